@@ -1,0 +1,28 @@
+import 'reflect-metadata';
+import { Logger, type INestApplication, type LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { WsAdapter } from '@nestjs/platform-ws';
+import { AppModule } from './app.module.js';
+import { parseEnv } from './config/env.js';
+import { setupSwagger } from './swagger.js';
+
+const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+
+/** Builds the whole engine (HTTP + WebSocket on one port); `listen` is left to the caller. */
+export async function createApp(): Promise<INestApplication> {
+  const env = parseEnv(process.env);
+  const logger = LEVELS.slice(0, LEVELS.indexOf(env.logLevel) + 1);
+  const app = await NestFactory.create(AppModule, { bodyParser: false, logger, abortOnError: false });
+  app.useWebSocketAdapter(new WsAdapter(app));
+  app.enableShutdownHooks();
+  setupSwagger(app);
+  return app;
+}
+
+export async function start(): Promise<INestApplication> {
+  const app = await createApp();
+  const port = parseEnv(process.env).port;
+  await app.listen(port);
+  new Logger('Engine').log(`listening on http://0.0.0.0:${port} (WebSocket /ws, Swagger /docs)`);
+  return app;
+}

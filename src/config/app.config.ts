@@ -1,0 +1,14 @@
+import { registerAs } from '@nestjs/config';
+import { parseEnv } from './env.js';
+
+/** One `registerAs` namespace per module; each reads the same validated environment. */
+export const appConfig = registerAs('app', () => {
+  const env = parseEnv(process.env);
+  return { port: env.port, logLevel: env.logLevel, ws: env.ws };
+});
+export const llmConfig = registerAs('llm', () => parseEnv(process.env).llm);
+export const toolsConfig = registerAs('tools', () => parseEnv(process.env).tools);
+
+export type AppConfig = ReturnType<typeof appConfig>;
+export type LlmConfig = ReturnType<typeof llmConfig>;
+export type ToolsConfig = ReturnType<typeof toolsConfig>;

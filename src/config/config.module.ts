@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { ConfigModule as NestConfigModule } from '@nestjs/config';
+import { appConfig, llmConfig, toolsConfig } from './app.config.js';
+import { parseEnv } from './env.js';
+
+/**
+ * Global typed configuration. `.env` is read when present; the whole environment is
+ * validated at boot, so a bad value stops start-up with a message naming the variable.
+ */
+@Module({
+  imports: [
+    NestConfigModule.forRoot({
+      isGlobal: true,
+      cache: true,
+      load: [appConfig, llmConfig, toolsConfig],
+      validate: (raw: Record<string, unknown>) => {
+        parseEnv(raw as Record<string, string | undefined>);
+        return raw;
+      },
+    }),
+  ],
+})
+export class ConfigModule {}

@@ -1,0 +1,43 @@
+import { EnvError, parseEnv } from './env.js';
+
+describe('parseEnv', () => {
+  it('gives the documented defaults', () => {
+    const env = parseEnv({});
+    expect(env.port).toBe(8787);
+    expect(env.llm.baseUrl).toBe('http://localhost:8000/v1');
+    expect(env.tools).toEqual({
+      enabled: false,
+      explicit: undefined,
+      file: '',
+      maxIterations: 4,
+      timeoutSecs: 15,
+      resultMaxChars: 2000,
+      maxResponseBytes: 1024 * 1024,
+    });
+  });
+
+  it('enables tools exactly when LLM_TOOLS_FILE is a non-empty path, unless told otherwise', () => {
+    expect(parseEnv({ LLM_TOOLS_FILE: 'tools.json' }).tools.enabled).toBe(true);
+    expect(parseEnv({ LLM_TOOLS_FILE: '   ' }).tools.enabled).toBe(false);
+    expect(parseEnv({ LLM_TOOLS_FILE: 'tools.json', LLM_TOOLS_ENABLED: 'false' }).tools.enabled).toBe(false);
+  });
+
+  it.each([
+    ['LLM_TOOL_MAX_ITERATIONS', 'abc', /LLM_TOOL_MAX_ITERATIONS="abc" is invalid: expected an integer from 0 to 100/],
+    ['PORT', '-1', /PORT="-1" is invalid: expected an integer from 0 to 65535/],
+    ['LLM_TOOL_TIMEOUT_SECS', '0', /LLM_TOOL_TIMEOUT_SECS="0" is invalid: expected a number of seconds/],
+    ['LLM_ENABLED', 'maybe', /LLM_ENABLED="maybe" is invalid: expected one of true, 1/],
+    ['LLM_BASE_URL', 'ftp://x', /LLM_BASE_URL="ftp:\/\/x" is invalid: expected an absolute http/],
+    ['LLM_EXTRA_BODY', '[1]', /LLM_EXTRA_BODY is invalid: expected a JSON object/],
+    ['LOG_LEVEL', 'loud', /LOG_LEVEL="loud" is invalid: expected one of error, warn/],
+  ])('rejects %s=%s naming the variable and the accepted values', (name, value, message) => {
+    expect(() => parseEnv({ [name]: value })).toThrow(EnvError);
+    expect(() => parseEnv({ [name]: value })).toThrow(message);
+  });
+
+  it('parses LLM_EXTRA_BODY and strips a trailing slash from LLM_BASE_URL', () => {
+    const env = parseEnv({ LLM_EXTRA_BODY: '{"skip_special_tokens":false}', LLM_BASE_URL: 'http://h:1/v1/' });
+    expect(env.llm.extraBody).toEqual({ skip_special_tokens: false });
+    expect(env.llm.baseUrl).toBe('http://h:1/v1');
+  });
+});

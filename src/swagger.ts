@@ -1,0 +1,23 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+
+export function buildOpenApi(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Audio agent engine')
+    .setDescription(
+      'Admin API of the voice-agent engine. The conversation itself runs over the WebSocket at /ws (see README, "WebSocket protocol").',
+    )
+    .setVersion('0.1.0')
+    .addTag('tools', 'HTTP tools the model may call (seed §2–§4)')
+    .build();
+  return SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (_controller: string, method: string) => method,
+  });
+}
+
+/** Swagger UI at /docs, JSON at /docs-json. */
+export function setupSwagger(app: INestApplication): OpenAPIObject {
+  const document = buildOpenApi(app);
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  return document;
+}

@@ -1,0 +1,76 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** Swagger description of one tool definition (the tools-file format, seed §3). */
+export class ToolDefinitionDto {
+  @ApiProperty({ description: 'Function name the model calls', example: 'get_weather', pattern: '^[A-Za-z0-9_-]{1,64}$' })
+  name!: string;
+
+  @ApiPropertyOptional({
+    description: 'What the model reads to decide whether and when to call the tool',
+    example: 'Current weather of a city. Call it whenever the user asks about the weather.',
+  })
+  description?: string;
+
+  @ApiPropertyOptional({
+    description: 'JSON Schema of the arguments; default {"type":"object","properties":{}}',
+    type: 'object',
+    additionalProperties: true,
+    example: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  })
+  parameters?: Record<string, unknown>;
+
+  @ApiProperty({
+    description: 'Absolute http(s) URL; {argument} placeholders are filled (percent-encoded) from the call',
+    example: 'https://wttr.in/{city}?format=3',
+  })
+  url!: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Any HTTP verb, case-insensitive (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, TRACE, custom such as PURGE). ' +
+      'Remaining arguments go to the query for GET/HEAD/OPTIONS/TRACE/DELETE, else to a JSON body.',
+    default: 'POST',
+    example: 'GET',
+  })
+  method?: string;
+
+  @ApiPropertyOptional({
+    description: 'Headers sent as written; values may hold {argument} placeholders',
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { Authorization: 'Bearer {token}' },
+  })
+  headers?: Record<string, string>;
+}
+
+export class ToolsResponseDto {
+  @ApiProperty({ example: true })
+  ok!: boolean;
+
+  @ApiProperty({ description: 'Number of active tools', example: 1 })
+  count!: number;
+
+  @ApiProperty({
+    description: 'Where the active definitions come from: the tools file, a POST /api/tools override, or none',
+    enum: ['file', 'request', 'none'],
+    example: 'file',
+  })
+  source!: 'file' | 'request' | 'none';
+
+  @ApiProperty({ type: [ToolDefinitionDto], description: 'The active definitions, in tools-file format' })
+  tools!: ToolDefinitionDto[];
+}
+
+export class ToolsErrorDto {
+  @ApiProperty({ example: false })
+  ok!: boolean;
+
+  @ApiProperty({ example: 400 })
+  statusCode!: number;
+
+  @ApiProperty({
+    description: 'Why the request was refused',
+    example: "request body: tool #0 'get_weather': field 'url' is required: expected an absolute http:// or https:// URL",
+  })
+  message!: string;
+}

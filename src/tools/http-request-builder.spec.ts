@@ -1,0 +1,110 @@
+import { buildHttpRequest, QUERY_VERBS, type BuiltRequest } from './http-request-builder.js';
+import { validateToolDefinitions } from './tool-validation.js';
+
+function tool(def: Record<string, unknown>) {
+  return validateToolDefinitions([{ name: 't', ...def }], 'test').tools[0]!;
+}
+function built(def: Record<string, unknown>, args: Record<string, unknown>): BuiltRequest {
+  const result = buildHttpRequest(tool(def), args);
+  if ('error' in result) throw new Error(result.error);
+  return result;
+}
+
+describe('placeholders in the url', () => {
+  it.each([
+    ['Rome', 'http://h/w/Rome?format=3'],
+    ['New York', 'http://h/w/New%20York?format=3'],
+    ['São Paulo', 'http://h/w/S%C3%A3o%20Paulo?format=3'],
+    ['a/b', 'http://h/w/a%2Fb?format=3'],
+    ['a?b=c', 'http://h/w/a%3Fb%3Dc?format=3'],
+    ['x#frag', 'http://h/w/x%23frag?format=3'],
+    ['..a', 'http://h/w/..a?format=3'],
+    ['🌧', 'http://h/w/%F0%9F%8C%A7?format=3'],
+  ])('encodes %j so it stays inside its path segment', (city, url) => {
+    expect(built({ url: 'http://h/w/{city}?format=3', method: 'GET' }, { city }).url).toBe(url);
+  });
+
+  it('writes numbers and booleans as text and does not send consumed arguments again', () => {
+    const req = built({ url: 'http://h/items/{id}/{flag}', method: 'GET' }, { id: 5, flag: true, limit: 10 });
+    expect(req.url).toBe('http://h/items/5/true?limit=10');
+  });
+
+  it('sends a value that looks encoded as literal text, so it cannot become a dot segment', () => {
+    expect(built({ url: 'http://h/items/{id}', method: 'GET' }, { id: '%2e%2E' }).url).toBe('http://h/items/%252e%252E');
+  });
+
+  it.each(['.', '..'])('refuses %j as a whole path segment with the error text', (id) => {
+    const result = buildHttpRequest(tool({ url: 'http://h/items/{id}', method: 'GET' }), { id });
+    expect(result).toEqual({ error: expect.stringMatching(/^Error: tool request failed: argument value would make the path segment/) });
+  });
+
+  it('cannot change host or port through a placeholder', () => {
+    const req = built({ url: 'http://h:81/{p}', method: 'GET' }, { p: '@evil.com:80/x' });
+    expect(new URL(req.url).host).toBe('h:81');
+    expect(req.url).toBe('http://h:81/%40evil.com%3A80%2Fx');
+  });
+
+  it('reports a missing placeholder argument', () => {
+    expect(buildHttpRequest(tool({ url: 'http://h/{id}', method: 'GET' }), {})).toEqual({
+      error: "Error: tool request failed: missing argument 'id' for placeholder {id}",
+    });
+  });
+});
+
+describe('headers', () => {
+  it('fills placeholders unencoded and keeps the argument for the body (seed: only url placeholders consume)', () => {
+    const req = built(
+      { url: 'http://h/notes', headers: { Authorization: 'Bearer {token}' } },
+      { token: 'abc', text: 'hi' },
+    );
+    expect(req.headers).toEqual({ Authorization: 'Bearer abc', 'Content-Type': 'application/json' });
+    expect(JSON.parse(req.body!)).toEqual({ token: 'abc', text: 'hi' });
+  });
+
+  it.each(['a\r\nX-Evil: 1', 'a\nb', 'a\rb'])('refuses a value with CR or LF: %j', (token) => {
+    const result = buildHttpRequest(tool({ url: 'http://h/', headers: { 'X-T': '{token}' } }), { token });
+    expect(result).toEqual({ error: "Error: tool request failed: header 'X-T' value contains a line break" });
+  });
+
+  it('keeps a Content-Type the tool sets', () => {
+    const req = built({ url: 'http://h/', headers: { 'content-type': 'application/vnd+json' } }, {});
+    expect(req.headers).toEqual({ 'content-type': 'application/vnd+json' });
+  });
+});
+
+describe('verb routing', () => {
+  const args = { id: '5', limit: 10, tags: ['a', 'b'], filter: { q: 'x' } };
+  it.each(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'DELETE', 'get', 'Delete'])('%s sends the rest as a query, no body', (method) => {
+    const req = built({ url: 'http://h/items/{id}', method }, args);
+    expect(req.method).toBe(method.toUpperCase());
+    expect(req.body).toBeUndefined();
+    expect(req.url).toBe('http://h/items/5?limit=10&tags=%5B%22a%22%2C%22b%22%5D&filter=%7B%22q%22%3A%22x%22%7D');
+  });
+
+  it.each(['POST', 'PUT', 'PATCH', 'PURGE', 'patch', 'MKCOL'])('%s sends the rest as a JSON body', (method) => {
+    const req = built({ url: 'http://h/items/{id}', method }, args);
+    expect(req.url).toBe('http://h/items/5');
+    expect(req.headers['Content-Type']).toBe('application/json');
+    expect(JSON.parse(req.body!)).toEqual({ limit: 10, tags: ['a', 'b'], filter: { q: 'x' } });
+  });
+
+  it('sends {} when nothing is left and defaults to POST', () => {
+    const req = built({ url: 'http://h/items/{id}' }, { id: 1 });
+    expect(req.method).toBe('POST');
+    expect(req.body).toBe('{}');
+  });
+
+  it('appends to an existing query string', () => {
+    expect(built({ url: 'http://h/w?format=3', method: 'GET' }, { lang: 'it' }).url).toBe('http://h/w?format=3&lang=it');
+  });
+
+  it('routes exactly the five query verbs', () => {
+    expect([...QUERY_VERBS].sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'TRACE']);
+  });
+
+  it('fails an invalid verb with the seed text, quoting it as written', () => {
+    expect(buildHttpRequest(tool({ url: 'http://h/', method: 'GE T' }), {})).toEqual({
+      error: "Error: invalid HTTP method 'GE T' for tool 't'",
+    });
+  });
+});

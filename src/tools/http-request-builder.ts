@@ -1,0 +1,106 @@
+import { HTTP_TOKEN, type Tool } from './tool-definition.js';
+import { toolErrors } from './tool-errors.js';
+
+/** Verbs whose remaining arguments go to the query string (seed §3); all others get a JSON body. */
+export const QUERY_VERBS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'DELETE']);
+
+export interface BuiltRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** A request that cannot be sent: `error` is the text the model receives. */
+export interface RefusedRequest {
+  error: string;
+}
+
+const PLACEHOLDER = /\{([A-Za-z0-9_.-]+)\}/g;
+
+/** Strings unquoted, numbers and booleans as text, anything else as JSON. */
+export function argumentText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value) ?? '';
+}
+
+class Refusal extends Error {}
+
+function substitute(
+  template: string,
+  args: Record<string, unknown>,
+  encode: (text: string, name: string) => string,
+  consumed?: Set<string>,
+): string {
+  return template.replace(PLACEHOLDER, (whole, name: string) => {
+    if (!Object.hasOwn(args, name) || args[name] === undefined) {
+      throw new Refusal(`missing argument '${name}' for placeholder ${whole}`);
+    }
+    consumed?.add(name);
+    return encode(argumentText(args[name]), name);
+  });
+}
+
+/**
+ * Fills the URL template. Each value is percent-encoded, so it can never change the scheme,
+ * host, port or path structure; a value that would make a whole path segment `.` or `..` is
+ * refused, because URL parsers resolve those (encoded or not) as dot segments.
+ */
+function buildUrl(template: string, args: Record<string, unknown>, consumed: Set<string>): string {
+  const match = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/.exec(template);
+  if (!match) throw new Refusal('the tool url is not an absolute URL');
+  const [, origin = '', path = '', query = '', fragment = ''] = match;
+  const encode = (text: string) => encodeURIComponent(text);
+  const builtOrigin = substitute(origin, args, encode, consumed);
+  const segments = path.split('/').map((segment) => {
+    const filled = substitute(segment, args, encode, consumed);
+    if (filled !== segment && /^(\.|%2e){1,2}$/i.test(filled)) {
+      throw new Refusal(`argument value would make the path segment '${decodeURIComponent(filled)}'`);
+    }
+    return filled;
+  });
+  const builtQuery = substitute(query, args, encode, consumed);
+  const builtFragment = substitute(fragment, args, encode, consumed);
+  return builtOrigin + segments.join('/') + builtQuery + builtFragment;
+}
+
+function appendQuery(url: string, rest: Record<string, unknown>): string {
+  const pairs = Object.entries(rest)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(argumentText(value))}`);
+  if (pairs.length === 0) return url;
+  const hash = url.indexOf('#');
+  const base = hash === -1 ? url : url.slice(0, hash);
+  const fragment = hash === -1 ? '' : url.slice(hash);
+  const sep = base.includes('?') ? (base.endsWith('?') || base.endsWith('&') ? '' : '&') : '?';
+  return base + sep + pairs.join('&') + fragment;
+}
+
+/** Builds the HTTP request for one call of an HTTP tool (seed §3), or the error text to return. */
+export function buildHttpRequest(tool: Tool, args: Record<string, unknown>): BuiltRequest | RefusedRequest {
+  if (!HTTP_TOKEN.test(tool.method)) {
+    return { error: toolErrors.invalidMethod(tool.raw.method ?? tool.method, tool.name) };
+  }
+  try {
+    const consumed = new Set<string>();
+    const url = buildUrl(tool.url, args, consumed);
+    const headers: Record<string, string> = {};
+    for (const [key, template] of Object.entries(tool.headers)) {
+      const value = substitute(template, args, (text) => text);
+      if (/[\r\n]/.test(value)) throw new Refusal(`header '${key}' value contains a line break`);
+      if (/[\0]/.test(value)) throw new Refusal(`header '${key}' value contains a NUL character`);
+      headers[key] = value;
+    }
+    const rest = Object.fromEntries(Object.entries(args).filter(([key]) => !consumed.has(key)));
+    if (QUERY_VERBS.has(tool.method)) {
+      return { method: tool.method, url: appendQuery(url, rest), headers };
+    }
+    const hasContentType = Object.keys(headers).some((k) => k.toLowerCase() === 'content-type');
+    if (!hasContentType) headers['Content-Type'] = 'application/json';
+    return { method: tool.method, url, headers, body: JSON.stringify(rest) };
+  } catch (error) {
+    if (error instanceof Refusal) return { error: toolErrors.requestFailed(error.message) };
+    throw error;
+  }
+}

@@ -1,0 +1,112 @@
+import { HttpService } from '@nestjs/axios';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { STATUS_CODES } from 'node:http';
+import type { Readable } from 'node:stream';
+import { firstValueFrom } from 'rxjs';
+import { toolsConfig, type ToolsConfig } from '../config/app.config.js';
+import { buildHttpRequest, type BuiltRequest } from './http-request-builder.js';
+import { toolErrors, truncateResult } from './tool-errors.js';
+import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
+
+interface RawResponse {
+  status: number;
+  statusText: string;
+  body: string;
+}
+
+/** Executes HTTP tools (seed §3–§6): placeholders, verb routing, limits, error texts. */
+@Injectable()
+export class HttpToolExecutor extends ToolExecutor {
+  private readonly logger = new Logger(HttpToolExecutor.name);
+
+  constructor(
+    private readonly http: HttpService,
+    @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
+  ) {
+    super();
+  }
+
+  async execute(call: ToolInvocation): Promise<ToolOutcome> {
+    const tool = call.snapshot.byName.get(call.name);
+    if (!tool) return this.fail(toolErrors.unknownTool(call.name));
+    if (call.rawArguments !== undefined) {
+      return this.fail(toolErrors.requestFailed(`arguments are not a JSON object: ${call.rawArguments}`));
+    }
+    const request = buildHttpRequest(tool, call.args);
+    if ('error' in request) return this.fail(request.error);
+    try {
+      const response = await this.send(request, call.signal);
+      return this.format(response);
+    } catch (error) {
+      const detail = this.describeFailure(error, call.signal);
+      this.logger.warn(`tool '${call.name}' request failed: ${detail}`);
+      return this.fail(toolErrors.requestFailed(detail));
+    }
+  }
+
+  private fail(text: string): ToolOutcome {
+    return { ok: false, text: truncateResult(text, this.config.resultMaxChars) };
+  }
+
+  private format(response: RawResponse): ToolOutcome {
+    const statusLine = `${response.status} ${response.statusText || STATUS_CODES[response.status] || ''}`.trim();
+    if (response.status < 200 || response.status > 299) {
+      return this.fail(toolErrors.httpStatus(statusLine, response.body));
+    }
+    const text = response.body === '' ? `HTTP ${statusLine} (empty body)` : response.body;
+    return { ok: true, text: truncateResult(text, this.config.resultMaxChars) };
+  }
+
+  private async send(request: BuiltRequest, outer: AbortSignal): Promise<RawResponse> {
+    const timeoutMs = this.config.timeoutSecs * 1000;
+    const signal = AbortSignal.any([outer, AbortSignal.timeout(timeoutMs)]);
+    const response = await firstValueFrom(
+      this.http.request<Readable>({
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        data: request.body,
+        responseType: 'stream',
+        maxRedirects: 3,
+        timeout: timeoutMs,
+        signal,
+        validateStatus: () => true,
+        transformRequest: [(data: unknown) => data],
+      }),
+    );
+    const body = await readLimited(response.data, this.config.maxResponseBytes, signal);
+    return { status: response.status, statusText: String(response.statusText ?? ''), body };
+  }
+
+  private describeFailure(error: unknown, outer: AbortSignal): string {
+    if (outer.aborted) return 'cancelled';
+    const err = error as { code?: string; message?: string; name?: string };
+    if (err.name === 'TimeoutError' || err.code === 'ECONNABORTED' || err.code === 'ETIMEDOUT' || err.name === 'CanceledError') {
+      return `timed out after ${this.config.timeoutSecs}s`;
+    }
+    if (err.code === 'ERR_FR_TOO_MANY_REDIRECTS') return 'too many redirects (at most 3 are followed)';
+    return err.message || String(error);
+  }
+}
+
+/** Reads at most `limit` bytes of a body, then stops reading (never buffers more). */
+async function readLimited(stream: Readable, limit: number, signal: AbortSignal): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const onAbort = () => stream.destroy(new Error('aborted'));
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    for await (const chunk of stream) {
+      const buf = chunk as Buffer;
+      const take = Math.min(buf.length, limit - size);
+      chunks.push(take === buf.length ? buf : buf.subarray(0, take));
+      size += take;
+      if (size >= limit) break;
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    stream.destroy();
+  }
+  if (signal.aborted) throw signal.reason ?? new Error('aborted');
+  return Buffer.concat(chunks).toString('utf8');
+}

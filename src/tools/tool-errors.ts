@@ -1,0 +1,26 @@
+/** The texts the model receives when a tool cannot give a result (seed §6), verbatim. */
+export const toolErrors = {
+  unknownTool: (name: string) => `Error: unknown tool '${name}'`,
+  invalidMethod: (verb: string, name: string) => `Error: invalid HTTP method '${verb}' for tool '${name}'`,
+  httpStatus: (statusLine: string, body: string) => `Error: HTTP ${statusLine} — ${body}`,
+  requestFailed: (detail: string) => `Error: tool request failed: ${detail}`,
+};
+
+export const TRUNCATION_SUFFIX = '… [truncated]';
+
+/**
+ * Cuts `text` to `maxChars` characters (code points, so a surrogate pair is never split)
+ * and marks the cut. Text within the limit is returned unchanged.
+ */
+export function truncateResult(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  let units = 0;
+  let chars = 0;
+  while (units < text.length && chars < maxChars) {
+    const code = text.charCodeAt(units);
+    units += code >= 0xd800 && code <= 0xdbff && units + 1 < text.length ? 2 : 1;
+    chars += 1;
+  }
+  if (units >= text.length) return text;
+  return text.slice(0, units) + TRUNCATION_SUFFIX;
+}
