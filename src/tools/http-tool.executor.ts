@@ -45,13 +45,13 @@ export class HttpToolExecutor extends ToolExecutor {
   }
 
   private fail(text: string): ToolOutcome {
-    return { ok: false, text: truncateResult(text, this.config.resultMaxChars) };
+    return { ok: false, text };
   }
 
   private format(response: RawResponse): ToolOutcome {
     const statusLine = `${response.status} ${response.statusText || STATUS_CODES[response.status] || ''}`.trim();
     if (response.status < 200 || response.status > 299) {
-      return this.fail(toolErrors.httpStatus(statusLine, response.body));
+      return this.fail(toolErrors.httpStatus(statusLine, truncateResult(response.body, this.config.resultMaxChars)));
     }
     const text = response.body === '' ? `HTTP ${statusLine} (empty body)` : response.body;
     return { ok: true, text: truncateResult(text, this.config.resultMaxChars) };

@@ -1,0 +1,30 @@
+import type { INestApplication } from '@nestjs/common';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../src/bootstrap.js';
+
+const ENGINE_VARS = /^(PORT|LLM_|WS_|LOG_LEVEL|TTS_|STT_|CODE_TOOLS_|AGENT_NAME)/;
+
+/** The real engine on a free loopback port, configured only through its environment. */
+export class Engine {
+  private constructor(
+    readonly app: INestApplication,
+    readonly httpUrl: string,
+    readonly wsUrl: string,
+    private readonly savedEnv: NodeJS.ProcessEnv,
+  ) {}
+
+  static async start(env: Record<string, string>): Promise<Engine> {
+    const savedEnv = { ...process.env };
+    for (const key of Object.keys(process.env)) if (ENGINE_VARS.test(key)) delete process.env[key];
+    Object.assign(process.env, { LOG_LEVEL: 'error' }, env);
+    const app = await createApp();
+    await app.listen(0, '127.0.0.1');
+    const port = (app.getHttpServer().address() as AddressInfo).port;
+    return new Engine(app, `http://127.0.0.1:${port}`, `ws://127.0.0.1:${port}/ws`, savedEnv);
+  }
+
+  async stop(): Promise<void> {
+    await this.app.close();
+    process.env = this.savedEnv;
+  }
+}

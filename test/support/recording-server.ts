@@ -1,0 +1,59 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  /** The request target exactly as it arrived on the wire. */
+  url: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export type Handler = (req: RecordedRequest, res: ServerResponse) => void;
+
+/** A real HTTP server on loopback that records every request it receives. */
+export class RecordingServer {
+  readonly requests: RecordedRequest[] = [];
+  private server: Server;
+  private handler: Handler = (_req, res) => {
+    res.setHeader('Content-Type', 'application/json');
+    res.end(JSON.stringify({ ok: true }));
+  };
+
+  constructor() {
+    this.server = createServer((req, res) => void this.onRequest(req, res));
+  }
+
+  respond(handler: Handler): void {
+    this.handler = handler;
+  }
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const target = req.url ?? '/';
+    const q = target.indexOf('?');
+    const recorded: RecordedRequest = {
+      method: req.method ?? '',
+      url: target,
+      path: q === -1 ? target : target.slice(0, q),
+      query: Object.fromEntries(new URLSearchParams(q === -1 ? '' : target.slice(q + 1))),
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+    };
+    this.requests.push(recorded);
+    this.handler(recorded, res);
+  }
+}

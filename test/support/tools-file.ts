@@ -1,0 +1,30 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Writes a tools file to a fresh temporary directory and returns its path. */
+export function writeToolsFile(tools: unknown): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'engine-tools-')), 'tools.json');
+  writeFileSync(path, JSON.stringify(tools, null, 2));
+  return path;
+}
+
+/** The seed's full REST surface (§4) pointed at `base`, plus custom verbs. */
+export function restTools(base: string): unknown[] {
+  const id = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
+  return [
+    { name: 'list_items', parameters: { type: 'object', properties: { limit: { type: 'integer' }, search: { type: 'string' } } }, url: `${base}/api/items`, method: 'GET' },
+    { name: 'get_item', parameters: id, url: `${base}/api/items/{id}`, method: 'GET' },
+    { name: 'add_item', url: `${base}/api/items`, method: 'POST' },
+    { name: 'update_item', url: `${base}/api/items/{id}`, method: 'PATCH' },
+    { name: 'replace_item', url: `${base}/api/items/{id}`, method: 'PUT' },
+    { name: 'delete_item', url: `${base}/api/items/{id}`, method: 'DELETE' },
+    { name: 'item_exists', url: `${base}/api/items/{id}`, method: 'HEAD' },
+    { name: 'purge_item', url: `${base}/api/items/{id}`, method: 'purge' },
+    { name: 'item_options', url: `${base}/api/items/{id}`, method: 'OPTIONS' },
+    { name: 'trace_item', url: `${base}/api/items/{id}`, method: 'TRACE' },
+    { name: 'create_note', url: `${base}/api/notes`, method: 'POST', headers: { Authorization: 'Bearer {token}', 'X-Tool': 'audio-agent-engine' } },
+    { name: 'get_weather', url: `${base}/{city}?format=3`, method: 'GET' },
+    { name: 'bad_verb', url: `${base}/x`, method: 'GE T' },
+  ];
+}

@@ -1,0 +1,108 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Engine } from './support/engine.js';
+import { writeToolsFile } from './support/tools-file.js';
+import { buildOpenApi } from '../src/swagger.js';
+
+const weather = {
+  name: 'get_weather',
+  description: 'Weather of a city',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  url: 'https://wttr.in/{city}?format=3',
+  method: 'GET',
+};
+
+async function post(engine: Engine, body: string | Buffer | undefined, contentType?: string) {
+  const res = await fetch(`${engine.httpUrl}/api/tools`, {
+    method: 'POST',
+    body,
+    headers: contentType ? { 'Content-Type': contentType } : {},
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+async function get(engine: Engine) {
+  const res = await fetch(`${engine.httpUrl}/api/tools`);
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+describe('/api/tools (seed §2)', () => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await Engine.start({ LLM_TOOLS_FILE: writeToolsFile([{ name: 'from_file', url: 'http://127.0.0.1:9/x' }]) });
+  });
+  afterAll(() => engine.stop());
+
+  it('GET reports the file definitions and their source', async () => {
+    expect(await get(engine)).toEqual({
+      status: 200,
+      json: { ok: true, count: 1, source: 'file', tools: [{ name: 'from_file', url: 'http://127.0.0.1:9/x' }] },
+    });
+  });
+
+  it.each([
+    ['an empty body', undefined, 'application/json', /empty/],
+    ['whitespace only', '  \n', 'application/json', /empty/],
+    ['bytes that are not UTF-8', Buffer.from([0x5b, 0xff, 0xfe, 0x5d]), 'application/json', /not valid UTF-8/],
+    ['text that is not JSON', '[{"name":', 'text/plain', /not valid JSON/],
+    ['a JSON object', JSON.stringify(weather), 'application/json', /expected a JSON array/],
+    ['an empty array', '[]', 'application/json', /holds no tool definition/],
+    ['a definition without url', JSON.stringify([{ name: 'x' }]), 'application/json', /request body: tool #0 'x': field 'url' is required/],
+    ['a duplicate name', JSON.stringify([weather, weather]), undefined, /tool #1 'get_weather': field 'name' duplicates tool #0/],
+  ])('answers 400 for %s and changes nothing', async (_label, body, type, message) => {
+    const res = await post(engine, body, type);
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ ok: false, statusCode: 400, message: expect.stringMatching(message) });
+    expect((await get(engine)).json).toMatchObject({ source: 'file', count: 1 });
+  });
+
+  it('installs an override whatever the Content-Type, then GET shows source "request"', async () => {
+    const res = await post(engine, JSON.stringify([weather]), 'text/plain');
+    expect(res).toEqual({ status: 200, json: { ok: true, count: 1, source: 'request', tools: [weather] } });
+    expect((await get(engine)).json).toEqual({ ok: true, count: 1, source: 'request', tools: [weather] });
+  });
+
+  it('serves Swagger UI at /docs and the document at /docs-json', async () => {
+    const ui = await fetch(`${engine.httpUrl}/docs`);
+    expect(ui.status).toBe(200);
+    expect(await ui.text()).toContain('swagger-ui');
+    const doc = (await (await fetch(`${engine.httpUrl}/docs-json`)).json()) as any;
+    expect(doc.paths['/api/tools'].get).toMatchObject({ operationId: 'list', tags: ['tools'] });
+    expect(doc.paths['/api/tools'].post).toMatchObject({ operationId: 'replace', tags: ['tools'] });
+    expect(Object.keys(doc.paths['/api/tools'].post.responses).sort()).toEqual(['200', '400', '503']);
+    expect(doc.components.schemas.ToolDefinitionDto.required).toEqual(['name', 'url']);
+  });
+
+  it('matches the committed openapi.json (set UPDATE_OPENAPI=1 to rewrite it)', () => {
+    const current = JSON.stringify(buildOpenApi(engine.app), null, 2) + '\n';
+    if (process.env.UPDATE_OPENAPI === '1') writeFileSync('openapi.json', current);
+    expect(current).toBe(readFileSync('openapi.json', 'utf8'));
+  });
+});
+
+describe('/api/tools with the LLM disabled', () => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await Engine.start({ LLM_ENABLED: 'false' });
+  });
+  afterAll(() => engine.stop());
+
+  it('answers 503 to GET and POST', async () => {
+    expect((await get(engine)).status).toBe(503);
+    const res = await post(engine, JSON.stringify([weather]), 'application/json');
+    expect(res).toEqual({ status: 503, json: { ok: false, statusCode: 503, message: 'the LLM is disabled (LLM_ENABLED=false)' } });
+  });
+});
+
+describe('/api/tools without a tools file', () => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await Engine.start({});
+  });
+  afterAll(() => engine.stop());
+
+  it('reports source "none" until an override is installed', async () => {
+    expect((await get(engine)).json).toEqual({ ok: true, count: 0, source: 'none', tools: [] });
+    await post(engine, JSON.stringify([weather]), 'application/json');
+    expect((await get(engine)).json).toMatchObject({ source: 'request', count: 1 });
+  });
+});

@@ -1,0 +1,124 @@
+import { Engine } from './support/engine.js';
+import { RecordingServer } from './support/recording-server.js';
+import { restTools, writeToolsFile } from './support/tools-file.js';
+import { ToolExecutor } from '../src/tools/tool-executor.js';
+import { ToolRegistry } from '../src/tools/tool-registry.service.js';
+
+describe('HTTP tools against a real server (seed §3–§6)', () => {
+  const server = new RecordingServer();
+  let engine: Engine;
+  let base: string;
+
+  beforeAll(async () => {
+    base = await server.start();
+    engine = await Engine.start({
+      LLM_TOOLS_FILE: writeToolsFile(restTools(base)),
+      LLM_TOOL_TIMEOUT_SECS: '0.5',
+      LLM_TOOL_RESULT_MAX_CHARS: '50',
+      LLM_TOOL_MAX_RESPONSE_BYTES: '4096',
+    });
+  });
+  afterAll(async () => {
+    await engine.stop();
+    await server.stop();
+  });
+  beforeEach(() => {
+    server.requests.length = 0;
+    server.respond((_req, res) => res.end('done'));
+  });
+
+  function call(name: string, args: Record<string, unknown>) {
+    const executor = engine.app.get(ToolExecutor);
+    const snapshot = engine.app.get(ToolRegistry).active();
+    return executor.execute({ id: 'c1', name, args, snapshot, signal: new AbortController().signal });
+  }
+
+  it.each([
+    ['list_items', { limit: 10 }, 'GET', '/api/items?limit=10', ''],
+    ['get_item', { id: '5' }, 'GET', '/api/items/5', ''],
+    ['add_item', { name: 'pen' }, 'POST', '/api/items', '{"name":"pen"}'],
+    ['update_item', { id: '5', qty: 2 }, 'PATCH', '/api/items/5', '{"qty":2}'],
+    ['replace_item', { id: '5', name: 'pen' }, 'PUT', '/api/items/5', '{"name":"pen"}'],
+    ['delete_item', { id: '5' }, 'DELETE', '/api/items/5', ''],
+    ['item_exists', { id: '5' }, 'HEAD', '/api/items/5', ''],
+    ['purge_item', { id: '5' }, 'PURGE', '/api/items/5', '{}'],
+    ['item_options', { id: '5', v: 1 }, 'OPTIONS', '/api/items/5?v=1', ''],
+    ['trace_item', { id: '5' }, 'TRACE', '/api/items/5', ''],
+  ])('%s reaches the server as the seed says', async (name, args, method, url, body) => {
+    await call(name, args);
+    expect(server.requests).toHaveLength(1);
+    const [req] = server.requests;
+    expect(req).toMatchObject({ method, url, body });
+    if (body) expect(req!.headers['content-type']).toBe('application/json');
+  });
+
+  it('sends headers with placeholders filled, and the path value percent-encoded', async () => {
+    await call('create_note', { token: 's3cret', text: 'hi' });
+    expect(server.requests[0]!.headers).toMatchObject({ authorization: 'Bearer s3cret', 'x-tool': 'audio-agent-engine' });
+    server.requests.length = 0;
+    await call('get_weather', { city: 'New York/..?x' });
+    expect(server.requests[0]!.url).toBe('/New%20York%2F..%3Fx?format=3');
+  });
+
+  it('never lets a placeholder act as a dot segment on the receiving server', async () => {
+    const result = await call('get_item', { id: '..' });
+    expect(result.text).toMatch(/^Error: tool request failed: /);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('returns the body, or the status line for an empty 2xx (HEAD)', async () => {
+    server.respond((_req, res) => res.end('{"id":"5"}'));
+    expect(await call('get_item', { id: '5' })).toEqual({ ok: true, text: '{"id":"5"}' });
+    server.respond((_req, res) => res.writeHead(200).end());
+    expect(await call('item_exists', { id: '5' })).toEqual({ ok: true, text: 'HTTP 200 OK (empty body)' });
+  });
+
+  it('turns a non-2xx into the seed text with reason phrase and truncated body', async () => {
+    server.respond((_req, res) => res.writeHead(404).end('x'.repeat(100)));
+    const result = await call('get_item', { id: '9' });
+    expect(result.ok).toBe(false);
+    expect(result.text).toBe(`Error: HTTP 404 Not Found — ${'x'.repeat(50)}… [truncated]`);
+  });
+
+  it('truncates a long result and reads no more than the byte limit of a big body', async () => {
+    server.respond((_req, res) => res.end('y'.repeat(1_000_000)));
+    expect((await call('get_item', { id: '1' })).text).toBe(`${'y'.repeat(50)}… [truncated]`);
+  });
+
+  it('times out a slow server with the seed text', async () => {
+    server.respond(() => undefined);
+    const result = await call('get_item', { id: '1' });
+    expect(result).toEqual({ ok: false, text: 'Error: tool request failed: timed out after 0.5s' });
+  });
+
+  it('reports a refused connection', async () => {
+    const registry = engine.app.get(ToolRegistry);
+    const snapshot = registry.active();
+    registry.replace([{ name: 'down', url: 'http://127.0.0.1:1/x', method: 'GET' }]);
+    const result = await call('down', {});
+    expect(result.text).toMatch(/^Error: tool request failed: .*ECONNREFUSED/);
+    registry.replace(snapshot.tools.map((t) => t.raw));
+  });
+
+  it('follows at most 3 redirects', async () => {
+    server.respond((req, res) => {
+      const n = Number(req.path.split('/').pop());
+      res.writeHead(302, { Location: `/api/items/${n + 1}` }).end();
+    });
+    const result = await call('get_item', { id: '0' });
+    expect(result.text).toMatch(/^Error: tool request failed: .*redirect/i);
+    expect(server.requests.map((r) => r.path)).toEqual(['/api/items/0', '/api/items/1', '/api/items/2', '/api/items/3']);
+  });
+
+  it('answers unknown tools and invalid verbs with the seed texts', async () => {
+    expect(await call('nope', {})).toEqual({ ok: false, text: "Error: unknown tool 'nope'" });
+    expect((await call('bad_verb', {})).text).toBe("Error: invalid HTTP method 'GE T' for tool 'bad_verb'");
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('refuses a header value with a line break without crashing', async () => {
+    const result = await call('create_note', { token: 'a\r\nX-Evil: 1', text: 't' });
+    expect(result.text).toBe("Error: tool request failed: header 'Authorization' value contains a line break");
+    expect(server.requests).toHaveLength(0);
+  });
+});
