@@ -1,0 +1,254 @@
+import { typeValue } from './value-typing.js';
+
+/** Parameter schemas per function name, from the active tools. */
+export type ToolSchemas = ReadonlyMap<string, Record<string, unknown> | undefined>;
+
+export type XmlCallResult =
+  | { kind: 'incomplete' }
+  | { kind: 'invalid'; end: number }
+  | { kind: 'call'; name: string; args: Record<string, unknown>; end: number; trailingText: boolean };
+
+const FN = '<function=';
+const PARAM = '<parameter=';
+const END_PARAM = '</parameter>';
+const END_FN = '</function>';
+const END_CALL = '</tool_call>';
+const OPEN_CALL = '<tool_call>';
+const NAME_OK = /^[A-Za-z_][\w.\-:]*$/;
+
+class Incomplete extends Error {}
+
+const isWs = (c: string | undefined) => c === ' ' || c === '\n' || c === '\t' || c === '\r';
+
+/**
+ * Parses one Qwen3-Coder XML call from `s`, which starts at `<function=`. Structural
+ * delimiters are told apart from literal tag text inside values (vLLM current policy):
+ * `</parameter>` closes a value only when what follows is a fresh declared parameter, or the
+ * end of the function followed by the end of the output or by another call. While the answer
+ * depends on text not yet received, the result is `incomplete` (unless `final`).
+ */
+export function parseXmlCall(s: string, opts: { wrapped: boolean; final: boolean; schemas: ToolSchemas }): XmlCallResult {
+  try {
+    return new XmlCallParser(s, opts.wrapped, opts.final, opts.schemas).parse();
+  } catch (e) {
+    if (e instanceof Incomplete) return { kind: 'incomplete' };
+    throw e;
+  }
+}
+
+class XmlCallParser {
+  private props: Record<string, unknown> | undefined;
+  private readonly seen = new Set<string>();
+  private trailingText = false;
+
+  constructor(
+    private readonly s: string,
+    private readonly wrapped: boolean,
+    private readonly final: boolean,
+    private readonly schemas: ToolSchemas,
+  ) {}
+
+  parse(): XmlCallResult {
+    const { s } = this;
+    const gt = s.indexOf('>', FN.length);
+    const rawName = gt === -1 ? s.slice(FN.length) : s.slice(FN.length, gt);
+    if (/[\n<]/.test(rawName)) return { kind: 'invalid', end: this.blockEnd(0) };
+    if (gt === -1) {
+      if (!this.final) throw new Incomplete();
+      return { kind: 'invalid', end: s.length };
+    }
+    const name = rawName.trim();
+    if (!NAME_OK.test(name)) return { kind: 'invalid', end: this.blockEnd(gt) };
+    const params = this.schemas.get(name);
+    const properties = params?.properties;
+    this.props = typeof properties === 'object' && properties !== null ? (properties as Record<string, unknown>) : undefined;
+    const args: Record<string, unknown> = {};
+    let pos = gt + 1;
+    for (;;) {
+      const p = this.skipWs(pos);
+      if (p >= s.length) {
+        if (!this.final) throw new Incomplete();
+        return this.done(name, args, s.length);
+      }
+      if (s.startsWith(PARAM, p)) {
+        const nameEnd = s.indexOf('>', p + PARAM.length);
+        if (nameEnd === -1) {
+          if (!this.final) throw new Incomplete();
+          return this.done(name, args, s.length);
+        }
+        const pname = s.slice(p + PARAM.length, nameEnd).trim();
+        this.seen.add(pname);
+        const { valueEnd, next } = this.valueEnd(nameEnd + 1);
+        let value = s.slice(nameEnd + 1, valueEnd);
+        if (value.startsWith('\n')) value = value.slice(1);
+        if (value.endsWith('\n')) value = value.slice(0, -1);
+        args[pname] = typeValue(value, this.props?.[pname] as Record<string, unknown> | undefined);
+        pos = next;
+        continue;
+      }
+      if (s.startsWith(END_FN, p)) {
+        const end = this.afterFunction(p + END_FN.length);
+        this.callOver(end);
+        return this.done(name, args, end);
+      }
+      if (s.startsWith(END_CALL, p)) return this.done(name, args, p + END_CALL.length);
+      if (!this.final && [PARAM, END_FN, END_CALL].some((t) => t.startsWith(s.slice(p)))) throw new Incomplete();
+      const nextTag = this.firstOf([PARAM, END_FN, END_CALL], p + 1);
+      if (nextTag === -1) {
+        if (!this.final) throw new Incomplete();
+        return this.done(name, args, s.length);
+      }
+      pos = nextTag;
+    }
+  }
+
+  private done(name: string, args: Record<string, unknown>, end: number): XmlCallResult {
+    return { kind: 'call', name, args, end, trailingText: this.trailingText };
+  }
+
+  /** Where a malformed block ends, so that it can be dropped whole. */
+  private blockEnd(from: number): number {
+    const closer = this.wrapped ? END_CALL : END_FN;
+    const i = this.s.indexOf(closer, from);
+    if (i !== -1) return i + closer.length;
+    if (!this.final) throw new Incomplete();
+    return this.s.length;
+  }
+
+  private skipWs(i: number): number {
+    while (i < this.s.length && isWs(this.s[i])) i++;
+    return i;
+  }
+
+  private firstOf(tags: string[], from: number): number {
+    let best = -1;
+    for (const t of tags) {
+      const i = this.s.indexOf(t, from);
+      if (i !== -1 && (best === -1 || i < best)) best = i;
+    }
+    return best;
+  }
+
+  /** The rest of the buffer is a proper prefix of one of `tags`: more input could complete it. */
+  private partialTag(at: number, tags: string[]): boolean {
+    const rest = this.s.slice(at);
+    return !this.final && rest.length > 0 && tags.some((t) => t.length > rest.length && t.startsWith(rest));
+  }
+
+  /** `<parameter=NAME>` at `at` opens a parameter that is declared (if known) and not yet seen. */
+  private freshParam(at: number, afterClose = true): boolean {
+    const { s } = this;
+    if (!s.startsWith(PARAM, at)) {
+      if (this.partialTag(at, [PARAM])) throw new Incomplete();
+      return false;
+    }
+    const gt = s.indexOf('>', at + PARAM.length);
+    if (gt === -1) {
+      if (!this.final && !/[\n<]/.test(s.slice(at + PARAM.length))) throw new Incomplete();
+      return false;
+    }
+    const pname = s.slice(at + PARAM.length, gt).trim();
+    if (!NAME_OK.test(pname) || this.seen.has(pname)) return false;
+    if (!this.props || Object.hasOwn(this.props, pname)) return true;
+    return afterClose && this.closesCleanly(gt + 1);
+  }
+
+  /**
+   * An undeclared parameter is believed only when it looks well formed: its first
+   * `</parameter>` is followed by a declared parameter, the end of the function, or the end.
+   */
+  private closesCleanly(from: number): boolean {
+    const { s } = this;
+    const c = s.indexOf(END_PARAM, from);
+    if (c === -1) {
+      if (!this.final) throw new Incomplete();
+      return true;
+    }
+    const q = this.skipWs(c + END_PARAM.length);
+    if (q >= s.length) {
+      if (!this.final) throw new Incomplete();
+      return true;
+    }
+    if (s.startsWith(END_FN, q)) return this.closesCall(q);
+    if (s.startsWith(END_CALL, q)) return this.callOver(q + END_CALL.length);
+    if (s.startsWith(PARAM, q)) {
+      const gt = s.indexOf('>', q + PARAM.length);
+      if (gt === -1) {
+        if (!this.final) throw new Incomplete();
+        return false;
+      }
+      const next = s.slice(q + PARAM.length, gt).trim();
+      return this.props !== undefined && Object.hasOwn(this.props, next) && !this.seen.has(next);
+    }
+    if (this.partialTag(q, [PARAM, END_FN, END_CALL])) throw new Incomplete();
+    return false;
+  }
+
+  /** True when a `</function>` at `at` really ends the call (see class comment). */
+  private closesCall(at: number): boolean {
+    return this.callOver(this.afterFunction(at + END_FN.length));
+  }
+
+  /** Index after `</function>` plus, when wrapped, the `</tool_call>` that should follow. */
+  private afterFunction(i: number): number {
+    const j = this.skipWs(i);
+    if (this.s.startsWith(END_CALL, j)) return j + END_CALL.length;
+    if (this.partialTag(j, [END_CALL]) || (j >= this.s.length && !this.final && this.wrapped)) throw new Incomplete();
+    return i;
+  }
+
+  /** After the end of a call: end of output, another call, or prose with no more structure in it. */
+  private callOver(i: number): boolean {
+    const { s } = this;
+    const j = this.skipWs(i);
+    if (j >= s.length) {
+      if (!this.final) throw new Incomplete();
+      return true;
+    }
+    if (s.startsWith(OPEN_CALL, j) || s.startsWith(FN, j)) return true;
+    if (this.partialTag(j, [OPEN_CALL, FN, END_PARAM, END_FN, END_CALL])) throw new Incomplete();
+    const nextCall = this.firstOf([OPEN_CALL, FN], j);
+    const limit = nextCall === -1 ? s.length : nextCall;
+    const closer = this.firstOf([END_PARAM, END_FN], j);
+    if (closer !== -1 && closer < limit) return false;
+    if (nextCall === -1 && !this.final) {
+      this.trailingText = true;
+    }
+    return true;
+  }
+
+  /** Finds where the value starting at `from` ends, and where parsing continues. */
+  private valueEnd(from: number): { valueEnd: number; next: number } {
+    const { s } = this;
+    let k = from;
+    for (;;) {
+      const c = s.indexOf('<', k);
+      if (c === -1) {
+        if (!this.final) throw new Incomplete();
+        return { valueEnd: s.length, next: s.length };
+      }
+      if (s.startsWith(END_PARAM, c)) {
+        const q = this.skipWs(c + END_PARAM.length);
+        if (q >= s.length) {
+          if (!this.final) throw new Incomplete();
+          return { valueEnd: c, next: q };
+        }
+        if (this.freshParam(q)) return { valueEnd: c, next: c + END_PARAM.length };
+        if (s.startsWith(END_FN, q) && this.closesCall(q)) return { valueEnd: c, next: c + END_PARAM.length };
+        if (this.wrapped && s.startsWith(END_CALL, q) && this.callOver(q + END_CALL.length)) {
+          return { valueEnd: c, next: c + END_PARAM.length };
+        }
+        if (this.partialTag(q, [PARAM, END_FN, END_CALL])) throw new Incomplete();
+      } else if (s.startsWith(PARAM, c)) {
+        if (this.freshParam(c, false)) return { valueEnd: c, next: c };
+      } else if (s.startsWith(END_FN, c)) {
+        if (this.closesCall(c)) return { valueEnd: c, next: c };
+      } else if (s.startsWith(END_CALL, c)) {
+        if (this.wrapped && this.callOver(c + END_CALL.length)) return { valueEnd: c, next: c };
+      } else if (this.partialTag(c, [END_PARAM, PARAM, END_FN, END_CALL])) {
+        throw new Incomplete();
+      }
+      k = c + 1;
+    }
+  }
+}

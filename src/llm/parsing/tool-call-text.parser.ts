@@ -1,0 +1,196 @@
+import { parseHermesBody, type ParsedTextCall } from './hermes-call.js';
+import { parseXmlCall, type ToolSchemas } from './qwen-xml-call.js';
+
+export type TextParserEvent =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'call'; call: ParsedTextCall };
+
+const OPEN_CALL = '<tool_call>';
+const FN = '<function=';
+const THINK = '<think>';
+const END_THINK = '</think>';
+const START_TAGS = [OPEN_CALL, FN, THINK];
+const HOLD_TAGS = [OPEN_CALL, FN, THINK, END_THINK];
+
+type Mode = 'text' | 'think' | 'xml' | 'hermes' | 'pending';
+
+/** Length of the longest suffix of `s` that is a proper prefix of one of `tags`. */
+function heldSuffix(s: string, tags: string[]): number {
+  const lt = s.lastIndexOf('<');
+  if (lt === -1) return 0;
+  const tail = s.slice(lt);
+  return tags.some((t) => t.length > tail.length && t.startsWith(tail)) ? tail.length : 0;
+}
+
+/**
+ * Incremental parser of model text: `push(delta)` returns the events that are certain,
+ * `flush()` the rest at the end of the output. It separates user-visible text, `<think>`
+ * reasoning, and tool calls written as Qwen3-Coder XML (wrapped or bare `<function=`) or
+ * Hermes JSON. No part of a tag ever reaches a `text` event: a suffix that could still become
+ * one is held back until it cannot. Cost is linear in the input for ordinary output.
+ */
+export class ToolCallTextParser {
+  private buf = '';
+  private mode: Mode = 'text';
+  private wrapped = false;
+  private pending: { call: ParsedTextCall; end: number; scanFrom: number } | undefined;
+
+  constructor(private readonly schemas: ToolSchemas = new Map()) {}
+
+  push(delta: string): TextParserEvent[] {
+    if (delta === '') return [];
+    this.buf += delta;
+    return this.drain(false);
+  }
+
+  flush(): TextParserEvent[] {
+    return this.drain(true);
+  }
+
+  private drain(final: boolean): TextParserEvent[] {
+    const out: TextParserEvent[] = [];
+    while (this.step(final, out));
+    return out;
+  }
+
+  /** One state transition; false when it must wait for more input. */
+  private step(final: boolean, out: TextParserEvent[]): boolean {
+    switch (this.mode) {
+      case 'text':
+        return this.stepText(final, out);
+      case 'think':
+        return this.stepThink(final, out);
+      case 'xml':
+        return this.stepXml(final, out);
+      case 'hermes':
+        return this.stepHermes(final, out);
+      case 'pending':
+        return this.stepPending(final, out);
+    }
+  }
+
+  private emit(out: TextParserEvent[], type: 'text' | 'reasoning', text: string): void {
+    if (text === '') return;
+    const last = out[out.length - 1];
+    if (last && last.type === type) last.text += text;
+    else out.push({ type, text });
+  }
+
+  private take(n: number): string {
+    const head = this.buf.slice(0, n);
+    this.buf = this.buf.slice(n);
+    return head;
+  }
+
+  private stepText(final: boolean, out: TextParserEvent[]): boolean {
+    let at = -1;
+    let tag = '';
+    for (const t of START_TAGS) {
+      const i = this.buf.indexOf(t);
+      if (i !== -1 && (at === -1 || i < at)) [at, tag] = [i, t];
+    }
+    if (at === -1) {
+      const hold = final ? 0 : heldSuffix(this.buf, HOLD_TAGS);
+      this.emit(out, 'text', this.take(this.buf.length - hold));
+      return false;
+    }
+    this.emit(out, 'text', this.take(at));
+    if (tag === THINK) {
+      this.take(THINK.length);
+      this.mode = 'think';
+      return true;
+    }
+    if (tag === FN) {
+      this.mode = 'xml';
+      this.wrapped = false;
+      return true;
+    }
+    let j = OPEN_CALL.length;
+    while (j < this.buf.length && /\s/.test(this.buf[j]!)) j++;
+    const rest = this.buf.slice(j);
+    if (rest.startsWith(FN)) {
+      this.buf = this.buf.slice(j);
+      this.mode = 'xml';
+      this.wrapped = true;
+      return true;
+    }
+    if (rest.startsWith('{')) {
+      this.mode = 'hermes';
+      return true;
+    }
+    if (!final && FN.startsWith(rest)) return false;
+    this.emit(out, 'text', this.take(OPEN_CALL.length));
+    return true;
+  }
+
+  private stepThink(final: boolean, out: TextParserEvent[]): boolean {
+    const end = this.buf.indexOf(END_THINK);
+    if (end === -1) {
+      const hold = final ? 0 : heldSuffix(this.buf, [END_THINK]);
+      this.emit(out, 'reasoning', this.take(this.buf.length - hold));
+      if (final) this.mode = 'text';
+      return false;
+    }
+    this.emit(out, 'reasoning', this.take(end));
+    this.take(END_THINK.length);
+    this.mode = 'text';
+    return true;
+  }
+
+  private stepXml(final: boolean, out: TextParserEvent[]): boolean {
+    if (!final && !this.buf.includes('</')) return false;
+    const result = parseXmlCall(this.buf, { wrapped: this.wrapped, final, schemas: this.schemas });
+    if (result.kind === 'incomplete') return false;
+    if (result.kind === 'invalid') {
+      this.take(result.end);
+      this.mode = 'text';
+      return true;
+    }
+    const call: ParsedTextCall = { name: result.name, args: result.args, raw: JSON.stringify(result.args) };
+    if (result.trailingText && !final) {
+      this.pending = { call, end: result.end, scanFrom: result.end };
+      this.mode = 'pending';
+      return false;
+    }
+    out.push({ type: 'call', call });
+    this.take(result.end);
+    this.mode = 'text';
+    return true;
+  }
+
+  /** A call followed by prose: the prose is held until it is clear the call really ended there. */
+  private stepPending(final: boolean, out: TextParserEvent[]): boolean {
+    const pending = this.pending!;
+    const from = Math.max(pending.end, pending.scanFrom - 12);
+    const structure = ['</parameter>', '</function>'].map((t) => this.buf.indexOf(t, from)).filter((i) => i !== -1);
+    const nextCall = [OPEN_CALL, FN].map((t) => this.buf.indexOf(t, from)).filter((i) => i !== -1);
+    const firstStructure = structure.length ? Math.min(...structure) : -1;
+    const firstCall = nextCall.length ? Math.min(...nextCall) : -1;
+    if (firstStructure !== -1 && (firstCall === -1 || firstStructure < firstCall)) {
+      this.pending = undefined;
+      this.mode = 'xml';
+      return true;
+    }
+    if (firstCall !== -1 || final) {
+      out.push({ type: 'call', call: pending.call });
+      this.take(pending.end);
+      this.pending = undefined;
+      this.mode = 'text';
+      return true;
+    }
+    pending.scanFrom = this.buf.length;
+    return false;
+  }
+
+  private stepHermes(final: boolean, out: TextParserEvent[]): boolean {
+    const end = this.buf.indexOf('</tool_call>');
+    if (end === -1 && !final) return false;
+    const body = this.buf.slice(OPEN_CALL.length, end === -1 ? this.buf.length : end);
+    const call = parseHermesBody(body);
+    if (call) out.push({ type: 'call', call });
+    this.take(end === -1 ? this.buf.length : end + '</tool_call>'.length);
+    this.mode = 'text';
+    return true;
+  }
+}

@@ -1,0 +1,69 @@
+import { parsePythonLiteral } from './python-literal.js';
+
+/** JSON Schema of one parameter, as far as typing a raw XML value needs it. */
+export type ParamSchema = Record<string, unknown> | undefined;
+
+function typesOf(schema: Record<string, unknown>): string[] {
+  const t = schema.type;
+  if (typeof t === 'string') return [t];
+  if (Array.isArray(t)) return t.filter((x): x is string => typeof x === 'string');
+  const branches = [schema.anyOf, schema.oneOf, schema.allOf].find(Array.isArray) as unknown[] | undefined;
+  if (branches) {
+    return branches.flatMap((b) => (typeof b === 'object' && b !== null ? typesOf(b as Record<string, unknown>) : []));
+  }
+  if (Array.isArray(schema.enum) || 'const' in schema) return ['string'];
+  return [];
+}
+
+function jsonOrLiteral(raw: string): { ok: boolean; value: unknown } {
+  try {
+    return { ok: true, value: JSON.parse(raw) };
+  } catch {
+    const value = parsePythonLiteral(raw);
+    return { ok: value !== undefined, value };
+  }
+}
+
+const isNullText = (raw: string) => /^(null|none)$/i.test(raw.trim());
+
+/**
+ * Types one raw parameter value from the tool's JSON Schema, following current vLLM
+ * (fixtures/qwen/NOTES.md §4): strings stay strings, numbers and booleans are converted,
+ * objects and arrays are JSON or Python literals, `anyOf`/type lists use the first non-null
+ * type. Undeclared parameters stay strings.
+ */
+export function typeValue(raw: string, schema: ParamSchema): unknown {
+  if (!schema) return raw;
+  const types = typesOf(schema).map((t) => t.toLowerCase());
+  const nullable = types.includes('null');
+  const type = types.find((t) => t !== 'null');
+  if (type === undefined) {
+    if (nullable && isNullText(raw)) return null;
+    const parsed = jsonOrLiteral(raw.trim());
+    return parsed.ok ? parsed.value : raw;
+  }
+  if (/^(string|str|text|varchar|char|enum)$/.test(type)) {
+    return nullable && isNullText(raw) ? null : raw;
+  }
+  if (isNullText(raw)) return null;
+  const text = raw.trim();
+  if (/^(int|uint|long|short|unsigned)/.test(type)) {
+    return /^[+-]?\d+$/.test(text) ? Number(text) : raw;
+  }
+  if (/^(num|float|double)/.test(type)) {
+    const n = Number(text);
+    return text !== '' && Number.isFinite(n) ? n : raw;
+  }
+  if (/^(boolean|bool|binary)$/.test(type)) return text.toLowerCase() === 'true';
+  if (/^(object|array|arr|dict|list)/.test(type)) {
+    const parsed = jsonOrLiteral(text);
+    if (!parsed.ok) return raw;
+    if (typeof parsed.value === 'string') {
+      const again = jsonOrLiteral(parsed.value);
+      return again.ok ? again.value : parsed.value;
+    }
+    return parsed.value;
+  }
+  const parsed = jsonOrLiteral(text);
+  return parsed.ok ? parsed.value : raw;
+}
