@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { callFrom, type ParsedTextCall } from './parsing/hermes-call.js';
+import type { ToolSchemas } from './parsing/qwen-xml-call.js';
+import { ToolCallTextParser, type TextParserEvent } from './parsing/tool-call-text.parser.js';
+import type { LlmEvent, LlmUsage, ToolCallEvent } from './llm.types.js';
+import { StructuredCallAssembler, type AssembledCall } from './structured-call-assembler.js';
+
+export const newCallId = () => `call_${randomBytes(12).toString('hex')}`;
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+interface Delta {
+  content?: string | null;
+  reasoning_content?: string | null;
+  reasoning?: string | null;
+  tool_calls?: unknown;
+  refusal?: string | null;
+}
+
+/** What a stream or a reply said is an error, in the shapes servers use (OpenAI, vLLM, SGLang, xAI). */
+export function errorMessageOf(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const error = (body as { error?: unknown }).error;
+  if (!error) return undefined;
+  if (typeof error === 'string') return error;
+  const message = (error as { message?: unknown }).message;
+  return typeof message === 'string' ? message : JSON.stringify(error);
+}
+
+/**
+ * Turns chat-completion chunks (or one non-streamed reply) into LlmEvents. Calls come from
+ * every source at once: structured `tool_calls`, Qwen3-Coder XML or Hermes text in the content,
+ * and, when the content holds none, a call written inside the reasoning. The same call seen
+ * twice is emitted once. Pure: no I/O.
+ */
+export class CompletionDecoder {
+  private readonly text: ToolCallTextParser;
+  private readonly structured = new StructuredCallAssembler();
+  private readonly seen = new Set<string>();
+  private reasoning = '';
+  private finishReason: string | null = null;
+  private usage: LlmUsage | undefined;
+  private calls = 0;
+
+  constructor(private readonly schemas: ToolSchemas) {
+    this.text = new ToolCallTextParser(schemas);
+  }
+
+  get emittedCalls(): number {
+    return this.calls;
+  }
+
+  /** One SSE `data:` object. An `error` object ends the stream with an error event. */
+  chunk(body: unknown): LlmEvent[] {
+    const error = errorMessageOf(body);
+    if (error !== undefined) return [{ type: 'error', message: error, retryable: false }];
+    const out: LlmEvent[] = [];
+    const { choices, usage } = body as { choices?: { delta?: Delta; finish_reason?: string | null }[]; usage?: LlmUsage };
+    if (usage) this.usage = usage;
+    const choice = Array.isArray(choices) ? choices[0] : undefined;
+    if (!choice) return out;
+    const delta = choice.delta ?? {};
+    this.addReasoning(delta.reasoning_content ?? delta.reasoning, out);
+    if (typeof delta.content === 'string') this.fromText(this.text.push(delta.content), out);
+    if (typeof delta.refusal === 'string' && delta.refusal !== '') out.push({ type: 'text', text: delta.refusal });
+    for (const call of this.structured.add(delta.tool_calls)) this.fromStructured(call, out);
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    return out;
+  }
+
+  /** A whole non-streamed reply (`choices[0].message`). */
+  reply(body: unknown): LlmEvent[] {
+    const error = errorMessageOf(body);
+    if (error !== undefined) return [{ type: 'error', message: error, retryable: false }];
+    const out: LlmEvent[] = [];
+    const { choices, usage } = body as {
+      choices?: { message?: Delta & { tool_calls?: { id?: string; function?: { name?: string; arguments?: unknown } }[] }; finish_reason?: string | null }[];
+      usage?: LlmUsage;
+    };
+    if (usage) this.usage = usage;
+    const choice = Array.isArray(choices) ? choices[0] : undefined;
+    const message = choice?.message ?? {};
+    this.addReasoning(message.reasoning_content ?? message.reasoning, out);
+    if (typeof message.content === 'string') this.fromText(this.text.push(message.content), out);
+    for (const [index, call] of (Array.isArray(message.tool_calls) ? message.tool_calls : []).entries()) {
+      const name = call.function?.name;
+      if (!name) continue;
+      const args = call.function?.arguments;
+      this.fromStructured({ index, id: call.id, name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) }, out);
+    }
+    this.finishReason = choice?.finish_reason ?? null;
+    return [...out, ...this.end()];
+  }
+
+  /** End of output: remaining text and calls, the reasoning rescue, then `done`. */
+  end(): LlmEvent[] {
+    const out: LlmEvent[] = [];
+    this.fromText(this.text.flush(), out);
+    for (const call of this.structured.finish()) this.fromStructured(call, out);
+    if (this.calls === 0 && this.reasoning.includes('<')) {
+      const rescue = new ToolCallTextParser(this.schemas);
+      const events = [...rescue.push(this.reasoning), ...rescue.flush()];
+      for (const e of events) if (e.type === 'call') this.emitCall(e.call, undefined, out);
+    }
+    out.push({ type: 'done', finishReason: this.finishReason, ...(this.usage ? { usage: this.usage } : {}) });
+    return out;
+  }
+
+  private addReasoning(text: string | null | undefined, out: LlmEvent[]): void {
+    if (typeof text !== 'string' || text === '') return;
+    this.reasoning += text;
+    out.push({ type: 'reasoning', text });
+  }
+
+  private fromText(events: TextParserEvent[], out: LlmEvent[]): void {
+    for (const e of events) {
+      if (e.type === 'call') this.emitCall(e.call, undefined, out);
+      else if (e.type === 'reasoning') {
+        this.reasoning += e.text;
+        out.push(e);
+      } else out.push(e);
+    }
+  }
+
+  private fromStructured(call: AssembledCall, out: LlmEvent[]): void {
+    this.emitCall(callFrom(call.name, call.arguments), call.id, out);
+  }
+
+  private emitCall(call: ParsedTextCall, id: string | undefined, out: LlmEvent[]): void {
+    const valid = call.raw === JSON.stringify(call.args);
+    const key = `${call.name}\u0000${canonical(call.args)}\u0000${valid ? '' : call.raw}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.calls += 1;
+    const event: ToolCallEvent = {
+      type: 'tool_call',
+      id: id ?? newCallId(),
+      name: call.name,
+      arguments: call.args,
+      rawArguments: call.raw,
+      argumentsValid: valid,
+    };
+    out.push(event);
+  }
+}

@@ -1,0 +1,56 @@
+import type { Observable } from 'rxjs';
+
+export interface ChatToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export type ChatMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: ChatToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+/** A tool as the model sees it (OpenAI function shape, never the url or headers). */
+export interface LlmTool {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface LlmRequest {
+  messages: ChatMessage[];
+  tools: LlmTool[];
+  /** Default `auto` when tools are given. */
+  toolChoice?: 'auto' | 'none';
+}
+
+export interface LlmUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  total_tokens?: number;
+}
+
+/** The Llm → Orchestrator contract: a small tagged union. */
+export type LlmEvent =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | {
+      type: 'tool_call';
+      id: string;
+      name: string;
+      arguments: Record<string, unknown>;
+      /** The arguments as written; differs from JSON of `arguments` when they were not a JSON object. */
+      rawArguments: string;
+      argumentsValid: boolean;
+    }
+  | { type: 'done'; finishReason: string | null; usage?: LlmUsage }
+  | { type: 'error'; message: string; status?: number; retryable: boolean };
+
+export type ToolCallEvent = Extract<LlmEvent, { type: 'tool_call' }>;
+
+/** Port: an OpenAI-compatible chat completion server. Unsubscribing aborts the request. */
+export abstract class LlmClient {
+  abstract stream(request: LlmRequest): Observable<LlmEvent>;
+  abstract chatReply(request: LlmRequest): Observable<LlmEvent>;
+}

@@ -1,0 +1,187 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { createParser } from 'eventsource-parser';
+import { Observable, type Subscriber } from 'rxjs';
+import { llmConfig, type LlmConfig } from '../config/app.config.js';
+import { CompletionDecoder, errorMessageOf } from './completion-decoder.js';
+import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
+
+class StreamFault extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** vLLM without `--enable-auto-tool-choice` refuses `tool_choice: "auto"` with HTTP 400. */
+const NO_TOOL_PARSER = /auto.{0,20}tool.?choice|enable-auto-tool-choice|tool-call-parser/i;
+
+/** Aborts when a phase (connect + first byte, then each gap between chunks) takes too long. */
+class Watchdog {
+  private timer: NodeJS.Timeout | undefined;
+  constructor(
+    private readonly controller: AbortController,
+    private readonly ms: number,
+  ) {}
+  arm(phase: string): void {
+    this.stop();
+    this.timer = setTimeout(() => this.controller.abort(new StreamFault(`LLM server timed out (${phase}, ${this.ms / 1000}s)`)), this.ms);
+  }
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+  }
+}
+
+/** OpenAI-compatible `/chat/completions` client (vLLM, Ollama, llama.cpp server, OpenAI). */
+@Injectable()
+export class OpenAiLlmClient extends LlmClient {
+  private readonly logger = new Logger(OpenAiLlmClient.name);
+  private model: Promise<string> | undefined;
+  private downgraded = false;
+
+  constructor(@Inject(llmConfig.KEY) private readonly config: LlmConfig) {
+    super();
+  }
+
+  stream(request: LlmRequest): Observable<LlmEvent> {
+    return this.run(request, true);
+  }
+
+  chatReply(request: LlmRequest): Observable<LlmEvent> {
+    return this.run(request, false);
+  }
+
+  private run(request: LlmRequest, streaming: boolean): Observable<LlmEvent> {
+    return new Observable<LlmEvent>((subscriber) => {
+      const controller = new AbortController();
+      const emitted = { any: false };
+      const emit = (e: LlmEvent) => {
+        if (e.type === 'text' || e.type === 'tool_call') emitted.any = true;
+        subscriber.next(e);
+      };
+      this.execute(request, streaming, controller, emit)
+        .catch((error: unknown) => {
+          if (subscriber.closed) return;
+          const reason = controller.signal.aborted ? controller.signal.reason : error;
+          const fault = reason instanceof StreamFault ? reason : new StreamFault(`LLM request failed: ${(reason as Error)?.message ?? String(reason)}`);
+          const retryable = !emitted.any && (fault.status === undefined || fault.status >= 500 || fault.status === 429);
+          subscriber.next({ type: 'error', message: fault.message, retryable, ...(fault.status ? { status: fault.status } : {}) });
+        })
+        .finally(() => subscriber.complete());
+      return () => controller.abort(new StreamFault('cancelled'));
+    });
+  }
+
+  private headers(): Record<string, string> {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    if (this.config.apiKey) headers.Authorization = `Bearer ${this.config.apiKey}`;
+    return headers;
+  }
+
+  private body(request: LlmRequest, model: string, streaming: boolean): Record<string, unknown> {
+    const body: Record<string, unknown> = { ...this.config.extraBody, model, messages: request.messages, stream: streaming };
+    if (request.tools.length > 0) {
+      body.tools = request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+      body.tool_choice = this.downgraded ? 'none' : (request.toolChoice ?? 'auto');
+    }
+    return body;
+  }
+
+  private async execute(request: LlmRequest, streaming: boolean, controller: AbortController, emit: (e: LlmEvent) => void): Promise<void> {
+    const watchdog = new Watchdog(controller, this.config.timeoutSecs * 1000);
+    try {
+      watchdog.arm('connect');
+      const model = await this.resolveModel(controller.signal);
+      let response = await this.post(this.body(request, model, streaming), controller.signal);
+      if (response.status === 400 && request.tools.length > 0 && !this.downgraded && (request.toolChoice ?? 'auto') === 'auto') {
+        const text = await response.text();
+        if (!NO_TOOL_PARSER.test(text)) throw this.httpFault(400, text);
+        this.downgraded = true;
+        this.logger.warn('the LLM server has no tool parser (HTTP 400 on tool_choice "auto"): using tool_choice "none" and parsing calls from the text from now on');
+        response = await this.post(this.body(request, model, streaming), controller.signal);
+      }
+      if (!response.ok) throw this.httpFault(response.status, await response.text());
+      const decoder = new CompletionDecoder(new Map(request.tools.map((t) => [t.name, t.parameters])));
+      if (!streaming) {
+        watchdog.arm('reply');
+        const json = (await response.json()) as unknown;
+        decoder.reply(json).forEach(emit);
+        return;
+      }
+      await this.readStream(response, decoder, watchdog, emit);
+    } finally {
+      watchdog.stop();
+    }
+  }
+
+  private post(body: Record<string, unknown>, signal: AbortSignal): Promise<Response> {
+    return fetch(`${this.config.baseUrl}/chat/completions`, { method: 'POST', headers: this.headers(), body: JSON.stringify(body), signal });
+  }
+
+  private httpFault(status: number, text: string): StreamFault {
+    let message: string | undefined;
+    try {
+      message = errorMessageOf(JSON.parse(text));
+    } catch {
+      message = undefined;
+    }
+    return new StreamFault(`LLM server answered HTTP ${status}: ${(message ?? text).slice(0, 500)}`, status);
+  }
+
+  private async readStream(response: Response, decoder: CompletionDecoder, watchdog: Watchdog, emit: (e: LlmEvent) => void): Promise<void> {
+    let finished = false;
+    let fault: StreamFault | undefined;
+    const parser = createParser({
+      onEvent: (event) => {
+        if (finished || fault) return;
+        if (event.data.trim() === '[DONE]') {
+          finished = true;
+          return;
+        }
+        let json: unknown;
+        try {
+          json = JSON.parse(event.data);
+        } catch {
+          fault = new StreamFault(`LLM stream sent a line that is not JSON: ${event.data.slice(0, 200)}`);
+          return;
+        }
+        for (const e of decoder.chunk(json)) {
+          if (e.type === 'error') fault = new StreamFault(`LLM server error: ${e.message}`);
+          else emit(e);
+        }
+      },
+    });
+    const reader = response.body!.getReader();
+    const utf8 = new TextDecoder();
+    watchdog.arm('first chunk');
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      watchdog.arm('between chunks');
+      parser.feed(utf8.decode(value, { stream: true }));
+      if (finished || fault) break;
+    }
+    parser.feed(utf8.decode());
+    if (!finished && !fault) parser.reset({ consume: true });
+    await reader.cancel().catch(() => undefined);
+    const tail = decoder.end();
+    for (const e of tail) if (e.type !== 'done' || (finished && !fault)) emit(e);
+    if (fault) throw fault;
+    if (!finished) throw new StreamFault('LLM stream closed before [DONE]');
+  }
+
+  private resolveModel(signal: AbortSignal): Promise<string> {
+    if (this.config.model) return Promise.resolve(this.config.model);
+    this.model ??= (async () => {
+      const res = await fetch(`${this.config.baseUrl}/models`, { headers: this.headers(), signal });
+      if (!res.ok) throw this.httpFault(res.status, await res.text());
+      const id = ((await res.json()) as { data?: { id?: string }[] }).data?.[0]?.id;
+      if (!id) throw new StreamFault('LLM_MODEL is empty and GET /models listed no model');
+      this.logger.log(`using model ${id} (first of GET /models)`);
+      return id;
+    })();
+    this.model.catch(() => (this.model = undefined));
+    return this.model;
+  }
+}

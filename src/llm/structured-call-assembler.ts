@@ -1,0 +1,49 @@
+/** Assembles streamed `delta.tool_calls` fragments by `index` (vLLM and OpenAI shapes). */
+export interface AssembledCall {
+  index: number;
+  id: string | undefined;
+  name: string;
+  arguments: string;
+}
+
+interface Fragment {
+  index?: number;
+  id?: string | null;
+  function?: { name?: string | null; arguments?: string | null };
+}
+
+export class StructuredCallAssembler {
+  private readonly calls = new Map<number, AssembledCall>();
+  private readonly done = new Set<number>();
+
+  /** Adds fragments; returns the calls that became complete (a later index started). */
+  add(fragments: unknown): AssembledCall[] {
+    if (!Array.isArray(fragments)) return [];
+    const completed: AssembledCall[] = [];
+    for (const raw of fragments as Fragment[]) {
+      if (typeof raw !== 'object' || raw === null) continue;
+      const index = typeof raw.index === 'number' ? raw.index : this.calls.size === 0 ? 0 : Math.max(...this.calls.keys());
+      for (const [i, call] of this.calls) {
+        if (i < index && !this.done.has(i)) {
+          this.done.add(i);
+          completed.push(call);
+        }
+      }
+      // A fragment for a call already reported cannot change it any more.
+      if (this.done.has(index)) continue;
+      const call = this.calls.get(index) ?? { index, id: undefined, name: '', arguments: '' };
+      if (raw.id && !call.id) call.id = raw.id;
+      if (raw.function?.name && !call.name) call.name = raw.function.name;
+      if (raw.function?.arguments) call.arguments += raw.function.arguments;
+      this.calls.set(index, call);
+    }
+    return completed;
+  }
+
+  /** The calls not yet reported, at the end of the stream. */
+  finish(): AssembledCall[] {
+    const rest = [...this.calls.values()].filter((c) => !this.done.has(c.index) && c.name !== '');
+    rest.forEach((c) => this.done.add(c.index));
+    return rest.sort((a, b) => a.index - b.index);
+  }
+}

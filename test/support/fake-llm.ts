@@ -1,0 +1,132 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the fake server does for one `/chat/completions` request. */
+export type Script =
+  | { kind: 'sse'; pieces: string[]; delayMs?: number; keepOpen?: boolean }
+  | { kind: 'json'; body: unknown; status?: number }
+  | { kind: 'status'; status: number; body: string }
+  | { kind: 'hang' };
+
+export interface LlmRequestRecord {
+  body: Record<string, any>;
+  headers: IncomingMessage['headers'];
+  /** Resolves when the client closed the connection before the answer was complete. */
+  aborted: Promise<void>;
+  wasAborted: boolean;
+}
+
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', model: 'fake', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+
+/** SSE for a streamed answer whose content arrives as the given deltas. */
+export function sseText(deltas: string[], finish = 'stop'): Script {
+  return { kind: 'sse', pieces: [chunk({ role: 'assistant', content: '' }), ...deltas.map((d) => chunk({ content: d })), chunk({}, finish), 'data: [DONE]\n\n'] };
+}
+
+/** SSE for structured `delta.tool_calls` (one fragment per call, arguments in two pieces). */
+export function sseStructuredCalls(calls: { id: string; name: string; arguments: Record<string, unknown> }[]): Script {
+  const pieces = [chunk({ role: 'assistant', content: null })];
+  calls.forEach((c, index) => {
+    const args = JSON.stringify(c.arguments);
+    const half = Math.floor(args.length / 2);
+    pieces.push(chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: args.slice(0, half) } }] }));
+    pieces.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }));
+  });
+  pieces.push(chunk({}, 'tool_calls'), 'data: [DONE]\n\n');
+  return { kind: 'sse', pieces };
+}
+
+/** A recorded transcript from ../shared/fixtures/sse, cut into the given byte pieces. */
+export function replay(file: string, cuts: number[] = []): Script {
+  const text = readFileSync(`../shared/fixtures/sse/${file}`, 'utf8');
+  const points = [...new Set(cuts.map((c) => c % text.length))].sort((a, b) => a - b);
+  const pieces: string[] = [];
+  let prev = 0;
+  for (const p of [...points, text.length]) {
+    if (p > prev) pieces.push(text.slice(prev, p));
+    prev = p;
+  }
+  return { kind: 'sse', pieces };
+}
+
+/** A scriptable OpenAI-compatible server speaking real SSE over HTTP on loopback. */
+export class FakeLlm {
+  readonly requests: LlmRequestRecord[] = [];
+  readonly modelsRequests: number[] = [];
+  private scripts: Script[] = [];
+  private server: Server = createServer((req, res) => void this.handle(req, res));
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** Queues answers for the next requests, in order. */
+  enqueue(...scripts: Script[]): void {
+    this.scripts.push(...scripts);
+  }
+
+  reset(): void {
+    this.scripts = [];
+    this.requests.length = 0;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method === 'GET' && req.url?.endsWith('/models')) {
+      this.modelsRequests.push(Date.now());
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model' }] }));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    let finished = false;
+    let onAbort!: () => void;
+    const record: LlmRequestRecord = {
+      body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+      headers: req.headers,
+      aborted: new Promise<void>((resolve) => (onAbort = resolve)),
+      wasAborted: false,
+    };
+    res.on('close', () => {
+      if (!finished) {
+        record.wasAborted = true;
+        onAbort();
+      }
+    });
+    this.requests.push(record);
+    const script = this.scripts.shift() ?? { kind: 'status', status: 500, body: '{"error":{"message":"fake LLM: no script queued"}}' };
+    switch (script.kind) {
+      case 'hang':
+        return;
+      case 'status':
+        res.writeHead(script.status, { 'Content-Type': 'application/json' }).end(script.body);
+        finished = true;
+        return;
+      case 'json':
+        res.writeHead(script.status ?? 200, { 'Content-Type': 'application/json' }).end(JSON.stringify(script.body));
+        finished = true;
+        return;
+      case 'sse':
+        res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+        res.flushHeaders();
+        for (const piece of script.pieces) {
+          if (res.destroyed) return;
+          res.write(piece);
+          await new Promise((r) => setTimeout(r, script.delayMs ?? 0));
+        }
+        if (script.keepOpen) return;
+        finished = true;
+        res.end();
+    }
+  }
+}
+
+export { chunk as sseChunk };
