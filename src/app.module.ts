@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from './config/config.module.js';
+import { OrchestratorModule } from './orchestrator/orchestrator.module.js';
 import { ToolsModule } from './tools/tools.module.js';
 
-@Module({ imports: [ConfigModule, ToolsModule] })
+@Module({ imports: [ConfigModule, ToolsModule, OrchestratorModule] })
 export class AppModule {}

@@ -21,13 +21,13 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', model: 'fake', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
 /** SSE for a streamed answer whose content arrives as the given deltas. */
-export function sseText(deltas: string[], finish = 'stop'): Script {
+export function sseText(deltas: string[], finish = 'stop'): Extract<Script, { kind: 'sse' }> {
   return { kind: 'sse', pieces: [chunk({ role: 'assistant', content: '' }), ...deltas.map((d) => chunk({ content: d })), chunk({}, finish), 'data: [DONE]\n\n'] };
 }
 
 /** SSE for structured `delta.tool_calls` (one fragment per call, arguments in two pieces). */
-export function sseStructuredCalls(calls: { id: string; name: string; arguments: Record<string, unknown> }[]): Script {
-  const pieces = [chunk({ role: 'assistant', content: null })];
+export function sseStructuredCalls(calls: { id: string; name: string; arguments: Record<string, unknown> }[]): Extract<Script, { kind: 'sse' }> {
+  const pieces: string[] = [chunk({ role: 'assistant', content: null })];
   calls.forEach((c, index) => {
     const args = JSON.stringify(c.arguments);
     const half = Math.floor(args.length / 2);

@@ -1,0 +1,35 @@
+import type { ChatMessage } from '../llm/llm.types.js';
+import { trimHistory } from './history.js';
+
+const turn = (n: number, withTool = false): ChatMessage[] => [
+  { role: 'user', content: `q${n}` },
+  ...(withTool
+    ? ([
+        { role: 'assistant', content: null, tool_calls: [{ id: `c${n}`, type: 'function', function: { name: 'f', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: `c${n}`, content: 'r' },
+      ] as ChatMessage[])
+    : []),
+  { role: 'assistant', content: `a${n}` },
+];
+
+describe('trimHistory', () => {
+  it('keeps a history within the bound unchanged', () => {
+    const h = [...turn(1), ...turn(2)];
+    expect(trimHistory(h, 4)).toBe(h);
+  });
+
+  it('drops whole turns from the start, never splitting tool_calls from tool messages', () => {
+    const h = [...turn(1, true), ...turn(2, true), ...turn(3)];
+    const trimmed = trimHistory(h, 6);
+    expect(trimmed[0]).toEqual({ role: 'user', content: 'q2' });
+    expect(trimmed).toHaveLength(6);
+    const ids = trimmed.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : []));
+    const calls = trimmed.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : []));
+    expect(ids).toEqual(calls);
+  });
+
+  it('keeps the current turn even when it alone is longer than the bound', () => {
+    const h = [...turn(1), ...turn(2, true)];
+    expect(trimHistory(h, 2)).toEqual(turn(2, true));
+  });
+});

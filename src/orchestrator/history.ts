@@ -1,0 +1,16 @@
+import type { ChatMessage } from '../llm/llm.types.js';
+
+/**
+ * Bounds a conversation to `max` messages by dropping whole turns from the start (a turn begins
+ * at a user message), so an assistant `tool_calls` message is never parted from its tool
+ * messages. The turn in progress is always kept.
+ */
+export function trimHistory(history: ChatMessage[], max: number): ChatMessage[] {
+  let start = 0;
+  while (history.length - start > max) {
+    const next = history.findIndex((m, i) => i > start && m.role === 'user');
+    if (next === -1) break;
+    start = next;
+  }
+  return start === 0 ? history : history.slice(start);
+}

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { LlmModule } from '../llm/llm.module.js';
+import { ToolsModule } from '../tools/tools.module.js';
+import { AgentGateway } from './agent.gateway.js';
+import { TurnManager } from './turn-manager.service.js';
+
+@Module({
+  imports: [LlmModule, ToolsModule],
+  providers: [TurnManager, AgentGateway],
+})
+export class OrchestratorModule {}

@@ -1,0 +1,47 @@
+import type { Observable } from 'rxjs';
+import type { LlmEvent, ToolCallEvent } from '../llm/llm.types.js';
+
+export class TurnCancelled extends Error {}
+export class RoundFailed extends Error {}
+
+export interface RoundResult {
+  text: string;
+  calls: ToolCallEvent[];
+}
+
+/**
+ * Runs one completion to its end, handing each event to `onEvent` as it arrives.
+ * Aborting `signal` unsubscribes (which aborts the HTTP request) and rejects with TurnCancelled.
+ */
+export function runRound(
+  events$: Observable<LlmEvent>,
+  signal: AbortSignal,
+  onEvent: (event: LlmEvent, round: RoundResult) => void,
+): Promise<RoundResult> {
+  const round: RoundResult = { text: '', calls: [] };
+  return new Promise<RoundResult>((resolve, reject) => {
+    if (signal.aborted) return reject(new TurnCancelled());
+    const onAbort = () => {
+      subscription.unsubscribe();
+      reject(new TurnCancelled());
+    };
+    const subscription = events$.subscribe({
+      next: (event) => {
+        if (event.type === 'error') {
+          signal.removeEventListener('abort', onAbort);
+          subscription?.unsubscribe();
+          reject(new RoundFailed(event.message));
+          return;
+        }
+        if (event.type === 'text') round.text += event.text;
+        if (event.type === 'tool_call') round.calls.push(event);
+        onEvent(event, round);
+      },
+      complete: () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(round);
+      },
+    });
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import type { ChatMessage } from '../llm/llm.types.js';
+
+/**
+ * One WebSocket connection's conversation. Other modules extend it through `data`
+ * (e.g. speech settings, code-tool state).
+ */
+export class Session {
+  readonly id = randomUUID();
+  history: ChatMessage[] = [];
+  readonly data = new Map<string, unknown>();
+  private current: { controller: AbortController; done: Promise<void> } | undefined;
+
+  get busy(): boolean {
+    return this.current !== undefined;
+  }
+
+  /** Starts a turn; `run` receives the turn's signal and settles when the turn is over. */
+  begin(run: (signal: AbortSignal) => Promise<void>): void {
+    const controller = new AbortController();
+    const done = run(controller.signal).finally(() => {
+      if (this.current?.controller === controller) this.current = undefined;
+    });
+    this.current = { controller, done };
+  }
+
+  /** Cancels the turn in progress, if any, and waits until it has ended. */
+  async cancel(): Promise<void> {
+    const current = this.current;
+    if (!current) return;
+    current.controller.abort();
+    await current.done;
+  }
+}

@@ -1,0 +1,178 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Observable, type Subscriber } from 'rxjs';
+import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../config/app.config.js';
+import { LlmClient, type ChatMessage, type LlmEvent, type LlmRequest, type LlmTool } from '../llm/llm.types.js';
+import { ToolExecutor } from '../tools/tool-executor.js';
+import { ToolRegistry } from '../tools/tool-registry.service.js';
+import type { ToolSnapshot } from '../tools/tool-definition.js';
+import { trimHistory } from './history.js';
+import type { TurnEvent } from './protocol/server-events.js';
+import { RoundFailed, runRound, TurnCancelled, type RoundResult } from './round.js';
+import type { Session } from './session.js';
+
+interface TurnContext {
+  session: Session;
+  turnId: string;
+  snapshot: ToolSnapshot;
+  tools: LlmTool[];
+  signal: AbortSignal;
+  emit: (event: TurnEvent) => void;
+  visible: string;
+  /** Whitespace held back until visible text follows (layout around calls is not spoken). */
+  pendingWs: string;
+}
+
+const CANCELLED = 'Error: cancelled';
+
+/**
+ * The turn loop (seed §1, §5): rounds of completion → tool execution → re-prompt, until a
+ * round has no calls or the iteration bound is hit. Events go out as an Observable.
+ */
+@Injectable()
+export class TurnManager {
+  private readonly logger = new Logger(TurnManager.name);
+
+  constructor(
+    private readonly llm: LlmClient,
+    private readonly registry: ToolRegistry,
+    private readonly executor: ToolExecutor,
+    @Inject(llmConfig.KEY) private readonly llmSettings: LlmConfig,
+    @Inject(toolsConfig.KEY) private readonly toolSettings: ToolsConfig,
+  ) {}
+
+  /** Runs one user turn. The observable always ends with `assistant_end`; aborting `signal` interrupts it. */
+  run(session: Session, userText: string, signal: AbortSignal): Observable<TurnEvent> {
+    return new Observable<TurnEvent>((subscriber) => {
+      void this.execute(session, userText, signal, subscriber).finally(() => subscriber.complete());
+    });
+  }
+
+  private async execute(session: Session, userText: string, signal: AbortSignal, out: Subscriber<TurnEvent>): Promise<void> {
+    const snapshot = this.registry.active();
+    const ctx: TurnContext = {
+      session,
+      turnId: randomUUID(),
+      snapshot,
+      tools: snapshot.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+      signal,
+      emit: (event) => out.next(event),
+      visible: '',
+      pendingWs: '',
+    };
+    const tag = `session_id=${session.id} turn_id=${ctx.turnId}`;
+    this.logger.log(`turn started (${tag}, ${ctx.tools.length} tool(s) from ${snapshot.source})`);
+    this.logger.debug(`user text (${tag}): ${JSON.stringify(userText)}`);
+    session.history.push({ role: 'user', content: userText });
+    try {
+      if (!this.llmSettings.enabled) throw new RoundFailed('the LLM is disabled (LLM_ENABLED=false)');
+      await this.loop(ctx);
+      out.next({ type: 'assistant_end', text: ctx.visible });
+    } catch (error) {
+      if (error instanceof TurnCancelled) {
+        this.logger.log(`turn interrupted (${tag})`);
+        out.next({ type: 'assistant_end', text: ctx.visible, interrupted: true });
+      } else {
+        const message = error instanceof RoundFailed ? error.message : 'internal error while running the turn';
+        if (!(error instanceof RoundFailed)) this.logger.error(`turn failed (${tag}): ${(error as Error).stack}`);
+        else this.logger.warn(`turn ended by an LLM error (${tag}): ${message}`);
+        out.next({ type: 'error', message });
+        out.next({ type: 'assistant_end', text: ctx.visible });
+      }
+    } finally {
+      session.history = trimHistory(session.history, this.llmSettings.maxHistoryMessages);
+    }
+  }
+
+  private request(ctx: TurnContext, toolChoice: 'auto' | 'none'): LlmRequest {
+    const history = trimHistory(ctx.session.history, this.llmSettings.maxHistoryMessages);
+    const messages: ChatMessage[] = [{ role: 'system', content: this.llmSettings.systemPrompt }, ...history];
+    return { messages, tools: ctx.tools, toolChoice };
+  }
+
+  private async loop(ctx: TurnContext): Promise<void> {
+    for (let toolRounds = 0; ; toolRounds++) {
+      const last = toolRounds >= this.toolSettings.maxIterations;
+      const round = await this.completion(ctx, last ? 'none' : 'auto');
+      if (last || round.calls.length === 0) {
+        if (round.text !== '') ctx.session.history.push({ role: 'assistant', content: round.text });
+        return;
+      }
+      await this.executeCalls(ctx, round);
+    }
+  }
+
+  /** One streamed completion, with the seed's fallback when it comes back empty. */
+  private async completion(ctx: TurnContext, toolChoice: 'auto' | 'none'): Promise<RoundResult> {
+    const request = this.request(ctx, toolChoice);
+    const take = toolChoice === 'auto';
+    const onEvent = (event: LlmEvent) => this.forward(ctx, event, take);
+    let round = await this.track(ctx, runRound(this.llm.stream(request), ctx.signal, onEvent));
+    if (round.text.trim() === '' && round.calls.length === 0 && ctx.tools.length > 0) {
+      this.logger.warn(`empty streamed round: asking once more without streaming (session_id=${ctx.session.id} turn_id=${ctx.turnId})`);
+      round = await this.track(ctx, runRound(this.llm.chatReply(request), ctx.signal, onEvent));
+    }
+    if (!take) round.calls = [];
+    ctx.pendingWs = '';
+    if (round.text.trim() === '') round.text = '';
+    return round;
+  }
+
+  /** Keeps the text already sent in history when the round is cut short. */
+  private async track(ctx: TurnContext, promise: Promise<RoundResult>): Promise<RoundResult> {
+    const start = ctx.visible.length;
+    try {
+      return await promise;
+    } catch (error) {
+      const partial = ctx.visible.slice(start);
+      if (partial !== '') ctx.session.history.push({ role: 'assistant', content: partial });
+      throw error;
+    }
+  }
+
+  private forward(ctx: TurnContext, event: LlmEvent, takeCalls: boolean): void {
+    if (event.type === 'text') {
+      if (event.text.trim() === '') {
+        ctx.pendingWs += event.text;
+        return;
+      }
+      const text = ctx.visible === '' ? event.text.trimStart() : ctx.pendingWs + event.text;
+      ctx.pendingWs = '';
+      ctx.visible += text;
+      ctx.emit({ type: 'assistant_delta', text });
+    } else if (event.type === 'tool_call' && takeCalls) {
+      const call = event;
+      this.logger.debug(`tool call ${call.name} ${call.rawArguments} (session_id=${ctx.session.id} turn_id=${ctx.turnId})`);
+      ctx.emit({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
+    }
+  }
+
+  /** Executes a round's calls in parallel; results go to history in call order. */
+  private async executeCalls(ctx: TurnContext, round: RoundResult): Promise<void> {
+    const { history } = ctx.session;
+    history.push({
+      role: 'assistant',
+      content: round.text === '' ? null : round.text,
+      tool_calls: round.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })),
+    });
+    const results: (string | undefined)[] = round.calls.map(() => undefined);
+    const running = round.calls.map(async (call, i) => {
+      const started = performance.now();
+      const outcome = await this.executor.execute({
+        id: call.id,
+        name: call.name,
+        args: call.arguments,
+        ...(call.argumentsValid ? {} : { rawArguments: call.rawArguments }),
+        snapshot: ctx.snapshot,
+        signal: ctx.signal,
+      });
+      if (ctx.signal.aborted) return;
+      results[i] = outcome.text;
+      ctx.emit({ type: 'tool_result', id: call.id, name: call.name, ok: outcome.ok, ms: Math.round(performance.now() - started) });
+    });
+    const cancelled = new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+    await Promise.race([Promise.all(running), cancelled]);
+    round.calls.forEach((call, i) => history.push({ role: 'tool', tool_call_id: call.id, content: results[i] ?? CANCELLED }));
+    if (ctx.signal.aborted) throw new TurnCancelled();
+  }
+}
