@@ -12,7 +12,11 @@ const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose']
 export async function createApp(): Promise<INestApplication> {
   const env = parseEnv(process.env);
   const logger = LEVELS.slice(0, LEVELS.indexOf(env.logLevel) + 1);
-  const app = await NestFactory.create(AppModule, { bodyParser: false, logger, abortOnError: false });
+  const app = await NestFactory.create(AppModule, {
+    bodyParser: false,
+    logger,
+    abortOnError: false,
+  });
   app.useWebSocketAdapter(new WsAdapter(app));
   app.enableShutdownHooks();
   setupSwagger(app);

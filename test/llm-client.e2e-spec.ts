@@ -9,16 +9,35 @@ const weatherTool = {
   description: 'Weather of a city',
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
-const request: LlmRequest = { messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: [weatherTool] };
+const request: LlmRequest = {
+  messages: [{ role: 'user', content: 'Weather in Paris?' }],
+  tools: [weatherTool],
+};
 
-function client(baseUrl: string, over: Partial<ConstructorParameters<typeof OpenAiLlmClient>[0]> = {}) {
+function client(
+  baseUrl: string,
+  over: Partial<ConstructorParameters<typeof OpenAiLlmClient>[0]> = {},
+) {
   return new OpenAiLlmClient({
-    enabled: true, baseUrl, model: 'fake-model', apiKey: '', systemPrompt: '', timeoutSecs: 5, extraBody: {}, maxHistoryMessages: 50, ...over,
+    enabled: true,
+    baseUrl,
+    model: 'fake-model',
+    apiKey: '',
+    systemPrompt: '',
+    timeoutSecs: 5,
+    extraBody: {},
+    maxHistoryMessages: 50,
+    ...over,
   });
 }
 
 /** Events with generated call ids blanked, so runs can be compared. */
-const stable = (events: LlmEvent[]) => events.map((e) => (e.type === 'tool_call' && e.id.startsWith('call_') && e.id.length === 29 ? { ...e, id: '<generated>' } : e));
+const stable = (events: LlmEvent[]) =>
+  events.map((e) =>
+    e.type === 'tool_call' && e.id.startsWith('call_') && e.id.length === 29
+      ? { ...e, id: '<generated>' }
+      : e,
+  );
 
 describe('OpenAiLlmClient against a real SSE server', () => {
   const llm = new FakeLlm();
@@ -35,17 +54,26 @@ describe('OpenAiLlmClient against a real SSE server', () => {
   }
 
   const files = [
-    'openai-text-stop-usage.txt', 'openai-tool-call-single.txt', 'openai-tool-calls-parallel.txt', 'openai-length-truncated.txt',
-    'openai-refusal.txt', 'vllm-text-stop-continuous-usage.txt', 'vllm-llama31-tool-call-trailing-empty-args.txt',
-    'vllm-qwen3-reasoning-content-tool-call-continuous-usage.txt', 'vllm-qwen3coder-null-content-deltas.EXCERPT.txt',
-    'sglang-error-in-stream-http200.txt', 'xai-style-error-only-stream.txt',
+    'openai-text-stop-usage.txt',
+    'openai-tool-call-single.txt',
+    'openai-tool-calls-parallel.txt',
+    'openai-length-truncated.txt',
+    'openai-refusal.txt',
+    'vllm-text-stop-continuous-usage.txt',
+    'vllm-llama31-tool-call-trailing-empty-args.txt',
+    'vllm-qwen3-reasoning-content-tool-call-continuous-usage.txt',
+    'vllm-qwen3coder-null-content-deltas.EXCERPT.txt',
+    'sglang-error-in-stream-http200.txt',
+    'xai-style-error-only-stream.txt',
   ];
 
   it.each(files)('%s gives the same events however the bytes are cut', async (file) => {
     const reference = stable(await events(replay(file)));
     const random = rng(file.length * 31);
     for (let i = 0; i < 6; i++) {
-      const cuts = Array.from({ length: 1 + Math.floor(random() * 40) }, () => Math.floor(random() * 1e6));
+      const cuts = Array.from({ length: 1 + Math.floor(random() * 40) }, () =>
+        Math.floor(random() * 1e6),
+      );
       expect(stable(await events(replay(file, cuts)))).toEqual(reference);
     }
     expect(reference.length).toBeGreaterThan(0);
@@ -53,56 +81,99 @@ describe('OpenAiLlmClient against a real SSE server', () => {
 
   it('streams text and ends with done and usage (OpenAI)', async () => {
     const ev = await events(replay('openai-text-stop-usage.txt'));
-    const text = ev.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text).join('');
+    const text = ev
+      .filter((e) => e.type === 'text')
+      .map((e) => (e as { text: string }).text)
+      .join('');
     expect(text.length).toBeGreaterThan(10);
-    expect(ev.at(-1)).toMatchObject({ type: 'done', finishReason: 'stop', usage: { total_tokens: expect.any(Number) } });
+    expect(ev.at(-1)).toMatchObject({
+      type: 'done',
+      finishReason: 'stop',
+      usage: { total_tokens: expect.any(Number) },
+    });
   });
 
   it('assembles structured calls: single, parallel, and vLLM trailing empty fragments without duplicates', async () => {
-    const calls = async (file: string) => (await events(replay(file))).filter((e) => e.type === 'tool_call');
+    const calls = async (file: string) =>
+      (await events(replay(file))).filter((e) => e.type === 'tool_call');
     expect(await calls('openai-tool-call-single.txt')).toHaveLength(1);
     const parallel = await calls('openai-tool-calls-parallel.txt');
     expect(parallel).toHaveLength(2);
     expect(new Set(parallel.map((c) => (c as { id: string }).id)).size).toBe(2);
     const vllm = await calls('vllm-llama31-tool-call-trailing-empty-args.txt');
     expect(vllm).toHaveLength(1);
-    expect(vllm[0]).toMatchObject({ id: expect.stringMatching(/^chatcmpl-tool-/), argumentsValid: true });
+    expect(vllm[0]).toMatchObject({
+      id: expect.stringMatching(/^chatcmpl-tool-/),
+      argumentsValid: true,
+    });
   });
 
   it('keeps Qwen3 reasoning out of text and finds the call', async () => {
     const ev = await events(replay('vllm-qwen3-reasoning-content-tool-call-continuous-usage.txt'));
     expect(ev.filter((e) => e.type === 'reasoning').length).toBeGreaterThan(50);
-    expect(ev.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text).join('')).toBe('\n\n');
-    expect(ev.filter((e) => e.type === 'tool_call')).toEqual([expect.objectContaining({ name: 'add_todo', argumentsValid: true })]);
+    expect(
+      ev
+        .filter((e) => e.type === 'text')
+        .map((e) => (e as { text: string }).text)
+        .join(''),
+    ).toBe('\n\n');
+    expect(ev.filter((e) => e.type === 'tool_call')).toEqual([
+      expect.objectContaining({ name: 'add_todo', argumentsValid: true }),
+    ]);
     expect(ev.at(-1)).toMatchObject({ type: 'done', finishReason: 'tool_calls' });
   });
 
   it('reports an error object inside an HTTP 200 stream (SGLang, xAI)', async () => {
     for (const file of ['sglang-error-in-stream-http200.txt', 'xai-style-error-only-stream.txt']) {
       const ev = await events(replay(file));
-      expect(ev).toEqual([expect.objectContaining({ type: 'error', message: expect.stringMatching(/token count|API key/) })]);
+      expect(ev).toEqual([
+        expect.objectContaining({
+          type: 'error',
+          message: expect.stringMatching(/token count|API key/),
+        }),
+      ]);
     }
   });
 
   it('keeps the text of a stream that closes before [DONE], then reports an error', async () => {
-    const ev = await events({ kind: 'sse', pieces: sseText(['Hel', 'lo']).pieces.slice(0, 3) } as Script);
+    const ev = await events({ kind: 'sse', pieces: sseText(['Hel', 'lo']).pieces.slice(0, 3) });
     expect(ev.map((e) => e.type)).toEqual(['text', 'text', 'error']);
-    expect(ev.at(-1)).toMatchObject({ message: 'LLM stream closed before [DONE]', retryable: false });
+    expect(ev.at(-1)).toMatchObject({
+      message: 'LLM stream closed before [DONE]',
+      retryable: false,
+    });
   });
 
   it('reports a line that is not JSON, and HTTP errors with status and the server message', async () => {
-    expect((await events({ kind: 'sse', pieces: ['data: {oops\n\n'] })).at(-1)).toMatchObject({ type: 'error', message: expect.stringContaining('not JSON') });
-    expect(await events({ kind: 'status', status: 503, body: '{"error":{"message":"overloaded"}}' })).toEqual([
-      { type: 'error', status: 503, retryable: true, message: 'LLM server answered HTTP 503: overloaded' },
+    expect((await events({ kind: 'sse', pieces: ['data: {oops\n\n'] })).at(-1)).toMatchObject({
+      type: 'error',
+      message: expect.stringContaining('not JSON'),
+    });
+    expect(
+      await events({ kind: 'status', status: 503, body: '{"error":{"message":"overloaded"}}' }),
+    ).toEqual([
+      {
+        type: 'error',
+        status: 503,
+        retryable: true,
+        message: 'LLM server answered HTTP 503: overloaded',
+      },
     ]);
   });
 
   it('sends model, messages, the tools array with tool_choice auto, extra body and the API key', async () => {
-    await events(sseText(['ok']), client(base, { apiKey: 'sk-test', extraBody: { skip_special_tokens: false } }));
+    await events(
+      sseText(['ok']),
+      client(base, { apiKey: 'sk-test', extraBody: { skip_special_tokens: false } }),
+    );
     const [req] = llm.requests;
     expect(req!.headers.authorization).toBe('Bearer sk-test');
     expect(req!.body).toEqual({
-      model: 'fake-model', stream: true, messages: request.messages, skip_special_tokens: false, tool_choice: 'auto',
+      model: 'fake-model',
+      stream: true,
+      messages: request.messages,
+      skip_special_tokens: false,
+      tool_choice: 'auto',
       tools: [{ type: 'function', function: weatherTool }],
     });
     await events(sseText(['ok']), client(base), { messages: request.messages, tools: [] });
@@ -121,10 +192,23 @@ describe('OpenAiLlmClient against a real SSE server', () => {
 
   it('downgrades to tool_choice "none" on vLLM\'s 400 and parses calls from the text, for the life of the client', async () => {
     const c = client(base);
-    const xml = '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>';
-    llm.enqueue({ kind: 'status', status: 400, body: JSON.stringify({ object: 'error', message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError', code: 400 }) });
+    const xml =
+      '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>';
+    llm.enqueue({
+      kind: 'status',
+      status: 400,
+      body: JSON.stringify({
+        object: 'error',
+        message:
+          '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+        type: 'BadRequestError',
+        code: 400,
+      }),
+    });
     const ev = await events(sseText([xml.slice(0, 20), xml.slice(20)], 'stop'), c);
-    expect(ev.filter((e) => e.type === 'tool_call')).toEqual([expect.objectContaining({ name: 'get_weather', arguments: { city: 'Paris' } })]);
+    expect(ev.filter((e) => e.type === 'tool_call')).toEqual([
+      expect.objectContaining({ name: 'get_weather', arguments: { city: 'Paris' } }),
+    ]);
     expect(ev.filter((e) => e.type === 'text')).toEqual([]);
     await events(sseText(['ok']), c);
     expect(llm.requests.map((r) => r.body.tool_choice)).toEqual(['auto', 'none', 'none']);
@@ -132,28 +216,74 @@ describe('OpenAiLlmClient against a real SSE server', () => {
 
   it('times out a server that never answers, with an error event', async () => {
     const ev = await events({ kind: 'hang' }, client(base, { timeoutSecs: 0.3 }));
-    expect(ev).toEqual([expect.objectContaining({ type: 'error', message: expect.stringContaining('timed out') })]);
+    expect(ev).toEqual([
+      expect.objectContaining({ type: 'error', message: expect.stringContaining('timed out') }),
+    ]);
   });
 
   it('times out a stream that stalls between chunks', async () => {
-    const ev = await events({ kind: 'sse', pieces: sseText(['a']).pieces.slice(0, 2), keepOpen: true }, client(base, { timeoutSecs: 0.3 }));
+    const ev = await events(
+      { kind: 'sse', pieces: sseText(['a']).pieces.slice(0, 2), keepOpen: true },
+      client(base, { timeoutSecs: 0.3 }),
+    );
     expect(ev.map((e) => e.type)).toEqual(['text', 'error']);
-    expect(ev[1]).toMatchObject({ message: expect.stringContaining('between chunks'), retryable: false });
+    expect(ev[1]).toMatchObject({
+      message: expect.stringContaining('between chunks'),
+      retryable: false,
+    });
   });
 
   it('aborts the HTTP request when the subscriber unsubscribes', async () => {
-    llm.enqueue({ kind: 'sse', pieces: [...sseText(['first']).pieces.slice(0, 2)], keepOpen: true });
-    const first = await firstValueFrom(client(base).stream(request).pipe(filter((e) => e.type === 'text'), take(1)));
+    llm.enqueue({
+      kind: 'sse',
+      pieces: [...sseText(['first']).pieces.slice(0, 2)],
+      keepOpen: true,
+    });
+    const first = await firstValueFrom(
+      client(base)
+        .stream(request)
+        .pipe(
+          filter((e) => e.type === 'text'),
+          take(1),
+        ),
+    );
     expect(first).toEqual({ type: 'text', text: 'first' });
     await llm.requests[0]!.aborted;
     expect(llm.requests[0]!.wasAborted).toBe(true);
   });
 
   it('reads a non-streamed reply (chatReply) with message.tool_calls', async () => {
-    llm.enqueue({ kind: 'json', body: { choices: [{ message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city": "Paris"}' } }] }, finish_reason: 'tool_calls' }] } });
+    llm.enqueue({
+      kind: 'json',
+      body: {
+        choices: [
+          {
+            message: {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                {
+                  id: 'call_1',
+                  type: 'function',
+                  function: { name: 'get_weather', arguments: '{"city": "Paris"}' },
+                },
+              ],
+            },
+            finish_reason: 'tool_calls',
+          },
+        ],
+      },
+    });
     const ev = await lastValueFrom(client(base).chatReply(request).pipe(toArray()));
     expect(ev).toEqual([
-      { type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' }, rawArguments: '{"city":"Paris"}', argumentsValid: true },
+      {
+        type: 'tool_call',
+        id: 'call_1',
+        name: 'get_weather',
+        arguments: { city: 'Paris' },
+        rawArguments: '{"city":"Paris"}',
+        argumentsValid: true,
+      },
       { type: 'done', finishReason: 'tool_calls' },
     ]);
     expect(llm.requests[0]!.body.stream).toBe(false);

@@ -28,37 +28,71 @@ async function get(engine: Engine) {
 describe('/api/tools (seed §2)', () => {
   let engine: Engine;
   beforeAll(async () => {
-    engine = await Engine.start({ LLM_TOOLS_FILE: writeToolsFile([{ name: 'from_file', url: 'http://127.0.0.1:9/x' }]) });
+    engine = await Engine.start({
+      LLM_TOOLS_FILE: writeToolsFile([{ name: 'from_file', url: 'http://127.0.0.1:9/x' }]),
+    });
   });
   afterAll(() => engine.stop());
 
   it('GET reports the file definitions and their source', async () => {
     expect(await get(engine)).toEqual({
       status: 200,
-      json: { ok: true, count: 1, source: 'file', tools: [{ name: 'from_file', url: 'http://127.0.0.1:9/x' }] },
+      json: {
+        ok: true,
+        count: 1,
+        source: 'file',
+        tools: [{ name: 'from_file', url: 'http://127.0.0.1:9/x' }],
+      },
     });
   });
 
   it.each([
     ['an empty body', undefined, 'application/json', /empty/],
     ['whitespace only', '  \n', 'application/json', /empty/],
-    ['bytes that are not UTF-8', Buffer.from([0x5b, 0xff, 0xfe, 0x5d]), 'application/json', /not valid UTF-8/],
+    [
+      'bytes that are not UTF-8',
+      Buffer.from([0x5b, 0xff, 0xfe, 0x5d]),
+      'application/json',
+      /not valid UTF-8/,
+    ],
     ['text that is not JSON', '[{"name":', 'text/plain', /not valid JSON/],
     ['a JSON object', JSON.stringify(weather), 'application/json', /expected a JSON array/],
     ['an empty array', '[]', 'application/json', /holds no tool definition/],
-    ['a definition without url', JSON.stringify([{ name: 'x' }]), 'application/json', /request body: tool #0 'x': field 'url' is required/],
-    ['a duplicate name', JSON.stringify([weather, weather]), undefined, /tool #1 'get_weather': field 'name' duplicates tool #0/],
+    [
+      'a definition without url',
+      JSON.stringify([{ name: 'x' }]),
+      'application/json',
+      /request body: tool #0 'x': field 'url' is required/,
+    ],
+    [
+      'a duplicate name',
+      JSON.stringify([weather, weather]),
+      undefined,
+      /tool #1 'get_weather': field 'name' duplicates tool #0/,
+    ],
   ])('answers 400 for %s and changes nothing', async (_label, body, type, message) => {
     const res = await post(engine, body, type);
     expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ ok: false, statusCode: 400, message: expect.stringMatching(message) });
+    expect(res.json).toMatchObject({
+      ok: false,
+      statusCode: 400,
+      message: expect.stringMatching(message),
+    });
     expect((await get(engine)).json).toMatchObject({ source: 'file', count: 1 });
   });
 
   it('installs an override whatever the Content-Type, then GET shows source "request"', async () => {
     const res = await post(engine, JSON.stringify([weather]), 'text/plain');
-    expect(res).toEqual({ status: 200, json: { ok: true, count: 1, source: 'request', tools: [weather] } });
-    expect((await get(engine)).json).toEqual({ ok: true, count: 1, source: 'request', tools: [weather] });
+    expect(res).toEqual({
+      status: 200,
+      json: { ok: true, count: 1, source: 'request', tools: [weather] },
+    });
+    expect((await get(engine)).json).toEqual({
+      ok: true,
+      count: 1,
+      source: 'request',
+      tools: [weather],
+    });
   });
 
   it('serves Swagger UI at /docs and the document at /docs-json', async () => {
@@ -68,7 +102,11 @@ describe('/api/tools (seed §2)', () => {
     const doc = (await (await fetch(`${engine.httpUrl}/docs-json`)).json()) as any;
     expect(doc.paths['/api/tools'].get).toMatchObject({ operationId: 'list', tags: ['tools'] });
     expect(doc.paths['/api/tools'].post).toMatchObject({ operationId: 'replace', tags: ['tools'] });
-    expect(Object.keys(doc.paths['/api/tools'].post.responses).sort()).toEqual(['200', '400', '503']);
+    expect(Object.keys(doc.paths['/api/tools'].post.responses).sort()).toEqual([
+      '200',
+      '400',
+      '503',
+    ]);
     expect(doc.components.schemas.ToolDefinitionDto.required).toEqual(['name', 'url']);
   });
 
@@ -89,7 +127,10 @@ describe('/api/tools with the LLM disabled', () => {
   it('answers 503 to GET and POST', async () => {
     expect((await get(engine)).status).toBe(503);
     const res = await post(engine, JSON.stringify([weather]), 'application/json');
-    expect(res).toEqual({ status: 503, json: { ok: false, statusCode: 503, message: 'the LLM is disabled (LLM_ENABLED=false)' } });
+    expect(res).toEqual({
+      status: 503,
+      json: { ok: false, statusCode: 503, message: 'the LLM is disabled (LLM_ENABLED=false)' },
+    });
   });
 });
 

@@ -30,7 +30,13 @@ describe('HTTP tools against a real server (seed §3–§6)', () => {
   function call(name: string, args: Record<string, unknown>) {
     const executor = engine.app.get(ToolExecutor);
     const snapshot = engine.app.get(ToolRegistry).active();
-    return executor.execute({ id: 'c1', name, args, snapshot, signal: new AbortController().signal });
+    return executor.execute({
+      id: 'c1',
+      name,
+      args,
+      snapshot,
+      signal: new AbortController().signal,
+    });
   }
 
   it.each([
@@ -54,7 +60,10 @@ describe('HTTP tools against a real server (seed §3–§6)', () => {
 
   it('sends headers with placeholders filled, and the path value percent-encoded', async () => {
     await call('create_note', { token: 's3cret', text: 'hi' });
-    expect(server.requests[0]!.headers).toMatchObject({ authorization: 'Bearer s3cret', 'x-tool': 'audio-agent-engine' });
+    expect(server.requests[0]!.headers).toMatchObject({
+      authorization: 'Bearer s3cret',
+      'x-tool': 'audio-agent-engine',
+    });
     server.requests.length = 0;
     await call('get_weather', { city: 'New York/..?x' });
     expect(server.requests[0]!.url).toBe('/New%20York%2F..%3Fx?format=3');
@@ -70,7 +79,10 @@ describe('HTTP tools against a real server (seed §3–§6)', () => {
     server.respond((_req, res) => res.end('{"id":"5"}'));
     expect(await call('get_item', { id: '5' })).toEqual({ ok: true, text: '{"id":"5"}' });
     server.respond((_req, res) => res.writeHead(200).end());
-    expect(await call('item_exists', { id: '5' })).toEqual({ ok: true, text: 'HTTP 200 OK (empty body)' });
+    expect(await call('item_exists', { id: '5' })).toEqual({
+      ok: true,
+      text: 'HTTP 200 OK (empty body)',
+    });
   });
 
   it('turns a non-2xx into the seed text with reason phrase and truncated body', async () => {
@@ -107,18 +119,27 @@ describe('HTTP tools against a real server (seed §3–§6)', () => {
     });
     const result = await call('get_item', { id: '0' });
     expect(result.text).toMatch(/^Error: tool request failed: .*redirect/i);
-    expect(server.requests.map((r) => r.path)).toEqual(['/api/items/0', '/api/items/1', '/api/items/2', '/api/items/3']);
+    expect(server.requests.map((r) => r.path)).toEqual([
+      '/api/items/0',
+      '/api/items/1',
+      '/api/items/2',
+      '/api/items/3',
+    ]);
   });
 
   it('answers unknown tools and invalid verbs with the seed texts', async () => {
     expect(await call('nope', {})).toEqual({ ok: false, text: "Error: unknown tool 'nope'" });
-    expect((await call('bad_verb', {})).text).toBe("Error: invalid HTTP method 'GE T' for tool 'bad_verb'");
+    expect((await call('bad_verb', {})).text).toBe(
+      "Error: invalid HTTP method 'GE T' for tool 'bad_verb'",
+    );
     expect(server.requests).toHaveLength(0);
   });
 
   it('refuses a header value with a line break without crashing', async () => {
     const result = await call('create_note', { token: 'a\r\nX-Evil: 1', text: 't' });
-    expect(result.text).toBe("Error: tool request failed: header 'Authorization' value contains a line break");
+    expect(result.text).toBe(
+      "Error: tool request failed: header 'Authorization' value contains a line break",
+    );
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -5,10 +5,15 @@ import { writeToolsFile } from './support/tools-file.js';
 import { WsClient, type Msg } from './support/ws-client.js';
 
 const xmlCall = (name: string, params: Record<string, string>) =>
-  `<tool_call>\n<function=${name}>\n${Object.entries(params).map(([k, v]) => `<parameter=${k}>\n${v}\n</parameter>\n`).join('')}</function>\n</tool_call>`;
+  `<tool_call>\n<function=${name}>\n${Object.entries(params)
+    .map(([k, v]) => `<parameter=${k}>\n${v}\n</parameter>\n`)
+    .join('')}</function>\n</tool_call>`;
 
 /** Splits text into small deltas, as a model streams it. */
-const pieces = (text: string, size = 5) => Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+const pieces = (text: string, size = 5) =>
+  Array.from({ length: Math.ceil(text.length / size) }, (_, i) =>
+    text.slice(i * size, (i + 1) * size),
+  );
 
 const MARKUP = /<\/?(tool_call|function|parameter)|<(function|parameter)=/;
 
@@ -24,7 +29,17 @@ describe('a turn over /ws (seed §5, §8)', () => {
       LLM_BASE_URL: await llm.start(),
       LLM_MODEL: 'qwen3-coder',
       LLM_TOOLS_FILE: writeToolsFile([
-        { name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, url: `${base}/{city}?format=3`, method: 'GET' },
+        {
+          name: 'get_weather',
+          description: 'Weather of a city',
+          parameters: {
+            type: 'object',
+            properties: { city: { type: 'string' } },
+            required: ['city'],
+          },
+          url: `${base}/{city}?format=3`,
+          method: 'GET',
+        },
         { name: 'missing', url: `${base}/missing`, method: 'GET' },
         { name: 'bad_verb', url: `${base}/x`, method: 'GE T' },
         { name: 'down', url: 'http://127.0.0.1:1/x', method: 'GET' },
@@ -52,26 +67,68 @@ describe('a turn over /ws (seed §5, §8)', () => {
   afterEach(() => ws.close());
 
   const types = (msgs: Msg[]) => msgs.map((m) => m.type);
-  const deltas = (msgs: Msg[]) => msgs.filter((m) => m.type === 'assistant_delta').map((m) => m.text as string);
+  const deltas = (msgs: Msg[]) =>
+    msgs.filter((m) => m.type === 'assistant_delta').map((m) => m.text as string);
 
   it('runs the seed §8 scenario: tool_call, then the answer, never any markup in a delta', async () => {
-    llm.enqueue(sseText(pieces(`Let me check. ${xmlCall('get_weather', { city: 'Paris' })}`), 'stop'), sseText(pieces('It is sunny in Paris, 21 degrees.')));
+    llm.enqueue(
+      sseText(pieces(`Let me check. ${xmlCall('get_weather', { city: 'Paris' })}`), 'stop'),
+      sseText(pieces('It is sunny in Paris, 21 degrees.')),
+    );
     const msgs = await ws.turn("What's the weather in Paris?");
-    expect(types(msgs).filter((t) => t !== 'assistant_delta')).toEqual(['tool_call', 'tool_result', 'assistant_end']);
-    expect(msgs.find((m) => m.type === 'tool_call')).toMatchObject({ name: 'get_weather', arguments: { city: 'Paris' }, id: expect.stringMatching(/^call_/) });
-    expect(msgs.find((m) => m.type === 'tool_result')).toMatchObject({ name: 'get_weather', ok: true, ms: expect.any(Number) });
+    expect(types(msgs).filter((t) => t !== 'assistant_delta')).toEqual([
+      'tool_call',
+      'tool_result',
+      'assistant_end',
+    ]);
+    expect(msgs.find((m) => m.type === 'tool_call')).toMatchObject({
+      name: 'get_weather',
+      arguments: { city: 'Paris' },
+      id: expect.stringMatching(/^call_/),
+    });
+    expect(msgs.find((m) => m.type === 'tool_result')).toMatchObject({
+      name: 'get_weather',
+      ok: true,
+      ms: expect.any(Number),
+    });
     for (const d of deltas(msgs)) expect(d).not.toMatch(MARKUP);
-    expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: 'Let me check. It is sunny in Paris, 21 degrees.' });
+    expect(msgs.at(-1)).toEqual({
+      type: 'assistant_end',
+      text: 'Let me check. It is sunny in Paris, 21 degrees.',
+    });
     expect(tools.requests.map((r) => r.url)).toEqual(['/Paris?format=3']);
 
     const [first, second] = llm.requests;
-    expect(first!.body.tools.map((t: any) => t.function.name)).toEqual(['get_weather', 'missing', 'bad_verb', 'down', 'big']);
-    expect(first!.body.tools[0]).toEqual({ type: 'function', function: { name: 'get_weather', description: 'Weather of a city', parameters: expect.any(Object) } });
+    expect(first!.body.tools.map((t: any) => t.function.name)).toEqual([
+      'get_weather',
+      'missing',
+      'bad_verb',
+      'down',
+      'big',
+    ]);
+    expect(first!.body.tools[0]).toEqual({
+      type: 'function',
+      function: {
+        name: 'get_weather',
+        description: 'Weather of a city',
+        parameters: expect.any(Object),
+      },
+    });
     expect(first!.body.tool_choice).toBe('auto');
     const call = msgs.find((m) => m.type === 'tool_call')!;
     expect(second!.body.messages.slice(-3)).toEqual([
       { role: 'user', content: "What's the weather in Paris?" },
-      { role: 'assistant', content: 'Let me check. ', tool_calls: [{ id: call.id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+      {
+        role: 'assistant',
+        content: 'Let me check. ',
+        tool_calls: [
+          {
+            id: call.id,
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+          },
+        ],
+      },
       { role: 'tool', tool_call_id: call.id, content: 'Paris: ☀️ +21°C' },
     ]);
     expect(second!.body.messages[0]).toMatchObject({ role: 'system' });
@@ -79,13 +136,31 @@ describe('a turn over /ws (seed §5, §8)', () => {
 
   it('hands every error text and the truncation suffix to the model, and runs two calls of one message', async () => {
     const calls = [
-      xmlCall('nope', {}), xmlCall('bad_verb', {}), xmlCall('missing', {}), xmlCall('down', {}), xmlCall('big', {}),
+      xmlCall('nope', {}),
+      xmlCall('bad_verb', {}),
+      xmlCall('missing', {}),
+      xmlCall('down', {}),
+      xmlCall('big', {}),
     ].join('\n');
     llm.enqueue(sseText(pieces(calls, 7)), sseText(['Sorry, the tools failed.']));
     const msgs = await ws.turn('try everything');
-    expect(msgs.filter((m) => m.type === 'tool_call').map((m) => m.name)).toEqual(['nope', 'bad_verb', 'missing', 'down', 'big']);
-    expect(msgs.filter((m) => m.type === 'tool_result').map((m) => m.ok)).toEqual([false, false, false, false, true]);
-    const toolMessages = llm.requests[1]!.body.messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content);
+    expect(msgs.filter((m) => m.type === 'tool_call').map((m) => m.name)).toEqual([
+      'nope',
+      'bad_verb',
+      'missing',
+      'down',
+      'big',
+    ]);
+    expect(msgs.filter((m) => m.type === 'tool_result').map((m) => m.ok)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      true,
+    ]);
+    const toolMessages = llm.requests[1]!.body.messages.filter((m: any) => m.role === 'tool').map(
+      (m: any) => m.content,
+    );
     expect(toolMessages).toEqual([
       "Error: unknown tool 'nope'",
       "Error: invalid HTTP method 'GE T' for tool 'bad_verb'",
@@ -98,30 +173,59 @@ describe('a turn over /ws (seed §5, §8)', () => {
 
   it('executes structured streamed calls with their ids', async () => {
     llm.enqueue(
-      sseStructuredCalls([{ id: 'call_a', name: 'get_weather', arguments: { city: 'Rome' } }, { id: 'call_b', name: 'get_weather', arguments: { city: 'Oslo' } }]),
+      sseStructuredCalls([
+        { id: 'call_a', name: 'get_weather', arguments: { city: 'Rome' } },
+        { id: 'call_b', name: 'get_weather', arguments: { city: 'Oslo' } },
+      ]),
       sseText(['Both fine.']),
     );
     const msgs = await ws.turn('Rome and Oslo?');
-    expect(msgs.filter((m) => m.type === 'tool_call').map((m) => m.id)).toEqual(['call_a', 'call_b']);
+    expect(msgs.filter((m) => m.type === 'tool_call').map((m) => m.id)).toEqual([
+      'call_a',
+      'call_b',
+    ]);
     expect(tools.requests.map((r) => r.path).sort()).toEqual(['/Oslo', '/Rome']);
     const toolMessages = llm.requests[1]!.body.messages.filter((m: any) => m.role === 'tool');
-    expect(toolMessages.map((m: any) => [m.tool_call_id, m.content])).toEqual([['call_a', 'Rome: ☀️ +21°C'], ['call_b', 'Oslo: ☀️ +21°C']]);
+    expect(toolMessages.map((m: any) => [m.tool_call_id, m.content])).toEqual([
+      ['call_a', 'Rome: ☀️ +21°C'],
+      ['call_b', 'Oslo: ☀️ +21°C'],
+    ]);
   });
 
   it('falls back to a non-streamed request when a round streams back empty: a call there is executed', async () => {
     llm.enqueue(
       sseText([], 'tool_calls'),
-      { kind: 'json', body: { choices: [{ message: { role: 'assistant', content: xmlCall('get_weather', { city: 'Lima' }) }, finish_reason: 'stop' }] } },
+      {
+        kind: 'json',
+        body: {
+          choices: [
+            {
+              message: { role: 'assistant', content: xmlCall('get_weather', { city: 'Lima' }) },
+              finish_reason: 'stop',
+            },
+          ],
+        },
+      },
       sseText(['Lima is sunny.']),
     );
     const msgs = await ws.turn('Lima?');
-    expect(msgs.find((m) => m.type === 'tool_call')).toMatchObject({ name: 'get_weather', arguments: { city: 'Lima' } });
+    expect(msgs.find((m) => m.type === 'tool_call')).toMatchObject({
+      name: 'get_weather',
+      arguments: { city: 'Lima' },
+    });
     expect(llm.requests.map((r) => r.body.stream)).toEqual([true, false, true]);
     expect(msgs.at(-1)).toMatchObject({ text: 'Lima is sunny.' });
   });
 
   it('falls back to a non-streamed request whose text is then sent as deltas', async () => {
-    llm.enqueue(sseText([]), { kind: 'json', body: { choices: [{ message: { role: 'assistant', content: 'Hello there.' }, finish_reason: 'stop' }] } });
+    llm.enqueue(sseText([]), {
+      kind: 'json',
+      body: {
+        choices: [
+          { message: { role: 'assistant', content: 'Hello there.' }, finish_reason: 'stop' },
+        ],
+      },
+    });
     const msgs = await ws.turn('hi');
     expect(deltas(msgs).join('')).toBe('Hello there.');
     expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: 'Hello there.' });
@@ -157,7 +261,10 @@ describe('a turn over /ws (seed §5, §8)', () => {
   });
 
   it('ends the turn with error and assistant_end on an LLM error, and the session stays usable', async () => {
-    llm.enqueue({ kind: 'status', status: 500, body: '{"error":{"message":"model crashed"}}' }, sseText(['Back.']));
+    llm.enqueue(
+      { kind: 'status', status: 500, body: '{"error":{"message":"model crashed"}}' },
+      sseText(['Back.']),
+    );
     const msgs = await ws.turn('hi');
     expect(msgs).toEqual([
       { type: 'error', message: 'LLM server answered HTTP 500: model crashed' },
@@ -167,7 +274,11 @@ describe('a turn over /ws (seed §5, §8)', () => {
   });
 
   it('interrupts a turn: the LLM request is aborted, assistant_end is interrupted, history keeps what was sent', async () => {
-    llm.enqueue({ kind: 'sse', pieces: sseText(['Once upon a time']).pieces.slice(0, 2), keepOpen: true });
+    llm.enqueue({
+      kind: 'sse',
+      pieces: sseText(['Once upon a time']).pieces.slice(0, 2),
+      keepOpen: true,
+    });
     const from = ws.messages.length;
     ws.send({ type: 'user_text', text: 'Tell me a story' });
     await ws.waitFor((m) => m.type === 'assistant_delta', from);
@@ -185,13 +296,21 @@ describe('a turn over /ws (seed §5, §8)', () => {
   });
 
   it('a new user_text cancels the turn in flight, which ends before the new one starts', async () => {
-    llm.enqueue({ kind: 'sse', pieces: sseText(['Long answer']).pieces.slice(0, 2), keepOpen: true }, sseText(['Short.']));
+    llm.enqueue(
+      { kind: 'sse', pieces: sseText(['Long answer']).pieces.slice(0, 2), keepOpen: true },
+      sseText(['Short.']),
+    );
     const from = ws.messages.length;
     ws.send({ type: 'user_text', text: 'first' });
     await ws.waitFor((m) => m.type === 'assistant_delta', from);
     ws.send({ type: 'user_text', text: 'second' });
     await ws.waitFor((m) => m.type === 'assistant_end' && !m.interrupted, from);
-    expect(types(ws.messages.slice(from))).toEqual(['assistant_delta', 'assistant_end', 'assistant_delta', 'assistant_end']);
+    expect(types(ws.messages.slice(from))).toEqual([
+      'assistant_delta',
+      'assistant_end',
+      'assistant_delta',
+      'assistant_end',
+    ]);
     expect(ws.messages.slice(from)[1]).toMatchObject({ interrupted: true });
     expect(llm.requests[0]!.wasAborted).toBe(true);
   });
@@ -204,12 +323,16 @@ describe('a turn over /ws (seed §5, §8)', () => {
     const call = await ws.waitFor((m) => m.type === 'tool_call', from);
     await new Promise((r) => setTimeout(r, 50));
     ws.send({ type: 'interrupt' });
-    expect(await ws.waitFor((m) => m.type === 'assistant_end', from)).toMatchObject({ interrupted: true });
+    expect(await ws.waitFor((m) => m.type === 'assistant_end', from)).toMatchObject({
+      interrupted: true,
+    });
     expect(ws.messages.slice(from).some((m) => m.type === 'tool_result')).toBe(false);
     tools.respond((req, res) => res.end('ok'));
     llm.enqueue(sseText(['Fine.']));
     await ws.turn('next');
-    expect(llm.requests[1]!.body.messages.filter((m: any) => m.role === 'tool')).toEqual([{ role: 'tool', tool_call_id: call.id, content: 'Error: cancelled' }]);
+    expect(llm.requests[1]!.body.messages.filter((m: any) => m.role === 'tool')).toEqual([
+      { role: 'tool', tool_call_id: call.id, content: 'Error: cancelled' },
+    ]);
   });
 
   it('aborts the LLM request when the socket closes', async () => {
@@ -230,14 +353,19 @@ describe('a turn over /ws (seed §5, §8)', () => {
   ])('answers %s with an error event and keeps the connection', async (_label, frame, message) => {
     const from = ws.messages.length;
     ws.send(frame);
-    expect(await ws.waitFor((m) => m.type === 'error', from)).toEqual({ type: 'error', message: expect.stringMatching(message) });
+    expect(await ws.waitFor((m) => m.type === 'error', from)).toEqual({
+      type: 'error',
+      message: expect.stringMatching(message),
+    });
     llm.enqueue(sseText(['still here']));
     expect((await ws.turn('ping')).at(-1)).toEqual({ type: 'assistant_end', text: 'still here' });
   });
 
   it('answers a binary frame with an error event and keeps the connection', async () => {
     ws.socket.send(Buffer.from([1, 2, 3]), { binary: true });
-    expect(await ws.waitFor((m) => m.type === 'error')).toMatchObject({ message: expect.stringContaining('binary') });
+    expect(await ws.waitFor((m) => m.type === 'error')).toMatchObject({
+      message: expect.stringContaining('binary'),
+    });
     expect(ws.socket.readyState).toBe(ws.socket.OPEN);
   });
 

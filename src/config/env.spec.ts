@@ -19,13 +19,23 @@ describe('parseEnv', () => {
   it('enables tools exactly when LLM_TOOLS_FILE is a non-empty path, unless told otherwise', () => {
     expect(parseEnv({ LLM_TOOLS_FILE: 'tools.json' }).tools.enabled).toBe(true);
     expect(parseEnv({ LLM_TOOLS_FILE: '   ' }).tools.enabled).toBe(false);
-    expect(parseEnv({ LLM_TOOLS_FILE: 'tools.json', LLM_TOOLS_ENABLED: 'false' }).tools.enabled).toBe(false);
+    expect(
+      parseEnv({ LLM_TOOLS_FILE: 'tools.json', LLM_TOOLS_ENABLED: 'false' }).tools.enabled,
+    ).toBe(false);
   });
 
   it.each([
-    ['LLM_TOOL_MAX_ITERATIONS', 'abc', /LLM_TOOL_MAX_ITERATIONS="abc" is invalid: expected an integer from 0 to 100/],
+    [
+      'LLM_TOOL_MAX_ITERATIONS',
+      'abc',
+      /LLM_TOOL_MAX_ITERATIONS="abc" is invalid: expected an integer from 0 to 100/,
+    ],
     ['PORT', '-1', /PORT="-1" is invalid: expected an integer from 0 to 65535/],
-    ['LLM_TOOL_TIMEOUT_SECS', '0', /LLM_TOOL_TIMEOUT_SECS="0" is invalid: expected a number of seconds/],
+    [
+      'LLM_TOOL_TIMEOUT_SECS',
+      '0',
+      /LLM_TOOL_TIMEOUT_SECS="0" is invalid: expected a number of seconds/,
+    ],
     ['LLM_ENABLED', 'maybe', /LLM_ENABLED="maybe" is invalid: expected one of true, 1/],
     ['LLM_BASE_URL', 'ftp://x', /LLM_BASE_URL="ftp:\/\/x" is invalid: expected an absolute http/],
     ['LLM_EXTRA_BODY', '[1]', /LLM_EXTRA_BODY is invalid: expected a JSON object/],
@@ -36,7 +46,10 @@ describe('parseEnv', () => {
   });
 
   it('parses LLM_EXTRA_BODY and strips a trailing slash from LLM_BASE_URL', () => {
-    const env = parseEnv({ LLM_EXTRA_BODY: '{"skip_special_tokens":false}', LLM_BASE_URL: 'http://h:1/v1/' });
+    const env = parseEnv({
+      LLM_EXTRA_BODY: '{"skip_special_tokens":false}',
+      LLM_BASE_URL: 'http://h:1/v1/',
+    });
     expect(env.llm.extraBody).toEqual({ skip_special_tokens: false });
     expect(env.llm.baseUrl).toBe('http://h:1/v1');
   });

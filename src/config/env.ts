@@ -47,7 +47,9 @@ function int(raw: Raw, name: string, def: number, min: number, max: number): num
   if (value === undefined) return def;
   const n = /^[+-]?\d+$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw new EnvError(`${name}=${JSON.stringify(value)} is invalid: expected an integer from ${min} to ${max}`);
+    throw new EnvError(
+      `${name}=${JSON.stringify(value)} is invalid: expected an integer from ${min} to ${max}`,
+    );
   }
   return n;
 }
@@ -73,7 +75,9 @@ function bool(raw: Raw, name: string): boolean | undefined {
   const lower = value.toLowerCase();
   if (TRUE.includes(lower)) return true;
   if (FALSE.includes(lower)) return false;
-  throw new EnvError(`${name}=${JSON.stringify(value)} is invalid: expected one of ${[...TRUE, ...FALSE].join(', ')}`);
+  throw new EnvError(
+    `${name}=${JSON.stringify(value)} is invalid: expected one of ${[...TRUE, ...FALSE].join(', ')}`,
+  );
 }
 
 function httpUrl(raw: Raw, name: string, def: string): string {
@@ -85,7 +89,9 @@ function httpUrl(raw: Raw, name: string, def: string): string {
     url = undefined;
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new EnvError(`${name}=${JSON.stringify(value)} is invalid: expected an absolute http:// or https:// URL`);
+    throw new EnvError(
+      `${name}=${JSON.stringify(value)} is invalid: expected an absolute http:// or https:// URL`,
+    );
   }
   return value.replace(/\/+$/, '');
 }
@@ -100,7 +106,9 @@ function jsonObject(raw: Raw, name: string): Record<string, unknown> {
     parsed = undefined;
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new EnvError(`${name} is invalid: expected a JSON object, e.g. {"chat_template_kwargs":{"enable_thinking":false}}`);
+    throw new EnvError(
+      `${name} is invalid: expected a JSON object, e.g. {"chat_template_kwargs":{"enable_thinking":false}}`,
+    );
   }
   return parsed as Record<string, unknown>;
 }
@@ -109,7 +117,9 @@ function oneOf<T extends string>(raw: Raw, name: string, def: T, allowed: readon
   const value = present(raw, name);
   if (value === undefined) return def;
   if (!(allowed as readonly string[]).includes(value)) {
-    throw new EnvError(`${name}=${JSON.stringify(value)} is invalid: expected one of ${allowed.join(', ')}`);
+    throw new EnvError(
+      `${name}=${JSON.stringify(value)} is invalid: expected one of ${allowed.join(', ')}`,
+    );
   }
   return value as T;
 }

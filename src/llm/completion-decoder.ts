@@ -10,7 +10,10 @@ export const newCallId = () => `call_${randomBytes(12).toString('hex')}`;
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
@@ -61,14 +64,18 @@ export class CompletionDecoder {
     const error = errorMessageOf(body);
     if (error !== undefined) return [{ type: 'error', message: error, retryable: false }];
     const out: LlmEvent[] = [];
-    const { choices, usage } = body as { choices?: { delta?: Delta; finish_reason?: string | null }[]; usage?: LlmUsage };
+    const { choices, usage } = body as {
+      choices?: { delta?: Delta; finish_reason?: string | null }[];
+      usage?: LlmUsage;
+    };
     if (usage) this.usage = usage;
     const choice = Array.isArray(choices) ? choices[0] : undefined;
     if (!choice) return out;
     const delta = choice.delta ?? {};
     this.addReasoning(delta.reasoning_content ?? delta.reasoning, out);
     if (typeof delta.content === 'string') this.fromText(this.text.push(delta.content), out);
-    if (typeof delta.refusal === 'string' && delta.refusal !== '') out.push({ type: 'text', text: delta.refusal });
+    if (typeof delta.refusal === 'string' && delta.refusal !== '')
+      out.push({ type: 'text', text: delta.refusal });
     for (const call of this.structured.add(delta.tool_calls)) this.fromStructured(call, out);
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
     return out;
@@ -80,7 +87,12 @@ export class CompletionDecoder {
     if (error !== undefined) return [{ type: 'error', message: error, retryable: false }];
     const out: LlmEvent[] = [];
     const { choices, usage } = body as {
-      choices?: { message?: Delta & { tool_calls?: { id?: string; function?: { name?: string; arguments?: unknown } }[] }; finish_reason?: string | null }[];
+      choices?: {
+        message?: Delta & {
+          tool_calls?: { id?: string; function?: { name?: string; arguments?: unknown } }[];
+        };
+        finish_reason?: string | null;
+      }[];
       usage?: LlmUsage;
     };
     if (usage) this.usage = usage;
@@ -88,11 +100,22 @@ export class CompletionDecoder {
     const message = choice?.message ?? {};
     this.addReasoning(message.reasoning_content ?? message.reasoning, out);
     if (typeof message.content === 'string') this.fromText(this.text.push(message.content), out);
-    for (const [index, call] of (Array.isArray(message.tool_calls) ? message.tool_calls : []).entries()) {
+    for (const [index, call] of (Array.isArray(message.tool_calls)
+      ? message.tool_calls
+      : []
+    ).entries()) {
       const name = call.function?.name;
       if (!name) continue;
       const args = call.function?.arguments;
-      this.fromStructured({ index, id: call.id, name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) }, out);
+      this.fromStructured(
+        {
+          index,
+          id: call.id,
+          name,
+          arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+        },
+        out,
+      );
     }
     this.finishReason = choice?.finish_reason ?? null;
     return [...out, ...this.end()];
@@ -108,7 +131,11 @@ export class CompletionDecoder {
       const events = [...rescue.push(this.reasoning), ...rescue.flush()];
       for (const e of events) if (e.type === 'call') this.emitCall(e.call, undefined, out);
     }
-    out.push({ type: 'done', finishReason: this.finishReason, ...(this.usage ? { usage: this.usage } : {}) });
+    out.push({
+      type: 'done',
+      finishReason: this.finishReason,
+      ...(this.usage ? { usage: this.usage } : {}),
+    });
     return out;
   }
 

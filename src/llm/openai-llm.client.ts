@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createParser } from 'eventsource-parser';
-import { Observable, type Subscriber } from 'rxjs';
+import { Observable } from 'rxjs';
 import { llmConfig, type LlmConfig } from '../config/app.config.js';
 import { CompletionDecoder, errorMessageOf } from './completion-decoder.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
@@ -26,7 +26,13 @@ class Watchdog {
   ) {}
   arm(phase: string): void {
     this.stop();
-    this.timer = setTimeout(() => this.controller.abort(new StreamFault(`LLM server timed out (${phase}, ${this.ms / 1000}s)`)), this.ms);
+    this.timer = setTimeout(
+      () =>
+        this.controller.abort(
+          new StreamFault(`LLM server timed out (${phase}, ${this.ms / 1000}s)`),
+        ),
+      this.ms,
+    );
   }
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
@@ -63,10 +69,22 @@ export class OpenAiLlmClient extends LlmClient {
       this.execute(request, streaming, controller, emit)
         .catch((error: unknown) => {
           if (subscriber.closed) return;
-          const reason = controller.signal.aborted ? controller.signal.reason : error;
-          const fault = reason instanceof StreamFault ? reason : new StreamFault(`LLM request failed: ${(reason as Error)?.message ?? String(reason)}`);
-          const retryable = !emitted.any && (fault.status === undefined || fault.status >= 500 || fault.status === 429);
-          subscriber.next({ type: 'error', message: fault.message, retryable, ...(fault.status ? { status: fault.status } : {}) });
+          const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
+          const fault =
+            reason instanceof StreamFault
+              ? reason
+              : new StreamFault(
+                  `LLM request failed: ${(reason as Error)?.message ?? String(reason)}`,
+                );
+          const retryable =
+            !emitted.any &&
+            (fault.status === undefined || fault.status >= 500 || fault.status === 429);
+          subscriber.next({
+            type: 'error',
+            message: fault.message,
+            retryable,
+            ...(fault.status ? { status: fault.status } : {}),
+          });
         })
         .finally(() => subscriber.complete());
       return () => controller.abort(new StreamFault('cancelled'));
@@ -74,38 +92,63 @@ export class OpenAiLlmClient extends LlmClient {
   }
 
   private headers(): Record<string, string> {
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    };
     if (this.config.apiKey) headers.Authorization = `Bearer ${this.config.apiKey}`;
     return headers;
   }
 
   private body(request: LlmRequest, model: string, streaming: boolean): Record<string, unknown> {
-    const body: Record<string, unknown> = { ...this.config.extraBody, model, messages: request.messages, stream: streaming };
+    const body: Record<string, unknown> = {
+      ...this.config.extraBody,
+      model,
+      messages: request.messages,
+      stream: streaming,
+    };
     if (request.tools.length > 0) {
-      body.tools = request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+      body.tools = request.tools.map((t) => ({
+        type: 'function',
+        function: { name: t.name, description: t.description, parameters: t.parameters },
+      }));
       body.tool_choice = this.downgraded ? 'none' : (request.toolChoice ?? 'auto');
     }
     return body;
   }
 
-  private async execute(request: LlmRequest, streaming: boolean, controller: AbortController, emit: (e: LlmEvent) => void): Promise<void> {
+  private async execute(
+    request: LlmRequest,
+    streaming: boolean,
+    controller: AbortController,
+    emit: (e: LlmEvent) => void,
+  ): Promise<void> {
     const watchdog = new Watchdog(controller, this.config.timeoutSecs * 1000);
     try {
       watchdog.arm('connect');
       const model = await this.resolveModel(controller.signal);
       let response = await this.post(this.body(request, model, streaming), controller.signal);
-      if (response.status === 400 && request.tools.length > 0 && !this.downgraded && (request.toolChoice ?? 'auto') === 'auto') {
+      if (
+        response.status === 400 &&
+        request.tools.length > 0 &&
+        !this.downgraded &&
+        (request.toolChoice ?? 'auto') === 'auto'
+      ) {
         const text = await response.text();
         if (!NO_TOOL_PARSER.test(text)) throw this.httpFault(400, text);
         this.downgraded = true;
-        this.logger.warn('the LLM server has no tool parser (HTTP 400 on tool_choice "auto"): using tool_choice "none" and parsing calls from the text from now on');
+        this.logger.warn(
+          'the LLM server has no tool parser (HTTP 400 on tool_choice "auto"): using tool_choice "none" and parsing calls from the text from now on',
+        );
         response = await this.post(this.body(request, model, streaming), controller.signal);
       }
       if (!response.ok) throw this.httpFault(response.status, await response.text());
-      const decoder = new CompletionDecoder(new Map(request.tools.map((t) => [t.name, t.parameters])));
+      const decoder = new CompletionDecoder(
+        new Map(request.tools.map((t) => [t.name, t.parameters])),
+      );
       if (!streaming) {
         watchdog.arm('reply');
-        const json = (await response.json()) as unknown;
+        const json = await response.json();
         decoder.reply(json).forEach(emit);
         return;
       }
@@ -116,7 +159,12 @@ export class OpenAiLlmClient extends LlmClient {
   }
 
   private post(body: Record<string, unknown>, signal: AbortSignal): Promise<Response> {
-    return fetch(`${this.config.baseUrl}/chat/completions`, { method: 'POST', headers: this.headers(), body: JSON.stringify(body), signal });
+    return fetch(`${this.config.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: this.headers(),
+      body: JSON.stringify(body),
+      signal,
+    });
   }
 
   private httpFault(status: number, text: string): StreamFault {
@@ -126,10 +174,18 @@ export class OpenAiLlmClient extends LlmClient {
     } catch {
       message = undefined;
     }
-    return new StreamFault(`LLM server answered HTTP ${status}: ${(message ?? text).slice(0, 500)}`, status);
+    return new StreamFault(
+      `LLM server answered HTTP ${status}: ${(message ?? text).slice(0, 500)}`,
+      status,
+    );
   }
 
-  private async readStream(response: Response, decoder: CompletionDecoder, watchdog: Watchdog, emit: (e: LlmEvent) => void): Promise<void> {
+  private async readStream(
+    response: Response,
+    decoder: CompletionDecoder,
+    watchdog: Watchdog,
+    emit: (e: LlmEvent) => void,
+  ): Promise<void> {
     let finished = false;
     let fault: StreamFault | undefined;
     const parser = createParser({
@@ -143,7 +199,9 @@ export class OpenAiLlmClient extends LlmClient {
         try {
           json = JSON.parse(event.data);
         } catch {
-          fault = new StreamFault(`LLM stream sent a line that is not JSON: ${event.data.slice(0, 200)}`);
+          fault = new StreamFault(
+            `LLM stream sent a line that is not JSON: ${event.data.slice(0, 200)}`,
+          );
           return;
         }
         for (const e of decoder.chunk(json)) {
@@ -152,7 +210,7 @@ export class OpenAiLlmClient extends LlmClient {
         }
       },
     });
-    const reader = response.body!.getReader();
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const utf8 = new TextDecoder();
     watchdog.arm('first chunk');
     for (;;) {

@@ -22,7 +22,12 @@ export class StructuredCallAssembler {
     const completed: AssembledCall[] = [];
     for (const raw of fragments as Fragment[]) {
       if (typeof raw !== 'object' || raw === null) continue;
-      const index = typeof raw.index === 'number' ? raw.index : this.calls.size === 0 ? 0 : Math.max(...this.calls.keys());
+      const index =
+        typeof raw.index === 'number'
+          ? raw.index
+          : this.calls.size === 0
+            ? 0
+            : Math.max(...this.calls.keys());
       for (const [i, call] of this.calls) {
         if (i < index && !this.done.has(i)) {
           this.done.add(i);

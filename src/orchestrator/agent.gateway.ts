@@ -11,7 +11,9 @@ type LiveSocket = WebSocket & { isAlive?: boolean };
 
 /** `/ws`: one session per connection; the protocol lives in ./protocol, the turn loop in TurnManager. */
 @WebSocketGateway({ path: '/ws' })
-export class AgentGateway implements OnGatewayInit<WebSocketServer>, OnGatewayConnection<LiveSocket>, OnModuleDestroy {
+export class AgentGateway
+  implements OnGatewayInit<WebSocketServer>, OnGatewayConnection<LiveSocket>, OnModuleDestroy
+{
   private readonly logger = new Logger(AgentGateway.name);
   private heartbeat: NodeJS.Timeout | undefined;
 
@@ -47,7 +49,10 @@ export class AgentGateway implements OnGatewayInit<WebSocketServer>, OnGatewayCo
     const session = new Session();
     socket.isAlive = true;
     socket.on('pong', () => (socket.isAlive = true));
-    socket.on('message', (data: RawData, isBinary: boolean) => void this.onMessage(socket, session, data, isBinary));
+    socket.on(
+      'message',
+      (data: RawData, isBinary: boolean) => void this.onMessage(socket, session, data, isBinary),
+    );
     socket.on('close', () => void session.cancel());
     this.logger.log(`session opened (session_id=${session.id})`);
     this.send(socket, { type: 'session', session_id: session.id });
@@ -57,13 +62,24 @@ export class AgentGateway implements OnGatewayInit<WebSocketServer>, OnGatewayCo
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(event));
   }
 
-  private async onMessage(socket: LiveSocket, session: Session, data: RawData, isBinary: boolean): Promise<void> {
+  private async onMessage(
+    socket: LiveSocket,
+    session: Session,
+    data: RawData,
+    isBinary: boolean,
+  ): Promise<void> {
     socket.isAlive = true;
     if (isBinary) {
-      this.send(socket, { type: 'error', message: 'binary frames are not accepted: send JSON text messages' });
+      this.send(socket, {
+        type: 'error',
+        message: 'binary frames are not accepted: send JSON text messages',
+      });
       return;
     }
-    const parsed = parseClientMessage(data.toString());
+    const text = Buffer.isBuffer(data)
+      ? data.toString('utf8')
+      : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8');
+    const parsed = parseClientMessage(text);
     if ('error' in parsed) {
       this.send(socket, { type: 'error', message: parsed.error });
       return;

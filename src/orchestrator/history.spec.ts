@@ -5,7 +5,11 @@ const turn = (n: number, withTool = false): ChatMessage[] => [
   { role: 'user', content: `q${n}` },
   ...(withTool
     ? ([
-        { role: 'assistant', content: null, tool_calls: [{ id: `c${n}`, type: 'function', function: { name: 'f', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: `c${n}`, type: 'function', function: { name: 'f', arguments: '{}' } }],
+        },
         { role: 'tool', tool_call_id: `c${n}`, content: 'r' },
       ] as ChatMessage[])
     : []),
@@ -24,7 +28,9 @@ describe('trimHistory', () => {
     expect(trimmed[0]).toEqual({ role: 'user', content: 'q2' });
     expect(trimmed).toHaveLength(6);
     const ids = trimmed.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : []));
-    const calls = trimmed.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : []));
+    const calls = trimmed.flatMap((m) =>
+      m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : [],
+    );
     expect(ids).toEqual(calls);
   });
 

@@ -2,7 +2,13 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Observable, type Subscriber } from 'rxjs';
 import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../config/app.config.js';
-import { LlmClient, type ChatMessage, type LlmEvent, type LlmRequest, type LlmTool } from '../llm/llm.types.js';
+import {
+  LlmClient,
+  type ChatMessage,
+  type LlmEvent,
+  type LlmRequest,
+  type LlmTool,
+} from '../llm/llm.types.js';
 import { ToolExecutor } from '../tools/tool-executor.js';
 import { ToolRegistry } from '../tools/tool-registry.service.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
@@ -48,13 +54,22 @@ export class TurnManager {
     });
   }
 
-  private async execute(session: Session, userText: string, signal: AbortSignal, out: Subscriber<TurnEvent>): Promise<void> {
+  private async execute(
+    session: Session,
+    userText: string,
+    signal: AbortSignal,
+    out: Subscriber<TurnEvent>,
+  ): Promise<void> {
     const snapshot = this.registry.active();
     const ctx: TurnContext = {
       session,
       turnId: randomUUID(),
       snapshot,
-      tools: snapshot.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+      tools: snapshot.tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters,
+      })),
       signal,
       emit: (event) => out.next(event),
       visible: '',
@@ -65,7 +80,8 @@ export class TurnManager {
     this.logger.debug(`user text (${tag}): ${JSON.stringify(userText)}`);
     session.history.push({ role: 'user', content: userText });
     try {
-      if (!this.llmSettings.enabled) throw new RoundFailed('the LLM is disabled (LLM_ENABLED=false)');
+      if (!this.llmSettings.enabled)
+        throw new RoundFailed('the LLM is disabled (LLM_ENABLED=false)');
       await this.loop(ctx);
       out.next({ type: 'assistant_end', text: ctx.visible });
     } catch (error) {
@@ -73,8 +89,10 @@ export class TurnManager {
         this.logger.log(`turn interrupted (${tag})`);
         out.next({ type: 'assistant_end', text: ctx.visible, interrupted: true });
       } else {
-        const message = error instanceof RoundFailed ? error.message : 'internal error while running the turn';
-        if (!(error instanceof RoundFailed)) this.logger.error(`turn failed (${tag}): ${(error as Error).stack}`);
+        const message =
+          error instanceof RoundFailed ? error.message : 'internal error while running the turn';
+        if (!(error instanceof RoundFailed))
+          this.logger.error(`turn failed (${tag}): ${(error as Error).stack}`);
         else this.logger.warn(`turn ended by an LLM error (${tag}): ${message}`);
         out.next({ type: 'error', message });
         out.next({ type: 'assistant_end', text: ctx.visible });
@@ -86,7 +104,10 @@ export class TurnManager {
 
   private request(ctx: TurnContext, toolChoice: 'auto' | 'none'): LlmRequest {
     const history = trimHistory(ctx.session.history, this.llmSettings.maxHistoryMessages);
-    const messages: ChatMessage[] = [{ role: 'system', content: this.llmSettings.systemPrompt }, ...history];
+    const messages: ChatMessage[] = [
+      { role: 'system', content: this.llmSettings.systemPrompt },
+      ...history,
+    ];
     return { messages, tools: ctx.tools, toolChoice };
   }
 
@@ -109,7 +130,9 @@ export class TurnManager {
     const onEvent = (event: LlmEvent) => this.forward(ctx, event, take);
     let round = await this.track(ctx, runRound(this.llm.stream(request), ctx.signal, onEvent));
     if (round.text.trim() === '' && round.calls.length === 0 && ctx.tools.length > 0) {
-      this.logger.warn(`empty streamed round: asking once more without streaming (session_id=${ctx.session.id} turn_id=${ctx.turnId})`);
+      this.logger.warn(
+        `empty streamed round: asking once more without streaming (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
+      );
       round = await this.track(ctx, runRound(this.llm.chatReply(request), ctx.signal, onEvent));
     }
     if (!take) round.calls = [];
@@ -142,7 +165,9 @@ export class TurnManager {
       ctx.emit({ type: 'assistant_delta', text });
     } else if (event.type === 'tool_call' && takeCalls) {
       const call = event;
-      this.logger.debug(`tool call ${call.name} ${call.rawArguments} (session_id=${ctx.session.id} turn_id=${ctx.turnId})`);
+      this.logger.debug(
+        `tool call ${call.name} ${call.rawArguments} (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
+      );
       ctx.emit({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
     }
   }
@@ -153,7 +178,11 @@ export class TurnManager {
     history.push({
       role: 'assistant',
       content: round.text === '' ? null : round.text,
-      tool_calls: round.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })),
+      tool_calls: round.calls.map((c) => ({
+        id: c.id,
+        type: 'function',
+        function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+      })),
     });
     const results: (string | undefined)[] = round.calls.map(() => undefined);
     const running = round.calls.map(async (call, i) => {
@@ -168,11 +197,21 @@ export class TurnManager {
       });
       if (ctx.signal.aborted) return;
       results[i] = outcome.text;
-      ctx.emit({ type: 'tool_result', id: call.id, name: call.name, ok: outcome.ok, ms: Math.round(performance.now() - started) });
+      ctx.emit({
+        type: 'tool_result',
+        id: call.id,
+        name: call.name,
+        ok: outcome.ok,
+        ms: Math.round(performance.now() - started),
+      });
     });
-    const cancelled = new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+    const cancelled = new Promise<void>((resolve) =>
+      ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
     await Promise.race([Promise.all(running), cancelled]);
-    round.calls.forEach((call, i) => history.push({ role: 'tool', tool_call_id: call.id, content: results[i] ?? CANCELLED }));
+    round.calls.forEach((call, i) =>
+      history.push({ role: 'tool', tool_call_id: call.id, content: results[i] ?? CANCELLED }),
+    );
     if (ctx.signal.aborted) throw new TurnCancelled();
   }
 }

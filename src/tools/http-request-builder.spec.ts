@@ -25,17 +25,26 @@ describe('placeholders in the url', () => {
   });
 
   it('writes numbers and booleans as text and does not send consumed arguments again', () => {
-    const req = built({ url: 'http://h/items/{id}/{flag}', method: 'GET' }, { id: 5, flag: true, limit: 10 });
+    const req = built(
+      { url: 'http://h/items/{id}/{flag}', method: 'GET' },
+      { id: 5, flag: true, limit: 10 },
+    );
     expect(req.url).toBe('http://h/items/5/true?limit=10');
   });
 
   it('sends a value that looks encoded as literal text, so it cannot become a dot segment', () => {
-    expect(built({ url: 'http://h/items/{id}', method: 'GET' }, { id: '%2e%2E' }).url).toBe('http://h/items/%252e%252E');
+    expect(built({ url: 'http://h/items/{id}', method: 'GET' }, { id: '%2e%2E' }).url).toBe(
+      'http://h/items/%252e%252E',
+    );
   });
 
   it.each(['.', '..'])('refuses %j as a whole path segment with the error text', (id) => {
     const result = buildHttpRequest(tool({ url: 'http://h/items/{id}', method: 'GET' }), { id });
-    expect(result).toEqual({ error: expect.stringMatching(/^Error: tool request failed: argument value would make the path segment/) });
+    expect(result).toEqual({
+      error: expect.stringMatching(
+        /^Error: tool request failed: argument value would make the path segment/,
+      ),
+    });
   });
 
   it('cannot change host or port through a placeholder', () => {
@@ -57,36 +66,54 @@ describe('headers', () => {
       { url: 'http://h/notes', headers: { Authorization: 'Bearer {token}' } },
       { token: 'abc', text: 'hi' },
     );
-    expect(req.headers).toEqual({ Authorization: 'Bearer abc', 'Content-Type': 'application/json' });
+    expect(req.headers).toEqual({
+      Authorization: 'Bearer abc',
+      'Content-Type': 'application/json',
+    });
     expect(JSON.parse(req.body!)).toEqual({ token: 'abc', text: 'hi' });
   });
 
   it.each(['a\r\nX-Evil: 1', 'a\nb', 'a\rb'])('refuses a value with CR or LF: %j', (token) => {
-    const result = buildHttpRequest(tool({ url: 'http://h/', headers: { 'X-T': '{token}' } }), { token });
-    expect(result).toEqual({ error: "Error: tool request failed: header 'X-T' value contains a line break" });
+    const result = buildHttpRequest(tool({ url: 'http://h/', headers: { 'X-T': '{token}' } }), {
+      token,
+    });
+    expect(result).toEqual({
+      error: "Error: tool request failed: header 'X-T' value contains a line break",
+    });
   });
 
   it('keeps a Content-Type the tool sets', () => {
-    const req = built({ url: 'http://h/', headers: { 'content-type': 'application/vnd+json' } }, {});
+    const req = built(
+      { url: 'http://h/', headers: { 'content-type': 'application/vnd+json' } },
+      {},
+    );
     expect(req.headers).toEqual({ 'content-type': 'application/vnd+json' });
   });
 });
 
 describe('verb routing', () => {
   const args = { id: '5', limit: 10, tags: ['a', 'b'], filter: { q: 'x' } };
-  it.each(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'DELETE', 'get', 'Delete'])('%s sends the rest as a query, no body', (method) => {
-    const req = built({ url: 'http://h/items/{id}', method }, args);
-    expect(req.method).toBe(method.toUpperCase());
-    expect(req.body).toBeUndefined();
-    expect(req.url).toBe('http://h/items/5?limit=10&tags=%5B%22a%22%2C%22b%22%5D&filter=%7B%22q%22%3A%22x%22%7D');
-  });
+  it.each(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'DELETE', 'get', 'Delete'])(
+    '%s sends the rest as a query, no body',
+    (method) => {
+      const req = built({ url: 'http://h/items/{id}', method }, args);
+      expect(req.method).toBe(method.toUpperCase());
+      expect(req.body).toBeUndefined();
+      expect(req.url).toBe(
+        'http://h/items/5?limit=10&tags=%5B%22a%22%2C%22b%22%5D&filter=%7B%22q%22%3A%22x%22%7D',
+      );
+    },
+  );
 
-  it.each(['POST', 'PUT', 'PATCH', 'PURGE', 'patch', 'MKCOL'])('%s sends the rest as a JSON body', (method) => {
-    const req = built({ url: 'http://h/items/{id}', method }, args);
-    expect(req.url).toBe('http://h/items/5');
-    expect(req.headers['Content-Type']).toBe('application/json');
-    expect(JSON.parse(req.body!)).toEqual({ limit: 10, tags: ['a', 'b'], filter: { q: 'x' } });
-  });
+  it.each(['POST', 'PUT', 'PATCH', 'PURGE', 'patch', 'MKCOL'])(
+    '%s sends the rest as a JSON body',
+    (method) => {
+      const req = built({ url: 'http://h/items/{id}', method }, args);
+      expect(req.url).toBe('http://h/items/5');
+      expect(req.headers['Content-Type']).toBe('application/json');
+      expect(JSON.parse(req.body!)).toEqual({ limit: 10, tags: ['a', 'b'], filter: { q: 'x' } });
+    },
+  );
 
   it('sends {} when nothing is left and defaults to POST', () => {
     const req = built({ url: 'http://h/items/{id}' }, { id: 1 });
@@ -95,7 +122,9 @@ describe('verb routing', () => {
   });
 
   it('appends to an existing query string', () => {
-    expect(built({ url: 'http://h/w?format=3', method: 'GET' }, { lang: 'it' }).url).toBe('http://h/w?format=3&lang=it');
+    expect(built({ url: 'http://h/w?format=3', method: 'GET' }, { lang: 'it' }).url).toBe(
+      'http://h/w?format=3&lang=it',
+    );
   });
 
   it('routes exactly the five query verbs', () => {

@@ -2,7 +2,13 @@ import { HTTP_TOKEN, type Tool } from './tool-definition.js';
 import { toolErrors } from './tool-errors.js';
 
 /** Verbs whose remaining arguments go to the query string (seed §3); all others get a JSON body. */
-export const QUERY_VERBS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'DELETE']);
+export const QUERY_VERBS: ReadonlySet<string> = new Set([
+  'GET',
+  'HEAD',
+  'OPTIONS',
+  'TRACE',
+  'DELETE',
+]);
 
 export interface BuiltRequest {
   method: string;
@@ -21,7 +27,8 @@ const PLACEHOLDER = /\{([A-Za-z0-9_.-]+)\}/g;
 /** Strings unquoted, numbers and booleans as text, anything else as JSON. */
 export function argumentText(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
   return JSON.stringify(value) ?? '';
 }
 
@@ -56,7 +63,9 @@ function buildUrl(template: string, args: Record<string, unknown>, consumed: Set
   const segments = path.split('/').map((segment) => {
     const filled = substitute(segment, args, encode, consumed);
     if (filled !== segment && /^(\.|%2e){1,2}$/i.test(filled)) {
-      throw new Refusal(`argument value would make the path segment '${decodeURIComponent(filled)}'`);
+      throw new Refusal(
+        `argument value would make the path segment '${decodeURIComponent(filled)}'`,
+      );
     }
     return filled;
   });
@@ -78,7 +87,10 @@ function appendQuery(url: string, rest: Record<string, unknown>): string {
 }
 
 /** Builds the HTTP request for one call of an HTTP tool (seed §3), or the error text to return. */
-export function buildHttpRequest(tool: Tool, args: Record<string, unknown>): BuiltRequest | RefusedRequest {
+export function buildHttpRequest(
+  tool: Tool,
+  args: Record<string, unknown>,
+): BuiltRequest | RefusedRequest {
   if (!HTTP_TOKEN.test(tool.method)) {
     return { error: toolErrors.invalidMethod(tool.raw.method ?? tool.method, tool.name) };
   }

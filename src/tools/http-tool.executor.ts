@@ -30,7 +30,9 @@ export class HttpToolExecutor extends ToolExecutor {
     const tool = call.snapshot.byName.get(call.name);
     if (!tool) return this.fail(toolErrors.unknownTool(call.name));
     if (call.rawArguments !== undefined) {
-      return this.fail(toolErrors.requestFailed(`arguments are not a JSON object: ${call.rawArguments}`));
+      return this.fail(
+        toolErrors.requestFailed(`arguments are not a JSON object: ${call.rawArguments}`),
+      );
     }
     const request = buildHttpRequest(tool, call.args);
     if ('error' in request) return this.fail(request.error);
@@ -49,9 +51,15 @@ export class HttpToolExecutor extends ToolExecutor {
   }
 
   private format(response: RawResponse): ToolOutcome {
-    const statusLine = `${response.status} ${response.statusText || STATUS_CODES[response.status] || ''}`.trim();
+    const statusLine =
+      `${response.status} ${response.statusText || STATUS_CODES[response.status] || ''}`.trim();
     if (response.status < 200 || response.status > 299) {
-      return this.fail(toolErrors.httpStatus(statusLine, truncateResult(response.body, this.config.resultMaxChars)));
+      return this.fail(
+        toolErrors.httpStatus(
+          statusLine,
+          truncateResult(response.body, this.config.resultMaxChars),
+        ),
+      );
     }
     const text = response.body === '' ? `HTTP ${statusLine} (empty body)` : response.body;
     return { ok: true, text: truncateResult(text, this.config.resultMaxChars) };
@@ -81,10 +89,16 @@ export class HttpToolExecutor extends ToolExecutor {
   private describeFailure(error: unknown, outer: AbortSignal): string {
     if (outer.aborted) return 'cancelled';
     const err = error as { code?: string; message?: string; name?: string };
-    if (err.name === 'TimeoutError' || err.code === 'ECONNABORTED' || err.code === 'ETIMEDOUT' || err.name === 'CanceledError') {
+    if (
+      err.name === 'TimeoutError' ||
+      err.code === 'ECONNABORTED' ||
+      err.code === 'ETIMEDOUT' ||
+      err.name === 'CanceledError'
+    ) {
       return `timed out after ${this.config.timeoutSecs}s`;
     }
-    if (err.code === 'ERR_FR_TOO_MANY_REDIRECTS') return 'too many redirects (at most 3 are followed)';
+    if (err.code === 'ERR_FR_TOO_MANY_REDIRECTS')
+      return 'too many redirects (at most 3 are followed)';
     return err.message || String(error);
   }
 }

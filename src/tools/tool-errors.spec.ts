@@ -3,7 +3,9 @@ import { toolErrors, truncateResult } from './tool-errors.js';
 describe('error texts (seed §6)', () => {
   it('are exact', () => {
     expect(toolErrors.unknownTool('x')).toBe("Error: unknown tool 'x'");
-    expect(toolErrors.invalidMethod('GE T', 'x')).toBe("Error: invalid HTTP method 'GE T' for tool 'x'");
+    expect(toolErrors.invalidMethod('GE T', 'x')).toBe(
+      "Error: invalid HTTP method 'GE T' for tool 'x'",
+    );
     expect(toolErrors.httpStatus('404 Not Found', 'nope')).toBe('Error: HTTP 404 Not Found — nope');
     expect(toolErrors.requestFailed('boom')).toBe('Error: tool request failed: boom');
   });

@@ -1,7 +1,8 @@
 /** The texts the model receives when a tool cannot give a result (seed §6), verbatim. */
 export const toolErrors = {
   unknownTool: (name: string) => `Error: unknown tool '${name}'`,
-  invalidMethod: (verb: string, name: string) => `Error: invalid HTTP method '${verb}' for tool '${name}'`,
+  invalidMethod: (verb: string, name: string) =>
+    `Error: invalid HTTP method '${verb}' for tool '${name}'`,
   httpStatus: (statusLine: string, body: string) => `Error: HTTP ${statusLine} — ${body}`,
   requestFailed: (detail: string) => `Error: tool request failed: ${detail}`,
 };

@@ -43,8 +43,13 @@ export class ToolRegistry {
     const { tools, warnings } = validateToolDefinitions(definitions, source);
     warnings.forEach((w) => this.logger.warn(w));
     this.current = snapshotOf('request', tools);
-    this.logger.log(`installed ${tools.length} tool(s) from ${source}; they apply from the next turn`);
-    if (!this.enabled) this.logger.warn('tool calling is disabled (LLM_TOOLS_ENABLED=false): the override is kept but unused');
+    this.logger.log(
+      `installed ${tools.length} tool(s) from ${source}; they apply from the next turn`,
+    );
+    if (!this.enabled)
+      this.logger.warn(
+        'tool calling is disabled (LLM_TOOLS_ENABLED=false): the override is kept but unused',
+      );
     return this.active();
   }
 
@@ -55,7 +60,9 @@ export class ToolRegistry {
     try {
       text = readFileSync(path, 'utf8');
     } catch (error) {
-      throw new ToolDefinitionError(`Cannot read tools file ${path} (LLM_TOOLS_FILE): ${(error as Error).message}`);
+      throw new ToolDefinitionError(
+        `Cannot read tools file ${path} (LLM_TOOLS_FILE): ${(error as Error).message}`,
+      );
     }
     let parsed: unknown;
     try {

@@ -16,35 +16,69 @@ function message(input: unknown): string {
 describe('validateToolDefinitions', () => {
   it('applies the seed defaults', () => {
     const [tool] = validateToolDefinitions([{ name: 'n', url: 'http://h/' }], 's').tools;
-    expect(tool).toMatchObject({ method: 'POST', description: '', headers: {}, parameters: { type: 'object', properties: {} } });
+    expect(tool).toMatchObject({
+      method: 'POST',
+      description: '',
+      headers: {},
+      parameters: { type: 'object', properties: {} },
+    });
   });
 
   it('loads every example of the seed (tools.example.json)', () => {
     const defs = JSON.parse(readFileSync('tools.example.json', 'utf8'));
     const { tools, warnings } = validateToolDefinitions(defs, 'tools.example.json');
     expect(tools.map((t) => `${t.method} ${t.name}`)).toEqual([
-      'GET get_weather', 'POST create_note', 'POST send_webhook', 'GET list_items', 'GET get_item',
-      'POST add_item', 'PATCH update_item', 'PUT replace_item', 'DELETE delete_item', 'HEAD item_exists',
+      'GET get_weather',
+      'POST create_note',
+      'POST send_webhook',
+      'GET list_items',
+      'GET get_item',
+      'POST add_item',
+      'PATCH update_item',
+      'PUT replace_item',
+      'DELETE delete_item',
+      'HEAD item_exists',
     ]);
     expect(warnings).toEqual([]);
   });
 
   it.each([
-    [{}, "tools.json: expected a JSON array of tool definitions"],
+    [{}, 'tools.json: expected a JSON array of tool definitions'],
     [[], 'tools.json: the array holds no tool definition'],
     [[ok, 3], 'tools.json: tool #1: expected an object, got number'],
     [[ok, null], 'tools.json: tool #1: expected an object, got null'],
     [[{ url: 'http://h/' }], "tools.json: tool #0: field 'name' is required"],
-    [[{ name: 'a' }], "tools.json: tool #0 'a': field 'url' is required: expected an absolute http:// or https:// URL"],
-    [[{ name: 'a', url: 'ftp://h/' }], "tools.json: tool #0 'a': field 'url' is invalid: expected an absolute http:// or https:// URL"],
+    [
+      [{ name: 'a' }],
+      "tools.json: tool #0 'a': field 'url' is required: expected an absolute http:// or https:// URL",
+    ],
+    [
+      [{ name: 'a', url: 'ftp://h/' }],
+      "tools.json: tool #0 'a': field 'url' is invalid: expected an absolute http:// or https:// URL",
+    ],
     [[{ name: 'a', url: '/relative' }], "tools.json: tool #0 'a': field 'url' is invalid"],
     [[{ name: 7, url: 'http://h/' }], "tools.json: tool #0: field 'name' is invalid"],
     [[{ name: 'a b', url: 'http://h/' }], "tools.json: tool #0 'a b': field 'name' is invalid"],
-    [[{ name: 'a', url: 'http://h/', method: 3 }], "tools.json: tool #0 'a': field 'method' is invalid: expected a non-empty string"],
-    [[{ name: 'a', url: 'http://h/', headers: { X: 1 } }], "tools.json: tool #0 'a': field 'headers.X' is invalid: expected a string"],
-    [[{ name: 'a', url: 'http://h/', headers: { 'X Y': 'v' } }], "tools.json: tool #0 'a': field 'headers' has an invalid header name"],
-    [[{ name: 'a', url: 'http://h/', parameters: 'x' }], "tools.json: tool #0 'a': field 'parameters' is invalid: expected a JSON Schema object"],
-    [[{ name: 'a', url: 'http://h/', parameters: { type: 'nonsense' } }], "tools.json: tool #0 'a': field 'parameters' is not a valid JSON Schema"],
+    [
+      [{ name: 'a', url: 'http://h/', method: 3 }],
+      "tools.json: tool #0 'a': field 'method' is invalid: expected a non-empty string",
+    ],
+    [
+      [{ name: 'a', url: 'http://h/', headers: { X: 1 } }],
+      "tools.json: tool #0 'a': field 'headers.X' is invalid: expected a string",
+    ],
+    [
+      [{ name: 'a', url: 'http://h/', headers: { 'X Y': 'v' } }],
+      "tools.json: tool #0 'a': field 'headers' has an invalid header name",
+    ],
+    [
+      [{ name: 'a', url: 'http://h/', parameters: 'x' }],
+      "tools.json: tool #0 'a': field 'parameters' is invalid: expected a JSON Schema object",
+    ],
+    [
+      [{ name: 'a', url: 'http://h/', parameters: { type: 'nonsense' } }],
+      "tools.json: tool #0 'a': field 'parameters' is not a valid JSON Schema",
+    ],
     [[ok, { ...ok }], "tools.json: tool #1 'get_weather': field 'name' duplicates tool #0"],
   ])('rejects %j naming file, index, tool and field', (input, expected) => {
     expect(message(input)).toContain(expected);
@@ -53,6 +87,8 @@ describe('validateToolDefinitions', () => {
   it('loads an invalid verb with a warning instead of rejecting the set', () => {
     const { tools, warnings } = validateToolDefinitions([{ ...ok, method: 'GE T' }], 'tools.json');
     expect(tools).toHaveLength(1);
-    expect(warnings[0]).toContain(`tool #0 'get_weather': method "GE T" is not a valid HTTP method`);
+    expect(warnings[0]).toContain(
+      `tool #0 'get_weather': method "GE T" is not a valid HTTP method`,
+    );
   });
 });

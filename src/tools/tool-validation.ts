@@ -44,7 +44,10 @@ function describe(error: ErrorObject): { field: string; why: string } {
   const path = error.instancePath.split('/').filter(Boolean);
   const field = path.join('.');
   const top = path[0] ?? '';
-  return { field, why: `is invalid: expected ${path.length > 1 ? 'a string' : (FIELD_HINTS[top] ?? error.message)}` };
+  return {
+    field,
+    why: `is invalid: expected ${path.length > 1 ? 'a string' : (FIELD_HINTS[top] ?? error.message)}`,
+  };
 }
 
 export interface ValidationResult {
@@ -70,7 +73,9 @@ export function validateToolDefinitions(input: unknown, source: string): Validat
     const where = (name?: unknown) =>
       `${source}: tool #${index}${typeof name === 'string' ? ` '${name}'` : ''}`;
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-      throw new ToolDefinitionError(`${where()}: expected an object, got ${Array.isArray(entry) ? 'an array' : entry === null ? 'null' : typeof entry}`);
+      throw new ToolDefinitionError(
+        `${where()}: expected an object, got ${Array.isArray(entry) ? 'an array' : entry === null ? 'null' : typeof entry}`,
+      );
     }
     const name = (entry as { name?: unknown }).name;
     if (!validateDefinition(entry)) {
@@ -85,16 +90,22 @@ export function validateToolDefinitions(input: unknown, source: string): Validat
     seen.set(def.name, index);
     const parameters: JsonSchema = def.parameters ?? DEFAULT_PARAMETERS;
     if (!metaSchemaCheck.validateSchema(parameters)) {
-      throw new ToolDefinitionError(`${where(name)}: field 'parameters' is not a valid JSON Schema: ${metaSchemaCheck.errorsText(metaSchemaCheck.errors)}`);
+      throw new ToolDefinitionError(
+        `${where(name)}: field 'parameters' is not a valid JSON Schema: ${metaSchemaCheck.errorsText(metaSchemaCheck.errors)}`,
+      );
     }
     for (const header of Object.keys(def.headers ?? {})) {
       if (!HTTP_TOKEN.test(header)) {
-        throw new ToolDefinitionError(`${where(name)}: field 'headers' has an invalid header name ${JSON.stringify(header)}`);
+        throw new ToolDefinitionError(
+          `${where(name)}: field 'headers' has an invalid header name ${JSON.stringify(header)}`,
+        );
       }
     }
     const method = (def.method ?? 'POST').toUpperCase();
     if (!HTTP_TOKEN.test(method)) {
-      warnings.push(`${where(name)}: method ${JSON.stringify(def.method)} is not a valid HTTP method; calls to this tool will fail`);
+      warnings.push(
+        `${where(name)}: method ${JSON.stringify(def.method)} is not a valid HTTP method; calls to this tool will fail`,
+      );
     }
     tools.push({
       name: def.name,

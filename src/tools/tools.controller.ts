@@ -26,7 +26,8 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw refuse(413, `request body is larger than ${MAX_BODY_BYTES} bytes`);
+    if (size > MAX_BODY_BYTES)
+      throw refuse(413, `request body is larger than ${MAX_BODY_BYTES} bytes`);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
@@ -35,12 +36,18 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 /** `/api/tools` (seed §2): read the active definitions, or replace them until restart. */
 @ApiTags('tools')
 @Controller('api/tools')
-@ApiResponse({ status: 503, description: 'The LLM is disabled (LLM_ENABLED=false)', type: ToolsErrorDto })
+@ApiResponse({
+  status: 503,
+  description: 'The LLM is disabled (LLM_ENABLED=false)',
+  type: ToolsErrorDto,
+})
 export class ToolsController {
   constructor(private readonly registry: ToolRegistry) {}
 
   @Get()
-  @ApiOperation({ summary: 'Active tool definitions and where they come from (file, request or none)' })
+  @ApiOperation({
+    summary: 'Active tool definitions and where they come from (file, request or none)',
+  })
   @ApiOkResponse({ type: ToolsResponseDto })
   list(): ToolsResponseDto {
     this.assertLlmEnabled();
@@ -50,7 +57,8 @@ export class ToolsController {
   @Post()
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
-    summary: 'Replace the tool definitions from the next turn, in memory only (same format as LLM_TOOLS_FILE)',
+    summary:
+      'Replace the tool definitions from the next turn, in memory only (same format as LLM_TOOLS_FILE)',
     description:
       'The raw body is read whatever its Content-Type. Nothing changes unless every definition is valid. ' +
       'The override is lost on restart, when the file applies again.',
@@ -64,7 +72,11 @@ export class ToolsController {
           {
             name: 'get_weather',
             description: 'Weather of a city',
-            parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+            parameters: {
+              type: 'object',
+              properties: { city: { type: 'string' } },
+              required: ['city'],
+            },
             url: 'https://wttr.in/{city}?format=3',
             method: 'GET',
           },
@@ -81,14 +93,16 @@ export class ToolsController {
   async replace(@Req() req: IncomingMessage): Promise<ToolsResponseDto> {
     this.assertLlmEnabled();
     const bytes = await readBody(req);
-    if (bytes.length === 0) throw refuse(400, 'request body is empty: expected a JSON array of tool definitions');
+    if (bytes.length === 0)
+      throw refuse(400, 'request body is empty: expected a JSON array of tool definitions');
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     } catch {
       throw refuse(400, 'request body is not valid UTF-8');
     }
-    if (text.trim() === '') throw refuse(400, 'request body is empty: expected a JSON array of tool definitions');
+    if (text.trim() === '')
+      throw refuse(400, 'request body is empty: expected a JSON array of tool definitions');
     let parsed: unknown;
     try {
       parsed = JSON.parse(text.replace(/^\uFEFF/, ''));

@@ -22,16 +22,37 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
 
 /** SSE for a streamed answer whose content arrives as the given deltas. */
 export function sseText(deltas: string[], finish = 'stop'): Extract<Script, { kind: 'sse' }> {
-  return { kind: 'sse', pieces: [chunk({ role: 'assistant', content: '' }), ...deltas.map((d) => chunk({ content: d })), chunk({}, finish), 'data: [DONE]\n\n'] };
+  return {
+    kind: 'sse',
+    pieces: [
+      chunk({ role: 'assistant', content: '' }),
+      ...deltas.map((d) => chunk({ content: d })),
+      chunk({}, finish),
+      'data: [DONE]\n\n',
+    ],
+  };
 }
 
 /** SSE for structured `delta.tool_calls` (one fragment per call, arguments in two pieces). */
-export function sseStructuredCalls(calls: { id: string; name: string; arguments: Record<string, unknown> }[]): Extract<Script, { kind: 'sse' }> {
+export function sseStructuredCalls(
+  calls: { id: string; name: string; arguments: Record<string, unknown> }[],
+): Extract<Script, { kind: 'sse' }> {
   const pieces: string[] = [chunk({ role: 'assistant', content: null })];
   calls.forEach((c, index) => {
     const args = JSON.stringify(c.arguments);
     const half = Math.floor(args.length / 2);
-    pieces.push(chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: args.slice(0, half) } }] }));
+    pieces.push(
+      chunk({
+        tool_calls: [
+          {
+            index,
+            id: c.id,
+            type: 'function',
+            function: { name: c.name, arguments: args.slice(0, half) },
+          },
+        ],
+      }),
+    );
     pieces.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }));
   });
   pieces.push(chunk({}, 'tool_calls'), 'data: [DONE]\n\n');
@@ -102,7 +123,11 @@ export class FakeLlm {
       }
     });
     this.requests.push(record);
-    const script = this.scripts.shift() ?? { kind: 'status', status: 500, body: '{"error":{"message":"fake LLM: no script queued"}}' };
+    const script = this.scripts.shift() ?? {
+      kind: 'status',
+      status: 500,
+      body: '{"error":{"message":"fake LLM: no script queued"}}',
+    };
     switch (script.kind) {
       case 'hang':
         return;
@@ -111,7 +136,9 @@ export class FakeLlm {
         finished = true;
         return;
       case 'json':
-        res.writeHead(script.status ?? 200, { 'Content-Type': 'application/json' }).end(JSON.stringify(script.body));
+        res
+          .writeHead(script.status ?? 200, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify(script.body));
         finished = true;
         return;
       case 'sse':

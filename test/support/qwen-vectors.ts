@@ -11,8 +11,14 @@ export interface Vector {
   deltas?: string[] | null;
   chunks?: Record<string, unknown>[];
   message?: Record<string, unknown>;
-  expected?: { content: string | null; tool_calls: { name: string; arguments: unknown; id?: string }[] };
-  expected_final?: { content: string | null; tool_calls: { name: string; arguments: unknown; id?: string }[] };
+  expected?: {
+    content: string | null;
+    tool_calls: { name: string; arguments: unknown; id?: string }[];
+  };
+  expected_final?: {
+    content: string | null;
+    tool_calls: { name: string; arguments: unknown; id?: string }[];
+  };
   content_contains?: string[];
   disagreement?: boolean;
 }

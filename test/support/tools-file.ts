@@ -13,7 +13,15 @@ export function writeToolsFile(tools: unknown): string {
 export function restTools(base: string): unknown[] {
   const id = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
   return [
-    { name: 'list_items', parameters: { type: 'object', properties: { limit: { type: 'integer' }, search: { type: 'string' } } }, url: `${base}/api/items`, method: 'GET' },
+    {
+      name: 'list_items',
+      parameters: {
+        type: 'object',
+        properties: { limit: { type: 'integer' }, search: { type: 'string' } },
+      },
+      url: `${base}/api/items`,
+      method: 'GET',
+    },
     { name: 'get_item', parameters: id, url: `${base}/api/items/{id}`, method: 'GET' },
     { name: 'add_item', url: `${base}/api/items`, method: 'POST' },
     { name: 'update_item', url: `${base}/api/items/{id}`, method: 'PATCH' },
@@ -23,7 +31,12 @@ export function restTools(base: string): unknown[] {
     { name: 'purge_item', url: `${base}/api/items/{id}`, method: 'purge' },
     { name: 'item_options', url: `${base}/api/items/{id}`, method: 'OPTIONS' },
     { name: 'trace_item', url: `${base}/api/items/{id}`, method: 'TRACE' },
-    { name: 'create_note', url: `${base}/api/notes`, method: 'POST', headers: { Authorization: 'Bearer {token}', 'X-Tool': 'audio-agent-engine' } },
+    {
+      name: 'create_note',
+      url: `${base}/api/notes`,
+      method: 'POST',
+      headers: { Authorization: 'Bearer {token}', 'X-Tool': 'audio-agent-engine' },
+    },
     { name: 'get_weather', url: `${base}/{city}?format=3`, method: 'GET' },
     { name: 'bad_verb', url: `${base}/x`, method: 'GE T' },
   ];

@@ -15,7 +15,9 @@ export class WsClient {
       this.messages.push(msg);
       this.waiters = this.waiters.filter((w) => (w.test(msg) ? (w.resolve(msg), false) : true));
     });
-    this.closed = new Promise((resolve) => socket.on('close', (code) => resolve((this.closeCode = code))));
+    this.closed = new Promise((resolve) =>
+      socket.on('close', (code) => resolve((this.closeCode = code))),
+    );
   }
 
   static async connect(url: string): Promise<WsClient> {
@@ -38,7 +40,11 @@ export class WsClient {
     const seen = this.messages.slice(from).find(test);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting; got ${JSON.stringify(this.messages.slice(from))}`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(new Error(`timed out waiting; got ${JSON.stringify(this.messages.slice(from))}`)),
+        timeoutMs,
+      );
       this.waiters.push({ test, resolve: (m) => (clearTimeout(timer), resolve(m)) });
     });
   }

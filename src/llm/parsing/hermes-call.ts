@@ -19,7 +19,11 @@ function tryJson(text: string): unknown {
 export function parseHermesBody(body: string): ParsedTextCall | undefined {
   const parsed = tryJson(body.trim());
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
-  const { name, arguments: args, parameters } = parsed as { name?: unknown; arguments?: unknown; parameters?: unknown };
+  const {
+    name,
+    arguments: args,
+    parameters,
+  } = parsed as { name?: unknown; arguments?: unknown; parameters?: unknown };
   if (typeof name !== 'string' || name === '') return undefined;
   return callFrom(name, args ?? parameters ?? {});
 }
@@ -39,7 +43,8 @@ export function callFrom(name: string, args: unknown): ParsedTextCall {
           value = undefined;
         }
       }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) return { name, args: {}, raw: text };
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return { name, args: {}, raw: text };
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {

@@ -35,7 +35,14 @@ class Reader {
     if (c === '[') return this.seq('[', ']');
     if (c === '(') return this.seq('(', ')');
     if (c === '"' || c === "'") return this.str(c);
-    for (const [word, value] of [['True', true], ['False', false], ['None', null], ['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, value] of [
+      ['True', true],
+      ['False', false],
+      ['None', null],
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (this.s.startsWith(word, this.i)) {
         this.i += word.length;
         return value;
@@ -99,7 +106,17 @@ class Reader {
         continue;
       }
       const e = this.s[this.i++];
-      const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '0': '\0', b: '\b', f: '\f' };
+      const simple: Record<string, string> = {
+        n: '\n',
+        t: '\t',
+        r: '\r',
+        '\\': '\\',
+        "'": "'",
+        '"': '"',
+        '0': '\0',
+        b: '\b',
+        f: '\f',
+      };
       if (e !== undefined && e in simple) out += simple[e];
       else if (e === 'u' || e === 'x') {
         const len = e === 'u' ? 4 : 2;

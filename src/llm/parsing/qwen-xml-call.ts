@@ -6,7 +6,13 @@ export type ToolSchemas = ReadonlyMap<string, Record<string, unknown> | undefine
 export type XmlCallResult =
   | { kind: 'incomplete' }
   | { kind: 'invalid'; end: number }
-  | { kind: 'call'; name: string; args: Record<string, unknown>; end: number; trailingText: boolean };
+  | {
+      kind: 'call';
+      name: string;
+      args: Record<string, unknown>;
+      end: number;
+      trailingText: boolean;
+    };
 
 const FN = '<function=';
 const PARAM = '<parameter=';
@@ -27,7 +33,10 @@ const isWs = (c: string | undefined) => c === ' ' || c === '\n' || c === '\t' ||
  * end of the function followed by the end of the output or by another call. While the answer
  * depends on text not yet received, the result is `incomplete` (unless `final`).
  */
-export function parseXmlCall(s: string, opts: { wrapped: boolean; final: boolean; schemas: ToolSchemas }): XmlCallResult {
+export function parseXmlCall(
+  s: string,
+  opts: { wrapped: boolean; final: boolean; schemas: ToolSchemas },
+): XmlCallResult {
   try {
     return new XmlCallParser(s, opts.wrapped, opts.final, opts.schemas).parse();
   } catch (e) {
@@ -61,7 +70,10 @@ class XmlCallParser {
     if (!NAME_OK.test(name)) return { kind: 'invalid', end: this.blockEnd(gt) };
     const params = this.schemas.get(name);
     const properties = params?.properties;
-    this.props = typeof properties === 'object' && properties !== null ? (properties as Record<string, unknown>) : undefined;
+    this.props =
+      typeof properties === 'object' && properties !== null
+        ? (properties as Record<string, unknown>)
+        : undefined;
     const args: Record<string, unknown> = {};
     let pos = gt + 1;
     for (;;) {
@@ -92,7 +104,8 @@ class XmlCallParser {
         return this.done(name, args, end);
       }
       if (s.startsWith(END_CALL, p)) return this.done(name, args, p + END_CALL.length);
-      if (!this.final && [PARAM, END_FN, END_CALL].some((t) => t.startsWith(s.slice(p)))) throw new Incomplete();
+      if (!this.final && [PARAM, END_FN, END_CALL].some((t) => t.startsWith(s.slice(p))))
+        throw new Incomplete();
       const nextTag = this.firstOf([PARAM, END_FN, END_CALL], p + 1);
       if (nextTag === -1) {
         if (!this.final) throw new Incomplete();
@@ -132,7 +145,11 @@ class XmlCallParser {
   /** The rest of the buffer is a proper prefix of one of `tags`: more input could complete it. */
   private partialTag(at: number, tags: string[]): boolean {
     const rest = this.s.slice(at);
-    return !this.final && rest.length > 0 && tags.some((t) => t.length > rest.length && t.startsWith(rest));
+    return (
+      !this.final &&
+      rest.length > 0 &&
+      tags.some((t) => t.length > rest.length && t.startsWith(rest))
+    );
   }
 
   /** `<parameter=NAME>` at `at` opens a parameter that is declared (if known) and not yet seen. */
@@ -193,7 +210,8 @@ class XmlCallParser {
   private afterFunction(i: number): number {
     const j = this.skipWs(i);
     if (this.s.startsWith(END_CALL, j)) return j + END_CALL.length;
-    if (this.partialTag(j, [END_CALL]) || (j >= this.s.length && !this.final && this.wrapped)) throw new Incomplete();
+    if (this.partialTag(j, [END_CALL]) || (j >= this.s.length && !this.final && this.wrapped))
+      throw new Incomplete();
     return i;
   }
 
@@ -234,7 +252,8 @@ class XmlCallParser {
           return { valueEnd: c, next: q };
         }
         if (this.freshParam(q)) return { valueEnd: c, next: c + END_PARAM.length };
-        if (s.startsWith(END_FN, q) && this.closesCall(q)) return { valueEnd: c, next: c + END_PARAM.length };
+        if (s.startsWith(END_FN, q) && this.closesCall(q))
+          return { valueEnd: c, next: c + END_PARAM.length };
         if (this.wrapped && s.startsWith(END_CALL, q) && this.callOver(q + END_CALL.length)) {
           return { valueEnd: c, next: c + END_PARAM.length };
         }

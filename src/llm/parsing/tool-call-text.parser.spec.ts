@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import { loadVectors, randomSplit, rng, schemasOf, type Vector } from '../../../test/support/qwen-vectors.js';
+import {
+  loadVectors,
+  randomSplit,
+  rng,
+  schemasOf,
+  type Vector,
+} from '../../../test/support/qwen-vectors.js';
 import { ToolCallTextParser, type TextParserEvent } from './tool-call-text.parser.js';
 import type { ToolSchemas } from './qwen-xml-call.js';
 
@@ -45,20 +51,27 @@ const policyExceptions = new Set([
 
 describe.each([['qwen3-coder-vectors.json'], ['hermes-vectors.json']])('%s', (file) => {
   const vectors = loadVectors(file).filter((v) => !policyExceptions.has(v.id));
-  it.each(vectors.map((v) => [v.id, v] as const))('%s: whole and split into random 1–7 character deltas', (_id, v) => {
-    const schemas = schemasOf(v);
-    const whole = run([v.input!], schemas);
-    expect(whole.calls).toEqual(v.expected!.tool_calls.map(({ name, arguments: a }) => ({ name, arguments: a })));
-    checkContent(v, whole.text, v.expected!);
-    const random = rng(v.id.length * 7919);
-    for (let i = 0; i < 20; i++) {
-      expect(run(randomSplit(v.input!, random), schemas)).toEqual(whole);
-    }
-  });
+  it.each(vectors.map((v) => [v.id, v] as const))(
+    '%s: whole and split into random 1–7 character deltas',
+    (_id, v) => {
+      const schemas = schemasOf(v);
+      const whole = run([v.input!], schemas);
+      expect(whole.calls).toEqual(
+        v.expected!.tool_calls.map(({ name, arguments: a }) => ({ name, arguments: a })),
+      );
+      checkContent(v, whole.text, v.expected!);
+      const random = rng(v.id.length * 7919);
+      for (let i = 0; i < 20; i++) {
+        expect(run(randomSplit(v.input!, random), schemas)).toEqual(whole);
+      }
+    },
+  );
 });
 
 describe('qwen3-coder-streaming.json (text vectors)', () => {
-  const vectors = loadVectors('qwen3-coder-streaming.json').filter((v) => v.format === 'qwen3_coder_xml');
+  const vectors = loadVectors('qwen3-coder-streaming.json').filter(
+    (v) => v.format === 'qwen3_coder_xml',
+  );
   it.each(vectors.map((v) => [v.id, v] as const))('%s', (_id, v) => {
     const schemas = schemasOf(v);
     const expected = v.expected_final!;
@@ -67,7 +80,9 @@ describe('qwen3-coder-streaming.json (text vectors)', () => {
     for (let i = 0; i < 10; i++) splits.push(randomSplit(v.input!, random));
     for (const deltas of splits) {
       const out = run(deltas, schemas);
-      expect(out.calls).toEqual(expected.tool_calls.map(({ name, arguments: a }) => ({ name, arguments: a })));
+      expect(out.calls).toEqual(
+        expected.tool_calls.map(({ name, arguments: a }) => ({ name, arguments: a })),
+      );
       checkContent(v, out.text, expected);
     }
   });
@@ -82,7 +97,9 @@ describe('qwen3-coder-streaming.json (text vectors)', () => {
 
   it('emits a call as soon as it is complete and followed by another', () => {
     const p = new ToolCallTextParser();
-    const events = p.push('<tool_call>\n<function=a>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>\n<tool_call>');
+    const events = p.push(
+      '<tool_call>\n<function=a>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>\n<tool_call>',
+    );
     expect(events.filter((e) => e.type === 'call')).toHaveLength(1);
   });
 });
@@ -91,18 +108,28 @@ describe('reasoning and sloppy output', () => {
   it('routes <think> content to reasoning, split anywhere', () => {
     const input = '<think>I should call it</think>Sure.';
     for (let cut = 0; cut <= input.length; cut++) {
-      expect(run([input.slice(0, cut), input.slice(cut)])).toEqual({ text: 'Sure.', reasoning: 'I should call it', calls: [] });
+      expect(run([input.slice(0, cut), input.slice(cut)])).toEqual({
+        text: 'Sure.',
+        reasoning: 'I should call it',
+        calls: [],
+      });
     }
   });
 
   it('closes a value at </tool_call> when </parameter> and </function> are missing', () => {
-    const out = run(['<tool_call> <function=glob>\n<parameter=pattern> **/package.json   </tool_call>']);
+    const out = run([
+      '<tool_call> <function=glob>\n<parameter=pattern> **/package.json   </tool_call>',
+    ]);
     expect(out.calls).toEqual([{ name: 'glob', arguments: { pattern: ' **/package.json   ' } }]);
   });
 
   it('salvages a truncated call whose name is complete', () => {
     const out = run(['Ok <tool_call>\n<function=get_weather>\n<parameter=city>\nRome']);
-    expect(out).toEqual({ text: 'Ok ', reasoning: '', calls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] });
+    expect(out).toEqual({
+      text: 'Ok ',
+      reasoning: '',
+      calls: [{ name: 'get_weather', arguments: { city: 'Rome' } }],
+    });
   });
 
   it('keeps text after a call visible', () => {
@@ -113,10 +140,29 @@ describe('reasoning and sloppy output', () => {
 
 describe('properties', () => {
   const pieces = fc.constantFrom(
-    '<tool_call>', '</tool_call>', '<function=f>', '<function=', '</function>', '<parameter=x>', '</parameter>',
-    '<think>', '</think>', '\n', ' ', 'a', '<', '>', '{"name":"f","arguments":{}}', 'hello ', '=', '"', '{',
+    '<tool_call>',
+    '</tool_call>',
+    '<function=f>',
+    '<function=',
+    '</function>',
+    '<parameter=x>',
+    '</parameter>',
+    '<think>',
+    '</think>',
+    '\n',
+    ' ',
+    'a',
+    '<',
+    '>',
+    '{"name":"f","arguments":{}}',
+    'hello ',
+    '=',
+    '"',
+    '{',
   );
-  const input = fc.array(fc.oneof(pieces, fc.string({ maxLength: 4 })), { maxLength: 30 }).map((a) => a.join(''));
+  const input = fc
+    .array(fc.oneof(pieces, fc.string({ maxLength: 4 })), { maxLength: 30 })
+    .map((a) => a.join(''));
 
   it('gives the same result for any split as for one chunk, and never throws', () => {
     fc.assert(
@@ -135,9 +181,12 @@ describe('properties', () => {
   });
 
   it('never lets call markup into visible text when the calls parse', () => {
-    const call = fc.record({ city: fc.string({ maxLength: 8 }).filter((s) => !s.includes('<')) }).map(
-      ({ city }) => `<tool_call>\n<function=get_weather>\n<parameter=city>\n${city}\n</parameter>\n</function>\n</tool_call>`,
-    );
+    const call = fc
+      .record({ city: fc.string({ maxLength: 8 }).filter((s) => !s.includes('<')) })
+      .map(
+        ({ city }) =>
+          `<tool_call>\n<function=get_weather>\n<parameter=city>\n${city}\n</parameter>\n</function>\n</tool_call>`,
+      );
     const prose = fc.string({ maxLength: 10 }).filter((s) => !s.includes('<'));
     fc.assert(
       fc.property(fc.array(fc.tuple(prose, call), { maxLength: 4 }), prose, (parts, tail) => {

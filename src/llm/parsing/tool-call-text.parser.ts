@@ -147,7 +147,11 @@ export class ToolCallTextParser {
       this.mode = 'text';
       return true;
     }
-    const call: ParsedTextCall = { name: result.name, args: result.args, raw: JSON.stringify(result.args) };
+    const call: ParsedTextCall = {
+      name: result.name,
+      args: result.args,
+      raw: JSON.stringify(result.args),
+    };
     if (result.trailingText && !final) {
       this.pending = { call, end: result.end, scanFrom: result.end };
       this.mode = 'pending';
@@ -163,7 +167,9 @@ export class ToolCallTextParser {
   private stepPending(final: boolean, out: TextParserEvent[]): boolean {
     const pending = this.pending!;
     const from = Math.max(pending.end, pending.scanFrom - 12);
-    const structure = ['</parameter>', '</function>'].map((t) => this.buf.indexOf(t, from)).filter((i) => i !== -1);
+    const structure = ['</parameter>', '</function>']
+      .map((t) => this.buf.indexOf(t, from))
+      .filter((i) => i !== -1);
     const nextCall = [OPEN_CALL, FN].map((t) => this.buf.indexOf(t, from)).filter((i) => i !== -1);
     const firstStructure = structure.length ? Math.min(...structure) : -1;
     const firstCall = nextCall.length ? Math.min(...nextCall) : -1;

@@ -7,9 +7,12 @@ function typesOf(schema: Record<string, unknown>): string[] {
   const t = schema.type;
   if (typeof t === 'string') return [t];
   if (Array.isArray(t)) return t.filter((x): x is string => typeof x === 'string');
-  const branches = [schema.anyOf, schema.oneOf, schema.allOf].find(Array.isArray) as unknown[] | undefined;
+  const branches = [schema.anyOf, schema.oneOf, schema.allOf].find(Array.isArray) as
+    unknown[] | undefined;
   if (branches) {
-    return branches.flatMap((b) => (typeof b === 'object' && b !== null ? typesOf(b as Record<string, unknown>) : []));
+    return branches.flatMap((b) =>
+      typeof b === 'object' && b !== null ? typesOf(b as Record<string, unknown>) : [],
+    );
   }
   if (Array.isArray(schema.enum) || 'const' in schema) return ['string'];
   return [];

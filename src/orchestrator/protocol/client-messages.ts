@@ -35,14 +35,18 @@ export function parseClientMessage(raw: string): { message: ClientMessage } | { 
   }
   const type = (data as { type?: unknown }).type;
   if (typeof type !== 'string' || !(type in TYPES)) {
-    return { error: `unknown message type ${JSON.stringify(type ?? null)}: expected one of ${Object.keys(TYPES).join(', ')}` };
+    return {
+      error: `unknown message type ${JSON.stringify(type ?? null)}: expected one of ${Object.keys(TYPES).join(', ')}`,
+    };
   }
   const cls = TYPES[type as keyof typeof TYPES] as ClassConstructor<ClientMessage>;
-  const instance = plainToInstance(cls, data as object);
+  const instance = plainToInstance(cls, data);
   const errors = validateSync(instance);
   if (errors.length > 0) {
     const first = errors[0]!;
-    return { error: Object.values(first.constraints ?? {})[0] ?? `invalid field "${first.property}"` };
+    return {
+      error: Object.values(first.constraints ?? {})[0] ?? `invalid field "${first.property}"`,
+    };
   }
   return { message: instance };
 }

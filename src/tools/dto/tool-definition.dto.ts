@@ -2,7 +2,11 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** Swagger description of one tool definition (the tools-file format, seed §3). */
 export class ToolDefinitionDto {
-  @ApiProperty({ description: 'Function name the model calls', example: 'get_weather', pattern: '^[A-Za-z0-9_-]{1,64}$' })
+  @ApiProperty({
+    description: 'Function name the model calls',
+    example: 'get_weather',
+    pattern: '^[A-Za-z0-9_-]{1,64}$',
+  })
   name!: string;
 
   @ApiPropertyOptional({
@@ -20,7 +24,8 @@ export class ToolDefinitionDto {
   parameters?: Record<string, unknown>;
 
   @ApiProperty({
-    description: 'Absolute http(s) URL; {argument} placeholders are filled (percent-encoded) from the call',
+    description:
+      'Absolute http(s) URL; {argument} placeholders are filled (percent-encoded) from the call',
     example: 'https://wttr.in/{city}?format=3',
   })
   url!: string;
@@ -51,13 +56,17 @@ export class ToolsResponseDto {
   count!: number;
 
   @ApiProperty({
-    description: 'Where the active definitions come from: the tools file, a POST /api/tools override, or none',
+    description:
+      'Where the active definitions come from: the tools file, a POST /api/tools override, or none',
     enum: ['file', 'request', 'none'],
     example: 'file',
   })
   source!: 'file' | 'request' | 'none';
 
-  @ApiProperty({ type: [ToolDefinitionDto], description: 'The active definitions, in tools-file format' })
+  @ApiProperty({
+    type: [ToolDefinitionDto],
+    description: 'The active definitions, in tools-file format',
+  })
   tools!: ToolDefinitionDto[];
 }
 
@@ -70,7 +79,8 @@ export class ToolsErrorDto {
 
   @ApiProperty({
     description: 'Why the request was refused',
-    example: "request body: tool #0 'get_weather': field 'url' is required: expected an absolute http:// or https:// URL",
+    example:
+      "request body: tool #0 'get_weather': field 'url' is required: expected an absolute http:// or https:// URL",
   })
   message!: string;
 }
