@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/only-throw-error -- INCOMPLETE is a control-flow signal thrown without a stack, for speed */
 import { typeValue } from './value-typing.js';
 
 /** Parameter schemas per function name, from the active tools. */
@@ -22,7 +23,8 @@ const END_CALL = '</tool_call>';
 const OPEN_CALL = '<tool_call>';
 const NAME_OK = /^[A-Za-z_][\w.\-:]*$/;
 
-class Incomplete extends Error {}
+/** Thrown (as a plain value: no stack to capture) when the outcome depends on input not yet received. */
+const INCOMPLETE = { incomplete: true } as const;
 
 const isWs = (c: string | undefined) => c === ' ' || c === '\n' || c === '\t' || c === '\r';
 
@@ -40,7 +42,7 @@ export function parseXmlCall(
   try {
     return new XmlCallParser(s, opts.wrapped, opts.final, opts.schemas).parse();
   } catch (e) {
-    if (e instanceof Incomplete) return { kind: 'incomplete' };
+    if (e === INCOMPLETE) return { kind: 'incomplete' };
     throw e;
   }
 }
@@ -63,7 +65,7 @@ class XmlCallParser {
     const rawName = gt === -1 ? s.slice(FN.length) : s.slice(FN.length, gt);
     if (/[\n<]/.test(rawName)) return { kind: 'invalid', end: this.blockEnd(0) };
     if (gt === -1) {
-      if (!this.final) throw new Incomplete();
+      if (!this.final) throw INCOMPLETE;
       return { kind: 'invalid', end: s.length };
     }
     const name = rawName.trim();
@@ -79,13 +81,13 @@ class XmlCallParser {
     for (;;) {
       const p = this.skipWs(pos);
       if (p >= s.length) {
-        if (!this.final) throw new Incomplete();
+        if (!this.final) throw INCOMPLETE;
         return this.done(name, args, s.length);
       }
       if (s.startsWith(PARAM, p)) {
         const nameEnd = s.indexOf('>', p + PARAM.length);
         if (nameEnd === -1) {
-          if (!this.final) throw new Incomplete();
+          if (!this.final) throw INCOMPLETE;
           return this.done(name, args, s.length);
         }
         const pname = s.slice(p + PARAM.length, nameEnd).trim();
@@ -105,10 +107,10 @@ class XmlCallParser {
       }
       if (s.startsWith(END_CALL, p)) return this.done(name, args, p + END_CALL.length);
       if (!this.final && [PARAM, END_FN, END_CALL].some((t) => t.startsWith(s.slice(p))))
-        throw new Incomplete();
+        throw INCOMPLETE;
       const nextTag = this.firstOf([PARAM, END_FN, END_CALL], p + 1);
       if (nextTag === -1) {
-        if (!this.final) throw new Incomplete();
+        if (!this.final) throw INCOMPLETE;
         return this.done(name, args, s.length);
       }
       pos = nextTag;
@@ -124,7 +126,7 @@ class XmlCallParser {
     const closer = this.wrapped ? END_CALL : END_FN;
     const i = this.s.indexOf(closer, from);
     if (i !== -1) return i + closer.length;
-    if (!this.final) throw new Incomplete();
+    if (!this.final) throw INCOMPLETE;
     return this.s.length;
   }
 
@@ -156,12 +158,12 @@ class XmlCallParser {
   private freshParam(at: number, afterClose = true): boolean {
     const { s } = this;
     if (!s.startsWith(PARAM, at)) {
-      if (this.partialTag(at, [PARAM])) throw new Incomplete();
+      if (this.partialTag(at, [PARAM])) throw INCOMPLETE;
       return false;
     }
     const gt = s.indexOf('>', at + PARAM.length);
     if (gt === -1) {
-      if (!this.final && !/[\n<]/.test(s.slice(at + PARAM.length))) throw new Incomplete();
+      if (!this.final && !/[\n<]/.test(s.slice(at + PARAM.length))) throw INCOMPLETE;
       return false;
     }
     const pname = s.slice(at + PARAM.length, gt).trim();
@@ -178,12 +180,12 @@ class XmlCallParser {
     const { s } = this;
     const c = s.indexOf(END_PARAM, from);
     if (c === -1) {
-      if (!this.final) throw new Incomplete();
+      if (!this.final) throw INCOMPLETE;
       return true;
     }
     const q = this.skipWs(c + END_PARAM.length);
     if (q >= s.length) {
-      if (!this.final) throw new Incomplete();
+      if (!this.final) throw INCOMPLETE;
       return true;
     }
     if (s.startsWith(END_FN, q)) return this.closesCall(q);
@@ -191,13 +193,13 @@ class XmlCallParser {
     if (s.startsWith(PARAM, q)) {
       const gt = s.indexOf('>', q + PARAM.length);
       if (gt === -1) {
-        if (!this.final) throw new Incomplete();
+        if (!this.final) throw INCOMPLETE;
         return false;
       }
       const next = s.slice(q + PARAM.length, gt).trim();
       return this.props !== undefined && Object.hasOwn(this.props, next) && !this.seen.has(next);
     }
-    if (this.partialTag(q, [PARAM, END_FN, END_CALL])) throw new Incomplete();
+    if (this.partialTag(q, [PARAM, END_FN, END_CALL])) throw INCOMPLETE;
     return false;
   }
 
@@ -211,7 +213,7 @@ class XmlCallParser {
     const j = this.skipWs(i);
     if (this.s.startsWith(END_CALL, j)) return j + END_CALL.length;
     if (this.partialTag(j, [END_CALL]) || (j >= this.s.length && !this.final && this.wrapped))
-      throw new Incomplete();
+      throw INCOMPLETE;
     return i;
   }
 
@@ -220,11 +222,11 @@ class XmlCallParser {
     const { s } = this;
     const j = this.skipWs(i);
     if (j >= s.length) {
-      if (!this.final) throw new Incomplete();
+      if (!this.final) throw INCOMPLETE;
       return true;
     }
     if (s.startsWith(OPEN_CALL, j) || s.startsWith(FN, j)) return true;
-    if (this.partialTag(j, [OPEN_CALL, FN, END_PARAM, END_FN, END_CALL])) throw new Incomplete();
+    if (this.partialTag(j, [OPEN_CALL, FN, END_PARAM, END_FN, END_CALL])) throw INCOMPLETE;
     const nextCall = this.firstOf([OPEN_CALL, FN], j);
     const limit = nextCall === -1 ? s.length : nextCall;
     const closer = this.firstOf([END_PARAM, END_FN], j);
@@ -242,13 +244,13 @@ class XmlCallParser {
     for (;;) {
       const c = s.indexOf('<', k);
       if (c === -1) {
-        if (!this.final) throw new Incomplete();
+        if (!this.final) throw INCOMPLETE;
         return { valueEnd: s.length, next: s.length };
       }
       if (s.startsWith(END_PARAM, c)) {
         const q = this.skipWs(c + END_PARAM.length);
         if (q >= s.length) {
-          if (!this.final) throw new Incomplete();
+          if (!this.final) throw INCOMPLETE;
           return { valueEnd: c, next: q };
         }
         if (this.freshParam(q)) return { valueEnd: c, next: c + END_PARAM.length };
@@ -257,7 +259,7 @@ class XmlCallParser {
         if (this.wrapped && s.startsWith(END_CALL, q) && this.callOver(q + END_CALL.length)) {
           return { valueEnd: c, next: c + END_PARAM.length };
         }
-        if (this.partialTag(q, [PARAM, END_FN, END_CALL])) throw new Incomplete();
+        if (this.partialTag(q, [PARAM, END_FN, END_CALL])) throw INCOMPLETE;
       } else if (s.startsWith(PARAM, c)) {
         if (this.freshParam(c, false)) return { valueEnd: c, next: c };
       } else if (s.startsWith(END_FN, c)) {
@@ -265,7 +267,7 @@ class XmlCallParser {
       } else if (s.startsWith(END_CALL, c)) {
         if (this.wrapped && this.callOver(c + END_CALL.length)) return { valueEnd: c, next: c };
       } else if (this.partialTag(c, [END_PARAM, PARAM, END_FN, END_CALL])) {
-        throw new Incomplete();
+        throw INCOMPLETE;
       }
       k = c + 1;
     }

@@ -40,6 +40,9 @@ export class ToolCallTextParser {
 
   push(delta: string): TextParserEvent[] {
     if (delta === '') return [];
+    // Fast path: plain text with nothing held back cannot start a tag.
+    if (this.mode === 'text' && this.buf === '' && !delta.includes('<'))
+      return [{ type: 'text', text: delta }];
     this.buf += delta;
     return this.drain(false);
   }
@@ -86,9 +89,9 @@ export class ToolCallTextParser {
   private stepText(final: boolean, out: TextParserEvent[]): boolean {
     let at = -1;
     let tag = '';
-    for (const t of START_TAGS) {
-      const i = this.buf.indexOf(t);
-      if (i !== -1 && (at === -1 || i < at)) [at, tag] = [i, t];
+    for (let i = this.buf.indexOf('<'); i !== -1 && at === -1; i = this.buf.indexOf('<', i + 1)) {
+      const found = START_TAGS.find((t) => this.buf.startsWith(t, i));
+      if (found) [at, tag] = [i, found];
     }
     if (at === -1) {
       const hold = final ? 0 : heldSuffix(this.buf, HOLD_TAGS);
@@ -124,6 +127,11 @@ export class ToolCallTextParser {
     return true;
   }
 
+  private tagNearEnd(): boolean {
+    const gt = this.buf.lastIndexOf('>');
+    return gt !== -1 && this.buf.length - gt <= 40;
+  }
+
   private stepThink(final: boolean, out: TextParserEvent[]): boolean {
     const end = this.buf.indexOf(END_THINK);
     if (end === -1) {
@@ -139,7 +147,8 @@ export class ToolCallTextParser {
   }
 
   private stepXml(final: boolean, out: TextParserEvent[]): boolean {
-    if (!final && !this.buf.includes('</')) return false;
+    // Only a completed tag (or the few characters after one) can change the outcome.
+    if (!final && (!this.buf.includes('</') || !this.tagNearEnd())) return false;
     const result = parseXmlCall(this.buf, { wrapped: this.wrapped, final, schemas: this.schemas });
     if (result.kind === 'incomplete') return false;
     if (result.kind === 'invalid') {
