@@ -59,9 +59,9 @@ export function sseStructuredCalls(
   return { kind: 'sse', pieces };
 }
 
-/** A recorded transcript from ../shared/fixtures/sse, cut into the given byte pieces. */
+/** A recorded transcript from test/fixtures/sse, cut into the given byte pieces. */
 export function replay(file: string, cuts: number[] = []): Script {
-  const text = readFileSync(`../shared/fixtures/sse/${file}`, 'utf8');
+  const text = readFileSync(`test/fixtures/sse/${file}`, 'utf8');
   const points = [...new Set(cuts.map((c) => c % text.length))].sort((a, b) => a - b);
   const pieces: string[] = [];
   let prev = 0;

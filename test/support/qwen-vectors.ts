@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ToolSchemas } from '../../src/llm/parsing/qwen-xml-call.js';
 
-export const FIXTURES = '../shared/fixtures';
+export const FIXTURES = 'test/fixtures';
 
 export interface Vector {
   id: string;
