@@ -1,0 +1,114 @@
+import { CompletionDecoder } from './completion-decoder.js';
+import type { LlmEvent } from './llm.types.js';
+import { loadVectors } from '../../test/support/qwen-vectors.js';
+
+const schemas = new Map([
+  ['get_weather', { type: 'object', properties: { city: { type: 'string' } } }],
+]);
+const xml =
+  '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>';
+const delta = (d: Record<string, unknown>, finish: string | null = null) => ({
+  choices: [{ index: 0, delta: d, finish_reason: finish }],
+});
+const calls = (events: LlmEvent[]) => events.filter((e) => e.type === 'tool_call');
+
+function decode(chunks: unknown[]): LlmEvent[] {
+  const decoder = new CompletionDecoder(schemas);
+  return [...chunks.flatMap((c) => decoder.chunk(c)), ...decoder.end()];
+}
+
+describe('CompletionDecoder', () => {
+  it('rescues a complete call written in reasoning_content when the content holds none', () => {
+    const events = decode([
+      delta({ reasoning_content: `I will call it: ${xml}` }),
+      delta({ content: '' }, 'stop'),
+    ]);
+    expect(calls(events)).toEqual([
+      expect.objectContaining({ name: 'get_weather', arguments: { city: 'Paris' } }),
+    ]);
+    expect(events.filter((e) => e.type === 'text')).toEqual([]);
+  });
+
+  it('rescues a call inside <think> in the content, and keeps the thought out of the text', () => {
+    const events = decode([delta({ content: `<think>plan ${xml}</think>` }), delta({}, 'stop')]);
+    expect(calls(events)).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'text')).toEqual([]);
+  });
+
+  it('does not rescue from reasoning when the content already has a call', () => {
+    const other = xml.replace('Paris', 'Rome');
+    const events = decode([delta({ reasoning: other }), delta({ content: xml }, 'stop')]);
+    expect(calls(events).map((c) => (c as { arguments: unknown }).arguments)).toEqual([
+      { city: 'Paris' },
+    ]);
+  });
+
+  it('emits the same call seen structured and as text once', () => {
+    const events = decode([
+      delta({ content: xml }),
+      delta(
+        {
+          tool_calls: [
+            {
+              index: 0,
+              id: 'call_1',
+              type: 'function',
+              function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+            },
+          ],
+        },
+        'tool_calls',
+      ),
+    ]);
+    expect(calls(events)).toHaveLength(1);
+  });
+
+  it('repairs broken structured arguments, or passes them on raw when they cannot be repaired', () => {
+    const events = decode([
+      delta({
+        tool_calls: [
+          { index: 0, id: 'a', function: { name: 'get_weather', arguments: '{"city": "Par' } },
+        ],
+      }),
+      delta(
+        {
+          tool_calls: [
+            { index: 1, id: 'b', function: { name: 'get_weather', arguments: 'city=Paris' } },
+          ],
+        },
+        'tool_calls',
+      ),
+    ]);
+    expect(calls(events)).toEqual([
+      expect.objectContaining({ id: 'a', arguments: { city: 'Par' }, argumentsValid: true }),
+      expect.objectContaining({ id: 'b', argumentsValid: false, rawArguments: 'city=Paris' }),
+    ]);
+  });
+
+  it.each(
+    loadVectors('qwen3-coder-streaming.json')
+      .filter((v) => v.format === 'openai_delta_tool_calls')
+      .map((v) => [v.id, v] as const),
+  )('assembles %s', (_id, v) => {
+    const events = decode(v.chunks!.map((c) => delta(c)));
+    expect(
+      calls(events).map((c: any) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+    ).toEqual(v.expected_final!.tool_calls);
+    expect(
+      events
+        .filter((e) => e.type === 'text')
+        .map((e: any) => e.text)
+        .join(''),
+    ).toBe(v.expected_final!.content);
+  });
+
+  it('reads the structured non-streamed message vector', () => {
+    const v = loadVectors('qwen3-coder-streaming.json').find((x) => x.format === 'openai_message')!;
+    const events = new CompletionDecoder(new Map()).reply({
+      choices: [{ message: v.message, finish_reason: 'tool_calls' }],
+    });
+    expect(
+      calls(events).map((c: any) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+    ).toEqual(v.expected_final!.tool_calls);
+  });
+});
