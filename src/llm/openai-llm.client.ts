@@ -17,25 +17,35 @@ class StreamFault extends Error {
 /** vLLM without `--enable-auto-tool-choice` refuses `tool_choice: "auto"` with HTTP 400. */
 const NO_TOOL_PARSER = /auto.{0,20}tool.?choice|enable-auto-tool-choice|tool-call-parser/i;
 
-/** Aborts when a phase (connect + first byte, then each gap between chunks) takes too long. */
+/**
+ * Aborts when a phase (connect + first byte, then each gap between chunks) takes too long.
+ * Re-arming only moves a deadline; one timer checks it, so a busy stream costs no timer churn.
+ */
 class Watchdog {
   private timer: NodeJS.Timeout | undefined;
+  private deadline = 0;
+  private phase = '';
   constructor(
     private readonly controller: AbortController,
     private readonly ms: number,
   ) {}
   arm(phase: string): void {
-    this.stop();
-    this.timer = setTimeout(
-      () =>
-        this.controller.abort(
-          new StreamFault(`LLM server timed out (${phase}, ${this.ms / 1000}s)`),
-        ),
-      this.ms,
-    );
+    this.phase = phase;
+    this.deadline = performance.now() + this.ms;
+    this.timer ??= setTimeout(() => this.check(), this.ms);
   }
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+  private check(): void {
+    const left = this.deadline - performance.now();
+    if (left > 1) {
+      this.timer = setTimeout(() => this.check(), left);
+      return;
+    }
+    this.timer = undefined;
+    this.controller.abort(new StreamFault(`LLM server timed out (${this.phase}, ${this.ms / 1000}s)`));
   }
 }
 

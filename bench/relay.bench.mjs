@@ -1,0 +1,110 @@
+// Engine vs a bare SSE→WS relay, measured in the same run: N sessions each stream a 200-delta
+// answer from a fake LLM at one delta per 20 ms. Latency per delta = fake server write → client
+// receive (same clock: server and clients live in this process). Prints p50/p99, the ratios, and
+// RSS per session of the process under test. Run: npm run bench:relay
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import WebSocket from 'ws';
+
+const DELTAS = 200;
+const INTERVAL_MS = 20;
+const SIZES = (process.env.SESSIONS ?? '100,500').split(',').map(Number);
+
+function fakeLlm() {
+  const server = createServer((req, res) => {
+    if (req.url.endsWith('/models')) return res.end('{"data":[{"id":"fake"}]}');
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      let i = 0;
+      const timer = setInterval(() => {
+        if (i === DELTAS) {
+          clearInterval(timer);
+          res.write('data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n');
+          return res.end();
+        }
+        const content = `t=${performance.now().toFixed(3)}; `;
+        res.write(`data: {"choices":[{"index":0,"delta":{"content":"${content}"},"finish_reason":null}]}\n\n`);
+        i++;
+      }, INTERVAL_MS);
+      res.on('close', () => clearInterval(timer));
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/v1` })));
+}
+
+function rssKb(pid) {
+  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) : 0;
+}
+
+async function startTarget(kind, llmUrl, port) {
+  const script = kind === 'engine' ? 'dist/main.js' : 'bench/relay-pipe.mjs';
+  const child = spawn(process.execPath, [...(process.env.PROFILE === kind ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), script], {
+    env: { ...process.env, PORT: String(port), LLM_BASE_URL: llmUrl, LLM_MODEL: 'fake', LOG_LEVEL: 'warn', WS_PING_INTERVAL_SECS: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  for (let i = 0; i < 100; i++) {
+    try {
+      await new Promise((resolve, reject) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
+        ws.once('open', () => (ws.close(), resolve()));
+        ws.once('error', reject);
+      });
+      return child;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${kind} did not start`);
+}
+
+async function measure(kind, llmUrl, sessions, port) {
+  const child = await startTarget(kind, llmUrl, port);
+  const idle = rssKb(child.pid);
+  const latencies = [];
+  let received = 0;
+  let peak = idle;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssKb(child.pid))), 200);
+  const clients = await Promise.all(
+    Array.from({ length: sessions }, () => new Promise((resolve, reject) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
+      ws.once('message', () => resolve(ws));
+      ws.once('error', reject);
+    })),
+  );
+  await Promise.all(clients.map((ws) => new Promise((resolve) => {
+    ws.on('message', (data) => {
+      const now = performance.now();
+      const text = data.toString();
+      if (text.startsWith('{"type":"assistant_end"')) return resolve();
+      for (const m of text.matchAll(/t=(\d+\.\d+);/g)) {
+        latencies.push(now - Number(m[1]));
+        received++;
+      }
+    });
+    ws.send(JSON.stringify({ type: 'user_text', text: 'go' }));
+  })));
+  clearInterval(sampler);
+  clients.forEach((ws) => ws.close());
+  child.kill('SIGINT');
+  await new Promise((r) => child.once('exit', r));
+  latencies.sort((a, b) => a - b);
+  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
+  return { p50: pct(50), p99: pct(99), lost: sessions * DELTAS - received, rssPerSessionKb: (peak - idle) / sessions };
+}
+
+const { server, url } = await fakeLlm();
+console.log(`${DELTAS} deltas per session, one per ${INTERVAL_MS} ms; latency = fake LLM write → WS client receive`);
+let port = 19000 + Math.floor(Math.random() * 1000);
+for (const n of SIZES) {
+  const relay = await measure('relay', url, n, port++);
+  const engine = await measure('engine', url, n, port++);
+  const f = (x) => x.toFixed(2);
+  console.log(`\n${n} sessions`);
+  console.log(`  relay : p50 ${f(relay.p50)} ms  p99 ${f(relay.p99)} ms  lost ${relay.lost}  RSS/session ${f(relay.rssPerSessionKb)} KiB`);
+  console.log(`  engine: p50 ${f(engine.p50)} ms  p99 ${f(engine.p99)} ms  lost ${engine.lost}  RSS/session ${f(engine.rssPerSessionKb)} KiB`);
+  console.log(`  ratio engine/relay: p50 ${f(engine.p50 / relay.p50)}x  p99 ${f(engine.p99 / relay.p99)}x  (goal <= 1.3x)`);
+}
+server.close();
