@@ -1,0 +1,84 @@
+/**
+ * Incremental sentence segmenter for streamed answer text (pure). `push(delta)` returns the
+ * sentences that are complete, `flush()` the rest at the end of the turn. Handles
+ * abbreviations, decimals (3.5), ellipses, `?!`, closing quotes and brackets, Italian/Spanish
+ * punctuation (¿¡), and caps a long run without a full stop by cutting at a comma or space.
+ */
+const ABBREVIATIONS = new Set(
+  [
+    'mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'vs', 'etc', 'e.g', 'i.e', 'approx', 'no', 'inc', 'ltd', 'co',
+    'sig', 'sigg', 'dott', 'ing', 'avv', 'ecc', 'pag', 'sra', 'srta', 'ud', 'uds', 'dña', 'pág', 'núm', 'p.es', 'ca',
+  ],
+);
+const CLOSERS = `"'”’»)]}`;
+const TERMINATORS = '.!?…';
+
+export class SentenceSegmenter {
+  private buf = '';
+
+  constructor(private readonly maxChars = 250) {}
+
+  push(delta: string): string[] {
+    this.buf += delta;
+    return this.drain(false);
+  }
+
+  flush(): string[] {
+    const out = this.drain(true);
+    const rest = this.buf.trim();
+    this.buf = '';
+    if (rest) out.push(rest);
+    return out;
+  }
+
+  private drain(final: boolean): string[] {
+    const out: string[] = [];
+    for (;;) {
+      const end = this.boundary(final);
+      if (end === -1) break;
+      const sentence = this.buf.slice(0, end).trim();
+      this.buf = this.buf.slice(end);
+      if (sentence) out.push(sentence);
+    }
+    return out;
+  }
+
+  /** Index just after the first complete sentence, or -1. */
+  private boundary(final: boolean): number {
+    const s = this.buf;
+    for (let i = 0; i < s.length; i++) {
+      const c = s[i]!;
+      if (c === '\n' && (s[i + 1] === '\n' || /^\s*[-*•\d]/.test(s.slice(i + 1)))) return i + 1;
+      if (!TERMINATORS.includes(c)) continue;
+      let j = i + 1;
+      while (j < s.length && (TERMINATORS.includes(s[j]!) || CLOSERS.includes(s[j]!))) j++;
+      if (j >= s.length) {
+        if (final) return j;
+        return -1; // wait: the next character decides (decimal, abbreviation, more punctuation)
+      }
+      if (!/\s/.test(s[j]!)) {
+        i = j - 1;
+        continue; // 3.5, e.g.x, "a.b"
+      }
+      if (c === '.' && this.isAbbreviation(s, i)) continue;
+      return j;
+    }
+    if (s.length > this.maxChars) return this.cut(s);
+    return -1;
+  }
+
+  private isAbbreviation(s: string, dot: number): boolean {
+    const word = /([\p{L}.]+)$/u.exec(s.slice(Math.max(0, dot - 12), dot))?.[1]?.toLowerCase() ?? '';
+    if (ABBREVIATIONS.has(word)) return true;
+    return /^\p{Lu}$/u.test(s.slice(dot - 1, dot)) && /(^|\s)\p{Lu}$/u.test(s.slice(Math.max(0, dot - 2), dot));
+  }
+
+  /** A long run without a sentence end: cut after the last comma (or space) within the cap. */
+  private cut(s: string): number {
+    const head = s.slice(0, this.maxChars);
+    const comma = Math.max(head.lastIndexOf(', '), head.lastIndexOf('; '), head.lastIndexOf(': '));
+    if (comma > this.maxChars / 3) return comma + 2;
+    const space = head.lastIndexOf(' ');
+    return space > 0 ? space + 1 : this.maxChars;
+  }
+}
