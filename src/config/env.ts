@@ -33,6 +33,30 @@ export interface Env {
     maxResponseBytes: number;
   };
   ws: { maxMessageBytes: number; pingIntervalSecs: number };
+  speech: SpeechEnv;
+}
+
+export interface SpeechEnv {
+  language: string;
+  maxSentenceChars: number;
+  audioLeadMs: number;
+  tts: {
+    provider: 'espeak' | 'openai' | 'none';
+    baseUrl: string;
+    model: string;
+    voice: string;
+    apiKey: string;
+    sampleRate: number;
+    timeoutSecs: number;
+  };
+  stt: {
+    provider: 'openai' | 'none';
+    baseUrl: string;
+    model: string;
+    apiKey: string;
+    maxSeconds: number;
+    timeoutSecs: number;
+  };
 }
 
 type Raw = Record<string, string | undefined>;
@@ -82,6 +106,7 @@ function bool(raw: Raw, name: string): boolean | undefined {
 
 function httpUrl(raw: Raw, name: string, def: string): string {
   const value = present(raw, name) ?? def;
+  if (value === '') return '';
   let url: URL | undefined;
   try {
     url = new URL(value);
@@ -153,6 +178,42 @@ export function parseEnv(raw: Raw): Env {
     ws: {
       maxMessageBytes: int(raw, 'WS_MAX_MESSAGE_BYTES', MiB, 64, 64 * MiB),
       pingIntervalSecs: int(raw, 'WS_PING_INTERVAL_SECS', 30, 0, 3600),
+    },
+    speech: parseSpeech(raw),
+  };
+}
+
+function parseSpeech(raw: Raw): SpeechEnv {
+  const ttsUrl = httpUrl(raw, 'TTS_BASE_URL', '');
+  const sttUrl = httpUrl(raw, 'STT_BASE_URL', '');
+  const tts = oneOf(raw, 'TTS_PROVIDER', ttsUrl ? 'openai' : 'espeak', ['espeak', 'openai', 'none'] as const);
+  const stt = oneOf(raw, 'STT_PROVIDER', sttUrl ? 'openai' : 'none', ['openai', 'none'] as const);
+  if (tts === 'openai' && !ttsUrl) throw new EnvError('TTS_PROVIDER=openai needs TTS_BASE_URL (an absolute http:// or https:// URL)');
+  if (stt === 'openai' && !sttUrl) throw new EnvError('STT_PROVIDER=openai needs STT_BASE_URL (an absolute http:// or https:// URL)');
+  const language = present(raw, 'SPEECH_LANGUAGE') ?? 'en';
+  if (!/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i.test(language)) {
+    throw new EnvError(`SPEECH_LANGUAGE=${JSON.stringify(language)} is invalid: expected a language code such as en, it, es or en-us`);
+  }
+  return {
+    language,
+    maxSentenceChars: int(raw, 'SPEECH_MAX_SENTENCE_CHARS', 250, 20, 5000),
+    audioLeadMs: int(raw, 'SPEECH_AUDIO_LEAD_MS', 1000, 0, 600_000),
+    tts: {
+      provider: tts,
+      baseUrl: ttsUrl,
+      model: present(raw, 'TTS_MODEL') ?? 'tts-1',
+      voice: present(raw, 'TTS_VOICE') ?? '',
+      apiKey: present(raw, 'TTS_API_KEY') ?? '',
+      sampleRate: int(raw, 'TTS_SAMPLE_RATE', 24000, 8000, 192000),
+      timeoutSecs: num(raw, 'TTS_TIMEOUT_SECS', 30, 0, 3600),
+    },
+    stt: {
+      provider: stt,
+      baseUrl: sttUrl,
+      model: present(raw, 'STT_MODEL') ?? 'whisper-1',
+      apiKey: present(raw, 'STT_API_KEY') ?? '',
+      maxSeconds: num(raw, 'STT_MAX_SECONDS', 30, 0, 600),
+      timeoutSecs: num(raw, 'STT_TIMEOUT_SECS', 30, 0, 3600),
     },
   };
 }

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { LlmModule } from '../llm/llm.module.js';
+import { SpeechModule } from '../speech/speech.module.js';
 import { ToolsModule } from '../tools/tools.module.js';
 import { AgentGateway } from './agent.gateway.js';
 import { TurnManager } from './turn-manager.service.js';
 
 @Module({
-  imports: [LlmModule, ToolsModule],
+  imports: [LlmModule, ToolsModule, SpeechModule],
   providers: [TurnManager, AgentGateway],
 })
 export class OrchestratorModule {}

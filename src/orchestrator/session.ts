@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage } from '../llm/llm.types.js';
+import type { SessionSettings } from './protocol/server-events.js';
 
 /**
  * One WebSocket connection's conversation. Other modules extend it through `data`
@@ -8,8 +9,13 @@ import type { ChatMessage } from '../llm/llm.types.js';
 export class Session {
   readonly id = randomUUID();
   history: ChatMessage[] = [];
+  settings: SessionSettings;
   readonly data = new Map<string, unknown>();
   private current: { controller: AbortController; done: Promise<void> } | undefined;
+
+  constructor(language = 'en') {
+    this.settings = { modality: 'text', tts: true, voice: '', language, audio: 'json' };
+  }
 
   get busy(): boolean {
     return this.current !== undefined;

@@ -11,10 +11,28 @@ function segment(text: string, size = 3, max?: number): string[] {
 
 describe('SentenceSegmenter', () => {
   it.each([
-    ['en', 'Hello there. It is 3.5 degrees in Paris! Is that cold?! Dr. Smith says so... Really.', ['Hello there.', 'It is 3.5 degrees in Paris!', 'Is that cold?!', 'Dr. Smith says so...', 'Really.']],
+    [
+      'en',
+      'Hello there. It is 3.5 degrees in Paris! Is that cold?! Dr. Smith says so... Really.',
+      [
+        'Hello there.',
+        'It is 3.5 degrees in Paris!',
+        'Is that cold?!',
+        'Dr. Smith says so...',
+        'Really.',
+      ],
+    ],
     ['en quotes', 'He said "stop." Then he left.', ['He said "stop."', 'Then he left.']],
-    ['it', 'Ciao! Il sig. Rossi arriva alle 10.30. Va bene?', ['Ciao!', 'Il sig. Rossi arriva alle 10.30.', 'Va bene?']],
-    ['es', '¿Qué tiempo hace en Madrid? ¡Hace sol! La Sra. García dice 2.5 grados.', ['¿Qué tiempo hace en Madrid?', '¡Hace sol!', 'La Sra. García dice 2.5 grados.']],
+    [
+      'it',
+      'Ciao! Il sig. Rossi arriva alle 10.30. Va bene?',
+      ['Ciao!', 'Il sig. Rossi arriva alle 10.30.', 'Va bene?'],
+    ],
+    [
+      'es',
+      '¿Qué tiempo hace en Madrid? ¡Hace sol! La Sra. García dice 2.5 grados.',
+      ['¿Qué tiempo hace en Madrid?', '¡Hace sol!', 'La Sra. García dice 2.5 grados.'],
+    ],
     ['ellipsis char', 'Well… maybe. Yes', ['Well…', 'maybe.', 'Yes']],
     ['initials', 'J. R. R. Tolkien wrote it. Fine.', ['J. R. R. Tolkien wrote it.', 'Fine.']],
   ])('splits %s text the same however it streams', (_l, text, expected) => {
@@ -40,19 +58,28 @@ describe('SentenceSegmenter', () => {
 
   it('loses no text and gives the same sentences for any split', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('Hi', ' ', '.', '!', '?', '3', '…', 'Dr', '"', ',', 'word', '\n'), { maxLength: 40 }), fc.integer({ min: 1, max: 6 }), (parts, size) => {
-        const text = parts.join('');
-        const out = segment(text, size);
-        expect(out).toEqual(segment(text, text.length || 1));
-        expect(out.join('').replace(/\s/g, '')).toBe(text.replace(/\s/g, ''));
-      }),
+      fc.property(
+        fc.array(
+          fc.constantFrom('Hi', ' ', '.', '!', '?', '3', '…', 'Dr', '"', ',', 'word', '\n'),
+          { maxLength: 40 },
+        ),
+        fc.integer({ min: 1, max: 6 }),
+        (parts, size) => {
+          const text = parts.join('');
+          const out = segment(text, size);
+          expect(out).toEqual(segment(text, text.length || 1));
+          expect(out.join('').replace(/\s/g, '')).toBe(text.replace(/\s/g, ''));
+        },
+      ),
     );
   });
 });
 
 describe('speakable', () => {
   it('drops markdown symbols, URLs and emoji', () => {
-    expect(speakable('**Sunny** in _Rome_ ☀️ — see https://wttr.in/Rome or [the map](http://x.y).')).toBe('Sunny in _Rome_ — see or the map.');
+    expect(
+      speakable('**Sunny** in _Rome_ ☀️ — see https://wttr.in/Rome or [the map](http://x.y).'),
+    ).toBe('Sunny in _Rome_ — see or the map.');
     expect(speakable('# Title')).toBe('Title');
     expect(speakable('- item one')).toBe('item one');
     expect(speakable('🎉🎉')).toBe('');

@@ -4,12 +4,41 @@
  * abbreviations, decimals (3.5), ellipses, `?!`, closing quotes and brackets, Italian/Spanish
  * punctuation (¿¡), and caps a long run without a full stop by cutting at a comma or space.
  */
-const ABBREVIATIONS = new Set(
-  [
-    'mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'vs', 'etc', 'e.g', 'i.e', 'approx', 'no', 'inc', 'ltd', 'co',
-    'sig', 'sigg', 'dott', 'ing', 'avv', 'ecc', 'pag', 'sra', 'srta', 'ud', 'uds', 'dña', 'pág', 'núm', 'p.es', 'ca',
-  ],
-);
+const ABBREVIATIONS = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'prof',
+  'sr',
+  'jr',
+  'st',
+  'vs',
+  'etc',
+  'e.g',
+  'i.e',
+  'approx',
+  'no',
+  'inc',
+  'ltd',
+  'co',
+  'sig',
+  'sigg',
+  'dott',
+  'ing',
+  'avv',
+  'ecc',
+  'pag',
+  'sra',
+  'srta',
+  'ud',
+  'uds',
+  'dña',
+  'pág',
+  'núm',
+  'p.es',
+  'ca',
+]);
 const CLOSERS = `"'”’»)]}`;
 const TERMINATORS = '.!?…';
 
@@ -68,9 +97,13 @@ export class SentenceSegmenter {
   }
 
   private isAbbreviation(s: string, dot: number): boolean {
-    const word = /([\p{L}.]+)$/u.exec(s.slice(Math.max(0, dot - 12), dot))?.[1]?.toLowerCase() ?? '';
+    const word =
+      /([\p{L}.]+)$/u.exec(s.slice(Math.max(0, dot - 12), dot))?.[1]?.toLowerCase() ?? '';
     if (ABBREVIATIONS.has(word)) return true;
-    return /^\p{Lu}$/u.test(s.slice(dot - 1, dot)) && /(^|\s)\p{Lu}$/u.test(s.slice(Math.max(0, dot - 2), dot));
+    return (
+      /^\p{Lu}$/u.test(s.slice(dot - 1, dot)) &&
+      /(^|\s)\p{Lu}$/u.test(s.slice(Math.max(0, dot - 2), dot))
+    );
   }
 
   /** A long run without a sentence end: cut after the last comma (or space) within the cap. */

@@ -16,7 +16,7 @@ export class Engine {
   static async start(env: Record<string, string>): Promise<Engine> {
     const savedEnv = { ...process.env };
     for (const key of Object.keys(process.env)) if (ENGINE_VARS.test(key)) delete process.env[key];
-    Object.assign(process.env, { LOG_LEVEL: 'error' }, env);
+    Object.assign(process.env, { LOG_LEVEL: 'error', TTS_PROVIDER: 'none' }, env);
     const app = await createApp();
     await app.listen(0, '127.0.0.1');
     const port = (app.getHttpServer().address() as AddressInfo).port;

@@ -1,5 +1,5 @@
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
-import { IsIn, IsNotEmpty, IsString, MaxLength, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, validateSync } from 'class-validator';
 
 /** `{"type":"user_text","text":"…"}`: starts a turn (seed §8). */
 export class UserTextMessage {
@@ -12,15 +12,64 @@ export class UserTextMessage {
   text!: string;
 }
 
-/** `{"type":"interrupt"}`: cancels the turn in progress. */
+/** `{"type":"interrupt"}`: cancels the turn in progress (and its audio). */
 export class InterruptMessage {
   @IsIn(['interrupt'])
   type!: 'interrupt';
 }
 
-export type ClientMessage = UserTextMessage | InterruptMessage;
+/** `{"type":"session.update",…}`: changes this session's settings; every field is optional. */
+export class SessionUpdateMessage {
+  @IsIn(['session.update'])
+  type!: 'session.update';
 
-const TYPES = { user_text: UserTextMessage, interrupt: InterruptMessage } as const;
+  @IsOptional()
+  @IsIn(['voice', 'text'], { message: '"modality" must be "voice" or "text"' })
+  modality?: 'voice' | 'text';
+
+  @IsOptional()
+  @IsBoolean({ message: '"tts" must be true or false' })
+  tts?: boolean;
+
+  @IsOptional()
+  @IsString({ message: '"voice" must be a string' })
+  @MaxLength(100)
+  voice?: string;
+
+  @IsOptional()
+  @Matches(/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i, { message: '"language" must be a language code such as en, it, es' })
+  language?: string;
+
+  @IsOptional()
+  @IsIn(['json', 'binary'], { message: '"audio" must be "json" or "binary"' })
+  audio?: 'json' | 'binary';
+}
+
+/** `{"type":"audio","data":"<base64 PCM s16le 16 kHz mono>"}`: a piece of the user's utterance. */
+export class AudioMessage {
+  @IsIn(['audio'])
+  type!: 'audio';
+
+  @IsString({ message: 'audio needs a base64 "data" string' })
+  @Matches(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, { message: 'audio "data" is not valid base64' })
+  data!: string;
+}
+
+/** `{"type":"audio_end"}`: the utterance is complete; it is transcribed and answered. */
+export class AudioEndMessage {
+  @IsIn(['audio_end'])
+  type!: 'audio_end';
+}
+
+export type ClientMessage = UserTextMessage | InterruptMessage | SessionUpdateMessage | AudioMessage | AudioEndMessage;
+
+const TYPES = {
+  user_text: UserTextMessage,
+  interrupt: InterruptMessage,
+  'session.update': SessionUpdateMessage,
+  audio: AudioMessage,
+  audio_end: AudioEndMessage,
+} as const;
 
 /** Parses and validates one text frame; returns the message or a human error. */
 export function parseClientMessage(raw: string): { message: ClientMessage } | { error: string } {
@@ -34,19 +83,15 @@ export function parseClientMessage(raw: string): { message: ClientMessage } | { 
     return { error: 'every message must be a JSON object with a "type"' };
   }
   const type = (data as { type?: unknown }).type;
-  if (typeof type !== 'string' || !(type in TYPES)) {
-    return {
-      error: `unknown message type ${JSON.stringify(type ?? null)}: expected one of ${Object.keys(TYPES).join(', ')}`,
-    };
+  if (typeof type !== 'string' || !Object.hasOwn(TYPES, type)) {
+    return { error: `unknown message type ${JSON.stringify(type ?? null)}: expected one of ${Object.keys(TYPES).join(', ')}` };
   }
   const cls = TYPES[type as keyof typeof TYPES] as ClassConstructor<ClientMessage>;
-  const instance = plainToInstance(cls, data);
-  const errors = validateSync(instance);
+  const instance = plainToInstance(cls, data as object);
+  const errors = validateSync(instance, { forbidUnknownValues: false });
   if (errors.length > 0) {
     const first = errors[0]!;
-    return {
-      error: Object.values(first.constraints ?? {})[0] ?? `invalid field "${first.property}"`,
-    };
+    return { error: Object.values(first.constraints ?? {})[0] ?? `invalid field "${first.property}"` };
   }
   return { message: instance };
 }

@@ -6,4 +6,24 @@ export type TurnEvent =
   | { type: 'assistant_end'; text: string; interrupted?: true }
   | { type: 'error'; message: string };
 
-export type ServerEvent = TurnEvent | { type: 'session'; session_id: string };
+export interface SessionSettings {
+  modality: 'voice' | 'text';
+  tts: boolean;
+  voice: string;
+  language: string;
+  audio: 'json' | 'binary';
+}
+
+export type ServerEvent =
+  | TurnEvent
+  | { type: 'session'; session_id: string; settings: SessionSettings }
+  | { type: 'session.updated'; settings: SessionSettings; audio_format: AudioFormat | null }
+  | { type: 'transcript'; text: string }
+  | ({ type: 'audio'; seq: number; data: string } & AudioFormat)
+  | { type: 'audio_end' };
+
+export interface AudioFormat {
+  format: 'pcm_s16le';
+  sample_rate: number;
+  channels: 1;
+}

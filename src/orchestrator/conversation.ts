@@ -1,0 +1,135 @@
+import { Logger } from '@nestjs/common';
+import { share, type Observable } from 'rxjs';
+import { SpeechService } from '../speech/speech.service.js';
+import { keepSpokenOnly } from '../speech/spoken-history.js';
+import { STT_SAMPLE_RATE } from '../speech/stt-engine.js';
+import type { SpeechEvent } from '../speech/turn-speech.js';
+import { parseClientMessage, type SessionUpdateMessage } from './protocol/client-messages.js';
+import type { ServerEvent } from './protocol/server-events.js';
+import type { Session } from './session.js';
+import type { TurnManager } from './turn-manager.service.js';
+
+export interface ConversationDeps {
+  turns: TurnManager;
+  speech: SpeechService;
+  /** Sends a JSON event, or a binary audio frame. */
+  send: (event: ServerEvent | Buffer) => void;
+}
+
+function drain<T>(source$: Observable<T>, next: (value: T) => void): Promise<void> {
+  return new Promise<void>((resolve) => source$.subscribe({ next, complete: resolve, error: () => resolve() }));
+}
+
+/** One connection's conversation: dispatches client messages, runs turns, speaks and listens. */
+export class Conversation {
+  private readonly logger = new Logger(Conversation.name);
+  private utterance: Buffer[] = [];
+  private utteranceBytes = 0;
+  private readonly closed = new AbortController();
+
+  constructor(
+    readonly session: Session,
+    private readonly deps: ConversationDeps,
+  ) {}
+
+  private get maxUtteranceBytes(): number {
+    return Math.floor(this.deps.speech.config.stt.maxSeconds * STT_SAMPLE_RATE) * 2;
+  }
+
+  private error(message: string): void {
+    this.deps.send({ type: 'error', message });
+  }
+
+  async onText(raw: string): Promise<void> {
+    const parsed = parseClientMessage(raw);
+    if ('error' in parsed) return this.error(parsed.error);
+    const { message } = parsed;
+    switch (message.type) {
+      case 'user_text':
+        return this.startTurn(message.text);
+      case 'interrupt':
+        return this.session.cancel();
+      case 'session.update':
+        return this.update(message);
+      case 'audio':
+        return this.onAudio(Buffer.from(message.data, 'base64'));
+      case 'audio_end':
+        return this.commitUtterance();
+    }
+  }
+
+  /** Binary frames are audio: PCM s16le, 16 kHz, mono. */
+  async onAudio(pcm: Buffer): Promise<void> {
+    if (pcm.length % 2 !== 0) return this.error('audio must be 16-bit PCM: a frame held an odd number of bytes');
+    if (this.session.busy) await this.session.cancel(); // barge-in: the user speaks over the agent
+    if (this.utteranceBytes + pcm.length > this.maxUtteranceBytes) {
+      this.utterance = [];
+      this.utteranceBytes = 0;
+      return this.error(`utterance longer than STT_MAX_SECONDS (${this.deps.speech.config.stt.maxSeconds}s): audio dropped`);
+    }
+    this.utterance.push(pcm);
+    this.utteranceBytes += pcm.length;
+  }
+
+  close(): void {
+    this.closed.abort();
+    void this.session.cancel();
+  }
+
+  private update(message: SessionUpdateMessage): void {
+    const { type: _type, ...changes } = message;
+    this.session.settings = { ...this.session.settings, ...changes };
+    const tts = this.deps.speech.tts;
+    this.deps.send({
+      type: 'session.updated',
+      settings: this.session.settings,
+      audio_format: tts.provider === 'none' ? null : { format: 'pcm_s16le', sample_rate: tts.sampleRate, channels: 1 },
+    });
+  }
+
+  private async commitUtterance(): Promise<void> {
+    const pcm = Buffer.concat(this.utterance);
+    this.utterance = [];
+    this.utteranceBytes = 0;
+    if (pcm.length === 0) return this.error('audio_end without audio: send PCM s16le 16 kHz mono frames first');
+    let text: string;
+    try {
+      text = await this.deps.speech.transcribe(pcm, this.session.settings.language, this.closed.signal);
+    } catch (error) {
+      return this.error((error as Error).message);
+    }
+    this.deps.send({ type: 'transcript', text });
+    if (text === '') return this.error('no speech was recognised in the utterance');
+    await this.startTurn(text);
+  }
+
+  private async startTurn(text: string): Promise<void> {
+    await this.session.cancel();
+    this.session.begin((signal) => this.runTurn(text, signal));
+  }
+
+  private async runTurn(text: string, signal: AbortSignal): Promise<void> {
+    const { session, deps } = this;
+    const turn$ = deps.turns.run(session, text, signal).pipe(share());
+    const settings = session.settings;
+    const speaking = settings.modality === 'voice' && settings.tts && deps.speech.canSpeak;
+    const spoken: string[] = [];
+    const work: Promise<void>[] = [];
+    if (speaking) {
+      const speech$ = deps.speech.speak(turn$, settings, signal, (sentence) => spoken.push(sentence));
+      work.push(drain(speech$, (event) => this.sendSpeech(event, settings.audio)));
+    }
+    work.push(drain(turn$, (event) => deps.send(event)));
+    await Promise.all(work);
+    if (speaking && signal.aborted) {
+      session.history = keepSpokenOnly(session.history, spoken);
+      this.logger.debug(`barge-in: history keeps ${spoken.length} spoken sentence(s) (session_id=${session.id})`);
+    }
+  }
+
+  private sendSpeech(event: SpeechEvent, mode: 'json' | 'binary'): void {
+    if (event.type !== 'audio') return this.deps.send(event);
+    if (mode === 'binary') return this.deps.send(event.data);
+    this.deps.send({ ...event, data: event.data.toString('base64') });
+  }
+}

@@ -1,0 +1,52 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { speechConfig, type SpeechConfig } from '../config/app.config.js';
+import { TtsEngine, wholeSamples, type SynthesisRequest } from './tts-engine.js';
+
+/**
+ * Any OpenAI-compatible speech endpoint (Kokoro-FastAPI, speaches, OpenAI):
+ * `POST {TTS_BASE_URL}/audio/speech` with `response_format: "pcm"`; the body is forwarded as it streams.
+ */
+@Injectable()
+export class OpenAiTtsEngine extends TtsEngine {
+  readonly provider = 'openai' as const;
+  readonly sampleRate: number;
+
+  constructor(@Inject(speechConfig.KEY) private readonly config: SpeechConfig) {
+    super();
+    this.sampleRate = config.tts.sampleRate;
+  }
+
+  async *synthesize(request: SynthesisRequest): AsyncIterable<Buffer> {
+    const { tts } = this.config;
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    if (tts.apiKey) headers.Authorization = `Bearer ${tts.apiKey}`;
+    const signal = AbortSignal.any([request.signal, AbortSignal.timeout(tts.timeoutSecs * 1000)]);
+    const response = await fetch(`${tts.baseUrl}/audio/speech`, {
+      method: 'POST',
+      headers,
+      signal,
+      body: JSON.stringify({
+        model: tts.model,
+        voice: request.voice || 'alloy',
+        input: request.text,
+        response_format: 'pcm',
+      }),
+    });
+    if (!response.ok || !response.body) {
+      const text = (await response.text().catch(() => '')).slice(0, 300);
+      throw new Error(`TTS server answered HTTP ${response.status}${text ? `: ${text}` : ''}`);
+    }
+    yield* wholeSamples(response.body);
+  }
+}
+
+/** `TTS_PROVIDER=none`: no audio at all. */
+@Injectable()
+export class NoTtsEngine extends TtsEngine {
+  readonly provider = 'none' as const;
+  readonly sampleRate = 0;
+  // eslint-disable-next-line require-yield
+  async *synthesize(): AsyncIterable<Buffer> {
+    return;
+  }
+}

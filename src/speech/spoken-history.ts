@@ -1,0 +1,33 @@
+import type { ChatMessage } from '../llm/llm.types.js';
+
+/**
+ * After a barge-in, keeps in the interrupted turn's assistant messages only the text whose
+ * audio was sent: the prefix of the visible answer that ends with the last spoken sentence.
+ * Tool-call messages and their tool messages are kept (never a call without its result).
+ */
+export function keepSpokenOnly(history: ChatMessage[], spokenSentences: string[]): ChatMessage[] {
+  const turnStart = history.map((m) => m.role).lastIndexOf('user');
+  const answer = history
+    .slice(turnStart + 1)
+    .map((m) => (m.role === 'assistant' ? (m.content ?? '') : ''))
+    .join('');
+  let cursor = 0;
+  for (const sentence of spokenSentences) {
+    const at = answer.indexOf(sentence, cursor);
+    if (at === -1) break;
+    cursor = at + sentence.length;
+  }
+  let budget = cursor;
+  const out = history.slice(0, turnStart + 1);
+  for (const message of history.slice(turnStart + 1)) {
+    if (message.role !== 'assistant' || message.content === null) {
+      out.push(message);
+      continue;
+    }
+    const kept = message.content.slice(0, budget);
+    budget -= kept.length;
+    if (message.tool_calls) out.push({ ...message, content: kept === '' ? null : kept });
+    else if (kept.trim() !== '') out.push({ ...message, content: kept });
+  }
+  return out;
+}

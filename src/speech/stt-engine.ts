@@ -1,0 +1,67 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { speechConfig, type SpeechConfig } from '../config/app.config.js';
+import { wavOf } from './wav.js';
+
+export const STT_SAMPLE_RATE = 16000;
+
+/** Port: speech-to-text of one utterance of 16 kHz mono s16le PCM. */
+export abstract class SttEngine {
+  abstract readonly provider: 'openai' | 'none';
+  abstract transcribe(pcm: Buffer, language: string, signal: AbortSignal): Promise<string>;
+}
+
+/** `POST {STT_BASE_URL}/audio/transcriptions` (speaches/faster-whisper, whisper.cpp server, OpenAI). */
+@Injectable()
+export class OpenAiSttEngine extends SttEngine {
+  readonly provider = 'openai' as const;
+
+  constructor(@Inject(speechConfig.KEY) private readonly config: SpeechConfig) {
+    super();
+  }
+
+  async transcribe(pcm: Buffer, language: string, signal: AbortSignal): Promise<string> {
+    const { stt } = this.config;
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([wavOf(pcm, STT_SAMPLE_RATE)], { type: 'audio/wav' }),
+      'utterance.wav',
+    );
+    form.append('model', stt.model);
+    form.append('language', language.split('-')[0]!);
+    form.append('response_format', 'json');
+    const headers: Record<string, string> = {};
+    if (stt.apiKey) headers.Authorization = `Bearer ${stt.apiKey}`;
+    const response = await fetch(`${stt.baseUrl}/audio/transcriptions`, {
+      method: 'POST',
+      headers,
+      body: form,
+      signal: AbortSignal.any([signal, AbortSignal.timeout(stt.timeoutSecs * 1000)]),
+    });
+    const body = await response.text();
+    if (!response.ok)
+      throw new Error(
+        `speech-to-text server answered HTTP ${response.status}: ${body.slice(0, 300)}`,
+      );
+    try {
+      const text = (JSON.parse(body) as { text?: unknown }).text;
+      if (typeof text === 'string') return text.trim();
+    } catch {
+      return body.trim();
+    }
+    throw new Error('speech-to-text server answered without a "text" field');
+  }
+}
+
+/** `STT_PROVIDER=none`. */
+@Injectable()
+export class NoSttEngine extends SttEngine {
+  readonly provider = 'none' as const;
+  transcribe(): Promise<string> {
+    return Promise.reject(
+      new Error(
+        'speech-to-text is not configured: set STT_BASE_URL to an OpenAI-compatible server',
+      ),
+    );
+  }
+}

@@ -1,0 +1,28 @@
+/** One sentence to speak. */
+export interface SynthesisRequest {
+  text: string;
+  /** Provider voice; empty ⇒ the provider's default for `language`. */
+  voice: string;
+  language: string;
+  signal: AbortSignal;
+}
+
+/** Port: text-to-speech. Audio is 16-bit little-endian mono PCM at `sampleRate`. */
+export abstract class TtsEngine {
+  abstract readonly provider: 'espeak' | 'openai' | 'none';
+  abstract readonly sampleRate: number;
+  /** Yields PCM chunks as they become available; each chunk holds whole samples. */
+  abstract synthesize(request: SynthesisRequest): AsyncIterable<Buffer>;
+}
+
+/** Keeps chunk boundaries on whole 16-bit samples when a stream splits one. */
+export async function* wholeSamples(chunks: AsyncIterable<Uint8Array>): AsyncIterable<Buffer> {
+  let carry: Buffer | undefined;
+  for await (const chunk of chunks) {
+    let buf = Buffer.from(chunk);
+    if (carry) buf = Buffer.concat([carry, buf]);
+    const even = buf.length - (buf.length % 2);
+    carry = even < buf.length ? buf.subarray(even) : undefined;
+    if (even > 0) yield buf.subarray(0, even);
+  }
+}

@@ -1,0 +1,129 @@
+import { EspeakTtsEngine, espeakVoice } from './espeak-tts.engine.js';
+import { OpenAiTtsEngine } from './openai-tts.engine.js';
+import { OpenAiSttEngine } from './stt-engine.js';
+import { parseEnv } from '../config/env.js';
+import { RecordingServer } from '../../test/support/recording-server.js';
+
+async function collect(chunks: AsyncIterable<Buffer>): Promise<Buffer[]> {
+  const out: Buffer[] = [];
+  for await (const c of chunks) out.push(c);
+  return out;
+}
+
+const signal = () => new AbortController().signal;
+
+describe('EspeakTtsEngine (real eSpeak NG in WASM)', () => {
+  const engine = new EspeakTtsEngine();
+  afterAll(() => engine.onModuleDestroy());
+
+  it.each([
+    ['en', 'Hello, the weather in Paris is sunny.'],
+    ['it', 'Ciao, a Roma oggi c’è il sole.'],
+    ['es', '¿Qué tiempo hace en Madrid? Hace sol.'],
+  ])('synthesises %s to 22.05 kHz 16-bit PCM', async (language, text) => {
+    const chunks = await collect(
+      engine.synthesize({ text, voice: '', language, signal: signal() }),
+    );
+    const pcm = Buffer.concat(chunks);
+    const seconds = pcm.length / 2 / engine.sampleRate;
+    expect(engine.sampleRate).toBe(22050);
+    expect(pcm.length % 2).toBe(0);
+    expect(seconds).toBeGreaterThan(0.8);
+    expect(seconds).toBeLessThan(10);
+    let energy = 0;
+    for (let i = 0; i < pcm.length; i += 2) energy += Math.abs(pcm.readInt16LE(i));
+    expect(energy / (pcm.length / 2)).toBeGreaterThan(100);
+  });
+
+  it('starts the worker, and compiles the WASM module, once for all sentences', () => {
+    expect(engine.workerStarts).toBe(1);
+  });
+
+  it('picks voices from the language, and reports an unknown voice as an error', async () => {
+    expect([
+      espeakVoice('en', ''),
+      espeakVoice('it-IT', ''),
+      espeakVoice('es', ''),
+      espeakVoice('en', 'en-gb'),
+    ]).toEqual(['en-us', 'it', 'es', 'en-gb']);
+    await expect(
+      collect(engine.synthesize({ text: 'x', voice: 'zz-nope', language: 'en', signal: signal() })),
+    ).rejects.toThrow(/voice does not exist/);
+  });
+});
+
+describe('OpenAI-compatible TTS and STT against a real loopback server', () => {
+  const server = new RecordingServer();
+  let base: string;
+  beforeAll(async () => {
+    base = await server.start();
+  });
+  afterAll(() => server.stop());
+  beforeEach(() => (server.requests.length = 0));
+
+  const config = () =>
+    parseEnv({
+      TTS_BASE_URL: base,
+      TTS_API_KEY: 'tk',
+      TTS_VOICE: 'af_heart',
+      STT_BASE_URL: base,
+      STT_MODEL: 'whisper-large',
+    }).speech;
+
+  it('posts /audio/speech with model, voice, input and pcm, and forwards the body as it streams', async () => {
+    server.respond((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'audio/pcm' });
+      res.write(Buffer.alloc(4801, 1)); // odd: a sample split across chunks
+      setTimeout(() => res.end(Buffer.alloc(4799, 2)), 50);
+    });
+    const engine = new OpenAiTtsEngine(config());
+    const chunks = await collect(
+      engine.synthesize({ text: 'Hi there.', voice: 'af_heart', language: 'en', signal: signal() }),
+    );
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.every((c) => c.length % 2 === 0)).toBe(true);
+    expect(Buffer.concat(chunks).length).toBe(9600);
+    const [req] = server.requests;
+    expect(req).toMatchObject({ method: 'POST', path: '/audio/speech' });
+    expect(req!.headers.authorization).toBe('Bearer tk');
+    expect(JSON.parse(req!.body)).toEqual({
+      model: 'tts-1',
+      voice: 'af_heart',
+      input: 'Hi there.',
+      response_format: 'pcm',
+    });
+    expect(engine.sampleRate).toBe(24000);
+  });
+
+  it('reports a TTS server error with its status', async () => {
+    server.respond((_req, res) => res.writeHead(500).end('boom'));
+    const engine = new OpenAiTtsEngine(config());
+    await expect(
+      collect(engine.synthesize({ text: 'x', voice: '', language: 'en', signal: signal() })),
+    ).rejects.toThrow('TTS server answered HTTP 500: boom');
+  });
+
+  it('posts a 16 kHz mono WAV to /audio/transcriptions and returns the text', async () => {
+    server.respond((_req, res) =>
+      res.end(JSON.stringify({ text: ' What is the weather in Rome? ' })),
+    );
+    const engine = new OpenAiSttEngine(config());
+    const text = await engine.transcribe(Buffer.alloc(32000), 'it-IT', signal());
+    expect(text).toBe('What is the weather in Rome?');
+    const [req] = server.requests;
+    expect(req).toMatchObject({ method: 'POST', path: '/audio/transcriptions' });
+    expect(req!.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(req!.body).toContain('name="model"\r\n\r\nwhisper-large');
+    expect(req!.body).toContain('name="language"\r\n\r\nit');
+    expect(req!.body).toContain('filename="utterance.wav"');
+    expect(req!.body).toContain('RIFF');
+    expect(req!.body).toContain('WAVEfmt ');
+  });
+
+  it('reports an STT server error', async () => {
+    server.respond((_req, res) => res.writeHead(400).end('{"error":"bad audio"}'));
+    await expect(
+      new OpenAiSttEngine(config()).transcribe(Buffer.alloc(3200), 'en', signal()),
+    ).rejects.toThrow(/HTTP 400/);
+  });
+});

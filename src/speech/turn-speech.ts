@@ -1,0 +1,210 @@
+import { Observable, type Subscriber } from 'rxjs';
+import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
+import { SentenceSegmenter } from './sentence-segmenter.js';
+import { speakable } from './speech-text.js';
+import type { TtsEngine } from './tts-engine.js';
+
+export type SpeechEvent =
+  | {
+      type: 'audio';
+      seq: number;
+      format: 'pcm_s16le';
+      sample_rate: number;
+      channels: 1;
+      data: Buffer;
+    }
+  | { type: 'audio_end' }
+  | { type: 'error'; message: string };
+
+export interface SpeakOptions {
+  voice: string;
+  language: string;
+  maxSentenceChars: number;
+  signal: AbortSignal;
+  /** Called with each sentence (as written in the answer) once all of its audio was handed out. */
+  onSpoken?: (sentence: string) => void;
+  /** Bytes per audio event; barge-in stops within one chunk. Default: 200 ms of audio. */
+  chunkBytes?: number;
+  /**
+   * Audio is sent at playback speed, at most this far ahead of real time, so that a barge-in
+   * drops what the user has not heard yet. Undefined: send as fast as it is synthesised.
+   */
+  leadMs?: number;
+}
+
+interface Job {
+  sentence: string;
+  text: string;
+  chunks: Buffer[];
+  done: boolean;
+  error?: Error;
+  started: boolean;
+  wake?: () => void;
+}
+
+/**
+ * Speaks one turn: visible text (`assistant_delta` only — never markup or reasoning) →
+ * sentences → clean-up → synthesis. Sentence n+1 is synthesised while n is sent; order is
+ * always kept. Ends with `audio_end`, also when the turn is interrupted (queued audio dropped).
+ */
+export function speakTurn(
+  turn$: Observable<TurnEvent>,
+  tts: TtsEngine,
+  options: SpeakOptions,
+): Observable<SpeechEvent> {
+  return new Observable<SpeechEvent>((out) => new TurnSpeech(turn$, tts, options, out).start());
+}
+
+class TurnSpeech {
+  private readonly segmenter: SentenceSegmenter;
+  private readonly jobs: Job[] = [];
+  private inputDone = false;
+  private emitIndex = 0;
+  private seq = 0;
+  private wakeEmitter: (() => void) | undefined;
+  private readonly chunkBytes: number;
+
+  constructor(
+    private readonly turn$: Observable<TurnEvent>,
+    private readonly tts: TtsEngine,
+    private readonly options: SpeakOptions,
+    private readonly out: Subscriber<SpeechEvent>,
+  ) {
+    this.segmenter = new SentenceSegmenter(options.maxSentenceChars);
+    this.chunkBytes = options.chunkBytes ?? Math.max(2, Math.round(tts.sampleRate * 0.2) * 2);
+  }
+
+  start(): () => void {
+    const subscription = this.turn$.subscribe({
+      next: (event) => {
+        if (event.type === 'assistant_delta') this.add(this.segmenter.push(event.text));
+      },
+      complete: () => {
+        this.add(this.segmenter.flush());
+        this.inputDone = true;
+        this.poke();
+      },
+    });
+    const onAbort = () => this.poke();
+    this.options.signal.addEventListener('abort', onAbort, { once: true });
+    void this.emitLoop().finally(() => {
+      this.options.signal.removeEventListener('abort', onAbort);
+      subscription.unsubscribe();
+      this.out.next({ type: 'audio_end' });
+      this.out.complete();
+    });
+    return () => subscription.unsubscribe();
+  }
+
+  private add(sentences: string[]): void {
+    for (const sentence of sentences) {
+      const text = speakable(sentence);
+      this.jobs.push({ sentence, text, chunks: [], done: text === '', started: false });
+    }
+    this.startJobs();
+    this.poke();
+  }
+
+  private poke(): void {
+    const wake = this.wakeEmitter;
+    this.wakeEmitter = undefined;
+    wake?.();
+    for (const job of this.jobs) job.wake?.();
+  }
+
+  /** Synthesis runs for the sentence being sent and the next one. */
+  private startJobs(): void {
+    for (let i = this.emitIndex; i < Math.min(this.jobs.length, this.emitIndex + 2); i++) {
+      const job = this.jobs[i]!;
+      if (job.started || job.done) continue;
+      job.started = true;
+      void this.synthesize(job);
+    }
+  }
+
+  private async synthesize(job: Job): Promise<void> {
+    const { voice, language, signal } = this.options;
+    try {
+      for await (const chunk of this.tts.synthesize({ text: job.text, voice, language, signal })) {
+        if (signal.aborted) break;
+        job.chunks.push(chunk);
+        job.wake?.();
+      }
+    } catch (error) {
+      if (!signal.aborted) job.error = error as Error;
+    } finally {
+      job.done = true;
+      job.wake?.();
+    }
+  }
+
+  private wait(job?: Job): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (job) job.wake = resolve;
+      else this.wakeEmitter = resolve;
+    });
+  }
+
+  private async emitLoop(): Promise<void> {
+    const { signal } = this.options;
+    let reported = false;
+    while (!signal.aborted) {
+      const job = this.jobs[this.emitIndex];
+      if (!job) {
+        if (this.inputDone) return;
+        await this.wait();
+        continue;
+      }
+      this.startJobs();
+      while (!signal.aborted && (job.chunks.length > 0 || !job.done)) {
+        const chunk = job.chunks.shift();
+        if (chunk) await this.send(chunk);
+        else await this.wait(job);
+      }
+      if (signal.aborted) return;
+      if (job.error && !reported) {
+        reported = true;
+        this.out.next({ type: 'error', message: `speech synthesis failed: ${job.error.message}` });
+      }
+      if (!job.error) this.options.onSpoken?.(job.sentence);
+      this.emitIndex += 1;
+    }
+  }
+
+  private sentMs = 0;
+  private startedAt = 0;
+
+  private async send(chunk: Buffer): Promise<void> {
+    const { signal, leadMs } = this.options;
+    for (let at = 0; at < chunk.length && !signal.aborted; at += this.chunkBytes) {
+      if (this.startedAt === 0) this.startedAt = performance.now();
+      if (leadMs !== undefined) {
+        const ahead = this.sentMs - (performance.now() - this.startedAt);
+        if (ahead > leadMs) await sleep(ahead - leadMs, signal);
+        if (signal.aborted) return;
+      }
+      const data = chunk.subarray(at, at + this.chunkBytes);
+      this.sentMs += (data.length / 2 / this.tts.sampleRate) * 1000;
+      this.out.next({
+        type: 'audio',
+        seq: this.seq++,
+        format: 'pcm_s16le',
+        sample_rate: this.tts.sampleRate,
+        channels: 1,
+        data,
+      });
+    }
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
