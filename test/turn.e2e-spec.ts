@@ -363,11 +363,15 @@ describe('a turn over /ws (seed §5, §8)', () => {
 
   it('answers odd binary audio, and audio with no speech-to-text configured, with error events', async () => {
     ws.socket.send(Buffer.from([1, 2, 3]), { binary: true });
-    expect(await ws.waitFor((m) => m.type === 'error')).toMatchObject({ message: expect.stringContaining('16-bit') });
+    expect(await ws.waitFor((m) => m.type === 'error')).toMatchObject({
+      message: expect.stringContaining('16-bit'),
+    });
     const from = ws.messages.length;
     ws.socket.send(Buffer.alloc(3200), { binary: true });
     ws.send({ type: 'audio_end' });
-    expect(await ws.waitFor((m) => m.type === 'error', from)).toMatchObject({ message: expect.stringContaining('STT_BASE_URL') });
+    expect(await ws.waitFor((m) => m.type === 'error', from)).toMatchObject({
+      message: expect.stringContaining('STT_BASE_URL'),
+    });
     expect(ws.socket.readyState).toBe(ws.socket.OPEN);
   });
 

@@ -186,13 +186,25 @@ export function parseEnv(raw: Raw): Env {
 function parseSpeech(raw: Raw): SpeechEnv {
   const ttsUrl = httpUrl(raw, 'TTS_BASE_URL', '');
   const sttUrl = httpUrl(raw, 'STT_BASE_URL', '');
-  const tts = oneOf(raw, 'TTS_PROVIDER', ttsUrl ? 'openai' : 'espeak', ['espeak', 'openai', 'none'] as const);
+  const tts = oneOf(raw, 'TTS_PROVIDER', ttsUrl ? 'openai' : 'espeak', [
+    'espeak',
+    'openai',
+    'none',
+  ] as const);
   const stt = oneOf(raw, 'STT_PROVIDER', sttUrl ? 'openai' : 'none', ['openai', 'none'] as const);
-  if (tts === 'openai' && !ttsUrl) throw new EnvError('TTS_PROVIDER=openai needs TTS_BASE_URL (an absolute http:// or https:// URL)');
-  if (stt === 'openai' && !sttUrl) throw new EnvError('STT_PROVIDER=openai needs STT_BASE_URL (an absolute http:// or https:// URL)');
+  if (tts === 'openai' && !ttsUrl)
+    throw new EnvError(
+      'TTS_PROVIDER=openai needs TTS_BASE_URL (an absolute http:// or https:// URL)',
+    );
+  if (stt === 'openai' && !sttUrl)
+    throw new EnvError(
+      'STT_PROVIDER=openai needs STT_BASE_URL (an absolute http:// or https:// URL)',
+    );
   const language = present(raw, 'SPEECH_LANGUAGE') ?? 'en';
   if (!/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i.test(language)) {
-    throw new EnvError(`SPEECH_LANGUAGE=${JSON.stringify(language)} is invalid: expected a language code such as en, it, es or en-us`);
+    throw new EnvError(
+      `SPEECH_LANGUAGE=${JSON.stringify(language)} is invalid: expected a language code such as en, it, es or en-us`,
+    );
   }
   return {
     language,

@@ -45,7 +45,9 @@ class Watchdog {
       return;
     }
     this.timer = undefined;
-    this.controller.abort(new StreamFault(`LLM server timed out (${this.phase}, ${this.ms / 1000}s)`));
+    this.controller.abort(
+      new StreamFault(`LLM server timed out (${this.phase}, ${this.ms / 1000}s)`),
+    );
   }
 }
 

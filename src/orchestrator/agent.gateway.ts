@@ -17,7 +17,9 @@ function bytesOf(data: RawData): Buffer {
 
 /** `/ws`: a session per connection; messages go to its Conversation. Kept thin on purpose. */
 @WebSocketGateway({ path: '/ws' })
-export class AgentGateway implements OnGatewayInit<WebSocketServer>, OnGatewayConnection<LiveSocket>, OnModuleDestroy {
+export class AgentGateway
+  implements OnGatewayInit<WebSocketServer>, OnGatewayConnection<LiveSocket>, OnModuleDestroy
+{
   private readonly logger = new Logger(AgentGateway.name);
   private heartbeat: NodeJS.Timeout | undefined;
 
@@ -56,7 +58,11 @@ export class AgentGateway implements OnGatewayInit<WebSocketServer>, OnGatewayCo
       if (Buffer.isBuffer(event)) socket.send(event, { binary: true });
       else socket.send(JSON.stringify(event));
     };
-    const conversation = new Conversation(session, { turns: this.turns, speech: this.speech, send });
+    const conversation = new Conversation(session, {
+      turns: this.turns,
+      speech: this.speech,
+      send,
+    });
     socket.isAlive = true;
     socket.on('pong', () => (socket.isAlive = true));
     socket.on('message', (data: RawData, isBinary: boolean) => {

@@ -17,7 +17,9 @@ export interface ConversationDeps {
 }
 
 function drain<T>(source$: Observable<T>, next: (value: T) => void): Promise<void> {
-  return new Promise<void>((resolve) => source$.subscribe({ next, complete: resolve, error: () => resolve() }));
+  return new Promise<void>((resolve) =>
+    source$.subscribe({ next, complete: resolve, error: () => resolve() }),
+  );
 }
 
 /** One connection's conversation: dispatches client messages, runs turns, speaks and listens. */
@@ -60,12 +62,15 @@ export class Conversation {
 
   /** Binary frames are audio: PCM s16le, 16 kHz, mono. */
   async onAudio(pcm: Buffer): Promise<void> {
-    if (pcm.length % 2 !== 0) return this.error('audio must be 16-bit PCM: a frame held an odd number of bytes');
+    if (pcm.length % 2 !== 0)
+      return this.error('audio must be 16-bit PCM: a frame held an odd number of bytes');
     if (this.session.busy) await this.session.cancel(); // barge-in: the user speaks over the agent
     if (this.utteranceBytes + pcm.length > this.maxUtteranceBytes) {
       this.utterance = [];
       this.utteranceBytes = 0;
-      return this.error(`utterance longer than STT_MAX_SECONDS (${this.deps.speech.config.stt.maxSeconds}s): audio dropped`);
+      return this.error(
+        `utterance longer than STT_MAX_SECONDS (${this.deps.speech.config.stt.maxSeconds}s): audio dropped`,
+      );
     }
     this.utterance.push(pcm);
     this.utteranceBytes += pcm.length;
@@ -77,13 +82,18 @@ export class Conversation {
   }
 
   private update(message: SessionUpdateMessage): void {
-    const { type: _type, ...changes } = message;
+    const changes = Object.fromEntries(
+      Object.entries(message).filter(([key, value]) => key !== 'type' && value !== undefined),
+    );
     this.session.settings = { ...this.session.settings, ...changes };
     const tts = this.deps.speech.tts;
     this.deps.send({
       type: 'session.updated',
       settings: this.session.settings,
-      audio_format: tts.provider === 'none' ? null : { format: 'pcm_s16le', sample_rate: tts.sampleRate, channels: 1 },
+      audio_format:
+        tts.provider === 'none'
+          ? null
+          : { format: 'pcm_s16le', sample_rate: tts.sampleRate, channels: 1 },
     });
   }
 
@@ -91,10 +101,15 @@ export class Conversation {
     const pcm = Buffer.concat(this.utterance);
     this.utterance = [];
     this.utteranceBytes = 0;
-    if (pcm.length === 0) return this.error('audio_end without audio: send PCM s16le 16 kHz mono frames first');
+    if (pcm.length === 0)
+      return this.error('audio_end without audio: send PCM s16le 16 kHz mono frames first');
     let text: string;
     try {
-      text = await this.deps.speech.transcribe(pcm, this.session.settings.language, this.closed.signal);
+      text = await this.deps.speech.transcribe(
+        pcm,
+        this.session.settings.language,
+        this.closed.signal,
+      );
     } catch (error) {
       return this.error((error as Error).message);
     }
@@ -116,14 +131,27 @@ export class Conversation {
     const spoken: string[] = [];
     const work: Promise<void>[] = [];
     if (speaking) {
-      const speech$ = deps.speech.speak(turn$, settings, signal, (sentence) => spoken.push(sentence));
+      const speech$ = deps.speech.speak(turn$, settings, signal, (sentence) =>
+        spoken.push(sentence),
+      );
       work.push(drain(speech$, (event) => this.sendSpeech(event, settings.audio)));
     }
-    work.push(drain(turn$, (event) => deps.send(event)));
+    let textEnded = false;
+    work.push(
+      drain(turn$, (event) => {
+        if (event.type === 'assistant_end') textEnded = !event.interrupted;
+        deps.send(event);
+      }),
+    );
     await Promise.all(work);
     if (speaking && signal.aborted) {
+      // Interrupted while speaking after the text was complete: the client learns what was heard.
+      if (textEnded)
+        deps.send({ type: 'assistant_end', text: spoken.join(' '), interrupted: true });
       session.history = keepSpokenOnly(session.history, spoken);
-      this.logger.debug(`barge-in: history keeps ${spoken.length} spoken sentence(s) (session_id=${session.id})`);
+      this.logger.debug(
+        `barge-in: history keeps ${spoken.length} spoken sentence(s) (session_id=${session.id})`,
+      );
     }
   }
 

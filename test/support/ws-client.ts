@@ -10,7 +10,8 @@ export class WsClient {
   readonly closed: Promise<number>;
 
   private constructor(readonly socket: WebSocket) {
-    socket.on('message', (data) => {
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) return;
       const msg = JSON.parse(data.toString()) as Msg;
       this.messages.push(msg);
       this.waiters = this.waiters.filter((w) => (w.test(msg) ? (w.resolve(msg), false) : true));

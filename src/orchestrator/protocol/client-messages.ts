@@ -1,5 +1,14 @@
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
-import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, validateSync } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  validateSync,
+} from 'class-validator';
 
 /** `{"type":"user_text","text":"…"}`: starts a turn (seed §8). */
 export class UserTextMessage {
@@ -37,7 +46,9 @@ export class SessionUpdateMessage {
   voice?: string;
 
   @IsOptional()
-  @Matches(/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i, { message: '"language" must be a language code such as en, it, es' })
+  @Matches(/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i, {
+    message: '"language" must be a language code such as en, it, es',
+  })
   language?: string;
 
   @IsOptional()
@@ -51,7 +62,9 @@ export class AudioMessage {
   type!: 'audio';
 
   @IsString({ message: 'audio needs a base64 "data" string' })
-  @Matches(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, { message: 'audio "data" is not valid base64' })
+  @Matches(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, {
+    message: 'audio "data" is not valid base64',
+  })
   data!: string;
 }
 
@@ -61,7 +74,8 @@ export class AudioEndMessage {
   type!: 'audio_end';
 }
 
-export type ClientMessage = UserTextMessage | InterruptMessage | SessionUpdateMessage | AudioMessage | AudioEndMessage;
+export type ClientMessage =
+  UserTextMessage | InterruptMessage | SessionUpdateMessage | AudioMessage | AudioEndMessage;
 
 const TYPES = {
   user_text: UserTextMessage,
@@ -84,14 +98,18 @@ export function parseClientMessage(raw: string): { message: ClientMessage } | { 
   }
   const type = (data as { type?: unknown }).type;
   if (typeof type !== 'string' || !Object.hasOwn(TYPES, type)) {
-    return { error: `unknown message type ${JSON.stringify(type ?? null)}: expected one of ${Object.keys(TYPES).join(', ')}` };
+    return {
+      error: `unknown message type ${JSON.stringify(type ?? null)}: expected one of ${Object.keys(TYPES).join(', ')}`,
+    };
   }
   const cls = TYPES[type as keyof typeof TYPES] as ClassConstructor<ClientMessage>;
-  const instance = plainToInstance(cls, data as object);
+  const instance = plainToInstance(cls, data);
   const errors = validateSync(instance, { forbidUnknownValues: false });
   if (errors.length > 0) {
     const first = errors[0]!;
-    return { error: Object.values(first.constraints ?? {})[0] ?? `invalid field "${first.property}"` };
+    return {
+      error: Object.values(first.constraints ?? {})[0] ?? `invalid field "${first.property}"`,
+    };
   }
   return { message: instance };
 }

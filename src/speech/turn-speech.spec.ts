@@ -1,0 +1,87 @@
+import { lastValueFrom, Subject, toArray } from 'rxjs';
+import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
+import { TtsEngine, type SynthesisRequest } from './tts-engine.js';
+import { speakTurn, type SpeechEvent } from './turn-speech.js';
+
+class RecordingTts extends TtsEngine {
+  readonly provider = 'openai' as const;
+  readonly sampleRate = 1000;
+  readonly texts: string[] = [];
+  constructor(private readonly delayFor: (text: string) => number = () => 0) {
+    super();
+  }
+  async *synthesize(request: SynthesisRequest): AsyncIterable<Buffer> {
+    this.texts.push(request.text);
+    await new Promise((r) => setTimeout(r, this.delayFor(request.text)));
+    yield Buffer.from(request.text.padEnd(8, '.'));
+  }
+}
+
+function speak(
+  tts: TtsEngine,
+  deltas: string[],
+  signal = new AbortController().signal,
+  spoken: string[] = [],
+) {
+  const turn$ = new Subject<TurnEvent>();
+  const out = lastValueFrom(
+    speakTurn(turn$, tts, {
+      voice: '',
+      language: 'en',
+      maxSentenceChars: 200,
+      signal,
+      onSpoken: (s) => spoken.push(s),
+    }).pipe(toArray()),
+  );
+  for (const text of deltas) turn$.next({ type: 'assistant_delta', text });
+  turn$.next({ type: 'assistant_end', text: deltas.join('') });
+  turn$.complete();
+  return out;
+}
+
+const audioText = (events: SpeechEvent[]) =>
+  events.flatMap((e) => (e.type === 'audio' ? [e.data.toString()] : [])).join('|');
+
+describe('speakTurn', () => {
+  it('synthesises sentence by sentence and keeps the order even when a later one is faster', async () => {
+    const tts = new RecordingTts((t) => (t.startsWith('First') ? 60 : 0));
+    const spoken: string[] = [];
+    const events = await speak(
+      tts,
+      ['First one is slow. ', 'Second. ', 'Third.'],
+      undefined,
+      spoken,
+    );
+    expect(audioText(events)).toBe('First one is slow.|Second..|Third...');
+    expect(events.at(-1)).toEqual({ type: 'audio_end' });
+    expect(events.filter((e) => e.type === 'audio').map((e) => (e as { seq: number }).seq)).toEqual(
+      [0, 1, 2],
+    );
+    expect(spoken).toEqual(['First one is slow.', 'Second.', 'Third.']);
+  });
+
+  it('cleans text before synthesis and skips what has nothing to say', async () => {
+    const tts = new RecordingTts();
+    await speak(tts, ['**Bold** move. ', '🎉 ', 'Visit https://x.y today.']);
+    expect(tts.texts).toEqual(['Bold move.', 'Visit today.']);
+  });
+
+  it('stops at once on abort, drops queued audio and still ends with audio_end', async () => {
+    const tts = new RecordingTts(() => 30);
+    const controller = new AbortController();
+    const turn$ = new Subject<TurnEvent>();
+    const events: SpeechEvent[] = [];
+    const done = new Promise<void>((resolve) =>
+      speakTurn(turn$, tts, {
+        voice: '',
+        language: 'en',
+        maxSentenceChars: 200,
+        signal: controller.signal,
+      }).subscribe({ next: (e) => events.push(e), complete: resolve }),
+    );
+    turn$.next({ type: 'assistant_delta', text: 'One. Two. Three. ' });
+    controller.abort();
+    await done;
+    expect(events).toEqual([{ type: 'audio_end' }]);
+  });
+});

@@ -1,0 +1,240 @@
+import { Engine } from './support/engine.js';
+import { FakeLlm, sseText } from './support/fake-llm.js';
+import { RecordingServer } from './support/recording-server.js';
+import { writeToolsFile } from './support/tools-file.js';
+import { WsClient, type Msg } from './support/ws-client.js';
+
+const MARKUP = /<\/?(tool_call|function|parameter|think)|<(function|parameter)=/;
+const audio = (msgs: Msg[]) => msgs.filter((m) => m.type === 'audio');
+
+async function voiceSession(
+  engine: Engine,
+  extra: Record<string, unknown> = {},
+): Promise<WsClient> {
+  const ws = await WsClient.connect(engine.wsUrl);
+  ws.send({ type: 'session.update', modality: 'voice', ...extra });
+  await ws.waitFor((m) => m.type === 'session.updated');
+  return ws;
+}
+
+describe('voice turns with the embedded eSpeak NG engine', () => {
+  const llm = new FakeLlm();
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await Engine.start({
+      LLM_BASE_URL: await llm.start(),
+      LLM_MODEL: 'm',
+      TTS_PROVIDER: 'espeak',
+      SPEECH_AUDIO_LEAD_MS: '600000',
+    });
+  });
+  afterAll(async () => {
+    await engine.stop();
+    await llm.stop();
+  });
+
+  it('echoes settings and streams ordered audio events, then audio_end', async () => {
+    const ws = await voiceSession(engine, { language: 'it' });
+    expect(ws.messages.find((m) => m.type === 'session.updated')).toEqual({
+      type: 'session.updated',
+      settings: { modality: 'voice', tts: true, voice: '', language: 'it', audio: 'json' },
+      audio_format: { format: 'pcm_s16le', sample_rate: 22050, channels: 1 },
+    });
+    llm.enqueue(sseText(['Ciao! ', 'Oggi a Roma ', "c'è il sole."]));
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'Che tempo fa?' });
+    await ws.waitFor((m) => m.type === 'audio_end', from, 15000);
+    const msgs = ws.messages.slice(from);
+    const chunks = audio(msgs);
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(chunks.map((c) => c.seq)).toEqual(chunks.map((_c, i) => i));
+    expect(chunks[0]).toMatchObject({ format: 'pcm_s16le', sample_rate: 22050, channels: 1 });
+    const bytes = chunks.reduce((n, c) => n + Buffer.from(c.data, 'base64').length, 0);
+    expect(bytes / 2 / 22050).toBeGreaterThan(1);
+    expect(msgs.at(-1)!.type).toBe('audio_end');
+    expect(msgs.some((m) => m.type === 'assistant_end')).toBe(true);
+    ws.close();
+  });
+
+  it('sends no audio to a text session', async () => {
+    const ws = await WsClient.connect(engine.wsUrl);
+    llm.enqueue(sseText(['Just text.']));
+    const msgs = await ws.turn('hi');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(ws.messages.filter((m) => m.type === 'audio' || m.type === 'audio_end')).toEqual([]);
+    expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: 'Just text.' });
+    ws.close();
+  });
+});
+
+describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
+  const llm = new FakeLlm();
+  const speech = new RecordingServer();
+  const weather = new RecordingServer();
+  let engine: Engine;
+  /** Seconds of audio the fake TTS returns for an input. */
+  let secondsFor: (input: string) => number = () => 0.2;
+
+  beforeAll(async () => {
+    const base = await speech.start();
+    const tools = await weather.start();
+    engine = await Engine.start({
+      LLM_BASE_URL: await llm.start(),
+      LLM_MODEL: 'm',
+      LLM_TOOLS_FILE: writeToolsFile([
+        { name: 'get_weather', url: `${tools}/{city}`, method: 'GET' },
+      ]),
+      TTS_PROVIDER: 'openai',
+      TTS_BASE_URL: base,
+      STT_BASE_URL: base,
+      STT_MAX_SECONDS: '1',
+      SPEECH_AUDIO_LEAD_MS: '0',
+    });
+    speech.respond((req, res) => {
+      if (req.path === '/audio/transcriptions')
+        return void res.end(JSON.stringify({ text: 'What is the weather in Paris?' }));
+      const { input } = JSON.parse(req.body) as { input: string };
+      res
+        .writeHead(200, { 'Content-Type': 'audio/pcm' })
+        .end(Buffer.alloc(Math.round(secondsFor(input) * 24000) * 2, 7));
+    });
+  });
+  afterAll(async () => {
+    await engine.stop();
+    await llm.stop();
+    await speech.stop();
+    await weather.stop();
+  });
+  beforeEach(() => {
+    llm.reset();
+    speech.requests.length = 0;
+    secondsFor = () => 0.2;
+  });
+
+  const ttsInputs = () =>
+    speech.requests
+      .filter((r) => r.path === '/audio/speech')
+      .map((r) => JSON.parse(r.body).input as string);
+
+  it('never synthesises tool markup or reasoning: each synthesis gets a clean sentence', async () => {
+    const ws = await voiceSession(engine);
+    const xml =
+      '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>';
+    llm.enqueue(
+      sseText(['<think>call the tool</think>Let me ', 'check. ', xml.slice(0, 15), xml.slice(15)]),
+      sseText(['It is **sunny** ☀️. ', 'See https://wttr.in now.']),
+    );
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'Weather in Paris?' });
+    await ws.waitFor((m) => m.type === 'audio_end', from, 10000);
+    expect(ttsInputs()).toEqual(['Let me check.', 'It is sunny .', 'See now.']);
+    for (const input of ttsInputs()) expect(input).not.toMatch(MARKUP);
+    const msgs = ws.messages.slice(from);
+    expect(audio(msgs).length).toBe(3);
+    expect(msgs.at(-1)).toEqual({ type: 'audio_end' });
+    ws.close();
+  });
+
+  it('sends raw binary audio frames when the session asks for them', async () => {
+    const ws = await voiceSession(engine, { audio: 'binary' });
+    const frames: Buffer[] = [];
+    ws.socket.on('message', (data, isBinary) => isBinary && frames.push(data as Buffer));
+    llm.enqueue(sseText(['Hello.']));
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'hi' });
+    await ws.waitFor((m) => m.type === 'audio_end', from);
+    expect(Buffer.concat(frames).length).toBe(0.2 * 24000 * 2);
+    ws.close();
+  });
+
+  it('barge-in: interrupt stops audio within one chunk and history keeps only what was heard', async () => {
+    secondsFor = (input) => (input.startsWith('One') ? 0.2 : 2);
+    const ws = await voiceSession(engine);
+    llm.enqueue({
+      kind: 'sse',
+      pieces: sseText(['One. ', 'Two is long. ', 'Three is long too.']).pieces,
+    });
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'Count' });
+    await ws.waitFor((m) => m.type === 'audio' && m.seq === 1, from, 5000);
+    ws.send({ type: 'interrupt' });
+    const interruptAt = ws.messages.length;
+    await ws.waitFor((m) => m.type === 'audio_end', from);
+    expect(
+      await ws.waitFor((m) => m.type === 'assistant_end' && m.interrupted === true, from),
+    ).toEqual({
+      type: 'assistant_end',
+      text: 'One.',
+      interrupted: true,
+    });
+    expect(audio(ws.messages.slice(interruptAt)).length).toBeLessThanOrEqual(1);
+    llm.enqueue(sseText(['Ok.']));
+    await ws.turn('stop');
+    expect(llm.requests[1]!.body.messages.slice(1)).toEqual([
+      { role: 'user', content: 'Count' },
+      { role: 'assistant', content: 'One.' },
+      { role: 'user', content: 'stop' },
+    ]);
+    ws.close();
+  });
+
+  it('transcribes an utterance sent as binary and base64 frames, then answers it', async () => {
+    const ws = await voiceSession(engine);
+    llm.enqueue(sseText(['Sunny.']));
+    ws.socket.send(Buffer.alloc(6400, 1), { binary: true });
+    ws.send({ type: 'audio', data: Buffer.alloc(3200, 2).toString('base64') });
+    const from = ws.messages.length;
+    ws.send({ type: 'audio_end' });
+    expect(await ws.waitFor((m) => m.type === 'transcript', from)).toEqual({
+      type: 'transcript',
+      text: 'What is the weather in Paris?',
+    });
+    await ws.waitFor((m) => m.type === 'assistant_end', from);
+    expect(llm.requests[0]!.body.messages.at(-1)).toEqual({
+      role: 'user',
+      content: 'What is the weather in Paris?',
+    });
+    const stt = speech.requests.find((r) => r.path === '/audio/transcriptions')!;
+    expect(Buffer.byteLength(stt.body, 'latin1')).toBeGreaterThan(9600);
+    ws.close();
+  });
+
+  it('refuses an utterance longer than STT_MAX_SECONDS and bad audio frames', async () => {
+    const ws = await WsClient.connect(engine.wsUrl);
+    ws.socket.send(Buffer.alloc(40000), { binary: true });
+    expect(await ws.waitFor((m) => m.type === 'error')).toMatchObject({
+      message: expect.stringContaining('STT_MAX_SECONDS'),
+    });
+    const from = ws.messages.length;
+    ws.send({ type: 'audio', data: 'not base64!' });
+    expect(await ws.waitFor((m) => m.type === 'error', from)).toMatchObject({
+      message: 'audio "data" is not valid base64',
+    });
+    const next = ws.messages.length;
+    ws.send({ type: 'audio_end' });
+    expect(await ws.waitFor((m) => m.type === 'error', next)).toMatchObject({
+      message: expect.stringContaining('audio_end without audio'),
+    });
+    const bad = ws.messages.length;
+    ws.send({ type: 'session.update', modality: 'video' });
+    expect(await ws.waitFor((m) => m.type === 'error', bad)).toMatchObject({
+      message: '"modality" must be "voice" or "text"',
+    });
+    ws.close();
+  });
+
+  it('barge-in by voice: audio from the user cancels the agent speaking', async () => {
+    secondsFor = () => 2;
+    const ws = await voiceSession(engine);
+    llm.enqueue(sseText(['A long sentence here. ', 'And another one.']));
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'talk' });
+    await ws.waitFor((m) => m.type === 'audio', from, 5000);
+    ws.socket.send(Buffer.alloc(320), { binary: true });
+    expect(await ws.waitFor((m) => m.type === 'audio_end', from)).toEqual({ type: 'audio_end' });
+    expect(
+      await ws.waitFor((m) => m.type === 'assistant_end' && m.interrupted === true, from),
+    ).toMatchObject({ text: '' });
+    ws.close();
+  });
+});
