@@ -1,0 +1,60 @@
+// Worker thread running CPython (Pyodide, WASM) for code tools. Calls from Python into the
+// engine (tools.*, ces_requests.*) are synchronous for Python: the worker posts the request and
+// blocks on a SharedArrayBuffer (Atomics.wait) until the main thread writes the answer.
+import { parentPort, workerData } from 'node:worker_threads';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadPyodide } from 'pyodide';
+
+const { control, data, interrupt, packagesDir, bridgeTimeoutMs } = workerData;
+const state = new Int32Array(control); // [0] = answer ready flag, [1] = answer length
+const bytes = new Uint8Array(data);
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+let currentJob = 0;
+
+const pyodide = await loadPyodide({ stdout: () => {}, stderr: () => {} });
+if (packagesDir) {
+  const wheels = readdirSync(packagesDir).filter((f) => f.endsWith('.whl') || f.endsWith('.zip')).map((f) => join(packagesDir, f));
+  if (wheels.length) await pyodide.loadPackage(wheels, { messageCallback: () => {}, errorCallback: () => {} });
+}
+pyodide.setInterruptBuffer(new Uint8Array(interrupt));
+pyodide.registerJsModule('_engine_bridge', {
+  call(requestJson) {
+    Atomics.store(state, 0, 0);
+    parentPort.postMessage({ type: 'bridge', job: currentJob, request: requestJson });
+    if (Atomics.wait(state, 0, 0, bridgeTimeoutMs) === 'timed-out') {
+      return JSON.stringify({ error: 'the engine did not answer in time', text: 'Error: tool request failed: timed out' });
+    }
+    return decoder.decode(bytes.slice(0, Atomics.load(state, 1)));
+  },
+});
+pyodide.runPython(readFileSync(new URL('./python_runtime.py', import.meta.url), 'utf8'), { filename: 'python_runtime.py' });
+const runtime = pyodide.globals;
+const entry = { run: runtime.get('run_tool'), callback: runtime.get('run_callback'), analyze: runtime.get('analyze') };
+
+// Nothing the tool code could reach through the JS side: no network, no process control.
+for (const name of ['fetch', 'WebSocket', 'XMLHttpRequest', 'EventSource', 'Request']) delete globalThis[name];
+for (const name of ['binding', '_linkedBinding', 'dlopen', 'kill', 'chdir', 'abort', 'exit', 'reallyExit']) {
+  try {
+    process[name] = () => {
+      throw new Error('not available to code tools');
+    };
+  } catch {
+    /* read-only */
+  }
+}
+
+parentPort.on('message', (message) => {
+  if (message.type !== 'job') return;
+  currentJob = message.id;
+  new Uint8Array(interrupt)[0] = 0;
+  let result;
+  try {
+    result = entry[message.kind](JSON.stringify(message.job));
+  } catch (error) {
+    result = JSON.stringify({ ok: false, error: `Error: ${error?.type ?? 'RuntimeError'}: ${String(error?.message ?? error).split('\n').slice(-2).join(' ').trim()}` });
+  }
+  parentPort.postMessage({ type: 'result', id: message.id, result, memory: pyodide._module.HEAP8.length });
+});
+parentPort.postMessage({ type: 'ready', memory: pyodide._module.HEAP8.length });

@@ -1,0 +1,308 @@
+# Runtime of Python code tools, loaded once per worker. User code runs in a fresh namespace per
+# call, with the globals of seed 003: context, _session, tools, ces_requests (alias requests).
+import ast
+import builtins
+import inspect
+import io
+import json
+import sys
+import types
+
+from _engine_bridge import call as _bridge_call
+
+_BLOCKED = ("js", "pyodide", "pyodide_js", "_pyodide", "micropip", "_engine_bridge")
+_real_import = builtins.__import__
+
+
+def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
+    if globals is not None and globals.get("__name__") == "__tool__":
+        root = name.split(".")[0]
+        if root in _BLOCKED:
+            raise ImportError(f"module '{name}' is not available to code tools")
+    return _real_import(name, globals, locals, fromlist, level)
+
+
+builtins.__import__ = _guarded_import
+
+
+def _bridge(kind, payload):
+    return json.loads(_bridge_call(json.dumps({"kind": kind, "payload": payload})))
+
+
+class RequestException(Exception):
+    pass
+
+
+class HTTPError(RequestException):
+    pass
+
+
+class Response:
+    def __init__(self, data):
+        self.status_code = data["status_code"]
+        self.reason = data.get("reason", "")
+        self.ok = 200 <= self.status_code < 400
+        self.text = data.get("text", "")
+        self.content = self.text.encode("utf-8")
+        self.headers = data.get("headers", {})
+        self.url = data.get("url", "")
+
+    def json(self):
+        return json.loads(self.text)
+
+    def raise_for_status(self):
+        if self.status_code >= 400:
+            raise HTTPError(f"{self.status_code} {self.reason} for url: {self.url}")
+
+    def __repr__(self):
+        return f"<Response [{self.status_code}]>"
+
+
+class _Requests:
+    RequestException = RequestException
+    HTTPError = HTTPError
+
+    def request(self, method, url, params=None, json=None, headers=None, timeout=None, data=None):
+        result = _bridge("http", {"method": str(method).upper(), "url": url, "params": params, "json": json,
+                                  "headers": headers, "timeout": timeout, "data": data})
+        if "error" in result:
+            raise RequestException(result["error"])
+        return Response(result)
+
+    def get(self, url, **kw):
+        return self.request("GET", url, **kw)
+
+    def post(self, url, **kw):
+        return self.request("POST", url, **kw)
+
+    def put(self, url, **kw):
+        return self.request("PUT", url, **kw)
+
+    def patch(self, url, **kw):
+        return self.request("PATCH", url, **kw)
+
+    def delete(self, url, **kw):
+        return self.request("DELETE", url, **kw)
+
+    def head(self, url, **kw):
+        return self.request("HEAD", url, **kw)
+
+
+class _Tools:
+    """tools.<name>(args): calls another active tool synchronously."""
+
+    def __init__(self, run_nested):
+        self._run_nested = run_nested
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+
+        def call(args=None, **kwargs):
+            payload = dict(args or {})
+            payload.update(kwargs)
+            result = _bridge("tool", {"name": name, "args": payload})
+            if result.get("python"):
+                return self._run_nested(result["python"], payload)
+            text = result["text"]
+            try:
+                return json.loads(text)
+            except ValueError:
+                return text
+
+        call.__name__ = name
+        return call
+
+
+def _ns(obj):
+    if isinstance(obj, dict):
+        return types.SimpleNamespace(**{k: _ns(v) for k, v in obj.items()})
+    if isinstance(obj, list):
+        return [_ns(v) for v in obj]
+    return obj
+
+
+class ToolContext:
+    def __init__(self, ctx, state):
+        self.function_call_id = ctx["function_call_id"]
+        self.user_content = _ns(ctx["user_content"])
+        self.state = state
+        self.events = _ns(ctx["events"])
+        self.session_id = ctx["session_id"]
+        self.invocation_id = ctx["invocation_id"]
+        self.agent_name = ctx["agent_name"]
+
+
+requests = _Requests()
+
+
+def _execute(code, func, args, ctx, state, out):
+    ns = {"__name__": "__tool__", "__builtins__": builtins}
+
+    def run_nested(spec, payload):
+        nested_ctx = dict(ctx, function_call_id=spec["call_id"])
+        return _execute(spec["code"], spec["func"], payload, nested_ctx, state, out)
+
+    ns.update(context=ToolContext(ctx, state), _session=dict(ctx["session"]), tools=_Tools(run_nested),
+              ces_requests=requests, requests=requests)
+    exec(compile(code, "<tool>", "exec"), ns)
+    fn = ns.get(func)
+    if not callable(fn):
+        raise NameError(f"function '{func}' is not defined")
+    return fn(**args)
+
+
+def run_tool(job_json):
+    job = json.loads(job_json)
+    ctx = job["context"]
+    state = json.loads(json.dumps(ctx.get("state") or {}))
+    out = io.StringIO()
+    saved = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = out
+    try:
+        result = _execute(job["code"], job["func"], job["args"], ctx, state, out)
+        text = json.dumps(result, ensure_ascii=False)
+        state_text = json.dumps(state, ensure_ascii=False)
+        return json.dumps({"ok": True, "result": text, "state": state_text, "logs": out.getvalue()})
+    except BaseException as error:  # the model gets the error as text, never a crash
+        return json.dumps({"ok": False, "error": f"Error: {type(error).__name__}: {error}", "logs": out.getvalue()})
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+class _LlmConfig:
+    def __init__(self, tool_names):
+        self.excluded_tools = []
+        self.tool_names = list(tool_names)
+
+    def hide_tool(self, name):
+        if name not in self.excluded_tools:
+            self.excluded_tools.append(name)
+
+
+def run_callback(job_json):
+    job = json.loads(job_json)
+    ctx = job["context"]
+    state = json.loads(json.dumps(ctx.get("state") or {}))
+    out = io.StringIO()
+    saved = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = out
+    try:
+        ns = {"__name__": "__tool__", "__builtins__": builtins}
+        ns.update(_session=dict(ctx["session"]), tools=_Tools(lambda spec, payload: None), ces_requests=requests,
+                  requests=requests)
+        exec(compile(job["code"], "<callback>", "exec"), ns)
+        callback_context = types.SimpleNamespace(variables={"_session": dict(ctx["session"])}, state=state,
+                                                 session_id=ctx["session_id"], invocation_id=ctx["invocation_id"],
+                                                 agent_name=ctx["agent_name"])
+        llm_request = types.SimpleNamespace(config=_LlmConfig(job["tool_names"]))
+        ns[job["func"]](callback_context, llm_request)
+        return json.dumps({"ok": True, "excluded": [str(n) for n in llm_request.config.excluded_tools],
+                           "state": json.dumps(state, ensure_ascii=False), "logs": out.getvalue()})
+    except BaseException as error:
+        return json.dumps({"ok": False, "error": f"Error: {type(error).__name__}: {error}", "logs": out.getvalue()})
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+_TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean", "dict": "object",
+          "list": "array", "Dict": "object", "List": "array", "Any": None, "tuple": "array", "Tuple": "array"}
+
+
+def _schema_of(annotation):
+    if annotation is None:
+        return {}
+    text = ast.unparse(annotation)
+    for prefix in ("typing.", "t."):
+        text = text.replace(prefix, "")
+    nullable = False
+    if text.startswith("Optional[") and text.endswith("]"):
+        text, nullable = text[len("Optional["):-1], True
+    if "|" in text:
+        parts = [p.strip() for p in text.split("|")]
+        if "None" in parts:
+            nullable = True
+            parts = [p for p in parts if p != "None"]
+        text = parts[0] if len(parts) == 1 else text
+    base = text.split("[")[0]
+    kind = _TYPES.get(base)
+    schema = {} if kind is None else {"type": kind}
+    if kind == "array" and "[" in text:
+        inner = ast.parse(text, mode="eval").body
+        if isinstance(inner, ast.Subscript):
+            item = _schema_of(inner.slice if not isinstance(inner.slice, ast.Tuple) else inner.slice.elts[0])
+            if item:
+                schema["items"] = item
+    if nullable and "type" in schema:
+        schema["type"] = [schema["type"], "null"]
+    return schema
+
+
+def _arg_docs(doc):
+    docs, section = {}, False
+    for line in (doc or "").splitlines():
+        stripped = line.strip()
+        if stripped in ("Args:", "Arguments:", "Parameters:"):
+            section = True
+            continue
+        if section:
+            if not stripped:
+                continue
+            if stripped.endswith(":") and " " not in stripped:
+                section = False
+                continue
+            if ":" in stripped:
+                name, _, text = stripped.partition(":")
+                name = name.split("(")[0].strip()
+                if name.isidentifier():
+                    docs[name] = text.strip()
+                    continue
+            last = list(docs)[-1] if docs else None
+            if last:
+                docs[last] = (docs[last] + " " + stripped).strip()
+    return docs
+
+
+def analyze(job_json):
+    """Parses (never runs) a code tool: its main function, description and JSON Schema."""
+    job = json.loads(job_json)
+    try:
+        tree = ast.parse(job["code"], filename="<tool>")
+    except SyntaxError as error:
+        return json.dumps({"ok": False, "error": f"Python syntax error at line {error.lineno}: {error.msg}",
+                           "line": error.lineno})
+    functions = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    wanted = job.get("name")
+    if wanted:
+        found = [f for f in functions if f.name == wanted]
+        if not found:
+            names = ", ".join(f.name for f in functions) or "none"
+            return json.dumps({"ok": False, "error": f"no function named '{wanted}' (functions defined: {names})"})
+        fn = found[0]
+    else:
+        public = [f for f in functions if not f.name.startswith("_")]
+        if not public:
+            return json.dumps({"ok": False, "error": "the code defines no function"})
+        fn = public[0]
+    if isinstance(fn, ast.AsyncFunctionDef):
+        return json.dumps({"ok": False, "error": f"function '{fn.name}' is async: code tools are plain functions",
+                           "line": fn.lineno})
+    doc = ast.get_docstring(fn) or ""
+    arg_docs = _arg_docs(doc)
+    properties, required = {}, []
+    args = fn.args
+    positional = args.posonlyargs + args.args
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    for arg, default in list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults)):
+        schema = _schema_of(arg.annotation)
+        if arg.arg in arg_docs:
+            schema["description"] = arg_docs[arg.arg]
+        properties[arg.arg] = schema
+        if default is None:
+            required.append(arg.arg)
+    parameters = {"type": "object", "properties": properties}
+    if required:
+        parameters["required"] = required
+    description = inspect.cleandoc(doc).split("\n\nArgs:")[0].split("\nArgs:")[0].strip() if doc else ""
+    return json.dumps({"ok": True, "name": fn.name, "description": description, "parameters": parameters,
+                       "line": fn.lineno})

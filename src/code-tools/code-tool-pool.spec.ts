@@ -1,0 +1,139 @@
+import { CodeToolPool } from './code-tool-pool.js';
+
+const context = {
+  function_call_id: 'call_1',
+  user_content: { role: 'user', parts: [{ text: 'hello there' }] },
+  state: { n: 1 },
+  events: [],
+  session_id: 's1',
+  invocation_id: 't1',
+  agent_name: 'agent',
+  session: { modality: 'TEXT', channel: 'websocket' },
+};
+
+describe('CodeToolPool (real Pyodide workers)', () => {
+  const pool = new CodeToolPool({ workers: 1, memoryMb: 1024, packagesDir: '' });
+  beforeAll(() => pool.start(), 60000);
+  afterAll(() => pool.close());
+
+  const run = (
+    code: string,
+    func: string,
+    args: Record<string, unknown> = {},
+    timeoutMs = 3000,
+    onBridge?: any,
+  ) => pool.run({ kind: 'run', job: { code, func, args, context }, timeoutMs, onBridge });
+
+  it('runs a function in a fresh namespace with context, state and captured print output', async () => {
+    const code =
+      'def f(x: int) -> dict:\n    print("got", x)\n    context.state["n"] += x\n    return {"double": x * 2, "user": context.user_content.parts[0].text}';
+    expect(await run(code, 'f', { x: 4 })).toEqual({
+      ok: true,
+      result: '{"double": 8, "user": "hello there"}',
+      state: '{"n": 5}',
+      logs: 'got 4\n',
+    });
+    expect(await run('def g():\n    return f', 'g')).toMatchObject({
+      ok: false,
+      error: "Error: NameError: name 'f' is not defined",
+    });
+  });
+
+  it('turns exceptions and non-serialisable results into error text', async () => {
+    expect(await run('def f():\n    raise ValueError("bad input")', 'f')).toMatchObject({
+      ok: false,
+      error: 'Error: ValueError: bad input',
+    });
+    expect(await run('def f():\n    return {1, 2}', 'f')).toMatchObject({
+      ok: false,
+      error: 'Error: TypeError: Object of type set is not JSON serializable',
+    });
+    expect(await run('def f():\n    return None', 'f')).toMatchObject({ ok: true, result: 'null' });
+  });
+
+  it('refuses the JS bridge modules to tool code', async () => {
+    expect(await run('def f():\n    import js\n    return 1', 'f')).toMatchObject({
+      ok: false,
+      error: "Error: ImportError: module 'js' is not available to code tools",
+    });
+    expect(
+      await run('def f():\n    from pyodide.http import pyfetch\n    return 1', 'f'),
+    ).toMatchObject({ ok: false, error: expect.stringContaining('ImportError') });
+  });
+
+  it('stops an infinite loop at the timeout, and the pool keeps working', async () => {
+    const started = pool.started;
+    expect(await run('def f():\n    while True:\n        pass', 'f', {}, 300)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('TimeoutError'),
+    });
+    expect(
+      await run(
+        'def f():\n    return sum(range(10**15))',
+        'f',
+        {},
+        300,
+      ),
+    ).toMatchObject({ ok: false, error: expect.stringContaining('TimeoutError') });
+    expect(pool.started).toBe(started + 1);
+    expect(await run('def f():\n    return 42', 'f', {}, 30000)).toMatchObject({
+      ok: true,
+      result: '42',
+    });
+  }, 60000);
+
+  it('answers tools.* calls synchronously through the bridge', async () => {
+    const onBridge = async (request: { kind: string; payload: Record<string, unknown> }) => {
+      await new Promise((r) => setTimeout(r, 20));
+      return { text: JSON.stringify({ echo: request.payload, kind: request.kind }) };
+    };
+    const code =
+      'def f():\n    r = tools.get_weather({"city": "Rome"})\n    return r["echo"]["args"]["city"]';
+    expect(await run(code, 'f', {}, 3000, onBridge)).toMatchObject({ ok: true, result: '"Rome"' });
+  });
+
+  it('analyses code without running it: name, docstring, schema from type hints and Args', async () => {
+    const code = [
+      'from typing import Optional',
+      'print("must not run")',
+      'def update_points(points_to_add: int, reason: Optional[str] = None, tags: list = []) -> dict:',
+      '    """',
+      '    Adds loyalty points to the profile.',
+      '',
+      '    Args:',
+      '        points_to_add: The number of points to add.',
+      '        reason: Why.',
+      '    """',
+      '    return {}',
+    ].join('\n');
+    expect(await pool.run({ kind: 'analyze', job: { code }, timeoutMs: 3000 })).toEqual({
+      ok: true,
+      name: 'update_points',
+      description: 'Adds loyalty points to the profile.',
+      line: 3,
+      parameters: {
+        type: 'object',
+        properties: {
+          points_to_add: { type: 'integer', description: 'The number of points to add.' },
+          reason: { type: ['string', 'null'], description: 'Why.' },
+          tags: { type: 'array' },
+        },
+        required: ['points_to_add'],
+      },
+    });
+    expect(
+      await pool.run({ kind: 'analyze', job: { code: 'def f(:\n  pass' }, timeoutMs: 3000 }),
+    ).toMatchObject({
+      ok: false,
+      line: 1,
+      error: expect.stringContaining('syntax error at line 1'),
+    });
+    expect(
+      await pool.run({
+        kind: 'analyze',
+        job: { code: 'def f():\n  pass', name: 'g' },
+        timeoutMs: 3000,
+      }),
+    ).toMatchObject({ ok: false, error: "no function named 'g' (functions defined: f)" });
+  });
+});
