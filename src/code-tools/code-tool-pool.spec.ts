@@ -67,14 +67,10 @@ describe('CodeToolPool (real Pyodide workers)', () => {
       ok: false,
       error: expect.stringContaining('TimeoutError'),
     });
-    expect(
-      await run(
-        'def f():\n    return sum(range(10**15))',
-        'f',
-        {},
-        300,
-      ),
-    ).toMatchObject({ ok: false, error: expect.stringContaining('TimeoutError') });
+    expect(await run('def f():\n    return sum(range(10**15))', 'f', {}, 300)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('TimeoutError'),
+    });
     expect(pool.started).toBe(started + 1);
     expect(await run('def f():\n    return 42', 'f', {}, 30000)).toMatchObject({
       ok: true,

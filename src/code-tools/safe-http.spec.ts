@@ -1,0 +1,108 @@
+import { RecordingServer } from '../../test/support/recording-server.js';
+import { isPublicAddress, safeHttp } from './safe-http.js';
+
+const options = { allowPrivateNetwork: false, timeoutMs: 2000, maxResponseBytes: 1024 };
+const signal = () => new AbortController().signal;
+
+describe('safeHttp (ces_requests)', () => {
+  const server = new RecordingServer();
+  let base: string;
+  beforeAll(async () => {
+    base = await server.start();
+  });
+  afterAll(() => server.stop());
+
+  it.each([
+    '127.0.0.1',
+    '10.0.0.1',
+    '192.168.1.1',
+    '172.16.0.1',
+    '169.254.169.254',
+    '::1',
+    'fd00:ec2::254',
+    '::ffff:127.0.0.1',
+    '0.0.0.0',
+    '100.64.0.1',
+  ])('classifies %s as not public', (ip) => expect(isPublicAddress(ip)).toBe(false));
+
+  it('accepts public addresses', () => {
+    expect(isPublicAddress('93.184.216.34')).toBe(true);
+    expect(isPublicAddress('2606:4700::1111')).toBe(true);
+  });
+
+  it.each([
+    'http://127.0.0.1:9/x',
+    'http://10.0.0.1/x',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::1]/x',
+  ])('refuses %s before connecting', async (url) => {
+    await expect(safeHttp({ method: 'GET', url }, options, signal())).rejects.toThrow(
+      /refused: .* private or reserved/,
+    );
+  });
+
+  it('refuses a hostname that resolves to loopback (checked on the resolved address)', async () => {
+    const port = new URL(base).port;
+    await expect(
+      safeHttp({ method: 'GET', url: `http://localhost:${port}/x` }, options, signal()),
+    ).rejects.toThrow(/localhost resolves to a private or reserved address/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('refuses a redirect to a private address, even from an allowed first hop', async () => {
+    server.respond((_req, res) =>
+      res.writeHead(302, { Location: 'http://169.254.169.254/latest/meta-data/' }).end(),
+    );
+    await expect(
+      safeHttp(
+        { method: 'GET', url: `${base}/start` },
+        { ...options, allowPrivateNetwork: false },
+        signal(),
+      ),
+    ).rejects.toThrow(/refused/);
+  });
+
+  it('sends params, json and headers and reads the response when private networks are allowed', async () => {
+    server.requests.length = 0;
+    server.respond((req, res) =>
+      res
+        .writeHead(201, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ got: req.body })),
+    );
+    const response = await safeHttp(
+      {
+        method: 'post',
+        url: `${base}/items`,
+        params: { q: 'a b', n: 2 },
+        json: { name: 'pen' },
+        headers: { 'X-Key': 'k' },
+      },
+      { ...options, allowPrivateNetwork: true },
+      signal(),
+    );
+    expect(response).toMatchObject({
+      status_code: 201,
+      reason: 'Created',
+      text: '{"got":"{\\"name\\":\\"pen\\"}"}',
+    });
+    expect(server.requests[0]).toMatchObject({
+      method: 'POST',
+      url: '/items?q=a+b&n=2',
+      body: '{"name":"pen"}',
+    });
+    expect(server.requests[0]!.headers).toMatchObject({
+      'x-key': 'k',
+      'content-type': 'application/json',
+    });
+  });
+
+  it('reads at most maxResponseBytes of a body', async () => {
+    server.respond((_req, res) => res.end('z'.repeat(100_000)));
+    const response = await safeHttp(
+      { method: 'GET', url: `${base}/big` },
+      { ...options, allowPrivateNetwork: true },
+      signal(),
+    );
+    expect(response.text).toHaveLength(1024);
+  });
+});

@@ -1,0 +1,198 @@
+import ipaddr from 'ipaddr.js';
+import { lookup as dnsLookup } from 'node:dns';
+import { request as httpRequest, STATUS_CODES, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+
+/** What `ces_requests` asks for. */
+export interface PyHttpRequest {
+  method: string;
+  url: string;
+  params?: Record<string, unknown> | null;
+  json?: unknown;
+  data?: unknown;
+  headers?: Record<string, string> | null;
+  timeout?: number | null;
+}
+
+export interface PyHttpResponse {
+  status_code: number;
+  reason: string;
+  text: string;
+  headers: Record<string, string>;
+  url: string;
+}
+
+export interface SafeHttpOptions {
+  allowPrivateNetwork: boolean;
+  /** Address policy; default: public unicast only, or everything with `allowPrivateNetwork`. */
+  allowAddress?: (address: string) => boolean;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  maxRedirects?: number;
+}
+
+export class BlockedAddressError extends Error {}
+
+/** Only ordinary public unicast addresses; never private, loopback, link-local (metadata) or reserved ones. */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress())
+    ip = (ip as ipaddr.IPv6).toIPv4Address();
+  return ip.range() === 'unicast';
+}
+
+function policy(options: SafeHttpOptions): (address: string) => boolean {
+  return options.allowAddress ?? (options.allowPrivateNetwork ? () => true : isPublicAddress);
+}
+
+function guardedLookup(allowed: (address: string) => boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const list = addresses as { address: string; family: number }[];
+      const blocked = list.find((a) => !allowed(a.address));
+      if (blocked) {
+        return callback(
+          new BlockedAddressError(
+            `refused: ${hostname} resolves to a private or reserved address (${blocked.address})`,
+          ),
+          '',
+          0,
+        );
+      }
+      // Connect to exactly the address that was checked (no second lookup to rebind).
+      if (options.all)
+        return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
+      return callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+}
+
+function withParams(url: URL, params: Record<string, unknown> | null | undefined): URL {
+  for (const [key, value] of Object.entries(params ?? {})) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item !== undefined && item !== null)
+        url.searchParams.append(key, typeof item === 'string' ? item : JSON.stringify(item));
+    }
+  }
+  return url;
+}
+
+/**
+ * The HTTP side of `ces_requests`: private, loopback, link-local and metadata addresses are
+ * refused unless allowed, checked on the address actually connected to (DNS-rebinding safe) and
+ * again on every redirect. At most `maxResponseBytes` of a body are read.
+ */
+export async function safeHttp(
+  req: PyHttpRequest,
+  options: SafeHttpOptions,
+  signal: AbortSignal,
+): Promise<PyHttpResponse> {
+  let url = withParams(new URL(req.url), req.params);
+  let method = req.method.toUpperCase();
+  const headers: Record<string, string> = { ...(req.headers ?? {}) };
+  let body: string | undefined;
+  if (req.json !== undefined && req.json !== null) {
+    body = JSON.stringify(req.json);
+    headers['Content-Type'] ??= 'application/json';
+  } else if (req.data !== undefined && req.data !== null) {
+    body =
+      typeof req.data === 'string'
+        ? req.data
+        : new URLSearchParams(req.data as Record<string, string>).toString();
+    if (typeof req.data !== 'string')
+      headers['Content-Type'] ??= 'application/x-www-form-urlencoded';
+  }
+  const timeoutMs = req.timeout
+    ? Math.min(req.timeout * 1000, options.timeoutMs)
+    : options.timeoutMs;
+  const deadline = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+  for (let hop = 0; ; hop++) {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new Error(`unsupported URL scheme ${url.protocol}`);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host) && !policy(options)(host)) {
+      throw new BlockedAddressError(`refused: ${host} is a private or reserved address`);
+    }
+    const response = await send(url, method, headers, body, options, deadline);
+    const location = response.headers.location;
+    if (
+      response.statusCode &&
+      [301, 302, 303, 307, 308].includes(response.statusCode) &&
+      location
+    ) {
+      response.resume();
+      if (hop >= (options.maxRedirects ?? 3))
+        throw new Error('too many redirects (at most 3 are followed)');
+      url = new URL(location, url);
+      if (
+        response.statusCode === 303 ||
+        ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')
+      ) {
+        method = 'GET';
+        body = undefined;
+      }
+      continue;
+    }
+    const text = await readText(response, options.maxResponseBytes);
+    const flat = Object.fromEntries(
+      Object.entries(response.headers).map(([k, v]) => [
+        k,
+        Array.isArray(v) ? v.join(', ') : String(v ?? ''),
+      ]),
+    );
+    const status = response.statusCode ?? 0;
+    return {
+      status_code: status,
+      reason: response.statusMessage || STATUS_CODES[status] || '',
+      text,
+      headers: flat,
+      url: url.toString(),
+    };
+  }
+}
+
+function send(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  options: SafeHttpOptions,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+      method,
+      headers:
+        body === undefined
+          ? headers
+          : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+      lookup: guardedLookup(policy(options)),
+      signal,
+    });
+    request.on('response', resolve);
+    request.on('error', (error) =>
+      reject(
+        signal.aborted && !(error instanceof BlockedAddressError) ? new Error('timed out') : error,
+      ),
+    );
+    request.end(body);
+  });
+}
+
+async function readText(response: IncomingMessage, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response) {
+    const buf = chunk as Buffer;
+    chunks.push(buf.subarray(0, Math.max(0, limit - size)));
+    size += buf.length;
+    if (size >= limit) {
+      response.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
