@@ -106,10 +106,10 @@ describe('HTTP tools against a real server (seed §3–§6)', () => {
   it('reports a refused connection', async () => {
     const registry = engine.app.get(ToolRegistry);
     const snapshot = registry.active();
-    registry.replace([{ name: 'down', url: 'http://127.0.0.1:1/x', method: 'GET' }]);
+    await registry.replace([{ name: 'down', url: 'http://127.0.0.1:1/x', method: 'GET' }]);
     const result = await call('down', {});
     expect(result.text).toMatch(/^Error: tool request failed: .*ECONNREFUSED/);
-    registry.replace(snapshot.tools.map((t) => t.raw));
+    await registry.replace(snapshot.definitions.map((t) => t.raw));
   });
 
   it('follows at most 3 redirects', async () => {

@@ -9,8 +9,10 @@ export const appConfig = registerAs('app', () => {
 export const llmConfig = registerAs('llm', () => parseEnv(process.env).llm);
 export const toolsConfig = registerAs('tools', () => parseEnv(process.env).tools);
 export const speechConfig = registerAs('speech', () => parseEnv(process.env).speech);
+export const codeToolsConfig = registerAs('codeTools', () => parseEnv(process.env).codeTools);
 
 export type AppConfig = ReturnType<typeof appConfig>;
 export type LlmConfig = ReturnType<typeof llmConfig>;
 export type ToolsConfig = ReturnType<typeof toolsConfig>;
 export type SpeechConfig = ReturnType<typeof speechConfig>;
+export type CodeToolsConfig = ReturnType<typeof codeToolsConfig>;

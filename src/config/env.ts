@@ -34,6 +34,13 @@ export interface Env {
   };
   ws: { maxMessageBytes: number; pingIntervalSecs: number };
   speech: SpeechEnv;
+  codeTools: {
+    workers: number;
+    memoryMb: number;
+    packagesDir: string;
+    allowPrivateNetwork: boolean;
+    agentName: string;
+  };
 }
 
 export interface SpeechEnv {
@@ -180,6 +187,13 @@ export function parseEnv(raw: Raw): Env {
       pingIntervalSecs: int(raw, 'WS_PING_INTERVAL_SECS', 30, 0, 3600),
     },
     speech: parseSpeech(raw),
+    codeTools: {
+      workers: int(raw, 'CODE_TOOLS_WORKERS', 2, 1, 64),
+      memoryMb: int(raw, 'CODE_TOOLS_MEMORY_MB', 512, 64, 4096),
+      packagesDir: present(raw, 'CODE_TOOLS_PACKAGES_DIR') ?? '',
+      allowPrivateNetwork: bool(raw, 'CODE_TOOLS_ALLOW_PRIVATE_NETWORK') ?? false,
+      agentName: present(raw, 'AGENT_NAME') ?? 'agent',
+    },
   };
 }
 

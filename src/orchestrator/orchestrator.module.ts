@@ -3,10 +3,11 @@ import { LlmModule } from '../llm/llm.module.js';
 import { SpeechModule } from '../speech/speech.module.js';
 import { ToolsModule } from '../tools/tools.module.js';
 import { AgentGateway } from './agent.gateway.js';
+import { ToolScope } from './tool-scope.service.js';
 import { TurnManager } from './turn-manager.service.js';
 
 @Module({
   imports: [LlmModule, ToolsModule, SpeechModule],
-  providers: [TurnManager, AgentGateway],
+  providers: [TurnManager, ToolScope, AgentGateway],
 })
 export class OrchestratorModule {}

@@ -12,16 +12,21 @@ import {
 import { ToolExecutor } from '../tools/tool-executor.js';
 import { ToolRegistry } from '../tools/tool-registry.service.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
+import type { ToolCallContext } from '../tools/tool-executor.js';
 import { trimHistory } from './history.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import { RoundFailed, runRound, TurnCancelled, type RoundResult } from './round.js';
 import type { Session } from './session.js';
+import { sessionState, ToolScope } from './tool-scope.service.js';
 
 interface TurnContext {
   session: Session;
   turnId: string;
+  /** The tools active at the turn's start. */
+  base: ToolSnapshot;
+  /** What the current request may use (modalities and callbacks applied). */
   snapshot: ToolSnapshot;
-  tools: LlmTool[];
+  toolContext: ToolCallContext;
   signal: AbortSignal;
   emit: (event: TurnEvent) => void;
   visible: string;
@@ -43,6 +48,7 @@ export class TurnManager {
     private readonly llm: LlmClient,
     private readonly registry: ToolRegistry,
     private readonly executor: ToolExecutor,
+    private readonly scope: ToolScope,
     @Inject(llmConfig.KEY) private readonly llmSettings: LlmConfig,
     @Inject(toolsConfig.KEY) private readonly toolSettings: ToolsConfig,
   ) {}
@@ -64,19 +70,26 @@ export class TurnManager {
     const ctx: TurnContext = {
       session,
       turnId: randomUUID(),
+      base: snapshot,
       snapshot,
-      tools: snapshot.tools.map((t) => ({
-        name: t.name,
-        description: t.description,
-        parameters: t.parameters,
-      })),
+      toolContext: {
+        sessionId: session.id,
+        turnId: '',
+        modality: session.settings.modality,
+        channel: 'websocket',
+        state: sessionState(session),
+        events: session.history,
+      },
       signal,
       emit: (event) => out.next(event),
       visible: '',
       pendingWs: '',
     };
+    ctx.toolContext.turnId = ctx.turnId;
     const tag = `session_id=${session.id} turn_id=${ctx.turnId}`;
-    this.logger.log(`turn started (${tag}, ${ctx.tools.length} tool(s) from ${snapshot.source})`);
+    this.logger.log(
+      `turn started (${tag}, ${snapshot.tools.length} tool(s) from ${snapshot.source})`,
+    );
     this.logger.debug(`user text (${tag}): ${JSON.stringify(userText)}`);
     session.history.push({ role: 'user', content: userText });
     try {
@@ -102,13 +115,20 @@ export class TurnManager {
     }
   }
 
-  private request(ctx: TurnContext, toolChoice: 'auto' | 'none'): LlmRequest {
+  private async request(ctx: TurnContext, toolChoice: 'auto' | 'none'): Promise<LlmRequest> {
+    ctx.toolContext.events = ctx.session.history;
+    ctx.snapshot = await this.scope.forRequest(ctx.base, ctx.toolContext);
+    const tools: LlmTool[] = ctx.snapshot.tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters,
+    }));
     const history = trimHistory(ctx.session.history, this.llmSettings.maxHistoryMessages);
     const messages: ChatMessage[] = [
       { role: 'system', content: this.llmSettings.systemPrompt },
       ...history,
     ];
-    return { messages, tools: ctx.tools, toolChoice };
+    return { messages, tools, toolChoice };
   }
 
   private async loop(ctx: TurnContext): Promise<void> {
@@ -125,11 +145,11 @@ export class TurnManager {
 
   /** One streamed completion, with the seed's fallback when it comes back empty. */
   private async completion(ctx: TurnContext, toolChoice: 'auto' | 'none'): Promise<RoundResult> {
-    const request = this.request(ctx, toolChoice);
+    const request = await this.request(ctx, toolChoice);
     const take = toolChoice === 'auto';
     const onEvent = (event: LlmEvent) => this.forward(ctx, event, take);
     let round = await this.track(ctx, runRound(this.llm.stream(request), ctx.signal, onEvent));
-    if (round.text.trim() === '' && round.calls.length === 0 && ctx.tools.length > 0) {
+    if (round.text.trim() === '' && round.calls.length === 0 && request.tools.length > 0) {
       this.logger.warn(
         `empty streamed round: asking once more without streaming (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
       );
@@ -194,6 +214,7 @@ export class TurnManager {
         ...(call.argumentsValid ? {} : { rawArguments: call.rawArguments }),
         snapshot: ctx.snapshot,
         signal: ctx.signal,
+        context: ctx.toolContext,
       });
       if (ctx.signal.aborted) return;
       results[i] = outcome.text;
@@ -203,6 +224,7 @@ export class TurnManager {
         name: call.name,
         ok: outcome.ok,
         ms: Math.round(performance.now() - started),
+        ...(outcome.logs ? { logs: outcome.logs } : {}),
       });
     });
     const cancelled = new Promise<void>((resolve) =>

@@ -1,33 +1,52 @@
-/** A tool as written in the tools file or `POST /api/tools` (seed §3). Plain types, no Nest. */
-export interface HttpToolDefinition {
-  name: string;
-  description?: string;
-  parameters?: JsonSchema;
-  url: string;
-  method?: string;
-  headers?: Record<string, string>;
-}
-
+/** Tool definitions as written in the tools file or `POST /api/tools`. Plain types, no Nest. */
 export type JsonSchema = Record<string, unknown>;
 
 export type ToolSource = 'file' | 'request' | 'none';
 
+export type Modality = 'voice' | 'text';
+
+/** One entry of the tools file, as given (HTTP tools by default; `python` and `callback` code). */
+export interface ToolDefinitionInput {
+  type?: 'http' | 'python' | 'callback';
+  name?: string;
+  description?: string;
+  parameters?: JsonSchema;
+  url?: string;
+  method?: string;
+  headers?: Record<string, string>;
+  code?: string;
+  file?: string;
+  timeout_secs?: number;
+  modalities?: Modality[];
+}
+
 /** A validated definition with its defaults applied. `raw` is the definition as given. */
 export interface Tool {
+  kind: 'http' | 'python' | 'callback';
   name: string;
   description: string;
   parameters: JsonSchema;
+  /** HTTP tools only. */
   url: string;
   method: string;
   headers: Record<string, string>;
-  raw: HttpToolDefinition;
+  /** Code tools only: the Python source, and the function to call. */
+  code: string;
+  timeoutSecs?: number;
+  modalities?: Modality[];
+  raw: ToolDefinitionInput;
 }
 
-/** One immutable view of the active tools; a turn keeps the one it started with. */
+/** One immutable view of the active definitions; a turn keeps the one it started with. */
 export interface ToolSnapshot {
   source: ToolSource;
+  /** Every definition, callbacks included, in file order. */
+  definitions: readonly Tool[];
+  /** What the model may call: HTTP and Python tools. */
   tools: readonly Tool[];
   byName: ReadonlyMap<string, Tool>;
+  /** `before_model_callback` hooks (type `callback`). */
+  callbacks: readonly Tool[];
 }
 
 export const DEFAULT_PARAMETERS: JsonSchema = { type: 'object', properties: {} };
@@ -35,17 +54,22 @@ export const DEFAULT_PARAMETERS: JsonSchema = { type: 'object', properties: {} }
 /** RFC 9110 token: what an HTTP method (and a header name) may be made of. */
 export const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-export function snapshotOf(source: ToolSource, tools: readonly Tool[]): ToolSnapshot {
-  return { source, tools, byName: new Map(tools.map((t) => [t.name, t])) };
+export function snapshotOf(source: ToolSource, definitions: readonly Tool[]): ToolSnapshot {
+  const tools = definitions.filter((t) => t.kind !== 'callback');
+  return {
+    source,
+    definitions,
+    tools,
+    byName: new Map(tools.map((t) => [t.name, t])),
+    callbacks: definitions.filter((t) => t.kind === 'callback'),
+  };
 }
 
-/** The OpenAI `tools` array entry: never the url or the headers. */
-export function toOpenAiTool(tool: Tool): {
-  type: 'function';
-  function: { name: string; description: string; parameters: JsonSchema };
-} {
-  return {
-    type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-  };
+/** The same snapshot with some tools hidden from the model (and so unknown if called). */
+export function withoutTools(snapshot: ToolSnapshot, hidden: ReadonlySet<string>): ToolSnapshot {
+  if (hidden.size === 0) return snapshot;
+  return snapshotOf(
+    snapshot.source,
+    snapshot.definitions.filter((t) => t.kind === 'callback' || !hidden.has(t.name)),
+  );
 }

@@ -4,6 +4,20 @@ import type { ToolSnapshot } from './tool-definition.js';
 export interface ToolOutcome {
   ok: boolean;
   text: string;
+  /** Code tools: what the code printed. */
+  logs?: string;
+}
+
+/** The conversation a tool call happens in (what code tools see as `context` and `_session`). */
+export interface ToolCallContext {
+  sessionId: string;
+  turnId: string;
+  modality: 'voice' | 'text';
+  channel: string;
+  /** The session's state, replaced by what a code tool leaves in it (when it does not raise). */
+  state: { value: Record<string, unknown> };
+  /** The conversation so far, oldest first. */
+  events: readonly { role: string; content: string | null }[];
 }
 
 export interface ToolInvocation {
@@ -14,6 +28,7 @@ export interface ToolInvocation {
   rawArguments?: string;
   snapshot: ToolSnapshot;
   signal: AbortSignal;
+  context?: ToolCallContext;
 }
 
 /** Port: runs one tool call. Implementations never throw. */

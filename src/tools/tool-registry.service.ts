@@ -1,24 +1,34 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { CodeToolService } from '../code-tools/code-tool.service.js';
 import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../config/app.config.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
-import { ToolDefinitionError, validateToolDefinitions } from './tool-validation.js';
+import {
+  checkDuplicates,
+  ToolDefinitionError,
+  validateToolDefinitions,
+  where,
+} from './tool-validation.js';
 
 /**
  * The active tool set (seed §2): the file, read once at start-up, or an in-memory override
  * installed by `POST /api/tools`. A turn takes one snapshot at its start.
  */
 @Injectable()
-export class ToolRegistry {
+export class ToolRegistry implements OnModuleInit {
   private readonly logger = new Logger(ToolRegistry.name);
-  private current: ToolSnapshot;
+  private current: ToolSnapshot = snapshotOf('none', []);
 
   constructor(
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
     @Inject(llmConfig.KEY) private readonly llm: LlmConfig,
-  ) {
-    this.current = this.loadFile();
+    private readonly code: CodeToolService,
+  ) {}
+
+  /** Reads and validates the tools file; a missing or invalid file stops start-up. */
+  async onModuleInit(): Promise<void> {
+    this.current = await this.loadFile();
   }
 
   get llmEnabled(): boolean {
@@ -39,12 +49,11 @@ export class ToolRegistry {
   }
 
   /** Validates and installs an override (source `request`); throws ToolDefinitionError and changes nothing. */
-  replace(definitions: unknown, source = 'request body'): ToolSnapshot {
-    const { tools, warnings } = validateToolDefinitions(definitions, source);
-    warnings.forEach((w) => this.logger.warn(w));
+  async replace(definitions: unknown, source = 'request body'): Promise<ToolSnapshot> {
+    const tools = await this.validate(definitions, source);
     this.current = snapshotOf('request', tools);
     this.logger.log(
-      `installed ${tools.length} tool(s) from ${source}; they apply from the next turn`,
+      `installed ${tools.length} definition(s) from ${source}; they apply from the next turn`,
     );
     if (!this.enabled)
       this.logger.warn(
@@ -53,7 +62,40 @@ export class ToolRegistry {
     return this.active();
   }
 
-  private loadFile(): ToolSnapshot {
+  private baseDir(): string {
+    return this.config.file ? dirname(resolve(this.config.file)) : process.cwd();
+  }
+
+  private async validate(definitions: unknown, source: string): Promise<Tool[]> {
+    const { tools, warnings } = validateToolDefinitions(definitions, source, {
+      baseDir: this.baseDir(),
+    });
+    warnings.forEach((w) => this.logger.warn(w));
+    await this.analyzeCode(tools, source);
+    return tools;
+  }
+
+  /** Code tools: the function's name, docstring and signature give name, description and schema. */
+  private async analyzeCode(tools: Tool[], source: string): Promise<void> {
+    for (const [index, tool] of tools.entries()) {
+      if (tool.kind === 'http') continue;
+      const field = tool.raw.file !== undefined ? 'file' : 'code';
+      const result = await this.code.analyze(
+        tool.code,
+        tool.raw.name ?? (tool.kind === 'callback' ? tool.name : undefined),
+      );
+      if (!result.ok)
+        throw new ToolDefinitionError(
+          `${where(source, index, tool.raw.name)}: field '${field}': ${result.error}`,
+        );
+      tool.name = result.name!;
+      if (tool.raw.description === undefined) tool.description = result.description ?? '';
+      if (tool.raw.parameters === undefined) tool.parameters = result.parameters ?? tool.parameters;
+    }
+    checkDuplicates(tools, source);
+  }
+
+  private async loadFile(): Promise<ToolSnapshot> {
     if (!this.config.enabled || this.config.file === '') return snapshotOf('none', []);
     const path = resolve(this.config.file);
     let text: string;
@@ -70,11 +112,8 @@ export class ToolRegistry {
     } catch (error) {
       throw new ToolDefinitionError(`${path}: not valid JSON: ${(error as Error).message}`);
     }
-    const { tools, warnings } = validateToolDefinitions(parsed, path);
-    warnings.forEach((w) => this.logger.warn(w));
-    this.logger.log(`loaded ${tools.length} tool(s) from ${path}`);
+    const tools = await this.validate(parsed, path);
+    this.logger.log(`loaded ${tools.length} definition(s) from ${path}`);
     return snapshotOf('file', tools);
   }
 }
-
-export type { Tool };

@@ -1,30 +1,47 @@
 import { Ajv, type ErrorObject } from 'ajv';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import {
   DEFAULT_PARAMETERS,
   HTTP_TOKEN,
-  type HttpToolDefinition,
   type JsonSchema,
   type Tool,
+  type ToolDefinitionInput,
 } from './tool-definition.js';
 
 /** Raised when a set of definitions cannot be loaded; the message names source, index, tool and field. */
 export class ToolDefinitionError extends Error {}
 
 const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false });
-
-const definitionSchema = {
+const common = {
+  description: { type: 'string' },
+  parameters: { type: 'object' },
+  modalities: { type: 'array', items: { enum: ['voice', 'text'] }, minItems: 1 },
+};
+const validateHttp = ajv.compile<ToolDefinitionInput>({
   type: 'object',
   required: ['name', 'url'],
   properties: {
+    ...common,
+    type: { const: 'http' },
     name: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
-    description: { type: 'string' },
-    parameters: { type: 'object' },
     url: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+' },
     method: { type: 'string', minLength: 1 },
     headers: { type: 'object', additionalProperties: { type: 'string' } },
   },
-};
-const validateDefinition = ajv.compile<HttpToolDefinition>(definitionSchema);
+});
+const validateCode = ajv.compile<ToolDefinitionInput>({
+  type: 'object',
+  required: ['type'],
+  properties: {
+    ...common,
+    type: { enum: ['python', 'callback'] },
+    name: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' },
+    code: { type: 'string', minLength: 1 },
+    file: { type: 'string', minLength: 1 },
+    timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
+  },
+});
 const metaSchemaCheck = new Ajv({ strict: false });
 
 const FIELD_HINTS: Record<string, string> = {
@@ -34,6 +51,11 @@ const FIELD_HINTS: Record<string, string> = {
   parameters: 'a JSON Schema object',
   method: 'a non-empty string',
   headers: 'an object whose values are strings',
+  type: '"http", "python" or "callback"',
+  code: 'a non-empty string of Python code',
+  file: 'a path to a .py file, relative to the tools file',
+  timeout_secs: 'a number of seconds greater than 0',
+  modalities: 'a non-empty array of "voice" and/or "text"',
 };
 
 function describe(error: ErrorObject): { field: string; why: string } {
@@ -42,12 +64,10 @@ function describe(error: ErrorObject): { field: string; why: string } {
     return { field, why: `is required: expected ${FIELD_HINTS[field] ?? 'a value'}` };
   }
   const path = error.instancePath.split('/').filter(Boolean);
-  const field = path.join('.');
   const top = path[0] ?? '';
-  return {
-    field,
-    why: `is invalid: expected ${path.length > 1 ? 'a string' : (FIELD_HINTS[top] ?? error.message)}`,
-  };
+  const hint =
+    top === 'headers' && path.length > 1 ? 'a string' : (FIELD_HINTS[top] ?? error.message);
+  return { field: path.join('.'), why: `is invalid: expected ${hint}` };
 }
 
 export interface ValidationResult {
@@ -55,67 +75,139 @@ export interface ValidationResult {
   warnings: string[];
 }
 
+export interface ValidationOptions {
+  /** Where `file` references of code tools are resolved. */
+  baseDir?: string;
+}
+
+/** Where one definition came from, for error messages. */
+export function where(source: string, index: number, name?: unknown): string {
+  return `${source}: tool #${index}${typeof name === 'string' ? ` '${name}'` : ''}`;
+}
+
 /**
- * Validates a whole set of definitions; any structural error rejects the set.
- * A method that is not an HTTP token is only a warning: it fails at execution (seed §6).
+ * Validates the structure of a whole set of definitions; any error rejects the set. A method that
+ * is not an HTTP token is only a warning: it fails at execution (seed §6). Code tools get their
+ * source here; their name, description and schema come from `analyzeCodeTools` afterwards.
  */
-export function validateToolDefinitions(input: unknown, source: string): ValidationResult {
-  if (!Array.isArray(input)) {
+export function validateToolDefinitions(
+  input: unknown,
+  source: string,
+  options: ValidationOptions = {},
+): ValidationResult {
+  if (!Array.isArray(input))
     throw new ToolDefinitionError(`${source}: expected a JSON array of tool definitions`);
-  }
-  if (input.length === 0) {
+  if (input.length === 0)
     throw new ToolDefinitionError(`${source}: the array holds no tool definition`);
-  }
-  const tools: Tool[] = [];
   const warnings: string[] = [];
-  const seen = new Map<string, number>();
-  input.forEach((entry: unknown, index) => {
-    const where = (name?: unknown) =>
-      `${source}: tool #${index}${typeof name === 'string' ? ` '${name}'` : ''}`;
+  const tools = input.map((entry: unknown, index) => {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-      throw new ToolDefinitionError(
-        `${where()}: expected an object, got ${Array.isArray(entry) ? 'an array' : entry === null ? 'null' : typeof entry}`,
-      );
+      const got = Array.isArray(entry) ? 'an array' : entry === null ? 'null' : typeof entry;
+      throw new ToolDefinitionError(`${where(source, index)}: expected an object, got ${got}`);
     }
+    const type = (entry as { type?: unknown }).type;
+    const isCode = type === 'python' || type === 'callback';
+    const validate = isCode ? validateCode : validateHttp;
     const name = (entry as { name?: unknown }).name;
-    if (!validateDefinition(entry)) {
-      const { field, why } = describe(validateDefinition.errors![0]!);
-      throw new ToolDefinitionError(`${where(name)}: field '${field}' ${why}`);
+    if (!validate(entry)) {
+      const { field, why } = describe(validate.errors![0]!);
+      throw new ToolDefinitionError(`${where(source, index, name)}: field '${field}' ${why}`);
     }
-    const def = entry;
-    const firstIndex = seen.get(def.name);
-    if (firstIndex !== undefined) {
-      throw new ToolDefinitionError(`${where(name)}: field 'name' duplicates tool #${firstIndex}`);
-    }
-    seen.set(def.name, index);
-    const parameters: JsonSchema = def.parameters ?? DEFAULT_PARAMETERS;
-    if (!metaSchemaCheck.validateSchema(parameters)) {
+    const parameters: JsonSchema = entry.parameters ?? DEFAULT_PARAMETERS;
+    if (entry.parameters && !metaSchemaCheck.validateSchema(parameters)) {
+      const detail = metaSchemaCheck.errorsText(metaSchemaCheck.errors);
       throw new ToolDefinitionError(
-        `${where(name)}: field 'parameters' is not a valid JSON Schema: ${metaSchemaCheck.errorsText(metaSchemaCheck.errors)}`,
+        `${where(source, index, name)}: field 'parameters' is not a valid JSON Schema: ${detail}`,
       );
     }
-    for (const header of Object.keys(def.headers ?? {})) {
-      if (!HTTP_TOKEN.test(header)) {
-        throw new ToolDefinitionError(
-          `${where(name)}: field 'headers' has an invalid header name ${JSON.stringify(header)}`,
-        );
-      }
-    }
-    const method = (def.method ?? 'POST').toUpperCase();
-    if (!HTTP_TOKEN.test(method)) {
-      warnings.push(
-        `${where(name)}: method ${JSON.stringify(def.method)} is not a valid HTTP method; calls to this tool will fail`,
-      );
-    }
-    tools.push({
-      name: def.name,
-      description: def.description ?? '',
-      parameters,
-      url: def.url,
-      method,
-      headers: { ...(def.headers ?? {}) },
-      raw: def,
-    });
+    return isCode
+      ? codeTool(entry, index, source, options)
+      : httpTool(entry, index, source, warnings);
   });
+  checkDuplicates(tools, source);
   return { tools, warnings };
+}
+
+function httpTool(
+  def: ToolDefinitionInput,
+  index: number,
+  source: string,
+  warnings: string[],
+): Tool {
+  for (const header of Object.keys(def.headers ?? {})) {
+    if (!HTTP_TOKEN.test(header)) {
+      throw new ToolDefinitionError(
+        `${where(source, index, def.name)}: field 'headers' has an invalid header name ${JSON.stringify(header)}`,
+      );
+    }
+  }
+  const method = (def.method ?? 'POST').toUpperCase();
+  if (!HTTP_TOKEN.test(method)) {
+    warnings.push(
+      `${where(source, index, def.name)}: method ${JSON.stringify(def.method)} is not a valid HTTP method; calls to this tool will fail`,
+    );
+  }
+  return {
+    kind: 'http',
+    name: def.name!,
+    description: def.description ?? '',
+    parameters: def.parameters ?? DEFAULT_PARAMETERS,
+    url: def.url!,
+    method,
+    headers: { ...(def.headers ?? {}) },
+    code: '',
+    ...(def.modalities ? { modalities: def.modalities } : {}),
+    raw: def,
+  };
+}
+
+function codeTool(
+  def: ToolDefinitionInput,
+  index: number,
+  source: string,
+  options: ValidationOptions,
+): Tool {
+  if ((def.code === undefined) === (def.file === undefined)) {
+    throw new ToolDefinitionError(
+      `${where(source, index, def.name)}: field 'code' is required: give exactly one of 'code' or 'file'`,
+    );
+  }
+  let code = def.code ?? '';
+  if (def.file !== undefined) {
+    const path = resolve(options.baseDir ?? '.', def.file);
+    try {
+      code = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new ToolDefinitionError(
+        `${where(source, index, def.name)}: field 'file' cannot be read (${path}): ${(error as Error).message}`,
+      );
+    }
+  }
+  return {
+    kind: def.type === 'callback' ? 'callback' : 'python',
+    name: def.name ?? (def.type === 'callback' ? 'before_model_callback' : ''),
+    description: def.description ?? '',
+    parameters: def.parameters ?? DEFAULT_PARAMETERS,
+    url: '',
+    method: '',
+    headers: {},
+    code,
+    ...(def.timeout_secs ? { timeoutSecs: def.timeout_secs } : {}),
+    ...(def.modalities ? { modalities: def.modalities } : {}),
+    raw: def,
+  };
+}
+
+export function checkDuplicates(tools: Tool[], source: string): void {
+  const seen = new Map<string, number>();
+  tools.forEach((tool, index) => {
+    if (tool.kind === 'callback' || tool.name === '') return;
+    const first = seen.get(tool.name);
+    if (first !== undefined) {
+      throw new ToolDefinitionError(
+        `${where(source, index, tool.name)}: field 'name' duplicates tool #${first}`,
+      );
+    }
+    seen.set(tool.name, index);
+  });
 }

@@ -1,7 +1,20 @@
 import { Controller, Get, HttpCode, HttpException, HttpStatus, Post, Req } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { IncomingMessage } from 'node:http';
-import { ToolDefinitionDto, ToolsErrorDto, ToolsResponseDto } from './dto/tool-definition.dto.js';
+import {
+  CodeToolDefinitionDto,
+  ToolDefinitionDto,
+  ToolsErrorDto,
+  ToolsResponseDto,
+} from './dto/tool-definition.dto.js';
 import type { ToolSnapshot } from './tool-definition.js';
 import { ToolRegistry } from './tool-registry.service.js';
 import { ToolDefinitionError } from './tool-validation.js';
@@ -15,9 +28,9 @@ function refuse(status: number, message: string): HttpException {
 function view(snapshot: ToolSnapshot): ToolsResponseDto {
   return {
     ok: true,
-    count: snapshot.tools.length,
+    count: snapshot.definitions.length,
     source: snapshot.source,
-    tools: snapshot.tools.map((t) => t.raw),
+    tools: snapshot.definitions.map((t) => t.raw as ToolDefinitionDto | CodeToolDefinitionDto),
   };
 }
 
@@ -35,6 +48,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 
 /** `/api/tools` (seed §2): read the active definitions, or replace them until restart. */
 @ApiTags('tools')
+@ApiExtraModels(ToolDefinitionDto, CodeToolDefinitionDto)
 @Controller('api/tools')
 @ApiResponse({
   status: 503,
@@ -64,8 +78,16 @@ export class ToolsController {
       'The override is lost on restart, when the file applies again.',
   })
   @ApiBody({
-    type: [ToolDefinitionDto],
-    description: 'A JSON array of tool definitions',
+    schema: {
+      type: 'array',
+      items: {
+        oneOf: [
+          { $ref: getSchemaPath(ToolDefinitionDto) },
+          { $ref: getSchemaPath(CodeToolDefinitionDto) },
+        ],
+      },
+    },
+    description: 'A JSON array of tool definitions: HTTP tools, Python code tools and callbacks',
     examples: {
       get_weather: {
         value: [
@@ -110,7 +132,7 @@ export class ToolsController {
       throw refuse(400, `request body is not valid JSON: ${(error as Error).message}`);
     }
     try {
-      return view(this.registry.replace(parsed));
+      return view(await this.registry.replace(parsed));
     } catch (error) {
       if (error instanceof ToolDefinitionError) throw refuse(400, error.message);
       throw error;

@@ -1,14 +1,16 @@
 import { HttpModule } from '@nestjs/axios';
 import { Module } from '@nestjs/common';
+import { CodeToolsModule } from '../code-tools/code-tools.module.js';
 import { HttpToolExecutor } from './http-tool.executor.js';
 import { ToolExecutor } from './tool-executor.js';
 import { ToolRegistry } from './tool-registry.service.js';
+import { ToolRouter } from './tool-router.executor.js';
 import { ToolsController } from './tools.controller.js';
 
 @Module({
-  imports: [HttpModule],
+  imports: [HttpModule, CodeToolsModule],
   controllers: [ToolsController],
-  providers: [ToolRegistry, { provide: ToolExecutor, useClass: HttpToolExecutor }],
-  exports: [ToolRegistry, ToolExecutor],
+  providers: [ToolRegistry, HttpToolExecutor, { provide: ToolExecutor, useClass: ToolRouter }],
+  exports: [ToolRegistry, ToolExecutor, CodeToolsModule],
 })
 export class ToolsModule {}

@@ -2,7 +2,7 @@
 export type TurnEvent =
   | { type: 'assistant_delta'; text: string }
   | { type: 'tool_call'; id: string; name: string; arguments: Record<string, unknown> }
-  | { type: 'tool_result'; id: string; name: string; ok: boolean; ms: number }
+  | { type: 'tool_result'; id: string; name: string; ok: boolean; ms: number; logs?: string }
   | { type: 'assistant_end'; text: string; interrupted?: true }
   | { type: 'error'; message: string };
 

@@ -1,4 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CodeToolDefinitionDto } from './code-tool-definition.dto.js';
+
+export { CodeToolDefinitionDto };
 
 /** Swagger description of one tool definition (the tools-file format, seed §3). */
 export class ToolDefinitionDto {
@@ -46,6 +49,14 @@ export class ToolDefinitionDto {
     example: { Authorization: 'Bearer {token}' },
   })
   headers?: Record<string, string>;
+
+  @ApiPropertyOptional({
+    type: [String],
+    enum: ['voice', 'text'],
+    description: 'Hide the tool from sessions of other modalities',
+    example: ['voice'],
+  })
+  modalities?: ('voice' | 'text')[];
 }
 
 export class ToolsResponseDto {
@@ -64,10 +75,16 @@ export class ToolsResponseDto {
   source!: 'file' | 'request' | 'none';
 
   @ApiProperty({
-    type: [ToolDefinitionDto],
     description: 'The active definitions, in tools-file format',
+    type: 'array',
+    items: {
+      oneOf: [
+        { $ref: '#/components/schemas/ToolDefinitionDto' },
+        { $ref: '#/components/schemas/CodeToolDefinitionDto' },
+      ],
+    },
   })
-  tools!: ToolDefinitionDto[];
+  tools!: (ToolDefinitionDto | CodeToolDefinitionDto)[];
 }
 
 export class ToolsErrorDto {

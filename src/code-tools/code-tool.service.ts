@@ -1,0 +1,183 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import {
+  codeToolsConfig,
+  toolsConfig,
+  type CodeToolsConfig,
+  type ToolsConfig,
+} from '../config/app.config.js';
+import type { Tool } from '../tools/tool-definition.js';
+import type { ToolCallContext, ToolInvocation, ToolOutcome } from '../tools/tool-executor.js';
+import { truncateResult } from '../tools/tool-errors.js';
+import { CodeToolPool, type BridgeRequest } from './code-tool-pool.js';
+import { safeHttp, type PyHttpRequest } from './safe-http.js';
+
+/** Calls another active tool on behalf of a code tool (`tools.<name>(...)`). */
+export type CallTool = (
+  name: string,
+  args: Record<string, unknown>,
+) => Promise<ToolOutcome & { python?: Tool }>;
+
+export interface AnalyzedCode {
+  ok: boolean;
+  error?: string;
+  line?: number;
+  name?: string;
+  description?: string;
+  parameters?: Record<string, unknown>;
+}
+
+/** Python code tools (seed 003) on a pool of sandboxed Pyodide workers. */
+@Injectable()
+export class CodeToolService implements OnModuleDestroy {
+  private readonly logger = new Logger(CodeToolService.name);
+  readonly pool: CodeToolPool;
+
+  constructor(
+    @Inject(codeToolsConfig.KEY) private readonly config: CodeToolsConfig,
+    @Inject(toolsConfig.KEY) private readonly tools: ToolsConfig,
+  ) {
+    this.pool = new CodeToolPool({
+      workers: config.workers,
+      memoryMb: config.memoryMb,
+      packagesDir: config.packagesDir,
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pool.close();
+  }
+
+  /** Parses a definition's code (nothing runs): its function, docstring and schema. */
+  async analyze(code: string, name: string | undefined): Promise<AnalyzedCode> {
+    await this.pool.start();
+    return (await this.pool.run({
+      kind: 'analyze',
+      job: { code, ...(name ? { name } : {}) },
+      timeoutMs: 10_000,
+    })) as unknown as AnalyzedCode;
+  }
+
+  private jobContext(id: string, context: ToolCallContext | undefined): Record<string, unknown> {
+    const events = context?.events ?? [];
+    const lastUser = [...events].reverse().find((e) => e.role === 'user');
+    return {
+      function_call_id: id,
+      user_content: { role: 'user', parts: lastUser ? [{ text: lastUser.content ?? '' }] : [] },
+      state: context?.state.value ?? {},
+      events: events.map((e) => ({
+        role: e.role,
+        author: e.role,
+        parts: [{ text: e.content ?? '' }],
+      })),
+      session_id: context?.sessionId ?? '',
+      invocation_id: context?.turnId ?? '',
+      agent_name: this.config.agentName,
+      session: {
+        modality: (context?.modality ?? 'text').toUpperCase(),
+        channel: context?.channel ?? 'websocket',
+      },
+    };
+  }
+
+  /** Runs one call of a code tool; the result is text for the model, never an exception. */
+  async run(tool: Tool, call: ToolInvocation, callTool: CallTool): Promise<ToolOutcome> {
+    if (call.rawArguments !== undefined) {
+      return {
+        ok: false,
+        text: `Error: TypeError: arguments are not a JSON object: ${call.rawArguments}`,
+      };
+    }
+    const timeoutMs = (tool.timeoutSecs ?? this.tools.timeoutSecs) * 1000;
+    const result = await this.pool.run({
+      kind: 'run',
+      job: {
+        code: tool.code,
+        func: tool.name,
+        args: call.args,
+        context: this.jobContext(call.id, call.context),
+      },
+      timeoutMs,
+      onBridge: (request) => this.bridge(request, call.signal, callTool),
+    });
+    const logs = typeof result.logs === 'string' ? result.logs : '';
+    if (logs)
+      this.logger.log(`code tool ${tool.name} printed (call ${call.id}): ${logs.trimEnd()}`);
+    if (result.ok !== true)
+      return {
+        ok: false,
+        text: String(result.error ?? 'Error: RuntimeError: the code tool failed'),
+        logs,
+      };
+    if (call.context && typeof result.state === 'string')
+      call.context.state.value = JSON.parse(result.state) as Record<string, unknown>;
+    return {
+      ok: true,
+      text: truncateResult(String(result.result), this.tools.resultMaxChars),
+      logs,
+    };
+  }
+
+  /** `before_model_callback`s: the tools they hide from this request, and the state they leave. */
+  async beforeModel(
+    callbacks: readonly Tool[],
+    toolNames: string[],
+    context: ToolCallContext,
+  ): Promise<Set<string>> {
+    const hidden = new Set<string>();
+    for (const callback of callbacks) {
+      const result = await this.pool.run({
+        kind: 'callback',
+        job: {
+          code: callback.code,
+          func: callback.name,
+          tool_names: toolNames,
+          context: this.jobContext('', context),
+        },
+        timeoutMs: (callback.timeoutSecs ?? this.tools.timeoutSecs) * 1000,
+      });
+      if (result.ok !== true) {
+        this.logger.warn(`${callback.name} failed, no tool hidden by it: ${String(result.error)}`);
+        continue;
+      }
+      (result.excluded as string[]).forEach((name) => hidden.add(name));
+      if (typeof result.state === 'string')
+        context.state.value = JSON.parse(result.state) as Record<string, unknown>;
+    }
+    return hidden;
+  }
+
+  private async bridge(
+    request: BridgeRequest,
+    signal: AbortSignal,
+    callTool: CallTool,
+  ): Promise<Record<string, unknown>> {
+    if (request.kind === 'http') {
+      try {
+        return {
+          ...(await safeHttp(
+            request.payload as unknown as PyHttpRequest,
+            this.httpOptions(),
+            signal,
+          )),
+        };
+      } catch (error) {
+        return { error: (error as Error).message };
+      }
+    }
+    const { name, args } = request.payload as { name: string; args: Record<string, unknown> };
+    const outcome = await callTool(String(name), args ?? {});
+    if (outcome.python)
+      return {
+        python: { code: outcome.python.code, func: outcome.python.name, call_id: `nested_${name}` },
+      };
+    return { text: outcome.text, ok: outcome.ok };
+  }
+
+  private httpOptions() {
+    return {
+      allowPrivateNetwork: this.config.allowPrivateNetwork,
+      timeoutMs: this.tools.timeoutSecs * 1000,
+      maxResponseBytes: this.tools.maxResponseBytes,
+    };
+  }
+}

@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { CodeToolService } from '../code-tools/code-tool.service.js';
+import { withoutTools, type ToolSnapshot } from '../tools/tool-definition.js';
+import type { ToolCallContext } from '../tools/tool-executor.js';
+import type { Session } from './session.js';
+
+const STATE_KEY = 'codeTools.state';
+
+/** The session state code tools and callbacks read and write (`context.state`), kept across turns. */
+export function sessionState(session: Session): { value: Record<string, unknown> } {
+  let holder = session.data.get(STATE_KEY) as { value: Record<string, unknown> } | undefined;
+  if (!holder) {
+    holder = { value: {} };
+    session.data.set(STATE_KEY, holder);
+  }
+  return holder;
+}
+
+/**
+ * Which tools one completion request may use: tools declared for other modalities are left
+ * out, then every `before_model_callback` may hide more (`llm_request.config.hide_tool`).
+ * A hidden tool is absent from the request's `tools` array and unknown if called anyway.
+ */
+@Injectable()
+export class ToolScope {
+  constructor(private readonly code: CodeToolService) {}
+
+  async forRequest(base: ToolSnapshot, context: ToolCallContext): Promise<ToolSnapshot> {
+    const hidden = new Set(
+      base.tools
+        .filter((t) => t.modalities && !t.modalities.includes(context.modality))
+        .map((t) => t.name),
+    );
+    if (base.callbacks.length > 0) {
+      const names = base.tools.map((t) => t.name).filter((n) => !hidden.has(n));
+      for (const name of await this.code.beforeModel(base.callbacks, names, context))
+        hidden.add(name);
+    }
+    return withoutTools(base, hidden);
+  }
+}

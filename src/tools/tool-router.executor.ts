@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { CodeToolService } from '../code-tools/code-tool.service.js';
+import { HttpToolExecutor } from './http-tool.executor.js';
+import { toolErrors } from './tool-errors.js';
+import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
+
+/** Runs a call with the executor of its tool's kind: HTTP tools or Python code tools. */
+@Injectable()
+export class ToolRouter extends ToolExecutor {
+  constructor(
+    private readonly http: HttpToolExecutor,
+    private readonly code: CodeToolService,
+  ) {
+    super();
+  }
+
+  execute(call: ToolInvocation): Promise<ToolOutcome> {
+    const tool = call.snapshot.byName.get(call.name);
+    if (!tool) return Promise.resolve({ ok: false, text: toolErrors.unknownTool(call.name) });
+    if (tool.kind !== 'python') return this.http.execute(call);
+    return this.code.run(tool, call, async (name, args) => {
+      const target = call.snapshot.byName.get(name);
+      // Another code tool runs inline, in the caller's interpreter (its worker is busy waiting).
+      if (target?.kind === 'python') return { ok: true, text: '', python: target };
+      return this.execute({
+        ...call,
+        id: `${call.id}:${name}`,
+        name,
+        args,
+        rawArguments: undefined,
+      });
+    });
+  }
+}
