@@ -133,3 +133,29 @@ describe('CodeToolPool (real Pyodide workers)', () => {
     ).toMatchObject({ ok: false, error: "no function named 'g' (functions defined: f)" });
   });
 });
+
+describe('CodeToolPool options', () => {
+  const pool = new CodeToolPool({ workers: 1, memoryMb: 16, packagesDir: 'test/fixtures/wheels' });
+  afterAll(() => pool.close());
+
+  it('loads extra packages only from CODE_TOOLS_PACKAGES_DIR, and replaces a worker past the memory cap', async () => {
+    await pool.start();
+    const code = 'import tinypkg\ndef f():\n    return tinypkg.hello()';
+    expect(
+      await pool.run({ kind: 'run', job: { code, func: 'f', args: {}, context }, timeoutMs: 5000 }),
+    ).toMatchObject({ ok: true, result: '"hello from tinypkg"' });
+    // An interpreter's heap starts near 30 MiB, over this 16 MiB cap: the worker is replaced after the call.
+    expect(pool.started).toBe(2);
+    const missing = 'import pydantic\ndef f():\n    return 1';
+    expect(
+      await pool.run({
+        kind: 'run',
+        job: { code: missing, func: 'f', args: {}, context },
+        timeoutMs: 30000,
+      }),
+    ).toMatchObject({
+      ok: false,
+      error: "Error: ModuleNotFoundError: No module named 'pydantic'",
+    });
+  }, 60000);
+});
