@@ -23,6 +23,12 @@ const END_CALL = '</tool_call>';
 const OPEN_CALL = '<tool_call>';
 const NAME_OK = /^[A-Za-z_][\w.\-:]*$/;
 
+/**
+ * How far past the end of a call literal structure (`</parameter>`, `</function>`) can still
+ * prove that the "end" was text inside a value. Prose after a call is held at most this long.
+ */
+export const TRAILING_LOOKAHEAD = 200;
+
 /** Thrown (as a plain value: no stack to capture) when the outcome depends on input not yet received. */
 const INCOMPLETE = { incomplete: true } as const;
 
@@ -228,10 +234,10 @@ class XmlCallParser {
     if (s.startsWith(OPEN_CALL, j) || s.startsWith(FN, j)) return true;
     if (this.partialTag(j, [OPEN_CALL, FN, END_PARAM, END_FN, END_CALL])) throw INCOMPLETE;
     const nextCall = this.firstOf([OPEN_CALL, FN], j);
-    const limit = nextCall === -1 ? s.length : nextCall;
+    const limit = Math.min(nextCall === -1 ? s.length : nextCall, i + TRAILING_LOOKAHEAD);
     const closer = this.firstOf([END_PARAM, END_FN], j);
     if (closer !== -1 && closer < limit) return false;
-    if (nextCall === -1 && !this.final) {
+    if (nextCall === -1 && !this.final && s.length - i <= TRAILING_LOOKAHEAD) {
       this.trailingText = true;
     }
     return true;

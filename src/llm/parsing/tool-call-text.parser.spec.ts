@@ -132,6 +132,23 @@ describe('reasoning and sloppy output', () => {
     });
   });
 
+  it('holds prose after a call only briefly: the call and the text come out before the end', () => {
+    const p = new ToolCallTextParser();
+    const events = [
+      ...p.push(
+        '<tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>\n',
+      ),
+      ...[...'Here is a long explanation that goes on. '.repeat(8)].flatMap((c) => p.push(c)),
+    ];
+    expect(events.filter((e) => e.type === 'call')).toHaveLength(1);
+    expect(
+      events
+        .filter((e) => e.type === 'text')
+        .map((e) => (e as { text: string }).text)
+        .join('').length,
+    ).toBeGreaterThan(200);
+  });
+
   it('keeps text after a call visible', () => {
     const out = run(['<tool_call>\n<function=f>\n</function>\n</tool_call>\nDone.']);
     expect(out).toEqual({ text: '\nDone.', reasoning: '', calls: [{ name: 'f', arguments: {} }] });

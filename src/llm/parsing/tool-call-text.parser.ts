@@ -1,5 +1,5 @@
 import { parseHermesBody, type ParsedTextCall } from './hermes-call.js';
-import { parseXmlCall, type ToolSchemas } from './qwen-xml-call.js';
+import { parseXmlCall, TRAILING_LOOKAHEAD, type ToolSchemas } from './qwen-xml-call.js';
 
 export type TextParserEvent =
   | { type: 'text'; text: string }
@@ -12,6 +12,7 @@ const THINK = '<think>';
 const END_THINK = '</think>';
 const START_TAGS = [OPEN_CALL, FN, THINK];
 const HOLD_TAGS = [OPEN_CALL, FN, THINK, END_THINK];
+const PENDING_TAGS = ['</parameter>', '</function>', OPEN_CALL, FN];
 
 type Mode = 'text' | 'think' | 'xml' | 'hermes' | 'pending';
 
@@ -35,6 +36,12 @@ export class ToolCallTextParser {
   private mode: Mode = 'text';
   private wrapped = false;
   private pending: { call: ParsedTextCall; end: number; scanFrom: number } | undefined;
+  /** In call and pending modes, deltas wait here until one could change the outcome. */
+  private staged: string[] = [];
+  private tail = '';
+  private seenCloser = false;
+  private sinceGt = Infinity;
+  private held = 0;
 
   constructor(private readonly schemas: ToolSchemas = new Map()) {}
 
@@ -43,12 +50,49 @@ export class ToolCallTextParser {
     // Fast path: plain text with nothing held back cannot start a tag.
     if (this.mode === 'text' && this.buf === '' && !delta.includes('<'))
       return [{ type: 'text', text: delta }];
+    if (this.mode === 'xml' || this.mode === 'pending' || this.mode === 'hermes') {
+      // Keeps the cost linear: the (possibly long) buffer is only touched when a tag completes.
+      const window = this.tail + delta;
+      this.tail = window.slice(-12);
+      this.staged.push(delta);
+      if (!this.worthParsing(window, delta)) return [];
+      this.unstage();
+      return this.drain(false);
+    }
     this.buf += delta;
     return this.drain(false);
   }
 
   flush(): TextParserEvent[] {
+    this.unstage();
     return this.drain(true);
+  }
+
+  private unstage(): void {
+    if (this.staged.length === 0) return;
+    this.buf += this.staged.join('');
+    this.staged = [];
+  }
+
+  private worthParsing(window: string, delta: string): boolean {
+    if (this.mode === 'hermes') return window.includes('</tool_call>');
+    if (this.mode === 'pending') {
+      this.held += delta.length;
+      return this.held > TRAILING_LOOKAHEAD || PENDING_TAGS.some((t) => window.includes(t));
+    }
+    const gt = delta.lastIndexOf('>');
+    this.sinceGt = gt === -1 ? this.sinceGt + delta.length : delta.length - 1 - gt;
+    if (window.includes('</')) this.seenCloser = true;
+    return this.seenCloser && this.sinceGt <= 40;
+  }
+
+  /** Call mode begins on `this.buf`: what it already holds sets the staging state. */
+  private enterXml(): void {
+    this.mode = 'xml';
+    this.seenCloser = this.buf.includes('</');
+    const gt = this.buf.lastIndexOf('>');
+    this.sinceGt = gt === -1 ? Infinity : this.buf.length - 1 - gt;
+    this.tail = this.buf.slice(-12);
   }
 
   private drain(final: boolean): TextParserEvent[] {
@@ -105,8 +149,8 @@ export class ToolCallTextParser {
       return true;
     }
     if (tag === FN) {
-      this.mode = 'xml';
       this.wrapped = false;
+      this.enterXml();
       return true;
     }
     let j = OPEN_CALL.length;
@@ -114,22 +158,18 @@ export class ToolCallTextParser {
     const rest = this.buf.slice(j);
     if (rest.startsWith(FN)) {
       this.buf = this.buf.slice(j);
-      this.mode = 'xml';
       this.wrapped = true;
+      this.enterXml();
       return true;
     }
     if (rest.startsWith('{')) {
       this.mode = 'hermes';
+      this.tail = this.buf.slice(-12);
       return true;
     }
     if (!final && FN.startsWith(rest)) return false;
     this.emit(out, 'text', this.take(OPEN_CALL.length));
     return true;
-  }
-
-  private tagNearEnd(): boolean {
-    const gt = this.buf.lastIndexOf('>');
-    return gt !== -1 && this.buf.length - gt <= 40;
   }
 
   private stepThink(final: boolean, out: TextParserEvent[]): boolean {
@@ -148,7 +188,7 @@ export class ToolCallTextParser {
 
   private stepXml(final: boolean, out: TextParserEvent[]): boolean {
     // Only a completed tag (or the few characters after one) can change the outcome.
-    if (!final && (!this.buf.includes('</') || !this.tagNearEnd())) return false;
+    if (!final && (!this.seenCloser || this.sinceGt > 40)) return false;
     const result = parseXmlCall(this.buf, { wrapped: this.wrapped, final, schemas: this.schemas });
     if (result.kind === 'incomplete') return false;
     if (result.kind === 'invalid') {
@@ -164,6 +204,8 @@ export class ToolCallTextParser {
     if (result.trailingText && !final) {
       this.pending = { call, end: result.end, scanFrom: result.end };
       this.mode = 'pending';
+      this.tail = this.buf.slice(-12);
+      this.held = this.buf.length - result.end;
       return false;
     }
     out.push({ type: 'call', call });
@@ -182,12 +224,17 @@ export class ToolCallTextParser {
     const nextCall = [OPEN_CALL, FN].map((t) => this.buf.indexOf(t, from)).filter((i) => i !== -1);
     const firstStructure = structure.length ? Math.min(...structure) : -1;
     const firstCall = nextCall.length ? Math.min(...nextCall) : -1;
-    if (firstStructure !== -1 && (firstCall === -1 || firstStructure < firstCall)) {
+    const horizon = pending.end + TRAILING_LOOKAHEAD;
+    if (
+      firstStructure !== -1 &&
+      firstStructure < horizon &&
+      (firstCall === -1 || firstStructure < firstCall)
+    ) {
       this.pending = undefined;
-      this.mode = 'xml';
+      this.enterXml();
       return true;
     }
-    if (firstCall !== -1 || final) {
+    if (firstCall !== -1 || final || this.buf.length > horizon) {
       out.push({ type: 'call', call: pending.call });
       this.take(pending.end);
       this.pending = undefined;
