@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from './config/config.module.js';
+import { HealthModule } from './health/health.module.js';
 import { OrchestratorModule } from './orchestrator/orchestrator.module.js';
 import { ToolsModule } from './tools/tools.module.js';
 
-@Module({ imports: [ConfigModule, ToolsModule, OrchestratorModule] })
+@Module({ imports: [ConfigModule, ToolsModule, OrchestratorModule, HealthModule] })
 export class AppModule {}

@@ -8,7 +8,8 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
       'Admin API of the voice-agent engine. The conversation itself runs over the WebSocket at /ws (see README, "WebSocket protocol").',
     )
     .setVersion('0.1.0')
-    .addTag('tools', 'HTTP tools the model may call (seed §2–§4)')
+    .addTag('tools', 'Tools the model may call: HTTP tools (seed §2–§4) and Python code tools')
+    .addTag('health', 'Probes for orchestrators')
     .build();
   return SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controller: string, method: string) => method,

@@ -110,6 +110,17 @@ describe('/api/tools (seed §2)', () => {
     expect(doc.components.schemas.ToolDefinitionDto.required).toEqual(['name', 'url']);
   });
 
+  it('answers the health probe, documented in Swagger', async () => {
+    const res = await fetch(`${engine.httpUrl}/health`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      status: 'ok',
+      tools: { count: expect.any(Number), source: 'request' },
+    });
+    const doc = (await (await fetch(`${engine.httpUrl}/docs-json`)).json()) as any;
+    expect(doc.paths['/health'].get).toMatchObject({ operationId: 'health', tags: ['health'] });
+  });
+
   it('matches the committed openapi.json (set UPDATE_OPENAPI=1 to rewrite it)', () => {
     const current = JSON.stringify(buildOpenApi(engine.app), null, 2) + '\n';
     if (process.env.UPDATE_OPENAPI === '1') writeFileSync('openapi.json', current);

@@ -105,7 +105,10 @@ export class CodeToolService implements OnModuleDestroy {
     if (result.ok !== true)
       return {
         ok: false,
-        text: typeof result.error === 'string' ? result.error : 'Error: RuntimeError: the code tool failed',
+        text:
+          typeof result.error === 'string'
+            ? result.error
+            : 'Error: RuntimeError: the code tool failed',
         logs,
       };
     if (call.context && typeof result.state === 'string')

@@ -1,0 +1,48 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { ToolRegistry } from '../tools/tool-registry.service.js';
+
+class HealthDto {
+  @ApiProperty({ example: 'ok', enum: ['ok'] })
+  status!: 'ok';
+
+  @ApiProperty({ description: 'Seconds since start-up', example: 3600 })
+  uptime_secs!: number;
+
+  @ApiProperty({
+    description: 'Event loop delay p99 over the last minute, in milliseconds',
+    example: 3.2,
+  })
+  event_loop_delay_p99_ms!: number;
+
+  @ApiProperty({
+    description: 'Active tool definitions and where they come from',
+    example: { count: 10, source: 'file' },
+  })
+  tools!: { count: number; source: string };
+}
+
+const loop = monitorEventLoopDelay({ resolution: 20 });
+loop.enable();
+setInterval(() => loop.reset(), 60_000).unref();
+
+/** Liveness and readiness for orchestrators such as Kubernetes: the process serves and its tools are loaded. */
+@ApiTags('health')
+@Controller('health')
+export class HealthController {
+  constructor(private readonly registry: ToolRegistry) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Liveness/readiness probe' })
+  @ApiOkResponse({ type: HealthDto })
+  health(): HealthDto {
+    const snapshot = this.registry.active();
+    return {
+      status: 'ok',
+      uptime_secs: Math.round(process.uptime()),
+      event_loop_delay_p99_ms: Math.round((loop.percentile(99) / 1e6) * 10) / 10,
+      tools: { count: snapshot.definitions.length, source: snapshot.source },
+    };
+  }
+}
