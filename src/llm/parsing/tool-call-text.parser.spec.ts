@@ -149,6 +149,19 @@ describe('reasoning and sloppy output', () => {
     ).toBeGreaterThan(200);
   });
 
+  it('reads a Hermes call whose string argument contains the closing tag, split anywhere', () => {
+    const input =
+      'Ok. <tool_call>\n{"name": "note", "arguments": {"text": "write </tool_call> here {x}"}}\n</tool_call> Done.';
+    for (let cut = 0; cut <= input.length; cut++) {
+      expect(run([input.slice(0, cut), input.slice(cut)])).toEqual({
+        text: 'Ok.  Done.',
+        reasoning: '',
+        calls: [{ name: 'note', arguments: { text: 'write </tool_call> here {x}' } }],
+      });
+    }
+    expect(run([...input])).toEqual(run([input]));
+  });
+
   it('keeps text after a call visible', () => {
     const out = run(['<tool_call>\n<function=f>\n</function>\n</tool_call>\nDone.']);
     expect(out).toEqual({ text: '\nDone.', reasoning: '', calls: [{ name: 'f', arguments: {} }] });

@@ -75,7 +75,7 @@ export class ToolCallTextParser {
   }
 
   private worthParsing(window: string, delta: string): boolean {
-    if (this.mode === 'hermes') return window.includes('</tool_call>');
+    if (this.mode === 'hermes') return /[}>]/.test(window);
     if (this.mode === 'pending') {
       this.held += delta.length;
       return this.held > TRAILING_LOOKAHEAD || PENDING_TAGS.some((t) => window.includes(t));
@@ -245,14 +245,45 @@ export class ToolCallTextParser {
     return false;
   }
 
+  /** Hermes: `<tool_call>` + one JSON object (strings may hold any text) + `</tool_call>`. */
   private stepHermes(final: boolean, out: TextParserEvent[]): boolean {
-    const end = this.buf.indexOf('</tool_call>');
-    if (end === -1 && !final) return false;
-    const body = this.buf.slice(OPEN_CALL.length, end === -1 ? this.buf.length : end);
-    const call = parseHermesBody(body);
-    if (call) out.push({ type: 'call', call });
-    this.take(end === -1 ? this.buf.length : end + '</tool_call>'.length);
+    const start = this.buf.indexOf('{');
+    const jsonEnd = jsonObjectEnd(this.buf, start);
+    let end: number;
+    if (jsonEnd === -1) {
+      if (!final) return false;
+      end = this.buf.length; // truncated JSON: the block is dropped
+    } else {
+      let k = jsonEnd;
+      while (k < this.buf.length && /\s/.test(this.buf[k]!)) k++;
+      const rest = this.buf.slice(k);
+      if (rest.startsWith('</tool_call>')) end = k + '</tool_call>'.length;
+      else if (!final && '</tool_call>'.startsWith(rest)) return false;
+      else end = jsonEnd; // no closing tag: the call ends with its JSON
+      const call = parseHermesBody(this.buf.slice(start, jsonEnd));
+      if (call) out.push({ type: 'call', call });
+    }
+    this.take(end);
     this.mode = 'text';
     return true;
   }
+}
+
+/** Index just after the JSON object starting at `start` (strings and escapes respected), or -1. */
+function jsonObjectEnd(s: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < s.length; i++) {
+    const c = s[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
 }
