@@ -34,6 +34,11 @@ function fakeLlm() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/v1` })));
 }
 
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
+}
+
 function rssKb(pid) {
   const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) : 0;
@@ -42,7 +47,7 @@ function rssKb(pid) {
 async function startTarget(kind, llmUrl, port) {
   const script = kind === 'engine' ? 'dist/main.js' : 'bench/relay-pipe.mjs';
   const child = spawn(process.execPath, [...(process.env.PROFILE === kind ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), script], {
-    env: { ...process.env, PORT: String(port), LLM_BASE_URL: llmUrl, LLM_MODEL: 'fake', LOG_LEVEL: 'warn', WS_PING_INTERVAL_SECS: '0' },
+    env: { ...process.env, PORT: String(port), LLM_BASE_URL: llmUrl, LLM_MODEL: 'fake', LOG_LEVEL: 'warn', WS_PING_INTERVAL_SECS: '0', TTS_PROVIDER: 'none' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   for (let i = 0; i < 100; i++) {
@@ -63,6 +68,7 @@ async function startTarget(kind, llmUrl, port) {
 async function measure(kind, llmUrl, sessions, port) {
   const child = await startTarget(kind, llmUrl, port);
   const idle = rssKb(child.pid);
+  const cpu0 = cpuMs(child.pid);
   const latencies = [];
   let received = 0;
   let peak = idle;
@@ -87,12 +93,13 @@ async function measure(kind, llmUrl, sessions, port) {
     ws.send(JSON.stringify({ type: 'user_text', text: 'go' }));
   })));
   clearInterval(sampler);
+  const cpu = cpuMs(child.pid) - cpu0;
   clients.forEach((ws) => ws.close());
   child.kill('SIGINT');
   await new Promise((r) => child.once('exit', r));
   latencies.sort((a, b) => a - b);
   const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
-  return { p50: pct(50), p99: pct(99), lost: sessions * DELTAS - received, rssPerSessionKb: (peak - idle) / sessions };
+  return { p50: pct(50), p99: pct(99), lost: sessions * DELTAS - received, rssPerSessionKb: (peak - idle) / sessions, cpuUsPerDelta: (cpu * 1000) / (sessions * DELTAS) };
 }
 
 const { server, url } = await fakeLlm();
@@ -103,8 +110,8 @@ for (const n of SIZES) {
   const engine = await measure('engine', url, n, port++);
   const f = (x) => x.toFixed(2);
   console.log(`\n${n} sessions`);
-  console.log(`  relay : p50 ${f(relay.p50)} ms  p99 ${f(relay.p99)} ms  lost ${relay.lost}  RSS/session ${f(relay.rssPerSessionKb)} KiB`);
-  console.log(`  engine: p50 ${f(engine.p50)} ms  p99 ${f(engine.p99)} ms  lost ${engine.lost}  RSS/session ${f(engine.rssPerSessionKb)} KiB`);
+  console.log(`  relay : p50 ${f(relay.p50)} ms  p99 ${f(relay.p99)} ms  lost ${relay.lost}  RSS/session ${f(relay.rssPerSessionKb)} KiB  CPU/delta ${f(relay.cpuUsPerDelta)} µs`);
+  console.log(`  engine: p50 ${f(engine.p50)} ms  p99 ${f(engine.p99)} ms  lost ${engine.lost}  RSS/session ${f(engine.rssPerSessionKb)} KiB  CPU/delta ${f(engine.cpuUsPerDelta)} µs`);
   console.log(`  ratio engine/relay: p50 ${f(engine.p50 / relay.p50)}x  p99 ${f(engine.p99 / relay.p99)}x  (goal <= 1.3x)`);
 }
 server.close();
