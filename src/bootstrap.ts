@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { WsAdapter } from '@nestjs/platform-ws';
 import { AppModule } from './app.module.js';
 import { parseEnv } from './config/env.js';
+import { JsonLogger } from './logging.js';
 import { setupSwagger } from './swagger.js';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
@@ -11,7 +12,8 @@ const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose']
 /** Builds the whole engine (HTTP + WebSocket on one port); `listen` is left to the caller. */
 export async function createApp(): Promise<INestApplication> {
   const env = parseEnv(process.env);
-  const logger = LEVELS.slice(0, LEVELS.indexOf(env.logLevel) + 1);
+  const levels = LEVELS.slice(0, LEVELS.indexOf(env.logLevel) + 1);
+  const logger = env.logFormat === 'json' ? new JsonLogger(env.logLevel) : levels;
   const app = await NestFactory.create(AppModule, {
     bodyParser: false,
     logger,

@@ -40,6 +40,20 @@ describe('parseEnv', () => {
     ['LLM_BASE_URL', 'ftp://x', /LLM_BASE_URL="ftp:\/\/x" is invalid: expected an absolute http/],
     ['LLM_EXTRA_BODY', '[1]', /LLM_EXTRA_BODY is invalid: expected a JSON object/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL="loud" is invalid: expected one of error, warn/],
+    ['LOG_FORMAT', 'xml', /LOG_FORMAT="xml" is invalid: expected one of json, pretty/],
+    ['TTS_PROVIDER', 'say', /TTS_PROVIDER="say" is invalid: expected one of espeak, openai, none/],
+    ['TTS_PROVIDER', 'openai', /TTS_PROVIDER=openai needs TTS_BASE_URL/],
+    ['SPEECH_LANGUAGE', 'english!', /SPEECH_LANGUAGE="english!" is invalid/],
+    [
+      'CODE_TOOLS_WORKERS',
+      '0',
+      /CODE_TOOLS_WORKERS="0" is invalid: expected an integer from 1 to 64/,
+    ],
+    [
+      'CODE_TOOLS_ALLOW_PRIVATE_NETWORK',
+      'sure',
+      /CODE_TOOLS_ALLOW_PRIVATE_NETWORK="sure" is invalid/,
+    ],
   ])('rejects %s=%s naming the variable and the accepted values', (name, value, message) => {
     expect(() => parseEnv({ [name]: value })).toThrow(EnvError);
     expect(() => parseEnv({ [name]: value })).toThrow(message);

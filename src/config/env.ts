@@ -11,6 +11,7 @@ export const DEFAULT_SYSTEM_PROMPT =
 export interface Env {
   port: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  logFormat: 'json' | 'pretty';
   llm: {
     enabled: boolean;
     baseUrl: string;
@@ -163,6 +164,7 @@ export function parseEnv(raw: Raw): Env {
   return {
     port: int(raw, 'PORT', 8787, 0, 65535),
     logLevel: oneOf(raw, 'LOG_LEVEL', 'log', ['error', 'warn', 'log', 'debug', 'verbose'] as const),
+    logFormat: oneOf(raw, 'LOG_FORMAT', 'json', ['json', 'pretty'] as const),
     llm: {
       enabled: bool(raw, 'LLM_ENABLED') ?? true,
       baseUrl: httpUrl(raw, 'LLM_BASE_URL', 'http://localhost:8000/v1'),

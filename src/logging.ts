@@ -1,0 +1,58 @@
+import type { LoggerService, LogLevel } from '@nestjs/common';
+import { pino, type DestinationStream, type Logger as Pino } from 'pino';
+
+const LEVELS: Record<LogLevel, string> = {
+  verbose: 'trace',
+  debug: 'debug',
+  log: 'info',
+  warn: 'warn',
+  error: 'error',
+  fatal: 'fatal',
+};
+
+/** Nest's Logger API, written as JSON lines by pino (one object per line, `context` = the class). */
+export class JsonLogger implements LoggerService {
+  private readonly pino: Pino;
+
+  constructor(level: LogLevel, destination?: DestinationStream) {
+    const options = {
+      level: LEVELS[level],
+      base: { service: 'audio-agent-engine' },
+      messageKey: 'msg',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label: string) => ({ level: label }) },
+    };
+    this.pino = destination ? pino(options, destination) : pino(options);
+  }
+
+  private write(level: LogLevel, message: unknown, params: unknown[]): void {
+    const context = typeof params.at(-1) === 'string' ? (params.at(-1) as string) : undefined;
+    const fields: Record<string, unknown> = context ? { context } : {};
+    if (level === 'error' && typeof params[0] === 'string' && params.length > 1)
+      fields.stack = params[0];
+    const method = LEVELS[level] as 'info';
+    if (message instanceof Error) this.pino[method]({ ...fields, err: message }, message.message);
+    else if (typeof message === 'object' && message !== null)
+      this.pino[method]({ ...fields, ...message });
+    else this.pino[method](fields, String(message));
+  }
+
+  log(message: unknown, ...params: unknown[]): void {
+    this.write('log', message, params);
+  }
+  error(message: unknown, ...params: unknown[]): void {
+    this.write('error', message, params);
+  }
+  warn(message: unknown, ...params: unknown[]): void {
+    this.write('warn', message, params);
+  }
+  debug(message: unknown, ...params: unknown[]): void {
+    this.write('debug', message, params);
+  }
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.write('verbose', message, params);
+  }
+  fatal(message: unknown, ...params: unknown[]): void {
+    this.write('fatal', message, params);
+  }
+}
