@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { Logger, type INestApplication, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { WsAdapter } from '@nestjs/platform-ws';
 import { AppModule } from './app.module.js';
 import { parseEnv } from './config/env.js';
@@ -27,8 +29,9 @@ export async function createApp(): Promise<INestApplication> {
 
 export async function start(): Promise<INestApplication> {
   const app = await createApp();
-  const port = parseEnv(process.env).port;
-  await app.listen(port);
+  await app.listen(parseEnv(process.env).port);
+  const server = app.getHttpServer() as Server;
+  const { port } = server.address() as AddressInfo;
   new Logger('Engine').log(`listening on http://0.0.0.0:${port} (WebSocket /ws, Swagger /docs)`);
   return app;
 }
