@@ -29,7 +29,9 @@ pyodide.registerJsModule('_engine_bridge', {
     return decoder.decode(bytes.slice(0, Atomics.load(state, 1)));
   },
 });
-pyodide.runPython(readFileSync(new URL('./python_runtime.py', import.meta.url), 'utf8'), { filename: 'python_runtime.py' });
+for (const file of ['python_runtime.py', 'python_analyze.py']) {
+  pyodide.runPython(readFileSync(new URL(`./${file}`, import.meta.url), 'utf8'), { filename: file });
+}
 const runtime = pyodide.globals;
 const entry = { run: runtime.get('run_tool'), callback: runtime.get('run_callback'), analyze: runtime.get('analyze') };
 

@@ -1,81 +1,15 @@
-import { Engine } from './support/engine.js';
-import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
-import { RecordingServer } from './support/recording-server.js';
-import { writeToolsFile } from './support/tools-file.js';
-import { WsClient, type Msg } from './support/ws-client.js';
-
-const xmlCall = (name: string, params: Record<string, string>) =>
-  `<tool_call>\n<function=${name}>\n${Object.entries(params)
-    .map(([k, v]) => `<parameter=${k}>\n${v}\n</parameter>\n`)
-    .join('')}</function>\n</tool_call>`;
-
-/** Splits text into small deltas, as a model streams it. */
-const pieces = (text: string, size = 5) =>
-  Array.from({ length: Math.ceil(text.length / size) }, (_, i) =>
-    text.slice(i * size, (i + 1) * size),
-  );
-
-const MARKUP = /<\/?(tool_call|function|parameter)|<(function|parameter)=/;
+import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { deltas, MARKUP, pieces, types, useTurnHarness, xmlCall } from './support/turn-harness.js';
 
 describe('a turn over /ws (seed §5, §8)', () => {
-  const llm = new FakeLlm();
-  const tools = new RecordingServer();
-  let engine: Engine;
-  let ws: WsClient;
-
-  beforeAll(async () => {
-    const base = await tools.start();
-    engine = await Engine.start({
-      LLM_BASE_URL: await llm.start(),
-      LLM_MODEL: 'qwen3-coder',
-      LLM_TOOLS_FILE: writeToolsFile([
-        {
-          name: 'get_weather',
-          description: 'Weather of a city',
-          parameters: {
-            type: 'object',
-            properties: { city: { type: 'string' } },
-            required: ['city'],
-          },
-          url: `${base}/{city}?format=3`,
-          method: 'GET',
-        },
-        { name: 'missing', url: `${base}/missing`, method: 'GET' },
-        { name: 'bad_verb', url: `${base}/x`, method: 'GE T' },
-        { name: 'down', url: 'http://127.0.0.1:1/x', method: 'GET' },
-        { name: 'big', url: `${base}/big`, method: 'GET' },
-      ]),
-      LLM_TOOL_RESULT_MAX_CHARS: '100',
-      LLM_TOOL_MAX_ITERATIONS: '2',
-    });
-    tools.respond((req, res) => {
-      if (req.path === '/missing') return void res.writeHead(404).end('no such thing');
-      if (req.path === '/big') return void res.end('z'.repeat(500));
-      res.end(`${decodeURIComponent(req.path.slice(1))}: ☀️ +21°C`);
-    });
-  });
-  afterAll(async () => {
-    await engine.stop();
-    await llm.stop();
-    await tools.stop();
-  });
-  beforeEach(async () => {
-    llm.reset();
-    tools.requests.length = 0;
-    ws = await WsClient.connect(engine.wsUrl);
-  });
-  afterEach(() => ws.close());
-
-  const types = (msgs: Msg[]) => msgs.map((m) => m.type);
-  const deltas = (msgs: Msg[]) =>
-    msgs.filter((m) => m.type === 'assistant_delta').map((m) => m.text as string);
+  const h = useTurnHarness();
 
   it('runs the seed §8 scenario: tool_call, then the answer, never any markup in a delta', async () => {
-    llm.enqueue(
+    h.llm.enqueue(
       sseText(pieces(`Let me check. ${xmlCall('get_weather', { city: 'Paris' })}`), 'stop'),
       sseText(pieces('It is sunny in Paris, 21 degrees.')),
     );
-    const msgs = await ws.turn("What's the weather in Paris?");
+    const msgs = await h.ws.turn("What's the weather in Paris?");
     expect(types(msgs).filter((t) => t !== 'assistant_delta')).toEqual([
       'tool_call',
       'tool_result',
@@ -96,9 +30,9 @@ describe('a turn over /ws (seed §5, §8)', () => {
       type: 'assistant_end',
       text: 'Let me check. It is sunny in Paris, 21 degrees.',
     });
-    expect(tools.requests.map((r) => r.url)).toEqual(['/Paris?format=3']);
+    expect(h.tools.requests.map((r) => r.url)).toEqual(['/Paris?format=3']);
 
-    const [first, second] = llm.requests;
+    const [first, second] = h.llm.requests;
     expect(first!.body.tools.map((t: any) => t.function.name)).toEqual([
       'get_weather',
       'missing',
@@ -142,8 +76,8 @@ describe('a turn over /ws (seed §5, §8)', () => {
       xmlCall('down', {}),
       xmlCall('big', {}),
     ].join('\n');
-    llm.enqueue(sseText(pieces(calls, 7)), sseText(['Sorry, the tools failed.']));
-    const msgs = await ws.turn('try everything');
+    h.llm.enqueue(sseText(pieces(calls, 7)), sseText(['Sorry, the tools failed.']));
+    const msgs = await h.ws.turn('try everything');
     expect(msgs.filter((m) => m.type === 'tool_call').map((m) => m.name)).toEqual([
       'nope',
       'bad_verb',
@@ -158,7 +92,7 @@ describe('a turn over /ws (seed §5, §8)', () => {
       false,
       true,
     ]);
-    const toolMessages = llm.requests[1]!.body.messages.filter((m: any) => m.role === 'tool').map(
+    const toolMessages = h.llm.requests[1]!.body.messages.filter((m: any) => m.role === 'tool').map(
       (m: any) => m.content,
     );
     expect(toolMessages).toEqual([
@@ -172,20 +106,20 @@ describe('a turn over /ws (seed §5, §8)', () => {
   });
 
   it('executes structured streamed calls with their ids', async () => {
-    llm.enqueue(
+    h.llm.enqueue(
       sseStructuredCalls([
         { id: 'call_a', name: 'get_weather', arguments: { city: 'Rome' } },
         { id: 'call_b', name: 'get_weather', arguments: { city: 'Oslo' } },
       ]),
       sseText(['Both fine.']),
     );
-    const msgs = await ws.turn('Rome and Oslo?');
+    const msgs = await h.ws.turn('Rome and Oslo?');
     expect(msgs.filter((m) => m.type === 'tool_call').map((m) => m.id)).toEqual([
       'call_a',
       'call_b',
     ]);
-    expect(tools.requests.map((r) => r.path).sort()).toEqual(['/Oslo', '/Rome']);
-    const toolMessages = llm.requests[1]!.body.messages.filter((m: any) => m.role === 'tool');
+    expect(h.tools.requests.map((r) => r.path).sort()).toEqual(['/Oslo', '/Rome']);
+    const toolMessages = h.llm.requests[1]!.body.messages.filter((m: any) => m.role === 'tool');
     expect(toolMessages.map((m: any) => [m.tool_call_id, m.content])).toEqual([
       ['call_a', 'Rome: ☀️ +21°C'],
       ['call_b', 'Oslo: ☀️ +21°C'],
@@ -193,7 +127,7 @@ describe('a turn over /ws (seed §5, §8)', () => {
   });
 
   it('falls back to a non-streamed request when a round streams back empty: a call there is executed', async () => {
-    llm.enqueue(
+    h.llm.enqueue(
       sseText([], 'tool_calls'),
       {
         kind: 'json',
@@ -208,17 +142,17 @@ describe('a turn over /ws (seed §5, §8)', () => {
       },
       sseText(['Lima is sunny.']),
     );
-    const msgs = await ws.turn('Lima?');
+    const msgs = await h.ws.turn('Lima?');
     expect(msgs.find((m) => m.type === 'tool_call')).toMatchObject({
       name: 'get_weather',
       arguments: { city: 'Lima' },
     });
-    expect(llm.requests.map((r) => r.body.stream)).toEqual([true, false, true]);
+    expect(h.llm.requests.map((r) => r.body.stream)).toEqual([true, false, true]);
     expect(msgs.at(-1)).toMatchObject({ text: 'Lima is sunny.' });
   });
 
   it('falls back to a non-streamed request whose text is then sent as deltas', async () => {
-    llm.enqueue(sseText([]), {
+    h.llm.enqueue(sseText([]), {
       kind: 'json',
       body: {
         choices: [
@@ -226,34 +160,38 @@ describe('a turn over /ws (seed §5, §8)', () => {
         ],
       },
     });
-    const msgs = await ws.turn('hi');
+    const msgs = await h.ws.turn('hi');
     expect(deltas(msgs).join('')).toBe('Hello there.');
     expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: 'Hello there.' });
-    expect(llm.requests).toHaveLength(2);
+    expect(h.llm.requests).toHaveLength(2);
   });
 
   it('costs exactly one request for a normal text turn', async () => {
-    llm.enqueue(sseText(['Just ', 'text.']));
-    const msgs = await ws.turn('hi');
+    h.llm.enqueue(sseText(['Just ', 'text.']));
+    const msgs = await h.ws.turn('hi');
     expect(types(msgs)).toEqual(['assistant_delta', 'assistant_delta', 'assistant_end']);
-    expect(llm.requests).toHaveLength(1);
+    expect(h.llm.requests).toHaveLength(1);
   });
 
   it('stops after LLM_TOOL_MAX_ITERATIONS tool rounds and asks once more with tool_choice "none"', async () => {
     const call = () => sseText([xmlCall('get_weather', { city: 'Loop' })]);
-    llm.enqueue(call(), call(), sseText([`${xmlCall('get_weather', { city: 'Ignored' })}Enough.`]));
-    const msgs = await ws.turn('loop forever');
-    expect(llm.requests.map((r) => r.body.tool_choice)).toEqual(['auto', 'auto', 'none']);
+    h.llm.enqueue(
+      call(),
+      call(),
+      sseText([`${xmlCall('get_weather', { city: 'Ignored' })}Enough.`]),
+    );
+    const msgs = await h.ws.turn('loop forever');
+    expect(h.llm.requests.map((r) => r.body.tool_choice)).toEqual(['auto', 'auto', 'none']);
     expect(msgs.filter((m) => m.type === 'tool_call')).toHaveLength(2);
-    expect(tools.requests).toHaveLength(2);
+    expect(h.tools.requests).toHaveLength(2);
     expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: 'Enough.' });
   });
 
   it('keeps history across turns', async () => {
-    llm.enqueue(sseText(['I am Ada.']), sseText(['You asked my name.']));
-    await ws.turn('Who are you?');
-    await ws.turn('What did I ask?');
-    expect(llm.requests[1]!.body.messages.slice(1)).toEqual([
+    h.llm.enqueue(sseText(['I am Ada.']), sseText(['You asked my name.']));
+    await h.ws.turn('Who are you?');
+    await h.ws.turn('What did I ask?');
+    expect(h.llm.requests[1]!.body.messages.slice(1)).toEqual([
       { role: 'user', content: 'Who are you?' },
       { role: 'assistant', content: 'I am Ada.' },
       { role: 'user', content: 'What did I ask?' },
@@ -261,122 +199,15 @@ describe('a turn over /ws (seed §5, §8)', () => {
   });
 
   it('ends the turn with error and assistant_end on an LLM error, and the session stays usable', async () => {
-    llm.enqueue(
+    h.llm.enqueue(
       { kind: 'status', status: 500, body: '{"error":{"message":"model crashed"}}' },
       sseText(['Back.']),
     );
-    const msgs = await ws.turn('hi');
+    const msgs = await h.ws.turn('hi');
     expect(msgs).toEqual([
       { type: 'error', message: 'LLM server answered HTTP 500: model crashed' },
       { type: 'assistant_end', text: '' },
     ]);
-    expect((await ws.turn('again')).at(-1)).toEqual({ type: 'assistant_end', text: 'Back.' });
-  });
-
-  it('interrupts a turn: the LLM request is aborted, assistant_end is interrupted, history keeps what was sent', async () => {
-    llm.enqueue({
-      kind: 'sse',
-      pieces: sseText(['Once upon a time']).pieces.slice(0, 2),
-      keepOpen: true,
-    });
-    const from = ws.messages.length;
-    ws.send({ type: 'user_text', text: 'Tell me a story' });
-    await ws.waitFor((m) => m.type === 'assistant_delta', from);
-    ws.send({ type: 'interrupt' });
-    const end = await ws.waitFor((m) => m.type === 'assistant_end', from);
-    expect(end).toEqual({ type: 'assistant_end', text: 'Once upon a time', interrupted: true });
-    await llm.requests[0]!.aborted;
-    llm.enqueue(sseText(['Ok.']));
-    await ws.turn('Stop.');
-    expect(llm.requests[1]!.body.messages.slice(1)).toEqual([
-      { role: 'user', content: 'Tell me a story' },
-      { role: 'assistant', content: 'Once upon a time' },
-      { role: 'user', content: 'Stop.' },
-    ]);
-  });
-
-  it('a new user_text cancels the turn in flight, which ends before the new one starts', async () => {
-    llm.enqueue(
-      { kind: 'sse', pieces: sseText(['Long answer']).pieces.slice(0, 2), keepOpen: true },
-      sseText(['Short.']),
-    );
-    const from = ws.messages.length;
-    ws.send({ type: 'user_text', text: 'first' });
-    await ws.waitFor((m) => m.type === 'assistant_delta', from);
-    ws.send({ type: 'user_text', text: 'second' });
-    await ws.waitFor((m) => m.type === 'assistant_end' && !m.interrupted, from);
-    expect(types(ws.messages.slice(from))).toEqual([
-      'assistant_delta',
-      'assistant_end',
-      'assistant_delta',
-      'assistant_end',
-    ]);
-    expect(ws.messages.slice(from)[1]).toMatchObject({ interrupted: true });
-    expect(llm.requests[0]!.wasAborted).toBe(true);
-  });
-
-  it('cancels tool calls in flight on interrupt and answers them "Error: cancelled" in history', async () => {
-    tools.respond(() => undefined);
-    llm.enqueue(sseText([xmlCall('get_weather', { city: 'Slow' })]));
-    const from = ws.messages.length;
-    ws.send({ type: 'user_text', text: 'slow one' });
-    const call = await ws.waitFor((m) => m.type === 'tool_call', from);
-    await new Promise((r) => setTimeout(r, 50));
-    ws.send({ type: 'interrupt' });
-    expect(await ws.waitFor((m) => m.type === 'assistant_end', from)).toMatchObject({
-      interrupted: true,
-    });
-    expect(ws.messages.slice(from).some((m) => m.type === 'tool_result')).toBe(false);
-    tools.respond((req, res) => res.end('ok'));
-    llm.enqueue(sseText(['Fine.']));
-    await ws.turn('next');
-    expect(llm.requests[1]!.body.messages.filter((m: any) => m.role === 'tool')).toEqual([
-      { role: 'tool', tool_call_id: call.id, content: 'Error: cancelled' },
-    ]);
-  });
-
-  it('aborts the LLM request when the socket closes', async () => {
-    llm.enqueue({ kind: 'sse', pieces: sseText(['Hello']).pieces.slice(0, 2), keepOpen: true });
-    ws.send({ type: 'user_text', text: 'hi' });
-    await ws.waitFor((m) => m.type === 'assistant_delta');
-    ws.close();
-    await llm.requests[0]!.aborted;
-    expect(llm.requests[0]!.wasAborted).toBe(true);
-  });
-
-  it.each([
-    ['malformed JSON', '{"type": "user_text", "text": ', /malformed JSON/],
-    ['an unknown type', '{"type":"dance"}', /unknown message type "dance"/],
-    ['a missing text', '{"type":"user_text"}', /"text"/],
-    ['an empty text', '{"type":"user_text","text":""}', /non-empty "text"/],
-    ['a JSON array', '[1,2]', /JSON object/],
-  ])('answers %s with an error event and keeps the connection', async (_label, frame, message) => {
-    const from = ws.messages.length;
-    ws.send(frame);
-    expect(await ws.waitFor((m) => m.type === 'error', from)).toEqual({
-      type: 'error',
-      message: expect.stringMatching(message),
-    });
-    llm.enqueue(sseText(['still here']));
-    expect((await ws.turn('ping')).at(-1)).toEqual({ type: 'assistant_end', text: 'still here' });
-  });
-
-  it('answers odd binary audio, and audio with no speech-to-text configured, with error events', async () => {
-    ws.socket.send(Buffer.from([1, 2, 3]), { binary: true });
-    expect(await ws.waitFor((m) => m.type === 'error')).toMatchObject({
-      message: expect.stringContaining('16-bit'),
-    });
-    const from = ws.messages.length;
-    ws.socket.send(Buffer.alloc(3200), { binary: true });
-    ws.send({ type: 'audio_end' });
-    expect(await ws.waitFor((m) => m.type === 'error', from)).toMatchObject({
-      message: expect.stringContaining('STT_BASE_URL'),
-    });
-    expect(ws.socket.readyState).toBe(ws.socket.OPEN);
-  });
-
-  it('closes with 1009 on a frame over WS_MAX_MESSAGE_BYTES', async () => {
-    ws.send({ type: 'user_text', text: 'x'.repeat(1024 * 1024 + 10) });
-    expect(await ws.closed).toBe(1009);
+    expect((await h.ws.turn('again')).at(-1)).toEqual({ type: 'assistant_end', text: 'Back.' });
   });
 });
