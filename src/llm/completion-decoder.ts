@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { callFrom, type ParsedTextCall } from './parsing/hermes-call.js';
 import type { ToolSchemas } from './parsing/qwen-xml-call.js';
-import { ToolCallTextParser, type TextParserEvent } from './parsing/tool-call-text.parser.js';
+import { ToolCallTextParser, type TextParserSink } from './parsing/tool-call-text.parser.js';
 import type { LlmEvent, LlmUsage, ToolCallEvent } from './llm.types.js';
 import { StructuredCallAssembler, type AssembledCall } from './structured-call-assembler.js';
 
@@ -50,6 +50,16 @@ export class CompletionDecoder {
   private finishReason: string | null = null;
   private usage: LlmUsage | undefined;
   private calls = 0;
+  /** Where the text parser's output goes during the current call of `chunk`/`reply`/`end`. */
+  private out: LlmEvent[] = [];
+  private readonly sink: TextParserSink = {
+    text: (text) => this.out.push({ type: 'text', text }),
+    reasoning: (text) => {
+      this.reasoning += text;
+      this.out.push({ type: 'reasoning', text });
+    },
+    call: (call) => this.emitCall(call, undefined, this.out),
+  };
 
   constructor(private readonly schemas: ToolSchemas) {
     this.text = new ToolCallTextParser(schemas);
@@ -73,7 +83,7 @@ export class CompletionDecoder {
     if (!choice) return out;
     const delta = choice.delta ?? {};
     this.addReasoning(delta.reasoning_content ?? delta.reasoning, out);
-    if (typeof delta.content === 'string') this.fromText(this.text.push(delta.content), out);
+    if (typeof delta.content === 'string') this.fromText(delta.content, out);
     if (typeof delta.refusal === 'string' && delta.refusal !== '')
       out.push({ type: 'text', text: delta.refusal });
     for (const call of this.structured.add(delta.tool_calls)) this.fromStructured(call, out);
@@ -99,7 +109,7 @@ export class CompletionDecoder {
     const choice = Array.isArray(choices) ? choices[0] : undefined;
     const message = choice?.message ?? {};
     this.addReasoning(message.reasoning_content ?? message.reasoning, out);
-    if (typeof message.content === 'string') this.fromText(this.text.push(message.content), out);
+    if (typeof message.content === 'string') this.fromText(message.content, out);
     for (const [index, call] of (Array.isArray(message.tool_calls)
       ? message.tool_calls
       : []
@@ -124,7 +134,8 @@ export class CompletionDecoder {
   /** End of output: remaining text and calls, the reasoning rescue, then `done`. */
   end(): LlmEvent[] {
     const out: LlmEvent[] = [];
-    this.fromText(this.text.flush(), out);
+    this.out = out;
+    this.text.end(this.sink);
     for (const call of this.structured.finish()) this.fromStructured(call, out);
     if (this.calls === 0 && this.reasoning.includes('<')) {
       const rescue = new ToolCallTextParser(this.schemas);
@@ -145,14 +156,9 @@ export class CompletionDecoder {
     out.push({ type: 'reasoning', text });
   }
 
-  private fromText(events: TextParserEvent[], out: LlmEvent[]): void {
-    for (const e of events) {
-      if (e.type === 'call') this.emitCall(e.call, undefined, out);
-      else if (e.type === 'reasoning') {
-        this.reasoning += e.text;
-        out.push(e);
-      } else out.push(e);
-    }
+  private fromText(content: string, out: LlmEvent[]): void {
+    this.out = out;
+    this.text.feed(content, this.sink);
   }
 
   private fromStructured(call: AssembledCall, out: LlmEvent[]): void {

@@ -6,6 +6,27 @@ export type TextParserEvent =
   | { type: 'reasoning'; text: string }
   | { type: 'call'; call: ParsedTextCall };
 
+/** Receives the parser's output as it becomes certain (the allocation-free form of the events). */
+export interface TextParserSink {
+  text(text: string): void;
+  reasoning(text: string): void;
+  call(call: ParsedTextCall): void;
+}
+
+/** A sink that collects events, merging consecutive text (or reasoning) pieces. */
+function collect(out: TextParserEvent[]): TextParserSink {
+  const add = (type: 'text' | 'reasoning', text: string) => {
+    const last = out[out.length - 1];
+    if (last && last.type === type) last.text += text;
+    else out.push({ type, text });
+  };
+  return {
+    text: (t) => add('text', t),
+    reasoning: (t) => add('reasoning', t),
+    call: (call) => out.push({ type: 'call', call }),
+  };
+}
+
 const OPEN_CALL = '<tool_call>';
 const FN = '<function=';
 const THINK = '<think>';
@@ -15,6 +36,15 @@ const HOLD_TAGS = [OPEN_CALL, FN, THINK, END_THINK];
 const PENDING_TAGS = ['</parameter>', '</function>', OPEN_CALL, FN];
 
 type Mode = 'text' | 'think' | 'xml' | 'hermes' | 'pending';
+
+/** True when `s` holds a character other than space, tab, CR or LF. */
+function hasNonSpace(s: string): boolean {
+  if (s.length === 1) {
+    const c = s.charCodeAt(0);
+    return c !== 32 && c !== 10 && c !== 9 && c !== 13;
+  }
+  return /[^ \n\t\r]/.test(s);
+}
 
 /** Length of the longest suffix of `s` that is a proper prefix of one of `tags`. */
 function heldSuffix(s: string, tags: string[]): number {
@@ -38,34 +68,46 @@ export class ToolCallTextParser {
   private pending: { call: ParsedTextCall; end: number; scanFrom: number } | undefined;
   /** In call and pending modes, deltas wait here until one could change the outcome. */
   private staged: string[] = [];
-  private tail = '';
   private seenCloser = false;
-  private sinceGt = Infinity;
+  private wsAfterGt = false;
   private held = 0;
 
   constructor(private readonly schemas: ToolSchemas = new Map()) {}
 
+  /** Feeds one delta; returns what is certain now. */
   push(delta: string): TextParserEvent[] {
-    if (delta === '') return [];
-    // Fast path: plain text with nothing held back cannot start a tag.
-    if (this.mode === 'text' && this.buf === '' && !delta.includes('<'))
-      return [{ type: 'text', text: delta }];
-    if (this.mode === 'xml' || this.mode === 'pending' || this.mode === 'hermes') {
-      // Keeps the cost linear: the (possibly long) buffer is only touched when a tag completes.
-      const window = this.tail + delta;
-      this.tail = window.slice(-12);
-      this.staged.push(delta);
-      if (!this.worthParsing(window, delta)) return [];
-      this.unstage();
-      return this.drain(false);
-    }
-    this.buf += delta;
-    return this.drain(false);
+    const out: TextParserEvent[] = [];
+    this.feed(delta, collect(out));
+    return out;
   }
 
+  /** End of output: everything that was held back. */
   flush(): TextParserEvent[] {
+    const out: TextParserEvent[] = [];
+    this.end(collect(out));
+    return out;
+  }
+
+  /** `push` without the event array: what is certain goes to `sink` at once. */
+  feed(delta: string, sink: TextParserSink): void {
+    if (delta === '') return;
+    // Fast path: plain text with nothing held back cannot start a tag.
+    if (this.mode === 'text' && this.buf === '' && !delta.includes('<')) return sink.text(delta);
+    if (this.mode === 'xml' || this.mode === 'pending' || this.mode === 'hermes') {
+      // Keeps the cost linear: the (possibly long) buffer is only touched when a tag completes.
+      this.staged.push(delta);
+      if (!this.worthParsing(delta)) return;
+      this.unstage();
+    } else {
+      this.buf += delta;
+    }
+    while (this.step(false, sink));
+  }
+
+  /** `flush` without the event array. */
+  end(sink: TextParserSink): void {
     this.unstage();
-    return this.drain(true);
+    while (this.step(true, sink));
   }
 
   private unstage(): void {
@@ -74,35 +116,49 @@ export class ToolCallTextParser {
     this.staged = [];
   }
 
-  private worthParsing(window: string, delta: string): boolean {
-    if (this.mode === 'hermes') return /[}>]/.test(window);
+  /** The last `n` characters received (staged deltas, then the buffer): where a tag that just completed lies. */
+  private recent(n: number): string {
+    let text = '';
+    for (let i = this.staged.length - 1; i >= 0 && text.length < n; i--)
+      text = this.staged[i]! + text;
+    if (text.length < n) text = this.buf.slice(-(n - text.length)) + text;
+    return text.slice(-n);
+  }
+
+  private worthParsing(delta: string): boolean {
+    if (this.mode === 'hermes') return delta.includes('}') || delta.includes('>');
     if (this.mode === 'pending') {
       this.held += delta.length;
-      return this.held > TRAILING_LOOKAHEAD || PENDING_TAGS.some((t) => window.includes(t));
+      if (this.held > TRAILING_LOOKAHEAD) return true;
+      if (!delta.includes('>') && !delta.includes('=')) return false;
+      const window = this.recent(12 + delta.length);
+      return PENDING_TAGS.some((t) => window.includes(t));
     }
     const gt = delta.lastIndexOf('>');
-    this.sinceGt = gt === -1 ? this.sinceGt + delta.length : delta.length - 1 - gt;
-    if (window.includes('</')) this.seenCloser = true;
-    return this.seenCloser && this.sinceGt <= 40;
+    // A call can only be complete once an end tag has been seen (tags complete with '>').
+    if (!this.seenCloser && gt !== -1) {
+      const window = this.recent(12 + delta.length);
+      this.seenCloser = window.includes('</function>') || window.includes('</tool_call>');
+    }
+    // Structure is decided when a tag completes ('>') or by the first character after the
+    // whitespace that follows one; nothing in between can change the outcome.
+    const visible = hasNonSpace(delta);
+    const trigger = gt !== -1 || (this.wsAfterGt && visible);
+    if (gt !== -1) this.wsAfterGt = !hasNonSpace(delta.slice(gt + 1));
+    else if (visible) this.wsAfterGt = false;
+    return this.seenCloser && trigger;
   }
 
   /** Call mode begins on `this.buf`: what it already holds sets the staging state. */
   private enterXml(): void {
     this.mode = 'xml';
-    this.seenCloser = this.buf.includes('</');
+    this.seenCloser = this.buf.includes('</function>') || this.buf.includes('</tool_call>');
     const gt = this.buf.lastIndexOf('>');
-    this.sinceGt = gt === -1 ? Infinity : this.buf.length - 1 - gt;
-    this.tail = this.buf.slice(-12);
-  }
-
-  private drain(final: boolean): TextParserEvent[] {
-    const out: TextParserEvent[] = [];
-    while (this.step(final, out));
-    return out;
+    this.wsAfterGt = gt !== -1 && !hasNonSpace(this.buf.slice(gt + 1));
   }
 
   /** One state transition; false when it must wait for more input. */
-  private step(final: boolean, out: TextParserEvent[]): boolean {
+  private step(final: boolean, out: TextParserSink): boolean {
     switch (this.mode) {
       case 'text':
         return this.stepText(final, out);
@@ -117,11 +173,8 @@ export class ToolCallTextParser {
     }
   }
 
-  private emit(out: TextParserEvent[], type: 'text' | 'reasoning', text: string): void {
-    if (text === '') return;
-    const last = out[out.length - 1];
-    if (last && last.type === type) last.text += text;
-    else out.push({ type, text });
+  private emit(out: TextParserSink, type: 'text' | 'reasoning', text: string): void {
+    if (text !== '') out[type](text);
   }
 
   private take(n: number): string {
@@ -130,7 +183,7 @@ export class ToolCallTextParser {
     return head;
   }
 
-  private stepText(final: boolean, out: TextParserEvent[]): boolean {
+  private stepText(final: boolean, out: TextParserSink): boolean {
     let at = -1;
     let tag = '';
     for (let i = this.buf.indexOf('<'); i !== -1 && at === -1; i = this.buf.indexOf('<', i + 1)) {
@@ -164,7 +217,6 @@ export class ToolCallTextParser {
     }
     if (rest.startsWith('{')) {
       this.mode = 'hermes';
-      this.tail = this.buf.slice(-12);
       return true;
     }
     if (!final && FN.startsWith(rest)) return false;
@@ -172,7 +224,7 @@ export class ToolCallTextParser {
     return true;
   }
 
-  private stepThink(final: boolean, out: TextParserEvent[]): boolean {
+  private stepThink(final: boolean, out: TextParserSink): boolean {
     const end = this.buf.indexOf(END_THINK);
     if (end === -1) {
       const hold = final ? 0 : heldSuffix(this.buf, [END_THINK]);
@@ -186,9 +238,9 @@ export class ToolCallTextParser {
     return true;
   }
 
-  private stepXml(final: boolean, out: TextParserEvent[]): boolean {
+  private stepXml(final: boolean, out: TextParserSink): boolean {
     // Only a completed tag (or the few characters after one) can change the outcome.
-    if (!final && (!this.seenCloser || this.sinceGt > 40)) return false;
+    if (!final && !this.seenCloser) return false;
     const result = parseXmlCall(this.buf, { wrapped: this.wrapped, final, schemas: this.schemas });
     if (result.kind === 'incomplete') return false;
     if (result.kind === 'invalid') {
@@ -204,18 +256,17 @@ export class ToolCallTextParser {
     if (result.trailingText && !final) {
       this.pending = { call, end: result.end, scanFrom: result.end };
       this.mode = 'pending';
-      this.tail = this.buf.slice(-12);
       this.held = this.buf.length - result.end;
       return false;
     }
-    out.push({ type: 'call', call });
+    out.call(call);
     this.take(result.end);
     this.mode = 'text';
     return true;
   }
 
   /** A call followed by prose: the prose is held until it is clear the call really ended there. */
-  private stepPending(final: boolean, out: TextParserEvent[]): boolean {
+  private stepPending(final: boolean, out: TextParserSink): boolean {
     const pending = this.pending!;
     const from = Math.max(pending.end, pending.scanFrom - 12);
     const structure = ['</parameter>', '</function>']
@@ -235,7 +286,7 @@ export class ToolCallTextParser {
       return true;
     }
     if (firstCall !== -1 || final || this.buf.length > horizon) {
-      out.push({ type: 'call', call: pending.call });
+      out.call(pending.call);
       this.take(pending.end);
       this.pending = undefined;
       this.mode = 'text';
@@ -246,7 +297,7 @@ export class ToolCallTextParser {
   }
 
   /** Hermes: `<tool_call>` + one JSON object (strings may hold any text) + `</tool_call>`. */
-  private stepHermes(final: boolean, out: TextParserEvent[]): boolean {
+  private stepHermes(final: boolean, out: TextParserSink): boolean {
     const start = this.buf.indexOf('{');
     const jsonEnd = jsonObjectEnd(this.buf, start);
     let end: number;
@@ -261,7 +312,7 @@ export class ToolCallTextParser {
       else if (!final && '</tool_call>'.startsWith(rest)) return false;
       else end = jsonEnd; // no closing tag: the call ends with its JSON
       const call = parseHermesBody(this.buf.slice(start, jsonEnd));
-      if (call) out.push({ type: 'call', call });
+      if (call) out.call(call);
     }
     this.take(end);
     this.mode = 'text';
