@@ -141,10 +141,12 @@ class XmlCallParser {
     return i;
   }
 
-  private firstOf(tags: string[], from: number): number {
+  /** First index of any of `tags` starting at or after `from` (and, with `to`, ending by `to`). */
+  private firstOf(tags: string[], from: number, to?: number): number {
+    const text = to === undefined ? this.s : this.s.slice(0, to);
     let best = -1;
     for (const t of tags) {
-      const i = this.s.indexOf(t, from);
+      const i = text.indexOf(t, from);
       if (i !== -1 && (best === -1 || i < best)) best = i;
     }
     return best;
@@ -233,9 +235,10 @@ class XmlCallParser {
     }
     if (s.startsWith(OPEN_CALL, j) || s.startsWith(FN, j)) return true;
     if (this.partialTag(j, [OPEN_CALL, FN, END_PARAM, END_FN, END_CALL])) throw INCOMPLETE;
-    const nextCall = this.firstOf([OPEN_CALL, FN], j);
-    const limit = Math.min(nextCall === -1 ? s.length : nextCall, i + TRAILING_LOOKAHEAD);
-    const closer = this.firstOf([END_PARAM, END_FN], j);
+    const horizon = i + TRAILING_LOOKAHEAD;
+    const nextCall = this.firstOf([OPEN_CALL, FN], j, horizon + OPEN_CALL.length);
+    const limit = Math.min(nextCall === -1 ? s.length : nextCall, horizon);
+    const closer = this.firstOf([END_PARAM, END_FN], j, limit + END_PARAM.length);
     if (closer !== -1 && closer < limit) return false;
     if (nextCall === -1 && !this.final && s.length - i <= TRAILING_LOOKAHEAD) {
       this.trailingText = true;
