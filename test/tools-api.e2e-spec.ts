@@ -158,3 +158,24 @@ describe('/api/tools without a tools file', () => {
     expect((await get(engine)).json).toMatchObject({ source: 'request', count: 1 });
   });
 });
+
+describe('/api/tools with ADMIN_API_KEY', () => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await Engine.start({ ADMIN_API_KEY: 's3cret-admin' });
+  });
+  afterAll(() => engine.stop());
+
+  it('answers 401 without the key or with a wrong one, and serves it with the key', async () => {
+    const url = `${engine.httpUrl}/api/tools`;
+    expect((await fetch(url)).status).toBe(401);
+    expect((await fetch(url, { headers: { Authorization: 'Bearer nope' } })).status).toBe(401);
+    const denied = await fetch(url, { method: 'POST', body: JSON.stringify([weather]) });
+    expect(denied.status).toBe(401);
+    expect(await denied.json()).toMatchObject({ ok: false, statusCode: 401 });
+    expect((await fetch(url, { headers: { Authorization: 'Bearer s3cret-admin' } })).status).toBe(
+      200,
+    );
+    expect((await fetch(`${engine.httpUrl}/health`)).status).toBe(200);
+  });
+});

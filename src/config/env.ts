@@ -12,6 +12,8 @@ export interface Env {
   port: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   logFormat: 'json' | 'pretty';
+  /** When set, `/api/tools` requires `Authorization: Bearer <key>`. */
+  adminApiKey: string;
   llm: {
     enabled: boolean;
     baseUrl: string;
@@ -165,6 +167,7 @@ export function parseEnv(raw: Raw): Env {
     port: int(raw, 'PORT', 8787, 0, 65535),
     logLevel: oneOf(raw, 'LOG_LEVEL', 'log', ['error', 'warn', 'log', 'debug', 'verbose'] as const),
     logFormat: oneOf(raw, 'LOG_FORMAT', 'json', ['json', 'pretty'] as const),
+    adminApiKey: present(raw, 'ADMIN_API_KEY') ?? '',
     llm: {
       enabled: bool(raw, 'LLM_ENABLED') ?? true,
       baseUrl: httpUrl(raw, 'LLM_BASE_URL', 'http://localhost:8000/v1'),

@@ -1,5 +1,15 @@
-import { Controller, Get, HttpCode, HttpException, HttpStatus, Post, Req } from '@nestjs/common';
 import {
+  Controller,
+  Get,
+  HttpCode,
+  HttpException,
+  HttpStatus,
+  Post,
+  Req,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiBearerAuth,
   ApiBody,
   ApiExtraModels,
   ApiOkResponse,
@@ -16,6 +26,7 @@ import {
   ToolsResponseDto,
 } from './dto/tool-definition.dto.js';
 import type { ToolSnapshot } from './tool-definition.js';
+import { AdminKeyGuard } from './admin-key.guard.js';
 import { ToolRegistry } from './tool-registry.service.js';
 import { ToolDefinitionError } from './tool-validation.js';
 
@@ -49,7 +60,14 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 /** `/api/tools` (seed §2): read the active definitions, or replace them until restart. */
 @ApiTags('tools')
 @ApiExtraModels(ToolDefinitionDto, CodeToolDefinitionDto)
+@ApiBearerAuth('admin')
+@UseGuards(AdminKeyGuard)
 @Controller('api/tools')
+@ApiResponse({
+  status: 401,
+  description: 'ADMIN_API_KEY is set and the request lacks it',
+  type: ToolsErrorDto,
+})
 @ApiResponse({
   status: 503,
   description: 'The LLM is disabled (LLM_ENABLED=false)',
