@@ -105,6 +105,7 @@ describe('/api/tools (seed §2)', () => {
     expect(Object.keys(doc.paths['/api/tools'].post.responses).sort()).toEqual([
       '200',
       '400',
+      '401',
       '503',
     ]);
     expect(doc.components.schemas.ToolDefinitionDto.required).toEqual(['name', 'url']);
