@@ -67,23 +67,17 @@ class _Requests:
             raise RequestException(result["error"])
         return Response(result)
 
-    def get(self, url, **kw):
-        return self.request("GET", url, **kw)
 
-    def post(self, url, **kw):
-        return self.request("POST", url, **kw)
+def _verb(name):
+    def call(self, url, **kw):
+        return self.request(name.upper(), url, **kw)
 
-    def put(self, url, **kw):
-        return self.request("PUT", url, **kw)
+    call.__name__ = name
+    return call
 
-    def patch(self, url, **kw):
-        return self.request("PATCH", url, **kw)
 
-    def delete(self, url, **kw):
-        return self.request("DELETE", url, **kw)
-
-    def head(self, url, **kw):
-        return self.request("HEAD", url, **kw)
+for _name in ("get", "post", "put", "patch", "delete", "head"):
+    setattr(_Requests, _name, _verb(_name))
 
 
 class _Tools:
