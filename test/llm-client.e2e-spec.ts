@@ -252,6 +252,31 @@ describe('OpenAiLlmClient against a real SSE server', () => {
     expect(llm.requests[0]!.wasAborted).toBe(true);
   });
 
+  it('aborts the HTTP request when the signal passed to stream() aborts', async () => {
+    llm.enqueue({
+      kind: 'sse',
+      pieces: [...sseText(['first']).pieces.slice(0, 2)],
+      keepOpen: true,
+    });
+    const controller = new AbortController();
+    const events: LlmEvent[] = [];
+    const done = new Promise<void>((resolve) =>
+      client(base)
+        .stream(request, controller.signal)
+        .subscribe({
+          next: (e) => {
+            events.push(e);
+            if (e.type === 'text') controller.abort();
+          },
+          complete: resolve,
+        }),
+    );
+    await done;
+    await llm.requests[0]!.aborted;
+    expect(llm.requests[0]!.wasAborted).toBe(true);
+    expect(events.map((e) => e.type)).toEqual(['text', 'error']);
+  });
+
   it('reads a non-streamed reply (chatReply) with message.tool_calls', async () => {
     llm.enqueue({
       kind: 'json',

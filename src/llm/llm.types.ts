@@ -51,6 +51,8 @@ export type ToolCallEvent = Extract<LlmEvent, { type: 'tool_call' }>;
 
 /** Port: an OpenAI-compatible chat completion server. Unsubscribing aborts the request. */
 export abstract class LlmClient {
-  abstract stream(request: LlmRequest): Observable<LlmEvent>;
-  abstract chatReply(request: LlmRequest): Observable<LlmEvent>;
+  /** A streamed completion; unsubscribing or aborting `signal` aborts the HTTP request. */
+  abstract stream(request: LlmRequest, signal?: AbortSignal): Observable<LlmEvent>;
+  /** The same without streaming (the seed's fallback for rounds that stream back empty). */
+  abstract chatReply(request: LlmRequest, signal?: AbortSignal): Observable<LlmEvent>;
 }

@@ -62,17 +62,20 @@ export class OpenAiLlmClient extends LlmClient {
     super();
   }
 
-  stream(request: LlmRequest): Observable<LlmEvent> {
-    return this.run(request, true);
+  stream(request: LlmRequest, signal?: AbortSignal): Observable<LlmEvent> {
+    return this.run(request, true, signal);
   }
 
-  chatReply(request: LlmRequest): Observable<LlmEvent> {
-    return this.run(request, false);
+  chatReply(request: LlmRequest, signal?: AbortSignal): Observable<LlmEvent> {
+    return this.run(request, false, signal);
   }
 
-  private run(request: LlmRequest, streaming: boolean): Observable<LlmEvent> {
+  private run(request: LlmRequest, streaming: boolean, signal?: AbortSignal): Observable<LlmEvent> {
     return new Observable<LlmEvent>((subscriber) => {
       const controller = new AbortController();
+      const onAbort = () => controller.abort(new StreamFault('cancelled'));
+      if (signal?.aborted) onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
       const emitted = { any: false };
       const emit = (e: LlmEvent) => {
         if (e.type === 'text' || e.type === 'tool_call') emitted.any = true;
@@ -99,7 +102,10 @@ export class OpenAiLlmClient extends LlmClient {
           });
         })
         .finally(() => subscriber.complete());
-      return () => controller.abort(new StreamFault('cancelled'));
+      return () => {
+        signal?.removeEventListener('abort', onAbort);
+        onAbort();
+      };
     });
   }
 

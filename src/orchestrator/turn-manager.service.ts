@@ -148,12 +148,18 @@ export class TurnManager {
     const request = await this.request(ctx, toolChoice);
     const take = toolChoice === 'auto';
     const onEvent = (event: LlmEvent) => this.forward(ctx, event, take);
-    let round = await this.track(ctx, runRound(this.llm.stream(request), ctx.signal, onEvent));
+    let round = await this.track(
+      ctx,
+      runRound(this.llm.stream(request, ctx.signal), ctx.signal, onEvent),
+    );
     if (round.text.trim() === '' && round.calls.length === 0 && request.tools.length > 0) {
       this.logger.warn(
         `empty streamed round: asking once more without streaming (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
       );
-      round = await this.track(ctx, runRound(this.llm.chatReply(request), ctx.signal, onEvent));
+      round = await this.track(
+        ctx,
+        runRound(this.llm.chatReply(request, ctx.signal), ctx.signal, onEvent),
+      );
     }
     if (!take) round.calls = [];
     ctx.pendingWs = '';
