@@ -1,6 +1,7 @@
 // Worker thread running eSpeak NG (WASM, from the espeak-ng package) off the main event loop.
-// The WASM module is compiled once per worker; each request instantiates it (the package's
-// Emscripten build runs its CLI main() once per instance) and returns 16-bit mono PCM.
+// The module is compiled and instantiated once. Its initialised memory is kept as a snapshot;
+// each sentence restores it (so the C program's globals start fresh), then calls the program's
+// main() with new arguments. Output: 16-bit mono PCM.
 import { parentPort } from 'node:worker_threads';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,7 +9,26 @@ import ESpeakNg from 'espeak-ng';
 
 const require = createRequire(import.meta.url);
 const wasmPath = require.resolve('espeak-ng').replace(/espeak-ng\.js$/, 'espeak-ng.wasm');
-const compiled = WebAssembly.compile(readFileSync(wasmPath));
+const encoder = new TextEncoder();
+let stderr = [];
+
+const ready = (async () => {
+  const module = await WebAssembly.compile(readFileSync(wasmPath));
+  let exports;
+  const runtime = await ESpeakNg({
+    noInitialRun: true,
+    instantiateWasm: (imports, done) => {
+      WebAssembly.instantiate(module, imports).then((instance) => {
+        exports = instance.exports;
+        done(instance, module);
+      });
+      return {};
+    },
+    print: () => {},
+    printErr: (line) => stderr.push(line),
+  });
+  return { runtime, exports, pristine: new Uint8Array(exports.memory.buffer).slice() };
+})();
 
 function pcmOf(wav) {
   const view = new DataView(wav.buffer, wav.byteOffset, wav.byteLength);
@@ -26,24 +46,49 @@ function pcmOf(wav) {
   return { sampleRate, pcm: new Uint8Array(0) };
 }
 
-async function synthesize(text, voice) {
-  const module = await compiled;
-  const errors = [];
-  const es = await ESpeakNg({
-    arguments: ['-v', voice, '-w', '/out.wav', '-f', '/in.txt'],
-    preRun: [(m) => m.FS.writeFile('/in.txt', text)],
-    instantiateWasm: (imports, done) => {
-      WebAssembly.instantiate(module, imports).then((instance) => done(instance, module));
-      return {};
-    },
-    print: () => {},
-    printErr: (line) => errors.push(line),
+/** argv for main(), allocated in the program's own heap (after the restore). */
+function argvOf(exports, args) {
+  const pointers = args.map((arg) => {
+    const bytes = encoder.encode(`${arg}\0`);
+    const at = exports.malloc(bytes.length);
+    new Uint8Array(exports.memory.buffer).set(bytes, at);
+    return at;
   });
+  const argv = exports.malloc((pointers.length + 1) * 4);
+  const view = new DataView(exports.memory.buffer);
+  pointers.forEach((p, i) => view.setUint32(argv + i * 4, p, true));
+  view.setUint32(argv + pointers.length * 4, 0, true);
+  return argv;
+}
+
+async function synthesize(text, voice) {
+  const { runtime, exports, pristine } = await ready;
+  const memory = new Uint8Array(exports.memory.buffer);
+  memory.set(pristine);
+  if (memory.length > pristine.length) memory.fill(0, pristine.length);
+  runtime.FS.writeFile('/in.txt', text);
+  try {
+    runtime.FS.unlink('/out.wav');
+  } catch {
+    /* first sentence */
+  }
+  stderr = [];
+  const args = ['espeak-ng', '-v', voice, '-w', '/out.wav', '-f', '/in.txt'];
+  const argv = argvOf(exports, args);
+  const stack = exports.stackSave();
+  try {
+    exports.__main_argc_argv(args.length, argv);
+  } catch {
+    /* exit(n): reported through stderr below */
+  } finally {
+    exports.stackRestore(stack);
+  }
   let wav;
   try {
-    wav = es.FS.readFile('/out.wav');
+    wav = runtime.FS.readFile('/out.wav');
   } catch {
-    throw new Error(`espeak-ng produced no audio${errors.length ? `: ${errors.join(' ')}` : ''}`);
+    const detail = stderr.filter((l) => !l.startsWith('program exited')).join(' ');
+    throw new Error(`espeak-ng produced no audio${detail ? `: ${detail}` : ''}`);
   }
   return pcmOf(wav);
 }
@@ -60,4 +105,4 @@ parentPort.on('message', ({ id, text, voice }) => {
     }
   });
 });
-compiled.then(() => parentPort.postMessage({ ready: true }));
+ready.then(() => parentPort.postMessage({ ready: true }));

@@ -39,6 +39,20 @@ describe('EspeakTtsEngine (real eSpeak NG in WASM)', () => {
     expect(engine.workerStarts).toBe(1);
   });
 
+  it('gives identical audio for the same sentence every time (each run starts from fresh program state)', async () => {
+    const text = 'The weather in Paris is sunny today.';
+    const first = Buffer.concat(
+      await collect(engine.synthesize({ text, voice: '', language: 'en', signal: signal() })),
+    );
+    await collect(
+      engine.synthesize({ text: 'Ciao!', voice: '', language: 'it', signal: signal() }),
+    );
+    const again = Buffer.concat(
+      await collect(engine.synthesize({ text, voice: '', language: 'en', signal: signal() })),
+    );
+    expect(again.equals(first)).toBe(true);
+  });
+
   it('picks voices from the language, and reports an unknown voice as an error', async () => {
     expect([
       espeakVoice('en', ''),
