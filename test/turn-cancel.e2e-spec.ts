@@ -46,6 +46,32 @@ describe('cancellation and protocol errors over /ws', () => {
     expect(h.llm.requests[0]!.wasAborted).toBe(true);
   });
 
+  it('handles messages in order: of three quick user_texts only the last turn completes', async () => {
+    // Every turn streams slowly except the one for "three".
+    h.llm.fallback = (body) =>
+      body.messages.at(-1).content === 'three'
+        ? sseText(['Third.'])
+        : { kind: 'sse', pieces: sseText(['Working']).pieces.slice(0, 2), keepOpen: true };
+    const from = h.ws.messages.length;
+    h.ws.send({ type: 'user_text', text: 'one' });
+    await h.ws.waitFor((m) => m.type === 'assistant_delta', from);
+    h.ws.send({ type: 'user_text', text: 'two' });
+    h.ws.send({ type: 'user_text', text: 'three' });
+    const last = await h.ws.waitFor((m) => m.type === 'assistant_end' && !m.interrupted, from);
+    expect(last).toEqual({ type: 'assistant_end', text: 'Third.' });
+    await new Promise((r) => setTimeout(r, 100));
+    const ends = h.ws.messages.slice(from).filter((m) => m.type === 'assistant_end');
+    expect(ends.at(-1)).toBe(last);
+    expect(ends.filter((m) => !m.interrupted)).toHaveLength(1);
+    expect(h.ws.messages.at(-1)).toBe(last);
+    const users = h.llm.requests
+      .at(-1)!
+      .body.messages.filter((m: any) => m.role === 'user')
+      .map((m: any) => m.content);
+    expect(users).toEqual(['one', 'two', 'three']);
+    for (const request of h.llm.requests.slice(0, -1)) expect(request.wasAborted).toBe(true);
+  });
+
   it('cancels tool calls in flight on interrupt and answers them "Error: cancelled" in history', async () => {
     h.tools.respond(() => undefined);
     h.llm.enqueue(sseText([xmlCall('get_weather', { city: 'Slow' })]));

@@ -68,7 +68,7 @@ export class AgentGateway
     socket.on('message', (data: RawData, isBinary: boolean) => {
       socket.isAlive = true;
       const bytes = bytesOf(data);
-      void (isBinary ? conversation.onAudio(bytes) : conversation.onText(bytes.toString('utf8')));
+      void conversation.receive(bytes, isBinary);
     });
     socket.on('close', () => conversation.close());
     this.logger.log(`session opened (session_id=${session.id})`);

@@ -28,6 +28,8 @@ export class Conversation {
   private utterance: Buffer[] = [];
   private utteranceBytes = 0;
   private readonly closed = new AbortController();
+  /** Client messages are handled one after another, in arrival order. */
+  private inbox: Promise<void> = Promise.resolve();
 
   constructor(
     readonly session: Session,
@@ -40,6 +42,19 @@ export class Conversation {
 
   private error(message: string): void {
     this.deps.send({ type: 'error', message });
+  }
+
+  /** Queues one frame from the client: text frames are JSON messages, binary frames are audio. */
+  receive(data: Buffer, isBinary: boolean): Promise<void> {
+    this.inbox = this.inbox
+      .then(() => (isBinary ? this.onAudio(data) : this.onText(data.toString('utf8'))))
+      .catch((error: unknown) => {
+        this.logger.error(
+          `message handling failed (session_id=${this.session.id}): ${(error as Error).stack}`,
+        );
+        this.error('internal error while handling the message');
+      });
+    return this.inbox;
   }
 
   async onText(raw: string): Promise<void> {

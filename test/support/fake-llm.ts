@@ -76,7 +76,9 @@ export function replay(file: string, cuts: number[] = []): Script {
 export class FakeLlm {
   readonly requests: LlmRequestRecord[] = [];
   readonly modelsRequests: number[] = [];
-  private scripts: Script[] = [];
+  private scripts: (Script | ((body: Record<string, any>) => Script))[] = [];
+  /** Answers requests once the queue is empty (by default: HTTP 500). */
+  fallback: ((body: Record<string, any>) => Script) | undefined;
   private server: Server = createServer((req, res) => void this.handle(req, res));
 
   async start(): Promise<string> {
@@ -90,12 +92,13 @@ export class FakeLlm {
   }
 
   /** Queues answers for the next requests, in order. */
-  enqueue(...scripts: Script[]): void {
+  enqueue(...scripts: (Script | ((body: Record<string, any>) => Script))[]): void {
     this.scripts.push(...scripts);
   }
 
   reset(): void {
     this.scripts = [];
+    this.fallback = undefined;
     this.requests.length = 0;
   }
 
@@ -123,11 +126,12 @@ export class FakeLlm {
       }
     });
     this.requests.push(record);
-    const script = this.scripts.shift() ?? {
-      kind: 'status',
-      status: 500,
-      body: '{"error":{"message":"fake LLM: no script queued"}}',
-    };
+    const next = this.scripts.shift() ?? this.fallback;
+    const script: Script = next
+      ? typeof next === 'function'
+        ? next(record.body)
+        : next
+      : { kind: 'status', status: 500, body: '{"error":{"message":"fake LLM: no script queued"}}' };
     switch (script.kind) {
       case 'hang':
         return;
