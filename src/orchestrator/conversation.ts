@@ -135,6 +135,7 @@ export class Conversation {
 
   private async startTurn(text: string): Promise<void> {
     await this.session.cancel();
+    if (this.closed.signal.aborted) return; // the client has gone: no turn for nobody
     this.session.begin((signal) => this.runTurn(text, signal));
   }
 
