@@ -135,7 +135,7 @@ export class Conversation {
 
   private async startTurn(text: string): Promise<void> {
     await this.session.cancel();
-    if (this.closed.signal.aborted) return; // the client has gone: no turn for nobody
+    if (this.closed.signal.aborted) return; // the client has gone: start nothing
     this.session.begin((signal) => this.runTurn(text, signal));
   }
 
