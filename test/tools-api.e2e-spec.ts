@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Engine } from './support/engine.js';
+import { WsClient } from './support/ws-client.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { buildOpenApi } from '../src/swagger.js';
 
@@ -135,6 +136,15 @@ describe('/api/tools with the LLM disabled', () => {
     engine = await Engine.start({ LLM_ENABLED: 'false' });
   });
   afterAll(() => engine.stop());
+
+  it('answers a turn with an error event and assistant_end', async () => {
+    const ws = await WsClient.connect(engine.wsUrl);
+    expect(await ws.turn('hello')).toEqual([
+      { type: 'error', message: 'the LLM is disabled (LLM_ENABLED=false)' },
+      { type: 'assistant_end', text: '' },
+    ]);
+    ws.close();
+  });
 
   it('answers 503 to GET and POST', async () => {
     expect((await get(engine)).status).toBe(503);
