@@ -1,9 +1,9 @@
 // Engine vs a bare SSE→WS relay, measured in the same run: N sessions each stream a 200-delta
 // answer from a fake LLM at one delta per 20 ms. Latency per delta = fake server write → client
-// receive (same clock: server and clients live in this process). Prints p50/p99, the ratios, and
-// RSS per session of the process under test. Run: npm run bench:relay
+// receive. Prints p50/p99, the ratios, CPU per delta and RSS per session of the process under
+// test. The fake LLM runs in a process of its own; times are wall-clock (performance.timeOrigin +
+// now), comparable across processes on one machine. Run: npm run bench:relay
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
 
@@ -11,28 +11,16 @@ const DELTAS = 200;
 const INTERVAL_MS = 20;
 const SIZES = (process.env.SESSIONS ?? '100,500').split(',').map(Number);
 
+/** The fake LLM runs in its own process, so the clients here do not compete with it. */
 function fakeLlm() {
-  const server = createServer((req, res) => {
-    if (req.url.endsWith('/models')) return res.end('{"data":[{"id":"fake"}]}');
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
-      let i = 0;
-      const timer = setInterval(() => {
-        if (i === DELTAS) {
-          clearInterval(timer);
-          res.write('data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n');
-          return res.end();
-        }
-        const content = `t=${performance.now().toFixed(3)}; `;
-        res.write(`data: {"choices":[{"index":0,"delta":{"content":"${content}"},"finish_reason":null}]}\n\n`);
-        i++;
-      }, INTERVAL_MS);
-      res.on('close', () => clearInterval(timer));
-    });
+  const child = spawn(process.execPath, ['bench/fake-sse-server.mjs'], {
+    env: { ...process.env, DELTAS: String(DELTAS), INTERVAL_MS: String(INTERVAL_MS) },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/v1` })));
+  return new Promise((resolve) => child.stdout.once('data', (d) => resolve({ server: child, url: d.toString().trim() })));
 }
+
+const wallClock = () => performance.timeOrigin + performance.now();
 
 function cpuMs(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -82,7 +70,7 @@ async function measure(kind, llmUrl, sessions, port) {
   );
   await Promise.all(clients.map((ws) => new Promise((resolve) => {
     ws.on('message', (data) => {
-      const now = performance.now();
+      const now = wallClock();
       const text = data.toString();
       if (text.startsWith('{"type":"assistant_end"')) return resolve();
       for (const m of text.matchAll(/t=(\d+\.\d+);/g)) {
@@ -114,4 +102,4 @@ for (const n of SIZES) {
   console.log(`  engine: p50 ${f(engine.p50)} ms  p99 ${f(engine.p99)} ms  lost ${engine.lost}  RSS/session ${f(engine.rssPerSessionKb)} KiB  CPU/delta ${f(engine.cpuUsPerDelta)} µs`);
   console.log(`  ratio engine/relay: p50 ${f(engine.p50 / relay.p50)}x  p99 ${f(engine.p99 / relay.p99)}x  (goal <= 1.3x)`);
 }
-server.close();
+server.kill();
