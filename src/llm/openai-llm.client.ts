@@ -3,6 +3,7 @@ import { createParser } from 'eventsource-parser';
 import { Observable } from 'rxjs';
 import { llmConfig, type LlmConfig } from '../config/app.config.js';
 import { CompletionDecoder, errorMessageOf } from './completion-decoder.js';
+import { postJson, type HttpReply } from './http-post.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
 
 class StreamFault extends Error {
@@ -166,7 +167,7 @@ export class OpenAiLlmClient extends LlmClient {
       );
       if (!streaming) {
         watchdog.arm('reply');
-        const json = await response.json();
+        const json = JSON.parse(await response.text()) as unknown;
         decoder.reply(json).forEach(emit);
         return;
       }
@@ -176,13 +177,13 @@ export class OpenAiLlmClient extends LlmClient {
     }
   }
 
-  private post(body: Record<string, unknown>, signal: AbortSignal): Promise<Response> {
-    return fetch(`${this.config.baseUrl}/chat/completions`, {
-      method: 'POST',
-      headers: this.headers(),
-      body: JSON.stringify(body),
+  private post(body: Record<string, unknown>, signal: AbortSignal): Promise<HttpReply> {
+    return postJson(
+      `${this.config.baseUrl}/chat/completions`,
+      this.headers(),
+      JSON.stringify(body),
       signal,
-    });
+    );
   }
 
   private httpFault(status: number, text: string): StreamFault {
@@ -199,7 +200,7 @@ export class OpenAiLlmClient extends LlmClient {
   }
 
   private async readStream(
-    response: Response,
+    response: HttpReply,
     decoder: CompletionDecoder,
     watchdog: Watchdog,
     emit: (e: LlmEvent) => void,
@@ -228,19 +229,14 @@ export class OpenAiLlmClient extends LlmClient {
         }
       },
     });
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    const utf8 = new TextDecoder();
     watchdog.arm('first chunk');
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
+    for await (const chunk of response.body) {
       watchdog.arm('between chunks');
-      parser.feed(utf8.decode(value, { stream: true }));
+      parser.feed(chunk as string);
       if (finished || fault) break;
     }
-    parser.feed(utf8.decode());
     if (!finished && !fault) parser.reset({ consume: true });
-    await reader.cancel().catch(() => undefined);
+    response.body.destroy();
     const tail = decoder.end();
     for (const e of tail) if (e.type !== 'done' || (finished && !fault)) emit(e);
     if (fault) throw fault;
