@@ -19,3 +19,4 @@ wss.on('connection', (socket) => {
   });
 });
 console.log('relay ready');
+process.on('SIGINT', () => process.exit(0));

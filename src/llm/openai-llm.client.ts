@@ -230,11 +230,21 @@ export class OpenAiLlmClient extends LlmClient {
       },
     });
     watchdog.arm('first chunk');
-    for await (const chunk of response.body) {
-      watchdog.arm('between chunks');
-      parser.feed(chunk as string);
-      if (finished || fault) break;
-    }
+    // 'data' events rather than async iteration: no promise per chunk on this hot path.
+    await new Promise<void>((resolve, reject) => {
+      const body = response.body;
+      body.on('data', (chunk: string) => {
+        watchdog.arm('between chunks');
+        parser.feed(chunk);
+        if (finished || fault) {
+          body.destroy();
+          resolve();
+        }
+      });
+      body.on('end', resolve);
+      body.on('close', resolve);
+      body.on('error', reject);
+    });
     if (!finished && !fault) parser.reset({ consume: true });
     response.body.destroy();
     const tail = decoder.end();
