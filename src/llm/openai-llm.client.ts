@@ -210,7 +210,7 @@ export class OpenAiLlmClient extends LlmClient {
     const parser = createParser({
       onEvent: (event) => {
         if (finished || fault) return;
-        if (event.data.trim() === '[DONE]') {
+        if (event.data === '[DONE]' || (event.data.length < 16 && event.data.trim() === '[DONE]')) {
           finished = true;
           return;
         }

@@ -12,13 +12,15 @@ interface Fragment {
   function?: { name?: string | null; arguments?: string | null };
 }
 
+const NONE: readonly AssembledCall[] = Object.freeze([]);
+
 export class StructuredCallAssembler {
   private readonly calls = new Map<number, AssembledCall>();
   private readonly done = new Set<number>();
 
   /** Adds fragments; returns the calls that became complete (a later index started). */
-  add(fragments: unknown): AssembledCall[] {
-    if (!Array.isArray(fragments)) return [];
+  add(fragments: unknown): readonly AssembledCall[] {
+    if (!Array.isArray(fragments)) return NONE;
     const completed: AssembledCall[] = [];
     for (const raw of fragments as Fragment[]) {
       if (typeof raw !== 'object' || raw === null) continue;

@@ -141,9 +141,11 @@ export class Conversation {
 
   private async runTurn(text: string, signal: AbortSignal): Promise<void> {
     const { session, deps } = this;
-    const turn$ = deps.turns.run(session, text, signal).pipe(share());
     const settings = session.settings;
     const speaking = settings.modality === 'voice' && settings.tts && deps.speech.canSpeak;
+    // Shared only when speech listens too: a text session keeps the hot path one subscriber deep.
+    const source$ = deps.turns.run(session, text, signal);
+    const turn$ = speaking ? source$.pipe(share()) : source$;
     const spoken: string[] = [];
     const work: Promise<void>[] = [];
     if (speaking) {
