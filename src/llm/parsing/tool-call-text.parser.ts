@@ -34,6 +34,8 @@ const END_THINK = '</think>';
 const START_TAGS = [OPEN_CALL, FN, THINK];
 const HOLD_TAGS = [OPEN_CALL, FN, THINK, END_THINK];
 const PENDING_TAGS = ['</parameter>', '</function>', OPEN_CALL, FN];
+/** What may follow '<' in a tag held back in text: <tool_call>, <think>, <function=, </think>. */
+const TAG_SECOND_CHAR = new Set(['t', 'f', '/']);
 
 type Mode = 'text' | 'think' | 'xml' | 'hermes' | 'pending';
 
@@ -91,8 +93,20 @@ export class ToolCallTextParser {
   /** `push` without the event array: what is certain goes to `sink` at once. */
   feed(delta: string, sink: TextParserSink): void {
     if (delta === '') return;
-    // Fast path: plain text with nothing held back cannot start a tag.
-    if (this.mode === 'text' && this.buf === '' && !delta.includes('<')) return sink.text(delta);
+    if (this.mode === 'text') {
+      // Fast paths: plain text with nothing held back cannot start a tag; a lone '<' is held,
+      // and released at once when the next character cannot continue any tag.
+      if (this.buf === '') {
+        if (!delta.includes('<')) return sink.text(delta);
+        if (delta === '<') {
+          this.buf = '<';
+          return;
+        }
+      } else if (this.buf === '<' && !delta.includes('<') && !TAG_SECOND_CHAR.has(delta[0]!)) {
+        this.buf = '';
+        return sink.text(`<${delta}`);
+      }
+    }
     if (this.mode === 'xml' || this.mode === 'pending' || this.mode === 'hermes') {
       // Keeps the cost linear: the (possibly long) buffer is only touched when a tag completes.
       this.staged.push(delta);
