@@ -58,6 +58,7 @@ export interface SpeechEnv {
     apiKey: string;
     sampleRate: number;
     timeoutSecs: number;
+    espeakWorkers: number;
   };
   stt: {
     provider: 'openai' | 'none';
@@ -237,6 +238,7 @@ function parseSpeech(raw: Raw): SpeechEnv {
       apiKey: present(raw, 'TTS_API_KEY') ?? '',
       sampleRate: int(raw, 'TTS_SAMPLE_RATE', 24000, 8000, 192000),
       timeoutSecs: num(raw, 'TTS_TIMEOUT_SECS', 30, 0, 3600),
+      espeakWorkers: int(raw, 'TTS_ESPEAK_WORKERS', 1, 1, 32),
     },
     stt: {
       provider: stt,

@@ -20,70 +20,102 @@ export function espeakVoice(language: string, voice: string): string {
   return VOICES[lang] ?? VOICES[lang.split('-')[0]!] ?? lang;
 }
 
-interface Pending {
+interface Job {
+  id: number;
+  priority: number;
+  text: string;
+  voice: string;
+  signal: AbortSignal;
   resolve: (pcm: Buffer) => void;
   reject: (error: Error) => void;
 }
 
+interface Slot {
+  worker: Worker;
+  job?: Job;
+}
+
 /**
- * The embedded default: eSpeak NG compiled to WASM (npm `espeak-ng`, GPL-3.0), run in a
- * worker thread so synthesis never blocks the event loop. The WASM module is compiled once,
- * when the worker starts, and reused for every sentence.
+ * The embedded default: eSpeak NG compiled to WASM (npm `espeak-ng`, GPL-3.0), run in worker
+ * threads (`TTS_ESPEAK_WORKERS`) so synthesis never blocks the event loop. Each worker compiles
+ * and instantiates the module once. Waiting sentences are served by priority — a turn's first
+ * sentence before later ones — so a busy engine delays the first audio of a turn the least.
  */
 @Injectable()
 export class EspeakTtsEngine extends TtsEngine implements OnModuleDestroy {
   readonly provider = 'espeak' as const;
   readonly sampleRate = 22050;
   private readonly logger = new Logger(EspeakTtsEngine.name);
-  private worker: Worker | undefined;
-  private readonly pending = new Map<number, Pending>();
+  private slots: Slot[] = [];
+  private queue: Job[] = [];
   private nextId = 1;
   /** How many times a worker (and so the WASM module) was started. */
   workerStarts = 0;
 
-  private ensureWorker(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(WORKER_URL);
-    this.workerStarts += 1;
-    worker.unref();
-    worker.on('message', (m: { id?: number; pcm?: Uint8Array; error?: string }) => {
-      if (m.id === undefined) return;
-      const job = this.pending.get(m.id);
-      this.pending.delete(m.id);
-      if (!job) return;
-      if (m.error !== undefined) job.reject(new Error(m.error));
-      else job.resolve(Buffer.from(m.pcm!.buffer, m.pcm!.byteOffset, m.pcm!.byteLength));
-    });
-    worker.on('error', (error) => {
-      this.logger.error(`espeak worker failed: ${error.message}`);
-      for (const job of this.pending.values()) job.reject(error);
-      this.pending.clear();
-      this.worker = undefined;
-    });
-    this.worker = worker;
-    return worker;
+  constructor(private readonly workers = 1) {
+    super();
   }
 
-  /** Starts the worker and compiles the WASM module ahead of the first sentence. */
+  private spawn(): Slot {
+    const slot: Slot = { worker: new Worker(WORKER_URL) };
+    this.workerStarts += 1;
+    slot.worker.unref();
+    slot.worker.on('message', (m: { id?: number; pcm?: Uint8Array; error?: string }) => {
+      const job = slot.job;
+      if (m.id === undefined || !job || job.id !== m.id) return;
+      slot.job = undefined;
+      if (m.error !== undefined) job.reject(new Error(m.error));
+      else job.resolve(Buffer.from(m.pcm!.buffer, m.pcm!.byteOffset, m.pcm!.byteLength));
+      this.dispatch();
+    });
+    slot.worker.on('error', (error) => {
+      this.logger.error(`espeak worker failed: ${error.message}`);
+      slot.job?.reject(error);
+      this.slots = this.slots.map((s) => (s === slot ? this.spawn() : s));
+      this.dispatch();
+    });
+    return slot;
+  }
+
+  /** Starts the workers (each compiles and instantiates the WASM module) ahead of the first sentence. */
   warmUp(): void {
-    this.ensureWorker();
+    while (this.slots.length < this.workers) this.slots.push(this.spawn());
+  }
+
+  private dispatch(): void {
+    this.warmUp();
+    for (const slot of this.slots) {
+      if (slot.job) continue;
+      this.queue = this.queue.filter((j) => !j.signal.aborted);
+      const job = this.queue.shift();
+      if (!job) return;
+      slot.job = job;
+      slot.worker.postMessage({ id: job.id, text: job.text, voice: job.voice });
+    }
   }
 
   async *synthesize(request: SynthesisRequest): AsyncIterable<Buffer> {
     if (request.signal.aborted) return;
-    const id = this.nextId++;
     const pcm = await new Promise<Buffer>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.ensureWorker().postMessage({
-        id,
+      const job: Job = {
+        id: this.nextId++,
+        priority: request.priority ?? 0,
         text: request.text,
         voice: espeakVoice(request.language, request.voice),
-      });
+        signal: request.signal,
+        resolve,
+        reject,
+      };
+      // Stable insertion by priority: lower first, arrival order among equals.
+      const at = this.queue.findIndex((j) => j.priority > job.priority);
+      this.queue.splice(at === -1 ? this.queue.length : at, 0, job);
+      request.signal.addEventListener('abort', () => resolve(Buffer.alloc(0)), { once: true });
+      this.dispatch();
     });
     if (!request.signal.aborted && pcm.length > 0) yield pcm;
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.worker?.terminate();
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }

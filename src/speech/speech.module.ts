@@ -14,7 +14,7 @@ import { TtsEngine } from './tts-engine.js';
       useFactory: (config: SpeechConfig): TtsEngine => {
         switch (config.tts.provider) {
           case 'espeak':
-            return new EspeakTtsEngine();
+            return new EspeakTtsEngine(config.tts.espeakWorkers);
           case 'openai':
             return new OpenAiTtsEngine(config);
           case 'none':

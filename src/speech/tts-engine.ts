@@ -5,6 +5,8 @@ export interface SynthesisRequest {
   voice: string;
   language: string;
   signal: AbortSignal;
+  /** Lower is served first when synthesis is busy: the sentence's index in its turn. */
+  priority?: number;
 }
 
 /** Port: text-to-speech. Audio is 16-bit little-endian mono PCM at `sampleRate`. */

@@ -66,6 +66,33 @@ describe('EspeakTtsEngine (real eSpeak NG in WASM)', () => {
   });
 });
 
+describe('EspeakTtsEngine scheduling', () => {
+  it('serves a waiting first sentence before later ones, and runs TTS_ESPEAK_WORKERS workers', async () => {
+    const one = new EspeakTtsEngine(1);
+    const done: string[] = [];
+    const say = (text: string, priority: number) =>
+      collect(one.synthesize({ text, voice: '', language: 'en', signal: signal(), priority })).then(
+        () => done.push(text),
+      );
+    await Promise.all([
+      say('A long sentence that keeps the only worker busy for a while.', 3),
+      say('Later.', 9),
+      say('First.', 0),
+    ]);
+    expect(done).toEqual([
+      'A long sentence that keeps the only worker busy for a while.',
+      'First.',
+      'Later.',
+    ]);
+    await one.onModuleDestroy();
+
+    const two = new EspeakTtsEngine(2);
+    two.warmUp();
+    expect(two.workerStarts).toBe(2);
+    await two.onModuleDestroy();
+  });
+});
+
 describe('OpenAI-compatible TTS and STT against a real loopback server', () => {
   const server = new RecordingServer();
   let base: string;

@@ -125,7 +125,14 @@ class TurnSpeech {
   private async synthesize(job: Job): Promise<void> {
     const { voice, language, signal } = this.options;
     try {
-      for await (const chunk of this.tts.synthesize({ text: job.text, voice, language, signal })) {
+      const priority = this.jobs.indexOf(job);
+      for await (const chunk of this.tts.synthesize({
+        text: job.text,
+        voice,
+        language,
+        signal,
+        priority,
+      })) {
         if (signal.aborted) break;
         job.chunks.push(chunk);
         job.wake?.();
