@@ -64,6 +64,12 @@ export class AgentGateway
       send,
     });
     socket.isAlive = true;
+    // A client's protocol error (e.g. a frame over WS_MAX_MESSAGE_BYTES) is the client's fault:
+    // a warning with its session, not an error-level log line per misbehaving client.
+    socket.removeAllListeners('error');
+    socket.on('error', (error) =>
+      this.logger.warn(`client error (session_id=${session.id}): ${error.message}`),
+    );
     socket.on('pong', () => (socket.isAlive = true));
     socket.on('message', (data: RawData, isBinary: boolean) => {
       socket.isAlive = true;
