@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
 
-const DELTAS = 200;
+const DELTAS = Number(process.env.DELTAS ?? 200);
 const INTERVAL_MS = 20;
 const SIZES = (process.env.SESSIONS ?? '100,500').split(',').map(Number);
 
