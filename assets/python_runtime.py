@@ -128,12 +128,12 @@ class ToolContext:
 requests = _Requests()
 
 
-def _execute(code, func, args, ctx, state, out):
+def _execute(code, func, args, ctx, state):
     ns = {"__name__": "__tool__", "__builtins__": builtins}
 
     def run_nested(spec, payload):
         nested_ctx = dict(ctx, function_call_id=spec["call_id"])
-        return _execute(spec["code"], spec["func"], payload, nested_ctx, state, out)
+        return _execute(spec["code"], spec["func"], payload, nested_ctx, state)
 
     ns.update(context=ToolContext(ctx, state), _session=dict(ctx["session"]), tools=_Tools(run_nested),
               ces_requests=requests, requests=requests)
@@ -144,7 +144,8 @@ def _execute(code, func, args, ctx, state, out):
     return fn(**args)
 
 
-def run_tool(job_json):
+def _run_job(job_json, body):
+    """Runs `body(job, ctx, state)` with print() captured; any exception becomes the error text."""
     job = json.loads(job_json)
     ctx = job["context"]
     state = json.loads(json.dumps(ctx.get("state") or {}))
@@ -152,14 +153,21 @@ def run_tool(job_json):
     saved = sys.stdout, sys.stderr
     sys.stdout = sys.stderr = out
     try:
-        result = _execute(job["code"], job["func"], job["args"], ctx, state, out)
-        text = json.dumps(result, ensure_ascii=False)
-        state_text = json.dumps(state, ensure_ascii=False)
-        return json.dumps({"ok": True, "result": text, "state": state_text, "logs": out.getvalue()})
+        reply = body(job, ctx, state)
+        reply.update(ok=True, state=json.dumps(state, ensure_ascii=False), logs=out.getvalue())
+        return json.dumps(reply)
     except BaseException as error:  # the model gets the error as text, never a crash
         return json.dumps({"ok": False, "error": f"Error: {type(error).__name__}: {error}", "logs": out.getvalue()})
     finally:
         sys.stdout, sys.stderr = saved
+
+
+def run_tool(job_json):
+    def body(job, ctx, state):
+        result = _execute(job["code"], job["func"], job["args"], ctx, state)
+        return {"result": json.dumps(result, ensure_ascii=False)}
+
+    return _run_job(job_json, body)
 
 
 class _LlmConfig:
@@ -173,13 +181,7 @@ class _LlmConfig:
 
 
 def run_callback(job_json):
-    job = json.loads(job_json)
-    ctx = job["context"]
-    state = json.loads(json.dumps(ctx.get("state") or {}))
-    out = io.StringIO()
-    saved = sys.stdout, sys.stderr
-    sys.stdout = sys.stderr = out
-    try:
+    def body(job, ctx, state):
         ns = {"__name__": "__tool__", "__builtins__": builtins}
         ns.update(_session=dict(ctx["session"]), tools=_Tools(lambda spec, payload: None), ces_requests=requests,
                   requests=requests)
@@ -189,9 +191,6 @@ def run_callback(job_json):
                                                  agent_name=ctx["agent_name"])
         llm_request = types.SimpleNamespace(config=_LlmConfig(job["tool_names"]))
         ns[job["func"]](callback_context, llm_request)
-        return json.dumps({"ok": True, "excluded": [str(n) for n in llm_request.config.excluded_tools],
-                           "state": json.dumps(state, ensure_ascii=False), "logs": out.getvalue()})
-    except BaseException as error:
-        return json.dumps({"ok": False, "error": f"Error: {type(error).__name__}: {error}", "logs": out.getvalue()})
-    finally:
-        sys.stdout, sys.stderr = saved
+        return {"excluded": [str(n) for n in llm_request.config.excluded_tools]}
+
+    return _run_job(job_json, body)
