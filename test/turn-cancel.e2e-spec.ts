@@ -84,7 +84,7 @@ describe('cancellation and protocol errors over /ws', () => {
       interrupted: true,
     });
     expect(h.ws.messages.slice(from).some((m) => m.type === 'tool_result')).toBe(false);
-    h.tools.respond((req, res) => res.end('ok'));
+    h.tools.respond((_req, res) => res.end('ok'));
     h.llm.enqueue(sseText(['Fine.']));
     await h.ws.turn('next');
     expect(h.llm.requests[1]!.body.messages.filter((m: any) => m.role === 'tool')).toEqual([

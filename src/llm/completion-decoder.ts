@@ -65,9 +65,6 @@ export class CompletionDecoder {
     this.text = new ToolCallTextParser(schemas);
   }
 
-  get emittedCalls(): number {
-    return this.calls;
-  }
 
   /** One SSE `data:` object. An `error` object ends the stream with an error event. */
   chunk(body: unknown): LlmEvent[] {
