@@ -107,6 +107,7 @@ describe('/api/tools (seed §2)', () => {
       '200',
       '400',
       '401',
+      '413',
       '503',
     ]);
     expect(doc.components.schemas.ToolDefinitionDto.required).toEqual(['name', 'url']);

@@ -130,6 +130,7 @@ export class ToolsController {
     type: ToolsErrorDto,
     description: 'Empty body, not UTF-8, not a JSON array, no definition, or an invalid definition',
   })
+  @ApiResponse({ status: 413, type: ToolsErrorDto, description: 'The body is larger than 4 MiB' })
   async replace(@Req() req: IncomingMessage): Promise<ToolsResponseDto> {
     this.assertLlmEnabled();
     const bytes = await readBody(req);
