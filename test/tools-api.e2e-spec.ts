@@ -82,6 +82,13 @@ describe('/api/tools (seed §2)', () => {
     expect((await get(engine)).json).toMatchObject({ source: 'file', count: 1 });
   });
 
+  it('answers 413 for a body over 4 MiB and changes nothing', async () => {
+    const res = await post(engine, Buffer.alloc(4 * 1024 * 1024 + 1, 0x20), 'application/json');
+    expect(res.status).toBe(413);
+    expect(res.json).toMatchObject({ ok: false, statusCode: 413 });
+    expect((await get(engine)).json).toMatchObject({ source: 'file', count: 1 });
+  });
+
   it('installs an override whatever the Content-Type, then GET shows source "request"', async () => {
     const res = await post(engine, JSON.stringify([weather]), 'text/plain');
     expect(res).toEqual({
