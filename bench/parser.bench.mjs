@@ -26,28 +26,42 @@ function split(size) {
   return splits.get(size);
 }
 
-function run(size) {
-  const parser = new ToolCallTextParser(schemas);
+/** A parser that forwards every delta as text: the cost of the loop and one call per delta. */
+class Passthrough {
+  feed(delta, sink) {
+    sink.text(delta);
+  }
+  end() {}
+}
+
+function run(size, Parser = ToolCallTextParser, text = input) {
+  const parser = new Parser(schemas);
   let calls = 0;
   let chars = 0;
   // The sink form of the parser (feed/end): what the engine's decoder uses.
   const sink = { text: (t) => (chars += t.length), reasoning: (t) => (chars += t.length), call: () => calls++ };
-  const deltas = split(size);
+  const deltas = text === input ? split(size) : Array.from(text, (c) => c);
   const start = process.hrtime.bigint();
   for (const delta of deltas) parser.feed(delta, sink);
   parser.end(sink);
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (calls !== 50) throw new Error(`expected 50 calls, got ${calls}`);
+  if (Parser === ToolCallTextParser && text === input && calls !== 50) throw new Error(`expected 50 calls, got ${calls}`);
   return ms;
 }
 
-const best = (size) => Math.min(...Array.from({ length: 15 }, () => run(size)));
+const best = (...args) => Math.min(...Array.from({ length: 15 }, () => run(...args)));
 run(input.length);
 const whole = best(input.length);
 const perChar = best(1);
 const perToken = best(4);
+const floor = best(1, Passthrough);
 console.log(`input: ${mb.toFixed(2)} MB, 50 calls`);
 console.log(`whole:        ${whole.toFixed(1)} ms  (${(mb / (whole / 1000)).toFixed(1)} MB/s)`);
 console.log(`4-char deltas: ${perToken.toFixed(1)} ms  (${(mb / (perToken / 1000)).toFixed(1)} MB/s)`);
-console.log(`1-char deltas: ${perChar.toFixed(1)} ms  (${(mb / (perChar / 1000)).toFixed(1)} MB/s)`);
+console.log(`1-char deltas: ${perChar.toFixed(1)} ms  (${((perChar * 1e6) / input.length).toFixed(1)} ns per delta)`);
+console.log(`  of which the loop and one call per delta (a pass-through parser): ${floor.toFixed(1)} ms`);
 console.log(`ratio 1-char / whole: ${(perChar / whole).toFixed(2)}x (goal <= 2x)`);
+// Linear means a constant cost per character, whatever the length of the output.
+const quarter = input.slice(0, input.length >> 2);
+const perCharQuarter = best(1, ToolCallTextParser, quarter);
+console.log(`linearity, 1-char deltas: ${((perCharQuarter * 1e6) / quarter.length).toFixed(1)} ns/char on 1/4 of the input, ${((perChar * 1e6) / input.length).toFixed(1)} ns/char on all of it`);

@@ -92,6 +92,13 @@ export class ToolCallTextParser {
 
   /** `push` without the event array: what is certain goes to `sink` at once. */
   feed(delta: string, sink: TextParserSink): void {
+    // The hottest case, one character of prose, stays small enough for the caller to inline.
+    if (delta.length === 1 && this.buf === '' && this.mode === 'text' && delta !== '<')
+      sink.text(delta);
+    else this.feedAny(delta, sink);
+  }
+
+  private feedAny(delta: string, sink: TextParserSink): void {
     if (delta === '') return;
     if (this.mode === 'text') {
       // Fast paths: plain text with nothing held back cannot start a tag; a lone '<' is held,
