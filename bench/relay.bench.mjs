@@ -1,8 +1,10 @@
 // Engine vs a bare SSE→WS relay, measured in the same run: N sessions each stream a 200-delta
 // answer from a fake LLM at one delta per 20 ms. Latency per delta = fake server write → client
-// receive. Prints p50/p99, the ratios, CPU per delta and RSS per session of the process under
-// test. The fake LLM runs in a process of its own; times are wall-clock (performance.timeOrigin +
-// now), comparable across processes on one machine. Run: npm run bench:relay
+// receive. A second baseline, the JSON relay, also parses the SSE and the JSON and sends one
+// assistant_delta frame per delta: the least any engine that reads the stream must do. Prints
+// p50/p99, the ratios, CPU per delta and RSS per session of the process under test. The fake LLM
+// runs in a process of its own; times are wall-clock (performance.timeOrigin + now), comparable
+// across processes on one machine. Run: npm run bench:relay
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
@@ -22,9 +24,10 @@ function fakeLlm() {
 
 const wallClock = () => performance.timeOrigin + performance.now();
 
+/** CPU time of a process so far, user and system, in ms (clock ticks of 10 ms). */
 function cpuMs(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
+  return { user: Number(fields[11]) * 10, sys: Number(fields[12]) * 10 };
 }
 
 function rssKb(pid) {
@@ -35,7 +38,7 @@ function rssKb(pid) {
 async function startTarget(kind, llmUrl, port) {
   const script = kind === 'engine' ? 'dist/main.js' : 'bench/relay-pipe.mjs';
   const child = spawn(process.execPath, [...(process.env.PROFILE === kind ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), script], {
-    env: { ...process.env, PORT: String(port), LLM_BASE_URL: llmUrl, LLM_MODEL: 'fake', LOG_LEVEL: 'warn', WS_PING_INTERVAL_SECS: '0', TTS_PROVIDER: 'none' },
+    env: { ...process.env, RELAY: kind === 'json' ? 'json' : 'pipe', PORT: String(port), LLM_BASE_URL: llmUrl, LLM_MODEL: 'fake', LOG_LEVEL: 'warn', WS_PING_INTERVAL_SECS: '0', TTS_PROVIDER: 'none' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   for (let i = 0; i < 100; i++) {
@@ -81,25 +84,30 @@ async function measure(kind, llmUrl, sessions, port) {
     ws.send(JSON.stringify({ type: 'user_text', text: 'go' }));
   })));
   clearInterval(sampler);
-  const cpu = cpuMs(child.pid) - cpu0;
+  const cpu1 = cpuMs(child.pid);
   clients.forEach((ws) => ws.close());
   child.kill('SIGINT');
   await new Promise((r) => child.once('exit', r));
   latencies.sort((a, b) => a - b);
   const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
-  return { p50: pct(50), p99: pct(99), lost: sessions * DELTAS - received, rssPerSessionKb: (peak - idle) / sessions, cpuUsPerDelta: (cpu * 1000) / (sessions * DELTAS) };
+  return { p50: pct(50), p99: pct(99), lost: sessions * DELTAS - received, rssPerSessionKb: (peak - idle) / sessions, userUs: ((cpu1.user - cpu0.user) * 1000) / (sessions * DELTAS), sysUs: ((cpu1.sys - cpu0.sys) * 1000) / (sessions * DELTAS) };
 }
 
 const { server, url } = await fakeLlm();
 console.log(`${DELTAS} deltas per session, one per ${INTERVAL_MS} ms; latency = fake LLM write → WS client receive`);
 let port = 19000 + Math.floor(Math.random() * 1000);
+const f = (x) => x.toFixed(2);
+const line = (name, r) =>
+  `  ${name}: p50 ${f(r.p50)} ms  p99 ${f(r.p99)} ms  lost ${r.lost}  RSS/session ${f(r.rssPerSessionKb)} KiB  CPU/delta ${f(r.userUs + r.sysUs)} µs (user ${f(r.userUs)}, system ${f(r.sysUs)})`;
 for (const n of SIZES) {
   const relay = await measure('relay', url, n, port++);
+  const json = await measure('json', url, n, port++);
   const engine = await measure('engine', url, n, port++);
-  const f = (x) => x.toFixed(2);
   console.log(`\n${n} sessions`);
-  console.log(`  relay : p50 ${f(relay.p50)} ms  p99 ${f(relay.p99)} ms  lost ${relay.lost}  RSS/session ${f(relay.rssPerSessionKb)} KiB  CPU/delta ${f(relay.cpuUsPerDelta)} µs`);
-  console.log(`  engine: p50 ${f(engine.p50)} ms  p99 ${f(engine.p99)} ms  lost ${engine.lost}  RSS/session ${f(engine.rssPerSessionKb)} KiB  CPU/delta ${f(engine.cpuUsPerDelta)} µs`);
+  console.log(line('relay      ', relay));
+  console.log(line('json relay ', json));
+  console.log(line('engine     ', engine));
   console.log(`  ratio engine/relay: p50 ${f(engine.p50 / relay.p50)}x  p99 ${f(engine.p99 / relay.p99)}x  (goal <= 1.3x)`);
+  console.log(`  ratio engine/json relay: p50 ${f(engine.p50 / json.p50)}x  p99 ${f(engine.p99 / json.p99)}x`);
 }
 server.kill();
