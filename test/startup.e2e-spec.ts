@@ -1,43 +1,5 @@
-import { execSync, spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { ensureBuilt, runBuiltEngine as run } from './support/built-engine.js';
 import { writeToolsFile } from './support/tools-file.js';
-
-/** The built engine, started as users and the acceptance suite start it: `node dist/main.js`. */
-function ensureBuilt(): void {
-  if (
-    !existsSync('dist/main.js') ||
-    statSync('dist/main.js').mtimeMs < statSync('src/bootstrap.ts').mtimeMs
-  ) {
-    execSync('npm run build', { stdio: 'ignore' });
-  }
-}
-
-function run(
-  env: Record<string, string>,
-  waitForListen = false,
-): Promise<{ code: number | null; output: string; url?: string; stop: () => void }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['dist/main.js'], {
-      env: { PATH: process.env.PATH ?? '', LOG_FORMAT: 'json', TTS_PROVIDER: 'none', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const onData = (d: Buffer) => {
-      output += d.toString();
-      const m = /listening on http:\/\/0\.0\.0\.0:(\d+)/.exec(output);
-      if (waitForListen && m)
-        resolve({
-          code: null,
-          output,
-          url: `http://127.0.0.1:${m[1]}`,
-          stop: () => child.kill('SIGTERM'),
-        });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => resolve({ code, output, stop: () => undefined }));
-  });
-}
 
 describe('node dist/main.js', () => {
   beforeAll(() => ensureBuilt(), 120000);

@@ -9,6 +9,21 @@ export function writeToolsFile(tools: unknown): string {
   return path;
 }
 
+/** The seed's weather tool (§8): GET `{base}/{city}?format=3`. */
+export function weatherTool(base: string): Record<string, unknown> {
+  return {
+    name: 'get_weather',
+    description: 'Weather of a city',
+    parameters: {
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+    },
+    url: `${base}/{city}?format=3`,
+    method: 'GET',
+  };
+}
+
 /** The seed's full REST surface (§4) pointed at `base`, plus custom verbs. */
 export function restTools(base: string): unknown[] {
   const id = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };

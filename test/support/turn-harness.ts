@@ -1,7 +1,7 @@
 import { Engine } from './engine.js';
 import { FakeLlm } from './fake-llm.js';
 import { RecordingServer } from './recording-server.js';
-import { writeToolsFile } from './tools-file.js';
+import { weatherTool, writeToolsFile } from './tools-file.js';
 import { WsClient, type Msg } from './ws-client.js';
 
 export const xmlCall = (name: string, params: Record<string, string>) =>
@@ -39,17 +39,7 @@ export function useTurnHarness(): TurnHarness {
       LLM_BASE_URL: await h.llm.start(),
       LLM_MODEL: 'qwen3-coder',
       LLM_TOOLS_FILE: writeToolsFile([
-        {
-          name: 'get_weather',
-          description: 'Weather of a city',
-          parameters: {
-            type: 'object',
-            properties: { city: { type: 'string' } },
-            required: ['city'],
-          },
-          url: `${base}/{city}?format=3`,
-          method: 'GET',
-        },
+        weatherTool(base),
         { name: 'missing', url: `${base}/missing`, method: 'GET' },
         { name: 'bad_verb', url: `${base}/x`, method: 'GE T' },
         { name: 'down', url: 'http://127.0.0.1:1/x', method: 'GET' },
