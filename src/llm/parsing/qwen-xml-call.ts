@@ -22,6 +22,11 @@ const END_FN = '</function>';
 const END_CALL = '</tool_call>';
 const OPEN_CALL = '<tool_call>';
 const NAME_OK = /^[A-Za-z_][\w.\-:]*$/;
+/**
+ * A close marker that drifted (`</parameter1>`, `</parameter_x>`, a bare `</parameter`) at the
+ * end of a value that the next tag closed: markup, not part of the value (SGLang's policy).
+ */
+const DRIFTED_END_PARAM = /\n?<\/parameter[^<>\n]*>?[ \t\r\n]*$/;
 
 /**
  * How far past the end of a call literal structure (`</parameter>`, `</function>`) can still
@@ -100,6 +105,7 @@ class XmlCallParser {
         this.seen.add(pname);
         const { valueEnd, next } = this.valueEnd(nameEnd + 1);
         let value = s.slice(nameEnd + 1, valueEnd);
+        if (next === valueEnd) value = value.replace(DRIFTED_END_PARAM, '');
         if (value.startsWith('\n')) value = value.slice(1);
         if (value.endsWith('\n')) value = value.slice(0, -1);
         args[pname] = typeValue(value, this.props?.[pname] as Record<string, unknown> | undefined);
@@ -246,7 +252,10 @@ class XmlCallParser {
     return true;
   }
 
-  /** Finds where the value starting at `from` ends, and where parsing continues. */
+  /**
+   * Finds where the value starting at `from` ends, and where parsing continues: after its
+   * `</parameter>`, or at the tag that closes it implicitly (then `next === valueEnd`).
+   */
   private valueEnd(from: number): { valueEnd: number; next: number } {
     const { s } = this;
     let k = from;

@@ -123,6 +123,34 @@ describe('reasoning and sloppy output', () => {
     expect(out.calls).toEqual([{ name: 'glob', arguments: { pattern: ' **/package.json   ' } }]);
   });
 
+  it('drops a drifted close marker (</parameter1>, </parameter_x>, </parameter) from a value closed by the next tag', () => {
+    const schemas: ToolSchemas = new Map([
+      ['get_weather', { properties: { city: { type: 'string' }, days: { type: 'integer' } } }],
+    ]);
+    for (const marker of [
+      '</parameter1>',
+      '</parameter_function>',
+      '</parameter',
+      '</parameter>',
+    ]) {
+      const input = `<tool_call>\n<function=get_weather>\n<parameter=city>\nShanghai\n${marker}\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>`;
+      const expected = {
+        text: '',
+        reasoning: '',
+        calls: [{ name: 'get_weather', arguments: { city: 'Shanghai', days: 3 } }],
+      };
+      expect(run([input], schemas)).toEqual(expected);
+      expect(run(randomSplit(input, rng(marker.length)), schemas)).toEqual(expected);
+    }
+    // Tags inside a value that a real </parameter> closes stay in the value.
+    const literal = run([
+      '<function=f>\n<parameter=x>\na <b>tag</b> and </parameter_x> text\n</parameter>\n</function>',
+    ]);
+    expect(literal.calls).toEqual([
+      { name: 'f', arguments: { x: 'a <b>tag</b> and </parameter_x> text' } },
+    ]);
+  });
+
   it('salvages a truncated call whose name is complete', () => {
     const out = run(['Ok <tool_call>\n<function=get_weather>\n<parameter=city>\nRome']);
     expect(out).toEqual({
