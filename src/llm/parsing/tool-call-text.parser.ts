@@ -1,4 +1,5 @@
-import { parseHermesBody, type ParsedTextCall } from './hermes-call.js';
+import { hermesBlock, type ParsedTextCall } from './hermes-call.js';
+import { hasNonSpace, heldSuffix } from './text-scan.js';
 import { parseXmlCall, TRAILING_LOOKAHEAD, type ToolSchemas } from './qwen-xml-call.js';
 
 export type TextParserEvent =
@@ -38,23 +39,6 @@ const PENDING_TAGS = ['</parameter>', '</function>', OPEN_CALL, FN];
 const TAG_SECOND_CHAR = new Set(['t', 'f', '/']);
 
 type Mode = 'text' | 'think' | 'xml' | 'hermes' | 'pending';
-
-/** True when `s` holds a character other than space, tab, CR or LF. */
-function hasNonSpace(s: string): boolean {
-  if (s.length === 1) {
-    const c = s.charCodeAt(0);
-    return c !== 32 && c !== 10 && c !== 9 && c !== 13;
-  }
-  return /[^ \n\t\r]/.test(s);
-}
-
-/** Length of the longest suffix of `s` that is a proper prefix of one of `tags`. */
-function heldSuffix(s: string, tags: string[]): number {
-  const lt = s.lastIndexOf('<');
-  if (lt === -1) return 0;
-  const tail = s.slice(lt);
-  return tags.some((t) => t.length > tail.length && t.startsWith(tail)) ? tail.length : 0;
-}
 
 /**
  * Incremental parser of model text: `push(delta)` returns the events that are certain,
@@ -319,43 +303,11 @@ export class ToolCallTextParser {
 
   /** Hermes: `<tool_call>` + one JSON object (strings may hold any text) + `</tool_call>`. */
   private stepHermes(final: boolean, out: TextParserSink): boolean {
-    const start = this.buf.indexOf('{');
-    const jsonEnd = jsonObjectEnd(this.buf, start);
-    let end: number;
-    if (jsonEnd === -1) {
-      if (!final) return false;
-      end = this.buf.length; // truncated JSON: the block is dropped
-    } else {
-      let k = jsonEnd;
-      while (k < this.buf.length && /\s/.test(this.buf[k]!)) k++;
-      const rest = this.buf.slice(k);
-      if (rest.startsWith('</tool_call>')) end = k + '</tool_call>'.length;
-      else if (!final && '</tool_call>'.startsWith(rest)) return false;
-      else end = jsonEnd; // no closing tag: the call ends with its JSON
-      const call = parseHermesBody(this.buf.slice(start, jsonEnd));
-      if (call) out.call(call);
-    }
-    this.take(end);
+    const block = hermesBlock(this.buf, final);
+    if (block === undefined) return false;
+    if (block.call) out.call(block.call);
+    this.take(block.end);
     this.mode = 'text';
     return true;
   }
-}
-
-/** Index just after the JSON object starting at `start` (strings and escapes respected), or -1. */
-function jsonObjectEnd(s: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < s.length; i++) {
-    const c = s[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return -1;
 }
