@@ -151,6 +151,23 @@ describe('reasoning and sloppy output', () => {
     ]);
   });
 
+  it('drops markup cut off at the end of the output, keeps an opener mentioned in prose', () => {
+    for (const tail of [
+      '<tool_call>',
+      '<tool_call>\n',
+      '<tool_call>\n<func',
+      '<tool_ca',
+      '<functi',
+    ]) {
+      const input = `I will check.\n${tail}`;
+      expect(run([input])).toEqual({ text: 'I will check.\n', reasoning: '', calls: [] });
+      expect(run([...input])).toEqual(run([input]));
+    }
+    const prose = 'The literal tag <tool_call> is mentioned here, and a<b too.';
+    expect(run([prose]).text).toBe(prose);
+    expect(run([...prose]).text).toBe(prose);
+  });
+
   it('salvages a truncated call whose name is complete', () => {
     const out = run(['Ok <tool_call>\n<function=get_weather>\n<parameter=city>\nRome']);
     expect(out).toEqual({

@@ -35,6 +35,8 @@ const END_THINK = '</think>';
 const START_TAGS = [OPEN_CALL, FN, THINK];
 const HOLD_TAGS = [OPEN_CALL, FN, THINK, END_THINK];
 const PENDING_TAGS = ['</parameter>', '</function>', OPEN_CALL, FN];
+/** A held-back tag prefix at least this long (`<to`, `<fu`) is dropped at the end of the output. */
+const TRUNCATED_TAG_MIN = 3;
 /** What may follow '<' in a tag held back in text: <tool_call>, <think>, <function=, </think>. */
 const TAG_SECOND_CHAR = new Set(['t', 'f', '/']);
 
@@ -196,8 +198,11 @@ export class ToolCallTextParser {
       if (found) [at, tag] = [i, found];
     }
     if (at === -1) {
-      const hold = final ? 0 : heldSuffix(this.buf, HOLD_TAGS);
-      this.emit(out, 'text', this.take(this.buf.length - hold));
+      const hold = heldSuffix(this.buf, HOLD_TAGS);
+      // At the end of the output, a tag cut off there (`<tool_ca`, `<func`) is markup, not text.
+      const cut = final && hold < TRUNCATED_TAG_MIN ? 0 : hold;
+      this.emit(out, 'text', this.take(this.buf.length - cut));
+      if (final) this.buf = '';
       return false;
     }
     this.emit(out, 'text', this.take(at));
@@ -224,7 +229,12 @@ export class ToolCallTextParser {
       this.mode = 'hermes';
       return true;
     }
-    if (!final && FN.startsWith(rest)) return false;
+    if (FN.startsWith(rest)) {
+      // Nothing after the opener yet (or the start of `<function=`): wait; at the end of the
+      // output it is markup cut off by truncation, and is dropped.
+      if (final) this.buf = '';
+      return false;
+    }
     this.emit(out, 'text', this.take(OPEN_CALL.length));
     return true;
   }
