@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'scripts/**', 'bench/**/*.mjs', 'assets/**', '*.cjs', 'eslint.config.js'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'scripts/**', 'bench/**/*.mjs', 'test/**/*.mjs', 'assets/**', '*.cjs', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

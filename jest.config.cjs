@@ -8,5 +8,6 @@ module.exports = {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testTimeout: 20000,
+  globalSetup: '<rootDir>/test/global-setup.mjs',
   maxWorkers: 2,
 };

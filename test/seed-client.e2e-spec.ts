@@ -1,6 +1,6 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { ensureBuilt, runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
@@ -27,7 +27,6 @@ describe("the seed's Python client against node dist/main.js on port 8787", () =
   let engine: BuiltEngineRun;
 
   beforeAll(async () => {
-    ensureBuilt();
     tools.respond((_req, res) => res.end('Paris: sunny +21°C'));
     const base = await tools.start();
     const file = writeToolsFile([weatherTool(base)]);

@@ -1,9 +1,7 @@
-import { ensureBuilt, runBuiltEngine as run } from './support/built-engine.js';
+import { runBuiltEngine as run } from './support/built-engine.js';
 import { writeToolsFile } from './support/tools-file.js';
 
 describe('node dist/main.js', () => {
-  beforeAll(() => ensureBuilt(), 120000);
-
   it.each([
     [{ PORT: '-1' }, 'PORT="-1" is invalid: expected an integer from 0 to 65535'],
     [{ LLM_TOOL_MAX_ITERATIONS: 'abc' }, 'LLM_TOOL_MAX_ITERATIONS="abc" is invalid'],

@@ -65,7 +65,6 @@ export class CompletionDecoder {
     this.text = new ToolCallTextParser(schemas);
   }
 
-
   /** One SSE `data:` object. An `error` object ends the stream with an error event. */
   chunk(body: unknown): LlmEvent[] {
     const error = errorMessageOf(body);

@@ -1,15 +1,4 @@
-import { execSync, spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-
-/** Builds dist/ when it is missing or older than the sources' entry point. */
-export function ensureBuilt(): void {
-  if (
-    !existsSync('dist/main.js') ||
-    statSync('dist/main.js').mtimeMs < statSync('src/bootstrap.ts').mtimeMs
-  ) {
-    execSync('npm run build', { stdio: 'ignore' });
-  }
-}
+import { spawn } from 'node:child_process';
 
 export interface BuiltEngineRun {
   code: number | null;
@@ -19,7 +8,8 @@ export interface BuiltEngineRun {
 }
 
 /**
- * The built engine, started as users and the acceptance suite start it: `node dist/main.js`,
+ * The built engine (built by test/global-setup.mjs), started as users and the acceptance suite
+ * start it: `node dist/main.js`,
  * with only `env` (and PATH) in its environment. With `waitForListen`, resolves once it listens;
  * otherwise when it exits.
  */
