@@ -1,7 +1,9 @@
-// `npm start` on a fresh clone: compile once when dist/ is missing or older than src/.
+// Compiles once when dist/ is missing or older than src/: `npm start` on a fresh clone (run as a
+// script) and the test suite's global setup (imported) both use it.
 import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 function newest(dir) {
   let latest = 0;
@@ -12,7 +14,11 @@ function newest(dir) {
   return latest;
 }
 
-const out = 'dist/main.js';
-if (!existsSync(out) || statSync(out).mtimeMs < newest('src')) {
-  execSync('npm run build', { stdio: 'inherit' });
+export function buildIfNeeded() {
+  const out = 'dist/main.js';
+  if (!existsSync(out) || statSync(out).mtimeMs < newest('src')) {
+    execSync('npm run build', { stdio: 'inherit' });
+  }
 }
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) buildIfNeeded();
