@@ -233,6 +233,22 @@ describe('OpenAiLlmClient against a real SSE server', () => {
     });
   });
 
+  it('keeps the connection for the next request, and resends once on a new one when the server dropped it', async () => {
+    const text = (ev: LlmEvent[]) => ev.map((e) => (e.type === 'text' ? e.text : '')).join('');
+    const c = client(base);
+    const settle = () => new Promise((r) => setTimeout(r, 50)); // the end of the chunked body
+    expect(text(await events(sseText(['one']), c))).toBe('one');
+    await settle();
+    expect(text(await events(sseText(['two']), c))).toBe('two');
+    expect(llm.requests[1]!.clientPort).toBe(llm.requests[0]!.clientPort);
+    await settle();
+    llm.enqueue({ kind: 'drop' });
+    expect(text(await events(sseText(['three']), c))).toBe('three');
+    expect(llm.requests).toHaveLength(4);
+    expect(llm.requests[2]!.clientPort).toBe(llm.requests[0]!.clientPort);
+    expect(llm.requests[3]!.clientPort).not.toBe(llm.requests[2]!.clientPort);
+  });
+
   it('aborts the HTTP request when the subscriber unsubscribes', async () => {
     llm.enqueue({
       kind: 'sse',

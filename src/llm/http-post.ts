@@ -9,9 +9,14 @@ export interface HttpReply {
   text(): Promise<string>;
 }
 
+/** Errors of a kept-alive connection that the server closed just as it was reused. */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
+
 /**
  * POSTs a JSON body with Node's own HTTP client: its streams cost far less per chunk than
  * fetch's web streams, which matters when every token of every session arrives as one chunk.
+ * Connections are kept alive between requests (the global agent); a request that fails because
+ * the server had just closed the reused connection is sent once more on a new one.
  * Aborting `signal` destroys the connection.
  */
 export function postJson(
@@ -19,6 +24,7 @@ export function postJson(
   headers: Record<string, string>,
   body: string,
   signal: AbortSignal,
+  retried = false,
 ): Promise<HttpReply> {
   return new Promise((resolve, reject) => {
     const send = url.startsWith('https:') ? httpsRequest : httpRequest;
@@ -44,7 +50,11 @@ export function postJson(
         });
       },
     );
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (req.reusedSocket && !retried && !signal.aborted && STALE_CONNECTION.has(error.code ?? ''))
+        resolve(postJson(url, headers, body, signal, true));
+      else reject(error);
+    });
     req.end(body);
   });
 }

@@ -52,6 +52,25 @@ class Watchdog {
   }
 }
 
+/** After `[DONE]` the server ends the response at once; waiting this long at most keeps the connection for reuse. */
+const DRAIN_AFTER_DONE_MS = 2000;
+
+/**
+ * Lets the rest of a finished response (the end of the chunked body) arrive, so that the
+ * keep-alive agent can reuse the connection: no new TCP (and TLS) handshake for the next round.
+ * A server that does not end the response soon after `[DONE]` loses the connection instead.
+ */
+function drainForReuse(
+  body: NodeJS.ReadableStream & { readableEnded: boolean; destroy(): void },
+): void {
+  if (body.readableEnded) return;
+  const timer = setTimeout(() => body.destroy(), DRAIN_AFTER_DONE_MS);
+  timer.unref();
+  body.once('end', () => clearTimeout(timer));
+  body.once('close', () => clearTimeout(timer));
+  body.resume();
+}
+
 /** OpenAI-compatible `/chat/completions` client (vLLM, Ollama, llama.cpp server, OpenAI). */
 @Injectable()
 export class OpenAiLlmClient extends LlmClient {
@@ -78,6 +97,7 @@ export class OpenAiLlmClient extends LlmClient {
       if (signal?.aborted) onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       const emitted = { any: false };
+      let settled = false;
       const emit = (e: LlmEvent) => {
         if (e.type === 'text' || e.type === 'tool_call') emitted.any = true;
         subscriber.next(e);
@@ -102,10 +122,14 @@ export class OpenAiLlmClient extends LlmClient {
             ...(fault.status ? { status: fault.status } : {}),
           });
         })
-        .finally(() => subscriber.complete());
+        .finally(() => {
+          settled = true;
+          subscriber.complete();
+        });
       return () => {
         signal?.removeEventListener('abort', onAbort);
-        onAbort();
+        // Only a request still running is aborted: a finished one keeps its connection for reuse.
+        if (!settled) onAbort();
       };
     });
   }
@@ -236,17 +260,16 @@ export class OpenAiLlmClient extends LlmClient {
       body.on('data', (chunk: string) => {
         watchdog.arm('between chunks');
         parser.feed(chunk);
-        if (finished || fault) {
-          body.destroy();
-          resolve();
-        }
+        if (fault) body.destroy();
+        if (finished || fault) resolve();
       });
       body.on('end', resolve);
       body.on('close', resolve);
       body.on('error', reject);
     });
     if (!finished && !fault) parser.reset({ consume: true });
-    response.body.destroy();
+    if (finished) drainForReuse(response.body);
+    else response.body.destroy();
     const tail = decoder.end();
     for (const e of tail) if (e.type !== 'done' || (finished && !fault)) emit(e);
     if (fault) throw fault;

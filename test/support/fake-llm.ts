@@ -7,7 +7,9 @@ export type Script =
   | { kind: 'sse'; pieces: string[]; delayMs?: number; keepOpen?: boolean }
   | { kind: 'json'; body: unknown; status?: number }
   | { kind: 'status'; status: number; body: string }
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /** Closes the connection without answering (a server dropping an idle kept-alive connection). */
+  | { kind: 'drop' };
 
 export interface LlmRequestRecord {
   body: Record<string, any>;
@@ -15,6 +17,8 @@ export interface LlmRequestRecord {
   /** Resolves when the client closed the connection before the answer was complete. */
   aborted: Promise<void>;
   wasAborted: boolean;
+  /** The client's TCP port: the same port on two requests means the connection was reused. */
+  clientPort: number | undefined;
 }
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
@@ -118,6 +122,7 @@ export class FakeLlm {
       headers: req.headers,
       aborted: new Promise<void>((resolve) => (onAbort = resolve)),
       wasAborted: false,
+      clientPort: req.socket.remotePort,
     };
     res.on('close', () => {
       if (!finished) {
@@ -134,6 +139,10 @@ export class FakeLlm {
       : { kind: 'status', status: 500, body: '{"error":{"message":"fake LLM: no script queued"}}' };
     switch (script.kind) {
       case 'hang':
+        return;
+      case 'drop':
+        finished = true;
+        req.socket.destroy();
         return;
       case 'status':
         res.writeHead(script.status, { 'Content-Type': 'application/json' }).end(script.body);
