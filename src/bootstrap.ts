@@ -3,11 +3,11 @@ import { Logger, type INestApplication, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WsAdapter } from '@nestjs/platform-ws';
 import { AppModule } from './app.module.js';
 import { parseEnv } from './config/env.js';
 import { JsonLogger } from './logging.js';
 import { setupSwagger } from './swagger.js';
+import { AgentWsAdapter } from './orchestrator/agent-ws.adapter.js';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -21,7 +21,7 @@ export async function createApp(): Promise<INestApplication> {
     logger,
     abortOnError: false,
   });
-  app.useWebSocketAdapter(new WsAdapter(app));
+  app.useWebSocketAdapter(new AgentWsAdapter(app));
   app.enableShutdownHooks();
   setupSwagger(app);
   return app;
