@@ -1,12 +1,23 @@
 // Small scans over model text used by the incremental tool-call parser.
 
-/** True when `s` holds a character other than space, tab, CR or LF. */
-export function hasNonSpace(s: string): boolean {
-  if (s.length === 1) {
-    const c = s.charCodeAt(0);
-    return c !== 32 && c !== 10 && c !== 9 && c !== 13;
-  }
-  return /[^ \n\t\r]/.test(s);
+const NEXT_TAGS = [
+  '</parameter>',
+  '</function>',
+  '</tool_call>',
+  '<tool_call>',
+  '<parameter=',
+  '<function=',
+];
+
+/**
+ * True while `t`, the text after a tag with its leading whitespace dropped, could still become
+ * another structural tag: it is empty, a proper prefix of one, or an opener whose name has not
+ * ended yet (`<function=get_wea`).
+ */
+export function couldBeTag(t: string): boolean {
+  if (t === '') return true;
+  if (t.startsWith('<function=') || t.startsWith('<parameter=')) return !/[\n<]/.test(t.slice(10));
+  return NEXT_TAGS.some((tag) => tag.length > t.length && tag.startsWith(t));
 }
 
 /** Length of the longest suffix of `s` that is a proper prefix of one of `tags`. */

@@ -1,5 +1,5 @@
 import { hermesBlock, type ParsedTextCall } from './hermes-call.js';
-import { hasNonSpace, heldSuffix } from './text-scan.js';
+import { couldBeTag, heldSuffix } from './text-scan.js';
 import { parseXmlCall, TRAILING_LOOKAHEAD, type ToolSchemas } from './qwen-xml-call.js';
 
 export type TextParserEvent =
@@ -57,7 +57,8 @@ export class ToolCallTextParser {
   /** In call and pending modes, deltas wait here until one could change the outcome. */
   private staged: string[] = [];
   private seenCloser = false;
-  private wsAfterGt = false;
+  /** Text after the last '>' (leading whitespace dropped) while it could still start a tag. */
+  private afterTag: string | null = null;
   private held = 0;
 
   constructor(private readonly schemas: ToolSchemas = new Map()) {}
@@ -147,12 +148,17 @@ export class ToolCallTextParser {
       const window = this.recent(12 + delta.length);
       this.seenCloser = window.includes('</function>') || window.includes('</tool_call>');
     }
-    // Structure is decided when a tag completes ('>') or by the first character after the
-    // whitespace that follows one; nothing in between can change the outcome.
-    const visible = hasNonSpace(delta);
-    const trigger = gt !== -1 || (this.wsAfterGt && visible);
-    if (gt !== -1) this.wsAfterGt = !hasNonSpace(delta.slice(gt + 1));
-    else if (visible) this.wsAfterGt = false;
+    // Structure is decided when a tag completes ('>'), or when what follows one shows it is not
+    // another tag (`<` alone, or `</tool_ca`, cannot tell yet); nothing else changes the outcome.
+    let trigger = gt !== -1;
+    if (gt !== -1) {
+      const tail = delta.slice(gt + 1).trimStart();
+      this.afterTag = couldBeTag(tail) ? tail : null;
+    } else if (this.afterTag !== null) {
+      const tail = this.afterTag === '' ? delta.trimStart() : this.afterTag + delta;
+      this.afterTag = couldBeTag(tail) ? tail : null;
+      trigger = this.afterTag === null;
+    }
     return this.seenCloser && trigger;
   }
 
@@ -161,7 +167,8 @@ export class ToolCallTextParser {
     this.mode = 'xml';
     this.seenCloser = this.buf.includes('</function>') || this.buf.includes('</tool_call>');
     const gt = this.buf.lastIndexOf('>');
-    this.wsAfterGt = gt !== -1 && !hasNonSpace(this.buf.slice(gt + 1));
+    const tail = gt === -1 ? '' : this.buf.slice(gt + 1).trimStart();
+    this.afterTag = gt !== -1 && couldBeTag(tail) ? tail : null;
   }
 
   /** One state transition; false when it must wait for more input. */
