@@ -1,6 +1,7 @@
 // Engine vs a bare SSE→WS relay, measured in the same run: N sessions each stream a 200-delta
 // answer from a fake LLM at one delta per 20 ms. Latency per delta = fake server write → client
-// receive. A second baseline, the JSON relay, also parses the SSE and the JSON and sends one
+// receive (ENGINE_PROCESSES applies to the engine only; its CPU and RSS are summed over its
+// processes). A second baseline, the JSON relay, also parses the SSE and the JSON and sends one
 // assistant_delta frame per delta: the least any engine that reads the stream must do. Prints
 // p50/p99, the ratios, CPU per delta and RSS per session of the process under test. The fake LLM
 // runs in a process of its own; times are wall-clock (performance.timeOrigin + now), comparable
@@ -24,21 +25,44 @@ function fakeLlm() {
 
 const wallClock = () => performance.timeOrigin + performance.now();
 
-/** CPU time of a process so far, user and system, in ms (clock ticks of 10 ms). */
+/** A process and its children (the engine's processes with ENGINE_PROCESSES > 1). */
+function tree(pid) {
+  let children = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  } catch {}
+  return [pid, ...children.flatMap((c) => tree(Number(c)))];
+}
+
+const sum = (values) => values.reduce((a, b) => a + b, 0);
+
+/** CPU time of a process tree so far, user and system, in ms (clock ticks of 10 ms). */
 function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return { user: Number(fields[11]) * 10, sys: Number(fields[12]) * 10 };
+  const stats = tree(pid).map((p) => {
+    try {
+      return readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+    } catch {
+      return undefined;
+    }
+  }).filter(Boolean);
+  return { user: sum(stats.map((f) => Number(f[11]) * 10)), sys: sum(stats.map((f) => Number(f[12]) * 10)) };
 }
 
 function rssKb(pid) {
-  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) : 0;
+  return sum(tree(pid).map((p) => {
+    try {
+      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
+      return m ? Number(m[1]) : 0;
+    } catch {
+      return 0;
+    }
+  }));
 }
 
 async function startTarget(kind, llmUrl, port) {
   const script = kind === 'engine' ? 'dist/main.js' : 'bench/relay-pipe.mjs';
   const child = spawn(process.execPath, [...(process.env.PROFILE === kind ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), script], {
-    env: { ...process.env, RELAY: kind === 'json' ? 'json' : 'pipe', PORT: String(port), LLM_BASE_URL: llmUrl, LLM_MODEL: 'fake', LOG_LEVEL: 'warn', WS_PING_INTERVAL_SECS: '0', TTS_PROVIDER: 'none' },
+    env: { ...process.env, ENGINE_PROCESSES: kind === 'engine' ? (process.env.ENGINE_PROCESSES ?? '1') : '1', RELAY: kind === 'json' ? 'json' : 'pipe', PORT: String(port), LLM_BASE_URL: llmUrl, LLM_MODEL: 'fake', LOG_LEVEL: 'warn', WS_PING_INTERVAL_SECS: '0', TTS_PROVIDER: 'none' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   for (let i = 0; i < 100; i++) {

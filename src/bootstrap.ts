@@ -1,21 +1,18 @@
 import 'reflect-metadata';
-import { Logger, type INestApplication, type LogLevel } from '@nestjs/common';
+import { Logger, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module.js';
 import { parseEnv } from './config/env.js';
-import { JsonLogger } from './logging.js';
+import { JsonLogger, levelsUpTo } from './logging.js';
 import { setupSwagger } from './swagger.js';
 import { AgentWsAdapter } from './orchestrator/agent-ws.adapter.js';
-
-const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
 /** Builds the whole engine (HTTP + WebSocket on one port); `listen` is left to the caller. */
 export async function createApp(): Promise<INestApplication> {
   const env = parseEnv(process.env);
-  const levels = LEVELS.slice(0, LEVELS.indexOf(env.logLevel) + 1);
-  const logger = env.logFormat === 'json' ? new JsonLogger(env.logLevel) : levels;
+  const logger = env.logFormat === 'json' ? new JsonLogger(env.logLevel) : levelsUpTo(env.logLevel);
   const app = await NestFactory.create(AppModule, {
     bodyParser: false,
     logger,

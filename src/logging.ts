@@ -10,6 +10,13 @@ const LEVELS: Record<LogLevel, string> = {
   fatal: 'fatal',
 };
 
+const ORDER: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+
+/** The levels Nest's console logger prints for LOG_LEVEL=`level`. */
+export function levelsUpTo(level: LogLevel): LogLevel[] {
+  return ORDER.slice(0, ORDER.indexOf(level) + 1);
+}
+
 /** Nest's Logger API, written as JSON lines by pino (one object per line, `context` = the class). */
 export class JsonLogger implements LoggerService {
   private readonly pino: Pino;

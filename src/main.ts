@@ -1,7 +1,29 @@
-import { start } from './bootstrap.js';
+import cluster from 'node:cluster';
+import { existsSync, readFileSync } from 'node:fs';
+import { parseEnv as parseDotEnv } from 'node:util';
+import { parseEnv } from './config/env.js';
 
-start().catch((error: unknown) => {
+const fail = (error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
   console.error(`audio-agent-engine failed to start: ${message}`);
   process.exit(1);
-});
+};
+
+/** The environment as the engine will see it: `.env` (when present) under the real environment. */
+function environment(): Record<string, string | undefined> {
+  if (!existsSync('.env')) return process.env;
+  return { ...parseDotEnv(readFileSync('.env', 'utf8')), ...process.env };
+}
+
+try {
+  const env = parseEnv(environment());
+  if (cluster.isPrimary && env.processes > 1) {
+    const { runPrimary, primaryLog } = await import('./cluster/primary.js');
+    runPrimary(env.processes, primaryLog(env));
+  } else {
+    const { start } = await import('./bootstrap.js');
+    await start();
+  }
+} catch (error) {
+  fail(error);
+}

@@ -5,18 +5,29 @@ describe('node dist/main.js', () => {
   it.each([
     [{ PORT: '-1' }, 'PORT="-1" is invalid: expected an integer from 0 to 65535'],
     [{ LLM_TOOL_MAX_ITERATIONS: 'abc' }, 'LLM_TOOL_MAX_ITERATIONS="abc" is invalid'],
+    [
+      { ENGINE_PROCESSES: 'many' },
+      'ENGINE_PROCESSES="many" is invalid: expected an integer from 1 to 64, or auto',
+    ],
+    [
+      { ENGINE_PROCESSES: '2', LLM_TOOL_TIMEOUT_SECS: '-1' },
+      'LLM_TOOL_TIMEOUT_SECS="-1" is invalid',
+    ],
   ])('stops start-up on a bad variable, naming it: %j', async (env, message) => {
     const result = await run(env);
     expect(result.code).toBe(1);
     expect(result.output).toContain(message);
   });
 
-  it('stops start-up on a bad tools file, naming the file, the tool and the field', async () => {
-    const file = writeToolsFile([{ name: 'ok', url: 'http://h/' }, { name: 'broken' }]);
-    const result = await run({ LLM_TOOLS_FILE: file });
-    expect(result.code).toBe(1);
-    expect(result.output).toContain(`${file}: tool #1 'broken': field 'url' is required`);
-  });
+  it.each([['1'], ['2']])(
+    'stops start-up on a bad tools file, naming the file, the tool and the field (ENGINE_PROCESSES=%s)',
+    async (processes) => {
+      const file = writeToolsFile([{ name: 'ok', url: 'http://h/' }, { name: 'broken' }]);
+      const result = await run({ LLM_TOOLS_FILE: file, ENGINE_PROCESSES: processes });
+      expect(result.code).toBe(1);
+      expect(result.output).toContain(`${file}: tool #1 'broken': field 'url' is required`);
+    },
+  );
 
   it('starts with the variables of the acceptance suite and serves HTTP and its probe', async () => {
     const result = await run(

@@ -2,6 +2,8 @@
  * Every environment variable the engine reads, parsed and validated in one place.
  * Pure: no Nest import. A bad value throws an EnvError naming the variable and what it accepts.
  */
+import { availableParallelism } from 'node:os';
+
 export class EnvError extends Error {}
 
 export const DEFAULT_SYSTEM_PROMPT =
@@ -10,6 +12,8 @@ export const DEFAULT_SYSTEM_PROMPT =
 
 export interface Env {
   port: number;
+  /** Engine processes sharing the port (node:cluster); 1 runs no cluster at all. */
+  processes: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   logFormat: 'json' | 'pretty';
   /** When set, `/api/tools` requires `Authorization: Bearer <key>`. */
@@ -162,10 +166,24 @@ function oneOf<T extends string>(raw: Raw, name: string, def: T, allowed: readon
 
 const MiB = 1024 * 1024;
 
+/** `ENGINE_PROCESSES`: a count, or `auto` for one per available CPU. */
+function processes(raw: Raw): number {
+  const value = present(raw, 'ENGINE_PROCESSES');
+  if (value?.toLowerCase() === 'auto') return Math.max(1, availableParallelism());
+  try {
+    return int(raw, 'ENGINE_PROCESSES', 1, 1, 64);
+  } catch {
+    throw new EnvError(
+      `ENGINE_PROCESSES=${JSON.stringify(value)} is invalid: expected an integer from 1 to 64, or auto`,
+    );
+  }
+}
+
 export function parseEnv(raw: Raw): Env {
   const toolsFile = present(raw, 'LLM_TOOLS_FILE') ?? '';
   return {
     port: int(raw, 'PORT', 8787, 0, 65535),
+    processes: processes(raw),
     logLevel: oneOf(raw, 'LOG_LEVEL', 'log', ['error', 'warn', 'log', 'debug', 'verbose'] as const),
     logFormat: oneOf(raw, 'LOG_FORMAT', 'json', ['json', 'pretty'] as const),
     adminApiKey: present(raw, 'ADMIN_API_KEY') ?? '',

@@ -7,6 +7,12 @@ class HealthDto {
   @ApiProperty({ example: 'ok', enum: ['ok'] })
   status!: 'ok';
 
+  @ApiProperty({
+    description: 'The engine process that answered (several share the port with ENGINE_PROCESSES)',
+    example: 4242,
+  })
+  pid!: number;
+
   @ApiProperty({ description: 'Seconds since start-up', example: 3600 })
   uptime_secs!: number;
 
@@ -40,6 +46,7 @@ export class HealthController {
     const snapshot = this.registry.active();
     return {
       status: 'ok',
+      pid: process.pid,
       uptime_secs: Math.round(process.uptime()),
       event_loop_delay_p99_ms: Math.round((loop.percentile(99) / 1e6) * 10) / 10,
       tools: { count: snapshot.definitions.length, source: snapshot.source },

@@ -14,7 +14,7 @@ describe('AgentWsAdapter', () => {
     const handler = {
       message: 'ping',
       methodName: 'ping',
-      callback: () => 'pong',
+      callback: () => of('pong'),
       isAckHandledManually: false,
     };
     new AgentWsAdapter().bindMessageHandlers(client, [handler], (x) => of(x));

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { ToolSync } from '../cluster/tool-sync.js';
 import { CodeToolService } from '../code-tools/code-tool.service.js';
 import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../config/app.config.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
@@ -24,11 +25,22 @@ export class ToolRegistry implements OnModuleInit {
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
     @Inject(llmConfig.KEY) private readonly llm: LlmConfig,
     private readonly code: CodeToolService,
-  ) {}
+    private readonly sync: ToolSync,
+  ) {
+    sync.onInstall(async (definitions) => {
+      await this.install(definitions, 'request body (accepted by another engine process)');
+    });
+  }
 
-  /** Reads and validates the tools file; a missing or invalid file stops start-up. */
+  /**
+   * Reads and validates the tools file; a missing or invalid file stops start-up. With several
+   * engine processes, a process started later takes the override the others have.
+   */
   async onModuleInit(): Promise<void> {
     this.current = await this.loadFile();
+    const override = await this.sync.current();
+    if (override !== null)
+      await this.install(override, 'request body (accepted by another engine process)');
   }
 
   get llmEnabled(): boolean {
@@ -48,8 +60,17 @@ export class ToolRegistry implements OnModuleInit {
     return this.enabled ? this.current : snapshotOf('none', []);
   }
 
-  /** Validates and installs an override (source `request`); throws ToolDefinitionError and changes nothing. */
+  /**
+   * Validates and installs an override (source `request`), in every engine process; throws
+   * ToolDefinitionError and changes nothing.
+   */
   async replace(definitions: unknown, source = 'request body'): Promise<ToolSnapshot> {
+    const snapshot = await this.install(definitions, source);
+    await this.sync.publish(definitions);
+    return snapshot;
+  }
+
+  private async install(definitions: unknown, source: string): Promise<ToolSnapshot> {
     const tools = await this.validate(definitions, source);
     this.current = snapshotOf('request', tools);
     this.logger.log(

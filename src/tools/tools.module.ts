@@ -1,5 +1,6 @@
 import { HttpModule } from '@nestjs/axios';
 import { Module } from '@nestjs/common';
+import { ToolSync } from '../cluster/tool-sync.js';
 import { CodeToolsModule } from '../code-tools/code-tools.module.js';
 import { HttpToolExecutor } from './http-tool.executor.js';
 import { ToolExecutor } from './tool-executor.js';
@@ -10,7 +11,12 @@ import { ToolsController } from './tools.controller.js';
 @Module({
   imports: [HttpModule, CodeToolsModule],
   controllers: [ToolsController],
-  providers: [ToolRegistry, HttpToolExecutor, { provide: ToolExecutor, useClass: ToolRouter }],
+  providers: [
+    ToolRegistry,
+    HttpToolExecutor,
+    { provide: ToolExecutor, useClass: ToolRouter },
+    { provide: ToolSync, useFactory: () => new ToolSync() },
+  ],
   exports: [ToolRegistry, ToolExecutor, CodeToolsModule],
 })
 export class ToolsModule {}

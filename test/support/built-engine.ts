@@ -2,9 +2,12 @@ import { spawn } from 'node:child_process';
 
 export interface BuiltEngineRun {
   code: number | null;
+  /** Output so far (at exit: all of it). */
   output: string;
   url?: string;
   stop: () => void;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
 }
 
 /**
@@ -16,6 +19,8 @@ export interface BuiltEngineRun {
 export function runBuiltEngine(
   env: Record<string, string>,
   waitForListen = false,
+  /** With ENGINE_PROCESSES: how many processes must be listening. */
+  listeners = 1,
 ): Promise<BuiltEngineRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['dist/main.js'], {
@@ -23,19 +28,24 @@ export function runBuiltEngine(
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
+    const exited = new Promise<number | null>((done) => child.on('exit', done));
     const onData = (d: Buffer) => {
       output += d.toString();
-      const m = /listening on http:\/\/0\.0\.0\.0:(\d+)/.exec(output);
+      const all = [...output.matchAll(/listening on http:\/\/0\.0\.0\.0:(\d+)/g)];
+      const m = all.length >= listeners ? all[0] : undefined;
       if (waitForListen && m)
         resolve({
           code: null,
-          output,
+          get output() {
+            return output;
+          },
           url: `http://127.0.0.1:${m[1]}`,
           stop: () => child.kill('SIGTERM'),
+          exited,
         });
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('exit', (code) => resolve({ code, output, stop: () => undefined }));
+    void exited.then((code) => resolve({ code, output, stop: () => undefined, exited }));
   });
 }

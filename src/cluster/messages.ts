@@ -1,0 +1,19 @@
+/** Messages between the primary and the engine processes (node:cluster IPC). */
+export type ClusterMessage =
+  /** Worker → primary: install these definitions everywhere; answered by `tools.published`. */
+  | { kind: 'engine.tools.publish'; id: number; definitions: unknown }
+  | { kind: 'engine.tools.published'; id: number }
+  /** Primary → worker: install definitions another process accepted; answered by `tools.applied`. */
+  | { kind: 'engine.tools.apply'; id: number; definitions: unknown }
+  | { kind: 'engine.tools.applied'; id: number; error?: string }
+  /** Worker → primary at start-up: the override in force, if any (`definitions: null` if none). */
+  | { kind: 'engine.tools.current'; id: number; definitions?: unknown };
+
+export function isClusterMessage(value: unknown): value is ClusterMessage {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { kind?: unknown }).kind === 'string' &&
+    (value as { kind: string }).kind.startsWith('engine.tools.')
+  );
+}

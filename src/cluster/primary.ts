@@ -1,0 +1,121 @@
+import { ConsoleLogger } from '@nestjs/common';
+import cluster, { type Worker } from 'node:cluster';
+import type { Env } from '../config/env.js';
+import { JsonLogger, levelsUpTo } from '../logging.js';
+import { isClusterMessage, type ClusterMessage } from './messages.js';
+
+/** How long the primary waits for one process to install a tools override. */
+const APPLY_TIMEOUT_MS = 60_000;
+
+export interface PrimaryLog {
+  log(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** The primary's log lines, in the engine's format (LOG_FORMAT, LOG_LEVEL). */
+export function primaryLog(env: Env): PrimaryLog {
+  const logger =
+    env.logFormat === 'json'
+      ? new JsonLogger(env.logLevel)
+      : new ConsoleLogger({ logLevels: levelsUpTo(env.logLevel) });
+  return {
+    log: (m) => logger.log(m, CONTEXT),
+    warn: (m) => logger.warn(m, CONTEXT),
+    error: (m) => logger.error(m, CONTEXT),
+  };
+}
+
+const CONTEXT = 'Cluster';
+
+/**
+ * The primary of `ENGINE_PROCESSES` > 1: forks the engine processes, which share the port
+ * (node:cluster hands out connections round-robin), and keeps their tool sets equal. A
+ * `POST /api/tools` accepted by one process is installed by all the others before it answers;
+ * a process started later (a replacement) asks for the override in force before it listens.
+ * A process that dies during start-up stops the engine (its error is already printed); one that
+ * dies later is replaced. SIGTERM / SIGINT are passed on, and the primary exits after them.
+ */
+export function runPrimary(count: number, log: PrimaryLog): void {
+  let override: unknown = null;
+  let stopping = false;
+  let nextId = 1;
+  const ready = new Set<number>();
+
+  const send = (worker: Worker, message: ClusterMessage) => {
+    if (worker.isConnected()) worker.send(message);
+  };
+  const workers = () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w);
+
+  /** Asks one process to install `definitions`; resolves when it has, or gave up, or exited. */
+  const applyOn = (worker: Worker, definitions: unknown) =>
+    new Promise<void>((resolve) => {
+      const id = nextId++;
+      const done = () => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('exit', done);
+        resolve();
+      };
+      const onMessage = (message: unknown) => {
+        if (!isClusterMessage(message) || message.kind !== 'engine.tools.applied') return;
+        if (message.id !== id) return;
+        if (message.error)
+          log.error(`engine process ${worker.process.pid} refused the tools: ${message.error}`);
+        done();
+      };
+      const timer = setTimeout(() => {
+        log.warn(`engine process ${worker.process.pid} did not install the tools in time`);
+        done();
+      }, APPLY_TIMEOUT_MS);
+      worker.on('message', onMessage);
+      worker.once('exit', done);
+      send(worker, { kind: 'engine.tools.apply', id, definitions });
+    });
+
+  const onMessage = (from: Worker, message: unknown) => {
+    if (!isClusterMessage(message)) return;
+    if (message.kind === 'engine.tools.current') {
+      send(from, { kind: 'engine.tools.current', id: message.id, definitions: override });
+    } else if (message.kind === 'engine.tools.publish') {
+      override = message.definitions;
+      const others = workers().filter((w) => w !== from);
+      void Promise.all(others.map((w) => applyOn(w, message.definitions))).then(() =>
+        send(from, { kind: 'engine.tools.published', id: message.id }),
+      );
+    }
+  };
+
+  const fork = () => {
+    const worker = cluster.fork();
+    worker.on('message', (message: unknown) => onMessage(worker, message));
+    worker.once('listening', () => ready.add(worker.id));
+  };
+
+  const stop = (signal: NodeJS.Signals) => {
+    stopping = true;
+    for (const worker of workers()) worker.process.kill(signal);
+    if (workers().length === 0) process.exit(process.exitCode ?? 0);
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    const started = ready.delete(worker.id);
+    if (!stopping && !started) {
+      process.exitCode = code || 1;
+      log.error(`an engine process failed to start (exit ${signal ?? code}): stopping`);
+      stop('SIGTERM');
+      return;
+    }
+    if (stopping) {
+      if (workers().length === 0) process.exit(process.exitCode ?? 0);
+      return;
+    }
+    log.warn(`engine process ${worker.process.pid} exited (${signal ?? code}): starting another`);
+    fork();
+  });
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+
+  log.log(`starting ${count} engine processes on one port`);
+  for (let i = 0; i < count; i++) fork();
+}

@@ -1,0 +1,67 @@
+import cluster from 'node:cluster';
+import { isClusterMessage, type ClusterMessage } from './messages.js';
+
+type Channel = Pick<NodeJS.Process, 'on' | 'send'>;
+
+/**
+ * An engine process's side of keeping the tool sets of all processes equal (see primary.ts).
+ * Outside a cluster (`ENGINE_PROCESSES=1`) it does nothing and costs nothing.
+ */
+export class ToolSync {
+  private nextId = 1;
+  private readonly waiting = new Map<number, (reply: ClusterMessage) => void>();
+  private install: ((definitions: unknown) => Promise<void>) | undefined;
+
+  constructor(
+    private readonly channel: Channel | undefined = cluster.isWorker ? process : undefined,
+  ) {
+    this.channel?.on('message', (message: unknown) => this.onMessage(message));
+  }
+
+  /** What to do with definitions another process accepted. */
+  onInstall(install: (definitions: unknown) => Promise<void>): void {
+    this.install = install;
+  }
+
+  /** Installs `definitions` in every other process; resolves once they all have. */
+  async publish(definitions: unknown): Promise<void> {
+    await this.request((id) => ({ kind: 'engine.tools.publish', id, definitions }));
+  }
+
+  /** The override the other processes have, or null (none, or not in a cluster). */
+  async current(): Promise<unknown> {
+    const reply = await this.request((id) => ({ kind: 'engine.tools.current', id }));
+    return reply?.kind === 'engine.tools.current' ? (reply.definitions ?? null) : null;
+  }
+
+  private request(build: (id: number) => ClusterMessage): Promise<ClusterMessage | undefined> {
+    const channel = this.channel;
+    if (!channel?.send) return Promise.resolve(undefined);
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      channel.send!(build(id));
+    });
+  }
+
+  private onMessage(message: unknown): void {
+    if (!isClusterMessage(message)) return;
+    if (message.kind === 'engine.tools.apply') {
+      void this.apply(message.id, message.definitions);
+      return;
+    }
+    const resolve = this.waiting.get(message.id);
+    this.waiting.delete(message.id);
+    resolve?.(message);
+  }
+
+  private async apply(id: number, definitions: unknown): Promise<void> {
+    let error: string | undefined;
+    try {
+      await this.install?.(definitions);
+    } catch (e) {
+      error = (e as Error).message;
+    }
+    this.channel?.send?.({ kind: 'engine.tools.applied', id, ...(error ? { error } : {}) });
+  }
+}

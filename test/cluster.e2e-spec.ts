@@ -1,0 +1,127 @@
+import { get } from 'node:http';
+import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { FakeLlm, sseText } from './support/fake-llm.js';
+import { RecordingServer } from './support/recording-server.js';
+import { writeToolsFile } from './support/tools-file.js';
+import { xmlCall } from './support/turn-harness.js';
+import { WsClient } from './support/ws-client.js';
+
+interface Health {
+  pid: number;
+  tools: { count: number; source: string };
+}
+
+/** One request on a connection of its own: node:cluster hands connections out round-robin. */
+function health(url: string): Promise<Health> {
+  return new Promise((resolve, reject) => {
+    const req = get(`${url}/health`, { agent: false, timeout: 2000 }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve(JSON.parse(body) as Health));
+    });
+    req.on('timeout', () => req.destroy(new Error('no answer from /health')));
+    req.on('error', reject);
+  });
+}
+
+/** Asks /health until every pid in `pids` has answered (or `tries` requests were made). */
+async function healthByPid(url: string, tries = 20): Promise<Map<number, Health>> {
+  const seen = new Map<number, Health>();
+  for (let i = 0; i < tries && seen.size < 2; i++) {
+    // A connection handed to a process that has just died gets no answer: ask again.
+    const h = await health(url).catch(() => undefined);
+    if (h) seen.set(h.pid, h);
+  }
+  return seen;
+}
+
+describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
+  const llm = new FakeLlm();
+  const tools = new RecordingServer();
+  let engine: BuiltEngineRun;
+  let base: string;
+
+  beforeAll(async () => {
+    base = await tools.start();
+    const file = writeToolsFile([{ name: 'from_file', url: `${base}/file` }]);
+    engine = await runBuiltEngine(
+      {
+        ENGINE_PROCESSES: '2',
+        PORT: '0',
+        LLM_BASE_URL: await llm.start(),
+        LLM_MODEL: 'qwen3-coder',
+        LLM_TOOLS_FILE: file,
+      },
+      true,
+      2,
+    );
+    if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
+  }, 60000);
+
+  afterAll(async () => {
+    engine?.stop();
+    await engine?.exited;
+    await Promise.all([llm.stop(), tools.stop()]);
+  });
+
+  it('serves from both processes; a POST /api/tools reaches both, and a replacement process', async () => {
+    const before = await healthByPid(engine.url!);
+    expect(before.size).toBe(2);
+    for (const h of before.values()) expect(h.tools).toEqual({ count: 1, source: 'file' });
+
+    const posted = await fetch(`${engine.url}/api/tools`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Connection: 'close' },
+      body: JSON.stringify([{ name: 'lookup', url: `${base}/lookup/{id}` }]),
+    });
+    expect(posted.status).toBe(200);
+    // The POST answers once every process has the tools: no stale process right after it.
+    const after = await healthByPid(engine.url!);
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    for (const h of after.values()) expect(h.tools).toEqual({ count: 1, source: 'request' });
+
+    // A process that dies is replaced, and the replacement takes the override in force.
+    const [victim] = [...after.keys()];
+    process.kill(victim!, 'SIGKILL');
+    let replaced = await healthByPid(engine.url!);
+    for (let i = 0; i < 100 && (replaced.has(victim!) || replaced.size < 2); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      replaced = await healthByPid(engine.url!);
+    }
+    expect(replaced.has(victim!)).toBe(false);
+    expect(replaced.size).toBe(2);
+    for (const h of replaced.values()) expect(h.tools).toEqual({ count: 1, source: 'request' });
+  }, 60000);
+
+  it('runs turns with a posted tool on every connection', async () => {
+    const posted = await fetch(`${engine.url}/api/tools`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Connection: 'close' },
+      body: JSON.stringify([{ name: 'lookup', url: `${base}/lookup/{id}` }]),
+    });
+    expect(posted.status).toBe(200);
+    llm.fallback = (body) =>
+      body.messages.at(-1).role === 'tool'
+        ? sseText(['Done.'])
+        : sseText([xmlCall('lookup', { id: String(body.messages.length) })]);
+    tools.requests.length = 0;
+    const clients = await Promise.all(
+      [1, 2, 3, 4].map(() => WsClient.connect(`${engine.url!.replace('http', 'ws')}/ws`)),
+    );
+    const ends = await Promise.all(
+      clients.map(async (c) => {
+        c.send({ type: 'user_text', text: 'look it up' });
+        return c.waitFor((m) => m.type === 'assistant_end', 0, 10000);
+      }),
+    );
+    for (const end of ends) expect(end).toMatchObject({ type: 'assistant_end', text: 'Done.' });
+    expect(tools.requests.map((r) => r.path.startsWith('/lookup/'))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    clients.forEach((c) => c.close());
+  }, 30000);
+});
