@@ -41,6 +41,8 @@ export function runPrimary(count: number, log: PrimaryLog): void {
   let stopping = false;
   let nextId = 1;
   const ready = new Set<number>();
+  /** Processes that have asked for the override in force: from then on they take updates. */
+  const synced = new Set<number>();
 
   const send = (worker: Worker, message: ClusterMessage) => {
     if (worker.isConnected()) worker.send(message);
@@ -76,10 +78,12 @@ export function runPrimary(count: number, log: PrimaryLog): void {
   const onMessage = (from: Worker, message: unknown) => {
     if (!isClusterMessage(message)) return;
     if (message.kind === 'engine.tools.current') {
+      synced.add(from.id);
       send(from, { kind: 'engine.tools.current', id: message.id, definitions: override });
     } else if (message.kind === 'engine.tools.publish') {
       override = message.definitions;
-      const others = workers().filter((w) => w !== from);
+      // A process still starting asks for `override` itself before it listens.
+      const others = workers().filter((w) => w !== from && synced.has(w.id));
       void Promise.all(others.map((w) => applyOn(w, message.definitions))).then(() =>
         send(from, { kind: 'engine.tools.published', id: message.id }),
       );
@@ -100,6 +104,7 @@ export function runPrimary(count: number, log: PrimaryLog): void {
 
   cluster.on('exit', (worker, code, signal) => {
     const started = ready.delete(worker.id);
+    synced.delete(worker.id);
     if (!stopping && !started) {
       process.exitCode = code || 1;
       log.error(`an engine process failed to start (exit ${signal ?? code}): stopping`);

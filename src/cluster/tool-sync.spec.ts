@@ -1,0 +1,60 @@
+import { EventEmitter } from 'node:events';
+import type { ClusterMessage } from './messages.js';
+import { ToolSync } from './tool-sync.js';
+
+/** The IPC channel of an engine process, with the primary's side scripted by the test. */
+function channel(answer: (message: ClusterMessage) => ClusterMessage | undefined) {
+  const emitter = new EventEmitter();
+  const sent: ClusterMessage[] = [];
+  const ch = Object.assign(emitter, {
+    send: (message: ClusterMessage) => {
+      sent.push(message);
+      const reply = answer(message);
+      if (reply) setImmediate(() => emitter.emit('message', reply));
+      return true;
+    },
+  });
+  return { ch: ch as unknown as ConstructorParameters<typeof ToolSync>[0], emitter, sent };
+}
+
+describe('ToolSync', () => {
+  it('outside a cluster publishes nowhere and knows no override', async () => {
+    const sync = new ToolSync(undefined);
+    await expect(sync.publish([{ name: 'x' }])).resolves.toBeUndefined();
+    await expect(sync.current()).resolves.toBeNull();
+  });
+
+  it('publishes through the primary and waits for its answer; reads the override in force', async () => {
+    const { ch, sent } = channel((m) =>
+      m.kind === 'engine.tools.publish'
+        ? { kind: 'engine.tools.published', id: m.id }
+        : m.kind === 'engine.tools.current'
+          ? { kind: 'engine.tools.current', id: m.id, definitions: [{ name: 'y' }] }
+          : undefined,
+    );
+    const sync = new ToolSync(ch);
+    await sync.publish([{ name: 'x' }]);
+    expect(sent[0]).toMatchObject({ kind: 'engine.tools.publish', definitions: [{ name: 'x' }] });
+    await expect(sync.current()).resolves.toEqual([{ name: 'y' }]);
+  });
+
+  it('installs what another process accepted, and acknowledges (with the error if it fails)', async () => {
+    const { ch, emitter, sent } = channel(() => undefined);
+    const sync = new ToolSync(ch);
+    const installed: unknown[] = [];
+    sync.onInstall((definitions) => {
+      if (definitions === 'bad') return Promise.reject(new Error('not an array'));
+      installed.push(definitions);
+      return Promise.resolve();
+    });
+    emitter.emit('message', { kind: 'engine.tools.apply', id: 7, definitions: [{ name: 'z' }] });
+    emitter.emit('message', { kind: 'engine.tools.apply', id: 8, definitions: 'bad' });
+    emitter.emit('message', { unrelated: true });
+    await new Promise((r) => setImmediate(r));
+    expect(installed).toEqual([[{ name: 'z' }]]);
+    expect(sent).toEqual([
+      { kind: 'engine.tools.applied', id: 7 },
+      { kind: 'engine.tools.applied', id: 8, error: 'not an array' },
+    ]);
+  });
+});
