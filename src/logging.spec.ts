@@ -20,6 +20,7 @@ describe('JsonLogger', () => {
         context: 'TurnManager',
         msg: 'turn started (session_id=s turn_id=t)',
         service: 'audio-agent-engine',
+        pid: process.pid, // tells apart the lines of several engine processes (ENGINE_PROCESSES)
         time: expect.any(String),
       }),
       expect.objectContaining({ level: 'warn', context: 'Gateway', msg: 'careful' }),

@@ -24,7 +24,7 @@ export class JsonLogger implements LoggerService {
   constructor(level: LogLevel, destination?: DestinationStream) {
     const options = {
       level: LEVELS[level],
-      base: { service: 'audio-agent-engine' },
+      base: { service: 'audio-agent-engine', pid: process.pid },
       messageKey: 'msg',
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label: string) => ({ level: label }) },
