@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createParser } from 'eventsource-parser';
+import type { IncomingMessage } from 'node:http';
 import { Observable } from 'rxjs';
 import { llmConfig, type LlmConfig } from '../config/app.config.js';
 import { CompletionDecoder, errorMessageOf } from './completion-decoder.js';
@@ -60,9 +61,7 @@ const DRAIN_AFTER_DONE_MS = 2000;
  * keep-alive agent can reuse the connection: no new TCP (and TLS) handshake for the next round.
  * A server that does not end the response soon after `[DONE]` loses the connection instead.
  */
-function drainForReuse(
-  body: NodeJS.ReadableStream & { readableEnded: boolean; destroy(): void },
-): void {
+function drainForReuse(body: IncomingMessage): void {
   if (body.readableEnded) return;
   const timer = setTimeout(() => body.destroy(), DRAIN_AFTER_DONE_MS);
   timer.unref();

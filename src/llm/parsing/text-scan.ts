@@ -15,10 +15,12 @@ const NEXT_TAGS = [
  * ended yet (`<function=get_wea`).
  */
 export function couldBeTag(t: string): boolean {
-  if (t === '') return true;
-  if (t.startsWith('<function=') || t.startsWith('<parameter=')) return !/[\n<]/.test(t.slice(10));
+  if (t === '' || OPENER_NAME.test(t)) return true;
   return NEXT_TAGS.some((tag) => tag.length > t.length && tag.startsWith(t));
 }
+
+/** `<function=` or `<parameter=` and a name still being written (no `>`, newline or `<` yet). */
+const OPENER_NAME = /^<(function|parameter)=[^\n<>]*$/;
 
 /** Length of the longest suffix of `s` that is a proper prefix of one of `tags`. */
 export function heldSuffix(s: string, tags: string[]): number {
