@@ -59,6 +59,14 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
     if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
   }, 60000);
 
+  /** Installs one HTTP tool, `lookup`, through whichever process takes the connection. */
+  const postLookupTool = () =>
+    fetch(`${engine.url}/api/tools`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify([{ name: 'lookup', url: `${base}/lookup/{id}` }]),
+    });
+
   afterAll(async () => {
     engine?.stop();
     await engine?.exited;
@@ -70,12 +78,7 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
     expect(before.size).toBe(2);
     for (const h of before.values()) expect(h.tools).toEqual({ count: 1, source: 'file' });
 
-    const posted = await fetch(`${engine.url}/api/tools`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Connection: 'close' },
-      body: JSON.stringify([{ name: 'lookup', url: `${base}/lookup/{id}` }]),
-    });
-    expect(posted.status).toBe(200);
+    expect((await postLookupTool()).status).toBe(200);
     // The POST answers once every process has the tools: no stale process right after it.
     const after = await healthByPid(engine.url!);
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
@@ -95,12 +98,7 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
   }, 60000);
 
   it('runs turns with a posted tool on every connection', async () => {
-    const posted = await fetch(`${engine.url}/api/tools`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Connection: 'close' },
-      body: JSON.stringify([{ name: 'lookup', url: `${base}/lookup/{id}` }]),
-    });
-    expect(posted.status).toBe(200);
+    expect((await postLookupTool()).status).toBe(200);
     llm.fallback = (body) =>
       body.messages.at(-1).role === 'tool'
         ? sseText(['Done.'])
