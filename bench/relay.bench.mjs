@@ -36,16 +36,26 @@ function tree(pid) {
 
 const sum = (values) => values.reduce((a, b) => a + b, 0);
 
-/** CPU time of a process tree so far, user and system, in ms (clock ticks of 10 ms). */
+/** The fields after the name in a /proc stat file, or undefined once the process is gone. */
+function stat(path) {
+  try {
+    return readFileSync(path, 'utf8').split(') ')[1].split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU time of a process tree so far, user and system, in ms (clock ticks of 10 ms); `main` is the
+ * user + system time of the JavaScript threads alone (each process's main thread), the time that
+ * queues deltas when it runs out, without the GC and compiler helper threads.
+ */
 function cpuMs(pid) {
-  const stats = tree(pid).map((p) => {
-    try {
-      return readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
-    } catch {
-      return undefined;
-    }
-  }).filter(Boolean);
-  return { user: sum(stats.map((f) => Number(f[11]) * 10)), sys: sum(stats.map((f) => Number(f[12]) * 10)) };
+  const pids = tree(pid);
+  const stats = pids.map((p) => stat(`/proc/${p}/stat`)).filter(Boolean);
+  const mains = pids.map((p) => stat(`/proc/${p}/task/${p}/stat`)).filter(Boolean);
+  const ticks = (list, field) => sum(list.map((f) => Number(f[field]) * 10));
+  return { user: ticks(stats, 11), sys: ticks(stats, 12), main: ticks(mains, 11) + ticks(mains, 12), mainSys: ticks(mains, 12) };
 }
 
 function rssKb(pid) {
@@ -114,7 +124,7 @@ async function measure(kind, llmUrl, sessions, port) {
   await new Promise((r) => child.once('exit', r));
   latencies.sort((a, b) => a - b);
   const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
-  return { p50: pct(50), p99: pct(99), lost: sessions * DELTAS - received, rssPerSessionKb: (peak - idle) / sessions, userUs: ((cpu1.user - cpu0.user) * 1000) / (sessions * DELTAS), sysUs: ((cpu1.sys - cpu0.sys) * 1000) / (sessions * DELTAS) };
+  return { p50: pct(50), p99: pct(99), lost: sessions * DELTAS - received, rssPerSessionKb: (peak - idle) / sessions, userUs: ((cpu1.user - cpu0.user) * 1000) / (sessions * DELTAS), sysUs: ((cpu1.sys - cpu0.sys) * 1000) / (sessions * DELTAS), mainUs: ((cpu1.main - cpu0.main) * 1000) / (sessions * DELTAS), mainSysUs: ((cpu1.mainSys - cpu0.mainSys) * 1000) / (sessions * DELTAS) };
 }
 
 const { server, url } = await fakeLlm();
@@ -122,7 +132,7 @@ console.log(`${DELTAS} deltas per session, one per ${INTERVAL_MS} ms; latency = 
 let port = 19000 + Math.floor(Math.random() * 1000);
 const f = (x) => x.toFixed(2);
 const line = (name, r) =>
-  `  ${name}: p50 ${f(r.p50)} ms  p99 ${f(r.p99)} ms  lost ${r.lost}  RSS/session ${f(r.rssPerSessionKb)} KiB  CPU/delta ${f(r.userUs + r.sysUs)} µs (user ${f(r.userUs)}, system ${f(r.sysUs)})`;
+  `  ${name}: p50 ${f(r.p50)} ms  p99 ${f(r.p99)} ms  lost ${r.lost}  RSS/session ${f(r.rssPerSessionKb)} KiB  CPU/delta ${f(r.userUs + r.sysUs)} µs (user ${f(r.userUs)}, system ${f(r.sysUs)}; JS thread ${f(r.mainUs)}, of it system ${f(r.mainSysUs)})`;
 for (const n of SIZES) {
   const relay = await measure('relay', url, n, port++);
   const json = await measure('json', url, n, port++);

@@ -95,6 +95,16 @@ describe('qwen3-coder-streaming.json (text vectors)', () => {
     expect(q.push(' b then stop')).toEqual([{ type: 'text', text: '< b then stop' }]);
   });
 
+  it('releases at once a "<" that its own delta shows is not a tag, and holds only a last one', () => {
+    const p = new ToolCallTextParser();
+    expect(p.push('3 < 4, <b>x')).toEqual([{ type: 'text', text: '3 < 4, <b>x' }]);
+    expect(p.push(' <<')).toEqual([{ type: 'text', text: ' <' }]);
+    expect(p.push('<')).toEqual([{ type: 'text', text: '<' }]);
+    expect(p.push('t')).toEqual([]);
+    expect(p.push('o and <f')).toEqual([{ type: 'text', text: '<to and ' }]);
+    expect(p.flush()).toEqual([{ type: 'text', text: '<f' }]);
+  });
+
   it('emits a call as soon as it is complete and followed by another', () => {
     const p = new ToolCallTextParser();
     const events = p.push(

@@ -40,6 +40,24 @@ const TRUNCATED_TAG_MIN = 3;
 /** What may follow '<' in a tag held back in text: <tool_call>, <think>, <function=, </think>. */
 const TAG_SECOND_CHAR = new Set(['t', 'f', '/']);
 
+/**
+ * Index of the first '<' in `delta` that could begin a tag (followed by t, f or /, or last), else
+ * -1 (`3 < 4` and `<b>` cannot).
+ */
+function tagStart(delta: string): number {
+  for (let i = 0; i < delta.length; i++) {
+    if (delta.charCodeAt(i) !== LT) continue;
+    const next = delta.charCodeAt(i + 1); // NaN after the last character
+    if (next !== next || next === T || next === F || next === SLASH) return i;
+  }
+  return -1;
+}
+// Character codes of <, t, f and /.
+const LT = 60;
+const T = 116;
+const F = 102;
+const SLASH = 47;
+
 type Mode = 'text' | 'think' | 'xml' | 'hermes' | 'pending';
 
 /**
@@ -87,18 +105,18 @@ export class ToolCallTextParser {
 
   private feedAny(delta: string, sink: TextParserSink): void {
     if (delta === '') return;
-    if (this.mode === 'text') {
-      // Fast paths: plain text with nothing held back cannot start a tag; a lone '<' is held,
-      // and released at once when the next character cannot continue any tag.
-      if (this.buf === '') {
-        if (!delta.includes('<')) return sink.text(delta);
-        if (delta === '<') {
-          this.buf = '<';
-          return;
-        }
-      } else if (this.buf === '<' && !delta.includes('<') && !TAG_SECOND_CHAR.has(delta[0]!)) {
-        this.buf = '';
-        return sink.text(`<${delta}`);
+    // Fast path in text: when no '<' can begin a tag, or only a last one, which is held, the delta
+    // (after a held '<' that it shows is not a tag) is text at once.
+    if (
+      this.mode === 'text' &&
+      (this.buf === '' || (this.buf === '<' && !TAG_SECOND_CHAR.has(delta[0]!)))
+    ) {
+      const at = tagStart(delta);
+      if (at === -1 || at === delta.length - 1) {
+        const text = this.buf + (at === -1 ? delta : delta.slice(0, at));
+        this.buf = at === -1 ? '' : '<';
+        if (text !== '') sink.text(text);
+        return;
       }
     }
     if (this.mode === 'xml' || this.mode === 'pending' || this.mode === 'hermes') {
