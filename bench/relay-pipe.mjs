@@ -1,5 +1,5 @@
 // The baselines for bench/relay.bench.mjs, on the same HTTP client as the engine (node:http).
-// Each client text frame starts one streamed request.
+// Each client user_text frame starts one streamed request with its text.
 //   RELAY=pipe (default): a bare SSE→WebSocket pipe; every chunk of the SSE body is forwarded as it is.
 //   RELAY=json: the least any engine that reads the stream must do: the SSE is parsed
 //   (eventsource-parser), each chunk goes through JSON.parse, and each content delta goes out as one
@@ -28,14 +28,15 @@ function forwarder(socket) {
 const wss = new WebSocketServer({ port, path: '/ws' });
 wss.on('connection', (socket) => {
   socket.send('{"type":"session"}');
-  socket.on('message', () => {
+  socket.on('message', (data) => {
+    const { text } = JSON.parse(data.toString());
     const forward = forwarder(socket);
     const req = request(upstream, { method: 'POST', headers: { 'Content-Type': 'application/json' } }, (res) => {
       res.setEncoding('utf8');
       res.on('data', forward);
       res.on('end', () => socket.send('{"type":"assistant_end"}'));
     });
-    req.end('{"stream":true}');
+    req.end(JSON.stringify({ stream: true, messages: [{ role: 'user', content: text }] }));
   });
 });
 console.log('relay ready');

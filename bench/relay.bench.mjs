@@ -7,17 +7,19 @@
 // runs in a process of its own; times are wall-clock (performance.timeOrigin + now), comparable
 // across processes on one machine. Run: npm run bench:relay
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import WebSocket from 'ws';
 
 const DELTAS = Number(process.env.DELTAS ?? 200);
 const INTERVAL_MS = 20;
 const SIZES = (process.env.SESSIONS ?? '100,500').split(',').map(Number);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const WARMUP_DELTAS = 50;
 
 /** The fake LLM runs in its own process, so the clients here do not compete with it. */
 function fakeLlm() {
   const child = spawn(process.execPath, ['bench/fake-sse-server.mjs'], {
-    env: { ...process.env, DELTAS: String(DELTAS), INTERVAL_MS: String(INTERVAL_MS) },
+    env: { ...process.env, DELTAS: String(DELTAS), WARMUP_DELTAS: String(WARMUP_DELTAS), INTERVAL_MS: String(INTERVAL_MS) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve) => child.stdout.once('data', (d) => resolve({ server: child, url: d.toString().trim() })));
@@ -55,7 +57,7 @@ function cpuMs(pid) {
   const stats = pids.map((p) => stat(`/proc/${p}/stat`)).filter(Boolean);
   const mains = pids.map((p) => stat(`/proc/${p}/task/${p}/stat`)).filter(Boolean);
   const ticks = (list, field) => sum(list.map((f) => Number(f[field]) * 10));
-  return { user: ticks(stats, 11), sys: ticks(stats, 12), main: ticks(mains, 11) + ticks(mains, 12), mainSys: ticks(mains, 12) };
+  return { user: ticks(stats, 11), sys: ticks(stats, 12), main: ticks(mains, 11) + ticks(mains, 12) };
 }
 
 function rssKb(pid) {
@@ -71,10 +73,17 @@ function rssKb(pid) {
 
 async function startTarget(kind, llmUrl, port) {
   const script = kind === 'engine' ? 'dist/main.js' : 'bench/relay-pipe.mjs';
-  const child = spawn(process.execPath, [...(process.env.PROFILE === kind ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), script], {
+  const flags = [
+    ...(process.env.PROFILE === kind ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
+    ...(process.env.TARGET_FLAGS ?? '').split(' ').filter(Boolean),
+    ...(kind === 'engine' ? (process.env.ENGINE_FLAGS ?? '').split(' ').filter(Boolean) : []),
+  ];
+  const child = spawn(process.execPath, [...flags, script], {
     env: { ...process.env, ENGINE_PROCESSES: kind === 'engine' ? (process.env.ENGINE_PROCESSES ?? '1') : '1', RELAY: kind === 'json' ? 'json' : 'pipe', PORT: String(port), LLM_BASE_URL: llmUrl, LLM_MODEL: 'fake', LOG_LEVEL: 'warn', WS_PING_INTERVAL_SECS: '0', TTS_PROVIDER: 'none' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // Its standard output (logs, or what ENGINE_FLAGS such as --trace-gc print) goes to a file.
+  child.stdout.pipe(createWriteStream(`/tmp/relay-bench-${kind}.log`));
   for (let i = 0; i < 100; i++) {
     try {
       await new Promise((resolve, reject) => {
@@ -90,14 +99,12 @@ async function startTarget(kind, llmUrl, port) {
   throw new Error(`${kind} did not start`);
 }
 
-async function measure(kind, llmUrl, sessions, port) {
-  const child = await startTarget(kind, llmUrl, port);
-  const idle = rssKb(child.pid);
-  const cpu0 = cpuMs(child.pid);
+/**
+ * Opens `sessions` WebSockets, sends each one user_text at once and waits for every
+ * assistant_end; returns the latency of each delta received (ms).
+ */
+async function runSessions(port, sessions, text) {
   const latencies = [];
-  let received = 0;
-  let peak = idle;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssKb(child.pid))), 200);
   const clients = await Promise.all(
     Array.from({ length: sessions }, () => new Promise((resolve, reject) => {
       const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
@@ -108,40 +115,78 @@ async function measure(kind, llmUrl, sessions, port) {
   await Promise.all(clients.map((ws) => new Promise((resolve) => {
     ws.on('message', (data) => {
       const now = wallClock();
-      const text = data.toString();
-      if (text.startsWith('{"type":"assistant_end"')) return resolve();
-      for (const m of text.matchAll(/t=(\d+\.\d+);/g)) {
-        latencies.push(now - Number(m[1]));
-        received++;
-      }
+      const frame = data.toString();
+      if (frame.startsWith('{"type":"assistant_end"')) return resolve();
+      for (const m of frame.matchAll(/t=(\d+\.\d+);/g)) latencies.push(now - Number(m[1]));
     });
-    ws.send(JSON.stringify({ type: 'user_text', text: 'go' }));
+    ws.send(JSON.stringify({ type: 'user_text', text }));
   })));
+  await Promise.all(clients.map((ws) => new Promise((resolve) => (ws.once('close', resolve), ws.close()))));
+  return latencies;
+}
+
+/** One target: started, warmed up by a short round of the same sessions, then measured. */
+async function measure(kind, llmUrl, sessions, port) {
+  const child = await startTarget(kind, llmUrl, port);
+  await runSessions(port, sessions, 'warm up');
+  const idle = rssKb(child.pid);
+  const cpu0 = cpuMs(child.pid);
+  let peak = idle;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssKb(child.pid))), 200);
+  const latencies = await runSessions(port, sessions, 'go');
   clearInterval(sampler);
   const cpu1 = cpuMs(child.pid);
-  clients.forEach((ws) => ws.close());
   child.kill('SIGINT');
   await new Promise((r) => child.once('exit', r));
   latencies.sort((a, b) => a - b);
   const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
-  return { p50: pct(50), p99: pct(99), lost: sessions * DELTAS - received, rssPerSessionKb: (peak - idle) / sessions, userUs: ((cpu1.user - cpu0.user) * 1000) / (sessions * DELTAS), sysUs: ((cpu1.sys - cpu0.sys) * 1000) / (sessions * DELTAS), mainUs: ((cpu1.main - cpu0.main) * 1000) / (sessions * DELTAS), mainSysUs: ((cpu1.mainSys - cpu0.mainSys) * 1000) / (sessions * DELTAS) };
+  const perDelta = (ms) => (ms * 1000) / (sessions * DELTAS);
+  return {
+    p50: pct(50),
+    p99: pct(99),
+    lost: sessions * DELTAS - latencies.length,
+    rssPerSessionKb: (peak - idle) / sessions,
+    userUs: perDelta(cpu1.user - cpu0.user),
+    sysUs: perDelta(cpu1.sys - cpu0.sys),
+    mainUs: perDelta(cpu1.main - cpu0.main),
+  };
 }
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+/** The median of each figure over the rounds; lost deltas are summed. */
+const summary = (runs) => Object.fromEntries(Object.keys(runs[0]).map((k) => [k, k === 'lost' ? sum(runs.map((r) => r[k])) : median(runs.map((r) => r[k]))]));
 
 const { server, url } = await fakeLlm();
 console.log(`${DELTAS} deltas per session, one per ${INTERVAL_MS} ms; latency = fake LLM write → WS client receive`);
+console.log(`${ROUNDS} rounds per size, the three targets in turn (order rotated each round); each target serves a warm-up of ${WARMUP_DELTAS} deltas per session first; medians over the rounds`);
 let port = 19000 + Math.floor(Math.random() * 1000);
 const f = (x) => x.toFixed(2);
 const line = (name, r) =>
-  `  ${name}: p50 ${f(r.p50)} ms  p99 ${f(r.p99)} ms  lost ${r.lost}  RSS/session ${f(r.rssPerSessionKb)} KiB  CPU/delta ${f(r.userUs + r.sysUs)} µs (user ${f(r.userUs)}, system ${f(r.sysUs)}; JS thread ${f(r.mainUs)}, of it system ${f(r.mainSysUs)})`;
+  `  ${name}: p50 ${f(r.p50)} ms  p99 ${f(r.p99)} ms  lost ${r.lost}  RSS/session ${f(r.rssPerSessionKb)} KiB  CPU/delta ${f(r.userUs + r.sysUs)} µs (user ${f(r.userUs)}, system ${f(r.sysUs)}; JS thread ${f(r.mainUs)})`;
+const ratios = (runs, base, key) => runs.engine.map((e, i) => e[key] / runs[base][i][key]);
+const ratioLine = (runs, base) => {
+  const p50 = ratios(runs, base, 'p50');
+  const p99 = ratios(runs, base, 'p99');
+  return `p50 ${f(median(p50))}x  p99 ${f(median(p99))}x  (rounds: p50 ${p50.map(f).join(', ')}; p99 ${p99.map(f).join(', ')})`;
+};
+const KINDS = ['relay', 'json', 'engine'];
 for (const n of SIZES) {
-  const relay = await measure('relay', url, n, port++);
-  const json = await measure('json', url, n, port++);
-  const engine = await measure('engine', url, n, port++);
+  const runs = { relay: [], json: [], engine: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let k = 0; k < KINDS.length; k++) {
+      const kind = KINDS[(k + round) % KINDS.length];
+      runs[kind].push(await measure(kind, url, n, port++));
+    }
+  }
   console.log(`\n${n} sessions`);
-  console.log(line('relay      ', relay));
-  console.log(line('json relay ', json));
-  console.log(line('engine     ', engine));
-  console.log(`  ratio engine/relay: p50 ${f(engine.p50 / relay.p50)}x  p99 ${f(engine.p99 / relay.p99)}x  (goal <= 1.3x)`);
-  console.log(`  ratio engine/json relay: p50 ${f(engine.p50 / json.p50)}x  p99 ${f(engine.p99 / json.p99)}x`);
+  console.log(line('relay      ', summary(runs.relay)));
+  console.log(line('json relay ', summary(runs.json)));
+  console.log(line('engine     ', summary(runs.engine)));
+  console.log(`  ratio engine/relay, median of the rounds: ${ratioLine(runs, 'relay')}  (goal <= 1.3x)`);
+  console.log(`  ratio engine/json relay, median of the rounds: ${ratioLine(runs, 'json')}`);
 }
 server.kill();

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { LlmEvent, ToolCallEvent } from '../llm/llm.types.js';
+import { StreamedText } from './streamed-text.js';
 
 export class TurnCancelled extends Error {}
 export class RoundFailed extends Error {}
@@ -19,6 +20,7 @@ export function runRound(
   onEvent: (event: LlmEvent, round: RoundResult) => void,
 ): Promise<RoundResult> {
   const round: RoundResult = { text: '', calls: [] };
+  const text = new StreamedText();
   return new Promise<RoundResult>((resolve, reject) => {
     if (signal.aborted) return reject(new TurnCancelled());
     const onAbort = () => {
@@ -33,12 +35,13 @@ export function runRound(
           reject(new RoundFailed(event.message));
           return;
         }
-        if (event.type === 'text') round.text += event.text;
+        if (event.type === 'text') text.append(event.text);
         if (event.type === 'tool_call') round.calls.push(event);
         onEvent(event, round);
       },
       complete: () => {
         signal.removeEventListener('abort', onAbort);
+        round.text = text.toString();
         resolve(round);
       },
     });

@@ -17,6 +17,7 @@ import { trimHistory } from './history.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import { RoundFailed, runRound, TurnCancelled, type RoundResult } from './round.js';
 import type { Session } from './session.js';
+import { StreamedText } from './streamed-text.js';
 import { sessionState, ToolScope } from './tool-scope.service.js';
 
 interface TurnContext {
@@ -29,7 +30,8 @@ interface TurnContext {
   toolContext: ToolCallContext;
   signal: AbortSignal;
   emit: (event: TurnEvent) => void;
-  visible: string;
+  /** The answer's text sent so far, over all rounds. */
+  visible: StreamedText;
   /** Whitespace held back until visible text follows (layout around calls is not spoken). */
   pendingWs: string;
 }
@@ -82,7 +84,7 @@ export class TurnManager {
       },
       signal,
       emit: (event) => out.next(event),
-      visible: '',
+      visible: new StreamedText(),
       pendingWs: '',
     };
     ctx.toolContext.turnId = ctx.turnId;
@@ -96,11 +98,11 @@ export class TurnManager {
       if (!this.llmSettings.enabled)
         throw new RoundFailed('the LLM is disabled (LLM_ENABLED=false)');
       await this.loop(ctx);
-      out.next({ type: 'assistant_end', text: ctx.visible });
+      out.next({ type: 'assistant_end', text: ctx.visible.toString() });
     } catch (error) {
       if (error instanceof TurnCancelled) {
         this.logger.log(`turn interrupted (${tag})`);
-        out.next({ type: 'assistant_end', text: ctx.visible, interrupted: true });
+        out.next({ type: 'assistant_end', text: ctx.visible.toString(), interrupted: true });
       } else {
         const message =
           error instanceof RoundFailed ? error.message : 'internal error while running the turn';
@@ -108,7 +110,7 @@ export class TurnManager {
           this.logger.error(`turn failed (${tag}): ${(error as Error).stack}`);
         else this.logger.warn(`turn ended by an LLM error (${tag}): ${message}`);
         out.next({ type: 'error', message });
-        out.next({ type: 'assistant_end', text: ctx.visible });
+        out.next({ type: 'assistant_end', text: ctx.visible.toString() });
       }
     } finally {
       session.history = trimHistory(session.history, this.llmSettings.maxHistoryMessages);
@@ -173,7 +175,7 @@ export class TurnManager {
     try {
       return await promise;
     } catch (error) {
-      const partial = ctx.visible.slice(start);
+      const partial = ctx.visible.toString().slice(start);
       if (partial !== '') ctx.session.history.push({ role: 'assistant', content: partial });
       throw error;
     }
@@ -185,9 +187,9 @@ export class TurnManager {
         ctx.pendingWs += event.text;
         return;
       }
-      const text = ctx.visible === '' ? event.text.trimStart() : ctx.pendingWs + event.text;
+      const text = ctx.visible.length === 0 ? event.text.trimStart() : ctx.pendingWs + event.text;
       ctx.pendingWs = '';
-      ctx.visible += text;
+      ctx.visible.append(text);
       ctx.emit({ type: 'assistant_delta', text });
     } else if (event.type === 'tool_call' && takeCalls) {
       const call = event;
