@@ -187,13 +187,16 @@ describe('a turn over /ws (seed §5, §8)', () => {
     expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: 'Enough.' });
   });
 
-  it('keeps history across turns', async () => {
-    h.llm.enqueue(sseText(['I am Ada.']), sseText(['You asked my name.']));
-    await h.ws.turn('Who are you?');
+  it('keeps history across turns, a long answer whole', async () => {
+    const pieces = Array.from({ length: 150 }, (_, i) => (i === 0 ? 'I am Ada' : ` ${i}`));
+    const answer = pieces.join('');
+    h.llm.enqueue(sseText(pieces), sseText(['You asked my name.']));
+    const first = await h.ws.turn('Who are you?');
+    expect(first.at(-1)).toEqual({ type: 'assistant_end', text: answer });
     await h.ws.turn('What did I ask?');
     expect(h.llm.requests[1]!.body.messages.slice(1)).toEqual([
       { role: 'user', content: 'Who are you?' },
-      { role: 'assistant', content: 'I am Ada.' },
+      { role: 'assistant', content: answer },
       { role: 'user', content: 'What did I ask?' },
     ]);
   });
