@@ -29,3 +29,22 @@ export function heldSuffix(s: string, tags: string[]): number {
   const tail = s.slice(lt);
   return tags.some((t) => t.length > tail.length && t.startsWith(tail)) ? tail.length : 0;
 }
+
+// Character codes of <, t, f and /.
+const LT = 60;
+const T = 116;
+const F = 102;
+const SLASH = 47;
+
+/**
+ * Index of the first '<' in `delta` that could begin a tag (followed by t, f or /, or last), else
+ * -1 (`3 < 4` and `<b>` cannot).
+ */
+export function tagStart(delta: string): number {
+  for (let i = 0; i < delta.length; i++) {
+    if (delta.charCodeAt(i) !== LT) continue;
+    const next = delta.charCodeAt(i + 1); // NaN after the last character
+    if (next !== next || next === T || next === F || next === SLASH) return i;
+  }
+  return -1;
+}

@@ -1,32 +1,9 @@
 import { hermesBlock, type ParsedTextCall } from './hermes-call.js';
-import { couldBeTag, heldSuffix } from './text-scan.js';
+import { collect, type TextParserEvent, type TextParserSink } from './parser-events.js';
+import { couldBeTag, heldSuffix, tagStart } from './text-scan.js';
 import { parseXmlCall, TRAILING_LOOKAHEAD, type ToolSchemas } from './qwen-xml-call.js';
 
-export type TextParserEvent =
-  | { type: 'text'; text: string }
-  | { type: 'reasoning'; text: string }
-  | { type: 'call'; call: ParsedTextCall };
-
-/** Receives the parser's output as it becomes certain (the allocation-free form of the events). */
-export interface TextParserSink {
-  text(text: string): void;
-  reasoning(text: string): void;
-  call(call: ParsedTextCall): void;
-}
-
-/** A sink that collects events, merging consecutive text (or reasoning) pieces. */
-function collect(out: TextParserEvent[]): TextParserSink {
-  const add = (type: 'text' | 'reasoning', text: string) => {
-    const last = out[out.length - 1];
-    if (last && last.type === type) last.text += text;
-    else out.push({ type, text });
-  };
-  return {
-    text: (t) => add('text', t),
-    reasoning: (t) => add('reasoning', t),
-    call: (call) => out.push({ type: 'call', call }),
-  };
-}
+export type { TextParserEvent, TextParserSink } from './parser-events.js';
 
 const OPEN_CALL = '<tool_call>';
 const FN = '<function=';
@@ -39,24 +16,6 @@ const PENDING_TAGS = ['</parameter>', '</function>', OPEN_CALL, FN];
 const TRUNCATED_TAG_MIN = 3;
 /** What may follow '<' in a tag held back in text: <tool_call>, <think>, <function=, </think>. */
 const TAG_SECOND_CHAR = new Set(['t', 'f', '/']);
-
-/**
- * Index of the first '<' in `delta` that could begin a tag (followed by t, f or /, or last), else
- * -1 (`3 < 4` and `<b>` cannot).
- */
-function tagStart(delta: string): number {
-  for (let i = 0; i < delta.length; i++) {
-    if (delta.charCodeAt(i) !== LT) continue;
-    const next = delta.charCodeAt(i + 1); // NaN after the last character
-    if (next !== next || next === T || next === F || next === SLASH) return i;
-  }
-  return -1;
-}
-// Character codes of <, t, f and /.
-const LT = 60;
-const T = 116;
-const F = 102;
-const SLASH = 47;
 
 type Mode = 'text' | 'think' | 'xml' | 'hermes' | 'pending';
 
