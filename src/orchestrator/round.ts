@@ -6,6 +6,7 @@ export class TurnCancelled extends Error {}
 export class RoundFailed extends Error {}
 
 export interface RoundResult {
+  /** All the round's text; set when the round completes (empty while it streams). */
   text: string;
   calls: ToolCallEvent[];
 }
