@@ -18,7 +18,7 @@ export interface RoundResult {
 export function runRound(
   events$: Observable<LlmEvent>,
   signal: AbortSignal,
-  onEvent: (event: LlmEvent, round: RoundResult) => void,
+  onEvent: (event: LlmEvent) => void,
 ): Promise<RoundResult> {
   const round: RoundResult = { text: '', calls: [] };
   const text = new StreamedText();
@@ -38,7 +38,7 @@ export function runRound(
         }
         if (event.type === 'text') text.append(event.text);
         if (event.type === 'tool_call') round.calls.push(event);
-        onEvent(event, round);
+        onEvent(event);
       },
       complete: () => {
         signal.removeEventListener('abort', onAbort);
