@@ -84,6 +84,24 @@ describe('validateToolDefinitions', () => {
     expect(message(input)).toContain(expected);
   });
 
+  it('accepts the type names Qwen tool parsers know (float, dict, list, int64) with a warning', () => {
+    const parameters = {
+      type: 'object',
+      properties: {
+        ratio: { type: 'float' },
+        meta: { type: 'dict' },
+        tags: { type: ['list', 'null'], items: { type: 'str' } },
+        id: { type: 'int64' },
+        type: { type: 'string' },
+      },
+    };
+    const { tools, warnings } = validateToolDefinitions([{ ...ok, parameters }], 'tools.json');
+    expect(tools[0]!.parameters).toEqual(parameters);
+    expect(warnings).toEqual([
+      `tools.json: tool #0 'get_weather': field 'parameters' uses "float", "dict", "list", "str", "int64", not a JSON Schema type: kept as written (the model sees it), and values are typed as vLLM types them`,
+    ]);
+  });
+
   it('loads an invalid verb with a warning instead of rejecting the set', () => {
     const { tools, warnings } = validateToolDefinitions([{ ...ok, method: 'GE T' }], 'tools.json');
     expect(tools).toHaveLength(1);

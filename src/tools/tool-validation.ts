@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { canonicalType } from '../llm/parsing/value-typing.js';
 import {
   DEFAULT_PARAMETERS,
   HTTP_TOKEN,
@@ -43,6 +44,31 @@ const validateCode = ajv.compile<ToolDefinitionInput>({
   },
 });
 const metaSchemaCheck = new Ajv({ strict: false });
+const JSON_TYPES = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array', 'null']);
+
+/**
+ * A copy of `schema` for the meta-schema check, in which type names that are not JSON Schema's
+ * but that Qwen tool parsers know (`float`, `dict`, `list`, `int64`, …; see canonicalType) stand
+ * as the JSON type they mean; the names replaced go to `aliases`. An unknown name is left, and
+ * fails the check.
+ */
+function withJsonTypes(schema: unknown, aliases: string[]): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => withJsonTypes(s, aliases));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const alias = (t: unknown) => {
+    if (typeof t !== 'string' || JSON_TYPES.has(t)) return t;
+    const json = canonicalType(t);
+    if (json) aliases.push(t);
+    return json ?? t;
+  };
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => {
+      if (key === 'type' && typeof value === 'string') return [key, alias(value)];
+      if (key === 'type' && Array.isArray(value)) return [key, value.map(alias)];
+      return [key, withJsonTypes(value, aliases)];
+    }),
+  );
+}
 
 const FIELD_HINTS: Record<string, string> = {
   name: 'a string of letters, digits, "_" or "-" (1 to 64 characters)',
@@ -114,7 +140,13 @@ export function validateToolDefinitions(
       throw new ToolDefinitionError(`${where(source, index, name)}: field '${field}' ${why}`);
     }
     const parameters: JsonSchema = entry.parameters ?? DEFAULT_PARAMETERS;
-    if (entry.parameters && !metaSchemaCheck.validateSchema(parameters)) {
+    const aliases: string[] = [];
+    const checked = withJsonTypes(parameters, aliases) as JsonSchema;
+    if (aliases.length > 0)
+      warnings.push(
+        `${where(source, index, name)}: field 'parameters' uses ${[...new Set(aliases)].map((a) => JSON.stringify(a)).join(', ')}, not a JSON Schema type: kept as written (the model sees it), and values are typed as vLLM types them`,
+      );
+    if (entry.parameters && !metaSchemaCheck.validateSchema(checked)) {
       const detail = metaSchemaCheck.errorsText(metaSchemaCheck.errors);
       throw new ToolDefinitionError(
         `${where(source, index, name)}: field 'parameters' is not a valid JSON Schema: ${detail}`,

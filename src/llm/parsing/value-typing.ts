@@ -29,6 +29,25 @@ function jsonOrLiteral(raw: string): { ok: boolean; value: unknown } {
 
 const isNullText = (raw: string) => /^(null|none)$/i.test(raw.trim());
 
+export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
+
+/**
+ * The JSON Schema type a parameter's type name stands for, with the other names vLLM's
+ * Qwen3-Coder parser types (`str`, `int64`, `float`, `double`, `bool`, `dict`, `list`, …);
+ * undefined for a name it does not know.
+ */
+export function canonicalType(name: string): JsonType | undefined {
+  const t = name.toLowerCase();
+  if (t === 'null') return 'null';
+  if (/^(string|str|text|varchar|char|enum)$/.test(t)) return 'string';
+  if (/^(int|uint|long|short|unsigned)/.test(t)) return 'integer';
+  if (/^(num|float|double)/.test(t)) return 'number';
+  if (/^(boolean|bool|binary)$/.test(t)) return 'boolean';
+  if (/^(object|dict)/.test(t)) return 'object';
+  if (/^(array|arr|list)/.test(t)) return 'array';
+  return undefined;
+}
+
 /**
  * Types one raw parameter value from the tool's JSON Schema, following current vLLM
  * (fixtures/qwen/NOTES.md §4): strings stay strings, numbers and booleans are converted,
@@ -40,25 +59,26 @@ export function typeValue(raw: string, schema: ParamSchema): unknown {
   const types = typesOf(schema).map((t) => t.toLowerCase());
   const nullable = types.includes('null');
   const type = types.find((t) => t !== 'null');
+  const kind = type === undefined ? undefined : canonicalType(type);
   if (type === undefined) {
     if (nullable && isNullText(raw)) return null;
     const parsed = jsonOrLiteral(raw.trim());
     return parsed.ok ? parsed.value : raw;
   }
-  if (/^(string|str|text|varchar|char|enum)$/.test(type)) {
+  if (kind === 'string') {
     return nullable && isNullText(raw) ? null : raw;
   }
   if (isNullText(raw)) return null;
   const text = raw.trim();
-  if (/^(int|uint|long|short|unsigned)/.test(type)) {
+  if (kind === 'integer') {
     return /^[+-]?\d+$/.test(text) ? Number(text) : raw;
   }
-  if (/^(num|float|double)/.test(type)) {
+  if (kind === 'number') {
     const n = Number(text);
     return text !== '' && Number.isFinite(n) ? n : raw;
   }
-  if (/^(boolean|bool|binary)$/.test(type)) return text.toLowerCase() === 'true';
-  if (/^(object|array|arr|dict|list)/.test(type)) {
+  if (kind === 'boolean') return text.toLowerCase() === 'true';
+  if (kind === 'object' || kind === 'array') {
     const parsed = jsonOrLiteral(text);
     if (!parsed.ok) return raw;
     if (typeof parsed.value === 'string') {
