@@ -1,7 +1,7 @@
 import { firstValueFrom, lastValueFrom, toArray, filter, take } from 'rxjs';
 import { OpenAiLlmClient } from '../src/llm/openai-llm.client.js';
 import type { LlmEvent, LlmRequest } from '../src/llm/llm.types.js';
-import { FakeLlm, replay, sseText, type Script } from './support/fake-llm.js';
+import { FakeLlm, replay, sseText, TRANSCRIPTS, type Script } from './support/fake-llm.js';
 import { rng } from './support/qwen-vectors.js';
 
 const weatherTool = {
@@ -53,21 +53,7 @@ describe('OpenAiLlmClient against a real SSE server', () => {
     return lastValueFrom(c.stream(req).pipe(toArray()));
   }
 
-  const files = [
-    'openai-text-stop-usage.txt',
-    'openai-tool-call-single.txt',
-    'openai-tool-calls-parallel.txt',
-    'openai-length-truncated.txt',
-    'openai-refusal.txt',
-    'vllm-text-stop-continuous-usage.txt',
-    'vllm-llama31-tool-call-trailing-empty-args.txt',
-    'vllm-qwen3-reasoning-content-tool-call-continuous-usage.txt',
-    'vllm-qwen3coder-null-content-deltas.EXCERPT.txt',
-    'sglang-error-in-stream-http200.txt',
-    'xai-style-error-only-stream.txt',
-  ];
-
-  it.each(files)('%s gives the same events however the bytes are cut', async (file) => {
+  it.each(TRANSCRIPTS)('%s gives the same events however the bytes are cut', async (file) => {
     const reference = stable(await events(replay(file)));
     const random = rng(file.length * 31);
     for (let i = 0; i < 6; i++) {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -63,7 +63,13 @@ export function sseStructuredCalls(
   return { kind: 'sse', pieces };
 }
 
+/** Every recorded transcript under test/fixtures/sse. */
+export const TRANSCRIPTS = readdirSync('test/fixtures/sse')
+  .filter((f) => f.endsWith('.txt'))
+  .sort();
+
 /** A recorded transcript from test/fixtures/sse, cut into the given byte pieces. */
+
 export function replay(file: string, cuts: number[] = []): Script {
   const text = readFileSync(`test/fixtures/sse/${file}`, 'utf8');
   const points = [...new Set(cuts.map((c) => c % text.length))].sort((a, b) => a - b);
