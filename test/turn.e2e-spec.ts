@@ -187,6 +187,24 @@ describe('a turn over /ws (seed §5, §8)', () => {
     expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: 'Enough.' });
   });
 
+  it('separates the text of two rounds by one space, however the deltas were cut (none after CJK)', async () => {
+    const call = xmlCall('get_weather', { city: 'Paris' });
+    for (const [first, second, expected] of [
+      ['Let me check ', 'It is sunny.', 'Let me check It is sunny.'],
+      ['Let me check', 'It is sunny.', 'Let me check It is sunny.'],
+      ['Let me check.\n\n', 'It is sunny.', 'Let me check.\n\nIt is sunny.'],
+      ['让我查一下。', '巴黎晴天。', '让我查一下。巴黎晴天。'],
+    ]) {
+      for (const size of [1, 4, 50]) {
+        h.llm.reset();
+        h.llm.enqueue(sseText(pieces(`${first}${call}`, size)), sseText(pieces(second!, size)));
+        const msgs = await h.ws.turn('Weather?');
+        expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: expected });
+        expect(deltas(msgs).join('')).toBe(expected);
+      }
+    }
+  });
+
   it('keeps history across turns, a long answer whole', async () => {
     const pieces = Array.from({ length: 150 }, (_, i) => (i === 0 ? 'I am Ada' : ` ${i}`));
     const answer = pieces.join('');

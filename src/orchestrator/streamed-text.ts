@@ -12,15 +12,22 @@ export class StreamedText {
   private joined = '';
   private readonly pieces: string[] = [];
   private size = 0;
+  private last = '';
 
   append(text: string): void {
     this.pieces.push(text);
     this.size += text.length;
+    if (text !== '') this.last = text[text.length - 1]!;
     if (this.pieces.length === BATCH) this.join();
   }
 
   get length(): number {
     return this.size;
+  }
+
+  /** The last character, '' while empty. */
+  get lastChar(): string {
+    return this.last;
   }
 
   toString(): string {

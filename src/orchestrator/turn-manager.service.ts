@@ -37,6 +37,9 @@ interface TurnContext {
 }
 
 const CANCELLED = 'Error: cancelled';
+/** After these, the next round's text follows without a space: whitespace, and CJK text. */
+const NO_SPACE_AFTER =
+  /[\s\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
 
 /**
  * The turn loop (seed §1, §5): rounds of completion → tool execution → re-prompt, until a
@@ -164,7 +167,10 @@ export class TurnManager {
       );
     }
     if (!take) round.calls = [];
-    ctx.pendingWs = '';
+    // Between this round's text and the next one's: the whitespace held at its end, or a space,
+    // whatever the deltas were (it is sent only if visible text follows).
+    const joined = ctx.visible.length === 0 || NO_SPACE_AFTER.test(ctx.visible.lastChar);
+    ctx.pendingWs = joined ? ctx.pendingWs : ctx.pendingWs || ' ';
     if (round.text.trim() === '') round.text = '';
     return round;
   }
