@@ -1,7 +1,14 @@
 import { firstValueFrom, lastValueFrom, toArray, filter, take } from 'rxjs';
 import { OpenAiLlmClient } from '../src/llm/openai-llm.client.js';
 import type { LlmEvent, LlmRequest } from '../src/llm/llm.types.js';
-import { FakeLlm, replay, sseText, TRANSCRIPTS, type Script } from './support/fake-llm.js';
+import {
+  FakeLlm,
+  replay,
+  sseText,
+  TRANSCRIPTS,
+  VLLM_NO_TOOL_PARSER,
+  type Script,
+} from './support/fake-llm.js';
 import { rng } from './support/qwen-vectors.js';
 
 const weatherTool = {
@@ -180,17 +187,7 @@ describe('OpenAiLlmClient against a real SSE server', () => {
     const c = client(base);
     const xml =
       '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>';
-    llm.enqueue({
-      kind: 'status',
-      status: 400,
-      body: JSON.stringify({
-        object: 'error',
-        message:
-          '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
-        type: 'BadRequestError',
-        code: 400,
-      }),
-    });
+    llm.enqueue(VLLM_NO_TOOL_PARSER);
     const ev = await events(sseText([xml.slice(0, 20), xml.slice(20)], 'stop'), c);
     expect(ev.filter((e) => e.type === 'tool_call')).toEqual([
       expect.objectContaining({ name: 'get_weather', arguments: { city: 'Paris' } }),

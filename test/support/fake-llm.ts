@@ -63,6 +63,19 @@ export function sseStructuredCalls(
   return { kind: 'sse', pieces };
 }
 
+/** vLLM's answer to tool_choice "auto" when it runs without --enable-auto-tool-choice. */
+export const VLLM_NO_TOOL_PARSER: Script = {
+  kind: 'status',
+  status: 400,
+  body: JSON.stringify({
+    object: 'error',
+    message:
+      '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+    type: 'BadRequestError',
+    code: 400,
+  }),
+};
+
 /** Every recorded transcript under test/fixtures/sse. */
 export const TRANSCRIPTS = readdirSync('test/fixtures/sse')
   .filter((f) => f.endsWith('.txt'))

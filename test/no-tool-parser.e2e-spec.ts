@@ -1,0 +1,72 @@
+import { Engine } from './support/engine.js';
+import { FakeLlm, sseText, VLLM_NO_TOOL_PARSER, type Script } from './support/fake-llm.js';
+import { RecordingServer } from './support/recording-server.js';
+import { weatherTool, writeToolsFile } from './support/tools-file.js';
+import { MARKUP, deltas, pieces, xmlCall } from './support/turn-harness.js';
+import { WsClient } from './support/ws-client.js';
+
+/** vLLM started without --enable-auto-tool-choice: tool_choice "auto" is refused with HTTP 400. */
+function vllmWithoutToolParser(body: Record<string, any>): Script {
+  if (body.tool_choice === 'auto') return VLLM_NO_TOOL_PARSER;
+  // Without a parser the model's call stays in the content, as Qwen3-Coder writes it.
+  const answered = body.messages.at(-1).role === 'tool';
+  return sseText(
+    answered
+      ? ['It is sunny ', 'in Paris.']
+      : pieces(`Checking. ${xmlCall('get_weather', { city: 'Paris' })}`, 3),
+  );
+}
+
+describe('an LLM server without a tool parser, through the running engine', () => {
+  const llm = new FakeLlm();
+  const tools = new RecordingServer();
+  let engine: Engine;
+
+  beforeAll(async () => {
+    const base = await tools.start();
+    tools.respond((req, res) => res.end(`${decodeURIComponent(req.path.slice(1))}: sunny`));
+    engine = await Engine.start({
+      LLM_BASE_URL: await llm.start(),
+      LLM_MODEL: 'qwen3-coder',
+      LLM_TOOLS_FILE: writeToolsFile([weatherTool(base)]),
+    });
+    llm.fallback = vllmWithoutToolParser;
+  });
+  afterAll(async () => {
+    await engine.stop();
+    await llm.stop();
+    await tools.stop();
+  });
+
+  it('downgrades to tool_choice "none" once, still offers the tools, and runs the calls written in the text', async () => {
+    const ws = await WsClient.connect(engine.wsUrl);
+    try {
+      for (let turn = 0; turn < 2; turn++) {
+        const msgs = await ws.turn("What's the weather in Paris?");
+        expect(msgs.filter((m) => m.type === 'tool_call')).toEqual([
+          expect.objectContaining({ name: 'get_weather', arguments: { city: 'Paris' } }),
+        ]);
+        expect(msgs.find((m) => m.type === 'tool_result')).toMatchObject({ ok: true });
+        for (const d of deltas(msgs)) expect(d).not.toMatch(MARKUP);
+        expect(msgs.at(-1)).toEqual({
+          type: 'assistant_end',
+          text: 'Checking. It is sunny in Paris.',
+        });
+      }
+    } finally {
+      ws.close();
+    }
+    // One refused request, then every request of both turns asks with "none" and the tools.
+    expect(llm.requests.map((r) => r.body.tool_choice)).toEqual([
+      'auto',
+      'none',
+      'none',
+      'none',
+      'none',
+    ]);
+    for (const r of llm.requests) {
+      expect(r.body.tools.map((t: any) => t.function.name)).toEqual(['get_weather']);
+    }
+    expect(tools.requests.map((r) => r.url)).toEqual(['/Paris?format=3', '/Paris?format=3']);
+  });
+});
