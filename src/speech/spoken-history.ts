@@ -13,9 +13,9 @@ export function keepSpokenOnly(history: ChatMessage[], spokenSentences: string[]
     .join('');
   let cursor = 0;
   for (const sentence of spokenSentences) {
-    const at = answer.indexOf(sentence, cursor);
-    if (at === -1) break;
-    cursor = at + sentence.length;
+    const found = findLoosely(answer, sentence, cursor);
+    if (found === undefined) break;
+    cursor = found;
   }
   let budget = cursor;
   const out = history.slice(0, turnStart + 1);
@@ -30,4 +30,20 @@ export function keepSpokenOnly(history: ChatMessage[], spokenSentences: string[]
     else if (kept.trim() !== '') out.push({ ...message, content: kept });
   }
   return out;
+}
+
+/**
+ * Where `sentence` ends in `text` at or after `from`, whitespace aside: the text sent joins two
+ * rounds with a space their history messages do not hold ("Let me check" + "It is sunny").
+ */
+function findLoosely(text: string, sentence: string, from: number): number | undefined {
+  const words = sentence.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return from;
+  const pattern = new RegExp(
+    words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s*'),
+    'g',
+  );
+  pattern.lastIndex = from;
+  const match = pattern.exec(text);
+  return match ? match.index + match[0].length : undefined;
 }
