@@ -44,7 +44,12 @@ export function tagStart(delta: string): number {
   for (let i = 0; i < delta.length; i++) {
     if (delta.charCodeAt(i) !== LT) continue;
     const next = delta.charCodeAt(i + 1); // NaN after the last character
-    if (next !== next || next === T || next === F || next === SLASH) return i;
+    if (next !== next || canFollowLt(next)) return i;
   }
   return -1;
+}
+
+/** True for the character codes a tag has after '<': <tool_call>, <think>, <function=, </think>. */
+export function canFollowLt(code: number): boolean {
+  return code === T || code === F || code === SLASH;
 }

@@ -1,6 +1,6 @@
 import { hermesBlock, type ParsedTextCall } from './hermes-call.js';
 import { collect, type TextParserEvent, type TextParserSink } from './parser-events.js';
-import { couldBeTag, heldSuffix, tagStart } from './text-scan.js';
+import { canFollowLt, couldBeTag, heldSuffix, tagStart } from './text-scan.js';
 import { parseXmlCall, TRAILING_LOOKAHEAD, type ToolSchemas } from './qwen-xml-call.js';
 
 export type { TextParserEvent, TextParserSink } from './parser-events.js';
@@ -14,8 +14,6 @@ const HOLD_TAGS = [OPEN_CALL, FN, THINK, END_THINK];
 const PENDING_TAGS = ['</parameter>', '</function>', OPEN_CALL, FN];
 /** A held-back tag prefix at least this long (`<to`, `<fu`) is dropped at the end of the output. */
 const TRUNCATED_TAG_MIN = 3;
-/** What may follow '<' in a tag held back in text: <tool_call>, <think>, <function=, </think>. */
-const TAG_SECOND_CHAR = new Set(['t', 'f', '/']);
 
 type Mode = 'text' | 'think' | 'xml' | 'hermes' | 'pending';
 
@@ -68,7 +66,7 @@ export class ToolCallTextParser {
     // (after a held '<' that it shows is not a tag) is text at once.
     if (
       this.mode === 'text' &&
-      (this.buf === '' || (this.buf === '<' && !TAG_SECOND_CHAR.has(delta[0]!)))
+      (this.buf === '' || (this.buf === '<' && !canFollowLt(delta.charCodeAt(0))))
     ) {
       const at = tagStart(delta);
       if (at === -1 || at === delta.length - 1) {
