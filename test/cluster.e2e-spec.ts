@@ -2,7 +2,7 @@ import { get } from 'node:http';
 import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
-import { writeToolsFile } from './support/tools-file.js';
+import { postTools, writeToolsFile } from './support/tools-file.js';
 import { xmlCall } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
 
@@ -61,11 +61,7 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
 
   /** Installs one HTTP tool, `lookup`, through whichever process takes the connection. */
   const postLookupTool = () =>
-    fetch(`${engine.url}/api/tools`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify([{ name: 'lookup', url: `${base}/lookup/{id}` }]),
-    });
+    postTools(engine.url!, [{ name: 'lookup', url: `${base}/lookup/{id}` }]);
 
   afterAll(async () => {
     engine?.stop();

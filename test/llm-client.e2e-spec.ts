@@ -1,8 +1,8 @@
 import { firstValueFrom, lastValueFrom, toArray, filter, take } from 'rxjs';
-import { OpenAiLlmClient } from '../src/llm/openai-llm.client.js';
 import type { LlmEvent, LlmRequest } from '../src/llm/llm.types.js';
 import {
   FakeLlm,
+  llmClient,
   replay,
   sseText,
   TRANSCRIPTS,
@@ -21,22 +21,7 @@ const request: LlmRequest = {
   tools: [weatherTool],
 };
 
-function client(
-  baseUrl: string,
-  over: Partial<ConstructorParameters<typeof OpenAiLlmClient>[0]> = {},
-) {
-  return new OpenAiLlmClient({
-    enabled: true,
-    baseUrl,
-    model: 'fake-model',
-    apiKey: '',
-    systemPrompt: '',
-    timeoutSecs: 5,
-    extraBody: {},
-    maxHistoryMessages: 50,
-    ...over,
-  });
-}
+const client = llmClient;
 
 /** Events with generated call ids blanked, so runs can be compared. */
 const stable = (events: LlmEvent[]) =>

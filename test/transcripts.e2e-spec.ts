@@ -1,10 +1,17 @@
 import { lastValueFrom, toArray } from 'rxjs';
-import { OpenAiLlmClient } from '../src/llm/openai-llm.client.js';
 import type { LlmEvent } from '../src/llm/llm.types.js';
 import { Engine } from './support/engine.js';
-import { FakeLlm, replay, sseText, TRANSCRIPTS, type Script } from './support/fake-llm.js';
+import {
+  FakeLlm,
+  llmClient,
+  replay,
+  sseText,
+  TRANSCRIPTS,
+  type Script,
+} from './support/fake-llm.js';
 import { rng } from './support/qwen-vectors.js';
 import { RecordingServer } from './support/recording-server.js';
+import { postTools } from './support/tools-file.js';
 import { deltas, MARKUP } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
 
@@ -54,17 +61,7 @@ describe('recorded streams through the running engine', () => {
   async function decoded(file: string): Promise<LlmEvent[]> {
     llm.reset();
     llm.enqueue(replay(file));
-    const client = new OpenAiLlmClient({
-      enabled: true,
-      baseUrl: llmUrl,
-      model: 'fake',
-      apiKey: '',
-      systemPrompt: '',
-      timeoutSecs: 5,
-      extraBody: {},
-      maxHistoryMessages: 50,
-    });
-    return lastValueFrom(client.stream({ messages: [], tools: [] }).pipe(toArray()));
+    return lastValueFrom(llmClient(llmUrl).stream({ messages: [], tools: [] }).pipe(toArray()));
   }
 
   it.each(TRANSCRIPTS)('%s', async (file) => {
@@ -79,11 +76,7 @@ describe('recorded streams through the running engine', () => {
       name,
       url: `${base}/${name}`,
     }));
-    const posted = await fetch(`${engine.httpUrl}/api/tools`, {
-      method: 'POST',
-      body: JSON.stringify(definitions),
-    });
-    expect(posted.status).toBe(200);
+    expect((await postTools(engine.httpUrl, definitions)).status).toBe(200);
 
     const random = rng(file.length * 131);
     for (let run = 0; run < 3; run++) {

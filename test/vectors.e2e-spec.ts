@@ -2,6 +2,7 @@ import { Engine } from './support/engine.js';
 import { FakeLlm, sseText, type Script } from './support/fake-llm.js';
 import { loadVectors, randomSplit, rng, type Vector } from './support/qwen-vectors.js';
 import { RecordingServer } from './support/recording-server.js';
+import { postTools } from './support/tools-file.js';
 import { deltas, MARKUP } from './support/turn-harness.js';
 import { WsClient, type Msg } from './support/ws-client.js';
 
@@ -87,11 +88,7 @@ describe('parser vectors through the running engine', () => {
   });
 
   it.each(vectors.map((v) => [v.id, v] as const))('%s', async (_id, v) => {
-    const installed = await fetch(`${engine.httpUrl}/api/tools`, {
-      method: 'POST',
-      body: JSON.stringify(toolsOf(v, base)),
-    });
-    expect(installed.status).toBe(200);
+    expect((await postTools(engine.httpUrl, toolsOf(v, base))).status).toBe(200);
     const expected = (v.expected ?? v.expected_final)!;
     llm.reset();
     llm.enqueue(...firstRound(v), sseText(['Done.']));

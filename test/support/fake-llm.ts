@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { OpenAiLlmClient } from '../../src/llm/openai-llm.client.js';
 
 /** What the fake server does for one `/chat/completions` request. */
 export type Script =
@@ -189,3 +190,21 @@ export class FakeLlm {
 }
 
 export { chunk as sseChunk };
+
+/** The engine's LLM client pointed at `baseUrl` (a FakeLlm), with test defaults. */
+export function llmClient(
+  baseUrl: string,
+  over: Partial<ConstructorParameters<typeof OpenAiLlmClient>[0]> = {},
+): OpenAiLlmClient {
+  return new OpenAiLlmClient({
+    enabled: true,
+    baseUrl,
+    model: 'fake-model',
+    apiKey: '',
+    systemPrompt: '',
+    timeoutSecs: 5,
+    extraBody: {},
+    maxHistoryMessages: 50,
+    ...over,
+  });
+}

@@ -2,6 +2,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** Installs tool definitions with POST /api/tools on the engine at `httpUrl`. */
+export function postTools(httpUrl: string, definitions: unknown): Promise<Response> {
+  return fetch(`${httpUrl}/api/tools`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(definitions),
+  });
+}
+
 /** Writes a tools file to a fresh temporary directory and returns its path. */
 export function writeToolsFile(tools: unknown): string {
   const path = join(mkdtempSync(join(tmpdir(), 'engine-tools-')), 'tools.json');
