@@ -106,7 +106,7 @@ describe('recorded streams through the running engine', () => {
       }
       // A round with calls is followed by one more ("Done."); an empty stream by the fallback.
       const more = calls.length > 0 || text.trim() === '' ? 'Done.' : '';
-      expect(end.text).toBe(`${text.trim()}${text.trim() && more ? ' ' : ''}${more}`.trim());
+      expect(end.text).toBe([text.trim(), more].filter(Boolean).join(' '));
     }
   });
 });
