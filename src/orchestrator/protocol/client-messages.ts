@@ -1,5 +1,6 @@
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import {
+  IsBase64,
   IsBoolean,
   IsIn,
   IsNotEmpty,
@@ -62,9 +63,7 @@ export class AudioMessage {
   type!: 'audio';
 
   @IsString({ message: 'audio needs a base64 "data" string' })
-  @Matches(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, {
-    message: 'audio "data" is not valid base64',
-  })
+  @IsBase64(undefined, { message: 'audio "data" is not valid base64' })
   data!: string;
 }
 
