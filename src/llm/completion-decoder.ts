@@ -3,6 +3,7 @@ import { callFrom, type ParsedTextCall } from './parsing/hermes-call.js';
 import type { ToolSchemas } from './parsing/qwen-xml-call.js';
 import { ToolCallTextParser, type TextParserSink } from './parsing/tool-call-text.parser.js';
 import type { LlmEvent, LlmUsage, ToolCallEvent } from './llm.types.js';
+import { StreamedText } from './streamed-text.js';
 import { StructuredCallAssembler, type AssembledCall } from './structured-call-assembler.js';
 
 export const newCallId = () => `call_${randomBytes(12).toString('hex')}`;
@@ -46,7 +47,8 @@ export class CompletionDecoder {
   private readonly text: ToolCallTextParser;
   private readonly structured = new StructuredCallAssembler();
   private readonly seen = new Set<string>();
-  private reasoning = '';
+  /** All the reasoning, for the rescue of a call written there. */
+  private readonly reasoning = new StreamedText();
   private finishReason: string | null = null;
   private usage: LlmUsage | undefined;
   private calls = 0;
@@ -55,7 +57,7 @@ export class CompletionDecoder {
   private readonly sink: TextParserSink = {
     text: (text) => this.out.push({ type: 'text', text }),
     reasoning: (text) => {
-      this.reasoning += text;
+      this.reasoning.append(text);
       this.out.push({ type: 'reasoning', text });
     },
     call: (call) => this.emitCall(call, undefined, this.out),
@@ -133,9 +135,10 @@ export class CompletionDecoder {
     this.out = out;
     this.text.end(this.sink);
     for (const call of this.structured.finish()) this.fromStructured(call, out);
-    if (this.calls === 0 && this.reasoning.includes('<')) {
+    const reasoning = this.calls === 0 ? this.reasoning.toString() : '';
+    if (reasoning.includes('<')) {
       const rescue = new ToolCallTextParser(this.schemas);
-      const events = [...rescue.push(this.reasoning), ...rescue.flush()];
+      const events = [...rescue.push(reasoning), ...rescue.flush()];
       for (const e of events) if (e.type === 'call') this.emitCall(e.call, undefined, out);
     }
     out.push({
@@ -148,7 +151,7 @@ export class CompletionDecoder {
 
   private addReasoning(text: string | null | undefined, out: LlmEvent[]): void {
     if (typeof text !== 'string' || text === '') return;
-    this.reasoning += text;
+    this.reasoning.append(text);
     out.push({ type: 'reasoning', text });
   }
 

@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { LlmEvent, ToolCallEvent } from '../llm/llm.types.js';
-import { StreamedText } from './streamed-text.js';
+import { StreamedText } from '../llm/streamed-text.js';
 
 export class TurnCancelled extends Error {}
 export class RoundFailed extends Error {}

@@ -17,7 +17,7 @@ import { trimHistory } from './history.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import { RoundFailed, runRound, TurnCancelled, type RoundResult } from './round.js';
 import type { Session } from './session.js';
-import { StreamedText } from './streamed-text.js';
+import { StreamedText } from '../llm/streamed-text.js';
 import { sessionState, ToolScope } from './tool-scope.service.js';
 
 interface TurnContext {
