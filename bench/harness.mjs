@@ -1,0 +1,127 @@
+// What bench/relay.bench.mjs and bench/ab.bench.mjs share: the fake LLM, starting a target
+// process, driving WebSocket sessions through it, and reading a process's CPU and memory.
+import { spawn } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
+import WebSocket from 'ws';
+
+export const sum = (values) => values.reduce((a, b) => a + b, 0);
+
+export const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** The value at percentile `p` of ascending `sorted`. */
+export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/** The fake LLM (bench/fake-sse-server.mjs) in its own process, so the clients here do not compete with it. */
+export function fakeLlm({ deltas, warmupDeltas, intervalMs }) {
+  const child = spawn(process.execPath, ['bench/fake-sse-server.mjs'], {
+    env: { ...process.env, DELTAS: String(deltas), WARMUP_DELTAS: String(warmupDeltas), INTERVAL_MS: String(intervalMs) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve) => child.stdout.once('data', (d) => resolve({ server: child, url: d.toString().trim() })));
+}
+
+const wallClock = () => performance.timeOrigin + performance.now();
+
+/** A process and its children (the engine's processes with ENGINE_PROCESSES > 1). */
+function tree(pid) {
+  let children = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  } catch {}
+  return [pid, ...children.flatMap((c) => tree(Number(c)))];
+}
+
+/** The fields after the name in a /proc stat file, or undefined once the process is gone. */
+function stat(path) {
+  try {
+    return readFileSync(path, 'utf8').split(') ')[1].split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU time of a process tree so far, user and system, in ms (clock ticks of 10 ms); `main` is the
+ * user + system time of the JavaScript threads alone (each process's main thread), the time that
+ * queues deltas when it runs out, without the GC and compiler helper threads.
+ */
+export function cpuMs(pid) {
+  const pids = tree(pid);
+  const stats = pids.map((p) => stat(`/proc/${p}/stat`)).filter(Boolean);
+  const mains = pids.map((p) => stat(`/proc/${p}/task/${p}/stat`)).filter(Boolean);
+  const ticks = (list, field) => sum(list.map((f) => Number(f[field]) * 10));
+  return { user: ticks(stats, 11), sys: ticks(stats, 12), main: ticks(mains, 11) + ticks(mains, 12) };
+}
+
+export function rssKb(pid) {
+  return sum(tree(pid).map((p) => {
+    try {
+      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
+      return m ? Number(m[1]) : 0;
+    } catch {
+      return 0;
+    }
+  }));
+}
+
+/**
+ * Starts `script` with node `flags` on `port` (the engine's settings for a bench in the
+ * environment) and resolves once its /ws answers. Its standard output goes to `log`.
+ */
+export async function startTarget({ script, flags = [], env = {}, port, llmUrl, log }) {
+  const child = spawn(process.execPath, [...flags, script], {
+    env: { ...process.env, ENGINE_PROCESSES: '1', PORT: String(port), LLM_BASE_URL: llmUrl, LLM_MODEL: 'fake', LOG_LEVEL: 'warn', WS_PING_INTERVAL_SECS: '0', TTS_PROVIDER: 'none', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  child.stdout.pipe(createWriteStream(log));
+  for (let i = 0; i < 100; i++) {
+    try {
+      await new Promise((resolve, reject) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
+        ws.once('open', () => (ws.close(), resolve()));
+        ws.once('error', reject);
+      });
+      return child;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${script} did not start`);
+}
+
+export async function stopTarget(child) {
+  child.kill('SIGINT');
+  await new Promise((r) => child.once('exit', r));
+}
+
+/**
+ * Opens `sessions` WebSockets, sends each one user_text at once and waits for every
+ * assistant_end; returns the latency of each delta received (ms, fake LLM write → receive), sorted.
+ */
+export async function runSessions(port, sessions, text) {
+  const latencies = [];
+  const clients = await Promise.all(
+    Array.from({ length: sessions }, () => new Promise((resolve, reject) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
+      ws.once('message', () => resolve(ws));
+      ws.once('error', reject);
+    })),
+  );
+  await Promise.all(clients.map((ws) => new Promise((resolve) => {
+    ws.on('message', (data) => {
+      const now = wallClock();
+      const frame = data.toString();
+      if (frame.startsWith('{"type":"assistant_end"')) return resolve();
+      for (const m of frame.matchAll(/t=(\d+\.\d+);/g)) latencies.push(now - Number(m[1]));
+    });
+    // A target that drops the connection (or dies) loses the rest of the deltas; it does not hang the bench.
+    ws.once('close', resolve);
+    ws.send(JSON.stringify({ type: 'user_text', text }));
+  })));
+  await Promise.all(clients.map((ws) => ws.readyState === WebSocket.CLOSED ? undefined : new Promise((resolve) => (ws.once('close', resolve), ws.close()))));
+  return latencies.sort((a, b) => a - b);
+}
