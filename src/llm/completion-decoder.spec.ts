@@ -35,6 +35,41 @@ describe('CompletionDecoder', () => {
     expect(events.filter((e) => e.type === 'text')).toEqual([]);
   });
 
+  it('drops the markup tail a server parser lets through after structured calls (">", "</tool_call>")', () => {
+    // vLLM --tool-call-parser qwen3_coder with speculative decoding, as reported by its users:
+    // the structured call, then content ">" (the end of </function>) and "\n</tool_call>".
+    const events = decode([
+      delta({ role: 'assistant', content: '' }),
+      delta({
+        tool_calls: [
+          {
+            index: 0,
+            id: 'call_1',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '' },
+          },
+        ],
+      }),
+      delta({ tool_calls: [{ index: 0, function: { arguments: '{"city": "Paris"}' } }] }),
+      delta({ content: '>' }),
+      delta({ content: '\n</tool_call>' }),
+      delta({}, 'tool_calls'),
+    ]);
+    expect(calls(events)).toEqual([
+      expect.objectContaining({ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }),
+    ]);
+    const text = (list: LlmEvent[]) =>
+      list
+        .filter((e) => e.type === 'text')
+        .map((e) => (e as { text: string }).text)
+        .join('');
+    // Layout whitespace may remain (the turn sends it only before visible text); nothing else.
+    expect(text(events).trim()).toBe('');
+    // Without structured calls, a '>' is text like any other.
+    const plain = decode([delta({ content: '>' }), delta({ content: ' quoted' }, 'stop')]);
+    expect(text(plain)).toBe('> quoted');
+  });
+
   it('does not rescue from reasoning when the content already has a call', () => {
     const other = xml.replace('Paris', 'Rome');
     const events = decode([delta({ reasoning: other }), delta({ content: xml }, 'stop')]);

@@ -6,6 +6,8 @@ import type { LlmEvent, LlmUsage, ToolCallEvent } from './llm.types.js';
 import { StreamedText } from './streamed-text.js';
 import { StructuredCallAssembler, type AssembledCall } from './structured-call-assembler.js';
 
+const CALL_DEBRIS = /^[\s>]*$/;
+
 export const newCallId = () => `call_${randomBytes(12).toString('hex')}`;
 
 function canonical(value: unknown): string {
@@ -52,6 +54,8 @@ export class CompletionDecoder {
   private finishReason: string | null = null;
   private usage: LlmUsage | undefined;
   private calls = 0;
+  /** Structured `tool_calls` fragments have arrived in this completion. */
+  private structuredCalls = false;
   /** Where the text parser's output goes during the current call of `chunk`/`reply`/`end`. */
   private out: LlmEvent[] = [];
   private readonly sink: TextParserSink = {
@@ -81,7 +85,9 @@ export class CompletionDecoder {
     if (!choice) return out;
     const delta = choice.delta ?? {};
     this.addReasoning(delta.reasoning_content ?? delta.reasoning, out);
-    if (typeof delta.content === 'string') this.fromText(delta.content, out);
+    if (Array.isArray(delta.tool_calls) && delta.tool_calls.length > 0) this.structuredCalls = true;
+    if (typeof delta.content === 'string' && !this.isCallDebris(delta.content))
+      this.fromText(delta.content, out);
     if (typeof delta.refusal === 'string' && delta.refusal !== '')
       out.push({ type: 'text', text: delta.refusal });
     for (const call of this.structured.add(delta.tool_calls)) this.fromStructured(call, out);
@@ -153,6 +159,16 @@ export class CompletionDecoder {
     if (typeof text !== 'string' || text === '') return;
     this.reasoning.append(text);
     out.push({ type: 'reasoning', text });
+  }
+
+  /**
+   * After structured calls, a server-side parser may let the tail of the call's markup through
+   * as content (vLLM's qwen3_coder with speculative decoding: `>` then `\n</tool_call>`). A
+   * delta of only `>` and whitespace there is that debris, not text (the closer itself is
+   * dropped by the text parser as an orphan tag).
+   */
+  private isCallDebris(content: string): boolean {
+    return this.structuredCalls && CALL_DEBRIS.test(content);
   }
 
   private fromText(content: string, out: LlmEvent[]): void {

@@ -49,21 +49,24 @@ describe('StreamedText', () => {
 
   it('gives back any text cut any way (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: 'grapheme', maxLength: 12 }), { maxLength: 60 }), (pieces) => {
-        const whole = pieces.join('');
-        // Cut the same text again at other places, surrogate pairs included.
-        const cuts = pieces.map((p) => p.length);
-        const recut: string[] = [];
-        let at = 0;
-        for (const n of cuts) {
-          const size = Math.max(1, n - 1);
-          recut.push(whole.slice(at, at + size));
-          at += size;
-        }
-        recut.push(whole.slice(at));
-        expect(appendAll(pieces).toString()).toBe(whole);
-        expect(appendAll(recut).toString()).toBe(whole);
-      }),
+      fc.property(
+        fc.array(fc.string({ unit: 'grapheme', maxLength: 12 }), { maxLength: 60 }),
+        (pieces) => {
+          const whole = pieces.join('');
+          // Cut the same text again at other places, surrogate pairs included.
+          const cuts = pieces.map((p) => p.length);
+          const recut: string[] = [];
+          let at = 0;
+          for (const n of cuts) {
+            const size = Math.max(1, n - 1);
+            recut.push(whole.slice(at, at + size));
+            at += size;
+          }
+          recut.push(whole.slice(at));
+          expect(appendAll(pieces).toString()).toBe(whole);
+          expect(appendAll(recut).toString()).toBe(whole);
+        },
+      ),
     );
   });
 });

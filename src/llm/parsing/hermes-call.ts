@@ -1,4 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
+import { END_CALL } from './tags.js';
 
 export interface ParsedTextCall {
   name: string;
@@ -52,8 +53,6 @@ export function callFrom(name: string, args: unknown): ParsedTextCall {
   }
   return { name, args: value as Record<string, unknown>, raw: JSON.stringify(value) };
 }
-
-const END_CALL = '</tool_call>';
 
 /**
  * A Hermes block at the start of `buf` (`<tool_call>` + one JSON object, whose strings may hold

@@ -1,5 +1,6 @@
 /* eslint-disable @typescript-eslint/only-throw-error -- INCOMPLETE is a control-flow signal thrown without a stack, for speed */
 import { typeValue } from './value-typing.js';
+import { END_CALL, END_FN, END_PARAM, FN, OPEN_CALL, PARAM } from './tags.js';
 
 /** Parameter schemas per function name, from the active tools. */
 export type ToolSchemas = ReadonlyMap<string, Record<string, unknown> | undefined>;
@@ -15,12 +16,6 @@ export type XmlCallResult =
       trailingText: boolean;
     };
 
-const FN = '<function=';
-const PARAM = '<parameter=';
-const END_PARAM = '</parameter>';
-const END_FN = '</function>';
-const END_CALL = '</tool_call>';
-const OPEN_CALL = '<tool_call>';
 const NAME_OK = /^[A-Za-z_][\w.\-:]*$/;
 /**
  * A close marker that drifted (`</parameter1>`, `</parameter_x>`, a bare `</parameter`) at the

@@ -1,13 +1,7 @@
 // Small scans over model text used by the incremental tool-call parser.
+import { END_CALL, END_FN, END_PARAM, FN, OPEN_CALL, PARAM } from './tags.js';
 
-const NEXT_TAGS = [
-  '</parameter>',
-  '</function>',
-  '</tool_call>',
-  '<tool_call>',
-  '<parameter=',
-  '<function=',
-];
+const NEXT_TAGS = [END_PARAM, END_FN, END_CALL, OPEN_CALL, PARAM, FN];
 
 /**
  * True while `t`, the text after a tag with its leading whitespace dropped, could still become

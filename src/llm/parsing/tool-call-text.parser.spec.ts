@@ -178,6 +178,24 @@ describe('reasoning and sloppy output', () => {
     expect(run([...prose]).text).toBe(prose);
   });
 
+  it('drops closing tags met in prose with nothing open, split any way; keeps the closer of a mentioned opener', () => {
+    for (const [input, text] of [
+      ['Done.\n</tool_call>', 'Done.\n'],
+      ['a </function> b', 'a  b'],
+      ['x</parameter>\n</function>\n</tool_call> y', 'x\n\n y'],
+      ['thought</think>answer', 'thoughtanswer'],
+      [
+        'The tag <tool_call>here</tool_call> is literal.',
+        'The tag <tool_call>here</tool_call> is literal.',
+      ],
+      ['html </b> and </td> stay', 'html </b> and </td> stay'],
+    ] as const) {
+      expect(run([input]).text).toBe(text);
+      expect(run([...input])).toEqual(run([input]));
+      expect(run(randomSplit(input, rng(input.length)))).toEqual(run([input]));
+    }
+  });
+
   it('salvages a truncated call whose name is complete', () => {
     const out = run(['Ok <tool_call>\n<function=get_weather>\n<parameter=city>\nRome']);
     expect(out).toEqual({

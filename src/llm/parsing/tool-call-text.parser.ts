@@ -2,16 +2,10 @@ import { hermesBlock, type ParsedTextCall } from './hermes-call.js';
 import { collect, type TextParserEvent, type TextParserSink } from './parser-events.js';
 import { canFollowLt, couldBeTag, heldSuffix, tagStart } from './text-scan.js';
 import { parseXmlCall, TRAILING_LOOKAHEAD, type ToolSchemas } from './qwen-xml-call.js';
+import * as tags from './tags.js';
 
 export type { TextParserEvent, TextParserSink } from './parser-events.js';
 
-const OPEN_CALL = '<tool_call>';
-const FN = '<function=';
-const THINK = '<think>';
-const END_THINK = '</think>';
-const START_TAGS = [OPEN_CALL, FN, THINK];
-const HOLD_TAGS = [OPEN_CALL, FN, THINK, END_THINK];
-const PENDING_TAGS = ['</parameter>', '</function>', OPEN_CALL, FN];
 /** A held-back tag prefix at least this long (`<to`, `<fu`) is dropped at the end of the output. */
 const TRUNCATED_TAG_MIN = 3;
 
@@ -32,6 +26,8 @@ export class ToolCallTextParser {
   /** In call and pending modes, deltas wait here until one could change the outcome. */
   private staged: string[] = [];
   private seenCloser = false;
+  /** A `<tool_call>` was shown as prose (mentioned, not a call): its `</tool_call>` is prose too. */
+  private openerInProse = false;
   /** Text after the last '>' (leading whitespace dropped) while it could still start a tag. */
   private afterTag: string | null = null;
   private held = 0;
@@ -115,13 +111,13 @@ export class ToolCallTextParser {
       if (this.held > TRAILING_LOOKAHEAD) return true;
       if (!delta.includes('>') && !delta.includes('=')) return false;
       const window = this.recent(12 + delta.length);
-      return PENDING_TAGS.some((t) => window.includes(t));
+      return tags.PENDING_TAGS.some((t) => window.includes(t));
     }
     const gt = delta.lastIndexOf('>');
     // A call can only be complete once an end tag has been seen (tags complete with '>').
     if (!this.seenCloser && gt !== -1) {
       const window = this.recent(12 + delta.length);
-      this.seenCloser = window.includes('</function>') || window.includes('</tool_call>');
+      this.seenCloser = window.includes(tags.END_FN) || window.includes(tags.END_CALL);
     }
     // Structure is decided when a tag completes ('>'), or when what follows one shows it is not
     // another tag (`<` alone, or `</tool_ca`, cannot tell yet); nothing else changes the outcome.
@@ -140,7 +136,7 @@ export class ToolCallTextParser {
   /** Call mode begins on `this.buf`: what it already holds sets the staging state. */
   private enterXml(): void {
     this.mode = 'xml';
-    this.seenCloser = this.buf.includes('</function>') || this.buf.includes('</tool_call>');
+    this.seenCloser = this.buf.includes(tags.END_FN) || this.buf.includes(tags.END_CALL);
     const gt = this.buf.lastIndexOf('>');
     const tail = gt === -1 ? '' : this.buf.slice(gt + 1).trimStart();
     this.afterTag = gt !== -1 && couldBeTag(tail) ? tail : null;
@@ -176,11 +172,13 @@ export class ToolCallTextParser {
     let at = -1;
     let tag = '';
     for (let i = this.buf.indexOf('<'); i !== -1 && at === -1; i = this.buf.indexOf('<', i + 1)) {
-      const found = START_TAGS.find((t) => this.buf.startsWith(t, i));
+      // Only '<t', '<f' and '</' can begin one (`3 < 4` is prose).
+      if (!canFollowLt(this.buf.charCodeAt(i + 1))) continue;
+      const found = tags.TEXT_TAGS.find((t) => this.buf.startsWith(t, i));
       if (found) [at, tag] = [i, found];
     }
     if (at === -1) {
-      const hold = heldSuffix(this.buf, HOLD_TAGS);
+      const hold = heldSuffix(this.buf, tags.HOLD_TAGS);
       // At the end of the output, a tag cut off there (`<tool_ca`, `<func`) is markup, not text.
       const cut = final && hold < TRUNCATED_TAG_MIN ? 0 : hold;
       this.emit(out, 'text', this.take(this.buf.length - cut));
@@ -188,20 +186,27 @@ export class ToolCallTextParser {
       return false;
     }
     this.emit(out, 'text', this.take(at));
-    if (tag === THINK) {
-      this.take(THINK.length);
+    if (tags.ORPHAN_TAGS.includes(tag)) {
+      const mentioned = tag === tags.END_CALL && this.openerInProse;
+      if (mentioned) this.openerInProse = false;
+      const closer = this.take(tag.length);
+      if (mentioned) this.emit(out, 'text', closer);
+      return true;
+    }
+    if (tag === tags.THINK) {
+      this.take(tags.THINK.length);
       this.mode = 'think';
       return true;
     }
-    if (tag === FN) {
+    if (tag === tags.FN) {
       this.wrapped = false;
       this.enterXml();
       return true;
     }
-    let j = OPEN_CALL.length;
+    let j = tags.OPEN_CALL.length;
     while (j < this.buf.length && /\s/.test(this.buf[j]!)) j++;
     const rest = this.buf.slice(j);
-    if (rest.startsWith(FN)) {
+    if (rest.startsWith(tags.FN)) {
       this.buf = this.buf.slice(j);
       this.wrapped = true;
       this.enterXml();
@@ -211,26 +216,27 @@ export class ToolCallTextParser {
       this.mode = 'hermes';
       return true;
     }
-    if (FN.startsWith(rest)) {
+    if (tags.FN.startsWith(rest)) {
       // Nothing after the opener yet (or the start of `<function=`): wait; at the end of the
       // output it is markup cut off by truncation, and is dropped.
       if (final) this.buf = '';
       return false;
     }
-    this.emit(out, 'text', this.take(OPEN_CALL.length));
+    this.emit(out, 'text', this.take(tags.OPEN_CALL.length));
+    this.openerInProse = true;
     return true;
   }
 
   private stepThink(final: boolean, out: TextParserSink): boolean {
-    const end = this.buf.indexOf(END_THINK);
+    const end = this.buf.indexOf(tags.END_THINK);
     if (end === -1) {
-      const hold = final ? 0 : heldSuffix(this.buf, [END_THINK]);
+      const hold = final ? 0 : heldSuffix(this.buf, [tags.END_THINK]);
       this.emit(out, 'reasoning', this.take(this.buf.length - hold));
       if (final) this.mode = 'text';
       return false;
     }
     this.emit(out, 'reasoning', this.take(end));
-    this.take(END_THINK.length);
+    this.take(tags.END_THINK.length);
     this.mode = 'text';
     return true;
   }
@@ -266,10 +272,12 @@ export class ToolCallTextParser {
   private stepPending(final: boolean, out: TextParserSink): boolean {
     const pending = this.pending!;
     const from = Math.max(pending.end, pending.scanFrom - 12);
-    const structure = ['</parameter>', '</function>']
+    const structure = [tags.END_PARAM, tags.END_FN]
       .map((t) => this.buf.indexOf(t, from))
       .filter((i) => i !== -1);
-    const nextCall = [OPEN_CALL, FN].map((t) => this.buf.indexOf(t, from)).filter((i) => i !== -1);
+    const nextCall = [tags.OPEN_CALL, tags.FN]
+      .map((t) => this.buf.indexOf(t, from))
+      .filter((i) => i !== -1);
     const firstStructure = structure.length ? Math.min(...structure) : -1;
     const firstCall = nextCall.length ? Math.min(...nextCall) : -1;
     const horizon = pending.end + TRAILING_LOOKAHEAD;

@@ -1,0 +1,24 @@
+// The tags of tool-call and reasoning markup in model text (Qwen3-Coder XML, Hermes, <think>).
+
+export const OPEN_CALL = '<tool_call>';
+export const END_CALL = '</tool_call>';
+export const FN = '<function=';
+export const END_FN = '</function>';
+export const PARAM = '<parameter=';
+export const END_PARAM = '</parameter>';
+export const THINK = '<think>';
+export const END_THINK = '</think>';
+
+// What the incremental parser watches for in prose:
+/** Tags that open a call or reasoning. */
+export const START_TAGS = [OPEN_CALL, FN, THINK];
+/**
+ * Closing tags met in prose, with no call or reasoning open: debris of markup (a server-side
+ * parser that consumed a call but let its closer through, a model imitating one), never text.
+ */
+export const ORPHAN_TAGS = [END_CALL, END_FN, END_PARAM, END_THINK];
+export const TEXT_TAGS = [...START_TAGS, ...ORPHAN_TAGS];
+/** Tags whose beginning, at the end of what has arrived, is held back from the text. */
+export const HOLD_TAGS = [OPEN_CALL, FN, THINK, ...ORPHAN_TAGS];
+/** After a call, tags that show whether the call really ended (structure) or another begins. */
+export const PENDING_TAGS = [END_PARAM, END_FN, OPEN_CALL, FN];
