@@ -20,6 +20,8 @@ export interface Vector {
     tool_calls: { name: string; arguments: unknown; id?: string }[];
   };
   content_contains?: string[];
+  /** The whole user-visible answer, exactly (when the vector pins it). */
+  expected_visible?: string;
   disagreement?: boolean;
 }
 
