@@ -1,5 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
-import { END_CALL } from './tags.js';
+import { END_CALL, NAMED_FN } from './tags.js';
 
 export interface ParsedTextCall {
   name: string;
@@ -54,16 +54,50 @@ export function callFrom(name: string, args: unknown): ParsedTextCall {
   return { name, args: value as Record<string, unknown>, raw: JSON.stringify(value) };
 }
 
+/** `<function>NAME</function>` and the whitespace after it: a call's name given as a tag. */
+const NAME_TAG = /^<function>([^<>\n]+)<\/function>\s*/;
+
+/**
+ * Whether `rest`, the text after `<tool_call>` and its whitespace, is the name-tag variant of a
+ * Hermes block seen from some models (Qwen3.6, Gemma 3 quantised):
+ * `<tool_call><function>NAME</function>{arguments}</tool_call>`. `wait` while it cannot tell yet.
+ */
+export function nameTagStart(rest: string, final: boolean): 'yes' | 'no' | 'wait' {
+  const m = NAME_TAG.exec(rest);
+  if (m) {
+    const next = rest.slice(m[0].length);
+    if (next.startsWith('{') || next.startsWith(END_CALL)) return 'yes';
+    if (END_CALL.startsWith(next)) return final ? 'yes' : 'wait';
+    return 'no';
+  }
+  if (final) return 'no';
+  if (NAMED_FN.startsWith(rest)) return 'wait';
+  if (!rest.startsWith(NAMED_FN)) return 'no';
+  const after = rest.slice(NAMED_FN.length);
+  const lt = after.indexOf('<');
+  if (lt === -1) return /[>\n]/.test(after) ? 'no' : 'wait';
+  return lt > 0 && '</function>'.startsWith(after.slice(lt)) ? 'wait' : 'no';
+}
+
 /**
  * A Hermes block at the start of `buf` (`<tool_call>` + one JSON object, whose strings may hold
- * any text, + `</tool_call>`): where it ends and its call (none when the JSON is not a call, or
- * is cut off at the end of the output). `undefined` while more input could change the outcome.
+ * any text, + `</tool_call>`; or the name-tag variant): where it ends and its call (none when the
+ * JSON is not a call, or is cut off at the end of the output). `undefined` while more input could
+ * change the outcome.
  */
 export function hermesBlock(
   buf: string,
   final: boolean,
 ): { end: number; call?: ParsedTextCall } | undefined {
-  const start = buf.indexOf('{');
+  const opener = /^<tool_call>\s*/.exec(buf)?.[0].length ?? 0;
+  const named = NAME_TAG.exec(buf.slice(opener));
+  const start = named ? opener + named[0].length : buf.indexOf('{');
+  if (named && buf[start] !== '{') {
+    // A name and no arguments: `</tool_call>` (or the end of the output) closes the call.
+    if (buf.startsWith(END_CALL, start))
+      return { end: start + END_CALL.length, call: callFrom(named[1]!.trim(), {}) };
+    return final ? { end: buf.length, call: callFrom(named[1]!.trim(), {}) } : undefined;
+  }
   const jsonEnd = jsonObjectEnd(buf, start);
   if (jsonEnd === -1) return final ? { end: buf.length } : undefined;
   let k = jsonEnd;
@@ -73,7 +107,8 @@ export function hermesBlock(
   if (rest.startsWith(END_CALL)) end = k + END_CALL.length;
   else if (!final && END_CALL.startsWith(rest)) return undefined;
   else end = jsonEnd; // no closing tag: the call ends with its JSON
-  return { end, call: parseHermesBody(buf.slice(start, jsonEnd)) };
+  const json = buf.slice(start, jsonEnd);
+  return { end, call: named ? callFrom(named[1]!.trim(), json) : parseHermesBody(json) };
 }
 
 /** Index just after the JSON object starting at `start` (strings and escapes respected), or -1. */

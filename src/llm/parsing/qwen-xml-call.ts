@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/only-throw-error -- INCOMPLETE is a control-flow signal thrown without a stack, for speed */
 import { typeValue } from './value-typing.js';
-import { END_CALL, END_FN, END_PARAM, FN, OPEN_CALL, PARAM } from './tags.js';
+import { END_CALL, END_FN, END_INVOCATION, END_PARAM, FN, OPEN_CALL, PARAM } from './tags.js';
 
 /** Parameter schemas per function name, from the active tools. */
 export type ToolSchemas = ReadonlyMap<string, Record<string, unknown> | undefined>;
@@ -22,6 +22,9 @@ const NAME_OK = /^[A-Za-z_][\w.\-:]*$/;
  * end of a value that the next tag closed: markup, not part of the value (SGLang's policy).
  */
 const DRIFTED_END_PARAM = /\n?<\/parameter[^<>\n]*>?[ \t\r\n]*$/;
+
+/** Closers that may follow a call's `</function>` by drift (see `afterFunction`). */
+const DRIFTED_CLOSERS = [END_FN, END_INVOCATION];
 
 /**
  * How far past the end of a call literal structure (`</parameter>`, `</function>`) can still
@@ -217,13 +220,23 @@ class XmlCallParser {
     return this.callOver(this.afterFunction(at + END_FN.length));
   }
 
-  /** Index after `</function>` plus, when wrapped, the `</tool_call>` that should follow. */
+  /**
+   * Index after `</function>` plus, when wrapped, the `</tool_call>` that should follow. Closers
+   * that drifted in between (a doubled `</function>`, the `</function_invocation>` of an older
+   * wrapper, as Qwen3.6 sometimes writes) belong to the call's end.
+   */
   private afterFunction(i: number): number {
-    const j = this.skipWs(i);
+    let j = this.skipWs(i);
+    let drift = false;
+    for (let t; (t = DRIFTED_CLOSERS.find((c) => this.s.startsWith(c, j))); drift = true)
+      j = this.skipWs(j + t.length);
     if (this.s.startsWith(END_CALL, j)) return j + END_CALL.length;
-    if (this.partialTag(j, [END_CALL]) || (j >= this.s.length && !this.final && this.wrapped))
+    if (
+      this.partialTag(j, [END_CALL, ...DRIFTED_CLOSERS]) ||
+      (j >= this.s.length && !this.final && this.wrapped)
+    )
       throw INCOMPLETE;
-    return i;
+    return drift ? j : i;
   }
 
   /** After the end of a call: end of output, another call, or prose with no more structure in it. */

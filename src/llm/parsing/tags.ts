@@ -6,6 +6,11 @@ export const FN = '<function=';
 export const END_FN = '</function>';
 export const PARAM = '<parameter=';
 export const END_PARAM = '</parameter>';
+/** The name-tag variant's opener: `<function>NAME</function>` (see hermes-call.ts). */
+export const NAMED_FN = '<function>';
+/** A wrapper from an older Qwen format that Qwen3.6 still lets slip around a call. */
+export const INVOCATION = '<function_invocation>';
+export const END_INVOCATION = '</function_invocation>';
 export const THINK = '<think>';
 export const END_THINK = '</think>';
 
@@ -13,10 +18,11 @@ export const END_THINK = '</think>';
 /** Tags that open a call or reasoning. */
 export const START_TAGS = [OPEN_CALL, FN, THINK];
 /**
- * Closing tags met in prose, with no call or reasoning open: debris of markup (a server-side
- * parser that consumed a call but let its closer through, a model imitating one), never text.
+ * Closing tags met in prose, with no call or reasoning open, and stray wrapper tags: debris of
+ * markup (a server-side parser that consumed a call but let its closer through, a model
+ * imitating one or drifting to an older format), never text.
  */
-export const ORPHAN_TAGS = [END_CALL, END_FN, END_PARAM, END_THINK];
+export const ORPHAN_TAGS = [END_CALL, END_FN, END_PARAM, END_THINK, INVOCATION, END_INVOCATION];
 export const TEXT_TAGS = [...START_TAGS, ...ORPHAN_TAGS];
 /** Tags whose beginning, at the end of what has arrived, is held back from the text. */
 export const HOLD_TAGS = [OPEN_CALL, FN, THINK, ...ORPHAN_TAGS];

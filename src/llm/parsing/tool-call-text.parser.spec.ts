@@ -196,6 +196,33 @@ describe('reasoning and sloppy output', () => {
     }
   });
 
+  it('reads the name-tag variant (<function>NAME</function> then JSON arguments), split any way', () => {
+    const call = '<tool_call>\n<function>terminal</function>\n{"command": "ls -la"}\n</tool_call>';
+    for (const [input, calls] of [
+      [`Checking.\n${call}`, [{ name: 'terminal', arguments: { command: 'ls -la' } }]],
+      ['<tool_call><function>now</function></tool_call> ok', [{ name: 'now', arguments: {} }]],
+    ] as const) {
+      const whole = run([input]);
+      expect(whole.calls).toEqual(calls);
+      expect(whole.text).not.toMatch(/<|>/);
+      expect(run([...input])).toEqual(whole);
+      expect(run(randomSplit(input, rng(input.length)))).toEqual(whole);
+    }
+    // Not that variant: the opener stays prose.
+    const prose = 'A <tool_call> tag and <function>x</function> here.';
+    expect(run([prose]).text).toBe('A <tool_call> tag and <function>x here.');
+    expect(run([...prose])).toEqual(run([prose]));
+  });
+
+  it('drops a stray <function_invocation> wrapper and doubled closers around a call', () => {
+    const input =
+      '<function_invocation>\n<tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</function>\n</function_invocation>\n</tool_call>';
+    const whole = run([input]);
+    expect(whole.calls).toEqual([{ name: 'f', arguments: { x: '1' } }]);
+    expect(whole.text.trim()).toBe('');
+    expect(run([...input])).toEqual(whole);
+  });
+
   it('salvages a truncated call whose name is complete', () => {
     const out = run(['Ok <tool_call>\n<function=get_weather>\n<parameter=city>\nRome']);
     expect(out).toEqual({

@@ -1,4 +1,4 @@
-import { hermesBlock, type ParsedTextCall } from './hermes-call.js';
+import { hermesBlock, nameTagStart, type ParsedTextCall } from './hermes-call.js';
 import { collect, type TextParserEvent, type TextParserSink } from './parser-events.js';
 import { canFollowLt, couldBeTag, heldSuffix, tagStart } from './text-scan.js';
 import { parseXmlCall, TRAILING_LOOKAHEAD, type ToolSchemas } from './qwen-xml-call.js';
@@ -212,10 +212,12 @@ export class ToolCallTextParser {
       this.enterXml();
       return true;
     }
-    if (rest.startsWith('{')) {
+    const named = nameTagStart(rest, final);
+    if (rest.startsWith('{') || named === 'yes') {
       this.mode = 'hermes';
       return true;
     }
+    if (named === 'wait') return false;
     if (tags.FN.startsWith(rest)) {
       // Nothing after the opener yet (or the start of `<function=`): wait; at the end of the
       // output it is markup cut off by truncation, and is dropped.
