@@ -70,6 +70,30 @@ describe('CompletionDecoder', () => {
     expect(text(plain)).toBe('> quoted');
   });
 
+  it('tells calls apart when the server leaves out tool_calls[].index', () => {
+    const weather = (id: string, city: string) => ({
+      id,
+      type: 'function',
+      function: { name: 'get_weather', arguments: JSON.stringify({ city }) },
+    });
+    // Whole calls, one per chunk, with ids.
+    const whole = decode([
+      delta({ tool_calls: [weather('a', 'Paris')] }),
+      delta({ tool_calls: [weather('b', 'Rome')] }, 'tool_calls'),
+    ]);
+    expect(calls(whole).map((c) => [c.id, c.arguments])).toEqual([
+      ['a', { city: 'Paris' }],
+      ['b', { city: 'Rome' }],
+    ]);
+    // One call in fragments: the name once, then arguments only.
+    const pieces = decode([
+      delta({ tool_calls: [{ id: 'c', function: { name: 'get_weather', arguments: '' } }] }),
+      delta({ tool_calls: [{ function: { arguments: '{"city": ' } }] }),
+      delta({ tool_calls: [{ function: { arguments: '"Oslo"}' } }] }, 'tool_calls'),
+    ]);
+    expect(calls(pieces).map((c) => [c.id, c.arguments])).toEqual([['c', { city: 'Oslo' }]]);
+  });
+
   it('does not rescue from reasoning when the content already has a call', () => {
     const other = xml.replace('Paris', 'Rome');
     const events = decode([delta({ reasoning: other }), delta({ content: xml }, 'stop')]);

@@ -24,12 +24,7 @@ export class StructuredCallAssembler {
     const completed: AssembledCall[] = [];
     for (const raw of fragments as Fragment[]) {
       if (typeof raw !== 'object' || raw === null) continue;
-      const index =
-        typeof raw.index === 'number'
-          ? raw.index
-          : this.calls.size === 0
-            ? 0
-            : Math.max(...this.calls.keys());
+      const index = typeof raw.index === 'number' ? raw.index : this.indexOf(raw);
       for (const [i, call] of this.calls) {
         if (i < index && !this.done.has(i)) {
           this.done.add(i);
@@ -45,6 +40,20 @@ export class StructuredCallAssembler {
       this.calls.set(index, call);
     }
     return completed;
+  }
+
+  /**
+   * Where a fragment without `index` goes (some OpenAI-compatible servers and proxies leave it
+   * out): it continues the last call, unless it carries another id, or a name when the last call
+   * already has one: then it starts the next call.
+   */
+  private indexOf(raw: Fragment): number {
+    if (this.calls.size === 0) return 0;
+    const last = Math.max(...this.calls.keys());
+    const call = this.calls.get(last)!;
+    const otherId = !!raw.id && !!call.id && raw.id !== call.id;
+    const otherName = !raw.id && !!raw.function?.name && call.name !== '';
+    return otherId || otherName ? last + 1 : last;
   }
 
   /** The calls not yet reported, at the end of the stream. */
