@@ -126,6 +126,28 @@ describe('a turn over /ws (seed §5, §8)', () => {
     ]);
   });
 
+  it('gives two parallel calls distinct ids when the server repeats one, so the next request pairs each result', async () => {
+    h.llm.enqueue(
+      sseStructuredCalls([
+        { id: 'call_0', name: 'get_weather', arguments: { city: 'Rome' } },
+        { id: 'call_0', name: 'get_weather', arguments: { city: 'Oslo' } },
+      ]),
+      sseText(['Both fine.']),
+    );
+    const msgs = await h.ws.turn('Rome and Oslo?');
+    const ids = msgs.filter((m) => m.type === 'tool_call').map((m) => m.id as string);
+    expect(ids[0]).toBe('call_0');
+    expect(new Set(ids).size).toBe(2);
+    const second = h.llm.requests[1]!.body.messages;
+    const assistant = second.find((m: any) => m.role === 'assistant' && m.tool_calls);
+    expect(assistant.tool_calls.map((c: any) => c.id)).toEqual(ids);
+    const toolMessages = second.filter((m: any) => m.role === 'tool');
+    expect(toolMessages.map((m: any) => [m.tool_call_id, m.content])).toEqual([
+      [ids[0], 'Rome: ☀️ +21°C'],
+      [ids[1], 'Oslo: ☀️ +21°C'],
+    ]);
+  });
+
   it('falls back to a non-streamed request when a round streams back empty: a call there is executed', async () => {
     h.llm.enqueue(
       sseText([], 'tool_calls'),

@@ -94,6 +94,27 @@ describe('CompletionDecoder', () => {
     expect(calls(pieces).map((c) => [c.id, c.arguments])).toEqual([['c', { city: 'Oslo' }]]);
   });
 
+  it('gives parallel calls distinct ids when the server repeats one or sends none', () => {
+    const call = (index: number, id: string, city: string) => ({
+      index,
+      id,
+      type: 'function',
+      function: { name: 'get_weather', arguments: JSON.stringify({ city }) },
+    });
+    const events = decode([
+      delta({ tool_calls: [call(0, 'call_0', 'Paris'), call(1, 'call_0', 'Rome')] }),
+      delta({ tool_calls: [call(2, '', 'Oslo')] }, 'tool_calls'),
+    ]);
+    const ids = calls(events).map((c) => (c as { id: string }).id);
+    expect(ids[0]).toBe('call_0');
+    expect(new Set(ids).size).toBe(3);
+    expect(calls(events).map((c) => c.arguments)).toEqual([
+      { city: 'Paris' },
+      { city: 'Rome' },
+      { city: 'Oslo' },
+    ]);
+  });
+
   it('does not rescue from reasoning when the content already has a call', () => {
     const other = xml.replace('Paris', 'Rome');
     const events = decode([delta({ reasoning: other }), delta({ content: xml }, 'stop')]);

@@ -54,6 +54,8 @@ export class CompletionDecoder {
   private finishReason: string | null = null;
   private usage: LlmUsage | undefined;
   private calls = 0;
+  /** Call ids given out: a server's id is kept unless empty or already used (DeepSeek, GLM reuse them). */
+  private readonly ids = new Set<string>();
   /** Structured `tool_calls` fragments have arrived in this completion. */
   private structuredCalls = false;
   /** Where the text parser's output goes during the current call of `chunk`/`reply`/`end`. */
@@ -180,6 +182,16 @@ export class CompletionDecoder {
     this.emitCall(callFrom(call.name, call.arguments), call.id, out);
   }
 
+  /**
+   * Parallel calls need distinct ids: the next request pairs each tool message with its call by
+   * id, and servers refuse a repeated one ("Duplicate value for 'tool_call_id'").
+   */
+  private uniqueId(id: string | undefined): string {
+    const unique = id && !this.ids.has(id) ? id : newCallId();
+    this.ids.add(unique);
+    return unique;
+  }
+
   private emitCall(call: ParsedTextCall, id: string | undefined, out: LlmEvent[]): void {
     const valid = call.raw === JSON.stringify(call.args);
     const key = `${call.name}\u0000${canonical(call.args)}\u0000${valid ? '' : call.raw}`;
@@ -188,7 +200,7 @@ export class CompletionDecoder {
     this.calls += 1;
     const event: ToolCallEvent = {
       type: 'tool_call',
-      id: id ?? newCallId(),
+      id: this.uniqueId(id),
       name: call.name,
       arguments: call.args,
       rawArguments: call.raw,

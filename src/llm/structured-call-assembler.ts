@@ -44,15 +44,15 @@ export class StructuredCallAssembler {
 
   /**
    * Where a fragment without `index` goes (some OpenAI-compatible servers and proxies leave it
-   * out): it continues the last call, unless it carries another id, or a name when the last call
-   * already has one: then it starts the next call.
+   * out, Gemini's among them): it continues the last call, unless it carries another id, or a
+   * name when the last call already has one (a name comes once per call): then it starts the next.
    */
   private indexOf(raw: Fragment): number {
     if (this.calls.size === 0) return 0;
     const last = Math.max(...this.calls.keys());
     const call = this.calls.get(last)!;
     const otherId = !!raw.id && !!call.id && raw.id !== call.id;
-    const otherName = !raw.id && !!raw.function?.name && call.name !== '';
+    const otherName = !!raw.function?.name && call.name !== '';
     return otherId || otherName ? last + 1 : last;
   }
 
