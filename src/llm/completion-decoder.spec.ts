@@ -115,6 +115,26 @@ describe('CompletionDecoder', () => {
     ]);
   });
 
+  it('maps a mangled tool name to the tool it means, and reads arguments encoded twice', () => {
+    const named = (name: string, args: string) =>
+      calls(
+        decode([
+          delta({ tool_calls: [{ index: 0, id: 'x', function: { name, arguments: args } }] }),
+          delta({}, 'tool_calls'),
+        ]),
+      ).map((c) => [c.name, c.arguments]);
+    const paris = '{"city": "Paris"}';
+    expect(named('get_weather<|channel|>commentary', paris)).toEqual([
+      ['get_weather', { city: 'Paris' }],
+    ]);
+    expect(named('functions.get_weather', paris)).toEqual([['get_weather', { city: 'Paris' }]]);
+    expect(named(' get_weather ', JSON.stringify(paris))).toEqual([
+      ['get_weather', { city: 'Paris' }],
+    ]);
+    // A name that means no known tool is kept as written (the executor answers "unknown tool").
+    expect(named('functions.other', paris)).toEqual([['functions.other', { city: 'Paris' }]]);
+  });
+
   it('does not rescue from reasoning when the content already has a call', () => {
     const other = xml.replace('Paris', 'Rome');
     const events = decode([delta({ reasoning: other }), delta({ content: xml }, 'stop')]);

@@ -192,7 +192,21 @@ export class CompletionDecoder {
     return unique;
   }
 
-  private emitCall(call: ParsedTextCall, id: string | undefined, out: LlmEvent[]): void {
+  /**
+   * The tool a mangled name means, when only the mangling keeps it from matching: a `functions.`
+   * prefix, format tokens left on it (gpt-oss through vLLM: `NAME<|channel|>commentary`), spaces.
+   */
+  private toolName(name: string): string {
+    if (this.schemas.has(name)) return name;
+    const cleaned = name
+      .split('<|')[0]!
+      .trim()
+      .replace(/^functions\./, '');
+    return this.schemas.has(cleaned) ? cleaned : name;
+  }
+
+  private emitCall(parsed: ParsedTextCall, id: string | undefined, out: LlmEvent[]): void {
+    const call = { ...parsed, name: this.toolName(parsed.name) };
     const valid = call.raw === JSON.stringify(call.args);
     const key = `${call.name}\u0000${canonical(call.args)}\u0000${valid ? '' : call.raw}`;
     if (this.seen.has(key)) return;

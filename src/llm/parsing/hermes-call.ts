@@ -37,6 +37,8 @@ export function callFrom(name: string, args: unknown): ParsedTextCall {
     if (text.trim() === '') value = {};
     else {
       value = tryJson(text);
+      // Encoded twice (a JSON string holding the JSON object), as some servers send it.
+      if (typeof value === 'string') value = tryJson(value) ?? value;
       if (value === undefined) {
         try {
           value = JSON.parse(jsonrepair(text));
