@@ -57,6 +57,35 @@ describe('OpenAiLlmClient against a real SSE server', () => {
     expect(reference.length).toBeGreaterThan(0);
   });
 
+  it('reads a whole JSON reply when the server ignores stream: true', async () => {
+    const reply = {
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: {
+            role: 'assistant',
+            content: 'Checking.',
+            tool_calls: [
+              {
+                id: 'call_j',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+              },
+            ],
+          },
+        },
+      ],
+    };
+    const got = await events({ kind: 'json', body: reply });
+    expect(got).toEqual([
+      { type: 'text', text: 'Checking.' },
+      expect.objectContaining({ type: 'tool_call', id: 'call_j', arguments: { city: 'Paris' } }),
+      { type: 'done', finishReason: 'tool_calls' },
+    ]);
+    expect(llm.requests[0]!.body.stream).toBe(true);
+  });
+
   it('streams text and ends with done and usage (OpenAI)', async () => {
     const ev = await events(replay('openai-text-stop-usage.txt'));
     const text = ev

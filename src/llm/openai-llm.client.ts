@@ -188,7 +188,9 @@ export class OpenAiLlmClient extends LlmClient {
       const decoder = new CompletionDecoder(
         new Map(request.tools.map((t) => [t.name, t.parameters])),
       );
-      if (!streaming) {
+      // A server that ignores `stream: true` (some do when tools are given) answers one JSON reply.
+      const whole = /^application\/json/i.test(response.body.headers['content-type'] ?? '');
+      if (!streaming || whole) {
         watchdog.arm('reply');
         const json = JSON.parse(await response.text()) as unknown;
         decoder.reply(json).forEach(emit);
