@@ -16,9 +16,23 @@ function tryJson(text: string): unknown {
   }
 }
 
-/** Parses the body of a Hermes block (`{"name":…,"arguments":…}`); `undefined` when it is not one. */
+/** JSON, or what jsonrepair makes of it (Python-style quotes and constants, trailing commas). */
+function tryTolerant(text: string): unknown {
+  const value = tryJson(text);
+  if (value !== undefined) return value;
+  try {
+    return JSON.parse(jsonrepair(text));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Parses the body of a Hermes block (`{"name":…,"arguments":…}`, or the Python-style dict small
+ * models write); `undefined` when it is not one.
+ */
 export function parseHermesBody(body: string): ParsedTextCall | undefined {
-  const parsed = tryJson(body.trim());
+  const parsed = tryTolerant(body.trim());
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
   const {
     name,
@@ -36,16 +50,9 @@ export function callFrom(name: string, args: unknown): ParsedTextCall {
     const text = value;
     if (text.trim() === '') value = {};
     else {
-      value = tryJson(text);
+      value = tryTolerant(text);
       // Encoded twice (a JSON string holding the JSON object), as some servers send it.
       if (typeof value === 'string') value = tryJson(value) ?? value;
-      if (value === undefined) {
-        try {
-          value = JSON.parse(jsonrepair(text));
-        } catch {
-          value = undefined;
-        }
-      }
       if (typeof value !== 'object' || value === null || Array.isArray(value))
         return { name, args: {}, raw: text };
     }

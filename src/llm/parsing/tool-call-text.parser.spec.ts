@@ -214,6 +214,27 @@ describe('reasoning and sloppy output', () => {
     expect(run([...prose])).toEqual(run([prose]));
   });
 
+  it('reads a Hermes block written as a Python dict or with a trailing comma; drops one that is no call', () => {
+    for (const body of [
+      "{'name': 'get_weather', 'arguments': {'city': 'Paris', 'exact': True}}",
+      '{"name": "get_weather", "arguments": {"city": "Paris", "exact": true,},}',
+    ]) {
+      const input = `Sure.<tool_call>\n${body}\n</tool_call>`;
+      const whole = run([input]);
+      expect(whole).toEqual({
+        text: 'Sure.',
+        reasoning: '',
+        calls: [{ name: 'get_weather', arguments: { city: 'Paris', exact: true } }],
+      });
+      expect(run([...input])).toEqual(whole);
+    }
+    expect(run(['<tool_call>\n{not a call}\n</tool_call>Ok.'])).toEqual({
+      text: 'Ok.',
+      reasoning: '',
+      calls: [],
+    });
+  });
+
   it('drops a stray <function_invocation> wrapper and doubled closers around a call', () => {
     const input =
       '<function_invocation>\n<tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</function>\n</function_invocation>\n</tool_call>';
