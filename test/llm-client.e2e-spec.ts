@@ -84,6 +84,15 @@ describe('OpenAiLlmClient against a real SSE server', () => {
       { type: 'done', finishReason: 'tool_calls' },
     ]);
     expect(llm.requests[0]!.body.stream).toBe(true);
+    // A stream labelled application/json is still read as the stream it is.
+    const labelled = await events({
+      ...sseText(['Hello', ' there']),
+      contentType: 'application/json',
+    });
+    expect(
+      labelled.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text),
+    ).toEqual(['Hello', ' there']);
+    expect(labelled.at(-1)).toMatchObject({ type: 'done', finishReason: 'stop' });
   });
 
   it('streams text and ends with done and usage (OpenAI)', async () => {

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 
 const WORKER_URL = new URL('../../assets/python-worker.mjs', import.meta.url);
 const DATA_BYTES = 4 * 1024 * 1024;
+/** How long interrupted code has to stop before its worker is terminated and replaced. */
 const GRACE_MS = 1500;
 
 export type JobKind = 'run' | 'callback' | 'analyze';
@@ -24,6 +25,8 @@ export interface PoolOptions {
   workers: number;
   memoryMb: number;
   packagesDir: string;
+  /** Overrides GRACE_MS. */
+  interruptGraceMs?: number;
 }
 
 interface Slot {
@@ -167,7 +170,7 @@ export class CodeToolPool {
       if (slot.job?.id !== id) return;
       this.logger.warn('a code tool ignored the interrupt: terminating and replacing its worker');
       this.replace(slot, undefined);
-    }, GRACE_MS);
+    }, this.options.interruptGraceMs ?? GRACE_MS);
   }
 
   private timeoutResult(spec: PoolJob): Record<string, unknown> {

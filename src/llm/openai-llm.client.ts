@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createParser } from 'eventsource-parser';
-import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import { Observable } from 'rxjs';
 import { llmConfig, type LlmConfig } from '../config/app.config.js';
 import { CompletionDecoder, errorMessageOf } from './completion-decoder.js';
@@ -53,6 +53,14 @@ class Watchdog {
   }
 }
 
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** After `[DONE]` the server ends the response at once; waiting this long at most keeps the connection for reuse. */
 const DRAIN_AFTER_DONE_MS = 2000;
 
@@ -61,7 +69,7 @@ const DRAIN_AFTER_DONE_MS = 2000;
  * keep-alive agent can reuse the connection: no new TCP (and TLS) handshake for the next round.
  * A server that does not end the response soon after `[DONE]` loses the connection instead.
  */
-function drainForReuse(body: IncomingMessage): void {
+function drainForReuse(body: Readable): void {
   if (body.readableEnded) return;
   const timer = setTimeout(() => body.destroy(), DRAIN_AFTER_DONE_MS);
   timer.unref();
@@ -192,11 +200,13 @@ export class OpenAiLlmClient extends LlmClient {
       const whole = /^application\/json/i.test(response.body.headers['content-type'] ?? '');
       if (!streaming || whole) {
         watchdog.arm('reply');
-        const json = JSON.parse(await response.text()) as unknown;
-        decoder.reply(json).forEach(emit);
-        return;
+        const text = await response.text();
+        const reply = streaming ? parseOrUndefined(text) : (JSON.parse(text) as unknown);
+        if (reply !== undefined) return decoder.reply(reply).forEach(emit);
+        // Not JSON after all: a stream sent under the wrong type.
+        return await this.readStream(Readable.from([text]), decoder, watchdog, emit);
       }
-      await this.readStream(response, decoder, watchdog, emit);
+      await this.readStream(response.body, decoder, watchdog, emit);
     } finally {
       watchdog.stop();
     }
@@ -225,7 +235,7 @@ export class OpenAiLlmClient extends LlmClient {
   }
 
   private async readStream(
-    response: HttpReply,
+    body: Readable,
     decoder: CompletionDecoder,
     watchdog: Watchdog,
     emit: (e: LlmEvent) => void,
@@ -239,10 +249,8 @@ export class OpenAiLlmClient extends LlmClient {
           finished = true;
           return;
         }
-        let json: unknown;
-        try {
-          json = JSON.parse(event.data);
-        } catch {
+        const json = parseOrUndefined(event.data);
+        if (json === undefined) {
           fault = new StreamFault(
             `LLM stream sent a line that is not JSON: ${event.data.slice(0, 200)}`,
           );
@@ -257,7 +265,6 @@ export class OpenAiLlmClient extends LlmClient {
     watchdog.arm('first chunk');
     // 'data' events rather than async iteration: no promise per chunk on this hot path.
     await new Promise<void>((resolve, reject) => {
-      const body = response.body;
       body.on('data', (chunk: string) => {
         watchdog.arm('between chunks');
         parser.feed(chunk);
@@ -269,8 +276,8 @@ export class OpenAiLlmClient extends LlmClient {
       body.on('error', reject);
     });
     if (!finished && !fault) parser.reset({ consume: true });
-    if (finished) drainForReuse(response.body);
-    else response.body.destroy();
+    if (finished) drainForReuse(body);
+    else body.destroy();
     const tail = decoder.end();
     for (const e of tail) if (e.type !== 'done' || (finished && !fault)) emit(e);
     if (fault) throw fault;

@@ -5,7 +5,14 @@ import { OpenAiLlmClient } from '../../src/llm/openai-llm.client.js';
 
 /** What the fake server does for one `/chat/completions` request. */
 export type Script =
-  | { kind: 'sse'; pieces: string[]; delayMs?: number; keepOpen?: boolean }
+  | {
+      kind: 'sse';
+      pieces: string[];
+      delayMs?: number;
+      keepOpen?: boolean;
+      /** Sent instead of text/event-stream (a server labelling its stream wrongly). */
+      contentType?: string;
+    }
   | { kind: 'json'; body: unknown; status?: number }
   | { kind: 'status'; status: number; body: string }
   | { kind: 'hang' }
@@ -175,7 +182,10 @@ export class FakeLlm {
         finished = true;
         return;
       case 'sse':
-        res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+        res.writeHead(200, {
+          'Content-Type': script.contentType ?? 'text/event-stream',
+          'Cache-Control': 'no-cache',
+        });
         res.flushHeaders();
         for (const piece of script.pieces) {
           if (res.destroyed) return;
