@@ -1,5 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
-import { END_CALL, NAMED_FN } from './tags.js';
+import { END_CALL, END_FN, NAMED_FN } from './tags.js';
 
 export interface ParsedTextCall {
   name: string;
@@ -85,7 +85,7 @@ export function nameTagStart(rest: string, final: boolean): 'yes' | 'no' | 'wait
   const after = rest.slice(NAMED_FN.length);
   const lt = after.indexOf('<');
   if (lt === -1) return /[>\n]/.test(after) ? 'no' : 'wait';
-  return lt > 0 && '</function>'.startsWith(after.slice(lt)) ? 'wait' : 'no';
+  return lt > 0 && END_FN.startsWith(after.slice(lt)) ? 'wait' : 'no';
 }
 
 /**
