@@ -115,7 +115,7 @@ describe('CompletionDecoder', () => {
     ]);
   });
 
-  it('maps a mangled tool name to the tool it means, and reads arguments encoded twice', () => {
+  it('maps a mangled tool name to the tool it means, and reads arguments encoded or sent twice', () => {
     const named = (name: string, args: string) =>
       calls(
         decode([
@@ -131,6 +131,9 @@ describe('CompletionDecoder', () => {
     expect(named(' get_weather ', JSON.stringify(paris))).toEqual([
       ['get_weather', { city: 'Paris' }],
     ]);
+    expect(named('get_weather', `${paris}${paris}`)).toEqual([['get_weather', { city: 'Paris' }]]);
+    // Two different objects glued together are not one call's arguments.
+    expect(named('get_weather', `${paris}{"city": "Rome"}`)).toEqual([['get_weather', {}]]);
     // A name that means no known tool is kept as written (the executor answers "unknown tool").
     expect(named('functions.other', paris)).toEqual([['functions.other', { city: 'Paris' }]]);
   });

@@ -18,13 +18,29 @@ function tryJson(text: string): unknown {
 
 /** JSON, or what jsonrepair makes of it (Python-style quotes and constants, trailing commas). */
 function tryTolerant(text: string): unknown {
-  const value = tryJson(text);
+  const value = tryJson(text) ?? tryJson(repeatedObject(text));
   if (value !== undefined) return value;
   try {
     return JSON.parse(jsonrepair(text));
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The object of arguments sent twice or more in a row (`{"a":1}{"a":1}`, from a server or proxy
+ * that repeats the whole arguments in a later fragment); '' when the text is not that.
+ */
+function repeatedObject(text: string): string {
+  const trimmed = text.trim();
+  const end = jsonObjectEnd(trimmed, 0);
+  if (end <= 0 || end === trimmed.length) return '';
+  const first = trimmed.slice(0, end);
+  const rest = trimmed.slice(end).replace(/\s+/g, '');
+  const compact = first.replace(/\s+/g, '');
+  return rest.length % compact.length === 0 && rest === compact.repeat(rest.length / compact.length)
+    ? first
+    : '';
 }
 
 /**
