@@ -138,6 +138,48 @@ describe('CompletionDecoder', () => {
     expect(named('functions.other', paris)).toEqual([['functions.other', { city: 'Paris' }]]);
   });
 
+  it('reads a reply that is nothing but a JSON call naming an active tool, split any way', () => {
+    const text = (events: LlmEvent[]) =>
+      events
+        .filter((e) => e.type === 'text')
+        .map((e) => (e as { text: string }).text)
+        .join('');
+    const run = (content: string, size: number) => {
+      const pieces: unknown[] = [];
+      for (let i = 0; i < content.length; i += size)
+        pieces.push(delta({ content: content.slice(i, i + size) }));
+      const events = decode([...pieces, delta({}, 'stop')]);
+      return { calls: calls(events).map((c) => [c.name, c.arguments]), text: text(events) };
+    };
+    const paris = ['get_weather', { city: 'Paris' }];
+    for (const size of [1, 3, 1000]) {
+      expect(run('{"name": "get_weather", "arguments": {"city": "Paris"}}', size)).toEqual({
+        calls: [paris],
+        text: '',
+      });
+      // Llama 3's JSON format, then an array of calls (a Qwen3.6 drift), then text after a call.
+      expect(run('\n{"name": "get_weather", "parameters": {"city": "Paris"}}', size).calls).toEqual(
+        [paris],
+      );
+      expect(
+        run(
+          '[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "get_weather", "arguments": {"city": "Rome"}}]',
+          size,
+        ).calls,
+      ).toEqual([paris, ['get_weather', { city: 'Rome' }]]);
+      expect(run('{"name": "get_weather", "arguments": {"city": "Paris"}} Done.', size)).toEqual({
+        calls: [paris],
+        text: ' Done.',
+      });
+      // JSON that is no call of an active tool is text, whole.
+      for (const other of ['{"answer": 42} is it', '{"name": "launch", "arguments": {}}', '[1, 2]'])
+        expect(run(other, size)).toEqual({ calls: [], text: other });
+    }
+    // Without tools nothing is held: a "{" goes out with its delta.
+    const noTools = new CompletionDecoder(new Map());
+    expect(noTools.chunk(delta({ content: '{' }))).toEqual([{ type: 'text', text: '{' }]);
+  });
+
   it('does not rescue from reasoning when the content already has a call', () => {
     const other = xml.replace('Paris', 'Rome');
     const events = decode([delta({ reasoning: other }), delta({ content: xml }, 'stop')]);

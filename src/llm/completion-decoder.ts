@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { callFrom, type ParsedTextCall } from './parsing/hermes-call.js';
+import {
+  bareJsonCalls,
+  callFrom,
+  jsonObjectEnd,
+  type ParsedTextCall,
+} from './parsing/hermes-call.js';
 import type { ToolSchemas } from './parsing/qwen-xml-call.js';
 import { ToolCallTextParser, type TextParserSink } from './parsing/tool-call-text.parser.js';
 import type { LlmEvent, LlmUsage, ToolCallEvent } from './llm.types.js';
@@ -7,6 +12,8 @@ import { StreamedText } from './streamed-text.js';
 import { StructuredCallAssembler, type AssembledCall } from './structured-call-assembler.js';
 
 const CALL_DEBRIS = /^[\s>]*$/;
+/** A reply that starts as JSON is held at most this long while it may be a bare JSON call. */
+const BARE_JSON_MAX = 16_384;
 
 export const newCallId = () => `call_${randomBytes(12).toString('hex')}`;
 
@@ -58,6 +65,8 @@ export class CompletionDecoder {
   private readonly ids = new Set<string>();
   /** Structured `tool_calls` fragments have arrived in this completion. */
   private structuredCalls = false;
+  /** The content so far, while it is only whitespace or may be a bare JSON call; then null. */
+  private head: string | null = '';
   /** Where the text parser's output goes during the current call of `chunk`/`reply`/`end`. */
   private out: LlmEvent[] = [];
   private readonly sink: TextParserSink = {
@@ -141,6 +150,7 @@ export class CompletionDecoder {
   end(): LlmEvent[] {
     const out: LlmEvent[] = [];
     this.out = out;
+    if (this.head !== null) this.settleHead(true);
     this.text.end(this.sink);
     for (const call of this.structured.finish()) this.fromStructured(call, out);
     const reasoning = this.calls === 0 ? this.reasoning.toString() : '';
@@ -175,7 +185,29 @@ export class CompletionDecoder {
 
   private fromText(content: string, out: LlmEvent[]): void {
     this.out = out;
-    this.text.feed(content, this.sink);
+    if (this.head === null) return this.text.feed(content, this.sink);
+    this.head += content;
+    const first = this.head.trimStart()[0];
+    if (first === undefined) return;
+    if (this.schemas.size > 0 && (first === '{' || first === '[')) this.settleHead(false);
+    else this.releaseHead(this.head);
+  }
+
+  /** A reply that starts with `{` or `[`: a bare JSON call (see `bareJsonCalls`), or text. */
+  private settleHead(final: boolean): void {
+    const head = this.head!;
+    const start = head.length - head.trimStart().length;
+    const end = jsonObjectEnd(head, start);
+    if (end === -1 && !final && head.length < BARE_JSON_MAX) return;
+    const calls = end === -1 ? undefined : bareJsonCalls(head.slice(start, end), this.schemas);
+    if (!calls) return this.releaseHead(head);
+    for (const call of calls) this.emitCall(call, undefined, this.out);
+    this.releaseHead(head.slice(end));
+  }
+
+  private releaseHead(text: string): void {
+    this.head = null;
+    this.text.feed(text, this.sink);
   }
 
   private fromStructured(call: AssembledCall, out: LlmEvent[]): void {

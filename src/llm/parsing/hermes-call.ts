@@ -1,4 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
+import type { ToolSchemas } from './qwen-xml-call.js';
 import { END_CALL, END_FN, NAMED_FN } from './tags.js';
 
 export interface ParsedTextCall {
@@ -105,6 +106,27 @@ export function nameTagStart(rest: string, final: boolean): 'yes' | 'no' | 'wait
 }
 
 /**
+ * The calls of a reply that is nothing but JSON, with no tags: one call object or an array of
+ * them, each naming an active tool, with `arguments` (or Llama's `parameters`). Some models write
+ * that when the server has no parser for them (Llama 3's JSON format) or drift to it (Qwen3.6).
+ * `undefined` when the JSON is anything else.
+ */
+export function bareJsonCalls(json: string, schemas: ToolSchemas): ParsedTextCall[] | undefined {
+  const value = tryTolerant(json);
+  const items: unknown[] = Array.isArray(value) ? value : [value];
+  if (items.length === 0) return undefined;
+  const calls: ParsedTextCall[] = [];
+  for (const item of items) {
+    if (typeof item !== 'object' || item === null) return undefined;
+    const { name, arguments: args, parameters } = item as Record<string, unknown>;
+    if (typeof name !== 'string' || !schemas.has(name)) return undefined;
+    if (args === undefined && parameters === undefined) return undefined;
+    calls.push(callFrom(name, args ?? parameters));
+  }
+  return calls;
+}
+
+/**
  * A Hermes block at the start of `buf` (`<tool_call>` + one JSON object, whose strings may hold
  * any text, + `</tool_call>`; or the name-tag variant): where it ends and its call (none when the
  * JSON is not a call, or is cut off at the end of the output). `undefined` while more input could
@@ -136,8 +158,11 @@ export function hermesBlock(
   return { end, call: named ? callFrom(named[1]!.trim(), json) : parseHermesBody(json) };
 }
 
-/** Index just after the JSON object starting at `start` (strings and escapes respected), or -1. */
-function jsonObjectEnd(s: string, start: number): number {
+/**
+ * Index just after the JSON object (or array) starting at `start` (strings and escapes
+ * respected), or -1.
+ */
+export function jsonObjectEnd(s: string, start: number): number {
   let depth = 0;
   let inString = false;
   for (let i = start; i < s.length; i++) {
