@@ -175,6 +175,10 @@ describe('CompletionDecoder', () => {
       for (const other of ['{"answer": 42} is it', '{"name": "launch", "arguments": {}}', '[1, 2]'])
         expect(run(other, size)).toEqual({ calls: [], text: other });
     }
+    // Prose that only starts with a bracket is not held past the character that shows it.
+    const stage = new CompletionDecoder(schemas);
+    expect(stage.chunk(delta({ content: '[' }))).toEqual([]);
+    expect(stage.chunk(delta({ content: 'laughs' }))).toEqual([{ type: 'text', text: '[laughs' }]);
     // Without tools nothing is held: a "{" goes out with its delta.
     const noTools = new CompletionDecoder(new Map());
     expect(noTools.chunk(delta({ content: '{' }))).toEqual([{ type: 'text', text: '{' }]);

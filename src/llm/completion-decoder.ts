@@ -14,6 +14,9 @@ import { StructuredCallAssembler, type AssembledCall } from './structured-call-a
 const CALL_DEBRIS = /^[\s>]*$/;
 /** A reply that starts as JSON is held at most this long while it may be a bare JSON call. */
 const BARE_JSON_MAX = 16_384;
+/** How a bare JSON call starts (`{"` or `[{"`, quotes of either kind), and what may still become that. */
+const BARE_JSON_START = /^(?:\{\s*["']|\[\s*\{\s*["'])/;
+const BARE_JSON_UNDECIDED = /^(?:\{|\[|\[\s*\{)\s*$/;
 
 export const newCallId = () => `call_${randomBytes(12).toString('hex')}`;
 
@@ -187,9 +190,9 @@ export class CompletionDecoder {
     this.out = out;
     if (this.head === null) return this.text.feed(content, this.sink);
     this.head += content;
-    const first = this.head.trimStart()[0];
-    if (first === undefined) return;
-    if (this.schemas.size > 0 && (first === '{' || first === '[')) this.settleHead(false);
+    const text = this.head.trimStart();
+    if (text === '' || (this.schemas.size > 0 && BARE_JSON_UNDECIDED.test(text))) return;
+    if (this.schemas.size > 0 && BARE_JSON_START.test(text)) this.settleHead(false);
     else this.releaseHead(this.head);
   }
 
