@@ -171,14 +171,27 @@ describe('CompletionDecoder', () => {
         calls: [paris],
         text: ' Done.',
       });
+      // Llama 3.2/4's pythonic format.
+      expect(run('[get_weather(city="Paris"), get_weather(city=\'Rome\')]', size).calls).toEqual([
+        paris,
+        ['get_weather', { city: 'Rome' }],
+      ]);
       // JSON that is no call of an active tool is text, whole.
-      for (const other of ['{"answer": 42} is it', '{"name": "launch", "arguments": {}}', '[1, 2]'])
+      for (const other of [
+        '{"answer": 42} is it',
+        '{"name": "launch", "arguments": {}}',
+        '[1, 2]',
+        '[launch(now=True)]',
+        '[laughs] Sure.',
+      ])
         expect(run(other, size)).toEqual({ calls: [], text: other });
     }
     // Prose that only starts with a bracket is not held past the character that shows it.
     const stage = new CompletionDecoder(schemas);
-    expect(stage.chunk(delta({ content: '[' }))).toEqual([]);
-    expect(stage.chunk(delta({ content: 'laughs' }))).toEqual([{ type: 'text', text: '[laughs' }]);
+    expect(stage.chunk(delta({ content: '[laughs' }))).toEqual([]); // could be `[laughs(`
+    expect(stage.chunk(delta({ content: '] Sure' }))).toEqual([
+      { type: 'text', text: '[laughs] Sure' },
+    ]);
     // Without tools nothing is held: a "{" goes out with its delta.
     const noTools = new CompletionDecoder(new Map());
     expect(noTools.chunk(delta({ content: '{' }))).toEqual([{ type: 'text', text: '{' }]);

@@ -1,10 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  bareJsonCalls,
-  callFrom,
-  jsonObjectEnd,
-  type ParsedTextCall,
-} from './parsing/hermes-call.js';
+import { bareCalls, callFrom, jsonObjectEnd, type ParsedTextCall } from './parsing/hermes-call.js';
 import type { ToolSchemas } from './parsing/qwen-xml-call.js';
 import { ToolCallTextParser, type TextParserSink } from './parsing/tool-call-text.parser.js';
 import type { LlmEvent, LlmUsage, ToolCallEvent } from './llm.types.js';
@@ -14,9 +9,12 @@ import { StructuredCallAssembler, type AssembledCall } from './structured-call-a
 const CALL_DEBRIS = /^[\s>]*$/;
 /** A reply that starts as JSON is held at most this long while it may be a bare JSON call. */
 const BARE_JSON_MAX = 16_384;
-/** How a bare JSON call starts (`{"` or `[{"`, quotes of either kind), and what may still become that. */
-const BARE_JSON_START = /^(?:\{\s*["']|\[\s*\{\s*["'])/;
-const BARE_JSON_UNDECIDED = /^(?:\{|\[|\[\s*\{)\s*$/;
+/**
+ * How a bare call starts (`{"` or `[{"`, quotes of either kind, or `[name(`), and what may still
+ * become that.
+ */
+const BARE_JSON_START = /^(?:\{\s*["']|\[\s*\{\s*["']|\[\s*[A-Za-z_][\w.]*\s*\()/;
+const BARE_JSON_UNDECIDED = /^(?:\{|\[|\[\s*\{|\[\s*[A-Za-z_][\w.]*)\s*$/;
 
 export const newCallId = () => `call_${randomBytes(12).toString('hex')}`;
 
@@ -196,13 +194,13 @@ export class CompletionDecoder {
     else this.releaseHead(this.head);
   }
 
-  /** A reply that starts with `{` or `[`: a bare JSON call (see `bareJsonCalls`), or text. */
+  /** A reply that starts with `{` or `[`: a bare JSON call (see `bareCalls`), or text. */
   private settleHead(final: boolean): void {
     const head = this.head!;
     const start = head.length - head.trimStart().length;
     const end = jsonObjectEnd(head, start);
     if (end === -1 && !final && head.length < BARE_JSON_MAX) return;
-    const calls = end === -1 ? undefined : bareJsonCalls(head.slice(start, end), this.schemas);
+    const calls = end === -1 ? undefined : bareCalls(head.slice(start, end), this.schemas);
     if (!calls) return this.releaseHead(head);
     for (const call of calls) this.emitCall(call, undefined, this.out);
     this.releaseHead(head.slice(end));

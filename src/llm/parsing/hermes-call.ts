@@ -1,4 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
+import { parsePythonicCalls } from './python-literal.js';
 import type { ToolSchemas } from './qwen-xml-call.js';
 import { END_CALL, END_FN, NAMED_FN } from './tags.js';
 
@@ -107,12 +108,13 @@ export function nameTagStart(rest: string, final: boolean): 'yes' | 'no' | 'wait
 
 /**
  * The calls of a reply that is nothing but JSON, with no tags: one call object or an array of
- * them, each naming an active tool, with `arguments` (or Llama's `parameters`). Some models write
- * that when the server has no parser for them (Llama 3's JSON format) or drift to it (Qwen3.6).
- * `undefined` when the JSON is anything else.
+ * them, each naming an active tool, with `arguments` (or Llama's `parameters`); or a Python list
+ * of calls (Llama's "pythonic" format). Some models write that when the server has no parser for
+ * them (Llama 3 and 4) or drift to it (Qwen3.6). `undefined` when the text is anything else.
  */
-export function bareJsonCalls(json: string, schemas: ToolSchemas): ParsedTextCall[] | undefined {
-  const value = tryTolerant(json);
+export function bareCalls(text: string, schemas: ToolSchemas): ParsedTextCall[] | undefined {
+  const pythonic = parsePythonicCalls(text);
+  const value = pythonic?.map((c) => ({ name: c.name, arguments: c.args })) ?? tryTolerant(text);
   const items: unknown[] = Array.isArray(value) ? value : [value];
   if (items.length === 0) return undefined;
   const calls: ParsedTextCall[] = [];

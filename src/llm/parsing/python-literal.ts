@@ -15,6 +15,25 @@ export function parsePythonLiteral(text: string): unknown {
   }
 }
 
+/**
+ * Calls written as a Python list, the "pythonic" tool format of Llama 3.2 and 4
+ * (`[get_weather(city="Paris"), get_time()]`): each name with its keyword arguments. `undefined`
+ * when the text is not exactly that.
+ */
+export function parsePythonicCalls(
+  text: string,
+): { name: string; args: Record<string, unknown> }[] | undefined {
+  const reader = new Reader(text);
+  try {
+    reader.ws();
+    const calls = reader.calls();
+    reader.ws();
+    return reader.done() && calls.length > 0 ? calls : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 class Fail extends Error {}
 
 class Reader {
@@ -54,6 +73,49 @@ class Reader {
     return Number(m[0].replace(/_/g, ''));
   }
 
+  calls(): { name: string; args: Record<string, unknown> }[] {
+    const out: { name: string; args: Record<string, unknown> }[] = [];
+    this.expect('[');
+    this.list(']', () => {
+      const name = this.name();
+      const args: Record<string, unknown> = {};
+      this.ws();
+      this.expect('(');
+      this.list(')', () => this.entry(args, this.name(), '='));
+      out.push({ name, args });
+    });
+    return out;
+  }
+
+  /** `SEP value` after a key already read: the pair goes into `into`. */
+  private entry(into: Record<string, unknown>, key: string, sep: string): void {
+    this.ws();
+    this.expect(sep);
+    this.ws();
+    into[key] = this.value();
+  }
+
+  /** Items read by `item`, separated by commas, up to and past `close`. */
+  private list(close: string, item: () => void): void {
+    this.ws();
+    while (this.s[this.i] !== close) {
+      item();
+      this.ws();
+      if (this.s[this.i] === ',') {
+        this.i++;
+        this.ws();
+      } else if (this.s[this.i] !== close) throw new Fail();
+    }
+    this.i++;
+  }
+
+  private name(): string {
+    const m = /^[A-Za-z_][\w.]*/.exec(this.s.slice(this.i));
+    if (!m) throw new Fail();
+    this.i += m[0].length;
+    return m[0];
+  }
+
   private expect(ch: string): void {
     if (this.s[this.i] !== ch) throw new Fail();
     this.i++;
@@ -62,36 +124,14 @@ class Reader {
   private dict(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     this.expect('{');
-    this.ws();
-    while (this.s[this.i] !== '}') {
-      const key = this.value();
-      this.ws();
-      this.expect(':');
-      this.ws();
-      out[String(key)] = this.value();
-      this.ws();
-      if (this.s[this.i] === ',') {
-        this.i++;
-        this.ws();
-      } else if (this.s[this.i] !== '}') throw new Fail();
-    }
-    this.i++;
+    this.list('}', () => this.entry(out, String(this.value()), ':'));
     return out;
   }
 
   private seq(open: string, close: string): unknown[] {
     const out: unknown[] = [];
     this.expect(open);
-    this.ws();
-    while (this.s[this.i] !== close) {
-      out.push(this.value());
-      this.ws();
-      if (this.s[this.i] === ',') {
-        this.i++;
-        this.ws();
-      } else if (this.s[this.i] !== close) throw new Fail();
-    }
-    this.i++;
+    this.list(close, () => out.push(this.value()));
     return out;
   }
 
