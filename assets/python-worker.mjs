@@ -50,7 +50,6 @@ for (const name of ['binding', '_linkedBinding', 'dlopen', 'kill', 'chdir', 'abo
 parentPort.on('message', (message) => {
   if (message.type !== 'job') return;
   currentJob = message.id;
-  new Uint8Array(interrupt)[0] = 0;
   let result;
   try {
     result = entry[message.kind](JSON.stringify(message.job));

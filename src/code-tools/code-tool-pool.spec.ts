@@ -69,23 +69,31 @@ describe('CodeToolPool (real Pyodide workers)', () => {
   });
 
   it('stops an infinite loop at the timeout, and the pool keeps working', async () => {
-    const started = pool.started;
-    expect(await run('def f():\n    while True:\n        pass', 'f', {}, 300)).toMatchObject({
-      ok: false,
-      error: expect.stringContaining('TimeoutError'),
-    });
-    expect(pool.started).toBe(started);
+    const timedOut = { ok: false, error: expect.stringContaining('TimeoutError') };
+    const loop = 'def f():\n    while True:\n        pass';
+    // A Python loop is stopped by the interrupt alone, without a new worker; also when the
+    // timeout fires before the worker has begun the job (1 ms). A machine loaded enough to keep
+    // the worker from running for the whole grace period would force a respawn, so the check
+    // gets three tries: an interrupt that does not work fails all three.
+    let interruptOnly = false;
+    for (let attempt = 0; attempt < 3 && !interruptOnly; attempt++) {
+      const before = pool.started;
+      expect(await run(loop, 'f', {}, 300)).toMatchObject(timedOut);
+      expect(await run(loop, 'f', {}, 1)).toMatchObject(timedOut);
+      interruptOnly = pool.started === before;
+    }
+    expect(interruptOnly).toBe(true);
     // A loop inside C ignores the interrupt: its worker is terminated after the grace and replaced.
-    expect(await run('def f():\n    return sum(range(10**15))', 'f', {}, 300)).toMatchObject({
-      ok: false,
-      error: expect.stringContaining('TimeoutError'),
-    });
+    const started = pool.started;
+    expect(await run('def f():\n    return sum(range(10**15))', 'f', {}, 300)).toMatchObject(
+      timedOut,
+    );
     expect(pool.started).toBe(started + 1);
     expect(await run('def f():\n    return 42', 'f', {}, 30000)).toMatchObject({
       ok: true,
       result: '42',
     });
-  }, 60000);
+  }, 90000);
 
   it('answers tools.* calls synchronously through the bridge', async () => {
     const onBridge = async (request: { kind: string; payload: Record<string, unknown> }) => {

@@ -158,6 +158,9 @@ export class CodeToolPool {
     const id = this.nextId++;
     const job: NonNullable<Slot['job']> = { id, spec, resolve, timedOut: false };
     slot.job = job;
+    // Cleared here, not in the worker when the job starts: a timeout that fires while the job is
+    // still on its way to the worker must not be erased (the code would then run unbounded).
+    new Uint8Array(slot.interrupt)[0] = 0;
     job.timer = setTimeout(() => this.timeout(slot, id), spec.timeoutMs);
     slot.worker.postMessage({ type: 'job', id, kind: spec.kind, job: spec.job });
   }
