@@ -85,6 +85,16 @@ describe('CompletionDecoder', () => {
       ['a', { city: 'Paris' }],
       ['b', { city: 'Rome' }],
     ]);
+    // Arguments sent as an object rather than a JSON string.
+    const asObject = decode([
+      delta({
+        tool_calls: [
+          { index: 0, id: 'o', function: { name: 'get_weather', arguments: { city: 'Lima' } } },
+        ],
+      }),
+      delta({}, 'tool_calls'),
+    ]);
+    expect(calls(asObject).map((c) => [c.id, c.arguments])).toEqual([['o', { city: 'Lima' }]]);
     // One call in fragments: the name once, then arguments only.
     const pieces = decode([
       delta({ tool_calls: [{ id: 'c', function: { name: 'get_weather', arguments: '' } }] }),

@@ -9,7 +9,8 @@ export interface AssembledCall {
 interface Fragment {
   index?: number;
   id?: string | null;
-  function?: { name?: string | null; arguments?: string | null };
+  /** `arguments` is a JSON string; a few servers send the object itself. */
+  function?: { name?: string | null; arguments?: unknown };
 }
 
 const NONE: readonly AssembledCall[] = Object.freeze([]);
@@ -36,7 +37,9 @@ export class StructuredCallAssembler {
       const call = this.calls.get(index) ?? { index, id: undefined, name: '', arguments: '' };
       if (raw.id && !call.id) call.id = raw.id;
       if (raw.function?.name && !call.name) call.name = raw.function.name;
-      if (raw.function?.arguments) call.arguments += raw.function.arguments;
+      const args = raw.function?.arguments;
+      if (typeof args === 'string') call.arguments += args;
+      else if (typeof args === 'object' && args !== null) call.arguments += JSON.stringify(args);
       this.calls.set(index, call);
     }
     return completed;
