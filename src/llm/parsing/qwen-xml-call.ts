@@ -23,6 +23,9 @@ const NAME_OK = /^[A-Za-z_][\w.\-:]*$/;
  */
 const DRIFTED_END_PARAM = /\n?<\/parameter[^<>\n]*>?[ \t\r\n]*$/;
 
+const LEADING_NEWLINE = /^\r?\n/;
+const TRAILING_NEWLINE = /\r?\n$/;
+
 /** Closers that may follow a call's `</function>` by drift (see `afterFunction`). */
 const DRIFTED_CLOSERS = [END_FN, END_INVOCATION];
 
@@ -104,8 +107,8 @@ class XmlCallParser {
         const { valueEnd, next } = this.valueEnd(nameEnd + 1);
         let value = s.slice(nameEnd + 1, valueEnd);
         if (next === valueEnd) value = value.replace(DRIFTED_END_PARAM, '');
-        if (value.startsWith('\n')) value = value.slice(1);
-        if (value.endsWith('\n')) value = value.slice(0, -1);
+        // One newline each side is layout (NOTES.md §11); a CRLF counts as one.
+        value = value.replace(LEADING_NEWLINE, '').replace(TRAILING_NEWLINE, '');
         args[pname] = typeValue(value, this.props?.[pname] as Record<string, unknown> | undefined);
         pos = next;
         continue;

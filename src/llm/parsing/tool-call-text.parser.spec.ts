@@ -244,6 +244,13 @@ describe('reasoning and sloppy output', () => {
     expect(run([...input])).toEqual(whole);
   });
 
+  it('trims a CRLF around values as it trims a newline', () => {
+    const input =
+      '<tool_call>\r\n<function=f>\r\n<parameter=x>\r\nline one\r\nline two\r\n</parameter>\r\n</function>\r\n</tool_call>';
+    expect(run([input]).calls).toEqual([{ name: 'f', arguments: { x: 'line one\r\nline two' } }]);
+    expect(run([...input])).toEqual(run([input]));
+  });
+
   it('salvages a truncated call whose name is complete', () => {
     const out = run(['Ok <tool_call>\n<function=get_weather>\n<parameter=city>\nRome']);
     expect(out).toEqual({
