@@ -1,5 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { ToolSchemas } from '../../src/llm/parsing/qwen-xml-call.js';
+import {
+  ToolCallTextParser,
+  type TextParserEvent,
+} from '../../src/llm/parsing/tool-call-text.parser.js';
 
 export const FIXTURES = 'test/fixtures';
 
@@ -53,4 +57,31 @@ export function randomSplit(text: string, random: () => number, min = 1, max = 7
     i += n;
   }
   return parts;
+}
+
+/** What the parser made of some deltas: visible text, reasoning and calls. */
+export interface Outcome {
+  text: string;
+  reasoning: string;
+  calls: { name: string; arguments: unknown }[];
+}
+
+/** Feeds `deltas` to a fresh parser, then flushes it. */
+export function runParser(deltas: string[], schemas: ToolSchemas = new Map()): Outcome {
+  const parser = new ToolCallTextParser(schemas);
+  const events: TextParserEvent[] = [];
+  for (const d of deltas) events.push(...parser.push(d));
+  events.push(...parser.flush());
+  const out: Outcome = { text: '', reasoning: '', calls: [] };
+  for (const e of events) {
+    if (e.type === 'text') out.text += e.text;
+    else if (e.type === 'reasoning') out.reasoning += e.text;
+    else out.calls.push({ name: e.call.name, arguments: rawOrArgs(e.call) });
+  }
+  return out;
+}
+
+/** Arguments that are not an object keep their raw form (Hermes `"arguments": "hello"`). */
+function rawOrArgs(call: { args: Record<string, unknown>; raw: string }): unknown {
+  return Object.keys(call.args).length === 0 && call.raw !== '{}' ? call.raw : call.args;
 }

@@ -3,36 +3,12 @@ import {
   loadVectors,
   randomSplit,
   rng,
+  runParser as run,
   schemasOf,
   type Vector,
 } from '../../../test/support/qwen-vectors.js';
-import { ToolCallTextParser, type TextParserEvent } from './tool-call-text.parser.js';
+import { ToolCallTextParser } from './tool-call-text.parser.js';
 import type { ToolSchemas } from './qwen-xml-call.js';
-
-interface Outcome {
-  text: string;
-  reasoning: string;
-  calls: { name: string; arguments: unknown }[];
-}
-
-function run(deltas: string[], schemas: ToolSchemas = new Map()): Outcome {
-  const parser = new ToolCallTextParser(schemas);
-  const events: TextParserEvent[] = [];
-  for (const d of deltas) events.push(...parser.push(d));
-  events.push(...parser.flush());
-  const out: Outcome = { text: '', reasoning: '', calls: [] };
-  for (const e of events) {
-    if (e.type === 'text') out.text += e.text;
-    else if (e.type === 'reasoning') out.reasoning += e.text;
-    else out.calls.push({ name: e.call.name, arguments: rawOrArgs(e.call) });
-  }
-  return out;
-}
-
-/** Arguments that are not an object keep their raw form (Hermes `"arguments": "hello"`). */
-function rawOrArgs(call: { args: Record<string, unknown>; raw: string }): unknown {
-  return Object.keys(call.args).length === 0 && call.raw !== '{}' ? call.raw : call.args;
-}
 
 const MARKUP = /<\/?(tool_call|function|parameter)\b|<(function|parameter)=/;
 
@@ -176,79 +152,6 @@ describe('reasoning and sloppy output', () => {
     const prose = 'The literal tag <tool_call> is mentioned here, and a<b too.';
     expect(run([prose]).text).toBe(prose);
     expect(run([...prose]).text).toBe(prose);
-  });
-
-  it('drops closing tags met in prose with nothing open, split any way; keeps the closer of a mentioned opener', () => {
-    for (const [input, text] of [
-      ['Done.\n</tool_call>', 'Done.\n'],
-      ['a </function> b', 'a  b'],
-      ['x</parameter>\n</function>\n</tool_call> y', 'x\n\n y'],
-      ['thought</think>answer', 'thoughtanswer'],
-      [
-        'The tag <tool_call>here</tool_call> is literal.',
-        'The tag <tool_call>here</tool_call> is literal.',
-      ],
-      ['html </b> and </td> stay', 'html </b> and </td> stay'],
-    ] as const) {
-      expect(run([input]).text).toBe(text);
-      expect(run([...input])).toEqual(run([input]));
-      expect(run(randomSplit(input, rng(input.length)))).toEqual(run([input]));
-    }
-  });
-
-  it('reads the name-tag variant (<function>NAME</function> then JSON arguments), split any way', () => {
-    const call = '<tool_call>\n<function>terminal</function>\n{"command": "ls -la"}\n</tool_call>';
-    for (const [input, calls] of [
-      [`Checking.\n${call}`, [{ name: 'terminal', arguments: { command: 'ls -la' } }]],
-      ['<tool_call><function>now</function></tool_call> ok', [{ name: 'now', arguments: {} }]],
-    ] as const) {
-      const whole = run([input]);
-      expect(whole.calls).toEqual(calls);
-      expect(whole.text).not.toMatch(/<|>/);
-      expect(run([...input])).toEqual(whole);
-      expect(run(randomSplit(input, rng(input.length)))).toEqual(whole);
-    }
-    // Not that variant: the opener stays prose.
-    const prose = 'A <tool_call> tag and <function>x</function> here.';
-    expect(run([prose]).text).toBe('A <tool_call> tag and <function>x here.');
-    expect(run([...prose])).toEqual(run([prose]));
-  });
-
-  it('reads a Hermes block written as a Python dict or with a trailing comma; drops one that is no call', () => {
-    for (const body of [
-      "{'name': 'get_weather', 'arguments': {'city': 'Paris', 'exact': True}}",
-      '{"name": "get_weather", "arguments": {"city": "Paris", "exact": true,},}',
-    ]) {
-      const input = `Sure.<tool_call>\n${body}\n</tool_call>`;
-      const whole = run([input]);
-      expect(whole).toEqual({
-        text: 'Sure.',
-        reasoning: '',
-        calls: [{ name: 'get_weather', arguments: { city: 'Paris', exact: true } }],
-      });
-      expect(run([...input])).toEqual(whole);
-    }
-    expect(run(['<tool_call>\n{not a call}\n</tool_call>Ok.'])).toEqual({
-      text: 'Ok.',
-      reasoning: '',
-      calls: [],
-    });
-  });
-
-  it('drops a stray <function_invocation> wrapper and doubled closers around a call', () => {
-    const input =
-      '<function_invocation>\n<tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</function>\n</function_invocation>\n</tool_call>';
-    const whole = run([input]);
-    expect(whole.calls).toEqual([{ name: 'f', arguments: { x: '1' } }]);
-    expect(whole.text.trim()).toBe('');
-    expect(run([...input])).toEqual(whole);
-  });
-
-  it('trims a CRLF around values as it trims a newline', () => {
-    const input =
-      '<tool_call>\r\n<function=f>\r\n<parameter=x>\r\nline one\r\nline two\r\n</parameter>\r\n</function>\r\n</tool_call>';
-    expect(run([input]).calls).toEqual([{ name: 'f', arguments: { x: 'line one\r\nline two' } }]);
-    expect(run([...input])).toEqual(run([input]));
   });
 
   it('salvages a truncated call whose name is complete', () => {

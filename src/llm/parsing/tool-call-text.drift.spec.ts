@@ -1,0 +1,79 @@
+import { randomSplit, rng, runParser as run } from '../../../test/support/qwen-vectors.js';
+
+// Output seen from real models and servers beyond the reference formats (README, "Beyond the
+// reference formats"); through the running engine, the same cases are vectors in
+// test/fixtures/qwen/other-references.json.
+describe('drifted and leaked markup', () => {
+  it('drops closing tags met in prose with nothing open, split any way; keeps the closer of a mentioned opener', () => {
+    for (const [input, text] of [
+      ['Done.\n</tool_call>', 'Done.\n'],
+      ['a </function> b', 'a  b'],
+      ['x</parameter>\n</function>\n</tool_call> y', 'x\n\n y'],
+      ['thought</think>answer', 'thoughtanswer'],
+      [
+        'The tag <tool_call>here</tool_call> is literal.',
+        'The tag <tool_call>here</tool_call> is literal.',
+      ],
+      ['html </b> and </td> stay', 'html </b> and </td> stay'],
+    ] as const) {
+      expect(run([input]).text).toBe(text);
+      expect(run([...input])).toEqual(run([input]));
+      expect(run(randomSplit(input, rng(input.length)))).toEqual(run([input]));
+    }
+  });
+
+  it('reads the name-tag variant (<function>NAME</function> then JSON arguments), split any way', () => {
+    const call = '<tool_call>\n<function>terminal</function>\n{"command": "ls -la"}\n</tool_call>';
+    for (const [input, calls] of [
+      [`Checking.\n${call}`, [{ name: 'terminal', arguments: { command: 'ls -la' } }]],
+      ['<tool_call><function>now</function></tool_call> ok', [{ name: 'now', arguments: {} }]],
+    ] as const) {
+      const whole = run([input]);
+      expect(whole.calls).toEqual(calls);
+      expect(whole.text).not.toMatch(/<|>/);
+      expect(run([...input])).toEqual(whole);
+      expect(run(randomSplit(input, rng(input.length)))).toEqual(whole);
+    }
+    // Not that variant: the opener stays prose.
+    const prose = 'A <tool_call> tag and <function>x</function> here.';
+    expect(run([prose]).text).toBe('A <tool_call> tag and <function>x here.');
+    expect(run([...prose])).toEqual(run([prose]));
+  });
+
+  it('reads a Hermes block written as a Python dict or with a trailing comma; drops one that is no call', () => {
+    for (const body of [
+      "{'name': 'get_weather', 'arguments': {'city': 'Paris', 'exact': True}}",
+      '{"name": "get_weather", "arguments": {"city": "Paris", "exact": true,},}',
+    ]) {
+      const input = `Sure.<tool_call>\n${body}\n</tool_call>`;
+      const whole = run([input]);
+      expect(whole).toEqual({
+        text: 'Sure.',
+        reasoning: '',
+        calls: [{ name: 'get_weather', arguments: { city: 'Paris', exact: true } }],
+      });
+      expect(run([...input])).toEqual(whole);
+    }
+    expect(run(['<tool_call>\n{not a call}\n</tool_call>Ok.'])).toEqual({
+      text: 'Ok.',
+      reasoning: '',
+      calls: [],
+    });
+  });
+
+  it('drops a stray <function_invocation> wrapper and doubled closers around a call', () => {
+    const input =
+      '<function_invocation>\n<tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</function>\n</function_invocation>\n</tool_call>';
+    const whole = run([input]);
+    expect(whole.calls).toEqual([{ name: 'f', arguments: { x: '1' } }]);
+    expect(whole.text.trim()).toBe('');
+    expect(run([...input])).toEqual(whole);
+  });
+
+  it('trims a CRLF around values as it trims a newline', () => {
+    const input =
+      '<tool_call>\r\n<function=f>\r\n<parameter=x>\r\nline one\r\nline two\r\n</parameter>\r\n</function>\r\n</tool_call>';
+    expect(run([input]).calls).toEqual([{ name: 'f', arguments: { x: 'line one\r\nline two' } }]);
+    expect(run([...input])).toEqual(run([input]));
+  });
+});
