@@ -1,7 +1,7 @@
 import { firstValueFrom, lastValueFrom, toArray, filter, take } from 'rxjs';
 import type { LlmEvent, LlmRequest } from '../src/llm/llm.types.js';
 import {
-  FakeLlm,
+  useFakeLlm,
   llmClient,
   replay,
   sseText,
@@ -32,15 +32,9 @@ const stable = (events: LlmEvent[]) =>
   );
 
 describe('OpenAiLlmClient against a real SSE server', () => {
-  const llm = new FakeLlm();
-  let base: string;
-  beforeAll(async () => {
-    base = await llm.start();
-  });
-  afterAll(() => llm.stop());
-  beforeEach(() => llm.reset());
+  const { llm, url } = useFakeLlm();
 
-  async function events(script: Script, c = client(base), req = request): Promise<LlmEvent[]> {
+  async function events(script: Script, c = client(url()), req = request): Promise<LlmEvent[]> {
     llm.enqueue(script);
     return lastValueFrom(c.stream(req).pipe(toArray()));
   }
@@ -55,44 +49,6 @@ describe('OpenAiLlmClient against a real SSE server', () => {
       expect(stable(await events(replay(file, cuts)))).toEqual(reference);
     }
     expect(reference.length).toBeGreaterThan(0);
-  });
-
-  it('reads a whole JSON reply when the server ignores stream: true', async () => {
-    const reply = {
-      choices: [
-        {
-          index: 0,
-          finish_reason: 'tool_calls',
-          message: {
-            role: 'assistant',
-            content: 'Checking.',
-            tool_calls: [
-              {
-                id: 'call_j',
-                type: 'function',
-                function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
-              },
-            ],
-          },
-        },
-      ],
-    };
-    const got = await events({ kind: 'json', body: reply });
-    expect(got).toEqual([
-      { type: 'text', text: 'Checking.' },
-      expect.objectContaining({ type: 'tool_call', id: 'call_j', arguments: { city: 'Paris' } }),
-      { type: 'done', finishReason: 'tool_calls' },
-    ]);
-    expect(llm.requests[0]!.body.stream).toBe(true);
-    // A stream labelled application/json is still read as the stream it is.
-    const labelled = await events({
-      ...sseText(['Hello', ' there']),
-      contentType: 'application/json',
-    });
-    expect(
-      labelled.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text),
-    ).toEqual(['Hello', ' there']);
-    expect(labelled.at(-1)).toMatchObject({ type: 'done', finishReason: 'stop' });
   });
 
   it('streams text and ends with done and usage (OpenAI)', async () => {
@@ -180,7 +136,7 @@ describe('OpenAiLlmClient against a real SSE server', () => {
   it('sends model, messages, the tools array with tool_choice auto, extra body and the API key', async () => {
     await events(
       sseText(['ok']),
-      client(base, { apiKey: 'sk-test', extraBody: { skip_special_tokens: false } }),
+      client(url(), { apiKey: 'sk-test', extraBody: { skip_special_tokens: false } }),
     );
     const [req] = llm.requests;
     expect(req!.headers.authorization).toBe('Bearer sk-test');
@@ -192,13 +148,13 @@ describe('OpenAiLlmClient against a real SSE server', () => {
       tool_choice: 'auto',
       tools: [{ type: 'function', function: weatherTool }],
     });
-    await events(sseText(['ok']), client(base), { messages: request.messages, tools: [] });
+    await events(sseText(['ok']), client(url()), { messages: request.messages, tools: [] });
     expect(llm.requests[1]!.body).not.toHaveProperty('tools');
     expect(llm.requests[1]!.body).not.toHaveProperty('tool_choice');
   });
 
   it('asks GET /models for the model when LLM_MODEL is empty, once', async () => {
-    const c = client(base, { model: '' });
+    const c = client(url(), { model: '' });
     const before = llm.modelsRequests.length;
     await events(sseText(['a']), c);
     await events(sseText(['b']), c);
@@ -207,7 +163,7 @@ describe('OpenAiLlmClient against a real SSE server', () => {
   });
 
   it('downgrades to tool_choice "none" on vLLM\'s 400 and parses calls from the text, for the life of the client', async () => {
-    const c = client(base);
+    const c = client(url());
     const xml =
       '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>';
     llm.enqueue(VLLM_NO_TOOL_PARSER);
@@ -221,7 +177,7 @@ describe('OpenAiLlmClient against a real SSE server', () => {
   });
 
   it('times out a server that never answers, with an error event', async () => {
-    const ev = await events({ kind: 'hang' }, client(base, { timeoutSecs: 0.3 }));
+    const ev = await events({ kind: 'hang' }, client(url(), { timeoutSecs: 0.3 }));
     expect(ev).toEqual([
       expect.objectContaining({ type: 'error', message: expect.stringContaining('timed out') }),
     ]);
@@ -230,7 +186,7 @@ describe('OpenAiLlmClient against a real SSE server', () => {
   it('times out a stream that stalls between chunks', async () => {
     const ev = await events(
       { kind: 'sse', pieces: sseText(['a']).pieces.slice(0, 2), keepOpen: true },
-      client(base, { timeoutSecs: 0.3 }),
+      client(url(), { timeoutSecs: 0.3 }),
     );
     expect(ev.map((e) => e.type)).toEqual(['text', 'error']);
     expect(ev[1]).toMatchObject({
@@ -241,7 +197,7 @@ describe('OpenAiLlmClient against a real SSE server', () => {
 
   it('keeps the connection for the next request, and resends once on a new one when the server dropped it', async () => {
     const text = (ev: LlmEvent[]) => ev.map((e) => (e.type === 'text' ? e.text : '')).join('');
-    const c = client(base);
+    const c = client(url());
     const settle = () => new Promise((r) => setTimeout(r, 50)); // the end of the chunked body
     expect(text(await events(sseText(['one']), c))).toBe('one');
     await settle();
@@ -262,7 +218,7 @@ describe('OpenAiLlmClient against a real SSE server', () => {
       keepOpen: true,
     });
     const first = await firstValueFrom(
-      client(base)
+      client(url())
         .stream(request)
         .pipe(
           filter((e) => e.type === 'text'),
@@ -283,7 +239,7 @@ describe('OpenAiLlmClient against a real SSE server', () => {
     const controller = new AbortController();
     const events: LlmEvent[] = [];
     const done = new Promise<void>((resolve) =>
-      client(base)
+      client(url())
         .stream(request, controller.signal)
         .subscribe({
           next: (e) => {
@@ -321,7 +277,7 @@ describe('OpenAiLlmClient against a real SSE server', () => {
         ],
       },
     });
-    const ev = await lastValueFrom(client(base).chatReply(request).pipe(toArray()));
+    const ev = await lastValueFrom(client(url()).chatReply(request).pipe(toArray()));
     expect(ev).toEqual([
       {
         type: 'tool_call',

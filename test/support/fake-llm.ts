@@ -201,6 +201,18 @@ export class FakeLlm {
 
 export { chunk as sseChunk };
 
+/** A FakeLlm for a describe block: started before its tests, reset before each, stopped after. */
+export function useFakeLlm(): { llm: FakeLlm; url: () => string } {
+  const llm = new FakeLlm();
+  let url = '';
+  beforeAll(async () => {
+    url = await llm.start();
+  });
+  afterAll(() => llm.stop());
+  beforeEach(() => llm.reset());
+  return { llm, url: () => url };
+}
+
 /** The engine's LLM client pointed at `baseUrl` (a FakeLlm), with test defaults. */
 export function llmClient(
   baseUrl: string,

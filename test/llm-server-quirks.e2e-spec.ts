@@ -1,0 +1,62 @@
+import { lastValueFrom, toArray } from 'rxjs';
+import type { LlmEvent, LlmRequest } from '../src/llm/llm.types.js';
+import { llmClient, sseText, useFakeLlm, type Script } from './support/fake-llm.js';
+
+const request: LlmRequest = {
+  messages: [{ role: 'user', content: 'Weather in Paris?' }],
+  tools: [
+    {
+      name: 'get_weather',
+      description: 'Weather of a city',
+      parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    },
+  ],
+};
+
+/** Servers that answer a streamed request in another shape than they were asked for. */
+describe('OpenAiLlmClient against servers that do not stream as asked', () => {
+  const { llm, url } = useFakeLlm();
+
+  async function events(script: Script): Promise<LlmEvent[]> {
+    llm.enqueue(script);
+    return lastValueFrom(llmClient(url()).stream(request).pipe(toArray()));
+  }
+
+  it('reads a whole JSON reply when the server ignores stream: true', async () => {
+    const reply = {
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: {
+            role: 'assistant',
+            content: 'Checking.',
+            tool_calls: [
+              {
+                id: 'call_j',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+              },
+            ],
+          },
+        },
+      ],
+    };
+    const got = await events({ kind: 'json', body: reply });
+    expect(got).toEqual([
+      { type: 'text', text: 'Checking.' },
+      expect.objectContaining({ type: 'tool_call', id: 'call_j', arguments: { city: 'Paris' } }),
+      { type: 'done', finishReason: 'tool_calls' },
+    ]);
+    expect(llm.requests[0]!.body.stream).toBe(true);
+    // A stream labelled application/json is still read as the stream it is.
+    const labelled = await events({
+      ...sseText(['Hello', ' there']),
+      contentType: 'application/json',
+    });
+    expect(
+      labelled.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text),
+    ).toEqual(['Hello', ' there']);
+    expect(labelled.at(-1)).toMatchObject({ type: 'done', finishReason: 'stop' });
+  });
+});
