@@ -1,8 +1,6 @@
-import { Engine } from './support/engine.js';
-import { FakeLlm, sseText, VLLM_NO_TOOL_PARSER, type Script } from './support/fake-llm.js';
-import { RecordingServer } from './support/recording-server.js';
+import { sseText, VLLM_NO_TOOL_PARSER, type Script } from './support/fake-llm.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
-import { MARKUP, deltas, pieces, xmlCall } from './support/turn-harness.js';
+import { deltas, MARKUP, pieces, useEngineRig, xmlCall } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
 
 /** vLLM started without --enable-auto-tool-choice: tool_choice "auto" is refused with HTTP 400. */
@@ -18,28 +16,15 @@ function vllmWithoutToolParser(body: Record<string, any>): Script {
 }
 
 describe('an LLM server without a tool parser, through the running engine', () => {
-  const llm = new FakeLlm();
-  const tools = new RecordingServer();
-  let engine: Engine;
-
-  beforeAll(async () => {
-    const base = await tools.start();
-    tools.respond((req, res) => res.end(`${decodeURIComponent(req.path.slice(1))}: sunny`));
-    engine = await Engine.start({
-      LLM_BASE_URL: await llm.start(),
-      LLM_MODEL: 'qwen3-coder',
-      LLM_TOOLS_FILE: writeToolsFile([weatherTool(base)]),
-    });
-    llm.fallback = vllmWithoutToolParser;
-  });
-  afterAll(async () => {
-    await engine.stop();
-    await llm.stop();
-    await tools.stop();
-  });
+  const rig = useEngineRig(
+    (base) => ({ LLM_MODEL: 'qwen3-coder', LLM_TOOLS_FILE: writeToolsFile([weatherTool(base)]) }),
+    (req, res) => res.end(`${decodeURIComponent(req.path.slice(1))}: sunny`),
+  );
+  const { llm } = rig;
+  beforeAll(() => (llm.fallback = vllmWithoutToolParser));
 
   it('downgrades to tool_choice "none" once, still offers the tools, and runs the calls written in the text', async () => {
-    const ws = await WsClient.connect(engine.wsUrl);
+    const ws = await WsClient.connect(rig.engine.wsUrl);
     try {
       for (let turn = 0; turn < 2; turn++) {
         const msgs = await ws.turn("What's the weather in Paris?");
@@ -67,6 +52,6 @@ describe('an LLM server without a tool parser, through the running engine', () =
     for (const r of llm.requests) {
       expect(r.body.tools.map((t: any) => t.function.name)).toEqual(['get_weather']);
     }
-    expect(tools.requests.map((r) => r.url)).toEqual(['/Paris?format=3', '/Paris?format=3']);
+    expect(rig.tools.requests.map((r) => r.url)).toEqual(['/Paris?format=3', '/Paris?format=3']);
   });
 });

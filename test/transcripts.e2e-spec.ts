@@ -1,18 +1,9 @@
 import { lastValueFrom, toArray } from 'rxjs';
 import type { LlmEvent } from '../src/llm/llm.types.js';
-import { Engine } from './support/engine.js';
-import {
-  FakeLlm,
-  llmClient,
-  replay,
-  sseText,
-  TRANSCRIPTS,
-  type Script,
-} from './support/fake-llm.js';
+import { llmClient, replay, sseText, TRANSCRIPTS, type Script } from './support/fake-llm.js';
 import { rng } from './support/qwen-vectors.js';
-import { RecordingServer } from './support/recording-server.js';
 import { postTools } from './support/tools-file.js';
-import { deltas, MARKUP } from './support/turn-harness.js';
+import { deltas, MARKUP, useEngineRig } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
 
 /**
@@ -35,33 +26,14 @@ const done = (body: Record<string, any>): Script =>
       };
 
 describe('recorded streams through the running engine', () => {
-  const llm = new FakeLlm();
-  const tools = new RecordingServer();
-  let engine: Engine;
-  let base: string;
-  let llmUrl: string;
-
-  beforeAll(async () => {
-    base = await tools.start();
-    tools.respond((_req, res) => res.end('ok'));
-    llmUrl = await llm.start();
-    engine = await Engine.start({
-      LLM_BASE_URL: llmUrl,
-      LLM_MODEL: 'fake',
-      LLM_TOOL_MAX_ITERATIONS: '1',
-    });
-  });
-  afterAll(async () => {
-    await engine.stop();
-    await llm.stop();
-    await tools.stop();
-  });
+  const rig = useEngineRig(() => ({ LLM_MODEL: 'fake', LLM_TOOL_MAX_ITERATIONS: '1' }));
+  const { llm } = rig;
 
   /** What the LLM client decodes from the whole transcript. */
   async function decoded(file: string): Promise<LlmEvent[]> {
     llm.reset();
     llm.enqueue(replay(file));
-    return lastValueFrom(llmClient(llmUrl).stream({ messages: [], tools: [] }).pipe(toArray()));
+    return lastValueFrom(llmClient(rig.llmUrl).stream({ messages: [], tools: [] }).pipe(toArray()));
   }
 
   it.each(TRANSCRIPTS)('%s', async (file) => {
@@ -74,9 +46,9 @@ describe('recorded streams through the running engine', () => {
     // The engine offers every tool the stream calls, and a placeholder so tools are active.
     const definitions = [...new Set(['placeholder', ...calls.map((c) => c.name)])].map((name) => ({
       name,
-      url: `${base}/${name}`,
+      url: `${rig.toolsUrl}/${name}`,
     }));
-    expect((await postTools(engine.httpUrl, definitions)).status).toBe(200);
+    expect((await postTools(rig.engine.httpUrl, definitions)).status).toBe(200);
 
     const random = rng(file.length * 131);
     for (let run = 0; run < 3; run++) {
@@ -86,7 +58,7 @@ describe('recorded streams through the running engine', () => {
       llm.reset();
       llm.enqueue(replay(file, cuts));
       llm.fallback = done;
-      const ws = await WsClient.connect(engine.wsUrl);
+      const ws = await WsClient.connect(rig.engine.wsUrl);
       const msgs = await ws.turn('go').finally(() => ws.close());
 
       expect(

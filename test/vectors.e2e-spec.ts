@@ -1,9 +1,7 @@
-import { Engine } from './support/engine.js';
-import { FakeLlm, sseText, type Script } from './support/fake-llm.js';
+import { sseText, type Script } from './support/fake-llm.js';
 import { loadVectors, randomSplit, rng, type Vector } from './support/qwen-vectors.js';
-import { RecordingServer } from './support/recording-server.js';
 import { postTools } from './support/tools-file.js';
-import { deltas, MARKUP } from './support/turn-harness.js';
+import { deltas, MARKUP, useEngineRig } from './support/turn-harness.js';
 import { WsClient, type Msg } from './support/ws-client.js';
 
 /**
@@ -79,32 +77,15 @@ function toolsOf(v: Vector, base: string): unknown[] {
 }
 
 describe('parser vectors through the running engine', () => {
-  const llm = new FakeLlm();
-  const tools = new RecordingServer();
-  let engine: Engine;
-  let base: string;
-
-  beforeAll(async () => {
-    base = await tools.start();
-    tools.respond((_req, res) => res.end('ok'));
-    engine = await Engine.start({
-      LLM_BASE_URL: await llm.start(),
-      LLM_MODEL: 'qwen3-coder',
-      LLM_TOOL_MAX_ITERATIONS: '1',
-    });
-  });
-  afterAll(async () => {
-    await engine.stop();
-    await llm.stop();
-    await tools.stop();
-  });
+  const rig = useEngineRig(() => ({ LLM_MODEL: 'qwen3-coder', LLM_TOOL_MAX_ITERATIONS: '1' }));
+  const { llm } = rig;
 
   it.each(cases)('%s', async (_name, v, own) => {
-    expect((await postTools(engine.httpUrl, toolsOf(v, base))).status).toBe(200);
+    expect((await postTools(rig.engine.httpUrl, toolsOf(v, rig.toolsUrl))).status).toBe(200);
     const expected = (v.expected ?? v.expected_final)!;
     llm.reset();
     llm.enqueue(...firstRound(v, own), sseText(['Done.']));
-    const ws = await WsClient.connect(engine.wsUrl);
+    const ws = await WsClient.connect(rig.engine.wsUrl);
     let msgs: Msg[];
     try {
       msgs = await ws.turn('go');

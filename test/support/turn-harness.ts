@@ -1,6 +1,6 @@
 import { Engine } from './engine.js';
 import { FakeLlm } from './fake-llm.js';
-import { RecordingServer } from './recording-server.js';
+import { RecordingServer, type Handler } from './recording-server.js';
 import { weatherTool, writeToolsFile } from './tools-file.js';
 import { WsClient, type Msg } from './ws-client.js';
 
@@ -20,10 +20,40 @@ export const types = (msgs: Msg[]) => msgs.map((m) => m.type);
 export const deltas = (msgs: Msg[]) =>
   msgs.filter((m) => m.type === 'assistant_delta').map((m) => m.text as string);
 
-export interface TurnHarness {
+/** The real engine between a fake LLM and a real tool server, for one describe block. */
+export interface EngineRig {
   llm: FakeLlm;
   tools: RecordingServer;
   engine: Engine;
+  /** The tool server's base URL. */
+  toolsUrl: string;
+  llmUrl: string;
+}
+
+/**
+ * Starts the fake LLM, the tool server (answering with `respond`) and the engine (with `env`,
+ * which may use the tool server's URL) before the block's tests, and stops them after.
+ */
+export function useEngineRig(
+  env: (toolsUrl: string) => Record<string, string>,
+  respond: Handler = (_req, res) => res.end('ok'),
+): EngineRig {
+  const rig = { llm: new FakeLlm(), tools: new RecordingServer() } as EngineRig;
+  beforeAll(async () => {
+    rig.toolsUrl = await rig.tools.start();
+    rig.tools.respond(respond);
+    rig.llmUrl = await rig.llm.start();
+    rig.engine = await Engine.start({ LLM_BASE_URL: rig.llmUrl, ...env(rig.toolsUrl) });
+  });
+  afterAll(async () => {
+    await rig.engine.stop();
+    await rig.llm.stop();
+    await rig.tools.stop();
+  });
+  return rig;
+}
+
+export interface TurnHarness extends EngineRig {
   ws: WsClient;
 }
 
@@ -32,11 +62,8 @@ export interface TurnHarness {
  * connection, big body), and a fresh WebSocket client for every test.
  */
 export function useTurnHarness(): TurnHarness {
-  const h = { llm: new FakeLlm(), tools: new RecordingServer() } as TurnHarness;
-  beforeAll(async () => {
-    const base = await h.tools.start();
-    h.engine = await Engine.start({
-      LLM_BASE_URL: await h.llm.start(),
+  const h = useEngineRig(
+    (base) => ({
       LLM_MODEL: 'qwen3-coder',
       LLM_TOOLS_FILE: writeToolsFile([
         weatherTool(base),
@@ -47,18 +74,13 @@ export function useTurnHarness(): TurnHarness {
       ]),
       LLM_TOOL_RESULT_MAX_CHARS: '100',
       LLM_TOOL_MAX_ITERATIONS: '2',
-    });
-    h.tools.respond((req, res) => {
+    }),
+    (req, res) => {
       if (req.path === '/missing') return void res.writeHead(404).end('no such thing');
       if (req.path === '/big') return void res.end('z'.repeat(500));
       res.end(`${decodeURIComponent(req.path.slice(1))}: ☀️ +21°C`);
-    });
-  });
-  afterAll(async () => {
-    await h.engine.stop();
-    await h.llm.stop();
-    await h.tools.stop();
-  });
+    },
+  ) as TurnHarness;
   beforeEach(async () => {
     h.llm.reset();
     h.tools.requests.length = 0;
