@@ -5,6 +5,7 @@ import { Observable } from 'rxjs';
 import { llmConfig, type LlmConfig } from '../config/app.config.js';
 import { CompletionDecoder, errorMessageOf } from './completion-decoder.js';
 import { postJson, type HttpReply } from './http-post.js';
+import { parseJson } from './parsing/json.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
 
 class StreamFault extends Error {
@@ -50,14 +51,6 @@ class Watchdog {
     this.controller.abort(
       new StreamFault(`LLM server timed out (${this.phase}, ${this.ms / 1000}s)`),
     );
-  }
-}
-
-function parseOrUndefined(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
   }
 }
 
@@ -201,7 +194,7 @@ export class OpenAiLlmClient extends LlmClient {
       if (!streaming || whole) {
         watchdog.arm('reply');
         const text = await response.text();
-        const reply = streaming ? parseOrUndefined(text) : (JSON.parse(text) as unknown);
+        const reply = streaming ? parseJson(text) : (JSON.parse(text) as unknown);
         if (reply !== undefined) return decoder.reply(reply).forEach(emit);
         // Not JSON after all: a stream sent under the wrong type.
         return await this.readStream(Readable.from([text]), decoder, watchdog, emit);
@@ -222,12 +215,7 @@ export class OpenAiLlmClient extends LlmClient {
   }
 
   private httpFault(status: number, text: string): StreamFault {
-    let message: string | undefined;
-    try {
-      message = errorMessageOf(JSON.parse(text));
-    } catch {
-      message = undefined;
-    }
+    const message = errorMessageOf(parseJson(text));
     return new StreamFault(
       `LLM server answered HTTP ${status}: ${(message ?? text).slice(0, 500)}`,
       status,
@@ -249,7 +237,7 @@ export class OpenAiLlmClient extends LlmClient {
           finished = true;
           return;
         }
-        const json = parseOrUndefined(event.data);
+        const json = parseJson(event.data);
         if (json === undefined) {
           fault = new StreamFault(
             `LLM stream sent a line that is not JSON: ${event.data.slice(0, 200)}`,

@@ -1,4 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
+import { parseJson } from './json.js';
 import { parsePythonicCalls } from './python-literal.js';
 import type { ToolSchemas } from './qwen-xml-call.js';
 import { END_CALL, END_FN, NAMED_FN } from './tags.js';
@@ -10,17 +11,9 @@ export interface ParsedTextCall {
   raw: string;
 }
 
-function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** JSON, or what jsonrepair makes of it (Python-style quotes and constants, trailing commas). */
 function tryTolerant(text: string): unknown {
-  const value = tryJson(text) ?? tryJson(repeatedObject(text));
+  const value = parseJson(text) ?? parseJson(repeatedObject(text));
   if (value !== undefined) return value;
   try {
     return JSON.parse(jsonrepair(text));
@@ -70,7 +63,7 @@ export function callFrom(name: string, args: unknown): ParsedTextCall {
     else {
       value = tryTolerant(text);
       // Encoded twice (a JSON string holding the JSON object), as some servers send it.
-      if (typeof value === 'string') value = tryJson(value) ?? value;
+      if (typeof value === 'string') value = parseJson(value) ?? value;
       if (typeof value !== 'object' || value === null || Array.isArray(value))
         return { name, args: {}, raw: text };
     }

@@ -1,3 +1,4 @@
+import { parseJson } from './json.js';
 import { parsePythonLiteral } from './python-literal.js';
 
 /** JSON Schema of one parameter, as far as typing a raw XML value needs it. */
@@ -19,12 +20,8 @@ function typesOf(schema: Record<string, unknown>): string[] {
 }
 
 function jsonOrLiteral(raw: string): { ok: boolean; value: unknown } {
-  try {
-    return { ok: true, value: JSON.parse(raw) };
-  } catch {
-    const value = parsePythonLiteral(raw);
-    return { ok: value !== undefined, value };
-  }
+  const value = parseJson(raw) ?? parsePythonLiteral(raw);
+  return { ok: value !== undefined, value };
 }
 
 const isNullText = (raw: string) => /^(null|none)$/i.test(raw.trim());
