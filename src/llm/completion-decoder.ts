@@ -61,8 +61,10 @@ export class CompletionDecoder {
   private readonly reasoning = new StreamedText();
   private finishReason: string | null = null;
   private usage: LlmUsage | undefined;
-  private calls = 0;
-  /** Call ids given out: a server's id is kept unless empty or already used (DeepSeek, GLM reuse them). */
+  /**
+   * The ids of the calls emitted (so also their count): a server's id is kept unless empty or
+   * already used (DeepSeek, GLM reuse them).
+   */
   private readonly ids = new Set<string>();
   /** Structured `tool_calls` fragments have arrived in this completion. */
   private structuredCalls = false;
@@ -154,7 +156,7 @@ export class CompletionDecoder {
     if (this.head !== null) this.settleHead(true);
     this.text.end(this.sink);
     for (const call of this.structured.finish()) this.fromStructured(call, out);
-    const reasoning = this.calls === 0 ? this.reasoning.toString() : '';
+    const reasoning = this.ids.size === 0 ? this.reasoning.toString() : '';
     if (reasoning.includes('<')) {
       const rescue = new ToolCallTextParser(this.schemas);
       const events = [...rescue.push(reasoning), ...rescue.flush()];
@@ -244,7 +246,6 @@ export class CompletionDecoder {
     const key = `${call.name}\u0000${canonical(call.args)}\u0000${valid ? '' : call.raw}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    this.calls += 1;
     const event: ToolCallEvent = {
       type: 'tool_call',
       id: this.uniqueId(id),
