@@ -15,6 +15,15 @@ describe('drifted and leaked markup', () => {
         'The tag <tool_call>here</tool_call> is literal.',
       ],
       ['html </b> and </td> stay', 'html </b> and </td> stay'],
+      // A real call after the mention: the mention's closer can no longer come.
+      [
+        'The <tool_call> tag opens one. <tool_call>{"name":"now","arguments":{}}</tool_call> Done.</tool_call>',
+        'The <tool_call> tag opens one.  Done.',
+      ],
+      [
+        'A <tool_call> mention. <function=now>\n</function>\n</tool_call> Done.</tool_call>',
+        'A <tool_call> mention.  Done.',
+      ],
     ] as const) {
       expect(run([input]).text).toBe(text);
       expect(run([...input])).toEqual(run([input]));

@@ -1,6 +1,7 @@
+import { CallStage } from './call-stage.js';
 import { hermesBlock, nameTagStart, type ParsedTextCall } from './hermes-call.js';
 import { collect, type TextParserEvent, type TextParserSink } from './parser-events.js';
-import { canFollowLt, couldBeTag, heldSuffix, tagStart } from './text-scan.js';
+import { canFollowLt, heldSuffix, tagStart } from './text-scan.js';
 import { parseXmlCall, TRAILING_LOOKAHEAD, type ToolSchemas } from './qwen-xml-call.js';
 import * as tags from './tags.js';
 
@@ -24,13 +25,9 @@ export class ToolCallTextParser {
   private wrapped = false;
   private pending: { call: ParsedTextCall; end: number; scanFrom: number } | undefined;
   /** In call and pending modes, deltas wait here until one could change the outcome. */
-  private staged: string[] = [];
-  private seenCloser = false;
+  private readonly stage = new CallStage();
   /** A `<tool_call>` was shown as prose (mentioned, not a call): its `</tool_call>` is prose too. */
   private openerInProse = false;
-  /** Text after the last '>' (leading whitespace dropped) while it could still start a tag. */
-  private afterTag: string | null = null;
-  private held = 0;
 
   constructor(private readonly schemas: ToolSchemas = new Map()) {}
 
@@ -74,9 +71,8 @@ export class ToolCallTextParser {
     }
     if (this.mode === 'xml' || this.mode === 'pending' || this.mode === 'hermes') {
       // Keeps the cost linear: the (possibly long) buffer is only touched when a tag completes.
-      this.staged.push(delta);
-      if (!this.worthParsing(delta)) return;
-      this.unstage();
+      if (!this.stage.add(this.mode, delta, this.buf)) return;
+      this.buf += this.stage.take();
     } else {
       this.buf += delta;
     }
@@ -85,61 +81,15 @@ export class ToolCallTextParser {
 
   /** `flush` without the event array. */
   end(sink: TextParserSink): void {
-    this.unstage();
+    this.buf += this.stage.take();
     while (this.step(true, sink));
-  }
-
-  private unstage(): void {
-    if (this.staged.length === 0) return;
-    this.buf += this.staged.join('');
-    this.staged = [];
-  }
-
-  /** The last `n` characters received (staged deltas, then the buffer): where a tag that just completed lies. */
-  private recent(n: number): string {
-    let text = '';
-    for (let i = this.staged.length - 1; i >= 0 && text.length < n; i--)
-      text = this.staged[i]! + text;
-    if (text.length < n) text = this.buf.slice(-(n - text.length)) + text;
-    return text.slice(-n);
-  }
-
-  private worthParsing(delta: string): boolean {
-    if (this.mode === 'hermes') return delta.includes('}') || delta.includes('>');
-    if (this.mode === 'pending') {
-      this.held += delta.length;
-      if (this.held > TRAILING_LOOKAHEAD) return true;
-      if (!delta.includes('>') && !delta.includes('=')) return false;
-      const window = this.recent(12 + delta.length);
-      return tags.PENDING_TAGS.some((t) => window.includes(t));
-    }
-    const gt = delta.lastIndexOf('>');
-    // A call can only be complete once an end tag has been seen (tags complete with '>').
-    if (!this.seenCloser && gt !== -1) {
-      const window = this.recent(12 + delta.length);
-      this.seenCloser = window.includes(tags.END_FN) || window.includes(tags.END_CALL);
-    }
-    // Structure is decided when a tag completes ('>'), or when what follows one shows it is not
-    // another tag (`<` alone, or `</tool_ca`, cannot tell yet); nothing else changes the outcome.
-    let trigger = gt !== -1;
-    if (gt !== -1) {
-      const tail = delta.slice(gt + 1).trimStart();
-      this.afterTag = couldBeTag(tail) ? tail : null;
-    } else if (this.afterTag !== null) {
-      const tail = this.afterTag === '' ? delta.trimStart() : this.afterTag + delta;
-      this.afterTag = couldBeTag(tail) ? tail : null;
-      trigger = this.afterTag === null;
-    }
-    return this.seenCloser && trigger;
   }
 
   /** Call mode begins on `this.buf`: what it already holds sets the staging state. */
   private enterXml(): void {
     this.mode = 'xml';
-    this.seenCloser = this.buf.includes(tags.END_FN) || this.buf.includes(tags.END_CALL);
-    const gt = this.buf.lastIndexOf('>');
-    const tail = gt === -1 ? '' : this.buf.slice(gt + 1).trimStart();
-    this.afterTag = gt !== -1 && couldBeTag(tail) ? tail : null;
+    this.openerInProse = false; // a call closes what it opens; a mention's closer can no longer come
+    this.stage.enterCall(this.buf);
   }
 
   /** One state transition; false when it must wait for more input. */
@@ -215,6 +165,7 @@ export class ToolCallTextParser {
     const named = nameTagStart(rest, final);
     if (rest.startsWith('{') || named === 'yes') {
       this.mode = 'hermes';
+      this.openerInProse = false;
       return true;
     }
     if (named === 'wait') return false;
@@ -245,7 +196,7 @@ export class ToolCallTextParser {
 
   private stepXml(final: boolean, out: TextParserSink): boolean {
     // Only a completed tag (or the few characters after one) can change the outcome.
-    if (!final && !this.seenCloser) return false;
+    if (!final && !this.stage.seenCloser) return false;
     const result = parseXmlCall(this.buf, { wrapped: this.wrapped, final, schemas: this.schemas });
     if (result.kind === 'incomplete') return false;
     if (result.kind === 'invalid') {
@@ -261,7 +212,7 @@ export class ToolCallTextParser {
     if (result.trailingText && !final) {
       this.pending = { call, end: result.end, scanFrom: result.end };
       this.mode = 'pending';
-      this.held = this.buf.length - result.end;
+      this.stage.enterPending(this.buf.length - result.end);
       return false;
     }
     out.call(call);

@@ -1,0 +1,86 @@
+import { TRAILING_LOOKAHEAD } from './qwen-xml-call.js';
+import * as tags from './tags.js';
+import { couldBeTag } from './text-scan.js';
+
+/** The modes in which deltas are staged: inside a call, or after one while prose may still be part of it. */
+export type StagedMode = 'xml' | 'hermes' | 'pending';
+
+/**
+ * Deltas received inside a call (or in the prose right after one), kept apart from the parser's
+ * buffer until one of them could change the outcome. The (possibly long) buffer is then touched
+ * only when a tag completes, which keeps the parser's cost linear when fed a character at a time.
+ */
+export class CallStage {
+  private deltas: string[] = [];
+  /** An end tag (`</function>`, `</tool_call>`) has been seen: the call may be complete. */
+  seenCloser = false;
+  /** Text after the last '>' (leading whitespace dropped) while it could still start a tag. */
+  private afterTag: string | null = null;
+  /** Characters received since a call ended and prose began (pending mode). */
+  private held = 0;
+
+  /** Stages `delta`; true when the buffer plus what is staged must be parsed now. */
+  add(mode: StagedMode, delta: string, buf: string): boolean {
+    this.deltas.push(delta);
+    return this.worthParsing(mode, delta, buf);
+  }
+
+  /** Everything staged, in order; the stage is empty afterwards. */
+  take(): string {
+    if (this.deltas.length === 0) return '';
+    const text = this.deltas.join('');
+    this.deltas = [];
+    return text;
+  }
+
+  /** Call mode begins on `buf`: what it already holds sets the state. */
+  enterCall(buf: string): void {
+    this.seenCloser = buf.includes(tags.END_FN) || buf.includes(tags.END_CALL);
+    const gt = buf.lastIndexOf('>');
+    const tail = gt === -1 ? '' : buf.slice(gt + 1).trimStart();
+    this.afterTag = gt !== -1 && couldBeTag(tail) ? tail : null;
+  }
+
+  /** Pending mode begins with `held` characters of prose already after the call. */
+  enterPending(held: number): void {
+    this.held = held;
+  }
+
+  /** The last `n` characters received (staged deltas, then the buffer): where a tag that just completed lies. */
+  private recent(n: number, buf: string): string {
+    let text = '';
+    for (let i = this.deltas.length - 1; i >= 0 && text.length < n; i--)
+      text = this.deltas[i]! + text;
+    if (text.length < n) text = buf.slice(-(n - text.length)) + text;
+    return text.slice(-n);
+  }
+
+  private worthParsing(mode: StagedMode, delta: string, buf: string): boolean {
+    if (mode === 'hermes') return delta.includes('}') || delta.includes('>');
+    if (mode === 'pending') {
+      this.held += delta.length;
+      if (this.held > TRAILING_LOOKAHEAD) return true;
+      if (!delta.includes('>') && !delta.includes('=')) return false;
+      const window = this.recent(12 + delta.length, buf);
+      return tags.PENDING_TAGS.some((t) => window.includes(t));
+    }
+    const gt = delta.lastIndexOf('>');
+    // A call can only be complete once an end tag has been seen (tags complete with '>').
+    if (!this.seenCloser && gt !== -1) {
+      const window = this.recent(12 + delta.length, buf);
+      this.seenCloser = window.includes(tags.END_FN) || window.includes(tags.END_CALL);
+    }
+    // Structure is decided when a tag completes ('>'), or when what follows one shows it is not
+    // another tag (`<` alone, or `</tool_ca`, cannot tell yet); nothing else changes the outcome.
+    let trigger = gt !== -1;
+    if (gt !== -1) {
+      const tail = delta.slice(gt + 1).trimStart();
+      this.afterTag = couldBeTag(tail) ? tail : null;
+    } else if (this.afterTag !== null) {
+      const tail = this.afterTag === '' ? delta.trimStart() : this.afterTag + delta;
+      this.afterTag = couldBeTag(tail) ? tail : null;
+      trigger = this.afterTag === null;
+    }
+    return this.seenCloser && trigger;
+  }
+}
