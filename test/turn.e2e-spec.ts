@@ -242,15 +242,36 @@ describe('a turn over /ws (seed §5, §8)', () => {
   });
 
   it('ends the turn with error and assistant_end on an LLM error, and the session stays usable', async () => {
-    h.llm.enqueue(
-      { kind: 'status', status: 500, body: '{"error":{"message":"model crashed"}}' },
-      sseText(['Back.']),
-    );
+    const crashed = {
+      kind: 'status',
+      status: 500,
+      body: '{"error":{"message":"model crashed"}}',
+    } as const;
+    // The first try and LLM_RETRIES (2) more.
+    h.llm.enqueue(crashed, crashed, crashed, sseText(['Back.']));
     const msgs = await h.ws.turn('hi');
     expect(msgs).toEqual([
       { type: 'error', message: 'LLM server answered HTTP 500: model crashed' },
       { type: 'assistant_end', text: '' },
     ]);
+    expect(h.llm.requests).toHaveLength(3);
     expect((await h.ws.turn('again')).at(-1)).toEqual({ type: 'assistant_end', text: 'Back.' });
+  });
+
+  it('retries an overloaded LLM server before the answer begins: the user just gets the answer', async () => {
+    h.llm.enqueue(
+      { kind: 'status', status: 503, body: 'overloaded', headers: { 'Retry-After': '0' } },
+      sseText(['Here ', 'it is.']),
+    );
+    const msgs = await h.ws.turn('hi');
+    expect(msgs).toEqual([
+      { type: 'assistant_delta', text: 'Here ' },
+      { type: 'assistant_delta', text: 'it is.' },
+      { type: 'assistant_end', text: 'Here it is.' },
+    ]);
+    expect(h.llm.requests.map((r) => r.body.messages.at(-1))).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'user', content: 'hi' },
+    ]);
   });
 });

@@ -39,6 +39,12 @@ describe('parseEnv', () => {
     ['LLM_ENABLED', 'maybe', /LLM_ENABLED="maybe" is invalid: expected one of true, 1/],
     ['LLM_BASE_URL', 'ftp://x', /LLM_BASE_URL="ftp:\/\/x" is invalid: expected an absolute http/],
     ['LLM_EXTRA_BODY', '[1]', /LLM_EXTRA_BODY is invalid: expected a JSON object/],
+    ['LLM_RETRIES', '11', /LLM_RETRIES="11" is invalid: expected an integer from 0 to 10/],
+    [
+      'LLM_RETRY_BACKOFF_MS',
+      '0.5',
+      /LLM_RETRY_BACKOFF_MS="0.5" is invalid: expected an integer from 1 to 60000/,
+    ],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL="loud" is invalid: expected one of error, warn/],
     ['LOG_FORMAT', 'xml', /LOG_FORMAT="xml" is invalid: expected one of json, pretty/],
     ['TTS_PROVIDER', 'say', /TTS_PROVIDER="say" is invalid: expected one of espeak, openai, none/],

@@ -25,6 +25,9 @@ export interface Env {
     apiKey: string;
     systemPrompt: string;
     timeoutSecs: number;
+    /** Transient failures retried before anything of the answer was emitted. */
+    retries: number;
+    retryBackoffMs: number;
     extraBody: Record<string, unknown>;
     maxHistoryMessages: number;
   };
@@ -194,6 +197,8 @@ export function parseEnv(raw: Raw): Env {
       apiKey: present(raw, 'LLM_API_KEY') ?? '',
       systemPrompt: raw['LLM_SYSTEM_PROMPT'] ?? DEFAULT_SYSTEM_PROMPT,
       timeoutSecs: num(raw, 'LLM_TIMEOUT_SECS', 60, 0, 3600),
+      retries: int(raw, 'LLM_RETRIES', 2, 0, 10),
+      retryBackoffMs: int(raw, 'LLM_RETRY_BACKOFF_MS', 500, 1, 60_000),
       extraBody: jsonObject(raw, 'LLM_EXTRA_BODY'),
       maxHistoryMessages: int(raw, 'LLM_MAX_HISTORY_MESSAGES', 50, 2, 10000),
     },

@@ -1,58 +1,41 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createParser } from 'eventsource-parser';
 import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Observable } from 'rxjs';
 import { llmConfig, type LlmConfig } from '../config/app.config.js';
 import { CompletionDecoder, errorMessageOf } from './completion-decoder.js';
 import { postJson, type HttpReply } from './http-post.js';
 import { parseJson } from './parsing/json.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
+import {
+  isTransientStatus,
+  retryAfterMs,
+  retryDelayMs,
+  StreamFault,
+  Watchdog,
+} from './stream-fault.js';
 
-class StreamFault extends Error {
-  constructor(
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message);
-  }
+/** Error codes of a server that is unreachable, restarting, or dropped the connection. */
+const NETWORK_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+function isNetworkError(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } } | undefined;
+  return NETWORK_ERRORS.has(e?.code ?? '') || NETWORK_ERRORS.has(e?.cause?.code ?? '');
 }
 
 /** vLLM without `--enable-auto-tool-choice` refuses `tool_choice: "auto"` with HTTP 400. */
 const NO_TOOL_PARSER = /auto.{0,20}tool.?choice|enable-auto-tool-choice|tool-call-parser/i;
-
-/**
- * Aborts when a phase (connect + first byte, then each gap between chunks) takes too long.
- * Re-arming only moves a deadline; one timer checks it, so a busy stream costs no timer churn.
- */
-class Watchdog {
-  private timer: NodeJS.Timeout | undefined;
-  private deadline = 0;
-  private phase = '';
-  constructor(
-    private readonly controller: AbortController,
-    private readonly ms: number,
-  ) {}
-  arm(phase: string): void {
-    this.phase = phase;
-    this.deadline = performance.now() + this.ms;
-    this.timer ??= setTimeout(() => this.check(), this.ms);
-  }
-  stop(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-  private check(): void {
-    const left = this.deadline - performance.now();
-    if (left > 1) {
-      this.timer = setTimeout(() => this.check(), left);
-      return;
-    }
-    this.timer = undefined;
-    this.controller.abort(
-      new StreamFault(`LLM server timed out (${this.phase}, ${this.ms / 1000}s)`),
-    );
-  }
-}
 
 /** After `[DONE]` the server ends the response at once; waiting this long at most keeps the connection for reuse. */
 const DRAIN_AFTER_DONE_MS = 2000;
@@ -96,22 +79,39 @@ export class OpenAiLlmClient extends LlmClient {
       const onAbort = () => controller.abort(new StreamFault('cancelled'));
       if (signal?.aborted) onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
-      const emitted = { any: false };
+      const emitted = { any: false, events: 0 };
       let settled = false;
       const emit = (e: LlmEvent) => {
         if (e.type === 'text' || e.type === 'tool_call') emitted.any = true;
+        emitted.events++;
         subscriber.next(e);
       };
-      this.execute(request, streaming, controller, emit)
+      const faultOf = (error: unknown): StreamFault => {
+        const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
+        if (reason instanceof StreamFault) return reason;
+        const message = `LLM request failed: ${(reason as Error)?.message ?? String(reason)}`;
+        return new StreamFault(message, undefined, isNetworkError(reason));
+      };
+      // A transient fault is retried while nothing of the answer has been emitted: once a token
+      // is out (shown, spoken), a second answer would repeat it.
+      const attempt = async (n: number): Promise<void> => {
+        try {
+          await this.execute(request, streaming, controller, emit);
+        } catch (error) {
+          const fault = faultOf(error);
+          const { retries, retryBackoffMs, timeoutSecs } = this.config;
+          if (n > retries || !fault.transient || emitted.events > 0 || controller.signal.aborted)
+            throw fault;
+          const delay = retryDelayMs(n, retryBackoffMs, timeoutSecs * 1000, fault);
+          this.logger.warn(`${fault.message}; retry ${n} of ${retries} in ${delay} ms`);
+          await sleep(delay, undefined, { signal: controller.signal });
+          return attempt(n + 1);
+        }
+      };
+      attempt(1)
         .catch((error: unknown) => {
           if (subscriber.closed) return;
-          const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
-          const fault =
-            reason instanceof StreamFault
-              ? reason
-              : new StreamFault(
-                  `LLM request failed: ${(reason as Error)?.message ?? String(reason)}`,
-                );
+          const fault = faultOf(error);
           const retryable =
             !emitted.any &&
             (fault.status === undefined || fault.status >= 500 || fault.status === 429);
@@ -185,7 +185,12 @@ export class OpenAiLlmClient extends LlmClient {
         );
         response = await this.post(this.body(request, model, streaming), controller.signal);
       }
-      if (!response.ok) throw this.httpFault(response.status, await response.text());
+      if (!response.ok)
+        throw this.httpFault(
+          response.status,
+          await response.text(),
+          response.body.headers['retry-after'],
+        );
       const decoder = new CompletionDecoder(
         new Map(request.tools.map((t) => [t.name, t.parameters])),
       );
@@ -214,11 +219,13 @@ export class OpenAiLlmClient extends LlmClient {
     );
   }
 
-  private httpFault(status: number, text: string): StreamFault {
+  private httpFault(status: number, text: string, retryAfter?: string | null): StreamFault {
     const message = errorMessageOf(parseJson(text));
     return new StreamFault(
       `LLM server answered HTTP ${status}: ${(message ?? text).slice(0, 500)}`,
       status,
+      isTransientStatus(status),
+      retryAfterMs(retryAfter ?? undefined),
     );
   }
 
@@ -269,14 +276,15 @@ export class OpenAiLlmClient extends LlmClient {
     const tail = decoder.end();
     for (const e of tail) if (e.type !== 'done' || (finished && !fault)) emit(e);
     if (fault) throw fault;
-    if (!finished) throw new StreamFault('LLM stream closed before [DONE]');
+    if (!finished) throw new StreamFault('LLM stream closed before [DONE]', undefined, true);
   }
 
   private resolveModel(signal: AbortSignal): Promise<string> {
     if (this.config.model) return Promise.resolve(this.config.model);
     this.model ??= (async () => {
       const res = await fetch(`${this.config.baseUrl}/models`, { headers: this.headers(), signal });
-      if (!res.ok) throw this.httpFault(res.status, await res.text());
+      if (!res.ok)
+        throw this.httpFault(res.status, await res.text(), res.headers.get('retry-after'));
       const id = ((await res.json()) as { data?: { id?: string }[] }).data?.[0]?.id;
       if (!id) throw new StreamFault('LLM_MODEL is empty and GET /models listed no model');
       this.logger.log(`using model ${id} (first of GET /models)`);

@@ -14,7 +14,7 @@ export type Script =
       contentType?: string;
     }
   | { kind: 'json'; body: unknown; status?: number }
-  | { kind: 'status'; status: number; body: string }
+  | { kind: 'status'; status: number; body: string; headers?: Record<string, string> }
   | { kind: 'hang' }
   /** Closes the connection without answering (a server dropping an idle kept-alive connection). */
   | { kind: 'drop' };
@@ -172,7 +172,9 @@ export class FakeLlm {
         req.socket.destroy();
         return;
       case 'status':
-        res.writeHead(script.status, { 'Content-Type': 'application/json' }).end(script.body);
+        res
+          .writeHead(script.status, { 'Content-Type': 'application/json', ...script.headers })
+          .end(script.body);
         finished = true;
         return;
       case 'json':
@@ -225,6 +227,8 @@ export function llmClient(
     apiKey: '',
     systemPrompt: '',
     timeoutSecs: 5,
+    retries: 0,
+    retryBackoffMs: 10,
     extraBody: {},
     maxHistoryMessages: 50,
     ...over,

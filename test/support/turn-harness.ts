@@ -74,6 +74,7 @@ export function useTurnHarness(): TurnHarness {
       ]),
       LLM_TOOL_RESULT_MAX_CHARS: '100',
       LLM_TOOL_MAX_ITERATIONS: '2',
+      LLM_RETRY_BACKOFF_MS: '20',
     }),
     (req, res) => {
       if (req.path === '/missing') return void res.writeHead(404).end('no such thing');
