@@ -8,6 +8,7 @@ import { parseEnv } from './config/env.js';
 import { JsonLogger, levelsUpTo } from './logging.js';
 import { setupSwagger } from './swagger.js';
 import { AgentWsAdapter } from './orchestrator/agent-ws.adapter.js';
+import { Lifecycle } from './lifecycle/lifecycle.service.js';
 
 /** Builds the whole engine (HTTP + WebSocket on one port); `listen` is left to the caller. */
 export async function createApp(): Promise<INestApplication> {
@@ -19,14 +20,42 @@ export async function createApp(): Promise<INestApplication> {
     abortOnError: false,
   });
   app.useWebSocketAdapter(new AgentWsAdapter(app));
-  app.enableShutdownHooks();
   setupSwagger(app);
   return app;
 }
 
+/**
+ * SIGTERM / SIGINT stop the engine gracefully: sessions drain for up to SHUTDOWN_GRACE_SECS
+ * (turns in progress finish), then the app closes. A second signal ends the grace period.
+ */
+function stopOnSignals(app: INestApplication, graceSecs: number): void {
+  const logger = new Logger('Engine');
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    const lifecycle = app.get(Lifecycle);
+    if (stopping) return lifecycle.hurry();
+    stopping = true;
+    logger.log(`${signal}: draining sessions (up to ${graceSecs}s), then stopping`);
+    void lifecycle
+      .drain(graceSecs * 1000)
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error(`stop failed: ${(error as Error).stack}`);
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
 export async function start(): Promise<INestApplication> {
   const app = await createApp();
-  await app.listen(parseEnv(process.env).port);
+  const env = parseEnv(process.env);
+  stopOnSignals(app, env.shutdownGraceSecs);
+  await app.listen(env.port);
   const server = app.getHttpServer() as Server;
   const { port } = server.address() as AddressInfo;
   new Logger('Engine').log(`listening on http://0.0.0.0:${port} (WebSocket /ws, Swagger /docs)`);

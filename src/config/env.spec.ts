@@ -39,6 +39,11 @@ describe('parseEnv', () => {
     ['LLM_ENABLED', 'maybe', /LLM_ENABLED="maybe" is invalid: expected one of true, 1/],
     ['LLM_BASE_URL', 'ftp://x', /LLM_BASE_URL="ftp:\/\/x" is invalid: expected an absolute http/],
     ['LLM_EXTRA_BODY', '[1]', /LLM_EXTRA_BODY is invalid: expected a JSON object/],
+    [
+      'SHUTDOWN_GRACE_SECS',
+      '-5',
+      /SHUTDOWN_GRACE_SECS="-5" is invalid: expected an integer from 0 to 3600/,
+    ],
     ['LLM_RETRIES', '11', /LLM_RETRIES="11" is invalid: expected an integer from 0 to 10/],
     [
       'LLM_RETRY_BACKOFF_MS',

@@ -18,6 +18,8 @@ export interface Env {
   logFormat: 'json' | 'pretty';
   /** When set, `/api/tools` requires `Authorization: Bearer <key>`. */
   adminApiKey: string;
+  /** On SIGTERM/SIGINT, how long turns in progress may run on before they are cut short. */
+  shutdownGraceSecs: number;
   llm: {
     enabled: boolean;
     baseUrl: string;
@@ -190,6 +192,7 @@ export function parseEnv(raw: Raw): Env {
     logLevel: oneOf(raw, 'LOG_LEVEL', 'log', ['error', 'warn', 'log', 'debug', 'verbose'] as const),
     logFormat: oneOf(raw, 'LOG_FORMAT', 'json', ['json', 'pretty'] as const),
     adminApiKey: present(raw, 'ADMIN_API_KEY') ?? '',
+    shutdownGraceSecs: int(raw, 'SHUTDOWN_GRACE_SECS', 20, 0, 3600),
     llm: {
       enabled: bool(raw, 'LLM_ENABLED') ?? true,
       baseUrl: httpUrl(raw, 'LLM_BASE_URL', 'http://localhost:8000/v1'),

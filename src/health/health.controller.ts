@@ -1,11 +1,22 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import {
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 import { ToolRegistry } from '../tools/tool-registry.service.js';
 
 class HealthDto {
-  @ApiProperty({ example: 'ok', enum: ['ok'] })
-  status!: 'ok';
+  @ApiProperty({
+    description: '`draining` (with HTTP 503) once the engine is stopping: take it out of rotation',
+    example: 'ok',
+    enum: ['ok', 'draining'],
+  })
+  status!: 'ok' | 'draining';
 
   @ApiProperty({
     description: 'The engine process that answered (several share the port with ENGINE_PROCESSES)',
@@ -37,15 +48,24 @@ setInterval(() => loop.reset(), 60_000).unref();
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
-  constructor(private readonly registry: ToolRegistry) {}
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly lifecycle: Lifecycle,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'Liveness/readiness probe' })
   @ApiOkResponse({ type: HealthDto })
-  health(): HealthDto {
+  @ApiServiceUnavailableResponse({
+    type: HealthDto,
+    description: 'The engine is stopping (SIGTERM): sessions are draining, new ones are refused',
+  })
+  health(@Res({ passthrough: true }) res: { status(code: number): unknown }): HealthDto {
     const snapshot = this.registry.active();
+    const draining = this.lifecycle.draining;
+    if (draining) res.status(HttpStatus.SERVICE_UNAVAILABLE);
     return {
-      status: 'ok',
+      status: draining ? 'draining' : 'ok',
       pid: process.pid,
       uptime_secs: Math.round(process.uptime()),
       event_loop_delay_p99_ms: Math.round((loop.percentile(99) / 1e6) * 10) / 10,

@@ -1,7 +1,10 @@
 import { Inject, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { WebSocketGateway, type OnGatewayConnection, type OnGatewayInit } from '@nestjs/websockets';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import { appConfig, type AppConfig } from '../config/app.config.js';
+import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 import { SpeechService } from '../speech/speech.service.js';
 import { Conversation } from './conversation.js';
 import type { ServerEvent } from './protocol/server-events.js';
@@ -9,6 +12,24 @@ import { Session } from './session.js';
 import { TurnManager } from './turn-manager.service.js';
 
 type LiveSocket = WebSocket & { isAlive?: boolean };
+
+/** Close code 1001 (going away): the client should reconnect, and reach another engine. */
+const GOING_AWAY = 1001;
+/** How long a client has to answer the close handshake before its connection is cut. */
+const CLOSE_HANDSHAKE_MS = 1000;
+
+async function closeGoingAway(socket: LiveSocket): Promise<void> {
+  const isClosed = () => socket.readyState === socket.CLOSED;
+  if (isClosed()) return;
+  const closed = once(socket, 'close');
+  socket.close(GOING_AWAY, 'server shutting down');
+  const cut = new AbortController();
+  await Promise.race([closed, sleep(CLOSE_HANDSHAKE_MS, undefined, { signal: cut.signal })]).catch(
+    () => undefined,
+  );
+  cut.abort();
+  if (!isClosed()) socket.terminate();
+}
 
 function bytesOf(data: RawData): Buffer {
   if (Buffer.isBuffer(data)) return data;
@@ -22,12 +43,31 @@ export class AgentGateway
 {
   private readonly logger = new Logger(AgentGateway.name);
   private heartbeat: NodeJS.Timeout | undefined;
+  private readonly open = new Map<LiveSocket, Conversation>();
 
   constructor(
     private readonly turns: TurnManager,
     private readonly speech: SpeechService,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
-  ) {}
+    private readonly lifecycle: Lifecycle,
+  ) {
+    lifecycle.onDrain((deadline) => this.drain(deadline));
+  }
+
+  /**
+   * The engine is stopping: an idle session is closed at once, a session in a turn when its turn
+   * (and audio) is over, or cut short at the deadline; each with 1001 so that its client reconnects.
+   */
+  private async drain(deadline: Promise<void>): Promise<void> {
+    this.logger.log(`draining ${this.open.size} session(s)`);
+    await Promise.all(
+      [...this.open].map(async ([socket, conversation]) => {
+        await Promise.race([conversation.finish(), deadline]);
+        await conversation.stop();
+        await closeGoingAway(socket);
+      }),
+    );
+  }
 
   afterInit(server: WebSocketServer): void {
     // Frames over the limit are refused by ws itself with close code 1009.
@@ -52,6 +92,7 @@ export class AgentGateway
   }
 
   handleConnection(socket: LiveSocket): void {
+    if (this.lifecycle.draining) return socket.close(GOING_AWAY, 'server shutting down');
     const session = new Session(this.speech.config.language);
     const send = (event: ServerEvent | Buffer) => {
       if (socket.readyState !== socket.OPEN) return;
@@ -76,7 +117,11 @@ export class AgentGateway
       const bytes = bytesOf(data);
       void conversation.receive(bytes, isBinary);
     });
-    socket.on('close', () => conversation.close());
+    this.open.set(socket, conversation);
+    socket.on('close', () => {
+      this.open.delete(socket);
+      conversation.close();
+    });
     this.logger.log(`session opened (session_id=${session.id})`);
     send({ type: 'session', session_id: session.id, settings: session.settings });
   }

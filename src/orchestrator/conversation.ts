@@ -30,6 +30,8 @@ export class Conversation {
   private readonly closed = new AbortController();
   /** Client messages are handled one after another, in arrival order. */
   private inbox: Promise<void> = Promise.resolve();
+  /** The engine is stopping: the turn in progress may finish, no new one starts. */
+  private draining = false;
 
   constructor(
     readonly session: Session,
@@ -96,6 +98,19 @@ export class Conversation {
     void this.session.cancel();
   }
 
+  /** Starts no new turn from now on; settles once the turn in progress (and its audio) is over. */
+  async finish(): Promise<void> {
+    this.draining = true;
+    await this.inbox;
+    await this.session.idle();
+  }
+
+  /** Cuts a turn still in progress short (it ends with `assistant_end` interrupted). */
+  async stop(): Promise<void> {
+    this.draining = true;
+    await this.session.cancel();
+  }
+
   private update(message: SessionUpdateMessage): void {
     const changes = Object.fromEntries(
       Object.entries(message).filter(([key, value]) => key !== 'type' && value !== undefined),
@@ -136,6 +151,7 @@ export class Conversation {
   private async startTurn(text: string): Promise<void> {
     await this.session.cancel();
     if (this.closed.signal.aborted) return; // the client has gone: start nothing
+    if (this.draining) return this.error('the server is shutting down: reconnect to continue');
     this.session.begin((signal) => this.runTurn(text, signal));
   }
 

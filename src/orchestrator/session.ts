@@ -30,6 +30,11 @@ export class Session {
     this.current = { controller, done };
   }
 
+  /** Settles once no turn is in progress (at once when idle). */
+  async idle(): Promise<void> {
+    while (this.current) await this.current.done;
+  }
+
   /** Cancels the turn in progress, if any, and waits until it has ended. */
   async cancel(): Promise<void> {
     const current = this.current;

@@ -1,0 +1,99 @@
+import WebSocket from 'ws';
+import { runBuiltEngine } from './support/built-engine.js';
+import { sseText, useFakeLlm } from './support/fake-llm.js';
+import { pieces } from './support/turn-harness.js';
+import { WsClient } from './support/ws-client.js';
+
+const ANSWER = 'This answer is still being spoken when the engine is told to stop, and it ends.';
+const wsUrl = (httpUrl: string) => `${httpUrl.replace('http', 'ws')}/ws`;
+
+/** What a client that connects gets: its session, or the close code it was turned away with. */
+function tryConnect(url: string): Promise<number | 'session'> {
+  const socket = new WebSocket(url);
+  return new Promise((resolve, reject) => {
+    socket.once('message', () => (resolve('session'), socket.close()));
+    socket.once('close', (code) => resolve(code));
+    socket.once('error', reject);
+  });
+}
+
+/** Resolves once `test` holds, checking every 20 ms; rejects after 5 s. */
+async function until(test: () => boolean): Promise<void> {
+  for (let waited = 0; !test(); waited += 20) {
+    if (waited > 5000) throw new Error('condition not met within 5 s');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('graceful stop on SIGTERM (rolling deploys)', () => {
+  const { llm, url } = useFakeLlm();
+
+  it.each([['1'], ['2']])(
+    'lets a turn in progress finish, closes idle sessions at once and refuses new ones, all with 1001, then exits 0 (ENGINE_PROCESSES=%s)',
+    async (processes) => {
+      const engine = await runBuiltEngine(
+        { PORT: '0', LLM_BASE_URL: url(), LLM_MODEL: 'fake', ENGINE_PROCESSES: processes },
+        true,
+        Number(processes),
+      );
+      llm.enqueue({ ...sseText(pieces(ANSWER, 3)), delayMs: 40 });
+      const busy = await WsClient.connect(wsUrl(engine.url!));
+      const idle = await WsClient.connect(wsUrl(engine.url!));
+      busy.send({ type: 'user_text', text: 'talk' });
+      await busy.waitFor((m) => m.type === 'assistant_delta');
+
+      engine.stop();
+      expect(await idle.closed).toBe(1001);
+      // Every engine process has had the signal (the primary passes it on to each).
+      await until(() => engine.output.match(/draining \d+ session/g)?.length === Number(processes));
+      expect(busy.closeCode).toBeUndefined(); // still answering
+      const health = await fetch(`${engine.url}/health`);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toMatchObject({ status: 'draining' });
+      expect(await tryConnect(wsUrl(engine.url!))).toBe(1001);
+
+      const end = await busy.waitFor((m) => m.type === 'assistant_end');
+      expect(end).toEqual({ type: 'assistant_end', text: ANSWER });
+      expect(await busy.closed).toBe(1001);
+      expect(await engine.exited).toBe(0);
+      expect(idle.messages.filter((m) => m.type === 'error')).toEqual([]);
+    },
+  );
+
+  it('cuts a turn short when SHUTDOWN_GRACE_SECS runs out, and takes no new turn while draining', async () => {
+    const engine = await runBuiltEngine(
+      { PORT: '0', LLM_BASE_URL: url(), LLM_MODEL: 'fake', SHUTDOWN_GRACE_SECS: '1' },
+      true,
+    );
+    llm.fallback = () => ({
+      kind: 'sse',
+      pieces: sseText(['Still ', 'thinking']).pieces.slice(0, 3),
+      keepOpen: true,
+    });
+    const [slow, eager] = await Promise.all([1, 2].map(() => WsClient.connect(wsUrl(engine.url!))));
+    for (const c of [slow!, eager!]) {
+      c.send({ type: 'user_text', text: 'go' });
+      await c.waitFor((m) => m.type === 'assistant_delta' && m.text === 'thinking');
+    }
+    const stoppedAt = performance.now();
+    engine.stop();
+    await until(() => engine.output.includes('draining 2 session'));
+    // A new message during the drain interrupts the turn as always, but starts no other.
+    eager!.send({ type: 'user_text', text: 'and now?' });
+    expect(await eager!.closed).toBe(1001);
+    expect(eager!.messages.slice(-2)).toEqual([
+      { type: 'assistant_end', text: 'Still thinking', interrupted: true },
+      { type: 'error', message: 'the server is shutting down: reconnect to continue' },
+    ]);
+
+    expect(await slow!.closed).toBe(1001);
+    expect(performance.now() - stoppedAt).toBeGreaterThanOrEqual(1000);
+    expect(slow!.messages.at(-1)).toEqual({
+      type: 'assistant_end',
+      text: 'Still thinking',
+      interrupted: true,
+    });
+    expect(await engine.exited).toBe(0);
+    await Promise.all(llm.requests.map((r) => r.aborted));
+  });
+});
