@@ -1,5 +1,7 @@
 import type { Socket } from 'node:net';
 import { Engine } from './support/engine.js';
+import { sseText } from './support/fake-llm.js';
+import { useEngineRig } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
 
 describe('WebSocket heartbeat', () => {
@@ -24,4 +26,28 @@ describe('WebSocket heartbeat', () => {
     expect(alive.socket.readyState).toBe(alive.socket.OPEN);
     alive.close();
   });
+});
+
+describe('a client that reads slower than it is sent to', () => {
+  const rig = useEngineRig(() => ({ LLM_MODEL: 'fake', WS_MAX_BUFFERED_BYTES: '262144' }));
+  const socketOf = (c: WsClient) => (c.socket as unknown as { _socket: Socket })._socket;
+
+  it('is cut off past WS_MAX_BUFFERED_BYTES, which ends its turn; the others are served', async () => {
+    // 20 MB of answer: more than the kernel's socket buffers hold for a client that stops reading.
+    const answer = Array.from({ length: 300 }, (_, i) => `${i} ${'x'.repeat(65_536)} `);
+    rig.llm.enqueue(sseText(answer), sseText(['Fine.']));
+    const slow = await WsClient.connect(rig.engine.wsUrl);
+    slow.send({ type: 'user_text', text: 'go' });
+    await slow.waitFor((m) => m.type === 'assistant_delta');
+    socketOf(slow).pause();
+    await rig.llm.requests[0]!.aborted; // its turn ended: the engine stopped asking for it
+
+    const other = await WsClient.connect(rig.engine.wsUrl);
+    expect((await other.turn('hi')).at(-1)).toEqual({ type: 'assistant_end', text: 'Fine.' });
+    socketOf(slow).resume();
+    expect(await slow.closed).toBe(1006);
+    expect(slow.messages.filter((m) => m.type === 'assistant_end')).toHaveLength(0);
+    expect(slow.messages.length).toBeLessThan(answer.length);
+    other.close();
+  }, 30_000);
 });

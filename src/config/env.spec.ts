@@ -44,6 +44,11 @@ describe('parseEnv', () => {
       '-5',
       /SHUTDOWN_GRACE_SECS="-5" is invalid: expected an integer from 0 to 3600/,
     ],
+    [
+      'WS_MAX_BUFFERED_BYTES',
+      '1000',
+      /WS_MAX_BUFFERED_BYTES="1000" is invalid: expected an integer from 65536 to/,
+    ],
     ['LLM_RETRIES', '11', /LLM_RETRIES="11" is invalid: expected an integer from 0 to 10/],
     [
       'LLM_RETRY_BACKOFF_MS',

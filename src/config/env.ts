@@ -44,7 +44,7 @@ export interface Env {
     resultMaxChars: number;
     maxResponseBytes: number;
   };
-  ws: { maxMessageBytes: number; pingIntervalSecs: number };
+  ws: { maxMessageBytes: number; pingIntervalSecs: number; maxBufferedBytes: number };
   speech: SpeechEnv;
   codeTools: {
     workers: number;
@@ -217,6 +217,7 @@ export function parseEnv(raw: Raw): Env {
     ws: {
       maxMessageBytes: int(raw, 'WS_MAX_MESSAGE_BYTES', MiB, 64, 64 * MiB),
       pingIntervalSecs: int(raw, 'WS_PING_INTERVAL_SECS', 30, 0, 3600),
+      maxBufferedBytes: int(raw, 'WS_MAX_BUFFERED_BYTES', 16 * MiB, 64 * 1024, 1024 * MiB),
     },
     speech: parseSpeech(raw),
     codeTools: {

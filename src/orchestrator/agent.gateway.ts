@@ -91,6 +91,18 @@ export class AgentGateway
     if (this.heartbeat) clearInterval(this.heartbeat);
   }
 
+  /**
+   * A client that reads slower than its answer is sent (a stalled app, a bad network) would make
+   * the engine hold ever more of it in memory: past WS_MAX_BUFFERED_BYTES its connection is cut,
+   * which also ends its turn.
+   */
+  private dropSlow(socket: LiveSocket, session: Session): void {
+    this.logger.warn(
+      `client too slow: ${socket.bufferedAmount} bytes waiting to be sent, over WS_MAX_BUFFERED_BYTES; connection dropped (session_id=${session.id})`,
+    );
+    socket.terminate();
+  }
+
   handleConnection(socket: LiveSocket): void {
     if (this.lifecycle.draining) return socket.close(GOING_AWAY, 'server shutting down');
     const session = new Session(this.speech.config.language);
@@ -98,6 +110,7 @@ export class AgentGateway
       if (socket.readyState !== socket.OPEN) return;
       if (Buffer.isBuffer(event)) socket.send(event, { binary: true });
       else socket.send(JSON.stringify(event));
+      if (socket.bufferedAmount > this.config.ws.maxBufferedBytes) this.dropSlow(socket, session);
     };
     const conversation = new Conversation(session, {
       turns: this.turns,
