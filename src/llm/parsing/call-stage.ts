@@ -3,7 +3,7 @@ import * as tags from './tags.js';
 import { couldBeTag } from './text-scan.js';
 
 /** The modes in which deltas are staged: inside a call, or after one while prose may still be part of it. */
-export type StagedMode = 'xml' | 'hermes' | 'pending';
+export type StagedMode = 'xml' | 'hermes' | 'glm' | 'pending';
 
 /**
  * Deltas received inside a call (or in the prose right after one), kept apart from the parser's
@@ -57,6 +57,7 @@ export class CallStage {
 
   private worthParsing(mode: StagedMode, delta: string, buf: string): boolean {
     if (mode === 'hermes') return delta.includes('}') || delta.includes('>');
+    if (mode === 'glm') return delta.includes('>');
     if (mode === 'pending') {
       this.held += delta.length;
       if (this.held > TRAILING_LOOKAHEAD) return true;

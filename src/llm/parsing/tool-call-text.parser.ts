@@ -1,4 +1,5 @@
 import { CallStage } from './call-stage.js';
+import { glmBlock, glmStart } from './glm-call.js';
 import { hermesBlock, nameTagStart, type ParsedTextCall } from './hermes-call.js';
 import { collect, type TextParserEvent, type TextParserSink } from './parser-events.js';
 import { canFollowLt, heldSuffix, tagStart } from './text-scan.js';
@@ -10,13 +11,13 @@ export type { TextParserEvent, TextParserSink } from './parser-events.js';
 /** A held-back tag prefix at least this long (`<to`, `<fu`) is dropped at the end of the output. */
 const TRUNCATED_TAG_MIN = 3;
 
-type Mode = 'text' | 'think' | 'xml' | 'hermes' | 'pending';
+type Mode = 'text' | 'think' | 'xml' | 'hermes' | 'glm' | 'pending';
 
 /**
  * Incremental parser of model text: `push(delta)` returns the events that are certain,
  * `flush()` the rest at the end of the output. It separates user-visible text, `<think>`
- * reasoning, and tool calls written as Qwen3-Coder XML (wrapped or bare `<function=`) or
- * Hermes JSON. No part of a tag ever reaches a `text` event: a suffix that could still become
+ * reasoning, and tool calls written as Qwen3-Coder XML (wrapped or bare `<function=`), Hermes
+ * JSON, or GLM's `<arg_key>`/`<arg_value>` pairs. No part of a tag ever reaches a `text` event: a suffix that could still become
  * one is held back until it cannot. Cost is linear in the input for ordinary output.
  */
 export class ToolCallTextParser {
@@ -69,7 +70,7 @@ export class ToolCallTextParser {
         return;
       }
     }
-    if (this.mode === 'xml' || this.mode === 'pending' || this.mode === 'hermes') {
+    if (this.mode !== 'text' && this.mode !== 'think') {
       // Keeps the cost linear: the (possibly long) buffer is only touched when a tag completes.
       if (!this.stage.add(this.mode, delta, this.buf)) return;
       this.buf += this.stage.take();
@@ -102,7 +103,9 @@ export class ToolCallTextParser {
       case 'xml':
         return this.stepXml(final, out);
       case 'hermes':
-        return this.stepHermes(final, out);
+        return this.endBlock(hermesBlock(this.buf, final), out);
+      case 'glm':
+        return this.endBlock(glmBlock(this.buf, final, this.schemas), out);
       case 'pending':
         return this.stepPending(final, out);
     }
@@ -168,7 +171,13 @@ export class ToolCallTextParser {
       this.openerInProse = false;
       return true;
     }
-    if (named === 'wait') return false;
+    const glm = glmStart(rest, final, this.schemas);
+    if (glm === 'yes') {
+      this.mode = 'glm';
+      this.openerInProse = false;
+      return true;
+    }
+    if (named === 'wait' || glm === 'wait') return false;
     if (tags.FN.startsWith(rest)) {
       // Nothing after the opener yet (or the start of `<function=`): wait; at the end of the
       // output it is markup cut off by truncation, and is dropped.
@@ -254,9 +263,14 @@ export class ToolCallTextParser {
     return false;
   }
 
-  /** Hermes: `<tool_call>` + one JSON object (strings may hold any text) + `</tool_call>`. */
-  private stepHermes(final: boolean, out: TextParserSink): boolean {
-    const block = hermesBlock(this.buf, final);
+  /**
+   * Hermes (`<tool_call>` + one JSON object, whose strings may hold any text, + `</tool_call>`)
+   * and GLM blocks: `block` is the call at the start of the buffer, undefined until it is complete.
+   */
+  private endBlock(
+    block: { end: number; call?: ParsedTextCall } | undefined,
+    out: TextParserSink,
+  ): boolean {
     if (block === undefined) return false;
     if (block.call) out.call(block.call);
     this.take(block.end);
