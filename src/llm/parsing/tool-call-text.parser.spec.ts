@@ -220,7 +220,15 @@ describe('properties', () => {
     '=',
     '"',
     '{',
+    'f',
+    'f\n',
+    '<arg_key>',
+    '</arg_key>',
+    '<arg_value>',
+    '</arg_value>',
   );
+  // `f` is an active tool: a GLM call without arguments (`<tool_call>f</tool_call>`) counts.
+  const schemas = new Map([['f', { type: 'object', properties: { x: { type: 'integer' } } }]]);
   const input = fc
     .array(fc.oneof(pieces, fc.string({ maxLength: 4 })), { maxLength: 30 })
     .map((a) => a.join(''));
@@ -235,7 +243,7 @@ describe('properties', () => {
           deltas.push(text.slice(prev, p));
           prev = p;
         }
-        expect(run(deltas)).toEqual(run([text]));
+        expect(run(deltas, schemas)).toEqual(run([text], schemas));
       }),
       { numRuns: 400 },
     );
@@ -243,17 +251,21 @@ describe('properties', () => {
 
   it('never lets call markup into visible text when the calls parse', () => {
     const call = fc
-      .record({ city: fc.string({ maxLength: 8 }).filter((s) => !s.includes('<')) })
-      .map(
-        ({ city }) =>
-          `<tool_call>\n<function=get_weather>\n<parameter=city>\n${city}\n</parameter>\n</function>\n</tool_call>`,
+      .record({
+        city: fc.string({ maxLength: 8 }).filter((s) => !s.includes('<')),
+        glm: fc.boolean(),
+      })
+      .map(({ city, glm }) =>
+        glm
+          ? `<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>${city}</arg_value>\n</tool_call>`
+          : `<tool_call>\n<function=get_weather>\n<parameter=city>\n${city}\n</parameter>\n</function>\n</tool_call>`,
       );
     const prose = fc.string({ maxLength: 10 }).filter((s) => !s.includes('<'));
     fc.assert(
       fc.property(fc.array(fc.tuple(prose, call), { maxLength: 4 }), prose, (parts, tail) => {
         const text = parts.map(([p, c]) => p + c).join('') + tail;
         const out = run(randomSplit(text, rng(text.length + 1)));
-        expect(out.text).not.toMatch(/<\/?(tool_call|function|parameter)/);
+        expect(out.text).not.toMatch(/<\/?(tool_call|function|parameter|arg_key|arg_value)/);
         expect(out.calls).toHaveLength(parts.length);
       }),
       { numRuns: 300 },
