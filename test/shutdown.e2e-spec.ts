@@ -60,6 +60,27 @@ describe('graceful stop on SIGTERM (rolling deploys)', () => {
     },
   );
 
+  it('lets a voice session speak its answer to the end before closing it', async () => {
+    const engine = await runBuiltEngine(
+      { PORT: '0', LLM_BASE_URL: url(), LLM_MODEL: 'fake', TTS_PROVIDER: 'espeak' },
+      true,
+    );
+    llm.enqueue({ ...sseText(pieces(ANSWER, 3)), delayMs: 30 });
+    const voice = await WsClient.connect(wsUrl(engine.url!));
+    voice.send({ type: 'session.update', modality: 'voice' });
+    await voice.waitFor((m) => m.type === 'session.updated');
+    voice.send({ type: 'user_text', text: 'talk' });
+    await voice.waitFor((m) => m.type === 'assistant_delta');
+
+    engine.stop();
+    expect(await voice.closed).toBe(1001);
+    const end = voice.messages.findIndex((m) => m.type === 'assistant_end');
+    expect(voice.messages[end]).toEqual({ type: 'assistant_end', text: ANSWER });
+    expect(voice.messages.at(-1)).toEqual({ type: 'audio_end' });
+    expect(voice.messages.filter((m) => m.type === 'audio').length).toBeGreaterThan(3);
+    expect(await engine.exited).toBe(0);
+  });
+
   it('cuts a turn short when SHUTDOWN_GRACE_SECS runs out, and takes no new turn while draining', async () => {
     const engine = await runBuiltEngine(
       { PORT: '0', LLM_BASE_URL: url(), LLM_MODEL: 'fake', SHUTDOWN_GRACE_SECS: '1' },
