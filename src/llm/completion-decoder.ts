@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { bareCalls, callFrom, jsonObjectEnd, type ParsedTextCall } from './parsing/hermes-call.js';
+import { BareReplyHead, type HeadOutcome } from './parsing/bare-reply.js';
+import { callFrom, type ParsedTextCall } from './parsing/hermes-call.js';
+import { MistralCallSplitter, type SplitSink } from './parsing/mistral-call.js';
 import type { ToolSchemas } from './parsing/qwen-xml-call.js';
 import { ToolCallTextParser, type TextParserSink } from './parsing/tool-call-text.parser.js';
 import type { LlmEvent, LlmUsage, ToolCallEvent } from './llm.types.js';
@@ -7,14 +9,6 @@ import { StreamedText } from './streamed-text.js';
 import { StructuredCallAssembler, type AssembledCall } from './structured-call-assembler.js';
 
 const CALL_DEBRIS = /^[\s>]*$/;
-/** A reply that starts as JSON is held at most this long while it may be a bare JSON call. */
-const BARE_JSON_MAX = 16_384;
-/**
- * How a bare call starts (`{"` or `[{"`, quotes of either kind, or `[name(`), and what may still
- * become that.
- */
-const BARE_JSON_START = /^(?:\{\s*["']|\[\s*\{\s*["']|\[\s*[A-Za-z_][\w.]*\s*\()/;
-const BARE_JSON_UNDECIDED = /^(?:\{|\[|\[\s*\{|\[\s*[A-Za-z_][\w.]*)\s*$/;
 
 export const newCallId = () => `call_${randomBytes(12).toString('hex')}`;
 
@@ -68,8 +62,8 @@ export class CompletionDecoder {
   private readonly ids = new Set<string>();
   /** Structured `tool_calls` fragments have arrived in this completion. */
   private structuredCalls = false;
-  /** The content so far, while it is only whitespace or may be a bare JSON call; then null. */
-  private head: string | null = '';
+  /** The content's start, while it is only whitespace or may be a bare call; then null. */
+  private head: BareReplyHead | null;
   /** Where the text parser's output goes during the current call of `chunk`/`reply`/`end`. */
   private out: LlmEvent[] = [];
   private readonly sink: TextParserSink = {
@@ -81,8 +75,17 @@ export class CompletionDecoder {
     call: (call) => this.emitCall(call, undefined, this.out),
   };
 
+  /** Mistral's `[TOOL_CALLS]` calls, taken out of the content first (only while tools are active). */
+  private readonly mistral: MistralCallSplitter | undefined;
+  private readonly split: SplitSink = {
+    text: (text) => this.contentText(text),
+    calls: (calls) => calls.forEach((call) => this.emitCall(call, undefined, this.out)),
+  };
+
   constructor(private readonly schemas: ToolSchemas) {
     this.text = new ToolCallTextParser(schemas);
+    this.head = new BareReplyHead(schemas);
+    if (schemas.size > 0) this.mistral = new MistralCallSplitter(schemas);
   }
 
   /** One SSE `data:` object. An `error` object ends the stream with an error event. */
@@ -153,7 +156,8 @@ export class CompletionDecoder {
   end(): LlmEvent[] {
     const out: LlmEvent[] = [];
     this.out = out;
-    if (this.head !== null) this.settleHead(true);
+    this.mistral?.end(this.split);
+    if (this.head !== null) this.settle(this.head.push('', true));
     this.text.end(this.sink);
     for (const call of this.structured.finish()) this.fromStructured(call, out);
     const reasoning = this.ids.size === 0 ? this.reasoning.toString() : '';
@@ -188,29 +192,23 @@ export class CompletionDecoder {
 
   private fromText(content: string, out: LlmEvent[]): void {
     this.out = out;
+    if (this.mistral) this.mistral.push(content, this.split);
+    else this.contentText(content);
+  }
+
+  /** Content that is no Mistral call: the reply's start while it may be a bare call, then text. */
+  private contentText(content: string): void {
     if (this.head === null) return this.text.feed(content, this.sink);
-    this.head += content;
-    const text = this.head.trimStart();
-    if (text === '' || (this.schemas.size > 0 && BARE_JSON_UNDECIDED.test(text))) return;
-    if (this.schemas.size > 0 && BARE_JSON_START.test(text)) this.settleHead(false);
-    else this.releaseHead(this.head);
+    this.settle(this.head.push(content, false));
   }
 
-  /** A reply that starts with `{` or `[`: a bare JSON call (see `bareCalls`), or text. */
-  private settleHead(final: boolean): void {
-    const head = this.head!;
-    const start = head.length - head.trimStart().length;
-    const end = jsonObjectEnd(head, start);
-    if (end === -1 && !final && head.length < BARE_JSON_MAX) return;
-    const calls = end === -1 ? undefined : bareCalls(head.slice(start, end), this.schemas);
-    if (!calls) return this.releaseHead(head);
-    for (const call of calls) this.emitCall(call, undefined, this.out);
-    this.releaseHead(head.slice(end));
-  }
-
-  private releaseHead(text: string): void {
+  /** The reply's start, once decided: calls written without tags (then text), or text. */
+  private settle(outcome: HeadOutcome): void {
+    if (outcome.kind === 'hold') return;
     this.head = null;
-    this.text.feed(text, this.sink);
+    if (outcome.kind === 'text') return this.text.feed(outcome.text, this.sink);
+    for (const call of outcome.calls) this.emitCall(call, undefined, this.out);
+    this.text.feed(outcome.rest, this.sink);
   }
 
   private fromStructured(call: AssembledCall, out: LlmEvent[]): void {

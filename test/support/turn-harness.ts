@@ -15,7 +15,8 @@ export const pieces = (text: string, size = 5) =>
     text.slice(i * size, (i + 1) * size),
   );
 
-export const MARKUP = /<\/?(tool_call|function|parameter)|<(function|parameter)=/;
+export const MARKUP =
+  /<\/?(tool_call|function|parameter|arg_key|arg_value)|<(function|parameter)=|\[(TOOL_CALLS|ARGS)\]/;
 export const types = (msgs: Msg[]) => msgs.map((m) => m.type);
 export const deltas = (msgs: Msg[]) =>
   msgs.filter((m) => m.type === 'assistant_delta').map((m) => m.text as string);

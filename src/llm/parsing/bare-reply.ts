@@ -1,0 +1,59 @@
+import { bareCalls, jsonObjectEnd, type ParsedTextCall } from './hermes-call.js';
+import { mistralCalls } from './mistral-call.js';
+import type { ToolSchemas } from './qwen-xml-call.js';
+
+/** A reply that starts like a bare call is held at most this long while it may be one. */
+export const BARE_REPLY_MAX = 16_384;
+/**
+ * How a bare JSON or pythonic call starts (`{"` or `[{"`, quotes of either kind, or `[name(`),
+ * and what may still become that.
+ */
+const JSON_START = /^(?:\{\s*["']|\[\s*\{\s*["']|\[\s*[A-Za-z_][\w.]*\s*\()/;
+const JSON_UNDECIDED = /^(?:\{|\[|\[\s*\{|\[\s*[A-Za-z_][\w.]*)\s*$/;
+
+/** What a held reply start turned out to be. */
+export type HeadOutcome =
+  | { kind: 'hold' }
+  | { kind: 'text'; text: string }
+  | { kind: 'calls'; calls: ParsedTextCall[]; rest: string };
+
+/**
+ * The start of a reply while tools are active: it may be nothing but calls written without tags
+ * (Llama's JSON or pythonic calls from a server without their parser, Qwen3.6's drift to JSON,
+ * Mistral's `NAME{…}` once its control tokens are skipped from the text). Held until that is decided; then calls (and the text after them),
+ * or text.
+ */
+export class BareReplyHead {
+  private head = '';
+
+  constructor(private readonly schemas: ToolSchemas) {}
+
+  push(content: string, final: boolean): HeadOutcome {
+    this.head += content;
+    const start = this.head.length - this.head.trimStart().length;
+    const text = this.head.slice(start);
+    if (this.schemas.size === 0) return this.asText();
+    if (JSON_START.test(text)) return this.json(start, final);
+    const mistral = mistralCalls(text, this.schemas, final);
+    if (mistral === 'wait') return this.hold(final);
+    if (mistral) return { kind: 'calls', calls: mistral.calls, rest: text.slice(mistral.end) };
+    if (!final && (text === '' || JSON_UNDECIDED.test(text))) return { kind: 'hold' };
+    return this.asText();
+  }
+
+  private asText(): HeadOutcome {
+    return { kind: 'text', text: this.head };
+  }
+
+  private hold(final: boolean): HeadOutcome {
+    return final || this.head.length >= BARE_REPLY_MAX ? this.asText() : { kind: 'hold' };
+  }
+
+  /** One JSON value: a call or an array of calls (see `bareCalls`). */
+  private json(start: number, final: boolean): HeadOutcome {
+    const end = jsonObjectEnd(this.head, start);
+    if (end === -1) return this.hold(final);
+    const calls = bareCalls(this.head.slice(start, end), this.schemas);
+    return calls ? { kind: 'calls', calls, rest: this.head.slice(end) } : this.asText();
+  }
+}

@@ -1,0 +1,171 @@
+import { bareCalls, callFrom, jsonObjectEnd, type ParsedTextCall } from './hermes-call.js';
+import type { ToolSchemas } from './qwen-xml-call.js';
+
+// Mistral's calls, met in the text when the server runs without Mistral's tool parser:
+//   [TOOL_CALLS][{"name": …, "arguments": {…}}]     tokenizers before v11
+//   [TOOL_CALLS]NAME[ARGS]{…}                        v11 on, once per call ([CALL_ID]id may
+//                                                    come before [ARGS])
+// and, with the control tokens skipped from the text (vLLM's default), NAME{…}.
+
+export const TOOL_CALLS = '[TOOL_CALLS]';
+const ARGS = '[ARGS]';
+const CALL_ID = /^\[CALL_ID\][A-Za-z0-9]*/;
+const NAME = /^[A-Za-z_][\w.-]*/;
+
+interface Found {
+  calls: ParsedTextCall[];
+  end: number;
+}
+
+/**
+ * Mistral's calls at the start of `text`, one after another: where they end, `wait` while more
+ * input could still change that, or undefined when `text` starts with no such call. Names must
+ * be active tools'. At the end of the output (`final`), a call cut off in its arguments keeps
+ * what can be repaired of them, and a name with nothing after it is a call without arguments
+ * (as vLLM reads them).
+ */
+export function mistralCalls(
+  text: string,
+  schemas: ToolSchemas,
+  final: boolean,
+): Found | 'wait' | undefined {
+  const calls: ParsedTextCall[] = [];
+  for (let i = 0; ;) {
+    const next = nextCall(text, i, schemas, final);
+    if (next === 'wait' && !final) return 'wait';
+    if (next === 'wait' || next === undefined)
+      return calls.length > 0 ? { calls, end: i } : undefined;
+    calls.push(...next.calls);
+    i = next.end;
+  }
+}
+
+/** The call (or list of calls) at `i`, after whitespace and `[TOOL_CALLS]`. */
+function nextCall(
+  text: string,
+  i: number,
+  schemas: ToolSchemas,
+  final: boolean,
+): Found | 'wait' | undefined {
+  let j = skipWs(text, i);
+  if (j === text.length) return 'wait';
+  const marked = text.startsWith(TOOL_CALLS, j);
+  if (!marked && TOOL_CALLS.startsWith(text.slice(j))) return 'wait';
+  if (marked) j = skipWs(text, j + TOOL_CALLS.length);
+  if (j === text.length) return 'wait';
+  if (marked && text[j] === '[') {
+    const end = jsonObjectEnd(text, j);
+    if (end === -1) return 'wait';
+    const calls = bareCalls(text.slice(j, end), schemas);
+    return calls ? { calls, end } : undefined;
+  }
+  return named(text, j, schemas, final);
+}
+
+/** An active tool's name, `[CALL_ID]id` and `[ARGS]` if written, then a JSON object. */
+function named(
+  text: string,
+  i: number,
+  schemas: ToolSchemas,
+  final: boolean,
+): Found | 'wait' | undefined {
+  const name = NAME.exec(text.slice(i))?.[0];
+  if (name === undefined) return undefined;
+  const cutOff = (args: string): Found | 'wait' =>
+    final ? { calls: [callFrom(name, args)], end: text.length } : 'wait';
+  let j = i + name.length;
+  if (j === text.length) {
+    if (schemas.has(name)) return cutOff('{}');
+    return [...schemas.keys()].some((n) => n.startsWith(name)) ? 'wait' : undefined;
+  }
+  if (!schemas.has(name)) return undefined;
+  const id = CALL_ID.exec(text.slice(j));
+  if (id) j += id[0].length;
+  else if (isPrefixAtEnd(text, j, '[CALL_ID]')) return cutOff('{}');
+  if (text.startsWith(ARGS, j)) j += ARGS.length;
+  else if (isPrefixAtEnd(text, j, ARGS)) return cutOff('{}');
+  j = skipWs(text, j);
+  if (j === text.length) return cutOff('{}');
+  if (text[j] !== '{') return undefined;
+  const end = jsonObjectEnd(text, j);
+  if (end === -1) return cutOff(text.slice(j));
+  return { calls: [callFrom(name, text.slice(j, end))], end };
+}
+
+/** `text` from `i` on is a proper, non-empty prefix of `token`: the token may be arriving. */
+function isPrefixAtEnd(text: string, i: number, token: string): boolean {
+  const rest = text.slice(i);
+  return rest !== '' && rest.length < token.length && token.startsWith(rest);
+}
+
+function skipWs(text: string, i: number): number {
+  while (i < text.length && /\s/.test(text[i]!)) i++;
+  return i;
+}
+
+/** Where the splitter's output goes: text in order, and each call once complete. */
+export interface SplitSink {
+  text(text: string): void;
+  calls(calls: ParsedTextCall[]): void;
+}
+
+/**
+ * Takes `[TOOL_CALLS]` calls out of streamed content wherever they start (after prose too, as
+ * v11 models write them), before the content goes on as text. Only a suffix that may be the
+ * token arriving (`[`, `[TOOL_`) is held back, and a call until its JSON closes; a token that no
+ * call follows is dropped as markup.
+ */
+export class MistralCallSplitter {
+  private held = '';
+  private inCall = false;
+
+  constructor(private readonly schemas: ToolSchemas) {}
+
+  push(content: string, sink: SplitSink): void {
+    this.run(this.held + content, sink, false);
+  }
+
+  end(sink: SplitSink): void {
+    const rest = this.held;
+    this.held = '';
+    if (rest !== '') this.run(rest, sink, true);
+  }
+
+  private run(s: string, sink: SplitSink, final: boolean): void {
+    this.held = '';
+    for (;;) {
+      if (!this.inCall) {
+        const at = s.indexOf(TOOL_CALLS);
+        if (at === -1) {
+          const keep = final ? 0 : tokenPrefixAtEnd(s);
+          if (s.length > keep) sink.text(s.slice(0, s.length - keep));
+          this.held = s.slice(s.length - keep);
+          return;
+        }
+        if (at > 0) sink.text(s.slice(0, at));
+        s = s.slice(at);
+        this.inCall = true;
+      }
+      const found = mistralCalls(s, this.schemas, final);
+      if (found === 'wait') {
+        this.held = s;
+        return;
+      }
+      this.inCall = false;
+      if (found === undefined) {
+        s = s.slice(TOOL_CALLS.length); // the token alone: markup, not text
+        continue;
+      }
+      sink.calls(found.calls);
+      s = s.slice(found.end);
+      if (s === '') return;
+    }
+  }
+}
+
+/** Length of the longest suffix of `s` that is a proper prefix of `[TOOL_CALLS]`. */
+function tokenPrefixAtEnd(s: string): number {
+  const from = s.lastIndexOf('[', s.length - 1);
+  if (from === -1 || s.length - from >= TOOL_CALLS.length) return 0;
+  return TOOL_CALLS.startsWith(s.slice(from)) ? s.length - from : 0;
+}
