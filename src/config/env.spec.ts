@@ -49,6 +49,11 @@ describe('parseEnv', () => {
       '1000',
       /WS_MAX_BUFFERED_BYTES="1000" is invalid: expected an integer from 65536 to/,
     ],
+    [
+      'WS_MAX_SESSIONS',
+      'many',
+      /WS_MAX_SESSIONS="many" is invalid: expected an integer from 0 to 1000000/,
+    ],
     ['LLM_RETRIES', '11', /LLM_RETRIES="11" is invalid: expected an integer from 0 to 10/],
     [
       'LLM_RETRY_BACKOFF_MS',

@@ -44,7 +44,13 @@ export interface Env {
     resultMaxChars: number;
     maxResponseBytes: number;
   };
-  ws: { maxMessageBytes: number; pingIntervalSecs: number; maxBufferedBytes: number };
+  ws: {
+    maxMessageBytes: number;
+    pingIntervalSecs: number;
+    maxBufferedBytes: number;
+    /** Sessions one engine process takes at most; 0 for no limit. */
+    maxSessions: number;
+  };
   speech: SpeechEnv;
   codeTools: {
     workers: number;
@@ -218,6 +224,7 @@ export function parseEnv(raw: Raw): Env {
       maxMessageBytes: int(raw, 'WS_MAX_MESSAGE_BYTES', MiB, 64, 64 * MiB),
       pingIntervalSecs: int(raw, 'WS_PING_INTERVAL_SECS', 30, 0, 3600),
       maxBufferedBytes: int(raw, 'WS_MAX_BUFFERED_BYTES', 16 * MiB, 64 * 1024, 1024 * MiB),
+      maxSessions: int(raw, 'WS_MAX_SESSIONS', 0, 0, 1_000_000),
     },
     speech: parseSpeech(raw),
     codeTools: {

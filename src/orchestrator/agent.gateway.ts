@@ -15,6 +15,8 @@ type LiveSocket = WebSocket & { isAlive?: boolean };
 
 /** Close code 1001 (going away): the client should reconnect, and reach another engine. */
 const GOING_AWAY = 1001;
+/** Close code 1013 (try again later): this engine is full; another replica may not be. */
+const TRY_AGAIN_LATER = 1013;
 /** How long a client has to answer the close handshake before its connection is cut. */
 const CLOSE_HANDSHAKE_MS = 1000;
 
@@ -105,6 +107,11 @@ export class AgentGateway
 
   handleConnection(socket: LiveSocket): void {
     if (this.lifecycle.draining) return socket.close(GOING_AWAY, 'server shutting down');
+    const { maxSessions } = this.config.ws;
+    if (maxSessions > 0 && this.open.size >= maxSessions) {
+      this.logger.warn(`session refused: WS_MAX_SESSIONS (${maxSessions}) reached`);
+      return socket.close(TRY_AGAIN_LATER, 'too many sessions, try again later');
+    }
     const session = new Session(this.speech.config.language);
     const send = (event: ServerEvent | Buffer) => {
       if (socket.readyState !== socket.OPEN) return;

@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import WebSocket from 'ws';
 import { Engine } from './support/engine.js';
 import { sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
@@ -50,4 +51,33 @@ describe('a client that reads slower than it is sent to', () => {
     expect(slow.messages.length).toBeLessThan(answer.length);
     other.close();
   }, 30_000);
+});
+
+describe('WS_MAX_SESSIONS', () => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await Engine.start({ WS_MAX_SESSIONS: '2' });
+  });
+  afterAll(() => engine.stop());
+
+  /** What a new client gets: its session, or the close code and reason it was turned away with. */
+  const connect = () =>
+    new Promise<string>((resolve, reject) => {
+      const socket = new WebSocket(engine.wsUrl);
+      socket.once('message', () => resolve('session'));
+      socket.once('close', (code, reason) => resolve(`${code} ${reason.toString()}`));
+      socket.once('error', reject);
+    });
+
+  it('turns away a session over the limit with 1013, and takes one again once a place is free', async () => {
+    const first = await WsClient.connect(engine.wsUrl);
+    const second = await WsClient.connect(engine.wsUrl);
+    expect(await connect()).toBe('1013 too many sessions, try again later');
+    first.close();
+    await first.closed;
+    const third = await WsClient.connect(engine.wsUrl);
+    expect(third.messages[0]).toMatchObject({ type: 'session' });
+    second.close();
+    third.close();
+  });
 });
