@@ -81,3 +81,28 @@ describe('WS_MAX_SESSIONS', () => {
     third.close();
   });
 });
+
+describe('WS_API_KEY', () => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await Engine.start({ WS_API_KEY: 's3cret-key' });
+  });
+  afterAll(() => engine.stop());
+
+  /** The HTTP status of a refused upgrade, or 'session' once the session event arrives. */
+  const attempt = (url: string, headers: Record<string, string> = {}) =>
+    new Promise<number | 'session'>((resolve, reject) => {
+      const socket = new WebSocket(url, { headers });
+      socket.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      socket.once('message', () => (resolve('session'), socket.close()));
+      socket.once('error', reject);
+    });
+
+  it('refuses an upgrade without the key with 401; takes it as a Bearer header or a token parameter', async () => {
+    expect(await attempt(engine.wsUrl)).toBe(401);
+    expect(await attempt(engine.wsUrl, { Authorization: 'Bearer wrong' })).toBe(401);
+    expect(await attempt(`${engine.wsUrl}?token=s3cret`)).toBe(401);
+    expect(await attempt(engine.wsUrl, { Authorization: 'Bearer s3cret-key' })).toBe('session');
+    expect(await attempt(`${engine.wsUrl}?token=s3cret-key`)).toBe('session');
+  });
+});

@@ -1,9 +1,11 @@
 import { Inject, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { WebSocketGateway, type OnGatewayConnection, type OnGatewayInit } from '@nestjs/websockets';
 import { once } from 'node:events';
+import type { IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import { appConfig, type AppConfig } from '../config/app.config.js';
+import { upgradeCarriesKey } from '../config/bearer-key.js';
 import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 import { SpeechService } from '../speech/speech.service.js';
 import { Conversation } from './conversation.js';
@@ -73,7 +75,12 @@ export class AgentGateway
 
   afterInit(server: WebSocketServer): void {
     // Frames over the limit are refused by ws itself with close code 1009.
-    (server.options as { maxPayload: number }).maxPayload = this.config.ws.maxMessageBytes;
+    const options = server.options as { maxPayload: number; verifyClient?: unknown };
+    options.maxPayload = this.config.ws.maxMessageBytes;
+    // With WS_API_KEY, an upgrade without the key is refused by ws itself with HTTP 401.
+    const key = this.config.ws.apiKey;
+    if (key)
+      options.verifyClient = ({ req }: { req: IncomingMessage }) => upgradeCarriesKey(req, key);
     const every = this.config.ws.pingIntervalSecs * 1000;
     if (every <= 0) return;
     this.heartbeat = setInterval(() => {

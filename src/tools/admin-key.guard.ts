@@ -5,15 +5,9 @@ import {
   type CanActivate,
   type ExecutionContext,
 } from '@nestjs/common';
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { appConfig, type AppConfig } from '../config/app.config.js';
-
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
+import { bearerMatches } from '../config/bearer-key.js';
 
 /** With ADMIN_API_KEY set, the admin API needs `Authorization: Bearer <key>`; 401 otherwise. */
 @Injectable()
@@ -23,9 +17,8 @@ export class AdminKeyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const key = this.config.adminApiKey;
     if (!key) return true;
-    const header = context.switchToHttp().getRequest<IncomingMessage>().headers.authorization ?? '';
-    const match = /^Bearer\s+(.+)$/i.exec(header);
-    if (match && same(match[1]!.trim(), key)) return true;
+    const { authorization } = context.switchToHttp().getRequest<IncomingMessage>().headers;
+    if (bearerMatches(authorization, key)) return true;
     throw new HttpException(
       {
         ok: false,
