@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { BareReplyHead, type HeadOutcome } from './parsing/bare-reply.js';
 import { callFrom, type ParsedTextCall } from './parsing/hermes-call.js';
 import { MistralCallSplitter, type SplitSink } from './parsing/mistral-call.js';
+import { ParameterNameDrift } from './parsing/qwen-drift.js';
 import type { ToolSchemas } from './parsing/qwen-xml-call.js';
 import { ToolCallTextParser, type TextParserSink } from './parsing/tool-call-text.parser.js';
 import type { LlmEvent, LlmUsage, ToolCallEvent } from './llm.types.js';
@@ -75,7 +76,11 @@ export class CompletionDecoder {
     call: (call) => this.emitCall(call, undefined, this.out),
   };
 
-  /** Mistral's `[TOOL_CALLS]` calls, taken out of the content first (only while tools are active). */
+  /**
+   * While tools are active, the content first has Qwen3.6's drifted call openers mended, then
+   * Mistral's `[TOOL_CALLS]` calls taken out.
+   */
+  private readonly drift: ParameterNameDrift | undefined;
   private readonly mistral: MistralCallSplitter | undefined;
   private readonly split: SplitSink = {
     text: (text) => this.contentText(text),
@@ -85,7 +90,10 @@ export class CompletionDecoder {
   constructor(private readonly schemas: ToolSchemas) {
     this.text = new ToolCallTextParser(schemas);
     this.head = new BareReplyHead(schemas);
-    if (schemas.size > 0) this.mistral = new MistralCallSplitter(schemas);
+    if (schemas.size > 0) {
+      this.drift = new ParameterNameDrift(schemas);
+      this.mistral = new MistralCallSplitter(schemas);
+    }
   }
 
   /** One SSE `data:` object. An `error` object ends the stream with an error event. */
@@ -156,6 +164,7 @@ export class CompletionDecoder {
   end(): LlmEvent[] {
     const out: LlmEvent[] = [];
     this.out = out;
+    if (this.drift) this.mended(this.drift.end());
     this.mistral?.end(this.split);
     if (this.head !== null) this.settle(this.head.push('', true));
     this.text.end(this.sink);
@@ -192,6 +201,10 @@ export class CompletionDecoder {
 
   private fromText(content: string, out: LlmEvent[]): void {
     this.out = out;
+    this.mended(this.drift ? this.drift.push(content) : content);
+  }
+
+  private mended(content: string): void {
     if (this.mistral) this.mistral.push(content, this.split);
     else this.contentText(content);
   }

@@ -1,27 +1,12 @@
 import fc from 'fast-check';
 import { CompletionDecoder } from '../completion-decoder.js';
-import type { LlmEvent } from '../llm.types.js';
+import { cutAt, decodeContent, piecesOf } from '../../../test/support/decode.js';
 
 const schemas = new Map([
   ['get_weather', { type: 'object', properties: { city: { type: 'string' } } }],
   ['get_time', { type: 'object', properties: {} }],
 ]);
-const delta = (d: Record<string, unknown>, finish: string | null = null) => ({
-  choices: [{ index: 0, delta: d, finish_reason: finish }],
-});
-
-/** The content streamed in pieces of `size` through the decoder: its calls and its text. */
-function run(content: string, size: number) {
-  const decoder = new CompletionDecoder(schemas);
-  const events: LlmEvent[] = [];
-  for (let i = 0; i < content.length; i += size)
-    events.push(...decoder.chunk(delta({ content: content.slice(i, i + size) })));
-  events.push(...decoder.chunk(delta({}, 'stop')), ...decoder.end());
-  return {
-    calls: events.flatMap((e) => (e.type === 'tool_call' ? [[e.name, e.arguments]] : [])),
-    text: events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join(''),
-  };
-}
+const run = (content: string, size: number) => decodeContent(schemas, piecesOf(content, size));
 
 const paris = ['get_weather', { city: 'Paris' }];
 const rome = ['get_weather', { city: 'Rome' }];
@@ -103,7 +88,8 @@ describe("Mistral's calls written as the reply", () => {
     }
     // The start of a reply that cannot be a tool's name goes out with its first delta.
     const decoder = new CompletionDecoder(schemas);
-    expect(decoder.chunk(delta({ content: 'Sure' }))).toEqual([{ type: 'text', text: 'Sure' }]);
+    const first = decoder.chunk({ choices: [{ index: 0, delta: { content: 'Sure' } }] });
+    expect(first).toEqual([{ type: 'text', text: 'Sure' }]);
   });
 });
 
@@ -128,23 +114,9 @@ describe('Mistral calls, property', () => {
     const content = fc.array(piece, { maxLength: 12 }).map((a) => a.join(''));
     fc.assert(
       fc.property(content, fc.array(fc.nat(60), { maxLength: 6 }), (text, cuts) => {
-        const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
-        const decoder = new CompletionDecoder(schemas);
-        const events: LlmEvent[] = [];
-        let prev = 0;
-        for (const p of [...points, text.length]) {
-          events.push(...decoder.chunk(delta({ content: text.slice(prev, p) })));
-          prev = p;
-        }
-        events.push(...decoder.end());
-        const whole = new CompletionDecoder(schemas);
-        const reference = [...whole.chunk(delta({ content: text })), ...whole.end()];
-        const summary = (ev: LlmEvent[]) => ({
-          calls: ev.flatMap((e) => (e.type === 'tool_call' ? [[e.name, e.arguments]] : [])),
-          text: ev.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join(''),
-        });
-        expect(summary(events)).toEqual(summary(reference));
-        expect(summary(events).text).not.toContain('[TOOL_CALLS]');
+        const split = decodeContent(schemas, cutAt(text, cuts));
+        expect(split).toEqual(decodeContent(schemas, [text]));
+        expect(split.text).not.toContain('[TOOL_CALLS]');
       }),
       { numRuns: 500 },
     );

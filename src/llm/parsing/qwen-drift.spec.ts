@@ -1,0 +1,96 @@
+import fc from 'fast-check';
+import { cutAt, decodeContent, piecesOf } from '../../../test/support/decode.js';
+
+const schemas = new Map([
+  ['bash', { type: 'object', properties: { command: { type: 'string' } } }],
+  ['read', { type: 'object', properties: { filePath: { type: 'string' } } }],
+  [
+    'edit',
+    {
+      type: 'object',
+      properties: {
+        filePath: { type: 'string' },
+        oldString: { type: 'string' },
+        newString: { type: 'string' },
+      },
+    },
+  ],
+]);
+const run = (content: string, size: number) => decodeContent(schemas, piecesOf(content, size));
+
+// Qwen3.6 drift, from a public report (signalnine/q27 #24): the call's name written as the first
+// parameter, unclosed, with no <tool_call> or <function=> around it.
+describe("Qwen3.6's call name written as a parameter", () => {
+  it.each([1, 3, 8, 1000])('is read as the call it means, fed %i characters at a time', (size) => {
+    expect(
+      run(
+        '<parameter=bash>\n<parameter=command>\nfind /code -type f -name "*.md" | head -20\n</parameter>\n</function>\n' +
+          '<parameter=read>\n<parameter=filePath>\n/code/init/internal/config/config.go\n</parameter>\n</function>',
+        size,
+      ),
+    ).toEqual({
+      calls: [
+        ['bash', { command: 'find /code -type f -name "*.md" | head -20' }],
+        ['read', { filePath: '/code/init/internal/config/config.go' }],
+      ],
+      text: '\n', // between the calls: layout, which the turn does not send alone
+    });
+    expect(
+      run(
+        'Editing it now.\n<parameter=edit>\n<parameter=filePath>\n/code/init/main.go\n</parameter>\n' +
+          '<parameter=newString>\n//\tOLD\n</parameter>\n<parameter=oldString>\n//\tNEW\n</parameter>\n</function>',
+        size,
+      ),
+    ).toEqual({
+      calls: [
+        ['edit', { filePath: '/code/init/main.go', newString: '//\tOLD', oldString: '//\tNEW' }],
+      ],
+      text: 'Editing it now.\n',
+    });
+  });
+
+  it('leaves real parameters, and anything that is not that drift, as they are', () => {
+    for (const size of [1, 4, 1000]) {
+      // Inside a call, a parameter named like a tool stays a parameter.
+      expect(
+        run(
+          '<tool_call>\n<function=edit>\n<parameter=filePath>\nx\n</parameter>\n<parameter=newString>\n<parameter=read>\n</parameter>\n</function>\n</tool_call>',
+          size,
+        ).calls,
+      ).toEqual([['edit', { filePath: 'x', newString: '<parameter=read>' }]]);
+      // Not an active tool, or no parameter after it: not a call.
+      for (const prose of [
+        'Use <parameter=foo> then <parameter=bar>.',
+        'Say <parameter=bash> out loud.',
+      ])
+        expect(run(prose, size)).toEqual({ calls: [], text: prose });
+    }
+  });
+});
+
+describe('drift mending, property', () => {
+  it('gives the same calls and text for any split of the content as for one chunk', () => {
+    const piece = fc.constantFrom(
+      '<parameter=bash>',
+      '<parameter=command>',
+      '<parameter=',
+      '</parameter>',
+      '</function>',
+      '<function=read>',
+      '<tool_call>',
+      '</tool_call>',
+      '\n',
+      ' ',
+      'ls',
+      '<',
+      'text',
+    );
+    const content = fc.array(piece, { maxLength: 14 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(content, fc.array(fc.nat(80), { maxLength: 6 }), (text, cuts) => {
+        expect(decodeContent(schemas, cutAt(text, cuts))).toEqual(decodeContent(schemas, [text]));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
