@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { BareReplyHead, type HeadOutcome } from './parsing/bare-reply.js';
 import { callFrom, type ParsedTextCall } from './parsing/hermes-call.js';
 import { MistralCallSplitter, type SplitSink } from './parsing/mistral-call.js';
-import { ParameterNameDrift } from './parsing/qwen-drift.js';
+import { TagDialects } from './parsing/tag-dialects.js';
 import type { ToolSchemas } from './parsing/qwen-xml-call.js';
 import { ToolCallTextParser, type TextParserSink } from './parsing/tool-call-text.parser.js';
 import type { LlmEvent, LlmUsage, ToolCallEvent } from './llm.types.js';
@@ -77,10 +77,10 @@ export class CompletionDecoder {
   };
 
   /**
-   * While tools are active, the content first has Qwen3.6's drifted call openers mended, then
-   * Mistral's `[TOOL_CALLS]` calls taken out.
+   * While tools are active, the content first has other call dialects rewritten into Qwen3-Coder
+   * XML (see TagDialects), then Mistral's `[TOOL_CALLS]` calls taken out.
    */
-  private readonly drift: ParameterNameDrift | undefined;
+  private readonly dialects: TagDialects | undefined;
   private readonly mistral: MistralCallSplitter | undefined;
   private readonly split: SplitSink = {
     text: (text) => this.contentText(text),
@@ -91,7 +91,7 @@ export class CompletionDecoder {
     this.text = new ToolCallTextParser(schemas);
     this.head = new BareReplyHead(schemas);
     if (schemas.size > 0) {
-      this.drift = new ParameterNameDrift(schemas);
+      this.dialects = new TagDialects(schemas);
       this.mistral = new MistralCallSplitter(schemas);
     }
   }
@@ -164,7 +164,7 @@ export class CompletionDecoder {
   end(): LlmEvent[] {
     const out: LlmEvent[] = [];
     this.out = out;
-    if (this.drift) this.mended(this.drift.end());
+    if (this.dialects) this.mended(this.dialects.end());
     this.mistral?.end(this.split);
     if (this.head !== null) this.settle(this.head.push('', true));
     this.text.end(this.sink);
@@ -201,7 +201,7 @@ export class CompletionDecoder {
 
   private fromText(content: string, out: LlmEvent[]): void {
     this.out = out;
-    this.mended(this.drift ? this.drift.push(content) : content);
+    this.mended(this.dialects ? this.dialects.push(content) : content);
   }
 
   private mended(content: string): void {

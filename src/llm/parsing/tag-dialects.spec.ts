@@ -5,6 +5,10 @@ const schemas = new Map([
   ['bash', { type: 'object', properties: { command: { type: 'string' } } }],
   ['read', { type: 'object', properties: { filePath: { type: 'string' } } }],
   [
+    'get_weather',
+    { type: 'object', properties: { location: { type: 'string' }, days: { type: 'integer' } } },
+  ],
+  [
     'edit',
     {
       type: 'object',
@@ -68,7 +72,45 @@ describe("Qwen3.6's call name written as a parameter", () => {
   });
 });
 
-describe('drift mending, property', () => {
+// The "invoke" dialect: MiniMax-M2's native calls (vectors from Ollama's MiniMax parser tests),
+// and what DeepSeek, Kimi and Qwen models write when they imitate Anthropic's XML (public
+// reports: closing tags often missing).
+describe('the invoke dialect', () => {
+  it.each([1, 3, 1000])('is read as calls, fed %i characters at a time', (size) => {
+    expect(
+      run(
+        'Let me check the weather. <minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="location">Tokyo</parameter>\n<parameter name="days">3</parameter>\n</invoke>\n</minimax:tool_call>',
+        size,
+      ),
+    ).toEqual({
+      calls: [['get_weather', { location: 'Tokyo', days: 3 }]],
+      text: 'Let me check the weather. \n\n', // layout around the call: not sent alone
+    });
+    expect(
+      run(
+        '<function_calls>\n<invoke name="get_weather">\n<parameter name="location">Paris</parameter>\n</invoke>\n<invoke name=\'read\'>\n<parameter name=\'filePath\'>/tmp/a.txt</parameter>\n</invoke>\n</function_calls>',
+        size,
+      ).calls,
+    ).toEqual([
+      ['get_weather', { location: 'Paris' }],
+      ['read', { filePath: '/tmp/a.txt' }],
+    ]);
+    // Closing tags dropped, as DeepSeek is reported to do.
+    expect(run('<invoke name="read"> <parameter name="filePath">/tmp/a.txt', size).calls).toEqual([
+      ['read', { filePath: '/tmp/a.txt' }],
+    ]);
+  });
+
+  it('leaves an invoke of no active tool, and a named parameter outside a call, as text', () => {
+    for (const prose of [
+      'The <invoke name="launch"> tag is not ours.',
+      'A <parameter name="x"> alone.',
+    ])
+      expect(run(prose, 1)).toEqual({ calls: [], text: prose });
+  });
+});
+
+describe('dialect rewriting, property', () => {
   it('gives the same calls and text for any split of the content as for one chunk', () => {
     const piece = fc.constantFrom(
       '<parameter=bash>',
@@ -84,6 +126,10 @@ describe('drift mending, property', () => {
       'ls',
       '<',
       'text',
+      '<invoke name="read">',
+      '<parameter name="filePath">',
+      '</invoke>',
+      '<function_calls>',
     );
     const content = fc.array(piece, { maxLength: 14 }).map((a) => a.join(''));
     fc.assert(

@@ -1,0 +1,124 @@
+import type { ToolSchemas } from './qwen-xml-call.js';
+import { END_FN, FN, PARAM } from './tags.js';
+
+// Tags of the "invoke" dialect (Anthropic's XML, which DeepSeek, Kimi and Qwen models imitate,
+// and MiniMax-M2's native format), and the wrappers around its calls.
+const INVOKE = '<invoke';
+const END_INVOKE = '</invoke>';
+const NAMED_PARAM = '<parameter ';
+const WRAPPERS = [
+  '<function_calls>',
+  '</function_calls>',
+  '<minimax:tool_call>',
+  '</minimax:tool_call>',
+];
+const INVOKE_TAG = /^<invoke\s+name\s*=\s*["']?([^"'<>\s]+)["']?\s*>/;
+const NAMED_PARAM_TAG = /^<parameter\s+name\s*=\s*["']?([^"'<>\s]+)["']?\s*>/;
+/** An opening tag longer than this is none of these (and is not waited for). */
+const MAX_TAG = 300;
+/** A tag of those whose attributes may still be arriving. */
+const OPEN_TAG = /^<(invoke|parameter)(\s[^<>\n]*)?$/;
+
+const WATCHED = [PARAM, FN, END_FN, INVOKE, END_INVOKE, NAMED_PARAM, ...WRAPPERS];
+const AFTER_DRIFTED_NAME = [PARAM, END_FN];
+
+interface Mend {
+  /** What replaces `s.slice(i, end)`. */
+  text: string;
+  end: number;
+  /** Whether a function is open after it (unchanged when undefined). */
+  inside?: boolean;
+}
+
+/**
+ * Rewrites other call dialects into the Qwen3-Coder XML that the text parser reads, before it
+ * reads it:
+ * - Qwen3.6's drift that writes the call's name as a parameter, with no `<tool_call>` or
+ *   `<function=` around it (`<parameter=bash>\n<parameter=command>\nls\n</parameter>\n</function>`):
+ *   outside a function, `<parameter=NAME>` where NAME is an active tool and the next tag (after
+ *   whitespace) is another `<parameter=` or `</function>` becomes `<function=NAME>`;
+ * - the "invoke" dialect: `<invoke name="NAME">` (NAME an active tool) becomes `<function=NAME>`, `</invoke>` becomes
+ *   `</function>`, `<parameter name="K">` inside it becomes `<parameter=K>`, and the wrappers
+ *   (`<function_calls>`, `<minimax:tool_call>`) are dropped.
+ * Inside a Qwen function nothing but its end is touched, so parameter values keep any such text.
+ * Only what may still be one of these tags is held back (a suffix such as `<param` or
+ * `<invoke name="get_`, or a drifted name whose next tag has not arrived).
+ */
+export class TagDialects {
+  private held = '';
+  private insideFunction = false;
+
+  constructor(private readonly schemas: ToolSchemas) {}
+
+  /** The text that is certain now, rewritten. */
+  push(content: string): string {
+    return this.run(this.held + content, false);
+  }
+
+  /** End of output: whatever was held. */
+  end(): string {
+    return this.run(this.held, true);
+  }
+
+  private run(s: string, final: boolean): string {
+    this.held = '';
+    let out = '';
+    let from = 0;
+    for (let i = s.indexOf('<'); i !== -1; i = s.indexOf('<', i + 1)) {
+      const mend = this.mend(s, i, final);
+      if (mend === 'wait') {
+        this.held = s.slice(i);
+        return out + s.slice(from, i);
+      }
+      if (mend === undefined) continue;
+      out += s.slice(from, i) + mend.text;
+      from = mend.end;
+      i = mend.end - 1;
+      if (mend.inside !== undefined) this.insideFunction = mend.inside;
+    }
+    return out + s.slice(from);
+  }
+
+  /** What the tag at `i` becomes; `wait` while that is undecided; undefined to leave it. */
+  private mend(s: string, i: number, final: boolean): Mend | 'wait' | undefined {
+    if (!final && WATCHED.some((t) => t.length > s.length - i && t.startsWith(s.slice(i))))
+      return 'wait';
+    if (s.startsWith(FN, i)) return { text: FN, end: i + FN.length, inside: true };
+    if (s.startsWith(END_FN, i)) return { text: END_FN, end: i + END_FN.length, inside: false };
+    if (s.startsWith(END_INVOKE, i))
+      return { text: END_FN, end: i + END_INVOKE.length, inside: false };
+    const wrapper = WRAPPERS.find((w) => s.startsWith(w, i));
+    if (wrapper) return { text: '', end: i + wrapper.length };
+    if (s.startsWith(INVOKE, i) || s.startsWith(NAMED_PARAM, i)) return this.named(s, i, final);
+    if (!this.insideFunction && s.startsWith(PARAM, i)) return this.drifted(s, i, final);
+    return undefined;
+  }
+
+  /** `<invoke name="NAME">`, or `<parameter name="K">` inside a function. */
+  private named(s: string, i: number, final: boolean): Mend | 'wait' | undefined {
+    const rest = s.slice(i, i + MAX_TAG);
+    const invoke = INVOKE_TAG.exec(rest);
+    if (invoke && this.schemas.has(invoke[1]!))
+      return { text: `${FN}${invoke[1]}>`, end: i + invoke[0].length, inside: true };
+    const param = NAMED_PARAM_TAG.exec(rest);
+    if (param && this.insideFunction)
+      return { text: `${PARAM}${param[1]}>`, end: i + param[0].length };
+    const arriving = !final && s.length - i <= MAX_TAG && OPEN_TAG.test(rest);
+    return arriving ? 'wait' : undefined;
+  }
+
+  /** Qwen3.6's call name written as a parameter (see the class comment). */
+  private drifted(s: string, i: number, final: boolean): Mend | 'wait' | undefined {
+    const gt = s.indexOf('>', i);
+    const raw = s.slice(i + PARAM.length, gt === -1 ? s.length : gt);
+    if (/[<\n]/.test(raw)) return undefined;
+    if (gt === -1) return final ? undefined : 'wait';
+    const name = raw.trim();
+    if (!this.schemas.has(name)) return undefined;
+    const next = s.slice(gt + 1).trimStart();
+    if (AFTER_DRIFTED_NAME.some((t) => next.startsWith(t)))
+      return { text: `${FN}${name}>`, end: gt + 1, inside: true };
+    if (!final && AFTER_DRIFTED_NAME.some((t) => t.startsWith(next))) return 'wait';
+    return undefined;
+  }
+}
