@@ -98,11 +98,18 @@ export class Conversation {
     void this.session.cancel();
   }
 
-  /** Starts no new turn from now on; settles once the turn in progress (and its audio) is over. */
+  /**
+   * Starts no new turn from now on; settles once the turn in progress (and its audio) is over
+   * and the messages received meanwhile have been answered.
+   */
   async finish(): Promise<void> {
     this.draining = true;
-    await this.inbox;
-    await this.session.idle();
+    for (;;) {
+      const inbox = this.inbox;
+      await inbox;
+      await this.session.idle();
+      if (inbox === this.inbox) return;
+    }
   }
 
   /** Cuts a turn still in progress short (it ends with `assistant_end` interrupted). */
