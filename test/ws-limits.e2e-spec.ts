@@ -64,7 +64,7 @@ describe('WS_MAX_SESSIONS', () => {
   const connect = () =>
     new Promise<string>((resolve, reject) => {
       const socket = new WebSocket(engine.wsUrl);
-      socket.once('message', () => resolve('session'));
+      socket.once('message', () => (resolve('session'), socket.close()));
       socket.once('close', (code, reason) => resolve(`${code} ${reason.toString()}`));
       socket.once('error', reject);
     });
@@ -75,10 +75,15 @@ describe('WS_MAX_SESSIONS', () => {
     expect(await connect()).toBe('1013 too many sessions, try again later');
     first.close();
     await first.closed;
-    const third = await WsClient.connect(engine.wsUrl);
-    expect(third.messages[0]).toMatchObject({ type: 'session' });
+    // The engine frees the place when it sees the socket close, a moment after the client does:
+    // like a real client, try again a few times.
+    let answer = await connect();
+    for (let i = 0; answer !== 'session' && i < 20; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      answer = await connect();
+    }
+    expect(answer).toBe('session');
     second.close();
-    third.close();
   });
 });
 
