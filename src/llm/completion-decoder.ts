@@ -172,7 +172,9 @@ export class CompletionDecoder {
     const reasoning = this.ids.size === 0 ? this.reasoning.toString() : '';
     if (reasoning.includes('<')) {
       const rescue = new ToolCallTextParser(this.schemas);
-      const events = [...rescue.push(reasoning), ...rescue.flush()];
+      const dialects = new TagDialects(this.schemas);
+      const text = dialects.push(reasoning) + dialects.end();
+      const events = [...rescue.push(text), ...rescue.flush()];
       for (const e of events) if (e.type === 'call') this.emitCall(e.call, undefined, out);
     }
     out.push({

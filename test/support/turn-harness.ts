@@ -16,7 +16,7 @@ export const pieces = (text: string, size = 5) =>
   );
 
 export const MARKUP =
-  /<\/?(tool_call|function|parameter|arg_key|arg_value|invoke|minimax:tool_call)\b|<(function|parameter)=|\[(TOOL_CALLS|ARGS)\]/;
+  /<\/?(tool_call|function|parameter|arg_key|arg_value|invoke|minimax:tool_call)\b|<(function|parameter)=|\[(TOOL_CALLS|ARGS)\]|<\|tool_call|<｜tool▁/;
 export const types = (msgs: Msg[]) => msgs.map((m) => m.type);
 export const deltas = (msgs: Msg[]) =>
   msgs.filter((m) => m.type === 'assistant_delta').map((m) => m.text as string);

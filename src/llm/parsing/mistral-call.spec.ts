@@ -104,6 +104,8 @@ describe('Mistral calls, property', () => {
       'get_weather',
       'get_time',
       'get',
+      'functions.get_time:0',
+      'fun',
       '{"city": "Paris"}',
       '{}',
       '[{"name": "get_time", "arguments": {}}]',

@@ -5,12 +5,18 @@ import type { ToolSchemas } from './qwen-xml-call.js';
 //   [TOOL_CALLS][{"name": …, "arguments": {…}}]     tokenizers before v11
 //   [TOOL_CALLS]NAME[ARGS]{…}                        v11 on, once per call ([CALL_ID]id may
 //                                                    come before [ARGS])
-// and, with the control tokens skipped from the text (vLLM's default), NAME{…}.
+// and, with the control tokens skipped from the text (vLLM's default), NAME{…}; and Kimi K2's
+// calls with its special tokens skipped: functions.NAME:0{…}.
 
 export const TOOL_CALLS = '[TOOL_CALLS]';
 const ARGS = '[ARGS]';
 const CALL_ID = /^\[CALL_ID\][A-Za-z0-9]*/;
 const NAME = /^[A-Za-z_][\w.-]*/;
+/** Kimi K2's call id once its special tokens are skipped: `functions.NAME:INDEX` before `{…}`. */
+const KIMI_ID = /^functions\.([A-Za-z_][\w.-]*?):\d+\s*(?=\{)/;
+const KIMI_PREFIX = 'functions.';
+/** Kimi's id still arriving: the name so far, and the index so far once `:` is written. */
+const KIMI_PARTIAL = /^functions\.([\w.-]*?)(?::(\d*))?\s*$/;
 
 interface Found {
   calls: ParsedTextCall[];
@@ -69,6 +75,9 @@ function named(
   schemas: ToolSchemas,
   final: boolean,
 ): Found | 'wait' | undefined {
+  const kimi = KIMI_ID.exec(text.slice(i));
+  if (kimi && schemas.has(kimi[1]!)) return json(text, i + kimi[0].length, kimi[1]!, final);
+  if (!final && kimiArriving(text.slice(i), schemas)) return 'wait';
   const name = NAME.exec(text.slice(i))?.[0];
   if (name === undefined) return undefined;
   const cutOff = (args: string): Found | 'wait' =>
@@ -86,10 +95,25 @@ function named(
   else if (isPrefixAtEnd(text, j, ARGS)) return cutOff('{}');
   j = skipWs(text, j);
   if (j === text.length) return cutOff('{}');
+  return json(text, j, name, final);
+}
+
+/** Whether `rest` may still become Kimi's `functions.NAME:INDEX` for an active tool. */
+function kimiArriving(rest: string, schemas: ToolSchemas): boolean {
+  if (KIMI_PREFIX.startsWith(rest)) return true;
+  const partial = KIMI_PARTIAL.exec(rest);
+  if (!partial) return false;
+  const name = partial[1]!;
+  if (partial[2] !== undefined) return schemas.has(name);
+  return [...schemas.keys()].some((n) => n.startsWith(name));
+}
+
+/** The JSON arguments at `j` of a call to `name`. */
+function json(text: string, j: number, name: string, final: boolean): Found | 'wait' | undefined {
   if (text[j] !== '{') return undefined;
   const end = jsonObjectEnd(text, j);
-  if (end === -1) return cutOff(text.slice(j));
-  return { calls: [callFrom(name, text.slice(j, end))], end };
+  if (end !== -1) return { calls: [callFrom(name, text.slice(j, end))], end };
+  return final ? { calls: [callFrom(name, text.slice(j))], end: text.length } : 'wait';
 }
 
 /** `text` from `i` on is a proper, non-empty prefix of `token`: the token may be arriving. */

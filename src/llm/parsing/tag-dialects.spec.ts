@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { CompletionDecoder } from '../completion-decoder.js';
 import { cutAt, decodeContent, piecesOf } from '../../../test/support/decode.js';
 
 const schemas = new Map([
@@ -130,6 +131,14 @@ describe('dialect rewriting, property', () => {
       '<parameter name="filePath">',
       '</invoke>',
       '<function_calls>',
+      '<|tool_call_begin|>',
+      'functions.bash:0',
+      '<|tool_call_argument_begin|>',
+      '{"command": "id"}',
+      '<|tool_call_end|>',
+      '<｜tool▁call▁begin｜>',
+      '<｜tool▁sep｜>',
+      '<｜tool▁call▁end｜>',
     );
     const content = fc.array(piece, { maxLength: 14 }).map((a) => a.join(''));
     fc.assert(
@@ -138,5 +147,21 @@ describe('dialect rewriting, property', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('calls in the reasoning', () => {
+  it('are rescued in the other dialects too when the content holds none', () => {
+    const decoder = new CompletionDecoder(schemas);
+    const reasoning =
+      'I should look it up: <invoke name="read"><parameter name="filePath">/tmp/a</parameter></invoke>';
+    const events = [
+      ...decoder.chunk({ choices: [{ index: 0, delta: { reasoning_content: reasoning } }] }),
+      ...decoder.chunk({ choices: [{ index: 0, delta: { content: '' }, finish_reason: 'stop' }] }),
+      ...decoder.end(),
+    ];
+    expect(events.filter((e) => e.type === 'tool_call')).toEqual([
+      expect.objectContaining({ name: 'read', arguments: { filePath: '/tmp/a' } }),
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import type { ToolSchemas } from './qwen-xml-call.js';
+import { SECTION_TOKENS, SPECIAL_TOKENS, specialTokenCall } from './special-token-calls.js';
 import { END_FN, FN, PARAM } from './tags.js';
 
 // Tags of the "invoke" dialect (Anthropic's XML, which DeepSeek, Kimi and Qwen models imitate,
@@ -19,8 +20,19 @@ const MAX_TAG = 300;
 /** A tag of those whose attributes may still be arriving. */
 const OPEN_TAG = /^<(invoke|parameter)(\s[^<>\n]*)?$/;
 
-const WATCHED = [PARAM, FN, END_FN, INVOKE, END_INVOKE, NAMED_PARAM, ...WRAPPERS];
+const WATCHED = [
+  PARAM,
+  FN,
+  END_FN,
+  INVOKE,
+  END_INVOKE,
+  NAMED_PARAM,
+  ...WRAPPERS,
+  ...SPECIAL_TOKENS,
+];
 const AFTER_DRIFTED_NAME = [PARAM, END_FN];
+/** Markup around calls, dropped. */
+const DROPPED = [...WRAPPERS, ...SECTION_TOKENS];
 
 interface Mend {
   /** What replaces `s.slice(i, end)`. */
@@ -39,7 +51,8 @@ interface Mend {
  *   whitespace) is another `<parameter=` or `</function>` becomes `<function=NAME>`;
  * - the "invoke" dialect: `<invoke name="NAME">` (NAME an active tool) becomes `<function=NAME>`, `</invoke>` becomes
  *   `</function>`, `<parameter name="K">` inside it becomes `<parameter=K>`, and the wrappers
- *   (`<function_calls>`, `<minimax:tool_call>`) are dropped.
+ *   (`<function_calls>`, `<minimax:tool_call>`) are dropped;
+ * - Kimi K2's and DeepSeek's special-token calls (see special-token-calls.ts) become Hermes blocks.
  * Inside a Qwen function nothing but its end is touched, so parameter values keep any such text.
  * Only what may still be one of these tags is held back (a suffix such as `<param` or
  * `<invoke name="get_`, or a drifted name whose next tag has not arrived).
@@ -87,7 +100,9 @@ export class TagDialects {
     if (s.startsWith(END_FN, i)) return { text: END_FN, end: i + END_FN.length, inside: false };
     if (s.startsWith(END_INVOKE, i))
       return { text: END_FN, end: i + END_INVOKE.length, inside: false };
-    const wrapper = WRAPPERS.find((w) => s.startsWith(w, i));
+    const special = specialTokenCall(s, i, final);
+    if (special !== undefined) return special;
+    const wrapper = DROPPED.find((w) => s.startsWith(w, i));
     if (wrapper) return { text: '', end: i + wrapper.length };
     if (s.startsWith(INVOKE, i) || s.startsWith(NAMED_PARAM, i)) return this.named(s, i, final);
     if (!this.insideFunction && s.startsWith(PARAM, i)) return this.drifted(s, i, final);
