@@ -17,6 +17,21 @@ function tryConnect(url: string): Promise<number | 'session'> {
   });
 }
 
+/**
+ * `probe`, tried again when the connection fails: with several engine processes, one that has
+ * drained may be closing its listener just as the probe reaches it.
+ */
+async function retried<T>(probe: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await probe();
+    } catch (error) {
+      if (attempt === 5) throw error;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
 /** Resolves once `test` holds, checking every 20 ms; rejects after 5 s. */
 async function until(test: () => boolean): Promise<void> {
   for (let waited = 0; !test(); waited += 20) {
@@ -36,7 +51,7 @@ describe('graceful stop on SIGTERM (rolling deploys)', () => {
         true,
         Number(processes),
       );
-      llm.enqueue({ ...sseText(pieces(ANSWER, 3)), delayMs: 40 });
+      llm.enqueue({ ...sseText(pieces(ANSWER, 3)), delayMs: 60 });
       const busy = await WsClient.connect(wsUrl(engine.url!));
       const idle = await WsClient.connect(wsUrl(engine.url!));
       busy.send({ type: 'user_text', text: 'talk' });
@@ -47,10 +62,10 @@ describe('graceful stop on SIGTERM (rolling deploys)', () => {
       // Every engine process has had the signal (the primary passes it on to each).
       await until(() => engine.output.match(/draining \d+ session/g)?.length === Number(processes));
       expect(busy.closeCode).toBeUndefined(); // still answering
-      const health = await fetch(`${engine.url}/health`);
+      const health = await retried(() => fetch(`${engine.url}/health`));
       expect(health.status).toBe(503);
       expect(await health.json()).toMatchObject({ status: 'draining' });
-      expect(await tryConnect(wsUrl(engine.url!))).toBe(1001);
+      expect(await retried(() => tryConnect(wsUrl(engine.url!)))).toBe(1001);
 
       const end = await busy.waitFor((m) => m.type === 'assistant_end');
       expect(end).toEqual({ type: 'assistant_end', text: ANSWER });
