@@ -63,6 +63,18 @@ describe("Qwen3.6's call name written as a parameter", () => {
           size,
         ).calls,
       ).toEqual([['edit', { filePath: 'x', newString: '<parameter=read>' }]]);
+      // Nor does the text of another dialect inside a value.
+      expect(
+        run(
+          '<tool_call>\n<function=edit>\n<parameter=newString>\n<invoke name="read"></invoke><|tool_call_begin|>x<|tool_call_end|>\n</parameter>\n</function>\n</tool_call>',
+          size,
+        ).calls,
+      ).toEqual([
+        [
+          'edit',
+          { newString: '<invoke name="read"></invoke><|tool_call_begin|>x<|tool_call_end|>' },
+        ],
+      ]);
       // Not an active tool, or no parameter after it: not a call.
       for (const prose of [
         'Use <parameter=foo> then <parameter=bar>.',

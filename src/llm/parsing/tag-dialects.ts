@@ -38,9 +38,11 @@ interface Mend {
   /** What replaces `s.slice(i, end)`. */
   text: string;
   end: number;
-  /** Whether a function is open after it (unchanged when undefined). */
-  inside?: boolean;
+  /** The function open after it: of which dialect, or none (`null`); unchanged when undefined. */
+  open?: Open | null;
 }
+
+type Open = 'qwen' | 'invoke';
 
 /**
  * Rewrites other call dialects into the Qwen3-Coder XML that the text parser reads, before it
@@ -49,17 +51,19 @@ interface Mend {
  *   `<function=` around it (`<parameter=bash>\n<parameter=command>\nls\n</parameter>\n</function>`):
  *   outside a function, `<parameter=NAME>` where NAME is an active tool and the next tag (after
  *   whitespace) is another `<parameter=` or `</function>` becomes `<function=NAME>`;
- * - the "invoke" dialect: `<invoke name="NAME">` (NAME an active tool) becomes `<function=NAME>`, `</invoke>` becomes
- *   `</function>`, `<parameter name="K">` inside it becomes `<parameter=K>`, and the wrappers
+ * - the "invoke" dialect: `<invoke name="NAME">` (NAME an active tool) becomes `<function=NAME>`,
+ *   `</invoke>` becomes `</function>`, `<parameter name="K">` inside it becomes `<parameter=K>`, and the wrappers
  *   (`<function_calls>`, `<minimax:tool_call>`) are dropped;
  * - Kimi K2's and DeepSeek's special-token calls (see special-token-calls.ts) become Hermes blocks.
- * Inside a Qwen function nothing but its end is touched, so parameter values keep any such text.
+ * Inside a Qwen function nothing but its end is touched, so parameter values keep any such text
+ * (a drifted name opens a Qwen function; an invoke opens one whose named parameters are read).
  * Only what may still be one of these tags is held back (a suffix such as `<param` or
  * `<invoke name="get_`, or a drifted name whose next tag has not arrived).
  */
 export class TagDialects {
   private held = '';
-  private insideFunction = false;
+  /** The function open in the text so far, and in which dialect it was written. */
+  private open: Open | null = null;
 
   constructor(private readonly schemas: ToolSchemas) {}
 
@@ -87,7 +91,7 @@ export class TagDialects {
       out += s.slice(from, i) + mend.text;
       from = mend.end;
       i = mend.end - 1;
-      if (mend.inside !== undefined) this.insideFunction = mend.inside;
+      if (mend.open !== undefined) this.open = mend.open;
     }
     return out + s.slice(from);
   }
@@ -96,16 +100,18 @@ export class TagDialects {
   private mend(s: string, i: number, final: boolean): Mend | 'wait' | undefined {
     if (!final && WATCHED.some((t) => t.length > s.length - i && t.startsWith(s.slice(i))))
       return 'wait';
-    if (s.startsWith(FN, i)) return { text: FN, end: i + FN.length, inside: true };
-    if (s.startsWith(END_FN, i)) return { text: END_FN, end: i + END_FN.length, inside: false };
+    if (s.startsWith(END_FN, i)) return { text: END_FN, end: i + END_FN.length, open: null };
+    // Inside a Qwen function its values are the model's own text: only its end matters.
+    if (this.open === 'qwen') return undefined;
+    if (s.startsWith(FN, i)) return { text: FN, end: i + FN.length, open: 'qwen' };
     if (s.startsWith(END_INVOKE, i))
-      return { text: END_FN, end: i + END_INVOKE.length, inside: false };
+      return { text: END_FN, end: i + END_INVOKE.length, open: null };
     const special = specialTokenCall(s, i, final);
     if (special !== undefined) return special;
     const wrapper = DROPPED.find((w) => s.startsWith(w, i));
     if (wrapper) return { text: '', end: i + wrapper.length };
     if (s.startsWith(INVOKE, i) || s.startsWith(NAMED_PARAM, i)) return this.named(s, i, final);
-    if (!this.insideFunction && s.startsWith(PARAM, i)) return this.drifted(s, i, final);
+    if (this.open === null && s.startsWith(PARAM, i)) return this.drifted(s, i, final);
     return undefined;
   }
 
@@ -114,9 +120,9 @@ export class TagDialects {
     const rest = s.slice(i, i + MAX_TAG);
     const invoke = INVOKE_TAG.exec(rest);
     if (invoke && this.schemas.has(invoke[1]!))
-      return { text: `${FN}${invoke[1]}>`, end: i + invoke[0].length, inside: true };
+      return { text: `${FN}${invoke[1]}>`, end: i + invoke[0].length, open: 'invoke' };
     const param = NAMED_PARAM_TAG.exec(rest);
-    if (param && this.insideFunction)
+    if (param && this.open === 'invoke')
       return { text: `${PARAM}${param[1]}>`, end: i + param[0].length };
     const arriving = !final && s.length - i <= MAX_TAG && OPEN_TAG.test(rest);
     return arriving ? 'wait' : undefined;
@@ -132,7 +138,7 @@ export class TagDialects {
     if (!this.schemas.has(name)) return undefined;
     const next = s.slice(gt + 1).trimStart();
     if (AFTER_DRIFTED_NAME.some((t) => next.startsWith(t)))
-      return { text: `${FN}${name}>`, end: gt + 1, inside: true };
+      return { text: `${FN}${name}>`, end: gt + 1, open: 'qwen' };
     if (!final && AFTER_DRIFTED_NAME.some((t) => t.startsWith(next))) return 'wait';
     return undefined;
   }
