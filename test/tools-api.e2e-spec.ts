@@ -125,6 +125,7 @@ describe('/api/tools (seed §2)', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({
       status: 'ok',
+      sessions: { open: 0, max: null },
       tools: { count: expect.any(Number), source: 'request' },
     });
     const doc = (await (await fetch(`${engine.httpUrl}/docs-json`)).json()) as any;

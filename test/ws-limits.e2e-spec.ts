@@ -73,6 +73,8 @@ describe('WS_MAX_SESSIONS', () => {
     const first = await WsClient.connect(engine.wsUrl);
     const second = await WsClient.connect(engine.wsUrl);
     expect(await connect()).toBe('1013 too many sessions, try again later');
+    const health = (await (await fetch(`${engine.httpUrl}/health`)).json()) as object;
+    expect(health).toMatchObject({ sessions: { open: 2, max: 2 } });
     first.close();
     await first.closed;
     // The engine frees the place when it sees the socket close, a moment after the client does:

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
 import {
   ApiOkResponse,
   ApiOperation,
@@ -7,6 +7,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { appConfig, type AppConfig } from '../config/app.config.js';
 import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 import { ToolRegistry } from '../tools/tool-registry.service.js';
 
@@ -34,6 +35,13 @@ class HealthDto {
   event_loop_delay_p99_ms!: number;
 
   @ApiProperty({
+    description:
+      'WebSocket sessions open in the process that answered, and its WS_MAX_SESSIONS (null: no limit)',
+    example: { open: 12, max: null },
+  })
+  sessions!: { open: number; max: number | null };
+
+  @ApiProperty({
     description: 'Active tool definitions and where they come from',
     example: { count: 10, source: 'file' },
   })
@@ -51,6 +59,7 @@ export class HealthController {
   constructor(
     private readonly registry: ToolRegistry,
     private readonly lifecycle: Lifecycle,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
   ) {}
 
   @Get()
@@ -69,6 +78,7 @@ export class HealthController {
       pid: process.pid,
       uptime_secs: Math.round(process.uptime()),
       event_loop_delay_p99_ms: Math.round((loop.percentile(99) / 1e6) * 10) / 10,
+      sessions: { open: this.lifecycle.sessions, max: this.config.ws.maxSessions || null },
       tools: { count: snapshot.definitions.length, source: snapshot.source },
     };
   }

@@ -5,11 +5,14 @@ export type DrainStep = (deadline: Promise<void>) => Promise<void>;
 
 /**
  * The engine's stop, in two phases: first a drain (no new work is taken, work in progress may
- * finish until the deadline), then Nest's close. `draining` is what /health and the gateway read.
+ * finish until the deadline), then Nest's close. `draining` and `sessions` are what /health
+ * reports.
  */
 @Injectable()
 export class Lifecycle {
   private state: 'serving' | 'draining' = 'serving';
+  /** WebSocket sessions open in this process (kept by the gateway, shown by /health). */
+  sessions = 0;
   private readonly steps: DrainStep[] = [];
   private hurryUp: (() => void) | undefined;
 

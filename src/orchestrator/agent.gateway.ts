@@ -145,8 +145,10 @@ export class AgentGateway
       void conversation.receive(bytes, isBinary);
     });
     this.open.set(socket, conversation);
+    this.lifecycle.sessions = this.open.size;
     socket.on('close', () => {
       this.open.delete(socket);
+      this.lifecycle.sessions = this.open.size;
       conversation.close();
     });
     this.logger.log(`session opened (session_id=${session.id})`);
