@@ -102,6 +102,7 @@ describe('OpenAiLlmClient against a real SSE server', () => {
         expect.objectContaining({
           type: 'error',
           message: expect.stringMatching(/token count|API key/),
+          retryable: false,
         }),
       ]);
     }
@@ -179,7 +180,11 @@ describe('OpenAiLlmClient against a real SSE server', () => {
   it('times out a server that never answers, with an error event', async () => {
     const ev = await events({ kind: 'hang' }, client(url(), { timeoutSecs: 0.3 }));
     expect(ev).toEqual([
-      expect.objectContaining({ type: 'error', message: expect.stringContaining('timed out') }),
+      expect.objectContaining({
+        type: 'error',
+        message: expect.stringContaining('timed out'),
+        retryable: true,
+      }),
     ]);
   });
 

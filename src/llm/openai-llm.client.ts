@@ -90,7 +90,7 @@ export class OpenAiLlmClient extends LlmClient {
         const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
         if (reason instanceof StreamFault) return reason;
         const message = `LLM request failed: ${(reason as Error)?.message ?? String(reason)}`;
-        return new StreamFault(message, undefined, isNetworkError(reason));
+        return new StreamFault(message, { transient: isNetworkError(reason) });
       };
       // A transient fault is retried while nothing of the answer has been emitted: once a token
       // is out (shown, spoken), a second answer would repeat it.
@@ -102,7 +102,12 @@ export class OpenAiLlmClient extends LlmClient {
           const { retries, retryBackoffMs, timeoutSecs } = this.config;
           if (n > retries || !fault.transient || emitted.events > 0 || controller.signal.aborted)
             throw fault;
-          const delay = retryDelayMs(n, retryBackoffMs, timeoutSecs * 1000, fault);
+          const delay = retryDelayMs({
+            attempt: n,
+            baseMs: retryBackoffMs,
+            capMs: timeoutSecs * 1000,
+            retryAfterMs: fault.retryAfterMs,
+          });
           this.logger.warn(`${fault.message}; retry ${n} of ${retries} in ${delay} ms`);
           await sleep(delay, undefined, { signal: controller.signal });
           return attempt(n + 1);
@@ -112,13 +117,10 @@ export class OpenAiLlmClient extends LlmClient {
         .catch((error: unknown) => {
           if (subscriber.closed) return;
           const fault = faultOf(error);
-          const retryable =
-            !emitted.any &&
-            (fault.status === undefined || fault.status >= 500 || fault.status === 429);
           subscriber.next({
             type: 'error',
             message: fault.message,
-            retryable,
+            retryable: !emitted.any && fault.retryable,
             ...(fault.status ? { status: fault.status } : {}),
           });
         })
@@ -223,9 +225,11 @@ export class OpenAiLlmClient extends LlmClient {
     const message = errorMessageOf(parseJson(text));
     return new StreamFault(
       `LLM server answered HTTP ${status}: ${(message ?? text).slice(0, 500)}`,
-      status,
-      isTransientStatus(status),
-      retryAfterMs(retryAfter ?? undefined),
+      {
+        status,
+        transient: isTransientStatus(status),
+        retryAfterMs: retryAfterMs(retryAfter ?? undefined),
+      },
     );
   }
 
@@ -276,7 +280,7 @@ export class OpenAiLlmClient extends LlmClient {
     const tail = decoder.end();
     for (const e of tail) if (e.type !== 'done' || (finished && !fault)) emit(e);
     if (fault) throw fault;
-    if (!finished) throw new StreamFault('LLM stream closed before [DONE]', undefined, true);
+    if (!finished) throw new StreamFault('LLM stream closed before [DONE]', { transient: true });
   }
 
   private resolveModel(signal: AbortSignal): Promise<string> {

@@ -1,21 +1,40 @@
 /**
  * Why an LLM request failed, and whether sending it again is worth it. Pure: no Nest import.
  */
+export interface FaultDetails {
+  /** The HTTP status the server answered, when it answered one. */
+  status?: number;
+  /**
+   * The server was overloaded, restarting or unreachable (HTTP 408, 409, 429, 5xx; a refused or
+   * reset connection; a stream cut off): the request is sent again at once (LLM_RETRIES).
+   */
+  transient?: boolean;
+  /** A phase took longer than LLM_TIMEOUT_SECS: a new request may succeed, but is not sent. */
+  timedOut?: boolean;
+  /** The server's `Retry-After`, in ms, when it sent one. */
+  retryAfterMs?: number;
+}
+
 export class StreamFault extends Error {
-  constructor(
-    message: string,
-    readonly status?: number,
-    /**
-     * A new, identical request is likely to succeed: the server was overloaded, restarting or
-     * unreachable (HTTP 408, 409, 429, 5xx; a refused or reset connection; a stream cut off).
-     * Not a timeout (the user has already waited that long), nor an error the server wrote into
-     * the stream, nor a request the server refused.
-     */
-    readonly transient = false,
-    /** The server's `Retry-After`, in ms, when it sent one. */
-    readonly retryAfterMs?: number,
-  ) {
+  readonly status?: number;
+  readonly transient: boolean;
+  readonly timedOut: boolean;
+  readonly retryAfterMs?: number;
+
+  constructor(message: string, details: FaultDetails = {}) {
     super(message);
+    this.status = details.status;
+    this.transient = details.transient ?? false;
+    this.timedOut = details.timedOut ?? false;
+    this.retryAfterMs = details.retryAfterMs;
+  }
+
+  /**
+   * A new, identical request may succeed: a transient fault or a timeout. Not an error the server
+   * wrote into the stream, nor a request it refused, nor a stream that is not SSE.
+   */
+  get retryable(): boolean {
+    return this.transient || this.timedOut;
   }
 }
 
@@ -39,14 +58,11 @@ export function retryAfterMs(header: string | undefined, now = Date.now()): numb
  * come back at once); never more than `capMs`.
  */
 export function retryDelayMs(
-  attempt: number,
-  baseMs: number,
-  capMs: number,
-  fault: StreamFault,
+  plan: { attempt: number; baseMs: number; capMs: number; retryAfterMs?: number },
   random = Math.random,
 ): number {
-  const backoff = baseMs * 2 ** (attempt - 1) * (0.75 + random() * 0.5);
-  return Math.round(Math.min(capMs, fault.retryAfterMs ?? backoff));
+  const backoff = plan.baseMs * 2 ** (plan.attempt - 1) * (0.75 + random() * 0.5);
+  return Math.round(Math.min(plan.capMs, plan.retryAfterMs ?? backoff));
 }
 
 /**
@@ -78,7 +94,9 @@ export class Watchdog {
     }
     this.timer = undefined;
     this.controller.abort(
-      new StreamFault(`LLM server timed out (${this.phase}, ${this.ms / 1000}s)`),
+      new StreamFault(`LLM server timed out (${this.phase}, ${this.ms / 1000}s)`, {
+        timedOut: true,
+      }),
     );
   }
 }
