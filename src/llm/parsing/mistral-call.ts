@@ -140,8 +140,8 @@ export interface SplitSink {
  * call follows is dropped as markup.
  */
 export class MistralCallSplitter {
+  /** A suffix that may be the token arriving, or a call (from its token) still incomplete. */
   private held = '';
-  private inCall = false;
 
   constructor(private readonly schemas: ToolSchemas) {}
 
@@ -158,24 +158,20 @@ export class MistralCallSplitter {
   private run(s: string, sink: SplitSink, final: boolean): void {
     this.held = '';
     for (;;) {
-      if (!this.inCall) {
-        const at = s.indexOf(TOOL_CALLS);
-        if (at === -1) {
-          const keep = final ? 0 : tokenPrefixAtEnd(s);
-          if (s.length > keep) sink.text(s.slice(0, s.length - keep));
-          this.held = s.slice(s.length - keep);
-          return;
-        }
-        if (at > 0) sink.text(s.slice(0, at));
-        s = s.slice(at);
-        this.inCall = true;
-      }
-      const found = mistralCalls(s, this.schemas, final);
-      if (found === 'wait') {
-        this.held = s;
+      const at = s.indexOf(TOOL_CALLS);
+      if (at === -1) {
+        const keep = final ? 0 : tokenPrefixAtEnd(s);
+        if (s.length > keep) sink.text(s.slice(0, s.length - keep));
+        this.held = s.slice(s.length - keep);
         return;
       }
-      this.inCall = false;
+      if (at > 0) sink.text(s.slice(0, at));
+      s = s.slice(at);
+      const found = mistralCalls(s, this.schemas, final);
+      if (found === 'wait') {
+        this.held = s; // starts with the token: found again at the next push
+        return;
+      }
       if (found === undefined) {
         s = s.slice(TOOL_CALLS.length); // the token alone: markup, not text
         continue;

@@ -20,7 +20,7 @@ const MAX_TAG = 300;
 /** A tag of those whose attributes may still be arriving. */
 const OPEN_TAG = /^<(invoke|parameter)(\s[^<>\n]*)?$/;
 
-const WATCHED = [
+const WATCHED: string[] = [
   PARAM,
   FN,
   END_FN,
@@ -30,6 +30,10 @@ const WATCHED = [
   ...WRAPPERS,
   ...SPECIAL_TOKENS,
 ];
+const LONGEST_WATCHED = Math.max(...WATCHED.map((t) => t.length));
+/** `s` from `i` on is a proper prefix of `tag`: the tag may be arriving. */
+const isProperPrefix = (s: string, i: number, tag: string) =>
+  tag.length > s.length - i && tag.startsWith(s.slice(i));
 const AFTER_DRIFTED_NAME = [PARAM, END_FN];
 /** Markup around calls, dropped. */
 const DROPPED = [...WRAPPERS, ...SECTION_TOKENS];
@@ -98,7 +102,7 @@ export class TagDialects {
 
   /** What the tag at `i` becomes; `wait` while that is undecided; undefined to leave it. */
   private mend(s: string, i: number, final: boolean): Mend | 'wait' | undefined {
-    if (!final && WATCHED.some((t) => t.length > s.length - i && t.startsWith(s.slice(i))))
+    if (!final && s.length - i < LONGEST_WATCHED && WATCHED.some((t) => isProperPrefix(s, i, t)))
       return 'wait';
     if (s.startsWith(END_FN, i)) return { text: END_FN, end: i + END_FN.length, open: null };
     // Inside a Qwen function its values are the model's own text: only its end matters.
