@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { CompletionDecoder } from '../../src/llm/completion-decoder.js';
 import type { LlmEvent } from '../../src/llm/llm.types.js';
 import type { ToolSchemas } from '../../src/llm/parsing/qwen-xml-call.js';
@@ -32,4 +33,25 @@ export function decodeContent(schemas: ToolSchemas, pieces: string[]) {
     calls: events.flatMap((e) => (e.type === 'tool_call' ? [[e.name, e.arguments]] : [])),
     text: events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join(''),
   };
+}
+
+/**
+ * Checks, for any text from `text` cut anywhere into deltas, that `read` gives the same result
+ * as for the text in one delta; `also` checks the cut result further.
+ */
+export function assertSameForAnySplit<T>(options: {
+  text: fc.Arbitrary<string>;
+  read: (deltas: string[]) => T;
+  numRuns: number;
+  also?: (result: T) => void;
+}): void {
+  const { text, read, numRuns, also } = options;
+  fc.assert(
+    fc.property(text, fc.array(fc.nat(100), { maxLength: 8 }), (whole, cuts) => {
+      const split = read(cutAt(whole, cuts));
+      expect(split).toEqual(read([whole]));
+      also?.(split);
+    }),
+    { numRuns },
+  );
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { CompletionDecoder } from '../completion-decoder.js';
-import { cutAt, decodeContent, piecesOf } from '../../../test/support/decode.js';
+import { assertSameForAnySplit, decodeContent, piecesOf } from '../../../test/support/decode.js';
 
 const schemas = new Map([
   ['get_weather', { type: 'object', properties: { city: { type: 'string' } } }],
@@ -114,13 +114,11 @@ describe('Mistral calls, property', () => {
       '{',
     );
     const content = fc.array(piece, { maxLength: 12 }).map((a) => a.join(''));
-    fc.assert(
-      fc.property(content, fc.array(fc.nat(60), { maxLength: 6 }), (text, cuts) => {
-        const split = decodeContent(schemas, cutAt(text, cuts));
-        expect(split).toEqual(decodeContent(schemas, [text]));
-        expect(split.text).not.toContain('[TOOL_CALLS]');
-      }),
-      { numRuns: 500 },
-    );
+    assertSameForAnySplit({
+      text: content,
+      read: (deltas) => decodeContent(schemas, deltas),
+      numRuns: 500,
+      also: (split) => expect(split.text).not.toContain('[TOOL_CALLS]'),
+    });
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { CompletionDecoder } from '../completion-decoder.js';
-import { cutAt, decodeContent, piecesOf } from '../../../test/support/decode.js';
+import { assertSameForAnySplit, decodeContent, piecesOf } from '../../../test/support/decode.js';
 
 const schemas = new Map([
   ['bash', { type: 'object', properties: { command: { type: 'string' } } }],
@@ -153,12 +153,11 @@ describe('dialect rewriting, property', () => {
       '<｜tool▁call▁end｜>',
     );
     const content = fc.array(piece, { maxLength: 14 }).map((a) => a.join(''));
-    fc.assert(
-      fc.property(content, fc.array(fc.nat(80), { maxLength: 6 }), (text, cuts) => {
-        expect(decodeContent(schemas, cutAt(text, cuts))).toEqual(decodeContent(schemas, [text]));
-      }),
-      { numRuns: 500 },
-    );
+    assertSameForAnySplit({
+      text: content,
+      read: (deltas) => decodeContent(schemas, deltas),
+      numRuns: 500,
+    });
   });
 });
 
