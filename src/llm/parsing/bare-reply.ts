@@ -19,9 +19,10 @@ export type HeadOutcome =
 
 /**
  * The start of a reply while tools are active: it may be nothing but calls written without tags
- * (Llama's JSON or pythonic calls from a server without their parser, Qwen3.6's drift to JSON,
- * Mistral's `NAME{…}` once its control tokens are skipped from the text). Held until that is decided; then calls (and the text after them),
- * or text.
+ * (Llama's JSON or pythonic calls from a server without their parser, Qwen3.6's drift to JSON;
+ * Mistral's `NAME{…}`, DeepSeek's `NAME{…}` and Kimi's `functions.NAME:0{…}` once their special
+ * tokens are skipped from the text). Held until that is decided; then calls (and the text after
+ * them), or text.
  */
 export class BareReplyHead {
   private head = '';
