@@ -76,10 +76,7 @@ class XmlCallParser {
     const gt = s.indexOf('>', FN.length);
     const rawName = gt === -1 ? s.slice(FN.length) : s.slice(FN.length, gt);
     if (/[\n<]/.test(rawName)) return { kind: 'invalid', end: this.blockEnd(0) };
-    if (gt === -1) {
-      if (!this.final) throw INCOMPLETE;
-      return { kind: 'invalid', end: s.length };
-    }
+    if (gt === -1) return this.atEnd({ kind: 'invalid', end: s.length });
     const name = rawName.trim();
     if (!NAME_OK.test(name)) return { kind: 'invalid', end: this.blockEnd(gt) };
     const params = this.schemas.get(name);
@@ -92,16 +89,10 @@ class XmlCallParser {
     let pos = gt + 1;
     for (;;) {
       const p = this.skipWs(pos);
-      if (p >= s.length) {
-        if (!this.final) throw INCOMPLETE;
-        return this.done(name, args, s.length);
-      }
+      if (p >= s.length) return this.atEnd(this.done(name, args, s.length));
       if (s.startsWith(PARAM, p)) {
         const nameEnd = s.indexOf('>', p + PARAM.length);
-        if (nameEnd === -1) {
-          if (!this.final) throw INCOMPLETE;
-          return this.done(name, args, s.length);
-        }
+        if (nameEnd === -1) return this.atEnd(this.done(name, args, s.length));
         const pname = s.slice(p + PARAM.length, nameEnd).trim();
         this.seen.add(pname);
         const { valueEnd, next } = this.valueEnd(nameEnd + 1);
@@ -122,12 +113,15 @@ class XmlCallParser {
       if (!this.final && [PARAM, END_FN, END_CALL].some((t) => t.startsWith(s.slice(p))))
         throw INCOMPLETE;
       const nextTag = this.firstOf([PARAM, END_FN, END_CALL], p + 1);
-      if (nextTag === -1) {
-        if (!this.final) throw INCOMPLETE;
-        return this.done(name, args, s.length);
-      }
+      if (nextTag === -1) return this.atEnd(this.done(name, args, s.length));
       pos = nextTag;
     }
+  }
+
+  /** At the end of the input: `value` when the output is over, else wait for more. */
+  private atEnd<T>(value: T): T {
+    if (!this.final) throw INCOMPLETE;
+    return value;
   }
 
   private done(name: string, args: Record<string, unknown>, end: number): XmlCallResult {
@@ -138,9 +132,7 @@ class XmlCallParser {
   private blockEnd(from: number): number {
     const closer = this.wrapped ? END_CALL : END_FN;
     const i = this.s.indexOf(closer, from);
-    if (i !== -1) return i + closer.length;
-    if (!this.final) throw INCOMPLETE;
-    return this.s.length;
+    return i !== -1 ? i + closer.length : this.atEnd(this.s.length);
   }
 
   private skipWs(i: number): number {
@@ -194,23 +186,14 @@ class XmlCallParser {
   private closesCleanly(from: number): boolean {
     const { s } = this;
     const c = s.indexOf(END_PARAM, from);
-    if (c === -1) {
-      if (!this.final) throw INCOMPLETE;
-      return true;
-    }
+    if (c === -1) return this.atEnd(true);
     const q = this.skipWs(c + END_PARAM.length);
-    if (q >= s.length) {
-      if (!this.final) throw INCOMPLETE;
-      return true;
-    }
+    if (q >= s.length) return this.atEnd(true);
     if (s.startsWith(END_FN, q)) return this.closesCall(q);
     if (s.startsWith(END_CALL, q)) return this.callOver(q + END_CALL.length);
     if (s.startsWith(PARAM, q)) {
       const gt = s.indexOf('>', q + PARAM.length);
-      if (gt === -1) {
-        if (!this.final) throw INCOMPLETE;
-        return false;
-      }
+      if (gt === -1) return this.atEnd(false);
       const next = s.slice(q + PARAM.length, gt).trim();
       return this.props !== undefined && Object.hasOwn(this.props, next) && !this.seen.has(next);
     }
@@ -246,10 +229,7 @@ class XmlCallParser {
   private callOver(i: number): boolean {
     const { s } = this;
     const j = this.skipWs(i);
-    if (j >= s.length) {
-      if (!this.final) throw INCOMPLETE;
-      return true;
-    }
+    if (j >= s.length) return this.atEnd(true);
     if (s.startsWith(OPEN_CALL, j) || s.startsWith(FN, j)) return true;
     if (this.partialTag(j, [OPEN_CALL, FN, END_PARAM, END_FN, END_CALL])) throw INCOMPLETE;
     const horizon = i + TRAILING_LOOKAHEAD;
@@ -272,16 +252,10 @@ class XmlCallParser {
     let k = from;
     for (;;) {
       const c = s.indexOf('<', k);
-      if (c === -1) {
-        if (!this.final) throw INCOMPLETE;
-        return { valueEnd: s.length, next: s.length };
-      }
+      if (c === -1) return this.atEnd({ valueEnd: s.length, next: s.length });
       if (s.startsWith(END_PARAM, c)) {
         const q = this.skipWs(c + END_PARAM.length);
-        if (q >= s.length) {
-          if (!this.final) throw INCOMPLETE;
-          return { valueEnd: c, next: q };
-        }
+        if (q >= s.length) return this.atEnd({ valueEnd: c, next: q });
         if (this.freshParam(q)) return { valueEnd: c, next: c + END_PARAM.length };
         if (s.startsWith(END_FN, q) && this.closesCall(q))
           return { valueEnd: c, next: c + END_PARAM.length };
