@@ -119,7 +119,11 @@ describe('graceful stop on SIGTERM (rolling deploys)', () => {
     expect(await eager!.closed).toBe(1001);
     expect(eager!.messages.slice(-2)).toEqual([
       { type: 'assistant_end', text: 'Still thinking', interrupted: true },
-      { type: 'error', message: 'the server is shutting down: reconnect to continue' },
+      {
+        type: 'error',
+        code: 'shutting_down',
+        message: 'the server is shutting down: reconnect to continue',
+      },
     ]);
 
     expect(await slow!.closed).toBe(1001);

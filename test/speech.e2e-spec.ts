@@ -74,6 +74,10 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   let engine: Engine;
   /** Seconds of audio the fake TTS returns for an input. */
   let secondsFor: (input: string) => number = () => 0.2;
+  /** What the fake STT server recognises; null: it fails with HTTP 500. */
+  let heard: string | null = 'What is the weather in Paris?';
+  /** The fake TTS server fails with HTTP 500. */
+  let ttsDown = false;
 
   beforeAll(async () => {
     const base = await speech.start();
@@ -91,8 +95,11 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
       SPEECH_AUDIO_LEAD_MS: '0',
     });
     speech.respond((req, res) => {
-      if (req.path === '/audio/transcriptions')
-        return void res.end(JSON.stringify({ text: 'What is the weather in Paris?' }));
+      if (req.path === '/audio/transcriptions') {
+        if (heard === null) return void res.writeHead(500).end('recogniser crashed');
+        return void res.end(JSON.stringify({ text: heard }));
+      }
+      if (ttsDown) return void res.writeHead(500).end('voice unavailable');
       const { input } = JSON.parse(req.body) as { input: string };
       res
         .writeHead(200, { 'Content-Type': 'audio/pcm' })
@@ -109,6 +116,8 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
     llm.reset();
     speech.requests.length = 0;
     secondsFor = () => 0.2;
+    heard = 'What is the weather in Paris?';
+    ttsDown = false;
   });
 
   const ttsInputs = () =>
@@ -199,25 +208,66 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
     ws.close();
   });
 
+  it('names each speech failure with its error code, and the session lives on', async () => {
+    const ws = await voiceSession(engine);
+    const utterance = async () => {
+      ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
+      const from = ws.messages.length;
+      ws.send({ type: 'audio_end' });
+      return ws.waitFor((m) => m.type === 'error', from);
+    };
+    heard = '';
+    expect(await utterance()).toEqual({
+      type: 'error',
+      code: 'no_speech',
+      message: 'no speech was recognised in the utterance',
+    });
+    heard = null;
+    expect(await utterance()).toEqual({
+      type: 'error',
+      code: 'stt_failed',
+      message: 'speech-to-text server answered HTTP 500: recogniser crashed',
+    });
+    expect(llm.requests).toHaveLength(0); // no turn for an utterance not understood
+    ttsDown = true;
+    llm.enqueue(sseText(['Hello there.']));
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'hi' });
+    expect(await ws.waitFor((m) => m.type === 'error', from)).toMatchObject({
+      type: 'error',
+      code: 'tts_failed',
+    });
+    await ws.waitFor((m) => m.type === 'audio_end', from);
+    expect(await ws.waitFor((m) => m.type === 'assistant_end', from)).toEqual({
+      type: 'assistant_end',
+      text: 'Hello there.',
+    });
+    ws.close();
+  });
+
   it('refuses an utterance longer than STT_MAX_SECONDS and bad audio frames', async () => {
     const ws = await WsClient.connect(engine.wsUrl);
     ws.socket.send(Buffer.alloc(40000), { binary: true });
     expect(await ws.waitFor((m) => m.type === 'error')).toMatchObject({
+      code: 'invalid_audio',
       message: expect.stringContaining('STT_MAX_SECONDS'),
     });
     const from = ws.messages.length;
     ws.send({ type: 'audio', data: 'not base64!' });
     expect(await ws.waitFor((m) => m.type === 'error', from)).toMatchObject({
+      code: 'invalid_message',
       message: 'audio "data" is not valid base64',
     });
     const next = ws.messages.length;
     ws.send({ type: 'audio_end' });
     expect(await ws.waitFor((m) => m.type === 'error', next)).toMatchObject({
+      code: 'invalid_audio',
       message: expect.stringContaining('audio_end without audio'),
     });
     const bad = ws.messages.length;
     ws.send({ type: 'session.update', modality: 'video' });
     expect(await ws.waitFor((m) => m.type === 'error', bad)).toMatchObject({
+      code: 'invalid_message',
       message: '"modality" must be "voice" or "text"',
     });
     ws.close();

@@ -149,7 +149,7 @@ describe('/api/tools with the LLM disabled', () => {
   it('answers a turn with an error event and assistant_end', async () => {
     const ws = await WsClient.connect(engine.wsUrl);
     expect(await ws.turn('hello')).toEqual([
-      { type: 'error', message: 'the LLM is disabled (LLM_ENABLED=false)' },
+      { type: 'error', code: 'llm_disabled', message: 'the LLM is disabled (LLM_ENABLED=false)' },
       { type: 'assistant_end', text: '' },
     ]);
     ws.close();

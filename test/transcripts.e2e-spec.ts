@@ -83,7 +83,7 @@ describe('recorded streams through the running engine', () => {
       }
       if (error) {
         expect(msgs.filter((m) => m.type === 'error')).toEqual([
-          { type: 'error', message: error.message },
+          { type: 'error', code: 'llm_failed', message: error.message },
         ]);
         expect(end.text).toBe(text.trim());
         continue;

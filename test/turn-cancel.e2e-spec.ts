@@ -112,6 +112,7 @@ describe('cancellation and protocol errors over /ws', () => {
     h.ws.send(frame);
     expect(await h.ws.waitFor((m) => m.type === 'error', from)).toEqual({
       type: 'error',
+      code: 'invalid_message',
       message: expect.stringMatching(message),
     });
     h.llm.enqueue(sseText(['still here']));
@@ -121,12 +122,14 @@ describe('cancellation and protocol errors over /ws', () => {
   it('answers odd binary audio, and audio with no speech-to-text configured, with error events', async () => {
     h.ws.socket.send(Buffer.from([1, 2, 3]), { binary: true });
     expect(await h.ws.waitFor((m) => m.type === 'error')).toMatchObject({
+      code: 'invalid_audio',
       message: expect.stringContaining('16-bit'),
     });
     const from = h.ws.messages.length;
     h.ws.socket.send(Buffer.alloc(3200), { binary: true });
     h.ws.send({ type: 'audio_end' });
     expect(await h.ws.waitFor((m) => m.type === 'error', from)).toMatchObject({
+      code: 'stt_unavailable',
       message: expect.stringContaining('STT_BASE_URL'),
     });
     expect(h.ws.socket.readyState).toBe(h.ws.socket.OPEN);

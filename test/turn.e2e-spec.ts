@@ -251,7 +251,7 @@ describe('a turn over /ws (seed §5, §8)', () => {
     h.llm.enqueue(crashed, crashed, crashed, sseText(['Back.']));
     const msgs = await h.ws.turn('hi');
     expect(msgs).toEqual([
-      { type: 'error', message: 'LLM server answered HTTP 500: model crashed' },
+      { type: 'error', code: 'llm_failed', message: 'LLM server answered HTTP 500: model crashed' },
       { type: 'assistant_end', text: '' },
     ]);
     expect(h.llm.requests).toHaveLength(3);

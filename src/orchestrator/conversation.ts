@@ -5,6 +5,7 @@ import { keepSpokenOnly } from '../speech/spoken-history.js';
 import { STT_SAMPLE_RATE } from '../speech/stt-engine.js';
 import type { SpeechEvent } from '../speech/turn-speech.js';
 import { parseClientMessage, type SessionUpdateMessage } from './protocol/client-messages.js';
+import type { ErrorCode } from './protocol/error-codes.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
 import type { TurnManager } from './turn-manager.service.js';
@@ -42,8 +43,8 @@ export class Conversation {
     return Math.floor(this.deps.speech.config.stt.maxSeconds * STT_SAMPLE_RATE) * 2;
   }
 
-  private error(message: string): void {
-    this.deps.send({ type: 'error', message });
+  private error(code: ErrorCode, message: string): void {
+    this.deps.send({ type: 'error', code, message });
   }
 
   /** Queues one frame from the client: text frames are JSON messages, binary frames are audio. */
@@ -54,14 +55,14 @@ export class Conversation {
         this.logger.error(
           `message handling failed (session_id=${this.session.id}): ${(error as Error).stack}`,
         );
-        this.error('internal error while handling the message');
+        this.error('internal', 'internal error while handling the message');
       });
     return this.inbox;
   }
 
   async onText(raw: string): Promise<void> {
     const parsed = parseClientMessage(raw);
-    if ('error' in parsed) return this.error(parsed.error);
+    if ('error' in parsed) return this.error('invalid_message', parsed.error);
     const { message } = parsed;
     switch (message.type) {
       case 'user_text':
@@ -80,12 +81,16 @@ export class Conversation {
   /** Binary frames are audio: PCM s16le, 16 kHz, mono. */
   async onAudio(pcm: Buffer): Promise<void> {
     if (pcm.length % 2 !== 0)
-      return this.error('audio must be 16-bit PCM: a frame held an odd number of bytes');
+      return this.error(
+        'invalid_audio',
+        'audio must be 16-bit PCM: a frame held an odd number of bytes',
+      );
     if (this.session.busy) await this.session.cancel(); // barge-in: the user speaks over the agent
     if (this.utteranceBytes + pcm.length > this.maxUtteranceBytes) {
       this.utterance = [];
       this.utteranceBytes = 0;
       return this.error(
+        'invalid_audio',
         `utterance longer than STT_MAX_SECONDS (${this.deps.speech.config.stt.maxSeconds}s): audio dropped`,
       );
     }
@@ -139,7 +144,10 @@ export class Conversation {
     this.utterance = [];
     this.utteranceBytes = 0;
     if (pcm.length === 0)
-      return this.error('audio_end without audio: send PCM s16le 16 kHz mono frames first');
+      return this.error(
+        'invalid_audio',
+        'audio_end without audio: send PCM s16le 16 kHz mono frames first',
+      );
     let text: string;
     try {
       text = await this.deps.speech.transcribe(
@@ -148,17 +156,19 @@ export class Conversation {
         this.closed.signal,
       );
     } catch (error) {
-      return this.error((error as Error).message);
+      const code = this.deps.speech.stt.provider === 'none' ? 'stt_unavailable' : 'stt_failed';
+      return this.error(code, (error as Error).message);
     }
     this.deps.send({ type: 'transcript', text });
-    if (text === '') return this.error('no speech was recognised in the utterance');
+    if (text === '') return this.error('no_speech', 'no speech was recognised in the utterance');
     await this.startTurn(text);
   }
 
   private async startTurn(text: string): Promise<void> {
     await this.session.cancel();
     if (this.closed.signal.aborted) return; // the client has gone: start nothing
-    if (this.draining) return this.error('the server is shutting down: reconnect to continue');
+    if (this.draining)
+      return this.error('shutting_down', 'the server is shutting down: reconnect to continue');
     this.session.begin((signal) => this.runTurn(text, signal));
   }
 

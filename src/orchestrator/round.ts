@@ -3,7 +3,15 @@ import type { LlmEvent, ToolCallEvent } from '../llm/llm.types.js';
 import { StreamedText } from '../llm/streamed-text.js';
 
 export class TurnCancelled extends Error {}
-export class RoundFailed extends Error {}
+/** The LLM could not answer: the turn ends with an `error` event carrying `code`. */
+export class RoundFailed extends Error {
+  constructor(
+    message: string,
+    readonly code: 'llm_failed' | 'llm_disabled' = 'llm_failed',
+  ) {
+    super(message);
+  }
+}
 
 export interface RoundResult {
   /** All the round's text; set when the round completes (empty while it streams). */

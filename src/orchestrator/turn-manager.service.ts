@@ -99,7 +99,7 @@ export class TurnManager {
     session.history.push({ role: 'user', content: userText });
     try {
       if (!this.llmSettings.enabled)
-        throw new RoundFailed('the LLM is disabled (LLM_ENABLED=false)');
+        throw new RoundFailed('the LLM is disabled (LLM_ENABLED=false)', 'llm_disabled');
       await this.loop(ctx);
       out.next({ type: 'assistant_end', text: ctx.visible.toString() });
     } catch (error) {
@@ -107,12 +107,17 @@ export class TurnManager {
         this.logger.log(`turn interrupted (${tag})`);
         out.next({ type: 'assistant_end', text: ctx.visible.toString(), interrupted: true });
       } else {
-        const message =
-          error instanceof RoundFailed ? error.message : 'internal error while running the turn';
-        if (!(error instanceof RoundFailed))
+        if (error instanceof RoundFailed) {
+          this.logger.warn(`turn ended by an LLM error (${tag}): ${error.message}`);
+          out.next({ type: 'error', code: error.code, message: error.message });
+        } else {
           this.logger.error(`turn failed (${tag}): ${(error as Error).stack}`);
-        else this.logger.warn(`turn ended by an LLM error (${tag}): ${message}`);
-        out.next({ type: 'error', message });
+          out.next({
+            type: 'error',
+            code: 'internal',
+            message: 'internal error while running the turn',
+          });
+        }
         out.next({ type: 'assistant_end', text: ctx.visible.toString() });
       }
     } finally {

@@ -14,7 +14,7 @@ export type SpeechEvent =
       data: Buffer;
     }
   | { type: 'audio_end' }
-  | { type: 'error'; message: string };
+  | { type: 'error'; code: 'tts_failed'; message: string };
 
 export interface SpeakOptions {
   voice: string;
@@ -171,7 +171,11 @@ class TurnSpeech {
       if (signal.aborted) return;
       if (job.error && !reported) {
         reported = true;
-        this.out.next({ type: 'error', message: `speech synthesis failed: ${job.error.message}` });
+        this.out.next({
+          type: 'error',
+          code: 'tts_failed',
+          message: `speech synthesis failed: ${job.error.message}`,
+        });
       }
       if (!job.error) this.options.onSpoken?.(job.sentence);
       this.emitIndex += 1;

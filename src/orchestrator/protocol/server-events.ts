@@ -1,10 +1,12 @@
+import type { ErrorCode } from './error-codes.js';
+
 /** Engine → client messages on `/ws` (README, "WebSocket protocol"). */
 export type TurnEvent =
   | { type: 'assistant_delta'; text: string }
   | { type: 'tool_call'; id: string; name: string; arguments: Record<string, unknown> }
   | { type: 'tool_result'; id: string; name: string; ok: boolean; ms: number; logs?: string }
   | { type: 'assistant_end'; text: string; interrupted?: true }
-  | { type: 'error'; message: string };
+  | { type: 'error'; code: ErrorCode; message: string };
 
 export interface SessionSettings {
   modality: 'voice' | 'text';

@@ -1,0 +1,41 @@
+// The README is the reference for operators and client authors: every setting the engine reads,
+// every message a client may send and every error code it may receive must be documented there.
+import { readFileSync } from 'node:fs';
+import { ERROR_CODES } from '../src/orchestrator/protocol/error-codes.js';
+import { parseClientMessage } from '../src/orchestrator/protocol/client-messages.js';
+
+const readme = readFileSync('README.md', 'utf8');
+const section = (title: string) => {
+  const start = readme.indexOf(`\n## ${title}`);
+  expect(start).toBeGreaterThan(-1);
+  const end = readme.indexOf('\n## ', start + 1);
+  return readme.slice(start, end === -1 ? undefined : end);
+};
+/** First-column names of a Markdown table's rows. */
+const tableKeys = (text: string) => [...text.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]!);
+
+describe('README', () => {
+  it('has a configuration row for every variable the engine reads, and no other', () => {
+    const source = readFileSync('src/config/env.ts', 'utf8');
+    const read = new Set(
+      [...source.matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|PORT)'/g)].map((m) => m[1]!),
+    );
+    const documented = new Set(tableKeys(section('Configuration')));
+    expect([...read].filter((v) => !documented.has(v))).toEqual([]);
+    expect([...documented].filter((v) => !read.has(v))).toEqual([]);
+  });
+
+  it('documents every client message type of the WebSocket protocol', () => {
+    const protocol = section('WebSocket protocol');
+    const unknown = parseClientMessage('{"type":"?"}');
+    const types =
+      'error' in unknown ? unknown.error.replace(/.*expected one of /, '').split(', ') : [];
+    expect(types.length).toBeGreaterThan(3);
+    for (const type of types) expect(protocol).toContain(`{"type":"${type}"`);
+  });
+
+  it('lists every error code with its meaning', () => {
+    const documented = tableKeys(section('WebSocket protocol'));
+    for (const code of ERROR_CODES) expect(documented).toContain(code);
+  });
+});
