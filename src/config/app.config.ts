@@ -9,10 +9,12 @@ export const appConfig = registerAs('app', () => {
 export const llmConfig = registerAs('llm', () => parseEnv(process.env).llm);
 export const toolsConfig = registerAs('tools', () => parseEnv(process.env).tools);
 export const speechConfig = registerAs('speech', () => parseEnv(process.env).speech);
+export const sessionsConfig = registerAs('sessions', () => parseEnv(process.env).sessions);
 export const codeToolsConfig = registerAs('codeTools', () => parseEnv(process.env).codeTools);
 
 export type AppConfig = ReturnType<typeof appConfig>;
 export type LlmConfig = ReturnType<typeof llmConfig>;
 export type ToolsConfig = ReturnType<typeof toolsConfig>;
 export type SpeechConfig = ReturnType<typeof speechConfig>;
+export type SessionsConfig = ReturnType<typeof sessionsConfig>;
 export type CodeToolsConfig = ReturnType<typeof codeToolsConfig>;

@@ -1,6 +1,13 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule as NestConfigModule } from '@nestjs/config';
-import { appConfig, codeToolsConfig, llmConfig, speechConfig, toolsConfig } from './app.config.js';
+import {
+  appConfig,
+  codeToolsConfig,
+  llmConfig,
+  sessionsConfig,
+  speechConfig,
+  toolsConfig,
+} from './app.config.js';
 import { parseEnv } from './env.js';
 
 /**
@@ -12,7 +19,7 @@ import { parseEnv } from './env.js';
     NestConfigModule.forRoot({
       isGlobal: true,
       cache: true,
-      load: [appConfig, llmConfig, toolsConfig, speechConfig, codeToolsConfig],
+      load: [appConfig, llmConfig, toolsConfig, speechConfig, codeToolsConfig, sessionsConfig],
       validate: (raw: Record<string, unknown>) => {
         parseEnv(raw as Record<string, string | undefined>);
         return raw;

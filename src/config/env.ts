@@ -3,8 +3,20 @@
  * Pure: no Nest import. A bad value throws an EnvError naming the variable and what it accepts.
  */
 import { availableParallelism } from 'node:os';
+import {
+  bool,
+  EnvError,
+  httpUrl,
+  int,
+  jsonObject,
+  num,
+  oneOf,
+  present,
+  type Raw,
+  redisUrl,
+} from './env-values.js';
 
-export class EnvError extends Error {}
+export { EnvError } from './env-values.js';
 
 export const DEFAULT_SYSTEM_PROMPT =
   'You are a helpful voice assistant. Answer briefly and naturally, in plain sentences ' +
@@ -54,6 +66,12 @@ export interface Env {
     apiKey: string;
   };
   speech: SpeechEnv;
+  sessions: {
+    /** How long a disconnected session can be resumed; 0 turns resuming off. */
+    resumeSecs: number;
+    /** Where sessions are kept for resuming: '' in this process, or a Redis URL. Secret. */
+    storeUrl: string;
+  };
   codeTools: {
     workers: number;
     memoryMb: number;
@@ -85,96 +103,6 @@ export interface SpeechEnv {
     maxSeconds: number;
     timeoutSecs: number;
   };
-}
-
-type Raw = Record<string, string | undefined>;
-
-function present(raw: Raw, name: string): string | undefined {
-  const value = raw[name];
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-
-function int(raw: Raw, name: string, def: number, min: number, max: number): number {
-  const value = present(raw, name);
-  if (value === undefined) return def;
-  const n = /^[+-]?\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw new EnvError(
-      `${name}=${JSON.stringify(value)} is invalid: expected an integer from ${min} to ${max}`,
-    );
-  }
-  return n;
-}
-
-function num(raw: Raw, name: string, def: number, min: number, max: number): number {
-  const value = present(raw, name);
-  if (value === undefined) return def;
-  const n = /^[+-]?(\d+\.?\d*|\.\d+)$/.test(value) ? Number(value) : NaN;
-  if (!Number.isFinite(n) || n <= min || n > max) {
-    throw new EnvError(
-      `${name}=${JSON.stringify(value)} is invalid: expected a number of seconds greater than ${min} and at most ${max}`,
-    );
-  }
-  return n;
-}
-
-const TRUE = ['true', '1', 'yes', 'on'];
-const FALSE = ['false', '0', 'no', 'off'];
-
-function bool(raw: Raw, name: string): boolean | undefined {
-  const value = present(raw, name);
-  if (value === undefined) return undefined;
-  const lower = value.toLowerCase();
-  if (TRUE.includes(lower)) return true;
-  if (FALSE.includes(lower)) return false;
-  throw new EnvError(
-    `${name}=${JSON.stringify(value)} is invalid: expected one of ${[...TRUE, ...FALSE].join(', ')}`,
-  );
-}
-
-function httpUrl(raw: Raw, name: string, def: string): string {
-  const value = present(raw, name) ?? def;
-  if (value === '') return '';
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new EnvError(
-      `${name}=${JSON.stringify(value)} is invalid: expected an absolute http:// or https:// URL`,
-    );
-  }
-  return value.replace(/\/+$/, '');
-}
-
-function jsonObject(raw: Raw, name: string): Record<string, unknown> {
-  const value = present(raw, name);
-  if (value === undefined) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    parsed = undefined;
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new EnvError(
-      `${name} is invalid: expected a JSON object, e.g. {"chat_template_kwargs":{"enable_thinking":false}}`,
-    );
-  }
-  return parsed as Record<string, unknown>;
-}
-
-function oneOf<T extends string>(raw: Raw, name: string, def: T, allowed: readonly T[]): T {
-  const value = present(raw, name);
-  if (value === undefined) return def;
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new EnvError(
-      `${name}=${JSON.stringify(value)} is invalid: expected one of ${allowed.join(', ')}`,
-    );
-  }
-  return value as T;
 }
 
 const MiB = 1024 * 1024;
@@ -230,6 +158,10 @@ export function parseEnv(raw: Raw): Env {
       apiKey: present(raw, 'WS_API_KEY') ?? '',
     },
     speech: parseSpeech(raw),
+    sessions: {
+      resumeSecs: int(raw, 'SESSION_RESUME_SECS', 300, 0, 7 * 24 * 3600),
+      storeUrl: redisUrl(raw, 'SESSION_STORE_URL'),
+    },
     codeTools: {
       workers: int(raw, 'CODE_TOOLS_WORKERS', 2, 1, 64),
       memoryMb: int(raw, 'CODE_TOOLS_MEMORY_MB', 512, 64, 4096),

@@ -9,24 +9,33 @@ import { upgradeCarriesKey } from '../config/bearer-key.js';
 import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 import { SpeechService } from '../speech/speech.service.js';
 import { Conversation } from './conversation.js';
+import { SessionKeeper } from './session-keeper.service.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import { Session } from './session.js';
 import { TurnManager } from './turn-manager.service.js';
 
 type LiveSocket = WebSocket & { isAlive?: boolean };
 
+/** One open connection: its conversation, and when it has ended (turn over, session saved). */
+interface Connection {
+  conversation: Conversation;
+  ended: Promise<void>;
+}
+
 /** Close code 1001 (going away): the client should reconnect, and reach another engine. */
 const GOING_AWAY = 1001;
 /** Close code 1013 (try again later): this engine is full; another replica may not be. */
 const TRY_AGAIN_LATER = 1013;
+/** Close code 4001: the session was resumed on a newer connection. */
+const TAKEN_OVER = 4001;
 /** How long a client has to answer the close handshake before its connection is cut. */
 const CLOSE_HANDSHAKE_MS = 1000;
 
-async function closeGoingAway(socket: LiveSocket): Promise<void> {
+async function closeSocket(socket: LiveSocket, code: number, reason: string): Promise<void> {
   const isClosed = () => socket.readyState === socket.CLOSED;
   if (isClosed()) return;
   const closed = once(socket, 'close');
-  socket.close(GOING_AWAY, 'server shutting down');
+  socket.close(code, reason);
   const cut = new AbortController();
   await Promise.race([closed, sleep(CLOSE_HANDSHAKE_MS, undefined, { signal: cut.signal })]).catch(
     () => undefined,
@@ -47,13 +56,16 @@ export class AgentGateway
 {
   private readonly logger = new Logger(AgentGateway.name);
   private heartbeat: NodeJS.Timeout | undefined;
-  private readonly open = new Map<LiveSocket, Conversation>();
+  private readonly open = new Map<LiveSocket, Connection>();
+  /** Sessions whose connection closed and whose last save is still on its way, by resume token. */
+  private readonly closing = new Map<string, Promise<void>>();
 
   constructor(
     private readonly turns: TurnManager,
     private readonly speech: SpeechService,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     private readonly lifecycle: Lifecycle,
+    private readonly keeper: SessionKeeper,
   ) {
     lifecycle.onDrain((deadline) => this.drain(deadline));
   }
@@ -65,10 +77,11 @@ export class AgentGateway
   private async drain(deadline: Promise<void>): Promise<void> {
     this.logger.log(`draining ${this.open.size} session(s)`);
     await Promise.all(
-      [...this.open].map(async ([socket, conversation]) => {
+      [...this.open].map(async ([socket, { conversation, ended }]) => {
         await Promise.race([conversation.finish(), deadline]);
         await conversation.stop();
-        await closeGoingAway(socket);
+        await closeSocket(socket, GOING_AWAY, 'server shutting down');
+        await ended; // the session is saved for the client to resume elsewhere
       }),
     );
   }
@@ -112,7 +125,7 @@ export class AgentGateway
     socket.terminate();
   }
 
-  handleConnection(socket: LiveSocket): void {
+  handleConnection(socket: LiveSocket, request?: IncomingMessage): void {
     if (this.lifecycle.draining) return socket.close(GOING_AWAY, 'server shutting down');
     const { maxSessions } = this.config.ws;
     if (maxSessions > 0 && this.open.size >= maxSessions) {
@@ -130,6 +143,7 @@ export class AgentGateway
       turns: this.turns,
       speech: this.speech,
       send,
+      save: () => this.keeper.save(session),
     });
     socket.isAlive = true;
     // A client's protocol error (e.g. a frame over WS_MAX_MESSAGE_BYTES) is the client's fault:
@@ -144,14 +158,57 @@ export class AgentGateway
       const bytes = bytesOf(data);
       void conversation.receive(bytes, isBinary);
     });
-    this.open.set(socket, conversation);
+    let closed!: () => void;
+    const ended = new Promise<void>((resolve) => (closed = resolve));
+    this.open.set(socket, { conversation, ended });
     this.lifecycle.sessions = this.open.size;
     socket.on('close', () => {
       this.open.delete(socket);
       this.lifecycle.sessions = this.open.size;
-      conversation.close();
+      const token = session.resumeToken;
+      this.closing.set(token, ended);
+      void conversation
+        .close()
+        .then(() => this.keeper.save(session))
+        .finally(() => {
+          if (this.closing.get(token) === ended) this.closing.delete(token);
+          closed();
+        });
     });
-    this.logger.log(`session opened (session_id=${session.id})`);
-    send({ type: 'session', session_id: session.id, settings: session.settings });
+    const token = resumeTokenOf(request);
+    // Messages that arrive meanwhile wait in the conversation's queue.
+    void conversation.enqueue(async () => {
+      const resumed = token !== undefined && (await this.resume(session, token));
+      this.logger.log(`session ${resumed ? 'resumed' : 'opened'} (session_id=${session.id})`);
+      send({
+        type: 'session',
+        session_id: session.id,
+        settings: session.settings,
+        resumed,
+        ...(this.keeper.enabled && { resume_token: session.resumeToken }),
+      });
+    });
   }
+
+  /**
+   * Resumes the stored session of `token` into `session`. A connection of this process still
+   * holding it (the client reconnected before its old connection was seen dead) is closed
+   * first, and its last turn saved, so that nothing of it is lost.
+   */
+  private async resume(session: Session, token: string): Promise<boolean> {
+    for (const [socket, { conversation, ended }] of this.open) {
+      if (conversation.session === session || conversation.session.resumeToken !== token) continue;
+      await closeSocket(socket, TAKEN_OVER, 'session resumed on another connection');
+      await ended;
+    }
+    await this.closing.get(token);
+    return this.keeper.resume(session, token);
+  }
+}
+
+/** The `resume` query parameter of the upgrade request (`/ws?resume=<token>`). */
+function resumeTokenOf(request: IncomingMessage | undefined): string | undefined {
+  const url = new URL(request?.url ?? '/', 'http://engine');
+  const token = url.searchParams.get('resume');
+  return token ? token : undefined;
 }

@@ -15,6 +15,8 @@ export interface ConversationDeps {
   speech: SpeechService;
   /** Sends a JSON event, or a binary audio frame. */
   send: (event: ServerEvent | Buffer) => void;
+  /** Keeps the session for resuming (after each turn and settings change). */
+  save: () => Promise<void>;
 }
 
 function drain<T>(source$: Observable<T>, next: (value: T) => void): Promise<void> {
@@ -49,14 +51,17 @@ export class Conversation {
 
   /** Queues one frame from the client: text frames are JSON messages, binary frames are audio. */
   receive(data: Buffer, isBinary: boolean): Promise<void> {
-    this.inbox = this.inbox
-      .then(() => (isBinary ? this.onAudio(data) : this.onText(data.toString('utf8'))))
-      .catch((error: unknown) => {
-        this.logger.error(
-          `message handling failed (session_id=${this.session.id}): ${(error as Error).stack}`,
-        );
-        this.error('internal', 'internal error while handling the message');
-      });
+    return this.enqueue(() => (isBinary ? this.onAudio(data) : this.onText(data.toString('utf8'))));
+  }
+
+  /** Runs `task` after every message received before it has been handled. */
+  enqueue(task: () => Promise<void>): Promise<void> {
+    this.inbox = this.inbox.then(task).catch((error: unknown) => {
+      this.logger.error(
+        `message handling failed (session_id=${this.session.id}): ${(error as Error).stack}`,
+      );
+      this.error('internal', 'internal error while handling the message');
+    });
     return this.inbox;
   }
 
@@ -98,9 +103,10 @@ export class Conversation {
     this.utteranceBytes += pcm.length;
   }
 
-  close(): void {
+  /** The client has gone: its turn is cancelled; settles once the turn has ended. */
+  close(): Promise<void> {
     this.closed.abort();
-    void this.session.cancel();
+    return this.session.cancel();
   }
 
   /**
@@ -128,6 +134,8 @@ export class Conversation {
       Object.entries(message).filter(([key, value]) => key !== 'type' && value !== undefined),
     );
     this.session.settings = { ...this.session.settings, ...changes };
+    // During a turn the history is half-written: the turn's end saves both.
+    if (!this.session.busy) void this.deps.save();
     const tts = this.deps.speech.tts;
     this.deps.send({
       type: 'session.updated',
@@ -204,6 +212,7 @@ export class Conversation {
         `barge-in: history keeps ${spoken.length} spoken sentence(s) (session_id=${session.id})`,
       );
     }
+    void deps.save();
   }
 
   private sendSpeech(event: SpeechEvent, mode: 'json' | 'binary'): void {

@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
 import { LlmModule } from '../llm/llm.module.js';
 import { SpeechModule } from '../speech/speech.module.js';
+import { SessionsModule } from '../sessions/sessions.module.js';
 import { ToolsModule } from '../tools/tools.module.js';
 import { AgentGateway } from './agent.gateway.js';
+import { SessionKeeper } from './session-keeper.service.js';
 import { ToolScope } from './tool-scope.service.js';
 import { TurnManager } from './turn-manager.service.js';
 
 @Module({
-  imports: [LlmModule, ToolsModule, SpeechModule],
-  providers: [TurnManager, ToolScope, AgentGateway],
+  imports: [LlmModule, ToolsModule, SpeechModule, SessionsModule],
+  providers: [TurnManager, ToolScope, SessionKeeper, AgentGateway],
 })
 export class OrchestratorModule {}

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { ChatMessage } from '../llm/llm.types.js';
 import type { SessionSettings } from './protocol/server-events.js';
 
@@ -7,7 +7,12 @@ import type { SessionSettings } from './protocol/server-events.js';
  * (e.g. speech settings, code-tool state).
  */
 export class Session {
-  readonly id = randomUUID();
+  /** The conversation's id, kept when a client resumes it on a new connection. */
+  id: string = randomUUID();
+  /** The connection holding the session now (a resumed session changes hands). */
+  readonly owner = randomUUID();
+  /** The secret a client presents to resume the session after a disconnect; never logged. */
+  resumeToken = randomBytes(24).toString('base64url');
   history: ChatMessage[] = [];
   settings: SessionSettings;
   readonly data = new Map<string, unknown>();

@@ -18,7 +18,15 @@ export interface SessionSettings {
 
 export type ServerEvent =
   | TurnEvent
-  | { type: 'session'; session_id: string; settings: SessionSettings }
+  | {
+      type: 'session';
+      session_id: string;
+      settings: SessionSettings;
+      /** True when the connection resumed an earlier session (history, settings, state). */
+      resumed: boolean;
+      /** Present when sessions can be resumed (SESSION_RESUME_SECS > 0). */
+      resume_token?: string;
+    }
   | { type: 'session.updated'; settings: SessionSettings; audio_format: AudioFormat | null }
   | { type: 'transcript'; text: string }
   | ({ type: 'audio'; seq: number; data: string } & AudioFormat)

@@ -1,0 +1,115 @@
+/**
+ * Readers of single environment variables: each returns the parsed value or its default, or
+ * throws an EnvError naming the variable and what it accepts. Pure: no Nest import.
+ */
+
+export class EnvError extends Error {}
+
+export type Raw = Record<string, string | undefined>;
+
+export function present(raw: Raw, name: string): string | undefined {
+  const value = raw[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+export function int(raw: Raw, name: string, def: number, min: number, max: number): number {
+  const value = present(raw, name);
+  if (value === undefined) return def;
+  const n = /^[+-]?\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new EnvError(
+      `${name}=${JSON.stringify(value)} is invalid: expected an integer from ${min} to ${max}`,
+    );
+  }
+  return n;
+}
+
+export function num(raw: Raw, name: string, def: number, min: number, max: number): number {
+  const value = present(raw, name);
+  if (value === undefined) return def;
+  const n = /^[+-]?(\d+\.?\d*|\.\d+)$/.test(value) ? Number(value) : NaN;
+  if (!Number.isFinite(n) || n <= min || n > max) {
+    throw new EnvError(
+      `${name}=${JSON.stringify(value)} is invalid: expected a number of seconds greater than ${min} and at most ${max}`,
+    );
+  }
+  return n;
+}
+
+const TRUE = ['true', '1', 'yes', 'on'];
+const FALSE = ['false', '0', 'no', 'off'];
+
+export function bool(raw: Raw, name: string): boolean | undefined {
+  const value = present(raw, name);
+  if (value === undefined) return undefined;
+  const lower = value.toLowerCase();
+  if (TRUE.includes(lower)) return true;
+  if (FALSE.includes(lower)) return false;
+  throw new EnvError(
+    `${name}=${JSON.stringify(value)} is invalid: expected one of ${[...TRUE, ...FALSE].join(', ')}`,
+  );
+}
+
+export function httpUrl(raw: Raw, name: string, def: string): string {
+  const value = present(raw, name) ?? def;
+  if (value === '') return '';
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new EnvError(
+      `${name}=${JSON.stringify(value)} is invalid: expected an absolute http:// or https:// URL`,
+    );
+  }
+  return value.replace(/\/+$/, '');
+}
+
+export function jsonObject(raw: Raw, name: string): Record<string, unknown> {
+  const value = present(raw, name);
+  if (value === undefined) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    parsed = undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new EnvError(
+      `${name} is invalid: expected a JSON object, e.g. {"chat_template_kwargs":{"enable_thinking":false}}`,
+    );
+  }
+  return parsed as Record<string, unknown>;
+}
+
+export function oneOf<T extends string>(raw: Raw, name: string, def: T, allowed: readonly T[]): T {
+  const value = present(raw, name);
+  if (value === undefined) return def;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new EnvError(
+      `${name}=${JSON.stringify(value)} is invalid: expected one of ${allowed.join(', ')}`,
+    );
+  }
+  return value as T;
+}
+
+/** A Redis URL (`redis://` or `rediss://`, credentials allowed), or '' when unset. */
+export function redisUrl(raw: Raw, name: string): string {
+  const value = present(raw, name) ?? '';
+  if (value === '') return '';
+  let protocol: string;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    protocol = '';
+  }
+  if (protocol !== 'redis:' && protocol !== 'rediss:') {
+    // The value may hold a password: it is not repeated in the message.
+    throw new EnvError(
+      `${name} is invalid: expected a redis:// or rediss:// URL, e.g. redis://redis:6379/0`,
+    );
+  }
+  return value;
+}

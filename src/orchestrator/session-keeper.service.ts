@@ -1,0 +1,106 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { sessionsConfig, type SessionsConfig } from '../config/app.config.js';
+import type { ChatMessage } from '../llm/llm.types.js';
+import { SessionStore } from '../sessions/session-store.js';
+import type { SessionSettings } from './protocol/server-events.js';
+import type { Session } from './session.js';
+import { sessionState } from './tool-scope.service.js';
+
+/** What is kept of a session for resuming it. */
+interface StoredSession {
+  v: 1;
+  id: string;
+  history: ChatMessage[];
+  settings: SessionSettings;
+  state: Record<string, unknown>;
+}
+
+/** The store never sees a token itself, only its hash. */
+const keyOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * Keeps sessions in the session store so that a client can resume one on a new connection (after
+ * a network drop, or when a draining engine closed it with 1001): its history, its settings and
+ * its code-tool state. A store that fails never fails a turn: the session just starts afresh.
+ */
+@Injectable()
+export class SessionKeeper {
+  private readonly logger = new Logger(SessionKeeper.name);
+  /** Each session's saves run one after another, so that an older one never lands last. */
+  private readonly saving = new WeakMap<Session, Promise<void>>();
+
+  constructor(
+    private readonly store: SessionStore,
+    @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
+  ) {}
+
+  get enabled(): boolean {
+    return this.config.resumeSecs > 0;
+  }
+
+  /** Makes `session` the stored session of `token`; false when there is none (or no store). */
+  async resume(session: Session, token: string): Promise<boolean> {
+    if (!this.enabled) return false;
+    let data: string | undefined;
+    try {
+      data = await this.store.claim({
+        key: keyOf(token),
+        owner: session.owner,
+        ttlSecs: this.config.resumeSecs,
+      });
+    } catch (error) {
+      this.logger.warn(`session store unavailable, starting afresh: ${(error as Error).message}`);
+      return false;
+    }
+    const stored = data === undefined ? undefined : parse(data);
+    if (!stored) return false;
+    session.id = stored.id;
+    session.resumeToken = token;
+    session.history = stored.history;
+    session.settings = { ...session.settings, ...stored.settings };
+    sessionState(session).value = stored.state ?? {};
+    return true;
+  }
+
+  /** Saves the session as it is now (queued behind its earlier saves). */
+  save(session: Session): Promise<void> {
+    if (!this.enabled) return Promise.resolve();
+    const next = (this.saving.get(session) ?? Promise.resolve()).then(() => this.write(session));
+    this.saving.set(session, next);
+    return next;
+  }
+
+  private async write(session: Session): Promise<void> {
+    const stored: StoredSession = {
+      v: 1,
+      id: session.id,
+      history: session.history,
+      settings: session.settings,
+      state: sessionState(session).value,
+    };
+    try {
+      const saved = await this.store.save({
+        key: keyOf(session.resumeToken),
+        owner: session.owner,
+        data: JSON.stringify(stored),
+        ttlSecs: this.config.resumeSecs,
+      });
+      if (!saved)
+        this.logger.log(
+          `session resumed on another connection: not saved from this one (session_id=${session.id})`,
+        );
+    } catch (error) {
+      this.logger.warn(`session not saved (session_id=${session.id}): ${(error as Error).message}`);
+    }
+  }
+}
+
+function parse(data: string): StoredSession | undefined {
+  try {
+    const stored = JSON.parse(data) as StoredSession;
+    return stored.v === 1 && Array.isArray(stored.history) ? stored : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,87 @@
+import { MemorySessionStore, type Save } from '../sessions/session-store.js';
+import { SessionKeeper } from './session-keeper.service.js';
+import { Session } from './session.js';
+import { sessionState } from './tool-scope.service.js';
+
+class RecordingStore extends MemorySessionStore {
+  readonly saves: Save[] = [];
+  failing = false;
+  override save(save: Save): Promise<boolean> {
+    if (this.failing) return Promise.reject(new Error('connection refused'));
+    this.saves.push(save);
+    return super.save(save);
+  }
+  override claim(...args: Parameters<MemorySessionStore['claim']>) {
+    if (this.failing) return Promise.reject(new Error('connection refused'));
+    return super.claim(...args);
+  }
+}
+
+describe('SessionKeeper', () => {
+  let store: RecordingStore;
+  let keeper: SessionKeeper;
+  beforeEach(() => {
+    store = new RecordingStore();
+    keeper = new SessionKeeper(store, { resumeSecs: 60, storeUrl: '' });
+  });
+  afterEach(() => store.close());
+
+  function talkedSession(): Session {
+    const session = new Session('en');
+    session.history = [
+      { role: 'user', content: 'Add tea to my cart.' },
+      { role: 'assistant', content: 'Done.' },
+    ];
+    session.settings = { ...session.settings, modality: 'voice', language: 'it' };
+    sessionState(session).value = { cart: ['tea'] };
+    return session;
+  }
+
+  it('resumes history, settings and code-tool state into a new connection', async () => {
+    const old = talkedSession();
+    await keeper.save(old);
+    const fresh = new Session('en');
+    expect(await keeper.resume(fresh, old.resumeToken)).toBe(true);
+    expect(fresh.id).toBe(old.id);
+    expect(fresh.history).toEqual(old.history);
+    expect(fresh.settings).toEqual(old.settings);
+    expect(sessionState(fresh).value).toEqual({ cart: ['tea'] });
+    expect(fresh.owner).not.toBe(old.owner);
+  });
+
+  it('never hands the token itself to the store', async () => {
+    const session = talkedSession();
+    await keeper.save(session);
+    expect(store.saves[0]!.key).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(store.saves)).not.toContain(session.resumeToken);
+  });
+
+  it('keeps a session taken over by a newer connection from being overwritten by the old one', async () => {
+    const old = talkedSession();
+    await keeper.save(old);
+    const fresh = new Session('en');
+    await keeper.resume(fresh, old.resumeToken);
+    fresh.history.push({ role: 'user', content: 'And milk.' });
+    await keeper.save(fresh);
+    old.history = [];
+    await keeper.save(old); // refused: the newer connection holds the session
+    const third = new Session('en');
+    await keeper.resume(third, old.resumeToken);
+    expect(third.history.at(-1)).toEqual({ role: 'user', content: 'And milk.' });
+  });
+
+  it('a failing store fails no turn: resume says no, save settles', async () => {
+    store.failing = true;
+    const session = talkedSession();
+    await expect(keeper.save(session)).resolves.toBeUndefined();
+    expect(await keeper.resume(new Session('en'), 'token')).toBe(false);
+  });
+
+  it('saves nothing and resumes nothing with SESSION_RESUME_SECS=0', async () => {
+    const off = new SessionKeeper(store, { resumeSecs: 0, storeUrl: '' });
+    const session = talkedSession();
+    await off.save(session);
+    expect(store.saves).toEqual([]);
+    expect(await off.resume(new Session('en'), session.resumeToken)).toBe(false);
+  });
+});

@@ -1,0 +1,83 @@
+import { createClient } from '@redis/client';
+import type { Claim, Save } from './session-store.js';
+import { SessionStore } from './session-store.js';
+
+const PREFIX = 'agent-engine:session:';
+
+/** Returns the record and makes `owner` its holder, atomically. */
+const CLAIM = `
+local data = redis.call('HGET', KEYS[1], 'data')
+if not data then return false end
+redis.call('HSET', KEYS[1], 'owner', ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return data`;
+
+/** Writes the record unless another owner holds it, atomically. */
+const SAVE = `
+local owner = redis.call('HGET', KEYS[1], 'owner')
+if owner and owner ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'data', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return 1`;
+
+/**
+ * Sessions in Redis, shared by every engine process and replica: a client that reconnects to
+ * any of them resumes. While Redis is unreachable, commands fail at once (no offline queue)
+ * and sessions simply start afresh; the client reconnects in the background.
+ */
+export class RedisSessionStore extends SessionStore {
+  readonly kind = 'redis' as const;
+  private readonly client;
+
+  constructor(
+    url: string,
+    private readonly onError: (error: Error) => void,
+    timeoutMs = 2000,
+  ) {
+    super();
+    this.client = createClient({
+      url,
+      disableOfflineQueue: true,
+      socket: {
+        connectTimeout: timeoutMs,
+        reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 5000),
+      },
+    });
+    this.client.on('error', onError);
+  }
+
+  /**
+   * Starts connecting; settles once connected, or after `timeoutMs` with Redis still away (the
+   * client keeps trying in the background), so that start-up never hangs on Redis.
+   */
+  async connect(timeoutMs = 2000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const connected = this.client.connect().then(
+      () => undefined,
+      (error: unknown) => this.onError(error as Error),
+    );
+    await Promise.race([connected, new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
+    clearTimeout(timer);
+  }
+
+  async claim({ key, owner, ttlSecs }: Claim): Promise<string | undefined> {
+    const data = await this.client.eval(CLAIM, {
+      keys: [PREFIX + key],
+      arguments: [owner, String(ttlSecs)],
+    });
+    return typeof data === 'string' ? data : undefined;
+  }
+
+  async save({ key, owner, data, ttlSecs }: Save): Promise<boolean> {
+    const done = await this.client.eval(SAVE, {
+      keys: [PREFIX + key],
+      arguments: [owner, data, String(ttlSecs)],
+    });
+    return done === 1;
+  }
+
+  async close(): Promise<void> {
+    if (this.client.isReady) await this.client.close();
+    else if (this.client.isOpen) this.client.destroy();
+  }
+}

@@ -1,0 +1,86 @@
+/** A stored session, opaque to the store (JSON written by the orchestrator). */
+export interface Claim {
+  /** Hash of the session's resume token. */
+  key: string;
+  /** The connection taking the session over. */
+  owner: string;
+  ttlSecs: number;
+}
+
+export interface Save extends Claim {
+  data: string;
+}
+
+/**
+ * Where sessions are kept so that a client can resume one after a disconnect (port). A record
+ * belongs to the connection that last claimed or saved it: a save by any other is refused, so
+ * a connection that lost its session to a newer one cannot overwrite it.
+ */
+export abstract class SessionStore {
+  abstract readonly kind: 'memory' | 'redis';
+  /** Takes the record over for `owner` and restarts its time to live; undefined when unknown or expired. */
+  abstract claim(claim: Claim): Promise<string | undefined>;
+  /** Writes the record unless another owner holds it; false when refused. */
+  abstract save(save: Save): Promise<boolean>;
+  /** Releases connections and timers. */
+  abstract close(): Promise<void>;
+}
+
+interface Entry {
+  owner: string;
+  data: string;
+  expires: number;
+}
+
+/** Sessions kept in this process: a reconnect must reach the same process to resume. */
+export class MemorySessionStore extends SessionStore {
+  readonly kind = 'memory' as const;
+  private readonly entries = new Map<string, Entry>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    sweepMs = 30_000,
+  ) {
+    super();
+    // Expired sessions are dropped even if nobody asks for them again.
+    this.sweeper = setInterval(() => this.sweep(), sweepMs);
+    this.sweeper.unref();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private live(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry && entry.expires <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  claim({ key, owner, ttlSecs }: Claim): Promise<string | undefined> {
+    const entry = this.live(key);
+    if (entry) Object.assign(entry, { owner, expires: this.now() + ttlSecs * 1000 });
+    return Promise.resolve(entry?.data);
+  }
+
+  save({ key, owner, data, ttlSecs }: Save): Promise<boolean> {
+    const entry = this.live(key);
+    if (entry && entry.owner !== owner) return Promise.resolve(false);
+    this.entries.set(key, { owner, data, expires: this.now() + ttlSecs * 1000 });
+    return Promise.resolve(true);
+  }
+
+  sweep(): void {
+    for (const key of this.entries.keys()) this.live(key);
+  }
+
+  close(): Promise<void> {
+    clearInterval(this.sweeper);
+    this.entries.clear();
+    return Promise.resolve();
+  }
+}

@@ -1,0 +1,39 @@
+import { Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { sessionsConfig, type SessionsConfig } from '../config/app.config.js';
+import { RedisSessionStore } from './redis-session-store.js';
+import { MemorySessionStore, SessionStore } from './session-store.js';
+
+/** Closes the store when the engine stops (after the gateway's last saves). */
+@Injectable()
+class SessionStoreCloser implements OnApplicationShutdown {
+  constructor(private readonly store: SessionStore) {}
+  async onApplicationShutdown(): Promise<void> {
+    await this.store.close();
+  }
+}
+
+/** The session store: in this process, or Redis with `SESSION_STORE_URL`. */
+@Module({
+  providers: [
+    {
+      provide: SessionStore,
+      inject: [sessionsConfig.KEY],
+      useFactory: async (config: SessionsConfig): Promise<SessionStore> => {
+        if (!config.storeUrl) return new MemorySessionStore();
+        const logger = new Logger('SessionStore');
+        let lastLog = 0;
+        const store = new RedisSessionStore(config.storeUrl, (error) => {
+          // One line per 10 s while Redis is away, not one per reconnect attempt.
+          if (Date.now() - lastLog < 10_000) return;
+          lastLog = Date.now();
+          logger.warn(`Redis (SESSION_STORE_URL) unavailable: ${error.message || error.name}`);
+        });
+        await store.connect();
+        return store;
+      },
+    },
+    SessionStoreCloser,
+  ],
+  exports: [SessionStore],
+})
+export class SessionsModule {}

@@ -1,0 +1,213 @@
+import { Lifecycle } from '../src/lifecycle/lifecycle.service.js';
+import { RedisSessionStore } from '../src/sessions/redis-session-store.js';
+import { Engine } from './support/engine.js';
+import { sseText, useFakeLlm } from './support/fake-llm.js';
+import { startRedis, type RedisRun } from './support/redis-server.js';
+import { pieces } from './support/turn-harness.js';
+import { WsClient, type Msg } from './support/ws-client.js';
+
+const resume = (engine: Engine, token: string) =>
+  WsClient.connect(`${engine.wsUrl}?resume=${encodeURIComponent(token)}`);
+const session = (ws: WsClient) => ws.messages.find((m) => m.type === 'session')!;
+const user = (content: string) => ({ role: 'user', content });
+const assistant = (content: string) => ({ role: 'assistant', content });
+
+async function closeAndWait(ws: WsClient): Promise<void> {
+  ws.close();
+  await ws.closed;
+}
+
+describe('resuming a session after a disconnect (sessions kept in the process)', () => {
+  const { llm, url } = useFakeLlm();
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await Engine.start({ LLM_BASE_URL: url(), LLM_MODEL: 'm' });
+  });
+  afterAll(() => engine.stop());
+
+  it('a client that reconnects with its resume_token goes on with the same conversation and settings', async () => {
+    const a = await WsClient.connect(engine.wsUrl);
+    const first = session(a);
+    expect(first).toMatchObject({
+      resumed: false,
+      resume_token: expect.stringMatching(/^[\w-]{32}$/),
+    });
+    llm.enqueue(sseText(['Hello ', 'Ada.']));
+    await a.turn('My name is Ada.');
+    a.send({ type: 'session.update', language: 'it' });
+    await a.waitFor((m) => m.type === 'session.updated');
+    await closeAndWait(a);
+
+    const b = await resume(engine, first.resume_token);
+    expect(session(b)).toEqual({
+      type: 'session',
+      session_id: first.session_id,
+      settings: { ...first.settings, language: 'it' },
+      resumed: true,
+      resume_token: first.resume_token,
+    });
+    llm.enqueue(sseText(['You are Ada.']));
+    await b.turn('Who am I?');
+    expect(llm.requests[1]!.body.messages.slice(1)).toEqual([
+      user('My name is Ada.'),
+      assistant('Hello Ada.'),
+      user('Who am I?'),
+    ]);
+    b.close();
+  });
+
+  it('an unknown token starts a new session, with a token of its own', async () => {
+    const ws = await resume(engine, 'no-such-token');
+    expect(session(ws)).toMatchObject({ resumed: false });
+    expect(session(ws).resume_token).not.toBe('no-such-token');
+    llm.enqueue(sseText(['Hi.']));
+    await ws.turn('hello');
+    expect(llm.requests[0]!.body.messages.slice(1)).toEqual([user('hello')]);
+    ws.close();
+  });
+
+  it('a reconnect while the old connection still looks open takes the session over, with the turn it was in', async () => {
+    const a = await WsClient.connect(engine.wsUrl);
+    llm.enqueue({ ...sseText(pieces('One, two, three, four, five, six, seven.', 4)), delayMs: 80 });
+    a.send({ type: 'user_text', text: 'Count.' });
+    await a.waitFor((m) => m.type === 'assistant_delta');
+
+    const b = await resume(engine, session(a).resume_token);
+    expect(await a.closed).toBe(4001);
+    expect(session(b)).toMatchObject({ session_id: session(a).session_id, resumed: true });
+    await llm.requests[0]!.aborted; // the old connection's turn was cancelled
+    const heard = a.messages
+      .filter((m: Msg) => m.type === 'assistant_delta')
+      .map((m) => m.text as string)
+      .join('');
+    llm.enqueue(sseText(['Eight.']));
+    await b.turn('Go on.');
+    const [, said, ...rest] = llm.requests[1]!.body.messages.slice(1) as Msg[];
+    expect(said).toEqual(assistant(expect.stringContaining(heard.trim())));
+    expect(rest).toEqual([user('Go on.')]);
+    expect(llm.requests[1]!.body.messages[1]).toEqual(user('Count.'));
+    b.close();
+  });
+
+  it('keeps nothing with SESSION_RESUME_SECS=0: no token is offered and none is honoured', async () => {
+    const plain = await Engine.start({
+      LLM_BASE_URL: url(),
+      LLM_MODEL: 'm',
+      SESSION_RESUME_SECS: '0',
+    });
+    try {
+      const ws = await WsClient.connect(`${plain.wsUrl}?resume=anything`);
+      expect(session(ws)).toEqual({
+        type: 'session',
+        session_id: expect.any(String),
+        settings: expect.any(Object),
+        resumed: false,
+      });
+      ws.close();
+    } finally {
+      await plain.stop();
+    }
+  });
+});
+
+describe('with Redis (SESSION_STORE_URL): any engine process or replica resumes a session', () => {
+  const { llm, url } = useFakeLlm();
+  let redis: RedisRun;
+  let a: Engine;
+  let b: Engine;
+  beforeAll(async () => {
+    redis = await startRedis();
+    const env = { LLM_BASE_URL: url(), LLM_MODEL: 'm', SESSION_STORE_URL: redis.url };
+    a = await Engine.start(env);
+    b = await Engine.start(env);
+  });
+  afterAll(async () => {
+    await b.stop();
+    await a.stop();
+    await redis.stop();
+  });
+
+  it('the newest connection owns the session: a connection it was taken from cannot overwrite it', async () => {
+    const onA = await WsClient.connect(a.wsUrl);
+    const token = session(onA).resume_token as string;
+    llm.enqueue(sseText(['One.']), sseText(['Two.']), sseText(['Three.']), sseText(['Four.']));
+    await onA.turn('first');
+    const onB = await resume(b, token); // engine A cannot see this: its connection stays open
+    expect(session(onB)).toMatchObject({ resumed: true, session_id: session(onA).session_id });
+    await onB.turn('second');
+    await onA.turn('stale');
+    await closeAndWait(onB);
+    await closeAndWait(onA);
+
+    const again = await resume(a, token);
+    await again.turn('fourth');
+    expect(llm.requests[3]!.body.messages.slice(1)).toEqual([
+      user('first'),
+      assistant('One.'),
+      user('second'),
+      assistant('Two.'),
+      user('fourth'),
+    ]);
+    again.close();
+  });
+
+  it('records expire after SESSION_RESUME_SECS', async () => {
+    const store = new RedisSessionStore(redis.url, () => undefined);
+    await store.connect();
+    try {
+      expect(await store.save({ key: 'k', owner: 'o', data: 'd', ttlSecs: 1 })).toBe(true);
+      expect(await store.claim({ key: 'k', owner: 'p', ttlSecs: 1 })).toBe('d');
+      expect(await store.save({ key: 'k', owner: 'o', data: 'old', ttlSecs: 1 })).toBe(false);
+      await new Promise((r) => setTimeout(r, 1200));
+      expect(await store.claim({ key: 'k', owner: 'p', ttlSecs: 1 })).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a session closed by a draining engine (1001) is resumed on another with its last turn whole', async () => {
+    const ANSWER = 'This answer is still streaming when the engine is told to stop, and it ends.';
+    const ws = await WsClient.connect(a.wsUrl);
+    llm.enqueue({ ...sseText(pieces(ANSWER, 4)), delayMs: 40 });
+    ws.send({ type: 'user_text', text: 'Talk.' });
+    await ws.waitFor((m) => m.type === 'assistant_delta');
+    const drained = a.app.get(Lifecycle).drain(5000);
+    expect(await ws.closed).toBe(1001);
+    await drained;
+    expect(ws.messages.find((m) => m.type === 'assistant_end')).toEqual({
+      type: 'assistant_end',
+      text: ANSWER,
+    });
+
+    const moved = await resume(b, session(ws).resume_token);
+    expect(session(moved)).toMatchObject({ resumed: true, session_id: session(ws).session_id });
+    llm.enqueue(sseText(['Yes.']));
+    await moved.turn('Did you finish?');
+    expect(llm.requests[1]!.body.messages.slice(1)).toEqual([
+      user('Talk.'),
+      assistant(ANSWER),
+      user('Did you finish?'),
+    ]);
+    moved.close();
+  });
+});
+
+it('with Redis unreachable, sessions start afresh and turns run as usual', async () => {
+  const { FakeLlm } = await import('./support/fake-llm.js');
+  const llm = new FakeLlm();
+  const engine = await Engine.start({
+    LLM_BASE_URL: await llm.start(),
+    LLM_MODEL: 'm',
+    SESSION_STORE_URL: 'redis://127.0.0.1:1',
+  });
+  try {
+    const ws = await resume(engine, 'some-token');
+    expect(session(ws)).toMatchObject({ resumed: false, resume_token: expect.any(String) });
+    llm.enqueue(sseText(['Still here.']));
+    expect((await ws.turn('hi')).at(-1)).toEqual({ type: 'assistant_end', text: 'Still here.' });
+    ws.close();
+  } finally {
+    await engine.stop();
+    await llm.stop();
+  }
+});

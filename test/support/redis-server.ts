@@ -1,0 +1,44 @@
+import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+
+export interface RedisRun {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A real redis-server on a free loopback port, in memory only (installed by .ci/run). */
+export async function startRedis(): Promise<RedisRun> {
+  const port = await freePort();
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.once('error', (error) =>
+      reject(new Error(`redis-server could not start (.ci/run installs it): ${error.message}`)),
+    );
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+      if (output.includes('Ready to accept connections')) resolve();
+    });
+    void exited.then(() => reject(new Error(`redis-server exited: ${output}`)));
+  });
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
