@@ -127,6 +127,11 @@ describe('with Redis (SESSION_STORE_URL): any engine process or replica resumes 
     await redis.stop();
   });
 
+  it('/health shows the Redis store connected', async () => {
+    const health = (await (await fetch(`${a.httpUrl}/health`)).json()) as Msg;
+    expect(health.session_store).toEqual({ kind: 'redis', connected: true });
+  });
+
   it('the newest connection owns the session: a connection it was taken from cannot overwrite it', async () => {
     const onA = await WsClient.connect(a.wsUrl);
     const token = session(onA).resume_token as string;
@@ -201,6 +206,11 @@ it('with Redis unreachable, sessions start afresh and turns run as usual', async
     SESSION_STORE_URL: 'redis://127.0.0.1:1',
   });
   try {
+    const health = (await (await fetch(`${engine.httpUrl}/health`)).json()) as Msg;
+    expect(health).toMatchObject({
+      status: 'ok',
+      session_store: { kind: 'redis', connected: false },
+    });
     const ws = await resume(engine, 'some-token');
     expect(session(ws)).toMatchObject({ resumed: false, resume_token: expect.any(String) });
     llm.enqueue(sseText(['Still here.']));

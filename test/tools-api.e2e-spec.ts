@@ -126,6 +126,7 @@ describe('/api/tools (seed §2)', () => {
     expect(await res.json()).toMatchObject({
       status: 'ok',
       sessions: { open: 0, max: null },
+      session_store: { kind: 'memory', connected: true },
       tools: { count: expect.any(Number), source: 'request' },
     });
     const doc = (await (await fetch(`${engine.httpUrl}/docs-json`)).json()) as any;

@@ -9,6 +9,7 @@ import {
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { appConfig, type AppConfig } from '../config/app.config.js';
 import { Lifecycle } from '../lifecycle/lifecycle.service.js';
+import { SessionStore } from '../sessions/session-store.js';
 import { ToolRegistry } from '../tools/tool-registry.service.js';
 
 class HealthDto {
@@ -42,6 +43,13 @@ class HealthDto {
   sessions!: { open: number; max: number | null };
 
   @ApiProperty({
+    description:
+      'Where sessions are kept for resuming (SESSION_STORE_URL) and whether it can be reached now; while it cannot, sessions start afresh',
+    example: { kind: 'redis', connected: true },
+  })
+  session_store!: { kind: 'memory' | 'redis'; connected: boolean };
+
+  @ApiProperty({
     description: 'Active tool definitions and where they come from',
     example: { count: 10, source: 'file' },
   })
@@ -59,6 +67,7 @@ export class HealthController {
   constructor(
     private readonly registry: ToolRegistry,
     private readonly lifecycle: Lifecycle,
+    private readonly store: SessionStore,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
   ) {}
 
@@ -79,6 +88,7 @@ export class HealthController {
       uptime_secs: Math.round(process.uptime()),
       event_loop_delay_p99_ms: Math.round((loop.percentile(99) / 1e6) * 10) / 10,
       sessions: { open: this.lifecycle.sessions, max: this.config.ws.maxSessions || null },
+      session_store: { kind: this.store.kind, connected: this.store.connected },
       tools: { count: snapshot.definitions.length, source: snapshot.source },
     };
   }

@@ -60,6 +60,10 @@ export class RedisSessionStore extends SessionStore {
     clearTimeout(timer);
   }
 
+  get connected(): boolean {
+    return this.client.isReady;
+  }
+
   async claim({ key, owner, ttlSecs }: Claim): Promise<string | undefined> {
     const data = await this.client.eval(CLAIM, {
       keys: [PREFIX + key],

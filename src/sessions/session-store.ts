@@ -18,6 +18,8 @@ export interface Save extends Claim {
  */
 export abstract class SessionStore {
   abstract readonly kind: 'memory' | 'redis';
+  /** False while the store cannot be reached (sessions then start afresh). */
+  abstract readonly connected: boolean;
   /** Takes the record over for `owner` and restarts its time to live; undefined when unknown or expired. */
   abstract claim(claim: Claim): Promise<string | undefined>;
   /** Writes the record unless another owner holds it; false when refused. */
@@ -35,6 +37,7 @@ interface Entry {
 /** Sessions kept in this process: a reconnect must reach the same process to resume. */
 export class MemorySessionStore extends SessionStore {
   readonly kind = 'memory' as const;
+  readonly connected = true;
   private readonly entries = new Map<string, Entry>();
   private readonly sweeper: NodeJS.Timeout;
 
