@@ -110,6 +110,13 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
       }),
     );
     for (const end of ends) expect(end).toMatchObject({ type: 'assistant_end', text: 'Done.' });
+    // Whichever process answers the scrape, it reports all of them.
+    for (let scrape = 0; scrape < 4; scrape++) {
+      const text = await (await fetch(`${engine.url!}/metrics`)).text();
+      expect(text).toMatch(/^agent_engine_ws_sessions 4$/m);
+      expect(text).toMatch(/^agent_engine_turns_total\{outcome="completed"\} 4$/m);
+      expect(text).toMatch(/^agent_engine_tool_calls_total\{tool="lookup",ok="true"\} 4$/m);
+    }
     expect(tools.requests.map((r) => r.path.startsWith('/lookup/'))).toEqual([
       true,
       true,

@@ -7,13 +7,16 @@ export type ClusterMessage =
   | { kind: 'engine.tools.apply'; id: number; definitions: unknown }
   | { kind: 'engine.tools.applied'; id: number; error?: string }
   /** Worker → primary at start-up: the override in force, if any (`definitions: null` if none). */
-  | { kind: 'engine.tools.current'; id: number; definitions?: unknown };
+  | { kind: 'engine.tools.current'; id: number; definitions?: unknown }
+  /** Worker → primary: the metrics of all processes, for `GET /metrics`. */
+  | { kind: 'engine.metrics.request'; id: number }
+  | { kind: 'engine.metrics.reply'; id: number; text?: string; error?: string };
 
 export function isClusterMessage(value: unknown): value is ClusterMessage {
   return (
     typeof value === 'object' &&
     value !== null &&
     typeof (value as { kind?: unknown }).kind === 'string' &&
-    (value as { kind: string }).kind.startsWith('engine.tools.')
+    (value as { kind: string }).kind.startsWith('engine.')
   );
 }

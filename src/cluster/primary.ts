@@ -1,5 +1,6 @@
 import { ConsoleLogger } from '@nestjs/common';
 import cluster, { type Worker } from 'node:cluster';
+import { AggregatorRegistry } from 'prom-client';
 import type { Env } from '../config/env.js';
 import { JsonLogger, levelsUpTo } from '../logging.js';
 import { isClusterMessage, type ClusterMessage } from './messages.js';
@@ -40,6 +41,8 @@ export function runPrimary(count: number, log: PrimaryLog): void {
   let override: unknown = null;
   let stopping = false;
   let nextId = 1;
+  /** Asks every engine process for its metrics and sums them (prom-client's cluster support). */
+  const aggregator = new AggregatorRegistry();
   const ready = new Set<number>();
   /** Processes that have asked for the override in force: from then on they take updates. */
   const synced = new Set<number>();
@@ -77,7 +80,13 @@ export function runPrimary(count: number, log: PrimaryLog): void {
 
   const onMessage = (from: Worker, message: unknown) => {
     if (!isClusterMessage(message)) return;
-    if (message.kind === 'engine.tools.current') {
+    if (message.kind === 'engine.metrics.request') {
+      const { id } = message;
+      aggregator.clusterMetrics().then(
+        (text) => send(from, { kind: 'engine.metrics.reply', id, text }),
+        (error: Error) => send(from, { kind: 'engine.metrics.reply', id, error: error.message }),
+      );
+    } else if (message.kind === 'engine.tools.current') {
       synced.add(from.id);
       send(from, { kind: 'engine.tools.current', id: message.id, definitions: override });
     } else if (message.kind === 'engine.tools.publish') {

@@ -9,6 +9,7 @@ export const appConfig = registerAs('app', () => {
 export const llmConfig = registerAs('llm', () => parseEnv(process.env).llm);
 export const toolsConfig = registerAs('tools', () => parseEnv(process.env).tools);
 export const speechConfig = registerAs('speech', () => parseEnv(process.env).speech);
+export const metricsConfig = registerAs('metrics', () => parseEnv(process.env).metrics);
 export const sessionsConfig = registerAs('sessions', () => parseEnv(process.env).sessions);
 export const codeToolsConfig = registerAs('codeTools', () => parseEnv(process.env).codeTools);
 
@@ -16,5 +17,6 @@ export type AppConfig = ReturnType<typeof appConfig>;
 export type LlmConfig = ReturnType<typeof llmConfig>;
 export type ToolsConfig = ReturnType<typeof toolsConfig>;
 export type SpeechConfig = ReturnType<typeof speechConfig>;
+export type MetricsConfig = ReturnType<typeof metricsConfig>;
 export type SessionsConfig = ReturnType<typeof sessionsConfig>;
 export type CodeToolsConfig = ReturnType<typeof codeToolsConfig>;

@@ -4,6 +4,7 @@ import {
   appConfig,
   codeToolsConfig,
   llmConfig,
+  metricsConfig,
   sessionsConfig,
   speechConfig,
   toolsConfig,
@@ -19,7 +20,15 @@ import { parseEnv } from './env.js';
     NestConfigModule.forRoot({
       isGlobal: true,
       cache: true,
-      load: [appConfig, llmConfig, toolsConfig, speechConfig, codeToolsConfig, sessionsConfig],
+      load: [
+        appConfig,
+        llmConfig,
+        toolsConfig,
+        speechConfig,
+        codeToolsConfig,
+        sessionsConfig,
+        metricsConfig,
+      ],
       validate: (raw: Record<string, unknown>) => {
         parseEnv(raw as Record<string, string | undefined>);
         return raw;

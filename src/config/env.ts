@@ -66,6 +66,10 @@ export interface Env {
     apiKey: string;
   };
   speech: SpeechEnv;
+  metrics: {
+    /** `GET /metrics` (Prometheus) and the Node.js process metrics. */
+    enabled: boolean;
+  };
   sessions: {
     /** How long a disconnected session can be resumed; 0 turns resuming off. */
     resumeSecs: number;
@@ -158,6 +162,7 @@ export function parseEnv(raw: Raw): Env {
       apiKey: present(raw, 'WS_API_KEY') ?? '',
     },
     speech: parseSpeech(raw),
+    metrics: { enabled: bool(raw, 'METRICS_ENABLED') ?? true },
     sessions: {
       resumeSecs: int(raw, 'SESSION_RESUME_SECS', 300, 0, 7 * 24 * 3600),
       storeUrl: redisUrl(raw, 'SESSION_STORE_URL'),

@@ -7,6 +7,7 @@ import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import { appConfig, type AppConfig } from '../config/app.config.js';
 import { upgradeCarriesKey } from '../config/bearer-key.js';
 import { Lifecycle } from '../lifecycle/lifecycle.service.js';
+import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { SpeechService } from '../speech/speech.service.js';
 import { Conversation } from './conversation.js';
 import { SessionKeeper } from './session-keeper.service.js';
@@ -66,6 +67,7 @@ export class AgentGateway
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     private readonly lifecycle: Lifecycle,
     private readonly keeper: SessionKeeper,
+    private readonly metrics: EngineMetrics,
   ) {
     lifecycle.onDrain((deadline) => this.drain(deadline));
   }
@@ -136,7 +138,10 @@ export class AgentGateway
     const send = (event: ServerEvent | Buffer) => {
       if (socket.readyState !== socket.OPEN) return;
       if (Buffer.isBuffer(event)) socket.send(event, { binary: true });
-      else socket.send(JSON.stringify(event));
+      else {
+        if (event.type === 'error') this.metrics.error(event.code);
+        socket.send(JSON.stringify(event));
+      }
       if (socket.bufferedAmount > this.config.ws.maxBufferedBytes) this.dropSlow(socket, session);
     };
     const conversation = new Conversation(session, {
@@ -180,6 +185,7 @@ export class AgentGateway
     void conversation.enqueue(async () => {
       const resumed = token !== undefined && (await this.resume(session, token));
       this.logger.log(`session ${resumed ? 'resumed' : 'opened'} (session_id=${session.id})`);
+      this.metrics.sessionStarted(resumed);
       send({
         type: 'session',
         session_id: session.id,

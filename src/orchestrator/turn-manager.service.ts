@@ -9,6 +9,7 @@ import {
   type LlmRequest,
   type LlmTool,
 } from '../llm/llm.types.js';
+import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { ToolExecutor } from '../tools/tool-executor.js';
 import { ToolRegistry } from '../tools/tool-registry.service.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
@@ -56,6 +57,7 @@ export class TurnManager {
     private readonly scope: ToolScope,
     @Inject(llmConfig.KEY) private readonly llmSettings: LlmConfig,
     @Inject(toolsConfig.KEY) private readonly toolSettings: ToolsConfig,
+    private readonly metrics: EngineMetrics,
   ) {}
 
   /** Runs one user turn. The observable always ends with `assistant_end`; aborting `signal` interrupts it. */
@@ -72,6 +74,7 @@ export class TurnManager {
     out: Subscriber<TurnEvent>,
   ): Promise<void> {
     const snapshot = this.registry.active();
+    const meter = this.metrics.turn((name) => snapshot.tools.some((t) => t.name === name));
     const ctx: TurnContext = {
       session,
       turnId: randomUUID(),
@@ -86,7 +89,10 @@ export class TurnManager {
         events: session.history,
       },
       signal,
-      emit: (event) => out.next(event),
+      emit: (event) => {
+        meter.see(event);
+        out.next(event);
+      },
       visible: new StreamedText(),
       pendingWs: '',
     };
@@ -102,7 +108,9 @@ export class TurnManager {
         throw new RoundFailed('the LLM is disabled (LLM_ENABLED=false)', 'llm_disabled');
       await this.loop(ctx);
       out.next({ type: 'assistant_end', text: ctx.visible.toString() });
+      meter.end('completed');
     } catch (error) {
+      meter.end(error instanceof TurnCancelled ? 'interrupted' : 'failed');
       if (error instanceof TurnCancelled) {
         this.logger.log(`turn interrupted (${tag})`);
         out.next({ type: 'assistant_end', text: ctx.visible.toString(), interrupted: true });
@@ -158,18 +166,14 @@ export class TurnManager {
     const request = await this.request(ctx, toolChoice);
     const take = toolChoice === 'auto';
     const onEvent = (event: LlmEvent) => this.forward(ctx, event, take);
-    let round = await this.track(
-      ctx,
-      runRound(this.llm.stream(request, ctx.signal), ctx.signal, onEvent),
-    );
+    const stream$ = this.llm.stream(request, ctx.signal);
+    let round = await this.track(ctx, { kind: 'stream', events$: stream$, onEvent });
     if (round.text.trim() === '' && round.calls.length === 0 && request.tools.length > 0) {
       this.logger.warn(
         `empty streamed round: asking once more without streaming (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
       );
-      round = await this.track(
-        ctx,
-        runRound(this.llm.chatReply(request, ctx.signal), ctx.signal, onEvent),
-      );
+      const reply$ = this.llm.chatReply(request, ctx.signal);
+      round = await this.track(ctx, { kind: 'reply', events$: reply$, onEvent });
     }
     if (!take) round.calls = [];
     // Between this round's text and the next one's: the whitespace held at its end, or a space,
@@ -180,12 +184,30 @@ export class TurnManager {
     return round;
   }
 
-  /** Keeps the text already sent in history when the round is cut short. */
-  private async track(ctx: TurnContext, promise: Promise<RoundResult>): Promise<RoundResult> {
+  /** Runs one completion request's round; keeps the text already sent in history when it is cut short. */
+  private async track(
+    ctx: TurnContext,
+    {
+      kind,
+      events$,
+      onEvent,
+    }: {
+      kind: 'stream' | 'reply';
+      events$: Observable<LlmEvent>;
+      onEvent: (event: LlmEvent) => void;
+    },
+  ): Promise<RoundResult> {
     const start = ctx.visible.length;
+    const meter = this.metrics.llmRequest(kind);
     try {
-      return await promise;
+      const round = await runRound(events$, ctx.signal, (event) => {
+        meter.see();
+        onEvent(event);
+      });
+      meter.end('ok');
+      return round;
     } catch (error) {
+      meter.end(error instanceof TurnCancelled ? 'cancelled' : 'error');
       const partial = ctx.visible.toString().slice(start);
       if (partial !== '') ctx.session.history.push({ role: 'assistant', content: partial });
       throw error;

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { ToolSync } from '../cluster/tool-sync.js';
+import { ClusterLink } from '../cluster/cluster-link.js';
 import { CodeToolService } from '../code-tools/code-tool.service.js';
 import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../config/app.config.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
@@ -25,7 +25,7 @@ export class ToolRegistry implements OnModuleInit {
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
     @Inject(llmConfig.KEY) private readonly llm: LlmConfig,
     private readonly code: CodeToolService,
-    private readonly sync: ToolSync,
+    private readonly sync: ClusterLink,
   ) {
     sync.onInstall(async (definitions) => {
       await this.install(definitions, 'request body (accepted by another engine process)');

@@ -1,6 +1,5 @@
 import { HttpModule } from '@nestjs/axios';
 import { Module } from '@nestjs/common';
-import { ToolSync } from '../cluster/tool-sync.js';
 import { CodeToolsModule } from '../code-tools/code-tools.module.js';
 import { HttpToolExecutor } from './http-tool.executor.js';
 import { ToolExecutor } from './tool-executor.js';
@@ -11,12 +10,7 @@ import { ToolsController } from './tools.controller.js';
 @Module({
   imports: [HttpModule, CodeToolsModule],
   controllers: [ToolsController],
-  providers: [
-    ToolRegistry,
-    HttpToolExecutor,
-    { provide: ToolExecutor, useClass: ToolRouter },
-    { provide: ToolSync, useFactory: () => new ToolSync() },
-  ],
+  providers: [ToolRegistry, HttpToolExecutor, { provide: ToolExecutor, useClass: ToolRouter }],
   exports: [ToolRegistry, ToolExecutor, CodeToolsModule],
 })
 export class ToolsModule {}

@@ -4,10 +4,11 @@ import { isClusterMessage, type ClusterMessage } from './messages.js';
 type Channel = Pick<NodeJS.Process, 'on' | 'send'>;
 
 /**
- * An engine process's side of keeping the tool sets of all processes equal (see primary.ts).
- * Outside a cluster (`ENGINE_PROCESSES=1`) it does nothing and costs nothing.
+ * An engine process's line to the primary (see primary.ts): keeps the tool sets of all processes
+ * equal, and fetches the metrics of all of them. Outside a cluster (`ENGINE_PROCESSES=1`) it does
+ * nothing and costs nothing.
  */
-export class ToolSync {
+export class ClusterLink {
   private nextId = 1;
   private readonly waiting = new Map<number, (reply: ClusterMessage) => void>();
   private install: ((definitions: unknown) => Promise<void>) | undefined;
@@ -32,6 +33,14 @@ export class ToolSync {
   async current(): Promise<unknown> {
     const reply = await this.request((id) => ({ kind: 'engine.tools.current', id }));
     return reply?.kind === 'engine.tools.current' ? (reply.definitions ?? null) : null;
+  }
+
+  /** The Prometheus metrics of every engine process, summed by the primary; undefined outside a cluster. */
+  async clusterMetrics(): Promise<string | undefined> {
+    const reply = await this.request((id) => ({ kind: 'engine.metrics.request', id }));
+    if (reply?.kind !== 'engine.metrics.reply') return undefined;
+    if (reply.error !== undefined) throw new Error(reply.error);
+    return reply.text;
   }
 
   private request(build: (id: number) => ClusterMessage): Promise<ClusterMessage | undefined> {

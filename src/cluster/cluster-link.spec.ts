@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { ClusterMessage } from './messages.js';
-import { ToolSync } from './tool-sync.js';
+import { ClusterLink } from './cluster-link.js';
 
 /** The IPC channel of an engine process, with the primary's side scripted by the test. */
 function channel(answer: (message: ClusterMessage) => ClusterMessage | undefined) {
@@ -14,12 +14,12 @@ function channel(answer: (message: ClusterMessage) => ClusterMessage | undefined
       return true;
     },
   });
-  return { ch: ch as unknown as ConstructorParameters<typeof ToolSync>[0], emitter, sent };
+  return { ch: ch as unknown as ConstructorParameters<typeof ClusterLink>[0], emitter, sent };
 }
 
-describe('ToolSync', () => {
+describe('ClusterLink', () => {
   it('outside a cluster publishes nowhere and knows no override', async () => {
-    const sync = new ToolSync(undefined);
+    const sync = new ClusterLink(undefined);
     await expect(sync.publish([{ name: 'x' }])).resolves.toBeUndefined();
     await expect(sync.current()).resolves.toBeNull();
   });
@@ -32,7 +32,7 @@ describe('ToolSync', () => {
           ? { kind: 'engine.tools.current', id: m.id, definitions: [{ name: 'y' }] }
           : undefined,
     );
-    const sync = new ToolSync(ch);
+    const sync = new ClusterLink(ch);
     await sync.publish([{ name: 'x' }]);
     expect(sent[0]).toMatchObject({ kind: 'engine.tools.publish', definitions: [{ name: 'x' }] });
     await expect(sync.current()).resolves.toEqual([{ name: 'y' }]);
@@ -40,7 +40,7 @@ describe('ToolSync', () => {
 
   it('installs what another process accepted, and acknowledges (with the error if it fails)', async () => {
     const { ch, emitter, sent } = channel(() => undefined);
-    const sync = new ToolSync(ch);
+    const sync = new ClusterLink(ch);
     const installed: unknown[] = [];
     sync.onInstall((definitions) => {
       if (definitions === 'bad') return Promise.reject(new Error('not an array'));
