@@ -89,11 +89,12 @@ describe('resuming a session after a disconnect (sessions kept in the process)',
     b.close();
   });
 
-  it('keeps nothing with SESSION_RESUME_SECS=0: no token is offered and none is honoured', async () => {
+  it('keeps nothing with SESSION_RESUME_SECS=0 (no token is offered, none is honoured) and takes no instructions with SESSION_INSTRUCTIONS_MAX_CHARS=0', async () => {
     const plain = await Engine.start({
       LLM_BASE_URL: url(),
       LLM_MODEL: 'm',
       SESSION_RESUME_SECS: '0',
+      SESSION_INSTRUCTIONS_MAX_CHARS: '0',
     });
     try {
       const ws = await WsClient.connect(`${plain.wsUrl}?resume=anything`);
@@ -102,6 +103,13 @@ describe('resuming a session after a disconnect (sessions kept in the process)',
         session_id: expect.any(String),
         settings: expect.any(Object),
         resumed: false,
+      });
+      ws.send({ type: 'session.update', instructions: 'Be a pirate.' });
+      expect(await ws.waitFor((m) => m.type === 'error')).toEqual({
+        type: 'error',
+        code: 'invalid_message',
+        message:
+          'this engine takes no session instructions (SESSION_INSTRUCTIONS_MAX_CHARS=0); nothing was changed',
       });
       ws.close();
     } finally {

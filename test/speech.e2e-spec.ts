@@ -37,7 +37,14 @@ describe('voice turns with the embedded eSpeak NG engine', () => {
     const ws = await voiceSession(engine, { language: 'it' });
     expect(ws.messages.find((m) => m.type === 'session.updated')).toEqual({
       type: 'session.updated',
-      settings: { modality: 'voice', tts: true, voice: '', language: 'it', audio: 'json' },
+      settings: {
+        modality: 'voice',
+        tts: true,
+        voice: '',
+        language: 'it',
+        audio: 'json',
+        instructions: '',
+      },
       audio_format: { format: 'pcm_s16le', sample_rate: 22050, channels: 1 },
     });
     llm.enqueue(sseText(['Ciao! ', 'Oggi a Roma ', "c'è il sole."]));

@@ -1,5 +1,6 @@
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { deltas, MARKUP, pieces, types, useTurnHarness, xmlCall } from './support/turn-harness.js';
+import { WsClient } from './support/ws-client.js';
 
 describe('a turn over /ws (seed §5, §8)', () => {
   const h = useTurnHarness();
@@ -239,6 +240,32 @@ describe('a turn over /ws (seed §5, §8)', () => {
       { role: 'assistant', content: answer },
       { role: 'user', content: 'What did I ask?' },
     ]);
+  });
+
+  it("adds a session's instructions to its system prompt only, and refuses them over the limit", async () => {
+    const context = 'The caller is Ada, a premium customer.';
+    h.ws.send({ type: 'session.update', instructions: context });
+    await h.ws.waitFor((m) => m.type === 'session.updated');
+    h.llm.enqueue(sseText(['Hi Ada.']), sseText(['Hello.']));
+    await h.ws.turn('hi');
+    const other = await WsClient.connect(h.engine.wsUrl);
+    await other.turn('hi');
+    other.close();
+    const [mine, theirs] = h.llm.requests.map((r) => r.body.messages[0]);
+    expect(theirs.content).not.toContain('Ada');
+    expect(mine).toEqual({ role: 'system', content: `${theirs.content}\n\n${context}` });
+
+    const from = h.ws.messages.length;
+    h.ws.send({ type: 'session.update', instructions: 'x'.repeat(4001) });
+    expect(await h.ws.waitFor((m) => m.type === 'error', from)).toEqual({
+      type: 'error',
+      code: 'invalid_message',
+      message:
+        '"instructions" is longer than SESSION_INSTRUCTIONS_MAX_CHARS (4000); nothing was changed',
+    });
+    h.llm.enqueue(sseText(['Ok.']));
+    await h.ws.turn('again');
+    expect(h.llm.requests[2]!.body.messages[0]).toEqual(mine);
   });
 
   it('ends the turn with error and assistant_end on an LLM error, and the session stays usable', async () => {

@@ -75,6 +75,8 @@ export interface Env {
     resumeSecs: number;
     /** Where sessions are kept for resuming: '' in this process, or a Redis URL. Secret. */
     storeUrl: string;
+    /** Longest `instructions` a client may set with `session.update`; 0 refuses them. */
+    instructionsMaxChars: number;
   };
   codeTools: {
     workers: number;
@@ -166,6 +168,7 @@ export function parseEnv(raw: Raw): Env {
     sessions: {
       resumeSecs: int(raw, 'SESSION_RESUME_SECS', 300, 0, 7 * 24 * 3600),
       storeUrl: redisUrl(raw, 'SESSION_STORE_URL'),
+      instructionsMaxChars: int(raw, 'SESSION_INSTRUCTIONS_MAX_CHARS', 4000, 0, 100_000),
     },
     codeTools: {
       workers: int(raw, 'CODE_TOOLS_WORKERS', 2, 1, 64),

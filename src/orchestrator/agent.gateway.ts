@@ -4,7 +4,12 @@ import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
-import { appConfig, type AppConfig } from '../config/app.config.js';
+import {
+  appConfig,
+  sessionsConfig,
+  type AppConfig,
+  type SessionsConfig,
+} from '../config/app.config.js';
 import { upgradeCarriesKey } from '../config/bearer-key.js';
 import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
@@ -65,6 +70,7 @@ export class AgentGateway
     private readonly turns: TurnManager,
     private readonly speech: SpeechService,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
+    @Inject(sessionsConfig.KEY) private readonly sessionSettings: SessionsConfig,
     private readonly lifecycle: Lifecycle,
     private readonly keeper: SessionKeeper,
     private readonly metrics: EngineMetrics,
@@ -149,6 +155,7 @@ export class AgentGateway
       speech: this.speech,
       send,
       save: () => this.keeper.save(session),
+      instructionsMaxChars: this.sessionSettings.instructionsMaxChars,
     });
     socket.isAlive = true;
     // A client's protocol error (e.g. a frame over WS_MAX_MESSAGE_BYTES) is the client's fault:

@@ -17,6 +17,8 @@ export interface ConversationDeps {
   send: (event: ServerEvent | Buffer) => void;
   /** Keeps the session for resuming (after each turn and settings change). */
   save: () => Promise<void>;
+  /** SESSION_INSTRUCTIONS_MAX_CHARS: the longest `instructions` accepted; 0 refuses them. */
+  instructionsMaxChars: number;
 }
 
 function drain<T>(source$: Observable<T>, next: (value: T) => void): Promise<void> {
@@ -130,6 +132,15 @@ export class Conversation {
   }
 
   private update(message: SessionUpdateMessage): void {
+    const { instructions } = message;
+    const max = this.deps.instructionsMaxChars;
+    if (instructions !== undefined && instructions.length > max)
+      return this.error(
+        'invalid_message',
+        max === 0
+          ? 'this engine takes no session instructions (SESSION_INSTRUCTIONS_MAX_CHARS=0); nothing was changed'
+          : `"instructions" is longer than SESSION_INSTRUCTIONS_MAX_CHARS (${max}); nothing was changed`,
+      );
     const changes = Object.fromEntries(
       Object.entries(message).filter(([key, value]) => key !== 'type' && value !== undefined),
     );

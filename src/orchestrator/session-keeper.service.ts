@@ -32,7 +32,7 @@ export class SessionKeeper {
 
   constructor(
     private readonly store: SessionStore,
-    @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
+    @Inject(sessionsConfig.KEY) private readonly config: Pick<SessionsConfig, 'resumeSecs'>,
   ) {}
 
   get enabled(): boolean {

@@ -22,7 +22,7 @@ describe('SessionKeeper', () => {
   let keeper: SessionKeeper;
   beforeEach(() => {
     store = new RecordingStore();
-    keeper = new SessionKeeper(store, { resumeSecs: 60, storeUrl: '' });
+    keeper = new SessionKeeper(store, { resumeSecs: 60 });
   });
   afterEach(() => store.close());
 
@@ -78,7 +78,7 @@ describe('SessionKeeper', () => {
   });
 
   it('saves nothing and resumes nothing with SESSION_RESUME_SECS=0', async () => {
-    const off = new SessionKeeper(store, { resumeSecs: 0, storeUrl: '' });
+    const off = new SessionKeeper(store, { resumeSecs: 0 });
     const session = talkedSession();
     await off.save(session);
     expect(store.saves).toEqual([]);

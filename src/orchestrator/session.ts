@@ -19,7 +19,14 @@ export class Session {
   private current: { controller: AbortController; done: Promise<void> } | undefined;
 
   constructor(language = 'en') {
-    this.settings = { modality: 'text', tts: true, voice: '', language, audio: 'json' };
+    this.settings = {
+      modality: 'text',
+      tts: true,
+      voice: '',
+      language,
+      audio: 'json',
+      instructions: '',
+    };
   }
 
   get busy(): boolean {

@@ -142,10 +142,11 @@ export class TurnManager {
       parameters: t.parameters,
     }));
     const history = trimHistory(ctx.session.history, this.llmSettings.maxHistoryMessages);
-    const messages: ChatMessage[] = [
-      { role: 'system', content: this.llmSettings.systemPrompt },
-      ...history,
-    ];
+    // The session's instructions follow the engine's prompt in the one system message (several
+    // system messages are refused by some chat templates).
+    const { instructions } = ctx.session.settings;
+    const system = [this.llmSettings.systemPrompt, instructions].filter((t) => t !== '');
+    const messages: ChatMessage[] = [{ role: 'system', content: system.join('\n\n') }, ...history];
     return { messages, tools, toolChoice };
   }
 

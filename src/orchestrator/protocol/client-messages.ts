@@ -55,6 +55,11 @@ export class SessionUpdateMessage {
   @IsOptional()
   @IsIn(['json', 'binary'], { message: '"audio" must be "json" or "binary"' })
   audio?: 'json' | 'binary';
+
+  /** Context for this session's model (the caller, the task), after the engine's system prompt. */
+  @IsOptional()
+  @IsString({ message: '"instructions" must be a string' })
+  instructions?: string;
 }
 
 /** `{"type":"audio","data":"<base64 PCM s16le 16 kHz mono>"}`: a piece of the user's utterance. */

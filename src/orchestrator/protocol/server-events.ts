@@ -14,6 +14,8 @@ export interface SessionSettings {
   voice: string;
   language: string;
   audio: 'json' | 'binary';
+  /** Added to the system prompt of this session's requests (`session.update`). */
+  instructions: string;
 }
 
 export type ServerEvent =
