@@ -54,7 +54,22 @@ export function cpuMs(pid) {
   const stats = pids.map((p) => stat(`/proc/${p}/stat`)).filter(Boolean);
   const mains = pids.map((p) => stat(`/proc/${p}/task/${p}/stat`)).filter(Boolean);
   const ticks = (list, field) => sum(list.map((f) => Number(f[field]) * 10));
-  return { user: ticks(stats, 11), sys: ticks(stats, 12), main: ticks(mains, 11) + ticks(mains, 12) };
+  return {
+    user: ticks(stats, 11),
+    sys: ticks(stats, 12),
+    main: ticks(mains, 11) + ticks(mains, 12),
+    preempted: sum(pids.map((p) => preemptions(p))),
+  };
+}
+
+/** Times a process's JavaScript thread was taken off the CPU while it could still run. */
+function preemptions(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8');
+    return Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
 }
 
 export function rssKb(pid) {

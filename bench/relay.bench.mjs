@@ -62,6 +62,7 @@ async function measure(kind, llmUrl, sessions, port) {
     userUs: perDelta(cpu1.user - cpu0.user),
     sysUs: perDelta(cpu1.sys - cpu0.sys),
     mainUs: perDelta(cpu1.main - cpu0.main),
+    preemptedPer100: ((cpu1.preempted - cpu0.preempted) * 100) / (sessions * DELTAS),
   };
 }
 
@@ -74,7 +75,7 @@ console.log(`${ROUNDS} rounds per size, the three targets in turn (order rotated
 let port = 19000 + Math.floor(Math.random() * 1000);
 const f = (x) => x.toFixed(2);
 const line = (name, r) =>
-  `  ${name}: p50 ${f(r.p50)} ms  p99 ${f(r.p99)} ms  lost ${r.lost}  RSS/session ${f(r.rssPerSessionKb)} KiB  CPU/delta ${f(r.userUs + r.sysUs)} µs (user ${f(r.userUs)}, system ${f(r.sysUs)}; JS thread ${f(r.mainUs)})`;
+  `  ${name}: p50 ${f(r.p50)} ms  p99 ${f(r.p99)} ms  lost ${r.lost}  RSS/session ${f(r.rssPerSessionKb)} KiB  CPU/delta ${f(r.userUs + r.sysUs)} µs (user ${f(r.userUs)}, system ${f(r.sysUs)}; JS thread ${f(r.mainUs)}; preempted ${f(r.preemptedPer100)} times per 100 deltas)`;
 const ratios = (runs, base, key) => runs.engine.map((e, i) => e[key] / runs[base][i][key]);
 const ratioLine = (runs, base) => {
   const p50 = ratios(runs, base, 'p50');
