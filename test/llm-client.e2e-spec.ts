@@ -282,7 +282,9 @@ describe('OpenAiLlmClient against a real SSE server', () => {
         ],
       },
     });
-    const ev = await lastValueFrom(client(url()).chatReply(request).pipe(toArray()));
+    // LLM_EXTRA_BODY's stream_options would make servers refuse a request that does not stream.
+    const c = client(url(), { extraBody: { stream_options: { include_usage: true }, top_k: 20 } });
+    const ev = await lastValueFrom(c.chatReply(request).pipe(toArray()));
     expect(ev).toEqual([
       {
         type: 'tool_call',
@@ -294,6 +296,7 @@ describe('OpenAiLlmClient against a real SSE server', () => {
       },
       { type: 'done', finishReason: 'tool_calls' },
     ]);
-    expect(llm.requests[0]!.body.stream).toBe(false);
+    expect(llm.requests[0]!.body).toMatchObject({ stream: false, top_k: 20 });
+    expect(llm.requests[0]!.body).not.toHaveProperty('stream_options');
   });
 });

@@ -189,6 +189,31 @@ describe('a turn over /ws (seed §5, §8)', () => {
     expect(h.llm.requests).toHaveLength(2);
   });
 
+  it("reports the tokens of all the turn's requests in assistant_end when the server counts them", async () => {
+    /** The answer followed by the usage chunk of `stream_options.include_usage`. */
+    const withUsage = (deltas: string[], prompt: number, completion: number) => {
+      const { pieces } = sseText(deltas);
+      const usage = {
+        prompt_tokens: prompt,
+        completion_tokens: completion,
+        total_tokens: prompt + completion,
+      };
+      const last = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [], usage })}\n\n`;
+      return { kind: 'sse' as const, pieces: [...pieces.slice(0, -1), last, pieces.at(-1)!] };
+    };
+    h.llm.enqueue(
+      withUsage([xmlCall('get_weather', { city: 'Paris' })], 300, 25),
+      withUsage(['Sunny in Paris.'], 340, 6),
+    );
+    expect((await h.ws.turn('Weather?')).at(-1)).toEqual({
+      type: 'assistant_end',
+      text: 'Sunny in Paris.',
+      usage: { prompt_tokens: 640, completion_tokens: 31, total_tokens: 671 },
+    });
+    const scrape = await (await fetch(`${h.engine.httpUrl}/metrics`)).text();
+    expect(scrape).toMatch(/^agent_engine_llm_tokens_total\{type="prompt"\} \d+/m);
+  });
+
   it('costs exactly one request for a normal text turn', async () => {
     h.llm.enqueue(sseText(['Just ', 'text.']));
     const msgs = await h.ws.turn('hi');

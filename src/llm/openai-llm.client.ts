@@ -9,30 +9,13 @@ import { postJson, type HttpReply } from './http-post.js';
 import { parseJson } from './parsing/json.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
 import {
+  isNetworkError,
   isTransientStatus,
   retryAfterMs,
   retryDelayMs,
   StreamFault,
   Watchdog,
 } from './stream-fault.js';
-
-/** Error codes of a server that is unreachable, restarting, or dropped the connection. */
-const NETWORK_ERRORS = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
-function isNetworkError(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } } | undefined;
-  return NETWORK_ERRORS.has(e?.code ?? '') || NETWORK_ERRORS.has(e?.cause?.code ?? '');
-}
 
 /** vLLM without `--enable-auto-tool-choice` refuses `tool_choice: "auto"` with HTTP 400. */
 const NO_TOOL_PARSER = /auto.{0,20}tool.?choice|enable-auto-tool-choice|tool-call-parser/i;
@@ -152,6 +135,8 @@ export class OpenAiLlmClient extends LlmClient {
       messages: request.messages,
       stream: streaming,
     };
+    // Servers refuse `stream_options` (e.g. LLM_EXTRA_BODY's include_usage) on a non-streamed request.
+    if (!streaming) delete body.stream_options;
     if (request.tools.length > 0) {
       body.tools = request.tools.map((t) => ({
         type: 'function',

@@ -29,6 +29,7 @@ export class EngineMetrics {
   private readonly toolCalls;
   private readonly toolSeconds;
   private readonly errors;
+  private readonly tokens;
 
   constructor(options: EngineMetricsOptions) {
     const registers = [this.registry];
@@ -91,6 +92,12 @@ export class EngineMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
+    this.tokens = new Counter({
+      name: 'agent_engine_llm_tokens_total',
+      help: 'Tokens of completion requests, by type (prompt, completion), when the LLM server reports usage',
+      labelNames: ['type'] as const,
+      registers,
+    });
     this.errors = new Counter({
       name: 'agent_engine_errors_total',
       help: 'error events sent to clients, by code (README, "WebSocket protocol")',
@@ -116,9 +123,12 @@ export class EngineMetrics {
         this.toolCalls.inc({ tool: label, ok: String(ok) });
         this.toolSeconds.observe({ tool: label }, ms / 1000);
       },
-      (outcome, s) => {
+      (outcome, s, usage) => {
         this.turns.inc({ outcome });
         this.turnSeconds.observe(s);
+        if (!usage) return;
+        this.tokens.inc({ type: 'prompt' }, usage.prompt_tokens);
+        this.tokens.inc({ type: 'completion' }, usage.completion_tokens);
       },
     );
   }
@@ -140,7 +150,11 @@ export class TurnMeter {
   constructor(
     private readonly onFirstText: (seconds: number) => void,
     private readonly onTool: (tool: string, ok: boolean, ms: number) => void,
-    private readonly onEnd: (outcome: 'completed' | 'interrupted' | 'failed', s: number) => void,
+    private readonly onEnd: (
+      outcome: 'completed' | 'interrupted' | 'failed',
+      s: number,
+      usage?: { prompt_tokens: number; completion_tokens: number },
+    ) => void,
   ) {}
 
   see(event: { type: string; name?: string; ok?: boolean; ms?: number }): void {
@@ -153,8 +167,11 @@ export class TurnMeter {
     }
   }
 
-  end(outcome: 'completed' | 'interrupted' | 'failed'): void {
-    this.onEnd(outcome, seconds(this.started));
+  end(
+    outcome: 'completed' | 'interrupted' | 'failed',
+    usage?: { prompt_tokens: number; completion_tokens: number },
+  ): void {
+    this.onEnd(outcome, seconds(this.started), usage);
   }
 }
 

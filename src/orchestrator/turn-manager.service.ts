@@ -15,6 +15,7 @@ import { ToolRegistry } from '../tools/tool-registry.service.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
 import type { ToolCallContext } from '../tools/tool-executor.js';
 import { trimHistory } from './history.js';
+import { addUsage, type TokenUsage } from '../llm/usage.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import { RoundFailed, runRound, TurnCancelled, type RoundResult } from './round.js';
 import type { Session } from './session.js';
@@ -35,6 +36,8 @@ interface TurnContext {
   visible: StreamedText;
   /** Whitespace held back until visible text follows (layout around calls is not spoken). */
   pendingWs: string;
+  /** Tokens of the turn's requests, summed, when the server reports them. */
+  usage?: TokenUsage;
 }
 
 const CANCELLED = 'Error: cancelled';
@@ -103,33 +106,40 @@ export class TurnManager {
     );
     this.logger.debug(`user text (${tag}): ${JSON.stringify(userText)}`);
     session.history.push({ role: 'user', content: userText });
+    let outcome: 'completed' | 'interrupted' | 'failed' = 'completed';
     try {
       if (!this.llmSettings.enabled)
         throw new RoundFailed('the LLM is disabled (LLM_ENABLED=false)', 'llm_disabled');
       await this.loop(ctx);
-      out.next({ type: 'assistant_end', text: ctx.visible.toString() });
-      meter.end('completed');
     } catch (error) {
-      meter.end(error instanceof TurnCancelled ? 'interrupted' : 'failed');
-      if (error instanceof TurnCancelled) {
-        this.logger.log(`turn interrupted (${tag})`);
-        out.next({ type: 'assistant_end', text: ctx.visible.toString(), interrupted: true });
-      } else {
-        if (error instanceof RoundFailed) {
-          this.logger.warn(`turn ended by an LLM error (${tag}): ${error.message}`);
-          out.next({ type: 'error', code: error.code, message: error.message });
-        } else {
-          this.logger.error(`turn failed (${tag}): ${(error as Error).stack}`);
-          out.next({
-            type: 'error',
-            code: 'internal',
-            message: 'internal error while running the turn',
-          });
-        }
-        out.next({ type: 'assistant_end', text: ctx.visible.toString() });
-      }
+      outcome = error instanceof TurnCancelled ? 'interrupted' : 'failed';
+      this.reportFailure(error, tag, out);
     } finally {
       session.history = trimHistory(session.history, this.llmSettings.maxHistoryMessages);
+    }
+    out.next({
+      type: 'assistant_end',
+      text: ctx.visible.toString(),
+      ...(outcome === 'interrupted' && { interrupted: true }),
+      ...(ctx.usage && { usage: ctx.usage }),
+    });
+    meter.end(outcome, ctx.usage);
+  }
+
+  /** Logs why a turn ended early and, unless it was interrupted, tells the client with `error`. */
+  private reportFailure(error: unknown, tag: string, out: Subscriber<TurnEvent>): void {
+    if (error instanceof TurnCancelled) {
+      this.logger.log(`turn interrupted (${tag})`);
+    } else if (error instanceof RoundFailed) {
+      this.logger.warn(`turn ended by an LLM error (${tag}): ${error.message}`);
+      out.next({ type: 'error', code: error.code, message: error.message });
+    } else {
+      this.logger.error(`turn failed (${tag}): ${(error as Error).stack}`);
+      out.next({
+        type: 'error',
+        code: 'internal',
+        message: 'internal error while running the turn',
+      });
     }
   }
 
@@ -231,6 +241,8 @@ export class TurnManager {
         `tool call ${call.name} ${call.rawArguments} (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
       );
       ctx.emit({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
+    } else if (event.type === 'done' && event.usage) {
+      ctx.usage = addUsage(ctx.usage, event.usage);
     }
   }
 

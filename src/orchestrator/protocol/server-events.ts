@@ -1,3 +1,4 @@
+import type { TokenUsage } from '../../llm/usage.js';
 import type { ErrorCode } from './error-codes.js';
 
 /** Engine → client messages on `/ws` (README, "WebSocket protocol"). */
@@ -5,7 +6,7 @@ export type TurnEvent =
   | { type: 'assistant_delta'; text: string }
   | { type: 'tool_call'; id: string; name: string; arguments: Record<string, unknown> }
   | { type: 'tool_result'; id: string; name: string; ok: boolean; ms: number; logs?: string }
-  | { type: 'assistant_end'; text: string; interrupted?: true }
+  | { type: 'assistant_end'; text: string; interrupted?: true; usage?: TokenUsage }
   | { type: 'error'; code: ErrorCode; message: string };
 
 export interface SessionSettings {
