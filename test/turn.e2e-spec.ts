@@ -127,6 +127,24 @@ describe('a turn over /ws (seed §5, §8)', () => {
     ]);
   });
 
+  it("checks arguments against the tool's parameters: the model learns what is wrong, the tool is not called", async () => {
+    h.llm.enqueue(
+      sseStructuredCalls([
+        { id: 'call_a', name: 'get_weather', arguments: { town: 'Rome' } },
+        { id: 'call_b', name: 'get_weather', arguments: { city: 7 } },
+      ]),
+      sseText(['Let me ask again.']),
+    );
+    const msgs = await h.ws.turn('Weather?');
+    expect(msgs.filter((m) => m.type === 'tool_result').map((m) => m.ok)).toEqual([false, true]);
+    // A clear value of another type is coerced (7 → "7"); a missing argument is refused.
+    expect(h.tools.requests.map((r) => r.path)).toEqual(['/7']);
+    const toolMessages = h.llm.requests[1]!.body.messages.filter((m: any) => m.role === 'tool');
+    expect(toolMessages[0].content).toBe(
+      "Error: tool request failed: invalid arguments: arguments must have required property 'city'",
+    );
+  });
+
   it('gives two parallel calls distinct ids when the server repeats one, so the next request pairs each result', async () => {
     h.llm.enqueue(
       sseStructuredCalls([

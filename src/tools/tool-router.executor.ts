@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CodeToolService } from '../code-tools/code-tool.service.js';
 import { HttpToolExecutor } from './http-tool.executor.js';
+import { argumentProblem } from './argument-check.js';
 import { toolErrors } from './tool-errors.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
 
@@ -17,6 +18,10 @@ export class ToolRouter extends ToolExecutor {
   execute(call: ToolInvocation): Promise<ToolOutcome> {
     const tool = call.snapshot.byName.get(call.name);
     if (!tool) return Promise.resolve({ ok: false, text: toolErrors.unknownTool(call.name) });
+    // Arguments that are not JSON at all are reported by the executor, as they are.
+    const problem =
+      call.rawArguments === undefined ? argumentProblem(tool.parameters, call.args) : undefined;
+    if (problem) return Promise.resolve({ ok: false, text: toolErrors.requestFailed(problem) });
     if (tool.kind !== 'python') return this.http.execute(call);
     return this.code.run(tool, call, async (name, args) => {
       const target = call.snapshot.byName.get(name);

@@ -52,7 +52,7 @@ const JSON_TYPES = new Set(['string', 'integer', 'number', 'boolean', 'object', 
  * as the JSON type they mean; the names replaced go to `aliases`. An unknown name is left, and
  * fails the check.
  */
-function withJsonTypes(schema: unknown, aliases: string[]): unknown {
+export function withJsonTypes(schema: unknown, aliases: string[]): unknown {
   if (Array.isArray(schema)) return schema.map((s) => withJsonTypes(s, aliases));
   if (typeof schema !== 'object' || schema === null) return schema;
   const alias = (t: unknown) => {

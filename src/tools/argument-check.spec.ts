@@ -1,0 +1,62 @@
+import { argumentProblem } from './argument-check.js';
+
+const schema = {
+  type: 'object',
+  properties: {
+    city: { type: 'string' },
+    days: { type: 'integer', minimum: 1 },
+    unit: { type: 'string', enum: ['c', 'f'] },
+  },
+  required: ['city'],
+};
+
+describe('argumentProblem', () => {
+  it('lets valid arguments through', () => {
+    expect(argumentProblem(schema, { city: 'Rome', days: 3 })).toBeUndefined();
+  });
+
+  it('names a missing required argument, a value out of range, a value not allowed', () => {
+    expect(argumentProblem(schema, { town: 'Rome' })).toBe(
+      "invalid arguments: arguments must have required property 'city'",
+    );
+    expect(argumentProblem(schema, { city: 'Rome', days: 0 })).toBe(
+      'invalid arguments: arguments/days must be >= 1',
+    );
+    expect(argumentProblem(schema, { city: 'Rome', unit: 'k' })).toBe(
+      'invalid arguments: arguments/unit must be equal to one of the allowed values',
+    );
+  });
+
+  it('coerces values whose type is clear, in place', () => {
+    const args: Record<string, unknown> = { city: 42, days: '3' };
+    expect(argumentProblem(schema, args)).toBeUndefined();
+    expect(args).toEqual({ city: '42', days: 3 });
+    expect(argumentProblem(schema, { city: 'Rome', days: 'three' })).toBe(
+      'invalid arguments: arguments/days must be integer',
+    );
+  });
+
+  it('takes an optional argument sent as null as absent, but not a required one', () => {
+    const args = { city: 'Rome', unit: null };
+    expect(argumentProblem(schema, args)).toBeUndefined();
+    expect(args).toEqual({ city: 'Rome', unit: null });
+    expect(argumentProblem(schema, { city: null })).toBe(
+      'invalid arguments: arguments/city must not be null',
+    );
+  });
+
+  it("reads the type names Qwen parsers know (float, dict) as JSON Schema's", () => {
+    const qwen = { type: 'object', properties: { x: { type: 'float' }, o: { type: 'dict' } } };
+    expect(argumentProblem(qwen, { x: 1.5, o: { a: 1 } })).toBeUndefined();
+    expect(argumentProblem(qwen, { x: 'no' })).toBe(
+      'invalid arguments: arguments/x must be number',
+    );
+  });
+
+  it('does not check against a schema it cannot compile, nor without one', () => {
+    expect(
+      argumentProblem({ type: 'object', properties: { a: { $ref: '#/nowhere' } } }, { a: 1 }),
+    ).toBeUndefined();
+    expect(argumentProblem(undefined, { anything: true })).toBeUndefined();
+  });
+});

@@ -1,0 +1,62 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import type { JsonSchema } from './tool-definition.js';
+import { withJsonTypes } from './tool-validation.js';
+
+/** Types are coerced where the value is clear ("5" for an integer, 5 for a string); formats are not checked. */
+const ajv = new Ajv({
+  coerceTypes: true,
+  allErrors: false,
+  strict: false,
+  validateFormats: false,
+  validateSchema: false,
+});
+/** One compiled check per parameters schema; null when the schema cannot be compiled (not checked). */
+const compiled = new WeakMap<JsonSchema, ValidateFunction | null>();
+
+function validatorOf(parameters: JsonSchema): ValidateFunction | null {
+  let validate = compiled.get(parameters);
+  if (validate === undefined) {
+    try {
+      validate = ajv.compile(withJsonTypes(parameters, []) as object);
+    } catch {
+      validate = null;
+    }
+    compiled.set(parameters, validate);
+  }
+  return validate;
+}
+
+/**
+ * Checks a call's arguments against its tool's parameters before the tool runs, so that the
+ * model learns which argument is wrong (and can call again) instead of the tool's backend getting
+ * an incomplete request. Values whose type is clear are coerced in `args` ("5" → 5 for an
+ * integer). An optional argument given as null counts as absent, as models often send it.
+ * Returns the problem, or undefined when the call may run.
+ */
+export function argumentProblem(
+  parameters: JsonSchema | undefined,
+  args: Record<string, unknown>,
+): string | undefined {
+  const validate = parameters && validatorOf(parameters);
+  if (!validate) return undefined;
+  const required = new Set<string>(
+    Array.isArray(parameters.required) ? (parameters.required as string[]) : [],
+  );
+  // Coercion would make a null "" or 0: a required argument given as null is refused first.
+  for (const key of required)
+    if (args[key] === null && !allowsNull(parameters, key))
+      return `invalid arguments: arguments/${key} must not be null`;
+  const candidate = Object.fromEntries(
+    Object.entries(args).filter(([key, value]) => value !== null || required.has(key)),
+  );
+  if (!validate(candidate))
+    return `invalid arguments: ${ajv.errorsText(validate.errors, { dataVar: 'arguments' })}`;
+  Object.assign(args, candidate);
+  return undefined;
+}
+
+function allowsNull(parameters: JsonSchema, key: string): boolean {
+  const property = (parameters.properties as Record<string, JsonSchema> | undefined)?.[key];
+  const type = property?.type;
+  return !property || type === 'null' || (Array.isArray(type) && type.includes('null'));
+}
