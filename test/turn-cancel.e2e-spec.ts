@@ -107,6 +107,11 @@ describe('cancellation and protocol errors over /ws', () => {
     ['a missing text', '{"type":"user_text"}', /"text"/],
     ['an empty text', '{"type":"user_text","text":""}', /non-empty "text"/],
     ['a JSON array', '[1,2]', /JSON object/],
+    [
+      'a misspelt setting',
+      '{"type":"session.update","langauge":"it"}',
+      /^unknown setting "langauge" in session.update: expected modality, tts, voice, language, audio, instructions; nothing was changed$/,
+    ],
   ])('answers %s with an error event and keeps the connection', async (_label, frame, message) => {
     const from = h.ws.messages.length;
     h.ws.send(frame);
@@ -117,6 +122,14 @@ describe('cancellation and protocol errors over /ws', () => {
     });
     h.llm.enqueue(sseText(['still here']));
     expect((await h.ws.turn('ping')).at(-1)).toEqual({ type: 'assistant_end', text: 'still here' });
+  });
+
+  it('answers ping with pong at once, echoing its id', async () => {
+    h.ws.send({ type: 'ping', id: 'rtt-1' });
+    expect(await h.ws.waitFor((m) => m.type === 'pong')).toEqual({ type: 'pong', id: 'rtt-1' });
+    const from = h.ws.messages.length;
+    h.ws.send({ type: 'ping' });
+    expect(await h.ws.waitFor((m) => m.type === 'pong', from)).toEqual({ type: 'pong' });
   });
 
   it('answers odd binary audio, and audio with no speech-to-text configured, with error events', async () => {

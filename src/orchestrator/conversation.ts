@@ -82,6 +82,11 @@ export class Conversation {
         return this.onAudio(Buffer.from(message.data, 'base64'));
       case 'audio_end':
         return this.commitUtterance();
+      case 'ping':
+        return this.deps.send({
+          type: 'pong',
+          ...(message.id !== undefined && { id: message.id }),
+        });
     }
   }
 

@@ -1,4 +1,5 @@
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
+import type { SessionSettings } from './server-events.js';
 import {
   IsBase64,
   IsBoolean,
@@ -62,6 +63,27 @@ export class SessionUpdateMessage {
   instructions?: string;
 }
 
+/** The settings `session.update` may change: another field is refused (a typo would be lost). */
+const SETTINGS: Record<keyof SessionSettings, true> = {
+  modality: true,
+  tts: true,
+  voice: true,
+  language: true,
+  audio: true,
+  instructions: true,
+};
+
+/** `{"type":"ping","id":"…"}`: answered at once with `pong` (browsers cannot send WebSocket pings). */
+export class PingMessage {
+  @IsIn(['ping'])
+  type!: 'ping';
+
+  @IsOptional()
+  @IsString({ message: '"id" must be a string' })
+  @MaxLength(200, { message: '"id" is longer than 200 characters' })
+  id?: string;
+}
+
 /** `{"type":"audio","data":"<base64 PCM s16le 16 kHz mono>"}`: a piece of the user's utterance. */
 export class AudioMessage {
   @IsIn(['audio'])
@@ -79,7 +101,12 @@ export class AudioEndMessage {
 }
 
 export type ClientMessage =
-  UserTextMessage | InterruptMessage | SessionUpdateMessage | AudioMessage | AudioEndMessage;
+  | UserTextMessage
+  | InterruptMessage
+  | SessionUpdateMessage
+  | AudioMessage
+  | AudioEndMessage
+  | PingMessage;
 
 const TYPES = {
   user_text: UserTextMessage,
@@ -87,6 +114,7 @@ const TYPES = {
   'session.update': SessionUpdateMessage,
   audio: AudioMessage,
   audio_end: AudioEndMessage,
+  ping: PingMessage,
 } as const;
 
 /** Parses and validates one text frame; returns the message or a human error. */
@@ -105,6 +133,15 @@ export function parseClientMessage(raw: string): { message: ClientMessage } | { 
     return {
       error: `unknown message type ${JSON.stringify(type ?? null)}: expected one of ${Object.keys(TYPES).join(', ')}`,
     };
+  }
+  if (type === 'session.update') {
+    const unknown = Object.keys(data).find(
+      (key) => key !== 'type' && !Object.hasOwn(SETTINGS, key),
+    );
+    if (unknown !== undefined)
+      return {
+        error: `unknown setting ${JSON.stringify(unknown)} in session.update: expected ${Object.keys(SETTINGS).join(', ')}; nothing was changed`,
+      };
   }
   const cls = TYPES[type as keyof typeof TYPES] as ClassConstructor<ClientMessage>;
   const instance = plainToInstance(cls, data);

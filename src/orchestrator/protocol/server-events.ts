@@ -33,7 +33,8 @@ export type ServerEvent =
   | { type: 'session.updated'; settings: SessionSettings; audio_format: AudioFormat | null }
   | { type: 'transcript'; text: string }
   | ({ type: 'audio'; seq: number; data: string } & AudioFormat)
-  | { type: 'audio_end' };
+  | { type: 'audio_end' }
+  | { type: 'pong'; id?: string };
 
 export interface AudioFormat {
   format: 'pcm_s16le';
