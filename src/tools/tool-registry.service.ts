@@ -70,6 +70,30 @@ export class ToolRegistry implements OnModuleInit {
     return snapshot;
   }
 
+  /** The active definition named `name`, if any. */
+  find(name: string): Tool | undefined {
+    return this.active().definitions.find((t) => t.name === name);
+  }
+
+  /** Adds one definition, or replaces the one of that name in its place; an override as `replace`. */
+  async upsert(name: string, definition: unknown): Promise<ToolSnapshot> {
+    const list: unknown[] = this.current.definitions.map((t) =>
+      t.name === name ? definition : t.raw,
+    );
+    if (!this.current.definitions.some((t) => t.name === name)) list.push(definition);
+    return this.replace(list, `PUT /api/tools/${name}`);
+  }
+
+  /** Removes the definition named `name`; undefined (nothing changed) when there is none. */
+  async remove(name: string): Promise<ToolSnapshot | undefined> {
+    const rest = this.current.definitions.filter((t) => t.name !== name);
+    if (rest.length === this.current.definitions.length) return undefined;
+    return this.replace(
+      rest.map((t) => t.raw),
+      `DELETE /api/tools/${name}`,
+    );
+  }
+
   private async install(definitions: unknown, source: string): Promise<ToolSnapshot> {
     const tools = await this.validate(definitions, source);
     this.current = snapshotOf('request', tools);

@@ -1,23 +1,5 @@
-import {
-  Controller,
-  Get,
-  HttpCode,
-  HttpException,
-  HttpStatus,
-  Post,
-  Req,
-  UseGuards,
-} from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiExtraModels,
-  ApiOkResponse,
-  ApiOperation,
-  ApiResponse,
-  ApiTags,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { Controller, Get, HttpCode, HttpStatus, Post, Req } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { IncomingMessage } from 'node:http';
 import {
   CodeToolDefinitionDto,
@@ -25,54 +7,13 @@ import {
   ToolsErrorDto,
   ToolsResponseDto,
 } from './dto/tool-definition.dto.js';
-import type { ToolSnapshot } from './tool-definition.js';
-import { AdminKeyGuard } from './admin-key.guard.js';
 import { ToolRegistry } from './tool-registry.service.js';
 import { ToolDefinitionError } from './tool-validation.js';
-
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
-
-function refuse(status: number, message: string): HttpException {
-  return new HttpException({ ok: false, statusCode: status, message }, status);
-}
-
-function view(snapshot: ToolSnapshot): ToolsResponseDto {
-  return {
-    ok: true,
-    count: snapshot.definitions.length,
-    source: snapshot.source,
-    tools: snapshot.definitions.map((t) => t.raw as ToolDefinitionDto | CodeToolDefinitionDto),
-  };
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES)
-      throw refuse(413, `request body is larger than ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
+import { assertLlmEnabled, readJson, refuse, ToolsAdminApi, view } from './tools-http.js';
 
 /** `/api/tools` (seed §2): read the active definitions, or replace them until restart. */
-@ApiTags('tools')
-@ApiExtraModels(ToolDefinitionDto, CodeToolDefinitionDto)
-@ApiBearerAuth('admin')
-@UseGuards(AdminKeyGuard)
+@ToolsAdminApi()
 @Controller('api/tools')
-@ApiResponse({
-  status: 401,
-  description: 'ADMIN_API_KEY is set and the request lacks it',
-  type: ToolsErrorDto,
-})
-@ApiResponse({
-  status: 503,
-  description: 'The LLM is disabled (LLM_ENABLED=false)',
-  type: ToolsErrorDto,
-})
 export class ToolsController {
   constructor(private readonly registry: ToolRegistry) {}
 
@@ -82,7 +23,7 @@ export class ToolsController {
   })
   @ApiOkResponse({ type: ToolsResponseDto })
   list(): ToolsResponseDto {
-    this.assertLlmEnabled();
+    assertLlmEnabled(this.registry);
     return view(this.registry.active());
   }
 
@@ -132,33 +73,13 @@ export class ToolsController {
   })
   @ApiResponse({ status: 413, type: ToolsErrorDto, description: 'The body is larger than 4 MiB' })
   async replace(@Req() req: IncomingMessage): Promise<ToolsResponseDto> {
-    this.assertLlmEnabled();
-    const bytes = await readBody(req);
-    if (bytes.length === 0)
-      throw refuse(400, 'request body is empty: expected a JSON array of tool definitions');
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    } catch {
-      throw refuse(400, 'request body is not valid UTF-8');
-    }
-    if (text.trim() === '')
-      throw refuse(400, 'request body is empty: expected a JSON array of tool definitions');
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
-    } catch (error) {
-      throw refuse(400, `request body is not valid JSON: ${(error as Error).message}`);
-    }
+    assertLlmEnabled(this.registry);
+    const parsed = await readJson(req, 'a JSON array of tool definitions');
     try {
       return view(await this.registry.replace(parsed));
     } catch (error) {
       if (error instanceof ToolDefinitionError) throw refuse(400, error.message);
       throw error;
     }
-  }
-
-  private assertLlmEnabled(): void {
-    if (!this.registry.llmEnabled) throw refuse(503, 'the LLM is disabled (LLM_ENABLED=false)');
   }
 }

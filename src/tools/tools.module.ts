@@ -5,11 +5,12 @@ import { HttpToolExecutor } from './http-tool.executor.js';
 import { ToolExecutor } from './tool-executor.js';
 import { ToolRegistry } from './tool-registry.service.js';
 import { ToolRouter } from './tool-router.executor.js';
+import { ToolController } from './tool.controller.js';
 import { ToolsController } from './tools.controller.js';
 
 @Module({
   imports: [HttpModule, CodeToolsModule],
-  controllers: [ToolsController],
+  controllers: [ToolsController, ToolController],
   providers: [ToolRegistry, HttpToolExecutor, { provide: ToolExecutor, useClass: ToolRouter }],
   exports: [ToolRegistry, ToolExecutor, CodeToolsModule],
 })

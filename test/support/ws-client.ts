@@ -51,10 +51,10 @@ export class WsClient {
   }
 
   /** Sends user text and returns the turn's messages up to and including `assistant_end`. */
-  async turn(text: string): Promise<Msg[]> {
+  async turn(text: string, timeoutMs = 5000): Promise<Msg[]> {
     const from = this.messages.length;
     this.send({ type: 'user_text', text });
-    const end = await this.waitFor((m) => m.type === 'assistant_end', from);
+    const end = await this.waitFor((m) => m.type === 'assistant_end', from, timeoutMs);
     return this.messages.slice(from, this.messages.indexOf(end) + 1);
   }
 

@@ -1,0 +1,100 @@
+import { Controller, Delete, Get, HttpCode, HttpStatus, Param, Put, Req } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiResponse,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import type { IncomingMessage } from 'node:http';
+import {
+  CodeToolDefinitionDto,
+  ToolDefinitionDto,
+  ToolsErrorDto,
+  ToolsResponseDto,
+} from './dto/tool-definition.dto.js';
+import { ToolRegistry } from './tool-registry.service.js';
+import { ToolDefinitionError } from './tool-validation.js';
+import { assertLlmEnabled, readJson, refuse, ToolsAdminApi, view } from './tools-http.js';
+
+const ONE_DEFINITION = {
+  oneOf: [
+    { $ref: getSchemaPath(ToolDefinitionDto) },
+    { $ref: getSchemaPath(CodeToolDefinitionDto) },
+  ],
+};
+
+/**
+ * `/api/tools/{name}`: one tool at a time, for admin tooling that edits a set without resending
+ * it. A change is an override of the whole set, as `POST /api/tools` makes: in memory, in every
+ * engine process, from the next turn.
+ */
+@ToolsAdminApi()
+@Controller('api/tools/:name')
+@ApiParam({ name: 'name', description: 'The tool name', example: 'get_weather' })
+export class ToolController {
+  constructor(private readonly registry: ToolRegistry) {}
+
+  @Get()
+  @ApiOperation({ summary: 'One active tool definition, as it was given' })
+  @ApiOkResponse({ schema: ONE_DEFINITION })
+  @ApiResponse({ status: 404, type: ToolsErrorDto, description: 'No active tool of that name' })
+  getOne(@Param('name') name: string): ToolDefinitionDto | CodeToolDefinitionDto {
+    assertLlmEnabled(this.registry);
+    const tool = this.registry.find(name);
+    if (!tool) throw refuse(404, `no tool named '${name}'`);
+    return tool.raw as ToolDefinitionDto | CodeToolDefinitionDto;
+  }
+
+  @Put()
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({
+    summary: 'Add one tool definition, or replace the one of that name in its place',
+    description:
+      'The body is one definition (the raw body is read whatever its Content-Type); its `name` may be left out, and must otherwise match the path. The whole resulting set is validated: nothing changes unless it is valid.',
+  })
+  @ApiBody({ schema: ONE_DEFINITION })
+  @ApiOkResponse({ type: ToolsResponseDto, description: 'The resulting set; source is "request"' })
+  @ApiResponse({
+    status: 400,
+    type: ToolsErrorDto,
+    description: 'Not one valid definition, or a name that differs from the path',
+  })
+  @ApiResponse({ status: 413, type: ToolsErrorDto, description: 'The body is larger than 4 MiB' })
+  async putOne(
+    @Param('name') name: string,
+    @Req() req: IncomingMessage,
+  ): Promise<ToolsResponseDto> {
+    assertLlmEnabled(this.registry);
+    const body = await readJson(req, 'one tool definition (a JSON object)');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw refuse(
+        400,
+        'request body must be one tool definition (a JSON object); POST /api/tools takes the array',
+      );
+    const given = (body as { name?: unknown }).name;
+    if (given !== undefined && given !== name)
+      throw refuse(
+        400,
+        `the definition's name ${JSON.stringify(given)} differs from the path's '${name}'`,
+      );
+    try {
+      return view(await this.registry.upsert(name, { ...body, name }));
+    } catch (error) {
+      if (error instanceof ToolDefinitionError) throw refuse(400, error.message);
+      throw error;
+    }
+  }
+
+  @Delete()
+  @ApiOperation({ summary: 'Remove one tool definition' })
+  @ApiOkResponse({ type: ToolsResponseDto, description: 'The resulting set; source is "request"' })
+  @ApiResponse({ status: 404, type: ToolsErrorDto, description: 'No tool of that name' })
+  async deleteOne(@Param('name') name: string): Promise<ToolsResponseDto> {
+    assertLlmEnabled(this.registry);
+    const snapshot = await this.registry.remove(name);
+    if (!snapshot) throw refuse(404, `no tool named '${name}'`);
+    return view(snapshot);
+  }
+}

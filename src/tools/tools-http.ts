@@ -1,0 +1,81 @@
+import { applyDecorators, HttpException, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiExtraModels, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { IncomingMessage } from 'node:http';
+import { AdminKeyGuard } from './admin-key.guard.js';
+import {
+  CodeToolDefinitionDto,
+  ToolDefinitionDto,
+  ToolsErrorDto,
+  type ToolsResponseDto,
+} from './dto/tool-definition.dto.js';
+import type { ToolSnapshot } from './tool-definition.js';
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** A controller of the admin tools API: tagged, guarded by ADMIN_API_KEY, its 401 and 503 documented. */
+export function ToolsAdminApi(): ClassDecorator {
+  return applyDecorators(
+    ApiTags('tools'),
+    ApiExtraModels(ToolDefinitionDto, CodeToolDefinitionDto),
+    ApiBearerAuth('admin'),
+    UseGuards(AdminKeyGuard),
+    ApiResponse({
+      status: 401,
+      description: 'ADMIN_API_KEY is set and the request lacks it',
+      type: ToolsErrorDto,
+    }),
+    ApiResponse({
+      status: 503,
+      description: 'The LLM is disabled (LLM_ENABLED=false)',
+      type: ToolsErrorDto,
+    }),
+  );
+}
+
+/** The admin API answers 503 while the LLM is disabled (LLM_ENABLED=false). */
+export function assertLlmEnabled(registry: { llmEnabled: boolean }): void {
+  if (!registry.llmEnabled) throw refuse(503, 'the LLM is disabled (LLM_ENABLED=false)');
+}
+
+/** An admin API error: `{ok:false, statusCode, message}`. */
+export function refuse(status: number, message: string): HttpException {
+  return new HttpException({ ok: false, statusCode: status, message }, status);
+}
+
+export function view(snapshot: ToolSnapshot): ToolsResponseDto {
+  return {
+    ok: true,
+    count: snapshot.definitions.length,
+    source: snapshot.source,
+    tools: snapshot.definitions.map((t) => t.raw as ToolDefinitionDto | CodeToolDefinitionDto),
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES)
+      throw refuse(413, `request body is larger than ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The raw request body as JSON, whatever its Content-Type; `expected` names it in errors. */
+export async function readJson(req: IncomingMessage, expected: string): Promise<unknown> {
+  const bytes = await readBody(req);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw refuse(400, 'request body is not valid UTF-8');
+  }
+  if (text.trim() === '') throw refuse(400, `request body is empty: expected ${expected}`);
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw refuse(400, `request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
