@@ -44,6 +44,7 @@ describe('voice turns with the embedded eSpeak NG engine', () => {
         language: 'it',
         audio: 'json',
         instructions: '',
+        tools: null,
       },
       audio_format: { format: 'pcm_s16le', sample_rate: 22050, channels: 1 },
     });

@@ -311,6 +311,36 @@ describe('a turn over /ws (seed §5, §8)', () => {
     expect(h.llm.requests[2]!.body.messages[0]).toEqual(mine);
   });
 
+  it('offers a session only the tools it selected; a hidden tool called anyway is unknown', async () => {
+    h.ws.send({ type: 'session.update', tools: ['get_weather'] });
+    const updated = await h.ws.waitFor((m) => m.type === 'session.updated');
+    expect(updated.settings.tools).toEqual(['get_weather']);
+    h.llm.enqueue(sseText([xmlCall('missing', {})]), sseText(['Sorry.']));
+    await h.ws.turn('hi');
+    const offered = (r: number) => h.llm.requests[r]!.body.tools.map((t: any) => t.function.name);
+    expect(offered(0)).toEqual(['get_weather']);
+    const tool = h.llm.requests[1]!.body.messages.find((m: any) => m.role === 'tool');
+    expect(tool.content).toBe("Error: unknown tool 'missing'");
+    expect(h.tools.requests).toEqual([]);
+
+    let from = h.ws.messages.length;
+    h.ws.send({ type: 'session.update', tools: ['get_weather', 'teleport'] });
+    expect(await h.ws.waitFor((m) => m.type === 'error', from)).toMatchObject({
+      code: 'invalid_message',
+      message: expect.stringMatching(
+        /^unknown tool "teleport" in "tools": the active tools are get_weather, missing,/,
+      ),
+    });
+    from = h.ws.messages.length;
+    h.ws.send({ type: 'session.update', tools: null });
+    expect(
+      (await h.ws.waitFor((m) => m.type === 'session.updated', from)).settings.tools,
+    ).toBeNull();
+    h.llm.enqueue(sseText(['All of them.']));
+    await h.ws.turn('again');
+    expect(offered(2)).toHaveLength(5);
+  });
+
   it('ends the turn with error and assistant_end on an LLM error, and the session stays usable', async () => {
     const crashed = {
       kind: 'status',

@@ -156,6 +156,7 @@ export class AgentGateway
       send,
       save: () => this.keeper.save(session),
       instructionsMaxChars: this.sessionSettings.instructionsMaxChars,
+      toolNames: () => this.turns.toolNames(),
     });
     socket.isAlive = true;
     // A client's protocol error (e.g. a frame over WS_MAX_MESSAGE_BYTES) is the client's fault:

@@ -19,6 +19,8 @@ export interface ConversationDeps {
   save: () => Promise<void>;
   /** SESSION_INSTRUCTIONS_MAX_CHARS: the longest `instructions` accepted; 0 refuses them. */
   instructionsMaxChars: number;
+  /** Names of the tools active now (what `session.update`'s `tools` may name). */
+  toolNames: () => string[];
 }
 
 function drain<T>(source$: Observable<T>, next: (value: T) => void): Promise<void> {
@@ -145,6 +147,13 @@ export class Conversation {
         max === 0
           ? 'this engine takes no session instructions (SESSION_INSTRUCTIONS_MAX_CHARS=0); nothing was changed'
           : `"instructions" is longer than SESSION_INSTRUCTIONS_MAX_CHARS (${max}); nothing was changed`,
+      );
+    const known = message.tools ? this.deps.toolNames() : [];
+    const unknown = message.tools?.find((name) => !known.includes(name));
+    if (unknown !== undefined)
+      return this.error(
+        'invalid_message',
+        `unknown tool ${JSON.stringify(unknown)} in "tools": the active tools are ${known.join(', ') || 'none'}; nothing was changed`,
       );
     const changes = Object.fromEntries(
       Object.entries(message).filter(([key, value]) => key !== 'type' && value !== undefined),

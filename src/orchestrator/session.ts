@@ -26,6 +26,7 @@ export class Session {
       language,
       audio: 'json',
       instructions: '',
+      tools: null,
     };
   }
 

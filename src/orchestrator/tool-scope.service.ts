@@ -17,18 +17,32 @@ export function sessionState(session: Session): { value: Record<string, unknown>
 }
 
 /**
- * Which tools one completion request may use: tools declared for other modalities are left
- * out, then every `before_model_callback` may hide more (`llm_request.config.hide_tool`).
+ * Which tools one completion request may use: tools declared for other modalities, and those
+ * outside the session's own selection, are left out; then every `before_model_callback` may hide
+ * more (`llm_request.config.hide_tool`).
  * A hidden tool is absent from the request's `tools` array and unknown if called anyway.
  */
 @Injectable()
 export class ToolScope {
   constructor(private readonly code: CodeToolService) {}
 
-  async forRequest(base: ToolSnapshot, context: ToolCallContext): Promise<ToolSnapshot> {
+  async forRequest({
+    base,
+    context,
+    only,
+  }: {
+    base: ToolSnapshot;
+    context: ToolCallContext;
+    /** The session's own selection (`session.update`'s `tools`); null for every tool. */
+    only: readonly string[] | null;
+  }): Promise<ToolSnapshot> {
     const hidden = new Set(
       base.tools
-        .filter((t) => t.modalities && !t.modalities.includes(context.modality))
+        .filter(
+          (t) =>
+            (t.modalities && !t.modalities.includes(context.modality)) ||
+            (only !== null && !only.includes(t.name)),
+        )
         .map((t) => t.name),
     );
     if (base.callbacks.length > 0) {

@@ -63,6 +63,11 @@ export class TurnManager {
     private readonly metrics: EngineMetrics,
   ) {}
 
+  /** Names of the tools the model may be offered now. */
+  toolNames(): string[] {
+    return this.registry.active().tools.map((t) => t.name);
+  }
+
   /** Runs one user turn. The observable always ends with `assistant_end`; aborting `signal` interrupts it. */
   run(session: Session, userText: string, signal: AbortSignal): Observable<TurnEvent> {
     return new Observable<TurnEvent>((subscriber) => {
@@ -145,7 +150,11 @@ export class TurnManager {
 
   private async request(ctx: TurnContext, toolChoice: 'auto' | 'none'): Promise<LlmRequest> {
     ctx.toolContext.events = ctx.session.history;
-    ctx.snapshot = await this.scope.forRequest(ctx.base, ctx.toolContext);
+    ctx.snapshot = await this.scope.forRequest({
+      base: ctx.base,
+      context: ctx.toolContext,
+      only: ctx.session.settings.tools,
+    });
     const tools: LlmTool[] = ctx.snapshot.tools.map((t) => ({
       name: t.name,
       description: t.description,

@@ -1,6 +1,8 @@
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import type { SessionSettings } from './server-events.js';
 import {
+  ArrayMaxSize,
+  IsArray,
   IsBase64,
   IsBoolean,
   IsIn,
@@ -9,6 +11,7 @@ import {
   IsString,
   Matches,
   MaxLength,
+  ValidateIf,
   validateSync,
 } from 'class-validator';
 
@@ -61,6 +64,16 @@ export class SessionUpdateMessage {
   @IsOptional()
   @IsString({ message: '"instructions" must be a string' })
   instructions?: string;
+
+  /** The only tools this session's model is offered, by name; null offers all of them again. */
+  @ValidateIf((_, value) => value !== null && value !== undefined)
+  @IsArray({ message: '"tools" must be an array of tool names, or null for all tools' })
+  @ArrayMaxSize(256, { message: '"tools" names more than 256 tools' })
+  @IsString({
+    each: true,
+    message: '"tools" must be an array of tool names, or null for all tools',
+  })
+  tools?: string[] | null;
 }
 
 /** The settings `session.update` may change: another field is refused (a typo would be lost). */
@@ -71,6 +84,7 @@ const SETTINGS: Record<keyof SessionSettings, true> = {
   language: true,
   audio: true,
   instructions: true,
+  tools: true,
 };
 
 /** `{"type":"ping","id":"…"}`: answered at once with `pong` (browsers cannot send WebSocket pings). */

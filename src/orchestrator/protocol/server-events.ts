@@ -17,6 +17,8 @@ export interface SessionSettings {
   audio: 'json' | 'binary';
   /** Added to the system prompt of this session's requests (`session.update`). */
   instructions: string;
+  /** The only tools this session's model is offered (by name); null for all the active tools. */
+  tools: string[] | null;
 }
 
 export type ServerEvent =
