@@ -44,6 +44,13 @@ export interface Env {
     retryBackoffMs: number;
     extraBody: Record<string, unknown>;
     maxHistoryMessages: number;
+    /** A second server for requests the first fails before answering; undefined when unset. */
+    fallback?: {
+      baseUrl: string;
+      model: string;
+      apiKey: string;
+      extraBody: Record<string, unknown>;
+    };
   };
   tools: {
     /** Effective switch at boot (seed §2). */
@@ -126,6 +133,20 @@ function processes(raw: Raw): number {
   }
 }
 
+/** `LLM_FALLBACK_*`: a second OpenAI-compatible server, with its own model, key and extra body. */
+function fallbackLlm(raw: Raw): { fallback?: Env['llm']['fallback'] } {
+  const baseUrl = httpUrl(raw, 'LLM_FALLBACK_BASE_URL', '');
+  if (!baseUrl) return {};
+  return {
+    fallback: {
+      baseUrl,
+      model: present(raw, 'LLM_FALLBACK_MODEL') ?? '',
+      apiKey: present(raw, 'LLM_FALLBACK_API_KEY') ?? '',
+      extraBody: jsonObject(raw, 'LLM_FALLBACK_EXTRA_BODY'),
+    },
+  };
+}
+
 export function parseEnv(raw: Raw): Env {
   const toolsFile = present(raw, 'LLM_TOOLS_FILE') ?? '';
   return {
@@ -146,6 +167,7 @@ export function parseEnv(raw: Raw): Env {
       retryBackoffMs: int(raw, 'LLM_RETRY_BACKOFF_MS', 500, 1, 60_000),
       extraBody: jsonObject(raw, 'LLM_EXTRA_BODY'),
       maxHistoryMessages: int(raw, 'LLM_MAX_HISTORY_MESSAGES', 50, 2, 10000),
+      ...fallbackLlm(raw),
     },
     tools: {
       enabled: bool(raw, 'LLM_TOOLS_ENABLED') ?? toolsFile !== '',

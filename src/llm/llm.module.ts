@@ -1,9 +1,27 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
+import { llmConfig, type LlmConfig } from '../config/app.config.js';
+import { FallbackLlmClient } from './fallback-llm.client.js';
 import { LlmClient } from './llm.types.js';
 import { OpenAiLlmClient } from './openai-llm.client.js';
 
 @Module({
-  providers: [{ provide: LlmClient, useClass: OpenAiLlmClient }],
+  providers: [
+    {
+      provide: LlmClient,
+      inject: [llmConfig.KEY],
+      useFactory: (config: LlmConfig): LlmClient => {
+        const primary = new OpenAiLlmClient(config);
+        if (!config.fallback) return primary;
+        const logger = new Logger('LlmFallback');
+        return new FallbackLlmClient(
+          primary,
+          new OpenAiLlmClient({ ...config, ...config.fallback, fallback: undefined }),
+          (reason) =>
+            logger.warn(`the LLM server failed (${reason}): asking LLM_FALLBACK_BASE_URL`),
+        );
+      },
+    },
+  ],
   exports: [LlmClient],
 })
 export class LlmModule {}
