@@ -53,6 +53,8 @@ describe('LLM_FALLBACK_BASE_URL: a second server for requests the first cannot a
     expect(asked!.headers.authorization).toBe('Bearer sk-fallback');
     expect(asked!.body).toMatchObject({ model: 'small', temperature: 0.2, stream: true });
     expect(asked!.body).not.toHaveProperty('top_k');
+    const scrape = await (await fetch(`${engine.httpUrl}/metrics`)).text();
+    expect(scrape).toMatch(/^agent_engine_llm_fallbacks_total 1$/m);
   });
 
   it('answers from the fallback when the primary does not answer within LLM_TIMEOUT_SECS', async () => {

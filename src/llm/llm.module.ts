@@ -1,5 +1,6 @@
 import { Logger, Module } from '@nestjs/common';
 import { llmConfig, type LlmConfig } from '../config/app.config.js';
+import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { FallbackLlmClient } from './fallback-llm.client.js';
 import { LlmClient } from './llm.types.js';
 import { OpenAiLlmClient } from './openai-llm.client.js';
@@ -8,16 +9,18 @@ import { OpenAiLlmClient } from './openai-llm.client.js';
   providers: [
     {
       provide: LlmClient,
-      inject: [llmConfig.KEY],
-      useFactory: (config: LlmConfig): LlmClient => {
+      inject: [llmConfig.KEY, EngineMetrics],
+      useFactory: (config: LlmConfig, metrics: EngineMetrics): LlmClient => {
         const primary = new OpenAiLlmClient(config);
         if (!config.fallback) return primary;
         const logger = new Logger('LlmFallback');
         return new FallbackLlmClient(
           primary,
           new OpenAiLlmClient({ ...config, ...config.fallback, fallback: undefined }),
-          (reason) =>
-            logger.warn(`the LLM server failed (${reason}): asking LLM_FALLBACK_BASE_URL`),
+          (reason) => {
+            metrics.llmFallback();
+            logger.warn(`the LLM server failed (${reason}): asking LLM_FALLBACK_BASE_URL`);
+          },
         );
       },
     },

@@ -30,6 +30,7 @@ export class EngineMetrics {
   private readonly toolSeconds;
   private readonly errors;
   private readonly tokens;
+  private readonly fallbacks;
 
   constructor(options: EngineMetricsOptions) {
     const registers = [this.registry];
@@ -98,12 +99,21 @@ export class EngineMetrics {
       labelNames: ['type'] as const,
       registers,
     });
+    this.fallbacks = new Counter({
+      name: 'agent_engine_llm_fallbacks_total',
+      help: 'Completion requests the LLM server failed before answering and LLM_FALLBACK_BASE_URL answered instead',
+      registers,
+    });
     this.errors = new Counter({
       name: 'agent_engine_errors_total',
       help: 'error events sent to clients, by code (README, "WebSocket protocol")',
       labelNames: ['code'] as const,
       registers,
     });
+  }
+
+  llmFallback(): void {
+    this.fallbacks.inc();
   }
 
   sessionStarted(resumed: boolean): void {
