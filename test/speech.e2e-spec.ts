@@ -282,7 +282,8 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   });
 
   it('barge-in by voice: audio from the user cancels the agent speaking', async () => {
-    secondsFor = () => 2;
+    // Long enough that no sentence is heard whole before the barge-in, even on a busy machine.
+    secondsFor = () => 30;
     const ws = await voiceSession(engine);
     llm.enqueue(sseText(['A long sentence here. ', 'And another one.']));
     const from = ws.messages.length;

@@ -1,3 +1,4 @@
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { Observable, type Subscriber } from 'rxjs';
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 import { SentenceSegmenter } from './sentence-segmenter.js';
@@ -189,11 +190,13 @@ class TurnSpeech {
     const { signal, leadMs } = this.options;
     for (let at = 0; at < chunk.length && !signal.aborted; at += this.chunkBytes) {
       if (this.startedAt === 0) this.startedAt = performance.now();
-      if (leadMs !== undefined) {
-        const ahead = this.sentMs - (performance.now() - this.startedAt);
-        if (ahead > leadMs) await sleep(ahead - leadMs, signal);
-        if (signal.aborted) return;
-      }
+      const ahead = this.sentMs - (performance.now() - this.startedAt);
+      // Ahead of playback: wait. Otherwise (the first lead, or behind after the process was
+      // stalled) let the event loop read first, so that a barge-in already received stops the
+      // audio here rather than after a burst of everything due.
+      if (leadMs !== undefined && ahead > leadMs) await sleep(ahead - leadMs, signal);
+      else await setImmediatePromise();
+      if (signal.aborted) return;
       const data = chunk.subarray(at, at + this.chunkBytes);
       this.sentMs += (data.length / 2 / this.tts.sampleRate) * 1000;
       this.out.next({
