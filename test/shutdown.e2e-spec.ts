@@ -51,7 +51,9 @@ describe('graceful stop on SIGTERM (rolling deploys)', () => {
         true,
         Number(processes),
       );
-      llm.enqueue({ ...sseText(pieces(ANSWER, 3)), delayMs: 60 });
+      // ~4 s of answer: the drain's checks below must all happen while it still streams, even
+      // on a busy machine.
+      llm.enqueue({ ...sseText(pieces(ANSWER, 3)), delayMs: 150 });
       const busy = await WsClient.connect(wsUrl(engine.url!));
       const idle = await WsClient.connect(wsUrl(engine.url!));
       busy.send({ type: 'user_text', text: 'talk' });
@@ -59,9 +61,9 @@ describe('graceful stop on SIGTERM (rolling deploys)', () => {
 
       engine.stop();
       expect(await idle.closed).toBe(1001);
+      expect(busy.closeCode).toBeUndefined(); // still answering
       // Every engine process has had the signal (the primary passes it on to each).
       await until(() => engine.output.match(/draining \d+ session/g)?.length === Number(processes));
-      expect(busy.closeCode).toBeUndefined(); // still answering
       const health = await retried(() => fetch(`${engine.url}/health`));
       expect(health.status).toBe(503);
       expect(await health.json()).toMatchObject({ status: 'draining' });

@@ -1,6 +1,5 @@
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { deltas, MARKUP, pieces, types, useTurnHarness, xmlCall } from './support/turn-harness.js';
-import { WsClient } from './support/ws-client.js';
 
 describe('a turn over /ws (seed §5, §8)', () => {
   const h = useTurnHarness();
@@ -207,31 +206,6 @@ describe('a turn over /ws (seed §5, §8)', () => {
     expect(h.llm.requests).toHaveLength(2);
   });
 
-  it("reports the tokens of all the turn's requests in assistant_end when the server counts them", async () => {
-    /** The answer followed by the usage chunk of `stream_options.include_usage`. */
-    const withUsage = (deltas: string[], prompt: number, completion: number) => {
-      const { pieces } = sseText(deltas);
-      const usage = {
-        prompt_tokens: prompt,
-        completion_tokens: completion,
-        total_tokens: prompt + completion,
-      };
-      const last = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [], usage })}\n\n`;
-      return { kind: 'sse' as const, pieces: [...pieces.slice(0, -1), last, pieces.at(-1)!] };
-    };
-    h.llm.enqueue(
-      withUsage([xmlCall('get_weather', { city: 'Paris' })], 300, 25),
-      withUsage(['Sunny in Paris.'], 340, 6),
-    );
-    expect((await h.ws.turn('Weather?')).at(-1)).toEqual({
-      type: 'assistant_end',
-      text: 'Sunny in Paris.',
-      usage: { prompt_tokens: 640, completion_tokens: 31, total_tokens: 671 },
-    });
-    const scrape = await (await fetch(`${h.engine.httpUrl}/metrics`)).text();
-    expect(scrape).toMatch(/^agent_engine_llm_tokens_total\{type="prompt"\} \d+/m);
-  });
-
   it('costs exactly one request for a normal text turn', async () => {
     h.llm.enqueue(sseText(['Just ', 'text.']));
     const msgs = await h.ws.turn('hi');
@@ -283,62 +257,6 @@ describe('a turn over /ws (seed §5, §8)', () => {
       { role: 'assistant', content: answer },
       { role: 'user', content: 'What did I ask?' },
     ]);
-  });
-
-  it("adds a session's instructions to its system prompt only, and refuses them over the limit", async () => {
-    const context = 'The caller is Ada, a premium customer.';
-    h.ws.send({ type: 'session.update', instructions: context });
-    await h.ws.waitFor((m) => m.type === 'session.updated');
-    h.llm.enqueue(sseText(['Hi Ada.']), sseText(['Hello.']));
-    await h.ws.turn('hi');
-    const other = await WsClient.connect(h.engine.wsUrl);
-    await other.turn('hi');
-    other.close();
-    const [mine, theirs] = h.llm.requests.map((r) => r.body.messages[0]);
-    expect(theirs.content).not.toContain('Ada');
-    expect(mine).toEqual({ role: 'system', content: `${theirs.content}\n\n${context}` });
-
-    const from = h.ws.messages.length;
-    h.ws.send({ type: 'session.update', instructions: 'x'.repeat(4001) });
-    expect(await h.ws.waitFor((m) => m.type === 'error', from)).toEqual({
-      type: 'error',
-      code: 'invalid_message',
-      message:
-        '"instructions" is longer than SESSION_INSTRUCTIONS_MAX_CHARS (4000); nothing was changed',
-    });
-    h.llm.enqueue(sseText(['Ok.']));
-    await h.ws.turn('again');
-    expect(h.llm.requests[2]!.body.messages[0]).toEqual(mine);
-  });
-
-  it('offers a session only the tools it selected; a hidden tool called anyway is unknown', async () => {
-    h.ws.send({ type: 'session.update', tools: ['get_weather'] });
-    const updated = await h.ws.waitFor((m) => m.type === 'session.updated');
-    expect(updated.settings.tools).toEqual(['get_weather']);
-    h.llm.enqueue(sseText([xmlCall('missing', {})]), sseText(['Sorry.']));
-    await h.ws.turn('hi');
-    const offered = (r: number) => h.llm.requests[r]!.body.tools.map((t: any) => t.function.name);
-    expect(offered(0)).toEqual(['get_weather']);
-    const tool = h.llm.requests[1]!.body.messages.find((m: any) => m.role === 'tool');
-    expect(tool.content).toBe("Error: unknown tool 'missing'");
-    expect(h.tools.requests).toEqual([]);
-
-    let from = h.ws.messages.length;
-    h.ws.send({ type: 'session.update', tools: ['get_weather', 'teleport'] });
-    expect(await h.ws.waitFor((m) => m.type === 'error', from)).toMatchObject({
-      code: 'invalid_message',
-      message: expect.stringMatching(
-        /^unknown tool "teleport" in "tools": the active tools are get_weather, missing,/,
-      ),
-    });
-    from = h.ws.messages.length;
-    h.ws.send({ type: 'session.update', tools: null });
-    expect(
-      (await h.ws.waitFor((m) => m.type === 'session.updated', from)).settings.tools,
-    ).toBeNull();
-    h.llm.enqueue(sseText(['All of them.']));
-    await h.ws.turn('again');
-    expect(offered(2)).toHaveLength(5);
   });
 
   it('ends the turn with error and assistant_end on an LLM error, and the session stays usable', async () => {

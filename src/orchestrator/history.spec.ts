@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../llm/llm.types.js';
-import { trimHistory } from './history.js';
+import { systemMessage, trimHistory } from './history.js';
 
 const turn = (n: number, withTool = false): ChatMessage[] => [
   { role: 'user', content: `q${n}` },
@@ -37,5 +37,19 @@ describe('trimHistory', () => {
   it('keeps the current turn even when it alone is longer than the bound', () => {
     const h = [...turn(1), ...turn(2, true)];
     expect(trimHistory(h, 2)).toEqual(turn(2, true));
+  });
+});
+
+describe('systemMessage', () => {
+  it("puts the session's instructions after the engine's prompt, and leaves out what is empty", () => {
+    expect(systemMessage('Be brief.', 'The caller is Ada.')).toEqual({
+      role: 'system',
+      content: 'Be brief.\n\nThe caller is Ada.',
+    });
+    expect(systemMessage('Be brief.', '')).toEqual({ role: 'system', content: 'Be brief.' });
+    expect(systemMessage('', 'The caller is Ada.')).toEqual({
+      role: 'system',
+      content: 'The caller is Ada.',
+    });
   });
 });

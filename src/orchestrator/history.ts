@@ -14,3 +14,11 @@ export function trimHistory(history: ChatMessage[], max: number): ChatMessage[] 
   }
   return start === 0 ? history : history.slice(start);
 }
+
+/**
+ * The one system message of a request: the engine's prompt, then the session's instructions
+ * (several system messages are refused by some chat templates).
+ */
+export function systemMessage(prompt: string, instructions: string): ChatMessage {
+  return { role: 'system', content: [prompt, instructions].filter((t) => t !== '').join('\n\n') };
+}

@@ -14,7 +14,7 @@ import { ToolExecutor } from '../tools/tool-executor.js';
 import { ToolRegistry } from '../tools/tool-registry.service.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
 import type { ToolCallContext } from '../tools/tool-executor.js';
-import { trimHistory } from './history.js';
+import { systemMessage, trimHistory } from './history.js';
 import { addUsage, type TokenUsage } from '../llm/usage.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import { RoundFailed, runRound, TurnCancelled, type RoundResult } from './round.js';
@@ -160,12 +160,10 @@ export class TurnManager {
       description: t.description,
       parameters: t.parameters,
     }));
-    const history = trimHistory(ctx.session.history, this.llmSettings.maxHistoryMessages);
-    // The session's instructions follow the engine's prompt in the one system message (several
-    // system messages are refused by some chat templates).
-    const { instructions } = ctx.session.settings;
-    const system = [this.llmSettings.systemPrompt, instructions].filter((t) => t !== '');
-    const messages: ChatMessage[] = [{ role: 'system', content: system.join('\n\n') }, ...history];
+    const messages: ChatMessage[] = [
+      systemMessage(this.llmSettings.systemPrompt, ctx.session.settings.instructions),
+      ...trimHistory(ctx.session.history, this.llmSettings.maxHistoryMessages),
+    ];
     return { messages, tools, toolChoice };
   }
 
