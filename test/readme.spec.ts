@@ -25,6 +25,13 @@ describe('README', () => {
     expect([...documented].filter((v) => !read.has(v))).toEqual([]);
   });
 
+  it('.env.example names every variable the engine reads', () => {
+    const source = readFileSync('src/config/env.ts', 'utf8');
+    const example = readFileSync('.env.example', 'utf8');
+    const read = [...source.matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|PORT)'/g)].map((m) => m[1]!);
+    expect(read.filter((v) => !new RegExp(`^#? ?${v}=`, 'm').test(example))).toEqual([]);
+  });
+
   it('documents every client message type of the WebSocket protocol', () => {
     const protocol = section('WebSocket protocol');
     const unknown = parseClientMessage('{"type":"?"}');
