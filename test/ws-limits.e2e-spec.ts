@@ -53,6 +53,37 @@ describe('a client that reads slower than it is sent to', () => {
   }, 30_000);
 });
 
+describe('WS_MAX_TURNS_PER_MINUTE', () => {
+  const rig = useEngineRig(() => ({ LLM_MODEL: 'fake', WS_MAX_TURNS_PER_MINUTE: '2' }));
+
+  it('refuses a session a turn over the limit with rate_limited, without touching the turn in progress', async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    rig.llm.enqueue(sseText(['One.']), { ...sseText(['Two ', 'goes ', 'on.']), delayMs: 100 });
+    await ws.turn('first');
+    ws.send({ type: 'user_text', text: 'second' });
+    await ws.waitFor((m) => m.type === 'assistant_delta' && m.text === 'Two ');
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'third' });
+    expect(await ws.waitFor((m) => m.type === 'error', from)).toEqual({
+      type: 'error',
+      code: 'rate_limited',
+      message:
+        'more than 2 turns in a minute (WS_MAX_TURNS_PER_MINUTE): wait a moment; nothing was started',
+    });
+    expect(await ws.waitFor((m) => m.type === 'assistant_end', from)).toEqual({
+      type: 'assistant_end',
+      text: 'Two goes on.',
+    });
+    expect(rig.llm.requests).toHaveLength(2);
+    // The limit is per session: another one is served.
+    const other = await WsClient.connect(rig.engine.wsUrl);
+    rig.llm.enqueue(sseText(['Hi.']));
+    expect((await other.turn('hi')).at(-1)).toEqual({ type: 'assistant_end', text: 'Hi.' });
+    ws.close();
+    other.close();
+  });
+});
+
 describe('WS_MAX_SESSIONS', () => {
   let engine: Engine;
   beforeAll(async () => {

@@ -69,6 +69,8 @@ export interface Env {
     maxBufferedBytes: number;
     /** Sessions one engine process takes at most; 0 for no limit. */
     maxSessions: number;
+    /** Turns one session may start in a minute; 0 for no limit. */
+    maxTurnsPerMinute: number;
     /** When set, `/ws` requires it (Bearer header or `token` query parameter). Secret. */
     apiKey: string;
   };
@@ -183,6 +185,7 @@ export function parseEnv(raw: Raw): Env {
       pingIntervalSecs: int(raw, 'WS_PING_INTERVAL_SECS', 30, 0, 3600),
       maxBufferedBytes: int(raw, 'WS_MAX_BUFFERED_BYTES', 16 * MiB, 64 * 1024, 1024 * MiB),
       maxSessions: int(raw, 'WS_MAX_SESSIONS', 0, 0, 1_000_000),
+      maxTurnsPerMinute: int(raw, 'WS_MAX_TURNS_PER_MINUTE', 0, 0, 10_000),
       apiKey: present(raw, 'WS_API_KEY') ?? '',
     },
     speech: parseSpeech(raw),

@@ -157,6 +157,7 @@ export class AgentGateway
       save: () => this.keeper.save(session),
       instructionsMaxChars: this.sessionSettings.instructionsMaxChars,
       toolNames: () => this.turns.toolNames(),
+      maxTurnsPerMinute: this.config.ws.maxTurnsPerMinute,
     });
     socket.isAlive = true;
     // A client's protocol error (e.g. a frame over WS_MAX_MESSAGE_BYTES) is the client's fault:

@@ -21,6 +21,8 @@ export interface ConversationDeps {
   instructionsMaxChars: number;
   /** Names of the tools active now (what `session.update`'s `tools` may name). */
   toolNames: () => string[];
+  /** WS_MAX_TURNS_PER_MINUTE: turns this session may start in a minute; 0 for no limit. */
+  maxTurnsPerMinute: number;
 }
 
 function drain<T>(source$: Observable<T>, next: (value: T) => void): Promise<void> {
@@ -39,6 +41,8 @@ export class Conversation {
   private inbox: Promise<void> = Promise.resolve();
   /** The engine is stopping: the turn in progress may finish, no new one starts. */
   private draining = false;
+  /** When the turns of the last minute started (performance.now()), for WS_MAX_TURNS_PER_MINUTE. */
+  private turnStarts: number[] = [];
 
   constructor(
     readonly session: Session,
@@ -198,11 +202,28 @@ export class Conversation {
   }
 
   private async startTurn(text: string): Promise<void> {
+    // Over the limit, the turn in progress goes on: nothing would replace it.
+    if (this.overTurnLimit())
+      return this.error(
+        'rate_limited',
+        `more than ${this.deps.maxTurnsPerMinute} turns in a minute (WS_MAX_TURNS_PER_MINUTE): wait a moment; nothing was started`,
+      );
     await this.session.cancel();
     if (this.closed.signal.aborted) return; // the client has gone: start nothing
     if (this.draining)
       return this.error('shutting_down', 'the server is shutting down: reconnect to continue');
     this.session.begin((signal) => this.runTurn(text, signal));
+  }
+
+  /** Counts a turn start against WS_MAX_TURNS_PER_MINUTE; true (and not counted) when over it. */
+  private overTurnLimit(): boolean {
+    const max = this.deps.maxTurnsPerMinute;
+    if (max === 0) return false;
+    const now = performance.now();
+    this.turnStarts = this.turnStarts.filter((at) => now - at < 60_000);
+    if (this.turnStarts.length >= max) return true;
+    this.turnStarts.push(now);
+    return false;
   }
 
   private async runTurn(text: string, signal: AbortSignal): Promise<void> {

@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'llm_failed',
   'tts_failed',
   'shutting_down',
+  'rate_limited',
   'internal',
 ] as const;
 
