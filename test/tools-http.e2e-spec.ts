@@ -103,6 +103,23 @@ describe('HTTP tools against a real server (seed §3–§6)', () => {
     expect(result).toEqual({ ok: false, text: 'Error: tool request failed: timed out after 0.5s' });
   });
 
+  it("takes a tool's own timeout_secs over LLM_TOOL_TIMEOUT_SECS", async () => {
+    const registry = engine.app.get(ToolRegistry);
+    const snapshot = registry.active();
+    await registry.replace([
+      { name: 'quick', url: `${base}/quick`, method: 'GET', timeout_secs: 0.1 },
+      { name: 'patient', url: `${base}/patient`, method: 'GET', timeout_secs: 2 },
+    ]);
+    // Answers after 1 s: past the quick tool's 0.1 s and the default 0.5 s, within 2 s.
+    server.respond((_req, res) => void setTimeout(() => res.end('late but fine'), 1000));
+    expect(await call('quick', {})).toEqual({
+      ok: false,
+      text: 'Error: tool request failed: timed out after 0.1s',
+    });
+    expect(await call('patient', {})).toEqual({ ok: true, text: 'late but fine' });
+    await registry.replace(snapshot.definitions.map((t) => t.raw));
+  });
+
   it('reports a refused connection', async () => {
     const registry = engine.app.get(ToolRegistry);
     const snapshot = registry.active();

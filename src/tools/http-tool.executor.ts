@@ -15,6 +15,12 @@ interface RawResponse {
 }
 
 /** Executes HTTP tools (seed §3–§6): placeholders, verb routing, limits, error texts. */
+/** What bounds one tool request: the turn's signal and the tool's timeout. */
+interface Limits {
+  outer: AbortSignal;
+  timeoutSecs: number;
+}
+
 @Injectable()
 export class HttpToolExecutor extends ToolExecutor {
   private readonly logger = new Logger(HttpToolExecutor.name);
@@ -36,11 +42,12 @@ export class HttpToolExecutor extends ToolExecutor {
     }
     const request = buildHttpRequest(tool, call.args);
     if ('error' in request) return this.fail(request.error);
+    const limits = { outer: call.signal, timeoutSecs: tool.timeoutSecs ?? this.config.timeoutSecs };
     try {
-      const response = await this.send(request, call.signal);
+      const response = await this.send(request, limits);
       return this.format(response);
     } catch (error) {
-      const detail = this.describeFailure(error, call.signal);
+      const detail = this.describeFailure(error, limits);
       this.logger.warn(`tool '${call.name}' request failed: ${detail}`);
       return this.fail(toolErrors.requestFailed(detail));
     }
@@ -65,8 +72,8 @@ export class HttpToolExecutor extends ToolExecutor {
     return { ok: true, text: truncateResult(text, this.config.resultMaxChars) };
   }
 
-  private async send(request: BuiltRequest, outer: AbortSignal): Promise<RawResponse> {
-    const timeoutMs = this.config.timeoutSecs * 1000;
+  private async send(request: BuiltRequest, { outer, timeoutSecs }: Limits): Promise<RawResponse> {
+    const timeoutMs = timeoutSecs * 1000;
     const signal = AbortSignal.any([outer, AbortSignal.timeout(timeoutMs)]);
     const response = await firstValueFrom(
       this.http.request<Readable>({
@@ -86,7 +93,7 @@ export class HttpToolExecutor extends ToolExecutor {
     return { status: response.status, statusText: String(response.statusText ?? ''), body };
   }
 
-  private describeFailure(error: unknown, outer: AbortSignal): string {
+  private describeFailure(error: unknown, { outer, timeoutSecs }: Limits): string {
     if (outer.aborted) return 'cancelled';
     const err = error as { code?: string; message?: string; name?: string };
     if (
@@ -95,7 +102,7 @@ export class HttpToolExecutor extends ToolExecutor {
       err.code === 'ETIMEDOUT' ||
       err.name === 'CanceledError'
     ) {
-      return `timed out after ${this.config.timeoutSecs}s`;
+      return `timed out after ${timeoutSecs}s`;
     }
     if (err.code === 'ERR_FR_TOO_MANY_REDIRECTS')
       return 'too many redirects (at most 3 are followed)';

@@ -29,6 +29,7 @@ const validateHttp = ajv.compile<ToolDefinitionInput>({
     url: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+' },
     method: { type: 'string', minLength: 1 },
     headers: { type: 'object', additionalProperties: { type: 'string' } },
+    timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
   },
 });
 const validateCode = ajv.compile<ToolDefinitionInput>({
@@ -188,6 +189,7 @@ function httpTool(
     method,
     headers: { ...(def.headers ?? {}) },
     code: '',
+    ...(def.timeout_secs ? { timeoutSecs: def.timeout_secs } : {}),
     ...(def.modalities ? { modalities: def.modalities } : {}),
     raw: def,
   };

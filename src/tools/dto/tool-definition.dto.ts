@@ -51,6 +51,13 @@ export class ToolDefinitionDto {
   headers?: Record<string, string>;
 
   @ApiPropertyOptional({
+    description:
+      'Timeout of one request of this tool in seconds, connect to last byte; default LLM_TOOL_TIMEOUT_SECS',
+    example: 5,
+  })
+  timeout_secs?: number;
+
+  @ApiPropertyOptional({
     type: [String],
     enum: ['voice', 'text'],
     description: 'Hide the tool from sessions of other modalities',
