@@ -120,6 +120,24 @@ describe('HTTP tools against a real server (seed §3–§6)', () => {
     await registry.replace(snapshot.definitions.map((t) => t.raw));
   });
 
+  it('never reaches a link-local address (cloud metadata), named in the tool or by a redirect', async () => {
+    const registry = engine.app.get(ToolRegistry);
+    const snapshot = registry.active();
+    await registry.replace([
+      { name: 'metadata', url: 'http://169.254.169.254/latest/meta-data/', method: 'GET' },
+      { name: 'redirecting', url: `${base}/r`, method: 'GET' },
+    ]);
+    server.respond((_req, res) =>
+      res.writeHead(302, { Location: 'http://169.254.169.254/latest/meta-data/iam' }).end(),
+    );
+    const refused =
+      'Error: tool request failed: refused: 169.254.169.254 is an address this request may not reach (private, link-local or reserved)';
+    expect(await call('metadata', {})).toEqual({ ok: false, text: refused });
+    expect(await call('redirecting', {})).toEqual({ ok: false, text: refused });
+    expect(server.requests.map((r) => r.path)).toEqual(['/r']);
+    await registry.replace(snapshot.definitions.map((t) => t.raw));
+  });
+
   it('reports a refused connection', async () => {
     const registry = engine.app.get(ToolRegistry);
     const snapshot = registry.active();

@@ -37,7 +37,7 @@ describe('safeHttp (ces_requests)', () => {
     'http://[::1]/x',
   ])('refuses %s before connecting', async (url) => {
     await expect(safeHttp({ method: 'GET', url }, options, signal())).rejects.toThrow(
-      /refused: .* private or reserved/,
+      /refused: .* may not reach \(private, link-local or reserved\)/,
     );
   });
 
@@ -45,7 +45,9 @@ describe('safeHttp (ces_requests)', () => {
     const port = new URL(base).port;
     await expect(
       safeHttp({ method: 'GET', url: `http://localhost:${port}/x` }, options, signal()),
-    ).rejects.toThrow(/localhost resolves to a private or reserved address/);
+    ).rejects.toThrow(
+      /localhost resolves to (127\.0\.0\.1|::1), an address this request may not reach/,
+    );
     expect(server.requests).toHaveLength(0);
   });
 

@@ -1,8 +1,13 @@
-import ipaddr from 'ipaddr.js';
-import { lookup as dnsLookup } from 'node:dns';
 import { request as httpRequest, STATUS_CODES, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import {
+  assertAllowedLiteral,
+  BlockedAddressError,
+  guardedLookup,
+  isPublicAddress,
+} from '../tools/address-guard.js';
+
+export { isPublicAddress } from '../tools/address-guard.js';
 
 /** What `ces_requests` asks for. */
 export interface PyHttpRequest {
@@ -32,42 +37,8 @@ export interface SafeHttpOptions {
   maxRedirects?: number;
 }
 
-export class BlockedAddressError extends Error {}
-
-/** Only ordinary public unicast addresses; never private, loopback, link-local (metadata) or reserved ones. */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress())
-    ip = (ip as ipaddr.IPv6).toIPv4Address();
-  return ip.range() === 'unicast';
-}
-
 function policy(options: SafeHttpOptions): (address: string) => boolean {
   return options.allowAddress ?? (options.allowPrivateNetwork ? () => true : isPublicAddress);
-}
-
-function guardedLookup(allowed: (address: string) => boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, '', 0);
-      const list = addresses as { address: string; family: number }[];
-      const blocked = list.find((a) => !allowed(a.address));
-      if (blocked) {
-        return callback(
-          new BlockedAddressError(
-            `refused: ${hostname} resolves to a private or reserved address (${blocked.address})`,
-          ),
-          '',
-          0,
-        );
-      }
-      // Connect to exactly the address that was checked (no second lookup to rebind).
-      if (options.all)
-        return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
-      return callback(null, list[0]!.address, list[0]!.family);
-    });
-  };
 }
 
 function withParams(url: URL, params: Record<string, unknown> | null | undefined): URL {
@@ -112,10 +83,7 @@ export async function safeHttp(
   for (let hop = 0; ; hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new Error(`unsupported URL scheme ${url.protocol}`);
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) && !policy(options)(host)) {
-      throw new BlockedAddressError(`refused: ${host} is a private or reserved address`);
-    }
+    assertAllowedLiteral(url.hostname, policy(options));
     const response = await send(url, method, headers, body, options, deadline);
     const location = response.headers.location;
     if (

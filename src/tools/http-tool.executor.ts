@@ -1,9 +1,16 @@
 import { HttpService } from '@nestjs/axios';
+import type { AxiosRequestConfig } from 'axios';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
 import { firstValueFrom } from 'rxjs';
 import { toolsConfig, type ToolsConfig } from '../config/app.config.js';
+import {
+  assertAllowedLiteral,
+  BlockedAddressError,
+  guardedLookup,
+  isLinkLocal,
+} from './address-guard.js';
 import { buildHttpRequest, type BuiltRequest } from './http-request-builder.js';
 import { toolErrors, truncateResult } from './tool-errors.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
@@ -15,6 +22,10 @@ interface RawResponse {
 }
 
 /** Executes HTTP tools (seed §3–§6): placeholders, verb routing, limits, error texts. */
+const notLinkLocal = (address: string) => !isLinkLocal(address);
+/** Node's lookup signature, which axios's type spells differently but calls the same way. */
+const NO_LINK_LOCAL_LOOKUP = guardedLookup(notLinkLocal) as unknown as AxiosRequestConfig['lookup'];
+
 /** What bounds one tool request: the turn's signal and the tool's timeout. */
 interface Limits {
   outer: AbortSignal;
@@ -73,6 +84,7 @@ export class HttpToolExecutor extends ToolExecutor {
   }
 
   private async send(request: BuiltRequest, { outer, timeoutSecs }: Limits): Promise<RawResponse> {
+    assertAllowedLiteral(new URL(request.url).hostname, notLinkLocal);
     const timeoutMs = timeoutSecs * 1000;
     const signal = AbortSignal.any([outer, AbortSignal.timeout(timeoutMs)]);
     const response = await firstValueFrom(
@@ -83,6 +95,11 @@ export class HttpToolExecutor extends ToolExecutor {
         data: request.body,
         responseType: 'stream',
         maxRedirects: 3,
+        // Never to link-local addresses (cloud metadata), by name or by redirect: a tool's
+        // backend that redirects there would hand the instance's credentials to the model.
+        lookup: NO_LINK_LOCAL_LOOKUP,
+        beforeRedirect: (next: { hostname?: string }) =>
+          assertAllowedLiteral(next.hostname ?? '', notLinkLocal),
         timeout: timeoutMs,
         signal,
         validateStatus: () => true,
@@ -95,7 +112,10 @@ export class HttpToolExecutor extends ToolExecutor {
 
   private describeFailure(error: unknown, { outer, timeoutSecs }: Limits): string {
     if (outer.aborted) return 'cancelled';
-    const err = error as { code?: string; message?: string; name?: string };
+    const err = error as { code?: string; message?: string; name?: string; cause?: unknown };
+    // A refused address, even when the redirect follower wrapped it: said as it is.
+    for (let e: unknown = error; e instanceof Error; e = e.cause)
+      if (e instanceof BlockedAddressError) return e.message;
     if (
       err.name === 'TimeoutError' ||
       err.code === 'ECONNABORTED' ||

@@ -1,0 +1,58 @@
+import ipaddr from 'ipaddr.js';
+import { lookup as dnsLookup } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+
+export class BlockedAddressError extends Error {}
+
+/** Only ordinary public unicast addresses; never private, loopback, link-local (metadata) or reserved ones. */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress())
+    ip = (ip as ipaddr.IPv6).toIPv4Address();
+  return ip.range() === 'unicast';
+}
+
+export function guardedLookup(allowed: (address: string) => boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const list = addresses as { address: string; family: number }[];
+      const blocked = list.find((a) => !allowed(a.address));
+      if (blocked) {
+        return callback(
+          new BlockedAddressError(
+            `refused: ${hostname} resolves to ${blocked.address}, an address this request may not reach (private, link-local or reserved)`,
+          ),
+          '',
+          0,
+        );
+      }
+      // Connect to exactly the address that was checked (no second lookup to rebind).
+      if (options.all)
+        return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
+      return callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+}
+
+/** Link-local addresses (169.254.0.0/16, fe80::/10), where clouds serve instance metadata. */
+export function isLinkLocal(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress())
+    ip = (ip as ipaddr.IPv6).toIPv4Address();
+  return ip.range() === 'linkLocal';
+}
+
+/** Refuses `hostname` when it is itself an address the policy forbids (no lookup is made for those). */
+export function assertAllowedLiteral(
+  hostname: string,
+  allowed: (address: string) => boolean,
+): void {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) && !allowed(host))
+    throw new BlockedAddressError(
+      `refused: ${host} is an address this request may not reach (private, link-local or reserved)`,
+    );
+}
