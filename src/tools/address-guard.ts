@@ -6,11 +6,16 @@ export class BlockedAddressError extends Error {}
 
 /** Only ordinary public unicast addresses; never private, loopback, link-local (metadata) or reserved ones. */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
+  return rangeOf(address) === 'unicast';
+}
+
+/** ipaddr.js's range name of an address (an IPv4-mapped IPv6 address as its IPv4); undefined if invalid. */
+function rangeOf(address: string): string | undefined {
+  if (!ipaddr.isValid(address)) return undefined;
   let ip = ipaddr.parse(address);
   if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress())
     ip = (ip as ipaddr.IPv6).toIPv4Address();
-  return ip.range() === 'unicast';
+  return ip.range();
 }
 
 export function guardedLookup(allowed: (address: string) => boolean): LookupFunction {
@@ -38,11 +43,7 @@ export function guardedLookup(allowed: (address: string) => boolean): LookupFunc
 
 /** Link-local addresses (169.254.0.0/16, fe80::/10), where clouds serve instance metadata. */
 export function isLinkLocal(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress())
-    ip = (ip as ipaddr.IPv6).toIPv4Address();
-  return ip.range() === 'linkLocal';
+  return rangeOf(address) === 'linkLocal';
 }
 
 /** Refuses `hostname` when it is itself an address the policy forbids (no lookup is made for those). */
