@@ -141,15 +141,7 @@ export class AgentGateway
       return socket.close(TRY_AGAIN_LATER, 'too many sessions, try again later');
     }
     const session = new Session(this.speech.config.language);
-    const send = (event: ServerEvent | Buffer) => {
-      if (socket.readyState !== socket.OPEN) return;
-      if (Buffer.isBuffer(event)) socket.send(event, { binary: true });
-      else {
-        if (event.type === 'error') this.metrics.error(event.code);
-        socket.send(JSON.stringify(event));
-      }
-      if (socket.bufferedAmount > this.config.ws.maxBufferedBytes) this.dropSlow(socket, session);
-    };
+    const send = this.sender(socket, session);
     const conversation = new Conversation(session, {
       turns: this.turns,
       speech: this.speech,
@@ -159,6 +151,42 @@ export class AgentGateway
       toolNames: () => this.turns.toolNames(),
       maxTurnsPerMinute: this.config.ws.maxTurnsPerMinute,
     });
+    this.listen(socket, conversation);
+    const token = this.keeper.enabled ? resumeTokenOf(request) : undefined;
+    // Messages that arrive meanwhile wait in the conversation's queue.
+    void conversation.enqueue(async () => {
+      const resumed = token !== undefined && (await this.resume(session, token));
+      this.logger.log(`session ${resumed ? 'resumed' : 'opened'} (session_id=${session.id})`);
+      this.metrics.sessionStarted(resumed);
+      send({
+        type: 'session',
+        session_id: session.id,
+        settings: session.settings,
+        resumed,
+        ...(this.keeper.enabled && { resume_token: session.resumeToken }),
+      });
+    });
+  }
+
+  /** Sends JSON events and binary audio while the socket is open; drops a client too slow to read. */
+  private sender(socket: LiveSocket, session: Session): (event: ServerEvent | Buffer) => void {
+    return (event) => {
+      if (socket.readyState !== socket.OPEN) return;
+      if (Buffer.isBuffer(event)) socket.send(event, { binary: true });
+      else {
+        if (event.type === 'error') this.metrics.error(event.code);
+        socket.send(JSON.stringify(event));
+      }
+      if (socket.bufferedAmount > this.config.ws.maxBufferedBytes) this.dropSlow(socket, session);
+    };
+  }
+
+  /**
+   * Hands the socket's frames to the conversation and tracks the connection until it has ended:
+   * on close its turn is cancelled, then the session saved for resuming.
+   */
+  private listen(socket: LiveSocket, conversation: Conversation): void {
+    const { session } = conversation;
     socket.isAlive = true;
     // A client's protocol error (e.g. a frame over WS_MAX_MESSAGE_BYTES) is the client's fault:
     // a warning with its session, not an error-level log line per misbehaving client.
@@ -169,8 +197,7 @@ export class AgentGateway
     socket.on('pong', () => (socket.isAlive = true));
     socket.on('message', (data: RawData, isBinary: boolean) => {
       socket.isAlive = true;
-      const bytes = bytesOf(data);
-      void conversation.receive(bytes, isBinary);
+      void conversation.receive(bytesOf(data), isBinary);
     });
     let closed!: () => void;
     const ended = new Promise<void>((resolve) => (closed = resolve));
@@ -188,20 +215,6 @@ export class AgentGateway
           if (this.closing.get(token) === ended) this.closing.delete(token);
           closed();
         });
-    });
-    const token = resumeTokenOf(request);
-    // Messages that arrive meanwhile wait in the conversation's queue.
-    void conversation.enqueue(async () => {
-      const resumed = token !== undefined && (await this.resume(session, token));
-      this.logger.log(`session ${resumed ? 'resumed' : 'opened'} (session_id=${session.id})`);
-      this.metrics.sessionStarted(resumed);
-      send({
-        type: 'session',
-        session_id: session.id,
-        settings: session.settings,
-        resumed,
-        ...(this.keeper.enabled && { resume_token: session.resumeToken }),
-      });
     });
   }
 
