@@ -143,22 +143,8 @@ export class Conversation {
   }
 
   private update(message: SessionUpdateMessage): void {
-    const { instructions } = message;
-    const max = this.deps.instructionsMaxChars;
-    if (instructions !== undefined && instructions.length > max)
-      return this.error(
-        'invalid_message',
-        max === 0
-          ? 'this engine takes no session instructions (SESSION_INSTRUCTIONS_MAX_CHARS=0); nothing was changed'
-          : `"instructions" is longer than SESSION_INSTRUCTIONS_MAX_CHARS (${max}); nothing was changed`,
-      );
-    const known = message.tools ? this.deps.toolNames() : [];
-    const unknown = message.tools?.find((name) => !known.includes(name));
-    if (unknown !== undefined)
-      return this.error(
-        'invalid_message',
-        `unknown tool ${JSON.stringify(unknown)} in "tools": the active tools are ${known.join(', ') || 'none'}; nothing was changed`,
-      );
+    const problem = this.settingsProblem(message);
+    if (problem) return this.error('invalid_message', `${problem}; nothing was changed`);
     const changes = Object.fromEntries(
       Object.entries(message).filter(([key, value]) => key !== 'type' && value !== undefined),
     );
@@ -174,6 +160,20 @@ export class Conversation {
           ? null
           : { format: 'pcm_s16le', sample_rate: tts.sampleRate, channels: 1 },
     });
+  }
+
+  /** What this engine cannot take in a `session.update` beyond its DTO's rules, if anything. */
+  private settingsProblem({ instructions, tools }: SessionUpdateMessage): string | undefined {
+    const max = this.deps.instructionsMaxChars;
+    if (instructions !== undefined && instructions.length > max)
+      return max === 0
+        ? 'this engine takes no session instructions (SESSION_INSTRUCTIONS_MAX_CHARS=0)'
+        : `"instructions" is longer than SESSION_INSTRUCTIONS_MAX_CHARS (${max})`;
+    const known = tools ? this.deps.toolNames() : [];
+    const unknown = tools?.find((name) => !known.includes(name));
+    if (unknown !== undefined)
+      return `unknown tool ${JSON.stringify(unknown)} in "tools": the active tools are ${known.join(', ') || 'none'}`;
+    return undefined;
   }
 
   private async commitUtterance(): Promise<void> {
