@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { ERROR_CODES } from '../src/orchestrator/protocol/error-codes.js';
 import { parseClientMessage } from '../src/orchestrator/protocol/client-messages.js';
+import { SERVER_EVENT_TYPES } from '../src/orchestrator/protocol/server-events.js';
 
 const readme = readFileSync('README.md', 'utf8');
 const section = (title: string) => {
@@ -39,6 +40,11 @@ describe('README', () => {
       'error' in unknown ? unknown.error.replace(/.*expected one of /, '').split(', ') : [];
     expect(types.length).toBeGreaterThan(3);
     for (const type of types) expect(protocol).toContain(`{"type":"${type}"`);
+  });
+
+  it('documents every message the engine sends on the WebSocket', () => {
+    const protocol = section('WebSocket protocol');
+    for (const type of SERVER_EVENT_TYPES) expect(protocol).toContain(`{"type":"${type}"`);
   });
 
   it('lists every error code with its meaning', () => {

@@ -43,3 +43,18 @@ export interface AudioFormat {
   sample_rate: number;
   channels: 1;
 }
+
+/** Every engine → client message type (the compiler keeps the list whole), for the protocol doc. */
+export const SERVER_EVENT_TYPES = Object.keys({
+  assistant_delta: true,
+  tool_call: true,
+  tool_result: true,
+  assistant_end: true,
+  error: true,
+  session: true,
+  'session.updated': true,
+  transcript: true,
+  audio: true,
+  audio_end: true,
+  pong: true,
+} satisfies Record<ServerEvent['type'], true>);
