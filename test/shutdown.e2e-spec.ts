@@ -51,9 +51,10 @@ describe('graceful stop on SIGTERM (rolling deploys)', () => {
         true,
         Number(processes),
       );
-      // ~4 s of answer: the drain's checks below must all happen while it still streams, even
-      // on a busy machine.
-      llm.enqueue({ ...sseText(pieces(ANSWER, 3)), delayMs: 150 });
+      // The answer's end waits for the drain's checks below, however slow the machine.
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      llm.enqueue({ ...sseText(pieces(ANSWER, 3)), delayMs: 30, gate });
       const busy = await WsClient.connect(wsUrl(engine.url!));
       const idle = await WsClient.connect(wsUrl(engine.url!));
       busy.send({ type: 'user_text', text: 'talk' });
@@ -68,6 +69,8 @@ describe('graceful stop on SIGTERM (rolling deploys)', () => {
       expect(health.status).toBe(503);
       expect(await health.json()).toMatchObject({ status: 'draining' });
       expect(await retried(() => tryConnect(wsUrl(engine.url!)))).toBe(1001);
+      expect(busy.closeCode).toBeUndefined(); // still answering
+      release();
 
       const end = await busy.waitFor((m) => m.type === 'assistant_end');
       expect(end).toEqual({ type: 'assistant_end', text: ANSWER });

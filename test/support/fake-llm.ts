@@ -9,6 +9,8 @@ export type Script =
       kind: 'sse';
       pieces: string[];
       delayMs?: number;
+      /** The last two pieces (the finish chunk and `[DONE]`) wait until this settles. */
+      gate?: Promise<void>;
       keepOpen?: boolean;
       /** Sent instead of text/event-stream (a server labelling its stream wrongly). */
       contentType?: string;
@@ -189,7 +191,8 @@ export class FakeLlm {
           'Cache-Control': 'no-cache',
         });
         res.flushHeaders();
-        for (const piece of script.pieces) {
+        for (const [i, piece] of script.pieces.entries()) {
+          if (i === script.pieces.length - 2 && script.gate) await script.gate;
           if (res.destroyed) return;
           res.write(piece);
           await new Promise((r) => setTimeout(r, script.delayMs ?? 0));
