@@ -7,27 +7,32 @@ import { WsClient } from './support/ws-client.js';
 const ANSWER = 'This answer is still being spoken when the engine is told to stop, and it ends.';
 const wsUrl = (httpUrl: string) => `${httpUrl.replace('http', 'ws')}/ws`;
 
+/** How long one probe may take before it counts as failed (and is tried again). */
+const PROBE_MS = 2000;
+
 /** What a client that connects gets: its session, or the close code it was turned away with. */
 function tryConnect(url: string): Promise<number | 'session'> {
-  const socket = new WebSocket(url);
+  const socket = new WebSocket(url, { handshakeTimeout: PROBE_MS });
   return new Promise((resolve, reject) => {
-    socket.once('message', () => (resolve('session'), socket.close()));
-    socket.once('close', (code) => resolve(code));
-    socket.once('error', reject);
+    const timer = setTimeout(() => (socket.terminate(), reject(new Error('no answer'))), PROBE_MS);
+    socket.once('message', () => (clearTimeout(timer), resolve('session'), socket.close()));
+    socket.once('close', (code) => (clearTimeout(timer), resolve(code)));
+    socket.once('error', (error) => (clearTimeout(timer), reject(error)));
   });
 }
 
 /**
- * `probe`, tried again when the connection fails: with several engine processes, one that has
- * drained may be closing its listener just as the probe reaches it.
+ * `probe`, tried again when it fails or gets no answer: with several engine processes, a
+ * connection can be handed to one that has drained and is closing its listener, where it is
+ * refused, reset or never answered.
  */
 async function retried<T>(probe: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await probe();
     } catch (error) {
-      if (attempt === 5) throw error;
-      await new Promise((r) => setTimeout(r, 50));
+      if (attempt === 10) throw error;
+      await new Promise((r) => setTimeout(r, 200));
     }
   }
 }
@@ -65,7 +70,9 @@ describe('graceful stop on SIGTERM (rolling deploys)', () => {
       expect(busy.closeCode).toBeUndefined(); // still answering
       // Every engine process has had the signal (the primary passes it on to each).
       await until(() => engine.output.match(/draining \d+ session/g)?.length === Number(processes));
-      const health = await retried(() => fetch(`${engine.url}/health`));
+      const health = await retried(() =>
+        fetch(`${engine.url}/health`, { signal: AbortSignal.timeout(PROBE_MS) }),
+      );
       expect(health.status).toBe(503);
       expect(await health.json()).toMatchObject({ status: 'draining' });
       expect(await retried(() => tryConnect(wsUrl(engine.url!)))).toBe(1001);
@@ -78,6 +85,7 @@ describe('graceful stop on SIGTERM (rolling deploys)', () => {
       expect(await engine.exited).toBe(0);
       expect(idle.messages.filter((m) => m.type === 'error')).toEqual([]);
     },
+    60_000,
   );
 
   it('lets a voice session speak its answer to the end before closing it', async () => {
