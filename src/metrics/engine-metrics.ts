@@ -20,95 +20,83 @@ export interface EngineMetricsOptions {
  */
 export class EngineMetrics {
   readonly registry = new Registry();
-  private readonly sessionsTotal;
-  private readonly turns;
-  private readonly turnSeconds;
-  private readonly firstTextSeconds;
-  private readonly llmRequests;
-  private readonly llmFirstEventSeconds;
-  private readonly toolCalls;
-  private readonly toolSeconds;
-  private readonly errors;
-  private readonly tokens;
-  private readonly fallbacks;
+  private readonly sessionsTotal = this.counter(
+    'agent_engine_sessions_total',
+    'WebSocket sessions started; resumed="true" for those that resumed an earlier one',
+    ['resumed'],
+  );
+  private readonly turns = this.counter(
+    'agent_engine_turns_total',
+    'Turns by how they ended: completed, interrupted (barge-in, disconnect) or failed (an error event)',
+    ['outcome'],
+  );
+  private readonly turnSeconds = this.histogram(
+    'agent_engine_turn_duration_seconds',
+    'From the user message to assistant_end, tool rounds included',
+  );
+  private readonly firstTextSeconds = this.histogram(
+    'agent_engine_turn_first_text_seconds',
+    'From the user message to the first assistant_delta: how long the user waits for the answer to begin',
+  );
+  private readonly llmRequests = this.counter(
+    'agent_engine_llm_requests_total',
+    'Completion requests (retries of one request count once), by kind (stream, reply) and outcome (ok, error, cancelled)',
+    ['kind', 'outcome'],
+  );
+  private readonly llmFirstEventSeconds = this.histogram(
+    'agent_engine_llm_first_event_seconds',
+    'From a completion request to its first text, reasoning or call (retry waits included)',
+    ['kind'],
+  );
+  private readonly toolCalls = this.counter(
+    'agent_engine_tool_calls_total',
+    'Tool calls executed, by tool and result (ok="false": the model got an error text)',
+    ['tool', 'ok'],
+  );
+  private readonly toolSeconds = this.histogram(
+    'agent_engine_tool_call_duration_seconds',
+    'Tool call execution time, by tool',
+    ['tool'],
+  );
+  private readonly tokens = this.counter(
+    'agent_engine_llm_tokens_total',
+    'Tokens of completion requests, by type (prompt, completion), when the LLM server reports usage',
+    ['type'],
+  );
+  private readonly fallbacks = this.counter(
+    'agent_engine_llm_fallbacks_total',
+    'Completion requests the LLM server failed before answering and LLM_FALLBACK_BASE_URL answered instead',
+  );
+  private readonly errors = this.counter(
+    'agent_engine_errors_total',
+    'error events sent to clients, by code (README, "WebSocket protocol")',
+    ['code'],
+  );
 
   constructor(options: EngineMetricsOptions) {
-    const registers = [this.registry];
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
     new Gauge({
       name: 'agent_engine_ws_sessions',
       help: 'WebSocket sessions open now',
-      registers,
+      registers: [this.registry],
       collect() {
         this.set(options.sessions());
       },
     });
-    this.sessionsTotal = new Counter({
-      name: 'agent_engine_sessions_total',
-      help: 'WebSocket sessions started; resumed="true" for those that resumed an earlier one',
-      labelNames: ['resumed'] as const,
-      registers,
-    });
-    this.turns = new Counter({
-      name: 'agent_engine_turns_total',
-      help: 'Turns by how they ended: completed, interrupted (barge-in, disconnect) or failed (an error event)',
-      labelNames: ['outcome'] as const,
-      registers,
-    });
-    this.turnSeconds = new Histogram({
-      name: 'agent_engine_turn_duration_seconds',
-      help: 'From the user message to assistant_end, tool rounds included',
+  }
+
+  private counter<L extends string = never>(name: string, help: string, labelNames: L[] = []) {
+    return new Counter<L>({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  /** Latencies, in LATENCY_BUCKETS. */
+  private histogram<L extends string = never>(name: string, help: string, labelNames: L[] = []) {
+    return new Histogram<L>({
+      name,
+      help,
+      labelNames,
       buckets: LATENCY_BUCKETS,
-      registers,
-    });
-    this.firstTextSeconds = new Histogram({
-      name: 'agent_engine_turn_first_text_seconds',
-      help: 'From the user message to the first assistant_delta: how long the user waits for the answer to begin',
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
-    this.llmRequests = new Counter({
-      name: 'agent_engine_llm_requests_total',
-      help: 'Completion requests (retries of one request count once), by kind (stream, reply) and outcome (ok, error, cancelled)',
-      labelNames: ['kind', 'outcome'] as const,
-      registers,
-    });
-    this.llmFirstEventSeconds = new Histogram({
-      name: 'agent_engine_llm_first_event_seconds',
-      help: 'From a completion request to its first text, reasoning or call (retry waits included)',
-      labelNames: ['kind'] as const,
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
-    this.toolCalls = new Counter({
-      name: 'agent_engine_tool_calls_total',
-      help: 'Tool calls executed, by tool and result (ok="false": the model got an error text)',
-      labelNames: ['tool', 'ok'] as const,
-      registers,
-    });
-    this.toolSeconds = new Histogram({
-      name: 'agent_engine_tool_call_duration_seconds',
-      help: 'Tool call execution time, by tool',
-      labelNames: ['tool'] as const,
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
-    this.tokens = new Counter({
-      name: 'agent_engine_llm_tokens_total',
-      help: 'Tokens of completion requests, by type (prompt, completion), when the LLM server reports usage',
-      labelNames: ['type'] as const,
-      registers,
-    });
-    this.fallbacks = new Counter({
-      name: 'agent_engine_llm_fallbacks_total',
-      help: 'Completion requests the LLM server failed before answering and LLM_FALLBACK_BASE_URL answered instead',
-      registers,
-    });
-    this.errors = new Counter({
-      name: 'agent_engine_errors_total',
-      help: 'error events sent to clients, by code (README, "WebSocket protocol")',
-      labelNames: ['code'] as const,
-      registers,
+      registers: [this.registry],
     });
   }
 
