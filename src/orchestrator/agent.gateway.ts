@@ -146,7 +146,7 @@ export class AgentGateway
       turns: this.turns,
       speech: this.speech,
       send,
-      save: () => this.keeper.save(session),
+      save: () => this.keeper.checkpoint(session),
       instructionsMaxChars: this.sessionSettings.instructionsMaxChars,
       toolNames: () => this.turns.toolNames(),
       maxTurnsPerMinute: this.config.ws.maxTurnsPerMinute,

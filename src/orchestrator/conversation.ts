@@ -15,7 +15,7 @@ export interface ConversationDeps {
   speech: SpeechService;
   /** Sends a JSON event, or a binary audio frame. */
   send: (event: ServerEvent | Buffer) => void;
-  /** Keeps the session for resuming (after each turn and settings change). */
+  /** Keeps the session for resuming (after each turn and settings change; see SessionKeeper.checkpoint). */
   save: () => Promise<void>;
   /** SESSION_INSTRUCTIONS_MAX_CHARS: the longest `instructions` accepted; 0 refuses them. */
   instructionsMaxChars: number;

@@ -63,6 +63,15 @@ export class SessionKeeper {
     return true;
   }
 
+  /**
+   * Saves the session mid-connection (after a turn, a settings change) where the store outlives
+   * the process: Redis, read by other replicas or after a crash. The in-process store is read
+   * only once the connection has closed, which always saves, so there it would be wasted work.
+   */
+  checkpoint(session: Session): Promise<void> {
+    return this.store.kind === 'memory' ? Promise.resolve() : this.save(session);
+  }
+
   /** Saves the session as it is now (queued behind its earlier saves). */
   save(session: Session): Promise<void> {
     if (!this.enabled) return Promise.resolve();

@@ -77,6 +77,14 @@ describe('SessionKeeper', () => {
     expect(await keeper.resume(new Session('en'), 'token')).toBe(false);
   });
 
+  it('skips mid-connection checkpoints for the in-process store, which is read only after a close', async () => {
+    const session = talkedSession();
+    await keeper.checkpoint(session);
+    expect(store.saves).toEqual([]);
+    await keeper.save(session);
+    expect(store.saves).toHaveLength(1);
+  });
+
   it('saves nothing and resumes nothing with SESSION_RESUME_SECS=0', async () => {
     const off = new SessionKeeper(store, { resumeSecs: 0 });
     const session = talkedSession();
