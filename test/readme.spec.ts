@@ -2,7 +2,7 @@
 // every message a client may send and every error code it may receive must be documented there.
 import { readFileSync } from 'node:fs';
 import { ERROR_CODES } from '../src/orchestrator/protocol/error-codes.js';
-import { parseClientMessage } from '../src/orchestrator/protocol/client-messages.js';
+import { CLIENT_MESSAGE_TYPES } from '../src/orchestrator/protocol/client-messages.js';
 import { SERVER_EVENT_TYPES } from '../src/orchestrator/protocol/server-events.js';
 
 const readme = readFileSync('README.md', 'utf8');
@@ -12,34 +12,31 @@ const section = (title: string) => {
   const end = readme.indexOf('\n## ', start + 1);
   return readme.slice(start, end === -1 ? undefined : end);
 };
+/** Every environment variable the engine reads: the names env.ts passes to its readers. */
+const ENGINE_VARIABLES = [
+  ...readFileSync('src/config/env.ts', 'utf8').matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|PORT)'/g),
+].map((m) => m[1]!);
 /** First-column names of a Markdown table's rows. */
 const tableKeys = (text: string) => [...text.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]!);
 
 describe('README', () => {
   it('has a configuration row for every variable the engine reads, and no other', () => {
-    const source = readFileSync('src/config/env.ts', 'utf8');
-    const read = new Set(
-      [...source.matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|PORT)'/g)].map((m) => m[1]!),
-    );
+    const read = new Set(ENGINE_VARIABLES);
     const documented = new Set(tableKeys(section('Configuration')));
     expect([...read].filter((v) => !documented.has(v))).toEqual([]);
     expect([...documented].filter((v) => !read.has(v))).toEqual([]);
   });
 
   it('.env.example names every variable the engine reads', () => {
-    const source = readFileSync('src/config/env.ts', 'utf8');
     const example = readFileSync('.env.example', 'utf8');
-    const read = [...source.matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|PORT)'/g)].map((m) => m[1]!);
-    expect(read.filter((v) => !new RegExp(`^#? ?${v}=`, 'm').test(example))).toEqual([]);
+    expect(ENGINE_VARIABLES.filter((v) => !new RegExp(`^#? ?${v}=`, 'm').test(example))).toEqual(
+      [],
+    );
   });
 
   it('documents every client message type of the WebSocket protocol', () => {
     const protocol = section('WebSocket protocol');
-    const unknown = parseClientMessage('{"type":"?"}');
-    const types =
-      'error' in unknown ? unknown.error.replace(/.*expected one of /, '').split(', ') : [];
-    expect(types.length).toBeGreaterThan(3);
-    for (const type of types) expect(protocol).toContain(`{"type":"${type}"`);
+    for (const type of CLIENT_MESSAGE_TYPES) expect(protocol).toContain(`{"type":"${type}"`);
   });
 
   it('documents every message the engine sends on the WebSocket', () => {

@@ -131,6 +131,9 @@ const TYPES = {
   ping: PingMessage,
 } as const;
 
+/** Every client → engine message type. */
+export const CLIENT_MESSAGE_TYPES = Object.keys(TYPES);
+
 /** Parses and validates one text frame; returns the message or a human error. */
 export function parseClientMessage(raw: string): { message: ClientMessage } | { error: string } {
   let data: unknown;
@@ -145,7 +148,7 @@ export function parseClientMessage(raw: string): { message: ClientMessage } | { 
   const type = (data as { type?: unknown }).type;
   if (typeof type !== 'string' || !Object.hasOwn(TYPES, type)) {
     return {
-      error: `unknown message type ${JSON.stringify(type ?? null)}: expected one of ${Object.keys(TYPES).join(', ')}`,
+      error: `unknown message type ${JSON.stringify(type ?? null)}: expected one of ${CLIENT_MESSAGE_TYPES.join(', ')}`,
     };
   }
   if (type === 'session.update') {
