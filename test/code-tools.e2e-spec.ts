@@ -213,10 +213,10 @@ describe('Python code tools (seed 003)', () => {
 
   it('stops an endless loop at the tool timeout, and the next call works', async () => {
     const ws = await WsClient.connect(engine.wsUrl);
-    expect((await callTool(ws, 'spin')).result).toMatch(
-      /^Error: TimeoutError: the code ran longer than 0.5s/,
-    );
-    // The next call waits for a fresh Python worker, which starts slowly on a busy machine.
+    // After the kill, the turn's next round (its before_model_callback) and the next call wait
+    // for a fresh Python worker, which starts slowly on a busy machine.
+    const spin = await callTool(ws, 'spin', {}, 'go', 25000);
+    expect(spin.result).toMatch(/^Error: TimeoutError: the code ran longer than 0.5s/);
     const next = await callTool(ws, 'get_last_user_utterance', {}, 'still alive?', 25000);
     expect(next.result).toBe('"still alive?"');
     ws.close();
