@@ -220,7 +220,7 @@ describe('Python code tools (seed 003)', () => {
     const next = await callTool(ws, 'get_last_user_utterance', {}, 'still alive?', 25000);
     expect(next.result).toBe('"still alive?"');
     ws.close();
-  }, 40000);
+  }, 60000);
 
   it('masks tools by modality: before_model_callback and declarative modalities shape the tools array', async () => {
     const text = await WsClient.connect(engine.wsUrl);
