@@ -16,7 +16,12 @@ export type XmlCallResult =
       trailingText: boolean;
     };
 
-const NAME_OK = /^[A-Za-z_][\w.\-:]*$/;
+/**
+ * A name the parser believes without a schema's word: letters of any script, digits, `_`, `.`,
+ * `-`, `:` (a function name such as `获取天气` is still a call, so the model hears it is unknown;
+ * a phantom `{{ tc.name }}` is not). A parameter the tool declares is believed whatever its name.
+ */
+const NAME_OK = /^[\p{L}_][\p{L}\p{M}\p{N}_.\-:]*$/u;
 /**
  * A close marker that drifted (`</parameter1>`, `</parameter_x>`, a bare `</parameter`) at the
  * end of a value that the next tag closed: markup, not part of the value (SGLang's policy).
@@ -174,9 +179,10 @@ class XmlCallParser {
       return false;
     }
     const pname = s.slice(at + PARAM.length, gt).trim();
-    if (!NAME_OK.test(pname) || this.seen.has(pname)) return false;
-    if (!this.props || Object.hasOwn(this.props, pname)) return true;
-    return afterClose && this.closesCleanly(gt + 1);
+    if (this.seen.has(pname)) return false;
+    if (this.props && Object.hasOwn(this.props, pname)) return true;
+    if (!NAME_OK.test(pname)) return false;
+    return !this.props || (afterClose && this.closesCleanly(gt + 1));
   }
 
   /**

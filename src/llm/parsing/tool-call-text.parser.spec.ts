@@ -194,6 +194,30 @@ describe('reasoning and sloppy output', () => {
     expect(run([...input])).toEqual(run([input]));
   });
 
+  it('reads parameter names of any script and any a tool declares; a function name of any script is a call', () => {
+    const schemas = new Map([
+      [
+        'book',
+        {
+          type: 'object',
+          properties: { 城市: { type: 'string' }, días: { type: 'integer' }, 'first name': {} },
+        },
+      ],
+    ]);
+    const param = (k: string, v: string) => `<parameter=${k}>\n${v}\n</parameter>\n`;
+    const input = `<tool_call>\n<function=book>\n${param('城市', '北京')}${param('días', '3')}${param('first name', 'Ada')}${param('größe', 'L')}</function>\n</tool_call>`;
+    const out = run([input], schemas);
+    expect(out.calls).toEqual([
+      { name: 'book', arguments: { 城市: '北京', días: 3, 'first name': 'Ada', größe: 'L' } },
+    ]);
+    expect(run([...input], schemas)).toEqual(out);
+    // Not a tool, but a call: the model is told the name is unknown instead of hearing nothing.
+    expect(
+      run([`<tool_call>\n<function=获取天气>\n${param('城市', '北京')}</function>\n</tool_call>`])
+        .calls,
+    ).toEqual([{ name: '获取天气', arguments: { 城市: '北京' } }]);
+  });
+
   it('keeps text after a call visible', () => {
     const out = run(['<tool_call>\n<function=f>\n</function>\n</tool_call>\nDone.']);
     expect(out).toEqual({ text: '\nDone.', reasoning: '', calls: [{ name: 'f', arguments: {} }] });
