@@ -1,4 +1,6 @@
 /* eslint-disable @typescript-eslint/only-throw-error -- INCOMPLETE is a control-flow signal thrown without a stack, for speed */
+import { NAME_OK, tagName } from './function-tag.js';
+import { callFrom, jsonObjectEnd } from './hermes-call.js';
 import { typeValue } from './value-typing.js';
 import { END_CALL, END_FN, END_INVOCATION, END_PARAM, FN, OPEN_CALL, PARAM } from './tags.js';
 
@@ -16,12 +18,6 @@ export type XmlCallResult =
       trailingText: boolean;
     };
 
-/**
- * A name the parser believes without a schema's word: letters of any script, digits, `_`, `.`,
- * `-`, `:` (a function name such as `获取天气` is still a call, so the model hears it is unknown;
- * a phantom `{{ tc.name }}` is not). A parameter the tool declares is believed whatever its name.
- */
-const NAME_OK = /^[\p{L}_][\p{L}\p{M}\p{N}_.\-:]*$/u;
 /**
  * A close marker that drifted (`</parameter1>`, `</parameter_x>`, a bare `</parameter`) at the
  * end of a value that the next tag closed: markup, not part of the value (SGLang's policy).
@@ -68,6 +64,8 @@ class XmlCallParser {
   private props: Record<string, unknown> | undefined;
   private readonly seen = new Set<string>();
   private trailingText = false;
+  /** The arguments were given as a JSON object (see `jsonArguments`). */
+  private jsonRead = false;
 
   constructor(
     private readonly s: string,
@@ -82,7 +80,7 @@ class XmlCallParser {
     const rawName = gt === -1 ? s.slice(FN.length) : s.slice(FN.length, gt);
     if (/[\n<]/.test(rawName)) return { kind: 'invalid', end: this.blockEnd(0) };
     if (gt === -1) return this.atEnd({ kind: 'invalid', end: s.length });
-    const name = rawName.trim();
+    const name = tagName(rawName);
     if (!NAME_OK.test(name)) return { kind: 'invalid', end: this.blockEnd(gt) };
     const params = this.schemas.get(name);
     const properties = params?.properties;
@@ -98,7 +96,7 @@ class XmlCallParser {
       if (s.startsWith(PARAM, p)) {
         const nameEnd = s.indexOf('>', p + PARAM.length);
         if (nameEnd === -1) return this.atEnd(this.done(name, args, s.length));
-        const pname = s.slice(p + PARAM.length, nameEnd).trim();
+        const pname = tagName(s.slice(p + PARAM.length, nameEnd));
         this.seen.add(pname);
         const { valueEnd, next } = this.valueEnd(nameEnd + 1);
         let value = s.slice(nameEnd + 1, valueEnd);
@@ -107,6 +105,10 @@ class XmlCallParser {
         value = value.replace(LEADING_NEWLINE, '').replace(TRAILING_NEWLINE, '');
         args[pname] = typeValue(value, this.props?.[pname] as Record<string, unknown> | undefined);
         pos = next;
+        continue;
+      }
+      if (s[p] === '{' && this.seen.size === 0 && !this.jsonRead) {
+        pos = this.jsonArguments(p, args);
         continue;
       }
       if (s.startsWith(END_FN, p)) {
@@ -121,6 +123,19 @@ class XmlCallParser {
       if (nextTag === -1) return this.atEnd(this.done(name, args, s.length));
       pos = nextTag;
     }
+  }
+
+  /**
+   * Arguments written as one JSON object instead of parameters (Llama 3.1's custom tool format,
+   * `<function=NAME>{"n": "5"}</function>`, which some Qwen outputs drift to); read into `args`
+   * as written (mended by jsonrepair if need be). Returns where parsing continues.
+   */
+  private jsonArguments(at: number, args: Record<string, unknown>): number {
+    this.jsonRead = true;
+    let end = jsonObjectEnd(this.s, at);
+    if (end === -1) end = this.atEnd(this.s.length);
+    Object.assign(args, callFrom('', this.s.slice(at, end)).args);
+    return end;
   }
 
   /** At the end of the input: `value` when the output is over, else wait for more. */
@@ -178,7 +193,7 @@ class XmlCallParser {
       if (!this.final && !/[\n<]/.test(s.slice(at + PARAM.length))) throw INCOMPLETE;
       return false;
     }
-    const pname = s.slice(at + PARAM.length, gt).trim();
+    const pname = tagName(s.slice(at + PARAM.length, gt));
     if (this.seen.has(pname)) return false;
     if (this.props && Object.hasOwn(this.props, pname)) return true;
     if (!NAME_OK.test(pname)) return false;
@@ -200,7 +215,7 @@ class XmlCallParser {
     if (s.startsWith(PARAM, q)) {
       const gt = s.indexOf('>', q + PARAM.length);
       if (gt === -1) return this.atEnd(false);
-      const next = s.slice(q + PARAM.length, gt).trim();
+      const next = tagName(s.slice(q + PARAM.length, gt));
       return this.props !== undefined && Object.hasOwn(this.props, next) && !this.seen.has(next);
     }
     if (this.partialTag(q, [PARAM, END_FN, END_CALL])) throw INCOMPLETE;

@@ -1,4 +1,5 @@
 import { randomSplit, rng, runParser as run } from '../../../test/support/qwen-vectors.js';
+import { ToolCallTextParser } from './tool-call-text.parser.js';
 
 // Output seen from real models and servers beyond the reference formats (README, "Beyond the
 // reference formats"); through the running engine, the same cases are vectors in
@@ -83,6 +84,62 @@ describe('drifted and leaked markup', () => {
     const input =
       '<tool_call>\r\n<function=f>\r\n<parameter=x>\r\nline one\r\nline two\r\n</parameter>\r\n</function>\r\n</tool_call>';
     expect(run([input]).calls).toEqual([{ name: 'f', arguments: { x: 'line one\r\nline two' } }]);
+    expect(run([...input])).toEqual(run([input]));
+  });
+  it("reads Llama 3.1's <function=NAME>{arguments}</function>, bare or wrapped, split any way", () => {
+    const weather = { name: 'get_weather', arguments: { city: 'Paris', days: 2 } };
+    for (const [input, text, calls] of [
+      ['<function=get_weather>{"city": "Paris", "days": 2}</function>', '', [weather]],
+      [
+        'Sure. <function=get_weather>{"city": "Paris", "days": 2}</function> Done.',
+        'Sure.  Done.',
+        [weather],
+      ],
+      [
+        '<tool_call>\n<function=get_weather>\n{"city": "Paris", "days": 2}\n</function>\n</tool_call>',
+        '',
+        [weather],
+      ],
+      // A closing tag inside a JSON string is text of the value.
+      [
+        '<function=note>{"text": "a </function> b"}</function>',
+        '',
+        [{ name: 'note', arguments: { text: 'a </function> b' } }],
+      ],
+      // Cut off by the end of the output: what the JSON holds so far is mended.
+      [
+        '<function=get_weather>{"city": "Paris"',
+        '',
+        [{ name: 'get_weather', arguments: { city: 'Paris' } }],
+      ],
+    ] as const) {
+      const whole = run([input]);
+      expect(whole).toEqual({ text, reasoning: '', calls });
+      expect(run([...input])).toEqual(whole);
+      expect(run(randomSplit(input, rng(input.length)))).toEqual(whole);
+    }
+  });
+
+  it('keeps a <function= mentioned in prose as text, and sends the prose after it before the end', () => {
+    for (const input of [
+      'Use <function=name> tags like this.',
+      'The tag <function=foo is documented here.',
+      'Write <function=get_weather> and then the arguments.',
+    ]) {
+      expect(run([input])).toEqual({ text: input, reasoning: '', calls: [] });
+      expect(run([...input])).toEqual(run([input]));
+      const parser = new ToolCallTextParser();
+      const early = [...input]
+        .flatMap((c) => parser.push(c))
+        .map((e) => (e.type === 'text' ? e.text : ''))
+        .join('');
+      expect(early.length).toBeGreaterThanOrEqual(input.length - 1);
+    }
+  });
+
+  it('reads quoted names (<function="NAME">, <parameter="K">)', () => {
+    const input = '<function="get_weather">\n<parameter="city">\nRome\n</parameter>\n</function>';
+    expect(run([input]).calls).toEqual([{ name: 'get_weather', arguments: { city: 'Rome' } }]);
     expect(run([...input])).toEqual(run([input]));
   });
 });

@@ -1,4 +1,5 @@
 import { CallStage } from './call-stage.js';
+import { bareFunctionStart } from './function-tag.js';
 import { glmBlock, glmStart } from './glm-call.js';
 import { hermesBlock, nameTagStart, type ParsedTextCall } from './hermes-call.js';
 import { collect, type TextParserEvent, type TextParserSink } from './parser-events.js';
@@ -152,6 +153,12 @@ export class ToolCallTextParser {
       return true;
     }
     if (tag === tags.FN) {
+      const start = bareFunctionStart(this.buf, final);
+      if (start === 'wait') return false;
+      if (start === 'no') {
+        this.emit(out, 'text', this.take(tags.FN.length));
+        return true;
+      }
       this.wrapped = false;
       this.enterXml();
       return true;
