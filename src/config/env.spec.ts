@@ -39,6 +39,7 @@ describe('parseEnv', () => {
     ['LLM_ENABLED', 'maybe', /LLM_ENABLED="maybe" is invalid: expected one of true, 1/],
     ['LLM_BASE_URL', 'ftp://x', /LLM_BASE_URL="ftp:\/\/x" is invalid: expected an absolute http/],
     ['LLM_EXTRA_BODY', '[1]', /LLM_EXTRA_BODY is invalid: expected a JSON object/],
+    ['LLM_UNTAGGED_REASONING', 'yes please', /LLM_UNTAGGED_REASONING="yes please" is invalid/],
     [
       'SHUTDOWN_GRACE_SECS',
       '-5',

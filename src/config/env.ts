@@ -43,6 +43,8 @@ export interface Env {
     retries: number;
     retryBackoffMs: number;
     extraBody: Record<string, unknown>;
+    /** The reply's text begins inside reasoning that has no opening `<think>` (see the README). */
+    untaggedReasoning: boolean;
     maxHistoryMessages: number;
     /** A second server for requests the first fails before answering; undefined when unset. */
     fallback?: {
@@ -168,6 +170,7 @@ export function parseEnv(raw: Raw): Env {
       retries: int(raw, 'LLM_RETRIES', 2, 0, 10),
       retryBackoffMs: int(raw, 'LLM_RETRY_BACKOFF_MS', 500, 1, 60_000),
       extraBody: jsonObject(raw, 'LLM_EXTRA_BODY'),
+      untaggedReasoning: bool(raw, 'LLM_UNTAGGED_REASONING') ?? false,
       maxHistoryMessages: int(raw, 'LLM_MAX_HISTORY_MESSAGES', 50, 2, 10000),
       ...fallbackLlm(raw),
     },

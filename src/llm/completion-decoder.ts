@@ -87,8 +87,12 @@ export class CompletionDecoder {
     calls: (calls) => calls.forEach((call) => this.emitCall(call, undefined, this.out)),
   };
 
-  constructor(private readonly schemas: ToolSchemas) {
-    this.text = new ToolCallTextParser(schemas);
+  /** `untaggedReasoning`: the content begins inside reasoning with no opening tag (see ToolCallTextParser). */
+  constructor(
+    private readonly schemas: ToolSchemas,
+    opts: { untaggedReasoning?: boolean } = {},
+  ) {
+    this.text = new ToolCallTextParser(schemas, opts);
     this.head = new BareReplyHead(schemas);
     if (schemas.size > 0) {
       this.dialects = new TagDialects(schemas);
@@ -187,6 +191,7 @@ export class CompletionDecoder {
 
   private addReasoning(text: string | null | undefined, out: LlmEvent[]): void {
     if (typeof text !== 'string' || text === '') return;
+    this.text.reasoningApart();
     this.reasoning.append(text);
     out.push({ type: 'reasoning', text });
   }

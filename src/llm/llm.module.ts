@@ -16,7 +16,12 @@ import { OpenAiLlmClient } from './openai-llm.client.js';
         const logger = new Logger('LlmFallback');
         return new FallbackLlmClient(
           primary,
-          new OpenAiLlmClient({ ...config, ...config.fallback, fallback: undefined }),
+          new OpenAiLlmClient({
+            ...config,
+            ...config.fallback,
+            untaggedReasoning: false,
+            fallback: undefined,
+          }),
           (reason) => {
             metrics.llmFallback();
             logger.warn(`the LLM server failed (${reason}): asking LLM_FALLBACK_BASE_URL`);

@@ -180,6 +180,7 @@ export class OpenAiLlmClient extends LlmClient {
         );
       const decoder = new CompletionDecoder(
         new Map(request.tools.map((t) => [t.name, t.parameters])),
+        { untaggedReasoning: this.config.untaggedReasoning },
       );
       // A server that ignores `stream: true` (some do when tools are given) answers one JSON reply.
       const whole = /^application\/json/i.test(response.body.headers['content-type'] ?? '');

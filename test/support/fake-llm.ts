@@ -233,6 +233,7 @@ export function llmClient(
     retries: 0,
     retryBackoffMs: 10,
     extraBody: {},
+    untaggedReasoning: false,
     maxHistoryMessages: 50,
     ...over,
   });

@@ -5,6 +5,7 @@ import { hermesBlock, nameTagStart, type ParsedTextCall } from './hermes-call.js
 import { collect, type TextParserEvent, type TextParserSink } from './parser-events.js';
 import { canFollowLt, heldSuffix, tagStart } from './text-scan.js';
 import { parseXmlCall, TRAILING_LOOKAHEAD, type ToolSchemas } from './qwen-xml-call.js';
+import { untaggedReasoningEnd } from './untagged-reasoning.js';
 import * as tags from './tags.js';
 
 export type { TextParserEvent, TextParserSink } from './parser-events.js';
@@ -12,7 +13,7 @@ export type { TextParserEvent, TextParserSink } from './parser-events.js';
 /** A held-back tag prefix at least this long (`<to`, `<fu`) is dropped at the end of the output. */
 const TRUNCATED_TAG_MIN = 3;
 
-type Mode = 'text' | 'think' | 'xml' | 'hermes' | 'glm' | 'pending';
+type Mode = 'text' | 'think' | 'untagged' | 'xml' | 'hermes' | 'glm' | 'pending';
 
 /**
  * Incremental parser of model text: `push(delta)` returns the events that are certain,
@@ -31,7 +32,25 @@ export class ToolCallTextParser {
   /** A `<tool_call>` was shown as prose (mentioned, not a call): its `</tool_call>` is prose too. */
   private openerInProse = false;
 
-  constructor(private readonly schemas: ToolSchemas = new Map()) {}
+  /** In `untagged` mode, where the next search for the reasoning's end starts. */
+  private scanned = 0;
+
+  /**
+   * With `untaggedReasoning`, the text begins inside the model's reasoning, which has no opening
+   * tag (see untagged-reasoning.ts): it is held until `</think>` (or a call) shows where it ends,
+   * and is the answer after all if nothing does.
+   */
+  constructor(
+    private readonly schemas: ToolSchemas = new Map(),
+    opts: { untaggedReasoning?: boolean } = {},
+  ) {
+    if (opts.untaggedReasoning) this.mode = 'untagged';
+  }
+
+  /** The server sends the reasoning apart (`reasoning_content`): the text is the answer. */
+  reasoningApart(): void {
+    if (this.mode === 'untagged' && this.buf === '') this.mode = 'text';
+  }
 
   /** Feeds one delta; returns what is certain now. */
   push(delta: string): TextParserEvent[] {
@@ -71,7 +90,7 @@ export class ToolCallTextParser {
         return;
       }
     }
-    if (this.mode !== 'text' && this.mode !== 'think') {
+    if (this.mode !== 'text' && this.mode !== 'think' && this.mode !== 'untagged') {
       // Keeps the cost linear: the (possibly long) buffer is only touched when a tag completes.
       if (!this.stage.add(this.mode, delta, this.buf)) return;
       this.buf += this.stage.take();
@@ -101,6 +120,8 @@ export class ToolCallTextParser {
         return this.stepText(final, out);
       case 'think':
         return this.stepThink(final, out);
+      case 'untagged':
+        return this.stepUntagged(final, out);
       case 'xml':
         return this.stepXml(final, out);
       case 'hermes':
@@ -206,6 +227,17 @@ export class ToolCallTextParser {
     }
     this.emit(out, 'reasoning', this.take(end));
     this.take(tags.END_THINK.length);
+    this.mode = 'text';
+    return true;
+  }
+
+  private stepUntagged(final: boolean, out: TextParserSink): boolean {
+    const { end, next } = untaggedReasoningEnd(this.buf, this.scanned, final);
+    this.scanned = next;
+    if (end === -1 && !final) return false;
+    // Reasoning that never ended was the answer: it is read as text, calls and all.
+    if (end !== -1) this.emit(out, 'reasoning', this.take(end));
+    if (this.buf.startsWith(tags.END_THINK)) this.take(tags.END_THINK.length);
     this.mode = 'text';
     return true;
   }
