@@ -140,8 +140,16 @@ export function hermesBlock(
       return { end: start + END_CALL.length, call: callFrom(named[1]!.trim(), {}) };
     return final ? { end: buf.length, call: callFrom(named[1]!.trim(), {}) } : undefined;
   }
+  const read = (json: string) => (named ? callFrom(named[1]!.trim(), json) : parseHermesBody(json));
   const jsonEnd = jsonObjectEnd(buf, start);
-  if (jsonEnd === -1) return final ? { end: buf.length } : undefined;
+  if (jsonEnd === -1) {
+    // Unbalanced JSON (a brace left out, a string left open) that `</tool_call>` closes: the
+    // block is what jsonrepair makes of it, and what follows is read on. A closer inside a
+    // string may be text of a value until the output ends; one outside any string cannot.
+    const close = final ? buf.indexOf(END_CALL, start) : closerOutsideString(buf, start);
+    if (close !== -1) return { end: close + END_CALL.length, call: read(buf.slice(start, close)) };
+    return final ? { end: buf.length } : undefined;
+  }
   let k = jsonEnd;
   while (k < buf.length && /\s/.test(buf[k]!)) k++;
   const rest = buf.slice(k);
@@ -149,8 +157,7 @@ export function hermesBlock(
   if (rest.startsWith(END_CALL)) end = k + END_CALL.length;
   else if (!final && END_CALL.startsWith(rest)) return undefined;
   else end = jsonEnd; // no closing tag: the call ends with its JSON
-  const json = buf.slice(start, jsonEnd);
-  return { end, call: named ? callFrom(named[1]!.trim(), json) : parseHermesBody(json) };
+  return { end, call: read(buf.slice(start, jsonEnd)) };
 }
 
 /**
@@ -171,6 +178,20 @@ export function jsonObjectEnd(s: string, start: number): number {
       depth--;
       if (depth === 0) return i + 1;
     }
+  }
+  return -1;
+}
+
+/** Index of the first `</tool_call>` after `start` that is outside any JSON string, or -1. */
+function closerOutsideString(s: string, start: number): number {
+  let inString = false;
+  for (let i = start; i < s.length; i++) {
+    const c = s[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '<' && s.startsWith(END_CALL, i)) return i;
   }
   return -1;
 }

@@ -71,6 +71,36 @@ describe('drifted and leaked markup', () => {
     });
   });
 
+  it('mends a Hermes block whose JSON misses a brace or a quote before </tool_call>, and reads on', () => {
+    for (const [input, text, calls] of [
+      [
+        '<tool_call>{"name":"a","arguments":{"x":1}</tool_call> ok',
+        ' ok',
+        [{ name: 'a', arguments: { x: 1 } }],
+      ],
+      [
+        '<tool_call>{"name":"a","arguments":{"x":"bad</tool_call>\nThen <tool_call>{"name":"b","arguments":{"y":1}}</tool_call> done.',
+        '\nThen  done.',
+        [
+          { name: 'a', arguments: { x: 'bad' } },
+          { name: 'b', arguments: { y: 1 } },
+        ],
+      ],
+    ] as const) {
+      const whole = run([input]);
+      expect(whole).toEqual({ text, reasoning: '', calls });
+      expect(run([...input])).toEqual(whole);
+      expect(run(randomSplit(input, rng(input.length)))).toEqual(whole);
+    }
+    // A closer outside any string settles the block at once: the text after it is not held.
+    const parser = new ToolCallTextParser();
+    const events = [...'<tool_call>{"name":"a","arguments":{"x":1}</tool_call> and more'].flatMap(
+      (c) => parser.push(c),
+    );
+    expect(events.filter((e) => e.type === 'call')).toHaveLength(1);
+    expect(events.map((e) => (e.type === 'text' ? e.text : '')).join('')).toBe(' and more');
+  });
+
   it('drops a stray <function_invocation> wrapper and doubled closers around a call', () => {
     const input =
       '<function_invocation>\n<tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</function>\n</function_invocation>\n</tool_call>';
