@@ -165,6 +165,19 @@ export function hermesBlock(
  * respected), or -1.
  */
 export function jsonObjectEnd(s: string, start: number): number {
+  return walkJson(s, start);
+}
+
+/** Index of the first `</tool_call>` after `start` that is outside any JSON string, or -1. */
+function closerOutsideString(s: string, start: number): number {
+  return walkJson(s, start, END_CALL);
+}
+
+/**
+ * Walks the JSON at `start`, strings and escapes respected: without `closer`, to just after the
+ * object or array closes; with it, to the first `closer` outside any string. -1 when not met.
+ */
+function walkJson(s: string, start: number, closer?: string): number {
   let depth = 0;
   let inString = false;
   for (let i = start; i < s.length; i++) {
@@ -173,25 +186,13 @@ export function jsonObjectEnd(s: string, start: number): number {
       if (c === '\\') i++;
       else if (c === '"') inString = false;
     } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') depth++;
+    else if (closer !== undefined) {
+      if (c === '<' && s.startsWith(closer, i)) return i;
+    } else if (c === '{' || c === '[') depth++;
     else if (c === '}' || c === ']') {
       depth--;
       if (depth === 0) return i + 1;
     }
-  }
-  return -1;
-}
-
-/** Index of the first `</tool_call>` after `start` that is outside any JSON string, or -1. */
-function closerOutsideString(s: string, start: number): number {
-  let inString = false;
-  for (let i = start; i < s.length; i++) {
-    const c = s[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '<' && s.startsWith(END_CALL, i)) return i;
   }
   return -1;
 }
