@@ -186,8 +186,16 @@ describe('CompletionDecoder', () => {
         paris,
         ['get_weather', { city: 'Rome' }],
       ]);
+      // In a Markdown fence, closed or not.
+      for (const fenced of [
+        '```json\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n```',
+        '```\n[get_weather(city="Paris")]',
+      ])
+        expect(run(fenced, size)).toEqual({ calls: [paris], text: '' });
       // JSON that is no call of an active tool is text, whole.
       for (const other of [
+        '```python\nprint(1)\n```',
+        '`ls` lists files.',
         '{"answer": 42} is it',
         '{"name": "launch", "arguments": {}}',
         '[1, 2]',

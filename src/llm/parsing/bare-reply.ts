@@ -10,6 +10,10 @@ export const BARE_REPLY_MAX = 16_384;
  */
 const JSON_START = /^(?:\{\s*["']|\[\s*\{\s*["']|\[\s*[A-Za-z_][\w.]*\s*\()/;
 const JSON_UNDECIDED = /^(?:\{|\[|\[\s*\{|\[\s*[A-Za-z_][\w.]*)\s*$/;
+/** A Markdown fence around the call (```json … ```), and what may still become its opening. */
+const FENCE_OPEN = /^```(?:json)?[ \t]*\r?\n\s*/i;
+const FENCE_UNDECIDED = /^`{1,3}(?:[A-Za-z]*[ \t]*)?$/;
+const FENCE = '```';
 
 /** What a held reply start turned out to be. */
 export type HeadOutcome =
@@ -34,11 +38,15 @@ export class BareReplyHead {
     const start = this.head.length - this.head.trimStart().length;
     const text = this.head.slice(start);
     if (this.schemas.size === 0) return this.asText();
-    if (JSON_START.test(text)) return this.json(start, final);
+    const fence = FENCE_OPEN.exec(text)?.[0].length ?? 0;
+    const body = text.slice(fence);
+    if (JSON_START.test(body)) return this.json(start + fence, final, fence > 0);
+    if (fence > 0 && !final && (body === '' || JSON_UNDECIDED.test(body))) return { kind: 'hold' };
     const mistral = mistralCalls(text, this.schemas, final);
     if (mistral === 'wait') return this.hold(final);
     if (mistral) return { kind: 'calls', calls: mistral.calls, rest: text.slice(mistral.end) };
-    if (!final && (text === '' || JSON_UNDECIDED.test(text))) return { kind: 'hold' };
+    if (!final && (text === '' || JSON_UNDECIDED.test(text) || FENCE_UNDECIDED.test(text)))
+      return { kind: 'hold' };
     return this.asText();
   }
 
@@ -50,11 +58,18 @@ export class BareReplyHead {
     return final || this.head.length >= BARE_REPLY_MAX ? this.asText() : { kind: 'hold' };
   }
 
-  /** One JSON value: a call or an array of calls (see `bareCalls`). */
-  private json(start: number, final: boolean): HeadOutcome {
+  /** One JSON value: a call or an array of calls (see `bareCalls`), maybe in a fence. */
+  private json(start: number, final: boolean, fenced: boolean): HeadOutcome {
     const end = jsonObjectEnd(this.head, start);
     if (end === -1) return this.hold(final);
     const calls = bareCalls(this.head.slice(start, end), this.schemas);
-    return calls ? { kind: 'calls', calls, rest: this.head.slice(end) } : this.asText();
+    if (!calls) return this.asText();
+    let rest = this.head.slice(end);
+    if (fenced) {
+      const after = rest.trimStart();
+      if (after.startsWith(FENCE)) rest = after.slice(FENCE.length);
+      else if (!final && FENCE.startsWith(after)) return { kind: 'hold' };
+    }
+    return { kind: 'calls', calls, rest };
   }
 }

@@ -39,19 +39,19 @@ function repeatedObject(text: string): string {
 }
 
 /**
- * Parses the body of a Hermes block (`{"name":…,"arguments":…}`, or the Python-style dict small
- * models write); `undefined` when it is not one.
+ * The calls in the body of a Hermes block: one call object (`{"name":…,"arguments":…}`, or the
+ * Python-style dict small models write) or an array of them; none when it is not that.
  */
-export function parseHermesBody(body: string): ParsedTextCall | undefined {
+export function hermesCalls(body: string): ParsedTextCall[] {
   const parsed = tryTolerant(body.trim());
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
-  const {
-    name,
-    arguments: args,
-    parameters,
-  } = parsed as { name?: unknown; arguments?: unknown; parameters?: unknown };
-  if (typeof name !== 'string' || name === '') return undefined;
-  return callFrom(name, args ?? parameters ?? {});
+  const calls: ParsedTextCall[] = [];
+  for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;
+    const { name, arguments: args, parameters } = item as Record<string, unknown>;
+    if (typeof name === 'string' && name !== '')
+      calls.push(callFrom(name, args ?? parameters ?? {}));
+  }
+  return calls;
 }
 
 /** Normalises arguments given as an object, a JSON string, or anything else. */
@@ -75,7 +75,7 @@ export function callFrom(name: string, args: unknown): ParsedTextCall {
 }
 
 /** `<function>NAME</function>` and the whitespace after it: a call's name given as a tag. */
-const NAME_TAG = /^<function>([^<>\n]+)<\/function>\s*/;
+export const NAME_TAG = /^<function>([^<>\n]+)<\/function>\s*/;
 
 /**
  * Whether `rest`, the text after `<tool_call>` and its whitespace, is the name-tag variant of a
@@ -122,45 +122,6 @@ export function bareCalls(text: string, schemas: ToolSchemas): ParsedTextCall[] 
 }
 
 /**
- * A Hermes block at the start of `buf` (`<tool_call>` + one JSON object, whose strings may hold
- * any text, + `</tool_call>`; or the name-tag variant): where it ends and its call (none when the
- * JSON is not a call, or is cut off at the end of the output). `undefined` while more input could
- * change the outcome.
- */
-export function hermesBlock(
-  buf: string,
-  final: boolean,
-): { end: number; call?: ParsedTextCall } | undefined {
-  const opener = /^<tool_call>\s*/.exec(buf)?.[0].length ?? 0;
-  const named = NAME_TAG.exec(buf.slice(opener));
-  const start = named ? opener + named[0].length : buf.indexOf('{');
-  if (named && buf[start] !== '{') {
-    // A name and no arguments: `</tool_call>` (or the end of the output) closes the call.
-    if (buf.startsWith(END_CALL, start))
-      return { end: start + END_CALL.length, call: callFrom(named[1]!.trim(), {}) };
-    return final ? { end: buf.length, call: callFrom(named[1]!.trim(), {}) } : undefined;
-  }
-  const read = (json: string) => (named ? callFrom(named[1]!.trim(), json) : parseHermesBody(json));
-  const jsonEnd = jsonObjectEnd(buf, start);
-  if (jsonEnd === -1) {
-    // Unbalanced JSON (a brace left out, a string left open) that `</tool_call>` closes: the
-    // block is what jsonrepair makes of it, and what follows is read on. A closer inside a
-    // string may be text of a value until the output ends; one outside any string cannot.
-    const close = final ? buf.indexOf(END_CALL, start) : closerOutsideString(buf, start);
-    if (close !== -1) return { end: close + END_CALL.length, call: read(buf.slice(start, close)) };
-    return final ? { end: buf.length } : undefined;
-  }
-  let k = jsonEnd;
-  while (k < buf.length && /\s/.test(buf[k]!)) k++;
-  const rest = buf.slice(k);
-  let end: number;
-  if (rest.startsWith(END_CALL)) end = k + END_CALL.length;
-  else if (!final && END_CALL.startsWith(rest)) return undefined;
-  else end = jsonEnd; // no closing tag: the call ends with its JSON
-  return { end, call: read(buf.slice(start, jsonEnd)) };
-}
-
-/**
  * Index just after the JSON object (or array) starting at `start` (strings and escapes
  * respected), or -1.
  */
@@ -169,7 +130,7 @@ export function jsonObjectEnd(s: string, start: number): number {
 }
 
 /** Index of the first `</tool_call>` after `start` that is outside any JSON string, or -1. */
-function closerOutsideString(s: string, start: number): number {
+export function closerOutsideString(s: string, start: number): number {
   return walkJson(s, start, END_CALL);
 }
 

@@ -101,6 +101,27 @@ describe('drifted and leaked markup', () => {
     expect(events.map((e) => (e.type === 'text' ? e.text : '')).join('')).toBe(' and more');
   });
 
+  it('reads every call of a Hermes block holding several: objects in a row, an array, a fenced body', () => {
+    const a = { name: 'a', arguments: {} };
+    const b = { name: 'b', arguments: { x: 1 } };
+    for (const input of [
+      '<tool_call>\n{"name":"a","arguments":{}}\n{"name":"b","arguments":{"x":1}}\n</tool_call>',
+      '<tool_call>{"name":"a","arguments":{}}, {"name":"b","arguments":{"x":1}}</tool_call>',
+      '<tool_call>\n[{"name":"a","arguments":{}}, {"name":"b","arguments":{"x":1}}]\n</tool_call>',
+      '<tool_call>\n```json\n[{"name":"a","arguments":{}}, {"name":"b","arguments":{"x":1}}]\n```\n</tool_call>',
+    ]) {
+      const whole = run([input]);
+      expect(whole).toEqual({ text: '', reasoning: '', calls: [a, b] });
+      expect(run([...input])).toEqual(whole);
+      expect(run(randomSplit(input, rng(input.length)))).toEqual(whole);
+    }
+    // Cut off by the end of the output inside the second: the first stands.
+    expect(run(['<tool_call>{"name":"a","arguments":{}}\n{"name":"b","argu']).calls).toEqual([a]);
+    // A mention followed by a backtick or a bracket of prose stays text.
+    for (const prose of ['The `<tool_call>` tag.', 'A <tool_call> [sic] tag.'])
+      expect(run([...prose]).text).toBe(prose);
+  });
+
   it('drops a stray <function_invocation> wrapper and doubled closers around a call', () => {
     const input =
       '<function_invocation>\n<tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</function>\n</function_invocation>\n</tool_call>';

@@ -1,10 +1,13 @@
 import { CallStage } from './call-stage.js';
 import { bareFunctionStart } from './function-tag.js';
-import { glmBlock, glmStart } from './glm-call.js';
-import { hermesBlock, nameTagStart, type ParsedTextCall } from './hermes-call.js';
+import { callOpener } from './call-opener.js';
+import { glmBlock } from './glm-call.js';
+import { hermesBlock } from './hermes-block.js';
+import type { ParsedTextCall } from './hermes-call.js';
 import { collect, type TextParserEvent, type TextParserSink } from './parser-events.js';
 import { canFollowLt, heldSuffix, tagStart } from './text-scan.js';
-import { parseXmlCall, TRAILING_LOOKAHEAD, type ToolSchemas } from './qwen-xml-call.js';
+import { pendingOutcome, type PendingCall } from './pending-call.js';
+import { parseXmlCall, type ToolSchemas } from './qwen-xml-call.js';
 import { untaggedReasoningEnd } from './untagged-reasoning.js';
 import * as tags from './tags.js';
 
@@ -26,7 +29,7 @@ export class ToolCallTextParser {
   private buf = '';
   private mode: Mode = 'text';
   private wrapped = false;
-  private pending: { call: ParsedTextCall; end: number; scanFrom: number } | undefined;
+  private pending: PendingCall<ParsedTextCall> | undefined;
   /** In call and pending modes, deltas wait here until one could change the outcome. */
   private readonly stage = new CallStage();
   /** A `<tool_call>` was shown as prose (mentioned, not a call): its `</tool_call>` is prose too. */
@@ -184,37 +187,28 @@ export class ToolCallTextParser {
       this.enterXml();
       return true;
     }
-    let j = tags.OPEN_CALL.length;
-    while (j < this.buf.length && /\s/.test(this.buf[j]!)) j++;
-    const rest = this.buf.slice(j);
-    if (rest.startsWith(tags.FN)) {
-      this.buf = this.buf.slice(j);
-      this.wrapped = true;
-      this.enterXml();
-      return true;
+    const body = callOpener(this.buf, final, this.schemas);
+    switch (body.kind) {
+      case 'xml':
+        this.buf = this.buf.slice(body.skip);
+        this.wrapped = true;
+        this.enterXml();
+        return true;
+      case 'hermes':
+      case 'glm':
+        this.mode = body.kind;
+        this.openerInProse = false;
+        return true;
+      case 'cut':
+        this.buf = '';
+        return false;
+      case 'wait':
+        return false;
+      case 'prose':
+        this.emit(out, 'text', this.take(tags.OPEN_CALL.length));
+        this.openerInProse = true;
+        return true;
     }
-    const named = nameTagStart(rest, final);
-    if (rest.startsWith('{') || named === 'yes') {
-      this.mode = 'hermes';
-      this.openerInProse = false;
-      return true;
-    }
-    const glm = glmStart(rest, final, this.schemas);
-    if (glm === 'yes') {
-      this.mode = 'glm';
-      this.openerInProse = false;
-      return true;
-    }
-    if (named === 'wait' || glm === 'wait') return false;
-    if (tags.FN.startsWith(rest)) {
-      // Nothing after the opener yet (or the start of `<function=`): wait; at the end of the
-      // output it is markup cut off by truncation, and is dropped.
-      if (final) this.buf = '';
-      return false;
-    }
-    this.emit(out, 'text', this.take(tags.OPEN_CALL.length));
-    this.openerInProse = true;
-    return true;
   }
 
   private stepThink(final: boolean, out: TextParserSink): boolean {
@@ -272,46 +266,30 @@ export class ToolCallTextParser {
   /** A call followed by prose: the prose is held until it is clear the call really ended there. */
   private stepPending(final: boolean, out: TextParserSink): boolean {
     const pending = this.pending!;
-    const from = Math.max(pending.end, pending.scanFrom - 12);
-    const structure = [tags.END_PARAM, tags.END_FN]
-      .map((t) => this.buf.indexOf(t, from))
-      .filter((i) => i !== -1);
-    const nextCall = [tags.OPEN_CALL, tags.FN]
-      .map((t) => this.buf.indexOf(t, from))
-      .filter((i) => i !== -1);
-    const firstStructure = structure.length ? Math.min(...structure) : -1;
-    const firstCall = nextCall.length ? Math.min(...nextCall) : -1;
-    const horizon = pending.end + TRAILING_LOOKAHEAD;
-    if (
-      firstStructure !== -1 &&
-      firstStructure < horizon &&
-      (firstCall === -1 || firstStructure < firstCall)
-    ) {
-      this.pending = undefined;
+    const outcome = pendingOutcome(this.buf, pending, final);
+    if (outcome === 'wait') return false;
+    this.pending = undefined;
+    if (outcome === 'reparse') {
       this.enterXml();
       return true;
     }
-    if (firstCall !== -1 || final || this.buf.length > horizon) {
-      out.call(pending.call);
-      this.take(pending.end);
-      this.pending = undefined;
-      this.mode = 'text';
-      return true;
-    }
-    pending.scanFrom = this.buf.length;
-    return false;
+    out.call(pending.call);
+    this.take(pending.end);
+    this.mode = 'text';
+    return true;
   }
 
   /**
-   * Hermes (`<tool_call>` + one JSON object, whose strings may hold any text, + `</tool_call>`)
-   * and GLM blocks: `block` is the call at the start of the buffer, undefined until it is complete.
+   * Hermes and GLM blocks (see hermes-block.ts, glm-call.ts): `block` is the call, or calls, at
+   * the start of the buffer, undefined until the block is complete.
    */
   private endBlock(
-    block: { end: number; call?: ParsedTextCall } | undefined,
+    block: { end: number; call?: ParsedTextCall; calls?: ParsedTextCall[] } | undefined,
     out: TextParserSink,
   ): boolean {
     if (block === undefined) return false;
     if (block.call) out.call(block.call);
+    block.calls?.forEach((call) => out.call(call));
     this.take(block.end);
     this.mode = 'text';
     return true;
