@@ -223,24 +223,23 @@ describe('CompletionDecoder', () => {
     ]);
   });
 
-  it('emits the same call seen structured and as text once', () => {
-    const events = decode([
-      delta({ content: xml }),
-      delta(
-        {
-          tool_calls: [
-            {
-              index: 0,
-              id: 'call_1',
-              type: 'function',
-              function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
-            },
-          ],
-        },
-        'tool_calls',
-      ),
-    ]);
-    expect(calls(events)).toHaveLength(1);
+  it('emits the same call seen structured and as text once, and a call the model repeats each time', () => {
+    const structured = (n: number) =>
+      Array.from({ length: n }, (_, index) => ({
+        index,
+        id: `call_${index}`,
+        type: 'function',
+        function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+      }));
+    const count = (text: string, n: number) =>
+      calls(decode([delta({ content: text }), delta({ tool_calls: structured(n) }, 'tool_calls')]))
+        .length;
+    expect(count(xml, 1)).toBe(1);
+    expect(count(`${xml}\n${xml}`, 2)).toBe(2);
+    // Two identical calls in one place are two (adding the same item twice), however seen.
+    expect(count(`${xml}\n${xml}`, 0)).toBe(2);
+    expect(count('', 2)).toBe(2);
+    expect(count(`${xml}\n${xml}`, 1)).toBe(2);
   });
 
   it('repairs broken structured arguments, or passes them on raw when they cannot be repaired', () => {

@@ -6,6 +6,7 @@ import { TagDialects } from './parsing/tag-dialects.js';
 import type { ToolSchemas } from './parsing/qwen-xml-call.js';
 import { ToolCallTextParser, type TextParserSink } from './parsing/tool-call-text.parser.js';
 import type { LlmEvent, LlmUsage, ToolCallEvent } from './llm.types.js';
+import { CallTally } from './call-tally.js';
 import { StreamedText } from './streamed-text.js';
 import { StructuredCallAssembler, type AssembledCall } from './structured-call-assembler.js';
 
@@ -45,13 +46,14 @@ export function errorMessageOf(body: unknown): string | undefined {
 /**
  * Turns chat-completion chunks (or one non-streamed reply) into LlmEvents. Calls come from
  * every source at once: structured `tool_calls`, Qwen3-Coder XML or Hermes text in the content,
- * and, when the content holds none, a call written inside the reasoning. The same call seen
- * twice is emitted once. Pure: no I/O.
+ * and, when the content holds none, a call written inside the reasoning. The same call seen in
+ * two of them is emitted once; one repeated in one of them, each time (see CallTally). Pure: no
+ * I/O.
  */
 export class CompletionDecoder {
   private readonly text: ToolCallTextParser;
   private readonly structured = new StructuredCallAssembler();
-  private readonly seen = new Set<string>();
+  private readonly tally = new CallTally();
   /** All the reasoning, for the rescue of a call written there. */
   private readonly reasoning = new StreamedText();
   private finishReason: string | null = null;
@@ -73,7 +75,7 @@ export class CompletionDecoder {
       this.reasoning.append(text);
       this.out.push({ type: 'reasoning', text });
     },
-    call: (call) => this.emitCall(call, undefined, this.out),
+    call: (call) => this.emitCall(call, undefined, this.out, 'text'),
   };
 
   /**
@@ -84,7 +86,7 @@ export class CompletionDecoder {
   private readonly mistral: MistralCallSplitter | undefined;
   private readonly split: SplitSink = {
     text: (text) => this.contentText(text),
-    calls: (calls) => calls.forEach((call) => this.emitCall(call, undefined, this.out)),
+    calls: (calls) => calls.forEach((call) => this.emitCall(call, undefined, this.out, 'text')),
   };
 
   /** `untaggedReasoning`: the content begins inside reasoning with no opening tag (see ToolCallTextParser). */
@@ -179,7 +181,8 @@ export class CompletionDecoder {
       const dialects = new TagDialects(this.schemas);
       const text = dialects.push(reasoning) + dialects.end();
       const events = [...rescue.push(text), ...rescue.flush()];
-      for (const e of events) if (e.type === 'call') this.emitCall(e.call, undefined, out);
+      for (const e of events)
+        if (e.type === 'call') this.emitCall(e.call, undefined, out, 'reasoning');
     }
     out.push({
       type: 'done',
@@ -227,12 +230,12 @@ export class CompletionDecoder {
     if (outcome.kind === 'hold') return;
     this.head = null;
     if (outcome.kind === 'text') return this.text.feed(outcome.text, this.sink);
-    for (const call of outcome.calls) this.emitCall(call, undefined, this.out);
+    for (const call of outcome.calls) this.emitCall(call, undefined, this.out, 'text');
     this.text.feed(outcome.rest, this.sink);
   }
 
   private fromStructured(call: AssembledCall, out: LlmEvent[]): void {
-    this.emitCall(callFrom(call.name, call.arguments), call.id, out);
+    this.emitCall(callFrom(call.name, call.arguments), call.id, out, 'structured');
   }
 
   /**
@@ -258,12 +261,16 @@ export class CompletionDecoder {
     return this.schemas.has(cleaned) ? cleaned : name;
   }
 
-  private emitCall(parsed: ParsedTextCall, id: string | undefined, out: LlmEvent[]): void {
+  private emitCall(
+    parsed: ParsedTextCall,
+    id: string | undefined,
+    out: LlmEvent[],
+    source: 'structured' | 'text' | 'reasoning',
+  ): void {
     const call = { ...parsed, name: this.toolName(parsed.name) };
     const valid = call.raw === JSON.stringify(call.args);
     const key = `${call.name}\u0000${canonical(call.args)}\u0000${valid ? '' : call.raw}`;
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
+    if (!this.tally.add(key, source)) return;
     const event: ToolCallEvent = {
       type: 'tool_call',
       id: this.uniqueId(id),
