@@ -10,7 +10,7 @@ export class CallTally {
   /** Counts the call `key` read from `source`; true when it is a new call, to be emitted. */
   add(key: string, source: string): boolean {
     let bySource = this.counts.get(key);
-    if (!bySource) this.counts.set(key, (bySource = new Map()));
+    if (!bySource) this.counts.set(key, (bySource = new Map<string, number>()));
     const n = (bySource.get(source) ?? 0) + 1;
     bySource.set(source, n);
     let elsewhere = 0;
