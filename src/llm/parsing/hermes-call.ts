@@ -40,19 +40,28 @@ function repeatedObject(text: string): string {
 
 /**
  * The calls in the body of a Hermes block: one call object (`{"name":…,"arguments":…}`, or the
- * Python-style dict small models write) or an array of them; none when it is not that.
+ * Python-style dict small models write) or an array of them; none when it is not that. Shapes
+ * seen besides: Llama's `parameters`, OpenAI's `{"type":"function","function":{…}}`, and the
+ * arguments flattened beside the name (`{"name":"get_weather","city":"Paris"}`).
  */
 export function hermesCalls(body: string): ParsedTextCall[] {
   const parsed = tryTolerant(body.trim());
   const calls: ParsedTextCall[] = [];
-  for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;
-    const { name, arguments: args, parameters } = item as Record<string, unknown>;
-    if (typeof name === 'string' && name !== '')
-      calls.push(callFrom(name, args ?? parameters ?? {}));
+  for (const entry of Array.isArray(parsed) ? parsed : [parsed]) {
+    if (!isObject(entry)) continue;
+    const item = isObject(entry.function) ? entry.function : entry;
+    const { name, arguments: args, parameters } = item;
+    if (typeof name !== 'string' || name === '') continue;
+    const flat = Object.fromEntries(
+      Object.entries(item).filter(([k]) => !['name', 'type', 'id'].includes(k)),
+    );
+    calls.push(callFrom(name, args ?? parameters ?? flat));
   }
   return calls;
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Normalises arguments given as an object, a JSON string, or anything else. */
 export function callFrom(name: string, args: unknown): ParsedTextCall {

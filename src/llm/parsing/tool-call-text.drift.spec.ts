@@ -50,10 +50,12 @@ describe('drifted and leaked markup', () => {
     expect(run([...prose])).toEqual(run([prose]));
   });
 
-  it('reads a Hermes block written as a Python dict or with a trailing comma; drops one that is no call', () => {
+  it("reads a Hermes block written as a Python dict, with a trailing comma, in OpenAI's shape or with flat arguments; drops one that is no call", () => {
     for (const body of [
       "{'name': 'get_weather', 'arguments': {'city': 'Paris', 'exact': True}}",
       '{"name": "get_weather", "arguments": {"city": "Paris", "exact": true,},}',
+      '{"type": "function", "function": {"name": "get_weather", "arguments": {"city": "Paris", "exact": true}}}',
+      '{"name": "get_weather", "city": "Paris", "exact": true}',
     ]) {
       const input = `Sure.<tool_call>\n${body}\n</tool_call>`;
       const whole = run([input]);
