@@ -28,15 +28,15 @@ const skipWs = (s: string, i: number) => {
 export function hermesBlock(
   buf: string,
   final: boolean,
+  closer = END_CALL,
 ): { end: number; calls: ParsedTextCall[] } | undefined {
-  const opener = /^<tool_call>\s*/.exec(buf)?.[0].length ?? 0;
+  const opener = /^<(?:tool_call|tools)>\s*/.exec(buf)?.[0].length ?? 0;
   const named = NAME_TAG.exec(buf.slice(opener));
   const name = named?.[1]!.trim();
   let k = named ? opener + named[0].length : opener;
   if (name !== undefined && buf[k] !== '{') {
     // A name and no arguments: `</tool_call>` (or the end of the output) closes the call.
-    if (buf.startsWith(END_CALL, k))
-      return { end: k + END_CALL.length, calls: [callFrom(name, {})] };
+    if (buf.startsWith(closer, k)) return { end: k + closer.length, calls: [callFrom(name, {})] };
     return final ? { end: buf.length, calls: [callFrom(name, {})] } : undefined;
   }
   const read = (json: string) => (name !== undefined ? [callFrom(name, json)] : hermesCalls(json));
@@ -49,9 +49,9 @@ export function hermesBlock(
       // Unbalanced JSON (a brace left out, a string left open) that `</tool_call>` closes: the
       // block is what jsonrepair makes of it, and what follows is read on. A closer inside a
       // string may be text of a value until the output ends; one outside any string cannot.
-      const close = final ? buf.indexOf(END_CALL, k) : closerOutsideString(buf, k);
+      const close = final ? buf.indexOf(closer, k) : closerOutsideString(buf, k, closer);
       if (close !== -1)
-        return { end: close + END_CALL.length, calls: [...calls, ...read(buf.slice(k, close))] };
+        return { end: close + closer.length, calls: [...calls, ...read(buf.slice(k, close))] };
       return final ? { end: buf.length, calls } : undefined;
     }
     calls.push(...read(buf.slice(k, jsonEnd)));
@@ -62,8 +62,8 @@ export function hermesBlock(
   }
   if (buf.startsWith(FENCE, k)) k = skipWs(buf, (end = k + FENCE.length));
   const rest = buf.slice(k);
-  if (rest.startsWith(END_CALL)) return { end: k + END_CALL.length, calls };
-  if (!final && [END_CALL, FENCE, ','].some((t) => t.startsWith(rest))) return undefined;
+  if (rest.startsWith(closer)) return { end: k + closer.length, calls };
+  if (!final && [closer, FENCE, ','].some((t) => t.startsWith(rest))) return undefined;
   return { end, calls }; // no closing tag: the block ends with its JSON
 }
 
@@ -75,7 +75,6 @@ export function jsonBodyStart(rest: string, final: boolean): 'yes' | 'no' | 'wai
   const fence = FENCE_OPEN.exec(rest)?.[0].length ?? 0;
   const body = rest.slice(fence);
   if (body.startsWith('{') || /^\[\s*\{/.test(body)) return 'yes';
-  const undecided =
-    /^\[\s*$/.test(body) || (fence === 0 && /^`{1,3}$/.test(body)) || (fence > 0 && body === '');
+  const undecided = body === '' || /^\[\s*$/.test(body) || (fence === 0 && /^`{1,3}$/.test(body));
   return undecided && !final ? 'wait' : 'no';
 }

@@ -138,9 +138,9 @@ export function jsonObjectEnd(s: string, start: number): number {
   return walkJson(s, start);
 }
 
-/** Index of the first `</tool_call>` after `start` that is outside any JSON string, or -1. */
-export function closerOutsideString(s: string, start: number): number {
-  return walkJson(s, start, END_CALL);
+/** Index of the first `closer` after `start` that is outside any JSON string, or -1. */
+export function closerOutsideString(s: string, start: number, closer = END_CALL): number {
+  return walkJson(s, start, closer);
 }
 
 /**

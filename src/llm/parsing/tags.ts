@@ -11,12 +11,15 @@ export const NAMED_FN = '<function>';
 /** A wrapper from an older Qwen format that Qwen3.6 still lets slip around a call. */
 export const INVOCATION = '<function_invocation>';
 export const END_INVOCATION = '</function_invocation>';
+/** Qwen2.5-Coder's wrapper, taken from its system prompt's `<tools></tools>` (see call-opener.ts). */
+export const OPEN_TOOLS = '<tools>';
+export const END_TOOLS = '</tools>';
 export const THINK = '<think>';
 export const END_THINK = '</think>';
 
 // What the incremental parser watches for in prose:
 /** Tags that open a call or reasoning. */
-export const START_TAGS = [OPEN_CALL, FN, THINK];
+export const START_TAGS = [OPEN_CALL, FN, OPEN_TOOLS, THINK];
 /**
  * Closing tags met in prose, with no call or reasoning open, and stray wrapper tags: debris of
  * markup (a server-side parser that consumed a call but let its closer through, a model
@@ -25,6 +28,6 @@ export const START_TAGS = [OPEN_CALL, FN, THINK];
 export const ORPHAN_TAGS = [END_CALL, END_FN, END_PARAM, END_THINK, INVOCATION, END_INVOCATION];
 export const TEXT_TAGS = [...START_TAGS, ...ORPHAN_TAGS];
 /** Tags whose beginning, at the end of what has arrived, is held back from the text. */
-export const HOLD_TAGS = [OPEN_CALL, FN, THINK, ...ORPHAN_TAGS];
+export const HOLD_TAGS = [OPEN_CALL, FN, OPEN_TOOLS, THINK, ...ORPHAN_TAGS];
 /** After a call, tags that show whether the call really ended (structure) or another begins. */
 export const PENDING_TAGS = [END_PARAM, END_FN, OPEN_CALL, FN];

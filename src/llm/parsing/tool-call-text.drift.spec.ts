@@ -124,6 +124,28 @@ describe('drifted and leaked markup', () => {
       expect(run([...prose]).text).toBe(prose);
   });
 
+  it("reads Qwen2.5-Coder's <tools>JSON</tools> blocks; a <tools> in prose stays text", () => {
+    const a = { name: 'a', arguments: { x: 1 } };
+    for (const [input, text, calls] of [
+      ['<tools>\n{"name": "a", "arguments": {"x": 1}}\n</tools> ok', ' ok', [a]],
+      [
+        '<tools>\n[{"name": "a", "arguments": {"x": 1}}, {"name": "a", "parameters": {"x": 1}}]\n</tools>',
+        '',
+        [a, a],
+      ],
+      [
+        'Functions are listed within <tools></tools> tags.',
+        'Functions are listed within <tools></tools> tags.',
+        [],
+      ],
+    ] as const) {
+      const whole = run([input]);
+      expect(whole).toEqual({ text, reasoning: '', calls });
+      expect(run([...input])).toEqual(whole);
+      expect(run(randomSplit(input, rng(input.length)))).toEqual(whole);
+    }
+  });
+
   it('drops a stray <function_invocation> wrapper and doubled closers around a call', () => {
     const input =
       '<function_invocation>\n<tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</function>\n</function_invocation>\n</tool_call>';

@@ -1,5 +1,4 @@
 import { CallStage } from './call-stage.js';
-import { bareFunctionStart } from './function-tag.js';
 import { callOpener } from './call-opener.js';
 import { glmBlock } from './glm-call.js';
 import { hermesBlock } from './hermes-block.js';
@@ -34,6 +33,8 @@ export class ToolCallTextParser {
   private readonly stage = new CallStage();
   /** A `<tool_call>` was shown as prose (mentioned, not a call): its `</tool_call>` is prose too. */
   private openerInProse = false;
+  /** The tag that closes the Hermes block being read (`</tool_call>`, or `</tools>`). */
+  private blockCloser = tags.END_CALL;
 
   /** In `untagged` mode, where the next search for the reasoning's end starts. */
   private scanned = 0;
@@ -128,7 +129,7 @@ export class ToolCallTextParser {
       case 'xml':
         return this.stepXml(final, out);
       case 'hermes':
-        return this.endBlock(hermesBlock(this.buf, final), out);
+        return this.endBlock(hermesBlock(this.buf, final, this.blockCloser), out);
       case 'glm':
         return this.endBlock(glmBlock(this.buf, final, this.schemas), out);
       case 'pending':
@@ -176,27 +177,20 @@ export class ToolCallTextParser {
       this.mode = 'think';
       return true;
     }
-    if (tag === tags.FN) {
-      const start = bareFunctionStart(this.buf, final);
-      if (start === 'wait') return false;
-      if (start === 'no') {
-        this.emit(out, 'text', this.take(tags.FN.length));
-        return true;
-      }
-      this.wrapped = false;
-      this.enterXml();
-      return true;
-    }
-    const body = callOpener(this.buf, final, this.schemas);
-    switch (body.kind) {
+    const opener = callOpener(tag, this.buf, final, this.schemas);
+    switch (opener.kind) {
       case 'xml':
-        this.buf = this.buf.slice(body.skip);
-        this.wrapped = true;
+        this.buf = this.buf.slice(opener.skip);
+        this.wrapped = opener.wrapped;
         this.enterXml();
         return true;
       case 'hermes':
+        this.blockCloser = opener.closer;
+        this.mode = 'hermes';
+        this.openerInProse = false;
+        return true;
       case 'glm':
-        this.mode = body.kind;
+        this.mode = 'glm';
         this.openerInProse = false;
         return true;
       case 'cut':
@@ -205,8 +199,8 @@ export class ToolCallTextParser {
       case 'wait':
         return false;
       case 'prose':
-        this.emit(out, 'text', this.take(tags.OPEN_CALL.length));
-        this.openerInProse = true;
+        this.emit(out, 'text', this.take(opener.length));
+        this.openerInProse = tag === tags.OPEN_CALL;
         return true;
     }
   }
