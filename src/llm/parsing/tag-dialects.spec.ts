@@ -114,10 +114,31 @@ describe('the invoke dialect', () => {
     ]);
   });
 
+  it.each([1, 3, 1000])(
+    'reads the Hermes-family variants <function name="NAME"> and <function_call>, fed %i characters at a time',
+    (size) => {
+      expect(run('Sure. <function name="bash">{"command": "ls"}</function> Done.', size)).toEqual({
+        calls: [['bash', { command: 'ls' }]],
+        text: 'Sure.  Done.',
+      });
+      expect(
+        run("<function name='read'>\n<parameter=filePath>\n/tmp/a\n</parameter>\n</function>", size)
+          .calls,
+      ).toEqual([['read', { filePath: '/tmp/a' }]]);
+      expect(
+        run(
+          '<function_call>{"name": "bash", "arguments": {"command": "ls"}}</function_call> ok',
+          size,
+        ),
+      ).toEqual({ calls: [['bash', { command: 'ls' }]], text: ' ok' });
+    },
+  );
+
   it('leaves an invoke of no active tool, and a named parameter outside a call, as text', () => {
     for (const prose of [
       'The <invoke name="launch"> tag is not ours.',
       'A <parameter name="x"> alone.',
+      'The <function name="launch"> tag, and a <function_call> tag.',
     ])
       expect(run(prose, 1)).toEqual({ calls: [], text: prose });
   });

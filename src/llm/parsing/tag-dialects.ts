@@ -1,6 +1,6 @@
 import type { ToolSchemas } from './qwen-xml-call.js';
 import { SECTION_TOKENS, SPECIAL_TOKENS, specialTokenCall } from './special-token-calls.js';
-import { END_FN, FN, PARAM } from './tags.js';
+import { END_CALL, END_FN, FN, OPEN_CALL, PARAM } from './tags.js';
 
 // Tags of the "invoke" dialect (Anthropic's XML, which DeepSeek, Kimi and Qwen models imitate,
 // and MiniMax-M2's native format), and the wrappers around its calls.
@@ -14,11 +14,17 @@ const WRAPPERS = [
   '</minimax:tool_call>',
 ];
 const INVOKE_TAG = /^<invoke\s+name\s*=\s*["']?([^"'<>\s]+)["']?\s*>/;
+/** `<function name="NAME">`, a Hermes-family variant of `<function=NAME>` (llama.cpp reads it too). */
+const NAMED_FN = '<function ';
+const NAMED_FN_TAG = /^<function\s+name\s*=\s*["']?([^"'<>\s]+)["']?\s*>/;
+/** A wrapper some Hermes-style models use instead of `<tool_call>` around JSON (see `wrapped`). */
+const FUNCTION_CALL = '<function_call>';
+const END_FUNCTION_CALL = '</function_call>';
 const NAMED_PARAM_TAG = /^<parameter\s+name\s*=\s*["']?([^"'<>\s]+)["']?\s*>/;
 /** An opening tag longer than this is none of these (and is not waited for). */
 const MAX_TAG = 300;
 /** A tag of those whose attributes may still be arriving. */
-const OPEN_TAG = /^<(invoke|parameter)(\s[^<>\n]*)?$/;
+const OPEN_TAG = /^<(invoke|parameter|function)(\s[^<>\n]*)?$/;
 
 const WATCHED: string[] = [
   PARAM,
@@ -27,6 +33,9 @@ const WATCHED: string[] = [
   INVOKE,
   END_INVOKE,
   NAMED_PARAM,
+  NAMED_FN,
+  FUNCTION_CALL,
+  END_FUNCTION_CALL,
   ...WRAPPERS,
   ...SPECIAL_TOKENS,
 ];
@@ -58,6 +67,8 @@ type Open = 'qwen' | 'invoke';
  * - the "invoke" dialect: `<invoke name="NAME">` (NAME an active tool) becomes `<function=NAME>`,
  *   `</invoke>` becomes `</function>`, `<parameter name="K">` inside it becomes `<parameter=K>`, and the wrappers
  *   (`<function_calls>`, `<minimax:tool_call>`) are dropped;
+ * - `<function name="NAME">` (NAME an active tool) becomes `<function=NAME>`, and a
+ *   `<function_call>` wrapper around JSON becomes `<tool_call>` (Hermes-family variants);
  * - Kimi K2's and DeepSeek's special-token calls (see special-token-calls.ts) become Hermes blocks.
  * Inside a Qwen function nothing but its end is touched, so parameter values keep any such text
  * (a drifted name opens a Qwen function; an invoke opens one whose named parameters are read).
@@ -114,7 +125,11 @@ export class TagDialects {
     if (special !== undefined) return special;
     const wrapper = DROPPED.find((w) => s.startsWith(w, i));
     if (wrapper) return { text: '', end: i + wrapper.length };
-    if (s.startsWith(INVOKE, i) || s.startsWith(NAMED_PARAM, i)) return this.named(s, i, final);
+    if (s.startsWith(INVOKE, i) || s.startsWith(NAMED_PARAM, i) || s.startsWith(NAMED_FN, i))
+      return this.named(s, i, final);
+    if (s.startsWith(FUNCTION_CALL, i)) return this.wrapped(s, i, final);
+    if (s.startsWith(END_FUNCTION_CALL, i))
+      return { text: END_CALL, end: i + END_FUNCTION_CALL.length };
     if (this.open === null && s.startsWith(PARAM, i)) return this.drifted(s, i, final);
     return undefined;
   }
@@ -125,11 +140,22 @@ export class TagDialects {
     const invoke = INVOKE_TAG.exec(rest);
     if (invoke && this.schemas.has(invoke[1]!))
       return { text: `${FN}${invoke[1]}>`, end: i + invoke[0].length, open: 'invoke' };
+    const fn = NAMED_FN_TAG.exec(rest);
+    if (fn && this.schemas.has(fn[1]!))
+      return { text: `${FN}${fn[1]}>`, end: i + fn[0].length, open: 'qwen' };
     const param = NAMED_PARAM_TAG.exec(rest);
     if (param && this.open === 'invoke')
       return { text: `${PARAM}${param[1]}>`, end: i + param[0].length };
     const arriving = !final && s.length - i <= MAX_TAG && OPEN_TAG.test(rest);
     return arriving ? 'wait' : undefined;
+  }
+
+  /** `<function_call>` before JSON is a Hermes `<tool_call>`; elsewhere it is left as text. */
+  private wrapped(s: string, i: number, final: boolean): Mend | 'wait' | undefined {
+    const next = s.slice(i + FUNCTION_CALL.length).trimStart();
+    if (next.startsWith('{') || next.startsWith('['))
+      return { text: OPEN_CALL, end: i + FUNCTION_CALL.length };
+    return next === '' && !final ? 'wait' : undefined;
   }
 
   /** Qwen3.6's call name written as a parameter (see the class comment). */
