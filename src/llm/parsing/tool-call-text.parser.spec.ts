@@ -251,6 +251,14 @@ describe('properties', () => {
     '</arg_key>',
     '<arg_value>',
     '</arg_value>',
+    '<tools>',
+    '</tools>',
+    '```json\n',
+    '```',
+    '[',
+    ',',
+    '<function="f">',
+    '<function=f>{"x": 1}',
   );
   // `f` is an active tool: a GLM call without arguments (`<tool_call>f</tool_call>`) counts.
   const schemas = new Map([['f', { type: 'object', properties: { x: { type: 'integer' } } }]]);

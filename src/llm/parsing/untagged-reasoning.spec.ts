@@ -82,6 +82,7 @@ describe('text that begins inside untagged reasoning', () => {
           expect(run(randomSplit(input, rng(seed)))).toEqual(run([input]));
         },
       ),
+      { numRuns: 500 },
     );
   });
 });
