@@ -1,4 +1,4 @@
-import { firstValueFrom, lastValueFrom, toArray, filter, take } from 'rxjs';
+import { lastValueFrom, toArray } from 'rxjs';
 import type { LlmEvent, LlmRequest } from '../src/llm/llm.types.js';
 import {
   useFakeLlm,
@@ -175,89 +175,6 @@ describe('OpenAiLlmClient against a real SSE server', () => {
     expect(ev.filter((e) => e.type === 'text')).toEqual([]);
     await events(sseText(['ok']), c);
     expect(llm.requests.map((r) => r.body.tool_choice)).toEqual(['auto', 'none', 'none']);
-  });
-
-  it('times out a server that never answers, with an error event', async () => {
-    const ev = await events({ kind: 'hang' }, client(url(), { timeoutSecs: 0.3 }));
-    expect(ev).toEqual([
-      expect.objectContaining({
-        type: 'error',
-        message: expect.stringContaining('timed out'),
-        retryable: true,
-      }),
-    ]);
-  });
-
-  it('times out a stream that stalls between chunks', async () => {
-    const ev = await events(
-      { kind: 'sse', pieces: sseText(['a']).pieces.slice(0, 2), keepOpen: true },
-      client(url(), { timeoutSecs: 0.3 }),
-    );
-    expect(ev.map((e) => e.type)).toEqual(['text', 'error']);
-    expect(ev[1]).toMatchObject({
-      message: expect.stringContaining('between chunks'),
-      retryable: false,
-    });
-  });
-
-  it('keeps the connection for the next request, and resends once on a new one when the server dropped it', async () => {
-    const text = (ev: LlmEvent[]) => ev.map((e) => (e.type === 'text' ? e.text : '')).join('');
-    const c = client(url());
-    const settle = () => new Promise((r) => setTimeout(r, 50)); // the end of the chunked body
-    expect(text(await events(sseText(['one']), c))).toBe('one');
-    await settle();
-    expect(text(await events(sseText(['two']), c))).toBe('two');
-    expect(llm.requests[1]!.clientPort).toBe(llm.requests[0]!.clientPort);
-    await settle();
-    llm.enqueue({ kind: 'drop' });
-    expect(text(await events(sseText(['three']), c))).toBe('three');
-    expect(llm.requests).toHaveLength(4);
-    expect(llm.requests[2]!.clientPort).toBe(llm.requests[0]!.clientPort);
-    expect(llm.requests[3]!.clientPort).not.toBe(llm.requests[2]!.clientPort);
-  });
-
-  it('aborts the HTTP request when the subscriber unsubscribes', async () => {
-    llm.enqueue({
-      kind: 'sse',
-      pieces: [...sseText(['first']).pieces.slice(0, 2)],
-      keepOpen: true,
-    });
-    const first = await firstValueFrom(
-      client(url())
-        .stream(request)
-        .pipe(
-          filter((e) => e.type === 'text'),
-          take(1),
-        ),
-    );
-    expect(first).toEqual({ type: 'text', text: 'first' });
-    await llm.requests[0]!.aborted;
-    expect(llm.requests[0]!.wasAborted).toBe(true);
-  });
-
-  it('aborts the HTTP request when the signal passed to stream() aborts', async () => {
-    llm.enqueue({
-      kind: 'sse',
-      pieces: [...sseText(['first']).pieces.slice(0, 2)],
-      keepOpen: true,
-    });
-    const controller = new AbortController();
-    const events: LlmEvent[] = [];
-    const done = new Promise<void>((resolve) =>
-      client(url())
-        .stream(request, controller.signal)
-        .subscribe({
-          next: (e) => {
-            events.push(e);
-            if (e.type === 'text') controller.abort();
-          },
-          complete: resolve,
-        }),
-    );
-    await done;
-    await llm.requests[0]!.aborted;
-    expect(llm.requests[0]!.wasAborted).toBe(true);
-    expect(events.map((e) => e.type)).toEqual(['text', 'error']);
   });
 
   it('reads a non-streamed reply (chatReply) with message.tool_calls', async () => {
