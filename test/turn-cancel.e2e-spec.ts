@@ -106,6 +106,13 @@ describe('cancellation and protocol errors over /ws', () => {
     ['an unknown type', '{"type":"dance"}', /unknown message type "dance"/],
     ['a missing text', '{"type":"user_text"}', /"text"/],
     ['an empty text', '{"type":"user_text","text":""}', /non-empty "text"/],
+    // A value of the wrong type is told as such, not as too long.
+    [
+      'a text that is a number',
+      '{"type":"user_text","text":5}',
+      /^user_text needs a "text" string$/,
+    ],
+    ['a ping id that is a number', '{"type":"ping","id":7}', /^"id" must be a string$/],
     ['a JSON array', '[1,2]', /JSON object/],
     [
       'a misspelt setting',

@@ -135,6 +135,9 @@ const TYPES = {
 export const CLIENT_MESSAGE_TYPES = Object.keys(TYPES);
 
 /** Parses and validates one text frame; returns the message or a human error. */
+/** class-validator's type checks, told before the other checks a value fails. */
+const TYPE_CHECKS = ['isString', 'isBoolean', 'isArray', 'isIn'];
+
 export function parseClientMessage(raw: string): { message: ClientMessage } | { error: string } {
   let data: unknown;
   try {
@@ -165,9 +168,10 @@ export function parseClientMessage(raw: string): { message: ClientMessage } | { 
   const errors = validateSync(instance, { forbidUnknownValues: false });
   if (errors.length > 0) {
     const first = errors[0]!;
-    return {
-      error: Object.values(first.constraints ?? {})[0] ?? `invalid field "${first.property}"`,
-    };
+    const failed = first.constraints ?? {};
+    // A value of the wrong type fails its length check too: the type is what to tell.
+    const key = TYPE_CHECKS.find((k) => k in failed) ?? Object.keys(failed)[0];
+    return { error: (key && failed[key]) ?? `invalid field "${first.property}"` };
   }
   return { message: instance };
 }
