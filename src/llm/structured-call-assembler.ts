@@ -1,4 +1,4 @@
-/** Assembles streamed `delta.tool_calls` fragments by `index` (vLLM and OpenAI shapes). */
+/** Assembles streamed `delta.tool_calls` fragments by `index` (vLLM and OpenAI shapes), and by id where servers reuse an index. */
 export interface AssembledCall {
   index: number;
   id: string | undefined;
@@ -16,16 +16,19 @@ interface Fragment {
 const NONE: readonly AssembledCall[] = Object.freeze([]);
 
 export class StructuredCallAssembler {
+  /** The calls by slot: the order they started in. */
   private readonly calls = new Map<number, AssembledCall>();
   private readonly done = new Set<number>();
+  /** The slot of each `index` the server gave. */
+  private readonly slots = new Map<number, number>();
 
-  /** Adds fragments; returns the calls that became complete (a later index started). */
+  /** Adds fragments; returns the calls that became complete (a later call started). */
   add(fragments: unknown): readonly AssembledCall[] {
     if (!Array.isArray(fragments)) return NONE;
     const completed: AssembledCall[] = [];
     for (const raw of fragments as Fragment[]) {
       if (typeof raw !== 'object' || raw === null) continue;
-      const index = typeof raw.index === 'number' ? raw.index : this.indexOf(raw);
+      const index = typeof raw.index === 'number' ? this.slotOf(raw.index, raw) : this.indexOf(raw);
       for (const [i, call] of this.calls) {
         if (i < index && !this.done.has(i)) {
           this.done.add(i);
@@ -43,6 +46,26 @@ export class StructuredCallAssembler {
       this.calls.set(index, call);
     }
     return completed;
+  }
+
+  /**
+   * The slot for a fragment the server gave `index`: that index's call, unless the fragment
+   * starts another one there, with another id (or, without ids, another name). Ollama, and
+   * proxies bridging OpenAI's Responses API, give every parallel call index 0.
+   */
+  private slotOf(index: number, raw: Fragment): number {
+    const slot = this.slots.get(index);
+    const call = slot === undefined ? undefined : this.calls.get(slot);
+    const name = raw.function?.name;
+    const another =
+      call !== undefined &&
+      (raw.id && call.id
+        ? raw.id !== call.id
+        : !raw.id && !call.id && !!name && call.name !== '' && name !== call.name);
+    if (slot !== undefined && !another) return slot;
+    const next = this.calls.size === 0 ? 0 : Math.max(...this.calls.keys()) + 1;
+    this.slots.set(index, next);
+    return next;
   }
 
   /**

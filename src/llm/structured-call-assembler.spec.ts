@@ -1,0 +1,76 @@
+import { StructuredCallAssembler, type AssembledCall } from './structured-call-assembler.js';
+
+/** Every call assembled from `chunks` (each a `delta.tool_calls` array), in order. */
+function assemble(chunks: unknown[][]): Pick<AssembledCall, 'id' | 'name' | 'arguments'>[] {
+  const assembler = new StructuredCallAssembler();
+  const calls = [...chunks.flatMap((c) => assembler.add(c)), ...assembler.finish()];
+  return calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args }));
+}
+
+const start = (id: string | undefined, name: string, args = '') => ({
+  index: 0,
+  ...(id && { id }),
+  type: 'function',
+  function: { name, arguments: args },
+});
+const more = (args: string, index = 0) => ({ index, function: { arguments: args } });
+
+describe('StructuredCallAssembler', () => {
+  it('tells parallel calls apart when the server gives them all index 0 (Ollama, Responses API bridges)', () => {
+    expect(
+      assemble([
+        [start('call_a', 'file_write', '{"filePath":')],
+        [more('"hello.py"}')],
+        [start('call_b', 'file_write', '{"filePath":')],
+        [more('"world.py"}')],
+      ]),
+    ).toEqual([
+      { id: 'call_a', name: 'file_write', arguments: '{"filePath":"hello.py"}' },
+      { id: 'call_b', name: 'file_write', arguments: '{"filePath":"world.py"}' },
+    ]);
+    // Without ids, another name at the same index starts another call.
+    expect(
+      assemble([
+        [start(undefined, 'get_time', '{}')],
+        [start(undefined, 'get_weather', '{"city":"Rome"}')],
+      ]),
+    ).toEqual([
+      { id: undefined, name: 'get_time', arguments: '{}' },
+      { id: undefined, name: 'get_weather', arguments: '{"city":"Rome"}' },
+    ]);
+  });
+
+  it('keeps one call whose fragments repeat its id or name, or trail with empty arguments (vLLM)', () => {
+    const expected = [{ id: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}' }];
+    expect(
+      assemble([
+        [start('call_a', 'get_weather', '{"city":')],
+        [
+          {
+            ...start('call_a', 'get_weather'),
+            function: { name: 'get_weather', arguments: '"Paris"}' },
+          },
+        ],
+        [more('')],
+      ]),
+    ).toEqual(expected);
+    expect(
+      assemble([
+        [start(undefined, 'get_weather', '{"city":')],
+        [{ index: 0, function: { name: 'get_weather', arguments: '"Paris"}' } }],
+      ]),
+    ).toEqual([{ ...expected[0], id: undefined }]);
+  });
+
+  it('keeps calls with distinct indexes apart, in the order they started', () => {
+    expect(
+      assemble([
+        [start('a', 'first', '{}'), { ...start('b', 'second', '{"x":'), index: 1 }],
+        [more('1}', 1)],
+      ]).map((c) => [c.id, c.arguments]),
+    ).toEqual([
+      ['a', '{}'],
+      ['b', '{"x":1}'],
+    ]);
+  });
+});
