@@ -40,6 +40,22 @@ describe('StructuredCallAssembler', () => {
     ]);
   });
 
+  it("follows a call whose fragments change index (SGLang's first fragment at the tool's index)", () => {
+    expect(
+      assemble([
+        [{ ...start('call_m', 'multiply'), index: 1 }],
+        [more('{"a": 3, ')],
+        [more('"b": 12}')],
+        [start('call_a', 'add')],
+        [more('{"a": 11, "b": 49}', 1)],
+        [{ index: 1, id: 'call_a', function: { arguments: '' } }],
+      ]),
+    ).toEqual([
+      { id: 'call_m', name: 'multiply', arguments: '{"a": 3, "b": 12}' },
+      { id: 'call_a', name: 'add', arguments: '{"a": 11, "b": 49}' },
+    ]);
+  });
+
   it('keeps one call whose fragments repeat its id or name, or trail with empty arguments (vLLM)', () => {
     const expected = [{ id: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}' }];
     expect(

@@ -49,23 +49,43 @@ export class StructuredCallAssembler {
   }
 
   /**
-   * The slot for a fragment the server gave `index`: that index's call, unless the fragment
-   * starts another one there, with another id (or, without ids, another name). Ollama, and
-   * proxies bridging OpenAI's Responses API, give every parallel call index 0.
+   * The slot for a fragment the server gave `index`. Servers are not all consistent: Ollama, and
+   * proxies bridging OpenAI's Responses API, give every parallel call index 0; SGLang has given
+   * a call's first fragment one index and the rest another. So a fragment with a call's id and
+   * no name goes to that call; one starting another call at a used index (another id, or without ids another
+   * name) gets a slot of its own; one with arguments only goes to the call at its index while
+   * that call is open, else to the call started last.
    */
   private slotOf(index: number, raw: Fragment): number {
-    const slot = this.slots.get(index);
-    const call = slot === undefined ? undefined : this.calls.get(slot);
     const name = raw.function?.name;
+    if (raw.id && !name) {
+      // A call's id without its name continues that call (ids are not unique across calls on
+      // every server: DeepSeek and GLM endpoints repeat one, each call with its own name).
+      const same = [...this.calls.values()].find((c) => c.id === raw.id);
+      if (same) return this.map(index, same.index);
+    }
+    const slot = this.slots.get(index);
+    if (!raw.id && !name) {
+      if (slot !== undefined && !this.done.has(slot)) return slot;
+      if (this.calls.size > 0) return this.map(index, this.lastSlot());
+    }
+    const call = slot === undefined ? undefined : this.calls.get(slot);
     const another =
       call !== undefined &&
-      (raw.id && call.id
-        ? raw.id !== call.id
-        : !raw.id && !call.id && !!name && call.name !== '' && name !== call.name);
+      (raw.id
+        ? !!call.id && raw.id !== call.id
+        : !call.id && !!name && call.name !== '' && name !== call.name);
     if (slot !== undefined && !another) return slot;
-    const next = this.calls.size === 0 ? 0 : Math.max(...this.calls.keys()) + 1;
-    this.slots.set(index, next);
-    return next;
+    return this.map(index, this.calls.size === 0 ? 0 : this.lastSlot() + 1);
+  }
+
+  private map(index: number, slot: number): number {
+    this.slots.set(index, slot);
+    return slot;
+  }
+
+  private lastSlot(): number {
+    return Math.max(...this.calls.keys());
   }
 
   /**
@@ -75,7 +95,7 @@ export class StructuredCallAssembler {
    */
   private indexOf(raw: Fragment): number {
     if (this.calls.size === 0) return 0;
-    const last = Math.max(...this.calls.keys());
+    const last = this.lastSlot();
     const call = this.calls.get(last)!;
     const otherId = !!raw.id && !!call.id && raw.id !== call.id;
     const otherName = !!raw.function?.name && call.name !== '';
