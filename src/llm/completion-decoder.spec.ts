@@ -186,6 +186,11 @@ describe('CompletionDecoder', () => {
         paris,
         ['get_weather', { city: 'Rome' }],
       ]);
+      // Arguments written flat beside the name (gpt-oss), when they are declared parameters.
+      expect(run('{"name": "get_weather", "city": "Paris"}', size)).toEqual({
+        calls: [paris],
+        text: '',
+      });
       // In a Markdown fence, closed or not.
       for (const fenced of [
         '```json\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n```',
@@ -198,6 +203,8 @@ describe('CompletionDecoder', () => {
         '`ls` lists files.',
         '{"answer": 42} is it',
         '{"name": "launch", "arguments": {}}',
+        '{"name": "get_weather", "country": "France"}',
+        '{"name": "get_weather"}',
         '[1, 2]',
         '[launch(now=True)]',
         '[laughs] Sure.',

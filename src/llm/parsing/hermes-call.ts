@@ -52,10 +52,7 @@ export function hermesCalls(body: string): ParsedTextCall[] {
     const item = isObject(entry.function) ? entry.function : entry;
     const { name, arguments: args, parameters } = item;
     if (typeof name !== 'string' || name === '') continue;
-    const flat = Object.fromEntries(
-      Object.entries(item).filter(([k]) => !['name', 'type', 'id'].includes(k)),
-    );
-    calls.push(callFrom(name, args ?? parameters ?? flat));
+    calls.push(callFrom(name, args ?? parameters ?? flatArguments(item)));
   }
   return calls;
 }
@@ -124,10 +121,33 @@ export function bareCalls(text: string, schemas: ToolSchemas): ParsedTextCall[] 
     if (typeof item !== 'object' || item === null) return undefined;
     const { name, arguments: args, parameters } = item as Record<string, unknown>;
     if (typeof name !== 'string' || !schemas.has(name)) return undefined;
-    if (args === undefined && parameters === undefined) return undefined;
-    calls.push(callFrom(name, args ?? parameters));
+    const given = args ?? parameters ?? declaredOnly(flatArguments(item), schemas.get(name));
+    if (given === undefined) return undefined;
+    calls.push(callFrom(name, given));
   }
   return calls;
+}
+
+/** The keys of a call object beside its name (arguments written flat). */
+function flatArguments(item: object): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(item).filter(([k]) => !['name', 'type', 'id'].includes(k)),
+  );
+}
+
+/**
+ * Flat arguments, when every key is a parameter the tool declares (and there is one at least):
+ * a bare reply `{"name":"read_file","path":"/etc/hosts"}` is a call (gpt-oss has been seen to
+ * write that), while JSON that merely has a `name` is not.
+ */
+function declaredOnly(
+  flat: Record<string, unknown>,
+  schema: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  const properties = schema?.properties;
+  const keys = Object.keys(flat);
+  if (keys.length === 0 || typeof properties !== 'object' || properties === null) return undefined;
+  return keys.every((k) => Object.hasOwn(properties, k)) ? flat : undefined;
 }
 
 /**
