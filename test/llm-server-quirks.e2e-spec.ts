@@ -59,4 +59,18 @@ describe('OpenAiLlmClient against servers that do not stream as asked', () => {
     ).toEqual(['Hello', ' there']);
     expect(labelled.at(-1)).toMatchObject({ type: 'done', finishReason: 'stop' });
   });
+
+  it('reports an SSE event typed error, whatever its data, after the text so far', async () => {
+    for (const data of ['{"message":"model overloaded"}', 'model overloaded']) {
+      const pieces = sseText(['Hel']).pieces.slice(0, 2);
+      const got = await events({
+        kind: 'sse',
+        pieces: [...pieces, `event: error\ndata: ${data}\n\n`],
+      });
+      expect(got).toEqual([
+        { type: 'text', text: 'Hel' },
+        expect.objectContaining({ type: 'error', message: 'LLM server error: model overloaded' }),
+      ]);
+    }
+  });
 });

@@ -235,6 +235,15 @@ export class OpenAiLlmClient extends LlmClient {
           return;
         }
         const json = parseJson(event.data);
+        if (event.event === 'error') {
+          // An SSE event typed `error`, whatever its data holds (text, {"message": …}, {"error": …}).
+          const message =
+            errorMessageOf(json) ?? (json as { message?: unknown } | undefined)?.message;
+          fault = new StreamFault(
+            `LLM server error: ${(typeof message === 'string' ? message : event.data).slice(0, 500)}`,
+          );
+          return;
+        }
         if (json === undefined) {
           fault = new StreamFault(
             `LLM stream sent a line that is not JSON: ${event.data.slice(0, 200)}`,
