@@ -1,4 +1,7 @@
-/** Assembles streamed `delta.tool_calls` fragments by `index` (vLLM and OpenAI shapes), and by id where servers reuse an index. */
+/**
+ * Assembles streamed `delta.tool_calls` fragments by `index` (vLLM and OpenAI shapes), and by id
+ * and name where servers reuse or change an index.
+ */
 export interface AssembledCall {
   index: number;
   id: string | undefined;
@@ -52,9 +55,9 @@ export class StructuredCallAssembler {
    * The slot for a fragment the server gave `index`. Servers are not all consistent: Ollama, and
    * proxies bridging OpenAI's Responses API, give every parallel call index 0; SGLang has given
    * a call's first fragment one index and the rest another. So a fragment with a call's id and
-   * no name goes to that call; one starting another call at a used index (another id, or without ids another
-   * name) gets a slot of its own; one with arguments only goes to the call at its index while
-   * that call is open, else to the call started last.
+   * no name goes to that call; one starting another call at a used index (another id, or without
+   * ids another name) gets a slot of its own; one with arguments only goes to the call at its
+   * index while that call is open, else to the call started last.
    */
   private slotOf(index: number, raw: Fragment): number {
     const name = raw.function?.name;
