@@ -78,6 +78,24 @@ describe('StructuredCallAssembler', () => {
     ).toEqual([{ ...expected[0], id: undefined }]);
   });
 
+  it('reads arguments a server restates whole in every fragment, or once more at the end', () => {
+    const expected = [{ id: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}' }];
+    expect(
+      assemble([
+        [start('call_a', 'get_weather', '{"ci')],
+        [more('{"city":"Pa')],
+        [more('{"city":"Paris"}')],
+      ]),
+    ).toEqual(expected);
+    expect(
+      assemble([
+        [start('call_a', 'get_weather', '{"city":')],
+        [more('"Paris"}')],
+        [{ ...start('call_a', 'get_weather', '{"city":"Paris"}') }],
+      ]),
+    ).toEqual(expected);
+  });
+
   it('keeps calls with distinct indexes apart, in the order they started', () => {
     expect(
       assemble([

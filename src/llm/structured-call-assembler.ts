@@ -18,6 +18,14 @@ interface Fragment {
 
 const NONE: readonly AssembledCall[] = Object.freeze([]);
 
+/**
+ * The arguments so far with `piece` added. A piece that starts with everything so far restates
+ * it: some servers and proxies stream the whole arguments so far in every fragment, or send them
+ * whole once more at the end; appended, they would be the arguments twice.
+ */
+const joined = (sofar: string, piece: string) =>
+  sofar !== '' && piece.startsWith(sofar) ? piece : sofar + piece;
+
 export class StructuredCallAssembler {
   /** The calls by slot: the order they started in. */
   private readonly calls = new Map<number, AssembledCall>();
@@ -44,8 +52,9 @@ export class StructuredCallAssembler {
       if (raw.id && !call.id) call.id = raw.id;
       if (raw.function?.name && !call.name) call.name = raw.function.name;
       const args = raw.function?.arguments;
-      if (typeof args === 'string') call.arguments += args;
-      else if (typeof args === 'object' && args !== null) call.arguments += JSON.stringify(args);
+      if (typeof args === 'string') call.arguments = joined(call.arguments, args);
+      else if (typeof args === 'object' && args !== null)
+        call.arguments = joined(call.arguments, JSON.stringify(args));
       this.calls.set(index, call);
     }
     return completed;
