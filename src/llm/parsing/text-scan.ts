@@ -24,11 +24,12 @@ export function heldSuffix(s: string, tags: string[]): number {
   return tags.some((t) => t.length > tail.length && t.startsWith(tail)) ? tail.length : 0;
 }
 
-// Character codes of <, t, f and /.
+// Character codes of <, t, f, / and |.
 const LT = 60;
 const T = 116;
 const F = 102;
 const SLASH = 47;
+const BAR = 124;
 
 /**
  * Index of the first '<' in `delta` that could begin a tag (followed by t, f or /, or last), else
@@ -43,7 +44,7 @@ export function tagStart(delta: string): number {
   return -1;
 }
 
-/** True for the character codes a tag has after '<': <tool_call>, <think>, <function=, </think>. */
+/** True for the character codes a tag has after '<': <tool_call>, <think>, <function=, </think>, <|im_end|>. */
 export function canFollowLt(code: number): boolean {
-  return code === T || code === F || code === SLASH;
+  return code === T || code === F || code === SLASH || code === BAR;
 }

@@ -146,6 +146,24 @@ describe('drifted and leaked markup', () => {
     }
   });
 
+  it('ends the answer at an end-of-turn token, and drops the turn the model goes on to write', () => {
+    for (const [input, text] of [
+      ['It is sunny.<|im_end|>\n<|im_start|>user\nThanks!<|im_end|>', 'It is sunny.'],
+      ['Answer.<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nmore', 'Answer.'],
+      ['Done.<|endoftext|>', 'Done.'],
+      ['a <| b and x<|y are prose', 'a <| b and x<|y are prose'],
+    ] as const) {
+      expect(run([input])).toEqual({ text, reasoning: '', calls: [] });
+      expect(run([...input])).toEqual(run([input]));
+    }
+    const call =
+      '<tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>';
+    // A call before the token stands; one in the turn written after it is no call of this answer.
+    expect(run([`${call}<|im_end|>\n<|im_start|>assistant\n${call}`]).calls).toEqual([
+      { name: 'f', arguments: { x: '1' } },
+    ]);
+  });
+
   it('drops a stray <function_invocation> wrapper and doubled closers around a call', () => {
     const input =
       '<function_invocation>\n<tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</function>\n</function_invocation>\n</tool_call>';

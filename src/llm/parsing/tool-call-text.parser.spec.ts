@@ -259,6 +259,8 @@ describe('properties', () => {
     ',',
     '<function="f">',
     '<function=f>{"x": 1}',
+    '<|im_end|>',
+    '<|',
   );
   // `f` is an active tool: a GLM call without arguments (`<tool_call>f</tool_call>`) counts.
   const schemas = new Map([['f', { type: 'object', properties: { x: { type: 'integer' } } }]]);

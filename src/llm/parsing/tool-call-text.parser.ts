@@ -15,7 +15,7 @@ export type { TextParserEvent, TextParserSink } from './parser-events.js';
 /** A held-back tag prefix at least this long (`<to`, `<fu`) is dropped at the end of the output. */
 const TRUNCATED_TAG_MIN = 3;
 
-type Mode = 'text' | 'think' | 'untagged' | 'xml' | 'hermes' | 'glm' | 'pending';
+type Mode = 'text' | 'think' | 'untagged' | 'xml' | 'hermes' | 'glm' | 'pending' | 'ended';
 
 /**
  * Incremental parser of model text: `push(delta)` returns the events that are certain,
@@ -79,7 +79,7 @@ export class ToolCallTextParser {
   }
 
   private feedAny(delta: string, sink: TextParserSink): void {
-    if (delta === '') return;
+    if (delta === '' || this.mode === 'ended') return;
     // Fast path in text: when no '<' can begin a tag, or only a last one, which is held, the delta
     // (after a held '<' that it shows is not a tag) is text at once.
     if (
@@ -134,6 +134,8 @@ export class ToolCallTextParser {
         return this.endBlock(glmBlock(this.buf, final, this.schemas), out);
       case 'pending':
         return this.stepPending(final, out);
+      case 'ended':
+        return false;
     }
   }
 
@@ -151,7 +153,7 @@ export class ToolCallTextParser {
     let at = -1;
     let tag = '';
     for (let i = this.buf.indexOf('<'); i !== -1 && at === -1; i = this.buf.indexOf('<', i + 1)) {
-      // Only '<t', '<f' and '</' can begin one (`3 < 4` is prose).
+      // Only '<t', '<f', '</' and '<|' can begin one (`3 < 4` is prose).
       if (!canFollowLt(this.buf.charCodeAt(i + 1))) continue;
       const found = tags.TEXT_TAGS.find((t) => this.buf.startsWith(t, i));
       if (found) [at, tag] = [i, found];
@@ -165,6 +167,11 @@ export class ToolCallTextParser {
       return false;
     }
     this.emit(out, 'text', this.take(at));
+    if (tags.END_OF_TURN.includes(tag)) {
+      this.buf = '';
+      this.mode = 'ended';
+      return false;
+    }
     if (tags.ORPHAN_TAGS.includes(tag)) {
       const mentioned = tag === tags.END_CALL && this.openerInProse;
       if (mentioned) this.openerInProse = false;
