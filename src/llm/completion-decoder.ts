@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { BareReplyHead, type HeadOutcome } from './parsing/bare-reply.js';
+import { contentParts } from './content-parts.js';
 import { callFrom, type ParsedTextCall } from './parsing/hermes-call.js';
 import { MistralCallSplitter, type SplitSink } from './parsing/mistral-call.js';
 import { TagDialects } from './parsing/tag-dialects.js';
@@ -26,7 +27,7 @@ function canonical(value: unknown): string {
 }
 
 interface Delta {
-  content?: string | null;
+  content?: unknown;
   reasoning_content?: string | null;
   reasoning?: string | null;
   tool_calls?: unknown;
@@ -116,9 +117,11 @@ export class CompletionDecoder {
     if (!choice) return out;
     const delta = choice.delta ?? {};
     this.addReasoning(delta.reasoning_content ?? delta.reasoning, out);
+    const parts = contentParts(delta.content);
+    this.addReasoning(parts?.thinking, out);
     if (Array.isArray(delta.tool_calls) && delta.tool_calls.length > 0) this.structuredCalls = true;
-    if (typeof delta.content === 'string' && !this.isCallDebris(delta.content))
-      this.fromText(delta.content, out);
+    const content = parts ? parts.text : delta.content;
+    if (typeof content === 'string' && !this.isCallDebris(content)) this.fromText(content, out);
     if (typeof delta.refusal === 'string' && delta.refusal !== '')
       out.push({ type: 'text', text: delta.refusal });
     for (const call of this.structured.add(delta.tool_calls)) this.fromStructured(call, out);
@@ -144,7 +147,10 @@ export class CompletionDecoder {
     const choice = Array.isArray(choices) ? choices[0] : undefined;
     const message = choice?.message ?? {};
     this.addReasoning(message.reasoning_content ?? message.reasoning, out);
-    if (typeof message.content === 'string') this.fromText(message.content, out);
+    const parts = contentParts(message.content);
+    this.addReasoning(parts?.thinking, out);
+    const content = parts ? parts.text : message.content;
+    if (typeof content === 'string') this.fromText(content, out);
     for (const [index, call] of (Array.isArray(message.tool_calls)
       ? message.tool_calls
       : []
