@@ -4,7 +4,6 @@
  */
 export function speakable(sentence: string): string {
   return sentence
-    .replace(/```[\s\S]*?```/g, ' ')
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
     .replace(/\bhttps?:\/\/\S+/gi, ' ')
@@ -13,4 +12,22 @@ export function speakable(sentence: string): string {
     .replace(/(\*\*|__|\*|`|~~|^#{1,6}\s*|^>\s*|^\s*[-*+]\s+)/gm, '')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/**
+ * Code in Markdown fences is not read aloud, even when the fence opens in one sentence and
+ * closes several sentences later (each sentence is synthesised on its own).
+ */
+export class CodeFences {
+  private inside = false;
+
+  /** `sentence` without what lies inside fences, the state carried over to the next sentence. */
+  outside(sentence: string): string {
+    let out = '';
+    sentence.split('```').forEach((part, i) => {
+      if (i > 0) this.inside = !this.inside;
+      if (!this.inside) out += part;
+    });
+    return out;
+  }
 }

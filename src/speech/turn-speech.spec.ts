@@ -43,6 +43,18 @@ const audioText = (events: SpeechEvent[]) =>
   events.flatMap((e) => (e.type === 'audio' ? [e.data.toString()] : [])).join('|');
 
 describe('speakTurn', () => {
+  it('does not read code aloud, even when its fence spans several sentences', async () => {
+    const tts = new RecordingTts();
+    await speak(tts, [
+      'Here is the fix. ```python\nx = 1. ',
+      'print(x)\n``` Run it. Inline `ls` is fine. ```sh\nrm -rf /tmp/a.\n``` Done.',
+    ]);
+    expect(tts.texts.join(' ')).not.toMatch(/x = 1|print|rm -rf|python/);
+    expect(tts.texts.join(' ')).toContain('Run it.');
+    expect(tts.texts.join(' ')).toContain('Inline ls is fine.');
+    expect(tts.texts.join(' ')).toContain('Done.');
+  });
+
   it('synthesises sentence by sentence and keeps the order even when a later one is faster', async () => {
     const tts = new RecordingTts((t) => (t.startsWith('First') ? 60 : 0));
     const spoken: string[] = [];

@@ -2,7 +2,7 @@ import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { Observable, type Subscriber } from 'rxjs';
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 import { SentenceSegmenter } from './sentence-segmenter.js';
-import { speakable } from './speech-text.js';
+import { CodeFences, speakable } from './speech-text.js';
 import type { TtsEngine } from './tts-engine.js';
 
 export type SpeechEvent =
@@ -59,6 +59,8 @@ export function speakTurn(
 class TurnSpeech {
   private readonly segmenter: SentenceSegmenter;
   private readonly jobs: Job[] = [];
+  /** Code fences open across sentences: their content is not spoken. */
+  private readonly fences = new CodeFences();
   private inputDone = false;
   private emitIndex = 0;
   private seq = 0;
@@ -99,7 +101,7 @@ class TurnSpeech {
 
   private add(sentences: string[]): void {
     for (const sentence of sentences) {
-      const text = speakable(sentence);
+      const text = speakable(this.fences.outside(sentence));
       this.jobs.push({ sentence, text, chunks: [], done: text === '', started: false });
     }
     this.startJobs();
