@@ -83,5 +83,8 @@ describe('speakable', () => {
     expect(speakable('# Title')).toBe('Title');
     expect(speakable('- item one')).toBe('item one');
     expect(speakable('🎉🎉')).toBe('');
+    expect(speakable('| City | Weather |\n|---|:---:|\n| Rome | 21°C |\n| Oslo | 3°C |')).toBe(
+      'City, Weather. Rome, 21°C. Oslo, 3°C.',
+    );
   });
 });

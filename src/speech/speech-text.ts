@@ -1,17 +1,24 @@
 /**
  * Light clean-up of a sentence before synthesis (pure): markdown symbols, URLs and emoji are
- * not read aloud. Returns '' when nothing speakable is left.
+ * not read aloud, table cells are read as a list. Returns '' when nothing speakable is left.
  */
 export function speakable(sentence: string): string {
-  return sentence
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-    .replace(/\bhttps?:\/\/\S+/gi, ' ')
-    .replace(/\bwww\.\S+/gi, ' ')
-    .replace(/\p{Extended_Pictographic}|[\u{1F1E6}-\u{1F1FF}]|\u{FE0F}|\u{200D}/gu, '')
-    .replace(/(\*\*|__|\*|`|~~|^#{1,6}\s*|^>\s*|^\s*[-*+]\s+)/gm, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    sentence
+      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+      .replace(/\bhttps?:\/\/\S+/gi, ' ')
+      .replace(/\bwww\.\S+/gi, ' ')
+      .replace(/\p{Extended_Pictographic}|[\u{1F1E6}-\u{1F1FF}]|\u{FE0F}|\u{200D}/gu, '')
+      .replace(/(\*\*|__|\*|`|~~|^#{1,6}\s*|^>\s*|^\s*[-*+]\s+)/gm, '')
+      // Tables: the rule under the header is dropped, the cells are read as a list.
+      .replace(/^\s*\|?(\s*:?-{2,}:?\s*\|)+(\s*:?-{2,}:?\s*)?$/gm, ' ')
+      .replace(/^\s*\|\s*/gm, ' ')
+      .replace(/\s*\|\s*$/gm, '. ')
+      .replace(/\s*\|\s*/g, ', ')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 /**
