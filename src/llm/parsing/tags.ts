@@ -1,4 +1,5 @@
 // The tags of tool-call and reasoning markup in model text (Qwen3-Coder XML, Hermes, <think>).
+import { TURN_TOKENS } from './turn-tokens.js';
 
 export const OPEN_CALL = '<tool_call>';
 export const END_CALL = '</tool_call>';
@@ -17,20 +18,6 @@ export const END_TOOLS = '</tools>';
 export const THINK = '<think>';
 export const END_THINK = '</think>';
 
-/**
- * End-of-turn special tokens (ChatML's, Llama 3's), which reach the text only from a server
- * that sends special tokens (`skip_special_tokens: false`) and does not stop at them: the
- * answer ends there, and what follows (often a turn the model goes on to write for the user)
- * is not the answer.
- */
-export const END_OF_TURN = [
-  '<|im_end|>',
-  '<|im_start|>',
-  '<|endoftext|>',
-  '<|eot_id|>',
-  '<|end_of_text|>',
-];
-
 // What the incremental parser watches for in prose:
 /** Tags that open a call or reasoning. */
 export const START_TAGS = [OPEN_CALL, FN, OPEN_TOOLS, THINK];
@@ -40,8 +27,8 @@ export const START_TAGS = [OPEN_CALL, FN, OPEN_TOOLS, THINK];
  * imitating one or drifting to an older format), never text.
  */
 export const ORPHAN_TAGS = [END_CALL, END_FN, END_PARAM, END_THINK, INVOCATION, END_INVOCATION];
-export const TEXT_TAGS = [...START_TAGS, ...ORPHAN_TAGS, ...END_OF_TURN];
+export const TEXT_TAGS = [...START_TAGS, ...ORPHAN_TAGS, ...TURN_TOKENS];
 /** Tags whose beginning, at the end of what has arrived, is held back from the text. */
-export const HOLD_TAGS = [OPEN_CALL, FN, OPEN_TOOLS, THINK, ...ORPHAN_TAGS, ...END_OF_TURN];
+export const HOLD_TAGS = [OPEN_CALL, FN, OPEN_TOOLS, THINK, ...ORPHAN_TAGS, ...TURN_TOKENS];
 /** After a call, tags that show whether the call really ended (structure) or another begins. */
 export const PENDING_TAGS = [END_PARAM, END_FN, OPEN_CALL, FN];

@@ -152,6 +152,10 @@ describe('drifted and leaked markup', () => {
       ['Answer.<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nmore', 'Answer.'],
       ['Done.<|endoftext|>', 'Done.'],
       ['a <| b and x<|y are prose', 'a <| b and x<|y are prose'],
+      // A header restating the assistant's own turn is dropped; the answer goes on.
+      ['<|im_start|>assistant\nHello.<|im_end|>', 'Hello.'],
+      ['<|start_header_id|>assistant<|end_header_id|>\n\nHi.<|eot_id|>', 'Hi.'],
+      ['Yes.<|start_header_id|>user<|end_header_id|>\n\nno', 'Yes.'],
     ] as const) {
       expect(run([input])).toEqual({ text, reasoning: '', calls: [] });
       expect(run([...input])).toEqual(run([input]));

@@ -261,6 +261,9 @@ describe('properties', () => {
     '<function=f>{"x": 1}',
     '<|im_end|>',
     '<|',
+    '<|im_start|>assistant\n',
+    '<|im_start|>user',
+    '<|start_header_id|>assistant<|end_header_id|>',
   );
   // `f` is an active tool: a GLM call without arguments (`<tool_call>f</tool_call>`) counts.
   const schemas = new Map([['f', { type: 'object', properties: { x: { type: 'integer' } } }]]);

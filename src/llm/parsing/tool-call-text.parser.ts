@@ -9,6 +9,7 @@ import { pendingOutcome, type PendingCall } from './pending-call.js';
 import { parseXmlCall, type ToolSchemas } from './qwen-xml-call.js';
 import { untaggedReasoningEnd } from './untagged-reasoning.js';
 import * as tags from './tags.js';
+import { TURN_TOKENS, turnToken } from './turn-tokens.js';
 
 export type { TextParserEvent, TextParserSink } from './parser-events.js';
 
@@ -39,11 +40,7 @@ export class ToolCallTextParser {
   /** In `untagged` mode, where the next search for the reasoning's end starts. */
   private scanned = 0;
 
-  /**
-   * With `untaggedReasoning`, the text begins inside the model's reasoning, which has no opening
-   * tag (see untagged-reasoning.ts): it is held until `</think>` (or a call) shows where it ends,
-   * and is the answer after all if nothing does.
-   */
+  /** `untaggedReasoning`: the text begins inside reasoning with no opening tag (see untagged-reasoning.ts). */
   constructor(
     private readonly schemas: ToolSchemas = new Map(),
     opts: { untaggedReasoning?: boolean } = {},
@@ -167,10 +164,11 @@ export class ToolCallTextParser {
       return false;
     }
     this.emit(out, 'text', this.take(at));
-    if (tags.END_OF_TURN.includes(tag)) {
-      this.buf = '';
-      this.mode = 'ended';
-      return false;
+    if (TURN_TOKENS.includes(tag)) {
+      const turn = turnToken(this.buf, final);
+      if (turn.kind === 'skip') this.take(turn.length);
+      else if (turn.kind === 'end') [this.buf, this.mode] = ['', 'ended'];
+      return turn.kind === 'skip';
     }
     if (tags.ORPHAN_TAGS.includes(tag)) {
       const mentioned = tag === tags.END_CALL && this.openerInProse;

@@ -1,6 +1,7 @@
 // Reasoning with no opening tag: chat templates that open `<think>` in the prompt (Qwen3.5 and
 // later, the `-Thinking-2507` models) make the reply begin inside the reasoning, and a server
-// without a reasoning parser sends it all as content.
+// without a reasoning parser sends it all as content. The parser then holds the text until
+// `</think>` (or a call) shows where the reasoning ends; with neither, the text is the answer.
 import { END_THINK, FN, OPEN_CALL } from './tags.js';
 
 /** Longest tag searched for, less one: how far back a tag split across deltas can begin. */
