@@ -117,10 +117,8 @@ export class CompletionDecoder {
     if (!choice) return out;
     const delta = choice.delta ?? {};
     this.addReasoning(delta.reasoning_content ?? delta.reasoning, out);
-    const parts = contentParts(delta.content);
-    this.addReasoning(parts?.thinking, out);
+    const content = this.unpart(delta.content, out);
     if (Array.isArray(delta.tool_calls) && delta.tool_calls.length > 0) this.structuredCalls = true;
-    const content = parts ? parts.text : delta.content;
     if (typeof content === 'string' && !this.isCallDebris(content)) this.fromText(content, out);
     if (typeof delta.refusal === 'string' && delta.refusal !== '')
       out.push({ type: 'text', text: delta.refusal });
@@ -147,9 +145,7 @@ export class CompletionDecoder {
     const choice = Array.isArray(choices) ? choices[0] : undefined;
     const message = choice?.message ?? {};
     this.addReasoning(message.reasoning_content ?? message.reasoning, out);
-    const parts = contentParts(message.content);
-    this.addReasoning(parts?.thinking, out);
-    const content = parts ? parts.text : message.content;
+    const content = this.unpart(message.content, out);
     if (typeof content === 'string') this.fromText(content, out);
     for (const [index, call] of (Array.isArray(message.tool_calls)
       ? message.tool_calls
@@ -196,6 +192,14 @@ export class CompletionDecoder {
       ...(this.usage ? { usage: this.usage } : {}),
     });
     return out;
+  }
+
+  /** The content to read as text; content given as parts has its thinking parts added to the reasoning. */
+  private unpart(content: unknown, out: LlmEvent[]): unknown {
+    const parts = contentParts(content);
+    if (!parts) return content;
+    this.addReasoning(parts.thinking, out);
+    return parts.text;
   }
 
   private addReasoning(text: string | null | undefined, out: LlmEvent[]): void {
