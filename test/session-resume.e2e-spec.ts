@@ -2,7 +2,7 @@ import { Lifecycle } from '../src/lifecycle/lifecycle.service.js';
 import { RedisSessionStore } from '../src/sessions/redis-session-store.js';
 import { Engine } from './support/engine.js';
 import { sseText, useFakeLlm } from './support/fake-llm.js';
-import { startRedis, type RedisRun } from './support/redis-server.js';
+import { freePort, startRedis, type RedisRun } from './support/redis-server.js';
 import { pieces } from './support/turn-harness.js';
 import { WsClient, type Msg } from './support/ws-client.js';
 
@@ -205,17 +205,19 @@ describe('with Redis (SESSION_STORE_URL): any engine process or replica resumes 
   });
 });
 
-it('with Redis unreachable, sessions start afresh and turns run as usual', async () => {
+it('with Redis unreachable, sessions start afresh and turns run as usual; once it is back, sessions are kept again', async () => {
   const { FakeLlm } = await import('./support/fake-llm.js');
   const llm = new FakeLlm();
+  const port = await freePort();
   const engine = await Engine.start({
     LLM_BASE_URL: await llm.start(),
     LLM_MODEL: 'm',
-    SESSION_STORE_URL: 'redis://127.0.0.1:1',
+    SESSION_STORE_URL: `redis://127.0.0.1:${port}`,
   });
+  let redis: RedisRun | undefined;
+  const health = async () => (await (await fetch(`${engine.httpUrl}/health`)).json()) as Msg;
   try {
-    const health = (await (await fetch(`${engine.httpUrl}/health`)).json()) as Msg;
-    expect(health).toMatchObject({
+    expect(await health()).toMatchObject({
       status: 'ok',
       session_store: { kind: 'redis', connected: false },
     });
@@ -224,8 +226,21 @@ it('with Redis unreachable, sessions start afresh and turns run as usual', async
     llm.enqueue(sseText(['Still here.']));
     expect((await ws.turn('hi')).at(-1)).toEqual({ type: 'assistant_end', text: 'Still here.' });
     ws.close();
+
+    redis = await startRedis(port);
+    for (let i = 0; i < 30 && (await health()).session_store.connected !== true; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect((await health()).session_store).toEqual({ kind: 'redis', connected: true });
+    const kept = await WsClient.connect(engine.wsUrl);
+    llm.enqueue(sseText(['Noted.']));
+    await kept.turn('remember this');
+    await closeAndWait(kept);
+    const back = await resume(engine, session(kept).resume_token);
+    expect(session(back)).toMatchObject({ resumed: true, session_id: session(kept).session_id });
+    back.close();
   } finally {
     await engine.stop();
     await llm.stop();
+    await redis?.stop();
   }
 });

@@ -3,6 +3,12 @@ import type { Claim, Save } from './session-store.js';
 import { SessionStore } from './session-store.js';
 
 const PREFIX = 'agent-engine:session:';
+/**
+ * The longest wait between reconnect attempts while Redis is away: short, so that sessions are
+ * kept again soon after it is back, and so that a closed store's last wait (which the client
+ * cannot cancel) does not hold the process.
+ */
+const RECONNECT_MAX_MS = 400;
 
 /** Returns the record and makes `owner` its holder, atomically. */
 const CLAIM = `
@@ -40,7 +46,7 @@ export class RedisSessionStore extends SessionStore {
       disableOfflineQueue: true,
       socket: {
         connectTimeout: timeoutMs,
-        reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 5000),
+        reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, RECONNECT_MAX_MS),
       },
     });
     this.client.on('error', onError);

@@ -6,7 +6,7 @@ export interface RedisRun {
   stop: () => Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -14,9 +14,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** A real redis-server on a free loopback port, in memory only (installed by .ci/run). */
-export async function startRedis(): Promise<RedisRun> {
-  const port = await freePort();
+/** A real redis-server on `port` (a free loopback port by default), in memory only (installed by .ci/run). */
+export async function startRedis(port?: number): Promise<RedisRun> {
+  port ??= await freePort();
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
