@@ -15,8 +15,14 @@ import {
   ToolsResponseDto,
 } from './dto/tool-definition.dto.js';
 import { ToolRegistry } from './tool-registry.service.js';
-import { ToolDefinitionError } from './tool-validation.js';
-import { assertLlmEnabled, readJson, refuse, ToolsAdminApi, view } from './tools-http.js';
+import {
+  assertLlmEnabled,
+  installed,
+  readJson,
+  refuse,
+  ToolsAdminApi,
+  view,
+} from './tools-http.js';
 
 const ONE_DEFINITION = {
   oneOf: [
@@ -79,12 +85,7 @@ export class ToolController {
         400,
         `the definition's name ${JSON.stringify(given)} differs from the path's '${name}'`,
       );
-    try {
-      return view(await this.registry.upsert(name, { ...body, name }));
-    } catch (error) {
-      if (error instanceof ToolDefinitionError) throw refuse(400, error.message);
-      throw error;
-    }
+    return installed(this.registry.upsert(name, { ...body, name }));
   }
 
   @Delete()

@@ -9,6 +9,7 @@ import {
   type ToolsResponseDto,
 } from './dto/tool-definition.dto.js';
 import type { ToolSnapshot } from './tool-definition.js';
+import { ToolDefinitionError } from './tool-validation.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -40,6 +41,16 @@ export function assertLlmEnabled(registry: { llmEnabled: boolean }): void {
 /** An admin API error: `{ok:false, statusCode, message}`. */
 export function refuse(status: number, message: string): HttpException {
   return new HttpException({ ok: false, statusCode: status, message }, status);
+}
+
+/** The set a change installed, as the API answers it; definitions refused are a 400 naming the field. */
+export async function installed(change: Promise<ToolSnapshot>): Promise<ToolsResponseDto> {
+  try {
+    return view(await change);
+  } catch (error) {
+    if (error instanceof ToolDefinitionError) throw refuse(400, error.message);
+    throw error;
+  }
 }
 
 export function view(snapshot: ToolSnapshot): ToolsResponseDto {

@@ -8,8 +8,7 @@ import {
   ToolsResponseDto,
 } from './dto/tool-definition.dto.js';
 import { ToolRegistry } from './tool-registry.service.js';
-import { ToolDefinitionError } from './tool-validation.js';
-import { assertLlmEnabled, readJson, refuse, ToolsAdminApi, view } from './tools-http.js';
+import { assertLlmEnabled, installed, readJson, ToolsAdminApi, view } from './tools-http.js';
 
 /** `/api/tools` (seed §2): read the active definitions, or replace them until restart. */
 @ToolsAdminApi()
@@ -75,11 +74,6 @@ export class ToolsController {
   async replace(@Req() req: IncomingMessage): Promise<ToolsResponseDto> {
     assertLlmEnabled(this.registry);
     const parsed = await readJson(req, 'a JSON array of tool definitions');
-    try {
-      return view(await this.registry.replace(parsed));
-    } catch (error) {
-      if (error instanceof ToolDefinitionError) throw refuse(400, error.message);
-      throw error;
-    }
+    return installed(this.registry.replace(parsed));
   }
 }
