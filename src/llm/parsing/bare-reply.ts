@@ -1,6 +1,7 @@
 import { bareCalls, jsonObjectEnd, type ParsedTextCall } from './hermes-call.js';
 import { mistralCalls } from './mistral-call.js';
 import type { ToolSchemas } from './qwen-xml-call.js';
+import { FENCE } from './tags.js';
 
 /** A reply that starts like a bare call is held at most this long while it may be one. */
 export const BARE_REPLY_MAX = 16_384;
@@ -13,7 +14,6 @@ const JSON_UNDECIDED = /^(?:\{|\[|\[\s*\{|\[\s*[A-Za-z_][\w.]*)\s*$/;
 /** A Markdown fence around the call (```json … ```), and what may still become its opening. */
 const FENCE_OPEN = /^```(?:json)?[ \t]*\r?\n\s*/i;
 const FENCE_UNDECIDED = /^`{1,3}(?:[A-Za-z]*[ \t]*)?$/;
-const FENCE = '```';
 
 /** What a held reply start turned out to be. */
 export type HeadOutcome =

@@ -42,18 +42,18 @@ export function glmBlock(
   buf: string,
   final: boolean,
   schemas: ToolSchemas,
-): { end: number; call?: ParsedTextCall } | undefined {
+): { end: number; calls: ParsedTextCall[] } | undefined {
   const close = buf.indexOf(END_CALL);
   if (close === -1 && !final) return undefined;
   const end = close === -1 ? buf.length : close + END_CALL.length;
   const body = buf.slice(buf.indexOf('>') + 1, close === -1 ? buf.length : close);
   const name = NAME.exec(body.trimStart())?.[0];
-  if (name === undefined) return { end };
+  if (name === undefined) return { end, calls: [] };
   const properties = schemas.get(name)?.properties as Record<string, unknown> | undefined;
   const args: Record<string, unknown> = {};
   for (const [, key, value] of body.matchAll(PAIR)) {
     const schema = properties?.[key!.trim()] as Record<string, unknown> | undefined;
     args[key!.trim()] = typeValue(value!, schema ?? {});
   }
-  return { end, call: { name, args, raw: JSON.stringify(args) } };
+  return { end, calls: [{ name, args, raw: JSON.stringify(args) }] };
 }

@@ -6,11 +6,10 @@ import {
   NAME_TAG,
   type ParsedTextCall,
 } from './hermes-call.js';
-import { END_CALL } from './tags.js';
+import { END_CALL, FENCE } from './tags.js';
 
 /** A Markdown fence that some models put around the JSON inside the block. */
 const FENCE_OPEN = /^```[A-Za-z]*\s*/;
-const FENCE = '```';
 
 const skipWs = (s: string, i: number) => {
   while (i < s.length && /\s/.test(s[i]!)) i++;

@@ -16,6 +16,8 @@ export const END_INVOCATION = '</function_invocation>';
 export const OPEN_TOOLS = '<tools>';
 export const END_TOOLS = '</tools>';
 export const THINK = '<think>';
+/** A Markdown code fence, which some models put around a call's JSON. */
+export const FENCE = '```';
 export const END_THINK = '</think>';
 
 // What the incremental parser watches for in prose:

@@ -283,12 +283,11 @@ export class ToolCallTextParser {
    * the start of the buffer, undefined until the block is complete.
    */
   private endBlock(
-    block: { end: number; call?: ParsedTextCall; calls?: ParsedTextCall[] } | undefined,
+    block: { end: number; calls: ParsedTextCall[] } | undefined,
     out: TextParserSink,
   ): boolean {
     if (block === undefined) return false;
-    if (block.call) out.call(block.call);
-    block.calls?.forEach((call) => out.call(call));
+    block.calls.forEach((call) => out.call(call));
     this.take(block.end);
     this.mode = 'text';
     return true;
