@@ -16,6 +16,11 @@ describe('drifted and leaked markup', () => {
         'The tag <tool_call>here</tool_call> is literal.',
       ],
       ['html </b> and </td> stay', 'html </b> and </td> stay'],
+      // Another tag mentioned in between does not make the mention's closer debris.
+      [
+        'The <tool_call> tag and the <tools> tag, then </tool_call> ends.',
+        'The <tool_call> tag and the <tools> tag, then </tool_call> ends.',
+      ],
       // A real call after the mention: the mention's closer can no longer come.
       [
         'The <tool_call> tag opens one. <tool_call>{"name":"now","arguments":{}}</tool_call> Done.</tool_call>',

@@ -205,7 +205,7 @@ export class ToolCallTextParser {
         return false;
       case 'prose':
         this.emit(out, 'text', this.take(opener.length));
-        this.openerInProse = tag === tags.OPEN_CALL;
+        if (tag === tags.OPEN_CALL) this.openerInProse = true;
         return true;
     }
   }
