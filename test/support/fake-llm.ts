@@ -109,6 +109,8 @@ export function replay(file: string, cuts: number[] = []): Script {
 export class FakeLlm {
   readonly requests: LlmRequestRecord[] = [];
   readonly modelsRequests: number[] = [];
+  /** Completion requests whose connection is still open (answered or not). */
+  open = 0;
   private scripts: (Script | ((body: Record<string, any>) => Script))[] = [];
   /** Answers requests once the queue is empty (by default: HTTP 500). */
   fallback: ((body: Record<string, any>) => Script) | undefined;
@@ -127,6 +129,11 @@ export class FakeLlm {
   /** Queues answers for the next requests, in order. */
   enqueue(...scripts: (Script | ((body: Record<string, any>) => Script))[]): void {
     this.scripts.push(...scripts);
+  }
+
+  /** Drops the answers still queued. */
+  clearQueue(): void {
+    this.scripts = [];
   }
 
   reset(): void {
@@ -153,7 +160,9 @@ export class FakeLlm {
       wasAborted: false,
       clientPort: req.socket.remotePort,
     };
+    this.open++;
     res.on('close', () => {
+      this.open--;
       if (!finished) {
         record.wasAborted = true;
         onAbort();

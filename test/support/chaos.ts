@@ -1,0 +1,295 @@
+import fc from 'fast-check';
+import { sseStructuredCalls, sseText, type Script } from './fake-llm.js';
+import { MARKUP, pieces, xmlCall } from './turn-harness.js';
+import type { Msg } from './ws-client.js';
+
+/**
+ * Random conversations for the turn loop: what the LLM answers to each request, and what the
+ * client does meanwhile. The invariants below must hold whatever the interleaving.
+ */
+
+/** Tools of the chaos rig: answers fast, slowly, with 404, from a dead port, or not installed. */
+export const CHAOS_TOOLS = ['get_weather', 'slow_weather', 'missing', 'down', 'not_a_tool'];
+
+export type Answer =
+  | { kind: 'text'; words: string[]; delayMs: number }
+  | { kind: 'xml'; before: string; calls: [string, string][]; size: number; after: string }
+  | { kind: 'hermes'; name: string; city: string }
+  | { kind: 'structured'; calls: [string, string][] }
+  | { kind: 'stream_error'; words: string[] }
+  | { kind: 'status'; status: 400 | 500 }
+  | { kind: 'cut'; words: string[] }
+  | { kind: 'empty' }
+  | { kind: 'reply'; text: string; call?: [string, string] };
+
+export type Action =
+  | { kind: 'text'; text: string }
+  | { kind: 'interrupt' }
+  | { kind: 'ping' }
+  | { kind: 'garbage'; frame: string }
+  | { kind: 'update'; instructions: string }
+  | { kind: 'wait'; ms: number }
+  | { kind: 'settle' }
+  /** Resumes the session on a new connection, the old one closed first or taken over. */
+  | { kind: 'reconnect'; takeover: boolean };
+
+const word = fc.constantFrom(
+  'Hello',
+  ' there',
+  '.',
+  ' The weather',
+  ' is fine',
+  '!',
+  ' 2 < 3',
+  ' <',
+  'b>',
+  ' <tool',
+  '\n\n',
+  ' ',
+  ' città',
+  ' 👋',
+);
+const words = fc.array(word, { maxLength: 8 });
+const city = fc.constantFrom('Paris', 'Roma', 'São Paulo', 'a/b', '東京');
+const call = fc.tuple(fc.constantFrom(...CHAOS_TOOLS), city);
+
+export const answer: fc.Arbitrary<Answer> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('text' as const),
+      words,
+      delayMs: fc.constantFrom(0, 2, 15),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('xml' as const),
+      before: fc.constantFrom('', 'Let me check. ', 'Sure<'),
+      calls: fc.array(call, { minLength: 1, maxLength: 2 }),
+      size: fc.integer({ min: 1, max: 9 }),
+      after: fc.constantFrom('', 'Done.', '\n'),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('hermes' as const),
+      name: fc.constantFrom(...CHAOS_TOOLS),
+      city,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('structured' as const),
+      calls: fc.array(call, { minLength: 1, maxLength: 3 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('stream_error' as const), words }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('status' as const),
+      status: fc.constantFrom(400 as const, 500 as const),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cut' as const), words }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('empty' as const) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record(
+      {
+        kind: fc.constant('reply' as const),
+        text: fc.constantFrom('', 'Fine.', 'It is 21°C.'),
+        call,
+      },
+      { requiredKeys: ['kind', 'text'] },
+    ),
+  },
+);
+
+const GARBAGE = [
+  '{',
+  '[]',
+  'null',
+  '{"type":"nope"}',
+  '{"type":"user_text"}',
+  '{"type":"user_text","text":""}',
+  '{"type":"user_text","text":5}',
+];
+
+export const action: fc.Arbitrary<Action> = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('text' as const),
+      text: fc.constantFrom('hi', 'weather in Paris?', 'and Rome', 'stop'),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('interrupt' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('ping' as const) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('garbage' as const),
+      frame: fc.constantFrom(...GARBAGE),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('update' as const),
+      instructions: fc.constantFrom('', 'The caller is Ada.'),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('wait' as const),
+      ms: fc.integer({ min: 0, max: 40 }),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('settle' as const) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('reconnect' as const), takeover: fc.boolean() }),
+  },
+);
+
+/** The fake LLM's script for one answer, with call ids unique over the run. */
+export function scriptOf(a: Answer, ids: () => string): Script {
+  switch (a.kind) {
+    case 'text':
+      return { ...sseText(a.words), delayMs: a.delayMs };
+    case 'xml': {
+      const text =
+        a.before + a.calls.map(([name, c]) => xmlCall(name, { city: c })).join('\n') + a.after;
+      return { ...sseText(pieces(text, a.size), 'stop'), delayMs: 1 };
+    }
+    case 'hermes':
+      return sseText(
+        pieces(
+          `<tool_call>\n${JSON.stringify({ name: a.name, arguments: { city: a.city } })}\n</tool_call>`,
+          4,
+        ),
+      );
+    case 'structured':
+      return sseStructuredCalls(
+        a.calls.map(([name, c]) => ({ id: ids(), name, arguments: { city: c } })),
+      );
+    case 'stream_error':
+      return {
+        kind: 'sse',
+        pieces: [
+          ...sseText(a.words).pieces.slice(0, -2),
+          'data: {"error":{"message":"overloaded","code":500}}\n\n',
+        ],
+      };
+    case 'status':
+      return { kind: 'status', status: a.status, body: '{"error":{"message":"fake refusal"}}' };
+    case 'cut':
+      return { kind: 'sse', pieces: sseText(a.words).pieces.slice(0, -2) };
+    case 'empty':
+      return sseText([]);
+    case 'reply': {
+      const toolCalls = a.call && [
+        {
+          id: ids(),
+          type: 'function',
+          function: { name: a.call[0], arguments: JSON.stringify({ city: a.call[1] }) },
+        },
+      ];
+      return {
+        kind: 'json',
+        body: {
+          id: 'x',
+          object: 'chat.completion',
+          choices: [
+            {
+              index: 0,
+              finish_reason: toolCalls ? 'tool_calls' : 'stop',
+              message: {
+                role: 'assistant',
+                content: a.text,
+                ...(toolCalls && { tool_calls: toolCalls }),
+              },
+            },
+          ],
+        },
+      };
+    }
+  }
+}
+
+/** Problems with the messages of one LLM request: the OpenAI round-trip a server would refuse. */
+export function historyProblems(body: Record<string, any>): string[] {
+  const problems: string[] = [];
+  const messages = body.messages as Record<string, any>[];
+  if (messages[0]?.role !== 'system') problems.push('the first message is not the system prompt');
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.role === 'tool')
+      problems.push(`message ${i}: a tool message no assistant tool_calls announced`);
+    if (m.role === 'assistant' && typeof m.content === 'string' && MARKUP.test(m.content))
+      problems.push(`message ${i}: call markup in the assistant's content`);
+    if (m.role !== 'assistant' || !m.tool_calls?.length) continue;
+    for (const c of m.tool_calls as Record<string, any>[]) {
+      if (typeof c.id !== 'string' || c.id === '') problems.push(`message ${i}: a call without id`);
+      try {
+        JSON.parse(c.function.arguments);
+      } catch {
+        problems.push(`message ${i}: arguments of ${c.id} are not a JSON string`);
+      }
+    }
+    const ids = (m.tool_calls as { id: string }[]).map((c) => c.id);
+    const answered = messages
+      .slice(i + 1, i + 1 + ids.length)
+      .map((t) => (t.role === 'tool' ? t.tool_call_id : `<${t.role}>`));
+    if (JSON.stringify(answered) !== JSON.stringify(ids))
+      problems.push(`message ${i}: calls ${ids.join(',')} answered by ${answered.join(',')}`);
+    i += ids.length;
+  }
+  if (body.tool_choice !== undefined && !['auto', 'none'].includes(body.tool_choice))
+    problems.push(`tool_choice ${body.tool_choice}`);
+  return problems;
+}
+
+/** Problems with what the client received, turn by turn (a turn ends at its assistant_end). */
+export function turnProblems(messages: Msg[], closedEarly = false): string[] {
+  const problems: string[] = [];
+  let turn: Msg[] = [];
+  for (const m of messages) {
+    if (['session', 'session.updated', 'pong'].includes(m.type)) continue;
+    if (m.type === 'error' && m.code === 'invalid_message') continue;
+    if (m.type !== 'assistant_end') {
+      turn.push(m);
+      continue;
+    }
+    const n = `turn ending ${JSON.stringify(m.text)}`;
+    const shown = turn.filter((e) => e.type === 'assistant_delta').map((e) => e.text as string);
+    if (shown.join('') !== m.text)
+      problems.push(`${n}: deltas ${JSON.stringify(shown)} are not its text`);
+    if (shown.some((t) => MARKUP.test(t))) problems.push(`${n}: call markup in a delta`);
+    const called = new Set<string>();
+    for (const e of turn) {
+      if (e.type === 'tool_call') {
+        if (called.has(e.id)) problems.push(`${n}: call ${e.id} announced twice`);
+        called.add(e.id);
+      }
+      if (e.type === 'tool_result' && !called.delete(e.id))
+        problems.push(`${n}: result of ${e.id}, never called in this turn`);
+      if (e.type === 'error' && e.code !== 'llm_failed')
+        problems.push(`${n}: error ${e.code} ${e.message}`);
+      if (!['assistant_delta', 'tool_call', 'tool_result', 'error'].includes(e.type))
+        problems.push(`${n}: event ${e.type}`);
+    }
+    if (called.size > 0 && !m.interrupted)
+      problems.push(`${n}: calls ${[...called].join(',')} without a result`);
+    turn = [];
+  }
+  if (turn.length > 0 && !closedEarly)
+    problems.push(`events after the last assistant_end: ${JSON.stringify(turn)}`);
+  return problems;
+}

@@ -1,0 +1,200 @@
+import fc from 'fast-check';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  action,
+  answer,
+  historyProblems,
+  scriptOf,
+  turnProblems,
+  type Action,
+  type Answer,
+} from './support/chaos.js';
+import { sseText } from './support/fake-llm.js';
+import { useEngineRig } from './support/turn-harness.js';
+import { weatherTool, writeToolsFile } from './support/tools-file.js';
+import { WsClient } from './support/ws-client.js';
+
+/** Waits until `test` holds, polling; fails with `what` after `ms`. */
+async function until(test: () => boolean, what: string, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+/**
+ * Random conversations through /ws: the LLM answers with text, calls in every dialect, errors,
+ * cut streams and empty rounds, while the client sends turns, interrupts, pings, bad frames and
+ * settings at random moments. Whatever the interleaving, every turn ends once with its whole
+ * text, no call goes unanswered, no request the LLM gets would be refused, nothing is left
+ * running, and the session still answers.
+ */
+describe('the turn loop under random interleavings', () => {
+  let toolRequestsOpen = 0;
+  const rig = useEngineRig(
+    (base) => ({
+      LLM_MODEL: 'qwen3-coder',
+      LLM_TOOLS_FILE: writeToolsFile([
+        weatherTool(base),
+        { ...weatherTool(`${base}/slow`), name: 'slow_weather' },
+        { name: 'missing', url: `${base}/missing`, method: 'GET' },
+        { name: 'down', url: 'http://127.0.0.1:1/x', method: 'GET' },
+      ]),
+      LLM_TOOL_MAX_ITERATIONS: '2',
+      LLM_RETRIES: '1',
+      LLM_RETRY_BACKOFF_MS: '5',
+    }),
+    (req, res) => {
+      toolRequestsOpen++;
+      res.on('close', () => toolRequestsOpen--);
+      if (req.path === '/missing') return void res.writeHead(404).end('no such thing');
+      const answer = () => res.end(`${decodeURIComponent(req.path)}: +21°C`);
+      if (req.path.startsWith('/slow/')) setTimeout(answer, 60);
+      else answer();
+    },
+  );
+  let callIds = 0;
+  const ids = () => `call_chaos_${++callIds}`;
+
+  /** One connection of the conversation and what was sent on it. */
+  interface Link {
+    ws: WsClient;
+    turns: number;
+    pings: number;
+    garbage: number;
+  }
+  const ends = (l: Link) => l.ws.messages.filter((m) => m.type === 'assistant_end').length;
+
+  /** What one connection received; `closed`: it was left before its last turn ended. */
+  function checkLink(l: Link, closed: boolean): void {
+    const problems = turnProblems(l.ws.messages, closed);
+    if (problems.length > 0)
+      throw new Error(`${problems.join('\n')}\nreceived: ${JSON.stringify(l.ws.messages)}`);
+    const errors = l.ws.messages.filter((m) => m.type === 'error' && m.code === 'invalid_message');
+    const pongs = l.ws.messages.filter((m) => m.type === 'pong').map((m) => m.id as string);
+    const pinged = Array.from({ length: l.pings }, (_, i) => `p${i + 1}`);
+    if (closed) {
+      expect(ends(l)).toBeLessThanOrEqual(l.turns);
+      expect(errors.length).toBeLessThanOrEqual(l.garbage);
+      expect(pongs).toEqual(pinged.slice(0, pongs.length));
+    } else {
+      expect(ends(l)).toBe(l.turns);
+      expect(errors).toHaveLength(l.garbage);
+      expect(pongs).toEqual(pinged);
+    }
+  }
+
+  async function reconnect(old: Link, takeover: boolean): Promise<Link> {
+    const token = old.ws.messages.find((m) => m.type === 'session')!.resume_token as string;
+    if (!takeover) {
+      old.ws.close();
+      await old.ws.closed;
+    }
+    const ws = await WsClient.connect(`${rig.engine.wsUrl}?resume=${token}`);
+    expect(ws.messages[0]).toMatchObject({ type: 'session', resumed: true });
+    if (takeover) expect(await old.ws.closed).toBe(4001);
+    return { ws, turns: 0, pings: 0, garbage: 0 };
+  }
+
+  /** Does one client action on `l`; returns the link to go on with (a new one after a reconnect). */
+  async function act(l: Link, a: Action): Promise<Link> {
+    switch (a.kind) {
+      case 'text':
+        l.ws.send({ type: 'user_text', text: a.text });
+        l.turns++;
+        break;
+      case 'interrupt':
+        l.ws.send({ type: 'interrupt' });
+        break;
+      case 'ping':
+        l.ws.send({ type: 'ping', id: `p${++l.pings}` });
+        break;
+      case 'garbage':
+        l.ws.send(a.frame);
+        l.garbage++;
+        break;
+      case 'update':
+        l.ws.send({ type: 'session.update', instructions: a.instructions });
+        break;
+      case 'wait':
+        await sleep(a.ms);
+        break;
+      case 'settle':
+        await until(() => ends(l) === l.turns, `${l.turns} turns to end`);
+        break;
+      case 'reconnect':
+        return reconnect(l, a.takeover);
+    }
+    return l;
+  }
+
+  async function converse(answers: Answer[], actions: Action[]): Promise<void> {
+    rig.llm.reset();
+    rig.llm.enqueue(...answers.map((a) => scriptOf(a, ids)));
+    rig.llm.fallback = () => sseText(['Fine.']);
+    const left: Link[] = [];
+    let l: Link = { ws: await WsClient.connect(rig.engine.wsUrl), turns: 0, pings: 0, garbage: 0 };
+    try {
+      for (const a of actions) {
+        const next = await act(l, a);
+        if (next === l) continue;
+        left.push(l);
+        l = next;
+      }
+      // The session still answers, and what is left of the conversation is cancelled first.
+      rig.llm.clearQueue();
+      rig.llm.fallback = () => sseText(['All', ' good.']);
+      l.ws.send({ type: 'user_text', text: 'final' });
+      l.turns++;
+      await until(() => ends(l) === l.turns, 'the last turn to end', 10_000);
+      expect(l.ws.messages.findLast((m) => m.type === 'assistant_end')).toEqual({
+        type: 'assistant_end',
+        text: 'All good.',
+      });
+      await until(() => rig.llm.open === 0, 'the LLM requests to close', 2000);
+      await until(() => toolRequestsOpen === 0, 'the tool requests to close', 2000);
+      await sleep(20);
+
+      for (const old of left) checkLink(old, true);
+      checkLink(l, false);
+      for (const [i, request] of rig.llm.requests.entries())
+        expect({ request: i, problems: historyProblems(request.body) }).toEqual({
+          request: i,
+          problems: [],
+        });
+      expect(rig.llm.requests.at(-1)!.body.messages.at(-1)).toEqual({
+        role: 'user',
+        content: 'final',
+      });
+    } finally {
+      for (const c of [...left, l]) c.ws.close();
+      await Promise.all([...left, l].map((c) => c.ws.closed));
+    }
+  }
+
+  // CHAOS_RUNS=2000 for a longer hunt; the suite's default keeps to a few seconds.
+  const runs = Number(process.env.CHAOS_RUNS ?? 25);
+  it(
+    'keeps every turn whole and every request valid',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(answer, { maxLength: 8 }),
+          fc.array(action, { minLength: 1, maxLength: 12 }),
+          converse,
+        ),
+        {
+          numRuns: runs,
+          interruptAfterTimeLimit: runs * 2000,
+          ...(process.env.CHAOS_SEED && {
+            seed: Number(process.env.CHAOS_SEED),
+            path: process.env.CHAOS_PATH,
+            endOnFailure: true,
+          }),
+        },
+      );
+    },
+    runs * 3000,
+  );
+});
