@@ -183,6 +183,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
       type: 'assistant_end',
       text: 'One.',
       interrupted: true,
+      heard: true,
     });
     expect(audio(ws.messages.slice(interruptAt)).length).toBeLessThanOrEqual(1);
     llm.enqueue(sseText(['Ok.']));

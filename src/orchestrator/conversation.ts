@@ -252,7 +252,12 @@ export class Conversation {
     if (speaking && signal.aborted) {
       // Interrupted while speaking after the text was complete: the client learns what was heard.
       if (textEnded)
-        deps.send({ type: 'assistant_end', text: spoken.join(' '), interrupted: true });
+        deps.send({
+          type: 'assistant_end',
+          text: spoken.join(' '),
+          interrupted: true,
+          heard: true,
+        });
       session.history = keepSpokenOnly(session.history, spoken);
       this.logger.debug(
         `barge-in: history keeps ${spoken.length} spoken sentence(s) (session_id=${session.id})`,

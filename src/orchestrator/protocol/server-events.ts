@@ -6,7 +6,14 @@ export type TurnEvent =
   | { type: 'assistant_delta'; text: string }
   | { type: 'tool_call'; id: string; name: string; arguments: Record<string, unknown> }
   | { type: 'tool_result'; id: string; name: string; ok: boolean; ms: number; logs?: string }
-  | { type: 'assistant_end'; text: string; interrupted?: true; usage?: TokenUsage }
+  | {
+      type: 'assistant_end';
+      text: string;
+      interrupted?: true;
+      /** A second end for a turn whose text had ended: the text that was heard before a barge-in. */
+      heard?: true;
+      usage?: TokenUsage;
+    }
   | { type: 'error'; code: ErrorCode; message: string };
 
 export interface SessionSettings {
