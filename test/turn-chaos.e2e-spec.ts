@@ -1,14 +1,7 @@
 import fc from 'fast-check';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  action,
-  answer,
-  historyProblems,
-  scriptOf,
-  turnProblems,
-  type Action,
-  type Answer,
-} from './support/chaos.js';
+import { action, answer, scriptOf, type Action, type Answer } from './support/chaos.js';
+import { audioProblems, historyProblems, turnEnds, turnProblems } from './support/chaos-checks.js';
 import { sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
@@ -44,6 +37,7 @@ describe('the turn loop under random interleavings', () => {
       LLM_TOOL_MAX_ITERATIONS: '2',
       LLM_RETRIES: '1',
       LLM_RETRY_BACKOFF_MS: '5',
+      TTS_PROVIDER: 'espeak',
     }),
     (req, res) => {
       toolRequestsOpen++;
@@ -64,11 +58,11 @@ describe('the turn loop under random interleavings', () => {
     pings: number;
     garbage: number;
   }
-  const ends = (l: Link) => l.ws.messages.filter((m) => m.type === 'assistant_end').length;
+  const ends = (l: Link) => turnEnds(l.ws.messages).length;
 
   /** What one connection received; `closed`: it was left before its last turn ended. */
   function checkLink(l: Link, closed: boolean): void {
-    const problems = turnProblems(l.ws.messages, closed);
+    const problems = [...turnProblems(l.ws.messages, closed), ...audioProblems(l.ws.messages)];
     if (problems.length > 0)
       throw new Error(`${problems.join('\n')}\nreceived: ${JSON.stringify(l.ws.messages)}`);
     const errors = l.ws.messages.filter((m) => m.type === 'error' && m.code === 'invalid_message');
@@ -123,19 +117,26 @@ describe('the turn loop under random interleavings', () => {
       case 'settle':
         await until(() => ends(l) === l.turns, `${l.turns} turns to end`);
         break;
+      case 'voice':
+        l.ws.send({ type: 'session.update', modality: a.on ? 'voice' : 'text' });
+        break;
+      case 'audio':
+        l.ws.socket.send(Buffer.alloc(640));
+        break;
       case 'reconnect':
         return reconnect(l, a.takeover);
     }
     return l;
   }
 
-  async function converse(answers: Answer[], actions: Action[]): Promise<void> {
+  async function converse(answers: Answer[], actions: Action[], voice: boolean): Promise<void> {
     rig.llm.reset();
     rig.llm.enqueue(...answers.map((a) => scriptOf(a, ids)));
     rig.llm.fallback = () => sseText(['Fine.']);
     const left: Link[] = [];
     let l: Link = { ws: await WsClient.connect(rig.engine.wsUrl), turns: 0, pings: 0, garbage: 0 };
     try {
+      if (voice) await act(l, { kind: 'voice', on: true });
       for (const a of actions) {
         const next = await act(l, a);
         if (next === l) continue;
@@ -148,10 +149,14 @@ describe('the turn loop under random interleavings', () => {
       l.ws.send({ type: 'user_text', text: 'final' });
       l.turns++;
       await until(() => ends(l) === l.turns, 'the last turn to end', 10_000);
-      expect(l.ws.messages.findLast((m) => m.type === 'assistant_end')).toEqual({
+      expect(turnEnds(l.ws.messages).at(-1)).toEqual({
         type: 'assistant_end',
         text: 'All good.',
       });
+      // A voice session's last answer is spoken to its end.
+      const settings = l.ws.messages.findLast((m) => /^session(\.updated)?$/.test(m.type))!;
+      if (settings.settings.modality === 'voice')
+        await until(() => l.ws.messages.at(-1)!.type === 'audio_end', 'the last audio', 10_000);
       await until(() => rig.llm.open === 0, 'the LLM requests to close', 2000);
       await until(() => toolRequestsOpen === 0, 'the tool requests to close', 2000);
       await sleep(20);
@@ -182,6 +187,7 @@ describe('the turn loop under random interleavings', () => {
         fc.asyncProperty(
           fc.array(answer, { maxLength: 8 }),
           fc.array(action, { minLength: 1, maxLength: 12 }),
+          fc.boolean(),
           converse,
         ),
         {

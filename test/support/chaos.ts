@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { sseStructuredCalls, sseText, type Script } from './fake-llm.js';
-import { MARKUP, pieces, xmlCall } from './turn-harness.js';
-import type { Msg } from './ws-client.js';
+import { pieces, xmlCall } from './turn-harness.js';
 
 /**
  * Random conversations for the turn loop: what the LLM answers to each request, and what the
@@ -31,7 +30,11 @@ export type Action =
   | { kind: 'wait'; ms: number }
   | { kind: 'settle' }
   /** Resumes the session on a new connection, the old one closed first or taken over. */
-  | { kind: 'reconnect'; takeover: boolean };
+  | { kind: 'reconnect'; takeover: boolean }
+  /** Turns speech on or off (session.update modality). */
+  | { kind: 'voice'; on: boolean }
+  /** A piece of the user's speech: a barge-in while the agent thinks or speaks. */
+  | { kind: 'audio' };
 
 const word = fc.constantFrom(
   'Hello',
@@ -156,6 +159,8 @@ export const action: fc.Arbitrary<Action> = fc.oneof(
     weight: 1,
     arbitrary: fc.record({ kind: fc.constant('reconnect' as const), takeover: fc.boolean() }),
   },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('voice' as const), on: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('audio' as const) }) },
 );
 
 /** The fake LLM's script for one answer, with call ids unique over the run. */
@@ -221,75 +226,4 @@ export function scriptOf(a: Answer, ids: () => string): Script {
       };
     }
   }
-}
-
-/** Problems with the messages of one LLM request: the OpenAI round-trip a server would refuse. */
-export function historyProblems(body: Record<string, any>): string[] {
-  const problems: string[] = [];
-  const messages = body.messages as Record<string, any>[];
-  if (messages[0]?.role !== 'system') problems.push('the first message is not the system prompt');
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i]!;
-    if (m.role === 'tool')
-      problems.push(`message ${i}: a tool message no assistant tool_calls announced`);
-    if (m.role === 'assistant' && typeof m.content === 'string' && MARKUP.test(m.content))
-      problems.push(`message ${i}: call markup in the assistant's content`);
-    if (m.role !== 'assistant' || !m.tool_calls?.length) continue;
-    for (const c of m.tool_calls as Record<string, any>[]) {
-      if (typeof c.id !== 'string' || c.id === '') problems.push(`message ${i}: a call without id`);
-      try {
-        JSON.parse(c.function.arguments);
-      } catch {
-        problems.push(`message ${i}: arguments of ${c.id} are not a JSON string`);
-      }
-    }
-    const ids = (m.tool_calls as { id: string }[]).map((c) => c.id);
-    const answered = messages
-      .slice(i + 1, i + 1 + ids.length)
-      .map((t) => (t.role === 'tool' ? t.tool_call_id : `<${t.role}>`));
-    if (JSON.stringify(answered) !== JSON.stringify(ids))
-      problems.push(`message ${i}: calls ${ids.join(',')} answered by ${answered.join(',')}`);
-    i += ids.length;
-  }
-  if (body.tool_choice !== undefined && !['auto', 'none'].includes(body.tool_choice))
-    problems.push(`tool_choice ${body.tool_choice}`);
-  return problems;
-}
-
-/** Problems with what the client received, turn by turn (a turn ends at its assistant_end). */
-export function turnProblems(messages: Msg[], closedEarly = false): string[] {
-  const problems: string[] = [];
-  let turn: Msg[] = [];
-  for (const m of messages) {
-    if (['session', 'session.updated', 'pong'].includes(m.type)) continue;
-    if (m.type === 'error' && m.code === 'invalid_message') continue;
-    if (m.type !== 'assistant_end') {
-      turn.push(m);
-      continue;
-    }
-    const n = `turn ending ${JSON.stringify(m.text)}`;
-    const shown = turn.filter((e) => e.type === 'assistant_delta').map((e) => e.text as string);
-    if (shown.join('') !== m.text)
-      problems.push(`${n}: deltas ${JSON.stringify(shown)} are not its text`);
-    if (shown.some((t) => MARKUP.test(t))) problems.push(`${n}: call markup in a delta`);
-    const called = new Set<string>();
-    for (const e of turn) {
-      if (e.type === 'tool_call') {
-        if (called.has(e.id)) problems.push(`${n}: call ${e.id} announced twice`);
-        called.add(e.id);
-      }
-      if (e.type === 'tool_result' && !called.delete(e.id))
-        problems.push(`${n}: result of ${e.id}, never called in this turn`);
-      if (e.type === 'error' && e.code !== 'llm_failed')
-        problems.push(`${n}: error ${e.code} ${e.message}`);
-      if (!['assistant_delta', 'tool_call', 'tool_result', 'error'].includes(e.type))
-        problems.push(`${n}: event ${e.type}`);
-    }
-    if (called.size > 0 && !m.interrupted)
-      problems.push(`${n}: calls ${[...called].join(',')} without a result`);
-    turn = [];
-  }
-  if (turn.length > 0 && !closedEarly)
-    problems.push(`events after the last assistant_end: ${JSON.stringify(turn)}`);
-  return problems;
 }
