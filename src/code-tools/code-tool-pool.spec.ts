@@ -95,6 +95,42 @@ describe('CodeToolPool (real Pyodide workers)', () => {
     });
   }, 90000);
 
+  it('cancels a running job at once with its signal, and a waiting one before it runs', async () => {
+    const loop = 'def f():\n    print("started")\n    while True:\n        pass';
+    const running = new AbortController();
+    const waiting = new AbortController();
+    const before = pool.started;
+    const first = pool.run({
+      kind: 'run',
+      job: { code: loop, func: 'f', args: {}, context },
+      timeoutMs: 60_000,
+      signal: running.signal,
+    });
+    // With one worker, this job waits behind the loop; had it run, it would print.
+    const second = pool.run({
+      kind: 'run',
+      job: { code: 'def g():\n    print("ran")\n    return 1', func: 'g', args: {}, context },
+      timeoutMs: 60_000,
+      signal: waiting.signal,
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    waiting.abort();
+    expect(await second).toEqual({ ok: false, error: 'Error: cancelled', logs: '' });
+    const at = performance.now();
+    running.abort();
+    expect(await first).toEqual({ ok: false, error: 'Error: cancelled', logs: 'started\n' });
+    // Stopped by the interrupt, well before the 60 s timeout, in the same worker.
+    expect(performance.now() - at).toBeLessThan(6000);
+    expect(pool.started).toBe(before);
+    expect(await run('def f():\n    return 7', 'f')).toMatchObject({ ok: true, result: '7' });
+    const aborted = AbortSignal.abort();
+    expect(await pool.run({ kind: 'run', job: {}, timeoutMs: 1, signal: aborted })).toEqual({
+      ok: false,
+      error: 'Error: cancelled',
+      logs: '',
+    });
+  }, 30000);
+
   it('answers tools.* calls synchronously through the bridge', async () => {
     const onBridge = async (request: { kind: string; payload: Record<string, unknown> }) => {
       await new Promise((r) => setTimeout(r, 20));

@@ -19,7 +19,12 @@ export interface PoolJob {
   job: Record<string, unknown>;
   timeoutMs: number;
   onBridge?: (request: BridgeRequest) => Promise<Record<string, unknown>>;
+  /** Aborting it drops the job if it waits, or interrupts it like a timeout if it runs. */
+  signal?: AbortSignal;
 }
+
+/** What a job gets when its signal was aborted (the turn was cancelled). */
+export const CANCELLED_RESULT = { ok: false, error: 'Error: cancelled', logs: '' } as const;
 
 export interface PoolOptions {
   workers: number;
@@ -40,9 +45,12 @@ interface Slot {
     spec: PoolJob;
     resolve: (value: Record<string, unknown>) => void;
     timer?: NodeJS.Timeout;
-    timedOut: boolean;
+    /** Why the job was interrupted, if it was. */
+    stopped?: 'timeout' | 'cancelled';
   };
 }
+
+type Waiting = { spec: PoolJob; resolve: (value: Record<string, unknown>) => void };
 
 /**
  * A pool of worker threads, each with its own CPython (Pyodide). One job per worker at a time;
@@ -52,8 +60,7 @@ interface Slot {
 export class CodeToolPool {
   private readonly logger = new Logger(CodeToolPool.name);
   private slots: Slot[] = [];
-  private readonly queue: { spec: PoolJob; resolve: (value: Record<string, unknown>) => void }[] =
-    [];
+  private readonly queue: Waiting[] = [];
   private nextId = 1;
   private closed = false;
   /** Workers started since boot (respawns included). */
@@ -79,11 +86,34 @@ export class CodeToolPool {
         ok: false,
         error: 'Error: RuntimeError: the code tool pool is shut down',
       });
+    const { signal } = spec;
+    if (signal?.aborted) return Promise.resolve({ ...CANCELLED_RESULT });
     if (this.slots.length === 0) void this.start().catch(() => undefined);
     return new Promise((resolve) => {
-      this.queue.push({ spec, resolve });
+      const waiting: Waiting = { spec, resolve };
+      if (signal) {
+        const onAbort = () => this.cancel(waiting);
+        signal.addEventListener('abort', onAbort, { once: true });
+        waiting.resolve = (value) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        };
+      }
+      this.queue.push(waiting);
       this.dispatch();
     });
+  }
+
+  /** A cancelled job leaves the queue at once, or is interrupted where it runs. */
+  private cancel(waiting: Waiting): void {
+    const index = this.queue.indexOf(waiting);
+    if (index !== -1) {
+      this.queue.splice(index, 1);
+      waiting.resolve({ ...CANCELLED_RESULT });
+      return;
+    }
+    const slot = this.slots.find((s) => s.job?.spec === waiting.spec);
+    if (slot?.job) this.interrupt(slot, slot.job.id, 'cancelled');
   }
 
   async close(): Promise<void> {
@@ -156,18 +186,20 @@ export class CodeToolPool {
     if (slot.job || this.queue.length === 0 || !this.slots.includes(slot)) return;
     const { spec, resolve } = this.queue.shift()!;
     const id = this.nextId++;
-    const job: NonNullable<Slot['job']> = { id, spec, resolve, timedOut: false };
+    const job: NonNullable<Slot['job']> = { id, spec, resolve };
     slot.job = job;
     // Cleared here, not in the worker when the job starts: a timeout that fires while the job is
     // still on its way to the worker must not be erased (the code would then run unbounded).
     new Uint8Array(slot.interrupt)[0] = 0;
-    job.timer = setTimeout(() => this.timeout(slot, id), spec.timeoutMs);
+    job.timer = setTimeout(() => this.interrupt(slot, id, 'timeout'), spec.timeoutMs);
     slot.worker.postMessage({ type: 'job', id, kind: spec.kind, job: spec.job });
   }
 
-  private timeout(slot: Slot, id: number): void {
-    if (slot.job?.id !== id) return;
-    slot.job.timedOut = true;
+  /** Stops a running job: KeyboardInterrupt, then a new worker if the code does not stop. */
+  private interrupt(slot: Slot, id: number, why: 'timeout' | 'cancelled'): void {
+    if (slot.job?.id !== id || slot.job.stopped) return;
+    slot.job.stopped = why;
+    clearTimeout(slot.job.timer);
     new Uint8Array(slot.interrupt)[0] = 2; // SIGINT: KeyboardInterrupt at the next bytecode
     slot.job.timer = setTimeout(() => {
       if (slot.job?.id !== id) return;
@@ -176,10 +208,11 @@ export class CodeToolPool {
     }, this.options.interruptGraceMs ?? GRACE_MS);
   }
 
-  private timeoutResult(spec: PoolJob): Record<string, unknown> {
+  private stoppedResult(job: NonNullable<Slot['job']>): Record<string, unknown> {
+    if (job.stopped === 'cancelled') return { ...CANCELLED_RESULT };
     return {
       ok: false,
-      error: `Error: TimeoutError: the code ran longer than ${spec.timeoutMs / 1000}s and was stopped`,
+      error: `Error: TimeoutError: the code ran longer than ${job.spec.timeoutMs / 1000}s and was stopped`,
       logs: '',
     };
   }
@@ -189,9 +222,7 @@ export class CodeToolPool {
     if (!job || job.id !== id) return;
     clearTimeout(job.timer);
     slot.job = undefined;
-    job.resolve(
-      job.timedOut ? { ...this.timeoutResult(job.spec), logs: result.logs ?? '' } : result,
-    );
+    job.resolve(job.stopped ? { ...this.stoppedResult(job), logs: result.logs ?? '' } : result);
     if (memory > this.options.memoryMb * 1024 * 1024) {
       this.logger.warn(
         `a code tool worker grew to ${Math.round(memory / 1048576)} MiB (CODE_TOOLS_MEMORY_MB=${this.options.memoryMb}): replacing it`,
@@ -210,9 +241,7 @@ export class CodeToolPool {
     slot.job = undefined;
     if (job) {
       clearTimeout(job.timer);
-      job.resolve(
-        job.timedOut || !error ? this.timeoutResult(job.spec) : { ok: false, error, logs: '' },
-      );
+      job.resolve(job.stopped || !error ? this.stoppedResult(job) : { ok: false, error, logs: '' });
     }
     void slot.worker.terminate();
     if (this.closed) return;

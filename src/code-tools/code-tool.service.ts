@@ -8,7 +8,7 @@ import {
 import type { Tool } from '../tools/tool-definition.js';
 import type { ToolCallContext, ToolInvocation, ToolOutcome } from '../tools/tool-executor.js';
 import { truncateResult } from '../tools/tool-errors.js';
-import { CodeToolPool, type BridgeRequest } from './code-tool-pool.js';
+import { CANCELLED_RESULT, CodeToolPool, type BridgeRequest } from './code-tool-pool.js';
 import { safeHttp, type PyHttpRequest } from './safe-http.js';
 
 /** Calls another active tool on behalf of a code tool (`tools.<name>(...)`). */
@@ -98,6 +98,7 @@ export class CodeToolService implements OnModuleDestroy {
       },
       timeoutMs,
       onBridge: (request) => this.bridge(request, call.signal, callTool),
+      signal: call.signal,
     });
     const logs = typeof result.logs === 'string' ? result.logs : '';
     if (logs)
@@ -111,6 +112,8 @@ export class CodeToolService implements OnModuleDestroy {
             : 'Error: RuntimeError: the code tool failed',
         logs,
       };
+    // A call cut short by a cancelled turn changes no state: the model is told it was cancelled.
+    if (call.signal.aborted) return { ok: false, text: CANCELLED_RESULT.error, logs };
     if (call.context && typeof result.state === 'string')
       call.context.state.value = JSON.parse(result.state) as Record<string, unknown>;
     return {
