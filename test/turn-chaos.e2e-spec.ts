@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { action, answer, scriptOf, type Action, type Answer } from './support/chaos.js';
+import {
+  action,
+  answer,
+  CHAOS_CODE_TOOLS,
+  scriptOf,
+  type Action,
+  type Answer,
+} from './support/chaos.js';
 import { audioProblems, historyProblems, turnEnds, turnProblems } from './support/chaos-checks.js';
 import { sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
@@ -33,7 +40,9 @@ describe('the turn loop under random interleavings', () => {
         { ...weatherTool(`${base}/slow`), name: 'slow_weather' },
         { name: 'missing', url: `${base}/missing`, method: 'GET' },
         { name: 'down', url: 'http://127.0.0.1:1/x', method: 'GET' },
+        ...CHAOS_CODE_TOOLS,
       ]),
+      CODE_TOOLS_WORKERS: '1',
       LLM_TOOL_MAX_ITERATIONS: '2',
       LLM_RETRIES: '1',
       LLM_RETRY_BACKOFF_MS: '5',
@@ -179,7 +188,7 @@ describe('the turn loop under random interleavings', () => {
   }
 
   // CHAOS_RUNS=2000 for a longer hunt; the suite's default keeps to a few seconds.
-  const runs = Number(process.env.CHAOS_RUNS ?? 25);
+  const runs = Number(process.env.CHAOS_RUNS ?? 30);
   it(
     'keeps every turn whole and every request valid',
     async () => {

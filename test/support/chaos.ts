@@ -7,8 +7,36 @@ import { pieces, xmlCall } from './turn-harness.js';
  * client does meanwhile. The invariants below must hold whatever the interleaving.
  */
 
-/** Tools of the chaos rig: answers fast, slowly, with 404, from a dead port, or not installed. */
-export const CHAOS_TOOLS = ['get_weather', 'slow_weather', 'missing', 'down', 'not_a_tool'];
+/**
+ * Tools of the chaos rig: HTTP tools that answer fast, slowly, with 404, from a dead port; Python
+ * tools that keep a count in the session state, and call an HTTP tool or spin a while; and a
+ * name that is not installed.
+ */
+export const CHAOS_TOOLS = [
+  'get_weather',
+  'slow_weather',
+  'missing',
+  'down',
+  'py_weather',
+  'py_slow',
+  'not_a_tool',
+];
+
+/** The Python tools of CHAOS_TOOLS. */
+export const CHAOS_CODE_TOOLS = [
+  `def py_weather(city: str) -> str:
+    """Weather, through the HTTP tool."""
+    context.state["calls"] = context.state.get("calls", 0) + 1
+    return tools.get_weather({"city": city})`,
+  `def py_slow(city: str) -> int:
+    """Counts for a while."""
+    import time
+    context.state["calls"] = context.state.get("calls", 0) + 1
+    end = time.time() + 0.15
+    while time.time() < end:
+        pass
+    return context.state["calls"]`,
+].map((code) => ({ type: 'python', code }));
 
 export type Answer =
   | { kind: 'text'; words: string[]; delayMs: number }
