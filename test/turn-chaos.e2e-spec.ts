@@ -4,6 +4,7 @@ import {
   action,
   answer,
   CHAOS_CODE_TOOLS,
+  CHAOS_TOOLS,
   scriptOf,
   type Action,
   type Answer,
@@ -11,7 +12,7 @@ import {
 import { audioProblems, historyProblems, turnEnds, turnProblems } from './support/chaos-checks.js';
 import { sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
-import { weatherTool, writeToolsFile } from './support/tools-file.js';
+import { postTools, weatherTool, writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
 
 /** Waits until `test` holds, polling; fails with `what` after `ms`. */
@@ -30,18 +31,23 @@ async function until(test: () => boolean, what: string, ms = 5000): Promise<void
  * text, no call goes unanswered, no request the LLM gets would be refused, nothing is left
  * running, and the session still answers.
  */
+/** The chaos rig's tools at `base`; `all` false leaves the slow ones out. */
+function toolSet(base: string, all: boolean): Record<string, unknown>[] {
+  return [
+    weatherTool(base),
+    { ...weatherTool(`${base}/slow`), name: 'slow_weather' },
+    { name: 'missing', url: `${base}/missing`, method: 'GET' },
+    { name: 'down', url: 'http://127.0.0.1:1/x', method: 'GET' },
+    ...CHAOS_CODE_TOOLS,
+  ].filter((t) => all || !/slow/.test(JSON.stringify(t)));
+}
+
 describe('the turn loop under random interleavings', () => {
   let toolRequestsOpen = 0;
   const rig = useEngineRig(
     (base) => ({
       LLM_MODEL: 'qwen3-coder',
-      LLM_TOOLS_FILE: writeToolsFile([
-        weatherTool(base),
-        { ...weatherTool(`${base}/slow`), name: 'slow_weather' },
-        { name: 'missing', url: `${base}/missing`, method: 'GET' },
-        { name: 'down', url: 'http://127.0.0.1:1/x', method: 'GET' },
-        ...CHAOS_CODE_TOOLS,
-      ]),
+      LLM_TOOLS_FILE: writeToolsFile(toolSet(base, true)),
       CODE_TOOLS_WORKERS: '1',
       LLM_TOOL_MAX_ITERATIONS: '2',
       LLM_RETRIES: '1',
@@ -100,6 +106,12 @@ describe('the turn loop under random interleavings', () => {
     return { ws, turns: 0, pings: 0, garbage: 0 };
   }
 
+  /** An admin replaces the tool set (turns in flight keep theirs). */
+  async function install(all: boolean): Promise<void> {
+    const reply = await postTools(rig.engine.httpUrl, toolSet(rig.toolsUrl, all));
+    expect(reply.status).toBe(200);
+  }
+
   /** Does one client action on `l`; returns the link to go on with (a new one after a reconnect). */
   async function act(l: Link, a: Action): Promise<Link> {
     switch (a.kind) {
@@ -126,6 +138,9 @@ describe('the turn loop under random interleavings', () => {
       case 'settle':
         await until(() => ends(l) === l.turns, `${l.turns} turns to end`);
         break;
+      case 'install':
+        await install(a.all);
+        break;
       case 'voice':
         l.ws.send({ type: 'session.update', modality: a.on ? 'voice' : 'text' });
         break;
@@ -140,6 +155,7 @@ describe('the turn loop under random interleavings', () => {
 
   async function converse(answers: Answer[], actions: Action[], voice: boolean): Promise<void> {
     rig.llm.reset();
+    await install(true);
     rig.llm.enqueue(...answers.map((a) => scriptOf(a, ids)));
     rig.llm.fallback = () => sseText(['Fine.']);
     const left: Link[] = [];
@@ -172,11 +188,17 @@ describe('the turn loop under random interleavings', () => {
 
       for (const old of left) checkLink(old, true);
       checkLink(l, false);
-      for (const [i, request] of rig.llm.requests.entries())
-        expect({ request: i, problems: historyProblems(request.body) }).toEqual({
+      // Each request offers one whole tool set, whichever was installed when its turn began.
+      const sets = [true, false].map((all) =>
+        CHAOS_TOOLS.filter((n) => n !== 'not_a_tool' && (all || !n.includes('slow'))),
+      );
+      for (const [i, { body }] of rig.llm.requests.entries()) {
+        expect({ request: i, problems: historyProblems(body) }).toEqual({
           request: i,
           problems: [],
         });
+        expect(sets).toContainEqual(body.tools.map((t: any) => t.function.name as string));
+      }
       expect(rig.llm.requests.at(-1)!.body.messages.at(-1)).toEqual({
         role: 'user',
         content: 'final',

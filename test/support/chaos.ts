@@ -62,7 +62,9 @@ export type Action =
   /** Turns speech on or off (session.update modality). */
   | { kind: 'voice'; on: boolean }
   /** A piece of the user's speech: a barge-in while the agent thinks or speaks. */
-  | { kind: 'audio' };
+  | { kind: 'audio' }
+  /** An admin installs the tool set (all of it, or without the slow tools) over /api/tools. */
+  | { kind: 'install'; all: boolean };
 
 const word = fc.constantFrom(
   'Hello',
@@ -189,6 +191,7 @@ export const action: fc.Arbitrary<Action> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('voice' as const), on: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('audio' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('install' as const), all: fc.boolean() }) },
 );
 
 /** The fake LLM's script for one answer, with call ids unique over the run. */
