@@ -45,7 +45,14 @@ export type LlmEvent =
       argumentsValid: boolean;
     }
   | { type: 'done'; finishReason: string | null; usage?: LlmUsage }
-  | { type: 'error'; message: string; status?: number; retryable: boolean };
+  | {
+      type: 'error';
+      message: string;
+      status?: number;
+      retryable: boolean;
+      /** The server said the conversation does not fit the model's context. */
+      contextOverflow?: true;
+    };
 
 export type ToolCallEvent = Extract<LlmEvent, { type: 'tool_call' }>;
 

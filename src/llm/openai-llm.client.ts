@@ -9,6 +9,7 @@ import { postJson, type HttpReply } from './http-post.js';
 import { parseJson } from './parsing/json.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
 import {
+  isContextOverflow,
   isNetworkError,
   isTransientStatus,
   retryAfterMs,
@@ -105,6 +106,7 @@ export class OpenAiLlmClient extends LlmClient {
             message: fault.message,
             retryable: !emitted.any && fault.retryable,
             ...(fault.status ? { status: fault.status } : {}),
+            ...(isContextOverflow(fault.message) && { contextOverflow: true }),
           });
         })
         .finally(() => {

@@ -1,4 +1,44 @@
-import { isTransientStatus, retryAfterMs, retryDelayMs, StreamFault } from './stream-fault.js';
+import {
+  isContextOverflow,
+  isTransientStatus,
+  retryAfterMs,
+  retryDelayMs,
+  StreamFault,
+} from './stream-fault.js';
+
+describe('isContextOverflow', () => {
+  it("knows the servers' ways of saying the conversation is longer than the context", () => {
+    const overflows = [
+      // OpenAI (and DeepSeek, Groq): the code, and the message.
+      "This model's maximum context length is 128000 tokens. However, your messages resulted in 130021 tokens. Please reduce the length of the messages.",
+      'context_length_exceeded',
+      // vLLM, before and after its 2026 rewording.
+      "This model's maximum context length is 16384 tokens. However, you requested 122946 tokens (112946 in the messages, 10000 in the completion). Please reduce the length of the messages or completion.",
+      "You passed 12289 input tokens and requested 4096 output tokens. However, the model's context length is only 16384 tokens, resulting in a maximum input length of 12288 tokens. Please reduce the length of the input prompt. (parameter=input_tokens, value=12289)",
+      // Older vLLM: no room left for the answer (max_model_len minus the prompt is negative).
+      'max_tokens must be at least 1, got -186.',
+      'The decoder prompt (length 40000) is longer than the maximum model length of 32768. Make sure that `max_model_len` is no smaller than the number of text tokens.',
+      // SGLang, written into an HTTP 200 stream.
+      "Requested token count exceeds the model's maximum context length of 196608 tokens. You requested a total of 204830 tokens.",
+      'Input length (40000 tokens) exceeds the maximum allowed length (32768 tokens).',
+      // llama.cpp's server, TGI, Gemini's and Anthropic's compatible endpoints.
+      'the request exceeds the available context size, try increasing it',
+      'Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4000 `inputs` tokens and 200 `max_new_tokens`',
+      'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).',
+      'prompt is too long: 210000 tokens > 200000 maximum',
+      'Your input exceeds the context window of this model.',
+    ];
+    expect(overflows.filter((m) => !isContextOverflow(m))).toEqual([]);
+    const others = [
+      '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+      "Invalid 'tools' format",
+      'The model `qwen` does not exist.',
+      'Rate limit reached for requests',
+      'LLM stream closed before [DONE]',
+    ];
+    expect(others.filter(isContextOverflow)).toEqual([]);
+  });
+});
 
 describe('retry policy', () => {
   it('treats timeouts, conflicts, rate limits and server errors as transient, not refusals', () => {

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../llm/llm.types.js';
-import { systemMessage, trimHistory } from './history.js';
+import { shedOlderTurns, systemMessage, trimHistory } from './history.js';
 
 const turn = (n: number, withTool = false): ChatMessage[] => [
   { role: 'user', content: `q${n}` },
@@ -37,6 +37,26 @@ describe('trimHistory', () => {
   it('keeps the current turn even when it alone is longer than the bound', () => {
     const h = [...turn(1), ...turn(2, true)];
     expect(trimHistory(h, 2)).toEqual(turn(2, true));
+  });
+});
+
+describe('shedOlderTurns', () => {
+  const current = [{ role: 'user', content: 'now' }] as ChatMessage[];
+
+  it('drops the older half of the earlier turns, whole, and keeps the turn in progress', () => {
+    const h = [...turn(1, true), ...turn(2), ...turn(3, true), ...turn(4), ...current];
+    const kept = shedOlderTurns(h)!;
+    expect(kept).toEqual([...turn(3, true), ...turn(4), ...current]);
+    expect(shedOlderTurns(kept)).toEqual([...turn(4), ...current]);
+    expect(shedOlderTurns([...turn(4), ...current])).toEqual(current);
+  });
+
+  it('keeps the rounds of the turn in progress, and has nothing to drop without an older turn', () => {
+    const inProgress = turn(2, true).slice(0, 3);
+    expect(shedOlderTurns([...turn(1), ...inProgress])).toEqual(inProgress);
+    expect(shedOlderTurns(inProgress)).toBeUndefined();
+    // A history that does not begin with a user message (a resumed or trimmed one).
+    expect(shedOlderTurns([{ role: 'assistant', content: 'hi' }, ...current])).toEqual(current);
   });
 });
 

@@ -16,6 +16,18 @@ export function trimHistory(history: ChatMessage[], max: number): ChatMessage[] 
 }
 
 /**
+ * For a conversation longer than the model's context: drops the older half (at least one whole
+ * turn) of the turns before the one in progress. Undefined when there is no older turn to drop.
+ */
+export function shedOlderTurns(history: ChatMessage[]): ChatMessage[] | undefined {
+  const current = history.findLastIndex((m) => m.role === 'user');
+  if (current <= 0) return undefined;
+  const half = Math.ceil(current / 2);
+  const cut = history.findIndex((m, i) => i >= half && m.role === 'user');
+  return history.slice(cut);
+}
+
+/**
  * The one system message of a request: the engine's prompt, then the session's instructions
  * (several system messages are refused by some chat templates).
  */

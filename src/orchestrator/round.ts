@@ -8,6 +8,8 @@ export class RoundFailed extends Error {
   constructor(
     message: string,
     readonly code: 'llm_failed' | 'llm_disabled' = 'llm_failed',
+    /** The server said the conversation does not fit the model's context. */
+    readonly contextOverflow = false,
   ) {
     super(message);
   }
@@ -41,7 +43,7 @@ export function runRound(
         if (event.type === 'error') {
           signal.removeEventListener('abort', onAbort);
           subscription?.unsubscribe();
-          reject(new RoundFailed(event.message));
+          reject(new RoundFailed(event.message, 'llm_failed', event.contextOverflow === true));
           return;
         }
         if (event.type === 'text') text.append(event.text);

@@ -12,35 +12,15 @@ import {
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { ToolExecutor } from '../tools/tool-executor.js';
 import { ToolRegistry } from '../tools/tool-registry.service.js';
-import type { ToolSnapshot } from '../tools/tool-definition.js';
-import type { ToolCallContext } from '../tools/tool-executor.js';
-import { systemMessage, trimHistory } from './history.js';
-import { addUsage, type TokenUsage } from '../llm/usage.js';
+import { shedOlderTurns, systemMessage, trimHistory } from './history.js';
+import { addUsage } from '../llm/usage.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import { RoundFailed, runRound, TurnCancelled, type RoundResult } from './round.js';
 import type { Session } from './session.js';
 import { StreamedText } from '../llm/streamed-text.js';
 import { sessionState, ToolScope } from './tool-scope.service.js';
+import { runCalls, type TurnContext } from './turn-context.js';
 
-interface TurnContext {
-  session: Session;
-  turnId: string;
-  /** The tools active at the turn's start. */
-  base: ToolSnapshot;
-  /** What the current request may use (modalities and callbacks applied). */
-  snapshot: ToolSnapshot;
-  toolContext: ToolCallContext;
-  signal: AbortSignal;
-  emit: (event: TurnEvent) => void;
-  /** The answer's text sent so far, over all rounds. */
-  visible: StreamedText;
-  /** Whitespace held back until visible text follows (layout around calls is not spoken). */
-  pendingWs: string;
-  /** Tokens of the turn's requests, summed, when the server reports them. */
-  usage?: TokenUsage;
-}
-
-const CANCELLED = 'Error: cancelled';
 /** After these, the next round's text follows without a space: whitespace, and CJK text. */
 const NO_SPACE_AFTER =
   /[\s\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
@@ -175,17 +155,27 @@ export class TurnManager {
         if (round.text !== '') ctx.session.history.push({ role: 'assistant', content: round.text });
         return;
       }
-      await this.executeCalls(ctx, round);
+      await runCalls(this.executor, ctx, round);
     }
   }
 
   /** One streamed completion, with the seed's fallback when it comes back empty. */
   private async completion(ctx: TurnContext, toolChoice: 'auto' | 'none'): Promise<RoundResult> {
-    const request = await this.request(ctx, toolChoice);
+    let request = await this.request(ctx, toolChoice);
     const take = toolChoice === 'auto';
     const onEvent = (event: LlmEvent) => this.forward(ctx, event, take);
-    const stream$ = this.llm.stream(request, ctx.signal);
-    let round = await this.track(ctx, { kind: 'stream', events$: stream$, onEvent });
+    let round: RoundResult;
+    for (;;) {
+      const sent = ctx.visible.length;
+      const stream$ = this.llm.stream(request, ctx.signal);
+      try {
+        round = await this.track(ctx, { kind: 'stream', events$: stream$, onEvent });
+        break;
+      } catch (error) {
+        if (ctx.visible.length !== sent || !this.shed(ctx, error)) throw error;
+        request = await this.request(ctx, toolChoice);
+      }
+    }
     if (round.text.trim() === '' && round.calls.length === 0 && request.tools.length > 0) {
       this.logger.warn(
         `empty streamed round: asking once more without streaming (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
@@ -200,6 +190,22 @@ export class TurnManager {
     ctx.pendingWs = joined ? ctx.pendingWs : ctx.pendingWs || ' ';
     if (round.text.trim() === '') round.text = '';
     return round;
+  }
+
+  /**
+   * After the server refused a conversation longer than the model's context: the session drops
+   * its older turns (half of them each time) so that this turn, and the next ones, can be
+   * answered. False when the error is another one, or no older turn is left to drop.
+   */
+  private shed(ctx: TurnContext, error: unknown): boolean {
+    if (!(error instanceof RoundFailed && error.contextOverflow)) return false;
+    const kept = shedOlderTurns(ctx.session.history);
+    if (!kept) return false;
+    this.logger.warn(
+      `the conversation does not fit the model's context: dropped its ${ctx.session.history.length - kept.length} oldest messages and asked again (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
+    );
+    ctx.session.history = kept;
+    return true;
   }
 
   /** Runs one completion request's round; keeps the text already sent in history when it is cut short. */
@@ -251,50 +257,5 @@ export class TurnManager {
     } else if (event.type === 'done' && event.usage) {
       ctx.usage = addUsage(ctx.usage, event.usage);
     }
-  }
-
-  /** Executes a round's calls in parallel; results go to history in call order. */
-  private async executeCalls(ctx: TurnContext, round: RoundResult): Promise<void> {
-    const { history } = ctx.session;
-    history.push({
-      role: 'assistant',
-      content: round.text === '' ? null : round.text,
-      tool_calls: round.calls.map((c) => ({
-        id: c.id,
-        type: 'function',
-        function: { name: c.name, arguments: JSON.stringify(c.arguments) },
-      })),
-    });
-    const results: (string | undefined)[] = round.calls.map(() => undefined);
-    const running = round.calls.map(async (call, i) => {
-      const started = performance.now();
-      const outcome = await this.executor.execute({
-        id: call.id,
-        name: call.name,
-        args: call.arguments,
-        ...(call.argumentsValid ? {} : { rawArguments: call.rawArguments }),
-        snapshot: ctx.snapshot,
-        signal: ctx.signal,
-        context: ctx.toolContext,
-      });
-      if (ctx.signal.aborted) return;
-      results[i] = outcome.text;
-      ctx.emit({
-        type: 'tool_result',
-        id: call.id,
-        name: call.name,
-        ok: outcome.ok,
-        ms: Math.round(performance.now() - started),
-        ...(outcome.logs ? { logs: outcome.logs } : {}),
-      });
-    });
-    const cancelled = new Promise<void>((resolve) =>
-      ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
-    );
-    await Promise.race([Promise.all(running), cancelled]);
-    round.calls.forEach((call, i) =>
-      history.push({ role: 'tool', tool_call_id: call.id, content: results[i] ?? CANCELLED }),
-    );
-    if (ctx.signal.aborted) throw new TurnCancelled();
   }
 }

@@ -1,0 +1,78 @@
+import type { StreamedText } from '../llm/streamed-text.js';
+import type { TokenUsage } from '../llm/usage.js';
+import type { ToolSnapshot } from '../tools/tool-definition.js';
+import type { ToolCallContext, ToolExecutor } from '../tools/tool-executor.js';
+import type { TurnEvent } from './protocol/server-events.js';
+import { TurnCancelled, type RoundResult } from './round.js';
+import type { Session } from './session.js';
+
+/** What a message a cancelled call leaves the model. */
+const CANCELLED = 'Error: cancelled';
+
+/** One turn in progress, as the turn loop and its calls see it. */
+export interface TurnContext {
+  session: Session;
+  turnId: string;
+  /** The tools active at the turn's start. */
+  base: ToolSnapshot;
+  /** What the current request may use (modalities and callbacks applied). */
+  snapshot: ToolSnapshot;
+  toolContext: ToolCallContext;
+  signal: AbortSignal;
+  emit: (event: TurnEvent) => void;
+  /** The answer's text sent so far, over all rounds. */
+  visible: StreamedText;
+  /** Whitespace held back until visible text follows (layout around calls is not spoken). */
+  pendingWs: string;
+  /** Tokens of the turn's requests, summed, when the server reports them. */
+  usage?: TokenUsage;
+}
+
+/** Executes a round's calls in parallel; results go to history in call order. */
+export async function runCalls(
+  executor: ToolExecutor,
+  ctx: TurnContext,
+  round: RoundResult,
+): Promise<void> {
+  const { history } = ctx.session;
+  history.push({
+    role: 'assistant',
+    content: round.text === '' ? null : round.text,
+    tool_calls: round.calls.map((c) => ({
+      id: c.id,
+      type: 'function',
+      function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+    })),
+  });
+  const results: (string | undefined)[] = round.calls.map(() => undefined);
+  const running = round.calls.map(async (call, i) => {
+    const started = performance.now();
+    const outcome = await executor.execute({
+      id: call.id,
+      name: call.name,
+      args: call.arguments,
+      ...(call.argumentsValid ? {} : { rawArguments: call.rawArguments }),
+      snapshot: ctx.snapshot,
+      signal: ctx.signal,
+      context: ctx.toolContext,
+    });
+    if (ctx.signal.aborted) return;
+    results[i] = outcome.text;
+    ctx.emit({
+      type: 'tool_result',
+      id: call.id,
+      name: call.name,
+      ok: outcome.ok,
+      ms: Math.round(performance.now() - started),
+      ...(outcome.logs ? { logs: outcome.logs } : {}),
+    });
+  });
+  const cancelled = new Promise<void>((resolve) =>
+    ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
+  await Promise.race([Promise.all(running), cancelled]);
+  round.calls.forEach((call, i) =>
+    history.push({ role: 'tool', tool_call_id: call.id, content: results[i] ?? CANCELLED }),
+  );
+  if (ctx.signal.aborted) throw new TurnCancelled();
+}
