@@ -134,6 +134,13 @@ describe('OpenAiLlmClient against a real SSE server', () => {
     ]);
   });
 
+  it('sends LLM_EXTRA_HEADERS with every request, over its own headers (a gateway key in Authorization)', async () => {
+    const extraHeaders = { 'api-key': 'azure-key', Authorization: 'Bearer gateway' };
+    await events(sseText(['ok']), client(url(), { model: '', apiKey: 'sk-test', extraHeaders }));
+    for (const headers of [llm.modelsHeaders.at(-1), llm.requests[0]!.headers])
+      expect(headers).toMatchObject({ 'api-key': 'azure-key', authorization: 'Bearer gateway' });
+  });
+
   it('sends model, messages, the tools array with tool_choice auto, extra body and the API key', async () => {
     await events(
       sseText(['ok']),

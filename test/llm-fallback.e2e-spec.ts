@@ -13,6 +13,7 @@ describe('LLM_FALLBACK_BASE_URL: a second server for requests the first cannot a
       LLM_BASE_URL: await primary.start(),
       LLM_MODEL: 'big',
       LLM_EXTRA_BODY: '{"top_k":20}',
+      LLM_EXTRA_HEADERS: '{"X-Gateway-Key":"primary"}',
       LLM_RETRIES: '1',
       LLM_RETRY_BACKOFF_MS: '10',
       LLM_TIMEOUT_SECS: '0.5',
@@ -20,6 +21,7 @@ describe('LLM_FALLBACK_BASE_URL: a second server for requests the first cannot a
       LLM_FALLBACK_MODEL: 'small',
       LLM_FALLBACK_API_KEY: 'sk-fallback',
       LLM_FALLBACK_EXTRA_BODY: '{"temperature":0.2}',
+      LLM_FALLBACK_EXTRA_HEADERS: '{"X-Fallback-Key":"second"}',
     });
   });
   afterAll(async () => {
@@ -51,6 +53,9 @@ describe('LLM_FALLBACK_BASE_URL: a second server for requests the first cannot a
     expect(primary.requests).toHaveLength(2);
     const [asked] = fallback.requests;
     expect(asked!.headers.authorization).toBe('Bearer sk-fallback');
+    expect(asked!.headers['x-fallback-key']).toBe('second');
+    expect(asked!.headers).not.toHaveProperty('x-gateway-key');
+    expect(primary.requests[0]!.headers['x-gateway-key']).toBe('primary');
     expect(asked!.body).toMatchObject({ model: 'small', temperature: 0.2, stream: true });
     expect(asked!.body).not.toHaveProperty('top_k');
     const scrape = await (await fetch(`${engine.httpUrl}/metrics`)).text();

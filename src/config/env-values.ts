@@ -84,6 +84,36 @@ export function jsonObject(raw: Raw, name: string): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
+/** Headers the HTTP client sets itself, from the request it sends. */
+const CLIENT_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
+
+/**
+ * A JSON object of HTTP headers (name → string value), e.g. a gateway's key. Values may be
+ * secrets: an error names the variable and the header, never the value.
+ */
+export function headerObject(raw: Raw, name: string): Record<string, string> {
+  if (present(raw, name) === undefined) return {};
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = jsonObject(raw, name);
+  } catch {
+    throw new EnvError(
+      `${name} is invalid: expected a JSON object of header names and string values, e.g. {"api-key":"…"}`,
+    );
+  }
+  for (const [header, value] of Object.entries(parsed)) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header))
+      throw new EnvError(`${name} is invalid: ${JSON.stringify(header)} is not a header name`);
+    if (CLIENT_HEADERS.has(header.toLowerCase()))
+      throw new EnvError(`${name} is invalid: ${header} is set by the engine itself`);
+    if (typeof value !== 'string' || /[\r\n\0]/.test(value))
+      throw new EnvError(
+        `${name} is invalid: the value of ${header} must be a string without line breaks`,
+      );
+  }
+  return parsed as Record<string, string>;
+}
+
 export function oneOf<T extends string>(raw: Raw, name: string, def: T, allowed: readonly T[]): T {
   const value = present(raw, name);
   if (value === undefined) return def;

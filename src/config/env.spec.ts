@@ -81,6 +81,31 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ [name]: value })).toThrow(message);
   });
 
+  it.each([
+    [
+      '[1]',
+      /LLM_EXTRA_HEADERS is invalid: expected a JSON object of header names and string values/,
+    ],
+    ['{"X Key":"secret"}', /LLM_EXTRA_HEADERS is invalid: "X Key" is not a header name/],
+    ['{"Content-Length":"5"}', /LLM_EXTRA_HEADERS is invalid: Content-Length is set by the engine/],
+    ['{"X-Key":"sec\\nret"}', /the value of X-Key must be a string without line breaks/],
+    ['{"X-Key":7}', /the value of X-Key must be a string/],
+  ])('rejects LLM_EXTRA_HEADERS=%s, never showing a value', (value, message) => {
+    expect(() => parseEnv({ LLM_EXTRA_HEADERS: value })).toThrow(message);
+    expect(() => parseEnv({ LLM_EXTRA_HEADERS: value })).not.toThrow(/secret|sec.?ret/);
+  });
+
+  it('reads LLM_EXTRA_HEADERS and LLM_FALLBACK_EXTRA_HEADERS', () => {
+    const env = parseEnv({
+      LLM_EXTRA_HEADERS: '{"api-key":"k1","X-Title":"engine"}',
+      LLM_FALLBACK_BASE_URL: 'http://f/v1',
+      LLM_FALLBACK_EXTRA_HEADERS: '{"cf-aig-authorization":"Bearer k2"}',
+    });
+    expect(env.llm.extraHeaders).toEqual({ 'api-key': 'k1', 'X-Title': 'engine' });
+    expect(env.llm.fallback?.extraHeaders).toEqual({ 'cf-aig-authorization': 'Bearer k2' });
+    expect(parseEnv({}).llm.extraHeaders).toEqual({});
+  });
+
   it('parses LLM_EXTRA_BODY and strips a trailing slash from LLM_BASE_URL', () => {
     const env = parseEnv({
       LLM_EXTRA_BODY: '{"skip_special_tokens":false}',

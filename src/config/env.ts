@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import {
   bool,
   EnvError,
+  headerObject,
   httpUrl,
   int,
   jsonObject,
@@ -43,6 +44,8 @@ export interface Env {
     retries: number;
     retryBackoffMs: number;
     extraBody: Record<string, unknown>;
+    /** Sent with every request to the server (after, and over, the engine's own headers). */
+    extraHeaders: Record<string, string>;
     /** The reply's text begins inside reasoning that has no opening `<think>` (see the README). */
     untaggedReasoning: boolean;
     maxHistoryMessages: number;
@@ -52,6 +55,7 @@ export interface Env {
       model: string;
       apiKey: string;
       extraBody: Record<string, unknown>;
+      extraHeaders: Record<string, string>;
     };
   };
   tools: {
@@ -137,7 +141,7 @@ function processes(raw: Raw): number {
   }
 }
 
-/** `LLM_FALLBACK_*`: a second OpenAI-compatible server, with its own model, key and extra body. */
+/** `LLM_FALLBACK_*`: a second OpenAI-compatible server, with its own model, key, body and headers. */
 function fallbackLlm(raw: Raw): { fallback?: Env['llm']['fallback'] } {
   const baseUrl = httpUrl(raw, 'LLM_FALLBACK_BASE_URL', '');
   if (!baseUrl) return {};
@@ -147,6 +151,7 @@ function fallbackLlm(raw: Raw): { fallback?: Env['llm']['fallback'] } {
       model: present(raw, 'LLM_FALLBACK_MODEL') ?? '',
       apiKey: present(raw, 'LLM_FALLBACK_API_KEY') ?? '',
       extraBody: jsonObject(raw, 'LLM_FALLBACK_EXTRA_BODY'),
+      extraHeaders: headerObject(raw, 'LLM_FALLBACK_EXTRA_HEADERS'),
     },
   };
 }
@@ -170,6 +175,7 @@ export function parseEnv(raw: Raw): Env {
       retries: int(raw, 'LLM_RETRIES', 2, 0, 10),
       retryBackoffMs: int(raw, 'LLM_RETRY_BACKOFF_MS', 500, 1, 60_000),
       extraBody: jsonObject(raw, 'LLM_EXTRA_BODY'),
+      extraHeaders: headerObject(raw, 'LLM_EXTRA_HEADERS'),
       untaggedReasoning: bool(raw, 'LLM_UNTAGGED_REASONING') ?? false,
       maxHistoryMessages: int(raw, 'LLM_MAX_HISTORY_MESSAGES', 50, 2, 10000),
       ...fallbackLlm(raw),

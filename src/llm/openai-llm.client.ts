@@ -127,7 +127,7 @@ export class OpenAiLlmClient extends LlmClient {
       Accept: 'application/json, text/event-stream',
     };
     if (this.config.apiKey) headers.Authorization = `Bearer ${this.config.apiKey}`;
-    return headers;
+    return { ...headers, ...this.config.extraHeaders };
   }
 
   private body(request: LlmRequest, model: string, streaming: boolean): Record<string, unknown> {

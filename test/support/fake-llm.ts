@@ -109,6 +109,8 @@ export function replay(file: string, cuts: number[] = []): Script {
 export class FakeLlm {
   readonly requests: LlmRequestRecord[] = [];
   readonly modelsRequests: number[] = [];
+  /** The headers of each `GET /models`. */
+  readonly modelsHeaders: IncomingMessage['headers'][] = [];
   /** Completion requests whose connection is still open (answered or not). */
   open = 0;
   private scripts: (Script | ((body: Record<string, any>) => Script))[] = [];
@@ -145,6 +147,7 @@ export class FakeLlm {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method === 'GET' && req.url?.endsWith('/models')) {
       this.modelsRequests.push(Date.now());
+      this.modelsHeaders.push(req.headers);
       res.setHeader('Content-Type', 'application/json');
       res.end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model' }] }));
       return;
@@ -242,6 +245,7 @@ export function llmClient(
     retries: 0,
     retryBackoffMs: 10,
     extraBody: {},
+    extraHeaders: {},
     untaggedReasoning: false,
     maxHistoryMessages: 50,
     ...over,
