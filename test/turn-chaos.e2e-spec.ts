@@ -12,6 +12,7 @@ import {
 import { audioProblems, historyProblems, turnEnds, turnProblems } from './support/chaos-checks.js';
 import { sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
+import { startRedis, type RedisRun } from './support/redis-server.js';
 import { postTools, weatherTool, writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
 
@@ -42,196 +43,215 @@ function toolSet(base: string, all: boolean): Record<string, unknown>[] {
   ].filter((t) => all || !/slow/.test(JSON.stringify(t)));
 }
 
-describe('the turn loop under random interleavings', () => {
-  let toolRequestsOpen = 0;
-  const rig = useEngineRig(
-    (base) => ({
-      LLM_MODEL: 'qwen3-coder',
-      LLM_TOOLS_FILE: writeToolsFile(toolSet(base, true)),
-      CODE_TOOLS_WORKERS: '1',
-      LLM_TOOL_MAX_ITERATIONS: '2',
-      LLM_RETRIES: '1',
-      LLM_RETRY_BACKOFF_MS: '5',
-      TTS_PROVIDER: 'espeak',
-    }),
-    (req, res) => {
-      toolRequestsOpen++;
-      res.on('close', () => toolRequestsOpen--);
-      if (req.path === '/missing') return void res.writeHead(404).end('no such thing');
-      const answer = () => res.end(`${decodeURIComponent(req.path)}: +21°C`);
-      if (req.path.startsWith('/slow/')) setTimeout(answer, 60);
-      else answer();
-    },
-  );
-  let callIds = 0;
-  const ids = () => `call_chaos_${++callIds}`;
+describe.each(['memory', 'redis'])(
+  'the turn loop under random interleavings (%s session store)',
+  (store) => {
+    // With Redis, sessions are saved after every turn and resumed through the store's owner checks.
+    let redis: RedisRun | undefined;
+    beforeAll(async () => {
+      if (store === 'redis') redis = await startRedis();
+    });
+    afterAll(() => redis?.stop());
+    let toolRequestsOpen = 0;
+    const rig = useEngineRig(
+      (base) => ({
+        LLM_MODEL: 'qwen3-coder',
+        LLM_TOOLS_FILE: writeToolsFile(toolSet(base, true)),
+        CODE_TOOLS_WORKERS: '1',
+        LLM_TOOL_MAX_ITERATIONS: '2',
+        LLM_RETRIES: '1',
+        LLM_RETRY_BACKOFF_MS: '5',
+        TTS_PROVIDER: 'espeak',
+        SESSION_STORE_URL: redis?.url ?? '',
+      }),
+      (req, res) => {
+        toolRequestsOpen++;
+        res.on('close', () => toolRequestsOpen--);
+        if (req.path === '/missing') return void res.writeHead(404).end('no such thing');
+        const answer = () => res.end(`${decodeURIComponent(req.path)}: +21°C`);
+        if (req.path.startsWith('/slow/')) setTimeout(answer, 60);
+        else answer();
+      },
+    );
+    let callIds = 0;
+    const ids = () => `call_chaos_${++callIds}`;
 
-  /** One connection of the conversation and what was sent on it. */
-  interface Link {
-    ws: WsClient;
-    turns: number;
-    pings: number;
-    garbage: number;
-  }
-  const ends = (l: Link) => turnEnds(l.ws.messages).length;
-
-  /** What one connection received; `closed`: it was left before its last turn ended. */
-  function checkLink(l: Link, closed: boolean): void {
-    const problems = [...turnProblems(l.ws.messages, closed), ...audioProblems(l.ws.messages)];
-    if (problems.length > 0)
-      throw new Error(`${problems.join('\n')}\nreceived: ${JSON.stringify(l.ws.messages)}`);
-    const errors = l.ws.messages.filter((m) => m.type === 'error' && m.code === 'invalid_message');
-    const pongs = l.ws.messages.filter((m) => m.type === 'pong').map((m) => m.id as string);
-    const pinged = Array.from({ length: l.pings }, (_, i) => `p${i + 1}`);
-    if (closed) {
-      expect(ends(l)).toBeLessThanOrEqual(l.turns);
-      expect(errors.length).toBeLessThanOrEqual(l.garbage);
-      expect(pongs).toEqual(pinged.slice(0, pongs.length));
-    } else {
-      expect(ends(l)).toBe(l.turns);
-      expect(errors).toHaveLength(l.garbage);
-      expect(pongs).toEqual(pinged);
+    /** One connection of the conversation and what was sent on it. */
+    interface Link {
+      ws: WsClient;
+      turns: number;
+      pings: number;
+      garbage: number;
     }
-  }
+    const ends = (l: Link) => turnEnds(l.ws.messages).length;
 
-  async function reconnect(old: Link, takeover: boolean): Promise<Link> {
-    const token = old.ws.messages.find((m) => m.type === 'session')!.resume_token as string;
-    if (!takeover) {
-      old.ws.close();
-      await old.ws.closed;
+    /** What one connection received; `closed`: it was left before its last turn ended. */
+    function checkLink(l: Link, closed: boolean): void {
+      const problems = [...turnProblems(l.ws.messages, closed), ...audioProblems(l.ws.messages)];
+      if (problems.length > 0)
+        throw new Error(`${problems.join('\n')}\nreceived: ${JSON.stringify(l.ws.messages)}`);
+      const errors = l.ws.messages.filter(
+        (m) => m.type === 'error' && m.code === 'invalid_message',
+      );
+      const pongs = l.ws.messages.filter((m) => m.type === 'pong').map((m) => m.id as string);
+      const pinged = Array.from({ length: l.pings }, (_, i) => `p${i + 1}`);
+      if (closed) {
+        expect(ends(l)).toBeLessThanOrEqual(l.turns);
+        expect(errors.length).toBeLessThanOrEqual(l.garbage);
+        expect(pongs).toEqual(pinged.slice(0, pongs.length));
+      } else {
+        expect(ends(l)).toBe(l.turns);
+        expect(errors).toHaveLength(l.garbage);
+        expect(pongs).toEqual(pinged);
+      }
     }
-    const ws = await WsClient.connect(`${rig.engine.wsUrl}?resume=${token}`);
-    expect(ws.messages[0]).toMatchObject({ type: 'session', resumed: true });
-    if (takeover) expect(await old.ws.closed).toBe(4001);
-    return { ws, turns: 0, pings: 0, garbage: 0 };
-  }
 
-  /** An admin replaces the tool set (turns in flight keep theirs). */
-  async function install(all: boolean): Promise<void> {
-    const reply = await postTools(rig.engine.httpUrl, toolSet(rig.toolsUrl, all));
-    expect(reply.status).toBe(200);
-  }
+    async function reconnect(old: Link, takeover: boolean): Promise<Link> {
+      const token = old.ws.messages.find((m) => m.type === 'session')!.resume_token as string;
+      if (!takeover) {
+        old.ws.close();
+        await old.ws.closed;
+      }
+      const ws = await WsClient.connect(`${rig.engine.wsUrl}?resume=${token}`);
+      expect(ws.messages[0]).toMatchObject({ type: 'session', resumed: true });
+      if (takeover) expect(await old.ws.closed).toBe(4001);
+      return { ws, turns: 0, pings: 0, garbage: 0 };
+    }
 
-  /** Does one client action on `l`; returns the link to go on with (a new one after a reconnect). */
-  async function act(l: Link, a: Action): Promise<Link> {
-    switch (a.kind) {
-      case 'text':
-        l.ws.send({ type: 'user_text', text: a.text });
+    /** An admin replaces the tool set (turns in flight keep theirs). */
+    async function install(all: boolean): Promise<void> {
+      const reply = await postTools(rig.engine.httpUrl, toolSet(rig.toolsUrl, all));
+      expect(reply.status).toBe(200);
+    }
+
+    /** Does one client action on `l`; returns the link to go on with (a new one after a reconnect). */
+    async function act(l: Link, a: Action): Promise<Link> {
+      switch (a.kind) {
+        case 'text':
+          l.ws.send({ type: 'user_text', text: a.text });
+          l.turns++;
+          break;
+        case 'interrupt':
+          l.ws.send({ type: 'interrupt' });
+          break;
+        case 'ping':
+          l.ws.send({ type: 'ping', id: `p${++l.pings}` });
+          break;
+        case 'garbage':
+          l.ws.send(a.frame);
+          l.garbage++;
+          break;
+        case 'update':
+          l.ws.send({ type: 'session.update', instructions: a.instructions });
+          break;
+        case 'wait':
+          await sleep(a.ms);
+          break;
+        case 'settle':
+          await until(() => ends(l) === l.turns, `${l.turns} turns to end`);
+          break;
+        case 'install':
+          await install(a.all);
+          break;
+        case 'voice':
+          l.ws.send({ type: 'session.update', modality: a.on ? 'voice' : 'text' });
+          break;
+        case 'audio':
+          l.ws.socket.send(Buffer.alloc(640));
+          break;
+        case 'reconnect':
+          return reconnect(l, a.takeover);
+      }
+      return l;
+    }
+
+    async function converse(answers: Answer[], actions: Action[], voice: boolean): Promise<void> {
+      rig.llm.reset();
+      await install(true);
+      rig.llm.enqueue(...answers.map((a) => scriptOf(a, ids)));
+      rig.llm.fallback = () => sseText(['Fine.']);
+      const left: Link[] = [];
+      let l: Link = {
+        ws: await WsClient.connect(rig.engine.wsUrl),
+        turns: 0,
+        pings: 0,
+        garbage: 0,
+      };
+      try {
+        if (voice) await act(l, { kind: 'voice', on: true });
+        for (const a of actions) {
+          const next = await act(l, a);
+          if (next === l) continue;
+          left.push(l);
+          l = next;
+        }
+        // The session still answers, and what is left of the conversation is cancelled first.
+        rig.llm.clearQueue();
+        rig.llm.fallback = () => sseText(['All', ' good.']);
+        l.ws.send({ type: 'user_text', text: 'final' });
         l.turns++;
-        break;
-      case 'interrupt':
-        l.ws.send({ type: 'interrupt' });
-        break;
-      case 'ping':
-        l.ws.send({ type: 'ping', id: `p${++l.pings}` });
-        break;
-      case 'garbage':
-        l.ws.send(a.frame);
-        l.garbage++;
-        break;
-      case 'update':
-        l.ws.send({ type: 'session.update', instructions: a.instructions });
-        break;
-      case 'wait':
-        await sleep(a.ms);
-        break;
-      case 'settle':
-        await until(() => ends(l) === l.turns, `${l.turns} turns to end`);
-        break;
-      case 'install':
-        await install(a.all);
-        break;
-      case 'voice':
-        l.ws.send({ type: 'session.update', modality: a.on ? 'voice' : 'text' });
-        break;
-      case 'audio':
-        l.ws.socket.send(Buffer.alloc(640));
-        break;
-      case 'reconnect':
-        return reconnect(l, a.takeover);
-    }
-    return l;
-  }
-
-  async function converse(answers: Answer[], actions: Action[], voice: boolean): Promise<void> {
-    rig.llm.reset();
-    await install(true);
-    rig.llm.enqueue(...answers.map((a) => scriptOf(a, ids)));
-    rig.llm.fallback = () => sseText(['Fine.']);
-    const left: Link[] = [];
-    let l: Link = { ws: await WsClient.connect(rig.engine.wsUrl), turns: 0, pings: 0, garbage: 0 };
-    try {
-      if (voice) await act(l, { kind: 'voice', on: true });
-      for (const a of actions) {
-        const next = await act(l, a);
-        if (next === l) continue;
-        left.push(l);
-        l = next;
-      }
-      // The session still answers, and what is left of the conversation is cancelled first.
-      rig.llm.clearQueue();
-      rig.llm.fallback = () => sseText(['All', ' good.']);
-      l.ws.send({ type: 'user_text', text: 'final' });
-      l.turns++;
-      await until(() => ends(l) === l.turns, 'the last turn to end', 10_000);
-      expect(turnEnds(l.ws.messages).at(-1)).toEqual({
-        type: 'assistant_end',
-        text: 'All good.',
-      });
-      // A voice session's last answer is spoken to its end.
-      const settings = l.ws.messages.findLast((m) => /^session(\.updated)?$/.test(m.type))!;
-      if (settings.settings.modality === 'voice')
-        await until(() => l.ws.messages.at(-1)!.type === 'audio_end', 'the last audio', 10_000);
-      await until(() => rig.llm.open === 0, 'the LLM requests to close', 2000);
-      await until(() => toolRequestsOpen === 0, 'the tool requests to close', 2000);
-      await sleep(20);
-
-      for (const old of left) checkLink(old, true);
-      checkLink(l, false);
-      // Each request offers one whole tool set, whichever was installed when its turn began.
-      const sets = [true, false].map((all) =>
-        CHAOS_TOOLS.filter((n) => n !== 'not_a_tool' && (all || !n.includes('slow'))),
-      );
-      for (const [i, { body }] of rig.llm.requests.entries()) {
-        expect({ request: i, problems: historyProblems(body) }).toEqual({
-          request: i,
-          problems: [],
+        await until(() => ends(l) === l.turns, 'the last turn to end', 10_000);
+        expect(turnEnds(l.ws.messages).at(-1)).toEqual({
+          type: 'assistant_end',
+          text: 'All good.',
         });
-        expect(sets).toContainEqual(body.tools.map((t: any) => t.function.name as string));
-      }
-      expect(rig.llm.requests.at(-1)!.body.messages.at(-1)).toEqual({
-        role: 'user',
-        content: 'final',
-      });
-    } finally {
-      for (const c of [...left, l]) c.ws.close();
-      await Promise.all([...left, l].map((c) => c.ws.closed));
-    }
-  }
+        // A voice session's last answer is spoken to its end.
+        const settings = l.ws.messages.findLast((m) => /^session(\.updated)?$/.test(m.type))!;
+        if (settings.settings.modality === 'voice')
+          await until(() => l.ws.messages.at(-1)!.type === 'audio_end', 'the last audio', 10_000);
+        await until(() => rig.llm.open === 0, 'the LLM requests to close', 2000);
+        await until(() => toolRequestsOpen === 0, 'the tool requests to close', 2000);
+        await sleep(20);
 
-  // CHAOS_RUNS=2000 for a longer hunt; the suite's default keeps to a few seconds.
-  const runs = Number(process.env.CHAOS_RUNS ?? 30);
-  it(
-    'keeps every turn whole and every request valid',
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(
-          fc.array(answer, { maxLength: 8 }),
-          fc.array(action, { minLength: 1, maxLength: 12 }),
-          fc.boolean(),
-          converse,
-        ),
-        {
-          numRuns: runs,
-          interruptAfterTimeLimit: runs * 2000,
-          ...(process.env.CHAOS_SEED && {
-            seed: Number(process.env.CHAOS_SEED),
-            path: process.env.CHAOS_PATH,
-            endOnFailure: true,
-          }),
-        },
-      );
-    },
-    runs * 3000,
-  );
-});
+        for (const old of left) checkLink(old, true);
+        checkLink(l, false);
+        // Each request offers one whole tool set, whichever was installed when its turn began.
+        const sets = [true, false].map((all) =>
+          CHAOS_TOOLS.filter((n) => n !== 'not_a_tool' && (all || !n.includes('slow'))),
+        );
+        for (const [i, { body }] of rig.llm.requests.entries()) {
+          expect({ request: i, problems: historyProblems(body) }).toEqual({
+            request: i,
+            problems: [],
+          });
+          expect(sets).toContainEqual(body.tools.map((t: any) => t.function.name as string));
+        }
+        expect(rig.llm.requests.at(-1)!.body.messages.at(-1)).toEqual({
+          role: 'user',
+          content: 'final',
+        });
+      } finally {
+        for (const c of [...left, l]) c.ws.close();
+        await Promise.all([...left, l].map((c) => c.ws.closed));
+      }
+    }
+
+    // CHAOS_RUNS=2000 for a longer hunt; the suite's default keeps to a few seconds.
+    const runs = Number(process.env.CHAOS_RUNS ?? 30);
+    it(
+      'keeps every turn whole and every request valid',
+      async () => {
+        const health = (await (await fetch(`${rig.engine.httpUrl}/health`)).json()) as any;
+        expect(health.session_store).toEqual({ kind: store, connected: true });
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(answer, { maxLength: 8 }),
+            fc.array(action, { minLength: 1, maxLength: 12 }),
+            fc.boolean(),
+            converse,
+          ),
+          {
+            numRuns: runs,
+            interruptAfterTimeLimit: runs * 2000,
+            ...(process.env.CHAOS_SEED && {
+              seed: Number(process.env.CHAOS_SEED),
+              path: process.env.CHAOS_PATH,
+              endOnFailure: true,
+            }),
+          },
+        );
+      },
+      runs * 3000,
+    );
+  },
+);
