@@ -29,6 +29,17 @@ describe('node dist/main.js', () => {
     },
   );
 
+  it('stops start-up on a tool secret that is not set, naming the file, the tool and the field', async () => {
+    const file = writeToolsFile([
+      { name: 'crm', url: 'http://h/', headers: { 'X-Key': '${TOOL_SECRET_CRM}' } },
+    ]);
+    const result = await run({ LLM_TOOLS_FILE: file });
+    expect(result.code).toBe(1);
+    expect(result.output).toContain(
+      `${file}: tool #0 'crm': field 'headers.X-Key' refers to \${TOOL_SECRET_CRM}, which is not set in the environment`,
+    );
+  });
+
   it('starts with the variables of the acceptance suite and serves HTTP and its probe', async () => {
     const result = await run(
       {

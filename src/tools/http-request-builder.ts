@@ -22,7 +22,11 @@ export interface RefusedRequest {
   error: string;
 }
 
-const PLACEHOLDER = /\{([A-Za-z0-9_.-]+)\}/g;
+/**
+ * A `${TOOL_SECRET_*}` reference (validated at load) or an `{argument}` placeholder. One pass:
+ * a value put in is never read again, so an argument can never name a secret.
+ */
+const PLACEHOLDER = /\$\{(TOOL_SECRET_[A-Za-z0-9_]+)\}|\{([A-Za-z0-9_.-]+)\}/g;
 
 /** Strings unquoted, numbers and booleans as text, anything else as JSON. */
 export function argumentText(value: unknown): string {
@@ -34,18 +38,25 @@ export function argumentText(value: unknown): string {
 
 class Refusal extends Error {}
 
+interface Values {
+  args: Record<string, unknown>;
+  secrets: Record<string, string>;
+  /** The arguments put in (they are not sent again). */
+  consumed?: Set<string>;
+}
+
 function substitute(
   template: string,
-  args: Record<string, unknown>,
-  encode: (text: string, name: string) => string,
-  consumed?: Set<string>,
+  { args, secrets, consumed }: Values,
+  encode: (text: string) => string,
 ): string {
-  return template.replace(PLACEHOLDER, (whole, name: string) => {
+  return template.replace(PLACEHOLDER, (whole: string, secret?: string, name: string = '') => {
+    if (secret !== undefined) return encode(secrets[secret] ?? '');
     if (!Object.hasOwn(args, name) || args[name] === undefined) {
       throw new Refusal(`missing argument '${name}' for placeholder ${whole}`);
     }
     consumed?.add(name);
-    return encode(argumentText(args[name]), name);
+    return encode(argumentText(args[name]));
   });
 }
 
@@ -54,14 +65,14 @@ function substitute(
  * host, port or path structure; a value that would make a whole path segment `.` or `..` is
  * refused, because URL parsers resolve those (encoded or not) as dot segments.
  */
-function buildUrl(template: string, args: Record<string, unknown>, consumed: Set<string>): string {
+function buildUrl(template: string, values: Values): string {
   const match = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/.exec(template);
   if (!match) throw new Refusal('the tool url is not an absolute URL');
   const [, origin = '', path = '', query = '', fragment = ''] = match;
   const encode = (text: string) => encodeURIComponent(text);
-  const builtOrigin = substitute(origin, args, encode, consumed);
+  const builtOrigin = substitute(origin, values, encode);
   const segments = path.split('/').map((segment) => {
-    const filled = substitute(segment, args, encode, consumed);
+    const filled = substitute(segment, values, encode);
     if (filled !== segment && /^(\.|%2e){1,2}$/i.test(filled)) {
       throw new Refusal(
         `argument value would make the path segment '${decodeURIComponent(filled)}'`,
@@ -69,8 +80,8 @@ function buildUrl(template: string, args: Record<string, unknown>, consumed: Set
     }
     return filled;
   });
-  const builtQuery = substitute(query, args, encode, consumed);
-  const builtFragment = substitute(fragment, args, encode, consumed);
+  const builtQuery = substitute(query, values, encode);
+  const builtFragment = substitute(fragment, values, encode);
   return builtOrigin + segments.join('/') + builtQuery + builtFragment;
 }
 
@@ -96,10 +107,10 @@ export function buildHttpRequest(
   }
   try {
     const consumed = new Set<string>();
-    const url = buildUrl(tool.url, args, consumed);
+    const url = buildUrl(tool.url, { args, secrets: tool.secrets, consumed });
     const headers: Record<string, string> = {};
     for (const [key, template] of Object.entries(tool.headers)) {
-      const value = substitute(template, args, (text) => text);
+      const value = substitute(template, { args, secrets: tool.secrets }, (text) => text);
       if (/[\r\n]/.test(value)) throw new Refusal(`header '${key}' value contains a line break`);
       if (/[\0]/.test(value)) throw new Refusal(`header '${key}' value contains a NUL character`);
       headers[key] = value;

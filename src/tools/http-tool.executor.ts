@@ -14,6 +14,7 @@ import {
 import { buildHttpRequest, type BuiltRequest } from './http-request-builder.js';
 import { toolErrors, truncateResult } from './tool-errors.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
+import { maskSecrets } from './tool-secrets.js';
 
 interface RawResponse {
   status: number;
@@ -56,9 +57,10 @@ export class HttpToolExecutor extends ToolExecutor {
     const limits = { outer: call.signal, timeoutSecs: tool.timeoutSecs ?? this.config.timeoutSecs };
     try {
       const response = await this.send(request, limits);
-      return this.format(response);
+      // A backend that echoes its request (headers, URL) must not hand a secret to the model.
+      return this.format({ ...response, body: maskSecrets(response.body, tool.secrets) });
     } catch (error) {
-      const detail = this.describeFailure(error, limits);
+      const detail = maskSecrets(this.describeFailure(error, limits), tool.secrets);
       this.logger.warn(`tool '${call.name}' request failed: ${detail}`);
       return this.fail(toolErrors.requestFailed(detail));
     }

@@ -30,6 +30,8 @@ export interface Tool {
   url: string;
   method: string;
   headers: Record<string, string>;
+  /** HTTP tools only: the values of the `${TOOL_SECRET_*}` its url and headers refer to. */
+  secrets: Record<string, string>;
   /** Code tools only: the Python source, and the function to call. */
   code: string;
   timeoutSecs?: number;

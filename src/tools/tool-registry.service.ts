@@ -114,6 +114,7 @@ export class ToolRegistry implements OnModuleInit {
   private async validate(definitions: unknown, source: string): Promise<Tool[]> {
     const { tools, warnings } = validateToolDefinitions(definitions, source, {
       baseDir: this.baseDir(),
+      env: process.env,
     });
     warnings.forEach((w) => this.logger.warn(w));
     await this.analyzeCode(tools, source);

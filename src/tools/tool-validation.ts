@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { resolveSecrets } from './tool-secrets.js';
 import { canonicalType } from '../llm/parsing/value-typing.js';
 import {
   DEFAULT_PARAMETERS,
@@ -105,6 +106,8 @@ export interface ValidationResult {
 export interface ValidationOptions {
   /** Where `file` references of code tools are resolved. */
   baseDir?: string;
+  /** Where `${TOOL_SECRET_*}` references of HTTP tools are read (the process environment). */
+  env?: Record<string, string | undefined>;
 }
 
 /** Where one definition came from, for error messages. */
@@ -155,7 +158,7 @@ export function validateToolDefinitions(
     }
     return isCode
       ? codeTool(entry, index, source, options)
-      : httpTool(entry, index, source, warnings);
+      : httpTool(entry, index, source, warnings, options.env ?? {});
   });
   checkDuplicates(tools, source);
   return { tools, warnings };
@@ -166,6 +169,7 @@ function httpTool(
   index: number,
   source: string,
   warnings: string[],
+  env: Record<string, string | undefined>,
 ): Tool {
   for (const header of Object.keys(def.headers ?? {})) {
     if (!HTTP_TOKEN.test(header)) {
@@ -173,6 +177,14 @@ function httpTool(
         `${where(source, index, def.name)}: field 'headers' has an invalid header name ${JSON.stringify(header)}`,
       );
     }
+  }
+  let secrets: Record<string, string>;
+  try {
+    const fields: Record<string, string> = { url: def.url! };
+    for (const [key, value] of Object.entries(def.headers ?? {})) fields[`headers.${key}`] = value;
+    secrets = resolveSecrets(fields, env);
+  } catch (error) {
+    throw new ToolDefinitionError(`${where(source, index, def.name)}: ${(error as Error).message}`);
   }
   const method = (def.method ?? 'POST').toUpperCase();
   if (!HTTP_TOKEN.test(method)) {
@@ -188,6 +200,7 @@ function httpTool(
     url: def.url!,
     method,
     headers: { ...(def.headers ?? {}) },
+    secrets,
     code: '',
     ...(def.timeout_secs ? { timeoutSecs: def.timeout_secs } : {}),
     ...(def.modalities ? { modalities: def.modalities } : {}),
@@ -225,6 +238,7 @@ function codeTool(
     url: '',
     method: '',
     headers: {},
+    secrets: {},
     code,
     ...(def.timeout_secs ? { timeoutSecs: def.timeout_secs } : {}),
     ...(def.modalities ? { modalities: def.modalities } : {}),

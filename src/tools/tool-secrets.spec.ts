@@ -1,0 +1,86 @@
+import { buildHttpRequest, type BuiltRequest } from './http-request-builder.js';
+import { maskSecrets, resolveSecrets } from './tool-secrets.js';
+import { validateToolDefinitions } from './tool-validation.js';
+
+const env = { TOOL_SECRET_CRM: 'crm-token-123', TOOL_SECRET_KEY: 'k/y+1', LLM_API_KEY: 'sk-llm' };
+
+function built(def: Record<string, unknown>, args: Record<string, unknown>): BuiltRequest {
+  const [tool] = validateToolDefinitions([{ name: 'crm', ...def }], 'tools.json', { env }).tools;
+  const result = buildHttpRequest(tool!, args);
+  if ('error' in result) throw new Error(result.error);
+  return result;
+}
+
+describe('${TOOL_SECRET_*} references in HTTP tools', () => {
+  it('puts the secret in headers as it is, and in the url percent-encoded', () => {
+    const req = built(
+      {
+        url: 'https://crm.example/{id}?key=${TOOL_SECRET_KEY}',
+        method: 'GET',
+        headers: { Authorization: 'Bearer ${TOOL_SECRET_CRM}' },
+      },
+      { id: '7' },
+    );
+    expect(req.url).toBe('https://crm.example/7?key=k%2Fy%2B1');
+    expect(req.headers).toEqual({ Authorization: 'Bearer crm-token-123' });
+  });
+
+  it('never reads a reference out of an argument, nor a placeholder out of a secret', () => {
+    const req = built(
+      {
+        url: 'https://h/{q}',
+        method: 'POST',
+        headers: { 'X-Q': '{q}', 'X-K': '${TOOL_SECRET_CRM}' },
+      },
+      { q: '${TOOL_SECRET_CRM}', note: '${TOOL_SECRET_CRM}' },
+    );
+    expect(req.url).toBe('https://h/%24%7BTOOL_SECRET_CRM%7D');
+    expect(req.headers['X-Q']).toBe('${TOOL_SECRET_CRM}');
+    expect(req.body).toBe('{"note":"${TOOL_SECRET_CRM}"}');
+    const [tool] = validateToolDefinitions(
+      [{ name: 'b', url: 'https://h/', headers: { 'X-B': '${TOOL_SECRET_B}' } }],
+      'tools.json',
+      { env: { TOOL_SECRET_B: 'x{q}y' } },
+    ).tools;
+    expect(buildHttpRequest(tool!, { q: 'arg' })).toMatchObject({ headers: { 'X-B': 'x{q}y' } });
+  });
+
+  it.each([
+    [
+      { url: 'https://h/${LLM_API_KEY}' },
+      "field 'url' refers to ${LLM_API_KEY}: only TOOL_SECRET_* environment variables can be used",
+    ],
+    [
+      { url: 'https://h/', headers: { 'X-Key': '${TOOL_SECRET_NOPE}' } },
+      "field 'headers.X-Key' refers to ${TOOL_SECRET_NOPE}, which is not set in the environment",
+    ],
+    [
+      { url: 'https://h/${}' },
+      "field 'url' refers to ${}: only TOOL_SECRET_* environment variables can be used",
+    ],
+  ])('refuses %j naming the file, the tool and the field', (def, message) => {
+    expect(() => validateToolDefinitions([{ name: 'crm', ...def }], 'tools.json', { env })).toThrow(
+      `tools.json: tool #0 'crm': ${message}`,
+    );
+  });
+
+  it('refuses a secret whose value holds a line break, without showing it', () => {
+    expect(() =>
+      resolveSecrets({ url: '${TOOL_SECRET_X}' }, { TOOL_SECRET_X: 'a\r\nb: c' }),
+    ).toThrow("field 'url' refers to ${TOOL_SECRET_X}, whose value holds a line break");
+  });
+
+  it('masks secret values, as sent or percent-encoded, in what a tool returns', () => {
+    const secrets = {
+      TOOL_SECRET_CRM: 'crm-token-123',
+      TOOL_SECRET_KEY: 'k/y+1',
+      TOOL_SECRET_S: 'ab',
+    };
+    expect(
+      maskSecrets(
+        '{"auth":"Bearer crm-token-123","url":"/7?key=k%2Fy%2B1","raw":"k/y+1","ab":1}',
+        secrets,
+      ),
+    ).toBe('{"auth":"Bearer [secret]","url":"/7?key=[secret]","raw":"[secret]","ab":1}');
+  });
+});

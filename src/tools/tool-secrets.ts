@@ -1,0 +1,53 @@
+/**
+ * Secrets of HTTP tools: `${TOOL_SECRET_NAME}` in a tool's `url` or header values is replaced by
+ * the environment variable of that name when the tool is called, so that the tools file (a
+ * ConfigMap, a repository) holds no key. Only `TOOL_SECRET_*` variables can be named: a
+ * definition posted over the admin API cannot read the engine's own keys. The model never sees a
+ * secret: `GET /api/tools` shows the reference, and a secret's value is masked in what the tool
+ * returns (a backend that echoes its request). Pure: no Nest import.
+ */
+
+/** A reference, or something that looks like one (`${…}`), in a url or header template. */
+const REFERENCE = /\$\{([^}]*)\}/g;
+const SECRET_NAME = /^TOOL_SECRET_[A-Za-z0-9_]+$/;
+/** What replaces a secret's value in a tool's result. */
+export const MASK = '[secret]';
+
+/**
+ * The secrets one definition refers to, read from `env`; throws an Error saying what is wrong
+ * (a reference to another variable, or to one that is not set) for the field it is in.
+ */
+export function resolveSecrets(
+  fields: Record<string, string>,
+  env: Record<string, string | undefined>,
+): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  for (const [field, template] of Object.entries(fields)) {
+    for (const [whole, name = ''] of template.matchAll(REFERENCE)) {
+      if (!SECRET_NAME.test(name))
+        throw new Error(
+          `field '${field}' refers to ${whole}: only TOOL_SECRET_* environment variables can be used`,
+        );
+      const value = env[name];
+      if (value === undefined || value === '')
+        throw new Error(`field '${field}' refers to ${whole}, which is not set in the environment`);
+      if (/[\r\n\0]/.test(value))
+        throw new Error(`field '${field}' refers to ${whole}, whose value holds a line break`);
+      secrets[name] = value;
+    }
+  }
+  return secrets;
+}
+
+/**
+ * Every secret value in `text` (as sent, or percent-encoded as in a URL) replaced by MASK. Values
+ * shorter than 4 characters are left alone: masking them would garble ordinary text.
+ */
+export function maskSecrets(text: string, secrets: Record<string, string>): string {
+  let masked = text;
+  for (const value of Object.values(secrets)) {
+    if (value.length < 4) continue;
+    masked = masked.replaceAll(value, MASK).replaceAll(encodeURIComponent(value), MASK);
+  }
+  return masked;
+}
