@@ -76,6 +76,8 @@ describe('a conversation longer than the model context', () => {
     // The session keeps the shorter history: the next turn is answered at the first request.
     await ws.turn('question 10');
     expect(sizes().slice(2)).toEqual([12]);
+    const scrape = await (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
+    expect(scrape).toMatch(/^agent_engine_history_shortened_total [1-9]\d*$/m);
     ws.close();
   });
 

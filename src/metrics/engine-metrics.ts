@@ -67,6 +67,10 @@ export class EngineMetrics {
     'agent_engine_llm_fallbacks_total',
     'Completion requests the LLM server failed before answering and LLM_FALLBACK_BASE_URL answered instead',
   );
+  private readonly historyShed = this.counter(
+    'agent_engine_history_shortened_total',
+    "Times a conversation longer than the model's context was shortened (older turns dropped) and asked again",
+  );
   private readonly errors = this.counter(
     'agent_engine_errors_total',
     'error events sent to clients, by code (README, "WebSocket protocol")',
@@ -102,6 +106,10 @@ export class EngineMetrics {
 
   llmFallback(): void {
     this.fallbacks.inc();
+  }
+
+  historyShortened(): void {
+    this.historyShed.inc();
   }
 
   sessionStarted(resumed: boolean): void {

@@ -205,6 +205,7 @@ export class TurnManager {
       `the conversation does not fit the model's context: dropped its ${ctx.session.history.length - kept.length} oldest messages and asked again (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
     );
     ctx.session.history = kept;
+    this.metrics.historyShortened();
     return true;
   }
 
