@@ -75,6 +75,11 @@ describe('graceful stop on SIGTERM (rolling deploys)', () => {
       );
       expect(health.status).toBe(503);
       expect(await health.json()).toMatchObject({ status: 'draining' });
+      // A liveness probe must not restart a process that is letting its turns finish.
+      const live = await retried(() =>
+        fetch(`${engine.url}/health/live`, { signal: AbortSignal.timeout(PROBE_MS) }),
+      );
+      expect([live.status, await live.json()]).toEqual([200, { status: 'alive' }]);
       expect(await retried(() => tryConnect(wsUrl(engine.url!)))).toBe(1001);
       expect(busy.closeCode).toBeUndefined(); // still answering
       release();

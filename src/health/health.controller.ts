@@ -71,8 +71,21 @@ export class HealthController {
     @Inject(appConfig.KEY) private readonly config: AppConfig,
   ) {}
 
+  /**
+   * For a liveness probe: 200 while the process serves HTTP, also while it drains (a restart
+   * then would cut the turns it is letting finish). Readiness is `GET /health`.
+   */
+  @Get('live')
+  @ApiOperation({
+    summary: 'Liveness probe: 200 while the process serves, draining or not',
+  })
+  @ApiOkResponse({ schema: { type: 'object', properties: { status: { enum: ['alive'] } } } })
+  live(): { status: 'alive' } {
+    return { status: 'alive' };
+  }
+
   @Get()
-  @ApiOperation({ summary: 'Liveness/readiness probe' })
+  @ApiOperation({ summary: 'Readiness probe (and liveness where nothing drains)' })
   @ApiOkResponse({ type: HealthDto })
   @ApiServiceUnavailableResponse({
     type: HealthDto,
