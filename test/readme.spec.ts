@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { ERROR_CODES } from '../src/orchestrator/protocol/error-codes.js';
 import { CLIENT_MESSAGE_TYPES } from '../src/orchestrator/protocol/client-messages.js';
 import { SERVER_EVENT_TYPES } from '../src/orchestrator/protocol/server-events.js';
+import { ENGINE_VARIABLES } from './support/engine-variables.js';
 
 const readme = readFileSync('README.md', 'utf8');
 const section = (title: string) => {
@@ -12,10 +13,6 @@ const section = (title: string) => {
   const end = readme.indexOf('\n## ', start + 1);
   return readme.slice(start, end === -1 ? undefined : end);
 };
-/** Every environment variable the engine reads: the names env.ts passes to its readers. */
-const ENGINE_VARIABLES = [
-  ...readFileSync('src/config/env.ts', 'utf8').matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|PORT)'/g),
-].map((m) => m[1]!);
 /** First-column names of a Markdown table's rows. */
 const tableKeys = (text: string) => [...text.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]!);
 
