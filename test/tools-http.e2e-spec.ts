@@ -85,6 +85,27 @@ describe('HTTP tools against a real server (seed §3–§6)', () => {
     });
   });
 
+  it('reads a body in its declared charset, and gives a note instead of binary content', async () => {
+    server.respond((_req, res) =>
+      res
+        .writeHead(200, { 'Content-Type': 'text/plain; charset=iso-8859-1' })
+        .end(Buffer.from('Café crème', 'latin1')),
+    );
+    expect(await call('get_item', { id: '1' })).toEqual({ ok: true, text: 'Café crème' });
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+    server.respond((_req, res) => res.writeHead(200, { 'Content-Type': 'image/png' }).end(png));
+    expect(await call('get_item', { id: '1' })).toEqual({
+      ok: true,
+      text: 'HTTP 200 OK (image/png, 16 bytes, not text)',
+    });
+    server.respond((_req, res) =>
+      res.writeHead(500, { 'Content-Type': 'application/octet-stream' }).end(png),
+    );
+    expect((await call('get_item', { id: '1' })).text).toBe(
+      'Error: HTTP 500 Internal Server Error — (application/octet-stream, 16 bytes, not text)',
+    );
+  });
+
   it('turns a non-2xx into the seed text with reason phrase and truncated body', async () => {
     server.respond((_req, res) => res.writeHead(404).end('x'.repeat(100)));
     const result = await call('get_item', { id: '9' });

@@ -15,11 +15,14 @@ import { buildHttpRequest, type BuiltRequest } from './http-request-builder.js';
 import { toolErrors, truncateResult } from './tool-errors.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
 import { maskSecrets } from './tool-secrets.js';
+import { responseText } from './response-text.js';
 
 interface RawResponse {
   status: number;
   statusText: string;
   body: string;
+  /** `body` is a note of what the response held, not its content. */
+  binary: boolean;
 }
 
 /** Executes HTTP tools (seed §3–§6): placeholders, verb routing, limits, error texts. */
@@ -77,11 +80,19 @@ export class HttpToolExecutor extends ToolExecutor {
       return this.fail(
         toolErrors.httpStatus(
           statusLine,
-          truncateResult(response.body, this.config.resultMaxChars),
+          truncateResult(
+            response.binary ? `(${response.body})` : response.body,
+            this.config.resultMaxChars,
+          ),
         ),
       );
     }
-    const text = response.body === '' ? `HTTP ${statusLine} (empty body)` : response.body;
+    const text =
+      response.body === ''
+        ? `HTTP ${statusLine} (empty body)`
+        : response.binary
+          ? `HTTP ${statusLine} (${response.body})`
+          : response.body;
     return { ok: true, text: truncateResult(text, this.config.resultMaxChars) };
   }
 
@@ -108,8 +119,15 @@ export class HttpToolExecutor extends ToolExecutor {
         transformRequest: [(data: unknown) => data],
       }),
     );
-    const body = await readLimited(response.data, this.config.maxResponseBytes, signal);
-    return { status: response.status, statusText: String(response.statusText ?? ''), body };
+    const read = await readLimited(response.data, this.config.maxResponseBytes, signal);
+    const contentType = response.headers['content-type'] as string | undefined;
+    const { text, binary } = responseText({ ...read, contentType });
+    return {
+      status: response.status,
+      statusText: String(response.statusText ?? ''),
+      body: text,
+      binary,
+    };
   }
 
   private describeFailure(error: unknown, { outer, timeoutSecs }: Limits): string {
@@ -133,7 +151,11 @@ export class HttpToolExecutor extends ToolExecutor {
 }
 
 /** Reads at most `limit` bytes of a body, then stops reading (never buffers more). */
-async function readLimited(stream: Readable, limit: number, signal: AbortSignal): Promise<string> {
+async function readLimited(
+  stream: Readable,
+  limit: number,
+  signal: AbortSignal,
+): Promise<{ bytes: Buffer; cut: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   const onAbort = () => stream.destroy(new Error('aborted'));
@@ -151,5 +173,5 @@ async function readLimited(stream: Readable, limit: number, signal: AbortSignal)
     stream.destroy();
   }
   if (signal.aborted) throw signal.reason ?? new Error('aborted');
-  return Buffer.concat(chunks).toString('utf8');
+  return { bytes: Buffer.concat(chunks), cut: size >= limit };
 }

@@ -1,0 +1,32 @@
+import { responseText } from './response-text.js';
+
+const text = (bytes: Buffer, contentType?: string, cut = false) =>
+  responseText({ bytes, contentType, cut });
+
+describe('responseText', () => {
+  it('decodes text in the charset the response declares', () => {
+    expect(text(Buffer.from('café', 'latin1'), 'text/plain; charset=ISO-8859-1')).toEqual({
+      text: 'café',
+      binary: false,
+    });
+    const sjis = Buffer.from([0x93, 0x8c, 0x8b, 0x9e]); // 東京 in Shift_JIS
+    expect(text(sjis, 'text/html;charset="Shift_JIS"').text).toBe('東京');
+    expect(text(Buffer.from('{"t":"21°C"}'), 'application/json').text).toBe('{"t":"21°C"}');
+    expect(text(Buffer.from('<a>ü</a>'), 'application/atom+xml; charset=utf-8').text).toBe(
+      '<a>ü</a>',
+    );
+    // An unknown charset label: read as UTF-8.
+    expect(text(Buffer.from('naïve'), 'text/plain; charset=x-unheard-of').text).toBe('naïve');
+  });
+
+  it('notes the type and size of content that is not text instead of its bytes', () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]);
+    expect(text(png, 'image/png')).toEqual({ text: 'image/png, 10 bytes, not text', binary: true });
+    expect(text(Buffer.alloc(4096), 'application/pdf', true).text).toBe(
+      'application/pdf, at least 4096 bytes, not text',
+    );
+    // Undeclared: NUL bytes mean binary; anything else is read as text.
+    expect(text(png).text).toBe('application/octet-stream, 10 bytes, not text');
+    expect(text(Buffer.from('plain words'))).toEqual({ text: 'plain words', binary: false });
+  });
+});
