@@ -98,6 +98,20 @@ describe('safeHttp (ces_requests)', () => {
     });
   });
 
+  it('reads the text in the charset the response declares', async () => {
+    server.respond((_req, res) =>
+      res
+        .writeHead(200, { 'Content-Type': 'text/csv; charset=windows-1252' })
+        .end(Buffer.from([0x4d, 0xfc, 0x6e, 0x63, 0x68, 0x65, 0x6e, 0x3b, 0x80])),
+    );
+    const response = await safeHttp(
+      { method: 'GET', url: `${base}/legacy.csv` },
+      { ...options, allowPrivateNetwork: true },
+      signal(),
+    );
+    expect(response.text).toBe('München;€');
+  });
+
   it('reads at most maxResponseBytes of a body', async () => {
     server.respond((_req, res) => res.end('z'.repeat(100_000)));
     const response = await safeHttp(

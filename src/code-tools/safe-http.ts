@@ -6,6 +6,7 @@ import {
   guardedLookup,
   isPublicAddress,
 } from '../tools/address-guard.js';
+import { decodeBody } from '../tools/response-text.js';
 
 export { isPublicAddress } from '../tools/address-guard.js';
 
@@ -162,5 +163,5 @@ async function readText(response: IncomingMessage, limit: number): Promise<strin
       break;
     }
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return decodeBody(Buffer.concat(chunks), response.headers['content-type']);
 }

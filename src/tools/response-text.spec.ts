@@ -15,6 +15,10 @@ describe('responseText', () => {
     expect(text(Buffer.from('<a>ü</a>'), 'application/atom+xml; charset=utf-8').text).toBe(
       '<a>ü</a>',
     );
+    // windows-1252, also under the labels latin1 and iso-8859-1 (WHATWG): €, curly quotes, dashes.
+    const cp1252 = Buffer.from([0x80, 0x20, 0x93, 0x68, 0x69, 0x94, 0x20, 0x96, 0x20, 0xe9]);
+    for (const label of ['windows-1252', 'latin1', 'ISO-8859-1'])
+      expect(text(cp1252, `text/plain; charset=${label}`).text).toBe('€ “hi” – é');
     // An unknown charset label: read as UTF-8.
     expect(text(Buffer.from('naïve'), 'text/plain; charset=x-unheard-of').text).toBe('naïve');
   });

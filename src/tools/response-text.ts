@@ -1,3 +1,5 @@
+import { TextDecoder } from 'node:util';
+
 /**
  * What the model reads of a tool's response body: text decoded in the charset the response
  * declares (a legacy API's ISO-8859-1 or Shift_JIS is not garbled as UTF-8), and for content that
@@ -34,16 +36,25 @@ export function responseText({ bytes, contentType, cut }: ToolBody): {
   text: string;
   binary: boolean;
 } {
-  const [mime = '', ...params] = (contentType ?? '').split(';').map((p) => p.trim());
-  const type = mime.toLowerCase();
-  const charset = params
-    .map((p) => /^charset\s*=\s*"?([^";]+)"?$/i.exec(p)?.[1])
-    .find((c) => c !== undefined);
+  const { type, charset } = mediaType(contentType);
   if (!isText(type, bytes)) {
     const size = `${cut ? 'at least ' : ''}${bytes.length} bytes`;
     return { text: `${type || 'application/octet-stream'}, ${size}, not text`, binary: true };
   }
   return { text: decode(bytes, charset), binary: false };
+}
+
+/** A body as text, in the charset of its `Content-Type` (UTF-8 when none or unknown). */
+export function decodeBody(bytes: Buffer, contentType: string | undefined): string {
+  return decode(bytes, mediaType(contentType).charset);
+}
+
+function mediaType(contentType: string | undefined): { type: string; charset?: string } {
+  const [mime = '', ...params] = (contentType ?? '').split(';').map((p) => p.trim());
+  const charset = params
+    .map((p) => /^charset\s*=\s*"?([^";]+)"?$/i.exec(p)?.[1])
+    .find((c) => c !== undefined);
+  return { type: mime.toLowerCase(), charset };
 }
 
 function isText(type: string, bytes: Buffer): boolean {
@@ -56,13 +67,25 @@ function isText(type: string, bytes: Buffer): boolean {
   );
 }
 
+/** windows-1252's characters for bytes 0x80–0x9F (WHATWG index); the rest is Latin-1. */
+const CP1252_C1 =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
 function decode(bytes: Buffer, charset: string | undefined): string {
   if (charset && !/^utf-?8$/i.test(charset)) {
+    let decoder: TextDecoder | undefined;
     try {
-      return new TextDecoder(charset).decode(bytes);
+      decoder = new TextDecoder(charset);
     } catch {
       // An unknown label: read as UTF-8, as when none is given.
     }
+    const text = decoder?.decode(bytes);
+    // Node 20 decodes windows-1252 (the encoding of the latin1, iso-8859-1 and ascii labels too)
+    // as ISO-8859-1, leaving € and curly quotes as C1 control characters (nodejs/node#60888).
+    if (decoder?.encoding === 'windows-1252')
+      return text!.replace(/[\u0080-\u009f]/g, (c) => CP1252_C1[c.charCodeAt(0) - 0x80]!);
+    if (text !== undefined) return text;
   }
   return new TextDecoder().decode(bytes);
 }
