@@ -1,6 +1,12 @@
 import { lastValueFrom, toArray } from 'rxjs';
 import type { LlmEvent, LlmRequest } from '../src/llm/llm.types.js';
-import { llmClient, sseText, useFakeLlm, type Script } from './support/fake-llm.js';
+import {
+  llmClient,
+  sseStructuredCalls,
+  sseText,
+  useFakeLlm,
+  type Script,
+} from './support/fake-llm.js';
 
 const request: LlmRequest = {
   messages: [{ role: 'user', content: 'Weather in Paris?' }],
@@ -58,6 +64,36 @@ describe('OpenAiLlmClient against servers that do not stream as asked', () => {
       labelled.filter((e) => e.type === 'text').map((e) => (e as { text: string }).text),
     ).toEqual(['Hello', ' there']);
     expect(labelled.at(-1)).toMatchObject({ type: 'done', finishReason: 'stop' });
+  });
+
+  it('replaces a call id the conversation already holds (servers that number calls per response)', async () => {
+    llm.enqueue(
+      sseStructuredCalls([{ id: 'call_0', name: 'get_weather', arguments: { city: 'Rome' } }]),
+    );
+    const earlier: LlmRequest = {
+      ...request,
+      messages: [
+        ...request.messages,
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'call_0',
+              type: 'function',
+              function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+            },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_0', content: 'sunny' },
+        { role: 'user', content: 'And Rome?' },
+      ],
+    };
+    const got = await lastValueFrom(llmClient(url()).stream(earlier).pipe(toArray()));
+    const call = got.find((e) => e.type === 'tool_call') as { id: string; arguments: unknown };
+    expect(call.arguments).toEqual({ city: 'Rome' });
+    expect(call.id).toMatch(/^call_/);
+    expect(call.id).not.toBe('call_0');
   });
 
   it('reports an SSE event typed error, whatever its data, after the text so far', async () => {

@@ -91,10 +91,14 @@ export class CompletionDecoder {
   };
 
   /** `untaggedReasoning`: the content begins inside reasoning with no opening tag (see ToolCallTextParser). */
+  /** Ids already in the conversation: a server's id that repeats one is replaced. */
+  private readonly earlierIds: ReadonlySet<string>;
+
   constructor(
     private readonly schemas: ToolSchemas,
-    opts: { untaggedReasoning?: boolean } = {},
+    opts: { untaggedReasoning?: boolean; earlierIds?: ReadonlySet<string> } = {},
   ) {
+    this.earlierIds = opts.earlierIds ?? new Set();
     this.text = new ToolCallTextParser(schemas, opts);
     this.head = new BareReplyHead(schemas);
     if (schemas.size > 0) {
@@ -249,11 +253,13 @@ export class CompletionDecoder {
   }
 
   /**
-   * Parallel calls need distinct ids: the next request pairs each tool message with its call by
-   * id, and servers refuse a repeated one ("Duplicate value for 'tool_call_id'").
+   * Calls need distinct ids, in the round and in the whole conversation: the next request pairs
+   * each tool message with its call by id, and servers refuse a repeated one ("Duplicate value
+   * for 'tool_call_id'"; Mistral's and Anthropic's endpoints count calls and results by id).
+   * Some servers number calls per response (Kimi's `search_web:0`) or regenerate an id.
    */
   private uniqueId(id: string | undefined): string {
-    const unique = id && !this.ids.has(id) ? id : newCallId();
+    const unique = id && !this.ids.has(id) && !this.earlierIds.has(id) ? id : newCallId();
     this.ids.add(unique);
     return unique;
   }

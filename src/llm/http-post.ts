@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { Readable } from 'node:stream';
 
 /** The answer to a POST: status, and the body as a Node stream (read it, or ask for its text). */
 export interface HttpReply {
@@ -57,4 +58,21 @@ export function postJson(
     });
     req.end(body);
   });
+}
+
+/** After `[DONE]` the server ends the response at once; waiting this long at most keeps the connection for reuse. */
+const DRAIN_AFTER_DONE_MS = 2000;
+
+/**
+ * Lets the rest of a finished response (the end of the chunked body) arrive, so that the
+ * keep-alive agent can reuse the connection: no new TCP (and TLS) handshake for the next round.
+ * A server that does not end the response soon after `[DONE]` loses the connection instead.
+ */
+export function drainForReuse(body: Readable): void {
+  if (body.readableEnded) return;
+  const timer = setTimeout(() => body.destroy(), DRAIN_AFTER_DONE_MS);
+  timer.unref();
+  body.once('end', () => clearTimeout(timer));
+  body.once('close', () => clearTimeout(timer));
+  body.resume();
 }

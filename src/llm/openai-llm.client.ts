@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Observable } from 'rxjs';
 import { llmConfig, type LlmConfig } from '../config/app.config.js';
 import { CompletionDecoder, errorMessageOf } from './completion-decoder.js';
-import { postJson, type HttpReply } from './http-post.js';
+import { drainForReuse, postJson, type HttpReply } from './http-post.js';
 import { parseJson } from './parsing/json.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
 import {
@@ -21,21 +21,12 @@ import {
 /** vLLM without `--enable-auto-tool-choice` refuses `tool_choice: "auto"` with HTTP 400. */
 const NO_TOOL_PARSER = /auto.{0,20}tool.?choice|enable-auto-tool-choice|tool-call-parser/i;
 
-/** After `[DONE]` the server ends the response at once; waiting this long at most keeps the connection for reuse. */
-const DRAIN_AFTER_DONE_MS = 2000;
-
-/**
- * Lets the rest of a finished response (the end of the chunked body) arrive, so that the
- * keep-alive agent can reuse the connection: no new TCP (and TLS) handshake for the next round.
- * A server that does not end the response soon after `[DONE]` loses the connection instead.
- */
-function drainForReuse(body: Readable): void {
-  if (body.readableEnded) return;
-  const timer = setTimeout(() => body.destroy(), DRAIN_AFTER_DONE_MS);
-  timer.unref();
-  body.once('end', () => clearTimeout(timer));
-  body.once('close', () => clearTimeout(timer));
-  body.resume();
+/** The ids of the calls already in a request's conversation. */
+function callIdsIn(request: LlmRequest): Set<string> {
+  const ids = new Set<string>();
+  for (const m of request.messages)
+    if (m.role === 'assistant') for (const c of m.tool_calls ?? []) ids.add(c.id);
+  return ids;
 }
 
 /** OpenAI-compatible `/chat/completions` client (vLLM, Ollama, llama.cpp server, OpenAI). */
@@ -182,7 +173,7 @@ export class OpenAiLlmClient extends LlmClient {
         );
       const decoder = new CompletionDecoder(
         new Map(request.tools.map((t) => [t.name, t.parameters])),
-        { untaggedReasoning: this.config.untaggedReasoning },
+        { untaggedReasoning: this.config.untaggedReasoning, earlierIds: callIdsIn(request) },
       );
       // A server that ignores `stream: true` (some do when tools are given) answers one JSON reply.
       const whole = /^application\/json/i.test(response.body.headers['content-type'] ?? '');

@@ -8,6 +8,7 @@ export function historyProblems(body: Record<string, any>): string[] {
   const problems: string[] = [];
   const messages = body.messages as Record<string, any>[];
   if (messages[0]?.role !== 'system') problems.push('the first message is not the system prompt');
+  const seen = new Set<string>();
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
     if (m.role === 'tool')
@@ -17,6 +18,8 @@ export function historyProblems(body: Record<string, any>): string[] {
     if (m.role !== 'assistant' || !m.tool_calls?.length) continue;
     for (const c of m.tool_calls as Record<string, any>[]) {
       if (typeof c.id !== 'string' || c.id === '') problems.push(`message ${i}: a call without id`);
+      if (seen.has(c.id)) problems.push(`message ${i}: call id ${c.id} used before in the request`);
+      seen.add(c.id);
       try {
         JSON.parse(c.function.arguments);
       } catch {

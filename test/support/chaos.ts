@@ -42,7 +42,8 @@ export type Answer =
   | { kind: 'text'; words: string[]; delayMs: number }
   | { kind: 'xml'; before: string; calls: [string, string][]; size: number; after: string }
   | { kind: 'hermes'; name: string; city: string }
-  | { kind: 'structured'; calls: [string, string][] }
+  /** `numbered`: ids restart at `call_0` in every response, as some servers number them. */
+  | { kind: 'structured'; calls: [string, string][]; numbered: boolean }
   | { kind: 'stream_error'; words: string[] }
   | { kind: 'status'; status: 400 | 500 }
   | { kind: 'cut'; words: string[] }
@@ -118,6 +119,7 @@ export const answer: fc.Arbitrary<Answer> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('structured' as const),
       calls: fc.array(call, { minLength: 1, maxLength: 3 }),
+      numbered: fc.boolean(),
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('stream_error' as const), words }) },
@@ -213,7 +215,11 @@ export function scriptOf(a: Answer, ids: () => string): Script {
       );
     case 'structured':
       return sseStructuredCalls(
-        a.calls.map(([name, c]) => ({ id: ids(), name, arguments: { city: c } })),
+        a.calls.map(([name, c], i) => ({
+          id: a.numbered ? `call_${i}` : ids(),
+          name,
+          arguments: { city: c },
+        })),
       );
     case 'stream_error':
       return {
