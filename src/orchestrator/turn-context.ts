@@ -6,7 +6,7 @@ import type { TurnEvent } from './protocol/server-events.js';
 import { TurnCancelled, type RoundResult } from './round.js';
 import type { Session } from './session.js';
 
-/** What a message a cancelled call leaves the model. */
+/** The tool message of a call whose turn was cancelled before it answered. */
 const CANCELLED = 'Error: cancelled';
 
 /** One turn in progress, as the turn loop and its calls see it. */
