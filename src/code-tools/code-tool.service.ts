@@ -10,6 +10,7 @@ import type { ToolCallContext, ToolInvocation, ToolOutcome } from '../tools/tool
 import { truncateResult } from '../tools/tool-errors.js';
 import { CANCELLED_RESULT, CodeToolPool, type BridgeRequest } from './code-tool-pool.js';
 import { safeHttp, type PyHttpRequest } from './safe-http.js';
+import { applyStateChanges, type State } from './state-changes.js';
 
 /** Calls another active tool on behalf of a code tool (`tools.<name>(...)`). */
 export type CallTool = (
@@ -88,13 +89,15 @@ export class CodeToolService implements OnModuleDestroy {
       };
     }
     const timeoutMs = (tool.timeoutSecs ?? this.tools.timeoutSecs) * 1000;
+    // The state this call starts from (a copy: other calls of the round may change it meanwhile).
+    const before = structuredClone(call.context?.state.value ?? {});
     const result = await this.pool.run({
       kind: 'run',
       job: {
         code: tool.code,
         func: tool.name,
         args: call.args,
-        context: this.jobContext(call.id, call.context),
+        context: { ...this.jobContext(call.id, call.context), state: before },
       },
       timeoutMs,
       onBridge: (request) => this.bridge(request, call.signal, callTool),
@@ -114,8 +117,10 @@ export class CodeToolService implements OnModuleDestroy {
       };
     // A call cut short by a cancelled turn changes no state: the model is told it was cancelled.
     if (call.signal.aborted) return { ok: false, text: CANCELLED_RESULT.error, logs };
-    if (call.context && typeof result.state === 'string')
-      call.context.state.value = JSON.parse(result.state) as Record<string, unknown>;
+    if (call.context && typeof result.state === 'string') {
+      const after = JSON.parse(result.state) as State;
+      call.context.state.value = applyStateChanges(call.context.state.value, before, after);
+    }
     return {
       ok: true,
       text: truncateResult(String(result.result), this.tools.resultMaxChars),

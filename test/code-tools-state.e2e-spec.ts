@@ -13,20 +13,29 @@ const SLOW_UPDATE = `def slow_update() -> None:
         pass
 `;
 
+const REMEMBER = `def remember(key: str, value: str) -> dict:
+    """Keeps a value in the session state."""
+    context.state[key] = value
+    return dict(context.state)
+`;
+
 /**
- * A barge-in while a Python code tool runs: the code is interrupted at once, its worker is free
- * for the next call, and what it changed in context.state is not kept (the model is told the call
- * was cancelled).
+ * context.state when calls overlap. Calls of one round run in parallel: each one's changes are
+ * kept. A barge-in while a Python code tool runs: the code is interrupted at once, its worker is
+ * free for the next call, and what it changed in context.state is not kept (the model is told the
+ * call was cancelled).
  */
-describe('code tools when the turn is cancelled', () => {
+describe('code tools: session state with parallel and cancelled calls', () => {
   const rig = useEngineRig(() => ({
     LLM_MODEL: 'm',
     LLM_TOOLS_FILE: writeToolsFile([
       { type: 'python', code: readFileSync('test/fixtures/code-tools/loyalty.py', 'utf8') },
       { type: 'python', code: SLOW_UPDATE, timeout_secs: 60 },
+      { type: 'python', code: REMEMBER },
     ]),
     CODE_TOOLS_WORKERS: '1',
   }));
+  beforeEach(() => rig.llm.reset());
 
   /** Enqueues a call of `name` with `args`, then the model's answer after it. */
   const call = (name: string, args: Record<string, unknown> = {}) =>
@@ -36,6 +45,30 @@ describe('code tools when the turn is cancelled', () => {
     );
   const points = (content: string) =>
     (JSON.parse(content) as { loyalty_points: number }).loyalty_points;
+
+  it('keeps the changes of every call of a round, not only of the last to finish', async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    rig.llm.enqueue(
+      sseStructuredCalls([
+        { id: 'call_a', name: 'remember', arguments: { key: 'city', value: 'Oslo' } },
+        { id: 'call_b', name: 'remember', arguments: { key: 'plan', value: 'Gold' } },
+        { id: 'call_c', name: 'update_customer_loyalty_points', arguments: { points_to_add: 3 } },
+      ]),
+      sseStructuredCalls([
+        { id: 'call_d', name: 'remember', arguments: { key: 'lang', value: 'no' } },
+      ]),
+      sseText(['Done.']),
+    );
+    await ws.turn('remember all that', 30_000);
+    const state = JSON.parse(rig.llm.requests[2]!.body.messages.at(-1).content);
+    expect(state).toEqual({
+      city: 'Oslo',
+      plan: 'Gold',
+      customer_profile: { email: null, loyalty_points: 3, plan: 'Standard' },
+      lang: 'no',
+    });
+    ws.close();
+  }, 60_000);
 
   it('interrupts the running code, frees its worker and drops its state changes', async () => {
     const ws = await WsClient.connect(rig.engine.wsUrl);

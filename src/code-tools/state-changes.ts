@@ -1,0 +1,17 @@
+/**
+ * `context.state` of a session, changed by code tools. Calls of one round run in parallel, each on
+ * the state as it was when it started; each call's changes are applied key by key to the state
+ * as it is when the call ends (as ADK applies an event's state delta), so two calls that change
+ * different keys both keep their change. A key both change keeps the last. Pure: no Nest import.
+ */
+export type State = Record<string, unknown>;
+
+/** `current` with what a call changed from `before` to `after`: keys set, changed or deleted. */
+export function applyStateChanges(current: State, before: State, after: State): State {
+  const next: State = { ...current };
+  for (const [key, value] of Object.entries(after))
+    if (!Object.hasOwn(before, key) || JSON.stringify(before[key]) !== JSON.stringify(value))
+      next[key] = value;
+  for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) delete next[key];
+  return next;
+}
