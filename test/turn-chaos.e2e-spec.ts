@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   action,
@@ -6,6 +7,8 @@ import {
   CHAOS_CODE_TOOLS,
   CHAOS_TOOLS,
   scriptOf,
+  STT_MARKERS,
+  type SttOutcome,
   type Action,
   type Answer,
 } from './support/chaos.js';
@@ -63,11 +66,13 @@ describe.each(['memory', 'redis'])(
         LLM_RETRY_BACKOFF_MS: '5',
         TTS_PROVIDER: 'espeak',
         SESSION_STORE_URL: redis?.url ?? '',
+        STT_BASE_URL: `${base}/v1`,
       }),
       (req, res) => {
         toolRequestsOpen++;
         res.on('close', () => toolRequestsOpen--);
         if (req.path === '/missing') return void res.writeHead(404).end('no such thing');
+        if (req.path === '/v1/audio/transcriptions') return void transcribe(req.body, res);
         const answer = () => res.end(`${decodeURIComponent(req.path)}: +21°C`);
         if (req.path.startsWith('/slow/')) setTimeout(answer, 60);
         else answer();
@@ -75,6 +80,15 @@ describe.each(['memory', 'redis'])(
     );
     let callIds = 0;
     const ids = () => `call_chaos_${++callIds}`;
+
+    /** The fake speech-to-text server: the utterance's samples say what it hears. */
+    function transcribe(body: string, res: ServerResponse): void {
+      const marked = (outcome: SttOutcome) =>
+        body.includes(String.fromCharCode(STT_MARKERS[outcome]).repeat(8));
+      if (marked('failure')) return void res.writeHead(500).end('{"error":"model crashed"}');
+      const text = marked('silence') ? '' : 'what is the weather in Oslo?';
+      setTimeout(() => res.end(JSON.stringify({ text })), 10);
+    }
 
     /** One connection of the conversation and what was sent on it. */
     interface Link {
@@ -84,6 +98,9 @@ describe.each(['memory', 'redis'])(
       garbage: number;
     }
     const ends = (l: Link) => turnEnds(l.ws.messages).length;
+    /** The turns a link has started: its user_texts, and the utterances heard as words. */
+    const due = (l: Link) =>
+      l.turns + l.ws.messages.filter((m) => m.type === 'transcript' && m.text !== '').length;
 
     /** What one connection received; `closed`: it was left before its last turn ended. */
     function checkLink(l: Link, closed: boolean): void {
@@ -96,11 +113,11 @@ describe.each(['memory', 'redis'])(
       const pongs = l.ws.messages.filter((m) => m.type === 'pong').map((m) => m.id as string);
       const pinged = Array.from({ length: l.pings }, (_, i) => `p${i + 1}`);
       if (closed) {
-        expect(ends(l)).toBeLessThanOrEqual(l.turns);
+        expect(ends(l)).toBeLessThanOrEqual(due(l));
         expect(errors.length).toBeLessThanOrEqual(l.garbage);
         expect(pongs).toEqual(pinged.slice(0, pongs.length));
       } else {
-        expect(ends(l)).toBe(l.turns);
+        expect(ends(l)).toBe(due(l));
         expect(errors).toHaveLength(l.garbage);
         expect(pongs).toEqual(pinged);
       }
@@ -148,7 +165,7 @@ describe.each(['memory', 'redis'])(
           await sleep(a.ms);
           break;
         case 'settle':
-          await until(() => ends(l) === l.turns, `${l.turns} turns to end`);
+          await until(() => ends(l) === due(l), `${due(l)} turns to end`);
           break;
         case 'install':
           await install(a.all);
@@ -158,6 +175,10 @@ describe.each(['memory', 'redis'])(
           break;
         case 'audio':
           l.ws.socket.send(Buffer.alloc(640));
+          break;
+        case 'utterance':
+          l.ws.socket.send(Buffer.alloc(640, STT_MARKERS[a.stt]));
+          l.ws.send({ type: 'audio_end' });
           break;
         case 'reconnect':
           return reconnect(l, a.takeover);
@@ -190,7 +211,7 @@ describe.each(['memory', 'redis'])(
         rig.llm.fallback = () => sseText(['All', ' good.']);
         l.ws.send({ type: 'user_text', text: 'final' });
         l.turns++;
-        await until(() => ends(l) === l.turns, 'the last turn to end', 10_000);
+        await until(() => ends(l) === due(l), 'the last turn to end', 10_000);
         expect(turnEnds(l.ws.messages).at(-1)).toEqual({
           type: 'assistant_end',
           text: 'All good.',

@@ -39,8 +39,10 @@ export function historyProblems(body: Record<string, any>): string[] {
   return problems;
 }
 
-/** Messages outside any turn's text: session, settings, pongs, refused frames, speech. */
-const OUTSIDE = new Set(['session', 'session.updated', 'pong', 'audio', 'audio_end']);
+/** Messages outside any turn's text: session, settings, pongs, speech, transcripts. */
+const OUTSIDE = new Set(['session', 'session.updated', 'pong', 'audio', 'audio_end', 'transcript']);
+/** Errors about a client message, not a turn: a refused frame or utterance. */
+const INPUT_ERRORS = new Set(['invalid_message', 'invalid_audio', 'no_speech', 'stt_failed']);
 
 /** The `assistant_end` of each turn (not the second, `heard` one of a barge-in). */
 export const turnEnds = (messages: Msg[]) =>
@@ -53,7 +55,7 @@ export function turnProblems(messages: Msg[], closedEarly = false): string[] {
   let last: Msg | undefined;
   for (const m of messages) {
     if (OUTSIDE.has(m.type)) continue;
-    if (m.type === 'error' && m.code === 'invalid_message') continue;
+    if (m.type === 'error' && INPUT_ERRORS.has(m.code)) continue;
     if (m.type !== 'assistant_end') {
       turn.push(m);
       continue;

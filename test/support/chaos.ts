@@ -65,7 +65,13 @@ export type Action =
   /** A piece of the user's speech: a barge-in while the agent thinks or speaks. */
   | { kind: 'audio' }
   /** An admin installs the tool set (all of it, or without the slow tools) over /api/tools. */
-  | { kind: 'install'; all: boolean };
+  | { kind: 'install'; all: boolean }
+  /** A spoken utterance and its end: the speech-to-text server hears words, nothing, or fails. */
+  | { kind: 'utterance'; stt: SttOutcome };
+
+export type SttOutcome = 'words' | 'silence' | 'failure';
+/** The utterance's samples tell the fake speech-to-text server what to answer. */
+export const STT_MARKERS: Record<SttOutcome, number> = { words: 1, silence: 2, failure: 3 };
 
 const word = fc.constantFrom(
   'Hello',
@@ -194,6 +200,13 @@ export const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('voice' as const), on: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('audio' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('install' as const), all: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('utterance' as const),
+      stt: fc.constantFrom<SttOutcome>('words', 'silence', 'failure'),
+    }),
+  },
 );
 
 /** The fake LLM's script for one answer, with call ids unique over the run. */
