@@ -5,6 +5,16 @@ import { writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
 import { RANDOM_FACT } from './support/code-tool-sources.js';
 
+/** Sends keys it never sees: the engine fills `${TOOL_SECRET_*}` in on the way out. */
+const CRM = `def crm(which: str) -> dict:
+    """Calls the CRM."""
+    try:
+        r = ces_requests.get("BASE/echo?key=\${TOOL_SECRET_CRM_KEY}", headers={"Authorization": "Bearer \${TOOL_SECRET_" + which + "}"})
+    except Exception as e:
+        return {"error": str(e)}
+    return {"echo": r.json(), "header_in_code": "\${TOOL_SECRET_CRM_TOKEN}"}
+`;
+
 describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
   const llm = new FakeLlm();
   const api = new RecordingServer();
@@ -12,17 +22,22 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
 
   beforeAll(async () => {
     const base = await api.start();
-    api.respond((_req, res) =>
-      res
-        .writeHead(200, { 'Content-Type': 'application/json' })
-        .end(JSON.stringify({ text: 'Honey never spoils.' })),
+    api.respond((req, res) =>
+      req.path === '/echo'
+        ? res.end(JSON.stringify({ url: req.url, auth: req.headers.authorization }))
+        : res
+            .writeHead(200, { 'Content-Type': 'application/json' })
+            .end(JSON.stringify({ text: 'Honey never spoils.' })),
     );
     engine = await Engine.start({
       LLM_BASE_URL: await llm.start(),
       LLM_MODEL: 'm',
       LLM_TOOLS_FILE: writeToolsFile([
         { type: 'python', code: RANDOM_FACT.replace('FACTS_URL', JSON.stringify(`${base}/fact`)) },
+        { type: 'python', code: CRM.replace('BASE', base) },
       ]),
+      TOOL_SECRET_CRM_KEY: 'key/123 456',
+      TOOL_SECRET_CRM_TOKEN: 'tok-5e4d3c2b',
       CODE_TOOLS_WORKERS: '1',
       CODE_TOOLS_ALLOW_PRIVATE_NETWORK: 'true',
     });
@@ -47,6 +62,30 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
     });
     expect(api.requests[0]).toMatchObject({ method: 'GET', url: '/fact?language=en' });
     expect(api.requests[0]!.headers.accept).toBe('application/json');
+    ws.close();
+  });
+
+  it('fills ${TOOL_SECRET_*} in on the way out, and masks a key the server echoes', async () => {
+    const ws = await WsClient.connect(engine.wsUrl);
+    llm.enqueue(
+      sseStructuredCalls([{ id: 'call_crm', name: 'crm', arguments: { which: 'CRM_TOKEN' } }]),
+      sseText(['Done.']),
+      sseStructuredCalls([{ id: 'call_bad', name: 'crm', arguments: { which: 'NOPE' } }]),
+      sseText(['Done.']),
+    );
+    api.requests.length = 0;
+    await ws.turn('look it up');
+    expect(api.requests[0]).toMatchObject({ url: '/echo?key=key%2F123%20456' });
+    expect(api.requests[0]!.headers.authorization).toBe('Bearer tok-5e4d3c2b');
+    const seen = JSON.parse(llm.requests.at(-1)!.body.messages.at(-1).content);
+    expect(seen).toEqual({
+      echo: { url: '/echo?key=[secret]', auth: 'Bearer [secret]' },
+      header_in_code: '${TOOL_SECRET_CRM_TOKEN}',
+    });
+    await ws.turn('and with a key that is not set');
+    expect(JSON.parse(llm.requests.at(-1)!.body.messages.at(-1).content)).toEqual({
+      error: '${TOOL_SECRET_NOPE} is not set in the environment',
+    });
     ws.close();
   });
 });

@@ -11,6 +11,7 @@ import { truncateResult } from '../tools/tool-errors.js';
 import { CANCELLED_RESULT, CodeToolPool, type BridgeRequest } from './code-tool-pool.js';
 import { safeHttp, type PyHttpRequest } from './safe-http.js';
 import { applyStateChanges, type State } from './state-changes.js';
+import { fillSecrets, maskSecrets } from '../tools/tool-secrets.js';
 
 /** Calls another active tool on behalf of a code tool (`tools.<name>(...)`). */
 export type CallTool = (
@@ -163,16 +164,27 @@ export class CodeToolService implements OnModuleDestroy {
     callTool: CallTool,
   ): Promise<Record<string, unknown>> {
     if (request.kind === 'http') {
+      // `${TOOL_SECRET_*}` in the request is filled in here: the Python code never sees a key,
+      // and a key the server echoes is masked in what it gets back.
+      const secrets: Record<string, string> = {};
       try {
+        const { url, ...rest } = request.payload as unknown as PyHttpRequest;
+        const filled = {
+          ...fillSecrets(rest, process.env, secrets),
+          url: fillSecrets(url, process.env, secrets, encodeURIComponent),
+        };
+        const response = await safeHttp(filled, this.httpOptions(), signal);
+        const mask = (text: string) => maskSecrets(text, secrets);
         return {
-          ...(await safeHttp(
-            request.payload as unknown as PyHttpRequest,
-            this.httpOptions(),
-            signal,
-          )),
+          ...response,
+          text: mask(response.text),
+          url: mask(response.url),
+          headers: Object.fromEntries(
+            Object.entries(response.headers).map(([k, v]) => [k, mask(v)]),
+          ),
         };
       } catch (error) {
-        return { error: (error as Error).message };
+        return { error: maskSecrets((error as Error).message, secrets) };
       }
     }
     const { name, args } = request.payload as { name: string; args: Record<string, unknown> };

@@ -39,6 +39,36 @@ export function resolveSecrets(
   return secrets;
 }
 
+const SECRET_REFERENCE = /\$\{(TOOL_SECRET_[A-Za-z0-9_]+)\}/g;
+
+/**
+ * A request of a code tool's `ces_requests` with its `${TOOL_SECRET_*}` references filled in (the
+ * URL's percent-encoded; headers, params and bodies as they are), so that Python code can send a
+ * key it never sees. `used` collects the values, to mask them in the response. Throws for a
+ * reference to a variable that is not set.
+ */
+export function fillSecrets<T>(
+  value: T,
+  env: Record<string, string | undefined>,
+  used: Record<string, string>,
+  encode: (text: string) => string = (text) => text,
+): T {
+  if (typeof value === 'string')
+    return value.replace(SECRET_REFERENCE, (whole, name: string) => {
+      const secret = env[name];
+      if (secret === undefined || secret === '')
+        throw new Error(`${whole} is not set in the environment`);
+      used[name] = secret;
+      return encode(secret);
+    }) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => fillSecrets(v, env, used)) as T;
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, fillSecrets(v, env, used)]),
+    ) as T;
+  return value;
+}
+
 /**
  * Every secret value in `text` (as sent, or percent-encoded as in a URL) replaced by MASK. Values
  * shorter than 4 characters are left alone: masking them would garble ordinary text.
