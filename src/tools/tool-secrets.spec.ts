@@ -55,6 +55,10 @@ describe('${TOOL_SECRET_*} references in HTTP tools', () => {
       "field 'headers.X-Key' refers to ${TOOL_SECRET_NOPE}, which is not set in the environment",
     ],
     [
+      { url: 'https://{host}/x', headers: { 'X-Key': '${TOOL_SECRET_CRM}' } },
+      "field 'url' has a placeholder in its host: a tool that sends secrets must name its host",
+    ],
+    [
       { url: 'https://h/${}' },
       "field 'url' refers to ${}: only TOOL_SECRET_* environment variables can be used",
     ],

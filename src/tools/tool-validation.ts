@@ -183,6 +183,12 @@ function httpTool(
     const fields: Record<string, string> = { url: def.url! };
     for (const [key, value] of Object.entries(def.headers ?? {})) fields[`headers.${key}`] = value;
     secrets = resolveSecrets(fields, env);
+    // The model fills placeholders: one in the host would let it choose where the secrets go.
+    const origin = /^[^:]+:\/\/[^/?#]*/.exec(def.url!)?.[0] ?? '';
+    if (Object.keys(secrets).length > 0 && /(^|[^$])\{[^}]*\}/.test(origin))
+      throw new Error(
+        "field 'url' has a placeholder in its host: a tool that sends secrets must name its host",
+      );
   } catch (error) {
     throw new ToolDefinitionError(`${where(source, index, def.name)}: ${(error as Error).message}`);
   }
