@@ -27,6 +27,8 @@ describe('isContextOverflow', () => {
       'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).',
       'prompt is too long: 210000 tokens > 200000 maximum',
       'Your input exceeds the context window of this model.',
+      // A proxy in front of the server, refusing the body's size.
+      'LLM server answered HTTP 413: <html><head><title>413 Request Entity Too Large</title></head></html>',
     ];
     expect(overflows.filter((m) => !isContextOverflow(m))).toEqual([]);
     const others = [

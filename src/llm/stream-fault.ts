@@ -40,11 +40,13 @@ export class StreamFault extends Error {
 
 /**
  * How servers say that the prompt does not fit the model's context: OpenAI (and Groq, DeepSeek,
- * Mistral), vLLM (old and new wording, and its negative max_tokens when the prompt leaves no room), SGLang, llama.cpp's server, TGI, Gemini's and Anthropic's
- * compatible endpoints.
+ * Mistral), vLLM (old and new wording, and its negative max_tokens when the prompt leaves no
+ * room), SGLang, llama.cpp's server, TGI, Gemini's and Anthropic's compatible endpoints; and a
+ * proxy's HTTP 413 for a request body over its limit (nginx's `client_max_body_size`), which a
+ * shorter history fixes as well.
  */
 const CONTEXT_OVERFLOW =
-  /context_length_exceeded|context_window_exceeded|exceed_context_size|maximum context length|context length is only|exceeds? the (?:available )?context|context window|prompt is too long|reduce the length of the (?:input|messages)|longer than the maximum model length|input (?:length|token count) .{0,40}exceeds|inputs` tokens \+ `max_new_tokens` must be|max_tokens must be at least 1, got -\d/i;
+  /context_length_exceeded|context_window_exceeded|exceed_context_size|maximum context length|context length is only|exceeds? the (?:available )?context|context window|prompt is too long|reduce the length of the (?:input|messages)|longer than the maximum model length|input (?:length|token count) .{0,40}exceeds|inputs` tokens \+ `max_new_tokens` must be|max_tokens must be at least 1, got -\d|request entity too large|payload too large/i;
 
 /** The server refused the request because the conversation is longer than the model's context. */
 export function isContextOverflow(message: string): boolean {
