@@ -135,10 +135,13 @@ describe('OpenAiLlmClient against a real SSE server', () => {
   });
 
   it('sends LLM_EXTRA_HEADERS with every request, over its own headers (a gateway key in Authorization)', async () => {
-    const extraHeaders = { 'api-key': 'azure-key', Authorization: 'Bearer gateway' };
+    const extraHeaders = { 'api-key': 'azure-key', authorization: 'Bearer gateway' };
     await events(sseText(['ok']), client(url(), { model: '', apiKey: 'sk-test', extraHeaders }));
     for (const headers of [llm.modelsHeaders.at(-1), llm.requests[0]!.headers])
       expect(headers).toMatchObject({ 'api-key': 'azure-key', authorization: 'Bearer gateway' });
+    // Replaced whatever its case, not sent twice.
+    const raw = llm.requests[0]!.rawHeaders.filter((_, i) => i % 2 === 0);
+    expect(raw.filter((name) => name.toLowerCase() === 'authorization')).toHaveLength(1);
   });
 
   it('sends model, messages, the tools array with tool_choice auto, extra body and the API key', async () => {

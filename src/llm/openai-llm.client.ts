@@ -118,7 +118,12 @@ export class OpenAiLlmClient extends LlmClient {
       Accept: 'application/json, text/event-stream',
     };
     if (this.config.apiKey) headers.Authorization = `Bearer ${this.config.apiKey}`;
-    return { ...headers, ...this.config.extraHeaders };
+    // LLM_EXTRA_HEADERS replace the engine's own, whatever their case (not sent twice).
+    const extra = this.config.extraHeaders;
+    const replaced = new Set(Object.keys(extra).map((k) => k.toLowerCase()));
+    for (const key of Object.keys(headers))
+      if (replaced.has(key.toLowerCase())) delete headers[key];
+    return { ...headers, ...extra };
   }
 
   private body(request: LlmRequest, model: string, streaming: boolean): Record<string, unknown> {

@@ -24,6 +24,8 @@ export type Script =
 export interface LlmRequestRecord {
   body: Record<string, any>;
   headers: IncomingMessage['headers'];
+  /** Header names and values as sent, repeats included. */
+  rawHeaders: string[];
   /** Resolves when the client closed the connection before the answer was complete. */
   aborted: Promise<void>;
   wasAborted: boolean;
@@ -159,6 +161,7 @@ export class FakeLlm {
     const record: LlmRequestRecord = {
       body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
       headers: req.headers,
+      rawHeaders: req.rawHeaders,
       aborted: new Promise<void>((resolve) => (onAbort = resolve)),
       wasAborted: false,
       clientPort: req.socket.remotePort,
