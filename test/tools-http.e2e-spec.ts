@@ -106,6 +106,17 @@ describe('HTTP tools against a real server (seed §3–§6)', () => {
     );
   });
 
+  it('reports a connection dropped halfway through the body, not the part that came', async () => {
+    server.respond((_req, res) => {
+      res.writeHead(200).write('{"partial":');
+      setTimeout(() => res.socket?.destroy(), 5);
+    });
+    expect(await call('get_item', { id: '1' })).toEqual({
+      ok: false,
+      text: 'Error: tool request failed: the server closed the connection before the response was complete',
+    });
+  });
+
   it('turns a non-2xx into the seed text with reason phrase and truncated body', async () => {
     server.respond((_req, res) => res.writeHead(404).end('x'.repeat(100)));
     const result = await call('get_item', { id: '9' });

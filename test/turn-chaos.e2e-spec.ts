@@ -42,6 +42,7 @@ function toolSet(base: string, all: boolean): Record<string, unknown>[] {
     { ...weatherTool(`${base}/slow`), name: 'slow_weather' },
     { name: 'missing', url: `${base}/missing`, method: 'GET' },
     { name: 'down', url: 'http://127.0.0.1:1/x', method: 'GET' },
+    { ...weatherTool(`${base}/flaky`), name: 'flaky_weather' },
     ...CHAOS_CODE_TOOLS,
   ].filter((t) => all || !/slow/.test(JSON.stringify(t)));
 }
@@ -74,6 +75,10 @@ describe.each(['memory', 'redis'])(
         if (req.path === '/missing') return void res.writeHead(404).end('no such thing');
         if (req.path === '/v1/audio/transcriptions') return void transcribe(req.body, res);
         const answer = () => res.end(`${decodeURIComponent(req.path)}: +21°C`);
+        if (req.path.startsWith('/flaky/')) {
+          res.writeHead(200).write('{"partial":');
+          return void setTimeout(() => res.socket?.destroy(), 5);
+        }
         if (req.path.startsWith('/slow/')) setTimeout(answer, 60);
         else answer();
       },

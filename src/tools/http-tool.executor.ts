@@ -146,6 +146,9 @@ export class HttpToolExecutor extends ToolExecutor {
     }
     if (err.code === 'ERR_FR_TOO_MANY_REDIRECTS')
       return 'too many redirects (at most 3 are followed)';
+    // Node's word for a response body cut off by the server ("aborted", ECONNRESET).
+    if (err.message === 'aborted' || err.code === 'ECONNRESET')
+      return 'the server closed the connection before the response was complete';
     return err.message || String(error);
   }
 }

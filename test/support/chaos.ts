@@ -8,7 +8,8 @@ import { pieces, xmlCall } from './turn-harness.js';
  */
 
 /**
- * Tools of the chaos rig: HTTP tools that answer fast, slowly, with 404, from a dead port; Python
+ * Tools of the chaos rig: HTTP tools that answer fast, slowly, with 404, from a dead port, or
+ * drop the connection halfway through the body; Python
  * tools that keep a count in the session state, and call an HTTP tool or spin a while; and a
  * name that is not installed.
  */
@@ -17,6 +18,7 @@ export const CHAOS_TOOLS = [
   'slow_weather',
   'missing',
   'down',
+  'flaky_weather',
   'py_weather',
   'py_slow',
   'not_a_tool',
