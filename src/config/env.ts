@@ -68,6 +68,8 @@ export interface Env {
     timeoutSecs: number;
     resultMaxChars: number;
     maxResponseBytes: number;
+    /** How long a call of a `"confirm": true` tool waits for the user's approval. */
+    confirmTimeoutSecs: number;
   };
   ws: {
     maxMessageBytes: number;
@@ -188,6 +190,7 @@ export function parseEnv(raw: Raw): Env {
       timeoutSecs: num(raw, 'LLM_TOOL_TIMEOUT_SECS', 15, 0, 3600),
       resultMaxChars: int(raw, 'LLM_TOOL_RESULT_MAX_CHARS', 2000, 1, 10_000_000),
       maxResponseBytes: int(raw, 'LLM_TOOL_MAX_RESPONSE_BYTES', MiB, 1, 1024 * MiB),
+      confirmTimeoutSecs: num(raw, 'TOOL_CONFIRM_TIMEOUT_SECS', 30, 0, 3600),
     },
     ws: {
       maxMessageBytes: int(raw, 'WS_MAX_MESSAGE_BYTES', MiB, 64, 64 * MiB),

@@ -93,6 +93,15 @@ export class Conversation {
           type: 'pong',
           ...(message.id !== undefined && { id: message.id }),
         });
+      case 'tool_confirm': {
+        const waiting = this.session.approvals.get(message.id);
+        if (!waiting)
+          return this.error(
+            'invalid_message',
+            `no call awaits approval with id ${JSON.stringify(message.id)}`,
+          );
+        return waiting(message.approved);
+      }
     }
   }
 

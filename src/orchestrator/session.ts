@@ -16,6 +16,8 @@ export class Session {
   history: ChatMessage[] = [];
   settings: SessionSettings;
   readonly data = new Map<string, unknown>();
+  /** Calls waiting for the user's approval, by call id: settles one with the client's answer. */
+  readonly approvals = new Map<string, (approved: boolean) => void>();
   private current: { controller: AbortController; done: Promise<void> } | undefined;
 
   constructor(language = 'en') {

@@ -18,6 +18,8 @@ export interface ToolDefinitionInput {
   file?: string;
   timeout_secs?: number;
   modalities?: Modality[];
+  /** The user must approve each call before it runs (a `tool_confirm` round trip on /ws). */
+  confirm?: boolean;
 }
 
 /** A validated definition with its defaults applied. `raw` is the definition as given. */
@@ -36,6 +38,8 @@ export interface Tool {
   code: string;
   timeoutSecs?: number;
   modalities?: Modality[];
+  /** Each call waits for the user's approval. */
+  confirm?: boolean;
   raw: ToolDefinitionInput;
 }
 

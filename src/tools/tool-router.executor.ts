@@ -25,6 +25,14 @@ export class ToolRouter extends ToolExecutor {
     if (tool.kind !== 'python') return this.http.execute(call);
     return this.code.run(tool, call, async (name, args) => {
       const target = call.snapshot.byName.get(name);
+      // The user approves calls the model makes; one made inside a tool could not be shown first.
+      if (target?.confirm)
+        return {
+          ok: false,
+          text: toolErrors.requestFailed(
+            `'${name}' needs the user's approval, so it cannot be called from another tool`,
+          ),
+        };
       // Another code tool runs inline, in the caller's interpreter (its worker is busy waiting).
       if (target?.kind === 'python') return { ok: true, text: '', python: target };
       return this.execute({

@@ -19,6 +19,7 @@ const common = {
   description: { type: 'string' },
   parameters: { type: 'object' },
   modalities: { type: 'array', items: { enum: ['voice', 'text'] }, minItems: 1 },
+  confirm: { type: 'boolean' },
 };
 const validateHttp = ajv.compile<ToolDefinitionInput>({
   type: 'object',
@@ -84,6 +85,7 @@ const FIELD_HINTS: Record<string, string> = {
   file: 'a path to a .py file, relative to the tools file',
   timeout_secs: 'a number of seconds greater than 0',
   modalities: 'a non-empty array of "voice" and/or "text"',
+  confirm: 'true or false',
 };
 
 function describe(error: ErrorObject): { field: string; why: string } {
@@ -210,6 +212,7 @@ function httpTool(
     code: '',
     ...(def.timeout_secs ? { timeoutSecs: def.timeout_secs } : {}),
     ...(def.modalities ? { modalities: def.modalities } : {}),
+    ...(def.confirm ? { confirm: true } : {}),
     raw: def,
   };
 }
@@ -248,6 +251,7 @@ function codeTool(
     code,
     ...(def.timeout_secs ? { timeoutSecs: def.timeout_secs } : {}),
     ...(def.modalities ? { modalities: def.modalities } : {}),
+    ...(def.confirm ? { confirm: true } : {}),
     raw: def,
   };
 }

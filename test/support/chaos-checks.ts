@@ -78,11 +78,15 @@ export function turnProblems(messages: Msg[], closedEarly = false): string[] {
         if (called.has(e.id)) problems.push(`${n}: call ${e.id} announced twice`);
         called.add(e.id);
       }
+      if (e.type === 'tool_confirm' && !called.has(e.id))
+        problems.push(`${n}: approval asked for ${e.id}, not called in this turn`);
       if (e.type === 'tool_result' && !called.delete(e.id))
         problems.push(`${n}: result of ${e.id}, never called in this turn`);
       if (e.type === 'error' && e.code !== 'llm_failed')
         problems.push(`${n}: error ${e.code} ${e.message}`);
-      if (!['assistant_delta', 'tool_call', 'tool_result', 'error'].includes(e.type))
+      if (
+        !['assistant_delta', 'tool_call', 'tool_confirm', 'tool_result', 'error'].includes(e.type)
+      )
         problems.push(`${n}: event ${e.type}`);
     }
     if (called.size > 0 && !m.interrupted)

@@ -9,7 +9,7 @@ import { pieces, xmlCall } from './turn-harness.js';
 
 /**
  * Tools of the chaos rig: HTTP tools that answer fast, slowly, with 404, from a dead port, or
- * drop the connection halfway through the body; Python
+ * drop the connection halfway through the body, or need the user's approval; Python
  * tools that keep a count in the session state, and call an HTTP tool or spin a while; and a
  * name that is not installed.
  */
@@ -19,6 +19,7 @@ export const CHAOS_TOOLS = [
   'missing',
   'down',
   'flaky_weather',
+  'danger_weather',
   'py_weather',
   'py_slow',
   'not_a_tool',
@@ -68,6 +69,8 @@ export type Action =
   | { kind: 'audio' }
   /** An admin installs the tool set (all of it, or without the slow tools) over /api/tools. */
   | { kind: 'install'; all: boolean }
+  /** The user's answer for the oldest call awaiting approval on this connection, if any. */
+  | { kind: 'answer'; approved: boolean }
   /** A spoken utterance and its end: the speech-to-text server hears words, nothing, or fails. */
   | { kind: 'utterance'; stt: SttOutcome };
 
@@ -202,6 +205,10 @@ export const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('voice' as const), on: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('audio' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('install' as const), all: fc.boolean() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('answer' as const), approved: fc.boolean() }),
+  },
   {
     weight: 1,
     arbitrary: fc.record({

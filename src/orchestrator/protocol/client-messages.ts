@@ -114,13 +114,28 @@ export class AudioEndMessage {
   type!: 'audio_end';
 }
 
+/** `{"type":"tool_confirm","id":"…","approved":true}`: the user's answer for a call awaiting it. */
+export class ToolConfirmMessage {
+  @IsIn(['tool_confirm'])
+  type!: 'tool_confirm';
+
+  @IsString({ message: 'tool_confirm needs the call\'s "id" string' })
+  @IsNotEmpty({ message: 'tool_confirm needs the call\'s "id" string' })
+  @MaxLength(200, { message: '"id" is longer than 200 characters' })
+  id!: string;
+
+  @IsBoolean({ message: 'tool_confirm needs "approved": true or false' })
+  approved!: boolean;
+}
+
 export type ClientMessage =
   | UserTextMessage
   | InterruptMessage
   | SessionUpdateMessage
   | AudioMessage
   | AudioEndMessage
-  | PingMessage;
+  | PingMessage
+  | ToolConfirmMessage;
 
 const TYPES = {
   user_text: UserTextMessage,
@@ -129,6 +144,7 @@ const TYPES = {
   audio: AudioMessage,
   audio_end: AudioEndMessage,
   ping: PingMessage,
+  tool_confirm: ToolConfirmMessage,
 } as const;
 
 /** Every client → engine message type. */

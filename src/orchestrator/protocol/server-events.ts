@@ -6,6 +6,8 @@ export type TurnEvent =
   | { type: 'assistant_delta'; text: string }
   | { type: 'tool_call'; id: string; name: string; arguments: Record<string, unknown> }
   | { type: 'tool_result'; id: string; name: string; ok: boolean; ms: number; logs?: string }
+  /** A call of a `"confirm": true` tool waits for the client's `tool_confirm` answer. */
+  | { type: 'tool_confirm'; id: string; name: string; arguments: Record<string, unknown> }
   | {
       type: 'assistant_end';
       text: string;
@@ -56,6 +58,7 @@ export const SERVER_EVENT_TYPES = Object.keys({
   assistant_delta: true,
   tool_call: true,
   tool_result: true,
+  tool_confirm: true,
   assistant_end: true,
   error: true,
   session: true,

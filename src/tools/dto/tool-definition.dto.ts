@@ -64,6 +64,13 @@ export class ToolDefinitionDto {
     example: ['voice'],
   })
   modalities?: ('voice' | 'text')[];
+
+  @ApiPropertyOptional({
+    description:
+      'Each call waits for the user\'s approval: the client gets a tool_confirm event and answers {"type":"tool_confirm","id":…,"approved":true|false} (TOOL_CONFIRM_TIMEOUT_SECS)',
+    example: true,
+  })
+  confirm?: boolean;
 }
 
 export class ToolsResponseDto {

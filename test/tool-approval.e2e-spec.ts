@@ -1,0 +1,138 @@
+import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { useEngineRig } from './support/turn-harness.js';
+import { weatherTool, writeToolsFile } from './support/tools-file.js';
+import { WsClient } from './support/ws-client.js';
+
+/** `"confirm": true`: a call runs only once the user approves it over /ws. */
+describe('calls the user approves', () => {
+  const rig = useEngineRig(
+    (base) => ({
+      LLM_MODEL: 'm',
+      LLM_TOOLS_FILE: writeToolsFile([
+        {
+          name: 'delete_item',
+          description: 'Deletes an item',
+          parameters: { type: 'object', properties: { id: { type: 'string' } } },
+          url: `${base}/items/{id}`,
+          method: 'DELETE',
+          confirm: true,
+        },
+        weatherTool(base),
+        {
+          type: 'python',
+          code: 'def tidy() -> str:\n    """Tidies up."""\n    return tools.delete_item({"id": "9"})',
+        },
+      ]),
+      TOOL_CONFIRM_TIMEOUT_SECS: '0.3',
+      CODE_TOOLS_WORKERS: '1',
+    }),
+    (req, res) => res.end(req.method === 'DELETE' ? 'deleted' : 'sunny'),
+  );
+  let ws: WsClient;
+  beforeEach(async () => {
+    rig.llm.reset();
+    rig.tools.requests.length = 0;
+    ws = await WsClient.connect(rig.engine.wsUrl);
+  });
+  afterEach(() => ws.close());
+
+  /** The model calls `calls`, then answers; returns the index of the first message of the turn. */
+  function modelCalls(
+    ...calls: { id: string; name: string; arguments: Record<string, unknown> }[]
+  ) {
+    rig.llm.enqueue(sseStructuredCalls(calls), sseText(['Done.']));
+    return ws.messages.length;
+  }
+  const del = { id: 'call_del', name: 'delete_item', arguments: { id: '5' } };
+  const toolMessage = (id: string) =>
+    rig.llm.requests[1]!.body.messages.find((m: any) => m.tool_call_id === id)?.content;
+
+  it('runs the call once the user approves it', async () => {
+    const from = modelCalls(del);
+    ws.send({ type: 'user_text', text: 'delete item 5' });
+    const ask = await ws.waitFor((m) => m.type === 'tool_confirm', from);
+    expect(ask).toEqual({
+      type: 'tool_confirm',
+      id: 'call_del',
+      name: 'delete_item',
+      arguments: { id: '5' },
+    });
+    expect(ws.messages[ws.messages.indexOf(ask) - 1]).toMatchObject({
+      type: 'tool_call',
+      id: 'call_del',
+    });
+    expect(rig.tools.requests).toHaveLength(0); // nothing runs before the answer
+    ws.send({ type: 'tool_confirm', id: 'call_del', approved: true });
+    await ws.waitFor((m) => m.type === 'assistant_end', from);
+    expect(rig.tools.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['DELETE /items/5']);
+    expect(ws.messages.find((m) => m.type === 'tool_result')).toMatchObject({
+      id: 'call_del',
+      ok: true,
+    });
+    expect(toolMessage('call_del')).toBe('deleted');
+  });
+
+  it('does not run a declined call, or one left unanswered, and tells the model why', async () => {
+    let from = modelCalls(del);
+    ws.send({ type: 'user_text', text: 'delete item 5' });
+    await ws.waitFor((m) => m.type === 'tool_confirm', from);
+    ws.send({ type: 'tool_confirm', id: 'call_del', approved: false });
+    await ws.waitFor((m) => m.type === 'assistant_end', from);
+    expect(toolMessage('call_del')).toBe('Error: the user declined this call');
+    expect(ws.messages.slice(from).find((m) => m.type === 'tool_result')).toMatchObject({
+      ok: false,
+    });
+
+    rig.llm.reset();
+    // Another id: the conversation already holds call_del, which the engine would replace.
+    from = modelCalls({ ...del, id: 'call_del2' });
+    const turn = await ws.turn('delete item 5 again');
+    expect(turn.map((m) => m.type)).toEqual([
+      'tool_call',
+      'tool_confirm',
+      'tool_result',
+      'assistant_delta',
+      'assistant_end',
+    ]);
+    expect(toolMessage('call_del2')).toBe('Error: the user did not approve this call within 0.3s');
+    expect(rig.tools.requests).toHaveLength(0);
+    // A late answer finds no call waiting.
+    ws.send({ type: 'tool_confirm', id: 'call_del2', approved: true });
+    expect(await ws.waitFor((m) => m.type === 'error', from)).toEqual({
+      type: 'error',
+      code: 'invalid_message',
+      message: 'no call awaits approval with id "call_del2"',
+    });
+  });
+
+  it('lets the other calls of the round run meanwhile, and an interrupt cancels the wait', async () => {
+    const from = modelCalls(del, {
+      id: 'call_w',
+      name: 'get_weather',
+      arguments: { city: 'Oslo' },
+    });
+    ws.send({ type: 'user_text', text: 'delete 5 and the weather' });
+    await ws.waitFor((m) => m.type === 'tool_result' && m.id === 'call_w', from);
+    ws.send({ type: 'interrupt' });
+    expect(await ws.waitFor((m) => m.type === 'assistant_end', from)).toMatchObject({
+      interrupted: true,
+    });
+    rig.llm.enqueue(sseText(['Ok.']));
+    await ws.turn('never mind');
+    const messages = rig.llm.requests.at(-1)!.body.messages;
+    expect(messages.filter((m: any) => m.role === 'tool')).toEqual([
+      { role: 'tool', tool_call_id: 'call_del', content: 'Error: cancelled' },
+      { role: 'tool', tool_call_id: 'call_w', content: 'sunny' },
+    ]);
+    expect(rig.tools.requests.map((r) => r.method)).toEqual(['GET']);
+  });
+
+  it('refuses a call made from inside a code tool, which the user could not see first', async () => {
+    modelCalls({ id: 'call_tidy', name: 'tidy', arguments: {} });
+    await ws.turn('tidy up', 30_000);
+    expect(toolMessage('call_tidy')).toBe(
+      "\"Error: tool request failed: 'delete_item' needs the user's approval, so it cannot be called from another tool\"",
+    );
+    expect(rig.tools.requests).toHaveLength(0);
+  }, 40_000);
+});
