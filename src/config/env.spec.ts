@@ -13,6 +13,7 @@ describe('parseEnv', () => {
       timeoutSecs: 15,
       resultMaxChars: 2000,
       maxResponseBytes: 1024 * 1024,
+      confirmTimeoutSecs: 30,
     });
   });
 
@@ -54,6 +55,11 @@ describe('parseEnv', () => {
       'WS_MAX_SESSIONS',
       'many',
       /WS_MAX_SESSIONS="many" is invalid: expected an integer from 0 to 1000000/,
+    ],
+    [
+      'TOOL_CONFIRM_TIMEOUT_SECS',
+      'never',
+      /TOOL_CONFIRM_TIMEOUT_SECS="never" is invalid: expected a number of seconds/,
     ],
     ['LLM_RETRIES', '11', /LLM_RETRIES="11" is invalid: expected an integer from 0 to 10/],
     [
