@@ -96,6 +96,43 @@ describe('OpenAiLlmClient against servers that do not stream as asked', () => {
     expect(call.id).not.toBe('call_0');
   });
 
+  it("adapts to Gemini's refusal of a tool without arguments, and remembers it", async () => {
+    const noArgs: LlmRequest = {
+      ...request,
+      tools: [
+        ...request.tools,
+        {
+          name: 'get_random_fact',
+          description: 'A fact',
+          parameters: { type: 'object', properties: {} },
+        },
+      ],
+    };
+    // Like Gemini's endpoint: an object schema with empty properties is refused.
+    llm.fallback = (body) =>
+      body.tools.some((t: any) => t.function.parameters.properties === undefined)
+        ? sseText(['Ok.'])
+        : {
+            kind: 'status',
+            status: 400,
+            body: '[{"error":{"code":400,"message":"* GenerateContentRequest.tools[0].function_declarations[1].parameters.properties: should be non-empty for OBJECT type\n","status":"INVALID_ARGUMENT"}}]',
+          };
+    const client = llmClient(url());
+    for (let i = 0; i < 2; i++) {
+      const got = await lastValueFrom(client.stream(noArgs).pipe(toArray()));
+      expect(got.filter((e) => e.type === 'error')).toEqual([]);
+    }
+    expect(llm.requests.map((r) => r.body.tools[1].function.parameters)).toEqual([
+      { type: 'object', properties: {} },
+      { type: 'object' },
+      { type: 'object' },
+    ]);
+    // Tools with arguments are sent as they are.
+    expect(llm.requests[1]!.body.tools[0].function.parameters).toEqual(
+      request.tools[0]!.parameters,
+    );
+  });
+
   it('reports an SSE event typed error, whatever its data, after the text so far', async () => {
     for (const data of ['{"message":"model overloaded"}', 'model overloaded']) {
       const pieces = sseText(['Hel']).pieces.slice(0, 2);

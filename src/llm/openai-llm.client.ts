@@ -7,6 +7,7 @@ import { llmConfig, type LlmConfig } from '../config/app.config.js';
 import { CompletionDecoder, errorMessageOf } from './completion-decoder.js';
 import { drainForReuse, postJson, type HttpReply } from './http-post.js';
 import { parseJson } from './parsing/json.js';
+import { ServerAdaptations } from './server-adaptations.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
 import {
   isContextOverflow,
@@ -17,9 +18,6 @@ import {
   StreamFault,
   Watchdog,
 } from './stream-fault.js';
-
-/** vLLM without `--enable-auto-tool-choice` refuses `tool_choice: "auto"` with HTTP 400. */
-const NO_TOOL_PARSER = /auto.{0,20}tool.?choice|enable-auto-tool-choice|tool-call-parser/i;
 
 /** The ids of the calls already in a request's conversation. */
 function callIdsIn(request: LlmRequest): Set<string> {
@@ -34,7 +32,8 @@ function callIdsIn(request: LlmRequest): Set<string> {
 export class OpenAiLlmClient extends LlmClient {
   private readonly logger = new Logger(OpenAiLlmClient.name);
   private model: Promise<string> | undefined;
-  private downgraded = false;
+  /** What this server was found to refuse (a missing tool parser, Gemini's empty objects). */
+  private readonly adaptations = new ServerAdaptations();
 
   constructor(@Inject(llmConfig.KEY) private readonly config: LlmConfig) {
     super();
@@ -138,9 +137,13 @@ export class OpenAiLlmClient extends LlmClient {
     if (request.tools.length > 0) {
       body.tools = request.tools.map((t) => ({
         type: 'function',
-        function: { name: t.name, description: t.description, parameters: t.parameters },
+        function: {
+          name: t.name,
+          description: t.description,
+          parameters: this.adaptations.parameters(t.parameters),
+        },
       }));
-      body.tool_choice = this.downgraded ? 'none' : (request.toolChoice ?? 'auto');
+      body.tool_choice = this.adaptations.noToolParser ? 'none' : (request.toolChoice ?? 'auto');
     }
     return body;
   }
@@ -156,18 +159,12 @@ export class OpenAiLlmClient extends LlmClient {
       watchdog.arm('connect');
       const model = await this.resolveModel(controller.signal);
       let response = await this.post(this.body(request, model, streaming), controller.signal);
-      if (
-        response.status === 400 &&
-        request.tools.length > 0 &&
-        !this.downgraded &&
-        (request.toolChoice ?? 'auto') === 'auto'
-      ) {
+      // A 400 that says what the server cannot take about the tools: adapted to, sent again.
+      while (response.status === 400 && request.tools.length > 0) {
         const text = await response.text();
-        if (!NO_TOOL_PARSER.test(text)) throw this.httpFault(400, text);
-        this.downgraded = true;
-        this.logger.warn(
-          'the LLM server has no tool parser (HTTP 400 on tool_choice "auto"): using tool_choice "none" and parsing calls from the text from now on',
-        );
+        const learned = this.adaptations.learn(text, request.toolChoice ?? 'auto');
+        if (!learned) throw this.httpFault(400, text);
+        this.logger.warn(learned);
         response = await this.post(this.body(request, model, streaming), controller.signal);
       }
       if (!response.ok)

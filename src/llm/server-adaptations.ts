@@ -1,0 +1,52 @@
+/**
+ * What the engine has learned an LLM server refuses, from its HTTP 400 answers, and keeps for the
+ * life of the process: each adaptation is adopted once, logged once, and the request sent again.
+ * Pure: no Nest import.
+ */
+
+/** vLLM without `--enable-auto-tool-choice` refuses `tool_choice: "auto"` with HTTP 400. */
+const NO_TOOL_PARSER = /auto.{0,20}tool.?choice|enable-auto-tool-choice|tool-call-parser/i;
+/** Gemini's endpoint refuses an object schema whose `properties` is empty (a tool with no arguments). */
+const EMPTY_PROPERTIES = /properties:? should be non-empty for OBJECT type/i;
+
+export class ServerAdaptations {
+  /** No tool parser: `tool_choice: "none"` (the tools stay in the prompt), calls read from the text. */
+  noToolParser = false;
+  /** Object schemas are sent without an empty `properties`. */
+  bareObjects = false;
+
+  /** Adopts what a 400's `text` asks for; the warning to log, or undefined when it asks nothing new. */
+  learn(text: string, toolChoice: 'auto' | 'none'): string | undefined {
+    if (!this.noToolParser && toolChoice === 'auto' && NO_TOOL_PARSER.test(text)) {
+      this.noToolParser = true;
+      return 'the LLM server has no tool parser (HTTP 400 on tool_choice "auto"): using tool_choice "none" and parsing calls from the text from now on';
+    }
+    if (!this.bareObjects && EMPTY_PROPERTIES.test(text)) {
+      this.bareObjects = true;
+      return 'the LLM server refuses object parameters without properties (HTTP 400): sending tools that take no arguments without "properties" from now on';
+    }
+    return undefined;
+  }
+
+  /** A tool's parameters as this server takes them. */
+  parameters(schema: Record<string, unknown>): Record<string, unknown> {
+    return this.bareObjects ? (withoutEmptyProperties(schema) as Record<string, unknown>) : schema;
+  }
+}
+
+/** The schema with every `"properties": {}` of an object left out (nested ones too). */
+export function withoutEmptyProperties(schema: unknown): unknown {
+  if (Array.isArray(schema)) return (schema as unknown[]).map(withoutEmptyProperties);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
+    const empty = typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+    if (
+      (key === 'properties' && empty) ||
+      (key === 'required' && Array.isArray(value) && value.length === 0)
+    )
+      continue;
+    out[key] = withoutEmptyProperties(value);
+  }
+  return out;
+}
