@@ -1,53 +1,30 @@
 import fc from 'fast-check';
-import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   action,
   answer,
-  CHAOS_CODE_TOOLS,
   CHAOS_TOOLS,
   scriptOf,
   STT_MARKERS,
-  type SttOutcome,
   type Action,
   type Answer,
 } from './support/chaos.js';
+import { answerChaosTool, toolSet, until } from './support/chaos-rig.js';
 import { audioProblems, historyProblems, turnEnds, turnProblems } from './support/chaos-checks.js';
 import { sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
 import { startRedis, type RedisRun } from './support/redis-server.js';
-import { postTools, weatherTool, writeToolsFile } from './support/tools-file.js';
+import { postTools, writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
 
-/** Waits until `test` holds, polling; fails with `what` after `ms`. */
-async function until(test: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
-
 /**
- * Random conversations through /ws: the LLM answers with text, calls in every dialect, errors,
- * cut streams and empty rounds, while the client sends turns, interrupts, pings, bad frames and
- * settings at random moments. Whatever the interleaving, every turn ends once with its whole
- * text, no call goes unanswered, no request the LLM gets would be refused, nothing is left
- * running, and the session still answers.
+ * Random conversations through /ws (README, "Development"): the LLM answers with text, calls in
+ * every dialect, errors, cut streams and empty rounds; the client sends turns, interrupts, pings,
+ * bad frames, settings, audio and utterances, answers approvals, turns speech on and off and
+ * resumes its session, while an admin replaces the tool set, at random moments. Whatever the
+ * interleaving, every turn ends once with its whole text, no call goes unanswered, no request the
+ * LLM gets would be refused, nothing is left running, and the session still answers.
  */
-/** The chaos rig's tools at `base`; `all` false leaves the slow ones out. */
-function toolSet(base: string, all: boolean): Record<string, unknown>[] {
-  return [
-    weatherTool(base),
-    { ...weatherTool(`${base}/slow`), name: 'slow_weather' },
-    { name: 'missing', url: `${base}/missing`, method: 'GET' },
-    { name: 'down', url: 'http://127.0.0.1:1/x', method: 'GET' },
-    { ...weatherTool(`${base}/flaky`), name: 'flaky_weather' },
-    { ...weatherTool(`${base}/danger`), name: 'danger_weather', confirm: true },
-    ...CHAOS_CODE_TOOLS,
-  ].filter((t) => all || !/slow/.test(JSON.stringify(t)));
-}
-
 describe.each(['memory', 'redis'])(
   'the turn loop under random interleavings (%s session store)',
   (store) => {
@@ -74,28 +51,11 @@ describe.each(['memory', 'redis'])(
       (req, res) => {
         toolRequestsOpen++;
         res.on('close', () => toolRequestsOpen--);
-        if (req.path === '/missing') return void res.writeHead(404).end('no such thing');
-        if (req.path === '/v1/audio/transcriptions') return void transcribe(req.body, res);
-        const answer = () => res.end(`${decodeURIComponent(req.path)}: +21°C`);
-        if (req.path.startsWith('/flaky/')) {
-          res.writeHead(200).write('{"partial":');
-          return void setTimeout(() => res.socket?.destroy(), 5);
-        }
-        if (req.path.startsWith('/slow/')) setTimeout(answer, 60);
-        else answer();
+        answerChaosTool(req, res);
       },
     );
     let callIds = 0;
     const ids = () => `call_chaos_${++callIds}`;
-
-    /** The fake speech-to-text server: the utterance's samples say what it hears. */
-    function transcribe(body: string, res: ServerResponse): void {
-      const marked = (outcome: SttOutcome) =>
-        body.includes(String.fromCharCode(STT_MARKERS[outcome]).repeat(8));
-      if (marked('failure')) return void res.writeHead(500).end('{"error":"model crashed"}');
-      const text = marked('silence') ? '' : 'what is the weather in Oslo?';
-      setTimeout(() => res.end(JSON.stringify({ text })), 10);
-    }
 
     /** One connection of the conversation and what was sent on it. */
     interface Link {

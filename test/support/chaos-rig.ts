@@ -1,0 +1,52 @@
+import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CHAOS_CODE_TOOLS, STT_MARKERS, type SttOutcome } from './chaos.js';
+import type { RecordedRequest } from './recording-server.js';
+import { weatherTool } from './tools-file.js';
+
+/** Waits until `test` holds, polling; fails with `what` after `ms`. */
+export async function until(test: () => boolean, what: string, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+/** The chaos rig's tools at `base`; `all` false leaves the slow ones out. */
+export function toolSet(base: string, all: boolean): Record<string, unknown>[] {
+  return [
+    weatherTool(base),
+    { ...weatherTool(`${base}/slow`), name: 'slow_weather' },
+    { name: 'missing', url: `${base}/missing`, method: 'GET' },
+    { name: 'down', url: 'http://127.0.0.1:1/x', method: 'GET' },
+    { ...weatherTool(`${base}/flaky`), name: 'flaky_weather' },
+    { ...weatherTool(`${base}/danger`), name: 'danger_weather', confirm: true },
+    ...CHAOS_CODE_TOOLS,
+  ].filter((t) => all || !/slow/.test(JSON.stringify(t)));
+}
+
+/**
+ * The chaos rig's tool server: fast, slow (60 ms), 404, a connection dropped halfway through the
+ * body, and the speech-to-text server, which hears in the utterance's samples what to answer.
+ */
+export function answerChaosTool(req: RecordedRequest, res: ServerResponse): void {
+  if (req.path === '/missing') return void res.writeHead(404).end('no such thing');
+  if (req.path === '/v1/audio/transcriptions') return transcribe(req.body, res);
+  const answer = () => res.end(`${decodeURIComponent(req.path)}: +21°C`);
+  if (req.path.startsWith('/flaky/')) {
+    res.writeHead(200).write('{"partial":');
+    return void setTimeout(() => res.socket?.destroy(), 5);
+  }
+  if (req.path.startsWith('/slow/')) setTimeout(answer, 60);
+  else answer();
+}
+
+/** The fake speech-to-text server: the utterance's samples say what it hears. */
+function transcribe(body: string, res: ServerResponse): void {
+  const marked = (outcome: SttOutcome) =>
+    body.includes(String.fromCharCode(STT_MARKERS[outcome]).repeat(8));
+  if (marked('failure')) return void res.writeHead(500).end('{"error":"model crashed"}');
+  const text = marked('silence') ? '' : 'what is the weather in Oslo?';
+  setTimeout(() => res.end(JSON.stringify({ text })), 10);
+}
