@@ -135,4 +135,12 @@ describe('calls the user approves', () => {
     );
     expect(rig.tools.requests).toHaveLength(0);
   }, 40_000);
+
+  it('counts in /metrics what users did with the calls above', async () => {
+    const scrape = await (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
+    for (const outcome of ['approved', 'declined', 'expired', 'cancelled'])
+      expect(scrape).toMatch(
+        new RegExp(`^agent_engine_tool_approvals_total\\{outcome="${outcome}"\\} 1$`, 'm'),
+      );
+  });
 });

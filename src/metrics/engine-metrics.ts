@@ -67,6 +67,11 @@ export class EngineMetrics {
     'agent_engine_llm_fallbacks_total',
     'Completion requests the LLM server failed before answering and LLM_FALLBACK_BASE_URL answered instead',
   );
+  private readonly approvals = this.counter(
+    'agent_engine_tool_approvals_total',
+    'Calls of "confirm": true tools, by what the user did: approved, declined, expired (no answer in time), cancelled (the turn was)',
+    ['outcome'],
+  );
   private readonly historyShed = this.counter(
     'agent_engine_history_shortened_total',
     "Times a conversation longer than the model's context was shortened (older turns dropped) and asked again",
@@ -106,6 +111,10 @@ export class EngineMetrics {
 
   llmFallback(): void {
     this.fallbacks.inc();
+  }
+
+  approval(outcome: 'approved' | 'declined' | 'expired' | 'cancelled'): void {
+    this.approvals.inc({ outcome });
   }
 
   historyShortened(): void {

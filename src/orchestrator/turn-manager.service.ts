@@ -88,7 +88,11 @@ export class TurnManager {
       },
       visible: new StreamedText(),
       pendingWs: '',
-      approve: (id) => awaitApproval(session, id, signal, this.approvalTimeoutMs),
+      approve: async (id) => {
+        const approval = await awaitApproval(session, id, signal, this.approvalTimeoutMs);
+        this.metrics.approval(approval);
+        return approval;
+      },
       approvalTimeoutMs: this.approvalTimeoutMs,
     };
     ctx.toolContext.turnId = ctx.turnId;
