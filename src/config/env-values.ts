@@ -3,6 +3,8 @@
  * throws an EnvError naming the variable and what it accepts. Pure: no Nest import.
  */
 
+import { HTTP_TOKEN } from '../tools/tool-definition.js';
+
 export class EnvError extends Error {}
 
 export type Raw = Record<string, string | undefined>;
@@ -102,7 +104,7 @@ export function headerObject(raw: Raw, name: string): Record<string, string> {
     );
   }
   for (const [header, value] of Object.entries(parsed)) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header))
+    if (!HTTP_TOKEN.test(header))
       throw new EnvError(`${name} is invalid: ${JSON.stringify(header)} is not a header name`);
     if (CLIENT_HEADERS.has(header.toLowerCase()))
       throw new EnvError(`${name} is invalid: ${header} is set by the engine itself`);

@@ -1,5 +1,6 @@
 import { HTTP_TOKEN, type Tool } from './tool-definition.js';
 import { toolErrors } from './tool-errors.js';
+import { SECRET_REFERENCE } from './tool-secrets.js';
 
 /** Verbs whose remaining arguments go to the query string (seed §3); all others get a JSON body. */
 export const QUERY_VERBS: ReadonlySet<string> = new Set([
@@ -26,7 +27,7 @@ export interface RefusedRequest {
  * A `${TOOL_SECRET_*}` reference (validated at load) or an `{argument}` placeholder. One pass:
  * a value put in is never read again, so an argument can never name a secret.
  */
-const PLACEHOLDER = /\$\{(TOOL_SECRET_[A-Za-z0-9_]+)\}|\{([A-Za-z0-9_.-]+)\}/g;
+const PLACEHOLDER = new RegExp(`${SECRET_REFERENCE.source}|\\{([A-Za-z0-9_.-]+)\\}`, 'g');
 
 /** Strings unquoted, numbers and booleans as text, anything else as JSON. */
 export function argumentText(value: unknown): string {

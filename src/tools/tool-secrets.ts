@@ -9,7 +9,11 @@
 
 /** A reference, or something that looks like one (`${…}`), in a url or header template. */
 const REFERENCE = /\$\{([^}]*)\}/g;
-const SECRET_NAME = /^TOOL_SECRET_[A-Za-z0-9_]+$/;
+/** The names a secret may have: the one pattern behind every matcher of references. */
+const SECRET_NAME_PATTERN = 'TOOL_SECRET_[A-Za-z0-9_]+';
+const SECRET_NAME = new RegExp(`^${SECRET_NAME_PATTERN}$`);
+/** `${TOOL_SECRET_…}`, the name captured; `source` for matchers that combine it with others. */
+export const SECRET_REFERENCE = new RegExp(`\\$\\{(${SECRET_NAME_PATTERN})\\}`, 'g');
 /** What replaces a secret's value in a tool's result. */
 export const MASK = '[secret]';
 
@@ -38,8 +42,6 @@ export function resolveSecrets(
   }
   return secrets;
 }
-
-const SECRET_REFERENCE = /\$\{(TOOL_SECRET_[A-Za-z0-9_]+)\}/g;
 
 /** The `TOOL_SECRET_*` variables a code tool's source refers to. */
 export function secretsNamedIn(code: string): Set<string> {
