@@ -28,8 +28,8 @@ export function awaitApproval(
   });
 }
 
-/** The text the model reads for a call that did not run. */
-export function unapprovedText(approval: 'declined' | 'expired', timeoutMs: number): string {
+/** The text the model reads for a call the user declined or left unanswered. */
+export function refusalText(approval: 'declined' | 'expired', timeoutMs: number): string {
   return approval === 'declined'
     ? 'Error: the user declined this call'
     : `Error: the user did not approve this call within ${timeoutMs / 1000}s`;

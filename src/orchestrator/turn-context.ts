@@ -5,7 +5,7 @@ import type { ToolCallContext, ToolExecutor } from '../tools/tool-executor.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import { TurnCancelled, type RoundResult } from './round.js';
 import type { Session } from './session.js';
-import { unapprovedText, type Approval } from './approvals.js';
+import type { Approval } from './approvals.js';
 
 /** The tool message of a call whose turn was cancelled before it answered. */
 const CANCELLED = 'Error: cancelled';
@@ -28,9 +28,7 @@ export interface TurnContext {
   /** Tokens of the turn's requests, summed, when the server reports them. */
   usage?: TokenUsage;
   /** Asks the client to approve call `id` (of a `"confirm": true` tool) and waits for its answer. */
-  approve: (id: string) => Promise<Approval>;
-  /** TOOL_CONFIRM_TIMEOUT_SECS, in ms. */
-  approvalTimeoutMs: number;
+  approve: (id: string) => Promise<{ approval: Approval; refusal?: string }>;
 }
 
 /** Executes a round's calls in parallel; results go to history in call order. */
@@ -54,10 +52,10 @@ export async function runCalls(
     // A tool that needs the user's approval runs only once it is given.
     if (ctx.snapshot.byName.get(call.name)?.confirm) {
       ctx.emit({ type: 'tool_confirm', id: call.id, name: call.name, arguments: call.arguments });
-      const approval = await ctx.approve(call.id);
+      const { approval, refusal } = await ctx.approve(call.id);
       if (approval === 'cancelled') return;
-      if (approval !== 'approved') {
-        results[i] = unapprovedText(approval, ctx.approvalTimeoutMs);
+      if (refusal !== undefined) {
+        results[i] = refusal;
         ctx.emit({ type: 'tool_result', id: call.id, name: call.name, ok: false, ms: 0 });
         return;
       }

@@ -20,7 +20,7 @@ import type { Session } from './session.js';
 import { StreamedText } from '../llm/streamed-text.js';
 import { sessionState, ToolScope } from './tool-scope.service.js';
 import { runCalls, type TurnContext } from './turn-context.js';
-import { awaitApproval } from './approvals.js';
+import { awaitApproval, refusalText } from './approvals.js';
 
 /** After these, the next round's text follows without a space: whitespace, and CJK text. */
 const NO_SPACE_AFTER =
@@ -43,10 +43,6 @@ export class TurnManager {
     @Inject(toolsConfig.KEY) private readonly toolSettings: ToolsConfig,
     private readonly metrics: EngineMetrics,
   ) {}
-
-  private get approvalTimeoutMs(): number {
-    return this.toolSettings.confirmTimeoutSecs * 1000;
-  }
 
   /** Names of the tools the model may be offered now. */
   toolNames(): string[] {
@@ -89,11 +85,12 @@ export class TurnManager {
       visible: new StreamedText(),
       pendingWs: '',
       approve: async (id) => {
-        const approval = await awaitApproval(session, id, signal, this.approvalTimeoutMs);
+        const timeoutMs = this.toolSettings.confirmTimeoutSecs * 1000;
+        const approval = await awaitApproval(session, id, signal, timeoutMs);
         this.metrics.approval(approval);
-        return approval;
+        const refused = approval === 'declined' || approval === 'expired';
+        return { approval, ...(refused && { refusal: refusalText(approval, timeoutMs) }) };
       },
-      approvalTimeoutMs: this.approvalTimeoutMs,
     };
     ctx.toolContext.turnId = ctx.turnId;
     const tag = `session_id=${session.id} turn_id=${ctx.turnId}`;
