@@ -57,12 +57,16 @@ class Response:
 
 
 class _Requests:
+    """ces_requests of one tool's code; `caller` (its call id) tells the engine whose secrets it may use."""
     RequestException = RequestException
     HTTPError = HTTPError
 
+    def __init__(self, caller=""):
+        self._caller = caller
+
     def request(self, method, url, params=None, json=None, headers=None, timeout=None, data=None):
         result = _bridge("http", {"method": str(method).upper(), "url": url, "params": params, "json": json,
-                                  "headers": headers, "timeout": timeout, "data": data})
+                                  "headers": headers, "timeout": timeout, "data": data, "caller": self._caller})
         if "error" in result:
             raise RequestException(result["error"])
         return Response(result)
@@ -135,8 +139,9 @@ def _execute(code, func, args, ctx, state):
         nested_ctx = dict(ctx, function_call_id=spec["call_id"])
         return _execute(spec["code"], spec["func"], payload, nested_ctx, state)
 
+    own_requests = _Requests(ctx["function_call_id"])
     ns.update(context=ToolContext(ctx, state), _session=dict(ctx["session"]), tools=_Tools(run_nested),
-              ces_requests=requests, requests=requests)
+              ces_requests=own_requests, requests=own_requests)
     exec(compile(code, "<tool>", "exec"), ns)
     fn = ns.get(func)
     if not callable(fn):

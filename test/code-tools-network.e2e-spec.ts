@@ -15,6 +15,12 @@ const CRM = `def crm(which: str) -> dict:
     return {"echo": r.json(), "header_in_code": "\${TOOL_SECRET_CRM_TOKEN}"}
 `;
 
+/** Calls crm inline: its requests get the secrets crm's code names, though this code names none. */
+const CRM_SUMMARY = `def crm_summary() -> dict:
+    """Summarises the CRM."""
+    return {"inner": tools.crm({"which": "CRM_TOKEN"})}
+`;
+
 describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
   const llm = new FakeLlm();
   const api = new RecordingServer();
@@ -35,6 +41,7 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
       LLM_TOOLS_FILE: writeToolsFile([
         { type: 'python', code: RANDOM_FACT.replace('FACTS_URL', JSON.stringify(`${base}/fact`)) },
         { type: 'python', code: CRM.replace('BASE', base) },
+        { type: 'python', code: CRM_SUMMARY },
       ]),
       TOOL_SECRET_CRM_KEY: 'key/123 456',
       TOOL_SECRET_CRM_TOKEN: 'tok-5e4d3c2b',
@@ -89,6 +96,25 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
       error: "${TOOL_SECRET_NOPE} is not named in this tool's code, so it is not filled in",
     });
     expect(api.requests).toHaveLength(1);
+    ws.close();
+  });
+
+  it('fills in, for a code tool called inline by another, the secrets named in its own code', async () => {
+    const ws = await WsClient.connect(engine.wsUrl);
+    llm.enqueue(
+      sseStructuredCalls([{ id: 'call_sum', name: 'crm_summary', arguments: {} }]),
+      sseText(['Done.']),
+    );
+    api.requests.length = 0;
+    await ws.turn('summarise');
+    expect(api.requests[0]).toMatchObject({ url: '/echo?key=key%2F123%20456' });
+    expect(api.requests[0]!.headers.authorization).toBe('Bearer tok-5e4d3c2b');
+    expect(JSON.parse(llm.requests.at(-1)!.body.messages.at(-1).content)).toEqual({
+      inner: {
+        echo: { url: '/echo?key=[secret]', auth: 'Bearer [secret]' },
+        header_in_code: '${TOOL_SECRET_CRM_TOKEN}',
+      },
+    });
     ws.close();
   });
 });

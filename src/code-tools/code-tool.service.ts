@@ -92,6 +92,9 @@ export class CodeToolService implements OnModuleDestroy {
     const timeoutMs = (tool.timeoutSecs ?? this.tools.timeoutSecs) * 1000;
     // The state this call starts from (a copy: other calls of the round may change it meanwhile).
     const before = structuredClone(call.context?.state.value ?? {});
+    // Whose code is running, by the call id the runtime gives it: the tool itself, or a code tool
+    // it calls inline (`tools.<name>`), so each request gets the secrets its own code names.
+    const sources = new Map([[call.id, tool.code]]);
     const result = await this.pool.run({
       kind: 'run',
       job: {
@@ -101,7 +104,7 @@ export class CodeToolService implements OnModuleDestroy {
         context: { ...this.jobContext(call.id, call.context), state: before },
       },
       timeoutMs,
-      onBridge: (request) => this.bridge(request, call.signal, callTool, tool.code),
+      onBridge: (request) => this.bridge(request, call.signal, callTool, sources),
       signal: call.signal,
     });
     const logs = typeof result.logs === 'string' ? result.logs : '';
@@ -162,14 +165,17 @@ export class CodeToolService implements OnModuleDestroy {
     request: BridgeRequest,
     signal: AbortSignal,
     callTool: CallTool,
-    code: string,
+    sources: Map<string, string>,
   ): Promise<Record<string, unknown>> {
     if (request.kind === 'http') {
       // `${TOOL_SECRET_*}` in the request is filled in here: the Python code never sees a key,
       // and a key the server echoes is masked in what it gets back.
       const secrets: Record<string, string> = {};
       try {
-        const { url, ...rest } = request.payload as unknown as PyHttpRequest;
+        const { url, caller, ...rest } = request.payload as unknown as PyHttpRequest & {
+          caller?: string;
+        };
+        const code = sources.get(String(caller)) ?? '';
         const available = { env: process.env, named: secretsNamedIn(code) };
         const filled = {
           ...fillSecrets(rest, available, secrets),
@@ -191,10 +197,11 @@ export class CodeToolService implements OnModuleDestroy {
     }
     const { name, args } = request.payload as { name: string; args: Record<string, unknown> };
     const outcome = await callTool(String(name), args ?? {});
-    if (outcome.python)
-      return {
-        python: { code: outcome.python.code, func: outcome.python.name, call_id: `nested_${name}` },
-      };
+    if (outcome.python) {
+      const callId = `nested_${name}`;
+      sources.set(callId, outcome.python.code);
+      return { python: { code: outcome.python.code, func: outcome.python.name, call_id: callId } };
+    }
     return { text: outcome.text, ok: outcome.ok };
   }
 
