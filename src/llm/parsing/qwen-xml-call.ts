@@ -1,4 +1,5 @@
 /* eslint-disable @typescript-eslint/only-throw-error -- INCOMPLETE is a control-flow signal thrown without a stack, for speed */
+import { INCOMPLETE, XmlScanner } from './xml-scanner.js';
 import { NAME_OK, tagName } from './function-tag.js';
 import { callFrom, jsonObjectEnd } from './hermes-call.js';
 import { typeValue } from './value-typing.js';
@@ -36,11 +37,6 @@ const DRIFTED_CLOSERS = [END_FN, END_INVOCATION];
  */
 export const TRAILING_LOOKAHEAD = 200;
 
-/** Thrown (as a plain value: no stack to capture) when the outcome depends on input not yet received. */
-const INCOMPLETE = { incomplete: true } as const;
-
-const isWs = (c: string | undefined) => c === ' ' || c === '\n' || c === '\t' || c === '\r';
-
 /**
  * Parses one Qwen3-Coder XML call from `s`, which starts at `<function=`. Structural
  * delimiters are told apart from literal tag text inside values (vLLM current policy):
@@ -60,7 +56,7 @@ export function parseXmlCall(
   }
 }
 
-class XmlCallParser {
+class XmlCallParser extends XmlScanner {
   private props: Record<string, unknown> | undefined;
   private readonly seen = new Set<string>();
   private trailingText = false;
@@ -68,11 +64,13 @@ class XmlCallParser {
   private jsonRead = false;
 
   constructor(
-    private readonly s: string,
+    s: string,
     private readonly wrapped: boolean,
-    private readonly final: boolean,
+    final: boolean,
     private readonly schemas: ToolSchemas,
-  ) {}
+  ) {
+    super(s, final);
+  }
 
   parse(): XmlCallResult {
     const { s } = this;
@@ -117,10 +115,13 @@ class XmlCallParser {
         return this.done(name, args, end);
       }
       if (s.startsWith(END_CALL, p)) return this.done(name, args, p + END_CALL.length);
+      // The next call begins where this one's `</function>` was left out.
+      if (this.nextCallAt(p)) return this.done(name, args, p);
       if (!this.final && [PARAM, END_FN, END_CALL].some((t) => t.startsWith(s.slice(p))))
         throw INCOMPLETE;
       const nextTag = this.firstOf([PARAM, END_FN, END_CALL], p + 1);
-      if (nextTag === -1) return this.atEnd(this.done(name, args, s.length));
+      // Prose after the last parameter of a call never closed is text, not part of the call.
+      if (nextTag === -1) return this.atEnd(this.done(name, args, this.seen.size ? pos : s.length));
       pos = nextTag;
     }
   }
@@ -138,12 +139,6 @@ class XmlCallParser {
     return end;
   }
 
-  /** At the end of the input: `value` when the output is over, else wait for more. */
-  private atEnd<T>(value: T): T {
-    if (!this.final) throw INCOMPLETE;
-    return value;
-  }
-
   private done(name: string, args: Record<string, unknown>, end: number): XmlCallResult {
     return { kind: 'call', name, args, end, trailingText: this.trailingText };
   }
@@ -153,32 +148,6 @@ class XmlCallParser {
     const closer = this.wrapped ? END_CALL : END_FN;
     const i = this.s.indexOf(closer, from);
     return i !== -1 ? i + closer.length : this.atEnd(this.s.length);
-  }
-
-  private skipWs(i: number): number {
-    while (i < this.s.length && isWs(this.s[i])) i++;
-    return i;
-  }
-
-  /** First index of any of `tags` starting at or after `from` (and, with `to`, ending by `to`). */
-  private firstOf(tags: string[], from: number, to?: number): number {
-    const text = to === undefined ? this.s : this.s.slice(0, to);
-    let best = -1;
-    for (const t of tags) {
-      const i = text.indexOf(t, from);
-      if (i !== -1 && (best === -1 || i < best)) best = i;
-    }
-    return best;
-  }
-
-  /** The rest of the buffer is a proper prefix of one of `tags`: more input could complete it. */
-  private partialTag(at: number, tags: string[]): boolean {
-    const rest = this.s.slice(at);
-    return (
-      !this.final &&
-      rest.length > 0 &&
-      tags.some((t) => t.length > rest.length && t.startsWith(rest))
-    );
   }
 
   /** `<parameter=NAME>` at `at` opens a parameter that is declared (if known) and not yet seen. */
@@ -220,6 +189,25 @@ class XmlCallParser {
     }
     if (this.partialTag(q, [PARAM, END_FN, END_CALL])) throw INCOMPLETE;
     return false;
+  }
+
+  /**
+   * A call of an active tool opens at `at` (`<function=NAME>`, or `<tool_call>` before it): after
+   * a `</parameter>`, the model left out `</function>` and went on to its next call.
+   */
+  private nextCallAt(at: number): boolean {
+    const { s } = this;
+    let i = at;
+    if (s.startsWith(OPEN_CALL, i)) i = this.skipWs(i + OPEN_CALL.length);
+    if (!s.startsWith(FN, i)) {
+      if (i > at && this.partialTag(i, [FN])) throw INCOMPLETE;
+      return false;
+    }
+    const gt = s.indexOf('>', i + FN.length);
+    const raw = s.slice(i + FN.length, gt === -1 ? undefined : gt);
+    if (/[\n<]/.test(raw)) return false;
+    if (gt === -1) return this.atEnd(false);
+    return this.schemas.has(tagName(raw));
   }
 
   /** True when a `</function>` at `at` really ends the call (see class comment). */
@@ -271,19 +259,29 @@ class XmlCallParser {
   private valueEnd(from: number): { valueEnd: number; next: number } {
     const { s } = this;
     let k = from;
+    let lastClose = -1;
     for (;;) {
       const c = s.indexOf('<', k);
-      if (c === -1) return this.atEnd({ valueEnd: s.length, next: s.length });
+      // Output over in a call never closed: its last `</parameter>` ended the value, and what
+      // follows is prose (`<function=f><parameter=city>Paris</parameter> Let me check.`).
+      if (c === -1)
+        return this.atEnd(
+          lastClose === -1
+            ? { valueEnd: s.length, next: s.length }
+            : { valueEnd: lastClose, next: lastClose + END_PARAM.length },
+        );
       if (s.startsWith(END_PARAM, c)) {
+        lastClose = c;
         const q = this.skipWs(c + END_PARAM.length);
         if (q >= s.length) return this.atEnd({ valueEnd: c, next: q });
         if (this.freshParam(q)) return { valueEnd: c, next: c + END_PARAM.length };
         if (s.startsWith(END_FN, q) && this.closesCall(q))
           return { valueEnd: c, next: c + END_PARAM.length };
-        if (this.wrapped && s.startsWith(END_CALL, q) && this.callOver(q + END_CALL.length)) {
+        // A bare call's too: it may have been the second of a block whose `</function>` was left out.
+        if (s.startsWith(END_CALL, q) && this.callOver(q + END_CALL.length))
           return { valueEnd: c, next: c + END_PARAM.length };
-        }
-        if (this.partialTag(q, [PARAM, END_FN, END_CALL])) throw INCOMPLETE;
+        if (this.nextCallAt(q)) return { valueEnd: c, next: c + END_PARAM.length };
+        if (this.partialTag(q, [PARAM, END_FN, END_CALL, FN, OPEN_CALL])) throw INCOMPLETE;
       } else if (s.startsWith(PARAM, c)) {
         if (this.freshParam(c, false)) return { valueEnd: c, next: c };
       } else if (s.startsWith(END_FN, c)) {

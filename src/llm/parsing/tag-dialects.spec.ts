@@ -134,9 +134,35 @@ describe('the invoke dialect', () => {
     },
   );
 
+  // From the tests of a client-side Qwen3-Coder parser (minpeter/ai-sdk-tool-call-middleware):
+  // the name written with `=` after invoke, and after call and tool, each closed by its own tag.
+  it.each([1, 3, 1000])(
+    'reads <invoke=NAME>, <call=NAME> and <tool=NAME>, fed %i characters at a time',
+    (size) => {
+      expect(
+        run(
+          '<tool_call><call=bash><parameter=command>ls</call><tool=read><parameter=filePath>/a</tool><invoke="get_weather"><parameter=location>Oslo</invoke></tool_call> ok',
+          size,
+        ),
+      ).toEqual({
+        calls: [
+          ['bash', { command: 'ls' }],
+          ['read', { filePath: '/a' }],
+          ['get_weather', { location: 'Oslo' }],
+        ],
+        text: ' ok',
+      });
+      expect(
+        run('<tool name="bash"><parameter name="command">id</parameter></tool>', size).calls,
+      ).toEqual([['bash', { command: 'id' }]]);
+    },
+  );
+
   it('leaves an invoke of no active tool, and a named parameter outside a call, as text', () => {
     for (const prose of [
       'The <invoke name="launch"> tag is not ours.',
+      'Nor <invoke=launch>, <call=launch> or <tool=launch>.',
+      'Use the <tool> tag, </call> it, <call me> maybe </tool>.',
       'A <parameter name="x"> alone.',
       'The <function name="launch"> tag, and a <function_call> tag.',
     ])
@@ -163,6 +189,11 @@ describe('dialect rewriting, property', () => {
       '<invoke name="read">',
       '<parameter name="filePath">',
       '</invoke>',
+      '<invoke=bash>',
+      '<call=read>',
+      '</call>',
+      '<tool=bash>',
+      '</tool>',
       '<function name="bash">',
       '<function_call>',
       '</function_call>',

@@ -6,6 +6,9 @@ import { END_CALL, END_FN, FN, OPEN_CALL, PARAM } from './tags.js';
 // and MiniMax-M2's native format), and the wrappers around its calls.
 const INVOKE = '<invoke';
 const END_INVOKE = '</invoke>';
+/** `<call=NAME>` and `<tool=NAME>`, drifts of `<invoke=NAME>` that some models write, and their ends. */
+const INVOKE_LIKE = ['<call', '<tool'];
+const END_INVOKE_LIKE = ['</call>', '</tool>'];
 const NAMED_PARAM = '<parameter ';
 const WRAPPERS = [
   '<function_calls>',
@@ -13,7 +16,8 @@ const WRAPPERS = [
   '<minimax:tool_call>',
   '</minimax:tool_call>',
 ];
-const INVOKE_TAG = /^<invoke\s+name\s*=\s*["']?([^"'<>\s]+)["']?\s*>/;
+/** `<invoke name="NAME">`, or `<invoke=NAME>` as models also write it (and `<call=`, `<tool=`). */
+const INVOKE_TAG = /^<(?:invoke|call|tool)(?:\s+name\s*=|\s*=)\s*["']?([^"'<>\s]+)["']?\s*>/;
 /** `<function name="NAME">`, a Hermes-family variant of `<function=NAME>` (llama.cpp reads it too). */
 const NAMED_FN = '<function ';
 const NAMED_FN_TAG = /^<function\s+name\s*=\s*["']?([^"'<>\s]+)["']?\s*>/;
@@ -24,7 +28,7 @@ const NAMED_PARAM_TAG = /^<parameter\s+name\s*=\s*["']?([^"'<>\s]+)["']?\s*>/;
 /** An opening tag longer than this is none of these (and is not waited for). */
 const MAX_TAG = 300;
 /** A tag of those whose attributes may still be arriving. */
-const OPEN_TAG = /^<(invoke|parameter|function)(\s[^<>\n]*)?$/;
+const OPEN_TAG = /^<(invoke|call|tool|parameter|function)((\s|(?<=invoke|call|tool)=)[^<>\n]*)?$/;
 
 const WATCHED: string[] = [
   PARAM,
@@ -32,6 +36,8 @@ const WATCHED: string[] = [
   END_FN,
   INVOKE,
   END_INVOKE,
+  ...INVOKE_LIKE,
+  ...END_INVOKE_LIKE,
   NAMED_PARAM,
   NAMED_FN,
   FUNCTION_CALL,
@@ -64,8 +70,9 @@ type Open = 'qwen' | 'invoke';
  *   `<function=` around it (`<parameter=bash>\n<parameter=command>\nls\n</parameter>\n</function>`):
  *   outside a function, `<parameter=NAME>` where NAME is an active tool and the next tag (after
  *   whitespace) is another `<parameter=` or `</function>` becomes `<function=NAME>`;
- * - the "invoke" dialect: `<invoke name="NAME">` (NAME an active tool) becomes `<function=NAME>`,
- *   `</invoke>` becomes `</function>`, `<parameter name="K">` inside it becomes `<parameter=K>`, and the wrappers
+ * - the "invoke" dialect: `<invoke name="NAME">` or `<invoke=NAME>` (also `<call=NAME>` and
+ *   `<tool=NAME>`; NAME an active tool) becomes `<function=NAME>`, `</invoke>` (`</call>`,
+ *   `</tool>` after those) becomes `</function>`, `<parameter name="K">` inside it becomes `<parameter=K>`, and the wrappers
  *   (`<function_calls>`, `<minimax:tool_call>`) are dropped;
  * - `<function name="NAME">` (NAME an active tool) becomes `<function=NAME>`, and a
  *   `<function_call>` wrapper around JSON becomes `<tool_call>` (Hermes-family variants);
@@ -121,11 +128,14 @@ export class TagDialects {
     if (s.startsWith(FN, i)) return { text: FN, end: i + FN.length, open: 'qwen' };
     if (s.startsWith(END_INVOKE, i))
       return { text: END_FN, end: i + END_INVOKE.length, open: null };
+    const endLike = END_INVOKE_LIKE.find((t) => s.startsWith(t, i));
+    if (endLike && this.open === 'invoke')
+      return { text: END_FN, end: i + endLike.length, open: null };
     const special = specialTokenCall(s, i, final);
     if (special !== undefined) return special;
     const wrapper = DROPPED.find((w) => s.startsWith(w, i));
     if (wrapper) return { text: '', end: i + wrapper.length };
-    if (s.startsWith(INVOKE, i) || s.startsWith(NAMED_PARAM, i) || s.startsWith(NAMED_FN, i))
+    if ([INVOKE, ...INVOKE_LIKE, NAMED_PARAM, NAMED_FN].some((t) => s.startsWith(t, i)))
       return this.named(s, i, final);
     if (s.startsWith(FUNCTION_CALL, i)) return this.wrapped(s, i, final);
     if (s.startsWith(END_FUNCTION_CALL, i))

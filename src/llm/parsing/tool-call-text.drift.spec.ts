@@ -244,4 +244,46 @@ describe('drifted and leaked markup', () => {
     expect(run([input]).calls).toEqual([{ name: 'get_weather', arguments: { city: 'Rome' } }]);
     expect(run([...input])).toEqual(run([input]));
   });
+
+  // From the tests of a client-side Qwen3-Coder parser (minpeter/ai-sdk-tool-call-middleware).
+  it('ends a call whose </function> was left out where the next call of an active tool begins', () => {
+    const schemas = new Map([
+      ['alpha', { type: 'object', properties: { x: { type: 'string' } } }],
+      ['beta', { type: 'object', properties: { y: { type: 'string' } } }],
+    ]);
+    const calls = [
+      { name: 'alpha', arguments: { x: '1' } },
+      { name: 'beta', arguments: { y: '2' } },
+    ];
+    for (const input of [
+      '<tool_call><function=alpha><parameter=x>1</parameter><function=beta><parameter=y>2</parameter></function></tool_call>',
+      '<tool_call><function=alpha><parameter=x>1</parameter><function=beta><parameter=y>2</parameter></tool_call>',
+      '<tool_call>\n<function=alpha>\n<parameter=x>\n1\n</parameter>\n<tool_call>\n<function=beta>\n<parameter=y>\n2\n</parameter>\n</function>\n</tool_call>',
+    ]) {
+      const whole = run([input], schemas);
+      expect(whole).toEqual({ text: '', reasoning: '', calls });
+      expect(run([...input], schemas)).toEqual(whole);
+      expect(run(randomSplit(input, rng(input.length)), schemas)).toEqual(whole);
+    }
+    // Not a tool of this conversation: text inside the value, as before.
+    const literal = '<function=alpha><parameter=x>a</parameter><function=other></function>';
+    expect(run([literal], schemas).calls).toEqual([
+      { name: 'alpha', arguments: { x: 'a</parameter><function=other>' } },
+    ]);
+  });
+
+  it('ends the value of a call never closed at its last </parameter>, and sends the prose after it', () => {
+    const schemas = new Map([
+      ['get_weather', { type: 'object', properties: { city: { type: 'string' } } }],
+    ]);
+    const input = 'Checking. <function=get_weather><parameter=city>Busan</parameter> One moment.';
+    const whole = run([input], schemas);
+    expect(whole).toEqual({
+      text: 'Checking.  One moment.',
+      reasoning: '',
+      calls: [{ name: 'get_weather', arguments: { city: 'Busan' } }],
+    });
+    expect(run([...input], schemas)).toEqual(whole);
+    expect(run(randomSplit(input, rng(input.length)), schemas)).toEqual(whole);
+  });
 });
