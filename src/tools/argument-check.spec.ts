@@ -27,6 +27,23 @@ describe('argumentProblem', () => {
     );
   });
 
+  it('refuses keys that would pollute prototypes in a JavaScript backend, at any depth', () => {
+    const proto: Record<string, unknown> = { city: 'Rome' };
+    Object.defineProperty(proto, '__proto__', { value: { admin: true }, enumerable: true });
+    const reason = 'is not allowed (it would change object prototypes in a JavaScript backend)';
+    expect(argumentProblem(schema, proto)).toBe(`invalid arguments: arguments/__proto__ ${reason}`);
+    expect(
+      argumentProblem(undefined, JSON.parse('{"q": [{"a": 1}, {"__proto__": {"x": 1}}]}')),
+    ).toBe(`invalid arguments: arguments/q/1/__proto__ ${reason}`);
+    expect(
+      argumentProblem(undefined, { city: 'Rome', constructor: { prototype: { admin: true } } }),
+    ).toBe(`invalid arguments: arguments/constructor ${reason}`);
+    // A parameter merely named so, with an ordinary value, is an ordinary argument.
+    expect(
+      argumentProblem(undefined, { constructor: 'Ferrari', prototype: { v: 2 } }),
+    ).toBeUndefined();
+  });
+
   it('coerces values whose type is clear, in place', () => {
     const args: Record<string, unknown> = { city: 42, days: '3' };
     expect(argumentProblem(schema, args)).toBeUndefined();

@@ -1,4 +1,5 @@
 import { Ajv, type ValidateFunction } from 'ajv';
+import { setOwn } from '../llm/parsing/json.js';
 import type { JsonSchema } from './tool-definition.js';
 import { withJsonTypes } from './tool-validation.js';
 
@@ -37,6 +38,9 @@ export function argumentProblem(
   parameters: JsonSchema | undefined,
   args: Record<string, unknown>,
 ): string | undefined {
+  const polluting = pollutingKey(args, 'arguments');
+  if (polluting)
+    return `invalid arguments: ${polluting} is not allowed (it would change object prototypes in a JavaScript backend)`;
   const validate = parameters && validatorOf(parameters);
   if (!validate) return undefined;
   const required = new Set<string>(
@@ -51,7 +55,7 @@ export function argumentProblem(
   );
   if (!validate(candidate))
     return `invalid arguments: ${ajv.errorsText(validate.errors, { dataVar: 'arguments' })}`;
-  Object.assign(args, candidate);
+  for (const [key, value] of Object.entries(candidate)) setOwn(args, key, value);
   return undefined;
 }
 
@@ -59,4 +63,27 @@ function allowsNull(parameters: JsonSchema, key: string): boolean {
   const property = (parameters.properties as Record<string, JsonSchema> | undefined)?.[key];
   const type = property?.type;
   return !property || type === 'null' || (Array.isArray(type) && type.includes('null'));
+}
+
+/**
+ * The path of a key that pollutes prototypes when a JavaScript backend merges the arguments into
+ * an object (`__proto__`, or `constructor` holding a `prototype`), at any depth: a model steered
+ * by text it read (a web page, a document) must not be able to send one to an internal service.
+ */
+function pollutingKey(value: unknown, path: string): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+    const at = `${path}/${key}`;
+    if (key === '__proto__') return at;
+    if (
+      key === 'constructor' &&
+      typeof inner === 'object' &&
+      inner !== null &&
+      Object.hasOwn(inner, 'prototype')
+    )
+      return at;
+    const deeper = pollutingKey(inner, at);
+    if (deeper) return deeper;
+  }
+  return undefined;
 }

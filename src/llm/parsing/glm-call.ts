@@ -1,5 +1,6 @@
 import type { ParsedTextCall } from './hermes-call.js';
 import type { ToolSchemas } from './qwen-xml-call.js';
+import { ownValue, setOwn } from './json.js';
 import { END_CALL } from './tags.js';
 import { typeValue } from './value-typing.js';
 
@@ -52,8 +53,8 @@ export function glmBlock(
   const properties = schemas.get(name)?.properties as Record<string, unknown> | undefined;
   const args: Record<string, unknown> = {};
   for (const [, key, value] of body.matchAll(PAIR)) {
-    const schema = properties?.[key!.trim()] as Record<string, unknown> | undefined;
-    args[key!.trim()] = typeValue(value!, schema ?? {});
+    const schema = ownValue(properties, key!.trim()) as Record<string, unknown> | undefined;
+    setOwn(args, key!.trim(), typeValue(value!, schema ?? {}));
   }
   return { end, calls: [{ name, args, raw: JSON.stringify(args) }] };
 }

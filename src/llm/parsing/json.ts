@@ -6,3 +6,17 @@ export function parseJson(text: string): unknown {
     return undefined;
   }
 }
+
+/**
+ * Sets `key` on `obj` as its own property, as `JSON.parse` does, whatever the key: a model that
+ * names an argument `__proto__` gets an argument of that name, not a new prototype for the
+ * arguments object (which would hide the argument and lend the object inherited ones).
+ */
+export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** `obj[key]` when `obj` has it as its own property (not `constructor`, `toString`, … inherited). */
+export function ownValue<T>(obj: Record<string, T> | undefined, key: string): T | undefined {
+  return obj !== undefined && Object.hasOwn(obj, key) ? obj[key] : undefined;
+}

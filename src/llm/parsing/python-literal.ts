@@ -1,3 +1,5 @@
+import { setOwn } from './json.js';
+
 /**
  * A small reader for Python literals, the TypeScript counterpart of `ast.literal_eval` that the
  * reference parsers use after `json.loads` fails: dicts, lists, tuples, single- or double-quoted
@@ -92,7 +94,7 @@ class Reader {
     this.ws();
     this.expect(sep);
     this.ws();
-    into[key] = this.value();
+    setOwn(into, key, this.value());
   }
 
   /** Items read by `item`, separated by commas, up to and past `close`. */

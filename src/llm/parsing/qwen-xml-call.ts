@@ -2,7 +2,8 @@
 import { INCOMPLETE, XmlScanner } from './xml-scanner.js';
 import { NAME_OK, tagName } from './function-tag.js';
 import { callFrom, jsonObjectEnd } from './hermes-call.js';
-import { typeValue } from './value-typing.js';
+import { setOwn, ownValue } from './json.js';
+import { typeValue, type ParamSchema } from './value-typing.js';
 import { END_CALL, END_FN, END_INVOCATION, END_PARAM, FN, OPEN_CALL, PARAM } from './tags.js';
 
 /** Parameter schemas per function name, from the active tools. */
@@ -101,7 +102,7 @@ class XmlCallParser extends XmlScanner {
         if (next === valueEnd) value = value.replace(DRIFTED_END_PARAM, '');
         // One newline each side is layout (NOTES.md §11); a CRLF counts as one.
         value = value.replace(LEADING_NEWLINE, '').replace(TRAILING_NEWLINE, '');
-        args[pname] = typeValue(value, this.props?.[pname] as Record<string, unknown> | undefined);
+        setOwn(args, pname, typeValue(value, ownValue(this.props, pname) as ParamSchema));
         pos = next;
         continue;
       }
@@ -135,7 +136,8 @@ class XmlCallParser extends XmlScanner {
     this.jsonRead = true;
     let end = jsonObjectEnd(this.s, at);
     if (end === -1) end = this.atEnd(this.s.length);
-    Object.assign(args, callFrom('', this.s.slice(at, end)).args);
+    for (const [k, v] of Object.entries(callFrom('', this.s.slice(at, end)).args))
+      setOwn(args, k, v);
     return end;
   }
 
