@@ -5,6 +5,11 @@ import { nameTagStart } from './hermes-call.js';
 import type { ToolSchemas } from './qwen-xml-call.js';
 import { END_CALL, END_TOOLS, FN, OPEN_CALL, OPEN_TOOLS } from './tags.js';
 
+/** A tag: `<`, a name, then what can follow a tag's name. */
+const TAG = /^<\/?[A-Za-z_][\w:.-]*[\s=>/]/;
+/** What may still become one (a tag's name is short). */
+const TAG_START = /^<\/?([A-Za-z_][\w:.-]{0,40})?$/;
+
 /** What an opener at the start of the buffer begins (see `callOpener`). */
 export type Opener =
   | { kind: 'xml'; skip: number; wrapped: boolean }
@@ -55,5 +60,10 @@ export function callOpener(
   // Nothing after the opener yet (or the start of `<function=`): at the end of the output it is
   // markup cut off by truncation.
   if (FN.startsWith(rest)) return { kind: final ? 'cut' : 'wait' };
+  // A tag right after the opener that begins no call read here (`<parameter=` with no function,
+  // `<function>` with no name, `</tool_call>`): a malformed call, dropped whole as markup (its
+  // body is no JSON call either), never shown or spoken.
+  if (TAG.test(rest)) return { kind: 'hermes', closer: END_CALL };
+  if (!final && TAG_START.test(rest)) return { kind: 'wait' };
   return prose;
 }

@@ -40,6 +40,12 @@ export function hermesBlock(
   }
   const read = (json: string) => (name !== undefined ? [callFrom(name, json)] : hermesCalls(json));
   k += FENCE_OPEN.exec(buf.slice(k))?.[0].length ?? 0;
+  if (buf[k] !== '{' && buf[k] !== '[') {
+    // No JSON at all (a block that opens with another tag, see callOpener): markup, no call.
+    const close = buf.indexOf(closer, k);
+    if (close !== -1) return { end: close + closer.length, calls: [] };
+    return final ? { end: buf.length, calls: [] } : undefined;
+  }
   const calls: ParsedTextCall[] = [];
   let end: number;
   for (;;) {

@@ -286,4 +286,20 @@ describe('drifted and leaked markup', () => {
     expect(run([...input], schemas)).toEqual(whole);
     expect(run(randomSplit(input, rng(input.length)), schemas)).toEqual(whole);
   });
+
+  it('drops a block that opens with a tag beginning no call (no function name, no function) as markup', () => {
+    for (const [input, text] of [
+      ['<tool_call><function><parameter=x>1</parameter></tool_call>AFTER', 'AFTER'],
+      ['before <tool_call><parameter=x>1</parameter></tool_call> after', 'before  after'],
+      ['a <tool_call></tool_call> b', 'a  b'],
+      ['cut <tool_call>\n<parameter=x>\n1', 'cut '],
+    ] as const) {
+      expect(run([input])).toEqual({ text, reasoning: '', calls: [] });
+      expect(run([...input])).toEqual(run([input]));
+      expect(run(randomSplit(input, rng(input.length)))).toEqual(run([input]));
+    }
+    // A mention followed by words, or by a comparison, is still prose.
+    for (const prose of ['The <tool_call> tag wraps a call.', 'Write <tool_call> <3 times.'])
+      expect(run([...prose]).text).toBe(prose);
+  });
 });
