@@ -1,0 +1,63 @@
+import { randomSplit, rng, runParser as run } from '../../../test/support/qwen-vectors.js';
+
+// Malformed Qwen3-Coder output recovered, from the tests of a client-side Qwen3-Coder parser
+// (minpeter/ai-sdk-tool-call-middleware); through the running engine, the same cases are vectors
+// in test/fixtures/qwen/other-references.json.
+describe('malformed Qwen3-Coder calls', () => {
+  it('ends a call whose </function> was left out where the next call of an active tool begins', () => {
+    const schemas = new Map([
+      ['alpha', { type: 'object', properties: { x: { type: 'string' } } }],
+      ['beta', { type: 'object', properties: { y: { type: 'string' } } }],
+    ]);
+    const calls = [
+      { name: 'alpha', arguments: { x: '1' } },
+      { name: 'beta', arguments: { y: '2' } },
+    ];
+    for (const input of [
+      '<tool_call><function=alpha><parameter=x>1</parameter><function=beta><parameter=y>2</parameter></function></tool_call>',
+      '<tool_call><function=alpha><parameter=x>1</parameter><function=beta><parameter=y>2</parameter></tool_call>',
+      '<tool_call>\n<function=alpha>\n<parameter=x>\n1\n</parameter>\n<tool_call>\n<function=beta>\n<parameter=y>\n2\n</parameter>\n</function>\n</tool_call>',
+    ]) {
+      const whole = run([input], schemas);
+      expect(whole).toEqual({ text: '', reasoning: '', calls });
+      expect(run([...input], schemas)).toEqual(whole);
+      expect(run(randomSplit(input, rng(input.length)), schemas)).toEqual(whole);
+    }
+    // Not a tool of this conversation: text inside the value, as before.
+    const literal = '<function=alpha><parameter=x>a</parameter><function=other></function>';
+    expect(run([literal], schemas).calls).toEqual([
+      { name: 'alpha', arguments: { x: 'a</parameter><function=other>' } },
+    ]);
+  });
+
+  it('ends the value of a call never closed at its last </parameter>, and sends the prose after it', () => {
+    const schemas = new Map([
+      ['get_weather', { type: 'object', properties: { city: { type: 'string' } } }],
+    ]);
+    const input = 'Checking. <function=get_weather><parameter=city>Busan</parameter> One moment.';
+    const whole = run([input], schemas);
+    expect(whole).toEqual({
+      text: 'Checking.  One moment.',
+      reasoning: '',
+      calls: [{ name: 'get_weather', arguments: { city: 'Busan' } }],
+    });
+    expect(run([...input], schemas)).toEqual(whole);
+    expect(run(randomSplit(input, rng(input.length)), schemas)).toEqual(whole);
+  });
+
+  it('drops a block that opens with a tag beginning no call (no function name, no function) as markup', () => {
+    for (const [input, text] of [
+      ['<tool_call><function><parameter=x>1</parameter></tool_call>AFTER', 'AFTER'],
+      ['before <tool_call><parameter=x>1</parameter></tool_call> after', 'before  after'],
+      ['a <tool_call></tool_call> b', 'a  b'],
+      ['cut <tool_call>\n<parameter=x>\n1', 'cut '],
+    ] as const) {
+      expect(run([input])).toEqual({ text, reasoning: '', calls: [] });
+      expect(run([...input])).toEqual(run([input]));
+      expect(run(randomSplit(input, rng(input.length)))).toEqual(run([input]));
+    }
+    // A mention followed by words, or by a comparison, is still prose.
+    for (const prose of ['The <tool_call> tag wraps a call.', 'Write <tool_call> <3 times.'])
+      expect(run([...prose]).text).toBe(prose);
+  });
+});
