@@ -11,6 +11,9 @@ import { END_CALL, FENCE } from './tags.js';
 /** A Markdown fence that some models put around the JSON inside the block. */
 const FENCE_OPEN = /^```[A-Za-z]*\s*/;
 
+/** Closing brackets (and whitespace) left over after a call's JSON. */
+const STRAYS = /^[\]}\s]*/;
+
 const skipWs = (s: string, i: number) => {
   while (i < s.length && /\s/.test(s[i]!)) i++;
   return i;
@@ -66,9 +69,14 @@ export function hermesBlock(
     if (buf[k] !== '{' || name !== undefined) break;
   }
   if (buf.startsWith(FENCE, k)) k = skipWs(buf, (end = k + FENCE.length));
+  // Stray closing brackets before the closer (`{…}}}</tool_call>`, a brace too many) are the
+  // block's, not text.
+  const strays = STRAYS.exec(buf.slice(k))![0].length;
+  const after = buf.slice(k + strays);
+  if (after.startsWith(closer)) return { end: k + strays + closer.length, calls };
   const rest = buf.slice(k);
-  if (rest.startsWith(closer)) return { end: k + closer.length, calls };
-  if (!final && [closer, FENCE, ','].some((t) => t.startsWith(rest))) return undefined;
+  if (!final && (closer.startsWith(after) || [FENCE, ','].some((t) => t.startsWith(rest))))
+    return undefined;
   return { end, calls }; // no closing tag: the block ends with its JSON
 }
 

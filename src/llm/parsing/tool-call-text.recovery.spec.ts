@@ -61,3 +61,30 @@ describe('malformed Qwen3-Coder calls', () => {
       expect(run([...prose]).text).toBe(prose);
   });
 });
+
+describe('malformed Hermes blocks', () => {
+  it('reads a call with a closing brace too many, the stray brace kept out of the text, split any way', () => {
+    for (const input of [
+      'Done. <tool_call>{"name":"write","arguments":{"path":"/tmp/a"}}}</tool_call>',
+      'Done. <tool_call>\n{"name": "write", "arguments": {"path": "/tmp/a"}}\n}\n</tool_call>',
+      'Done. <tool_call>[{"name":"write","arguments":{"path":"/tmp/a"}}]]</tool_call>',
+    ]) {
+      const whole = run([input]);
+      expect(whole).toEqual({
+        text: 'Done. ',
+        reasoning: '',
+        calls: [{ name: 'write', arguments: { path: '/tmp/a' } }],
+      });
+      expect(run([...input])).toEqual(whole);
+      expect(run(randomSplit(input, rng(input.length)))).toEqual(whole);
+    }
+  });
+
+  it('repairs quotes left unescaped inside a string value', () => {
+    const input =
+      '<tool_call>{"name":"edit","arguments":{"content":"He said "hello" to me","n":2}}</tool_call>';
+    expect(run([...input]).calls).toEqual([
+      { name: 'edit', arguments: { content: 'He said "hello" to me', n: 2 } },
+    ]);
+  });
+});
