@@ -145,3 +145,19 @@ export function redisUrl(raw: Raw, name: string): string {
   }
   return value;
 }
+
+/** A comma-separated list of phrases; set but empty, the empty list (the feature is off). */
+export function phraseList(raw: Raw, name: string, def: readonly string[]): string[] {
+  const value = raw[name];
+  if (value === undefined) return [...def];
+  const phrases = value
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  const empty = phrases.find((p) => !/[\p{L}\p{N}]/u.test(p));
+  if (empty !== undefined)
+    throw new EnvError(
+      `${name}: ${JSON.stringify(empty)} has no letter or digit; expected comma-separated phrases`,
+    );
+  return phrases;
+}

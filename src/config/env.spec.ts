@@ -14,7 +14,12 @@ describe('parseEnv', () => {
       resultMaxChars: 2000,
       maxResponseBytes: 1024 * 1024,
       confirmTimeoutSecs: 30,
+      confirmYes: expect.arrayContaining(['yes', 'go ahead']),
+      confirmNo: expect.arrayContaining(['no', 'never mind']),
     });
+    expect(
+      parseEnv({ TOOL_CONFIRM_YES: ' oui , vas-y,', TOOL_CONFIRM_NO: '' }).tools,
+    ).toMatchObject({ confirmYes: ['oui', 'vas-y'], confirmNo: [] });
   });
 
   it('enables tools exactly when LLM_TOOLS_FILE is a non-empty path, unless told otherwise', () => {
@@ -60,6 +65,11 @@ describe('parseEnv', () => {
       'TOOL_CONFIRM_TIMEOUT_SECS',
       'never',
       /TOOL_CONFIRM_TIMEOUT_SECS="never" is invalid: expected a number of seconds/,
+    ],
+    [
+      'TOOL_CONFIRM_YES',
+      'yes, !!',
+      /TOOL_CONFIRM_YES: "!!" has no letter or digit; expected comma-separated phrases/,
     ],
     ['LLM_RETRIES', '11', /LLM_RETRIES="11" is invalid: expected an integer from 0 to 10/],
     [

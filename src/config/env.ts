@@ -12,6 +12,7 @@ import {
   jsonObject,
   num,
   oneOf,
+  phraseList,
   present,
   type Raw,
   redisUrl,
@@ -22,6 +23,39 @@ export { EnvError } from './env-values.js';
 export const DEFAULT_SYSTEM_PROMPT =
   'You are a helpful voice assistant. Answer briefly and naturally, in plain sentences ' +
   'without markdown, lists or emoji, because your answer is read aloud.';
+
+/** What counts as a plain yes, or no, to a call awaiting approval (TOOL_CONFIRM_YES, TOOL_CONFIRM_NO). */
+export const DEFAULT_CONFIRM_YES = [
+  'yes',
+  'yeah',
+  'yep',
+  'sure',
+  'sure thing',
+  'ok',
+  'okay',
+  'go ahead',
+  'do it',
+  'confirm',
+  'confirmed',
+  'correct',
+  "that's right",
+  'right',
+  'absolutely',
+  'of course',
+];
+export const DEFAULT_CONFIRM_NO = [
+  'no',
+  'nope',
+  'nah',
+  "don't",
+  'do not',
+  "don't do it",
+  'cancel',
+  'cancel that',
+  'stop',
+  'wait',
+  'never mind',
+];
 
 export interface Env {
   port: number;
@@ -70,6 +104,9 @@ export interface Env {
     maxResponseBytes: number;
     /** How long a call of a `"confirm": true` tool waits for the user's approval. */
     confirmTimeoutSecs: number;
+    /** Phrases that, said or typed while a call awaits approval, approve or decline it. */
+    confirmYes: string[];
+    confirmNo: string[];
   };
   ws: {
     maxMessageBytes: number;
@@ -191,6 +228,8 @@ export function parseEnv(raw: Raw): Env {
       resultMaxChars: int(raw, 'LLM_TOOL_RESULT_MAX_CHARS', 2000, 1, 10_000_000),
       maxResponseBytes: int(raw, 'LLM_TOOL_MAX_RESPONSE_BYTES', MiB, 1, 1024 * MiB),
       confirmTimeoutSecs: num(raw, 'TOOL_CONFIRM_TIMEOUT_SECS', 30, 0, 3600),
+      confirmYes: phraseList(raw, 'TOOL_CONFIRM_YES', DEFAULT_CONFIRM_YES),
+      confirmNo: phraseList(raw, 'TOOL_CONFIRM_NO', DEFAULT_CONFIRM_NO),
     },
     ws: {
       maxMessageBytes: int(raw, 'WS_MAX_MESSAGE_BYTES', MiB, 64, 64 * MiB),

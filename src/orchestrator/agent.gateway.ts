@@ -7,8 +7,10 @@ import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import {
   appConfig,
   sessionsConfig,
+  toolsConfig,
   type AppConfig,
   type SessionsConfig,
+  type ToolsConfig,
 } from '../config/app.config.js';
 import { upgradeCarriesKey } from '../config/bearer-key.js';
 import { Lifecycle } from '../lifecycle/lifecycle.service.js';
@@ -16,6 +18,7 @@ import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { SpeechService } from '../speech/speech.service.js';
 import { Conversation } from './conversation.js';
 import { SessionKeeper } from './session-keeper.service.js';
+import { compilePhrases, type Phrase } from './spoken-answer.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import { Session } from './session.js';
 import { TurnManager } from './turn-manager.service.js';
@@ -65,6 +68,8 @@ export class AgentGateway
   private readonly open = new Map<LiveSocket, Connection>();
   /** Sessions whose connection closed and whose last save is still on its way, by resume token. */
   private readonly closing = new Map<string, Promise<void>>();
+  /** TOOL_CONFIRM_YES and TOOL_CONFIRM_NO, ready to match. */
+  private readonly confirmPhrases: readonly Phrase[];
 
   constructor(
     private readonly turns: TurnManager,
@@ -74,7 +79,9 @@ export class AgentGateway
     private readonly lifecycle: Lifecycle,
     private readonly keeper: SessionKeeper,
     private readonly metrics: EngineMetrics,
+    @Inject(toolsConfig.KEY) tools: ToolsConfig,
   ) {
+    this.confirmPhrases = compilePhrases({ yes: tools.confirmYes, no: tools.confirmNo });
     lifecycle.onDrain((deadline) => this.drain(deadline));
   }
 
@@ -150,6 +157,7 @@ export class AgentGateway
       instructionsMaxChars: this.sessionSettings.instructionsMaxChars,
       toolNames: () => this.turns.toolNames(),
       maxTurnsPerMinute: this.config.ws.maxTurnsPerMinute,
+      confirmPhrases: this.confirmPhrases,
     });
     this.listen(socket, conversation);
     const token = this.keeper.enabled ? resumeTokenOf(request) : undefined;

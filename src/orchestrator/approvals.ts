@@ -1,4 +1,6 @@
+import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
+import { spokenAnswer, type Phrase } from './spoken-answer.js';
 
 /** What became of a call that needs the user's approval (`"confirm": true`). */
 export type Approval = 'approved' | 'declined' | 'expired' | 'cancelled';
@@ -33,4 +35,30 @@ export function refusalText(approval: 'declined' | 'expired', timeoutMs: number)
   return approval === 'declined'
     ? 'Error: the user declined this call'
     : `Error: the user did not approve this call within ${timeoutMs / 1000}s`;
+}
+
+/** Calls await approval in `session`, and some phrase would answer them. */
+export function answerMayCome(session: Session, phrases: readonly Phrase[]): boolean {
+  return session.approvals.size > 0 && phrases.some((p) => p.answer);
+}
+
+/**
+ * While calls await approval, a plain yes or no, said or typed (TOOL_CONFIRM_YES,
+ * TOOL_CONFIRM_NO), answers them all, each with a `tool_confirmed` event; true when it did.
+ * Anything else is for a new turn.
+ */
+export function answerApprovals(
+  session: Session,
+  text: string,
+  phrases: readonly Phrase[],
+  send: (event: ServerEvent) => void,
+): boolean {
+  if (!answerMayCome(session, phrases)) return false;
+  const answer = spokenAnswer(text, phrases);
+  if (answer === undefined) return false;
+  for (const [id, waiting] of [...session.approvals]) {
+    send({ type: 'tool_confirmed', id, approved: answer === 'yes' });
+    waiting(answer === 'yes');
+  }
+  return true;
 }

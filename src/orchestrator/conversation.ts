@@ -8,6 +8,8 @@ import { parseClientMessage, type SessionUpdateMessage } from './protocol/client
 import type { ErrorCode } from './protocol/error-codes.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
+import { answerApprovals, answerMayCome } from './approvals.js';
+import type { Phrase } from './spoken-answer.js';
 import type { TurnManager } from './turn-manager.service.js';
 
 export interface ConversationDeps {
@@ -23,6 +25,8 @@ export interface ConversationDeps {
   toolNames: () => string[];
   /** WS_MAX_TURNS_PER_MINUTE: turns this session may start in a minute; 0 for no limit. */
   maxTurnsPerMinute: number;
+  /** TOOL_CONFIRM_YES and TOOL_CONFIRM_NO: what answers a call awaiting approval. */
+  confirmPhrases: readonly Phrase[];
 }
 
 function drain<T>(source$: Observable<T>, next: (value: T) => void): Promise<void> {
@@ -112,7 +116,10 @@ export class Conversation {
         'invalid_audio',
         'audio must be 16-bit PCM: a frame held an odd number of bytes',
       );
-    if (this.session.busy) await this.session.cancel(); // barge-in: the user speaks over the agent
+    // Barge-in: the user speaks over the agent. While a call awaits approval, what the user says
+    // may be the answer: the turn waits for the utterance to end (see `answerApprovals`).
+    if (this.session.busy && !answerMayCome(this.session, this.deps.confirmPhrases))
+      await this.session.cancel();
     if (this.utteranceBytes + pcm.length > this.maxUtteranceBytes) {
       this.utterance = [];
       this.utteranceBytes = 0;
@@ -211,6 +218,8 @@ export class Conversation {
   }
 
   private async startTurn(text: string): Promise<void> {
+    // While calls await approval, a plain yes or no answers them, and starts no turn.
+    if (answerApprovals(this.session, text, this.deps.confirmPhrases, this.deps.send)) return;
     // Over the limit, the turn in progress goes on: nothing would replace it.
     if (this.overTurnLimit())
       return this.error(

@@ -73,6 +73,7 @@ export function turnProblems(messages: Msg[], closedEarly = false): string[] {
       problems.push(`${n}: deltas ${JSON.stringify(shown)} are not its text`);
     if (shown.some((t) => MARKUP.test(t))) problems.push(`${n}: call markup in a delta`);
     const called = new Set<string>();
+    const asked = new Set<string>();
     for (const e of turn) {
       if (e.type === 'tool_call') {
         if (called.has(e.id)) problems.push(`${n}: call ${e.id} announced twice`);
@@ -80,12 +81,22 @@ export function turnProblems(messages: Msg[], closedEarly = false): string[] {
       }
       if (e.type === 'tool_confirm' && !called.has(e.id))
         problems.push(`${n}: approval asked for ${e.id}, not called in this turn`);
+      if (e.type === 'tool_confirm') asked.add(e.id);
+      if (e.type === 'tool_confirmed' && !asked.delete(e.id))
+        problems.push(`${n}: ${e.id} answered by voice or text, never asked for in this turn`);
       if (e.type === 'tool_result' && !called.delete(e.id))
         problems.push(`${n}: result of ${e.id}, never called in this turn`);
       if (e.type === 'error' && e.code !== 'llm_failed')
         problems.push(`${n}: error ${e.code} ${e.message}`);
       if (
-        !['assistant_delta', 'tool_call', 'tool_confirm', 'tool_result', 'error'].includes(e.type)
+        ![
+          'assistant_delta',
+          'tool_call',
+          'tool_confirm',
+          'tool_confirmed',
+          'tool_result',
+          'error',
+        ].includes(e.type)
       )
         problems.push(`${n}: event ${e.type}`);
     }

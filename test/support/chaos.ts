@@ -74,9 +74,9 @@ export type Action =
   /** A spoken utterance and its end: the speech-to-text server hears words, nothing, or fails. */
   | { kind: 'utterance'; stt: SttOutcome };
 
-export type SttOutcome = 'words' | 'silence' | 'failure';
+export type SttOutcome = 'words' | 'yes' | 'silence' | 'failure';
 /** The utterance's samples tell the fake speech-to-text server what to answer. */
-export const STT_MARKERS: Record<SttOutcome, number> = { words: 1, silence: 2, failure: 3 };
+export const STT_MARKERS: Record<SttOutcome, number> = { words: 1, silence: 2, failure: 3, yes: 4 };
 
 const word = fc.constantFrom(
   'Hello',
@@ -171,7 +171,15 @@ export const action: fc.Arbitrary<Action> = fc.oneof(
     weight: 5,
     arbitrary: fc.record({
       kind: fc.constant('text' as const),
-      text: fc.constantFrom('hi', 'weather in Paris?', 'and Rome', 'stop'),
+      // A plain yes or no answers calls awaiting approval (TOOL_CONFIRM_YES/NO), else is a turn.
+      text: fc.constantFrom(
+        'hi',
+        'weather in Paris?',
+        'and Rome',
+        'stop',
+        'yes please',
+        'no thanks',
+      ),
     }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('interrupt' as const) }) },
@@ -213,7 +221,7 @@ export const action: fc.Arbitrary<Action> = fc.oneof(
     weight: 1,
     arbitrary: fc.record({
       kind: fc.constant('utterance' as const),
-      stt: fc.constantFrom<SttOutcome>('words', 'silence', 'failure'),
+      stt: fc.constantFrom<SttOutcome>('words', 'yes', 'silence', 'failure'),
     }),
   },
 );

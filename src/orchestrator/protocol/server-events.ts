@@ -8,6 +8,8 @@ export type TurnEvent =
   | { type: 'tool_result'; id: string; name: string; ok: boolean; ms: number; logs?: string }
   /** A call of a `"confirm": true` tool waits for the client's `tool_confirm` answer. */
   | { type: 'tool_confirm'; id: string; name: string; arguments: Record<string, unknown> }
+  /** The user answered a call awaiting approval by saying (or typing) yes or no. */
+  | { type: 'tool_confirmed'; id: string; approved: boolean }
   | {
       type: 'assistant_end';
       text: string;
@@ -59,6 +61,7 @@ export const SERVER_EVENT_TYPES = Object.keys({
   tool_call: true,
   tool_result: true,
   tool_confirm: true,
+  tool_confirmed: true,
   assistant_end: true,
   error: true,
   session: true,

@@ -67,7 +67,7 @@ export class ToolDefinitionDto {
 
   @ApiPropertyOptional({
     description:
-      'Each call waits for the user\'s approval: the client gets a tool_confirm event and answers {"type":"tool_confirm","id":…,"approved":true|false} (TOOL_CONFIRM_TIMEOUT_SECS)',
+      'Each call waits for the user\'s approval: the client gets a tool_confirm event and answers {"type":"tool_confirm","id":…,"approved":true|false}, or the user says or types a plain yes or no (TOOL_CONFIRM_TIMEOUT_SECS, TOOL_CONFIRM_YES, TOOL_CONFIRM_NO)',
     example: true,
   })
   confirm?: boolean;

@@ -1,0 +1,64 @@
+/**
+ * Whether what the user said (or typed) while a call awaits approval is a plain yes or no. The
+ * answer must be made only of the configured phrases (and a few fillers): "yes", "sure, go
+ * ahead", "no thanks". Anything more ("yes, but make it 40") is not a plain answer: it is a new
+ * turn, as any other utterance.
+ */
+export type SpokenAnswer = 'yes' | 'no';
+
+export interface AnswerPhrases {
+  yes: readonly string[];
+  no: readonly string[];
+}
+
+/** Words that go with either answer ("yes please", "no thanks", "uh, yes"). */
+const FILLERS = ['please', 'thanks', 'thank you', 'uh', 'um', 'oh', 'well'];
+
+/** Lower case, punctuation to spaces, apostrophes kept ("don't"), words split on whitespace. */
+function words(text: string): string[] {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[’‘`]/g, "'")
+    .replace(/[^\p{L}\p{N}\p{M}']+/gu, ' ')
+    .trim()
+    .split(' ')
+    .filter((w) => w !== '');
+}
+
+export interface Phrase {
+  words: string[];
+  /** undefined for a filler, or a phrase in both lists. */
+  answer: SpokenAnswer | undefined;
+}
+
+/** The phrases of both lists and the fillers, longest first (so "no thanks" wins over "no"). */
+export function compilePhrases(phrases: AnswerPhrases): Phrase[] {
+  const byText = new Map<string, SpokenAnswer | undefined>();
+  for (const f of FILLERS) byText.set(f, undefined);
+  for (const [answer, list] of [
+    ['yes', phrases.yes],
+    ['no', phrases.no],
+  ] as const)
+    for (const p of list) {
+      const key = words(p).join(' ');
+      if (key === '') continue;
+      byText.set(key, byText.has(key) && byText.get(key) !== answer ? undefined : answer);
+    }
+  return [...byText]
+    .map(([text, answer]) => ({ words: text.split(' '), answer }))
+    .sort((a, b) => b.words.length - a.words.length);
+}
+
+/** `yes` or `no` when `text` is nothing but phrases of that answer (and fillers); else undefined. */
+export function spokenAnswer(text: string, phrases: readonly Phrase[]): SpokenAnswer | undefined {
+  const said = words(text);
+  const answers = new Set<SpokenAnswer>();
+  for (let i = 0; i < said.length;) {
+    const match = phrases.find((p) => p.words.every((w, k) => said[i + k] === w));
+    if (!match) return undefined;
+    if (match.answer) answers.add(match.answer);
+    i += match.words.length;
+  }
+  return answers.size === 1 ? [...answers][0] : undefined;
+}

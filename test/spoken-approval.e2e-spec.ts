@@ -1,0 +1,147 @@
+import { Engine } from './support/engine.js';
+import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { RecordingServer } from './support/recording-server.js';
+import { writeToolsFile } from './support/tools-file.js';
+import { WsClient } from './support/ws-client.js';
+
+/** A plain yes or no, said or typed while a call awaits approval, answers it (TOOL_CONFIRM_YES/NO). */
+describe('approvals answered by voice or text', () => {
+  const llm = new FakeLlm();
+  const server = new RecordingServer();
+  let engine: Engine;
+  /** What the fake speech-to-text server hears. */
+  let heard = 'yes';
+
+  async function start(env: Record<string, string> = {}) {
+    const base = await server.start();
+    server.respond((req, res) => {
+      if (req.path === '/audio/transcriptions')
+        return void res.end(JSON.stringify({ text: heard }));
+      res.end(req.method === 'DELETE' ? 'deleted' : 'ok');
+    });
+    engine = await Engine.start({
+      LLM_BASE_URL: await llm.start(),
+      LLM_MODEL: 'm',
+      LLM_TOOLS_FILE: writeToolsFile([
+        {
+          name: 'delete_item',
+          parameters: { type: 'object', properties: { id: { type: 'string' } } },
+          url: `${base}/items/{id}`,
+          method: 'DELETE',
+          confirm: true,
+        },
+      ]),
+      STT_BASE_URL: base,
+      TOOL_CONFIRM_TIMEOUT_SECS: '10',
+      ...env,
+    });
+  }
+  afterEach(async () => {
+    await engine.stop();
+    await llm.stop();
+    await server.stop();
+    llm.reset();
+    server.requests.length = 0;
+  });
+
+  /** The model asks to delete item 5; resolves once the call awaits approval. */
+  async function awaitingApproval(ws: WsClient, id = 'call_del') {
+    llm.enqueue(
+      sseStructuredCalls([{ id, name: 'delete_item', arguments: { id: '5' } }]),
+      sseText(['Done.']),
+    );
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'delete item 5' });
+    await ws.waitFor((m) => m.type === 'tool_confirm', from);
+    return from;
+  }
+  const deletes = () => server.requests.filter((r) => r.method === 'DELETE');
+  const toolMessage = (id: string) =>
+    llm.requests[1]!.body.messages.find((m: any) => m.tool_call_id === id)?.content;
+
+  it('runs the call on a typed "yes please", and starts no turn for it', async () => {
+    await start();
+    const ws = await WsClient.connect(engine.wsUrl);
+    const from = await awaitingApproval(ws);
+    ws.send({ type: 'user_text', text: 'Yes, please.' });
+    const end = await ws.waitFor((m) => m.type === 'assistant_end', from);
+    expect(end).toEqual({ type: 'assistant_end', text: 'Done.' });
+    const turn = ws.messages.slice(from).map((m) => m.type);
+    expect(turn).toEqual([
+      'tool_call',
+      'tool_confirm',
+      'tool_confirmed',
+      'tool_result',
+      'assistant_delta',
+      'assistant_end',
+    ]);
+    expect(ws.messages.find((m) => m.type === 'tool_confirmed')).toEqual({
+      type: 'tool_confirmed',
+      id: 'call_del',
+      approved: true,
+    });
+    expect(deletes().map((r) => r.path)).toEqual(['/items/5']);
+    expect(llm.requests).toHaveLength(2); // the turn's two rounds: "yes" asked nothing
+    expect(llm.requests[1]!.body.messages.filter((m: any) => m.role === 'user')).toEqual([
+      { role: 'user', content: 'delete item 5' },
+    ]);
+    ws.close();
+  });
+
+  it('declines on a spoken "no thanks": the utterance does not barge in, the model is told', async () => {
+    await start();
+    const ws = await WsClient.connect(engine.wsUrl);
+    const from = await awaitingApproval(ws);
+    heard = 'No thanks.';
+    ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
+    ws.send({ type: 'audio_end' });
+    const end = await ws.waitFor((m) => m.type === 'assistant_end', from);
+    expect(end).toEqual({ type: 'assistant_end', text: 'Done.' });
+    expect(ws.messages.slice(from).find((m) => m.type === 'transcript')).toEqual({
+      type: 'transcript',
+      text: 'No thanks.',
+    });
+    expect(ws.messages.find((m) => m.type === 'tool_confirmed')).toMatchObject({
+      approved: false,
+    });
+    expect(toolMessage('call_del')).toBe('Error: the user declined this call');
+    expect(deletes()).toHaveLength(0);
+    ws.close();
+  });
+
+  it('takes anything else as a new turn, which cancels the waiting call', async () => {
+    await start();
+    const ws = await WsClient.connect(engine.wsUrl);
+    const from = await awaitingApproval(ws);
+    llm.reset();
+    llm.enqueue(sseText(['Tomorrow it is.']));
+    heard = 'Yes, but do it tomorrow';
+    ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
+    ws.send({ type: 'audio_end' });
+    await ws.waitFor((m) => m.type === 'assistant_end' && m.interrupted === true, from);
+    await ws.waitFor((m) => m.type === 'assistant_end' && m.text === 'Tomorrow it is.', from);
+    expect(llm.requests[0]!.body.messages.slice(-2)).toEqual([
+      { role: 'tool', tool_call_id: 'call_del', content: 'Error: cancelled' },
+      { role: 'user', content: 'Yes, but do it tomorrow' },
+    ]);
+    expect(ws.messages.some((m) => m.type === 'tool_confirmed')).toBe(false);
+    expect(deletes()).toHaveLength(0);
+    ws.close();
+  });
+
+  it('with TOOL_CONFIRM_YES and TOOL_CONFIRM_NO empty, a "yes" is a new turn as before', async () => {
+    await start({ TOOL_CONFIRM_YES: '', TOOL_CONFIRM_NO: '' });
+    const ws = await WsClient.connect(engine.wsUrl);
+    const from = await awaitingApproval(ws);
+    llm.reset();
+    llm.enqueue(sseText(['Yes to what?']));
+    ws.send({ type: 'user_text', text: 'yes' });
+    await ws.waitFor((m) => m.type === 'assistant_end' && m.text === 'Yes to what?', from);
+    expect(ws.messages.slice(from).filter((m) => m.type === 'assistant_end')).toEqual([
+      { type: 'assistant_end', text: '', interrupted: true },
+      { type: 'assistant_end', text: 'Yes to what?' },
+    ]);
+    expect(deletes()).toHaveLength(0);
+    ws.close();
+  });
+});
