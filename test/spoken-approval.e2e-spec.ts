@@ -2,6 +2,7 @@ import { Engine } from './support/engine.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { writeToolsFile } from './support/tools-file.js';
+import { xmlCall } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
 
 /** A plain yes or no, said or typed while a call awaits approval, answers it (TOOL_CONFIRM_YES/NO). */
@@ -17,6 +18,8 @@ describe('approvals answered by voice or text', () => {
     server.respond((req, res) => {
       if (req.path === '/audio/transcriptions')
         return void res.end(JSON.stringify({ text: heard }));
+      if (req.path === '/audio/speech')
+        return void res.writeHead(200, { 'Content-Type': 'audio/pcm' }).end(Buffer.alloc(4800, 7));
       res.end(req.method === 'DELETE' ? 'deleted' : 'ok');
     });
     engine = await Engine.start({
@@ -29,9 +32,13 @@ describe('approvals answered by voice or text', () => {
           url: `${base}/items/{id}`,
           method: 'DELETE',
           confirm: true,
+          confirm_prompt: 'Delete item {id} {reason}?',
         },
       ]),
       STT_BASE_URL: base,
+      TTS_PROVIDER: 'openai',
+      TTS_BASE_URL: base,
+      SPEECH_AUDIO_LEAD_MS: '0',
       TOOL_CONFIRM_TIMEOUT_SECS: '10',
       ...env,
     });
@@ -56,6 +63,16 @@ describe('approvals answered by voice or text', () => {
     return from;
   }
   const deletes = () => server.requests.filter((r) => r.method === 'DELETE');
+  const speechInputs = () =>
+    server.requests
+      .filter((r) => r.path === '/audio/speech')
+      .map((r) => (JSON.parse(r.body) as { input: string }).input);
+  async function until(test: () => boolean) {
+    for (const deadline = Date.now() + 5000; !test();) {
+      if (Date.now() > deadline) throw new Error('timed out');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
   const toolMessage = (id: string) =>
     llm.requests[1]!.body.messages.find((m: any) => m.tool_call_id === id)?.content;
 
@@ -142,6 +159,35 @@ describe('approvals answered by voice or text', () => {
       { type: 'assistant_end', text: 'Yes to what?' },
     ]);
     expect(deletes()).toHaveLength(0);
+    ws.close();
+  });
+
+  it('asks the question of confirm_prompt aloud in a voice session, after the text so far', async () => {
+    await start();
+    const ws = await WsClient.connect(engine.wsUrl);
+    ws.send({ type: 'session.update', modality: 'voice' });
+    await ws.waitFor((m) => m.type === 'session.updated');
+    llm.enqueue(
+      sseText(['I will delete it. ', xmlCall('delete_item', { id: '5' })]),
+      sseText(['Done.']),
+    );
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'delete item 5' });
+    expect(await ws.waitFor((m) => m.type === 'tool_confirm', from)).toMatchObject({
+      name: 'delete_item',
+      prompt: 'Delete item 5?',
+    });
+    await until(() => speechInputs().includes('Delete item 5?'));
+    expect(speechInputs()).toEqual(['I will delete it.', 'Delete item 5?']);
+    heard = 'Yes.';
+    ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
+    ws.send({ type: 'audio_end' });
+    await ws.waitFor((m) => m.type === 'assistant_end', from, 10_000);
+    await ws.waitFor((m) => m.type === 'audio_end', from, 10_000);
+    expect(deletes().map((r) => r.path)).toEqual(['/items/5']);
+    // The question is not the model's: the history holds the model's own text only.
+    const assistant = llm.requests[1]!.body.messages.find((m: any) => m.role === 'assistant');
+    expect(assistant.content).toBe('I will delete it. ');
     ws.close();
   });
 });

@@ -62,3 +62,19 @@ export function answerApprovals(
   }
   return true;
 }
+
+/**
+ * A tool's `confirm_prompt` for one call: each `{param}` is the argument's value (text as it is,
+ * anything else as JSON); a placeholder with no argument is left out.
+ */
+export function confirmPrompt(template: string, args: Record<string, unknown>): string {
+  return template
+    .replace(/\{([^{}]+)\}/g, (_, name: string) => {
+      if (!Object.hasOwn(args, name) || args[name] === null || args[name] === undefined) return '';
+      const value = args[name];
+      return typeof value === 'string' ? value : JSON.stringify(value);
+    })
+    .replace(/[ \t]{2,}/g, ' ')
+    .replace(/ +([?!.,])/g, '$1')
+    .trim();
+}

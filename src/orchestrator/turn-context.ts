@@ -5,7 +5,7 @@ import type { ToolCallContext, ToolExecutor } from '../tools/tool-executor.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import { TurnCancelled, type RoundResult } from './round.js';
 import type { Session } from './session.js';
-import type { Approval } from './approvals.js';
+import { confirmPrompt, type Approval } from './approvals.js';
 
 /** The tool message of a call whose turn was cancelled before it answered. */
 const CANCELLED = 'Error: cancelled';
@@ -50,8 +50,16 @@ export async function runCalls(
   const results: (string | undefined)[] = round.calls.map(() => undefined);
   const running = round.calls.map(async (call, i) => {
     // A tool that needs the user's approval runs only once it is given.
-    if (ctx.snapshot.byName.get(call.name)?.confirm) {
-      ctx.emit({ type: 'tool_confirm', id: call.id, name: call.name, arguments: call.arguments });
+    const tool = ctx.snapshot.byName.get(call.name);
+    if (tool?.confirm) {
+      const prompt = tool.confirmPrompt && confirmPrompt(tool.confirmPrompt, call.arguments);
+      ctx.emit({
+        type: 'tool_confirm',
+        id: call.id,
+        name: call.name,
+        arguments: call.arguments,
+        ...(prompt && { prompt }),
+      });
       const { approval, refusal } = await ctx.approve(call.id);
       if (approval === 'cancelled') return;
       if (refusal !== undefined) {

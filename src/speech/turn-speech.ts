@@ -35,6 +35,8 @@ export interface SpeakOptions {
 
 interface Job {
   sentence: string;
+  /** Not text of the answer (a call's confirmation question): not reported as spoken. */
+  aside?: true;
   text: string;
   chunks: Buffer[];
   done: boolean;
@@ -81,6 +83,11 @@ class TurnSpeech {
     const subscription = this.turn$.subscribe({
       next: (event) => {
         if (event.type === 'assistant_delta') this.add(this.segmenter.push(event.text));
+        // A call awaits the user's approval: its question is said after the text so far.
+        else if (event.type === 'tool_confirm' && event.prompt) {
+          this.add(this.segmenter.flush());
+          this.add([event.prompt], true);
+        }
       },
       complete: () => {
         this.add(this.segmenter.flush());
@@ -99,10 +106,11 @@ class TurnSpeech {
     return () => subscription.unsubscribe();
   }
 
-  private add(sentences: string[]): void {
+  private add(sentences: string[], aside = false): void {
     for (const sentence of sentences) {
-      const text = speakable(this.fences.outside(sentence));
-      this.jobs.push({ sentence, text, chunks: [], done: text === '', started: false });
+      const text = aside ? speakable(sentence) : speakable(this.fences.outside(sentence));
+      const job: Job = { sentence, text, chunks: [], done: text === '', started: false };
+      this.jobs.push(aside ? { ...job, aside } : job);
     }
     this.startJobs();
     this.poke();
@@ -180,7 +188,7 @@ class TurnSpeech {
           message: `speech synthesis failed: ${job.error.message}`,
         });
       }
-      if (!job.error) this.options.onSpoken?.(job.sentence);
+      if (!job.error && !job.aside) this.options.onSpoken?.(job.sentence);
       this.emitIndex += 1;
     }
   }

@@ -20,6 +20,8 @@ export interface ToolDefinitionInput {
   modalities?: Modality[];
   /** The user must approve each call before it runs (a `tool_confirm` round trip on /ws). */
   confirm?: boolean;
+  /** The question put to the user (and spoken in voice sessions), `{param}` filled in. */
+  confirm_prompt?: string;
 }
 
 /** A validated definition with its defaults applied. `raw` is the definition as given. */
@@ -40,6 +42,8 @@ export interface Tool {
   modalities?: Modality[];
   /** Each call waits for the user's approval. */
   confirm?: boolean;
+  /** The question put to the user for each call, with `{param}` placeholders. */
+  confirmPrompt?: string;
   raw: ToolDefinitionInput;
 }
 

@@ -14,6 +14,14 @@ function message(input: unknown): string {
 }
 
 describe('validateToolDefinitions', () => {
+  it('keeps the question asked before each call of a tool that needs approval', () => {
+    const [tool] = validateToolDefinitions(
+      [{ ...ok, confirm: true, confirm_prompt: 'Weather for {city}?' }],
+      's',
+    ).tools;
+    expect(tool).toMatchObject({ confirm: true, confirmPrompt: 'Weather for {city}?' });
+  });
+
   it('applies the seed defaults', () => {
     const [tool] = validateToolDefinitions([{ name: 'n', url: 'http://h/' }], 's').tools;
     expect(tool).toMatchObject({
@@ -80,6 +88,14 @@ describe('validateToolDefinitions', () => {
       "tools.json: tool #0 'a': field 'parameters' is not a valid JSON Schema",
     ],
     [[ok, { ...ok }], "tools.json: tool #1 'get_weather': field 'name' duplicates tool #0"],
+    [
+      [{ ...ok, confirm_prompt: 'Sure?' }],
+      `tools.json: tool #0 'get_weather': field 'confirm_prompt' is only used with "confirm": true`,
+    ],
+    [
+      [{ ...ok, confirm: true, confirm_prompt: '' }],
+      "tools.json: tool #0 'get_weather': field 'confirm_prompt' is invalid: expected a question of 1 to 500 characters",
+    ],
   ])('rejects %j naming file, index, tool and field', (input, expected) => {
     expect(message(input)).toContain(expected);
   });

@@ -20,6 +20,7 @@ const common = {
   parameters: { type: 'object' },
   modalities: { type: 'array', items: { enum: ['voice', 'text'] }, minItems: 1 },
   confirm: { type: 'boolean' },
+  confirm_prompt: { type: 'string', minLength: 1, maxLength: 500 },
 };
 const validateHttp = ajv.compile<ToolDefinitionInput>({
   type: 'object',
@@ -86,6 +87,7 @@ const FIELD_HINTS: Record<string, string> = {
   timeout_secs: 'a number of seconds greater than 0',
   modalities: 'a non-empty array of "voice" and/or "text"',
   confirm: 'true or false',
+  confirm_prompt: 'a question of 1 to 500 characters, with {parameter} placeholders',
 };
 
 function describe(error: ErrorObject): { field: string; why: string } {
@@ -145,6 +147,10 @@ export function validateToolDefinitions(
       const { field, why } = describe(validate.errors![0]!);
       throw new ToolDefinitionError(`${where(source, index, name)}: field '${field}' ${why}`);
     }
+    if (entry.confirm_prompt !== undefined && entry.confirm !== true)
+      throw new ToolDefinitionError(
+        `${where(source, index, name)}: field 'confirm_prompt' is only used with "confirm": true`,
+      );
     const parameters: JsonSchema = entry.parameters ?? DEFAULT_PARAMETERS;
     const aliases: string[] = [];
     const checked = withJsonTypes(parameters, aliases) as JsonSchema;
@@ -210,10 +216,18 @@ function httpTool(
     headers: { ...(def.headers ?? {}) },
     secrets,
     code: '',
+    ...optionalFields(def),
+    raw: def,
+  };
+}
+
+/** The fields HTTP and code tools share that are left out when not given. */
+function optionalFields(def: ToolDefinitionInput): Partial<Tool> {
+  return {
     ...(def.timeout_secs ? { timeoutSecs: def.timeout_secs } : {}),
     ...(def.modalities ? { modalities: def.modalities } : {}),
     ...(def.confirm ? { confirm: true } : {}),
-    raw: def,
+    ...(def.confirm_prompt ? { confirmPrompt: def.confirm_prompt } : {}),
   };
 }
 
@@ -249,9 +263,7 @@ function codeTool(
     headers: {},
     secrets: {},
     code,
-    ...(def.timeout_secs ? { timeoutSecs: def.timeout_secs } : {}),
-    ...(def.modalities ? { modalities: def.modalities } : {}),
-    ...(def.confirm ? { confirm: true } : {}),
+    ...optionalFields(def),
     raw: def,
   };
 }

@@ -7,7 +7,14 @@ export type TurnEvent =
   | { type: 'tool_call'; id: string; name: string; arguments: Record<string, unknown> }
   | { type: 'tool_result'; id: string; name: string; ok: boolean; ms: number; logs?: string }
   /** A call of a `"confirm": true` tool waits for the client's `tool_confirm` answer. */
-  | { type: 'tool_confirm'; id: string; name: string; arguments: Record<string, unknown> }
+  | {
+      type: 'tool_confirm';
+      id: string;
+      name: string;
+      arguments: Record<string, unknown>;
+      /** The tool's `confirm_prompt` for this call; spoken in voice sessions. */
+      prompt?: string;
+    }
   /** The user answered a call awaiting approval by saying (or typing) yes or no. */
   | { type: 'tool_confirmed'; id: string; approved: boolean }
   | {

@@ -59,4 +59,11 @@ export class CodeToolDefinitionDto {
     example: true,
   })
   confirm?: boolean;
+
+  @ApiPropertyOptional({
+    description:
+      'With "confirm": true, the question put to the user for each call: sent as the tool_confirm event\'s "prompt" and spoken in voice sessions; {parameter} placeholders take the call\'s arguments (1 to 500 characters)',
+    example: 'Add {points} points to your account?',
+  })
+  confirm_prompt?: string;
 }
