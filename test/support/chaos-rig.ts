@@ -21,7 +21,12 @@ export function toolSet(base: string, all: boolean): Record<string, unknown>[] {
     { name: 'missing', url: `${base}/missing`, method: 'GET' },
     { name: 'down', url: 'http://127.0.0.1:1/x', method: 'GET' },
     { ...weatherTool(`${base}/flaky`), name: 'flaky_weather' },
-    { ...weatherTool(`${base}/danger`), name: 'danger_weather', confirm: true },
+    {
+      ...weatherTool(`${base}/danger`),
+      name: 'danger_weather',
+      confirm: true,
+      confirm_prompt: 'Check the weather in {city}?',
+    },
     ...CHAOS_CODE_TOOLS,
   ].filter((t) => all || !/slow/.test(JSON.stringify(t)));
 }
