@@ -67,9 +67,17 @@ describe.each(['memory', 'redis'])(
       answered: Set<string>;
     }
     const ends = (l: Link) => turnEnds(l.ws.messages).length;
-    /** The turns a link has started: its user_texts, and the utterances heard as words. */
+    /**
+     * The turns a link has started: its user_texts, and the utterances heard as words, but for
+     * those taken as a yes or no to calls awaiting approval (each answer's `tool_confirmed`
+     * events come together, one per call).
+     */
     const due = (l: Link) =>
-      l.turns + l.ws.messages.filter((m) => m.type === 'transcript' && m.text !== '').length;
+      l.turns +
+      l.ws.messages.filter((m) => m.type === 'transcript' && m.text !== '').length -
+      l.ws.messages.filter(
+        (m, i, all) => m.type === 'tool_confirmed' && all[i - 1]?.type !== 'tool_confirmed',
+      ).length;
 
     /** What one connection received; `closed`: it was left before its last turn ended. */
     function checkLink(l: Link, closed: boolean): void {

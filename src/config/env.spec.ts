@@ -20,6 +20,8 @@ describe('parseEnv', () => {
     expect(
       parseEnv({ TOOL_CONFIRM_YES: ' oui , vas-y,', TOOL_CONFIRM_NO: '' }).tools,
     ).toMatchObject({ confirmYes: ['oui', 'vas-y'], confirmNo: [] });
+    expect(parseEnv({}).speech).toMatchObject({ toolWaitMs: 2000, toolWaitPhrase: 'One moment.' });
+    expect(parseEnv({ SPEECH_TOOL_WAIT_PHRASE: ' ' }).speech.toolWaitPhrase).toBe('');
   });
 
   it('enables tools exactly when LLM_TOOLS_FILE is a non-empty path, unless told otherwise', () => {

@@ -145,6 +145,9 @@ export interface SpeechEnv {
   language: string;
   maxSentenceChars: number;
   audioLeadMs: number;
+  /** Tools running this long in a voice turn that has said nothing: `toolWaitPhrase` is said. */
+  toolWaitMs: number;
+  toolWaitPhrase: string;
   tts: {
     provider: 'espeak' | 'openai' | 'none';
     baseUrl: string;
@@ -283,6 +286,8 @@ function parseSpeech(raw: Raw): SpeechEnv {
     language,
     maxSentenceChars: int(raw, 'SPEECH_MAX_SENTENCE_CHARS', 250, 20, 5000),
     audioLeadMs: int(raw, 'SPEECH_AUDIO_LEAD_MS', 1000, 0, 600_000),
+    toolWaitMs: int(raw, 'SPEECH_TOOL_WAIT_MS', 2000, 0, 600_000),
+    toolWaitPhrase: raw['SPEECH_TOOL_WAIT_PHRASE']?.trim() ?? 'One moment.',
     tts: {
       provider: tts,
       baseUrl: ttsUrl,

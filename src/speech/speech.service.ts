@@ -40,6 +40,8 @@ export class SpeechService implements OnModuleInit {
       language: settings.language,
       maxSentenceChars: this.config.maxSentenceChars,
       leadMs: this.config.audioLeadMs,
+      toolWaitMs: this.config.toolWaitMs,
+      toolWaitPhrase: this.config.toolWaitPhrase,
       signal,
       onSpoken,
     });

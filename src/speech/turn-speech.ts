@@ -3,6 +3,7 @@ import { Observable, type Subscriber } from 'rxjs';
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 import { SentenceSegmenter } from './sentence-segmenter.js';
 import { CodeFences, speakable } from './speech-text.js';
+import { ToolWait } from './tool-wait.js';
 import type { TtsEngine } from './tts-engine.js';
 
 export type SpeechEvent =
@@ -24,6 +25,9 @@ export interface SpeakOptions {
   signal: AbortSignal;
   /** Called with each sentence (as written in the answer) once all of its audio was handed out. */
   onSpoken?: (sentence: string) => void;
+  /** SPEECH_TOOL_WAIT_MS and SPEECH_TOOL_WAIT_PHRASE (see ToolWait); 0 or '': never. */
+  toolWaitMs?: number;
+  toolWaitPhrase?: string;
   /** Bytes per audio event; barge-in stops within one chunk. Default: 200 ms of audio. */
   chunkBytes?: number;
   /**
@@ -68,6 +72,7 @@ class TurnSpeech {
   private seq = 0;
   private wakeEmitter: (() => void) | undefined;
   private readonly chunkBytes: number;
+  private readonly toolWait: ToolWait;
 
   constructor(
     private readonly turn$: Observable<TurnEvent>,
@@ -77,27 +82,38 @@ class TurnSpeech {
   ) {
     this.segmenter = new SentenceSegmenter(options.maxSentenceChars);
     this.chunkBytes = options.chunkBytes ?? Math.max(2, Math.round(tts.sampleRate * 0.2) * 2);
+    const phrase = options.toolWaitPhrase ?? '';
+    this.toolWait = new ToolWait(
+      phrase === '' ? 0 : (options.toolWaitMs ?? 0),
+      () => this.jobs.every((job) => job.text === ''),
+      () => this.add([phrase], true),
+    );
   }
 
   start(): () => void {
     const subscription = this.turn$.subscribe({
       next: (event) => {
         if (event.type === 'assistant_delta') this.add(this.segmenter.push(event.text));
+        // The text before a call is said now, not after the tools ("Let me check" + results).
+        else if (event.type === 'tool_call') this.add(this.segmenter.flush());
         // A call awaits the user's approval: its question is said after the text so far.
-        else if (event.type === 'tool_confirm' && event.prompt) {
-          this.add(this.segmenter.flush());
-          this.add([event.prompt], true);
-        }
+        else if (event.type === 'tool_confirm' && event.prompt) this.add([event.prompt], true);
+        this.toolWait.on(event);
       },
       complete: () => {
+        this.toolWait.stop();
         this.add(this.segmenter.flush());
         this.inputDone = true;
         this.poke();
       },
     });
-    const onAbort = () => this.poke();
+    const onAbort = () => {
+      this.toolWait.stop();
+      this.poke();
+    };
     this.options.signal.addEventListener('abort', onAbort, { once: true });
     void this.emitLoop().finally(() => {
+      this.toolWait.stop();
       this.options.signal.removeEventListener('abort', onAbort);
       subscription.unsubscribe();
       this.out.next({ type: 'audio_end' });

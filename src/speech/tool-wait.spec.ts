@@ -1,0 +1,102 @@
+import { jest } from '@jest/globals';
+import { lastValueFrom, Subject, toArray } from 'rxjs';
+import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
+import { TtsEngine, type SynthesisRequest } from './tts-engine.js';
+import { speakTurn } from './turn-speech.js';
+
+class RecordingTts extends TtsEngine {
+  readonly provider = 'openai' as const;
+  readonly sampleRate = 1000;
+  readonly texts: string[] = [];
+  async *synthesize(request: SynthesisRequest): AsyncIterable<Buffer> {
+    this.texts.push(request.text);
+    await Promise.resolve();
+    yield Buffer.from(request.text.padEnd(8, '.'));
+  }
+}
+
+/** A voice turn driven event by event, with SPEECH_TOOL_WAIT_MS=100 and fake timers. */
+function voiceTurn() {
+  const tts = new RecordingTts();
+  const spoken: string[] = [];
+  const turn$ = new Subject<TurnEvent>();
+  const done = lastValueFrom(
+    speakTurn(turn$, tts, {
+      voice: '',
+      language: 'en',
+      maxSentenceChars: 200,
+      signal: new AbortController().signal,
+      onSpoken: (s) => spoken.push(s),
+      toolWaitMs: 100,
+      toolWaitPhrase: 'One moment.',
+    }).pipe(toArray()),
+  );
+  const call = (id: string): TurnEvent => ({ type: 'tool_call', id, name: 'f', arguments: {} });
+  const result = (id: string): TurnEvent => ({
+    type: 'tool_result',
+    id,
+    name: 'f',
+    ok: true,
+    ms: 1,
+  });
+  const end = async () => {
+    turn$.next({ type: 'assistant_end', text: '' });
+    turn$.complete();
+    await jest.runAllTimersAsync();
+    await done;
+  };
+  return { tts, spoken, send: (e: TurnEvent) => turn$.next(e), call, result, end };
+}
+
+describe('speech while tools run', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('says the wait phrase once when calls keep a silent turn waiting, and not as the answer', async () => {
+    const t = voiceTurn();
+    t.send(t.call('a'));
+    t.send(t.call('b'));
+    await jest.advanceTimersByTimeAsync(99);
+    expect(t.tts.texts).toEqual([]);
+    await jest.advanceTimersByTimeAsync(1);
+    t.send(t.result('a'));
+    t.send(t.call('c'));
+    await jest.advanceTimersByTimeAsync(500);
+    t.send(t.result('b'));
+    t.send(t.result('c'));
+    t.send({ type: 'assistant_delta', text: 'Sunny.' });
+    await t.end();
+    expect(t.tts.texts).toEqual(['One moment.', 'Sunny.']);
+    expect(t.spoken).toEqual(['Sunny.']); // history after a barge-in holds only the answer
+  });
+
+  it('says nothing when the calls end in time, or when the model already spoke', async () => {
+    const quick = voiceTurn();
+    quick.send(quick.call('a'));
+    await jest.advanceTimersByTimeAsync(50);
+    quick.send(quick.result('a'));
+    await jest.advanceTimersByTimeAsync(500);
+    await quick.end();
+    expect(quick.tts.texts).toEqual([]);
+
+    const spoke = voiceTurn();
+    // Text before a call is said at the call, not held until a sentence ends after the tools.
+    spoke.send({ type: 'assistant_delta', text: 'Let me check' });
+    spoke.send(spoke.call('a'));
+    await jest.advanceTimersByTimeAsync(1);
+    expect(spoke.tts.texts).toEqual(['Let me check']);
+    await jest.advanceTimersByTimeAsync(500);
+    await spoke.end();
+    expect(spoke.tts.texts).toEqual(['Let me check']);
+  });
+
+  it("says a call's confirmation question, and no wait phrase while the user is asked", async () => {
+    const t = voiceTurn();
+    t.send(t.call('a'));
+    t.send({ type: 'tool_confirm', id: 'a', name: 'f', arguments: {}, prompt: 'Delete it?' });
+    await jest.advanceTimersByTimeAsync(1000);
+    await t.end();
+    expect(t.tts.texts).toEqual(['Delete it?']);
+    expect(t.spoken).toEqual([]);
+  });
+});

@@ -1,0 +1,53 @@
+import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
+
+/**
+ * In a voice turn that has said nothing yet, tool calls still running after `afterMs` get a
+ * short phrase said once (SPEECH_TOOL_WAIT_MS, SPEECH_TOOL_WAIT_PHRASE): a caller on the phone
+ * hears that the agent is at work rather than dead air. A call awaiting the user's approval is
+ * not work the user waits for: from then on nothing more is said by this.
+ */
+export class ToolWait {
+  private readonly running = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private done: boolean;
+
+  constructor(
+    private readonly afterMs: number,
+    /** Whether nothing has been said (or queued to be said) in the turn so far. */
+    private readonly silent: () => boolean,
+    private readonly say: () => void,
+  ) {
+    this.done = afterMs <= 0;
+  }
+
+  on(event: TurnEvent): void {
+    if (this.done) return;
+    if (event.type === 'tool_call') {
+      this.running.add(event.id);
+      this.timer ??= this.silent() ? setTimeout(() => this.fire(), this.afterMs) : undefined;
+    } else if (event.type === 'tool_result') {
+      this.running.delete(event.id);
+      if (this.running.size === 0) this.clear();
+    } else if (event.type === 'tool_confirm' || event.type === 'assistant_end') {
+      this.stop();
+    }
+  }
+
+  stop(): void {
+    this.done = true;
+    this.clear();
+  }
+
+  private fire(): void {
+    this.timer = undefined;
+    if (this.running.size > 0 && this.silent()) {
+      this.say();
+      this.stop();
+    }
+  }
+
+  private clear(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
