@@ -65,11 +65,16 @@ export class CallStage {
       const window = this.recent(12 + delta.length, buf);
       return tags.PENDING_TAGS.some((t) => window.includes(t));
     }
-    const gt = delta.lastIndexOf('>');
-    // A call can only be complete once an end tag has been seen (tags complete with '>').
-    if (!this.seenCloser && gt !== -1) {
+    // indexOf first: V8 makes it far cheaper than lastIndexOf, and most deltas hold no '>'.
+    const gt = delta.indexOf('>') === -1 ? -1 : delta.lastIndexOf('>');
+    // A call can only be complete once an end tag has been seen (tags complete with '>'). Until
+    // then nothing is parsed, and what follows the last tag is looked at afresh at the '>' that
+    // completes the end tag: most of a call is staged with no more work than this.
+    if (!this.seenCloser) {
+      if (gt === -1) return false;
       const window = this.recent(12 + delta.length, buf);
       this.seenCloser = window.includes(tags.END_FN) || window.includes(tags.END_CALL);
+      if (!this.seenCloser) return false;
     }
     // Structure is decided when a tag completes ('>'), or when what follows one shows it is not
     // another tag (`<` alone, or `</tool_ca`, cannot tell yet); nothing else changes the outcome.

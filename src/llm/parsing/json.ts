@@ -13,7 +13,15 @@ export function parseJson(text: string): unknown {
  * arguments object (which would hide the argument and lend the object inherited ones).
  */
 export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  // Only `__proto__` is an accessor of Object.prototype; a plain assignment keeps the object fast.
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else obj[key] = value;
 }
 
 /** `obj[key]` when `obj` has it as its own property (not `constructor`, `toString`, … inherited). */
