@@ -3,6 +3,7 @@ import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { xmlCall } from './support/turn-harness.js';
+import { synthesised, until } from './support/waiting.js';
 import { WsClient } from './support/ws-client.js';
 
 /** A plain yes or no, said or typed while a call awaits approval, answers it (TOOL_CONFIRM_YES/NO). */
@@ -63,16 +64,7 @@ describe('approvals answered by voice or text', () => {
     return from;
   }
   const deletes = () => server.requests.filter((r) => r.method === 'DELETE');
-  const speechInputs = () =>
-    server.requests
-      .filter((r) => r.path === '/audio/speech')
-      .map((r) => (JSON.parse(r.body) as { input: string }).input);
-  async function until(test: () => boolean) {
-    for (const deadline = Date.now() + 5000; !test();) {
-      if (Date.now() > deadline) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
+  const speechInputs = () => synthesised(server);
   const toolMessage = (id: string) =>
     llm.requests[1]!.body.messages.find((m: any) => m.tool_call_id === id)?.content;
 
@@ -177,7 +169,7 @@ describe('approvals answered by voice or text', () => {
       name: 'delete_item',
       prompt: 'Delete item 5?',
     });
-    await until(() => speechInputs().includes('Delete item 5?'));
+    await until(() => speechInputs().includes('Delete item 5?'), 'speech');
     expect(speechInputs()).toEqual(['I will delete it.', 'Delete item 5?']);
     heard = 'Yes.';
     ws.socket.send(Buffer.alloc(3200, 1), { binary: true });

@@ -9,7 +9,8 @@ import {
   type Action,
   type Answer,
 } from './support/chaos.js';
-import { answerChaosTool, toolSet, until } from './support/chaos-rig.js';
+import { answerChaosTool, toolSet } from './support/chaos-rig.js';
+import { until } from './support/waiting.js';
 import { audioProblems, historyProblems, turnEnds, turnProblems } from './support/chaos-checks.js';
 import { sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';

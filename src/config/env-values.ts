@@ -161,3 +161,34 @@ export function phraseList(raw: Raw, name: string, def: readonly string[]): stri
     );
   return phrases;
 }
+
+/**
+ * A phrase per language: plain text (for every language, key `*`), or a JSON object of language
+ * codes and phrases (`{"en":"One moment.","it":"Un momento."}`); set but empty, none at all.
+ */
+export function phrasePerLanguage(
+  raw: Raw,
+  name: string,
+  def: Record<string, string>,
+): Record<string, string> {
+  const value = raw[name]?.trim();
+  if (value === undefined) return { ...def };
+  if (value === '') return {};
+  if (!value.startsWith('{')) return { '*': value };
+  const parsed = (() => {
+    try {
+      return jsonObject(raw, name);
+    } catch {
+      return undefined;
+    }
+  })();
+  const entries = parsed && Object.entries(parsed);
+  const bad = entries?.find(
+    ([code, phrase]) => !/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i.test(code) || typeof phrase !== 'string',
+  );
+  if (!entries || bad)
+    throw new EnvError(
+      `${name} is invalid: expected a phrase, or a JSON object of language codes and phrases, e.g. {"en":"One moment.","it":"Un momento."}${bad ? ` (not ${JSON.stringify(bad[0])})` : ''}`,
+    );
+  return Object.fromEntries(entries.map(([code, phrase]) => [code.toLowerCase(), String(phrase)]));
+}

@@ -20,8 +20,19 @@ describe('parseEnv', () => {
     expect(
       parseEnv({ TOOL_CONFIRM_YES: ' oui , vas-y,', TOOL_CONFIRM_NO: '' }).tools,
     ).toMatchObject({ confirmYes: ['oui', 'vas-y'], confirmNo: [] });
-    expect(parseEnv({}).speech).toMatchObject({ toolWaitMs: 2000, toolWaitPhrase: 'One moment.' });
-    expect(parseEnv({ SPEECH_TOOL_WAIT_PHRASE: ' ' }).speech.toolWaitPhrase).toBe('');
+    expect(parseEnv({}).speech.toolWaitMs).toBe(2000);
+    expect(parseEnv({}).speech.toolWaitPhrases).toMatchObject({
+      en: 'One moment.',
+      it: 'Un momento.',
+    });
+    expect(parseEnv({ SPEECH_TOOL_WAIT_PHRASE: ' ' }).speech.toolWaitPhrases).toEqual({});
+    expect(parseEnv({ SPEECH_TOOL_WAIT_PHRASE: 'Hold on.' }).speech.toolWaitPhrases).toEqual({
+      '*': 'Hold on.',
+    });
+    expect(
+      parseEnv({ SPEECH_TOOL_WAIT_PHRASE: '{"EN":"Wait.","pt-BR":"Só um momento."}' }).speech
+        .toolWaitPhrases,
+    ).toEqual({ en: 'Wait.', 'pt-br': 'Só um momento.' });
   });
 
   it('enables tools exactly when LLM_TOOLS_FILE is a non-empty path, unless told otherwise', () => {
@@ -72,6 +83,11 @@ describe('parseEnv', () => {
       'TOOL_CONFIRM_YES',
       'yes, !!',
       /TOOL_CONFIRM_YES: "!!" has no letter or digit; expected comma-separated phrases/,
+    ],
+    [
+      'SPEECH_TOOL_WAIT_PHRASE',
+      '{"english":"Wait."}',
+      /SPEECH_TOOL_WAIT_PHRASE is invalid: expected a phrase, or a JSON object of language codes and phrases.*\(not "english"\)/,
     ],
     ['LLM_RETRIES', '11', /LLM_RETRIES="11" is invalid: expected an integer from 0 to 10/],
     [

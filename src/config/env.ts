@@ -13,6 +13,7 @@ import {
   num,
   oneOf,
   phraseList,
+  phrasePerLanguage,
   present,
   type Raw,
   redisUrl,
@@ -56,6 +57,16 @@ export const DEFAULT_CONFIRM_NO = [
   'wait',
   'never mind',
 ];
+
+/** SPEECH_TOOL_WAIT_PHRASE by default: in the languages the bundled eSpeak voices follow. */
+export const DEFAULT_TOOL_WAIT_PHRASES: Record<string, string> = {
+  en: 'One moment.',
+  it: 'Un momento.',
+  es: 'Un momento.',
+  fr: 'Un instant.',
+  de: 'Einen Moment.',
+  pt: 'Um momento.',
+};
 
 export interface Env {
   port: number;
@@ -145,9 +156,10 @@ export interface SpeechEnv {
   language: string;
   maxSentenceChars: number;
   audioLeadMs: number;
-  /** Tools running this long in a voice turn that has said nothing: `toolWaitPhrase` is said. */
+  /** Tools running this long in a voice turn that has said nothing: a wait phrase is said. */
   toolWaitMs: number;
-  toolWaitPhrase: string;
+  /** By language code (`*`: any language); the session's language picks one. */
+  toolWaitPhrases: Record<string, string>;
   tts: {
     provider: 'espeak' | 'openai' | 'none';
     baseUrl: string;
@@ -287,7 +299,7 @@ function parseSpeech(raw: Raw): SpeechEnv {
     maxSentenceChars: int(raw, 'SPEECH_MAX_SENTENCE_CHARS', 250, 20, 5000),
     audioLeadMs: int(raw, 'SPEECH_AUDIO_LEAD_MS', 1000, 0, 600_000),
     toolWaitMs: int(raw, 'SPEECH_TOOL_WAIT_MS', 2000, 0, 600_000),
-    toolWaitPhrase: raw['SPEECH_TOOL_WAIT_PHRASE']?.trim() ?? 'One moment.',
+    toolWaitPhrases: phrasePerLanguage(raw, 'SPEECH_TOOL_WAIT_PHRASE', DEFAULT_TOOL_WAIT_PHRASES),
     tts: {
       provider: tts,
       baseUrl: ttsUrl,

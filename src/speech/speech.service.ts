@@ -5,6 +5,7 @@ import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 import { EspeakTtsEngine } from './espeak-tts.engine.js';
 import { SttEngine } from './stt-engine.js';
 import { TtsEngine } from './tts-engine.js';
+import { phraseFor } from './tool-wait.js';
 import { speakTurn, type SpeechEvent } from './turn-speech.js';
 
 export interface VoiceSettings {
@@ -41,7 +42,7 @@ export class SpeechService implements OnModuleInit {
       maxSentenceChars: this.config.maxSentenceChars,
       leadMs: this.config.audioLeadMs,
       toolWaitMs: this.config.toolWaitMs,
-      toolWaitPhrase: this.config.toolWaitPhrase,
+      toolWaitPhrase: phraseFor(this.config.toolWaitPhrases, settings.language),
       signal,
       onSpoken,
     });

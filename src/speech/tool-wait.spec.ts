@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import { lastValueFrom, Subject, toArray } from 'rxjs';
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 import { TtsEngine, type SynthesisRequest } from './tts-engine.js';
+import { phraseFor } from './tool-wait.js';
 import { speakTurn } from './turn-speech.js';
 
 class RecordingTts extends TtsEngine {
@@ -98,5 +99,19 @@ describe('speech while tools run', () => {
     await t.end();
     expect(t.tts.texts).toEqual(['Delete it?']);
     expect(t.spoken).toEqual([]);
+  });
+});
+
+describe('phraseFor', () => {
+  const phrases = { en: 'One moment.', pt: 'Um momento.', 'pt-br': 'Só um momento.' };
+  it("takes the session's language, then its primary code, then the phrase for any language", () => {
+    expect(phraseFor(phrases, 'pt-BR')).toBe('Só um momento.');
+    expect(phraseFor(phrases, 'pt-pt')).toBe('Um momento.');
+    expect(phraseFor(phrases, 'en-us')).toBe('One moment.');
+    expect(phraseFor({ ...phrases, '*': 'Hold on.' }, 'ja')).toBe('Hold on.');
+  });
+
+  it('says nothing rather than speak another language than the caller', () => {
+    expect(phraseFor(phrases, 'ja')).toBe('');
   });
 });

@@ -51,3 +51,12 @@ export class ToolWait {
     this.timer = undefined;
   }
 }
+
+/**
+ * The phrase for a session's language: its own code (`pt-br`), else its primary one (`pt`), else
+ * the phrase for any language (`*`); none in another language than the caller's.
+ */
+export function phraseFor(phrases: Record<string, string>, language: string): string {
+  const code = language.toLowerCase();
+  return phrases[code] ?? phrases[code.split('-')[0]!] ?? phrases['*'] ?? '';
+}

@@ -1,17 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { CHAOS_CODE_TOOLS, STT_MARKERS, type SttOutcome } from './chaos.js';
 import type { RecordedRequest } from './recording-server.js';
 import { weatherTool } from './tools-file.js';
-
-/** Waits until `test` holds, polling; fails with `what` after `ms`. */
-export async function until(test: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
 
 /** The chaos rig's tools at `base`; `all` false leaves the slow ones out. */
 export function toolSet(base: string, all: boolean): Record<string, unknown>[] {

@@ -1,0 +1,86 @@
+import { Engine } from './support/engine.js';
+import { FakeLlm, sseText } from './support/fake-llm.js';
+import { RecordingServer } from './support/recording-server.js';
+import { writeToolsFile } from './support/tools-file.js';
+import { xmlCall } from './support/turn-harness.js';
+import { synthesised, until } from './support/waiting.js';
+import { WsClient } from './support/ws-client.js';
+
+/** What a caller hears while tools run (SPEECH_TOOL_WAIT_MS, SPEECH_TOOL_WAIT_PHRASE). */
+describe('speech while tools run', () => {
+  const llm = new FakeLlm();
+  const server = new RecordingServer();
+  let engine: Engine;
+  /** When the slow tool answers, as a promise the test resolves. */
+  let release: () => void = () => {};
+
+  beforeAll(async () => {
+    const base = await server.start();
+    server.respond((req, res) => {
+      if (req.path === '/audio/speech')
+        return void res.writeHead(200, { 'Content-Type': 'audio/pcm' }).end(Buffer.alloc(4800, 7));
+      new Promise<void>((r) => (release = r)).then(
+        () => res.end('sole'),
+        () => {},
+      );
+    });
+    engine = await Engine.start({
+      LLM_BASE_URL: await llm.start(),
+      LLM_MODEL: 'm',
+      LLM_TOOLS_FILE: writeToolsFile([
+        { name: 'meteo', url: `${base}/meteo/{city}`, method: 'GET' },
+      ]),
+      TTS_PROVIDER: 'openai',
+      TTS_BASE_URL: base,
+      SPEECH_AUDIO_LEAD_MS: '0',
+      SPEECH_TOOL_WAIT_MS: '100',
+    });
+  });
+  afterAll(async () => {
+    await engine.stop();
+    await llm.stop();
+    await server.stop();
+  });
+  beforeEach(() => {
+    llm.reset();
+    server.requests.length = 0;
+  });
+
+  const spoken = () => synthesised(server);
+  async function voiceSession(language: string) {
+    const ws = await WsClient.connect(engine.wsUrl);
+    ws.send({ type: 'session.update', modality: 'voice', language });
+    await ws.waitFor((m) => m.type === 'session.updated');
+    return ws;
+  }
+
+  it("says the wait phrase in the session's language while a slow tool keeps it silent", async () => {
+    const ws = await voiceSession('it');
+    llm.enqueue(sseText([xmlCall('meteo', { city: 'Roma' })]), sseText(['Sole a Roma.']));
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'Che tempo fa a Roma?' });
+    await until(() => spoken().includes('Un momento.'), 'speech');
+    expect(ws.messages.slice(from).some((m) => m.type === 'tool_result')).toBe(false);
+    release();
+    await ws.waitFor((m) => m.type === 'audio_end', from, 10_000);
+    expect(spoken()).toEqual(['Un momento.', 'Sole a Roma.']);
+    expect(ws.messages.find((m) => m.type === 'assistant_end')).toEqual({
+      type: 'assistant_end',
+      text: 'Sole a Roma.',
+    });
+    ws.close();
+  });
+
+  it('says the text before a call at once, and then no wait phrase', async () => {
+    const ws = await voiceSession('en');
+    llm.enqueue(sseText(['Let me check', xmlCall('meteo', { city: 'Rome' })]), sseText(['Sunny.']));
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'Weather in Rome?' });
+    await until(() => spoken().includes('Let me check'), 'speech');
+    await new Promise((r) => setTimeout(r, 300)); // past SPEECH_TOOL_WAIT_MS
+    release();
+    await ws.waitFor((m) => m.type === 'audio_end', from, 10_000);
+    expect(spoken()).toEqual(['Let me check', 'Sunny.']);
+    ws.close();
+  });
+});

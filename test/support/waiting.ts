@@ -1,0 +1,17 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RecordingServer } from './recording-server.js';
+
+/** Waits until `test` holds, polling; fails with `what` after `ms`. */
+export async function until(test: () => boolean, what: string, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+/** The texts a fake OpenAI speech server was asked to synthesise, in order. */
+export const synthesised = (server: RecordingServer): string[] =>
+  server.requests
+    .filter((r) => r.path === '/audio/speech')
+    .map((r) => (JSON.parse(r.body) as { input: string }).input);
