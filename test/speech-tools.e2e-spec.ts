@@ -11,18 +11,16 @@ describe('speech while tools run', () => {
   const llm = new FakeLlm();
   const server = new RecordingServer();
   let engine: Engine;
-  /** When the slow tool answers, as a promise the test resolves. */
-  let release: () => void = () => {};
+  /** The slow tool answers once the test opens this gate (a new one per test). */
+  let gate: Promise<void>;
+  let release: () => void;
 
   beforeAll(async () => {
     const base = await server.start();
     server.respond((req, res) => {
       if (req.path === '/audio/speech')
         return void res.writeHead(200, { 'Content-Type': 'audio/pcm' }).end(Buffer.alloc(4800, 7));
-      new Promise<void>((r) => (release = r)).then(
-        () => res.end('sole'),
-        () => {},
-      );
+      void gate.then(() => res.end('sole'));
     });
     engine = await Engine.start({
       LLM_BASE_URL: await llm.start(),
@@ -42,6 +40,7 @@ describe('speech while tools run', () => {
     await server.stop();
   });
   beforeEach(() => {
+    gate = new Promise((open) => (release = open));
     llm.reset();
     server.requests.length = 0;
   });

@@ -170,7 +170,8 @@ describe('approvals answered by voice or text', () => {
       prompt: 'Delete item 5?',
     });
     await until(() => speechInputs().includes('Delete item 5?'), 'speech');
-    expect(speechInputs()).toEqual(['I will delete it.', 'Delete item 5?']);
+    // (Both are synthesised at once, so they may reach the speech server in either order.)
+    expect(speechInputs().sort()).toEqual(['Delete item 5?', 'I will delete it.']);
     heard = 'Yes.';
     ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
     ws.send({ type: 'audio_end' });

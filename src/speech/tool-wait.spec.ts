@@ -93,12 +93,20 @@ describe('speech while tools run', () => {
 
   it("says a call's confirmation question, and no wait phrase while the user is asked", async () => {
     const t = voiceTurn();
+    t.send({ type: 'assistant_delta', text: 'I will delete it' });
     t.send(t.call('a'));
     t.send({ type: 'tool_confirm', id: 'a', name: 'f', arguments: {}, prompt: 'Delete it?' });
     await jest.advanceTimersByTimeAsync(1000);
     await t.end();
-    expect(t.tts.texts).toEqual(['Delete it?']);
-    expect(t.spoken).toEqual([]);
+    expect(t.tts.texts).toEqual(['I will delete it', 'Delete it?']);
+    expect(t.spoken).toEqual(['I will delete it']); // the question is not the answer's text
+
+    const silent = voiceTurn();
+    silent.send(silent.call('a'));
+    silent.send({ type: 'tool_confirm', id: 'a', name: 'f', arguments: {} });
+    await jest.advanceTimersByTimeAsync(1000);
+    await silent.end();
+    expect(silent.tts.texts).toEqual([]);
   });
 });
 
