@@ -1,4 +1,5 @@
-import { EnvError, parseEnv } from './env.js';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_CONFIRM_NO, DEFAULT_CONFIRM_YES, EnvError, parseEnv } from './env.js';
 
 describe('parseEnv', () => {
   it('gives the documented defaults', () => {
@@ -20,6 +21,15 @@ describe('parseEnv', () => {
     expect(
       parseEnv({ TOOL_CONFIRM_YES: ' oui , vas-y,', TOOL_CONFIRM_NO: '' }).tools,
     ).toMatchObject({ confirmYes: ['oui', 'vas-y'], confirmNo: [] });
+    // .env.example spells the default phrase lists out in full.
+    const example = readFileSync('.env.example', 'utf8');
+    const line = (name: string) => new RegExp(`^${name}=(.*)$`, 'm').exec(example)![1]!;
+    expect(
+      parseEnv({
+        TOOL_CONFIRM_YES: line('TOOL_CONFIRM_YES'),
+        TOOL_CONFIRM_NO: line('TOOL_CONFIRM_NO'),
+      }).tools,
+    ).toMatchObject({ confirmYes: DEFAULT_CONFIRM_YES, confirmNo: DEFAULT_CONFIRM_NO });
     expect(parseEnv({}).speech.toolWaitMs).toBe(2000);
     expect(parseEnv({}).speech.toolWaitPhrases).toMatchObject({
       en: 'One moment.',

@@ -25,7 +25,11 @@ export const DEFAULT_SYSTEM_PROMPT =
   'You are a helpful voice assistant. Answer briefly and naturally, in plain sentences ' +
   'without markdown, lists or emoji, because your answer is read aloud.';
 
-/** What counts as a plain yes, or no, to a call awaiting approval (TOOL_CONFIRM_YES, TOOL_CONFIRM_NO). */
+/**
+ * What counts as a plain yes, or no, to a call awaiting approval (TOOL_CONFIRM_YES,
+ * TOOL_CONFIRM_NO): in the languages the bundled eSpeak voices follow (English, Italian, Spanish,
+ * French, German, Portuguese), as one list since an answer is matched whole, whatever its language.
+ */
 export const DEFAULT_CONFIRM_YES = [
   'yes',
   'yeah',
@@ -43,6 +47,35 @@ export const DEFAULT_CONFIRM_YES = [
   'right',
   'absolutely',
   'of course',
+  'sì',
+  'si',
+  'certo',
+  'va bene',
+  'procedi',
+  'confermo',
+  'esatto',
+  'sí',
+  'claro',
+  'vale',
+  'de acuerdo',
+  'adelante',
+  'confirmo',
+  'oui',
+  "d'accord",
+  'vas-y',
+  'allez-y',
+  'bien sûr',
+  'je confirme',
+  'ja',
+  'genau',
+  'klar',
+  'in ordnung',
+  'mach das',
+  'bestätigt',
+  'sim',
+  'pode',
+  'está bem',
+  'com certeza',
 ];
 export const DEFAULT_CONFIRM_NO = [
   'no',
@@ -56,6 +89,24 @@ export const DEFAULT_CONFIRM_NO = [
   'stop',
   'wait',
   'never mind',
+  'annulla',
+  'lascia stare',
+  'aspetta',
+  'cancela',
+  'espera',
+  'déjalo',
+  'non',
+  'annule',
+  'attends',
+  'laisse tomber',
+  'nein',
+  'abbrechen',
+  'warte',
+  'lass es',
+  'não',
+  'nao',
+  'cancelar',
+  'deixa',
 ];
 
 /** SPEECH_TOOL_WAIT_PHRASE by default: in the languages the bundled eSpeak voices follow. */

@@ -16,6 +16,16 @@ describe('spokenAnswer', () => {
     "That's right",
   ])('hears %j as yes', (text) => expect(answer(text)).toBe('yes'));
 
+  it.each(['Sì, grazie.', "Oui, d'accord.", 'Ja, bitte!', 'Claro, adelante.', 'Sim, obrigado.'])(
+    'hears %j as yes, in the languages of the voices',
+    (text) => expect(answer(text)).toBe('yes'),
+  );
+
+  it.each(['No, grazie.', 'Non merci.', 'Nein, danke.', 'Não, obrigada.', 'Lascia stare'])(
+    'hears %j as no, in the languages of the voices',
+    (text) => expect(answer(text)).toBe('no'),
+  );
+
   it.each(['no', 'No thanks.', "Don't.", 'Nope, cancel that', 'No, wait!', 'never mind'])(
     'hears %j as no',
     (text) => expect(answer(text)).toBe('no'),

@@ -11,8 +11,29 @@ export interface AnswerPhrases {
   no: readonly string[];
 }
 
-/** Words that go with either answer ("yes please", "no thanks", "uh, yes"). */
-const FILLERS = ['please', 'thanks', 'thank you', 'uh', 'um', 'oh', 'well'];
+/**
+ * Words that go with either answer ("yes please", "no thanks", "sì grazie", "oui merci"), in the
+ * languages of the default phrases.
+ */
+const FILLERS = [
+  'please',
+  'thanks',
+  'thank you',
+  'uh',
+  'um',
+  'oh',
+  'well',
+  'per favore',
+  'grazie',
+  'por favor',
+  'gracias',
+  "s'il vous plaît",
+  'merci',
+  'bitte',
+  'danke',
+  'obrigado',
+  'obrigada',
+];
 
 /** Lower case, punctuation to spaces, apostrophes kept ("don't"), words split on whitespace. */
 function words(text: string): string[] {
