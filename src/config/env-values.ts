@@ -3,9 +3,13 @@
  * throws an EnvError naming the variable and what it accepts. Pure: no Nest import.
  */
 
+import { parseJson } from '../llm/parsing/json.js';
 import { HTTP_TOKEN } from '../tools/tool-definition.js';
 
 export class EnvError extends Error {}
+
+/** A language code as sessions and speech take it: `en`, `it`, `pt-br`. */
+export const LANGUAGE_CODE = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i;
 
 export type Raw = Record<string, string | undefined>;
 
@@ -154,10 +158,10 @@ export function phraseList(raw: Raw, name: string, def: readonly string[]): stri
     .split(',')
     .map((p) => p.trim())
     .filter((p) => p !== '');
-  const empty = phrases.find((p) => !/[\p{L}\p{N}]/u.test(p));
-  if (empty !== undefined)
+  const wordless = phrases.find((p) => !/[\p{L}\p{N}]/u.test(p));
+  if (wordless !== undefined)
     throw new EnvError(
-      `${name}: ${JSON.stringify(empty)} has no letter or digit; expected comma-separated phrases`,
+      `${name}: ${JSON.stringify(wordless)} has no letter or digit; expected comma-separated phrases`,
     );
   return phrases;
 }
@@ -175,16 +179,13 @@ export function phrasePerLanguage(
   if (value === undefined) return { ...def };
   if (value === '') return {};
   if (!value.startsWith('{')) return { '*': value };
-  const parsed = (() => {
-    try {
-      return jsonObject(raw, name);
-    } catch {
-      return undefined;
-    }
-  })();
-  const entries = parsed && Object.entries(parsed);
+  const parsed = parseJson(value);
+  const entries =
+    typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? Object.entries(parsed)
+      : undefined;
   const bad = entries?.find(
-    ([code, phrase]) => !/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i.test(code) || typeof phrase !== 'string',
+    ([code, phrase]) => !LANGUAGE_CODE.test(code) || typeof phrase !== 'string',
   );
   if (!entries || bad)
     throw new EnvError(

@@ -10,6 +10,7 @@ import {
   httpUrl,
   int,
   jsonObject,
+  LANGUAGE_CODE,
   num,
   oneOf,
   phraseList,
@@ -340,7 +341,7 @@ function parseSpeech(raw: Raw): SpeechEnv {
       'STT_PROVIDER=openai needs STT_BASE_URL (an absolute http:// or https:// URL)',
     );
   const language = present(raw, 'SPEECH_LANGUAGE') ?? 'en';
-  if (!/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i.test(language)) {
+  if (!LANGUAGE_CODE.test(language)) {
     throw new EnvError(
       `SPEECH_LANGUAGE=${JSON.stringify(language)} is invalid: expected a language code such as en, it, es or en-us`,
     );

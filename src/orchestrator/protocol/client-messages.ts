@@ -14,6 +14,7 @@ import {
   ValidateIf,
   validateSync,
 } from 'class-validator';
+import { LANGUAGE_CODE } from '../../config/env-values.js';
 
 /** `{"type":"user_text","text":"…"}`: starts a turn (seed §8). */
 export class UserTextMessage {
@@ -51,7 +52,7 @@ export class SessionUpdateMessage {
   voice?: string;
 
   @IsOptional()
-  @Matches(/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i, {
+  @Matches(LANGUAGE_CODE, {
     message: '"language" must be a language code such as en, it, es',
   })
   language?: string;

@@ -15,8 +15,6 @@ export type TurnEvent =
       /** The tool's `confirm_prompt` for this call; spoken in voice sessions. */
       prompt?: string;
     }
-  /** The user answered a call awaiting approval by saying (or typing) yes or no. */
-  | { type: 'tool_confirmed'; id: string; approved: boolean }
   | {
       type: 'assistant_end';
       text: string;
@@ -52,6 +50,8 @@ export type ServerEvent =
     }
   | { type: 'session.updated'; settings: SessionSettings; audio_format: AudioFormat | null }
   | { type: 'transcript'; text: string }
+  /** The user answered a call awaiting approval by saying (or typing) yes or no (not a turn's event). */
+  | { type: 'tool_confirmed'; id: string; approved: boolean }
   | ({ type: 'audio'; seq: number; data: string } & AudioFormat)
   | { type: 'audio_end' }
   | { type: 'pong'; id?: string };

@@ -1,5 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
+/** Swagger text of the approval fields HTTP and code tools share. */
+export const CONFIRM_DOC =
+  'Each call waits for the user\'s approval: the client gets a tool_confirm event and answers {"type":"tool_confirm","id":…,"approved":true|false}, or the user says or types a plain yes or no (TOOL_CONFIRM_TIMEOUT_SECS, TOOL_CONFIRM_YES, TOOL_CONFIRM_NO)';
+export const CONFIRM_PROMPT_DOC =
+  'With "confirm": true, the question put to the user for each call: sent as the tool_confirm event\'s "prompt" and spoken in voice sessions; {parameter} placeholders take the call\'s arguments (1 to 500 characters)';
+
 /** A Python code tool (seed 003), or a `before_model_callback` hook. */
 export class CodeToolDefinitionDto {
   @ApiProperty({
@@ -54,15 +60,13 @@ export class CodeToolDefinitionDto {
   modalities?: ('voice' | 'text')[];
 
   @ApiPropertyOptional({
-    description:
-      'Each call waits for the user\'s approval: the client gets a tool_confirm event and answers {"type":"tool_confirm","id":…,"approved":true|false}, or the user says or types a plain yes or no (TOOL_CONFIRM_TIMEOUT_SECS, TOOL_CONFIRM_YES, TOOL_CONFIRM_NO)',
+    description: CONFIRM_DOC,
     example: true,
   })
   confirm?: boolean;
 
   @ApiPropertyOptional({
-    description:
-      'With "confirm": true, the question put to the user for each call: sent as the tool_confirm event\'s "prompt" and spoken in voice sessions; {parameter} placeholders take the call\'s arguments (1 to 500 characters)',
+    description: CONFIRM_PROMPT_DOC,
     example: 'Add {points} points to your account?',
   })
   confirm_prompt?: string;

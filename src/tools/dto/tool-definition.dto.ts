@@ -1,5 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CodeToolDefinitionDto } from './code-tool-definition.dto.js';
+import {
+  CodeToolDefinitionDto,
+  CONFIRM_DOC,
+  CONFIRM_PROMPT_DOC,
+} from './code-tool-definition.dto.js';
 
 export { CodeToolDefinitionDto };
 
@@ -66,15 +70,13 @@ export class ToolDefinitionDto {
   modalities?: ('voice' | 'text')[];
 
   @ApiPropertyOptional({
-    description:
-      'Each call waits for the user\'s approval: the client gets a tool_confirm event and answers {"type":"tool_confirm","id":…,"approved":true|false}, or the user says or types a plain yes or no (TOOL_CONFIRM_TIMEOUT_SECS, TOOL_CONFIRM_YES, TOOL_CONFIRM_NO)',
+    description: CONFIRM_DOC,
     example: true,
   })
   confirm?: boolean;
 
   @ApiPropertyOptional({
-    description:
-      'With "confirm": true, the question put to the user for each call: sent as the tool_confirm event\'s "prompt" and spoken in voice sessions; {parameter} placeholders take the call\'s arguments (1 to 500 characters)',
+    description: CONFIRM_PROMPT_DOC,
     example: 'Delete item {id}?',
   })
   confirm_prompt?: string;
