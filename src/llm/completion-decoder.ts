@@ -90,10 +90,13 @@ export class CompletionDecoder {
     calls: (calls) => calls.forEach((call) => this.emitCall(call, undefined, this.out, 'text')),
   };
 
-  /** `untaggedReasoning`: the content begins inside reasoning with no opening tag (see ToolCallTextParser). */
   /** Ids already in the conversation: a server's id that repeats one is replaced. */
   private readonly earlierIds: ReadonlySet<string>;
 
+  /**
+   * `untaggedReasoning`: the content begins inside reasoning with no opening tag (see
+   * ToolCallTextParser); `earlierIds`: the call ids of the conversation so far.
+   */
   constructor(
     private readonly schemas: ToolSchemas,
     opts: { untaggedReasoning?: boolean; earlierIds?: ReadonlySet<string> } = {},
