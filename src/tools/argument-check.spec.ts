@@ -70,6 +70,19 @@ describe('argumentProblem', () => {
     );
   });
 
+  it('checks every tool whose schema has the same $id (a tool set replaced, tools made from one template)', () => {
+    const schema = () => ({
+      $id: 'https://example.com/weather.json',
+      type: 'object',
+      properties: { days: { type: 'integer' } },
+      required: ['days'],
+    });
+    for (let i = 0; i < 3; i++)
+      expect(argumentProblem(schema(), {})).toBe(
+        "invalid arguments: arguments must have required property 'days'",
+      );
+  });
+
   it('does not check against a schema it cannot compile, nor without one', () => {
     expect(
       argumentProblem({ type: 'object', properties: { a: { $ref: '#/nowhere' } } }, { a: 1 }),

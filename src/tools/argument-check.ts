@@ -17,11 +17,16 @@ const compiled = new WeakMap<JsonSchema, ValidateFunction | null>();
 function validatorOf(parameters: JsonSchema): ValidateFunction | null {
   let validate = compiled.get(parameters);
   if (validate === undefined) {
+    const schema = withJsonTypes(parameters, []) as object;
     try {
-      validate = ajv.compile(withJsonTypes(parameters, []) as object);
+      validate = ajv.compile(schema);
     } catch {
       validate = null;
     }
+    // Ajv keeps every schema it compiled, by object and by `$id`: a second tool (or a replaced
+    // tool set) with the same `$id` would fail to compile and go unchecked, and definitions
+    // replaced over the API would pile up. The compiled check lives on without it.
+    ajv.removeSchema(schema);
     compiled.set(parameters, validate);
   }
   return validate;
