@@ -45,6 +45,7 @@ describe('voice turns with the embedded eSpeak NG engine', () => {
         audio: 'json',
         instructions: '',
         tools: null,
+        client_tools: [],
       },
       audio_format: { format: 'pcm_s16le', sample_rate: 22050, channels: 1 },
     });

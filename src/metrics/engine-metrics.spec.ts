@@ -17,14 +17,14 @@ describe('EngineMetrics', () => {
   });
 
   it('times a turn to its first text and its end, and counts its tool calls by tool', async () => {
-    const meter = metrics.turn((name) => name === 'get_weather');
+    const meter = metrics.turn((name) => (name === 'get_weather' ? name : undefined));
     meter.see({ type: 'tool_call', name: 'get_weather' });
     meter.see({ type: 'tool_result', name: 'get_weather', ok: true, ms: 120 });
     meter.see({ type: 'tool_result', name: 'made_up', ok: false, ms: 1 });
     meter.see({ type: 'assistant_delta' });
     meter.see({ type: 'assistant_delta' });
     meter.end('completed');
-    metrics.turn(() => true).end('interrupted');
+    metrics.turn((name) => name).end('interrupted');
 
     expect(await sample(metrics, 'agent_engine_turn_first_text_seconds_count')).toBe(1);
     expect(await sample(metrics, 'agent_engine_turn_duration_seconds_count')).toBe(2);

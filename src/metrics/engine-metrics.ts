@@ -4,6 +4,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 const LATENCY_BUCKETS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 30];
 /** Tools not in the active set (a name the model made up) share one label value. */
 const UNKNOWN_TOOL = '(unknown)';
+/** The label of every call of a client's own tool (`client_tools`), whatever its name. */
+export const CLIENT_TOOL = '(client)';
 
 const seconds = (since: number) => (performance.now() - since) / 1000;
 
@@ -129,12 +131,15 @@ export class EngineMetrics {
     this.errors.inc({ code });
   }
 
-  /** Starts timing a turn; `isTool` keeps made-up tool names out of the label values. */
-  turn(isTool: (name: string) => boolean): TurnMeter {
+  /**
+   * Starts timing a turn; `labelOf` gives a tool call's label, undefined for a name the model made
+   * up (labelled `(unknown)`), so that label values stay few.
+   */
+  turn(labelOf: (name: string) => string | undefined): TurnMeter {
     return new TurnMeter(
       (s) => this.firstTextSeconds.observe(s),
       (tool, ok, ms) => {
-        const label = isTool(tool) ? tool : UNKNOWN_TOOL;
+        const label = labelOf(tool) ?? UNKNOWN_TOOL;
         this.toolCalls.inc({ tool: label, ok: String(ok) });
         this.toolSeconds.observe({ tool: label }, ms / 1000);
       },

@@ -70,6 +70,8 @@ export class AgentGateway
   private readonly closing = new Map<string, Promise<void>>();
   /** TOOL_CONFIRM_YES and TOOL_CONFIRM_NO, ready to match. */
   private readonly confirmPhrases: readonly Phrase[];
+  /** LLM_TOOLS_ENABLED=false: sessions may declare no tools of their own either. */
+  private readonly toolsOff: boolean;
 
   constructor(
     private readonly turns: TurnManager,
@@ -82,6 +84,7 @@ export class AgentGateway
     @Inject(toolsConfig.KEY) tools: ToolsConfig,
   ) {
     this.confirmPhrases = compilePhrases({ yes: tools.confirmYes, no: tools.confirmNo });
+    this.toolsOff = tools.explicit === false;
     lifecycle.onDrain((deadline) => this.drain(deadline));
   }
 
@@ -156,6 +159,7 @@ export class AgentGateway
       save: () => this.keeper.checkpoint(session),
       instructionsMaxChars: this.sessionSettings.instructionsMaxChars,
       toolNames: () => this.turns.toolNames(),
+      toolsOff: this.toolsOff,
       maxTurnsPerMinute: this.config.ws.maxTurnsPerMinute,
       confirmPhrases: this.confirmPhrases,
     });

@@ -1,3 +1,4 @@
+import { awaitAnswer } from './awaiting.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
 import { spokenAnswer, type Phrase } from './spoken-answer.js';
@@ -9,25 +10,15 @@ export type Approval = 'approved' | 'declined' | 'expired' | 'cancelled';
  * Waits for the client's `{"type":"tool_confirm","id":…,"approved":…}` for call `id`: declined,
  * unanswered within `timeoutMs`, or cut short by the turn's `signal`, the call does not run.
  */
-export function awaitApproval(
+export async function awaitApproval(
   session: Session,
   id: string,
   signal: AbortSignal,
   timeoutMs: number,
 ): Promise<Approval> {
-  return new Promise((resolve) => {
-    const done = (result: Approval) => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      session.approvals.delete(id);
-      resolve(result);
-    };
-    const onAbort = () => done('cancelled');
-    const timer = setTimeout(() => done('expired'), timeoutMs);
-    session.approvals.set(id, (approved) => done(approved ? 'approved' : 'declined'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    if (signal.aborted) onAbort();
-  });
+  const waited = await awaitAnswer(session.approvals, id, signal, timeoutMs);
+  if (typeof waited === 'string') return waited;
+  return waited.answer ? 'approved' : 'declined';
 }
 
 /** The text the model reads for a call the user declined or left unanswered. */

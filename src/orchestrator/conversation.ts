@@ -9,20 +9,18 @@ import type { ErrorCode } from './protocol/error-codes.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
 import { answerApprovals, answerMayCome } from './approvals.js';
+import { replyOf } from './client-tools.js';
+import { settingsChanges, type SettingsLimits } from './settings-update.js';
 import type { Phrase } from './spoken-answer.js';
 import type { TurnManager } from './turn-manager.service.js';
 
-export interface ConversationDeps {
+export interface ConversationDeps extends SettingsLimits {
   turns: TurnManager;
   speech: SpeechService;
   /** Sends a JSON event, or a binary audio frame. */
   send: (event: ServerEvent | Buffer) => void;
   /** Keeps the session for resuming (after each turn and settings change; see SessionKeeper.checkpoint). */
   save: () => Promise<void>;
-  /** SESSION_INSTRUCTIONS_MAX_CHARS: the longest `instructions` accepted; 0 refuses them. */
-  instructionsMaxChars: number;
-  /** Names of the tools active now (what `session.update`'s `tools` may name). */
-  toolNames: () => string[];
   /** WS_MAX_TURNS_PER_MINUTE: turns this session may start in a minute; 0 for no limit. */
   maxTurnsPerMinute: number;
   /** TOOL_CONFIRM_YES and TOOL_CONFIRM_NO: what answers a call awaiting approval. */
@@ -97,16 +95,24 @@ export class Conversation {
           type: 'pong',
           ...(message.id !== undefined && { id: message.id }),
         });
-      case 'tool_confirm': {
-        const waiting = this.session.approvals.get(message.id);
-        if (!waiting)
-          return this.error(
-            'invalid_message',
-            `no call awaits approval with id ${JSON.stringify(message.id)}`,
-          );
-        return waiting(message.approved);
-      }
+      case 'tool_confirm':
+        return this.answer(this.session.approvals, message.id, message.approved, 'approval');
+      case 'client_tool_result':
+        return this.answer(this.session.clientCalls, message.id, replyOf(message), 'a result');
     }
+  }
+
+  /** Settles the call `id` waiting in `waiting` with the client's answer; an error when none waits. */
+  private answer<T>(
+    waiting: Map<string, (a: T) => void>,
+    id: string,
+    answer: T,
+    what: string,
+  ): void {
+    const settle = waiting.get(id);
+    if (!settle)
+      return this.error('invalid_message', `no call awaits ${what} with id ${JSON.stringify(id)}`);
+    settle(answer);
   }
 
   /** Binary frames are audio: PCM s16le, 16 kHz, mono. */
@@ -159,12 +165,10 @@ export class Conversation {
   }
 
   private update(message: SessionUpdateMessage): void {
-    const problem = this.settingsProblem(message);
-    if (problem) return this.error('invalid_message', `${problem}; nothing was changed`);
-    const changes = Object.fromEntries(
-      Object.entries(message).filter(([key, value]) => key !== 'type' && value !== undefined),
-    );
-    this.session.settings = { ...this.session.settings, ...changes };
+    const checked = settingsChanges(message, this.deps);
+    if ('error' in checked)
+      return this.error('invalid_message', `${checked.error}; nothing was changed`);
+    this.session.settings = { ...this.session.settings, ...checked.changes };
     // During a turn the history is half-written: the turn's end saves both.
     if (!this.session.busy) void this.deps.save();
     const tts = this.deps.speech.tts;
@@ -176,20 +180,6 @@ export class Conversation {
           ? null
           : { format: 'pcm_s16le', sample_rate: tts.sampleRate, channels: 1 },
     });
-  }
-
-  /** What this engine cannot take in a `session.update` beyond its DTO's rules, if anything. */
-  private settingsProblem({ instructions, tools }: SessionUpdateMessage): string | undefined {
-    const max = this.deps.instructionsMaxChars;
-    if (instructions !== undefined && instructions.length > max)
-      return max === 0
-        ? 'this engine takes no session instructions (SESSION_INSTRUCTIONS_MAX_CHARS=0)'
-        : `"instructions" is longer than SESSION_INSTRUCTIONS_MAX_CHARS (${max})`;
-    const known = tools ? this.deps.toolNames() : [];
-    const unknown = tools?.find((name) => !known.includes(name));
-    if (unknown !== undefined)
-      return `unknown tool ${JSON.stringify(unknown)} in "tools": the active tools are ${known.join(', ') || 'none'}`;
-    return undefined;
   }
 
   private async commitUtterance(): Promise<void> {

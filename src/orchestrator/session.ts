@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ChatMessage } from '../llm/llm.types.js';
+import type { ClientReply } from './client-tools.js';
 import type { SessionSettings } from './protocol/server-events.js';
 
 /**
@@ -18,6 +19,8 @@ export class Session {
   readonly data = new Map<string, unknown>();
   /** Calls waiting for the user's approval, by call id: settles one with the client's answer. */
   readonly approvals = new Map<string, (approved: boolean) => void>();
+  /** Calls of the client's own tools waiting for its `client_tool_result`, by call id. */
+  readonly clientCalls = new Map<string, (reply: ClientReply) => void>();
   private current: { controller: AbortController; done: Promise<void> } | undefined;
 
   constructor(language = 'en') {
@@ -29,6 +32,7 @@ export class Session {
       audio: 'json',
       instructions: '',
       tools: null,
+      client_tools: [],
     };
   }
 

@@ -1,7 +1,8 @@
 import type { StreamedText } from '../llm/streamed-text.js';
 import type { TokenUsage } from '../llm/usage.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
-import type { ToolCallContext, ToolExecutor } from '../tools/tool-executor.js';
+import type { ToolCallContext, ToolExecutor, ToolOutcome } from '../tools/tool-executor.js';
+import type { ClientTool } from './client-tools.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import { TurnCancelled, type RoundResult } from './round.js';
 import type { Session } from './session.js';
@@ -27,6 +28,12 @@ export interface TurnContext {
   pendingWs: string;
   /** Tokens of the turn's requests, summed, when the server reports them. */
   usage?: TokenUsage;
+  /** The client's own tools offered in this turn (`client_tools` at its start), by name. */
+  clientTools: ReadonlyMap<string, ClientTool>;
+  /** Calls handed to the client (`askClient`), by call id: when, and their outcome (undefined once cancelled). */
+  clientCalls: Map<string, { started: number; outcome: Promise<ToolOutcome | undefined> }>;
+  /** Aborted when the turn is cancelled or over: a client call still waiting gets no result. */
+  clientSignal: AbortSignal;
   /** Asks the client to approve call `id` (of a `"confirm": true` tool) and waits for its answer. */
   approve: (id: string) => Promise<{ approval: Approval; refusal?: string }>;
 }
@@ -49,6 +56,15 @@ export async function runCalls(
   });
   const results: (string | undefined)[] = round.calls.map(() => undefined);
   const running = round.calls.map(async (call, i) => {
+    const asked = ctx.clientCalls.get(call.id);
+    if (asked) {
+      const outcome = await asked.outcome;
+      if (outcome === undefined) return;
+      results[i] = outcome.text;
+      const ms = Math.round(performance.now() - asked.started);
+      ctx.emit({ type: 'tool_result', id: call.id, name: call.name, ok: outcome.ok, ms });
+      return;
+    }
     // A tool that needs the user's approval runs only once it is given.
     const tool = ctx.snapshot.byName.get(call.name);
     if (tool?.confirm) {

@@ -21,6 +21,9 @@ import { StreamedText } from '../llm/streamed-text.js';
 import { sessionState, ToolScope } from './tool-scope.service.js';
 import { runCalls, type TurnContext } from './turn-context.js';
 import { awaitApproval, refusalText } from './approvals.js';
+import { askClient, type ClientTool } from './client-tools.js';
+import type { ToolSnapshot } from '../tools/tool-definition.js';
+import { CLIENT_TOOL } from '../metrics/engine-metrics.js';
 
 /** After these, the next round's text follows without a space: whitespace, and CJK text. */
 const NO_SPACE_AFTER =
@@ -63,7 +66,12 @@ export class TurnManager {
     out: Subscriber<TurnEvent>,
   ): Promise<void> {
     const snapshot = this.registry.active();
-    const meter = this.metrics.turn((name) => snapshot.tools.some((t) => t.name === name));
+    const clientTools = this.clientTools(session, snapshot);
+    // Client tools are named by the client: one label for them all keeps the metrics bounded.
+    const meter = this.metrics.turn((name) =>
+      snapshot.byName.has(name) ? name : clientTools.has(name) ? CLIENT_TOOL : undefined,
+    );
+    const over = new AbortController();
     const ctx: TurnContext = {
       session,
       turnId: randomUUID(),
@@ -84,6 +92,9 @@ export class TurnManager {
       },
       visible: new StreamedText(),
       pendingWs: '',
+      clientTools,
+      clientCalls: new Map(),
+      clientSignal: AbortSignal.any([signal, over.signal]),
       approve: async (id) => {
         const timeoutMs = this.toolSettings.confirmTimeoutSecs * 1000;
         const approval = await awaitApproval(session, id, signal, timeoutMs);
@@ -108,6 +119,7 @@ export class TurnManager {
       outcome = error instanceof TurnCancelled ? 'interrupted' : 'failed';
       this.reportFailure(error, tag, out);
     } finally {
+      over.abort();
       session.history = trimHistory(session.history, this.llmSettings.maxHistoryMessages);
     }
     out.next({
@@ -117,6 +129,17 @@ export class TurnManager {
       ...(ctx.usage && { usage: ctx.usage }),
     });
     meter.end(outcome, ctx.usage);
+  }
+
+  /**
+   * The session's own tools for this turn, as `client_tools` stood at its start: none when tool
+   * calling is switched off (LLM_TOOLS_ENABLED=false), and not one whose name the engine's tools
+   * have taken since it was declared (the engine's tool is called).
+   */
+  private clientTools(session: Session, snapshot: ToolSnapshot): Map<string, ClientTool> {
+    if (this.toolSettings.explicit === false) return new Map();
+    const tools = session.settings.client_tools.filter((t) => !snapshot.byName.has(t.name));
+    return new Map(tools.map((t) => [t.name, t]));
   }
 
   /** Logs why a turn ended early and, unless it was interrupted, tells the client with `error`. */
@@ -143,7 +166,7 @@ export class TurnManager {
       context: ctx.toolContext,
       only: ctx.session.settings.tools,
     });
-    const tools: LlmTool[] = ctx.snapshot.tools.map((t) => ({
+    const tools: LlmTool[] = [...ctx.snapshot.tools, ...ctx.clientTools.values()].map((t) => ({
       name: t.name,
       description: t.description,
       parameters: t.parameters,
@@ -263,6 +286,8 @@ export class TurnManager {
         `tool call ${call.name} ${call.rawArguments} (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
       );
       ctx.emit({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
+      const client = ctx.clientTools.get(call.name);
+      if (client) askClient(ctx, call, client, this.toolSettings);
     } else if (event.type === 'done' && event.usage) {
       ctx.usage = addUsage(ctx.usage, event.usage);
     }

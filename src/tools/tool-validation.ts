@@ -74,6 +74,19 @@ export function withJsonTypes(schema: unknown, aliases: string[]): unknown {
   );
 }
 
+/**
+ * Why `parameters` is not a valid JSON Schema, or undefined when it is. Type names Qwen tool
+ * parsers know (`float`, `dict`, …) pass; each one used is added to `aliases`.
+ */
+export function parametersProblem(
+  parameters: JsonSchema,
+  aliases: string[] = [],
+): string | undefined {
+  if (metaSchemaCheck.validateSchema(withJsonTypes(parameters, aliases) as JsonSchema))
+    return undefined;
+  return `is not a valid JSON Schema: ${metaSchemaCheck.errorsText(metaSchemaCheck.errors)}`;
+}
+
 const FIELD_HINTS: Record<string, string> = {
   name: 'a string of letters, digits, "_" or "-" (1 to 64 characters)',
   url: 'an absolute http:// or https:// URL',
@@ -151,19 +164,14 @@ export function validateToolDefinitions(
       throw new ToolDefinitionError(
         `${where(source, index, name)}: field 'confirm_prompt' is only used with "confirm": true`,
       );
-    const parameters: JsonSchema = entry.parameters ?? DEFAULT_PARAMETERS;
     const aliases: string[] = [];
-    const checked = withJsonTypes(parameters, aliases) as JsonSchema;
+    const problem = entry.parameters && parametersProblem(entry.parameters, aliases);
     if (aliases.length > 0)
       warnings.push(
         `${where(source, index, name)}: field 'parameters' uses ${[...new Set(aliases)].map((a) => JSON.stringify(a)).join(', ')}, not a JSON Schema type: kept as written (the model sees it), and values are typed as vLLM types them`,
       );
-    if (entry.parameters && !metaSchemaCheck.validateSchema(checked)) {
-      const detail = metaSchemaCheck.errorsText(metaSchemaCheck.errors);
-      throw new ToolDefinitionError(
-        `${where(source, index, name)}: field 'parameters' is not a valid JSON Schema: ${detail}`,
-      );
-    }
+    if (problem)
+      throw new ToolDefinitionError(`${where(source, index, name)}: field 'parameters' ${problem}`);
     return isCode
       ? codeTool(entry, index, source, options)
       : httpTool(entry, index, source, warnings, options.env ?? {});

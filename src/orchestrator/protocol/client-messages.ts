@@ -15,6 +15,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { LANGUAGE_CODE } from '../../config/env-values.js';
+import { MAX_CLIENT_TOOLS } from '../client-tools.js';
 
 /** `{"type":"user_text","text":"…"}`: starts a turn (seed §8). */
 export class UserTextMessage {
@@ -75,6 +76,14 @@ export class SessionUpdateMessage {
     message: '"tools" must be an array of tool names, or null for all tools',
   })
   tools?: string[] | null;
+
+  /** Tools the client runs itself (checked by `readClientTools`); null or [] for none. */
+  @ValidateIf((_, value) => value !== null && value !== undefined)
+  @IsArray({ message: '"client_tools" must be an array of tool definitions, or null for none' })
+  @ArrayMaxSize(MAX_CLIENT_TOOLS, {
+    message: `"client_tools" holds more than ${MAX_CLIENT_TOOLS} tools`,
+  })
+  client_tools?: unknown[] | null;
 }
 
 /** The settings `session.update` may change: another field is refused (a typo would be lost). */
@@ -86,6 +95,7 @@ const SETTINGS: Record<keyof SessionSettings, true> = {
   audio: true,
   instructions: true,
   tools: true,
+  client_tools: true,
 };
 
 /** `{"type":"ping","id":"…"}`: answered at once with `pong` (browsers cannot send WebSocket pings). */
@@ -129,6 +139,28 @@ export class ToolConfirmMessage {
   approved!: boolean;
 }
 
+/**
+ * `{"type":"client_tool_result","id":"…","result":…}` (any JSON) or `…,"error":"…"}`: what one
+ * of the client's own tools gave for the call `id` of a `client_tool_call`.
+ */
+export class ClientToolResultMessage {
+  @IsIn(['client_tool_result'])
+  type!: 'client_tool_result';
+
+  @IsString({ message: 'client_tool_result needs the call\'s "id" string' })
+  @IsNotEmpty({ message: 'client_tool_result needs the call\'s "id" string' })
+  @MaxLength(200, { message: '"id" is longer than 200 characters' })
+  id!: string;
+
+  @IsOptional()
+  result?: unknown;
+
+  @IsOptional()
+  @IsString({ message: '"error" must be a string: what went wrong, for the model' })
+  @MaxLength(10_000, { message: '"error" is longer than 10000 characters' })
+  error?: string;
+}
+
 export type ClientMessage =
   | UserTextMessage
   | InterruptMessage
@@ -136,7 +168,8 @@ export type ClientMessage =
   | AudioMessage
   | AudioEndMessage
   | PingMessage
-  | ToolConfirmMessage;
+  | ToolConfirmMessage
+  | ClientToolResultMessage;
 
 const TYPES = {
   user_text: UserTextMessage,
@@ -146,6 +179,7 @@ const TYPES = {
   audio_end: AudioEndMessage,
   ping: PingMessage,
   tool_confirm: ToolConfirmMessage,
+  client_tool_result: ClientToolResultMessage,
 } as const;
 
 /** Every client → engine message type. */
@@ -180,6 +214,14 @@ export function parseClientMessage(raw: string): { message: ClientMessage } | { 
         error: `unknown setting ${JSON.stringify(unknown)} in session.update: expected ${Object.keys(SETTINGS).join(', ')}; nothing was changed`,
       };
   }
+  if (
+    type === 'client_tool_result' &&
+    Object.hasOwn(data, 'result') === Object.hasOwn(data, 'error')
+  )
+    return {
+      error:
+        'client_tool_result needs exactly one of "result" (what the tool gave, any JSON) and "error" (why it failed, a string)',
+    };
   const cls = TYPES[type as keyof typeof TYPES] as ClassConstructor<ClientMessage>;
   const instance = plainToInstance(cls, data);
   const errors = validateSync(instance, { forbidUnknownValues: false });

@@ -1,4 +1,5 @@
 import type { TokenUsage } from '../../llm/usage.js';
+import type { ClientTool } from '../client-tools.js';
 import type { ErrorCode } from './error-codes.js';
 
 /** Engine → client messages on `/ws` (README, "WebSocket protocol"). */
@@ -6,6 +7,8 @@ export type TurnEvent =
   | { type: 'assistant_delta'; text: string }
   | { type: 'tool_call'; id: string; name: string; arguments: Record<string, unknown> }
   | { type: 'tool_result'; id: string; name: string; ok: boolean; ms: number; logs?: string }
+  /** A call of one of the client's own tools (`client_tools`): the client runs it and answers. */
+  | { type: 'client_tool_call'; id: string; name: string; arguments: Record<string, unknown> }
   /** A call of a `"confirm": true` tool waits for the client's `tool_confirm` answer. */
   | {
       type: 'tool_confirm';
@@ -35,6 +38,8 @@ export interface SessionSettings {
   instructions: string;
   /** The only tools this session's model is offered (by name); null for all the active tools. */
   tools: string[] | null;
+  /** Tools the client runs itself, offered to the model with the engine's (`session.update`). */
+  client_tools: ClientTool[];
 }
 
 export type ServerEvent =
@@ -69,6 +74,7 @@ export const SERVER_EVENT_TYPES = Object.keys({
   tool_result: true,
   tool_confirm: true,
   tool_confirmed: true,
+  client_tool_call: true,
   assistant_end: true,
   error: true,
   session: true,

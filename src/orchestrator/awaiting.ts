@@ -1,0 +1,28 @@
+/** A call's wait for the client: its answer, none within the time allowed, or the turn's end. */
+export type Waited<T> = { answer: T } | 'expired' | 'cancelled';
+
+/**
+ * Registers call `id` in `waiting` (a session's map, where the client's message for it settles
+ * it) and waits for the answer until `timeoutMs` has passed or `signal` aborts. The entry is
+ * removed whatever happens, so a late answer finds nothing to settle.
+ */
+export function awaitAnswer<T>(
+  waiting: Map<string, (answer: T) => void>,
+  id: string,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<Waited<T>> {
+  return new Promise((resolve) => {
+    const done = (result: Waited<T>) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      waiting.delete(id);
+      resolve(result);
+    };
+    const onAbort = () => done('cancelled');
+    const timer = setTimeout(() => done('expired'), timeoutMs);
+    waiting.set(id, (answer) => done({ answer }));
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) onAbort();
+  });
+}

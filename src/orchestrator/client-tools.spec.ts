@@ -1,0 +1,119 @@
+import { readClientTools, replyOf, replyOutcome } from './client-tools.js';
+import { settingsChanges } from './settings-update.js';
+import type { SessionUpdateMessage } from './protocol/client-messages.js';
+
+describe('readClientTools', () => {
+  it('applies defaults and keeps what was given', () => {
+    expect(
+      readClientTools(
+        [
+          { name: 'vibrate' },
+          { name: 'pick_photo', description: 'Lets the user pick a photo', timeout_secs: 120 },
+        ],
+        [],
+      ),
+    ).toEqual({
+      tools: [
+        { name: 'vibrate', description: '', parameters: { type: 'object', properties: {} } },
+        {
+          name: 'pick_photo',
+          description: 'Lets the user pick a photo',
+          parameters: { type: 'object', properties: {} },
+          timeout_secs: 120,
+        },
+      ],
+    });
+  });
+
+  it('takes the type names Qwen parsers know, as the tools file does', () => {
+    const parameters = { type: 'object', properties: { level: { type: 'float' } } };
+    expect(readClientTools([{ name: 'dim', parameters }], [])).toEqual({
+      tools: [{ name: 'dim', description: '', parameters }],
+    });
+  });
+
+  it.each([
+    [
+      { name: 'x', timeout_secs: 0 },
+      "client_tools[0] 'x': field 'timeout_secs' is invalid: expected a number of seconds, greater than 0 and at most 3600",
+    ],
+    [
+      { name: 'x', description: 'd'.repeat(4001) },
+      "client_tools[0] 'x': field 'description' is invalid: expected a string of at most 4000 characters",
+    ],
+    [
+      { description: 'no name' },
+      'client_tools[0]: field \'name\' is required: expected letters, digits, "_" or "-" (1 to 64 characters)',
+    ],
+    [
+      { name: 'x', parameters: [] },
+      "client_tools[0] 'x': field 'parameters' is invalid: expected a JSON Schema object",
+    ],
+    [null, 'client_tools[0]: expected an object'],
+  ])('refuses entry %#, naming the tool and the field', (entry, error) => {
+    expect(readClientTools([entry], [])).toEqual({ error });
+  });
+});
+
+describe('replyOutcome', () => {
+  it('hands text as it is, other JSON as JSON, and an error as the seed’s error texts begin', () => {
+    expect(replyOutcome({ result: 'shown' }, 100)).toEqual({ ok: true, text: 'shown' });
+    expect(replyOutcome({ result: { a: [1, null] } }, 100)).toEqual({
+      ok: true,
+      text: '{"a":[1,null]}',
+    });
+    expect(replyOutcome({ result: null }, 100)).toEqual({ ok: true, text: 'null' });
+    expect(replyOutcome({ result: '' }, 100)).toEqual({ ok: true, text: '(empty result)' });
+    expect(replyOutcome({ error: 'no camera' }, 100)).toEqual({
+      ok: false,
+      text: 'Error: no camera',
+    });
+    expect(replyOutcome({ result: 'abcdef' }, 3)).toEqual({ ok: true, text: 'abc… [truncated]' });
+  });
+
+  it('reads the reply a client_tool_result carries', () => {
+    expect(replyOf({ result: 0 })).toEqual({ result: 0 });
+    expect(replyOf({ error: 'e' })).toEqual({ error: 'e' });
+  });
+});
+
+describe('settingsChanges', () => {
+  const limits = { instructionsMaxChars: 100, toolNames: () => ['get_weather'], toolsOff: false };
+  const update = (fields: Partial<SessionUpdateMessage>) =>
+    ({ type: 'session.update', ...fields }) as SessionUpdateMessage;
+
+  it('changes only the fields given, client tools with their defaults; null declares none', () => {
+    expect(
+      settingsChanges(update({ language: 'it', client_tools: [{ name: 'vibrate' }] }), limits),
+    ).toEqual({
+      changes: {
+        language: 'it',
+        client_tools: [
+          { name: 'vibrate', description: '', parameters: { type: 'object', properties: {} } },
+        ],
+      },
+    });
+    expect(settingsChanges(update({ client_tools: null }), limits)).toEqual({
+      changes: { client_tools: [] },
+    });
+  });
+
+  it('refuses tools of its own when tool calling is off, but lets a client clear them', () => {
+    const off = { ...limits, toolsOff: true };
+    expect(settingsChanges(update({ client_tools: [{ name: 'vibrate' }] }), off)).toEqual({
+      error: 'this engine calls no tools (LLM_TOOLS_ENABLED=false): "client_tools" must be empty',
+    });
+    expect(settingsChanges(update({ client_tools: [] }), off)).toEqual({
+      changes: { client_tools: [] },
+    });
+  });
+
+  it('refuses an unknown tool in "tools" and instructions over the limit', () => {
+    expect(settingsChanges(update({ tools: ['nope'] }), limits)).toEqual({
+      error: 'unknown tool "nope" in "tools": the active tools are get_weather',
+    });
+    expect(settingsChanges(update({ instructions: 'x'.repeat(101) }), limits)).toEqual({
+      error: '"instructions" is longer than SESSION_INSTRUCTIONS_MAX_CHARS (100)',
+    });
+  });
+});

@@ -1,0 +1,144 @@
+import { Ajv } from 'ajv';
+import type { ToolCallEvent } from '../llm/llm.types.js';
+import { argumentProblem } from '../tools/argument-check.js';
+import { DEFAULT_PARAMETERS, type JsonSchema } from '../tools/tool-definition.js';
+import { toolErrors, truncateResult } from '../tools/tool-errors.js';
+import type { ToolOutcome } from '../tools/tool-executor.js';
+import { parametersProblem } from '../tools/tool-validation.js';
+import { awaitAnswer } from './awaiting.js';
+import type { TurnContext } from './turn-context.js';
+
+/**
+ * A tool the client runs itself (open a screen, read the device's location, ask its own UI),
+ * declared with `session.update`'s `client_tools`: the model is offered it like the engine's
+ * tools, and a call goes to the client as `client_tool_call`, answered by `client_tool_result`.
+ */
+export interface ClientTool {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+  /** How long a call waits for the client's result; LLM_TOOL_TIMEOUT_SECS when absent. */
+  timeout_secs?: number;
+}
+
+/** The client's answer for one call: `client_tool_result` with a `result` or an `error`. */
+export type ClientReply = { result: unknown } | { error: string };
+
+export const MAX_CLIENT_TOOLS = 64;
+
+const validate = new Ajv({ strict: false }).compile<ClientTool>({
+  type: 'object',
+  required: ['name'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+    description: { type: 'string', maxLength: 4000 },
+    parameters: { type: 'object' },
+    timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
+  },
+});
+
+const HINTS: Record<string, string> = {
+  name: 'letters, digits, "_" or "-" (1 to 64 characters)',
+  description: 'a string of at most 4000 characters',
+  parameters: 'a JSON Schema object',
+  timeout_secs: 'a number of seconds, greater than 0 and at most 3600',
+};
+
+/**
+ * The `client_tools` of a `session.update`, checked and with their defaults, or why they cannot
+ * be taken: each a name (not one of `serverTools`, the engine's active tools), an optional
+ * description, parameters (a JSON Schema) and timeout; no field besides these.
+ */
+export function readClientTools(
+  input: unknown[],
+  serverTools: readonly string[],
+): { tools: ClientTool[] } | { error: string } {
+  const tools: ClientTool[] = [];
+  for (const [index, entry] of input.entries()) {
+    const name = (entry as { name?: unknown } | null)?.name;
+    const at = `client_tools[${index}]${typeof name === 'string' ? ` '${name}'` : ''}`;
+    if (!validate(entry)) {
+      const error = validate.errors![0]!;
+      const field =
+        error.keyword === 'required'
+          ? String((error.params as { missingProperty: string }).missingProperty)
+          : error.keyword === 'additionalProperties'
+            ? String((error.params as { additionalProperty: string }).additionalProperty)
+            : error.instancePath.split('/')[1];
+      if (field === undefined) return { error: `${at}: expected an object` };
+      if (error.keyword === 'additionalProperties')
+        return {
+          error: `${at}: unknown field '${field}': expected ${Object.keys(HINTS).join(', ')}`,
+        };
+      const why = error.keyword === 'required' ? 'is required' : 'is invalid';
+      return { error: `${at}: field '${field}' ${why}: expected ${HINTS[field]}` };
+    }
+    const problem = entry.parameters && parametersProblem(entry.parameters);
+    if (problem) return { error: `${at}: field 'parameters' ${problem}` };
+    if (serverTools.includes(entry.name))
+      return { error: `${at}: the engine has a tool of that name; choose another name` };
+    if (tools.some((t) => t.name === entry.name))
+      return { error: `${at}: the name is given twice` };
+    tools.push({
+      name: entry.name,
+      description: entry.description ?? '',
+      parameters: entry.parameters ?? DEFAULT_PARAMETERS,
+      ...(entry.timeout_secs !== undefined && { timeout_secs: entry.timeout_secs }),
+    });
+  }
+  return { tools };
+}
+
+/** The reply a `client_tool_result` message carries (it has exactly one of `result` and `error`). */
+export function replyOf(message: { result?: unknown; error?: string }): ClientReply {
+  return message.error !== undefined ? { error: message.error } : { result: message.result };
+}
+
+/** What the model reads for the client's reply: its result (JSON unless text), or its error. */
+export function replyOutcome(reply: ClientReply, maxChars: number): ToolOutcome {
+  if ('error' in reply)
+    return { ok: false, text: truncateResult(`Error: ${reply.error}`, maxChars) };
+  const text = typeof reply.result === 'string' ? reply.result : JSON.stringify(reply.result);
+  return { ok: true, text: truncateResult(text === '' ? '(empty result)' : text, maxChars) };
+}
+
+/**
+ * Hands a call of client tool `tool` to the client (`client_tool_call`) as soon as the model has
+ * made it, and starts waiting for its result, which `runCalls` takes once the round is over
+ * (so a client may answer while the model is still writing). Arguments that do not fit the
+ * tool's parameters are not sent: the model reads why, as for the engine's tools.
+ */
+export function askClient(
+  ctx: TurnContext,
+  call: ToolCallEvent,
+  tool: ClientTool,
+  limits: { timeoutSecs: number; resultMaxChars: number },
+): void {
+  const started = performance.now();
+  const problem = call.argumentsValid
+    ? argumentProblem(tool.parameters, call.arguments)
+    : `arguments are not a JSON object: ${call.rawArguments}`;
+  if (problem) {
+    const outcome = { ok: false, text: toolErrors.requestFailed(problem) };
+    ctx.clientCalls.set(call.id, { started, outcome: Promise.resolve(outcome) });
+    return;
+  }
+  const timeoutSecs = tool.timeout_secs ?? limits.timeoutSecs;
+  const waited = awaitAnswer(
+    ctx.session.clientCalls,
+    call.id,
+    ctx.clientSignal,
+    timeoutSecs * 1000,
+  ).then((waited): ToolOutcome | undefined => {
+    if (waited === 'cancelled') return undefined;
+    if (waited === 'expired')
+      return {
+        ok: false,
+        text: toolErrors.requestFailed(`the client returned no result within ${timeoutSecs}s`),
+      };
+    return replyOutcome(waited.answer, limits.resultMaxChars);
+  });
+  ctx.clientCalls.set(call.id, { started, outcome: waited });
+  ctx.emit({ type: 'client_tool_call', id: call.id, name: call.name, arguments: call.arguments });
+}

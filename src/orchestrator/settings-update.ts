@@ -1,0 +1,51 @@
+import { readClientTools } from './client-tools.js';
+import type { SessionUpdateMessage } from './protocol/client-messages.js';
+import type { SessionSettings } from './protocol/server-events.js';
+
+/** What a `session.update` is checked against beyond its DTO's rules. */
+export interface SettingsLimits {
+  /** SESSION_INSTRUCTIONS_MAX_CHARS: the longest `instructions` accepted; 0 refuses them. */
+  instructionsMaxChars: number;
+  /** Names of the engine's active tools (what `tools` may name, what `client_tools` may not). */
+  toolNames: () => string[];
+  /** LLM_TOOLS_ENABLED=false: no tool is called, the client's neither. */
+  toolsOff: boolean;
+}
+
+/**
+ * The settings a `session.update` changes (the fields it gives, `client_tools` with their
+ * defaults), or why it cannot be taken (then nothing is changed).
+ */
+export function settingsChanges(
+  message: SessionUpdateMessage,
+  limits: SettingsLimits,
+): { changes: Partial<SessionSettings> } | { error: string } {
+  const { instructions, tools, client_tools: clientTools } = message;
+  const max = limits.instructionsMaxChars;
+  if (instructions !== undefined && instructions.length > max)
+    return {
+      error:
+        max === 0
+          ? 'this engine takes no session instructions (SESSION_INSTRUCTIONS_MAX_CHARS=0)'
+          : `"instructions" is longer than SESSION_INSTRUCTIONS_MAX_CHARS (${max})`,
+    };
+  const known = tools || clientTools ? limits.toolNames() : [];
+  const unknown = tools?.find((name) => !known.includes(name));
+  if (unknown !== undefined)
+    return {
+      error: `unknown tool ${JSON.stringify(unknown)} in "tools": the active tools are ${known.join(', ') || 'none'}`,
+    };
+  const changes = Object.fromEntries(
+    Object.entries(message).filter(([key, value]) => key !== 'type' && value !== undefined),
+  ) as Partial<SessionSettings>;
+  if (clientTools !== undefined) {
+    if (limits.toolsOff && clientTools !== null && clientTools.length > 0)
+      return {
+        error: 'this engine calls no tools (LLM_TOOLS_ENABLED=false): "client_tools" must be empty',
+      };
+    const read = readClientTools(clientTools ?? [], known);
+    if ('error' in read) return read;
+    changes.client_tools = read.tools;
+  }
+  return { changes };
+}
