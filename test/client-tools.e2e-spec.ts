@@ -86,6 +86,10 @@ describe('client tools on /ws', () => {
     expect(offered.find((f: any) => f.name === 'open_map')).toEqual(openMap);
     expect(toolMessage(1, 'call_map')).toBe('{"shown":"Paris","zoom":11}');
     expect(h.tools.requests).toHaveLength(0); // nothing went to an HTTP tool
+    // The client names its tools: in the metrics they share one label.
+    const metrics = await (await fetch(`${h.engine.httpUrl}/metrics`)).text();
+    expect(metrics).toContain('agent_engine_tool_calls_total{tool="(client)",ok="true"} 1');
+    expect(metrics).not.toContain('open_map');
   });
 
   it('takes a result sent while the model is still writing, and types XML values by the client’s schema', async () => {

@@ -4,6 +4,7 @@ import {
   action,
   answer,
   CHAOS_TOOLS,
+  CLIENT_TOOL,
   scriptOf,
   STT_MARKERS,
   type Action,
@@ -16,7 +17,7 @@ import { sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
 import { startRedis, type RedisRun } from './support/redis-server.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
-import { WsClient } from './support/ws-client.js';
+import { WsClient, type Msg } from './support/ws-client.js';
 
 /**
  * Random conversations through /ws (README, "Development"): the LLM answers with text, calls in
@@ -64,7 +65,10 @@ describe.each(['memory', 'redis'])(
       turns: number;
       pings: number;
       garbage: number;
-      /** Approvals answered (one may come after its call stopped waiting: an `error` then). */
+      /**
+       * Approvals and client tool calls answered (one may come after its call stopped waiting:
+       * an `error` then).
+       */
       answered: Set<string>;
     }
     const ends = (l: Link) => turnEnds(l.ws.messages).length;
@@ -120,6 +124,18 @@ describe.each(['memory', 'redis'])(
       expect(reply.status).toBe(200);
     }
 
+    /**
+     * The oldest question of `type` (an approval, a call of the client's tool) not answered yet
+     * on `l`, waiting a moment for one to come; marked answered.
+     */
+    async function oldestUnanswered(l: Link, type: string): Promise<Msg | undefined> {
+      const pending = () => l.ws.messages.find((m) => m.type === type && !l.answered.has(m.id));
+      for (let waited = 0; !pending() && waited < 60; waited += 5) await sleep(5);
+      const asked = pending();
+      if (asked) l.answered.add(asked.id as string);
+      return asked;
+    }
+
     /** Does one client action on `l`; returns the link to go on with (a new one after a reconnect). */
     async function act(l: Link, a: Action): Promise<Link> {
       switch (a.kind) {
@@ -156,14 +172,17 @@ describe.each(['memory', 'redis'])(
           l.ws.socket.send(Buffer.alloc(640));
           break;
         case 'answer': {
-          // The user answers the oldest question, waiting a moment for one to come.
-          const pending = () =>
-            l.ws.messages.find((m) => m.type === 'tool_confirm' && !l.answered.has(m.id));
-          for (let waited = 0; !pending() && waited < 60; waited += 5) await sleep(5);
-          const asked = pending();
-          if (!asked) break;
-          l.answered.add(asked.id as string);
-          l.ws.send({ type: 'tool_confirm', id: asked.id, approved: a.approved });
+          const asked = await oldestUnanswered(l, 'tool_confirm');
+          if (asked) l.ws.send({ type: 'tool_confirm', id: asked.id, approved: a.approved });
+          break;
+        }
+        case 'declare':
+          l.ws.send({ type: 'session.update', client_tools: a.on ? [CLIENT_TOOL] : null });
+          break;
+        case 'run': {
+          const asked = await oldestUnanswered(l, 'client_tool_call');
+          const reply = a.ok ? { result: { shown: asked?.arguments.city } } : { error: 'closed' };
+          if (asked) l.ws.send({ type: 'client_tool_result', id: asked.id, ...reply });
           break;
         }
         case 'utterance':
@@ -217,10 +236,13 @@ describe.each(['memory', 'redis'])(
 
         for (const old of left) checkLink(old, true);
         checkLink(l, false);
-        // Each request offers one whole tool set, whichever was installed when its turn began.
-        const sets = [true, false].map((all) =>
-          CHAOS_TOOLS.filter((n) => n !== 'not_a_tool' && (all || !n.includes('slow'))),
-        );
+        // Each request offers one whole tool set, whichever was installed when its turn began,
+        // and the client's tool when it was declared.
+        const sets = [true, false]
+          .map((all) =>
+            CHAOS_TOOLS.filter((n) => n !== 'not_a_tool' && (all || !n.includes('slow'))),
+          )
+          .flatMap((set) => [set, [...set, CLIENT_TOOL.name]]);
         for (const [i, { body }] of rig.llm.requests.entries()) {
           expect({ request: i, problems: historyProblems(body) }).toEqual({
             request: i,

@@ -82,6 +82,8 @@ export function turnProblems(messages: Msg[], closedEarly = false): string[] {
       if (e.type === 'tool_confirm' && !called.has(e.id))
         problems.push(`${n}: approval asked for ${e.id}, not called in this turn`);
       if (e.type === 'tool_confirm') asked.add(e.id);
+      if (e.type === 'client_tool_call' && !called.has(e.id))
+        problems.push(`${n}: the client asked to run ${e.id}, not called in this turn`);
       if (e.type === 'tool_confirmed' && !asked.delete(e.id))
         problems.push(`${n}: ${e.id} answered by voice or text, never asked for in this turn`);
       if (e.type === 'tool_result' && !called.delete(e.id))
@@ -94,6 +96,7 @@ export function turnProblems(messages: Msg[], closedEarly = false): string[] {
           'tool_call',
           'tool_confirm',
           'tool_confirmed',
+          'client_tool_call',
           'tool_result',
           'error',
         ].includes(e.type)

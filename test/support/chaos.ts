@@ -25,6 +25,14 @@ export const CHAOS_TOOLS = [
   'not_a_tool',
 ];
 
+/** A tool the client runs itself, once declared (`client_tools`); an unknown tool before. */
+export const CLIENT_TOOL = {
+  name: 'open_map',
+  description: 'Shows a city on the map in the app',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  timeout_secs: 0.3,
+};
+
 /** The Python tools of CHAOS_TOOLS. */
 export const CHAOS_CODE_TOOLS = [
   `def py_weather(city: str) -> str:
@@ -72,7 +80,11 @@ export type Action =
   /** The user's answer for the oldest call awaiting approval on this connection, if any. */
   | { kind: 'answer'; approved: boolean }
   /** A spoken utterance and its end: the speech-to-text server hears words, nothing, or fails. */
-  | { kind: 'utterance'; stt: SttOutcome };
+  | { kind: 'utterance'; stt: SttOutcome }
+  /** Declares CLIENT_TOOL, or no client tool (session.update client_tools). */
+  | { kind: 'declare'; on: boolean }
+  /** The client's result (or error) for the oldest call of its tool on this connection, if any. */
+  | { kind: 'run'; ok: boolean };
 
 export type SttOutcome = 'words' | 'yes' | 'silence' | 'failure';
 /** The utterance's samples tell the fake speech-to-text server what to answer. */
@@ -96,7 +108,7 @@ const word = fc.constantFrom(
 );
 const words = fc.array(word, { maxLength: 8 });
 const city = fc.constantFrom('Paris', 'Roma', 'São Paulo', 'a/b', '東京');
-const call = fc.tuple(fc.constantFrom(...CHAOS_TOOLS), city);
+const call = fc.tuple(fc.constantFrom(...CHAOS_TOOLS, CLIENT_TOOL.name), city);
 
 export const answer: fc.Arbitrary<Answer> = fc.oneof(
   {
@@ -121,7 +133,7 @@ export const answer: fc.Arbitrary<Answer> = fc.oneof(
     weight: 1,
     arbitrary: fc.record({
       kind: fc.constant('hermes' as const),
-      name: fc.constantFrom(...CHAOS_TOOLS),
+      name: fc.constantFrom(...CHAOS_TOOLS, CLIENT_TOOL.name),
       city,
     }),
   },
@@ -224,6 +236,8 @@ export const action: fc.Arbitrary<Action> = fc.oneof(
       stt: fc.constantFrom<SttOutcome>('words', 'yes', 'silence', 'failure'),
     }),
   },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('declare' as const), on: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('run' as const), ok: fc.boolean() }) },
 );
 
 /** The fake LLM's script for one answer, with call ids unique over the run. */
