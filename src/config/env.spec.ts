@@ -12,6 +12,8 @@ describe('parseEnv', () => {
       file: '',
       maxIterations: 4,
       timeoutSecs: 15,
+      retries: 1,
+      retryBackoffMs: 200,
       resultMaxChars: 2000,
       maxResponseBytes: 1024 * 1024,
       confirmTimeoutSecs: 30,
@@ -100,6 +102,12 @@ describe('parseEnv', () => {
       /SPEECH_TOOL_WAIT_PHRASE is invalid: expected a phrase, or a JSON object of language codes and phrases.*\(not "english"\)/,
     ],
     ['LLM_RETRIES', '11', /LLM_RETRIES="11" is invalid: expected an integer from 0 to 10/],
+    ['LLM_TOOL_RETRIES', '6', /LLM_TOOL_RETRIES="6" is invalid: expected an integer from 0 to 5/],
+    [
+      'LLM_TOOL_RETRY_BACKOFF_MS',
+      '-1',
+      /LLM_TOOL_RETRY_BACKOFF_MS="-1" is invalid: expected an integer from 0 to 10000/,
+    ],
     [
       'LLM_RETRY_BACKOFF_MS',
       '0.5',

@@ -163,6 +163,9 @@ export interface Env {
     file: string;
     maxIterations: number;
     timeoutSecs: number;
+    /** Further attempts of a tool request that failed transiently (LLM_TOOL_RETRIES). */
+    retries: number;
+    retryBackoffMs: number;
     resultMaxChars: number;
     maxResponseBytes: number;
     /** How long a call of a `"confirm": true` tool waits for the user's approval. */
@@ -292,6 +295,8 @@ export function parseEnv(raw: Raw): Env {
       file: toolsFile,
       maxIterations: int(raw, 'LLM_TOOL_MAX_ITERATIONS', 4, 0, 100),
       timeoutSecs: num(raw, 'LLM_TOOL_TIMEOUT_SECS', 15, 0, 3600),
+      retries: int(raw, 'LLM_TOOL_RETRIES', 1, 0, 5),
+      retryBackoffMs: int(raw, 'LLM_TOOL_RETRY_BACKOFF_MS', 200, 0, 10_000),
       resultMaxChars: int(raw, 'LLM_TOOL_RESULT_MAX_CHARS', 2000, 1, 10_000_000),
       maxResponseBytes: int(raw, 'LLM_TOOL_MAX_RESPONSE_BYTES', MiB, 1, 1024 * MiB),
       confirmTimeoutSecs: num(raw, 'TOOL_CONFIRM_TIMEOUT_SECS', 30, 0, 3600),

@@ -7,14 +7,13 @@ import { llmConfig, type LlmConfig } from '../config/app.config.js';
 import { CompletionDecoder, errorMessageOf } from './completion-decoder.js';
 import { drainForReuse, postJson, type HttpReply } from './http-post.js';
 import { parseJson } from './parsing/json.js';
+import { retryAfterMs, retryDelayMs } from '../common/retry.js';
 import { ServerAdaptations } from './server-adaptations.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
 import {
   isContextOverflow,
   isNetworkError,
   isTransientStatus,
-  retryAfterMs,
-  retryDelayMs,
   StreamFault,
   Watchdog,
 } from './stream-fault.js';

@@ -60,6 +60,11 @@ export class EngineMetrics {
     'Tool call execution time, by tool',
     ['tool'],
   );
+  private readonly toolRetries = this.counter(
+    'agent_engine_tool_retries_total',
+    'Tool requests sent again after a transient failure (LLM_TOOL_RETRIES), by tool',
+    ['tool'],
+  );
   private readonly tokens = this.counter(
     'agent_engine_llm_tokens_total',
     'Tokens of completion requests, by type (prompt, completion), when the LLM server reports usage',
@@ -151,6 +156,11 @@ export class EngineMetrics {
         this.tokens.inc({ type: 'completion' }, usage.completion_tokens);
       },
     );
+  }
+
+  /** A tool request is sent again after a transient failure. */
+  toolRetry(tool: string): void {
+    this.toolRetries.inc({ tool });
   }
 
   /** Starts timing one completion request. */

@@ -16,6 +16,9 @@ import { toolErrors, truncateResult } from './tool-errors.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
 import { maskSecrets } from './tool-secrets.js';
 import { responseText } from './response-text.js';
+import { toolRetryDelay, type AttemptFailure } from './tool-retry.js';
+import { EngineMetrics } from '../metrics/engine-metrics.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 interface RawResponse {
   status: number;
@@ -23,6 +26,8 @@ interface RawResponse {
   body: string;
   /** `body` is a note of what the response held, not its content. */
   binary: boolean;
+  /** The `Retry-After` header, when the server sent one. */
+  retryAfter?: string;
 }
 
 /** Executes HTTP tools (seed §3–§6): placeholders, verb routing, limits, error texts. */
@@ -43,6 +48,7 @@ export class HttpToolExecutor extends ToolExecutor {
   constructor(
     private readonly http: HttpService,
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
+    private readonly metrics: EngineMetrics,
   ) {
     super();
   }
@@ -57,15 +63,52 @@ export class HttpToolExecutor extends ToolExecutor {
     }
     const request = buildHttpRequest(tool, call.args);
     if ('error' in request) return this.fail(request.error);
-    const limits = { outer: call.signal, timeoutSecs: tool.timeoutSecs ?? this.config.timeoutSecs };
+    const timeoutSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
+    const limits = { outer: call.signal, timeoutSecs };
+    const retries = tool.retries ?? this.config.retries;
+    for (let attempt = 1; ; attempt++) {
+      const { outcome, failure } = await this.attempt(call.name, request, limits, tool.secrets);
+      const delay =
+        attempt > retries || call.signal.aborted
+          ? undefined
+          : toolRetryDelay(failure, {
+              method: request.method,
+              explicit: tool.retries !== undefined,
+              attempt,
+              baseMs: this.config.retryBackoffMs,
+              capMs: timeoutSecs * 1000,
+            });
+      if (delay === undefined) return outcome;
+      const why = 'status' in failure ? `HTTP ${failure.status}` : failure.code;
+      this.logger.warn(
+        `tool '${call.name}': ${why}; retry ${attempt} of ${retries} in ${delay} ms`,
+      );
+      this.metrics.toolRetry(call.name);
+      try {
+        await sleep(delay, undefined, { signal: call.signal });
+      } catch {
+        return this.fail(toolErrors.requestFailed('cancelled'));
+      }
+    }
+  }
+
+  /** One request of a call: what the model would read, and how it failed (for a retry). */
+  private async attempt(
+    name: string,
+    request: BuiltRequest,
+    limits: Limits,
+    secrets: Record<string, string>,
+  ): Promise<{ outcome: ToolOutcome; failure: AttemptFailure }> {
     try {
       const response = await this.send(request, limits);
       // A backend that echoes its request (headers, URL) must not hand a secret to the model.
-      return this.format({ ...response, body: maskSecrets(response.body, tool.secrets) });
+      const outcome = this.format({ ...response, body: maskSecrets(response.body, secrets) });
+      return { outcome, failure: { status: response.status, retryAfter: response.retryAfter } };
     } catch (error) {
-      const detail = maskSecrets(this.describeFailure(error, limits), tool.secrets);
-      this.logger.warn(`tool '${call.name}' request failed: ${detail}`);
-      return this.fail(toolErrors.requestFailed(detail));
+      const detail = maskSecrets(this.describeFailure(error, limits), secrets);
+      this.logger.warn(`tool '${name}' request failed: ${detail}`);
+      const outcome = this.fail(toolErrors.requestFailed(detail));
+      return { outcome, failure: { code: errorCode(error), timedOut: timedOut(error) } };
     }
   }
 
@@ -127,6 +170,7 @@ export class HttpToolExecutor extends ToolExecutor {
       statusText: String(response.statusText ?? ''),
       body: text,
       binary,
+      retryAfter: response.headers['retry-after'] as string | undefined,
     };
   }
 
@@ -136,14 +180,7 @@ export class HttpToolExecutor extends ToolExecutor {
     // A refused address, even when the redirect follower wrapped it: said as it is.
     for (let e: unknown = error; e instanceof Error; e = e.cause)
       if (e instanceof BlockedAddressError) return e.message;
-    if (
-      err.name === 'TimeoutError' ||
-      err.code === 'ECONNABORTED' ||
-      err.code === 'ETIMEDOUT' ||
-      err.name === 'CanceledError'
-    ) {
-      return `timed out after ${timeoutSecs}s`;
-    }
+    if (timedOut(error)) return `timed out after ${timeoutSecs}s`;
     if (err.code === 'ERR_FR_TOO_MANY_REDIRECTS')
       return 'too many redirects (at most 3 are followed)';
     // Node's word for a response body cut off by the server ("aborted", ECONNRESET).
@@ -151,6 +188,23 @@ export class HttpToolExecutor extends ToolExecutor {
       return 'the server closed the connection before the response was complete';
     return err.message || String(error);
   }
+}
+
+/** The tool's timeout ended the request (axios's and the abort signal's ways of saying it). */
+function timedOut(error: unknown): boolean {
+  const err = error as { code?: string; name?: string };
+  return (
+    err.name === 'TimeoutError' ||
+    err.code === 'ECONNABORTED' ||
+    err.code === 'ETIMEDOUT' ||
+    err.name === 'CanceledError'
+  );
+}
+
+/** The network error code of a failed request; a body cut off by the server counts as a reset. */
+function errorCode(error: unknown): string | undefined {
+  const err = error as { code?: string; message?: string; cause?: { code?: string } };
+  return err.code ?? err.cause?.code ?? (err.message === 'aborted' ? 'ECONNRESET' : undefined);
 }
 
 /** Reads at most `limit` bytes of a body, then stops reading (never buffers more). */

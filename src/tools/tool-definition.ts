@@ -17,6 +17,8 @@ export interface ToolDefinitionInput {
   code?: string;
   file?: string;
   timeout_secs?: number;
+  /** HTTP tools: further attempts after a transient failure, whatever the method (its backend takes a request twice safely). */
+  retries?: number;
   modalities?: Modality[];
   /** The user must approve each call before it runs (a `tool_confirm` round trip on /ws). */
   confirm?: boolean;
@@ -39,6 +41,8 @@ export interface Tool {
   /** Code tools only: the Python source, and the function to call. */
   code: string;
   timeoutSecs?: number;
+  /** HTTP tools: further attempts after a transient failure, for any method (LLM_TOOL_RETRIES otherwise, safe methods only). */
+  retries?: number;
   modalities?: Modality[];
   /** Each call waits for the user's approval. */
   confirm?: boolean;

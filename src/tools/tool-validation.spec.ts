@@ -96,6 +96,10 @@ describe('validateToolDefinitions', () => {
       [{ ...ok, confirm: true, confirm_prompt: '' }],
       "tools.json: tool #0 'get_weather': field 'confirm_prompt' is invalid: expected a question of 1 to 500 characters",
     ],
+    [
+      [{ ...ok, retries: 6 }],
+      "tools.json: tool #0 'get_weather': field 'retries' is invalid: expected an integer from 0 to 5",
+    ],
   ])('rejects %j naming file, index, tool and field', (input, expected) => {
     expect(message(input)).toContain(expected);
   });

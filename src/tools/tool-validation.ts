@@ -33,6 +33,7 @@ const validateHttp = ajv.compile<ToolDefinitionInput>({
     method: { type: 'string', minLength: 1 },
     headers: { type: 'object', additionalProperties: { type: 'string' } },
     timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
+    retries: { type: 'integer', minimum: 0, maximum: 5 },
   },
 });
 const validateCode = ajv.compile<ToolDefinitionInput>({
@@ -98,6 +99,7 @@ const FIELD_HINTS: Record<string, string> = {
   code: 'a non-empty string of Python code',
   file: 'a path to a .py file, relative to the tools file',
   timeout_secs: 'a number of seconds greater than 0',
+  retries: 'an integer from 0 to 5',
   modalities: 'a non-empty array of "voice" and/or "text"',
   confirm: 'true or false',
   confirm_prompt: 'a question of 1 to 500 characters, with {parameter} placeholders',
@@ -233,6 +235,7 @@ function httpTool(
 function optionalFields(def: ToolDefinitionInput): Partial<Tool> {
   return {
     ...(def.timeout_secs ? { timeoutSecs: def.timeout_secs } : {}),
+    ...(def.retries !== undefined ? { retries: def.retries } : {}),
     ...(def.modalities ? { modalities: def.modalities } : {}),
     ...(def.confirm ? { confirm: true } : {}),
     ...(def.confirm_prompt ? { confirmPrompt: def.confirm_prompt } : {}),

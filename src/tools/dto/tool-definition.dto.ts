@@ -62,6 +62,15 @@ export class ToolDefinitionDto {
   timeout_secs?: number;
 
   @ApiPropertyOptional({
+    description:
+      'Further attempts of a request that failed transiently (refused or dropped connection, HTTP 429, 502, 503, 504), whatever the method: for a backend that takes the same request twice safely. Default LLM_TOOL_RETRIES, for GET, HEAD, OPTIONS and TRACE only (a refused connection for any method)',
+    minimum: 0,
+    maximum: 5,
+    example: 2,
+  })
+  retries?: number;
+
+  @ApiPropertyOptional({
     type: [String],
     enum: ['voice', 'text'],
     description: 'Hide the tool from sessions of other modalities',

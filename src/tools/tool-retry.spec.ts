@@ -1,0 +1,61 @@
+import { toolRetryDelay, type RetryPlan } from './tool-retry.js';
+
+describe('toolRetryDelay', () => {
+  const plan = (fields: Partial<RetryPlan> = {}): RetryPlan => ({
+    method: 'GET',
+    explicit: false,
+    attempt: 1,
+    baseMs: 200,
+    capMs: 15_000,
+    ...fields,
+  });
+
+  it('retries a refused connection whatever the method: the request never arrived', () => {
+    for (const method of ['GET', 'POST', 'DELETE', 'PURGE']) {
+      const delay = toolRetryDelay({ code: 'ECONNREFUSED', timedOut: false }, plan({ method }));
+      expect(delay).toBeGreaterThanOrEqual(150);
+      expect(delay).toBeLessThanOrEqual(250);
+    }
+    expect(
+      toolRetryDelay({ code: 'EAI_AGAIN', timedOut: false }, plan({ method: 'POST' })),
+    ).toBeDefined();
+  });
+
+  it('retries drops and 429, 502, 503, 504 only for safe methods, or when the tool says so', () => {
+    const dropped = { code: 'ECONNRESET', timedOut: false };
+    for (const failure of [
+      dropped,
+      { status: 503 },
+      { status: 429 },
+      { status: 502 },
+      { status: 504 },
+    ]) {
+      expect(toolRetryDelay(failure, plan({ method: 'HEAD' }))).toBeDefined();
+      expect(toolRetryDelay(failure, plan({ method: 'POST' }))).toBeUndefined();
+      expect(toolRetryDelay(failure, plan({ method: 'DELETE' }))).toBeUndefined();
+      expect(toolRetryDelay(failure, plan({ method: 'POST', explicit: true }))).toBeDefined();
+    }
+  });
+
+  it('does not retry what another attempt would not change', () => {
+    for (const status of [200, 400, 401, 404, 409, 422, 500])
+      expect(toolRetryDelay({ status }, plan())).toBeUndefined();
+    expect(toolRetryDelay({ code: 'ECONNABORTED', timedOut: true }, plan())).toBeUndefined();
+    expect(toolRetryDelay({ code: undefined, timedOut: false }, plan())).toBeUndefined();
+    expect(
+      toolRetryDelay({ code: 'ERR_FR_TOO_MANY_REDIRECTS', timedOut: false }, plan()),
+    ).toBeUndefined();
+  });
+
+  it('waits what Retry-After says, unless it is longer than the tool’s timeout', () => {
+    expect(toolRetryDelay({ status: 503, retryAfter: '2' }, plan())).toBe(2000);
+    expect(toolRetryDelay({ status: 429, retryAfter: '0' }, plan())).toBe(0);
+    expect(toolRetryDelay({ status: 503, retryAfter: '60' }, plan())).toBeUndefined();
+  });
+
+  it('doubles the wait for each further attempt', () => {
+    const delay = toolRetryDelay({ status: 503 }, plan({ attempt: 3 }))!;
+    expect(delay).toBeGreaterThanOrEqual(600);
+    expect(delay).toBeLessThanOrEqual(1000);
+  });
+});

@@ -1,0 +1,49 @@
+import { retryAfterMs, retryDelayMs } from '../common/retry.js';
+
+/** Methods that change nothing on the server (RFC 9110 "safe"): retried unless told otherwise. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+/** Failures after which the request never reached the backend: retried whatever the method. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
+/** A connection dropped or unreachable on the way: the backend may have seen the request. */
+const DROPPED = new Set(['ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** Overloaded, restarting, or a gateway that could not reach it. */
+const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
+
+/** How one attempt of a tool request ended, as far as retrying goes. */
+export type AttemptFailure =
+  { status: number; retryAfter?: string } | { code: string | undefined; timedOut: boolean };
+
+export interface RetryPlan {
+  /** The tool's HTTP method. */
+  method: string;
+  /** The tool set `retries` itself: its backend takes the request twice safely, whatever the method. */
+  explicit: boolean;
+  /** 1 for the first retry. */
+  attempt: number;
+  baseMs: number;
+  /** A wait longer than this (the tool's timeout) is not worth it in a conversation. */
+  capMs: number;
+}
+
+/**
+ * The wait before retrying a tool request that failed as `failure`, or undefined when it must
+ * not be retried. A refused connection (the backend restarting, a rolling deploy) is retried for
+ * any method: the request never arrived. A dropped connection and 429, 502, 503, 504 only for
+ * methods that change nothing (GET, HEAD, OPTIONS, TRACE), or when the tool says its backend
+ * takes a request twice safely. A timeout is not retried (the tool's time is spent), nor a
+ * `Retry-After` longer than the cap.
+ */
+export function toolRetryDelay(failure: AttemptFailure, plan: RetryPlan): number | undefined {
+  const repeatable = plan.explicit || SAFE_METHODS.has(plan.method);
+  let retryAfter: number | undefined;
+  if ('status' in failure) {
+    if (!TRANSIENT_STATUSES.has(failure.status) || !repeatable) return undefined;
+    retryAfter = retryAfterMs(failure.retryAfter);
+    if (retryAfter !== undefined && retryAfter > plan.capMs) return undefined;
+  } else {
+    if (failure.timedOut || failure.code === undefined) return undefined;
+    if (!NEVER_SENT.has(failure.code) && !(repeatable && DROPPED.has(failure.code)))
+      return undefined;
+  }
+  return retryDelayMs({ ...plan, retryAfterMs: retryAfter });
+}
