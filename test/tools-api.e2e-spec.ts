@@ -66,6 +66,12 @@ describe('/api/tools (seed §2)', () => {
       /request body: tool #0 'x': field 'url' is required/,
     ],
     [
+      'a response_query that is not JMESPath',
+      JSON.stringify([{ ...weather, response_query: 'current[0' }]),
+      'application/json',
+      /request body: tool #0 'get_weather': field 'response_query' is not a valid JMESPath expression: Syntax error/,
+    ],
+    [
       'a duplicate name',
       JSON.stringify([weather, weather]),
       undefined,

@@ -16,6 +16,8 @@ import { toolErrors, truncateResult } from './tool-errors.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
 import { maskSecrets } from './tool-secrets.js';
 import { responseText } from './response-text.js';
+import { applyQuery } from './response-query.js';
+import type { Tool } from './tool-definition.js';
 import { toolRetryDelay, type AttemptFailure } from './tool-retry.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -67,7 +69,7 @@ export class HttpToolExecutor extends ToolExecutor {
     const limits = { outer: call.signal, timeoutSecs };
     const retries = tool.retries ?? this.config.retries;
     for (let attempt = 1; ; attempt++) {
-      const { outcome, failure } = await this.attempt(call.name, request, limits, tool.secrets);
+      const { outcome, failure } = await this.attempt(tool, request, limits);
       const delay =
         attempt > retries || call.signal.aborted
           ? undefined
@@ -94,15 +96,15 @@ export class HttpToolExecutor extends ToolExecutor {
 
   /** One request of a call: what the model would read, and how it failed (for a retry). */
   private async attempt(
-    name: string,
+    tool: Tool,
     request: BuiltRequest,
     limits: Limits,
-    secrets: Record<string, string>,
   ): Promise<{ outcome: ToolOutcome; failure: AttemptFailure }> {
+    const { name, secrets } = tool;
     try {
       const response = await this.send(request, limits);
       // A backend that echoes its request (headers, URL) must not hand a secret to the model.
-      const outcome = this.format({ ...response, body: maskSecrets(response.body, secrets) });
+      const outcome = this.format({ ...response, body: maskSecrets(response.body, secrets) }, tool);
       return { outcome, failure: { status: response.status, retryAfter: response.retryAfter } };
     } catch (error) {
       const detail = maskSecrets(this.describeFailure(error, limits), secrets);
@@ -116,7 +118,7 @@ export class HttpToolExecutor extends ToolExecutor {
     return { ok: false, text };
   }
 
-  private format(response: RawResponse): ToolOutcome {
+  private format(response: RawResponse, tool: Tool): ToolOutcome {
     const statusLine =
       `${response.status} ${response.statusText || STATUS_CODES[response.status] || ''}`.trim();
     if (response.status < 200 || response.status > 299) {
@@ -130,12 +132,17 @@ export class HttpToolExecutor extends ToolExecutor {
         ),
       );
     }
-    const text =
-      response.body === ''
-        ? `HTTP ${statusLine} (empty body)`
-        : response.binary
-          ? `HTTP ${statusLine} (${response.body})`
-          : response.body;
+    if (response.body === '') return { ok: true, text: `HTTP ${statusLine} (empty body)` };
+    if (response.binary) return { ok: true, text: `HTTP ${statusLine} (${response.body})` };
+    let text = response.body;
+    if (tool.responseQuery) {
+      const picked = applyQuery(tool.responseQuery, text);
+      if (picked.problem)
+        this.logger.warn(
+          `tool '${tool.name}': response_query ${JSON.stringify(tool.responseQuery.expression)} not applied (${picked.problem}): the model reads the whole response`,
+        );
+      text = picked.text;
+    }
     return { ok: true, text: truncateResult(text, this.config.resultMaxChars) };
   }
 

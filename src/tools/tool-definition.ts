@@ -1,4 +1,6 @@
 /** Tool definitions as written in the tools file or `POST /api/tools`. Plain types, no Nest. */
+import type { ResponseQuery } from './response-query.js';
+
 export type JsonSchema = Record<string, unknown>;
 
 export type ToolSource = 'file' | 'request' | 'none';
@@ -19,6 +21,8 @@ export interface ToolDefinitionInput {
   timeout_secs?: number;
   /** HTTP tools: further attempts after a transient failure, whatever the method (its backend takes a request twice safely). */
   retries?: number;
+  /** HTTP tools: a JMESPath expression picking what the model reads of a JSON response. */
+  response_query?: string;
   modalities?: Modality[];
   /** The user must approve each call before it runs (a `tool_confirm` round trip on /ws). */
   confirm?: boolean;
@@ -43,6 +47,8 @@ export interface Tool {
   timeoutSecs?: number;
   /** HTTP tools: further attempts after a transient failure, for any method (LLM_TOOL_RETRIES otherwise, safe methods only). */
   retries?: number;
+  /** HTTP tools: `response_query`, compiled. */
+  responseQuery?: ResponseQuery;
   modalities?: Modality[];
   /** Each call waits for the user's approval. */
   confirm?: boolean;

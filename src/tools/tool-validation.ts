@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolveSecrets } from './tool-secrets.js';
+import { compileQuery } from './response-query.js';
 import { canonicalType } from '../llm/parsing/value-typing.js';
 import {
   DEFAULT_PARAMETERS,
@@ -34,6 +35,7 @@ const validateHttp = ajv.compile<ToolDefinitionInput>({
     headers: { type: 'object', additionalProperties: { type: 'string' } },
     timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
     retries: { type: 'integer', minimum: 0, maximum: 5 },
+    response_query: { type: 'string', minLength: 1, maxLength: 2000 },
   },
 });
 const validateCode = ajv.compile<ToolDefinitionInput>({
@@ -100,6 +102,7 @@ const FIELD_HINTS: Record<string, string> = {
   file: 'a path to a .py file, relative to the tools file',
   timeout_secs: 'a number of seconds greater than 0',
   retries: 'an integer from 0 to 5',
+  response_query: 'a JMESPath expression of 1 to 2000 characters',
   modalities: 'a non-empty array of "voice" and/or "text"',
   confirm: 'true or false',
   confirm_prompt: 'a question of 1 to 500 characters, with {parameter} placeholders',
@@ -210,6 +213,11 @@ function httpTool(
   } catch (error) {
     throw new ToolDefinitionError(`${where(source, index, def.name)}: ${(error as Error).message}`);
   }
+  const query = def.response_query === undefined ? undefined : compileQuery(def.response_query);
+  if (query && 'error' in query)
+    throw new ToolDefinitionError(
+      `${where(source, index, def.name)}: field 'response_query' is not a valid JMESPath expression: ${query.error}`,
+    );
   const method = (def.method ?? 'POST').toUpperCase();
   if (!HTTP_TOKEN.test(method)) {
     warnings.push(
@@ -226,6 +234,7 @@ function httpTool(
     headers: { ...(def.headers ?? {}) },
     secrets,
     code: '',
+    ...(query && { responseQuery: query }),
     ...optionalFields(def),
     raw: def,
   };

@@ -71,6 +71,15 @@ export class ToolDefinitionDto {
   retries?: number;
 
   @ApiPropertyOptional({
+    description:
+      'JMESPath expression picking what the model reads of a JSON response (2xx), e.g. current_condition[0].{temp: temp_C, sky: weatherDesc[0].value}; the selection is sent as JSON (a string as it is). A body that is not JSON, or a query that fails or selects nothing, leaves the whole body',
+    minLength: 1,
+    maxLength: 2000,
+    example: 'items[].{id: id, name: name}',
+  })
+  response_query?: string;
+
+  @ApiPropertyOptional({
     type: [String],
     enum: ['voice', 'text'],
     description: 'Hide the tool from sessions of other modalities',

@@ -1,0 +1,45 @@
+import { compile, TreeInterpreter } from '@jmespath-community/jmespath';
+
+type ExpressionNode = ReturnType<typeof compile>;
+
+/**
+ * A tool's `response_query`: a JMESPath expression that picks, from a JSON response, what the
+ * model needs ("current_condition[0].{temp: temp_C, sky: weatherDesc[0].value}"), so that a
+ * large payload costs neither tokens nor the time to read them, nor is cut at
+ * LLM_TOOL_RESULT_MAX_CHARS before the part that matters. Pure: no Nest import.
+ */
+export interface ResponseQuery {
+  expression: string;
+  ast: ExpressionNode;
+}
+
+/** The compiled query, or the parser's reason why `expression` is not JMESPath. */
+export function compileQuery(expression: string): ResponseQuery | { error: string } {
+  try {
+    return { expression, ast: compile(expression) };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+/**
+ * What the model reads of a successful response `body` through `query`: the selection as JSON
+ * (a string as it is). When the body is not JSON, the query fails on it, or it selects nothing
+ * (null), the body is handed on whole rather than lost, with the `problem` for the log.
+ */
+export function applyQuery(query: ResponseQuery, body: string): { text: string; problem?: string } {
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch {
+    return { text: body, problem: 'the response is not JSON' };
+  }
+  let selected: unknown;
+  try {
+    selected = TreeInterpreter.search(query.ast, data as never);
+  } catch (error) {
+    return { text: body, problem: (error as Error).message };
+  }
+  if (selected === null) return { text: body, problem: 'it selects nothing (null)' };
+  return { text: typeof selected === 'string' ? selected : JSON.stringify(selected) };
+}
