@@ -1,9 +1,8 @@
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
-import { useEngineRig } from './support/turn-harness.js';
+import { useEngineRig, useClientPerTest } from './support/turn-harness.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
-import { WsClient } from './support/ws-client.js';
 
-/** `"confirm": true`: a call runs only once the user approves it over /ws. */
+/** `"confirm": true`: a call runs only once the user approves it over /client.ws. */
 describe('calls the user approves', () => {
   const rig = useEngineRig(
     (base) => ({
@@ -28,20 +27,14 @@ describe('calls the user approves', () => {
     }),
     (req, res) => res.end(req.method === 'DELETE' ? 'deleted' : 'sunny'),
   );
-  let ws: WsClient;
-  beforeEach(async () => {
-    rig.llm.reset();
-    rig.tools.requests.length = 0;
-    ws = await WsClient.connect(rig.engine.wsUrl);
-  });
-  afterEach(() => ws.close());
+  const client = useClientPerTest(rig);
 
   /** The model calls `calls`, then answers; returns the index of the first message of the turn. */
   function modelCalls(
     ...calls: { id: string; name: string; arguments: Record<string, unknown> }[]
   ) {
     rig.llm.enqueue(sseStructuredCalls(calls), sseText(['Done.']));
-    return ws.messages.length;
+    return client.ws.messages.length;
   }
   const del = { id: 'call_del', name: 'delete_item', arguments: { id: '5' } };
   const toolMessage = (id: string) =>
@@ -49,23 +42,23 @@ describe('calls the user approves', () => {
 
   it('runs the call once the user approves it', async () => {
     const from = modelCalls(del);
-    ws.send({ type: 'user_text', text: 'delete item 5' });
-    const ask = await ws.waitFor((m) => m.type === 'tool_confirm', from);
+    client.ws.send({ type: 'user_text', text: 'delete item 5' });
+    const ask = await client.ws.waitFor((m) => m.type === 'tool_confirm', from);
     expect(ask).toEqual({
       type: 'tool_confirm',
       id: 'call_del',
       name: 'delete_item',
       arguments: { id: '5' },
     });
-    expect(ws.messages[ws.messages.indexOf(ask) - 1]).toMatchObject({
+    expect(client.ws.messages[client.ws.messages.indexOf(ask) - 1]).toMatchObject({
       type: 'tool_call',
       id: 'call_del',
     });
     expect(rig.tools.requests).toHaveLength(0); // nothing runs before the answer
-    ws.send({ type: 'tool_confirm', id: 'call_del', approved: true });
-    await ws.waitFor((m) => m.type === 'assistant_end', from);
+    client.ws.send({ type: 'tool_confirm', id: 'call_del', approved: true });
+    await client.ws.waitFor((m) => m.type === 'assistant_end', from);
     expect(rig.tools.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['DELETE /items/5']);
-    expect(ws.messages.find((m) => m.type === 'tool_result')).toMatchObject({
+    expect(client.ws.messages.find((m) => m.type === 'tool_result')).toMatchObject({
       id: 'call_del',
       ok: true,
     });
@@ -74,19 +67,19 @@ describe('calls the user approves', () => {
 
   it('does not run a declined call, or one left unanswered, and tells the model why', async () => {
     let from = modelCalls(del);
-    ws.send({ type: 'user_text', text: 'delete item 5' });
-    await ws.waitFor((m) => m.type === 'tool_confirm', from);
-    ws.send({ type: 'tool_confirm', id: 'call_del', approved: false });
-    await ws.waitFor((m) => m.type === 'assistant_end', from);
+    client.ws.send({ type: 'user_text', text: 'delete item 5' });
+    await client.ws.waitFor((m) => m.type === 'tool_confirm', from);
+    client.ws.send({ type: 'tool_confirm', id: 'call_del', approved: false });
+    await client.ws.waitFor((m) => m.type === 'assistant_end', from);
     expect(toolMessage('call_del')).toBe('Error: the user declined this call');
-    expect(ws.messages.slice(from).find((m) => m.type === 'tool_result')).toMatchObject({
+    expect(client.ws.messages.slice(from).find((m) => m.type === 'tool_result')).toMatchObject({
       ok: false,
     });
 
     rig.llm.reset();
     // Another id: the conversation already holds call_del, which the engine would replace.
     from = modelCalls({ ...del, id: 'call_del2' });
-    const turn = await ws.turn('delete item 5 again');
+    const turn = await client.ws.turn('delete item 5 again');
     expect(turn.map((m) => m.type)).toEqual([
       'tool_call',
       'tool_confirm',
@@ -97,8 +90,8 @@ describe('calls the user approves', () => {
     expect(toolMessage('call_del2')).toBe('Error: the user did not approve this call within 0.3s');
     expect(rig.tools.requests).toHaveLength(0);
     // A late answer finds no call waiting.
-    ws.send({ type: 'tool_confirm', id: 'call_del2', approved: true });
-    expect(await ws.waitFor((m) => m.type === 'error', from)).toEqual({
+    client.ws.send({ type: 'tool_confirm', id: 'call_del2', approved: true });
+    expect(await client.ws.waitFor((m) => m.type === 'error', from)).toEqual({
       type: 'error',
       code: 'invalid_message',
       message: 'no call awaits approval with id "call_del2"',
@@ -111,14 +104,14 @@ describe('calls the user approves', () => {
       name: 'get_weather',
       arguments: { city: 'Oslo' },
     });
-    ws.send({ type: 'user_text', text: 'delete 5 and the weather' });
-    await ws.waitFor((m) => m.type === 'tool_result' && m.id === 'call_w', from);
-    ws.send({ type: 'interrupt' });
-    expect(await ws.waitFor((m) => m.type === 'assistant_end', from)).toMatchObject({
+    client.ws.send({ type: 'user_text', text: 'delete 5 and the weather' });
+    await client.ws.waitFor((m) => m.type === 'tool_result' && m.id === 'call_w', from);
+    client.ws.send({ type: 'interrupt' });
+    expect(await client.ws.waitFor((m) => m.type === 'assistant_end', from)).toMatchObject({
       interrupted: true,
     });
     rig.llm.enqueue(sseText(['Ok.']));
-    await ws.turn('never mind');
+    await client.ws.turn('never mind');
     const messages = rig.llm.requests.at(-1)!.body.messages;
     expect(messages.filter((m: any) => m.role === 'tool')).toEqual([
       { role: 'tool', tool_call_id: 'call_del', content: 'Error: cancelled' },
@@ -129,7 +122,7 @@ describe('calls the user approves', () => {
 
   it('refuses a call made from inside a code tool, which the user could not see first', async () => {
     modelCalls({ id: 'call_tidy', name: 'tidy', arguments: {} });
-    await ws.turn('tidy up', 30_000);
+    await client.ws.turn('tidy up', 30_000);
     expect(toolMessage('call_tidy')).toBe(
       "\"Error: tool request failed: 'delete_item' needs the user's approval, so it cannot be called from another tool\"",
     );

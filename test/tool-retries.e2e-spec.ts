@@ -1,9 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sseStructuredCalls, sseText, type Script } from './support/fake-llm.js';
-import { pieces, useEngineRig, xmlCall } from './support/turn-harness.js';
+import { pieces, useClientPerTest, useEngineRig, xmlCall } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
-import { WsClient } from './support/ws-client.js';
 
 /** A port nothing listens on (yet). */
 async function freePort(): Promise<number> {
@@ -48,16 +47,10 @@ describe('tool requests retried after transient failures', () => {
       res.end(`answered on attempt ${n}`);
     },
   );
-  let ws: WsClient;
+  const client = useClientPerTest(rig);
   let late: Server | undefined;
-  beforeEach(async () => {
-    rig.llm.reset();
-    rig.tools.requests.length = 0;
-    seen.clear();
-    ws = await WsClient.connect(rig.engine.wsUrl);
-  });
+  beforeEach(() => seen.clear());
   afterEach(async () => {
-    ws.close();
     await new Promise<void>((resolve) => (late ? late.close(() => resolve()) : resolve()));
     late = undefined;
   });
@@ -68,7 +61,7 @@ describe('tool requests retried after transient failures', () => {
     script: Script = sseStructuredCalls([{ id: 'call_1', name, arguments: {} }]),
   ) {
     rig.llm.enqueue(script, sseText(['ok']));
-    const turn = await ws.turn(`use ${name}`, 10_000);
+    const turn = await client.ws.turn(`use ${name}`, 10_000);
     const read = rig.llm.requests[1]!.body.messages.findLast((m: any) => m.role === 'tool').content;
     return { read, result: turn.find((m) => m.type === 'tool_result')! };
   }
@@ -108,9 +101,9 @@ describe('tool requests retried after transient failures', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     // The call is known (prose follows it) while the end of the output waits for the gate.
     const text = `${xmlCall('late_post', {})} ${'Working on it. '.repeat(16)}`;
-    const from = ws.messages.length;
+    const from = client.ws.messages.length;
     const done = call('late_post', { ...sseText(pieces(text, 20)), gate });
-    await ws.waitFor((m) => m.type === 'tool_call', from);
+    await client.ws.waitFor((m) => m.type === 'tool_call', from);
     const bodies: string[] = [];
     release(); // the round ends: the first attempt is refused, the backend comes up meanwhile
     await new Promise((r) => setTimeout(r, 60));

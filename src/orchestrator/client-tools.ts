@@ -6,7 +6,7 @@ import { toolErrors, truncateResult } from '../tools/tool-errors.js';
 import type { ToolOutcome } from '../tools/tool-executor.js';
 import { parametersProblem } from '../tools/tool-validation.js';
 import { awaitAnswer } from './awaiting.js';
-import type { TurnContext } from './turn-context.js';
+import { timed, type TurnContext } from './turn-context.js';
 
 /**
  * A tool the client runs itself (open a screen, read the device's location, ask its own UI),
@@ -115,20 +115,19 @@ export function askClient(
   tool: ClientTool,
   limits: { timeoutSecs: number; resultMaxChars: number },
 ): void {
-  const started = performance.now();
   const problem = call.argumentsValid
     ? argumentProblem(tool.parameters, call.arguments)
     : `arguments are not a JSON object: ${call.rawArguments}`;
   if (problem) {
     const outcome = { ok: false, text: toolErrors.requestFailed(problem) };
-    ctx.clientCalls.set(call.id, { started, outcome: Promise.resolve(outcome) });
+    ctx.started.set(call.id, { outcome: timed(Promise.resolve(outcome), ctx.callSignal) });
     return;
   }
   const timeoutSecs = tool.timeout_secs ?? limits.timeoutSecs;
   const waited = awaitAnswer(
     ctx.session.clientCalls,
     call.id,
-    ctx.clientSignal,
+    ctx.callSignal,
     timeoutSecs * 1000,
   ).then((waited): ToolOutcome | undefined => {
     if (waited === 'cancelled') return undefined;
@@ -139,6 +138,6 @@ export function askClient(
       };
     return replyOutcome(waited.answer, limits.resultMaxChars);
   });
-  ctx.clientCalls.set(call.id, { started, outcome: waited });
+  ctx.started.set(call.id, { outcome: timed(waited, ctx.callSignal) });
   ctx.emit({ type: 'client_tool_call', id: call.id, name: call.name, arguments: call.arguments });
 }

@@ -1,6 +1,7 @@
 import type { StreamedText } from '../llm/streamed-text.js';
 import type { TokenUsage } from '../llm/usage.js';
-import type { ToolSnapshot } from '../tools/tool-definition.js';
+import { SAFE_METHODS, type Tool, type ToolSnapshot } from '../tools/tool-definition.js';
+import type { ToolCallEvent } from '../llm/llm.types.js';
 import type { ToolCallContext, ToolExecutor, ToolOutcome } from '../tools/tool-executor.js';
 import type { ClientTool } from './client-tools.js';
 import type { TurnEvent } from './protocol/server-events.js';
@@ -30,12 +31,61 @@ export interface TurnContext {
   usage?: TokenUsage;
   /** The client's own tools offered in this turn (`client_tools` at its start), by name. */
   clientTools: ReadonlyMap<string, ClientTool>;
-  /** Calls handed to the client (`askClient`), by call id: when, and their outcome (undefined once cancelled). */
-  clientCalls: Map<string, { started: number; outcome: Promise<ToolOutcome | undefined> }>;
-  /** Aborted when the turn is cancelled or over: a client call still waiting gets no result. */
-  clientSignal: AbortSignal;
+  /**
+   * Calls under way before their round ended, by call id: handed to the client (`askClient`), or
+   * run at once because running them early changes nothing (`startsEarly`).
+   */
+  started: Map<string, StartedCall>;
+  /** Aborted when the turn is cancelled or over: a call still running or waiting then gets no result. */
+  callSignal: AbortSignal;
   /** Asks the client to approve call `id` (of a `"confirm": true` tool) and waits for its answer. */
   approve: (id: string) => Promise<{ approval: Approval; refusal?: string }>;
+}
+
+/** A call under way: its outcome and how long it took (undefined once the turn is cancelled or over). */
+export interface StartedCall {
+  outcome: Promise<(ToolOutcome & { ms: number }) | undefined>;
+}
+
+/** Times `outcome` from now; undefined when `signal` aborted meanwhile. */
+export function timed(
+  outcome: Promise<ToolOutcome | undefined>,
+  signal: AbortSignal,
+): StartedCall['outcome'] {
+  const started = performance.now();
+  return outcome.then((result) =>
+    result === undefined || signal.aborted
+      ? undefined
+      : { ...result, ms: Math.round(performance.now() - started) },
+  );
+}
+
+/**
+ * A call that may run as soon as the model has written it, while the rest of its message is still
+ * coming: an HTTP tool whose method changes nothing and that needs no approval. Should the round
+ * then fail, nothing was done that the conversation would not know of.
+ */
+export function startsEarly(tool: Tool | undefined): boolean {
+  return tool?.kind === 'http' && !tool.confirm && SAFE_METHODS.has(tool.method);
+}
+
+/** Runs `call` now with `executor`, on the turn's call signal. */
+export function startCall(
+  executor: ToolExecutor,
+  ctx: TurnContext,
+  call: ToolCallEvent,
+): StartedCall {
+  const signal = ctx.callSignal;
+  const outcome = executor.execute({
+    id: call.id,
+    name: call.name,
+    args: call.arguments,
+    ...(call.argumentsValid ? {} : { rawArguments: call.rawArguments }),
+    snapshot: ctx.snapshot,
+    signal,
+    context: ctx.toolContext,
+  });
+  return { outcome: timed(outcome, signal) };
 }
 
 /** Executes a round's calls in parallel; results go to history in call order. */
@@ -56,52 +106,38 @@ export async function runCalls(
   });
   const results: (string | undefined)[] = round.calls.map(() => undefined);
   const running = round.calls.map(async (call, i) => {
-    const asked = ctx.clientCalls.get(call.id);
-    if (asked) {
-      const outcome = await asked.outcome;
-      if (outcome === undefined) return;
-      results[i] = outcome.text;
-      const ms = Math.round(performance.now() - asked.started);
-      ctx.emit({ type: 'tool_result', id: call.id, name: call.name, ok: outcome.ok, ms });
-      return;
-    }
-    // A tool that needs the user's approval runs only once it is given.
-    const tool = ctx.snapshot.byName.get(call.name);
-    if (tool?.confirm) {
-      const prompt = tool.confirmPrompt && confirmPrompt(tool.confirmPrompt, call.arguments);
-      ctx.emit({
-        type: 'tool_confirm',
-        id: call.id,
-        name: call.name,
-        arguments: call.arguments,
-        ...(prompt && { prompt }),
-      });
-      const { approval, refusal } = await ctx.approve(call.id);
-      if (approval === 'cancelled') return;
-      if (refusal !== undefined) {
-        results[i] = refusal;
-        ctx.emit({ type: 'tool_result', id: call.id, name: call.name, ok: false, ms: 0 });
-        return;
+    let run = ctx.started.get(call.id);
+    if (!run) {
+      // A tool that needs the user's approval runs only once it is given.
+      const tool = ctx.snapshot.byName.get(call.name);
+      if (tool?.confirm) {
+        const prompt = tool.confirmPrompt && confirmPrompt(tool.confirmPrompt, call.arguments);
+        ctx.emit({
+          type: 'tool_confirm',
+          id: call.id,
+          name: call.name,
+          arguments: call.arguments,
+          ...(prompt && { prompt }),
+        });
+        const { approval, refusal } = await ctx.approve(call.id);
+        if (approval === 'cancelled') return;
+        if (refusal !== undefined) {
+          results[i] = refusal;
+          ctx.emit({ type: 'tool_result', id: call.id, name: call.name, ok: false, ms: 0 });
+          return;
+        }
       }
+      run = startCall(executor, ctx, call);
     }
-    const started = performance.now();
-    const outcome = await executor.execute({
-      id: call.id,
-      name: call.name,
-      args: call.arguments,
-      ...(call.argumentsValid ? {} : { rawArguments: call.rawArguments }),
-      snapshot: ctx.snapshot,
-      signal: ctx.signal,
-      context: ctx.toolContext,
-    });
-    if (ctx.signal.aborted) return;
+    const outcome = await run.outcome;
+    if (outcome === undefined) return;
     results[i] = outcome.text;
     ctx.emit({
       type: 'tool_result',
       id: call.id,
       name: call.name,
       ok: outcome.ok,
-      ms: Math.round(performance.now() - started),
+      ms: outcome.ms,
       ...(outcome.logs ? { logs: outcome.logs } : {}),
     });
   });

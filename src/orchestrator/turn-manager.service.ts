@@ -19,7 +19,7 @@ import { RoundFailed, runRound, TurnCancelled, type RoundResult } from './round.
 import type { Session } from './session.js';
 import { StreamedText } from '../llm/streamed-text.js';
 import { sessionState, ToolScope } from './tool-scope.service.js';
-import { runCalls, type TurnContext } from './turn-context.js';
+import { runCalls, startCall, startsEarly, type TurnContext } from './turn-context.js';
 import { awaitApproval, refusalText } from './approvals.js';
 import { askClient, type ClientTool } from './client-tools.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
@@ -93,8 +93,8 @@ export class TurnManager {
       visible: new StreamedText(),
       pendingWs: '',
       clientTools,
-      clientCalls: new Map(),
-      clientSignal: AbortSignal.any([signal, over.signal]),
+      started: new Map(),
+      callSignal: AbortSignal.any([signal, over.signal]),
       approve: async (id) => {
         const timeoutMs = this.toolSettings.confirmTimeoutSecs * 1000;
         const approval = await awaitApproval(session, id, signal, timeoutMs);
@@ -288,6 +288,8 @@ export class TurnManager {
       ctx.emit({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
       const client = ctx.clientTools.get(call.name);
       if (client) askClient(ctx, call, client, this.toolSettings);
+      else if (startsEarly(ctx.snapshot.byName.get(call.name)))
+        ctx.started.set(call.id, startCall(this.executor, ctx, call));
     } else if (event.type === 'done' && event.usage) {
       ctx.usage = addUsage(ctx.usage, event.usage);
     }

@@ -71,6 +71,9 @@ export interface ToolSnapshot {
 
 export const DEFAULT_PARAMETERS: JsonSchema = { type: 'object', properties: {} };
 
+/** Methods that change nothing on the server (RFC 9110 "safe"): retried, and run early, by default. */
+export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+
 /** RFC 9110 token: what an HTTP method (and a header name) may be made of. */
 export const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 

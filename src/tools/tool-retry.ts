@@ -1,7 +1,6 @@
 import { retryAfterMs, retryDelayMs } from '../common/retry.js';
+import { SAFE_METHODS } from './tool-definition.js';
 
-/** Methods that change nothing on the server (RFC 9110 "safe"): retried unless told otherwise. */
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 /** Failures after which the request never reached the backend: retried whatever the method. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
 /** A connection dropped or unreachable on the way: the backend may have seen the request. */

@@ -59,6 +59,21 @@ export interface TurnHarness extends EngineRig {
 }
 
 /**
+ * Before each test of the block: the rig's fake LLM and tool server forget what they saw, and a
+ * fresh WebSocket client connects (`client.ws`), closed after the test.
+ */
+export function useClientPerTest(rig: EngineRig): { ws: WsClient } {
+  const client = {} as { ws: WsClient };
+  beforeEach(async () => {
+    rig.llm.reset();
+    rig.tools.requests.length = 0;
+    client.ws = await WsClient.connect(rig.engine.wsUrl);
+  });
+  afterEach(() => client.ws.close());
+  return client;
+}
+
+/**
  * The real engine with a fake LLM and a real tool server (weather, 404, bad verb, refused
  * connection, big body), and a fresh WebSocket client for every test.
  */
@@ -83,11 +98,7 @@ export function useTurnHarness(): TurnHarness {
       res.end(`${decodeURIComponent(req.path.slice(1))}: ☀️ +21°C`);
     },
   ) as TurnHarness;
-  beforeEach(async () => {
-    h.llm.reset();
-    h.tools.requests.length = 0;
-    h.ws = await WsClient.connect(h.engine.wsUrl);
-  });
-  afterEach(() => h.ws.close());
+  const client = useClientPerTest(h);
+  Object.defineProperty(h, 'ws', { get: () => client.ws });
   return h;
 }

@@ -1,0 +1,94 @@
+import { sseText, type Script } from './support/fake-llm.js';
+import { pieces, types, useEngineRig, xmlCall, useClientPerTest } from './support/turn-harness.js';
+import { weatherTool, writeToolsFile } from './support/tools-file.js';
+import { until } from './support/waiting.js';
+
+/**
+ * A call that changes nothing (an HTTP tool with GET, no approval) runs as soon as the model has
+ * written it, while the rest of its message is still coming; others wait for the round's end.
+ */
+describe('calls run while the model is still writing', () => {
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    LLM_TOOLS_FILE: writeToolsFile([
+      weatherTool(base),
+      {
+        name: 'add_note',
+        url: `${base}/notes`,
+        method: 'POST',
+        parameters: { type: 'object', properties: { text: { type: 'string' } } },
+      },
+    ]),
+  }));
+  const client = useClientPerTest(rig);
+
+  /** The model writes `first`, then a second call whose end waits for the returned release. */
+  function holdRound(first: string) {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const text = `${first}\n${xmlCall('get_weather', { city: 'Oslo' })}`;
+    rig.llm.enqueue({ ...sseText(pieces(text, 6)), gate } as Script, sseText(['Done.']));
+    return release;
+  }
+
+  it('sends a GET call’s request before the model has finished its message', async () => {
+    const release = holdRound(xmlCall('get_weather', { city: 'Paris' }));
+    const from = client.ws.messages.length;
+    client.ws.send({ type: 'user_text', text: 'weather in Paris and Oslo' });
+    await until(() => rig.tools.requests.length === 1, 'the first call to reach its tool');
+    expect(rig.tools.requests[0]!.path).toBe('/Paris');
+    expect(rig.llm.requests).toHaveLength(1); // the model is still writing
+    release();
+    const end = await client.ws.waitFor((m) => m.type === 'assistant_end', from);
+    expect(end.text).toBe('Done.');
+    // The client sees the same events in the same order: every call, then every result.
+    expect(types(client.ws.messages.slice(from))).toEqual([
+      'tool_call',
+      'tool_call',
+      'tool_result',
+      'tool_result',
+      'assistant_delta',
+      'assistant_end',
+    ]);
+    // Results reach the model in call order, the early one included.
+    const tools = rig.llm.requests[1]!.body.messages.filter((m: any) => m.role === 'tool');
+    const calls = client.ws.messages.slice(from).filter((m) => m.type === 'tool_call');
+    expect(tools.map((m: any) => m.tool_call_id)).toEqual(calls.map((m) => m.id));
+    expect(tools.map((m: any) => m.content)).toEqual(['ok', 'ok']);
+  });
+
+  it('waits for the round’s end before a call that may change something (POST)', async () => {
+    const release = holdRound(xmlCall('add_note', { text: 'buy milk' }));
+    const from = client.ws.messages.length;
+    client.ws.send({ type: 'user_text', text: 'note and weather' });
+    await client.ws.waitFor((m) => m.type === 'tool_call', from);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(rig.tools.requests).toHaveLength(0);
+    release();
+    await client.ws.waitFor((m) => m.type === 'assistant_end', from);
+    expect(rig.tools.requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'GET /Oslo',
+      'POST /notes',
+    ]);
+  });
+
+  it('drops a call run early when the round then fails, and the session goes on', async () => {
+    // The prose after the call shows it is complete; the stream then fails.
+    const text = `${xmlCall('get_weather', { city: 'Lima' })}\n${'And now the forecast. '.repeat(12)}`;
+    const streamed = sseText(pieces(text, 6)).pieces.slice(0, -2);
+    rig.llm.enqueue({
+      kind: 'sse',
+      delayMs: 2,
+      pieces: [...streamed, 'data: {"error":{"message":"overloaded","code":500}}\n\n'],
+    });
+    const turn = await client.ws.turn('weather in Lima');
+    expect(types(turn)).toContain('error');
+    expect(turn.at(-1)).toMatchObject({ type: 'assistant_end' });
+    expect(rig.tools.requests.map((r) => r.path)).toEqual(['/Lima']); // it ran early
+    rig.llm.enqueue(sseText(['Hello.']));
+    await client.ws.turn('hi');
+    // No call of the failed round reached the history: the next request is a valid round trip.
+    const messages = rig.llm.requests.at(-1)!.body.messages;
+    expect(messages.some((m: any) => m.role === 'tool' || m.tool_calls)).toBe(false);
+  });
+});
