@@ -10,6 +10,7 @@ import { until } from './support/waiting.js';
 describe('calls run while the model is still writing', () => {
   const rig = useEngineRig((base) => ({
     LLM_MODEL: 'm',
+    LLM_TOOL_MAX_CALLS_PER_ROUND: '2',
     LLM_TOOLS_FILE: writeToolsFile([
       weatherTool(base),
       {
@@ -90,5 +91,22 @@ describe('calls run while the model is still writing', () => {
     // No call of the failed round reached the history: the next request is a valid round trip.
     const messages = rig.llm.requests.at(-1)!.body.messages;
     expect(messages.some((m: any) => m.role === 'tool' || m.tool_calls)).toBe(false);
+  });
+
+  it('runs at most LLM_TOOL_MAX_CALLS_PER_ROUND calls of one message; the model reads why for the rest', async () => {
+    const calls = ['Oslo', 'Lima', 'Rome']
+      .map((city) => xmlCall('get_weather', { city }))
+      .join('\n');
+    rig.llm.enqueue(sseText(pieces(calls, 9)), sseText(['Two of three.']));
+    const turn = await client.ws.turn('weather in three cities');
+    expect(rig.tools.requests.map((r) => r.path).sort()).toEqual(['/Lima', '/Oslo']);
+    const results = turn.filter((m) => m.type === 'tool_result');
+    expect(results.map((m) => m.ok)).toEqual([true, true, false]);
+    const tools = rig.llm.requests[1]!.body.messages.filter((m: any) => m.role === 'tool');
+    expect(tools.map((m: any) => m.content)).toEqual([
+      'ok',
+      'ok',
+      'Error: tool request failed: not run: at most 2 calls are run per message; make the others after these results',
+    ]);
   });
 });

@@ -11,6 +11,7 @@ describe('parseEnv', () => {
       explicit: undefined,
       file: '',
       maxIterations: 4,
+      maxCallsPerRound: 16,
       timeoutSecs: 15,
       retries: 1,
       retryBackoffMs: 200,

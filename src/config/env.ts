@@ -162,6 +162,8 @@ export interface Env {
     explicit: boolean | undefined;
     file: string;
     maxIterations: number;
+    /** Calls of one model message that are run; the rest get an error text (a runaway model). */
+    maxCallsPerRound: number;
     timeoutSecs: number;
     /** Further attempts of a tool request that failed transiently (LLM_TOOL_RETRIES). */
     retries: number;
@@ -294,6 +296,7 @@ export function parseEnv(raw: Raw): Env {
       explicit: bool(raw, 'LLM_TOOLS_ENABLED'),
       file: toolsFile,
       maxIterations: int(raw, 'LLM_TOOL_MAX_ITERATIONS', 4, 0, 100),
+      maxCallsPerRound: int(raw, 'LLM_TOOL_MAX_CALLS_PER_ROUND', 16, 1, 256),
       timeoutSecs: num(raw, 'LLM_TOOL_TIMEOUT_SECS', 15, 0, 3600),
       retries: int(raw, 'LLM_TOOL_RETRIES', 1, 0, 5),
       retryBackoffMs: int(raw, 'LLM_TOOL_RETRY_BACKOFF_MS', 200, 0, 10_000),

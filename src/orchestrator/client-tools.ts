@@ -6,7 +6,7 @@ import { toolErrors, truncateResult } from '../tools/tool-errors.js';
 import type { ToolOutcome } from '../tools/tool-executor.js';
 import { parametersProblem } from '../tools/tool-validation.js';
 import { awaitAnswer } from './awaiting.js';
-import { timed, type TurnContext } from './turn-context.js';
+import type { TurnContext } from './turn-context.js';
 
 /**
  * A tool the client runs itself (open a screen, read the device's location, ask its own UI),
@@ -105,24 +105,21 @@ export function replyOutcome(reply: ClientReply, maxChars: number): ToolOutcome 
 
 /**
  * Hands a call of client tool `tool` to the client (`client_tool_call`) as soon as the model has
- * made it, and starts waiting for its result, which `runCalls` takes once the round is over
- * (so a client may answer while the model is still writing). Arguments that do not fit the
- * tool's parameters are not sent: the model reads why, as for the engine's tools.
+ * made it; resolves with what the model will read (undefined once the turn is cancelled or over),
+ * which `runCalls` takes once the round is over (so a client may answer while the model is still
+ * writing). Arguments that do not fit the tool's parameters are not sent: the model reads why, as
+ * for the engine's tools.
  */
 export function askClient(
   ctx: TurnContext,
   call: ToolCallEvent,
   tool: ClientTool,
   limits: { timeoutSecs: number; resultMaxChars: number },
-): void {
+): Promise<ToolOutcome | undefined> {
   const problem = call.argumentsValid
     ? argumentProblem(tool.parameters, call.arguments)
     : `arguments are not a JSON object: ${call.rawArguments}`;
-  if (problem) {
-    const outcome = { ok: false, text: toolErrors.requestFailed(problem) };
-    ctx.started.set(call.id, { outcome: timed(Promise.resolve(outcome), ctx.callSignal) });
-    return;
-  }
+  if (problem) return Promise.resolve({ ok: false, text: toolErrors.requestFailed(problem) });
   const timeoutSecs = tool.timeout_secs ?? limits.timeoutSecs;
   const waited = awaitAnswer(
     ctx.session.clientCalls,
@@ -138,6 +135,6 @@ export function askClient(
       };
     return replyOutcome(waited.answer, limits.resultMaxChars);
   });
-  ctx.started.set(call.id, { outcome: timed(waited, ctx.callSignal) });
   ctx.emit({ type: 'client_tool_call', id: call.id, name: call.name, arguments: call.arguments });
+  return waited;
 }

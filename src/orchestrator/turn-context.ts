@@ -1,8 +1,8 @@
 import type { StreamedText } from '../llm/streamed-text.js';
 import type { TokenUsage } from '../llm/usage.js';
-import { SAFE_METHODS, type Tool, type ToolSnapshot } from '../tools/tool-definition.js';
-import type { ToolCallEvent } from '../llm/llm.types.js';
-import type { ToolCallContext, ToolExecutor, ToolOutcome } from '../tools/tool-executor.js';
+import type { ToolSnapshot } from '../tools/tool-definition.js';
+import type { ToolCallContext, ToolExecutor } from '../tools/tool-executor.js';
+import { startCall, type StartedCall } from './call-start.js';
 import type { ClientTool } from './client-tools.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import { TurnCancelled, type RoundResult } from './round.js';
@@ -38,54 +38,10 @@ export interface TurnContext {
   started: Map<string, StartedCall>;
   /** Aborted when the turn is cancelled or over: a call still running or waiting then gets no result. */
   callSignal: AbortSignal;
+  /** Calls the model has made in the current completion request (see LLM_TOOL_MAX_CALLS_PER_ROUND). */
+  roundCalls: number;
   /** Asks the client to approve call `id` (of a `"confirm": true` tool) and waits for its answer. */
   approve: (id: string) => Promise<{ approval: Approval; refusal?: string }>;
-}
-
-/** A call under way: its outcome and how long it took (undefined once the turn is cancelled or over). */
-export interface StartedCall {
-  outcome: Promise<(ToolOutcome & { ms: number }) | undefined>;
-}
-
-/** Times `outcome` from now; undefined when `signal` aborted meanwhile. */
-export function timed(
-  outcome: Promise<ToolOutcome | undefined>,
-  signal: AbortSignal,
-): StartedCall['outcome'] {
-  const started = performance.now();
-  return outcome.then((result) =>
-    result === undefined || signal.aborted
-      ? undefined
-      : { ...result, ms: Math.round(performance.now() - started) },
-  );
-}
-
-/**
- * A call that may run as soon as the model has written it, while the rest of its message is still
- * coming: an HTTP tool whose method changes nothing and that needs no approval. Should the round
- * then fail, nothing was done that the conversation would not know of.
- */
-export function startsEarly(tool: Tool | undefined): boolean {
-  return tool?.kind === 'http' && !tool.confirm && SAFE_METHODS.has(tool.method);
-}
-
-/** Runs `call` now with `executor`, on the turn's call signal. */
-export function startCall(
-  executor: ToolExecutor,
-  ctx: TurnContext,
-  call: ToolCallEvent,
-): StartedCall {
-  const signal = ctx.callSignal;
-  const outcome = executor.execute({
-    id: call.id,
-    name: call.name,
-    args: call.arguments,
-    ...(call.argumentsValid ? {} : { rawArguments: call.rawArguments }),
-    snapshot: ctx.snapshot,
-    signal,
-    context: ctx.toolContext,
-  });
-  return { outcome: timed(outcome, signal) };
 }
 
 /** Executes a round's calls in parallel; results go to history in call order. */

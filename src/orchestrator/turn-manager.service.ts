@@ -19,9 +19,10 @@ import { RoundFailed, runRound, TurnCancelled, type RoundResult } from './round.
 import type { Session } from './session.js';
 import { StreamedText } from '../llm/streamed-text.js';
 import { sessionState, ToolScope } from './tool-scope.service.js';
-import { runCalls, startCall, startsEarly, type TurnContext } from './turn-context.js';
+import { runCalls, type TurnContext } from './turn-context.js';
+import { announceCall } from './call-start.js';
 import { awaitApproval, refusalText } from './approvals.js';
-import { askClient, type ClientTool } from './client-tools.js';
+import type { ClientTool } from './client-tools.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
 import { CLIENT_TOOL } from '../metrics/engine-metrics.js';
 
@@ -94,6 +95,7 @@ export class TurnManager {
       pendingWs: '',
       clientTools,
       started: new Map(),
+      roundCalls: 0,
       callSignal: AbortSignal.any([signal, over.signal]),
       approve: async (id) => {
         const timeoutMs = this.toolSettings.confirmTimeoutSecs * 1000;
@@ -194,6 +196,7 @@ export class TurnManager {
   private async completion(ctx: TurnContext, toolChoice: 'auto' | 'none'): Promise<RoundResult> {
     let request = await this.request(ctx, toolChoice);
     const take = toolChoice === 'auto';
+    ctx.roundCalls = 0;
     const onEvent = (event: LlmEvent) => this.forward(ctx, event, take);
     let round: RoundResult;
     for (;;) {
@@ -285,11 +288,7 @@ export class TurnManager {
       this.logger.debug(
         `tool call ${call.name} ${call.rawArguments} (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
       );
-      ctx.emit({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
-      const client = ctx.clientTools.get(call.name);
-      if (client) askClient(ctx, call, client, this.toolSettings);
-      else if (startsEarly(ctx.snapshot.byName.get(call.name)))
-        ctx.started.set(call.id, startCall(this.executor, ctx, call));
+      announceCall(ctx, call, { executor: this.executor, limits: this.toolSettings });
     } else if (event.type === 'done' && event.usage) {
       ctx.usage = addUsage(ctx.usage, event.usage);
     }

@@ -1,0 +1,83 @@
+import type { ToolCallEvent } from '../llm/llm.types.js';
+import { SAFE_METHODS, type Tool } from '../tools/tool-definition.js';
+import { toolErrors } from '../tools/tool-errors.js';
+import type { ToolExecutor, ToolOutcome } from '../tools/tool-executor.js';
+import { askClient } from './client-tools.js';
+import type { TurnContext } from './turn-context.js';
+
+/** What getting a call going needs from the turn loop. */
+export interface CallStarter {
+  executor: ToolExecutor;
+  limits: { timeoutSecs: number; resultMaxChars: number; maxCallsPerRound: number };
+}
+
+/**
+ * Announces a call the model has just made (`tool_call`) and gets it going before its round ends
+ * where that is safe: a call of the client's own tools goes to the client, a call that changes
+ * nothing runs (`startsEarly`); the rest wait for `runCalls`. A call beyond the round's limit of
+ * calls is never run: the model reads why (a model caught in a loop must not flood a backend).
+ */
+export function announceCall(ctx: TurnContext, call: ToolCallEvent, starter: CallStarter): void {
+  ctx.emit({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
+  const { limits } = starter;
+  if (++ctx.roundCalls > limits.maxCallsPerRound) {
+    const text = toolErrors.requestFailed(
+      `not run: at most ${limits.maxCallsPerRound} calls are run per message; make the others after these results`,
+    );
+    ctx.started.set(call.id, { outcome: Promise.resolve({ ok: false, text, ms: 0 }) });
+    return;
+  }
+  const client = ctx.clientTools.get(call.name);
+  if (client)
+    ctx.started.set(call.id, {
+      outcome: timed(askClient(ctx, call, client, limits), ctx.callSignal),
+    });
+  else if (startsEarly(ctx.snapshot.byName.get(call.name)))
+    ctx.started.set(call.id, startCall(starter.executor, ctx, call));
+}
+
+/** A call under way: its outcome and how long it took (undefined once the turn is cancelled or over). */
+export interface StartedCall {
+  outcome: Promise<(ToolOutcome & { ms: number }) | undefined>;
+}
+
+/** Times `outcome` from now; undefined when `signal` aborted meanwhile. */
+export function timed(
+  outcome: Promise<ToolOutcome | undefined>,
+  signal: AbortSignal,
+): StartedCall['outcome'] {
+  const started = performance.now();
+  return outcome.then((result) =>
+    result === undefined || signal.aborted
+      ? undefined
+      : { ...result, ms: Math.round(performance.now() - started) },
+  );
+}
+
+/**
+ * A call that may run as soon as the model has written it, while the rest of its message is still
+ * coming: an HTTP tool whose method changes nothing and that needs no approval. Should the round
+ * then fail, nothing was done that the conversation would not know of.
+ */
+export function startsEarly(tool: Tool | undefined): boolean {
+  return tool?.kind === 'http' && !tool.confirm && SAFE_METHODS.has(tool.method);
+}
+
+/** Runs `call` now with `executor`, on the turn's call signal. */
+export function startCall(
+  executor: ToolExecutor,
+  ctx: TurnContext,
+  call: ToolCallEvent,
+): StartedCall {
+  const signal = ctx.callSignal;
+  const outcome = executor.execute({
+    id: call.id,
+    name: call.name,
+    args: call.arguments,
+    ...(call.argumentsValid ? {} : { rawArguments: call.rawArguments }),
+    snapshot: ctx.snapshot,
+    signal,
+    context: ctx.toolContext,
+  });
+  return { outcome: timed(outcome, signal) };
+}
