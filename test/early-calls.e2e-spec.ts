@@ -110,3 +110,27 @@ describe('calls run while the model is still writing', () => {
     ]);
   });
 });
+
+describe('calls run when the round ends (LLM_TOOL_EARLY_START=false)', () => {
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    LLM_TOOL_EARLY_START: 'false',
+    LLM_TOOLS_FILE: writeToolsFile([weatherTool(base)]),
+  }));
+  const client = useClientPerTest(rig);
+
+  it('sends no request before the model has finished its message', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const text = `${xmlCall('get_weather', { city: 'Paris' })}\n${xmlCall('get_weather', { city: 'Oslo' })}`;
+    rig.llm.enqueue({ ...sseText(pieces(text, 6)), gate } as Script, sseText(['Done.']));
+    const from = client.ws.messages.length;
+    client.ws.send({ type: 'user_text', text: 'weather in Paris and Oslo' });
+    await client.ws.waitFor((m) => m.type === 'tool_call', from);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(rig.tools.requests).toHaveLength(0);
+    release();
+    await client.ws.waitFor((m) => m.type === 'assistant_end', from);
+    expect(rig.tools.requests.map((r) => r.path).sort()).toEqual(['/Oslo', '/Paris']);
+  });
+});

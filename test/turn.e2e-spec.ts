@@ -227,15 +227,22 @@ describe('a turn over /ws (seed §5, §8)', () => {
 
   it('separates the text of two rounds by one space, however the deltas were cut (none after CJK)', async () => {
     const call = xmlCall('get_weather', { city: 'Paris' });
-    for (const [first, second, expected] of [
+    for (const [first, second, expected, after = ''] of [
       ['Let me check ', 'It is sunny.', 'Let me check It is sunny.'],
       ['Let me check', 'It is sunny.', 'Let me check It is sunny.'],
       ['Let me check.\n\n', 'It is sunny.', 'Let me check.\n\nIt is sunny.'],
       ['让我查一下。', '巴黎晴天。', '让我查一下。巴黎晴天。'],
+      // Layout between and after calls, and before the next round's text, is not shown...
+      ['Let me check.\n', '\n\nIt is sunny.', 'Let me check.\nIt is sunny.', `\n${call}\n\n`],
+      // ...but text after a call in the same message keeps what separates it.
+      ['Checking.', 'Sunny.', 'Checking.\n\nAnd Rome. Sunny.', '\n\nAnd Rome.'],
     ]) {
       for (const size of [1, 4, 50]) {
         h.llm.reset();
-        h.llm.enqueue(sseText(pieces(`${first}${call}`, size)), sseText(pieces(second!, size)));
+        h.llm.enqueue(
+          sseText(pieces(`${first}${call}${after}`, size)),
+          sseText(pieces(second!, size)),
+        );
         const msgs = await h.ws.turn('Weather?');
         expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: expected });
         expect(deltas(msgs).join('')).toBe(expected);

@@ -12,6 +12,7 @@ describe('parseEnv', () => {
       file: '',
       maxIterations: 4,
       maxCallsPerRound: 16,
+      earlyStart: true,
       timeoutSecs: 15,
       retries: 1,
       retryBackoffMs: 200,

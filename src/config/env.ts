@@ -164,6 +164,8 @@ export interface Env {
     maxIterations: number;
     /** Calls of one model message that are run; the rest get an error text (a runaway model). */
     maxCallsPerRound: number;
+    /** Calls that change nothing start as soon as the model has written them (LLM_TOOL_EARLY_START). */
+    earlyStart: boolean;
     timeoutSecs: number;
     /** Further attempts of a tool request that failed transiently (LLM_TOOL_RETRIES). */
     retries: number;
@@ -297,6 +299,7 @@ export function parseEnv(raw: Raw): Env {
       file: toolsFile,
       maxIterations: int(raw, 'LLM_TOOL_MAX_ITERATIONS', 4, 0, 100),
       maxCallsPerRound: int(raw, 'LLM_TOOL_MAX_CALLS_PER_ROUND', 16, 1, 256),
+      earlyStart: bool(raw, 'LLM_TOOL_EARLY_START') ?? true,
       timeoutSecs: num(raw, 'LLM_TOOL_TIMEOUT_SECS', 15, 0, 3600),
       retries: int(raw, 'LLM_TOOL_RETRIES', 1, 0, 5),
       retryBackoffMs: int(raw, 'LLM_TOOL_RETRY_BACKOFF_MS', 200, 0, 10_000),

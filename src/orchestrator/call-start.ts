@@ -8,7 +8,12 @@ import type { TurnContext } from './turn-context.js';
 /** What getting a call going needs from the turn loop. */
 export interface CallStarter {
   executor: ToolExecutor;
-  limits: { timeoutSecs: number; resultMaxChars: number; maxCallsPerRound: number };
+  limits: {
+    timeoutSecs: number;
+    resultMaxChars: number;
+    maxCallsPerRound: number;
+    earlyStart: boolean;
+  };
 }
 
 /**
@@ -32,7 +37,7 @@ export function announceCall(ctx: TurnContext, call: ToolCallEvent, starter: Cal
     ctx.started.set(call.id, {
       outcome: timed(askClient(ctx, call, client, limits), ctx.callSignal),
     });
-  else if (startsEarly(ctx.snapshot.byName.get(call.name)))
+  else if (limits.earlyStart && startsEarly(ctx.snapshot.byName.get(call.name)))
     ctx.started.set(call.id, startCall(starter.executor, ctx, call));
 }
 

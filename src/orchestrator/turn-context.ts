@@ -27,6 +27,14 @@ export interface TurnContext {
   visible: StreamedText;
   /** Whitespace held back until visible text follows (layout around calls is not spoken). */
   pendingWs: string;
+  /**
+   * Where whitespace that arrives now goes: `held` after visible text (`pendingWs`); `afterCall`
+   * after a call (`afterCallWs`, kept only if visible text follows in the same round: layout
+   * between calls is not); `roundStart` at the start of a round after a tool round (dropped: the
+   * rounds are joined by the whitespace held before the calls).
+   */
+  wsMode: 'held' | 'afterCall' | 'roundStart';
+  afterCallWs: string;
   /** Tokens of the turn's requests, summed, when the server reports them. */
   usage?: TokenUsage;
   /** The client's own tools offered in this turn (`client_tools` at its start), by name. */
@@ -42,6 +50,25 @@ export interface TurnContext {
   roundCalls: number;
   /** Asks the client to approve call `id` (of a `"confirm": true` tool) and waits for its answer. */
   approve: (id: string) => Promise<{ approval: Approval; refusal?: string }>;
+}
+
+/**
+ * Visible text of the model, sent as `assistant_delta`: whitespace alone is held until visible
+ * text follows, and kept or dropped as `wsMode` says; the answer never begins with whitespace.
+ */
+export function showText(ctx: TurnContext, delta: string): void {
+  if (delta.trim() === '') {
+    if (ctx.wsMode === 'held') ctx.pendingWs += delta;
+    else if (ctx.wsMode === 'afterCall') ctx.afterCallWs += delta;
+    return;
+  }
+  const start = ctx.visible.length === 0;
+  const body = start || ctx.wsMode === 'roundStart' ? delta.trimStart() : delta;
+  const text = start ? body : ctx.pendingWs + ctx.afterCallWs + body;
+  ctx.pendingWs = ctx.afterCallWs = '';
+  ctx.wsMode = 'held';
+  ctx.visible.append(text);
+  ctx.emit({ type: 'assistant_delta', text });
 }
 
 /** Executes a round's calls in parallel; results go to history in call order. */

@@ -19,7 +19,7 @@ import { RoundFailed, runRound, TurnCancelled, type RoundResult } from './round.
 import type { Session } from './session.js';
 import { StreamedText } from '../llm/streamed-text.js';
 import { sessionState, ToolScope } from './tool-scope.service.js';
-import { runCalls, type TurnContext } from './turn-context.js';
+import { runCalls, showText, type TurnContext } from './turn-context.js';
 import { announceCall } from './call-start.js';
 import { awaitApproval, refusalText } from './approvals.js';
 import type { ClientTool } from './client-tools.js';
@@ -93,6 +93,8 @@ export class TurnManager {
       },
       visible: new StreamedText(),
       pendingWs: '',
+      wsMode: 'held',
+      afterCallWs: '',
       clientTools,
       started: new Map(),
       roundCalls: 0,
@@ -222,6 +224,8 @@ export class TurnManager {
     // whatever the deltas were (it is sent only if visible text follows).
     const joined = ctx.visible.length === 0 || NO_SPACE_AFTER.test(ctx.visible.lastChar);
     ctx.pendingWs = joined ? ctx.pendingWs : ctx.pendingWs || ' ';
+    ctx.afterCallWs = '';
+    ctx.wsMode = 'roundStart';
     if (round.text.trim() === '') round.text = '';
     return round;
   }
@@ -275,19 +279,13 @@ export class TurnManager {
 
   private forward(ctx: TurnContext, event: LlmEvent, takeCalls: boolean): void {
     if (event.type === 'text') {
-      if (event.text.trim() === '') {
-        ctx.pendingWs += event.text;
-        return;
-      }
-      const text = ctx.visible.length === 0 ? event.text.trimStart() : ctx.pendingWs + event.text;
-      ctx.pendingWs = '';
-      ctx.visible.append(text);
-      ctx.emit({ type: 'assistant_delta', text });
+      showText(ctx, event.text);
     } else if (event.type === 'tool_call' && takeCalls) {
       const call = event;
       this.logger.debug(
         `tool call ${call.name} ${call.rawArguments} (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
       );
+      ctx.wsMode = 'afterCall';
       announceCall(ctx, call, { executor: this.executor, limits: this.toolSettings });
     } else if (event.type === 'done' && event.usage) {
       ctx.usage = addUsage(ctx.usage, event.usage);
