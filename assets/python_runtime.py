@@ -127,6 +127,7 @@ class ToolContext:
         self.session_id = ctx["session_id"]
         self.invocation_id = ctx["invocation_id"]
         self.agent_name = ctx["agent_name"]
+        self.variables = dict(ctx.get("variables", {}))
 
 
 requests = _Requests()
@@ -191,7 +192,8 @@ def run_callback(job_json):
         ns.update(_session=dict(ctx["session"]), tools=_Tools(lambda spec, payload: None), ces_requests=requests,
                   requests=requests)
         exec(compile(job["code"], "<callback>", "exec"), ns)
-        callback_context = types.SimpleNamespace(variables={"_session": dict(ctx["session"])}, state=state,
+        variables = {**ctx.get("variables", {}), "_session": dict(ctx["session"])}
+        callback_context = types.SimpleNamespace(variables=variables, state=state,
                                                  session_id=ctx["session_id"], invocation_id=ctx["invocation_id"],
                                                  agent_name=ctx["agent_name"])
         llm_request = types.SimpleNamespace(config=_LlmConfig(job["tool_names"]))

@@ -46,6 +46,7 @@ describe('voice turns with the embedded eSpeak NG engine', () => {
         instructions: '',
         tools: null,
         client_tools: [],
+        variables: {},
       },
       audio_format: { format: 'pcm_s16le', sample_rate: 22050, channels: 1 },
     });

@@ -58,7 +58,7 @@ describe('${TOOL_SECRET_*} references in HTTP tools', () => {
     });
     expect(reply.status).toBe(400);
     expect(((await reply.json()) as any).message).toBe(
-      "request body: tool #0 'leak': field 'url' refers to ${LLM_API_KEY}: only TOOL_SECRET_* environment variables can be used",
+      "request body: tool #0 'leak': field 'url' refers to ${LLM_API_KEY}: only TOOL_SECRET_* environment variables and ${session.NAME} variables can be used",
     );
   });
 });

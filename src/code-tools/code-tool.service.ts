@@ -74,6 +74,7 @@ export class CodeToolService implements OnModuleDestroy {
       session_id: context?.sessionId ?? '',
       invocation_id: context?.turnId ?? '',
       agent_name: this.config.agentName,
+      variables: context?.variables ?? {},
       session: {
         modality: (context?.modality ?? 'text').toUpperCase(),
         channel: context?.channel ?? 'websocket',

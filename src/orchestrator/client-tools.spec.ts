@@ -1,6 +1,4 @@
 import { readClientTools, replyOf, replyOutcome } from './client-tools.js';
-import { settingsChanges } from './settings-update.js';
-import type { SessionUpdateMessage } from './protocol/client-messages.js';
 
 describe('readClientTools', () => {
   it('applies defaults and keeps what was given', () => {
@@ -74,46 +72,5 @@ describe('replyOutcome', () => {
   it('reads the reply a client_tool_result carries', () => {
     expect(replyOf({ result: 0 })).toEqual({ result: 0 });
     expect(replyOf({ error: 'e' })).toEqual({ error: 'e' });
-  });
-});
-
-describe('settingsChanges', () => {
-  const limits = { instructionsMaxChars: 100, toolNames: () => ['get_weather'], toolsOff: false };
-  const update = (fields: Partial<SessionUpdateMessage>) =>
-    ({ type: 'session.update', ...fields }) as SessionUpdateMessage;
-
-  it('changes only the fields given, client tools with their defaults; null declares none', () => {
-    expect(
-      settingsChanges(update({ language: 'it', client_tools: [{ name: 'vibrate' }] }), limits),
-    ).toEqual({
-      changes: {
-        language: 'it',
-        client_tools: [
-          { name: 'vibrate', description: '', parameters: { type: 'object', properties: {} } },
-        ],
-      },
-    });
-    expect(settingsChanges(update({ client_tools: null }), limits)).toEqual({
-      changes: { client_tools: [] },
-    });
-  });
-
-  it('refuses tools of its own when tool calling is off, but lets a client clear them', () => {
-    const off = { ...limits, toolsOff: true };
-    expect(settingsChanges(update({ client_tools: [{ name: 'vibrate' }] }), off)).toEqual({
-      error: 'this engine calls no tools (LLM_TOOLS_ENABLED=false): "client_tools" must be empty',
-    });
-    expect(settingsChanges(update({ client_tools: [] }), off)).toEqual({
-      changes: { client_tools: [] },
-    });
-  });
-
-  it('refuses an unknown tool in "tools" and instructions over the limit', () => {
-    expect(settingsChanges(update({ tools: ['nope'] }), limits)).toEqual({
-      error: 'unknown tool "nope" in "tools": the active tools are get_weather',
-    });
-    expect(settingsChanges(update({ instructions: 'x'.repeat(101) }), limits)).toEqual({
-      error: '"instructions" is longer than SESSION_INSTRUCTIONS_MAX_CHARS (100)',
-    });
   });
 });

@@ -33,6 +33,7 @@ export class Session {
       instructions: '',
       tools: null,
       client_tools: [],
+      variables: {},
     };
   }
 

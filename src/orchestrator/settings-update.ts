@@ -47,5 +47,29 @@ export function settingsChanges(
     if ('error' in read) return read;
     changes.client_tools = read.tools;
   }
+  if (message.variables !== undefined) {
+    const read = readVariables(message.variables ?? {});
+    if (typeof read === 'string') return { error: read };
+    changes.variables = read;
+  }
   return { changes };
+}
+
+export const MAX_VARIABLES = 32;
+
+/**
+ * The `variables` of a `session.update`, or why they cannot be taken: up to 32 names of letters,
+ * digits and `_` (1–64), each a string of at most 4000 characters with no line break (a value may
+ * go into a header).
+ */
+function readVariables(input: Record<string, unknown>): Record<string, string> | string {
+  const entries = Object.entries(input);
+  if (entries.length > MAX_VARIABLES) return `"variables" holds more than ${MAX_VARIABLES} names`;
+  for (const [name, value] of entries) {
+    if (!/^[A-Za-z0-9_]{1,64}$/.test(name))
+      return `variable ${JSON.stringify(name)}: a name is 1 to 64 letters, digits or "_"`;
+    if (typeof value !== 'string' || value.length > 4000 || /[\r\n\0]/.test(value))
+      return `variable '${name}' must be a string of at most 4000 characters, without line breaks`;
+  }
+  return Object.fromEntries(entries) as Record<string, string>;
 }

@@ -85,6 +85,7 @@ export class TurnManager {
         channel: 'websocket',
         state: sessionState(session),
         events: session.history,
+        variables: session.settings.variables,
       },
       signal,
       emit: (event) => {

@@ -137,3 +137,45 @@ describe('verb routing', () => {
     });
   });
 });
+
+describe('session variables (${session.NAME})', () => {
+  const def = {
+    url: 'https://crm.example/customers/${session.customer_id}/orders/{order}',
+    method: 'GET',
+    headers: { 'X-User-Token': '${session.user_token}' },
+  };
+  const variables = { customer_id: 'c 42/x', user_token: 'tok-123' };
+
+  it('fills the url (encoded) and headers from the session, never from the arguments', () => {
+    const req = buildHttpRequest(tool(def), { order: '7', customer_id: 'someone-else' }, variables);
+    expect(req).toEqual({
+      method: 'GET',
+      url: 'https://crm.example/customers/c%2042%2Fx/orders/7?customer_id=someone-else',
+      headers: { 'X-User-Token': 'tok-123' },
+    });
+  });
+
+  it('does not read a variable reference that came in an argument', () => {
+    const req = buildHttpRequest(tool(def), { order: '${session.user_token}' }, variables);
+    expect((req as BuiltRequest).url).toBe(
+      'https://crm.example/customers/c%2042%2Fx/orders/%24%7Bsession.user_token%7D',
+    );
+  });
+
+  it('refuses a call when the session lacks the variable', () => {
+    expect(buildHttpRequest(tool(def), { order: '7' }, { customer_id: '42' })).toEqual({
+      error:
+        "Error: tool request failed: the session has no variable 'user_token' for ${session.user_token} (the client sets it with session.update)",
+    });
+  });
+
+  it('is refused in the host of a tool that sends secrets', () => {
+    expect(() =>
+      validateToolDefinitions(
+        [{ name: 't', url: 'https://${session.host}/x', headers: { A: '${TOOL_SECRET_KEY}' } }],
+        'test',
+        { env: { TOOL_SECRET_KEY: 'k' } },
+      ),
+    ).toThrow("field 'url' has a placeholder in its host");
+  });
+});

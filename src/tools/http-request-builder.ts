@@ -1,6 +1,6 @@
 import { HTTP_TOKEN, type Tool } from './tool-definition.js';
 import { toolErrors } from './tool-errors.js';
-import { SECRET_REFERENCE } from './tool-secrets.js';
+import { SECRET_REFERENCE, VARIABLE_REFERENCE } from './tool-secrets.js';
 
 /** Verbs whose remaining arguments go to the query string (seed §3); all others get a JSON body. */
 export const QUERY_VERBS: ReadonlySet<string> = new Set([
@@ -24,10 +24,14 @@ export interface RefusedRequest {
 }
 
 /**
- * A `${TOOL_SECRET_*}` reference (validated at load) or an `{argument}` placeholder. One pass:
- * a value put in is never read again, so an argument can never name a secret.
+ * A `${TOOL_SECRET_*}` reference (validated at load), a `${session.NAME}` variable or an
+ * `{argument}` placeholder. One pass: a value put in is never read again, so an argument can never
+ * name a secret or a variable.
  */
-const PLACEHOLDER = new RegExp(`${SECRET_REFERENCE.source}|\\{([A-Za-z0-9_.-]+)\\}`, 'g');
+const PLACEHOLDER = new RegExp(
+  `${SECRET_REFERENCE.source}|${VARIABLE_REFERENCE.source}|\\{([A-Za-z0-9_.-]+)\\}`,
+  'g',
+);
 
 /** Strings unquoted, numbers and booleans as text, anything else as JSON. */
 export function argumentText(value: unknown): string {
@@ -42,23 +46,33 @@ class Refusal extends Error {}
 interface Values {
   args: Record<string, unknown>;
   secrets: Record<string, string>;
+  /** The session's variables (`session.update`'s `variables`). */
+  variables: Record<string, string>;
   /** The arguments put in (they are not sent again). */
   consumed?: Set<string>;
 }
 
 function substitute(
   template: string,
-  { args, secrets, consumed }: Values,
+  { args, secrets, variables, consumed }: Values,
   encode: (text: string) => string,
 ): string {
-  return template.replace(PLACEHOLDER, (whole: string, secret?: string, name: string = '') => {
+  const replace = (whole: string, secret?: string, variable?: string, name: string = '') => {
     if (secret !== undefined) return encode(secrets[secret] ?? '');
+    if (variable !== undefined) {
+      if (!Object.hasOwn(variables, variable))
+        throw new Refusal(
+          `the session has no variable '${variable}' for ${whole} (the client sets it with session.update)`,
+        );
+      return encode(variables[variable]!);
+    }
     if (!Object.hasOwn(args, name) || args[name] === undefined) {
       throw new Refusal(`missing argument '${name}' for placeholder ${whole}`);
     }
     consumed?.add(name);
     return encode(argumentText(args[name]));
-  });
+  };
+  return template.replace(PLACEHOLDER, replace);
 }
 
 /**
@@ -102,16 +116,18 @@ function appendQuery(url: string, rest: Record<string, unknown>): string {
 export function buildHttpRequest(
   tool: Tool,
   args: Record<string, unknown>,
+  variables: Record<string, string> = {},
 ): BuiltRequest | RefusedRequest {
   if (!HTTP_TOKEN.test(tool.method)) {
     return { error: toolErrors.invalidMethod(tool.raw.method ?? tool.method, tool.name) };
   }
   try {
     const consumed = new Set<string>();
-    const url = buildUrl(tool.url, { args, secrets: tool.secrets, consumed });
+    const values = { args, secrets: tool.secrets, variables };
+    const url = buildUrl(tool.url, { ...values, consumed });
     const headers: Record<string, string> = {};
     for (const [key, template] of Object.entries(tool.headers)) {
-      const value = substitute(template, { args, secrets: tool.secrets }, (text) => text);
+      const value = substitute(template, values, (text) => text);
       if (/[\r\n]/.test(value)) throw new Refusal(`header '${key}' value contains a line break`);
       if (/[\0]/.test(value)) throw new Refusal(`header '${key}' value contains a NUL character`);
       headers[key] = value;

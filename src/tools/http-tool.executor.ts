@@ -63,7 +63,7 @@ export class HttpToolExecutor extends ToolExecutor {
         toolErrors.requestFailed(`arguments are not a JSON object: ${call.rawArguments}`),
       );
     }
-    const request = buildHttpRequest(tool, call.args);
+    const request = buildHttpRequest(tool, call.args, call.context?.variables);
     if ('error' in request) return this.fail(request.error);
     const timeoutSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
     const limits = { outer: call.signal, timeoutSecs };

@@ -18,6 +18,8 @@ export interface ToolCallContext {
   state: { value: Record<string, unknown> };
   /** The conversation so far, oldest first. */
   events: readonly { role: string; content: string | null }[];
+  /** The session's variables (`session.update`'s `variables`): `${session.NAME}` in HTTP tools. */
+  variables: Readonly<Record<string, string>>;
 }
 
 export interface ToolInvocation {

@@ -48,7 +48,7 @@ describe('${TOOL_SECRET_*} references in HTTP tools', () => {
   it.each([
     [
       { url: 'https://h/${LLM_API_KEY}' },
-      "field 'url' refers to ${LLM_API_KEY}: only TOOL_SECRET_* environment variables can be used",
+      "field 'url' refers to ${LLM_API_KEY}: only TOOL_SECRET_* environment variables and ${session.NAME} variables can be used",
     ],
     [
       { url: 'https://h/', headers: { 'X-Key': '${TOOL_SECRET_NOPE}' } },
@@ -60,7 +60,7 @@ describe('${TOOL_SECRET_*} references in HTTP tools', () => {
     ],
     [
       { url: 'https://h/${}' },
-      "field 'url' refers to ${}: only TOOL_SECRET_* environment variables can be used",
+      "field 'url' refers to ${}: only TOOL_SECRET_* environment variables and ${session.NAME} variables can be used",
     ],
   ])('refuses %j naming the file, the tool and the field', (def, message) => {
     expect(() => validateToolDefinitions([{ name: 'crm', ...def }], 'tools.json', { env })).toThrow(

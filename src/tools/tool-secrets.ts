@@ -14,6 +14,8 @@ const SECRET_NAME_PATTERN = 'TOOL_SECRET_[A-Za-z0-9_]+';
 const SECRET_NAME = new RegExp(`^${SECRET_NAME_PATTERN}$`);
 /** `${TOOL_SECRET_…}`, the name captured; `source` for matchers that combine it with others. */
 export const SECRET_REFERENCE = new RegExp(`\\$\\{(${SECRET_NAME_PATTERN})\\}`, 'g');
+/** `${session.NAME}`: a session variable (`session.update`'s `variables`), the name captured. */
+export const VARIABLE_REFERENCE = /\$\{session\.([A-Za-z0-9_]{1,64})\}/g;
 /** What replaces a secret's value in a tool's result. */
 export const MASK = '[secret]';
 
@@ -28,9 +30,10 @@ export function resolveSecrets(
   const secrets: Record<string, string> = {};
   for (const [field, template] of Object.entries(fields)) {
     for (const [whole, name = ''] of template.matchAll(REFERENCE)) {
+      if (/^session\.[A-Za-z0-9_]{1,64}$/.test(name)) continue; // a session variable, filled per call
       if (!SECRET_NAME.test(name))
         throw new Error(
-          `field '${field}' refers to ${whole}: only TOOL_SECRET_* environment variables can be used`,
+          `field '${field}' refers to ${whole}: only TOOL_SECRET_* environment variables and \${session.NAME} variables can be used`,
         );
       const value = env[name];
       if (value === undefined || value === '')

@@ -206,7 +206,7 @@ function httpTool(
     secrets = resolveSecrets(fields, env);
     // The model fills placeholders: one in the host would let it choose where the secrets go.
     const origin = /^[^:]+:\/\/[^/?#]*/.exec(def.url!)?.[0] ?? '';
-    if (Object.keys(secrets).length > 0 && /(^|[^$])\{[^}]*\}/.test(origin))
+    if (Object.keys(secrets).length > 0 && /(^|[^$])\{[^}]*\}|\$\{session\./.test(origin))
       throw new Error(
         "field 'url' has a placeholder in its host: a tool that sends secrets must name its host",
       );

@@ -7,6 +7,7 @@ import {
   IsBoolean,
   IsIn,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -84,6 +85,13 @@ export class SessionUpdateMessage {
     message: `"client_tools" holds more than ${MAX_CLIENT_TOOLS} tools`,
   })
   client_tools?: unknown[] | null;
+
+  /** Values for the session's tools (`${session.NAME}`), checked by `settingsChanges`; null for none. */
+  @ValidateIf((_, value) => value !== null && value !== undefined)
+  @IsObject({
+    message: '"variables" must be an object of names and string values, or null for none',
+  })
+  variables?: Record<string, unknown> | null;
 }
 
 /** The settings `session.update` may change: another field is refused (a typo would be lost). */
@@ -96,6 +104,7 @@ const SETTINGS: Record<keyof SessionSettings, true> = {
   instructions: true,
   tools: true,
   client_tools: true,
+  variables: true,
 };
 
 /** `{"type":"ping","id":"…"}`: answered at once with `pong` (browsers cannot send WebSocket pings). */

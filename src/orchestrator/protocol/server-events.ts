@@ -40,6 +40,8 @@ export interface SessionSettings {
   tools: string[] | null;
   /** Tools the client runs itself, offered to the model with the engine's (`session.update`). */
   client_tools: ClientTool[];
+  /** Values the client gives the session's tools (`${session.NAME}`); the model never sees them. */
+  variables: Record<string, string>;
 }
 
 export type ServerEvent =

@@ -1,0 +1,71 @@
+import { settingsChanges } from './settings-update.js';
+import type { SessionUpdateMessage } from './protocol/client-messages.js';
+
+describe('settingsChanges', () => {
+  const limits = { instructionsMaxChars: 100, toolNames: () => ['get_weather'], toolsOff: false };
+  const update = (fields: Partial<SessionUpdateMessage>) =>
+    ({ type: 'session.update', ...fields }) as SessionUpdateMessage;
+
+  it('changes only the fields given, client tools with their defaults; null declares none', () => {
+    expect(
+      settingsChanges(update({ language: 'it', client_tools: [{ name: 'vibrate' }] }), limits),
+    ).toEqual({
+      changes: {
+        language: 'it',
+        client_tools: [
+          { name: 'vibrate', description: '', parameters: { type: 'object', properties: {} } },
+        ],
+      },
+    });
+    expect(settingsChanges(update({ client_tools: null }), limits)).toEqual({
+      changes: { client_tools: [] },
+    });
+  });
+
+  it('refuses tools of its own when tool calling is off, but lets a client clear them', () => {
+    const off = { ...limits, toolsOff: true };
+    expect(settingsChanges(update({ client_tools: [{ name: 'vibrate' }] }), off)).toEqual({
+      error: 'this engine calls no tools (LLM_TOOLS_ENABLED=false): "client_tools" must be empty',
+    });
+    expect(settingsChanges(update({ client_tools: [] }), off)).toEqual({
+      changes: { client_tools: [] },
+    });
+  });
+
+  it('refuses an unknown tool in "tools" and instructions over the limit', () => {
+    expect(settingsChanges(update({ tools: ['nope'] }), limits)).toEqual({
+      error: 'unknown tool "nope" in "tools": the active tools are get_weather',
+    });
+    expect(settingsChanges(update({ instructions: 'x'.repeat(101) }), limits)).toEqual({
+      error: '"instructions" is longer than SESSION_INSTRUCTIONS_MAX_CHARS (100)',
+    });
+  });
+});
+
+describe('session variables in settingsChanges', () => {
+  const limits = { instructionsMaxChars: 100, toolNames: () => [], toolsOff: false };
+  const update = (variables: unknown) =>
+    ({ type: 'session.update', variables }) as SessionUpdateMessage;
+
+  it('takes names and string values; null clears them', () => {
+    expect(settingsChanges(update({ customer_id: '42', user_token: 't' }), limits)).toEqual({
+      changes: { variables: { customer_id: '42', user_token: 't' } },
+    });
+    expect(settingsChanges(update(null), limits)).toEqual({ changes: { variables: {} } });
+  });
+
+  it.each([
+    [{ 'bad name': 'x' }, 'variable "bad name": a name is 1 to 64 letters, digits or "_"'],
+    [{ id: 42 }, "variable 'id' must be a string of at most 4000 characters, without line breaks"],
+    [
+      { id: 'a\r\nX-Evil: 1' },
+      "variable 'id' must be a string of at most 4000 characters, without line breaks",
+    ],
+    [
+      Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`v${i}`, 'x'])),
+      '"variables" holds more than 32 names',
+    ],
+  ])('refuses %#', (variables, error) => {
+    expect(settingsChanges(update(variables), limits)).toEqual({ error });
+  });
+});
