@@ -1,7 +1,29 @@
 import { sseText, type Script } from './support/fake-llm.js';
-import { pieces, types, useEngineRig, xmlCall, useClientPerTest } from './support/turn-harness.js';
+import {
+  pieces,
+  types,
+  useClientPerTest,
+  useEngineRig,
+  xmlCall,
+  type EngineRig,
+} from './support/turn-harness.js';
+import type { WsClient } from './support/ws-client.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
 import { until } from './support/waiting.js';
+
+/**
+ * Sends `text` while the model's message is held: no tool request may go out before `release`
+ * lets the message end. Resolves at the turn's end.
+ */
+async function sentAtRoundEnd(rig: EngineRig, ws: WsClient, release: () => void, text: string) {
+  const from = ws.messages.length;
+  ws.send({ type: 'user_text', text });
+  await ws.waitFor((m) => m.type === 'tool_call', from);
+  await new Promise((r) => setTimeout(r, 100));
+  expect(rig.tools.requests).toHaveLength(0);
+  release();
+  await ws.waitFor((m) => m.type === 'assistant_end', from);
+}
 
 /**
  * A call that changes nothing (an HTTP tool with GET, no approval) runs as soon as the model has
@@ -19,6 +41,9 @@ describe('calls run while the model is still writing', () => {
         method: 'POST',
         parameters: { type: 'object', properties: { text: { type: 'string' } } },
       },
+      // A read-only POST (a search API), and a GET that acts: `safe` says which they are.
+      { name: 'search', url: `${base}/search`, method: 'POST', safe: true },
+      { name: 'ring_bell', url: `${base}/bell`, method: 'GET', safe: false },
     ]),
   }));
   const client = useClientPerTest(rig);
@@ -60,17 +85,26 @@ describe('calls run while the model is still writing', () => {
 
   it('waits for the round’s end before a call that may change something (POST)', async () => {
     const release = holdRound(xmlCall('add_note', { text: 'buy milk' }));
-    const from = client.ws.messages.length;
-    client.ws.send({ type: 'user_text', text: 'note and weather' });
-    await client.ws.waitFor((m) => m.type === 'tool_call', from);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(rig.tools.requests).toHaveLength(0);
-    release();
-    await client.ws.waitFor((m) => m.type === 'assistant_end', from);
+    await sentAtRoundEnd(rig, client.ws, release, 'note and weather');
     expect(rig.tools.requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
       'GET /Oslo',
       'POST /notes',
     ]);
+  });
+
+  it('takes a tool’s `safe` over its method: a read-only POST starts early, a GET that acts waits', async () => {
+    let release = holdRound(xmlCall('search', {}));
+    const from = client.ws.messages.length;
+    client.ws.send({ type: 'user_text', text: 'search' });
+    await until(() => rig.tools.requests.length === 1, 'the search to reach its tool');
+    expect(rig.tools.requests[0]).toMatchObject({ method: 'POST', path: '/search' });
+    release();
+    await client.ws.waitFor((m) => m.type === 'assistant_end', from);
+
+    rig.tools.requests.length = 0;
+    release = holdRound(xmlCall('ring_bell', {}));
+    await sentAtRoundEnd(rig, client.ws, release, 'ring');
+    expect(rig.tools.requests.map((r) => r.path).sort()).toEqual(['/Oslo', '/bell']);
   });
 
   it('drops a call run early when the round then fails, and the session goes on', async () => {
@@ -124,13 +158,7 @@ describe('calls run when the round ends (LLM_TOOL_EARLY_START=false)', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const text = `${xmlCall('get_weather', { city: 'Paris' })}\n${xmlCall('get_weather', { city: 'Oslo' })}`;
     rig.llm.enqueue({ ...sseText(pieces(text, 6)), gate } as Script, sseText(['Done.']));
-    const from = client.ws.messages.length;
-    client.ws.send({ type: 'user_text', text: 'weather in Paris and Oslo' });
-    await client.ws.waitFor((m) => m.type === 'tool_call', from);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(rig.tools.requests).toHaveLength(0);
-    release();
-    await client.ws.waitFor((m) => m.type === 'assistant_end', from);
+    await sentAtRoundEnd(rig, client.ws, release, 'weather in Paris and Oslo');
     expect(rig.tools.requests.map((r) => r.path).sort()).toEqual(['/Oslo', '/Paris']);
   });
 });

@@ -1,5 +1,5 @@
 import type { ToolCallEvent } from '../llm/llm.types.js';
-import { SAFE_METHODS, type Tool } from '../tools/tool-definition.js';
+import { isSafe, type Tool } from '../tools/tool-definition.js';
 import { toolErrors } from '../tools/tool-errors.js';
 import type { ToolExecutor, ToolOutcome } from '../tools/tool-executor.js';
 import { askClient } from './client-tools.js';
@@ -61,11 +61,11 @@ export function timed(
 
 /**
  * A call that may run as soon as the model has written it, while the rest of its message is still
- * coming: an HTTP tool whose method changes nothing and that needs no approval. Should the round
+ * coming: an HTTP tool whose requests change nothing (`isSafe`) and that needs no approval. Should the round
  * then fail, nothing was done that the conversation would not know of.
  */
 export function startsEarly(tool: Tool | undefined): boolean {
-  return tool?.kind === 'http' && !tool.confirm && SAFE_METHODS.has(tool.method);
+  return tool?.kind === 'http' && !tool.confirm && isSafe(tool);
 }
 
 /** Runs `call` now with `executor`, on the turn's call signal. */

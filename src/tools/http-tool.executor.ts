@@ -17,7 +17,7 @@ import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-exec
 import { maskSecrets } from './tool-secrets.js';
 import { responseText } from './response-text.js';
 import { applyQuery } from './response-query.js';
-import type { Tool } from './tool-definition.js';
+import { isSafe, type Tool } from './tool-definition.js';
 import { toolRetryDelay, type AttemptFailure } from './tool-retry.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -74,7 +74,7 @@ export class HttpToolExecutor extends ToolExecutor {
         attempt > retries || call.signal.aborted
           ? undefined
           : toolRetryDelay(failure, {
-              method: request.method,
+              safe: isSafe(tool),
               explicit: tool.retries !== undefined,
               attempt,
               baseMs: this.config.retryBackoffMs,

@@ -23,6 +23,8 @@ export interface ToolDefinitionInput {
   retries?: number;
   /** HTTP tools: a JMESPath expression picking what the model reads of a JSON response. */
   response_query?: string;
+  /** HTTP tools: whether a request changes nothing (default: by its method, GET/HEAD/OPTIONS/TRACE). */
+  safe?: boolean;
   modalities?: Modality[];
   /** The user must approve each call before it runs (a `tool_confirm` round trip on /ws). */
   confirm?: boolean;
@@ -49,6 +51,8 @@ export interface Tool {
   retries?: number;
   /** HTTP tools: `response_query`, compiled. */
   responseQuery?: ResponseQuery;
+  /** HTTP tools: `safe` as given (see `isSafe`). */
+  safe?: boolean;
   modalities?: Modality[];
   /** Each call waits for the user's approval. */
   confirm?: boolean;
@@ -73,6 +77,14 @@ export const DEFAULT_PARAMETERS: JsonSchema = { type: 'object', properties: {} }
 
 /** Methods that change nothing on the server (RFC 9110 "safe"): retried, and run early, by default. */
 export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+
+/**
+ * Whether a tool's requests change nothing on its backend, so that sending one early, or twice,
+ * is harmless: as its `safe` field says, else as its method does.
+ */
+export function isSafe(tool: Pick<Tool, 'safe' | 'method'>): boolean {
+  return tool.safe ?? SAFE_METHODS.has(tool.method);
+}
 
 /** RFC 9110 token: what an HTTP method (and a header name) may be made of. */
 export const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

@@ -2,7 +2,7 @@ import { toolRetryDelay, type RetryPlan } from './tool-retry.js';
 
 describe('toolRetryDelay', () => {
   const plan = (fields: Partial<RetryPlan> = {}): RetryPlan => ({
-    method: 'GET',
+    safe: true,
     explicit: false,
     attempt: 1,
     baseMs: 200,
@@ -11,17 +11,17 @@ describe('toolRetryDelay', () => {
   });
 
   it('retries a refused connection whatever the method: the request never arrived', () => {
-    for (const method of ['GET', 'POST', 'DELETE', 'PURGE']) {
-      const delay = toolRetryDelay({ code: 'ECONNREFUSED', timedOut: false }, plan({ method }));
+    for (const safe of [true, false]) {
+      const delay = toolRetryDelay({ code: 'ECONNREFUSED', timedOut: false }, plan({ safe }));
       expect(delay).toBeGreaterThanOrEqual(150);
       expect(delay).toBeLessThanOrEqual(250);
     }
     expect(
-      toolRetryDelay({ code: 'EAI_AGAIN', timedOut: false }, plan({ method: 'POST' })),
+      toolRetryDelay({ code: 'EAI_AGAIN', timedOut: false }, plan({ safe: false })),
     ).toBeDefined();
   });
 
-  it('retries drops and 429, 502, 503, 504 only for safe methods, or when the tool says so', () => {
+  it('retries drops and 429, 502, 503, 504 only for safe tools, or when the tool says so', () => {
     const dropped = { code: 'ECONNRESET', timedOut: false };
     for (const failure of [
       dropped,
@@ -30,10 +30,10 @@ describe('toolRetryDelay', () => {
       { status: 502 },
       { status: 504 },
     ]) {
-      expect(toolRetryDelay(failure, plan({ method: 'HEAD' }))).toBeDefined();
-      expect(toolRetryDelay(failure, plan({ method: 'POST' }))).toBeUndefined();
-      expect(toolRetryDelay(failure, plan({ method: 'DELETE' }))).toBeUndefined();
-      expect(toolRetryDelay(failure, plan({ method: 'POST', explicit: true }))).toBeDefined();
+      expect(toolRetryDelay(failure, plan({ safe: true }))).toBeDefined();
+      expect(toolRetryDelay(failure, plan({ safe: false }))).toBeUndefined();
+      expect(toolRetryDelay(failure, plan({ safe: false }))).toBeUndefined();
+      expect(toolRetryDelay(failure, plan({ safe: false, explicit: true }))).toBeDefined();
     }
   });
 

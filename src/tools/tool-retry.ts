@@ -1,5 +1,4 @@
 import { retryAfterMs, retryDelayMs } from '../common/retry.js';
-import { SAFE_METHODS } from './tool-definition.js';
 
 /** Failures after which the request never reached the backend: retried whatever the method. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
@@ -13,8 +12,8 @@ export type AttemptFailure =
   { status: number; retryAfter?: string } | { code: string | undefined; timedOut: boolean };
 
 export interface RetryPlan {
-  /** The tool's HTTP method. */
-  method: string;
+  /** The tool's requests change nothing (`isSafe`): dropped connections and overloads are retried. */
+  safe: boolean;
   /** The tool set `retries` itself: its backend takes the request twice safely, whatever the method. */
   explicit: boolean;
   /** 1 for the first retry. */
@@ -28,12 +27,12 @@ export interface RetryPlan {
  * The wait before retrying a tool request that failed as `failure`, or undefined when it must
  * not be retried. A refused connection (the backend restarting, a rolling deploy) is retried for
  * any method: the request never arrived. A dropped connection and 429, 502, 503, 504 only for
- * methods that change nothing (GET, HEAD, OPTIONS, TRACE), or when the tool says its backend
- * takes a request twice safely. A timeout is not retried (the tool's time is spent), nor a
+ * a tool whose requests change nothing (GET, HEAD, OPTIONS, TRACE, or `"safe": true`), or when
+ * the tool says its backend takes a request twice safely (`retries`). A timeout is not retried (the tool's time is spent), nor a
  * `Retry-After` longer than the cap.
  */
 export function toolRetryDelay(failure: AttemptFailure, plan: RetryPlan): number | undefined {
-  const repeatable = plan.explicit || SAFE_METHODS.has(plan.method);
+  const repeatable = plan.explicit || plan.safe;
   let retryAfter: number | undefined;
   if ('status' in failure) {
     if (!TRANSIENT_STATUSES.has(failure.status) || !repeatable) return undefined;

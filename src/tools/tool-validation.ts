@@ -36,6 +36,7 @@ const validateHttp = ajv.compile<ToolDefinitionInput>({
     timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
     retries: { type: 'integer', minimum: 0, maximum: 5 },
     response_query: { type: 'string', minLength: 1, maxLength: 2000 },
+    safe: { type: 'boolean' },
   },
 });
 const validateCode = ajv.compile<ToolDefinitionInput>({
@@ -103,6 +104,7 @@ const FIELD_HINTS: Record<string, string> = {
   timeout_secs: 'a number of seconds greater than 0',
   retries: 'an integer from 0 to 5',
   response_query: 'a JMESPath expression of 1 to 2000 characters',
+  safe: 'true or false',
   modalities: 'a non-empty array of "voice" and/or "text"',
   confirm: 'true or false',
   confirm_prompt: 'a question of 1 to 500 characters, with {parameter} placeholders',
@@ -235,6 +237,7 @@ function httpTool(
     secrets,
     code: '',
     ...(query && { responseQuery: query }),
+    ...(def.safe !== undefined && { safe: def.safe }),
     ...optionalFields(def),
     raw: def,
   };

@@ -80,6 +80,13 @@ export class ToolDefinitionDto {
   response_query?: string;
 
   @ApiPropertyOptional({
+    description:
+      'Whether a request of this tool changes nothing on its backend; default true for GET, HEAD, OPTIONS and TRACE, false otherwise. A safe tool starts as soon as the model has written the call (LLM_TOOL_EARLY_START) and is retried after a dropped connection or an overload (LLM_TOOL_RETRIES): true for a read-only POST (a search, a GraphQL query), false for a GET that acts',
+    example: true,
+  })
+  safe?: boolean;
+
+  @ApiPropertyOptional({
     type: [String],
     enum: ['voice', 'text'],
     description: 'Hide the tool from sessions of other modalities',
