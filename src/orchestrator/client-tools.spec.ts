@@ -30,6 +30,34 @@ describe('readClientTools', () => {
     });
   });
 
+  it('refuses schemas that could stall the engine: a pattern, or a huge one; a parameter named pattern is fine', () => {
+    const named = { type: 'object', properties: { pattern: { type: 'string' } } };
+    expect(readClientTools([{ name: 'x', parameters: named }], [])).toMatchObject({
+      tools: [{ name: 'x' }],
+    });
+    const regex = { type: 'object', properties: { q: { type: 'string', pattern: '^(a+)+$' } } };
+    expect(readClientTools([{ name: 'x', parameters: regex }], [])).toEqual({
+      error:
+        "client_tools[0] 'x': field 'parameters' uses 'pattern', which tools of a client may not (a regular expression could stall the engine)",
+    });
+    const nested = {
+      type: 'object',
+      properties: { o: { type: 'object', patternProperties: { '^a': {} } } },
+    };
+    expect(readClientTools([{ name: 'x', parameters: nested }], [])).toMatchObject({
+      error: expect.stringContaining("uses 'patternProperties'"),
+    });
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 40; i++) deep = { type: 'object', properties: { a: deep } };
+    expect(readClientTools([{ name: 'x', parameters: deep }], [])).toEqual({
+      error: "client_tools[0] 'x': field 'parameters' is nested deeper than 32 levels",
+    });
+    const huge = { type: 'object', description: 'd'.repeat(20_000) };
+    expect(readClientTools([{ name: 'x', parameters: huge }], [])).toEqual({
+      error: "client_tools[0] 'x': field 'parameters' is longer than 16384 characters of JSON",
+    });
+  });
+
   it.each([
     [
       { name: 'x', timeout_secs: 0 },

@@ -74,7 +74,8 @@ export function readClientTools(
       const why = error.keyword === 'required' ? 'is required' : 'is invalid';
       return { error: `${at}: field '${field}' ${why}: expected ${HINTS[field]}` };
     }
-    const problem = entry.parameters && parametersProblem(entry.parameters);
+    const problem =
+      entry.parameters && (parametersProblem(entry.parameters) ?? riskOf(entry.parameters));
     if (problem) return { error: `${at}: field 'parameters' ${problem}` };
     if (serverTools.includes(entry.name))
       return { error: `${at}: the engine has a tool of that name; choose another name` };
@@ -88,6 +89,46 @@ export function readClientTools(
     });
   }
   return { tools };
+}
+
+/** The largest `parameters` of a client tool, as JSON. */
+const MAX_SCHEMA_CHARS = 16_384;
+/** The deepest nesting of a client tool's `parameters` (objects and arrays). */
+const MAX_SCHEMA_DEPTH = 32;
+/** Keywords whose values are maps of names to schemas (the names are not keywords). */
+const NAMED_SCHEMAS = new Set(['properties', 'definitions', '$defs', 'dependentSchemas']);
+
+/**
+ * Why a schema the client sent could harm the engine, if it could: it is checked against every
+ * call's arguments on the engine's one JavaScript thread, so a `pattern` (a regular expression
+ * that can take exponential time on text the model writes) or a huge schema would stall every
+ * session. The engine's own tools, written by its operators, may use them.
+ */
+function riskOf(schema: JsonSchema): string | undefined {
+  if (JSON.stringify(schema).length > MAX_SCHEMA_CHARS)
+    return `is longer than ${MAX_SCHEMA_CHARS} characters of JSON`;
+  const risky = (node: unknown, depth: number): string | undefined => {
+    if (depth > MAX_SCHEMA_DEPTH) return 'depth';
+    if (Array.isArray(node)) return node.map((n) => risky(n, depth + 1)).find(Boolean);
+    if (typeof node !== 'object' || node === null) return undefined;
+    for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+      if (key === 'pattern' || key === 'patternProperties') return key;
+      const found =
+        NAMED_SCHEMAS.has(key) && typeof value === 'object' && value !== null
+          ? Object.values(value as Record<string, unknown>)
+              .map((v) => risky(v, depth + 1))
+              .find(Boolean)
+          : risky(value, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const keyword = risky(schema, 0);
+  if (keyword === 'depth') return `is nested deeper than ${MAX_SCHEMA_DEPTH} levels`;
+  return (
+    keyword &&
+    `uses '${keyword}', which tools of a client may not (a regular expression could stall the engine)`
+  );
 }
 
 /** The reply a `client_tool_result` message carries (it has exactly one of `result` and `error`). */
