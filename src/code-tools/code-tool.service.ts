@@ -128,7 +128,7 @@ export class CodeToolService implements OnModuleDestroy {
     }
     return {
       ok: true,
-      text: truncateResult(String(result.result), this.tools.resultMaxChars),
+      text: truncateResult(String(result.result), tool.resultMaxChars ?? this.tools.resultMaxChars),
       logs,
     };
   }

@@ -127,7 +127,7 @@ export class HttpToolExecutor extends ToolExecutor {
           statusLine,
           truncateResult(
             response.binary ? `(${response.body})` : response.body,
-            this.config.resultMaxChars,
+            tool.resultMaxChars ?? this.config.resultMaxChars,
           ),
         ),
       );
@@ -143,7 +143,10 @@ export class HttpToolExecutor extends ToolExecutor {
         );
       text = picked.text;
     }
-    return { ok: true, text: truncateResult(text, this.config.resultMaxChars) };
+    return {
+      ok: true,
+      text: truncateResult(text, tool.resultMaxChars ?? this.config.resultMaxChars),
+    };
   }
 
   private async send(request: BuiltRequest, { outer, timeoutSecs }: Limits): Promise<RawResponse> {

@@ -19,6 +19,8 @@ export interface ToolDefinitionInput {
   code?: string;
   file?: string;
   timeout_secs?: number;
+  /** The longest result the model reads from this tool; LLM_TOOL_RESULT_MAX_CHARS otherwise. */
+  result_max_chars?: number;
   /** HTTP tools: further attempts after a transient failure, whatever the method (its backend takes a request twice safely). */
   retries?: number;
   /** HTTP tools: a JMESPath expression picking what the model reads of a JSON response. */
@@ -47,6 +49,8 @@ export interface Tool {
   /** Code tools only: the Python source, and the function to call. */
   code: string;
   timeoutSecs?: number;
+  /** `result_max_chars`: the longest result the model reads from this tool. */
+  resultMaxChars?: number;
   /** HTTP tools: further attempts after a transient failure, for any method (LLM_TOOL_RETRIES otherwise, safe methods only). */
   retries?: number;
   /** HTTP tools: `response_query`, compiled. */

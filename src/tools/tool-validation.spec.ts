@@ -97,6 +97,10 @@ describe('validateToolDefinitions', () => {
       "tools.json: tool #0 'get_weather': field 'confirm_prompt' is invalid: expected a question of 1 to 500 characters",
     ],
     [
+      [{ ...ok, result_max_chars: 0 }],
+      "tools.json: tool #0 'get_weather': field 'result_max_chars' is invalid: expected an integer from 1 to 10000000",
+    ],
+    [
       [{ ...ok, response_query: 'items[' }],
       "tools.json: tool #0 'get_weather': field 'response_query' is not a valid JMESPath expression: Syntax error",
     ],

@@ -22,6 +22,7 @@ const common = {
   modalities: { type: 'array', items: { enum: ['voice', 'text'] }, minItems: 1 },
   confirm: { type: 'boolean' },
   confirm_prompt: { type: 'string', minLength: 1, maxLength: 500 },
+  result_max_chars: { type: 'integer', minimum: 1, maximum: 10_000_000 },
 };
 const validateHttp = ajv.compile<ToolDefinitionInput>({
   type: 'object',
@@ -105,6 +106,7 @@ const FIELD_HINTS: Record<string, string> = {
   retries: 'an integer from 0 to 5',
   response_query: 'a JMESPath expression of 1 to 2000 characters',
   safe: 'true or false',
+  result_max_chars: 'an integer from 1 to 10000000',
   modalities: 'a non-empty array of "voice" and/or "text"',
   confirm: 'true or false',
   confirm_prompt: 'a question of 1 to 500 characters, with {parameter} placeholders',
@@ -248,6 +250,7 @@ function optionalFields(def: ToolDefinitionInput): Partial<Tool> {
   return {
     ...(def.timeout_secs ? { timeoutSecs: def.timeout_secs } : {}),
     ...(def.retries !== undefined ? { retries: def.retries } : {}),
+    ...(def.result_max_chars !== undefined ? { resultMaxChars: def.result_max_chars } : {}),
     ...(def.modalities ? { modalities: def.modalities } : {}),
     ...(def.confirm ? { confirm: true } : {}),
     ...(def.confirm_prompt ? { confirmPrompt: def.confirm_prompt } : {}),

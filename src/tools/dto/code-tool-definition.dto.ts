@@ -5,6 +5,8 @@ export const CONFIRM_DOC =
   'Each call waits for the user\'s approval: the client gets a tool_confirm event and answers {"type":"tool_confirm","id":…,"approved":true|false}, or the user says or types a plain yes or no (TOOL_CONFIRM_TIMEOUT_SECS, TOOL_CONFIRM_YES, TOOL_CONFIRM_NO)';
 export const CONFIRM_PROMPT_DOC =
   'With "confirm": true, the question put to the user for each call: sent as the tool_confirm event\'s "prompt" and spoken in voice sessions; {parameter} placeholders take the call\'s arguments (1 to 500 characters)';
+export const RESULT_MAX_CHARS_DOC =
+  'The longest result the model reads from this tool, in characters (a longer one is cut and marked); default LLM_TOOL_RESULT_MAX_CHARS. For the one tool whose results are long by nature (a document, a search page)';
 
 /** A Python code tool (seed 003), or a `before_model_callback` hook. */
 export class CodeToolDefinitionDto {
@@ -50,6 +52,9 @@ export class CodeToolDefinitionDto {
     example: 5,
   })
   timeout_secs?: number;
+
+  @ApiPropertyOptional({ description: RESULT_MAX_CHARS_DOC, minimum: 1, example: 20000 })
+  result_max_chars?: number;
 
   @ApiPropertyOptional({
     type: [String],

@@ -3,6 +3,7 @@ import {
   CodeToolDefinitionDto,
   CONFIRM_DOC,
   CONFIRM_PROMPT_DOC,
+  RESULT_MAX_CHARS_DOC,
 } from './code-tool-definition.dto.js';
 
 export { CodeToolDefinitionDto };
@@ -60,6 +61,9 @@ export class ToolDefinitionDto {
     example: 5,
   })
   timeout_secs?: number;
+
+  @ApiPropertyOptional({ description: RESULT_MAX_CHARS_DOC, minimum: 1, example: 20000 })
+  result_max_chars?: number;
 
   @ApiPropertyOptional({
     description:

@@ -1,0 +1,43 @@
+import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
+import { writeToolsFile } from './support/tools-file.js';
+
+/** A tool's `result_max_chars` replaces LLM_TOOL_RESULT_MAX_CHARS for its results. */
+describe('result limits per tool', () => {
+  const long = 'word '.repeat(100).trim();
+  const rig = useEngineRig(
+    (base) => ({
+      LLM_MODEL: 'm',
+      LLM_TOOL_RESULT_MAX_CHARS: '50',
+      CODE_TOOLS_WORKERS: '1',
+      LLM_TOOLS_FILE: writeToolsFile([
+        { name: 'article', url: `${base}/article`, method: 'GET', result_max_chars: 1000 },
+        { name: 'snippet', url: `${base}/article`, method: 'GET' },
+        {
+          type: 'python',
+          code: `def essay() -> str:\n    """A long text."""\n    return ${JSON.stringify(long)}`,
+          result_max_chars: 12,
+        },
+      ]),
+    }),
+    (_req, res) => res.end(long),
+  );
+  const client = useClientPerTest(rig);
+
+  /** What the model reads for one call of `name`. */
+  async function read(name: string): Promise<string> {
+    rig.llm.enqueue(sseStructuredCalls([{ id: 'call_1', name, arguments: {} }]), sseText(['ok']));
+    await client.ws.turn('go', 20_000);
+    return rig.llm.requests[1]!.body.messages.findLast((m: any) => m.role === 'tool').content;
+  }
+
+  it('lets the one long tool be read whole, and cuts the others at the engine’s limit', async () => {
+    expect(await read('article')).toBe(long);
+    rig.llm.reset();
+    expect(await read('snippet')).toBe(`${long.slice(0, 50)}… [truncated]`);
+  });
+
+  it('applies to code tools too', async () => {
+    expect(await read('essay')).toBe(`${JSON.stringify(long).slice(0, 12)}… [truncated]`);
+  }, 30_000);
+});
