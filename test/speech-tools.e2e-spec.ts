@@ -27,6 +27,12 @@ describe('speech while tools run', () => {
       LLM_MODEL: 'm',
       LLM_TOOLS_FILE: writeToolsFile([
         { name: 'meteo', url: `${base}/meteo/{city}`, method: 'GET' },
+        {
+          name: 'orders',
+          url: `${base}/orders`,
+          method: 'GET',
+          wait_phrase: { en: 'Let me look up your order.', it: 'Cerco il suo ordine.' },
+        },
       ]),
       TTS_PROVIDER: 'openai',
       TTS_BASE_URL: base,
@@ -81,5 +87,25 @@ describe('speech while tools run', () => {
     await ws.waitFor((m) => m.type === 'audio_end', from, 10_000);
     expect(spoken()).toEqual(['Let me check', 'Sunny.']);
     ws.close();
+  });
+
+  it("says a tool's own wait phrase in the session's language, else the general one", async () => {
+    for (const [language, expected] of [
+      ['it', 'Cerco il suo ordine.'],
+      ['en', 'Let me look up your order.'],
+      ['fr', 'Un instant.'], // the tool has no French phrase: SPEECH_TOOL_WAIT_PHRASE's
+    ]) {
+      gate = new Promise((open) => (release = open));
+      server.requests.length = 0;
+      const ws = await voiceSession(language!);
+      llm.enqueue(sseText([xmlCall('orders', {})]), sseText(['Done.']));
+      const from = ws.messages.length;
+      ws.send({ type: 'user_text', text: 'Where is my order?' });
+      await until(() => spoken().length > 0, 'speech');
+      release();
+      await ws.waitFor((m) => m.type === 'audio_end', from, 10_000);
+      expect(spoken()).toEqual([expected, 'Done.']);
+      ws.close();
+    }
   });
 });

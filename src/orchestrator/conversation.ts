@@ -244,8 +244,12 @@ export class Conversation {
     const spoken: string[] = [];
     const work: Promise<void>[] = [];
     if (speaking) {
-      const speech$ = deps.speech.speak(turn$, settings, signal, (sentence) =>
-        spoken.push(sentence),
+      const speech$ = deps.speech.speak(
+        turn$,
+        settings,
+        signal,
+        (sentence) => spoken.push(sentence),
+        (tool) => deps.turns.waitPhrasesOf(tool),
       );
       work.push(drain(speech$, (event) => this.sendSpeech(event, settings.audio)));
     }

@@ -53,6 +53,11 @@ export class TurnManager {
     return this.registry.active().tools.map((t) => t.name);
   }
 
+  /** A tool's own `wait_phrase`, by language, if it has one. */
+  waitPhrasesOf(name: string): Record<string, string> | undefined {
+    return this.registry.active().byName.get(name)?.waitPhrase;
+  }
+
   /** Runs one user turn. The observable always ends with `assistant_end`; aborting `signal` interrupts it. */
   run(session: Session, userText: string, signal: AbortSignal): Observable<TurnEvent> {
     return new Observable<TurnEvent>((subscriber) => {

@@ -35,6 +35,8 @@ export class SpeechService implements OnModuleInit {
     settings: VoiceSettings,
     signal: AbortSignal,
     onSpoken: (sentence: string) => void,
+    /** A tool's own `wait_phrase`, by language, if it has one. */
+    waitPhrasesOf: (tool: string) => Record<string, string> | undefined = () => undefined,
   ): Observable<SpeechEvent> {
     return speakTurn(turn$, this.tts, {
       voice: settings.voice || this.config.tts.voice,
@@ -43,6 +45,10 @@ export class SpeechService implements OnModuleInit {
       leadMs: this.config.audioLeadMs,
       toolWaitMs: this.config.toolWaitMs,
       toolWaitPhrase: phraseFor(this.config.toolWaitPhrases, settings.language),
+      toolWaitPhraseOf: (tool) => {
+        const phrases = waitPhrasesOf(tool);
+        return phrases && phraseFor(phrases, settings.language);
+      },
       signal,
       onSpoken,
     });

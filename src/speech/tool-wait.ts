@@ -2,12 +2,14 @@ import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 
 /**
  * In a voice turn that has said nothing yet, tool calls still running after `afterMs` get a
- * short phrase said once (SPEECH_TOOL_WAIT_MS, SPEECH_TOOL_WAIT_PHRASE): a caller on the phone
+ * short phrase said once (SPEECH_TOOL_WAIT_MS; the oldest running call's tool's `wait_phrase`, or
+ * SPEECH_TOOL_WAIT_PHRASE): a caller on the phone
  * hears that the agent is at work rather than dead air. A call awaiting the user's approval is
  * not work the user waits for: from then on nothing more is said by this.
  */
 export class ToolWait {
-  private readonly running = new Set<string>();
+  /** Calls still running: their tools' names, by call id, oldest first. */
+  private readonly running = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private done: boolean;
 
@@ -15,7 +17,8 @@ export class ToolWait {
     private readonly afterMs: number,
     /** Whether nothing has been said (or queued to be said) in the turn so far. */
     private readonly silent: () => boolean,
-    private readonly say: () => void,
+    /** Says the phrase for a wait on `tool` (the oldest call still running). */
+    private readonly say: (tool: string) => void,
   ) {
     this.done = afterMs <= 0;
   }
@@ -23,7 +26,7 @@ export class ToolWait {
   on(event: TurnEvent): void {
     if (this.done) return;
     if (event.type === 'tool_call') {
-      this.running.add(event.id);
+      this.running.set(event.id, event.name);
       this.timer ??= this.silent() ? setTimeout(() => this.fire(), this.afterMs) : undefined;
     } else if (event.type === 'tool_result') {
       this.running.delete(event.id);
@@ -40,8 +43,9 @@ export class ToolWait {
 
   private fire(): void {
     this.timer = undefined;
-    if (this.running.size > 0 && this.silent()) {
-      this.say();
+    const [tool] = this.running.values();
+    if (tool !== undefined && this.silent()) {
+      this.say(tool);
       this.stop();
     }
   }

@@ -28,6 +28,8 @@ export interface SpeakOptions {
   /** SPEECH_TOOL_WAIT_MS and SPEECH_TOOL_WAIT_PHRASE (see ToolWait); 0 or '': never. */
   toolWaitMs?: number;
   toolWaitPhrase?: string;
+  /** A tool's own wait phrase in the session's language (its `wait_phrase`), if it has one. */
+  toolWaitPhraseOf?: (tool: string) => string | undefined;
   /** Bytes per audio event; barge-in stops within one chunk. Default: 200 ms of audio. */
   chunkBytes?: number;
   /**
@@ -82,11 +84,13 @@ class TurnSpeech {
   ) {
     this.segmenter = new SentenceSegmenter(options.maxSentenceChars);
     this.chunkBytes = options.chunkBytes ?? Math.max(2, Math.round(tts.sampleRate * 0.2) * 2);
-    const phrase = options.toolWaitPhrase ?? '';
     this.toolWait = new ToolWait(
-      phrase === '' ? 0 : (options.toolWaitMs ?? 0),
+      options.toolWaitMs ?? 0,
       () => this.jobs.every((job) => job.text === ''),
-      () => this.add([phrase], true),
+      (tool) => {
+        const phrase = options.toolWaitPhraseOf?.(tool) || options.toolWaitPhrase || '';
+        if (phrase !== '') this.add([phrase], true);
+      },
     );
   }
 

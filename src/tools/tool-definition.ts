@@ -21,6 +21,8 @@ export interface ToolDefinitionInput {
   timeout_secs?: number;
   /** The longest result the model reads from this tool; LLM_TOOL_RESULT_MAX_CHARS otherwise. */
   result_max_chars?: number;
+  /** Said in a voice turn while a call of this tool keeps the caller waiting (one phrase, or by language). */
+  wait_phrase?: string | Record<string, string>;
   /** HTTP tools: further attempts after a transient failure, whatever the method (its backend takes a request twice safely). */
   retries?: number;
   /** HTTP tools: a JMESPath expression picking what the model reads of a JSON response. */
@@ -51,6 +53,8 @@ export interface Tool {
   timeoutSecs?: number;
   /** `result_max_chars`: the longest result the model reads from this tool. */
   resultMaxChars?: number;
+  /** `wait_phrase` by lower-case language code (`*` for any language). */
+  waitPhrase?: Record<string, string>;
   /** HTTP tools: further attempts after a transient failure, for any method (LLM_TOOL_RETRIES otherwise, safe methods only). */
   retries?: number;
   /** HTTP tools: `response_query`, compiled. */

@@ -97,6 +97,14 @@ describe('validateToolDefinitions', () => {
       "tools.json: tool #0 'get_weather': field 'confirm_prompt' is invalid: expected a question of 1 to 500 characters",
     ],
     [
+      [{ ...ok, wait_phrase: { english: 'Wait.' } }],
+      "tools.json: tool #0 'get_weather': field 'wait_phrase' is invalid: expected a phrase of 1 to 200 characters, or an object of language codes and phrases",
+    ],
+    [
+      [{ ...ok, wait_phrase: '' }],
+      "tools.json: tool #0 'get_weather': field 'wait_phrase' is invalid: expected a phrase",
+    ],
+    [
       [{ ...ok, result_max_chars: 0 }],
       "tools.json: tool #0 'get_weather': field 'result_max_chars' is invalid: expected an integer from 1 to 10000000",
     ],

@@ -1,4 +1,5 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv } from 'ajv';
+import { describe, validateCode, validateHttp } from './definition-schema.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolveSecrets } from './tool-secrets.js';
@@ -15,43 +16,6 @@ import {
 /** Raised when a set of definitions cannot be loaded; the message names source, index, tool and field. */
 export class ToolDefinitionError extends Error {}
 
-const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false });
-const common = {
-  description: { type: 'string' },
-  parameters: { type: 'object' },
-  modalities: { type: 'array', items: { enum: ['voice', 'text'] }, minItems: 1 },
-  confirm: { type: 'boolean' },
-  confirm_prompt: { type: 'string', minLength: 1, maxLength: 500 },
-  result_max_chars: { type: 'integer', minimum: 1, maximum: 10_000_000 },
-};
-const validateHttp = ajv.compile<ToolDefinitionInput>({
-  type: 'object',
-  required: ['name', 'url'],
-  properties: {
-    ...common,
-    type: { const: 'http' },
-    name: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
-    url: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+' },
-    method: { type: 'string', minLength: 1 },
-    headers: { type: 'object', additionalProperties: { type: 'string' } },
-    timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
-    retries: { type: 'integer', minimum: 0, maximum: 5 },
-    response_query: { type: 'string', minLength: 1, maxLength: 2000 },
-    safe: { type: 'boolean' },
-  },
-});
-const validateCode = ajv.compile<ToolDefinitionInput>({
-  type: 'object',
-  required: ['type'],
-  properties: {
-    ...common,
-    type: { enum: ['python', 'callback'] },
-    name: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' },
-    code: { type: 'string', minLength: 1 },
-    file: { type: 'string', minLength: 1 },
-    timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
-  },
-});
 const metaSchemaCheck = new Ajv({ strict: false });
 const JSON_TYPES = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array', 'null']);
 
@@ -90,38 +54,6 @@ export function parametersProblem(
   if (metaSchemaCheck.validateSchema(withJsonTypes(parameters, aliases) as JsonSchema))
     return undefined;
   return `is not a valid JSON Schema: ${metaSchemaCheck.errorsText(metaSchemaCheck.errors)}`;
-}
-
-const FIELD_HINTS: Record<string, string> = {
-  name: 'a string of letters, digits, "_" or "-" (1 to 64 characters)',
-  url: 'an absolute http:// or https:// URL',
-  description: 'a string',
-  parameters: 'a JSON Schema object',
-  method: 'a non-empty string',
-  headers: 'an object whose values are strings',
-  type: '"http", "python" or "callback"',
-  code: 'a non-empty string of Python code',
-  file: 'a path to a .py file, relative to the tools file',
-  timeout_secs: 'a number of seconds greater than 0',
-  retries: 'an integer from 0 to 5',
-  response_query: 'a JMESPath expression of 1 to 2000 characters',
-  safe: 'true or false',
-  result_max_chars: 'an integer from 1 to 10000000',
-  modalities: 'a non-empty array of "voice" and/or "text"',
-  confirm: 'true or false',
-  confirm_prompt: 'a question of 1 to 500 characters, with {parameter} placeholders',
-};
-
-function describe(error: ErrorObject): { field: string; why: string } {
-  if (error.keyword === 'required') {
-    const field = String((error.params as { missingProperty: string }).missingProperty);
-    return { field, why: `is required: expected ${FIELD_HINTS[field] ?? 'a value'}` };
-  }
-  const path = error.instancePath.split('/').filter(Boolean);
-  const top = path[0] ?? '';
-  const hint =
-    top === 'headers' && path.length > 1 ? 'a string' : (FIELD_HINTS[top] ?? error.message);
-  return { field: path.join('.'), why: `is invalid: expected ${hint}` };
 }
 
 export interface ValidationResult {
@@ -251,10 +183,17 @@ function optionalFields(def: ToolDefinitionInput): Partial<Tool> {
     ...(def.timeout_secs ? { timeoutSecs: def.timeout_secs } : {}),
     ...(def.retries !== undefined ? { retries: def.retries } : {}),
     ...(def.result_max_chars !== undefined ? { resultMaxChars: def.result_max_chars } : {}),
+    ...(def.wait_phrase !== undefined ? { waitPhrase: phrasesOf(def.wait_phrase) } : {}),
     ...(def.modalities ? { modalities: def.modalities } : {}),
     ...(def.confirm ? { confirm: true } : {}),
     ...(def.confirm_prompt ? { confirmPrompt: def.confirm_prompt } : {}),
   };
+}
+
+/** A `wait_phrase` as phrases by lower-case language code (`*`: any language). */
+function phrasesOf(phrase: string | Record<string, string>): Record<string, string> {
+  if (typeof phrase === 'string') return { '*': phrase };
+  return Object.fromEntries(Object.entries(phrase).map(([code, p]) => [code.toLowerCase(), p]));
 }
 
 function codeTool(

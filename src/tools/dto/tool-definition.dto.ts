@@ -4,6 +4,8 @@ import {
   CONFIRM_DOC,
   CONFIRM_PROMPT_DOC,
   RESULT_MAX_CHARS_DOC,
+  WAIT_PHRASE_DOC,
+  WAIT_PHRASE_SCHEMA,
 } from './code-tool-definition.dto.js';
 
 export { CodeToolDefinitionDto };
@@ -64,6 +66,13 @@ export class ToolDefinitionDto {
 
   @ApiPropertyOptional({ description: RESULT_MAX_CHARS_DOC, minimum: 1, example: 20000 })
   result_max_chars?: number;
+
+  @ApiPropertyOptional({
+    description: WAIT_PHRASE_DOC,
+    ...WAIT_PHRASE_SCHEMA,
+    example: { en: 'Let me look up your order.', it: 'Cerco il suo ordine.' },
+  })
+  wait_phrase?: string | Record<string, string>;
 
   @ApiPropertyOptional({
     description:

@@ -1,0 +1,87 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import type { ToolDefinitionInput } from './tool-definition.js';
+
+/** The shape of a tool definition (tools file, `POST /api/tools`), checked before anything else. */
+const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false });
+const common = {
+  description: { type: 'string' },
+  parameters: { type: 'object' },
+  modalities: { type: 'array', items: { enum: ['voice', 'text'] }, minItems: 1 },
+  confirm: { type: 'boolean' },
+  confirm_prompt: { type: 'string', minLength: 1, maxLength: 500 },
+  result_max_chars: { type: 'integer', minimum: 1, maximum: 10_000_000 },
+  wait_phrase: {
+    anyOf: [
+      { type: 'string', minLength: 1, maxLength: 200 },
+      {
+        type: 'object',
+        minProperties: 1,
+        propertyNames: { pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$' },
+        additionalProperties: { type: 'string', minLength: 1, maxLength: 200 },
+      },
+    ],
+  },
+};
+export const validateHttp = ajv.compile<ToolDefinitionInput>({
+  type: 'object',
+  required: ['name', 'url'],
+  properties: {
+    ...common,
+    type: { const: 'http' },
+    name: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+    url: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+' },
+    method: { type: 'string', minLength: 1 },
+    headers: { type: 'object', additionalProperties: { type: 'string' } },
+    timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
+    retries: { type: 'integer', minimum: 0, maximum: 5 },
+    response_query: { type: 'string', minLength: 1, maxLength: 2000 },
+    safe: { type: 'boolean' },
+  },
+});
+export const validateCode = ajv.compile<ToolDefinitionInput>({
+  type: 'object',
+  required: ['type'],
+  properties: {
+    ...common,
+    type: { enum: ['python', 'callback'] },
+    name: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' },
+    code: { type: 'string', minLength: 1 },
+    file: { type: 'string', minLength: 1 },
+    timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
+  },
+});
+
+const FIELD_HINTS: Record<string, string> = {
+  name: 'a string of letters, digits, "_" or "-" (1 to 64 characters)',
+  url: 'an absolute http:// or https:// URL',
+  description: 'a string',
+  parameters: 'a JSON Schema object',
+  method: 'a non-empty string',
+  headers: 'an object whose values are strings',
+  type: '"http", "python" or "callback"',
+  code: 'a non-empty string of Python code',
+  file: 'a path to a .py file, relative to the tools file',
+  timeout_secs: 'a number of seconds greater than 0',
+  retries: 'an integer from 0 to 5',
+  response_query: 'a JMESPath expression of 1 to 2000 characters',
+  safe: 'true or false',
+  result_max_chars: 'an integer from 1 to 10000000',
+  wait_phrase:
+    'a phrase of 1 to 200 characters, or an object of language codes and phrases ({"en":"Let me look.","it":"Controllo."})',
+  modalities: 'a non-empty array of "voice" and/or "text"',
+  confirm: 'true or false',
+  confirm_prompt: 'a question of 1 to 500 characters, with {parameter} placeholders',
+};
+
+/** A field and why it failed, from Ajv's first error, for a message naming the field. */
+export function describe(error: ErrorObject): { field: string; why: string } {
+  if (error.keyword === 'required') {
+    const field = String((error.params as { missingProperty: string }).missingProperty);
+    return { field, why: `is required: expected ${FIELD_HINTS[field] ?? 'a value'}` };
+  }
+  const path = error.instancePath.split('/').filter(Boolean);
+  const top = path[0] ?? '';
+  const hint =
+    top === 'headers' && path.length > 1 ? 'a string' : (FIELD_HINTS[top] ?? error.message);
+  return { field: path.join('.'), why: `is invalid: expected ${hint}` };
+}
