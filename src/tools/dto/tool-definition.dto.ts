@@ -3,9 +3,8 @@ import {
   CodeToolDefinitionDto,
   CONFIRM_DOC,
   CONFIRM_PROMPT_DOC,
-  RESULT_MAX_CHARS_DOC,
-  WAIT_PHRASE_DOC,
-  WAIT_PHRASE_SCHEMA,
+  ApiResultMaxChars,
+  ApiWaitPhrase,
 } from './code-tool-definition.dto.js';
 
 export { CodeToolDefinitionDto };
@@ -64,19 +63,15 @@ export class ToolDefinitionDto {
   })
   timeout_secs?: number;
 
-  @ApiPropertyOptional({ description: RESULT_MAX_CHARS_DOC, minimum: 1, example: 20000 })
+  @ApiResultMaxChars
   result_max_chars?: number;
 
-  @ApiPropertyOptional({
-    description: WAIT_PHRASE_DOC,
-    ...WAIT_PHRASE_SCHEMA,
-    example: { en: 'Let me look up your order.', it: 'Cerco il suo ordine.' },
-  })
+  @ApiWaitPhrase
   wait_phrase?: string | Record<string, string>;
 
   @ApiPropertyOptional({
     description:
-      'Further attempts of a request that failed transiently (refused or dropped connection, HTTP 429, 502, 503, 504), whatever the method: for a backend that takes the same request twice safely. Default LLM_TOOL_RETRIES, for GET, HEAD, OPTIONS and TRACE only (a refused connection for any method)',
+      'Further attempts of a request that failed transiently (refused or dropped connection, HTTP 429, 502, 503, 504), whatever the method: for a backend that takes the same request twice safely. Default LLM_TOOL_RETRIES, for safe tools only (see "safe"; a refused connection for any tool)',
     minimum: 0,
     maximum: 5,
     example: 2,
