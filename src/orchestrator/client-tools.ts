@@ -157,9 +157,9 @@ export function askClient(
   tool: ClientTool,
   limits: { timeoutSecs: number; resultMaxChars: number },
 ): Promise<ToolOutcome | undefined> {
-  const problem = call.argumentsValid
-    ? argumentProblem(tool.parameters, call.arguments)
-    : `arguments are not a JSON object: ${call.rawArguments}`;
+  if (!call.argumentsValid)
+    return Promise.resolve({ ok: false, text: toolErrors.notAnObject(call.rawArguments) });
+  const problem = argumentProblem(tool.parameters, call.arguments);
   if (problem) return Promise.resolve({ ok: false, text: toolErrors.requestFailed(problem) });
   const timeoutSecs = tool.timeout_secs ?? limits.timeoutSecs;
   const waited = awaitAnswer(

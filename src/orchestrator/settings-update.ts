@@ -1,3 +1,4 @@
+import { VARIABLE_NAME } from '../tools/tool-secrets.js';
 import { readClientTools } from './client-tools.js';
 import type { SessionUpdateMessage } from './protocol/client-messages.js';
 import type { SessionSettings } from './protocol/server-events.js';
@@ -66,7 +67,7 @@ function readVariables(input: Record<string, unknown>): Record<string, string> |
   const entries = Object.entries(input);
   if (entries.length > MAX_VARIABLES) return `"variables" holds more than ${MAX_VARIABLES} names`;
   for (const [name, value] of entries) {
-    if (!/^[A-Za-z0-9_]{1,64}$/.test(name))
+    if (!VARIABLE_NAME.test(name))
       return `variable ${JSON.stringify(name)}: a name is 1 to 64 letters, digits or "_"`;
     if (typeof value !== 'string' || value.length > 4000 || /[\r\n\0]/.test(value))
       return `variable '${name}' must be a string of at most 4000 characters, without line breaks`;

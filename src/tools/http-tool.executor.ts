@@ -59,9 +59,7 @@ export class HttpToolExecutor extends ToolExecutor {
     const tool = call.snapshot.byName.get(call.name);
     if (!tool) return this.fail(toolErrors.unknownTool(call.name));
     if (call.rawArguments !== undefined) {
-      return this.fail(
-        toolErrors.requestFailed(`arguments are not a JSON object: ${call.rawArguments}`),
-      );
+      return this.fail(toolErrors.notAnObject(call.rawArguments));
     }
     const request = buildHttpRequest(tool, call.args, call.context?.variables);
     if ('error' in request) return this.fail(request.error);

@@ -5,6 +5,9 @@ export const toolErrors = {
     `Error: invalid HTTP method '${verb}' for tool '${name}'`,
   httpStatus: (statusLine: string, body: string) => `Error: HTTP ${statusLine} — ${body}`,
   requestFailed: (detail: string) => `Error: tool request failed: ${detail}`,
+  /** Arguments the model wrote that are not a JSON object (as it wrote them). */
+  notAnObject: (raw: string) =>
+    `Error: tool request failed: arguments are not a JSON object: ${raw}`,
 };
 
 export const TRUNCATION_SUFFIX = '… [truncated]';

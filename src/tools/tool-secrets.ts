@@ -14,8 +14,11 @@ const SECRET_NAME_PATTERN = 'TOOL_SECRET_[A-Za-z0-9_]+';
 const SECRET_NAME = new RegExp(`^${SECRET_NAME_PATTERN}$`);
 /** `${TOOL_SECRET_…}`, the name captured; `source` for matchers that combine it with others. */
 export const SECRET_REFERENCE = new RegExp(`\\$\\{(${SECRET_NAME_PATTERN})\\}`, 'g');
-/** `${session.NAME}`: a session variable (`session.update`'s `variables`), the name captured. */
-export const VARIABLE_REFERENCE = /\$\{session\.([A-Za-z0-9_]{1,64})\}/g;
+/** What a session variable (`session.update`'s `variables`) may be called. */
+const VARIABLE_NAME_PATTERN = '[A-Za-z0-9_]{1,64}';
+export const VARIABLE_NAME = new RegExp(`^${VARIABLE_NAME_PATTERN}$`);
+/** `${session.NAME}`: a session variable, the name captured. */
+export const VARIABLE_REFERENCE = new RegExp(`\\$\\{session\\.(${VARIABLE_NAME_PATTERN})\\}`, 'g');
 /** What replaces a secret's value in a tool's result. */
 export const MASK = '[secret]';
 
@@ -30,7 +33,8 @@ export function resolveSecrets(
   const secrets: Record<string, string> = {};
   for (const [field, template] of Object.entries(fields)) {
     for (const [whole, name = ''] of template.matchAll(REFERENCE)) {
-      if (/^session\.[A-Za-z0-9_]{1,64}$/.test(name)) continue; // a session variable, filled per call
+      // A session variable, filled per call.
+      if (name.startsWith('session.') && VARIABLE_NAME.test(name.slice(8))) continue;
       if (!SECRET_NAME.test(name))
         throw new Error(
           `field '${field}' refers to ${whole}: only TOOL_SECRET_* environment variables and \${session.NAME} variables can be used`,
