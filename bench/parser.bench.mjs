@@ -1,17 +1,22 @@
 // Parser throughput on ~1 MB of synthetic model output (prose with 50 calls of mixed types):
-// MB/s fed whole, and the ratio of feeding it in 1-character deltas to feeding it whole.
+// MB/s fed whole, and the ratio of feeding it in 1-character deltas to feeding it whole; then
+// what one call costs, whole and fed a character at a time.
 // Run: npm run bench:parser   (builds dist/ first)
 import { ToolCallTextParser } from '../dist/llm/parsing/tool-call-text.parser.js';
 
 const schemas = new Map([
   ['search', { type: 'object', properties: { q: { type: 'string' }, limit: { type: 'integer' }, exact: { type: 'boolean' }, filters: { type: 'object' } } }],
 ]);
+/** One Qwen3-Coder XML call of the search tool, ~250 characters. */
+function call(i) {
+  return `<tool_call>\n<function=search>\n<parameter=q>\nitem ${i} <b>bold</b>\n</parameter>\n<parameter=limit>\n${i}\n</parameter>\n<parameter=exact>\ntrue\n</parameter>\n<parameter=filters>\n{"tag": "t${i}", "n": [1, 2]}\n</parameter>\n</function>\n</tool_call>\n`;
+}
 const sentence = 'The quick brown fox jumps over the lazy dog, and 3.5 < 4 is true. ';
 const gap = sentence.repeat(Math.ceil(20000 / sentence.length));
 let input = '';
 for (let i = 0; i < 50; i++) {
   input += gap;
-  input += `<tool_call>\n<function=search>\n<parameter=q>\nitem ${i} <b>bold</b>\n</parameter>\n<parameter=limit>\n${i}\n</parameter>\n<parameter=exact>\ntrue\n</parameter>\n<parameter=filters>\n{"tag": "t${i}", "n": [1, 2]}\n</parameter>\n</function>\n</tool_call>\n`;
+  input += call(i);
 }
 const mb = input.length / 1e6;
 
@@ -67,3 +72,27 @@ console.log(`ratio 1-char / whole: ${(perChar / whole).toFixed(2)}x (goal <= 2x)
 const quarter = input.length >> 2;
 const perCharQuarter = best(1, ToolCallTextParser, quarter);
 console.log(`linearity, 1-char deltas: ${((perCharQuarter * 1e6) / quarter).toFixed(1)} ns/char on the first 1/4 of the input, ${((perChar * 1e6) / input.length).toFixed(1)} ns/char on all of it`);
+
+// The calls alone: 500 calls between short sentences, where the parser does its real work. What a
+// call costs fed a character at a time, against fed whole (the staging and the one read per call).
+let dense = '';
+for (let i = 0; i < 500; i++) dense += `Checking ${i}. ${call(i)}`;
+const denseChars = [...dense];
+function runDense(deltas) {
+  const parser = new ToolCallTextParser(schemas);
+  let calls = 0;
+  const sink = { text: () => {}, reasoning: () => {}, call: () => calls++ };
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < deltas.length; i++) parser.feed(deltas[i], sink);
+  parser.end(sink);
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (calls !== 500) throw new Error(`expected 500 calls, got ${calls}`);
+  return ms;
+}
+const bestDense = (deltas) => Math.min(...Array.from({ length: 15 }, () => runDense(deltas)));
+runDense(denseChars);
+const denseWhole = bestDense([dense]);
+const denseChar = bestDense(denseChars);
+console.log(
+  `calls (500 between short sentences): ${((denseWhole * 1000) / 500).toFixed(1)} us a call whole, ${((denseChar * 1000) / 500).toFixed(1)} us fed a character at a time (${(denseChar / denseWhole).toFixed(2)}x)`,
+);

@@ -2,6 +2,19 @@ import { TRAILING_LOOKAHEAD } from './qwen-xml-call.js';
 import * as tags from './tags.js';
 import { couldBeTag } from './text-scan.js';
 
+const SLASH = 47;
+const GT = 62;
+/** Staged text is kept in pieces of about this many characters (see `add`). */
+const PIECE = 64;
+
+/** Index of the last '>' in `delta`, or -1. */
+function lastGt(delta: string): number {
+  // One character is the common delta; indexOf first: V8 makes it far cheaper than lastIndexOf,
+  // and most deltas hold no '>'.
+  if (delta.length === 1) return delta.charCodeAt(0) === GT ? 0 : -1;
+  return delta.indexOf('>') === -1 ? -1 : delta.lastIndexOf('>');
+}
+
 /** The modes in which deltas are staged: inside a call, or after one while prose may still be part of it. */
 export type StagedMode = 'xml' | 'hermes' | 'glm' | 'pending';
 
@@ -11,7 +24,9 @@ export type StagedMode = 'xml' | 'hermes' | 'glm' | 'pending';
  * only when a tag completes, which keeps the parser's cost linear when fed a character at a time.
  */
 export class CallStage {
+  /** Staged text in pieces of about `PIECE` characters: the last piece grows by concatenation. */
   private deltas: string[] = [];
+  private piece = '';
   /** An end tag (`</function>`, `</tool_call>`) has been seen: the call may be complete. */
   seenCloser = false;
   /** Text after the last '>' (leading whitespace dropped) while it could still start a tag. */
@@ -21,15 +36,25 @@ export class CallStage {
 
   /** Stages `delta`; true when the buffer plus what is staged must be parsed now. */
   add(mode: StagedMode, delta: string, buf: string): boolean {
-    this.deltas.push(delta);
+    // One string per character (deltas are often a token or less) would make the final join
+    // cost more than the parse: small deltas are joined into pieces as they come.
+    this.piece += delta;
+    if (this.piece.length >= PIECE) {
+      this.deltas.push(this.piece);
+      this.piece = '';
+    }
     return this.worthParsing(mode, delta, buf);
   }
 
   /** Everything staged, in order; the stage is empty afterwards. */
   take(): string {
-    if (this.deltas.length === 0) return '';
-    const text = this.deltas.join('');
-    this.deltas = [];
+    let text = this.piece;
+    if (this.deltas.length > 0) {
+      this.deltas.push(text);
+      text = this.deltas.join('');
+      this.deltas = [];
+    }
+    this.piece = '';
     return text;
   }
 
@@ -48,11 +73,20 @@ export class CallStage {
 
   /** The last `n` characters received (staged deltas, then the buffer): where a tag that just completed lies. */
   private recent(n: number, buf: string): string {
-    let text = '';
+    let text = this.piece;
     for (let i = this.deltas.length - 1; i >= 0 && text.length < n; i--)
       text = this.deltas[i]! + text;
     if (text.length < n) text = buf.slice(-(n - text.length)) + text;
     return text.slice(-n);
+  }
+
+  /** The `>` at `gt` of `delta` completes a closing tag (`</function>`, `</tool_call>`, …). */
+  private closerEndsAt(gt: number, delta: string, buf: string): boolean {
+    const lt = delta.lastIndexOf('<', gt);
+    if (lt !== -1) return delta.charCodeAt(lt + 1) === SLASH;
+    const window = this.recent(24 + delta.length, buf);
+    const wlt = window.lastIndexOf('<', window.length - delta.length + gt);
+    return wlt !== -1 && window.charCodeAt(wlt + 1) === SLASH;
   }
 
   private worthParsing(mode: StagedMode, delta: string, buf: string): boolean {
@@ -65,8 +99,7 @@ export class CallStage {
       const window = this.recent(12 + delta.length, buf);
       return tags.PENDING_TAGS.some((t) => window.includes(t));
     }
-    // indexOf first: V8 makes it far cheaper than lastIndexOf, and most deltas hold no '>'.
-    const gt = delta.indexOf('>') === -1 ? -1 : delta.lastIndexOf('>');
+    const gt = lastGt(delta);
     // A call can only be complete once an end tag has been seen (tags complete with '>'). Until
     // then nothing is parsed, and what follows the last tag is looked at afresh at the '>' that
     // completes the end tag: most of a call is staged with no more work than this.
@@ -82,6 +115,9 @@ export class CallStage {
     if (gt !== -1) {
       const tail = delta.slice(gt + 1).trimStart();
       this.afterTag = couldBeTag(tail) ? tail : null;
+      // A closing tag that ends what has arrived decides nothing yet: what follows a call's end
+      // (or a value's) is what tells. Parsing waits for it, so a call is read once, not per closer.
+      if (this.afterTag !== null && this.closerEndsAt(gt, delta, buf)) trigger = false;
     } else if (this.afterTag !== null) {
       const tail = this.afterTag === '' ? delta.trimStart() : this.afterTag + delta;
       this.afterTag = couldBeTag(tail) ? tail : null;

@@ -1,5 +1,5 @@
 // Small scans over model text used by the incremental tool-call parser.
-import { END_CALL, END_FN, END_PARAM, FN, OPEN_CALL, PARAM } from './tags.js';
+import { END_CALL, END_FN, END_PARAM, FN, HOLD_TAGS, OPEN_CALL, PARAM, TEXT_TAGS } from './tags.js';
 
 const NEXT_TAGS = [END_PARAM, END_FN, END_CALL, OPEN_CALL, PARAM, FN];
 
@@ -48,3 +48,19 @@ export function tagStart(delta: string): number {
 export function canFollowLt(code: number): boolean {
   return code === T || code === F || code === SLASH || code === BAR;
 }
+
+/**
+ * Text that, alone in the parser's buffer in prose, is held back whole and decides nothing yet:
+ * a proper prefix of a tag held in prose (`<tool_ca`), or `<tool_call>` and a newline followed
+ * by the start of the `<function=` it opens. The parser appends to these without its full scan.
+ */
+export const WAITING_MARKUP: ReadonlySet<string> = new Set([
+  ...HOLD_TAGS.flatMap((t) =>
+    Array.from({ length: t.length - 1 }, (_, i) => t.slice(0, i + 1)),
+  ).filter((p) => !TEXT_TAGS.some((t) => p.includes(t))),
+  ...['', '\n'].flatMap((sep) =>
+    Array.from({ length: FN.length }, (_, i) => OPEN_CALL + sep + FN.slice(0, i)),
+  ),
+]);
+/** The longest text in WAITING_MARKUP. */
+export const WAITING_MAX = Math.max(...[...WAITING_MARKUP].map((m) => m.length));

@@ -10,6 +10,7 @@ import {
 } from '../../../test/support/qwen-vectors.js';
 import { ToolCallTextParser } from './tool-call-text.parser.js';
 import type { ToolSchemas } from './qwen-xml-call.js';
+import { WAITING_MARKUP } from './text-scan.js';
 
 const MARKUP = /<\/?(tool_call|function|parameter)\b|<(function|parameter)=/;
 
@@ -88,6 +89,36 @@ describe('qwen3-coder-streaming.json (text vectors)', () => {
       '<tool_call>\n<function=a>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>\n<tool_call>',
     );
     expect(events.filter((e) => e.type === 'call')).toHaveLength(1);
+  });
+
+  it('emits a call fed a character at a time at the ">" of the next call\'s opener', () => {
+    const p = new ToolCallTextParser();
+    const first =
+      '<tool_call>\n<function=a>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>\n';
+    expect([...first].flatMap((c) => p.push(c))).toEqual([]);
+    expect([...'<tool_call'].flatMap((c) => p.push(c))).toEqual([]);
+    const calls = p.push('>').flatMap((e) => (e.type === 'call' ? [e.call] : []));
+    expect(calls).toEqual([{ name: 'a', args: { x: '1' }, raw: '{"x":"1"}' }]);
+  });
+
+  it('holds a tag or a call opening that arrives a token at a time as it would whole', () => {
+    const schemas = new Map([['f', { type: 'object', properties: { x: { type: 'integer' } } }]]);
+    const rests = [
+      ' and more',
+      '\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call> ok',
+      'function=f>\n<parameter=x>\n2\n</parameter>\n</function>\n</tool_call>',
+      '=f>\n<parameter=x>\n3\n</parameter>\n</function>\n</tool_call>',
+    ];
+    for (const held of WAITING_MARKUP) {
+      const p = new ToolCallTextParser(schemas);
+      expect([...held].flatMap((c) => p.push(c))).toEqual([]);
+      for (const rest of rests) {
+        const text = held + rest;
+        const whole = run([text], schemas);
+        expect(run([...text], schemas)).toEqual(whole);
+        expect(run([held.slice(0, 1), held.slice(1), ...rest], schemas)).toEqual(whole);
+      }
+    }
   });
 });
 
@@ -268,7 +299,9 @@ describe('properties', () => {
   // `f` is an active tool: a GLM call without arguments (`<tool_call>f</tool_call>`) counts.
   const schemas = new Map([['f', { type: 'object', properties: { x: { type: 'integer' } } }]]);
   const input = fc
-    .array(fc.oneof(pieces, fc.string({ maxLength: 4 })), { maxLength: 30 })
+    .array(fc.oneof(pieces, fc.constantFrom(...WAITING_MARKUP), fc.string({ maxLength: 4 })), {
+      maxLength: 30,
+    })
     .map((a) => a.join(''));
 
   it('gives the same result for any split as for one chunk, and never throws', () => {

@@ -4,7 +4,7 @@ import { glmBlock } from './glm-call.js';
 import { hermesBlock } from './hermes-block.js';
 import type { ParsedTextCall } from './hermes-call.js';
 import { collect, type TextParserEvent, type TextParserSink } from './parser-events.js';
-import { canFollowLt, heldSuffix, tagStart } from './text-scan.js';
+import { canFollowLt, heldSuffix, tagStart, WAITING_MARKUP, WAITING_MAX } from './text-scan.js';
 import { pendingOutcome, type PendingCall } from './pending-call.js';
 import { parseXmlCall, type ToolSchemas } from './qwen-xml-call.js';
 import { untaggedReasoningEnd } from './untagged-reasoning.js';
@@ -90,6 +90,11 @@ export class ToolCallTextParser {
         if (text !== '') sink.text(text);
         return;
       }
+    }
+    // A tag, or a call's opening, still arriving a token at a time: nothing to scan yet.
+    if (this.mode === 'text' && this.buf.length + delta.length <= WAITING_MAX) {
+      const held = this.buf + delta;
+      if (WAITING_MARKUP.has(held)) return void (this.buf = held);
     }
     if (this.mode !== 'text' && this.mode !== 'think' && this.mode !== 'untagged') {
       // Keeps the cost linear: the (possibly long) buffer is only touched when a tag completes.
