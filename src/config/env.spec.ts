@@ -16,6 +16,8 @@ describe('parseEnv', () => {
       timeoutSecs: 15,
       retries: 1,
       retryBackoffMs: 200,
+      breakerFailures: 5,
+      breakerCooldownSecs: 30,
       resultMaxChars: 2000,
       maxResponseBytes: 1024 * 1024,
       confirmTimeoutSecs: 30,
@@ -105,6 +107,16 @@ describe('parseEnv', () => {
     ],
     ['LLM_RETRIES', '11', /LLM_RETRIES="11" is invalid: expected an integer from 0 to 10/],
     ['LLM_TOOL_RETRIES', '6', /LLM_TOOL_RETRIES="6" is invalid: expected an integer from 0 to 5/],
+    [
+      'LLM_TOOL_BREAKER_FAILURES',
+      'many',
+      /LLM_TOOL_BREAKER_FAILURES="many" is invalid: expected an integer from 0 to 1000/,
+    ],
+    [
+      'LLM_TOOL_BREAKER_COOLDOWN_SECS',
+      '0',
+      /LLM_TOOL_BREAKER_COOLDOWN_SECS="0" is invalid: expected a number of seconds greater than 0 and at most 3600/,
+    ],
     [
       'LLM_TOOL_RETRY_BACKOFF_MS',
       '-1',

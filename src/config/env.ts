@@ -170,6 +170,10 @@ export interface Env {
     /** Further attempts of a tool request that failed transiently (LLM_TOOL_RETRIES). */
     retries: number;
     retryBackoffMs: number;
+    /** Calls in a row whose backend was down that open a tool's circuit (0: never). */
+    breakerFailures: number;
+    /** How long an open circuit keeps a tool's calls from being sent. */
+    breakerCooldownSecs: number;
     resultMaxChars: number;
     maxResponseBytes: number;
     /** How long a call of a `"confirm": true` tool waits for the user's approval. */
@@ -303,6 +307,8 @@ export function parseEnv(raw: Raw): Env {
       timeoutSecs: num(raw, 'LLM_TOOL_TIMEOUT_SECS', 15, 0, 3600),
       retries: int(raw, 'LLM_TOOL_RETRIES', 1, 0, 5),
       retryBackoffMs: int(raw, 'LLM_TOOL_RETRY_BACKOFF_MS', 200, 0, 10_000),
+      breakerFailures: int(raw, 'LLM_TOOL_BREAKER_FAILURES', 5, 0, 1000),
+      breakerCooldownSecs: num(raw, 'LLM_TOOL_BREAKER_COOLDOWN_SECS', 30, 0, 3600),
       resultMaxChars: int(raw, 'LLM_TOOL_RESULT_MAX_CHARS', 2000, 1, 10_000_000),
       maxResponseBytes: int(raw, 'LLM_TOOL_MAX_RESPONSE_BYTES', MiB, 1, 1024 * MiB),
       confirmTimeoutSecs: num(raw, 'TOOL_CONFIRM_TIMEOUT_SECS', 30, 0, 3600),

@@ -65,6 +65,14 @@ export class EngineMetrics {
     'Tool requests sent again after a transient failure (LLM_TOOL_RETRIES), by tool',
     ['tool'],
   );
+  private readonly circuitsOpen = new Gauge({
+    name: 'agent_engine_tool_circuit_open',
+    help: 'HTTP tools whose calls are not sent now, their backend having failed LLM_TOOL_BREAKER_FAILURES calls in a row (1 open, 0 closed), by tool',
+    labelNames: ['tool'],
+    registers: [this.registry],
+    // Summed over processes, it would count them: 1 is "open in some process".
+    aggregator: 'max',
+  });
   private readonly tokens = this.counter(
     'agent_engine_llm_tokens_total',
     'Tokens of completion requests, by type (prompt, completion), when the LLM server reports usage',
@@ -161,6 +169,11 @@ export class EngineMetrics {
   /** A tool request is sent again after a transient failure. */
   toolRetry(tool: string): void {
     this.toolRetries.inc({ tool });
+  }
+
+  /** A tool's circuit opened (its calls are not sent) or closed. */
+  toolCircuit(tool: string, open: boolean): void {
+    this.circuitsOpen.set({ tool }, open ? 1 : 0);
   }
 
   /** Starts timing one completion request. */

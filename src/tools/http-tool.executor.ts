@@ -19,6 +19,7 @@ import { responseText } from './response-text.js';
 import { applyQuery } from './response-query.js';
 import { isSafe, type Tool } from './tool-definition.js';
 import { toolRetryDelay, type AttemptFailure } from './tool-retry.js';
+import { ToolBreakers, type BreakerRun } from './tool-breaker.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -46,6 +47,8 @@ interface Limits {
 @Injectable()
 export class HttpToolExecutor extends ToolExecutor {
   private readonly logger = new Logger(HttpToolExecutor.name);
+  /** Per tool: calls not sent while its service is down (LLM_TOOL_BREAKER_FAILURES). */
+  private readonly breakers: ToolBreakers;
 
   constructor(
     private readonly http: HttpService,
@@ -53,6 +56,18 @@ export class HttpToolExecutor extends ToolExecutor {
     private readonly metrics: EngineMetrics,
   ) {
     super();
+    this.breakers = new ToolBreakers(config.breakerFailures, config.breakerCooldownSecs * 1000, {
+      opened: (tool, failures) => {
+        this.logger.warn(
+          `tool '${tool}': its last ${failures} calls found the service down; its calls are not sent for ${config.breakerCooldownSecs}s, then one tries it again`,
+        );
+        metrics.toolCircuit(tool, true);
+      },
+      closed: (tool) => {
+        this.logger.log(`tool '${tool}': calls are sent again`);
+        metrics.toolCircuit(tool, false);
+      },
+    });
   }
 
   async execute(call: ToolInvocation): Promise<ToolOutcome> {
@@ -63,6 +78,20 @@ export class HttpToolExecutor extends ToolExecutor {
     }
     const request = buildHttpRequest(tool, call.args, call.context?.variables);
     if ('error' in request) return this.fail(request.error);
+    return this.breakers.run(
+      tool.name,
+      `${tool.method} ${tool.url}`,
+      () => this.sendWithRetries(call, tool, request),
+      (retryInMs) => this.fail(toolErrors.unavailable(this.config.breakerFailures, retryInMs)),
+    );
+  }
+
+  /** The call's request, sent again after a transient failure as the tool allows. */
+  private async sendWithRetries(
+    call: ToolInvocation,
+    tool: Tool,
+    request: BuiltRequest,
+  ): Promise<BreakerRun<ToolOutcome>> {
     const timeoutSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
     const limits = { outer: call.signal, timeoutSecs };
     const retries = tool.retries ?? this.config.retries;
@@ -78,7 +107,7 @@ export class HttpToolExecutor extends ToolExecutor {
               baseMs: this.config.retryBackoffMs,
               capMs: timeoutSecs * 1000,
             });
-      if (delay === undefined) return outcome;
+      if (delay === undefined) return { value: outcome, backendDown: backendDown(failure, call) };
       const why = 'status' in failure ? `HTTP ${failure.status}` : failure.code;
       this.logger.warn(
         `tool '${call.name}': ${why}; retry ${attempt} of ${retries} in ${delay} ms`,
@@ -87,7 +116,7 @@ export class HttpToolExecutor extends ToolExecutor {
       try {
         await sleep(delay, undefined, { signal: call.signal });
       } catch {
-        return this.fail(toolErrors.requestFailed('cancelled'));
+        return { value: this.fail(toolErrors.requestFailed('cancelled')), backendDown: false };
       }
     }
   }
@@ -196,6 +225,14 @@ export class HttpToolExecutor extends ToolExecutor {
       return 'the server closed the connection before the response was complete';
     return err.message || String(error);
   }
+}
+
+/** The call's last attempt found the backend down: timed out, unreachable, or an HTTP 5xx. */
+function backendDown(failure: AttemptFailure, call: ToolInvocation): boolean {
+  if (call.signal.aborted) return false;
+  return 'status' in failure
+    ? failure.status >= 500
+    : failure.timedOut || failure.code !== undefined;
 }
 
 /** The tool's timeout ended the request (axios's and the abort signal's ways of saying it). */

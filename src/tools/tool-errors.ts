@@ -5,6 +5,9 @@ export const toolErrors = {
     `Error: invalid HTTP method '${verb}' for tool '${name}'`,
   httpStatus: (statusLine: string, body: string) => `Error: HTTP ${statusLine} — ${body}`,
   requestFailed: (detail: string) => `Error: tool request failed: ${detail}`,
+  /** The tool's circuit is open (LLM_TOOL_BREAKER_FAILURES): the call was not sent. */
+  unavailable: (failures: number, retryInMs: number) =>
+    `Error: tool request failed: not sent: the service is unavailable (its last ${failures} calls failed); it is tried again in ${Math.ceil(retryInMs / 1000)}s`,
   /** Arguments the model wrote that are not a JSON object (as it wrote them). */
   notAnObject: (raw: string) =>
     `Error: tool request failed: arguments are not a JSON object: ${raw}`,

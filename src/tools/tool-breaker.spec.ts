@@ -1,0 +1,74 @@
+import { ToolBreakers, type BreakerRun } from './tool-breaker.js';
+
+describe('ToolBreakers', () => {
+  let events: string[];
+  let breakers: ToolBreakers;
+  const make = (failures: number, cooldownMs = 50) => {
+    events = [];
+    breakers = new ToolBreakers(failures, cooldownMs, {
+      opened: (tool, n) => events.push(`opened ${tool} after ${n}`),
+      closed: (tool) => events.push(`closed ${tool}`),
+    });
+  };
+  let sent: number;
+  beforeEach(() => (sent = 0));
+  /** One call of `tool`: what it returned, or `refused` when it was not sent. */
+  const call = (tool: string, backendDown: boolean, target = 'GET http://a/') =>
+    breakers.run(
+      tool,
+      target,
+      (): Promise<BreakerRun<string>> => {
+        sent++;
+        return Promise.resolve({ value: backendDown ? 'down' : 'up', backendDown });
+      },
+      (ms) => `refused, again in ${ms <= 50 && ms > 0 ? 'the cool-down' : ms}`,
+    );
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('opens after the failures in a row, answers without sending, then one call tries again', async () => {
+    make(3);
+    for (let i = 0; i < 3; i++) expect(await call('t', true)).toBe('down');
+    expect(events).toEqual(['opened t after 3']);
+    expect(await call('t', false)).toBe('refused, again in the cool-down');
+    expect(sent).toBe(3);
+    await sleep(60);
+    expect(await call('t', false)).toBe('up');
+    expect(events).toEqual(['opened t after 3', 'closed t']);
+    expect(await call('t', true)).toBe('down'); // one failure again: still closed
+    expect(await call('t', false)).toBe('up');
+  });
+
+  it('counts failures in a row only: a success in between starts the count afresh', async () => {
+    make(2);
+    await call('t', true);
+    await call('t', false);
+    await call('t', true);
+    expect(await call('t', false)).toBe('up');
+    expect(events).toEqual([]);
+  });
+
+  it('keeps a circuit open after a failed trial, and reports the opening once', async () => {
+    make(1);
+    await call('t', true);
+    await sleep(60);
+    expect(await call('t', true)).toBe('down');
+    expect(await call('t', false)).toMatch(/^refused/);
+    expect(events).toEqual(['opened t after 1']);
+  });
+
+  it('keeps one circuit per tool, and starts afresh for a tool pointed elsewhere', async () => {
+    make(1);
+    await call('a', true);
+    expect(await call('b', false)).toBe('up');
+    expect(await call('a', false)).toMatch(/^refused/);
+    expect(await call('a', false, 'GET http://elsewhere/')).toBe('up');
+    expect(events).toEqual(['opened a after 1', 'closed a']);
+  });
+
+  it('never opens with 0 failures', async () => {
+    make(0);
+    for (let i = 0; i < 5; i++) expect(await call('t', true)).toBe('down');
+    expect(sent).toBe(5);
+    expect(events).toEqual([]);
+  });
+});
