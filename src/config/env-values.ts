@@ -42,6 +42,19 @@ export function num(raw: Raw, name: string, def: number, min: number, max: numbe
   return n;
 }
 
+/** Seconds as `num` takes them, or 0 (the default) for "never". */
+export function secondsOrNever(raw: Raw, name: string, max: number): number {
+  const value = present(raw, name);
+  if (value !== undefined && /^0*\.?0*$/.test(value)) return 0;
+  try {
+    return num(raw, name, 0, 0, max);
+  } catch {
+    throw new EnvError(
+      `${name}=${JSON.stringify(value)} is invalid: expected 0 (never) or a number of seconds up to ${max}`,
+    );
+  }
+}
+
 const TRUE = ['true', '1', 'yes', 'on'];
 const FALSE = ['false', '0', 'no', 'off'];
 

@@ -10,6 +10,7 @@ describe('parseEnv', () => {
       enabled: false,
       explicit: undefined,
       file: '',
+      fileWatchSecs: 0,
       maxIterations: 4,
       maxCallsPerRound: 16,
       earlyStart: true,
@@ -57,6 +58,15 @@ describe('parseEnv', () => {
     expect(
       parseEnv({ LLM_TOOLS_FILE: 'tools.json', LLM_TOOLS_ENABLED: 'false' }).tools.enabled,
     ).toBe(false);
+  });
+
+  it('reads LLM_TOOLS_FILE_WATCH_SECS as seconds, 0 meaning never', () => {
+    const watch = (value: string) =>
+      parseEnv({ LLM_TOOLS_FILE_WATCH_SECS: value }).tools.fileWatchSecs;
+    expect(watch('0')).toBe(0);
+    expect(watch('0.0')).toBe(0);
+    expect(watch('2.5')).toBe(2.5);
+    expect(watch(' 10 ')).toBe(10);
   });
 
   it.each([
@@ -107,6 +117,11 @@ describe('parseEnv', () => {
     ],
     ['LLM_RETRIES', '11', /LLM_RETRIES="11" is invalid: expected an integer from 0 to 10/],
     ['LLM_TOOL_RETRIES', '6', /LLM_TOOL_RETRIES="6" is invalid: expected an integer from 0 to 5/],
+    [
+      'LLM_TOOLS_FILE_WATCH_SECS',
+      '-5',
+      /LLM_TOOLS_FILE_WATCH_SECS="-5" is invalid: expected 0 \(never\) or a number of seconds up to 3600/,
+    ],
     [
       'LLM_TOOL_BREAKER_FAILURES',
       'many',

@@ -12,6 +12,7 @@ import {
   jsonObject,
   LANGUAGE_CODE,
   num,
+  secondsOrNever,
   oneOf,
   phraseList,
   phrasePerLanguage,
@@ -161,6 +162,8 @@ export interface Env {
     /** `LLM_TOOLS_ENABLED` as set, or undefined for "auto". */
     explicit: boolean | undefined;
     file: string;
+    /** The tools file is checked for changes this often (LLM_TOOLS_FILE_WATCH_SECS; 0: never). */
+    fileWatchSecs: number;
     maxIterations: number;
     /** Calls of one model message that are run; the rest get an error text (a runaway model). */
     maxCallsPerRound: number;
@@ -301,6 +304,7 @@ export function parseEnv(raw: Raw): Env {
       enabled: bool(raw, 'LLM_TOOLS_ENABLED') ?? toolsFile !== '',
       explicit: bool(raw, 'LLM_TOOLS_ENABLED'),
       file: toolsFile,
+      fileWatchSecs: secondsOrNever(raw, 'LLM_TOOLS_FILE_WATCH_SECS', 3600),
       maxIterations: int(raw, 'LLM_TOOL_MAX_ITERATIONS', 4, 0, 100),
       maxCallsPerRound: int(raw, 'LLM_TOOL_MAX_CALLS_PER_ROUND', 16, 1, 256),
       earlyStart: bool(raw, 'LLM_TOOL_EARLY_START') ?? true,

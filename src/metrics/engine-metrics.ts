@@ -73,6 +73,11 @@ export class EngineMetrics {
     // Summed over processes, it would count them: 1 is "open in some process".
     aggregator: 'max',
   });
+  private readonly toolsFileReloads = this.counter(
+    'agent_engine_tools_file_reloads_total',
+    'Changes of the tools file read (LLM_TOOLS_FILE_WATCH_SECS), by outcome: installed, invalid (the tools in use kept), kept_override (an override from /api/tools in force)',
+    ['outcome'],
+  );
   private readonly tokens = this.counter(
     'agent_engine_llm_tokens_total',
     'Tokens of completion requests, by type (prompt, completion), when the LLM server reports usage',
@@ -174,6 +179,11 @@ export class EngineMetrics {
   /** A tool's circuit opened (its calls are not sent) or closed. */
   toolCircuit(tool: string, open: boolean): void {
     this.circuitsOpen.set({ tool }, open ? 1 : 0);
+  }
+
+  /** The tools file changed and was read. */
+  toolsFileReload(outcome: 'installed' | 'invalid' | 'kept_override'): void {
+    this.toolsFileReloads.inc({ outcome });
   }
 
   /** Starts timing one completion request. */

@@ -1,9 +1,17 @@
-import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ClusterLink } from '../cluster/cluster-link.js';
 import { CodeToolService } from '../code-tools/code-tool.service.js';
 import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../config/app.config.js';
+import { EngineMetrics } from '../metrics/engine-metrics.js';
+import { FileWatch } from './file-watch.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
 import {
   checkDuplicates,
@@ -13,19 +21,24 @@ import {
 } from './tool-validation.js';
 
 /**
- * The active tool set (seed §2): the file, read once at start-up, or an in-memory override
- * installed by `POST /api/tools`. A turn takes one snapshot at its start.
+ * The active tool set (seed §2): the file, read once at start-up (and again when it changes,
+ * with LLM_TOOLS_FILE_WATCH_SECS), or an in-memory override installed by `POST /api/tools`. A
+ * turn takes one snapshot at its start.
  */
 @Injectable()
-export class ToolRegistry implements OnModuleInit {
+export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(ToolRegistry.name);
   private current: ToolSnapshot = snapshotOf('none', []);
+  /** The definitions the file gave last (what a watch compares and reads code files of). */
+  private fromFile: ToolSnapshot = snapshotOf('none', []);
+  private watch: FileWatch | undefined;
 
   constructor(
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
     @Inject(llmConfig.KEY) private readonly llm: LlmConfig,
     private readonly code: CodeToolService,
     private readonly sync: ClusterLink,
+    private readonly metrics: EngineMetrics,
   ) {
     sync.onInstall(async (definitions) => {
       await this.install(definitions, 'request body (accepted by another engine process)');
@@ -37,10 +50,63 @@ export class ToolRegistry implements OnModuleInit {
    * engine processes, a process started later takes the override the others have.
    */
   async onModuleInit(): Promise<void> {
-    this.current = await this.loadFile();
+    this.current = this.fromFile = await this.loadFile();
     const override = await this.sync.current();
     if (override !== null)
       await this.install(override, 'request body (accepted by another engine process)');
+    if (this.config.enabled && this.config.file !== '' && this.config.fileWatchSecs > 0) {
+      this.watch = new FileWatch(
+        () => this.watchedFiles(),
+        this.config.fileWatchSecs * 1000,
+        () => this.reloadFile(),
+      );
+      await this.watch.start();
+    }
+  }
+
+  onModuleDestroy(): void {
+    this.watch?.stop();
+  }
+
+  /** The tools file and the Python files its code tools name. */
+  private watchedFiles(): string[] {
+    const codeFiles = this.fromFile.definitions.flatMap((t) =>
+      t.kind !== 'http' && typeof t.raw.file === 'string'
+        ? [resolve(this.baseDir(), t.raw.file)]
+        : [],
+    );
+    return [resolve(this.config.file), ...codeFiles];
+  }
+
+  /**
+   * The tools file changed: its definitions replace the file's from the next turn. An invalid
+   * file changes nothing (the error names the file, tool and field); an override from
+   * `/api/tools` stays in force until restart.
+   */
+  private async reloadFile(): Promise<void> {
+    let snapshot: ToolSnapshot;
+    try {
+      snapshot = await this.loadFile();
+    } catch (error) {
+      this.metrics.toolsFileReload('invalid');
+      this.logger.error(
+        `tools file changed but cannot be used; the tools in use are kept: ${(error as Error).message}`,
+      );
+      return;
+    }
+    this.fromFile = snapshot;
+    if (this.current.source === 'request') {
+      this.metrics.toolsFileReload('kept_override');
+      this.logger.warn(
+        `tools file changed (${snapshot.definitions.length} definition(s)); not installed: the override from /api/tools stays in force until restart`,
+      );
+      return;
+    }
+    this.current = snapshot;
+    this.metrics.toolsFileReload('installed');
+    this.logger.log(
+      `tools file changed: ${snapshot.definitions.length} definition(s) apply from the next turn`,
+    );
   }
 
   get llmEnabled(): boolean {

@@ -10,6 +10,19 @@ export async function until(test: () => boolean, what: string, ms = 5000): Promi
   }
 }
 
+/** `until` for a test that must ask something asynchronously (an HTTP endpoint), every 50 ms. */
+export async function untilAsync(
+  test: () => Promise<boolean>,
+  what: string,
+  ms = 5000,
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await test())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
 /** The texts a fake OpenAI speech server was asked to synthesise, in order. */
 export const synthesised = (server: RecordingServer): string[] =>
   server.requests

@@ -1,0 +1,71 @@
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileWatch } from './file-watch.js';
+
+describe('FileWatch', () => {
+  let dir: string;
+  let changes: number;
+  let watch: FileWatch;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'file-watch-'));
+    changes = 0;
+  });
+  afterEach(() => {
+    watch.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const start = async (paths: () => string[]) => {
+    // A long interval: the test calls check() itself.
+    watch = new FileWatch(paths, 60_000, () => Promise.resolve(void changes++));
+    await watch.start();
+  };
+
+  it('sees a file written, removed and created again, and nothing when nothing changed', async () => {
+    const file = join(dir, 'tools.json');
+    writeFileSync(file, '[]');
+    await start(() => [file]);
+    await watch.check();
+    expect(changes).toBe(0);
+    writeFileSync(file, '[{"name":"a"}]');
+    await watch.check();
+    expect(changes).toBe(1);
+    await watch.check();
+    expect(changes).toBe(1);
+    rmSync(file);
+    await watch.check();
+    writeFileSync(file, '[]');
+    await watch.check();
+    expect(changes).toBe(3);
+  });
+
+  it('sees a Kubernetes ConfigMap update: the data directory swapped under a symlink', async () => {
+    // The kubelet's layout: tools.json -> ..data/tools.json, ..data -> ..<timestamp>/
+    mkdirSync(join(dir, '..v1'));
+    writeFileSync(join(dir, '..v1', 'tools.json'), '[]');
+    symlinkSync('..v1', join(dir, '..data'));
+    symlinkSync(join('..data', 'tools.json'), join(dir, 'tools.json'));
+    await start(() => [join(dir, 'tools.json')]);
+    mkdirSync(join(dir, '..v2'));
+    writeFileSync(join(dir, '..v2', 'tools.json'), '[]'); // same size, another file
+    symlinkSync('..v2', join(dir, '..data_tmp'));
+    renameSync(join(dir, '..data_tmp'), join(dir, '..data'));
+    await watch.check();
+    expect(changes).toBe(1);
+  });
+
+  it('watches the files the last change names', async () => {
+    const file = join(dir, 'tools.json');
+    const code = join(dir, 'tool.py');
+    writeFileSync(file, '[]');
+    writeFileSync(code, 'def f(): pass');
+    let paths = [file];
+    await start(() => paths);
+    writeFileSync(file, '[{"file":"tool.py"}]');
+    paths = [file, code];
+    await watch.check();
+    writeFileSync(code, 'def f():\n    return 1');
+    await watch.check();
+    expect(changes).toBe(2);
+  });
+});
