@@ -65,6 +65,11 @@ export class EngineMetrics {
     'Tool requests sent again after a transient failure (LLM_TOOL_RETRIES), by tool',
     ['tool'],
   );
+  private readonly toolCacheHits = this.counter(
+    'agent_engine_tool_cache_hits_total',
+    "Tool calls answered from the results of earlier identical requests (a tool's cache_secs), by tool",
+    ['tool'],
+  );
   private readonly circuitsOpen = new Gauge({
     name: 'agent_engine_tool_circuit_open',
     help: 'HTTP tools whose calls are not sent now, their backend having failed LLM_TOOL_BREAKER_FAILURES calls in a row (1 open, 0 closed), by tool',
@@ -174,6 +179,11 @@ export class EngineMetrics {
   /** A tool request is sent again after a transient failure. */
   toolRetry(tool: string): void {
     this.toolRetries.inc({ tool });
+  }
+
+  /** A tool call is answered from the cache (`cache_secs`). */
+  toolCacheHit(tool: string): void {
+    this.toolCacheHits.inc({ tool });
   }
 
   /** A tool's circuit opened (its calls are not sent) or closed. */

@@ -122,6 +122,7 @@ export async function runCalls(
       ok: outcome.ok,
       ms: outcome.ms,
       ...(outcome.logs ? { logs: outcome.logs } : {}),
+      ...(outcome.cached ? { cached: true } : {}),
     });
   });
   const cancelled = new Promise<void>((resolve) =>

@@ -36,6 +36,7 @@ export const validateHttp = ajv.compile<ToolDefinitionInput>({
     retries: { type: 'integer', minimum: 0, maximum: 5 },
     response_query: { type: 'string', minLength: 1, maxLength: 2000 },
     safe: { type: 'boolean' },
+    cache_secs: { type: 'number', exclusiveMinimum: 0, maximum: 86_400 },
   },
 });
 export const validateCode = ajv.compile<ToolDefinitionInput>({
@@ -65,6 +66,7 @@ const FIELD_HINTS: Record<string, string> = {
   retries: 'an integer from 0 to 5',
   response_query: 'a JMESPath expression of 1 to 2000 characters',
   safe: 'true or false',
+  cache_secs: 'a number of seconds greater than 0, at most 86400',
   result_max_chars: 'an integer from 1 to 10000000',
   wait_phrase:
     'a phrase of 1 to 200 characters, or an object of language codes and phrases ({"en":"Let me look.","it":"Controllo."})',

@@ -20,6 +20,7 @@ import { applyQuery } from './response-query.js';
 import { isSafe, type Tool } from './tool-definition.js';
 import { toolRetryDelay, type AttemptFailure } from './tool-retry.js';
 import { ToolBreakers, type BreakerRun } from './tool-breaker.js';
+import { ResultCache } from './result-cache.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -49,6 +50,8 @@ export class HttpToolExecutor extends ToolExecutor {
   private readonly logger = new Logger(HttpToolExecutor.name);
   /** Per tool: calls not sent while its service is down (LLM_TOOL_BREAKER_FAILURES). */
   private readonly breakers: ToolBreakers;
+  /** Results of tools with `cache_secs`. */
+  private readonly cache = new ResultCache();
 
   constructor(
     private readonly http: HttpService,
@@ -78,12 +81,19 @@ export class HttpToolExecutor extends ToolExecutor {
     }
     const request = buildHttpRequest(tool, call.args, call.context?.variables);
     if ('error' in request) return this.fail(request.error);
-    return this.breakers.run(
+    const cached = tool.cacheSecs ? this.cache.get(tool, request) : undefined;
+    if (cached !== undefined) {
+      this.metrics.toolCacheHit(tool.name);
+      return { ok: true, text: cached, cached: true };
+    }
+    const outcome = await this.breakers.run(
       tool.name,
       `${tool.method} ${tool.url}`,
       () => this.sendWithRetries(call, tool, request),
       (retryInMs) => this.fail(toolErrors.unavailable(this.config.breakerFailures, retryInMs)),
     );
+    if (tool.cacheSecs && outcome.ok) this.cache.set(tool, request, outcome.text, tool.cacheSecs);
+    return outcome;
   }
 
   /** The call's request, sent again after a transient failure as the tool allows. */

@@ -29,6 +29,8 @@ export interface ToolDefinitionInput {
   response_query?: string;
   /** HTTP tools: whether a request changes nothing (default: by its method, GET/HEAD/OPTIONS/TRACE). */
   safe?: boolean;
+  /** HTTP tools that change nothing: how long the result of a request answers the same request. */
+  cache_secs?: number;
   modalities?: Modality[];
   /** The user must approve each call before it runs (a `tool_confirm` round trip on /ws). */
   confirm?: boolean;
@@ -61,6 +63,8 @@ export interface Tool {
   responseQuery?: ResponseQuery;
   /** HTTP tools: `safe` as given (see `isSafe`). */
   safe?: boolean;
+  /** HTTP tools: `cache_secs`. */
+  cacheSecs?: number;
   modalities?: Modality[];
   /** Each call waits for the user's approval. */
   confirm?: boolean;

@@ -6,6 +6,8 @@ export interface ToolOutcome {
   text: string;
   /** Code tools: what the code printed. */
   logs?: string;
+  /** HTTP tools with `cache_secs`: the result of an earlier identical request, not sent again. */
+  cached?: boolean;
 }
 
 /** The conversation a tool call happens in (what code tools see as `context` and `_session`). */

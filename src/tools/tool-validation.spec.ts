@@ -113,6 +113,18 @@ describe('validateToolDefinitions', () => {
       "tools.json: tool #0 'get_weather': field 'response_query' is not a valid JMESPath expression: Syntax error",
     ],
     [
+      [{ ...ok, cache_secs: 0 }],
+      "tools.json: tool #0 'get_weather': field 'cache_secs' is invalid: expected a number of seconds greater than 0, at most 86400",
+    ],
+    [
+      [{ ...ok, method: 'POST', cache_secs: 60 }],
+      `tools.json: tool #0 'get_weather': field 'cache_secs' is only for a tool whose requests change nothing: method GET, HEAD, OPTIONS or TRACE, or "safe": true`,
+    ],
+    [
+      [{ ...ok, method: 'GET', safe: false, cache_secs: 60 }],
+      "tools.json: tool #0 'get_weather': field 'cache_secs' is only for a tool whose requests change nothing",
+    ],
+    [
       [{ ...ok, retries: 6 }],
       "tools.json: tool #0 'get_weather': field 'retries' is invalid: expected an integer from 0 to 5",
     ],

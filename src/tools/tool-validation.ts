@@ -11,6 +11,7 @@ import {
   type JsonSchema,
   type Tool,
   type ToolDefinitionInput,
+  isSafe,
 } from './tool-definition.js';
 
 /** Raised when a set of definitions cannot be loaded; the message names source, index, tool and field. */
@@ -160,6 +161,10 @@ function httpTool(
       `${where(source, index, def.name)}: method ${JSON.stringify(def.method)} is not a valid HTTP method; calls to this tool will fail`,
     );
   }
+  if (def.cache_secs !== undefined && !isSafe({ method, safe: def.safe }))
+    throw new ToolDefinitionError(
+      `${where(source, index, def.name)}: field 'cache_secs' is only for a tool whose requests change nothing: method GET, HEAD, OPTIONS or TRACE, or "safe": true`,
+    );
   return {
     kind: 'http',
     name: def.name!,
@@ -172,6 +177,7 @@ function httpTool(
     code: '',
     ...(query && { responseQuery: query }),
     ...(def.safe !== undefined && { safe: def.safe }),
+    ...(def.cache_secs !== undefined && { cacheSecs: def.cache_secs }),
     ...optionalFields(def),
     raw: def,
   };

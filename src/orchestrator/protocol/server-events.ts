@@ -6,7 +6,15 @@ import type { ErrorCode } from './error-codes.js';
 export type TurnEvent =
   | { type: 'assistant_delta'; text: string }
   | { type: 'tool_call'; id: string; name: string; arguments: Record<string, unknown> }
-  | { type: 'tool_result'; id: string; name: string; ok: boolean; ms: number; logs?: string }
+  | {
+      type: 'tool_result';
+      id: string;
+      name: string;
+      ok: boolean;
+      ms: number;
+      logs?: string;
+      cached?: boolean;
+    }
   /** A call of one of the client's own tools (`client_tools`): the client runs it and answers. */
   | { type: 'client_tool_call'; id: string; name: string; arguments: Record<string, unknown> }
   /** A call of a `"confirm": true` tool waits for the client's `tool_confirm` answer. */

@@ -95,6 +95,16 @@ export class ToolDefinitionDto {
   safe?: boolean;
 
   @ApiPropertyOptional({
+    description:
+      'Seconds for which the result of a request answers the same request (method, URL, headers, body) of this tool, in every session of the process, without sending it: for data that changes slowly (store hours, a catalogue, the weather). Only 2xx results are kept; the tool_result event says "cached": true. Only for a tool whose requests change nothing (see "safe")',
+    minimum: 0,
+    exclusiveMinimum: true,
+    maximum: 86400,
+    example: 300,
+  })
+  cache_secs?: number;
+
+  @ApiPropertyOptional({
     type: [String],
     enum: ['voice', 'text'],
     description: 'Hide the tool from sessions of other modalities',

@@ -1,0 +1,38 @@
+import { ResultCache } from './result-cache.js';
+import { validateToolDefinitions } from './tool-validation.js';
+
+const toolOf = (def: Record<string, unknown>) =>
+  validateToolDefinitions(
+    [{ name: 't', url: 'http://h/x', method: 'GET', cache_secs: 60, ...def }],
+    'test',
+  ).tools[0]!;
+
+describe('ResultCache', () => {
+  const tool = toolOf({});
+  const request = { method: 'GET', url: 'http://h/x?q=1', headers: { Accept: 'text/plain' } };
+
+  it('answers the same request of the same definition', () => {
+    const cache = new ResultCache();
+    cache.set(tool, request, 'sunny', 60);
+    expect(cache.get(tool, { ...request, headers: { accept: 'text/plain' } })).toBe('sunny');
+  });
+
+  it('tells requests apart by URL, header values and body, and definitions apart', () => {
+    const cache = new ResultCache();
+    cache.set(tool, request, 'sunny', 60);
+    expect(cache.get(tool, { ...request, url: 'http://h/x?q=2' })).toBeUndefined();
+    expect(
+      cache.get(tool, { ...request, headers: { Accept: 'application/json' } }),
+    ).toBeUndefined();
+    expect(cache.get(tool, { ...request, body: '{}' })).toBeUndefined();
+    expect(cache.get(toolOf({ response_query: 'a' }), request)).toBeUndefined();
+  });
+
+  it('forgets a result after its time', async () => {
+    const cache = new ResultCache();
+    cache.set(tool, request, 'sunny', 0.05);
+    expect(cache.get(tool, request)).toBe('sunny');
+    await new Promise((r) => setTimeout(r, 80));
+    expect(cache.get(tool, request)).toBeUndefined();
+  });
+});
