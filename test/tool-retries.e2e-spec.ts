@@ -33,6 +33,12 @@ describe('tool requests retried after transient failures', () => {
         { name: 'busy_get', url: `${base}/busy`, method: 'GET' },
         { name: 'slow_get', url: `${base}/slow`, method: 'GET', timeout_secs: 0.3 },
         { name: 'late_post', url: `http://127.0.0.1:${latePort}/late`, method: 'POST' },
+        {
+          name: 'charge',
+          url: `${base}/charge`,
+          method: 'POST',
+          idempotency_header: 'Idempotency-Key',
+        },
       ]),
     }),
     (req, res) => {
@@ -43,7 +49,9 @@ describe('tool requests retried after transient failures', () => {
       if (req.path === '/slow') return void setTimeout(() => res.end('too late'), 1000);
       // The first attempt (the first two for sturdy_post) finds the backend overloaded.
       const failures = req.path === '/sturdy-post' ? 2 : 1;
-      if (n <= failures) return void res.writeHead(503, { 'Retry-After': '0' }).end('overloaded');
+      // Every call of charge finds the backend overloaded on its first attempt.
+      const fails = req.path === '/charge' ? n % 2 === 1 : n <= failures;
+      if (fails) return void res.writeHead(503, { 'Retry-After': '0' }).end('overloaded');
       res.end(`answered on attempt ${n}`);
     },
   );
@@ -94,6 +102,22 @@ describe('tool requests retried after transient failures', () => {
     rig.llm.reset();
     expect((await call('slow_get')).read).toBe('Error: tool request failed: timed out after 0.3s');
     expect(attempts('/slow')).toBe(1);
+  });
+
+  it('retries a POST that carries an idempotency key, with the same key; each call has its own', async () => {
+    expect((await call('charge')).read).toBe('answered on attempt 2');
+    rig.llm.reset();
+    expect((await call('charge')).read).toBe('answered on attempt 4');
+    const keys = rig.tools.requests
+      .filter((r) => r.path === '/charge')
+      .map((r) => r.headers['idempotency-key']);
+    expect(keys).toHaveLength(4);
+    expect(keys[0]).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[3]).toBe(keys[2]);
+    expect(keys[2]).not.toBe(keys[0]);
   });
 
   it('sends a POST again when its connection was refused (a backend restarting), and counts it', async () => {

@@ -37,6 +37,7 @@ export const validateHttp = ajv.compile<ToolDefinitionInput>({
     response_query: { type: 'string', minLength: 1, maxLength: 2000 },
     safe: { type: 'boolean' },
     cache_secs: { type: 'number', exclusiveMinimum: 0, maximum: 86_400 },
+    idempotency_header: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
   },
 });
 export const validateCode = ajv.compile<ToolDefinitionInput>({
@@ -67,6 +68,7 @@ const FIELD_HINTS: Record<string, string> = {
   response_query: 'a JMESPath expression of 1 to 2000 characters',
   safe: 'true or false',
   cache_secs: 'a number of seconds greater than 0, at most 86400',
+  idempotency_header: 'a header name, e.g. "Idempotency-Key"',
   result_max_chars: 'an integer from 1 to 10000000',
   wait_phrase:
     'a phrase of 1 to 200 characters, or an object of language codes and phrases ({"en":"Let me look.","it":"Controllo."})',

@@ -1,6 +1,7 @@
 import { HttpService } from '@nestjs/axios';
 import type { AxiosRequestConfig } from 'axios';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
 import { firstValueFrom } from 'rxjs';
@@ -18,7 +19,8 @@ import { maskSecrets } from './tool-secrets.js';
 import { responseText } from './response-text.js';
 import { applyQuery } from './response-query.js';
 import { isSafe, type Tool } from './tool-definition.js';
-import { toolRetryDelay, type AttemptFailure } from './tool-retry.js';
+import { backendDown, toolRetryDelay, type AttemptFailure } from './tool-retry.js';
+import { errorCode, readLimited, timedOut } from './http-io.js';
 import { ToolBreakers, type BreakerRun } from './tool-breaker.js';
 import { ResultCache } from './result-cache.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
@@ -34,7 +36,6 @@ interface RawResponse {
   retryAfter?: string;
 }
 
-/** Executes HTTP tools (seed §3–§6): placeholders, verb routing, limits, error texts. */
 const notLinkLocal = (address: string) => !isLinkLocal(address);
 /** Node's lookup signature, which axios's type spells differently but calls the same way. */
 const NO_LINK_LOCAL_LOOKUP = guardedLookup(notLinkLocal) as unknown as AxiosRequestConfig['lookup'];
@@ -45,6 +46,7 @@ interface Limits {
   timeoutSecs: number;
 }
 
+/** Executes HTTP tools (seed §3–§6): placeholders, verb routing, limits, error texts. */
 @Injectable()
 export class HttpToolExecutor extends ToolExecutor {
   private readonly logger = new Logger(HttpToolExecutor.name);
@@ -86,10 +88,14 @@ export class HttpToolExecutor extends ToolExecutor {
       this.metrics.toolCacheHit(tool.name);
       return { ok: true, text: cached, cached: true };
     }
+    // One key per call, the same on its retries: the backend acts on the request once.
+    const sending = tool.idempotencyHeader
+      ? { ...request, headers: { ...request.headers, [tool.idempotencyHeader]: randomUUID() } }
+      : request;
     const outcome = await this.breakers.run(
       tool.name,
       `${tool.method} ${tool.url}`,
-      () => this.sendWithRetries(call, tool, request),
+      () => this.sendWithRetries(call, tool, sending),
       (retryInMs) => this.fail(toolErrors.unavailable(this.config.breakerFailures, retryInMs)),
     );
     if (tool.cacheSecs && outcome.ok) this.cache.set(tool, request, outcome.text, tool.cacheSecs);
@@ -112,7 +118,7 @@ export class HttpToolExecutor extends ToolExecutor {
           ? undefined
           : toolRetryDelay(failure, {
               safe: isSafe(tool),
-              explicit: tool.retries !== undefined,
+              explicit: tool.retries !== undefined || tool.idempotencyHeader !== undefined,
               attempt,
               baseMs: this.config.retryBackoffMs,
               capMs: timeoutSecs * 1000,
@@ -235,55 +241,4 @@ export class HttpToolExecutor extends ToolExecutor {
       return 'the server closed the connection before the response was complete';
     return err.message || String(error);
   }
-}
-
-/** The call's last attempt found the backend down: timed out, unreachable, or an HTTP 5xx. */
-function backendDown(failure: AttemptFailure, call: ToolInvocation): boolean {
-  if (call.signal.aborted) return false;
-  return 'status' in failure
-    ? failure.status >= 500
-    : failure.timedOut || failure.code !== undefined;
-}
-
-/** The tool's timeout ended the request (axios's and the abort signal's ways of saying it). */
-function timedOut(error: unknown): boolean {
-  const err = error as { code?: string; name?: string };
-  return (
-    err.name === 'TimeoutError' ||
-    err.code === 'ECONNABORTED' ||
-    err.code === 'ETIMEDOUT' ||
-    err.name === 'CanceledError'
-  );
-}
-
-/** The network error code of a failed request; a body cut off by the server counts as a reset. */
-function errorCode(error: unknown): string | undefined {
-  const err = error as { code?: string; message?: string; cause?: { code?: string } };
-  return err.code ?? err.cause?.code ?? (err.message === 'aborted' ? 'ECONNRESET' : undefined);
-}
-
-/** Reads at most `limit` bytes of a body, then stops reading (never buffers more). */
-async function readLimited(
-  stream: Readable,
-  limit: number,
-  signal: AbortSignal,
-): Promise<{ bytes: Buffer; cut: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const onAbort = () => stream.destroy(new Error('aborted'));
-  signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    for await (const chunk of stream) {
-      const buf = chunk as Buffer;
-      const take = Math.min(buf.length, limit - size);
-      chunks.push(take === buf.length ? buf : buf.subarray(0, take));
-      size += take;
-      if (size >= limit) break;
-    }
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-    stream.destroy();
-  }
-  if (signal.aborted) throw signal.reason ?? new Error('aborted');
-  return { bytes: Buffer.concat(chunks), cut: size >= limit };
 }

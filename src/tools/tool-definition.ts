@@ -31,6 +31,8 @@ export interface ToolDefinitionInput {
   safe?: boolean;
   /** HTTP tools that change nothing: how long the result of a request answers the same request. */
   cache_secs?: number;
+  /** HTTP tools: a header that carries a key unique to each call, the same on its retries. */
+  idempotency_header?: string;
   modalities?: Modality[];
   /** The user must approve each call before it runs (a `tool_confirm` round trip on /ws). */
   confirm?: boolean;
@@ -65,6 +67,8 @@ export interface Tool {
   safe?: boolean;
   /** HTTP tools: `cache_secs`. */
   cacheSecs?: number;
+  /** HTTP tools: `idempotency_header`. */
+  idempotencyHeader?: string;
   modalities?: Modality[];
   /** Each call waits for the user's approval. */
   confirm?: boolean;

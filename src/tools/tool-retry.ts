@@ -1,4 +1,5 @@
 import { retryAfterMs, retryDelayMs } from '../common/retry.js';
+import type { ToolInvocation } from './tool-executor.js';
 
 /** Failures after which the request never reached the backend: retried whatever the method. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
@@ -44,4 +45,15 @@ export function toolRetryDelay(failure: AttemptFailure, plan: RetryPlan): number
       return undefined;
   }
   return retryDelayMs({ ...plan, retryAfterMs: retryAfter });
+}
+
+/** The call's last attempt found the backend down: timed out, unreachable, or an HTTP 5xx. */
+export function backendDown(
+  failure: AttemptFailure,
+  call: Pick<ToolInvocation, 'signal'>,
+): boolean {
+  if (call.signal.aborted) return false;
+  return 'status' in failure
+    ? failure.status >= 500
+    : failure.timedOut || failure.code !== undefined;
 }

@@ -125,6 +125,14 @@ describe('validateToolDefinitions', () => {
       "tools.json: tool #0 'get_weather': field 'cache_secs' is only for a tool whose requests change nothing",
     ],
     [
+      [{ ...ok, idempotency_header: 'Idempotency Key' }],
+      "tools.json: tool #0 'get_weather': field 'idempotency_header' is invalid: expected a header name",
+    ],
+    [
+      [{ ...ok, headers: { 'idempotency-key': 'k' }, idempotency_header: 'Idempotency-Key' }],
+      "tools.json: tool #0 'get_weather': field 'idempotency_header' names a header that 'headers' sets too",
+    ],
+    [
       [{ ...ok, retries: 6 }],
       "tools.json: tool #0 'get_weather': field 'retries' is invalid: expected an integer from 0 to 5",
     ],

@@ -165,6 +165,11 @@ function httpTool(
     throw new ToolDefinitionError(
       `${where(source, index, def.name)}: field 'cache_secs' is only for a tool whose requests change nothing: method GET, HEAD, OPTIONS or TRACE, or "safe": true`,
     );
+  const idempotency = def.idempotency_header?.toLowerCase();
+  if (Object.keys(def.headers ?? {}).some((h) => h.toLowerCase() === idempotency))
+    throw new ToolDefinitionError(
+      `${where(source, index, def.name)}: field 'idempotency_header' names a header that 'headers' sets too: the engine sets it, a new key for each call`,
+    );
   return {
     kind: 'http',
     name: def.name!,
@@ -178,6 +183,7 @@ function httpTool(
     ...(query && { responseQuery: query }),
     ...(def.safe !== undefined && { safe: def.safe }),
     ...(def.cache_secs !== undefined && { cacheSecs: def.cache_secs }),
+    ...(def.idempotency_header !== undefined && { idempotencyHeader: def.idempotency_header }),
     ...optionalFields(def),
     raw: def,
   };

@@ -105,6 +105,13 @@ export class ToolDefinitionDto {
   cache_secs?: number;
 
   @ApiPropertyOptional({
+    description:
+      "A header the engine sets on each request of this tool to a key unique to the call (a UUID), the same on its retries, for a backend that acts once per key (Stripe-style Idempotency-Key). Its transient failures are then retried whatever the method (LLM_TOOL_RETRIES, or the tool's retries)",
+    example: 'Idempotency-Key',
+  })
+  idempotency_header?: string;
+
+  @ApiPropertyOptional({
     type: [String],
     enum: ['voice', 'text'],
     description: 'Hide the tool from sessions of other modalities',
