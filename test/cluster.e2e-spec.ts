@@ -8,7 +8,7 @@ import { WsClient } from './support/ws-client.js';
 
 interface Health {
   pid: number;
-  tools: { count: number; source: string };
+  tools: { count: number; source: string; unavailable: string[] };
 }
 
 /** One request on a connection of its own: node:cluster hands connections out round-robin. */
@@ -72,13 +72,15 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
   it('serves from both processes; a POST /api/tools reaches both, and a replacement process', async () => {
     const before = await healthByPid(engine.url!);
     expect(before.size).toBe(2);
-    for (const h of before.values()) expect(h.tools).toEqual({ count: 1, source: 'file' });
+    for (const h of before.values())
+      expect(h.tools).toEqual({ count: 1, source: 'file', unavailable: [] });
 
     expect((await postLookupTool()).status).toBe(200);
     // The POST answers once every process has the tools: no stale process right after it.
     const after = await healthByPid(engine.url!);
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
-    for (const h of after.values()) expect(h.tools).toEqual({ count: 1, source: 'request' });
+    for (const h of after.values())
+      expect(h.tools).toEqual({ count: 1, source: 'request', unavailable: [] });
 
     // A process that dies is replaced, and the replacement takes the override in force.
     const [victim] = [...after.keys()];
@@ -90,7 +92,8 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
     }
     expect(replaced.has(victim!)).toBe(false);
     expect(replaced.size).toBe(2);
-    for (const h of replaced.values()) expect(h.tools).toEqual({ count: 1, source: 'request' });
+    for (const h of replaced.values())
+      expect(h.tools).toEqual({ count: 1, source: 'request', unavailable: [] });
   }, 60000);
 
   it('runs turns with a posted tool on every connection', async () => {

@@ -60,6 +60,8 @@ describe('tools whose service is down', () => {
     }
     expect(sent('/orders')).toBe(2);
     expect(await metrics()).toMatch(/agent_engine_tool_circuit_open\{tool="orders"\} 1\b/);
+    const health = async () => (await (await fetch(`${rig.engine.httpUrl}/health`)).json()) as any;
+    expect((await health()).tools.unavailable).toEqual(['orders']);
     // Other tools are called as usual.
     expect(await call('weather')).toBe('weather: fine');
     // After the cool-down, a call tries the service again; it is back: calls are sent again.
@@ -69,6 +71,7 @@ describe('tools whose service is down', () => {
     expect(await call('orders')).toBe('orders: fine');
     expect(sent('/orders')).toBe(4);
     expect(await metrics()).toMatch(/agent_engine_tool_circuit_open\{tool="orders"\} 0\b/);
+    expect((await health()).tools.unavailable).toEqual([]);
   });
 
   it('opens again at once when the trial after the cool-down fails', async () => {

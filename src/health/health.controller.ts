@@ -10,6 +10,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { appConfig, type AppConfig } from '../config/app.config.js';
 import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 import { SessionStore } from '../sessions/session-store.js';
+import { HttpToolExecutor } from '../tools/http-tool.executor.js';
 import { ToolRegistry } from '../tools/tool-registry.service.js';
 
 class HealthDto {
@@ -50,10 +51,11 @@ class HealthDto {
   session_store!: { kind: 'memory' | 'redis'; connected: boolean };
 
   @ApiProperty({
-    description: 'Active tool definitions and where they come from',
-    example: { count: 10, source: 'file' },
+    description:
+      'Active tool definitions, where they come from, and the HTTP tools whose calls this process does not send now, their service having failed LLM_TOOL_BREAKER_FAILURES calls in a row',
+    example: { count: 10, source: 'file', unavailable: ['crm_lookup'] },
   })
-  tools!: { count: number; source: string };
+  tools!: { count: number; source: string; unavailable: string[] };
 }
 
 const loop = monitorEventLoopDelay({ resolution: 20 });
@@ -66,6 +68,7 @@ setInterval(() => loop.reset(), 60_000).unref();
 export class HealthController {
   constructor(
     private readonly registry: ToolRegistry,
+    private readonly http: HttpToolExecutor,
     private readonly lifecycle: Lifecycle,
     private readonly store: SessionStore,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
@@ -102,7 +105,11 @@ export class HealthController {
       event_loop_delay_p99_ms: Math.round((loop.percentile(99) / 1e6) * 10) / 10,
       sessions: { open: this.lifecycle.sessions, max: this.config.ws.maxSessions || null },
       session_store: { kind: this.store.kind, connected: this.store.connected },
-      tools: { count: snapshot.definitions.length, source: snapshot.source },
+      tools: {
+        count: snapshot.definitions.length,
+        source: snapshot.source,
+        unavailable: this.http.unavailableTools(),
+      },
     };
   }
 }

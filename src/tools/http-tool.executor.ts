@@ -75,6 +75,11 @@ export class HttpToolExecutor extends ToolExecutor {
     });
   }
 
+  /** HTTP tools whose service is down: their calls are not sent now (LLM_TOOL_BREAKER_FAILURES). */
+  unavailableTools(): string[] {
+    return this.breakers.openTools();
+  }
+
   async execute(call: ToolInvocation): Promise<ToolOutcome> {
     const tool = call.snapshot.byName.get(call.name);
     if (!tool) return this.fail(toolErrors.unknownTool(call.name));

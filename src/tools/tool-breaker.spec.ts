@@ -29,11 +29,13 @@ describe('ToolBreakers', () => {
     make(3);
     for (let i = 0; i < 3; i++) expect(await call('t', true)).toBe('down');
     expect(events).toEqual(['opened t after 3']);
+    expect(breakers.openTools()).toEqual(['t']);
     expect(await call('t', false)).toBe('refused, again in the cool-down');
     expect(sent).toBe(3);
     await sleep(60);
     expect(await call('t', false)).toBe('up');
     expect(events).toEqual(['opened t after 3', 'closed t']);
+    expect(breakers.openTools()).toEqual([]);
     expect(await call('t', true)).toBe('down'); // one failure again: still closed
     expect(await call('t', false)).toBe('up');
   });

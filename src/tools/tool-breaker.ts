@@ -63,6 +63,11 @@ export class ToolBreakers {
     }
   }
 
+  /** Tools whose calls are not sent now (or until a call finds their service back). */
+  openTools(): string[] {
+    return [...this.circuits].filter(([, c]) => c.open).map(([name]) => name);
+  }
+
   private circuitOf(name: string, target: string): Circuit {
     const known = this.circuits.get(name);
     if (known?.target === target) return known;

@@ -12,6 +12,6 @@ import { ToolsController } from './tools.controller.js';
   imports: [HttpModule, CodeToolsModule],
   controllers: [ToolsController, ToolController],
   providers: [ToolRegistry, HttpToolExecutor, { provide: ToolExecutor, useClass: ToolRouter }],
-  exports: [ToolRegistry, ToolExecutor, CodeToolsModule],
+  exports: [ToolRegistry, ToolExecutor, HttpToolExecutor, CodeToolsModule],
 })
 export class ToolsModule {}
