@@ -38,6 +38,7 @@ export const validateHttp = ajv.compile<ToolDefinitionInput>({
     safe: { type: 'boolean' },
     cache_secs: { type: 'number', exclusiveMinimum: 0, maximum: 86_400 },
     idempotency_header: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
+    max_concurrency: { type: 'integer', minimum: 1, maximum: 10_000 },
   },
 });
 export const validateCode = ajv.compile<ToolDefinitionInput>({
@@ -69,6 +70,7 @@ const FIELD_HINTS: Record<string, string> = {
   safe: 'true or false',
   cache_secs: 'a number of seconds greater than 0, at most 86400',
   idempotency_header: 'a header name, e.g. "Idempotency-Key"',
+  max_concurrency: 'an integer from 1 to 10000',
   result_max_chars: 'an integer from 1 to 10000000',
   wait_phrase:
     'a phrase of 1 to 200 characters, or an object of language codes and phrases ({"en":"Let me look.","it":"Controllo."})',

@@ -23,6 +23,7 @@ import { backendDown, toolRetryDelay, type AttemptFailure } from './tool-retry.j
 import { errorCode, readLimited, timedOut } from './http-io.js';
 import { ToolBreakers, type BreakerRun } from './tool-breaker.js';
 import { ResultCache } from './result-cache.js';
+import { ToolSlots } from './tool-slots.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -54,6 +55,8 @@ export class HttpToolExecutor extends ToolExecutor {
   private readonly breakers: ToolBreakers;
   /** Results of tools with `cache_secs`. */
   private readonly cache = new ResultCache();
+  /** Calls of tools with `max_concurrency`, waiting their turn. */
+  private readonly slots = new ToolSlots();
 
   constructor(
     private readonly http: HttpService,
@@ -97,12 +100,28 @@ export class HttpToolExecutor extends ToolExecutor {
     const sending = tool.idempotencyHeader
       ? { ...request, headers: { ...request.headers, [tool.idempotencyHeader]: randomUUID() } }
       : request;
-    const outcome = await this.breakers.run(
-      tool.name,
-      `${tool.method} ${tool.url}`,
-      () => this.sendWithRetries(call, tool, sending),
-      (retryInMs) => this.fail(toolErrors.unavailable(this.config.breakerFailures, retryInMs)),
-    );
+    const target = `${tool.method} ${tool.url}`;
+    const send = () =>
+      this.breakers.run(
+        tool.name,
+        target,
+        () => this.sendWithRetries(call, tool, sending),
+        (retryInMs) => this.fail(toolErrors.unavailable(this.config.breakerFailures, retryInMs)),
+      );
+    const waitSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
+    const outcome = tool.maxConcurrency
+      ? await this.slots.run(
+          { name: tool.name, target, max: tool.maxConcurrency },
+          { signal: call.signal, ms: waitSecs * 1000 },
+          send,
+          (why) =>
+            this.fail(
+              why === 'cancelled'
+                ? toolErrors.requestFailed('cancelled')
+                : toolErrors.busy(tool.maxConcurrency!, waitSecs),
+            ),
+        )
+      : await send();
     if (tool.cacheSecs && outcome.ok) this.cache.set(tool, request, outcome.text, tool.cacheSecs);
     return outcome;
   }

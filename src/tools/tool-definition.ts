@@ -33,6 +33,8 @@ export interface ToolDefinitionInput {
   cache_secs?: number;
   /** HTTP tools: a header that carries a key unique to each call, the same on its retries. */
   idempotency_header?: string;
+  /** HTTP tools: at most this many calls run at once in the process; the others wait their turn. */
+  max_concurrency?: number;
   modalities?: Modality[];
   /** The user must approve each call before it runs (a `tool_confirm` round trip on /ws). */
   confirm?: boolean;
@@ -69,6 +71,8 @@ export interface Tool {
   cacheSecs?: number;
   /** HTTP tools: `idempotency_header`. */
   idempotencyHeader?: string;
+  /** HTTP tools: `max_concurrency`. */
+  maxConcurrency?: number;
   modalities?: Modality[];
   /** Each call waits for the user's approval. */
   confirm?: boolean;

@@ -8,6 +8,9 @@ export const toolErrors = {
   /** The tool's circuit is open (LLM_TOOL_BREAKER_FAILURES): the call was not sent. */
   unavailable: (failures: number, retryInMs: number) =>
     `Error: tool request failed: not sent: the service is unavailable (its last ${failures} calls failed); it is tried again in ${Math.ceil(retryInMs / 1000)}s`,
+  /** A tool's `max_concurrency` calls were running and none ended in time: the call was not sent. */
+  busy: (max: number, waitedSecs: number) =>
+    `Error: tool request failed: not sent: this tool runs at most ${max} call${max === 1 ? '' : 's'} at a time, and none of those running ended within ${waitedSecs}s`,
   /** Arguments the model wrote that are not a JSON object (as it wrote them). */
   notAnObject: (raw: string) =>
     `Error: tool request failed: arguments are not a JSON object: ${raw}`,

@@ -184,6 +184,7 @@ function httpTool(
     ...(def.safe !== undefined && { safe: def.safe }),
     ...(def.cache_secs !== undefined && { cacheSecs: def.cache_secs }),
     ...(def.idempotency_header !== undefined && { idempotencyHeader: def.idempotency_header }),
+    ...(def.max_concurrency !== undefined && { maxConcurrency: def.max_concurrency }),
     ...optionalFields(def),
     raw: def,
   };

@@ -112,6 +112,15 @@ export class ToolDefinitionDto {
   idempotency_header?: string;
 
   @ApiPropertyOptional({
+    description:
+      "At most this many calls of this tool run at once in the engine process, whatever the sessions: for a backend that takes only so many requests at a time. Further calls wait their turn, first come first served, for at most the tool's timeout (then the model reads that the call was not sent)",
+    minimum: 1,
+    maximum: 10000,
+    example: 4,
+  })
+  max_concurrency?: number;
+
+  @ApiPropertyOptional({
     type: [String],
     enum: ['voice', 'text'],
     description: 'Hide the tool from sessions of other modalities',

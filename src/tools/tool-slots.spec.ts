@@ -1,0 +1,64 @@
+import { ToolSlots, type NotRun } from './tool-slots.js';
+
+describe('ToolSlots', () => {
+  const tool = { name: 't', target: 'GET http://h/', max: 2 };
+  let running: number;
+  let peak: number;
+  let ran: string[];
+  beforeEach(() => ([running, peak, ran] = [0, 0, []]));
+
+  /** A call named `id` that takes `ms`; what it gave, or why it was not run. */
+  function call(
+    slots: ToolSlots,
+    id: string,
+    ms: number,
+    signal = new AbortController().signal,
+    waitMs = 1000,
+  ) {
+    return slots.run(
+      tool,
+      { signal, ms: waitMs },
+      async () => {
+        ran.push(id);
+        peak = Math.max(peak, ++running);
+        await new Promise((r) => setTimeout(r, ms));
+        running--;
+        return id;
+      },
+      (why: NotRun) => `${id} not run: ${why}`,
+    );
+  }
+
+  it('runs at most max calls at once, the others in order of arrival', async () => {
+    const slots = new ToolSlots();
+    const results = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((id) => call(slots, id, 30)));
+    expect(results).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(ran).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(peak).toBe(2);
+  });
+
+  it('gives up a call that waited longer than its wait, and never runs it afterwards', async () => {
+    const slots = new ToolSlots();
+    const results = await Promise.all([
+      call(slots, 'a', 100),
+      call(slots, 'b', 100),
+      call(slots, 'c', 10, undefined, 30),
+    ]);
+    expect(results).toEqual(['a', 'b', 'c not run: timed_out']);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(ran).toEqual(['a', 'b']);
+  });
+
+  it('gives up a waiting call whose turn is cut short, at once', async () => {
+    const slots = new ToolSlots();
+    const turn = new AbortController();
+    const busy = Promise.all([call(slots, 'a', 80), call(slots, 'b', 80)]);
+    const order: string[] = [];
+    const waiting = call(slots, 'c', 10, turn.signal).then((r) => order.push(r));
+    setTimeout(() => turn.abort(), 10);
+    await Promise.all([busy.then(() => order.push('busy done')), waiting]);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(order).toEqual(['c not run: cancelled', 'busy done']);
+    expect(ran).toEqual(['a', 'b']);
+  });
+});

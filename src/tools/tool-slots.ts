@@ -1,0 +1,54 @@
+import { bulkhead, type BulkheadPolicy } from 'cockatiel';
+
+/** Why a call waiting for a slot was not run. */
+export type NotRun = 'cancelled' | 'timed_out';
+
+/**
+ * Per HTTP tool with `max_concurrency`: at most that many of its calls run at once in the
+ * process, across sessions (cockatiel's bulkhead); the others wait their turn, first come first
+ * served, for at most the tool's timeout, or until their turn is cut short.
+ */
+export class ToolSlots {
+  private readonly limits = new Map<string, { key: string; policy: BulkheadPolicy }>();
+
+  /**
+   * Runs `call` when one of `max` slots of tool `name` (whose requests go to `target`) is free;
+   * `notRun` answers when none was within `waitMs` or `signal` aborted first.
+   */
+  async run<T>(
+    tool: { name: string; target: string; max: number },
+    wait: { signal: AbortSignal; ms: number },
+    call: () => Promise<T>,
+    notRun: (why: NotRun) => T,
+  ): Promise<T> {
+    const policy = this.policyOf(tool);
+    if (policy.executionSlots > 0) return policy.execute(call);
+    const waited = AbortSignal.any([wait.signal, AbortSignal.timeout(wait.ms)]);
+    let started = false;
+    // A call still queued when its wait ends is dropped by the bulkhead when its turn comes.
+    const queued = policy.execute(() => {
+      started = true;
+      return call();
+    }, waited);
+    const givenUp = new Promise<T>((resolve) =>
+      waited.addEventListener(
+        'abort',
+        () => {
+          if (!started) resolve(notRun(wait.signal.aborted ? 'cancelled' : 'timed_out'));
+        },
+        { once: true },
+      ),
+    );
+    queued.catch(() => undefined); // dropped after its wait ended: expected
+    return Promise.race([queued, givenUp]);
+  }
+
+  private policyOf({ name, target, max }: { name: string; target: string; max: number }) {
+    const key = `${max} ${target}`;
+    const known = this.limits.get(name);
+    if (known?.key === key) return known.policy;
+    const policy = bulkhead(max, Infinity);
+    this.limits.set(name, { key, policy });
+    return policy;
+  }
+}
