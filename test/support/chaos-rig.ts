@@ -6,8 +6,9 @@ import { weatherTool } from './tools-file.js';
 /** The chaos rig's tools at `base`; `all` false leaves the slow ones out. */
 export function toolSet(base: string, all: boolean): Record<string, unknown>[] {
   return [
-    weatherTool(base),
-    { ...weatherTool(`${base}/slow`), name: 'slow_weather' },
+    // Results kept a moment, and a backend that takes one call at a time: both meet cut turns.
+    { ...weatherTool(base), cache_secs: 0.5 },
+    { ...weatherTool(`${base}/slow`), name: 'slow_weather', max_concurrency: 1 },
     { name: 'missing', url: `${base}/missing`, method: 'GET' },
     { name: 'down', url: 'http://127.0.0.1:1/x', method: 'GET' },
     { ...weatherTool(`${base}/flaky`), name: 'flaky_weather' },
