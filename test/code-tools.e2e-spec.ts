@@ -158,6 +158,16 @@ describe('Python code tools (seed 003)', () => {
     ws.close();
   });
 
+  it('is tried over POST /api/tools/{name}/call with a fresh state, and answers its print() output', async () => {
+    const res = await fetch(`${engine.httpUrl}/api/tools/update_customer_loyalty_points/call`, {
+      method: 'POST',
+      body: JSON.stringify({ arguments: { points_to_add: '7' } }),
+    });
+    const body = (await res.json()) as { ok: boolean; result: string; logs: string };
+    expect(body).toMatchObject({ ok: true, logs: 'Updated loyalty points to: 7\n' });
+    expect(JSON.parse(body.result)).toMatchObject({ loyalty_points: 7 });
+  });
+
   it('gives the tool the latest user utterance through context.user_content', async () => {
     const ws = await WsClient.connect(engine.wsUrl);
     expect((await callTool(ws, 'get_last_user_utterance', {}, 'What did I just say?')).result).toBe(

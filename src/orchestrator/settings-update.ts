@@ -1,7 +1,7 @@
-import { VARIABLE_NAME } from '../tools/tool-secrets.js';
 import { readClientTools } from './client-tools.js';
 import type { SessionUpdateMessage } from './protocol/client-messages.js';
 import type { SessionSettings } from './protocol/server-events.js';
+import { readVariables } from '../tools/session-variables.js';
 
 /** What a `session.update` is checked against beyond its DTO's rules. */
 export interface SettingsLimits {
@@ -54,23 +54,4 @@ export function settingsChanges(
     changes.variables = read;
   }
   return { changes };
-}
-
-export const MAX_VARIABLES = 32;
-
-/**
- * The `variables` of a `session.update`, or why they cannot be taken: up to 32 names of letters,
- * digits and `_` (1–64), each a string of at most 4000 characters with no line break (a value may
- * go into a header).
- */
-function readVariables(input: Record<string, unknown>): Record<string, string> | string {
-  const entries = Object.entries(input);
-  if (entries.length > MAX_VARIABLES) return `"variables" holds more than ${MAX_VARIABLES} names`;
-  for (const [name, value] of entries) {
-    if (!VARIABLE_NAME.test(name))
-      return `variable ${JSON.stringify(name)}: a name is 1 to 64 letters, digits or "_"`;
-    if (typeof value !== 'string' || value.length > 4000 || /[\r\n\0]/.test(value))
-      return `variable '${name}' must be a string of at most 4000 characters, without line breaks`;
-  }
-  return Object.fromEntries(entries) as Record<string, string>;
 }

@@ -7,10 +7,11 @@ import { ToolRegistry } from './tool-registry.service.js';
 import { ToolRouter } from './tool-router.executor.js';
 import { ToolController } from './tool.controller.js';
 import { ToolsController } from './tools.controller.js';
+import { ToolTryController } from './tool-try.controller.js';
 
 @Module({
   imports: [HttpModule, CodeToolsModule],
-  controllers: [ToolsController, ToolController],
+  controllers: [ToolsController, ToolController, ToolTryController],
   providers: [ToolRegistry, HttpToolExecutor, { provide: ToolExecutor, useClass: ToolRouter }],
   exports: [ToolRegistry, ToolExecutor, HttpToolExecutor, CodeToolsModule],
 })

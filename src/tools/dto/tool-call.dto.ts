@@ -1,0 +1,45 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** `POST /api/tools/{name}/call`: a call as the model would make it. */
+export class ToolCallRequestDto {
+  @ApiPropertyOptional({
+    description:
+      "The call's arguments, checked and typed by the tool's parameters as the model's are; default {}",
+    example: { city: 'Rome' },
+  })
+  arguments?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    description:
+      "Session variables for the call (`${session.NAME}` in HTTP tools, context.variables in code tools), as a client's session.update gives them",
+    example: { customer_id: 'C-42' },
+  })
+  variables?: Record<string, string>;
+}
+
+export class ToolCallResponseDto {
+  @ApiProperty({ description: 'false when the model would read an error text', example: true })
+  ok!: boolean;
+
+  @ApiProperty({
+    description:
+      'What the model would read: the result, cut and filtered as for the model, or the error text',
+    example: 'Rome: ☀️ +21°C',
+  })
+  result!: string;
+
+  @ApiProperty({ description: 'How long the call took, in milliseconds', example: 142 })
+  ms!: number;
+
+  @ApiPropertyOptional({
+    description: "The result of an earlier identical request (the tool's cache_secs)",
+    example: true,
+  })
+  cached?: boolean;
+
+  @ApiPropertyOptional({
+    description: 'Code tools: what the code printed',
+    example: 'looked up C-42',
+  })
+  logs?: string;
+}
