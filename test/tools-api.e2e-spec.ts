@@ -95,6 +95,33 @@ describe('/api/tools (seed §2)', () => {
     expect((await get(engine)).json).toMatchObject({ source: 'file', count: 1 });
   });
 
+  it('checks a set without installing it on ?dry_run=true, for POST and PUT', async () => {
+    const dry = async (path: string, method: string, body: unknown) => {
+      const res = await fetch(`${engine.httpUrl}/api/tools${path}?dry_run=true`, {
+        method,
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+    };
+    expect(await dry('', 'POST', [weather])).toEqual({
+      status: 200,
+      json: { ok: true, count: 1, source: 'request', tools: [weather], dry_run: true },
+    });
+    expect(await dry('/extra', 'PUT', { url: 'http://h/' })).toMatchObject({
+      status: 200,
+      json: { count: 2, dry_run: true },
+    });
+    const bad = await dry('', 'POST', [{ name: 'broken' }]);
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toContain("request body: tool #0 'broken': field 'url' is required");
+    expect(
+      (await fetch(`${engine.httpUrl}/api/tools?dry_run=maybe`, { method: 'POST', body: '[]' }))
+        .status,
+    ).toBe(400);
+    // Nothing was installed.
+    expect((await get(engine)).json).toMatchObject({ source: 'file', count: 1 });
+  });
+
   it('installs an override whatever the Content-Type, then GET shows source "request"', async () => {
     const res = await post(engine, JSON.stringify([weather]), 'text/plain');
     expect(res).toEqual({

@@ -130,7 +130,13 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
    * Validates and installs an override (source `request`), in every engine process; throws
    * ToolDefinitionError and changes nothing.
    */
-  async replace(definitions: unknown, source = 'request body'): Promise<ToolSnapshot> {
+  async replace(
+    definitions: unknown,
+    source = 'request body',
+    opts: { dryRun?: boolean } = {},
+  ): Promise<ToolSnapshot> {
+    // A dry run checks as an install would and answers the set it would make, changing nothing.
+    if (opts.dryRun) return snapshotOf('request', await this.validate(definitions, source));
     const snapshot = await this.install(definitions, source);
     await this.sync.publish(definitions);
     return snapshot;
@@ -142,12 +148,16 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Adds one definition, or replaces the one of that name in its place; an override as `replace`. */
-  async upsert(name: string, definition: unknown): Promise<ToolSnapshot> {
+  async upsert(
+    name: string,
+    definition: unknown,
+    opts: { dryRun?: boolean } = {},
+  ): Promise<ToolSnapshot> {
     const list: unknown[] = this.current.definitions.map((t) =>
       t.name === name ? definition : t.raw,
     );
     if (!this.current.definitions.some((t) => t.name === name)) list.push(definition);
-    return this.replace(list, `PUT /api/tools/${name}`);
+    return this.replace(list, `PUT /api/tools/${name}`, opts);
   }
 
   /** Removes the definition named `name`; undefined (nothing changed) when there is none. */

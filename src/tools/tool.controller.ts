@@ -1,4 +1,14 @@
-import { Controller, Delete, Get, HttpCode, HttpStatus, Param, Put, Req } from '@nestjs/common';
+import {
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Put,
+  Query,
+  Req,
+} from '@nestjs/common';
 import {
   ApiBody,
   ApiOkResponse,
@@ -16,7 +26,9 @@ import {
 } from './dto/tool-definition.dto.js';
 import { ToolRegistry } from './tool-registry.service.js';
 import {
+  ApiDryRun,
   assertLlmEnabled,
+  isDryRun,
   installed,
   readJson,
   refuse,
@@ -68,9 +80,11 @@ export class ToolController {
     description: 'Not one valid definition, or a name that differs from the path',
   })
   @ApiResponse({ status: 413, type: ToolsErrorDto, description: 'The body is larger than 4 MiB' })
+  @ApiDryRun()
   async putOne(
     @Param('name') name: string,
     @Req() req: IncomingMessage,
+    @Query('dry_run') dryRun?: string,
   ): Promise<ToolsResponseDto> {
     assertLlmEnabled(this.registry);
     const body = await readJson(req, 'one tool definition (a JSON object)');
@@ -85,7 +99,8 @@ export class ToolController {
         400,
         `the definition's name ${JSON.stringify(given)} differs from the path's '${name}'`,
       );
-    return installed(this.registry.upsert(name, { ...body, name }));
+    const dry = isDryRun(dryRun);
+    return installed(this.registry.upsert(name, { ...body, name }, { dryRun: dry }), dry);
   }
 
   @Delete()

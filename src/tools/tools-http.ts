@@ -1,5 +1,5 @@
 import { applyDecorators, HttpException, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtraModels, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { IncomingMessage } from 'node:http';
 import { AdminKeyGuard } from './admin-key.guard.js';
 import {
@@ -43,10 +43,33 @@ export function refuse(status: number, message: string): HttpException {
   return new HttpException({ ok: false, statusCode: status, message }, status);
 }
 
-/** The set a change installed, as the API answers it; definitions refused are a 400 naming the field. */
-export async function installed(change: Promise<ToolSnapshot>): Promise<ToolsResponseDto> {
+/** `?dry_run=true` (or `1`): check a change and answer the set it would make, installing nothing. */
+export function isDryRun(value: string | undefined): boolean {
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1' || value === '') return true;
+  throw refuse(400, `dry_run must be true or false, not ${JSON.stringify(value)}`);
+}
+
+export function ApiDryRun(): MethodDecorator {
+  return ApiQuery({
+    name: 'dry_run',
+    required: false,
+    enum: ['true', 'false'],
+    description:
+      'true: check the change as it would be made and answer the set it would make (`dry_run: true`), changing nothing: e.g. to check a tools file in a deployment pipeline',
+  });
+}
+
+/**
+ * The set a change installed (or, `dryRun`, would install), as the API answers it; definitions
+ * refused are a 400 naming the field.
+ */
+export async function installed(
+  change: Promise<ToolSnapshot>,
+  dryRun = false,
+): Promise<ToolsResponseDto> {
   try {
-    return view(await change);
+    return { ...view(await change), ...(dryRun && { dry_run: true }) };
   } catch (error) {
     if (error instanceof ToolDefinitionError) throw refuse(400, error.message);
     throw error;

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, HttpStatus, Post, Req } from '@nestjs/common';
+import { Controller, Get, HttpCode, HttpStatus, Post, Query, Req } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { IncomingMessage } from 'node:http';
 import {
@@ -8,7 +8,15 @@ import {
   ToolsResponseDto,
 } from './dto/tool-definition.dto.js';
 import { ToolRegistry } from './tool-registry.service.js';
-import { assertLlmEnabled, installed, readJson, ToolsAdminApi, view } from './tools-http.js';
+import {
+  ApiDryRun,
+  assertLlmEnabled,
+  installed,
+  isDryRun,
+  readJson,
+  ToolsAdminApi,
+  view,
+} from './tools-http.js';
 
 /** `/api/tools` (seed §2): read the active definitions, or replace them until restart. */
 @ToolsAdminApi()
@@ -71,9 +79,14 @@ export class ToolsController {
     description: 'Empty body, not UTF-8, not a JSON array, no definition, or an invalid definition',
   })
   @ApiResponse({ status: 413, type: ToolsErrorDto, description: 'The body is larger than 4 MiB' })
-  async replace(@Req() req: IncomingMessage): Promise<ToolsResponseDto> {
+  @ApiDryRun()
+  async replace(
+    @Req() req: IncomingMessage,
+    @Query('dry_run') dryRun?: string,
+  ): Promise<ToolsResponseDto> {
     assertLlmEnabled(this.registry);
     const parsed = await readJson(req, 'a JSON array of tool definitions');
-    return installed(this.registry.replace(parsed));
+    const dry = isDryRun(dryRun);
+    return installed(this.registry.replace(parsed, 'request body', { dryRun: dry }), dry);
   }
 }

@@ -167,6 +167,13 @@ export class ToolsResponseDto {
     },
   })
   tools!: (ToolDefinitionDto | CodeToolDefinitionDto)[];
+
+  @ApiPropertyOptional({
+    description:
+      'A dry run (?dry_run=true): count, source and tools are the set the change would make; nothing was installed',
+    example: true,
+  })
+  dry_run?: boolean;
 }
 
 export class ToolsErrorDto {
