@@ -6,6 +6,8 @@ describe('parseEnv', () => {
     const env = parseEnv({});
     expect(env.port).toBe(8787);
     expect(env.llm.baseUrl).toBe('http://localhost:8000/v1');
+    expect(env.llm.traceContext).toBe(true);
+    expect(parseEnv({ TRACE_CONTEXT: 'false' }).llm.traceContext).toBe(false);
     expect(env.tools).toEqual({
       enabled: false,
       explicit: undefined,

@@ -137,6 +137,8 @@ export interface Env {
     model: string;
     apiKey: string;
     systemPrompt: string;
+    /** Requests to the LLM server and HTTP tools carry a W3C `traceparent` (TRACE_CONTEXT). */
+    traceContext: boolean;
     timeoutSecs: number;
     /** Transient failures retried before anything of the answer was emitted. */
     retries: number;
@@ -291,6 +293,7 @@ export function parseEnv(raw: Raw): Env {
       model: present(raw, 'LLM_MODEL') ?? '',
       apiKey: present(raw, 'LLM_API_KEY') ?? '',
       systemPrompt: raw['LLM_SYSTEM_PROMPT'] ?? DEFAULT_SYSTEM_PROMPT,
+      traceContext: bool(raw, 'TRACE_CONTEXT') ?? true,
       timeoutSecs: num(raw, 'LLM_TIMEOUT_SECS', 60, 0, 3600),
       retries: int(raw, 'LLM_RETRIES', 2, 0, 10),
       retryBackoffMs: int(raw, 'LLM_RETRY_BACKOFF_MS', 500, 1, 60_000),

@@ -23,6 +23,8 @@ export interface LlmRequest {
   tools: LlmTool[];
   /** Default `auto` when tools are given. */
   toolChoice?: 'auto' | 'none';
+  /** The turn's trace id: the request carries a W3C `traceparent` (TRACE_CONTEXT). */
+  traceId?: string;
 }
 
 export interface LlmUsage {

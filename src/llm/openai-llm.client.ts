@@ -7,6 +7,7 @@ import { llmConfig, type LlmConfig } from '../config/app.config.js';
 import { CompletionDecoder, errorMessageOf } from './completion-decoder.js';
 import { drainForReuse, postJson, type HttpReply } from './http-post.js';
 import { parseJson } from './parsing/json.js';
+import { withTraceparent } from '../common/trace-context.js';
 import { retryAfterMs, retryDelayMs } from '../common/retry.js';
 import { ServerAdaptations } from './server-adaptations.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
@@ -157,14 +158,22 @@ export class OpenAiLlmClient extends LlmClient {
     try {
       watchdog.arm('connect');
       const model = await this.resolveModel(controller.signal);
-      let response = await this.post(this.body(request, model, streaming), controller.signal);
+      let response = await this.post(
+        this.body(request, model, streaming),
+        controller.signal,
+        request.traceId,
+      );
       // A 400 that says what the server cannot take about the tools: adapted to, sent again.
       while (response.status === 400 && request.tools.length > 0) {
         const text = await response.text();
         const learned = this.adaptations.learn(text, request.toolChoice ?? 'auto');
         if (!learned) throw this.httpFault(400, text);
         this.logger.warn(learned);
-        response = await this.post(this.body(request, model, streaming), controller.signal);
+        response = await this.post(
+          this.body(request, model, streaming),
+          controller.signal,
+          request.traceId,
+        );
       }
       if (!response.ok)
         throw this.httpFault(
@@ -192,10 +201,14 @@ export class OpenAiLlmClient extends LlmClient {
     }
   }
 
-  private post(body: Record<string, unknown>, signal: AbortSignal): Promise<HttpReply> {
+  private post(
+    body: Record<string, unknown>,
+    signal: AbortSignal,
+    traceId: string | undefined,
+  ): Promise<HttpReply> {
     return postJson(
       `${this.config.baseUrl}/chat/completions`,
-      this.headers(),
+      withTraceparent(this.headers(), traceId),
       JSON.stringify(body),
       signal,
     );

@@ -16,6 +16,20 @@ export function sessionState(session: Session): { value: Record<string, unknown>
   return holder;
 }
 
+/** What the tools of a turn see of its conversation (`context` in code tools, variables, trace). */
+export function toolContextOf(session: Session, turnId: string, traceId?: string): ToolCallContext {
+  return {
+    sessionId: session.id,
+    turnId,
+    modality: session.settings.modality,
+    channel: 'websocket',
+    state: sessionState(session),
+    events: session.history,
+    variables: session.settings.variables,
+    ...(traceId !== undefined && { traceId }),
+  };
+}
+
 /**
  * Which tools one completion request may use: tools declared for other modalities, and those
  * outside the session's own selection, are left out; then every `before_model_callback` may hide

@@ -18,7 +18,8 @@ import type { TurnEvent } from './protocol/server-events.js';
 import { RoundFailed, runRound, TurnCancelled, type RoundResult } from './round.js';
 import type { Session } from './session.js';
 import { StreamedText } from '../llm/streamed-text.js';
-import { sessionState, ToolScope } from './tool-scope.service.js';
+import { toolContextOf, ToolScope } from './tool-scope.service.js';
+import { traceIdOf } from '../common/trace-context.js';
 import { runCalls, showText, type TurnContext } from './turn-context.js';
 import { announceCall } from './call-start.js';
 import { awaitApproval, refusalText } from './approvals.js';
@@ -78,20 +79,14 @@ export class TurnManager {
       snapshot.byName.has(name) ? name : clientTools.has(name) ? CLIENT_TOOL : undefined,
     );
     const over = new AbortController();
+    const turnId = randomUUID();
+    const traceId = this.llmSettings.traceContext ? traceIdOf(turnId) : undefined;
     const ctx: TurnContext = {
       session,
-      turnId: randomUUID(),
+      turnId,
       base: snapshot,
       snapshot,
-      toolContext: {
-        sessionId: session.id,
-        turnId: '',
-        modality: session.settings.modality,
-        channel: 'websocket',
-        state: sessionState(session),
-        events: session.history,
-        variables: session.settings.variables,
-      },
+      toolContext: toolContextOf(session, turnId, traceId),
       signal,
       emit: (event) => {
         meter.see(event);
@@ -113,7 +108,6 @@ export class TurnManager {
         return { approval, ...(refused && { refusal: refusalText(approval, timeoutMs) }) };
       },
     };
-    ctx.toolContext.turnId = ctx.turnId;
     const tag = `session_id=${session.id} turn_id=${ctx.turnId}`;
     this.logger.log(
       `turn started (${tag}, ${snapshot.tools.length} tool(s) from ${snapshot.source})`,
@@ -185,7 +179,8 @@ export class TurnManager {
       systemMessage(this.llmSettings.systemPrompt, ctx.session.settings.instructions),
       ...trimHistory(ctx.session.history, this.llmSettings.maxHistoryMessages),
     ];
-    return { messages, tools, toolChoice };
+    const traceId = ctx.toolContext.traceId;
+    return { messages, tools, toolChoice, ...(traceId && { traceId }) };
   }
 
   private async loop(ctx: TurnContext): Promise<void> {

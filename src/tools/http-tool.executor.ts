@@ -2,6 +2,7 @@ import { HttpService } from '@nestjs/axios';
 import type { AxiosRequestConfig } from 'axios';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { withTraceparent } from '../common/trace-context.js';
 import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
 import { firstValueFrom } from 'rxjs';
@@ -97,9 +98,10 @@ export class HttpToolExecutor extends ToolExecutor {
       return { ok: true, text: cached, cached: true };
     }
     // One key per call, the same on its retries: the backend acts on the request once.
-    const sending = tool.idempotencyHeader
-      ? { ...request, headers: { ...request.headers, [tool.idempotencyHeader]: randomUUID() } }
-      : request;
+    const headers = tool.idempotencyHeader
+      ? { ...request.headers, [tool.idempotencyHeader]: randomUUID() }
+      : request.headers;
+    const sending = { ...request, headers: withTraceparent(headers, call.context?.traceId) };
     const target = `${tool.method} ${tool.url}`;
     const send = () =>
       this.breakers.run(

@@ -22,6 +22,8 @@ export interface ToolCallContext {
   events: readonly { role: string; content: string | null }[];
   /** The session's variables (`session.update`'s `variables`): `${session.NAME}` in HTTP tools. */
   variables: Readonly<Record<string, string>>;
+  /** The turn's trace id: HTTP tool requests carry a W3C `traceparent` (TRACE_CONTEXT). */
+  traceId?: string;
 }
 
 export interface ToolInvocation {

@@ -244,6 +244,7 @@ export function llmClient(
     model: 'fake-model',
     apiKey: '',
     systemPrompt: '',
+    traceContext: true,
     timeoutSecs: 5,
     retries: 0,
     retryBackoffMs: 10,

@@ -1,0 +1,26 @@
+// W3C Trace Context (https://www.w3.org/TR/trace-context/): the `traceparent` header that lets a
+// tool's backend and the LLM server log a turn's requests under one trace id.
+import { randomBytes } from 'node:crypto';
+
+const TRACE_ID = /^[0-9a-f]{32}$/;
+
+/** The trace id of a turn: its id (a UUID) without dashes, so that logs' turn_id finds it; else random. */
+export function traceIdOf(turnId: string): string {
+  const hex = turnId.replace(/-/g, '').toLowerCase();
+  return TRACE_ID.test(hex) && !/^0+$/.test(hex) ? hex : randomBytes(16).toString('hex');
+}
+
+/** The `traceparent` of one request of trace `traceId`: a fresh parent id, sampled. */
+export function traceparent(traceId: string): string {
+  return `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
+}
+
+/** `headers` with a `traceparent` for `traceId`, unless there is none or they set one already. */
+export function withTraceparent(
+  headers: Record<string, string>,
+  traceId: string | undefined,
+): Record<string, string> {
+  if (traceId === undefined || Object.keys(headers).some((h) => h.toLowerCase() === 'traceparent'))
+    return headers;
+  return { ...headers, traceparent: traceparent(traceId) };
+}
