@@ -69,6 +69,12 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
     });
     expect(api.requests[0]).toMatchObject({ method: 'GET', url: '/fact?language=en' });
     expect(api.requests[0]!.headers.accept).toBe('application/json');
+    // The code's request is part of the turn's trace, as the LLM requests are.
+    const trace = (h: unknown) => /^00-([0-9a-f]{32})-[0-9a-f]{16}-01$/.exec(String(h))?.[1];
+    expect(trace(api.requests[0]!.headers.traceparent)).toBeDefined();
+    expect(trace(api.requests[0]!.headers.traceparent)).toBe(
+      trace(llm.requests[0]!.headers.traceparent),
+    );
     ws.close();
   });
 

@@ -10,6 +10,7 @@ import type { ToolCallContext, ToolInvocation, ToolOutcome } from '../tools/tool
 import { truncateResult } from '../tools/tool-errors.js';
 import { CANCELLED_RESULT, CodeToolPool, type BridgeRequest } from './code-tool-pool.js';
 import { safeHttp, type PyHttpRequest } from './safe-http.js';
+import { withTraceparent } from '../common/trace-context.js';
 import { applyStateChanges, type State } from './state-changes.js';
 import { fillSecrets, maskSecrets, secretsNamedIn } from '../tools/tool-secrets.js';
 
@@ -105,7 +106,8 @@ export class CodeToolService implements OnModuleDestroy {
         context: { ...this.jobContext(call.id, call.context), state: before },
       },
       timeoutMs,
-      onBridge: (request) => this.bridge(request, call.signal, callTool, sources),
+      onBridge: (request) =>
+        this.bridge(request, call.signal, callTool, sources, call.context?.traceId),
       signal: call.signal,
     });
     const logs = typeof result.logs === 'string' ? result.logs : '';
@@ -167,6 +169,7 @@ export class CodeToolService implements OnModuleDestroy {
     signal: AbortSignal,
     callTool: CallTool,
     sources: Map<string, string>,
+    traceId: string | undefined,
   ): Promise<Record<string, unknown>> {
     if (request.kind === 'http') {
       // `${TOOL_SECRET_*}` in the request is filled in here: the Python code never sees a key,
@@ -182,7 +185,8 @@ export class CodeToolService implements OnModuleDestroy {
           ...fillSecrets(rest, available, secrets),
           url: fillSecrets(url, available, secrets, encodeURIComponent),
         };
-        const response = await safeHttp(filled, this.httpOptions(), signal);
+        const headers = withTraceparent({ ...(filled.headers ?? {}) }, traceId);
+        const response = await safeHttp({ ...filled, headers }, this.httpOptions(), signal);
         const mask = (text: string) => maskSecrets(text, secrets);
         return {
           ...response,
