@@ -3,7 +3,7 @@ import type { ToolCallEvent } from '../llm/llm.types.js';
 import { argumentProblem } from '../tools/argument-check.js';
 import { DEFAULT_PARAMETERS, type JsonSchema } from '../tools/tool-definition.js';
 import { toolErrors, truncateResult } from '../tools/tool-errors.js';
-import type { ToolOutcome } from '../tools/tool-executor.js';
+import type { ToolCallContext, ToolOutcome } from '../tools/tool-executor.js';
 import { parametersProblem } from '../tools/tool-validation.js';
 import { awaitAnswer } from './awaiting.js';
 import type { TurnContext } from './turn-context.js';
@@ -142,6 +142,32 @@ export function replyOutcome(reply: ClientReply, maxChars: number): ToolOutcome 
     return { ok: false, text: truncateResult(`Error: ${reply.error}`, maxChars) };
   const text = typeof reply.result === 'string' ? reply.result : JSON.stringify(reply.result);
   return { ok: true, text: truncateResult(text === '' ? '(empty result)' : text, maxChars) };
+}
+
+/**
+ * What a code tool's `tools.<name>(…)` does for a name among the session's client tools: the
+ * call goes to the client as `client_tool_call` (no `tool_call` before it: the model did not make
+ * it) and the code gets the client's result, or the error text.
+ */
+export function clientToolCaller(
+  ctx: TurnContext,
+  limits: { timeoutSecs: number; resultMaxChars: number },
+): NonNullable<ToolCallContext['callClientTool']> {
+  return (id, name, args) => {
+    const tool = ctx.clientTools.get(name);
+    if (!tool) return undefined;
+    const call: ToolCallEvent = {
+      type: 'tool_call',
+      id,
+      name,
+      arguments: args,
+      rawArguments: JSON.stringify(args),
+      argumentsValid: true,
+    };
+    return askClient(ctx, call, tool, limits).then(
+      (outcome) => outcome ?? { ok: false, text: toolErrors.requestFailed('cancelled') },
+    );
+  };
 }
 
 /**

@@ -23,7 +23,7 @@ import { traceIdOf } from '../common/trace-context.js';
 import { runCalls, showText, type TurnContext } from './turn-context.js';
 import { announceCall } from './call-start.js';
 import { awaitApproval, refusalText } from './approvals.js';
-import type { ClientTool } from './client-tools.js';
+import { clientToolCaller, type ClientTool } from './client-tools.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
 import { CLIENT_TOOL } from '../metrics/engine-metrics.js';
 
@@ -108,6 +108,7 @@ export class TurnManager {
         return { approval, ...(refused && { refusal: refusalText(approval, timeoutMs) }) };
       },
     };
+    ctx.toolContext.callClientTool = clientToolCaller(ctx, this.toolSettings);
     const tag = `session_id=${session.id} turn_id=${ctx.turnId}`;
     this.logger.log(
       `turn started (${tag}, ${snapshot.tools.length} tool(s) from ${snapshot.source})`,

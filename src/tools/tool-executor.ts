@@ -24,6 +24,15 @@ export interface ToolCallContext {
   variables: Readonly<Record<string, string>>;
   /** The turn's trace id: HTTP tool requests carry a W3C `traceparent` (TRACE_CONTEXT). */
   traceId?: string;
+  /**
+   * A call of the session's own tool `name` (`client_tools`) made by a code tool, handed to the
+   * client as `client_tool_call` `id`; undefined when the session has no such tool.
+   */
+  callClientTool?: (
+    id: string,
+    name: string,
+    args: Record<string, unknown>,
+  ) => Promise<ToolOutcome> | undefined;
 }
 
 export interface ToolInvocation {

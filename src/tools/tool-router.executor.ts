@@ -35,6 +35,11 @@ export class ToolRouter extends ToolExecutor {
         };
       // Another code tool runs inline, in the caller's interpreter (its worker is busy waiting).
       if (target?.kind === 'python') return { ok: true, text: '', python: target };
+      // One of the session's own tools: the client runs it.
+      const asked = target
+        ? undefined
+        : call.context?.callClientTool?.(`${call.id}:${name}`, name, args);
+      if (asked) return asked;
       return this.execute({
         ...call,
         id: `${call.id}:${name}`,
