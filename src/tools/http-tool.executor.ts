@@ -97,35 +97,50 @@ export class HttpToolExecutor extends ToolExecutor {
       this.metrics.toolCacheHit(tool.name);
       return { ok: true, text: cached, cached: true };
     }
-    // One key per call, the same on its retries: the backend acts on the request once.
+    const outcome = await this.deliver(call, tool, this.outgoing(call, tool, request));
+    if (tool.cacheSecs && outcome.ok) this.cache.set(tool, request, outcome.text, tool.cacheSecs);
+    return outcome;
+  }
+
+  /** The request as sent: with a fresh idempotency key (kept on retries) and the turn's traceparent. */
+  private outgoing(call: ToolInvocation, tool: Tool, request: BuiltRequest): BuiltRequest {
     const headers = tool.idempotencyHeader
       ? { ...request.headers, [tool.idempotencyHeader]: randomUUID() }
       : request.headers;
-    const sending = { ...request, headers: withTraceparent(headers, call.context?.traceId) };
+    return { ...request, headers: withTraceparent(headers, call.context?.traceId) };
+  }
+
+  /**
+   * Sends `request` within the tool's limits: its turn among at most `max_concurrency` calls,
+   * its circuit (not sent while its service is down), then its retries.
+   */
+  private async deliver(
+    call: ToolInvocation,
+    tool: Tool,
+    request: BuiltRequest,
+  ): Promise<ToolOutcome> {
     const target = `${tool.method} ${tool.url}`;
     const send = () =>
       this.breakers.run(
         tool.name,
         target,
-        () => this.sendWithRetries(call, tool, sending),
+        () => this.sendWithRetries(call, tool, request),
         (retryInMs) => this.fail(toolErrors.unavailable(this.config.breakerFailures, retryInMs)),
       );
+    const max = tool.maxConcurrency;
+    if (!max) return send();
     const waitSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
-    const outcome = tool.maxConcurrency
-      ? await this.slots.run(
-          { name: tool.name, target, max: tool.maxConcurrency },
-          { signal: call.signal, ms: waitSecs * 1000 },
-          send,
-          (why) =>
-            this.fail(
-              why === 'cancelled'
-                ? toolErrors.requestFailed('cancelled')
-                : toolErrors.busy(tool.maxConcurrency!, waitSecs),
-            ),
-        )
-      : await send();
-    if (tool.cacheSecs && outcome.ok) this.cache.set(tool, request, outcome.text, tool.cacheSecs);
-    return outcome;
+    return this.slots.run(
+      { name: tool.name, target, max },
+      { signal: call.signal, ms: waitSecs * 1000 },
+      send,
+      (why) =>
+        this.fail(
+          why === 'cancelled'
+            ? toolErrors.requestFailed('cancelled')
+            : toolErrors.busy(max, waitSecs),
+        ),
+    );
   }
 
   /** The call's request, sent again after a transient failure as the tool allows. */
