@@ -50,6 +50,13 @@ describe('tools that take a few calls at a time', () => {
     ]);
     expect(peak).toBe(1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(600);
+    // Three waits: none, about one call's time, about two.
+    const metrics = await (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
+    expect(metrics).toMatch(/agent_engine_tool_queue_seconds_count\{tool="ledger"\} 3\b/);
+    const sum = Number(
+      /agent_engine_tool_queue_seconds_sum\{tool="ledger"\} ([\d.]+)/.exec(metrics)![1],
+    );
+    expect(sum).toBeGreaterThan(0.5);
   });
 
   it('does not send a call that waited longer than the tool’s timeout for its turn', async () => {

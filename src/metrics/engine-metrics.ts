@@ -65,6 +65,11 @@ export class EngineMetrics {
     'Tool requests sent again after a transient failure (LLM_TOOL_RETRIES), by tool',
     ['tool'],
   );
+  private readonly toolQueueSeconds = this.histogram(
+    'agent_engine_tool_queue_seconds',
+    'How long calls of tools with max_concurrency waited for their turn (0 when one was free), by tool',
+    ['tool'],
+  );
   private readonly toolCacheHits = this.counter(
     'agent_engine_tool_cache_hits_total',
     "Tool calls answered from the results of earlier identical requests (a tool's cache_secs), by tool",
@@ -179,6 +184,11 @@ export class EngineMetrics {
   /** A tool request is sent again after a transient failure. */
   toolRetry(tool: string): void {
     this.toolRetries.inc({ tool });
+  }
+
+  /** A call of a tool with `max_concurrency` got its turn, or gave up waiting, after `seconds`. */
+  toolQueued(tool: string, seconds: number): void {
+    this.toolQueueSeconds.observe({ tool }, seconds);
   }
 
   /** A tool call is answered from the cache (`cache_secs`). */

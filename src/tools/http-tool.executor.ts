@@ -57,7 +57,7 @@ export class HttpToolExecutor extends ToolExecutor {
   /** Results of tools with `cache_secs`. */
   private readonly cache = new ResultCache();
   /** Calls of tools with `max_concurrency`, waiting their turn. */
-  private readonly slots = new ToolSlots();
+  private readonly slots: ToolSlots;
 
   constructor(
     private readonly http: HttpService,
@@ -65,6 +65,7 @@ export class HttpToolExecutor extends ToolExecutor {
     private readonly metrics: EngineMetrics,
   ) {
     super();
+    this.slots = new ToolSlots((tool, seconds) => metrics.toolQueued(tool, seconds));
     this.breakers = new ToolBreakers(config.breakerFailures, config.breakerCooldownSecs * 1000, {
       opened: (tool, failures) => {
         this.logger.warn(

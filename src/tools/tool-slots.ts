@@ -11,6 +11,9 @@ export type NotRun = 'cancelled' | 'timed_out';
 export class ToolSlots {
   private readonly limits = new Map<string, { key: string; policy: BulkheadPolicy }>();
 
+  /** `waited` is told how long each call waited for its turn (0 when a slot was free). */
+  constructor(private readonly waited: (tool: string, seconds: number) => void = () => {}) {}
+
   /**
    * Runs `call` when one of `max` slots of tool `name` (whose requests go to `target`) is free;
    * `notRun` answers when none was within `waitMs` or `signal` aborted first.
@@ -22,19 +25,27 @@ export class ToolSlots {
     notRun: (why: NotRun) => T,
   ): Promise<T> {
     const policy = this.policyOf(tool);
-    if (policy.executionSlots > 0) return policy.execute(call);
+    if (policy.executionSlots > 0) {
+      this.waited(tool.name, 0);
+      return policy.execute(call);
+    }
+    const since = performance.now();
+    const seconds = () => (performance.now() - since) / 1000;
     const waited = AbortSignal.any([wait.signal, AbortSignal.timeout(wait.ms)]);
     let started = false;
     // A call still queued when its wait ends is dropped by the bulkhead when its turn comes.
     const queued = policy.execute(() => {
       started = true;
+      this.waited(tool.name, seconds());
       return call();
     }, waited);
     const givenUp = new Promise<T>((resolve) =>
       waited.addEventListener(
         'abort',
         () => {
-          if (!started) resolve(notRun(wait.signal.aborted ? 'cancelled' : 'timed_out'));
+          if (started) return;
+          this.waited(tool.name, seconds());
+          resolve(notRun(wait.signal.aborted ? 'cancelled' : 'timed_out'));
         },
         { once: true },
       ),
