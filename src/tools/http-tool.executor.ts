@@ -165,7 +165,12 @@ export class HttpToolExecutor extends ToolExecutor {
               baseMs: this.config.retryBackoffMs,
               capMs: timeoutSecs * 1000,
             });
-      if (delay === undefined) return { value: outcome, backendDown: backendDown(failure, call) };
+      if (delay === undefined)
+        return {
+          value: outcome,
+          backendDown: backendDown(failure, call),
+          cancelled: call.signal.aborted,
+        };
       const why = 'status' in failure ? `HTTP ${failure.status}` : failure.code;
       this.logger.warn(
         `tool '${call.name}': ${why}; retry ${attempt} of ${retries} in ${delay} ms`,
@@ -174,7 +179,8 @@ export class HttpToolExecutor extends ToolExecutor {
       try {
         await sleep(delay, undefined, { signal: call.signal });
       } catch {
-        return { value: this.fail(toolErrors.requestFailed('cancelled')), backendDown: false };
+        const value = this.fail(toolErrors.requestFailed('cancelled'));
+        return { value, backendDown: false, cancelled: true };
       }
     }
   }

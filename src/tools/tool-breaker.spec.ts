@@ -67,6 +67,19 @@ describe('ToolBreakers', () => {
     expect(events).toEqual(['opened a after 1', 'closed a']);
   });
 
+  it('counts a call cut short by its turn for nothing', async () => {
+    make(2);
+    await call('t', true);
+    await breakers.run(
+      't',
+      'GET http://a/',
+      () => Promise.resolve({ value: 'cancelled', backendDown: false, cancelled: true }),
+      () => 'refused',
+    );
+    await call('t', true);
+    expect(events).toEqual(['opened t after 2']);
+  });
+
   it('never opens with 0 failures', async () => {
     make(0);
     for (let i = 0; i < 5; i++) expect(await call('t', true)).toBe('down');

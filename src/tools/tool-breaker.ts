@@ -11,6 +11,15 @@ export interface BreakerRun<T> {
   value: T;
   /** Timed out, unreachable, or an HTTP 5xx: the backend, not the call, failed. */
   backendDown: boolean;
+  /** Cut short by its turn: it says nothing of the backend. */
+  cancelled?: boolean;
+}
+
+/** A call cut short, passed through the circuit as an error it does not count. */
+class CutShort extends Error {
+  constructor(readonly run: BreakerRun<unknown>) {
+    super('cut short');
+  }
 }
 
 export interface BreakerEvents {
@@ -31,8 +40,9 @@ interface Circuit {
  * `failures` calls in a row whose backend was down, the tool's calls are not sent for
  * `cooldownMs`: a caller hears at once that the service is unavailable instead of waiting out a
  * timeout each turn. Then one call tries the backend again (calls meanwhile wait for its
- * outcome): a success closes the circuit, a failure opens it for another cool-down. A call that
- * ended otherwise (an answer, even 4xx, or the turn cut short) counts as the backend being up.
+ * outcome): a success closes the circuit, a failure opens it for another cool-down. Any answer
+ * below 500 counts as the backend being up; a call cut short by its turn counts for nothing (a
+ * trial cut short closes the circuit: the next call tries the backend as any call does).
  */
 export class ToolBreakers {
   private readonly circuits = new Map<string, Circuit>();
@@ -56,8 +66,14 @@ export class ToolBreakers {
     if (this.failures === 0) return (await call()).value;
     const circuit = this.circuitOf(name, target);
     try {
-      return (await circuit.policy.execute(call)).value;
+      const counted = async () => {
+        const run = await call();
+        if (run.cancelled) throw new CutShort(run);
+        return run;
+      };
+      return (await circuit.policy.execute(counted)).value;
     } catch (error) {
+      if (error instanceof CutShort) return error.run.value as T;
       if (!isBrokenCircuitError(error)) throw error;
       return refused(Math.max(0, circuit.openedAt + this.cooldownMs - Date.now()));
     }
