@@ -11,7 +11,7 @@ describe('code tools calling the client’s tools', () => {
     LLM_TOOLS_FILE: writeToolsFile([
       {
         type: 'python',
-        code: 'def greet_where() -> str:\n    """Greets the caller where they are."""\n    place = tools.get_location({"precise": False})\n    if isinstance(place, str):\n        return "No location: " + place\n    return "Hello from " + place["city"]',
+        code: 'def greet_where() -> str:\n    """Greets the caller where they are."""\n    place = tools.get_location({"precise": False})\n    if isinstance(place, str):\n        return "No location: " + place\n    again = tools.get_location({"precise": True})\n    return "Hello from " + place["city"] + " and " + again["city"]',
         timeout_secs: 10,
       },
     ]),
@@ -40,7 +40,14 @@ describe('code tools calling the client’s tools', () => {
     ws.send({ type: 'user_text', text: 'where am I?' });
     const asked = await ws.waitFor((m) => m.type === 'client_tool_call', from);
     ws.send({ type: 'client_tool_result', id: asked.id, ...reply(asked) });
-    await ws.waitFor((m) => m.type === 'assistant_end', from);
+    const end = await ws.waitFor(
+      (m) => m.type === 'assistant_end' || (m.type === 'client_tool_call' && m.id !== asked.id),
+      from,
+    );
+    if (end.type === 'client_tool_call') {
+      ws.send({ type: 'client_tool_result', id: end.id, ...reply(end) });
+      await ws.waitFor((m) => m.type === 'assistant_end', from);
+    }
     const read = rig.llm.requests[1]!.body.messages.findLast((m: any) => m.role === 'tool').content;
     return { asked, read, events: ws.messages.slice(from) };
   }
@@ -53,7 +60,12 @@ describe('code tools calling the client’s tools', () => {
       name: 'get_location',
       arguments: { precise: false },
     });
-    expect(read).toBe('"Hello from Rome"');
+    expect(read).toBe('"Hello from Rome and Rome"');
+    // Each call the code makes has its own id.
+    expect(events.filter((m) => m.type === 'client_tool_call').map((m) => m.id)).toEqual([
+      'call_1:get_location',
+      'call_1:get_location:2',
+    ]);
     // The model made one call: the client's tool ran inside it, announced by client_tool_call alone.
     expect(events.filter((m) => m.type === 'tool_call').map((m) => m.name)).toEqual([
       'greet_where',

@@ -23,6 +23,14 @@ export class ToolRouter extends ToolExecutor {
       call.rawArguments === undefined ? argumentProblem(tool.parameters, call.args) : undefined;
     if (problem) return Promise.resolve({ ok: false, text: toolErrors.requestFailed(problem) });
     if (tool.kind !== 'python') return this.http.execute(call);
+    // Calls the code makes are `<call id>:<name>`, then `:2`, `:3` for the same tool again: a
+    // client's late answer to one can never be taken for the next.
+    const made = new Map<string, number>();
+    const idOf = (name: string) => {
+      const n = (made.get(name) ?? 0) + 1;
+      made.set(name, n);
+      return n === 1 ? `${call.id}:${name}` : `${call.id}:${name}:${n}`;
+    };
     return this.code.run(tool, call, async (name, args) => {
       const target = call.snapshot.byName.get(name);
       // The user approves calls the model makes; one made inside a tool could not be shown first.
@@ -36,13 +44,12 @@ export class ToolRouter extends ToolExecutor {
       // Another code tool runs inline, in the caller's interpreter (its worker is busy waiting).
       if (target?.kind === 'python') return { ok: true, text: '', python: target };
       // One of the session's own tools: the client runs it.
-      const asked = target
-        ? undefined
-        : call.context?.callClientTool?.(`${call.id}:${name}`, name, args);
+      const id = idOf(name);
+      const asked = target ? undefined : call.context?.callClientTool?.(id, name, args);
       if (asked) return asked;
       return this.execute({
         ...call,
-        id: `${call.id}:${name}`,
+        id,
         name,
         args,
         rawArguments: undefined,
