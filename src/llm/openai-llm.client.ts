@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Observable } from 'rxjs';
 import { llmConfig, type LlmConfig } from '../config/app.config.js';
 import { CompletionDecoder, errorMessageOf } from './completion-decoder.js';
-import { drainForReuse, postJson, type HttpReply } from './http-post.js';
+import { drainForReuse, postJson } from './http-post.js';
 import { parseJson } from './parsing/json.js';
 import { withTraceparent } from '../common/trace-context.js';
 import { retryAfterMs, retryDelayMs } from '../common/retry.js';
@@ -158,22 +158,16 @@ export class OpenAiLlmClient extends LlmClient {
     try {
       watchdog.arm('connect');
       const model = await this.resolveModel(controller.signal);
-      let response = await this.post(
-        this.body(request, model, streaming),
-        controller.signal,
-        request.traceId,
-      );
+      const send = () =>
+        this.post(this.body(request, model, streaming), controller.signal, request);
+      let response = await send();
       // A 400 that says what the server cannot take about the tools: adapted to, sent again.
       while (response.status === 400 && request.tools.length > 0) {
         const text = await response.text();
         const learned = this.adaptations.learn(text, request.toolChoice ?? 'auto');
         if (!learned) throw this.httpFault(400, text);
         this.logger.warn(learned);
-        response = await this.post(
-          this.body(request, model, streaming),
-          controller.signal,
-          request.traceId,
-        );
+        response = await send();
       }
       if (!response.ok)
         throw this.httpFault(
@@ -201,11 +195,7 @@ export class OpenAiLlmClient extends LlmClient {
     }
   }
 
-  private post(
-    body: Record<string, unknown>,
-    signal: AbortSignal,
-    traceId: string | undefined,
-  ): Promise<HttpReply> {
+  private post(body: Record<string, unknown>, signal: AbortSignal, { traceId }: LlmRequest) {
     return postJson(
       `${this.config.baseUrl}/chat/completions`,
       withTraceparent(this.headers(), traceId),
