@@ -52,12 +52,15 @@ export interface TurnContext {
   approve: (id: string) => Promise<{ approval: Approval; refusal?: string }>;
 }
 
+const NOT_SPACE = /\S/;
+
 /**
  * Visible text of the model, sent as `assistant_delta`: whitespace alone is held until visible
  * text follows, and kept or dropped as `wsMode` says; the answer never begins with whitespace.
  */
 export function showText(ctx: TurnContext, delta: string): void {
-  if (delta.trim() === '') {
+  // Whitespace only (as `trim` sees it), told without a trimmed copy of every delta.
+  if (!NOT_SPACE.test(delta)) {
     if (ctx.wsMode === 'held') ctx.pendingWs += delta;
     else if (ctx.wsMode === 'afterCall') ctx.afterCallWs += delta;
     return;
