@@ -5,6 +5,7 @@ import { DEFAULT_PARAMETERS, type JsonSchema } from '../tools/tool-definition.js
 import { toolErrors, truncateResult } from '../tools/tool-errors.js';
 import type { ToolCallContext, ToolOutcome } from '../tools/tool-executor.js';
 import { parametersProblem } from '../tools/tool-validation.js';
+import { describe, TOOL_NAME_PATTERN } from '../tools/definition-schema.js';
 import { awaitAnswer } from './awaiting.js';
 import type { TurnContext } from './turn-context.js';
 
@@ -31,7 +32,7 @@ const validate = new Ajv({ strict: false }).compile<ClientTool>({
   required: ['name'],
   additionalProperties: false,
   properties: {
-    name: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+    name: { type: 'string', pattern: TOOL_NAME_PATTERN },
     description: { type: 'string', maxLength: 4000 },
     parameters: { type: 'object' },
     timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
@@ -60,19 +61,16 @@ export function readClientTools(
     const at = `client_tools[${index}]${typeof name === 'string' ? ` '${name}'` : ''}`;
     if (!validate(entry)) {
       const error = validate.errors![0]!;
-      const field =
-        error.keyword === 'required'
-          ? String((error.params as { missingProperty: string }).missingProperty)
-          : error.keyword === 'additionalProperties'
-            ? String((error.params as { additionalProperty: string }).additionalProperty)
-            : error.instancePath.split('/')[1];
-      if (field === undefined) return { error: `${at}: expected an object` };
-      if (error.keyword === 'additionalProperties')
+      if (error.keyword === 'additionalProperties') {
+        const field = (error.params as { additionalProperty: string }).additionalProperty;
         return {
           error: `${at}: unknown field '${field}': expected ${Object.keys(HINTS).join(', ')}`,
         };
-      const why = error.keyword === 'required' ? 'is required' : 'is invalid';
-      return { error: `${at}: field '${field}' ${why}: expected ${HINTS[field]}` };
+      }
+      if (error.instancePath === '' && error.keyword !== 'required')
+        return { error: `${at}: expected an object` };
+      const { field, why } = describe(error, HINTS);
+      return { error: `${at}: field '${field}' ${why}` };
     }
     const problem =
       entry.parameters && (parametersProblem(entry.parameters) ?? riskOf(entry.parameters));

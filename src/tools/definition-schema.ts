@@ -3,6 +3,8 @@ import type { ToolDefinitionInput } from './tool-definition.js';
 
 /** The shape of a tool definition (tools file, `POST /api/tools`), checked before anything else. */
 const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false });
+/** A tool name as the OpenAI API takes it: HTTP tools', and the tools a client declares. */
+export const TOOL_NAME_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 const common = {
   description: { type: 'string' },
   parameters: { type: 'object' },
@@ -28,7 +30,7 @@ export const validateHttp = ajv.compile<ToolDefinitionInput>({
   properties: {
     ...common,
     type: { const: 'http' },
-    name: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+    name: { type: 'string', pattern: TOOL_NAME_PATTERN },
     url: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+' },
     method: { type: 'string', minLength: 1 },
     headers: { type: 'object', additionalProperties: { type: 'string' } },
@@ -79,15 +81,20 @@ const FIELD_HINTS: Record<string, string> = {
   confirm_prompt: 'a question of 1 to 500 characters, with {parameter} placeholders',
 };
 
-/** A field and why it failed, from Ajv's first error, for a message naming the field. */
-export function describe(error: ErrorObject): { field: string; why: string } {
+/**
+ * A field and why it failed, from Ajv's first error, for a message naming the field; `hints`
+ * say what each field expects (a tool definition's by default).
+ */
+export function describe(
+  error: ErrorObject,
+  hints: Record<string, string> = FIELD_HINTS,
+): { field: string; why: string } {
   if (error.keyword === 'required') {
     const field = String((error.params as { missingProperty: string }).missingProperty);
-    return { field, why: `is required: expected ${FIELD_HINTS[field] ?? 'a value'}` };
+    return { field, why: `is required: expected ${hints[field] ?? 'a value'}` };
   }
   const path = error.instancePath.split('/').filter(Boolean);
   const top = path[0] ?? '';
-  const hint =
-    top === 'headers' && path.length > 1 ? 'a string' : (FIELD_HINTS[top] ?? error.message);
+  const hint = top === 'headers' && path.length > 1 ? 'a string' : (hints[top] ?? error.message);
   return { field: path.join('.'), why: `is invalid: expected ${hint}` };
 }
