@@ -93,13 +93,14 @@ export class HttpToolExecutor extends ToolExecutor {
     }
     const request = buildHttpRequest(tool, call.args, call.context?.variables);
     if ('error' in request) return this.fail(request.error);
-    const cached = tool.cacheSecs ? this.cache.get(tool, request) : undefined;
+    const cacheKey = tool.cacheSecs ? this.cache.keyOf(tool, request) : undefined;
+    const cached = cacheKey && this.cache.get(cacheKey);
     if (cached !== undefined) {
       this.metrics.toolCacheHit(tool.name);
       return { ok: true, text: cached, cached: true };
     }
     const outcome = await this.deliver(call, tool, this.outgoing(call, tool, request));
-    if (tool.cacheSecs && outcome.ok) this.cache.set(tool, request, outcome.text, tool.cacheSecs);
+    if (cacheKey && outcome.ok) this.cache.set(cacheKey, outcome.text, tool.cacheSecs!);
     return outcome;
   }
 

@@ -13,26 +13,28 @@ describe('ResultCache', () => {
 
   it('answers the same request of the same definition', () => {
     const cache = new ResultCache();
-    cache.set(tool, request, 'sunny', 60);
-    expect(cache.get(tool, { ...request, headers: { accept: 'text/plain' } })).toBe('sunny');
+    cache.set(cache.keyOf(tool, request), 'sunny', 60);
+    expect(cache.get(cache.keyOf(tool, { ...request, headers: { accept: 'text/plain' } }))).toBe(
+      'sunny',
+    );
   });
 
   it('tells requests apart by URL, header values and body, and definitions apart', () => {
     const cache = new ResultCache();
-    cache.set(tool, request, 'sunny', 60);
-    expect(cache.get(tool, { ...request, url: 'http://h/x?q=2' })).toBeUndefined();
+    cache.set(cache.keyOf(tool, request), 'sunny', 60);
+    expect(cache.get(cache.keyOf(tool, { ...request, url: 'http://h/x?q=2' }))).toBeUndefined();
     expect(
-      cache.get(tool, { ...request, headers: { Accept: 'application/json' } }),
+      cache.get(cache.keyOf(tool, { ...request, headers: { Accept: 'application/json' } })),
     ).toBeUndefined();
-    expect(cache.get(tool, { ...request, body: '{}' })).toBeUndefined();
-    expect(cache.get(toolOf({ response_query: 'a' }), request)).toBeUndefined();
+    expect(cache.get(cache.keyOf(tool, { ...request, body: '{}' }))).toBeUndefined();
+    expect(cache.get(cache.keyOf(toolOf({ response_query: 'a' }), request))).toBeUndefined();
   });
 
   it('forgets a result after its time', async () => {
     const cache = new ResultCache();
-    cache.set(tool, request, 'sunny', 0.05);
-    expect(cache.get(tool, request)).toBe('sunny');
+    cache.set(cache.keyOf(tool, request), 'sunny', 0.05);
+    expect(cache.get(cache.keyOf(tool, request))).toBe('sunny');
     await new Promise((r) => setTimeout(r, 80));
-    expect(cache.get(tool, request)).toBeUndefined();
+    expect(cache.get(cache.keyOf(tool, request))).toBeUndefined();
   });
 });

@@ -24,15 +24,16 @@ export class ResultCache {
   private readonly definitions = new WeakMap<Tool, number>();
   private nextDefinition = 0;
 
-  get(tool: Tool, request: BuiltRequest): string | undefined {
-    return this.entries.get(this.keyOf(tool, request));
+  get(key: string): string | undefined {
+    return this.entries.get(key);
   }
 
-  set(tool: Tool, request: BuiltRequest, text: string, seconds: number): void {
-    this.entries.set(this.keyOf(tool, request), text, { ttl: seconds * 1000 });
+  set(key: string, text: string, seconds: number): void {
+    this.entries.set(key, text, { ttl: seconds * 1000 });
   }
 
-  private keyOf(tool: Tool, request: BuiltRequest): string {
+  /** The key of `request` of definition `tool`: what `get` and `set` take. */
+  keyOf(tool: Tool, request: BuiltRequest): string {
     let id = this.definitions.get(tool);
     if (id === undefined) this.definitions.set(tool, (id = this.nextDefinition++));
     const headers = Object.entries(request.headers)
