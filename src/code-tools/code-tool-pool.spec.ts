@@ -96,15 +96,22 @@ describe('CodeToolPool (real Pyodide workers)', () => {
   }, 90000);
 
   it('cancels a running job at once with its signal, and a waiting one before it runs', async () => {
-    const loop = 'def f():\n    print("started")\n    while True:\n        pass';
+    const loop =
+      'def f():\n    print("started")\n    tools.ready({})\n    while True:\n        pass';
     const running = new AbortController();
     const waiting = new AbortController();
     const before = pool.started;
+    let ready!: () => void;
+    const inLoop = new Promise<void>((resolve) => (ready = resolve));
     const first = pool.run({
       kind: 'run',
       job: { code: loop, func: 'f', args: {}, context },
       timeoutMs: 60_000,
       signal: running.signal,
+      onBridge: async () => {
+        ready();
+        return { text: '{}' };
+      },
     });
     // With one worker, this job waits behind the loop; had it run, it would print.
     const second = pool.run({
@@ -113,7 +120,8 @@ describe('CodeToolPool (real Pyodide workers)', () => {
       timeoutMs: 60_000,
       signal: waiting.signal,
     });
-    await new Promise((r) => setTimeout(r, 200));
+    // The loop job has printed and is about to spin: no fixed sleep that a slow machine outruns.
+    await inLoop;
     waiting.abort();
     expect(await second).toEqual({ ok: false, error: 'Error: cancelled', logs: '' });
     const at = performance.now();
