@@ -108,9 +108,9 @@ describe('CodeToolPool (real Pyodide workers)', () => {
       job: { code: loop, func: 'f', args: {}, context },
       timeoutMs: 60_000,
       signal: running.signal,
-      onBridge: async () => {
+      onBridge: () => {
         ready();
-        return { text: '{}' };
+        return Promise.resolve({ text: '{}' });
       },
     });
     // With one worker, this job waits behind the loop; had it run, it would print.
