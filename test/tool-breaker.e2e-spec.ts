@@ -1,5 +1,4 @@
-import { sseStructuredCalls, sseText } from './support/fake-llm.js';
-import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
+import { callOnce, useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
 
@@ -35,12 +34,8 @@ describe('tools whose service is down', () => {
   beforeEach(() => down.clear());
 
   /** One turn of `ws` in which the model calls `name`; returns what the model read of it. */
-  async function call(name: string, ws: WsClient = client.ws): Promise<string> {
-    rig.llm.reset();
-    rig.llm.enqueue(sseStructuredCalls([{ id: 'call_1', name, arguments: {} }]), sseText(['ok']));
-    await ws.turn(`use ${name}`, 10_000);
-    return rig.llm.requests[1]!.body.messages.findLast((m: any) => m.role === 'tool').content;
-  }
+  const call = async (name: string, ws: WsClient = client.ws) =>
+    (await callOnce(rig, ws, name)).read;
   const sent = (path: string) => rig.tools.requests.filter((r) => r.path === path).length;
   const metrics = async () => (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
 

@@ -1,5 +1,4 @@
-import { sseStructuredCalls, sseText } from './support/fake-llm.js';
-import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
+import { callOnce, useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
 
@@ -42,13 +41,8 @@ describe('tool results kept for cache_secs', () => {
   beforeEach(() => (answers = 0));
 
   /** One turn of `ws` calling `name`: what the model read, and the tool_result event. */
-  async function call(name: string, args: Record<string, unknown> = {}, ws = client.ws) {
-    rig.llm.reset();
-    rig.llm.enqueue(sseStructuredCalls([{ id: 'call_1', name, arguments: args }]), sseText(['ok']));
-    const turn = await ws.turn(`use ${name}`, 10_000);
-    const read = rig.llm.requests[1]!.body.messages.findLast((m: any) => m.role === 'tool').content;
-    return { read, result: turn.find((m) => m.type === 'tool_result')! };
-  }
+  const call = (name: string, args: Record<string, unknown> = {}, ws = client.ws) =>
+    callOnce(rig, ws, name, args);
   const sent = (path: string) => rig.tools.requests.filter((r) => r.path.startsWith(path)).length;
 
   it('answers the same request from the first result, in any session, for cache_secs', async () => {

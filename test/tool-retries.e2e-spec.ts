@@ -1,7 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sseStructuredCalls, sseText, type Script } from './support/fake-llm.js';
-import { pieces, useClientPerTest, useEngineRig, xmlCall } from './support/turn-harness.js';
+import { sseText, type Script } from './support/fake-llm.js';
+import {
+  callOnce,
+  pieces,
+  useClientPerTest,
+  useEngineRig,
+  xmlCall,
+} from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
 
 /** A port nothing listens on (yet). */
@@ -64,15 +70,7 @@ describe('tool requests retried after transient failures', () => {
   });
 
   /** One turn in which the model calls `name`; returns what the model read, and the tool_result. */
-  async function call(
-    name: string,
-    script: Script = sseStructuredCalls([{ id: 'call_1', name, arguments: {} }]),
-  ) {
-    rig.llm.enqueue(script, sseText(['ok']));
-    const turn = await client.ws.turn(`use ${name}`, 10_000);
-    const read = rig.llm.requests[1]!.body.messages.findLast((m: any) => m.role === 'tool').content;
-    return { read, result: turn.find((m) => m.type === 'tool_result')! };
-  }
+  const call = (name: string, script?: Script) => callOnce(rig, client.ws, name, {}, script);
   const attempts = (path: string) => rig.tools.requests.filter((r) => r.path === path).length;
 
   it('sends a GET again after a 503, and the model reads the answer', async () => {

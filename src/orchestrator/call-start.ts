@@ -61,11 +61,11 @@ export function timed(
 
 /**
  * A call that may run as soon as the model has written it, while the rest of its message is still
- * coming: an HTTP tool whose requests change nothing (`isSafe`) and that needs no approval. Should the round
+ * coming: an HTTP or MCP tool whose requests change nothing (`isSafe`) and that needs no approval. Should the round
  * then fail, nothing was done that the conversation would not know of.
  */
 export function startsEarly(tool: Tool | undefined): boolean {
-  return tool?.kind === 'http' && !tool.confirm && isSafe(tool);
+  return (tool?.kind === 'http' || tool?.kind === 'mcp') && !tool.confirm && isSafe(tool);
 }
 
 /** Runs `call` now with `executor`, on the turn's call signal. */

@@ -43,6 +43,22 @@ export const validateHttp = ajv.compile<ToolDefinitionInput>({
     max_concurrency: { type: 'integer', minimum: 1, maximum: 10_000 },
   },
 });
+/** An MCP tool: one tool of an MCP server (Streamable HTTP), called with `tools/call`. */
+export const MCP_SCHEMA = {
+  type: 'object',
+  required: ['type', 'name', 'url'],
+  properties: {
+    ...common,
+    type: { const: 'mcp' },
+    name: { type: 'string', pattern: TOOL_NAME_PATTERN },
+    url: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+' },
+    headers: { type: 'object', additionalProperties: { type: 'string' } },
+    tool: { type: 'string', minLength: 1, maxLength: 128 },
+    timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
+    safe: { type: 'boolean' },
+  },
+} as const;
+export const validateMcp = ajv.compile<ToolDefinitionInput>(MCP_SCHEMA);
 export const validateCode = ajv.compile<ToolDefinitionInput>({
   type: 'object',
   required: ['type'],
@@ -63,7 +79,8 @@ const FIELD_HINTS: Record<string, string> = {
   parameters: 'a JSON Schema object',
   method: 'a non-empty string',
   headers: 'an object whose values are strings',
-  type: '"http", "python" or "callback"',
+  type: '"http", "python", "callback" or "mcp"',
+  tool: "the tool's name on the MCP server (1 to 128 characters)",
   code: 'a non-empty string of Python code',
   file: 'a path to a .py file, relative to the tools file',
   timeout_secs: 'a number of seconds greater than 0',

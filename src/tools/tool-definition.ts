@@ -7,9 +7,9 @@ export type ToolSource = 'file' | 'request' | 'none';
 
 export type Modality = 'voice' | 'text';
 
-/** One entry of the tools file, as given (HTTP tools by default; `python` and `callback` code). */
+/** One entry of the tools file, as given (HTTP tools by default; `python` and `callback` code; `mcp`). */
 export interface ToolDefinitionInput {
-  type?: 'http' | 'python' | 'callback';
+  type?: 'http' | 'python' | 'callback' | 'mcp';
   name?: string;
   description?: string;
   parameters?: JsonSchema;
@@ -18,6 +18,8 @@ export interface ToolDefinitionInput {
   headers?: Record<string, string>;
   code?: string;
   file?: string;
+  /** MCP tools: the tool's name on its server, when it differs from `name`. */
+  tool?: string;
   timeout_secs?: number;
   /** The longest result the model reads from this tool; LLM_TOOL_RESULT_MAX_CHARS otherwise. */
   result_max_chars?: number;
@@ -44,11 +46,11 @@ export interface ToolDefinitionInput {
 
 /** A validated definition with its defaults applied. `raw` is the definition as given. */
 export interface Tool {
-  kind: 'http' | 'python' | 'callback';
+  kind: 'http' | 'python' | 'callback' | 'mcp';
   name: string;
   description: string;
   parameters: JsonSchema;
-  /** HTTP tools only. */
+  /** HTTP and MCP tools (an MCP tool's method is POST). */
   url: string;
   method: string;
   headers: Record<string, string>;
@@ -56,6 +58,8 @@ export interface Tool {
   secrets: Record<string, string>;
   /** Code tools only: the Python source, and the function to call. */
   code: string;
+  /** MCP tools: the tool's name on its server (`tool`, else `name`). */
+  remoteName?: string;
   timeoutSecs?: number;
   /** `result_max_chars`: the longest result the model reads from this tool. */
   resultMaxChars?: number;

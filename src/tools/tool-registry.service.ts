@@ -12,6 +12,7 @@ import { CodeToolService } from '../code-tools/code-tool.service.js';
 import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../config/app.config.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { FileWatch } from './file-watch.js';
+import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
 import {
   checkDuplicates,
@@ -39,6 +40,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     private readonly code: CodeToolService,
     private readonly sync: ClusterLink,
     private readonly metrics: EngineMetrics,
+    private readonly mcp: McpToolExecutor,
   ) {
     sync.onInstall(async (definitions) => {
       await this.install(definitions, 'request body (accepted by another engine process)');
@@ -71,7 +73,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   /** The tools file and the Python files its code tools name. */
   private watchedFiles(): string[] {
     const codeFiles = this.fromFile.definitions.flatMap((t) =>
-      t.kind !== 'http' && typeof t.raw.file === 'string'
+      (t.kind === 'python' || t.kind === 'callback') && typeof t.raw.file === 'string'
         ? [resolve(this.baseDir(), t.raw.file)]
         : [],
     );
@@ -194,13 +196,14 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     });
     warnings.forEach((w) => this.logger.warn(w));
     await this.analyzeCode(tools, source);
+    await this.mcp.complete(tools, source);
     return tools;
   }
 
   /** Code tools: the function's name, docstring and signature give name, description and schema. */
   private async analyzeCode(tools: Tool[], source: string): Promise<void> {
     for (const [index, tool] of tools.entries()) {
-      if (tool.kind === 'http') continue;
+      if (tool.kind === 'http' || tool.kind === 'mcp') continue;
       const field = tool.raw.file !== undefined ? 'file' : 'code';
       const result = await this.code.analyze(
         tool.code,

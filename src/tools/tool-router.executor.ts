@@ -1,16 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { CodeToolService } from '../code-tools/code-tool.service.js';
 import { HttpToolExecutor } from './http-tool.executor.js';
+import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { argumentProblem } from './argument-check.js';
 import { toolErrors } from './tool-errors.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
 
-/** Runs a call with the executor of its tool's kind: HTTP tools or Python code tools. */
+/** Runs a call with the executor of its tool's kind: HTTP, MCP or Python code tools. */
 @Injectable()
 export class ToolRouter extends ToolExecutor {
   constructor(
     private readonly http: HttpToolExecutor,
     private readonly code: CodeToolService,
+    private readonly mcp: McpToolExecutor,
   ) {
     super();
   }
@@ -22,6 +24,7 @@ export class ToolRouter extends ToolExecutor {
     const problem =
       call.rawArguments === undefined ? argumentProblem(tool.parameters, call.args) : undefined;
     if (problem) return Promise.resolve({ ok: false, text: toolErrors.requestFailed(problem) });
+    if (tool.kind === 'mcp') return this.mcp.execute(call);
     if (tool.kind !== 'python') return this.http.execute(call);
     // Calls the code makes are `<call id>:<name>`, then `:2`, `:3` for the same tool again: a
     // client's late answer to one can never be taken for the next.

@@ -1,9 +1,14 @@
 import { Ajv } from 'ajv';
-import { describe, validateCode, validateHttp } from './definition-schema.js';
+import { describe, validateCode, validateHttp, validateMcp } from './definition-schema.js';
+import { mcpTool } from './mcp/mcp-definition.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolveSecrets } from './tool-secrets.js';
 import { compileQuery } from './response-query.js';
+import { ToolDefinitionError, where } from './definition-error.js';
+import { optionalFields } from './definition-fields.js';
+
+export { ToolDefinitionError, where };
 import { canonicalType } from '../llm/parsing/value-typing.js';
 import {
   DEFAULT_PARAMETERS,
@@ -13,9 +18,6 @@ import {
   type ToolDefinitionInput,
   isSafe,
 } from './tool-definition.js';
-
-/** Raised when a set of definitions cannot be loaded; the message names source, index, tool and field. */
-export class ToolDefinitionError extends Error {}
 
 const metaSchemaCheck = new Ajv({ strict: false });
 const JSON_TYPES = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array', 'null']);
@@ -69,11 +71,6 @@ export interface ValidationOptions {
   env?: Record<string, string | undefined>;
 }
 
-/** Where one definition came from, for error messages. */
-export function where(source: string, index: number, name?: unknown): string {
-  return `${source}: tool #${index}${typeof name === 'string' ? ` '${name}'` : ''}`;
-}
-
 /**
  * Validates the structure of a whole set of definitions; any error rejects the set. A method that
  * is not an HTTP token is only a warning: it fails at execution (seed §6). Code tools get their
@@ -96,7 +93,7 @@ export function validateToolDefinitions(
     }
     const type = (entry as { type?: unknown }).type;
     const isCode = type === 'python' || type === 'callback';
-    const validate = isCode ? validateCode : validateHttp;
+    const validate = isCode ? validateCode : type === 'mcp' ? validateMcp : validateHttp;
     const name = (entry as { name?: unknown }).name;
     if (!validate(entry)) {
       const { field, why } = describe(validate.errors![0]!);
@@ -114,9 +111,9 @@ export function validateToolDefinitions(
       );
     if (problem)
       throw new ToolDefinitionError(`${where(source, index, name)}: field 'parameters' ${problem}`);
-    return isCode
-      ? codeTool(entry, index, source, options)
-      : httpTool(entry, index, source, warnings, options.env ?? {});
+    if (isCode) return codeTool(entry, index, source, options);
+    if (type === 'mcp') return mcpTool(entry, index, source, options.env ?? {});
+    return httpTool(entry, index, source, warnings, options.env ?? {});
   });
   checkDuplicates(tools, source);
   return { tools, warnings };
@@ -188,25 +185,6 @@ function httpTool(
     ...optionalFields(def),
     raw: def,
   };
-}
-
-/** The fields HTTP and code tools share that are left out when not given. */
-function optionalFields(def: ToolDefinitionInput): Partial<Tool> {
-  return {
-    ...(def.timeout_secs ? { timeoutSecs: def.timeout_secs } : {}),
-    ...(def.retries !== undefined ? { retries: def.retries } : {}),
-    ...(def.result_max_chars !== undefined ? { resultMaxChars: def.result_max_chars } : {}),
-    ...(def.wait_phrase !== undefined ? { waitPhrase: phrasesOf(def.wait_phrase) } : {}),
-    ...(def.modalities ? { modalities: def.modalities } : {}),
-    ...(def.confirm ? { confirm: true } : {}),
-    ...(def.confirm_prompt ? { confirmPrompt: def.confirm_prompt } : {}),
-  };
-}
-
-/** A `wait_phrase` as phrases by lower-case language code (`*`: any language). */
-function phrasesOf(phrase: string | Record<string, string>): Record<string, string> {
-  if (typeof phrase === 'string') return { '*': phrase };
-  return Object.fromEntries(Object.entries(phrase).map(([code, p]) => [code.toLowerCase(), p]));
 }
 
 function codeTool(

@@ -9,20 +9,13 @@ import {
   Query,
   Req,
 } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiResponse,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
 import type { IncomingMessage } from 'node:http';
 import {
-  CodeToolDefinitionDto,
-  ToolDefinitionDto,
+  ANY_DEFINITION_SCHEMA,
   ToolsErrorDto,
   ToolsResponseDto,
+  type AnyToolDefinitionDto,
 } from './dto/tool-definition.dto.js';
 import { ToolRegistry } from './tool-registry.service.js';
 import {
@@ -35,13 +28,6 @@ import {
   ToolsAdminApi,
   view,
 } from './tools-http.js';
-
-const ONE_DEFINITION = {
-  oneOf: [
-    { $ref: getSchemaPath(ToolDefinitionDto) },
-    { $ref: getSchemaPath(CodeToolDefinitionDto) },
-  ],
-};
 
 /**
  * `/api/tools/{name}`: one tool at a time, for admin tooling that edits a set without resending
@@ -56,13 +42,13 @@ export class ToolController {
 
   @Get()
   @ApiOperation({ summary: 'One active tool definition, as it was given' })
-  @ApiOkResponse({ schema: ONE_DEFINITION })
+  @ApiOkResponse({ schema: ANY_DEFINITION_SCHEMA })
   @ApiResponse({ status: 404, type: ToolsErrorDto, description: 'No active tool of that name' })
-  getOne(@Param('name') name: string): ToolDefinitionDto | CodeToolDefinitionDto {
+  getOne(@Param('name') name: string): AnyToolDefinitionDto {
     assertLlmEnabled(this.registry);
     const tool = this.registry.find(name);
     if (!tool) throw refuse(404, `no tool named '${name}'`);
-    return tool.raw as ToolDefinitionDto | CodeToolDefinitionDto;
+    return tool.raw as AnyToolDefinitionDto;
   }
 
   @Put()
@@ -72,7 +58,7 @@ export class ToolController {
     description:
       'The body is one definition (the raw body is read whatever its Content-Type); its `name` may be left out, and must otherwise match the path. The whole resulting set is validated: nothing changes unless it is valid.',
   })
-  @ApiBody({ schema: ONE_DEFINITION })
+  @ApiBody({ schema: ANY_DEFINITION_SCHEMA })
   @ApiOkResponse({ type: ToolsResponseDto, description: 'The resulting set; source is "request"' })
   @ApiResponse({
     status: 400,

@@ -4,7 +4,9 @@ import type { IncomingMessage } from 'node:http';
 import { AdminKeyGuard } from './admin-key.guard.js';
 import {
   CodeToolDefinitionDto,
+  McpToolDefinitionDto,
   ToolDefinitionDto,
+  type AnyToolDefinitionDto,
   ToolsErrorDto,
   type ToolsResponseDto,
 } from './dto/tool-definition.dto.js';
@@ -17,7 +19,7 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export function ToolsAdminApi(): ClassDecorator {
   return applyDecorators(
     ApiTags('tools'),
-    ApiExtraModels(ToolDefinitionDto, CodeToolDefinitionDto),
+    ApiExtraModels(ToolDefinitionDto, CodeToolDefinitionDto, McpToolDefinitionDto),
     ApiBearerAuth('admin'),
     UseGuards(AdminKeyGuard),
     ApiResponse({
@@ -81,7 +83,7 @@ export function view(snapshot: ToolSnapshot): ToolsResponseDto {
     ok: true,
     count: snapshot.definitions.length,
     source: snapshot.source,
-    tools: snapshot.definitions.map((t) => t.raw as ToolDefinitionDto | CodeToolDefinitionDto),
+    tools: snapshot.definitions.map((t) => t.raw as AnyToolDefinitionDto),
   };
 }
 

@@ -1,9 +1,8 @@
 import { Controller, Get, HttpCode, HttpStatus, Post, Query, Req } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { IncomingMessage } from 'node:http';
 import {
-  CodeToolDefinitionDto,
-  ToolDefinitionDto,
+  ANY_DEFINITION_SCHEMA,
   ToolsErrorDto,
   ToolsResponseDto,
 } from './dto/tool-definition.dto.js';
@@ -46,14 +45,10 @@ export class ToolsController {
   @ApiBody({
     schema: {
       type: 'array',
-      items: {
-        oneOf: [
-          { $ref: getSchemaPath(ToolDefinitionDto) },
-          { $ref: getSchemaPath(CodeToolDefinitionDto) },
-        ],
-      },
+      items: ANY_DEFINITION_SCHEMA,
     },
-    description: 'A JSON array of tool definitions: HTTP tools, Python code tools and callbacks',
+    description:
+      'A JSON array of tool definitions: HTTP tools, Python code tools and callbacks, MCP tools',
     examples: {
       get_weather: {
         value: [

@@ -2,6 +2,7 @@ import { HttpModule } from '@nestjs/axios';
 import { Module } from '@nestjs/common';
 import { CodeToolsModule } from '../code-tools/code-tools.module.js';
 import { HttpToolExecutor } from './http-tool.executor.js';
+import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { ToolExecutor } from './tool-executor.js';
 import { ToolRegistry } from './tool-registry.service.js';
 import { ToolRouter } from './tool-router.executor.js';
@@ -12,7 +13,12 @@ import { ToolTryController } from './tool-try.controller.js';
 @Module({
   imports: [HttpModule, CodeToolsModule],
   controllers: [ToolsController, ToolController, ToolTryController],
-  providers: [ToolRegistry, HttpToolExecutor, { provide: ToolExecutor, useClass: ToolRouter }],
+  providers: [
+    ToolRegistry,
+    HttpToolExecutor,
+    McpToolExecutor,
+    { provide: ToolExecutor, useClass: ToolRouter },
+  ],
   exports: [ToolRegistry, ToolExecutor, HttpToolExecutor, CodeToolsModule],
 })
 export class ToolsModule {}

@@ -1,5 +1,5 @@
 import { Engine } from './engine.js';
-import { FakeLlm } from './fake-llm.js';
+import { FakeLlm, sseStructuredCalls, sseText, type Script } from './fake-llm.js';
 import { RecordingServer, type Handler } from './recording-server.js';
 import { weatherTool, writeToolsFile } from './tools-file.js';
 import { WsClient, type Msg } from './ws-client.js';
@@ -101,4 +101,27 @@ export function useTurnHarness(): TurnHarness {
   const client = useClientPerTest(h);
   Object.defineProperty(h, 'ws', { get: () => client.ws });
   return h;
+}
+
+/** What the model read in the last tool message of its `index`th request (the second by default). */
+export function toolRead(llm: FakeLlm, index = 1): string {
+  return llm.requests[index]!.body.messages.findLast((m: any) => m.role === 'tool').content;
+}
+
+/**
+ * One turn of `ws` in which the model calls `name` with `args` (or as `script` writes it), then
+ * says "ok": what the model read of the call, and the `tool_result` event. The fake LLM forgets
+ * earlier requests first.
+ */
+export async function callOnce(
+  rig: EngineRig,
+  ws: WsClient,
+  name: string,
+  args: Record<string, unknown> = {},
+  script: Script = sseStructuredCalls([{ id: 'call_1', name, arguments: args }]),
+): Promise<{ read: string; result: Msg }> {
+  rig.llm.reset();
+  rig.llm.enqueue(script, sseText(['ok']));
+  const turn = await ws.turn(`use ${name}`, 10_000);
+  return { read: toolRead(rig.llm), result: turn.find((m) => m.type === 'tool_result')! };
 }

@@ -23,6 +23,15 @@ export const ApiWaitPhrase = ApiPropertyOptional({
   example: { en: 'Let me look up your order.', it: 'Cerco il suo ordine.' },
 });
 
+/** Swagger text of `modalities`, a field every kind of tool has. */
+export const ApiModalities = (example: ('voice' | 'text')[]) =>
+  ApiPropertyOptional({
+    type: [String],
+    enum: ['voice', 'text'],
+    description: 'Hide the tool from sessions of other modalities',
+    example,
+  });
+
 /** A Python code tool (seed 003), or a `before_model_callback` hook. */
 export class CodeToolDefinitionDto {
   @ApiProperty({
@@ -74,12 +83,7 @@ export class CodeToolDefinitionDto {
   @ApiWaitPhrase
   wait_phrase?: string | Record<string, string>;
 
-  @ApiPropertyOptional({
-    type: [String],
-    enum: ['voice', 'text'],
-    description: 'Hide the tool from sessions of other modalities',
-    example: ['text'],
-  })
+  @ApiModalities(['text'])
   modalities?: ('voice' | 'text')[];
 
   @ApiPropertyOptional({

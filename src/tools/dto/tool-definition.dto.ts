@@ -4,10 +4,24 @@ import {
   CONFIRM_DOC,
   CONFIRM_PROMPT_DOC,
   ApiResultMaxChars,
+  ApiModalities,
   ApiWaitPhrase,
 } from './code-tool-definition.dto.js';
 
-export { CodeToolDefinitionDto };
+import { McpToolDefinitionDto } from './mcp-tool-definition.dto.js';
+
+export { CodeToolDefinitionDto, McpToolDefinitionDto };
+
+/** Any one tool definition: HTTP, code (or callback), MCP. */
+export type AnyToolDefinitionDto = ToolDefinitionDto | CodeToolDefinitionDto | McpToolDefinitionDto;
+/** Its schema in Swagger. */
+export const ANY_DEFINITION_SCHEMA = {
+  oneOf: [
+    { $ref: '#/components/schemas/ToolDefinitionDto' },
+    { $ref: '#/components/schemas/CodeToolDefinitionDto' },
+    { $ref: '#/components/schemas/McpToolDefinitionDto' },
+  ],
+};
 
 /** Swagger description of one tool definition (the tools-file format, seed §3). */
 export class ToolDefinitionDto {
@@ -120,12 +134,7 @@ export class ToolDefinitionDto {
   })
   max_concurrency?: number;
 
-  @ApiPropertyOptional({
-    type: [String],
-    enum: ['voice', 'text'],
-    description: 'Hide the tool from sessions of other modalities',
-    example: ['voice'],
-  })
+  @ApiModalities(['voice'])
   modalities?: ('voice' | 'text')[];
 
   @ApiPropertyOptional({
@@ -159,14 +168,9 @@ export class ToolsResponseDto {
   @ApiProperty({
     description: 'The active definitions, in tools-file format',
     type: 'array',
-    items: {
-      oneOf: [
-        { $ref: '#/components/schemas/ToolDefinitionDto' },
-        { $ref: '#/components/schemas/CodeToolDefinitionDto' },
-      ],
-    },
+    items: ANY_DEFINITION_SCHEMA,
   })
-  tools!: (ToolDefinitionDto | CodeToolDefinitionDto)[];
+  tools!: AnyToolDefinitionDto[];
 
   @ApiPropertyOptional({
     description:

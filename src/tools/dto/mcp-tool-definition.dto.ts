@@ -1,0 +1,85 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ApiResultMaxChars,
+  ApiModalities,
+  ApiWaitPhrase,
+  CONFIRM_DOC,
+  CONFIRM_PROMPT_DOC,
+} from './code-tool-definition.dto.js';
+
+/** One tool of an MCP server (Streamable HTTP), called with tools/call. */
+export class McpToolDefinitionDto {
+  @ApiProperty({ enum: ['mcp'], description: 'A tool of an MCP server' })
+  type!: 'mcp';
+
+  @ApiProperty({
+    description: 'Function name the model calls',
+    example: 'lookup_order',
+    pattern: '^[A-Za-z0-9_-]{1,64}$',
+  })
+  name!: string;
+
+  @ApiProperty({
+    description:
+      "The MCP server's endpoint (Streamable HTTP transport); may hold ${TOOL_SECRET_…} secrets and ${session.NAME} variables, not {argument} placeholders (the arguments go to the server as they are)",
+    example: 'https://crm.internal/mcp',
+  })
+  url!: string;
+
+  @ApiPropertyOptional({
+    description: "The tool's name on the server, when it differs from name (a name with dots, say)",
+    example: 'orders.lookup',
+  })
+  tool?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Headers sent with every request to the server (an Authorization token); values may hold ${TOOL_SECRET_…} secrets and ${session.NAME} variables',
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { Authorization: 'Bearer ${TOOL_SECRET_CRM_TOKEN}' },
+  })
+  headers?: Record<string, string>;
+
+  @ApiPropertyOptional({
+    description:
+      'What the model reads to decide whether and when to call the tool; default the description the server lists',
+  })
+  description?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'JSON Schema of the arguments; default the inputSchema the server lists. Give it and description to load the tool without reaching the server (required with session variables in url or headers)',
+  })
+  parameters?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    description: 'Timeout of one call in seconds; default LLM_TOOL_TIMEOUT_SECS',
+    example: 10,
+  })
+  timeout_secs?: number;
+
+  @ApiPropertyOptional({
+    description:
+      "Whether a call changes nothing, so that it may start as soon as the model has written it (LLM_TOOL_EARLY_START); default the server's readOnlyHint when it lists the tool, else false",
+    example: true,
+  })
+  safe?: boolean;
+
+  @ApiResultMaxChars
+  result_max_chars?: number;
+
+  @ApiWaitPhrase
+  wait_phrase?: string | Record<string, string>;
+
+  @ApiModalities(['text'])
+  modalities?: ('voice' | 'text')[];
+
+  @ApiPropertyOptional({ description: CONFIRM_DOC, example: true })
+  confirm?: boolean;
+
+  @ApiPropertyOptional({ description: CONFIRM_PROMPT_DOC, example: 'Cancel order {order_id}?' })
+  confirm_prompt?: string;
+}

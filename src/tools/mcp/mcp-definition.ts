@@ -1,0 +1,69 @@
+/** MCP tool definitions (`"type": "mcp"`) as the tools file gives them. Pure: no Nest import. */
+import { MCP_SCHEMA } from '../definition-schema.js';
+import { ToolDefinitionError, where } from '../definition-error.js';
+import { optionalFields } from '../definition-fields.js';
+import { DEFAULT_PARAMETERS, type Tool, type ToolDefinitionInput } from '../tool-definition.js';
+import { resolveSecrets } from '../tool-secrets.js';
+
+const MCP_FIELDS = new Set(Object.keys(MCP_SCHEMA.properties));
+/** An `{argument}` placeholder (not a `${…}` reference): an MCP tool's arguments go to its server. */
+const ARGUMENT_PLACEHOLDER = /(^|[^$])\{[^}]*\}/;
+
+/** Whether the server must be asked for what the definition leaves out (its description or schema). */
+export function needsListing(tool: Tool): boolean {
+  return tool.raw.description === undefined || tool.raw.parameters === undefined;
+}
+
+/**
+ * An MCP tool, its shape already checked against MCP_SCHEMA. Secrets (`${TOOL_SECRET_*}`) and
+ * session variables may appear in the url and headers, argument placeholders may not; fields of
+ * HTTP tools that do not apply (method, retries, …) are refused rather than silently ignored.
+ */
+export function mcpTool(
+  def: ToolDefinitionInput,
+  index: number,
+  source: string,
+  env: Record<string, string | undefined>,
+): Tool {
+  const at = where(source, index, def.name);
+  for (const field of Object.keys(def))
+    if (!MCP_FIELDS.has(field))
+      throw new ToolDefinitionError(
+        `${at}: field '${field}' is not used by MCP tools (they take ${[...MCP_FIELDS].join(', ')})`,
+      );
+  const fields: Record<string, string> = { url: def.url! };
+  for (const [key, value] of Object.entries(def.headers ?? {})) fields[`headers.${key}`] = value;
+  for (const [field, value] of Object.entries(fields))
+    if (ARGUMENT_PLACEHOLDER.test(value))
+      throw new ToolDefinitionError(
+        `${at}: field '${field}' has an {argument} placeholder: an MCP tool's arguments go to its server as they are`,
+      );
+  if (
+    Object.values(fields).some((v) => v.includes('${session.')) &&
+    (def.description === undefined || def.parameters === undefined)
+  )
+    throw new ToolDefinitionError(
+      `${at}: field 'parameters' is required with session variables in 'url' or 'headers' (and so is 'description'): the server's list of tools cannot be read before a session`,
+    );
+  let secrets: Record<string, string>;
+  try {
+    secrets = resolveSecrets(fields, env);
+  } catch (error) {
+    throw new ToolDefinitionError(`${at}: ${(error as Error).message}`);
+  }
+  return {
+    kind: 'mcp',
+    name: def.name!,
+    description: def.description ?? '',
+    parameters: def.parameters ?? DEFAULT_PARAMETERS,
+    url: def.url!,
+    method: 'POST',
+    headers: { ...(def.headers ?? {}) },
+    secrets,
+    code: '',
+    remoteName: def.tool ?? def.name!,
+    ...(def.safe !== undefined && { safe: def.safe }),
+    ...optionalFields(def),
+    raw: def,
+  };
+}

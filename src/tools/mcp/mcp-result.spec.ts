@@ -1,0 +1,41 @@
+import { mcpResultText } from './mcp-result.js';
+
+describe('mcpResultText', () => {
+  it('joins text items, notes binary content, and links by URI', () => {
+    expect(
+      mcpResultText({
+        content: [
+          { type: 'text', text: 'Order 42: shipped' },
+          { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+          { type: 'resource', resource: { uri: 'file:///a.txt', text: 'inline text' } },
+          {
+            type: 'resource',
+            resource: { uri: 'file:///b', blob: 'AAAA', mimeType: 'application/pdf' },
+          },
+          { type: 'resource_link', uri: 'https://crm/orders/42', name: 'order' },
+        ],
+      }),
+    ).toEqual({
+      ok: true,
+      text: 'Order 42: shipped\n(image/png, 8 bytes, not text)\ninline text\n(application/pdf, 3 bytes, not text)\norder: https://crm/orders/42',
+    });
+  });
+
+  it('reads structuredContent as JSON when there is no content, and says when there is nothing', () => {
+    expect(mcpResultText({ content: [], structuredContent: { temp: 21 } })).toEqual({
+      ok: true,
+      text: '{"temp":21}',
+    });
+    expect(mcpResultText({ content: [] })).toEqual({ ok: true, text: '(empty result)' });
+  });
+
+  it('hands errors the tool reported to the model as Error text', () => {
+    expect(
+      mcpResultText({ content: [{ type: 'text', text: 'no such order' }], isError: true }),
+    ).toEqual({
+      ok: false,
+      text: 'Error: no such order',
+    });
+    expect(mcpResultText({ isError: true })).toEqual({ ok: false, text: 'Error: the tool failed' });
+  });
+});

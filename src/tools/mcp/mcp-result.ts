@@ -1,0 +1,62 @@
+/** What the model reads of an MCP tool's result. Pure: no Nest import. */
+
+/** One item of a `tools/call` result's `content` (MCP 2025-06-18), as far as the engine reads it. */
+export interface McpContent {
+  type: string;
+  text?: string;
+  data?: string;
+  mimeType?: string;
+  uri?: string;
+  name?: string;
+  resource?: { uri?: string; text?: string; blob?: string; mimeType?: string };
+}
+
+export interface McpCallResult {
+  content?: McpContent[];
+  structuredContent?: unknown;
+  isError?: boolean;
+}
+
+/** Bytes of a base64 payload, without decoding it. */
+function base64Bytes(data: string): number {
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
+}
+
+/** A note for content that is not text, as HTTP tools note a binary body. */
+function binaryNote(mimeType: string | undefined, data: string | undefined): string {
+  return `(${mimeType || 'application/octet-stream'}, ${base64Bytes(data ?? '')} bytes, not text)`;
+}
+
+function itemText(item: McpContent): string {
+  switch (item.type) {
+    case 'text':
+      return item.text ?? '';
+    case 'image':
+    case 'audio':
+      return binaryNote(item.mimeType, item.data);
+    case 'resource': {
+      const r = item.resource ?? {};
+      return r.text ?? binaryNote(r.mimeType, r.blob);
+    }
+    case 'resource_link':
+      return `${item.name ? `${item.name}: ` : ''}${item.uri ?? ''}`;
+    default:
+      return `(${item.type} content)`;
+  }
+}
+
+/**
+ * The text of a `tools/call` result: its content items, one per line (text as it is; images,
+ * audio and binary resources as a note of type and size; links as their URI), or its
+ * `structuredContent` as JSON when it has no content. `isError` results are errors the tool
+ * reported: the model reads them as `Error: …`.
+ */
+export function mcpResultText(result: McpCallResult): { ok: boolean; text: string } {
+  const items = Array.isArray(result.content) ? result.content : [];
+  let text = items.map(itemText).join('\n');
+  if (items.length === 0 && result.structuredContent !== undefined)
+    text = JSON.stringify(result.structuredContent);
+  if (result.isError === true) return { ok: false, text: `Error: ${text || 'the tool failed'}` };
+  return { ok: true, text: text === '' ? '(empty result)' : text };
+}

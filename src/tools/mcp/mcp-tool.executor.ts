@@ -1,0 +1,134 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { toolsConfig, type ToolsConfig } from '../../config/app.config.js';
+import { ToolDefinitionError, where } from '../definition-error.js';
+import { buildHttpRequest } from '../http-request-builder.js';
+import type { Tool } from '../tool-definition.js';
+import { toolErrors, truncateResult } from '../tool-errors.js';
+import { ToolExecutor, type ToolInvocation, type ToolOutcome } from '../tool-executor.js';
+import { maskSecrets } from '../tool-secrets.js';
+import { parametersProblem } from '../tool-validation.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpClients, type McpListedTool, type McpTarget } from './mcp-clients.js';
+import { needsListing } from './mcp-definition.js';
+import { mcpResultText } from './mcp-result.js';
+
+/** JSON-RPC code of a request the MCP client gave up waiting for. */
+const REQUEST_TIMEOUT = -32001;
+
+/**
+ * Runs MCP tools: each call is a `tools/call` on the tool's server over Streamable HTTP, in a
+ * session kept open for the next calls. What the model reads follows HTTP tools' rules: content
+ * as text, secrets masked, `result_max_chars`, and `Error: tool request failed: …` when the server
+ * cannot be reached or answers with a protocol error.
+ */
+@Injectable()
+export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
+  private readonly logger = new Logger(McpToolExecutor.name);
+  private readonly clients = new McpClients('audio-agent-engine');
+
+  constructor(@Inject(toolsConfig.KEY) private readonly config: ToolsConfig) {
+    super();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.clients.close();
+  }
+
+  async execute(call: ToolInvocation): Promise<ToolOutcome> {
+    const tool = call.snapshot.byName.get(call.name);
+    if (!tool) return { ok: false, text: toolErrors.unknownTool(call.name) };
+    if (call.rawArguments !== undefined)
+      return { ok: false, text: toolErrors.notAnObject(call.rawArguments) };
+    const target = targetOf(tool, call.context?.variables);
+    if ('error' in target) return { ok: false, text: target.error };
+    const timeoutSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
+    try {
+      const result = await this.clients.call(target, tool.remoteName ?? tool.name, call.args, {
+        timeoutMs: timeoutSecs * 1000,
+        signal: call.signal,
+      });
+      const { ok, text } = mcpResultText(result);
+      const shown = maskSecrets(text, tool.secrets);
+      return { ok, text: truncateResult(shown, tool.resultMaxChars ?? this.config.resultMaxChars) };
+    } catch (error) {
+      const detail = call.signal.aborted
+        ? 'cancelled'
+        : maskSecrets(describeFailure(error, timeoutSecs), tool.secrets);
+      this.logger.warn(`tool '${tool.name}' (MCP) failed: ${detail}`);
+      return { ok: false, text: toolErrors.requestFailed(detail) };
+    }
+  }
+
+  /**
+   * Fills in what MCP definitions leave out from their servers' lists of tools (one `tools/list`
+   * per server): the description, the arguments' schema, and whether the tool changes nothing
+   * (its `readOnlyHint`, unless `safe` is given). Throws ToolDefinitionError naming the tool and
+   * field when a server cannot be reached or lacks the tool.
+   */
+  async complete(tools: Tool[], source: string): Promise<void> {
+    const lists = new Map<string, Promise<McpListedTool[]>>();
+    for (const [index, tool] of tools.entries()) {
+      if (tool.kind !== 'mcp' || !needsListing(tool)) continue;
+      const at = where(source, index, tool.name);
+      const target = targetOf(tool);
+      if ('error' in target) throw new ToolDefinitionError(`${at}: ${target.error}`);
+      const key = JSON.stringify(target);
+      const timeoutSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
+      if (!lists.has(key))
+        lists.set(key, this.clients.list(target, { timeoutMs: timeoutSecs * 1000 }));
+      let listed: McpListedTool[];
+      try {
+        listed = await lists.get(key)!;
+      } catch (error) {
+        const detail = maskSecrets(describeFailure(error, timeoutSecs), tool.secrets);
+        throw new ToolDefinitionError(
+          `${at}: field 'url': cannot list the tools of the MCP server: ${detail}`,
+        );
+      }
+      const remote = tool.remoteName ?? tool.name;
+      const found = listed.find((t) => t.name === remote);
+      if (!found) {
+        const names = listed.map((t) => t.name).join(', ') || 'none';
+        throw new ToolDefinitionError(
+          `${at}: field '${tool.raw.tool === undefined ? 'name' : 'tool'}': the MCP server has no tool '${remote}' (it lists: ${names})`,
+        );
+      }
+      if (tool.raw.description === undefined) tool.description = found.description ?? '';
+      if (tool.raw.parameters === undefined) {
+        const problem = parametersProblem(found.inputSchema);
+        if (problem)
+          throw new ToolDefinitionError(
+            `${at}: the MCP server's inputSchema for '${remote}' ${problem}; give 'parameters'`,
+          );
+        tool.parameters = found.inputSchema;
+      }
+      if (tool.raw.safe === undefined && found.annotations?.readOnlyHint === true) tool.safe = true;
+    }
+  }
+}
+
+/** The server's URL and headers for one call: secrets and the session's variables filled in. */
+function targetOf(
+  tool: Tool,
+  variables: Record<string, string> = {},
+): McpTarget | { error: string } {
+  const built = buildHttpRequest(tool, {}, variables);
+  if ('error' in built) return built;
+  const headers = Object.fromEntries(
+    Object.entries(built.headers).filter(([name]) => name.toLowerCase() !== 'content-type'),
+  );
+  return { url: built.url, headers };
+}
+
+function describeFailure(error: unknown, timeoutSecs: number): string {
+  const err = error as { code?: unknown; message?: string; cause?: { code?: string } };
+  if (err.code === REQUEST_TIMEOUT || (error as Error).name === 'TimeoutError')
+    return `timed out after ${timeoutSecs}s`;
+  if (err.cause?.code) return `cannot reach the MCP server (${err.cause.code})`;
+  if (error instanceof StreamableHTTPError) {
+    // The SDK's text is "Error POSTing to endpoint: <body>"; the status says more.
+    const body = (err.message ?? '').replace(/^.*?endpoint(?: \(HTTP \d+\))?:\s*/s, '').trim();
+    return `the MCP server answered HTTP ${String(err.code)}${body ? `: ${body}` : ''}`;
+  }
+  return err.message || String(error);
+}

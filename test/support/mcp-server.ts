@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  isInitializeRequest,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/** A tool the test server lists, and how it answers a call. */
+export interface McpTestTool {
+  name: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  annotations?: { readOnlyHint?: boolean };
+  answer: (
+    args: Record<string, unknown>,
+    extra: { signal: AbortSignal; headers: IncomingHttpHeaders },
+  ) => Promise<Record<string, unknown>> | Record<string, unknown>;
+}
+
+/**
+ * A real MCP server (the SDK's Streamable HTTP transport, one session per client) on loopback,
+ * recording every tools/list and tools/call with the headers it came with.
+ */
+export class McpTestServer {
+  readonly calls: { name: string; args: Record<string, unknown>; headers: IncomingHttpHeaders }[] =
+    [];
+  lists = 0;
+  /** Sessions opened (initialize requests answered). */
+  sessionsOpened = 0;
+  /** Answers the next request with this HTTP status and body instead (an overloaded server). */
+  failNext: { status: number; body: string } | undefined;
+  private readonly sessions = new Map<string, StreamableHTTPServerTransport>();
+  private readonly http: HttpServer;
+
+  constructor(private readonly tools: McpTestTool[]) {
+    this.http = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        if (this.failNext) {
+          const { status, body } = this.failNext;
+          this.failNext = undefined;
+          return void res.writeHead(status).end(body);
+        }
+        const text = Buffer.concat(chunks).toString('utf8');
+        const body: unknown = text === '' ? undefined : JSON.parse(text);
+        const id = req.headers['mcp-session-id'];
+        const known = typeof id === 'string' ? this.sessions.get(id) : undefined;
+        if (known) return void known.handleRequest(req, res, body);
+        if (req.method === 'POST' && id === undefined && isInitializeRequest(body))
+          return void this.open(req.headers).then((t) => t.handleRequest(req, res, body));
+        res.writeHead(id === undefined ? 400 : 404).end();
+      });
+    });
+  }
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.http.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.http.address() as AddressInfo).port}/mcp`;
+  }
+
+  /** Forgets every session, as a restarted server does: their ids get 404 from now on. */
+  async forgetSessions(): Promise<void> {
+    const open = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(open.map((t) => t.close()));
+  }
+
+  async stop(): Promise<void> {
+    await this.forgetSessions();
+    this.http.closeAllConnections();
+    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+  }
+
+  private async open(headers: IncomingHttpHeaders): Promise<StreamableHTTPServerTransport> {
+    this.sessionsOpened++;
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => void this.sessions.set(id, transport),
+    });
+    const server = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => {
+      this.lists++;
+      return {
+        tools: this.tools.map(({ name, description, inputSchema, annotations }) => ({
+          name,
+          description,
+          inputSchema: inputSchema ?? { type: 'object', properties: {} },
+          ...(annotations && { annotations }),
+        })),
+      };
+    });
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const args = request.params.arguments ?? {};
+      const callHeaders = extra.requestInfo?.headers ?? headers;
+      this.calls.push({ name: request.params.name, args, headers: callHeaders });
+      const tool = this.tools.find((t) => t.name === request.params.name);
+      if (!tool)
+        return {
+          content: [{ type: 'text', text: `unknown tool ${request.params.name}` }],
+          isError: true,
+        };
+      return tool.answer(args, { signal: extra.signal, headers: callHeaders });
+    });
+    await server.connect(transport);
+    return transport;
+  }
+}
