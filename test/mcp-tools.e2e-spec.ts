@@ -148,6 +148,11 @@ describe('MCP tools', () => {
       expect.objectContaining({ name: 'lookup_order', args: { order_id: '42' } }),
     ]);
     expect(mcp.calls[0]!.headers.authorization).toBe('Bearer s3cr3t-token');
+    // The call's request is logged under the turn's trace, as the LLM requests are.
+    const traceOf = (h: unknown) => /^00-([0-9a-f]{32})-[0-9a-f]{16}-01$/.exec(String(h))?.[1];
+    const trace = traceOf(rig.llm.requests[0]!.headers.traceparent);
+    expect(trace).toBeDefined();
+    expect(traceOf(mcp.calls[0]!.headers.traceparent)).toBe(trace);
   });
 
   it("hands an error the tool reports to the model, calling it by the server's name", async () => {

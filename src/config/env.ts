@@ -137,7 +137,7 @@ export interface Env {
     model: string;
     apiKey: string;
     systemPrompt: string;
-    /** Requests to the LLM server and HTTP tools carry a W3C `traceparent` (TRACE_CONTEXT). */
+    /** Requests to the LLM server, HTTP and MCP tools carry a W3C `traceparent` (TRACE_CONTEXT). */
     traceContext: boolean;
     timeoutSecs: number;
     /** Transient failures retried before anything of the answer was emitted. */

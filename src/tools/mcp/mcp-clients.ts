@@ -5,6 +5,8 @@ import {
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LRUCache } from 'lru-cache';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { traceparent } from '../../common/trace-context.js';
 import type { McpCallResult } from './mcp-result.js';
 
 /** Where an MCP tool's calls go: its server's URL and the headers sent with each request. */
@@ -24,6 +26,20 @@ export interface McpListedTool {
 export interface McpLimits {
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The turn's trace id: each HTTP request of the call carries a W3C `traceparent` of it. */
+  traceId?: string;
+}
+
+/** The trace id of the call whose requests are being sent (connections are shared by calls). */
+const traceIds = new AsyncLocalStorage<string | undefined>();
+
+/** fetch, with a `traceparent` for the current call's trace unless the tool's headers set one. */
+function tracedFetch(url: string | URL, init?: RequestInit): Promise<Response> {
+  const traceId = traceIds.getStore();
+  if (traceId === undefined) return fetch(url, init);
+  const headers = new Headers(init?.headers);
+  if (!headers.has('traceparent')) headers.set('traceparent', traceparent(traceId));
+  return fetch(url, { ...init, headers });
 }
 
 /** Connections kept open at most (different servers, or different headers such as a user's token). */
@@ -77,14 +93,16 @@ export class McpClients {
     args: Record<string, unknown>,
     limits: McpLimits,
   ): Promise<McpCallResult> {
-    return this.withClient(
-      target,
-      limits,
-      async (client) =>
-        (await client.callTool({ name, arguments: args }, undefined, {
-          timeout: limits.timeoutMs,
-          signal: limits.signal,
-        })) as McpCallResult,
+    return traceIds.run(limits.traceId, () =>
+      this.withClient(
+        target,
+        limits,
+        async (client) =>
+          (await client.callTool({ name, arguments: args }, undefined, {
+            timeout: limits.timeoutMs,
+            signal: limits.signal,
+          })) as McpCallResult,
+      ),
     );
   }
 
@@ -122,6 +140,7 @@ export class McpClients {
     const client = new Client({ name: this.clientName, version: '1' });
     const transport = new StreamableHTTPClientTransport(new URL(target.url), {
       requestInit: { headers: target.headers },
+      fetch: tracedFetch,
     });
     const connecting = client.connect(transport, { timeout: timeoutMs }).then(() => client);
     this.clients.set(key, connecting);

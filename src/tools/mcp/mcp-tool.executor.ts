@@ -46,6 +46,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       const result = await this.clients.call(target, tool.remoteName ?? tool.name, call.args, {
         timeoutMs: timeoutSecs * 1000,
         signal: call.signal,
+        traceId: call.context?.traceId,
       });
       const { ok, text } = mcpResultText(result);
       const shown = maskSecrets(text, tool.secrets);
