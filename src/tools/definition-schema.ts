@@ -24,25 +24,43 @@ const common = {
     ],
   },
 };
+const URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+';
+/** The fields of an HTTP tool but its request's target (which an OpenAPI operation gives). */
+const httpFields = {
+  ...common,
+  name: { type: 'string', pattern: TOOL_NAME_PATTERN },
+  headers: { type: 'object', additionalProperties: { type: 'string' } },
+  timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
+  retries: { type: 'integer', minimum: 0, maximum: 5 },
+  response_query: { type: 'string', minLength: 1, maxLength: 2000 },
+  safe: { type: 'boolean' },
+  cache_secs: { type: 'number', exclusiveMinimum: 0, maximum: 86_400 },
+  idempotency_header: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
+  max_concurrency: { type: 'integer', minimum: 1, maximum: 10_000 },
+};
 export const validateHttp = ajv.compile<ToolDefinitionInput>({
   type: 'object',
   required: ['name', 'url'],
   properties: {
-    ...common,
+    ...httpFields,
     type: { const: 'http' },
-    name: { type: 'string', pattern: TOOL_NAME_PATTERN },
-    url: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+' },
+    url: { type: 'string', pattern: URL_PATTERN },
     method: { type: 'string', minLength: 1 },
-    headers: { type: 'object', additionalProperties: { type: 'string' } },
-    timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
-    retries: { type: 'integer', minimum: 0, maximum: 5 },
-    response_query: { type: 'string', minLength: 1, maxLength: 2000 },
-    safe: { type: 'boolean' },
-    cache_secs: { type: 'number', exclusiveMinimum: 0, maximum: 86_400 },
-    idempotency_header: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
-    max_concurrency: { type: 'integer', minimum: 1, maximum: 10_000 },
   },
 });
+/** An HTTP tool made from an operation of an OpenAPI 3 document. */
+export const OPENAPI_SCHEMA = {
+  type: 'object',
+  required: ['type', 'spec', 'operation'],
+  properties: {
+    ...httpFields,
+    type: { const: 'openapi' },
+    spec: { type: 'string', minLength: 1 },
+    operation: { type: 'string', minLength: 1, maxLength: 2000 },
+    base_url: { type: 'string', pattern: URL_PATTERN },
+  },
+} as const;
+export const validateOpenApi = ajv.compile<ToolDefinitionInput>(OPENAPI_SCHEMA);
 /** An MCP tool: one tool of an MCP server (Streamable HTTP), called with `tools/call`. */
 export const MCP_SCHEMA = {
   type: 'object',
@@ -51,7 +69,7 @@ export const MCP_SCHEMA = {
     ...common,
     type: { const: 'mcp' },
     name: { type: 'string', pattern: TOOL_NAME_PATTERN },
-    url: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+' },
+    url: { type: 'string', pattern: URL_PATTERN },
     headers: { type: 'object', additionalProperties: { type: 'string' } },
     tool: { type: 'string', minLength: 1, maxLength: 128 },
     timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
@@ -79,7 +97,10 @@ const FIELD_HINTS: Record<string, string> = {
   parameters: 'a JSON Schema object',
   method: 'a non-empty string',
   headers: 'an object whose values are strings',
-  type: '"http", "python", "callback" or "mcp"',
+  type: '"http", "python", "callback", "mcp" or "openapi"',
+  spec: 'a path to an OpenAPI 3 document (JSON or YAML), relative to the tools file',
+  operation: 'an operationId, or "METHOD /path" as the document writes the path',
+  base_url: 'an absolute http:// or https:// URL',
   tool: "the tool's name on the MCP server (1 to 128 characters)",
   code: 'a non-empty string of Python code',
   file: 'a path to a .py file, relative to the tools file',

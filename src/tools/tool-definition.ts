@@ -7,9 +7,9 @@ export type ToolSource = 'file' | 'request' | 'none';
 
 export type Modality = 'voice' | 'text';
 
-/** One entry of the tools file, as given (HTTP tools by default; `python` and `callback` code; `mcp`). */
+/** One entry of the tools file, as given (HTTP tools by default; `python` and `callback` code; `mcp`; `openapi`, made an HTTP tool). */
 export interface ToolDefinitionInput {
-  type?: 'http' | 'python' | 'callback' | 'mcp';
+  type?: 'http' | 'python' | 'callback' | 'mcp' | 'openapi';
   name?: string;
   description?: string;
   parameters?: JsonSchema;
@@ -20,6 +20,11 @@ export interface ToolDefinitionInput {
   file?: string;
   /** MCP tools: the tool's name on its server, when it differs from `name`. */
   tool?: string;
+  /** OpenAPI tools: the document (a path relative to the tools file) and the operation in it. */
+  spec?: string;
+  operation?: string;
+  /** OpenAPI tools: the server, instead of the document's first. */
+  base_url?: string;
   timeout_secs?: number;
   /** The longest result the model reads from this tool; LLM_TOOL_RESULT_MAX_CHARS otherwise. */
   result_max_chars?: number;

@@ -13,6 +13,7 @@ import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../con
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { FileWatch } from './file-watch.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
+import { expandOpenApi } from './openapi/openapi-expand.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
 import {
   checkDuplicates,
@@ -70,14 +71,14 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     this.watch?.stop();
   }
 
-  /** The tools file and the Python files its code tools name. */
+  /** The tools file, the Python files its code tools name and the OpenAPI documents. */
   private watchedFiles(): string[] {
-    const codeFiles = this.fromFile.definitions.flatMap((t) =>
-      (t.kind === 'python' || t.kind === 'callback') && typeof t.raw.file === 'string'
-        ? [resolve(this.baseDir(), t.raw.file)]
-        : [],
-    );
-    return [resolve(this.config.file), ...codeFiles];
+    const named = this.fromFile.definitions.flatMap((t) => {
+      const file =
+        t.raw.type === 'openapi' ? t.raw.spec : t.kind === 'http' ? undefined : t.raw.file;
+      return typeof file === 'string' ? [resolve(this.baseDir(), file)] : [];
+    });
+    return [resolve(this.config.file), ...new Set(named)];
   }
 
   /**
@@ -190,11 +191,14 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   }
 
   private async validate(definitions: unknown, source: string): Promise<Tool[]> {
-    const { tools, warnings } = validateToolDefinitions(definitions, source, {
+    // OpenAPI entries become the HTTP tools their operations make; `raw` stays the entry.
+    const expanded = await expandOpenApi(definitions, source, this.baseDir());
+    const { tools, warnings } = validateToolDefinitions(expanded.definitions, source, {
       baseDir: this.baseDir(),
       env: process.env,
     });
-    warnings.forEach((w) => this.logger.warn(w));
+    for (const [index, entry] of expanded.origins) tools[index]!.raw = entry;
+    [...expanded.warnings, ...warnings].forEach((w) => this.logger.warn(w));
     await this.analyzeCode(tools, source);
     await this.mcp.complete(tools, source);
     return tools;

@@ -10,6 +10,7 @@ import {
   ToolsErrorDto,
   type ToolsResponseDto,
 } from './dto/tool-definition.dto.js';
+import { OpenApiToolDefinitionDto } from './dto/openapi-tool-definition.dto.js';
 import type { ToolSnapshot } from './tool-definition.js';
 import { ToolDefinitionError } from './tool-validation.js';
 
@@ -19,7 +20,12 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export function ToolsAdminApi(): ClassDecorator {
   return applyDecorators(
     ApiTags('tools'),
-    ApiExtraModels(ToolDefinitionDto, CodeToolDefinitionDto, McpToolDefinitionDto),
+    ApiExtraModels(
+      ToolDefinitionDto,
+      CodeToolDefinitionDto,
+      McpToolDefinitionDto,
+      OpenApiToolDefinitionDto,
+    ),
     ApiBearerAuth('admin'),
     UseGuards(AdminKeyGuard),
     ApiResponse({

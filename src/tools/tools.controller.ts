@@ -48,7 +48,7 @@ export class ToolsController {
       items: ANY_DEFINITION_SCHEMA,
     },
     description:
-      'A JSON array of tool definitions: HTTP tools, Python code tools and callbacks, MCP tools',
+      'A JSON array of tool definitions: HTTP tools, Python code tools and callbacks, MCP tools, OpenAPI operations',
     examples: {
       get_weather: {
         value: [

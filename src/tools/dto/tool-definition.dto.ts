@@ -10,16 +10,20 @@ import {
 
 import { McpToolDefinitionDto } from './mcp-tool-definition.dto.js';
 
+import type { OpenApiToolDefinitionDto } from './openapi-tool-definition.dto.js';
+
 export { CodeToolDefinitionDto, McpToolDefinitionDto };
 
-/** Any one tool definition: HTTP, code (or callback), MCP. */
-export type AnyToolDefinitionDto = ToolDefinitionDto | CodeToolDefinitionDto | McpToolDefinitionDto;
+/** Any one tool definition: HTTP, code (or callback), MCP, OpenAPI. */
+export type AnyToolDefinitionDto =
+  ToolDefinitionDto | CodeToolDefinitionDto | McpToolDefinitionDto | OpenApiToolDefinitionDto;
 /** Its schema in Swagger. */
 export const ANY_DEFINITION_SCHEMA = {
   oneOf: [
     { $ref: '#/components/schemas/ToolDefinitionDto' },
     { $ref: '#/components/schemas/CodeToolDefinitionDto' },
     { $ref: '#/components/schemas/McpToolDefinitionDto' },
+    { $ref: '#/components/schemas/OpenApiToolDefinitionDto' },
   ],
 };
 

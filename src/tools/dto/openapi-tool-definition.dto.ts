@@ -1,0 +1,42 @@
+import {
+  ApiProperty,
+  ApiPropertyOptional,
+  IntersectionType,
+  OmitType,
+  PartialType,
+  PickType,
+} from '@nestjs/swagger';
+import { ToolDefinitionDto } from './tool-definition.dto.js';
+
+/**
+ * An HTTP tool made from an operation of an OpenAPI 3 document: every field of an HTTP tool but
+ * its url and method, which the operation gives, as it gives the description and parameters.
+ */
+export class OpenApiToolDefinitionDto extends IntersectionType(
+  OmitType(ToolDefinitionDto, ['url', 'method', 'name'] as const),
+  PartialType(PickType(ToolDefinitionDto, ['name'] as const)),
+) {
+  @ApiProperty({ enum: ['openapi'], description: 'An operation of an OpenAPI 3 document' })
+  type!: 'openapi';
+
+  @ApiProperty({
+    description:
+      'Path of the OpenAPI 3 document (JSON or YAML) on the engine, relative to the tools file; $refs to other files are followed, never to the network',
+    example: 'specs/orders.yaml',
+  })
+  spec!: string;
+
+  @ApiProperty({
+    description:
+      'The operation: its operationId, or "METHOD /path" as the document writes the path',
+    example: 'getOrder',
+  })
+  operation!: string;
+
+  @ApiPropertyOptional({
+    description:
+      "The server the requests go to, instead of the document's first (its variables at their defaults)",
+    example: 'https://orders.internal/v1',
+  })
+  base_url?: string;
+}

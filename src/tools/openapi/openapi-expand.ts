@@ -1,0 +1,114 @@
+/** Entries of `"type": "openapi"` made HTTP tool definitions from their OpenAPI documents. */
+import { dereference } from '@apidevtools/json-schema-ref-parser';
+import { resolve } from 'node:path';
+import {
+  describe,
+  OPENAPI_SCHEMA,
+  TOOL_NAME_PATTERN,
+  validateOpenApi,
+} from '../definition-schema.js';
+import { ToolDefinitionError, where } from '../definition-error.js';
+import type { ToolDefinitionInput } from '../tool-definition.js';
+import { OperationError, operationTool, type OpenApiSpec } from './openapi-operation.js';
+
+const OPENAPI_FIELDS = new Set(Object.keys(OPENAPI_SCHEMA.properties));
+/** The fields that say where the operation is, not part of the HTTP tool it makes. */
+const OWN_FIELDS = new Set(['type', 'spec', 'operation', 'base_url']);
+const NAME = new RegExp(TOOL_NAME_PATTERN);
+
+export interface Expanded {
+  /** The definitions, OpenAPI entries replaced by the HTTP definitions they make. */
+  definitions: unknown;
+  /** Index → the OpenAPI entry as given (what the tool's `raw` shows). */
+  origins: Map<number, ToolDefinitionInput>;
+  warnings: string[];
+}
+
+/** Reads a document once per expansion: JSON or YAML, `$ref`s resolved (files, never the network). */
+function reader(baseDir: string) {
+  const specs = new Map<string, Promise<OpenApiSpec>>();
+  return (file: string) => {
+    const path = resolve(baseDir, file);
+    if (!specs.has(path))
+      specs.set(
+        path,
+        dereference<OpenApiSpec>(path, {
+          resolve: { http: false },
+          dereference: { circular: 'ignore' },
+        }),
+      );
+    return { path, spec: specs.get(path)! };
+  };
+}
+
+/**
+ * Replaces each OpenAPI entry of `input` by the HTTP tool its operation makes: the URL (the
+ * document's server, or `base_url`, and the path), the method, the description and the
+ * arguments' schema, unless the entry gives them; the entry's other fields (headers, retries,
+ * confirm, …) apply as to any HTTP tool. Throws ToolDefinitionError naming the entry and field.
+ * Anything but an array is returned as it is, for the validation to refuse.
+ */
+export async function expandOpenApi(
+  input: unknown,
+  source: string,
+  baseDir: string,
+): Promise<Expanded> {
+  const origins = new Map<number, ToolDefinitionInput>();
+  const warnings: string[] = [];
+  if (!Array.isArray(input)) return { definitions: input, origins, warnings };
+  const read = reader(baseDir);
+  const definitions = await Promise.all(
+    input.map(async (entry: unknown, index) => {
+      if ((entry as { type?: unknown } | null)?.type !== 'openapi') return entry;
+      const def = entry as ToolDefinitionInput;
+      const at = where(source, index, def.name);
+      if (!validateOpenApi(def)) {
+        const { field, why } = describe(validateOpenApi.errors![0]!);
+        throw new ToolDefinitionError(`${at}: field '${field}' ${why}`);
+      }
+      for (const field of Object.keys(def))
+        if (!OPENAPI_FIELDS.has(field))
+          throw new ToolDefinitionError(
+            `${at}: field '${field}' is not used by OpenAPI tools${field === 'url' || field === 'method' ? ": the operation gives it ('base_url' names another server)" : ''}`,
+          );
+      const { path, spec } = read(def.spec!);
+      let made;
+      try {
+        made = operationTool(await spec, def.operation!, def.base_url);
+      } catch (error) {
+        if (error instanceof OperationError)
+          throw new ToolDefinitionError(
+            `${at}: field '${error.field}'${error.message.startsWith('is ') ? ' ' : ': '}${error.message}`,
+          );
+        throw new ToolDefinitionError(
+          `${at}: field 'spec' cannot be read as an OpenAPI document (${path}): ${(error as Error).message}`,
+        );
+      }
+      const name = def.name ?? made.operationId;
+      if (name === undefined || !NAME.test(name))
+        throw new ToolDefinitionError(
+          `${at}: field 'name' is required: the operation's id ${JSON.stringify(made.operationId ?? null)} is not a tool name (letters, digits, "_" or "-", 1 to 64)`,
+        );
+      if (def.parameters === undefined && made.recursive)
+        throw new ToolDefinitionError(
+          `${where(source, index, name)}: field 'parameters' is required: the operation's arguments refer to themselves (a recursive $ref), which a tool's parameters cannot hold`,
+        );
+      if (made.skipped.length > 0)
+        warnings.push(
+          `${where(source, index, name)}: arguments of operation ${JSON.stringify(def.operation)} the tool cannot send are left out: ${made.skipped.join(', ')}`,
+        );
+      origins.set(index, def);
+      const rest = Object.fromEntries(Object.entries(def).filter(([k]) => !OWN_FIELDS.has(k)));
+      return {
+        ...rest,
+        name,
+        url: made.url,
+        method: made.method,
+        description: def.description ?? made.description,
+        parameters: def.parameters ?? made.parameters,
+        headers: { ...made.headers, ...(def.headers ?? {}) },
+      };
+    }),
+  );
+  return { definitions, origins, warnings };
+}

@@ -1,0 +1,77 @@
+import { dereference } from '@apidevtools/json-schema-ref-parser';
+import { OperationError, operationTool, type OpenApiSpec } from './openapi-operation.js';
+
+const FIXTURE = 'test/fixtures/openapi/orders.yaml';
+
+describe('operationTool', () => {
+  let spec: OpenApiSpec;
+  beforeAll(async () => {
+    spec = await dereference<OpenApiSpec>(FIXTURE, {
+      resolve: { http: false },
+      dereference: { circular: 'ignore' },
+    });
+  });
+
+  it('makes a GET operation a tool: path placeholders, query arguments, the server variables at their defaults', () => {
+    expect(operationTool(spec, 'getOrder')).toEqual({
+      url: 'https://eu.orders.example.com/v1/orders/{order_id}',
+      method: 'GET',
+      description: 'Status of an order\n\nCall it when the caller asks where an order is.',
+      parameters: {
+        type: 'object',
+        properties: {
+          order_id: { type: 'string', description: 'The order number' },
+          fields: { type: 'string' },
+        },
+        required: ['order_id'],
+      },
+      headers: {},
+      operationId: 'getOrder',
+      skipped: ["header parameter 'X-Request-Source'"],
+      recursive: false,
+    });
+  });
+
+  it('merges a JSON body (allOf) into the arguments; a POST takes its required query parameters as placeholders', () => {
+    const made = operationTool(spec, 'POST /orders', 'http://127.0.0.1:9/api/');
+    expect(made.url).toBe('http://127.0.0.1:9/api/orders?notify={notify}');
+    expect(made.method).toBe('POST');
+    expect(made.parameters).toEqual({
+      type: 'object',
+      properties: {
+        notify: { type: 'boolean' },
+        item: { type: 'string', description: 'What to order' },
+        quantity: { type: 'integer', minimum: 1 },
+      },
+      required: ['notify', 'item', 'quantity'],
+    });
+    expect(made.skipped).toEqual(["query parameter 'coupon'"]);
+  });
+
+  it('sends a required header parameter from its argument', () => {
+    const made = operationTool(spec, 'cancelOrder');
+    expect(made.headers).toEqual({ 'X-Reason': '{X-Reason}' });
+    expect(made.parameters.required).toEqual(['order_id', 'X-Reason']);
+  });
+
+  it('says why an operation cannot be a tool, naming the field', () => {
+    const why = (ref: string, base?: string, doc: OpenApiSpec = spec) => {
+      try {
+        operationTool(doc, ref, base);
+      } catch (error) {
+        expect(error).toBeInstanceOf(OperationError);
+        return `${(error as OperationError).field}: ${(error as Error).message}`;
+      }
+      throw new Error('no error');
+    };
+    expect(why('nope')).toMatch(
+      /^operation: the spec has no operation "nope" .*it has: getOrder, cancelOrder, create-order\.v2, saveTree, upload\)$/,
+    );
+    expect(why('upload')).toBe('operation: its request body is not JSON (multipart/form-data)');
+    const relative = { ...spec, servers: [{ url: '/v1' }] };
+    expect(why('getOrder', undefined, relative)).toBe(
+      'base_url: is required: the spec\'s servers give no absolute http(s) URL ("/v1")',
+    );
+    expect(operationTool(relative, 'getOrder', 'http://x').url).toBe('http://x/orders/{order_id}');
+  });
+});

@@ -1,0 +1,204 @@
+/**
+ * An OpenAPI 3 operation as the fields of an HTTP tool: URL template, method, description and
+ * the JSON Schema of its arguments. Pure: no Nest import; the spec is already dereferenced.
+ */
+import { QUERY_VERBS } from '../http-request-builder.js';
+import type { JsonSchema } from '../tool-definition.js';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Why an operation cannot be a tool, for the definition field it concerns. */
+export class OperationError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema?: JsonSchema;
+}
+
+interface Operation {
+  operationId?: unknown;
+  summary?: unknown;
+  description?: unknown;
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: SchemaObject }> };
+}
+interface SchemaObject {
+  type?: unknown;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  allOf?: SchemaObject[];
+}
+/** A path item: operations by lower-case method, and parameters they share. */
+type PathItem = Record<string, unknown>;
+/** An OpenAPI 3 document, dereferenced, as far as the engine reads it. */
+export interface OpenApiSpec {
+  paths?: Record<string, PathItem>;
+  servers?: { url?: string; variables?: Record<string, { default?: string }> }[];
+}
+
+/** What an operation gives an HTTP tool; `skipped` names the arguments it cannot send. */
+export interface OperationTool {
+  url: string;
+  method: string;
+  description: string;
+  parameters: JsonSchema;
+  headers: Record<string, string>;
+  operationId?: string;
+  skipped: string[];
+  /** Its arguments' schema refers to itself (a `$ref` left unresolved): `parameters` cannot show it. */
+  recursive: boolean;
+}
+
+/** The operation `ref` names: its operationId, or `METHOD /path` as the spec writes the path. */
+function findOperation(
+  spec: OpenApiSpec,
+  ref: string,
+): { method: string; path: string; op: Operation; shared: Parameter[] } {
+  const paths = spec.paths ?? {};
+  const byRoute = /^([A-Za-z]+)\s+(\/\S*)$/.exec(ref.trim());
+  for (const [path, item] of Object.entries(paths)) {
+    for (const method of METHODS) {
+      const op = item?.[method] as Operation | undefined;
+      if (!op) continue;
+      const hit = byRoute
+        ? byRoute[1]!.toLowerCase() === method && byRoute[2] === path
+        : op.operationId === ref;
+      const shared = (item.parameters as Parameter[] | undefined) ?? [];
+      if (hit) return { method: method.toUpperCase(), path, op, shared };
+    }
+  }
+  const ids = Object.values(paths).flatMap((item) =>
+    METHODS.map((m) => (item?.[m] as Operation | undefined)?.operationId).filter(
+      (id): id is string => typeof id === 'string',
+    ),
+  );
+  throw new OperationError(
+    'operation',
+    `the spec has no operation ${JSON.stringify(ref)} (give an operationId or "METHOD /path"; it has: ${ids.slice(0, 30).join(', ') || 'none with an operationId'})`,
+  );
+}
+
+/** The spec's first server URL, its variables at their defaults; `base_url` overrides it. */
+function serverUrl(spec: OpenApiSpec, baseUrl: string | undefined): string {
+  if (baseUrl !== undefined) return baseUrl.replace(/\/+$/, '');
+  const server = spec.servers?.[0];
+  const url = String(server?.url ?? '').replace(/\{([^}]+)\}/g, (whole, name: string) =>
+    String(server?.variables?.[name]?.default ?? whole),
+  );
+  if (!/^https?:\/\//i.test(url))
+    throw new OperationError(
+      'base_url',
+      `is required: the spec's servers give no absolute http(s) URL${url ? ` (${JSON.stringify(url)})` : ''}`,
+    );
+  return url.replace(/\/+$/, '');
+}
+
+/** The object schema of a JSON request body: its properties and required names (`allOf` merged). */
+function bodySchema(
+  op: Operation,
+): { properties: Record<string, JsonSchema>; required: string[] } | undefined {
+  const content = op.requestBody?.content ?? {};
+  const type = Object.keys(content).find((t) => /^application\/([\w.+-]+\+)?json\b/i.test(t));
+  if (!type) {
+    if (op.requestBody?.required === true)
+      throw new OperationError(
+        'operation',
+        `its request body is not JSON (${Object.keys(content).join(', ')})`,
+      );
+    return undefined;
+  }
+  const schema = content[type]!.schema ?? {};
+  const parts = Array.isArray(schema.allOf) ? [schema, ...schema.allOf] : [schema];
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const part of parts) {
+    if (part.type !== undefined && part.type !== 'object')
+      throw new OperationError(
+        'operation',
+        `its JSON request body is ${JSON.stringify(part.type)}, not an object: a tool's arguments are sent as an object`,
+      );
+    Object.assign(properties, part.properties ?? {});
+    required.push(...(part.required ?? []));
+  }
+  return { properties, required };
+}
+
+/**
+ * The HTTP tool for operation `ref` of `spec`. Path parameters become URL placeholders; query
+ * parameters stay arguments (sent in the query for GET, HEAD, OPTIONS, TRACE, DELETE; for other
+ * verbs a required one becomes a placeholder in the query, an optional one is skipped); header
+ * parameters become header placeholders when required (skipped otherwise); a JSON object body's
+ * properties become arguments. Cookie parameters are skipped.
+ */
+export function operationTool(spec: OpenApiSpec, ref: string, baseUrl?: string): OperationTool {
+  const { method, path, op, shared } = findOperation(spec, ref);
+  const byKey = new Map<string, Parameter>();
+  for (const p of [...shared, ...(op.parameters ?? [])]) byKey.set(`${p.in}:${p.name}`, p);
+  const properties: Record<string, JsonSchema> = {};
+  const required = new Set<string>();
+  const headers: Record<string, string> = {};
+  const query: string[] = [];
+  const skipped: string[] = [];
+  const take = (p: Parameter) => {
+    if (Object.hasOwn(properties, p.name))
+      throw new OperationError('operation', `two of its parameters are named '${p.name}'`);
+    properties[p.name] = {
+      ...(p.schema ?? {}),
+      ...(p.description && { description: p.description }),
+    };
+    if (p.required || p.in === 'path') required.add(p.name);
+  };
+  for (const p of byKey.values()) {
+    if (p.in === 'cookie' || (p.in === 'header' && !p.required)) {
+      skipped.push(`${p.in} parameter '${p.name}'`);
+      continue;
+    }
+    if (p.in === 'query' && !QUERY_VERBS.has(method)) {
+      if (!p.required) {
+        skipped.push(`query parameter '${p.name}'`);
+        continue;
+      }
+      query.push(`${encodeURIComponent(p.name)}={${p.name}}`);
+    }
+    if (p.in === 'header') headers[p.name] = `{${p.name}}`;
+    take(p);
+  }
+  const body = QUERY_VERBS.has(method) ? undefined : bodySchema(op);
+  for (const [name, schema] of Object.entries(body?.properties ?? {})) {
+    if (Object.hasOwn(properties, name))
+      throw new OperationError(
+        'operation',
+        `its body property '${name}' has the name of one of its parameters: the tool's arguments cannot hold both`,
+      );
+    properties[name] = schema;
+  }
+  for (const name of body?.required ?? []) required.add(name);
+  const parameters: JsonSchema = {
+    type: 'object',
+    properties,
+    ...(required.size > 0 && { required: [...required] }),
+  };
+  const summary = typeof op.summary === 'string' ? op.summary.trim() : '';
+  const details = typeof op.description === 'string' ? op.description.trim() : '';
+  const url = `${serverUrl(spec, baseUrl)}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`;
+  return {
+    url,
+    method,
+    description: [summary, details].filter((t, i, all) => t && all.indexOf(t) === i).join('\n\n'),
+    parameters,
+    headers,
+    ...(typeof op.operationId === 'string' && { operationId: op.operationId }),
+    skipped,
+    recursive: JSON.stringify([[...byKey.values()], op.requestBody ?? null]).includes('"$ref"'),
+  };
+}

@@ -1,0 +1,151 @@
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { sseText } from './support/fake-llm.js';
+import { postTools, writeToolsFile } from './support/tools-file.js';
+import { useClientPerTest, useEngineRig, xmlCall } from './support/turn-harness.js';
+import { untilAsync } from './support/waiting.js';
+
+const SPEC = resolve('test/fixtures/openapi/orders.yaml');
+
+/**
+ * OpenAPI tools (`"type": "openapi"`): an operation of an OpenAPI 3 document becomes an HTTP tool
+ * (URL, method, description, typed arguments), with every field of an HTTP tool besides.
+ */
+describe('OpenAPI tools', () => {
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    LLM_TOOLS_FILE: writeToolsFile([
+      { type: 'openapi', spec: SPEC, operation: 'getOrder', base_url: `${base}/v1` },
+      {
+        type: 'openapi',
+        name: 'place_order',
+        spec: SPEC,
+        operation: 'POST /orders',
+        base_url: `${base}/v1`,
+        headers: { 'X-Api-Key': 'k-1' },
+        retries: 0,
+      },
+    ]),
+  }));
+  const client = useClientPerTest(rig);
+
+  it('offers each operation with its summary, description and typed arguments, and sends the request it describes', async () => {
+    rig.tools.respond((req, res) => res.end(`${req.method} ${req.url} ${req.body}`));
+    rig.llm.enqueue(
+      sseText([
+        xmlCall('getOrder', { order_id: '42', fields: 'status' }),
+        xmlCall('place_order', { notify: 'true', item: 'tea', quantity: '2' }),
+      ]),
+      sseText(['Done.']),
+    );
+    await client.ws.turn('where is 42, and order two teas');
+    const offered = Object.fromEntries(
+      rig.llm.requests[0]!.body.tools.map((t: any) => [t.function.name, t.function]),
+    );
+    expect(offered.getOrder.description).toBe(
+      'Status of an order\n\nCall it when the caller asks where an order is.',
+    );
+    // The body's properties (allOf merged) beside the query parameter, as the document types them.
+    expect(offered.place_order.parameters.properties.quantity).toEqual({
+      type: 'integer',
+      minimum: 1,
+    });
+    expect(offered.place_order.parameters.required).toEqual(['notify', 'item', 'quantity']);
+    const [get, post] = rig.tools.requests;
+    expect(get).toMatchObject({ method: 'GET', url: '/v1/orders/42?fields=status' });
+    // Values typed from the document's schema: a boolean in the query, an integer in the body.
+    expect(post).toMatchObject({ method: 'POST', url: '/v1/orders?notify=true' });
+    expect(JSON.parse(post!.body)).toEqual({ item: 'tea', quantity: 2 });
+    expect(post!.headers['x-api-key']).toBe('k-1');
+    const read = rig.llm.requests[1]!.body.messages.filter((m: any) => m.role === 'tool');
+    expect(read.map((m: any) => m.content)).toEqual([
+      'GET /v1/orders/42?fields=status ',
+      'POST /v1/orders?notify=true {"item":"tea","quantity":2}',
+    ]);
+  });
+
+  it('shows the definitions as they were given', async () => {
+    const listed = (await (await fetch(`${rig.engine.httpUrl}/api/tools`)).json()) as any;
+    expect(listed.tools[0]).toEqual({
+      type: 'openapi',
+      spec: SPEC,
+      operation: 'getOrder',
+      base_url: expect.stringMatching(/\/v1$/),
+    });
+  });
+
+  it('refuses an operation it cannot make a tool of, naming the field', async () => {
+    const refused = async (definition: Record<string, unknown>) => {
+      const res = await postTools(rig.engine.httpUrl, [
+        { type: 'openapi', spec: SPEC, ...definition },
+      ]);
+      expect(res.status).toBe(400);
+      return ((await res.json()) as { message: string }).message;
+    };
+    expect(await refused({ operation: 'nope' })).toMatch(
+      /^request body: tool #0: field 'operation': the spec has no operation "nope"/,
+    );
+    expect(await refused({ operation: 'create-order.v2' })).toMatch(
+      /^request body: tool #0: field 'name' is required: the operation's id "create-order\.v2" is not a tool name/,
+    );
+    expect(await refused({ operation: 'saveTree' })).toBe(
+      "request body: tool #0 'saveTree': field 'parameters' is required: the operation's arguments refer to themselves (a recursive $ref), which a tool's parameters cannot hold",
+    );
+    expect(await refused({ operation: 'upload' })).toBe(
+      "request body: tool #0: field 'operation': its request body is not JSON (multipart/form-data)",
+    );
+    expect(await refused({ operation: 'getOrder', url: 'http://x' })).toMatch(
+      /field 'url' is not used by OpenAPI tools: the operation gives it/,
+    );
+    expect(await refused({ spec: 'missing.yaml', operation: 'getOrder' })).toMatch(
+      /^request body: tool #0: field 'spec' cannot be read as an OpenAPI document \(.*missing\.yaml\)/,
+    );
+    // With its parameters given, the recursive operation is a tool like any other.
+    const res = await postTools(rig.engine.httpUrl, [
+      {
+        type: 'openapi',
+        spec: SPEC,
+        operation: 'saveTree',
+        parameters: { type: 'object', properties: { name: { type: 'string' } } },
+      },
+    ]);
+    expect(res.status).toBe(200);
+  });
+});
+
+/** With LLM_TOOLS_FILE_WATCH_SECS, an edited OpenAPI document is read again like the tools file. */
+describe('OpenAPI documents watched for changes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'engine-openapi-'));
+  const spec = join(dir, 'orders.yaml');
+  copyFileSync(SPEC, spec);
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    LLM_TOOLS_FILE_WATCH_SECS: '0.1',
+    LLM_TOOLS_FILE: writeToolsFile([
+      { type: 'openapi', spec, operation: 'getOrder', base_url: base },
+    ]),
+  }));
+  const client = useClientPerTest(rig);
+  const described = async () => {
+    rig.llm.reset();
+    rig.llm.enqueue(sseText(['ok']));
+    await client.ws.turn('hello', 10_000);
+    return rig.llm.requests[0]!.body.tools[0].function.description as string;
+  };
+
+  it("offers the operation's new description from the next turn", async () => {
+    expect(await described()).toMatch(/^Status of an order/);
+    writeFileSync(
+      spec,
+      readFileSync(SPEC, 'utf8').replace(
+        'summary: Status of an order',
+        'summary: Where an order is',
+      ),
+    );
+    await untilAsync(
+      async () => (await described()).startsWith('Where an order is'),
+      'the edited document',
+    );
+  });
+});
