@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { sseStructuredCalls, sseText, type Script } from './support/fake-llm.js';
 import { McpTestServer } from './support/mcp-server.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
@@ -73,14 +75,21 @@ describe('MCP tools', () => {
     },
   ]);
   let mcpUrl = '';
+  let deadUrl = '';
   let aborted = 0;
   beforeAll(async () => {
     mcpUrl = await mcp.start();
+    // A port nothing listens on: a server that is down.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    deadUrl = `http://127.0.0.1:${(probe.address() as AddressInfo).port}/mcp`;
+    await new Promise((r) => probe.close(r));
   });
   afterAll(() => mcp.stop());
 
   const rig = useEngineRig(() => ({
     LLM_MODEL: 'm',
+    LLM_TOOL_BREAKER_FAILURES: '2',
     TOOL_SECRET_MCP_TOKEN: 's3cr3t-token',
     LLM_TOOLS_FILE: writeToolsFile([
       {
@@ -98,6 +107,14 @@ describe('MCP tools', () => {
       },
       { type: 'mcp', name: 'slow_report', url: mcpUrl, timeout_secs: 0.5 },
       { type: 'mcp', name: 'wait_forever', url: mcpUrl },
+      // A server that is down: given its description and schema, the tool loads without it.
+      {
+        type: 'mcp',
+        name: 'crm_down',
+        url: deadUrl,
+        description: 'A CRM that is down.',
+        parameters: { type: 'object', properties: {} },
+      },
       {
         type: 'mcp',
         name: 'whoami',
@@ -135,6 +152,7 @@ describe('MCP tools', () => {
       'cancel_order',
       'slow_report',
       'wait_forever',
+      'crm_down',
       'whoami',
     ]);
   });
@@ -192,6 +210,20 @@ describe('MCP tools', () => {
     );
     // The next call goes through (on a new connection).
     expect((await call('lookup_order', { order_id: '4' })).read).toMatch(/^Order 4: shipped/);
+  });
+
+  it('stops calling a server that is down for a while, as for HTTP tools', async () => {
+    for (let i = 0; i < 2; i++)
+      expect((await call('crm_down')).read).toBe(
+        'Error: tool request failed: cannot reach the MCP server (ECONNREFUSED)',
+      );
+    expect((await call('crm_down')).read).toMatch(
+      /^Error: tool request failed: not sent: the service is unavailable \(its last 2 calls failed\); it is tried again in \d+s$/,
+    );
+    const health = (await (await fetch(`${rig.engine.httpUrl}/health`)).json()) as any;
+    expect(health.tools.unavailable).toEqual(['crm_down']);
+    // The server's other tools are not affected.
+    expect((await call('lookup_order', { order_id: '8' })).read).toMatch(/^Order 8: shipped/);
   });
 
   it("sends each session's variables in its headers", async () => {

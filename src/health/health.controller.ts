@@ -10,7 +10,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { appConfig, type AppConfig } from '../config/app.config.js';
 import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 import { SessionStore } from '../sessions/session-store.js';
-import { HttpToolExecutor } from '../tools/http-tool.executor.js';
+import { ToolGuards } from '../tools/tool-guards.service.js';
 import { ToolRegistry } from '../tools/tool-registry.service.js';
 
 class HealthDto {
@@ -68,7 +68,7 @@ setInterval(() => loop.reset(), 60_000).unref();
 export class HealthController {
   constructor(
     private readonly registry: ToolRegistry,
-    private readonly http: HttpToolExecutor,
+    private readonly guards: ToolGuards,
     private readonly lifecycle: Lifecycle,
     private readonly store: SessionStore,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
@@ -108,7 +108,7 @@ export class HealthController {
       tools: {
         count: snapshot.definitions.length,
         source: snapshot.source,
-        unavailable: this.http.unavailableTools(),
+        unavailable: this.guards.unavailableTools(),
       },
     };
   }

@@ -74,6 +74,7 @@ export const MCP_SCHEMA = {
     tool: { type: 'string', minLength: 1, maxLength: 128 },
     timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
     safe: { type: 'boolean' },
+    max_concurrency: { type: 'integer', minimum: 1, maximum: 10_000 },
   },
 } as const;
 export const validateMcp = ajv.compile<ToolDefinitionInput>(MCP_SCHEMA);

@@ -22,9 +22,9 @@ import { applyQuery } from './response-query.js';
 import { isSafe, type Tool } from './tool-definition.js';
 import { backendDown, toolRetryDelay, type AttemptFailure } from './tool-retry.js';
 import { errorCode, readLimited, timedOut } from './http-io.js';
-import { ToolBreakers, type BreakerRun } from './tool-breaker.js';
+import type { BreakerRun } from './tool-breaker.js';
+import { ToolGuards } from './tool-guards.service.js';
 import { ResultCache } from './result-cache.js';
-import { ToolSlots } from './tool-slots.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -52,37 +52,16 @@ interface Limits {
 @Injectable()
 export class HttpToolExecutor extends ToolExecutor {
   private readonly logger = new Logger(HttpToolExecutor.name);
-  /** Per tool: calls not sent while its service is down (LLM_TOOL_BREAKER_FAILURES). */
-  private readonly breakers: ToolBreakers;
   /** Results of tools with `cache_secs`. */
   private readonly cache = new ResultCache();
-  /** Calls of tools with `max_concurrency`, waiting their turn. */
-  private readonly slots: ToolSlots;
 
   constructor(
     private readonly http: HttpService,
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
     private readonly metrics: EngineMetrics,
+    private readonly guards: ToolGuards,
   ) {
     super();
-    this.slots = new ToolSlots((tool, seconds) => metrics.toolQueued(tool, seconds));
-    this.breakers = new ToolBreakers(config.breakerFailures, config.breakerCooldownSecs * 1000, {
-      opened: (tool, failures) => {
-        this.logger.warn(
-          `tool '${tool}': its last ${failures} calls found the service down; its calls are not sent for ${config.breakerCooldownSecs}s, then one tries it again`,
-        );
-        metrics.toolCircuit(tool, true);
-      },
-      closed: (tool) => {
-        this.logger.log(`tool '${tool}': calls are sent again`);
-        metrics.toolCircuit(tool, false);
-      },
-    });
-  }
-
-  /** HTTP tools whose service is down: their calls are not sent now (LLM_TOOL_BREAKER_FAILURES). */
-  unavailableTools(): string[] {
-    return this.breakers.openTools();
   }
 
   async execute(call: ToolInvocation): Promise<ToolOutcome> {
@@ -112,36 +91,10 @@ export class HttpToolExecutor extends ToolExecutor {
     return { ...request, headers: withTraceparent(headers, call.context?.traceId) };
   }
 
-  /**
-   * Sends `request` within the tool's limits: its turn among at most `max_concurrency` calls,
-   * its circuit (not sent while its service is down), then its retries.
-   */
-  private async deliver(
-    call: ToolInvocation,
-    tool: Tool,
-    request: BuiltRequest,
-  ): Promise<ToolOutcome> {
-    const target = `${tool.method} ${tool.url}`;
-    const send = () =>
-      this.breakers.run(
-        tool.name,
-        target,
-        () => this.sendWithRetries(call, tool, request),
-        (retryInMs) => this.fail(toolErrors.unavailable(this.config.breakerFailures, retryInMs)),
-      );
-    const max = tool.maxConcurrency;
-    if (!max) return send();
-    const waitSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
-    return this.slots.run(
-      { name: tool.name, target, max },
-      { signal: call.signal, ms: waitSecs * 1000 },
-      send,
-      (why) =>
-        this.fail(
-          why === 'cancelled'
-            ? toolErrors.requestFailed('cancelled')
-            : toolErrors.busy(max, waitSecs),
-        ),
+  /** Sends `request` within the tool's limits (its turn, its circuit), then its retries. */
+  private deliver(call: ToolInvocation, tool: Tool, request: BuiltRequest): Promise<ToolOutcome> {
+    return this.guards.run(call, tool, `${tool.method} ${tool.url}`, () =>
+      this.sendWithRetries(call, tool, request),
     );
   }
 

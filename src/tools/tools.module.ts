@@ -6,6 +6,7 @@ import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { ToolExecutor } from './tool-executor.js';
 import { ToolRegistry } from './tool-registry.service.js';
 import { ToolRouter } from './tool-router.executor.js';
+import { ToolGuards } from './tool-guards.service.js';
 import { ToolController } from './tool.controller.js';
 import { ToolsController } from './tools.controller.js';
 import { ToolTryController } from './tool-try.controller.js';
@@ -17,8 +18,9 @@ import { ToolTryController } from './tool-try.controller.js';
     ToolRegistry,
     HttpToolExecutor,
     McpToolExecutor,
+    ToolGuards,
     { provide: ToolExecutor, useClass: ToolRouter },
   ],
-  exports: [ToolRegistry, ToolExecutor, HttpToolExecutor, CodeToolsModule],
+  exports: [ToolRegistry, ToolExecutor, ToolGuards, CodeToolsModule],
 })
 export class ToolsModule {}

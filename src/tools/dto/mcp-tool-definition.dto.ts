@@ -68,6 +68,15 @@ export class McpToolDefinitionDto {
   })
   safe?: boolean;
 
+  @ApiPropertyOptional({
+    description:
+      "At most this many calls of this tool run at once in the engine process; further calls wait their turn for at most the tool's timeout",
+    minimum: 1,
+    maximum: 10000,
+    example: 4,
+  })
+  max_concurrency?: number;
+
   @ApiResultMaxChars
   result_max_chars?: number;
 

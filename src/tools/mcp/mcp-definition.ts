@@ -63,6 +63,7 @@ export function mcpTool(
     code: '',
     remoteName: def.tool ?? def.name!,
     ...(def.safe !== undefined && { safe: def.safe }),
+    ...(def.max_concurrency !== undefined && { maxConcurrency: def.max_concurrency }),
     ...optionalFields(def),
     raw: def,
   };

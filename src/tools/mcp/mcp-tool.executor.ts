@@ -4,6 +4,8 @@ import { ToolDefinitionError, where } from '../definition-error.js';
 import { buildHttpRequest } from '../http-request-builder.js';
 import type { Tool } from '../tool-definition.js';
 import { toolErrors, truncateResult } from '../tool-errors.js';
+import type { BreakerRun } from '../tool-breaker.js';
+import { ToolGuards } from '../tool-guards.service.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from '../tool-executor.js';
 import { maskSecrets } from '../tool-secrets.js';
 import { parametersProblem } from '../tool-validation.js';
@@ -26,7 +28,10 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
   private readonly logger = new Logger(McpToolExecutor.name);
   private readonly clients = new McpClients('audio-agent-engine');
 
-  constructor(@Inject(toolsConfig.KEY) private readonly config: ToolsConfig) {
+  constructor(
+    @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
+    private readonly guards: ToolGuards,
+  ) {
     super();
   }
 
@@ -34,13 +39,25 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
     await this.clients.close();
   }
 
-  async execute(call: ToolInvocation): Promise<ToolOutcome> {
+  execute(call: ToolInvocation): Promise<ToolOutcome> {
     const tool = call.snapshot.byName.get(call.name);
-    if (!tool) return { ok: false, text: toolErrors.unknownTool(call.name) };
-    if (call.rawArguments !== undefined)
-      return { ok: false, text: toolErrors.notAnObject(call.rawArguments) };
+    const refuse = (text: string) => Promise.resolve({ ok: false, text });
+    if (!tool) return refuse(toolErrors.unknownTool(call.name));
+    if (call.rawArguments !== undefined) return refuse(toolErrors.notAnObject(call.rawArguments));
     const target = targetOf(tool, call.context?.variables);
-    if ('error' in target) return { ok: false, text: target.error };
+    if ('error' in target) return refuse(target.error);
+    // The circuit and the concurrency limit belong to the server (as written) and remote tool.
+    return this.guards.run(call, tool, `MCP ${tool.url} ${tool.remoteName}`, () =>
+      this.send(call, tool, target),
+    );
+  }
+
+  /** One `tools/call`: what the model reads, and whether the server was down (for its circuit). */
+  private async send(
+    call: ToolInvocation,
+    tool: Tool,
+    target: McpTarget,
+  ): Promise<BreakerRun<ToolOutcome>> {
     const timeoutSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
     try {
       const result = await this.clients.call(target, tool.remoteName ?? tool.name, call.args, {
@@ -50,13 +67,22 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       });
       const { ok, text } = mcpResultText(result);
       const shown = maskSecrets(text, tool.secrets);
-      return { ok, text: truncateResult(shown, tool.resultMaxChars ?? this.config.resultMaxChars) };
+      const value = {
+        ok,
+        text: truncateResult(shown, tool.resultMaxChars ?? this.config.resultMaxChars),
+      };
+      return { value, backendDown: false };
     } catch (error) {
-      const detail = call.signal.aborted
-        ? 'cancelled'
-        : maskSecrets(describeFailure(error, timeoutSecs), tool.secrets);
+      if (call.signal.aborted)
+        return {
+          value: { ok: false, text: toolErrors.requestFailed('cancelled') },
+          backendDown: false,
+          cancelled: true,
+        };
+      const detail = maskSecrets(describeFailure(error, timeoutSecs), tool.secrets);
       this.logger.warn(`tool '${tool.name}' (MCP) failed: ${detail}`);
-      return { ok: false, text: toolErrors.requestFailed(detail) };
+      const value = { ok: false, text: toolErrors.requestFailed(detail) };
+      return { value, backendDown: serverDown(error) };
     }
   }
 
@@ -121,11 +147,21 @@ function targetOf(
   return { url: built.url, headers };
 }
 
+/** Timed out, unreachable, or an HTTP 5xx: the server, not the call, failed. */
+function serverDown(error: unknown): boolean {
+  const err = error as { code?: unknown; cause?: { code?: string } };
+  if (err.code === REQUEST_TIMEOUT || (error as Error).name === 'TimeoutError') return true;
+  if (err.cause?.code) return true;
+  return error instanceof StreamableHTTPError && (err.code as number) >= 500;
+}
+
 function describeFailure(error: unknown, timeoutSecs: number): string {
   const err = error as { code?: unknown; message?: string; cause?: { code?: string } };
   if (err.code === REQUEST_TIMEOUT || (error as Error).name === 'TimeoutError')
     return `timed out after ${timeoutSecs}s`;
   if (err.cause?.code) return `cannot reach the MCP server (${err.cause.code})`;
+  const cause = (err.cause as { message?: string } | undefined)?.message;
+  if (err.message === 'fetch failed' && cause) return `cannot reach the MCP server (${cause})`;
   if (error instanceof StreamableHTTPError) {
     // The SDK's text is "Error POSTing to endpoint: <body>"; the status says more.
     const body = (err.message ?? '').replace(/^.*?endpoint(?: \(HTTP \d+\))?:\s*/s, '').trim();
