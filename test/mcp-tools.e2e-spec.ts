@@ -147,6 +147,10 @@ describe('MCP tools', () => {
       description: 'Cancels an order.',
       parameters: ORDER_SCHEMA,
     });
+    // An admin sees the same over the API.
+    const api = await fetch(`${rig.engine.httpUrl}/api/tools/lookup_order/offered`);
+    expect(await api.json()).toEqual(offered.lookup_order);
+    expect((await fetch(`${rig.engine.httpUrl}/api/tools/nope/offered`)).status).toBe(404);
     expect(Object.keys(offered)).toEqual([
       'lookup_order',
       'cancel_order',

@@ -7,6 +7,15 @@ import { useClientPerTest, useEngineRig, xmlCall } from './support/turn-harness.
 import { untilAsync } from './support/waiting.js';
 
 const SPEC = resolve('test/fixtures/openapi/orders.yaml');
+/** What operation getOrder of the document takes. */
+const GET_ORDER_PARAMETERS = {
+  type: 'object',
+  properties: {
+    order_id: { type: 'string', description: 'The order number' },
+    fields: { type: 'string' },
+  },
+  required: ['order_id'],
+};
 
 /**
  * OpenAPI tools (`"type": "openapi"`): an operation of an OpenAPI 3 document becomes an HTTP tool
@@ -65,7 +74,15 @@ describe('OpenAPI tools', () => {
     ]);
   });
 
-  it('shows the definitions as they were given', async () => {
+  it('shows the definitions as they were given, and what the model is offered', async () => {
+    const offered = (await (
+      await fetch(`${rig.engine.httpUrl}/api/tools/getOrder/offered`)
+    ).json()) as any;
+    expect(offered).toEqual({
+      name: 'getOrder',
+      description: 'Status of an order\n\nCall it when the caller asks where an order is.',
+      parameters: GET_ORDER_PARAMETERS,
+    });
     const listed = (await (await fetch(`${rig.engine.httpUrl}/api/tools`)).json()) as any;
     expect(listed.tools[0]).toEqual({
       type: 'openapi',

@@ -17,6 +17,7 @@ import {
   ToolsResponseDto,
   type AnyToolDefinitionDto,
 } from './dto/tool-definition.dto.js';
+import { OfferedToolDto } from './dto/tool-call.dto.js';
 import { ToolRegistry } from './tool-registry.service.js';
 import {
   ApiDryRun,
@@ -49,6 +50,25 @@ export class ToolController {
     const tool = this.registry.find(name);
     if (!tool) throw refuse(404, `no tool named '${name}'`);
     return tool.raw as AnyToolDefinitionDto;
+  }
+
+  @Get('offered')
+  @ApiOperation({
+    summary: 'What the model is offered for one active tool: name, description, arguments schema',
+    description:
+      "The definition as the model sees it, once the engine has made what the definition leaves out: a code tool's description and schema from its docstring and signature, an MCP tool's from its server's list, an OpenAPI tool's from its operation. (The LLM server may get the schema adapted to what it accepts.)",
+  })
+  @ApiOkResponse({ type: OfferedToolDto })
+  @ApiResponse({
+    status: 404,
+    type: ToolsErrorDto,
+    description: 'No tool of that name the model could call',
+  })
+  offered(@Param('name') name: string): OfferedToolDto {
+    assertLlmEnabled(this.registry);
+    const tool = this.registry.active().byName.get(name);
+    if (!tool) throw refuse(404, `no tool named '${name}' that the model can call`);
+    return { name: tool.name, description: tool.description, parameters: tool.parameters };
   }
 
   @Put()

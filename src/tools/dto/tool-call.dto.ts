@@ -43,3 +43,24 @@ export class ToolCallResponseDto {
   })
   logs?: string;
 }
+
+/** A tool as the model is offered it (the `function` of the completion request's `tools`). */
+export class OfferedToolDto {
+  @ApiProperty({ example: 'get_weather' })
+  name!: string;
+
+  @ApiProperty({
+    description:
+      "What the model reads: the definition's description, or the one made for it (a code tool's docstring, an MCP server's list, an OpenAPI operation's summary)",
+    example: 'Current weather of a city.',
+  })
+  description!: string;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The JSON Schema of its arguments, as given or as made for it',
+    example: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  })
+  parameters!: Record<string, unknown>;
+}
