@@ -90,6 +90,7 @@ describe('MCP tools', () => {
   const rig = useEngineRig(() => ({
     LLM_MODEL: 'm',
     LLM_TOOL_BREAKER_FAILURES: '2',
+    CODE_TOOLS_WORKERS: '1',
     TOOL_SECRET_MCP_TOKEN: 's3cr3t-token',
     LLM_TOOLS_FILE: writeToolsFile([
       {
@@ -114,6 +115,11 @@ describe('MCP tools', () => {
         url: deadUrl,
         description: 'A CRM that is down.',
         parameters: { type: 'object', properties: {} },
+      },
+      {
+        type: 'python',
+        code: 'def order_line(order_id: str) -> str:\n    """One line about an order, from the CRM."""\n    return "CRM says: " + str(tools.lookup_order({"order_id": order_id}))',
+        timeout_secs: 10,
       },
       {
         type: 'mcp',
@@ -157,6 +163,7 @@ describe('MCP tools', () => {
       'slow_report',
       'wait_forever',
       'crm_down',
+      'order_line',
       'whoami',
     ]);
   });
@@ -175,6 +182,15 @@ describe('MCP tools', () => {
     const trace = traceOf(rig.llm.requests[0]!.headers.traceparent);
     expect(trace).toBeDefined();
     expect(traceOf(mcp.calls[0]!.headers.traceparent)).toBe(trace);
+  });
+
+  it('is called by a code tool as any other tool (tools.<name> in its Python)', async () => {
+    mcp.calls.length = 0;
+    // The code's str result reaches the model as JSON, as any code tool's.
+    expect((await call('order_line', { order_id: '77' })).read).toBe(
+      JSON.stringify('CRM says: Order 77: shipped\n(asked with Bearer [secret])'),
+    );
+    expect(mcp.calls.map((c) => [c.name, c.args])).toEqual([['lookup_order', { order_id: '77' }]]);
   });
 
   it("hands an error the tool reports to the model, calling it by the server's name", async () => {
