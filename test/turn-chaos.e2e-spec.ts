@@ -10,7 +10,7 @@ import {
   type Action,
   type Answer,
 } from './support/chaos.js';
-import { answerChaosTool, toolSet } from './support/chaos-rig.js';
+import { answerChaosTool, chaosMcpServer, toolSet } from './support/chaos-rig.js';
 import { until } from './support/waiting.js';
 import { audioProblems, historyProblems, turnEnds, turnProblems } from './support/chaos-checks.js';
 import { sseText } from './support/fake-llm.js';
@@ -32,15 +32,21 @@ describe.each(['memory', 'redis'])(
   (store) => {
     // With Redis, sessions are saved after every turn and resumed through the store's owner checks.
     let redis: RedisRun | undefined;
+    const mcp = chaosMcpServer();
+    let mcpUrl = '';
     beforeAll(async () => {
       if (store === 'redis') redis = await startRedis();
+      mcpUrl = await mcp.start();
     });
-    afterAll(() => redis?.stop());
+    afterAll(async () => {
+      await redis?.stop();
+      await mcp.stop();
+    });
     let toolRequestsOpen = 0;
     const rig = useEngineRig(
       (base) => ({
         LLM_MODEL: 'qwen3-coder',
-        LLM_TOOLS_FILE: writeToolsFile(toolSet(base, true)),
+        LLM_TOOLS_FILE: writeToolsFile(toolSet(base, mcpUrl, true)),
         CODE_TOOLS_WORKERS: '1',
         LLM_TOOL_MAX_ITERATIONS: '2',
         LLM_RETRIES: '1',
@@ -120,7 +126,7 @@ describe.each(['memory', 'redis'])(
 
     /** An admin replaces the tool set (turns in flight keep theirs). */
     async function install(all: boolean): Promise<void> {
-      const reply = await postTools(rig.engine.httpUrl, toolSet(rig.toolsUrl, all));
+      const reply = await postTools(rig.engine.httpUrl, toolSet(rig.toolsUrl, mcpUrl, all));
       expect(reply.status).toBe(200);
     }
 
@@ -232,6 +238,7 @@ describe.each(['memory', 'redis'])(
           await until(() => l.ws.messages.at(-1)!.type === 'audio_end', 'the last audio', 10_000);
         await until(() => rig.llm.open === 0, 'the LLM requests to close', 2000);
         await until(() => toolRequestsOpen === 0, 'the tool requests to close', 2000);
+        await until(() => mcp.running === 0, 'the MCP calls to end', 2000);
         await sleep(20);
 
         for (const old of left) checkLink(old, true);

@@ -1,10 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import { CHAOS_CODE_TOOLS, STT_MARKERS, type SttOutcome } from './chaos.js';
+import { McpTestServer } from './mcp-server.js';
 import type { RecordedRequest } from './recording-server.js';
 import { weatherTool } from './tools-file.js';
 
-/** The chaos rig's tools at `base`; `all` false leaves the slow ones out. */
-export function toolSet(base: string, all: boolean): Record<string, unknown>[] {
+/** The chaos rig's tools at `base` (and its MCP server at `mcpUrl`); `all` false leaves the slow ones out. */
+export function toolSet(base: string, mcpUrl: string, all: boolean): Record<string, unknown>[] {
   return [
     // Results kept a moment, and a backend that takes one call at a time: both meet cut turns.
     { ...weatherTool(base), cache_secs: 0.5 },
@@ -18,8 +19,29 @@ export function toolSet(base: string, all: boolean): Record<string, unknown>[] {
       confirm: true,
       confirm_prompt: 'Check the weather in {city}?',
     },
+    { type: 'mcp', name: 'mcp_weather', url: mcpUrl },
     ...CHAOS_CODE_TOOLS,
   ].filter((t) => all || !/slow/.test(JSON.stringify(t)));
+}
+
+/** The chaos rig's MCP server: a weather tool that answers in 40 ms, or when the call is cancelled. */
+export function chaosMcpServer(): McpTestServer {
+  return new McpTestServer([
+    {
+      name: 'mcp_weather',
+      description: 'Weather of a city, from the MCP server',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      answer: (args, { signal }) =>
+        new Promise((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            resolve({ content: [{ type: 'text', text: `${String(args.city)}: +21°C` }] });
+          };
+          const timer = setTimeout(done, 40);
+          signal.addEventListener('abort', done, { once: true });
+        }),
+    },
+  ]);
 }
 
 /**

@@ -9,7 +9,8 @@ import { pieces, xmlCall } from './turn-harness.js';
 
 /**
  * Tools of the chaos rig: HTTP tools that answer fast, slowly, with 404, from a dead port, or
- * drop the connection halfway through the body, or need the user's approval; Python
+ * drop the connection halfway through the body, or need the user's approval; a tool of an MCP
+ * server that answers in 40 ms (or when the call is cancelled); Python
  * tools that keep a count in the session state, and call an HTTP tool or spin a while; and a
  * name that is not installed.
  */
@@ -20,6 +21,7 @@ export const CHAOS_TOOLS = [
   'down',
   'flaky_weather',
   'danger_weather',
+  'mcp_weather',
   'py_weather',
   'py_slow',
   'not_a_tool',

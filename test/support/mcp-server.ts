@@ -29,6 +29,8 @@ export class McpTestServer {
   readonly calls: { name: string; args: Record<string, unknown>; headers: IncomingHttpHeaders }[] =
     [];
   lists = 0;
+  /** Calls being answered now. */
+  running = 0;
   /** Sessions opened (initialize requests answered). */
   sessionsOpened = 0;
   /** Answers the next request with this HTTP status and body instead (an overloaded server). */
@@ -104,7 +106,12 @@ export class McpTestServer {
           content: [{ type: 'text', text: `unknown tool ${request.params.name}` }],
           isError: true,
         };
-      return tool.answer(args, { signal: extra.signal, headers: callHeaders });
+      this.running++;
+      try {
+        return await tool.answer(args, { signal: extra.signal, headers: callHeaders });
+      } finally {
+        this.running--;
+      }
     });
     await server.connect(transport);
     return transport;
