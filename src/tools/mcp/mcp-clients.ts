@@ -4,6 +4,7 @@ import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { LRUCache } from 'lru-cache';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { traceparent } from '../../common/trace-context.js';
@@ -57,15 +58,33 @@ function notTaken(error: unknown): boolean {
   return cause?.code === 'ECONNREFUSED';
 }
 
+/** One connection: its client (connecting, then connected), the calls using it, whether it is let go. */
+interface Connection {
+  client: Promise<Client>;
+  busy: number;
+  dropped: boolean;
+  closed?: Promise<void>;
+}
+
+/** Closes the connection's session, once. */
+function closeConnection(connection: Connection): Promise<void> {
+  connection.closed ??= connection.client.then((c) => c.close()).catch(() => undefined);
+  return connection.closed;
+}
+
 /**
  * One connected client (one MCP session) per server and headers, opened at the first call and
- * reused; the least recently used is closed past MAX_MCP_CONNECTIONS. A connection that fails is
- * dropped, and the next call opens another.
+ * reused; the least recently used is let go past MAX_MCP_CONNECTIONS. A connection that fails is
+ * dropped, and the next call opens another. A connection let go is closed once the calls using it
+ * have ended, never under them.
  */
 export class McpClients {
-  private readonly clients = new LRUCache<string, Promise<Client>>({
+  private readonly connections = new LRUCache<string, Connection>({
     max: MAX_MCP_CONNECTIONS,
-    dispose: (client) => void client.then((c) => c.close()).catch(() => undefined),
+    dispose: (connection) => {
+      connection.dropped = true;
+      if (connection.busy === 0) void closeConnection(connection);
+    },
   });
 
   constructor(private readonly clientName: string) {}
@@ -106,11 +125,16 @@ export class McpClients {
     );
   }
 
+  /** Connections open now. */
+  get size(): number {
+    return this.connections.size;
+  }
+
   /** Closes every connection (the server's sessions end). */
   async close(): Promise<void> {
-    const open = [...this.clients.values()];
-    this.clients.clear();
-    await Promise.allSettled(open.map((c) => c.then((client) => client.close())));
+    const open = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.all(open.map(closeConnection));
   }
 
   private async withClient<T>(
@@ -120,41 +144,46 @@ export class McpClients {
   ): Promise<T> {
     const key = JSON.stringify([target.url, target.headers]);
     for (let attempt = 1; ; attempt++) {
-      const reused = this.clients.has(key);
-      const connecting = this.connection(key, target, limits.timeoutMs);
+      const reused = this.connections.has(key);
+      const connection = this.connection(key, target, limits.timeoutMs);
+      connection.busy++;
       try {
-        return await use(await connecting);
+        return await use(await connection.client);
       } catch (error) {
-        // A client whose connection failed is dropped (closing it); errors the server answered
-        // (an MCP error, a tool's own failure) leave it in use.
-        if (!isServerAnswer(error) && this.clients.get(key) === connecting)
-          this.clients.delete(key);
+        // A connection that failed is dropped; a call cut short, or an error the server answered
+        // (an MCP error, a timeout), says nothing against it: other calls may be using it.
+        const broken = !limits.signal?.aborted && !isServerAnswer(error);
+        if (broken && this.connections.peek(key) === connection) this.connections.delete(key);
         if (attempt > 1 || !reused || limits.signal?.aborted || !notTaken(error)) throw error;
+      } finally {
+        connection.busy--;
+        if (connection.dropped && connection.busy === 0) void closeConnection(connection);
       }
     }
   }
 
-  private connection(key: string, target: McpTarget, timeoutMs: number): Promise<Client> {
-    const open = this.clients.get(key);
+  private connection(key: string, target: McpTarget, timeoutMs: number): Connection {
+    const open = this.connections.get(key);
     if (open) return open;
     const client = new Client({ name: this.clientName, version: '1' });
     const transport = new StreamableHTTPClientTransport(new URL(target.url), {
       requestInit: { headers: target.headers },
       fetch: tracedFetch,
     });
-    const connecting = client.connect(transport, { timeout: timeoutMs }).then(() => client);
-    this.clients.set(key, connecting);
-    connecting.catch(() => {
-      if (this.clients.get(key) === connecting) this.clients.delete(key);
+    const connection: Connection = {
+      client: client.connect(transport, { timeout: timeoutMs }).then(() => client),
+      busy: 0,
+      dropped: false,
+    };
+    this.connections.set(key, connection);
+    connection.client.catch(() => {
+      if (this.connections.peek(key) === connection) this.connections.delete(key);
     });
-    return connecting;
+    return connection;
   }
 }
 
-/** An error the server sent as a JSON-RPC answer: the session is fine. */
+/** An error the server sent as a JSON-RPC answer, or the client's own timeout: the session is fine. */
 function isServerAnswer(error: unknown): boolean {
-  return (
-    typeof (error as { code?: unknown }).code === 'number' &&
-    !(error instanceof StreamableHTTPError)
-  );
+  return error instanceof McpError;
 }
