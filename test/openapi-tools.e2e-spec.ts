@@ -118,6 +118,12 @@ describe('OpenAPI tools', () => {
     expect(await refused({ spec: 'missing.yaml', operation: 'getOrder' })).toMatch(
       /^request body: tool #0: field 'spec' cannot be read as an OpenAPI document \(.*missing\.yaml\)/,
     );
+    // A file that is not YAML is named, never quoted.
+    const bad = join(mkdtempSync(join(tmpdir(), 'engine-openapi-')), 'bad.yaml');
+    writeFileSync(bad, 'a: [\n  secret-line-1\n  : bad\n');
+    const message = await refused({ spec: bad, operation: 'getOrder' });
+    expect(message).toMatch(/field 'spec' cannot be read as an OpenAPI document .*bad\.yaml/);
+    expect(message).not.toContain('secret-line');
     // With its parameters given, the recursive operation is a tool like any other.
     const res = await postTools(rig.engine.httpUrl, [
       {

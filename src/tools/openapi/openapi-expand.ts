@@ -81,7 +81,8 @@ export async function expandOpenApi(
             `${at}: field '${error.field}'${error.message.startsWith('is ') ? ' ' : ': '}${error.message}`,
           );
         throw new ToolDefinitionError(
-          `${at}: field 'spec' cannot be read as an OpenAPI document (${path}): ${(error as Error).message}`,
+          // The first line only: a YAML parser's message goes on to quote the file.
+          `${at}: field 'spec' cannot be read as an OpenAPI document (${path}): ${(error as Error).message.split('\n')[0]}`,
         );
       }
       const name = def.name ?? made.operationId;
