@@ -128,7 +128,13 @@ describe('tool requests retried after transient failures', () => {
     await client.ws.waitFor((m) => m.type === 'tool_call', from);
     const bodies: string[] = [];
     release(); // the round ends: the first attempt is refused, the backend comes up meanwhile
-    await new Promise((r) => setTimeout(r, 60));
+    // Up once the refusal is counted (the retry waits LLM_TOOL_RETRY_BACKOFF_MS), not after a
+    // fixed sleep that a slow machine could outrun.
+    const retried = async () =>
+      /agent_engine_tool_retries_total\{tool="late_post"\} 1\b/.test(
+        await (await fetch(`${rig.engine.httpUrl}/metrics`)).text(),
+      );
+    while (!(await retried())) await new Promise((r) => setTimeout(r, 5));
     late = createServer((req, res) => {
       req.on('data', (c: Buffer) => bodies.push(c.toString()));
       req.on('end', () => res.end('created'));
