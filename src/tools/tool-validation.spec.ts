@@ -165,4 +165,35 @@ describe('validateToolDefinitions', () => {
       `tool #0 'get_weather': method "GE T" is not a valid HTTP method`,
     );
   });
+
+  it('checks parameters against the JSON Schema draft they declare, and names one it does not know', () => {
+    const schema = (draft: string, extra: Record<string, unknown> = {}) => ({
+      $schema: draft,
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      ...extra,
+    });
+    for (const draft of [
+      'https://json-schema.org/draft/2020-12/schema',
+      'https://json-schema.org/draft/2019-09/schema',
+      'http://json-schema.org/draft-07/schema#',
+    ])
+      expect(
+        validateToolDefinitions([{ ...ok, parameters: schema(draft) }], 't').tools,
+      ).toHaveLength(1);
+    // 2020-12's own keywords are checked by its meta-schema.
+    expect(
+      message([
+        {
+          ...ok,
+          parameters: schema('https://json-schema.org/draft/2020-12/schema', { prefixItems: 5 }),
+        },
+      ]),
+    ).toMatch(
+      /^tools\.json: tool #0 'get_weather': field 'parameters' is not a valid JSON Schema: /,
+    );
+    expect(message([{ ...ok, parameters: schema('https://example.com/my-draft') }])).toBe(
+      `tools.json: tool #0 'get_weather': field 'parameters' declares a $schema this engine does not know ("https://example.com/my-draft"): JSON Schema draft-07, 2019-09 or 2020-12`,
+    );
+  });
 });

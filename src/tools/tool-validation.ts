@@ -1,4 +1,6 @@
 import { Ajv } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, validateCode, validateHttp, validateMcp } from './definition-schema.js';
 import { mcpTool } from './mcp/mcp-definition.js';
 import { readFileSync } from 'node:fs';
@@ -19,7 +21,20 @@ import {
   isSafe,
 } from './tool-definition.js';
 
-const metaSchemaCheck = new Ajv({ strict: false });
+/** Meta-schema checks by the draft a schema declares (`$schema`): draft-07 when it declares none. */
+const metaSchemaChecks = {
+  draft7: new Ajv({ strict: false }),
+  '2019-09': new Ajv2019({ strict: false }),
+  '2020-12': new Ajv2020({ strict: false }),
+};
+function metaSchemaCheckOf(schema: JsonSchema): Ajv | undefined {
+  const declared = schema.$schema;
+  if (declared === undefined) return metaSchemaChecks.draft7;
+  if (typeof declared !== 'string') return undefined;
+  if (declared.includes('2020-12')) return metaSchemaChecks['2020-12'];
+  if (declared.includes('2019-09')) return metaSchemaChecks['2019-09'];
+  return /draft-0[4-7]/.test(declared) ? metaSchemaChecks.draft7 : undefined;
+}
 const JSON_TYPES = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array', 'null']);
 
 /**
@@ -54,9 +69,11 @@ export function parametersProblem(
   parameters: JsonSchema,
   aliases: string[] = [],
 ): string | undefined {
-  if (metaSchemaCheck.validateSchema(withJsonTypes(parameters, aliases) as JsonSchema))
-    return undefined;
-  return `is not a valid JSON Schema: ${metaSchemaCheck.errorsText(metaSchemaCheck.errors)}`;
+  const check = metaSchemaCheckOf(parameters);
+  if (!check)
+    return `declares a $schema this engine does not know (${JSON.stringify(parameters.$schema)}): JSON Schema draft-07, 2019-09 or 2020-12`;
+  if (check.validateSchema(withJsonTypes(parameters, aliases) as JsonSchema)) return undefined;
+  return `is not a valid JSON Schema: ${check.errorsText(check.errors)}`;
 }
 
 export interface ValidationResult {

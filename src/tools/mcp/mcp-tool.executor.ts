@@ -115,7 +115,11 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       const remote = tool.remoteName ?? tool.name;
       const found = listed.find((t) => t.name === remote);
       if (!found) {
-        const names = listed.map((t) => t.name).join(', ') || 'none';
+        const names =
+          listed
+            .slice(0, 50)
+            .map((t) => t.name)
+            .join(', ') + (listed.length > 50 ? `, … (${listed.length} in all)` : '') || 'none';
         throw new ToolDefinitionError(
           `${at}: field '${tool.raw.tool === undefined ? 'name' : 'tool'}': the MCP server has no tool '${remote}' (it lists: ${names})`,
         );
