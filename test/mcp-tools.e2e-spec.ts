@@ -11,7 +11,7 @@ import {
   xmlCall,
 } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
-import { until } from './support/waiting.js';
+import { until, untilAsync } from './support/waiting.js';
 
 const ORDER_SCHEMA = {
   type: 'object',
@@ -330,5 +330,58 @@ describe('MCP tools', () => {
     expect(
       await refused({ name: 'x', url: mcpUrl, headers: { 'X-C': '${session.customer}' } }),
     ).toMatch(/field 'parameters' is required with session variables/);
+  });
+});
+
+/**
+ * An MCP server that is down when the engine reads its tools file: the engine starts with every
+ * other tool, and offers that server's tools once a later try lists them.
+ */
+describe('MCP tools whose server is down at start-up', () => {
+  const mcp = new McpTestServer([
+    {
+      name: 'lookup_order',
+      description: 'Status of an order by its number.',
+      inputSchema: ORDER_SCHEMA,
+      answer: (args) => ({ content: [{ type: 'text', text: `Order ${String(args.order_id)}` }] }),
+    },
+  ]);
+  let port = 0;
+  afterAll(() => mcp.stop());
+  beforeAll(async () => {
+    // A port nothing listens on yet.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+  }, 20_000);
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    LLM_TOOL_BREAKER_COOLDOWN_SECS: '0.3',
+    LLM_TOOLS_FILE: writeToolsFile([
+      { name: 'get_weather', url: `${base}/{city}`, method: 'GET' },
+      { type: 'mcp', name: 'lookup_order', url: `http://127.0.0.1:${port}/mcp` },
+    ]),
+  }));
+  const client = useClientPerTest(rig);
+  const offered = async () => {
+    rig.llm.reset();
+    rig.llm.enqueue(sseText(['ok']));
+    await client.ws.turn('hello');
+    return rig.llm.requests[0]!.body.tools.map((t: any) => t.function.name as string);
+  };
+  const health = async () =>
+    ((await (await fetch(`${rig.engine.httpUrl}/health`)).json()) as any).tools;
+
+  it('starts without them, says so in /health, and offers them once the server answers', async () => {
+    expect(await offered()).toEqual(['get_weather']);
+    expect(await health()).toEqual({ count: 2, source: 'file', unavailable: ['lookup_order'] });
+    await mcp.start(port);
+    await untilAsync(async () => (await offered()).includes('lookup_order'), 'the tool listed');
+    expect(await offered()).toEqual(['get_weather', 'lookup_order']);
+    expect((await health()).unavailable).toEqual([]);
+    expect((await callOnce(rig, client.ws, 'lookup_order', { order_id: '3' })).read).toBe(
+      'Order 3',
+    );
   });
 });

@@ -108,7 +108,10 @@ export class HealthController {
       tools: {
         count: snapshot.definitions.length,
         source: snapshot.source,
-        unavailable: this.guards.unavailableTools(),
+        // Circuits open, and MCP tools whose server was down when the tools were read.
+        unavailable: [
+          ...new Set([...this.guards.unavailableTools(), ...this.registry.pendingTools()]),
+        ],
       },
     };
   }

@@ -65,6 +65,11 @@ export interface Tool {
   code: string;
   /** MCP tools: the tool's name on its server (`tool`, else `name`). */
   remoteName?: string;
+  /**
+   * MCP tools whose server could not be reached to list them when the tools file was read: why.
+   * Not offered to the model until a later try lists them.
+   */
+  pending?: string;
   timeoutSecs?: number;
   /** `result_max_chars`: the longest result the model reads from this tool. */
   resultMaxChars?: number;
@@ -95,7 +100,7 @@ export interface ToolSnapshot {
   source: ToolSource;
   /** Every definition, callbacks included, in file order. */
   definitions: readonly Tool[];
-  /** What the model may call: HTTP and Python tools. */
+  /** What the model may call: HTTP, MCP and Python tools (not MCP tools still pending). */
   tools: readonly Tool[];
   byName: ReadonlyMap<string, Tool>;
   /** `before_model_callback` hooks (type `callback`). */
@@ -119,7 +124,7 @@ export function isSafe(tool: Pick<Tool, 'safe' | 'method'>): boolean {
 export const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 export function snapshotOf(source: ToolSource, definitions: readonly Tool[]): ToolSnapshot {
-  const tools = definitions.filter((t) => t.kind !== 'callback');
+  const tools = definitions.filter((t) => t.kind !== 'callback' && t.pending === undefined);
   return {
     source,
     definitions,

@@ -13,6 +13,7 @@ import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../con
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { FileWatch } from './file-watch.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
+import { listPending } from './mcp/pending-tools.js';
 import { expandOpenApi } from './openapi/openapi-expand.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
 import {
@@ -34,6 +35,8 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   /** The definitions the file gave last (what a watch compares and reads code files of). */
   private fromFile: ToolSnapshot = snapshotOf('none', []);
   private watch: FileWatch | undefined;
+  /** The next try at listing the MCP tools left pending (servers down when the file was read). */
+  private pendingTry: NodeJS.Timeout | undefined;
 
   constructor(
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
@@ -54,6 +57,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
    */
   async onModuleInit(): Promise<void> {
     this.current = this.fromFile = await this.loadFile();
+    this.tryPendingLater();
     const override = await this.sync.current();
     if (override !== null)
       await this.install(override, 'request body (accepted by another engine process)');
@@ -69,6 +73,43 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.watch?.stop();
+    clearTimeout(this.pendingTry);
+  }
+
+  /** Active MCP tools not offered to the model yet: their servers were down when last tried. */
+  pendingTools(): string[] {
+    return this.active()
+      .definitions.filter((t) => t.pending !== undefined)
+      .map((t) => t.name);
+  }
+
+  /**
+   * Tries again, after LLM_TOOL_BREAKER_COOLDOWN_SECS, to list the MCP tools the active set left
+   * pending; those listed are offered from the next turn. A set replaced meanwhile has its own tries.
+   */
+  private tryPendingLater(): void {
+    clearTimeout(this.pendingTry);
+    const snapshot = this.current;
+    if (!snapshot.definitions.some((t) => t.pending !== undefined)) return;
+    this.pendingTry = setTimeout(
+      () => void this.completePending(snapshot),
+      // At most once a second: a cool-down of 0 must not spin.
+      Math.max(this.config.breakerCooldownSecs, 1) * 1000,
+    );
+    this.pendingTry.unref();
+  }
+
+  private async completePending(snapshot: ToolSnapshot): Promise<void> {
+    const next = await listPending(snapshot, (tools, only) =>
+      this.mcp.complete(tools, 'tools file (MCP tools pending)', { defer: true, only }),
+    );
+    if (this.current !== snapshot) return;
+    if (next.error) this.logger.error(next.error);
+    if (next.offered.length > 0)
+      this.logger.log(`MCP tool(s) ${next.offered.join(', ')} listed: offered from the next turn`);
+    if (this.fromFile === snapshot) this.fromFile = next.snapshot;
+    this.current = next.snapshot;
+    this.tryPendingLater();
   }
 
   /** The tools file, the Python files its code tools name and the OpenAPI documents. */
@@ -106,6 +147,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
       return;
     }
     this.current = snapshot;
+    this.tryPendingLater();
     this.metrics.toolsFileReload('installed');
     this.logger.log(
       `tools file changed: ${snapshot.definitions.length} definition(s) apply from the next turn`,
@@ -190,7 +232,11 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     return this.config.file ? dirname(resolve(this.config.file)) : process.cwd();
   }
 
-  private async validate(definitions: unknown, source: string): Promise<Tool[]> {
+  private async validate(
+    definitions: unknown,
+    source: string,
+    opts: { deferUnreachable?: boolean } = {},
+  ): Promise<Tool[]> {
     // OpenAPI entries become the HTTP tools their operations make; `raw` stays the entry.
     const expanded = await expandOpenApi(definitions, source, this.baseDir());
     const { tools, warnings } = validateToolDefinitions(expanded.definitions, source, {
@@ -200,7 +246,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     for (const [index, entry] of expanded.origins) tools[index]!.raw = entry;
     [...expanded.warnings, ...warnings].forEach((w) => this.logger.warn(w));
     await this.analyzeCode(tools, source);
-    await this.mcp.complete(tools, source);
+    await this.mcp.complete(tools, source, { defer: opts.deferUnreachable });
     return tools;
   }
 
@@ -241,7 +287,8 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     } catch (error) {
       throw new ToolDefinitionError(`${path}: not valid JSON: ${(error as Error).message}`);
     }
-    const tools = await this.validate(parsed, path);
+    // An MCP server that is down leaves its tools pending, not the engine unstarted.
+    const tools = await this.validate(parsed, path, { deferUnreachable: true });
     this.logger.log(`loaded ${tools.length} definition(s) from ${path}`);
     return snapshotOf('file', tools);
   }

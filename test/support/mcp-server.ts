@@ -60,8 +60,9 @@ export class McpTestServer {
     });
   }
 
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.http.listen(0, '127.0.0.1', resolve));
+  /** Listens on `port` (a free one by default); resolves to the endpoint's URL. */
+  async start(port = 0): Promise<string> {
+    await new Promise<void>((resolve) => this.http.listen(port, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(this.http.address() as AddressInfo).port}/mcp`;
   }
 

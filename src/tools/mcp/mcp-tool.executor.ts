@@ -90,12 +90,18 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
    * Fills in what MCP definitions leave out from their servers' lists of tools (one `tools/list`
    * per server): the description, the arguments' schema, and whether the tool changes nothing
    * (its `readOnlyHint`, unless `safe` is given). Throws ToolDefinitionError naming the tool and
-   * field when a server cannot be reached or lacks the tool.
+   * field when a server lacks the tool, or cannot be reached — unless `defer`: then the tool is
+   * left `pending`, not offered to the model. `only` limits the work to those tools.
    */
-  async complete(tools: Tool[], source: string): Promise<void> {
+  async complete(
+    tools: Tool[],
+    source: string,
+    opts: { defer?: boolean; only?: ReadonlySet<Tool> } = {},
+  ): Promise<void> {
     const lists = new Map<string, Promise<McpListedTool[]>>();
     for (const [index, tool] of tools.entries()) {
       if (tool.kind !== 'mcp' || !needsListing(tool)) continue;
+      if (opts.only && !opts.only.has(tool)) continue;
       const at = where(source, index, tool.name);
       const target = targetOf(tool);
       if ('error' in target) throw new ToolDefinitionError(`${at}: ${target.error}`);
@@ -108,9 +114,12 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
         listed = await lists.get(key)!;
       } catch (error) {
         const detail = maskSecrets(describeFailure(error, timeoutSecs), tool.secrets);
-        throw new ToolDefinitionError(
-          `${at}: field 'url': cannot list the tools of the MCP server: ${detail}`,
-        );
+        const why = `cannot list the tools of the MCP server: ${detail}`;
+        if (!opts.defer) throw new ToolDefinitionError(`${at}: field 'url': ${why}`);
+        // A server that is down must not keep the engine, and every other tool, from starting.
+        tool.pending = why;
+        this.logger.warn(`${at}: not offered to the model until its server answers: ${why}`);
+        continue;
       }
       const remote = tool.remoteName ?? tool.name;
       const found = listed.find((t) => t.name === remote);
@@ -134,6 +143,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
         tool.parameters = found.inputSchema;
       }
       if (tool.raw.safe === undefined && found.annotations?.readOnlyHint === true) tool.safe = true;
+      tool.pending = undefined;
     }
   }
 }
