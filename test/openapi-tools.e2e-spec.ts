@@ -22,21 +22,35 @@ const GET_ORDER_PARAMETERS = {
  * (URL, method, description, typed arguments), with every field of an HTTP tool besides.
  */
 describe('OpenAPI tools', () => {
-  const rig = useEngineRig((base) => ({
-    LLM_MODEL: 'm',
-    LLM_TOOLS_FILE: writeToolsFile([
-      { type: 'openapi', spec: SPEC, operation: 'getOrder', base_url: `${base}/v1` },
-      {
-        type: 'openapi',
-        name: 'place_order',
-        spec: SPEC,
-        operation: 'POST /orders',
-        base_url: `${base}/v1`,
-        headers: { 'X-Api-Key': 'k-1' },
-        retries: 0,
-      },
-    ]),
-  }));
+  const rig = useEngineRig(
+    (base) => ({
+      LLM_MODEL: 'm',
+      LLM_TOOLS_FILE: writeToolsFile([
+        { type: 'openapi', spec: SPEC, operation: 'getOrder', base_url: `${base}/v1` },
+        // The document as the service publishes it, read once when the tools are loaded.
+        {
+          type: 'openapi',
+          name: 'cancel_order',
+          spec: `${base}/specs/orders.yaml`,
+          operation: 'cancelOrder',
+          base_url: `${base}/v1`,
+        },
+        {
+          type: 'openapi',
+          name: 'place_order',
+          spec: SPEC,
+          operation: 'POST /orders',
+          base_url: `${base}/v1`,
+          headers: { 'X-Api-Key': 'k-1' },
+          retries: 0,
+        },
+      ]),
+    }),
+    (req, res) =>
+      req.path === '/specs/orders.yaml'
+        ? res.writeHead(200, { 'Content-Type': 'application/yaml' }).end(readFileSync(SPEC))
+        : res.writeHead(404).end(),
+  );
   const client = useClientPerTest(rig);
 
   it('offers each operation with its summary, description and typed arguments, and sends the request it describes', async () => {
@@ -61,6 +75,10 @@ describe('OpenAPI tools', () => {
       minimum: 1,
     });
     expect(offered.place_order.parameters.required).toEqual(['notify', 'item', 'quantity']);
+    expect(offered.cancel_order).toMatchObject({
+      description: 'Cancels an order',
+      parameters: { required: ['order_id', 'X-Reason'] },
+    });
     const [get, post] = rig.tools.requests;
     expect(get).toMatchObject({ method: 'GET', url: '/v1/orders/42?fields=status' });
     // Values typed from the document's schema: a boolean in the query, an integer in the body.
@@ -118,6 +136,10 @@ describe('OpenAPI tools', () => {
     expect(await refused({ spec: 'missing.yaml', operation: 'getOrder' })).toMatch(
       /^request body: tool #0: field 'spec' cannot be read as an OpenAPI document \(.*missing\.yaml\)/,
     );
+    // A document at a URL goes where a tool's request may go: never to cloud metadata.
+    expect(
+      await refused({ spec: 'http://169.254.169.254/openapi.yaml', operation: 'getOrder' }),
+    ).toMatch(/field 'spec' cannot be read .*refused: 169\.254\.169\.254 is an address/);
     // A file that is not YAML is named, never quoted.
     const bad = join(mkdtempSync(join(tmpdir(), 'engine-openapi-')), 'bad.yaml');
     writeFileSync(bad, 'a: [\n  secret-line-1\n  : bad\n');

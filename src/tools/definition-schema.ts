@@ -99,7 +99,7 @@ const FIELD_HINTS: Record<string, string> = {
   method: 'a non-empty string',
   headers: 'an object whose values are strings',
   type: '"http", "python", "callback", "mcp" or "openapi"',
-  spec: 'a path to an OpenAPI 3 document (JSON or YAML), relative to the tools file',
+  spec: 'a path to an OpenAPI 3 document (JSON or YAML), relative to the tools file, or its http(s) URL',
   operation: 'an operationId, or "METHOD /path" as the document writes the path',
   base_url: 'an absolute http:// or https:// URL',
   tool: "the tool's name on the MCP server (1 to 128 characters)",

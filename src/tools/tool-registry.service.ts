@@ -15,6 +15,7 @@ import { FileWatch } from './file-watch.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { listPending } from './mcp/pending-tools.js';
 import { expandOpenApi } from './openapi/openapi-expand.js';
+import { isSpecUrl } from './openapi/spec-source.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
 import {
   checkDuplicates,
@@ -117,7 +118,8 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     const named = this.fromFile.definitions.flatMap((t) => {
       const file =
         t.raw.type === 'openapi' ? t.raw.spec : t.kind === 'http' ? undefined : t.raw.file;
-      return typeof file === 'string' ? [resolve(this.baseDir(), file)] : [];
+      // A document at a URL is read again with the file, not watched.
+      return typeof file === 'string' && !isSpecUrl(file) ? [resolve(this.baseDir(), file)] : [];
     });
     return [resolve(this.config.file), ...new Set(named)];
   }
@@ -238,7 +240,10 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     opts: { deferUnreachable?: boolean } = {},
   ): Promise<Tool[]> {
     // OpenAPI entries become the HTTP tools their operations make; `raw` stays the entry.
-    const expanded = await expandOpenApi(definitions, source, this.baseDir());
+    const expanded = await expandOpenApi(definitions, source, {
+      baseDir: this.baseDir(),
+      timeoutMs: this.config.timeoutSecs * 1000,
+    });
     const { tools, warnings } = validateToolDefinitions(expanded.definitions, source, {
       baseDir: this.baseDir(),
       env: process.env,

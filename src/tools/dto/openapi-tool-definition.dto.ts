@@ -21,7 +21,7 @@ export class OpenApiToolDefinitionDto extends IntersectionType(
 
   @ApiProperty({
     description:
-      'Path of the OpenAPI 3 document (JSON or YAML) on the engine, relative to the tools file; $refs to other files are followed, never to the network',
+      "The OpenAPI 3 document (JSON or YAML): a path on the engine, relative to the tools file ($refs to other files followed, never to the network), or an http(s) URL read when the tools are loaded (only the document's own #/ references followed)",
     example: 'specs/orders.yaml',
   })
   spec!: string;

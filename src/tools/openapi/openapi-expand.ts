@@ -1,6 +1,4 @@
 /** Entries of `"type": "openapi"` made HTTP tool definitions from their OpenAPI documents. */
-import { dereference } from '@apidevtools/json-schema-ref-parser';
-import { resolve } from 'node:path';
 import {
   describe,
   OPENAPI_SCHEMA,
@@ -10,6 +8,7 @@ import {
 import { ToolDefinitionError, where } from '../definition-error.js';
 import type { ToolDefinitionInput } from '../tool-definition.js';
 import { OperationError, operationTool, type OpenApiSpec } from './openapi-operation.js';
+import { readSpec, specLocation } from './spec-source.js';
 
 const OPENAPI_FIELDS = new Set(Object.keys(OPENAPI_SCHEMA.properties));
 /** The fields that say where the operation is, not part of the HTTP tool it makes. */
@@ -24,19 +23,12 @@ export interface Expanded {
   warnings: string[];
 }
 
-/** Reads a document once per expansion: JSON or YAML, `$ref`s resolved (files, never the network). */
-function reader(baseDir: string) {
+/** Reads a document once per expansion (a file or a URL, see readSpec). */
+function reader(baseDir: string, timeoutMs: number) {
   const specs = new Map<string, Promise<OpenApiSpec>>();
-  return (file: string) => {
-    const path = resolve(baseDir, file);
-    if (!specs.has(path))
-      specs.set(
-        path,
-        dereference<OpenApiSpec>(path, {
-          resolve: { http: false },
-          dereference: { circular: 'ignore' },
-        }),
-      );
+  return (spec: string) => {
+    const path = specLocation(spec, baseDir);
+    if (!specs.has(path)) specs.set(path, readSpec(path, timeoutMs));
     return { path, spec: specs.get(path)! };
   };
 }
@@ -51,12 +43,12 @@ function reader(baseDir: string) {
 export async function expandOpenApi(
   input: unknown,
   source: string,
-  baseDir: string,
+  options: { baseDir: string; timeoutMs: number },
 ): Promise<Expanded> {
   const origins = new Map<number, ToolDefinitionInput>();
   const warnings: string[] = [];
   if (!Array.isArray(input)) return { definitions: input, origins, warnings };
-  const read = reader(baseDir);
+  const read = reader(options.baseDir, options.timeoutMs);
   const definitions = await Promise.all(
     input.map(async (entry: unknown, index) => {
       if ((entry as { type?: unknown } | null)?.type !== 'openapi') return entry;
