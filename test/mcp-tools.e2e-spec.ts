@@ -5,6 +5,7 @@ import { McpTestServer } from './support/mcp-server.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
 import {
   callOnce,
+  offeredNames,
   pieces,
   useClientPerTest,
   useEngineRig,
@@ -364,12 +365,7 @@ describe('MCP tools whose server is down at start-up', () => {
     ]),
   }));
   const client = useClientPerTest(rig);
-  const offered = async () => {
-    rig.llm.reset();
-    rig.llm.enqueue(sseText(['ok']));
-    await client.ws.turn('hello');
-    return rig.llm.requests[0]!.body.tools.map((t: any) => t.function.name as string);
-  };
+  const offered = () => offeredNames(rig, client.ws);
   const health = async () =>
     ((await (await fetch(`${rig.engine.httpUrl}/health`)).json()) as any).tools;
 

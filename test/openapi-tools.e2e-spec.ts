@@ -1,9 +1,11 @@
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { sseText } from './support/fake-llm.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
-import { useClientPerTest, useEngineRig, xmlCall } from './support/turn-harness.js';
+import { offeredNames, useClientPerTest, useEngineRig, xmlCall } from './support/turn-harness.js';
 import { untilAsync } from './support/waiting.js';
 
 const SPEC = resolve('test/fixtures/openapi/orders.yaml');
@@ -192,5 +194,48 @@ describe('OpenAPI documents watched for changes', () => {
       async () => (await described()).startsWith('Where an order is'),
       'the edited document',
     );
+  });
+});
+
+/** A document at a URL that cannot be read when the engine starts: the tool waits, the engine does not. */
+describe('OpenAPI documents at a URL that is down at start-up', () => {
+  let port = 0;
+  const publisher = createServer((_req, res) => res.end(readFileSync(SPEC)));
+  beforeAll(async () => {
+    await new Promise<void>((r) => publisher.listen(0, '127.0.0.1', r));
+    port = (publisher.address() as AddressInfo).port;
+    await new Promise((r) => publisher.close(r));
+  });
+  afterAll(() => new Promise((r) => publisher.close(r)));
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    LLM_TOOL_BREAKER_COOLDOWN_SECS: '0.3',
+    LLM_TOOLS_FILE: writeToolsFile([
+      { name: 'get_weather', url: `${base}/{city}`, method: 'GET' },
+      {
+        type: 'openapi',
+        spec: `http://127.0.0.1:${port}/openapi.yaml`,
+        operation: 'getOrder',
+        base_url: base,
+      },
+    ]),
+  }));
+  const client = useClientPerTest(rig);
+  const offered = () => offeredNames(rig, client.ws);
+
+  it('starts without the tool, and offers it once the document can be read', async () => {
+    expect(await offered()).toEqual(['get_weather']);
+    const health = async () =>
+      ((await (await fetch(`${rig.engine.httpUrl}/health`)).json()) as any).tools.unavailable;
+    expect(await health()).toEqual(['getOrder']);
+    await new Promise<void>((r) => publisher.listen(port, '127.0.0.1', r));
+    await untilAsync(async () => (await offered()).includes('getOrder'), 'the document read');
+    expect(await health()).toEqual([]);
+    const [, tool] = ((await (await fetch(`${rig.engine.httpUrl}/api/tools`)).json()) as any).tools;
+    expect(tool).toEqual(expect.objectContaining({ type: 'openapi', operation: 'getOrder' }));
+    const described = await (
+      await fetch(`${rig.engine.httpUrl}/api/tools/getOrder/offered`)
+    ).json();
+    expect(described).toMatchObject({ description: expect.stringMatching(/^Status of an order/) });
   });
 });

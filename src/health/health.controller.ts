@@ -108,7 +108,7 @@ export class HealthController {
       tools: {
         count: snapshot.definitions.length,
         source: snapshot.source,
-        // Circuits open, and MCP tools whose server was down when the tools were read.
+        // Circuits open, and tools whose MCP server or OpenAPI document was down at loading.
         unavailable: [
           ...new Set([...this.guards.unavailableTools(), ...this.registry.pendingTools()]),
         ],

@@ -13,7 +13,7 @@ import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../con
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { FileWatch } from './file-watch.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
-import { listPending } from './mcp/pending-tools.js';
+import { PendingTries } from './pending-tools.js';
 import { expandOpenApi } from './openapi/openapi-expand.js';
 import { isSpecUrl } from './openapi/spec-source.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
@@ -36,8 +36,8 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   /** The definitions the file gave last (what a watch compares and reads code files of). */
   private fromFile: ToolSnapshot = snapshotOf('none', []);
   private watch: FileWatch | undefined;
-  /** The next try at listing the MCP tools left pending (servers down when the file was read). */
-  private pendingTry: NodeJS.Timeout | undefined;
+  /** Tries at the tools left pending (MCP servers, OpenAPI documents down when the file was read). */
+  private readonly pending: PendingTries;
 
   constructor(
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
@@ -47,6 +47,13 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     private readonly metrics: EngineMetrics,
     private readonly mcp: McpToolExecutor,
   ) {
+    // At most once a second: a cool-down of 0 must not spin.
+    const delayMs = Math.max(config.breakerCooldownSecs, 1) * 1000;
+    this.pending = new PendingTries(
+      delayMs,
+      (t, only) => this.completePending(t, only),
+      this.logger,
+    );
     sync.onInstall(async (definitions) => {
       await this.install(definitions, 'request body (accepted by another engine process)');
     });
@@ -74,43 +81,37 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.watch?.stop();
-    clearTimeout(this.pendingTry);
+    this.pending.stop();
   }
 
-  /** Active MCP tools not offered to the model yet: their servers were down when last tried. */
+  /** Active tools not offered to the model yet: their MCP server or OpenAPI document was down. */
   pendingTools(): string[] {
     return this.active()
       .definitions.filter((t) => t.pending !== undefined)
       .map((t) => t.name);
   }
 
-  /**
-   * Tries again, after LLM_TOOL_BREAKER_COOLDOWN_SECS, to list the MCP tools the active set left
-   * pending; those listed are offered from the next turn. A set replaced meanwhile has its own tries.
-   */
+  /** Schedules the next try at the tools the active set left pending (see PendingTries). */
   private tryPendingLater(): void {
-    clearTimeout(this.pendingTry);
-    const snapshot = this.current;
-    if (!snapshot.definitions.some((t) => t.pending !== undefined)) return;
-    this.pendingTry = setTimeout(
-      () => void this.completePending(snapshot),
-      // At most once a second: a cool-down of 0 must not spin.
-      Math.max(this.config.breakerCooldownSecs, 1) * 1000,
+    this.pending.schedule(
+      this.current,
+      (snapshot) => this.current === snapshot,
+      (next) => {
+        if (this.fromFile === this.current) this.fromFile = next;
+        this.current = next;
+      },
     );
-    this.pendingTry.unref();
   }
 
-  private async completePending(snapshot: ToolSnapshot): Promise<void> {
-    const next = await listPending(snapshot, (tools, only) =>
-      this.mcp.complete(tools, 'tools file (MCP tools pending)', { defer: true, only }),
-    );
-    if (this.current !== snapshot) return;
-    if (next.error) this.logger.error(next.error);
-    if (next.offered.length > 0)
-      this.logger.log(`MCP tool(s) ${next.offered.join(', ')} listed: offered from the next turn`);
-    if (this.fromFile === snapshot) this.fromFile = next.snapshot;
-    this.current = next.snapshot;
-    this.tryPendingLater();
+  /** Makes ready what `only` holds of `tools`: MCP tools listed, OpenAPI documents read. */
+  private async completePending(tools: Tool[], only: ReadonlySet<Tool>): Promise<void> {
+    const label = 'tools file (tools pending)';
+    await this.mcp.complete(tools, label, { defer: true, only });
+    for (const tool of only) {
+      if (tool.raw.type !== 'openapi') continue;
+      const [fresh] = await this.validate([tool.raw], label, { deferUnreachable: true });
+      Object.assign(tool, fresh, { pending: fresh!.pending });
+    }
   }
 
   /** The tools file, the Python files its code tools name and the OpenAPI documents. */
@@ -243,12 +244,19 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     const expanded = await expandOpenApi(definitions, source, {
       baseDir: this.baseDir(),
       timeoutMs: this.config.timeoutSecs * 1000,
+      defer: opts.deferUnreachable,
     });
     const { tools, warnings } = validateToolDefinitions(expanded.definitions, source, {
       baseDir: this.baseDir(),
       env: process.env,
     });
     for (const [index, entry] of expanded.origins) tools[index]!.raw = entry;
+    for (const [index, why] of expanded.pending) {
+      tools[index]!.pending = why;
+      this.logger.warn(
+        `${where(source, index, tools[index]!.name)}: not offered to the model until a later try succeeds: ${why}`,
+      );
+    }
     [...expanded.warnings, ...warnings].forEach((w) => this.logger.warn(w));
     await this.analyzeCode(tools, source);
     await this.mcp.complete(tools, source, { defer: opts.deferUnreachable });

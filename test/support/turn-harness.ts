@@ -125,3 +125,11 @@ export async function callOnce(
   const turn = await ws.turn(`use ${name}`, 10_000);
   return { read: toolRead(rig.llm), result: turn.find((m) => m.type === 'tool_result')! };
 }
+
+/** The names of the tools the model is offered in a new turn of `ws` (the fake LLM forgets first). */
+export async function offeredNames(rig: EngineRig, ws: WsClient): Promise<string[]> {
+  rig.llm.reset();
+  rig.llm.enqueue(sseText(['ok']));
+  await ws.turn('hello');
+  return rig.llm.requests[0]!.body.tools.map((t: any) => t.function.name as string);
+}

@@ -8,7 +8,7 @@ import {
 import { ToolDefinitionError, where } from '../definition-error.js';
 import type { ToolDefinitionInput } from '../tool-definition.js';
 import { OperationError, operationTool, type OpenApiSpec } from './openapi-operation.js';
-import { readSpec, specLocation } from './spec-source.js';
+import { isSpecUrl, readSpec, specLocation } from './spec-source.js';
 
 const OPENAPI_FIELDS = new Set(Object.keys(OPENAPI_SCHEMA.properties));
 /** The fields that say where the operation is, not part of the HTTP tool it makes. */
@@ -20,8 +20,13 @@ export interface Expanded {
   definitions: unknown;
   /** Index → the OpenAPI entry as given (what the tool's `raw` shows). */
   origins: Map<number, ToolDefinitionInput>;
+  /** Index → why the tool is left pending: its document's URL could not be read (with `defer`). */
+  pending: Map<number, string>;
   warnings: string[];
 }
+
+/** The stand-in for a tool whose document cannot be read now: never offered, never called. */
+const PENDING_URL = 'http://openapi-document-pending.invalid/';
 
 /** Reads a document once per expansion (a file or a URL, see readSpec). */
 function reader(baseDir: string, timeoutMs: number) {
@@ -43,11 +48,12 @@ function reader(baseDir: string, timeoutMs: number) {
 export async function expandOpenApi(
   input: unknown,
   source: string,
-  options: { baseDir: string; timeoutMs: number },
+  options: { baseDir: string; timeoutMs: number; defer?: boolean },
 ): Promise<Expanded> {
   const origins = new Map<number, ToolDefinitionInput>();
+  const pending = new Map<number, string>();
   const warnings: string[] = [];
-  if (!Array.isArray(input)) return { definitions: input, origins, warnings };
+  if (!Array.isArray(input)) return { definitions: input, origins, pending, warnings };
   const read = reader(options.baseDir, options.timeoutMs);
   const definitions = await Promise.all(
     input.map(async (entry: unknown, index) => {
@@ -72,10 +78,19 @@ export async function expandOpenApi(
           throw new ToolDefinitionError(
             `${at}: field '${error.field}'${error.message.startsWith('is ') ? ' ' : ': '}${error.message}`,
           );
-        throw new ToolDefinitionError(
-          // The first line only: a YAML parser's message goes on to quote the file.
-          `${at}: field 'spec' cannot be read as an OpenAPI document (${path}): ${(error as Error).message.split('\n')[0]}`,
-        );
+        // The first line only: a YAML parser's message goes on to quote the file.
+        const why = `cannot be read as an OpenAPI document (${path}): ${(error as Error).message.split('\n')[0]}`;
+        if (!options.defer || !isSpecUrl(def.spec!))
+          throw new ToolDefinitionError(`${at}: field 'spec' ${why}`);
+        // A service that is down must not keep the engine, and every other tool, from starting.
+        const name = def.name ?? (NAME.test(def.operation!) ? def.operation : undefined);
+        if (name === undefined)
+          throw new ToolDefinitionError(
+            `${at}: field 'name' is required: the document ${why}, and the tool needs a name before it can be`,
+          );
+        origins.set(index, def);
+        pending.set(index, `its document ${why}`);
+        return { ...ownless(def), name, url: PENDING_URL, method: 'GET' };
       }
       const name = def.name ?? made.operationId;
       if (name === undefined || !NAME.test(name))
@@ -91,9 +106,8 @@ export async function expandOpenApi(
           `${where(source, index, name)}: arguments of operation ${JSON.stringify(def.operation)} the tool cannot send are left out: ${made.skipped.join(', ')}`,
         );
       origins.set(index, def);
-      const rest = Object.fromEntries(Object.entries(def).filter(([k]) => !OWN_FIELDS.has(k)));
       return {
-        ...rest,
+        ...ownless(def),
         name,
         url: made.url,
         method: made.method,
@@ -103,5 +117,10 @@ export async function expandOpenApi(
       };
     }),
   );
-  return { definitions, origins, warnings };
+  return { definitions, origins, pending, warnings };
+}
+
+/** The entry without the fields that say where its operation is. */
+function ownless(def: ToolDefinitionInput): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(def).filter(([k]) => !OWN_FIELDS.has(k)));
 }

@@ -1,4 +1,4 @@
-import { snapshotOf, type Tool } from '../tool-definition.js';
+import { snapshotOf, type Tool } from './tool-definition.js';
 import { listPending } from './pending-tools.js';
 
 const tool = (name: string, pending?: string) =>

@@ -1,0 +1,78 @@
+/** MCP tools left pending (their servers down when the tools were read), tried again. Pure. */
+import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
+
+export interface PendingOutcome {
+  /** The same set, the tools listed this time no longer pending. */
+  snapshot: ToolSnapshot;
+  offered: string[];
+  /** A server answered but the definition cannot be completed (it lacks the tool, …). */
+  error?: string;
+}
+
+/**
+ * Copies of `snapshot`'s pending tools go through `complete` (which clears `pending` on those it
+ * lists, and leaves the others pending); the snapshot itself, in use by turns, is not changed.
+ */
+export async function listPending(
+  snapshot: ToolSnapshot,
+  complete: (tools: Tool[], only: ReadonlySet<Tool>) => Promise<void>,
+): Promise<PendingOutcome> {
+  const retried = new Set<Tool>();
+  const definitions = snapshot.definitions.map((t) => {
+    if (t.pending === undefined) return t;
+    const copy = { ...t };
+    retried.add(copy);
+    return copy;
+  });
+  let error: string | undefined;
+  try {
+    await complete(definitions, retried);
+  } catch (e) {
+    error = (e as Error).message;
+  }
+  const offered = [...retried].filter((t) => t.pending === undefined).map((t) => t.name);
+  return { snapshot: snapshotOf(snapshot.source, definitions), offered, ...(error && { error }) };
+}
+
+/**
+ * Tries again, every `delayMs`, to make the tools a set left pending (MCP servers or OpenAPI
+ * documents that could not be reached when the tools file was read); what a try makes ready is
+ * offered from the next turn. A set replaced meanwhile has its own tries.
+ */
+export class PendingTries {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly delayMs: number,
+    private readonly complete: (tools: Tool[], only: ReadonlySet<Tool>) => Promise<void>,
+    private readonly logger: { log(message: string): void; error(message: string): void },
+  ) {}
+
+  /**
+   * Schedules a try for `snapshot`'s pending tools, if any; `install(next)` replaces it when it is
+   * still the active set (`isActive`), and schedules the next try.
+   */
+  schedule(
+    snapshot: ToolSnapshot,
+    isActive: (snapshot: ToolSnapshot) => boolean,
+    install: (next: ToolSnapshot) => void,
+  ): void {
+    this.stop();
+    if (!snapshot.definitions.some((t) => t.pending !== undefined)) return;
+    this.timer = setTimeout(() => {
+      void listPending(snapshot, this.complete).then((next) => {
+        if (!isActive(snapshot)) return;
+        if (next.error) this.logger.error(next.error);
+        if (next.offered.length > 0)
+          this.logger.log(`tool(s) ${next.offered.join(', ')} ready: offered from the next turn`);
+        install(next.snapshot);
+        this.schedule(next.snapshot, isActive, install);
+      });
+    }, this.delayMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+}
