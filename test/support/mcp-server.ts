@@ -38,7 +38,11 @@ export class McpTestServer {
   private readonly sessions = new Map<string, StreamableHTTPServerTransport>();
   private readonly http: HttpServer;
 
-  constructor(private readonly tools: McpTestTool[]) {
+  /** `json`: answers as one JSON body, not an event stream (the transport's enableJsonResponse). */
+  constructor(
+    private readonly tools: McpTestTool[],
+    private readonly options: { json?: boolean } = {},
+  ) {
     this.http = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -83,6 +87,7 @@ export class McpTestServer {
     this.sessionsOpened++;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: this.options.json === true,
       onsessioninitialized: (id) => void this.sessions.set(id, transport),
     });
     const server = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });

@@ -1,11 +1,11 @@
-import { McpTestServer } from '../../../test/support/mcp-server.js';
+import { McpTestServer, type McpTestTool } from '../../../test/support/mcp-server.js';
 import { MAX_MCP_CONNECTIONS, McpClients, type McpTarget } from './mcp-clients.js';
 
 /** Connections to a real MCP server (the SDK's Streamable HTTP transport) on loopback. */
 describe('McpClients', () => {
   let release: () => void = () => undefined;
   let held = new Promise<void>((r) => (release = r));
-  const server = new McpTestServer([
+  const tools: McpTestTool[] = [
     {
       name: 'hold',
       answer: async (_args, { signal }) => {
@@ -17,7 +17,9 @@ describe('McpClients', () => {
       },
     },
     { name: 'echo', answer: (args) => ({ content: [{ type: 'text', text: String(args.v) }] }) },
-  ]);
+    { name: 'big', answer: () => ({ content: [{ type: 'text', text: 'x'.repeat(300_000) }] }) },
+  ];
+  const server = new McpTestServer(tools);
   let url = '';
   let clients: McpClients;
   beforeAll(async () => {
@@ -25,7 +27,7 @@ describe('McpClients', () => {
   });
   afterAll(() => server.stop());
   beforeEach(() => {
-    clients = new McpClients('test');
+    clients = new McpClients('test', 1024 * 1024);
     held = new Promise<void>((r) => (release = r));
     server.sessionsOpened = 0;
   });
@@ -60,4 +62,24 @@ describe('McpClients', () => {
     expect((await first).content).toEqual([{ type: 'text', text: 'released' }]);
     expect(server.sessionsOpened).toBe(MAX_MCP_CONNECTIONS + 1);
   });
+
+  it.each([false, true])(
+    'refuses an answer larger than its limit, and the next call goes through (JSON answers: %s)',
+    async (json) => {
+      const other = json ? new McpTestServer([...tools], { json: true }) : undefined;
+      const at = other ? { url: await other.start(), headers: {} } : target();
+      const bounded = new McpClients('test', 100_000);
+      try {
+        await expect(bounded.call(at, 'big', {}, limits)).rejects.toThrow(
+          "the MCP server's answer is larger than LLM_TOOL_MAX_RESPONSE_BYTES (100000 bytes)",
+        );
+        expect((await bounded.call(at, 'echo', { v: 2 }, limits)).content).toEqual([
+          { type: 'text', text: '2' },
+        ]);
+      } finally {
+        await bounded.close();
+        await other?.stop();
+      }
+    },
+  );
 });

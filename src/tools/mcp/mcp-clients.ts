@@ -6,8 +6,7 @@ import {
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { LRUCache } from 'lru-cache';
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { traceparent } from '../../common/trace-context.js';
+import { boundedFetch, traceIds } from './mcp-fetch.js';
 import type { McpCallResult } from './mcp-result.js';
 
 /** Where an MCP tool's calls go: its server's URL and the headers sent with each request. */
@@ -29,18 +28,6 @@ export interface McpLimits {
   signal?: AbortSignal;
   /** The turn's trace id: each HTTP request of the call carries a W3C `traceparent` of it. */
   traceId?: string;
-}
-
-/** The trace id of the call whose requests are being sent (connections are shared by calls). */
-const traceIds = new AsyncLocalStorage<string | undefined>();
-
-/** fetch, with a `traceparent` for the current call's trace unless the tool's headers set one. */
-function tracedFetch(url: string | URL, init?: RequestInit): Promise<Response> {
-  const traceId = traceIds.getStore();
-  if (traceId === undefined) return fetch(url, init);
-  const headers = new Headers(init?.headers);
-  if (!headers.has('traceparent')) headers.set('traceparent', traceparent(traceId));
-  return fetch(url, { ...init, headers });
 }
 
 /** Connections kept open at most (different servers, or different headers such as a user's token). */
@@ -87,7 +74,11 @@ export class McpClients {
     },
   });
 
-  constructor(private readonly clientName: string) {}
+  constructor(
+    private readonly clientName: string,
+    /** The largest answer read from a server (LLM_TOOL_MAX_RESPONSE_BYTES). */
+    private readonly maxResponseBytes: number,
+  ) {}
 
   /** Every tool the server lists, following its pages. */
   list(target: McpTarget, limits: McpLimits): Promise<McpListedTool[]> {
@@ -168,7 +159,7 @@ export class McpClients {
     const client = new Client({ name: this.clientName, version: '1' });
     const transport = new StreamableHTTPClientTransport(new URL(target.url), {
       requestInit: { headers: target.headers },
-      fetch: tracedFetch,
+      fetch: boundedFetch(this.maxResponseBytes),
     });
     const connection: Connection = {
       client: client.connect(transport, { timeout: timeoutMs }).then(() => client),

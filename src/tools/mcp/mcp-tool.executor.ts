@@ -11,6 +11,7 @@ import { maskSecrets } from '../tool-secrets.js';
 import { parametersProblem } from '../tool-validation.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpClients, type McpListedTool, type McpTarget } from './mcp-clients.js';
+import { TOO_LARGE } from './mcp-fetch.js';
 import { needsListing } from './mcp-definition.js';
 import { mcpResultText } from './mcp-result.js';
 
@@ -26,13 +27,14 @@ const REQUEST_TIMEOUT = -32001;
 @Injectable()
 export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
   private readonly logger = new Logger(McpToolExecutor.name);
-  private readonly clients = new McpClients('audio-agent-engine');
+  private readonly clients: McpClients;
 
   constructor(
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
     private readonly guards: ToolGuards,
   ) {
     super();
+    this.clients = new McpClients('audio-agent-engine', config.maxResponseBytes);
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -173,6 +175,7 @@ function describeFailure(error: unknown, timeoutSecs: number): string {
   const err = error as { code?: unknown; message?: string; cause?: { code?: string } };
   if (err.code === REQUEST_TIMEOUT || (error as Error).name === 'TimeoutError')
     return `timed out after ${timeoutSecs}s`;
+  if (err.code === TOO_LARGE) return (err.message ?? '').replace(/^MCP error -?\d+: /, '');
   if (err.cause?.code) return `cannot reach the MCP server (${err.cause.code})`;
   const cause = (err.cause as { message?: string } | undefined)?.message;
   if (err.message === 'fetch failed' && cause) return `cannot reach the MCP server (${cause})`;
