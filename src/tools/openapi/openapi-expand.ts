@@ -72,7 +72,8 @@ export async function expandOpenApi(
       const { path, spec } = read(def.spec!);
       let made;
       try {
-        made = operationTool(await spec, def.operation!, def.base_url);
+        const documentUrl = isSpecUrl(path) ? path : undefined;
+        made = operationTool(await spec, def.operation!, def.base_url, documentUrl);
       } catch (error) {
         if (error instanceof OperationError)
           throw new ToolDefinitionError(

@@ -75,3 +75,31 @@ describe('operationTool', () => {
     expect(operationTool(relative, 'getOrder', 'http://x').url).toBe('http://x/orders/{order_id}');
   });
 });
+
+describe('operationTool on documents read from a URL, and odd names', () => {
+  const doc = (path: string, parameters: unknown[]): OpenApiSpec =>
+    ({
+      servers: [{ url: '/api/v2' }],
+      paths: { [path]: { get: { operationId: 'op', parameters } } },
+    }) as OpenApiSpec;
+
+  it("resolves a relative server URL against the document's", () => {
+    const made = operationTool(
+      doc('/items', []),
+      'op',
+      undefined,
+      'http://svc.internal:8080/docs/openapi.json',
+    );
+    expect(made.url).toBe('http://svc.internal:8080/api/v2/items');
+  });
+
+  it('refuses a path parameter whose name a placeholder cannot hold', () => {
+    expect(() =>
+      operationTool(
+        doc('/items/{item id}', [{ name: 'item id', in: 'path', required: true }]),
+        'op',
+        'http://x',
+      ),
+    ).toThrow('its path parameter "item id" has a name a {placeholder} cannot hold');
+  });
+});

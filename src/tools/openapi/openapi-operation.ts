@@ -6,6 +6,8 @@ import { QUERY_VERBS } from '../http-request-builder.js';
 import type { JsonSchema } from '../tool-definition.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+/** What an HTTP tool's `{placeholder}` may be named. */
+const PLACEHOLDER_NAME = /^[A-Za-z0-9_.-]+$/;
 
 /** Why an operation cannot be a tool, for the definition field it concerns. */
 export class OperationError extends Error {
@@ -89,18 +91,35 @@ function findOperation(
 }
 
 /** The spec's first server URL, its variables at their defaults; `base_url` overrides it. */
-function serverUrl(spec: OpenApiSpec, baseUrl: string | undefined): string {
+function serverUrl(
+  spec: OpenApiSpec,
+  baseUrl: string | undefined,
+  documentUrl: string | undefined,
+): string {
   if (baseUrl !== undefined) return baseUrl.replace(/\/+$/, '');
   const server = spec.servers?.[0];
-  const url = String(server?.url ?? '').replace(/\{([^}]+)\}/g, (whole, name: string) =>
+  let url = String(server?.url ?? '').replace(/\{([^}]+)\}/g, (whole, name: string) =>
     String(server?.variables?.[name]?.default ?? whole),
   );
+  // A relative server URL is relative to where the document was read (OpenAPI 3, "servers").
+  if (documentUrl !== undefined && !/^https?:\/\//i.test(url))
+    url = new URL(url || '/', documentUrl).href;
   if (!/^https?:\/\//i.test(url))
     throw new OperationError(
       'base_url',
       `is required: the spec's servers give no absolute http(s) URL${url ? ` (${JSON.stringify(url)})` : ''}`,
     );
   return url.replace(/\/+$/, '');
+}
+
+/** `{name}` for a parameter filled from its argument, if the name can be a placeholder's. */
+function placeholder(p: Parameter): string {
+  if (!PLACEHOLDER_NAME.test(p.name))
+    throw new OperationError(
+      'operation',
+      `its ${p.in} parameter ${JSON.stringify(p.name)} has a name a {placeholder} cannot hold (letters, digits, "_", "-", ".")`,
+    );
+  return `{${p.name}}`;
 }
 
 /** The object schema of a JSON request body: its properties and required names (`allOf` merged). */
@@ -140,7 +159,12 @@ function bodySchema(
  * parameters become header placeholders when required (skipped otherwise); a JSON object body's
  * properties become arguments. Cookie parameters are skipped.
  */
-export function operationTool(spec: OpenApiSpec, ref: string, baseUrl?: string): OperationTool {
+export function operationTool(
+  spec: OpenApiSpec,
+  ref: string,
+  baseUrl?: string,
+  documentUrl?: string,
+): OperationTool {
   const { method, path, op, shared } = findOperation(spec, ref);
   const byKey = new Map<string, Parameter>();
   for (const p of [...shared, ...(op.parameters ?? [])]) byKey.set(`${p.in}:${p.name}`, p);
@@ -168,9 +192,10 @@ export function operationTool(spec: OpenApiSpec, ref: string, baseUrl?: string):
         skipped.push(`query parameter '${p.name}'`);
         continue;
       }
-      query.push(`${encodeURIComponent(p.name)}={${p.name}}`);
+      query.push(`${encodeURIComponent(p.name)}=${placeholder(p)}`);
     }
-    if (p.in === 'header') headers[p.name] = `{${p.name}}`;
+    if (p.in === 'header') headers[p.name] = placeholder(p);
+    if (p.in === 'path') placeholder(p);
     take(p);
   }
   const body = QUERY_VERBS.has(method) ? undefined : bodySchema(op);
@@ -190,7 +215,7 @@ export function operationTool(spec: OpenApiSpec, ref: string, baseUrl?: string):
   };
   const summary = typeof op.summary === 'string' ? op.summary.trim() : '';
   const details = typeof op.description === 'string' ? op.description.trim() : '';
-  const url = `${serverUrl(spec, baseUrl)}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`;
+  const url = `${serverUrl(spec, baseUrl, documentUrl)}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`;
   return {
     url,
     method,
