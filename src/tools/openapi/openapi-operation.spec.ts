@@ -77,11 +77,10 @@ describe('operationTool', () => {
 });
 
 describe('operationTool on documents read from a URL, and odd names', () => {
-  const doc = (path: string, parameters: unknown[]): OpenApiSpec =>
-    ({
-      servers: [{ url: '/api/v2' }],
-      paths: { [path]: { get: { operationId: 'op', parameters } } },
-    }) as OpenApiSpec;
+  const doc = (path: string, parameters: unknown[]): OpenApiSpec => ({
+    servers: [{ url: '/api/v2' }],
+    paths: { [path]: { get: { operationId: 'op', parameters } } },
+  });
 
   it("resolves a relative server URL against the document's", () => {
     const made = operationTool(
