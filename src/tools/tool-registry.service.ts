@@ -5,24 +5,15 @@ import {
   type OnModuleDestroy,
   type OnModuleInit,
 } from '@nestjs/common';
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { ClusterLink } from '../cluster/cluster-link.js';
-import { CodeToolService } from '../code-tools/code-tool.service.js';
 import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../config/app.config.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { FileWatch } from './file-watch.js';
-import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { PendingTries } from './pending-tools.js';
-import { expandOpenApi } from './openapi/openapi-expand.js';
-import { isSpecUrl } from './openapi/spec-source.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
-import {
-  checkDuplicates,
-  ToolDefinitionError,
-  validateToolDefinitions,
-  where,
-} from './tool-validation.js';
+import { ToolLoader } from './tool-loader.service.js';
+
+const OTHER_PROCESS = 'request body (accepted by another engine process)';
 
 /**
  * The active tool set (seed §2): the file, read once at start-up (and again when it changes,
@@ -42,20 +33,19 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
     @Inject(llmConfig.KEY) private readonly llm: LlmConfig,
-    private readonly code: CodeToolService,
     private readonly sync: ClusterLink,
     private readonly metrics: EngineMetrics,
-    private readonly mcp: McpToolExecutor,
+    private readonly loader: ToolLoader,
   ) {
     // At most once a second: a cool-down of 0 must not spin.
     const delayMs = Math.max(config.breakerCooldownSecs, 1) * 1000;
     this.pending = new PendingTries(
       delayMs,
-      (t, only) => this.completePending(t, only),
+      (t, only) => this.loader.completePending(t, only),
       this.logger,
     );
     sync.onInstall(async (definitions) => {
-      await this.install(definitions, 'request body (accepted by another engine process)');
+      await this.install(definitions, OTHER_PROCESS, { deferUnreachable: true });
     });
   }
 
@@ -64,14 +54,13 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
    * engine processes, a process started later takes the override the others have.
    */
   async onModuleInit(): Promise<void> {
-    this.current = this.fromFile = await this.loadFile();
+    this.current = this.fromFile = await this.loader.loadFile();
     this.tryPendingLater();
     const override = await this.sync.current();
-    if (override !== null)
-      await this.install(override, 'request body (accepted by another engine process)');
+    if (override !== null) await this.install(override, OTHER_PROCESS, { deferUnreachable: true });
     if (this.config.enabled && this.config.file !== '' && this.config.fileWatchSecs > 0) {
       this.watch = new FileWatch(
-        () => this.watchedFiles(),
+        () => this.loader.watchedFiles(this.fromFile),
         this.config.fileWatchSecs * 1000,
         () => this.reloadFile(),
       );
@@ -103,28 +92,6 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     );
   }
 
-  /** Makes ready what `only` holds of `tools`: MCP tools listed, OpenAPI documents read. */
-  private async completePending(tools: Tool[], only: ReadonlySet<Tool>): Promise<void> {
-    const label = 'tools file (tools pending)';
-    await this.mcp.complete(tools, label, { defer: true, only });
-    for (const tool of only) {
-      if (tool.raw.type !== 'openapi') continue;
-      const [fresh] = await this.validate([tool.raw], label, { deferUnreachable: true });
-      Object.assign(tool, fresh, { pending: fresh!.pending });
-    }
-  }
-
-  /** The tools file, the Python files its code tools name and the OpenAPI documents. */
-  private watchedFiles(): string[] {
-    const named = this.fromFile.definitions.flatMap((t) => {
-      const file =
-        t.raw.type === 'openapi' ? t.raw.spec : t.kind === 'http' ? undefined : t.raw.file;
-      // A document at a URL is read again with the file, not watched.
-      return typeof file === 'string' && !isSpecUrl(file) ? [resolve(this.baseDir(), file)] : [];
-    });
-    return [resolve(this.config.file), ...new Set(named)];
-  }
-
   /**
    * The tools file changed: its definitions replace the file's from the next turn. An invalid
    * file changes nothing (the error names the file, tool and field); an override from
@@ -133,7 +100,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   private async reloadFile(): Promise<void> {
     let snapshot: ToolSnapshot;
     try {
-      snapshot = await this.loadFile();
+      snapshot = await this.loader.loadFile();
     } catch (error) {
       this.metrics.toolsFileReload('invalid');
       this.logger.error(
@@ -184,7 +151,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     opts: { dryRun?: boolean } = {},
   ): Promise<ToolSnapshot> {
     // A dry run checks as an install would and answers the set it would make, changing nothing.
-    if (opts.dryRun) return snapshotOf('request', await this.validate(definitions, source));
+    if (opts.dryRun) return snapshotOf('request', await this.loader.validate(definitions, source));
     const snapshot = await this.install(definitions, source);
     await this.sync.publish(definitions);
     return snapshot;
@@ -218,9 +185,18 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     );
   }
 
-  private async install(definitions: unknown, source: string): Promise<ToolSnapshot> {
-    const tools = await this.validate(definitions, source);
+  /**
+   * With `deferUnreachable` (a set another process accepted), a server or document that this
+   * process cannot reach now leaves its tools pending rather than the processes' sets apart.
+   */
+  private async install(
+    definitions: unknown,
+    source: string,
+    opts: { deferUnreachable?: boolean } = {},
+  ): Promise<ToolSnapshot> {
+    const tools = await this.loader.validate(definitions, source, opts);
     this.current = snapshotOf('request', tools);
+    this.tryPendingLater();
     this.logger.log(
       `installed ${tools.length} definition(s) from ${source}; they apply from the next turn`,
     );
@@ -229,80 +205,5 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
         'tool calling is disabled (LLM_TOOLS_ENABLED=false): the override is kept but unused',
       );
     return this.active();
-  }
-
-  private baseDir(): string {
-    return this.config.file ? dirname(resolve(this.config.file)) : process.cwd();
-  }
-
-  private async validate(
-    definitions: unknown,
-    source: string,
-    opts: { deferUnreachable?: boolean } = {},
-  ): Promise<Tool[]> {
-    // OpenAPI entries become the HTTP tools their operations make; `raw` stays the entry.
-    const expanded = await expandOpenApi(definitions, source, {
-      baseDir: this.baseDir(),
-      timeoutMs: this.config.timeoutSecs * 1000,
-      defer: opts.deferUnreachable,
-    });
-    const { tools, warnings } = validateToolDefinitions(expanded.definitions, source, {
-      baseDir: this.baseDir(),
-      env: process.env,
-    });
-    for (const [index, entry] of expanded.origins) tools[index]!.raw = entry;
-    for (const [index, why] of expanded.pending) {
-      tools[index]!.pending = why;
-      this.logger.warn(
-        `${where(source, index, tools[index]!.name)}: not offered to the model until a later try succeeds: ${why}`,
-      );
-    }
-    [...expanded.warnings, ...warnings].forEach((w) => this.logger.warn(w));
-    await this.analyzeCode(tools, source);
-    await this.mcp.complete(tools, source, { defer: opts.deferUnreachable });
-    return tools;
-  }
-
-  /** Code tools: the function's name, docstring and signature give name, description and schema. */
-  private async analyzeCode(tools: Tool[], source: string): Promise<void> {
-    for (const [index, tool] of tools.entries()) {
-      if (tool.kind === 'http' || tool.kind === 'mcp') continue;
-      const field = tool.raw.file !== undefined ? 'file' : 'code';
-      const result = await this.code.analyze(
-        tool.code,
-        tool.raw.name ?? (tool.kind === 'callback' ? tool.name : undefined),
-      );
-      if (!result.ok)
-        throw new ToolDefinitionError(
-          `${where(source, index, tool.raw.name)}: field '${field}': ${result.error}`,
-        );
-      tool.name = result.name!;
-      if (tool.raw.description === undefined) tool.description = result.description ?? '';
-      if (tool.raw.parameters === undefined) tool.parameters = result.parameters ?? tool.parameters;
-    }
-    checkDuplicates(tools, source);
-  }
-
-  private async loadFile(): Promise<ToolSnapshot> {
-    if (!this.config.enabled || this.config.file === '') return snapshotOf('none', []);
-    const path = resolve(this.config.file);
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      throw new ToolDefinitionError(
-        `Cannot read tools file ${path} (LLM_TOOLS_FILE): ${(error as Error).message}`,
-      );
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      throw new ToolDefinitionError(`${path}: not valid JSON: ${(error as Error).message}`);
-    }
-    // An MCP server that is down leaves its tools pending, not the engine unstarted.
-    const tools = await this.validate(parsed, path, { deferUnreachable: true });
-    this.logger.log(`loaded ${tools.length} definition(s) from ${path}`);
-    return snapshotOf('file', tools);
   }
 }

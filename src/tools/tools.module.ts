@@ -5,6 +5,7 @@ import { HttpToolExecutor } from './http-tool.executor.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { ToolExecutor } from './tool-executor.js';
 import { ToolRegistry } from './tool-registry.service.js';
+import { ToolLoader } from './tool-loader.service.js';
 import { ToolRouter } from './tool-router.executor.js';
 import { ToolGuards } from './tool-guards.service.js';
 import { ToolController } from './tool.controller.js';
@@ -16,6 +17,7 @@ import { ToolTryController } from './tool-try.controller.js';
   controllers: [ToolsController, ToolController, ToolTryController],
   providers: [
     ToolRegistry,
+    ToolLoader,
     HttpToolExecutor,
     McpToolExecutor,
     ToolGuards,

@@ -1,0 +1,133 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { CodeToolService } from '../code-tools/code-tool.service.js';
+import { toolsConfig, type ToolsConfig } from '../config/app.config.js';
+import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
+import { expandOpenApi } from './openapi/openapi-expand.js';
+import { isSpecUrl } from './openapi/spec-source.js';
+import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
+import {
+  checkDuplicates,
+  ToolDefinitionError,
+  validateToolDefinitions,
+  where,
+} from './tool-validation.js';
+
+/**
+ * Reads tool definitions into tools: the tools file, or a set given over `/api/tools`, validated
+ * and completed from what they name (Python code, MCP servers, OpenAPI documents).
+ */
+@Injectable()
+export class ToolLoader {
+  private readonly logger = new Logger(ToolLoader.name);
+
+  constructor(
+    @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
+    private readonly code: CodeToolService,
+    private readonly mcp: McpToolExecutor,
+  ) {}
+
+  /** Makes ready what `only` holds of `tools`: MCP tools listed, OpenAPI documents read. */
+  async completePending(tools: Tool[], only: ReadonlySet<Tool>): Promise<void> {
+    const label = 'tools file (tools pending)';
+    await this.mcp.complete(tools, label, { defer: true, only });
+    for (const tool of only) {
+      if (tool.raw.type !== 'openapi') continue;
+      const [fresh] = await this.validate([tool.raw], label, { deferUnreachable: true });
+      Object.assign(tool, fresh, { pending: fresh!.pending });
+    }
+  }
+
+  /** The tools file, and the Python files and OpenAPI documents the definitions it gave name. */
+  watchedFiles(fromFile: ToolSnapshot): string[] {
+    const named = fromFile.definitions.flatMap((t) => {
+      const file =
+        t.raw.type === 'openapi' ? t.raw.spec : t.kind === 'http' ? undefined : t.raw.file;
+      // A document at a URL is read again with the file, not watched.
+      return typeof file === 'string' && !isSpecUrl(file) ? [resolve(this.baseDir(), file)] : [];
+    });
+    return [resolve(this.config.file), ...new Set(named)];
+  }
+
+  private baseDir(): string {
+    return this.config.file ? dirname(resolve(this.config.file)) : process.cwd();
+  }
+
+  /**
+   * Validates definitions and makes what they leave out (code tools' analysis, MCP lists, OpenAPI
+   * operations); throws ToolDefinitionError naming source, tool and field. With `deferUnreachable`,
+   * a server or document that cannot be reached leaves its tools pending instead.
+   */
+  async validate(
+    definitions: unknown,
+    source: string,
+    opts: { deferUnreachable?: boolean } = {},
+  ): Promise<Tool[]> {
+    // OpenAPI entries become the HTTP tools their operations make; `raw` stays the entry.
+    const expanded = await expandOpenApi(definitions, source, {
+      baseDir: this.baseDir(),
+      timeoutMs: this.config.timeoutSecs * 1000,
+      defer: opts.deferUnreachable,
+    });
+    const { tools, warnings } = validateToolDefinitions(expanded.definitions, source, {
+      baseDir: this.baseDir(),
+      env: process.env,
+    });
+    for (const [index, entry] of expanded.origins) tools[index]!.raw = entry;
+    for (const [index, why] of expanded.pending) {
+      tools[index]!.pending = why;
+      this.logger.warn(
+        `${where(source, index, tools[index]!.name)}: not offered to the model until a later try succeeds: ${why}`,
+      );
+    }
+    [...expanded.warnings, ...warnings].forEach((w) => this.logger.warn(w));
+    await this.analyzeCode(tools, source);
+    await this.mcp.complete(tools, source, { defer: opts.deferUnreachable });
+    return tools;
+  }
+
+  /** Code tools: the function's name, docstring and signature give name, description and schema. */
+  private async analyzeCode(tools: Tool[], source: string): Promise<void> {
+    for (const [index, tool] of tools.entries()) {
+      if (tool.kind === 'http' || tool.kind === 'mcp') continue;
+      const field = tool.raw.file !== undefined ? 'file' : 'code';
+      const result = await this.code.analyze(
+        tool.code,
+        tool.raw.name ?? (tool.kind === 'callback' ? tool.name : undefined),
+      );
+      if (!result.ok)
+        throw new ToolDefinitionError(
+          `${where(source, index, tool.raw.name)}: field '${field}': ${result.error}`,
+        );
+      tool.name = result.name!;
+      if (tool.raw.description === undefined) tool.description = result.description ?? '';
+      if (tool.raw.parameters === undefined) tool.parameters = result.parameters ?? tool.parameters;
+    }
+    checkDuplicates(tools, source);
+  }
+
+  /** The tools file's definitions; a missing or invalid file throws ToolDefinitionError. */
+  async loadFile(): Promise<ToolSnapshot> {
+    if (!this.config.enabled || this.config.file === '') return snapshotOf('none', []);
+    const path = resolve(this.config.file);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new ToolDefinitionError(
+        `Cannot read tools file ${path} (LLM_TOOLS_FILE): ${(error as Error).message}`,
+      );
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new ToolDefinitionError(`${path}: not valid JSON: ${(error as Error).message}`);
+    }
+    // An MCP server that is down leaves its tools pending, not the engine unstarted.
+    const tools = await this.validate(parsed, path, { deferUnreachable: true });
+    this.logger.log(`loaded ${tools.length} definition(s) from ${path}`);
+    return snapshotOf('file', tools);
+  }
+}
