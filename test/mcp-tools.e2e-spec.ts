@@ -372,6 +372,12 @@ describe('MCP tools whose server is down at start-up', () => {
   it('starts without them, says so in /health, and offers them once the server answers', async () => {
     expect(await offered()).toEqual(['get_weather']);
     expect(await health()).toEqual({ count: 2, source: 'file', unavailable: ['lookup_order'] });
+    // An admin asking for it hears why it is not offered.
+    const asked = await fetch(`${rig.engine.httpUrl}/api/tools/lookup_order/offered`);
+    expect(asked.status).toBe(404);
+    expect(((await asked.json()) as { message: string }).message).toMatch(
+      /^tool 'lookup_order' is not offered to the model yet: cannot list the tools of the MCP server: cannot reach the MCP server \(ECONNREFUSED\)$/,
+    );
     await mcp.start(port);
     await untilAsync(async () => (await offered()).includes('lookup_order'), 'the tool listed');
     expect(await offered()).toEqual(['get_weather', 'lookup_order']);

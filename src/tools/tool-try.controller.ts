@@ -7,7 +7,7 @@ import { ToolsErrorDto } from './dto/tool-definition.dto.js';
 import { readVariables } from './session-variables.js';
 import { ToolExecutor } from './tool-executor.js';
 import { ToolRegistry } from './tool-registry.service.js';
-import { assertLlmEnabled, readJson, refuse, ToolsAdminApi } from './tools-http.js';
+import { assertLlmEnabled, notCallable, readJson, refuse, ToolsAdminApi } from './tools-http.js';
 
 /**
  * `POST /api/tools/{name}/call`: runs one call of an active tool as the model would, and answers
@@ -44,8 +44,7 @@ export class ToolTryController {
   ): Promise<ToolCallResponseDto> {
     assertLlmEnabled(this.registry);
     const snapshot = this.registry.active();
-    if (!snapshot.byName.has(name))
-      throw refuse(404, `no tool named '${name}' that the model can call`);
+    if (!snapshot.byName.has(name)) throw notCallable(this.registry, name);
     const body = await readCall(req);
     const variables = readVariables(body.variables ?? {});
     if (typeof variables === 'string') throw refuse(400, variables);

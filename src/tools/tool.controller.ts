@@ -28,6 +28,7 @@ import {
   refuse,
   ToolsAdminApi,
   view,
+  notCallable,
 } from './tools-http.js';
 
 /**
@@ -67,7 +68,7 @@ export class ToolController {
   offered(@Param('name') name: string): OfferedToolDto {
     assertLlmEnabled(this.registry);
     const tool = this.registry.active().byName.get(name);
-    if (!tool) throw refuse(404, `no tool named '${name}' that the model can call`);
+    if (!tool) throw notCallable(this.registry, name);
     return { name: tool.name, description: tool.description, parameters: tool.parameters };
   }
 

@@ -11,7 +11,7 @@ import {
   type ToolsResponseDto,
 } from './dto/tool-definition.dto.js';
 import { OpenApiToolDefinitionDto } from './dto/openapi-tool-definition.dto.js';
-import type { ToolSnapshot } from './tool-definition.js';
+import type { Tool, ToolSnapshot } from './tool-definition.js';
 import { ToolDefinitionError } from './tool-validation.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -49,6 +49,20 @@ export function assertLlmEnabled(registry: { llmEnabled: boolean }): void {
 /** An admin API error: `{ok:false, statusCode, message}`. */
 export function refuse(status: number, message: string): HttpException {
   return new HttpException({ ok: false, statusCode: status, message }, status);
+}
+
+/** 404 for a name the model cannot call: none, a callback, or a tool still pending (and why). */
+export function notCallable(
+  registry: { find(name: string): Tool | undefined },
+  name: string,
+): HttpException {
+  const pending = registry.find(name)?.pending;
+  return refuse(
+    404,
+    pending === undefined
+      ? `no tool named '${name}' that the model can call`
+      : `tool '${name}' is not offered to the model yet: ${pending}`,
+  );
 }
 
 /** `?dry_run=true` (or `1`): check a change and answer the set it would make, installing nothing. */
