@@ -331,6 +331,21 @@ describe('MCP tools', () => {
     expect(
       await refused({ name: 'x', url: mcpUrl, headers: { 'X-C': '${session.customer}' } }),
     ).toMatch(/field 'parameters' is required with session variables/);
+    // As for HTTP tools: a session may not choose where the secrets go, and header names are checked.
+    const given = { description: 'd', parameters: { type: 'object', properties: {} } };
+    expect(
+      await refused({
+        name: 'x',
+        url: 'http://${session.host}/mcp',
+        headers: { Authorization: 'Bearer ${TOOL_SECRET_MCP_TOKEN}' },
+        ...given,
+      }),
+    ).toMatch(
+      /field 'url' has a placeholder in its host: a tool that sends secrets must name its host/,
+    );
+    expect(
+      await refused({ name: 'x', url: mcpUrl, headers: { 'Bad Name': 'v' }, ...given }),
+    ).toMatch(/field 'headers' has an invalid header name "Bad Name"/);
   });
 });
 

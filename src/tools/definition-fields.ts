@@ -1,6 +1,39 @@
-import type { Tool, ToolDefinitionInput } from './tool-definition.js';
+import { ToolDefinitionError } from './definition-error.js';
+import { HTTP_TOKEN, type Tool, type ToolDefinitionInput } from './tool-definition.js';
+import { resolveSecrets } from './tool-secrets.js';
 
-/** The fields HTTP and code tools share that are left out when not given. */
+/**
+ * The secrets (`${TOOL_SECRET_*}`) an HTTP or MCP tool's url and headers refer to, read from
+ * `env`, once its header names are checked and, when it sends secrets, that its host is written
+ * out: a placeholder or session variable there would let the model or a client choose where the
+ * secrets go. Throws ToolDefinitionError prefixed by `at` (where the definition stands).
+ */
+export function targetSecrets(
+  def: ToolDefinitionInput,
+  at: string,
+  env: Record<string, string | undefined>,
+): Record<string, string> {
+  for (const header of Object.keys(def.headers ?? {}))
+    if (!HTTP_TOKEN.test(header))
+      throw new ToolDefinitionError(
+        `${at}: field 'headers' has an invalid header name ${JSON.stringify(header)}`,
+      );
+  try {
+    const fields: Record<string, string> = { url: def.url! };
+    for (const [key, value] of Object.entries(def.headers ?? {})) fields[`headers.${key}`] = value;
+    const secrets = resolveSecrets(fields, env);
+    const origin = /^[^:]+:\/\/[^/?#]*/.exec(def.url!)?.[0] ?? '';
+    if (Object.keys(secrets).length > 0 && /(^|[^$])\{[^}]*\}|\$\{session\./.test(origin))
+      throw new Error(
+        "field 'url' has a placeholder in its host: a tool that sends secrets must name its host",
+      );
+    return secrets;
+  } catch (error) {
+    throw new ToolDefinitionError(`${at}: ${(error as Error).message}`);
+  }
+}
+
+/** The fields every kind of tool shares that are left out when not given. */
 export function optionalFields(def: ToolDefinitionInput): Partial<Tool> {
   return {
     ...(def.timeout_secs ? { timeoutSecs: def.timeout_secs } : {}),

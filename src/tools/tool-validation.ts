@@ -5,10 +5,9 @@ import { describe, validateCode, validateHttp, validateMcp } from './definition-
 import { mcpTool } from './mcp/mcp-definition.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { resolveSecrets } from './tool-secrets.js';
 import { compileQuery } from './response-query.js';
 import { ToolDefinitionError, where } from './definition-error.js';
-import { optionalFields } from './definition-fields.js';
+import { optionalFields, targetSecrets } from './definition-fields.js';
 
 export { ToolDefinitionError, where };
 import { canonicalType } from '../llm/parsing/value-typing.js';
@@ -143,27 +142,7 @@ function httpTool(
   warnings: string[],
   env: Record<string, string | undefined>,
 ): Tool {
-  for (const header of Object.keys(def.headers ?? {})) {
-    if (!HTTP_TOKEN.test(header)) {
-      throw new ToolDefinitionError(
-        `${where(source, index, def.name)}: field 'headers' has an invalid header name ${JSON.stringify(header)}`,
-      );
-    }
-  }
-  let secrets: Record<string, string>;
-  try {
-    const fields: Record<string, string> = { url: def.url! };
-    for (const [key, value] of Object.entries(def.headers ?? {})) fields[`headers.${key}`] = value;
-    secrets = resolveSecrets(fields, env);
-    // The model fills placeholders: one in the host would let it choose where the secrets go.
-    const origin = /^[^:]+:\/\/[^/?#]*/.exec(def.url!)?.[0] ?? '';
-    if (Object.keys(secrets).length > 0 && /(^|[^$])\{[^}]*\}|\$\{session\./.test(origin))
-      throw new Error(
-        "field 'url' has a placeholder in its host: a tool that sends secrets must name its host",
-      );
-  } catch (error) {
-    throw new ToolDefinitionError(`${where(source, index, def.name)}: ${(error as Error).message}`);
-  }
+  const secrets = targetSecrets(def, where(source, index, def.name), env);
   const query = def.response_query === undefined ? undefined : compileQuery(def.response_query);
   if (query && 'error' in query)
     throw new ToolDefinitionError(

@@ -1,9 +1,8 @@
 /** MCP tool definitions (`"type": "mcp"`) as the tools file gives them. Pure: no Nest import. */
 import { MCP_SCHEMA } from '../definition-schema.js';
 import { ToolDefinitionError, where } from '../definition-error.js';
-import { optionalFields } from '../definition-fields.js';
+import { optionalFields, targetSecrets } from '../definition-fields.js';
 import { DEFAULT_PARAMETERS, type Tool, type ToolDefinitionInput } from '../tool-definition.js';
-import { resolveSecrets } from '../tool-secrets.js';
 
 const MCP_FIELDS = new Set(Object.keys(MCP_SCHEMA.properties));
 /** An `{argument}` placeholder (not a `${…}` reference): an MCP tool's arguments go to its server. */
@@ -45,12 +44,7 @@ export function mcpTool(
     throw new ToolDefinitionError(
       `${at}: field 'parameters' is required with session variables in 'url' or 'headers' (and so is 'description'): the server's list of tools cannot be read before a session`,
     );
-  let secrets: Record<string, string>;
-  try {
-    secrets = resolveSecrets(fields, env);
-  } catch (error) {
-    throw new ToolDefinitionError(`${at}: ${(error as Error).message}`);
-  }
+  const secrets = targetSecrets(def, at, env);
   return {
     kind: 'mcp',
     name: def.name!,
