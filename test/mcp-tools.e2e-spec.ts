@@ -346,6 +346,10 @@ describe('MCP tools', () => {
     expect(
       await refused({ name: 'x', url: mcpUrl, headers: { 'Bad Name': 'v' }, ...given }),
     ).toMatch(/field 'headers' has an invalid header name "Bad Name"/);
+    // Without secrets either: MCP requests do not go through the HTTP tools' address guard.
+    expect(await refused({ name: 'x', url: 'http://${session.host}/mcp', ...given })).toMatch(
+      /field 'url' has a session variable in its host: an MCP tool names its server/,
+    );
   });
 });
 

@@ -45,6 +45,11 @@ export function mcpTool(
       `${at}: field 'parameters' is required with session variables in 'url' or 'headers' (and so is 'description'): the server's list of tools cannot be read before a session`,
     );
   const secrets = targetSecrets(def, at, env);
+  // Requests to MCP servers do not go through the HTTP tools' address guard: the host is the admin's.
+  if (/^[^:]+:\/\/[^/?#]*\$\{session\./.test(def.url!))
+    throw new ToolDefinitionError(
+      `${at}: field 'url' has a session variable in its host: an MCP tool names its server`,
+    );
   return {
     kind: 'mcp',
     name: def.name!,
