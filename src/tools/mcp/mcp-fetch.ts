@@ -82,10 +82,7 @@ async function readAtMost(
   let size = 0;
   for await (const chunk of body) {
     size += chunk.byteLength;
-    if (size > maxBytes) {
-      await body.cancel().catch(() => undefined);
-      return undefined;
-    }
+    if (size > maxBytes) return undefined; // leaving the loop cancels the rest of the body
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);

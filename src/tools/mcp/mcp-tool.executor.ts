@@ -163,18 +163,21 @@ function targetOf(
   return { url: built.url, headers };
 }
 
+/** The SDK gave up waiting for the answer, or the connection timed out. */
+function timedOut(error: unknown): boolean {
+  const err = error as { code?: unknown; name?: string };
+  return err.code === REQUEST_TIMEOUT || err.name === 'TimeoutError';
+}
+
 /** Timed out, unreachable, or an HTTP 5xx: the server, not the call, failed. */
 function serverDown(error: unknown): boolean {
-  const err = error as { code?: unknown; cause?: { code?: string } };
-  if (err.code === REQUEST_TIMEOUT || (error as Error).name === 'TimeoutError') return true;
-  if (err.cause?.code) return true;
-  return error instanceof StreamableHTTPError && (err.code as number) >= 500;
+  if (timedOut(error) || (error as { cause?: { code?: string } }).cause?.code) return true;
+  return error instanceof StreamableHTTPError && (error.code ?? 0) >= 500;
 }
 
 function describeFailure(error: unknown, timeoutSecs: number): string {
   const err = error as { code?: unknown; message?: string; cause?: { code?: string } };
-  if (err.code === REQUEST_TIMEOUT || (error as Error).name === 'TimeoutError')
-    return `timed out after ${timeoutSecs}s`;
+  if (timedOut(error)) return `timed out after ${timeoutSecs}s`;
   if (err.code === TOO_LARGE) return (err.message ?? '').replace(/^MCP error -?\d+: /, '');
   if (err.cause?.code) return `cannot reach the MCP server (${err.cause.code})`;
   const cause = (err.cause as { message?: string } | undefined)?.message;
