@@ -1,6 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
+import type { AxiosRequestConfig } from 'axios';
 
 export class BlockedAddressError extends Error {}
 
@@ -56,4 +57,25 @@ export function assertAllowedLiteral(
     throw new BlockedAddressError(
       `refused: ${host} is an address this request may not reach (private, link-local or reserved)`,
     );
+}
+
+const notLinkLocal = (address: string) => !isLinkLocal(address);
+/** Node's lookup signature, which axios's type spells differently but calls the same way. */
+const NO_LINK_LOCAL_LOOKUP = guardedLookup(notLinkLocal) as unknown as AxiosRequestConfig['lookup'];
+
+/**
+ * axios options that keep a request of the engine's choosing — an HTTP tool's call, an OpenAPI
+ * document — off link-local addresses (cloud metadata), by name or by redirect, at most 3 of
+ * them. Throws BlockedAddressError when `url`'s host is itself such an address.
+ */
+export function offLinkLocal(
+  url: string,
+): Pick<AxiosRequestConfig, 'lookup' | 'beforeRedirect' | 'maxRedirects'> {
+  assertAllowedLiteral(new URL(url).hostname, notLinkLocal);
+  return {
+    maxRedirects: 3,
+    lookup: NO_LINK_LOCAL_LOOKUP,
+    beforeRedirect: (next: { hostname?: string }) =>
+      assertAllowedLiteral(next.hostname ?? '', notLinkLocal),
+  };
 }

@@ -1,5 +1,4 @@
 import { HttpService } from '@nestjs/axios';
-import type { AxiosRequestConfig } from 'axios';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { withTraceparent } from '../common/trace-context.js';
@@ -7,12 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
 import { firstValueFrom } from 'rxjs';
 import { toolsConfig, type ToolsConfig } from '../config/app.config.js';
-import {
-  assertAllowedLiteral,
-  BlockedAddressError,
-  guardedLookup,
-  isLinkLocal,
-} from './address-guard.js';
+import { BlockedAddressError, offLinkLocal } from './address-guard.js';
 import { buildHttpRequest, type BuiltRequest } from './http-request-builder.js';
 import { toolErrors, truncateResult } from './tool-errors.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
@@ -37,10 +31,6 @@ interface RawResponse {
   /** The `Retry-After` header, when the server sent one. */
   retryAfter?: string;
 }
-
-const notLinkLocal = (address: string) => !isLinkLocal(address);
-/** Node's lookup signature, which axios's type spells differently but calls the same way. */
-const NO_LINK_LOCAL_LOOKUP = guardedLookup(notLinkLocal) as unknown as AxiosRequestConfig['lookup'];
 
 /** What bounds one tool request: the turn's signal and the tool's timeout. */
 interface Limits {
@@ -195,7 +185,9 @@ export class HttpToolExecutor extends ToolExecutor {
   }
 
   private async send(request: BuiltRequest, { outer, timeoutSecs }: Limits): Promise<RawResponse> {
-    assertAllowedLiteral(new URL(request.url).hostname, notLinkLocal);
+    // Never to link-local addresses (cloud metadata), by name or by redirect: a tool's backend
+    // that redirects there would hand the instance's credentials to the model.
+    const guard = offLinkLocal(request.url);
     const timeoutMs = timeoutSecs * 1000;
     const signal = AbortSignal.any([outer, AbortSignal.timeout(timeoutMs)]);
     const response = await firstValueFrom(
@@ -205,12 +197,7 @@ export class HttpToolExecutor extends ToolExecutor {
         headers: request.headers,
         data: request.body,
         responseType: 'stream',
-        maxRedirects: 3,
-        // Never to link-local addresses (cloud metadata), by name or by redirect: a tool's
-        // backend that redirects there would hand the instance's credentials to the model.
-        lookup: NO_LINK_LOCAL_LOOKUP,
-        beforeRedirect: (next: { hostname?: string }) =>
-          assertAllowedLiteral(next.hostname ?? '', notLinkLocal),
+        ...guard,
         timeout: timeoutMs,
         signal,
         validateStatus: () => true,

@@ -3,12 +3,11 @@ import { dereference } from '@apidevtools/json-schema-ref-parser';
 import axios from 'axios';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { assertAllowedLiteral, guardedLookup, isLinkLocal } from '../address-guard.js';
+import { offLinkLocal } from '../address-guard.js';
 import type { OpenApiSpec } from './openapi-operation.js';
 
 /** The largest document read from a URL. */
 const MAX_SPEC_BYTES = 16 * 1024 * 1024;
-const notLinkLocal = (address: string) => !isLinkLocal(address);
 
 export const isSpecUrl = (spec: string) => /^https?:\/\//i.test(spec);
 
@@ -27,17 +26,14 @@ export async function readSpec(location: string, timeoutMs: number): Promise<Ope
   const options = { dereference: { circular: 'ignore' as const } };
   if (!isSpecUrl(location))
     return dereference<OpenApiSpec>(location, { ...options, resolve: { http: false } });
-  assertAllowedLiteral(new URL(location).hostname, notLinkLocal);
+  const guard = offLinkLocal(location);
   const response = await axios.get<string>(location, {
     responseType: 'text',
     transformResponse: [(data: unknown) => data],
     timeout: timeoutMs,
     signal: AbortSignal.timeout(timeoutMs),
     maxContentLength: MAX_SPEC_BYTES,
-    maxRedirects: 3,
-    lookup: guardedLookup(notLinkLocal) as never,
-    beforeRedirect: (next: { hostname?: string }) =>
-      assertAllowedLiteral(next.hostname ?? '', notLinkLocal),
+    ...guard,
     headers: { Accept: 'application/json, application/yaml;q=0.9, */*;q=0.5' },
   });
   const parsed: unknown = parseYaml(response.data);
