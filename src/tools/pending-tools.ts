@@ -1,11 +1,11 @@
-/** MCP tools left pending (their servers down when the tools were read), tried again. Pure. */
+/** Tools a set left pending (MCP servers, OpenAPI documents down when the tools were read), tried again. */
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
 
 export interface PendingOutcome {
-  /** The same set, the tools listed this time no longer pending. */
+  /** The same set, the tools made ready this time no longer pending. */
   snapshot: ToolSnapshot;
   offered: string[];
-  /** A server answered but the definition cannot be completed (it lacks the tool, …). */
+  /** A server or document answered but the definition cannot be completed (it lacks the tool, …). */
   error?: string;
 }
 

@@ -66,8 +66,8 @@ export interface Tool {
   /** MCP tools: the tool's name on its server (`tool`, else `name`). */
   remoteName?: string;
   /**
-   * MCP tools whose server could not be reached to list them when the tools file was read: why.
-   * Not offered to the model until a later try lists them.
+   * An MCP tool whose server, or an OpenAPI tool whose document, could not be reached when the
+   * tools file was read: why. Not offered to the model until a later try makes it ready.
    */
   pending?: string;
   timeoutSecs?: number;
@@ -100,7 +100,7 @@ export interface ToolSnapshot {
   source: ToolSource;
   /** Every definition, callbacks included, in file order. */
   definitions: readonly Tool[];
-  /** What the model may call: HTTP, MCP and Python tools (not MCP tools still pending). */
+  /** What the model may call: HTTP, MCP and Python tools (not those still pending). */
   tools: readonly Tool[];
   byName: ReadonlyMap<string, Tool>;
   /** `before_model_callback` hooks (type `callback`). */
