@@ -1,39 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-
-/** Swagger text of the approval fields HTTP and code tools share. */
-export const CONFIRM_DOC =
-  'Each call waits for the user\'s approval: the client gets a tool_confirm event and answers {"type":"tool_confirm","id":…,"approved":true|false}, or the user says or types a plain yes or no (TOOL_CONFIRM_TIMEOUT_SECS, TOOL_CONFIRM_YES, TOOL_CONFIRM_NO)';
-export const CONFIRM_PROMPT_DOC =
-  'With "confirm": true, the question put to the user for each call: sent as the tool_confirm event\'s "prompt" and spoken in voice sessions; {parameter} placeholders take the call\'s arguments (1 to 500 characters)';
-/** Swagger text of `result_max_chars`, a field HTTP and code tools share. */
-export const ApiResultMaxChars = ApiPropertyOptional({
-  description:
-    'The longest result the model reads from this tool, in characters (a longer one is cut and marked); default LLM_TOOL_RESULT_MAX_CHARS. For the one tool whose results are long by nature (a document, a search page)',
-  minimum: 1,
-  example: 20000,
-});
-/** Swagger text of `wait_phrase`, a field HTTP and code tools share. */
-export const ApiWaitPhrase = ApiPropertyOptional({
-  description:
-    "Said in a voice turn that has said nothing yet while a call of this tool runs longer than SPEECH_TOOL_WAIT_MS, instead of SPEECH_TOOL_WAIT_PHRASE: one phrase, or an object of language codes and phrases (the session's language chooses; a language it lacks gets the general phrase). 1 to 200 characters each",
-  oneOf: [
-    { type: 'string', minLength: 1, maxLength: 200 },
-    { type: 'object', additionalProperties: { type: 'string', minLength: 1, maxLength: 200 } },
-  ],
-  example: { en: 'Let me look up your order.', it: 'Cerco il suo ordine.' },
-});
-
-/** Swagger text of `modalities`, a field every kind of tool has. */
-export const ApiModalities = (example: ('voice' | 'text')[]) =>
-  ApiPropertyOptional({
-    type: [String],
-    enum: ['voice', 'text'],
-    description: 'Hide the tool from sessions of other modalities',
-    example,
-  });
+import { ToolFieldsDto } from './tool-fields.dto.js';
 
 /** A Python code tool (seed 003), or a `before_model_callback` hook. */
-export class CodeToolDefinitionDto {
+export class CodeToolDefinitionDto extends ToolFieldsDto {
   @ApiProperty({
     enum: ['python', 'callback'],
     description:
@@ -76,25 +45,4 @@ export class CodeToolDefinitionDto {
     example: 5,
   })
   timeout_secs?: number;
-
-  @ApiResultMaxChars
-  result_max_chars?: number;
-
-  @ApiWaitPhrase
-  wait_phrase?: string | Record<string, string>;
-
-  @ApiModalities(['text'])
-  modalities?: ('voice' | 'text')[];
-
-  @ApiPropertyOptional({
-    description: CONFIRM_DOC,
-    example: true,
-  })
-  confirm?: boolean;
-
-  @ApiPropertyOptional({
-    description: CONFIRM_PROMPT_DOC,
-    example: 'Add {points} points to your account?',
-  })
-  confirm_prompt?: string;
 }

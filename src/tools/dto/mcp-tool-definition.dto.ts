@@ -1,14 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ApiResultMaxChars,
-  ApiModalities,
-  ApiWaitPhrase,
-  CONFIRM_DOC,
-  CONFIRM_PROMPT_DOC,
-} from './code-tool-definition.dto.js';
+import { ToolFieldsDto } from './tool-fields.dto.js';
 
 /** One tool of an MCP server (Streamable HTTP), called with tools/call. */
-export class McpToolDefinitionDto {
+export class McpToolDefinitionDto extends ToolFieldsDto {
   @ApiProperty({ enum: ['mcp'], description: 'A tool of an MCP server' })
   type!: 'mcp';
 
@@ -76,19 +70,4 @@ export class McpToolDefinitionDto {
     example: 4,
   })
   max_concurrency?: number;
-
-  @ApiResultMaxChars
-  result_max_chars?: number;
-
-  @ApiWaitPhrase
-  wait_phrase?: string | Record<string, string>;
-
-  @ApiModalities(['text'])
-  modalities?: ('voice' | 'text')[];
-
-  @ApiPropertyOptional({ description: CONFIRM_DOC, example: true })
-  confirm?: boolean;
-
-  @ApiPropertyOptional({ description: CONFIRM_PROMPT_DOC, example: 'Cancel order {order_id}?' })
-  confirm_prompt?: string;
 }

@@ -1,15 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  CodeToolDefinitionDto,
-  CONFIRM_DOC,
-  CONFIRM_PROMPT_DOC,
-  ApiResultMaxChars,
-  ApiModalities,
-  ApiWaitPhrase,
-} from './code-tool-definition.dto.js';
-
+import { CodeToolDefinitionDto } from './code-tool-definition.dto.js';
 import { McpToolDefinitionDto } from './mcp-tool-definition.dto.js';
-
+import { ToolFieldsDto } from './tool-fields.dto.js';
 import type { OpenApiToolDefinitionDto } from './openapi-tool-definition.dto.js';
 
 export { CodeToolDefinitionDto, McpToolDefinitionDto };
@@ -28,7 +20,7 @@ export const ANY_DEFINITION_SCHEMA = {
 };
 
 /** Swagger description of one tool definition (the tools-file format, seed §3). */
-export class ToolDefinitionDto {
+export class ToolDefinitionDto extends ToolFieldsDto {
   @ApiProperty({
     description: 'Function name the model calls',
     example: 'get_weather',
@@ -81,12 +73,6 @@ export class ToolDefinitionDto {
   })
   timeout_secs?: number;
 
-  @ApiResultMaxChars
-  result_max_chars?: number;
-
-  @ApiWaitPhrase
-  wait_phrase?: string | Record<string, string>;
-
   @ApiPropertyOptional({
     description:
       'Further attempts of a request that failed transiently (refused or dropped connection, HTTP 429, 502, 503, 504), whatever the method: for a backend that takes the same request twice safely. Default LLM_TOOL_RETRIES, for safe tools only (see "safe"; a refused connection for any tool)',
@@ -137,21 +123,6 @@ export class ToolDefinitionDto {
     example: 4,
   })
   max_concurrency?: number;
-
-  @ApiModalities(['voice'])
-  modalities?: ('voice' | 'text')[];
-
-  @ApiPropertyOptional({
-    description: CONFIRM_DOC,
-    example: true,
-  })
-  confirm?: boolean;
-
-  @ApiPropertyOptional({
-    description: CONFIRM_PROMPT_DOC,
-    example: 'Delete item {id}?',
-  })
-  confirm_prompt?: string;
 }
 
 export class ToolsResponseDto {
