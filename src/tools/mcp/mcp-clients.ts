@@ -6,7 +6,8 @@ import {
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { LRUCache } from 'lru-cache';
-import { boundedFetch, traceIds } from './mcp-fetch.js';
+import { traceparent } from '../../common/trace-context.js';
+import { boundedFetch } from './mcp-fetch.js';
 import type { McpCallResult } from './mcp-result.js';
 
 /** Where an MCP tool's calls go: its server's URL and the headers sent with each request. */
@@ -26,7 +27,7 @@ export interface McpListedTool {
 export interface McpLimits {
   timeoutMs: number;
   signal?: AbortSignal;
-  /** The turn's trace id: each HTTP request of the call carries a W3C `traceparent` of it. */
+  /** The turn's trace id: the call carries a W3C `traceparent` of it (`_meta` and HTTP header). */
   traceId?: string;
 }
 
@@ -103,16 +104,16 @@ export class McpClients {
     args: Record<string, unknown>,
     limits: McpLimits,
   ): Promise<McpCallResult> {
-    return traceIds.run(limits.traceId, () =>
-      this.withClient(
-        target,
-        limits,
-        async (client) =>
-          (await client.callTool({ name, arguments: args }, undefined, {
-            timeout: limits.timeoutMs,
-            signal: limits.signal,
-          })) as McpCallResult,
-      ),
+    // The turn's trace rides in the call's `_meta`; the fetch copies it to the HTTP header.
+    const _meta = limits.traceId ? { traceparent: traceparent(limits.traceId) } : undefined;
+    return this.withClient(
+      target,
+      limits,
+      async (client) =>
+        (await client.callTool({ name, arguments: args, ...(_meta && { _meta }) }, undefined, {
+          timeout: limits.timeoutMs,
+          signal: limits.signal,
+        })) as McpCallResult,
     );
   }
 

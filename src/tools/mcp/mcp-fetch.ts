@@ -1,49 +1,54 @@
 /** The HTTP requests of MCP calls: the turn's trace context, and a bound on what is read. */
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { traceparent } from '../../common/trace-context.js';
-
-/** The trace id of the call whose requests are being sent (connections are shared by calls). */
-export const traceIds = new AsyncLocalStorage<string | undefined>();
-
-/** fetch, with a `traceparent` for the current call's trace unless the tool's headers set one. */
-function tracedFetch(url: string | URL, init?: RequestInit): Promise<Response> {
-  const traceId = traceIds.getStore();
-  if (traceId === undefined) return fetch(url, init);
-  const headers = new Headers(init?.headers);
-  if (!headers.has('traceparent')) headers.set('traceparent', traceparent(traceId));
-  return fetch(url, { ...init, headers });
-}
 
 /** JSON-RPC code of an answer the engine would not read whole: larger than its limit. */
 export const TOO_LARGE = -32099;
 
-/** The ids of the JSON-RPC requests a POST body carries. */
-function requestIds(body: unknown): (string | number)[] {
-  if (typeof body !== 'string') return [];
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return (Array.isArray(parsed) ? parsed : [parsed]).flatMap(
-      (m: { id?: unknown; method?: unknown }) =>
-        (typeof m.id === 'string' || typeof m.id === 'number') && typeof m.method === 'string'
-          ? [m.id]
-          : [],
-    );
-  } catch {
-    return [];
-  }
+interface Message {
+  id?: unknown;
+  method?: unknown;
+  params?: { _meta?: { traceparent?: unknown } };
 }
 
 /**
- * `tracedFetch` whose answers to requests (POSTs) stop at `maxBytes`: the requests they answer
- * get a JSON-RPC error instead (TOO_LARGE), so that a server's answer never fills the engine's
- * memory. The long-lived stream of server notifications (GET) is not counted.
+ * What a POST body's JSON-RPC messages say: the ids of its requests, and the `traceparent` a
+ * call carries in its `_meta` (how OpenTelemetry's MCP conventions propagate a trace; the engine
+ * puts it there, connections being shared by calls of different turns).
+ */
+function readBody(body: unknown): { ids: (string | number)[]; traceparent?: string } {
+  if (typeof body !== 'string') return { ids: [] };
+  let messages: Message[];
+  try {
+    const parsed: unknown = JSON.parse(body);
+    messages = (Array.isArray(parsed) ? parsed : [parsed]) as Message[];
+  } catch {
+    return { ids: [] };
+  }
+  const ids = messages.flatMap((m) =>
+    (typeof m.id === 'string' || typeof m.id === 'number') && typeof m.method === 'string'
+      ? [m.id]
+      : [],
+  );
+  const traceparent = messages.map((m) => m.params?._meta?.traceparent).find((t) => t);
+  return { ids, ...(typeof traceparent === 'string' && { traceparent }) };
+}
+
+/**
+ * fetch for an MCP connection. A call's request carries its `_meta.traceparent` as the HTTP
+ * header too (unless the tool's headers set one). Answers to requests (POSTs) stop at
+ * `maxBytes`: the requests they answer get a JSON-RPC error instead (TOO_LARGE), so that a
+ * server's answer never fills the engine's memory. The long-lived stream of server
+ * notifications (GET) is not counted.
  */
 export function boundedFetch(maxBytes: number) {
   return async (url: string | URL, init?: RequestInit): Promise<Response> => {
-    const response = await tracedFetch(url, init);
-    if (init?.method !== 'POST' || !response.body || !response.ok) return response;
+    if (init?.method !== 'POST') return fetch(url, init);
+    const { ids, traceparent } = readBody(init.body);
+    const sent = new Headers(init.headers);
+    if (traceparent && !sent.has('traceparent')) sent.set('traceparent', traceparent);
+    const response = await fetch(url, { ...init, headers: sent });
+    if (!response.body || !response.ok) return response;
     const message = `the MCP server's answer is larger than LLM_TOOL_MAX_RESPONSE_BYTES (${maxBytes} bytes)`;
-    const errors = requestIds(init.body).map((id) => ({
+    const errors = ids.map((id) => ({
       jsonrpc: '2.0',
       id,
       error: { code: TOO_LARGE, message },
