@@ -120,8 +120,10 @@ describe('CodeToolPool (real Pyodide workers)', () => {
       timeoutMs: 60_000,
       signal: waiting.signal,
     });
-    // The loop job has printed and is about to spin: no fixed sleep that a slow machine outruns.
+    // The loop job has printed (no fixed sleep that a slow machine outruns before it starts), and
+    // is given a moment to be back in its loop from the bridge call.
     await inLoop;
+    await new Promise((r) => setTimeout(r, 100));
     waiting.abort();
     expect(await second).toEqual({ ok: false, error: 'Error: cancelled', logs: '' });
     const at = performance.now();
