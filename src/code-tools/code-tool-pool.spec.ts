@@ -98,40 +98,50 @@ describe('CodeToolPool (real Pyodide workers)', () => {
   it('cancels a running job at once with its signal, and a waiting one before it runs', async () => {
     const loop =
       'def f():\n    print("started")\n    tools.ready({})\n    while True:\n        pass';
-    const running = new AbortController();
-    const waiting = new AbortController();
-    const before = pool.started;
-    let ready!: () => void;
-    const inLoop = new Promise<void>((resolve) => (ready = resolve));
-    const first = pool.run({
-      kind: 'run',
-      job: { code: loop, func: 'f', args: {}, context },
-      timeoutMs: 60_000,
-      signal: running.signal,
-      onBridge: () => {
-        ready();
-        return Promise.resolve({ text: '{}' });
-      },
-    });
-    // With one worker, this job waits behind the loop; had it run, it would print.
-    const second = pool.run({
-      kind: 'run',
-      job: { code: 'def g():\n    print("ran")\n    return 1', func: 'g', args: {}, context },
-      timeoutMs: 60_000,
-      signal: waiting.signal,
-    });
-    // The loop job has printed (no fixed sleep that a slow machine outruns before it starts), and
-    // is given a moment to be back in its loop from the bridge call.
-    await inLoop;
-    await new Promise((r) => setTimeout(r, 100));
-    waiting.abort();
-    expect(await second).toEqual({ ok: false, error: 'Error: cancelled', logs: '' });
-    const at = performance.now();
-    running.abort();
-    expect(await first).toEqual({ ok: false, error: 'Error: cancelled', logs: 'started\n' });
-    // Stopped by the interrupt, well before the 60 s timeout, in the same worker.
-    expect(performance.now() - at).toBeLessThan(6000);
-    expect(pool.started).toBe(before);
+    /** Starts the loop job and a job behind it, cancels the waiting one, then the running one. */
+    const cancelBoth = async () => {
+      const running = new AbortController();
+      const waiting = new AbortController();
+      const before = pool.started;
+      let ready!: () => void;
+      const inLoop = new Promise<void>((resolve) => (ready = resolve));
+      const first = pool.run({
+        kind: 'run',
+        job: { code: loop, func: 'f', args: {}, context },
+        timeoutMs: 60_000,
+        signal: running.signal,
+        onBridge: () => {
+          ready();
+          return Promise.resolve({ text: '{}' });
+        },
+      });
+      // With one worker, this job waits behind the loop; had it run, it would print.
+      const second = pool.run({
+        kind: 'run',
+        job: { code: 'def g():\n    print("ran")\n    return 1', func: 'g', args: {}, context },
+        timeoutMs: 60_000,
+        signal: waiting.signal,
+      });
+      // The loop job has printed (no fixed sleep that a slow machine outruns before it starts),
+      // and is given a moment to be back in its loop from the bridge call.
+      await inLoop;
+      await new Promise((r) => setTimeout(r, 100));
+      waiting.abort();
+      expect(await second).toEqual({ ok: false, error: 'Error: cancelled', logs: '' });
+      const at = performance.now();
+      running.abort();
+      const result = await first;
+      return { result, ms: performance.now() - at, replaced: pool.started !== before };
+    };
+    // The interrupt alone stops the loop, in the same worker, and the job's output is kept. A
+    // machine loaded enough to keep the worker from running for the whole grace period forces a
+    // new worker (and the output is lost with the old one), so the check gets three tries: an
+    // interrupt that does not work fails all three.
+    let outcome = await cancelBoth();
+    for (let attempt = 1; attempt < 3 && outcome.replaced; attempt++) outcome = await cancelBoth();
+    expect(outcome.replaced).toBe(false);
+    expect(outcome.result).toEqual({ ok: false, error: 'Error: cancelled', logs: 'started\n' });
+    expect(outcome.ms).toBeLessThan(6000);
     expect(await run('def f():\n    return 7', 'f')).toMatchObject({ ok: true, result: '7' });
     const aborted = AbortSignal.abort();
     expect(await pool.run({ kind: 'run', job: {}, timeoutMs: 1, signal: aborted })).toEqual({
@@ -139,7 +149,7 @@ describe('CodeToolPool (real Pyodide workers)', () => {
       error: 'Error: cancelled',
       logs: '',
     });
-  }, 30000);
+  }, 60000);
 
   it('answers tools.* calls synchronously through the bridge', async () => {
     const onBridge = async (request: { kind: string; payload: Record<string, unknown> }) => {
