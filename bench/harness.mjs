@@ -113,12 +113,17 @@ export async function stopTarget(child) {
   await new Promise((r) => child.once('exit', r));
 }
 
+/** Deltas at the start of each session: they meet the burst of every session's turn starting at once. */
+export const START_DELTAS = 10;
+
 /**
  * Opens `sessions` WebSockets, sends each one user_text at once and waits for every
- * assistant_end; returns the latency of each delta received (ms, fake LLM write → receive), sorted.
+ * assistant_end; returns the latency of each delta received (ms, fake LLM write → receive), sorted,
+ * with `streaming`: those of the deltas after each session's first START_DELTAS, sorted.
  */
 export async function runSessions(port, sessions, text) {
   const latencies = [];
+  const streaming = [];
   const clients = await Promise.all(
     Array.from({ length: sessions }, () => new Promise((resolve, reject) => {
       const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
@@ -127,16 +132,22 @@ export async function runSessions(port, sessions, text) {
     })),
   );
   await Promise.all(clients.map((ws) => new Promise((resolve) => {
+    let received = 0;
     ws.on('message', (data) => {
       const now = wallClock();
       const frame = data.toString();
       if (frame.startsWith('{"type":"assistant_end"')) return resolve();
-      for (const m of frame.matchAll(/t=(\d+\.\d+);/g)) latencies.push(now - Number(m[1]));
+      for (const m of frame.matchAll(/t=(\d+\.\d+);/g)) {
+        latencies.push(now - Number(m[1]));
+        if (received++ >= START_DELTAS) streaming.push(now - Number(m[1]));
+      }
     });
     // A target that drops the connection (or dies) loses the rest of the deltas; it does not hang the bench.
     ws.once('close', resolve);
     ws.send(JSON.stringify({ type: 'user_text', text }));
   })));
   await Promise.all(clients.map((ws) => ws.readyState === WebSocket.CLOSED ? undefined : new Promise((resolve) => (ws.once('close', resolve), ws.close()))));
-  return latencies.sort((a, b) => a - b);
+  latencies.sort((a, b) => a - b);
+  latencies.streaming = streaming.sort((a, b) => a - b);
+  return latencies;
 }

@@ -1,6 +1,6 @@
 // W3C Trace Context (https://www.w3.org/TR/trace-context/): the `traceparent` header that lets a
 // tool's backend and the LLM server log a turn's requests under one trace id.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 const TRACE_ID = /^[0-9a-f]{32}$/;
 
@@ -10,9 +10,19 @@ export function traceIdOf(turnId: string): string {
   return TRACE_ID.test(hex) && !/^0+$/.test(hex) ? hex : randomBytes(16).toString('hex');
 }
 
+/**
+ * A span id: 16 random hex digits, from a random UUID's (Node makes them from a pooled buffer of
+ * random bytes; a `randomBytes` call per request asks the kernel each time).
+ */
+function spanId(): string {
+  const uuid = randomUUID(); // xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx: the x are random
+  const id = uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(24, 28);
+  return id === '0000000000000000' ? spanId() : id;
+}
+
 /** The `traceparent` of one request of trace `traceId`: a fresh parent id, sampled. */
 export function traceparent(traceId: string): string {
-  return `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
+  return `00-${traceId}-${spanId()}-01`;
 }
 
 /** `headers` with a `traceparent` for `traceId`, unless there is none or they set one already. */

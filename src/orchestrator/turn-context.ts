@@ -45,7 +45,7 @@ export interface TurnContext {
    */
   started: Map<string, StartedCall>;
   /** Aborted when the turn is cancelled or over: a call still running or waiting then gets no result. */
-  callSignal: AbortSignal;
+  readonly callSignal: AbortSignal;
   /** Calls the model has made in the current completion request (see LLM_TOOL_MAX_CALLS_PER_ROUND). */
   roundCalls: number;
   /** Asks the client to approve call `id` (of a `"confirm": true` tool) and waits for its answer. */

@@ -79,6 +79,7 @@ export class TurnManager {
       snapshot.byName.has(name) ? name : clientTools.has(name) ? CLIENT_TOOL : undefined,
     );
     const over = new AbortController();
+    let callSignal: AbortSignal | undefined;
     const turnId = randomUUID();
     const traceId = this.llmSettings.traceContext ? traceIdOf(turnId) : undefined;
     const ctx: TurnContext = {
@@ -99,7 +100,10 @@ export class TurnManager {
       clientTools,
       started: new Map(),
       roundCalls: 0,
-      callSignal: AbortSignal.any([signal, over.signal]),
+      // Made when a call first needs it: most turns call no tool, and AbortSignal.any costs.
+      get callSignal() {
+        return (callSignal ??= AbortSignal.any([signal, over.signal]));
+      },
       approve: async (id) => {
         const timeoutMs = this.toolSettings.confirmTimeoutSecs * 1000;
         const approval = await awaitApproval(session, id, signal, timeoutMs);
