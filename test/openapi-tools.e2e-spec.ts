@@ -1,3 +1,5 @@
+import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { sseText } from './support/fake-llm.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
 import { offeredNames, useClientPerTest, useEngineRig, xmlCall } from './support/turn-harness.js';
-import { untilAsync } from './support/waiting.js';
+import { until, untilAsync } from './support/waiting.js';
 
 const SPEC = resolve('test/fixtures/openapi/orders.yaml');
 /** What operation getOrder of the document takes. */
@@ -200,7 +202,10 @@ describe('OpenAPI documents watched for changes', () => {
 /** A document at a URL that cannot be read when the engine starts: the tool waits, the engine does not. */
 describe('OpenAPI documents at a URL that is down at start-up', () => {
   let port = 0;
-  const publisher = createServer((_req, res) => res.end(readFileSync(SPEC)));
+  /** What the service publishes: first a document without the operation, then the real one. */
+  let document = 'openapi: 3.0.3\ninfo: {title: Orders, version: "1"}\npaths: {}\n';
+  let toolsFile = '';
+  const publisher = createServer((_req, res) => res.end(document));
   beforeAll(async () => {
     await new Promise<void>((r) => publisher.listen(0, '127.0.0.1', r));
     port = (publisher.address() as AddressInfo).port;
@@ -210,7 +215,7 @@ describe('OpenAPI documents at a URL that is down at start-up', () => {
   const rig = useEngineRig((base) => ({
     LLM_MODEL: 'm',
     LLM_TOOL_BREAKER_COOLDOWN_SECS: '0.3',
-    LLM_TOOLS_FILE: writeToolsFile([
+    LLM_TOOLS_FILE: (toolsFile = writeToolsFile([
       { name: 'get_weather', url: `${base}/{city}`, method: 'GET' },
       {
         type: 'openapi',
@@ -218,7 +223,7 @@ describe('OpenAPI documents at a URL that is down at start-up', () => {
         operation: 'getOrder',
         base_url: base,
       },
-    ]),
+    ])),
   }));
   const client = useClientPerTest(rig);
   const offered = () => offeredNames(rig, client.ws);
@@ -228,7 +233,20 @@ describe('OpenAPI documents at a URL that is down at start-up', () => {
     const health = async () =>
       ((await (await fetch(`${rig.engine.httpUrl}/health`)).json()) as any).tools.unavailable;
     expect(await health()).toEqual(['getOrder']);
-    await new Promise<void>((r) => publisher.listen(port, '127.0.0.1', r));
+    // A document that lacks the operation: the tool stays pending, and the error names the
+    // tools file and the tool's place in it.
+    const errors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => {});
+    try {
+      await new Promise<void>((r) => publisher.listen(port, '127.0.0.1', r));
+      await until(() => errors.mock.calls.length > 0, 'the wrong document read');
+      expect(String(errors.mock.calls[0]![0])).toContain(
+        `${resolve(toolsFile)}: tool #1: field 'operation': the spec has no operation "getOrder"`,
+      );
+    } finally {
+      errors.mockRestore();
+    }
+    expect(await offered()).toEqual(['get_weather']);
+    document = readFileSync(SPEC, 'utf8');
     await untilAsync(async () => (await offered()).includes('getOrder'), 'the document read');
     expect(await health()).toEqual([]);
     const [, tool] = ((await (await fetch(`${rig.engine.httpUrl}/api/tools`)).json()) as any).tools;

@@ -1,5 +1,12 @@
 /** Tools a set left pending (MCP servers, OpenAPI documents down when the tools were read), tried again. */
-import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
+import { snapshotOf, type Tool, type ToolSnapshot, type ToolSource } from './tool-definition.js';
+
+/** Makes ready what `only` holds of `tools` (a set from `source`), or leaves it pending. */
+export type CompletePending = (
+  tools: Tool[],
+  only: ReadonlySet<Tool>,
+  source: ToolSource,
+) => Promise<void>;
 
 export interface PendingOutcome {
   /** The same set, the tools made ready this time no longer pending. */
@@ -15,7 +22,7 @@ export interface PendingOutcome {
  */
 export async function listPending(
   snapshot: ToolSnapshot,
-  complete: (tools: Tool[], only: ReadonlySet<Tool>) => Promise<void>,
+  complete: CompletePending,
 ): Promise<PendingOutcome> {
   const retried = new Set<Tool>();
   const definitions = snapshot.definitions.map((t) => {
@@ -26,7 +33,7 @@ export async function listPending(
   });
   let error: string | undefined;
   try {
-    await complete(definitions, retried);
+    await complete(definitions, retried, snapshot.source);
   } catch (e) {
     error = (e as Error).message;
   }
@@ -44,7 +51,7 @@ export class PendingTries {
 
   constructor(
     private readonly delayMs: number,
-    private readonly complete: (tools: Tool[], only: ReadonlySet<Tool>) => Promise<void>,
+    private readonly complete: CompletePending,
     private readonly logger: { log(message: string): void; error(message: string): void },
   ) {}
 

@@ -6,7 +6,7 @@ import { toolsConfig, type ToolsConfig } from '../config/app.config.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { expandOpenApi } from './openapi/openapi-expand.js';
 import { isSpecUrl } from './openapi/spec-source.js';
-import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
+import { snapshotOf, type Tool, type ToolSnapshot, type ToolSource } from './tool-definition.js';
 import {
   checkDuplicates,
   ToolDefinitionError,
@@ -28,13 +28,16 @@ export class ToolLoader {
     private readonly mcp: McpToolExecutor,
   ) {}
 
-  /** Makes ready what `only` holds of `tools`: MCP tools listed, OpenAPI documents read. */
-  async completePending(tools: Tool[], only: ReadonlySet<Tool>): Promise<void> {
-    const label = 'tools file (tools pending)';
+  /**
+   * Makes ready what `only` holds of `tools` (a set from `source`): MCP tools listed, OpenAPI
+   * documents read. Messages name the set and each tool's place in it.
+   */
+  async completePending(tools: Tool[], only: ReadonlySet<Tool>, source: ToolSource): Promise<void> {
+    const label = source === 'file' ? resolve(this.config.file) : 'tools set in use';
     await this.mcp.complete(tools, label, { defer: true, only });
-    for (const tool of only) {
-      if (tool.raw.type !== 'openapi') continue;
-      const [fresh] = await this.validate([tool.raw], label, { deferUnreachable: true });
+    for (const [index, tool] of tools.entries()) {
+      if (!only.has(tool) || tool.raw.type !== 'openapi') continue;
+      const [fresh] = await this.validate([tool.raw], label, { deferUnreachable: true, index });
       Object.assign(tool, fresh, { pending: fresh!.pending });
     }
   }
@@ -62,29 +65,41 @@ export class ToolLoader {
   async validate(
     definitions: unknown,
     source: string,
-    opts: { deferUnreachable?: boolean } = {},
+    opts: { deferUnreachable?: boolean; index?: number } = {},
   ): Promise<Tool[]> {
-    // OpenAPI entries become the HTTP tools their operations make; `raw` stays the entry.
-    const expanded = await expandOpenApi(definitions, source, {
-      baseDir: this.baseDir(),
-      timeoutMs: this.config.timeoutSecs * 1000,
-      defer: opts.deferUnreachable,
-    });
-    const { tools, warnings } = validateToolDefinitions(expanded.definitions, source, {
-      baseDir: this.baseDir(),
-      env: process.env,
-    });
-    for (const [index, entry] of expanded.origins) tools[index]!.raw = entry;
-    for (const [index, why] of expanded.pending) {
-      tools[index]!.pending = why;
-      this.logger.warn(
-        `${where(source, index, tools[index]!.name)}: not offered to the model until a later try succeeds: ${why}`,
-      );
+    // `index`: the one definition given has that place in a larger set; messages say so.
+    const at = (message: string) =>
+      opts.index === undefined
+        ? message
+        : message.replaceAll(`${source}: tool #0`, `${source}: tool #${opts.index}`);
+    try {
+      // OpenAPI entries become the HTTP tools their operations make; `raw` stays the entry.
+      const expanded = await expandOpenApi(definitions, source, {
+        baseDir: this.baseDir(),
+        timeoutMs: this.config.timeoutSecs * 1000,
+        defer: opts.deferUnreachable,
+      });
+      const { tools, warnings } = validateToolDefinitions(expanded.definitions, source, {
+        baseDir: this.baseDir(),
+        env: process.env,
+      });
+      for (const [index, entry] of expanded.origins) tools[index]!.raw = entry;
+      for (const [index, why] of expanded.pending) {
+        tools[index]!.pending = why;
+        const tool = where(source, index, tools[index]!.name);
+        this.logger.warn(
+          at(`${tool}: not offered to the model until a later try succeeds: ${why}`),
+        );
+      }
+      [...expanded.warnings, ...warnings].forEach((w) => this.logger.warn(at(w)));
+      await this.analyzeCode(tools, source);
+      await this.mcp.complete(tools, source, { defer: opts.deferUnreachable });
+      return tools;
+    } catch (error) {
+      throw error instanceof ToolDefinitionError
+        ? new ToolDefinitionError(at(error.message))
+        : error;
     }
-    [...expanded.warnings, ...warnings].forEach((w) => this.logger.warn(w));
-    await this.analyzeCode(tools, source);
-    await this.mcp.complete(tools, source, { defer: opts.deferUnreachable });
-    return tools;
   }
 
   /** Code tools: the function's name, docstring and signature give name, description and schema. */

@@ -41,7 +41,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     const delayMs = Math.max(config.breakerCooldownSecs, 1) * 1000;
     this.pending = new PendingTries(
       delayMs,
-      (t, only) => this.loader.completePending(t, only),
+      (t, only, source) => this.loader.completePending(t, only, source),
       this.logger,
     );
     sync.onInstall(async (definitions) => {
