@@ -1,5 +1,5 @@
 import { snapshotOf, type Tool } from './tool-definition.js';
-import { listPending } from './pending-tools.js';
+import { listPending, PendingTries } from './pending-tools.js';
 
 const tool = (name: string, pending?: string) =>
   ({ kind: 'mcp', name, ...(pending && { pending }) }) as unknown as Tool;
@@ -27,5 +27,38 @@ describe('listPending', () => {
     expect(next.offered).toEqual(['b']);
     expect(next.error).toBe("the MCP server has no tool 'c'");
     expect(next.snapshot.tools.map((t) => t.name)).toEqual(['b']);
+  });
+});
+
+describe('PendingTries', () => {
+  it('tries until the tool is ready, logging an error that repeats try after try once', async () => {
+    const errors: string[] = [];
+    const why = ["no tool 'c'", "no tool 'c'", "no tool 'c'", 'cannot reach it', undefined];
+    let tries = 0;
+    const tries$ = new PendingTries(
+      1,
+      (tools, only) => {
+        const error = why[tries++];
+        if (error === undefined) for (const t of only) t.pending = undefined;
+        return error === undefined ? Promise.resolve() : Promise.reject(new Error(error));
+      },
+      { log: () => undefined, error: (m) => errors.push(m) },
+    );
+    let current = snapshotOf('file', [tool('c', 'down')]);
+    // Each try installs the set it made, and the next try starts from it.
+    await new Promise<void>((resolve) =>
+      tries$.schedule(
+        current,
+        (s) => s === current,
+        (next) => {
+          current = next;
+          if (next.tools.length > 0) resolve();
+        },
+      ),
+    );
+    tries$.stop();
+    expect(tries).toBe(5);
+    expect(errors).toEqual(["no tool 'c'", 'cannot reach it']);
+    expect(current.tools.map((t) => t.name)).toEqual(['c']);
   });
 });

@@ -17,16 +17,18 @@ export interface PendingOutcome {
 }
 
 /**
- * Copies of `snapshot`'s pending tools go through `complete` (which clears `pending` on those it
- * lists, and leaves the others pending); the snapshot itself, in use by turns, is not changed.
+ * Copies of `snapshot`'s pending tools (or of those `select` picks) go through `complete` (which
+ * clears `pending` on those it makes ready, and leaves or makes the others pending); the
+ * snapshot itself, in use by turns, is not changed.
  */
 export async function listPending(
   snapshot: ToolSnapshot,
   complete: CompletePending,
+  select: (tool: Tool) => boolean = (t) => t.pending !== undefined,
 ): Promise<PendingOutcome> {
   const retried = new Set<Tool>();
   const definitions = snapshot.definitions.map((t) => {
-    if (t.pending === undefined) return t;
+    if (!select(t)) return t;
     const copy = { ...t };
     retried.add(copy);
     return copy;
@@ -48,6 +50,8 @@ export async function listPending(
  */
 export class PendingTries {
   private timer: NodeJS.Timeout | undefined;
+  /** The last try's error: the same error again, try after try, is logged once. */
+  private lastError: string | undefined;
 
   constructor(
     private readonly delayMs: number,
@@ -69,7 +73,8 @@ export class PendingTries {
     this.timer = setTimeout(() => {
       void listPending(snapshot, this.complete).then((next) => {
         if (!isActive(snapshot)) return;
-        if (next.error) this.logger.error(next.error);
+        if (next.error && next.error !== this.lastError) this.logger.error(next.error);
+        this.lastError = next.error;
         if (next.offered.length > 0)
           this.logger.log(`tool(s) ${next.offered.join(', ')} ready: offered from the next turn`);
         install(next.snapshot);

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
+import type { Observable } from 'rxjs';
 import { dirname, resolve } from 'node:path';
 import { CodeToolService } from '../code-tools/code-tool.service.js';
 import { toolsConfig, type ToolsConfig } from '../config/app.config.js';
@@ -33,13 +34,32 @@ export class ToolLoader {
    * documents read. Messages name the set and each tool's place in it.
    */
   async completePending(tools: Tool[], only: ReadonlySet<Tool>, source: ToolSource): Promise<void> {
-    const label = source === 'file' ? resolve(this.config.file) : 'tools set in use';
+    const label = this.label(source);
     await this.mcp.complete(tools, label, { defer: true, only });
     for (const [index, tool] of tools.entries()) {
       if (!only.has(tool) || tool.raw.type !== 'openapi') continue;
       const [fresh] = await this.validate([tool.raw], label, { deferUnreachable: true, index });
       Object.assign(tool, fresh, { pending: fresh!.pending });
     }
+  }
+
+  /** A server with a session open said its tools changed: the key of its URL and headers. */
+  get mcpToolsChanged$(): Observable<string> {
+    return this.mcp.toolsChanged$;
+  }
+
+  /** The tool takes what it offers from the list of the MCP server `key` names. */
+  listedBy(tool: Tool, key: string): boolean {
+    return this.mcp.listedBy(tool, key);
+  }
+
+  /** `only`'s MCP tools completed again from their server's new list (gone from it: pending). */
+  async relist(tools: Tool[], only: ReadonlySet<Tool>, source: ToolSource): Promise<void> {
+    await this.mcp.complete(tools, this.label(source), { defer: true, only, relisted: true });
+  }
+
+  private label(source: ToolSource): string {
+    return source === 'file' ? resolve(this.config.file) : 'tools set in use';
   }
 
   /** The tools file, and the Python files and OpenAPI documents the definitions it gave name. */

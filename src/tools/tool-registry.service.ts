@@ -9,7 +9,7 @@ import { ClusterLink } from '../cluster/cluster-link.js';
 import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../config/app.config.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { FileWatch } from './file-watch.js';
-import { PendingTries } from './pending-tools.js';
+import { listPending, PendingTries } from './pending-tools.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
 import { ToolLoader } from './tool-loader.service.js';
 
@@ -29,6 +29,8 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   private watch: FileWatch | undefined;
   /** Tries at the tools left pending (MCP servers, OpenAPI documents down when the file was read). */
   private readonly pending: PendingTries;
+  /** The MCP servers' list changes being applied, in turn. */
+  private relisting = Promise.resolve();
 
   constructor(
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
@@ -44,6 +46,10 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
       (t, only, source) => this.loader.completePending(t, only, source),
       this.logger,
     );
+    // One after the other: each lists the set the one before installed.
+    loader.mcpToolsChanged$.subscribe((key) => {
+      this.relisting = this.relisting.then(() => this.relist(key));
+    });
     sync.onInstall(async (definitions) => {
       await this.install(definitions, OTHER_PROCESS, { deferUnreachable: true });
     });
@@ -89,6 +95,31 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
         if (this.fromFile === this.current) this.fromFile = next;
         this.current = next;
       },
+    );
+  }
+
+  /**
+   * An MCP server said its tools changed: the tools that take their description, schema or
+   * `readOnlyHint` from its list are completed again, and offered so from the next turn; one it
+   * no longer lists is left pending (not offered) and tried again like a server that was down.
+   */
+  private async relist(key: string): Promise<void> {
+    const snapshot = this.current;
+    const source = snapshot.source;
+    const next = await listPending(
+      snapshot,
+      (tools, only) => this.loader.relist(tools, only, source),
+      (tool) => this.loader.listedBy(tool, key),
+    );
+    if (this.current !== snapshot) return; // replaced meanwhile: the new set was listed anew
+    if (next.error) this.logger.error(next.error);
+    const relisted = next.snapshot.definitions.filter((t, i) => t !== snapshot.definitions[i]);
+    if (relisted.length === 0) return;
+    if (this.fromFile === this.current) this.fromFile = next.snapshot;
+    this.current = next.snapshot;
+    this.tryPendingLater();
+    this.logger.log(
+      `an MCP server's tools changed: ${relisted.map((t) => t.name).join(', ')} as it lists them now, from the next turn`,
     );
   }
 

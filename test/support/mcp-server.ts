@@ -36,11 +36,13 @@ export class McpTestServer {
   /** Answers the next request with this HTTP status and body instead (an overloaded server). */
   failNext: { status: number; body: string } | undefined;
   private readonly sessions = new Map<string, StreamableHTTPServerTransport>();
+  /** The server side of each session, to send it notifications. */
+  private readonly servers = new Set<Server>();
   private readonly http: HttpServer;
 
   /** `json`: answers as one JSON body, not an event stream (the transport's enableJsonResponse). */
   constructor(
-    private readonly tools: McpTestTool[],
+    private tools: McpTestTool[],
     private readonly options: { json?: boolean } = {},
   ) {
     this.http = createServer((req, res) => {
@@ -70,6 +72,12 @@ export class McpTestServer {
     return `http://127.0.0.1:${(this.http.address() as AddressInfo).port}/mcp`;
   }
 
+  /** Lists `tools` from now on, and tells every open session (`notifications/tools/list_changed`). */
+  async changeTools(tools: McpTestTool[]): Promise<void> {
+    this.tools = tools;
+    await Promise.all([...this.servers].map((s) => s.sendToolListChanged()));
+  }
+
   /** Forgets every session, as a restarted server does: their ids get 404 from now on. */
   async forgetSessions(): Promise<void> {
     const open = [...this.sessions.values()];
@@ -90,7 +98,12 @@ export class McpTestServer {
       enableJsonResponse: this.options.json === true,
       onsessioninitialized: (id) => void this.sessions.set(id, transport),
     });
-    const server = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
+    const server = new Server(
+      { name: 'test', version: '1' },
+      { capabilities: { tools: { listChanged: true } } },
+    );
+    this.servers.add(server);
+    server.onclose = () => this.servers.delete(server);
     server.setRequestHandler(ListToolsRequestSchema, () => {
       this.lists++;
       return {

@@ -16,6 +16,11 @@ export interface McpTarget {
   headers: Record<string, string>;
 }
 
+/** The same key for the same server and headers: one connection each. */
+export function targetKey(target: McpTarget): string {
+  return JSON.stringify([target.url, target.headers]);
+}
+
 /** A tool as the server lists it (`tools/list`). */
 export interface McpListedTool {
   name: string;
@@ -79,6 +84,8 @@ export class McpClients {
     private readonly clientName: string,
     /** The largest answer read from a server (LLM_TOOL_MAX_RESPONSE_BYTES). */
     private readonly maxResponseBytes: number,
+    /** A server with an open session said its tools changed (`notifications/tools/list_changed`). */
+    private readonly onToolsChanged: (target: McpTarget) => void = () => undefined,
   ) {}
 
   /** Every tool the server lists, following its pages. */
@@ -134,7 +141,7 @@ export class McpClients {
     limits: McpLimits,
     use: (client: Client) => Promise<T>,
   ): Promise<T> {
-    const key = JSON.stringify([target.url, target.headers]);
+    const key = targetKey(target);
     for (let attempt = 1; ; attempt++) {
       const reused = this.connections.has(key);
       const connection = this.connection(key, target, limits.timeoutMs);
@@ -157,7 +164,16 @@ export class McpClients {
   private connection(key: string, target: McpTarget, timeoutMs: number): Connection {
     const open = this.connections.get(key);
     if (open) return open;
-    const client = new Client({ name: this.clientName, version: '1' });
+    // The SDK follows a server's list_changed notifications only if it declares them; several
+    // within its debounce (300 ms) are one.
+    const client = new Client(
+      { name: this.clientName, version: '1' },
+      {
+        listChanged: {
+          tools: { autoRefresh: false, onChanged: () => this.onToolsChanged(target) },
+        },
+      },
+    );
     const transport = new StreamableHTTPClientTransport(new URL(target.url), {
       requestInit: { headers: target.headers },
       fetch: boundedFetch(this.maxResponseBytes),

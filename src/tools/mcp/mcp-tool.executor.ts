@@ -10,7 +10,8 @@ import { ToolExecutor, type ToolInvocation, type ToolOutcome } from '../tool-exe
 import { maskSecrets } from '../tool-secrets.js';
 import { parametersProblem } from '../tool-validation.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpClients, type McpListedTool, type McpTarget } from './mcp-clients.js';
+import { Subject } from 'rxjs';
+import { McpClients, targetKey, type McpListedTool, type McpTarget } from './mcp-clients.js';
 import { TOO_LARGE } from './mcp-fetch.js';
 import { needsListing } from './mcp-definition.js';
 import { mcpResultText } from './mcp-result.js';
@@ -28,13 +29,24 @@ const REQUEST_TIMEOUT = -32001;
 export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
   private readonly logger = new Logger(McpToolExecutor.name);
   private readonly clients: McpClients;
+  /** A server said its tools changed: the key (`targetKey`) of its URL and headers. */
+  readonly toolsChanged$ = new Subject<string>();
 
   constructor(
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
     private readonly guards: ToolGuards,
   ) {
     super();
-    this.clients = new McpClients('audio-agent-engine', config.maxResponseBytes);
+    this.clients = new McpClients('audio-agent-engine', config.maxResponseBytes, (target) =>
+      this.toolsChanged$.next(targetKey(target)),
+    );
+  }
+
+  /** The tool takes what it offers from the list of the server `key` names. */
+  listedBy(tool: Tool, key: string): boolean {
+    if (tool.kind !== 'mcp' || !needsListing(tool)) return false;
+    const target = targetOf(tool);
+    return !('error' in target) && targetKey(target) === key;
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -93,12 +105,13 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
    * per server): the description, the arguments' schema, and whether the tool changes nothing
    * (its `readOnlyHint`, unless `safe` is given). Throws ToolDefinitionError naming the tool and
    * field when a server lacks the tool, or cannot be reached — unless `defer`: then the tool is
-   * left `pending`, not offered to the model. `only` limits the work to those tools.
+   * left `pending`, not offered to the model. `only` limits the work to those tools. With
+   * `relisted` (the server said its list changed), a tool it no longer lists is left pending too.
    */
   async complete(
     tools: Tool[],
     source: string,
-    opts: { defer?: boolean; only?: ReadonlySet<Tool> } = {},
+    opts: { defer?: boolean; only?: ReadonlySet<Tool>; relisted?: boolean } = {},
   ): Promise<void> {
     const lists = new Map<string, Promise<McpListedTool[]>>();
     for (const [index, tool] of tools.entries()) {
@@ -125,6 +138,11 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       }
       const remote = tool.remoteName ?? tool.name;
       const found = listed.find((t) => t.name === remote);
+      if (!found && opts.relisted) {
+        tool.pending = `the MCP server no longer lists '${remote}'`;
+        this.logger.warn(`${at}: not offered to the model: ${tool.pending}`);
+        continue;
+      }
       if (!found) {
         const names =
           listed
@@ -144,7 +162,8 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
           );
         tool.parameters = found.inputSchema;
       }
-      if (tool.raw.safe === undefined && found.annotations?.readOnlyHint === true) tool.safe = true;
+      if (tool.raw.safe === undefined)
+        tool.safe = found.annotations?.readOnlyHint === true ? true : undefined;
       tool.pending = undefined;
     }
   }
