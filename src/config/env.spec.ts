@@ -13,6 +13,7 @@ describe('parseEnv', () => {
       explicit: undefined,
       file: '',
       fileWatchSecs: 0,
+      specUrlWatchSecs: 0,
       maxIterations: 4,
       maxCallsPerRound: 16,
       earlyStart: true,
@@ -69,6 +70,7 @@ describe('parseEnv', () => {
     expect(watch('0.0')).toBe(0);
     expect(watch('2.5')).toBe(2.5);
     expect(watch(' 10 ')).toBe(10);
+    expect(parseEnv({ LLM_TOOLS_SPEC_URL_WATCH_SECS: '300' }).tools.specUrlWatchSecs).toBe(300);
   });
 
   it.each([
@@ -123,6 +125,11 @@ describe('parseEnv', () => {
       'LLM_TOOLS_FILE_WATCH_SECS',
       '-5',
       /LLM_TOOLS_FILE_WATCH_SECS="-5" is invalid: expected 0 \(never\) or a number of seconds up to 3600/,
+    ],
+    [
+      'LLM_TOOLS_SPEC_URL_WATCH_SECS',
+      'hourly',
+      /LLM_TOOLS_SPEC_URL_WATCH_SECS="hourly" is invalid: expected 0 \(never\) or a number of seconds up to 86400/,
     ],
     [
       'LLM_TOOL_BREAKER_FAILURES',

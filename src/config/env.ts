@@ -166,6 +166,8 @@ export interface Env {
     file: string;
     /** The tools file is checked for changes this often (LLM_TOOLS_FILE_WATCH_SECS; 0: never). */
     fileWatchSecs: number;
+    /** OpenAPI documents at URLs are read again this often (LLM_TOOLS_SPEC_URL_WATCH_SECS; 0: never). */
+    specUrlWatchSecs: number;
     maxIterations: number;
     /** Calls of one model message that are run; the rest get an error text (a runaway model). */
     maxCallsPerRound: number;
@@ -308,6 +310,7 @@ export function parseEnv(raw: Raw): Env {
       explicit: bool(raw, 'LLM_TOOLS_ENABLED'),
       file: toolsFile,
       fileWatchSecs: secondsOrNever(raw, 'LLM_TOOLS_FILE_WATCH_SECS', 3600),
+      specUrlWatchSecs: secondsOrNever(raw, 'LLM_TOOLS_SPEC_URL_WATCH_SECS', 86400),
       maxIterations: int(raw, 'LLM_TOOL_MAX_ITERATIONS', 4, 0, 100),
       maxCallsPerRound: int(raw, 'LLM_TOOL_MAX_CALLS_PER_ROUND', 16, 1, 256),
       earlyStart: bool(raw, 'LLM_TOOL_EARLY_START') ?? true,

@@ -19,24 +19,20 @@ export async function filesSignature(paths: readonly string[]): Promise<string> 
 }
 
 /**
- * Checks files every `intervalMs` and calls `onChange` when any has changed (one call at a
- * time). The files are `paths()`, asked again after each change: what a change reads may name
- * other files.
+ * Runs `check` every `intervalMs`, one run at a time (a run still going when the next is due
+ * makes it skip), until stopped. What the watches below share.
  */
-export class FileWatch {
+export class Polling {
   private timer: NodeJS.Timeout | undefined;
-  private signature = '';
-  private checking = false;
+  private running = false;
 
   constructor(
-    private readonly paths: () => readonly string[],
     private readonly intervalMs: number,
-    private readonly onChange: () => Promise<void>,
+    private readonly check: () => Promise<void>,
   ) {}
 
-  async start(): Promise<void> {
-    this.signature = await filesSignature(this.paths());
-    this.timer = setInterval(() => void this.check(), this.intervalMs);
+  start(): void {
+    this.timer = setInterval(() => void this.run(), this.intervalMs);
     this.timer.unref();
   }
 
@@ -45,20 +41,56 @@ export class FileWatch {
     this.timer = undefined;
   }
 
-  /** Exposed for tests; the timer calls it. */
-  async check(): Promise<void> {
-    if (this.checking || this.timer === undefined) return;
-    this.checking = true;
+  /** One check now, unless stopped or one is running. */
+  async run(): Promise<void> {
+    if (this.running || this.timer === undefined) return;
+    this.running = true;
     try {
-      const watched = this.paths();
-      const before = await filesSignature(watched);
-      if (before === this.signature) return;
-      await this.onChange();
-      // Written again while it was read: the next check reads it again.
-      const after = await filesSignature(watched);
-      this.signature = after === before ? await filesSignature(this.paths()) : '';
+      await this.check();
     } finally {
-      this.checking = false;
+      this.running = false;
     }
+  }
+}
+
+/**
+ * Checks files every `intervalMs` and calls `onChange` when any has changed (one call at a
+ * time). The files are `paths()`, asked again after each change: what a change reads may name
+ * other files.
+ */
+export class FileWatch {
+  private readonly polling: Polling;
+  private signature = '';
+
+  constructor(
+    private readonly paths: () => readonly string[],
+    intervalMs: number,
+    private readonly onChange: () => Promise<void>,
+  ) {
+    this.polling = new Polling(intervalMs, () => this.compare());
+  }
+
+  async start(): Promise<void> {
+    this.signature = await filesSignature(this.paths());
+    this.polling.start();
+  }
+
+  stop(): void {
+    this.polling.stop();
+  }
+
+  /** Exposed for tests; the timer calls it. */
+  check(): Promise<void> {
+    return this.polling.run();
+  }
+
+  private async compare(): Promise<void> {
+    const watched = this.paths();
+    const before = await filesSignature(watched);
+    if (before === this.signature) return;
+    await this.onChange();
+    // Written again while it was read: the next check reads it again.
+    const after = await filesSignature(watched);
+    this.signature = after === before ? await filesSignature(this.paths()) : '';
   }
 }

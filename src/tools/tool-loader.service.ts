@@ -6,7 +6,7 @@ import { CodeToolService } from '../code-tools/code-tool.service.js';
 import { toolsConfig, type ToolsConfig } from '../config/app.config.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { expandOpenApi } from './openapi/openapi-expand.js';
-import { isSpecUrl } from './openapi/spec-source.js';
+import { fetchSpecText, isSpecUrl } from './openapi/spec-source.js';
 import { snapshotOf, type Tool, type ToolSnapshot, type ToolSource } from './tool-definition.js';
 import {
   checkDuplicates,
@@ -60,6 +60,21 @@ export class ToolLoader {
 
   private label(source: ToolSource): string {
     return source === 'file' ? resolve(this.config.file) : 'tools set in use';
+  }
+
+  /** The OpenAPI documents at URLs that `snapshot`'s definitions name. */
+  specUrls(snapshot: ToolSnapshot): string[] {
+    const urls = snapshot.definitions.flatMap((t) =>
+      t.raw.type === 'openapi' && typeof t.raw.spec === 'string' && isSpecUrl(t.raw.spec)
+        ? [t.raw.spec]
+        : [],
+    );
+    return [...new Set(urls)];
+  }
+
+  /** The text of a document at a URL, read as when the tools are loaded. */
+  specText(url: string): Promise<string> {
+    return fetchSpecText(url, this.config.timeoutSecs * 1000);
   }
 
   /** The tools file, and the Python files and OpenAPI documents the definitions it gave name. */

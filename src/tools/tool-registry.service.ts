@@ -9,6 +9,7 @@ import { ClusterLink } from '../cluster/cluster-link.js';
 import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../config/app.config.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { FileWatch } from './file-watch.js';
+import { SpecUrlWatch } from './openapi/spec-url-watch.js';
 import { listPending, PendingTries } from './pending-tools.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
 import { ToolLoader } from './tool-loader.service.js';
@@ -27,6 +28,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   /** The definitions the file gave last (what a watch compares and reads code files of). */
   private fromFile: ToolSnapshot = snapshotOf('none', []);
   private watch: FileWatch | undefined;
+  private specWatch: SpecUrlWatch | undefined;
   /** Tries at the tools left pending (MCP servers, OpenAPI documents down when the file was read). */
   private readonly pending: PendingTries;
   /** The MCP servers' list changes being applied, in turn. */
@@ -72,10 +74,20 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
       );
       await this.watch.start();
     }
+    if (this.config.specUrlWatchSecs > 0) {
+      this.specWatch = new SpecUrlWatch(
+        () => this.loader.specUrls(this.current),
+        this.config.specUrlWatchSecs * 1000,
+        (url) => this.loader.specText(url),
+        () => this.specChanged(),
+      );
+      await this.specWatch.start();
+    }
   }
 
   onModuleDestroy(): void {
     this.watch?.stop();
+    this.specWatch?.stop();
     this.pending.stop();
   }
 
@@ -124,18 +136,43 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
+   * An OpenAPI document at a URL that the set in use names reads differently: the set is read
+   * again, as an edit of the tools file is (an override from /api/tools is validated again).
+   */
+  private async specChanged(): Promise<void> {
+    const snapshot = this.current;
+    if (snapshot === this.fromFile && snapshot.source === 'file')
+      return this.reloadFile('an OpenAPI document changed');
+    if (snapshot.source !== 'request') return;
+    try {
+      const raw = snapshot.definitions.map((t) => t.raw);
+      const tools = await this.loader.validate(raw, 'tools set in use', { deferUnreachable: true });
+      if (this.current !== snapshot) return;
+      this.current = snapshotOf('request', tools);
+      this.tryPendingLater();
+      this.logger.log(
+        `an OpenAPI document changed: ${tools.length} definition(s) apply from the next turn`,
+      );
+    } catch (error) {
+      this.logger.error(
+        `an OpenAPI document changed but the tools cannot be used; the tools in use are kept: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  /**
    * The tools file changed: its definitions replace the file's from the next turn. An invalid
    * file changes nothing (the error names the file, tool and field); an override from
    * `/api/tools` stays in force until restart.
    */
-  private async reloadFile(): Promise<void> {
+  private async reloadFile(why = 'tools file changed'): Promise<void> {
     let snapshot: ToolSnapshot;
     try {
       snapshot = await this.loader.loadFile();
     } catch (error) {
       this.metrics.toolsFileReload('invalid');
       this.logger.error(
-        `tools file changed but cannot be used; the tools in use are kept: ${(error as Error).message}`,
+        `${why}, but the tools cannot be used; the tools in use are kept: ${(error as Error).message}`,
       );
       return;
     }
@@ -143,7 +180,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     if (this.current.source === 'request') {
       this.metrics.toolsFileReload('kept_override');
       this.logger.warn(
-        `tools file changed (${snapshot.definitions.length} definition(s)); not installed: the override from /api/tools stays in force until restart`,
+        `${why} (${snapshot.definitions.length} definition(s)); not installed: the override from /api/tools stays in force until restart`,
       );
       return;
     }
@@ -151,7 +188,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     this.tryPendingLater();
     this.metrics.toolsFileReload('installed');
     this.logger.log(
-      `tools file changed: ${snapshot.definitions.length} definition(s) apply from the next turn`,
+      `${why}: ${snapshot.definitions.length} definition(s) apply from the next turn`,
     );
   }
 

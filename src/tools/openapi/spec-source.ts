@@ -26,20 +26,24 @@ export async function readSpec(location: string, timeoutMs: number): Promise<Ope
   const options = { dereference: { circular: 'ignore' as const } };
   if (!isSpecUrl(location))
     return dereference<OpenApiSpec>(location, { ...options, resolve: { http: false } });
-  const guard = offLinkLocal(location);
-  const response = await axios.get<string>(location, {
-    responseType: 'text',
-    transformResponse: [(data: unknown) => data],
-    timeout: timeoutMs,
-    signal: AbortSignal.timeout(timeoutMs),
-    maxContentLength: MAX_SPEC_BYTES,
-    ...guard,
-    headers: { Accept: 'application/json, application/yaml;q=0.9, */*;q=0.5' },
-  });
-  const parsed: unknown = parseYaml(response.data);
+  const parsed: unknown = parseYaml(await fetchSpecText(location, timeoutMs));
   if (typeof parsed !== 'object' || parsed === null) throw new Error('not a JSON or YAML object');
   return dereference<OpenApiSpec>(parsed as OpenApiSpec, {
     ...options,
     resolve: { external: false },
   });
+}
+
+/** The text of a document at a URL, fetched as `readSpec` fetches it. */
+export async function fetchSpecText(url: string, timeoutMs: number): Promise<string> {
+  const response = await axios.get<string>(url, {
+    responseType: 'text',
+    transformResponse: [(data: unknown) => data],
+    timeout: timeoutMs,
+    signal: AbortSignal.timeout(timeoutMs),
+    maxContentLength: MAX_SPEC_BYTES,
+    ...offLinkLocal(url),
+    headers: { Accept: 'application/json, application/yaml;q=0.9, */*;q=0.5' },
+  });
+  return response.data;
 }
