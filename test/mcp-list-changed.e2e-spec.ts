@@ -1,4 +1,4 @@
-import { McpTestServer, type McpTestTool } from './support/mcp-server.js';
+import { McpTestServer, useMcpServer, type McpTestTool } from './support/mcp-server.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { offeredNames, useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { untilAsync } from './support/waiting.js';
@@ -18,23 +18,19 @@ const refund: McpTestTool = { name: 'refund', description: 'Refunds an order.', 
  */
 describe('MCP tools when the server changes its list', () => {
   const mcp = new McpTestServer([lookup('Status of an order.', 'order_id'), refund]);
-  let mcpUrl = '';
-  beforeAll(async () => {
-    mcpUrl = await mcp.start();
-  });
-  afterAll(() => mcp.stop());
+  const served = useMcpServer(mcp);
   const rig = useEngineRig(() => ({
     LLM_MODEL: 'm',
     LLM_TOOL_BREAKER_COOLDOWN_SECS: '0.3',
     LLM_TOOLS_FILE: writeToolsFile([
-      { type: 'mcp', name: 'lookup_order', url: mcpUrl },
-      { type: 'mcp', name: 'refund', url: mcpUrl },
+      { type: 'mcp', name: 'lookup_order', url: served.url },
+      { type: 'mcp', name: 'refund', url: served.url },
       // Described in full by the file: the server's list is not read for it.
       {
         type: 'mcp',
         name: 'cancel',
         tool: 'refund',
-        url: mcpUrl,
+        url: served.url,
         description: 'Cancels an order.',
         parameters: { type: 'object', properties: {} },
       },

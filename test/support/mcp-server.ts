@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server as HttpServer } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server as HttpServer,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema,
@@ -40,10 +47,17 @@ export class McpTestServer {
   private readonly servers = new Set<Server>();
   private readonly http: HttpServer;
 
-  /** `json`: answers as one JSON body, not an event stream (the transport's enableJsonResponse). */
+  /** Sessions of the older HTTP+SSE transport (`legacy`), by id. */
+  private readonly legacySessions = new Map<string, SSEServerTransport>();
+
+  /**
+   * `json`: answers as one JSON body, not an event stream (the transport's enableJsonResponse).
+   * `legacy`: speaks only the older HTTP+SSE transport (MCP 2024-11-05): a GET opens the event
+   * stream, which names where to POST; a POST to the stream's URL is refused (405).
+   */
   constructor(
     private tools: McpTestTool[],
-    private readonly options: { json?: boolean } = {},
+    private readonly options: { json?: boolean; legacy?: boolean } = {},
   ) {
     this.http = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -56,6 +70,7 @@ export class McpTestServer {
         }
         const text = Buffer.concat(chunks).toString('utf8');
         const body: unknown = text === '' ? undefined : JSON.parse(text);
+        if (this.options.legacy) return this.legacyRequest(req, res, body);
         const id = req.headers['mcp-session-id'];
         const known = typeof id === 'string' ? this.sessions.get(id) : undefined;
         if (known) return void known.handleRequest(req, res, body);
@@ -80,8 +95,9 @@ export class McpTestServer {
 
   /** Forgets every session, as a restarted server does: their ids get 404 from now on. */
   async forgetSessions(): Promise<void> {
-    const open = [...this.sessions.values()];
+    const open = [...this.sessions.values(), ...this.legacySessions.values()];
     this.sessions.clear();
+    this.legacySessions.clear();
     await Promise.all(open.map((t) => t.close()));
   }
 
@@ -91,6 +107,22 @@ export class McpTestServer {
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
   }
 
+  private legacyRequest(req: IncomingMessage, res: ServerResponse, body: unknown): void {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (req.method === 'GET') {
+      this.sessionsOpened++;
+      const transport = new SSEServerTransport('/messages', res);
+      this.legacySessions.set(transport.sessionId, transport);
+      res.on('close', () => this.legacySessions.delete(transport.sessionId));
+      void this.server(req.headers).connect(transport);
+      return;
+    }
+    const known = this.legacySessions.get(url.searchParams.get('sessionId') ?? '');
+    if (req.method === 'POST' && url.pathname === '/messages' && known)
+      return void known.handlePostMessage(req, res, body);
+    res.writeHead(known || url.pathname === '/messages' ? 404 : 405).end();
+  }
+
   private async open(headers: IncomingHttpHeaders): Promise<StreamableHTTPServerTransport> {
     this.sessionsOpened++;
     const transport = new StreamableHTTPServerTransport({
@@ -98,6 +130,12 @@ export class McpTestServer {
       enableJsonResponse: this.options.json === true,
       onsessioninitialized: (id) => void this.sessions.set(id, transport),
     });
+    await this.server(headers).connect(transport);
+    return transport;
+  }
+
+  /** The server side of one session: lists the tools, answers calls. */
+  private server(headers: IncomingHttpHeaders): Server {
     const server = new Server(
       { name: 'test', version: '1' },
       { capabilities: { tools: { listChanged: true } } },
@@ -132,7 +170,16 @@ export class McpTestServer {
         this.running--;
       }
     });
-    await server.connect(transport);
-    return transport;
+    return server;
   }
+}
+
+/** Starts `server` before the block's tests and stops it after them; `url` is its endpoint once started. */
+export function useMcpServer(server: McpTestServer): { url: string } {
+  const handle = { url: '' };
+  beforeAll(async () => {
+    handle.url = await server.start();
+  });
+  afterAll(() => server.stop());
+  return handle;
 }

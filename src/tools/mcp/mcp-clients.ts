@@ -1,10 +1,11 @@
 /** Connections to MCP servers (Streamable HTTP), shared by the calls that reach the same one. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { LRUCache } from 'lru-cache';
 import { traceparent } from '../../common/trace-context.js';
 import { boundedFetch } from './mcp-fetch.js';
@@ -36,6 +37,9 @@ export interface McpLimits {
   traceId?: string;
 }
 
+/** JSON-RPC code of a request failed by its connection closing (or cancelled). */
+export const CONNECTION_CLOSED: number = ErrorCode.ConnectionClosed;
+
 /** Connections kept open at most (different servers, or different headers such as a user's token). */
 export const MAX_MCP_CONNECTIONS = 100;
 const MAX_LISTED_TOOLS = 10_000;
@@ -56,6 +60,8 @@ interface Connection {
   client: Promise<Client>;
   busy: number;
   dropped: boolean;
+  /** Why the session ended under its calls, when it is known (the older transport's stream failed). */
+  failure?: string;
   closed?: Promise<void>;
 }
 
@@ -148,7 +154,8 @@ export class McpClients {
       connection.busy++;
       try {
         return await use(await connection.client);
-      } catch (error) {
+      } catch (caught) {
+        const error = lostBecause(caught, connection.failure);
         // A connection that failed is dropped; a call cut short, or an error the server answered
         // (an MCP error, a timeout), says nothing against it: other calls may be using it.
         const broken = !limits.signal?.aborted && !isServerAnswer(error);
@@ -164,9 +171,55 @@ export class McpClients {
   private connection(key: string, target: McpTarget, timeoutMs: number): Connection {
     const open = this.connections.get(key);
     if (open) return open;
+    const connection: Connection = { client: Promise.resolve(undefined!), busy: 0, dropped: false };
+    connection.client = this.connect(target, timeoutMs, (reason) => {
+      connection.failure ??= reason;
+    });
+    this.connections.set(key, connection);
+    connection.client.catch(() => {
+      if (this.connections.peek(key) === connection) this.connections.delete(key);
+    });
+    return connection;
+  }
+
+  /**
+   * A session over Streamable HTTP; with a server that refuses its first POST with HTTP 4xx (but
+   * 401/403), over the older HTTP+SSE transport (MCP 2024-11-05) at the same URL, as the MCP
+   * specification's backwards compatibility has clients do.
+   */
+  private async connect(
+    target: McpTarget,
+    timeoutMs: number,
+    failed: (reason: string) => void,
+  ): Promise<Client> {
+    const url = new URL(target.url);
+    const options = {
+      requestInit: { headers: target.headers },
+      fetch: boundedFetch(this.maxResponseBytes),
+    };
+    const client = this.client(target);
+    try {
+      await client.connect(new StreamableHTTPClientTransport(url, options), { timeout: timeoutMs });
+      return client;
+    } catch (error) {
+      if (!(error instanceof StreamableHTTPError) || !legacyRefusal(error.code)) throw error;
+    }
+    const legacy = this.client(target);
+    const transport = new SSEClientTransport(url, options);
+    // The event stream is the whole session: once it fails (the server went away, an event over
+    // the size limit), its calls get no answer. Closing fails them now, and the pool opens anew.
+    transport.onerror = (error) => {
+      failed(error.message.replace(/^SSE error: /, ''));
+      void legacy.close();
+    };
+    await legacy.connect(transport, { timeout: timeoutMs });
+    return legacy;
+  }
+
+  private client(target: McpTarget): Client {
     // The SDK follows a server's list_changed notifications only if it declares them; several
     // within its debounce (300 ms) are one.
-    const client = new Client(
+    return new Client(
       { name: this.clientName, version: '1' },
       {
         listChanged: {
@@ -174,24 +227,24 @@ export class McpClients {
         },
       },
     );
-    const transport = new StreamableHTTPClientTransport(new URL(target.url), {
-      requestInit: { headers: target.headers },
-      fetch: boundedFetch(this.maxResponseBytes),
-    });
-    const connection: Connection = {
-      client: client.connect(transport, { timeout: timeoutMs }).then(() => client),
-      busy: 0,
-      dropped: false,
-    };
-    this.connections.set(key, connection);
-    connection.client.catch(() => {
-      if (this.connections.peek(key) === connection) this.connections.delete(key);
-    });
-    return connection;
   }
 }
 
-/** An error the server sent as a JSON-RPC answer, or the client's own timeout: the session is fine. */
+/** A request failed by its connection closing says why the connection ended, when that is known. */
+function lostBecause(error: unknown, failure: string | undefined): unknown {
+  const closed = error instanceof McpError && error.code === CONNECTION_CLOSED;
+  return closed && failure ? new McpError(CONNECTION_CLOSED, failure) : error;
+}
+
+/** How a server of the older HTTP+SSE transport answers a POST to its stream's URL. */
+function legacyRefusal(status: number | undefined): boolean {
+  return status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403;
+}
+
+/**
+ * An error the server sent as a JSON-RPC answer, or the client's own timeout: the session is
+ * fine. Not a connection that closed under the request.
+ */
 function isServerAnswer(error: unknown): boolean {
-  return error instanceof McpError;
+  return error instanceof McpError && error.code !== CONNECTION_CLOSED;
 }

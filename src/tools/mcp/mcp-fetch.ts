@@ -36,12 +36,21 @@ function readBody(body: unknown): { ids: (string | number)[]; traceparent?: stri
  * fetch for an MCP connection. A call's request carries its `_meta.traceparent` as the HTTP
  * header too (unless the tool's headers set one). Answers to requests (POSTs) stop at
  * `maxBytes`: the requests they answer get a JSON-RPC error instead (TOO_LARGE), so that a
- * server's answer never fills the engine's memory. The long-lived stream of server
- * notifications (GET) is not counted.
+ * server's answer never fills the engine's memory. On a long-lived event stream (GET: server
+ * notifications, and every answer with the older HTTP+SSE transport) one event may not exceed
+ * `maxBytes`: the stream fails there.
  */
 export function boundedFetch(maxBytes: number) {
   return async (url: string | URL, init?: RequestInit): Promise<Response> => {
-    if (init?.method !== 'POST') return fetch(url, init);
+    if (init?.method !== undefined && init.method !== 'GET' && init.method !== 'POST')
+      return fetch(url, init);
+    if (init?.method !== 'POST') {
+      const response = await fetch(url, init);
+      if (!response.body || !response.headers.get('content-type')?.includes('text/event-stream'))
+        return response;
+      const { status, statusText, headers } = response;
+      return new Response(boundedEvents(response.body, maxBytes), { status, statusText, headers });
+    }
     const { ids, traceparent } = readBody(init.body);
     const sent = new Headers(init.headers);
     if (traceparent && !sent.has('traceparent')) sent.set('traceparent', traceparent);
@@ -91,4 +100,47 @@ async function readAtMost(
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+/** An event stream that fails where one event grows past `maxBytes` (events end at a blank line). */
+function boundedEvents(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+): ReadableStream<Uint8Array> {
+  let size = 0; // bytes of the event being read
+  let previous = 0; // the last byte seen, for a blank line split between chunks
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        let from = previous === LF && bytes[0] === LF ? 1 : 0;
+        if (from === 1) size = 0;
+        for (let end = eventEnd(bytes, from); ; end = eventEnd(bytes, from)) {
+          size += (end === -1 ? bytes.length : end) - from;
+          if (size > maxBytes)
+            return controller.error(
+              new Error(
+                `an event from the MCP server is larger than LLM_TOOL_MAX_RESPONSE_BYTES (${maxBytes} bytes)`,
+              ),
+            );
+          if (end === -1) break;
+          [size, from] = [0, end];
+        }
+        previous = bytes[bytes.length - 1] ?? previous;
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
+const LF = 10;
+
+/** Where the first event ending at or after `from` ends (past its blank line); -1 if none does. */
+function eventEnd(bytes: Buffer, from: number): number {
+  let end = -1;
+  for (const separator of ['\n\n', '\r\n\r\n', '\r\r']) {
+    const at = bytes.indexOf(separator, from);
+    if (at !== -1 && (end === -1 || at + separator.length < end)) end = at + separator.length;
+  }
+  return end;
 }

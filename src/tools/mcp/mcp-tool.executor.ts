@@ -11,7 +11,13 @@ import { maskSecrets } from '../tool-secrets.js';
 import { parametersProblem } from '../tool-validation.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Subject } from 'rxjs';
-import { McpClients, targetKey, type McpListedTool, type McpTarget } from './mcp-clients.js';
+import {
+  CONNECTION_CLOSED,
+  McpClients,
+  targetKey,
+  type McpListedTool,
+  type McpTarget,
+} from './mcp-clients.js';
 import { TOO_LARGE } from './mcp-fetch.js';
 import { needsListing } from './mcp-definition.js';
 import { mcpResultText } from './mcp-result.js';
@@ -191,6 +197,7 @@ function timedOut(error: unknown): boolean {
 /** Timed out, unreachable, or an HTTP 5xx: the server, not the call, failed. */
 function serverDown(error: unknown): boolean {
   if (timedOut(error) || (error as { cause?: { code?: string } }).cause?.code) return true;
+  if ((error as { code?: unknown }).code === CONNECTION_CLOSED) return true;
   return error instanceof StreamableHTTPError && (error.code ?? 0) >= 500;
 }
 
@@ -198,6 +205,11 @@ function describeFailure(error: unknown, timeoutSecs: number): string {
   const err = error as { code?: unknown; message?: string; cause?: { code?: string } };
   if (timedOut(error)) return `timed out after ${timeoutSecs}s`;
   if (err.code === TOO_LARGE) return (err.message ?? '').replace(/^MCP error -?\d+: /, '');
+  if (err.code === CONNECTION_CLOSED) {
+    const why = (err.message ?? '').replace(/^MCP error -?\d+: /, '');
+    const lost = 'the connection to the MCP server was lost';
+    return why === 'Connection closed' || why === '' ? lost : `${lost}: ${why}`;
+  }
   if (err.cause?.code) return `cannot reach the MCP server (${err.cause.code})`;
   const cause = (err.cause as { message?: string } | undefined)?.message;
   if (err.message === 'fetch failed' && cause) return `cannot reach the MCP server (${cause})`;

@@ -1,0 +1,49 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { boundedFetch } from './mcp-fetch.js';
+
+/** An event stream written in these pieces, as the MCP server's GET stream. */
+describe('boundedFetch on an event stream', () => {
+  let pieces: string[] = [];
+  let server: Server;
+  let url = '';
+  beforeAll(async () => {
+    server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const next = (i: number) => {
+        if (i === pieces.length) return void res.end();
+        res.write(pieces[i]);
+        setTimeout(() => next(i + 1), 2);
+      };
+      next(0);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  });
+  afterAll(() => new Promise((r) => server.close(r)));
+
+  const read = async () => {
+    const response = await boundedFetch(100)(url, { method: 'GET' });
+    return response.text();
+  };
+  const event = (size: number) => `data: ${'x'.repeat(size - 8)}\n\n`; // `size` bytes in all
+
+  it('passes events within the limit, however the stream is cut', async () => {
+    const events = [event(100), event(60), event(100)].join('');
+    pieces = [events];
+    expect(await read()).toBe(events);
+    // Cut inside events and inside a blank line ("\n" | "\n"): each event is counted alone.
+    pieces = [events.slice(0, 99), events.slice(99, 150), events.slice(150)];
+    expect(await read()).toBe(events);
+    pieces = Array.from({ length: events.length }, (_, i) => events[i]!);
+    expect(await read()).toBe(events);
+  });
+
+  it('fails the stream at an event larger than the limit, whole or cut', async () => {
+    const events = event(50) + event(101);
+    pieces = [events];
+    await expect(read()).rejects.toThrow(/larger than LLM_TOOL_MAX_RESPONSE_BYTES \(100 bytes\)/);
+    pieces = [events.slice(0, 60), events.slice(60, 120), events.slice(120)];
+    await expect(read()).rejects.toThrow(/larger than LLM_TOOL_MAX_RESPONSE_BYTES/);
+  });
+});
