@@ -70,4 +70,23 @@ describe('MCP tools of a server speaking the older HTTP+SSE transport', () => {
     const again = await callOnce(rig, client.ws, 'lookup_order', { order_id: 'B2' });
     expect(again.read).toMatch(/^Order B2: shipped/);
   });
+
+  it('opens a new session for the next call when the server ended the last one (a restart)', async () => {
+    const opened = mcp.sessionsOpened;
+    await mcp.forgetSessions();
+    const { read } = await callOnce(rig, client.ws, 'lookup_order', { order_id: 'C3' });
+    expect(read).toMatch(/^Order C3: shipped/);
+    expect(mcp.sessionsOpened).toBe(opened + 1);
+  });
+
+  it('sends a call again in a new session when the server no longer knows the one it went to', async () => {
+    await callOnce(rig, client.ws, 'lookup_order', { order_id: 'D4' }); // a session is open
+    const opened = mcp.sessionsOpened;
+    const calls = mcp.calls.length;
+    mcp.failNext = { status: 404, body: 'Could not find session' };
+    const { read } = await callOnce(rig, client.ws, 'lookup_order', { order_id: 'D5' });
+    expect(read).toMatch(/^Order D5: shipped/);
+    expect(mcp.sessionsOpened).toBe(opened + 1);
+    expect(mcp.calls.length).toBe(calls + 1); // taken once
+  });
 });

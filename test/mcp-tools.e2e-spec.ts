@@ -209,7 +209,12 @@ describe('MCP tools', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
-  it('cancels a call on the server when the user interrupts the turn', async () => {
+  it('cancels a call on the server when the user interrupts the turn, and no other', async () => {
+    // Calls answered within their turn are not "cancelled" when the turn ends.
+    const cancelled = mcp.cancellations;
+    await call('lookup_order', { order_id: '9' });
+    await call('lookup_order', { order_id: '10' });
+    expect(mcp.cancellations).toBe(cancelled);
     rig.llm.enqueue(sseStructuredCalls([{ id: 'call_1', name: 'wait_forever', arguments: {} }]));
     const before = aborted;
     const from = client.ws.messages.length;
@@ -222,6 +227,7 @@ describe('MCP tools', () => {
     });
     // The server's handler saw the cancellation (notifications/cancelled), long before any timeout.
     await until(() => aborted === before + 1, 'the cancellation on the server');
+    expect(mcp.cancellations).toBe(cancelled + 1);
   });
 
   it('says what the server answered when it fails the request', async () => {

@@ -38,6 +38,8 @@ export class McpTestServer {
   lists = 0;
   /** Calls being answered now. */
   running = 0;
+  /** `notifications/cancelled` received: a client giving up on a request. */
+  cancellations = 0;
   /** Sessions opened (initialize requests answered). */
   sessionsOpened = 0;
   /** Answers the next request with this HTTP status and body instead (an overloaded server). */
@@ -70,6 +72,8 @@ export class McpTestServer {
         }
         const text = Buffer.concat(chunks).toString('utf8');
         const body: unknown = text === '' ? undefined : JSON.parse(text);
+        if ((body as { method?: unknown } | undefined)?.method === 'notifications/cancelled')
+          this.cancellations++;
         if (this.options.legacy) return this.legacyRequest(req, res, body);
         const id = req.headers['mcp-session-id'];
         const known = typeof id === 'string' ? this.sessions.get(id) : undefined;

@@ -51,6 +51,8 @@ const MAX_LISTED_TOOLS = 10_000;
  */
 function notTaken(error: unknown): boolean {
   if (error instanceof StreamableHTTPError) return error.code === 404;
+  // The older transport says it in its message (its POSTs, or the session it closed for them).
+  if (error instanceof Error && /POSTing to endpoint \(HTTP 404\)/.test(error.message)) return true;
   const cause = (error as { cause?: { code?: string } }).cause;
   return cause?.code === 'ECONNREFUSED';
 }
@@ -100,10 +102,12 @@ export class McpClients {
       const tools: McpListedTool[] = [];
       let cursor: string | undefined;
       do {
-        const page = await client.listTools(cursor === undefined ? undefined : { cursor }, {
-          timeout: limits.timeoutMs,
-          signal: limits.signal,
-        });
+        const page = await whileRunning(limits.signal, (signal) =>
+          client.listTools(cursor === undefined ? undefined : { cursor }, {
+            timeout: limits.timeoutMs,
+            signal,
+          }),
+        );
         tools.push(...(page.tools as McpListedTool[]));
         cursor = page.nextCursor;
       } while (cursor !== undefined && tools.length < MAX_LISTED_TOOLS);
@@ -123,10 +127,12 @@ export class McpClients {
       target,
       limits,
       async (client) =>
-        (await client.callTool({ name, arguments: args, ...(_meta && { _meta }) }, undefined, {
-          timeout: limits.timeoutMs,
-          signal: limits.signal,
-        })) as McpCallResult,
+        (await whileRunning(limits.signal, (signal) =>
+          client.callTool({ name, arguments: args, ...(_meta && { _meta }) }, undefined, {
+            timeout: limits.timeoutMs,
+            signal,
+          }),
+        )) as McpCallResult,
     );
   }
 
@@ -171,10 +177,13 @@ export class McpClients {
   private connection(key: string, target: McpTarget, timeoutMs: number): Connection {
     const open = this.connections.get(key);
     if (open) return open;
-    const connection: Connection = { client: Promise.resolve(undefined!), busy: 0, dropped: false };
-    connection.client = this.connect(target, timeoutMs, (reason) => {
+    // A session that ends under the pool (the older transport's stream failed) is let go at once,
+    // so that the next call does not meet it closed.
+    const client = this.connect(target, timeoutMs, (reason) => {
       connection.failure ??= reason;
+      if (this.connections.peek(key) === connection) this.connections.delete(key);
     });
+    const connection: Connection = { client, busy: 0, dropped: false };
     this.connections.set(key, connection);
     connection.client.catch(() => {
       if (this.connections.peek(key) === connection) this.connections.delete(key);
@@ -227,6 +236,28 @@ export class McpClients {
         },
       },
     );
+  }
+}
+
+/**
+ * Runs a request with a signal that follows `outer` only until the request settles. The SDK
+ * never stops listening to a request's signal, and tells the server `notifications/cancelled`
+ * whenever it aborts: given the turn's signal itself, every call the turn made would be
+ * "cancelled" on the server when the turn ends, long after it was answered.
+ */
+async function whileRunning<T>(
+  outer: AbortSignal | undefined,
+  request: (signal: AbortSignal | undefined) => Promise<T>,
+): Promise<T> {
+  if (!outer) return request(undefined);
+  const inner = new AbortController();
+  const follow = () => inner.abort(outer.reason);
+  if (outer.aborted) follow();
+  else outer.addEventListener('abort', follow, { once: true });
+  try {
+    return await request(inner.signal);
+  } finally {
+    outer.removeEventListener('abort', follow);
   }
 }
 
