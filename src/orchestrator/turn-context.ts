@@ -128,10 +128,15 @@ export async function runCalls(
       ...(outcome.cached ? { cached: true } : {}),
     });
   });
-  const cancelled = new Promise<void>((resolve) =>
-    ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
+  // Listened to for this round only: a turn of many rounds must not pile listeners on its signal.
+  let onAbort = () => {};
+  const cancelled = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+  });
+  await Promise.race([Promise.all(running), cancelled]).finally(() =>
+    ctx.signal.removeEventListener('abort', onAbort),
   );
-  await Promise.race([Promise.all(running), cancelled]);
   round.calls.forEach((call, i) =>
     history.push({ role: 'tool', tool_call_id: call.id, content: results[i] ?? CANCELLED }),
   );

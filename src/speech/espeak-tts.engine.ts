@@ -96,6 +96,7 @@ export class EspeakTtsEngine extends TtsEngine implements OnModuleDestroy {
 
   async *synthesize(request: SynthesisRequest): AsyncIterable<Buffer> {
     if (request.signal.aborted) return;
+    let onAbort = () => {};
     const pcm = await new Promise<Buffer>((resolve, reject) => {
       const job: Job = {
         id: this.nextId++,
@@ -109,9 +110,10 @@ export class EspeakTtsEngine extends TtsEngine implements OnModuleDestroy {
       // Stable insertion by priority: lower first, arrival order among equals.
       const at = this.queue.findIndex((j) => j.priority > job.priority);
       this.queue.splice(at === -1 ? this.queue.length : at, 0, job);
-      request.signal.addEventListener('abort', () => resolve(Buffer.alloc(0)), { once: true });
+      onAbort = () => resolve(Buffer.alloc(0));
+      request.signal.addEventListener('abort', onAbort, { once: true });
       this.dispatch();
-    });
+    }).finally(() => request.signal.removeEventListener('abort', onAbort)); // one turn, many sentences
     if (!request.signal.aborted && pcm.length > 0) yield pcm;
   }
 

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { EspeakTtsEngine, espeakVoice } from './espeak-tts.engine.js';
 import { OpenAiTtsEngine } from './openai-tts.engine.js';
 import { OpenAiSttEngine } from './stt-engine.js';
@@ -51,6 +52,20 @@ describe('EspeakTtsEngine (real eSpeak NG in WASM)', () => {
       await collect(engine.synthesize({ text, voice: '', language: 'en', signal: signal() })),
     );
     expect(again.equals(first)).toBe(true);
+  });
+
+  it("lets go of a turn's signal once each sentence is synthesised (a long answer adds no listeners)", async () => {
+    const turn = new AbortController();
+    for (let i = 0; i < 12; i++)
+      await collect(
+        engine.synthesize({
+          text: `Sentence ${i}.`,
+          voice: '',
+          language: 'en',
+          signal: turn.signal,
+        }),
+      );
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
   });
 
   it('picks voices from the language, and reports an unknown voice as an error', async () => {
