@@ -1,6 +1,10 @@
 import { ToolDefinitionError } from './definition-error.js';
 import { HTTP_TOKEN, type Tool, type ToolDefinitionInput } from './tool-definition.js';
+import { oauth2Config, type OAuth2Config } from './oauth2.js';
 import { resolveSecrets } from './tool-secrets.js';
+
+/** An origin with an `{argument}` placeholder or a `${session.NAME}` variable: a host the caller chooses. */
+const HOST_VARIES = /(^|[^$])\{[^}]*\}|\$\{session\./;
 
 /**
  * The secrets (`${TOOL_SECRET_*}`) an HTTP or MCP tool's url and headers refer to, read from
@@ -23,11 +27,37 @@ export function targetSecrets(
     for (const [key, value] of Object.entries(def.headers ?? {})) fields[`headers.${key}`] = value;
     const secrets = resolveSecrets(fields, env);
     const origin = /^[^:]+:\/\/[^/?#]*/.exec(def.url!)?.[0] ?? '';
-    if (Object.keys(secrets).length > 0 && /(^|[^$])\{[^}]*\}|\$\{session\./.test(origin))
+    if (Object.keys(secrets).length > 0 && HOST_VARIES.test(origin))
       throw new Error(
         "field 'url' has a placeholder in its host: a tool that sends secrets must name its host",
       );
     return secrets;
+  } catch (error) {
+    throw new ToolDefinitionError(`${at}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * An HTTP or MCP tool's `oauth2`, made ready (see oauth2.ts), with the secrets it holds; a tool
+ * with it may not set its own Authorization header. Throws ToolDefinitionError prefixed by `at`.
+ */
+export function oauth2Fields(
+  def: ToolDefinitionInput,
+  at: string,
+  env: Record<string, string | undefined>,
+): { oauth2?: OAuth2Config; secrets: Record<string, string> } {
+  if (def.oauth2 === undefined) return { secrets: {} };
+  if (Object.keys(def.headers ?? {}).some((h) => h.toLowerCase() === 'authorization'))
+    throw new ToolDefinitionError(
+      `${at}: field 'headers' sets Authorization, which 'oauth2' sets: give one or the other`,
+    );
+  if (HOST_VARIES.test(/^[^:]+:\/\/[^/?#]*/.exec(def.url ?? '')?.[0] ?? ''))
+    throw new ToolDefinitionError(
+      `${at}: field 'url' has a placeholder in its host: a tool that sends a token must name its host`,
+    );
+  try {
+    const { config, secrets } = oauth2Config(def.oauth2, env);
+    return { oauth2: config, secrets };
   } catch (error) {
     throw new ToolDefinitionError(`${at}: ${(error as Error).message}`);
   }

@@ -25,6 +25,20 @@ const common = {
   },
 };
 const URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+';
+/** OAuth 2.0 client credentials: where the tool's bearer token comes from. */
+const oauth2 = {
+  type: 'object',
+  required: ['token_url', 'client_id', 'client_secret'],
+  additionalProperties: false,
+  properties: {
+    token_url: { type: 'string', pattern: URL_PATTERN },
+    client_id: { type: 'string', minLength: 1 },
+    client_secret: { type: 'string', minLength: 1 },
+    scope: { type: 'string', minLength: 1 },
+    audience: { type: 'string', minLength: 1 },
+    client_auth: { enum: ['basic', 'body'] },
+  },
+};
 /** The fields of an HTTP tool but its request's target (which an OpenAPI operation gives). */
 const httpFields = {
   ...common,
@@ -37,6 +51,7 @@ const httpFields = {
   cache_secs: { type: 'number', exclusiveMinimum: 0, maximum: 86_400 },
   idempotency_header: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
   max_concurrency: { type: 'integer', minimum: 1, maximum: 10_000 },
+  oauth2,
 };
 export const validateHttp = ajv.compile<ToolDefinitionInput>({
   type: 'object',
@@ -75,6 +90,7 @@ export const MCP_SCHEMA = {
     timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
     safe: { type: 'boolean' },
     max_concurrency: { type: 'integer', minimum: 1, maximum: 10_000 },
+    oauth2,
   },
 } as const;
 export const validateMcp = ajv.compile<ToolDefinitionInput>(MCP_SCHEMA);
@@ -112,6 +128,8 @@ const FIELD_HINTS: Record<string, string> = {
   cache_secs: 'a number of seconds greater than 0, at most 86400',
   idempotency_header: 'a header name, e.g. "Idempotency-Key"',
   max_concurrency: 'an integer from 1 to 10000',
+  oauth2:
+    'an object with token_url (an http(s) URL), client_id and client_secret, and optionally scope, audience and client_auth ("basic" or "body")',
   result_max_chars: 'an integer from 1 to 10000000',
   wait_phrase:
     'a phrase of 1 to 200 characters, or an object of language codes and phrases ({"en":"Let me look.","it":"Controllo."})',
@@ -128,12 +146,17 @@ export function describe(
   error: ErrorObject,
   hints: Record<string, string> = FIELD_HINTS,
 ): { field: string; why: string } {
-  if (error.keyword === 'required') {
-    const field = String((error.params as { missingProperty: string }).missingProperty);
-    return { field, why: `is required: expected ${hints[field] ?? 'a value'}` };
-  }
   const path = error.instancePath.split('/').filter(Boolean);
   const top = path[0] ?? '';
+  if (error.keyword === 'required') {
+    const missing = String((error.params as { missingProperty: string }).missingProperty);
+    // Inside an object field (`oauth2`), the hint is the object's.
+    const field = [...path, missing].join('.');
+    return {
+      field,
+      why: `is required: expected ${hints[path.length ? top : missing] ?? 'a value'}`,
+    };
+  }
   const hint = top === 'headers' && path.length > 1 ? 'a string' : (hints[top] ?? error.message);
   return { field: path.join('.'), why: `is invalid: expected ${hint}` };
 }

@@ -19,6 +19,7 @@ import { errorCode, readLimited, timedOut } from './http-io.js';
 import type { BreakerRun } from './tool-breaker.js';
 import { ToolGuards } from './tool-guards.service.js';
 import { ResultCache } from './result-cache.js';
+import { OAuth2Tokens } from './oauth2.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -50,6 +51,7 @@ export class HttpToolExecutor extends ToolExecutor {
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
     private readonly metrics: EngineMetrics,
     private readonly guards: ToolGuards,
+    private readonly tokens: OAuth2Tokens,
   ) {
     super();
   }
@@ -135,18 +137,38 @@ export class HttpToolExecutor extends ToolExecutor {
     request: BuiltRequest,
     limits: Limits,
   ): Promise<{ outcome: ToolOutcome; failure: AttemptFailure }> {
-    const { name, secrets } = tool;
+    const { name } = tool;
+    const secrets = () => ({ ...tool.secrets, ...this.tokens.current(tool.oauth2) });
     try {
-      const response = await this.send(request, limits);
+      const response = await this.authorised(tool, request, limits);
       // A backend that echoes its request (headers, URL) must not hand a secret to the model.
-      const outcome = this.format({ ...response, body: maskSecrets(response.body, secrets) }, tool);
+      const body = maskSecrets(response.body, secrets());
+      const outcome = this.format({ ...response, body }, tool);
       return { outcome, failure: { status: response.status, retryAfter: response.retryAfter } };
     } catch (error) {
-      const detail = maskSecrets(this.describeFailure(error, limits), secrets);
+      const detail = maskSecrets(this.describeFailure(error, limits), secrets());
       this.logger.warn(`tool '${name}' request failed: ${detail}`);
       const outcome = this.fail(toolErrors.requestFailed(detail));
       return { outcome, failure: { code: errorCode(error), timedOut: timedOut(error) } };
     }
+  }
+
+  /**
+   * Sends `request`; a tool with `oauth2` sends it with a bearer token, and once more with a new
+   * token when the API refuses the one it had (HTTP 401: revoked, or expired early).
+   */
+  private async authorised(tool: Tool, request: BuiltRequest, limits: Limits) {
+    if (!tool.oauth2) return this.send(request, limits);
+    const timeoutMs = limits.timeoutSecs * 1000;
+    const bearer = (token: string) => ({
+      ...request,
+      headers: { ...request.headers, Authorization: `Bearer ${token}` },
+    });
+    const token = await this.tokens.get(tool.oauth2, timeoutMs);
+    const response = await this.send(bearer(token), limits);
+    if (response.status !== 401 || limits.outer.aborted) return response;
+    await this.tokens.refuse(tool.oauth2, token);
+    return this.send(bearer(await this.tokens.get(tool.oauth2, timeoutMs)), limits);
   }
 
   private fail(text: string): ToolOutcome {

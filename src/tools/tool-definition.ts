@@ -1,4 +1,5 @@
 /** Tool definitions as written in the tools file or `POST /api/tools`. Plain types, no Nest. */
+import type { OAuth2Config, OAuth2Input } from './oauth2.js';
 import type { ResponseQuery } from './response-query.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -42,6 +43,8 @@ export interface ToolDefinitionInput {
   idempotency_header?: string;
   /** HTTP tools: at most this many calls run at once in the process; the others wait their turn. */
   max_concurrency?: number;
+  /** HTTP and MCP tools: a bearer token from this OAuth 2.0 client-credentials client. */
+  oauth2?: OAuth2Input;
   modalities?: Modality[];
   /** The user must approve each call before it runs (a `tool_confirm` round trip on /ws). */
   confirm?: boolean;
@@ -87,6 +90,8 @@ export interface Tool {
   idempotencyHeader?: string;
   /** HTTP tools: `max_concurrency`. */
   maxConcurrency?: number;
+  /** HTTP and MCP tools: `oauth2`, its secrets filled in. */
+  oauth2?: OAuth2Config;
   modalities?: Modality[];
   /** Each call waits for the user's approval. */
   confirm?: boolean;

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { CodeToolsModule } from '../code-tools/code-tools.module.js';
 import { HttpToolExecutor } from './http-tool.executor.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
+import { OAuth2Tokens } from './oauth2.js';
 import { ToolExecutor } from './tool-executor.js';
 import { ToolRegistry } from './tool-registry.service.js';
 import { ToolLoader } from './tool-loader.service.js';
@@ -21,6 +22,7 @@ import { ToolTryController } from './tool-try.controller.js';
     HttpToolExecutor,
     McpToolExecutor,
     ToolGuards,
+    { provide: OAuth2Tokens, useValue: new OAuth2Tokens() },
     { provide: ToolExecutor, useClass: ToolRouter },
   ],
   exports: [ToolRegistry, ToolExecutor, ToolGuards, CodeToolsModule],

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { OAuth2Dto } from './oauth2.dto.js';
 import { ToolFieldsDto } from './tool-fields.dto.js';
 
-/** One tool of an MCP server (Streamable HTTP), called with tools/call. */
+/** One tool of an MCP server (Streamable HTTP, or the older HTTP+SSE transport), called with tools/call. */
 export class McpToolDefinitionDto extends ToolFieldsDto {
   @ApiProperty({ enum: ['mcp'], description: 'A tool of an MCP server' })
   type!: 'mcp';
@@ -15,7 +16,7 @@ export class McpToolDefinitionDto extends ToolFieldsDto {
 
   @ApiProperty({
     description:
-      "The MCP server's endpoint (Streamable HTTP transport); may hold ${TOOL_SECRET_…} secrets and ${session.NAME} variables, not {argument} placeholders (the arguments go to the server as they are)",
+      "The MCP server's endpoint: Streamable HTTP transport, or the URL of the event stream of a server of the older HTTP+SSE transport (used when the server refuses the first POST with HTTP 4xx other than 401/403); may hold ${TOOL_SECRET_…} secrets and ${session.NAME} variables, not {argument} placeholders (the arguments go to the server as they are)",
     example: 'https://crm.internal/mcp',
   })
   url!: string;
@@ -70,4 +71,11 @@ export class McpToolDefinitionDto extends ToolFieldsDto {
     example: 4,
   })
   max_concurrency?: number;
+
+  @ApiPropertyOptional({
+    description:
+      'A bearer token for every request, from this OAuth 2.0 client-credentials client: got from its token endpoint when first needed, shared by the calls of every tool of the same client, got anew before it expires and when the API answers 401 (the request is then sent once more). The token is masked in what the model reads. Not with an Authorization header in headers, nor with a placeholder in the host of url',
+    type: OAuth2Dto,
+  })
+  oauth2?: OAuth2Dto;
 }

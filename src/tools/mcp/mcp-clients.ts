@@ -8,18 +8,22 @@ import {
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { LRUCache } from 'lru-cache';
 import { traceparent } from '../../common/trace-context.js';
-import { boundedFetch } from './mcp-fetch.js';
+import { oauth2Identity, type OAuth2Config, type OAuth2Tokens } from '../oauth2.js';
+import { boundedFetch, withBearer } from './mcp-fetch.js';
 import type { McpCallResult } from './mcp-result.js';
 
 /** Where an MCP tool's calls go: its server's URL and the headers sent with each request. */
 export interface McpTarget {
   url: string;
   headers: Record<string, string>;
+  /** Requests carry a bearer token of this client (`oauth2`). */
+  oauth2?: OAuth2Config;
 }
 
 /** The same key for the same server and headers: one connection each. */
 export function targetKey(target: McpTarget): string {
-  return JSON.stringify([target.url, target.headers]);
+  const client = target.oauth2 ? oauth2Identity(target.oauth2) : null;
+  return JSON.stringify([target.url, target.headers, client]);
 }
 
 /** A tool as the server lists it (`tools/list`). */
@@ -92,8 +96,12 @@ export class McpClients {
     private readonly clientName: string,
     /** The largest answer read from a server (LLM_TOOL_MAX_RESPONSE_BYTES). */
     private readonly maxResponseBytes: number,
-    /** A server with an open session said its tools changed (`notifications/tools/list_changed`). */
-    private readonly onToolsChanged: (target: McpTarget) => void = () => undefined,
+    private readonly options: {
+      /** Where tools with `oauth2` get their bearer tokens. */
+      tokens?: OAuth2Tokens;
+      /** A server with an open session said its tools changed (`notifications/tools/list_changed`). */
+      onToolsChanged?: (target: McpTarget) => void;
+    } = {},
   ) {}
 
   /** Every tool the server lists, following its pages. */
@@ -202,9 +210,12 @@ export class McpClients {
     failed: (reason: string) => void,
   ): Promise<Client> {
     const url = new URL(target.url);
+    const bounded = boundedFetch(this.maxResponseBytes);
+    const { tokens } = this.options;
     const options = {
       requestInit: { headers: target.headers },
-      fetch: boundedFetch(this.maxResponseBytes),
+      fetch:
+        target.oauth2 && tokens ? withBearer(bounded, tokens, target.oauth2, timeoutMs) : bounded,
     };
     const client = this.client(target);
     try {
@@ -232,7 +243,7 @@ export class McpClients {
       { name: this.clientName, version: '1' },
       {
         listChanged: {
-          tools: { autoRefresh: false, onChanged: () => this.onToolsChanged(target) },
+          tools: { autoRefresh: false, onChanged: () => this.options.onToolsChanged?.(target) },
         },
       },
     );

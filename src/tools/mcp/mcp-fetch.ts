@@ -1,3 +1,4 @@
+import type { OAuth2Config, OAuth2Tokens } from '../oauth2.js';
 /** The HTTP requests of MCP calls: the turn's trace context, and a bound on what is read. */
 
 /** JSON-RPC code of an answer the engine would not read whole: larger than its limit. */
@@ -30,6 +31,33 @@ function readBody(body: unknown): { ids: (string | number)[]; traceparent?: stri
   );
   const traceparent = messages.map((m) => m.params?._meta?.traceparent).find((t) => t);
   return { ids, ...(typeof traceparent === 'string' && { traceparent }) };
+}
+
+type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+/**
+ * `fetch` with a bearer token of the `oauth2` client on every request; a request the server
+ * refuses with HTTP 401 goes once more with a new token (the old one revoked, or expired early).
+ */
+export function withBearer(
+  fetchFn: Fetch,
+  tokens: OAuth2Tokens,
+  config: OAuth2Config,
+  timeoutMs: number,
+): Fetch {
+  return async (url, init) => {
+    const send = (token: string) => {
+      const headers = new Headers(init?.headers);
+      headers.set('Authorization', `Bearer ${token}`);
+      return fetchFn(url, { ...init, headers });
+    };
+    const token = await tokens.get(config, timeoutMs);
+    const response = await send(token);
+    if (response.status !== 401) return response;
+    await response.body?.cancel();
+    await tokens.refuse(config, token);
+    return send(await tokens.get(config, timeoutMs));
+  };
 }
 
 /**

@@ -9,6 +9,7 @@ import { ToolGuards } from '../tool-guards.service.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from '../tool-executor.js';
 import { maskSecrets } from '../tool-secrets.js';
 import { parametersProblem } from '../tool-validation.js';
+import { OAuth2Tokens } from '../oauth2.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Subject } from 'rxjs';
 import {
@@ -41,11 +42,18 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
   constructor(
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
     private readonly guards: ToolGuards,
+    private readonly tokens: OAuth2Tokens,
   ) {
     super();
-    this.clients = new McpClients('audio-agent-engine', config.maxResponseBytes, (target) =>
-      this.toolsChanged$.next(targetKey(target)),
-    );
+    this.clients = new McpClients('audio-agent-engine', config.maxResponseBytes, {
+      tokens,
+      onToolsChanged: (target) => this.toolsChanged$.next(targetKey(target)),
+    });
+  }
+
+  /** What the model must not read of a tool's: its secrets, and its current bearer token. */
+  private secretsOf(tool: Tool): Record<string, string> {
+    return { ...tool.secrets, ...this.tokens.current(tool.oauth2) };
   }
 
   /** The tool takes what it offers from the list of the server `key` names. */
@@ -86,7 +94,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
         traceId: call.context?.traceId,
       });
       const { ok, text } = mcpResultText(result);
-      const shown = maskSecrets(text, tool.secrets);
+      const shown = maskSecrets(text, this.secretsOf(tool));
       const value = {
         ok,
         text: truncateResult(shown, tool.resultMaxChars ?? this.config.resultMaxChars),
@@ -99,7 +107,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
           backendDown: false,
           cancelled: true,
         };
-      const detail = maskSecrets(describeFailure(error, timeoutSecs), tool.secrets);
+      const detail = maskSecrets(describeFailure(error, timeoutSecs), this.secretsOf(tool));
       this.logger.warn(`tool '${tool.name}' (MCP) failed: ${detail}`);
       const value = { ok: false, text: toolErrors.requestFailed(detail) };
       return { value, backendDown: serverDown(error) };
@@ -185,7 +193,7 @@ function targetOf(
   const headers = Object.fromEntries(
     Object.entries(built.headers).filter(([name]) => name.toLowerCase() !== 'content-type'),
   );
-  return { url: built.url, headers };
+  return { url: built.url, headers, ...(tool.oauth2 && { oauth2: tool.oauth2 }) };
 }
 
 /** The SDK gave up waiting for the answer, or the connection timed out. */

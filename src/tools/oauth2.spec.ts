@@ -1,0 +1,110 @@
+import { TokenServer } from '../../test/support/token-server.js';
+import { oauth2Config, OAuth2Tokens, type OAuth2Config } from './oauth2.js';
+
+describe('OAuth2Tokens (client credentials, against a real token endpoint)', () => {
+  const server = new TokenServer();
+  let tokenUrl = '';
+  beforeAll(async () => {
+    tokenUrl = await server.start();
+  });
+  afterAll(() => server.stop());
+  beforeEach(() => {
+    server.requests.length = 0;
+    server.expiresIn = 3600;
+  });
+  const client = (extra: Partial<OAuth2Config> = {}): OAuth2Config => ({
+    tokenUrl,
+    clientId: 'agent',
+    clientSecret: 's3cret:&',
+    clientAuth: 'basic',
+    ...extra,
+  });
+
+  it('asks once with HTTP Basic and the scope, and shares the token between calls', async () => {
+    const tokens = new OAuth2Tokens();
+    const config = client({ scope: 'orders.read', audience: 'https://api.example.com' });
+    const [a, b] = await Promise.all([tokens.get(config, 5000), tokens.get(config, 5000)]);
+    expect(a).toBe(b);
+    expect(await tokens.get(config, 5000)).toBe(a);
+    expect(server.requests).toHaveLength(1);
+    const [request] = server.requests;
+    expect(request!.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(Object.fromEntries(request!.form)).toEqual({
+      grant_type: 'client_credentials',
+      scope: 'orders.read',
+      audience: 'https://api.example.com',
+    });
+    expect(tokens.current(config)).toEqual({ 'oauth2.access_token': a });
+  });
+
+  it('sends the credentials in the form with client_auth "body"', async () => {
+    const token = await new OAuth2Tokens().get(client({ clientAuth: 'body' }), 5000);
+    expect(token).toMatch(/^tok-\d+$/);
+    expect(server.requests[0]!.headers.authorization).toBeUndefined();
+    expect(server.requests[0]!.form.get('client_secret')).toBe('s3cret:&');
+  });
+
+  it('asks again once a token expires, and after the API refused it', async () => {
+    const tokens = new OAuth2Tokens();
+    server.expiresIn = 1; // used for half of that
+    const first = await tokens.get(client(), 5000);
+    await new Promise((r) => setTimeout(r, 600));
+    const second = await tokens.get(client(), 5000);
+    expect(second).not.toBe(first);
+    server.expiresIn = 3600;
+    await new Promise((r) => setTimeout(r, 600));
+    const third = await tokens.get(client(), 5000);
+    expect(third).not.toBe(second);
+    await tokens.refuse(client(), first); // an old token refused: the one held stays
+    expect(await tokens.get(client(), 5000)).toBe(third);
+    await tokens.refuse(client(), third);
+    expect(await tokens.get(client(), 5000)).not.toBe(third);
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('says what the endpoint answered when it gives no token, and asks again next time', async () => {
+    const tokens = new OAuth2Tokens();
+    await expect(tokens.get(client({ clientSecret: 'wrong' }), 5000)).rejects.toThrow(
+      `cannot get an access token from ${tokenUrl}: HTTP 401: {"error":"invalid_client"}`,
+    );
+    server.failNext = { status: 200, body: '{"token_type":"Bearer"}' };
+    await expect(tokens.get(client(), 5000)).rejects.toThrow('the answer has no access_token');
+    expect(await tokens.get(client(), 5000)).toMatch(/^tok-/);
+    // A secret the endpoint echoes is masked.
+    server.failNext = { status: 400, body: 'bad client secret s3cret:&' };
+    await expect(new OAuth2Tokens().get(client(), 5000)).rejects.toThrow(
+      'HTTP 400: bad client secret [secret]',
+    );
+  });
+});
+
+describe('oauth2Config', () => {
+  const input = {
+    token_url: 'https://idp.example.com/token',
+    client_id: 'agent',
+    client_secret: '${TOOL_SECRET_IDP}',
+  };
+
+  it('fills in TOOL_SECRET_* references, and gives the secret to mask', () => {
+    const { config, secrets } = oauth2Config(input, { TOOL_SECRET_IDP: 'very-secret' });
+    expect(config).toEqual({
+      tokenUrl: 'https://idp.example.com/token',
+      clientId: 'agent',
+      clientSecret: 'very-secret',
+      clientAuth: 'basic',
+    });
+    expect(Object.values(secrets)).toContain('very-secret');
+  });
+
+  it('refuses a variable token_url, session variables and unset secrets, naming the field', () => {
+    expect(() =>
+      oauth2Config({ ...input, token_url: 'https://{tenant}.idp.example.com/token' }, {}),
+    ).toThrow("field 'oauth2.token_url' holds a placeholder or variable");
+    expect(() => oauth2Config({ ...input, client_id: '${session.user}' }, {})).toThrow(
+      "field 'oauth2.client_id' may refer to TOOL_SECRET_* variables, not session ones",
+    );
+    expect(() => oauth2Config(input, {})).toThrow(
+      "field 'oauth2.client_secret' refers to ${TOOL_SECRET_IDP}, which is not set in the environment",
+    );
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * OAuth 2.0 client credentials (RFC 6749 §4.4) for tools whose API wants a bearer token: the
+ * engine gets a token from the tool's token endpoint, keeps it while it is valid, shares it
+ * between calls, and gets a new one when it expires or the API answers 401.
+ */
+import axios from 'axios';
+import { createHash } from 'node:crypto';
+import { offLinkLocal } from './address-guard.js';
+import { maskSecrets, resolveSecrets } from './tool-secrets.js';
+
+/** A tool's `oauth2` field as given. */
+export interface OAuth2Input {
+  token_url: string;
+  client_id: string;
+  client_secret: string;
+  scope?: string;
+  audience?: string;
+  client_auth?: 'basic' | 'body';
+}
+
+/** A tool's `oauth2`, its secrets filled in. */
+export interface OAuth2Config {
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  scope?: string;
+  audience?: string;
+  /** How the client authenticates to the token endpoint: HTTP Basic (the default), or in the form. */
+  clientAuth: 'basic' | 'body';
+}
+
+/**
+ * The `oauth2` field made ready: `${TOOL_SECRET_*}` in `client_id` and `client_secret` filled
+ * in from `env` (and returned, to be masked in what the model reads). Throws an Error naming
+ * the field.
+ */
+export function oauth2Config(
+  input: OAuth2Input,
+  env: Record<string, string | undefined>,
+): { config: OAuth2Config; secrets: Record<string, string> } {
+  if (/\$\{|\{[^}]*\}/.test(input.token_url))
+    throw new Error(
+      "field 'oauth2.token_url' holds a placeholder or variable: the endpoint that receives the client's secret is written out",
+    );
+  const fields = {
+    'oauth2.client_id': input.client_id,
+    'oauth2.client_secret': input.client_secret,
+  };
+  for (const [field, value] of Object.entries(fields))
+    if (value.includes('${session.'))
+      throw new Error(`field '${field}' may refer to TOOL_SECRET_* variables, not session ones`);
+  const secrets = resolveSecrets(fields, env);
+  const fill = (text: string) =>
+    text.replace(/\$\{(TOOL_SECRET_[A-Za-z0-9_]+)\}/g, (_, name: string) => secrets[name]!);
+  const config: OAuth2Config = {
+    tokenUrl: input.token_url,
+    clientId: fill(input.client_id),
+    clientSecret: fill(input.client_secret),
+    ...(input.scope !== undefined && { scope: input.scope }),
+    ...(input.audience !== undefined && { audience: input.audience }),
+    clientAuth: input.client_auth ?? 'basic',
+  };
+  return { config, secrets: { ...secrets, 'oauth2.client_secret': config.clientSecret } };
+}
+
+/** A token endpoint that did not give a token: the message says what it answered. */
+export class TokenError extends Error {}
+
+interface Held {
+  token: Promise<string>;
+  /** When to stop using it (ms since the epoch); Infinity until a 401 says otherwise. */
+  expiresAt: number;
+}
+
+/** A token is given up this long before the endpoint said it expires (clock skew, the request's flight). */
+const EARLY_MS = 30_000;
+/** The longest token response read. */
+const MAX_TOKEN_BYTES = 64 * 1024;
+
+/** Tokens by client (endpoint, id, scope, audience), shared by every tool and call of the process. */
+export class OAuth2Tokens {
+  private readonly held = new Map<string, Held>();
+  /** The last token each client was given, to mask it in what the model reads. */
+  private readonly issued = new Map<string, string>();
+
+  /** A valid token for `config`: the one held, or (one request for all waiting calls) a new one. */
+  get(config: OAuth2Config, timeoutMs: number): Promise<string> {
+    const key = keyOf(config);
+    const held = this.held.get(key);
+    if (held && held.expiresAt > Date.now()) return held.token;
+    const entry: Held = { token: Promise.resolve(''), expiresAt: Infinity };
+    entry.token = this.request(config, timeoutMs).then(
+      ({ token, expiresInSecs }) => {
+        if (expiresInSecs !== undefined)
+          entry.expiresAt =
+            Date.now() + Math.max(expiresInSecs * 1000 - EARLY_MS, expiresInSecs * 500);
+        this.issued.set(key, token);
+        return token;
+      },
+      (error: unknown) => {
+        if (this.held.get(key) === entry) this.held.delete(key); // the next call asks again
+        throw error;
+      },
+    );
+    this.held.set(key, entry);
+    return entry.token;
+  }
+
+  /** The API refused `token` (HTTP 401): the next `get` asks for a new one, unless one came meanwhile. */
+  async refuse(config: OAuth2Config, token: string): Promise<void> {
+    const key = keyOf(config);
+    const held = this.held.get(key);
+    if (held && (await held.token.catch(() => undefined)) === token && this.held.get(key) === held)
+      this.held.delete(key);
+  }
+
+  /** The token last given for `config`, if any: a value to mask in results. */
+  current(config: OAuth2Config | undefined): Record<string, string> {
+    const token = config && this.issued.get(keyOf(config));
+    return token ? { 'oauth2.access_token': token } : {};
+  }
+
+  private async request(
+    config: OAuth2Config,
+    timeoutMs: number,
+  ): Promise<{ token: string; expiresInSecs?: number }> {
+    const form = new URLSearchParams({ grant_type: 'client_credentials' });
+    if (config.scope) form.set('scope', config.scope);
+    if (config.audience) form.set('audience', config.audience);
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Accept: 'application/json',
+    };
+    if (config.clientAuth === 'basic') {
+      // RFC 6749 §2.3.1: id and secret form-encoded, then joined and base64-encoded.
+      const pair = `${formEncode(config.clientId)}:${formEncode(config.clientSecret)}`;
+      headers.Authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
+    } else {
+      form.set('client_id', config.clientId);
+      form.set('client_secret', config.clientSecret);
+    }
+    const fail = (why: string) =>
+      new TokenError(
+        `cannot get an access token from ${config.tokenUrl}: ${maskSecrets(why, { secret: config.clientSecret })}`,
+      );
+    let response;
+    try {
+      response = await axios.post<string>(config.tokenUrl, form.toString(), {
+        headers,
+        responseType: 'text',
+        transformResponse: [(data: unknown) => data],
+        timeout: timeoutMs,
+        signal: AbortSignal.timeout(timeoutMs),
+        maxContentLength: MAX_TOKEN_BYTES,
+        validateStatus: () => true,
+        ...offLinkLocal(config.tokenUrl),
+      });
+    } catch (error) {
+      const err = error as { code?: string; message?: string };
+      throw fail(
+        err.code === 'ECONNABORTED'
+          ? `timed out after ${timeoutMs / 1000}s`
+          : (err.message ?? String(error)),
+      );
+    }
+    const body = String(response.data ?? '');
+    if (response.status < 200 || response.status > 299)
+      throw fail(`HTTP ${response.status}: ${body.slice(0, 300)}`);
+    let parsed: { access_token?: unknown; expires_in?: unknown };
+    try {
+      parsed = JSON.parse(body) as typeof parsed;
+    } catch {
+      throw fail('the answer is not JSON');
+    }
+    if (typeof parsed.access_token !== 'string' || parsed.access_token === '')
+      throw fail('the answer has no access_token');
+    const expiresIn = Number(parsed.expires_in);
+    return {
+      token: parsed.access_token,
+      ...(Number.isFinite(expiresIn) && expiresIn > 0 && { expiresInSecs: expiresIn }),
+    };
+  }
+}
+
+/**
+ * Which client a config is: tokens are shared only by tools of the same client, secret and
+ * request (a misconfigured secret must not ride on another tool's token). The secret enters as
+ * a digest.
+ */
+export function oauth2Identity(config: OAuth2Config): string {
+  const secret = createHash('sha256').update(config.clientSecret).digest('hex').slice(0, 16);
+  const { tokenUrl, clientId, scope, audience, clientAuth } = config;
+  return JSON.stringify([tokenUrl, clientId, secret, scope, audience, clientAuth]);
+}
+
+const keyOf = oauth2Identity;
+
+/** application/x-www-form-urlencoded, as RFC 6749 §2.3.1 wants the id and secret before Basic. */
+function formEncode(text: string): string {
+  return new URLSearchParams({ v: text }).toString().slice(2);
+}
