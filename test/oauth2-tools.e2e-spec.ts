@@ -92,6 +92,17 @@ describe('tools with oauth2', () => {
     expect(mcp.calls.at(-1)!.headers.authorization).toMatch(/^Bearer tok-\d+$/);
   });
 
+  it('gets a new token when the MCP server refuses the one it has', async () => {
+    await callOnce(rig, client.ws, 'whoami');
+    const used = mcp.calls.at(-1)!.headers.authorization;
+    const issued = idp.issued;
+    mcp.failNext = { status: 401, body: 'token revoked' };
+    const { read } = await callOnce(rig, client.ws, 'whoami');
+    expect(read).toBe('asked with Bearer [secret]');
+    expect(idp.issued).toBe(issued + 1);
+    expect(mcp.calls.at(-1)!.headers.authorization).not.toBe(used);
+  });
+
   it('tells the model when the token endpoint gives no token', async () => {
     const { read } = await callOnce(rig, client.ws, 'locked_out', { id: 'C1' });
     expect(read).toBe(
