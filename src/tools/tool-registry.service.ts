@@ -50,7 +50,9 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     );
     // One after the other: each lists the set the one before installed.
     loader.mcpToolsChanged$.subscribe((key) => {
-      this.relisting = this.relisting.then(() => this.relist(key));
+      this.relisting = this.relisting
+        .then(() => this.relist(key))
+        .catch((error: Error) => this.logger.error(`an MCP server's new list: ${error.message}`));
     });
     sync.onInstall(async (definitions) => {
       await this.install(definitions, OTHER_PROCESS, { deferUnreachable: true });

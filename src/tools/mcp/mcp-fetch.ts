@@ -1,5 +1,5 @@
+/** The HTTP requests of MCP calls: the turn's trace context, bearer tokens, and a bound on what is read. */
 import type { OAuth2Config, OAuth2Tokens } from '../oauth2.js';
-/** The HTTP requests of MCP calls: the turn's trace context, and a bound on what is read. */
 
 /** JSON-RPC code of an answer the engine would not read whole: larger than its limit. */
 export const TOO_LARGE = -32099;
@@ -70,17 +70,17 @@ export function withBearer(
  */
 export function boundedFetch(maxBytes: number) {
   return async (url: string | URL, init?: RequestInit): Promise<Response> => {
-    if (init?.method !== undefined && init.method !== 'GET' && init.method !== 'POST')
-      return fetch(url, init);
-    if (init?.method !== 'POST') {
+    const method = init?.method ?? 'GET';
+    if (method !== 'GET' && method !== 'POST') return fetch(url, init); // DELETE: a session's end
+    if (method === 'GET') {
       const response = await fetch(url, init);
       if (!response.body || !response.headers.get('content-type')?.includes('text/event-stream'))
         return response;
       const { status, statusText, headers } = response;
       return new Response(boundedEvents(response.body, maxBytes), { status, statusText, headers });
     }
-    const { ids, traceparent } = readBody(init.body);
-    const sent = new Headers(init.headers);
+    const { ids, traceparent } = readBody(init?.body);
+    const sent = new Headers(init?.headers);
     if (traceparent && !sent.has('traceparent')) sent.set('traceparent', traceparent);
     const response = await fetch(url, { ...init, headers: sent });
     if (!response.body || !response.ok) return response;
