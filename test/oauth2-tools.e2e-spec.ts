@@ -108,6 +108,9 @@ describe('tools with oauth2', () => {
     expect(read).toBe(
       `Error: tool request failed: cannot get an access token from ${tokenUrl}: HTTP 401: {"error":"invalid_client"}`,
     );
+    const metrics = await (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
+    expect(metrics).toMatch(/agent_engine_oauth2_token_requests_total\{outcome="failed"\} 1\b/);
+    expect(metrics).toMatch(/agent_engine_oauth2_token_requests_total\{outcome="ok"\} [1-9]/);
   });
 
   it('refuses an oauth2 tool that also sets Authorization, or whose host the caller chooses', async () => {

@@ -83,6 +83,11 @@ export class EngineMetrics {
     // Summed over processes, it would count them: 1 is "open in some process".
     aggregator: 'max',
   });
+  private readonly oauth2Tokens = this.counter(
+    'agent_engine_oauth2_token_requests_total',
+    "Access tokens asked of tools' OAuth 2.0 token endpoints (oauth2), by outcome: ok, failed (no token: the calls that needed it failed)",
+    ['outcome'],
+  );
   private readonly toolsFileReloads = this.counter(
     'agent_engine_tools_file_reloads_total',
     'Changes of the tools file read (LLM_TOOLS_FILE_WATCH_SECS), by outcome: installed, invalid (the tools in use kept), kept_override (an override from /api/tools in force)',
@@ -194,6 +199,10 @@ export class EngineMetrics {
   /** A tool call is answered from the cache (`cache_secs`). */
   toolCacheHit(tool: string): void {
     this.toolCacheHits.inc({ tool });
+  }
+
+  oauth2TokenRequest(outcome: 'ok' | 'failed'): void {
+    this.oauth2Tokens.inc({ outcome });
   }
 
   /** A tool's circuit opened (its calls are not sent) or closed. */

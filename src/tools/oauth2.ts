@@ -79,6 +79,9 @@ const MAX_TOKEN_BYTES = 64 * 1024;
 
 /** Tokens by client (endpoint, id, scope, audience), shared by every tool and call of the process. */
 export class OAuth2Tokens {
+  /** `counted`: told of each token request's outcome (the metrics). */
+  constructor(private readonly counted: (outcome: 'ok' | 'failed') => void = () => {}) {}
+
   private readonly held = new Map<string, Held>();
   /** The last token each client was given, to mask it in what the model reads. */
   private readonly issued = new Map<string, string>();
@@ -91,6 +94,7 @@ export class OAuth2Tokens {
     const entry: Held = { token: Promise.resolve(''), expiresAt: Infinity };
     entry.token = this.request(config, timeoutMs).then(
       ({ token, expiresInSecs }) => {
+        this.counted('ok');
         if (expiresInSecs !== undefined)
           entry.expiresAt =
             Date.now() + Math.max(expiresInSecs * 1000 - EARLY_MS, expiresInSecs * 500);
@@ -98,6 +102,7 @@ export class OAuth2Tokens {
         return token;
       },
       (error: unknown) => {
+        this.counted('failed');
         if (this.held.get(key) === entry) this.held.delete(key); // the next call asks again
         throw error;
       },

@@ -4,6 +4,7 @@ import { CodeToolsModule } from '../code-tools/code-tools.module.js';
 import { HttpToolExecutor } from './http-tool.executor.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { OAuth2Tokens } from './oauth2.js';
+import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { ToolExecutor } from './tool-executor.js';
 import { ToolRegistry } from './tool-registry.service.js';
 import { ToolLoader } from './tool-loader.service.js';
@@ -22,7 +23,12 @@ import { ToolTryController } from './tool-try.controller.js';
     HttpToolExecutor,
     McpToolExecutor,
     ToolGuards,
-    { provide: OAuth2Tokens, useValue: new OAuth2Tokens() },
+    {
+      provide: OAuth2Tokens,
+      useFactory: (metrics: EngineMetrics) =>
+        new OAuth2Tokens((outcome) => metrics.oauth2TokenRequest(outcome)),
+      inject: [EngineMetrics],
+    },
     { provide: ToolExecutor, useClass: ToolRouter },
   ],
   exports: [ToolRegistry, ToolExecutor, ToolGuards, CodeToolsModule],
