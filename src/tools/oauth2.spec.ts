@@ -70,6 +70,13 @@ describe('OAuth2Tokens (client credentials, against a real token endpoint)', () 
     server.failNext = { status: 200, body: '{"token_type":"Bearer"}' };
     await expect(tokens.get(client(), 5000)).rejects.toThrow('the answer has no access_token');
     expect(await tokens.get(client(), 5000)).toMatch(/^tok-/);
+    // A redirect is not followed: it would take the secret elsewhere.
+    const asked = server.requests.length;
+    server.failNext = { status: 307, body: 'moved', location: `${tokenUrl}?elsewhere` };
+    await expect(new OAuth2Tokens().get(client({ clientAuth: 'body' }), 5000)).rejects.toThrow(
+      'HTTP 307: moved',
+    );
+    expect(server.requests.length).toBe(asked + 1);
     // A secret the endpoint echoes is masked.
     server.failNext = { status: 400, body: 'bad client secret s3cret:&' };
     await expect(new OAuth2Tokens().get(client(), 5000)).rejects.toThrow(

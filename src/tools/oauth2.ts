@@ -159,6 +159,8 @@ export class OAuth2Tokens {
         maxContentLength: MAX_TOKEN_BYTES,
         validateStatus: () => true,
         ...offLinkLocal(config.tokenUrl),
+        // Never followed: a 307 would carry the client's secret (in the form) to wherever it points.
+        maxRedirects: 0,
       });
     } catch (error) {
       const err = error as { code?: string; message?: string };

@@ -11,7 +11,7 @@ export class TokenServer {
   /** Seconds each token is valid for (`expires_in`); undefined leaves it out. */
   expiresIn: number | undefined = 3600;
   /** Answers the next token request with this status and body instead. */
-  failNext: { status: number; body: string } | undefined;
+  failNext: { status: number; body: string; location?: string } | undefined;
   issued = 0;
   private readonly http: Server;
 
@@ -26,9 +26,9 @@ export class TokenServer {
         const json = (status: number, value: unknown) =>
           res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
         if (this.failNext) {
-          const { status, body: text } = this.failNext;
+          const { status, body: text, location } = this.failNext;
           this.failNext = undefined;
-          return void res.writeHead(status).end(text);
+          return void res.writeHead(status, location ? { location } : {}).end(text);
         }
         if (form.get('grant_type') !== 'client_credentials')
           return json(400, { error: 'unsupported_grant_type' });
