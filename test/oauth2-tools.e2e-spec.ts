@@ -1,4 +1,7 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { McpTestServer, useMcpServer } from './support/mcp-server.js';
 import { TokenServer } from './support/token-server.js';
@@ -48,12 +51,39 @@ describe('tools with oauth2', () => {
     client_secret: secret,
     scope: 'orders',
   });
+  /** An OpenAPI document whose operation declares the token endpoint (a clientCredentials flow). */
+  const securedSpec = () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'engine-spec-')), 'orders.json');
+    const getOrder = {
+      operationId: 'getOrder',
+      summary: 'Status of an order',
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+      security: [{ idp: ['orders.read'] }],
+      responses: { 200: { description: 'ok' } },
+    };
+    const flows = { clientCredentials: { tokenUrl, scopes: { 'orders.read': 'read orders' } } };
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'Orders', version: '1' },
+      servers: [{ url: apiUrl }],
+      paths: { '/orders/{id}': { get: getOrder } },
+      components: { securitySchemes: { idp: { type: 'oauth2', flows } } },
+    };
+    writeFileSync(path, JSON.stringify(doc));
+    return path;
+  };
   const rig = useEngineRig(() => ({
     LLM_MODEL: 'm',
     TOOL_SECRET_IDP: 's3cret:&',
     TOOL_SECRET_WRONG: 'not-the-secret',
     LLM_TOOLS_FILE: writeToolsFile([
       { name: 'order', url: `${apiUrl}/orders/{id}`, method: 'GET', oauth2: oauth2() },
+      {
+        type: 'openapi',
+        spec: securedSpec(),
+        operation: 'getOrder',
+        oauth2: { client_id: 'agent', client_secret: '${TOOL_SECRET_IDP}' },
+      },
       { type: 'mcp', name: 'whoami', url: served.url, oauth2: oauth2() },
       {
         name: 'locked_out',
@@ -90,6 +120,23 @@ describe('tools with oauth2', () => {
     const { read } = await callOnce(rig, client.ws, 'whoami');
     expect(read).toBe('asked with Bearer [secret]');
     expect(mcp.calls.at(-1)!.headers.authorization).toMatch(/^Bearer tok-\d+$/);
+  });
+
+  it("takes an OpenAPI operation's token endpoint and scope from its security", async () => {
+    const { read } = await callOnce(rig, client.ws, 'getOrder', { id: 'E5' });
+    expect(read).toBe('order E5: shipped (you are Bearer [secret])');
+    expect(idp.requests.at(-1)!.form.get('scope')).toBe('orders.read');
+    const refused = await postTools(rig.engine.httpUrl, [
+      {
+        type: 'openapi',
+        spec: join(process.cwd(), 'test/fixtures/openapi/orders.yaml'),
+        operation: 'getOrder',
+        oauth2: { client_id: 'agent', client_secret: '${TOOL_SECRET_IDP}' },
+      },
+    ]);
+    expect(((await refused.json()) as { message: string }).message).toBe(
+      "request body: tool #0: field 'oauth2.token_url' is required: the operation's security declares no OAuth 2.0 clientCredentials flow to take it from",
+    );
   });
 
   it('gets a new token when the MCP server refuses the one it has', async () => {

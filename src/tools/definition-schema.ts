@@ -70,6 +70,8 @@ export const OPENAPI_SCHEMA = {
   properties: {
     ...httpFields,
     type: { const: 'openapi' },
+    // token_url (and scope) may come from the operation's security (a clientCredentials flow).
+    oauth2: { ...oauth2, required: ['client_id', 'client_secret'] },
     spec: { type: 'string', minLength: 1 },
     operation: { type: 'string', minLength: 1, maxLength: 2000 },
     base_url: { type: 'string', pattern: URL_PATTERN },

@@ -10,7 +10,8 @@ import { maskSecrets, resolveSecrets } from './tool-secrets.js';
 
 /** A tool's `oauth2` field as given. */
 export interface OAuth2Input {
-  token_url: string;
+  /** Required but in an `openapi` entry whose operation declares a clientCredentials flow. */
+  token_url?: string;
   client_id: string;
   client_secret: string;
   scope?: string;
@@ -38,7 +39,9 @@ export function oauth2Config(
   input: OAuth2Input,
   env: Record<string, string | undefined>,
 ): { config: OAuth2Config; secrets: Record<string, string> } {
-  if (/\$\{|\{[^}]*\}/.test(input.token_url))
+  const tokenUrl = input.token_url;
+  if (tokenUrl === undefined) throw new Error("field 'oauth2.token_url' is required");
+  if (/\$\{|\{[^}]*\}/.test(tokenUrl))
     throw new Error(
       "field 'oauth2.token_url' holds a placeholder or variable: the endpoint that receives the client's secret is written out",
     );
@@ -53,7 +56,7 @@ export function oauth2Config(
   const fill = (text: string) =>
     text.replace(/\$\{(TOOL_SECRET_[A-Za-z0-9_]+)\}/g, (_, name: string) => secrets[name]!);
   const config: OAuth2Config = {
-    tokenUrl: input.token_url,
+    tokenUrl,
     clientId: fill(input.client_id),
     clientSecret: fill(input.client_secret),
     ...(input.scope !== undefined && { scope: input.scope }),

@@ -6,14 +6,21 @@ import {
   PartialType,
   PickType,
 } from '@nestjs/swagger';
+import { OAuth2Dto } from './oauth2.dto.js';
 import { ToolDefinitionDto } from './tool-definition.dto.js';
 
 /**
  * An HTTP tool made from an operation of an OpenAPI 3 document: every field of an HTTP tool but
  * its url and method, which the operation gives, as it gives the description and parameters.
  */
+/** `oauth2` of an OpenAPI tool: the token endpoint may come from the document. */
+export class OpenApiOAuth2Dto extends IntersectionType(
+  OmitType(OAuth2Dto, ['token_url'] as const),
+  PartialType(PickType(OAuth2Dto, ['token_url'] as const)),
+) {}
+
 export class OpenApiToolDefinitionDto extends IntersectionType(
-  OmitType(ToolDefinitionDto, ['url', 'method', 'name'] as const),
+  OmitType(ToolDefinitionDto, ['url', 'method', 'name', 'oauth2'] as const),
   PartialType(PickType(ToolDefinitionDto, ['name'] as const)),
 ) {
   @ApiProperty({ enum: ['openapi'], description: 'An operation of an OpenAPI 3 document' })
@@ -39,4 +46,11 @@ export class OpenApiToolDefinitionDto extends IntersectionType(
     example: 'https://orders.internal/v1',
   })
   base_url?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "As for HTTP tools; token_url and scope may be left out when the operation's security (or the document's) names an oauth2 scheme with a clientCredentials flow: its tokenUrl, and the scopes the requirement lists",
+    type: OpenApiOAuth2Dto,
+  })
+  oauth2?: OpenApiOAuth2Dto;
 }

@@ -6,8 +6,14 @@ import {
   validateOpenApi,
 } from '../definition-schema.js';
 import { ToolDefinitionError, where } from '../definition-error.js';
+import type { OAuth2Input } from '../oauth2.js';
 import type { ToolDefinitionInput } from '../tool-definition.js';
-import { OperationError, operationTool, type OpenApiSpec } from './openapi-operation.js';
+import {
+  OperationError,
+  operationTool,
+  type OpenApiSpec,
+  type OperationTool,
+} from './openapi-operation.js';
 import { isSpecUrl, readSpec, specLocation } from './spec-source.js';
 
 const OPENAPI_FIELDS = new Set(Object.keys(OPENAPI_SCHEMA.properties));
@@ -115,6 +121,7 @@ export async function expandOpenApi(
         description: def.description ?? made.description,
         parameters: def.parameters ?? made.parameters,
         headers: { ...made.headers, ...(def.headers ?? {}) },
+        ...(def.oauth2 && { oauth2: withDeclaredFlow(def.oauth2, made, at) }),
       };
     }),
   );
@@ -124,4 +131,19 @@ export async function expandOpenApi(
 /** The entry without the fields that say where its operation is. */
 function ownless(def: ToolDefinitionInput): Record<string, unknown> {
   return Object.fromEntries(Object.entries(def).filter(([k]) => !OWN_FIELDS.has(k)));
+}
+
+/**
+ * An entry's `oauth2` with what it leaves out (token_url, scope) from the client-credentials
+ * flow the operation's security declares.
+ */
+function withDeclaredFlow(oauth2: OAuth2Input, made: OperationTool, at: string): OAuth2Input {
+  if (oauth2.token_url !== undefined) return oauth2;
+  const declared = made.clientCredentials;
+  if (!declared)
+    throw new ToolDefinitionError(
+      `${at}: field 'oauth2.token_url' is required: the operation's security declares no OAuth 2.0 clientCredentials flow to take it from`,
+    );
+  const scope = oauth2.scope ?? declared.scope;
+  return { ...oauth2, token_url: declared.tokenUrl, ...(scope !== undefined && { scope }) };
 }

@@ -3,6 +3,7 @@
  * the JSON Schema of its arguments. Pure: no Nest import; the spec is already dereferenced.
  */
 import { QUERY_VERBS } from '../http-request-builder.js';
+import { declaredClientCredentials, type DeclaredClientCredentials } from './openapi-security.js';
 import type { JsonSchema } from '../tool-definition.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -29,6 +30,7 @@ interface Parameter {
 
 interface Operation {
   operationId?: unknown;
+  security?: unknown;
   summary?: unknown;
   description?: unknown;
   parameters?: Parameter[];
@@ -46,6 +48,8 @@ type PathItem = Record<string, unknown>;
 export interface OpenApiSpec {
   paths?: Record<string, PathItem>;
   servers?: { url?: string; variables?: Record<string, { default?: string }> }[];
+  security?: unknown;
+  components?: { securitySchemes?: Record<string, unknown> };
 }
 
 /** What an operation gives an HTTP tool; `skipped` names the arguments it cannot send. */
@@ -59,6 +63,8 @@ export interface OperationTool {
   skipped: string[];
   /** Its arguments' schema refers to itself (a `$ref` left unresolved): `parameters` cannot show it. */
   recursive: boolean;
+  /** The OAuth 2.0 client-credentials flow its security declares. */
+  clientCredentials?: DeclaredClientCredentials;
 }
 
 /** The operation `ref` names: its operationId, or `METHOD /path` as the spec writes the path. */
@@ -215,7 +221,9 @@ export function operationTool(
   };
   const summary = typeof op.summary === 'string' ? op.summary.trim() : '';
   const details = typeof op.description === 'string' ? op.description.trim() : '';
-  const url = `${serverUrl(spec, baseUrl, documentUrl)}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`;
+  const server = serverUrl(spec, baseUrl, documentUrl);
+  const url = `${server}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`;
+  const clientCredentials = declaredClientCredentials(spec, op, server);
   return {
     url,
     method,
@@ -225,5 +233,6 @@ export function operationTool(
     ...(typeof op.operationId === 'string' && { operationId: op.operationId }),
     skipped,
     recursive: JSON.stringify([[...byKey.values()], op.requestBody ?? null]).includes('"$ref"'),
+    ...(clientCredentials && { clientCredentials }),
   };
 }
