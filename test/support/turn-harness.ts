@@ -47,9 +47,14 @@ export function useEngineRig(
     rig.engine = await Engine.start({ LLM_BASE_URL: rig.llmUrl, ...env(rig.toolsUrl) });
   });
   afterAll(async () => {
-    await rig.engine.stop();
-    await rig.llm.stop();
-    await rig.tools.stop();
+    // An engine that did not start (a failing test) must not leave the servers running: the run
+    // would never end.
+    try {
+      await rig.engine?.stop();
+    } finally {
+      await rig.llm.stop();
+      await rig.tools.stop();
+    }
   });
   return rig;
 }
