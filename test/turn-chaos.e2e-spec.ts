@@ -55,6 +55,7 @@ describe.each(['memory', 'redis'])(
         SESSION_STORE_URL: redis?.url ?? '',
         STT_BASE_URL: `${base}/v1`,
         TOOL_CONFIRM_TIMEOUT_SECS: '1',
+        TOOL_SECRET_CHAOS: 'chaos-secret',
       }),
       (req, res) => {
         toolRequestsOpen++;

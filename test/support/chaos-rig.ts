@@ -20,6 +20,16 @@ export function toolSet(base: string, mcpUrl: string, all: boolean): Record<stri
       confirm_prompt: 'Check the weather in {city}?',
     },
     { type: 'mcp', name: 'mcp_weather', url: mcpUrl },
+    // Behind OAuth 2.0: tokens that live a second, one in three refused by the API.
+    {
+      ...weatherTool(`${base}/secured`),
+      name: 'secured_weather',
+      oauth2: {
+        token_url: `${base}/oauth/token`,
+        client_id: 'chaos',
+        client_secret: '${TOOL_SECRET_CHAOS}',
+      },
+    },
     ...CHAOS_CODE_TOOLS,
   ].filter((t) => all || !/slow/.test(JSON.stringify(t)));
 }
@@ -44,12 +54,20 @@ export function chaosMcpServer(): McpTestServer {
   ]);
 }
 
+/** Tokens the chaos rig's token endpoint gave. */
+let tokens = 0;
+
 /**
  * The chaos rig's tool server: fast, slow (60 ms), 404, a connection dropped halfway through the
  * body, and the speech-to-text server, which hears in the utterance's samples what to answer.
  */
 export function answerChaosTool(req: RecordedRequest, res: ServerResponse): void {
   if (req.path === '/missing') return void res.writeHead(404).end('no such thing');
+  if (req.path === '/oauth/token')
+    return void res.end(JSON.stringify({ access_token: `tok-${++tokens}`, expires_in: 1 }));
+  const token = Number(/^Bearer tok-(\d+)$/.exec(String(req.headers.authorization))?.[1]);
+  if (req.path.startsWith('/secured/') && (!token || token % 3 === 0))
+    return void res.writeHead(401).end('token refused');
   if (req.path === '/v1/audio/transcriptions') return transcribe(req.body, res);
   const answer = () => res.end(`${decodeURIComponent(req.path)}: +21°C`);
   if (req.path.startsWith('/flaky/')) {

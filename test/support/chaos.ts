@@ -10,7 +10,8 @@ import { pieces, xmlCall } from './turn-harness.js';
 /**
  * Tools of the chaos rig: HTTP tools that answer fast, slowly, with 404, from a dead port, or
  * drop the connection halfway through the body, or need the user's approval; a tool of an MCP
- * server that answers in 40 ms (or when the call is cancelled); Python
+ * server that answers in 40 ms (or when the call is cancelled); one behind OAuth 2.0 (tokens that
+ * live a second, one in three refused, so renewals meet cut turns); Python
  * tools that keep a count in the session state, and call an HTTP tool or spin a while; and a
  * name that is not installed.
  */
@@ -22,6 +23,7 @@ export const CHAOS_TOOLS = [
   'flaky_weather',
   'danger_weather',
   'mcp_weather',
+  'secured_weather',
   'py_weather',
   'py_slow',
   'not_a_tool',
