@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,10 +20,17 @@ describe('OpenAPI documents at a URL, watched', () => {
   let document = SPEC;
   let down = false;
   let reads = 0;
-  const publisher = createServer((_req, res) => {
+  /** Answers with the whole document, and 304s to a request naming its current version. */
+  let whole = 0;
+  let notModified = 0;
+  const publisher = createServer((req, res) => {
     reads++;
     if (down) return void res.writeHead(503).end('restarting');
-    res.end(document);
+    const etag = `"${createHash('sha256').update(document).digest('hex').slice(0, 16)}"`;
+    if (req.headers['if-none-match'] === etag)
+      return void (notModified++, res.writeHead(304).end());
+    whole++;
+    res.writeHead(200, { etag }).end(document);
   });
   let specUrl = '';
   beforeAll(async () => {
@@ -55,6 +63,11 @@ describe('OpenAPI documents at a URL, watched', () => {
 
   it("offers a released document's operation from the next turn; a document that cannot be read changes nothing", async () => {
     expect(await described()).toMatch(/^Status of an order/);
+    // Read again and again, an unchanged document costs a 304 each time, not its body.
+    const [wholeBefore, notModifiedBefore] = [whole, notModified];
+    await readsMore(3);
+    expect(whole).toBe(wholeBefore);
+    expect(notModified).toBeGreaterThanOrEqual(notModifiedBefore + 3);
     down = true;
     await readsMore(3);
     expect(await described()).toMatch(/^Status of an order/);

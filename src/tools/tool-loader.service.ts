@@ -6,7 +6,7 @@ import { CodeToolService } from '../code-tools/code-tool.service.js';
 import { toolsConfig, type ToolsConfig } from '../config/app.config.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { expandOpenApi } from './openapi/openapi-expand.js';
-import { fetchSpecText, isSpecUrl } from './openapi/spec-source.js';
+import { fetchSpec, isSpecUrl, type SpecRead, type SpecValidators } from './openapi/spec-source.js';
 import { snapshotOf, type Tool, type ToolSnapshot, type ToolSource } from './tool-definition.js';
 import {
   checkDuplicates,
@@ -72,9 +72,9 @@ export class ToolLoader {
     return [...new Set(urls)];
   }
 
-  /** The text of a document at a URL, read as when the tools are loaded. */
-  specText(url: string): Promise<string> {
-    return fetchSpecText(url, this.config.timeoutSecs * 1000);
+  /** A document at a URL, read as when the tools are loaded, unless still the one `seen` identifies. */
+  specRead(url: string, seen?: SpecValidators): Promise<SpecRead> {
+    return fetchSpec(url, this.config.timeoutSecs * 1000, seen);
   }
 
   /** The tools file, and the Python files and OpenAPI documents the definitions it gave name. */

@@ -80,7 +80,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
       this.specWatch = new SpecUrlWatch(
         () => this.loader.specUrls(this.current),
         this.config.specUrlWatchSecs * 1000,
-        (url) => this.loader.specText(url),
+        (url, seen) => this.loader.specRead(url, seen),
         () => this.specChanged(),
       );
       await this.specWatch.start();

@@ -26,7 +26,8 @@ export async function readSpec(location: string, timeoutMs: number): Promise<Ope
   const options = { dereference: { circular: 'ignore' as const } };
   if (!isSpecUrl(location))
     return dereference<OpenApiSpec>(location, { ...options, resolve: { http: false } });
-  const parsed: unknown = parseYaml(await fetchSpecText(location, timeoutMs));
+  const read = await fetchSpec(location, timeoutMs); // unconditional: never `unchanged`
+  const parsed: unknown = parseYaml('text' in read ? read.text : '');
   if (typeof parsed !== 'object' || parsed === null) throw new Error('not a JSON or YAML object');
   return dereference<OpenApiSpec>(parsed as OpenApiSpec, {
     ...options,
@@ -34,8 +35,24 @@ export async function readSpec(location: string, timeoutMs: number): Promise<Ope
   });
 }
 
-/** The text of a document at a URL, fetched as `readSpec` fetches it. */
-export async function fetchSpecText(url: string, timeoutMs: number): Promise<string> {
+/** What a server said identifies a document's version, for a conditional request. */
+export interface SpecValidators {
+  etag?: string;
+  lastModified?: string;
+}
+
+/** A document read again: its text and validators, or `unchanged` (HTTP 304 to the validators sent). */
+export type SpecRead = { unchanged: true } | { text: string; validators: SpecValidators };
+
+/**
+ * The document at `url`, asked for only if it changed since `seen` (If-None-Match,
+ * If-Modified-Since): a server that keeps validators answers 304 and sends nothing.
+ */
+export async function fetchSpec(
+  url: string,
+  timeoutMs: number,
+  seen: SpecValidators = {},
+): Promise<SpecRead> {
   const response = await axios.get<string>(url, {
     responseType: 'text',
     transformResponse: [(data: unknown) => data],
@@ -43,7 +60,22 @@ export async function fetchSpecText(url: string, timeoutMs: number): Promise<str
     signal: AbortSignal.timeout(timeoutMs),
     maxContentLength: MAX_SPEC_BYTES,
     ...offLinkLocal(url),
-    headers: { Accept: 'application/json, application/yaml;q=0.9, */*;q=0.5' },
+    headers: {
+      Accept: 'application/json, application/yaml;q=0.9, */*;q=0.5',
+      ...(seen.etag && { 'If-None-Match': seen.etag }),
+      ...(seen.lastModified && { 'If-Modified-Since': seen.lastModified }),
+    },
+    validateStatus: (status) => (status >= 200 && status < 300) || status === 304,
   });
-  return response.data;
+  if (response.status === 304) return { unchanged: true };
+  const header = (name: string) => {
+    const value: unknown = response.headers[name];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  const etag = header('etag');
+  const lastModified = header('last-modified');
+  return {
+    text: response.data,
+    validators: { ...(etag && { etag }), ...(lastModified && { lastModified }) },
+  };
 }

@@ -9,7 +9,8 @@ describe('SpecUrlWatch', () => {
       3_600_000,
       (url) => {
         const doc = docs.get(url);
-        return doc instanceof Error ? Promise.reject(doc) : Promise.resolve(doc ?? '');
+        if (doc instanceof Error) return Promise.reject(doc);
+        return Promise.resolve({ text: doc ?? '', validators: {} });
       },
       () => {
         changes++;
