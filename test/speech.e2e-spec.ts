@@ -302,4 +302,23 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
     ).toMatchObject({ text: '', heard: true });
     ws.close();
   });
+
+  it('barge-in before the text has ended: the text ends as shown, then comes what was heard', async () => {
+    secondsFor = () => 30;
+    const ws = await voiceSession(engine);
+    let finish!: () => void;
+    const gate = new Promise<void>((resolve) => (finish = resolve));
+    llm.enqueue({ ...sseText(['A long sentence here. ', 'And another one.']), gate });
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'talk' });
+    await ws.waitFor((m) => m.type === 'audio', from, 5000);
+    ws.socket.send(Buffer.alloc(320), { binary: true });
+    await ws.waitFor((m) => m.type === 'assistant_end' && m.heard === true, from);
+    expect(ws.messages.slice(from).filter((m) => m.type === 'assistant_end')).toEqual([
+      { type: 'assistant_end', text: 'A long sentence here. And another one.', interrupted: true },
+      { type: 'assistant_end', text: '', interrupted: true, heard: true },
+    ]);
+    finish();
+    ws.close();
+  });
 });

@@ -253,23 +253,12 @@ export class Conversation {
       );
       work.push(drain(speech$, (event) => this.sendSpeech(event, settings.audio)));
     }
-    let textEnded = false;
-    work.push(
-      drain(turn$, (event) => {
-        if (event.type === 'assistant_end') textEnded = !event.interrupted;
-        deps.send(event);
-      }),
-    );
+    work.push(drain(turn$, (event) => deps.send(event)));
     await Promise.all(work);
     if (speaking && signal.aborted) {
-      // Interrupted while speaking after the text was complete: the client learns what was heard.
-      if (textEnded)
-        deps.send({
-          type: 'assistant_end',
-          text: spoken.join(' '),
-          interrupted: true,
-          heard: true,
-        });
+      // Cut short while speaking: the client learns what was heard, whether the text had ended
+      // (its end said all of it) or not (its end said what was shown, more than was heard).
+      deps.send({ type: 'assistant_end', text: spoken.join(' '), interrupted: true, heard: true });
       session.history = keepSpokenOnly(session.history, spoken);
       this.logger.debug(
         `barge-in: history keeps ${spoken.length} spoken sentence(s) (session_id=${session.id})`,

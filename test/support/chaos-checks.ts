@@ -62,8 +62,9 @@ export function turnProblems(messages: Msg[], closedEarly = false): string[] {
     }
     const n = `turn ending ${JSON.stringify(m.text)}`;
     if (m.heard) {
-      if (turn.length > 0 || !last || last.interrupted || !m.interrupted)
-        problems.push(`${n}: a heard end that does not follow a whole turn`);
+      // Right after its turn's end: the text had ended, or was cut short too.
+      if (turn.length > 0 || !last || last.heard || !m.interrupted)
+        problems.push(`${n}: a heard end that does not follow its turn's end`);
       last = m;
       continue;
     }
