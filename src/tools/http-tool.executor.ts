@@ -138,7 +138,7 @@ export class HttpToolExecutor extends ToolExecutor {
     limits: Limits,
   ): Promise<{ outcome: ToolOutcome; failure: AttemptFailure }> {
     const { name } = tool;
-    const secrets = () => ({ ...tool.secrets, ...this.tokens.current(tool.oauth2) });
+    const secrets = () => this.tokens.secretsOf(tool);
     try {
       const response = await this.authorised(tool, request, limits);
       // A backend that echoes its request (headers, URL) must not hand a secret to the model.
@@ -153,22 +153,19 @@ export class HttpToolExecutor extends ToolExecutor {
     }
   }
 
-  /**
-   * Sends `request`; a tool with `oauth2` sends it with a bearer token, and once more with a new
-   * token when the API refuses the one it had (HTTP 401: revoked, or expired early).
-   */
-  private async authorised(tool: Tool, request: BuiltRequest, limits: Limits) {
+  /** Sends `request`; a tool with `oauth2` sends it with a bearer token (see OAuth2Tokens). */
+  private authorised(tool: Tool, request: BuiltRequest, limits: Limits): Promise<RawResponse> {
     if (!tool.oauth2) return this.send(request, limits);
-    const timeoutMs = limits.timeoutSecs * 1000;
-    const bearer = (token: string) => ({
-      ...request,
-      headers: { ...request.headers, Authorization: `Bearer ${token}` },
-    });
-    const token = await this.tokens.get(tool.oauth2, timeoutMs);
-    const response = await this.send(bearer(token), limits);
-    if (response.status !== 401 || limits.outer.aborted) return response;
-    await this.tokens.refuse(tool.oauth2, token);
-    return this.send(bearer(await this.tokens.get(tool.oauth2, timeoutMs)), limits);
+    return this.tokens.authorised(
+      tool.oauth2,
+      limits.timeoutSecs * 1000,
+      (token) =>
+        this.send(
+          { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } },
+          limits,
+        ),
+      (response) => response.status === 401 && !limits.outer.aborted,
+    );
   }
 
   private fail(text: string): ToolOutcome {

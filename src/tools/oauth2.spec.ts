@@ -34,7 +34,7 @@ describe('OAuth2Tokens (client credentials, against a real token endpoint)', () 
       scope: 'orders.read',
       audience: 'https://api.example.com',
     });
-    expect(tokens.current(config)).toEqual({ 'oauth2.access_token': a });
+    expect(tokens.secretsOf({ secrets: {}, oauth2: config })).toEqual({ 'oauth2.access_token': a });
   });
 
   it('sends the credentials in the form with client_auth "body"', async () => {

@@ -6,7 +6,9 @@
 import axios from 'axios';
 import { createHash } from 'node:crypto';
 import { offLinkLocal } from './address-guard.js';
-import { maskSecrets, resolveSecrets } from './tool-secrets.js';
+import type { Tool } from './tool-definition.js';
+import { timedOut } from './http-io.js';
+import { maskSecrets, resolveSecrets, SECRET_REFERENCE } from './tool-secrets.js';
 
 /** A tool's `oauth2` field as given. */
 export interface OAuth2Input {
@@ -54,7 +56,7 @@ export function oauth2Config(
       throw new Error(`field '${field}' may refer to TOOL_SECRET_* variables, not session ones`);
   const secrets = resolveSecrets(fields, env);
   const fill = (text: string) =>
-    text.replace(/\$\{(TOOL_SECRET_[A-Za-z0-9_]+)\}/g, (_, name: string) => secrets[name]!);
+    text.replace(SECRET_REFERENCE, (_, name: string) => secrets[name]!);
   const config: OAuth2Config = {
     tokenUrl,
     clientId: fill(input.client_id),
@@ -80,7 +82,7 @@ const EARLY_MS = 30_000;
 /** The longest token response read. */
 const MAX_TOKEN_BYTES = 64 * 1024;
 
-/** Tokens by client (endpoint, id, scope, audience), shared by every tool and call of the process. */
+/** Tokens by client (`oauth2Identity`), shared by every tool and call of the process. */
 export class OAuth2Tokens {
   /** `counted`: told of each token request's outcome (the metrics). */
   constructor(private readonly counted: (outcome: 'ok' | 'failed') => void = () => {}) {}
@@ -122,10 +124,27 @@ export class OAuth2Tokens {
       this.held.delete(key);
   }
 
-  /** The token last given for `config`, if any: a value to mask in results. */
-  current(config: OAuth2Config | undefined): Record<string, string> {
-    const token = config && this.issued.get(keyOf(config));
-    return token ? { 'oauth2.access_token': token } : {};
+  /**
+   * `send` with a token for `config`; sent once more with a new token when `refused` says the
+   * API refused the one it had (HTTP 401: revoked, or expired early).
+   */
+  async authorised<R>(
+    config: OAuth2Config,
+    timeoutMs: number,
+    send: (token: string) => Promise<R>,
+    refused: (answer: R) => boolean,
+  ): Promise<R> {
+    const token = await this.get(config, timeoutMs);
+    const answer = await send(token);
+    if (!refused(answer)) return answer;
+    await this.refuse(config, token);
+    return send(await this.get(config, timeoutMs));
+  }
+
+  /** What the model must not read of a tool's: its secrets, and its current bearer token. */
+  secretsOf(tool: Pick<Tool, 'secrets' | 'oauth2'>): Record<string, string> {
+    const token = tool.oauth2 && this.issued.get(keyOf(tool.oauth2));
+    return token ? { ...tool.secrets, 'oauth2.access_token': token } : tool.secrets;
   }
 
   private async request(
@@ -166,12 +185,8 @@ export class OAuth2Tokens {
         maxRedirects: 0,
       });
     } catch (error) {
-      const err = error as { code?: string; message?: string };
-      throw fail(
-        err.code === 'ECONNABORTED'
-          ? `timed out after ${timeoutMs / 1000}s`
-          : (err.message ?? String(error)),
-      );
+      const why = timedOut(error) ? `timed out after ${timeoutMs / 1000}s` : undefined;
+      throw fail(why ?? (error as Error).message ?? String(error));
     }
     const body = String(response.data ?? '');
     if (response.status < 200 || response.status > 299)

@@ -36,8 +36,8 @@ function readBody(body: unknown): { ids: (string | number)[]; traceparent?: stri
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 /**
- * `fetch` with a bearer token of the `oauth2` client on every request; a request the server
- * refuses with HTTP 401 goes once more with a new token (the old one revoked, or expired early).
+ * `fetch` with a bearer token of the `oauth2` client on every request (see OAuth2Tokens: a
+ * request the server refuses with HTTP 401 goes once more with a new token).
  */
 export function withBearer(
   fetchFn: Fetch,
@@ -45,19 +45,21 @@ export function withBearer(
   config: OAuth2Config,
   timeoutMs: number,
 ): Fetch {
-  return async (url, init) => {
-    const send = (token: string) => {
-      const headers = new Headers(init?.headers);
-      headers.set('Authorization', `Bearer ${token}`);
-      return fetchFn(url, { ...init, headers });
-    };
-    const token = await tokens.get(config, timeoutMs);
-    const response = await send(token);
-    if (response.status !== 401) return response;
-    await response.body?.cancel();
-    await tokens.refuse(config, token);
-    return send(await tokens.get(config, timeoutMs));
-  };
+  return (url, init) =>
+    tokens.authorised(
+      config,
+      timeoutMs,
+      (token) => {
+        const headers = new Headers(init?.headers);
+        headers.set('Authorization', `Bearer ${token}`);
+        return fetchFn(url, { ...init, headers });
+      },
+      (response) => {
+        if (response.status !== 401) return false;
+        void response.body?.cancel(); // the refused answer is not read: its connection is freed
+        return true;
+      },
+    );
 }
 
 /**

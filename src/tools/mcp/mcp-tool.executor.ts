@@ -51,11 +51,6 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
     });
   }
 
-  /** What the model must not read of a tool's: its secrets, and its current bearer token. */
-  private secretsOf(tool: Tool): Record<string, string> {
-    return { ...tool.secrets, ...this.tokens.current(tool.oauth2) };
-  }
-
   /** The tool takes what it offers from the list of the server `key` names. */
   listedBy(tool: Tool, key: string): boolean {
     if (tool.kind !== 'mcp' || !needsListing(tool)) return false;
@@ -94,7 +89,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
         traceId: call.context?.traceId,
       });
       const { ok, text } = mcpResultText(result);
-      const shown = maskSecrets(text, this.secretsOf(tool));
+      const shown = maskSecrets(text, this.tokens.secretsOf(tool));
       const value = {
         ok,
         text: truncateResult(shown, tool.resultMaxChars ?? this.config.resultMaxChars),
@@ -107,7 +102,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
           backendDown: false,
           cancelled: true,
         };
-      const detail = maskSecrets(describeFailure(error, timeoutSecs), this.secretsOf(tool));
+      const detail = maskSecrets(describeFailure(error, timeoutSecs), this.tokens.secretsOf(tool));
       this.logger.warn(`tool '${tool.name}' (MCP) failed: ${detail}`);
       const value = { ok: false, text: toolErrors.requestFailed(detail) };
       return { value, backendDown: serverDown(error) };
