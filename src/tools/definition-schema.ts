@@ -39,19 +39,23 @@ const oauth2 = {
     client_auth: { enum: ['basic', 'body'] },
   },
 };
-/** The fields of an HTTP tool but its request's target (which an OpenAPI operation gives). */
-const httpFields = {
+/** The fields of a tool that sends requests to a service: HTTP and MCP tools. */
+const requestFields = {
   ...common,
   name: { type: 'string', pattern: TOOL_NAME_PATTERN },
   headers: { type: 'object', additionalProperties: { type: 'string' } },
   timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
-  retries: { type: 'integer', minimum: 0, maximum: 5 },
-  response_query: { type: 'string', minLength: 1, maxLength: 2000 },
   safe: { type: 'boolean' },
-  cache_secs: { type: 'number', exclusiveMinimum: 0, maximum: 86_400 },
-  idempotency_header: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
   max_concurrency: { type: 'integer', minimum: 1, maximum: 10_000 },
   oauth2,
+};
+/** The fields of an HTTP tool but its request's target (which an OpenAPI operation gives). */
+const httpFields = {
+  ...requestFields,
+  retries: { type: 'integer', minimum: 0, maximum: 5 },
+  response_query: { type: 'string', minLength: 1, maxLength: 2000 },
+  cache_secs: { type: 'number', exclusiveMinimum: 0, maximum: 86_400 },
+  idempotency_header: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
 };
 export const validateHttp = ajv.compile<ToolDefinitionInput>({
   type: 'object',
@@ -78,21 +82,15 @@ export const OPENAPI_SCHEMA = {
   },
 } as const;
 export const validateOpenApi = ajv.compile<ToolDefinitionInput>(OPENAPI_SCHEMA);
-/** An MCP tool: one tool of an MCP server (Streamable HTTP), called with `tools/call`. */
+/** An MCP tool: one tool of an MCP server (Streamable HTTP or HTTP+SSE), called with `tools/call`. */
 export const MCP_SCHEMA = {
   type: 'object',
   required: ['type', 'name', 'url'],
   properties: {
-    ...common,
+    ...requestFields,
     type: { const: 'mcp' },
-    name: { type: 'string', pattern: TOOL_NAME_PATTERN },
     url: { type: 'string', pattern: URL_PATTERN },
-    headers: { type: 'object', additionalProperties: { type: 'string' } },
     tool: { type: 'string', minLength: 1, maxLength: 128 },
-    timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
-    safe: { type: 'boolean' },
-    max_concurrency: { type: 'integer', minimum: 1, maximum: 10_000 },
-    oauth2,
   },
 } as const;
 export const validateMcp = ajv.compile<ToolDefinitionInput>(MCP_SCHEMA);

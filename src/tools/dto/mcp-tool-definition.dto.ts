@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { OAuth2Dto } from './oauth2.dto.js';
+import { ApiOAuth2, OAuth2Dto } from './oauth2.dto.js';
 import { ToolFieldsDto } from './tool-fields.dto.js';
 
 /** One tool of an MCP server (Streamable HTTP, or the older HTTP+SSE transport), called with tools/call. */
@@ -72,10 +72,6 @@ export class McpToolDefinitionDto extends ToolFieldsDto {
   })
   max_concurrency?: number;
 
-  @ApiPropertyOptional({
-    description:
-      'A bearer token for every request, from this OAuth 2.0 client-credentials client: got from its token endpoint when first needed, shared by the calls of every tool of the same client, got anew before it expires and when the API answers 401 (the request is then sent once more). The token is masked in what the model reads. Not with an Authorization header in headers, nor with a placeholder in the host of url',
-    type: OAuth2Dto,
-  })
+  @ApiOAuth2
   oauth2?: OAuth2Dto;
 }

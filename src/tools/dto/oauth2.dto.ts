@@ -38,3 +38,10 @@ export class OAuth2Dto {
   })
   client_auth?: 'basic' | 'body';
 }
+
+/** Swagger text of `oauth2`, a field of HTTP and MCP tools. */
+export const ApiOAuth2 = ApiPropertyOptional({
+  description:
+    'A bearer token for every request, from this OAuth 2.0 client-credentials client: got from its token endpoint when first needed, shared by the calls of every tool of the same client, got anew before it expires and when the API answers 401 (the request is then sent once more). The token is masked in what the model reads. Not with an Authorization header in headers, nor with a placeholder in the host of url',
+  type: OAuth2Dto,
+});
