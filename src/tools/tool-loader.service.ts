@@ -82,7 +82,7 @@ export class ToolLoader {
     const named = fromFile.definitions.flatMap((t) => {
       const file =
         t.raw.type === 'openapi' ? t.raw.spec : t.kind === 'http' ? undefined : t.raw.file;
-      // A document at a URL is read again with the file, not watched.
+      // A document at a URL is read again with the file (and by SpecUrlWatch), not stat'ed.
       return typeof file === 'string' && !isSpecUrl(file) ? [resolve(this.baseDir(), file)] : [];
     });
     return [resolve(this.config.file), ...new Set(named)];

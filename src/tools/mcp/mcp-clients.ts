@@ -1,4 +1,4 @@
-/** Connections to MCP servers (Streamable HTTP), shared by the calls that reach the same one. */
+/** Connections to MCP servers (Streamable HTTP, or HTTP+SSE), shared by the calls that reach the same one. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import {
@@ -106,16 +106,14 @@ export class McpClients {
 
   /** Every tool the server lists, following its pages. */
   list(target: McpTarget, limits: McpLimits): Promise<McpListedTool[]> {
-    return this.withClient(target, limits, async (client) => {
+    return this.withClient(target, limits, async (client, signal) => {
       const tools: McpListedTool[] = [];
       let cursor: string | undefined;
       do {
-        const page = await whileRunning(limits.signal, (signal) =>
-          client.listTools(cursor === undefined ? undefined : { cursor }, {
-            timeout: limits.timeoutMs,
-            signal,
-          }),
-        );
+        const page = await client.listTools(cursor === undefined ? undefined : { cursor }, {
+          timeout: limits.timeoutMs,
+          signal,
+        });
         tools.push(...(page.tools as McpListedTool[]));
         cursor = page.nextCursor;
       } while (cursor !== undefined && tools.length < MAX_LISTED_TOOLS);
@@ -134,13 +132,11 @@ export class McpClients {
     return this.withClient(
       target,
       limits,
-      async (client) =>
-        (await whileRunning(limits.signal, (signal) =>
-          client.callTool({ name, arguments: args, ...(_meta && { _meta }) }, undefined, {
-            timeout: limits.timeoutMs,
-            signal,
-          }),
-        )) as McpCallResult,
+      async (client, signal) =>
+        (await client.callTool({ name, arguments: args, ...(_meta && { _meta }) }, undefined, {
+          timeout: limits.timeoutMs,
+          signal,
+        })) as McpCallResult,
     );
   }
 
@@ -156,10 +152,11 @@ export class McpClients {
     await Promise.all(open.map(closeConnection));
   }
 
+  /** `use` of a connection to `target`, with the signal its requests take (see `whileRunning`). */
   private async withClient<T>(
     target: McpTarget,
     limits: McpLimits,
-    use: (client: Client) => Promise<T>,
+    use: (client: Client, signal: AbortSignal | undefined) => Promise<T>,
   ): Promise<T> {
     const key = targetKey(target);
     for (let attempt = 1; ; attempt++) {
@@ -167,13 +164,14 @@ export class McpClients {
       const connection = this.connection(key, target, limits.timeoutMs);
       connection.busy++;
       try {
-        return await use(await connection.client);
+        const client = await connection.client;
+        return await whileRunning(limits.signal, (signal) => use(client, signal));
       } catch (caught) {
         const error = lostBecause(caught, connection.failure);
         // A connection that failed is dropped; a call cut short, or an error the server answered
         // (an MCP error, a timeout), says nothing against it: other calls may be using it.
         const broken = !limits.signal?.aborted && !isServerAnswer(error);
-        if (broken && this.connections.peek(key) === connection) this.connections.delete(key);
+        if (broken) this.letGo(key, connection);
         if (attempt > 1 || !reused || limits.signal?.aborted || !notTaken(error)) throw error;
       } finally {
         connection.busy--;
@@ -189,14 +187,17 @@ export class McpClients {
     // so that the next call does not meet it closed.
     const client = this.connect(target, timeoutMs, (reason) => {
       connection.failure ??= reason;
-      if (this.connections.peek(key) === connection) this.connections.delete(key);
+      this.letGo(key, connection);
     });
     const connection: Connection = { client, busy: 0, dropped: false };
     this.connections.set(key, connection);
-    connection.client.catch(() => {
-      if (this.connections.peek(key) === connection) this.connections.delete(key);
-    });
+    connection.client.catch(() => this.letGo(key, connection));
     return connection;
+  }
+
+  /** Takes `connection` out of the pool, if it is still there (closed once its calls end). */
+  private letGo(key: string, connection: Connection): void {
+    if (this.connections.peek(key) === connection) this.connections.delete(key);
   }
 
   /**
