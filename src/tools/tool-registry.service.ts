@@ -148,13 +148,8 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     if (snapshot.source !== 'request') return;
     try {
       const raw = snapshot.definitions.map((t) => t.raw);
-      const tools = await this.loader.validate(raw, 'tools set in use', { deferUnreachable: true });
-      if (this.current !== snapshot) return;
-      this.current = snapshotOf('request', tools);
-      this.tryPendingLater();
-      this.logger.log(
-        `an OpenAPI document changed: ${tools.length} definition(s) apply from the next turn`,
-      );
+      const source = 'the override in use (an OpenAPI document changed)';
+      await this.install(raw, source, { deferUnreachable: true, replacing: snapshot });
     } catch (error) {
       this.logger.error(
         `an OpenAPI document changed but the tools cannot be used; the tools in use are kept: ${(error as Error).message}`,
@@ -258,13 +253,17 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   /**
    * With `deferUnreachable` (a set another process accepted), a server or document that this
    * process cannot reach now leaves its tools pending rather than the processes' sets apart.
+   * With `replacing`, nothing is installed when that set is no longer the one in use.
    */
   private async install(
     definitions: unknown,
     source: string,
-    opts: { deferUnreachable?: boolean } = {},
+    opts: { deferUnreachable?: boolean; replacing?: ToolSnapshot } = {},
   ): Promise<ToolSnapshot> {
-    const tools = await this.loader.validate(definitions, source, opts);
+    const { deferUnreachable } = opts;
+    const tools = await this.loader.validate(definitions, source, { deferUnreachable });
+    // Read again to replace a set that another install has replaced meanwhile: that one stays.
+    if (opts.replacing && this.current !== opts.replacing) return this.active();
     this.current = snapshotOf('request', tools);
     this.tryPendingLater();
     this.logger.log(
