@@ -152,7 +152,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
       await this.install(raw, source, { deferUnreachable: true, replacing: snapshot });
     } catch (error) {
       this.logger.error(
-        `an OpenAPI document changed but the tools cannot be used; the tools in use are kept: ${(error as Error).message}`,
+        `an OpenAPI document changed, but the tools cannot be used; the tools in use are kept: ${(error as Error).message}`,
       );
     }
   }
