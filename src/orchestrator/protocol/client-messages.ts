@@ -1,4 +1,3 @@
-import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import type { SessionSettings } from './server-events.js';
 import {
   ArrayMaxSize,
@@ -198,6 +197,19 @@ export const CLIENT_MESSAGE_TYPES = Object.keys(TYPES);
 /** class-validator's type checks, told before the other checks a value fails. */
 const TYPE_CHECKS = ['isString', 'isBoolean', 'isArray', 'isIn'];
 
+/**
+ * The message's fields on an instance of its class, for class-validator. The classes are flat
+ * (no nested classes to build), so a copy of the fields is all class-transformer's
+ * `plainToInstance` would do, at a fraction of its cost on every frame. A `__proto__` key (an own
+ * field once JSON-parsed) is no field of any message and is left out: assigned, it would swap the
+ * instance's class and with it the rules it is checked against.
+ */
+function instanceOf(cls: new () => ClientMessage, data: object): ClientMessage {
+  const instance = new cls() as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries(data)) if (key !== '__proto__') instance[key] = value;
+  return instance as unknown as ClientMessage;
+}
+
 export function parseClientMessage(raw: string): { message: ClientMessage } | { error: string } {
   let data: unknown;
   try {
@@ -231,8 +243,7 @@ export function parseClientMessage(raw: string): { message: ClientMessage } | { 
       error:
         'client_tool_result needs exactly one of "result" (what the tool gave, any JSON) and "error" (why it failed, a string)',
     };
-  const cls = TYPES[type as keyof typeof TYPES] as ClassConstructor<ClientMessage>;
-  const instance = plainToInstance(cls, data);
+  const instance = instanceOf(TYPES[type as keyof typeof TYPES], data);
   const errors = validateSync(instance, { forbidUnknownValues: false });
   if (errors.length > 0) {
     const first = errors[0]!;
