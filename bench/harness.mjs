@@ -13,7 +13,7 @@ export const median = (values) => {
 };
 
 /** The value at percentile `p` of ascending `sorted`. */
-export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+export const percentile = (sorted, p) => sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /** The fake LLM (bench/fake-sse-server.mjs) in its own process, so the clients here do not compete with it. */
 export function fakeLlm({ deltas, warmupDeltas, intervalMs }) {
@@ -119,11 +119,14 @@ export const START_DELTAS = 10;
 /**
  * Opens `sessions` WebSockets, sends each one user_text at once and waits for every
  * assistant_end; returns the latency of each delta received (ms, fake LLM write → receive), sorted,
- * with `streaming`: those of the deltas after each session's first START_DELTAS, sorted.
+ * with `streaming`: those of the deltas after each session's first START_DELTAS, sorted, and
+ * `firstDelta`: for each session, the time from its user_text to its first delta (sorted; it
+ * includes the fake LLM's wait before its first delta, and the turn start of the target).
  */
 export async function runSessions(port, sessions, text) {
   const latencies = [];
   const streaming = [];
+  const firstDelta = [];
   const clients = await Promise.all(
     Array.from({ length: sessions }, () => new Promise((resolve, reject) => {
       const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
@@ -133,11 +136,13 @@ export async function runSessions(port, sessions, text) {
   );
   await Promise.all(clients.map((ws) => new Promise((resolve) => {
     let received = 0;
+    const sentAt = wallClock();
     ws.on('message', (data) => {
       const now = wallClock();
       const frame = data.toString();
       if (frame.startsWith('{"type":"assistant_end"')) return resolve();
       for (const m of frame.matchAll(/t=(\d+\.\d+);/g)) {
+        if (received === 0) firstDelta.push(now - sentAt);
         latencies.push(now - Number(m[1]));
         if (received++ >= START_DELTAS) streaming.push(now - Number(m[1]));
       }
@@ -149,5 +154,6 @@ export async function runSessions(port, sessions, text) {
   await Promise.all(clients.map((ws) => ws.readyState === WebSocket.CLOSED ? undefined : new Promise((resolve) => (ws.once('close', resolve), ws.close()))));
   latencies.sort((a, b) => a - b);
   latencies.streaming = streaming.sort((a, b) => a - b);
+  latencies.firstDelta = firstDelta.sort((a, b) => a - b);
   return latencies;
 }

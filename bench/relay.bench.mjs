@@ -58,6 +58,8 @@ async function measure(kind, llmUrl, sessions, port) {
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     streamingP99: percentile(latencies.streaming, 99),
+    firstP50: percentile(latencies.firstDelta, 50),
+    firstP99: percentile(latencies.firstDelta, 99),
     lost: sessions * DELTAS - latencies.length,
     rssPerSessionKb: (peak - idle) / sessions,
     userUs: perDelta(cpu1.user - cpu0.user),
@@ -76,7 +78,7 @@ console.log(`${ROUNDS} rounds per size, the three targets in turn (order rotated
 let port = 19000 + Math.floor(Math.random() * 1000);
 const f = (x) => x.toFixed(2);
 const line = (name, r) =>
-  `  ${name}: p50 ${f(r.p50)} ms  p99 ${f(r.p99)} ms (${f(r.streamingP99)} after each session's first ${START_DELTAS} deltas)  lost ${r.lost}  RSS/session ${f(r.rssPerSessionKb)} KiB  CPU/delta ${f(r.userUs + r.sysUs)} µs (user ${f(r.userUs)}, system ${f(r.sysUs)}; JS thread ${f(r.mainUs)}; preempted ${f(r.preemptedPer100)} times per 100 deltas)`;
+  `  ${name}: p50 ${f(r.p50)} ms  p99 ${f(r.p99)} ms (${f(r.streamingP99)} after each session's first ${START_DELTAS} deltas)  first delta after user_text p50 ${f(r.firstP50)} / p99 ${f(r.firstP99)} ms  lost ${r.lost}  RSS/session ${f(r.rssPerSessionKb)} KiB  CPU/delta ${f(r.userUs + r.sysUs)} µs (user ${f(r.userUs)}, system ${f(r.sysUs)}; JS thread ${f(r.mainUs)}; preempted ${f(r.preemptedPer100)} times per 100 deltas)`;
 const ratios = (runs, base, key) => runs.engine.map((e, i) => e[key] / runs[base][i][key]);
 const ratioLine = (runs, base) => {
   const p50 = ratios(runs, base, 'p50');
@@ -85,18 +87,22 @@ const ratioLine = (runs, base) => {
   return `p50 ${f(median(p50))}x  p99 ${f(median(p99))}x  (rounds: p50 ${p50.map(f).join(', ')}; p99 ${p99.map(f).join(', ')}); p99 after the first ${START_DELTAS} deltas ${f(median(streaming))}x`;
 };
 const KINDS = (process.env.TARGETS ?? 'relay,json,engine').split(',');
-for (const n of SIZES) {
-  const runs = Object.fromEntries(KINDS.map((kind) => [kind, []]));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (let k = 0; k < KINDS.length; k++) {
-      const kind = KINDS[(k + round) % KINDS.length];
-      runs[kind].push(await measure(kind, url, n, port++));
+// The fake LLM goes with the bench, also when a target fails.
+try {
+  for (const n of SIZES) {
+    const runs = Object.fromEntries(KINDS.map((kind) => [kind, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let k = 0; k < KINDS.length; k++) {
+        const kind = KINDS[(k + round) % KINDS.length];
+        runs[kind].push(await measure(kind, url, n, port++));
+      }
     }
+    console.log(`\n${n} sessions`);
+    const names = { relay: 'relay      ', json: 'json relay ', engine: 'engine     ' };
+    for (const kind of KINDS) console.log(line(names[kind], summary(runs[kind])));
+    if (runs.engine && runs.relay) console.log(`  ratio engine/relay, median of the rounds: ${ratioLine(runs, 'relay')}  (goal <= 1.3x)`);
+    if (runs.engine && runs.json) console.log(`  ratio engine/json relay, median of the rounds: ${ratioLine(runs, 'json')}`);
   }
-  console.log(`\n${n} sessions`);
-  const names = { relay: 'relay      ', json: 'json relay ', engine: 'engine     ' };
-  for (const kind of KINDS) console.log(line(names[kind], summary(runs[kind])));
-  if (runs.engine && runs.relay) console.log(`  ratio engine/relay, median of the rounds: ${ratioLine(runs, 'relay')}  (goal <= 1.3x)`);
-  if (runs.engine && runs.json) console.log(`  ratio engine/json relay, median of the rounds: ${ratioLine(runs, 'json')}`);
+} finally {
+  server.kill();
 }
-server.kill();

@@ -13,6 +13,7 @@ import {
   type ToolsConfig,
 } from '../config/app.config.js';
 import { upgradeCarriesKey } from '../config/bearer-key.js';
+import { Pacer } from '../common/pacer.js';
 import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { SpeechService } from '../speech/speech.service.js';
@@ -68,6 +69,8 @@ export class AgentGateway
   private readonly open = new Map<LiveSocket, Connection>();
   /** Sessions whose connection closed and whose last save is still on its way, by resume token. */
   private readonly closing = new Map<string, Promise<void>>();
+  /** Client messages of all sessions, handled one per turn of the event loop. */
+  private readonly pacer = new Pacer();
   /** TOOL_CONFIRM_YES and TOOL_CONFIRM_NO, ready to match. */
   private readonly confirmPhrases: readonly Phrase[];
   /** LLM_TOOLS_ENABLED=false: sessions may declare no tools of their own either. */
@@ -162,6 +165,7 @@ export class AgentGateway
       toolsOff: this.toolsOff,
       maxTurnsPerMinute: this.config.ws.maxTurnsPerMinute,
       confirmPhrases: this.confirmPhrases,
+      pace: () => this.pacer.next(),
     });
     this.listen(socket, conversation);
     const token = this.keeper.enabled ? resumeTokenOf(request) : undefined;

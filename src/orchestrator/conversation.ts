@@ -25,6 +25,12 @@ export interface ConversationDeps extends SettingsLimits {
   maxTurnsPerMinute: number;
   /** TOOL_CONFIRM_YES and TOOL_CONFIRM_NO: what answers a call awaiting approval. */
   confirmPhrases: readonly Phrase[];
+  /**
+   * Waits for this message's turn of the event loop (one Pacer for all sessions): a burst of
+   * messages, such as many sessions starting a turn at once, then does not hold back the tokens
+   * of the answers already streaming.
+   */
+  pace: () => Promise<void>;
 }
 
 function drain<T>(source$: Observable<T>, next: (value: T) => void): Promise<void> {
@@ -61,7 +67,10 @@ export class Conversation {
 
   /** Queues one frame from the client: text frames are JSON messages, binary frames are audio. */
   receive(data: Buffer, isBinary: boolean): Promise<void> {
-    return this.enqueue(() => (isBinary ? this.onAudio(data) : this.onText(data.toString('utf8'))));
+    return this.enqueue(async () => {
+      await this.deps.pace();
+      return isBinary ? this.onAudio(data) : this.onText(data.toString('utf8'));
+    });
   }
 
   /** Runs `task` after every message received before it has been handled. */
