@@ -52,6 +52,22 @@ describe('OpenAiLlmClient connections', () => {
     expect(llm.requests[3]!.clientPort).not.toBe(llm.requests[2]!.clientPort);
   });
 
+  it('keeps the connections of many answers streamed at once for the next turns', async () => {
+    // Node's global agent would keep 256 of them and open 44 new connections for the second wave.
+    const c = client(url());
+    const wave = async () => {
+      const from = llm.requests.length;
+      llm.enqueue(...Array.from({ length: 300 }, () => sseText(['hi'])));
+      await Promise.all(Array.from({ length: 300 }, () => lastValueFrom(c.stream(request))));
+      await new Promise((r) => setTimeout(r, 100)); // the ends of the chunked bodies
+      return new Set(llm.requests.slice(from).map((r) => r.clientPort));
+    };
+    const first = await wave();
+    expect(first.size).toBe(300);
+    const second = await wave();
+    expect([...second].filter((port) => !first.has(port))).toEqual([]);
+  });
+
   it('aborts the HTTP request when the subscriber unsubscribes', async () => {
     llm.enqueue({
       kind: 'sse',

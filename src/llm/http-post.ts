@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 
 /** The answer to a POST: status, and the body as a Node stream (read it, or ask for its text). */
@@ -10,13 +10,23 @@ export interface HttpReply {
   text(): Promise<string>;
 }
 
+/**
+ * The connections to the LLM server, kept alive between requests. Node's global agent keeps at
+ * most 256 idle: with more sessions streaming at once, the connections over that were closed as
+ * their answers ended, and the next turns paid a new TCP (and TLS) handshake each. An idle
+ * connection is closed after 5 s, as by the global agent.
+ */
+const POOL = { keepAlive: true, scheduling: 'lifo', timeout: 5000, maxFreeSockets: 4096 } as const;
+const httpAgent = new HttpAgent(POOL);
+const httpsAgent = new HttpsAgent(POOL);
+
 /** Errors of a kept-alive connection that the server closed just as it was reused. */
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
 
 /**
  * POSTs a JSON body with Node's own HTTP client: its streams cost far less per chunk than
  * fetch's web streams, which matters when every token of every session arrives as one chunk.
- * Connections are kept alive between requests (the global agent); a request that fails because
+ * Connections are kept alive between requests (`POOL`); a request that fails because
  * the server had just closed the reused connection is sent once more on a new one.
  * Aborting `signal` destroys the connection.
  */
@@ -28,11 +38,13 @@ export function postJson(
   retried = false,
 ): Promise<HttpReply> {
   return new Promise((resolve, reject) => {
-    const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+    const https = url.startsWith('https:');
+    const send = https ? httpsRequest : httpRequest;
     const req = send(
       url,
       {
         method: 'POST',
+        agent: https ? httpsAgent : httpAgent,
         headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
         signal,
       },
