@@ -25,6 +25,16 @@ async function sentAtRoundEnd(rig: EngineRig, ws: WsClient, release: () => void,
   await ws.waitFor((m) => m.type === 'assistant_end', from);
 }
 
+/** The model writes `text`, then its stream fails (an error event in the HTTP 200 stream). */
+const failingAfter = (text: string): Script => ({
+  kind: 'sse',
+  delayMs: 2,
+  pieces: [
+    ...sseText(pieces(text, 6)).pieces.slice(0, -2),
+    'data: {"error":{"message":"overloaded","code":500}}\n\n',
+  ],
+});
+
 /**
  * A call that changes nothing (an HTTP tool with GET, no approval) runs as soon as the model has
  * written it, while the rest of its message is still coming; others wait for the round's end.
@@ -110,12 +120,7 @@ describe('calls run while the model is still writing', () => {
   it('drops a call run early when the round then fails, and the session goes on', async () => {
     // The prose after the call shows it is complete; the stream then fails.
     const text = `${xmlCall('get_weather', { city: 'Lima' })}\n${'And now the forecast. '.repeat(12)}`;
-    const streamed = sseText(pieces(text, 6)).pieces.slice(0, -2);
-    rig.llm.enqueue({
-      kind: 'sse',
-      delayMs: 2,
-      pieces: [...streamed, 'data: {"error":{"message":"overloaded","code":500}}\n\n'],
-    });
+    rig.llm.enqueue(failingAfter(text));
     const turn = await client.ws.turn('weather in Lima');
     expect(types(turn)).toContain('error');
     expect(turn.at(-1)).toMatchObject({ type: 'assistant_end' });
@@ -125,6 +130,22 @@ describe('calls run while the model is still writing', () => {
     // No call of the failed round reached the history: the next request is a valid round trip.
     const messages = rig.llm.requests.at(-1)!.body.messages;
     expect(messages.some((m: any) => m.role === 'tool' || m.tool_calls)).toBe(false);
+  });
+
+  it('gives up a call run early that is still running when the round fails', async () => {
+    let givenUp = false;
+    rig.tools.respond((_req, res) => res.on('close', () => (givenUp = true))); // never answers
+    try {
+      const text = `${xmlCall('get_weather', { city: 'Lima' })}\n${'Then the forecast. '.repeat(12)}`;
+      rig.llm.enqueue(failingAfter(text));
+      const turn = await client.ws.turn('weather in Lima');
+      expect(turn.at(-1)).toMatchObject({ type: 'assistant_end' });
+      expect(rig.tools.requests.map((r) => r.path)).toEqual(['/Lima']);
+      // Its request is closed, not left running to the tool's timeout (15 s).
+      await until(() => givenUp, 'the early call to be given up', 2000);
+    } finally {
+      rig.tools.respond((_req, res) => res.end('ok')); // the rig's answer
+    }
   });
 
   it('runs at most LLM_TOOL_MAX_CALLS_PER_ROUND calls of one message; the model reads why for the rest', async () => {

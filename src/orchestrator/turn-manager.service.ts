@@ -78,7 +78,7 @@ export class TurnManager {
     const meter = this.metrics.turn((name) =>
       snapshot.byName.has(name) ? name : clientTools.has(name) ? CLIENT_TOOL : undefined,
     );
-    const over = new AbortController();
+    let over: AbortController | undefined;
     let callSignal: AbortSignal | undefined;
     const turnId = randomUUID();
     const traceId = this.llmSettings.traceContext ? traceIdOf(turnId) : undefined;
@@ -100,9 +100,10 @@ export class TurnManager {
       clientTools,
       started: new Map(),
       roundCalls: 0,
-      // Made when a call first needs it: most turns call no tool, and AbortSignal.any costs.
+      // Made when a call first needs it, `over` aborted at the turn's end for calls still running:
+      // most turns call no tool, and AbortSignal.any and an abort (its DOMException) cost.
       get callSignal() {
-        return (callSignal ??= AbortSignal.any([signal, over.signal]));
+        return (callSignal ??= AbortSignal.any([signal, (over = new AbortController()).signal]));
       },
       approve: async (id) => {
         const timeoutMs = this.toolSettings.confirmTimeoutSecs * 1000;
@@ -128,7 +129,7 @@ export class TurnManager {
       outcome = error instanceof TurnCancelled ? 'interrupted' : 'failed';
       this.reportFailure(error, tag, out);
     } finally {
-      over.abort();
+      over?.abort();
       session.history = trimHistory(session.history, this.llmSettings.maxHistoryMessages);
     }
     out.next({
