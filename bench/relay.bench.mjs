@@ -2,8 +2,9 @@
 // answer from a fake LLM at one delta per 20 ms. Latency per delta = fake server write → client
 // receive. A second baseline, the JSON relay, also parses the SSE and the JSON and sends one
 // assistant_delta frame per delta: the least any engine that reads the stream must do. Prints
-// p50/p99, the ratios, CPU per delta (and that of the JavaScript thread alone) and RSS per session
-// of the process under test. The fake LLM runs in a process of its own; times are wall-clock
+// p50/p99, the ratios, CPU per delta (and that of the JavaScript thread alone), RSS per session
+// of the process under test, and the time from each session's user_text to its first delta (the
+// turn start's share, with the fake LLM's wait of one interval). The fake LLM runs in a process of its own; times are wall-clock
 // (performance.timeOrigin + now), comparable across processes on one machine.
 //
 // Each target first serves a warm-up round (the same sessions, WARMUP_DELTAS deltas each, not
