@@ -144,3 +144,27 @@ describe('WS_API_KEY', () => {
     expect(await attempt(`${engine.wsUrl}?token=s3cret-key`)).toBe('session');
   });
 });
+
+describe('a client that floods the engine with messages', () => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await Engine.start({});
+  });
+  afterAll(() => engine.stop());
+
+  it('takes turns with the other sessions: their messages are not queued behind its flood', async () => {
+    const flooder = await WsClient.connect(engine.wsUrl);
+    const other = await WsClient.connect(engine.wsUrl);
+    const pongs = () => flooder.messages.filter((m) => m.type === 'pong');
+    for (let i = 0; i < 5000; i++) flooder.send({ type: 'ping', id: String(i) });
+    other.send({ type: 'ping', id: 'other' });
+    await other.waitFor((m) => m.type === 'pong');
+    expect(pongs().length).toBeLessThan(1000); // unpaced, all 5000 came first
+    // The flood is answered whole, in order.
+    await flooder.waitFor((m) => m.type === 'pong' && m.id === '4999', 0, 20_000);
+    const ids = pongs().map((m) => Number(m.id));
+    expect(ids).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+    flooder.close();
+    other.close();
+  }, 30_000);
+});
