@@ -1,15 +1,23 @@
 import type { Observable } from 'rxjs';
 
 export interface ChatToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
+  readonly id: string;
+  readonly type: 'function';
+  readonly function: { readonly name: string; readonly arguments: string };
 }
 
+/**
+ * One message of a conversation. Read-only: a message is never changed once made (a changed
+ * turn is new messages), so the LLM client can keep each one's JSON for the next requests.
+ */
 export type ChatMessage =
-  | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: ChatToolCall[] }
-  | { role: 'tool'; tool_call_id: string; content: string };
+  | { readonly role: 'system' | 'user'; readonly content: string }
+  | {
+      readonly role: 'assistant';
+      readonly content: string | null;
+      readonly tool_calls?: readonly ChatToolCall[];
+    }
+  | { readonly role: 'tool'; readonly tool_call_id: string; readonly content: string };
 
 /** A tool as the model sees it (OpenAI function shape, never the url or headers). */
 export interface LlmTool {

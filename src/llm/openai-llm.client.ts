@@ -6,6 +6,7 @@ import { Observable } from 'rxjs';
 import { llmConfig, type LlmConfig } from '../config/app.config.js';
 import { CompletionDecoder, errorMessageOf } from './completion-decoder.js';
 import { drainForReuse, postJson } from './http-post.js';
+import { messagesJson, requestJson, toolsJson } from './request-json.js';
 import { parseJson } from './parsing/json.js';
 import { withTraceparent } from '../common/trace-context.js';
 import { retryAfterMs, retryDelayMs } from '../common/retry.js';
@@ -125,27 +126,17 @@ export class OpenAiLlmClient extends LlmClient {
     return { ...headers, ...extra };
   }
 
-  private body(request: LlmRequest, model: string, streaming: boolean): Record<string, unknown> {
-    const body: Record<string, unknown> = {
-      ...this.config.extraBody,
-      model,
-      messages: request.messages,
-      stream: streaming,
-    };
+  /** The request's JSON body, its messages and tool schemas written from their kept JSON. */
+  private body(request: LlmRequest, model: string, streaming: boolean): string {
+    const body: Record<string, unknown> = { ...this.config.extraBody, model, stream: streaming };
     // Servers refuse `stream_options` (e.g. LLM_EXTRA_BODY's include_usage) on a non-streamed request.
     if (!streaming) delete body.stream_options;
+    const written: Record<string, string> = { messages: messagesJson(request.messages) };
     if (request.tools.length > 0) {
-      body.tools = request.tools.map((t) => ({
-        type: 'function',
-        function: {
-          name: t.name,
-          description: t.description,
-          parameters: this.adaptations.parameters(t.parameters),
-        },
-      }));
+      written.tools = toolsJson(request.tools, (schema) => this.adaptations.parameters(schema));
       body.tool_choice = this.adaptations.noToolParser ? 'none' : (request.toolChoice ?? 'auto');
     }
-    return body;
+    return requestJson(body, written);
   }
 
   private async execute(
@@ -195,11 +186,11 @@ export class OpenAiLlmClient extends LlmClient {
     }
   }
 
-  private post(body: Record<string, unknown>, signal: AbortSignal, { traceId }: LlmRequest) {
+  private post(body: string, signal: AbortSignal, { traceId }: LlmRequest) {
     return postJson(
       `${this.config.baseUrl}/chat/completions`,
       withTraceparent(this.headers(), traceId),
-      JSON.stringify(body),
+      body,
       signal,
     );
   }

@@ -14,6 +14,8 @@ export class ServerAdaptations {
   noToolParser = false;
   /** Object schemas are sent without an empty `properties`. */
   bareObjects = false;
+  /** Each schema as sent with `bareObjects`, by the tool's schema. */
+  private readonly bare = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
 
   /** Adopts what a 400's `text` asks for; the warning to log, or undefined when it asks nothing new. */
   learn(text: string, toolChoice: 'auto' | 'none'): string | undefined {
@@ -30,7 +32,12 @@ export class ServerAdaptations {
 
   /** A tool's parameters as this server takes them. */
   parameters(schema: Record<string, unknown>): Record<string, unknown> {
-    return this.bareObjects ? (withoutEmptyProperties(schema) as Record<string, unknown>) : schema;
+    if (!this.bareObjects) return schema;
+    // The same schema object for the same tool, so that its JSON is written once (request-json.ts).
+    let bare = this.bare.get(schema);
+    if (!bare)
+      this.bare.set(schema, (bare = withoutEmptyProperties(schema) as Record<string, unknown>));
+    return bare;
   }
 }
 

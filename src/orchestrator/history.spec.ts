@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../llm/llm.types.js';
-import { shedOlderTurns, systemMessage, trimHistory } from './history.js';
+import { shedOlderTurns, systemMessage, systemMessageOf, trimHistory } from './history.js';
 
 const turn = (n: number, withTool = false): ChatMessage[] => [
   { role: 'user', content: `q${n}` },
@@ -71,5 +71,16 @@ describe('systemMessage', () => {
       role: 'system',
       content: 'The caller is Ada.',
     });
+  });
+
+  it('is the same message for a session while its prompt and instructions stay, a new one after', () => {
+    const session = { settings: { instructions: 'The caller is Ada.' } };
+    const first = systemMessageOf(session, 'Be brief.');
+    expect(systemMessageOf(session, 'Be brief.')).toBe(first);
+    session.settings = { instructions: 'The caller is Bo.' };
+    const changed = systemMessageOf(session, 'Be brief.');
+    expect(changed).toEqual({ role: 'system', content: 'Be brief.\n\nThe caller is Bo.' });
+    expect(systemMessageOf(session, 'Be short.')).not.toBe(changed);
+    expect(systemMessageOf({ settings: session.settings }, 'Be brief.')).not.toBe(changed);
   });
 });

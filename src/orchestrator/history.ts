@@ -34,3 +34,24 @@ export function shedOlderTurns(history: ChatMessage[]): ChatMessage[] | undefine
 export function systemMessage(prompt: string, instructions: string): ChatMessage {
   return { role: 'system', content: [prompt, instructions].filter((t) => t !== '').join('\n\n') };
 }
+
+const systemMessages = new WeakMap<
+  object,
+  { prompt: string; instructions: string; message: ChatMessage }
+>();
+
+/**
+ * `systemMessage` for a session: the same message while the prompt and its instructions stay the
+ * same, so that the LLM client writes its JSON once, not once per request.
+ */
+export function systemMessageOf(
+  session: { settings: { instructions: string } },
+  prompt: string,
+): ChatMessage {
+  const { instructions } = session.settings;
+  const kept = systemMessages.get(session);
+  if (kept?.prompt === prompt && kept.instructions === instructions) return kept.message;
+  const message = systemMessage(prompt, instructions);
+  systemMessages.set(session, { prompt, instructions, message });
+  return message;
+}

@@ -12,7 +12,7 @@ import {
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { ToolExecutor } from '../tools/tool-executor.js';
 import { ToolRegistry } from '../tools/tool-registry.service.js';
-import { shedOlderTurns, systemMessage, trimHistory } from './history.js';
+import { shedOlderTurns, systemMessageOf, trimHistory } from './history.js';
 import { addUsage } from '../llm/usage.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import { RoundFailed, runRound, TurnCancelled, type RoundResult } from './round.js';
@@ -182,7 +182,7 @@ export class TurnManager {
       parameters: t.parameters,
     }));
     const messages: ChatMessage[] = [
-      systemMessage(this.llmSettings.systemPrompt, ctx.session.settings.instructions),
+      systemMessageOf(ctx.session, this.llmSettings.systemPrompt),
       ...trimHistory(ctx.session.history, this.llmSettings.maxHistoryMessages),
     ];
     const traceId = ctx.toolContext.traceId;

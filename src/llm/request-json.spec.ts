@@ -1,0 +1,82 @@
+import type { ChatMessage, LlmTool } from './llm.types.js';
+import { messagesJson, requestJson, toolsJson } from './request-json.js';
+import { ServerAdaptations } from './server-adaptations.js';
+
+const history: ChatMessage[] = [
+  { role: 'system', content: 'You are "helpful".\nBe brief.' },
+  { role: 'user', content: 'Weather in Zürich? 🌦' },
+  {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: 'c1', type: 'function', function: { name: 'w', arguments: '{"c":"Z"}' } }],
+  },
+  { role: 'tool', tool_call_id: 'c1', content: '{"t":21}' },
+];
+const tools: LlmTool[] = [
+  { name: 'weather', description: 'Weather "now"', parameters: { type: 'object', properties: {} } },
+  { name: 'time', description: '', parameters: { type: 'object' } },
+];
+const asIs = (schema: Record<string, unknown>) => schema;
+
+/** A value whose `field` counts how often it is read (as JSON.stringify does). */
+function counted<T extends object>(
+  value: T,
+  field: string,
+  read: unknown,
+  reads: { n: number },
+): T {
+  Object.defineProperty(value, field, { enumerable: true, get: () => (reads.n++, read) });
+  return value;
+}
+
+describe('request JSON', () => {
+  it('is the JSON of the body: the fields written first, then the rest', () => {
+    const rest = { model: 'qwen', stream: true, tool_choice: 'auto' };
+    const json = requestJson(rest, {
+      messages: messagesJson(history),
+      tools: toolsJson(tools, asIs),
+    });
+    const openAiTools = tools.map((t) => ({ type: 'function', function: t }));
+    expect(json).toBe(JSON.stringify({ messages: history, tools: openAiTools, ...rest }));
+    expect(requestJson({ model: 'm' }, { messages: '[]' })).toBe('{"messages":[],"model":"m"}');
+    expect(requestJson({}, { messages: '[]' })).toBe('{"messages":[]}');
+  });
+
+  it('leaves out a field of the rest (LLM_EXTRA_BODY) that is written already', () => {
+    const json = requestJson({ messages: ['other'], model: 'm' }, { messages: messagesJson([]) });
+    expect(json).toBe('{"messages":[],"model":"m"}');
+  });
+
+  it('writes each message and each schema once, however often they are sent again', () => {
+    const reads = { n: 0 };
+    const user = counted({ role: 'user' } as ChatMessage, 'content', 'hello', reads);
+    expect(JSON.parse(messagesJson([user, ...history]))[0]).toEqual({
+      role: 'user',
+      content: 'hello',
+    });
+    expect(JSON.parse(messagesJson([...history, user]))[4]).toEqual({
+      role: 'user',
+      content: 'hello',
+    });
+    const schema = counted({}, 'type', 'object', reads);
+    const tool = { name: 'x', description: 'y', parameters: schema };
+    for (let i = 0; i < 3; i++) toolsJson([tool, ...tools], asIs);
+    expect(reads.n).toBe(2);
+  });
+
+  it('writes a schema as the server takes it, once per schema', () => {
+    const adaptations = new ServerAdaptations();
+    const parameters = (schema: Record<string, unknown>) => adaptations.parameters(schema);
+    expect(JSON.parse(toolsJson(tools, parameters))[0].function.parameters).toEqual({
+      type: 'object',
+      properties: {},
+    });
+    adaptations.learn('properties: should be non-empty for OBJECT type', 'auto');
+    expect(adaptations.parameters(tools[0]!.parameters)).toBe(
+      adaptations.parameters(tools[0]!.parameters),
+    );
+    expect(JSON.parse(toolsJson(tools, parameters))[0].function.parameters).toEqual({
+      type: 'object',
+    });
+  });
+});
