@@ -20,11 +20,6 @@ export class Pacer {
     });
   }
 
-  /** How many are waiting for their turn. */
-  get waitingCount(): number {
-    return this.waiting.length;
-  }
-
   private schedule(): void {
     this.scheduled = true;
     setImmediate(() => {
