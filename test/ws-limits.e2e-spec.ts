@@ -164,6 +164,10 @@ describe('a client that floods the engine with messages', () => {
     await flooder.waitFor((m) => m.type === 'pong' && m.id === '4999', 0, 20_000);
     const ids = pongs().map((m) => Number(m.id));
     expect(ids).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+    // Meanwhile the engine stopped reading it while 64 messages waited, and read on later.
+    const metrics = await (await fetch(`${engine.httpUrl}/metrics`)).text();
+    const paused = /^agent_engine_ws_reads_paused_total (\d+)$/m.exec(metrics);
+    expect(Number(paused?.[1])).toBeGreaterThan(0);
     flooder.close();
     other.close();
   }, 30_000);

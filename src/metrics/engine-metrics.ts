@@ -27,6 +27,11 @@ export class EngineMetrics {
     'WebSocket sessions started; resumed="true" for those that resumed an earlier one',
     ['resumed'],
   );
+  private readonly readsPausedTotal = this.counter(
+    'agent_engine_ws_reads_paused_total',
+    'Times a connection stopped being read because too many of its messages waited to be handled (a client sending faster than the engine answers it)',
+    [],
+  );
   private readonly turns = this.counter(
     'agent_engine_turns_total',
     'Turns by how they ended: completed, interrupted (barge-in, disconnect) or failed (an error event)',
@@ -158,6 +163,10 @@ export class EngineMetrics {
 
   sessionStarted(resumed: boolean): void {
     this.sessionsTotal.inc({ resumed: String(resumed) });
+  }
+
+  readsPaused(): void {
+    this.readsPausedTotal.inc();
   }
 
   error(code: string): void {

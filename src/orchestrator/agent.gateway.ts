@@ -18,6 +18,7 @@ import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { SpeechService } from '../speech/speech.service.js';
 import { Conversation } from './conversation.js';
+import { ReadLimit } from './read-limit.js';
 import { SessionKeeper } from './session-keeper.service.js';
 import { compilePhrases, type Phrase } from './spoken-answer.js';
 import type { ServerEvent } from './protocol/server-events.js';
@@ -211,9 +212,10 @@ export class AgentGateway
       this.logger.warn(`client error (session_id=${session.id}): ${error.message}`),
     );
     socket.on('pong', () => (socket.isAlive = true));
+    const limit = new ReadLimit(socket, () => this.metrics.readsPaused());
     socket.on('message', (data: RawData, isBinary: boolean) => {
       socket.isAlive = true;
-      void conversation.receive(bytesOf(data), isBinary);
+      limit.track(conversation.receive(bytesOf(data), isBinary));
     });
     let closed!: () => void;
     const ended = new Promise<void>((resolve) => (closed = resolve));
