@@ -15,6 +15,20 @@ describe('Pacer', () => {
     expect(order).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 
+  it('lets cheap work go many at a time: a burst does not take a turn of the loop each', async () => {
+    const pacer = new Pacer();
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      turns++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    await Promise.all(Array.from({ length: 2000 }, () => pacer.next()));
+    counting = false;
+    expect(turns).toBeLessThan(200); // one at a time: 2000
+  });
+
   describe('with a real socket', () => {
     let server: Server;
     let client: Socket;

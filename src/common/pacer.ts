@@ -1,16 +1,20 @@
 /**
- * Lets waiting work go one piece per turn of the event loop, in arrival order.
+ * Lets waiting work go in arrival order, a slice of the event loop's time at a time.
  *
  * Work started from I/O callbacks runs back to back: when hundreds of clients start a turn at the
  * same moment, their frames arrive in one poll of the event loop and every turn start (parse,
  * validation, history, the LLM request) would run before any other I/O is looked at again,
- * holding back the tokens of every answer already streaming by the sum of them. Paced, each
- * piece waits for a turn of the loop of its own, so the I/O that arrived meanwhile (the tokens)
- * is handled between two pieces. An idle engine pays one `setImmediate` hop.
+ * holding back the tokens of every answer already streaming by the sum of them. Paced, the work
+ * let go in one turn of the loop stops after `sliceMs` (the piece running then finishes its step),
+ * and the I/O that arrived meanwhile (the tokens) is handled before the rest. Cheap work (audio
+ * frames, pings) still goes many at a time; an idle engine pays one `setImmediate` hop.
  */
 export class Pacer {
   private readonly waiting: (() => void)[] = [];
   private scheduled = false;
+
+  /** @param sliceMs how long the work let go in one turn of the loop may run (0.5 ms: one or two turn starts) */
+  constructor(private readonly sliceMs = 0.5) {}
 
   /** Settles in a later turn of the event loop, after everything that called it before. */
   next(): Promise<void> {
@@ -23,12 +27,17 @@ export class Pacer {
   private schedule(): void {
     this.scheduled = true;
     setImmediate(() => {
-      this.scheduled = false;
-      // The one let go runs up to its first await (and the reactions that follow at once)
-      // before this callback's turn ends; the next immediate, queued from here, waits for the
-      // next turn of the loop, after its poll for I/O.
-      this.waiting.shift()?.();
-      if (this.waiting.length > 0) this.schedule();
+      const until = performance.now() + this.sliceMs;
+      // Each one let go runs up to its first await before `step` runs again (their reactions are
+      // queued in that order), so the clock sees the work done. Past the slice, the rest wait for
+      // an immediate queued from here, which runs in the next turn of the loop, after its poll.
+      const step = (): void => {
+        this.waiting.shift()?.();
+        if (this.waiting.length === 0) this.scheduled = false;
+        else if (performance.now() < until) queueMicrotask(step);
+        else this.schedule();
+      };
+      step();
     });
   }
 }
