@@ -70,7 +70,7 @@ export class AgentGateway
   private readonly open = new Map<LiveSocket, Connection>();
   /** Sessions whose connection closed and whose last save is still on its way, by resume token. */
   private readonly closing = new Map<string, Promise<void>>();
-  /** Client messages of all sessions, handled one per turn of the event loop. */
+  /** Client messages of all sessions take turns through it, a slice of the event loop at a time. */
   private readonly pacer = new Pacer();
   /** TOOL_CONFIRM_YES and TOOL_CONFIRM_NO, ready to match. */
   private readonly confirmPhrases: readonly Phrase[];

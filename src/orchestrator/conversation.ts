@@ -26,9 +26,9 @@ export interface ConversationDeps extends SettingsLimits {
   /** TOOL_CONFIRM_YES and TOOL_CONFIRM_NO: what answers a call awaiting approval. */
   confirmPhrases: readonly Phrase[];
   /**
-   * Waits for this message's turn of the event loop (one Pacer for all sessions): a burst of
-   * messages, such as many sessions starting a turn at once, then does not hold back the tokens
-   * of the answers already streaming.
+   * Waits for this message's turn (one Pacer for all sessions): a burst of messages, such as many
+   * sessions starting a turn at once, then does not hold back the tokens of the answers already
+   * streaming.
    */
   pace: () => Promise<void>;
 }
