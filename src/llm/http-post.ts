@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
+import { urlToHttpOptions } from 'node:url';
 
 /** The answer to a POST: status, and the body as a Node stream (read it, or ask for its text). */
 export interface HttpReply {
@@ -19,6 +20,17 @@ export interface HttpReply {
 const POOL = { keepAlive: true, scheduling: 'lifo', timeout: 5000, maxFreeSockets: 4096 } as const;
 const httpAgent = new HttpAgent(POOL);
 const httpsAgent = new HttpsAgent(POOL);
+
+/** Request options of each URL posted to (the LLM servers': few), parsed once, not per request. */
+const targets = new Map<string, ReturnType<typeof urlToHttpOptions>>();
+function targetOf(url: string): ReturnType<typeof urlToHttpOptions> {
+  let target = targets.get(url);
+  if (!target) {
+    if (targets.size >= 16) targets.clear();
+    targets.set(url, (target = urlToHttpOptions(new URL(url))));
+  }
+  return target;
+}
 
 /** Errors of a kept-alive connection that the server closed just as it was reused. */
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
@@ -41,8 +53,8 @@ export function postJson(
     const https = url.startsWith('https:');
     const send = https ? httpsRequest : httpRequest;
     const req = send(
-      url,
       {
+        ...targetOf(url),
         method: 'POST',
         agent: https ? httpsAgent : httpAgent,
         headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },

@@ -112,7 +112,13 @@ export class OpenAiLlmClient extends LlmClient {
     });
   }
 
-  private headers(): Record<string, string> {
+  /** The headers of every request (made once: they depend on the configuration only; never changed). */
+  private headers(): Readonly<Record<string, string>> {
+    return (this.fixedHeaders ??= this.makeHeaders());
+  }
+  private fixedHeaders: Readonly<Record<string, string>> | undefined;
+
+  private makeHeaders(): Record<string, string> {
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
       Accept: 'application/json, text/event-stream',
