@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import { Engine } from './support/engine.js';
 import { sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
+import { RecordingServer } from './support/recording-server.js';
 import { WsClient } from './support/ws-client.js';
 
 describe('WebSocket heartbeat', () => {
@@ -171,4 +172,34 @@ describe('a client that floods the engine with messages', () => {
     flooder.close();
     other.close();
   }, 30_000);
+});
+
+describe('a client that the engine stops reading while its messages wait', () => {
+  const stt = new RecordingServer();
+  let engine: Engine;
+  let answer!: () => void;
+  const answered = new Promise<void>((resolve) => (answer = resolve));
+  beforeAll(async () => {
+    const base = await stt.start();
+    // Transcriptions wait: the client's messages after its utterance queue up meanwhile.
+    stt.respond((_req, res) => void answered.then(() => res.end('{"text":""}')));
+    engine = await Engine.start({ WS_PING_INTERVAL_SECS: '1', STT_BASE_URL: base });
+  });
+  afterAll(async () => {
+    await engine.stop();
+    await stt.stop();
+  });
+
+  it('is not dropped as a dead peer by the heartbeat meanwhile (its pongs are not read)', async () => {
+    const ws = await WsClient.connect(engine.wsUrl);
+    ws.socket.send(Buffer.alloc(3200)); // 0.1 s of audio
+    ws.send({ type: 'audio_end' });
+    for (let i = 0; i < 100; i++) ws.send({ type: 'ping', id: String(i) });
+    await new Promise((r) => setTimeout(r, 3500)); // three ping intervals, not read
+    answer();
+    await ws.waitFor((m) => m.type === 'pong' && m.id === '99');
+    expect(ws.closeCode).toBeUndefined();
+    expect(ws.messages.filter((m) => m.type === 'error').map((m) => m.code)).toEqual(['no_speech']);
+    ws.close();
+  }, 15_000);
 });

@@ -120,6 +120,8 @@ export class AgentGateway
     if (every <= 0) return;
     this.heartbeat = setInterval(() => {
       for (const socket of server.clients as Set<LiveSocket>) {
+        // Not read while too many of its messages wait (ReadLimit): its pong could not be seen.
+        if (socket.isPaused) continue;
         if (socket.isAlive === false) {
           socket.terminate();
           continue;
