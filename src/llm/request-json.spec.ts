@@ -64,6 +64,18 @@ describe('request JSON', () => {
     expect(reads.n).toBe(2);
   });
 
+  it('writes each tool once also when tools share a schema, and again when its description changes', () => {
+    const reads = { n: 0 };
+    const shared = counted({}, 'type', 'object', reads);
+    const a = { name: 'a', description: 'A', parameters: shared };
+    const b = { name: 'b', description: 'B', parameters: shared };
+    for (let i = 0; i < 3; i++) toolsJson([a, b], asIs);
+    expect(reads.n).toBe(2);
+    const items = JSON.parse(toolsJson([a, { ...b, description: 'B2' }], asIs));
+    expect(items.map((t: any) => t.function.description)).toEqual(['A', 'B2']);
+    expect(reads.n).toBe(3);
+  });
+
   it('writes a schema as the server takes it, once per schema', () => {
     const adaptations = new ServerAdaptations();
     const parameters = (schema: Record<string, unknown>) => adaptations.parameters(schema);

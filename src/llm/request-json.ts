@@ -5,8 +5,13 @@ import type { ChatMessage, LlmTool } from './llm.types.js';
 // message never changes once made (`ChatMessage` is read-only), and a tool's schema is replaced,
 // never changed in place. What is kept goes with the message or schema it was written from.
 const messages = new WeakMap<ChatMessage, string>();
-/** A tool's item of the `tools` array, by the schema sent (a tool's name or description may change alone). */
-const toolItems = new WeakMap<object, { name: string; description: string; json: string }>();
+/**
+ * Each tool's item of the `tools` array, by the schema sent, then by name (tools without
+ * parameters share one schema; a tool's description may change alone). At most this many names
+ * are kept for one schema (a session's own tools may all share it).
+ */
+const toolItems = new WeakMap<object, Map<string, { description: string; json: string }>>();
+const NAMES_PER_SCHEMA = 64;
 
 /** `list` as a JSON array, each message written only the first time it is sent. */
 export function messagesJson(list: readonly ChatMessage[]): string {
@@ -28,13 +33,16 @@ export function toolsJson(
 ): string {
   const items = tools.map(({ name, description, parameters: schema }) => {
     const sent = parameters(schema);
-    const item = toolItems.get(sent);
-    if (item?.name === name && item.description === description) return item.json;
+    let byName = toolItems.get(sent);
+    if (!byName) toolItems.set(sent, (byName = new Map()));
+    const item = byName.get(name);
+    if (item?.description === description) return item.json;
+    if (byName.size >= NAMES_PER_SCHEMA) byName.clear();
     const json = JSON.stringify({
       type: 'function',
       function: { name, description, parameters: sent },
     });
-    toolItems.set(sent, { name, description, json });
+    byName.set(name, { description, json });
     return json;
   });
   return `[${items.join(',')}]`;
