@@ -34,7 +34,8 @@ export function toolsJson(
   const items = tools.map(({ name, description, parameters: schema }) => {
     const sent = parameters(schema);
     let byName = toolItems.get(sent);
-    if (!byName) toolItems.set(sent, (byName = new Map()));
+    if (!byName)
+      toolItems.set(sent, (byName = new Map<string, { description: string; json: string }>()));
     const item = byName.get(name);
     if (item?.description === description) return item.json;
     if (byName.size >= NAMES_PER_SCHEMA) byName.clear();
