@@ -74,6 +74,21 @@ describe('Pacer', () => {
       expect(log.indexOf('data')).toBeLessThan(5);
     });
 
+    it('counts the work a piece does after its first await (a turn start awaits, then works)', async () => {
+      const pacer = new Pacer();
+      const log = await order(async (work) => {
+        const piece = async () => {
+          await pacer.next();
+          // A chain of steps that wait for nothing (a turn start: its queue, the cancel of the
+          // last turn, the tools in scope, the model id), then the work.
+          for (let i = 0; i < 20; i++) await Promise.resolve();
+          work();
+        };
+        await Promise.all(Array.from({ length: 40 }, piece));
+      });
+      expect(log.indexOf('data')).toBeLessThan(5);
+    });
+
     it('(unpaced, the same work holds the I/O back until all of it has run)', async () => {
       const log = await order(async (work) => {
         await Promise.all(Array.from({ length: 40 }, () => Promise.resolve().then(work)));
