@@ -258,10 +258,15 @@ describe.each(['memory', 'redis'])(
           });
           expect(sets).toContainEqual(body.tools.map((t: any) => t.function.name as string));
         }
-        expect(rig.llm.requests.at(-1)!.body.messages.at(-1)).toEqual({
-          role: 'user',
-          content: 'final',
-        });
+        // The last turn's request goes out once the turn before it is cancelled. A request of that
+        // turn sent just before may still reach the server after it (another connection), but
+        // given up: none is answered after the last turn's.
+        const last = rig.llm.requests.findLastIndex(
+          ({ body }) =>
+            body.messages.at(-1).role === 'user' && body.messages.at(-1).content === 'final',
+        );
+        expect(last).toBeGreaterThanOrEqual(0);
+        expect(rig.llm.requests.slice(last + 1).map((r) => r.wasAborted)).not.toContain(false);
       } finally {
         for (const c of [...left, l]) c.ws.close();
         await Promise.all([...left, l].map((c) => c.ws.closed));
