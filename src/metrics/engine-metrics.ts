@@ -95,7 +95,7 @@ export class EngineMetrics {
   );
   private readonly toolsFileReloads = this.counter(
     'agent_engine_tools_file_reloads_total',
-    'Changes of the tools file read (LLM_TOOLS_FILE_WATCH_SECS), by outcome: installed, invalid (the tools in use kept), kept_override (an override from /api/tools in force)',
+    'Reloads of the tools file after a change of it (LLM_TOOLS_FILE_WATCH_SECS) or of an OpenAPI document at a URL it names (LLM_TOOLS_SPEC_URL_WATCH_SECS), by outcome: installed, invalid (the tools in use kept), kept_override (an override from /api/tools in force)',
     ['outcome'],
   );
   private readonly tokens = this.counter(
