@@ -3,8 +3,11 @@ import { HTTP_TOKEN, type Tool, type ToolDefinitionInput } from './tool-definiti
 import { oauth2Config, type OAuth2Config } from './oauth2.js';
 import { resolveSecrets } from './tool-secrets.js';
 
-/** An origin with an `{argument}` placeholder or a `${session.NAME}` variable: a host the caller chooses. */
-const HOST_VARIES = /(^|[^$])\{[^}]*\}|\$\{session\./;
+/** `url`'s host has an `{argument}` placeholder or a `${session.NAME}` variable: the caller chooses it. */
+function hostVaries(url: string | undefined): boolean {
+  const origin = /^[^:]+:\/\/[^/?#]*/.exec(url ?? '')?.[0] ?? '';
+  return /(^|[^$])\{[^}]*\}|\$\{session\./.test(origin);
+}
 
 /**
  * The secrets (`${TOOL_SECRET_*}`) an HTTP or MCP tool's url and headers refer to, read from
@@ -26,8 +29,7 @@ export function targetSecrets(
     const fields: Record<string, string> = { url: def.url! };
     for (const [key, value] of Object.entries(def.headers ?? {})) fields[`headers.${key}`] = value;
     const secrets = resolveSecrets(fields, env);
-    const origin = /^[^:]+:\/\/[^/?#]*/.exec(def.url!)?.[0] ?? '';
-    if (Object.keys(secrets).length > 0 && HOST_VARIES.test(origin))
+    if (Object.keys(secrets).length > 0 && hostVaries(def.url))
       throw new Error(
         "field 'url' has a placeholder in its host: a tool that sends secrets must name its host",
       );
@@ -51,7 +53,7 @@ export function oauth2Fields(
     throw new ToolDefinitionError(
       `${at}: field 'headers' sets Authorization, which 'oauth2' sets: give one or the other`,
     );
-  if (HOST_VARIES.test(/^[^:]+:\/\/[^/?#]*/.exec(def.url ?? '')?.[0] ?? ''))
+  if (hostVaries(def.url))
     throw new ToolDefinitionError(
       `${at}: field 'url' has a placeholder in its host: a tool that sends a token must name its host`,
     );
