@@ -15,7 +15,7 @@ function hostVaries(url: string | undefined): boolean {
  * out: a placeholder or session variable there would let the model or a client choose where the
  * secrets go. Throws ToolDefinitionError prefixed by `at` (where the definition stands).
  */
-export function targetSecrets(
+function targetSecrets(
   def: ToolDefinitionInput,
   at: string,
   env: Record<string, string | undefined>,
@@ -43,7 +43,7 @@ export function targetSecrets(
  * An HTTP or MCP tool's `oauth2`, made ready (see oauth2.ts), with the secrets it holds; a tool
  * with it may not set its own Authorization header. Throws ToolDefinitionError prefixed by `at`.
  */
-export function oauth2Fields(
+function oauth2Fields(
   def: ToolDefinitionInput,
   at: string,
   env: Record<string, string | undefined>,
@@ -63,6 +63,20 @@ export function oauth2Fields(
   } catch (error) {
     throw new ToolDefinitionError(`${at}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * What an HTTP or MCP tool authenticates with: the secrets its url, headers and `oauth2` hold (to
+ * mask in what the model reads), and its `oauth2` made ready. Throws ToolDefinitionError
+ * prefixed by `at`.
+ */
+export function targetAuth(
+  def: ToolDefinitionInput,
+  at: string,
+  env: Record<string, string | undefined>,
+): { secrets: Record<string, string>; oauth2?: OAuth2Config } {
+  const auth = oauth2Fields(def, at, env);
+  return { ...auth, secrets: { ...targetSecrets(def, at, env), ...auth.secrets } };
 }
 
 /** The fields every kind of tool shares that are left out when not given. */

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { compileQuery } from './response-query.js';
 import { ToolDefinitionError, where } from './definition-error.js';
-import { oauth2Fields, optionalFields, targetSecrets } from './definition-fields.js';
+import { optionalFields, targetAuth } from './definition-fields.js';
 
 export { ToolDefinitionError, where };
 import { canonicalType } from '../llm/parsing/value-typing.js';
@@ -142,8 +142,7 @@ function httpTool(
   warnings: string[],
   env: Record<string, string | undefined>,
 ): Tool {
-  const auth = oauth2Fields(def, where(source, index, def.name), env);
-  const secrets = { ...targetSecrets(def, where(source, index, def.name), env), ...auth.secrets };
+  const { secrets, oauth2 } = targetAuth(def, where(source, index, def.name), env);
   const query = def.response_query === undefined ? undefined : compileQuery(def.response_query);
   if (query && 'error' in query)
     throw new ToolDefinitionError(
@@ -179,7 +178,7 @@ function httpTool(
     ...(def.cache_secs !== undefined && { cacheSecs: def.cache_secs }),
     ...(def.idempotency_header !== undefined && { idempotencyHeader: def.idempotency_header }),
     ...(def.max_concurrency !== undefined && { maxConcurrency: def.max_concurrency }),
-    ...(auth.oauth2 && { oauth2: auth.oauth2 }),
+    ...(oauth2 && { oauth2 }),
     ...optionalFields(def),
     raw: def,
   };

@@ -1,7 +1,7 @@
 /** MCP tool definitions (`"type": "mcp"`) as the tools file gives them. Pure: no Nest import. */
 import { MCP_SCHEMA } from '../definition-schema.js';
 import { ToolDefinitionError, where } from '../definition-error.js';
-import { oauth2Fields, optionalFields, targetSecrets } from '../definition-fields.js';
+import { optionalFields, targetAuth } from '../definition-fields.js';
 import { DEFAULT_PARAMETERS, type Tool, type ToolDefinitionInput } from '../tool-definition.js';
 
 const MCP_FIELDS = new Set(Object.keys(MCP_SCHEMA.properties));
@@ -44,8 +44,7 @@ export function mcpTool(
     throw new ToolDefinitionError(
       `${at}: field 'parameters' is required with session variables in 'url' or 'headers' (and so is 'description'): the server's list of tools cannot be read before a session`,
     );
-  const auth = oauth2Fields(def, at, env);
-  const secrets = { ...targetSecrets(def, at, env), ...auth.secrets };
+  const { secrets, oauth2 } = targetAuth(def, at, env);
   // Requests to MCP servers do not go through the HTTP tools' address guard: the host is the admin's.
   if (/^[^:]+:\/\/[^/?#]*\$\{session\./.test(def.url!))
     throw new ToolDefinitionError(
@@ -64,7 +63,7 @@ export function mcpTool(
     remoteName: def.tool ?? def.name!,
     ...(def.safe !== undefined && { safe: def.safe }),
     ...(def.max_concurrency !== undefined && { maxConcurrency: def.max_concurrency }),
-    ...(auth.oauth2 && { oauth2: auth.oauth2 }),
+    ...(oauth2 && { oauth2 }),
     ...optionalFields(def),
     raw: def,
   };
