@@ -36,8 +36,12 @@ export class OpenAiLlmClient extends LlmClient {
   /** What this server was found to refuse (a missing tool parser, Gemini's empty objects). */
   private readonly adaptations = new ServerAdaptations();
 
+  /** The headers of every request: they depend on the configuration only. */
+  private readonly headers: Readonly<Record<string, string>>;
+
   constructor(@Inject(llmConfig.KEY) private readonly config: LlmConfig) {
     super();
+    this.headers = headersFor(config);
   }
 
   stream(request: LlmRequest, signal?: AbortSignal): Observable<LlmEvent> {
@@ -112,26 +116,6 @@ export class OpenAiLlmClient extends LlmClient {
     });
   }
 
-  /** The headers of every request (made once: they depend on the configuration only; never changed). */
-  private headers(): Readonly<Record<string, string>> {
-    return (this.fixedHeaders ??= this.makeHeaders());
-  }
-  private fixedHeaders: Readonly<Record<string, string>> | undefined;
-
-  private makeHeaders(): Record<string, string> {
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-    };
-    if (this.config.apiKey) headers.Authorization = `Bearer ${this.config.apiKey}`;
-    // LLM_EXTRA_HEADERS replace the engine's own, whatever their case (not sent twice).
-    const extra = this.config.extraHeaders;
-    const replaced = new Set(Object.keys(extra).map((k) => k.toLowerCase()));
-    for (const key of Object.keys(headers))
-      if (replaced.has(key.toLowerCase())) delete headers[key];
-    return { ...headers, ...extra };
-  }
-
   /** The request's JSON body, its messages and tool schemas written from their kept JSON. */
   private body(request: LlmRequest, model: string, streaming: boolean): string {
     const body: Record<string, unknown> = { ...this.config.extraBody, model, stream: streaming };
@@ -195,7 +179,7 @@ export class OpenAiLlmClient extends LlmClient {
   private post(body: string, signal: AbortSignal, { traceId }: LlmRequest) {
     return postJson(
       `${this.config.baseUrl}/chat/completions`,
-      withTraceparent(this.headers(), traceId),
+      withTraceparent(this.headers, traceId),
       body,
       signal,
     );
@@ -275,7 +259,7 @@ export class OpenAiLlmClient extends LlmClient {
   private resolveModel(signal: AbortSignal): Promise<string> {
     if (this.config.model) return Promise.resolve(this.config.model);
     this.model ??= (async () => {
-      const res = await fetch(`${this.config.baseUrl}/models`, { headers: this.headers(), signal });
+      const res = await fetch(`${this.config.baseUrl}/models`, { headers: this.headers, signal });
       if (!res.ok)
         throw this.httpFault(res.status, await res.text(), res.headers.get('retry-after'));
       const id = ((await res.json()) as { data?: { id?: string }[] }).data?.[0]?.id;
@@ -286,4 +270,17 @@ export class OpenAiLlmClient extends LlmClient {
     this.model.catch(() => (this.model = undefined));
     return this.model;
   }
+}
+
+/** The engine's headers, and LLM_EXTRA_HEADERS replacing them whatever their case (not sent twice). */
+function headersFor(config: LlmConfig): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+  };
+  if (config.apiKey) headers.Authorization = `Bearer ${config.apiKey}`;
+  const extra = config.extraHeaders;
+  const replaced = new Set(Object.keys(extra).map((k) => k.toLowerCase()));
+  for (const key of Object.keys(headers)) if (replaced.has(key.toLowerCase())) delete headers[key];
+  return { ...headers, ...extra };
 }
