@@ -1,6 +1,7 @@
 /** Tool definitions as written in the tools file or `POST /api/tools`. Plain types, no Nest. */
 import type { OAuth2Config, OAuth2Input } from './oauth2.js';
 import type { ResponseQuery } from './response-query.js';
+import type { SpecVersion } from './openapi/spec-source.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -73,6 +74,8 @@ export interface Tool {
    * tools file was read: why. Not offered to the model until a later try makes it ready.
    */
   pending?: string;
+  /** OpenAPI tools whose document is at a URL: the version of it the tool was made from. */
+  specVersion?: SpecVersion;
   timeoutSecs?: number;
   /** `result_max_chars`: the longest result the model reads from this tool. */
   resultMaxChars?: number;

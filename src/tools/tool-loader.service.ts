@@ -6,7 +6,13 @@ import { CodeToolService } from '../code-tools/code-tool.service.js';
 import { toolsConfig, type ToolsConfig } from '../config/app.config.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { expandOpenApi } from './openapi/openapi-expand.js';
-import { fetchSpec, isSpecUrl, type SpecRead, type SpecValidators } from './openapi/spec-source.js';
+import {
+  fetchSpec,
+  isSpecUrl,
+  type SpecRead,
+  type SpecValidators,
+  type SpecVersion,
+} from './openapi/spec-source.js';
 import { snapshotOf, type Tool, type ToolSnapshot, type ToolSource } from './tool-definition.js';
 import {
   checkDuplicates,
@@ -62,14 +68,16 @@ export class ToolLoader {
     return source === 'file' ? resolve(this.config.file) : 'tools set in use';
   }
 
-  /** The OpenAPI documents at URLs that `snapshot`'s definitions name. */
-  specUrls(snapshot: ToolSnapshot): string[] {
-    const urls = snapshot.definitions.flatMap((t) =>
-      t.raw.type === 'openapi' && typeof t.raw.spec === 'string' && isSpecUrl(t.raw.spec)
-        ? [t.raw.spec]
-        : [],
-    );
-    return [...new Set(urls)];
+  /**
+   * The OpenAPI documents at URLs that `snapshot`'s definitions name, each with the version its
+   * tools were made from (none while they are pending).
+   */
+  specUrls(snapshot: ToolSnapshot): Map<string, SpecVersion | undefined> {
+    const urls = new Map<string, SpecVersion | undefined>();
+    for (const t of snapshot.definitions)
+      if (t.raw.type === 'openapi' && typeof t.raw.spec === 'string' && isSpecUrl(t.raw.spec))
+        urls.set(t.raw.spec, urls.get(t.raw.spec) ?? t.specVersion);
+    return urls;
   }
 
   /** A document at a URL, read as when the tools are loaded, unless still the one `seen` identifies. */
@@ -95,12 +103,13 @@ export class ToolLoader {
   /**
    * Validates definitions and makes what they leave out (code tools' analysis, MCP lists, OpenAPI
    * operations); throws ToolDefinitionError naming source, tool and field. With `deferUnreachable`,
-   * a server or document that cannot be reached leaves its tools pending instead.
+   * a server or document that cannot be reached leaves its tools pending instead; `reloading`
+   * (a reload of tools in use), a document served but unusable is still an error.
    */
   async validate(
     definitions: unknown,
     source: string,
-    opts: { deferUnreachable?: boolean; index?: number } = {},
+    opts: ValidateOptions = {},
   ): Promise<Tool[]> {
     // `index`: the one definition given has that place in a larger set; messages say so.
     const at = (message: string) =>
@@ -112,13 +121,14 @@ export class ToolLoader {
       const expanded = await expandOpenApi(definitions, source, {
         baseDir: this.baseDir(),
         timeoutMs: this.config.timeoutSecs * 1000,
-        defer: opts.deferUnreachable,
+        defer: opts.deferUnreachable ? (opts.reloading ? 'unreachable' : 'unusable') : undefined,
       });
       const { tools, warnings } = validateToolDefinitions(expanded.definitions, source, {
         baseDir: this.baseDir(),
         env: process.env,
       });
       for (const [index, entry] of expanded.origins) tools[index]!.raw = entry;
+      for (const [index, version] of expanded.versions) tools[index]!.specVersion = version;
       for (const [index, why] of expanded.pending) {
         tools[index]!.pending = why;
         const tool = where(source, index, tools[index]!.name);
@@ -158,7 +168,7 @@ export class ToolLoader {
   }
 
   /** The tools file's definitions; a missing or invalid file throws ToolDefinitionError. */
-  async loadFile(): Promise<ToolSnapshot> {
+  async loadFile(opts: { reloading?: boolean } = {}): Promise<ToolSnapshot> {
     if (!this.config.enabled || this.config.file === '') return snapshotOf('none', []);
     const path = resolve(this.config.file);
     let text: string;
@@ -176,8 +186,17 @@ export class ToolLoader {
       throw new ToolDefinitionError(`${path}: not valid JSON: ${(error as Error).message}`);
     }
     // An MCP server that is down leaves its tools pending, not the engine unstarted.
-    const tools = await this.validate(parsed, path, { deferUnreachable: true });
+    const tools = await this.validate(parsed, path, { ...opts, deferUnreachable: true });
     this.logger.log(`loaded ${tools.length} definition(s) from ${path}`);
     return snapshotOf('file', tools);
   }
+}
+
+export interface ValidateOptions {
+  /** A server or document that cannot be reached leaves its tools pending (not an error). */
+  deferUnreachable?: boolean;
+  /** Tools in use are being read again: a document served but unusable is an error all the same. */
+  reloading?: boolean;
+  /** The one definition given has that place in a larger set: messages say so. */
+  index?: number;
 }

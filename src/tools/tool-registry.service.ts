@@ -12,7 +12,7 @@ import { FileWatch } from './file-watch.js';
 import { SpecUrlWatch } from './openapi/spec-url-watch.js';
 import { listPending, PendingTries } from './pending-tools.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
-import { ToolLoader } from './tool-loader.service.js';
+import { ToolLoader, type ValidateOptions } from './tool-loader.service.js';
 
 const OTHER_PROCESS = 'request body (accepted by another engine process)';
 
@@ -83,7 +83,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
         (url, seen) => this.loader.specRead(url, seen),
         () => this.specChanged(),
       );
-      await this.specWatch.start();
+      this.specWatch.start();
     }
   }
 
@@ -149,7 +149,11 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     try {
       const raw = snapshot.definitions.map((t) => t.raw);
       const source = 'the override in use (an OpenAPI document changed)';
-      await this.install(raw, source, { deferUnreachable: true, replacing: snapshot });
+      await this.install(raw, source, {
+        deferUnreachable: true,
+        reloading: true,
+        replacing: snapshot,
+      });
     } catch (error) {
       this.logger.error(
         `an OpenAPI document changed, but the tools cannot be used; the tools in use are kept: ${(error as Error).message}`,
@@ -165,7 +169,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   private async reloadFile(why = 'tools file changed'): Promise<void> {
     let snapshot: ToolSnapshot;
     try {
-      snapshot = await this.loader.loadFile();
+      snapshot = await this.loader.loadFile({ reloading: true });
     } catch (error) {
       this.metrics.toolsFileReload('invalid');
       this.logger.error(
@@ -258,10 +262,10 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   private async install(
     definitions: unknown,
     source: string,
-    opts: { deferUnreachable?: boolean; replacing?: ToolSnapshot } = {},
+    opts: ValidateOptions & { replacing?: ToolSnapshot } = {},
   ): Promise<ToolSnapshot> {
-    const { deferUnreachable } = opts;
-    const tools = await this.loader.validate(definitions, source, { deferUnreachable });
+    const { deferUnreachable, reloading } = opts;
+    const tools = await this.loader.validate(definitions, source, { deferUnreachable, reloading });
     // Read again to replace a set that another install has replaced meanwhile: that one stays.
     if (opts.replacing && this.current !== opts.replacing) return this.active();
     this.current = snapshotOf('request', tools);

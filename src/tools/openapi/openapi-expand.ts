@@ -8,13 +8,14 @@ import {
 import { ToolDefinitionError, where } from '../definition-error.js';
 import type { OAuth2Input } from '../oauth2.js';
 import type { ToolDefinitionInput } from '../tool-definition.js';
+import { OperationError, operationTool, type OperationTool } from './openapi-operation.js';
 import {
-  OperationError,
-  operationTool,
-  type OpenApiSpec,
-  type OperationTool,
-} from './openapi-operation.js';
-import { isSpecUrl, readSpec, specLocation } from './spec-source.js';
+  isSpecUrl,
+  readSpec,
+  SpecContentError,
+  specLocation,
+  type SpecVersion,
+} from './spec-source.js';
 
 const OPENAPI_FIELDS = new Set(Object.keys(OPENAPI_SCHEMA.properties));
 /** The fields that say where the operation is, not part of the HTTP tool it makes. */
@@ -26,8 +27,10 @@ export interface Expanded {
   definitions: unknown;
   /** Index → the OpenAPI entry as given (what the tool's `raw` shows). */
   origins: Map<number, ToolDefinitionInput>;
-  /** Index → why the tool is left pending: its document's URL could not be read (with `defer`). */
+  /** Index → why the tool is left pending: its document at a URL could not be read (see `defer`). */
   pending: Map<number, string>;
+  /** Index → the version of the document at a URL its operation was read from. */
+  versions: Map<number, SpecVersion>;
   warnings: string[];
 }
 
@@ -36,7 +39,7 @@ const PENDING_URL = 'http://openapi-document-pending.invalid/';
 
 /** Reads a document once per expansion (a file or a URL, see readSpec). */
 function reader(baseDir: string, timeoutMs: number) {
-  const specs = new Map<string, Promise<OpenApiSpec>>();
+  const specs = new Map<string, ReturnType<typeof readSpec>>();
   return (spec: string) => {
     const path = specLocation(spec, baseDir);
     if (!specs.has(path)) specs.set(path, readSpec(path, timeoutMs));
@@ -49,17 +52,22 @@ function reader(baseDir: string, timeoutMs: number) {
  * document's server, or `base_url`, and the path), the method, the description and the
  * arguments' schema, unless the entry gives them; the entry's other fields (headers, retries,
  * confirm, …) apply as to any HTTP tool. Throws ToolDefinitionError naming the entry and field.
+ * With `defer`, a tool whose document at a URL cannot be fetched is left pending instead; with
+ * `defer: 'unusable'`, also one whose document was served but does not parse (at start-up: a
+ * proxy's error page served as 200 is a service down; on a reload it is an error, and the tools
+ * in use are kept).
  * Anything but an array is returned as it is, for the validation to refuse.
  */
 export async function expandOpenApi(
   input: unknown,
   source: string,
-  options: { baseDir: string; timeoutMs: number; defer?: boolean },
+  options: { baseDir: string; timeoutMs: number; defer?: 'unreachable' | 'unusable' },
 ): Promise<Expanded> {
   const origins = new Map<number, ToolDefinitionInput>();
   const pending = new Map<number, string>();
+  const versions = new Map<number, SpecVersion>();
   const warnings: string[] = [];
-  if (!Array.isArray(input)) return { definitions: input, origins, pending, warnings };
+  if (!Array.isArray(input)) return { definitions: input, origins, pending, versions, warnings };
   const read = reader(options.baseDir, options.timeoutMs);
   const definitions = await Promise.all(
     input.map(async (entry: unknown, index) => {
@@ -79,7 +87,9 @@ export async function expandOpenApi(
       let made;
       try {
         const documentUrl = isSpecUrl(path) ? path : undefined;
-        made = operationTool(await spec, def.operation!, def.base_url, documentUrl);
+        const { document, version } = await spec;
+        made = operationTool(document, def.operation!, def.base_url, documentUrl);
+        if (version) versions.set(index, version);
       } catch (error) {
         if (error instanceof OperationError)
           throw new ToolDefinitionError(
@@ -87,7 +97,8 @@ export async function expandOpenApi(
           );
         // The first line only: a YAML parser's message goes on to quote the file.
         const why = `cannot be read as an OpenAPI document (${path}): ${(error as Error).message.split('\n')[0]}`;
-        if (!options.defer || !isSpecUrl(def.spec!))
+        const served = error instanceof SpecContentError;
+        if (!options.defer || !isSpecUrl(def.spec!) || (served && options.defer === 'unreachable'))
           throw new ToolDefinitionError(`${at}: field 'spec' ${why}`);
         // A service that is down must not keep the engine, and every other tool, from starting.
         const name = def.name ?? (NAME.test(def.operation!) ? def.operation : undefined);
@@ -125,7 +136,7 @@ export async function expandOpenApi(
       };
     }),
   );
-  return { definitions, origins, pending, warnings };
+  return { definitions, origins, pending, versions, warnings };
 }
 
 /** The entry without the fields that say where its operation is. */

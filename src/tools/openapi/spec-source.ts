@@ -1,6 +1,7 @@
 /** Where an OpenAPI tool's document comes from: a file on the engine's disk, or an http(s) URL. */
 import { dereference } from '@apidevtools/json-schema-ref-parser';
 import axios from 'axios';
+import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { offLinkLocal } from '../address-guard.js';
@@ -20,25 +21,53 @@ export function specLocation(spec: string, baseDir: string): string {
  * The document, `$ref`s resolved: a file (JSON or YAML; `$ref`s to other files followed, never to
  * the network), or a URL fetched once (JSON or YAML; only its own `#/…` references followed), as
  * an HTTP tool's request goes — never to a link-local address (cloud metadata), at most 3
- * redirects, within `timeoutMs`.
+ * redirects, within `timeoutMs`. A document at a URL comes with the version read (what a watch
+ * of the URL compares with).
  */
-export async function readSpec(location: string, timeoutMs: number): Promise<OpenApiSpec> {
+export async function readSpec(
+  location: string,
+  timeoutMs: number,
+): Promise<{ document: OpenApiSpec; version?: SpecVersion }> {
   const options = { dereference: { circular: 'ignore' as const } };
   if (!isSpecUrl(location))
-    return dereference<OpenApiSpec>(location, { ...options, resolve: { http: false } });
+    return {
+      document: await dereference<OpenApiSpec>(location, {
+        ...options,
+        resolve: { http: false },
+      }),
+    };
   const read = await fetchSpec(location, timeoutMs); // unconditional: never `unchanged`
-  const parsed: unknown = parseYaml('text' in read ? read.text : '');
-  if (typeof parsed !== 'object' || parsed === null) throw new Error('not a JSON or YAML object');
-  return dereference<OpenApiSpec>(parsed as OpenApiSpec, {
-    ...options,
-    resolve: { external: false },
-  });
+  const text = 'text' in read ? read.text : '';
+  const version = { digest: specDigest(text), validators: 'text' in read ? read.validators : {} };
+  try {
+    const parsed: unknown = parseYaml(text);
+    if (typeof parsed !== 'object' || parsed === null) throw new Error('not a JSON or YAML object');
+    const document = await dereference<OpenApiSpec>(parsed as OpenApiSpec, {
+      ...options,
+      resolve: { external: false },
+    });
+    return { document, version };
+  } catch (error) {
+    throw new SpecContentError((error as Error).message);
+  }
 }
+
+/** A document at a URL was read, but is not a JSON or YAML document whose `$ref`s resolve. */
+export class SpecContentError extends Error {}
+
+/** What tells two reads of a document apart: a digest of its text. */
+export const specDigest = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** What a server said identifies a document's version, for a conditional request. */
 export interface SpecValidators {
   etag?: string;
   lastModified?: string;
+}
+
+/** One version of a document at a URL: the digest of its text, and its server's validators. */
+export interface SpecVersion {
+  digest: string;
+  validators: SpecValidators;
 }
 
 /** A document read again: its text and validators, or `unchanged` (HTTP 304 to the validators sent). */
