@@ -12,7 +12,7 @@
 // rotated each round, and the figures are medians over the rounds: a busy spell of the machine
 // then hits one round, not one target.
 //
-// Run: npm run bench:relay. Settings (environment): SESSIONS (100,500), ROUNDS (3), DELTAS (200),
+// Run: npm run bench:relay. Settings (environment): SESSIONS (100,500), ROUNDS (3), DELTAS (200), WARMUP_DELTAS (50),
 // TARGETS (relay,json,engine), ENGINE_PROCESSES (the engine only; CPU and RSS are summed over its
 // processes), PROFILE=relay|json|engine (a CPU profile in /tmp/prof), TARGET_FLAGS and
 // ENGINE_FLAGS (node flags for every target, or the engine only, e.g. --trace-gc). Each target's
@@ -23,7 +23,7 @@ const DELTAS = Number(process.env.DELTAS ?? 200);
 const INTERVAL_MS = 20;
 const SIZES = (process.env.SESSIONS ?? '100,500').split(',').map(Number);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const WARMUP_DELTAS = 50;
+const WARMUP_DELTAS = Number(process.env.WARMUP_DELTAS ?? 50);
 
 function start(kind, llmUrl, port) {
   const flags = [

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { postTools, writeToolsFile } from './support/tools-file.js';
 import { useEngineRig } from './support/turn-harness.js';
-import { untilAsync } from './support/waiting.js';
+import { until, untilAsync } from './support/waiting.js';
 
 const SPEC = readFileSync(resolve('test/fixtures/openapi/orders.yaml'), 'utf8');
 /** The document as the service publishes it after a release: getOrder described anew. */
@@ -88,7 +88,7 @@ describe('OpenAPI documents at a URL, watched', () => {
     expect(await offered()).toMatch(/^Where an order is\n/);
   });
 
-  it('reads an override from /api/tools again too', async () => {
+  it('reads an override from /api/tools again too, and keeps it when a release is broken', async () => {
     const override = [{ ...entry(published.url, rig.toolsUrl), name: 'order_status' }];
     expect((await postTools(rig.engine.httpUrl, override)).status).toBe(200);
     published.document = released('Order status, by number');
@@ -96,6 +96,19 @@ describe('OpenAPI documents at a URL, watched', () => {
       async () => (await described(rig.engine.httpUrl, 'order_status')).startsWith('Order status'),
       'the override read again',
     );
+    const errors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => {});
+    try {
+      published.document = '<html>502 Bad Gateway</html>';
+      await until(() => errors.mock.calls.length > 0, 'the broken release tried');
+      expect(String(errors.mock.calls[0]![0])).toMatch(
+        /an OpenAPI document changed, but the tools cannot be used; the tools in use are kept: .*order_status.*field 'spec'/,
+      );
+      await readsMore(3);
+      expect(errors).toHaveBeenCalledTimes(1);
+    } finally {
+      errors.mockRestore();
+    }
+    expect(await described(rig.engine.httpUrl, 'order_status')).toMatch(/^Order status, by number/);
   });
 });
 
