@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { DEFAULT_CONFIRM_NO, DEFAULT_CONFIRM_YES, EnvError, parseEnv } from './env.js';
+import { DEFAULT_CONFIRM_NO, DEFAULT_CONFIRM_YES } from './env-defaults.js';
+import { EnvError, parseEnv } from './env.js';
 
 describe('parseEnv', () => {
   it('gives the documented defaults', () => {

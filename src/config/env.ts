@@ -4,6 +4,12 @@
  */
 import { availableParallelism } from 'node:os';
 import {
+  DEFAULT_CONFIRM_NO,
+  DEFAULT_CONFIRM_YES,
+  DEFAULT_SYSTEM_PROMPT,
+  DEFAULT_TOOL_WAIT_PHRASES,
+} from './env-defaults.js';
+import {
   bool,
   EnvError,
   headerObject,
@@ -22,104 +28,6 @@ import {
 } from './env-values.js';
 
 export { EnvError } from './env-values.js';
-
-export const DEFAULT_SYSTEM_PROMPT =
-  'You are a helpful voice assistant. Answer briefly and naturally, in plain sentences ' +
-  'without markdown, lists or emoji, because your answer is read aloud.';
-
-/**
- * What counts as a plain yes, or no, to a call awaiting approval (TOOL_CONFIRM_YES,
- * TOOL_CONFIRM_NO): in the languages the bundled eSpeak voices follow (English, Italian, Spanish,
- * French, German, Portuguese), as one list since an answer is matched whole, whatever its language.
- */
-export const DEFAULT_CONFIRM_YES = [
-  'yes',
-  'yeah',
-  'yep',
-  'sure',
-  'sure thing',
-  'ok',
-  'okay',
-  'go ahead',
-  'do it',
-  'confirm',
-  'confirmed',
-  'correct',
-  "that's right",
-  'right',
-  'absolutely',
-  'of course',
-  'sì',
-  'si',
-  'certo',
-  'va bene',
-  'procedi',
-  'confermo',
-  'esatto',
-  'sí',
-  'claro',
-  'vale',
-  'de acuerdo',
-  'adelante',
-  'confirmo',
-  'oui',
-  "d'accord",
-  'vas-y',
-  'allez-y',
-  'bien sûr',
-  'je confirme',
-  'ja',
-  'genau',
-  'klar',
-  'in ordnung',
-  'mach das',
-  'bestätigt',
-  'sim',
-  'pode',
-  'está bem',
-  'com certeza',
-];
-export const DEFAULT_CONFIRM_NO = [
-  'no',
-  'nope',
-  'nah',
-  "don't",
-  'do not',
-  "don't do it",
-  'cancel',
-  'cancel that',
-  'stop',
-  'wait',
-  'never mind',
-  'annulla',
-  'lascia stare',
-  'aspetta',
-  'cancela',
-  'espera',
-  'déjalo',
-  'non',
-  'annule',
-  'attends',
-  'laisse tomber',
-  'nein',
-  'abbrechen',
-  'warte',
-  'lass es',
-  'não',
-  'nao',
-  'cancelar',
-  'deixa',
-];
-
-/** SPEECH_TOOL_WAIT_PHRASE by default: in the languages the bundled eSpeak voices follow. */
-export const DEFAULT_TOOL_WAIT_PHRASES: Record<string, string> = {
-  en: 'One moment.',
-  it: 'Un momento.',
-  es: 'Un momento.',
-  fr: 'Un instant.',
-  de: 'Einen Moment.',
-  pt: 'Um momento.',
-};
 
 export interface Env {
   port: number;

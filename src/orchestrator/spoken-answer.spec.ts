@@ -1,5 +1,5 @@
 import { compilePhrases, spokenAnswer } from './spoken-answer.js';
-import { DEFAULT_CONFIRM_NO, DEFAULT_CONFIRM_YES } from '../config/env.js';
+import { DEFAULT_CONFIRM_NO, DEFAULT_CONFIRM_YES } from '../config/env-defaults.js';
 
 const phrases = compilePhrases({ yes: DEFAULT_CONFIRM_YES, no: DEFAULT_CONFIRM_NO });
 const answer = (text: string) => spokenAnswer(text, phrases);

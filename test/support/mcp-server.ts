@@ -187,3 +187,10 @@ export function useMcpServer(server: McpTestServer): { url: string } {
   afterAll(() => server.stop());
   return handle;
 }
+
+/** The schema of the test servers' order lookup tool. */
+export const ORDER_SCHEMA = {
+  type: 'object',
+  properties: { order_id: { type: 'string', description: 'The order number' } },
+  required: ['order_id'],
+};

@@ -1,0 +1,117 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpTestServer, ORDER_SCHEMA } from './support/mcp-server.js';
+import { postTools, writeToolsFile } from './support/tools-file.js';
+import { callOnce, offeredNames, useClientPerTest, useEngineRig } from './support/turn-harness.js';
+import { untilAsync } from './support/waiting.js';
+
+/**
+ * An MCP server that is down when the engine reads its tools file: the engine starts with every
+ * other tool, and offers that server's tools once a later try lists them.
+ */
+describe('MCP tools whose server is down at start-up', () => {
+  const mcp = new McpTestServer([
+    {
+      name: 'lookup_order',
+      description: 'Status of an order by its number.',
+      inputSchema: ORDER_SCHEMA,
+      answer: (args) => ({ content: [{ type: 'text', text: `Order ${String(args.order_id)}` }] }),
+    },
+  ]);
+  let port = 0;
+  afterAll(() => mcp.stop());
+  beforeAll(async () => {
+    // A port nothing listens on yet.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+  }, 20_000);
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    LLM_TOOL_BREAKER_COOLDOWN_SECS: '0.3',
+    LLM_TOOLS_FILE: writeToolsFile([
+      { name: 'get_weather', url: `${base}/{city}`, method: 'GET' },
+      { type: 'mcp', name: 'lookup_order', url: `http://127.0.0.1:${port}/mcp` },
+    ]),
+  }));
+  const client = useClientPerTest(rig);
+  const offered = () => offeredNames(rig, client.ws);
+  const health = async () =>
+    ((await (await fetch(`${rig.engine.httpUrl}/health`)).json()) as any).tools;
+
+  it('starts without them, says so in /health, and offers them once the server answers', async () => {
+    expect(await offered()).toEqual(['get_weather']);
+    expect(await health()).toEqual({ count: 2, source: 'file', unavailable: ['lookup_order'] });
+    // An admin asking for it hears why it is not offered.
+    const asked = await fetch(`${rig.engine.httpUrl}/api/tools/lookup_order/offered`);
+    expect(asked.status).toBe(404);
+    expect(((await asked.json()) as { message: string }).message).toMatch(
+      /^tool 'lookup_order' is not offered to the model yet: cannot list the tools of the MCP server: cannot reach the MCP server \(ECONNREFUSED\)$/,
+    );
+    await mcp.start(port);
+    await untilAsync(async () => (await offered()).includes('lookup_order'), 'the tool listed');
+    expect(await offered()).toEqual(['get_weather', 'lookup_order']);
+    expect((await health()).unavailable).toEqual([]);
+    expect((await callOnce(rig, client.ws, 'lookup_order', { order_id: '3' })).read).toBe(
+      'Order 3',
+    );
+  });
+});
+
+/** Definitions of MCP tools checked against their server when they are installed. */
+describe('MCP tool definitions', () => {
+  const answer = () => ({ content: [] });
+  const mcp = new McpTestServer([
+    { name: 'lookup_order', inputSchema: ORDER_SCHEMA, answer },
+    { name: 'orders.cancel', inputSchema: ORDER_SCHEMA, answer },
+  ]);
+  let mcpUrl = '';
+  beforeAll(async () => {
+    mcpUrl = await mcp.start();
+  });
+  afterAll(() => mcp.stop());
+  const rig = useEngineRig(() => ({ LLM_MODEL: 'm', TOOL_SECRET_MCP_TOKEN: 's3cr3t-token' }));
+
+  it('refuses definitions naming a tool the server lacks, a server it cannot reach, or fields that do not apply', async () => {
+    const refused = async (definition: Record<string, unknown>) => {
+      const res = await postTools(rig.engine.httpUrl, [{ type: 'mcp', ...definition }]);
+      expect(res.status).toBe(400);
+      return ((await res.json()) as { message: string }).message;
+    };
+    expect(await refused({ name: 'nope', url: mcpUrl })).toBe(
+      "request body: tool #0 'nope': field 'name': the MCP server has no tool 'nope' (it lists: lookup_order, orders.cancel)",
+    );
+    expect(await refused({ name: 'x', url: 'http://127.0.0.1:1/mcp' })).toMatch(
+      /^request body: tool #0 'x': field 'url': cannot list the tools of the MCP server: /,
+    );
+    expect(await refused({ name: 'x', url: mcpUrl, method: 'GET' })).toMatch(
+      /^request body: tool #0 'x': field 'method' is not used by MCP tools/,
+    );
+    expect(await refused({ name: 'x', url: `${mcpUrl}/{order_id}` })).toMatch(
+      /field 'url' has an \{argument\} placeholder/,
+    );
+    expect(
+      await refused({ name: 'x', url: mcpUrl, headers: { 'X-C': '${session.customer}' } }),
+    ).toMatch(/field 'parameters' is required with session variables/);
+    // As for HTTP tools: a session may not choose where the secrets go, and header names are checked.
+    const given = { description: 'd', parameters: { type: 'object', properties: {} } };
+    expect(
+      await refused({
+        name: 'x',
+        url: 'http://${session.host}/mcp',
+        headers: { Authorization: 'Bearer ${TOOL_SECRET_MCP_TOKEN}' },
+        ...given,
+      }),
+    ).toMatch(
+      /field 'url' has a placeholder in its host: a tool that sends secrets must name its host/,
+    );
+    expect(
+      await refused({ name: 'x', url: mcpUrl, headers: { 'Bad Name': 'v' }, ...given }),
+    ).toMatch(/field 'headers' has an invalid header name "Bad Name"/);
+    // Without secrets either: MCP requests do not go through the HTTP tools' address guard.
+    expect(await refused({ name: 'x', url: 'http://${session.host}/mcp', ...given })).toMatch(
+      /field 'url' has a session variable in its host: an MCP tool names its server/,
+    );
+  });
+});
