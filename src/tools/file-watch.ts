@@ -19,20 +19,19 @@ export async function filesSignature(paths: readonly string[]): Promise<string> 
 }
 
 /**
- * Runs `check` every `intervalMs`, one run at a time (a run still going when the next is due
- * makes it skip), until stopped. What the watches below share.
+ * Compares every `intervalMs`, one run at a time (a run still going when the next is due makes it
+ * skip), until stopped. What the watches below share.
  */
-export class Polling {
+export abstract class Polling {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
 
-  constructor(
-    private readonly intervalMs: number,
-    private readonly check: () => Promise<void>,
-  ) {}
+  constructor(private readonly intervalMs: number) {}
 
-  start(): void {
-    this.timer = setInterval(() => void this.run(), this.intervalMs);
+  /** Takes what the comparisons start from (`baseline`), then compares every interval. */
+  async start(): Promise<void> {
+    await this.baseline();
+    this.timer = setInterval(() => void this.check(), this.intervalMs);
     this.timer.unref();
   }
 
@@ -41,16 +40,21 @@ export class Polling {
     this.timer = undefined;
   }
 
-  /** One check now, unless stopped or one is running. */
-  async run(): Promise<void> {
+  /** One comparison now, unless stopped or one is running. Exposed for tests; the timer calls it. */
+  async check(): Promise<void> {
     if (this.running || this.timer === undefined) return;
     this.running = true;
     try {
-      await this.check();
+      await this.compare();
     } finally {
       this.running = false;
     }
   }
+
+  protected abstract compare(): Promise<void>;
+
+  /** What the first comparison compares with, read at start. */
+  protected async baseline(): Promise<void> {}
 }
 
 /**
@@ -58,8 +62,7 @@ export class Polling {
  * time). The files are `paths()`, asked again after each change: what a change reads may name
  * other files.
  */
-export class FileWatch {
-  private readonly polling: Polling;
+export class FileWatch extends Polling {
   private signature = '';
 
   constructor(
@@ -67,24 +70,14 @@ export class FileWatch {
     intervalMs: number,
     private readonly onChange: () => Promise<void>,
   ) {
-    this.polling = new Polling(intervalMs, () => this.compare());
+    super(intervalMs);
   }
 
-  async start(): Promise<void> {
+  protected override async baseline(): Promise<void> {
     this.signature = await filesSignature(this.paths());
-    this.polling.start();
   }
 
-  stop(): void {
-    this.polling.stop();
-  }
-
-  /** Exposed for tests; the timer calls it. */
-  check(): Promise<void> {
-    return this.polling.run();
-  }
-
-  private async compare(): Promise<void> {
+  protected async compare(): Promise<void> {
     const watched = this.paths();
     const before = await filesSignature(watched);
     if (before === this.signature) return;

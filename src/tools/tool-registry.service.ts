@@ -83,7 +83,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
         (url, seen) => this.loader.specRead(url, seen),
         () => this.specChanged(),
       );
-      this.specWatch.start();
+      await this.specWatch.start();
     }
   }
 

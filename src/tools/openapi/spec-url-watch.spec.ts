@@ -35,7 +35,6 @@ describe('SpecUrlWatch', () => {
         return Promise.resolve();
       },
     );
-    watch.start();
     return { watch, state };
   };
 
@@ -43,6 +42,7 @@ describe('SpecUrlWatch', () => {
     const published = new Map<string, string | Error>([['http://a/doc', 'v1']]);
     const inUse = new Map([['http://a/doc', 'v1']]);
     const { watch, state } = watchOver(published, inUse);
+    await watch.start();
     await watch.check();
     expect(state).toMatchObject({ changes: 0, reads: 1, notModified: 1 });
     published.set('http://a/doc', 'v2');
@@ -59,6 +59,7 @@ describe('SpecUrlWatch', () => {
     const published = new Map<string, string | Error>([['http://a/doc', 'v2']]);
     const inUse = new Map([['http://a/doc', 'v1']]);
     const { watch, state } = watchOver(published, inUse);
+    await watch.start();
     expect(state.reads).toBe(0); // started without a read of its own
     await watch.check();
     expect(state.changes).toBe(1);
@@ -72,6 +73,7 @@ describe('SpecUrlWatch', () => {
     ]);
     const inUse = new Map([['http://a/doc', 'v1']]);
     const { watch, state } = watchOver(published, inUse);
+    await watch.start();
     await watch.check();
     expect(state.changes).toBe(0);
     published.set('http://a/doc', 'v1');
@@ -87,6 +89,7 @@ describe('SpecUrlWatch', () => {
     const published = new Map<string, string | Error>([['http://a/doc', 'broken']]);
     const inUse = new Map([['http://a/doc', 'v1']]);
     const { watch, state } = watchOver(published, inUse);
+    await watch.start();
     state.broken.add('broken');
     await watch.check();
     await watch.check();
@@ -116,7 +119,7 @@ describe('SpecUrlWatch', () => {
       () => (reads++, Promise.resolve({ text: 'v2', validators: {} })),
       () => (changes++, Promise.resolve()),
     );
-    watch.start();
+    await watch.start();
     await watch.check();
     expect({ reads, changes }).toEqual({ reads: 0, changes: 0 });
     docs = new Map([['http://a/doc', { digest: specDigest('v1'), validators: {} }]]);

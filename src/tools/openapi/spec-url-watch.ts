@@ -12,8 +12,7 @@ import { specDigest, type SpecRead, type SpecValidators, type SpecVersion } from
  * could not be made from (`onChange` kept the tools in use) is not reported again: only the next
  * one is.
  */
-export class SpecUrlWatch {
-  private readonly polling: Polling;
+export class SpecUrlWatch extends Polling {
   /** Each URL's document as this watch last read it. */
   private readonly seen = new Map<string, SpecVersion>();
   /** Each URL's digest last reported as a change. */
@@ -26,23 +25,10 @@ export class SpecUrlWatch {
     private readonly read: (url: string, validators?: SpecValidators) => Promise<SpecRead>,
     private readonly onChange: () => Promise<void>,
   ) {
-    this.polling = new Polling(intervalMs, () => this.compare());
+    super(intervalMs);
   }
 
-  start(): void {
-    this.polling.start();
-  }
-
-  stop(): void {
-    this.polling.stop();
-  }
-
-  /** Exposed for tests; the timer calls it. */
-  check(): Promise<void> {
-    return this.polling.run();
-  }
-
-  private async compare(): Promise<void> {
+  protected async compare(): Promise<void> {
     const docs = new Map([...this.docs()].filter(([, inUse]) => inUse !== undefined));
     for (const map of [this.seen, this.reported])
       for (const url of map.keys()) if (!docs.has(url)) map.delete(url);
