@@ -1,5 +1,6 @@
 import { Engine } from './support/engine.js';
 import { FakeLlm, sseChunk, sseText } from './support/fake-llm.js';
+import { writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
 
 const overloaded = { kind: 'status', status: 503, body: 'overloaded' } as const;
@@ -108,6 +109,43 @@ it('answers from the fallback when the primary cannot be reached at all', async 
     ws.close();
   } finally {
     await engine.stop();
+    await fallback.stop();
+  }
+});
+
+it("asks the fallback for the non-streamed reply too, when the primary's empty round is followed by an overload", async () => {
+  const primary = new FakeLlm();
+  const fallback = new FakeLlm();
+  const engine = await Engine.start({
+    LLM_BASE_URL: await primary.start(),
+    LLM_MODEL: 'big',
+    LLM_RETRIES: '1',
+    LLM_RETRY_BACKOFF_MS: '10',
+    LLM_FALLBACK_BASE_URL: await fallback.start(),
+    LLM_FALLBACK_MODEL: 'small',
+    // Tools active: a streamed round that ends empty is asked again without streaming (seed §5).
+    LLM_TOOLS_FILE: writeToolsFile([
+      { name: 'get_weather', url: 'http://127.0.0.1:1/{city}', method: 'GET' },
+    ]),
+  });
+  try {
+    primary.enqueue(sseText([]), overloaded, overloaded);
+    fallback.enqueue({
+      kind: 'json',
+      body: { choices: [{ message: { role: 'assistant', content: 'Sunny, 21 degrees.' } }] },
+    });
+    const ws = await WsClient.connect(engine.wsUrl);
+    expect((await ws.turn('weather?')).at(-1)).toEqual({
+      type: 'assistant_end',
+      text: 'Sunny, 21 degrees.',
+    });
+    ws.close();
+    expect(primary.requests.map((r) => r.body.stream)).toEqual([true, false, false]);
+    expect(fallback.requests).toHaveLength(1);
+    expect(fallback.requests[0]!.body).toMatchObject({ model: 'small', stream: false });
+  } finally {
+    await engine.stop();
+    await primary.stop();
     await fallback.stop();
   }
 });

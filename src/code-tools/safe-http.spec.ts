@@ -51,17 +51,57 @@ describe('safeHttp (ces_requests)', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  /** Only the test server's address: its first hop is allowed, any other private one is not. */
+  const loopbackOnly = { ...options, allowAddress: (address: string) => address === '127.0.0.1' };
+
   it('refuses a redirect to a private address, even from an allowed first hop', async () => {
+    server.requests.length = 0;
     server.respond((_req, res) =>
       res.writeHead(302, { Location: 'http://169.254.169.254/latest/meta-data/' }).end(),
     );
     await expect(
-      safeHttp(
-        { method: 'GET', url: `${base}/start` },
-        { ...options, allowPrivateNetwork: false },
-        signal(),
-      ),
-    ).rejects.toThrow(/refused/);
+      safeHttp({ method: 'GET', url: `${base}/start` }, loopbackOnly, signal()),
+    ).rejects.toThrow(/refused: 169\.254\.169\.254 .* may not reach/);
+    expect(server.requests.map((r) => r.url)).toEqual(['/start']);
+  });
+
+  it('follows redirects: a 307 keeps the method and body, a 303 becomes a GET without its body', async () => {
+    server.requests.length = 0;
+    server.respond((req, res) => {
+      if (req.url === '/form') return void res.writeHead(307, { Location: '/kept' }).end();
+      if (req.url === '/kept') return void res.writeHead(303, { Location: '/seen' }).end();
+      res.end(`${req.method} ${req.url}`);
+    });
+    const got = await safeHttp(
+      { method: 'POST', url: `${base}/form`, data: { a: '1', b: 'x y' } },
+      loopbackOnly,
+      signal(),
+    );
+    expect(got).toMatchObject({ status_code: 200, text: 'GET /seen', url: `${base}/seen` });
+    expect(server.requests.map((r) => [r.method, r.url, r.body])).toEqual([
+      ['POST', '/form', 'a=1&b=x+y'],
+      ['POST', '/kept', 'a=1&b=x+y'],
+      ['GET', '/seen', ''],
+    ]);
+    expect(server.requests[0]!.headers['content-type']).toBe('application/x-www-form-urlencoded');
+  });
+
+  it('follows at most 3 redirects', async () => {
+    server.requests.length = 0;
+    server.respond((_req, res) => res.writeHead(302, { Location: '/again' }).end());
+    await expect(
+      safeHttp({ method: 'GET', url: `${base}/loop` }, loopbackOnly, signal()),
+    ).rejects.toThrow('too many redirects (at most 3 are followed)');
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it("gives up at the request's own timeout when it is shorter than the engine's", async () => {
+    server.respond(() => {}); // never answers
+    const started = Date.now();
+    await expect(
+      safeHttp({ method: 'GET', url: `${base}/slow`, timeout: 0.2 }, loopbackOnly, signal()),
+    ).rejects.toThrow('timed out');
+    expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it('sends params, json and headers and reads the response when private networks are allowed', async () => {
