@@ -15,8 +15,20 @@ function typesOf(schema: Record<string, unknown>): string[] {
       typeof b === 'object' && b !== null ? typesOf(b as Record<string, unknown>) : [],
     );
   }
-  if (Array.isArray(schema.enum) || 'const' in schema) return ['string'];
-  return [];
+  // No type, only the values allowed: theirs (vLLM takes every such parameter for a string, so
+  // an enum of numbers would come out as strings that are not in it).
+  const allowed = Array.isArray(schema.enum)
+    ? schema.enum
+    : 'const' in schema
+      ? [schema.const]
+      : [];
+  return [...new Set(allowed.map(jsonTypeOf))];
+}
+
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value === 'number' ? 'number' : typeof value;
 }
 
 function jsonOrLiteral(raw: string): { ok: boolean; value: unknown } {
