@@ -4,7 +4,7 @@ import { Engine } from './support/engine.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { writeToolsFile } from './support/tools-file.js';
-import { WsClient, type Msg } from './support/ws-client.js';
+import { voiceSession, WsClient, type Msg } from './support/ws-client.js';
 import { RANDOM_FACT } from './support/code-tool-sources.js';
 
 const LAST_UTTERANCE = `from typing import Optional
@@ -242,9 +242,7 @@ describe('Python code tools (seed 003)', () => {
     expect(textTools).not.toContain('hang_up_call');
     expect(textTools).not.toContain('voice_only');
 
-    const voice = await WsClient.connect(engine.wsUrl);
-    voice.send({ type: 'session.update', modality: 'voice', tts: false });
-    await voice.waitFor((m) => m.type === 'session.updated');
+    const voice = await voiceSession(engine.wsUrl, { tts: false });
     llm.enqueue(sseText(['Hi.']));
     await voice.turn('hi');
     const voiceTools = llm.requests.at(-1)!.body.tools.map((t: any) => t.function.name);

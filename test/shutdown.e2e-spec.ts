@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import { runBuiltEngine } from './support/built-engine.js';
 import { sseText, useFakeLlm } from './support/fake-llm.js';
 import { pieces } from './support/turn-harness.js';
-import { WsClient } from './support/ws-client.js';
+import { voiceSession, WsClient } from './support/ws-client.js';
 
 const ANSWER = 'This answer is still being spoken when the engine is told to stop, and it ends.';
 const wsUrl = (httpUrl: string) => `${httpUrl.replace('http', 'ws')}/ws`;
@@ -99,9 +99,7 @@ describe('graceful stop on SIGTERM (rolling deploys)', () => {
       true,
     );
     llm.enqueue({ ...sseText(pieces(ANSWER, 3)), delayMs: 30 });
-    const voice = await WsClient.connect(wsUrl(engine.url!));
-    voice.send({ type: 'session.update', modality: 'voice' });
-    await voice.waitFor((m) => m.type === 'session.updated');
+    const voice = await voiceSession(wsUrl(engine.url!));
     voice.send({ type: 'user_text', text: 'talk' });
     await voice.waitFor((m) => m.type === 'assistant_delta');
 

@@ -4,7 +4,7 @@ import { RecordingServer } from './support/recording-server.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { xmlCall } from './support/turn-harness.js';
 import { synthesised, until } from './support/waiting.js';
-import { WsClient } from './support/ws-client.js';
+import { voiceSession } from './support/ws-client.js';
 
 /** What a caller hears while tools run (SPEECH_TOOL_WAIT_MS, SPEECH_TOOL_WAIT_PHRASE). */
 describe('speech while tools run', () => {
@@ -52,15 +52,8 @@ describe('speech while tools run', () => {
   });
 
   const spoken = () => synthesised(server);
-  async function voiceSession(language: string) {
-    const ws = await WsClient.connect(engine.wsUrl);
-    ws.send({ type: 'session.update', modality: 'voice', language });
-    await ws.waitFor((m) => m.type === 'session.updated');
-    return ws;
-  }
-
   it("says the wait phrase in the session's language while a slow tool keeps it silent", async () => {
-    const ws = await voiceSession('it');
+    const ws = await voiceSession(engine.wsUrl, { language: 'it' });
     llm.enqueue(sseText([xmlCall('meteo', { city: 'Roma' })]), sseText(['Sole a Roma.']));
     const from = ws.messages.length;
     ws.send({ type: 'user_text', text: 'Che tempo fa a Roma?' });
@@ -77,7 +70,7 @@ describe('speech while tools run', () => {
   });
 
   it('says the text before a call at once, and then no wait phrase', async () => {
-    const ws = await voiceSession('en');
+    const ws = await voiceSession(engine.wsUrl, { language: 'en' });
     llm.enqueue(sseText(['Let me check', xmlCall('meteo', { city: 'Rome' })]), sseText(['Sunny.']));
     const from = ws.messages.length;
     ws.send({ type: 'user_text', text: 'Weather in Rome?' });
@@ -97,7 +90,7 @@ describe('speech while tools run', () => {
     ]) {
       gate = new Promise((open) => (release = open));
       server.requests.length = 0;
-      const ws = await voiceSession(language!);
+      const ws = await voiceSession(engine.wsUrl, { language: language! });
       llm.enqueue(sseText([xmlCall('orders', {})]), sseText(['Done.']));
       const from = ws.messages.length;
       ws.send({ type: 'user_text', text: 'Where is my order?' });

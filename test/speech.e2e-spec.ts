@@ -2,80 +2,10 @@ import { Engine } from './support/engine.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { writeToolsFile } from './support/tools-file.js';
-import { WsClient, type Msg } from './support/ws-client.js';
+import { voiceSession, WsClient, type Msg } from './support/ws-client.js';
 
 const MARKUP = /<\/?(tool_call|function|parameter|think)|<(function|parameter)=/;
 const audio = (msgs: Msg[]) => msgs.filter((m) => m.type === 'audio');
-
-async function voiceSession(
-  engine: Engine,
-  extra: Record<string, unknown> = {},
-): Promise<WsClient> {
-  const ws = await WsClient.connect(engine.wsUrl);
-  ws.send({ type: 'session.update', modality: 'voice', ...extra });
-  await ws.waitFor((m) => m.type === 'session.updated');
-  return ws;
-}
-
-describe('voice turns with the embedded eSpeak NG engine', () => {
-  const llm = new FakeLlm();
-  let engine: Engine;
-  beforeAll(async () => {
-    engine = await Engine.start({
-      LLM_BASE_URL: await llm.start(),
-      LLM_MODEL: 'm',
-      TTS_PROVIDER: 'espeak',
-      SPEECH_AUDIO_LEAD_MS: '600000',
-    });
-  });
-  afterAll(async () => {
-    await engine.stop();
-    await llm.stop();
-  });
-
-  it('echoes settings and streams ordered audio events, then audio_end', async () => {
-    const ws = await voiceSession(engine, { language: 'it' });
-    expect(ws.messages.find((m) => m.type === 'session.updated')).toEqual({
-      type: 'session.updated',
-      settings: {
-        modality: 'voice',
-        tts: true,
-        voice: '',
-        language: 'it',
-        audio: 'json',
-        instructions: '',
-        tools: null,
-        client_tools: [],
-        variables: {},
-      },
-      audio_format: { format: 'pcm_s16le', sample_rate: 22050, channels: 1 },
-    });
-    llm.enqueue(sseText(['Ciao! ', 'Oggi a Roma ', "c'è il sole."]));
-    const from = ws.messages.length;
-    ws.send({ type: 'user_text', text: 'Che tempo fa?' });
-    await ws.waitFor((m) => m.type === 'audio_end', from, 15000);
-    const msgs = ws.messages.slice(from);
-    const chunks = audio(msgs);
-    expect(chunks.length).toBeGreaterThan(2);
-    expect(chunks.map((c) => c.seq)).toEqual(chunks.map((_c, i) => i));
-    expect(chunks[0]).toMatchObject({ format: 'pcm_s16le', sample_rate: 22050, channels: 1 });
-    const bytes = chunks.reduce((n, c) => n + Buffer.from(c.data, 'base64').length, 0);
-    expect(bytes / 2 / 22050).toBeGreaterThan(1);
-    expect(msgs.at(-1)!.type).toBe('audio_end');
-    expect(msgs.some((m) => m.type === 'assistant_end')).toBe(true);
-    ws.close();
-  });
-
-  it('sends no audio to a text session', async () => {
-    const ws = await WsClient.connect(engine.wsUrl);
-    llm.enqueue(sseText(['Just text.']));
-    const msgs = await ws.turn('hi');
-    await new Promise((r) => setTimeout(r, 300));
-    expect(ws.messages.filter((m) => m.type === 'audio' || m.type === 'audio_end')).toEqual([]);
-    expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: 'Just text.' });
-    ws.close();
-  });
-});
 
 describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   const llm = new FakeLlm();
@@ -136,7 +66,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
       .map((r) => JSON.parse(r.body).input as string);
 
   it('never synthesises tool markup or reasoning: each synthesis gets a clean sentence', async () => {
-    const ws = await voiceSession(engine);
+    const ws = await voiceSession(engine.wsUrl);
     const xml =
       '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>';
     llm.enqueue(
@@ -155,7 +85,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   });
 
   it('sends raw binary audio frames when the session asks for them', async () => {
-    const ws = await voiceSession(engine, { audio: 'binary' });
+    const ws = await voiceSession(engine.wsUrl, { audio: 'binary' });
     const frames: Buffer[] = [];
     ws.socket.on('message', (data, isBinary) => isBinary && frames.push(data as Buffer));
     llm.enqueue(sseText(['Hello.']));
@@ -168,7 +98,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
 
   it('barge-in: interrupt stops audio within one chunk and history keeps only what was heard', async () => {
     secondsFor = (input) => (input.startsWith('One') ? 0.2 : 2);
-    const ws = await voiceSession(engine);
+    const ws = await voiceSession(engine.wsUrl);
     llm.enqueue({
       kind: 'sse',
       pieces: sseText(['One. ', 'Two is long. ', 'Three is long too.']).pieces,
@@ -199,7 +129,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   });
 
   it('transcribes an utterance sent as binary and base64 frames, then answers it', async () => {
-    const ws = await voiceSession(engine);
+    const ws = await voiceSession(engine.wsUrl);
     llm.enqueue(sseText(['Sunny.']));
     ws.socket.send(Buffer.alloc(6400, 1), { binary: true });
     ws.send({ type: 'audio', data: Buffer.alloc(3200, 2).toString('base64') });
@@ -220,7 +150,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   });
 
   it('names each speech failure with its error code, and the session lives on', async () => {
-    const ws = await voiceSession(engine);
+    const ws = await voiceSession(engine.wsUrl);
     const utterance = async () => {
       ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
       const from = ws.messages.length;
@@ -287,7 +217,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   it('barge-in by voice: audio from the user cancels the agent speaking', async () => {
     // Long enough that no sentence is heard whole before the barge-in, even on a busy machine.
     secondsFor = () => 30;
-    const ws = await voiceSession(engine);
+    const ws = await voiceSession(engine.wsUrl);
     llm.enqueue(sseText(['A long sentence here. ', 'And another one.']));
     const from = ws.messages.length;
     ws.send({ type: 'user_text', text: 'talk' });
@@ -305,7 +235,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
 
   it('barge-in before the text has ended: the text ends as shown, then comes what was heard', async () => {
     secondsFor = () => 30;
-    const ws = await voiceSession(engine);
+    const ws = await voiceSession(engine.wsUrl);
     let finish!: () => void;
     const gate = new Promise<void>((resolve) => (finish = resolve));
     llm.enqueue({ ...sseText(['A long sentence here. ', 'And another one.']), gate });

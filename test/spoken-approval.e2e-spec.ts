@@ -4,7 +4,7 @@ import { RecordingServer } from './support/recording-server.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { xmlCall } from './support/turn-harness.js';
 import { synthesised, until } from './support/waiting.js';
-import { WsClient } from './support/ws-client.js';
+import { voiceSession, WsClient } from './support/ws-client.js';
 
 /** A plain yes or no, said or typed while a call awaits approval, answers it (TOOL_CONFIRM_YES/NO). */
 describe('approvals answered by voice or text', () => {
@@ -156,9 +156,7 @@ describe('approvals answered by voice or text', () => {
 
   it('asks the question of confirm_prompt aloud in a voice session, after the text so far', async () => {
     await start();
-    const ws = await WsClient.connect(engine.wsUrl);
-    ws.send({ type: 'session.update', modality: 'voice' });
-    await ws.waitFor((m) => m.type === 'session.updated');
+    const ws = await voiceSession(engine.wsUrl);
     llm.enqueue(
       sseText(['I will delete it. ', xmlCall('delete_item', { id: '5' })]),
       sseText(['Done.']),

@@ -62,3 +62,14 @@ export class WsClient {
     this.socket.close();
   }
 }
+
+/** A client whose session was switched to voice (`session.update` with `settings`), as the engine confirmed. */
+export async function voiceSession(
+  wsUrl: string,
+  settings: Record<string, unknown> = {},
+): Promise<WsClient> {
+  const ws = await WsClient.connect(wsUrl);
+  ws.send({ type: 'session.update', modality: 'voice', ...settings });
+  await ws.waitFor((m) => m.type === 'session.updated');
+  return ws;
+}
