@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { runBuiltEngine as run } from './support/built-engine.js';
 import { writeToolsFile } from './support/tools-file.js';
 
@@ -60,5 +63,35 @@ describe('node dist/main.js', () => {
     } finally {
       result.stop();
     }
+  });
+
+  /** The libraries a started engine loaded, by package name. */
+  const loadedBy = async (env: Record<string, string>): Promise<string[]> => {
+    const file = join(mkdtempSync(join(tmpdir(), 'loaded-')), 'modules.txt');
+    const hook = resolve('test/support/loaded-modules.mjs');
+    const result = await run(
+      {
+        PORT: '0',
+        LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+        LLM_MODEL: 'm',
+        NODE_OPTIONS: `--import=${hook}`,
+        LOADED_MODULES_FILE: file,
+        ...env,
+      },
+      true,
+    );
+    result.stop();
+    await result.exited;
+    const urls = readFileSync(file, 'utf8').split('\n');
+    return [...new Set(urls.map((u) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)?.[1] ?? ''))];
+  };
+
+  it('loads the MCP SDK and the Redis client only when they are used', async () => {
+    const plain = await loadedBy({});
+    expect(plain).toContain('@nestjs/core'); // the hook sees the engine's libraries
+    expect(plain).not.toContain('@modelcontextprotocol/sdk');
+    expect(plain).not.toContain('@redis/client');
+    // With a Redis session store (unreachable here: start-up goes on, the client retries).
+    expect(await loadedBy({ SESSION_STORE_URL: 'redis://127.0.0.1:9' })).toContain('@redis/client');
   });
 });

@@ -1,6 +1,5 @@
 import { Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { sessionsConfig, type SessionsConfig } from '../config/app.config.js';
-import { RedisSessionStore } from './redis-session-store.js';
 import { MemorySessionStore, SessionStore } from './session-store.js';
 
 /** Closes the store when the engine stops (after the gateway's last saves). */
@@ -20,6 +19,8 @@ class SessionStoreCloser implements OnApplicationShutdown {
       inject: [sessionsConfig.KEY],
       useFactory: async (config: SessionsConfig): Promise<SessionStore> => {
         if (!config.storeUrl) return new MemorySessionStore();
+        // Loaded only for Redis: an engine keeping sessions in memory does not carry the client.
+        const { RedisSessionStore } = await import('./redis-session-store.js');
         const logger = new Logger('SessionStore');
         let lastLog = 0;
         const store = new RedisSessionStore(config.storeUrl, (error) => {

@@ -1,16 +1,20 @@
 /** Connections to MCP servers (Streamable HTTP, or HTTP+SSE), shared by the calls that reach the same one. */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import {
-  StreamableHTTPClientTransport,
-  StreamableHTTPError,
-} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LRUCache } from 'lru-cache';
 import { traceparent } from '../../common/trace-context.js';
 import { oauth2Identity, type OAuth2Config, type OAuth2Tokens } from '../oauth2.js';
 import { boundedFetch, withBearer } from './mcp-fetch.js';
 import type { McpCallResult } from './mcp-result.js';
+import {
+  CONNECTION_CLOSED,
+  isMcpError,
+  isStreamableHttpError,
+  loadedMcpSdk,
+  mcpSdk,
+  type McpSdk,
+} from './mcp-sdk.js';
+
+export { CONNECTION_CLOSED } from './mcp-sdk.js';
 
 /** Where an MCP tool's calls go: its server's URL and the headers sent with each request. */
 export interface McpTarget {
@@ -41,9 +45,6 @@ export interface McpLimits {
   traceId?: string;
 }
 
-/** JSON-RPC code of a request failed by its connection closing (or cancelled). */
-export const CONNECTION_CLOSED: number = ErrorCode.ConnectionClosed;
-
 /** Connections kept open at most (different servers, or different headers such as a user's token). */
 export const MAX_MCP_CONNECTIONS = 100;
 const MAX_LISTED_TOOLS = 10_000;
@@ -54,7 +55,7 @@ const MAX_LISTED_TOOLS = 10_000;
  * refused the connection.
  */
 function notTaken(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError) return error.code === 404;
+  if (isStreamableHttpError(error)) return error.code === 404;
   // The older transport says it in its message (its POSTs, or the session it closed for them).
   if (error instanceof Error && /POSTing to endpoint \(HTTP 404\)/.test(error.message)) return true;
   const cause = (error as { cause?: { code?: string } }).cause;
@@ -218,15 +219,18 @@ export class McpClients {
       fetch:
         target.oauth2 && tokens ? withBearer(bounded, tokens, target.oauth2, timeoutMs) : bounded,
     };
-    const client = this.client(target);
+    const sdk = await mcpSdk();
+    const client = this.client(sdk, target);
     try {
-      await client.connect(new StreamableHTTPClientTransport(url, options), { timeout: timeoutMs });
+      await client.connect(new sdk.StreamableHTTPClientTransport(url, options), {
+        timeout: timeoutMs,
+      });
       return client;
     } catch (error) {
-      if (!(error instanceof StreamableHTTPError) || !legacyRefusal(error.code)) throw error;
+      if (!isStreamableHttpError(error) || !legacyRefusal(error.code)) throw error;
     }
-    const legacy = this.client(target);
-    const transport = new SSEClientTransport(url, options);
+    const legacy = this.client(sdk, target);
+    const transport = new sdk.SSEClientTransport(url, options);
     // The event stream is the whole session: once it fails (the server went away, an event over
     // the size limit), its calls get no answer. Closing fails them now, and the pool opens anew.
     transport.onerror = (error) => {
@@ -237,10 +241,10 @@ export class McpClients {
     return legacy;
   }
 
-  private client(target: McpTarget): Client {
+  private client(sdk: McpSdk, target: McpTarget): Client {
     // The SDK follows a server's list_changed notifications only if it declares them; several
     // within its debounce (300 ms) are one.
-    return new Client(
+    return new sdk.Client(
       { name: this.clientName, version: '1' },
       {
         listChanged: {
@@ -275,8 +279,8 @@ async function whileRunning<T>(
 
 /** A request failed by its connection closing says why the connection ended, when that is known. */
 function lostBecause(error: unknown, failure: string | undefined): unknown {
-  const closed = error instanceof McpError && error.code === CONNECTION_CLOSED;
-  return closed && failure ? new McpError(CONNECTION_CLOSED, failure) : error;
+  const closed = isMcpError(error) && error.code === CONNECTION_CLOSED;
+  return closed && failure ? new (loadedMcpSdk()!.McpError)(CONNECTION_CLOSED, failure) : error;
 }
 
 /** How a server of the older HTTP+SSE transport answers a POST to its stream's URL. */
@@ -289,5 +293,5 @@ function legacyRefusal(status: number | undefined): boolean {
  * fine. Not a connection that closed under the request.
  */
 function isServerAnswer(error: unknown): boolean {
-  return error instanceof McpError && error.code !== CONNECTION_CLOSED;
+  return isMcpError(error) && error.code !== CONNECTION_CLOSED;
 }

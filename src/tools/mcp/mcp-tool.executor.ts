@@ -10,7 +10,6 @@ import { ToolExecutor, type ToolInvocation, type ToolOutcome } from '../tool-exe
 import { maskSecrets } from '../tool-secrets.js';
 import { parametersProblem } from '../tool-validation.js';
 import { OAuth2Tokens } from '../oauth2.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Subject } from 'rxjs';
 import {
   CONNECTION_CLOSED,
@@ -20,6 +19,7 @@ import {
   type McpTarget,
 } from './mcp-clients.js';
 import { TOO_LARGE } from './mcp-fetch.js';
+import { isStreamableHttpError } from './mcp-sdk.js';
 import { needsListing } from './mcp-definition.js';
 import { mcpResultText } from './mcp-result.js';
 
@@ -201,7 +201,7 @@ function timedOut(error: unknown): boolean {
 function serverDown(error: unknown): boolean {
   if (timedOut(error) || (error as { cause?: { code?: string } }).cause?.code) return true;
   if ((error as { code?: unknown }).code === CONNECTION_CLOSED) return true;
-  return error instanceof StreamableHTTPError && (error.code ?? 0) >= 500;
+  return isStreamableHttpError(error) && (error.code ?? 0) >= 500;
 }
 
 function describeFailure(error: unknown, timeoutSecs: number): string {
@@ -216,7 +216,7 @@ function describeFailure(error: unknown, timeoutSecs: number): string {
   if (err.cause?.code) return `cannot reach the MCP server (${err.cause.code})`;
   const cause = (err.cause as { message?: string } | undefined)?.message;
   if (err.message === 'fetch failed' && cause) return `cannot reach the MCP server (${cause})`;
-  if (error instanceof StreamableHTTPError) {
+  if (isStreamableHttpError(error)) {
     // The SDK's text is "Error POSTing to endpoint: <body>"; the status says more.
     const body = (err.message ?? '').replace(/^.*?endpoint(?: \(HTTP \d+\))?:\s*/s, '').trim();
     return `the MCP server answered HTTP ${String(err.code)}${body ? `: ${body}` : ''}`;

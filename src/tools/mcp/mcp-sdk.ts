@@ -1,0 +1,63 @@
+/**
+ * The MCP SDK's client side, loaded with the first connection to an MCP server: an engine
+ * without MCP tools does not carry it (about 7 MB of heap and 25 MB of memory per process, most
+ * of it the SDK's schemas).
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import type {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { McpError } from '@modelcontextprotocol/sdk/types.js';
+
+export interface McpSdk {
+  Client: typeof Client;
+  SSEClientTransport: typeof SSEClientTransport;
+  StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
+  StreamableHTTPError: typeof StreamableHTTPError;
+  McpError: typeof McpError;
+}
+
+/** JSON-RPC code of a request failed by its connection closing (the SDK's ErrorCode.ConnectionClosed). */
+export const CONNECTION_CLOSED = -32000;
+
+let loaded: McpSdk | undefined;
+let loading: Promise<McpSdk> | undefined;
+
+/** The SDK, loaded once. */
+export function mcpSdk(): Promise<McpSdk> {
+  loading ??= load().then((sdk) => (loaded = sdk));
+  return loading;
+}
+
+// One module after the other: they share dependencies, and Jest's ESM loader fails to link a
+// module that two concurrent imports reach ("request for … is not in cache").
+async function load(): Promise<McpSdk> {
+  const types = await import('@modelcontextprotocol/sdk/types.js');
+  const client = await import('@modelcontextprotocol/sdk/client/index.js');
+  const http = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const sse = await import('@modelcontextprotocol/sdk/client/sse.js');
+  return {
+    Client: client.Client,
+    SSEClientTransport: sse.SSEClientTransport,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    StreamableHTTPError: http.StreamableHTTPError,
+    McpError: types.McpError,
+  };
+}
+
+/** The SDK if a connection has loaded it (its errors exist only then). */
+export function loadedMcpSdk(): McpSdk | undefined {
+  return loaded;
+}
+
+/** An HTTP status the Streamable HTTP transport failed with. */
+export function isStreamableHttpError(error: unknown): error is StreamableHTTPError {
+  return loaded !== undefined && error instanceof loaded.StreamableHTTPError;
+}
+
+/** A JSON-RPC error of the SDK (one the server answered, or the client's own). */
+export function isMcpError(error: unknown): error is McpError {
+  return loaded !== undefined && error instanceof loaded.McpError;
+}
