@@ -86,12 +86,30 @@ describe('node dist/main.js', () => {
     return [...new Set(urls.map((u) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)?.[1] ?? ''))];
   };
 
-  it('loads the MCP SDK and the Redis client only when they are used', async () => {
+  it('loads the MCP SDK, the OpenAPI readers and the Redis client only when they are used', async () => {
     const plain = await loadedBy({});
     expect(plain).toContain('@nestjs/core'); // the hook sees the engine's libraries
-    expect(plain).not.toContain('@modelcontextprotocol/sdk');
-    expect(plain).not.toContain('@redis/client');
-    // With a Redis session store (unreachable here: start-up goes on, the client retries).
-    expect(await loadedBy({ SESSION_STORE_URL: 'redis://127.0.0.1:9' })).toContain('@redis/client');
+    for (const library of [
+      '@modelcontextprotocol/sdk',
+      '@apidevtools/json-schema-ref-parser',
+      'yaml',
+      '@redis/client',
+    ])
+      expect(plain).not.toContain(library);
+    // With a Redis session store (unreachable here: start-up goes on, the client retries), and
+    // an OpenAPI tool.
+    const used = await loadedBy({
+      SESSION_STORE_URL: 'redis://127.0.0.1:9',
+      LLM_TOOLS_FILE: writeToolsFile([
+        {
+          type: 'openapi',
+          spec: resolve('test/fixtures/openapi/orders.yaml'),
+          operation: 'getOrder',
+          base_url: 'http://127.0.0.1:9',
+        },
+      ]),
+    });
+    for (const library of ['@apidevtools/json-schema-ref-parser', 'yaml', '@redis/client'])
+      expect(used).toContain(library);
   });
 });

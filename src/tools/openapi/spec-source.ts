@@ -1,11 +1,20 @@
 /** Where an OpenAPI tool's document comes from: a file on the engine's disk, or an http(s) URL. */
-import { dereference } from '@apidevtools/json-schema-ref-parser';
 import axios from 'axios';
+import type { dereference as Dereference } from '@apidevtools/json-schema-ref-parser';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import type { parse as ParseYaml } from 'yaml';
 import { offLinkLocal } from '../address-guard.js';
 import type { OpenApiSpec } from './openapi-operation.js';
+
+/** The libraries that read documents, loaded with the first OpenAPI tool (one after the other). */
+let readers: Promise<{ dereference: typeof Dereference; parseYaml: typeof ParseYaml }> | undefined;
+const documentReaders = () =>
+  (readers ??= (async () => {
+    const { dereference } = await import('@apidevtools/json-schema-ref-parser');
+    const { parse } = await import('yaml');
+    return { dereference, parseYaml: parse };
+  })());
 
 /** The largest document read from a URL. */
 const MAX_SPEC_BYTES = 16 * 1024 * 1024;
@@ -28,6 +37,7 @@ export async function readSpec(
   location: string,
   timeoutMs: number,
 ): Promise<{ document: OpenApiSpec; version?: SpecVersion }> {
+  const { dereference, parseYaml } = await documentReaders();
   const options = { dereference: { circular: 'ignore' as const } };
   if (!isSpecUrl(location))
     return {
