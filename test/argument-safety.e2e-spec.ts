@@ -1,5 +1,5 @@
-import { sseText } from './support/fake-llm.js';
-import { useTurnHarness } from './support/turn-harness.js';
+import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { useTurnHarness, xmlCall } from './support/turn-harness.js';
 
 const REFUSED = 'is not allowed (it would change object prototypes in a JavaScript backend)';
 
@@ -31,5 +31,35 @@ describe('arguments that would pollute prototypes (model steered by what it read
       `Error: tool request failed: invalid arguments: ${path} ${REFUSED}`,
     );
     expect(msgs.at(-1)).toMatchObject({ type: 'assistant_end', text: 'Sorry.' });
+  });
+});
+
+/** An id longer than a JavaScript number holds (2^53), declared as a string. */
+const LONG_ID = '12345678901234567890123';
+
+describe('a long id declared as a string', () => {
+  const h = useTurnHarness();
+
+  it.each([
+    ['a Qwen3-Coder XML value', () => sseText([xmlCall('get_weather', { city: LONG_ID })])],
+    [
+      'a Hermes block',
+      () =>
+        sseText([
+          `<tool_call>{"name": "get_weather", "arguments": {"city": "${LONG_ID}"}}</tool_call>`,
+        ]),
+    ],
+    [
+      'structured tool_calls',
+      () =>
+        sseStructuredCalls([{ id: 'call_1', name: 'get_weather', arguments: { city: LONG_ID } }]),
+    ],
+  ])('reaches the tool digit for digit, written as %s', async (_, script) => {
+    h.llm.enqueue(script(), sseText(['Done.']));
+    await h.ws.turn('Look it up.');
+    expect(h.tools.requests.map((r) => r.path)).toEqual([`/${LONG_ID}`]);
+    expect(h.llm.requests[1]!.body.messages.at(-2).tool_calls[0].function.arguments).toBe(
+      JSON.stringify({ city: LONG_ID }),
+    );
   });
 });
