@@ -27,6 +27,37 @@ describe('argumentProblem', () => {
     );
   });
 
+  it('refuses an integer past 2^53, which has lost its last digits, where the schema wants an integer', () => {
+    const ids = {
+      type: 'object',
+      properties: {
+        order_id: { type: 'integer' },
+        maybe: { type: ['integer', 'null'] },
+        lines: { type: 'array', items: { type: 'object', properties: { sku: { type: 'int64' } } } },
+        weight: { type: 'number' },
+      },
+    };
+    const tooLong =
+      'must be at most 9007199254740991 in size: a longer integer loses its last digits here (the tool should declare this parameter a string)';
+    expect(argumentProblem(ids, JSON.parse('{"order_id": 12345678901234567890}'))).toBe(
+      `invalid arguments: arguments/order_id ${tooLong}`,
+    );
+    // Written as text, the value is made a number by the coercion first: refused the same way.
+    expect(argumentProblem(ids, { order_id: '12345678901234567890' })).toBe(
+      `invalid arguments: arguments/order_id ${tooLong}`,
+    );
+    expect(argumentProblem(ids, { maybe: 2 ** 60 })).toBe(
+      `invalid arguments: arguments/maybe ${tooLong}`,
+    );
+    expect(argumentProblem(ids, { lines: [{ sku: 1 }, { sku: 2 ** 54 }] })).toBe(
+      `invalid arguments: arguments/lines/1/sku ${tooLong}`,
+    );
+    // Exact integers pass; so does a large number where the schema wants a number.
+    expect(
+      argumentProblem(ids, { order_id: Number.MAX_SAFE_INTEGER, weight: 1e22 }),
+    ).toBeUndefined();
+  });
+
   it('refuses keys that would pollute prototypes in a JavaScript backend, at any depth', () => {
     const proto: Record<string, unknown> = { city: 'Rome' };
     Object.defineProperty(proto, '__proto__', { value: { admin: true }, enumerable: true });

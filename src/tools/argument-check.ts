@@ -11,13 +11,53 @@ const ajv = new Ajv({
   validateFormats: false,
   validateSchema: false,
 });
+/**
+ * An integer beyond 2^53 has already lost its last digits (JSON.parse and Number make it a
+ * JavaScript number): a tool given one would look up, or change, another record than the one the
+ * model named. Added beside every `"type": "integer"` (see withSafeIntegers).
+ */
+ajv.addKeyword({
+  keyword: 'x-exact-integer',
+  type: 'number',
+  schemaType: 'boolean',
+  errors: true,
+  validate: function exact(this: unknown, _schema: boolean, data: number): boolean {
+    if (Number.isSafeInteger(data) || !Number.isInteger(data)) return true;
+    (exact as { errors?: object[] }).errors = [
+      {
+        keyword: 'x-exact-integer',
+        message: `must be at most ${Number.MAX_SAFE_INTEGER} in size: a longer integer loses its last digits here (the tool should declare this parameter a string)`,
+        params: {},
+      },
+    ];
+    return false;
+  },
+});
+
+/** `schema` with the exactness check beside each integer type, at any depth. */
+function withSafeIntegers(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withSafeIntegers);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy = Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === 'enum' || key === 'const' || key === 'default' || key === 'examples'
+        ? value
+        : withSafeIntegers(value),
+    ]),
+  );
+  const type = (schema as { type?: unknown }).type;
+  const integer = type === 'integer' || (Array.isArray(type) && type.includes('integer'));
+  return integer ? { ...copy, 'x-exact-integer': true } : copy;
+}
+
 /** One compiled check per parameters schema; null when the schema cannot be compiled (not checked). */
 const compiled = new WeakMap<JsonSchema, ValidateFunction | null>();
 
 function validatorOf(parameters: JsonSchema): ValidateFunction | null {
   let validate = compiled.get(parameters);
   if (validate === undefined) {
-    const schema = withJsonTypes(parameters, []) as object;
+    const schema = withSafeIntegers(withJsonTypes(parameters, [])) as object;
     try {
       validate = ajv.compile(schema);
     } catch {
