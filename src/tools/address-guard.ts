@@ -19,9 +19,17 @@ function rangeOf(address: string): string | undefined {
   return ip.range();
 }
 
-export function guardedLookup(allowed: (address: string) => boolean): LookupFunction {
+/**
+ * A `lookup` for Node's requests that resolves every address of a name (`resolve`: the system's
+ * resolver) and refuses the name when any of them is one `allowed` refuses; the connection then
+ * goes to an address that was checked, never to a second lookup's answer.
+ */
+export function guardedLookup(
+  allowed: (address: string) => boolean,
+  resolve: typeof dnsLookup = dnsLookup,
+): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
       const list = addresses as { address: string; family: number }[];
       const blocked = list.find((a) => !allowed(a.address));
