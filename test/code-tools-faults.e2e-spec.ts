@@ -1,0 +1,75 @@
+import type { Script } from './support/fake-llm.js';
+import { sseText } from './support/fake-llm.js';
+import { useEngineRig } from './support/turn-harness.js';
+import { writeToolsFile } from './support/tools-file.js';
+import { WsClient } from './support/ws-client.js';
+
+const REMEMBER = `def remember(key: str, value: str) -> str:
+    """Keeps a value in the session state."""
+    context.state[key] = value
+    return "kept"
+`;
+
+const BROKEN_CALLBACK = `def before_model_callback(callback_context, llm_request) -> None:
+    llm_request.config.hide_tool("remember")
+    raise ValueError("the CRM is down")
+`;
+
+/** A streamed structured call whose arguments are not JSON at all (nothing can mend them). */
+function callWithRawArguments(name: string, raw: string): Script {
+  const chunk = (delta: object, finish: string | null = null) =>
+    `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  return {
+    kind: 'sse',
+    pieces: [
+      chunk({ role: 'assistant', content: null }),
+      chunk({
+        tool_calls: [
+          { index: 0, id: 'call_raw', type: 'function', function: { name, arguments: raw } },
+        ],
+      }),
+      chunk({}, 'tool_calls'),
+      'data: [DONE]\n\n',
+    ],
+  };
+}
+
+/** Code tools when what comes to them, or what runs before the model, goes wrong. */
+describe('code tools: faults', () => {
+  const rig = useEngineRig(() => ({
+    LLM_MODEL: 'm',
+    LLM_TOOLS_FILE: writeToolsFile([
+      { type: 'python', code: REMEMBER },
+      { type: 'callback', code: BROKEN_CALLBACK },
+    ]),
+    CODE_TOOLS_WORKERS: '1',
+  }));
+  beforeEach(() => rig.llm.reset());
+
+  it('a before_model_callback that raises hides no tool, and the turn goes on', async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    rig.llm.enqueue(sseText(['Hello.']));
+    const msgs = await ws.turn('hi', 15_000);
+    expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: 'Hello.' });
+    // It had hidden `remember` before it raised: that is not applied either.
+    expect(rig.llm.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual(['remember']);
+    ws.close();
+  });
+
+  it('tells the model when a code tool is called with arguments that are not a JSON object', async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    rig.llm.enqueue(callWithRawArguments('remember', 'key=city value=Oslo'), sseText(['Sorry.']));
+    const msgs = await ws.turn('remember Oslo', 15_000);
+    expect(msgs.find((m) => m.type === 'tool_result')).toMatchObject({
+      name: 'remember',
+      ok: false,
+    });
+    const toolMessage = rig.llm.requests[1]!.body.messages.at(-1);
+    expect(toolMessage).toMatchObject({
+      role: 'tool',
+      tool_call_id: 'call_raw',
+      content: 'Error: TypeError: arguments are not a JSON object: key=city value=Oslo',
+    });
+    ws.close();
+  });
+});
