@@ -36,4 +36,23 @@ describe('content given as a list of parts (Mistral API, Magistral)', () => {
     });
     expect(reply.filter((e) => e.type === 'text')).toEqual([{ type: 'text', text: 'Hi!' }]);
   });
+
+  it('reads untyped text parts, shows no other kind of part, and passes over what is not a part', () => {
+    expect(
+      read([
+        delta([
+          null,
+          'stray',
+          { text: 'Plain ' },
+          { type: 'image_url', image_url: { url: 'data:,' } },
+          { type: 'text', text: 'words.' },
+          {
+            type: 'thinking',
+            thinking: [{ type: 'text', text: 'Quiet ' }, null, { text: 'thought.' }],
+          },
+          { type: 'text', text: 42 },
+        ]),
+      ]),
+    ).toEqual({ text: 'Plain words.', reasoning: 'Quiet thought.' });
+  });
 });
