@@ -3,10 +3,14 @@ import { HTTP_TOKEN, type Tool, type ToolDefinitionInput } from './tool-definiti
 import { oauth2Config, type OAuth2Config } from './oauth2.js';
 import { resolveSecrets } from './tool-secrets.js';
 
+/** The scheme and authority of a url template (`https://${session.host}:8443`), '' if it has none. */
+export function originOf(url: string | undefined): string {
+  return /^[^:]+:\/\/[^/?#]*/.exec(url ?? '')?.[0] ?? '';
+}
+
 /** `url`'s host has an `{argument}` placeholder or a `${session.NAME}` variable: the caller chooses it. */
 function hostVaries(url: string | undefined): boolean {
-  const origin = /^[^:]+:\/\/[^/?#]*/.exec(url ?? '')?.[0] ?? '';
-  return /(^|[^$])\{[^}]*\}|\$\{session\./.test(origin);
+  return /(^|[^$])\{[^}]*\}|\$\{session\./.test(originOf(url));
 }
 
 /**

@@ -256,18 +256,19 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
 
   /**
    * With `deferUnreachable` (a set another process accepted), a server or document that this
-   * process cannot reach now leaves its tools pending rather than the processes' sets apart.
-   * With `replacing`, nothing is installed when that set is no longer the one in use.
+   * process cannot reach now leaves its tools pending rather than the processes' sets apart;
+   * `reloading`: see ToolLoader.validate. With `replacing`, nothing is installed when that set is
+   * no longer the one in use.
    */
   private async install(
     definitions: unknown,
     source: string,
     opts: ValidateOptions & { replacing?: ToolSnapshot } = {},
   ): Promise<ToolSnapshot> {
-    const { deferUnreachable, reloading } = opts;
-    const tools = await this.loader.validate(definitions, source, { deferUnreachable, reloading });
+    const { replacing, ...validation } = opts;
+    const tools = await this.loader.validate(definitions, source, validation);
     // Read again to replace a set that another install has replaced meanwhile: that one stays.
-    if (opts.replacing && this.current !== opts.replacing) return this.active();
+    if (replacing && this.current !== replacing) return this.active();
     this.current = snapshotOf('request', tools);
     this.tryPendingLater();
     this.logger.log(

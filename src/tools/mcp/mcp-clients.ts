@@ -14,8 +14,6 @@ import {
   type McpSdk,
 } from './mcp-sdk.js';
 
-export { CONNECTION_CLOSED } from './mcp-sdk.js';
-
 /** Where an MCP tool's calls go: its server's URL and the headers sent with each request. */
 export interface McpTarget {
   url: string;

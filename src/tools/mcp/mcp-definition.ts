@@ -1,7 +1,7 @@
 /** MCP tool definitions (`"type": "mcp"`) as the tools file gives them. Pure: no Nest import. */
 import { MCP_SCHEMA } from '../definition-schema.js';
 import { ToolDefinitionError, where } from '../definition-error.js';
-import { optionalFields, targetAuth } from '../definition-fields.js';
+import { optionalFields, originOf, targetAuth } from '../definition-fields.js';
 import { DEFAULT_PARAMETERS, type Tool, type ToolDefinitionInput } from '../tool-definition.js';
 
 const MCP_FIELDS = new Set(Object.keys(MCP_SCHEMA.properties));
@@ -46,7 +46,7 @@ export function mcpTool(
     );
   const { secrets, oauth2 } = targetAuth(def, at, env);
   // Requests to MCP servers do not go through the HTTP tools' address guard: the host is the admin's.
-  if (/^[^:]+:\/\/[^/?#]*\$\{session\./.test(def.url!))
+  if (originOf(def.url).includes('${session.'))
     throw new ToolDefinitionError(
       `${at}: field 'url' has a session variable in its host: an MCP tool names its server`,
     );

@@ -11,15 +11,9 @@ import { maskSecrets } from '../tool-secrets.js';
 import { parametersProblem } from '../tool-validation.js';
 import { OAuth2Tokens } from '../oauth2.js';
 import { Subject } from 'rxjs';
-import {
-  CONNECTION_CLOSED,
-  McpClients,
-  targetKey,
-  type McpListedTool,
-  type McpTarget,
-} from './mcp-clients.js';
+import { McpClients, targetKey, type McpListedTool, type McpTarget } from './mcp-clients.js';
 import { TOO_LARGE } from './mcp-fetch.js';
-import { isStreamableHttpError } from './mcp-sdk.js';
+import { CONNECTION_CLOSED, isStreamableHttpError } from './mcp-sdk.js';
 import { needsListing } from './mcp-definition.js';
 import { mcpResultText } from './mcp-result.js';
 
