@@ -1,5 +1,5 @@
 import type { Script } from './support/fake-llm.js';
-import { sseText } from './support/fake-llm.js';
+import { sseChunk, sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
@@ -17,18 +17,13 @@ const BROKEN_CALLBACK = `def before_model_callback(callback_context, llm_request
 
 /** A streamed structured call whose arguments are not JSON at all (nothing can mend them). */
 function callWithRawArguments(name: string, raw: string): Script {
-  const chunk = (delta: object, finish: string | null = null) =>
-    `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const call = { index: 0, id: 'call_raw', type: 'function', function: { name, arguments: raw } };
   return {
     kind: 'sse',
     pieces: [
-      chunk({ role: 'assistant', content: null }),
-      chunk({
-        tool_calls: [
-          { index: 0, id: 'call_raw', type: 'function', function: { name, arguments: raw } },
-        ],
-      }),
-      chunk({}, 'tool_calls'),
+      sseChunk({ role: 'assistant', content: null }),
+      sseChunk({ tool_calls: [call] }),
+      sseChunk({}, 'tool_calls'),
       'data: [DONE]\n\n',
     ],
   };
