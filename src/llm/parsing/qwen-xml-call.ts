@@ -38,6 +38,9 @@ const DRIFTED_CLOSERS = [END_FN, END_INVOCATION];
  */
 export const TRAILING_LOOKAHEAD = 200;
 
+/** How many undeclared parameters in a row are read ahead to believe the first (`closesCleanly`). */
+const MAX_UNDECLARED_AHEAD = 8;
+
 /**
  * Parses one Qwen3-Coder XML call from `s`, which starts at `<function=`. Structural
  * delimiters are told apart from literal tag text inside values (vLLM current policy):
@@ -168,14 +171,16 @@ class XmlCallParser extends XmlScanner {
     if (this.seen.has(pname)) return false;
     if (this.props && Object.hasOwn(this.props, pname)) return true;
     if (!NAME_OK.test(pname)) return false;
-    return !this.props || (afterClose && this.closesCleanly(gt + 1));
+    return !this.props || (afterClose && this.closesCleanly(gt + 1, new Set([pname])));
   }
 
   /**
    * An undeclared parameter is believed only when it looks well formed: its first
-   * `</parameter>` is followed by a declared parameter, the end of the function, or the end.
+   * `</parameter>` is followed by a declared parameter, the end of the function, the end, or
+   * another undeclared parameter (not one of `chain`, the undeclared ones already read ahead)
+   * that is itself well formed.
    */
-  private closesCleanly(from: number): boolean {
+  private closesCleanly(from: number, chain: Set<string>): boolean {
     const { s } = this;
     const c = s.indexOf(END_PARAM, from);
     if (c === -1) return this.atEnd(true);
@@ -187,7 +192,10 @@ class XmlCallParser extends XmlScanner {
       const gt = s.indexOf('>', q + PARAM.length);
       if (gt === -1) return this.atEnd(false);
       const next = tagName(s.slice(q + PARAM.length, gt));
-      return this.props !== undefined && Object.hasOwn(this.props, next) && !this.seen.has(next);
+      if (this.seen.has(next) || chain.has(next)) return false;
+      if (this.props !== undefined && Object.hasOwn(this.props, next)) return true;
+      if (!NAME_OK.test(next) || chain.size >= MAX_UNDECLARED_AHEAD) return false;
+      return this.closesCleanly(gt + 1, chain.add(next));
     }
     if (this.partialTag(q, [PARAM, END_FN, END_CALL])) throw INCOMPLETE;
     return false;
