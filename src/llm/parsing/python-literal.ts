@@ -38,6 +38,25 @@ export function parsePythonicCalls(
 
 class Fail extends Error {}
 
+const SIMPLE_ESCAPES: Record<string, string> = {
+  '\n': '', // a backslash at the end of a line continues the string
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+};
+Object.setPrototypeOf(SIMPLE_ESCAPES, null);
+
+/** Hex digits each hex escape takes (`\x41`, `\u00e9`, `\U0001F600`). */
+const HEX_ESCAPE_DIGITS: Record<string, number> = { x: 2, u: 4, U: 8 };
+Object.setPrototypeOf(HEX_ESCAPE_DIGITS, null);
+
 class Reader {
   private i = 0;
   constructor(private readonly s: string) {}
@@ -147,25 +166,31 @@ class Reader {
         out += c;
         continue;
       }
-      const e = this.s[this.i++];
-      const simple: Record<string, string> = {
-        n: '\n',
-        t: '\t',
-        r: '\r',
-        '\\': '\\',
-        "'": "'",
-        '"': '"',
-        '0': '\0',
-        b: '\b',
-        f: '\f',
-      };
-      if (e !== undefined && e in simple) out += simple[e];
-      else if (e === 'u' || e === 'x') {
-        const len = e === 'u' ? 4 : 2;
-        out += String.fromCharCode(parseInt(this.s.slice(this.i, this.i + len), 16));
-        this.i += len;
-      } else out += `\\${e ?? ''}`;
+      out += this.escape();
     }
     throw new Fail();
+  }
+
+  /** The escape sequence after a backslash, as Python reads it in a string literal. */
+  private escape(): string {
+    const e = this.s[this.i++] ?? '';
+    const simple = SIMPLE_ESCAPES[e];
+    if (simple !== undefined) return simple;
+    const hex = HEX_ESCAPE_DIGITS[e];
+    if (hex !== undefined) {
+      const digits = this.s.slice(this.i, this.i + hex);
+      if (!new RegExp(`^[0-9a-fA-F]{${hex}}$`).test(digits)) throw new Fail();
+      const code = parseInt(digits, 16);
+      if (code > 0x10ffff) throw new Fail();
+      this.i += hex;
+      return String.fromCodePoint(code);
+    }
+    const octal = /^[0-7]{1,3}/.exec(this.s.slice(this.i - 1, this.i + 2));
+    if (octal) {
+      this.i += octal[0].length - 1;
+      return String.fromCharCode(parseInt(octal[0], 8));
+    }
+    // Unknown escapes stay as written, backslash included, as in Python.
+    return `\\${e}`;
   }
 }
