@@ -4,7 +4,7 @@
  */
 
 import { parseJson } from '../llm/parsing/json.js';
-import { HTTP_TOKEN } from '../tools/tool-definition.js';
+import { HTTP_TOKEN, headerValueFault } from '../tools/tool-definition.js';
 
 export class EnvError extends Error {}
 
@@ -125,10 +125,10 @@ export function headerObject(raw: Raw, name: string): Record<string, string> {
       throw new EnvError(`${name} is invalid: ${JSON.stringify(header)} is not a header name`);
     if (CLIENT_HEADERS.has(header.toLowerCase()))
       throw new EnvError(`${name} is invalid: ${header} is set by the engine itself`);
-    if (typeof value !== 'string' || /[\r\n\0]/.test(value))
-      throw new EnvError(
-        `${name} is invalid: the value of ${header} must be a string without line breaks`,
-      );
+    if (typeof value !== 'string')
+      throw new EnvError(`${name} is invalid: the value of ${header} must be a string`);
+    const fault = headerValueFault(value);
+    if (fault) throw new EnvError(`${name} is invalid: the value of ${header} holds ${fault}`);
   }
   return parsed as Record<string, string>;
 }

@@ -179,7 +179,9 @@ describe('parseEnv', () => {
     ],
     ['{"X Key":"secret"}', /LLM_EXTRA_HEADERS is invalid: "X Key" is not a header name/],
     ['{"Content-Length":"5"}', /LLM_EXTRA_HEADERS is invalid: Content-Length is set by the engine/],
-    ['{"X-Key":"sec\\nret"}', /the value of X-Key must be a string without line breaks/],
+    ['{"X-Key":"sec\\nret"}', /the value of X-Key holds a line break/],
+    ['{"X-Key":"s\\u0001"}', /the value of X-Key holds a control character/],
+    ['{"X-Key":"клю́ч"}', /the value of X-Key holds a character beyond Latin-1/],
     ['{"X-Key":7}', /the value of X-Key must be a string/],
   ])('rejects LLM_EXTRA_HEADERS=%s, never showing a value', (value, message) => {
     expect(() => parseEnv({ LLM_EXTRA_HEADERS: value })).toThrow(message);

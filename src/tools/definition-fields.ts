@@ -1,5 +1,10 @@
 import { ToolDefinitionError } from './definition-error.js';
-import { HTTP_TOKEN, type Tool, type ToolDefinitionInput } from './tool-definition.js';
+import {
+  HTTP_TOKEN,
+  headerValueFault,
+  type Tool,
+  type ToolDefinitionInput,
+} from './tool-definition.js';
 import { oauth2Config, type OAuth2Config } from './oauth2.js';
 import { resolveSecrets } from './tool-secrets.js';
 
@@ -24,11 +29,14 @@ function targetSecrets(
   at: string,
   env: Record<string, string | undefined>,
 ): Record<string, string> {
-  for (const header of Object.keys(def.headers ?? {}))
+  for (const [header, value] of Object.entries(def.headers ?? {})) {
     if (!HTTP_TOKEN.test(header))
       throw new ToolDefinitionError(
         `${at}: field 'headers' has an invalid header name ${JSON.stringify(header)}`,
       );
+    const fault = headerValueFault(value);
+    if (fault) throw new ToolDefinitionError(`${at}: field 'headers.${header}' holds ${fault}`);
+  }
   try {
     const fields: Record<string, string> = { url: def.url! };
     for (const [key, value] of Object.entries(def.headers ?? {})) fields[`headers.${key}`] = value;

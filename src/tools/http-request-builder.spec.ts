@@ -82,6 +82,28 @@ describe('headers', () => {
     });
   });
 
+  it.each([
+    ['a\0b', 'a control character'],
+    ['a\x1bb', 'a control character'],
+    ['東京', 'a character beyond Latin-1, which an HTTP header cannot carry'],
+    ['🙂', 'a character beyond Latin-1, which an HTTP header cannot carry'],
+  ])('refuses a value Node would not send: %j', (token, what) => {
+    const result = buildHttpRequest(tool({ url: 'http://h/', headers: { 'X-T': '{token}' } }), {
+      token,
+    });
+    expect(result).toEqual({
+      error: `Error: tool request failed: header 'X-T' value contains ${what}`,
+    });
+  });
+
+  it('sends tabs and Latin-1 letters in a header as they are', () => {
+    const req = built(
+      { url: 'http://h/', headers: { 'X-T': '{token}' } },
+      { token: 'café\tcrème' },
+    );
+    expect(req.headers['X-T']).toBe('café\tcrème');
+  });
+
   it('keeps a Content-Type the tool sets', () => {
     const req = built(
       { url: 'http://h/', headers: { 'content-type': 'application/vnd+json' } },

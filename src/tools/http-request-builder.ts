@@ -1,4 +1,4 @@
-import { HTTP_TOKEN, type Tool } from './tool-definition.js';
+import { HTTP_TOKEN, headerValueFault, type Tool } from './tool-definition.js';
 import { toolErrors } from './tool-errors.js';
 import { SECRET_REFERENCE, VARIABLE_REFERENCE } from './tool-secrets.js';
 
@@ -128,8 +128,8 @@ export function buildHttpRequest(
     const headers: Record<string, string> = {};
     for (const [key, template] of Object.entries(tool.headers)) {
       const value = substitute(template, values, (text) => text);
-      if (/[\r\n]/.test(value)) throw new Refusal(`header '${key}' value contains a line break`);
-      if (/[\0]/.test(value)) throw new Refusal(`header '${key}' value contains a NUL character`);
+      const fault = headerValueFault(value);
+      if (fault) throw new Refusal(`header '${key}' value contains ${fault}`);
       headers[key] = value;
     }
     const rest = Object.fromEntries(Object.entries(args).filter(([key]) => !consumed.has(key)));

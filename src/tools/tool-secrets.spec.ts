@@ -74,6 +74,14 @@ describe('${TOOL_SECRET_*} references in HTTP tools', () => {
     ).toThrow("field 'url' refers to ${TOOL_SECRET_X}, whose value holds a line break");
   });
 
+  it('takes any character in a secret the url holds, only what a header can carry in a header', () => {
+    const env = { TOOL_SECRET_X: 'clé–₂' };
+    expect(resolveSecrets({ url: 'https://h/${TOOL_SECRET_X}' }, env)).toEqual(env);
+    expect(() => resolveSecrets({ 'headers.Key': '${TOOL_SECRET_X}' }, env)).toThrow(
+      "field 'headers.Key' refers to ${TOOL_SECRET_X}, whose value holds a character beyond Latin-1, which an HTTP header cannot carry",
+    );
+  });
+
   it("fills in a code tool's request only the secrets its own source names", () => {
     const code = 'def f(u):\n    return ces_requests.get(u, headers={"X": "${TOOL_SECRET_CRM}"})';
     const available = { env, named: secretsNamedIn(code) };

@@ -6,6 +6,7 @@
  * secret: `GET /api/tools` shows the reference, and a secret's value is masked in what the tool
  * returns (a backend that echoes its request). Pure: no Nest import.
  */
+import { headerValueFault } from './tool-definition.js';
 
 /** A reference, or something that looks like one (`${…}`), in a url or header template. */
 const REFERENCE = /\$\{([^}]*)\}/g;
@@ -42,8 +43,11 @@ export function resolveSecrets(
       const value = env[name];
       if (value === undefined || value === '')
         throw new Error(`field '${field}' refers to ${whole}, which is not set in the environment`);
-      if (/[\r\n\0]/.test(value))
-        throw new Error(`field '${field}' refers to ${whole}, whose value holds a line break`);
+      // In a url it is percent-encoded; in a header it goes as it is.
+      const fault = field.startsWith('headers.')
+        ? headerValueFault(value)
+        : /[\r\n\0]/.test(value) && 'a line break';
+      if (fault) throw new Error(`field '${field}' refers to ${whole}, whose value holds ${fault}`);
       secrets[name] = value;
     }
   }

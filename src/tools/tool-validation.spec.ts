@@ -80,6 +80,14 @@ describe('validateToolDefinitions', () => {
       "tools.json: tool #0 'a': field 'headers' has an invalid header name",
     ],
     [
+      [{ name: 'a', url: 'http://h/', headers: { 'X-City': 'Zürich–Genève' } }],
+      "tools.json: tool #0 'a': field 'headers.X-City' holds a character beyond Latin-1, which an HTTP header cannot carry",
+    ],
+    [
+      [{ name: 'a', url: 'http://h/', headers: { 'X-T': 'a\tb\u0007' } }],
+      "tools.json: tool #0 'a': field 'headers.X-T' holds a control character",
+    ],
+    [
       [{ name: 'a', url: 'http://h/', parameters: 'x' }],
       "tools.json: tool #0 'a': field 'parameters' is invalid: expected a JSON Schema object",
     ],
