@@ -102,3 +102,72 @@ describe('operationTool on documents read from a URL, and odd names', () => {
     ).toThrow('its path parameter "item id" has a name a {placeholder} cannot hold');
   });
 });
+
+describe('operationTool on operations that cannot be sent as they are written', () => {
+  const post = (operation: Record<string, unknown>, path = '/items'): OpenApiSpec => ({
+    servers: [
+      { url: 'https://{region}.api.example.com/{v}', variables: { region: { default: 'eu' } } },
+    ],
+    paths: { [path]: { post: { operationId: 'op', ...operation } } },
+  });
+  const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
+
+  it('takes a path variable the operation does not declare as a required string argument', () => {
+    const made = operationTool(post({}, '/shops/{shop}/items/{item_id}'), 'op', 'http://x');
+    expect(made.url).toBe('http://x/shops/{shop}/items/{item_id}');
+    expect(made.parameters).toEqual({
+      type: 'object',
+      properties: { shop: { type: 'string' }, item_id: { type: 'string' } },
+      required: ['shop', 'item_id'],
+    });
+    expect(() => operationTool(post({}, '/items/{item id}'), 'op', 'http://x')).toThrow(
+      'its path parameter "item id" has a name a {placeholder} cannot hold',
+    );
+  });
+
+  it('fills server variables with their defaults; one without a default needs base_url', () => {
+    expect(() => operationTool(post({}), 'op')).toThrow(
+      'is required: the spec\'s server URL has a variable {v} without a default ("https://{region}.api.example.com/{v}")',
+    );
+    const spec = post({});
+    spec.servers![0]!.variables!.v = { default: 'v2' };
+    expect(operationTool(spec, 'op').url).toBe('https://eu.api.example.com/v2/items');
+  });
+
+  it.each([
+    [
+      'a body that is not an object',
+      { requestBody: json({ type: 'array', items: { type: 'string' } }) },
+      'its JSON request body is "array", not an object',
+    ],
+    [
+      'a body property named as a parameter',
+      {
+        parameters: [{ name: 'id', in: 'query', required: true }],
+        requestBody: json({ type: 'object', properties: { id: { type: 'integer' } } }),
+      },
+      "its body property 'id' has the name of one of its parameters",
+    ],
+    [
+      'two parameters of one name in different places',
+      {
+        parameters: [
+          { name: 'id', in: 'query', required: true },
+          { name: 'id', in: 'header', required: true },
+        ],
+      },
+      "two of its parameters are named 'id'",
+    ],
+  ])('refuses %s, saying why', (_, operation, message) => {
+    expect(() => operationTool(post(operation), 'op', 'http://x')).toThrow(message);
+  });
+
+  it('skips a body that is not JSON when it is optional', () => {
+    const made = operationTool(
+      post({ requestBody: { content: { 'text/plain': { schema: { type: 'string' } } } } }),
+      'op',
+      'http://x',
+    );
+    expect(made.parameters).toEqual({ type: 'object', properties: {} });
+  });
+});

@@ -115,6 +115,12 @@ function serverUrl(
       'base_url',
       `is required: the spec's servers give no absolute http(s) URL${url ? ` (${JSON.stringify(url)})` : ''}`,
     );
+  const unset = /\{[^}]*\}/.exec(url)?.[0];
+  if (unset !== undefined)
+    throw new OperationError(
+      'base_url',
+      `is required: the spec's server URL has a variable ${unset} without a default (${JSON.stringify(server?.url)})`,
+    );
   return url.replace(/\/+$/, '');
 }
 
@@ -203,6 +209,13 @@ export function operationTool(
     if (p.in === 'header') headers[p.name] = placeholder(p);
     if (p.in === 'path') placeholder(p);
     take(p);
+  }
+  // A path variable the operation does not declare (a common slip in real documents): without
+  // it among the arguments, the model could never fill the URL.
+  for (const [, name = ''] of path.matchAll(/\{([^}]*)\}/g)) {
+    if (byKey.has(`path:${name}`) || Object.hasOwn(properties, name)) continue;
+    take({ name, in: 'path', schema: { type: 'string' } });
+    placeholder({ name, in: 'path' });
   }
   const body = QUERY_VERBS.has(method) ? undefined : bodySchema(op);
   for (const [name, schema] of Object.entries(body?.properties ?? {})) {
