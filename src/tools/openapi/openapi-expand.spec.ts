@@ -1,0 +1,83 @@
+import { ToolDefinitionError } from '../definition-error.js';
+import { expandOpenApi } from './openapi-expand.js';
+
+const options = { baseDir: 'test/fixtures/openapi', timeoutMs: 1000 };
+const entry = { type: 'openapi', spec: 'orders.yaml', operation: 'getOrder' };
+
+/** The message expanding `def` (one entry of tools.json) fails with. */
+async function refusal(def: Record<string, unknown>): Promise<string> {
+  const error = await expandOpenApi([def], 'tools.json', options).then(
+    () => new Error('no error'),
+    (e: unknown) => e as Error,
+  );
+  expect(error).toBeInstanceOf(ToolDefinitionError);
+  return error.message;
+}
+
+describe('expandOpenApi', () => {
+  it('makes the operation an HTTP tool and keeps the entry as given', async () => {
+    const out = await expandOpenApi(
+      [{ name: 'other', url: 'http://h/' }, entry],
+      'tools.json',
+      options,
+    );
+    const [plain, made] = out.definitions as Record<string, unknown>[];
+    expect(plain).toEqual({ name: 'other', url: 'http://h/' });
+    expect(made).toMatchObject({
+      name: 'getOrder',
+      method: 'GET',
+      url: 'https://eu.orders.example.com/v1/orders/{order_id}',
+    });
+    expect(out.origins.get(1)).toEqual(entry);
+    expect(out.pending.size).toBe(0);
+    expect(out.warnings).toEqual([
+      `tools.json: tool #1 'getOrder': arguments of operation "getOrder" the tool cannot send are left out: header parameter 'X-Request-Source'`,
+    ]);
+  });
+
+  it.each([
+    [{ type: 'openapi', operation: 'getOrder' }, "tools.json: tool #0: field 'spec' is required"],
+    [
+      { type: 'openapi', spec: 'orders.yaml' },
+      "tools.json: tool #0: field 'operation' is required",
+    ],
+    [{ ...entry, operation: 7 }, "tools.json: tool #0: field 'operation' is invalid"],
+    [{ ...entry, base_url: 'ftp://x' }, "tools.json: tool #0: field 'base_url' is invalid"],
+    [{ ...entry, name: 'a b' }, "tools.json: tool #0 'a b': field 'name' is invalid"],
+    [
+      { ...entry, method: 'POST' },
+      "tools.json: tool #0: field 'method' is not used by OpenAPI tools: the operation gives it",
+    ],
+    [{ ...entry, code: 'x' }, "tools.json: tool #0: field 'code' is not used by OpenAPI tools"],
+  ])('refuses %j naming the file, the tool and the field', async (def, message) => {
+    expect(await refusal(def)).toContain(message);
+  });
+
+  it('refuses a document that cannot be read, unless told to leave its tool pending (URLs only)', async () => {
+    expect(await refusal({ ...entry, spec: 'missing.yaml' })).toMatch(
+      /^tools\.json: tool #0: field 'spec' cannot be read as an OpenAPI document \(.*missing\.yaml\)/,
+    );
+    const deferred = { ...options, defer: 'unreachable' as const };
+    await expect(
+      expandOpenApi([{ ...entry, spec: 'missing.yaml' }], 'f', deferred),
+    ).rejects.toThrow(ToolDefinitionError);
+    const url = { ...entry, spec: 'http://127.0.0.1:9/openapi.json' };
+    const out = await expandOpenApi([url], 'tools.json', deferred);
+    expect(out.pending.get(0)).toMatch(/^its document cannot be read as an OpenAPI document/);
+    expect(out.definitions).toEqual([
+      expect.objectContaining({
+        name: 'getOrder',
+        url: 'http://openapi-document-pending.invalid/',
+      }),
+    ]);
+    const unnamed = { ...url, operation: 'GET /orders/{order_id}' };
+    await expect(expandOpenApi([unnamed], 'tools.json', deferred)).rejects.toThrow(
+      "field 'name' is required: the document cannot be read",
+    );
+  });
+
+  it('returns anything but an array as it is, for the validation to refuse', async () => {
+    const out = await expandOpenApi({ not: 'a list' }, 'tools.json', options);
+    expect(out.definitions).toEqual({ not: 'a list' });
+  });
+});
