@@ -6,12 +6,28 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadPyodide } from 'pyodide';
 
-const { control, data, interrupt, packagesDir, bridgeTimeoutMs } = workerData;
+const { control, data, interrupt, packagesDir, bridgeTimeoutMs, memoryMb } = workerData;
 const state = new Int32Array(control); // [0] = answer ready flag, [1] = answer length
 const bytes = new Uint8Array(data);
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 let currentJob = 0;
+
+// CODE_TOOLS_MEMORY_MB as a hard cap while tool code runs: Emscripten grows the interpreter's
+// WASM memory through this JS method, and a refused growth is a failed malloc, which Python
+// raises as MemoryError. Without it, code could take up to 4 GiB of the engine's memory in one
+// call, before the after-call check ever saw it.
+const capBytes = (memoryMb ?? 0) * 1024 * 1024;
+let capOn = false;
+let capped = false;
+const grow = WebAssembly.Memory.prototype.grow;
+WebAssembly.Memory.prototype.grow = function (delta) {
+  if (capOn && capBytes > 0 && this.buffer.byteLength + delta * 65536 > capBytes) {
+    capped = true;
+    throw new RangeError('CODE_TOOLS_MEMORY_MB reached');
+  }
+  return grow.call(this, delta);
+};
 
 const pyodide = await loadPyodide({ stdout: () => {}, stderr: () => {} });
 if (packagesDir) {
@@ -50,12 +66,15 @@ for (const name of ['binding', '_linkedBinding', 'dlopen', 'kill', 'chdir', 'abo
 parentPort.on('message', (message) => {
   if (message.type !== 'job') return;
   currentJob = message.id;
+  capped = false;
+  capOn = true;
   let result;
   try {
     result = entry[message.kind](JSON.stringify(message.job));
   } catch (error) {
     result = JSON.stringify({ ok: false, error: `Error: ${error?.type ?? 'RuntimeError'}: ${String(error?.message ?? error).split('\n').slice(-2).join(' ').trim()}` });
   }
-  parentPort.postMessage({ type: 'result', id: message.id, result, memory: pyodide._module.HEAP8.length });
+  capOn = false;
+  parentPort.postMessage({ type: 'result', id: message.id, result, memory: pyodide._module.HEAP8.length, capped });
 });
 parentPort.postMessage({ type: 'ready', memory: pyodide._module.HEAP8.length });

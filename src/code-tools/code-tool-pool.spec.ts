@@ -232,3 +232,31 @@ describe('CodeToolPool options', () => {
     });
   }, 60000);
 });
+
+describe('CodeToolPool memory cap', () => {
+  const pool = new CodeToolPool({ workers: 1, memoryMb: 64, packagesDir: '' });
+  afterAll(() => pool.close());
+  const run = (code: string) =>
+    pool.run({ kind: 'run', job: { code, func: 'f', args: {}, context }, timeoutMs: 20000 });
+
+  it('refuses code memory past CODE_TOOLS_MEMORY_MB while it runs, then replaces the worker', async () => {
+    await pool.start();
+    expect(await run('def f():\n    b = bytearray(300 * 1024 * 1024)\n    return len(b)')).toEqual({
+      ok: false,
+      error:
+        'Error: MemoryError: the code needed more memory than CODE_TOOLS_MEMORY_MB (64 MiB) allows',
+      logs: '',
+    });
+    expect(pool.started).toBe(2);
+    // Code that catches the MemoryError goes on; its worker is replaced all the same.
+    const caught =
+      'def f():\n    try:\n        bytearray(300 * 1024 * 1024)\n    except MemoryError:\n        return "too big"';
+    expect(await run(caught)).toMatchObject({ ok: true, result: '"too big"' });
+    expect(pool.started).toBe(3);
+    expect(await run('def f():\n    return len(bytearray(8 * 1024 * 1024))')).toMatchObject({
+      ok: true,
+      result: String(8 * 1024 * 1024),
+    });
+    expect(pool.started).toBe(3);
+  }, 60000);
+});

@@ -1,24 +1,20 @@
 import { Logger } from '@nestjs/common';
 import { Worker } from 'node:worker_threads';
+import { bridgeAnswer, DATA_BYTES, deliver, type BridgeHandler } from './bridge.js';
 
 const WORKER_URL = new URL('../../assets/python-worker.mjs', import.meta.url);
-const DATA_BYTES = 4 * 1024 * 1024;
 /** How long interrupted code has to stop before its worker is terminated and replaced. */
 const GRACE_MS = 1500;
 
 export type JobKind = 'run' | 'callback' | 'analyze';
 
-/** A synchronous call from Python into the engine, answered by the job's bridge handler. */
-export interface BridgeRequest {
-  kind: 'tool' | 'http';
-  payload: Record<string, unknown>;
-}
+export type { BridgeRequest } from './bridge.js';
 
 export interface PoolJob {
   kind: JobKind;
   job: Record<string, unknown>;
   timeoutMs: number;
-  onBridge?: (request: BridgeRequest) => Promise<Record<string, unknown>>;
+  onBridge?: BridgeHandler;
   /** Aborting it drops the job if it waits, or interrupts it like a timeout if it runs. */
   signal?: AbortSignal;
 }
@@ -50,6 +46,19 @@ interface Slot {
   };
 }
 
+interface WorkerMessage {
+  type: string;
+  id?: number;
+  result?: string;
+  /** The interpreter's WASM memory, in bytes. */
+  memory?: number;
+  /** The job's code asked for memory past CODE_TOOLS_MEMORY_MB and was refused it. */
+  capped?: boolean;
+  request?: string;
+}
+
+const mib = (bytes: number) => Math.round(bytes / 1048576);
+
 type Waiting = { spec: PoolJob; resolve: (value: Record<string, unknown>) => void };
 
 /**
@@ -63,6 +72,8 @@ export class CodeToolPool {
   private readonly queue: Waiting[] = [];
   private nextId = 1;
   private closed = false;
+  /** The warning that the interpreter alone is over the cap was logged. */
+  private heapWarned = false;
   /** Workers started since boot (respawns included). */
   started = 0;
 
@@ -133,6 +144,7 @@ export class CodeToolPool {
         interrupt,
         packagesDir: this.options.packagesDir,
         bridgeTimeoutMs: 600_000,
+        memoryMb: this.options.memoryMb,
       },
     });
     worker.unref();
@@ -147,22 +159,21 @@ export class CodeToolPool {
       ready: new Promise<void>((res, rej) => ((markReady = res), (markFailed = rej))),
     };
     slot.ready.catch(() => undefined);
-    worker.on(
-      'message',
-      (m: { type: string; id?: number; result?: string; memory?: number; request?: string }) => {
-        if (m.type === 'ready') {
-          markReady();
-          this.dispatch();
-        } else if (m.type === 'bridge') void this.answerBridge(slot, m.request ?? '{}');
-        else if (m.type === 'result')
-          this.finish(
-            slot,
-            m.id!,
-            JSON.parse(m.result ?? '{}') as Record<string, unknown>,
-            m.memory ?? 0,
-          );
-      },
-    );
+    worker.on('message', (m: WorkerMessage) => {
+      if (m.type === 'ready') {
+        this.checkLoadedHeap(m.memory ?? 0);
+        markReady();
+        this.dispatch();
+      } else if (m.type === 'bridge') void this.answerBridge(slot, m.request ?? '{}');
+      else if (m.type === 'result')
+        this.finish(
+          slot,
+          m.id!,
+          JSON.parse(m.result ?? '{}') as Record<string, unknown>,
+          m.memory ?? 0,
+          m.capped === true,
+        );
+    });
     worker.on('error', (error) => {
       this.logger.error(`code tool worker failed: ${error.message}`);
       markFailed(error);
@@ -217,15 +228,46 @@ export class CodeToolPool {
     };
   }
 
-  private finish(slot: Slot, id: number, result: Record<string, unknown>, memory: number): void {
+  /** Warns once when the interpreter alone, just loaded, is over the cap. */
+  private checkLoadedHeap(memory: number): void {
+    if (memory <= this.capBytes || this.heapWarned) return;
+    this.heapWarned = true;
+    this.logger.warn(
+      `the Python heap takes ${mib(memory)} MiB once loaded, over CODE_TOOLS_MEMORY_MB=${this.options.memoryMb}: code tools will fail with MemoryError`,
+    );
+  }
+
+  private get capBytes(): number {
+    return this.options.memoryMb * 1024 * 1024;
+  }
+
+  /**
+   * A job's result. A worker whose code reached the memory cap (its growth was refused: Python
+   * saw MemoryError) or whose heap is over it is replaced: WASM memory never shrinks, and an
+   * interpreter that ran out of memory may be left in a bad state.
+   */
+  private finish(
+    slot: Slot,
+    id: number,
+    result: Record<string, unknown>,
+    memory: number,
+    capped: boolean,
+  ): void {
     const job = slot.job;
     if (!job || job.id !== id) return;
     clearTimeout(job.timer);
     slot.job = undefined;
+    if (capped && result.ok === false && !job.stopped)
+      result = {
+        ...result,
+        error: `Error: MemoryError: the code needed more memory than CODE_TOOLS_MEMORY_MB (${this.options.memoryMb} MiB) allows`,
+      };
     job.resolve(job.stopped ? { ...this.stoppedResult(job), logs: result.logs ?? '' } : result);
-    if (memory > this.options.memoryMb * 1024 * 1024) {
+    if (capped || memory > this.capBytes) {
       this.logger.warn(
-        `a code tool worker grew to ${Math.round(memory / 1048576)} MiB (CODE_TOOLS_MEMORY_MB=${this.options.memoryMb}): replacing it`,
+        capped
+          ? `a code tool reached CODE_TOOLS_MEMORY_MB=${this.options.memoryMb}: replacing its worker`
+          : `a code tool worker grew to ${mib(memory)} MiB (CODE_TOOLS_MEMORY_MB=${this.options.memoryMb}): replacing it`,
       );
       this.replace(slot, undefined);
       return;
@@ -251,35 +293,7 @@ export class CodeToolPool {
 
   private async answerBridge(slot: Slot, requestJson: string): Promise<void> {
     const job = slot.job;
-    let answer: Record<string, unknown>;
-    try {
-      const request = JSON.parse(requestJson) as BridgeRequest;
-      answer = job?.spec.onBridge
-        ? await job.spec.onBridge(request)
-        : {
-            error: 'calls into the engine are not available here',
-            text: 'Error: tool request failed: not available',
-          };
-    } catch (error) {
-      answer = {
-        error: (error as Error).message,
-        text: `Error: tool request failed: ${(error as Error).message}`,
-      };
-    }
-    if (slot.job !== job || !this.slots.includes(slot)) return;
-    let bytes = new TextEncoder().encode(JSON.stringify(answer));
-    if (bytes.length > DATA_BYTES) {
-      bytes = new TextEncoder().encode(
-        JSON.stringify({
-          error: 'the answer is larger than 4 MiB',
-          text: 'Error: tool request failed: the answer is larger than 4 MiB',
-        }),
-      );
-    }
-    new Uint8Array(slot.data).set(bytes);
-    const control = new Int32Array(slot.control);
-    Atomics.store(control, 1, bytes.length);
-    Atomics.store(control, 0, 1);
-    Atomics.notify(control, 0);
+    const bytes = await bridgeAnswer(job?.spec.onBridge, requestJson);
+    if (slot.job === job && this.slots.includes(slot)) deliver(slot.control, slot.data, bytes);
   }
 }
