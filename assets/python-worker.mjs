@@ -69,12 +69,16 @@ parentPort.on('message', (message) => {
   capped = false;
   capOn = true;
   let result;
+  // Pyodide's own "fatal error" (a JS stack overflow in deep recursion, …): the interpreter must
+  // not be used again, and the pool replaces this worker.
+  let fatal = false;
   try {
     result = entry[message.kind](JSON.stringify(message.job));
   } catch (error) {
+    fatal = error?.pyodide_fatal_error === true;
     result = JSON.stringify({ ok: false, error: `Error: ${error?.type ?? 'RuntimeError'}: ${String(error?.message ?? error).split('\n').slice(-2).join(' ').trim()}` });
   }
   capOn = false;
-  parentPort.postMessage({ type: 'result', id: message.id, result, memory: pyodide._module.HEAP8.length, capped });
+  parentPort.postMessage({ type: 'result', id: message.id, result, memory: pyodide._module.HEAP8.length, capped, fatal });
 });
 parentPort.postMessage({ type: 'ready', memory: pyodide._module.HEAP8.length });

@@ -233,7 +233,7 @@ describe('CodeToolPool options', () => {
   }, 60000);
 });
 
-describe('CodeToolPool memory cap', () => {
+describe('CodeToolPool: code that breaks its interpreter', () => {
   const pool = new CodeToolPool({ workers: 1, memoryMb: 64, packagesDir: '' });
   afterAll(() => pool.close());
   const run = (code: string) =>
@@ -258,5 +258,18 @@ describe('CodeToolPool memory cap', () => {
       result: String(8 * 1024 * 1024),
     });
     expect(pool.started).toBe(3);
+  }, 60000);
+
+  it('replaces a worker whose interpreter suffered a fatal error (JS stack overflow in deep recursion)', async () => {
+    await pool.start();
+    const started = pool.started;
+    const deep =
+      'import sys\nsys.setrecursionlimit(10**6)\ndef g(n):\n    return g(n + 1)\ndef f():\n    return g(0)';
+    expect(await run(deep)).toMatchObject({ ok: false, error: expect.stringMatching(/^Error: /) });
+    expect(pool.started).toBe(started + 1);
+    expect(await run('def f():\n    return sum(range(10))')).toMatchObject({
+      ok: true,
+      result: '45',
+    });
   }, 60000);
 });

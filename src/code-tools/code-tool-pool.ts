@@ -54,6 +54,8 @@ interface WorkerMessage {
   memory?: number;
   /** The job's code asked for memory past CODE_TOOLS_MEMORY_MB and was refused it. */
   capped?: boolean;
+  /** The job left the interpreter unusable (Pyodide's fatal error). */
+  fatal?: boolean;
   request?: string;
 }
 
@@ -165,14 +167,7 @@ export class CodeToolPool {
         markReady();
         this.dispatch();
       } else if (m.type === 'bridge') void this.answerBridge(slot, m.request ?? '{}');
-      else if (m.type === 'result')
-        this.finish(
-          slot,
-          m.id!,
-          JSON.parse(m.result ?? '{}') as Record<string, unknown>,
-          m.memory ?? 0,
-          m.capped === true,
-        );
+      else if (m.type === 'result') this.finish(slot, m);
     });
     worker.on('error', (error) => {
       this.logger.error(`code tool worker failed: ${error.message}`);
@@ -242,37 +237,34 @@ export class CodeToolPool {
   }
 
   /**
-   * A job's result. A worker whose code reached the memory cap (its growth was refused: Python
-   * saw MemoryError) or whose heap is over it is replaced: WASM memory never shrinks, and an
-   * interpreter that ran out of memory may be left in a bad state.
+   * A job's result. A worker is replaced after it when its interpreter cannot be trusted: its
+   * code reached the memory cap (a growth was refused: Python saw MemoryError) or its heap is
+   * over it (WASM memory never shrinks), or Pyodide reported a fatal error.
    */
-  private finish(
-    slot: Slot,
-    id: number,
-    result: Record<string, unknown>,
-    memory: number,
-    capped: boolean,
-  ): void {
+  private finish(slot: Slot, m: WorkerMessage): void {
     const job = slot.job;
-    if (!job || job.id !== id) return;
+    if (!job || job.id !== m.id) return;
     clearTimeout(job.timer);
     slot.job = undefined;
-    if (capped && result.ok === false && !job.stopped)
+    let result = JSON.parse(m.result ?? '{}') as Record<string, unknown>;
+    const cap = `CODE_TOOLS_MEMORY_MB=${this.options.memoryMb}`;
+    if (m.capped && result.ok === false)
       result = {
         ...result,
         error: `Error: MemoryError: the code needed more memory than CODE_TOOLS_MEMORY_MB (${this.options.memoryMb} MiB) allows`,
       };
     job.resolve(job.stopped ? { ...this.stoppedResult(job), logs: result.logs ?? '' } : result);
-    if (capped || memory > this.capBytes) {
-      this.logger.warn(
-        capped
-          ? `a code tool reached CODE_TOOLS_MEMORY_MB=${this.options.memoryMb}: replacing its worker`
-          : `a code tool worker grew to ${mib(memory)} MiB (CODE_TOOLS_MEMORY_MB=${this.options.memoryMb}): replacing it`,
-      );
-      this.replace(slot, undefined);
-      return;
-    }
-    this.dispatch();
+    const memory = m.memory ?? 0;
+    const why = m.fatal
+      ? 'a code tool left its interpreter unusable (Pyodide fatal error)'
+      : m.capped
+        ? `a code tool reached ${cap}`
+        : memory > this.capBytes
+          ? `a code tool worker grew to ${mib(memory)} MiB (${cap})`
+          : undefined;
+    if (why === undefined) return this.dispatch();
+    this.logger.warn(`${why}: replacing its worker`);
+    this.replace(slot, undefined);
   }
 
   /** Terminates a worker and starts a fresh one in its place; its job (if any) fails. */
