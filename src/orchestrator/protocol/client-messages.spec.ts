@@ -14,7 +14,10 @@ describe('parseClientMessage', () => {
 
   it('checks every field against its rules', () => {
     refused('{"type":"user_text","text":5}', 'user_text needs a "text" string');
-    refused('{"type":"user_text","text":""}', 'user_text needs a non-empty "text"');
+    refused(
+      '{"type":"user_text","text":""}',
+      'user_text needs a non-empty "text" (more than spaces)',
+    );
     refused('{"type":"session.update","tts":"yes"}', '"tts" must be true or false');
     const update = parseClientMessage('{"type":"session.update","modality":"voice","tools":null}');
     expect('message' in update && update.message).toBeInstanceOf(SessionUpdateMessage);
@@ -37,5 +40,13 @@ describe('parseClientMessage', () => {
     refused('{nope', 'malformed JSON: every message must be a JSON object with a "type"');
     refused('[1]', 'every message must be a JSON object with a "type"');
     refused('{"type":"dance"}', expect.stringMatching(/^unknown message type "dance": expected/));
+    refused(
+      '{"text":"hi"}',
+      expect.stringMatching(/^the message has no "type": expected one of user_text, /),
+    );
+    refused(
+      '{"type":"user_text","text":" \\n\\t "}',
+      'user_text needs a non-empty "text" (more than spaces)',
+    );
   });
 });

@@ -23,7 +23,7 @@ export class UserTextMessage {
   type!: 'user_text';
 
   @IsString({ message: 'user_text needs a "text" string' })
-  @IsNotEmpty({ message: 'user_text needs a non-empty "text"' })
+  @Matches(/\S/, { message: 'user_text needs a non-empty "text" (more than spaces)' })
   @MaxLength(100_000, { message: '"text" is longer than 100000 characters' })
   text!: string;
 }
@@ -221,6 +221,10 @@ export function parseClientMessage(raw: string): { message: ClientMessage } | { 
     return { error: 'every message must be a JSON object with a "type"' };
   }
   const type = (data as { type?: unknown }).type;
+  if (type === undefined)
+    return {
+      error: `the message has no "type": expected one of ${CLIENT_MESSAGE_TYPES.join(', ')}`,
+    };
   if (typeof type !== 'string' || !Object.hasOwn(TYPES, type)) {
     return {
       error: `unknown message type ${JSON.stringify(type ?? null)}: expected one of ${CLIENT_MESSAGE_TYPES.join(', ')}`,
