@@ -112,3 +112,58 @@ describe('OpenAiLlmClient connections', () => {
     expect(events.map((e) => e.type)).toEqual(['text', 'error']);
   });
 });
+
+describe('OpenAiLlmClient against a server that sends without end', () => {
+  const { llm, url } = useFakeLlm();
+  const huge = 'x'.repeat(17 * 1024 * 1024);
+
+  it('cuts a stream whose event grows past 16 MiB, keeping what came before', async () => {
+    llm.enqueue({
+      kind: 'sse',
+      pieces: [
+        ...sseText(['before']).pieces.slice(0, 2),
+        `data: {"choices":[{"delta":{"content":"${huge}`,
+      ],
+      keepOpen: true,
+    });
+    const ev = await lastValueFrom(client(url()).stream(request).pipe(toArray()));
+    expect(ev).toEqual([
+      { type: 'text', text: 'before' },
+      expect.objectContaining({
+        type: 'error',
+        message: 'the LLM server sent an event larger than 16 MiB',
+        retryable: false,
+      }),
+    ]);
+    await llm.requests[0]!.aborted;
+    expect(llm.requests[0]!.wasAborted).toBe(true);
+  });
+
+  it('refuses a reply past 16 MiB, and quotes the start of a huge error answer', async () => {
+    llm.enqueue({
+      kind: 'status',
+      status: 200,
+      body: huge,
+      headers: { 'content-type': 'application/json' },
+    });
+    const reply = await lastValueFrom(client(url()).stream(request).pipe(toArray()));
+    expect(reply).toEqual([
+      expect.objectContaining({
+        type: 'error',
+        message: 'LLM request failed: the LLM server sent a reply larger than 16 MiB',
+      }),
+    ]);
+    llm.enqueue({ kind: 'status', status: 502, body: `Bad gateway ${huge}` });
+    const fault = await lastValueFrom(
+      client(url(), { retries: 0 }).stream(request).pipe(toArray()),
+    );
+    expect(fault).toEqual([
+      expect.objectContaining({
+        type: 'error',
+        status: 502,
+        message: expect.stringMatching(/^LLM server answered HTTP 502: Bad gateway x{100}/),
+      }),
+    ]);
+    expect((fault[0] as { message: string }).message.length).toBeLessThan(600);
+  });
+});

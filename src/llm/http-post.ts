@@ -8,7 +8,23 @@ export interface HttpReply {
   status: number;
   ok: boolean;
   body: IncomingMessage;
-  text(): Promise<string>;
+  /**
+   * The whole body; past MAX_BODY_CHARS the connection is cut and ReplyTooLarge thrown. With
+   * `upTo`, the body's first `upTo` characters at most (an error's, read only to be quoted).
+   */
+  text(upTo?: number): Promise<string>;
+}
+
+/**
+ * The most of one answer, or of one SSE event, the engine holds (in characters): a server or
+ * proxy that sends more without end must not take the engine's memory.
+ */
+export const MAX_BODY_CHARS = 16 * 1024 * 1024;
+
+export class ReplyTooLarge extends Error {
+  constructor(what: string) {
+    super(`the LLM server sent ${what} larger than ${MAX_BODY_CHARS / 1048576} MiB`);
+  }
 }
 
 /**
@@ -67,9 +83,16 @@ export function postJson(
           status,
           ok: status >= 200 && status < 300,
           body: res,
-          text: async () => {
+          text: async (upTo?: number) => {
             let text = '';
-            for await (const chunk of res) text += chunk as string;
+            for await (const chunk of res) {
+              text += chunk as string;
+              if (text.length > (upTo ?? MAX_BODY_CHARS)) {
+                res.destroy();
+                if (upTo === undefined) throw new ReplyTooLarge('a reply');
+                return text.slice(0, upTo);
+              }
+            }
             return text;
           },
         });

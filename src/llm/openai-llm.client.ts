@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Observable } from 'rxjs';
 import { llmConfig, type LlmConfig } from '../config/app.config.js';
 import { CompletionDecoder, errorMessageOf } from './completion-decoder.js';
-import { drainForReuse, postJson } from './http-post.js';
+import { drainForReuse, MAX_BODY_CHARS, postJson, ReplyTooLarge } from './http-post.js';
 import { messagesJson, requestJson, toolsJson } from './request-json.js';
 import { parseJson } from './parsing/json.js';
 import { withTraceparent } from '../common/trace-context.js';
@@ -19,6 +19,9 @@ import {
   StreamFault,
   Watchdog,
 } from './stream-fault.js';
+
+/** How much of an error answer is read: enough for any server's message, which is quoted. */
+const ERROR_BODY_CHARS = 64 * 1024;
 
 /** The ids of the calls already in a request's conversation. */
 function callIdsIn(request: LlmRequest): Set<string> {
@@ -144,7 +147,7 @@ export class OpenAiLlmClient extends LlmClient {
       let response = await send();
       // A 400 that says what the server cannot take about the tools: adapted to, sent again.
       while (response.status === 400 && request.tools.length > 0) {
-        const text = await response.text();
+        const text = await response.text(ERROR_BODY_CHARS);
         const learned = this.adaptations.learn(text, request.toolChoice ?? 'auto');
         if (!learned) throw this.httpFault(400, text);
         this.logger.warn(learned);
@@ -153,7 +156,7 @@ export class OpenAiLlmClient extends LlmClient {
       if (!response.ok)
         throw this.httpFault(
           response.status,
-          await response.text(),
+          await response.text(ERROR_BODY_CHARS),
           response.body.headers['retry-after'],
         );
       const decoder = new CompletionDecoder(
@@ -205,8 +208,11 @@ export class OpenAiLlmClient extends LlmClient {
   ): Promise<void> {
     let finished = false;
     let fault: StreamFault | undefined;
+    // What was read since the last whole event: what the SSE parser holds.
+    let pending = 0;
     const parser = createParser({
       onEvent: (event) => {
+        pending = 0;
         if (finished || fault) return;
         if (event.data === '[DONE]' || (event.data.length < 16 && event.data.trim() === '[DONE]')) {
           finished = true;
@@ -239,7 +245,10 @@ export class OpenAiLlmClient extends LlmClient {
     await new Promise<void>((resolve, reject) => {
       body.on('data', (chunk: string) => {
         watchdog.arm('between chunks');
+        pending += chunk.length;
         parser.feed(chunk);
+        if (pending > MAX_BODY_CHARS && !fault)
+          fault = new StreamFault(new ReplyTooLarge('an event').message);
         if (fault) body.destroy();
         if (finished || fault) resolve();
       });
