@@ -56,10 +56,11 @@ export class McpTestServer {
    * `json`: answers as one JSON body, not an event stream (the transport's enableJsonResponse).
    * `legacy`: speaks only the older HTTP+SSE transport (MCP 2024-11-05): a GET opens the event
    * stream, which names where to POST; a POST to the stream's URL is refused (405).
+   * `pageSize`: lists its tools in pages of that many, as servers with many tools do.
    */
   constructor(
     private tools: McpTestTool[],
-    private readonly options: { json?: boolean; legacy?: boolean } = {},
+    private readonly options: { json?: boolean; legacy?: boolean; pageSize?: number } = {},
   ) {
     this.http = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -146,16 +147,19 @@ export class McpTestServer {
     );
     this.servers.add(server);
     server.onclose = () => this.servers.delete(server);
-    server.setRequestHandler(ListToolsRequestSchema, () => {
+    server.setRequestHandler(ListToolsRequestSchema, (request) => {
       this.lists++;
-      return {
-        tools: this.tools.map(({ name, description, inputSchema, annotations }) => ({
-          name,
-          description,
-          inputSchema: inputSchema ?? { type: 'object', properties: {} },
-          ...(annotations && { annotations }),
-        })),
-      };
+      const all = this.tools.map(({ name, description, inputSchema, annotations }) => ({
+        name,
+        description,
+        inputSchema: inputSchema ?? { type: 'object', properties: {} },
+        ...(annotations && { annotations }),
+      }));
+      // With `pageSize`, pages of that many tools; the cursor is where the next page starts.
+      const size = this.options.pageSize ?? all.length;
+      const from = Number(request.params?.cursor ?? 0);
+      const next = from + size < all.length ? String(from + size) : undefined;
+      return { tools: all.slice(from, from + size), ...(next && { nextCursor: next }) };
     });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const args = request.params.arguments ?? {};

@@ -82,4 +82,19 @@ describe('McpClients', () => {
       }
     },
   );
+
+  it('lists every tool of a server that pages its list', async () => {
+    const many = Array.from({ length: 7 }, (_, i) => ({
+      name: `t${i}`,
+      answer: () => ({ content: [] }),
+    }));
+    const paged = new McpTestServer(many, { pageSize: 3 });
+    try {
+      const listed = await clients.list({ url: await paged.start(), headers: {} }, limits);
+      expect(listed.map((t) => t.name)).toEqual(['t0', 't1', 't2', 't3', 't4', 't5', 't6']);
+      expect(paged.lists).toBe(3);
+    } finally {
+      await paged.stop();
+    }
+  });
 });
