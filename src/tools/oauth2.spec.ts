@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { TokenServer } from '../../test/support/token-server.js';
 import { oauth2Config, OAuth2Tokens, type OAuth2Config } from './oauth2.js';
 
@@ -82,6 +84,29 @@ describe('OAuth2Tokens (client credentials, against a real token endpoint)', () 
     await expect(new OAuth2Tokens().get(client(), 5000)).rejects.toThrow(
       'HTTP 400: bad client secret [secret]',
     );
+  });
+
+  it('says why when the endpoint answers no JSON, cannot be reached, or does not answer in time', async () => {
+    server.failNext = { status: 200, body: '<html>login</html>' };
+    await expect(new OAuth2Tokens().get(client(), 5000)).rejects.toThrow(
+      `cannot get an access token from ${tokenUrl}: the answer is not JSON`,
+    );
+    const silent = createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      await expect(
+        new OAuth2Tokens().get(client({ tokenUrl: `http://127.0.0.1:${port}/token` }), 200),
+      ).rejects.toThrow(
+        `cannot get an access token from http://127.0.0.1:${port}/token: timed out after 0.2s`,
+      );
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((r) => silent.close(r));
+    }
+    await expect(
+      new OAuth2Tokens().get(client({ tokenUrl: `http://127.0.0.1:${port}/token` }), 2000),
+    ).rejects.toThrow(/ECONNREFUSED/);
   });
 });
 
