@@ -69,7 +69,11 @@ export function bool(raw: Raw, name: string): boolean | undefined {
   );
 }
 
-export function httpUrl(raw: Raw, name: string, def: string): string {
+/**
+ * An http(s) URL without its trailing slashes. `endpoints` are paths the engine appends to it: a
+ * value already ending in one (a whole endpoint pasted for its base) is refused, saying so.
+ */
+export function httpUrl(raw: Raw, name: string, def: string, endpoints: string[] = []): string {
   const value = present(raw, name) ?? def;
   if (value === '') return '';
   let url: URL | undefined;
@@ -83,7 +87,14 @@ export function httpUrl(raw: Raw, name: string, def: string): string {
       `${name}=${JSON.stringify(value)} is invalid: expected an absolute http:// or https:// URL`,
     );
   }
-  return value.replace(/\/+$/, '');
+  const base = value.replace(/\/+$/, '');
+  const path = url.pathname.replace(/\/+$/, '');
+  const endpoint = endpoints.find((p) => path.endsWith(p));
+  if (endpoint)
+    throw new EnvError(
+      `${name}=${JSON.stringify(value)} is invalid: give the base URL, without ${endpoint} (the engine adds it), e.g. ${JSON.stringify(url.origin + path.slice(0, -endpoint.length))}`,
+    );
+  return base;
 }
 
 export function jsonObject(raw: Raw, name: string): Record<string, unknown> {

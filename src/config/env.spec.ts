@@ -88,6 +88,22 @@ describe('parseEnv', () => {
     ],
     ['LLM_ENABLED', 'maybe', /LLM_ENABLED="maybe" is invalid: expected one of true, 1/],
     ['LLM_BASE_URL', 'ftp://x', /LLM_BASE_URL="ftp:\/\/x" is invalid: expected an absolute http/],
+    [
+      'LLM_BASE_URL',
+      'http://vllm:8000/v1/chat/completions/',
+      'LLM_BASE_URL="http://vllm:8000/v1/chat/completions/" is invalid: give the base URL, without /chat/completions (the engine adds it), e.g. "http://vllm:8000/v1"',
+    ],
+    [
+      'LLM_FALLBACK_BASE_URL',
+      'https://api.example.com/v1/chat/completions',
+      /LLM_FALLBACK_BASE_URL=.* is invalid: give the base URL, without \/chat\/completions .* e\.g\. "https:\/\/api\.example\.com\/v1"/,
+    ],
+    [
+      'STT_BASE_URL',
+      'http://whisper/v1/audio/transcriptions',
+      /STT_BASE_URL=.* is invalid: give the base URL, without \/audio\/transcriptions/,
+    ],
+    ['TTS_BASE_URL', 'http://tts/v1/audio/speech', /TTS_BASE_URL=.* without \/audio\/speech/],
     ['LLM_EXTRA_BODY', '[1]', /LLM_EXTRA_BODY is invalid: expected a JSON object/],
     ['LLM_UNTAGGED_REASONING', 'yes please', /LLM_UNTAGGED_REASONING="yes please" is invalid/],
     [

@@ -159,6 +159,8 @@ export interface SpeechEnv {
 }
 
 const MiB = 1024 * 1024;
+/** The endpoint an LLM server's base URL is often given with by mistake. */
+const LLM_PATHS = ['/chat/completions'];
 
 /** `ENGINE_PROCESSES`: a count, or `auto` for one per available CPU. */
 function processes(raw: Raw): number {
@@ -175,7 +177,7 @@ function processes(raw: Raw): number {
 
 /** `LLM_FALLBACK_*`: a second OpenAI-compatible server, with its own model, key, body and headers. */
 function fallbackLlm(raw: Raw): { fallback?: Env['llm']['fallback'] } {
-  const baseUrl = httpUrl(raw, 'LLM_FALLBACK_BASE_URL', '');
+  const baseUrl = httpUrl(raw, 'LLM_FALLBACK_BASE_URL', '', LLM_PATHS);
   if (!baseUrl) return {};
   return {
     fallback: {
@@ -199,7 +201,7 @@ export function parseEnv(raw: Raw): Env {
     shutdownGraceSecs: int(raw, 'SHUTDOWN_GRACE_SECS', 20, 0, 3600),
     llm: {
       enabled: bool(raw, 'LLM_ENABLED') ?? true,
-      baseUrl: httpUrl(raw, 'LLM_BASE_URL', 'http://localhost:8000/v1'),
+      baseUrl: httpUrl(raw, 'LLM_BASE_URL', 'http://localhost:8000/v1', LLM_PATHS),
       model: present(raw, 'LLM_MODEL') ?? '',
       apiKey: present(raw, 'LLM_API_KEY') ?? '',
       systemPrompt: raw['LLM_SYSTEM_PROMPT'] ?? DEFAULT_SYSTEM_PROMPT,
@@ -259,8 +261,8 @@ export function parseEnv(raw: Raw): Env {
 }
 
 function parseSpeech(raw: Raw): SpeechEnv {
-  const ttsUrl = httpUrl(raw, 'TTS_BASE_URL', '');
-  const sttUrl = httpUrl(raw, 'STT_BASE_URL', '');
+  const ttsUrl = httpUrl(raw, 'TTS_BASE_URL', '', ['/audio/speech']);
+  const sttUrl = httpUrl(raw, 'STT_BASE_URL', '', ['/audio/transcriptions']);
   const tts = oneOf(raw, 'TTS_PROVIDER', ttsUrl ? 'openai' : 'espeak', [
     'espeak',
     'openai',
