@@ -107,6 +107,11 @@ describe('parseEnv', () => {
     ['LLM_EXTRA_BODY', '[1]', /LLM_EXTRA_BODY is invalid: expected a JSON object/],
     ['LLM_UNTAGGED_REASONING', 'yes please', /LLM_UNTAGGED_REASONING="yes please" is invalid/],
     [
+      'LLM_SERVER_TOOL_PARSER',
+      'hermes',
+      /LLM_SERVER_TOOL_PARSER="hermes" is invalid: expected one of auto, off/,
+    ],
+    [
       'SHUTDOWN_GRACE_SECS',
       '-5',
       /SHUTDOWN_GRACE_SECS="-5" is invalid: expected an integer from 0 to 3600/,

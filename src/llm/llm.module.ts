@@ -20,6 +20,7 @@ import { OpenAiLlmClient } from './openai-llm.client.js';
             ...config,
             ...config.fallback,
             untaggedReasoning: false,
+            serverToolParser: 'auto',
             fallback: undefined,
           }),
           (reason) => {

@@ -45,6 +45,7 @@ export class OpenAiLlmClient extends LlmClient {
   constructor(@Inject(llmConfig.KEY) private readonly config: LlmConfig) {
     super();
     this.headers = headersFor(config);
+    this.adaptations.noToolParser = config.serverToolParser === 'off';
   }
 
   stream(request: LlmRequest, signal?: AbortSignal): Observable<LlmEvent> {

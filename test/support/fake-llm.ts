@@ -251,6 +251,7 @@ export function llmClient(
     extraBody: {},
     extraHeaders: {},
     untaggedReasoning: false,
+    serverToolParser: 'auto',
     maxHistoryMessages: 50,
     ...over,
   });
