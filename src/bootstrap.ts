@@ -58,6 +58,11 @@ export async function start(): Promise<INestApplication> {
   await app.listen(env.port);
   const server = app.getHttpServer() as Server;
   const { port } = server.address() as AddressInfo;
-  new Logger('Engine').log(`listening on http://0.0.0.0:${port} (WebSocket /ws, Swagger /docs)`);
+  const logger = new Logger('Engine');
+  logger.log(`listening on http://0.0.0.0:${port} (WebSocket /ws, Swagger /docs)`);
+  if (!env.adminApiKey)
+    logger.warn(
+      'ADMIN_API_KEY is not set: anyone who reaches this port can change the tools the model calls (/api/tools); set it outside a trusted network',
+    );
   return app;
 }

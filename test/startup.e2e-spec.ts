@@ -43,7 +43,7 @@ describe('node dist/main.js', () => {
     );
   });
 
-  it('starts with the variables of the acceptance suite and serves HTTP and its probe', async () => {
+  it('starts with the variables of the acceptance suite and serves HTTP and its probe, warning that the admin API is open', async () => {
     const result = await run(
       {
         PORT: '0',
@@ -63,10 +63,16 @@ describe('node dist/main.js', () => {
     } finally {
       result.stop();
     }
+    await result.exited;
+    expect(result.output).toContain(
+      'ADMIN_API_KEY is not set: anyone who reaches this port can change the tools',
+    );
   });
 
-  /** The libraries a started engine loaded, by package name. */
-  const loadedBy = async (env: Record<string, string>): Promise<string[]> => {
+  /** The libraries a started engine loaded, by package name, and what it wrote. */
+  const loadedBy = async (
+    env: Record<string, string>,
+  ): Promise<{ libraries: string[]; output: string }> => {
     const file = join(mkdtempSync(join(tmpdir(), 'loaded-')), 'modules.txt');
     const hook = resolve('test/support/loaded-modules.mjs');
     const result = await run(
@@ -83,11 +89,12 @@ describe('node dist/main.js', () => {
     result.stop();
     await result.exited;
     const urls = readFileSync(file, 'utf8').split('\n');
-    return [...new Set(urls.map((u) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)?.[1] ?? ''))];
+    const libraries = urls.map((u) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)?.[1] ?? '');
+    return { libraries: [...new Set(libraries)], output: result.output };
   };
 
   it('loads the MCP SDK, the OpenAPI readers and the Redis client only when they are used', async () => {
-    const plain = await loadedBy({});
+    const plain = (await loadedBy({})).libraries;
     expect(plain).toContain('@nestjs/core'); // the hook sees the engine's libraries
     for (const library of [
       '@modelcontextprotocol/sdk',
@@ -98,7 +105,8 @@ describe('node dist/main.js', () => {
       expect(plain).not.toContain(library);
     // With a Redis session store (unreachable here: start-up goes on, the client retries), and
     // an OpenAPI tool.
-    const used = await loadedBy({
+    const { libraries: used, output } = await loadedBy({
+      ADMIN_API_KEY: 'admin-key',
       SESSION_STORE_URL: 'redis://127.0.0.1:9',
       LLM_TOOLS_FILE: writeToolsFile([
         {
@@ -111,5 +119,8 @@ describe('node dist/main.js', () => {
     });
     for (const library of ['@apidevtools/json-schema-ref-parser', 'yaml', '@redis/client'])
       expect(used).toContain(library);
+    // With the admin API's key set, no warning that it is open.
+    expect(output).toContain('listening on');
+    expect(output).not.toContain('ADMIN_API_KEY is not set');
   });
 });
