@@ -253,11 +253,16 @@ describe('CodeToolPool: code that breaks its interpreter', () => {
       'def f():\n    try:\n        bytearray(300 * 1024 * 1024)\n    except MemoryError:\n        return "too big"';
     expect(await run(caught)).toMatchObject({ ok: true, result: '"too big"' });
     expect(pool.started).toBe(3);
+    // Another error after a refused growth is told as it is.
+    const other =
+      'def f():\n    try:\n        bytearray(300 * 1024 * 1024)\n    except MemoryError:\n        raise ValueError("no room")';
+    expect(await run(other)).toMatchObject({ ok: false, error: 'Error: ValueError: no room' });
+    expect(pool.started).toBe(4);
     expect(await run('def f():\n    return len(bytearray(8 * 1024 * 1024))')).toMatchObject({
       ok: true,
       result: String(8 * 1024 * 1024),
     });
-    expect(pool.started).toBe(3);
+    expect(pool.started).toBe(4);
   }, 60000);
 
   it('replaces a worker whose interpreter suffered a fatal error (JS stack overflow in deep recursion)', async () => {

@@ -248,7 +248,8 @@ export class CodeToolPool {
     slot.job = undefined;
     let result = JSON.parse(m.result ?? '{}') as Record<string, unknown>;
     const cap = `CODE_TOOLS_MEMORY_MB=${this.options.memoryMb}`;
-    if (m.capped && result.ok === false)
+    // Emscripten tries a few sizes, larger first: a refusal then a success is no MemoryError.
+    if (m.capped && String(result.error).startsWith('Error: MemoryError'))
       result = {
         ...result,
         error: `Error: MemoryError: the code needed more memory than CODE_TOOLS_MEMORY_MB (${this.options.memoryMb} MiB) allows`,
