@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { firstValueFrom, lastValueFrom, toArray, filter, take } from 'rxjs';
 import type { LlmEvent, LlmRequest } from '../src/llm/llm.types.js';
 import { useFakeLlm, llmClient as client, sseText, type Script } from './support/fake-llm.js';
@@ -165,5 +167,31 @@ describe('OpenAiLlmClient against a server that sends without end', () => {
       }),
     ]);
     expect((fault[0] as { message: string }).message.length).toBeLessThan(600);
+  });
+});
+
+describe('OpenAiLlmClient.check (once at start-up)', () => {
+  const { llm, url } = useFakeLlm();
+  const signal = new AbortController().signal;
+
+  it('finds a server that lists the model well, and names a model it does not list', async () => {
+    expect(await client(url()).check(signal)).toBeUndefined();
+    expect(await client(url(), { model: 'qwen3-coder' }).check(signal)).toBe(
+      `LLM_MODEL "qwen3-coder" is not among the models the LLM server at ${url()} lists (fake-model): it will likely refuse every request`,
+    );
+    expect(llm.modelsRequests.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('says a server that cannot be reached cannot, and says nothing once stopped', async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const closed = `http://127.0.0.1:${(probe.address() as AddressInfo).port}/v1`;
+    await new Promise((r) => probe.close(r));
+    expect(await client(closed).check(signal)).toBe(
+      `the LLM server at ${closed} cannot be reached (ECONNREFUSED): turns fail until it answers`,
+    );
+    const stopped = new AbortController();
+    stopped.abort();
+    expect(await client(closed).check(stopped.signal)).toBeUndefined();
   });
 });

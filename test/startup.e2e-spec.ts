@@ -43,7 +43,7 @@ describe('node dist/main.js', () => {
     );
   });
 
-  it('starts with the variables of the acceptance suite and serves HTTP and its probe, warning that the admin API is open', async () => {
+  it('starts with the variables of the acceptance suite and serves HTTP and its probe, warning that the admin API is open and the LLM server cannot be reached', async () => {
     const result = await run(
       {
         PORT: '0',
@@ -67,6 +67,8 @@ describe('node dist/main.js', () => {
     expect(result.output).toContain(
       'ADMIN_API_KEY is not set: anyone who reaches this port can change the tools',
     );
+    // The LLM server the suite names is not there: the log says so at once, start-up goes on.
+    expect(result.output).toContain('the LLM server at http://127.0.0.1:9/v1 cannot be reached');
   });
 
   /** The libraries a started engine loaded, by package name, and what it wrote. */

@@ -30,6 +30,11 @@ export class FallbackLlmClient extends LlmClient {
     );
   }
 
+  /** The primary's: the fallback is there for when it fails. */
+  override check(signal: AbortSignal): Promise<string | undefined> {
+    return this.primary.check(signal);
+  }
+
   private either(
     first: () => Observable<LlmEvent>,
     second: () => Observable<LlmEvent>,

@@ -2,6 +2,7 @@ import { Logger, Module } from '@nestjs/common';
 import { llmConfig, type LlmConfig } from '../config/app.config.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { FallbackLlmClient } from './fallback-llm.client.js';
+import { LlmServerCheck } from './llm-server-check.service.js';
 import { LlmClient } from './llm.types.js';
 import { OpenAiLlmClient } from './openai-llm.client.js';
 
@@ -30,6 +31,7 @@ import { OpenAiLlmClient } from './openai-llm.client.js';
         );
       },
     },
+    LlmServerCheck,
   ],
   exports: [LlmClient],
 })

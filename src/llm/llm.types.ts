@@ -72,4 +72,8 @@ export abstract class LlmClient {
   abstract stream(request: LlmRequest, signal?: AbortSignal): Observable<LlmEvent>;
   /** The same without streaming (the seed's fallback for rounds that stream back empty). */
   abstract chatReply(request: LlmRequest, signal?: AbortSignal): Observable<LlmEvent>;
+  /** What is wrong with the server, checked once at start-up (a warning), or undefined. */
+  check(_signal: AbortSignal): Promise<string | undefined> {
+    return Promise.resolve(undefined);
+  }
 }

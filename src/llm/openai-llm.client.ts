@@ -11,6 +11,7 @@ import { parseJson } from './parsing/json.js';
 import { withTraceparent } from '../common/trace-context.js';
 import { retryAfterMs, retryDelayMs } from '../common/retry.js';
 import { ServerAdaptations } from './server-adaptations.js';
+import { checkServer } from './server-check.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
 import {
   isContextOverflow,
@@ -264,6 +265,11 @@ export class OpenAiLlmClient extends LlmClient {
     for (const e of tail) if (e.type !== 'done' || (finished && !fault)) emit(e);
     if (fault) throw fault;
     if (!finished) throw new StreamFault('LLM stream closed before [DONE]', { transient: true });
+  }
+
+  /** See checkServer. */
+  override check(signal: AbortSignal): Promise<string | undefined> {
+    return checkServer(this.config.baseUrl, this.config.model, this.headers, signal);
   }
 
   private resolveModel(signal: AbortSignal): Promise<string> {
