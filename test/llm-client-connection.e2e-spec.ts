@@ -174,12 +174,17 @@ describe('OpenAiLlmClient.check (once at start-up)', () => {
   const { llm, url } = useFakeLlm();
   const signal = new AbortController().signal;
 
-  it('finds a server that lists the model well, and names a model it does not list', async () => {
+  it('asks nothing with LLM_MODEL set; without it, asks GET /models once, kept for the turns', async () => {
+    const before = llm.modelsRequests.length;
     expect(await client(url()).check(signal)).toBeUndefined();
-    expect(await client(url(), { model: 'qwen3-coder' }).check(signal)).toBe(
-      `LLM_MODEL "qwen3-coder" is not among the models the LLM server at ${url()} lists (fake-model): it will likely refuse every request`,
-    );
-    expect(llm.modelsRequests.length).toBeGreaterThanOrEqual(2);
+    expect(llm.modelsRequests.length).toBe(before);
+    const c = client(url(), { model: '' });
+    expect(await c.check(signal)).toBeUndefined();
+    expect(llm.modelsRequests.length).toBe(before + 1);
+    llm.enqueue(sseText(['ok']));
+    await lastValueFrom(c.stream(request).pipe(toArray()));
+    expect(llm.requests[0]!.body.model).toBe('fake-model');
+    expect(llm.modelsRequests.length).toBe(before + 1);
   });
 
   it('says a server that cannot be reached cannot, and says nothing once stopped', async () => {
@@ -187,11 +192,29 @@ describe('OpenAiLlmClient.check (once at start-up)', () => {
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
     const closed = `http://127.0.0.1:${(probe.address() as AddressInfo).port}/v1`;
     await new Promise((r) => probe.close(r));
-    expect(await client(closed).check(signal)).toBe(
+    expect(await client(closed, { model: '' }).check(signal)).toBe(
       `the LLM server at ${closed} cannot be reached (ECONNREFUSED): turns fail until it answers`,
     );
-    const stopped = new AbortController();
-    stopped.abort();
-    expect(await client(closed).check(stopped.signal)).toBeUndefined();
+    expect(await client(closed, { model: '' }).check(AbortSignal.abort())).toBeUndefined();
+  });
+
+  it('lets a turn stop waiting for the model when it is cut short, while another caller asks for it', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const hanging = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`;
+    try {
+      const c = client(hanging, { model: '', timeoutSecs: 30 });
+      const stop = new AbortController();
+      const checked = c.check(stop.signal);
+      const turn = new AbortController();
+      const events = lastValueFrom(c.stream(request, turn.signal).pipe(toArray()));
+      setTimeout(() => turn.abort(), 50);
+      expect((await events).map((e) => e.type)).toEqual(['error']);
+      stop.abort();
+      expect(await checked).toBeUndefined();
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((r) => silent.close(r));
+    }
   });
 });

@@ -73,7 +73,8 @@ export abstract class LlmClient {
   /** The same without streaming (the seed's fallback for rounds that stream back empty). */
   abstract chatReply(request: LlmRequest, signal?: AbortSignal): Observable<LlmEvent>;
   /** What is wrong with the server, checked once at start-up (a warning), or undefined. */
-  check(_signal: AbortSignal): Promise<string | undefined> {
+  check(signal: AbortSignal): Promise<string | undefined> {
+    void signal; // a server with nothing to check
     return Promise.resolve(undefined);
   }
 }

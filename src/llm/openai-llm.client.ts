@@ -11,7 +11,8 @@ import { parseJson } from './parsing/json.js';
 import { withTraceparent } from '../common/trace-context.js';
 import { retryAfterMs, retryDelayMs } from '../common/retry.js';
 import { ServerAdaptations } from './server-adaptations.js';
-import { checkServer } from './server-check.js';
+import { modelsProblem, untilAborted } from './server-check.js';
+import { headersFor } from './request-headers.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
 import {
   isContextOverflow,
@@ -267,15 +268,33 @@ export class OpenAiLlmClient extends LlmClient {
     if (!finished) throw new StreamFault('LLM stream closed before [DONE]', { transient: true });
   }
 
-  /** See checkServer. */
-  override check(signal: AbortSignal): Promise<string | undefined> {
-    return checkServer(this.config.baseUrl, this.config.model, this.headers, signal);
+  /**
+   * Without LLM_MODEL, asks `GET /models` at start-up, as the first turn would (its answer is
+   * kept for the turns): what kept it from giving a model, or undefined. With LLM_MODEL set,
+   * nothing is asked before the first turn. Never throws.
+   */
+  override async check(signal: AbortSignal): Promise<string | undefined> {
+    if (this.config.model) return undefined;
+    try {
+      await this.resolveModel(signal);
+      return undefined;
+    } catch (error) {
+      return signal.aborted ? undefined : modelsProblem(error, this.config.baseUrl);
+    }
   }
 
+  /**
+   * LLM_MODEL, or the first model `GET /models` lists, asked once and kept (asked again after a
+   * failure). The request is shared by every caller meanwhile: each stops waiting when its own
+   * `signal` aborts, and the request itself when LLM_TIMEOUT_SECS runs out.
+   */
   private resolveModel(signal: AbortSignal): Promise<string> {
     if (this.config.model) return Promise.resolve(this.config.model);
     this.model ??= (async () => {
-      const res = await fetch(`${this.config.baseUrl}/models`, { headers: this.headers, signal });
+      const res = await fetch(`${this.config.baseUrl}/models`, {
+        headers: this.headers,
+        signal: AbortSignal.timeout(this.config.timeoutSecs * 1000),
+      });
       if (!res.ok)
         throw this.httpFault(res.status, await res.text(), res.headers.get('retry-after'));
       const id = ((await res.json()) as { data?: { id?: string }[] }).data?.[0]?.id;
@@ -284,19 +303,6 @@ export class OpenAiLlmClient extends LlmClient {
       return id;
     })();
     this.model.catch(() => (this.model = undefined));
-    return this.model;
+    return untilAborted(this.model, signal);
   }
-}
-
-/** The engine's headers, and LLM_EXTRA_HEADERS replacing them whatever their case (not sent twice). */
-function headersFor(config: LlmConfig): Record<string, string> {
-  const headers: Record<string, string> = {
-    'Content-Type': 'application/json',
-    Accept: 'application/json, text/event-stream',
-  };
-  if (config.apiKey) headers.Authorization = `Bearer ${config.apiKey}`;
-  const extra = config.extraHeaders;
-  const replaced = new Set(Object.keys(extra).map((k) => k.toLowerCase()));
-  for (const key of Object.keys(headers)) if (replaced.has(key.toLowerCase())) delete headers[key];
-  return { ...headers, ...extra };
 }

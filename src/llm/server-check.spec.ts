@@ -1,49 +1,50 @@
-import { modelsProblem, unreachableReason } from './server-check.js';
+import { modelsProblem, unreachableReason, untilAborted } from './server-check.js';
+import { StreamFault } from './stream-fault.js';
 
 const base = 'http://vllm:8000/v1';
-const list = (...ids: string[]) => ({
-  object: 'list',
-  data: ids.map((id) => ({ id, object: 'model' })),
-});
 
-describe('modelsProblem (the start-up check of GET /models)', () => {
-  it('finds nothing wrong with a server that lists the model, or lists some model when none is set', () => {
-    expect(modelsProblem(200, list('qwen3-coder', 'other'), 'qwen3-coder', base)).toBeUndefined();
-    expect(modelsProblem(200, list('qwen3-coder'), '', base)).toBeUndefined();
-    // A gateway that lists nothing, or has no such endpoint, when the model is named.
-    expect(modelsProblem(200, { data: [] }, 'gpt-4o-mini', base)).toBeUndefined();
-    expect(modelsProblem(404, undefined, 'gpt-4o-mini', base)).toBeUndefined();
-  });
-
-  it('names the model the server does not list, and what it lists', () => {
-    expect(modelsProblem(200, list('Qwen/Qwen3-Coder-30B'), 'qwen3-coder', base)).toBe(
-      `LLM_MODEL "qwen3-coder" is not among the models the LLM server at ${base} lists (Qwen/Qwen3-Coder-30B): it will likely refuse every request`,
-    );
-    const many = list(...Array.from({ length: 12 }, (_, i) => `m${i}`));
-    expect(modelsProblem(200, many, 'x', base)).toMatch(/\(m0, m1, .*, m9, … \(12 in all\)\)/);
-  });
-
-  it('says when the credentials are refused, and when no model can be known', () => {
-    expect(modelsProblem(401, { error: 'no' }, 'm', base)).toBe(
+describe('modelsProblem (the start-up GET /models without LLM_MODEL)', () => {
+  it('says when the credentials are refused, when the server has no model to give, and when it cannot be reached', () => {
+    expect(modelsProblem(new StreamFault('no', { status: 401 }), base)).toBe(
       `the LLM server at ${base} refused the engine's credentials (HTTP 401 to GET /models): check LLM_API_KEY or LLM_EXTRA_HEADERS`,
     );
-    expect(modelsProblem(403, undefined, '', base)).toMatch(/HTTP 403 to GET \/models/);
-    expect(modelsProblem(404, undefined, '', base)).toBe(
-      `the LLM server at ${base} answered HTTP 404 to GET /models and LLM_MODEL is empty: set LLM_MODEL`,
+    expect(modelsProblem(new StreamFault('no', { status: 403 }), base)).toMatch(/HTTP 403 to GET/);
+    expect(modelsProblem(new StreamFault('not found', { status: 404 }), base)).toBe(
+      `the LLM server at ${base} answered HTTP 404 to GET /models, and LLM_MODEL is empty: set LLM_MODEL`,
     );
-    expect(modelsProblem(200, { data: [] }, '', base)).toMatch(
-      /lists no model and LLM_MODEL is empty/,
+    expect(
+      modelsProblem(new StreamFault('LLM_MODEL is empty and GET /models listed no model'), base),
+    ).toBe(`the LLM server at ${base} lists no model, and LLM_MODEL is empty: set LLM_MODEL`);
+    expect(
+      modelsProblem(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }), base),
+    ).toBe(
+      `the LLM server at ${base} cannot be reached (ECONNREFUSED): turns fail until it answers`,
     );
-    expect(modelsProblem(200, 'not json', '', base)).toMatch(/lists no model/);
   });
 
   it('tells why a request did not reach the server in a few words', () => {
-    expect(
-      unreachableReason(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } })),
-    ).toBe('ECONNREFUSED');
     expect(unreachableReason(new DOMException('The operation timed out.', 'TimeoutError'))).toBe(
       'timed out',
     );
     expect(unreachableReason(new Error('boom'))).toBe('boom');
+  });
+});
+
+describe('untilAborted', () => {
+  it("gives the promise's outcome, or the signal's reason as soon as it aborts", async () => {
+    const never = new Promise<string>(() => undefined);
+    const stop = new AbortController();
+    const waiting = untilAborted(never, stop.signal);
+    stop.abort(new Error('turn cancelled'));
+    await expect(waiting).rejects.toThrow('turn cancelled');
+    await expect(untilAborted(Promise.resolve('m'), new AbortController().signal)).resolves.toBe(
+      'm',
+    );
+    await expect(
+      untilAborted(Promise.reject(new Error('x')), new AbortController().signal),
+    ).rejects.toThrow('x');
+    await expect(
+      untilAborted(Promise.resolve('m'), AbortSignal.abort(new Error('gone'))),
+    ).rejects.toThrow('gone');
   });
 });

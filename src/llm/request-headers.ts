@@ -1,0 +1,17 @@
+/** The headers of every request to an LLM server. Pure: no Nest import. */
+import type { LlmConfig } from '../config/app.config.js';
+
+/** The engine's headers, and LLM_EXTRA_HEADERS replacing them whatever their case (not sent twice). */
+export function headersFor(
+  config: Pick<LlmConfig, 'apiKey' | 'extraHeaders'>,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+  };
+  if (config.apiKey) headers.Authorization = `Bearer ${config.apiKey}`;
+  const extra = config.extraHeaders;
+  const replaced = new Set(Object.keys(extra).map((k) => k.toLowerCase()));
+  for (const key of Object.keys(headers)) if (replaced.has(key.toLowerCase())) delete headers[key];
+  return { ...headers, ...extra };
+}
