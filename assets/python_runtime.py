@@ -150,12 +150,40 @@ def _execute(code, func, args, ctx, state):
     return fn(**args)
 
 
+_LOG_LIMIT = 32 * 1024
+
+
+class _BoundedLog(io.TextIOBase):
+    """print() output of one call: its first _LOG_LIMIT characters are kept, the rest only counted."""
+
+    def __init__(self):
+        super().__init__()
+        self._parts = []
+        self._kept = 0
+        self._dropped = 0
+
+    def writable(self):
+        return True
+
+    def write(self, text):
+        room = max(_LOG_LIMIT - self._kept, 0)
+        if room:
+            self._parts.append(text[:room])
+            self._kept += min(room, len(text))
+        self._dropped += max(len(text) - room, 0)
+        return len(text)
+
+    def getvalue(self):
+        more = f"\n… [{self._dropped} more characters not kept]" if self._dropped else ""
+        return "".join(self._parts) + more
+
+
 def _run_job(job_json, body):
     """Runs `body(job, ctx, state)` with print() captured; any exception becomes the error text."""
     job = json.loads(job_json)
     ctx = job["context"]
     state = json.loads(json.dumps(ctx.get("state") or {}))
-    out = io.StringIO()
+    out = _BoundedLog()
     saved = sys.stdout, sys.stderr
     sys.stdout = sys.stderr = out
     try:

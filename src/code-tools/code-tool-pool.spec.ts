@@ -58,6 +58,16 @@ describe('CodeToolPool (real Pyodide workers)', () => {
     expect(await run('def f():\n    return None', 'f')).toMatchObject({ ok: true, result: 'null' });
   });
 
+  it("keeps the first 32 KiB of a call's print() output, and says how much more there was", async () => {
+    const chatty =
+      'def f():\n    for i in range(10000):\n        print("line", i)\n    raise ValueError("done")';
+    const { logs } = (await run(chatty, 'f')) as { logs: string };
+    const printed = Array.from({ length: 10000 }, (_, i) => `line ${i}\n`).join('');
+    expect(logs).toBe(
+      `${printed.slice(0, 32 * 1024)}\n… [${printed.length - 32 * 1024} more characters not kept]`,
+    );
+  });
+
   it('refuses the JS bridge modules to tool code', async () => {
     expect(await run('def f():\n    import js\n    return 1', 'f')).toMatchObject({
       ok: false,
