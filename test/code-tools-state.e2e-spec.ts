@@ -19,6 +19,11 @@ const REMEMBER = `def remember(key: str, value: str) -> dict:
     return dict(context.state)
 `;
 
+const STATE_KEYS = `def state_keys() -> list:
+    """The keys of the session state, with the length of each value."""
+    return [[k, len(str(v))] for k, v in context.state.items()]
+`;
+
 /**
  * context.state when calls overlap. Calls of one round run in parallel: each one's changes are
  * kept. A barge-in while a Python code tool runs: the code is interrupted at once, its worker is
@@ -32,6 +37,7 @@ describe('code tools: session state with parallel and cancelled calls', () => {
       { type: 'python', code: readFileSync('test/fixtures/code-tools/loyalty.py', 'utf8') },
       { type: 'python', code: SLOW_UPDATE, timeout_secs: 60 },
       { type: 'python', code: REMEMBER },
+      { type: 'python', code: STATE_KEYS },
     ]),
     CODE_TOOLS_WORKERS: '1',
   }));
@@ -99,6 +105,30 @@ describe('code tools: session state with parallel and cancelled calls', () => {
       tool_call_id: 'call_slow_update',
       content: 'Error: cancelled',
     });
+    ws.close();
+  }, 60_000);
+
+  it('refuses a change that would take the state past 1 MiB of JSON, keeping it as it was', async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    rig.llm.enqueue(
+      sseStructuredCalls([
+        { id: 'call_a', name: 'remember', arguments: { key: 'a', value: 'x'.repeat(700_000) } },
+      ]),
+      sseStructuredCalls([
+        { id: 'call_b', name: 'remember', arguments: { key: 'b', value: 'y'.repeat(400_000) } },
+      ]),
+      sseStructuredCalls([{ id: 'call_k', name: 'state_keys', arguments: {} }]),
+      sseText(['Done.']),
+    );
+    await ws.turn('remember these', 30_000);
+    const toolMessages = rig.llm.requests
+      .at(-1)!
+      .body.messages.filter((m: { role: string }) => m.role === 'tool')
+      .map((m: { content: string }) => m.content);
+    expect(toolMessages[1]).toMatch(
+      /^Error: ValueError: context\.state would hold 11\d{5} characters of JSON, over the 1048576 a session keeps: the changes were not kept$/,
+    );
+    expect(JSON.parse(toolMessages[2])).toEqual([['a', 700_000]]);
     ws.close();
   }, 60_000);
 });

@@ -11,7 +11,7 @@ import { truncateResult } from '../tools/tool-errors.js';
 import { CANCELLED_RESULT, CodeToolPool, type BridgeRequest } from './code-tool-pool.js';
 import { safeHttp, type PyHttpRequest } from './safe-http.js';
 import { withTraceparent } from '../common/trace-context.js';
-import { applyStateChanges, type State } from './state-changes.js';
+import { applyStateChanges, stateTooLarge, type State } from './state-changes.js';
 import { fillSecrets, maskSecrets, secretsNamedIn } from '../tools/tool-secrets.js';
 
 /** Calls another active tool on behalf of a code tool (`tools.<name>(...)`). */
@@ -126,7 +126,10 @@ export class CodeToolService implements OnModuleDestroy {
     if (call.signal.aborted) return { ok: false, text: CANCELLED_RESULT.error, logs };
     if (call.context && typeof result.state === 'string') {
       const after = JSON.parse(result.state) as State;
-      call.context.state.value = applyStateChanges(call.context.state.value, before, after);
+      const next = applyStateChanges(call.context.state.value, before, after);
+      const tooLarge = stateTooLarge(next);
+      if (tooLarge) return { ok: false, text: `Error: ValueError: ${tooLarge}`, logs };
+      call.context.state.value = next;
     }
     return {
       ok: true,
@@ -158,8 +161,10 @@ export class CodeToolService implements OnModuleDestroy {
         continue;
       }
       (result.excluded as string[]).forEach((name) => hidden.add(name));
-      if (typeof result.state === 'string')
-        context.state.value = JSON.parse(result.state) as Record<string, unknown>;
+      if (typeof result.state !== 'string') continue;
+      const tooLarge = stateTooLarge(result.state);
+      if (tooLarge) this.logger.warn(`${callback.name}: ${tooLarge}`);
+      else context.state.value = JSON.parse(result.state) as Record<string, unknown>;
     }
     return hidden;
   }

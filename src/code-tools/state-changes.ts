@@ -15,3 +15,13 @@ export function applyStateChanges(current: State, before: State, after: State): 
   for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) delete next[key];
   return next;
 }
+
+/** The most a session's `context.state` may hold, as JSON: it goes to every call and every save. */
+export const STATE_MAX_CHARS = 1024 * 1024;
+
+/** Why `state` cannot be kept (its JSON is over STATE_MAX_CHARS), or undefined. */
+export function stateTooLarge(state: State | string): string | undefined {
+  const size = (typeof state === 'string' ? state : JSON.stringify(state)).length;
+  if (size <= STATE_MAX_CHARS) return undefined;
+  return `context.state would hold ${size} characters of JSON, over the ${STATE_MAX_CHARS} a session keeps: the changes were not kept`;
+}
