@@ -9,15 +9,14 @@ import { llmConfig, type LlmConfig } from '../config/app.config.js';
 import { LlmClient } from './llm.types.js';
 
 /**
- * Checks the LLM server once the engine has started (a wrong key, model or address shows in the
- * log before the first caller meets it), without holding start-up up: the check runs on its own.
+ * Checks the LLM server once the engine has started (see LlmClient.check: without LLM_MODEL, a
+ * wrong address or key shows in the log before the first caller meets it), without holding
+ * start-up up: the check runs on its own.
  */
 @Injectable()
 export class LlmServerCheck implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('LlmServer');
   private readonly stop = new AbortController();
-  /** The check under way, for tests to wait for. */
-  done: Promise<void> = Promise.resolve();
 
   constructor(
     @Inject(llmConfig.KEY) private readonly config: LlmConfig,
@@ -26,7 +25,7 @@ export class LlmServerCheck implements OnApplicationBootstrap, OnModuleDestroy {
 
   onApplicationBootstrap(): void {
     if (!this.config.enabled) return;
-    this.done = this.client.check(this.stop.signal).then((problem) => {
+    void this.client.check(this.stop.signal).then((problem) => {
       if (problem) this.logger.warn(problem);
     });
   }

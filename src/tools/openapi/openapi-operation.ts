@@ -214,8 +214,8 @@ export function operationTool(
   // it among the arguments, the model could never fill the URL.
   for (const [, name = ''] of path.matchAll(/\{([^}]*)\}/g)) {
     if (byKey.has(`path:${name}`) || Object.hasOwn(properties, name)) continue;
-    take({ name, in: 'path', schema: { type: 'string' } });
     placeholder({ name, in: 'path' });
+    take({ name, in: 'path', schema: { type: 'string' } });
   }
   const body = QUERY_VERBS.has(method) ? undefined : bodySchema(op);
   for (const [name, schema] of Object.entries(body?.properties ?? {})) {
