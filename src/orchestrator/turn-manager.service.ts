@@ -226,7 +226,6 @@ export class TurnManager {
       const reply$ = this.llm.chatReply(request, ctx.signal);
       round = await this.track(ctx, { kind: 'reply', events$: reply$, onEvent });
     }
-    if (!take) round.calls = [];
     // Between this round's text and the next one's: the whitespace held at its end, or a space,
     // whatever the deltas were (it is sent only if visible text follows).
     const joined = ctx.visible.length === 0 || NO_SPACE_AFTER.test(ctx.visible.lastChar);
