@@ -211,20 +211,6 @@ describe('a turn over /ws (seed §5, §8)', () => {
     expect(h.llm.requests).toHaveLength(1);
   });
 
-  it('stops after LLM_TOOL_MAX_ITERATIONS tool rounds and asks once more with tool_choice "none"', async () => {
-    const call = () => sseText([xmlCall('get_weather', { city: 'Loop' })]);
-    h.llm.enqueue(
-      call(),
-      call(),
-      sseText([`${xmlCall('get_weather', { city: 'Ignored' })}Enough.`]),
-    );
-    const msgs = await h.ws.turn('loop forever');
-    expect(h.llm.requests.map((r) => r.body.tool_choice)).toEqual(['auto', 'auto', 'none']);
-    expect(msgs.filter((m) => m.type === 'tool_call')).toHaveLength(2);
-    expect(h.tools.requests).toHaveLength(2);
-    expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: 'Enough.' });
-  });
-
   it('separates the text of two rounds by one space, however the deltas were cut (none after CJK)', async () => {
     const call = xmlCall('get_weather', { city: 'Paris' });
     for (const [first, second, expected, after = ''] of [

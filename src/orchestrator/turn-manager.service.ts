@@ -195,6 +195,10 @@ export class TurnManager {
       const round = await this.completion(ctx, last ? 'none' : 'auto');
       if (last || round.calls.length === 0) {
         if (round.text !== '') ctx.session.history.push({ role: 'assistant', content: round.text });
+        else if (last && round.calls.length > 0)
+          this.logger.warn(
+            `no answer after LLM_TOOL_MAX_ITERATIONS=${toolRounds} tool rounds: the model asked for more tools (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
+          );
         return;
       }
       await runCalls(this.executor, ctx, round);
