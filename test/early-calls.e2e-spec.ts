@@ -54,6 +54,9 @@ describe('calls run while the model is still writing', () => {
       // A read-only POST (a search API), and a GET that acts: `safe` says which they are.
       { name: 'search', url: `${base}/search`, method: 'POST', safe: true },
       { name: 'ring_bell', url: `${base}/bell`, method: 'GET', safe: false },
+      { name: 'drop_note', url: `${base}/notes/{id}`, method: 'DELETE' },
+      // Changes nothing, but the user approves each call: it never runs before the answer.
+      { name: 'read_file', url: `${base}/file`, method: 'GET', confirm: true },
     ]),
   }));
   const client = useClientPerTest(rig);
@@ -100,6 +103,30 @@ describe('calls run while the model is still writing', () => {
       'GET /Oslo',
       'POST /notes',
     ]);
+  });
+
+  it('waits for the round’s end before a DELETE', async () => {
+    const release = holdRound(xmlCall('drop_note', { id: '7' }));
+    await sentAtRoundEnd(rig, client.ws, release, 'drop note 7 and weather');
+    expect(rig.tools.requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'DELETE /notes/7',
+      'GET /Oslo',
+    ]);
+  });
+
+  it('never starts a call the user approves before the answer, even a GET; a refused one never runs', async () => {
+    const release = holdRound(xmlCall('read_file', {}));
+    const from = client.ws.messages.length;
+    client.ws.send({ type: 'user_text', text: 'read the file' });
+    await client.ws.waitFor((m) => m.type === 'tool_call', from);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(rig.tools.requests).toHaveLength(0);
+    release();
+    const ask = await client.ws.waitFor((m) => m.type === 'tool_confirm', from);
+    expect(rig.tools.requests.map((r) => r.path)).not.toContain('/file');
+    client.ws.send({ type: 'tool_confirm', id: ask.id, approved: false });
+    await client.ws.waitFor((m) => m.type === 'assistant_end', from);
+    expect(rig.tools.requests.map((r) => r.path)).toEqual(['/Oslo']);
   });
 
   it('takes a tool’s `safe` over its method: a read-only POST starts early, a GET that acts waits', async () => {
