@@ -148,6 +148,9 @@ export class CodeToolPool {
         bridgeTimeoutMs: 600_000,
         memoryMb: this.options.memoryMb,
       },
+      // No environment: tool code that reaches the worker's JavaScript (Pyodide's proxies lead
+      // there) finds no key. Secrets are filled into its requests on this side (the bridge).
+      env: {},
     });
     worker.unref();
     this.started += 1;
