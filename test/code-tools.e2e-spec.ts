@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Engine } from './support/engine.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
@@ -92,9 +92,12 @@ describe('Python code tools (seed 003)', () => {
       { ...stub('voice_only'), modalities: ['voice'] },
     ]);
     mkdirSync(join(dirname(toolsFile), 'py'));
-    copyFileSync(
-      'test/fixtures/code-tools/loyalty.py',
+    // Both files as some Windows editors save them, with a byte order mark.
+    const bom = (text: string) => `\uFEFF${text}`;
+    writeFileSync(toolsFile, bom(readFileSync(toolsFile, 'utf8')));
+    writeFileSync(
       join(dirname(toolsFile), 'py', 'loyalty.py'),
+      bom(readFileSync('test/fixtures/code-tools/loyalty.py', 'utf8')),
     );
     engine = await Engine.start({
       LLM_BASE_URL: await llm.start(),

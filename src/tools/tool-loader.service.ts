@@ -181,7 +181,8 @@ export class ToolLoader {
     }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      // A byte order mark (some editors write one) is no part of the JSON.
+      parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
     } catch (error) {
       throw new ToolDefinitionError(`${path}: not valid JSON: ${(error as Error).message}`);
     }

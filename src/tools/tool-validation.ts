@@ -199,7 +199,7 @@ function codeTool(
   if (def.file !== undefined) {
     const path = resolve(options.baseDir ?? '.', def.file);
     try {
-      code = readFileSync(path, 'utf8');
+      code = readFileSync(path, 'utf8').replace(/^\uFEFF/, ''); // a byte order mark is no code
     } catch (error) {
       throw new ToolDefinitionError(
         `${where(source, index, def.name)}: field 'file' cannot be read (${path}): ${(error as Error).message}`,
