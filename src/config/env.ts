@@ -3,6 +3,7 @@
  * Pure: no Nest import. A bad value throws an EnvError naming the variable and what it accepts.
  */
 import { availableParallelism } from 'node:os';
+import { cgroupCpuLimit } from './cpu-quota.js';
 import {
   DEFAULT_CONFIRM_NO,
   DEFAULT_CONFIRM_YES,
@@ -167,10 +168,11 @@ const MiB = 1024 * 1024;
 /** The endpoint an LLM server's base URL is often given with by mistake. */
 const LLM_PATHS = ['/chat/completions'];
 
-/** `ENGINE_PROCESSES`: a count, or `auto` for one per available CPU. */
+/** `ENGINE_PROCESSES`: a count, or `auto` for one per CPU the process may use (see cpu-quota.ts). */
 function processes(raw: Raw): number {
   const value = present(raw, 'ENGINE_PROCESSES');
-  if (value?.toLowerCase() === 'auto') return Math.max(1, availableParallelism());
+  if (value?.toLowerCase() === 'auto')
+    return Math.max(1, Math.min(availableParallelism(), cgroupCpuLimit() ?? Infinity, 64));
   try {
     return int(raw, 'ENGINE_PROCESSES', 1, 1, 64);
   } catch {
