@@ -4,12 +4,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { cgroupCpuLimit } from './cpu-quota.js';
-import {
-  DEFAULT_CONFIRM_NO,
-  DEFAULT_CONFIRM_YES,
-  DEFAULT_SYSTEM_PROMPT,
-  DEFAULT_TOOL_WAIT_PHRASES,
-} from './env-defaults.js';
+import { parseSpeech, type SpeechEnv } from './speech-env.js';
+import { DEFAULT_CONFIRM_NO, DEFAULT_CONFIRM_YES, DEFAULT_SYSTEM_PROMPT } from './env-defaults.js';
 import {
   bool,
   EnvError,
@@ -17,18 +13,17 @@ import {
   httpUrl,
   int,
   jsonObject,
-  LANGUAGE_CODE,
   num,
   secondsOrNever,
   oneOf,
   phraseList,
-  phrasePerLanguage,
   present,
   type Raw,
   redisUrl,
 } from './env-values.js';
 
 export { EnvError } from './env-values.js';
+export type { SpeechEnv } from './speech-env.js';
 
 export interface Env {
   port: number;
@@ -136,34 +131,6 @@ export interface Env {
   };
 }
 
-export interface SpeechEnv {
-  language: string;
-  maxSentenceChars: number;
-  audioLeadMs: number;
-  /** Tools running this long in a voice turn that has said nothing: a wait phrase is said. */
-  toolWaitMs: number;
-  /** By language code (`*`: any language); the session's language picks one. */
-  toolWaitPhrases: Record<string, string>;
-  tts: {
-    provider: 'espeak' | 'openai' | 'none';
-    baseUrl: string;
-    model: string;
-    voice: string;
-    apiKey: string;
-    sampleRate: number;
-    timeoutSecs: number;
-    espeakWorkers: number;
-  };
-  stt: {
-    provider: 'openai' | 'none';
-    baseUrl: string;
-    model: string;
-    apiKey: string;
-    maxSeconds: number;
-    timeoutSecs: number;
-  };
-}
-
 const MiB = 1024 * 1024;
 /** The endpoint an LLM server's base URL is often given with by mistake. */
 const LLM_PATHS = ['/chat/completions'];
@@ -264,56 +231,6 @@ export function parseEnv(raw: Raw): Env {
       packagesDir: present(raw, 'CODE_TOOLS_PACKAGES_DIR') ?? '',
       allowPrivateNetwork: bool(raw, 'CODE_TOOLS_ALLOW_PRIVATE_NETWORK') ?? false,
       agentName: present(raw, 'AGENT_NAME') ?? 'agent',
-    },
-  };
-}
-
-function parseSpeech(raw: Raw): SpeechEnv {
-  const ttsUrl = httpUrl(raw, 'TTS_BASE_URL', '', ['/audio/speech']);
-  const sttUrl = httpUrl(raw, 'STT_BASE_URL', '', ['/audio/transcriptions']);
-  const tts = oneOf(raw, 'TTS_PROVIDER', ttsUrl ? 'openai' : 'espeak', [
-    'espeak',
-    'openai',
-    'none',
-  ] as const);
-  const stt = oneOf(raw, 'STT_PROVIDER', sttUrl ? 'openai' : 'none', ['openai', 'none'] as const);
-  if (tts === 'openai' && !ttsUrl)
-    throw new EnvError(
-      'TTS_PROVIDER=openai needs TTS_BASE_URL (an absolute http:// or https:// URL)',
-    );
-  if (stt === 'openai' && !sttUrl)
-    throw new EnvError(
-      'STT_PROVIDER=openai needs STT_BASE_URL (an absolute http:// or https:// URL)',
-    );
-  const language = present(raw, 'SPEECH_LANGUAGE') ?? 'en';
-  if (!LANGUAGE_CODE.test(language)) {
-    throw new EnvError(
-      `SPEECH_LANGUAGE=${JSON.stringify(language)} is invalid: expected a language code such as en, it, es or en-us`,
-    );
-  }
-  return {
-    language,
-    maxSentenceChars: int(raw, 'SPEECH_MAX_SENTENCE_CHARS', 250, 20, 5000),
-    audioLeadMs: int(raw, 'SPEECH_AUDIO_LEAD_MS', 1000, 0, 600_000),
-    toolWaitMs: int(raw, 'SPEECH_TOOL_WAIT_MS', 2000, 0, 600_000),
-    toolWaitPhrases: phrasePerLanguage(raw, 'SPEECH_TOOL_WAIT_PHRASE', DEFAULT_TOOL_WAIT_PHRASES),
-    tts: {
-      provider: tts,
-      baseUrl: ttsUrl,
-      model: present(raw, 'TTS_MODEL') ?? 'tts-1',
-      voice: present(raw, 'TTS_VOICE') ?? '',
-      apiKey: present(raw, 'TTS_API_KEY') ?? '',
-      sampleRate: int(raw, 'TTS_SAMPLE_RATE', 24000, 8000, 192000),
-      timeoutSecs: num(raw, 'TTS_TIMEOUT_SECS', 30, 0, 3600),
-      espeakWorkers: int(raw, 'TTS_ESPEAK_WORKERS', 1, 1, 32),
-    },
-    stt: {
-      provider: stt,
-      baseUrl: sttUrl,
-      model: present(raw, 'STT_MODEL') ?? 'whisper-1',
-      apiKey: present(raw, 'STT_API_KEY') ?? '',
-      maxSeconds: num(raw, 'STT_MAX_SECONDS', 30, 0, 600),
-      timeoutSecs: num(raw, 'STT_TIMEOUT_SECS', 30, 0, 3600),
     },
   };
 }

@@ -9,15 +9,15 @@ import { drainForReuse, MAX_BODY_CHARS, postJson, ReplyTooLarge } from './http-p
 import { messagesJson, requestJson, toolsJson } from './request-json.js';
 import { parseJson } from './parsing/json.js';
 import { withTraceparent } from '../common/trace-context.js';
-import { retryAfterMs, retryDelayMs } from '../common/retry.js';
+import { retryDelayMs } from '../common/retry.js';
 import { ServerAdaptations } from './server-adaptations.js';
-import { modelsProblem, untilAborted } from './server-check.js';
+import { ModelLookup } from './model-lookup.js';
 import { headersFor } from './request-headers.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
 import {
+  httpFault,
   isContextOverflow,
   isNetworkError,
-  isTransientStatus,
   StreamFault,
   Watchdog,
 } from './stream-fault.js';
@@ -37,17 +37,18 @@ function callIdsIn(request: LlmRequest): Set<string> {
 @Injectable()
 export class OpenAiLlmClient extends LlmClient {
   private readonly logger = new Logger(OpenAiLlmClient.name);
-  private model: Promise<string> | undefined;
   /** What this server was found to refuse (a missing tool parser, Gemini's empty objects). */
   private readonly adaptations = new ServerAdaptations();
 
   /** The headers of every request: they depend on the configuration only. */
   private readonly headers: Readonly<Record<string, string>>;
+  private readonly models: ModelLookup;
 
   constructor(@Inject(llmConfig.KEY) private readonly config: LlmConfig) {
     super();
     this.headers = headersFor(config);
     this.adaptations.noToolParser = config.serverToolParser === 'off';
+    this.models = new ModelLookup(config, this.headers, (line) => this.logger.log(line));
   }
 
   stream(request: LlmRequest, signal?: AbortSignal): Observable<LlmEvent> {
@@ -144,7 +145,7 @@ export class OpenAiLlmClient extends LlmClient {
     const watchdog = new Watchdog(controller, this.config.timeoutSecs * 1000);
     try {
       watchdog.arm('connect');
-      const model = await this.resolveModel(controller.signal);
+      const model = await this.models.resolve(controller.signal);
       const send = () =>
         this.post(this.body(request, model, streaming), controller.signal, request);
       let response = await send();
@@ -152,12 +153,12 @@ export class OpenAiLlmClient extends LlmClient {
       while (response.status === 400 && request.tools.length > 0) {
         const text = await response.text(ERROR_BODY_CHARS);
         const learned = this.adaptations.learn(text, request.toolChoice ?? 'auto');
-        if (!learned) throw this.httpFault(400, text);
+        if (!learned) throw httpFault(400, text);
         this.logger.warn(learned);
         response = await send();
       }
       if (!response.ok)
-        throw this.httpFault(
+        throw httpFault(
           response.status,
           await response.text(ERROR_BODY_CHARS),
           response.body.headers['retry-after'],
@@ -188,18 +189,6 @@ export class OpenAiLlmClient extends LlmClient {
       withTraceparent(this.headers, traceId),
       body,
       signal,
-    );
-  }
-
-  private httpFault(status: number, text: string, retryAfter?: string | null): StreamFault {
-    const message = errorMessageOf(parseJson(text));
-    return new StreamFault(
-      `LLM server answered HTTP ${status}: ${(message ?? text).slice(0, 500)}`,
-      {
-        status,
-        transient: isTransientStatus(status),
-        retryAfterMs: retryAfterMs(retryAfter ?? undefined),
-      },
     );
   }
 
@@ -268,41 +257,8 @@ export class OpenAiLlmClient extends LlmClient {
     if (!finished) throw new StreamFault('LLM stream closed before [DONE]', { transient: true });
   }
 
-  /**
-   * Without LLM_MODEL, asks `GET /models` at start-up, as the first turn would (its answer is
-   * kept for the turns): what kept it from giving a model, or undefined. With LLM_MODEL set,
-   * nothing is asked before the first turn. Never throws.
-   */
-  override async check(signal: AbortSignal): Promise<string | undefined> {
-    if (this.config.model) return undefined;
-    try {
-      await this.resolveModel(signal);
-      return undefined;
-    } catch (error) {
-      return signal.aborted ? undefined : modelsProblem(error, this.config.baseUrl);
-    }
-  }
-
-  /**
-   * LLM_MODEL, or the first model `GET /models` lists, asked once and kept (asked again after a
-   * failure). The request is shared by every caller meanwhile: each stops waiting when its own
-   * `signal` aborts, and the request itself when LLM_TIMEOUT_SECS runs out.
-   */
-  private resolveModel(signal: AbortSignal): Promise<string> {
-    if (this.config.model) return Promise.resolve(this.config.model);
-    this.model ??= (async () => {
-      const res = await fetch(`${this.config.baseUrl}/models`, {
-        headers: this.headers,
-        signal: AbortSignal.timeout(this.config.timeoutSecs * 1000),
-      });
-      if (!res.ok)
-        throw this.httpFault(res.status, await res.text(), res.headers.get('retry-after'));
-      const id = ((await res.json()) as { data?: { id?: string }[] }).data?.[0]?.id;
-      if (!id) throw new StreamFault('LLM_MODEL is empty and GET /models listed no model');
-      this.logger.log(`using model ${id} (first of GET /models)`);
-      return id;
-    })();
-    this.model.catch(() => (this.model = undefined));
-    return untilAborted(this.model, signal);
+  /** See ModelLookup.check. */
+  override check(signal: AbortSignal): Promise<string | undefined> {
+    return this.models.check(signal);
   }
 }

@@ -1,3 +1,6 @@
+import { retryAfterMs } from '../common/retry.js';
+import { errorMessageOf } from './completion-decoder.js';
+import { parseJson } from './parsing/json.js';
 /**
  * Why an LLM request failed, and whether sending it again is worth it. Pure: no Nest import.
  */
@@ -110,4 +113,14 @@ const NETWORK_ERRORS = new Set([
 export function isNetworkError(error: unknown): boolean {
   const e = error as { code?: string; cause?: { code?: string } } | undefined;
   return NETWORK_ERRORS.has(e?.code ?? '') || NETWORK_ERRORS.has(e?.cause?.code ?? '');
+}
+
+/** The fault of an HTTP error answer: its status, and the server's message when it gave one. */
+export function httpFault(status: number, text: string, retryAfter?: string | null): StreamFault {
+  const message = errorMessageOf(parseJson(text));
+  return new StreamFault(`LLM server answered HTTP ${status}: ${(message ?? text).slice(0, 500)}`, {
+    status,
+    transient: isTransientStatus(status),
+    retryAfterMs: retryAfterMs(retryAfter ?? undefined),
+  });
 }

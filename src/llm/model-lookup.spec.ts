@@ -1,4 +1,4 @@
-import { modelsProblem, unreachableReason, untilAborted } from './server-check.js';
+import { modelsProblem, unreachableReason, untilAborted } from './model-lookup.js';
 import { StreamFault } from './stream-fault.js';
 
 const base = 'http://vllm:8000/v1';

@@ -1,0 +1,89 @@
+/**
+ * The model requests name: LLM_MODEL, or the first model `GET {LLM_BASE_URL}/models` lists. That
+ * request is made once the engine has started (the first turn would make it anyway) and its
+ * answer kept, so that a wrong address or key is in the log before the first caller meets it.
+ * Only warnings: a server that is down now may be up by the first turn. Pure: no Nest import.
+ */
+import type { LlmConfig } from '../config/app.config.js';
+import { httpFault, StreamFault } from './stream-fault.js';
+
+export class ModelLookup {
+  private model: Promise<string> | undefined;
+
+  constructor(
+    private readonly config: Pick<LlmConfig, 'baseUrl' | 'model' | 'timeoutSecs'>,
+    private readonly headers: Readonly<Record<string, string>>,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /**
+   * LLM_MODEL, or the first model `GET /models` lists, asked once and kept (asked again after a
+   * failure). The request is shared by every caller meanwhile: each stops waiting when its own
+   * `signal` aborts, and the request itself when LLM_TIMEOUT_SECS runs out.
+   */
+  resolve(signal: AbortSignal): Promise<string> {
+    if (this.config.model) return Promise.resolve(this.config.model);
+    this.model ??= (async () => {
+      const res = await fetch(`${this.config.baseUrl}/models`, {
+        headers: this.headers,
+        signal: AbortSignal.timeout(this.config.timeoutSecs * 1000),
+      });
+      if (!res.ok) throw httpFault(res.status, await res.text(), res.headers.get('retry-after'));
+      const id = ((await res.json()) as { data?: { id?: string }[] }).data?.[0]?.id;
+      if (!id) throw new StreamFault('LLM_MODEL is empty and GET /models listed no model');
+      this.log(`using model ${id} (first of GET /models)`);
+      return id;
+    })();
+    this.model.catch(() => (this.model = undefined));
+    return untilAborted(this.model, signal);
+  }
+
+  /**
+   * Without LLM_MODEL, asks `GET /models` at start-up, as the first turn would (its answer is
+   * kept for the turns): what kept it from giving a model, or undefined. With LLM_MODEL set,
+   * nothing is asked before the first turn. Never throws.
+   */
+  async check(signal: AbortSignal): Promise<string | undefined> {
+    if (this.config.model) return undefined;
+    try {
+      await this.resolve(signal);
+      return undefined;
+    } catch (error) {
+      return signal.aborted ? undefined : modelsProblem(error, this.config.baseUrl);
+    }
+  }
+}
+
+/** The warning for what kept `GET {baseUrl}/models` from giving a model. */
+export function modelsProblem(error: unknown, baseUrl: string): string {
+  const at = `the LLM server at ${baseUrl}`;
+  if (error instanceof StreamFault && error.status !== undefined) {
+    if (error.status === 401 || error.status === 403)
+      return `${at} refused the engine's credentials (HTTP ${error.status} to GET /models): check LLM_API_KEY or LLM_EXTRA_HEADERS`;
+    return `${at} answered HTTP ${error.status} to GET /models, and LLM_MODEL is empty: set LLM_MODEL`;
+  }
+  if (error instanceof StreamFault)
+    return `${at} lists no model, and LLM_MODEL is empty: set LLM_MODEL`;
+  return `${at} cannot be reached (${unreachableReason(error)}): turns fail until it answers`;
+}
+
+/** Why a request did not reach the server, in a few words (`ECONNREFUSED`, `timed out`). */
+export function unreachableReason(error: unknown): string {
+  const err = error as {
+    name?: string;
+    message?: string;
+    cause?: { code?: string; message?: string };
+  };
+  if (err?.name === 'TimeoutError') return 'timed out';
+  return err?.cause?.code ?? err?.cause?.message ?? err?.message ?? String(error);
+}
+
+/** `promise`, or the signal's reason as soon as it is aborted (a wait shared with other callers). */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
