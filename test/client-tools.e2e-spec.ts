@@ -294,7 +294,7 @@ describe('client tools with tool calling switched off', () => {
       );
       ws.close();
     } finally {
-      await engine.stop();
+      await engine?.stop();
       await llm.stop();
     }
   });

@@ -50,7 +50,7 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
     });
   }, 60000);
   afterAll(async () => {
-    await engine.stop();
+    await engine?.stop();
     await llm.stop();
     await api.stop();
   });

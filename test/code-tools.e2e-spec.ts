@@ -108,7 +108,7 @@ describe('Python code tools (seed 003)', () => {
     });
   }, 60000);
   afterAll(async () => {
-    await engine.stop();
+    await engine?.stop();
     await llm.stop();
     await api.stop();
   });

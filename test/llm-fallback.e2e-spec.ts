@@ -26,7 +26,7 @@ describe('LLM_FALLBACK_BASE_URL: a second server for requests the first cannot a
     });
   });
   afterAll(async () => {
-    await engine.stop();
+    await engine?.stop();
     await primary.stop();
     await fallback.stop();
   });
@@ -108,7 +108,7 @@ it('answers from the fallback when the primary cannot be reached at all', async 
     expect(fallback.requests[0]!.body.model).toBe('fake-model');
     ws.close();
   } finally {
-    await engine.stop();
+    await engine?.stop();
     await fallback.stop();
   }
 });
@@ -144,7 +144,7 @@ it("asks the fallback for the non-streamed reply too, when the primary's empty r
     expect(fallback.requests).toHaveLength(1);
     expect(fallback.requests[0]!.body).toMatchObject({ model: 'small', stream: false });
   } finally {
-    await engine.stop();
+    await engine?.stop();
     await primary.stop();
     await fallback.stop();
   }

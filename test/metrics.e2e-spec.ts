@@ -28,7 +28,7 @@ describe('GET /metrics (Prometheus)', () => {
     });
   });
   afterAll(async () => {
-    await engine.stop();
+    await engine?.stop();
     await tools.stop();
   });
 

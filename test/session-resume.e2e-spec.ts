@@ -239,7 +239,7 @@ it('with Redis unreachable, sessions start afresh and turns run as usual; once i
     expect(session(back)).toMatchObject({ resumed: true, session_id: session(kept).session_id });
     back.close();
   } finally {
-    await engine.stop();
+    await engine?.stop();
     await llm.stop();
     await redis?.stop();
   }

@@ -16,7 +16,7 @@ describe('voice turns with the embedded eSpeak NG engine', () => {
     });
   });
   afterAll(async () => {
-    await engine.stop();
+    await engine?.stop();
     await llm.stop();
   });
 

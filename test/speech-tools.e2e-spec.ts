@@ -41,7 +41,7 @@ describe('speech while tools run', () => {
     });
   });
   afterAll(async () => {
-    await engine.stop();
+    await engine?.stop();
     await llm.stop();
     await server.stop();
   });

@@ -47,7 +47,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
     });
   });
   afterAll(async () => {
-    await engine.stop();
+    await engine?.stop();
     await llm.stop();
     await speech.stop();
     await weather.stop();

@@ -45,7 +45,7 @@ describe('approvals answered by voice or text', () => {
     });
   }
   afterEach(async () => {
-    await engine.stop();
+    await engine?.stop();
     await llm.stop();
     await server.stop();
     llm.reset();

@@ -19,7 +19,7 @@ describe('HTTP tools against a real server (seed §3–§6)', () => {
     });
   });
   afterAll(async () => {
-    await engine.stop();
+    await engine?.stop();
     await server.stop();
   });
   beforeEach(() => {

@@ -186,7 +186,7 @@ describe('a client that the engine stops reading while its messages wait', () =>
     engine = await Engine.start({ WS_PING_INTERVAL_SECS: '1', STT_BASE_URL: base });
   });
   afterAll(async () => {
-    await engine.stop();
+    await engine?.stop();
     await stt.stop();
   });
 
