@@ -40,4 +40,26 @@ describe('MemorySessionStore', () => {
     store.sweep();
     expect(store.size).toBe(1);
   });
+
+  it('lets the sessions saved longest ago go first once the saved JSON is over its bound', async () => {
+    const small = new MemorySessionStore(() => now, 30_000, 100);
+    try {
+      const save = (key: string, chars = 40) =>
+        small.save({ key, owner: key, data: 'x'.repeat(chars), ttlSecs: 60 });
+      await save('a');
+      await save('b');
+      await save('c'); // 120 characters: a goes
+      const has = async (key: string) =>
+        (await small.claim({ key, owner: key, ttlSecs: 60 })) !== undefined;
+      expect([await has('a'), await has('b'), await has('c')]).toEqual([false, true, true]);
+      await save('b'); // saved again: now the newest
+      await save('d'); // c goes, not b
+      expect([await has('b'), await has('c'), await has('d')]).toEqual([true, false, true]);
+      // A session larger than the bound alone is kept, alone.
+      await save('e', 150);
+      expect([await has('b'), await has('d'), await has('e')]).toEqual([false, false, true]);
+    } finally {
+      await small.close();
+    }
+  });
 });

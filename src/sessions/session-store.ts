@@ -34,16 +34,26 @@ interface Entry {
   expires: number;
 }
 
-/** Sessions kept in this process: a reconnect must reach the same process to resume. */
+/** The most saved sessions kept in the process, in characters of their JSON (128 to 256 MiB). */
+export const MEMORY_STORE_MAX_CHARS = 128 * 1024 * 1024;
+
+/**
+ * Sessions kept in this process: a reconnect must reach the same process to resume. Past
+ * `maxChars` of saved JSON, the sessions saved longest ago are let go first (their tokens then
+ * start afresh), so that many short connections cannot take the engine's memory.
+ */
 export class MemorySessionStore extends SessionStore {
   readonly kind = 'memory' as const;
   readonly connected = true;
+  /** In the order they were last saved, oldest first. */
   private readonly entries = new Map<string, Entry>();
+  private chars = 0;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     private readonly now: () => number = Date.now,
     sweepMs = 30_000,
+    private readonly maxChars = MEMORY_STORE_MAX_CHARS,
   ) {
     super();
     // Expired sessions are dropped even if nobody asks for them again.
@@ -58,7 +68,7 @@ export class MemorySessionStore extends SessionStore {
   private live(key: string): Entry | undefined {
     const entry = this.entries.get(key);
     if (entry && entry.expires <= this.now()) {
-      this.entries.delete(key);
+      this.drop(key, entry);
       return undefined;
     }
     return entry;
@@ -73,8 +83,19 @@ export class MemorySessionStore extends SessionStore {
   save({ key, owner, data, ttlSecs }: Save): Promise<boolean> {
     const entry = this.live(key);
     if (entry && entry.owner !== owner) return Promise.resolve(false);
+    if (entry) this.drop(key, entry);
     this.entries.set(key, { owner, data, expires: this.now() + ttlSecs * 1000 });
+    this.chars += data.length;
+    for (const [oldest, kept] of this.entries) {
+      if (this.chars <= this.maxChars || oldest === key) break;
+      this.drop(oldest, kept);
+    }
     return Promise.resolve(true);
+  }
+
+  private drop(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.chars -= entry.data.length;
   }
 
   sweep(): void {
@@ -84,6 +105,7 @@ export class MemorySessionStore extends SessionStore {
   close(): Promise<void> {
     clearInterval(this.sweeper);
     this.entries.clear();
+    this.chars = 0;
     return Promise.resolve();
   }
 }
