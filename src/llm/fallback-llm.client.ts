@@ -30,13 +30,9 @@ export class FallbackLlmClient extends LlmClient {
     );
   }
 
-  /** The primary's: the fallback is there for when it fails (and serves while it cannot be reached). */
-  override async check(signal: AbortSignal): Promise<string | undefined> {
-    const problem = await this.primary.check(signal);
-    return problem?.replace(
-      ': turns fail until it answers',
-      ': requests go to LLM_FALLBACK_BASE_URL until it answers',
-    );
+  /** The primary's: the fallback is there for when it fails. */
+  override check(signal: AbortSignal): Promise<string | undefined> {
+    return this.primary.check(signal);
   }
 
   private either(

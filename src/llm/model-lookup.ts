@@ -11,7 +11,7 @@ export class ModelLookup {
   private model: Promise<string> | undefined;
 
   constructor(
-    private readonly config: Pick<LlmConfig, 'baseUrl' | 'model' | 'timeoutSecs'>,
+    private readonly config: Pick<LlmConfig, 'baseUrl' | 'model' | 'timeoutSecs' | 'fallback'>,
     private readonly headers: Readonly<Record<string, string>>,
     private readonly log: (line: string) => void,
   ) {}
@@ -49,13 +49,17 @@ export class ModelLookup {
       await this.resolve(signal);
       return undefined;
     } catch (error) {
-      return signal.aborted ? undefined : modelsProblem(error, this.config.baseUrl);
+      if (signal.aborted) return undefined;
+      return modelsProblem(error, this.config.baseUrl, this.config.fallback !== undefined);
     }
   }
 }
 
-/** The warning for what kept `GET {baseUrl}/models` from giving a model. */
-export function modelsProblem(error: unknown, baseUrl: string): string {
+/**
+ * The warning for what kept `GET {baseUrl}/models` from giving a model; `fallback`: a fallback
+ * server takes the requests while this one cannot be reached.
+ */
+export function modelsProblem(error: unknown, baseUrl: string, fallback = false): string {
   const at = `the LLM server at ${baseUrl}`;
   if (error instanceof StreamFault && error.status !== undefined) {
     if (error.status === 401 || error.status === 403)
@@ -64,7 +68,10 @@ export function modelsProblem(error: unknown, baseUrl: string): string {
   }
   if (error instanceof StreamFault)
     return `${at} lists no model, and LLM_MODEL is empty: set LLM_MODEL`;
-  return `${at} cannot be reached (${unreachableReason(error)}): turns fail until it answers`;
+  const meanwhile = fallback
+    ? 'requests go to LLM_FALLBACK_BASE_URL until it answers'
+    : 'turns fail until it answers';
+  return `${at} cannot be reached (${unreachableReason(error)}): ${meanwhile}`;
 }
 
 /** Why a request did not reach the server, in a few words (`ECONNREFUSED`, `timed out`). */
