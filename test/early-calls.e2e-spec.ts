@@ -13,15 +13,23 @@ import { until } from './support/waiting.js';
 
 /**
  * Sends `text` while the model's message is held: no tool request may go out before `release`
- * lets the message end. Resolves at the turn's end.
+ * lets the message end. Then `meanwhile` (given where the turn's messages start), and resolves at
+ * the turn's end.
  */
-async function sentAtRoundEnd(rig: EngineRig, ws: WsClient, release: () => void, text: string) {
+async function sentAtRoundEnd(
+  rig: EngineRig,
+  ws: WsClient,
+  release: () => void,
+  text: string,
+  meanwhile: (from: number) => Promise<void> = async () => {},
+) {
   const from = ws.messages.length;
   ws.send({ type: 'user_text', text });
   await ws.waitFor((m) => m.type === 'tool_call', from);
   await new Promise((r) => setTimeout(r, 100));
   expect(rig.tools.requests).toHaveLength(0);
   release();
+  await meanwhile(from);
   await ws.waitFor((m) => m.type === 'assistant_end', from);
 }
 
@@ -96,36 +104,25 @@ describe('calls run while the model is still writing', () => {
     expect(tools.map((m: any) => m.content)).toEqual(['ok', 'ok']);
   });
 
-  it('waits for the round’s end before a call that may change something (POST)', async () => {
-    const release = holdRound(xmlCall('add_note', { text: 'buy milk' }));
-    await sentAtRoundEnd(rig, client.ws, release, 'note and weather');
-    expect(rig.tools.requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
-      'GET /Oslo',
-      'POST /notes',
-    ]);
-  });
-
-  it('waits for the round’s end before a DELETE', async () => {
-    const release = holdRound(xmlCall('drop_note', { id: '7' }));
-    await sentAtRoundEnd(rig, client.ws, release, 'drop note 7 and weather');
-    expect(rig.tools.requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
-      'DELETE /notes/7',
-      'GET /Oslo',
-    ]);
-  });
+  it.each([
+    ['POST', xmlCall('add_note', { text: 'buy milk' }), ['GET /Oslo', 'POST /notes']],
+    ['DELETE', xmlCall('drop_note', { id: '7' }), ['DELETE /notes/7', 'GET /Oslo']],
+  ])(
+    'waits for the round’s end before a call that may change something (%s)',
+    async (_, call, sent) => {
+      const release = holdRound(call);
+      await sentAtRoundEnd(rig, client.ws, release, 'that, and the weather');
+      expect(rig.tools.requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual(sent);
+    },
+  );
 
   it('never starts a call the user approves before the answer, even a GET; a refused one never runs', async () => {
     const release = holdRound(xmlCall('read_file', {}));
-    const from = client.ws.messages.length;
-    client.ws.send({ type: 'user_text', text: 'read the file' });
-    await client.ws.waitFor((m) => m.type === 'tool_call', from);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(rig.tools.requests).toHaveLength(0);
-    release();
-    const ask = await client.ws.waitFor((m) => m.type === 'tool_confirm', from);
-    expect(rig.tools.requests.map((r) => r.path)).not.toContain('/file');
-    client.ws.send({ type: 'tool_confirm', id: ask.id, approved: false });
-    await client.ws.waitFor((m) => m.type === 'assistant_end', from);
+    await sentAtRoundEnd(rig, client.ws, release, 'read the file', async (from) => {
+      const ask = await client.ws.waitFor((m) => m.type === 'tool_confirm', from);
+      expect(rig.tools.requests.map((r) => r.path)).not.toContain('/file');
+      client.ws.send({ type: 'tool_confirm', id: ask.id, approved: false });
+    });
     expect(rig.tools.requests.map((r) => r.path)).toEqual(['/Oslo']);
   });
 
