@@ -1,4 +1,5 @@
-import { CompletionDecoder, errorMessageOf } from './completion-decoder.js';
+import { CompletionDecoder } from './completion-decoder.js';
+import { errorMessageOf } from './stream-fault.js';
 import type { LlmEvent } from './llm.types.js';
 
 const schemas = new Map([

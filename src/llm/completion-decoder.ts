@@ -8,6 +8,7 @@ import type { ToolSchemas } from './parsing/qwen-xml-call.js';
 import { ToolCallTextParser, type TextParserSink } from './parsing/tool-call-text.parser.js';
 import type { LlmEvent, LlmUsage, ToolCallEvent } from './llm.types.js';
 import { CallTally } from './call-tally.js';
+import { errorMessageOf } from './stream-fault.js';
 import { StreamedText } from './streamed-text.js';
 import { StructuredCallAssembler, type AssembledCall } from './structured-call-assembler.js';
 
@@ -32,16 +33,6 @@ interface Delta {
   reasoning?: string | null;
   tool_calls?: unknown;
   refusal?: string | null;
-}
-
-/** What a stream or a reply said is an error, in the shapes servers use (OpenAI, vLLM, SGLang, xAI). */
-export function errorMessageOf(body: unknown): string | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const error = (body as { error?: unknown }).error;
-  if (!error) return undefined;
-  if (typeof error === 'string') return error;
-  const message = (error as { message?: unknown }).message;
-  return typeof message === 'string' ? message : JSON.stringify(error);
 }
 
 /**

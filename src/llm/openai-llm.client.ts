@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Observable } from 'rxjs';
 import { llmConfig, type LlmConfig } from '../config/app.config.js';
-import { CompletionDecoder, errorMessageOf } from './completion-decoder.js';
+import { CompletionDecoder } from './completion-decoder.js';
 import { drainForReuse, MAX_BODY_CHARS, postJson, ReplyTooLarge } from './http-post.js';
 import { messagesJson, requestJson, toolsJson } from './request-json.js';
 import { parseJson } from './parsing/json.js';
@@ -15,6 +15,7 @@ import { ModelLookup } from './model-lookup.js';
 import { headersFor } from './request-headers.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
 import {
+  errorMessageOf,
   httpFault,
   isContextOverflow,
   isNetworkError,

@@ -1,5 +1,4 @@
 import { retryAfterMs } from '../common/retry.js';
-import { errorMessageOf } from './completion-decoder.js';
 import { parseJson } from './parsing/json.js';
 /**
  * Why an LLM request failed, and whether sending it again is worth it. Pure: no Nest import.
@@ -123,4 +122,14 @@ export function httpFault(status: number, text: string, retryAfter?: string | nu
     transient: isTransientStatus(status),
     retryAfterMs: retryAfterMs(retryAfter ?? undefined),
   });
+}
+
+/** What a stream or a reply said is an error, in the shapes servers use (OpenAI, vLLM, SGLang, xAI). */
+export function errorMessageOf(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const error = (body as { error?: unknown }).error;
+  if (!error) return undefined;
+  if (typeof error === 'string') return error;
+  const message = (error as { message?: unknown }).message;
+  return typeof message === 'string' ? message : JSON.stringify(error);
 }
