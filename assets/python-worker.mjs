@@ -31,8 +31,11 @@ WebAssembly.Memory.prototype.grow = function (delta) {
 
 const pyodide = await loadPyodide({ stdout: () => {}, stderr: () => {} });
 if (packagesDir) {
-  const wheels = readdirSync(packagesDir).filter((f) => f.endsWith('.whl') || f.endsWith('.zip')).map((f) => join(packagesDir, f));
-  if (wheels.length) await pyodide.loadPackage(wheels, { messageCallback: () => {}, errorCallback: () => {} });
+  const wheels = readdirSync(packagesDir)
+    .filter((f) => f.endsWith('.whl') || f.endsWith('.zip'))
+    .map((f) => join(packagesDir, f));
+  if (wheels.length)
+    await pyodide.loadPackage(wheels, { messageCallback: () => {}, errorCallback: () => {} });
 }
 pyodide.setInterruptBuffer(new Uint8Array(interrupt));
 pyodide.registerJsModule('_engine_bridge', {
@@ -40,20 +43,40 @@ pyodide.registerJsModule('_engine_bridge', {
     Atomics.store(state, 0, 0);
     parentPort.postMessage({ type: 'bridge', job: currentJob, request: requestJson });
     if (Atomics.wait(state, 0, 0, bridgeTimeoutMs) === 'timed-out') {
-      return JSON.stringify({ error: 'the engine did not answer in time', text: 'Error: tool request failed: timed out' });
+      return JSON.stringify({
+        error: 'the engine did not answer in time',
+        text: 'Error: tool request failed: timed out',
+      });
     }
     return decoder.decode(bytes.slice(0, Atomics.load(state, 1)));
   },
 });
-for (const file of ['python_runtime.py', 'python_analyze.py']) {
-  pyodide.runPython(readFileSync(new URL(`./${file}`, import.meta.url), 'utf8'), { filename: file });
+for (const file of ['python_runtime.py', 'python_analyze.py', 'python_isolation.py']) {
+  pyodide.runPython(readFileSync(new URL(`./${file}`, import.meta.url), 'utf8'), {
+    filename: file,
+  });
 }
 const runtime = pyodide.globals;
-const entry = { run: runtime.get('run_tool'), callback: runtime.get('run_callback'), analyze: runtime.get('analyze') };
+const entry = {
+  run: runtime.get('run_tool'),
+  callback: runtime.get('run_callback'),
+  analyze: runtime.get('analyze'),
+};
+const restore = runtime.get('restore');
 
 // Nothing the tool code could reach through the JS side: no network, no process control.
-for (const name of ['fetch', 'WebSocket', 'XMLHttpRequest', 'EventSource', 'Request']) delete globalThis[name];
-for (const name of ['binding', '_linkedBinding', 'dlopen', 'kill', 'chdir', 'abort', 'exit', 'reallyExit']) {
+for (const name of ['fetch', 'WebSocket', 'XMLHttpRequest', 'EventSource', 'Request'])
+  delete globalThis[name];
+for (const name of [
+  'binding',
+  '_linkedBinding',
+  'dlopen',
+  'kill',
+  'chdir',
+  'abort',
+  'exit',
+  'reallyExit',
+]) {
   try {
     process[name] = () => {
       throw new Error('not available to code tools');
@@ -76,9 +99,33 @@ parentPort.on('message', (message) => {
     result = entry[message.kind](JSON.stringify(message.job));
   } catch (error) {
     fatal = error?.pyodide_fatal_error === true;
-    result = JSON.stringify({ ok: false, error: `Error: ${error?.type ?? 'RuntimeError'}: ${String(error?.message ?? error).split('\n').slice(-2).join(' ').trim()}` });
+    result = JSON.stringify({
+      ok: false,
+      error: `Error: ${error?.type ?? 'RuntimeError'}: ${String(error?.message ?? error)
+        .split('\n')
+        .slice(-2)
+        .join(' ')
+        .trim()}`,
+    });
   }
   capOn = false;
-  parentPort.postMessage({ type: 'result', id: message.id, result, memory: pyodide._module.HEAP8.length, capped, fatal });
+  // What the call changed in the interpreter (a module's attribute, builtins, sys.path, …) is
+  // undone before anyone else's call; an interpreter that cannot be put back is replaced.
+  let unrestored = false;
+  try {
+    restore();
+  } catch {
+    unrestored = true;
+  }
+  parentPort.postMessage({
+    type: 'result',
+    id: message.id,
+    result,
+    memory: pyodide._module.HEAP8.length,
+    capped,
+    fatal,
+    unrestored,
+  });
 });
+runtime.get('seal')();
 parentPort.postMessage({ type: 'ready', memory: pyodide._module.HEAP8.length });

@@ -8,6 +8,9 @@ import types
 
 from _engine_bridge import call as _bridge_call
 
+# The runtime's own (de)serialisers, bound once: a call that rebinds json.dumps still gets its
+# reply read (and the rebinding is undone after it, see python_isolation.py).
+_dumps, _loads = json.dumps, json.loads
 _BLOCKED = ("js", "pyodide", "pyodide_js", "_pyodide", "micropip", "_engine_bridge")
 _real_import = builtins.__import__
 
@@ -24,7 +27,7 @@ builtins.__import__ = _guarded_import
 
 
 def _bridge(kind, payload):
-    return json.loads(_bridge_call(json.dumps({"kind": kind, "payload": payload})))
+    return _loads(_bridge_call(_dumps({"kind": kind, "payload": payload})))
 
 
 class RequestException(Exception):
@@ -180,18 +183,18 @@ class _BoundedLog(io.TextIOBase):
 
 def _run_job(job_json, body):
     """Runs `body(job, ctx, state)` with print() captured; any exception becomes the error text."""
-    job = json.loads(job_json)
+    job = _loads(job_json)
     ctx = job["context"]
-    state = json.loads(json.dumps(ctx.get("state") or {}))
+    state = _loads(_dumps(ctx.get("state") or {}))
     out = _BoundedLog()
     saved = sys.stdout, sys.stderr
     sys.stdout = sys.stderr = out
     try:
         reply = body(job, ctx, state)
-        reply.update(ok=True, state=json.dumps(state, ensure_ascii=False), logs=out.getvalue())
-        return json.dumps(reply)
+        reply.update(ok=True, state=_dumps(state, ensure_ascii=False), logs=out.getvalue())
+        return _dumps(reply)
     except BaseException as error:  # the model gets the error as text, never a crash
-        return json.dumps({"ok": False, "error": f"Error: {type(error).__name__}: {error}", "logs": out.getvalue()})
+        return _dumps({"ok": False, "error": f"Error: {type(error).__name__}: {error}", "logs": out.getvalue()})
     finally:
         sys.stdout, sys.stderr = saved
 
@@ -199,7 +202,7 @@ def _run_job(job_json, body):
 def run_tool(job_json):
     def body(job, ctx, state):
         result = _execute(job["code"], job["func"], job["args"], ctx, state)
-        return {"result": json.dumps(result, ensure_ascii=False)}
+        return {"result": _dumps(result, ensure_ascii=False)}
 
     return _run_job(job_json, body)
 

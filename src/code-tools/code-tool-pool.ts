@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Worker } from 'node:worker_threads';
 import { bridgeAnswer, DATA_BYTES, deliver, type BridgeHandler } from './bridge.js';
+import { distrust, mib, readReply, type WorkerMessage } from './worker-reply.js';
 
 const WORKER_URL = new URL('../../assets/python-worker.mjs', import.meta.url);
 /** How long interrupted code has to stop before its worker is terminated and replaced. */
@@ -45,21 +46,6 @@ interface Slot {
     stopped?: 'timeout' | 'cancelled';
   };
 }
-
-interface WorkerMessage {
-  type: string;
-  id?: number;
-  result?: string;
-  /** The interpreter's WASM memory, in bytes. */
-  memory?: number;
-  /** The job's code asked for memory past CODE_TOOLS_MEMORY_MB and was refused it. */
-  capped?: boolean;
-  /** The job left the interpreter unusable (Pyodide's fatal error). */
-  fatal?: boolean;
-  request?: string;
-}
-
-const mib = (bytes: number) => Math.round(bytes / 1048576);
 
 type Waiting = { spec: PoolJob; resolve: (value: Record<string, unknown>) => void };
 
@@ -242,14 +228,15 @@ export class CodeToolPool {
   /**
    * A job's result. A worker is replaced after it when its interpreter cannot be trusted: its
    * code reached the memory cap (a growth was refused: Python saw MemoryError) or its heap is
-   * over it (WASM memory never shrinks), or Pyodide reported a fatal error.
+   * over it (WASM memory never shrinks), Pyodide reported a fatal error, or what the code changed
+   * in the interpreter could not be undone.
    */
   private finish(slot: Slot, m: WorkerMessage): void {
     const job = slot.job;
     if (!job || job.id !== m.id) return;
     clearTimeout(job.timer);
     slot.job = undefined;
-    let result = JSON.parse(m.result ?? '{}') as Record<string, unknown>;
+    let result = readReply(m.result);
     const cap = `CODE_TOOLS_MEMORY_MB=${this.options.memoryMb}`;
     // Emscripten tries a few sizes, larger first: a refusal then a success is no MemoryError.
     if (m.capped && String(result.error).startsWith('Error: MemoryError'))
@@ -258,14 +245,7 @@ export class CodeToolPool {
         error: `Error: MemoryError: the code needed more memory than CODE_TOOLS_MEMORY_MB (${this.options.memoryMb} MiB) allows`,
       };
     job.resolve(job.stopped ? { ...this.stoppedResult(job), logs: result.logs ?? '' } : result);
-    const memory = m.memory ?? 0;
-    const why = m.fatal
-      ? 'a code tool left its interpreter unusable (Pyodide fatal error)'
-      : m.capped
-        ? `a code tool reached ${cap}`
-        : memory > this.capBytes
-          ? `a code tool worker grew to ${mib(memory)} MiB (${cap})`
-          : undefined;
+    const why = distrust(m, this.capBytes, cap);
     if (why === undefined) return this.dispatch();
     this.logger.warn(`${why}: replacing its worker`);
     this.replace(slot, undefined);

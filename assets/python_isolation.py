@@ -1,0 +1,196 @@
+# What one code-tool call changes in its worker's interpreter is undone before the next call, so
+# calls of different sessions never see each other's changes. The worker calls seal() once, when
+# the runtime is loaded, and restore() after every job.
+#
+# Undone: attributes set, replaced or deleted on any loaded module (builtins, sys, json, …) and on
+# the classes those modules define (json.JSONEncoder.default = …); modules replaced in or removed
+# from sys.modules; sys.path, os.environ, the working directory, the recursion limit, trace and
+# profile functions, the decimal context; files and directories a call created are removed (one
+# that changed or removed what was there raises: its worker is replaced). random is reseeded from
+# the system. A module a call
+# imports is kept as its import left it (recorded before the call's code could touch it), or, when
+# imported past builtins.__import__ (importlib), unloaded, for the next call to import afresh.
+# Not undone: changes inside objects (a list or dict a module holds, an instance's attributes).
+import builtins
+import os
+import sys
+
+_IMMUTABLE_TYPE = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: built-in and C extension types
+_modules = {}  # sys.modules as recorded
+_live = []  # the recorded namespaces (module __dict__s, class __dict__ proxies) ...
+_copies = []  # ... their contents as recorded, index for index ...
+_owners = []  # ... and the class of a class's proxy (changed only through the class), else None
+_environment = {}
+_path = []
+_cwd = "/"
+_recursion_limit = 1000
+_files = {}  # path -> (is a directory, size, modification time) of every file, as recorded
+_SKIPPED = ("/dev", "/proc", "/sys")
+_depth = 0  # imports in progress: modules are recorded when the outermost one has finished
+
+
+def _namespace(module):
+    d = getattr(module, "__dict__", None)
+    return d if isinstance(d, dict) else None
+
+
+def _record(name, module):
+    _modules[name] = module
+    d = _namespace(module)
+    if d is None:
+        return
+    _keep(d, None)
+    for value in list(d.values()):
+        if isinstance(value, type) and value.__module__ == name and not value.__flags__ & _IMMUTABLE_TYPE:
+            _keep(value.__dict__, value)
+
+
+def _keep(namespace, owner):
+    _live.append(namespace)
+    _copies.append(dict(namespace))
+    _owners.append(owner)
+
+
+def _record_new_modules():
+    if len(sys.modules) == len(_modules):
+        return
+    new = [(name, module) for name, module in list(sys.modules.items()) if name not in _modules]
+    for name, module in new:
+        _record(name, module)
+    for name, module in new:  # the parent package now holds the submodule: so must its record
+        parent, _, child = name.rpartition(".")
+        d = _namespace(_modules.get(parent))
+        if d is not None and d.get(child) is module:
+            _copies[_index_of(d)][child] = module
+
+
+def _index_of(namespace):
+    return next(i for i, d in enumerate(_live) if d is namespace)
+
+
+_import = builtins.__import__
+
+
+def _recording_import(*args, **kwargs):
+    global _depth
+    _depth += 1
+    try:
+        return _import(*args, **kwargs)
+    finally:
+        _depth -= 1
+        if not _depth:
+            _record_new_modules()
+
+
+def seal():
+    """Records the interpreter as every call must find it."""
+    global _cwd, _recursion_limit
+    builtins.__import__ = _recording_import
+    sys.dont_write_bytecode = True  # no __pycache__ files written by imports
+    _environment.update(os.environ)
+    _path[:] = sys.path
+    _cwd = os.getcwd()
+    _recursion_limit = sys.getrecursionlimit()
+    for name, module in list(sys.modules.items()):
+        _record(name, module)
+    _files.update(_scan("/"))
+
+
+def _scan(top):
+    """Every file and directory under top, with what tells that it changed."""
+    found = {}
+    with os.scandir(top) as entries:
+        for entry in entries:
+            if entry.path in _SKIPPED:
+                continue
+            is_dir = entry.is_dir(follow_symlinks=False)
+            info = entry.stat(follow_symlinks=False)
+            found[entry.path] = (is_dir, info.st_size, info.st_mtime_ns)
+            if is_dir:
+                found.update(_scan(entry.path))
+    return found
+
+
+def _restore_files():
+    now = _scan("/")
+    if now == _files:
+        return
+    # A directory's time changes with its contents: only its presence counts.
+    changed = [path for path, seen in _files.items() if path not in now or not seen[0] and now[path] != seen]
+    if changed:
+        raise RuntimeError(f"files changed: {changed[:3]}")
+    created = sorted((p for p in now if p not in _files), key=len, reverse=True)
+    for path in created:
+        if now[path][0]:
+            os.rmdir(path)
+        else:
+            os.remove(path)
+    # A module the call wrote and imported is forgotten with its file.
+    for name, module in list(_modules.items()):
+        if getattr(module, "__file__", None) in created:
+            _forget(name, module)
+
+
+def _forget(name, module):
+    del _modules[name]
+    sys.modules.pop(name, None)
+    d = _namespace(module)
+    for i in reversed(range(len(_live))):
+        if _live[i] is d or _owners[i] is not None and _owners[i].__module__ == name:
+            del _live[i], _copies[i], _owners[i]
+
+
+def _equal(a, b):
+    try:
+        return a == b  # compared in C, identity first: fast when nothing changed
+    except Exception:  # a value whose == raises: treat as changed
+        return False
+
+
+def _put_back(live, recorded, owner):
+    missing = object()
+    for key, value in recorded.items():
+        if live.get(key, missing) is not value:
+            if owner is None:
+                live[key] = value
+            else:
+                setattr(owner, key, value)
+    for key in [k for k in live if k not in recorded]:
+        if owner is None:
+            del live[key]
+        else:
+            delattr(owner, key)
+
+
+def _restore_modules():
+    if not _equal(sys.modules, _modules):
+        for name in [n for n in sys.modules if n not in _modules]:
+            del sys.modules[name]  # imported past the recording import: the next call imports it afresh
+        sys.modules.update(_modules)
+    if _equal(_live, _copies):
+        return
+    for live, recorded, owner in zip(_live, _copies, _owners):
+        if not _equal(live, recorded):
+            _put_back(live, recorded, owner)
+
+
+def restore():
+    """Undoes what the last call changed outside its own namespace."""
+    sys.settrace(None)
+    sys.setprofile(None)
+    if os.getcwd() != _cwd:
+        os.chdir(_cwd)
+    _restore_modules()
+    _restore_files()
+    if sys.path != _path:
+        sys.path[:] = _path
+    if os.environ != _environment:
+        os.environ.clear()
+        os.environ.update(_environment)
+    if sys.getrecursionlimit() != _recursion_limit:
+        sys.setrecursionlimit(_recursion_limit)
+    if "decimal" in sys.modules:
+        decimal = sys.modules["decimal"]
+        decimal.setcontext(decimal.Context())
+    if "random" in sys.modules:
+        sys.modules["random"].seed()

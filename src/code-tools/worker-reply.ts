@@ -1,0 +1,55 @@
+/**
+ * What a Python worker posts back (assets/python-worker.mjs), and what the pool makes of it.
+ * Pure: no Nest import.
+ */
+
+export interface WorkerMessage {
+  type: string;
+  id?: number;
+  result?: string;
+  /** The interpreter's WASM memory, in bytes. */
+  memory?: number;
+  /** The job's code asked for memory past CODE_TOOLS_MEMORY_MB and was refused it. */
+  capped?: boolean;
+  /** The job left the interpreter unusable (Pyodide's fatal error). */
+  fatal?: boolean;
+  /** What the job changed in the interpreter could not be undone. */
+  unrestored?: boolean;
+  request?: string;
+}
+
+export const mib = (bytes: number) => Math.round(bytes / 1048576);
+
+const UNREADABLE = {
+  ok: false,
+  error:
+    "Error: RuntimeError: the code tool's reply could not be read (did the code change the json module?)",
+  logs: '',
+};
+
+/**
+ * A worker's reply, written by the runtime in the interpreter the call ran in: code that changed
+ * how Python writes JSON (json.JSONEncoder.encode = …) can make it unreadable, which fails that
+ * call alone.
+ */
+export function readReply(text: string | undefined): Record<string, unknown> {
+  try {
+    const reply: unknown = JSON.parse(text ?? '');
+    if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) return UNREADABLE;
+    const { state } = reply as { state?: unknown };
+    if (typeof state === 'string') JSON.parse(state);
+    return reply as Record<string, unknown>;
+  } catch {
+    return UNREADABLE;
+  }
+}
+
+/** Why a worker cannot be trusted with another job after this one, if it cannot. */
+export function distrust(m: WorkerMessage, capBytes: number, cap: string): string | undefined {
+  if (m.fatal) return 'a code tool left its interpreter unusable (Pyodide fatal error)';
+  if (m.unrestored) return 'a code tool changed its interpreter in a way that could not be undone';
+  if (m.capped) return `a code tool reached ${cap}`;
+  const memory = m.memory ?? 0;
+  if (memory > capBytes) return `a code tool worker grew to ${mib(memory)} MiB (${cap})`;
+  return undefined;
+}
