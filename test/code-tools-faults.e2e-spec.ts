@@ -1,5 +1,5 @@
 import type { Script } from './support/fake-llm.js';
-import { sseChunk, sseText } from './support/fake-llm.js';
+import { sseChunk, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
@@ -13,6 +13,12 @@ const REMEMBER = `def remember(key: str, value: str) -> str:
 const BROKEN_CALLBACK = `def before_model_callback(callback_context, llm_request) -> None:
     llm_request.config.hide_tool("remember")
     raise ValueError("the CRM is down")
+`;
+
+/** A tool that calls itself, inline, without end. */
+const ECHO = `def echo(n: int = 0) -> int:
+    """Calls itself."""
+    return tools.echo({"n": n + 1})
 `;
 
 /** A streamed structured call whose arguments are not JSON at all (nothing can mend them). */
@@ -36,6 +42,7 @@ describe('code tools: faults', () => {
     LLM_TOOLS_FILE: writeToolsFile([
       { type: 'python', code: REMEMBER },
       { type: 'callback', code: BROKEN_CALLBACK },
+      { type: 'python', code: ECHO },
     ]),
     CODE_TOOLS_WORKERS: '1',
   }));
@@ -47,7 +54,10 @@ describe('code tools: faults', () => {
     const msgs = await ws.turn('hi', 15_000);
     expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: 'Hello.' });
     // It had hidden `remember` before it raised: that is not applied either.
-    expect(rig.llm.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual(['remember']);
+    expect(rig.llm.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual([
+      'remember',
+      'echo',
+    ]);
     ws.close();
   });
 
@@ -65,6 +75,29 @@ describe('code tools: faults', () => {
       tool_call_id: 'call_raw',
       content: 'Error: TypeError: arguments are not a JSON object: key=city value=Oslo',
     });
+    ws.close();
+  });
+
+  it('a code tool that calls itself without end gets an error the model reads, and the engine serves on', async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: 'call_echo', name: 'echo', arguments: {} }]),
+      sseText(['Sorry.']),
+    );
+    const msgs = await ws.turn('echo', 30_000);
+    expect(msgs.find((m) => m.type === 'tool_result')).toMatchObject({ name: 'echo', ok: false });
+    expect(rig.llm.requests[1]!.body.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      tool_call_id: 'call_echo',
+      content: 'Error: RecursionError: maximum recursion depth exceeded',
+    });
+    expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: 'Sorry.' });
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: 'call_2', name: 'remember', arguments: { key: 'a', value: 'b' } }]),
+      sseText(['Kept.']),
+    );
+    await ws.turn('remember', 15_000);
+    expect(rig.llm.requests[3]!.body.messages.at(-1)).toMatchObject({ content: '"kept"' });
     ws.close();
   });
 });
