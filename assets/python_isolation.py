@@ -5,11 +5,11 @@
 # Undone: attributes set, replaced or deleted on any loaded module (builtins, sys, json, …) and on
 # the classes those modules define (json.JSONEncoder.default = …); modules replaced in or removed
 # from sys.modules; sys.path, os.environ, the working directory, the recursion limit, trace and
-# profile functions, the decimal context; files and directories a call created are removed (one
-# that changed or removed what was there raises: its worker is replaced). random is reseeded from
-# the system. A module a call
-# imports is kept as its import left it (recorded before the call's code could touch it), or, when
-# imported past builtins.__import__ (importlib), unloaded, for the next call to import afresh.
+# profile functions, the decimal context, logging's handlers and levels; files and directories a
+# call created are removed (one that changed or removed what was there raises: its worker is
+# replaced). random is reseeded from the system. A module a call imports is kept as its import
+# left it (recorded before the call's code could touch it), or, when imported past
+# builtins.__import__ (importlib), unloaded, for the next call to import afresh.
 # Not undone: changes inside objects (a list or dict a module holds, an instance's attributes).
 import builtins
 import os
@@ -26,6 +26,8 @@ _cwd = "/"
 _recursion_limit = 1000
 _files = {}  # path -> (is a directory, size, modification time) of every file, as recorded
 _SKIPPED = ("/dev", "/proc", "/sys")
+_loggers = []  # (logger, handlers, level, propagate, disabled) as recorded, once logging is loaded
+_logger_names = set()
 _depth = 0  # imports in progress: modules are recorded when the outermost one has finished
 
 
@@ -36,6 +38,8 @@ def _namespace(module):
 
 def _record(name, module):
     _modules[name] = module
+    if name == "logging":
+        _record_loggers(module)
     d = _namespace(module)
     if d is None:
         return
@@ -49,6 +53,27 @@ def _keep(namespace, owner):
     _live.append(namespace)
     _copies.append(dict(namespace))
     _owners.append(owner)
+
+
+def _record_loggers(logging):
+    loggers = [logging.root] + [v for v in logging.Logger.manager.loggerDict.values() if isinstance(v, logging.Logger)]
+    _loggers[:] = [(lg, list(lg.handlers), lg.level, lg.propagate, lg.disabled) for lg in loggers]
+    _logger_names.update(logging.Logger.manager.loggerDict)
+
+
+def _restore_loggers():
+    """Handlers and levels as recorded; loggers the call created are let go (a handler a call adds
+    to logging.getLogger(__name__) would otherwise be one more on every later call)."""
+    logging = _modules.get("logging")
+    if logging is None:
+        return
+    known = logging.Logger.manager.loggerDict
+    for name in [n for n in known if n not in _logger_names]:
+        del known[name]
+    for logger, handlers, level, propagate, disabled in _loggers:
+        logger.handlers[:] = handlers
+        logger.level, logger.propagate, logger.disabled = level, propagate, disabled
+    getattr(logging.Logger.manager, "_clear_cache", lambda: None)()  # levels cached per logger
 
 
 def _record_new_modules():
@@ -182,6 +207,7 @@ def restore():
         os.chdir(_cwd)
     _restore_modules()
     _restore_files()
+    _restore_loggers()
     if sys.path != _path:
         sys.path[:] = _path
     if os.environ != _environment:

@@ -91,6 +91,26 @@ describe('Code tools: what a call changes in its interpreter is undone before th
     ).toEqual([false, null, true, true, '0.3333333333333333333333333333']);
   });
 
+  it("logging's handlers and levels are reset, and loggers a call made are let go", async () => {
+    const configure = [
+      'import logging',
+      'logging.basicConfig(level=logging.DEBUG)',
+      'log = logging.getLogger("crm")',
+      'log.addHandler(logging.StreamHandler())',
+      'log.setLevel(logging.DEBUG)',
+      'log.debug("called")',
+      'return [len(logging.root.handlers), len(log.handlers)]',
+    ].join('\n');
+    expect(await run('a', configure)).toEqual([1, 1]);
+    expect(await run('b', configure)).toEqual([1, 1]);
+    expect(
+      await run(
+        'c',
+        'import logging\nreturn [len(logging.root.handlers), logging.root.level, "crm" in logging.Logger.manager.loggerDict]',
+      ),
+    ).toEqual([0, 30, false]);
+  });
+
   it('random is reseeded after a call that seeded it: the next session does not get the sequence it chose', async () => {
     const third = await run(
       'a',
