@@ -143,9 +143,18 @@ describe('verb routing', () => {
     expect(req.body).toBe('{}');
   });
 
-  it('appends to an existing query string', () => {
-    expect(built({ url: 'http://h/w?format=3', method: 'GET' }, { lang: 'it' }).url).toBe(
-      'http://h/w?format=3&lang=it',
+  it.each([
+    ['http://h/w?format=3', 'http://h/w?format=3&lang=it'],
+    ['http://h/w?', 'http://h/w?lang=it'],
+    ['http://h/w?format=3&', 'http://h/w?format=3&lang=it'],
+    ['http://h/w#top', 'http://h/w?lang=it#top'],
+  ])('appends to the query string of %s, before any fragment', (url, sent) => {
+    expect(built({ url, method: 'GET' }, { lang: 'it' }).url).toBe(sent);
+  });
+
+  it('keeps dot segments the tool url itself has; only an argument may not make one', () => {
+    expect(built({ url: 'http://h/api/./v1/{id}', method: 'GET' }, { id: 'x' }).url).toBe(
+      'http://h/api/./v1/x',
     );
   });
 
