@@ -1,4 +1,4 @@
-import { toolRetryDelay, type RetryPlan } from './tool-retry.js';
+import { backendDown, toolRetryDelay, type RetryPlan } from './tool-retry.js';
 
 describe('toolRetryDelay', () => {
   const plan = (fields: Partial<RetryPlan> = {}): RetryPlan => ({
@@ -22,9 +22,12 @@ describe('toolRetryDelay', () => {
   });
 
   it('retries drops and 429, 502, 503, 504 only for safe tools, or when the tool says so', () => {
-    const dropped = { code: 'ECONNRESET', timedOut: false };
+    const dropped = (code: string) => ({ code, timedOut: false });
     for (const failure of [
-      dropped,
+      dropped('ECONNRESET'),
+      dropped('EPIPE'),
+      dropped('EHOSTUNREACH'),
+      dropped('ENETUNREACH'),
       { status: 503 },
       { status: 429 },
       { status: 502 },
@@ -41,6 +44,9 @@ describe('toolRetryDelay', () => {
     for (const status of [200, 400, 401, 404, 409, 422, 500])
       expect(toolRetryDelay({ status }, plan())).toBeUndefined();
     expect(toolRetryDelay({ code: 'ECONNABORTED', timedOut: true }, plan())).toBeUndefined();
+    // A timeout whose socket was then torn down: the tool's time is spent all the same.
+    expect(toolRetryDelay({ code: 'ECONNRESET', timedOut: true }, plan())).toBeUndefined();
+    expect(toolRetryDelay({ code: 'ECONNREFUSED', timedOut: true }, plan())).toBeUndefined();
     expect(toolRetryDelay({ code: undefined, timedOut: false }, plan())).toBeUndefined();
     expect(
       toolRetryDelay({ code: 'ERR_FR_TOO_MANY_REDIRECTS', timedOut: false }, plan()),
@@ -57,5 +63,26 @@ describe('toolRetryDelay', () => {
     const delay = toolRetryDelay({ status: 503 }, plan({ attempt: 3 }))!;
     expect(delay).toBeGreaterThanOrEqual(600);
     expect(delay).toBeLessThanOrEqual(1000);
+  });
+});
+
+describe('backendDown', () => {
+  const live = { signal: new AbortController().signal };
+  it('counts a timeout, an unreachable backend and HTTP 5xx', () => {
+    expect(backendDown({ code: undefined, timedOut: true }, live)).toBe(true);
+    expect(backendDown({ code: 'ECONNREFUSED', timedOut: false }, live)).toBe(true);
+    expect(backendDown({ status: 500 }, live)).toBe(true);
+    expect(backendDown({ status: 503 }, live)).toBe(true);
+  });
+
+  it('does not count an answer below 500, or a call its turn cut short', () => {
+    expect(backendDown({ status: 499 }, live)).toBe(false);
+    expect(backendDown({ status: 404 }, live)).toBe(false);
+    expect(backendDown({ code: undefined, timedOut: false }, live)).toBe(false);
+    const cut = new AbortController();
+    cut.abort();
+    expect(backendDown({ code: 'ECONNRESET', timedOut: false }, { signal: cut.signal })).toBe(
+      false,
+    );
   });
 });
