@@ -188,7 +188,9 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
 
   it('refuses an utterance longer than STT_MAX_SECONDS and bad audio frames', async () => {
     const ws = await WsClient.connect(engine.wsUrl);
-    ws.socket.send(Buffer.alloc(40000), { binary: true });
+    // 0.625 s, then 0.625 s more: past the second's limit, the whole utterance is dropped.
+    ws.socket.send(Buffer.alloc(20000), { binary: true });
+    ws.socket.send(Buffer.alloc(20000), { binary: true });
     expect(await ws.waitFor((m) => m.type === 'error')).toMatchObject({
       code: 'invalid_audio',
       message: expect.stringContaining('STT_MAX_SECONDS'),

@@ -13,6 +13,7 @@ import { replyOf } from './client-tools.js';
 import { settingsChanges, type SettingsLimits } from './settings-update.js';
 import type { Phrase } from './spoken-answer.js';
 import type { TurnManager } from './turn-manager.service.js';
+import { TurnRateLimit } from './turn-rate-limit.js';
 
 export interface ConversationDeps extends SettingsLimits {
   turns: TurnManager;
@@ -49,13 +50,14 @@ export class Conversation {
   private inbox: Promise<void> = Promise.resolve();
   /** The engine is stopping: the turn in progress may finish, no new one starts. */
   private draining = false;
-  /** When the turns of the last minute started (performance.now()), for WS_MAX_TURNS_PER_MINUTE. */
-  private turnStarts: number[] = [];
+  private readonly turnLimit: TurnRateLimit;
 
   constructor(
     readonly session: Session,
     private readonly deps: ConversationDeps,
-  ) {}
+  ) {
+    this.turnLimit = new TurnRateLimit(deps.maxTurnsPerMinute);
+  }
 
   private get maxUtteranceBytes(): number {
     return Math.floor(this.deps.speech.config.stt.maxSeconds * STT_SAMPLE_RATE) * 2;
@@ -220,7 +222,7 @@ export class Conversation {
     // While calls await approval, a plain yes or no answers them, and starts no turn.
     if (answerApprovals(this.session, text, this.deps.confirmPhrases, this.deps.send)) return;
     // Over the limit, the turn in progress goes on: nothing would replace it.
-    if (this.overTurnLimit())
+    if (!this.turnLimit.admit())
       return this.error(
         'rate_limited',
         `more than ${this.deps.maxTurnsPerMinute} turns in a minute (WS_MAX_TURNS_PER_MINUTE): wait a moment; nothing was started`,
@@ -230,17 +232,6 @@ export class Conversation {
     if (this.draining)
       return this.error('shutting_down', 'the server is shutting down: reconnect to continue');
     this.session.begin((signal) => this.runTurn(text, signal));
-  }
-
-  /** Counts a turn start against WS_MAX_TURNS_PER_MINUTE; true (and not counted) when over it. */
-  private overTurnLimit(): boolean {
-    const max = this.deps.maxTurnsPerMinute;
-    if (max === 0) return false;
-    const now = performance.now();
-    this.turnStarts = this.turnStarts.filter((at) => now - at < 60_000);
-    if (this.turnStarts.length >= max) return true;
-    this.turnStarts.push(now);
-    return false;
   }
 
   private async runTurn(text: string, signal: AbortSignal): Promise<void> {
