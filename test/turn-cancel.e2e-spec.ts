@@ -101,6 +101,18 @@ describe('cancellation and protocol errors over /ws', () => {
     expect(h.llm.requests[0]!.wasAborted).toBe(true);
   });
 
+  it('starts no turn for a user_text whose client left while the turn before it was ending', async () => {
+    h.llm.enqueue({ kind: 'sse', pieces: sseText(['Hello']).pieces.slice(0, 2), keepOpen: true });
+    h.ws.send({ type: 'user_text', text: 'hi' });
+    await h.ws.waitFor((m) => m.type === 'assistant_delta');
+    // The second message waits for the first turn to end; the client is gone before it does.
+    h.ws.send({ type: 'user_text', text: 'and another thing' });
+    h.ws.close();
+    await h.llm.requests[0]!.aborted;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(h.llm.requests).toHaveLength(1);
+  });
+
   it.each([
     ['malformed JSON', '{"type": "user_text", "text": ', /malformed JSON/],
     ['an unknown type', '{"type":"dance"}', /unknown message type "dance"/],

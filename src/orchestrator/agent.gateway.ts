@@ -162,6 +162,7 @@ export class AgentGateway
       turns: this.turns,
       speech: this.speech,
       send,
+      connected: () => socket.readyState === socket.OPEN,
       save: () => this.keeper.checkpoint(session),
       instructionsMaxChars: this.sessionSettings.instructionsMaxChars,
       toolNames: () => this.turns.toolNames(),

@@ -20,6 +20,11 @@ export interface ConversationDeps extends SettingsLimits {
   speech: SpeechService;
   /** Sends a JSON event, or a binary audio frame. */
   send: (event: ServerEvent | Buffer) => void;
+  /**
+   * Whether the connection is still open: false from the client's close frame on, before the
+   * socket's `close` (the closing handshake) has run `close()`.
+   */
+  connected: () => boolean;
   /** Keeps the session for resuming (after each turn and settings change; see SessionKeeper.checkpoint). */
   save: () => Promise<void>;
   /** WS_MAX_TURNS_PER_MINUTE: turns this session may start in a minute; 0 for no limit. */
@@ -228,7 +233,8 @@ export class Conversation {
         `more than ${this.deps.maxTurnsPerMinute} turns in a minute (WS_MAX_TURNS_PER_MINUTE): wait a moment; nothing was started`,
       );
     await this.session.cancel();
-    if (this.closed.signal.aborted) return; // the client has gone: start nothing
+    // The client has gone, or is going (a message then a close): start nothing for nobody.
+    if (this.closed.signal.aborted || !this.deps.connected()) return;
     if (this.draining)
       return this.error('shutting_down', 'the server is shutting down: reconnect to continue');
     this.session.begin((signal) => this.runTurn(text, signal));
