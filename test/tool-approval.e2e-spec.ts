@@ -24,6 +24,9 @@ describe('calls the user approves', () => {
       ]),
       TOOL_CONFIRM_TIMEOUT_SECS: '0.3',
       CODE_TOOLS_WORKERS: '1',
+      // No spoken or typed answers: only tool_confirm answers a call.
+      TOOL_CONFIRM_YES: '',
+      TOOL_CONFIRM_NO: '',
     }),
     (req, res) => res.end(req.method === 'DELETE' ? 'deleted' : 'sunny'),
   );
@@ -120,6 +123,22 @@ describe('calls the user approves', () => {
     expect(rig.tools.requests.map((r) => r.method)).toEqual(['GET']);
   });
 
+  it('with no answer phrases, the user speaking while a call awaits approval barges in, and "yes" is a new turn', async () => {
+    const from = modelCalls(del);
+    client.ws.send({ type: 'user_text', text: 'delete item 5' });
+    await client.ws.waitFor((m) => m.type === 'tool_confirm', from);
+    client.ws.socket.send(Buffer.alloc(3200), { binary: true }); // 0.1 s of audio
+    expect(await client.ws.waitFor((m) => m.type === 'assistant_end', from)).toMatchObject({
+      interrupted: true,
+    });
+    const next = client.ws.messages.length;
+    rig.llm.enqueue(sseText(['Yes to what?']));
+    client.ws.send({ type: 'user_text', text: 'yes' });
+    await client.ws.waitFor((m) => m.type === 'assistant_end', next);
+    expect(client.ws.messages.slice(next).some((m) => m.type === 'tool_confirmed')).toBe(false);
+    expect(rig.tools.requests).toHaveLength(0);
+  });
+
   it('refuses a call made from inside a code tool, which the user could not see first', async () => {
     modelCalls({ id: 'call_tidy', name: 'tidy', arguments: {} });
     await client.ws.turn('tidy up', 30_000);
@@ -131,9 +150,10 @@ describe('calls the user approves', () => {
 
   it('counts in /metrics what users did with the calls above', async () => {
     const scrape = await (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
-    for (const outcome of ['approved', 'declined', 'expired', 'cancelled'])
+    const counts = { approved: 1, declined: 1, expired: 1, cancelled: 2 };
+    for (const [outcome, count] of Object.entries(counts))
       expect(scrape).toMatch(
-        new RegExp(`^agent_engine_tool_approvals_total\\{outcome="${outcome}"\\} 1$`, 'm'),
+        new RegExp(`^agent_engine_tool_approvals_total\\{outcome="${outcome}"\\} ${count}$`, 'm'),
       );
   });
 });
