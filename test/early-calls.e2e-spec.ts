@@ -1,4 +1,4 @@
-import { sseText, type Script } from './support/fake-llm.js';
+import { sseChunk, sseText, type Script } from './support/fake-llm.js';
 import {
   pieces,
   types,
@@ -139,6 +139,47 @@ describe('calls run while the model is still writing', () => {
     release = holdRound(xmlCall('ring_bell', {}));
     await sentAtRoundEnd(rig, client.ws, release, 'ring');
     expect(rig.tools.requests.map((r) => r.path).sort()).toEqual(['/Oslo', '/bell']);
+  });
+
+  it('tells the model a call run early had arguments it could not read, and sends nothing for it', async () => {
+    const fragment = (index: number, id: string, args: string) =>
+      sseChunk({
+        tool_calls: [
+          { index, id, type: 'function', function: { name: 'get_weather', arguments: args } },
+        ],
+      });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    rig.llm.enqueue(
+      {
+        kind: 'sse',
+        gate,
+        pieces: [
+          sseChunk({ role: 'assistant', content: null }),
+          fragment(0, 'call_bad', 'city=Paris'),
+          fragment(1, 'call_ok', '{"city":"Oslo"}'),
+          sseChunk({}, 'tool_calls'),
+          'data: [DONE]\n\n',
+        ],
+      },
+      sseText(['Done.']),
+    );
+    const from = client.ws.messages.length;
+    client.ws.send({ type: 'user_text', text: 'weather' });
+    // The first call is complete (the second has begun) while the message is held: it ran early.
+    await client.ws.waitFor((m) => m.type === 'tool_call' && m.id === 'call_bad', from);
+    release();
+    await client.ws.waitFor((m) => m.type === 'assistant_end', from);
+    expect(rig.tools.requests.map((r) => r.path)).toEqual(['/Oslo']);
+    const tools = rig.llm.requests[1]!.body.messages.filter((m: any) => m.role === 'tool');
+    expect(tools).toEqual([
+      {
+        role: 'tool',
+        tool_call_id: 'call_bad',
+        content: 'Error: tool request failed: arguments are not a JSON object: city=Paris',
+      },
+      { role: 'tool', tool_call_id: 'call_ok', content: 'ok' },
+    ]);
   });
 
   it('drops a call run early when the round then fails, and the session goes on', async () => {
