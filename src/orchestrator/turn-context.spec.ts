@@ -2,7 +2,8 @@ import { getEventListeners } from 'node:events';
 import { snapshotOf } from '../tools/tool-definition.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from '../tools/tool-executor.js';
 import { Session } from './session.js';
-import { runCalls, type TurnContext } from './turn-context.js';
+import { StreamedText } from '../llm/streamed-text.js';
+import { runCalls, showText, type TurnContext } from './turn-context.js';
 
 /** Answers every call at once. */
 class AnsweringExecutor extends ToolExecutor {
@@ -41,5 +42,46 @@ describe('runCalls', () => {
       { role: 'tool', tool_call_id: 'call_14_1', content: 'done call_14_1' },
     ]);
     expect(events.filter((e) => (e as { type: string }).type === 'tool_result')).toHaveLength(30);
+  });
+});
+
+describe('showText', () => {
+  const turn = () => {
+    const sent: string[] = [];
+    const ctx = {
+      visible: new StreamedText(),
+      pendingWs: '',
+      afterCallWs: '',
+      wsMode: 'held',
+      emit: (e: { text: string }) => sent.push(e.text),
+    } as unknown as TurnContext;
+    return { ctx, sent };
+  };
+
+  it('never begins the answer with whitespace, and sends whitespace only before visible text', () => {
+    const { ctx, sent } = turn();
+    for (const delta of ['\n', '  Hello', ' ', '\n', 'there.', '\n\n']) showText(ctx, delta);
+    expect(sent).toEqual(['Hello', ' \nthere.']);
+    expect(ctx.visible.toString()).toBe('Hello \nthere.');
+  });
+
+  it('keeps the layout around a call when text follows it in the same round', () => {
+    const { ctx, sent } = turn();
+    showText(ctx, 'Let me check.');
+    showText(ctx, '\n\n');
+    ctx.wsMode = 'afterCall'; // the call, written here, is not text
+    showText(ctx, '\n');
+    showText(ctx, 'Meanwhile, a tip.');
+    expect(sent).toEqual(['Let me check.', '\n\n\nMeanwhile, a tip.']);
+  });
+
+  it('drops the whitespace a new round starts with: the rounds are joined by what was held', () => {
+    const { ctx, sent } = turn();
+    showText(ctx, 'Checking.');
+    ctx.pendingWs = ' ';
+    ctx.wsMode = 'roundStart';
+    showText(ctx, '\n\n');
+    showText(ctx, '\nIt is sunny.');
+    expect(sent).toEqual(['Checking.', ' It is sunny.']);
   });
 });
