@@ -1,4 +1,4 @@
-import { FakeLlm, sseStructuredCalls, sseText, type Script } from './support/fake-llm.js';
+import { FakeLlm, sseChunk, sseStructuredCalls, sseText, type Script } from './support/fake-llm.js';
 import { useTurnHarness, pieces, types, xmlCall } from './support/turn-harness.js';
 import { WsClient, type Msg } from './support/ws-client.js';
 
@@ -163,6 +163,33 @@ describe('client tools on /ws', () => {
     );
     // LLM_TOOL_RESULT_MAX_CHARS is 100 in this harness.
     expect(toolMessage(1, 'call_big')).toBe(`${'x'.repeat(100)}… [truncated]`);
+  });
+
+  it('does not hand the client a call whose arguments are not JSON at all', async () => {
+    await declare([openMap]);
+    const call = {
+      index: 0,
+      id: 'call_raw',
+      type: 'function',
+      function: { name: 'open_map', arguments: 'city=Lima' },
+    };
+    h.llm.enqueue(
+      {
+        kind: 'sse',
+        pieces: [
+          sseChunk({ role: 'assistant', content: null }),
+          sseChunk({ tool_calls: [call] }),
+          sseChunk({}, 'tool_calls'),
+          'data: [DONE]\n\n',
+        ],
+      },
+      sseText(['Sorry.']),
+    );
+    const turn = await turnAnswering('map', () => ({ result: 'shown' }));
+    expect(turn.some((m) => m.type === 'client_tool_call')).toBe(false);
+    expect(toolMessage(1, 'call_raw')).toBe(
+      'Error: tool request failed: arguments are not a JSON object: city=Lima',
+    );
   });
 
   it('gives up on a client that does not answer within the tool’s timeout; a late result is refused', async () => {

@@ -47,9 +47,15 @@ describe('readClientTools', () => {
     expect(readClientTools([{ name: 'x', parameters: nested }], [])).toMatchObject({
       error: expect.stringContaining("uses 'patternProperties'"),
     });
-    let deep: Record<string, unknown> = { type: 'string' };
-    for (let i = 0; i < 40; i++) deep = { type: 'object', properties: { a: deep } };
-    expect(readClientTools([{ name: 'x', parameters: deep }], [])).toEqual({
+    const nestedSchema = (levels: number) => {
+      let deep: Record<string, unknown> = { type: 'string' };
+      for (let i = 0; i < levels; i++) deep = { type: 'object', properties: { a: deep } };
+      return deep;
+    };
+    expect(readClientTools([{ name: 'x', parameters: nestedSchema(32) }], [])).toMatchObject({
+      tools: [{ name: 'x' }],
+    });
+    expect(readClientTools([{ name: 'x', parameters: nestedSchema(33) }], [])).toEqual({
       error: "client_tools[0] 'x': field 'parameters' is nested deeper than 32 levels",
     });
     const huge = { type: 'object', description: 'd'.repeat(20_000) };

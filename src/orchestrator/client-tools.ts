@@ -106,9 +106,9 @@ function riskOf(schema: JsonSchema): string | undefined {
   if (JSON.stringify(schema).length > MAX_SCHEMA_CHARS)
     return `is longer than ${MAX_SCHEMA_CHARS} characters of JSON`;
   const risky = (node: unknown, depth: number): string | undefined => {
+    if (typeof node !== 'object' || node === null) return undefined; // a value is no level
     if (depth > MAX_SCHEMA_DEPTH) return 'depth';
     if (Array.isArray(node)) return node.map((n) => risky(n, depth + 1)).find(Boolean);
-    if (typeof node !== 'object' || node === null) return undefined;
     for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
       if (key === 'pattern' || key === 'patternProperties') return key;
       const found =
