@@ -1,4 +1,10 @@
-import { FakeLlm, sseChunk, sseStructuredCalls, sseText, type Script } from './support/fake-llm.js';
+import {
+  FakeLlm,
+  sseRawArgumentsCall,
+  sseStructuredCalls,
+  sseText,
+  type Script,
+} from './support/fake-llm.js';
 import { useTurnHarness, pieces, types, xmlCall } from './support/turn-harness.js';
 import { WsClient, type Msg } from './support/ws-client.js';
 
@@ -167,24 +173,7 @@ describe('client tools on /ws', () => {
 
   it('does not hand the client a call whose arguments are not JSON at all', async () => {
     await declare([openMap]);
-    const call = {
-      index: 0,
-      id: 'call_raw',
-      type: 'function',
-      function: { name: 'open_map', arguments: 'city=Lima' },
-    };
-    h.llm.enqueue(
-      {
-        kind: 'sse',
-        pieces: [
-          sseChunk({ role: 'assistant', content: null }),
-          sseChunk({ tool_calls: [call] }),
-          sseChunk({}, 'tool_calls'),
-          'data: [DONE]\n\n',
-        ],
-      },
-      sseText(['Sorry.']),
-    );
+    h.llm.enqueue(sseRawArgumentsCall('open_map', 'city=Lima'), sseText(['Sorry.']));
     const turn = await turnAnswering('map', () => ({ result: 'shown' }));
     expect(turn.some((m) => m.type === 'client_tool_call')).toBe(false);
     expect(toolMessage(1, 'call_raw')).toBe(

@@ -1,5 +1,4 @@
-import type { Script } from './support/fake-llm.js';
-import { sseChunk, sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { sseRawArgumentsCall, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
@@ -20,20 +19,6 @@ const ECHO = `def echo(n: int = 0) -> int:
     """Calls itself."""
     return tools.echo({"n": n + 1})
 `;
-
-/** A streamed structured call whose arguments are not JSON at all (nothing can mend them). */
-function callWithRawArguments(name: string, raw: string): Script {
-  const call = { index: 0, id: 'call_raw', type: 'function', function: { name, arguments: raw } };
-  return {
-    kind: 'sse',
-    pieces: [
-      sseChunk({ role: 'assistant', content: null }),
-      sseChunk({ tool_calls: [call] }),
-      sseChunk({}, 'tool_calls'),
-      'data: [DONE]\n\n',
-    ],
-  };
-}
 
 /** Code tools when what comes to them, or what runs before the model, goes wrong. */
 describe('code tools: faults', () => {
@@ -63,7 +48,7 @@ describe('code tools: faults', () => {
 
   it('tells the model when a code tool is called with arguments that are not a JSON object', async () => {
     const ws = await WsClient.connect(rig.engine.wsUrl);
-    rig.llm.enqueue(callWithRawArguments('remember', 'key=city value=Oslo'), sseText(['Sorry.']));
+    rig.llm.enqueue(sseRawArgumentsCall('remember', 'key=city value=Oslo'), sseText(['Sorry.']));
     const msgs = await ws.turn('remember Oslo', 15_000);
     expect(msgs.find((m) => m.type === 'tool_result')).toMatchObject({
       name: 'remember',

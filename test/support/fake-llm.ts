@@ -49,6 +49,23 @@ export function sseText(deltas: string[], finish = 'stop'): Extract<Script, { ki
   };
 }
 
+/**
+ * SSE for one structured call `call_raw` whose arguments, as the model wrote them, are not JSON
+ * at all (nothing can mend them).
+ */
+export function sseRawArgumentsCall(name: string, raw: string): Extract<Script, { kind: 'sse' }> {
+  const call = { index: 0, id: 'call_raw', type: 'function', function: { name, arguments: raw } };
+  return {
+    kind: 'sse',
+    pieces: [
+      chunk({ role: 'assistant', content: null }),
+      chunk({ tool_calls: [call] }),
+      chunk({}, 'tool_calls'),
+      'data: [DONE]\n\n',
+    ],
+  };
+}
+
 /** SSE for structured `delta.tool_calls` (one fragment per call, arguments in two pieces). */
 export function sseStructuredCalls(
   calls: { id: string; name: string; arguments: Record<string, unknown> }[],
