@@ -164,14 +164,18 @@ describe('with Redis (SESSION_STORE_URL): any engine process or replica resumes 
     again.close();
   });
 
-  it('records expire after SESSION_RESUME_SECS', async () => {
+  it('records expire after SESSION_RESUME_SECS from their last save or claim', async () => {
     const store = new RedisSessionStore(redis.url, () => undefined);
     await store.connect();
     try {
-      expect(await store.save({ key: 'k', owner: 'o', data: 'd', ttlSecs: 1 })).toBe(true);
+      // Saved, never claimed: the save's time to live.
+      expect(await store.save({ key: 'saved', owner: 'o', data: 'd', ttlSecs: 1 })).toBe(true);
+      // Saved for long, then claimed: the claim restarts the time to live.
+      expect(await store.save({ key: 'k', owner: 'o', data: 'd', ttlSecs: 600 })).toBe(true);
       expect(await store.claim({ key: 'k', owner: 'p', ttlSecs: 1 })).toBe('d');
       expect(await store.save({ key: 'k', owner: 'o', data: 'old', ttlSecs: 1 })).toBe(false);
       await new Promise((r) => setTimeout(r, 1200));
+      expect(await store.claim({ key: 'saved', owner: 'p', ttlSecs: 1 })).toBeUndefined();
       expect(await store.claim({ key: 'k', owner: 'p', ttlSecs: 1 })).toBeUndefined();
     } finally {
       await store.close();
