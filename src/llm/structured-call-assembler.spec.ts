@@ -107,4 +107,32 @@ describe('StructuredCallAssembler', () => {
       ['b', '{"x":1}'],
     ]);
   });
+
+  it('takes an id that comes after the call began, on its own fragment', () => {
+    expect(
+      assemble([
+        [start(undefined, 'get_time')],
+        [{ index: 0, id: 'call_1', function: { arguments: '{}' } }],
+      ]),
+    ).toEqual([{ id: 'call_1', name: 'get_time', arguments: '{}' }]);
+  });
+
+  it('continues the last call with fragments that give no index, the name after the id included', () => {
+    expect(
+      assemble([
+        [{ id: 'call_1' }],
+        [{ function: { name: 'get_weather' } }],
+        [{ function: { arguments: '{"city":' } }],
+        [{ function: { arguments: '"Oslo"}' } }],
+        [{ id: 'call_2', function: { name: 'get_time', arguments: '{}' } }],
+      ]),
+    ).toEqual([
+      { id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}' },
+      { id: 'call_2', name: 'get_time', arguments: '{}' },
+    ]);
+  });
+
+  it('reports no call that never got a name', () => {
+    expect(assemble([[more('{"city":"Oslo"}')]])).toEqual([]);
+  });
 });

@@ -23,8 +23,7 @@ const NONE: readonly AssembledCall[] = Object.freeze([]);
  * it: some servers and proxies stream the whole arguments so far in every fragment, or send them
  * whole once more at the end; appended, they would be the arguments twice.
  */
-const joined = (sofar: string, piece: string) =>
-  sofar !== '' && piece.startsWith(sofar) ? piece : sofar + piece;
+const joined = (sofar: string, piece: string) => (piece.startsWith(sofar) ? piece : sofar + piece);
 
 export class StructuredCallAssembler {
   /** The calls by slot: the order they started in. */
