@@ -65,6 +65,13 @@ describe('OpenAiLlmClient against a real SSE server', () => {
     });
   });
 
+  it("streams OpenAI's refusal as the answer's text: the user hears why", async () => {
+    const ev = await events(replay('openai-refusal.txt'));
+    const text = ev.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('');
+    expect(text).toBe("I'm sorry, I can't assist with that request.");
+    expect(ev.at(-1)).toMatchObject({ type: 'done', finishReason: 'stop' });
+  });
+
   it('assembles structured calls: single, parallel, and vLLM trailing empty fragments without duplicates', async () => {
     const calls = async (file: string) =>
       (await events(replay(file))).filter((e) => e.type === 'tool_call');

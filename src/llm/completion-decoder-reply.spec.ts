@@ -15,6 +15,21 @@ const strip = (events: LlmEvent[]) =>
 
 // A non-streamed reply (the seed's fallback asks for one) in the shapes servers give it.
 describe('CompletionDecoder.reply', () => {
+  it("reads OpenAI's refusal as the answer's text", () => {
+    const events = reply({
+      choices: [
+        {
+          message: { role: 'assistant', content: null, refusal: "I can't help with that." },
+          finish_reason: 'stop',
+        },
+      ],
+    });
+    expect(events).toEqual([
+      { type: 'text', text: "I can't help with that." },
+      { type: 'done', finishReason: 'stop' },
+    ]);
+  });
+
   it('reads calls whose arguments are an object rather than a JSON string (as some servers send them)', () => {
     const events = reply({
       choices: [

@@ -118,8 +118,7 @@ export class CompletionDecoder {
     const content = this.unpart(delta.content, out);
     if (Array.isArray(delta.tool_calls) && delta.tool_calls.length > 0) this.structuredCalls = true;
     if (typeof content === 'string' && !this.isCallDebris(content)) this.fromText(content, out);
-    if (typeof delta.refusal === 'string' && delta.refusal !== '')
-      out.push({ type: 'text', text: delta.refusal });
+    this.refusal(delta.refusal, out);
     for (const call of this.structured.add(delta.tool_calls)) this.fromStructured(call, out);
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
     return out;
@@ -145,6 +144,7 @@ export class CompletionDecoder {
     this.addReasoning(message.reasoning_content ?? message.reasoning, out);
     const content = this.unpart(message.content, out);
     if (typeof content === 'string') this.fromText(content, out);
+    this.refusal(message.refusal, out);
     for (const [index, call] of (Array.isArray(message.tool_calls)
       ? message.tool_calls
       : []
@@ -190,6 +190,11 @@ export class CompletionDecoder {
       ...(this.usage ? { usage: this.usage } : {}),
     });
     return out;
+  }
+
+  /** OpenAI's `refusal` (instead of content): the answer the user gets. */
+  private refusal(text: string | null | undefined, out: LlmEvent[]): void {
+    if (typeof text === 'string' && text !== '') out.push({ type: 'text', text });
   }
 
   /** The content to read as text; content given as parts has its thinking parts added to the reasoning. */
