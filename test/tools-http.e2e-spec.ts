@@ -124,6 +124,17 @@ describe('HTTP tools against a real server (seed §3–§6)', () => {
     expect(result.text).toBe(`Error: HTTP 404 Not Found — ${'x'.repeat(50)}… [truncated]`);
   });
 
+  it.each([
+    [299, { ok: true, text: 'fine' }],
+    [300, { ok: false, text: 'Error: HTTP 300 Multiple Choices — fine' }],
+  ])(
+    'reads HTTP %i as success only within 2xx (a 300 is not followed: it has no Location)',
+    async (status, outcome) => {
+      server.respond((_req, res) => res.writeHead(status).end('fine'));
+      expect(await call('get_item', { id: '1' })).toEqual(outcome);
+    },
+  );
+
   it('truncates a long result and reads no more than the byte limit of a big body', async () => {
     server.respond((_req, res) => res.end('y'.repeat(1_000_000)));
     expect((await call('get_item', { id: '1' })).text).toBe(`${'y'.repeat(50)}… [truncated]`);
