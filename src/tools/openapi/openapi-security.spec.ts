@@ -29,4 +29,33 @@ describe('declaredClientCredentials', () => {
     expect(declaredClientCredentials(spec, { security: [{ apiKey: [] }] }, server)).toBeUndefined();
     expect(declaredClientCredentials({}, {}, server)).toBeUndefined();
   });
+
+  it('resolves a token URL relative to the server, whose path it extends', () => {
+    const relative = {
+      components: {
+        securitySchemes: {
+          m: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: 'oauth/token' } } },
+        },
+      },
+    };
+    const operation = { security: [{ m: ['a', 7, 'b'] }] };
+    expect(declaredClientCredentials(relative, operation, server)).toEqual({
+      tokenUrl: 'https://api.example.com/v1/oauth/token',
+      scope: 'a b',
+    });
+  });
+
+  it('skips a scheme whose flow gives no token URL', () => {
+    const blank = {
+      components: {
+        securitySchemes: {
+          ...schemes,
+          blank: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '' } } },
+        },
+      },
+    };
+    expect(
+      declaredClientCredentials(blank, { security: [{ blank: [] }, { machines: [] }] }, server),
+    ).toEqual({ tokenUrl: 'https://api.example.com/oauth/token' });
+  });
 });
