@@ -170,4 +170,24 @@ describe('operationTool on operations that cannot be sent as they are written', 
     );
     expect(made.parameters).toEqual({ type: 'object', properties: {} });
   });
+
+  it('reads a JSON body under a structured-syntax media type (application/merge-patch+json)', () => {
+    const schema = { type: 'object', properties: { status: { type: 'string' } } };
+    const made = operationTool(
+      post({ requestBody: { content: { 'application/merge-patch+json': { schema } } } }),
+      'op',
+      'http://x',
+    );
+    expect(made.parameters).toEqual({ type: 'object', properties: { status: { type: 'string' } } });
+  });
+
+  it('describes the operation by its summary and description, once when they are the same', () => {
+    const described = (summary: string, description: string) =>
+      operationTool(post({ summary, description }), 'op', 'http://x').description;
+    expect(described('Cancel an order', 'Cancel an order')).toBe('Cancel an order');
+    expect(described('Cancel an order', 'Only before it ships.')).toBe(
+      'Cancel an order\n\nOnly before it ships.',
+    );
+    expect(described('', ' Only before it ships. ')).toBe('Only before it ships.');
+  });
 });
