@@ -91,6 +91,37 @@ describe('speech while tools run', () => {
     expect(spoke.tts.texts).toEqual(['Let me check']);
   });
 
+  it('counts the wait from the call still running: one that ended in time does not start it', async () => {
+    const t = voiceTurn();
+    t.send(t.call('a'));
+    await jest.advanceTimersByTimeAsync(50);
+    t.send(t.result('a'));
+    await jest.advanceTimersByTimeAsync(10);
+    t.send(t.call('b'));
+    await jest.advanceTimersByTimeAsync(90); // 150 ms into the turn, 90 into b
+    expect(t.tts.texts).toEqual([]);
+    await jest.advanceTimersByTimeAsync(10);
+    expect(t.tts.texts).toEqual(['One moment.']);
+    await t.end();
+  });
+
+  it('says the text the model wrote after its calls instead of the wait phrase, once the wait is long', async () => {
+    const t = voiceTurn();
+    t.send(t.call('a'));
+    // A whole sentence, held as the segmenter cannot yet know it ended ("now." or "now.5"?).
+    t.send({ type: 'assistant_delta', text: 'Checking your order now.' });
+    await jest.advanceTimersByTimeAsync(99);
+    expect(t.tts.texts).toEqual([]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(t.tts.texts).toEqual(['Checking your order now.']);
+    await jest.advanceTimersByTimeAsync(500);
+    t.send(t.result('a'));
+    t.send({ type: 'assistant_delta', text: 'It shipped.' });
+    await t.end();
+    expect(t.tts.texts).toEqual(['Checking your order now.', 'It shipped.']);
+    expect(t.spoken).toEqual(['Checking your order now.', 'It shipped.']);
+  });
+
   it("says a call's confirmation question, and no wait phrase while the user is asked", async () => {
     const t = voiceTurn();
     t.send({ type: 'assistant_delta', text: 'I will delete it' });

@@ -84,14 +84,15 @@ class TurnSpeech {
   ) {
     this.segmenter = new SentenceSegmenter(options.maxSentenceChars);
     this.chunkBytes = options.chunkBytes ?? Math.max(2, Math.round(tts.sampleRate * 0.2) * 2);
-    this.toolWait = new ToolWait(
-      options.toolWaitMs ?? 0,
-      () => this.jobs.every((job) => job.text === ''),
-      (tool) => {
-        const phrase = options.toolWaitPhraseOf?.(tool) || options.toolWaitPhrase || '';
-        if (phrase !== '') this.add([phrase], true);
-      },
-    );
+    const silent = () => this.jobs.every((job) => job.text === '');
+    this.toolWait = new ToolWait(options.toolWaitMs ?? 0, silent, (tool) => {
+      // Text the model wrote after its calls, held until its sentence was sure to have ended:
+      // nothing followed, so it has. Said now, it is what the caller hears while waiting.
+      this.add(this.segmenter.flush());
+      if (!silent()) return;
+      const phrase = options.toolWaitPhraseOf?.(tool) || options.toolWaitPhrase || '';
+      if (phrase !== '') this.add([phrase], true);
+    });
   }
 
   start(): () => void {
