@@ -124,6 +124,22 @@ describe('OpenAiLlmClient against a real SSE server', () => {
     });
   });
 
+  it('reads the last event of a stream cut off before its blank line, then reports the cut', async () => {
+    const [first, second] = sseText(['Hel', 'lo']).pieces.slice(1, 3);
+    const ev = await events({ kind: 'sse', pieces: [first!, second!.trimEnd() + '\n'] });
+    expect(ev.map((e) => (e.type === 'text' ? e.text : e.type))).toEqual(['Hel', 'lo', 'error']);
+    // Cut inside the line: what came whole is kept, and the cut is what is reported.
+    const cut = await events({ kind: 'sse', pieces: [first!, second!.slice(0, 40)] });
+    expect(cut.map((e) => (e.type === 'text' ? e.text : e.type))).toEqual(['Hel', 'error']);
+    expect(cut.at(-1)).toMatchObject({ message: 'LLM stream closed before [DONE]' });
+  });
+
+  it('ends a stream at a [DONE] written with spaces around it', async () => {
+    const pieces = sseText(['Hi.']).pieces.slice(0, -1);
+    const ev = await events({ kind: 'sse', pieces: [...pieces, 'data:  [DONE] \n\n'] });
+    expect(ev.map((e) => e.type)).toEqual(['text', 'done']);
+  });
+
   it('reports a line that is not JSON, and HTTP errors with status and the server message', async () => {
     expect((await events({ kind: 'sse', pieces: ['data: {oops\n\n'] })).at(-1)).toMatchObject({
       type: 'error',

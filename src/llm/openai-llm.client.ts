@@ -203,6 +203,8 @@ export class OpenAiLlmClient extends LlmClient {
     let fault: StreamFault | undefined;
     // What was read since the last whole event: what the SSE parser holds.
     let pending = 0;
+    /** The stream was cut off: what the parser held is read as its last event. */
+    let ending = false;
     const parser = createParser({
       onEvent: (event) => {
         pending = 0;
@@ -222,6 +224,7 @@ export class OpenAiLlmClient extends LlmClient {
           return;
         }
         if (json === undefined) {
+          if (ending) return;
           fault = new StreamFault(
             `LLM stream sent a line that is not JSON: ${event.data.slice(0, 200)}`,
           );
@@ -249,7 +252,11 @@ export class OpenAiLlmClient extends LlmClient {
       body.on('close', resolve);
       body.on('error', reject);
     });
-    if (!finished && !fault) parser.reset({ consume: true });
+    if (!finished && !fault) {
+      // Cut off: the last event, whole but for its blank line, is kept; a cut line is not JSON.
+      ending = true;
+      parser.feed('\n\n');
+    }
     if (finished) drainForReuse(body);
     else body.destroy();
     const tail = decoder.end();
