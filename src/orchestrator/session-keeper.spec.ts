@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { MemorySessionStore, type Save } from '../sessions/session-store.js';
 import { SessionKeeper } from './session-keeper.service.js';
 import { Session } from './session.js';
@@ -6,8 +7,12 @@ import { sessionState } from './tool-scope.service.js';
 class RecordingStore extends MemorySessionStore {
   readonly saves: Save[] = [];
   failing = false;
-  override save(save: Save): Promise<boolean> {
-    if (this.failing) return Promise.reject(new Error('connection refused'));
+  /** How long the next saves take, in turn (a store whose latency varies). */
+  readonly delays: number[] = [];
+  override async save(save: Save): Promise<boolean> {
+    if (this.failing) throw new Error('connection refused');
+    const delay = this.delays.shift() ?? 0;
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     this.saves.push(save);
     return super.save(save);
   }
@@ -91,5 +96,37 @@ describe('SessionKeeper', () => {
     await off.save(session);
     expect(store.saves).toEqual([]);
     expect(await off.resume(new Session('en'), session.resumeToken)).toBe(false);
+  });
+
+  it("lands a session's saves in the order they were made, whatever the store's latency", async () => {
+    const session = talkedSession();
+    store.delays.push(50, 0);
+    const first = keeper.save(session);
+    session.history = [...session.history, { role: 'user', content: 'And milk.' }];
+    const second = keeper.save(session);
+    await Promise.all([first, second]);
+    const fresh = new Session('en');
+    await keeper.resume(fresh, session.resumeToken);
+    expect(fresh.history.at(-1)).toEqual({ role: 'user', content: 'And milk.' });
+  });
+
+  it('starts afresh from a record it cannot read, and fills settings a record lacks with defaults', async () => {
+    const key = (session: Session) =>
+      createHash('sha256').update(session.resumeToken).digest('hex');
+    const put = (session: Session, data: unknown) =>
+      store.save({ key: key(session), owner: 'o', data: JSON.stringify(data), ttlSecs: 60 });
+    const newer = new Session('en');
+    await put(newer, { v: 2, id: 'x', history: [], settings: {}, state: {} });
+    expect(await keeper.resume(new Session('en'), newer.resumeToken)).toBe(false);
+    const broken = new Session('en');
+    await put(broken, { v: 1, id: 'x', history: 'none', settings: {}, state: {} });
+    expect(await keeper.resume(new Session('en'), broken.resumeToken)).toBe(false);
+    // Saved by an engine before `variables` existed.
+    const older = new Session('en');
+    await put(older, { v: 1, id: 'x', history: [], settings: { modality: 'voice' } });
+    const fresh = new Session('en');
+    expect(await keeper.resume(fresh, older.resumeToken)).toBe(true);
+    expect(fresh.settings).toMatchObject({ modality: 'voice', variables: {}, language: 'en' });
+    expect(sessionState(fresh).value).toEqual({});
   });
 });
