@@ -1,5 +1,4 @@
 import {
-  FakeLlm,
   sseRawArgumentsCall,
   sseStructuredCalls,
   sseText,
@@ -289,29 +288,6 @@ describe('client tools on /ws', () => {
       expect(offered).not.toContain('open_map');
     } finally {
       again.close();
-    }
-  });
-});
-
-describe('client tools with tool calling switched off', () => {
-  const llm = new FakeLlm();
-  it('refuses a declaration (LLM_TOOLS_ENABLED=false)', async () => {
-    const { Engine } = await import('./support/engine.js');
-    const engine = await Engine.start({
-      LLM_BASE_URL: await llm.start(),
-      LLM_TOOLS_ENABLED: 'false',
-    });
-    try {
-      const ws = await WsClient.connect(engine.wsUrl);
-      ws.send({ type: 'session.update', client_tools: [{ name: 'vibrate' }] });
-      const error = await ws.waitFor((m) => m.type === 'error');
-      expect(error.message).toBe(
-        'this engine calls no tools (LLM_TOOLS_ENABLED=false): "client_tools" must be empty; nothing was changed',
-      );
-      ws.close();
-    } finally {
-      await engine?.stop();
-      await llm.stop();
     }
   });
 });
