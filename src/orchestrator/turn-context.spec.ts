@@ -3,7 +3,7 @@ import { snapshotOf } from '../tools/tool-definition.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from '../tools/tool-executor.js';
 import { Session } from './session.js';
 import { StreamedText } from '../llm/streamed-text.js';
-import { runCalls, showText, type TurnContext } from './turn-context.js';
+import { roundTextEnded, runCalls, showText, type TurnContext } from './turn-context.js';
 
 /** Answers every call at once. */
 class AnsweringExecutor extends ToolExecutor {
@@ -83,5 +83,19 @@ describe('showText', () => {
     showText(ctx, '\n\n');
     showText(ctx, '\nIt is sunny.');
     expect(sent).toEqual(['Checking.', ' It is sunny.']);
+  });
+
+  it('joins two rounds with a space, or with nothing after CJK text or whitespace held', () => {
+    const joinedText = (first: string, held: string, second: string) => {
+      const { ctx, sent } = turn();
+      showText(ctx, first);
+      if (held) showText(ctx, held);
+      roundTextEnded(ctx);
+      showText(ctx, second);
+      return sent.join('');
+    };
+    expect(joinedText('Let me check.', '', 'It is sunny.')).toBe('Let me check. It is sunny.');
+    expect(joinedText('Let me check.', '\n', 'It is sunny.')).toBe('Let me check.\nIt is sunny.');
+    expect(joinedText('查一下。', '', '晴天。')).toBe('查一下。晴天。');
   });
 });

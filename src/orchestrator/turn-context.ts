@@ -74,6 +74,21 @@ export function showText(ctx: TurnContext, delta: string): void {
   ctx.emit({ type: 'assistant_delta', text });
 }
 
+/** After these, the next round's text follows without a space: whitespace, and CJK text. */
+const NO_SPACE_AFTER =
+  /[\s\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
+
+/**
+ * A round's text has ended. Between it and the next round's: the whitespace held at its end, or
+ * a space, whatever the deltas were (sent only if visible text follows).
+ */
+export function roundTextEnded(ctx: TurnContext): void {
+  const joined = ctx.visible.length === 0 || NO_SPACE_AFTER.test(ctx.visible.lastChar);
+  ctx.pendingWs = joined ? ctx.pendingWs : ctx.pendingWs || ' ';
+  ctx.afterCallWs = '';
+  ctx.wsMode = 'roundStart';
+}
+
 /** Executes a round's calls in parallel; results go to history in call order. */
 export async function runCalls(
   executor: ToolExecutor,

@@ -20,16 +20,12 @@ import type { Session } from './session.js';
 import { StreamedText } from '../llm/streamed-text.js';
 import { toolContextOf, ToolScope } from './tool-scope.service.js';
 import { traceIdOf } from '../common/trace-context.js';
-import { runCalls, showText, type TurnContext } from './turn-context.js';
+import { roundTextEnded, runCalls, showText, type TurnContext } from './turn-context.js';
 import { announceCall } from './call-start.js';
 import { awaitApproval, refusalText } from './approvals.js';
 import { clientToolCaller, type ClientTool } from './client-tools.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
 import { CLIENT_TOOL } from '../metrics/engine-metrics.js';
-
-/** After these, the next round's text follows without a space: whitespace, and CJK text. */
-const NO_SPACE_AFTER =
-  /[\s\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
 
 /**
  * The turn loop (seed §1, §5): rounds of completion → tool execution → re-prompt, until a
@@ -230,12 +226,7 @@ export class TurnManager {
       const reply$ = this.llm.chatReply(request, ctx.signal);
       round = await this.track(ctx, { kind: 'reply', events$: reply$, onEvent });
     }
-    // Between this round's text and the next one's: the whitespace held at its end, or a space,
-    // whatever the deltas were (it is sent only if visible text follows).
-    const joined = ctx.visible.length === 0 || NO_SPACE_AFTER.test(ctx.visible.lastChar);
-    ctx.pendingWs = joined ? ctx.pendingWs : ctx.pendingWs || ' ';
-    ctx.afterCallWs = '';
-    ctx.wsMode = 'roundStart';
+    roundTextEnded(ctx);
     if (round.text.trim() === '') round.text = '';
     return round;
   }
