@@ -123,4 +123,16 @@ describe('${TOOL_SECRET_*} references in HTTP tools', () => {
       ),
     ).toBe('{"auth":"Bearer [secret]","url":"/7?key=[secret]","raw":"[secret]","ab":1}');
   });
+
+  it('masks a secret a backend echoes inside a JSON string, escaped as JSON writes it', () => {
+    const secrets = {
+      TOOL_SECRET_KEY: 'k/y+1',
+      TOOL_SECRET_Q: 'pa"ss\\word',
+      TOOL_SECRET_R: 'r/"s',
+    };
+    // PHP's json_encode escapes "/"; any JSON writer escapes quotes and backslashes.
+    expect(
+      maskSecrets('{"key":"k\\/y+1","q":"pa\\"ss\\\\word","r":"r/\\"s","r2":"r\\/\\"s"}', secrets),
+    ).toBe('{"key":"[secret]","q":"[secret]","r":"[secret]","r2":"[secret]"}');
+  });
 });

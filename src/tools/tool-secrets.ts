@@ -92,14 +92,17 @@ export function fillSecrets<T>(
 }
 
 /**
- * Every secret value in `text` (as sent, or percent-encoded as in a URL) replaced by MASK. Values
- * shorter than 4 characters are left alone: masking them would garble ordinary text.
+ * Every secret value in `text` replaced by MASK: as sent, percent-encoded as in a URL, or
+ * escaped as in a JSON string (quotes and backslashes; `/` as `\/`, as PHP's json_encode writes
+ * it). Values shorter than 4 characters are left alone: masking them would garble ordinary text.
  */
 export function maskSecrets(text: string, secrets: Record<string, string>): string {
   let masked = text;
   for (const value of Object.values(secrets)) {
     if (value.length < 4) continue;
-    masked = masked.replaceAll(value, MASK).replaceAll(encodeURIComponent(value), MASK);
+    const json = JSON.stringify(value).slice(1, -1);
+    const forms = new Set([value, encodeURIComponent(value), json, json.replaceAll('/', '\\/')]);
+    for (const form of forms) masked = masked.replaceAll(form, MASK);
   }
   return masked;
 }
