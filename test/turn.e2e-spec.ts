@@ -124,6 +124,17 @@ describe('a turn over /ws (seed §5, §8)', () => {
     ]);
   });
 
+  it('writes a message of only whitespace and a call as a call without content', async () => {
+    h.llm.enqueue(
+      sseText(['\n\n', xmlCall('get_weather', { city: 'Rome' }), '\n']),
+      sseText(['Sunny.']),
+    );
+    await h.ws.turn('Rome?');
+    const assistant = h.llm.requests[1]!.body.messages.find((m: any) => m.role === 'assistant');
+    expect(assistant).toMatchObject({ role: 'assistant', content: null });
+    expect(assistant.tool_calls).toHaveLength(1);
+  });
+
   it("checks arguments against the tool's parameters: the model learns what is wrong, the tool is not called", async () => {
     h.llm.enqueue(
       sseStructuredCalls([
