@@ -73,6 +73,7 @@ describe('argumentProblem', () => {
     expect(
       argumentProblem(undefined, { constructor: 'Ferrari', prototype: { v: 2 } }),
     ).toBeUndefined();
+    expect(argumentProblem(undefined, { constructor: { make: 'Ferrari' } })).toBeUndefined();
   });
 
   it('coerces values whose type is clear, in place', () => {
@@ -91,6 +92,13 @@ describe('argumentProblem', () => {
     expect(argumentProblem(schema, { city: null })).toBe(
       'invalid arguments: arguments/city must not be null',
     );
+    // Null where the schema allows it, or names no type for the argument, is a value.
+    const nullable = {
+      type: 'object',
+      properties: { note: { type: ['string', 'null'] } },
+      required: ['note', 'tag'],
+    };
+    expect(argumentProblem(nullable, { note: null, tag: null })).toBeUndefined();
   });
 
   it("reads the type names Qwen parsers know (float, dict) as JSON Schema's", () => {
