@@ -61,4 +61,26 @@ describe('ToolSlots', () => {
     expect(order).toEqual(['c not run: cancelled', 'busy done']);
     expect(ran).toEqual(['a', 'b']);
   });
+
+  it('gives a tool redefined with another limit, or pointed elsewhere, slots of its own', async () => {
+    const slots = new ToolSlots();
+    const hold = (def: typeof tool, id: string) =>
+      slots.run(
+        def,
+        { signal: new AbortController().signal, ms: 20 },
+        async () => {
+          await new Promise((r) => setTimeout(r, 100));
+          return id;
+        },
+        (why: NotRun) => `${id} not run: ${why}`,
+      );
+    const one = { ...tool, max: 1 };
+    const first = hold(one, 'a');
+    // The old definition's only slot is taken: its next call times out waiting.
+    expect(await hold(one, 'b')).toBe('b not run: timed_out');
+    // A wider limit, or another target, starts afresh: it runs at once.
+    expect(await hold({ ...one, max: 3 }, 'c')).toBe('c');
+    expect(await hold({ ...one, max: 3, target: 'GET http://other/' }, 'd')).toBe('d');
+    await first;
+  });
 });
