@@ -61,4 +61,34 @@ describe('PendingTries', () => {
     expect(errors).toEqual(["no tool 'c'", 'cannot reach it']);
     expect(current.tools.map((t) => t.name)).toEqual(['c']);
   });
+
+  it('installs nothing for a set replaced meanwhile, and tries nothing for a set with no pending tool', async () => {
+    let tries = 0;
+    const installed: unknown[] = [];
+    const tries$ = new PendingTries(
+      1,
+      () => {
+        tries++;
+        return Promise.resolve();
+      },
+      { log: () => undefined, error: () => undefined },
+    );
+    tries$.schedule(
+      snapshotOf('file', [tool('c', 'down')]),
+      () => false,
+      (n) => installed.push(n),
+    );
+    await new Promise((r) => setTimeout(r, 30));
+    expect(tries).toBe(1);
+    expect(installed).toEqual([]);
+    tries$.schedule(
+      snapshotOf('file', [tool('a')]),
+      () => true,
+      (n) => installed.push(n),
+    );
+    await new Promise((r) => setTimeout(r, 30));
+    tries$.stop();
+    expect(tries).toBe(1);
+    expect(installed).toEqual([]);
+  });
 });
