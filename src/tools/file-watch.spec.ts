@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileWatch } from './file-watch.js';
@@ -45,9 +53,11 @@ describe('FileWatch', () => {
     writeFileSync(join(dir, '..v1', 'tools.json'), '[]');
     symlinkSync('..v1', join(dir, '..data'));
     symlinkSync(join('..data', 'tools.json'), join(dir, 'tools.json'));
+    utimesSync(join(dir, '..v1', 'tools.json'), 1e9, 1e9);
     await start(() => [join(dir, 'tools.json')]);
     mkdirSync(join(dir, '..v2'));
     writeFileSync(join(dir, '..v2', 'tools.json'), '[]'); // same size, another file
+    utimesSync(join(dir, '..v2', 'tools.json'), 1e9, 1e9); // and the same time
     symlinkSync('..v2', join(dir, '..data_tmp'));
     renameSync(join(dir, '..data_tmp'), join(dir, '..data'));
     await watch.check();
@@ -64,7 +74,32 @@ describe('FileWatch', () => {
     writeFileSync(file, '[{"file":"tool.py"}]');
     paths = [file, code];
     await watch.check();
+    await watch.check();
+    expect(changes).toBe(1); // the new list is the baseline: nothing changed since
     writeFileSync(code, 'def f():\n    return 1');
+    await watch.check();
+    expect(changes).toBe(2);
+  });
+
+  it('reads a file again when it was written while the change was read, and runs one check at a time', async () => {
+    const file = join(dir, 'tools.json');
+    writeFileSync(file, '[]');
+    let edits = 0;
+    watch = new FileWatch(
+      () => [file],
+      60_000,
+      async () => {
+        changes++;
+        await new Promise((r) => setTimeout(r, 20));
+        if (edits++ === 0) writeFileSync(file, '[{"name":"edited meanwhile"}]');
+      },
+    );
+    await watch.start();
+    writeFileSync(file, '[{"name":"a"}]');
+    await Promise.all([watch.check(), watch.check()]);
+    expect(changes).toBe(1);
+    await watch.check();
+    expect(changes).toBe(2);
     await watch.check();
     expect(changes).toBe(2);
   });
