@@ -39,6 +39,17 @@ describe('OAuth2Tokens (client credentials, against a real token endpoint)', () 
     expect(tokens.secretsOf({ secrets: {}, oauth2: config })).toEqual({ 'oauth2.access_token': a });
   });
 
+  it('keeps a token whose expires_in is 0 or missing until the API refuses it', async () => {
+    for (const expiresIn of [0, -5, undefined]) {
+      server.requests.length = 0;
+      server.expiresIn = expiresIn;
+      const tokens = new OAuth2Tokens();
+      const first = await tokens.get(client(), 5000);
+      expect(await tokens.get(client(), 5000)).toBe(first);
+      expect(server.requests).toHaveLength(1);
+    }
+  });
+
   it('sends the credentials in the form with client_auth "body"', async () => {
     const token = await new OAuth2Tokens().get(client({ clientAuth: 'body' }), 5000);
     expect(token).toMatch(/^tok-\d+$/);
