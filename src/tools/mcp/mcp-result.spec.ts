@@ -27,6 +27,13 @@ describe('mcpResultText', () => {
       text: '{"temp":21}',
     });
     expect(mcpResultText({ content: [] })).toEqual({ ok: true, text: '(empty result)' });
+    // With content too (MCP asks servers to send both), the model reads the content.
+    expect(
+      mcpResultText({
+        content: [{ type: 'text', text: 'It is 21 degrees.' }],
+        structuredContent: { temp: 21 },
+      }),
+    ).toEqual({ ok: true, text: 'It is 21 degrees.' });
   });
 
   it('hands errors the tool reported to the model as Error text', () => {
