@@ -1,0 +1,57 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { sseRawArgumentsCall } from './support/fake-llm.js';
+import { McpTestServer, ORDER_SCHEMA, useMcpServer } from './support/mcp-server.js';
+import { writeToolsFile } from './support/tools-file.js';
+import { callOnce, useClientPerTest, useEngineRig } from './support/turn-harness.js';
+
+/** MCP tools when what comes back, or what goes out, is not an ordinary call. */
+describe('MCP tools: faults', () => {
+  const mcp = new McpTestServer([
+    {
+      name: 'history',
+      inputSchema: ORDER_SCHEMA,
+      answer: (args) => ({
+        content: [{ type: 'text', text: `Order ${String(args.order_id)}: ${'event '.repeat(50)}` }],
+      }),
+    },
+    {
+      name: 'strict',
+      inputSchema: ORDER_SCHEMA,
+      answer: () => {
+        throw new McpError(ErrorCode.InvalidParams, 'order_id must be 8 digits');
+      },
+    },
+  ]);
+  const server = useMcpServer(mcp);
+  const rig = useEngineRig(() => ({
+    LLM_MODEL: 'm',
+    LLM_TOOL_BREAKER_FAILURES: '2',
+    LLM_TOOLS_FILE: writeToolsFile([
+      { type: 'mcp', name: 'history', url: server.url, result_max_chars: 20 },
+      { type: 'mcp', name: 'strict', url: server.url },
+    ]),
+  }));
+  const client = useClientPerTest(rig);
+  beforeEach(() => (mcp.calls.length = 0));
+
+  it("cuts a long result to the tool's result_max_chars", async () => {
+    const { read } = await callOnce(rig, client.ws, 'history', { order_id: '42' });
+    expect(read).toBe('Order 42: event even… [truncated]');
+  });
+
+  it('does not call the server with arguments that are not JSON, and tells the model', async () => {
+    const script = sseRawArgumentsCall('history', 'order 42');
+    const { read } = await callOnce(rig, client.ws, 'history', {}, script);
+    expect(read).toBe('Error: tool request failed: arguments are not a JSON object: order 42');
+    expect(mcp.calls).toHaveLength(0);
+  });
+
+  it('hands the model an error the server answers, which does not count as the server down', async () => {
+    for (let i = 0; i < 3; i++) {
+      const { read } = await callOnce(rig, client.ws, 'strict', { order_id: '42' });
+      expect(read).toContain('order_id must be 8 digits');
+    }
+    // LLM_TOOL_BREAKER_FAILURES is 2: each call still reached the server.
+    expect(mcp.calls).toHaveLength(3);
+  });
+});
