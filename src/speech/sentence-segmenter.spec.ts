@@ -35,6 +35,14 @@ describe('SentenceSegmenter', () => {
     ],
     ['ellipsis char', 'Well… maybe. Yes', ['Well…', 'maybe.', 'Yes']],
     ['initials', 'J. R. R. Tolkien wrote it. Fine.', ['J. R. R. Tolkien wrote it.', 'Fine.']],
+    ['zh', '今天天气很好。明天会下雨吗？会的！', ['今天天气很好。', '明天会下雨吗？', '会的！']],
+    [
+      'ja',
+      '「はい。」と彼は言った。東京は晴れです。',
+      ['「はい。」', 'と彼は言った。', '東京は晴れです。'],
+    ],
+    ['hi', 'मौसम अच्छा है। कल बारिश होगी।', ['मौसम अच्छा है।', 'कल बारिश होगी।']],
+    ['ar', 'هل الجو بارد؟ نعم.', ['هل الجو بارد؟', 'نعم.']],
   ])('splits %s text the same however it streams', (_l, text, expected) => {
     expect(segment(text, text.length)).toEqual(expected);
     expect(segment(text, 1)).toEqual(expected);
@@ -56,11 +64,32 @@ describe('SentenceSegmenter', () => {
     expect(parts.join(' ').replace(/\s+/g, ' ')).toBe(text.trim().replace(/\s+/g, ' '));
   });
 
+  it('caps a long Chinese run without a full stop at its last comma', () => {
+    const text = `${'很'.repeat(50)}，${'好'.repeat(100)}`;
+    expect(segment(text, 7, 120)[0]).toBe(`${'很'.repeat(50)}，`);
+  });
+
   it('loses no text and gives the same sentences for any split', () => {
     fc.assert(
       fc.property(
         fc.array(
-          fc.constantFrom('Hi', ' ', '.', '!', '?', '3', '…', 'Dr', '"', ',', 'word', '\n'),
+          fc.constantFrom(
+            'Hi',
+            ' ',
+            '.',
+            '!',
+            '?',
+            '3',
+            '…',
+            'Dr',
+            '"',
+            ',',
+            'word',
+            '\n',
+            '。',
+            '好',
+            '」',
+          ),
           { maxLength: 40 },
         ),
         fc.integer({ min: 1, max: 6 }),

@@ -2,7 +2,8 @@
  * Incremental sentence segmenter for streamed answer text (pure). `push(delta)` returns the
  * sentences that are complete, `flush()` the rest at the end of the turn. Handles
  * abbreviations, decimals (3.5), ellipses, `?!`, closing quotes and brackets, Italian/Spanish
- * punctuation (¿¡), and caps a long run without a full stop by cutting at a comma or space.
+ * punctuation (¿¡), Chinese and Japanese sentence ends (。！？, no space after them), Hindi's and
+ * Arabic's, and caps a long run without a full stop by cutting at a comma or space.
  */
 const ABBREVIATIONS = new Set([
   'mr',
@@ -39,8 +40,14 @@ const ABBREVIATIONS = new Set([
   'p.es',
   'ca',
 ]);
-const CLOSERS = `"'”’»)]}`;
-const TERMINATORS = '.!?…';
+const CLOSERS = `"'”’»)]}」』）】〉》`;
+/** Sentence ends followed by a space: Latin and Cyrillic scripts, Devanagari (।), Arabic (؟ ۔). */
+const TERMINATORS = '.!?…।؟۔';
+/** Chinese and Japanese sentence ends, followed by the next sentence with no space. */
+const CJK_TERMINATORS = '。！？｡';
+const ALL_TERMINATORS = TERMINATORS + CJK_TERMINATORS;
+/** Where a long run may be cut: after a comma, semicolon or colon (with its space in Latin text). */
+const CUTS = [', ', '; ', ': ', '，', '、', '；', '：'];
 
 export class SentenceSegmenter {
   private buf = '';
@@ -78,13 +85,14 @@ export class SentenceSegmenter {
     for (let i = 0; i < s.length; i++) {
       const c = s[i]!;
       if (c === '\n' && (s[i + 1] === '\n' || /^\s*[-*•\d]/.test(s.slice(i + 1)))) return i + 1;
-      if (!TERMINATORS.includes(c)) continue;
+      if (!ALL_TERMINATORS.includes(c)) continue;
       let j = i + 1;
-      while (j < s.length && (TERMINATORS.includes(s[j]!) || CLOSERS.includes(s[j]!))) j++;
+      while (j < s.length && (ALL_TERMINATORS.includes(s[j]!) || CLOSERS.includes(s[j]!))) j++;
       if (j >= s.length) {
         if (final) return j;
         return -1; // wait: the next character decides (decimal, abbreviation, more punctuation)
       }
+      if (CJK_TERMINATORS.includes(c)) return j;
       if (!/\s/.test(s[j]!)) {
         i = j - 1;
         continue; // 3.5, e.g.x, "a.b"
@@ -109,8 +117,8 @@ export class SentenceSegmenter {
   /** A long run without a sentence end: cut after the last comma (or space) within the cap. */
   private cut(s: string): number {
     const head = s.slice(0, this.maxChars);
-    const comma = Math.max(head.lastIndexOf(', '), head.lastIndexOf('; '), head.lastIndexOf(': '));
-    if (comma > this.maxChars / 3) return comma + 2;
+    const after = Math.max(...CUTS.map((mark) => head.lastIndexOf(mark) + mark.length));
+    if (after > this.maxChars / 3) return after;
     const space = head.lastIndexOf(' ');
     return space > 0 ? space + 1 : this.maxChars;
   }
