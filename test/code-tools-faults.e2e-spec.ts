@@ -28,6 +28,10 @@ describe('code tools: faults', () => {
       { type: 'python', code: REMEMBER },
       { type: 'callback', code: BROKEN_CALLBACK },
       { type: 'python', code: ECHO },
+      {
+        type: 'python',
+        code: 'def channel() -> dict:\n    """Where the session is."""\n    return _session',
+      },
     ]),
     CODE_TOOLS_WORKERS: '1',
   }));
@@ -42,6 +46,7 @@ describe('code tools: faults', () => {
     expect(rig.llm.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual([
       'remember',
       'echo',
+      'channel',
     ]);
     ws.close();
   });
@@ -83,6 +88,20 @@ describe('code tools: faults', () => {
     );
     await ws.turn('remember', 15_000);
     expect(rig.llm.requests[3]!.body.messages.at(-1)).toMatchObject({ content: '"kept"' });
+    ws.close();
+  });
+
+  it('gives code the session as seed 003 names it: modality in capitals, the channel', async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: 'call_c', name: 'channel', arguments: {} }]),
+      sseText(['Ok.']),
+    );
+    await ws.turn('where?', 15_000);
+    expect(JSON.parse(rig.llm.requests[1]!.body.messages.at(-1).content)).toEqual({
+      modality: 'TEXT',
+      channel: 'websocket',
+    });
     ws.close();
   });
 });
