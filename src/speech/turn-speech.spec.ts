@@ -72,6 +72,39 @@ describe('speakTurn', () => {
     expect(spoken).toEqual(['First one is slow.', 'Second.', 'Third.']);
   });
 
+  it('synthesises at most the sentence being sent and the next one at a time', async () => {
+    let running = 0;
+    let peak = 0;
+    const tts = new (class extends RecordingTts {
+      override async *synthesize(request: SynthesisRequest): AsyncIterable<Buffer> {
+        peak = Math.max(peak, ++running);
+        try {
+          yield* super.synthesize(request);
+        } finally {
+          running--;
+        }
+      }
+    })(() => 20);
+    const events = await speak(tts, ['One. Two. Three. Four. Five. Six.']);
+    expect(audioText(events).split('|')).toHaveLength(6);
+    expect(peak).toBe(2);
+  });
+
+  it('reports a failing synthesis once a turn, and does not count its sentence as spoken', async () => {
+    const tts = new (class extends RecordingTts {
+      override async *synthesize(request: SynthesisRequest): AsyncIterable<Buffer> {
+        if (request.text !== 'Fine.') throw new Error('voice unavailable');
+        yield* super.synthesize(request);
+      }
+    })();
+    const spoken: string[] = [];
+    const events = await speak(tts, ['One. Two. Fine.'], undefined, spoken);
+    expect(events.filter((e) => e.type === 'error')).toEqual([
+      { type: 'error', code: 'tts_failed', message: 'speech synthesis failed: voice unavailable' },
+    ]);
+    expect(spoken).toEqual(['Fine.']);
+  });
+
   it('cleans text before synthesis and skips what has nothing to say', async () => {
     const tts = new RecordingTts();
     await speak(tts, ['**Bold** move. ', '🎉 ', 'Visit https://x.y today.']);
