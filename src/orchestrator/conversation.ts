@@ -21,8 +21,8 @@ export interface ConversationDeps extends SettingsLimits {
   /** Sends a JSON event, or a binary audio frame. */
   send: (event: ServerEvent | Buffer) => void;
   /**
-   * Whether the connection is still open: false from the client's close frame on, before the
-   * socket's `close` (the closing handshake) has run `close()`.
+   * Whether the connection is still open: false as soon as the client's close frame arrives,
+   * before the socket's `close` event (which waits for the closing handshake) calls `close()`.
    */
   connected: () => boolean;
   /** Keeps the session for resuming (after each turn and settings change; see SessionKeeper.checkpoint). */
