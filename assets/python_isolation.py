@@ -8,10 +8,12 @@
 # profile functions, the decimal context, logging's handlers and levels; files and directories a
 # call created are removed (one that changed or removed what was there raises: its worker is
 # replaced). random is reseeded from the system. A module a call imports is kept as its import
-# left it (recorded before the call's code could touch it), or, when imported past
-# builtins.__import__ (importlib), unloaded, for the next call to import afresh.
+# left it (recorded before the call's code could touch it); one loaded past both the import
+# statement and importlib.import_module, or made by hand, is unloaded, for the next call to
+# import afresh.
 # Not undone: changes inside objects (a list or dict a module holds, an instance's attributes).
 import builtins
+import importlib
 import os
 import sys
 
@@ -76,10 +78,22 @@ def _restore_loggers():
     getattr(logging.Logger.manager, "_clear_cache", lambda: None)()  # levels cached per logger
 
 
+def _imported_whole(module):
+    """The import system loaded `module` and has finished running its code (`_initializing` is
+    what importlib sets around that run; a module made or loaded by hand has none)."""
+    return getattr(getattr(module, "__spec__", None), "_initializing", None) is False
+
+
 def _record_new_modules():
     if len(sys.modules) == len(_modules):
         return
-    new = [(name, module) for name, module in list(sys.modules.items()) if name not in _modules]
+    # A module not yet whole (its import still running, or loaded by hand) is not recorded: the
+    # call's end unloads it, and the next call that wants it imports it afresh.
+    new = [
+        (name, module)
+        for name, module in list(sys.modules.items())
+        if name not in _modules and _imported_whole(module)
+    ]
     for name, module in new:
         _record(name, module)
     for name, module in new:  # the parent package now holds the submodule: so must its record
@@ -93,24 +107,29 @@ def _index_of(namespace):
     return next(i for i, d in enumerate(_live) if d is namespace)
 
 
-_import = builtins.__import__
+def _recording(load):
+    """`load` (an import function) recording the modules it loaded once the outermost import ends."""
 
+    def recorded(*args, **kwargs):
+        global _depth
+        _depth += 1
+        try:
+            return load(*args, **kwargs)
+        finally:
+            _depth -= 1
+            if not _depth:
+                _record_new_modules()
 
-def _recording_import(*args, **kwargs):
-    global _depth
-    _depth += 1
-    try:
-        return _import(*args, **kwargs)
-    finally:
-        _depth -= 1
-        if not _depth:
-            _record_new_modules()
+    return recorded
 
 
 def seal():
     """Records the interpreter as every call must find it."""
     global _cwd, _recursion_limit
-    builtins.__import__ = _recording_import
+    # The import statement, and importlib.import_module (which libraries such as pydantic use for
+    # their lazy imports): a module loaded either way is recorded, and stays loaded.
+    builtins.__import__ = _recording(builtins.__import__)
+    importlib.import_module = _recording(importlib.import_module)
     sys.dont_write_bytecode = True  # no __pycache__ files written by imports
     _environment.update(os.environ)
     _path[:] = sys.path

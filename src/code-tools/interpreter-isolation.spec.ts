@@ -149,6 +149,42 @@ describe('Code tools: what a call changes in its interpreter is undone before th
     ).toEqual(['5/6', false, false, 'b\\"']);
   });
 
+  it('keeps a module loaded with importlib.import_module, with what the call changed in it undone', async () => {
+    await run('a', 'import importlib\nimportlib.import_module("graphlib").leaked = 1\nreturn 1');
+    expect(
+      await run(
+        'b',
+        'import sys\nkept = "graphlib" in sys.modules\nimport graphlib\norder = list(graphlib.TopologicalSorter({"b": {"a"}}).static_order())\nreturn [kept, hasattr(graphlib, "leaked"), order]',
+      ),
+    ).toEqual([true, false, ['a', 'b']]);
+  });
+
+  it('never keeps a module half made, or one made by hand, however it was loaded', async () => {
+    // Loaded by hand: its own imports end while it is still part way through its code.
+    await run(
+      'a',
+      [
+        'import importlib.util, sys',
+        'spec = importlib.util.find_spec("shlex")',
+        'module = importlib.util.module_from_spec(spec)',
+        'sys.modules["shlex"] = module',
+        'spec.loader.exec_module(module)',
+        // A module made by hand, holding this session's data, then an import.
+        'import types',
+        'sys.modules["settings_of_a"] = types.ModuleType("settings_of_a")',
+        'sys.modules["settings_of_a"].card = "4111"',
+        'import colorsys',
+        'return module.split("a b")',
+      ].join('\n'),
+    );
+    expect(
+      await run(
+        'b',
+        'import shlex, sys\nreturn [shlex.split("c d"), "settings_of_a" in sys.modules]',
+      ),
+    ).toEqual([['c', 'd'], false]);
+  });
+
   it('a call that breaks how Python writes JSON fails alone; the next call is served', async () => {
     expect(
       await call('a', 'import json\njson.JSONEncoder.encode = lambda self, o: "patched"\nreturn 1'),
