@@ -5,9 +5,9 @@
 # Undone: attributes set, replaced or deleted on any loaded module (builtins, sys, json, …) and on
 # the classes those modules define (json.JSONEncoder.default = …); modules replaced in or removed
 # from sys.modules; sys.path, os.environ, the working directory, the recursion limit, trace and
-# profile functions, the decimal context, logging's handlers and levels; files and directories a
-# call created are removed (one that changed or removed what was there raises: its worker is
-# replaced). random is reseeded from the system. A module a call imports is kept as its import
+# profile functions, the decimal context, logging's handlers and levels, warnings' filters; files
+# and directories a call created are removed (one that changed or removed what was there raises:
+# its worker is replaced). random is reseeded from the system. A module a call imports is kept as its import
 # left it (recorded before the call's code could touch it); one loaded past both the import
 # statement and importlib.import_module, or made by hand, is unloaded, for the next call to
 # import afresh.
@@ -30,6 +30,7 @@ _files = {}  # path -> (is a directory, size, modification time) of every file, 
 _SKIPPED = ("/dev", "/proc", "/sys")
 _loggers = []  # (logger, handlers, level, propagate, disabled) as recorded, once logging is loaded
 _logger_names = set()
+_warning_filters = []  # warnings.filters as recorded
 _depth = 0  # imports in progress: modules are recorded when the outermost one has finished
 
 
@@ -42,6 +43,8 @@ def _record(name, module):
     _modules[name] = module
     if name == "logging":
         _record_loggers(module)
+    if name == "warnings":
+        _warning_filters[:] = module.filters
     d = _namespace(module)
     if d is None:
         return
@@ -82,6 +85,15 @@ def _imported_whole(module):
     """The import system loaded `module` and has finished running its code (`_initializing` is
     what importlib sets around that run; a module made or loaded by hand has none)."""
     return getattr(getattr(module, "__spec__", None), "_initializing", None) is False
+
+
+def _restore_warning_filters():
+    """warnings.filters as at the start (filterwarnings("ignore") would silence every later call)."""
+    warnings = _modules.get("warnings")
+    if warnings is None or warnings.filters == _warning_filters:
+        return
+    warnings.filters[:] = _warning_filters
+    getattr(warnings, "_filters_mutated", lambda: None)()  # its caches see the change
 
 
 def _record_new_modules():
@@ -234,6 +246,7 @@ def restore():
         os.environ.update(_environment)
     if sys.getrecursionlimit() != _recursion_limit:
         sys.setrecursionlimit(_recursion_limit)
+    _restore_warning_filters()
     if "decimal" in sys.modules:
         decimal = sys.modules["decimal"]
         decimal.setcontext(decimal.Context())

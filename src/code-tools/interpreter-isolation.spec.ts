@@ -111,6 +111,23 @@ describe('Code tools: what a call changes in its interpreter is undone before th
     ).toEqual([0, 30, false]);
   });
 
+  it("warnings' filters are reset: a call that silences warnings does not silence the next", async () => {
+    const count = [
+      'import warnings',
+      'with warnings.catch_warnings(record=True) as seen:',
+      '    warnings.warn("check me")',
+      'return len(seen)',
+    ].join('\n');
+    await run('a', 'import warnings\nwarnings.filterwarnings("ignore")\nreturn 1');
+    expect(
+      await run(
+        'b',
+        'import warnings\nreturn len([f for f in warnings.filters if f[0] == "ignore" and f[2] is Warning])',
+      ),
+    ).toBe(0);
+    expect(await run('c', count)).toBe(1);
+  });
+
   it('random is reseeded after a call that seeded it: the next session does not get the sequence it chose', async () => {
     const third = await run(
       'a',
