@@ -62,6 +62,12 @@ describe('parseEnv', () => {
     expect(
       parseEnv({ LLM_TOOLS_FILE: 'tools.json', LLM_TOOLS_ENABLED: 'false' }).tools.enabled,
     ).toBe(false);
+    // Booleans as people write them in a manifest: any case, yes/no, on/off, 1/0.
+    for (const off of ['False', 'NO', 'Off', '0'])
+      expect(parseEnv({ LLM_TOOLS_FILE: 'tools.json', LLM_TOOLS_ENABLED: off }).tools.enabled).toBe(
+        false,
+      );
+    expect(parseEnv({ LLM_TOOLS_ENABLED: 'TRUE' }).tools.enabled).toBe(true);
   });
 
   it('reads LLM_TOOLS_FILE_WATCH_SECS as seconds, 0 meaning never', () => {
@@ -71,6 +77,7 @@ describe('parseEnv', () => {
     expect(watch('0.0')).toBe(0);
     expect(watch('2.5')).toBe(2.5);
     expect(watch(' 10 ')).toBe(10);
+    expect(watch('.5')).toBe(0.5);
     expect(parseEnv({ LLM_TOOLS_SPEC_URL_WATCH_SECS: '300' }).tools.specUrlWatchSecs).toBe(300);
   });
 
