@@ -45,7 +45,7 @@ export function num(raw: Raw, name: string, def: number, min: number, max: numbe
 /** Seconds as `num` takes them, or 0 (the default) for "never". */
 export function secondsOrNever(raw: Raw, name: string, max: number): number {
   const value = present(raw, name);
-  if (value !== undefined && /^0*\.?0*$/.test(value)) return 0;
+  if (value !== undefined && /^(0+\.?0*|\.0+)$/.test(value)) return 0;
   try {
     return num(raw, name, 0, 0, max);
   } catch {

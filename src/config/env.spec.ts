@@ -78,6 +78,10 @@ describe('parseEnv', () => {
     expect(watch('2.5')).toBe(2.5);
     expect(watch(' 10 ')).toBe(10);
     expect(watch('.5')).toBe(0.5);
+    expect(watch('.0')).toBe(0);
+    expect(() => watch('.')).toThrow(
+      'LLM_TOOLS_FILE_WATCH_SECS="." is invalid: expected 0 (never) or a number of seconds',
+    );
     expect(parseEnv({ LLM_TOOLS_SPEC_URL_WATCH_SECS: '300' }).tools.specUrlWatchSecs).toBe(300);
   });
 
