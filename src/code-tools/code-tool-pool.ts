@@ -214,15 +214,11 @@ export class CodeToolPool {
 
   /** Warns once when the interpreter alone, just loaded, is over the cap. */
   private checkLoadedHeap(memory: number): void {
-    if (memory <= this.capBytes || this.heapWarned) return;
+    if (memory <= this.options.memoryMb * 1024 * 1024 || this.heapWarned) return;
     this.heapWarned = true;
     this.logger.warn(
       `the Python heap takes ${mib(memory)} MiB once loaded, over CODE_TOOLS_MEMORY_MB=${this.options.memoryMb}: code tools will fail with MemoryError`,
     );
-  }
-
-  private get capBytes(): number {
-    return this.options.memoryMb * 1024 * 1024;
   }
 
   /**
@@ -237,7 +233,6 @@ export class CodeToolPool {
     clearTimeout(job.timer);
     slot.job = undefined;
     let result = readReply(m.result);
-    const cap = `CODE_TOOLS_MEMORY_MB=${this.options.memoryMb}`;
     // Emscripten tries a few sizes, larger first: a refusal then a success is no MemoryError.
     if (m.capped && String(result.error).startsWith('Error: MemoryError'))
       result = {
@@ -245,7 +240,7 @@ export class CodeToolPool {
         error: `Error: MemoryError: the code needed more memory than CODE_TOOLS_MEMORY_MB (${this.options.memoryMb} MiB) allows`,
       };
     job.resolve(job.stopped ? { ...this.stoppedResult(job), logs: result.logs ?? '' } : result);
-    const why = distrust(m, this.capBytes, cap);
+    const why = distrust(m, this.options.memoryMb);
     if (why === undefined) return this.dispatch();
     this.logger.warn(`${why}: replacing its worker`);
     this.replace(slot, undefined);

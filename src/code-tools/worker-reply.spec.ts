@@ -25,9 +25,8 @@ describe('readReply', () => {
 });
 
 describe('distrust', () => {
-  const cap = 'CODE_TOOLS_MEMORY_MB=64';
   it('keeps a worker that ran a job cleanly', () => {
-    expect(distrust({ type: 'result', memory: 10 }, 64 << 20, cap)).toBeUndefined();
+    expect(distrust({ type: 'result', memory: 10 }, 64)).toBeUndefined();
   });
   it.each([
     [{ fatal: true }, 'Pyodide fatal error'],
@@ -35,6 +34,6 @@ describe('distrust', () => {
     [{ capped: true }, 'reached CODE_TOOLS_MEMORY_MB=64'],
     [{ memory: 80 << 20 }, 'grew to 80 MiB'],
   ])('replaces one after %j', (flags, why) => {
-    expect(distrust({ type: 'result', ...flags }, 64 << 20, cap)).toContain(why);
+    expect(distrust({ type: 'result', ...flags }, 64)).toContain(why);
   });
 });

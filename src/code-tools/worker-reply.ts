@@ -44,12 +44,17 @@ export function readReply(text: string | undefined): Record<string, unknown> {
   }
 }
 
-/** Why a worker cannot be trusted with another job after this one, if it cannot. */
-export function distrust(m: WorkerMessage, capBytes: number, cap: string): string | undefined {
+/**
+ * Why a worker cannot be trusted with another job after this one (CODE_TOOLS_MEMORY_MB being
+ * `memoryMb`), if it cannot.
+ */
+export function distrust(m: WorkerMessage, memoryMb: number): string | undefined {
+  const cap = `CODE_TOOLS_MEMORY_MB=${memoryMb}`;
   if (m.fatal) return 'a code tool left its interpreter unusable (Pyodide fatal error)';
   if (m.unrestored) return 'a code tool changed its interpreter in a way that could not be undone';
   if (m.capped) return `a code tool reached ${cap}`;
   const memory = m.memory ?? 0;
-  if (memory > capBytes) return `a code tool worker grew to ${mib(memory)} MiB (${cap})`;
+  if (memory > memoryMb * 1024 * 1024)
+    return `a code tool worker grew to ${mib(memory)} MiB (${cap})`;
   return undefined;
 }
