@@ -234,7 +234,7 @@ export class Conversation {
       );
     await this.session.cancel();
     // The client has gone, or is going (a message then a close): start nothing for nobody.
-    if (this.closed.signal.aborted || !this.deps.connected()) return;
+    if (!this.deps.connected()) return;
     if (this.draining)
       return this.error('shutting_down', 'the server is shutting down: reconnect to continue');
     this.session.begin((signal) => this.runTurn(text, signal));
