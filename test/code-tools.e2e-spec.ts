@@ -90,6 +90,12 @@ describe('Python code tools (seed 003)', () => {
       stub('send_sms_link'),
       stub('hang_up_call'),
       { ...stub('voice_only'), modalities: ['voice'] },
+      {
+        type: 'python',
+        code: 'def described(x: int) -> int:\n    """From the docstring."""\n    return x',
+        description: 'From the definition.',
+        parameters: { type: 'object', properties: { x: { type: 'number' } } },
+      },
     ]);
     mkdirSync(join(dirname(toolsFile), 'py'));
     // Both files as some Windows editors save them, with a byte order mark.
@@ -156,6 +162,12 @@ describe('Python code tools (seed 003)', () => {
     expect(tools.find((t: any) => t.name === 'get_last_user_utterance').description).toBe(
       'Retrieves the most recent message sent by the user from the conversation history.\n\nReturns:\n    The text of the last user message, or None if no user messages are found.',
     );
+    // A description or schema the definition gives wins over the docstring and the signature.
+    expect(tools.find((t: any) => t.name === 'described')).toEqual({
+      name: 'described',
+      description: 'From the definition.',
+      parameters: { type: 'object', properties: { x: { type: 'number' } } },
+    });
     const listed = (await (await fetch(`${engine.httpUrl}/api/tools`)).json()) as any;
     expect(listed.tools[1]).toEqual({ type: 'python', file: 'py/loyalty.py' });
     ws.close();
@@ -286,6 +298,11 @@ describe('Python code tools (seed 003)', () => {
     expect(
       (await post([{ type: 'python', code: 'def f():\n    pass', file: 'x.py' }])).body.message,
     ).toContain("give exactly one of 'code' or 'file'");
+    // Two code tools whose functions have one name: the name comes from the code, and clashes.
+    const same = { type: 'python', code: 'def f():\n    pass' };
+    expect((await post([same, same])).body.message).toBe(
+      "request body: tool #1 'f': field 'name' duplicates tool #0",
+    );
     const listed = (await (await fetch(`${engine.httpUrl}/api/tools`)).json()) as {
       source: string;
     };

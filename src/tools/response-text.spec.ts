@@ -19,6 +19,14 @@ describe('responseText', () => {
     const cp1252 = Buffer.from([0x80, 0x20, 0x93, 0x68, 0x69, 0x94, 0x20, 0x96, 0x20, 0xe9]);
     for (const label of ['windows-1252', 'latin1', 'ISO-8859-1'])
       expect(text(cp1252, `text/plain; charset=${label}`).text).toBe('€ “hi” – é');
+    // Media types and parameter names are case-insensitive (RFC 9110), as servers write them.
+    expect(text(Buffer.from('café', 'latin1'), 'Text/Plain; Charset="ISO-8859-1"').text).toBe(
+      'café',
+    );
+    expect(text(Buffer.from('{"a":1}'), 'APPLICATION/JSON').binary).toBe(false);
+    // Structured-syntax suffixes and line-delimited JSON are text too.
+    for (const type of ['application/vnd.api+json', 'application/x-ndjson', 'application/ld+json'])
+      expect(text(Buffer.from('{"a":1}\n'), type)).toEqual({ text: '{"a":1}\n', binary: false });
     // An unknown charset label: read as UTF-8.
     expect(text(Buffer.from('naïve'), 'text/plain; charset=x-unheard-of').text).toBe('naïve');
   });
