@@ -73,6 +73,17 @@ describe("a session's own settings, and its turns' token usage, over /ws", () =>
       const last = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [], usage })}\n\n`;
       return { kind: 'sse' as const, pieces: [...pieces.slice(0, -1), last, pieces.at(-1)!] };
     };
+    const tokens = async () => {
+      const scrape = await (await fetch(`${h.engine.httpUrl}/metrics`)).text();
+      const count = (type: string) =>
+        Number(
+          new RegExp(`^agent_engine_llm_tokens_total\\{type="${type}"\\} (\\d+)`, 'm').exec(
+            scrape,
+          )?.[1] ?? 0,
+        );
+      return { prompt: count('prompt'), completion: count('completion') };
+    };
+    const before = await tokens();
     h.llm.enqueue(
       withUsage([xmlCall('get_weather', { city: 'Paris' })], 300, 25),
       withUsage(['Sunny in Paris.'], 340, 6),
@@ -82,7 +93,11 @@ describe("a session's own settings, and its turns' token usage, over /ws", () =>
       text: 'Sunny in Paris.',
       usage: { prompt_tokens: 640, completion_tokens: 31, total_tokens: 671 },
     });
-    const scrape = await (await fetch(`${h.engine.httpUrl}/metrics`)).text();
-    expect(scrape).toMatch(/^agent_engine_llm_tokens_total\{type="prompt"\} \d+/m);
+    // And in the metrics, both requests' tokens by type.
+    const after = await tokens();
+    expect({
+      prompt: after.prompt - before.prompt,
+      completion: after.completion - before.completion,
+    }).toEqual({ prompt: 640, completion: 31 });
   });
 });

@@ -38,6 +38,25 @@ describe('ClusterLink', () => {
     await expect(sync.current()).resolves.toEqual([{ name: 'y' }]);
   });
 
+  it('reads no override as null, and the summed metrics or the reason they could not be summed', async () => {
+    let failing = false;
+    const { ch } = channel((m) =>
+      m.kind === 'engine.tools.current'
+        ? { kind: 'engine.tools.current', id: m.id }
+        : m.kind === 'engine.metrics.request'
+          ? failing
+            ? { kind: 'engine.metrics.reply', id: m.id, error: 'process 2 did not answer' }
+            : { kind: 'engine.metrics.reply', id: m.id, text: 'engine_turns_total 3\n' }
+          : undefined,
+    );
+    const sync = new ClusterLink(ch);
+    await expect(sync.current()).resolves.toBeNull();
+    await expect(sync.clusterMetrics()).resolves.toBe('engine_turns_total 3\n');
+    failing = true;
+    await expect(sync.clusterMetrics()).rejects.toThrow('process 2 did not answer');
+    await expect(new ClusterLink(undefined).clusterMetrics()).resolves.toBeUndefined();
+  });
+
   it('installs what another process accepted, and acknowledges (with the error if it fails)', async () => {
     const { ch, emitter, sent } = channel(() => undefined);
     const sync = new ClusterLink(ch);
