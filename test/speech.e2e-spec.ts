@@ -16,6 +16,8 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   let secondsFor: (input: string) => number = () => 0.2;
   /** What the fake STT server recognises; null: it fails with HTTP 500. */
   let heard: string | null = 'What is the weather in Paris?';
+  /** The fake STT server answers its text alone (text/plain), as some servers do. */
+  let plain = false;
   /** The fake TTS server fails with HTTP 500. */
   let ttsDown = false;
 
@@ -31,12 +33,15 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
       TTS_PROVIDER: 'openai',
       TTS_BASE_URL: base,
       STT_BASE_URL: base,
+      STT_API_KEY: 'stt-secret',
+      STT_MODEL: 'large-v3',
       STT_MAX_SECONDS: '1',
       SPEECH_AUDIO_LEAD_MS: '0',
     });
     speech.respond((req, res) => {
       if (req.path === '/audio/transcriptions') {
         if (heard === null) return void res.writeHead(500).end('recogniser crashed');
+        if (plain) return void res.writeHead(200, { 'Content-Type': 'text/plain' }).end(heard);
         return void res.end(JSON.stringify({ text: heard }));
       }
       if (ttsDown) return void res.writeHead(500).end('voice unavailable');
@@ -57,6 +62,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
     speech.requests.length = 0;
     secondsFor = () => 0.2;
     heard = 'What is the weather in Paris?';
+    plain = false;
     ttsDown = false;
   });
 
@@ -146,6 +152,39 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
     });
     const stt = speech.requests.find((r) => r.path === '/audio/transcriptions')!;
     expect(Buffer.byteLength(stt.body, 'latin1')).toBeGreaterThan(9600);
+    expect(stt.headers.authorization).toBe('Bearer stt-secret');
+    const form = await new Response(stt.body, {
+      headers: { 'Content-Type': String(stt.headers['content-type']) },
+    }).formData();
+    expect({
+      model: form.get('model'),
+      language: form.get('language'),
+      response_format: form.get('response_format'),
+    }).toEqual({ model: 'large-v3', language: 'en', response_format: 'json' });
+    const file = form.get('file') as File;
+    expect(file.name).toBe('utterance.wav');
+    expect((await file.text()).slice(0, 4)).toBe('RIFF');
+    ws.close();
+  });
+
+  it("hints the session's language without its region, and reads a transcript given as plain text or padded", async () => {
+    const ws = await voiceSession(engine.wsUrl, { language: 'pt-BR' });
+    const utterance = async () => {
+      ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
+      const from = ws.messages.length;
+      ws.send({ type: 'audio_end' });
+      return ws.waitFor((m) => m.type === 'transcript', from);
+    };
+    heard = '  Qual é o tempo em Lisboa?\n';
+    llm.enqueue(sseText(['Sol.']), sseText(['Sol.']));
+    expect(await utterance()).toEqual({ type: 'transcript', text: 'Qual é o tempo em Lisboa?' });
+    await ws.waitFor((m) => m.type === 'assistant_end');
+    plain = true;
+    expect(await utterance()).toEqual({ type: 'transcript', text: 'Qual é o tempo em Lisboa?' });
+    await ws.waitFor((m) => m.type === 'assistant_end', ws.messages.length - 1);
+    const forms = speech.requests.filter((r) => r.path === '/audio/transcriptions');
+    expect(forms).toHaveLength(2);
+    for (const r of forms) expect(r.body).toMatch(/name="language"\r\n\r\npt\r\n/);
     ws.close();
   });
 

@@ -112,6 +112,14 @@ describe('speakable', () => {
     expect(speakable('# Title')).toBe('Title');
     expect(speakable('- item one')).toBe('item one');
     expect(speakable('🎉🎉')).toBe('');
+    // An image is read by its description; a bare www address is dropped like a URL.
+    expect(speakable('Here: ![a chart of rain](http://x/c.png) for today.')).toBe(
+      'Here: a chart of rain for today.',
+    );
+    expect(speakable('Book at www.example.com/book today.')).toBe('Book at today.');
+    // Flags, emoji joined into one (a family), and variation selectors leave nothing behind.
+    expect(speakable('Flags 🇮🇹🇫🇷 and 👨‍👩‍👧 here, done ✔︎ now.')).toBe('Flags and here, done now.');
+    expect(speakable('> Quoted advice.')).toBe('Quoted advice.');
     expect(speakable('| City | Weather |\n|---|:---:|\n| Rome | 21°C |\n| Oslo | 3°C |')).toBe(
       'City, Weather. Rome, 21°C. Oslo, 3°C.',
     );

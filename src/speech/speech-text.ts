@@ -9,7 +9,7 @@ export function speakable(sentence: string): string {
       .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
       .replace(/\bhttps?:\/\/\S+/gi, ' ')
       .replace(/\bwww\.\S+/gi, ' ')
-      .replace(/\p{Extended_Pictographic}|[\u{1F1E6}-\u{1F1FF}]|\u{FE0F}|\u{200D}/gu, '')
+      .replace(/\p{Extended_Pictographic}|[\u{1F1E6}-\u{1F1FF}]|[\u{FE0E}\u{FE0F}]|\u{200D}/gu, '')
       .replace(/(\*\*|__|\*|`|~~|^#{1,6}\s*|^>\s*|^\s*[-*+]\s+)/gm, '')
       // Tables: the rule under the header is dropped, the cells are read as a list.
       .replace(/^\s*\|?(\s*:?-{2,}:?\s*\|)+(\s*:?-{2,}:?\s*)?$/gm, ' ')
