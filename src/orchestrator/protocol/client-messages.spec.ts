@@ -24,6 +24,101 @@ describe('parseClientMessage', () => {
     expect(update).toMatchObject({ message: { modality: 'voice', tools: null } });
   });
 
+  it.each([
+    ['user_text', { text: 'x'.repeat(100_001) }, '"text" is longer than 100000 characters'],
+    ['session.update', { modality: 'video' }, '"modality" must be "voice" or "text"'],
+    ['session.update', { voice: 7 }, '"voice" must be a string'],
+    ['session.update', { voice: 'v'.repeat(101) }, '"voice" is longer than 100 characters'],
+    [
+      'session.update',
+      { language: 'english!' },
+      '"language" must be a language code such as en, it, es',
+    ],
+    ['session.update', { audio: 'mp3' }, '"audio" must be "json" or "binary"'],
+    ['session.update', { instructions: 42 }, '"instructions" must be a string'],
+    [
+      'session.update',
+      { tools: 'get_weather' },
+      '"tools" must be an array of tool names, or null for all tools',
+    ],
+    [
+      'session.update',
+      { tools: [1] },
+      '"tools" must be an array of tool names, or null for all tools',
+    ],
+    [
+      'session.update',
+      { tools: Array.from({ length: 257 }, (_, i) => `t${i}`) },
+      '"tools" names more than 256 tools',
+    ],
+    [
+      'session.update',
+      { client_tools: {} },
+      '"client_tools" must be an array of tool definitions, or null for none',
+    ],
+    [
+      'session.update',
+      { variables: 'x' },
+      '"variables" must be an object of names and string values, or null for none',
+    ],
+    ['ping', { id: 5 }, '"id" must be a string'],
+    ['ping', { id: 'i'.repeat(201) }, '"id" is longer than 200 characters'],
+    ['audio', {}, 'audio needs a base64 "data" string'],
+    ['audio', { data: 'not base64!' }, 'audio "data" is not valid base64'],
+    ['tool_confirm', { approved: true }, 'tool_confirm needs the call\'s "id" string'],
+    ['tool_confirm', { id: '', approved: true }, 'tool_confirm needs the call\'s "id" string'],
+    ['tool_confirm', { id: 'c1', approved: 'yes' }, 'tool_confirm needs "approved": true or false'],
+    [
+      'client_tool_result',
+      { id: '', result: 1 },
+      'client_tool_result needs the call\'s "id" string',
+    ],
+    [
+      'client_tool_result',
+      { id: 'c1', error: 3 },
+      '"error" must be a string: what went wrong, for the model',
+    ],
+    [
+      'client_tool_result',
+      { id: 'c1', error: 'e'.repeat(10_001) },
+      '"error" is longer than 10000 characters',
+    ],
+    [
+      'client_tool_result',
+      { id: 'c1' },
+      expect.stringMatching(/^client_tool_result needs exactly one of "result"/),
+    ],
+    [
+      'client_tool_result',
+      { id: 'c1', result: 1, error: 'x' },
+      expect.stringMatching(/^client_tool_result needs exactly one of "result"/),
+    ],
+  ])('refuses a %s message with %j', (type, fields, error) => {
+    refused(JSON.stringify({ type, ...fields }), error);
+  });
+
+  it('takes every field at its limit', () => {
+    for (const message of [
+      { type: 'user_text', text: 'x'.repeat(100_000) },
+      {
+        type: 'session.update',
+        voice: 'v'.repeat(100),
+        language: 'pt-BR',
+        tools: Array.from({ length: 256 }, (_, i) => `t${i}`),
+        instructions: '',
+        variables: null,
+        client_tools: [],
+      },
+      { type: 'ping', id: 'i'.repeat(200) },
+      { type: 'ping' },
+      { type: 'audio', data: 'AAECAw==' },
+      { type: 'tool_confirm', id: 'c1', approved: false },
+      { type: 'client_tool_result', id: 'c1', result: null },
+      { type: 'client_tool_result', id: 'c1', error: 'e'.repeat(10_000) },
+    ])
+      expect(parseClientMessage(JSON.stringify(message))).toEqual({ message });
+  });
+
   it('is not fooled by a "__proto__" field', () => {
     // Assigned as a field, it would replace the instance's class and the rules checked.
     refused('{"type":"user_text","text":5,"__proto__":{}}', 'user_text needs a "text" string');

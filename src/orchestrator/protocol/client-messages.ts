@@ -49,7 +49,7 @@ export class SessionUpdateMessage {
 
   @IsOptional()
   @IsString({ message: '"voice" must be a string' })
-  @MaxLength(100)
+  @MaxLength(100, { message: '"voice" is longer than 100 characters' })
   voice?: string;
 
   @IsOptional()
@@ -193,7 +193,6 @@ const TYPES = {
 /** Every client → engine message type. */
 export const CLIENT_MESSAGE_TYPES = Object.keys(TYPES);
 
-/** Parses and validates one text frame; returns the message or a human error. */
 /** class-validator's type checks, told before the other checks a value fails. */
 const TYPE_CHECKS = ['isString', 'isBoolean', 'isArray', 'isIn'];
 
@@ -210,6 +209,7 @@ function instanceOf(cls: new () => ClientMessage, data: object): ClientMessage {
   return instance as unknown as ClientMessage;
 }
 
+/** Parses and validates one text frame; returns the message or a human error. */
 export function parseClientMessage(raw: string): { message: ClientMessage } | { error: string } {
   let data: unknown;
   try {
