@@ -40,7 +40,7 @@ describe('CodeToolPool (real Pyodide workers)', () => {
     expect(await run(code, 'f', { x: 4 })).toEqual({
       ok: true,
       result: '{"double": 8, "user": "hello there"}',
-      state: '{"n": 5}',
+      state: { n: 5 },
       logs: 'got 4\n',
     });
     expect(await run('def g():\n    return f', 'g')).toMatchObject({

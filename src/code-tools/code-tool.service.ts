@@ -124,8 +124,8 @@ export class CodeToolService implements OnModuleDestroy {
       };
     // A call cut short by a cancelled turn changes no state: the model is told it was cancelled.
     if (call.signal.aborted) return { ok: false, text: CANCELLED_RESULT.error, logs };
-    if (call.context && typeof result.state === 'string') {
-      const after = JSON.parse(result.state) as State;
+    if (call.context && result.state !== undefined) {
+      const after = result.state as State;
       const next = applyStateChanges(call.context.state.value, before, after);
       const tooLarge = stateTooLarge(next);
       if (tooLarge) return { ok: false, text: `Error: ValueError: ${tooLarge}`, logs };
@@ -161,10 +161,11 @@ export class CodeToolService implements OnModuleDestroy {
         continue;
       }
       (result.excluded as string[]).forEach((name) => hidden.add(name));
-      if (typeof result.state !== 'string') continue;
-      const tooLarge = stateTooLarge(result.state);
+      if (result.state === undefined) continue;
+      const state = result.state as State;
+      const tooLarge = stateTooLarge(state);
       if (tooLarge) this.logger.warn(`${callback.name}: ${tooLarge}`);
-      else context.state.value = JSON.parse(result.state) as Record<string, unknown>;
+      else context.state.value = state;
     }
     return hidden;
   }

@@ -1,11 +1,11 @@
 import { distrust, readReply } from './worker-reply.js';
 
 describe('readReply', () => {
-  it('reads a reply and its state', () => {
+  it('reads a reply and the state in it (JSON in JSON) once', () => {
     expect(readReply('{"ok":true,"result":"1","state":"{\\"n\\":1}","logs":""}')).toEqual({
       ok: true,
       result: '1',
-      state: '{"n":1}',
+      state: { n: 1 },
       logs: '',
     });
   });
@@ -16,6 +16,8 @@ describe('readReply', () => {
     ['null', 'null'],
     ['nothing', undefined],
     ['an unreadable state', '{"ok":true,"result":"1","state":"patched"}'],
+    ['a state that is not an object', '{"ok":true,"result":"1","state":"[1]"}'],
+    ['a state that is not JSON text', '{"ok":true,"result":"1","state":{"n":1}}'],
   ])('fails the call, without throwing, on %s', (_, text) => {
     expect(readReply(text)).toMatchObject({
       ok: false,

@@ -30,15 +30,18 @@ const UNREADABLE = {
 /**
  * A worker's reply, written by the runtime in the interpreter the call ran in: code that changed
  * how Python writes JSON (json.JSONEncoder.encode = …) can make it unreadable, which fails that
- * call alone.
+ * call alone. The `context.state` it carries (JSON in JSON) is read here, once: `state` is the
+ * object then.
  */
 export function readReply(text: string | undefined): Record<string, unknown> {
   try {
     const reply: unknown = JSON.parse(text ?? '');
     if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) return UNREADABLE;
     const { state } = reply as { state?: unknown };
-    if (typeof state === 'string') JSON.parse(state);
-    return reply as Record<string, unknown>;
+    if (state === undefined) return reply as Record<string, unknown>;
+    const value: unknown = typeof state === 'string' ? JSON.parse(state) : undefined;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return UNREADABLE;
+    return { ...reply, state: value };
   } catch {
     return UNREADABLE;
   }
