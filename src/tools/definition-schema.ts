@@ -82,15 +82,26 @@ export const OPENAPI_SCHEMA = {
   },
 } as const;
 export const validateOpenApi = ajv.compile<ToolDefinitionInput>(OPENAPI_SCHEMA);
-/** An MCP tool: one tool of an MCP server (Streamable HTTP or HTTP+SSE), called with `tools/call`. */
+/**
+ * An MCP tool: one tool of an MCP server, called with `tools/call`: at a `url` (Streamable HTTP or
+ * HTTP+SSE), or a `command` the engine runs (stdio).
+ */
 export const MCP_SCHEMA = {
   type: 'object',
-  required: ['type', 'name', 'url'],
+  required: ['type', 'name'],
   properties: {
     ...requestFields,
     type: { const: 'mcp' },
     url: { type: 'string', pattern: URL_PATTERN },
     tool: { type: 'string', minLength: 1, maxLength: 128 },
+    command: { type: 'string', minLength: 1, maxLength: 4096 },
+    args: { type: 'array', items: { type: 'string', maxLength: 4096 }, maxItems: 256 },
+    env: {
+      type: 'object',
+      propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+      additionalProperties: { type: 'string' },
+    },
+    cwd: { type: 'string', minLength: 1 },
   },
 } as const;
 export const validateMcp = ajv.compile<ToolDefinitionInput>(MCP_SCHEMA);
@@ -119,6 +130,10 @@ const FIELD_HINTS: Record<string, string> = {
   operation: 'an operationId, or "METHOD /path" as the document writes the path',
   base_url: 'an absolute http:// or https:// URL',
   tool: "the tool's name on the MCP server (1 to 128 characters)",
+  command: 'the program that runs the MCP server (1 to 4096 characters)',
+  args: "an array of strings: the command's arguments",
+  env: 'an object of environment variable names and string values',
+  cwd: 'a directory, relative to the tools file',
   code: 'a non-empty string of Python code',
   file: 'a path to a .py file, relative to the tools file',
   timeout_secs: 'a number of seconds greater than 0',

@@ -22,6 +22,11 @@ export interface ToolDefinitionInput {
   file?: string;
   /** MCP tools: the tool's name on its server, when it differs from `name`. */
   tool?: string;
+  /** MCP tools whose server the engine runs (stdio): the program, its arguments, environment and directory. */
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
   /** OpenAPI tools: the document (a path relative to the tools file) and the operation in it. */
   spec?: string;
   operation?: string;
@@ -53,6 +58,17 @@ export interface ToolDefinitionInput {
   confirm_prompt?: string;
 }
 
+/**
+ * An MCP server the engine runs and speaks to over its standard input and output: `${TOOL_SECRET_*}`
+ * references in `args` and `env` as written (filled in for each connection), `cwd` absolute.
+ */
+export interface McpCommand {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
 /** A validated definition with its defaults applied. `raw` is the definition as given. */
 export interface Tool {
   kind: 'http' | 'python' | 'callback' | 'mcp';
@@ -69,6 +85,8 @@ export interface Tool {
   code: string;
   /** MCP tools: the tool's name on its server (`tool`, else `name`). */
   remoteName?: string;
+  /** MCP tools whose server the engine runs (`command`; `url` is then empty). */
+  stdio?: McpCommand;
   /**
    * An MCP tool whose server, or an OpenAPI tool whose document, could not be reached when the
    * tools file was read: why. Not offered to the model until a later try makes it ready.

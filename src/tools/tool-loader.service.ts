@@ -54,6 +54,11 @@ export class ToolLoader {
     return this.mcp.toolsChanged$;
   }
 
+  /** Stops the MCP servers run as commands that `snapshot` does not run (see McpToolExecutor). */
+  releaseServers(snapshot: ToolSnapshot): void {
+    this.mcp.releaseServers(snapshot.definitions);
+  }
+
   /** The tool takes what it offers from the list of the MCP server `key` names. */
   listedBy(tool: Tool, key: string): boolean {
     return this.mcp.listedBy(tool, key);
@@ -126,6 +131,7 @@ export class ToolLoader {
       const { tools, warnings } = validateToolDefinitions(expanded.definitions, source, {
         baseDir: this.baseDir(),
         env: process.env,
+        commands: opts.commands,
       });
       for (const [index, entry] of expanded.origins) tools[index]!.raw = entry;
       for (const [index, version] of expanded.versions) tools[index]!.specVersion = version;
@@ -187,7 +193,12 @@ export class ToolLoader {
       throw new ToolDefinitionError(`${path}: not valid JSON: ${(error as Error).message}`);
     }
     // An MCP server that is down leaves its tools pending, not the engine unstarted.
-    const tools = await this.validate(parsed, path, { ...opts, deferUnreachable: true });
+    // The tools file is the operator's: its MCP servers may be programs the engine runs.
+    const tools = await this.validate(parsed, path, {
+      ...opts,
+      deferUnreachable: true,
+      commands: true,
+    });
     this.logger.log(`loaded ${tools.length} definition(s) from ${path}`);
     return snapshotOf('file', tools);
   }
@@ -200,4 +211,6 @@ export interface ValidateOptions {
   reloading?: boolean;
   /** The one definition given has that place in a larger set: messages say so. */
   index?: number;
+  /** MCP servers may be run as commands: any (the tools file's definitions), or those named. */
+  commands?: boolean | ReadonlySet<string>;
 }

@@ -11,6 +11,7 @@ import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { FileWatch } from './file-watch.js';
 import { SpecUrlWatch } from './openapi/spec-url-watch.js';
 import { listPending, PendingTries } from './pending-tools.js';
+import { commandKey } from './mcp/mcp-command.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
 import { ToolLoader, type ValidateOptions } from './tool-loader.service.js';
 
@@ -167,6 +168,15 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
    * `/api/tools` stays in force until restart.
    */
   private async reloadFile(why = 'tools file changed'): Promise<void> {
+    try {
+      await this.readFileAgain(why);
+    } finally {
+      // A command changed or dropped: its server stops (also one the failed read started).
+      this.loader.releaseServers(this.current);
+    }
+  }
+
+  private async readFileAgain(why: string): Promise<void> {
     let snapshot: ToolSnapshot;
     try {
       snapshot = await this.loader.loadFile({ reloading: true });
@@ -219,8 +229,15 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     source = 'request body',
     opts: { dryRun?: boolean } = {},
   ): Promise<ToolSnapshot> {
-    // A dry run checks as an install would and answers the set it would make, changing nothing.
-    if (opts.dryRun) return snapshotOf('request', await this.loader.validate(definitions, source));
+    // A dry run checks as an install would and answers the set it would make, changing nothing
+    // (a server it ran for that, which the set in use does not run, stops).
+    if (opts.dryRun)
+      return snapshotOf(
+        'request',
+        await this.loader
+          .validate(definitions, source, { commands: this.fileCommands() })
+          .finally(() => this.loader.releaseServers(this.current)),
+      );
     const snapshot = await this.install(definitions, source);
     await this.sync.publish(definitions);
     return snapshot;
@@ -254,6 +271,11 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     );
   }
 
+  /** The MCP servers the tools file runs: a set over the API may keep them, not run others. */
+  private fileCommands(): ReadonlySet<string> {
+    return new Set(this.fromFile.definitions.flatMap((t) => (t.stdio ? [commandKey(t.raw)] : [])));
+  }
+
   /**
    * With `deferUnreachable` (a set another process accepted), a server or document that this
    * process cannot reach now leaves its tools pending rather than the processes' sets apart;
@@ -266,10 +288,15 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     opts: ValidateOptions & { replacing?: ToolSnapshot } = {},
   ): Promise<ToolSnapshot> {
     const { replacing, ...validation } = opts;
-    const tools = await this.loader.validate(definitions, source, validation);
+    const tools = await this.loader.validate(definitions, source, {
+      commands: this.fileCommands(),
+      ...validation,
+    });
     // Read again to replace a set that another install has replaced meanwhile: that one stays.
     if (replacing && this.current !== replacing) return this.active();
     this.current = snapshotOf('request', tools);
+    // The servers run as commands that the set in use no longer runs stop.
+    this.loader.releaseServers(this.current);
     this.tryPendingLater();
     this.logger.log(
       `installed ${tools.length} definition(s) from ${source}; they apply from the next turn`,

@@ -85,6 +85,8 @@ export interface ValidationOptions {
   baseDir?: string;
   /** Where `${TOOL_SECRET_*}` references of HTTP tools are read (the process environment). */
   env?: Record<string, string | undefined>;
+  /** MCP tools may run their server as a command: any (the tools file's), or those `commandKey` names. */
+  commands?: boolean | ReadonlySet<string>;
 }
 
 /**
@@ -128,7 +130,8 @@ export function validateToolDefinitions(
     if (problem)
       throw new ToolDefinitionError(`${where(source, index, name)}: field 'parameters' ${problem}`);
     if (isCode) return codeTool(entry, index, source, options);
-    if (type === 'mcp') return mcpTool(entry, index, source, options.env ?? {});
+    if (type === 'mcp')
+      return mcpTool(entry, index, source, { ...options, env: options.env ?? {} });
     return httpTool(entry, index, source, warnings, options.env ?? {});
   });
   checkDuplicates(tools, source);

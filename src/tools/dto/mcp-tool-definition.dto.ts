@@ -2,7 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiOAuth2, OAuth2Dto } from './oauth2.dto.js';
 import { ToolFieldsDto } from './tool-fields.dto.js';
 
-/** One tool of an MCP server (Streamable HTTP, or the older HTTP+SSE transport), called with tools/call. */
+/**
+ * One tool of an MCP server (Streamable HTTP, the older HTTP+SSE transport, or a program the engine
+ * runs and speaks to over stdio), called with tools/call.
+ */
 export class McpToolDefinitionDto extends ToolFieldsDto {
   @ApiProperty({ enum: ['mcp'], description: 'A tool of an MCP server' })
   type!: 'mcp';
@@ -14,12 +17,42 @@ export class McpToolDefinitionDto extends ToolFieldsDto {
   })
   name!: string;
 
-  @ApiProperty({
+  @ApiPropertyOptional({
     description:
-      "The MCP server's endpoint: Streamable HTTP transport, or the URL of the event stream of a server of the older HTTP+SSE transport (used when the server refuses the first POST with HTTP 4xx other than 401/403); may hold ${TOOL_SECRET_…} secrets and ${session.NAME} variables, not {argument} placeholders (the arguments go to the server as they are)",
+      "The MCP server's endpoint (give url or command): Streamable HTTP transport, or the URL of the event stream of a server of the older HTTP+SSE transport (used when the server refuses the first POST with HTTP 4xx other than 401/403); may hold ${TOOL_SECRET_…} secrets and ${session.NAME} variables, not {argument} placeholders (the arguments go to the server as they are)",
     example: 'https://crm.internal/mcp',
   })
-  url!: string;
+  url?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'A program the engine runs as the MCP server, spoken to over its standard input and output (stdio), instead of a url. Declared in the tools file: over the API a set may keep a command the tools file declares, exactly as it writes it (with its args, env and cwd), and no other',
+    example: 'uvx',
+  })
+  command?: string;
+
+  @ApiPropertyOptional({
+    description: "The command's arguments; may hold ${TOOL_SECRET_…} secrets",
+    type: [String],
+    example: ['mcp-server-time', '--local-timezone=Europe/Rome'],
+  })
+  args?: string[];
+
+  @ApiPropertyOptional({
+    description:
+      "Environment variables of the command's process, over PATH, HOME, LOGNAME, SHELL, TERM and USER (none of the engine's own); values may hold ${TOOL_SECRET_…} secrets",
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { CRM_API_KEY: '${TOOL_SECRET_CRM_KEY}' },
+  })
+  env?: Record<string, string>;
+
+  @ApiPropertyOptional({
+    description:
+      "The command's working directory, relative to the tools file; default the tools file's directory",
+    example: 'servers/crm',
+  })
+  cwd?: string;
 
   @ApiPropertyOptional({
     description: "The tool's name on the server, when it differs from name (a name with dots, say)",
@@ -29,7 +62,7 @@ export class McpToolDefinitionDto extends ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
-      'Headers sent with every request to the server (an Authorization token); values may hold ${TOOL_SECRET_…} secrets and ${session.NAME} variables',
+      'Headers sent with every request to a server at a url (an Authorization token); values may hold ${TOOL_SECRET_…} secrets and ${session.NAME} variables',
     type: 'object',
     additionalProperties: { type: 'string' },
     example: { Authorization: 'Bearer ${TOOL_SECRET_CRM_TOKEN}' },

@@ -1,29 +1,41 @@
-/** Connections to MCP servers (Streamable HTTP, or HTTP+SSE), shared by the calls that reach the same one. */
+/**
+ * Connections to MCP servers (Streamable HTTP or HTTP+SSE, or a program the engine runs, over
+ * stdio), shared by the calls that reach the same one.
+ */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LRUCache } from 'lru-cache';
 import { traceparent } from '../../common/trace-context.js';
 import { oauth2Identity, type OAuth2Config, type OAuth2Tokens } from '../oauth2.js';
 import { boundedFetch, withBearer } from './mcp-fetch.js';
 import type { McpCallResult } from './mcp-result.js';
+import { connectCommand } from './mcp-stdio.js';
+import type { McpCommand } from '../tool-definition.js';
 import {
-  CONNECTION_CLOSED,
-  isMcpError,
-  isStreamableHttpError,
-  loadedMcpSdk,
-  mcpSdk,
-  type McpSdk,
-} from './mcp-sdk.js';
+  isServerAnswer,
+  legacyRefusal,
+  lostBecause,
+  notTaken,
+  whileRunning,
+} from './mcp-faults.js';
+import { isStreamableHttpError, mcpSdk, type McpSdk } from './mcp-sdk.js';
 
-/** Where an MCP tool's calls go: its server's URL and the headers sent with each request. */
+/**
+ * Where an MCP tool's calls go: its server's URL and the headers sent with each request, or the
+ * server the engine runs (`stdio`, its secrets filled in; `url` is then empty).
+ */
 export interface McpTarget {
   url: string;
   headers: Record<string, string>;
   /** Requests carry a bearer token of this client (`oauth2`). */
   oauth2?: OAuth2Config;
+  stdio?: McpCommand;
+  /** How logs name a server run as a command: its command line as written (no secret in it). */
+  label?: string;
 }
 
 /** The same key for the same server and headers: one connection each. */
 export function targetKey(target: McpTarget): string {
+  if (target.stdio) return JSON.stringify(['stdio', target.stdio]);
   const client = target.oauth2 ? oauth2Identity(target.oauth2) : null;
   return JSON.stringify([target.url, target.headers, client]);
 }
@@ -46,19 +58,6 @@ export interface McpLimits {
 /** Connections kept open at most (different servers, or different headers such as a user's token). */
 export const MAX_MCP_CONNECTIONS = 100;
 const MAX_LISTED_TOOLS = 10_000;
-
-/**
- * Whether a request failed before the server took it, so sending it again on a new connection
- * can do nothing twice: the server forgot the session (HTTP 404 to its id, after a restart) or
- * refused the connection.
- */
-function notTaken(error: unknown): boolean {
-  if (isStreamableHttpError(error)) return error.code === 404;
-  // The older transport says it in its message (its POSTs, or the session it closed for them).
-  if (error instanceof Error && /POSTing to endpoint \(HTTP 404\)/.test(error.message)) return true;
-  const cause = (error as { cause?: { code?: string } }).cause;
-  return cause?.code === 'ECONNREFUSED';
-}
 
 /** One connection: its client (connecting, then connected), the calls using it, whether it is let go. */
 interface Connection {
@@ -100,6 +99,8 @@ export class McpClients {
       tokens?: OAuth2Tokens;
       /** A server with an open session said its tools changed (`notifications/tools/list_changed`). */
       onToolsChanged?: (target: McpTarget) => void;
+      /** A line a server run as a command wrote to its standard error. */
+      onServerLog?: (target: McpTarget, line: string) => void;
     } = {},
   ) {}
 
@@ -142,6 +143,15 @@ export class McpClients {
   /** Connections open now. */
   get size(): number {
     return this.connections.size;
+  }
+
+  /**
+   * Stops the servers run as commands that `keep` (keys of `targetKey`) does not name: tools no
+   * longer in use. A server at a URL is left to the pool's own rule (least recently used).
+   */
+  release(keep: ReadonlySet<string>): void {
+    for (const [key, connection] of [...this.connections.entries()])
+      if (key.startsWith('["stdio"') && !keep.has(key)) this.letGo(key, connection);
   }
 
   /** Closes every connection (the server's sessions end). */
@@ -209,6 +219,15 @@ export class McpClients {
     timeoutMs: number,
     failed: (reason: string) => void,
   ): Promise<Client> {
+    if (target.stdio) {
+      const client = this.client(await mcpSdk(), target);
+      const limits = { maxBytes: this.maxResponseBytes, timeoutMs };
+      await connectCommand(client, target.stdio, limits, {
+        log: (line) => this.options.onServerLog?.(target, line),
+        ended: failed,
+      });
+      return client;
+    }
     const url = new URL(target.url);
     const bounded = boundedFetch(this.maxResponseBytes);
     const { tokens } = this.options;
@@ -251,45 +270,4 @@ export class McpClients {
       },
     );
   }
-}
-
-/**
- * Runs a request with a signal that follows `outer` only until the request settles. The SDK
- * never stops listening to a request's signal, and tells the server `notifications/cancelled`
- * whenever it aborts: given the turn's signal itself, every call the turn made would be
- * "cancelled" on the server when the turn ends, long after it was answered.
- */
-async function whileRunning<T>(
-  outer: AbortSignal | undefined,
-  request: (signal: AbortSignal | undefined) => Promise<T>,
-): Promise<T> {
-  if (!outer) return request(undefined);
-  const inner = new AbortController();
-  const follow = () => inner.abort(outer.reason);
-  if (outer.aborted) follow();
-  else outer.addEventListener('abort', follow, { once: true });
-  try {
-    return await request(inner.signal);
-  } finally {
-    outer.removeEventListener('abort', follow);
-  }
-}
-
-/** A request failed by its connection closing says why the connection ended, when that is known. */
-function lostBecause(error: unknown, failure: string | undefined): unknown {
-  const closed = isMcpError(error) && error.code === CONNECTION_CLOSED;
-  return closed && failure ? new (loadedMcpSdk()!.McpError)(CONNECTION_CLOSED, failure) : error;
-}
-
-/** How a server of the older HTTP+SSE transport answers a POST to its stream's URL. */
-function legacyRefusal(status: number | undefined): boolean {
-  return status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403;
-}
-
-/**
- * An error the server sent as a JSON-RPC answer, or the client's own timeout: the session is
- * fine. Not a connection that closed under the request.
- */
-function isServerAnswer(error: unknown): boolean {
-  return isMcpError(error) && error.code !== CONNECTION_CLOSED;
 }

@@ -3,6 +3,7 @@ import { MCP_SCHEMA } from '../definition-schema.js';
 import { ToolDefinitionError, where } from '../definition-error.js';
 import { optionalFields, originOf, targetAuth } from '../definition-fields.js';
 import { DEFAULT_PARAMETERS, type Tool, type ToolDefinitionInput } from '../tool-definition.js';
+import { mcpCommandOf, type CommandOptions } from './mcp-command.js';
 
 const MCP_FIELDS = new Set(Object.keys(MCP_SCHEMA.properties));
 /** An `{argument}` placeholder (not a `${…}` reference): an MCP tool's arguments go to its server. */
@@ -16,13 +17,14 @@ export function needsListing(tool: Tool): boolean {
 /**
  * An MCP tool, its shape already checked against MCP_SCHEMA. Secrets (`${TOOL_SECRET_*}`) and
  * session variables may appear in the url and headers, argument placeholders may not; fields of
- * HTTP tools that do not apply (method, retries, …) are refused rather than silently ignored.
+ * HTTP tools that do not apply (method, retries, …) are refused rather than silently ignored. A
+ * server run as a `command` is checked by mcpCommandOf.
  */
 export function mcpTool(
   def: ToolDefinitionInput,
   index: number,
   source: string,
-  env: Record<string, string | undefined>,
+  options: CommandOptions,
 ): Tool {
   const at = where(source, index, def.name);
   for (const field of Object.keys(def))
@@ -30,6 +32,16 @@ export function mcpTool(
       throw new ToolDefinitionError(
         `${at}: field '${field}' is not used by MCP tools (they take ${[...MCP_FIELDS].join(', ')})`,
       );
+  const command = mcpCommandOf(def, at, options);
+  if (command)
+    return {
+      ...mcpToolFields(def),
+      url: '',
+      headers: {},
+      secrets: command.secrets,
+      stdio: command.stdio,
+    };
+  const { env } = options;
   const fields: Record<string, string> = { url: def.url! };
   for (const [key, value] of Object.entries(def.headers ?? {})) fields[`headers.${key}`] = value;
   for (const [field, value] of Object.entries(fields))
@@ -51,19 +63,26 @@ export function mcpTool(
       `${at}: field 'url' has a session variable in its host: an MCP tool names its server`,
     );
   return {
+    ...mcpToolFields(def),
+    url: def.url!,
+    headers: { ...(def.headers ?? {}) },
+    secrets,
+    ...(oauth2 && { oauth2 }),
+  };
+}
+
+/** What every MCP tool takes from its definition, wherever its server is. */
+function mcpToolFields(def: ToolDefinitionInput): Omit<Tool, 'url' | 'headers' | 'secrets'> {
+  return {
     kind: 'mcp',
     name: def.name!,
     description: def.description ?? '',
     parameters: def.parameters ?? DEFAULT_PARAMETERS,
-    url: def.url!,
     method: 'POST',
-    headers: { ...(def.headers ?? {}) },
-    secrets,
     code: '',
     remoteName: def.tool ?? def.name!,
     ...(def.safe !== undefined && { safe: def.safe }),
     ...(def.max_concurrency !== undefined && { maxConcurrency: def.max_concurrency }),
-    ...(oauth2 && { oauth2 }),
     ...optionalFields(def),
     raw: def,
   };

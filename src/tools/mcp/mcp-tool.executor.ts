@@ -15,14 +15,15 @@ import { McpClients, targetKey, type McpListedTool, type McpTarget } from './mcp
 import { TOO_LARGE } from './mcp-fetch.js';
 import { CONNECTION_CLOSED, isStreamableHttpError } from './mcp-sdk.js';
 import { needsListing } from './mcp-definition.js';
+import { commandLine, filledCommand } from './mcp-command.js';
 import { mcpResultText } from './mcp-result.js';
 
 /** JSON-RPC code of a request the MCP client gave up waiting for. */
 const REQUEST_TIMEOUT = -32001;
 
 /**
- * Runs MCP tools: each call is a `tools/call` on the tool's server over Streamable HTTP, in a
- * session kept open for the next calls. What the model reads follows HTTP tools' rules: content
+ * Runs MCP tools: each call is a `tools/call` on the tool's server (over HTTP, or the standard
+ * input and output of a server the engine runs), in a session kept open for the next calls. What the model reads follows HTTP tools' rules: content
  * as text, secrets masked, `result_max_chars`, and `Error: tool request failed: …` when the server
  * cannot be reached or answers with a protocol error.
  */
@@ -42,6 +43,8 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
     this.clients = new McpClients('audio-agent-engine', config.maxResponseBytes, {
       tokens,
       onToolsChanged: (target) => this.toolsChanged$.next(targetKey(target)),
+      onServerLog: (target, line) =>
+        this.logger.log(`MCP server ${target.label}: ${maskSecrets(line, toolSecrets())}`),
     });
   }
 
@@ -50,6 +53,16 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
     if (tool.kind !== 'mcp' || !needsListing(tool)) return false;
     const target = targetOf(tool);
     return !('error' in target) && targetKey(target) === key;
+  }
+
+  /** Stops the servers run as commands that none of `tools` runs (they are no longer in use). */
+  releaseServers(tools: readonly Tool[]): void {
+    const keep = new Set<string>();
+    for (const tool of tools) {
+      const target = tool.stdio ? targetOf(tool) : undefined;
+      if (target && !('error' in target)) keep.add(targetKey(target));
+    }
+    this.clients.release(keep);
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -64,7 +77,8 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
     const target = targetOf(tool, call.context?.variables);
     if ('error' in target) return refuse(target.error);
     // The circuit and the concurrency limit belong to the server (as written) and remote tool.
-    return this.guards.run(call, tool, `MCP ${tool.url} ${tool.remoteName}`, () =>
+    const server = tool.stdio ? commandLine(tool.stdio) : tool.url;
+    return this.guards.run(call, tool, `MCP ${server} ${tool.remoteName}`, () =>
       this.send(call, tool, target),
     );
   }
@@ -133,7 +147,8 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       } catch (error) {
         const detail = maskSecrets(describeFailure(error, timeoutSecs), tool.secrets);
         const why = `cannot list the tools of the MCP server: ${detail}`;
-        if (!opts.defer) throw new ToolDefinitionError(`${at}: field 'url': ${why}`);
+        const field = tool.stdio ? 'command' : 'url';
+        if (!opts.defer) throw new ToolDefinitionError(`${at}: field '${field}': ${why}`);
         // A server that is down must not keep the engine, and every other tool, from starting.
         tool.pending = why;
         this.logger.warn(`${at}: not offered to the model until its server answers: ${why}`);
@@ -177,6 +192,13 @@ function targetOf(
   tool: Tool,
   variables: Record<string, string> = {},
 ): McpTarget | { error: string } {
+  if (tool.stdio)
+    return {
+      url: '',
+      headers: {},
+      stdio: filledCommand(tool.stdio, tool.secrets),
+      label: commandLine(tool.stdio),
+    };
   const built = buildHttpRequest(tool, {}, variables);
   if ('error' in built) return built;
   const headers = Object.fromEntries(
@@ -191,9 +213,25 @@ function timedOut(error: unknown): boolean {
   return err.code === REQUEST_TIMEOUT || err.name === 'TimeoutError';
 }
 
+/** The values of every `TOOL_SECRET_*` variable, to mask in what servers log. */
+function toolSecrets(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      (e): e is [string, string] => e[0].startsWith('TOOL_SECRET_') && e[1] !== undefined,
+    ),
+  );
+}
+
+/** A server run as a command that could not be started (its program missing, not executable). */
+function notStarted(error: unknown): error is { code: string; path?: string } {
+  const err = error as { code?: unknown; syscall?: unknown };
+  return typeof err.code === 'string' && String(err.syscall).startsWith('spawn');
+}
+
 /** Timed out, unreachable, or an HTTP 5xx: the server, not the call, failed. */
 function serverDown(error: unknown): boolean {
-  if (timedOut(error) || (error as { cause?: { code?: string } }).cause?.code) return true;
+  if (timedOut(error) || notStarted(error)) return true;
+  if ((error as { cause?: { code?: string } }).cause?.code) return true;
   if ((error as { code?: unknown }).code === CONNECTION_CLOSED) return true;
   return isStreamableHttpError(error) && (error.code ?? 0) >= 500;
 }
@@ -201,6 +239,7 @@ function serverDown(error: unknown): boolean {
 function describeFailure(error: unknown, timeoutSecs: number): string {
   const err = error as { code?: unknown; message?: string; cause?: { code?: string } };
   if (timedOut(error)) return `timed out after ${timeoutSecs}s`;
+  if (notStarted(error)) return `cannot start the MCP server (${error.code}: ${error.path})`;
   if (err.code === TOO_LARGE) return (err.message ?? '').replace(/^MCP error -?\d+: /, '');
   if (err.code === CONNECTION_CLOSED) {
     const why = (err.message ?? '').replace(/^MCP error -?\d+: /, '');

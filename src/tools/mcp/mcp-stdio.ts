@@ -1,0 +1,55 @@
+/** MCP servers the engine runs: a session over the process's standard input and output (stdio). */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { createInterface } from 'node:readline';
+import type { PassThrough } from 'node:stream';
+import type { McpCommand } from '../tool-definition.js';
+
+/** The longest line of a server's standard error logged (the rest is cut). */
+const LINE_MAX = 1000;
+
+export interface StdioHooks {
+  /** A line the server wrote to its standard error (its log), or a fault of what it wrote. */
+  log: (line: string) => void;
+  /** The process ended: why, for the calls it leaves unanswered. */
+  ended: (reason: string) => void;
+}
+
+const cut = (line: string) => (line.length > LINE_MAX ? `${line.slice(0, LINE_MAX)}…` : line);
+
+/**
+ * Starts the server `stdio` describes and opens a session with it through `client`. Its
+ * environment is `stdio.env` over the few variables a program needs (PATH, HOME, …): none of the
+ * engine's own. A line of its output over `maxBytes` ends it. A server that does not answer the
+ * session's opening within `timeoutMs` is stopped.
+ */
+export async function connectCommand(
+  client: Client,
+  stdio: McpCommand,
+  limits: { maxBytes: number; timeoutMs: number },
+  hooks: StdioHooks,
+): Promise<void> {
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const transport = new StdioClientTransport({
+    ...stdio,
+    stderr: 'pipe',
+    maxBufferSize: limits.maxBytes,
+  });
+  let said = '';
+  let why: string | undefined;
+  createInterface({ input: transport.stderr as PassThrough }).on('line', (line) => {
+    if (line.trim() === '') return;
+    said = cut(line.trim());
+    hooks.log(said);
+  });
+  transport.onerror = (error: Error & { code?: unknown }) => {
+    if (/^ReadBuffer exceeded/.test(error.message))
+      why = `an answer from the MCP server is larger than LLM_TOOL_MAX_RESPONSE_BYTES (${limits.maxBytes} bytes)`;
+    // A failed start (the program missing) is the connection's error; a line that is not
+    // JSON-RPC is the server's fault, told in the log.
+    else if (typeof error.code !== 'string') hooks.log(`(engine) ${cut(error.message)}`);
+  };
+  transport.onclose = () =>
+    hooks.ended(why ?? `its process ended${said ? `; it last said: ${said}` : ''}`);
+  // A failed opening closes the client, and with it the process (see the test).
+  await client.connect(transport, { timeout: limits.timeoutMs });
+}
