@@ -49,6 +49,13 @@ describe('shedOlderTurns', () => {
     expect(kept).toEqual([...turn(3, true), ...turn(4), ...current]);
     expect(shedOlderTurns(kept)).toEqual([...turn(4), ...current]);
     expect(shedOlderTurns([...turn(4), ...current])).toEqual(current);
+    // Half of an odd count is rounded up: of three earlier messages (turns cut short before an
+    // answer), two go.
+    const asked = (n: number) => ({ role: 'user', content: `q${n}` }) as ChatMessage;
+    expect(shedOlderTurns([asked(1), asked(2), asked(3), ...current])).toEqual([
+      asked(3),
+      ...current,
+    ]);
   });
 
   it('keeps the rounds of the turn in progress, and has nothing to drop without an older turn', () => {
