@@ -1,3 +1,5 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Engine } from './support/engine.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
@@ -21,19 +23,36 @@ const CRM_SUMMARY = `def crm_summary() -> dict:
     return {"inner": tools.crm({"which": "CRM_TOKEN"})}
 `;
 
+/** Sends a key to an API that redirects to another host. */
+const HOP = `def hop() -> dict:
+    """Follows a redirect."""
+    r = ces_requests.get("BASE/hop", headers={"X-Api-Key": "\${TOOL_SECRET_CRM_TOKEN}", "X-Plain": "p"})
+    return {"status": r.status_code, "text": r.text}
+`;
+
 describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
   const llm = new FakeLlm();
   const api = new RecordingServer();
   let engine: Engine;
+  /** Another host (127.0.0.2): where the API's /hop redirects. */
+  const elsewhere: IncomingHttpHeaders[] = [];
+  const other = createServer((req, res) => {
+    elsewhere.push(req.headers);
+    res.end('landed');
+  });
 
   beforeAll(async () => {
     const base = await api.start();
+    await new Promise<void>((r) => other.listen(0, '127.0.0.2', r));
+    const otherUrl = `http://127.0.0.2:${(other.address() as AddressInfo).port}`;
     api.respond((req, res) =>
-      req.path === '/echo'
-        ? res.end(JSON.stringify({ url: req.url, auth: req.headers.authorization }))
-        : res
-            .writeHead(200, { 'Content-Type': 'application/json' })
-            .end(JSON.stringify({ text: 'Honey never spoils.' })),
+      req.path === '/hop'
+        ? res.writeHead(302, { Location: `${otherUrl}/landing` }).end()
+        : req.path === '/echo'
+          ? res.end(JSON.stringify({ url: req.url, auth: req.headers.authorization }))
+          : res
+              .writeHead(200, { 'Content-Type': 'application/json' })
+              .end(JSON.stringify({ text: 'Honey never spoils.' })),
     );
     engine = await Engine.start({
       LLM_BASE_URL: await llm.start(),
@@ -42,6 +61,7 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
         { type: 'python', code: RANDOM_FACT.replace('FACTS_URL', JSON.stringify(`${base}/fact`)) },
         { type: 'python', code: CRM.replace('BASE', base) },
         { type: 'python', code: CRM_SUMMARY },
+        { type: 'python', code: HOP.replace('BASE', base) },
       ]),
       TOOL_SECRET_CRM_KEY: 'key/123 456',
       TOOL_SECRET_CRM_TOKEN: 'tok-5e4d3c2b',
@@ -53,6 +73,27 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
     await engine?.stop();
     await llm.stop();
     await api.stop();
+    await new Promise((r) => other.close(r));
+  });
+
+  it('sends no secret to another host a redirect leads to', async () => {
+    const ws = await WsClient.connect(engine.wsUrl);
+    llm.enqueue(
+      sseStructuredCalls([{ id: 'call_hop', name: 'hop', arguments: {} }]),
+      sseText(['Ok.']),
+    );
+    await ws.turn('hop');
+    expect(JSON.parse(llm.requests.at(-1)!.body.messages.at(-1).content)).toEqual({
+      status: 200,
+      text: 'landed',
+    });
+    expect(api.requests.find((r) => r.path === '/hop')!.headers['x-api-key']).toBe('tok-5e4d3c2b');
+    expect(elsewhere).toHaveLength(1);
+    expect(elsewhere[0]).not.toHaveProperty('x-api-key');
+    expect(elsewhere[0]!['x-plain']).toBe('p');
+    ws.close();
+    llm.reset();
+    api.requests.length = 0;
   });
 
   it('runs the seed example against a real loopback API', async () => {

@@ -1,3 +1,5 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
@@ -16,16 +18,62 @@ describe('${TOOL_SECRET_*} references in HTTP tools', () => {
     method: 'GET',
     headers: { Authorization: 'Bearer ${TOOL_SECRET_CRM_TOKEN}' },
   };
+  /** A backend that redirects to another host (127.0.0.2), which records what it gets. */
+  const hop = {
+    name: 'hop',
+    url: '{base}/hop',
+    method: 'GET',
+    headers: {
+      Authorization: 'Bearer ${TOOL_SECRET_CRM_TOKEN}',
+      'X-Api-Key': 'key-${TOOL_SECRET_CRM_TOKEN}',
+      'X-Plain': 'p',
+    },
+  };
+  const elsewhere: IncomingHttpHeaders[] = [];
+  const other = createServer((req, res) => {
+    elsewhere.push(req.headers);
+    res.end('landed');
+  });
+  let otherUrl = '';
+  beforeAll(async () => {
+    await new Promise<void>((r) => other.listen(0, '127.0.0.2', r));
+    otherUrl = `http://127.0.0.2:${(other.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((r) => other.close(r)));
   const rig = useEngineRig(
     (base) => ({
       LLM_MODEL: 'm',
-      LLM_TOOLS_FILE: writeToolsFile([{ ...crm, url: crm.url.replace('{base}', base) }]),
+      LLM_TOOLS_FILE: writeToolsFile([
+        { ...crm, url: crm.url.replace('{base}', base) },
+        { ...hop, url: hop.url.replace('{base}', base) },
+      ]),
       TOOL_SECRET_CRM_KEY: 'key with/slash',
       TOOL_SECRET_CRM_TOKEN: 'tok-9f8e7d6c',
     }),
     // A backend that echoes what it received, as debugging endpoints do.
-    (req, res) => res.end(JSON.stringify({ url: req.url, auth: req.headers.authorization })),
+    (req, res) =>
+      req.path === '/hop'
+        ? res.writeHead(302, { Location: `${otherUrl}/landing` }).end()
+        : res.end(JSON.stringify({ url: req.url, auth: req.headers.authorization })),
   );
+
+  it('sends no header holding a secret on to another host a redirect leads to', async () => {
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: 'call_1', name: 'hop', arguments: {} }]),
+      sseText(['Done.']),
+    );
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    await ws.turn('hop');
+    expect(rig.llm.requests[1]!.body.messages.at(-1).content).toBe('landed');
+    expect(rig.tools.requests[0]!.headers['x-api-key']).toBe('key-tok-9f8e7d6c');
+    expect(elsewhere).toHaveLength(1);
+    expect(elsewhere[0]).not.toHaveProperty('x-api-key');
+    expect(elsewhere[0]).not.toHaveProperty('authorization');
+    expect(elsewhere[0]!['x-plain']).toBe('p');
+    rig.llm.reset();
+    rig.tools.requests.length = 0;
+    ws.close();
+  });
 
   it('sends the secrets to the backend and masks them in what the model reads', async () => {
     rig.llm.enqueue(

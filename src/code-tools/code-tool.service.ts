@@ -192,7 +192,11 @@ export class CodeToolService implements OnModuleDestroy {
           url: fillSecrets(url, available, secrets, encodeURIComponent),
         };
         const headers = withTraceparent({ ...(filled.headers ?? {}) }, traceId);
-        const response = await safeHttp({ ...filled, headers }, this.httpOptions(), signal);
+        const response = await safeHttp(
+          { ...filled, headers },
+          { ...this.httpOptions(), secrets: Object.values(secrets) },
+          signal,
+        );
         const mask = (text: string) => maskSecrets(text, secrets);
         return {
           ...response,

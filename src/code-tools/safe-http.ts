@@ -36,6 +36,16 @@ export interface SafeHttpOptions {
   timeoutMs: number;
   maxResponseBytes: number;
   maxRedirects?: number;
+  /** Secret values filled into the request: they never follow a redirect to another host. */
+  secrets?: readonly string[];
+}
+
+/** Headers of credentials, which a redirect to another host does not get (as Python's requests). */
+const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$/i;
+
+/** A redirect leaves the host the code named, or goes from HTTPS to plain HTTP. */
+function leavesHost(from: URL, to: URL): boolean {
+  return from.hostname !== to.hostname || (from.protocol === 'https:' && to.protocol === 'http:');
 }
 
 function policy(options: SafeHttpOptions): (address: string) => boolean {
@@ -55,7 +65,9 @@ function withParams(url: URL, params: Record<string, unknown> | null | undefined
 /**
  * The HTTP side of `ces_requests`: private, loopback, link-local and metadata addresses are
  * refused unless allowed, checked on the address actually connected to (DNS-rebinding safe) and
- * again on every redirect. At most `maxResponseBytes` of a body are read.
+ * again on every redirect. A redirect to another host gets no credential header and no header
+ * holding a secret, and one that would send a body holding a secret there is not followed (the
+ * code gets the redirect itself). At most `maxResponseBytes` of a body are read.
  */
 export async function safeHttp(
   req: PyHttpRequest,
@@ -87,19 +99,24 @@ export async function safeHttp(
     assertAllowedLiteral(url.hostname, policy(options));
     const response = await send(url, method, headers, body, options, deadline);
     const location = response.headers.location;
-    if (
-      response.statusCode &&
-      [301, 302, 303, 307, 308].includes(response.statusCode) &&
-      location
-    ) {
+    const status = response.statusCode ?? 0;
+    const next = [301, 302, 303, 307, 308].includes(status) && location && new URL(location, url);
+    const secrets = (options.secrets ?? []).filter((s) => s !== '');
+    const holdsSecret = (text: string) => secrets.some((s) => text.includes(s));
+    const keepsBody = !(
+      status === 303 ||
+      ((status === 301 || status === 302) && method === 'POST')
+    );
+    const away = next && leavesHost(url, next);
+    if (next && !(away && keepsBody && body !== undefined && holdsSecret(body))) {
       response.resume();
       if (hop >= (options.maxRedirects ?? 3))
         throw new Error('too many redirects (at most 3 are followed)');
-      url = new URL(location, url);
-      if (
-        response.statusCode === 303 ||
-        ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')
-      ) {
+      if (away)
+        for (const [name, value] of Object.entries(headers))
+          if (CREDENTIAL_HEADER.test(name) || holdsSecret(value)) delete headers[name];
+      url = next;
+      if (!keepsBody) {
         method = 'GET';
         body = undefined;
       }
@@ -112,7 +129,6 @@ export async function safeHttp(
         Array.isArray(v) ? v.join(', ') : String(v ?? ''),
       ]),
     );
-    const status = response.statusCode ?? 0;
     return {
       status_code: status,
       reason: response.statusMessage || STATUS_CODES[status] || '',

@@ -37,6 +37,8 @@ interface RawResponse {
 interface Limits {
   outer: AbortSignal;
   timeoutSecs: number;
+  /** Headers a redirect to another origin does not get: those the definition fills from a secret or a session variable. */
+  credentials: string[];
 }
 
 /** Executes HTTP tools (seed §3–§6): placeholders, verb routing, limits, error texts. */
@@ -97,7 +99,10 @@ export class HttpToolExecutor extends ToolExecutor {
     request: BuiltRequest,
   ): Promise<BreakerRun<ToolOutcome>> {
     const timeoutSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
-    const limits = { outer: call.signal, timeoutSecs };
+    const credentials = Object.entries(tool.headers)
+      .filter(([, template]) => template.includes('${'))
+      .map(([name]) => name);
+    const limits = { outer: call.signal, timeoutSecs, credentials };
     const retries = tool.retries ?? this.config.retries;
     for (let attempt = 1; ; attempt++) {
       const { outcome, failure } = await this.attempt(tool, request, limits);
@@ -203,7 +208,10 @@ export class HttpToolExecutor extends ToolExecutor {
     };
   }
 
-  private async send(request: BuiltRequest, { outer, timeoutSecs }: Limits): Promise<RawResponse> {
+  private async send(
+    request: BuiltRequest,
+    { outer, timeoutSecs, credentials }: Limits,
+  ): Promise<RawResponse> {
     // Never to link-local addresses (cloud metadata), by name or by redirect: a tool's backend
     // that redirects there would hand the instance's credentials to the model.
     const guard = offLinkLocal(request.url);
@@ -217,6 +225,8 @@ export class HttpToolExecutor extends ToolExecutor {
         data: request.body,
         responseType: 'stream',
         ...guard,
+        // Authorization and Cookie are never sent on to another origin; nor are these.
+        sensitiveHeaders: credentials,
         timeout: timeoutMs,
         signal,
         validateStatus: () => true,
