@@ -56,6 +56,9 @@ describe('argumentProblem', () => {
     expect(
       argumentProblem(ids, { order_id: Number.MAX_SAFE_INTEGER, weight: 1e22 }),
     ).toBeUndefined();
+    // A value written in the schema (a const, an enum) that looks like a schema is left as it is.
+    const shape = { type: 'object', properties: { kind: { const: { type: 'integer' } } } };
+    expect(argumentProblem(shape, { kind: { type: 'integer' } })).toBeUndefined();
   });
 
   it('refuses keys that would pollute prototypes in a JavaScript backend, at any depth', () => {
