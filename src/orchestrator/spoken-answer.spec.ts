@@ -26,6 +26,15 @@ describe('spokenAnswer', () => {
     (text) => expect(answer(text)).toBe('no'),
   );
 
+  // A transcript or a phone keyboard writes a curly apostrophe, an input method full-width letters.
+  it.each([
+    ['Don’t.', 'no'],
+    ['That’s right', 'yes'],
+    ['Ｙｅｓ', 'yes'],
+  ])('hears %j as %s, however it is written', (text, expected) =>
+    expect(answer(text)).toBe(expected),
+  );
+
   it.each(['no', 'No thanks.', "Don't.", 'Nope, cancel that', 'No, wait!', 'never mind'])(
     'hears %j as no',
     (text) => expect(answer(text)).toBe('no'),
