@@ -39,6 +39,21 @@ describe('settingsChanges', () => {
     expect(settingsChanges(update({ instructions: 'x'.repeat(101) }), limits)).toEqual({
       error: '"instructions" is longer than SESSION_INSTRUCTIONS_MAX_CHARS (100)',
     });
+    expect(settingsChanges(update({ instructions: 'x'.repeat(100) }), limits)).toEqual({
+      changes: { instructions: 'x'.repeat(100) },
+    });
+    expect(
+      settingsChanges(update({ instructions: 'x' }), { ...limits, instructionsMaxChars: 0 }),
+    ).toEqual({
+      error: 'this engine takes no session instructions (SESSION_INSTRUCTIONS_MAX_CHARS=0)',
+    });
+    // Empty instructions clear them, even where none are taken.
+    expect(
+      settingsChanges(update({ instructions: '' }), { ...limits, instructionsMaxChars: 0 }),
+    ).toEqual({ changes: { instructions: '' } });
+    expect(
+      settingsChanges(update({ tools: ['get_weather'] }), { ...limits, toolNames: () => [] }),
+    ).toEqual({ error: 'unknown tool "get_weather" in "tools": the active tools are none' });
   });
 });
 
