@@ -17,6 +17,14 @@ describe('ResultCache', () => {
     expect(cache.get(cache.keyOf(tool, { ...request, headers: { accept: 'text/plain' } }))).toBe(
       'sunny',
     );
+    // Headers in another order are the same request.
+    const two = { ...request, headers: { Accept: 'text/plain', 'X-Customer': '7' } };
+    cache.set(cache.keyOf(tool, two), 'rainy', 60);
+    expect(
+      cache.get(
+        cache.keyOf(tool, { ...two, headers: { 'x-customer': '7', accept: 'text/plain' } }),
+      ),
+    ).toBe('rainy');
   });
 
   it('tells requests apart by URL, header values and body, and definitions apart', () => {
