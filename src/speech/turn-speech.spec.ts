@@ -72,6 +72,35 @@ describe('speakTurn', () => {
     expect(spoken).toEqual(['First one is slow.', 'Second.', 'Third.']);
   });
 
+  it("says a call's confirmation prompt as it is, but keeps it out of what the answer said", async () => {
+    const tts = new RecordingTts();
+    const spoken: string[] = [];
+    const turn$ = new Subject<TurnEvent>();
+    const out = lastValueFrom(
+      speakTurn(turn$, tts, {
+        voice: '',
+        language: 'en',
+        maxSentenceChars: 200,
+        signal: new AbortController().signal,
+        onSpoken: (s) => spoken.push(s),
+      }).pipe(toArray()),
+    );
+    turn$.next({ type: 'assistant_delta', text: 'I can cancel it. ' });
+    turn$.next({ type: 'tool_call', id: 'c1', name: 'cancel', arguments: {} });
+    // Written as a model would not (code marks): a prompt is the admin's text, read as it is.
+    turn$.next({
+      type: 'tool_confirm',
+      id: 'c1',
+      name: 'cancel',
+      arguments: {},
+      prompt: 'Cancel ```order``` 7?',
+    });
+    turn$.next({ type: 'assistant_end', text: 'I can cancel it. ' });
+    turn$.complete();
+    expect(audioText(await out)).toBe('I can cancel it.|Cancel order 7?');
+    expect(spoken).toEqual(['I can cancel it.']);
+  });
+
   it('synthesises at most the sentence being sent and the next one at a time', async () => {
     let running = 0;
     let peak = 0;
