@@ -23,9 +23,10 @@ const REQUEST_TIMEOUT = -32001;
 
 /**
  * Runs MCP tools: each call is a `tools/call` on the tool's server (over HTTP, or the standard
- * input and output of a server the engine runs), in a session kept open for the next calls. What the model reads follows HTTP tools' rules: content
- * as text, secrets masked, `result_max_chars`, and `Error: tool request failed: …` when the server
- * cannot be reached or answers with a protocol error.
+ * input and output of a server the engine runs), in a session kept open for the next calls. What
+ * the model reads follows HTTP tools' rules: content as text, secrets masked, `result_max_chars`,
+ * and `Error: tool request failed: …` when the server cannot be reached or answers with a
+ * protocol error.
  */
 @Injectable()
 export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
@@ -40,11 +41,13 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
     private readonly tokens: OAuth2Tokens,
   ) {
     super();
+    // Read once: the secrets a server's log lines are masked with (the environment is fixed).
+    const envSecrets = toolSecrets();
     this.clients = new McpClients('audio-agent-engine', config.maxResponseBytes, {
       tokens,
       onToolsChanged: (target) => this.toolsChanged$.next(targetKey(target)),
       onServerLog: (target, line) =>
-        this.logger.log(`MCP server ${target.label}: ${maskSecrets(line, toolSecrets())}`),
+        this.logger.log(`MCP server ${target.label}: ${maskSecrets(line, envSecrets)}`),
     });
   }
 
