@@ -17,9 +17,10 @@ class RecordingTts extends TtsEngine {
   }
 }
 
-function speak(
+/** The speech of a turn made of `events`; `spoken` collects what the answer said. */
+function speakEvents(
   tts: TtsEngine,
-  deltas: string[],
+  events: TurnEvent[],
   signal = new AbortController().signal,
   spoken: string[] = [],
 ) {
@@ -33,10 +34,16 @@ function speak(
       onSpoken: (s) => spoken.push(s),
     }).pipe(toArray()),
   );
-  for (const text of deltas) turn$.next({ type: 'assistant_delta', text });
-  turn$.next({ type: 'assistant_end', text: deltas.join('') });
+  for (const event of events) turn$.next(event);
   turn$.complete();
   return out;
+}
+
+/** The speech of a turn whose answer is `deltas`. */
+function speak(tts: TtsEngine, deltas: string[], signal?: AbortSignal, spoken?: string[]) {
+  const text = deltas.map((t) => ({ type: 'assistant_delta' as const, text: t }));
+  const end = { type: 'assistant_end' as const, text: deltas.join('') };
+  return speakEvents(tts, [...text, end], signal, spoken);
 }
 
 const audioText = (events: SpeechEvent[]) =>
@@ -75,28 +82,19 @@ describe('speakTurn', () => {
   it("says a call's confirmation prompt as it is, but keeps it out of what the answer said", async () => {
     const tts = new RecordingTts();
     const spoken: string[] = [];
-    const turn$ = new Subject<TurnEvent>();
-    const out = lastValueFrom(
-      speakTurn(turn$, tts, {
-        voice: '',
-        language: 'en',
-        maxSentenceChars: 200,
-        signal: new AbortController().signal,
-        onSpoken: (s) => spoken.push(s),
-      }).pipe(toArray()),
+    const call = { id: 'c1', name: 'cancel', arguments: {} };
+    const out = speakEvents(
+      tts,
+      [
+        { type: 'assistant_delta', text: 'I can cancel it. ' },
+        { type: 'tool_call', ...call },
+        // Written as a model would not (code marks): a prompt is the admin's text, read as it is.
+        { type: 'tool_confirm', ...call, prompt: 'Cancel ```order``` 7?' },
+        { type: 'assistant_end', text: 'I can cancel it. ' },
+      ],
+      undefined,
+      spoken,
     );
-    turn$.next({ type: 'assistant_delta', text: 'I can cancel it. ' });
-    turn$.next({ type: 'tool_call', id: 'c1', name: 'cancel', arguments: {} });
-    // Written as a model would not (code marks): a prompt is the admin's text, read as it is.
-    turn$.next({
-      type: 'tool_confirm',
-      id: 'c1',
-      name: 'cancel',
-      arguments: {},
-      prompt: 'Cancel ```order``` 7?',
-    });
-    turn$.next({ type: 'assistant_end', text: 'I can cancel it. ' });
-    turn$.complete();
     expect(audioText(await out)).toBe('I can cancel it.|Cancel order 7?');
     expect(spoken).toEqual(['I can cancel it.']);
   });
