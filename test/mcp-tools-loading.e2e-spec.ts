@@ -6,33 +6,48 @@ import { callOnce, offeredNames, useClientPerTest, useEngineRig } from './suppor
 import { untilAsync } from './support/waiting.js';
 
 /**
+ * An MCP server offering `lookup_order`, not started: `port` is one nothing listens on yet, where
+ * a test starts it; `definition()` the tool's entry of a tools file.
+ */
+function useServerDown() {
+  const down = {
+    mcp: new McpTestServer([
+      {
+        name: 'lookup_order',
+        description: 'Status of an order by its number.',
+        inputSchema: ORDER_SCHEMA,
+        answer: (args) => ({ content: [{ type: 'text', text: `Order ${String(args.order_id)}` }] }),
+      },
+    ]),
+    port: 0,
+    definition: () => ({
+      type: 'mcp',
+      name: 'lookup_order',
+      url: `http://127.0.0.1:${down.port}/mcp`,
+    }),
+  };
+  afterAll(() => down.mcp.stop());
+  beforeAll(async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    down.port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+  }, 20_000);
+  return down;
+}
+
+/**
  * An MCP server that is down when the engine reads its tools file: the engine starts with every
  * other tool, and offers that server's tools once a later try lists them.
  */
 describe('MCP tools whose server is down at start-up', () => {
-  const mcp = new McpTestServer([
-    {
-      name: 'lookup_order',
-      description: 'Status of an order by its number.',
-      inputSchema: ORDER_SCHEMA,
-      answer: (args) => ({ content: [{ type: 'text', text: `Order ${String(args.order_id)}` }] }),
-    },
-  ]);
-  let port = 0;
-  afterAll(() => mcp.stop());
-  beforeAll(async () => {
-    // A port nothing listens on yet.
-    const probe = createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    port = (probe.address() as AddressInfo).port;
-    await new Promise((r) => probe.close(r));
-  }, 20_000);
+  const down = useServerDown();
   const rig = useEngineRig((base) => ({
     LLM_MODEL: 'm',
     LLM_TOOL_BREAKER_COOLDOWN_SECS: '0.3',
     LLM_TOOLS_FILE: writeToolsFile([
       { name: 'get_weather', url: `${base}/{city}`, method: 'GET' },
-      { type: 'mcp', name: 'lookup_order', url: `http://127.0.0.1:${port}/mcp` },
+      down.definition(),
     ]),
   }));
   const client = useClientPerTest(rig);
@@ -49,7 +64,7 @@ describe('MCP tools whose server is down at start-up', () => {
     expect(((await asked.json()) as { message: string }).message).toMatch(
       /^tool 'lookup_order' is not offered to the model yet: cannot list the tools of the MCP server: cannot reach the MCP server \(ECONNREFUSED\)$/,
     );
-    await mcp.start(port);
+    await down.mcp.start(down.port);
     await untilAsync(async () => (await offered()).includes('lookup_order'), 'the tool listed');
     expect(await offered()).toEqual(['get_weather', 'lookup_order']);
     expect((await health()).unavailable).toEqual([]);
@@ -113,5 +128,76 @@ describe('MCP tool definitions', () => {
     expect(await refused({ name: 'x', url: 'http://${session.host}/mcp', ...given })).toMatch(
       /field 'url' has a session variable in its host: an MCP tool names its server/,
     );
+  });
+});
+
+/**
+ * One tool changed over the API while another of the set in use waits for its server: the change
+ * is made, and the waiting tool, kept as it is, stays pending instead of blocking it.
+ */
+describe('PUT and DELETE of one tool while another waits for its server', () => {
+  const down = useServerDown();
+  const waiting = () => down.definition();
+  const specDown = {
+    type: 'openapi',
+    name: 'get_order',
+    spec: `http://127.0.0.1:1/openapi.json`,
+    operation: 'getOrder',
+  };
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    LLM_TOOL_BREAKER_COOLDOWN_SECS: '0.3',
+    LLM_TOOLS_FILE: writeToolsFile([
+      { name: 'get_weather', url: `${base}/{city}`, method: 'GET' },
+      waiting(),
+      specDown,
+    ]),
+  }));
+  const client = useClientPerTest(rig);
+  const api = (method: string, path: string, body?: unknown) =>
+    fetch(`${rig.engine.httpUrl}/api/tools${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+  const names = async () =>
+    ((await (await api('GET', '')).json()) as { tools: { name: string }[] }).tools.map(
+      (t) => t.name,
+    );
+  const unavailable = async () =>
+    ((await (await fetch(`${rig.engine.httpUrl}/health`)).json()) as any).tools.unavailable;
+
+  it('makes the change, keeps the waiting tools pending, and offers them once their server answers', async () => {
+    const clock = { name: 'clock', url: `${rig.toolsUrl}/time`, method: 'GET' };
+    const dry = await api('PUT', '/clock?dry_run=true', clock);
+    expect(dry.status).toBe(200);
+    expect((await api('PUT', '/clock', clock)).status).toBe(200);
+    expect(await names()).toEqual(['get_weather', 'lookup_order', 'get_order', 'clock']);
+    expect((await api('DELETE', '/get_weather')).status).toBe(200);
+    expect(await names()).toEqual(['lookup_order', 'get_order', 'clock']);
+    expect(await unavailable()).toEqual(['lookup_order', 'get_order']);
+    expect(await offeredNames(rig, client.ws)).toEqual(['clock']);
+    // A set sent whole is the admin's own: a server it names must answer.
+    const posted = await postTools(rig.engine.httpUrl, [clock, waiting()]);
+    expect(posted.status).toBe(400);
+    expect(((await posted.json()) as { message: string }).message).toMatch(
+      /^request body: tool #1 'lookup_order': field 'url': cannot list the tools of the MCP server: /,
+    );
+    // Nor does a PUT of the waiting tool itself go through unchecked.
+    expect((await api('PUT', '/lookup_order', waiting())).status).toBe(400);
+    await down.mcp.start(down.port);
+    await untilAsync(
+      async () => (await offeredNames(rig, client.ws)).includes('lookup_order'),
+      'the kept tool listed',
+    );
+    expect(await unavailable()).toEqual(['get_order']);
+    expect((await callOnce(rig, client.ws, 'lookup_order', { order_id: '7' })).read).toBe(
+      'Order 7',
+    );
+    // The server drops the tool: kept as it is by a change of another, it waits again.
+    await down.mcp.changeTools([]);
+    await untilAsync(async () => (await unavailable()).length === 2, 'the tool dropped');
+    expect((await api('PUT', '/clock', { ...clock, url: `${rig.toolsUrl}/now` })).status).toBe(200);
+    expect(await unavailable()).toEqual(['lookup_order', 'get_order']);
   });
 });

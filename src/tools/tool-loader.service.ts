@@ -127,6 +127,7 @@ export class ToolLoader {
         baseDir: this.baseDir(),
         timeoutMs: this.config.timeoutSecs * 1000,
         defer: opts.deferUnreachable ? (opts.reloading ? 'unreachable' : 'unusable') : undefined,
+        kept: opts.kept,
       });
       const { tools, warnings } = validateToolDefinitions(expanded.definitions, source, {
         baseDir: this.baseDir(),
@@ -144,7 +145,7 @@ export class ToolLoader {
       }
       [...expanded.warnings, ...warnings].forEach((w) => this.logger.warn(at(w)));
       await this.analyzeCode(tools, source);
-      await this.mcp.complete(tools, source, { defer: opts.deferUnreachable });
+      await this.mcp.complete(tools, source, { defer: opts.deferUnreachable, kept: opts.kept });
       return tools;
     } catch (error) {
       throw error instanceof ToolDefinitionError
@@ -213,4 +214,9 @@ export interface ValidateOptions {
   index?: number;
   /** MCP servers may be run as commands: any (the tools file's definitions), or those named. */
   commands?: boolean | ReadonlySet<string>;
+  /**
+   * The places of definitions kept as they are from the set in use (a `PUT` or `DELETE` of
+   * another tool): a server or document of theirs that cannot be used now leaves them pending.
+   */
+  kept?: ReadonlySet<number>;
 }

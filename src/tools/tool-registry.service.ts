@@ -14,6 +14,7 @@ import { listPending, PendingTries } from './pending-tools.js';
 import { commandKey } from './mcp/mcp-command.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
 import { ToolLoader, type ValidateOptions } from './tool-loader.service.js';
+import { withTool, withoutTool } from './tool-set-edit.js';
 
 const OTHER_PROCESS = 'request body (accepted by another engine process)';
 
@@ -106,11 +107,14 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     this.pending.schedule(
       this.current,
       (snapshot) => this.current === snapshot,
-      (next) => {
-        if (this.fromFile === this.current) this.fromFile = next;
-        this.current = next;
-      },
+      (next) => this.advance(next),
     );
+  }
+
+  /** The set in use, made further (its pending tools tried, relisted): the file's if it was. */
+  private advance(next: ToolSnapshot): void {
+    if (this.fromFile === this.current) this.fromFile = next;
+    this.current = next;
   }
 
   /**
@@ -130,8 +134,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     if (next.error) this.logger.error(next.error);
     const relisted = next.snapshot.definitions.filter((t, i) => t !== snapshot.definitions[i]);
     if (relisted.length === 0) return;
-    if (this.fromFile === this.current) this.fromFile = next.snapshot;
-    this.current = next.snapshot;
+    this.advance(next.snapshot);
     this.tryPendingLater();
     this.logger.log(
       `an MCP server's tools changed: ${relisted.map((t) => t.name).join(', ')} as it lists them now, from the next turn`,
@@ -150,11 +153,8 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     try {
       const raw = snapshot.definitions.map((t) => t.raw);
       const source = 'the override in use (an OpenAPI document changed)';
-      await this.install(raw, source, {
-        deferUnreachable: true,
-        reloading: true,
-        replacing: snapshot,
-      });
+      const opts = { deferUnreachable: true, reloading: true, replacing: snapshot };
+      await this.install(raw, source, opts);
     } catch (error) {
       this.logger.error(
         `an OpenAPI document changed, but the tools cannot be used; the tools in use are kept: ${(error as Error).message}`,
@@ -227,19 +227,10 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   async replace(
     definitions: unknown,
     source = 'request body',
-    opts: { dryRun?: boolean } = {},
+    opts: { dryRun?: boolean; kept?: ReadonlySet<number> } = {},
   ): Promise<ToolSnapshot> {
-    // A dry run checks as an install would and answers the set it would make, changing nothing
-    // (a server it ran for that, which the set in use does not run, stops).
-    if (opts.dryRun)
-      return snapshotOf(
-        'request',
-        await this.loader
-          .validate(definitions, source, { commands: this.fileCommands() })
-          .finally(() => this.loader.releaseServers(this.current)),
-      );
-    const snapshot = await this.install(definitions, source);
-    await this.sync.publish(definitions);
+    const snapshot = await this.install(definitions, source, opts);
+    if (!opts.dryRun) await this.sync.publish(definitions);
     return snapshot;
   }
 
@@ -248,27 +239,24 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     return this.active().definitions.find((t) => t.name === name);
   }
 
-  /** Adds one definition, or replaces the one of that name in its place; an override as `replace`. */
-  async upsert(
+  /**
+   * Adds one definition, or replaces the one of that name in its place; an override as `replace`.
+   * The others are kept as they are: one whose server or document is down stays pending.
+   */
+  upsert(
     name: string,
     definition: unknown,
     opts: { dryRun?: boolean } = {},
   ): Promise<ToolSnapshot> {
-    const list: unknown[] = this.current.definitions.map((t) =>
-      t.name === name ? definition : t.raw,
-    );
-    if (!this.current.definitions.some((t) => t.name === name)) list.push(definition);
-    return this.replace(list, `PUT /api/tools/${name}`, opts);
+    const { definitions, kept } = withTool(this.current.definitions, name, definition);
+    return this.replace(definitions, `PUT /api/tools/${name}`, { ...opts, kept });
   }
 
   /** Removes the definition named `name`; undefined (nothing changed) when there is none. */
   async remove(name: string): Promise<ToolSnapshot | undefined> {
-    const rest = this.current.definitions.filter((t) => t.name !== name);
-    if (rest.length === this.current.definitions.length) return undefined;
-    return this.replace(
-      rest.map((t) => t.raw),
-      `DELETE /api/tools/${name}`,
-    );
+    const edited = withoutTool(this.current.definitions, name);
+    if (!edited) return undefined;
+    return this.replace(edited.definitions, `DELETE /api/tools/${name}`, { kept: edited.kept });
   }
 
   /** The MCP servers the tools file runs: a set over the API may keep them, not run others. */
@@ -279,24 +267,29 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   /**
    * With `deferUnreachable` (a set another process accepted), a server or document that this
    * process cannot reach now leaves its tools pending rather than the processes' sets apart;
-   * `reloading`: see ToolLoader.validate. With `replacing`, nothing is installed when that set is
-   * no longer the one in use.
+   * `reloading`, `kept`: see ToolLoader.validate. With `replacing`, nothing is installed when that
+   * set is no longer the one in use. A dry run checks as an install would and answers the set it
+   * would make, changing nothing.
    */
   private async install(
     definitions: unknown,
     source: string,
-    opts: ValidateOptions & { replacing?: ToolSnapshot } = {},
+    opts: ValidateOptions & { replacing?: ToolSnapshot; dryRun?: boolean } = {},
   ): Promise<ToolSnapshot> {
-    const { replacing, ...validation } = opts;
-    const tools = await this.loader.validate(definitions, source, {
-      commands: this.fileCommands(),
-      ...validation,
-    });
+    const { replacing, dryRun, ...validation } = opts;
+    // A set refused or only checked: a server run for it, which the set in use does not run, stops.
+    const release = () => this.loader.releaseServers(this.current);
+    const tools = await this.loader
+      .validate(definitions, source, { commands: this.fileCommands(), ...validation })
+      .catch((error: unknown) => {
+        release();
+        throw error;
+      });
+    if (dryRun) return (release(), snapshotOf('request', tools));
     // Read again to replace a set that another install has replaced meanwhile: that one stays.
     if (replacing && this.current !== replacing) return this.active();
     this.current = snapshotOf('request', tools);
-    // The servers run as commands that the set in use no longer runs stop.
-    this.loader.releaseServers(this.current);
+    release(); // the servers run as commands that the set in use no longer runs stop
     this.tryPendingLater();
     this.logger.log(
       `installed ${tools.length} definition(s) from ${source}; they apply from the next turn`,

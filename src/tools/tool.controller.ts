@@ -77,7 +77,7 @@ export class ToolController {
   @ApiOperation({
     summary: 'Add one tool definition, or replace the one of that name in its place',
     description:
-      'The body is one definition (the raw body is read whatever its Content-Type); its `name` may be left out, and must otherwise match the path. The whole resulting set is validated: nothing changes unless it is valid.',
+      'The body is one definition (the raw body is read whatever its Content-Type); its `name` may be left out, and must otherwise match the path. The whole resulting set is validated: nothing changes unless it is valid. The other definitions are kept as they are: one whose MCP server or OpenAPI document cannot be used now stays pending (not offered) instead of refusing the change.',
   })
   @ApiBody({ schema: ANY_DEFINITION_SCHEMA })
   @ApiOkResponse({ type: ToolsResponseDto, description: 'The resulting set; source is "request"' })
@@ -111,7 +111,11 @@ export class ToolController {
   }
 
   @Delete()
-  @ApiOperation({ summary: 'Remove one tool definition' })
+  @ApiOperation({
+    summary: 'Remove one tool definition',
+    description:
+      'The others are kept as they are: one whose MCP server or OpenAPI document cannot be used now stays pending (not offered) instead of refusing the change.',
+  })
   @ApiOkResponse({ type: ToolsResponseDto, description: 'The resulting set; source is "request"' })
   @ApiResponse({ status: 404, type: ToolsErrorDto, description: 'No tool of that name' })
   async deleteOne(@Param('name') name: string): Promise<ToolsResponseDto> {

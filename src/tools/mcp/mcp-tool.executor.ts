@@ -127,11 +127,17 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
    * field when a server lacks the tool, or cannot be reached — unless `defer`: then the tool is
    * left `pending`, not offered to the model. `only` limits the work to those tools. With
    * `relisted` (the server said its list changed), a tool it no longer lists is left pending too.
+   * The `kept` places (definitions in use kept as they are) are left pending as with both.
    */
   async complete(
     tools: Tool[],
     source: string,
-    opts: { defer?: boolean; only?: ReadonlySet<Tool>; relisted?: boolean } = {},
+    opts: {
+      defer?: boolean;
+      only?: ReadonlySet<Tool>;
+      relisted?: boolean;
+      kept?: ReadonlySet<number>;
+    } = {},
   ): Promise<void> {
     const lists = new Map<string, Promise<McpListedTool[]>>();
     for (const [index, tool] of tools.entries()) {
@@ -151,7 +157,8 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
         const detail = maskSecrets(describeFailure(error, timeoutSecs), tool.secrets);
         const why = `cannot list the tools of the MCP server: ${detail}`;
         const field = tool.stdio ? 'command' : 'url';
-        if (!opts.defer) throw new ToolDefinitionError(`${at}: field '${field}': ${why}`);
+        if (!opts.defer && !opts.kept?.has(index))
+          throw new ToolDefinitionError(`${at}: field '${field}': ${why}`);
         // A server that is down must not keep the engine, and every other tool, from starting.
         tool.pending = why;
         this.logger.warn(`${at}: not offered to the model until its server answers: ${why}`);
@@ -159,7 +166,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       }
       const remote = tool.remoteName ?? tool.name;
       const found = listed.find((t) => t.name === remote);
-      if (!found && opts.relisted) {
+      if (!found && (opts.relisted || opts.kept?.has(index))) {
         tool.pending = `the MCP server no longer lists '${remote}'`;
         this.logger.warn(`${at}: not offered to the model: ${tool.pending}`);
         continue;

@@ -55,13 +55,19 @@ function reader(baseDir: string, timeoutMs: number) {
  * With `defer`, a tool whose document at a URL cannot be fetched is left pending instead; with
  * `defer: 'unusable'`, also one whose document was served but does not parse (at start-up: a
  * proxy's error page served as 200 is a service down; on a reload it is an error, and the tools
- * in use are kept).
+ * in use are kept). `kept` places (definitions already in use, kept as they are) are deferred as
+ * with `defer: 'unusable'`.
  * Anything but an array is returned as it is, for the validation to refuse.
  */
 export async function expandOpenApi(
   input: unknown,
   source: string,
-  options: { baseDir: string; timeoutMs: number; defer?: 'unreachable' | 'unusable' },
+  options: {
+    baseDir: string;
+    timeoutMs: number;
+    defer?: 'unreachable' | 'unusable';
+    kept?: ReadonlySet<number>;
+  },
 ): Promise<Expanded> {
   const origins = new Map<number, ToolDefinitionInput>();
   const pending = new Map<number, string>();
@@ -98,7 +104,8 @@ export async function expandOpenApi(
         // The first line only: a YAML parser's message goes on to quote the file.
         const why = `cannot be read as an OpenAPI document (${path}): ${(error as Error).message.split('\n')[0]}`;
         const served = error instanceof SpecContentError;
-        if (!options.defer || !isSpecUrl(def.spec!) || (served && options.defer === 'unreachable'))
+        const defer = options.kept?.has(index) ? 'unusable' : options.defer;
+        if (!defer || !isSpecUrl(def.spec!) || (served && defer === 'unreachable'))
           throw new ToolDefinitionError(`${at}: field 'spec' ${why}`);
         // A service that is down must not keep the engine, and every other tool, from starting.
         const name = def.name ?? (NAME.test(def.operation!) ? def.operation : undefined);
