@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { writeToolsFile } from './support/tools-file.js';
 import { callOnce, useClientPerTest, useEngineRig } from './support/turn-harness.js';
@@ -15,6 +15,20 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The processes whose command line holds `text` (read from /proc). */
+function processesWith(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/cmdline`, 'utf8').replaceAll('\0', ' ').includes(text);
+      } catch {
+        return false; // ended meanwhile
+      }
+    })
+    .map(Number);
 }
 
 /**
@@ -168,6 +182,17 @@ describe('MCP tools of a server run as a command (stdio)', () => {
     expect((await post([add])).status).toBe(200);
     await until(() => !alive(pid), 'the unused server process to end', 8000);
     expect((await call('add', { a: 1, b: 2 })).read).toBe('3');
+    // A set refused once its server was started to list it: that server stops too.
+    const refused = await post([add, who, { ...who, name: 'nope' }]);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { message: string }).message).toMatch(
+      /tool #2 'nope': field 'name': the MCP server has no tool 'nope'/,
+    );
+    await until(
+      () => processesWith(`${SERVER} --mode=quiet`).length === 0,
+      "the refused set's server to end",
+      8000,
+    );
     // Declared by the tools file, it may be run again.
     expect((await post([add, who])).status).toBe(200);
     expect((await whoami()).pid).not.toBe(pid);
