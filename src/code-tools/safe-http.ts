@@ -6,6 +6,12 @@ import {
   guardedLookup,
   isPublicAddress,
 } from '../tools/address-guard.js';
+import {
+  CREDENTIAL_HEADER,
+  MAX_REDIRECTS,
+  redirectOf,
+  TOO_MANY_REDIRECTS,
+} from '../tools/redirects.js';
 import { decodeBody } from '../tools/response-text.js';
 
 export { isPublicAddress } from '../tools/address-guard.js';
@@ -38,14 +44,6 @@ export interface SafeHttpOptions {
   maxRedirects?: number;
   /** Secret values filled into the request: they never follow a redirect to another host. */
   secrets?: readonly string[];
-}
-
-/** Headers of credentials, which a redirect to another host does not get (as Python's requests). */
-const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$/i;
-
-/** A redirect leaves the host the code named, or goes from HTTPS to plain HTTP. */
-function leavesHost(from: URL, to: URL): boolean {
-  return from.hostname !== to.hostname || (from.protocol === 'https:' && to.protocol === 'http:');
 }
 
 function policy(options: SafeHttpOptions): (address: string) => boolean {
@@ -98,25 +96,18 @@ export async function safeHttp(
       throw new Error(`unsupported URL scheme ${url.protocol}`);
     assertAllowedLiteral(url.hostname, policy(options));
     const response = await send(url, method, headers, body, options, deadline);
-    const location = response.headers.location;
     const status = response.statusCode ?? 0;
-    const next = [301, 302, 303, 307, 308].includes(status) && location && new URL(location, url);
+    const next = redirectOf(status, response.headers.location, url, method);
     const secrets = (options.secrets ?? []).filter((s) => s !== '');
     const holdsSecret = (text: string) => secrets.some((s) => text.includes(s));
-    const keepsBody = !(
-      status === 303 ||
-      ((status === 301 || status === 302) && method === 'POST')
-    );
-    const away = next && leavesHost(url, next);
-    if (next && !(away && keepsBody && body !== undefined && holdsSecret(body))) {
+    if (next && !(next.away && next.keepsBody && body !== undefined && holdsSecret(body))) {
       response.resume();
-      if (hop >= (options.maxRedirects ?? 3))
-        throw new Error('too many redirects (at most 3 are followed)');
-      if (away)
+      if (hop >= (options.maxRedirects ?? MAX_REDIRECTS)) throw new Error(TOO_MANY_REDIRECTS);
+      if (next.away)
         for (const [name, value] of Object.entries(headers))
           if (CREDENTIAL_HEADER.test(name) || holdsSecret(value)) delete headers[name];
-      url = next;
-      if (!keepsBody) {
+      url = next.url;
+      if (!next.keepsBody) {
         method = 'GET';
         body = undefined;
       }

@@ -2,6 +2,7 @@ import ipaddr from 'ipaddr.js';
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import type { AxiosRequestConfig } from 'axios';
+import { MAX_REDIRECTS } from './redirects.js';
 
 export class BlockedAddressError extends Error {}
 
@@ -81,7 +82,7 @@ export function offLinkLocal(
 ): Pick<AxiosRequestConfig, 'lookup' | 'beforeRedirect' | 'maxRedirects'> {
   assertAllowedLiteral(new URL(url).hostname, notLinkLocal);
   return {
-    maxRedirects: 3,
+    maxRedirects: MAX_REDIRECTS,
     lookup: NO_LINK_LOCAL_LOOKUP,
     beforeRedirect: (next: { hostname?: string }) =>
       assertAllowedLiteral(next.hostname ?? '', notLinkLocal),

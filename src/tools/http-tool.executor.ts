@@ -20,6 +20,7 @@ import type { BreakerRun } from './tool-breaker.js';
 import { ToolGuards } from './tool-guards.service.js';
 import { ResultCache } from './result-cache.js';
 import { OAuth2Tokens } from './oauth2.js';
+import { TOO_MANY_REDIRECTS } from './redirects.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -252,8 +253,7 @@ export class HttpToolExecutor extends ToolExecutor {
     for (let e: unknown = error; e instanceof Error; e = e.cause)
       if (e instanceof BlockedAddressError) return e.message;
     if (timedOut(error)) return `timed out after ${timeoutSecs}s`;
-    if (err.code === 'ERR_FR_TOO_MANY_REDIRECTS')
-      return 'too many redirects (at most 3 are followed)';
+    if (err.code === 'ERR_FR_TOO_MANY_REDIRECTS') return TOO_MANY_REDIRECTS;
     // Node's word for a response body cut off by the server ("aborted", ECONNRESET).
     if (err.message === 'aborted' || err.code === 'ECONNRESET')
       return 'the server closed the connection before the response was complete';

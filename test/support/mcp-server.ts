@@ -86,10 +86,10 @@ export class McpTestServer {
     });
   }
 
-  /** Listens on `port` (a free one by default); resolves to the endpoint's URL. */
-  async start(port = 0): Promise<string> {
-    await new Promise<void>((resolve) => this.http.listen(port, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.http.address() as AddressInfo).port}/mcp`;
+  /** Listens on `port` (a free one by default) of `host`; resolves to the endpoint's URL. */
+  async start(port = 0, host = '127.0.0.1'): Promise<string> {
+    await new Promise<void>((resolve) => this.http.listen(port, host, resolve));
+    return `http://${host}:${(this.http.address() as AddressInfo).port}/mcp`;
   }
 
   /** Lists `tools` from now on, and tells every open session (`notifications/tools/list_changed`). */

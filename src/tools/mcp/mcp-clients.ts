@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LRUCache } from 'lru-cache';
 import { traceparent } from '../../common/trace-context.js';
 import { oauth2Identity, type OAuth2Config, type OAuth2Tokens } from '../oauth2.js';
-import { boundedFetch, withBearer } from './mcp-fetch.js';
+import { boundedFetch, redirectSafe, withBearer } from './mcp-fetch.js';
 import type { McpCallResult } from './mcp-result.js';
 import { connectCommand } from './mcp-stdio.js';
 import type { McpCommand } from '../tool-definition.js';
@@ -229,7 +229,7 @@ export class McpClients {
       return client;
     }
     const url = new URL(target.url);
-    const bounded = boundedFetch(this.maxResponseBytes);
+    const bounded = boundedFetch(this.maxResponseBytes, redirectSafe(Object.keys(target.headers)));
     const { tokens } = this.options;
     const options = {
       requestInit: { headers: target.headers },

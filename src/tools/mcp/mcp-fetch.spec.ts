@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { boundedFetch } from './mcp-fetch.js';
+import { boundedFetch, redirectSafe } from './mcp-fetch.js';
 
 /** An event stream written in these pieces, as the MCP server's GET stream. */
 describe('boundedFetch on an event stream', () => {
@@ -45,5 +45,46 @@ describe('boundedFetch on an event stream', () => {
     await expect(read()).rejects.toThrow(/larger than LLM_TOOL_MAX_RESPONSE_BYTES \(100 bytes\)/);
     pieces = [events.slice(0, 60), events.slice(60, 120), events.slice(120)];
     await expect(read()).rejects.toThrow(/larger than LLM_TOOL_MAX_RESPONSE_BYTES/);
+  });
+});
+
+/** Redirects the MCP requests follow themselves (see redirectSafe). */
+describe('redirectSafe', () => {
+  const seen: { method: string; url: string; body: string; type?: string }[] = [];
+  let server: Server;
+  let base = '';
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        seen.push({ method: req.method!, url: req.url!, body, type: req.headers['content-type'] });
+        if (req.url === '/loop') return void res.writeHead(302, { Location: '/loop' }).end('moved');
+        if (req.url === '/see-other') return void res.writeHead(303, { Location: '/done' }).end();
+        res.writeHead(200).end(`${req.method} ${body}`);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((r) => server.close(r)));
+  beforeEach(() => (seen.length = 0));
+
+  it('follows at most three redirects', async () => {
+    await expect(redirectSafe([])(`${base}/loop`)).rejects.toThrow(
+      'too many redirects (at most 3 are followed)',
+    );
+    expect(seen.map((s) => s.url)).toEqual(['/loop', '/loop', '/loop', '/loop']);
+  });
+
+  it('asks for a 303 redirect with a GET, without the body or its type', async () => {
+    const init = {
+      method: 'POST',
+      body: '{"a":1}',
+      headers: { 'Content-Type': 'application/json' },
+    };
+    const response = await redirectSafe([])(`${base}/see-other`, init);
+    expect(await response.text()).toBe('GET ');
+    expect(seen.at(-1)).toEqual({ method: 'GET', url: '/done', body: '', type: undefined });
   });
 });

@@ -1,5 +1,6 @@
 /** The HTTP requests of MCP calls: the turn's trace context, bearer tokens, and a bound on what is read. */
 import type { OAuth2Config, OAuth2Tokens } from '../oauth2.js';
+import { CREDENTIAL_HEADER, MAX_REDIRECTS, redirectOf, TOO_MANY_REDIRECTS } from '../redirects.js';
 
 /** JSON-RPC code of an answer the engine would not read whole: larger than its limit. */
 export const TOO_LARGE = -32099;
@@ -36,6 +37,36 @@ function readBody(body: unknown): { ids: (string | number)[]; traceparent?: stri
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 /**
+ * fetch following redirects itself, at most MAX_REDIRECTS: one to another host (or from HTTPS to
+ * plain HTTP) carries no credential header and none of `own` (the tool's headers, meant for its
+ * server), so that a server that moved, or was made to redirect, hands no token elsewhere.
+ */
+export function redirectSafe(own: readonly string[], fetchFn: Fetch = fetch): Fetch {
+  const toolHeaders = new Set(own.map((name) => name.toLowerCase()));
+  return async (input, init) => {
+    let url = new URL(input);
+    let method = init?.method ?? 'GET';
+    let body = init?.body;
+    const headers = new Headers(init?.headers);
+    for (let hop = 0; ; hop++) {
+      const response = await fetchFn(url, { ...init, method, body, headers, redirect: 'manual' });
+      const next = redirectOf(response.status, response.headers.get('location'), url, method);
+      if (!next) return response;
+      void response.body?.cancel(); // the redirect's own body is not read
+      if (hop >= MAX_REDIRECTS) throw new Error(TOO_MANY_REDIRECTS);
+      if (next.away)
+        for (const name of [...headers.keys()])
+          if (CREDENTIAL_HEADER.test(name) || toolHeaders.has(name)) headers.delete(name);
+      url = next.url;
+      if (!next.keepsBody) {
+        [method, body] = ['GET', undefined];
+        headers.delete('content-type');
+      }
+    }
+  };
+}
+
+/**
  * `fetch` with a bearer token of the `oauth2` client on every request (see OAuth2Tokens: a
  * request the server refuses with HTTP 401 goes once more with a new token).
  */
@@ -68,9 +99,9 @@ export function withBearer(
  * `maxBytes`: the requests they answer get a JSON-RPC error instead (TOO_LARGE), so that a
  * server's answer never fills the engine's memory. On a long-lived event stream (GET: server
  * notifications, and every answer with the older HTTP+SSE transport) one event may not exceed
- * `maxBytes`: the stream fails there.
+ * `maxBytes`: the stream fails there. Requests go through `fetch` (see redirectSafe).
  */
-export function boundedFetch(maxBytes: number) {
+export function boundedFetch(maxBytes: number, fetch: Fetch = globalThis.fetch) {
   return async (url: string | URL, init?: RequestInit): Promise<Response> => {
     const method = init?.method ?? 'GET';
     if (method !== 'GET' && method !== 'POST') return fetch(url, init); // DELETE: a session's end
