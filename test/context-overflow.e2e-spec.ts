@@ -112,6 +112,23 @@ describe('a conversation longer than the model context', () => {
     ws.close();
   });
 
+  it('does not ask again once the round has streamed text: the user would hear it twice', async () => {
+    const ws = await conversation(4);
+    const [opening, ...rest] = sseText(['Let me see. ']).pieces;
+    rig.llm.enqueue({ kind: 'sse', pieces: [opening!, rest[0]!, ...SGLANG_OVERFLOW.pieces] });
+    const turn = await ws.turn('question 5');
+    expect(turn.filter((m) => m.type === 'assistant_delta')).toEqual([
+      { type: 'assistant_delta', text: 'Let me see. ' },
+    ]);
+    expect(turn.find((m) => m.type === 'error')).toMatchObject({ code: 'llm_failed' });
+    expect(turn.at(-1)).toEqual({ type: 'assistant_end', text: 'Let me see. ' });
+    expect(sizes()).toEqual([10]);
+    // Nothing was dropped: the next turn carries the whole conversation.
+    await ws.turn('question 6');
+    expect(sizes()[1]).toBe(12); // system, 5 turns (the 5th: the text sent), question 6
+    ws.close();
+  });
+
   it("fails the turn with the server's message when the turn alone is too long, after a few tries", async () => {
     const ws = await conversation(16);
     context = 1;

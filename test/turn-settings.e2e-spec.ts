@@ -61,6 +61,18 @@ describe("a session's own settings, and its turns' token usage, over /ws", () =>
     expect(offered(2)).toHaveLength(5);
   });
 
+  it('does not ask again without streaming when an empty round had no tools to call', async () => {
+    h.ws.send({ type: 'session.update', tools: [] });
+    await h.ws.waitFor((m) => m.type === 'session.updated');
+    h.llm.enqueue(sseText([]));
+    const turn = await h.ws.turn('hi');
+    expect(turn.at(-1)).toEqual({ type: 'assistant_end', text: '' });
+    expect(h.llm.requests).toHaveLength(1);
+    expect(h.llm.requests[0]!.body.tools).toBeUndefined();
+    h.ws.send({ type: 'session.update', tools: null });
+    await h.ws.waitFor((m) => m.type === 'session.updated');
+  });
+
   it("reports the tokens of all the turn's requests in assistant_end when the server counts them", async () => {
     /** The answer followed by the usage chunk of `stream_options.include_usage`. */
     const withUsage = (deltas: string[], prompt: number, completion: number) => {
