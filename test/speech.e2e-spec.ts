@@ -102,6 +102,17 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
     ws.close();
   });
 
+  it('synthesises nothing for a voice session that turned speech off (tts: false)', async () => {
+    const ws = await voiceSession(engine.wsUrl, { tts: false });
+    llm.enqueue(sseText(['Hello ', 'there.']));
+    const turn = await ws.turn('hi');
+    expect(turn.at(-1)).toEqual({ type: 'assistant_end', text: 'Hello there.' });
+    await new Promise((r) => setTimeout(r, 300)); // a synthesis would have been asked for by now
+    expect(ws.messages.filter((m) => m.type.startsWith('audio'))).toEqual([]);
+    expect(ttsInputs()).toEqual([]);
+    ws.close();
+  });
+
   it('barge-in: interrupt stops audio within one chunk and history keeps only what was heard', async () => {
     secondsFor = (input) => (input.startsWith('One') ? 0.2 : 2);
     const ws = await voiceSession(engine.wsUrl);
