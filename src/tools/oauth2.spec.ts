@@ -61,6 +61,7 @@ describe('OAuth2Tokens (client credentials, against a real token endpoint)', () 
     const tokens = new OAuth2Tokens();
     server.expiresIn = 1; // used for half of that
     const first = await tokens.get(client(), 5000);
+    expect(await tokens.get(client(), 5000)).toBe(first); // a token that short is not given up at once
     await new Promise((r) => setTimeout(r, 600));
     const second = await tokens.get(client(), 5000);
     expect(second).not.toBe(first);
@@ -81,6 +82,8 @@ describe('OAuth2Tokens (client credentials, against a real token endpoint)', () 
       `cannot get an access token from ${tokenUrl}: HTTP 401: {"error":"invalid_client"}`,
     );
     server.failNext = { status: 200, body: '{"token_type":"Bearer"}' };
+    await expect(tokens.get(client(), 5000)).rejects.toThrow('the answer has no access_token');
+    server.failNext = { status: 200, body: '{"access_token":"","token_type":"Bearer"}' };
     await expect(tokens.get(client(), 5000)).rejects.toThrow('the answer has no access_token');
     expect(await tokens.get(client(), 5000)).toMatch(/^tok-/);
     // A redirect is not followed: it would take the secret elsewhere.
@@ -137,6 +140,11 @@ describe('oauth2Config', () => {
       clientAuth: 'basic',
     });
     expect(Object.values(secrets)).toContain('very-secret');
+    const body = oauth2Config(
+      { ...input, client_auth: 'body', scope: 's' },
+      { TOOL_SECRET_IDP: 'x' },
+    );
+    expect(body.config).toMatchObject({ clientAuth: 'body', scope: 's' });
   });
 
   it('refuses a variable token_url, session variables and unset secrets, naming the field', () => {
