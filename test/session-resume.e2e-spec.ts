@@ -67,6 +67,7 @@ describe('resuming a session after a disconnect (sessions kept in the process)',
   });
 
   it('a reconnect while the old connection still looks open takes the session over, with the turn it was in', async () => {
+    const bystander = await WsClient.connect(engine.wsUrl);
     const a = await WsClient.connect(engine.wsUrl);
     llm.enqueue({ ...sseText(pieces('One, two, three, four, five, six, seven.', 4)), delayMs: 80 });
     a.send({ type: 'user_text', text: 'Count.' });
@@ -75,6 +76,7 @@ describe('resuming a session after a disconnect (sessions kept in the process)',
     const b = await resume(engine, session(a).resume_token);
     expect(await a.closed).toBe(4001);
     expect(session(b)).toMatchObject({ session_id: session(a).session_id, resumed: true });
+
     await llm.requests[0]!.aborted; // the old connection's turn was cancelled
     const heard = a.messages
       .filter((m: Msg) => m.type === 'assistant_delta')
@@ -87,6 +89,13 @@ describe('resuming a session after a disconnect (sessions kept in the process)',
     expect(rest).toEqual([user('Go on.')]);
     expect(llm.requests[1]!.body.messages[1]).toEqual(user('Count.'));
     b.close();
+    // Only the connection that held the session was closed.
+    llm.enqueue(sseText(['Still here.']));
+    expect((await bystander.turn('hello?')).at(-1)).toEqual({
+      type: 'assistant_end',
+      text: 'Still here.',
+    });
+    bystander.close();
   });
 
   it('keeps nothing with SESSION_RESUME_SECS=0 (no token is offered, none is honoured) and takes no instructions with SESSION_INSTRUCTIONS_MAX_CHARS=0', async () => {

@@ -117,6 +117,12 @@ describe('WS_MAX_SESSIONS', () => {
       answer = await connect();
     }
     expect(answer).toBe('session');
+    // Closed sessions leave the count: the one left is all /health shows.
+    const open = async () =>
+      ((await (await fetch(`${engine.httpUrl}/health`)).json()) as any).sessions.open as number;
+    for (let i = 0; (await open()) !== 1 && i < 20; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(await open()).toBe(1);
     second.close();
   });
 });
