@@ -21,6 +21,18 @@ describe('mcpResultText', () => {
     });
   });
 
+  it('notes content of no stated type, of a type it does not know, and links without a name', () => {
+    expect(
+      mcpResultText({
+        content: [
+          { type: 'audio', data: 'AA==' },
+          { type: 'widget' },
+          { type: 'resource_link', uri: 'https://crm/orders/7' },
+        ],
+      }).text,
+    ).toBe('(application/octet-stream, 1 bytes, not text)\n(widget content)\nhttps://crm/orders/7');
+  });
+
   it('reads structuredContent as JSON when there is no content, and says when there is nothing', () => {
     expect(mcpResultText({ content: [], structuredContent: { temp: 21 } })).toEqual({
       ok: true,
