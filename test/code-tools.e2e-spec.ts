@@ -82,6 +82,12 @@ describe('Python code tools (seed 003)', () => {
         code: 'def read_metadata() -> str:\n    """Metadata."""\n    return ces_requests.get("http://169.254.169.254/latest/meta-data/").text',
       },
       { type: 'callback', code: MASKING },
+      // A second callback: each runs before every request.
+      {
+        type: 'callback',
+        code: 'def before_model_callback(callback_context, llm_request) -> None:\n    llm_request.config.hide_tool("retired")',
+      },
+      stub('retired'),
       {
         type: 'python',
         code: 'def risky_update() -> None:\n    """Changes state, then fails."""\n    context.state["customer_profile"] = {"loyalty_points": 999}\n    raise RuntimeError("changed my mind")',
@@ -256,6 +262,7 @@ describe('Python code tools (seed 003)', () => {
     expect(textTools).not.toEqual(expect.arrayContaining(['send_sms_link']));
     expect(textTools).not.toContain('hang_up_call');
     expect(textTools).not.toContain('voice_only');
+    expect(textTools).not.toContain('retired');
 
     const voice = await voiceSession(engine.wsUrl, { tts: false });
     llm.enqueue(sseText(['Hi.']));
@@ -265,6 +272,7 @@ describe('Python code tools (seed 003)', () => {
       expect.arrayContaining(['send_sms_link', 'hang_up_call', 'voice_only']),
     );
     expect(voiceTools).not.toContain('custom_actions');
+    expect(voiceTools).not.toContain('retired');
     // A hidden tool called anyway is unknown.
     expect((await callTool(voice, 'custom_actions')).result).toBe(
       "Error: unknown tool 'custom_actions'",
