@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { speechConfig, type SpeechConfig } from '../config/app.config.js';
+import { speechFailure } from './speech-failure.js';
 import { TtsEngine, wholeSamples, type SynthesisRequest } from './tts-engine.js';
 
 /**
@@ -17,6 +18,20 @@ export class OpenAiTtsEngine extends TtsEngine {
   }
 
   async *synthesize(request: SynthesisRequest): AsyncIterable<Buffer> {
+    const { tts } = this.config;
+    try {
+      yield* this.request(request);
+    } catch (error) {
+      if (request.signal.aborted) throw error;
+      throw speechFailure(error, {
+        name: 'TTS server',
+        timeoutSetting: 'TTS_TIMEOUT_SECS',
+        timeoutSecs: tts.timeoutSecs,
+      });
+    }
+  }
+
+  private async *request(request: SynthesisRequest): AsyncIterable<Buffer> {
     const { tts } = this.config;
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (tts.apiKey) headers.Authorization = `Bearer ${tts.apiKey}`;

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { speechConfig, type SpeechConfig } from '../config/app.config.js';
+import { speechFailure } from './speech-failure.js';
 import { wavOf } from './wav.js';
 
 export const STT_SAMPLE_RATE = 16000;
@@ -32,13 +33,24 @@ export class OpenAiSttEngine extends SttEngine {
     form.append('response_format', 'json');
     const headers: Record<string, string> = {};
     if (stt.apiKey) headers.Authorization = `Bearer ${stt.apiKey}`;
-    const response = await fetch(`${stt.baseUrl}/audio/transcriptions`, {
-      method: 'POST',
-      headers,
-      body: form,
-      signal: AbortSignal.any([signal, AbortSignal.timeout(stt.timeoutSecs * 1000)]),
-    });
-    const body = await response.text();
+    let response: Response;
+    let body: string;
+    try {
+      response = await fetch(`${stt.baseUrl}/audio/transcriptions`, {
+        method: 'POST',
+        headers,
+        body: form,
+        signal: AbortSignal.any([signal, AbortSignal.timeout(stt.timeoutSecs * 1000)]),
+      });
+      body = await response.text();
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw speechFailure(error, {
+        name: 'speech-to-text server',
+        timeoutSetting: 'STT_TIMEOUT_SECS',
+        timeoutSecs: stt.timeoutSecs,
+      });
+    }
     if (!response.ok)
       throw new Error(
         `speech-to-text server answered HTTP ${response.status}: ${body.slice(0, 300)}`,

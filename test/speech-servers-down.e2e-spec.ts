@@ -1,0 +1,77 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Engine } from './support/engine.js';
+import { FakeLlm, sseText } from './support/fake-llm.js';
+import { voiceSession, type WsClient } from './support/ws-client.js';
+
+/** One utterance sent, and the error it gets. */
+async function utterance(ws: WsClient) {
+  ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
+  const from = ws.messages.length;
+  ws.send({ type: 'audio_end' });
+  return ws.waitFor((m) => m.type === 'error', from);
+}
+
+/** A speech server that is down, or that takes the request and never answers: the error says which. */
+describe.each([
+  [
+    'cannot be reached',
+    'down',
+    'cannot reach the speech-to-text server (ECONNREFUSED)',
+    'cannot reach the TTS server (ECONNREFUSED)',
+  ],
+  [
+    'does not answer',
+    'silent',
+    'the speech-to-text server did not answer within STT_TIMEOUT_SECS (0.3s)',
+    'the TTS server did not answer within TTS_TIMEOUT_SECS (0.3s)',
+  ],
+])('speech servers that %s', (_, kind, sttError, ttsError) => {
+  const llm = new FakeLlm();
+  const silent: Server = createServer(() => undefined);
+  let engine: Engine;
+  beforeAll(async () => {
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    let port = (silent.address() as AddressInfo).port;
+    if (kind === 'down') {
+      // A port nothing listens on.
+      const probe = createServer();
+      await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+      port = (probe.address() as AddressInfo).port;
+      await new Promise((r) => probe.close(r));
+    }
+    const base = `http://127.0.0.1:${port}`;
+    engine = await Engine.start({
+      LLM_BASE_URL: await llm.start(),
+      LLM_MODEL: 'm',
+      TTS_PROVIDER: 'openai',
+      TTS_BASE_URL: base,
+      TTS_TIMEOUT_SECS: '0.3',
+      STT_BASE_URL: base,
+      STT_TIMEOUT_SECS: '0.3',
+    });
+  });
+  afterAll(async () => {
+    await engine?.stop();
+    await llm.stop();
+    silent.closeAllConnections();
+    await new Promise((r) => silent.close(r));
+  });
+
+  it('says so, without the server address, and the session lives on', async () => {
+    const ws = await voiceSession(engine.wsUrl);
+    expect(await utterance(ws)).toEqual({ type: 'error', code: 'stt_failed', message: sttError });
+    llm.enqueue(sseText(['Hello there.']));
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'hi' });
+    expect(await ws.waitFor((m) => m.type === 'error', from)).toEqual({
+      type: 'error',
+      code: 'tts_failed',
+      message: `speech synthesis failed: ${ttsError}`,
+    });
+    expect(await ws.waitFor((m) => m.type === 'assistant_end', from)).toMatchObject({
+      text: 'Hello there.',
+    });
+    ws.close();
+  });
+});
