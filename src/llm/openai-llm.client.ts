@@ -16,6 +16,7 @@ import { headersFor } from './request-headers.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
 import {
   errorMessageOf,
+  failureReason,
   httpFault,
   isContextOverflow,
   isNetworkError,
@@ -76,8 +77,9 @@ export class OpenAiLlmClient extends LlmClient {
       const faultOf = (error: unknown): StreamFault => {
         const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
         if (reason instanceof StreamFault) return reason;
-        const message = `LLM request failed: ${(reason as Error)?.message ?? String(reason)}`;
-        return new StreamFault(message, { transient: isNetworkError(reason) });
+        return new StreamFault(`LLM request failed: ${failureReason(reason)}`, {
+          transient: isNetworkError(reason),
+        });
       };
       // A transient fault is retried while nothing of the answer has been emitted: once a token
       // is out (shown, spoken), a second answer would repeat it.

@@ -1,4 +1,9 @@
-import { isContextOverflow, isTransientStatus, StreamFault } from './stream-fault.js';
+import {
+  failureReason,
+  isContextOverflow,
+  isTransientStatus,
+  StreamFault,
+} from './stream-fault.js';
 
 describe('isContextOverflow', () => {
   it("knows the servers' ways of saying the conversation is longer than the context", () => {
@@ -47,5 +52,29 @@ describe('retry policy', () => {
     expect(new StreamFault('timed out', { timedOut: true }).retryable).toBe(true);
     expect(new StreamFault('refused', { status: 400 }).retryable).toBe(false);
     expect(new StreamFault('LLM server error: context too long').retryable).toBe(false);
+  });
+});
+
+describe('failureReason', () => {
+  const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+  it('names a failed connection by its code alone, never by the address', () => {
+    expect(failureReason(withCode('getaddrinfo ENOTFOUND vllm.internal', 'ENOTFOUND'))).toBe(
+      'no connection to the LLM server (ENOTFOUND)',
+    );
+    const fetchFailed = Object.assign(new TypeError('fetch failed'), {
+      cause: withCode('connect ECONNREFUSED 10.0.3.4:8000', 'ECONNREFUSED'),
+    });
+    expect(failureReason(fetchFailed)).toBe('no connection to the LLM server (ECONNREFUSED)');
+  });
+
+  it("keeps any other error's message", () => {
+    expect(failureReason(withCode('Premature close', 'ERR_STREAM_PREMATURE_CLOSE'))).toBe(
+      'Premature close',
+    );
+    expect(failureReason(new Error('the LLM server sent a reply larger than 16 MiB'))).toBe(
+      'the LLM server sent a reply larger than 16 MiB',
+    );
+    expect(failureReason('odd')).toBe('odd');
   });
 });

@@ -109,6 +109,19 @@ const NETWORK_ERRORS = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
+/**
+ * Why a request failed, for the client as well as the log: a connection's failure by its code
+ * alone (`connect ECONNREFUSED 10.0.3.4:8000` would show the client where the server is).
+ */
+export function failureReason(error: unknown): string {
+  const e = error as { code?: unknown; message?: string; cause?: { code?: unknown } } | undefined;
+  const code = [e?.code, e?.cause?.code].find(
+    (c) => typeof c === 'string' && /^E(?!RR_)[A-Z_]+$/.test(c),
+  );
+  if (code) return `no connection to the LLM server (${code as string})`;
+  return e?.message ?? String(error);
+}
+
 export function isNetworkError(error: unknown): boolean {
   const e = error as { code?: string; cause?: { code?: string } } | undefined;
   return NETWORK_ERRORS.has(e?.code ?? '') || NETWORK_ERRORS.has(e?.cause?.code ?? '');
