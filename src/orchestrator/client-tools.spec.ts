@@ -101,6 +101,10 @@ describe('replyOutcome', () => {
       text: 'Error: no camera',
     });
     expect(replyOutcome({ result: 'abcdef' }, 3)).toEqual({ ok: true, text: 'abc… [truncated]' });
+    expect(replyOutcome({ error: 'no camera' }, 5)).toEqual({
+      ok: false,
+      text: 'Error… [truncated]',
+    });
   });
 
   it('reads the reply a client_tool_result carries', () => {
