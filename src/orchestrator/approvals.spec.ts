@@ -17,6 +17,10 @@ describe('confirmPrompt', () => {
       'Delete item 5?',
     );
     expect(confirmPrompt('Send it to {to}.', {})).toBe('Send it to.');
+    expect(confirmPrompt('{who} approves the refund of order {id}', { id: 7 })).toBe(
+      'approves the refund of order 7',
+    );
+    expect(confirmPrompt('Refund order {id} {why}', { id: 7 })).toBe('Refund order 7');
   });
 
   it('never reads an inherited property as an argument', () => {
