@@ -257,6 +257,10 @@ export class HttpToolExecutor extends ToolExecutor {
     // Node's word for a response body cut off by the server ("aborted", ECONNRESET).
     if (err.message === 'aborted' || err.code === 'ECONNRESET')
       return 'the server closed the connection before the response was complete';
+    // A connection that failed, by its code: the backend's address is nothing the model can use,
+    // and it could repeat it to the user.
+    if (typeof err.code === 'string' && /^E(?!RR_)[A-Z_]+$/.test(err.code))
+      return `cannot reach the tool's server (${err.code})`;
     return err.message || String(error);
   }
 }
