@@ -61,14 +61,40 @@ describe('redirectSafe', () => {
         seen.push({ method: req.method!, url: req.url!, body, type: req.headers['content-type'] });
         if (req.url === '/loop') return void res.writeHead(302, { Location: '/loop' }).end('moved');
         if (req.url === '/see-other') return void res.writeHead(303, { Location: '/done' }).end();
+        if (req.url === '/away') return void res.writeHead(307, { Location: `${other}/mcp` }).end();
         res.writeHead(200).end(`${req.method} ${body}`);
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await new Promise<void>((r) => elsewhere.listen(0, '127.0.0.2', r));
+    other = `http://127.0.0.2:${(elsewhere.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise((r) => server.close(r)));
+  afterAll(async () => {
+    await new Promise((r) => server.close(r));
+    await new Promise((r) => elsewhere.close(r));
+  });
   beforeEach(() => (seen.length = 0));
+  /** Another host: what it was sent. */
+  let other = '';
+  let received: Record<string, unknown> = {};
+  const elsewhere = createServer((req, res) => {
+    received = req.headers;
+    req.resume();
+    res.end('there');
+  });
+
+  it('sends no credential to another host, nor a header of the tool; others go on', async () => {
+    const headers = { Authorization: 'Bearer t0k', Cookie: 'sid=1', 'X-Key': 'k', 'X-Trace': 'x' };
+    const response = await redirectSafe(['x-key'])(`${base}/away`, {
+      method: 'POST',
+      body: '{}',
+      headers,
+    });
+    expect(await response.text()).toBe('there');
+    expect(received).toMatchObject({ 'x-trace': 'x' });
+    for (const gone of ['authorization', 'cookie', 'x-key']) expect(received[gone]).toBeUndefined();
+  });
 
   it('follows at most three redirects', async () => {
     await expect(redirectSafe([])(`${base}/loop`)).rejects.toThrow(
