@@ -1,3 +1,4 @@
+import { connectionErrorCode } from '../common/connection-error.js';
 import { retryAfterMs } from '../common/retry.js';
 import { parseJson } from './parsing/json.js';
 /**
@@ -114,12 +115,9 @@ const NETWORK_ERRORS = new Set([
  * alone (`connect ECONNREFUSED 10.0.3.4:8000` would show the client where the server is).
  */
 export function failureReason(error: unknown): string {
-  const e = error as { code?: unknown; message?: string; cause?: { code?: unknown } } | undefined;
-  const code = [e?.code, e?.cause?.code].find(
-    (c) => typeof c === 'string' && /^E(?!RR_)[A-Z_]+$/.test(c),
-  );
-  if (code) return `no connection to the LLM server (${code as string})`;
-  return e?.message ?? String(error);
+  const code = connectionErrorCode(error);
+  if (code) return `no connection to the LLM server (${code})`;
+  return (error as Error | undefined)?.message ?? String(error);
 }
 
 export function isNetworkError(error: unknown): boolean {

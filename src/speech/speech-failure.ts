@@ -1,3 +1,5 @@
+import { connectionErrorCode } from '../common/connection-error.js';
+
 /**
  * Why a request to a speech server failed, in words an operator can act on: fetch's own say
  * "fetch failed" or "This operation was aborted". The client reads it too: the server's address
@@ -16,9 +18,10 @@ export function speechFailure(
     return new Error(
       `the ${server.name} did not answer within ${server.timeoutSetting} (${server.timeoutSecs}s)`,
     );
-  if (err?.message === 'fetch failed') {
-    const why = err.cause?.code ?? err.cause?.message ?? 'no reason given';
-    return new Error(`cannot reach the ${server.name} (${why})`);
-  }
+  // fetch's own cause when it has no system code (an undici timeout, a port it refuses).
+  const why =
+    connectionErrorCode(error) ??
+    (err?.message === 'fetch failed' ? (err.cause?.code ?? err.cause?.message) : undefined);
+  if (why) return new Error(`cannot reach the ${server.name} (${why})`);
   return error instanceof Error ? error : new Error(String(error));
 }

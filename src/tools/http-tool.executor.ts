@@ -21,6 +21,7 @@ import { ToolGuards } from './tool-guards.service.js';
 import { ResultCache } from './result-cache.js';
 import { OAuth2Tokens } from './oauth2.js';
 import { TOO_MANY_REDIRECTS } from './redirects.js';
+import { connectionErrorCode } from '../common/connection-error.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -259,8 +260,8 @@ export class HttpToolExecutor extends ToolExecutor {
       return 'the server closed the connection before the response was complete';
     // A connection that failed, by its code: the backend's address is nothing the model can use,
     // and it could repeat it to the user.
-    if (typeof err.code === 'string' && /^E(?!RR_)[A-Z_]+$/.test(err.code))
-      return `cannot reach the tool's server (${err.code})`;
+    const code = connectionErrorCode(error);
+    if (code) return `cannot reach the tool's server (${code})`;
     return err.message || String(error);
   }
 }
