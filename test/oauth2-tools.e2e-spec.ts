@@ -153,7 +153,7 @@ describe('tools with oauth2', () => {
   it('tells the model when the token endpoint gives no token', async () => {
     const { read } = await callOnce(rig, client.ws, 'locked_out', { id: 'C1' });
     expect(read).toBe(
-      `Error: tool request failed: cannot get an access token from ${tokenUrl}: HTTP 401: {"error":"invalid_client"}`,
+      `Error: tool request failed: cannot get an access token from the token endpoint: HTTP 401: {"error":"invalid_client"}`,
     );
     const metrics = await (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
     expect(metrics).toMatch(/agent_engine_oauth2_token_requests_total\{outcome="failed"\} 1\b/);

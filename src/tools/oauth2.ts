@@ -9,6 +9,7 @@ import { offLinkLocal } from './address-guard.js';
 import type { Tool } from './tool-definition.js';
 import { timedOut } from './http-io.js';
 import { maskSecrets, resolveSecrets, SECRET_REFERENCE } from './tool-secrets.js';
+import { connectionErrorCode } from '../common/connection-error.js';
 
 /** A tool's `oauth2` field as given. */
 export interface OAuth2Input {
@@ -166,9 +167,11 @@ export class OAuth2Tokens {
       form.set('client_id', config.clientId);
       form.set('client_secret', config.clientSecret);
     }
+    // The endpoint's address is left out: nothing the model can use, and it could repeat it to
+    // the user (the admin has it in the tool's definition).
     const fail = (why: string) =>
       new TokenError(
-        `cannot get an access token from ${config.tokenUrl}: ${maskSecrets(why, { secret: config.clientSecret })}`,
+        `cannot get an access token from the token endpoint: ${maskSecrets(why, { secret: config.clientSecret })}`,
       );
     let response;
     try {
@@ -185,7 +188,12 @@ export class OAuth2Tokens {
         maxRedirects: 0,
       });
     } catch (error) {
-      const why = timedOut(error) ? `timed out after ${timeoutMs / 1000}s` : undefined;
+      const code = connectionErrorCode(error);
+      const why = timedOut(error)
+        ? `timed out after ${timeoutMs / 1000}s`
+        : code
+          ? `cannot reach it (${code})`
+          : undefined;
       throw fail(why ?? (error as Error).message ?? String(error));
     }
     const body = String(response.data ?? '');
