@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ToolDefinitionError } from '../definition-error.js';
 import { expandOpenApi } from './openapi-expand.js';
 
@@ -74,6 +77,61 @@ describe('expandOpenApi', () => {
     await expect(expandOpenApi([unnamed], 'tools.json', deferred)).rejects.toThrow(
       "field 'name' is required: the document cannot be read",
     );
+  });
+
+  it("lets the entry's own description, headers and scope win over what the document gives", async () => {
+    const cancel = { type: 'openapi', spec: 'orders.yaml', operation: 'cancelOrder' };
+    const [fromDocument, own] = (
+      await expandOpenApi(
+        [
+          cancel,
+          { ...cancel, name: 'cancel', description: 'Ours.', headers: { 'X-Reason': 'asked' } },
+        ],
+        'tools.json',
+        options,
+      )
+    ).definitions as Record<string, unknown>[];
+    expect(fromDocument).toMatchObject({
+      description: 'Cancels an order',
+      headers: { 'X-Reason': '{X-Reason}' },
+    });
+    expect(own).toMatchObject({ description: 'Ours.', headers: { 'X-Reason': 'asked' } });
+
+    const dir = mkdtempSync(join(tmpdir(), 'engine-spec-'));
+    const flows = { clientCredentials: { tokenUrl: 'https://idp.example/token', scopes: {} } };
+    const secured = {
+      openapi: '3.0.3',
+      info: { title: 'Orders', version: '1' },
+      servers: [{ url: 'https://api.example' }],
+      paths: {
+        '/orders': {
+          get: {
+            operationId: 'listOrders',
+            security: [{ idp: ['orders.read'] }],
+            responses: { 200: { description: 'ok' } },
+          },
+        },
+      },
+      components: { securitySchemes: { idp: { type: 'oauth2', flows } } },
+    };
+    writeFileSync(join(dir, 'secured.json'), JSON.stringify(secured));
+    const oauth2 = { client_id: 'agent', client_secret: '${TOOL_SECRET_IDP}' };
+    const list = { type: 'openapi', spec: 'secured.json', operation: 'listOrders', oauth2 };
+    const [declared, scoped] = (
+      await expandOpenApi(
+        [list, { ...list, name: 'scoped', oauth2: { ...oauth2, scope: 'orders.all' } }],
+        'tools.json',
+        { ...options, baseDir: dir },
+      )
+    ).definitions as { oauth2: Record<string, unknown> }[];
+    expect(declared!.oauth2).toMatchObject({
+      token_url: 'https://idp.example/token',
+      scope: 'orders.read',
+    });
+    expect(scoped!.oauth2).toMatchObject({
+      token_url: 'https://idp.example/token',
+      scope: 'orders.all',
+    });
   });
 
   it('returns anything but an array as it is, for the validation to refuse', async () => {

@@ -122,9 +122,14 @@ export async function expandOpenApi(
         throw new ToolDefinitionError(
           `${at}: field 'name' is required: the operation's id ${JSON.stringify(made.operationId ?? null)} is not a tool name (letters, digits, "_" or "-", 1 to 64)`,
         );
-      if (def.parameters === undefined && made.recursive)
+      const ref = made.unresolvedRef;
+      if (def.parameters === undefined && ref !== undefined)
         throw new ToolDefinitionError(
-          `${where(source, index, name)}: field 'parameters' is required: the operation's arguments refer to themselves (a recursive $ref), which a tool's parameters cannot hold`,
+          `${where(source, index, name)}: field 'parameters' is required: ${
+            ref.startsWith('#')
+              ? "the operation's arguments refer to themselves (a recursive $ref), which a tool's parameters cannot hold"
+              : `the operation's arguments refer to another document (${JSON.stringify(ref)}), which is not read for a document at a URL (only its own #/… references are followed)`
+          }`,
         );
       if (made.skipped.length > 0)
         warnings.push(

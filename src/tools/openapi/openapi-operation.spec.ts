@@ -28,7 +28,6 @@ describe('operationTool', () => {
       headers: {},
       operationId: 'getOrder',
       skipped: ["header parameter 'X-Request-Source'"],
-      recursive: false,
     });
   });
 

@@ -61,8 +61,11 @@ export interface OperationTool {
   headers: Record<string, string>;
   operationId?: string;
   skipped: string[];
-  /** Its arguments' schema refers to itself (a `$ref` left unresolved): `parameters` cannot show it. */
-  recursive: boolean;
+  /**
+   * The first `$ref` its arguments' schema leaves unresolved, which `parameters` cannot show: one
+   * to itself (`#/…`, recursive), or to another document (not followed for a document at a URL).
+   */
+  unresolvedRef?: string;
   /** The OAuth 2.0 client-credentials flow its security declares. */
   clientCredentials?: DeclaredClientCredentials;
 }
@@ -245,7 +248,19 @@ export function operationTool(
     headers,
     ...(typeof op.operationId === 'string' && { operationId: op.operationId }),
     skipped,
-    recursive: JSON.stringify([[...byKey.values()], op.requestBody ?? null]).includes('"$ref"'),
+    unresolvedRef: firstRef([[...byKey.values()], op.requestBody]),
     ...(clientCredentials && { clientCredentials }),
   };
+}
+
+/** The first `$ref` string in `value`, depth first. */
+function firstRef(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const ref = (value as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string') return ref;
+  for (const v of Object.values(value)) {
+    const found = firstRef(v);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
