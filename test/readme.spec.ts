@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { ERROR_CODES } from '../src/orchestrator/protocol/error-codes.js';
 import { CLIENT_MESSAGE_TYPES } from '../src/orchestrator/protocol/client-messages.js';
 import { SERVER_EVENT_TYPES } from '../src/orchestrator/protocol/server-events.js';
+import { parseEnv } from '../src/config/env.js';
 import { ENGINE_VARIABLES } from './support/engine-variables.js';
 
 const readme = readFileSync('README.md', 'utf8');
@@ -33,6 +34,16 @@ describe('README', () => {
         family,
         read: true,
       });
+  });
+
+  it('gives each variable the default its row says (a default written as one value)', () => {
+    const rows = [...section('Configuration').matchAll(/^\| `([A-Z0-9_]+)` \| `([^`|]*)` \|/gm)];
+    expect(rows.length).toBeGreaterThan(50);
+    const defaults = JSON.stringify(parseEnv({}));
+    const differing = rows
+      .filter(([, name, value]) => JSON.stringify(parseEnv({ [name!]: value })) !== defaults)
+      .map(([, name, value]) => `${name}=${value}`);
+    expect(differing).toEqual([]);
   });
 
   it('.env.example names every variable the engine reads', () => {

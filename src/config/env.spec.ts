@@ -97,6 +97,11 @@ describe('parseEnv', () => {
       '0',
       /LLM_TOOL_TIMEOUT_SECS="0" is invalid: expected a number of seconds/,
     ],
+    [
+      'LLM_TIMEOUT_SECS',
+      '3601',
+      /LLM_TIMEOUT_SECS="3601" is invalid: expected a number of seconds greater than 0 and at most 3600/,
+    ],
     ['LLM_ENABLED', 'maybe', /LLM_ENABLED="maybe" is invalid: expected one of true, 1/],
     ['LLM_BASE_URL', 'ftp://x', /LLM_BASE_URL="ftp:\/\/x" is invalid: expected an absolute http/],
     [
@@ -229,6 +234,38 @@ describe('parseEnv', () => {
     expect(env.llm.extraHeaders).toEqual({ 'api-key': 'k1', 'X-Title': 'engine' });
     expect(env.llm.fallback?.extraHeaders).toEqual({ 'cf-aig-authorization': 'Bearer k2' });
     expect(parseEnv({}).llm.extraHeaders).toEqual({});
+  });
+
+  it('speaks and listens through an OpenAI-compatible server once its URL is set, and needs the URL to', () => {
+    expect(parseEnv({}).speech.tts.provider).toBe('espeak');
+    expect(parseEnv({}).speech.stt.provider).toBe('none');
+    const servers = parseEnv({ TTS_BASE_URL: 'http://tts/v1', STT_BASE_URL: 'http://stt/v1/' });
+    expect(servers.speech.tts).toMatchObject({ provider: 'openai', baseUrl: 'http://tts/v1' });
+    expect(servers.speech.stt).toMatchObject({ provider: 'openai', baseUrl: 'http://stt/v1' });
+    expect(
+      parseEnv({ TTS_BASE_URL: 'http://tts/v1', TTS_PROVIDER: 'none' }).speech.tts.provider,
+    ).toBe('none');
+    expect(() => parseEnv({ TTS_PROVIDER: 'openai' })).toThrow(
+      'TTS_PROVIDER=openai needs TTS_BASE_URL (an absolute http:// or https:// URL)',
+    );
+    expect(() => parseEnv({ STT_PROVIDER: 'openai' })).toThrow(
+      'STT_PROVIDER=openai needs STT_BASE_URL (an absolute http:// or https:// URL)',
+    );
+    expect(parseEnv({ STT_MAX_SECONDS: '600' }).speech.stt.maxSeconds).toBe(600);
+    expect(() => parseEnv({ STT_MAX_SECONDS: '601' })).toThrow(
+      'STT_MAX_SECONDS="601" is invalid: expected a number of seconds greater than 0 and at most 600',
+    );
+  });
+
+  it('takes a Redis URL for SESSION_STORE_URL, TLS too, and never repeats a refused one', () => {
+    for (const url of ['redis://:pw@redis:6379/0', 'rediss://user:pw@redis.example:6380'])
+      expect(parseEnv({ SESSION_STORE_URL: url }).sessions.storeUrl).toBe(url);
+    expect(parseEnv({}).sessions.storeUrl).toBe('');
+    const refused = () => parseEnv({ SESSION_STORE_URL: 'http://:hunter2@redis:6379' });
+    expect(refused).toThrow(
+      'SESSION_STORE_URL is invalid: expected a redis:// or rediss:// URL, e.g. redis://redis:6379/0',
+    );
+    expect(refused).not.toThrow(/hunter2/);
   });
 
   it('parses LLM_EXTRA_BODY and strips a trailing slash from LLM_BASE_URL', () => {
