@@ -1,4 +1,4 @@
-import { lastValueFrom, Subject, toArray } from 'rxjs';
+import { lastValueFrom, Subject, tap, toArray } from 'rxjs';
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 import { TtsEngine, type SynthesisRequest } from './tts-engine.js';
 import { speakTurn, type SpeechEvent } from './turn-speech.js';
@@ -7,11 +7,13 @@ class RecordingTts extends TtsEngine {
   readonly provider = 'openai' as const;
   readonly sampleRate = 1000;
   readonly texts: string[] = [];
+  readonly priorities: (number | undefined)[] = [];
   constructor(private readonly delayFor: (text: string) => number = () => 0) {
     super();
   }
   async *synthesize(request: SynthesisRequest): AsyncIterable<Buffer> {
     this.texts.push(request.text);
+    this.priorities.push(request.priority);
     await new Promise((r) => setTimeout(r, this.delayFor(request.text)));
     yield Buffer.from(request.text.padEnd(8, '.'));
   }
@@ -60,6 +62,41 @@ describe('speakTurn', () => {
     expect(tts.texts.join(' ')).toContain('Run it.');
     expect(tts.texts.join(' ')).toContain('Inline ls is fine.');
     expect(tts.texts.join(' ')).toContain('Done.');
+  });
+
+  it("asks for each sentence with its place in the answer, so that a shared synthesiser serves every answer's first sentences first", async () => {
+    const tts = new RecordingTts();
+    await speak(tts, ['One. ', 'Two. ', 'Three. ', 'Four.']);
+    expect(tts.priorities).toEqual([0, 1, 2, 3]);
+  });
+
+  it('stops within a chunk when the turn is cancelled by something received meanwhile (a barge-in)', async () => {
+    // One sentence of 10 chunks' audio, sent as fast as it comes: between chunks the engine
+    // still reads what arrives, here a cancel due on the event loop's next turn.
+    const tts = new (class extends RecordingTts {
+      override async *synthesize(): AsyncIterable<Buffer> {
+        yield Buffer.alloc(4000); // 2 s at 1000 Hz: 10 chunks of 200 ms
+      }
+    })();
+    const cancel = new AbortController();
+    const turn$ = new Subject<TurnEvent>();
+    const speech$ = speakTurn(turn$, tts, {
+      voice: '',
+      language: 'en',
+      maxSentenceChars: 200,
+      signal: cancel.signal,
+    });
+    // The cancel arrives as the first chunk goes out.
+    const events = lastValueFrom(
+      speech$.pipe(
+        tap((e) => e.type === 'audio' && e.seq === 0 && setImmediate(() => cancel.abort())),
+        toArray(),
+      ),
+    );
+    turn$.next({ type: 'assistant_delta', text: 'A long sentence.' });
+    turn$.complete();
+    const counted = (await events).filter((e) => e.type === 'audio').length;
+    expect(counted).toBeLessThanOrEqual(2);
   });
 
   it('synthesises sentence by sentence and keeps the order even when a later one is faster', async () => {
