@@ -75,7 +75,7 @@ describe('speakTurn', () => {
     // still reads what arrives, here a cancel due on the event loop's next turn.
     const tts = new (class extends RecordingTts {
       override async *synthesize(): AsyncIterable<Buffer> {
-        yield Buffer.alloc(4000); // 2 s at 1000 Hz: 10 chunks of 200 ms
+        yield await Promise.resolve(Buffer.alloc(4000)); // 2 s at 1000 Hz: 10 chunks of 200 ms
       }
     })();
     const cancel = new AbortController();
