@@ -151,6 +151,13 @@ describe('OpenAI-compatible TTS and STT against a real loopback server', () => {
     expect(engine.sampleRate).toBe(24000);
   });
 
+  it("asks for the voice 'alloy' when neither the session nor TTS_VOICE names one", async () => {
+    server.respond((_req, res) => res.writeHead(200).end(Buffer.alloc(2)));
+    const engine = new OpenAiTtsEngine(config());
+    await collect(engine.synthesize({ text: 'Hi.', voice: '', language: 'en', signal: signal() }));
+    expect(JSON.parse(server.requests[0]!.body)).toMatchObject({ voice: 'alloy' });
+  });
+
   it('reports a TTS server error with its status', async () => {
     server.respond((_req, res) => res.writeHead(500).end('boom'));
     const engine = new OpenAiTtsEngine(config());
@@ -174,6 +181,16 @@ describe('OpenAI-compatible TTS and STT against a real loopback server', () => {
     expect(req!.body).toContain('filename="utterance.wav"');
     expect(req!.body).toContain('RIFF');
     expect(req!.body).toContain('WAVEfmt ');
+  });
+
+  it('takes a plain-text answer as the text, and refuses JSON without a text field', async () => {
+    const engine = new OpenAiSttEngine(config());
+    server.respond((_req, res) => res.end(' Ciao. \n'));
+    expect(await engine.transcribe(Buffer.alloc(3200), 'it', signal())).toBe('Ciao.');
+    server.respond((_req, res) => res.end('{"transcript":"Ciao."}'));
+    await expect(engine.transcribe(Buffer.alloc(3200), 'it', signal())).rejects.toThrow(
+      'speech-to-text server answered without a "text" field',
+    );
   });
 
   it('reports an STT server error', async () => {
