@@ -53,6 +53,10 @@ type Waiting = { spec: PoolJob; resolve: (value: Record<string, unknown>) => voi
  * A pool of worker threads, each with its own CPython (Pyodide). One job per worker at a time;
  * a job that overruns its timeout is interrupted (KeyboardInterrupt), and if that does not stop
  * it the worker is terminated and replaced. A worker whose memory grew past the cap is replaced.
+ * Not a general pool (piscina, tinypool): a job must reach its own worker's shared buffers (the
+ * interrupt Pyodide polls, the synchronous bridge for `tools.<name>` and `ces_requests`), and an
+ * overrunning job is interrupted first, its worker terminated only if that fails, where those
+ * pools terminate on abort and keep no state per worker.
  */
 export class CodeToolPool {
   private readonly logger = new Logger(CodeToolPool.name);
