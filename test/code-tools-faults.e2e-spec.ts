@@ -20,6 +20,12 @@ const ECHO = `def echo(n: int = 0) -> int:
     return tools.echo({"n": n + 1})
 `;
 
+/** The conversation as the code sees it. */
+const HISTORY = `def history() -> list:
+    """The conversation so far."""
+    return [[e.role, e.author, [p.text for p in e.parts]] for e in context.events]
+`;
+
 /** Code tools when what comes to them, or what runs before the model, goes wrong. */
 describe('code tools: faults', () => {
   const rig = useEngineRig(() => ({
@@ -32,6 +38,7 @@ describe('code tools: faults', () => {
         type: 'python',
         code: 'def channel() -> dict:\n    """Where the session is."""\n    return _session',
       },
+      { type: 'python', code: HISTORY },
     ]),
     CODE_TOOLS_WORKERS: '1',
   }));
@@ -47,6 +54,7 @@ describe('code tools: faults', () => {
       'remember',
       'echo',
       'channel',
+      'history',
     ]);
     ws.close();
   });
@@ -91,6 +99,25 @@ describe('code tools: faults', () => {
     ws.close();
   });
 
+  it('gives code the conversation so far as context.events: role, author, parts of text', async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    rig.llm.enqueue(sseText(['Hello there.']));
+    await ws.turn('hi', 15_000);
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: 'call_h', name: 'history', arguments: {} }]),
+      sseText(['Ok.']),
+    );
+    await ws.turn('what did we say?', 15_000);
+    // The system prompt is not an event; the message calling this tool has no text yet.
+    expect(JSON.parse(rig.llm.requests.at(-1)!.body.messages.at(-1).content)).toEqual([
+      ['user', 'user', ['hi']],
+      ['assistant', 'assistant', ['Hello there.']],
+      ['user', 'user', ['what did we say?']],
+      ['assistant', 'assistant', ['']],
+    ]);
+    ws.close();
+  });
+
   it('gives code the session as seed 003 names it: modality in capitals, the channel', async () => {
     const ws = await WsClient.connect(rig.engine.wsUrl);
     rig.llm.enqueue(
@@ -104,4 +131,48 @@ describe('code tools: faults', () => {
     });
     ws.close();
   });
+});
+
+/** Runs past any timeout. */
+const SPINNING_CALLBACK = `def before_model_callback(callback_context, llm_request) -> None:
+    while True:
+        pass
+`;
+
+/** Would leave more state than a session keeps (1 MiB of JSON). */
+const BLOATING_CALLBACK = `def before_model_callback(callback_context, llm_request) -> None:
+    callback_context.state["blob"] = "x" * (2 * 1024 * 1024)
+`;
+
+const STATE_KEYS = `def state_keys() -> list:
+    """The keys of the session state."""
+    return sorted(context.state.keys())
+`;
+
+describe('code tools: before_model_callbacks that overrun', () => {
+  const rig = useEngineRig(() => ({
+    LLM_MODEL: 'm',
+    LLM_TOOL_TIMEOUT_SECS: '120',
+    LLM_TOOLS_FILE: writeToolsFile([
+      { type: 'callback', code: SPINNING_CALLBACK, timeout_secs: 1 },
+      { type: 'callback', code: BLOATING_CALLBACK },
+      { type: 'python', code: STATE_KEYS },
+    ]),
+    CODE_TOOLS_WORKERS: '1',
+  }));
+
+  it('stops one at its own timeout_secs and keeps no state one would leave too large; the turn goes on', async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: 'call_keys', name: 'state_keys', arguments: {} }]),
+      sseText(['None.']),
+    );
+    const msgs = await ws.turn('what do you keep?', 20_000);
+    expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: 'None.' });
+    expect(rig.llm.requests[1]!.body.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: '[]',
+    });
+    ws.close();
+  }, 30_000);
 });

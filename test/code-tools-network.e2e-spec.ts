@@ -23,6 +23,34 @@ const CRM_SUMMARY = `def crm_summary() -> dict:
     return {"inner": tools.crm({"which": "CRM_TOKEN"})}
 `;
 
+/** Names a secret in its own code, and hands its name to a tool whose code names none. */
+const CALLER = `def caller() -> dict:
+    """Asks fetch_any for the CRM token."""
+    mine = "\${TOOL_SECRET_CRM_TOKEN}"
+    return {"inner": tools.fetch_any({"ref": "CRM_TOKEN"})}
+`;
+
+const FETCH_ANY = `def fetch_any(ref: str) -> dict:
+    """Sends the key it is given the name of."""
+    try:
+        ces_requests.get("BASE/echo", headers={"X-Key": "\${TOOL_SECRET_" + ref + "}"})
+    except Exception as e:
+        return {"error": str(e)}
+    return {"sent": True}
+`;
+
+/** Reads where a redirect led, what the server echoed, and why a request failed: keys masked. */
+const PEEK = `def peek() -> dict:
+    """Peeks."""
+    r = ces_requests.get("BASE/bounce?key=\${TOOL_SECRET_CRM_TOKEN}")
+    try:
+        ces_requests.get("http://\${TOOL_SECRET_CRM_TOKEN}.invalid/", timeout=3)
+        error = None
+    except Exception as e:
+        error = str(e)
+    return {"url": r.url, "echoed": r.headers.get("x-echo"), "error": error}
+`;
+
 /** Sends a key to an API that redirects to another host. */
 const HOP = `def hop() -> dict:
     """Follows a redirect."""
@@ -48,11 +76,15 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
     api.respond((req, res) =>
       req.path === '/hop'
         ? res.writeHead(302, { Location: `${otherUrl}/landing` }).end()
-        : req.path === '/echo'
-          ? res.end(JSON.stringify({ url: req.url, auth: req.headers.authorization }))
-          : res
-              .writeHead(200, { 'Content-Type': 'application/json' })
-              .end(JSON.stringify({ text: 'Honey never spoils.' })),
+        : req.path === '/bounce'
+          ? res.writeHead(302, { Location: req.url.replace('/bounce', '/landed') }).end()
+          : req.path === '/landed'
+            ? res.writeHead(200, { 'X-Echo': req.url }).end('ok')
+            : req.path === '/echo'
+              ? res.end(JSON.stringify({ url: req.url, auth: req.headers.authorization }))
+              : res
+                  .writeHead(200, { 'Content-Type': 'application/json' })
+                  .end(JSON.stringify({ text: 'Honey never spoils.' })),
     );
     engine = await Engine.start({
       LLM_BASE_URL: await llm.start(),
@@ -62,6 +94,9 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
         { type: 'python', code: CRM.replace('BASE', base) },
         { type: 'python', code: CRM_SUMMARY },
         { type: 'python', code: HOP.replace('BASE', base) },
+        { type: 'python', code: CALLER },
+        { type: 'python', code: FETCH_ANY.replace('BASE', base) },
+        { type: 'python', code: PEEK.replace('BASE', base) },
       ]),
       TOOL_SECRET_CRM_KEY: 'key/123 456',
       TOOL_SECRET_CRM_TOKEN: 'tok-5e4d3c2b',
@@ -75,6 +110,17 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
     await api.stop();
     await new Promise((r) => other.close(r));
   });
+
+  /** A turn where the model calls `name`, then answers: what it read of the call. */
+  const callAndRead = async (ws: WsClient, name: string): Promise<unknown> => {
+    llm.enqueue(
+      sseStructuredCalls([{ id: `call_${name}`, name, arguments: {} }]),
+      sseText(['Done.']),
+    );
+    api.requests.length = 0;
+    await ws.turn(`use ${name}`);
+    return JSON.parse(llm.requests.at(-1)!.body.messages.at(-1).content as string);
+  };
 
   it('sends no secret to another host a redirect leads to', async () => {
     const ws = await WsClient.connect(engine.wsUrl);
@@ -148,20 +194,41 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
 
   it('fills in, for a code tool called inline by another, the secrets named in its own code', async () => {
     const ws = await WsClient.connect(engine.wsUrl);
-    llm.enqueue(
-      sseStructuredCalls([{ id: 'call_sum', name: 'crm_summary', arguments: {} }]),
-      sseText(['Done.']),
-    );
-    api.requests.length = 0;
-    await ws.turn('summarise');
+    const read = await callAndRead(ws, 'crm_summary');
     expect(api.requests[0]).toMatchObject({ url: '/echo?key=key%2F123%20456' });
     expect(api.requests[0]!.headers.authorization).toBe('Bearer tok-5e4d3c2b');
-    expect(JSON.parse(llm.requests.at(-1)!.body.messages.at(-1).content)).toEqual({
+    expect(read).toEqual({
       inner: {
         echo: { url: '/echo?key=[secret]', auth: 'Bearer [secret]' },
         header_in_code: '${TOOL_SECRET_CRM_TOKEN}',
       },
     });
+    ws.close();
+  });
+
+  it("does not fill in, for a code tool called inline, a secret only its caller's code names", async () => {
+    const ws = await WsClient.connect(engine.wsUrl);
+    expect(await callAndRead(ws, 'caller')).toEqual({
+      inner: {
+        error: "${TOOL_SECRET_CRM_TOKEN} is not named in this tool's code, so it is not filled in",
+      },
+    });
+    expect(api.requests).toHaveLength(0);
+    ws.close();
+  });
+
+  it('masks a key in the URL a redirect led to, in the headers echoed and in an error', async () => {
+    const ws = await WsClient.connect(engine.wsUrl);
+    const read = (await callAndRead(ws, 'peek')) as { url: string; echoed: string; error: string };
+    expect(api.requests.map((r) => r.url)).toEqual([
+      '/bounce?key=tok-5e4d3c2b',
+      '/landed?key=tok-5e4d3c2b',
+    ]);
+    expect(JSON.stringify(read)).not.toContain('tok-5e4d3c2b');
+    expect(read.url).toMatch(/\/landed\?key=\[secret\]$/);
+    expect(read.echoed).toBe('/landed?key=[secret]');
+    // The name lookup fails (ENOTFOUND, naming the host), or on a slow resolver times out.
+    expect(read.error).toMatch(/\[secret\]\.invalid|timed out/);
     ws.close();
   });
 });
