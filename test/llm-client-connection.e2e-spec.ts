@@ -170,6 +170,19 @@ describe('OpenAiLlmClient against a server that sends without end', () => {
   });
 });
 
+/** A server on loopback that takes requests and never answers them. */
+async function silentServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer(() => undefined);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
 describe('OpenAiLlmClient.check (once at start-up)', () => {
   const { llm, url } = useFakeLlm();
   const signal = new AbortController().signal;
@@ -198,12 +211,44 @@ describe('OpenAiLlmClient.check (once at start-up)', () => {
     expect(await client(closed, { model: '' }).check(AbortSignal.abort())).toBeUndefined();
   });
 
-  it('lets a turn stop waiting for the model when it is cut short, while another caller asks for it', async () => {
-    const silent = createServer(() => undefined);
-    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-    const hanging = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`;
+  it('asks GET /models again after it failed (a server still starting), and keeps the model it then gives', async () => {
+    let asked = 0;
+    const starting = createServer((_req, res) => {
+      asked++;
+      if (asked === 1) return void res.writeHead(503).end('{"error":"loading"}');
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ data: [{ id: 'qwen3-coder' }] }));
+    });
+    await new Promise<void>((r) => starting.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(starting.address() as AddressInfo).port}/v1`;
     try {
-      const c = client(hanging, { model: '', timeoutSecs: 30 });
+      const c = client(base, { model: '' });
+      expect(await c.check(signal)).toBe(
+        `the LLM server at ${base} answered HTTP 503 to GET /models, and LLM_MODEL is empty: set LLM_MODEL`,
+      );
+      expect(await c.check(signal)).toBeUndefined();
+      expect(await c.check(signal)).toBeUndefined();
+      expect(asked).toBe(2);
+    } finally {
+      await new Promise((r) => starting.close(r));
+    }
+  });
+
+  it('gives up on a GET /models that is not answered within LLM_TIMEOUT_SECS', async () => {
+    const silent = await silentServer();
+    try {
+      expect(await client(silent.url, { model: '', timeoutSecs: 0.3 }).check(signal)).toBe(
+        `the LLM server at ${silent.url} cannot be reached (timed out): turns fail until it answers`,
+      );
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('lets a turn stop waiting for the model when it is cut short, while another caller asks for it', async () => {
+    const silent = await silentServer();
+    try {
+      const c = client(silent.url, { model: '', timeoutSecs: 30 });
       const stop = new AbortController();
       const checked = c.check(stop.signal);
       const turn = new AbortController();
@@ -213,8 +258,7 @@ describe('OpenAiLlmClient.check (once at start-up)', () => {
       stop.abort();
       expect(await checked).toBeUndefined();
     } finally {
-      silent.closeAllConnections();
-      await new Promise((r) => silent.close(r));
+      await silent.close();
     }
   });
 });
