@@ -4,7 +4,7 @@ import { contentParts } from './content-parts.js';
 import { callFrom, type ParsedTextCall } from './parsing/hermes-call.js';
 import { MistralCallSplitter, type SplitSink } from './parsing/mistral-call.js';
 import { TagDialects } from './parsing/tag-dialects.js';
-import type { ToolSchemas } from './parsing/qwen-xml-call.js';
+import type { ToolSchemas } from './parsing/value-typing.js';
 import { ToolCallTextParser, type TextParserSink } from './parsing/tool-call-text.parser.js';
 import type { LlmEvent, LlmUsage, ToolCallEvent } from './llm.types.js';
 import { CallTally } from './call-tally.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { CompletionDecoder } from '../../src/llm/completion-decoder.js';
 import type { LlmEvent } from '../../src/llm/llm.types.js';
-import type { ToolSchemas } from '../../src/llm/parsing/qwen-xml-call.js';
+import type { ToolSchemas } from '../../src/llm/parsing/value-typing.js';
 
 /** `text` cut into pieces of `size` characters. */
 export function piecesOf(text: string, size: number): string[] {

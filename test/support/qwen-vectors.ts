@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ToolSchemas } from '../../src/llm/parsing/qwen-xml-call.js';
+import type { ToolSchemas } from '../../src/llm/parsing/value-typing.js';
 import {
   ToolCallTextParser,
   type TextParserEvent,

@@ -1,6 +1,6 @@
 import { bareCalls, jsonObjectEnd, type ParsedTextCall } from './hermes-call.js';
 import { mistralCalls } from './mistral-call.js';
-import type { ToolSchemas } from './qwen-xml-call.js';
+import type { ToolSchemas } from './value-typing.js';
 import { FENCE } from './tags.js';
 
 /** A reply that starts like a bare call is held at most this long while it may be one. */

@@ -2,7 +2,7 @@ import { bareFunctionStart } from './function-tag.js';
 import { glmStart } from './glm-call.js';
 import { jsonBodyStart } from './hermes-block.js';
 import { nameTagStart } from './hermes-call.js';
-import type { ToolSchemas } from './qwen-xml-call.js';
+import type { ToolSchemas } from './value-typing.js';
 import { END_CALL, END_TOOLS, FN, OPEN_CALL, OPEN_TOOLS } from './tags.js';
 
 /** A tag: `<`, a name, then what can follow a tag's name. */

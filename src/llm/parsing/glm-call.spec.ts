@@ -1,5 +1,5 @@
 import { randomSplit, rng, runParser as run } from '../../../test/support/qwen-vectors.js';
-import type { ToolSchemas } from './qwen-xml-call.js';
+import type { ToolSchemas } from './value-typing.js';
 
 const schemas: ToolSchemas = new Map([
   [

@@ -1,5 +1,5 @@
 import type { ParsedTextCall } from './hermes-call.js';
-import type { ToolSchemas } from './qwen-xml-call.js';
+import type { ToolSchemas } from './value-typing.js';
 import { ownValue, setOwn } from './json.js';
 import { END_CALL } from './tags.js';
 import { typeValue } from './value-typing.js';

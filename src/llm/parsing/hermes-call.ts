@@ -1,7 +1,7 @@
 import { jsonrepair } from 'jsonrepair';
 import { parseJson } from './json.js';
 import { parsePythonicCalls } from './python-literal.js';
-import type { ToolSchemas } from './qwen-xml-call.js';
+import type { ToolSchemas } from './value-typing.js';
 import { END_CALL, END_FN, NAMED_FN } from './tags.js';
 
 export interface ParsedTextCall {

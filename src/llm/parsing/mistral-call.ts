@@ -1,5 +1,5 @@
 import { bareCalls, callFrom, jsonObjectEnd, type ParsedTextCall } from './hermes-call.js';
-import type { ToolSchemas } from './qwen-xml-call.js';
+import type { ToolSchemas } from './value-typing.js';
 
 // Mistral's calls, met in the text when the server runs without Mistral's tool parser:
 //   [TOOL_CALLS][{"name": …, "arguments": {…}}]     tokenizers before v11

@@ -3,11 +3,8 @@ import { INCOMPLETE, XmlScanner } from './xml-scanner.js';
 import { NAME_OK, tagName } from './function-tag.js';
 import { callFrom, jsonObjectEnd } from './hermes-call.js';
 import { setOwn, ownValue } from './json.js';
-import { typeValue, type ParamSchema } from './value-typing.js';
+import { typeValue, type ParamSchema, type ToolSchemas } from './value-typing.js';
 import { END_CALL, END_FN, END_INVOCATION, END_PARAM, FN, OPEN_CALL, PARAM } from './tags.js';
-
-/** Parameter schemas per function name, from the active tools. */
-export type ToolSchemas = ReadonlyMap<string, Record<string, unknown> | undefined>;
 
 export type XmlCallResult =
   | { kind: 'incomplete' }
@@ -25,9 +22,6 @@ export type XmlCallResult =
  * end of a value that the next tag closed: markup, not part of the value (SGLang's policy).
  */
 const DRIFTED_END_PARAM = /\n?<\/parameter[^<>\n]*>?[ \t\r\n]*$/;
-
-const LEADING_NEWLINE = /^\r?\n/;
-const TRAILING_NEWLINE = /\r?\n$/;
 
 /** Closers that may follow a call's `</function>` by drift (see `afterFunction`). */
 const DRIFTED_CLOSERS = [END_FN, END_INVOCATION];
@@ -104,7 +98,7 @@ class XmlCallParser extends XmlScanner {
         let value = s.slice(nameEnd + 1, valueEnd);
         if (next === valueEnd) value = value.replace(DRIFTED_END_PARAM, '');
         // One newline each side is layout (NOTES.md §11); a CRLF counts as one.
-        value = value.replace(LEADING_NEWLINE, '').replace(TRAILING_NEWLINE, '');
+        value = value.replace(/^\r?\n/, '').replace(/\r?\n$/, '');
         setOwn(args, pname, typeValue(value, ownValue(this.props, pname) as ParamSchema));
         pos = next;
         continue;

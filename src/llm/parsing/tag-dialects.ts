@@ -1,4 +1,4 @@
-import type { ToolSchemas } from './qwen-xml-call.js';
+import type { ToolSchemas } from './value-typing.js';
 import { SECTION_TOKENS, SPECIAL_TOKENS, specialTokenCall } from './special-token-calls.js';
 import { END_CALL, END_FN, FN, OPEN_CALL, PARAM } from './tags.js';
 

@@ -1,5 +1,5 @@
 import { randomSplit, rng, runParser as run } from '../../../test/support/qwen-vectors.js';
-import type { ToolSchemas } from './qwen-xml-call.js';
+import type { ToolSchemas } from './value-typing.js';
 
 // Where a value ends when the model writes parameters the tool does not declare, or leaves out
 // a call's `</function>`: each case whole, a character at a time and split at random.

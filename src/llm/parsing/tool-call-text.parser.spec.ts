@@ -9,7 +9,7 @@ import {
   type Vector,
 } from '../../../test/support/qwen-vectors.js';
 import { ToolCallTextParser } from './tool-call-text.parser.js';
-import type { ToolSchemas } from './qwen-xml-call.js';
+import type { ToolSchemas } from './value-typing.js';
 import { WAITING_MARKUP } from './text-scan.js';
 
 const MARKUP = /<\/?(tool_call|function|parameter)\b|<(function|parameter)=/;

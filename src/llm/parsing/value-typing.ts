@@ -99,3 +99,6 @@ export function typeValue(raw: string, schema: ParamSchema): unknown {
   const parsed = jsonOrLiteral(text);
   return parsed.ok ? parsed.value : raw;
 }
+
+/** Parameter schemas per function name, from the active tools. */
+export type ToolSchemas = ReadonlyMap<string, Record<string, unknown> | undefined>;
