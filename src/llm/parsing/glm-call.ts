@@ -1,8 +1,7 @@
 import type { ParsedTextCall } from './hermes-call.js';
-import type { ToolSchemas } from './value-typing.js';
 import { ownValue, setOwn } from './json.js';
 import { END_CALL } from './tags.js';
-import { typeValue } from './value-typing.js';
+import { typeValue, type ToolSchemas } from './value-typing.js';
 
 // GLM-4.5 to 4.7's tool calls (what vLLM's glm45 / glm47 parsers read), met in the text when the
 // server runs GLM with another parser (qwen3_coder is a common choice) or none:
