@@ -118,7 +118,7 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
       sseText(['Done.']),
     );
     api.requests.length = 0;
-    await ws.turn(`use ${name}`);
+    await ws.turn(`use ${name}`, 15_000);
     return JSON.parse(llm.requests.at(-1)!.body.messages.at(-1).content as string);
   };
 
