@@ -26,6 +26,11 @@ const HISTORY = `def history() -> list:
     return [[e.role, e.author, [p.text for p in e.parts]] for e in context.events]
 `;
 
+/** Keeps the names of the tools the request would offer, as the callback sees them. */
+const RECORDING_CALLBACK = `def before_model_callback(callback_context, llm_request) -> None:
+    callback_context.state["offered"] = sorted(llm_request.config.tool_names)
+`;
+
 /** Code tools when what comes to them, or what runs before the model, goes wrong. */
 describe('code tools: faults', () => {
   const rig = useEngineRig(() => ({
@@ -39,6 +44,16 @@ describe('code tools: faults', () => {
         code: 'def channel() -> dict:\n    """Where the session is."""\n    return _session',
       },
       { type: 'python', code: HISTORY },
+      { type: 'callback', code: RECORDING_CALLBACK },
+      {
+        type: 'python',
+        code: 'def hang_up() -> str:\n    """Ends the call."""\n    return context.state["offered"]',
+        modalities: ['voice'],
+      },
+      {
+        type: 'python',
+        code: 'def offered() -> list:\n    """What the callback saw."""\n    return context.state["offered"]',
+      },
     ]),
     CODE_TOOLS_WORKERS: '1',
   }));
@@ -55,6 +70,7 @@ describe('code tools: faults', () => {
       'echo',
       'channel',
       'history',
+      'offered',
     ]);
     ws.close();
   });
@@ -99,36 +115,45 @@ describe('code tools: faults', () => {
     ws.close();
   });
 
+  /** A turn of `ws` where the model calls `name`, then answers: what it read of the call. */
+  const callAndRead = async (ws: WsClient, name: string): Promise<unknown> => {
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: `call_${name}`, name, arguments: {} }]),
+      sseText(['Ok.']),
+    );
+    await ws.turn(`use ${name}`, 15_000);
+    return JSON.parse(rig.llm.requests.at(-1)!.body.messages.at(-1).content as string);
+  };
+
   it('gives code the conversation so far as context.events: role, author, parts of text', async () => {
     const ws = await WsClient.connect(rig.engine.wsUrl);
     rig.llm.enqueue(sseText(['Hello there.']));
     await ws.turn('hi', 15_000);
-    rig.llm.enqueue(
-      sseStructuredCalls([{ id: 'call_h', name: 'history', arguments: {} }]),
-      sseText(['Ok.']),
-    );
-    await ws.turn('what did we say?', 15_000);
     // The system prompt is not an event; the message calling this tool has no text yet.
-    expect(JSON.parse(rig.llm.requests.at(-1)!.body.messages.at(-1).content)).toEqual([
+    expect(await callAndRead(ws, 'history')).toEqual([
       ['user', 'user', ['hi']],
       ['assistant', 'assistant', ['Hello there.']],
-      ['user', 'user', ['what did we say?']],
+      ['user', 'user', ['use history']],
       ['assistant', 'assistant', ['']],
+    ]);
+    ws.close();
+  });
+
+  it("shows a before_model_callback the request's tools, without those left out for the session's modality", async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    expect(await callAndRead(ws, 'offered')).toEqual([
+      'channel',
+      'echo',
+      'history',
+      'offered',
+      'remember',
     ]);
     ws.close();
   });
 
   it('gives code the session as seed 003 names it: modality in capitals, the channel', async () => {
     const ws = await WsClient.connect(rig.engine.wsUrl);
-    rig.llm.enqueue(
-      sseStructuredCalls([{ id: 'call_c', name: 'channel', arguments: {} }]),
-      sseText(['Ok.']),
-    );
-    await ws.turn('where?', 15_000);
-    expect(JSON.parse(rig.llm.requests[1]!.body.messages.at(-1).content)).toEqual({
-      modality: 'TEXT',
-      channel: 'websocket',
-    });
+    expect(await callAndRead(ws, 'channel')).toEqual({ modality: 'TEXT', channel: 'websocket' });
     ws.close();
   });
 });
