@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
 import { writeToolsFile } from './support/tools-file.js';
 import { callOnce, useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { until } from './support/waiting.js';
@@ -206,15 +208,18 @@ describe('MCP tools of a server run as a command (stdio)', () => {
   });
 });
 
-describe('MCP servers run as commands, in a tools file edited while the engine runs', () => {
+describe('MCP servers run as commands, in a tools file or a script edited while the engine runs', () => {
   let toolsFile = '';
+  /** The script the tool runs: the test server, imported (its packages resolve from its place). */
+  const script = join(mkdtempSync(join(tmpdir(), 'engine-mcp-')), 'server.mjs');
   const tool = (mode: string) => ({
     type: 'mcp',
     name: 'whoami',
     command: process.execPath,
-    args: [SERVER, `--mode=${mode}`],
+    args: [script, `--mode=${mode}`],
   });
   const rig = useEngineRig(() => {
+    writeFileSync(script, `import ${JSON.stringify(pathToFileURL(SERVER).href)};\n`);
     toolsFile = writeToolsFile([tool('first')]);
     return { LLM_MODEL: 'm', LLM_TOOLS_FILE: toolsFile, LLM_TOOLS_FILE_WATCH_SECS: '0.1' };
   });
@@ -230,5 +235,14 @@ describe('MCP servers run as commands, in a tools file edited while the engine r
     const second = await whoami();
     expect(second.args).toEqual(['--mode=second']);
     expect(alive(second.pid)).toBe(true);
+  });
+
+  it('starts the server anew once its script is written, and stops the one started before', async () => {
+    const before = await whoami();
+    appendFileSync(script, '\n// edited\n');
+    await until(() => !alive(before.pid), 'the server of the old script to end', 8000);
+    const after = await whoami();
+    expect(after.pid).not.toBe(before.pid);
+    expect(after.args).toEqual(['--mode=second']);
   });
 });

@@ -67,6 +67,13 @@ export interface McpCommand {
   args: string[];
   env: Record<string, string>;
   cwd: string;
+  /**
+   * The files its program and arguments name (a script, from `cwd`), watched with the tools
+   * file, and what they were when the tools were loaded: a server whose script was edited since
+   * is another server, started anew.
+   */
+  files?: string[];
+  revision?: string;
 }
 
 /** A validated definition with its defaults applied. `raw` is the definition as given. */

@@ -93,6 +93,8 @@ export class ToolLoader {
   /** The tools file, and the Python files and OpenAPI documents the definitions it gave name. */
   watchedFiles(fromFile: ToolSnapshot): string[] {
     const named = fromFile.definitions.flatMap((t) => {
+      // An MCP server's script: edited, the server is started anew (McpCommand.revision).
+      if (t.stdio) return t.stdio.files ?? [];
       const file =
         t.raw.type === 'openapi' ? t.raw.spec : t.kind === 'http' ? undefined : t.raw.file;
       // A document at a URL is read again with the file (and by SpecUrlWatch), not stat'ed.

@@ -1,6 +1,14 @@
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { ToolDefinitionInput } from '../tool-definition.js';
-import { commandKey, commandLine, filledCommand, mcpCommandOf } from './mcp-command.js';
+import {
+  commandKey,
+  commandLine,
+  filledCommand,
+  mcpCommandOf,
+  scriptFiles,
+} from './mcp-command.js';
 
 const env = { TOOL_SECRET_KEY: 'k3y-value', LLM_API_KEY: 'engine-key' };
 const at = "tools.json: tool #0 'crm'";
@@ -22,6 +30,8 @@ describe('mcpCommandOf', () => {
         args: ['mcp-crm', '--key=${TOOL_SECRET_KEY}'],
         env: { A: '1' },
         cwd: '/srv/tools/crm',
+        files: [],
+        revision: '',
       },
       secrets: { TOOL_SECRET_KEY: 'k3y-value' },
     });
@@ -30,6 +40,8 @@ describe('mcpCommandOf', () => {
       args: [],
       env: {},
       cwd: '/opt/crm',
+      files: [],
+      revision: '',
     });
     expect(of({ command: 'crm-server' })!.stdio.cwd).toBe('/srv/tools');
     expect(of({ url: 'https://crm.internal/mcp' })).toBeUndefined();
@@ -94,6 +106,28 @@ describe('mcpCommandOf', () => {
     expect(() => of({ ...def, env: { A: '1' } }, allowed)).toThrow(refusal);
     // An HTTP server needs no leave.
     expect(of({ url: 'https://crm.internal/mcp' }, false)).toBeUndefined();
+  });
+});
+
+describe('scriptFiles', () => {
+  it('names the files among the program and its arguments, and changes when one is written', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engine-mcp-'));
+    writeFileSync(join(dir, 'server.mjs'), 'console.log(1);');
+    const words = [
+      process.execPath,
+      'server.mjs',
+      '--port=3',
+      'missing.mjs',
+      '${TOOL_SECRET_X}',
+      '.',
+    ];
+    const before = scriptFiles(words, dir);
+    expect(before.files).toEqual([process.execPath, join(dir, 'server.mjs')]);
+    expect(scriptFiles(words, dir)).toEqual(before);
+    writeFileSync(join(dir, 'server.mjs'), 'console.log(2); // edited');
+    const after = scriptFiles(words, dir);
+    expect(after.files).toEqual(before.files);
+    expect(after.revision).not.toBe(before.revision);
   });
 });
 

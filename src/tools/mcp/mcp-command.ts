@@ -2,6 +2,7 @@
  * MCP servers the engine runs itself (`"command"`, the stdio transport): the definition's
  * command checked, and filled in for a call. Pure: no Nest import.
  */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ToolDefinitionError } from '../definition-error.js';
 import type { McpCommand, ToolDefinitionInput } from '../tool-definition.js';
@@ -64,15 +65,40 @@ export function mcpCommandOf(
     throw new ToolDefinitionError(`${at}: ${(error as Error).message}`);
   }
   const baseDir = options.baseDir ?? process.cwd();
+  const cwd = def.cwd === undefined ? baseDir : resolve(baseDir, def.cwd);
+  const args = [...(def.args ?? [])];
   return {
     stdio: {
       command: def.command,
-      args: [...(def.args ?? [])],
+      args,
       env: { ...(def.env ?? {}) },
-      cwd: def.cwd === undefined ? baseDir : resolve(baseDir, def.cwd),
+      cwd,
+      ...scriptFiles([def.command, ...args], cwd),
     },
     secrets,
   };
+}
+
+/**
+ * The files among a command's program and arguments (resolved from `cwd`; none with a secret in
+ * it), and what they are now: inode, size and modification time, as the tools file is watched.
+ */
+export function scriptFiles(words: string[], cwd: string): { files: string[]; revision: string } {
+  const files: string[] = [];
+  const seen: string[] = [];
+  for (const word of words) {
+    if (word === '' || word.includes('${')) continue;
+    const path = resolve(cwd, word);
+    try {
+      const s = statSync(path);
+      if (!s.isFile()) continue;
+      files.push(path);
+      seen.push(`${s.ino}:${s.size}:${s.mtimeMs}`);
+    } catch {
+      // Not a file (a flag, a module name, a program found on the PATH).
+    }
+  }
+  return { files, revision: seen.join('|') };
 }
 
 /** One command as a definition writes it (program, arguments, environment, directory). */
@@ -85,10 +111,10 @@ export function filledCommand(stdio: McpCommand, secrets: Record<string, string>
   const fill = (text: string) =>
     text.replace(SECRET_REFERENCE, (_, name: string) => secrets[name]!);
   return {
+    ...stdio,
     command: fill(stdio.command),
     args: stdio.args.map(fill),
     env: Object.fromEntries(Object.entries(stdio.env).map(([k, v]) => [k, fill(v)])),
-    cwd: stdio.cwd,
   };
 }
 
