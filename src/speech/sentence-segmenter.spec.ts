@@ -43,6 +43,17 @@ describe('SentenceSegmenter', () => {
     ],
     ['hi', 'मौसम अच्छा है। कल बारिश होगी।', ['मौसम अच्छा है।', 'कल बारिश होगी।']],
     ['ar', 'هل الجو بارد؟ نعم.', ['هل الجو بارد؟', 'نعم.']],
+    ['acronym', 'I live in the USA. It is big.', ['I live in the USA.', 'It is big.']],
+    [
+      'it abbreviations',
+      'Mele, pere ecc. sono frutti. Il dott. Bianchi lo sa.',
+      ['Mele, pere ecc. sono frutti.', 'Il dott. Bianchi lo sa.'],
+    ],
+    [
+      'paragraphs and lists',
+      'Here are the options:\n- the train\n- the bus\n\nWhich one do you want',
+      ['Here are the options:', '- the train', '- the bus', 'Which one do you want'],
+    ],
   ])('splits %s text the same however it streams', (_l, text, expected) => {
     expect(segment(text, text.length)).toEqual(expected);
     expect(segment(text, 1)).toEqual(expected);
@@ -62,6 +73,17 @@ describe('SentenceSegmenter', () => {
     expect(parts.every((p) => p.length <= 120)).toBe(true);
     expect(parts[0]!.endsWith(',')).toBe(true);
     expect(parts.join(' ').replace(/\s+/g, ' ')).toBe(text.trim().replace(/\s+/g, ' '));
+  });
+
+  it('caps a long run with no comma at a space, never inside a word', () => {
+    const text = 'alpha beta gamma delta '.repeat(12);
+    const parts = segment(text, 5, 100);
+    expect(parts.length).toBeGreaterThan(2);
+    const words = new Set(['alpha', 'beta', 'gamma', 'delta']);
+    for (const part of parts) {
+      expect(part.length).toBeLessThanOrEqual(100);
+      expect(part.split(' ').every((w) => words.has(w))).toBe(true);
+    }
   });
 
   it('caps a long Chinese run without a full stop at its last comma', () => {
