@@ -16,8 +16,8 @@ class RecordingTts extends TtsEngine {
   }
 }
 
-/** A voice turn driven event by event, with SPEECH_TOOL_WAIT_MS=100 and fake timers. */
-function voiceTurn() {
+/** A voice turn driven event by event, with SPEECH_TOOL_WAIT_MS=100 (or `toolWaitMs`) and fake timers. */
+function voiceTurn(toolWaitMs = 100) {
   const tts = new RecordingTts();
   const spoken: string[] = [];
   const turn$ = new Subject<TurnEvent>();
@@ -28,7 +28,7 @@ function voiceTurn() {
       maxSentenceChars: 200,
       signal: new AbortController().signal,
       onSpoken: (s) => spoken.push(s),
-      toolWaitMs: 100,
+      toolWaitMs,
       toolWaitPhrase: 'One moment.',
     }).pipe(toArray()),
   );
@@ -89,6 +89,15 @@ describe('speech while tools run', () => {
     await jest.advanceTimersByTimeAsync(500);
     await spoke.end();
     expect(spoke.tts.texts).toEqual(['Let me check']);
+  });
+
+  it('says no wait phrase at all with SPEECH_TOOL_WAIT_MS=0', async () => {
+    const t = voiceTurn(0);
+    t.send(t.call('a'));
+    await jest.advanceTimersByTimeAsync(5000);
+    t.send(t.result('a'));
+    await t.end();
+    expect(t.tts.texts).toEqual([]);
   });
 
   it('counts the wait from the call still running: one that ended in time does not start it', async () => {
