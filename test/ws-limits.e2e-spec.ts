@@ -107,6 +107,9 @@ describe('WS_MAX_SESSIONS', () => {
     expect(await connect()).toBe('1013 too many sessions, try again later');
     const health = (await (await fetch(`${engine.httpUrl}/health`)).json()) as object;
     expect(health).toMatchObject({ sessions: { open: 2, max: 2 } });
+    // The engine runs in this process here: its uptime is this process's.
+    const { uptime_secs } = health as { uptime_secs: number };
+    expect(Math.abs(uptime_secs - process.uptime())).toBeLessThanOrEqual(2);
     first.close();
     await first.closed;
     // The engine frees the place when it sees the socket close, a moment after the client does:
