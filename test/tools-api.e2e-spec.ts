@@ -224,6 +224,9 @@ describe('/api/tools with ADMIN_API_KEY', () => {
     const url = `${engine.httpUrl}/api/tools`;
     expect((await fetch(url)).status).toBe(401);
     expect((await fetch(url, { headers: { Authorization: 'Bearer nope' } })).status).toBe(401);
+    // A key of the right length, one character off.
+    const near = { Authorization: 'Bearer s3cret-admiN' };
+    expect((await fetch(url, { headers: near })).status).toBe(401);
     const denied = await fetch(url, { method: 'POST', body: JSON.stringify([weather]) });
     expect(denied.status).toBe(401);
     expect(await denied.json()).toMatchObject({ ok: false, statusCode: 401 });
