@@ -2,7 +2,12 @@ import { buildHttpRequest, type BuiltRequest } from './http-request-builder.js';
 import { fillSecrets, maskSecrets, resolveSecrets, secretsNamedIn } from './tool-secrets.js';
 import { validateToolDefinitions } from './tool-validation.js';
 
-const env = { TOOL_SECRET_CRM: 'crm-token-123', TOOL_SECRET_KEY: 'k/y+1', LLM_API_KEY: 'sk-llm' };
+const env = {
+  TOOL_SECRET_CRM: 'crm-token-123',
+  TOOL_SECRET_KEY: 'k/y+1',
+  TOOL_SECRET_EMPTY: '',
+  LLM_API_KEY: 'sk-llm',
+};
 
 function built(def: Record<string, unknown>, args: Record<string, unknown>): BuiltRequest {
   const [tool] = validateToolDefinitions([{ name: 'crm', ...def }], 'tools.json', { env }).tools;
@@ -59,6 +64,14 @@ describe('${TOOL_SECRET_*} references in HTTP tools', () => {
       "field 'url' has a placeholder in its host: a tool that sends secrets must name its host",
     ],
     [
+      { url: 'https://h/${session.bad-name}' },
+      "field 'url' refers to ${session.bad-name}: only TOOL_SECRET_* environment variables and ${session.NAME} variables can be used",
+    ],
+    [
+      { url: 'https://h/', headers: { 'X-Key': '${TOOL_SECRET_EMPTY}' } },
+      "field 'headers.X-Key' refers to ${TOOL_SECRET_EMPTY}, which is not set in the environment",
+    ],
+    [
       { url: 'https://h/${}' },
       "field 'url' refers to ${}: only TOOL_SECRET_* environment variables and ${session.NAME} variables can be used",
     ],
@@ -107,6 +120,11 @@ describe('${TOOL_SECRET_*} references in HTTP tools', () => {
     // A URL the model chose, naming a secret the code does not use: refused, nothing sent.
     expect(() => fillSecrets('https://evil/?k=${TOOL_SECRET_KEY}', available, {})).toThrow(
       "${TOOL_SECRET_KEY} is not named in this tool's code, so it is not filled in",
+    );
+    // Named, but set to nothing: refused rather than sent empty.
+    const empty = { env: { TOOL_SECRET_EMPTY: '' }, named: new Set(['TOOL_SECRET_EMPTY']) };
+    expect(() => fillSecrets('${TOOL_SECRET_EMPTY}', empty, {})).toThrow(
+      '${TOOL_SECRET_EMPTY} is not set in the environment',
     );
   });
 
