@@ -1,4 +1,8 @@
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
+
+/** What tells two versions of a file apart: its inode, size and modification time. */
+export const fileState = (s: Stats) => `${s.ino}:${s.size}:${s.mtimeMs}`;
 
 /**
  * What the files are now: changes when one is written, replaced (an editor's rename, a
@@ -8,8 +12,7 @@ export async function filesSignature(paths: readonly string[]): Promise<string> 
   const parts = await Promise.all(
     paths.map(async (path) => {
       try {
-        const s = await stat(path);
-        return `${s.ino}:${s.size}:${s.mtimeMs}`;
+        return fileState(await stat(path));
       } catch {
         return 'missing';
       }

@@ -5,6 +5,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ToolDefinitionError } from '../definition-error.js';
+import { fileState } from '../file-watch.js';
 import type { McpCommand, ToolDefinitionInput } from '../tool-definition.js';
 import { resolveSecrets, SECRET_REFERENCE } from '../tool-secrets.js';
 
@@ -81,7 +82,7 @@ export function mcpCommandOf(
 
 /**
  * The files among a command's program and arguments (resolved from `cwd`; none with a secret in
- * it), and what they are now: inode, size and modification time, as the tools file is watched.
+ * it), and what they are now (`fileState`, as the tools file is watched).
  */
 export function scriptFiles(words: string[], cwd: string): { files: string[]; revision: string } {
   const files: string[] = [];
@@ -93,7 +94,7 @@ export function scriptFiles(words: string[], cwd: string): { files: string[]; re
       const s = statSync(path);
       if (!s.isFile()) continue;
       files.push(path);
-      seen.push(`${s.ino}:${s.size}:${s.mtimeMs}`);
+      seen.push(fileState(s));
     } catch {
       // Not a file (a flag, a module name, a program found on the PATH).
     }
