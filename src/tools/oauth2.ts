@@ -189,12 +189,8 @@ export class OAuth2Tokens {
       });
     } catch (error) {
       const code = connectionErrorCode(error);
-      const why = timedOut(error)
-        ? `timed out after ${timeoutMs / 1000}s`
-        : code
-          ? `cannot reach it (${code})`
-          : undefined;
-      throw fail(why ?? (error as Error).message ?? String(error));
+      if (timedOut(error)) throw fail(`timed out after ${timeoutMs / 1000}s`);
+      throw fail(code ? `cannot reach it (${code})` : ((error as Error).message ?? String(error)));
     }
     const body = String(response.data ?? '');
     if (response.status < 200 || response.status > 299)
