@@ -1,5 +1,5 @@
 import { sseRawArgumentsCall, sseStructuredCalls, sseText } from './support/fake-llm.js';
-import { useEngineRig } from './support/turn-harness.js';
+import { callOnce, useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
 
@@ -116,14 +116,8 @@ describe('code tools: faults', () => {
   });
 
   /** A turn of `ws` where the model calls `name`, then answers: what it read of the call. */
-  const callAndRead = async (ws: WsClient, name: string): Promise<unknown> => {
-    rig.llm.enqueue(
-      sseStructuredCalls([{ id: `call_${name}`, name, arguments: {} }]),
-      sseText(['Ok.']),
-    );
-    await ws.turn(`use ${name}`, 15_000);
-    return JSON.parse(rig.llm.requests.at(-1)!.body.messages.at(-1).content as string);
-  };
+  const callAndRead = async (ws: WsClient, name: string): Promise<unknown> =>
+    JSON.parse((await callOnce(rig, ws, name)).read);
 
   it('gives code the conversation so far as context.events: role, author, parts of text', async () => {
     const ws = await WsClient.connect(rig.engine.wsUrl);

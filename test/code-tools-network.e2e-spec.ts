@@ -6,6 +6,7 @@ import { RecordingServer } from './support/recording-server.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
 import { RANDOM_FACT } from './support/code-tool-sources.js';
+import { callOnce } from './support/turn-harness.js';
 
 /** Sends keys it never sees: the engine fills `${TOOL_SECRET_*}` in on the way out. */
 const CRM = `def crm(which: str) -> dict:
@@ -113,13 +114,8 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
 
   /** A turn where the model calls `name`, then answers: what it read of the call. */
   const callAndRead = async (ws: WsClient, name: string): Promise<unknown> => {
-    llm.enqueue(
-      sseStructuredCalls([{ id: `call_${name}`, name, arguments: {} }]),
-      sseText(['Done.']),
-    );
     api.requests.length = 0;
-    await ws.turn(`use ${name}`, 15_000);
-    return JSON.parse(llm.requests.at(-1)!.body.messages.at(-1).content as string);
+    return JSON.parse((await callOnce({ llm }, ws, name)).read);
   };
 
   it('sends no secret to another host a redirect leads to', async () => {

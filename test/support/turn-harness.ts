@@ -119,7 +119,7 @@ export function toolRead(llm: FakeLlm, index = 1): string {
  * earlier requests first.
  */
 export async function callOnce(
-  rig: EngineRig,
+  rig: Pick<EngineRig, 'llm'>,
   ws: WsClient,
   name: string,
   args: Record<string, unknown> = {},
