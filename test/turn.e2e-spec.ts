@@ -68,6 +68,18 @@ describe('a turn over /ws (seed §5, §8)', () => {
     expect(second!.body.messages[0]).toMatchObject({ role: 'system' });
   });
 
+  it("reports in tool_result how long the call took, the tool's answer time included", async () => {
+    h.llm.enqueue(
+      sseStructuredCalls([{ id: 'call_s', name: 'get_weather', arguments: { city: 'Slowtown' } }]),
+      sseText(['Foggy.']),
+    );
+    const msgs = await h.ws.turn('weather in Slowtown?');
+    const result = msgs.find((m) => m.type === 'tool_result');
+    expect(result).toMatchObject({ id: 'call_s', ok: true });
+    expect(result!.ms).toBeGreaterThanOrEqual(290);
+    expect(result!.ms).toBeLessThan(5000);
+  });
+
   it('hands every error text and the truncation suffix to the model, and runs two calls of one message', async () => {
     const calls = [
       xmlCall('nope', {}),

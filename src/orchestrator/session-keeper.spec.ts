@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { MemorySessionStore, type Save } from '../sessions/session-store.js';
+import { MemorySessionStore, type Claim, type Save } from '../sessions/session-store.js';
 import { SessionKeeper } from './session-keeper.service.js';
 import { Session } from './session.js';
 import { sessionState } from './tool-scope.service.js';
 
 class RecordingStore extends MemorySessionStore {
   readonly saves: Save[] = [];
+  readonly claims: Claim[] = [];
   failing = false;
   /** How long the next saves take, in turn (a store whose latency varies). */
   readonly delays: number[] = [];
@@ -16,9 +17,10 @@ class RecordingStore extends MemorySessionStore {
     this.saves.push(save);
     return super.save(save);
   }
-  override claim(...args: Parameters<MemorySessionStore['claim']>) {
+  override claim(claim: Claim) {
     if (this.failing) return Promise.reject(new Error('connection refused'));
-    return super.claim(...args);
+    this.claims.push(claim);
+    return super.claim(claim);
   }
 }
 
@@ -59,6 +61,14 @@ describe('SessionKeeper', () => {
     await keeper.save(session);
     expect(store.saves[0]!.key).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(store.saves)).not.toContain(session.resumeToken);
+  });
+
+  it('keeps a session SESSION_RESUME_SECS from its last save and from its last claim', async () => {
+    const session = talkedSession();
+    await keeper.save(session);
+    await keeper.resume(new Session('en'), session.resumeToken);
+    expect(store.saves.map((s) => s.ttlSecs)).toEqual([60]);
+    expect(store.claims.map((c) => c.ttlSecs)).toEqual([60]);
   });
 
   it('keeps a session taken over by a newer connection from being overwritten by the old one', async () => {

@@ -80,6 +80,21 @@ describe('ToolBreakers', () => {
     expect(events).toEqual(['opened t after 2']);
   });
 
+  it('says what is left of the cool-down, not the whole of it', async () => {
+    make(1, 1000);
+    await call('t', true);
+    await sleep(300);
+    let retryIn = -1;
+    await breakers.run(
+      't',
+      'GET http://a/',
+      () => Promise.reject(new Error('sent')),
+      (ms) => (retryIn = ms),
+    );
+    expect(retryIn).toBeGreaterThan(500);
+    expect(retryIn).toBeLessThanOrEqual(700);
+  });
+
   it('never opens with 0 failures', async () => {
     make(0);
     for (let i = 0; i < 5; i++) expect(await call('t', true)).toBe('down');

@@ -100,6 +100,7 @@ export function useTurnHarness(): TurnHarness {
     (req, res) => {
       if (req.path === '/missing') return void res.writeHead(404).end('no such thing');
       if (req.path === '/big') return void res.end('z'.repeat(500));
+      if (req.path === '/Slowtown') return void setTimeout(() => res.end('Slowtown: fog'), 300);
       res.end(`${decodeURIComponent(req.path.slice(1))}: ☀️ +21°C`);
     },
   ) as TurnHarness;
