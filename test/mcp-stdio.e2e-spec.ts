@@ -67,6 +67,7 @@ describe('MCP tools of a server run as a command (stdio)', () => {
       LLM_MODEL: 'm',
       LLM_TOOLS_FILE: toolsFile,
       LLM_TOOL_MAX_RESPONSE_BYTES: '100000',
+      LLM_TOOL_BREAKER_FAILURES: '2',
       TOOL_SECRET_ORDERS_KEY: 'k3y-0f-0rders',
       TOOL_SECRET_MODE: 'quiet',
       CODE_TOOLS_WORKERS: '1',
@@ -121,6 +122,13 @@ describe('MCP tools of a server run as a command (stdio)', () => {
     const after = (await whoami()).pid as number;
     expect(after).not.toBe(before);
     expect(alive(before)).toBe(false);
+    // A server that dies under its calls is down: after LLM_TOOL_BREAKER_FAILURES (2) in a row,
+    // the tool's calls are not sent for a while; the server's other tools are not affected.
+    expect((await call('crash')).read).toMatch(/^Error: tool request failed: the connection/);
+    expect((await call('crash')).read).toMatch(
+      /^Error: tool request failed: not sent: the service is unavailable \(its last 2 calls failed\)/,
+    );
+    expect((await whoami()).pid).not.toBe(after);
   });
 
   it('ends a server whose answer is over LLM_TOOL_MAX_RESPONSE_BYTES, and says so', async () => {
@@ -133,7 +141,8 @@ describe('MCP tools of a server run as a command (stdio)', () => {
 
   it('leaves out the tools of a server that cannot start, saying why in /health and /offered', async () => {
     const health = (await (await fetch(`${rig.engine.httpUrl}/health`)).json()) as any;
-    expect(health.tools.unavailable).toEqual(['missing', 'broken']);
+    // (and `crash`, whose circuit the test before opened)
+    expect(health.tools.unavailable).toEqual(['crash', 'missing', 'broken']);
     const offered = async (name: string) =>
       (await (await fetch(`${rig.engine.httpUrl}/api/tools/${name}/offered`)).json()) as any;
     expect((await offered('missing')).message).toContain(

@@ -54,4 +54,24 @@ describe('MCP tools: faults', () => {
     // LLM_TOOL_BREAKER_FAILURES is 2: each call still reached the server.
     expect(mcp.calls).toHaveLength(3);
   });
+
+  it('counts HTTP 5xx answers as the server down, and 4xx answers not', async () => {
+    for (let i = 0; i < 3; i++) {
+      mcp.failNext = { status: 400, body: 'bad request' };
+      expect((await callOnce(rig, client.ws, 'history', { order_id: '1' })).read).toBe(
+        'Error: tool request failed: the MCP server answered HTTP 400: bad request',
+      );
+    }
+    expect((await callOnce(rig, client.ws, 'history', { order_id: '2' })).read).toMatch(/^Order 2/);
+    for (let i = 0; i < 2; i++) {
+      mcp.failNext = { status: 502, body: 'bad gateway' };
+      expect((await callOnce(rig, client.ws, 'history', { order_id: '3' })).read).toBe(
+        'Error: tool request failed: the MCP server answered HTTP 502: bad gateway',
+      );
+    }
+    // LLM_TOOL_BREAKER_FAILURES is 2: the third is not sent.
+    expect((await callOnce(rig, client.ws, 'history', { order_id: '4' })).read).toMatch(
+      /^Error: tool request failed: not sent: the service is unavailable \(its last 2 calls failed\)/,
+    );
+  });
 });

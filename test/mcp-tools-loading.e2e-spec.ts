@@ -129,6 +129,43 @@ describe('MCP tool definitions', () => {
       /field 'url' has a session variable in its host: an MCP tool names its server/,
     );
   });
+
+  it('names at most 50 of the tools a server lists when it lacks the one asked for, and says when it lists none', async () => {
+    const many = new McpTestServer(
+      Array.from({ length: 60 }, (_, i) => ({ name: `t${i}`, inputSchema: ORDER_SCHEMA, answer })),
+    );
+    const none = new McpTestServer([]);
+    try {
+      const refusal = async (url: string) =>
+        (
+          (await (
+            await postTools(rig.engine.httpUrl, [{ type: 'mcp', name: 'nope', url }])
+          ).json()) as {
+            message: string;
+          }
+        ).message;
+      const names = Array.from({ length: 50 }, (_, i) => `t${i}`).join(', ');
+      expect(await refusal(await many.start())).toBe(
+        `request body: tool #0 'nope': field 'name': the MCP server has no tool 'nope' (it lists: ${names}, … (60 in all))`,
+      );
+      expect(await refusal(await none.start())).toBe(
+        "request body: tool #0 'nope': field 'name': the MCP server has no tool 'nope' (it lists: none)",
+      );
+    } finally {
+      await many.stop();
+      await none.stop();
+    }
+  });
+
+  it('lists the tools of a server once for all the tools taken from it', async () => {
+    const before = mcp.lists;
+    const res = await postTools(rig.engine.httpUrl, [
+      { type: 'mcp', name: 'lookup_order', url: mcpUrl },
+      { type: 'mcp', name: 'cancel_order', tool: 'orders.cancel', url: mcpUrl },
+    ]);
+    expect(res.status).toBe(200);
+    expect(mcp.lists).toBe(before + 1);
+  });
 });
 
 /**

@@ -11,6 +11,7 @@ import type { McpCallResult } from './mcp-result.js';
 import { connectCommand } from './mcp-stdio.js';
 import type { McpCommand } from '../tool-definition.js';
 import {
+  httpStatusOf,
   isServerAnswer,
   legacyRefusal,
   lostBecause,
@@ -245,9 +246,26 @@ export class McpClients {
       return client;
     } catch (error) {
       if (!isStreamableHttpError(error) || !legacyRefusal(error.code)) throw error;
+      try {
+        return await this.connectLegacy(sdk, target, options, timeoutMs, failed);
+      } catch (legacyError) {
+        // Its event stream refused too (HTTP 4xx or 5xx): not a server of the older transport
+        // either, and its answer to the POST is the one that says what is wrong.
+        throw httpStatusOf(legacyError) === undefined ? legacyError : error;
+      }
     }
+  }
+
+  /** A session over the older HTTP+SSE transport (MCP 2024-11-05). */
+  private async connectLegacy(
+    sdk: McpSdk,
+    target: McpTarget,
+    options: ConstructorParameters<McpSdk['SSEClientTransport']>[1],
+    timeoutMs: number,
+    failed: (reason: string) => void,
+  ): Promise<Client> {
     const legacy = this.client(sdk, target);
-    const transport = new sdk.SSEClientTransport(url, options);
+    const transport = new sdk.SSEClientTransport(new URL(target.url), options);
     // The event stream is the whole session: once it fails (the server went away, an event over
     // the size limit), its calls get no answer. Closing fails them now, and the pool opens anew.
     transport.onerror = (error) => {

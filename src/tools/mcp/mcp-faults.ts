@@ -54,3 +54,9 @@ export function legacyRefusal(status: number | undefined): boolean {
 export function isServerAnswer(error: unknown): boolean {
   return isMcpError(error) && error.code !== CONNECTION_CLOSED;
 }
+
+/** The HTTP status an event stream was refused with (the SDK's SseError carries it as `code`). */
+export function httpStatusOf(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'number' && code >= 400 && code < 600 ? code : undefined;
+}
