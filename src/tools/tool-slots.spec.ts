@@ -49,6 +49,23 @@ describe('ToolSlots', () => {
     expect(ran).toEqual(['a', 'b']);
   });
 
+  it('tells how long each call waited, a call given up included', async () => {
+    const waits: [string, number][] = [];
+    const slots = new ToolSlots((name, seconds) => waits.push([name, seconds]));
+    await Promise.all([
+      call(slots, 'a', 100),
+      call(slots, 'b', 100),
+      call(slots, 'c', 10, undefined, 40),
+    ]);
+    expect(waits.slice(0, 2)).toEqual([
+      ['t', 0],
+      ['t', 0],
+    ]);
+    expect(waits).toHaveLength(3);
+    expect(waits[2]![1]).toBeGreaterThanOrEqual(0.03);
+    expect(waits[2]![1]).toBeLessThan(1);
+  });
+
   it('gives up a waiting call whose turn is cut short, at once', async () => {
     const slots = new ToolSlots();
     const turn = new AbortController();
@@ -78,9 +95,9 @@ describe('ToolSlots', () => {
     const first = hold(one, 'a');
     // The old definition's only slot is taken: its next call times out waiting.
     expect(await hold(one, 'b')).toBe('b not run: timed_out');
-    // A wider limit, or another target, starts afresh: it runs at once.
-    expect(await hold({ ...one, max: 3 }, 'c')).toBe('c');
-    expect(await hold({ ...one, max: 3, target: 'GET http://other/' }, 'd')).toBe('d');
+    // Another target, or a wider limit, starts afresh: it runs at once.
+    expect(await hold({ ...one, target: 'GET http://other/' }, 'c')).toBe('c');
+    expect(await hold({ ...one, max: 3 }, 'd')).toBe('d');
     await first;
   });
 });
