@@ -33,6 +33,7 @@ describe('listPending', () => {
 describe('PendingTries', () => {
   it('tries until the tool is ready, logging an error that repeats try after try once', async () => {
     const errors: string[] = [];
+    const logs: string[] = [];
     const why = ["no tool 'c'", "no tool 'c'", "no tool 'c'", 'cannot reach it', undefined];
     let tries = 0;
     const tries$ = new PendingTries(
@@ -42,7 +43,7 @@ describe('PendingTries', () => {
         if (error === undefined) for (const t of only) t.pending = undefined;
         return error === undefined ? Promise.resolve() : Promise.reject(new Error(error));
       },
-      { log: () => undefined, error: (m) => errors.push(m) },
+      { log: (m) => logs.push(m), error: (m) => errors.push(m) },
     );
     let current = snapshotOf('file', [tool('c', 'down')]);
     // Each try installs the set it made, and the next try starts from it.
@@ -59,6 +60,8 @@ describe('PendingTries', () => {
     tries$.stop();
     expect(tries).toBe(5);
     expect(errors).toEqual(["no tool 'c'", 'cannot reach it']);
+    // Said once, by the try that made it ready.
+    expect(logs).toEqual(['tool(s) c ready: offered from the next turn']);
     expect(current.tools.map((t) => t.name)).toEqual(['c']);
   });
 
@@ -90,5 +93,30 @@ describe('PendingTries', () => {
     tries$.stop();
     expect(tries).toBe(1);
     expect(installed).toEqual([]);
+  });
+
+  it('keeps one try scheduled: a set scheduled anew replaces the one before', async () => {
+    const tried: string[] = [];
+    const tries$ = new PendingTries(
+      20,
+      (tools) => {
+        tried.push(tools.map((t) => t.name).join());
+        return Promise.resolve();
+      },
+      { log: () => undefined, error: () => undefined },
+    );
+    tries$.schedule(
+      snapshotOf('file', [tool('old', 'down')]),
+      () => false,
+      () => undefined,
+    );
+    tries$.schedule(
+      snapshotOf('file', [tool('new', 'down')]),
+      () => false,
+      () => undefined,
+    );
+    await new Promise((r) => setTimeout(r, 80));
+    tries$.stop();
+    expect(tried).toEqual(['new']);
   });
 });
