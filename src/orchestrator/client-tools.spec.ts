@@ -35,6 +35,13 @@ describe('readClientTools', () => {
     expect(readClientTools([{ name: 'x', parameters: named }], [])).toMatchObject({
       tools: [{ name: 'x' }],
     });
+    // Nor a definition named so, whichever keyword holds it.
+    for (const holder of ['definitions', '$defs', 'dependentSchemas']) {
+      const defined = { type: 'object', [holder]: { pattern: { type: 'string' } } };
+      expect(readClientTools([{ name: 'x', parameters: defined }], [])).toMatchObject({
+        tools: [{ name: 'x' }],
+      });
+    }
     const regex = { type: 'object', properties: { q: { type: 'string', pattern: '^(a+)+$' } } };
     expect(readClientTools([{ name: 'x', parameters: regex }], [])).toEqual({
       error:
