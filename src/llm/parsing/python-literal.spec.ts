@@ -12,6 +12,9 @@ describe('parsePythonLiteral', () => {
     ["('a', 'b',)", ['a', 'b']],
     ["{'nested': {'list': [{'k': None}]}}", { nested: { list: [{ k: null }] } }],
     ['{1: "one"}', { '1': 'one' }],
+    // JSON's words in a literal that is not JSON (single quotes), as models mix them.
+    ["{'ok': true, 'off': false, 'none': null}", { ok: true, off: false, none: null }],
+    ['1_000_000', 1000000],
     ['  "spaced"  ', 'spaced'],
   ])('reads %s', (text, value) => {
     expect(parsePythonLiteral(text)).toEqual(value);
