@@ -132,6 +132,43 @@ describe('StructuredCallAssembler', () => {
     ]);
   });
 
+  it('starts the next call, without indexes, at another id even before its name, or at a second name', () => {
+    expect(
+      assemble([
+        [{ id: 'call_1', function: { name: 'get_weather', arguments: '{}' } }],
+        [{ id: 'call_2', function: { arguments: '' } }],
+        [{ function: { name: 'get_time', arguments: '{}' } }],
+      ]),
+    ).toEqual([
+      { id: 'call_1', name: 'get_weather', arguments: '{}' },
+      { id: 'call_2', name: 'get_time', arguments: '{}' },
+    ]);
+    expect(
+      assemble([
+        [{ function: { name: 'get_weather', arguments: '{}' } }],
+        [{ function: { name: 'get_time', arguments: '{}' } }],
+      ]),
+    ).toEqual([
+      { id: undefined, name: 'get_weather', arguments: '{}' },
+      { id: undefined, name: 'get_time', arguments: '{}' },
+    ]);
+  });
+
+  it('continues a call by its id whatever index the fragment gives, and never changes a call once reported', () => {
+    expect(
+      assemble([
+        [start('call_x', 'add', '{"a":')],
+        [{ index: 1, id: 'call_x', function: { arguments: '1}' } }],
+      ]),
+    ).toEqual([{ id: 'call_x', name: 'add', arguments: '{"a":1}' }]);
+    const assembler = new StructuredCallAssembler();
+    assembler.add([start('call_a', 'add', '{"a":1}')]);
+    const [reported] = assembler.add([{ ...start('call_b', 'mul', '{}'), index: 1 }]);
+    assembler.add([{ index: 0, id: 'call_a', function: { arguments: ', "late": 2}' } }]);
+    expect(reported).toMatchObject({ id: 'call_a', arguments: '{"a":1}' });
+    expect(assembler.finish()).toMatchObject([{ id: 'call_b', arguments: '{}' }]);
+  });
+
   it('reports no call that never got a name', () => {
     expect(assemble([[more('{"city":"Oslo"}')]])).toEqual([]);
   });
