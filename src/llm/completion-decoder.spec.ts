@@ -195,6 +195,8 @@ describe('CompletionDecoder', () => {
       for (const fenced of [
         '```json\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n```',
         '```\n[get_weather(city="Paris")]',
+        // Tagged in capitals, a space after the tag, Windows line ends.
+        '```JSON \r\n{"name": "get_weather", "arguments": {"city": "Paris"}}\r\n```',
       ])
         expect(run(fenced, size)).toEqual({ calls: [paris], text: '' });
       // JSON that is no call of an active tool is text, whole.
@@ -217,6 +219,11 @@ describe('CompletionDecoder', () => {
     expect(stage.chunk(delta({ content: '] Sure' }))).toEqual([
       { type: 'text', text: '[laughs] Sure' },
     ]);
+    // A reply that only looks like a call is held at most 16 KiB, then goes out as text.
+    const long = new CompletionDecoder(schemas);
+    expect(long.chunk(delta({ content: '{"note": "' }))).toEqual([]);
+    const released = long.chunk(delta({ content: 'x'.repeat(16_384) }));
+    expect(released).toEqual([{ type: 'text', text: `{"note": "${'x'.repeat(16_384)}` }]);
     // Without tools nothing is held: a "{" goes out with its delta.
     const noTools = new CompletionDecoder(new Map());
     expect(noTools.chunk(delta({ content: '{' }))).toEqual([{ type: 'text', text: '{' }]);

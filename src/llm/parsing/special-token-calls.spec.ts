@@ -47,4 +47,29 @@ describe('special-token calls', () => {
     ).toEqual([['terminal', { command: 'ls' }]]);
     expect(run('Done.<|tool_calls_section_end|>', 1)).toEqual({ calls: [], text: 'Done.' });
   });
+
+  it("reads a Kimi call id without its prefix or index (quantised models), DeepSeek V3's arguments in an untagged or unclosed fence, and nothing of a call without arguments", () => {
+    for (const id of [
+      'get_current_weather:0',
+      'functions.get_current_weather',
+      'get_current_weather',
+    ])
+      expect(
+        run(
+          `<|tool_call_begin|>${id}<|tool_call_argument_begin|>{"location": "杭州"}<|tool_call_end|>`,
+          3,
+        ),
+      ).toEqual({ calls: [weather], text: '' });
+    for (const fence of ['```\n{"location": "杭州"}\n```', '```json\n{"location": "杭州"}'])
+      expect(
+        run(
+          `<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_current_weather\n${fence}<｜tool▁call▁end｜>`,
+          3,
+        ),
+      ).toEqual({ calls: [weather], text: '' });
+    expect(run('Hm.<|tool_call_begin|>functions.terminal:0<|tool_call_end|> Done.', 2)).toEqual({
+      calls: [],
+      text: 'Hm. Done.',
+    });
+  });
 });
