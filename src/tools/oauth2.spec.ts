@@ -31,6 +31,7 @@ describe('OAuth2Tokens (client credentials, against a real token endpoint)', () 
     expect(server.requests).toHaveLength(1);
     const [request] = server.requests;
     expect(request!.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(request!.headers.accept).toBe('application/json');
     expect(Object.fromEntries(request!.form)).toEqual({
       grant_type: 'client_credentials',
       scope: 'orders.read',
@@ -104,6 +105,16 @@ describe('OAuth2Tokens (client credentials, against a real token endpoint)', () 
     server.failNext = { status: 200, body: '<html>login</html>' };
     await expect(new OAuth2Tokens().get(client(), 5000)).rejects.toThrow(
       `cannot get an access token from the token endpoint: the answer is not JSON`,
+    );
+    // An error page is quoted up to 300 characters; an answer over 64 KiB is not read whole.
+    server.failNext = { status: 503, body: `<html>${'busy '.repeat(1000)}</html>` };
+    const busy = await new OAuth2Tokens().get(client(), 5000).catch((e: Error) => e.message);
+    expect(busy).toBe(
+      `cannot get an access token from the token endpoint: HTTP 503: ${`<html>${'busy '.repeat(1000)}`.slice(0, 300)}`,
+    );
+    server.failNext = { status: 200, body: JSON.stringify({ access_token: 'x'.repeat(70_000) }) };
+    await expect(new OAuth2Tokens().get(client(), 5000)).rejects.toThrow(
+      'cannot get an access token from the token endpoint: the answer is larger than 65536 bytes',
     );
     const silent = createServer(() => undefined);
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));

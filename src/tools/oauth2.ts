@@ -190,6 +190,8 @@ export class OAuth2Tokens {
     } catch (error) {
       const code = connectionErrorCode(error);
       if (timedOut(error)) throw fail(`timed out after ${timeoutMs / 1000}s`);
+      if (/^maxContentLength size/.test((error as Error).message))
+        throw fail(`the answer is larger than ${MAX_TOKEN_BYTES} bytes`);
       throw fail(code ? `cannot reach it (${code})` : ((error as Error).message ?? String(error)));
     }
     const body = String(response.data ?? '');
