@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Engine } from './support/engine.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
@@ -26,9 +28,22 @@ describe.each([
     'the speech-to-text server did not answer within STT_TIMEOUT_SECS (0.3s)',
     'the TTS server did not answer within TTS_TIMEOUT_SECS (0.3s)',
   ],
+  [
+    'have a certificate a private CA signed (the engine not told of the CA)',
+    'untrusted',
+    'the TLS certificate of the speech-to-text server is not trusted (UNABLE_TO_VERIFY_LEAF_SIGNATURE)',
+    'the TLS certificate of the TTS server is not trusted (UNABLE_TO_VERIFY_LEAF_SIGNATURE)',
+  ],
 ])('speech servers that %s', (_, kind, sttError, ttsError) => {
   const llm = new FakeLlm();
-  const silent: Server = createServer(() => undefined);
+  const tls = {
+    key: readFileSync('test/fixtures/tls/server.key'),
+    cert: readFileSync('test/fixtures/tls/server.pem'),
+  };
+  const silent: Server =
+    kind === 'untrusted'
+      ? createTlsServer(tls, (_req, res) => res.end())
+      : createServer(() => undefined);
   let engine: Engine;
   beforeAll(async () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
@@ -40,7 +55,7 @@ describe.each([
       port = (probe.address() as AddressInfo).port;
       await new Promise((r) => probe.close(r));
     }
-    const base = `http://127.0.0.1:${port}`;
+    const base = `${kind === 'untrusted' ? 'https' : 'http'}://127.0.0.1:${port}`;
     engine = await Engine.start({
       LLM_BASE_URL: await llm.start(),
       LLM_MODEL: 'm',

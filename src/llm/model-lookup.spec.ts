@@ -20,6 +20,10 @@ describe('modelsProblem (the start-up GET /models without LLM_MODEL)', () => {
     ).toBe(
       `the LLM server at ${base} cannot be reached (ECONNREFUSED): turns fail until it answers`,
     );
+    const untrusted = { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' };
+    expect(modelsProblem(new TypeError('fetch failed', { cause: untrusted }), base, true)).toBe(
+      `the LLM server at ${base} has a TLS certificate the engine does not trust (UNABLE_TO_VERIFY_LEAF_SIGNATURE; a private CA's certificates are trusted once NODE_EXTRA_CA_CERTS names its PEM file): requests go to LLM_FALLBACK_BASE_URL until it answers`,
+    );
   });
 
   it('tells why a request did not reach the server in a few words', () => {

@@ -4,6 +4,7 @@
  * answer kept, so that a wrong address or key is in the log before the first caller meets it.
  * Only warnings: a server that is down now may be up by the first turn. Pure: no Nest import.
  */
+import { PRIVATE_CA_HINT, untrustedCertificate } from '../common/connection-error.js';
 import type { LlmConfig } from '../config/app.config.js';
 import { httpFault, StreamFault } from './stream-fault.js';
 
@@ -71,6 +72,9 @@ export function modelsProblem(error: unknown, baseUrl: string, fallback = false)
   const meanwhile = fallback
     ? 'requests go to LLM_FALLBACK_BASE_URL until it answers'
     : 'turns fail until it answers';
+  const certificate = untrustedCertificate(error);
+  if (certificate)
+    return `${at} has a TLS certificate the engine does not trust (${certificate}; ${PRIVATE_CA_HINT}): ${meanwhile}`;
   return `${at} cannot be reached (${unreachableReason(error)}): ${meanwhile}`;
 }
 

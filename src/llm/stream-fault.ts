@@ -1,4 +1,8 @@
-import { connectionErrorCode } from '../common/connection-error.js';
+import {
+  connectionErrorCode,
+  PRIVATE_CA_HINT,
+  untrustedCertificate,
+} from '../common/connection-error.js';
 import { retryAfterMs } from '../common/retry.js';
 import { parseJson } from './parsing/json.js';
 /**
@@ -115,6 +119,9 @@ const NETWORK_ERRORS = new Set([
  * alone (`connect ECONNREFUSED 10.0.3.4:8000` would show the client where the server is).
  */
 export function failureReason(error: unknown): string {
+  const certificate = untrustedCertificate(error);
+  if (certificate)
+    return `the LLM server's TLS certificate is not trusted (${certificate}; ${PRIVATE_CA_HINT})`;
   const code = connectionErrorCode(error);
   if (code) return `no connection to the LLM server (${code})`;
   return (error as Error | undefined)?.message ?? String(error);

@@ -1,4 +1,4 @@
-import { connectionErrorCode } from '../common/connection-error.js';
+import { connectionErrorCode, untrustedCertificate } from '../common/connection-error.js';
 
 /**
  * Why a request to a speech server failed, in words an operator can act on: fetch's own say
@@ -18,6 +18,9 @@ export function speechFailure(
     return new Error(
       `the ${server.name} did not answer within ${server.timeoutSetting} (${server.timeoutSecs}s)`,
     );
+  const certificate = untrustedCertificate(error);
+  if (certificate)
+    return new Error(`the TLS certificate of the ${server.name} is not trusted (${certificate})`);
   // fetch's own cause when it has no system code (an undici timeout, a port it refuses).
   const why =
     connectionErrorCode(error) ??

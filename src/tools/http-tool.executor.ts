@@ -21,7 +21,11 @@ import { ToolGuards } from './tool-guards.service.js';
 import { ResultCache } from './result-cache.js';
 import { OAuth2Tokens } from './oauth2.js';
 import { TOO_MANY_REDIRECTS } from './redirects.js';
-import { connectionErrorCode } from '../common/connection-error.js';
+import {
+  connectionErrorCode,
+  PRIVATE_CA_HINT,
+  untrustedCertificate,
+} from '../common/connection-error.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -154,7 +158,8 @@ export class HttpToolExecutor extends ToolExecutor {
       return { outcome, failure: { status: response.status, retryAfter: response.retryAfter } };
     } catch (error) {
       const detail = maskSecrets(this.describeFailure(error, limits), secrets());
-      this.logger.warn(`tool '${name}' request failed: ${detail}`);
+      const hint = untrustedCertificate(error) ? ` (${PRIVATE_CA_HINT})` : '';
+      this.logger.warn(`tool '${name}' request failed: ${detail}${hint}`);
       const outcome = this.fail(toolErrors.requestFailed(detail));
       return { outcome, failure: { code: errorCode(error), timedOut: timedOut(error) } };
     }
@@ -258,6 +263,9 @@ export class HttpToolExecutor extends ToolExecutor {
     // Node's word for a response body cut off by the server ("aborted", ECONNRESET).
     if (err.message === 'aborted' || err.code === 'ECONNRESET')
       return 'the server closed the connection before the response was complete';
+    const certificate = untrustedCertificate(error);
+    if (certificate)
+      return `the TLS certificate of the tool's server is not trusted (${certificate})`;
     // A connection that failed, by its code: the backend's address is nothing the model can use,
     // and it could repeat it to the user.
     const code = connectionErrorCode(error);

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { TokenServer } from '../../test/support/token-server.js';
 import { oauth2Config, OAuth2Tokens, type OAuth2Config } from './oauth2.js';
@@ -116,6 +118,22 @@ describe('OAuth2Tokens (client credentials, against a real token endpoint)', () 
     await expect(new OAuth2Tokens().get(client(), 5000)).rejects.toThrow(
       'cannot get an access token from the token endpoint: the answer is larger than 65536 bytes',
     );
+    // An endpoint whose certificate a private CA signed (the engine not told of the CA).
+    const secure = createTlsServer(
+      {
+        key: readFileSync('test/fixtures/tls/server.key'),
+        cert: readFileSync('test/fixtures/tls/server.pem'),
+      },
+      (_req, res) => res.end('{}'),
+    );
+    await new Promise<void>((r) => secure.listen(0, '127.0.0.1', r));
+    const securePort = (secure.address() as AddressInfo).port;
+    await expect(
+      new OAuth2Tokens().get(client({ tokenUrl: `https://127.0.0.1:${securePort}/token` }), 5000),
+    ).rejects.toThrow(
+      'cannot get an access token from the token endpoint: its TLS certificate is not trusted (UNABLE_TO_VERIFY_LEAF_SIGNATURE)',
+    );
+    await new Promise((r) => secure.close(r));
     const silent = createServer(() => undefined);
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const port = (silent.address() as AddressInfo).port;

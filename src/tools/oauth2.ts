@@ -9,7 +9,7 @@ import { offLinkLocal } from './address-guard.js';
 import type { Tool } from './tool-definition.js';
 import { timedOut } from './http-io.js';
 import { maskSecrets, resolveSecrets, SECRET_REFERENCE } from './tool-secrets.js';
-import { connectionErrorCode } from '../common/connection-error.js';
+import { connectionErrorCode, untrustedCertificate } from '../common/connection-error.js';
 
 /** A tool's `oauth2` field as given. */
 export interface OAuth2Input {
@@ -190,6 +190,8 @@ export class OAuth2Tokens {
     } catch (error) {
       const code = connectionErrorCode(error);
       if (timedOut(error)) throw fail(`timed out after ${timeoutMs / 1000}s`);
+      const certificate = untrustedCertificate(error);
+      if (certificate) throw fail(`its TLS certificate is not trusted (${certificate})`);
       if (/^maxContentLength size/.test((error as Error).message))
         throw fail(`the answer is larger than ${MAX_TOKEN_BYTES} bytes`);
       throw fail(code ? `cannot reach it (${code})` : ((error as Error).message ?? String(error)));

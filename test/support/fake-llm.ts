@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer, type ServerOptions as TlsOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { OpenAiLlmClient } from '../../src/llm/openai-llm.client.js';
 
@@ -135,11 +136,18 @@ export class FakeLlm {
   private scripts: (Script | ((body: Record<string, any>) => Script))[] = [];
   /** Answers requests once the queue is empty (by default: HTTP 500). */
   fallback: ((body: Record<string, any>) => Script) | undefined;
-  private server: Server = createServer((req, res) => void this.handle(req, res));
+  private readonly server: Server;
+
+  /** With `tls` (a key and certificate), it speaks HTTPS. */
+  constructor(private readonly tls?: TlsOptions) {
+    const handler = (req: IncomingMessage, res: ServerResponse) => void this.handle(req, res);
+    this.server = tls ? createTlsServer(tls, handler) : createServer(handler);
+  }
 
   async start(): Promise<string> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+    const port = (this.server.address() as AddressInfo).port;
+    return `${this.tls ? 'https' : 'http'}://127.0.0.1:${port}/v1`;
   }
 
   async stop(): Promise<void> {

@@ -6,6 +6,7 @@ import {
   type Server as HttpServer,
   type ServerResponse,
 } from 'node:http';
+import { createServer as createTlsServer, type ServerOptions as TlsOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
@@ -57,12 +58,20 @@ export class McpTestServer {
    * `legacy`: speaks only the older HTTP+SSE transport (MCP 2024-11-05): a GET opens the event
    * stream, which names where to POST; a POST to the stream's URL is refused (405).
    * `pageSize`: lists its tools in pages of that many, as servers with many tools do.
+   * `tls`: a key and certificate: it speaks HTTPS.
    */
   constructor(
     private tools: McpTestTool[],
-    private readonly options: { json?: boolean; legacy?: boolean; pageSize?: number } = {},
+    private readonly options: {
+      json?: boolean;
+      legacy?: boolean;
+      pageSize?: number;
+      tls?: TlsOptions;
+    } = {},
   ) {
-    this.http = createServer((req, res) => {
+    const listen = (handler: (req: IncomingMessage, res: ServerResponse) => void) =>
+      options.tls ? createTlsServer(options.tls, handler) : createServer(handler);
+    this.http = listen((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -89,7 +98,8 @@ export class McpTestServer {
   /** Listens on `port` (a free one by default) of `host`; resolves to the endpoint's URL. */
   async start(port = 0, host = '127.0.0.1'): Promise<string> {
     await new Promise<void>((resolve) => this.http.listen(port, host, resolve));
-    return `http://${host}:${(this.http.address() as AddressInfo).port}/mcp`;
+    const scheme = this.options.tls ? 'https' : 'http';
+    return `${scheme}://${host}:${(this.http.address() as AddressInfo).port}/mcp`;
   }
 
   /** Lists `tools` from now on, and tells every open session (`notifications/tools/list_changed`). */

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer, type ServerOptions as TlsOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -22,8 +23,10 @@ export class RecordingServer {
     res.end(JSON.stringify({ ok: true }));
   };
 
-  constructor() {
-    this.server = createServer((req, res) => void this.onRequest(req, res));
+  /** With `tls` (a key and certificate), it speaks HTTPS. */
+  constructor(private readonly tls?: TlsOptions) {
+    const handler = (req: IncomingMessage, res: ServerResponse) => void this.onRequest(req, res);
+    this.server = tls ? createTlsServer(tls, handler) : createServer(handler);
   }
 
   respond(handler: Handler): void {
@@ -32,7 +35,7 @@ export class RecordingServer {
 
   async start(): Promise<string> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return `${this.tls ? 'https' : 'http'}://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
   async stop(): Promise<void> {

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { PRIVATE_CA_HINT, untrustedCertificate } from '../../common/connection-error.js';
 import { toolsConfig, type ToolsConfig } from '../../config/app.config.js';
 import { ToolDefinitionError, where } from '../definition-error.js';
 import { buildHttpRequest } from '../http-request-builder.js';
@@ -114,7 +115,8 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
           cancelled: true,
         };
       const detail = maskSecrets(describeFailure(error, timeoutSecs), this.tokens.secretsOf(tool));
-      this.logger.warn(`tool '${tool.name}' (MCP) failed: ${detail}`);
+      const hint = untrustedCertificate(error) ? ` (${PRIVATE_CA_HINT})` : '';
+      this.logger.warn(`tool '${tool.name}' (MCP) failed: ${detail}${hint}`);
       const value = { ok: false, text: toolErrors.requestFailed(detail) };
       return { value, backendDown: serverDown(error) };
     }
@@ -256,6 +258,8 @@ function describeFailure(error: unknown, timeoutSecs: number): string {
     const lost = 'the connection to the MCP server was lost';
     return why === 'Connection closed' || why === '' ? lost : `${lost}: ${why}`;
   }
+  const certificate = untrustedCertificate(error);
+  if (certificate) return `the TLS certificate of the MCP server is not trusted (${certificate})`;
   if (err.cause?.code) return `cannot reach the MCP server (${err.cause.code})`;
   const cause = (err.cause as { message?: string } | undefined)?.message;
   if (err.message === 'fetch failed' && cause) return `cannot reach the MCP server (${cause})`;
