@@ -74,14 +74,18 @@ const NO_LINK_LOCAL_LOOKUP = guardedLookup(notLinkLocal) as unknown as AxiosRequ
 
 /**
  * axios options that keep a request of the engine's choosing — an HTTP tool's call, an OpenAPI
- * document — off link-local addresses (cloud metadata), by name or by redirect, at most 3 of
- * them. Throws BlockedAddressError when `url`'s host is itself such an address.
+ * document, a token request — off link-local addresses (cloud metadata), by name or by redirect,
+ * at most 3 of them. Throws BlockedAddressError when `url`'s host is itself such an address.
+ * Sent straight to its server, never through a proxy of HTTP_PROXY or HTTPS_PROXY (axios's
+ * default): the check would then be made on the proxy's address, not the server's, as the
+ * engine's other clients (LLM, MCP, speech) connect directly too.
  */
 export function offLinkLocal(
   url: string,
-): Pick<AxiosRequestConfig, 'lookup' | 'beforeRedirect' | 'maxRedirects'> {
+): Pick<AxiosRequestConfig, 'lookup' | 'beforeRedirect' | 'maxRedirects' | 'proxy'> {
   assertAllowedLiteral(new URL(url).hostname, notLinkLocal);
   return {
+    proxy: false,
     maxRedirects: MAX_REDIRECTS,
     lookup: NO_LINK_LOCAL_LOOKUP,
     beforeRedirect: (next: { hostname?: string }) =>
