@@ -181,4 +181,42 @@ describe('approvals answered by voice or text', () => {
     expect(assistant.content).toBe('I will delete it. ');
     ws.close();
   });
+
+  it('asks the calls of one message one at a time, each answer for the question just asked', async () => {
+    await start();
+    const ws = await voiceSession(engine.wsUrl);
+    llm.enqueue(
+      sseStructuredCalls([
+        { id: 'call_a', name: 'delete_item', arguments: { id: '5' } },
+        { id: 'call_b', name: 'delete_item', arguments: { id: '6' } },
+      ]),
+      sseText(['Done.']),
+    );
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'delete items 5 and 6' });
+    await ws.waitFor((m) => m.type === 'tool_confirm', from);
+    await until(() => speechInputs().includes('Delete item 5?'), 'the first question');
+    const say = (text: string) => {
+      heard = text;
+      ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
+      ws.send({ type: 'audio_end' });
+    };
+    say('Yes.');
+    const second = await ws.waitFor((m) => m.type === 'tool_confirm' && m.id === 'call_b', from);
+    expect(second).toMatchObject({ prompt: 'Delete item 6?' });
+    await until(() => speechInputs().includes('Delete item 6?'), 'the second question');
+    say('No.');
+    await ws.waitFor((m) => m.type === 'assistant_end', from, 10_000);
+    const turn = ws.messages.slice(from).filter((m) => m.type.startsWith('tool_confirm'));
+    expect(turn).toEqual([
+      expect.objectContaining({ type: 'tool_confirm', id: 'call_a' }),
+      { type: 'tool_confirmed', id: 'call_a', approved: true },
+      expect.objectContaining({ type: 'tool_confirm', id: 'call_b' }),
+      { type: 'tool_confirmed', id: 'call_b', approved: false },
+    ]);
+    expect(deletes().map((r) => r.path)).toEqual(['/items/5']);
+    expect(toolMessage('call_a')).toBe('deleted');
+    expect(toolMessage('call_b')).toBe('Error: the user declined this call');
+    ws.close();
+  });
 });

@@ -102,12 +102,12 @@ describe('calls the user approves', () => {
   });
 
   it('lets the other calls of the round run meanwhile, and an interrupt cancels the wait', async () => {
-    const from = modelCalls(del, {
-      id: 'call_w',
-      name: 'get_weather',
-      arguments: { city: 'Oslo' },
-    });
-    client.ws.send({ type: 'user_text', text: 'delete 5 and the weather' });
+    const from = modelCalls(
+      del,
+      { id: 'call_w', name: 'get_weather', arguments: { city: 'Oslo' } },
+      { id: 'call_del2', name: 'delete_item', arguments: { id: '6' } },
+    );
+    client.ws.send({ type: 'user_text', text: 'delete 5 and 6, and the weather' });
     await client.ws.waitFor((m) => m.type === 'tool_result' && m.id === 'call_w', from);
     client.ws.send({ type: 'interrupt' });
     expect(await client.ws.waitFor((m) => m.type === 'assistant_end', from)).toMatchObject({
@@ -115,10 +115,14 @@ describe('calls the user approves', () => {
     });
     rig.llm.enqueue(sseText(['Ok.']));
     await client.ws.turn('never mind');
+    // The second call needing approval was never asked: the first question was still open.
+    const asked = client.ws.messages.slice(from).filter((m) => m.type === 'tool_confirm');
+    expect(asked.map((m) => m.id)).toEqual(['call_del']);
     const messages = rig.llm.requests.at(-1)!.body.messages;
     expect(messages.filter((m: any) => m.role === 'tool')).toEqual([
       { role: 'tool', tool_call_id: 'call_del', content: 'Error: cancelled' },
       { role: 'tool', tool_call_id: 'call_w', content: 'sunny' },
+      { role: 'tool', tool_call_id: 'call_del2', content: 'Error: cancelled' },
     ]);
     expect(rig.tools.requests.map((r) => r.method)).toEqual(['GET']);
   });

@@ -35,7 +35,8 @@ export function answerMayCome(session: Session, phrases: readonly Phrase[]): boo
 
 /**
  * While calls await approval, a plain yes or no, said or typed (TOOL_CONFIRM_YES,
- * TOOL_CONFIRM_NO), answers them all, each with a `tool_confirmed` event; true when it did.
+ * TOOL_CONFIRM_NO), answers them, each with a `tool_confirmed` event (a round's calls are asked
+ * one at a time: the one just asked); true when it did.
  * Anything else is for a new turn.
  */
 export function answerApprovals(

@@ -89,6 +89,30 @@ export function roundTextEnded(ctx: TurnContext): void {
   ctx.wsMode = 'roundStart';
 }
 
+/**
+ * Asks the user to approve `call` (`tool_confirm`, with its `confirm_prompt` filled in) once the
+ * question `before` it is answered: the calls of a round that need approval are asked one at a
+ * time, in the order the model made them, so that a plain yes or no answers the one just asked.
+ */
+async function askApproval(
+  ctx: TurnContext,
+  call: RoundResult['calls'][number],
+  template: string | undefined,
+  before: Promise<unknown>,
+): Promise<{ approval: Approval; refusal?: string }> {
+  await before;
+  if (ctx.signal.aborted) return { approval: 'cancelled' };
+  const prompt = template && confirmPrompt(template, call.arguments);
+  ctx.emit({
+    type: 'tool_confirm',
+    id: call.id,
+    name: call.name,
+    arguments: call.arguments,
+    ...(prompt && { prompt }),
+  });
+  return ctx.approve(call.id);
+}
+
 /** Executes a round's calls in parallel; results go to history in call order. */
 export async function runCalls(
   executor: ToolExecutor,
@@ -106,21 +130,17 @@ export async function runCalls(
     })),
   });
   const results: (string | undefined)[] = round.calls.map(() => undefined);
+  /** The round's last question to the user: the next is put once it is answered. */
+  let asking: Promise<unknown> = Promise.resolve();
   const running = round.calls.map(async (call, i) => {
     let run = ctx.started.get(call.id);
     if (!run) {
       // A tool that needs the user's approval runs only once it is given.
       const tool = ctx.snapshot.byName.get(call.name);
       if (tool?.confirm) {
-        const prompt = tool.confirmPrompt && confirmPrompt(tool.confirmPrompt, call.arguments);
-        ctx.emit({
-          type: 'tool_confirm',
-          id: call.id,
-          name: call.name,
-          arguments: call.arguments,
-          ...(prompt && { prompt }),
-        });
-        const { approval, refusal } = await ctx.approve(call.id);
+        const answer = askApproval(ctx, call, tool.confirmPrompt, asking);
+        asking = answer;
+        const { approval, refusal } = await answer;
         if (approval === 'cancelled') return;
         if (refusal !== undefined) {
           results[i] = refusal;
