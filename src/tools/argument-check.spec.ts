@@ -35,6 +35,7 @@ describe('argumentProblem', () => {
         maybe: { type: ['integer', 'null'] },
         lines: { type: 'array', items: { type: 'object', properties: { sku: { type: 'int64' } } } },
         weight: { type: 'number' },
+        amount: { type: ['integer', 'number'] },
       },
     };
     const tooLong =
@@ -56,6 +57,8 @@ describe('argumentProblem', () => {
     expect(
       argumentProblem(ids, { order_id: Number.MAX_SAFE_INTEGER, weight: 1e22 }),
     ).toBeUndefined();
+    // A fraction where the schema takes an integer or a number is no integer that lost digits.
+    expect(argumentProblem(ids, { amount: 2.5 })).toBeUndefined();
     // A value written in the schema (a const, an enum) that looks like a schema is left as it is.
     const shape = { type: 'object', properties: { kind: { const: { type: 'integer' } } } };
     expect(argumentProblem(shape, { kind: { type: 'integer' } })).toBeUndefined();
