@@ -31,7 +31,8 @@ describe('speech while tools run', () => {
           name: 'orders',
           url: `${base}/orders`,
           method: 'GET',
-          wait_phrase: { en: 'Let me look up your order.', it: 'Cerco il suo ordine.' },
+          // Language codes in any case (`IT`, `pt-BR`).
+          wait_phrase: { en: 'Let me look up your order.', IT: 'Cerco il suo ordine.' },
         },
       ]),
       TTS_PROVIDER: 'openai',
