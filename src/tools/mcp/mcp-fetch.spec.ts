@@ -37,6 +37,14 @@ describe('boundedFetch on an event stream', () => {
     expect(await read()).toBe(events);
     pieces = Array.from({ length: events.length }, (_, i) => events[i]!);
     expect(await read()).toBe(events);
+    // Events that end with CRLF blank lines (or CR ones), whole or a character at a time.
+    for (const eol of ['\r\n', '\r']) {
+      const crlf = [event(95), event(60), event(95)].join('').replaceAll('\n', eol);
+      pieces = [crlf];
+      expect(await read()).toBe(crlf);
+      pieces = Array.from({ length: crlf.length }, (_, i) => crlf[i]!);
+      expect(await read()).toBe(crlf);
+    }
   });
 
   it('fails the stream at an event larger than the limit, whole or cut', async () => {
@@ -112,5 +120,56 @@ describe('redirectSafe', () => {
     const response = await redirectSafe([])(`${base}/see-other`, init);
     expect(await response.text()).toBe('GET ');
     expect(seen.at(-1)).toEqual({ method: 'GET', url: '/done', body: '', type: undefined });
+  });
+});
+
+/** The answers to a connection's POSTs (its requests), read within the limit. */
+describe('boundedFetch on requests', () => {
+  /** Answers every POST with `answer` (a JSON body, or an event stream); records its headers. */
+  let answer: { type: string; body: string } = { type: 'application/json', body: '{}' };
+  let headers: Record<string, unknown> = {};
+  const fake = (_url: string | URL, init?: RequestInit) => {
+    headers = Object.fromEntries(new Headers(init?.headers));
+    return Promise.resolve(
+      new Response(answer.body, { status: 200, headers: { 'content-type': answer.type } }),
+    );
+  };
+  const call = (meta: Record<string, unknown> = {}, own: Record<string, string> = {}) =>
+    boundedFetch(100, fake)('http://mcp.internal/mcp', {
+      method: 'POST',
+      headers: own,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 't', _meta: meta },
+      }),
+    });
+  const TOO_LARGE = {
+    jsonrpc: '2.0',
+    id: 7,
+    error: {
+      code: -32099,
+      message: "the MCP server's answer is larger than LLM_TOOL_MAX_RESPONSE_BYTES (100 bytes)",
+    },
+  };
+
+  it('answers a request whose answer is over the limit with an error, in JSON or as an event', async () => {
+    answer = { type: 'application/json', body: JSON.stringify({ big: 'x'.repeat(200) }) };
+    expect(await (await call()).json()).toEqual(TOO_LARGE);
+    answer = { type: 'text/event-stream', body: `event: message\ndata: ${'x'.repeat(200)}\n\n` };
+    const events = await (await call()).text();
+    expect(events).toContain(`data: ${JSON.stringify(TOO_LARGE)}\n\n`);
+    // Within the limit, the answer is passed on as it came.
+    answer = { type: 'application/json', body: '{"jsonrpc":"2.0","id":7,"result":{}}' };
+    expect(await (await call()).text()).toBe(answer.body);
+  });
+
+  it("sends a call's traceparent as the HTTP header too, unless the tool's headers set one", async () => {
+    const trace = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    await call({ traceparent: trace });
+    expect(headers.traceparent).toBe(trace);
+    await call({ traceparent: trace }, { traceparent: 'the-tools-own' });
+    expect(headers.traceparent).toBe('the-tools-own');
   });
 });

@@ -169,15 +169,19 @@ function boundedEvents(
   maxBytes: number,
 ): ReadableStream<Uint8Array> {
   let size = 0; // bytes of the event being read
-  let previous = 0; // the last byte seen, for a blank line split between chunks
+  // The last bytes of the chunk before, after its last blank line: one may be split between
+  // chunks ("\r\n" | "\r\n"). They are counted in `size` already.
+  let tail = Buffer.alloc(0);
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-        let from = previous === LF && bytes[0] === LF ? 1 : 0;
-        if (from === 1) size = 0;
-        for (let end = eventEnd(bytes, from); ; end = eventEnd(bytes, from)) {
-          size += (end === -1 ? bytes.length : end) - from;
+        const seen = tail.length > 0 ? Buffer.concat([tail, bytes]) : bytes;
+        let [from, counted] = [0, tail.length];
+        for (let end = eventEnd(seen, from); ; end = eventEnd(seen, from)) {
+          const upTo = end === -1 ? seen.length : end;
+          size += Math.max(0, upTo - counted);
+          counted = Math.max(counted, upTo);
           if (size > maxBytes)
             return controller.error(
               new Error(
@@ -187,14 +191,12 @@ function boundedEvents(
           if (end === -1) break;
           [size, from] = [0, end];
         }
-        previous = bytes[bytes.length - 1] ?? previous;
+        tail = Buffer.from(seen.subarray(Math.max(from, seen.length - 3)));
         controller.enqueue(chunk);
       },
     }),
   );
 }
-
-const LF = 10;
 
 /** Where the first event ending at or after `from` ends (past its blank line); -1 if none does. */
 function eventEnd(bytes: Buffer, from: number): number {
