@@ -54,6 +54,11 @@ describe('SentenceSegmenter', () => {
       'Here are the options:\n- the train\n- the bus\n\nWhich one do you want',
       ['Here are the options:', '- the train', '- the bus', 'Which one do you want'],
     ],
+    [
+      'CRLF paragraphs, and blank lines holding spaces',
+      'The train leaves at six\r\n\r\nThe bus at seven\n  \nWhich one',
+      ['The train leaves at six', 'The bus at seven', 'Which one'],
+    ],
   ])('splits %s text the same however it streams', (_l, text, expected) => {
     expect(segment(text, text.length)).toEqual(expected);
     expect(segment(text, 1)).toEqual(expected);

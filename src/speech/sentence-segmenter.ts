@@ -84,7 +84,8 @@ export class SentenceSegmenter {
     const s = this.buf;
     for (let i = 0; i < s.length; i++) {
       const c = s[i]!;
-      if (c === '\n' && (s[i + 1] === '\n' || /^\s*[-*•\d]/.test(s.slice(i + 1)))) return i + 1;
+      // A paragraph break (a blank line: CRLF or spaces in it too) or a list item's line.
+      if (c === '\n' && /^(?:[ \t\r]*\n|\s*[-*•\d])/.test(s.slice(i + 1))) return i + 1;
       if (!ALL_TERMINATORS.includes(c)) continue;
       let j = i + 1;
       while (j < s.length && (ALL_TERMINATORS.includes(s[j]!) || CLOSERS.includes(s[j]!))) j++;
