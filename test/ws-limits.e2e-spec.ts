@@ -153,6 +153,23 @@ describe('WS_API_KEY', () => {
     expect(await attempt(engine.wsUrl, { Authorization: 'Bearer s3cret-key' })).toBe('session');
     expect(await attempt(`${engine.wsUrl}?token=s3cret-key`)).toBe('session');
   });
+
+  it('serves /ws/ as /ws (the key checked the same), and answers 404 naming /ws at any other path', async () => {
+    expect(await attempt(`${engine.wsUrl}/?token=s3cret-key`)).toBe('session');
+    expect(await attempt(`${engine.wsUrl}/`)).toBe(401);
+    const elsewhere = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const socket = new WebSocket(engine.wsUrl.replace('/ws', '/socket'));
+      socket.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      socket.once('error', reject);
+    });
+    expect(elsewhere).toEqual({ status: 404, body: 'no WebSocket at /socket: it is at /ws\n' });
+    // The engine goes on serving.
+    expect(await attempt(engine.wsUrl, { Authorization: 'Bearer s3cret-key' })).toBe('session');
+  });
 });
 
 describe('a client that floods the engine with messages', () => {
