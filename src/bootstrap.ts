@@ -3,6 +3,7 @@ import { Logger, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { config as rxjsConfig } from 'rxjs';
 import { AppModule } from './app.module.js';
 import { parseEnv } from './config/env.js';
 import { JsonLogger, levelsUpTo } from './logging.js';
@@ -10,8 +11,21 @@ import { setupSwagger } from './swagger.js';
 import { AgentWsAdapter } from './orchestrator/agent-ws.adapter.js';
 import { Lifecycle } from './lifecycle/lifecycle.service.js';
 
+/**
+ * An error thrown while one event is handled (a turn's event by the gateway, the speech, the
+ * metrics) is logged, and the process with every other session goes on: RxJS's default throws it
+ * again outside any handler, which would end the process.
+ */
+function logHandlerErrors(): void {
+  rxjsConfig.onUnhandledError = (error: unknown) =>
+    new Logger('Engine').error(
+      `an event handler failed: ${(error as Error | undefined)?.stack ?? String(error)}`,
+    );
+}
+
 /** Builds the whole engine (HTTP + WebSocket on one port); `listen` is left to the caller. */
 export async function createApp(): Promise<INestApplication> {
+  logHandlerErrors();
   const env = parseEnv(process.env);
   const logger = env.logFormat === 'json' ? new JsonLogger(env.logLevel) : levelsUpTo(env.logLevel);
   const app = await NestFactory.create(AppModule, {
