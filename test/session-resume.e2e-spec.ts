@@ -56,6 +56,27 @@ describe('resuming a session after a disconnect (sessions kept in the process)',
     b.close();
   });
 
+  it('a client that hung up mid-answer and reconnects gets the session with the part it had been sent', async () => {
+    const a = await WsClient.connect(engine.wsUrl);
+    const token = session(a).resume_token as string;
+    const story = 'Once upon a time there was a very long story that was never finished. '.repeat(
+      4,
+    );
+    llm.enqueue({ ...sseText(pieces(story, 8)), delayMs: 20 });
+    a.send({ type: 'user_text', text: 'Tell me a story.' });
+    await a.waitFor((m) => m.type === 'assistant_delta');
+    await closeAndWait(a);
+    const b = await resume(engine, token);
+    expect(session(b)).toMatchObject({ resumed: true, session_id: session(a).session_id });
+    llm.enqueue(sseText(['Where was I?']));
+    await b.turn('Go on.');
+    const [, told, heard] = llm.requests.at(-1)!.body.messages as { content: string }[];
+    expect(told).toEqual(user('Tell me a story.'));
+    expect(heard!.content.length).toBeGreaterThan(0);
+    expect(story.startsWith(heard!.content)).toBe(true);
+    b.close();
+  });
+
   it('an unknown token starts a new session, with a token of its own', async () => {
     const ws = await resume(engine, 'no-such-token');
     expect(session(ws)).toMatchObject({ resumed: false });
