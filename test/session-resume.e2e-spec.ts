@@ -194,6 +194,20 @@ describe('with Redis (SESSION_STORE_URL): any engine process or replica resumes 
     again.close();
   });
 
+  it('keeps settings changed mid-connection: another replica resumes with them', async () => {
+    const onA = await WsClient.connect(a.wsUrl);
+    const token = session(onA).resume_token as string;
+    onA.send({ type: 'session.update', language: 'it', instructions: 'The caller is Ada.' });
+    await onA.waitFor((m) => m.type === 'session.updated');
+    const onB = await resume(b, token); // A's connection stays open: only its checkpoint tells
+    expect(session(onB).settings).toMatchObject({
+      language: 'it',
+      instructions: 'The caller is Ada.',
+    });
+    onB.close();
+    onA.close();
+  });
+
   it('records expire after SESSION_RESUME_SECS from their last save or claim', async () => {
     const store = new RedisSessionStore(redis.url, () => undefined);
     await store.connect();

@@ -35,6 +35,8 @@ describe("a session's own settings, and its turns' token usage, over /ws", () =>
     h.ws.send({ type: 'session.update', tools: ['get_weather'] });
     const updated = await h.ws.waitFor((m) => m.type === 'session.updated');
     expect(updated.settings.tools).toEqual(['get_weather']);
+    // No speech in this engine (TTS_PROVIDER=none): no audio format to announce.
+    expect(updated.audio_format).toBeNull();
     h.llm.enqueue(sseText([xmlCall('missing', {})]), sseText(['Sorry.']));
     await h.ws.turn('hi');
     const offered = (r: number) => h.llm.requests[r]!.body.tools.map((t: any) => t.function.name);
