@@ -8,6 +8,13 @@ import { END_CALL, END_FN, FN, PARAM } from './tags.js';
  * a phantom `{{ tc.name }}` is not). A parameter the tool declares is believed whatever its name.
  */
 export const NAME_OK = /^[\p{L}_][\p{L}\p{M}\p{N}_.\-:]*$/u;
+/**
+ * The same inside `<tool_call>`, where the model surely meant a call: words apart by one space
+ * too (`<function=get weather>`), so that the model hears the tool is unknown and calls again,
+ * as it does for a name misspelt, rather than its call vanishing.
+ */
+export const WRAPPED_NAME_OK =
+  /^[\p{L}_][\p{L}\p{M}\p{N}_.\-:]*(?: [\p{L}\p{M}\p{N}_.\-:]+){0,7}$/u;
 
 /** The name written in a tag: trimmed, and unquoted (`<function="get_weather">`). */
 export function tagName(raw: string): string {

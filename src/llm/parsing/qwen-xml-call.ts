@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/only-throw-error -- INCOMPLETE is a control-flow signal thrown without a stack, for speed */
 import { INCOMPLETE, XmlScanner } from './xml-scanner.js';
-import { NAME_OK, tagName } from './function-tag.js';
+import { NAME_OK, tagName, WRAPPED_NAME_OK } from './function-tag.js';
 import { callFrom, jsonObjectEnd } from './hermes-call.js';
 import { setOwn, ownValue } from './json.js';
 import { typeValue, type ParamSchema, type ToolSchemas } from './value-typing.js';
@@ -77,7 +77,8 @@ class XmlCallParser extends XmlScanner {
     if (/[\n<]/.test(rawName)) return { kind: 'invalid', end: this.blockEnd(0) };
     if (gt === -1) return this.atEnd({ kind: 'invalid', end: s.length });
     const name = tagName(rawName);
-    if (!NAME_OK.test(name)) return { kind: 'invalid', end: this.blockEnd(gt) };
+    if (!(this.wrapped ? WRAPPED_NAME_OK : NAME_OK).test(name))
+      return { kind: 'invalid', end: this.blockEnd(gt) };
     const params = this.schemas.get(name);
     const properties = params?.properties;
     this.props =

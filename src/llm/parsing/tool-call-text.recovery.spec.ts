@@ -30,6 +30,28 @@ describe('malformed Qwen3-Coder calls', () => {
     ]);
   });
 
+  it('makes a call of a name with spaces inside <tool_call>, so the model hears it is unknown; one in prose stays text', () => {
+    const schemas = new Map([
+      ['get_weather', { type: 'object', properties: { city: { type: 'string' } } }],
+    ]);
+    const input =
+      'Sure. <tool_call>\n<function=get weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>';
+    const whole = run([input], schemas);
+    expect(whole).toEqual({
+      text: 'Sure. ',
+      reasoning: '',
+      calls: [{ name: 'get weather', arguments: { city: 'Paris' } }],
+    });
+    expect(run([...input], schemas)).toEqual(whole);
+    expect(run(randomSplit(input, rng(input.length)), schemas)).toEqual(whole);
+    const mention = 'Write <function=get weather> to call it.';
+    expect(run([mention], schemas)).toEqual({ text: mention, reasoning: '', calls: [] });
+    // A template's placeholder leaked into the text is no call, wrapped or not.
+    expect(
+      run(['<tool_call><function={{ tc.name }}></function></tool_call>'], schemas).calls,
+    ).toEqual([]);
+  });
+
   it('ends the value of a call never closed at its last </parameter>, and sends the prose after it', () => {
     const schemas = new Map([
       ['get_weather', { type: 'object', properties: { city: { type: 'string' } } }],
