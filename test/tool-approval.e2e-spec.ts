@@ -101,6 +101,23 @@ describe('calls the user approves', () => {
     });
   });
 
+  it('asks the next call of the message once the one before has expired unanswered', async () => {
+    modelCalls({ ...del, id: 'call_x1' }, { ...del, id: 'call_x2', arguments: { id: '6' } });
+    const turn = await client.ws.turn('delete 5 and 6');
+    expect(turn.filter((m) => m.type !== 'assistant_delta').map((m) => [m.type, m.id])).toEqual([
+      ['tool_call', 'call_x1'],
+      ['tool_call', 'call_x2'],
+      ['tool_confirm', 'call_x1'],
+      ['tool_result', 'call_x1'],
+      ['tool_confirm', 'call_x2'],
+      ['tool_result', 'call_x2'],
+      ['assistant_end', undefined],
+    ]);
+    for (const id of ['call_x1', 'call_x2'])
+      expect(toolMessage(id)).toBe('Error: the user did not approve this call within 0.3s');
+    expect(rig.tools.requests).toHaveLength(0);
+  });
+
   it('lets the other calls of the round run meanwhile, and an interrupt cancels the wait', async () => {
     const from = modelCalls(
       del,
@@ -154,7 +171,7 @@ describe('calls the user approves', () => {
 
   it('counts in /metrics what users did with the calls above', async () => {
     const scrape = await (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
-    const counts = { approved: 1, declined: 1, expired: 1, cancelled: 2 };
+    const counts = { approved: 1, declined: 1, expired: 3, cancelled: 2 };
     for (const [outcome, count] of Object.entries(counts))
       expect(scrape).toMatch(
         new RegExp(`^agent_engine_tool_approvals_total\\{outcome="${outcome}"\\} ${count}$`, 'm'),
