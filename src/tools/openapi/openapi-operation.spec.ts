@@ -131,6 +131,38 @@ describe('operationTool on operations that cannot be sent as they are written', 
     const spec = post({});
     spec.servers![0]!.variables!.v = { default: 'v2' };
     expect(operationTool(spec, 'op').url).toBe('https://eu.api.example.com/v2/items');
+    // A server URL ending in a slash (as many are written) gives no double slash.
+    spec.servers![0]!.url = 'https://{region}.api.example.com/{v}/';
+    expect(operationTool(spec, 'op').url).toBe('https://eu.api.example.com/v2/items');
+  });
+
+  it('takes no body for a verb whose arguments go in the query (a DELETE that declares one)', () => {
+    const spec: OpenApiSpec = {
+      paths: {
+        '/items/{id}': {
+          delete: {
+            operationId: 'drop',
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+            requestBody: json({ type: 'object', properties: { reason: { type: 'string' } } }),
+          },
+        },
+      },
+    };
+    expect(operationTool(spec, 'drop', 'http://x').parameters).toEqual({
+      type: 'object',
+      properties: { id: { type: 'string' } },
+      required: ['id'],
+    });
+  });
+
+  it('names at most 30 of the operations a spec has when the one asked for is not there', () => {
+    const paths = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [`/r${i}`, { get: { operationId: `op${i}` } }]),
+    );
+    const names = Array.from({ length: 30 }, (_, i) => `op${i}`).join(', ');
+    expect(() => operationTool({ paths }, 'nope', 'http://x')).toThrow(
+      `the spec has no operation "nope" (give an operationId or "METHOD /path"; it has: ${names})`,
+    );
   });
 
   it.each([
