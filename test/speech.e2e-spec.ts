@@ -82,7 +82,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
     const from = ws.messages.length;
     ws.send({ type: 'user_text', text: 'Weather in Paris?' });
     await ws.waitFor((m) => m.type === 'audio_end', from, 10000);
-    expect(ttsInputs()).toEqual(['Let me check.', 'It is sunny .', 'See now.']);
+    expect(ttsInputs()).toEqual(['Let me check.', 'It is sunny.', 'See now.']);
     for (const input of ttsInputs()) expect(input).not.toMatch(MARKUP);
     const msgs = ws.messages.slice(from);
     expect(audio(msgs).length).toBe(3);

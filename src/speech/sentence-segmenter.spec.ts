@@ -147,6 +147,11 @@ describe('speakable', () => {
     // Flags, emoji joined into one (a family), and variation selectors leave nothing behind.
     expect(speakable('Flags 🇮🇹🇫🇷 and 👨‍👩‍👧 here, done ✔︎ now.')).toBe('Flags and here, done now.');
     expect(speakable('> Quoted advice.')).toBe('Quoted advice.');
+    // Formatting tags are not read; a comparison is.
+    expect(speakable('It is <b>sunny</b>,<br/>21 <EM>degrees</EM>.')).toBe(
+      'It is sunny, 21 degrees.',
+    );
+    expect(speakable('If x < y and y > z, stop.')).toBe('If x < y and y > z, stop.');
     expect(speakable('Now ~~20~~ 15 euros, __really__.')).toBe('Now 20 15 euros, really.');
     expect(speakable('| City | Weather |\n|---|:---:|\n| Rome | 21°C |\n| Oslo | 3°C |')).toBe(
       'City, Weather. Rome, 21°C. Oslo, 3°C.',

@@ -1,6 +1,6 @@
 /**
- * Light clean-up of a sentence before synthesis (pure): markdown symbols, URLs and emoji are
- * not read aloud, table cells are read as a list. Returns '' when nothing speakable is left.
+ * Light clean-up of a sentence before synthesis (pure): markdown symbols, formatting tags, URLs
+ * and emoji are not read aloud, table cells are read as a list. Returns '' when nothing speakable is left.
  */
 export function speakable(sentence: string): string {
   return (
@@ -9,6 +9,11 @@ export function speakable(sentence: string): string {
       .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
       .replace(/\bhttps?:\/\/\S+/gi, ' ')
       .replace(/\bwww\.\S+/gi, ' ')
+      // The formatting tags a model writes now and then (`<b>`, `<br/>`), never read aloud.
+      .replace(
+        /<\/?(?:b|i|u|s|em|strong|br|p|span|sup|sub|small|mark|code|div)(?:\s[^<>]*)?\/?>/gi,
+        ' ',
+      )
       .replace(/\p{Extended_Pictographic}|[\u{1F1E6}-\u{1F1FF}]|[\u{FE0E}\u{FE0F}]|\u{200D}/gu, '')
       .replace(/(\*\*|__|\*|`|~~|^#{1,6}\s*|^>\s*|^\s*[-*+]\s+)/gm, '')
       // Tables: the rule under the header is dropped, the cells are read as a list.
@@ -17,6 +22,7 @@ export function speakable(sentence: string): string {
       .replace(/\s*\|\s*$/gm, '. ')
       .replace(/\s*\|\s*/g, ', ')
       .replace(/\s+/g, ' ')
+      .replace(/ ([,.!?;:])/g, '$1')
       .trim()
   );
 }
