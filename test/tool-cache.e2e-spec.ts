@@ -60,11 +60,23 @@ describe('tool results kept for cache_secs', () => {
     expect(sent('/hours')).toBe(1);
     // Other arguments are another request.
     expect((await call('store_hours', { store: 'milan' })).read).toBe('/hours/milan #2 for anyone');
+    // An admin trying the same request is answered from the cache too, and told so.
+    const tried = await fetch(`${rig.engine.httpUrl}/api/tools/store_hours/call`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ arguments: { store: 'milan' } }),
+    });
+    expect(await tried.json()).toEqual({
+      ok: true,
+      result: '/hours/milan #2 for anyone',
+      ms: expect.any(Number),
+      cached: true,
+    });
     // After cache_secs, the request is sent again.
     await new Promise((r) => setTimeout(r, 700));
     expect((await call('store_hours', { store: 'rome' })).read).toBe('/hours/rome #3 for anyone');
     const metrics = await (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
-    expect(metrics).toMatch(/agent_engine_tool_cache_hits_total\{tool="store_hours"\} 1\b/);
+    expect(metrics).toMatch(/agent_engine_tool_cache_hits_total\{tool="store_hours"\} 2\b/);
   });
 
   it('never keeps an error, and never calls a tool without cache_secs from one', async () => {

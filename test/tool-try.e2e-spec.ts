@@ -1,5 +1,6 @@
 import { useEngineRig } from './support/turn-harness.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
+import { until } from './support/waiting.js';
 
 /** `POST /api/tools/{name}/call`: an admin tries a tool and sees what the model would read. */
 describe('trying a tool over the admin API', () => {
@@ -25,12 +26,16 @@ describe('trying a tool over the admin API', () => {
         return void res.end(
           JSON.stringify({ name: `Ada (${String(req.headers.authorization)})`, id: 1 }),
         );
+      // A service that never answers: the call ends with the admin's request.
+      if (req.path === '/Nowhere') return void res.on('close', () => (hungUp = true));
       res.end(`${decodeURIComponent(req.path.slice(1))}: +21°C`);
     },
   );
-  const tryTool = (name: string, body?: unknown, key = 'admin-key') =>
+  let hungUp = false;
+  const tryTool = (name: string, body?: unknown, key = 'admin-key', signal?: AbortSignal) =>
     fetch(`${rig.engine.httpUrl}/api/tools/${name}/call`, {
       method: 'POST',
+      signal,
       headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
       ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
@@ -69,5 +74,19 @@ describe('trying a tool over the admin API', () => {
     ])
       expect((await tryTool('get_weather', body)).status).toBe(400);
     expect((await tryTool('get_weather', {}, 'wrong')).status).toBe(401);
+  });
+
+  it('gives up the call when the admin goes away', async () => {
+    const admin = new AbortController();
+    const pending = tryTool(
+      'get_weather',
+      { arguments: { city: 'Nowhere' } },
+      'admin-key',
+      admin.signal,
+    );
+    await until(() => rig.tools.requests.at(-1)?.path === '/Nowhere', 'the tool request');
+    admin.abort();
+    await expect(pending).rejects.toThrow();
+    await until(() => hungUp, "the tool's request closed");
   });
 });

@@ -196,6 +196,11 @@ describe('/api/tools with the LLM disabled', () => {
       status: 503,
       json: { ok: false, statusCode: 503, message: 'the LLM is disabled (LLM_ENABLED=false)' },
     });
+    const tried = await fetch(`${engine.httpUrl}/api/tools/get_weather/call`, { method: 'POST' });
+    expect(tried.status).toBe(503);
+    expect(await tried.json()).toMatchObject({
+      message: 'the LLM is disabled (LLM_ENABLED=false)',
+    });
   });
 });
 
