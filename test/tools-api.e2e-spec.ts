@@ -196,11 +196,23 @@ describe('/api/tools with the LLM disabled', () => {
       status: 503,
       json: { ok: false, statusCode: 503, message: 'the LLM is disabled (LLM_ENABLED=false)' },
     });
-    const tried = await fetch(`${engine.httpUrl}/api/tools/get_weather/call`, { method: 'POST' });
-    expect(tried.status).toBe(503);
-    expect(await tried.json()).toMatchObject({
-      message: 'the LLM is disabled (LLM_ENABLED=false)',
-    });
+    // So does every route of one tool.
+    for (const [method, path] of [
+      ['POST', '/get_weather/call'],
+      ['GET', '/get_weather'],
+      ['GET', '/get_weather/offered'],
+      ['PUT', '/get_weather'],
+      ['DELETE', '/get_weather'],
+    ] as const) {
+      const one = await fetch(`${engine.httpUrl}/api/tools${path}`, {
+        method,
+        ...(method === 'PUT' && { body: JSON.stringify(weather) }),
+      });
+      expect([method, path, one.status]).toEqual([method, path, 503]);
+      expect(await one.json()).toMatchObject({
+        message: 'the LLM is disabled (LLM_ENABLED=false)',
+      });
+    }
   });
 });
 
