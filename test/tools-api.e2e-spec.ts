@@ -96,8 +96,8 @@ describe('/api/tools (seed §2)', () => {
   });
 
   it('checks a set without installing it on ?dry_run=true, for POST and PUT', async () => {
-    const dry = async (path: string, method: string, body: unknown) => {
-      const res = await fetch(`${engine.httpUrl}/api/tools${path}?dry_run=true`, {
+    const dry = async (path: string, method: string, body: unknown, flag = 'dry_run=true') => {
+      const res = await fetch(`${engine.httpUrl}/api/tools${path}?${flag}`, {
         method,
         body: JSON.stringify(body),
       });
@@ -114,12 +114,23 @@ describe('/api/tools (seed §2)', () => {
     const bad = await dry('', 'POST', [{ name: 'broken' }]);
     expect(bad.status).toBe(400);
     expect(bad.json.message).toContain("request body: tool #0 'broken': field 'url' is required");
-    expect(
-      (await fetch(`${engine.httpUrl}/api/tools?dry_run=maybe`, { method: 'POST', body: '[]' }))
-        .status,
-    ).toBe(400);
+    // `?dry_run` alone and `?dry_run=1` are true too; anything but true or false is refused.
+    for (const flag of ['dry_run', 'dry_run=1'])
+      expect((await dry('', 'POST', [weather], flag)).json).toMatchObject({ dry_run: true });
+    expect(await dry('', 'POST', [weather], 'dry_run=maybe')).toEqual({
+      status: 400,
+      json: { ok: false, statusCode: 400, message: 'dry_run must be true or false, not "maybe"' },
+    });
     // Nothing was installed.
     expect((await get(engine)).json).toMatchObject({ source: 'file', count: 1 });
+    // `false` and `0` install (the next test installs an override anyway).
+    for (const flag of ['dry_run=false', 'dry_run=0']) {
+      const made = await dry('', 'POST', [weather], flag);
+      expect(made).toEqual({
+        status: 200,
+        json: { ok: true, count: 1, source: 'request', tools: [weather] },
+      });
+    }
   });
 
   it('installs an override whatever the Content-Type, then GET shows source "request"', async () => {
