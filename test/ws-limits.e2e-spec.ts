@@ -108,8 +108,15 @@ describe('WS_MAX_SESSIONS', () => {
     const health = (await (await fetch(`${engine.httpUrl}/health`)).json()) as object;
     expect(health).toMatchObject({ sessions: { open: 2, max: 2 } });
     // The engine runs in this process here: its uptime is this process's.
-    const { uptime_secs } = health as { uptime_secs: number };
+    const { uptime_secs, event_loop_delay_p99_ms: delay } = health as {
+      uptime_secs: number;
+      event_loop_delay_p99_ms: number;
+    };
     expect(Math.abs(uptime_secs - process.uptime())).toBeLessThanOrEqual(2);
+    // Milliseconds, to a tenth (the monitor counts in nanoseconds).
+    expect(delay).toBeGreaterThanOrEqual(0);
+    expect(delay).toBeLessThan(10_000);
+    expect(Math.round(delay * 10)).toBeCloseTo(delay * 10, 6);
     first.close();
     await first.closed;
     // The engine frees the place when it sees the socket close, a moment after the client does:
