@@ -1,13 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { McpTestServer, ORDER_SCHEMA } from './support/mcp-server.js';
 import { RecordingServer } from './support/recording-server.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
+import { TEST_CA, testTls } from './support/tls.js';
 import { WsClient } from './support/ws-client.js';
 
-const TLS = 'test/fixtures/tls';
-const tls = { key: readFileSync(`${TLS}/server.key`), cert: readFileSync(`${TLS}/server.pem`) };
+const tls = testTls();
 const UNTRUSTED = 'UNABLE_TO_VERIFY_LEAF_SIGNATURE';
 
 /**
@@ -60,7 +59,7 @@ describe('services whose certificates a private CA signed', () => {
   it('reaches all three with NODE_EXTRA_CA_CERTS', async () => {
     const { ws } = await start({
       LLM_BASE_URL: secureUrl,
-      NODE_EXTRA_CA_CERTS: `${TLS}/ca.pem`,
+      NODE_EXTRA_CA_CERTS: TEST_CA,
     });
     for (const [name, args, read] of [
       ['get_weather', { city: 'Oslo' }, 'Oslo: sunny'],

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Engine } from './support/engine.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
+import { serverFor, testTls } from './support/tls.js';
 import { voiceSession, type WsClient } from './support/ws-client.js';
 
 /** One utterance sent, and the error it gets. */
@@ -36,13 +35,9 @@ describe.each([
   ],
 ])('speech servers that %s', (_, kind, sttError, ttsError) => {
   const llm = new FakeLlm();
-  const tls = {
-    key: readFileSync('test/fixtures/tls/server.key'),
-    cert: readFileSync('test/fixtures/tls/server.pem'),
-  };
   const silent: Server =
     kind === 'untrusted'
-      ? createTlsServer(tls, (_req, res) => res.end())
+      ? serverFor((_req, res) => res.end(), testTls())
       : createServer(() => undefined);
   let engine: Engine;
   beforeAll(async () => {

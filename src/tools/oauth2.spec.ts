@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { serverFor, testTls } from '../../test/support/tls.js';
 import { TokenServer } from '../../test/support/token-server.js';
 import { oauth2Config, OAuth2Tokens, type OAuth2Config } from './oauth2.js';
 
@@ -119,13 +118,7 @@ describe('OAuth2Tokens (client credentials, against a real token endpoint)', () 
       'cannot get an access token from the token endpoint: the answer is larger than 65536 bytes',
     );
     // An endpoint whose certificate a private CA signed (the engine not told of the CA).
-    const secure = createTlsServer(
-      {
-        key: readFileSync('test/fixtures/tls/server.key'),
-        cert: readFileSync('test/fixtures/tls/server.pem'),
-      },
-      (_req, res) => res.end('{}'),
-    );
+    const secure = serverFor((_req, res) => res.end('{}'), testTls());
     await new Promise<void>((r) => secure.listen(0, '127.0.0.1', r));
     const securePort = (secure.address() as AddressInfo).port;
     await expect(

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createTlsServer, type ServerOptions as TlsOptions } from 'node:https';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OpenAiLlmClient } from '../../src/llm/openai-llm.client.js';
+import { schemeFor, serverFor, type TlsOptions } from './tls.js';
 
 /** What the fake server does for one `/chat/completions` request. */
 export type Script =
@@ -140,14 +140,13 @@ export class FakeLlm {
 
   /** With `tls` (a key and certificate), it speaks HTTPS. */
   constructor(private readonly tls?: TlsOptions) {
-    const handler = (req: IncomingMessage, res: ServerResponse) => void this.handle(req, res);
-    this.server = tls ? createTlsServer(tls, handler) : createServer(handler);
+    this.server = serverFor((req, res) => void this.handle(req, res), tls);
   }
 
   async start(): Promise<string> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     const port = (this.server.address() as AddressInfo).port;
-    return `${this.tls ? 'https' : 'http'}://127.0.0.1:${port}/v1`;
+    return `${schemeFor(this.tls)}://127.0.0.1:${port}/v1`;
   }
 
   async stop(): Promise<void> {

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import {
-  createServer,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type Server as HttpServer,
-  type ServerResponse,
+import type {
+  IncomingHttpHeaders,
+  IncomingMessage,
+  Server as HttpServer,
+  ServerResponse,
 } from 'node:http';
-import { createServer as createTlsServer, type ServerOptions as TlsOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { schemeFor, serverFor, type TlsOptions } from './tls.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -69,9 +68,7 @@ export class McpTestServer {
       tls?: TlsOptions;
     } = {},
   ) {
-    const listen = (handler: (req: IncomingMessage, res: ServerResponse) => void) =>
-      options.tls ? createTlsServer(options.tls, handler) : createServer(handler);
-    this.http = listen((req, res) => {
+    this.http = serverFor((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -92,14 +89,13 @@ export class McpTestServer {
           return void this.open(req.headers).then((t) => t.handleRequest(req, res, body));
         res.writeHead(id === undefined ? 400 : 404).end();
       });
-    });
+    }, options.tls);
   }
 
   /** Listens on `port` (a free one by default) of `host`; resolves to the endpoint's URL. */
   async start(port = 0, host = '127.0.0.1'): Promise<string> {
     await new Promise<void>((resolve) => this.http.listen(port, host, resolve));
-    const scheme = this.options.tls ? 'https' : 'http';
-    return `${scheme}://${host}:${(this.http.address() as AddressInfo).port}/mcp`;
+    return `${schemeFor(this.options.tls)}://${host}:${(this.http.address() as AddressInfo).port}/mcp`;
   }
 
   /** Lists `tools` from now on, and tells every open session (`notifications/tools/list_changed`). */

@@ -1,6 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createTlsServer, type ServerOptions as TlsOptions } from 'node:https';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { schemeFor, serverFor, type TlsOptions } from './tls.js';
 
 export interface RecordedRequest {
   method: string;
@@ -25,8 +25,7 @@ export class RecordingServer {
 
   /** With `tls` (a key and certificate), it speaks HTTPS. */
   constructor(private readonly tls?: TlsOptions) {
-    const handler = (req: IncomingMessage, res: ServerResponse) => void this.onRequest(req, res);
-    this.server = tls ? createTlsServer(tls, handler) : createServer(handler);
+    this.server = serverFor((req, res) => void this.onRequest(req, res), tls);
   }
 
   respond(handler: Handler): void {
@@ -35,7 +34,7 @@ export class RecordingServer {
 
   async start(): Promise<string> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `${this.tls ? 'https' : 'http'}://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return `${schemeFor(this.tls)}://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
   async stop(): Promise<void> {
