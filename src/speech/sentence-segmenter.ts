@@ -49,6 +49,15 @@ const ALL_TERMINATORS = TERMINATORS + CJK_TERMINATORS;
 /** Where a long run may be cut: after a comma, semicolon or colon (with its space in Latin text). */
 const CUTS = [', ', '; ', ': ', '，', '、', '；', '：'];
 
+/** After a newline: a paragraph break (a blank line, CRLF or spaces in it too) or a list item. */
+const LINE_BREAK = /[ \t\r]*\n|\s*[-*•\d]/y;
+
+/** Whether the newline before `at` ends a sentence (read in place: no copy of the rest). */
+function breaksAfter(s: string, at: number): boolean {
+  LINE_BREAK.lastIndex = at;
+  return LINE_BREAK.test(s);
+}
+
 export class SentenceSegmenter {
   private buf = '';
 
@@ -84,8 +93,7 @@ export class SentenceSegmenter {
     const s = this.buf;
     for (let i = 0; i < s.length; i++) {
       const c = s[i]!;
-      // A paragraph break (a blank line: CRLF or spaces in it too) or a list item's line.
-      if (c === '\n' && /^(?:[ \t\r]*\n|\s*[-*•\d])/.test(s.slice(i + 1))) return i + 1;
+      if (c === '\n' && breaksAfter(s, i + 1)) return i + 1;
       if (!ALL_TERMINATORS.includes(c)) continue;
       let j = i + 1;
       while (j < s.length && (ALL_TERMINATORS.includes(s[j]!) || CLOSERS.includes(s[j]!))) j++;
