@@ -2,19 +2,24 @@
 // prose, with no `<tool_call>` around it, opens a call or is only mentioned.
 import { END_CALL, END_FN, FN, PARAM } from './tags.js';
 
+const NAME_START = '[\\p{L}_]';
+const NAME_CHAR = '[\\p{L}\\p{M}\\p{N}_.\\-:]';
+
 /**
  * A name the parser believes without a schema's word: letters of any script, digits, `_`, `.`,
  * `-`, `:` (a function name such as `获取天气` is still a call, so the model hears it is unknown;
  * a phantom `{{ tc.name }}` is not). A parameter the tool declares is believed whatever its name.
  */
-export const NAME_OK = /^[\p{L}_][\p{L}\p{M}\p{N}_.\-:]*$/u;
+export const NAME_OK = new RegExp(`^${NAME_START}${NAME_CHAR}*$`, 'u');
 /**
- * The same inside `<tool_call>`, where the model surely meant a call: words apart by one space
- * too (`<function=get weather>`), so that the model hears the tool is unknown and calls again,
- * as it does for a name misspelt, rather than its call vanishing.
+ * The same inside `<tool_call>`, where the model surely meant a call: up to 8 such words apart
+ * by one space (`<function=get weather>`), so that the model hears the tool is unknown and calls
+ * again, as it does for a name misspelt, rather than its call vanishing.
  */
-export const WRAPPED_NAME_OK =
-  /^[\p{L}_][\p{L}\p{M}\p{N}_.\-:]*(?: [\p{L}\p{M}\p{N}_.\-:]+){0,7}$/u;
+export const WRAPPED_NAME_OK = new RegExp(
+  `^${NAME_START}${NAME_CHAR}*(?: ${NAME_CHAR}+){0,7}$`,
+  'u',
+);
 
 /** The name written in a tag: trimmed, and unquoted (`<function="get_weather">`). */
 export function tagName(raw: string): string {
