@@ -25,12 +25,14 @@ export class AgentWsAdapter extends WsAdapter {
     const known = this.httpServersRegistry.has(port);
     const created = super.ensureHttpServerExists(port, httpServer);
     if (known) return created;
-    // Nest's own listener, kept in its registry so that closing the adapter removes it.
-    const registry = (this as unknown as { upgradeListenersRegistry: Map<number, UpgradeListener> })
-      .upgradeListenersRegistry;
+    // Nest's own listener, kept in its (private) registry so that closing the adapter removes
+    // it. Should a later Nest keep it elsewhere, its listener is left as it is.
+    const registry = (
+      this as unknown as { upgradeListenersRegistry?: Map<number, UpgradeListener> }
+    ).upgradeListenersRegistry;
     const server = this.httpServersRegistry.get(port) as Server | undefined;
-    const nest = registry.get(port);
-    if (!server || !nest) return created;
+    const nest = registry?.get(port);
+    if (!registry || !server || !nest) return created;
     const paths = () =>
       (this.wsServersRegistry.get(port) ?? []).map((s) => (s as { path: string }).path);
     const upgrade: UpgradeListener = (request, socket, head) => {
@@ -38,8 +40,9 @@ export class AgentWsAdapter extends WsAdapter {
       const query = target.indexOf('?');
       const pathname = query === -1 ? target : target.slice(0, query);
       const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-      if (!paths().includes(path)) {
-        const text = `no WebSocket at ${pathname.slice(0, 200)}: it is at ${paths().join(', ')}\n`;
+      const served = paths();
+      if (!served.includes(path)) {
+        const text = `no WebSocket at ${pathname.slice(0, 200)}: it is at ${served.join(', ')}\n`;
         socket.end(
           `HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
         );
