@@ -188,12 +188,13 @@ export class OAuth2Tokens {
         maxRedirects: 0,
       });
     } catch (error) {
-      const code = connectionErrorCode(error);
       if (timedOut(error)) throw fail(`timed out after ${timeoutMs / 1000}s`);
       const certificate = untrustedCertificate(error);
       if (certificate) throw fail(`its TLS certificate is not trusted (${certificate})`);
+      // axios's words for an answer past maxContentLength.
       if (/^maxContentLength size/.test((error as Error).message))
         throw fail(`the answer is larger than ${MAX_TOKEN_BYTES} bytes`);
+      const code = connectionErrorCode(error);
       throw fail(code ? `cannot reach it (${code})` : ((error as Error).message ?? String(error)));
     }
     const body = String(response.data ?? '');
