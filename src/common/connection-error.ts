@@ -32,3 +32,8 @@ export function untrustedCertificate(error: unknown): string | undefined {
 /** What the operator does about an untrusted certificate, for the logs and the README. */
 export const PRIVATE_CA_HINT =
   "a private CA's certificates are trusted once NODE_EXTRA_CA_CERTS names its PEM file";
+
+/** ` (PRIVATE_CA_HINT)` for a log line about `error` when a certificate was refused, else ''. */
+export function privateCaHint(error: unknown): string {
+  return untrustedCertificate(error) ? ` (${PRIVATE_CA_HINT})` : '';
+}

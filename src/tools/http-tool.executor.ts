@@ -23,7 +23,7 @@ import { OAuth2Tokens } from './oauth2.js';
 import { TOO_MANY_REDIRECTS } from './redirects.js';
 import {
   connectionErrorCode,
-  PRIVATE_CA_HINT,
+  privateCaHint,
   untrustedCertificate,
 } from '../common/connection-error.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
@@ -158,8 +158,7 @@ export class HttpToolExecutor extends ToolExecutor {
       return { outcome, failure: { status: response.status, retryAfter: response.retryAfter } };
     } catch (error) {
       const detail = maskSecrets(this.describeFailure(error, limits), secrets());
-      const hint = untrustedCertificate(error) ? ` (${PRIVATE_CA_HINT})` : '';
-      this.logger.warn(`tool '${name}' request failed: ${detail}${hint}`);
+      this.logger.warn(`tool '${name}' request failed: ${detail}${privateCaHint(error)}`);
       const outcome = this.fail(toolErrors.requestFailed(detail));
       return { outcome, failure: { code: errorCode(error), timedOut: timedOut(error) } };
     }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { PRIVATE_CA_HINT, untrustedCertificate } from '../../common/connection-error.js';
+import { privateCaHint, untrustedCertificate } from '../../common/connection-error.js';
 import { toolsConfig, type ToolsConfig } from '../../config/app.config.js';
 import { ToolDefinitionError, where } from '../definition-error.js';
 import { buildHttpRequest } from '../http-request-builder.js';
@@ -115,8 +115,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
           cancelled: true,
         };
       const detail = maskSecrets(describeFailure(error, timeoutSecs), this.tokens.secretsOf(tool));
-      const hint = untrustedCertificate(error) ? ` (${PRIVATE_CA_HINT})` : '';
-      this.logger.warn(`tool '${tool.name}' (MCP) failed: ${detail}${hint}`);
+      this.logger.warn(`tool '${tool.name}' (MCP) failed: ${detail}${privateCaHint(error)}`);
       const value = { ok: false, text: toolErrors.requestFailed(detail) };
       return { value, backendDown: serverDown(error) };
     }
