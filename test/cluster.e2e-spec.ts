@@ -69,6 +69,19 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
     await Promise.all([llm.stop(), tools.stop()]);
   });
 
+  it('changes no process on a dry run', async () => {
+    const dry = await fetch(`${engine.url!}/api/tools?dry_run=true`, {
+      method: 'POST',
+      body: JSON.stringify([{ name: 'lookup', url: `${base}/lookup/{id}` }]),
+    });
+    expect(await dry.json()).toMatchObject({ source: 'request', dry_run: true });
+    // Another process would have installed it by the time the POST answers.
+    const seen = await healthByPid(engine.url!);
+    expect(seen.size).toBe(2);
+    for (const h of seen.values())
+      expect(h.tools).toEqual({ count: 1, source: 'file', unavailable: [] });
+  });
+
   it('serves from both processes; a POST /api/tools reaches both, and a replacement process', async () => {
     const before = await healthByPid(engine.url!);
     expect(before.size).toBe(2);

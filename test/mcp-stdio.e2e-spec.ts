@@ -204,6 +204,17 @@ describe('MCP tools of a server run as a command (stdio)', () => {
       "the refused set's server to end",
       8000,
     );
+    // A set only checked (a dry run) starts the server to list it, then stops it.
+    const dry = await fetch(`${rig.engine.httpUrl}/api/tools?dry_run=true`, {
+      method: 'POST',
+      body: JSON.stringify([add, who]),
+    });
+    expect(await dry.json()).toMatchObject({ count: 2, dry_run: true });
+    await until(
+      () => processesWith(`${SERVER} --mode=quiet`).length === 0,
+      "the checked set's server to end",
+      8000,
+    );
     // Declared by the tools file, it may be run again.
     expect((await post([add, who])).status).toBe(200);
     expect((await whoami()).pid).not.toBe(pid);
