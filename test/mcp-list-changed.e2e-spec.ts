@@ -65,5 +65,12 @@ describe('MCP tools when the server changes its list', () => {
     await mcp.changeTools([lookup('Where an order is, by its number.', 'number'), refund]);
     await untilAsync(async () => (await unavailable()).length === 0, 'the tool listed again');
     expect(await offeredNames(rig, client.ws)).toEqual(['lookup_order', 'refund', 'cancel']);
+
+    // Dropped again, then listed again without a word: a tool no longer listed is tried again.
+    const now = lookup('Where an order is, by its number.', 'number');
+    await mcp.changeTools([now]);
+    await untilAsync(async () => (await unavailable()).length === 1, 'the tool dropped again');
+    await mcp.changeTools([now, refund], false);
+    await untilAsync(async () => (await unavailable()).length === 0, 'the tool tried again');
   });
 });

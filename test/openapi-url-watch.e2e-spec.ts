@@ -155,3 +155,23 @@ describe('OpenAPI documents at a URL, released while the engine starts, or relea
     }
   });
 });
+
+describe('OpenAPI documents at a URL, down when the engine starts', () => {
+  const published = usePublisher();
+  published.down = true;
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    LLM_TOOL_BREAKER_COOLDOWN_SECS: '0.3',
+    LLM_TOOLS_SPEC_URL_WATCH_SECS: '1',
+    LLM_TOOLS_FILE: writeToolsFile([entry(published.url, base)]),
+  }));
+  const offered = () => described(rig.engine.httpUrl);
+
+  it('offers the operation once the document can be read, then its next release', async () => {
+    expect(await offered()).toBe('');
+    published.down = false;
+    await untilAsync(async () => (await offered()).startsWith('Status'), 'the document read');
+    published.document = released('Where an order is');
+    await untilAsync(async () => (await offered()).startsWith('Where'), 'the next release', 8000);
+  });
+});

@@ -5,6 +5,7 @@ import type {
   Server as HttpServer,
   ServerResponse,
 } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { schemeFor, serverFor, type TlsOptions } from './tls.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -98,10 +99,13 @@ export class McpTestServer {
     return `${schemeFor(this.options.tls)}://${host}:${(this.http.address() as AddressInfo).port}/mcp`;
   }
 
-  /** Lists `tools` from now on, and tells every open session (`notifications/tools/list_changed`). */
-  async changeTools(tools: McpTestTool[]): Promise<void> {
+  /**
+   * Lists `tools` from now on, and (unless `notify` is false) tells every open session
+   * (`notifications/tools/list_changed`).
+   */
+  async changeTools(tools: McpTestTool[], notify = true): Promise<void> {
     this.tools = tools;
-    await Promise.all([...this.servers].map((s) => s.sendToolListChanged()));
+    if (notify) await Promise.all([...this.servers].map((s) => s.sendToolListChanged()));
   }
 
   /** Forgets every session, as a restarted server does: their ids get 404 from now on. */
@@ -204,3 +208,34 @@ export const ORDER_SCHEMA = {
   properties: { order_id: { type: 'string', description: 'The order number' } },
   required: ['order_id'],
 };
+
+/**
+ * An MCP server offering `lookup_order`, not started: `port` is one nothing listens on yet, where
+ * a test starts it; `definition()` the tool's entry of a tools file.
+ */
+export function useServerDown() {
+  const down = {
+    mcp: new McpTestServer([
+      {
+        name: 'lookup_order',
+        description: 'Status of an order by its number.',
+        inputSchema: ORDER_SCHEMA,
+        answer: (args) => ({ content: [{ type: 'text', text: `Order ${String(args.order_id)}` }] }),
+      },
+    ]),
+    port: 0,
+    definition: () => ({
+      type: 'mcp',
+      name: 'lookup_order',
+      url: `http://127.0.0.1:${down.port}/mcp`,
+    }),
+  };
+  afterAll(() => down.mcp.stop());
+  beforeAll(async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    down.port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+  }, 20_000);
+  return down;
+}
