@@ -25,15 +25,18 @@ def get_last_user_utterance() -> Optional[str]:
     return None
 `;
 
-const MASKING = `def before_model_callback(callback_context, llm_request) -> None:
+// The seed's masking callback, with a helper written before it: the callback is the function of
+// that name, not the file's first.
+const MASKING = `def hidden_for(modality):
+    if modality == "VOICE":
+        return ["custom_actions", "plan_builder", "rich_carousel"]
+    return ["send_sms_link", "hang_up_call"]
+
+def before_model_callback(callback_context, llm_request) -> None:
     _session = callback_context.variables.get("_session", {})
     modality = _session.get("modality", "TEXT").upper()
-    if modality == "VOICE":
-        for tool_name in ["custom_actions", "plan_builder", "rich_carousel"]:
-            llm_request.config.hide_tool(tool_name)
-    else:
-        for tool_name in ["send_sms_link", "hang_up_call"]:
-            llm_request.config.hide_tool(tool_name)
+    for tool_name in hidden_for(modality):
+        llm_request.config.hide_tool(tool_name)
 `;
 
 const stub = (name: string) => ({

@@ -175,3 +175,28 @@ describe('OpenAPI documents at a URL, down when the engine starts', () => {
     await untilAsync(async () => (await offered()).startsWith('Where'), 'the next release', 8000);
   });
 });
+
+describe('OpenAPI documents at URLs, one down when the engine starts', () => {
+  const up = usePublisher();
+  const down = usePublisher();
+  down.down = true;
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    LLM_TOOL_BREAKER_COOLDOWN_SECS: '0.2',
+    LLM_TOOLS_FILE: writeToolsFile([
+      { ...entry(up.url, base), name: 'order_status' },
+      { ...entry(down.url, base), name: 'order_later' },
+    ]),
+  }));
+
+  it('tries again only the document that was down', async () => {
+    expect(await described(rig.engine.httpUrl, 'order_status')).toMatch(/^Status/);
+    await untilAsync(() => Promise.resolve(down.reads >= 4), 'tries at the document down');
+    down.down = false;
+    await untilAsync(
+      async () => (await described(rig.engine.httpUrl, 'order_later')).startsWith('Status'),
+      'the document read',
+    );
+    expect(up.reads).toBe(1);
+  });
+});

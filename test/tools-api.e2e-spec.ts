@@ -1,4 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { Engine } from './support/engine.js';
 import { WsClient } from './support/ws-client.js';
 import { writeToolsFile } from './support/tools-file.js';
@@ -238,6 +241,36 @@ describe('/api/tools without a tools file', () => {
     expect((await get(engine)).json).toEqual({ ok: true, count: 0, source: 'none', tools: [] });
     await post(engine, JSON.stringify([weather]), 'application/json');
     expect((await get(engine)).json).toMatchObject({ source: 'request', count: 1 });
+  });
+
+  it("reads a code tool's relative `file` from the engine's working directory", async () => {
+    // A directory under the working directory: the path names it from there.
+    const dir = mkdtempSync(join(process.cwd(), '.code-tool-'));
+    try {
+      writeFileSync(
+        join(dir, 'greet.py'),
+        'def greet() -> str:\n    """Hello."""\n    return "hi"\n',
+      );
+      const file = relative(process.cwd(), join(dir, 'greet.py'));
+      const { status, json } = await post(engine, JSON.stringify([{ type: 'python', file }]));
+      expect({ status, message: json.message }).toEqual({ status: 200, message: undefined });
+      expect(json).toMatchObject({ count: 1, tools: [{ type: 'python', file }] });
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+  });
+
+  it('logs what a set it installs will do wrong: a method that is not one', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => {});
+    try {
+      const bad = { ...weather, name: 'bad_verb', method: 'GE T' };
+      expect((await post(engine, JSON.stringify([bad]))).status).toBe(200);
+      expect(warn.mock.calls.map((c) => String(c[0]))).toContain(
+        `request body: tool #0 'bad_verb': method "GE T" is not a valid HTTP method; calls to this tool will fail`,
+      );
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 
