@@ -96,6 +96,11 @@ describe('SpecUrlWatch', () => {
     await watch.check();
     expect(state.changes).toBe(1);
     expect(inUse.get('http://a/doc')).toBe('v1');
+    // Asked for with the validators of the broken version it read: 304s, not the whole again.
+    expect(state.notModified).toBe(2);
+    published.set('http://a/doc', new Error('ECONNREFUSED')); // down: no change either
+    await watch.check();
+    expect(state.changes).toBe(1);
     published.set('http://a/doc', 'v1'); // rolled back: nothing to do
     await watch.check();
     expect(state.changes).toBe(1);
