@@ -1,4 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolDefinitionError } from '../definition-error.js';
@@ -132,6 +134,59 @@ describe('expandOpenApi', () => {
       token_url: 'https://idp.example/token',
       scope: 'orders.all',
     });
+  });
+
+  it("keeps an entry's own token URL as it is given", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engine-spec-'));
+    writeFileSync(join(dir, 'plain.yaml'), readFileSync('test/fixtures/openapi/orders.yaml'));
+    const oauth2 = { token_url: 'https://own.idp/token', client_id: 'a', client_secret: 's' };
+    const [made] = (
+      await expandOpenApi([{ ...entry, spec: 'plain.yaml', oauth2 }], 'tools.json', {
+        ...options,
+        baseDir: dir,
+      })
+    ).definitions as { oauth2: Record<string, unknown> }[];
+    expect(made!.oauth2).toEqual(oauth2);
+  });
+
+  it("words an operation's refusal as a sentence about the field", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engine-spec-'));
+    const yaml = readFileSync('test/fixtures/openapi/orders.yaml', 'utf8');
+    writeFileSync(
+      join(dir, 'relative.yaml'),
+      yaml.replace(/^servers:\n(  .*\n)+/m, 'servers: [{ url: /v1 }]\n'),
+    );
+    const refused = await expandOpenApi([{ ...entry, spec: 'relative.yaml' }], 'tools.json', {
+      ...options,
+      baseDir: dir,
+    }).catch((e: Error) => e.message);
+    expect(refused).toBe(
+      `tools.json: tool #0: field 'base_url' is required: the spec's servers give no absolute http(s) URL ("/v1")`,
+    );
+    expect(await refusal({ ...entry, operation: 'nope' })).toMatch(
+      /^tools\.json: tool #0: field 'operation': the spec has no operation "nope"/,
+    );
+  });
+
+  it('resolves a relative server URL against the URL the document was read from', async () => {
+    const yaml = readFileSync('test/fixtures/openapi/orders.yaml', 'utf8');
+    const server = createServer((_req, res) =>
+      res.end(yaml.replace(/^servers:\n(  .*\n)+/m, 'servers: [{ url: ../v2 }]\n')),
+    );
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const out = await expandOpenApi(
+        [{ ...entry, spec: `${base}/specs/orders.yaml` }],
+        'tools.json',
+        options,
+      );
+      expect(out.definitions).toEqual([
+        expect.objectContaining({ url: `${base}/v2/orders/{order_id}` }),
+      ]);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('returns anything but an array as it is, for the validation to refuse', async () => {
