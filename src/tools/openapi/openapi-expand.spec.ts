@@ -154,7 +154,7 @@ describe('expandOpenApi', () => {
     const yaml = readFileSync('test/fixtures/openapi/orders.yaml', 'utf8');
     writeFileSync(
       join(dir, 'relative.yaml'),
-      yaml.replace(/^servers:\n(  .*\n)+/m, 'servers: [{ url: /v1 }]\n'),
+      yaml.replace(/^servers:\n( {2}.*\n)+/m, 'servers: [{ url: /v1 }]\n'),
     );
     const refused = await expandOpenApi([{ ...entry, spec: 'relative.yaml' }], 'tools.json', {
       ...options,
@@ -171,7 +171,7 @@ describe('expandOpenApi', () => {
   it('resolves a relative server URL against the URL the document was read from', async () => {
     const yaml = readFileSync('test/fixtures/openapi/orders.yaml', 'utf8');
     const server = createServer((_req, res) =>
-      res.end(yaml.replace(/^servers:\n(  .*\n)+/m, 'servers: [{ url: ../v2 }]\n')),
+      res.end(yaml.replace(/^servers:\n( {2}.*\n)+/m, 'servers: [{ url: ../v2 }]\n')),
     );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
