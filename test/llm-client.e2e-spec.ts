@@ -210,6 +210,45 @@ describe('OpenAiLlmClient against a real SSE server', () => {
     expect(llm.requests.map((r) => r.body.tool_choice)).toEqual(['auto', 'none', 'none']);
   });
 
+  it('decodes characters whose UTF-8 bytes arrive in two reads, streamed or not', async () => {
+    const words = 'Zürich: ☀️ 23 °C, 東京 🌧';
+    /** The text's bytes cut every 2 bytes: inside nearly every character above ASCII. */
+    const cut = (text: string): Script => {
+      const bytes = Buffer.from(text);
+      const pieces = Array.from({ length: Math.ceil(bytes.length / 2) }, (_, i) =>
+        bytes.subarray(i * 2, i * 2 + 2),
+      );
+      return {
+        kind: 'sse',
+        pieces,
+        contentType: text.startsWith('{') ? 'application/json' : undefined,
+      };
+    };
+    const streamed = await events(cut(sseText([words]).pieces.join('')));
+    expect(streamed.filter((e) => e.type === 'text')).toEqual([{ type: 'text', text: words }]);
+    const args = JSON.stringify({ city: 'São Paulo 🌆' });
+    llm.enqueue(
+      cut(
+        JSON.stringify({
+          choices: [
+            {
+              message: {
+                content: words,
+                tool_calls: [{ id: 'c', function: { name: 'get_weather', arguments: args } }],
+              },
+              finish_reason: 'tool_calls',
+            },
+          ],
+        }),
+      ),
+    );
+    const reply = await lastValueFrom(client(url()).chatReply(request).pipe(toArray()));
+    expect(reply.filter((e) => e.type !== 'done')).toEqual([
+      { type: 'text', text: words },
+      expect.objectContaining({ name: 'get_weather', arguments: { city: 'São Paulo 🌆' } }),
+    ]);
+  });
+
   it('reads a non-streamed reply (chatReply) with message.tool_calls', async () => {
     llm.enqueue({
       kind: 'json',

@@ -8,7 +8,8 @@ import { schemeFor, serverFor, type TlsOptions } from './tls.js';
 export type Script =
   | {
       kind: 'sse';
-      pieces: string[];
+      /** Written one by one; bytes may cut a character in two. */
+      pieces: (string | Uint8Array)[];
       delayMs?: number;
       /** The last two pieces (the finish chunk and `[DONE]`) wait until this settles. */
       gate?: Promise<void>;
