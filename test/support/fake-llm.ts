@@ -39,7 +39,7 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', model: 'fake', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
 /** SSE for a streamed answer whose content arrives as the given deltas. */
-export function sseText(deltas: string[], finish = 'stop'): Extract<Script, { kind: 'sse' }> {
+export function sseText(deltas: string[], finish = 'stop'): SseText {
   return {
     kind: 'sse',
     pieces: [
@@ -55,7 +55,7 @@ export function sseText(deltas: string[], finish = 'stop'): Extract<Script, { ki
  * SSE for one structured call `call_raw` whose arguments, as the model wrote them, are not JSON
  * at all (nothing can mend them).
  */
-export function sseRawArgumentsCall(name: string, raw: string): Extract<Script, { kind: 'sse' }> {
+export function sseRawArgumentsCall(name: string, raw: string): SseText {
   const call = { index: 0, id: 'call_raw', type: 'function', function: { name, arguments: raw } };
   return {
     kind: 'sse',
@@ -71,7 +71,7 @@ export function sseRawArgumentsCall(name: string, raw: string): Extract<Script, 
 /** SSE for structured `delta.tool_calls` (one fragment per call, arguments in two pieces). */
 export function sseStructuredCalls(
   calls: { id: string; name: string; arguments: Record<string, unknown> }[],
-): Extract<Script, { kind: 'sse' }> {
+): SseText {
   const pieces: string[] = [chunk({ role: 'assistant', content: null })];
   calls.forEach((c, index) => {
     const args = JSON.stringify(c.arguments);
@@ -108,6 +108,9 @@ export const VLLM_NO_TOOL_PARSER: Script = {
 };
 
 /** Every recorded transcript under test/fixtures/sse. */
+/** An SSE script whose pieces are text (what the helpers below make). */
+export type SseText = Omit<Extract<Script, { kind: 'sse' }>, 'pieces'> & { pieces: string[] };
+
 export const TRANSCRIPTS = readdirSync('test/fixtures/sse')
   .filter((f) => f.endsWith('.txt'))
   .sort();
