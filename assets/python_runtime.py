@@ -1,10 +1,16 @@
 # Runtime of Python code tools, loaded once per worker. User code runs in a fresh namespace per
 # call, with the globals of seed 003: context, _session, tools, ces_requests (alias requests).
 import builtins
+import dataclasses
+import datetime
+import decimal
+import enum
 import io
 import json
+import pathlib
 import sys
 import types
+import uuid
 
 from _engine_bridge import call as _bridge_call
 
@@ -26,8 +32,41 @@ def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
 builtins.__import__ = _guarded_import
 
 
+def _jsonable(value):
+    """A value json cannot write, as Pydantic's JSON mode writes it (a result the model reads, or
+    context.state kept for the next turns): dates and times in ISO 8601, a duration in seconds, a
+    Decimal as its digits, an Enum as its value, a set as a list, bytes as UTF-8 text; a Pydantic
+    model or a dataclass as its fields."""
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    if isinstance(value, datetime.timedelta):
+        return value.total_seconds()
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, (decimal.Decimal, uuid.UUID, pathlib.PurePath)):
+        return str(value)
+    if isinstance(value, (set, frozenset)):
+        return list(value)
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("utf-8", "replace")
+    dump = getattr(value, "model_dump", None)
+    if callable(dump) and not isinstance(value, type):
+        return dump(mode="json")
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def _state_json(state):
+    """context.state as JSON for the next turns; what JSON cannot hold fails the call, saying so."""
+    try:
+        return _dumps(state, ensure_ascii=False, allow_nan=False, default=_jsonable)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"context.state cannot be kept: {error}") from None
+
+
 def _bridge(kind, payload):
-    return _loads(_bridge_call(_dumps({"kind": kind, "payload": payload})))
+    return _loads(_bridge_call(_dumps({"kind": kind, "payload": payload}, default=_jsonable)))
 
 
 class RequestException(Exception):
@@ -191,7 +230,7 @@ def _run_job(job_json, body):
     sys.stdout = sys.stderr = out
     try:
         reply = body(job, ctx, state)
-        reply.update(ok=True, state=_dumps(state, ensure_ascii=False), logs=out.getvalue())
+        reply.update(ok=True, state=_state_json(state), logs=out.getvalue())
         return _dumps(reply)
     except BaseException as error:  # the model gets the error as text, never a crash
         return _dumps({"ok": False, "error": f"Error: {type(error).__name__}: {error}", "logs": out.getvalue()})
@@ -202,7 +241,7 @@ def _run_job(job_json, body):
 def run_tool(job_json):
     def body(job, ctx, state):
         result = _execute(job["code"], job["func"], job["args"], ctx, state)
-        return {"result": _dumps(result, ensure_ascii=False)}
+        return {"result": _dumps(result, ensure_ascii=False, default=_jsonable)}
 
     return _run_job(job_json, body)
 

@@ -54,11 +54,57 @@ describe('CodeToolPool (real Pyodide workers)', () => {
       ok: false,
       error: 'Error: ValueError: bad input',
     });
-    expect(await run('def f():\n    return {1, 2}', 'f')).toMatchObject({
+    expect(await run('def f():\n    return object()', 'f')).toMatchObject({
       ok: false,
-      error: 'Error: TypeError: Object of type set is not JSON serializable',
+      error: 'Error: TypeError: Object of type object is not JSON serializable',
     });
     expect(await run('def f():\n    return None', 'f')).toMatchObject({ ok: true, result: 'null' });
+  });
+
+  it("writes what JSON lacks as Pydantic's JSON mode does, in the result and in context.state", async () => {
+    // A tool that did its work and returns a date must not tell the model it failed.
+    const code = [
+      'import dataclasses, datetime, decimal, enum, uuid',
+      'class Plan(enum.Enum):',
+      '    GOLD = "gold"',
+      '@dataclasses.dataclass',
+      'class Seat:',
+      '    row: int',
+      '    at: datetime.time',
+      'class Model:  # what a Pydantic model offers',
+      '    def model_dump(self, mode="python"):',
+      '        return {"mode": mode}',
+      'def f():',
+      '    booked = datetime.datetime(2026, 12, 1, 9, 30, tzinfo=datetime.timezone.utc)',
+      '    context.state["booked"] = {"on": datetime.date(2026, 12, 1), "plan": Plan.GOLD}',
+      '    return {"at": booked, "price": decimal.Decimal("12.50"), "plan": Plan.GOLD,',
+      '            "tags": {"vip"}, "raw": b"ok", "wait": datetime.timedelta(minutes=2),',
+      '            "id": uuid.UUID(int=1), "seat": Seat(3, datetime.time(9, 30)), "model": Model()}',
+    ].join('\n');
+    const reply = (await run(code, 'f')) as { ok: boolean; result: string; state: unknown };
+    expect(reply.ok).toBe(true);
+    expect(JSON.parse(reply.result)).toEqual({
+      at: '2026-12-01T09:30:00+00:00',
+      price: '12.50',
+      plan: 'gold',
+      tags: ['vip'],
+      raw: 'ok',
+      wait: 120,
+      id: '00000000-0000-0000-0000-000000000001',
+      seat: { row: 3, at: '09:30:00' },
+      model: { mode: 'json' },
+    });
+    expect(reply.state).toEqual({ n: 1, booked: { on: '2026-12-01', plan: 'gold' } });
+  });
+
+  it('fails a call whose context.state JSON cannot hold, saying so, and keeps no change of it', async () => {
+    for (const value of ['float("nan")', 'object()'])
+      expect(
+        await run(`def f():\n    context.state["n"] = 5\n    context.state["x"] = ${value}`, 'f'),
+      ).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(/^Error: TypeError: context\.state cannot be kept: /),
+      });
   });
 
   it("keeps the first 32 KiB of a call's print() output, and says how much more there was", async () => {
