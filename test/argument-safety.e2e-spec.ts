@@ -1,4 +1,4 @@
-import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { sseRawArgumentsCall, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { useTurnHarness, xmlCall } from './support/turn-harness.js';
 
 const REFUSED = 'is not allowed (it would change object prototypes in a JavaScript backend)';
@@ -61,5 +61,23 @@ describe('a long id declared as a string', () => {
     expect(h.llm.requests[1]!.body.messages.at(-2).tool_calls[0].function.arguments).toBe(
       JSON.stringify({ city: LONG_ID }),
     );
+  });
+});
+
+describe('arguments nested far too deep (a model stuck repeating "[")', () => {
+  const h = useTurnHarness();
+
+  it('are no call: the tool is not called, the model is told why, the session goes on', async () => {
+    const deep = `{"city": ${'['.repeat(30_000)}${']'.repeat(30_000)}}`;
+    h.llm.enqueue(sseRawArgumentsCall('get_weather', deep), sseText(['Sorry.']));
+    const msgs = await h.ws.turn('Weather?');
+    expect(msgs.find((m) => m.type === 'tool_call')).toMatchObject({ arguments: {} });
+    expect(h.tools.requests).toHaveLength(0);
+    expect(h.llm.requests[1]!.body.messages.at(-1).content).toBe(
+      'Error: tool request failed: arguments are not a JSON object: (arguments nested more than 100 levels deep)',
+    );
+    expect(msgs.at(-1)).toMatchObject({ type: 'assistant_end', text: 'Sorry.' });
+    h.llm.enqueue(sseText(['Hello again.']));
+    expect((await h.ws.turn('Hi')).at(-1)).toMatchObject({ text: 'Hello again.' });
   });
 });

@@ -91,6 +91,26 @@ describe('/api/tools (seed §2)', () => {
     expect((await get(engine)).json).toMatchObject({ source: 'file', count: 1 });
   });
 
+  it('refuses a definition nested too deep to check, naming the field, and changes nothing', async () => {
+    const levels = 5000;
+    const parameters = `${'{"type":"array","items":'.repeat(levels)}{}${'}'.repeat(levels)}`;
+    const body = `[{"name":"deep","url":"http://127.0.0.1:9/x","parameters":${parameters}}]`;
+    expect(await post(engine, body, 'application/json')).toEqual({
+      status: 400,
+      json: {
+        ok: false,
+        statusCode: 400,
+        message:
+          "request body: tool #0 'deep': field 'parameters' is nested more than 100 levels deep",
+      },
+    });
+    const openapi = `[{"type":"openapi","spec":"x.yaml","operation":"a","headers":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}]`;
+    expect((await post(engine, openapi, 'application/json')).json.message).toBe(
+      "request body: tool #0: field 'headers' is nested more than 100 levels deep",
+    );
+    expect((await get(engine)).json).toMatchObject({ source: 'file', count: 1 });
+  });
+
   it('answers 413 for a body over 4 MiB and changes nothing', async () => {
     const res = await post(engine, Buffer.alloc(4 * 1024 * 1024 + 1, 0x20), 'application/json');
     expect(res.status).toBe(413);

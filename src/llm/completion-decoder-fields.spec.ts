@@ -162,3 +162,48 @@ describe('CompletionDecoder: the same call seen structured and as text', () => {
     );
   });
 });
+
+describe('CompletionDecoder: arguments nested too deep to walk', () => {
+  // A model stuck repeating "[" until its token limit, closed by the server or a repair.
+  const deep = `{"stops": ${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
+  const tooDeep = {
+    name: 'get_weather',
+    arguments: {},
+    rawArguments: '(arguments nested more than 100 levels deep)',
+    argumentsValid: false,
+  };
+
+  it('makes an invalid call of them, whichever way the call is written', () => {
+    const sources = [
+      [structured(deep)],
+      [
+        delta({
+          tool_calls: [
+            { index: 0, id: 'o', function: { name: 'get_weather', arguments: JSON.parse(deep) } },
+          ],
+        }),
+      ],
+      [delta({ content: `<tool_call>{"name": "get_weather", "arguments": ${deep}}</tool_call>` })],
+      [
+        delta({
+          content: `<tool_call>\n<function=get_weather>\n<parameter=stops>\n${deep.slice(10, -1)}\n</parameter>\n</function>\n</tool_call>`,
+        }),
+      ],
+    ];
+    for (const chunks of sources) {
+      const events = decode([...chunks, delta({}, 'tool_calls')]);
+      expect(events.filter((e) => e.type === 'tool_call')).toEqual([
+        expect.objectContaining(tooDeep),
+      ]);
+    }
+  });
+
+  it('keeps arguments 100 levels deep', () => {
+    const args = { stops: JSON.parse('['.repeat(99) + ']'.repeat(99)) as unknown };
+    const events = decode([structured(JSON.stringify(args)), delta({}, 'tool_calls')]);
+    expect(events.find((e) => e.type === 'tool_call')).toMatchObject({
+      arguments: args,
+      argumentsValid: true,
+    });
+  });
+});

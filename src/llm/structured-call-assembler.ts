@@ -1,3 +1,5 @@
+import { argumentsText } from './parsing/hermes-call.js';
+
 /**
  * Assembles streamed `delta.tool_calls` fragments by `index` (vLLM and OpenAI shapes), and by id
  * and name where servers reuse or change an index.
@@ -53,7 +55,7 @@ export class StructuredCallAssembler {
       const args = raw.function?.arguments;
       if (typeof args === 'string') call.arguments = joined(call.arguments, args);
       else if (typeof args === 'object' && args !== null)
-        call.arguments = joined(call.arguments, JSON.stringify(args));
+        call.arguments = joined(call.arguments, argumentsText(args));
       this.calls.set(index, call);
     }
     return completed;

@@ -103,6 +103,11 @@ describe('replyOutcome', () => {
     });
     expect(replyOutcome({ result: null }, 100)).toEqual({ ok: true, text: 'null' });
     expect(replyOutcome({ result: '' }, 100)).toEqual({ ok: true, text: '(empty result)' });
+    const deep = JSON.parse('['.repeat(50_000) + ']'.repeat(50_000)) as unknown;
+    expect(replyOutcome({ result: { photos: deep } }, 100)).toEqual({
+      ok: false,
+      text: 'Error: the result is nested more than 100 levels deep',
+    });
     expect(replyOutcome({ error: 'no camera' }, 100)).toEqual({
       ok: false,
       text: 'Error: no camera',

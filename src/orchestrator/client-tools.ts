@@ -5,6 +5,7 @@ import { DEFAULT_PARAMETERS, type JsonSchema } from '../tools/tool-definition.js
 import { toolErrors, truncateResult } from '../tools/tool-errors.js';
 import type { ToolCallContext, ToolOutcome } from '../tools/tool-executor.js';
 import { parametersProblem } from '../tools/tool-validation.js';
+import { MAX_JSON_DEPTH, nestedDeeper } from '../common/nesting.js';
 import { describe, TOOL_NAME_PATTERN } from '../tools/definition-schema.js';
 import { awaitAnswer } from './awaiting.js';
 import type { TurnContext } from './turn-context.js';
@@ -72,8 +73,9 @@ export function readClientTools(
       const { field, why } = describe(error, HINTS);
       return { error: `${at}: field '${field}' ${why}` };
     }
+    // The risks first: their walk stops at MAX_SCHEMA_DEPTH, where the schema check's would not.
     const problem =
-      entry.parameters && (parametersProblem(entry.parameters) ?? riskOf(entry.parameters));
+      entry.parameters && (riskOf(entry.parameters) ?? parametersProblem(entry.parameters));
     if (problem) return { error: `${at}: field 'parameters' ${problem}` };
     if (serverTools.includes(entry.name))
       return { error: `${at}: the engine has a tool of that name; choose another name` };
@@ -138,6 +140,11 @@ export function replyOf(message: { result?: unknown; error?: string }): ClientRe
 export function replyOutcome(reply: ClientReply, maxChars: number): ToolOutcome {
   if ('error' in reply)
     return { ok: false, text: truncateResult(`Error: ${reply.error}`, maxChars) };
+  if (nestedDeeper(reply.result, MAX_JSON_DEPTH))
+    return {
+      ok: false,
+      text: `Error: the result is nested more than ${MAX_JSON_DEPTH} levels deep`,
+    };
   const text = typeof reply.result === 'string' ? reply.result : JSON.stringify(reply.result);
   return { ok: true, text: truncateResult(text === '' ? '(empty result)' : text, maxChars) };
 }

@@ -35,6 +35,11 @@ describe('response_query', () => {
       text: weather,
       problem: expect.stringContaining('length() expected argument 1'),
     });
+    const deep = `{"a": ${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    expect(applyQuery(query('a'), deep)).toEqual({
+      text: deep,
+      problem: 'what it selects is nested more than 100 levels deep',
+    });
   });
 
   it('says why an expression is not JMESPath', () => {

@@ -1,4 +1,5 @@
 import { compile, TreeInterpreter } from '@jmespath-community/jmespath';
+import { MAX_JSON_DEPTH, nestedDeeper } from '../common/nesting.js';
 
 type ExpressionNode = ReturnType<typeof compile>;
 
@@ -25,7 +26,7 @@ export function compileQuery(expression: string): ResponseQuery | { error: strin
 /**
  * What the model reads of a successful response `body` through `query`: the selection as JSON
  * (a string as it is). When the body is not JSON, the query fails on it, or it selects nothing
- * (null), the body is handed on whole rather than lost, with the `problem` for the log.
+ * (null) or something too deep to write, the body is handed on whole rather than lost, with the `problem` for the log.
  */
 export function applyQuery(query: ResponseQuery, body: string): { text: string; problem?: string } {
   let data: unknown;
@@ -41,5 +42,10 @@ export function applyQuery(query: ResponseQuery, body: string): { text: string; 
     return { text: body, problem: (error as Error).message };
   }
   if (selected === null) return { text: body, problem: 'it selects nothing (null)' };
+  if (nestedDeeper(selected, MAX_JSON_DEPTH))
+    return {
+      text: body,
+      problem: `what it selects is nested more than ${MAX_JSON_DEPTH} levels deep`,
+    };
   return { text: typeof selected === 'string' ? selected : JSON.stringify(selected) };
 }

@@ -16,6 +16,7 @@ import {
 import { snapshotOf, type Tool, type ToolSnapshot, type ToolSource } from './tool-definition.js';
 import {
   checkDuplicates,
+  refuseDeepFields,
   ToolDefinitionError,
   validateToolDefinitions,
   where,
@@ -124,6 +125,7 @@ export class ToolLoader {
         ? message
         : message.replaceAll(`${source}: tool #0`, `${source}: tool #${opts.index}`);
     try {
+      refuseDeepFields(definitions, source);
       // OpenAPI entries become the HTTP tools their operations make; `raw` stays the entry.
       const expanded = await expandOpenApi(definitions, source, {
         baseDir: this.baseDir(),

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { compileQuery } from './response-query.js';
 import { ToolDefinitionError, where } from './definition-error.js';
 import { optionalFields, targetAuth } from './definition-fields.js';
+import { MAX_JSON_DEPTH, nestedDeeper } from '../common/nesting.js';
 
 export { ToolDefinitionError, where };
 import { canonicalType } from '../llm/parsing/value-typing.js';
@@ -35,6 +36,22 @@ function metaSchemaCheckOf(schema: JsonSchema): Ajv | undefined {
   return /draft-0[4-7]/.test(declared) ? metaSchemaChecks.draft7 : undefined;
 }
 const JSON_TYPES = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array', 'null']);
+
+/**
+ * Refuses a definition with a field nested deeper than MAX_JSON_DEPTH, naming it, before
+ * any step walks it (the schema checks, OpenAPI documents, the copies made of it).
+ */
+export function refuseDeepFields(input: unknown, source: string): void {
+  if (!Array.isArray(input)) return;
+  for (const [index, entry] of input.entries()) {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) continue;
+    for (const [field, value] of Object.entries(entry as Record<string, unknown>))
+      if (nestedDeeper(value, MAX_JSON_DEPTH))
+        throw new ToolDefinitionError(
+          `${where(source, index, (entry as { name?: unknown }).name)}: field '${field}' is nested more than ${MAX_JSON_DEPTH} levels deep`,
+        );
+  }
+}
 
 /**
  * A copy of `schema` for the meta-schema check, in which type names that are not JSON Schema's
@@ -68,6 +85,8 @@ export function parametersProblem(
   parameters: JsonSchema,
   aliases: string[] = [],
 ): string | undefined {
+  if (nestedDeeper(parameters, MAX_JSON_DEPTH))
+    return `is nested more than ${MAX_JSON_DEPTH} levels deep`;
   const check = metaSchemaCheckOf(parameters);
   if (!check)
     return `declares a $schema this engine does not know (${JSON.stringify(parameters.$schema)}): JSON Schema draft-07, 2019-09 or 2020-12`;
@@ -103,6 +122,7 @@ export function validateToolDefinitions(
     throw new ToolDefinitionError(`${source}: expected a JSON array of tool definitions`);
   if (input.length === 0)
     throw new ToolDefinitionError(`${source}: the array holds no tool definition`);
+  refuseDeepFields(input, source);
   const warnings: string[] = [];
   const tools = input.map((entry: unknown, index) => {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {

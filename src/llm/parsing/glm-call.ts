@@ -1,4 +1,4 @@
-import type { ParsedTextCall } from './hermes-call.js';
+import { parsedCall, type ParsedTextCall } from './hermes-call.js';
 import { ownValue, setOwn } from './json.js';
 import { END_CALL } from './tags.js';
 import { typeValue, type ToolSchemas } from './value-typing.js';
@@ -55,5 +55,5 @@ export function glmBlock(
     const schema = ownValue(properties, key!.trim()) as Record<string, unknown> | undefined;
     setOwn(args, key!.trim(), typeValue(value!, schema ?? {}));
   }
-  return { end, calls: [{ name, args, raw: JSON.stringify(args) }] };
+  return { end, calls: [parsedCall(name, args)] };
 }

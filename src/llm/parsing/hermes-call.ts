@@ -1,4 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
+import { MAX_JSON_DEPTH, nestedDeeper } from '../../common/nesting.js';
 import { parseJson } from './json.js';
 import { parsePythonicCalls } from './python-literal.js';
 import type { ToolSchemas } from './value-typing.js';
@@ -9,6 +10,20 @@ export interface ParsedTextCall {
   args: Record<string, unknown>;
   /** Arguments as JSON text; for arguments that are not an object, the value as written. */
   raw: string;
+}
+
+/** Arguments nested deeper than MAX_JSON_DEPTH make no call's (the model hears so). */
+const TOO_DEEP = `(arguments nested more than ${MAX_JSON_DEPTH} levels deep)`;
+
+/** A value as JSON text, or the words saying it is nested too deep to be arguments. */
+export function argumentsText(value: unknown): string {
+  return nestedDeeper(value, MAX_JSON_DEPTH) ? TOO_DEEP : JSON.stringify(value);
+}
+
+/** A call of arguments parsed into an object, with their JSON text (invalid when too deep). */
+export function parsedCall(name: string, args: Record<string, unknown>): ParsedTextCall {
+  const raw = argumentsText(args);
+  return { name, args: raw === TOO_DEEP ? {} : args, raw };
 }
 
 /** JSON, or what jsonrepair makes of it (Python-style quotes and constants, trailing commas). */
@@ -75,9 +90,9 @@ export function callFrom(name: string, args: unknown): ParsedTextCall {
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { name, args: {}, raw: JSON.stringify(value) };
+    return { name, args: {}, raw: argumentsText(value) };
   }
-  return { name, args: value as Record<string, unknown>, raw: JSON.stringify(value) };
+  return parsedCall(name, value as Record<string, unknown>);
 }
 
 /** `<function>NAME</function>` and the whitespace after it: a call's name given as a tag. */

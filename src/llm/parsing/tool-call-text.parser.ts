@@ -2,7 +2,7 @@ import { CallStage } from './call-stage.js';
 import { callOpener } from './call-opener.js';
 import { glmBlock } from './glm-call.js';
 import { hermesBlock } from './hermes-block.js';
-import type { ParsedTextCall } from './hermes-call.js';
+import { parsedCall, type ParsedTextCall } from './hermes-call.js';
 import { collect, type TextParserEvent, type TextParserSink } from './parser-events.js';
 import { canFollowLt, heldSuffix, tagStart, WAITING_MARKUP, WAITING_MAX } from './text-scan.js';
 import { pendingOutcome, type PendingCall } from './pending-call.js';
@@ -251,11 +251,7 @@ export class ToolCallTextParser {
       this.mode = 'text';
       return true;
     }
-    const call: ParsedTextCall = {
-      name: result.name,
-      args: result.args,
-      raw: JSON.stringify(result.args),
-    };
+    const call: ParsedTextCall = parsedCall(result.name, result.args);
     if (result.trailingText && !final) {
       this.pending = { call, end: result.end, scanFrom: result.end };
       this.mode = 'pending';

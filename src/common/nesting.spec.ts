@@ -1,0 +1,20 @@
+import { nestedDeeper } from './nesting.js';
+
+const nest = (levels: number) => JSON.parse('['.repeat(levels) + ']'.repeat(levels)) as unknown;
+
+describe('nestedDeeper', () => {
+  it('counts the levels of arrays and objects, scalars none', () => {
+    expect(nestedDeeper('text', 0)).toBe(false);
+    expect(nestedDeeper({}, 0)).toBe(true);
+    expect(nestedDeeper({ a: [1, { b: 2 }] }, 3)).toBe(false);
+    expect(nestedDeeper({ a: [1, { b: 2 }] }, 2)).toBe(true);
+    expect(nestedDeeper({ a: 1, b: [[[]]] }, 4)).toBe(false);
+    expect(nestedDeeper({ a: 1, b: [[[]]] }, 3)).toBe(true);
+    expect(nestedDeeper(nest(64), 64)).toBe(false);
+    expect(nestedDeeper(nest(65), 64)).toBe(true);
+  });
+
+  it('walks a value far too deep for recursion', () => {
+    expect(nestedDeeper(nest(200_000), 64)).toBe(true);
+  });
+});
