@@ -131,6 +131,15 @@ describe('parseClientMessage', () => {
     );
   });
 
+  it('reads a frame that begins with a byte order mark, as RFC 8259 allows', () => {
+    const parsed = parseClientMessage('\uFEFF{"type":"user_text","text":"hi"}');
+    expect('message' in parsed && parsed.message).toMatchObject({ type: 'user_text', text: 'hi' });
+    refused(
+      '\uFEFF\uFEFF{"type":"ping"}',
+      'malformed JSON: every message must be a JSON object with a "type"',
+    );
+  });
+
   it('names what is wrong with a frame that is no message', () => {
     refused('{nope', 'malformed JSON: every message must be a JSON object with a "type"');
     refused('[1]', 'every message must be a JSON object with a "type"');

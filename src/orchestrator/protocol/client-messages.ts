@@ -213,7 +213,8 @@ function instanceOf(cls: new () => ClientMessage, data: object): ClientMessage {
 export function parseClientMessage(raw: string): { message: ClientMessage } | { error: string } {
   let data: unknown;
   try {
-    data = JSON.parse(raw);
+    // A byte order mark before the JSON (a client that writes its frames as files do) is ignored, as RFC 8259 allows.
+    data = JSON.parse(raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw);
   } catch {
     return { error: 'malformed JSON: every message must be a JSON object with a "type"' };
   }
