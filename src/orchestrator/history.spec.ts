@@ -1,5 +1,11 @@
 import type { ChatMessage } from '../llm/llm.types.js';
-import { shedOlderTurns, systemMessage, systemMessageOf, trimHistory } from './history.js';
+import {
+  alternating,
+  shedOlderTurns,
+  systemMessage,
+  systemMessageOf,
+  trimHistory,
+} from './history.js';
 
 const turn = (n: number, withTool = false): ChatMessage[] => [
   { role: 'user', content: `q${n}` },
@@ -37,6 +43,29 @@ describe('trimHistory', () => {
   it('keeps the current turn even when it alone is longer than the bound', () => {
     const h = [...turn(1), ...turn(2, true)];
     expect(trimHistory(h, 2)).toEqual(turn(2, true));
+  });
+});
+
+describe('alternating', () => {
+  it('joins user messages in a row, and leaves the history as it was', () => {
+    const history: ChatMessage[] = [
+      ...turn(1),
+      { role: 'user', content: 'Weather?' }, // interrupted before the answer's first word
+      { role: 'user', content: 'In Paris.' }, // failed
+      ...turn(2, true),
+    ];
+    const copy = structuredClone(history);
+    expect(alternating(history)).toEqual([
+      ...turn(1),
+      { role: 'user', content: 'Weather?\n\nIn Paris.\n\nq2' },
+      ...turn(2, true).slice(1),
+    ]);
+    expect(history).toEqual(copy);
+  });
+
+  it('returns a history that alternates as it is', () => {
+    const history = [...turn(1), ...turn(2, true)];
+    expect(alternating(history)).toBe(history);
   });
 });
 

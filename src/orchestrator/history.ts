@@ -16,6 +16,24 @@ export function trimHistory(history: ChatMessage[], max: number): ChatMessage[] 
 }
 
 /**
+ * The messages of a request, with user messages in a row (a turn that got no answer: interrupted
+ * before its first word, failed, or answered with nothing) joined into one. Chat templates that
+ * want roles to alternate (Gemma's, Mistral's, Llama 2's) refuse the request otherwise, and then
+ * every later one. The history itself is left as it was.
+ */
+export function alternating(history: readonly ChatMessage[]): readonly ChatMessage[] {
+  if (!history.some((m, i) => m.role === 'user' && history[i - 1]?.role === 'user')) return history;
+  const out: ChatMessage[] = [];
+  for (const message of history) {
+    const last = out.at(-1);
+    if (message.role === 'user' && last?.role === 'user')
+      out[out.length - 1] = { role: 'user', content: `${last.content}\n\n${message.content}` };
+    else out.push(message);
+  }
+  return out;
+}
+
+/**
  * For a conversation longer than the model's context: drops the older half (at least one whole
  * turn) of the turns before the one in progress. Undefined when there is no older turn to drop.
  */

@@ -12,7 +12,7 @@ import {
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { ToolExecutor } from '../tools/tool-executor.js';
 import { ToolRegistry } from '../tools/tool-registry.service.js';
-import { shedOlderTurns, systemMessageOf, trimHistory } from './history.js';
+import { alternating, shedOlderTurns, systemMessageOf, trimHistory } from './history.js';
 import { addUsage } from '../llm/usage.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import { RoundFailed, runRound, TurnCancelled, type RoundResult } from './round.js';
@@ -179,7 +179,7 @@ export class TurnManager {
     }));
     const messages: ChatMessage[] = [
       systemMessageOf(ctx.session, this.llmSettings.systemPrompt),
-      ...trimHistory(ctx.session.history, this.llmSettings.maxHistoryMessages),
+      ...alternating(trimHistory(ctx.session.history, this.llmSettings.maxHistoryMessages)),
     ];
     const traceId = ctx.toolContext.traceId;
     return { messages, tools, toolChoice, ...(traceId && { traceId }) };

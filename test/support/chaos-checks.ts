@@ -13,6 +13,8 @@ export function historyProblems(body: Record<string, any>): string[] {
     const m = messages[i]!;
     if (m.role === 'tool')
       problems.push(`message ${i}: a tool message no assistant tool_calls announced`);
+    if (m.role === 'user' && messages[i - 1]?.role === 'user')
+      problems.push(`message ${i}: a user message after another (roles that do not alternate)`);
     if (m.role === 'assistant' && typeof m.content === 'string' && MARKUP.test(m.content))
       problems.push(`message ${i}: call markup in the assistant's content`);
     if (m.role !== 'assistant' || !m.tool_calls?.length) continue;
