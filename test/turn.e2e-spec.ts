@@ -1,3 +1,5 @@
+import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { deltas, MARKUP, pieces, types, useTurnHarness, xmlCall } from './support/turn-harness.js';
 
@@ -225,6 +227,33 @@ describe('a turn over /ws (seed §5, §8)', () => {
     expect(deltas(msgs).join('')).toBe('Hello there.');
     expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: 'Hello there.' });
     expect(h.llm.requests).toHaveLength(2);
+  });
+
+  it('logs why the user got no answer, or only its start: the reason the server gave', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => {});
+    try {
+      const reply = (content: string, finish: string) => ({
+        kind: 'json' as const,
+        body: { choices: [{ message: { role: 'assistant', content }, finish_reason: finish }] },
+      });
+      h.llm.enqueue(sseText([], 'length'), reply('', 'length'));
+      expect(await h.ws.turn('hi')).toEqual([{ type: 'assistant_end', text: '' }]);
+      h.llm.enqueue(sseText(['It is sunny and'], 'length'));
+      await h.ws.turn('hi');
+      h.llm.enqueue(sseText([], 'content_filter'), reply('', 'content_filter'));
+      await h.ws.turn('hi');
+      const logged = warn.mock.calls.map((c) => String(c[0]));
+      const cut =
+        /^the model's output was cut off at its token limit \(finish_reason "length"\): raise the server's max_tokens \(LLM_EXTRA_BODY\) \(session_id=[\w-]+ turn_id=[\w-]+\)$/;
+      expect(logged.filter((l) => cut.test(l))).toHaveLength(2);
+      expect(logged).toContainEqual(
+        expect.stringMatching(
+          /^the model gave no answer \(finish_reason "content_filter"\) \(session_id=/,
+        ),
+      );
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('costs exactly one request for a normal text turn', async () => {

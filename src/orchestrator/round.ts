@@ -19,6 +19,8 @@ export interface RoundResult {
   /** All the round's text; set when the round completes (empty while it streams). */
   text: string;
   calls: ToolCallEvent[];
+  /** Why the model stopped (`stop`, `tool_calls`, `length`, …), as the server said. */
+  finishReason?: string | null;
 }
 
 /**
@@ -48,6 +50,7 @@ export function runRound(
         }
         if (event.type === 'text') text.append(event.text);
         if (event.type === 'tool_call') round.calls.push(event);
+        if (event.type === 'done') round.finishReason = event.finishReason;
         onEvent(event);
       },
       complete: () => {
@@ -58,4 +61,16 @@ export function runRound(
     });
     signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/**
+ * What the operator should hear of a round's end that the user gets none of, or only the start
+ * of: output cut off at the model's token limit, or no answer at all.
+ */
+export function endWarning(round: RoundResult): string | undefined {
+  const why = `finish_reason ${JSON.stringify(round.finishReason ?? null)}`;
+  if (round.finishReason === 'length')
+    return `the model's output was cut off at its token limit (${why}): raise the server's max_tokens (LLM_EXTRA_BODY)`;
+  if (round.text === '' && round.calls.length === 0) return `the model gave no answer (${why})`;
+  return undefined;
 }

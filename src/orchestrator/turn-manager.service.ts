@@ -15,7 +15,7 @@ import { ToolRegistry } from '../tools/tool-registry.service.js';
 import { alternating, shedOlderTurns, systemMessageOf, trimHistory } from './history.js';
 import { addUsage } from '../llm/usage.js';
 import type { TurnEvent } from './protocol/server-events.js';
-import { RoundFailed, runRound, TurnCancelled, type RoundResult } from './round.js';
+import { endWarning, RoundFailed, runRound, TurnCancelled, type RoundResult } from './round.js';
 import type { Session } from './session.js';
 import { StreamedText } from '../llm/streamed-text.js';
 import { toolContextOf, ToolScope } from './tool-scope.service.js';
@@ -228,6 +228,9 @@ export class TurnManager {
     }
     roundTextEnded(ctx);
     if (round.text.trim() === '') round.text = '';
+    const warning = endWarning(round);
+    if (warning)
+      this.logger.warn(`${warning} (session_id=${ctx.session.id} turn_id=${ctx.turnId})`);
     return round;
   }
 

@@ -1,0 +1,33 @@
+import { endWarning } from './round.js';
+
+describe('endWarning', () => {
+  const call = {
+    type: 'tool_call',
+    id: 'c',
+    name: 'f',
+    arguments: {},
+    rawArguments: '{}',
+    argumentsValid: true,
+  } as const;
+
+  it('tells of output cut off at the token limit, whatever came before', () => {
+    for (const text of ['', 'It is sunny and'])
+      expect(endWarning({ text, calls: [], finishReason: 'length' })).toBe(
+        `the model's output was cut off at its token limit (finish_reason "length"): raise the server's max_tokens (LLM_EXTRA_BODY)`,
+      );
+  });
+
+  it('tells of no answer at all, with the reason the server gave', () => {
+    expect(endWarning({ text: '', calls: [], finishReason: 'content_filter' })).toBe(
+      'the model gave no answer (finish_reason "content_filter")',
+    );
+    expect(endWarning({ text: '', calls: [] })).toBe(
+      'the model gave no answer (finish_reason null)',
+    );
+  });
+
+  it('says nothing of an answer, or of calls', () => {
+    expect(endWarning({ text: 'Sunny.', calls: [], finishReason: 'stop' })).toBeUndefined();
+    expect(endWarning({ text: '', calls: [call], finishReason: 'tool_calls' })).toBeUndefined();
+  });
+});
