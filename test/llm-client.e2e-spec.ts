@@ -1,3 +1,5 @@
+import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import { lastValueFrom, toArray } from 'rxjs';
 import type { LlmEvent, LlmRequest } from '../src/llm/llm.types.js';
 import {
@@ -247,6 +249,25 @@ describe('OpenAiLlmClient against a real SSE server', () => {
       { type: 'text', text: words },
       expect.objectContaining({ name: 'get_weather', arguments: { city: 'São Paulo 🌆' } }),
     ]);
+  });
+
+  it('warns once of reasoning shown as the answer: a </think> with no <think> before it', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => {});
+    try {
+      const stray = () => sseText(['The user greets me.', '</think>\n\nHello!']);
+      const c = client(url());
+      for (let i = 0; i < 2; i++) {
+        const text = (await events(stray(), c)).flatMap((e) => (e.type === 'text' ? [e.text] : []));
+        expect(text.join('')).toBe('The user greets me.\n\nHello!');
+      }
+      await events(sseText(['<think>Easy.</think>Hi!']));
+      await events(stray(), client(url(), { untaggedReasoning: true }));
+      expect(warn.mock.calls.map((call) => String(call[0]))).toEqual([
+        "the model's text held a </think> with no <think> before it: its reasoning, which the chat template opens in the prompt, reached the user as the answer. Set LLM_UNTAGGED_REASONING=true (for the model at LLM_BASE_URL), or run the server with a reasoning parser",
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('reads a non-streamed reply (chatReply) with message.tool_calls', async () => {

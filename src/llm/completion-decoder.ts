@@ -101,6 +101,11 @@ export class CompletionDecoder {
     }
   }
 
+  /** See ToolCallTextParser.strayThinkEnd. */
+  get strayThinkEnd(): boolean {
+    return this.text.strayThinkEnd;
+  }
+
   /** One SSE `data:` object. An `error` object ends the stream with an error event. */
   chunk(body: unknown): LlmEvent[] {
     const error = errorMessageOf(body);

@@ -41,6 +41,8 @@ export class OpenAiLlmClient extends LlmClient {
   private readonly logger = new Logger(OpenAiLlmClient.name);
   /** What this server was found to refuse (a missing tool parser, Gemini's empty objects). */
   private readonly adaptations = new ServerAdaptations();
+  /** The warning of reasoning shown as the answer has been given (once for the process). */
+  private warnedOfStrayThinkEnd = false;
 
   /** The headers of every request: they depend on the configuration only. */
   private readonly headers: Readonly<Record<string, string>>;
@@ -146,6 +148,7 @@ export class OpenAiLlmClient extends LlmClient {
     emit: (e: LlmEvent) => void,
   ): Promise<void> {
     const watchdog = new Watchdog(controller, this.config.timeoutSecs * 1000);
+    let decoder: CompletionDecoder | undefined;
     try {
       watchdog.arm('connect');
       const model = await this.models.resolve(controller.signal);
@@ -166,10 +169,10 @@ export class OpenAiLlmClient extends LlmClient {
           await response.text(ERROR_BODY_CHARS),
           response.body.headers['retry-after'],
         );
-      const decoder = new CompletionDecoder(
-        new Map(request.tools.map((t) => [t.name, t.parameters])),
-        { untaggedReasoning: this.config.untaggedReasoning, earlierIds: callIdsIn(request) },
-      );
+      decoder = new CompletionDecoder(new Map(request.tools.map((t) => [t.name, t.parameters])), {
+        untaggedReasoning: this.config.untaggedReasoning,
+        earlierIds: callIdsIn(request),
+      });
       // A server that ignores `stream: true` (some do when tools are given) answers one JSON reply.
       const whole = /^application\/json/i.test(response.body.headers['content-type'] ?? '');
       if (!streaming || whole) {
@@ -183,7 +186,17 @@ export class OpenAiLlmClient extends LlmClient {
       await this.readStream(response.body, decoder, watchdog, emit);
     } finally {
       watchdog.stop();
+      if (decoder?.strayThinkEnd) this.warnOfStrayThinkEnd();
     }
+  }
+
+  /** Once for the process: the model's reasoning reaches users, and what to set. */
+  private warnOfStrayThinkEnd(): void {
+    if (this.warnedOfStrayThinkEnd || this.config.untaggedReasoning) return;
+    this.warnedOfStrayThinkEnd = true;
+    this.logger.warn(
+      "the model's text held a </think> with no <think> before it: its reasoning, which the chat template opens in the prompt, reached the user as the answer. Set LLM_UNTAGGED_REASONING=true (for the model at LLM_BASE_URL), or run the server with a reasoning parser",
+    );
   }
 
   private post(body: string, signal: AbortSignal, { traceId }: LlmRequest) {

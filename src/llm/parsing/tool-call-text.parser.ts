@@ -41,6 +41,12 @@ export class ToolCallTextParser {
   /** In `untagged` mode, where the next search for the reasoning's end starts. */
   private scanned = 0;
 
+  /**
+   * A `</think>` came with no `<think>` before it: the text before it was reasoning that the
+   * template opened in the prompt, shown as the answer (see LLM_UNTAGGED_REASONING).
+   */
+  strayThinkEnd = false;
+
   /** `untaggedReasoning`: the text begins inside reasoning with no opening tag (see untagged-reasoning.ts). */
   constructor(
     private readonly schemas: ToolSchemas = new Map(),
@@ -177,6 +183,7 @@ export class ToolCallTextParser {
       return turn.kind === 'skip';
     }
     if (tags.ORPHAN_TAGS.includes(tag)) {
+      if (tag === tags.END_THINK) this.strayThinkEnd = true;
       const mentioned = tag === tags.END_CALL && this.openerInProse;
       if (mentioned) this.openerInProse = false;
       const closer = this.take(tag.length);
