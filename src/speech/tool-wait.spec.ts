@@ -114,6 +114,18 @@ describe('speech while tools run', () => {
     await t.end();
   });
 
+  it('goes on counting while any call runs: the first of two to end does not stop the wait', async () => {
+    const t = voiceTurn();
+    t.send(t.call('a'));
+    t.send(t.call('b'));
+    await jest.advanceTimersByTimeAsync(50);
+    t.send(t.result('a'));
+    await jest.advanceTimersByTimeAsync(50);
+    expect(t.tts.texts).toEqual(['One moment.']);
+    t.send(t.result('b'));
+    await t.end();
+  });
+
   it('says the text the model wrote after its calls instead of the wait phrase, once the wait is long', async () => {
     const t = voiceTurn();
     t.send(t.call('a'));
