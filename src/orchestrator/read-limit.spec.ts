@@ -52,3 +52,40 @@ describe('ReadLimit on a real WebSocket', () => {
     expect(most).toBeGreaterThan(1000);
   });
 });
+
+describe('ReadLimit counts', () => {
+  it('pauses at `high` waiting, resumes once at `low`, and counts a failed message as handled', async () => {
+    const calls: string[] = [];
+    const socket = {
+      isPaused: false,
+      pause: () => (calls.push('pause'), (socket.isPaused = true)),
+      resume: () => (calls.push('resume'), (socket.isPaused = false)),
+    };
+    const limit = new ReadLimit(socket, () => calls.push('onPause'), 4, 1);
+    const settles: ((fail: boolean) => void)[] = [];
+    for (let i = 0; i < 4; i++)
+      limit.track(
+        new Promise<void>((resolve, reject) =>
+          settles.push((fail) => (fail ? reject(new Error('x')) : resolve())),
+        ),
+      );
+    expect(calls).toEqual(['pause', 'onPause']);
+    settles[0]!(true); // a message whose handling failed
+    settles[1]!(false);
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toEqual(['pause', 'onPause']);
+    settles[2]!(true);
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toEqual(['pause', 'onPause', 'resume']);
+    settles[3]!(false);
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toEqual(['pause', 'onPause', 'resume']);
+    // Down to `low` again without having reached `high`: not paused, nothing to resume.
+    let settle!: () => void;
+    limit.track(new Promise<void>((resolve) => (settle = resolve)));
+    limit.track(new Promise<void>(() => {}));
+    settle();
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toEqual(['pause', 'onPause', 'resume']);
+  });
+});
