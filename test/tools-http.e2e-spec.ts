@@ -163,7 +163,7 @@ describe('HTTP tools against a real server (seed §3–§6)', () => {
     await registry.replace(snapshot.definitions.map((t) => t.raw));
   });
 
-  it('never reaches a link-local address (cloud metadata), named in the tool or by a redirect', async () => {
+  it('never reaches a cloud metadata address, named in the tool or by a redirect', async () => {
     const registry = engine.app.get(ToolRegistry);
     const snapshot = registry.active();
     await registry.replace([
@@ -174,10 +174,20 @@ describe('HTTP tools against a real server (seed §3–§6)', () => {
       res.writeHead(302, { Location: 'http://169.254.169.254/latest/meta-data/iam' }).end(),
     );
     const refused =
-      'Error: tool request failed: refused: 169.254.169.254 is an address this request may not reach (private, link-local or reserved)';
+      'Error: tool request failed: refused: 169.254.169.254 is an address this request may not reach (where clouds serve instance metadata)';
     expect(await call('metadata', {})).toEqual({ ok: false, text: refused });
     expect(await call('redirecting', {})).toEqual({ ok: false, text: refused });
     expect(server.requests.map((r) => r.path)).toEqual(['/r']);
+    // The metadata endpoints outside link-local ranges too: AWS's IPv6 one, Alibaba Cloud's.
+    for (const host of ['[fd00:ec2::254]', '100.100.100.200']) {
+      server.respond((_req, res) =>
+        res.writeHead(302, { Location: `http://${host}/latest/meta-data/` }).end(),
+      );
+      expect(await call('redirecting', {})).toEqual({
+        ok: false,
+        text: refused.replace('169.254.169.254', host.replace(/^\[|\]$/g, '')),
+      });
+    }
     await registry.replace(snapshot.definitions.map((t) => t.raw));
   });
 

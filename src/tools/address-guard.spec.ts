@@ -5,9 +5,9 @@ import {
   assertAllowedLiteral,
   BlockedAddressError,
   guardedLookup,
-  isLinkLocal,
+  isMetadataAddress,
   isPublicAddress,
-  offLinkLocal,
+  offMetadata,
 } from './address-guard.js';
 
 type Found = { error: Error | null; address: unknown; family?: number };
@@ -21,11 +21,18 @@ const lookUp = (allowed: (a: string) => boolean, hostname: string, options: { al
   );
 
 describe('address guard', () => {
-  it('tells link-local addresses (cloud metadata) from private, loopback and public ones', () => {
-    for (const a of ['169.254.169.254', 'fe80::1', '::ffff:169.254.169.254'])
-      expect(isLinkLocal(a)).toBe(true);
-    for (const a of ['10.0.0.1', '127.0.0.1', '93.184.216.34', 'not an address'])
-      expect(isLinkLocal(a)).toBe(false);
+  it('tells cloud metadata addresses from private, loopback and public ones', () => {
+    const metadata = ['169.254.169.254', 'fe80::1', '::ffff:169.254.169.254'];
+    // AWS's IPv6 endpoint (unique-local) and Alibaba Cloud's (carrier-grade NAT), however written.
+    metadata.push(
+      'fd00:ec2::254',
+      'FD00:EC2:0:0:0:0:0:254',
+      '100.100.100.200',
+      '::ffff:100.100.100.200',
+    );
+    for (const a of metadata) expect(isMetadataAddress(a)).toBe(true);
+    const others = ['10.0.0.1', '127.0.0.1', '93.184.216.34', 'fd00:ec2::253', '100.100.100.201'];
+    for (const a of [...others, 'not an address']) expect(isMetadataAddress(a)).toBe(false);
     expect(isPublicAddress('::ffff:10.0.0.1')).toBe(false);
   });
 
@@ -89,11 +96,14 @@ describe('address guard', () => {
     ]);
   });
 
-  it('keeps a request of the engine off link-local addresses by its URL, by name and by redirect', async () => {
-    expect(() => offLinkLocal('http://169.254.169.254/latest/meta-data/')).toThrow(
-      BlockedAddressError,
-    );
-    const options = offLinkLocal('http://127.0.0.1/x'); // private and loopback stay allowed
+  it('keeps a request of the engine off metadata addresses by its URL, by name and by redirect', async () => {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fd00:ec2::254]/latest/meta-data/',
+      'http://100.100.100.200/latest/meta-data/',
+    ])
+      expect(() => offMetadata(url)).toThrow(BlockedAddressError);
+    const options = offMetadata('http://127.0.0.1/x'); // private and loopback stay allowed
     expect(options.maxRedirects).toBe(3);
     expect(() =>
       options.beforeRedirect!({ hostname: '169.254.169.254' } as never, {} as never, {} as never),

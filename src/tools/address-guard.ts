@@ -8,17 +8,22 @@ export class BlockedAddressError extends Error {}
 
 /** Only ordinary public unicast addresses; never private, loopback, link-local (metadata) or reserved ones. */
 export function isPublicAddress(address: string): boolean {
-  return rangeOf(address) === 'unicast';
+  return parsed(address)?.range() === 'unicast';
 }
 
-/** ipaddr.js's range name of an address (an IPv4-mapped IPv6 address as its IPv4); undefined if invalid. */
-function rangeOf(address: string): string | undefined {
+/** An address as ipaddr.js reads it (an IPv4-mapped IPv6 address as its IPv4); undefined if invalid. */
+function parsed(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   if (!ipaddr.isValid(address)) return undefined;
-  let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress())
-    ip = (ip as ipaddr.IPv6).toIPv4Address();
-  return ip.range();
+  const ip = ipaddr.parse(address);
+  return ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()
+    ? (ip as ipaddr.IPv6).toIPv4Address()
+    : ip;
 }
+
+/** What the policy of public addresses only refuses, as refusals say it. */
+const PRIVATE = 'private, link-local or reserved';
+/** What the policy of the engine's own requests refuses. */
+const METADATA = 'where clouds serve instance metadata';
 
 /**
  * A `lookup` for Node's requests that resolves every address of a name (`resolve`: the system's
@@ -28,6 +33,7 @@ function rangeOf(address: string): string | undefined {
 export function guardedLookup(
   allowed: (address: string) => boolean,
   resolve: typeof dnsLookup = dnsLookup,
+  kind = PRIVATE,
 ): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname, { ...options, all: true }, (error, addresses) => {
@@ -37,7 +43,7 @@ export function guardedLookup(
       if (blocked) {
         return callback(
           new BlockedAddressError(
-            `refused: ${hostname} resolves to ${blocked.address}, an address this request may not reach (private, link-local or reserved)`,
+            `refused: ${hostname} resolves to ${blocked.address}, an address this request may not reach (${kind})`,
           ),
           '',
           0,
@@ -51,44 +57,61 @@ export function guardedLookup(
   };
 }
 
-/** Link-local addresses (169.254.0.0/16, fe80::/10), where clouds serve instance metadata. */
-export function isLinkLocal(address: string): boolean {
-  return rangeOf(address) === 'linkLocal';
+/**
+ * Instance-metadata services outside the link-local ranges: AWS's IPv6 endpoint (a unique-local
+ * address) and Alibaba Cloud's (in the carrier-grade NAT range).
+ */
+const METADATA_ADDRESSES = new Set(
+  ['fd00:ec2::254', '100.100.100.200'].map((a) => ipaddr.parse(a).toNormalizedString()),
+);
+
+/**
+ * Where clouds serve instance metadata and credentials: link-local addresses (169.254.0.0/16,
+ * fe80::/10; AWS, GCP, Azure, Oracle) and the metadata endpoints outside them.
+ */
+export function isMetadataAddress(address: string): boolean {
+  const ip = parsed(address);
+  return ip?.range() === 'linkLocal' || METADATA_ADDRESSES.has(ip?.toNormalizedString() ?? '');
 }
 
 /** Refuses `hostname` when it is itself an address the policy forbids (no lookup is made for those). */
 export function assertAllowedLiteral(
   hostname: string,
   allowed: (address: string) => boolean,
+  kind = PRIVATE,
 ): void {
   const host = hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) && !allowed(host))
     throw new BlockedAddressError(
-      `refused: ${host} is an address this request may not reach (private, link-local or reserved)`,
+      `refused: ${host} is an address this request may not reach (${kind})`,
     );
 }
 
-const notLinkLocal = (address: string) => !isLinkLocal(address);
+const notMetadata = (address: string) => !isMetadataAddress(address);
 /** Node's lookup signature, which axios's type spells differently but calls the same way. */
-const NO_LINK_LOCAL_LOOKUP = guardedLookup(notLinkLocal) as unknown as AxiosRequestConfig['lookup'];
+const NO_METADATA_LOOKUP = guardedLookup(
+  notMetadata,
+  dnsLookup,
+  METADATA,
+) as unknown as AxiosRequestConfig['lookup'];
 
 /**
  * axios options that keep a request of the engine's choosing — an HTTP tool's call, an OpenAPI
- * document, a token request — off link-local addresses (cloud metadata), by name or by redirect,
- * at most 3 of them. Throws BlockedAddressError when `url`'s host is itself such an address.
+ * document, a token request — off cloud metadata addresses (see isMetadataAddress), by name or
+ * by redirect, at most 3 of them. Throws BlockedAddressError when `url`'s host is itself such an address.
  * Sent straight to its server, never through a proxy of HTTP_PROXY or HTTPS_PROXY (axios's
  * default): the check would then be made on the proxy's address, not the server's, as the
  * engine's other clients (LLM, MCP, speech) connect directly too.
  */
-export function offLinkLocal(
+export function offMetadata(
   url: string,
 ): Pick<AxiosRequestConfig, 'lookup' | 'beforeRedirect' | 'maxRedirects' | 'proxy'> {
-  assertAllowedLiteral(new URL(url).hostname, notLinkLocal);
+  assertAllowedLiteral(new URL(url).hostname, notMetadata, METADATA);
   return {
     proxy: false,
     maxRedirects: MAX_REDIRECTS,
-    lookup: NO_LINK_LOCAL_LOOKUP,
+    lookup: NO_METADATA_LOOKUP,
     beforeRedirect: (next: { hostname?: string }) =>
-      assertAllowedLiteral(next.hostname ?? '', notLinkLocal),
+      assertAllowedLiteral(next.hostname ?? '', notMetadata, METADATA),
   };
 }

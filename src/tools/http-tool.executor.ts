@@ -6,7 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
 import { firstValueFrom } from 'rxjs';
 import { toolsConfig, type ToolsConfig } from '../config/app.config.js';
-import { BlockedAddressError, offLinkLocal } from './address-guard.js';
+import { BlockedAddressError, offMetadata } from './address-guard.js';
 import { buildHttpRequest, type BuiltRequest } from './http-request-builder.js';
 import { toolErrors, truncateResult } from './tool-errors.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
@@ -218,9 +218,9 @@ export class HttpToolExecutor extends ToolExecutor {
     request: BuiltRequest,
     { outer, timeoutSecs, credentials }: Limits,
   ): Promise<RawResponse> {
-    // Never to link-local addresses (cloud metadata), by name or by redirect: a tool's backend
+    // Never to cloud metadata addresses, by name or by redirect: a tool's backend
     // that redirects there would hand the instance's credentials to the model.
-    const guard = offLinkLocal(request.url);
+    const guard = offMetadata(request.url);
     const timeoutMs = timeoutSecs * 1000;
     const signal = AbortSignal.any([outer, AbortSignal.timeout(timeoutMs)]);
     const response = await firstValueFrom(

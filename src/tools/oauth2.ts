@@ -5,7 +5,7 @@
  */
 import axios from 'axios';
 import { createHash } from 'node:crypto';
-import { offLinkLocal } from './address-guard.js';
+import { offMetadata } from './address-guard.js';
 import type { Tool } from './tool-definition.js';
 import { timedOut } from './http-io.js';
 import { maskSecrets, resolveSecrets, SECRET_REFERENCE } from './tool-secrets.js';
@@ -183,7 +183,7 @@ export class OAuth2Tokens {
         signal: AbortSignal.timeout(timeoutMs),
         maxContentLength: MAX_TOKEN_BYTES,
         validateStatus: () => true,
-        ...offLinkLocal(config.tokenUrl),
+        ...offMetadata(config.tokenUrl),
         // Never followed: a 307 would carry the client's secret (in the form) to wherever it points.
         maxRedirects: 0,
       });

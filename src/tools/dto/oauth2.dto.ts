@@ -4,7 +4,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 export class OAuth2Dto {
   @ApiProperty({
     description:
-      'The token endpoint (http or https, written out: no placeholder or variable); never a link-local address',
+      'The token endpoint (http or https, written out: no placeholder or variable); never an address where clouds serve instance metadata',
     example: 'https://idp.example.com/oauth2/token',
   })
   token_url!: string;

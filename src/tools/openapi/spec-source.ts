@@ -4,7 +4,7 @@ import type { dereference as Dereference } from '@apidevtools/json-schema-ref-pa
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { parse as ParseYaml } from 'yaml';
-import { offLinkLocal } from '../address-guard.js';
+import { offMetadata } from '../address-guard.js';
 import type { OpenApiSpec } from './openapi-operation.js';
 
 /** The libraries that read documents, loaded with the first OpenAPI tool (one after the other). */
@@ -29,7 +29,7 @@ export function specLocation(spec: string, baseDir: string): string {
 /**
  * The document, `$ref`s resolved: a file (JSON or YAML; `$ref`s to other files followed, never to
  * the network), or a URL fetched once (JSON or YAML; only its own `#/…` references followed), as
- * an HTTP tool's request goes — never to a link-local address (cloud metadata), at most 3
+ * an HTTP tool's request goes — never to a cloud metadata address, at most 3
  * redirects, within `timeoutMs`. A document at a URL comes with the version read (what a watch
  * of the URL compares with).
  */
@@ -98,7 +98,7 @@ export async function fetchSpec(
     timeout: timeoutMs,
     signal: AbortSignal.timeout(timeoutMs),
     maxContentLength: MAX_SPEC_BYTES,
-    ...offLinkLocal(url),
+    ...offMetadata(url),
     headers: {
       Accept: 'application/json, application/yaml;q=0.9, */*;q=0.5',
       ...(seen.etag && { 'If-None-Match': seen.etag }),
