@@ -159,6 +159,33 @@ describe('OpenAiLlmClient against a real SSE server', () => {
     ]);
   });
 
+  it('says what a server sent instead of an event stream, or instead of a completion (a proxy page with HTTP 200)', async () => {
+    const page = '<html>\n<body>\n<h1>502 Bad Gateway</h1>\n</body>\n</html>\n';
+    expect(await events({ kind: 'sse', pieces: [page], contentType: 'text/html' })).toEqual([
+      {
+        type: 'error',
+        retryable: true,
+        message:
+          "the LLM server's answer (text/html) held no event: <html> <body> <h1>502 Bad Gateway</h1> </body> </html>",
+      },
+    ]);
+    const json = { kind: 'sse' as const, pieces: ['{"detail":"Not Found"}'] };
+    expect(await events({ ...json, contentType: 'application/json' })).toEqual([
+      {
+        type: 'error',
+        retryable: false,
+        message: `the LLM server's reply holds no choices: {"detail":"Not Found"}`,
+      },
+    ]);
+    expect(await events(json)).toEqual([
+      {
+        type: 'error',
+        retryable: true,
+        message: `the LLM server's answer (text/event-stream) held no event: {"detail":"Not Found"}`,
+      },
+    ]);
+  });
+
   it('sends LLM_EXTRA_HEADERS with every request, over its own headers (a gateway key in Authorization)', async () => {
     const extraHeaders = { 'api-key': 'azure-key', authorization: 'Bearer gateway' };
     await events(sseText(['ok']), client(url(), { model: '', apiKey: 'sk-test', extraHeaders }));

@@ -58,9 +58,22 @@ describe('CompletionDecoder.reply', () => {
     ]);
   });
 
-  it('ends with done and no text for a reply without choices', () => {
-    expect(reply({ choices: [] })).toEqual([{ type: 'done', finishReason: null }]);
-    expect(reply({ object: 'chat.completion' })).toEqual([{ type: 'done', finishReason: null }]);
+  it('reports a reply without choices, quoting it, rather than ending with nothing said', () => {
+    expect(reply({ choices: [] })).toEqual([
+      {
+        type: 'error',
+        message: `the LLM server's reply holds no choices: {"choices":[]}`,
+        retryable: false,
+      },
+    ]);
+    // A gateway's answer with HTTP 200 that is no completion at all.
+    expect(reply({ detail: 'Not Found' })).toEqual([
+      {
+        type: 'error',
+        message: `the LLM server's reply holds no choices: {"detail":"Not Found"}`,
+        retryable: false,
+      },
+    ]);
   });
 
   it.each([

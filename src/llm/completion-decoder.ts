@@ -144,7 +144,16 @@ export class CompletionDecoder {
       usage?: LlmUsage;
     };
     if (usage) this.usage = usage;
-    const choice = Array.isArray(choices) ? choices[0] : undefined;
+    // A JSON answer that is no completion (a gateway's `{"detail": "Not Found"}` with HTTP 200).
+    if (!Array.isArray(choices) || choices.length === 0)
+      return [
+        {
+          type: 'error',
+          message: `the LLM server's reply holds no choices: ${JSON.stringify(body)?.slice(0, 200)}`,
+          retryable: false,
+        },
+      ];
+    const choice = choices[0];
     const message = choice?.message ?? {};
     this.addReasoning(message.reasoning_content ?? message.reasoning, out);
     const content = this.unpart(message.content, out);

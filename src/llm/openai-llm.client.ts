@@ -174,16 +174,17 @@ export class OpenAiLlmClient extends LlmClient {
         earlierIds: callIdsIn(request),
       });
       // A server that ignores `stream: true` (some do when tools are given) answers one JSON reply.
-      const whole = /^application\/json/i.test(response.body.headers['content-type'] ?? '');
+      const contentType = response.body.headers['content-type'] ?? '';
+      const whole = /^application\/json/i.test(contentType);
       if (!streaming || whole) {
         watchdog.arm('reply');
         const text = await response.text();
         const reply = streaming ? parseJson(text) : (JSON.parse(text) as unknown);
         if (reply !== undefined) return decoder.reply(reply).forEach(emit);
         // Not JSON after all: a stream sent under the wrong type.
-        return await this.readStream(Readable.from([text]), decoder, watchdog, emit);
+        return await this.readStream(Readable.from([text]), contentType, decoder, watchdog, emit);
       }
-      await this.readStream(response.body, decoder, watchdog, emit);
+      await this.readStream(response.body, contentType, decoder, watchdog, emit);
     } finally {
       watchdog.stop();
       if (decoder?.strayThinkEnd) this.warnOfStrayThinkEnd();
@@ -210,12 +211,16 @@ export class OpenAiLlmClient extends LlmClient {
 
   private async readStream(
     body: Readable,
+    contentType: string,
     decoder: CompletionDecoder,
     watchdog: Watchdog,
     emit: (e: LlmEvent) => void,
   ): Promise<void> {
     let finished = false;
     let fault: StreamFault | undefined;
+    /** The body's start while no event has come: what a server that sent none sent instead. */
+    let head = '';
+    let sawEvent = false;
     // What was read since the last whole event: what the SSE parser holds.
     let pending = 0;
     /** The stream was cut off: what the parser held is read as its last event. */
@@ -223,6 +228,7 @@ export class OpenAiLlmClient extends LlmClient {
     const parser = createParser({
       onEvent: (event) => {
         pending = 0;
+        sawEvent = true;
         if (finished || fault) return;
         if (event.data === '[DONE]' || (event.data.length < 16 && event.data.trim() === '[DONE]')) {
           finished = true;
@@ -257,6 +263,7 @@ export class OpenAiLlmClient extends LlmClient {
       body.on('data', (chunk: string) => {
         watchdog.arm('between chunks');
         pending += chunk.length;
+        if (!sawEvent && head.length < 200) head += chunk.slice(0, 200);
         parser.feed(chunk);
         if (pending > MAX_BODY_CHARS && !fault)
           fault = new StreamFault(new ReplyTooLarge('an event').message);
@@ -277,6 +284,11 @@ export class OpenAiLlmClient extends LlmClient {
     const tail = decoder.end();
     for (const e of tail) if (e.type !== 'done' || (finished && !fault)) emit(e);
     if (fault) throw fault;
+    if (!finished && !sawEvent && head.trim() !== '')
+      throw new StreamFault(
+        `the LLM server's answer (${contentType || 'no Content-Type'}) held no event: ${head.replace(/\s+/g, ' ').trim().slice(0, 200)}`,
+        { transient: true },
+      );
     if (!finished) throw new StreamFault('LLM stream closed before [DONE]', { transient: true });
   }
 
