@@ -85,3 +85,55 @@ describe.each([
     ws.close();
   });
 });
+
+/** A TTS server that answers 200 with something else than the raw PCM asked for: never played. */
+describe.each([
+  [
+    'MP3 (a server that ignores response_format)',
+    'audio/mpeg',
+    Buffer.from('ID3\u0004'.repeat(400)),
+    '',
+  ],
+  [
+    "a proxy's page",
+    'text/html; charset=utf-8',
+    Buffer.from('<html>\n<body>Sign in to continue</body>\n</html>'),
+    ': <html> <body>Sign in to continue</body> </html>',
+  ],
+])('a TTS server that answers %s', (_, type, body, quoted) => {
+  const llm = new FakeLlm();
+  const tts = createServer((_req, res) => res.writeHead(200, { 'Content-Type': type }).end(body));
+  let engine: Engine;
+  beforeAll(async () => {
+    await new Promise<void>((r) => tts.listen(0, '127.0.0.1', r));
+    engine = await Engine.start({
+      LLM_BASE_URL: await llm.start(),
+      LLM_MODEL: 'm',
+      TTS_PROVIDER: 'openai',
+      TTS_BASE_URL: `http://127.0.0.1:${(tts.address() as AddressInfo).port}`,
+    });
+  });
+  afterAll(async () => {
+    await engine?.stop();
+    await llm.stop();
+    await new Promise((r) => tts.close(r));
+  });
+
+  it('is refused, saying what it sent; no audio reaches the client, the text does', async () => {
+    const ws = await voiceSession(engine.wsUrl);
+    llm.enqueue(sseText(['Hello there.']));
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'hi' });
+    expect(await ws.waitFor((m) => m.type === 'error', from)).toEqual({
+      type: 'error',
+      code: 'tts_failed',
+      message: `speech synthesis failed: the TTS server answered ${type.split(';')[0]}, not raw PCM (response_format "pcm")${quoted}`,
+    });
+    await ws.waitFor((m) => m.type === 'audio_end', from);
+    expect(ws.messages.slice(from).filter((m) => m.type === 'audio')).toEqual([]);
+    expect(ws.messages.slice(from).find((m) => m.type === 'assistant_end')).toMatchObject({
+      text: 'Hello there.',
+    });
+    ws.close();
+  });
+});

@@ -51,9 +51,24 @@ export class OpenAiTtsEngine extends TtsEngine {
       const text = (await response.text().catch(() => '')).slice(0, 300);
       throw new Error(`TTS server answered HTTP ${response.status}${text ? `: ${text}` : ''}`);
     }
+    // A server that ignores response_format (MP3 is OpenAI's default) or a proxy's page: played
+    // as PCM, either would be loud noise in the caller's ear.
+    const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (NOT_PCM.test(type)) {
+      const text = /^(text\/|application\/json)/.test(type)
+        ? (await response.text().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, 200)
+        : (await response.body.cancel(), '');
+      throw new Error(
+        `the TTS server answered ${type}, not raw PCM (response_format "pcm")${text ? `: ${text}` : ''}`,
+      );
+    }
     yield* wholeSamples(response.body);
   }
 }
+
+/** Content types that are no raw PCM: text, JSON, and compressed or wrapped audio. */
+const NOT_PCM =
+  /^(text\/|application\/json|audio\/(mpeg|mp3|ogg|opus|aac|flac|webm|mp4|wav|wave|x-wav|vnd\.wave))/;
 
 /** `TTS_PROVIDER=none`: no audio at all. */
 @Injectable()
