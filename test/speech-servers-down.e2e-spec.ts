@@ -13,6 +13,14 @@ async function utterance(ws: WsClient) {
   return ws.waitFor((m) => m.type === 'error', from);
 }
 
+/** A turn answered "Hello there." whose speech fails: the error it gets, and where its messages begin. */
+async function unspokenTurn(llm: FakeLlm, ws: WsClient) {
+  llm.enqueue(sseText(['Hello there.']));
+  const from = ws.messages.length;
+  ws.send({ type: 'user_text', text: 'hi' });
+  return { error: await ws.waitFor((m) => m.type === 'error', from), from };
+}
+
 /** A speech server that is down, or that takes the request and never answers: the error says which. */
 describe.each([
   [
@@ -71,10 +79,8 @@ describe.each([
   it('says so, without the server address, and the session lives on', async () => {
     const ws = await voiceSession(engine.wsUrl);
     expect(await utterance(ws)).toEqual({ type: 'error', code: 'stt_failed', message: sttError });
-    llm.enqueue(sseText(['Hello there.']));
-    const from = ws.messages.length;
-    ws.send({ type: 'user_text', text: 'hi' });
-    expect(await ws.waitFor((m) => m.type === 'error', from)).toEqual({
+    const { error, from } = await unspokenTurn(llm, ws);
+    expect(error).toEqual({
       type: 'error',
       code: 'tts_failed',
       message: `speech synthesis failed: ${ttsError}`,
@@ -121,10 +127,8 @@ describe.each([
 
   it('is refused, saying what it sent; no audio reaches the client, the text does', async () => {
     const ws = await voiceSession(engine.wsUrl);
-    llm.enqueue(sseText(['Hello there.']));
-    const from = ws.messages.length;
-    ws.send({ type: 'user_text', text: 'hi' });
-    expect(await ws.waitFor((m) => m.type === 'error', from)).toEqual({
+    const { error, from } = await unspokenTurn(llm, ws);
+    expect(error).toEqual({
       type: 'error',
       code: 'tts_failed',
       message: `speech synthesis failed: the TTS server answered ${type.split(';')[0]}, not raw PCM (response_format "pcm")${quoted}`,
