@@ -17,7 +17,8 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   /** What the fake STT server recognises; null: it fails with HTTP 500. */
   let heard: string | null = 'What is the weather in Paris?';
   /** The fake STT server answers its text alone (text/plain), as some servers do. */
-  let plain = false;
+  /** The transcription's Content-Type when it is sent as text, not JSON. */
+  let plain: string | false = false;
   /** The fake TTS server fails with HTTP 500. */
   let ttsDown = false;
 
@@ -41,7 +42,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
     speech.respond((req, res) => {
       if (req.path === '/audio/transcriptions') {
         if (heard === null) return void res.writeHead(500).end('recogniser crashed');
-        if (plain) return void res.writeHead(200, { 'Content-Type': 'text/plain' }).end(heard);
+        if (plain) return void res.writeHead(200, { 'Content-Type': plain }).end(heard);
         return void res.end(JSON.stringify({ text: heard }));
       }
       if (ttsDown) return void res.writeHead(500).end('voice unavailable');
@@ -190,7 +191,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
     llm.enqueue(sseText(['Sol.']), sseText(['Sol.']));
     expect(await utterance()).toEqual({ type: 'transcript', text: 'Qual é o tempo em Lisboa?' });
     await ws.waitFor((m) => m.type === 'assistant_end');
-    plain = true;
+    plain = 'text/plain';
     expect(await utterance()).toEqual({ type: 'transcript', text: 'Qual é o tempo em Lisboa?' });
     await ws.waitFor((m) => m.type === 'assistant_end', ws.messages.length - 1);
     const forms = speech.requests.filter((r) => r.path === '/audio/transcriptions');
@@ -219,6 +220,15 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
       code: 'stt_failed',
       message: 'speech-to-text server answered HTTP 500: recogniser crashed',
     });
+    // A proxy's page is no transcript: it would start a turn with it as the user's words.
+    [heard, plain] = ['<html>\n<body>Sign in</body>\n</html>', 'text/html; charset=utf-8'];
+    expect(await utterance()).toEqual({
+      type: 'error',
+      code: 'stt_failed',
+      message:
+        'speech-to-text server answered text/html, not a transcription: <html> <body>Sign in</body> </html>',
+    });
+    plain = false;
     expect(llm.requests).toHaveLength(0); // no turn for an utterance not understood
     ttsDown = true;
     llm.enqueue(sseText(['Hello there.']));

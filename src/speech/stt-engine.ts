@@ -55,6 +55,12 @@ export class OpenAiSttEngine extends SttEngine {
       throw new Error(
         `speech-to-text server answered HTTP ${response.status}: ${body.slice(0, 300)}`,
       );
+    // A page (a proxy's, a login's) is no transcription: read as one, it would be the user's words.
+    const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type === 'text/html' || type === 'application/xhtml+xml')
+      throw new Error(
+        `speech-to-text server answered ${type}, not a transcription: ${body.replace(/\s+/g, ' ').trim().slice(0, 200)}`,
+      );
     try {
       const text = (JSON.parse(body) as { text?: unknown }).text;
       if (typeof text === 'string') return text.trim();
