@@ -234,6 +234,29 @@ describe('OpenAiLlmClient.check (once at start-up)', () => {
     }
   });
 
+  it('says what a GET /models answered with instead of a list (a web UI at the root: LLM_BASE_URL without /v1)', async () => {
+    const ui = createServer((_req, res) =>
+      res
+        .writeHead(200, { 'Content-Type': 'text/html' })
+        .end('<!doctype html>\n<title>Chat UI</title>'),
+    );
+    await new Promise<void>((r) => ui.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(ui.address() as AddressInfo).port}`;
+    try {
+      const answered =
+        'GET /models was answered with text/html, not JSON: <!doctype html> <title>Chat UI</title>';
+      expect(await client(base, { model: '' }).check(signal)).toBe(
+        `the LLM server at ${base}: ${answered} (is LLM_BASE_URL the API's, ending in /v1?), and LLM_MODEL is empty: set LLM_MODEL`,
+      );
+      const events = await lastValueFrom(
+        client(base, { model: '' }).stream(request).pipe(toArray()),
+      );
+      expect(events).toEqual([expect.objectContaining({ type: 'error', message: answered })]);
+    } finally {
+      await new Promise((r) => ui.close(r));
+    }
+  });
+
   it('gives up on a GET /models that is not answered within LLM_TIMEOUT_SECS', async () => {
     const silent = await silentServer();
     try {

@@ -30,7 +30,18 @@ export class ModelLookup {
         signal: AbortSignal.timeout(this.config.timeoutSecs * 1000),
       });
       if (!res.ok) throw httpFault(res.status, await res.text(), res.headers.get('retry-after'));
-      const id = ((await res.json()) as { data?: { id?: string }[] }).data?.[0]?.id;
+      const text = await res.text();
+      let listed: { data?: { id?: string }[] } | undefined;
+      try {
+        listed = JSON.parse(text) as typeof listed;
+      } catch {
+        // A page (a proxy's, a login's, a web UI at the server's root) where the list should be.
+        const type = res.headers.get('content-type')?.split(';')[0] ?? 'no Content-Type';
+        throw new NoModelList(
+          `GET /models was answered with ${type}, not JSON: ${text.replace(/\s+/g, ' ').trim().slice(0, 200)}`,
+        );
+      }
+      const id = listed?.data?.[0]?.id;
       if (!id) throw new StreamFault('LLM_MODEL is empty and GET /models listed no model');
       this.log(`using model ${id} (first of GET /models)`);
       return id;
@@ -60,6 +71,9 @@ export class ModelLookup {
  * The warning for what kept `GET {baseUrl}/models` from giving a model; `fallback`: a fallback
  * server takes the requests while this one cannot be reached.
  */
+/** GET /models answered with something that is no list of models at all. */
+class NoModelList extends StreamFault {}
+
 export function modelsProblem(error: unknown, baseUrl: string, fallback = false): string {
   const at = `the LLM server at ${baseUrl}`;
   if (error instanceof StreamFault && error.status !== undefined) {
@@ -67,6 +81,8 @@ export function modelsProblem(error: unknown, baseUrl: string, fallback = false)
       return `${at} refused the engine's credentials (HTTP ${error.status} to GET /models): check LLM_API_KEY or LLM_EXTRA_HEADERS`;
     return `${at} answered HTTP ${error.status} to GET /models, and LLM_MODEL is empty: set LLM_MODEL`;
   }
+  if (error instanceof NoModelList)
+    return `${at}: ${error.message} (is LLM_BASE_URL the API's, ending in /v1?), and LLM_MODEL is empty: set LLM_MODEL`;
   if (error instanceof StreamFault)
     return `${at} lists no model, and LLM_MODEL is empty: set LLM_MODEL`;
   const meanwhile = fallback
