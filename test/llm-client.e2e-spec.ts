@@ -166,7 +166,7 @@ describe('OpenAiLlmClient against a real SSE server', () => {
         type: 'error',
         retryable: true,
         message:
-          "the LLM server's answer (text/html) held no event: <html> <body> <h1>502 Bad Gateway</h1> </body> </html>",
+          "the LLM server's answer (text/html) held no event: <html> <body> <h1>502 Bad Gateway</h1> </body> </html> (is LLM_BASE_URL the API's, ending in /v1?)",
       },
     ]);
     const json = { kind: 'sse' as const, pieces: ['{"detail":"Not Found"}'] };

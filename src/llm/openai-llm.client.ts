@@ -286,7 +286,7 @@ export class OpenAiLlmClient extends LlmClient {
     if (fault) throw fault;
     if (!finished && !sawEvent && head.trim() !== '')
       throw new StreamFault(
-        `the LLM server's answer (${contentType || 'no Content-Type'}) held no event: ${head.replace(/\s+/g, ' ').trim().slice(0, 200)}`,
+        `the LLM server's answer (${contentType || 'no Content-Type'}) held no event: ${head.replace(/\s+/g, ' ').trim().slice(0, 200)}${/^text\/html/i.test(contentType) ? " (is LLM_BASE_URL the API's, ending in /v1?)" : ''}`,
         { transient: true },
       );
     if (!finished) throw new StreamFault('LLM stream closed before [DONE]', { transient: true });
