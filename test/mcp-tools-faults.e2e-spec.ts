@@ -1,7 +1,7 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { sseRawArgumentsCall } from './support/fake-llm.js';
 import { McpTestServer, ORDER_SCHEMA, useMcpServer } from './support/mcp-server.js';
-import { writeToolsFile } from './support/tools-file.js';
+import { postTools, writeToolsFile } from './support/tools-file.js';
 import { callOnce, useClientPerTest, useEngineRig } from './support/turn-harness.js';
 
 /** MCP tools when what comes back, or what goes out, is not an ordinary call. */
@@ -72,6 +72,36 @@ describe('MCP tools: faults', () => {
     // LLM_TOOL_BREAKER_FAILURES is 2: the third is not sent.
     expect((await callOnce(rig, client.ws, 'history', { order_id: '4' })).read).toMatch(
       /^Error: tool request failed: not sent: the service is unavailable \(its last 2 calls failed\)/,
+    );
+  });
+});
+
+/** A URL that is no MCP endpoint: a web page, or another API's JSON, with HTTP 200. */
+describe('MCP tools at a URL that is no MCP endpoint', () => {
+  const rig = useEngineRig(
+    () => ({ LLM_MODEL: 'm' }),
+    (req, res) =>
+      req.path === '/status'
+        ? res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"ok"}')
+        : res
+            .writeHead(200, { 'Content-Type': 'text/html' })
+            .end('<!doctype html><title>Hi</title>'),
+  );
+  const refusal = async (path: string) => {
+    const url = `${rig.toolsUrl}${path}`;
+    const answer = await postTools(rig.engine.httpUrl, [{ type: 'mcp', name: 'x', url }]);
+    expect(answer.status).toBe(400);
+    return ((await answer.json()) as { message: string }).message;
+  };
+
+  it('is refused in words, not as the SDK reports it', async () => {
+    const at = "request body: tool #0 'x': field 'url': cannot list the tools of the MCP server: ";
+    const hint = "(is the tool's url the server's MCP endpoint?)";
+    expect(await refusal('/')).toBe(
+      `${at}the MCP server answered with text/html, not MCP's JSON or event stream ${hint}`,
+    );
+    expect(await refusal('/status')).toBe(
+      `${at}the MCP server's answer is not a JSON-RPC message of MCP ${hint}`,
     );
   });
 });

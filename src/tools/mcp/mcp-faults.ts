@@ -60,3 +60,20 @@ export function httpStatusOf(error: unknown): number | undefined {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'number' && code >= 400 && code < 600 ? code : undefined;
 }
+
+const ENDPOINT_HINT = "is the tool's url the server's MCP endpoint?";
+
+/**
+ * An answer that is no MCP at all (a web page, another API's JSON), in words rather than the
+ * SDK's: its "HTTP -1" for an unexpected content type, its schema check's issues dumped as JSON.
+ */
+export function notMcpAnswer(error: unknown): string | undefined {
+  const err = error as { code?: unknown; message?: unknown; issues?: unknown; name?: unknown };
+  const type =
+    typeof err.message === 'string' && /Unexpected content type: (.*)$/.exec(err.message);
+  if (isStreamableHttpError(error) && type)
+    return `the MCP server answered with ${type[1]!.trim() || 'no Content-Type'}, not MCP's JSON or event stream (${ENDPOINT_HINT})`;
+  if (err.name === 'ZodError' || Array.isArray(err.issues))
+    return `the MCP server's answer is not a JSON-RPC message of MCP (${ENDPOINT_HINT})`;
+  return undefined;
+}

@@ -18,6 +18,7 @@ import { CONNECTION_CLOSED, isStreamableHttpError } from './mcp-sdk.js';
 import { needsListing } from './mcp-definition.js';
 import { commandLine, filledCommand } from './mcp-command.js';
 import { mcpResultText } from './mcp-result.js';
+import { notMcpAnswer } from './mcp-faults.js';
 
 /** JSON-RPC code of a request the MCP client gave up waiting for. */
 const REQUEST_TIMEOUT = -32001;
@@ -262,6 +263,8 @@ function describeFailure(error: unknown, timeoutSecs: number): string {
   if (err.cause?.code) return `cannot reach the MCP server (${err.cause.code})`;
   const cause = (err.cause as { message?: string } | undefined)?.message;
   if (err.message === 'fetch failed' && cause) return `cannot reach the MCP server (${cause})`;
+  const notMcp = notMcpAnswer(error);
+  if (notMcp) return notMcp;
   if (isStreamableHttpError(error)) {
     // The SDK's text is "Error POSTing to endpoint: <body>"; the status says more.
     const body = (err.message ?? '').replace(/^.*?endpoint(?: \(HTTP \d+\))?:\s*/s, '').trim();
