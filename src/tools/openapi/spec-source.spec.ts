@@ -122,6 +122,34 @@ describe('OpenAPI documents, read from a file or a URL', () => {
     expect(big.message).toMatch(/cannot be read as an OpenAPI document .*maxContentLength/);
   });
 
+  it('names what a URL or file holds instead of an OpenAPI 3 document, never quoting a file', async () => {
+    const cases: [string, string, RegExp][] = [
+      [
+        '/login',
+        '<!DOCTYPE html>\n<html><title>Sign in</title></html>',
+        /: an HTML page, not a JSON or YAML document: <!DOCTYPE html> <html><title>Sign in<\/title><\/html>$/,
+      ],
+      ['/status', '{"status": "ok"}', /: not an OpenAPI 3 document: it has no "openapi" field$/],
+      [
+        '/v2.json',
+        JSON.stringify({ swagger: '2.0', paths: {} }),
+        /: a Swagger 2\.0 document: convert it to OpenAPI 3 \(swagger2openapi/,
+      ],
+      ['/future.json', JSON.stringify({ openapi: '4.0.0' }), /its "openapi" is "4\.0\.0"$/],
+    ];
+    for (const [path, body, message] of cases) {
+      docs.docs.set(path, { body });
+      const url = (await refusal([{ type: 'openapi', spec: `${docs.url}${path}`, operation: 'x' }]))
+        .message;
+      expect(url).toMatch(message);
+    }
+    const file = join(mkdtempSync(join(tmpdir(), 'engine-spec-')), 'secrets.json');
+    writeFileSync(file, '{"db_password": "hunter2"}');
+    const refused = (await refusal([{ type: 'openapi', spec: file, operation: 'x' }])).message;
+    expect(refused).toMatch(/: not an OpenAPI 3 document: it has no "openapi" field$/);
+    expect(refused).not.toContain('hunter2');
+  });
+
   it('asks again only if the document changed: If-Modified-Since from Last-Modified, no empty ETag', async () => {
     const lastModified = 'Tue, 01 Dec 2026 10:00:00 GMT';
     docs.docs.set('/openapi.json', {

@@ -39,27 +39,44 @@ export async function readSpec(
 ): Promise<{ document: OpenApiSpec; version?: SpecVersion }> {
   const { dereference, parseYaml } = await documentReaders();
   const options = { dereference: { circular: 'ignore' as const } };
-  if (!isSpecUrl(location))
-    return {
-      document: await dereference<OpenApiSpec>(location, {
-        ...options,
-        resolve: { http: false },
-      }),
-    };
+  if (!isSpecUrl(location)) {
+    const document = await dereference<OpenApiSpec>(location, {
+      ...options,
+      resolve: { http: false },
+    });
+    return { document: openApi3(document) };
+  }
   const read = await fetchSpec(location, timeoutMs); // unconditional: never `unchanged`
   const text = 'text' in read ? read.text : '';
   const version = { digest: specDigest(text), validators: 'text' in read ? read.validators : {} };
   try {
+    if (/^\s*<(!doctype html|html)\b/i.test(text))
+      throw new Error(`an HTML page, not a JSON or YAML document: ${quote(text)}`);
     const parsed: unknown = parseYaml(text);
     if (typeof parsed !== 'object' || parsed === null) throw new Error('not a JSON or YAML object');
     const document = await dereference<OpenApiSpec>(parsed as OpenApiSpec, {
       ...options,
       resolve: { external: false },
     });
-    return { document, version };
+    return { document: openApi3(document), version };
   } catch (error) {
     throw new SpecContentError((error as Error).message);
   }
+}
+
+const quote = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 100);
+
+/** `document`, when it is OpenAPI 3 (what tools are made from); else why not (never quoting it). */
+function openApi3(document: OpenApiSpec): OpenApiSpec {
+  const { openapi, swagger } = document as { openapi?: unknown; swagger?: unknown };
+  if (typeof openapi === 'string' && openapi.startsWith('3.')) return document;
+  if (swagger !== undefined)
+    throw new Error(
+      `a Swagger ${String(swagger)} document: convert it to OpenAPI 3 (swagger2openapi, or the Swagger Editor's "Convert to OpenAPI 3")`,
+    );
+  throw new Error(
+    `not an OpenAPI 3 document: ${openapi === undefined ? 'it has no "openapi" field' : `its "openapi" is ${JSON.stringify(openapi)}`}`,
+  );
 }
 
 /** A document at a URL was read, but is not a JSON or YAML document whose `$ref`s resolve. */
