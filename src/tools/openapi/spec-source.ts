@@ -72,7 +72,7 @@ function openApi3(document: OpenApiSpec): OpenApiSpec {
   if (typeof openapi === 'string' && openapi.startsWith('3.')) return document;
   if (swagger !== undefined)
     throw new Error(
-      `a Swagger ${String(swagger)} document: convert it to OpenAPI 3 (swagger2openapi, or the Swagger Editor's "Convert to OpenAPI 3")`,
+      `a Swagger ${typeof swagger === 'string' ? swagger : JSON.stringify(swagger)} document: convert it to OpenAPI 3 (swagger2openapi, or the Swagger Editor's "Convert to OpenAPI 3")`,
     );
   throw new Error(
     `not an OpenAPI 3 document: ${openapi === undefined ? 'it has no "openapi" field' : `its "openapi" is ${JSON.stringify(openapi)}`}`,
