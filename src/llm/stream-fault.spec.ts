@@ -1,5 +1,6 @@
 import {
   failureReason,
+  httpFault,
   isContextOverflow,
   isNetworkError,
   isTransientStatus,
@@ -93,5 +94,21 @@ describe('failureReason', () => {
       'the LLM server sent a reply larger than 16 MiB',
     );
     expect(failureReason('odd')).toBe('odd');
+  });
+});
+
+describe('httpFault', () => {
+  it("quotes the server's error, and hints at the base URL when a web server says the path is not there", () => {
+    expect(httpFault(404, '404 page not found').message).toBe(
+      "LLM server answered HTTP 404: 404 page not found (is LLM_BASE_URL the API's, ending in /v1?)",
+    );
+    expect(httpFault(405, '<html>Method Not Allowed</html>').message).toMatch(
+      /ending in \/v1\?\)$/,
+    );
+    // The API's own 404 (a model it does not have) is no wrong path.
+    expect(httpFault(404, '{"error":{"message":"The model `qwen` does not exist"}}').message).toBe(
+      'LLM server answered HTTP 404: The model `qwen` does not exist',
+    );
+    expect(httpFault(500, 'oops').message).toBe('LLM server answered HTTP 500: oops');
   });
 });

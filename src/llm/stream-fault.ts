@@ -135,7 +135,13 @@ export function isNetworkError(error: unknown): boolean {
 /** The fault of an HTTP error answer: its status, and the server's message when it gave one. */
 export function httpFault(status: number, text: string, retryAfter?: string | null): StreamFault {
   const message = errorMessageOf(parseJson(text));
-  return new StreamFault(`LLM server answered HTTP ${status}: ${(message ?? text).slice(0, 500)}`, {
+  // No such path, in a web server's words rather than the API's: the base URL is not the API's.
+  const hint =
+    message === undefined && (status === 404 || status === 405)
+      ? " (is LLM_BASE_URL the API's, ending in /v1?)"
+      : '';
+  const said = `${(message ?? text).slice(0, 500)}${hint}`;
+  return new StreamFault(`LLM server answered HTTP ${status}: ${said}`, {
     status,
     transient: isTransientStatus(status),
     retryAfterMs: retryAfterMs(retryAfter ?? undefined),
