@@ -248,7 +248,7 @@ describe('a turn over /ws (seed §5, §8)', () => {
       expect(logged.filter((l) => cut.test(l))).toHaveLength(2);
       expect(logged).toContainEqual(
         expect.stringMatching(
-          /^the model gave no answer \(finish_reason "content_filter"\) \(session_id=/,
+          /^the server's content filter stopped the model's output \(finish_reason "content_filter"\) \(session_id=/,
         ),
       );
     } finally {

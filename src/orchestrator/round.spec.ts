@@ -17,9 +17,16 @@ describe('endWarning', () => {
       );
   });
 
+  it("tells of output a content filter stopped (Azure's, OpenAI's), whatever came before", () => {
+    for (const text of ['', 'Here is how to'])
+      expect(endWarning({ text, calls: [], finishReason: 'content_filter' })).toBe(
+        `the server's content filter stopped the model's output (finish_reason "content_filter")`,
+      );
+  });
+
   it('tells of no answer at all, with the reason the server gave', () => {
-    expect(endWarning({ text: '', calls: [], finishReason: 'content_filter' })).toBe(
-      'the model gave no answer (finish_reason "content_filter")',
+    expect(endWarning({ text: '', calls: [], finishReason: 'stop' })).toBe(
+      'the model gave no answer (finish_reason "stop")',
     );
     expect(endWarning({ text: '', calls: [] })).toBe(
       'the model gave no answer (finish_reason null)',

@@ -65,12 +65,15 @@ export function runRound(
 
 /**
  * What the operator should hear of a round's end that the user gets none of, or only the start
- * of: output cut off at the model's token limit, or no answer at all.
+ * of: output cut off at the model's token limit or by the server's content filter, or no answer
+ * at all.
  */
 export function endWarning(round: RoundResult): string | undefined {
   const why = `finish_reason ${JSON.stringify(round.finishReason ?? null)}`;
   if (round.finishReason === 'length')
     return `the model's output was cut off at its token limit (${why}): raise the server's max_tokens (LLM_EXTRA_BODY)`;
+  if (round.finishReason === 'content_filter')
+    return `the server's content filter stopped the model's output (${why})`;
   if (round.text === '' && round.calls.length === 0) return `the model gave no answer (${why})`;
   return undefined;
 }
