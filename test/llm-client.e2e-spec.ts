@@ -288,7 +288,9 @@ describe('OpenAiLlmClient against a real SSE server', () => {
         expect(text.join('')).toBe('The user greets me.\n\nHello!');
       }
       await events(sseText(['<think>Easy.</think>Hi!']));
-      await events(stray(), client(url(), { untaggedReasoning: true }));
+      // Told the reasoning is untagged, a second </think> is no reason to tell it so again.
+      const twice = sseText(['The user greets me.</think>Hello!', '</think>']);
+      await events(twice, client(url(), { untaggedReasoning: true }));
       expect(warn.mock.calls.map((call) => String(call[0]))).toEqual([
         "the model's text held a </think> with no <think> before it: its reasoning, which the chat template opens in the prompt, reached the user as the answer. Set LLM_UNTAGGED_REASONING=true (for the model at LLM_BASE_URL), or run the server with a reasoning parser",
       ]);

@@ -68,12 +68,12 @@ const ENDPOINT_HINT = "is the tool's url the server's MCP endpoint?";
  * SDK's: its "HTTP -1" for an unexpected content type, its schema check's issues dumped as JSON.
  */
 export function notMcpAnswer(error: unknown): string | undefined {
-  const err = error as { code?: unknown; message?: unknown; issues?: unknown; name?: unknown };
+  const err = error as { message?: unknown; name?: unknown };
   const type =
     typeof err.message === 'string' && /Unexpected content type: (.*)$/.exec(err.message);
   if (isStreamableHttpError(error) && type)
     return `the MCP server answered with ${type[1]!.trim() || 'no Content-Type'}, not MCP's JSON or event stream (${ENDPOINT_HINT})`;
-  if (err.name === 'ZodError' || Array.isArray(err.issues))
+  if (err.name === 'ZodError')
     return `the MCP server's answer is not a JSON-RPC message of MCP (${ENDPOINT_HINT})`;
   return undefined;
 }
