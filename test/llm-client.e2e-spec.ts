@@ -166,7 +166,7 @@ describe('OpenAiLlmClient against a real SSE server', () => {
         type: 'error',
         retryable: true,
         message:
-          "the LLM server's answer (text/html) held no event: <html> <body> <h1>502 Bad Gateway</h1> </body> </html> (is LLM_BASE_URL the API's, ending in /v1?)",
+          "the LLM server's answer (text/html) held no event: <html> <body> <h1>502 Bad Gateway</h1> </body> </html> (is the server's base URL the API's, ending in /v1?)",
       },
     ]);
     const json = { kind: 'sse' as const, pieces: ['{"detail":"Not Found"}'] };
@@ -292,7 +292,7 @@ describe('OpenAiLlmClient against a real SSE server', () => {
       const twice = sseText(['The user greets me.</think>Hello!', '</think>']);
       await events(twice, client(url(), { untaggedReasoning: true }));
       expect(warn.mock.calls.map((call) => String(call[0]))).toEqual([
-        "the model's text held a </think> with no <think> before it: its reasoning, which the chat template opens in the prompt, reached the user as the answer. Set LLM_UNTAGGED_REASONING=true (for the model at LLM_BASE_URL), or run the server with a reasoning parser",
+        `the model at ${url()} wrote a </think> with no <think> before it: its reasoning, which the chat template opens in the prompt, reached the user as the answer. Run the server with a reasoning parser, or (for LLM_BASE_URL's model) set LLM_UNTAGGED_REASONING=true`,
       ]);
     } finally {
       warn.mockRestore();

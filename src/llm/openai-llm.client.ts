@@ -196,7 +196,7 @@ export class OpenAiLlmClient extends LlmClient {
     if (this.warnedOfStrayThinkEnd || this.config.untaggedReasoning) return;
     this.warnedOfStrayThinkEnd = true;
     this.logger.warn(
-      "the model's text held a </think> with no <think> before it: its reasoning, which the chat template opens in the prompt, reached the user as the answer. Set LLM_UNTAGGED_REASONING=true (for the model at LLM_BASE_URL), or run the server with a reasoning parser",
+      `the model at ${this.config.baseUrl} wrote a </think> with no <think> before it: its reasoning, which the chat template opens in the prompt, reached the user as the answer. Run the server with a reasoning parser, or (for LLM_BASE_URL's model) set LLM_UNTAGGED_REASONING=true`,
     );
   }
 
@@ -286,7 +286,7 @@ export class OpenAiLlmClient extends LlmClient {
     if (fault) throw fault;
     if (!finished && !sawEvent && head.trim() !== '')
       throw new StreamFault(
-        `the LLM server's answer (${contentType || 'no Content-Type'}) held no event: ${head.replace(/\s+/g, ' ').trim().slice(0, 200)}${/^text\/html/i.test(contentType) ? " (is LLM_BASE_URL the API's, ending in /v1?)" : ''}`,
+        `the LLM server's answer (${contentType || 'no Content-Type'}) held no event: ${head.replace(/\s+/g, ' ').trim().slice(0, 200)}${/^text\/html/i.test(contentType) ? " (is the server's base URL the API's, ending in /v1?)" : ''}`,
         { transient: true },
       );
     if (!finished) throw new StreamFault('LLM stream closed before [DONE]', { transient: true });

@@ -100,7 +100,7 @@ describe('failureReason', () => {
 describe('httpFault', () => {
   it("quotes the server's error, and hints at the base URL when a web server says the path is not there", () => {
     expect(httpFault(404, '404 page not found').message).toBe(
-      "LLM server answered HTTP 404: 404 page not found (is LLM_BASE_URL the API's, ending in /v1?)",
+      "LLM server answered HTTP 404: 404 page not found (is the server's base URL the API's, ending in /v1?)",
     );
     expect(httpFault(405, '<html>Method Not Allowed</html>').message).toMatch(
       /ending in \/v1\?\)$/,

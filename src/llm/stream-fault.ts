@@ -138,7 +138,7 @@ export function httpFault(status: number, text: string, retryAfter?: string | nu
   // No such path, in a web server's words rather than the API's: the base URL is not the API's.
   const hint =
     message === undefined && (status === 404 || status === 405)
-      ? " (is LLM_BASE_URL the API's, ending in /v1?)"
+      ? " (is the server's base URL the API's, ending in /v1?)"
       : '';
   const said = `${(message ?? text).slice(0, 500)}${hint}`;
   return new StreamFault(`LLM server answered HTTP ${status}: ${said}`, {
