@@ -73,6 +73,14 @@ describe('trying a tool over the admin API', () => {
       '{',
     ])
       expect((await tryTool('get_weather', body)).status).toBe(400);
+    const deep = await tryTool(
+      'get_weather',
+      `{"arguments": {"city": ${'['.repeat(20_000)}${']'.repeat(20_000)}}}`,
+    );
+    expect(await deep.json()).toMatchObject({
+      statusCode: 400,
+      message: '"arguments" are nested more than 100 levels deep',
+    });
     expect((await tryTool('get_weather', {}, 'wrong')).status).toBe(401);
   });
 

@@ -1,6 +1,7 @@
 import { Controller, HttpCode, HttpStatus, Param, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
+import { MAX_JSON_DEPTH, nestedDeeper } from '../common/nesting.js';
 import type { IncomingMessage } from 'node:http';
 import { ToolCallRequestDto, ToolCallResponseDto } from './dto/tool-call.dto.js';
 import { ToolsErrorDto } from './dto/tool-definition.dto.js';
@@ -100,6 +101,8 @@ async function readCall(req: IncomingMessage): Promise<ToolCallRequestDto> {
   if (unknown.length)
     throw refuse(400, `unknown field '${unknown[0]}': a call has "arguments" and "variables"`);
   if (args !== undefined && !isObject(args)) throw refuse(400, '"arguments" must be a JSON object');
+  if (nestedDeeper(args, MAX_JSON_DEPTH))
+    throw refuse(400, `"arguments" are nested more than ${MAX_JSON_DEPTH} levels deep`);
   if (variables !== undefined && !isObject(variables))
     throw refuse(400, '"variables" must be a JSON object');
   return body as ToolCallRequestDto;
