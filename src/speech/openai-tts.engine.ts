@@ -66,9 +66,11 @@ export class OpenAiTtsEngine extends TtsEngine {
   }
 }
 
-/** Content types that are no raw PCM: text, JSON, and compressed or wrapped audio. */
-const NOT_PCM =
-  /^(text\/|application\/json|audio\/(mpeg|mp3|ogg|opus|aac|flac|webm|mp4|wav|wave|x-wav|vnd\.wave))/;
+/**
+ * Content types that cannot be raw PCM: text, JSON, compressed audio. (A WAV label is let through:
+ * some servers send raw PCM under it, and a real WAV's header is one short click.)
+ */
+const NOT_PCM = /^(text\/|application\/json|audio\/(mpeg|mp3|ogg|opus|aac|flac|webm|mp4))/;
 
 /** `TTS_PROVIDER=none`: no audio at all. */
 @Injectable()
