@@ -19,3 +19,20 @@ export class CallTally {
     return n > elsewhere;
   }
 }
+
+/** A value as JSON with object keys sorted: the same arguments written in another order are equal. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** What makes two calls the same for the tally: name and arguments (their text when invalid). */
+export function callKey(name: string, args: unknown, invalidRaw: string): string {
+  return `${name}\u0000${canonical(args)}\u0000${invalidRaw}`;
+}

@@ -7,7 +7,7 @@ import { TagDialects } from './parsing/tag-dialects.js';
 import type { ToolSchemas } from './parsing/value-typing.js';
 import { ToolCallTextParser, type TextParserSink } from './parsing/tool-call-text.parser.js';
 import type { LlmEvent, LlmUsage, ToolCallEvent } from './llm.types.js';
-import { CallTally } from './call-tally.js';
+import { CallTally, callKey } from './call-tally.js';
 import { errorMessageOf } from './stream-fault.js';
 import { StreamedText } from './streamed-text.js';
 import { StructuredCallAssembler, type AssembledCall } from './structured-call-assembler.js';
@@ -15,17 +15,6 @@ import { StructuredCallAssembler, type AssembledCall } from './structured-call-a
 const CALL_DEBRIS = /^[\s>]*$/;
 
 export const newCallId = () => `call_${randomBytes(12).toString('hex')}`;
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 interface Delta {
   content?: unknown;
@@ -298,7 +287,7 @@ export class CompletionDecoder {
   ): void {
     const call = { ...parsed, name: this.toolName(parsed.name) };
     const valid = call.raw === JSON.stringify(call.args);
-    const key = `${call.name}\u0000${canonical(call.args)}\u0000${valid ? '' : call.raw}`;
+    const key = callKey(call.name, call.args, valid ? '' : call.raw);
     if (!this.tally.add(key, source)) return;
     const event: ToolCallEvent = {
       type: 'tool_call',
