@@ -39,6 +39,11 @@ describe('mcpResultText', () => {
       text: '{"temp":21}',
     });
     expect(mcpResultText({ content: [] })).toEqual({ ok: true, text: '(empty result)' });
+    const deep = JSON.parse('['.repeat(50_000) + ']'.repeat(50_000)) as unknown;
+    expect(mcpResultText({ content: [], structuredContent: { rows: deep } })).toEqual({
+      ok: false,
+      text: "Error: the tool's structured result is nested more than 100 levels deep",
+    });
     // With content too (MCP asks servers to send both), the model reads the content.
     expect(
       mcpResultText({

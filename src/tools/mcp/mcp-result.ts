@@ -1,4 +1,5 @@
 /** What the model reads of an MCP tool's result. Pure: no Nest import. */
+import { MAX_JSON_DEPTH, nestedDeeper } from '../../common/nesting.js';
 
 /** One item of a `tools/call` result's `content` (MCP 2025-06-18), as far as the engine reads it. */
 export interface McpContent {
@@ -55,8 +56,16 @@ function itemText(item: McpContent): string {
 export function mcpResultText(result: McpCallResult): { ok: boolean; text: string } {
   const items = Array.isArray(result.content) ? result.content : [];
   let text = items.map(itemText).join('\n');
-  if (items.length === 0 && result.structuredContent !== undefined)
-    text = JSON.stringify(result.structuredContent);
+  const structured = result.structuredContent;
+  if (items.length === 0 && structured !== undefined) {
+    // Too deep to write as JSON (a walk that deep overflows the stack): read as a failure.
+    if (nestedDeeper(structured, MAX_JSON_DEPTH))
+      return {
+        ok: false,
+        text: `Error: the tool's structured result is nested more than ${MAX_JSON_DEPTH} levels deep`,
+      };
+    text = JSON.stringify(structured);
+  }
   if (result.isError === true) return { ok: false, text: `Error: ${text || 'the tool failed'}` };
   return { ok: true, text: text === '' ? '(empty result)' : text };
 }
