@@ -5,6 +5,7 @@
  * Only warnings: a server that is down now may be up by the first turn. Pure: no Nest import.
  */
 import { PRIVATE_CA_HINT, untrustedCertificate } from '../common/connection-error.js';
+import { excerpt, mediaType } from '../common/http-text.js';
 import type { LlmConfig } from '../config/app.config.js';
 import { httpFault, StreamFault } from './stream-fault.js';
 
@@ -36,10 +37,8 @@ export class ModelLookup {
         listed = JSON.parse(text) as typeof listed;
       } catch {
         // A page (a proxy's, a login's, a web UI at the server's root) where the list should be.
-        const type = res.headers.get('content-type')?.split(';')[0] ?? 'no Content-Type';
-        throw new NoModelList(
-          `GET /models was answered with ${type}, not JSON: ${text.replace(/\s+/g, ' ').trim().slice(0, 200)}`,
-        );
+        const type = mediaType(res.headers.get('content-type')).type || 'no Content-Type';
+        throw new NoModelList(`GET /models was answered with ${type}, not JSON: ${excerpt(text)}`);
       }
       const id = listed?.data?.[0]?.id;
       if (!id) throw new StreamFault('LLM_MODEL is empty and GET /models listed no model');
@@ -67,13 +66,13 @@ export class ModelLookup {
   }
 }
 
+/** GET /models answered with something that is no list of models at all. */
+class NoModelList extends StreamFault {}
+
 /**
  * The warning for what kept `GET {baseUrl}/models` from giving a model; `fallback`: a fallback
  * server takes the requests while this one cannot be reached.
  */
-/** GET /models answered with something that is no list of models at all. */
-class NoModelList extends StreamFault {}
-
 export function modelsProblem(error: unknown, baseUrl: string, fallback = false): string {
   const at = `the LLM server at ${baseUrl}`;
   if (error instanceof StreamFault && error.status !== undefined) {

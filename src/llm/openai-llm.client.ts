@@ -8,6 +8,7 @@ import { CompletionDecoder } from './completion-decoder.js';
 import { drainForReuse, MAX_BODY_CHARS, postJson, ReplyTooLarge } from './http-post.js';
 import { messagesJson, requestJson, toolsJson } from './request-json.js';
 import { parseJson } from './parsing/json.js';
+import { excerpt } from '../common/http-text.js';
 import { withTraceparent } from '../common/trace-context.js';
 import { retryDelayMs } from '../common/retry.js';
 import { ServerAdaptations } from './server-adaptations.js';
@@ -15,6 +16,7 @@ import { ModelLookup } from './model-lookup.js';
 import { headersFor } from './request-headers.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
 import {
+  BASE_URL_HINT,
   errorMessageOf,
   failureReason,
   httpFault,
@@ -286,7 +288,7 @@ export class OpenAiLlmClient extends LlmClient {
     if (fault) throw fault;
     if (!finished && !sawEvent && head.trim() !== '')
       throw new StreamFault(
-        `the LLM server's answer (${contentType || 'no Content-Type'}) held no event: ${head.replace(/\s+/g, ' ').trim().slice(0, 200)}${/^text\/html/i.test(contentType) ? " (is the server's base URL the API's, ending in /v1?)" : ''}`,
+        `the LLM server's answer (${contentType || 'no Content-Type'}) held no event: ${excerpt(head)}${/^text\/html/i.test(contentType) ? BASE_URL_HINT : ''}`,
         { transient: true },
       );
     if (!finished) throw new StreamFault('LLM stream closed before [DONE]', { transient: true });

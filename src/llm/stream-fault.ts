@@ -132,14 +132,14 @@ export function isNetworkError(error: unknown): boolean {
   return NETWORK_ERRORS.has(e?.code ?? '') || NETWORK_ERRORS.has(e?.cause?.code ?? '');
 }
 
+/** Said of an answer that a web server, not the API, gave: the base URL may lack the API's path. */
+export const BASE_URL_HINT = " (is the server's base URL the API's, ending in /v1?)";
+
 /** The fault of an HTTP error answer: its status, and the server's message when it gave one. */
 export function httpFault(status: number, text: string, retryAfter?: string | null): StreamFault {
   const message = errorMessageOf(parseJson(text));
   // No such path, in a web server's words rather than the API's: the base URL is not the API's.
-  const hint =
-    message === undefined && (status === 404 || status === 405)
-      ? " (is the server's base URL the API's, ending in /v1?)"
-      : '';
+  const hint = message === undefined && (status === 404 || status === 405) ? BASE_URL_HINT : '';
   const said = `${(message ?? text).slice(0, 500)}${hint}`;
   return new StreamFault(`LLM server answered HTTP ${status}: ${said}`, {
     status,

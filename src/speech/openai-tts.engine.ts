@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { excerpt, mediaType } from '../common/http-text.js';
 import { speechConfig, type SpeechConfig } from '../config/app.config.js';
 import { speechFailure } from './speech-failure.js';
 import { TtsEngine, wholeSamples, type SynthesisRequest } from './tts-engine.js';
@@ -53,10 +54,10 @@ export class OpenAiTtsEngine extends TtsEngine {
     }
     // A server that ignores response_format (MP3 is OpenAI's default) or a proxy's page: played
     // as PCM, either would be loud noise in the caller's ear.
-    const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const { type } = mediaType(response.headers.get('content-type'));
     if (NOT_PCM.test(type)) {
       const text = /^(text\/|application\/json)/.test(type)
-        ? (await response.text().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, 200)
+        ? excerpt(await response.text().catch(() => ''))
         : (await response.body.cancel(), '');
       throw new Error(
         `the TTS server answered ${type}, not raw PCM (response_format "pcm")${text ? `: ${text}` : ''}`,

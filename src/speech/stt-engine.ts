@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { excerpt, mediaType } from '../common/http-text.js';
 import { speechConfig, type SpeechConfig } from '../config/app.config.js';
 import { speechFailure } from './speech-failure.js';
 import { wavOf } from './wav.js';
@@ -56,10 +57,10 @@ export class OpenAiSttEngine extends SttEngine {
         `speech-to-text server answered HTTP ${response.status}: ${body.slice(0, 300)}`,
       );
     // A page (a proxy's, a login's) is no transcription: read as one, it would be the user's words.
-    const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const { type } = mediaType(response.headers.get('content-type'));
     if (type === 'text/html' || type === 'application/xhtml+xml')
       throw new Error(
-        `speech-to-text server answered ${type}, not a transcription: ${body.replace(/\s+/g, ' ').trim().slice(0, 200)}`,
+        `speech-to-text server answered ${type}, not a transcription: ${excerpt(body)}`,
       );
     try {
       const text = (JSON.parse(body) as { text?: unknown }).text;

@@ -1,4 +1,5 @@
 import { TextDecoder } from 'node:util';
+import { mediaType } from '../common/http-text.js';
 
 /**
  * What the model reads of a tool's response body: text decoded in the charset the response
@@ -47,14 +48,6 @@ export function responseText({ bytes, contentType, cut }: ToolBody): {
 /** A body as text, in the charset of its `Content-Type` (UTF-8 when none or unknown). */
 export function decodeBody(bytes: Buffer, contentType: string | undefined): string {
   return decode(bytes, mediaType(contentType).charset);
-}
-
-function mediaType(contentType: string | undefined): { type: string; charset?: string } {
-  const [mime = '', ...params] = (contentType ?? '').split(';').map((p) => p.trim());
-  const charset = params
-    .map((p) => /^charset\s*=\s*"?([^";]+)"?$/i.exec(p)?.[1])
-    .find((c) => c !== undefined);
-  return { type: mime.toLowerCase(), charset };
 }
 
 function isText(type: string, bytes: Buffer): boolean {

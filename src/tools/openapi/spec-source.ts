@@ -4,6 +4,7 @@ import type { dereference as Dereference } from '@apidevtools/json-schema-ref-pa
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { parse as ParseYaml } from 'yaml';
+import { excerpt } from '../../common/http-text.js';
 import { offMetadata } from '../address-guard.js';
 import type { OpenApiSpec } from './openapi-operation.js';
 
@@ -51,7 +52,7 @@ export async function readSpec(
   const version = { digest: specDigest(text), validators: 'text' in read ? read.validators : {} };
   try {
     if (/^\s*<(!doctype html|html)\b/i.test(text))
-      throw new Error(`an HTML page, not a JSON or YAML document: ${quote(text)}`);
+      throw new Error(`an HTML page, not a JSON or YAML document: ${excerpt(text, 100)}`);
     const parsed: unknown = parseYaml(text);
     if (typeof parsed !== 'object' || parsed === null) throw new Error('not a JSON or YAML object');
     const document = await dereference<OpenApiSpec>(parsed as OpenApiSpec, {
@@ -63,8 +64,6 @@ export async function readSpec(
     throw new SpecContentError((error as Error).message);
   }
 }
-
-const quote = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 100);
 
 /** `document`, when it is OpenAPI 3 (what tools are made from); else why not (never quoting it). */
 function openApi3(document: OpenApiSpec): OpenApiSpec {
