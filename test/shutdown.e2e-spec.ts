@@ -152,4 +152,18 @@ describe('graceful stop on SIGTERM (rolling deploys)', () => {
     expect(await engine.exited).toBe(0);
     await Promise.all(llm.requests.map((r) => r.aborted));
   });
+
+  it('does not wait the grace period for a client that never answers the close handshake', async () => {
+    const engine = await runBuiltEngine(
+      { PORT: '0', LLM_BASE_URL: url(), LLM_MODEL: 'fake', SHUTDOWN_GRACE_SECS: '20' },
+      true,
+    );
+    const mute = await WsClient.connect(wsUrl(engine.url!));
+    // A peer that stops reading never sees the close frame, so it never answers it.
+    (mute.socket as unknown as { _socket: import('node:net').Socket })._socket.pause();
+    const stoppedAt = performance.now();
+    engine.stop();
+    expect(await engine.exited).toBe(0);
+    expect(performance.now() - stoppedAt).toBeLessThan(8000);
+  }, 30_000);
 });

@@ -28,6 +28,20 @@ describe('WebSocket heartbeat', () => {
     expect(alive.socket.readyState).toBe(alive.socket.OPEN);
     alive.close();
   });
+
+  it('keeps a peer that sends messages though it does not answer pings, and drops it once it falls silent', async () => {
+    const socket = new WebSocket(engine.wsUrl, { autoPong: false });
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    await new Promise((resolve) => socket.once('open', resolve));
+    for (let i = 0; i < 9; i++) {
+      socket.send(JSON.stringify({ type: 'interrupt' }));
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    expect(socket.readyState).toBe(socket.OPEN);
+    const silentAt = Date.now();
+    await closed;
+    expect(Date.now() - silentAt).toBeLessThan(4000);
+  });
 });
 
 describe('a client that reads slower than it is sent to', () => {
