@@ -217,6 +217,14 @@ describe('HTTP tools against a real server (seed §3–§6)', () => {
     ]);
   });
 
+  it('says when a redirect leads to no URL at all', async () => {
+    server.respond((_req, res) => res.writeHead(302, { Location: 'http://[::1 /next' }).end());
+    expect(await call('get_item', { id: '0' })).toEqual({
+      ok: false,
+      text: 'Error: tool request failed: the server redirected to an invalid URL (http://[::1 /next)',
+    });
+  });
+
   it('answers unknown tools and invalid verbs with the seed texts', async () => {
     expect(await call('nope', {})).toEqual({ ok: false, text: "Error: unknown tool 'nope'" });
     expect((await call('bad_verb', {})).text).toBe(

@@ -52,6 +52,7 @@ describe('safeHttp redirects to another host', () => {
   const headers = {
     Authorization: 'Bearer user-token',
     Cookie: 'session=1',
+    'Proxy-Authorization': 'Basic cHJveHk6cGFzcw==',
     'X-Api-Key': 's3cret-key-value',
     'X-Plain': 'plain',
   };
@@ -67,6 +68,7 @@ describe('safeHttp redirects to another host', () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]!.headers).not.toHaveProperty('authorization');
     expect(seen[0]!.headers).not.toHaveProperty('cookie');
+    expect(seen[0]!.headers).not.toHaveProperty('proxy-authorization');
     expect(seen[0]!.headers).not.toHaveProperty('x-api-key');
     expect(seen[0]!.headers['x-plain']).toBe('plain');
     expect(seen[0]).toMatchObject({ method: 'POST', body: '{"note":"hi"}' });
@@ -78,6 +80,7 @@ describe('safeHttp redirects to another host', () => {
     expect(first.requests.at(-1)!.headers).toMatchObject({
       authorization: 'Bearer user-token',
       cookie: 'session=1',
+      'proxy-authorization': 'Basic cHJveHk6cGFzcw==',
       'x-api-key': 's3cret-key-value',
     });
   });
@@ -100,5 +103,14 @@ describe('safeHttp redirects to another host', () => {
     );
     expect(seeOther.status_code).toBe(200);
     expect(seen).toEqual([expect.objectContaining({ method: 'GET', body: '' })]);
+  });
+
+  it('fails saying so when the Location is no URL; the next request is served', async () => {
+    first.respond((_req, res) => res.writeHead(302, { Location: 'http://[::1 /x' }).end('moved'));
+    const asked = safeHttp({ method: 'GET', url: `${firstUrl}/start` }, options, signal());
+    await expect(asked).rejects.toThrow('the server redirected to an invalid URL (http://[::1 /x)');
+    first.respond((_req, res) => res.end('fine'));
+    const again = await safeHttp({ method: 'GET', url: `${firstUrl}/ok` }, options, signal());
+    expect(again).toMatchObject({ status_code: 200, text: 'fine' });
   });
 });

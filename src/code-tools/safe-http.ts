@@ -97,7 +97,13 @@ export async function safeHttp(
     assertAllowedLiteral(url.hostname, policy(options));
     const response = await send(url, method, headers, body, options, deadline);
     const status = response.statusCode ?? 0;
-    const next = redirectOf(status, response.headers.location, url, method);
+    let next;
+    try {
+      next = redirectOf(status, response.headers.location, url, method);
+    } catch (error) {
+      response.resume();
+      throw error;
+    }
     const secrets = (options.secrets ?? []).filter((s) => s !== '');
     const holdsSecret = (text: string) => secrets.some((s) => text.includes(s));
     if (next && !(next.away && next.keepsBody && body !== undefined && holdsSecret(body))) {

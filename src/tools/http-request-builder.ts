@@ -36,8 +36,7 @@ const PLACEHOLDER = new RegExp(
 /** Strings unquoted, numbers and booleans as text, anything else as JSON. */
 export function argumentText(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
-    return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return JSON.stringify(value) ?? '';
 }
 

@@ -20,7 +20,7 @@ import type { BreakerRun } from './tool-breaker.js';
 import { ToolGuards } from './tool-guards.service.js';
 import { ResultCache } from './result-cache.js';
 import { OAuth2Tokens } from './oauth2.js';
-import { TOO_MANY_REDIRECTS } from './redirects.js';
+import { invalidRedirect, TOO_MANY_REDIRECTS } from './redirects.js';
 import {
   connectionErrorCode,
   privateCaHint,
@@ -259,6 +259,11 @@ export class HttpToolExecutor extends ToolExecutor {
       if (e instanceof BlockedAddressError) return e.message;
     if (timedOut(error)) return `timed out after ${timeoutSecs}s`;
     if (err.code === 'ERR_FR_TOO_MANY_REDIRECTS') return TOO_MANY_REDIRECTS;
+    // A Location that is no URL: Node's TypeError, under follow-redirects' error, under axios'.
+    type Link = { code?: string; input?: unknown; cause?: unknown } | undefined;
+    if (err.code === 'ERR_FR_REDIRECTION_FAILURE')
+      for (let e = err.cause as Link; e; e = e.cause as Link)
+        if (e.code === 'ERR_INVALID_URL') return invalidRedirect(String(e.input));
     // Node's word for a response body cut off by the server ("aborted", ECONNRESET).
     if (err.message === 'aborted' || err.code === 'ECONNRESET')
       return 'the server closed the connection before the response was complete';

@@ -12,6 +12,12 @@ describe('a redirect answer', () => {
       expect(redirectOf(status, '/x', from, 'GET')?.url.href).toBe('https://api.example.com/x');
   });
 
+  it('says so when its Location is no URL', () => {
+    expect(() => redirectOf(302, 'http://[::1 /next', from, 'GET')).toThrow(
+      'the server redirected to an invalid URL (http://[::1 /next)',
+    );
+  });
+
   it('keeps the method and body with 307 and 308, and with 301 or 302 after anything but a POST', () => {
     const keeps = (status: number, method: string) =>
       redirectOf(status, 'v2', from, method)!.keepsBody;
