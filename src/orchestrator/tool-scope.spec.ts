@@ -21,13 +21,13 @@ function snapshot(definitions: unknown[]) {
 function codeTools(hides: (callback: Tool, offered: string[]) => string[]) {
   const runs: { callback: string; offered: string[] }[] = [];
   const code = {
-    beforeModel: async (callbacks: readonly Tool[], names: string[]) => {
+    beforeModel: (callbacks: readonly Tool[], names: string[]) => {
       const hidden = new Set<string>();
       for (const cb of callbacks) {
         runs.push({ callback: cb.name, offered: names });
         for (const name of hides(cb, names)) hidden.add(name);
       }
-      return hidden;
+      return Promise.resolve(hidden);
     },
   } as unknown as CodeToolService;
   return { scope: new ToolScope(code), runs };
