@@ -51,7 +51,7 @@ pyodide.registerJsModule('_engine_bridge', {
     return decoder.decode(bytes.slice(0, Atomics.load(state, 1)));
   },
 });
-for (const file of ['python_runtime.py', 'python_analyze.py', 'python_isolation.py']) {
+for (const file of ['python_runtime.py', 'python_requests.py', 'python_analyze.py', 'python_isolation.py']) {
   pyodide.runPython(readFileSync(new URL(`./${file}`, import.meta.url), 'utf8'), {
     filename: file,
   });

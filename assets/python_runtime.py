@@ -1,5 +1,6 @@
 # Runtime of Python code tools, loaded once per worker. User code runs in a fresh namespace per
-# call, with the globals of seed 003: context, _session, tools, ces_requests (alias requests).
+# call, with the globals of seed 003: context, _session, tools, ces_requests (alias requests; see
+# python_requests.py, loaded after this file).
 import builtins
 import dataclasses
 import datetime
@@ -26,6 +27,8 @@ def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
         root = name.split(".")[0]
         if root in _BLOCKED:
             raise ImportError(f"module '{name}' is not available to code tools")
+        if root in ("requests", "ces_requests") and level == 0:
+            return _requests_import(name, globals, fromlist)  # python_requests.py
     return _real_import(name, globals, locals, fromlist, level)
 
 
@@ -67,63 +70,6 @@ def _state_json(state):
 
 def _bridge(kind, payload):
     return _loads(_bridge_call(_dumps({"kind": kind, "payload": payload}, default=_jsonable)))
-
-
-class RequestException(Exception):
-    pass
-
-
-class HTTPError(RequestException):
-    pass
-
-
-class Response:
-    def __init__(self, data):
-        self.status_code = data["status_code"]
-        self.reason = data.get("reason", "")
-        self.ok = 200 <= self.status_code < 400
-        self.text = data.get("text", "")
-        self.content = self.text.encode("utf-8")
-        self.headers = data.get("headers", {})
-        self.url = data.get("url", "")
-
-    def json(self):
-        return json.loads(self.text)
-
-    def raise_for_status(self):
-        if self.status_code >= 400:
-            raise HTTPError(f"{self.status_code} {self.reason} for url: {self.url}")
-
-    def __repr__(self):
-        return f"<Response [{self.status_code}]>"
-
-
-class _Requests:
-    """ces_requests of one tool's code; `caller` (its call id) tells the engine whose secrets it may use."""
-    RequestException = RequestException
-    HTTPError = HTTPError
-
-    def __init__(self, caller=""):
-        self._caller = caller
-
-    def request(self, method, url, params=None, json=None, headers=None, timeout=None, data=None):
-        result = _bridge("http", {"method": str(method).upper(), "url": url, "params": params, "json": json,
-                                  "headers": headers, "timeout": timeout, "data": data, "caller": self._caller})
-        if "error" in result:
-            raise RequestException(result["error"])
-        return Response(result)
-
-
-def _verb(name):
-    def call(self, url, **kw):
-        return self.request(name.upper(), url, **kw)
-
-    call.__name__ = name
-    return call
-
-
-for _name in ("get", "post", "put", "patch", "delete", "head"):
-    setattr(_Requests, _name, _verb(_name))
 
 
 class _Tools:
@@ -172,9 +118,6 @@ class ToolContext:
         self.variables = dict(ctx.get("variables", {}))
 
 
-requests = _Requests()
-
-
 def _execute(code, func, args, ctx, state):
     ns = {"__name__": "__tool__", "__builtins__": builtins}
 
@@ -184,7 +127,7 @@ def _execute(code, func, args, ctx, state):
 
     own_requests = _Requests(ctx["function_call_id"])
     ns.update(context=ToolContext(ctx, state), _session=dict(ctx["session"]), tools=_Tools(run_nested),
-              ces_requests=own_requests, requests=own_requests)
+              ces_requests=own_requests, requests=own_requests, __requests__=own_requests)
     exec(compile(code, "<tool>", "exec"), ns)
     fn = ns.get(func)
     if not callable(fn):

@@ -233,7 +233,7 @@ describe('Python code tools (seed 003)', () => {
     expect((await callTool(ws, 'get_random_fact')).result).toBe('null');
     expect(api.requests.some((r) => r.path === '/fact')).toBe(false);
     expect((await callTool(ws, 'read_metadata')).result).toMatch(
-      /^Error: RequestException: refused: 169\.254\.169\.254/,
+      /^Error: ConnectionError: refused: 169\.254\.169\.254/,
     );
     ws.close();
   });

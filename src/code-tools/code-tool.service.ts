@@ -9,7 +9,7 @@ import type { Tool } from '../tools/tool-definition.js';
 import type { ToolCallContext, ToolInvocation, ToolOutcome } from '../tools/tool-executor.js';
 import { truncateResult } from '../tools/tool-errors.js';
 import { CANCELLED_RESULT, CodeToolPool, type BridgeRequest } from './code-tool-pool.js';
-import { safeHttp, type PyHttpRequest } from './safe-http.js';
+import { HttpFailure, safeHttp, type PyHttpRequest } from './safe-http.js';
 import { withTraceparent } from '../common/trace-context.js';
 import { applyStateChanges, stateTooLarge, type State } from './state-changes.js';
 import { fillSecrets, maskSecrets, secretsNamedIn } from '../tools/tool-secrets.js';
@@ -207,7 +207,9 @@ export class CodeToolService implements OnModuleDestroy {
           ),
         };
       } catch (error) {
-        return { error: maskSecrets((error as Error).message, secrets) };
+        // The kind picks the exception ces_requests raises (Timeout, ConnectionError, …).
+        const kind = error instanceof HttpFailure ? error.kind : undefined;
+        return { error: maskSecrets((error as Error).message, secrets), ...(kind && { kind }) };
       }
     }
     const { name, args } = request.payload as { name: string; args: Record<string, unknown> };

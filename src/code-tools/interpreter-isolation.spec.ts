@@ -65,6 +65,29 @@ describe('Code tools: what a call changes in its interpreter is undone before th
     ).toEqual(['[1]', 3, false, [1, 2], true, 'Object of type Point is not JSON serializable']);
   });
 
+  it("requests' classes and exceptions patched by one session are back for the next", async () => {
+    await run(
+      'a',
+      [
+        'import requests',
+        'requests.exceptions.Timeout = None',
+        'type(requests).get = lambda self, url, **kw: "patched"',
+        'requests.Response.json = lambda self: "patched"',
+        'return "done"',
+      ].join('\n'),
+    );
+    expect(
+      await run(
+        'b',
+        [
+          'import requests',
+          'from requests.exceptions import Timeout',
+          'return [Timeout.__name__, type(requests).get.__name__, requests.Response.json.__name__]',
+        ].join('\n'),
+      ),
+    ).toEqual(['Timeout', 'get', 'json']);
+  });
+
   it('sys.path, os.environ, the working directory, the recursion limit and the decimal context are reset', async () => {
     expect(
       await run(

@@ -13,6 +13,7 @@ import {
   TOO_MANY_REDIRECTS,
 } from '../tools/redirects.js';
 import { decodeBody } from '../tools/response-text.js';
+import { connectionErrorCode, untrustedCertificate } from '../common/connection-error.js';
 
 export { isPublicAddress } from '../tools/address-guard.js';
 
@@ -25,6 +26,36 @@ export interface PyHttpRequest {
   data?: unknown;
   headers?: Record<string, string> | null;
   timeout?: number | null;
+  /** `(user, password)`: sent as HTTP Basic authorization. */
+  auth?: [string, string] | null;
+  /** Sent in one `Cookie` header. */
+  cookies?: Record<string, string> | null;
+  /** false: a redirect is not followed, but answered as it is (as Python's requests). */
+  allow_redirects?: boolean | null;
+}
+
+/**
+ * How a request failed, for the exception `ces_requests` raises (as Python's requests does):
+ * `Timeout` (`ConnectTimeout` before the connection was made, `ReadTimeout` after),
+ * `ConnectionError` (`SSLError` for a certificate refused; a refused address too),
+ * `TooManyRedirects`, `InvalidURL`.
+ */
+export type HttpFailureKind =
+  | 'connect_timeout'
+  | 'read_timeout'
+  | 'connection'
+  | 'ssl'
+  | 'refused'
+  | 'redirects'
+  | 'invalid_url';
+
+export class HttpFailure extends Error {
+  constructor(
+    message: string,
+    readonly kind: HttpFailureKind,
+  ) {
+    super(message);
+  }
 }
 
 export interface PyHttpResponse {
@@ -72,9 +103,38 @@ export async function safeHttp(
   options: SafeHttpOptions,
   signal: AbortSignal,
 ): Promise<PyHttpResponse> {
-  let url = withParams(new URL(req.url), req.params);
-  let method = req.method.toUpperCase();
+  const first = prepared(req);
+  const timeoutMs = req.timeout
+    ? Math.min(req.timeout * 1000, options.timeoutMs)
+    : options.timeoutMs;
+  const timer = AbortSignal.timeout(timeoutMs);
+  const progress = { connected: false };
+  const exchange = { options, signal: AbortSignal.any([signal, timer]), progress };
+  try {
+    return await following(first, req.allow_redirects !== false, exchange);
+  } catch (error) {
+    throw failureOf(error, { timedOut: timer.aborted && !signal.aborted, ...progress });
+  }
+}
+
+interface Prepared {
+  url: URL;
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+/** What goes on the wire for `req`: its URL with `params`, its headers, its body. */
+function prepared(req: PyHttpRequest): Prepared {
+  const parsed = URL.parse(req.url);
+  if (!parsed) throw new HttpFailure(`invalid URL ${JSON.stringify(req.url)}`, 'invalid_url');
   const headers: Record<string, string> = { ...(req.headers ?? {}) };
+  if (req.auth) {
+    const [user, password] = req.auth;
+    headers['Authorization'] = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+  }
+  const cookies = Object.entries(req.cookies ?? {}).map(([k, v]) => `${k}=${v}`);
+  if (cookies.length > 0) headers['Cookie'] = cookies.join('; ');
   let body: string | undefined;
   if (req.json !== undefined && req.json !== null) {
     body = JSON.stringify(req.json);
@@ -87,28 +147,41 @@ export async function safeHttp(
     if (typeof req.data !== 'string')
       headers['Content-Type'] ??= 'application/x-www-form-urlencoded';
   }
-  const timeoutMs = req.timeout
-    ? Math.min(req.timeout * 1000, options.timeoutMs)
-    : options.timeoutMs;
-  const deadline = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+  return { url: withParams(parsed, req.params), method: req.method.toUpperCase(), headers, body };
+}
+
+/** Sends `request`, following its redirects when `redirects` (see safeHttp). */
+async function following(
+  request: Prepared,
+  redirects: boolean,
+  {
+    options,
+    signal,
+    progress,
+  }: { options: SafeHttpOptions; signal: AbortSignal; progress: { connected: boolean } },
+): Promise<PyHttpResponse> {
+  let { url, method, body } = request;
+  const { headers } = request;
+  const secrets = (options.secrets ?? []).filter((s) => s !== '');
+  const holdsSecret = (text: string) => secrets.some((s) => text.includes(s));
   for (let hop = 0; ; hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      throw new Error(`unsupported URL scheme ${url.protocol}`);
+      throw new HttpFailure(`unsupported URL scheme ${url.protocol}`, 'invalid_url');
     assertAllowedLiteral(url.hostname, policy(options));
-    const response = await send(url, method, headers, body, options, deadline);
+    progress.connected = false;
+    const response = await send({ url, method, headers, body }, options, signal, progress);
     const status = response.statusCode ?? 0;
     let next;
     try {
-      next = redirectOf(status, response.headers.location, url, method);
+      next = redirects ? redirectOf(status, response.headers.location, url, method) : undefined;
     } catch (error) {
       response.resume();
-      throw error;
+      throw new HttpFailure((error as Error).message, 'invalid_url');
     }
-    const secrets = (options.secrets ?? []).filter((s) => s !== '');
-    const holdsSecret = (text: string) => secrets.some((s) => text.includes(s));
     if (next && !(next.away && next.keepsBody && body !== undefined && holdsSecret(body))) {
       response.resume();
-      if (hop >= (options.maxRedirects ?? MAX_REDIRECTS)) throw new Error(TOO_MANY_REDIRECTS);
+      if (hop >= (options.maxRedirects ?? MAX_REDIRECTS))
+        throw new HttpFailure(TOO_MANY_REDIRECTS, 'redirects');
       if (next.away)
         for (const [name, value] of Object.entries(headers))
           if (CREDENTIAL_HEADER.test(name) || holdsSecret(value)) delete headers[name];
@@ -136,13 +209,32 @@ export async function safeHttp(
   }
 }
 
+/** `error` as the failure `ces_requests` raises; an error of no known kind as it is. */
+function failureOf(
+  error: unknown,
+  { timedOut, connected }: { timedOut: boolean; connected: boolean },
+): Error {
+  if (error instanceof HttpFailure) return error;
+  if (error instanceof BlockedAddressError) return new HttpFailure(error.message, 'refused');
+  if (timedOut) return new HttpFailure('timed out', connected ? 'read_timeout' : 'connect_timeout');
+  const certificate = untrustedCertificate(error);
+  if (certificate)
+    return new HttpFailure(`the server's TLS certificate is not trusted (${certificate})`, 'ssl');
+  const { message } = error as Error;
+  if (message === 'aborted' || (error as { code?: string }).code === 'ECONNRESET')
+    return new HttpFailure(
+      'the server closed the connection before the response was complete',
+      'connection',
+    );
+  if (connectionErrorCode(error)) return new HttpFailure(message, 'connection');
+  return error as Error;
+}
+
 function send(
-  url: URL,
-  method: string,
-  headers: Record<string, string>,
-  body: string | undefined,
+  { url, method, headers, body }: Prepared,
   options: SafeHttpOptions,
   signal: AbortSignal,
+  progress: { connected: boolean },
 ): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
@@ -154,12 +246,13 @@ function send(
       lookup: guardedLookup(policy(options)),
       signal,
     });
+    // A kept-alive socket is connected already; a new one once it has connected.
+    request.on('socket', (socket) => {
+      if (!socket.connecting) progress.connected = true;
+      else socket.once('connect', () => (progress.connected = true));
+    });
     request.on('response', resolve);
-    request.on('error', (error) =>
-      reject(
-        signal.aborted && !(error instanceof BlockedAddressError) ? new Error('timed out') : error,
-      ),
-    );
+    request.on('error', reject);
     request.end(body);
   });
 }

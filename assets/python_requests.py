@@ -1,0 +1,197 @@
+# ces_requests (alias requests) of code tools, loaded after python_runtime.py: the part of Python's
+# requests that code written for it uses — get/post/…/request, Session, Response (headers read in
+# any case), raise_for_status, json(), and its exceptions (Timeout, ConnectionError, …) — carried
+# out by the engine over the bridge (see src/code-tools/safe-http.ts). `import requests` and
+# `import ces_requests` in tool code give the same object (see _guarded_import).
+import json
+
+
+class exceptions:
+    """requests.exceptions. Defined in this class, not as globals of the runtime: ConnectionError
+    and TimeoutError-like names must not hide Python's own there."""
+
+    class RequestException(IOError):
+        def __init__(self, *args, response=None, request=None):
+            super().__init__(*args)
+            self.response = response
+            self.request = request
+
+    class HTTPError(RequestException):
+        pass
+
+    class ConnectionError(RequestException):
+        pass
+
+    class SSLError(ConnectionError):
+        pass
+
+    class Timeout(RequestException):
+        pass
+
+    class ConnectTimeout(ConnectionError, Timeout):
+        pass
+
+    class ReadTimeout(Timeout):
+        pass
+
+    class TooManyRedirects(RequestException):
+        pass
+
+    class InvalidURL(RequestException, ValueError):
+        pass
+
+    class InvalidJSONError(RequestException):
+        pass
+
+    class JSONDecodeError(InvalidJSONError, json.JSONDecodeError):
+        def __init__(self, msg, doc, pos):
+            json.JSONDecodeError.__init__(self, msg, doc, pos)
+            self.response = self.request = None
+
+
+_E = exceptions
+# The engine's name for a failure (HttpFailureKind) -> what is raised; any other: RequestException.
+_FAILURES = {"connect_timeout": _E.ConnectTimeout, "read_timeout": _E.ReadTimeout, "connection": _E.ConnectionError,
+             "refused": _E.ConnectionError, "ssl": _E.SSLError, "redirects": _E.TooManyRedirects,
+             "invalid_url": _E.InvalidURL}
+
+
+class CaseInsensitiveDict(dict):
+    """Response headers: read in any case (`headers["Content-Type"]`), as in requests."""
+
+    def __init__(self, items=()):
+        super().__init__((str(k).lower(), v) for k, v in dict(items).items())
+
+    def __getitem__(self, key):
+        return super().__getitem__(str(key).lower())
+
+    def __contains__(self, key):
+        return super().__contains__(str(key).lower())
+
+    def get(self, key, default=None):
+        return super().get(str(key).lower(), default)
+
+
+class Response:
+    """What a request answered (the body is read whole, as text)."""
+
+    def __init__(self, data):
+        self.status_code = data["status_code"]
+        self.reason = data.get("reason", "")
+        self.ok = 200 <= self.status_code < 400
+        self.text = data.get("text", "")
+        self.content = self.text.encode("utf-8")
+        self.headers = CaseInsensitiveDict(data.get("headers", {}))
+        self.url = data.get("url", "")
+        self.encoding = "utf-8"
+
+    def json(self, **kwargs):
+        try:
+            return json.loads(self.text, **kwargs)
+        except json.JSONDecodeError as error:
+            raise _E.JSONDecodeError(error.msg, error.doc, error.pos) from None
+
+    def raise_for_status(self):
+        if self.status_code >= 400:
+            kind = "Client" if self.status_code < 500 else "Server"
+            raise _E.HTTPError(f"{self.status_code} {kind} Error: {self.reason} for url: {self.url}", response=self)
+
+    def __bool__(self):
+        return self.ok
+
+    def __repr__(self):
+        return f"<Response [{self.status_code}]>"
+
+
+def _pair(auth):
+    if auth is None:
+        return None
+    if isinstance(auth, (tuple, list)) and len(auth) == 2:
+        return [str(auth[0]), str(auth[1])]
+    raise TypeError("auth must be a (user, password) pair")
+
+
+class _Requests:
+    """ces_requests of one tool's code; `caller` (its call id) tells the engine whose secrets it may use."""
+    exceptions = _E
+    RequestException, HTTPError, ConnectionError, Timeout = _E.RequestException, _E.HTTPError, _E.ConnectionError, _E.Timeout
+    ConnectTimeout, ReadTimeout, TooManyRedirects = _E.ConnectTimeout, _E.ReadTimeout, _E.TooManyRedirects
+    JSONDecodeError, Response = _E.JSONDecodeError, Response
+
+    def __init__(self, caller=""):
+        self._caller = caller
+
+    def request(self, method, url, params=None, data=None, headers=None, cookies=None, auth=None, timeout=None,
+                allow_redirects=True, json=None, verify=True, stream=False):
+        # verify and stream are taken for compatibility: certificates are always checked (against
+        # the engine's trust, NODE_EXTRA_CA_CERTS included), and bodies are always read whole.
+        result = _bridge("http", {"method": str(method).upper(), "url": url, "params": params, "json": json,
+                                  "headers": headers, "timeout": _seconds(timeout), "data": data,
+                                  "cookies": cookies, "auth": _pair(auth),
+                                  "allow_redirects": bool(allow_redirects), "caller": self._caller})
+        if "error" in result:
+            raise _FAILURES.get(result.get("kind"), _E.RequestException)(result["error"])
+        return Response(result)
+
+    def Session(self):  # noqa: N802 (requests' own name)
+        return Session(self)
+
+
+def _seconds(timeout):
+    """requests' timeout: seconds, or a (connect, read) pair, of which the longer bounds the request."""
+    if isinstance(timeout, (tuple, list)):
+        return max((t for t in timeout if t is not None), default=None)
+    return timeout
+
+
+class Session:
+    """requests.Session(): headers, auth, params and cookies sent with every request of it."""
+
+    def __init__(self, requests):
+        self._requests = requests
+        self.headers = {}
+        self.params = {}
+        self.cookies = {}
+        self.auth = None
+
+    def request(self, method, url, **kwargs):
+        for name in ("headers", "params", "cookies"):
+            kwargs[name] = {**getattr(self, name), **(kwargs.get(name) or {})}
+        kwargs.setdefault("auth", self.auth)
+        return self._requests.request(method, url, **kwargs)
+
+    def close(self):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _verb(name):
+    def call(self, url, **kw):
+        return self.request(name.upper(), url, **kw)
+
+    call.__name__ = name
+    return call
+
+
+for _name in ("get", "post", "put", "patch", "delete", "head", "options"):
+    setattr(_Requests, _name, _verb(_name))
+    setattr(Session, _name, _verb(_name))
+
+requests = _Requests()
+
+
+def _requests_import(name, globals, fromlist):
+    """`import requests` (or ces_requests, or their `exceptions`) in tool code: the call's own."""
+    own = globals.get("__requests__") or requests
+    parts = name.split(".")
+    if len(parts) == 1:
+        return own
+    if parts[1:] == ["exceptions"]:
+        return exceptions if fromlist else own
+    raise ImportError(f"module '{name}' is not available to code tools (ces_requests offers requests' "
+                      "get/post/put/patch/delete/head/options/request, Session and its exceptions)")

@@ -1,0 +1,116 @@
+import { callOnce, useEngineRig } from './support/turn-harness.js';
+import { writeToolsFile } from './support/tools-file.js';
+import { WsClient } from './support/ws-client.js';
+
+/**
+ * Code written for Python's requests, as it is found in the wild: `import requests`, a Session
+ * with a key header and Basic auth, headers read in any case, and the exceptions it catches.
+ */
+const PORTED = `import requests
+from requests.exceptions import ConnectionError, HTTPError, ReadTimeout, TooManyRedirects
+
+
+def ported(case: str) -> list:
+    """Calls the API as code written for requests does."""
+    base = "BASE"
+    if case == "session":
+        with requests.Session() as s:
+            s.headers.update({"X-Api-Key": "k-1"})
+            s.auth = ("agent", "s3cret")
+            r = s.get(base + "/echo", params={"q": "a b"}, cookies={"lang": "it"})
+            r.raise_for_status()
+            return [r.status_code, r.headers["Content-Type"], "X-ECHO" in r.headers, r.json()]
+    if case == "not_json":
+        try:
+            requests.get(base + "/plain").json()
+        except requests.JSONDecodeError as e:
+            return ["JSONDecodeError", isinstance(e, ValueError), isinstance(e, requests.RequestException)]
+    if case == "http_error":
+        try:
+            requests.get(base + "/missing").raise_for_status()
+        except HTTPError as e:
+            return [str(e), e.response.status_code]
+    if case == "slow":
+        try:
+            requests.get(base + "/slow", timeout=(0.5, 0.8))
+        except ReadTimeout as e:
+            return ["ReadTimeout", str(e), isinstance(e, requests.Timeout)]
+    if case == "refused":
+        try:
+            requests.get("http://127.0.0.1:1/", timeout=2)
+        except ConnectionError as e:
+            return ["ConnectionError", isinstance(e, requests.RequestException)]
+    if case == "loop":
+        try:
+            requests.get(base + "/loop")
+        except TooManyRedirects as e:
+            return ["TooManyRedirects", str(e)]
+    if case == "no_follow":
+        r = requests.get(base + "/loop", allow_redirects=False)
+        return [r.status_code, r.headers["location"], bool(r)]
+    return ["not caught"]
+`;
+
+describe('code tools written for Python requests', () => {
+  const rig = useEngineRig(
+    (toolsUrl) => ({
+      LLM_MODEL: 'm',
+      LLM_TOOLS_FILE: writeToolsFile([{ type: 'python', code: PORTED.replace('BASE', toolsUrl) }]),
+      CODE_TOOLS_WORKERS: '1',
+      CODE_TOOLS_ALLOW_PRIVATE_NETWORK: 'true',
+    }),
+    (req, res) => {
+      if (req.path === '/echo')
+        return void res.writeHead(200, { 'Content-Type': 'application/json', 'X-Echo': '1' }).end(
+          JSON.stringify({
+            url: req.url,
+            key: req.headers['x-api-key'],
+            auth: req.headers.authorization,
+            cookie: req.headers.cookie,
+          }),
+        );
+      if (req.path === '/plain') return void res.end('not json');
+      if (req.path === '/missing') return void res.writeHead(404).end('no');
+      if (req.path === '/loop') return void res.writeHead(302, { Location: '/loop' }).end();
+      if (req.path === '/slow') return void setTimeout(() => res.end('late'), 1500).unref();
+      res.end('ok');
+    },
+  );
+
+  const ported = async (ws: WsClient, args: Record<string, unknown>) =>
+    JSON.parse((await callOnce(rig, ws, 'ported', args)).read) as unknown;
+
+  it('runs with import requests: a Session sends its headers, auth and cookies; headers are read in any case', async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    expect(await ported(ws, { case: 'session' })).toEqual([
+      200,
+      'application/json',
+      true,
+      {
+        url: '/echo?q=a+b',
+        key: 'k-1',
+        auth: `Basic ${Buffer.from('agent:s3cret').toString('base64')}`,
+        cookie: 'lang=it',
+      },
+    ]);
+    ws.close();
+  }, 30_000);
+
+  it.each([
+    ['not_json', ['JSONDecodeError', true, true]],
+    ['http_error', ['404 Client Error: Not Found for url: URL/missing', 404]],
+    ['slow', ['ReadTimeout', 'timed out', true]],
+    ['refused', ['ConnectionError', true]],
+    ['loop', ['TooManyRedirects', 'too many redirects (at most 3 are followed)']],
+    ['no_follow', [302, '/loop', true]],
+  ])(
+    'raises what requests raises, and answers as it does: %s',
+    async (which, expected) => {
+      const ws = await WsClient.connect(rig.engine.wsUrl);
+      const wanted = JSON.parse(JSON.stringify(expected).replace('URL', rig.toolsUrl)) as unknown;
+      expect(await ported(ws, { case: which })).toEqual(wanted);
+      ws.close();
+    },
+    30_000,
+  );
+});
