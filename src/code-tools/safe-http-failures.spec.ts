@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
 import { RecordingServer } from '../../test/support/recording-server.js';
 import { HttpFailure, safeHttp, type HttpFailureKind } from './safe-http.js';
 
@@ -36,6 +38,28 @@ describe('safeHttp failures, by the kind ces_requests raises', () => {
       kind: 'read_timeout',
       message: 'timed out',
     });
+  });
+
+  it('a connection that is never accepted: a connect timeout', async () => {
+    // A socket that listens and never accepts: once its backlog is full, a connection hangs.
+    const listener = spawn('python3', [
+      '-c',
+      'import socket, time\ns = socket.socket()\ns.bind(("127.0.0.1", 0))\ns.listen(0)\nprint(s.getsockname()[1], flush=True)\ntime.sleep(30)',
+    ]);
+    const fillers: Socket[] = [];
+    try {
+      const port = await new Promise<number>((resolve) =>
+        listener.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim()))),
+      );
+      for (let i = 0; i < 3; i++) fillers.push(connect(port, '127.0.0.1').on('error', () => {}));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(
+        await failure({ method: 'GET', url: `http://127.0.0.1:${port}/`, timeout: 0.4 }),
+      ).toEqual({ kind: 'connect_timeout', message: 'timed out' });
+    } finally {
+      fillers.forEach((socket) => socket.destroy());
+      listener.kill();
+    }
   });
 
   it('a body cut off, or a port that refuses: a connection error', async () => {

@@ -138,6 +138,30 @@ describe('safeHttp (ces_requests)', () => {
     });
   });
 
+  it("keeps the code's own Content-Type in any case, sends no header given None, and sends data rather than json (as requests)", async () => {
+    server.requests.length = 0;
+    server.respond((_req, res) => res.end('ok'));
+    const send = (request: Partial<Parameters<typeof safeHttp>[0]>) =>
+      safeHttp(
+        { method: 'POST', url: `${base}/items`, ...request },
+        { ...options, allowPrivateNetwork: true },
+        signal(),
+      );
+    await send({
+      json: { a: 1 },
+      headers: { 'content-type': 'application/vnd.api+json', 'X-Gone': null } as never,
+    });
+    await send({ data: { a: '1' }, json: { b: 2 } });
+    await send({ data: {}, json: { b: 2 } });
+    const seen = server.requests.map((r) => [r.headers['content-type'], r.body]);
+    expect(seen).toEqual([
+      ['application/vnd.api+json', '{"a":1}'],
+      ['application/x-www-form-urlencoded', 'a=1'],
+      ['application/json', '{"b":2}'],
+    ]);
+    expect(server.requests[0]!.headers).not.toHaveProperty('x-gone');
+  });
+
   it('reads the text in the charset the response declares', async () => {
     server.respond((_req, res) =>
       res

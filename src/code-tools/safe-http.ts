@@ -128,26 +128,30 @@ interface Prepared {
 function prepared(req: PyHttpRequest): Prepared {
   const parsed = URL.parse(req.url);
   if (!parsed) throw new HttpFailure(`invalid URL ${JSON.stringify(req.url)}`, 'invalid_url');
-  const headers: Record<string, string> = { ...(req.headers ?? {}) };
+  const target = { url: withParams(parsed, req.params), method: req.method.toUpperCase() };
+  // A header given None is not sent, as in requests.
+  const headers = Object.fromEntries(
+    Object.entries(req.headers ?? {}).filter(([, value]) => value !== null && value !== undefined),
+  );
   if (req.auth) {
     const [user, password] = req.auth;
     headers['Authorization'] = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
   }
   const cookies = Object.entries(req.cookies ?? {}).map(([k, v]) => `${k}=${v}`);
   if (cookies.length > 0) headers['Cookie'] = cookies.join('; ');
-  let body: string | undefined;
-  if (req.json !== undefined && req.json !== null) {
-    body = JSON.stringify(req.json);
-    headers['Content-Type'] ??= 'application/json';
-  } else if (req.data !== undefined && req.data !== null) {
-    body =
-      typeof req.data === 'string'
-        ? req.data
-        : new URLSearchParams(req.data as Record<string, string>).toString();
-    if (typeof req.data !== 'string')
-      headers['Content-Type'] ??= 'application/x-www-form-urlencoded';
+  const typed = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
+  const withType = (type: string) => (typed ? headers : { ...headers, 'Content-Type': type });
+  // As requests: `data` when it holds anything, else `json`.
+  const { data, json } = req;
+  const hasData = typeof data === 'string' ? data !== '' : !!data && Object.keys(data).length > 0;
+  if (hasData) {
+    if (typeof data === 'string') return { ...target, headers, body: data };
+    const form = new URLSearchParams(data as Record<string, string>).toString();
+    return { ...target, headers: withType('application/x-www-form-urlencoded'), body: form };
   }
-  return { url: withParams(parsed, req.params), method: req.method.toUpperCase(), headers, body };
+  if (json !== undefined && json !== null)
+    return { ...target, headers: withType('application/json'), body: JSON.stringify(json) };
+  return { ...target, headers, body: undefined };
 }
 
 /** Sends `request`, following its redirects when `redirects` (see safeHttp). */
