@@ -67,7 +67,8 @@ describe('parseEnv', () => {
       expect(parseEnv({ LLM_TOOLS_FILE: 'tools.json', LLM_TOOLS_ENABLED: off }).tools.enabled).toBe(
         false,
       );
-    expect(parseEnv({ LLM_TOOLS_ENABLED: 'TRUE' }).tools.enabled).toBe(true);
+    for (const on of ['TRUE', 'Yes', 'ON', '1'])
+      expect(parseEnv({ LLM_TOOLS_ENABLED: on }).tools.enabled).toBe(true);
   });
 
   it('reads LLM_TOOLS_FILE_WATCH_SECS as seconds, 0 meaning never', () => {
