@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { sseText } from './support/fake-llm.js';
+import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
 import { offeredNames, useClientPerTest, useEngineRig, xmlCall } from './support/turn-harness.js';
 import { until, untilAsync } from './support/waiting.js';
@@ -31,6 +31,7 @@ describe('OpenAPI tools', () => {
       LLM_MODEL: 'm',
       LLM_TOOLS_FILE: writeToolsFile([
         { type: 'openapi', spec: SPEC, operation: 'getOrder', base_url: `${base}/v1` },
+        { type: 'openapi', spec: SPEC, operation: 'listOrders', base_url: `${base}/v1` },
         // The document as the service publishes it, read once when the tools are loaded.
         {
           type: 'openapi',
@@ -94,6 +95,30 @@ describe('OpenAPI tools', () => {
       'GET /v1/orders/42?fields=status ',
       'POST /v1/orders?notify=true {"item":"tea","quantity":2}',
     ]);
+  });
+
+  it("writes arrays and objects in the query as each parameter's style says", async () => {
+    rig.tools.respond((_req, res) => res.end('[]'));
+    rig.llm.enqueue(
+      sseStructuredCalls([
+        {
+          id: 'call_list',
+          name: 'listOrders',
+          arguments: {
+            status: ['open', 'late'],
+            ids: [7, 9],
+            created: { from: '2026-01-01', to: '2026-02-01' },
+            page: 2,
+          },
+        },
+      ]),
+      sseText(['None.']),
+    );
+    await client.ws.turn('open or late orders 7 and 9 of January');
+    expect(rig.tools.requests.at(-1)).toMatchObject({
+      method: 'GET',
+      url: '/v1/orders?status=open&status=late&ids=7,9&created[from]=2026-01-01&created[to]=2026-02-01&page=2',
+    });
   });
 
   it('shows the definitions as they were given, and what the model is offered', async () => {

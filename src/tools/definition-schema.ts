@@ -56,6 +56,18 @@ const httpFields = {
   response_query: { type: 'string', minLength: 1, maxLength: 2000 },
   cache_secs: { type: 'number', exclusiveMinimum: 0, maximum: 86_400 },
   idempotency_header: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
+  query_styles: {
+    type: 'object',
+    additionalProperties: {
+      type: 'object',
+      required: ['style'],
+      additionalProperties: false,
+      properties: {
+        style: { enum: ['form', 'spaceDelimited', 'pipeDelimited', 'deepObject'] },
+        explode: { type: 'boolean' },
+      },
+    },
+  },
 };
 export const validateHttp = ajv.compile<ToolDefinitionInput>({
   type: 'object',
@@ -142,6 +154,8 @@ const FIELD_HINTS: Record<string, string> = {
   safe: 'true or false',
   cache_secs: 'a number of seconds greater than 0, at most 86400',
   idempotency_header: 'a header name, e.g. "Idempotency-Key"',
+  query_styles:
+    'an object of argument names and {"style": "form", "spaceDelimited", "pipeDelimited" or "deepObject", "explode": true or false}',
   max_concurrency: 'an integer from 1 to 10000',
   oauth2:
     'an object with token_url (an http(s) URL), client_id and client_secret, and optionally scope, audience and client_auth ("basic" or "body")',

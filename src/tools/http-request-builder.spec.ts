@@ -169,6 +169,54 @@ describe('verb routing', () => {
   });
 });
 
+describe('query_styles: array and object arguments in the query as OpenAPI writes them', () => {
+  const args = { id: [3, 4, 5], color: { R: 100, G: 200 }, q: 'a b' };
+  const query = (styles: Record<string, unknown>) =>
+    built({ url: 'http://h/items', method: 'GET', query_styles: styles }, args).url.split('?')[1];
+  const JSON_COLOR = 'color=%7B%22R%22%3A100%2C%22G%22%3A200%7D';
+
+  it.each([
+    ['none: JSON text', {}, `id=%5B3%2C4%2C5%5D&${JSON_COLOR}&q=a%20b`],
+    [
+      'form, exploded (the default)',
+      { id: { style: 'form' }, color: { style: 'form' } },
+      'id=3&id=4&id=5&R=100&G=200&q=a%20b',
+    ],
+    [
+      'form, not exploded',
+      { id: { style: 'form', explode: false }, color: { style: 'form', explode: false } },
+      'id=3,4,5&color=R,100,G,200&q=a%20b',
+    ],
+    ['spaceDelimited', { id: { style: 'spaceDelimited' } }, `id=3%204%205&${JSON_COLOR}&q=a%20b`],
+    [
+      'pipeDelimited',
+      { id: { style: 'pipeDelimited', explode: false } },
+      `id=3%7C4%7C5&${JSON_COLOR}&q=a%20b`,
+    ],
+    [
+      'deepObject',
+      { color: { style: 'deepObject', explode: true } },
+      'id=%5B3%2C4%2C5%5D&color[R]=100&color[G]=200&q=a%20b',
+    ],
+  ])('%s', (_name, styles, written) => {
+    expect(query(styles)).toBe(written);
+  });
+
+  it('writes a scalar as ever, encodes items, and leaves an argument named like a prototype key alone', () => {
+    const req = built(
+      { url: 'http://h/s', method: 'GET', query_styles: { tags: { style: 'form' } } },
+      { tags: ['a&b', 'c d'], one: 'x', constructor: [1, 2] },
+    );
+    expect(req.url).toBe('http://h/s?tags=a%26b&tags=c%20d&one=x&constructor=%5B1%2C2%5D');
+  });
+
+  it('refuses a style OpenAPI does not have, naming the field', () => {
+    expect(() => tool({ url: 'http://h/s', query_styles: { tags: { style: 'matrix' } } })).toThrow(
+      "field 'query_styles.tags.style' is invalid",
+    );
+  });
+});
+
 describe('session variables (${session.NAME})', () => {
   const def = {
     url: 'https://crm.example/customers/${session.customer_id}/orders/{order}',

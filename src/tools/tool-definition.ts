@@ -9,6 +9,16 @@ export type ToolSource = 'file' | 'request' | 'none';
 
 export type Modality = 'voice' | 'text';
 
+/**
+ * How an array or object argument is written in the query string (OpenAPI 3's `style` and
+ * `explode` of a query parameter); without one, it is sent as JSON text.
+ */
+export interface QueryStyle {
+  style: 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
+  /** Default: true for `form`, false otherwise (as in OpenAPI). */
+  explode?: boolean;
+}
+
 /** One entry of the tools file, as given (HTTP tools by default; `python` and `callback` code; `mcp`; `openapi`, made an HTTP tool). */
 export interface ToolDefinitionInput {
   type?: 'http' | 'python' | 'callback' | 'mcp' | 'openapi';
@@ -47,6 +57,8 @@ export interface ToolDefinitionInput {
   cache_secs?: number;
   /** HTTP tools: a header that carries a key unique to each call, the same on its retries. */
   idempotency_header?: string;
+  /** HTTP tools: how an array or object argument is written in the query, by argument (OpenAPI's styles). */
+  query_styles?: Record<string, QueryStyle>;
   /** HTTP tools: at most this many calls run at once in the process; the others wait their turn. */
   max_concurrency?: number;
   /** HTTP and MCP tools: a bearer token from this OAuth 2.0 client-credentials client. */
@@ -116,6 +128,8 @@ export interface Tool {
   cacheSecs?: number;
   /** HTTP tools: `idempotency_header`. */
   idempotencyHeader?: string;
+  /** HTTP tools: `query_styles`. */
+  queryStyles?: Record<string, QueryStyle>;
   /** HTTP tools: `max_concurrency`. */
   maxConcurrency?: number;
   /** HTTP and MCP tools: `oauth2`, its secrets filled in. */

@@ -200,6 +200,7 @@ function httpTool(
     ...(def.safe !== undefined && { safe: def.safe }),
     ...(def.cache_secs !== undefined && { cacheSecs: def.cache_secs }),
     ...(def.idempotency_header !== undefined && { idempotencyHeader: def.idempotency_header }),
+    ...(def.query_styles !== undefined && { queryStyles: def.query_styles }),
     ...(def.max_concurrency !== undefined && { maxConcurrency: def.max_concurrency }),
     ...(oauth2 && { oauth2 }),
     ...optionalFields(def),

@@ -118,6 +118,22 @@ export class ToolDefinitionDto extends ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
+      'How an array or object argument that goes to the query is written, by argument, as OpenAPI 3 writes a query parameter of that style: "form" (exploded by default: ids=3&ids=4, an object\'s properties as their own pairs; not exploded: ids=3,4), "spaceDelimited" (ids=3%204), "pipeDelimited" (ids=3%7C4) or "deepObject" (color[R]=100&color[G]=200). Without it, such an argument is sent as JSON text. An OpenAPI tool takes it from its operation\'s parameters',
+    type: 'object',
+    additionalProperties: {
+      type: 'object',
+      required: ['style'],
+      properties: {
+        style: { enum: ['form', 'spaceDelimited', 'pipeDelimited', 'deepObject'] },
+        explode: { type: 'boolean', description: 'Default: true for "form", false otherwise' },
+      },
+    },
+    example: { ids: { style: 'form', explode: false } },
+  })
+  query_styles?: Record<string, { style: string; explode?: boolean }>;
+
+  @ApiPropertyOptional({
+    description:
       "At most this many calls of this tool run at once in the engine process, whatever the sessions: for a backend that takes only so many requests at a time. Further calls wait their turn, first come first served, for at most the tool's timeout (then the model reads that the call was not sent)",
     minimum: 1,
     maximum: 10000,

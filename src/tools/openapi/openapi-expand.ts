@@ -144,6 +144,9 @@ export async function expandOpenApi(
         description: def.description ?? made.description,
         parameters: def.parameters ?? made.parameters,
         headers: { ...made.headers, ...(def.headers ?? {}) },
+        ...(Object.keys(made.queryStyles).length > 0 && {
+          query_styles: { ...made.queryStyles, ...(def.query_styles ?? {}) },
+        }),
         ...(def.oauth2 && { oauth2: withDeclaredFlow(def.oauth2, made, at) }),
       };
     }),

@@ -26,6 +26,7 @@ describe('operationTool', () => {
         required: ['order_id'],
       },
       headers: {},
+      queryStyles: {},
       operationId: 'getOrder',
       skipped: ["header parameter 'X-Request-Source'"],
     });
@@ -47,6 +48,14 @@ describe('operationTool', () => {
     expect(made.skipped).toEqual(["query parameter 'coupon'"]);
   });
 
+  it("writes a query parameter's array or object as its style says (form, exploded, by default)", () => {
+    expect(operationTool(spec, 'listOrders').queryStyles).toEqual({
+      status: { style: 'form' },
+      ids: { style: 'form', explode: false },
+      created: { style: 'deepObject', explode: true },
+    });
+  });
+
   it('sends a required header parameter from its argument', () => {
     const made = operationTool(spec, 'cancelOrder');
     expect(made.headers).toEqual({ 'X-Reason': '{X-Reason}' });
@@ -64,7 +73,7 @@ describe('operationTool', () => {
       throw new Error('no error');
     };
     expect(why('nope')).toMatch(
-      /^operation: the spec has no operation "nope" .*it has: getOrder, cancelOrder, create-order\.v2, saveTree, upload\)$/,
+      /^operation: the spec has no operation "nope" .*it has: getOrder, cancelOrder, listOrders, create-order\.v2, saveTree, upload\)$/,
     );
     expect(why('upload')).toBe('operation: its request body is not JSON (multipart/form-data)');
     const relative = { ...spec, servers: [{ url: '/v1' }] };

@@ -4,7 +4,7 @@
  */
 import { QUERY_VERBS } from '../http-request-builder.js';
 import { declaredClientCredentials, type DeclaredClientCredentials } from './openapi-security.js';
-import type { JsonSchema } from '../tool-definition.js';
+import type { JsonSchema, QueryStyle } from '../tool-definition.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 /** What an HTTP tool's `{placeholder}` may be named. */
@@ -26,6 +26,18 @@ interface Parameter {
   required?: boolean;
   description?: string;
   schema?: JsonSchema;
+  style?: string;
+  explode?: boolean;
+}
+
+const QUERY_STYLES = new Set(['form', 'spaceDelimited', 'pipeDelimited', 'deepObject']);
+/** Query parameters of these types are written as they are, whatever their style. */
+const SCALARS = new Set(['string', 'integer', 'number', 'boolean']);
+
+/** How a query parameter's array or object is written: its `style` (default form) and `explode`. */
+function queryStyle(p: Parameter): QueryStyle {
+  const style = QUERY_STYLES.has(p.style ?? '') ? (p.style as QueryStyle['style']) : 'form';
+  return { style, ...(typeof p.explode === 'boolean' && { explode: p.explode }) };
 }
 
 interface Operation {
@@ -59,6 +71,8 @@ export interface OperationTool {
   description: string;
   parameters: JsonSchema;
   headers: Record<string, string>;
+  /** How its query parameters' arrays and objects are written (`query_styles`). */
+  queryStyles: Record<string, QueryStyle>;
   operationId?: string;
   skipped: string[];
   /**
@@ -187,6 +201,7 @@ export function operationTool(
   const required = new Set<string>();
   const headers: Record<string, string> = {};
   const query: string[] = [];
+  const queryStyles: Record<string, QueryStyle> = {};
   const skipped: string[] = [];
   const take = (p: Parameter) => {
     if (Object.hasOwn(properties, p.name))
@@ -208,6 +223,8 @@ export function operationTool(
         continue;
       }
       query.push(`${encodeURIComponent(p.name)}=${placeholder(p)}`);
+    } else if (p.in === 'query' && !SCALARS.has(String(p.schema?.type))) {
+      queryStyles[p.name] = queryStyle(p);
     }
     if (p.in === 'header') headers[p.name] = placeholder(p);
     if (p.in === 'path') placeholder(p);
@@ -246,6 +263,7 @@ export function operationTool(
     description: [summary, details].filter((t, i, all) => t && all.indexOf(t) === i).join('\n\n'),
     parameters,
     headers,
+    queryStyles,
     ...(typeof op.operationId === 'string' && { operationId: op.operationId }),
     skipped,
     unresolvedRef: firstRef([[...byKey.values()], op.requestBody]),
