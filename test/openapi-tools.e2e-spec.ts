@@ -157,7 +157,7 @@ describe('OpenAPI tools', () => {
       "request body: tool #0 'saveTree': field 'parameters' is required: the operation's arguments refer to themselves (a recursive $ref), which a tool's parameters cannot hold",
     );
     expect(await refused({ operation: 'upload' })).toBe(
-      "request body: tool #0: field 'operation': its request body is not JSON (multipart/form-data)",
+      "request body: tool #0: field 'operation': its request body is neither JSON nor a form (multipart/form-data)",
     );
     expect(await refused({ operation: 'getOrder', url: 'http://x' })).toMatch(
       /field 'url' is not used by OpenAPI tools: the operation gives it/,

@@ -217,6 +217,26 @@ describe('HTTP tools against a real server (seed §3–§6)', () => {
     ]);
   });
 
+  it('sends a form body when the tool declares that Content-Type', async () => {
+    const registry = engine.app.get(ToolRegistry);
+    const snapshot = registry.active();
+    await registry.replace([
+      {
+        name: 'send_sms',
+        url: `${base}/Messages.json`,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      },
+    ]);
+    await call('send_sms', { To: '+393331234567', Body: 'Booked for 8 & 9', MediaUrl: ['a', 'b'] });
+    expect(server.requests.at(-1)).toMatchObject({
+      method: 'POST',
+      body: 'To=%2B393331234567&Body=Booked%20for%208%20%26%209&MediaUrl=a&MediaUrl=b',
+      headers: expect.objectContaining({ 'content-type': 'application/x-www-form-urlencoded' }),
+    });
+    await registry.replace(snapshot.definitions.map((t) => t.raw));
+  });
+
   it('says when a redirect leads to no URL at all', async () => {
     server.respond((_req, res) => res.writeHead(302, { Location: 'http://[::1 /next' }).end());
     expect(await call('get_item', { id: '0' })).toEqual({

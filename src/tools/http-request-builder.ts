@@ -1,3 +1,4 @@
+import { argumentText, formBody, FORM_TYPE, queryPairs } from './argument-text.js';
 import { HTTP_TOKEN, headerValueFault, type QueryStyle, type Tool } from './tool-definition.js';
 import { toolErrors } from './tool-errors.js';
 import { SECRET_REFERENCE, VARIABLE_REFERENCE } from './tool-secrets.js';
@@ -32,13 +33,6 @@ const PLACEHOLDER = new RegExp(
   `${SECRET_REFERENCE.source}|${VARIABLE_REFERENCE.source}|\\{([A-Za-z0-9_.-]+)\\}`,
   'g',
 );
-
-/** Strings unquoted, numbers and booleans as text, anything else as JSON. */
-export function argumentText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value) ?? '';
-}
 
 class Refusal extends Error {}
 
@@ -99,32 +93,6 @@ function buildUrl(template: string, values: Values): string {
   return builtOrigin + segments.join('/') + builtQuery + builtFragment;
 }
 
-const DELIMITERS = { form: ',', spaceDelimited: '%20', pipeDelimited: '%7C' } as const;
-
-/**
- * The query pairs of one argument: `key=value` (objects and arrays as JSON text), or as its
- * `style` says (OpenAPI 3, "Style Examples"): exploded, an array repeats its key (`id=3&id=4`)
- * and an object's properties are pairs of their own (`R=100&G=200`); not exploded, the items are
- * joined (`id=3,4`, `id=3%204`, `id=3%7C4`; an object as `color=R,100,G,200`); `deepObject`
- * writes `color[R]=100&color[G]=200`.
- */
-function queryPairs(key: string, value: unknown, style: QueryStyle | undefined): string[] {
-  const enc = (text: unknown) => encodeURIComponent(argumentText(text));
-  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
-  if (!style || !(Array.isArray(value) || isObject)) return [`${enc(key)}=${enc(value)}`];
-  const explode = style.explode ?? style.style === 'form';
-  const entries = isObject ? Object.entries(value as Record<string, unknown>) : [];
-  if (style.style === 'deepObject' && isObject)
-    return entries.map(([k, v]) => `${enc(key)}[${enc(k)}]=${enc(v)}`);
-  if (explode)
-    return isObject
-      ? entries.map(([k, v]) => `${enc(k)}=${enc(v)}`)
-      : (value as unknown[]).map((item) => `${enc(key)}=${enc(item)}`);
-  const delimiter = style.style === 'deepObject' ? ',' : DELIMITERS[style.style];
-  const items = isObject ? entries.flat() : (value as unknown[]);
-  return [`${enc(key)}=${items.map(enc).join(delimiter)}`];
-}
-
 function appendQuery(
   url: string,
   rest: Record<string, unknown>,
@@ -167,9 +135,10 @@ export function buildHttpRequest(
     if (QUERY_VERBS.has(tool.method)) {
       return { method: tool.method, url: appendQuery(url, rest, tool.queryStyles), headers };
     }
-    const hasContentType = Object.keys(headers).some((k) => k.toLowerCase() === 'content-type');
-    if (!hasContentType) headers['Content-Type'] = 'application/json';
-    return { method: tool.method, url, headers, body: JSON.stringify(rest) };
+    const type = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+    if (type === undefined) headers['Content-Type'] = 'application/json';
+    const body = type !== undefined && FORM_TYPE.test(type) ? formBody(rest) : JSON.stringify(rest);
+    return { method: tool.method, url, headers, body };
   } catch (error) {
     if (error instanceof Refusal) return { error: toolErrors.requestFailed(error.message) };
     throw error;

@@ -60,7 +60,8 @@ export class ToolDefinitionDto extends ToolFieldsDto {
   method?: string;
 
   @ApiPropertyOptional({
-    description: 'Headers sent as written; values may hold {argument} placeholders',
+    description:
+      'Headers sent as written; values may hold {argument} placeholders. With Content-Type application/x-www-form-urlencoded, the arguments left for the body are sent as a form (arrays repeating their key, objects in brackets) instead of JSON',
     type: 'object',
     additionalProperties: { type: 'string' },
     example: { Authorization: 'Bearer {token}' },

@@ -75,7 +75,9 @@ describe('operationTool', () => {
     expect(why('nope')).toMatch(
       /^operation: the spec has no operation "nope" .*it has: getOrder, cancelOrder, listOrders, create-order\.v2, saveTree, upload\)$/,
     );
-    expect(why('upload')).toBe('operation: its request body is not JSON (multipart/form-data)');
+    expect(why('upload')).toBe(
+      'operation: its request body is neither JSON nor a form (multipart/form-data)',
+    );
     const relative = { ...spec, servers: [{ url: '/v1' }] };
     expect(why('getOrder', undefined, relative)).toBe(
       'base_url: is required: the spec\'s servers give no absolute http(s) URL ("/v1")',
@@ -202,7 +204,34 @@ describe('operationTool on operations that cannot be sent as they are written', 
     expect(() => operationTool(post(operation), 'op', 'http://x')).toThrow(message);
   });
 
-  it('skips a body that is not JSON when it is optional', () => {
+  it("takes a form body's fields as arguments, and sends them as a form", () => {
+    const made = operationTool(
+      post({
+        requestBody: {
+          required: true,
+          content: {
+            'application/x-www-form-urlencoded': {
+              schema: {
+                type: 'object',
+                properties: { To: { type: 'string' }, Body: { type: 'string' } },
+                required: ['To'],
+              },
+            },
+          },
+        },
+      }),
+      'op',
+      'http://x',
+    );
+    expect(made.parameters).toEqual({
+      type: 'object',
+      properties: { To: { type: 'string' }, Body: { type: 'string' } },
+      required: ['To'],
+    });
+    expect(made.headers).toEqual({ 'Content-Type': 'application/x-www-form-urlencoded' });
+  });
+
+  it('skips a body that is neither JSON nor a form when it is optional', () => {
     const made = operationTool(
       post({ requestBody: { content: { 'text/plain': { schema: { type: 'string' } } } } }),
       'op',

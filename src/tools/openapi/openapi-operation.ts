@@ -151,20 +151,29 @@ function placeholder(p: Parameter): string {
   return `{${p.name}}`;
 }
 
-/** The object schema of a JSON request body: its properties and required names (`allOf` merged). */
+const FORM = 'application/x-www-form-urlencoded';
+
+/**
+ * The object schema of a JSON request body, or else of a form: its properties and required names
+ * (`allOf` merged), and whether it is a form.
+ */
 function bodySchema(
   op: Operation,
-): { properties: Record<string, JsonSchema>; required: string[] } | undefined {
+): { properties: Record<string, JsonSchema>; required: string[]; form: boolean } | undefined {
   const content = op.requestBody?.content ?? {};
-  const type = Object.keys(content).find((t) => /^application\/([\w.+-]+\+)?json\b/i.test(t));
+  const types = Object.keys(content);
+  const type =
+    types.find((t) => /^application\/([\w.+-]+\+)?json\b/i.test(t)) ??
+    types.find((t) => t.toLowerCase().startsWith(FORM));
   if (!type) {
     if (op.requestBody?.required === true)
       throw new OperationError(
         'operation',
-        `its request body is not JSON (${Object.keys(content).join(', ')})`,
+        `its request body is neither JSON nor a form (${types.join(', ')})`,
       );
     return undefined;
   }
+  const form = !/json/i.test(type);
   const schema = content[type]!.schema ?? {};
   const parts = Array.isArray(schema.allOf) ? [schema, ...schema.allOf] : [schema];
   const properties: Record<string, JsonSchema> = {};
@@ -173,12 +182,12 @@ function bodySchema(
     if (part.type !== undefined && part.type !== 'object')
       throw new OperationError(
         'operation',
-        `its JSON request body is ${JSON.stringify(part.type)}, not an object: a tool's arguments are sent as an object`,
+        `its ${form ? 'form' : 'JSON request body'} is ${JSON.stringify(part.type)}, not an object: a tool's arguments are sent as an object`,
       );
     Object.assign(properties, part.properties ?? {});
     required.push(...(part.required ?? []));
   }
-  return { properties, required };
+  return { properties, required, form };
 }
 
 /**
@@ -247,6 +256,7 @@ export function operationTool(
     properties[name] = schema;
   }
   for (const name of body?.required ?? []) required.add(name);
+  if (body?.form) headers['Content-Type'] = FORM;
   const parameters: JsonSchema = {
     type: 'object',
     properties,

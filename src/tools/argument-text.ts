@@ -1,0 +1,65 @@
+/**
+ * How a call's arguments are written into a request as text: a value in a URL or header, the
+ * pairs of a query string, a form body. Pure: no Nest import.
+ */
+import type { QueryStyle } from './tool-definition.js';
+
+/** Strings unquoted, numbers and booleans as text, anything else as JSON. */
+export function argumentText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value) ?? '';
+}
+
+const DELIMITERS = { form: ',', spaceDelimited: '%20', pipeDelimited: '%7C' } as const;
+
+/**
+ * The query pairs of one argument: `key=value` (objects and arrays as JSON text), or as its
+ * `style` says (OpenAPI 3, "Style Examples"): exploded, an array repeats its key (`id=3&id=4`)
+ * and an object's properties are pairs of their own (`R=100&G=200`); not exploded, the items are
+ * joined (`id=3,4`, `id=3%204`, `id=3%7C4`; an object as `color=R,100,G,200`); `deepObject`
+ * writes `color[R]=100&color[G]=200`.
+ */
+export function queryPairs(key: string, value: unknown, style: QueryStyle | undefined): string[] {
+  const enc = (text: unknown) => encodeURIComponent(argumentText(text));
+  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!style || !(Array.isArray(value) || isObject)) return [`${enc(key)}=${enc(value)}`];
+  const explode = style.explode ?? style.style === 'form';
+  const entries = isObject ? Object.entries(value as Record<string, unknown>) : [];
+  if (style.style === 'deepObject' && isObject)
+    return entries.map(([k, v]) => `${enc(key)}[${enc(k)}]=${enc(v)}`);
+  if (explode)
+    return isObject
+      ? entries.map(([k, v]) => `${enc(k)}=${enc(v)}`)
+      : (value as unknown[]).map((item) => `${enc(key)}=${enc(item)}`);
+  const delimiter = style.style === 'deepObject' ? ',' : DELIMITERS[style.style];
+  const items = isObject ? entries.flat() : (value as unknown[]);
+  return [`${enc(key)}=${items.map(enc).join(delimiter)}`];
+}
+
+export const FORM_TYPE = /^\s*application\/x-www-form-urlencoded\s*(;|$)/i;
+
+/**
+ * The arguments as a form body (a tool whose Content-Type is application/x-www-form-urlencoded):
+ * `key=value`, an array of values repeating its key (`To=a&To=b`), an object's fields, and an
+ * array's objects, in brackets (`metadata[order]=7`, `items[0][price]=p_1`), as Rails, PHP, qs
+ * and Stripe read them; null as an empty value.
+ */
+export function formBody(args: Record<string, unknown>): string {
+  const pairs: string[] = [];
+  const add = (key: string, value: unknown): void => {
+    if (value === undefined) return;
+    if (Array.isArray(value)) {
+      value.forEach((item, i) =>
+        add(typeof item === 'object' && item !== null ? `${key}[${i}]` : key, item),
+      );
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [k, v] of Object.entries(value)) add(`${key}[${k}]`, v);
+    } else {
+      const text = value === null ? '' : argumentText(value);
+      pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(text)}`);
+    }
+  };
+  for (const [key, value] of Object.entries(args)) add(key, value);
+  return pairs.join('&');
+}
