@@ -1,4 +1,4 @@
-import { CompletionDecoder } from './completion-decoder.js';
+import { CompletionDecoder, newCallId } from './completion-decoder.js';
 import type { LlmEvent } from './llm.types.js';
 
 const schemas = new Map([
@@ -34,5 +34,15 @@ describe('call ids across a conversation', () => {
     expect(round2).toHaveLength(3);
     expect(round2[2]).toBe('search_web:2');
     expect(new Set([...round1, ...round2]).size).toBe(5);
+  });
+});
+
+describe('the ids the engine gives calls', () => {
+  it('are 9 letters and digits (all Mistral templates take), a new one for each call', () => {
+    const given = new Set(Array.from({ length: 1000 }, () => newCallId()));
+    expect(given.size).toBe(1000);
+    for (const id of given) expect(id).toMatch(/^[A-Za-z0-9]{9}$/);
+    // Every letter and digit turns up: the alphabet is used whole.
+    expect(new Set([...given].join('')).size).toBe(62);
   });
 });

@@ -14,7 +14,15 @@ import { StructuredCallAssembler, type AssembledCall } from './structured-call-a
 
 const CALL_DEBRIS = /^[\s>]*$/;
 
-export const newCallId = () => `call_${randomBytes(12).toString('hex')}`;
+const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * An id for a call the server gave none (or one already used): 9 letters and digits, the one
+ * form Mistral's chat templates and tokenizer take ("Tool call IDs should be alphanumeric strings
+ * with length 9!"); every other server takes any string.
+ */
+export const newCallId = (): string =>
+  Array.from(randomBytes(9), (byte) => ID_CHARS[byte % ID_CHARS.length]).join('');
 
 interface Delta {
   content?: unknown;
