@@ -1,5 +1,5 @@
 import { lastValueFrom, toArray } from 'rxjs';
-import type { LlmEvent, LlmRequest } from '../src/llm/llm.types.js';
+import type { ChatMessage, LlmEvent, LlmRequest } from '../src/llm/llm.types.js';
 import {
   llmClient,
   sseStructuredCalls,
@@ -18,6 +18,23 @@ const request: LlmRequest = {
     },
   ],
 };
+
+/** `request` after the model called get_weather for Paris with call id `id`, and `more`. */
+const afterParisCall = (id: string, ...more: ChatMessage[]): LlmRequest => ({
+  ...request,
+  messages: [
+    ...request.messages,
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+      ],
+    },
+    { role: 'tool', tool_call_id: id, content: 'sunny' },
+    ...more,
+  ],
+});
 
 /** Servers that answer a streamed request in another shape than they were asked for. */
 describe('OpenAiLlmClient against servers that do not stream as asked', () => {
@@ -70,25 +87,7 @@ describe('OpenAiLlmClient against servers that do not stream as asked', () => {
     llm.enqueue(
       sseStructuredCalls([{ id: 'call_0', name: 'get_weather', arguments: { city: 'Rome' } }]),
     );
-    const earlier: LlmRequest = {
-      ...request,
-      messages: [
-        ...request.messages,
-        {
-          role: 'assistant',
-          content: null,
-          tool_calls: [
-            {
-              id: 'call_0',
-              type: 'function',
-              function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
-            },
-          ],
-        },
-        { role: 'tool', tool_call_id: 'call_0', content: 'sunny' },
-        { role: 'user', content: 'And Rome?' },
-      ],
-    };
+    const earlier = afterParisCall('call_0', { role: 'user', content: 'And Rome?' });
     const got = await lastValueFrom(llmClient(url()).stream(earlier).pipe(toArray()));
     const call = got.find((e) => e.type === 'tool_call') as { id: string; arguments: unknown };
     expect(call.arguments).toEqual({ city: 'Rome' });
@@ -131,6 +130,35 @@ describe('OpenAiLlmClient against servers that do not stream as asked', () => {
     expect(llm.requests[1]!.body.tools[0].function.parameters).toEqual(
       request.tools[0]!.parameters,
     );
+  });
+
+  it('adapts to a Mistral chat template that takes only 9-character call ids, and remembers it', async () => {
+    const afterCall = afterParisCall('chatcmpl-tool-0f1e2d3c4b5a');
+    const ids = (body: any): string[] =>
+      body.messages.flatMap((m: any) => [
+        ...(m.tool_calls ?? []).map((c: any) => c.id),
+        ...(m.tool_call_id ? [m.tool_call_id] : []),
+      ]);
+    // As vLLM answers when the model's chat template raises.
+    llm.fallback = (body) =>
+      ids(body).every((id) => /^[A-Za-z0-9]{9}$/.test(id))
+        ? sseText(['Sunny in Paris.'])
+        : {
+            kind: 'status',
+            status: 400,
+            body: '{"object":"error","message":"Tool call IDs should be alphanumeric strings with length 9!","type":"BadRequestError","code":400}',
+          };
+    const client = llmClient(url());
+    for (let i = 0; i < 2; i++) {
+      const got = await lastValueFrom(client.stream(afterCall).pipe(toArray()));
+      expect(got[0]).toEqual({ type: 'text', text: 'Sunny in Paris.' });
+    }
+    expect(llm.requests).toHaveLength(3);
+    const [sent, sentAgain] = [ids(llm.requests[1]!.body), ids(llm.requests[2]!.body)];
+    // The call and its result keep their pairing, the same id every time.
+    expect(sent).toEqual([sent[0], sent[0]]);
+    expect(sent[0]).toMatch(/^[A-Za-z0-9]{9}$/);
+    expect(sentAgain).toEqual(sent);
   });
 
   it('reports an SSE event typed error, whatever its data, after the text so far', async () => {

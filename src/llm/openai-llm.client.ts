@@ -11,7 +11,7 @@ import { parseJson } from './parsing/json.js';
 import { excerpt } from '../common/http-text.js';
 import { withTraceparent } from '../common/trace-context.js';
 import { retryDelayMs } from '../common/retry.js';
-import { ServerAdaptations } from './server-adaptations.js';
+import { ServerAdaptations, withNineCharacterIds } from './server-adaptations.js';
 import { ModelLookup } from './model-lookup.js';
 import { headersFor } from './request-headers.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
@@ -135,7 +135,8 @@ export class OpenAiLlmClient extends LlmClient {
     const body: Record<string, unknown> = { ...this.config.extraBody, model, stream: streaming };
     // Servers refuse `stream_options` (e.g. LLM_EXTRA_BODY's include_usage) on a non-streamed request.
     if (!streaming) delete body.stream_options;
-    const written: Record<string, string> = { messages: messagesJson(request.messages) };
+    const form = this.adaptations.nineCharacterIds ? withNineCharacterIds : undefined;
+    const written: Record<string, string> = { messages: messagesJson(request.messages, form) };
     if (request.tools.length > 0) {
       written.tools = toolsJson(request.tools, (schema) => this.adaptations.parameters(schema));
       body.tool_choice = this.adaptations.noToolParser ? 'none' : (request.toolChoice ?? 'auto');

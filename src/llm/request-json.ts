@@ -5,6 +5,8 @@ import type { ChatMessage, LlmTool } from './llm.types.js';
 // message never changes once made (`ChatMessage` is read-only), and a tool's schema is replaced,
 // never changed in place. What is kept goes with the message or schema it was written from.
 const messages = new WeakMap<ChatMessage, string>();
+/** The same, for messages sent through a change of form (ServerAdaptations' call ids). */
+const changedMessages = new WeakMap<ChatMessage, string>();
 /**
  * Each tool's item of the `tools` array, by the schema sent, then by name (tools without
  * parameters share one schema; a tool's description may change alone). At most this many names
@@ -13,11 +15,19 @@ const messages = new WeakMap<ChatMessage, string>();
 const toolItems = new WeakMap<object, Map<string, { description: string; json: string }>>();
 const NAMES_PER_SCHEMA = 64;
 
-/** `list` as a JSON array, each message written only the first time it is sent. */
-export function messagesJson(list: readonly ChatMessage[]): string {
+/**
+ * `list` as a JSON array, each message written only the first time it is sent; `form`, when
+ * given, changes each message before it is written (the same way every time).
+ */
+export function messagesJson(
+  list: readonly ChatMessage[],
+  form?: (message: ChatMessage) => ChatMessage,
+): string {
+  const kept = form ? changedMessages : messages;
   const items = list.map((message) => {
-    let json = messages.get(message);
-    if (json === undefined) messages.set(message, (json = JSON.stringify(message)));
+    let json = kept.get(message);
+    if (json === undefined)
+      kept.set(message, (json = JSON.stringify(form ? form(message) : message)));
     return json;
   });
   return `[${items.join(',')}]`;

@@ -1,4 +1,9 @@
-import { ServerAdaptations, withoutEmptyProperties } from './server-adaptations.js';
+import {
+  nineCharacterId,
+  ServerAdaptations,
+  withNineCharacterIds,
+  withoutEmptyProperties,
+} from './server-adaptations.js';
 
 const GEMINI =
   '[{"error":{"code":400,"message":"* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties: should be non-empty for OBJECT type\\n","status":"INVALID_ARGUMENT"}}]';
@@ -14,6 +19,28 @@ describe('ServerAdaptations', () => {
     expect(server.learn(VLLM, 'auto')).toMatch(/no tool parser/);
     expect(server.learn('{"message":"invalid model"}', 'auto')).toBeUndefined();
     expect(server).toMatchObject({ noToolParser: true, bareObjects: true });
+    // Mistral's tokenizer (mistral_common), as vLLM passes its refusal on.
+    const tokenizer =
+      '{"message":"Tool call id was chatcmpl-tool-1 but must be a-z, A-Z, 0-9, with a length of 9."}';
+    expect(server.learn(tokenizer, 'auto')).toMatch(/9 letters and digits/);
+    expect(server.learn(tokenizer, 'auto')).toBeUndefined();
+    expect(server.nineCharacterIds).toBe(true);
+  });
+
+  it('makes call ids 9 letters and digits, each always the same, keeping those already so', () => {
+    expect(nineCharacterId('aB3dE6gH9')).toBe('aB3dE6gH9');
+    const made = nineCharacterId('chatcmpl-tool-0f1e2d3c4b5a');
+    expect(made).toMatch(/^[A-Za-z0-9]{9}$/);
+    expect(nineCharacterId('chatcmpl-tool-0f1e2d3c4b5a')).toBe(made);
+    expect(nineCharacterId('chatcmpl-tool-0f1e2d3c4b5b')).not.toBe(made);
+    const user = { role: 'user', content: 'hi' } as const;
+    const done = { role: 'tool', tool_call_id: 'aB3dE6gH9', content: 'ok' } as const;
+    expect(withNineCharacterIds(user)).toBe(user);
+    expect(withNineCharacterIds(done)).toBe(done);
+    expect(withNineCharacterIds({ ...done, tool_call_id: 'search:0' })).toEqual({
+      ...done,
+      tool_call_id: nineCharacterId('search:0'),
+    });
   });
 
   it('leaves out empty properties, nested ones too, once the server refused them', () => {
