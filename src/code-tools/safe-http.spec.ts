@@ -84,6 +84,8 @@ describe('safeHttp (ces_requests)', () => {
       ['GET', '/seen', ''],
     ]);
     expect(server.requests[0]!.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    // The GET has no body, so no Content-Type either.
+    expect(server.requests[2]!.headers).not.toHaveProperty('content-type');
   });
 
   it('follows at most 3 redirects', async () => {

@@ -193,6 +193,8 @@ async function following(
       if (!next.keepsBody) {
         method = 'GET';
         body = undefined;
+        for (const name of Object.keys(headers))
+          if (name.toLowerCase() === 'content-type') delete headers[name];
       }
       continue;
     }
