@@ -111,7 +111,34 @@ def _pair(auth):
     raise TypeError("auth must be a (user, password) pair")
 
 
-class _Requests:
+class _Verbs:
+    """get/post/…, with the positional arguments requests' take (`post(url, data, json)`); `head`
+    follows no redirect unless asked, as in requests."""
+
+    def get(self, url, params=None, **kwargs):
+        return self.request("GET", url, params=params, **kwargs)
+
+    def options(self, url, **kwargs):
+        return self.request("OPTIONS", url, **kwargs)
+
+    def head(self, url, **kwargs):
+        kwargs.setdefault("allow_redirects", False)
+        return self.request("HEAD", url, **kwargs)
+
+    def post(self, url, data=None, json=None, **kwargs):
+        return self.request("POST", url, data=data, json=json, **kwargs)
+
+    def put(self, url, data=None, **kwargs):
+        return self.request("PUT", url, data=data, **kwargs)
+
+    def patch(self, url, data=None, **kwargs):
+        return self.request("PATCH", url, data=data, **kwargs)
+
+    def delete(self, url, **kwargs):
+        return self.request("DELETE", url, **kwargs)
+
+
+class _Requests(_Verbs):
     """ces_requests of one tool's code; `caller` (its call id) tells the engine whose secrets it may use."""
     exceptions = _E
     RequestException, HTTPError, ConnectionError, Timeout = _E.RequestException, _E.HTTPError, _E.ConnectionError, _E.Timeout
@@ -144,7 +171,7 @@ def _seconds(timeout):
     return timeout
 
 
-class Session:
+class Session(_Verbs):
     """requests.Session(): headers, auth, params and cookies sent with every request of it."""
 
     def __init__(self, requests):
@@ -169,18 +196,6 @@ class Session:
     def __exit__(self, *exc):
         return False
 
-
-def _verb(name):
-    def call(self, url, **kw):
-        return self.request(name.upper(), url, **kw)
-
-    call.__name__ = name
-    return call
-
-
-for _name in ("get", "post", "put", "patch", "delete", "head", "options"):
-    setattr(_Requests, _name, _verb(_name))
-    setattr(Session, _name, _verb(_name))
 
 requests = _Requests()
 

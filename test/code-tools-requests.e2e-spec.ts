@@ -45,6 +45,9 @@ def ported(case: str) -> list:
             requests.get(base + "/loop")
         except TooManyRedirects as e:
             return ["TooManyRedirects", str(e)]
+    if case == "positional":
+        r = requests.post(base + "/echo", {"a": "1"})
+        return [r.json()["body"], r.json()["type"], requests.head(base + "/loop").status_code]
     if case == "no_follow":
         r = requests.get(base + "/loop", allow_redirects=False)
         return [r.status_code, r.headers["location"], bool(r)]
@@ -67,6 +70,7 @@ describe('code tools written for Python requests', () => {
             key: req.headers['x-api-key'],
             auth: req.headers.authorization,
             cookie: req.headers.cookie,
+            ...(req.body && { body: req.body, type: req.headers['content-type'] }),
           }),
         );
       if (req.path === '/plain') return void res.end('not json');
@@ -103,6 +107,8 @@ describe('code tools written for Python requests', () => {
     ['refused', ['ConnectionError', true]],
     ['loop', ['TooManyRedirects', 'too many redirects (at most 3 are followed)']],
     ['no_follow', [302, '/loop', true]],
+    // post(url, data) as requests takes it; head() follows no redirect unless asked.
+    ['positional', ['a=1', 'application/x-www-form-urlencoded', 302]],
   ])(
     'raises what requests raises, and answers as it does: %s',
     async (which, expected) => {
