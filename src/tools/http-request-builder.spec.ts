@@ -53,6 +53,15 @@ describe('placeholders in the url', () => {
     expect(req.url).toBe('http://h:81/%40evil.com%3A80%2Fx');
   });
 
+  it('writes a list of values as a list: joined by commas, each item encoded; anything else as JSON', () => {
+    const req = built(
+      { url: 'http://h/users/{ids}?tags={tags}', method: 'POST', headers: { 'X-Ids': '{ids}' } },
+      { ids: [3, 'a/b', true], tags: [{ k: 1 }] },
+    );
+    expect(req.url).toBe('http://h/users/3,a%2Fb,true?tags=%5B%7B%22k%22%3A1%7D%5D');
+    expect(req.headers['X-Ids']).toBe('3,a/b,true');
+  });
+
   it('reports a missing placeholder argument', () => {
     expect(buildHttpRequest(tool({ url: 'http://h/{id}', method: 'GET' }), {})).toEqual({
       error: "Error: tool request failed: missing argument 'id' for placeholder {id}",

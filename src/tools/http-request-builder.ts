@@ -63,7 +63,11 @@ function substitute(
       throw new Refusal(`missing argument '${name}' for placeholder ${whole}`);
     }
     consumed?.add(name);
-    return encode(argumentText(args[name]));
+    // A list of values as a list (OpenAPI's "simple" style, HTTP's list form): each item encoded.
+    const value = args[name];
+    if (Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null))
+      return value.map((item) => encode(argumentText(item))).join(',');
+    return encode(argumentText(value));
   };
   return template.replace(PLACEHOLDER, replace);
 }
