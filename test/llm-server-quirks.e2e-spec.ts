@@ -161,6 +161,31 @@ describe('OpenAiLlmClient against servers that do not stream as asked', () => {
     expect(sentAgain).toEqual(sent);
   });
 
+  it('closes a turn cut off after its tool results for a Mistral template that wants roles to alternate, and remembers it', async () => {
+    // The user spoke again while the weather call ran: its turn has no answer.
+    const cutOff = afterParisCall('aB3dE6gH9', { role: 'user', content: 'Never mind.' });
+    const roles = (body: any): string[] => body.messages.map((m: any) => m.role);
+    llm.fallback = (body) =>
+      roles(body).some((role, i) => role === 'user' && roles(body)[i - 1] === 'tool')
+        ? {
+            kind: 'status',
+            status: 400,
+            body: '{"object":"error","message":"After the optional system message, conversation roles must alternate user/assistant/user/assistant/...","type":"BadRequestError","code":400}',
+          }
+        : sseText(['Alright.']);
+    const client = llmClient(url());
+    for (let i = 0; i < 2; i++) {
+      const got = await lastValueFrom(client.stream(cutOff).pipe(toArray()));
+      expect(got[0]).toEqual({ type: 'text', text: 'Alright.' });
+    }
+    expect(llm.requests).toHaveLength(3);
+    expect(llm.requests[2]!.body.messages.slice(-3)).toEqual([
+      { role: 'tool', tool_call_id: 'aB3dE6gH9', content: 'sunny' },
+      { role: 'assistant', content: '(interrupted)' },
+      { role: 'user', content: 'Never mind.' },
+    ]);
+  });
+
   it('reports an SSE event typed error, whatever its data, after the text so far', async () => {
     for (const data of ['{"message":"model overloaded"}', 'model overloaded']) {
       const pieces = sseText(['Hel']).pieces.slice(0, 2);

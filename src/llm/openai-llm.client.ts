@@ -6,12 +6,12 @@ import { Observable } from 'rxjs';
 import { llmConfig, type LlmConfig } from '../config/app.config.js';
 import { CompletionDecoder } from './completion-decoder.js';
 import { drainForReuse, MAX_BODY_CHARS, postJson, ReplyTooLarge } from './http-post.js';
-import { messagesJson, requestJson, toolsJson } from './request-json.js';
+import { requestJson, toolsJson } from './request-json.js';
 import { parseJson } from './parsing/json.js';
 import { excerpt } from '../common/http-text.js';
 import { withTraceparent } from '../common/trace-context.js';
 import { retryDelayMs } from '../common/retry.js';
-import { ServerAdaptations, withNineCharacterIds } from './server-adaptations.js';
+import { ServerAdaptations } from './server-adaptations.js';
 import { ModelLookup } from './model-lookup.js';
 import { headersFor } from './request-headers.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
@@ -135,8 +135,8 @@ export class OpenAiLlmClient extends LlmClient {
     const body: Record<string, unknown> = { ...this.config.extraBody, model, stream: streaming };
     // Servers refuse `stream_options` (e.g. LLM_EXTRA_BODY's include_usage) on a non-streamed request.
     if (!streaming) delete body.stream_options;
-    const form = this.adaptations.nineCharacterIds ? withNineCharacterIds : undefined;
-    const written: Record<string, string> = { messages: messagesJson(request.messages, form) };
+    const messages = this.adaptations.messagesJson(request.messages);
+    const written: Record<string, string> = { messages };
     if (request.tools.length > 0) {
       written.tools = toolsJson(request.tools, (schema) => this.adaptations.parameters(schema));
       body.tool_choice = this.adaptations.noToolParser ? 'none' : (request.toolChoice ?? 'auto');
@@ -158,8 +158,8 @@ export class OpenAiLlmClient extends LlmClient {
       const send = () =>
         this.post(this.body(request, model, streaming), controller.signal, request);
       let response = await send();
-      // A 400 that says what the server cannot take about the tools: adapted to, sent again.
-      while (response.status === 400 && request.tools.length > 0) {
+      // A 400 that says what the server cannot take (tools, ids, roles): adapted to, sent again.
+      while (response.status === 400) {
         const text = await response.text(ERROR_BODY_CHARS);
         const learned = this.adaptations.learn(text, request.toolChoice ?? 'auto');
         if (!learned) throw httpFault(400, text);

@@ -1,6 +1,7 @@
 import {
   nineCharacterId,
   ServerAdaptations,
+  withClosedToolTurns,
   withNineCharacterIds,
   withoutEmptyProperties,
 } from './server-adaptations.js';
@@ -25,6 +26,39 @@ describe('ServerAdaptations', () => {
     expect(server.learn(tokenizer, 'auto')).toMatch(/9 letters and digits/);
     expect(server.learn(tokenizer, 'auto')).toBeUndefined();
     expect(server.nineCharacterIds).toBe(true);
+  });
+
+  it('closes a turn cut off after its tool results, and only such a turn, once the server asked', () => {
+    const server = new ServerAdaptations();
+    const mistral =
+      '{"message":"After the optional system message, conversation roles must alternate user/assistant/user/assistant/..."}';
+    expect(server.learn(mistral, 'auto')).toMatch(/"\(interrupted\)"/);
+    expect(server.learn(mistral, 'auto')).toBeUndefined();
+    const call = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+    } as const;
+    const result = { role: 'tool', tool_call_id: 'c1', content: 'ok' } as const;
+    const answered = [
+      { role: 'user', content: 'a' },
+      call,
+      result,
+      { role: 'assistant', content: 'done' },
+      { role: 'user', content: 'b' },
+    ] as const;
+    expect(withClosedToolTurns(answered)).toBe(answered);
+    const cut = [
+      { role: 'user', content: 'a' },
+      call,
+      result,
+      { role: 'user', content: 'b' },
+    ] as const;
+    const closed = withClosedToolTurns(cut);
+    expect(closed.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
+    expect(closed[3]).toEqual({ role: 'assistant', content: '(interrupted)' });
+    // The same closing message every time: its JSON is written once.
+    expect(withClosedToolTurns(cut)[3]).toBe(closed[3]);
   });
 
   it('makes call ids 9 letters and digits, each always the same, keeping those already so', () => {

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ChatMessage } from './llm.types.js';
+import { messagesJson } from './request-json.js';
 
 /** vLLM without `--enable-auto-tool-choice` refuses `tool_choice: "auto"` with HTTP 400. */
 const NO_TOOL_PARSER = /auto.{0,20}tool.?choice|enable-auto-tool-choice|tool-call-parser/i;
@@ -16,6 +17,31 @@ const EMPTY_PROPERTIES = /properties:? should be non-empty for OBJECT type/i;
  */
 const NINE_CHARACTER_IDS = /alphanumeric strings? with length 9|with a length of 9/i;
 const NINE_CHARACTERS = /^[A-Za-z0-9]{9}$/;
+/**
+ * Mistral's chat templates count only user messages and assistant messages without calls, and
+ * refuse two users in a row among them: a turn cut off after its tool results, then the next.
+ */
+const ROLES_ALTERNATE = /roles must alternate/i;
+/** What closes such a turn in requests to those servers. */
+export const CUT_OFF_ANSWER = '(interrupted)';
+const closings = new WeakMap<ChatMessage, ChatMessage>();
+
+/**
+ * `messages` with an assistant message (CUT_OFF_ANSWER) between a tool result and a user message
+ * that follows it; `messages` itself when there is none such.
+ */
+export function withClosedToolTurns(messages: readonly ChatMessage[]): readonly ChatMessage[] {
+  const cut = (m: ChatMessage, i: number) => m.role === 'user' && messages[i - 1]?.role === 'tool';
+  if (!messages.some(cut)) return messages;
+  return messages.flatMap((message, i) => {
+    if (!cut(message, i)) return [message];
+    // The same closing message for the same turn, so that its JSON is written once.
+    const tool = messages[i - 1]!;
+    let closing = closings.get(tool);
+    if (!closing) closings.set(tool, (closing = { role: 'assistant', content: CUT_OFF_ANSWER }));
+    return [closing, message];
+  });
+}
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** `id` as 9 letters and digits: itself when it is, else from its hash (the same every time). */
@@ -45,6 +71,8 @@ export class ServerAdaptations {
   bareObjects = false;
   /** Call ids are sent as 9 letters and digits (`nineCharacterId`). */
   nineCharacterIds = false;
+  /** A turn cut off after its tool results is closed by an assistant message (`withClosedToolTurns`). */
+  closedToolTurns = false;
   /** Each schema as sent with `bareObjects`, by the tool's schema. */
   private readonly bare = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
 
@@ -58,11 +86,21 @@ export class ServerAdaptations {
       this.nineCharacterIds = true;
       return 'the LLM server takes only call ids of 9 letters and digits (HTTP 400, a Mistral chat template or tokenizer): sending every call id in that form from now on';
     }
+    if (!this.closedToolTurns && ROLES_ALTERNATE.test(text)) {
+      this.closedToolTurns = true;
+      return `the LLM server wants user and assistant messages to alternate (HTTP 400, a Mistral chat template): a turn cut off after its tool results is closed with an assistant message "${CUT_OFF_ANSWER}" in requests from now on`;
+    }
     if (!this.bareObjects && EMPTY_PROPERTIES.test(text)) {
       this.bareObjects = true;
       return 'the LLM server refuses object parameters without properties (HTTP 400): sending tools that take no arguments without "properties" from now on';
     }
     return undefined;
+  }
+
+  /** The messages as JSON, in the form this server takes them. */
+  messagesJson(messages: readonly ChatMessage[]): string {
+    const list = this.closedToolTurns ? withClosedToolTurns(messages) : messages;
+    return messagesJson(list, this.nineCharacterIds ? withNineCharacterIds : undefined);
   }
 
   /** A tool's parameters as this server takes them. */
