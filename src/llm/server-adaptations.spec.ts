@@ -34,6 +34,8 @@ describe('ServerAdaptations', () => {
       '{"message":"After the optional system message, conversation roles must alternate user/assistant/user/assistant/..."}';
     expect(server.learn(mistral, 'auto')).toMatch(/"\(interrupted\)"/);
     expect(server.learn(mistral, 'auto')).toBeUndefined();
+    const api = '{"object":"error","message":"Unexpected role \'user\' after role \'tool\'"}';
+    expect(new ServerAdaptations().learn(api, 'auto')).toMatch(/"\(interrupted\)"/);
     const call = {
       role: 'assistant',
       content: null,

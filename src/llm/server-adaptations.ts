@@ -20,8 +20,9 @@ const NINE_CHARACTERS = /^[A-Za-z0-9]{9}$/;
 /**
  * Mistral's chat templates count only user messages and assistant messages without calls, and
  * refuse two users in a row among them: a turn cut off after its tool results, then the next.
+ * Mistral's own API says it its way.
  */
-const ROLES_ALTERNATE = /roles must alternate/i;
+const ROLES_ALTERNATE = /roles must alternate|unexpected role .?user.? after role .?tool/i;
 /** What closes such a turn in requests to those servers. */
 export const CUT_OFF_ANSWER = '(interrupted)';
 const closings = new WeakMap<ChatMessage, ChatMessage>();
