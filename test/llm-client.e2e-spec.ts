@@ -126,6 +126,19 @@ describe('OpenAiLlmClient against a real SSE server', () => {
     });
   });
 
+  it('takes a stream that ends after its finish_reason without [DONE] as finished (as the openai SDK)', async () => {
+    const pieces = sseText(['Hel', 'lo']).pieces.slice(0, -1);
+    const ev = await events({ kind: 'sse', pieces });
+    expect(ev.map((e) => (e.type === 'text' ? e.text : e.type))).toEqual(['Hel', 'lo', 'done']);
+    expect(ev.at(-1)).toMatchObject({ finishReason: 'stop' });
+    // Its last event without the blank line after it, too.
+    const bare = await events({
+      kind: 'sse',
+      pieces: [...pieces.slice(0, -1), pieces.at(-1)!.trimEnd()],
+    });
+    expect(bare.map((e) => e.type)).toEqual(['text', 'text', 'done']);
+  });
+
   it('reads the last event of a stream cut off before its blank line, then reports the cut', async () => {
     const [first, second] = sseText(['Hel', 'lo']).pieces.slice(1, 3);
     const ev = await events({ kind: 'sse', pieces: [first!, second!.trimEnd() + '\n'] });

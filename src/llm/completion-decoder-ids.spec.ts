@@ -1,4 +1,5 @@
-import { CompletionDecoder, newCallId } from './completion-decoder.js';
+import { newCallId } from './call-ids.js';
+import { CompletionDecoder } from './completion-decoder.js';
 import type { LlmEvent } from './llm.types.js';
 
 const schemas = new Map([

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { BareReplyHead, type HeadOutcome } from './parsing/bare-reply.js';
 import { contentParts } from './content-parts.js';
 import { callFrom, type ParsedTextCall } from './parsing/hermes-call.js';
@@ -7,22 +6,13 @@ import { TagDialects } from './parsing/tag-dialects.js';
 import type { ToolSchemas } from './parsing/value-typing.js';
 import { ToolCallTextParser, type TextParserSink } from './parsing/tool-call-text.parser.js';
 import type { LlmEvent, LlmUsage, ToolCallEvent } from './llm.types.js';
+import { newCallId } from './call-ids.js';
 import { CallTally, callKey } from './call-tally.js';
 import { errorMessageOf } from './stream-fault.js';
 import { StreamedText } from './streamed-text.js';
 import { StructuredCallAssembler, type AssembledCall } from './structured-call-assembler.js';
 
 const CALL_DEBRIS = /^[\s>]*$/;
-
-const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/**
- * An id for a call the server gave none (or one already used): 9 letters and digits, the one
- * form Mistral's chat templates and tokenizer take ("Tool call IDs should be alphanumeric strings
- * with length 9!"); every other server takes any string.
- */
-export const newCallId = (): string =>
-  Array.from(randomBytes(9), (byte) => ID_CHARS[byte % ID_CHARS.length]).join('');
 
 interface Delta {
   content?: unknown;
@@ -46,6 +36,10 @@ export class CompletionDecoder {
   /** All the reasoning, for the rescue of a call written there. */
   private readonly reasoning = new StreamedText();
   private finishReason: string | null = null;
+  /** A choice has said why it finished (`finish_reason`). */
+  get finished(): boolean {
+    return this.finishReason !== null;
+  }
   private usage: LlmUsage | undefined;
   /**
    * The ids of the calls emitted (so also their count): a server's id is kept unless empty or

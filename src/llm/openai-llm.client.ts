@@ -8,7 +8,6 @@ import { CompletionDecoder } from './completion-decoder.js';
 import { drainForReuse, MAX_BODY_CHARS, postJson, ReplyTooLarge } from './http-post.js';
 import { requestJson, toolsJson } from './request-json.js';
 import { parseJson } from './parsing/json.js';
-import { excerpt } from '../common/http-text.js';
 import { withTraceparent } from '../common/trace-context.js';
 import { retryDelayMs } from '../common/retry.js';
 import { ServerAdaptations } from './server-adaptations.js';
@@ -16,13 +15,13 @@ import { ModelLookup } from './model-lookup.js';
 import { headersFor } from './request-headers.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
 import {
-  BASE_URL_HINT,
   errorMessageOf,
   failureReason,
   httpFault,
   isContextOverflow,
   isNetworkError,
   StreamFault,
+  unfinishedStream,
   Watchdog,
 } from './stream-fault.js';
 
@@ -281,18 +280,15 @@ export class OpenAiLlmClient extends LlmClient {
       // Cut off: the last event, whole but for its blank line, is kept; a cut line is not JSON.
       ending = true;
       parser.feed('\n\n');
+      // Ended after the answer's finish_reason, without [DONE]: as the openai SDK, done.
+      if (!fault && decoder.finished) finished = true;
     }
     if (finished) drainForReuse(body);
     else body.destroy();
     const tail = decoder.end();
     for (const e of tail) if (e.type !== 'done' || (finished && !fault)) emit(e);
     if (fault) throw fault;
-    if (!finished && !sawEvent && head.trim() !== '')
-      throw new StreamFault(
-        `the LLM server's answer (${contentType || 'no Content-Type'}) held no event: ${excerpt(head)}${/^text\/html/i.test(contentType) ? BASE_URL_HINT : ''}`,
-        { transient: true },
-      );
-    if (!finished) throw new StreamFault('LLM stream closed before [DONE]', { transient: true });
+    if (!finished) throw unfinishedStream(contentType, sawEvent ? '' : head);
   }
 
   /** See ModelLookup.check. */

@@ -1,8 +1,7 @@
+import { nineCharacterId, withNineCharacterIds } from './call-ids.js';
 import {
-  nineCharacterId,
   ServerAdaptations,
   withClosedToolTurns,
-  withNineCharacterIds,
   withoutEmptyProperties,
 } from './server-adaptations.js';
 

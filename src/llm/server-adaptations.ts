@@ -3,7 +3,7 @@
  * life of the process: each adaptation is adopted once, logged once, and the request sent again.
  * Pure: no Nest import.
  */
-import { createHash } from 'node:crypto';
+import { withNineCharacterIds } from './call-ids.js';
 import type { ChatMessage } from './llm.types.js';
 import { messagesJson } from './request-json.js';
 
@@ -11,12 +11,8 @@ import { messagesJson } from './request-json.js';
 const NO_TOOL_PARSER = /auto.{0,20}tool.?choice|enable-auto-tool-choice|tool-call-parser/i;
 /** Gemini's endpoint refuses an object schema whose `properties` is empty (a tool with no arguments). */
 const EMPTY_PROPERTIES = /properties:? should be non-empty for OBJECT type/i;
-/**
- * Mistral's chat templates ("Tool call IDs should be alphanumeric strings with length 9!") and
- * tokenizer ("… must be a-z, A-Z, 0-9, with a length of 9") refuse any other call id.
- */
+/** Mistral's chat templates and tokenizer refuse any call id but 9 letters and digits (call-ids.ts). */
 const NINE_CHARACTER_IDS = /alphanumeric strings? with length 9|with a length of 9/i;
-const NINE_CHARACTERS = /^[A-Za-z0-9]{9}$/;
 /**
  * Mistral's chat templates count only user messages and assistant messages without calls, and
  * refuse two users in a row among them: a turn cut off after its tool results, then the next.
@@ -43,28 +39,6 @@ export function withClosedToolTurns(messages: readonly ChatMessage[]): readonly 
     return [closing, message];
   });
 }
-const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** `id` as 9 letters and digits: itself when it is, else from its hash (the same every time). */
-export function nineCharacterId(id: string): string {
-  if (NINE_CHARACTERS.test(id)) return id;
-  const hash = createHash('sha256').update(id).digest();
-  return Array.from(hash.subarray(0, 9), (byte) => BASE62[byte % BASE62.length]).join('');
-}
-
-/** `message` with its call ids as 9 letters and digits; itself when it has none to change. */
-export function withNineCharacterIds(message: ChatMessage): ChatMessage {
-  if (message.role === 'tool') {
-    const id = nineCharacterId(message.tool_call_id);
-    return id === message.tool_call_id ? message : { ...message, tool_call_id: id };
-  }
-  if (message.role !== 'assistant' || !message.tool_calls?.length) return message;
-  const calls = message.tool_calls.map((call) => ({ ...call, id: nineCharacterId(call.id) }));
-  return calls.every((call, i) => call.id === message.tool_calls![i]!.id)
-    ? message
-    : { ...message, tool_calls: calls };
-}
-
 export class ServerAdaptations {
   /** No tool parser: `tool_choice: "none"` (the tools stay in the prompt), calls read from the text. */
   noToolParser = false;

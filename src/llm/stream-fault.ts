@@ -3,6 +3,7 @@ import {
   PRIVATE_CA_HINT,
   untrustedCertificate,
 } from '../common/connection-error.js';
+import { excerpt } from '../common/http-text.js';
 import { retryAfterMs } from '../common/retry.js';
 import { parseJson } from './parsing/json.js';
 /**
@@ -134,6 +135,20 @@ export function isNetworkError(error: unknown): boolean {
 
 /** Said of an answer that a web server, not the API, gave: the base URL may lack the API's path. */
 export const BASE_URL_HINT = " (is the server's base URL the API's, ending in /v1?)";
+
+/**
+ * The fault of a stream that ended unfinished: cut off (before [DONE], and before a finish_reason
+ * when it ended whole), or (`head`, what it began with, when it sent no event at all) no stream.
+ */
+export function unfinishedStream(contentType: string, head: string): StreamFault {
+  if (head.trim() === '')
+    return new StreamFault('LLM stream closed before [DONE]', { transient: true });
+  const hint = /^text\/html/i.test(contentType) ? BASE_URL_HINT : '';
+  return new StreamFault(
+    `the LLM server's answer (${contentType || 'no Content-Type'}) held no event: ${excerpt(head)}${hint}`,
+    { transient: true },
+  );
+}
 
 /** The fault of an HTTP error answer: its status, and the server's message when it gave one. */
 export function httpFault(status: number, text: string, retryAfter?: string | null): StreamFault {
