@@ -3,6 +3,7 @@
 # any case), raise_for_status, json(), and its exceptions (Timeout, ConnectionError, …) — carried
 # out by the engine over the bridge (see src/code-tools/safe-http.ts). `import requests` and
 # `import ces_requests` in tool code give the same object (see _guarded_import).
+import http
 import json
 
 
@@ -103,6 +104,19 @@ class Response:
         return f"<Response [{self.status_code}]>"
 
 
+class _Codes:
+    """requests.codes: `codes.ok` 200, `codes.not_found` 404, … (the names of http.HTTPStatus)."""
+
+    def __getattr__(self, name):
+        try:
+            return int(http.HTTPStatus[name.upper()])
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __getitem__(self, name):
+        return getattr(self, name)
+
+
 def _pair(auth):
     if auth is None:
         return None
@@ -143,7 +157,7 @@ class _Requests(_Verbs):
     exceptions = _E
     RequestException, HTTPError, ConnectionError, Timeout = _E.RequestException, _E.HTTPError, _E.ConnectionError, _E.Timeout
     ConnectTimeout, ReadTimeout, TooManyRedirects = _E.ConnectTimeout, _E.ReadTimeout, _E.TooManyRedirects
-    JSONDecodeError, Response = _E.JSONDecodeError, Response
+    JSONDecodeError, Response, codes = _E.JSONDecodeError, Response, _Codes()
 
     def __init__(self, caller=""):
         self._caller = caller

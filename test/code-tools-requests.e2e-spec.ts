@@ -47,7 +47,8 @@ def ported(case: str) -> list:
             return ["TooManyRedirects", str(e)]
     if case == "positional":
         r = requests.post(base + "/echo", {"a": "1"})
-        return [r.json()["body"], r.json()["type"], requests.head(base + "/loop").status_code]
+        found = requests.head(base + "/loop").status_code == requests.codes.found
+        return [r.json()["body"], r.json()["type"], found, requests.codes["not_found"]]
     if case == "no_follow":
         r = requests.get(base + "/loop", allow_redirects=False)
         return [r.status_code, r.headers["location"], bool(r)]
@@ -108,7 +109,7 @@ describe('code tools written for Python requests', () => {
     ['loop', ['TooManyRedirects', 'too many redirects (at most 3 are followed)']],
     ['no_follow', [302, '/loop', true]],
     // post(url, data) as requests takes it; head() follows no redirect unless asked.
-    ['positional', ['a=1', 'application/x-www-form-urlencoded', 302]],
+    ['positional', ['a=1', 'application/x-www-form-urlencoded', true, 404]],
   ])(
     'raises what requests raises, and answers as it does: %s',
     async (which, expected) => {
