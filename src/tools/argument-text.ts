@@ -11,6 +11,16 @@ export function argumentText(value: unknown): string {
   return JSON.stringify(value) ?? '';
 }
 
+/**
+ * What a `{placeholder}` of a URL or header becomes: `argumentText` of the value, encoded; a list
+ * of plain values joined by commas, each encoded (OpenAPI's "simple" style, HTTP's list form).
+ */
+export function placeholderText(value: unknown, encode: (text: string) => string): string {
+  if (Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null))
+    return value.map((item) => encode(argumentText(item))).join(',');
+  return encode(argumentText(value));
+}
+
 const DELIMITERS = { form: ',', spaceDelimited: '%20', pipeDelimited: '%7C' } as const;
 
 /**

@@ -1,4 +1,4 @@
-import { argumentText, formBody, FORM_TYPE, queryPairs } from './argument-text.js';
+import { formBody, FORM_TYPE, placeholderText, queryPairs } from './argument-text.js';
 import { HTTP_TOKEN, headerValueFault, type QueryStyle, type Tool } from './tool-definition.js';
 import { toolErrors } from './tool-errors.js';
 import { SECRET_REFERENCE, VARIABLE_REFERENCE } from './tool-secrets.js';
@@ -63,11 +63,7 @@ function substitute(
       throw new Refusal(`missing argument '${name}' for placeholder ${whole}`);
     }
     consumed?.add(name);
-    // A list of values as a list (OpenAPI's "simple" style, HTTP's list form): each item encoded.
-    const value = args[name];
-    if (Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null))
-      return value.map((item) => encode(argumentText(item))).join(',');
-    return encode(argumentText(value));
+    return placeholderText(args[name], encode);
   };
   return template.replace(PLACEHOLDER, replace);
 }
