@@ -41,6 +41,9 @@ describe('a form body (Content-Type application/x-www-form-urlencoded)', () => {
       'To=%2B39%20333&Body=hi',
     );
     expect(send({ 'Content-Type': 'application/json' }).body).toBe('{"To":"+39 333","Body":"hi"}');
+    expect(send({ 'Content-Type': 'application/x-www-form-urlencoded-v2' }).body).toBe(
+      '{"To":"+39 333","Body":"hi"}',
+    );
     expect(send({})).toMatchObject({
       headers: { 'Content-Type': 'application/json' },
       body: '{"To":"+39 333","Body":"hi"}',
