@@ -22,15 +22,11 @@ export function nineCharacterId(id: string): string {
   return base62(createHash('sha256').update(id).digest());
 }
 
-/** `message` with its call ids as 9 letters and digits; itself when it has none to change. */
+/** `message` with its call ids as 9 letters and digits (what is sent; the history keeps its own). */
 export function withNineCharacterIds(message: ChatMessage): ChatMessage {
-  if (message.role === 'tool') {
-    const id = nineCharacterId(message.tool_call_id);
-    return id === message.tool_call_id ? message : { ...message, tool_call_id: id };
-  }
-  if (message.role !== 'assistant' || !message.tool_calls?.length) return message;
+  if (message.role === 'tool')
+    return { ...message, tool_call_id: nineCharacterId(message.tool_call_id) };
+  if (message.role !== 'assistant' || !message.tool_calls) return message;
   const calls = message.tool_calls.map((call) => ({ ...call, id: nineCharacterId(call.id) }));
-  return calls.every((call, i) => call.id === message.tool_calls![i]!.id)
-    ? message
-    : { ...message, tool_calls: calls };
+  return { ...message, tool_calls: calls };
 }

@@ -71,7 +71,7 @@ describe('ServerAdaptations', () => {
     const user = { role: 'user', content: 'hi' } as const;
     const done = { role: 'tool', tool_call_id: 'aB3dE6gH9', content: 'ok' } as const;
     expect(withNineCharacterIds(user)).toBe(user);
-    expect(withNineCharacterIds(done)).toBe(done);
+    expect(withNineCharacterIds(done)).toEqual(done);
     expect(withNineCharacterIds({ ...done, tool_call_id: 'search:0' })).toEqual({
       ...done,
       tool_call_id: nineCharacterId('search:0'),
