@@ -7,6 +7,7 @@ import { WsClient } from './support/ws-client.js';
  * with a key header and Basic auth, headers read in any case, and the exceptions it catches.
  */
 const PORTED = `import requests
+import requests.exceptions
 from requests.exceptions import ConnectionError, HTTPError, ReadTimeout, TooManyRedirects
 
 
@@ -26,15 +27,20 @@ def ported(case: str) -> list:
         except requests.JSONDecodeError as e:
             return ["JSONDecodeError", isinstance(e, ValueError), isinstance(e, requests.RequestException)]
     if case == "http_error":
-        try:
-            requests.get(base + "/missing").raise_for_status()
-        except HTTPError as e:
-            return [str(e), e.response.status_code]
+        said = []
+        for path in ("/missing", "/down"):
+            try:
+                requests.get(base + path).raise_for_status()
+            except HTTPError as e:
+                said += [str(e), e.response.status_code]
+        return said
     if case == "slow":
         try:
             requests.get(base + "/slow", timeout=(0.5, 0.8))
         except ReadTimeout as e:
             return ["ReadTimeout", str(e), isinstance(e, requests.Timeout)]
+    if case == "slow_but_allowed":
+        return requests.get(base + "/slow", timeout=(0.2, 3)).text
     if case == "refused":
         try:
             requests.get("http://127.0.0.1:1/", timeout=2)
@@ -76,6 +82,7 @@ describe('code tools written for Python requests', () => {
         );
       if (req.path === '/plain') return void res.end('not json');
       if (req.path === '/missing') return void res.writeHead(404).end('no');
+      if (req.path === '/down') return void res.writeHead(503).end('later');
       if (req.path === '/loop') return void res.writeHead(302, { Location: '/loop' }).end();
       if (req.path === '/slow') return void setTimeout(() => res.end('late'), 1500).unref();
       res.end('ok');
@@ -103,7 +110,17 @@ describe('code tools written for Python requests', () => {
 
   it.each([
     ['not_json', ['JSONDecodeError', true, true]],
-    ['http_error', ['404 Client Error: Not Found for url: URL/missing', 404]],
+    [
+      'http_error',
+      [
+        '404 Client Error: Not Found for url: URL/missing',
+        404,
+        '503 Server Error: Service Unavailable for url: URL/down',
+        503,
+      ],
+    ],
+    // (connect, read): the longer bounds the request.
+    ['slow_but_allowed', 'late'],
     ['slow', ['ReadTimeout', 'timed out', true]],
     ['refused', ['ConnectionError', true]],
     ['loop', ['TooManyRedirects', 'too many redirects (at most 3 are followed)']],
@@ -114,7 +131,9 @@ describe('code tools written for Python requests', () => {
     'raises what requests raises, and answers as it does: %s',
     async (which, expected) => {
       const ws = await WsClient.connect(rig.engine.wsUrl);
-      const wanted = JSON.parse(JSON.stringify(expected).replace('URL', rig.toolsUrl)) as unknown;
+      const wanted = JSON.parse(
+        JSON.stringify(expected).replaceAll('URL', rig.toolsUrl),
+      ) as unknown;
       expect(await ported(ws, { case: which })).toEqual(wanted);
       ws.close();
     },
