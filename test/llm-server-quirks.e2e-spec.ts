@@ -161,6 +161,33 @@ describe('OpenAiLlmClient against servers that do not stream as asked', () => {
     expect(sentAgain).toEqual(sent);
   });
 
+  it("adapts to Ollama's refusal of a null content (an answer that is only calls), after another adaptation too", async () => {
+    const afterCall = afterParisCall('chatcmpl-tool-77');
+    const assistant = (body: any) => body.messages.find((m: any) => m.role === 'assistant');
+    // Ollama refuses the null content; this one also wants Mistral's call ids.
+    llm.fallback = (body) =>
+      assistant(body).content === null
+        ? {
+            kind: 'status',
+            status: 400,
+            body: '{"error":{"message":"invalid message content type: <nil>","type":"invalid_request_error"}}',
+          }
+        : !/^[A-Za-z0-9]{9}$/.test(assistant(body).tool_calls[0].id)
+          ? {
+              kind: 'status',
+              status: 400,
+              body: '{"message":"Tool call IDs should be alphanumeric strings with length 9!"}',
+            }
+          : sseText(['Sunny.']);
+    const client = llmClient(url());
+    for (let i = 0; i < 2; i++) {
+      const got = await lastValueFrom(client.stream(afterCall).pipe(toArray()));
+      expect(got[0]).toEqual({ type: 'text', text: 'Sunny.' });
+    }
+    expect(llm.requests.map((r) => assistant(r.body).content)).toEqual([null, '', '', '']);
+    expect(assistant(llm.requests[3]!.body).tool_calls[0].id).toMatch(/^[A-Za-z0-9]{9}$/);
+  });
+
   it('closes a turn cut off after its tool results for a Mistral template that wants roles to alternate, and remembers it', async () => {
     // The user spoke again while the weather call ran: its turn has no answer.
     const cutOff = afterParisCall('aB3dE6gH9', { role: 'user', content: 'Never mind.' });

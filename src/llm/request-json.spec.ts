@@ -64,6 +64,22 @@ describe('request JSON', () => {
     expect(reads.n).toBe(2);
   });
 
+  it('writes each message once per form it is sent in (a server adaptation), and in the new form after a change', () => {
+    const formed: ChatMessage[] = [];
+    const form = (label: string) => (message: ChatMessage) => {
+      formed.push(message);
+      return message.role === 'user'
+        ? { ...message, content: `${message.content} (${label})` }
+        : message;
+    };
+    const [a, b] = [form('a'), form('b')];
+    for (let i = 0; i < 3; i++) messagesJson(history, a);
+    expect(formed).toHaveLength(history.length);
+    expect(JSON.parse(messagesJson(history, b))[1].content).toBe('Weather in Zürich? 🌦 (b)');
+    expect(JSON.parse(messagesJson(history, a))[1].content).toBe('Weather in Zürich? 🌦 (a)');
+    expect(formed).toHaveLength(2 * history.length);
+  });
+
   it('writes each tool once also when tools share a schema, and again when its description changes', () => {
     const reads = { n: 0 };
     const shared = counted({}, 'type', 'object', reads);

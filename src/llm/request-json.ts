@@ -5,8 +5,8 @@ import type { ChatMessage, LlmTool } from './llm.types.js';
 // message never changes once made (`ChatMessage` is read-only), and a tool's schema is replaced,
 // never changed in place. What is kept goes with the message or schema it was written from.
 const messages = new WeakMap<ChatMessage, string>();
-/** The same, for messages sent through a change of form (ServerAdaptations' call ids). */
-const changedMessages = new WeakMap<ChatMessage, string>();
+/** The same, by the change of form messages were sent through (see ServerAdaptations). */
+const changedMessages = new WeakMap<object, WeakMap<ChatMessage, string>>();
 /**
  * Each tool's item of the `tools` array, by the schema sent, then by name (tools without
  * parameters share one schema; a tool's description may change alone). At most this many names
@@ -17,13 +17,17 @@ const NAMES_PER_SCHEMA = 64;
 
 /**
  * `list` as a JSON array, each message written only the first time it is sent; `form`, when
- * given, changes each message before it is written (the same way every time).
+ * given, changes each message before it is written (the same way every time it is given).
  */
 export function messagesJson(
   list: readonly ChatMessage[],
   form?: (message: ChatMessage) => ChatMessage,
 ): string {
-  const kept = form ? changedMessages : messages;
+  let kept = messages;
+  if (form) {
+    kept = changedMessages.get(form) ?? new WeakMap<ChatMessage, string>();
+    changedMessages.set(form, kept);
+  }
   const items = list.map((message) => {
     let json = kept.get(message);
     if (json === undefined)

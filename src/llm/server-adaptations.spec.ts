@@ -25,6 +25,36 @@ describe('ServerAdaptations', () => {
     expect(server.learn(tokenizer, 'auto')).toMatch(/9 letters and digits/);
     expect(server.learn(tokenizer, 'auto')).toBeUndefined();
     expect(server.nineCharacterIds).toBe(true);
+    const ollama = '{"error":{"message":"invalid message content type: <nil>"}}';
+    const lmStudio =
+      "[Server Error] Invalid 'content': 'content' field must be a string or an array of objects.";
+    expect(new ServerAdaptations().learn(lmStudio, 'auto')).toMatch(/""/);
+    expect(server.learn(ollama, 'auto')).toMatch(/""/);
+    expect(server.learn(ollama, 'auto')).toBeUndefined();
+  });
+
+  it('sends each message in the form learned so far, written anew when the form changes', () => {
+    const server = new ServerAdaptations();
+    const calls = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'search:0', type: 'function', function: { name: 's', arguments: '{}' } }],
+    } as const;
+    const sent = () => JSON.parse(server.messagesJson([calls]))[0];
+    expect(sent()).toEqual(calls);
+    server.learn(
+      '{"message":"Tool call IDs should be alphanumeric strings with length 9!"}',
+      'auto',
+    );
+    expect(sent()).toMatchObject({
+      content: null,
+      tool_calls: [{ id: nineCharacterId('search:0') }],
+    });
+    server.learn('{"error":{"message":"invalid message content type: <nil>"}}', 'auto');
+    expect(sent()).toMatchObject({
+      content: '',
+      tool_calls: [{ id: nineCharacterId('search:0') }],
+    });
   });
 
   it('closes a turn cut off after its tool results, and only such a turn, once the server asked', () => {

@@ -19,6 +19,15 @@ const NINE_CHARACTER_IDS = /alphanumeric strings? with length 9|with a length of
  * Mistral's own API says it its way.
  */
 const ROLES_ALTERNATE = /roles must alternate|unexpected role .?user.? after role .?tool/i;
+/**
+ * Ollama ("invalid message content type: <nil>") and LM Studio ("'content' field must be a string
+ * or an array of objects") refuse an answer that is only calls with `content: null`, as OpenAI's
+ * API has it.
+ */
+const NULL_CONTENT = /invalid message content type|'content' field must be a string/i;
+/** `message` with an empty string for a null content. */
+const withStringContent = (message: ChatMessage): ChatMessage =>
+  message.role === 'assistant' && message.content === null ? { ...message, content: '' } : message;
 /** What closes such a turn in requests to those servers. */
 export const CUT_OFF_ANSWER = '(interrupted)';
 const closings = new WeakMap<ChatMessage, ChatMessage>();
@@ -48,6 +57,10 @@ export class ServerAdaptations {
   nineCharacterIds = false;
   /** A turn cut off after its tool results is closed by an assistant message (`withClosedToolTurns`). */
   closedToolTurns = false;
+  /** An answer that is only calls has `""` for its content, not null. */
+  stringContent = false;
+  /** How each message is changed before it is sent, when it is: one function per set of changes. */
+  private form: ((message: ChatMessage) => ChatMessage) | undefined;
   /** Each schema as sent with `bareObjects`, by the tool's schema. */
   private readonly bare = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
 
@@ -59,7 +72,13 @@ export class ServerAdaptations {
     }
     if (!this.nineCharacterIds && NINE_CHARACTER_IDS.test(text)) {
       this.nineCharacterIds = true;
+      this.form = this.messageForm();
       return 'the LLM server takes only call ids of 9 letters and digits (HTTP 400, a Mistral chat template or tokenizer): sending every call id in that form from now on';
+    }
+    if (!this.stringContent && NULL_CONTENT.test(text)) {
+      this.stringContent = true;
+      this.form = this.messageForm();
+      return 'the LLM server refuses a null content (HTTP 400): sending "" for the content of an answer that is only calls from now on';
     }
     if (!this.closedToolTurns && ROLES_ALTERNATE.test(text)) {
       this.closedToolTurns = true;
@@ -75,7 +94,16 @@ export class ServerAdaptations {
   /** The messages as JSON, in the form this server takes them. */
   messagesJson(messages: readonly ChatMessage[]): string {
     const list = this.closedToolTurns ? withClosedToolTurns(messages) : messages;
-    return messagesJson(list, this.nineCharacterIds ? withNineCharacterIds : undefined);
+    return messagesJson(list, this.form);
+  }
+
+  private messageForm(): (message: ChatMessage) => ChatMessage {
+    const ids = this.nineCharacterIds;
+    const content = this.stringContent;
+    return (message) => {
+      const formed = ids ? withNineCharacterIds(message) : message;
+      return content ? withStringContent(formed) : formed;
+    };
   }
 
   /** A tool's parameters as this server takes them. */
