@@ -188,6 +188,30 @@ describe('OpenAiLlmClient against servers that do not stream as asked', () => {
     expect(assistant(llm.requests[3]!.body).tool_calls[0].id).toMatch(/^[A-Za-z0-9]{9}$/);
   });
 
+  it('sends a request that must not call tools without them to a server that takes tool_choice "auto" only', async () => {
+    // As mlx-openai-server answers (the last round after LLM_TOOL_MAX_ITERATIONS asks "none").
+    llm.fallback = (body) =>
+      body.tool_choice !== undefined && body.tool_choice !== 'auto'
+        ? {
+            kind: 'status',
+            status: 400,
+            body: `{"error":{"message":"Tool choice must be 'auto' when tools are provided.","type":"bad_request"}}`,
+          }
+        : sseText(['Done.']);
+    const client = llmClient(url());
+    const last: LlmRequest = { ...request, toolChoice: 'none' };
+    for (const asked of [last, last, request]) {
+      const got = await lastValueFrom(client.stream(asked).pipe(toArray()));
+      expect(got[0]).toEqual({ type: 'text', text: 'Done.' });
+    }
+    expect(llm.requests.map((r) => [r.body.tool_choice, r.body.tools?.length])).toEqual([
+      ['none', 1],
+      [undefined, undefined],
+      [undefined, undefined],
+      ['auto', 1],
+    ]);
+  });
+
   it('closes a turn cut off after its tool results for a Mistral template that wants roles to alternate, and remembers it', async () => {
     // The user spoke again while the weather call ran: its turn has no answer.
     const cutOff = afterParisCall('aB3dE6gH9', { role: 'user', content: 'Never mind.' });

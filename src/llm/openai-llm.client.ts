@@ -6,7 +6,7 @@ import { Observable } from 'rxjs';
 import { llmConfig, type LlmConfig } from '../config/app.config.js';
 import { CompletionDecoder } from './completion-decoder.js';
 import { drainForReuse, MAX_BODY_CHARS, postJson, ReplyTooLarge } from './http-post.js';
-import { requestJson, toolsJson } from './request-json.js';
+import { requestJson } from './request-json.js';
 import { parseJson } from './parsing/json.js';
 import { withTraceparent } from '../common/trace-context.js';
 import { retryDelayMs } from '../common/retry.js';
@@ -136,10 +136,8 @@ export class OpenAiLlmClient extends LlmClient {
     if (!streaming) delete body.stream_options;
     const messages = this.adaptations.messagesJson(request.messages);
     const written: Record<string, string> = { messages };
-    if (request.tools.length > 0) {
-      written.tools = toolsJson(request.tools, (schema) => this.adaptations.parameters(schema));
-      body.tool_choice = this.adaptations.noToolParser ? 'none' : (request.toolChoice ?? 'auto');
-    }
+    const tools = this.adaptations.tools(request.tools, request.toolChoice ?? 'auto');
+    if (tools) [written.tools, body.tool_choice] = [tools.json, tools.choice];
     return requestJson(body, written);
   }
 

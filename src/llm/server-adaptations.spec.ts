@@ -31,6 +31,10 @@ describe('ServerAdaptations', () => {
     expect(new ServerAdaptations().learn(lmStudio, 'auto')).toMatch(/""/);
     expect(server.learn(ollama, 'auto')).toMatch(/""/);
     expect(server.learn(ollama, 'auto')).toBeUndefined();
+    const mlx = `{"error":{"message":"Tool choice must be 'auto' when tools are provided."}}`;
+    expect(server.learn(mlx, 'auto')).toBeUndefined(); // "auto" was not refused
+    expect(server.learn(mlx, 'none')).toMatch(/"auto" only/);
+    expect(server.learn(mlx, 'none')).toBeUndefined();
   });
 
   it('sends each message in the form learned so far, written anew when the form changes', () => {

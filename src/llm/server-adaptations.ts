@@ -4,11 +4,13 @@
  * Pure: no Nest import.
  */
 import { withNineCharacterIds } from './call-ids.js';
-import type { ChatMessage } from './llm.types.js';
-import { messagesJson } from './request-json.js';
+import type { ChatMessage, LlmTool } from './llm.types.js';
+import { messagesJson, toolsJson } from './request-json.js';
 
 /** vLLM without `--enable-auto-tool-choice` refuses `tool_choice: "auto"` with HTTP 400. */
 const NO_TOOL_PARSER = /auto.{0,20}tool.?choice|enable-auto-tool-choice|tool-call-parser/i;
+/** mlx-openai-server: "Tool choice must be 'auto' when tools are provided." */
+const AUTO_ONLY = /tool.?choice must be .?auto/i;
 /** Gemini's endpoint refuses an object schema whose `properties` is empty (a tool with no arguments). */
 const EMPTY_PROPERTIES = /properties:? should be non-empty for OBJECT type/i;
 /** Mistral's chat templates and tokenizer refuse any call id but 9 letters and digits (call-ids.ts). */
@@ -59,6 +61,8 @@ export class ServerAdaptations {
   closedToolTurns = false;
   /** An answer that is only calls has `""` for its content, not null. */
   stringContent = false;
+  /** `tool_choice` can only be "auto": a request that must not call tools is sent without them. */
+  autoOnly = false;
   /** How each message is changed before it is sent, when it is: one function per set of changes. */
   private form: ((message: ChatMessage) => ChatMessage) | undefined;
   /** Each schema as sent with `bareObjects`, by the tool's schema. */
@@ -69,6 +73,10 @@ export class ServerAdaptations {
     if (!this.noToolParser && toolChoice === 'auto' && NO_TOOL_PARSER.test(text)) {
       this.noToolParser = true;
       return 'the LLM server has no tool parser (HTTP 400 on tool_choice "auto"): using tool_choice "none" and parsing calls from the text from now on';
+    }
+    if (!this.autoOnly && toolChoice === 'none' && AUTO_ONLY.test(text)) {
+      this.autoOnly = true;
+      return 'the LLM server takes tool_choice "auto" only (HTTP 400): a request that must not call tools is sent without them from now on';
     }
     if (!this.nineCharacterIds && NINE_CHARACTER_IDS.test(text)) {
       this.nineCharacterIds = true;
@@ -104,6 +112,19 @@ export class ServerAdaptations {
       const formed = ids ? withNineCharacterIds(message) : message;
       return content ? withStringContent(formed) : formed;
     };
+  }
+
+  /**
+   * The request's `tools` (as JSON) and `tool_choice`, as this server takes them; none for a
+   * request without tools, or one that must not call them when the server takes only "auto".
+   */
+  tools(
+    tools: readonly LlmTool[],
+    asked: 'auto' | 'none',
+  ): { json: string; choice: 'auto' | 'none' } | undefined {
+    const choice = this.noToolParser ? 'none' : asked;
+    if (tools.length === 0 || (choice === 'none' && this.autoOnly)) return undefined;
+    return { json: toolsJson(tools, (schema) => this.parameters(schema)), choice };
   }
 
   /** A tool's parameters as this server takes them. */
