@@ -1,5 +1,6 @@
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { types, useTurnHarness } from './support/turn-harness.js';
+import { until } from './support/waiting.js';
 
 /**
  * A turn with a tool call through /ws against servers that refuse part of the standard round
@@ -46,5 +47,41 @@ describe('a tool-calling turn against a server that refuses part of the round tr
     ]);
     expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: 'Oslo: sunny.' });
     expect(h.tools.requests.map((r) => r.path)).toEqual(['/Oslo']);
+  });
+
+  it('answers the next turn after the user cut one off once its tool had run (a Mistral template)', async () => {
+    let held: (() => void) | undefined;
+    const roles = (body: any): string[] => body.messages.map((m: any) => m.role);
+    h.llm.fallback = (body) => {
+      const last = roles(body).at(-1);
+      // The round after the tool: held before its first word until the user has cut it off.
+      if (last === 'tool') {
+        const [start, word, , done] = sseText(['Oslo: sunny.']).pieces;
+        const gate = new Promise<void>((r) => (held = r));
+        return { kind: 'sse', pieces: [start!, word!, done!], gate };
+      }
+      if (roles(body).some((role, i) => role === 'user' && roles(body)[i - 1] === 'tool'))
+        return {
+          kind: 'status',
+          status: 400,
+          body: '{"object":"error","message":"Conversation roles must alternate user/assistant/user/assistant/..."}',
+        };
+      return roles(body).includes('tool')
+        ? sseText(['Sure, Rome.'])
+        : sseStructuredCalls([
+            { id: 'aB3dE6gH9', name: 'get_weather', arguments: { city: 'Oslo' } },
+          ]);
+    };
+    h.ws.send({ type: 'user_text', text: 'Weather in Oslo?' });
+    await h.ws.waitFor((m) => m.type === 'tool_result');
+    await until(() => held !== undefined, 'the round after the tool');
+    h.ws.send({ type: 'user_text', text: 'No, Rome.' });
+    const end = await h.ws.waitFor((m) => m.type === 'assistant_end' && !m.interrupted);
+    held!();
+    expect(end).toEqual({ type: 'assistant_end', text: 'Sure, Rome.' });
+    expect(h.ws.messages.filter((m) => m.type === 'error')).toEqual([]);
+    // The first turn got no answer: the request closes it with an assistant message.
+    const sent = h.llm.requests.at(-1)!.body.messages.map((m: any) => m.role);
+    expect(sent.slice(-4)).toEqual(['assistant', 'tool', 'assistant', 'user']);
   });
 });
