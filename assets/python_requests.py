@@ -5,6 +5,7 @@
 # `import ces_requests` in tool code give the same object (see _guarded_import).
 import http
 import json
+from urllib.parse import urlsplit
 
 
 class exceptions:
@@ -83,6 +84,7 @@ class Response:
         self.text = data.get("text", "")
         self.content = self.text.encode("utf-8")
         self.headers = CaseInsensitiveDict(data.get("headers", {}))
+        self.cookies = dict(data.get("cookies", {}))
         self.url = data.get("url", "")
         self.encoding = "utf-8"
 
@@ -186,7 +188,8 @@ def _seconds(timeout):
 
 
 class Session(_Verbs):
-    """requests.Session(): headers, auth, params and cookies sent with every request of it."""
+    """requests.Session(): headers, auth, params and cookies sent with every request of it; the
+    cookies a host sets (a login) are sent again to that host, and to no other."""
 
     def __init__(self, requests):
         self._requests = requests
@@ -194,12 +197,17 @@ class Session(_Verbs):
         self.params = {}
         self.cookies = {}
         self.auth = None
+        self._jar = {}  # host -> the cookies it set
 
     def request(self, method, url, **kwargs):
+        kwargs["cookies"] = {**self._jar.get(urlsplit(url).hostname, {}), **(kwargs.get("cookies") or {})}
         for name in ("headers", "params", "cookies"):
             kwargs[name] = {**getattr(self, name), **(kwargs.get(name) or {})}
         kwargs.setdefault("auth", self.auth)
-        return self._requests.request(method, url, **kwargs)
+        response = self._requests.request(method, url, **kwargs)
+        if response.cookies:
+            self._jar.setdefault(urlsplit(response.url).hostname, {}).update(response.cookies)
+        return response
 
     def close(self):
         pass

@@ -49,7 +49,7 @@ const PEEK = `def peek() -> dict:
         error = None
     except Exception as e:
         error = str(e)
-    return {"url": r.url, "echoed": r.headers.get("x-echo"), "error": error}
+    return {"url": r.url, "echoed": r.headers.get("x-echo"), "cookie": r.cookies.get("seen"), "error": error}
 `;
 
 /** Sends a key to an API that redirects to another host. */
@@ -80,7 +80,9 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
         : req.path === '/bounce'
           ? res.writeHead(302, { Location: req.url.replace('/bounce', '/landed') }).end()
           : req.path === '/landed'
-            ? res.writeHead(200, { 'X-Echo': req.url }).end('ok')
+            ? res
+                .writeHead(200, { 'X-Echo': req.url, 'Set-Cookie': `seen=${req.url}; Path=/` })
+                .end('ok')
             : req.path === '/echo'
               ? res.end(JSON.stringify({ url: req.url, auth: req.headers.authorization }))
               : res
@@ -213,9 +215,9 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
     ws.close();
   });
 
-  it('masks a key in the URL a redirect led to, in the headers echoed and in an error', async () => {
+  it('masks a key in the URL a redirect led to, in the headers and cookies echoed and in an error', async () => {
     const ws = await WsClient.connect(engine.wsUrl);
-    const read = (await callAndRead(ws, 'peek')) as { url: string; echoed: string; error: string };
+    const read = (await callAndRead(ws, 'peek')) as Record<string, string>;
     expect(api.requests.map((r) => r.url)).toEqual([
       '/bounce?key=tok-5e4d3c2b',
       '/landed?key=tok-5e4d3c2b',
@@ -223,6 +225,7 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
     expect(JSON.stringify(read)).not.toContain('tok-5e4d3c2b');
     expect(read.url).toMatch(/\/landed\?key=\[secret\]$/);
     expect(read.echoed).toBe('/landed?key=[secret]');
+    expect(read.cookie).toBe('/landed?key=[secret]');
     // The name lookup fails (ENOTFOUND, naming the host), or on a slow resolver times out.
     expect(read.error).toMatch(/\[secret\]\.invalid|timed out/);
     ws.close();

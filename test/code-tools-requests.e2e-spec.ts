@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { callOnce, useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
@@ -55,6 +57,12 @@ def ported(case: str) -> list:
         r = requests.post(base + "/echo", {"a": "1"})
         found = requests.head(base + "/loop").status_code == requests.codes.found
         return [r.json()["body"], r.json()["type"], found, requests.codes["not_found"]]
+    if case == "login":
+        with requests.Session() as s:
+            first = s.post(base + "/login", json={"user": "agent"})
+            again = s.get(base + "/echo").json()["cookie"]
+            elsewhere = s.get("OTHER/").text
+            return [first.cookies, again, elsewhere]
     if case == "no_follow":
         r = requests.get(base + "/loop", allow_redirects=False)
         return [r.status_code, r.headers["location"], bool(r)]
@@ -62,10 +70,20 @@ def ported(case: str) -> list:
 `;
 
 describe('code tools written for Python requests', () => {
+  /** Another host (127.0.0.2): the Cookie header it was sent. */
+  const other = createServer((req, res) => res.end(req.headers.cookie ?? 'no cookie'));
+  let otherUrl = '';
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.2', resolve));
+    otherUrl = `http://127.0.0.2:${(other.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => other.close(resolve)));
   const rig = useEngineRig(
     (toolsUrl) => ({
       LLM_MODEL: 'm',
-      LLM_TOOLS_FILE: writeToolsFile([{ type: 'python', code: PORTED.replace('BASE', toolsUrl) }]),
+      LLM_TOOLS_FILE: writeToolsFile([
+        { type: 'python', code: PORTED.replace('BASE', toolsUrl).replace('OTHER', otherUrl) },
+      ]),
       CODE_TOOLS_WORKERS: '1',
       CODE_TOOLS_ALLOW_PRIVATE_NETWORK: 'true',
     }),
@@ -83,6 +101,10 @@ describe('code tools written for Python requests', () => {
       if (req.path === '/plain') return void res.end('not json');
       if (req.path === '/missing') return void res.writeHead(404).end('no');
       if (req.path === '/down') return void res.writeHead(503).end('later');
+      if (req.path === '/login')
+        return void res
+          .writeHead(200, { 'Set-Cookie': ['sid=s-42; Path=/; HttpOnly', 'theme=dark'] })
+          .end('welcome');
       if (req.path === '/loop') return void res.writeHead(302, { Location: '/loop' }).end();
       if (req.path === '/slow') return void setTimeout(() => res.end('late'), 1500).unref();
       res.end('ok');
@@ -125,6 +147,8 @@ describe('code tools written for Python requests', () => {
     ['refused', ['ConnectionError', true]],
     ['loop', ['TooManyRedirects', 'too many redirects (at most 3 are followed)']],
     ['no_follow', [302, '/loop', true]],
+    // A Session keeps what the host set and sends it back there only.
+    ['login', [{ sid: 's-42', theme: 'dark' }, 'sid=s-42; theme=dark', 'no cookie']],
     // post(url, data) as requests takes it; head() follows no redirect unless asked.
     ['positional', ['a=1', 'application/x-www-form-urlencoded', true, 404]],
   ])(

@@ -205,6 +205,9 @@ export class CodeToolService implements OnModuleDestroy {
           headers: Object.fromEntries(
             Object.entries(response.headers).map(([k, v]) => [k, mask(v)]),
           ),
+          cookies: Object.fromEntries(
+            Object.entries(response.cookies).map(([k, v]) => [k, mask(v)]),
+          ),
         };
       } catch (error) {
         // The kind picks the exception ces_requests raises (Timeout, ConnectionError, …).

@@ -63,6 +63,8 @@ export interface PyHttpResponse {
   reason: string;
   text: string;
   headers: Record<string, string>;
+  /** What its `Set-Cookie` headers set: name → value. */
+  cookies: Record<string, string>;
   url: string;
 }
 
@@ -210,9 +212,21 @@ async function following(
       reason: response.statusMessage || STATUS_CODES[status] || '',
       text,
       headers: flat,
+      cookies: cookiesSet(response.headers['set-cookie'] ?? []),
       url: url.toString(),
     };
   }
+}
+
+/** The cookies `Set-Cookie` headers set: the name and value before each one's attributes. */
+function cookiesSet(headers: readonly string[]): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const header of headers) {
+    const pair = header.split(';', 1)[0]!;
+    const equals = pair.indexOf('=');
+    if (equals > 0) cookies[pair.slice(0, equals).trim()] = pair.slice(equals + 1).trim();
+  }
+  return cookies;
 }
 
 /** `error` as the failure `ces_requests` raises; an error of no known kind as it is. */
