@@ -188,6 +188,26 @@ describe('OpenAiLlmClient against servers that do not stream as asked', () => {
     expect(assistant(llm.requests[3]!.body).tool_calls[0].id).toMatch(/^[A-Za-z0-9]{9}$/);
   });
 
+  it('sends again a request that met a refusal another request, sent meanwhile, has already taught', async () => {
+    const afterCall = afterParisCall('aB3dE6gH9');
+    const assistant = (body: any) => body.messages.find((m: any) => m.role === 'assistant');
+    llm.fallback = (body) =>
+      assistant(body).content === null
+        ? {
+            kind: 'status',
+            status: 400,
+            body: '{"error":{"message":"invalid message content type: <nil>"}}',
+          }
+        : sseText(['Sunny.']);
+    const client = llmClient(url());
+    // Two sessions' rounds at once: both are written before the server's first refusal is read.
+    const both = await Promise.all(
+      [1, 2].map(() => lastValueFrom(client.stream(afterCall).pipe(toArray()))),
+    );
+    for (const got of both) expect(got[0]).toEqual({ type: 'text', text: 'Sunny.' });
+    expect(llm.requests.map((r) => assistant(r.body).content)).toEqual([null, null, '', '']);
+  });
+
   it('sends a request that must not call tools without them to a server that takes tool_choice "auto" only', async () => {
     // As mlx-openai-server answers (the last round after LLM_TOOL_MAX_ITERATIONS asks "none").
     llm.fallback = (body) =>

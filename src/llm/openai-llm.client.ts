@@ -152,15 +152,19 @@ export class OpenAiLlmClient extends LlmClient {
     try {
       watchdog.arm('connect');
       const model = await this.models.resolve(controller.signal);
-      const send = () =>
-        this.post(this.body(request, model, streaming), controller.signal, request);
+      let adapted = 0; // how many adaptations the body sent was written with
+      const send = () => {
+        adapted = this.adaptations.count;
+        return this.post(this.body(request, model, streaming), controller.signal, request);
+      };
       let response = await send();
-      // A 400 that says what the server cannot take (tools, ids, roles): adapted to, sent again.
+      // A 400 that says what the server cannot take (tools, ids, roles): adapted to, sent again;
+      // so is a request that met a refusal another one, sent meanwhile, has already taught.
       while (response.status === 400) {
         const text = await response.text(ERROR_BODY_CHARS);
         const learned = this.adaptations.learn(text, request.toolChoice ?? 'auto');
-        if (!learned) throw httpFault(400, text);
-        this.logger.warn(learned);
+        if (learned) this.logger.warn(learned);
+        else if (this.adaptations.count === adapted) throw httpFault(400, text);
         response = await send();
       }
       if (!response.ok)

@@ -68,6 +68,19 @@ export class ServerAdaptations {
   /** Each schema as sent with `bareObjects`, by the tool's schema. */
   private readonly bare = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
 
+  /** How many adaptations have been adopted: a request written with fewer may be sent again. */
+  get count(): number {
+    const adopted = [
+      this.noToolParser,
+      this.bareObjects,
+      this.nineCharacterIds,
+      this.closedToolTurns,
+      this.stringContent,
+      this.autoOnly,
+    ];
+    return adopted.filter(Boolean).length;
+  }
+
   /** Adopts what a 400's `text` asks for; the warning to log, or undefined when it asks nothing new. */
   learn(text: string, toolChoice: 'auto' | 'none'): string | undefined {
     if (!this.noToolParser && toolChoice === 'auto' && NO_TOOL_PARSER.test(text)) {
