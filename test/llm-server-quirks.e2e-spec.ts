@@ -36,6 +36,15 @@ const afterParisCall = (id: string, ...more: ChatMessage[]): LlmRequest => ({
   ],
 });
 
+/** The assistant message of a request body. */
+const assistant = (body: any) => body.messages.find((m: any) => m.role === 'assistant');
+/** Ollama's answer to an assistant message whose content is null. */
+const NULL_CONTENT_REFUSAL: Script = {
+  kind: 'status',
+  status: 400,
+  body: '{"error":{"message":"invalid message content type: <nil>","type":"invalid_request_error"}}',
+};
+
 /** Servers that answer a streamed request in another shape than they were asked for. */
 describe('OpenAiLlmClient against servers that do not stream as asked', () => {
   const { llm, url } = useFakeLlm();
@@ -163,15 +172,10 @@ describe('OpenAiLlmClient against servers that do not stream as asked', () => {
 
   it("adapts to Ollama's refusal of a null content (an answer that is only calls), after another adaptation too", async () => {
     const afterCall = afterParisCall('chatcmpl-tool-77');
-    const assistant = (body: any) => body.messages.find((m: any) => m.role === 'assistant');
     // Ollama refuses the null content; this one also wants Mistral's call ids.
     llm.fallback = (body) =>
       assistant(body).content === null
-        ? {
-            kind: 'status',
-            status: 400,
-            body: '{"error":{"message":"invalid message content type: <nil>","type":"invalid_request_error"}}',
-          }
+        ? NULL_CONTENT_REFUSAL
         : !/^[A-Za-z0-9]{9}$/.test(assistant(body).tool_calls[0].id)
           ? {
               kind: 'status',
@@ -190,15 +194,8 @@ describe('OpenAiLlmClient against servers that do not stream as asked', () => {
 
   it('sends again a request that met a refusal another request, sent meanwhile, has already taught', async () => {
     const afterCall = afterParisCall('aB3dE6gH9');
-    const assistant = (body: any) => body.messages.find((m: any) => m.role === 'assistant');
     llm.fallback = (body) =>
-      assistant(body).content === null
-        ? {
-            kind: 'status',
-            status: 400,
-            body: '{"error":{"message":"invalid message content type: <nil>"}}',
-          }
-        : sseText(['Sunny.']);
+      assistant(body).content === null ? NULL_CONTENT_REFUSAL : sseText(['Sunny.']);
     const client = llmClient(url());
     // Two sessions' rounds at once: both are written before the server's first refusal is read.
     const both = await Promise.all(
