@@ -94,6 +94,16 @@ class Response:
         except json.JSONDecodeError as error:
             raise _E.JSONDecodeError(error.msg, error.doc, error.pos) from None
 
+    def iter_lines(self, chunk_size=512, decode_unicode=False, delimiter=None):
+        """The body's lines (read whole: `stream=True` has no effect), bytes unless decoded."""
+        lines = self.text.splitlines() if delimiter is None else self.text.split(delimiter)
+        return iter(lines if decode_unicode else [line.encode("utf-8") for line in lines])
+
+    def iter_content(self, chunk_size=1, decode_unicode=False):
+        data = self.text if decode_unicode else self.content
+        size = chunk_size or len(data) or 1
+        return iter([data[i:i + size] for i in range(0, len(data), size)])
+
     def raise_for_status(self):
         if self.status_code >= 400:
             kind = "Client" if self.status_code < 500 else "Server"

@@ -57,6 +57,9 @@ def ported(case: str) -> list:
         r = requests.post(base + "/echo", {"a": "1"})
         found = requests.head(base + "/loop").status_code == requests.codes.found
         return [r.json()["body"], r.json()["type"], found, requests.codes["not_found"]]
+    if case == "lines":
+        r = requests.get(base + "/lines", stream=True)
+        return [list(r.iter_lines(decode_unicode=True)), [c.decode() for c in r.iter_content(4)]]
     if case == "login":
         with requests.Session() as s:
             first = s.post(base + "/login", json={"user": "agent"})
@@ -99,6 +102,7 @@ describe('code tools written for Python requests', () => {
           }),
         );
       if (req.path === '/plain') return void res.end('not json');
+      if (req.path === '/lines') return void res.end('data: 1\n\ndata: 2\n');
       if (req.path === '/missing') return void res.writeHead(404).end('no');
       if (req.path === '/down') return void res.writeHead(503).end('later');
       if (req.path === '/login')
@@ -147,6 +151,14 @@ describe('code tools written for Python requests', () => {
     ['refused', ['ConnectionError', true]],
     ['loop', ['TooManyRedirects', 'too many redirects (at most 3 are followed)']],
     ['no_follow', [302, '/loop', true]],
+    // stream=True and iter_lines(), as code reading an event stream writes it: the body read whole.
+    [
+      'lines',
+      [
+        ['data: 1', '', 'data: 2'],
+        ['data', ': 1\n', '\ndat', 'a: 2', '\n'],
+      ],
+    ],
     // A Session keeps what the host set and sends it back there only.
     ['login', [{ sid: 's-42', theme: 'dark' }, 'sid=s-42; theme=dark', 'no cookie']],
     // post(url, data) as requests takes it; head() follows no redirect unless asked.
