@@ -13,7 +13,12 @@ import {
   TOO_MANY_REDIRECTS,
 } from '../tools/redirects.js';
 import { decodeBody } from '../tools/response-text.js';
-import { connectionErrorCode, untrustedCertificate } from '../common/connection-error.js';
+import {
+  connectionErrorCode,
+  CUT_OFF,
+  cutOff,
+  untrustedCertificate,
+} from '../common/connection-error.js';
 
 export { isPublicAddress } from '../tools/address-guard.js';
 
@@ -240,13 +245,8 @@ function failureOf(
   const certificate = untrustedCertificate(error);
   if (certificate)
     return new HttpFailure(`the server's TLS certificate is not trusted (${certificate})`, 'ssl');
-  const { message } = error as Error;
-  if (message === 'aborted' || (error as { code?: string }).code === 'ECONNRESET')
-    return new HttpFailure(
-      'the server closed the connection before the response was complete',
-      'connection',
-    );
-  if (connectionErrorCode(error)) return new HttpFailure(message, 'connection');
+  if (cutOff(error)) return new HttpFailure(CUT_OFF, 'connection');
+  if (connectionErrorCode(error)) return new HttpFailure((error as Error).message, 'connection');
   return error as Error;
 }
 

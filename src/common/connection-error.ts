@@ -11,6 +11,15 @@ export function connectionErrorCode(error: unknown): string | undefined {
   );
 }
 
+/** What a response whose body the server cut off is said to be. */
+export const CUT_OFF = 'the server closed the connection before the response was complete';
+
+/** Whether `error` is Node's word for a response body cut off by the server ("aborted", ECONNRESET). */
+export function cutOff(error: unknown): boolean {
+  const e = error as { message?: unknown; code?: unknown } | null | undefined;
+  return e?.message === 'aborted' || e?.code === 'ECONNRESET';
+}
+
 /** OpenSSL's and Node's codes for a server certificate that cannot be trusted. */
 const UNTRUSTED =
   /^(?:UNABLE_TO_(?:VERIFY_LEAF_SIGNATURE|GET_ISSUER_CERT(?:_LOCALLY)?)|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_(?:HAS_EXPIRED|NOT_YET_VALID|UNTRUSTED|REJECTED|SIGNATURE_FAILURE)|ERR_TLS_CERT_ALTNAME_INVALID)$/;

@@ -23,6 +23,8 @@ import { OAuth2Tokens } from './oauth2.js';
 import { invalidRedirect, TOO_MANY_REDIRECTS } from './redirects.js';
 import {
   connectionErrorCode,
+  CUT_OFF,
+  cutOff,
   privateCaHint,
   untrustedCertificate,
 } from '../common/connection-error.js';
@@ -264,9 +266,7 @@ export class HttpToolExecutor extends ToolExecutor {
     if (err.code === 'ERR_FR_REDIRECTION_FAILURE')
       for (let e = err.cause as Link; e; e = e.cause as Link)
         if (e.code === 'ERR_INVALID_URL') return invalidRedirect(String(e.input));
-    // Node's word for a response body cut off by the server ("aborted", ECONNRESET).
-    if (err.message === 'aborted' || err.code === 'ECONNRESET')
-      return 'the server closed the connection before the response was complete';
+    if (cutOff(error)) return CUT_OFF;
     const certificate = untrustedCertificate(error);
     if (certificate)
       return `the TLS certificate of the tool's server is not trusted (${certificate})`;
