@@ -40,7 +40,7 @@ function callIdsIn(request: LlmRequest): Set<string> {
 @Injectable()
 export class OpenAiLlmClient extends LlmClient {
   private readonly logger = new Logger(OpenAiLlmClient.name);
-  /** What this server was found to refuse (a missing tool parser, Gemini's empty objects). */
+  /** What this server was found to refuse, from its HTTP 400s (see ServerAdaptations). */
   private readonly adaptations = new ServerAdaptations();
   /** The warning of reasoning shown as the answer has been given (once for the process). */
   private warnedOfStrayThinkEnd = false;
