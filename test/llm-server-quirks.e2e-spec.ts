@@ -36,14 +36,14 @@ const afterParisCall = (id: string, ...more: ChatMessage[]): LlmRequest => ({
   ],
 });
 
+/** An HTTP 400 answer with `body`, as a server refusing part of a request sends it. */
+const badRequest = (body: string): Script => ({ kind: 'status', status: 400, body });
 /** The assistant message of a request body. */
 const assistant = (body: any) => body.messages.find((m: any) => m.role === 'assistant');
 /** Ollama's answer to an assistant message whose content is null. */
-const NULL_CONTENT_REFUSAL: Script = {
-  kind: 'status',
-  status: 400,
-  body: '{"error":{"message":"invalid message content type: <nil>","type":"invalid_request_error"}}',
-};
+const NULL_CONTENT_REFUSAL = badRequest(
+  '{"error":{"message":"invalid message content type: <nil>","type":"invalid_request_error"}}',
+);
 
 /** Servers that answer a streamed request in another shape than they were asked for. */
 describe('OpenAiLlmClient against servers that do not stream as asked', () => {
@@ -120,11 +120,9 @@ describe('OpenAiLlmClient against servers that do not stream as asked', () => {
     llm.fallback = (body) =>
       body.tools.some((t: any) => t.function.parameters.properties === undefined)
         ? sseText(['Ok.'])
-        : {
-            kind: 'status',
-            status: 400,
-            body: '[{"error":{"code":400,"message":"* GenerateContentRequest.tools[0].function_declarations[1].parameters.properties: should be non-empty for OBJECT type\n","status":"INVALID_ARGUMENT"}}]',
-          };
+        : badRequest(
+            '[{"error":{"code":400,"message":"* GenerateContentRequest.tools[0].function_declarations[1].parameters.properties: should be non-empty for OBJECT type\n","status":"INVALID_ARGUMENT"}}]',
+          );
     const client = llmClient(url());
     for (let i = 0; i < 2; i++) {
       const got = await lastValueFrom(client.stream(noArgs).pipe(toArray()));
@@ -152,11 +150,9 @@ describe('OpenAiLlmClient against servers that do not stream as asked', () => {
     llm.fallback = (body) =>
       ids(body).every((id) => /^[A-Za-z0-9]{9}$/.test(id))
         ? sseText(['Sunny in Paris.'])
-        : {
-            kind: 'status',
-            status: 400,
-            body: '{"object":"error","message":"Tool call IDs should be alphanumeric strings with length 9!","type":"BadRequestError","code":400}',
-          };
+        : badRequest(
+            '{"object":"error","message":"Tool call IDs should be alphanumeric strings with length 9!","type":"BadRequestError","code":400}',
+          );
     const client = llmClient(url());
     for (let i = 0; i < 2; i++) {
       const got = await lastValueFrom(client.stream(afterCall).pipe(toArray()));
@@ -177,11 +173,7 @@ describe('OpenAiLlmClient against servers that do not stream as asked', () => {
       assistant(body).content === null
         ? NULL_CONTENT_REFUSAL
         : !/^[A-Za-z0-9]{9}$/.test(assistant(body).tool_calls[0].id)
-          ? {
-              kind: 'status',
-              status: 400,
-              body: '{"message":"Tool call IDs should be alphanumeric strings with length 9!"}',
-            }
+          ? badRequest('{"message":"Tool call IDs should be alphanumeric strings with length 9!"}')
           : sseText(['Sunny.']);
     const client = llmClient(url());
     for (let i = 0; i < 2; i++) {
@@ -209,11 +201,9 @@ describe('OpenAiLlmClient against servers that do not stream as asked', () => {
     // As mlx-openai-server answers (the last round after LLM_TOOL_MAX_ITERATIONS asks "none").
     llm.fallback = (body) =>
       body.tool_choice !== undefined && body.tool_choice !== 'auto'
-        ? {
-            kind: 'status',
-            status: 400,
-            body: `{"error":{"message":"Tool choice must be 'auto' when tools are provided.","type":"bad_request"}}`,
-          }
+        ? badRequest(
+            `{"error":{"message":"Tool choice must be 'auto' when tools are provided.","type":"bad_request"}}`,
+          )
         : sseText(['Done.']);
     const client = llmClient(url());
     const last: LlmRequest = { ...request, toolChoice: 'none' };
@@ -235,11 +225,9 @@ describe('OpenAiLlmClient against servers that do not stream as asked', () => {
     const roles = (body: any): string[] => body.messages.map((m: any) => m.role);
     llm.fallback = (body) =>
       roles(body).some((role, i) => role === 'user' && roles(body)[i - 1] === 'tool')
-        ? {
-            kind: 'status',
-            status: 400,
-            body: '{"object":"error","message":"After the optional system message, conversation roles must alternate user/assistant/user/assistant/...","type":"BadRequestError","code":400}',
-          }
+        ? badRequest(
+            '{"object":"error","message":"After the optional system message, conversation roles must alternate user/assistant/user/assistant/...","type":"BadRequestError","code":400}',
+          )
         : sseText(['Alright.']);
     const client = llmClient(url());
     for (let i = 0; i < 2; i++) {
