@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { config as rxjsConfig } from 'rxjs';
 import { AppModule } from './app.module.js';
 import { parseEnv } from './config/env.js';
+import { egressProxyName, useEgress } from './common/egress.js';
 import { JsonLogger, levelsUpTo } from './logging.js';
 import { setupSwagger } from './swagger.js';
 import { AgentWsAdapter } from './orchestrator/agent-ws.adapter.js';
@@ -27,6 +28,7 @@ function logHandlerErrors(): void {
 export async function createApp(): Promise<INestApplication> {
   logHandlerErrors();
   const env = parseEnv(process.env);
+  useEgress(env.egress);
   const logger = env.logFormat === 'json' ? new JsonLogger(env.logLevel) : levelsUpTo(env.logLevel);
   const app = await NestFactory.create(AppModule, {
     bodyParser: false,
@@ -74,6 +76,10 @@ export async function start(): Promise<INestApplication> {
   const { port } = server.address() as AddressInfo;
   const logger = new Logger('Engine');
   logger.log(`listening on http://0.0.0.0:${port} (WebSocket /ws, Swagger /docs)`);
+  if (env.egress.proxy)
+    logger.log(
+      `outbound requests go through the egress proxy ${egressProxyName()}, but for ${env.egress.noProxy.length} EGRESS_NO_PROXY entries`,
+    );
   if (!env.adminApiKey)
     logger.warn(
       'ADMIN_API_KEY is not set: anyone who reaches this port can change the tools the model calls (/api/tools); set it outside a trusted network',

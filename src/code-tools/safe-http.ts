@@ -1,4 +1,9 @@
-import { request as httpRequest, STATUS_CODES, type IncomingMessage } from 'node:http';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  STATUS_CODES,
+  type IncomingMessage,
+} from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import {
   assertAllowedLiteral,
@@ -13,6 +18,7 @@ import {
   TOO_MANY_REDIRECTS,
 } from '../tools/redirects.js';
 import { decodeBody } from '../tools/response-text.js';
+import { EgressProxyError, egressAgents, lookupCheck } from '../common/egress.js';
 import {
   connectionErrorCode,
   CUT_OFF,
@@ -84,8 +90,18 @@ export interface SafeHttpOptions {
   secrets?: readonly string[];
 }
 
+const ANY_ADDRESS = () => true;
+
+/** One function a policy (the egress agents are kept by it). */
 function policy(options: SafeHttpOptions): (address: string) => boolean {
-  return options.allowAddress ?? (options.allowPrivateNetwork ? () => true : isPublicAddress);
+  return options.allowAddress ?? (options.allowPrivateNetwork ? ANY_ADDRESS : isPublicAddress);
+}
+
+/** Through the egress proxy (EGRESS_PROXY) when one is set, the policy checking each host first. */
+function agentOf(url: URL, options: SafeHttpOptions): HttpAgent | undefined {
+  const allowed = policy(options);
+  const agents = egressAgents(allowed, lookupCheck(guardedLookup(allowed)));
+  return agents ? agents[url.protocol === 'https:' ? 'https' : 'http'] : undefined;
 }
 
 function withParams(url: URL, params: Record<string, unknown> | null | undefined): URL {
@@ -241,6 +257,7 @@ function failureOf(
 ): Error {
   if (error instanceof HttpFailure) return error;
   if (error instanceof BlockedAddressError) return new HttpFailure(error.message, 'refused');
+  if (error instanceof EgressProxyError) return new HttpFailure(error.message, 'connection');
   if (timedOut) return new HttpFailure('timed out', connected ? 'read_timeout' : 'connect_timeout');
   const certificate = untrustedCertificate(error);
   if (certificate)
@@ -264,6 +281,7 @@ function send(
           ? headers
           : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
       lookup: guardedLookup(policy(options)),
+      agent: agentOf(url, options),
       signal,
     });
     // A kept-alive socket is connected already; a new one once it has connected.

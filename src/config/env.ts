@@ -5,6 +5,8 @@
 import { availableParallelism } from 'node:os';
 import { cgroupCpuLimit } from './cpu-quota.js';
 import { parseSpeech, type SpeechEnv } from './speech-env.js';
+import { parseEgress } from './egress-env.js';
+import type { EgressSettings } from '../common/egress.js';
 import { DEFAULT_CONFIRM_NO, DEFAULT_CONFIRM_YES, DEFAULT_SYSTEM_PROMPT } from './env-defaults.js';
 import {
   bool,
@@ -110,6 +112,8 @@ export interface Env {
     apiKey: string;
   };
   speech: SpeechEnv;
+  /** The proxy every outbound request goes through (EGRESS_PROXY), and the servers that do not. */
+  egress: EgressSettings;
   metrics: {
     /** `GET /metrics` (Prometheus) and the Node.js process metrics. */
     enabled: boolean;
@@ -219,6 +223,7 @@ export function parseEnv(raw: Raw): Env {
       apiKey: present(raw, 'WS_API_KEY') ?? '',
     },
     speech: parseSpeech(raw),
+    egress: parseEgress(raw),
     metrics: { enabled: bool(raw, 'METRICS_ENABLED') ?? true },
     sessions: {
       resumeSecs: int(raw, 'SESSION_RESUME_SECS', 300, 0, 7 * 24 * 3600),

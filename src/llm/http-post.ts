@@ -2,6 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
+import { egressAgents } from '../common/egress.js';
 
 /** The answer to a POST: status, and the body as a Node stream (read it, or ask for its text). */
 export interface HttpReply {
@@ -36,6 +37,12 @@ export class ReplyTooLarge extends Error {
 const POOL = { keepAlive: true, scheduling: 'lifo', timeout: 5000, maxFreeSockets: 4096 } as const;
 const httpAgent = new HttpAgent(POOL);
 const httpsAgent = new HttpsAgent(POOL);
+
+/** The pool's agents, or the egress proxy's (EGRESS_PROXY) that keep alive their own. */
+function agentFor(https: boolean): HttpAgent {
+  const agents = egressAgents('llm', undefined, { http: httpAgent, https: httpsAgent }, true);
+  return agents ? agents[https ? 'https' : 'http'] : https ? httpsAgent : httpAgent;
+}
 
 /** Request options of each URL posted to (the LLM servers': few), parsed once, not per request. */
 const targets = new Map<string, ReturnType<typeof urlToHttpOptions>>();
@@ -72,7 +79,7 @@ export function postJson(
       {
         ...targetOf(url),
         method: 'POST',
-        agent: https ? httpsAgent : httpAgent,
+        agent: agentFor(https),
         headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
         signal,
       },

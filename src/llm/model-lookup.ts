@@ -4,6 +4,7 @@
  * answer kept, so that a wrong address or key is in the log before the first caller meets it.
  * Only warnings: a server that is down now may be up by the first turn. Pure: no Nest import.
  */
+import { egressFetch } from '../common/egress.js';
 import { PRIVATE_CA_HINT, untrustedCertificate } from '../common/connection-error.js';
 import { excerpt, mediaType } from '../common/http-text.js';
 import type { LlmConfig } from '../config/app.config.js';
@@ -26,7 +27,7 @@ export class ModelLookup {
   resolve(signal: AbortSignal): Promise<string> {
     if (this.config.model) return Promise.resolve(this.config.model);
     this.model ??= (async () => {
-      const res = await fetch(`${this.config.baseUrl}/models`, {
+      const res = await egressFetch(`${this.config.baseUrl}/models`, {
         headers: this.headers,
         signal: AbortSignal.timeout(this.config.timeoutSecs * 1000),
       });

@@ -1,3 +1,4 @@
+import { EgressProxyError } from '../common/egress-error.js';
 import {
   connectionErrorCode,
   PRIVATE_CA_HINT,
@@ -123,12 +124,14 @@ export function failureReason(error: unknown): string {
   const certificate = untrustedCertificate(error);
   if (certificate)
     return `the LLM server's TLS certificate is not trusted (${certificate}; ${PRIVATE_CA_HINT})`;
+  if (error instanceof EgressProxyError) return error.message;
   const code = connectionErrorCode(error);
   if (code) return `no connection to the LLM server (${code})`;
   return (error as Error | undefined)?.message ?? String(error);
 }
 
 export function isNetworkError(error: unknown): boolean {
+  if (error instanceof EgressProxyError) return error.unreachable;
   const e = error as { code?: string; cause?: { code?: string } } | undefined;
   return NETWORK_ERRORS.has(e?.code ?? '') || NETWORK_ERRORS.has(e?.cause?.code ?? '');
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { egressFetch } from '../common/egress.js';
 import { excerpt, mediaType } from '../common/http-text.js';
 import { speechConfig, type SpeechConfig } from '../config/app.config.js';
 import { speechFailure } from './speech-failure.js';
@@ -37,7 +38,7 @@ export class OpenAiTtsEngine extends TtsEngine {
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (tts.apiKey) headers.Authorization = `Bearer ${tts.apiKey}`;
     const signal = AbortSignal.any([request.signal, AbortSignal.timeout(tts.timeoutSecs * 1000)]);
-    const response = await fetch(`${tts.baseUrl}/audio/speech`, {
+    const response = await egressFetch(`${tts.baseUrl}/audio/speech`, {
       method: 'POST',
       headers,
       signal,

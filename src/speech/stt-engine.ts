@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { egressFetch } from '../common/egress.js';
 import { excerpt, mediaType } from '../common/http-text.js';
 import { speechConfig, type SpeechConfig } from '../config/app.config.js';
 import { speechFailure } from './speech-failure.js';
@@ -37,7 +38,7 @@ export class OpenAiSttEngine extends SttEngine {
     let response: Response;
     let body: string;
     try {
-      response = await fetch(`${stt.baseUrl}/audio/transcriptions`, {
+      response = await egressFetch(`${stt.baseUrl}/audio/transcriptions`, {
         method: 'POST',
         headers,
         body: form,

@@ -3,6 +3,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import type { AxiosRequestConfig } from 'axios';
 import { MAX_REDIRECTS } from './redirects.js';
+import { egressAgents, lookupCheck } from '../common/egress.js';
 
 export class BlockedAddressError extends Error {}
 
@@ -95,23 +96,29 @@ const NO_METADATA_LOOKUP = guardedLookup(
   METADATA,
 ) as unknown as AxiosRequestConfig['lookup'];
 
+const METADATA_CHECK = lookupCheck(NO_METADATA_LOOKUP as unknown as LookupFunction);
+
 /**
  * axios options that keep a request of the engine's choosing — an HTTP tool's call, an OpenAPI
  * document, a token request — off cloud metadata addresses (see isMetadataAddress), by name or
  * by redirect, at most 3 of them. Throws BlockedAddressError when `url`'s host is itself such an address.
- * Sent straight to its server, never through a proxy of HTTP_PROXY or HTTPS_PROXY (axios's
- * default): the check would then be made on the proxy's address, not the server's, as the
- * engine's other clients (LLM, MCP, speech) connect directly too.
+ * Never through a proxy of HTTP_PROXY or HTTPS_PROXY (axios's default), whose address the check
+ * would see; through the egress proxy (EGRESS_PROXY) when one is set, each host checked first.
  */
 export function offMetadata(
   url: string,
-): Pick<AxiosRequestConfig, 'lookup' | 'beforeRedirect' | 'maxRedirects' | 'proxy'> {
+): Pick<
+  AxiosRequestConfig,
+  'lookup' | 'beforeRedirect' | 'maxRedirects' | 'proxy' | 'httpAgent' | 'httpsAgent'
+> {
   assertAllowedLiteral(new URL(url).hostname, notMetadata, METADATA);
+  const agents = egressAgents(METADATA, METADATA_CHECK);
   return {
     proxy: false,
     maxRedirects: MAX_REDIRECTS,
     lookup: NO_METADATA_LOOKUP,
     beforeRedirect: (next: { hostname?: string }) =>
       assertAllowedLiteral(next.hostname ?? '', notMetadata, METADATA),
+    ...(agents && { httpAgent: agents.http, httpsAgent: agents.https }),
   };
 }

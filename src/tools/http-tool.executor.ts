@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { firstValueFrom } from 'rxjs';
 import { toolsConfig, type ToolsConfig } from '../config/app.config.js';
 import { BlockedAddressError, offMetadata } from './address-guard.js';
+import { EgressProxyError } from '../common/egress.js';
 import { buildHttpRequest, type BuiltRequest } from './http-request-builder.js';
 import { toolErrors, truncateResult } from './tool-errors.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
@@ -256,9 +257,9 @@ export class HttpToolExecutor extends ToolExecutor {
   private describeFailure(error: unknown, { outer, timeoutSecs }: Limits): string {
     if (outer.aborted) return 'cancelled';
     const err = error as { code?: string; message?: string; name?: string; cause?: unknown };
-    // A refused address, even when the redirect follower wrapped it: said as it is.
+    // A refused address or the egress proxy's failure, even when the redirect follower wrapped it: said as it is.
     for (let e: unknown = error; e instanceof Error; e = e.cause)
-      if (e instanceof BlockedAddressError) return e.message;
+      if (e instanceof BlockedAddressError || e instanceof EgressProxyError) return e.message;
     if (timedOut(error)) return `timed out after ${timeoutSecs}s`;
     if (err.code === 'ERR_FR_TOO_MANY_REDIRECTS') return TOO_MANY_REDIRECTS;
     // A Location that is no URL: Node's TypeError, under follow-redirects' error, under axios'.

@@ -1,4 +1,5 @@
 /** The HTTP requests of MCP calls: the turn's trace context, bearer tokens, and a bound on what is read. */
+import { egressFetch } from '../../common/egress.js';
 import type { OAuth2Config, OAuth2Tokens } from '../oauth2.js';
 import { CREDENTIAL_HEADER, MAX_REDIRECTS, redirectOf, TOO_MANY_REDIRECTS } from '../redirects.js';
 
@@ -41,7 +42,7 @@ type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
  * plain HTTP) carries no credential header and none of `own` (the tool's headers, meant for its
  * server), so that a server that moved, or was made to redirect, hands no token elsewhere.
  */
-export function redirectSafe(own: readonly string[], fetchFn: Fetch = fetch): Fetch {
+export function redirectSafe(own: readonly string[], fetchFn: Fetch = egressFetch): Fetch {
   const toolHeaders = new Set(own.map((name) => name.toLowerCase()));
   return async (input, init) => {
     let url = new URL(input);

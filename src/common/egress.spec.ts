@@ -1,0 +1,114 @@
+import { createServer, request, type Agent, type Server } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { EgressProxy } from '../../test/support/egress-proxy.js';
+import {
+  egressAgents,
+  egressFetch,
+  EgressProxyError,
+  egressProxyName,
+  useEgress,
+} from './egress.js';
+import { parseNoProxy } from './no-proxy.js';
+
+/** GET `url` with `agent`: the status and body, or the error. */
+function get(url: string, agent: Agent): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const send = url.startsWith('https:') ? httpsRequest : request;
+    const req = send(url, { agent }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve(`${res.statusCode} ${body}`));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the egress proxy', () => {
+  const proxy = new EgressProxy({
+    hosts: { 'api.example': '127.0.0.1' },
+    denied: ['denied.example'],
+  });
+  const server: Server = createServer((req, res) => res.end(`at ${req.url}`));
+  let proxyUrl = '';
+  let port = 0;
+  beforeAll(async () => {
+    proxyUrl = await proxy.start('agent:s3cret');
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  beforeEach(() => {
+    proxy.requests.length = 0;
+    useEgress({ proxy: proxyUrl, noProxy: parseNoProxy('direct.example, 127.0.0.0/8') });
+  });
+  afterAll(async () => {
+    useEgress({ proxy: '', noProxy: [] });
+    server.close();
+    await proxy.stop();
+  });
+
+  it('sends every request of a kept-alive connection in absolute form, with the credentials', async () => {
+    const agent = egressAgents('test:keep', undefined, undefined, true)!.http;
+    expect(await get(`http://api.example:${port}/a`, agent)).toBe('200 at /a');
+    expect(await get(`http://api.example:${port}/b?c=1`, agent)).toBe('200 at /b?c=1');
+    expect(proxy.targets).toEqual([
+      `GET http://api.example:${port}/a`,
+      `GET http://api.example:${port}/b?c=1`,
+    ]);
+    expect(proxy.requests.map((r) => r.auth)).toEqual(
+      Array(2).fill(`Basic ${btoa('agent:s3cret')}`),
+    );
+  });
+
+  it("reaches EGRESS_NO_PROXY's servers directly", async () => {
+    const agents = egressAgents('test:direct')!;
+    expect(await get(`http://127.0.0.1:${port}/near`, agents.http)).toBe('200 at /near');
+    expect(await (await egressFetch(`http://127.0.0.1:${port}/fetched`)).text()).toBe(
+      'at /fetched',
+    );
+    expect(proxy.targets).toEqual([]);
+  });
+
+  it('checks each host before its request goes to the proxy', async () => {
+    const check = (host: string) =>
+      host === 'api.example' ? Promise.reject(new Error(`refused: ${host}`)) : Promise.resolve();
+    const agents = egressAgents('test:check', check)!;
+    await expect(get(`http://api.example:${port}/x`, agents.http)).rejects.toThrow(
+      'refused: api.example',
+    );
+    await expect(get(`https://api.example/x`, agents.https)).rejects.toThrow(
+      'refused: api.example',
+    );
+    expect(proxy.targets).toEqual([]);
+  });
+
+  it("says a tunnel the proxy refused is the proxy's refusal, by either client", async () => {
+    const refusal = 'the egress proxy refused the connection to denied.example:443 (HTTP 403)';
+    const tunnel = get('https://denied.example/x', egressAgents('test:refused')!.https);
+    await expect(tunnel).rejects.toThrow(EgressProxyError);
+    await expect(tunnel).rejects.toThrow(refusal);
+    const fetched = egressFetch('https://denied.example/x');
+    await expect(fetched).rejects.toThrow(EgressProxyError);
+    await expect(fetched).rejects.toThrow(refusal);
+    expect(proxy.targets).toEqual(['CONNECT denied.example:443', 'CONNECT denied.example:443']);
+  });
+
+  it('says a proxy that cannot be reached is the proxy', async () => {
+    useEgress({ proxy: 'http://127.0.0.1:1', noProxy: [] });
+    const agents = egressAgents('test:down')!;
+    for (const url of ['http://api.example/x', 'https://api.example/x']) {
+      const sent = get(url, agents[url.startsWith('https:') ? 'https' : 'http']);
+      await expect(sent).rejects.toThrow(EgressProxyError);
+      await expect(sent).rejects.toThrow('cannot reach the egress proxy (ECONNREFUSED)');
+    }
+  });
+
+  it('names the proxy without its credentials, and sends straight when none is set', () => {
+    expect(egressProxyName()).toBe(`http://${new URL(proxyUrl).host}`);
+    useEgress({ proxy: '', noProxy: [] });
+    expect(egressProxyName()).toBe('');
+    expect(egressAgents('test:none')).toBeUndefined();
+  });
+});

@@ -1,0 +1,216 @@
+/**
+ * The egress proxy (EGRESS_PROXY, EGRESS_NO_PROXY), for every outbound request of the engine: its
+ * Node clients get agents (an HTTPS server through a CONNECT tunnel, an HTTP one by a request in
+ * absolute form), its fetch clients a dispatcher. Set once at start-up (useEgress); unset, every
+ * request goes straight to its server, as before. Pure: no Nest import.
+ */
+import { Agent as HttpAgent, globalAgent as httpGlobalAgent, type ClientRequest } from 'node:http';
+import { Agent as HttpsAgent, globalAgent as httpsGlobalAgent } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { AgentConnectOpts } from 'agent-base';
+import { HttpProxyAgent } from 'http-proxy-agent';
+import { HttpsProxyAgent } from 'https-proxy-agent';
+import { fetch as undiciFetch, ProxyAgent } from 'undici';
+import { connectionErrorCode } from './connection-error.js';
+import { EgressProxyError } from './egress-error.js';
+
+export { EgressProxyError } from './egress-error.js';
+import { bypassesProxy, type NoProxyRule } from './no-proxy.js';
+
+export interface EgressSettings {
+  /** The proxy's URL (`http://` or `https://`, credentials in it if it needs them); '' for none. */
+  proxy: string;
+  /** Servers reached directly even so. */
+  noProxy: NoProxyRule[];
+}
+
+/**
+ * The proxy could not be reached: said by the code alone (`connect ECONNREFUSED 10.1.2.3:3128`
+ * holds its address), with no cause, so that no caller takes it for the server's own failure.
+ */
+const unreachable = (error: unknown) =>
+  new EgressProxyError(
+    `cannot reach the egress proxy (${connectionErrorCode(error) ?? (error as Error).message})`,
+    true,
+  );
+
+/** Codes of a connection that never was: with a proxy, only ever the connection to the proxy. */
+const NO_CONNECTION = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** The connection `connecting` makes to the proxy; its failure an EgressProxyError. */
+async function toProxy<T>(connecting: Promise<T>): Promise<T> {
+  try {
+    return await connecting;
+  } catch (error) {
+    throw error instanceof EgressProxyError ? error : unreachable(error);
+  }
+}
+
+const refused = (host: string, port: unknown, status: number) =>
+  new EgressProxyError(
+    `the egress proxy refused the connection to ${host}:${String(port)} (HTTP ${status})`,
+  );
+
+/** Checks a host before its request goes to the proxy; rejects to refuse it. */
+type HostCheck = (host: string) => Promise<void>;
+
+const NO_CHECK: HostCheck = () => Promise.resolve();
+
+/** Where the engine's DNS has no answer, the proxy (which resolves names for its network) is asked. */
+const UNRESOLVED = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NODATA', 'EAI_NONAME']);
+
+/**
+ * A HostCheck of a guarded lookup (see address-guard.ts): a name is refused when an address it
+ * resolves to here is refused. A name this resolver cannot resolve is left to the proxy.
+ */
+export function lookupCheck(lookup: LookupFunction): HostCheck {
+  return (host) =>
+    new Promise((resolve, reject) =>
+      lookup(host.replace(/^\[|\]$/g, ''), { all: true }, (error) =>
+        !error || UNRESOLVED.has(error.code ?? '') ? resolve() : reject(error),
+      ),
+    );
+}
+
+interface Route {
+  settings: EgressSettings;
+  check: HostCheck;
+}
+
+const direct = (route: Route, opts: AgentConnectOpts) =>
+  bypassesProxy(route.settings.noProxy, opts.host ?? '', Number(opts.port));
+
+/** HTTPS servers through a CONNECT tunnel, after the host's check; a proxy's refusal is an error. */
+class TunnelAgent extends HttpsProxyAgent<string> {
+  constructor(
+    private readonly route: Route,
+    private readonly directAgent: HttpsAgent,
+    keepAlive: boolean,
+  ) {
+    super(route.settings.proxy, { keepAlive });
+  }
+
+  override async connect(req: ClientRequest, opts: AgentConnectOpts) {
+    if (direct(this.route, opts)) return this.directAgent as never;
+    await this.route.check(opts.host ?? '');
+    let status = 0;
+    req.once('proxyConnect', (connect: { statusCode: number; statusText?: string }) => {
+      status = connect.statusCode;
+    });
+    const socket = await toProxy(super.connect(req, opts));
+    if (status !== 200) {
+      socket.destroy();
+      throw refused(opts.host ?? '', opts.port, status);
+    }
+    return socket;
+  }
+}
+
+type ForwardedRequest = Parameters<HttpProxyAgent<string>['connect']>[0];
+
+/** HTTP servers by a request in absolute form to the proxy, after the host's check. */
+class ForwardAgent extends HttpProxyAgent<string> {
+  constructor(
+    private readonly route: Route,
+    private readonly directAgent: HttpAgent,
+    keepAlive: boolean,
+  ) {
+    super(route.settings.proxy, { keepAlive });
+  }
+
+  override addRequest(req: ForwardedRequest, opts: AgentConnectOpts): void {
+    if (direct(this.route, opts))
+      return (this.directAgent as unknown as ForwardAgent).addRequest(req, opts);
+    super.addRequest(req, opts);
+  }
+
+  override async connect(req: ForwardedRequest, opts: AgentConnectOpts) {
+    await this.route.check(opts.host ?? '');
+    return toProxy(super.connect(req, opts));
+  }
+}
+
+export interface EgressAgents {
+  http: HttpAgent;
+  https: HttpsAgent;
+}
+
+let settings: EgressSettings = { proxy: '', noProxy: [] };
+let dispatcher: ProxyAgent | undefined;
+const agentSets = new Map<unknown, EgressAgents>();
+
+/** Sets the proxy of every request from now on (start-up; tests). */
+export function useEgress(next: EgressSettings): void {
+  settings = next;
+  void dispatcher?.close();
+  dispatcher = next.proxy ? new ProxyAgent({ uri: next.proxy, proxyTunnel: false }) : undefined;
+  agentSets.clear();
+}
+
+/** The proxy's URL without its credentials, for logs and messages; '' when none is set. */
+export function egressProxyName(): string {
+  if (!settings.proxy) return '';
+  const url = new URL(settings.proxy);
+  return `${url.protocol}//${url.host}`;
+}
+
+/**
+ * Agents for a Node request (http.request, axios's httpAgent/httpsAgent), or undefined when no
+ * proxy is set (the caller's own agent, or Node's). `key` names the set (one per check and pool: a string, a policy);
+ * `check` vets each host sent through the proxy, whose requests the caller's lookup no longer sees.
+ * `direct` serves the servers of EGRESS_NO_PROXY.
+ */
+export function egressAgents(
+  key: unknown,
+  check: HostCheck = NO_CHECK,
+  direct: EgressAgents = { http: httpGlobalAgent, https: httpsGlobalAgent },
+  keepAlive = false,
+): EgressAgents | undefined {
+  if (!settings.proxy) return undefined;
+  let agents = agentSets.get(key);
+  if (!agents) {
+    const route = { settings, check };
+    agents = {
+      http: new ForwardAgent(route, direct.http, keepAlive),
+      https: new TunnelAgent(route, direct.https, keepAlive) as unknown as HttpsAgent,
+    };
+    agentSets.set(key, agents);
+  }
+  return agents;
+}
+
+/**
+ * undici's words for a tunnel the proxy refused, somewhere under "fetch failed":
+ * "Proxy response (403) !== 200 when HTTP Tunneling".
+ */
+function tunnelRefusal(error: unknown, host: string, port: number): EgressProxyError | undefined {
+  let e = error as { message?: unknown; cause?: unknown } | null | undefined;
+  for (let depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    const status = /^Proxy response \((\d+)\)/.exec(String(e.message))?.[1];
+    if (status) return refused(host, port, Number(status));
+  }
+  return undefined;
+}
+
+/** `fetch`, through the proxy unless none is set or `url`'s server is in EGRESS_NO_PROXY. */
+export const egressFetch: typeof fetch = (input, init) => {
+  if (!dispatcher) return fetch(input, init);
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+  if (bypassesProxy(settings.noProxy, url.hostname, port)) return fetch(input, init);
+  return (undiciFetch(input as never, { ...init, dispatcher } as never) as Promise<Response>).catch(
+    (error: unknown) => {
+      const refusal = tunnelRefusal(error, url.hostname, port);
+      if (refusal) throw refusal;
+      throw NO_CONNECTION.has(connectionErrorCode(error) ?? '') ? unreachable(error) : error;
+    },
+  );
+};
