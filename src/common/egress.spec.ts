@@ -1,21 +1,26 @@
+import type { lookup as dnsLookup } from 'node:dns';
+import { readFileSync } from 'node:fs';
 import { createServer, request, type Agent, type Server } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { createServer as createTlsServer, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { EgressProxy } from '../../test/support/egress-proxy.js';
+import { TEST_CA, testTls } from '../../test/support/tls.js';
+import { BlockedAddressError, guardedLookup, isPublicAddress } from '../tools/address-guard.js';
 import {
   egressAgents,
   egressFetch,
   EgressProxyError,
   egressProxyName,
+  lookupCheck,
   useEgress,
 } from './egress.js';
 import { parseNoProxy } from './no-proxy.js';
 
 /** GET `url` with `agent`: the status and body, or the error. */
-function get(url: string, agent: Agent): Promise<string> {
+function get(url: string, agent: Agent, ca?: Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
     const send = url.startsWith('https:') ? httpsRequest : request;
-    const req = send(url, { agent }, (res) => {
+    const req = send(url, { agent, ca }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
@@ -25,6 +30,33 @@ function get(url: string, agent: Agent): Promise<string> {
     req.end();
   });
 }
+
+describe('lookupCheck', () => {
+  /** A resolver answering `name` with `address`, or failing with `code`. */
+  const resolver = (answers: Record<string, string>) =>
+    ((host: string, _options: unknown, callback: (...a: unknown[]) => void) => {
+      const answer = answers[host] ?? 'ENOTFOUND';
+      if (answer.startsWith('E')) callback(Object.assign(new Error(answer), { code: answer }));
+      else callback(null, [{ address: answer, family: 4 }]);
+    }) as unknown as typeof dnsLookup;
+  const check = lookupCheck(
+    guardedLookup(
+      isPublicAddress,
+      resolver({
+        'inside.example': '10.1.2.3',
+        'api.example': '93.184.215.14',
+        'flaky.example': 'ECONNREFUSED',
+      }),
+    ),
+  );
+
+  it('refuses a name that resolves here to an address the policy refuses, and leaves the proxy the names it alone resolves', async () => {
+    await expect(check('inside.example')).rejects.toThrow(BlockedAddressError);
+    await expect(check('api.example')).resolves.toBeUndefined();
+    await expect(check('outside.example')).resolves.toBeUndefined();
+    await expect(check('flaky.example')).rejects.toThrow('ECONNREFUSED');
+  });
+});
 
 describe('the egress proxy', () => {
   const proxy = new EgressProxy({
@@ -65,6 +97,14 @@ describe('the egress proxy', () => {
   it("reaches EGRESS_NO_PROXY's servers directly", async () => {
     const agents = egressAgents('test:direct')!;
     expect(await get(`http://127.0.0.1:${port}/near`, agents.http)).toBe('200 at /near');
+    const secure = createTlsServer(testTls(), (req, res) => res.end(`secure ${req.url}`));
+    await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+    const securePort = (secure.address() as AddressInfo).port;
+    const ca = readFileSync(TEST_CA);
+    expect(await get(`https://127.0.0.1:${securePort}/near`, agents.https, ca)).toBe(
+      '200 secure /near',
+    );
+    secure.close();
     expect(await (await egressFetch(`http://127.0.0.1:${port}/fetched`)).text()).toBe(
       'at /fetched',
     );
