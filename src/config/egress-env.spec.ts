@@ -28,6 +28,9 @@ describe('EGRESS_PROXY and EGRESS_NO_PROXY', () => {
       expect((error as Error).message).toMatch(/^EGRESS_PROXY is invalid: /);
       expect((error as Error).message).not.toContain('hunter2');
     }
+    expect(() => parseEnv({ EGRESS_PROXY: 'socks5://proxy:1080' })).toThrow(
+      /expected the proxy's http:\/\/ or https:\/\/ URL/,
+    );
   });
 
   it('names the entry of EGRESS_NO_PROXY that is neither a name nor an address', () => {
