@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
 import { EgressProxy } from './support/egress-proxy.js';
 import { Engine } from './support/engine.js';
@@ -24,6 +25,7 @@ def fetch_both(city: str) -> list:
 `;
 
 const CREDENTIALS = 'agent:p%40ss';
+const STDIO_SERVER = resolve('test/support/mcp-stdio-server.mjs');
 const as = (url: string, host: string) => url.replace('127.0.0.1', host);
 
 /**
@@ -77,6 +79,7 @@ describe('EGRESS_PROXY', () => {
       { ...weatherTool(urls.api!), name: 'direct_weather' },
       { ...weatherTool('https://denied.example'), name: 'denied_weather' },
       { type: 'mcp', name: 'lookup_order', url: urls.mcp },
+      { type: 'mcp', name: 'whoami', command: process.execPath, args: [STDIO_SERVER] },
       {
         type: 'python',
         code: BOTH.replace('API', outsideApi).replace('LOOPBACK', as(urls.api!, 'localhost')),
@@ -112,6 +115,7 @@ describe('EGRESS_PROXY', () => {
         { id: 'call_4', name: 'denied_weather', arguments: { city: 'Nice' } },
         { id: 'call_5', name: 'lookup_order', arguments: { order_id: 'A-7' } },
         { id: 'call_6', name: 'fetch_both', arguments: { city: 'Lima' } },
+        { id: 'call_7', name: 'whoami', arguments: {} },
       ]),
       sseText(['Done.']),
     );
@@ -126,7 +130,13 @@ describe('EGRESS_PROXY', () => {
       expect.stringMatching(
         /^\["Lima: sunny", "refused: localhost resolves to (127\.0\.0\.1|::1), an address this request may not reach/,
       ),
+      expect.any(String),
     ]);
+    // An MCP server the engine runs reads the proxy in the variables its HTTP client takes.
+    expect(JSON.parse(read.at(-1).content)).toMatchObject({
+      proxy: urls.proxy,
+      noProxy: '127.0.0.1',
+    });
     const port = (url: string) => new URL(url).port;
     expect(proxy.targets).toEqual(
       expect.arrayContaining([

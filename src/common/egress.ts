@@ -22,6 +22,8 @@ export interface EgressSettings {
   proxy: string;
   /** Servers reached directly even so. */
   noProxy: NoProxyRule[];
+  /** EGRESS_NO_PROXY as written, for the programs the engine starts. */
+  noProxyText?: string;
 }
 
 /**
@@ -153,6 +155,19 @@ export function useEgress(next: EgressSettings): void {
   void dispatcher?.close();
   dispatcher = next.proxy ? new ProxyAgent({ uri: next.proxy, proxyTunnel: false }) : undefined;
   agentSets.clear();
+}
+
+/**
+ * The proxy as programs the engine starts (MCP servers over stdio) read it, in the variables
+ * curl, Python and Node's HTTP clients take (upper and lower case); none when no proxy is set.
+ */
+export function egressEnvironment(): Record<string, string> {
+  if (!settings.proxy) return {};
+  const proxy = settings.proxy.replace(/\/$/, '');
+  const vars: Record<string, string> = { HTTP_PROXY: proxy, HTTPS_PROXY: proxy };
+  if (settings.noProxyText) vars.NO_PROXY = settings.noProxyText;
+  for (const [name, value] of Object.entries(vars)) vars[name.toLowerCase()] = value;
+  return vars;
 }
 
 /** The proxy's URL without its credentials, for logs and messages; '' when none is set. */

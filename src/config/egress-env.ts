@@ -31,7 +31,7 @@ export function parseEgress(raw: Raw): EgressSettings {
   const proxy = proxyUrl(raw);
   const noProxy = present(raw, 'EGRESS_NO_PROXY') ?? DEFAULT_NO_PROXY;
   try {
-    return { proxy, noProxy: parseNoProxy(noProxy) };
+    return { proxy, noProxy: parseNoProxy(noProxy), noProxyText: noProxy };
   } catch (error) {
     throw new EnvError(`EGRESS_NO_PROXY is invalid: ${(error as Error).message}`);
   }

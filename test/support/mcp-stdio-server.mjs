@@ -35,6 +35,8 @@ const tools = {
           greeting: process.env.GREETING ?? null,
           key: process.env.ORDERS_KEY ?? null,
           engineEnv: Object.keys(process.env).filter((k) => /^(LLM_|TOOL_SECRET_)/.test(k)),
+          proxy: process.env.HTTPS_PROXY ?? null,
+          noProxy: process.env.no_proxy ?? null,
         }),
       ),
   },

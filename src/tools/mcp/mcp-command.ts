@@ -4,6 +4,7 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { egressEnvironment } from '../../common/egress.js';
 import { ToolDefinitionError } from '../definition-error.js';
 import { fileState } from '../file-watch.js';
 import type { McpCommand, ToolDefinitionInput } from '../tool-definition.js';
@@ -72,7 +73,8 @@ export function mcpCommandOf(
     stdio: {
       command: def.command,
       args,
-      env: { ...(def.env ?? {}) },
+      // The egress proxy, as the server's own HTTP client reads it, unless its env says otherwise.
+      env: { ...egressEnvironment(), ...(def.env ?? {}) },
       cwd,
       ...scriptFiles([def.command, ...args], cwd),
     },

@@ -19,7 +19,7 @@ const cut = (line: string) => (line.length > LINE_MAX ? `${line.slice(0, LINE_MA
 /**
  * Starts the server `stdio` describes and opens a session with it through `client`. Its
  * environment is `stdio.env` over the few variables a program needs (PATH, HOME, …): none of the
- * engine's own. A line of its output over `maxBytes` ends it. A server that does not answer the
+ * engine's own, but the egress proxy's (see mcp-command.ts). A line of its output over `maxBytes` ends it. A server that does not answer the
  * session's opening within `timeoutMs` is stopped.
  */
 export async function connectCommand(
