@@ -184,3 +184,43 @@ describe('EGRESS_PROXY that cannot be reached', () => {
     ws.close();
   });
 });
+
+describe('EGRESS_PROXY spoken to over TLS (https://)', () => {
+  const llm = new FakeLlm();
+  const proxy = new EgressProxy({ hosts: { 'llm.example': '127.0.0.1' }, tls: testTls() });
+  let engine: BuiltEngineRun;
+  let llmUrl = '';
+  beforeAll(async () => {
+    llmUrl = as(await llm.start(), 'llm.example');
+    engine = await runBuiltEngine(
+      {
+        PORT: '0',
+        LLM_BASE_URL: llmUrl,
+        EGRESS_PROXY: await proxy.start(),
+        EGRESS_NO_PROXY: 'none.example',
+        NODE_EXTRA_CA_CERTS: TEST_CA,
+      },
+      true,
+    );
+    if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
+  });
+  afterAll(async () => {
+    engine?.stop();
+    await llm.stop();
+    await proxy.stop();
+  });
+
+  it('reaches the LLM server through it, model list and completion alike', async () => {
+    const ws = await WsClient.connect(`${engine.url!.replace('http', 'ws')}/ws`);
+    llm.enqueue(sseText(['Hello.']));
+    expect((await ws.turn('hi')).at(-1)).toEqual({ type: 'assistant_end', text: 'Hello.' });
+    // undici tunnels through a TLS proxy even to an HTTP server; Node's agents send absolute form.
+    const server = new URL(llmUrl).host;
+    expect(proxy.targets).toEqual([
+      `CONNECT ${server}`,
+      `POST http://${server}/v1/chat/completions`,
+    ]);
+    expect(llm.modelsRequests).toHaveLength(1);
+    ws.close();
+  }, 30_000);
+});

@@ -1,5 +1,6 @@
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { request, type IncomingMessage, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import { schemeFor, serverFor, type TlsOptions } from './tls.js';
 
 /** What the proxy was asked: a CONNECT tunnel (`host:port`) or a request in absolute form (its URL). */
 export interface ProxiedRequest {
@@ -25,9 +26,11 @@ export class EgressProxy {
       hosts?: Record<string, string>;
       denied?: string[];
       credentials?: string;
+      /** A key and certificate: the proxy is spoken to over TLS (an `https://` proxy). */
+      tls?: TlsOptions;
     } = {},
   ) {
-    this.server = createServer((req, res) => {
+    this.server = serverFor((req, res) => {
       const refusal = this.refusal(req, new URL(req.url ?? '/').hostname);
       if (refusal) return void res.writeHead(refusal, { 'Content-Length': '0' }).end();
       const url = new URL(req.url!);
@@ -49,7 +52,7 @@ export class EgressProxy {
       );
       upstream.on('error', () => res.writeHead(502).end());
       req.pipe(upstream);
-    });
+    }, options.tls);
     this.server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
       this.sockets.add(client);
       client.on('close', () => this.sockets.delete(client));
@@ -67,7 +70,7 @@ export class EgressProxy {
       upstream.on('close', () => this.sockets.delete(upstream));
       upstream.on('error', () => client.destroy());
     });
-    this.server.on('connection', (socket: Socket) => {
+    this.server.on(options.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
@@ -77,7 +80,8 @@ export class EgressProxy {
   async start(credentials?: string): Promise<string> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     const { port } = this.server.address() as AddressInfo;
-    return `http://${credentials ? `${credentials}@` : ''}127.0.0.1:${port}`;
+    const host = this.options.tls ? 'localhost' : '127.0.0.1';
+    return `${schemeFor(this.options.tls)}://${credentials ? `${credentials}@` : ''}${host}:${port}`;
   }
 
   async stop(): Promise<void> {
