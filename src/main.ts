@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv as parseDotEnv } from 'node:util';
 import { parseEnv } from './config/env.js';
+import { secretFiles } from './config/secret-files.js';
 
 const fail = (error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
@@ -16,6 +17,8 @@ function environment(): Record<string, string | undefined> {
 }
 
 try {
+  // Secrets given as files (NAME_FILE), read once; a cluster's workers inherit their values.
+  if (cluster.isPrimary) Object.assign(process.env, secretFiles(environment()));
   const env = parseEnv(environment());
   if (cluster.isPrimary && env.processes > 1) {
     const { runPrimary, primaryLog } = await import('./cluster/primary.js');

@@ -1,0 +1,60 @@
+/**
+ * Secrets read from files (`NAME_FILE=/run/secrets/name`), as Docker and Kubernetes secrets, and
+ * Vault's agent, hand them to a container: the file's content is the variable's value. For the
+ * settings that hold secrets and every `TOOL_SECRET_*`. Pure but for reading the files: no Nest import.
+ */
+import { readFileSync } from 'node:fs';
+import { EnvError, type Raw } from './env-values.js';
+
+/** The settings that may hold a secret (a key, credentials in a URL, a header's value). */
+export const SECRET_SETTINGS = [
+  'LLM_API_KEY',
+  'LLM_FALLBACK_API_KEY',
+  'LLM_EXTRA_HEADERS',
+  'LLM_FALLBACK_EXTRA_HEADERS',
+  'ADMIN_API_KEY',
+  'WS_API_KEY',
+  'TTS_API_KEY',
+  'STT_API_KEY',
+  'SESSION_STORE_URL',
+  'EGRESS_PROXY',
+] as const;
+
+const SECRET = new Set<string>(SECRET_SETTINGS);
+const TOOL_SECRET = /^TOOL_SECRET_[A-Za-z0-9_]+$/;
+
+/** The longest secret file read: a key or a URL, not a document. */
+const MAX_BYTES = 64 * 1024;
+
+/**
+ * The values of the variables `raw` names files for (`NAME_FILE`), read from those files, one
+ * trailing line break dropped. A variable set both ways, or a file that cannot be read, throws
+ * an EnvError naming the variable (never the secret).
+ */
+export function secretFiles(
+  raw: Raw,
+  read: (path: string) => Buffer = (path) => readFileSync(path),
+): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, path] of Object.entries(raw)) {
+    if (!key.endsWith('_FILE') || path === undefined || path.trim() === '') continue;
+    const name = key.slice(0, -'_FILE'.length);
+    if (!SECRET.has(name) && !TOOL_SECRET.test(name)) continue;
+    if (raw[name] !== undefined && raw[name] !== '')
+      throw new EnvError(`${name} and ${key} are both set: give the secret one way`);
+    let content: Buffer;
+    try {
+      content = read(path.trim());
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? (error as Error).message;
+      throw new EnvError(`${key}=${JSON.stringify(path)} cannot be read (${code})`);
+    }
+    if (content.length > MAX_BYTES)
+      throw new EnvError(
+        `${key}=${JSON.stringify(path)} is no secret file: over ${MAX_BYTES / 1024} KiB`,
+      );
+    values[name] = content.toString('utf8').replace(/\r?\n$/, '');
+    if (values[name] === '') throw new EnvError(`${key}=${JSON.stringify(path)} is empty`);
+  }
+  return values;
+}
