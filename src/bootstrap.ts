@@ -7,6 +7,7 @@ import { config as rxjsConfig } from 'rxjs';
 import { AppModule } from './app.module.js';
 import { parseEnv } from './config/env.js';
 import { egressProxyName, useEgress } from './common/egress.js';
+import { originAllowed } from './common/origins.js';
 import { JsonLogger, levelsUpTo } from './logging.js';
 import { setupSwagger } from './swagger.js';
 import { AgentWsAdapter } from './orchestrator/agent-ws.adapter.js';
@@ -36,6 +37,15 @@ export async function createApp(): Promise<INestApplication> {
     abortOnError: false,
   });
   app.useWebSocketAdapter(new AgentWsAdapter(app));
+  // CORS_ORIGINS: pages of those origins may call the HTTP API (an admin UI elsewhere).
+  if (env.corsOrigins.length > 0)
+    app.enableCors({
+      origin: (origin: string | undefined, allow: (error: null, ok: boolean) => void) =>
+        allow(null, origin !== undefined && originAllowed(env.corsOrigins, origin)),
+      methods: ['GET', 'POST', 'PUT', 'DELETE'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'traceparent'],
+      maxAge: 600,
+    });
   setupSwagger(app);
   return app;
 }

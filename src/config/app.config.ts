@@ -4,7 +4,13 @@ import { parseEnv } from './env.js';
 /** One `registerAs` namespace per module; each reads the same validated environment. */
 export const appConfig = registerAs('app', () => {
   const env = parseEnv(process.env);
-  return { port: env.port, logLevel: env.logLevel, ws: env.ws, adminApiKey: env.adminApiKey };
+  return {
+    port: env.port,
+    logLevel: env.logLevel,
+    ws: env.ws,
+    adminApiKey: env.adminApiKey,
+    corsOrigins: env.corsOrigins,
+  };
 });
 export const llmConfig = registerAs('llm', () => parseEnv(process.env).llm);
 export const toolsConfig = registerAs('tools', () => parseEnv(process.env).tools);

@@ -3,6 +3,7 @@
  * throws an EnvError naming the variable and what it accepts. Pure: no Nest import.
  */
 
+import { parseOrigins } from '../common/origins.js';
 import { parseJson } from '../llm/parsing/json.js';
 import { HTTP_TOKEN, headerValueFault } from '../tools/tool-definition.js';
 
@@ -95,6 +96,15 @@ export function httpUrl(raw: Raw, name: string, def: string, endpoints: string[]
       `${name}=${JSON.stringify(value)} is invalid: give the base URL, without ${endpoint} (the engine adds it), e.g. ${JSON.stringify(url.origin + path.slice(0, -endpoint.length))}`,
     );
   return base;
+}
+
+/** A list of web origins (see common/origins.ts); empty when unset. */
+export function originList(raw: Raw, name: string): string[] {
+  try {
+    return parseOrigins(present(raw, name) ?? '');
+  } catch (error) {
+    throw new EnvError(`${name} is invalid: ${(error as Error).message}`);
+  }
 }
 
 export function jsonObject(raw: Raw, name: string): Record<string, unknown> {

@@ -18,6 +18,7 @@ import {
   num,
   secondsOrNever,
   oneOf,
+  originList,
   phraseList,
   present,
   type Raw,
@@ -35,6 +36,8 @@ export interface Env {
   logFormat: 'json' | 'pretty';
   /** When set, `/api/tools` requires `Authorization: Bearer <key>`. */
   adminApiKey: string;
+  /** Web origins whose pages may call the HTTP API (CORS); none when empty. */
+  corsOrigins: string[];
   /** On SIGTERM/SIGINT, how long turns in progress may run on before they are cut short. */
   shutdownGraceSecs: number;
   llm: {
@@ -110,6 +113,8 @@ export interface Env {
     maxTurnsPerMinute: number;
     /** When set, `/ws` requires it (Bearer header or `token` query parameter). Secret. */
     apiKey: string;
+    /** When set, a browser's upgrade from another origin is refused (403); empty: any origin. */
+    allowedOrigins: string[];
   };
   speech: SpeechEnv;
   /** The proxy every outbound request goes through (EGRESS_PROXY), and the servers that do not. */
@@ -176,6 +181,7 @@ export function parseEnv(raw: Raw): Env {
     logLevel: oneOf(raw, 'LOG_LEVEL', 'log', ['error', 'warn', 'log', 'debug', 'verbose'] as const),
     logFormat: oneOf(raw, 'LOG_FORMAT', 'json', ['json', 'pretty'] as const),
     adminApiKey: present(raw, 'ADMIN_API_KEY') ?? '',
+    corsOrigins: originList(raw, 'CORS_ORIGINS'),
     shutdownGraceSecs: int(raw, 'SHUTDOWN_GRACE_SECS', 20, 0, 3600),
     llm: {
       enabled: bool(raw, 'LLM_ENABLED') ?? true,
@@ -221,6 +227,7 @@ export function parseEnv(raw: Raw): Env {
       maxSessions: int(raw, 'WS_MAX_SESSIONS', 0, 0, 1_000_000),
       maxTurnsPerMinute: int(raw, 'WS_MAX_TURNS_PER_MINUTE', 0, 0, 10_000),
       apiKey: present(raw, 'WS_API_KEY') ?? '',
+      allowedOrigins: originList(raw, 'WS_ALLOWED_ORIGINS'),
     },
     speech: parseSpeech(raw),
     egress: parseEgress(raw),

@@ -12,6 +12,7 @@ import {
   type SessionsConfig,
   type ToolsConfig,
 } from '../config/app.config.js';
+import { originAllowed } from '../common/origins.js';
 import { upgradeCarriesKey } from '../config/bearer-key.js';
 import { Pacer } from '../common/pacer.js';
 import { Lifecycle } from '../lifecycle/lifecycle.service.js';
@@ -112,10 +113,24 @@ export class AgentGateway
     // Frames over the limit are refused by ws itself with close code 1009.
     const options = server.options as { maxPayload: number; verifyClient?: unknown };
     options.maxPayload = this.config.ws.maxMessageBytes;
-    // With WS_API_KEY, an upgrade without the key is refused by ws itself with HTTP 401.
-    const key = this.config.ws.apiKey;
-    if (key)
-      options.verifyClient = ({ req }: { req: IncomingMessage }) => upgradeCarriesKey(req, key);
+    // With WS_ALLOWED_ORIGINS, a browser's upgrade from another page's origin is refused with
+    // HTTP 403 (a client that is no browser sends no Origin); with WS_API_KEY, one without the
+    // key with HTTP 401.
+    const { apiKey: key, allowedOrigins: origins } = this.config.ws;
+    if (key || origins.length > 0)
+      options.verifyClient = (
+        { origin, req }: { origin?: string; req: IncomingMessage },
+        done: (ok: boolean, status?: number, message?: string) => void,
+      ) => {
+        if (origins.length > 0 && origin !== undefined && !originAllowed(origins, origin)) {
+          this.logger.debug(
+            `upgrade refused: Origin ${origin.slice(0, 200)} is not in WS_ALLOWED_ORIGINS`,
+          );
+          return done(false, 403, 'Origin not allowed');
+        }
+        if (key && !upgradeCarriesKey(req, key)) return done(false, 401);
+        done(true);
+      };
     const every = this.config.ws.pingIntervalSecs * 1000;
     if (every <= 0) return;
     this.heartbeat = setInterval(() => {
