@@ -39,3 +39,21 @@ describe('upgradeCarriesKey', () => {
     expect(upgradeCarriesKey(upgrade('/ws', 'Bearer s3cret-admiN'), key)).toBe(false);
   });
 });
+
+describe('several keys, one per line (a key being replaced)', () => {
+  const keys = 'old-key-1\r\n\n  new-key-2  \n';
+
+  it('takes each of them, as a header or a token', () => {
+    expect(bearerMatches('Bearer old-key-1', keys)).toBe(true);
+    expect(bearerMatches('Bearer new-key-2', keys)).toBe(true);
+    expect(upgradeCarriesKey(upgrade('/ws?token=new-key-2'), keys)).toBe(true);
+  });
+
+  it('takes nothing else: not the lines together, a part of one, or an empty key', () => {
+    expect(bearerMatches('Bearer old-key-1 new-key-2', keys)).toBe(false);
+    expect(bearerMatches('Bearer new-key', keys)).toBe(false);
+    expect(upgradeCarriesKey(upgrade(`/ws?token=${encodeURIComponent(keys)}`), keys)).toBe(false);
+    expect(upgradeCarriesKey(upgrade('/ws?token=%0A'), keys)).toBe(false);
+    expect(upgradeCarriesKey(upgrade('/ws?token='), keys)).toBe(false);
+  });
+});

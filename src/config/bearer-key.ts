@@ -8,18 +8,32 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Whether `Authorization: Bearer <key>` carries `key`. */
-export function bearerMatches(header: string | undefined, key: string): boolean {
+/**
+ * Whether `given` is one of the keys of `keys`: one per line, so that a new key and the one it
+ * replaces are both taken while clients move to the new one (no header value holds a line break).
+ */
+function oneOf(given: string, keys: string): boolean {
+  let found = false;
+  for (const key of keys.split(/\r?\n/)) {
+    const trimmed = key.trim();
+    // Every key is compared, so that the time taken does not tell which one matched.
+    if (trimmed !== '' && sameSecret(given, trimmed)) found = true;
+  }
+  return found;
+}
+
+/** Whether `Authorization: Bearer <key>` carries one of `keys` (see oneOf). */
+export function bearerMatches(header: string | undefined, keys: string): boolean {
   const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
-  return match !== null && sameSecret(match[1]!.trim(), key);
+  return match !== null && oneOf(match[1]!.trim(), keys);
 }
 
 /**
- * Whether a WebSocket upgrade request carries `key`: as `Authorization: Bearer <key>`, or, for
+ * Whether a WebSocket upgrade request carries one of `keys`: as `Authorization: Bearer <key>`, or, for
  * browsers (which cannot set headers on a WebSocket), as the `token` query parameter.
  */
-export function upgradeCarriesKey(req: IncomingMessage, key: string): boolean {
-  if (bearerMatches(req.headers.authorization, key)) return true;
+export function upgradeCarriesKey(req: IncomingMessage, keys: string): boolean {
+  if (bearerMatches(req.headers.authorization, keys)) return true;
   const token = new URL(req.url ?? '/', 'http://engine').searchParams.get('token');
-  return token !== null && sameSecret(token, key);
+  return token !== null && oneOf(token, keys);
 }
