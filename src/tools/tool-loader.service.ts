@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
+import { parseToolsFile } from './tools-file-text.js';
 import type { Observable } from 'rxjs';
 import { dirname, resolve } from 'node:path';
 import { CodeToolService } from '../code-tools/code-tool.service.js';
@@ -190,13 +191,7 @@ export class ToolLoader {
         `Cannot read tools file ${path} (LLM_TOOLS_FILE): ${(error as Error).message}`,
       );
     }
-    let parsed: unknown;
-    try {
-      // A byte order mark (some editors write one) is no part of the JSON.
-      parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
-    } catch (error) {
-      throw new ToolDefinitionError(`${path}: not valid JSON: ${(error as Error).message}`);
-    }
+    const parsed = await parseToolsFile(text, path);
     // An MCP server that is down leaves its tools pending, not the engine unstarted.
     // The tools file is the operator's: its MCP servers may be programs the engine runs.
     const tools = await this.validate(parsed, path, {
