@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { parseToolsFile } from './tools-file-text.js';
+import { inFiles, isDirectory, joinFiles, toolsFilesIn } from './tools-dir.js';
 import type { Observable } from 'rxjs';
 import { dirname, resolve } from 'node:path';
 import { CodeToolService } from '../code-tools/code-tool.service.js';
@@ -102,11 +103,25 @@ export class ToolLoader {
       // A document at a URL is read again with the file (and by SpecUrlWatch), not stat'ed.
       return typeof file === 'string' && !isSpecUrl(file) ? [resolve(this.baseDir(), file)] : [];
     });
-    return [resolve(this.config.file), ...new Set(named)];
+    const path = resolve(this.config.file);
+    // A directory's own state changes as files come and go; each file's as it is edited.
+    const files = isDirectory(path) ? this.filesIn(path) : [];
+    return [path, ...files, ...new Set(named)];
   }
 
+  private filesIn(dir: string): string[] {
+    try {
+      return toolsFilesIn(dir);
+    } catch {
+      return [];
+    }
+  }
+
+  /** Where relative paths of definitions start: the tools file's directory, or the directory itself. */
   private baseDir(): string {
-    return this.config.file ? dirname(resolve(this.config.file)) : process.cwd();
+    if (!this.config.file) return process.cwd();
+    const path = resolve(this.config.file);
+    return isDirectory(path) ? path : dirname(path);
   }
 
   /**
@@ -121,10 +136,11 @@ export class ToolLoader {
     opts: ValidateOptions = {},
   ): Promise<Tool[]> {
     // `index`: the one definition given has that place in a larger set; messages say so.
-    const at = (message: string) =>
+    const placed = (message: string) =>
       opts.index === undefined
         ? message
         : message.replaceAll(`${source}: tool #0`, `${source}: tool #${opts.index}`);
+    const at = (message: string) => (opts.relabel ?? String)(placed(message));
     try {
       refuseDeepFields(definitions, source);
       // OpenAPI entries become the HTTP tools their operations make; `raw` stays the entry.
@@ -179,28 +195,47 @@ export class ToolLoader {
     checkDuplicates(tools, source);
   }
 
-  /** The tools file's definitions; a missing or invalid file throws ToolDefinitionError. */
+  /**
+   * The tools file's definitions, or those of every tools file of the directory it names; a
+   * missing or invalid file throws ToolDefinitionError naming it.
+   */
   async loadFile(opts: { reloading?: boolean } = {}): Promise<ToolSnapshot> {
     if (!this.config.enabled || this.config.file === '') return snapshotOf('none', []);
     const path = resolve(this.config.file);
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
+    const dir = isDirectory(path);
+    const files = dir ? toolsFilesIn(path) : [path];
+    if (dir && files.length === 0)
       throw new ToolDefinitionError(
-        `Cannot read tools file ${path} (LLM_TOOLS_FILE): ${(error as Error).message}`,
+        `${path} (LLM_TOOLS_FILE): the directory holds no tools file (*.json, *.yaml, *.yml)`,
       );
-    }
-    const parsed = await parseToolsFile(text, path);
+    const read = [];
+    for (const file of files)
+      read.push({ file, definitions: await parseToolsFile(readText(file), file) });
+    const { definitions, parts } = dir
+      ? joinFiles(read)
+      : { definitions: read[0]!.definitions, parts: [] };
     // An MCP server that is down leaves its tools pending, not the engine unstarted.
     // The tools file is the operator's: its MCP servers may be programs the engine runs.
-    const tools = await this.validate(parsed, path, {
+    const tools = await this.validate(definitions, path, {
       ...opts,
       deferUnreachable: true,
       commands: true,
+      ...(dir && { relabel: (message: string) => inFiles(message, path, parts) }),
     });
-    this.logger.log(`loaded ${tools.length} definition(s) from ${path}`);
+    const from = dir ? `${files.length} file(s) in ${path}` : path;
+    this.logger.log(`loaded ${tools.length} definition(s) from ${from}`);
     return snapshotOf('file', tools);
+  }
+}
+
+/** A tools file's text; one that cannot be read throws ToolDefinitionError naming it. */
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ToolDefinitionError(
+      `Cannot read tools file ${path} (LLM_TOOLS_FILE): ${(error as Error).message}`,
+    );
   }
 }
 
@@ -218,4 +253,6 @@ export interface ValidateOptions {
    * another tool): a server or document of theirs that cannot be used now leaves them pending.
    */
   kept?: ReadonlySet<number>;
+  /** Rewrites what messages say of the set (the files of a directory: see tools-dir.ts). */
+  relabel?: (message: string) => string;
 }
