@@ -7,6 +7,8 @@ import {
 } from './tool-definition.js';
 import { oauth2Config, type OAuth2Config } from './oauth2.js';
 import { resolveSecrets } from './tool-secrets.js';
+import { argumentsNamed, bodyStrings } from './body-template.js';
+import { FORM_TYPE } from './argument-text.js';
 
 /** The scheme and authority of a url template (`https://${session.host}:8443`), '' if it has none. */
 export function originOf(url: string | undefined): string {
@@ -40,6 +42,7 @@ function targetSecrets(
   try {
     const fields: Record<string, string> = { url: def.url! };
     for (const [key, value] of Object.entries(def.headers ?? {})) fields[`headers.${key}`] = value;
+    Object.assign(fields, bodyStrings(def.body));
     const secrets = resolveSecrets(fields, env);
     if (Object.keys(secrets).length > 0 && hostVaries(def.url))
       throw new Error(
@@ -108,4 +111,41 @@ export function optionalFields(def: ToolDefinitionInput): Partial<Tool> {
 function phrasesOf(phrase: string | Record<string, string>): Record<string, string> {
   if (typeof phrase === 'string') return { '*': phrase };
   return Object.fromEntries(Object.entries(phrase).map(([code, p]) => [code.toLowerCase(), p]));
+}
+
+/** Methods whose requests carry no body. */
+const NO_BODY = new Set(['GET', 'HEAD', 'TRACE']);
+
+/**
+ * An HTTP tool's `body` template: refused for a method that carries no body, and (not an object)
+ * for a form; a warning names the parameters that no placeholder places, whose values go nowhere.
+ */
+export function bodyChecks(
+  def: ToolDefinitionInput,
+  method: string,
+  at: string,
+  warnings: string[],
+): void {
+  if (NO_BODY.has(method))
+    throw new ToolDefinitionError(
+      `${at}: field 'body': a ${method} request carries no body; give the arguments places in 'url'`,
+    );
+  const type = Object.entries(def.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-type');
+  const object = typeof def.body === 'object' && def.body !== null && !Array.isArray(def.body);
+  if (type && FORM_TYPE.test(type[1]) && !object)
+    throw new ToolDefinitionError(
+      `${at}: field 'body' must be an object for a form body (Content-Type ${type[1]})`,
+    );
+  const placed = argumentsNamed([
+    def.url ?? '',
+    ...Object.values(def.headers ?? {}),
+    ...Object.values(bodyStrings(def.body)),
+  ]);
+  const properties = (def.parameters as { properties?: Record<string, unknown> } | undefined)
+    ?.properties;
+  const unplaced = Object.keys(properties ?? {}).filter((name) => !placed.has(name));
+  if (unplaced.length > 0)
+    warnings.push(
+      `${at}: parameter ${unplaced.map((n) => `'${n}'`).join(', ')} has no place in 'url', 'headers' or 'body': the model's value is not sent`,
+    );
 }

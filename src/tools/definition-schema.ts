@@ -77,6 +77,7 @@ export const validateHttp = ajv.compile<ToolDefinitionInput>({
     type: { const: 'http' },
     url: { type: 'string', pattern: URL_PATTERN },
     method: { type: 'string', minLength: 1 },
+    body: { type: ['object', 'array', 'string'] },
   },
 });
 /** An HTTP tool made from an operation of an OpenAPI 3 document. */
@@ -157,6 +158,7 @@ const FIELD_HINTS: Record<string, string> = {
   query_styles:
     'an object of argument names and {"style": "form", "spaceDelimited", "pipeDelimited" or "deepObject", "explode": true or false}',
   max_concurrency: 'an integer from 1 to 10000',
+  body: 'the request body: an object or array (JSON, or a form), or a text, with {argument} places',
   oauth2:
     'an object with token_url (an http(s) URL), client_id and client_secret, and optionally scope, audience and client_auth ("basic" or "body")',
   result_max_chars: 'an integer from 1 to 10000000',

@@ -1,4 +1,5 @@
 import { formBody, FORM_TYPE, placeholderText, queryPairs } from './argument-text.js';
+import { escapeFor, fillBody } from './body-template.js';
 import { HTTP_TOKEN, headerValueFault, type QueryStyle, type Tool } from './tool-definition.js';
 import { toolErrors } from './tool-errors.js';
 import { SECRET_REFERENCE, VARIABLE_REFERENCE } from './tool-secrets.js';
@@ -111,6 +112,34 @@ function appendQuery(
   return base + sep + pairs.join('&') + fragment;
 }
 
+/**
+ * The request of a tool with a `body` template: the body it makes (JSON; a form with a form
+ * Content-Type; a text template as text, its values escaped for XML or JSON), whatever the verb.
+ */
+function templated(
+  tool: Tool,
+  url: string,
+  headers: Record<string, string>,
+  type: string | undefined,
+  values: Values,
+): BuiltRequest {
+  const text = typeof tool.body === 'string';
+  const contentType = type ?? (text ? 'text/plain; charset=utf-8' : 'application/json');
+  if (type === undefined) headers['Content-Type'] = contentType;
+  const escape = text ? escapeFor(contentType) : (value: string) => value;
+  const filled = fillBody(tool.body, {
+    text: (template) => substitute(template, values, escape),
+    argument: (name) => values.args[name],
+  });
+  const body =
+    typeof filled === 'string'
+      ? filled
+      : FORM_TYPE.test(contentType)
+        ? formBody(filled as Record<string, unknown>)
+        : JSON.stringify(filled);
+  return { method: tool.method, url, headers, body };
+}
+
 /** Builds the HTTP request for one call of an HTTP tool (seed §3), or the error text to return. */
 export function buildHttpRequest(
   tool: Tool,
@@ -131,11 +160,12 @@ export function buildHttpRequest(
       if (fault) throw new Refusal(`header '${key}' value contains ${fault}`);
       headers[key] = value;
     }
+    const type = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+    if (tool.body !== undefined) return templated(tool, url, headers, type, values);
     const rest = Object.fromEntries(Object.entries(args).filter(([key]) => !consumed.has(key)));
     if (QUERY_VERBS.has(tool.method)) {
       return { method: tool.method, url: appendQuery(url, rest, tool.queryStyles), headers };
     }
-    const type = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
     if (type === undefined) headers['Content-Type'] = 'application/json';
     const body = type !== undefined && FORM_TYPE.test(type) ? formBody(rest) : JSON.stringify(rest);
     return { method: tool.method, url, headers, body };

@@ -59,6 +59,8 @@ export interface ToolDefinitionInput {
   idempotency_header?: string;
   /** HTTP tools: how an array or object argument is written in the query, by argument (OpenAPI's styles). */
   query_styles?: Record<string, QueryStyle>;
+  /** HTTP tools: the request body, with `{argument}` places, constants and secrets (body-template.ts). */
+  body?: unknown;
   /** HTTP tools: at most this many calls run at once in the process; the others wait their turn. */
   max_concurrency?: number;
   /** HTTP and MCP tools: a bearer token from this OAuth 2.0 client-credentials client. */
@@ -130,6 +132,8 @@ export interface Tool {
   idempotencyHeader?: string;
   /** HTTP tools: `query_styles`. */
   queryStyles?: Record<string, QueryStyle>;
+  /** HTTP tools: `body`, the template of every request's body. */
+  body?: unknown;
   /** HTTP tools: `max_concurrency`. */
   maxConcurrency?: number;
   /** HTTP and MCP tools: `oauth2`, its secrets filled in. */

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { compileQuery } from './response-query.js';
 import { ToolDefinitionError, where } from './definition-error.js';
-import { optionalFields, targetAuth } from './definition-fields.js';
+import { bodyChecks, optionalFields, targetAuth } from './definition-fields.js';
 import { MAX_JSON_DEPTH, nestedDeeper } from '../common/nesting.js';
 
 export { ToolDefinitionError, where };
@@ -181,6 +181,7 @@ function httpTool(
     throw new ToolDefinitionError(
       `${where(source, index, def.name)}: field 'cache_secs' is only for a tool whose requests change nothing: method GET, HEAD, OPTIONS or TRACE, or "safe": true`,
     );
+  if (def.body !== undefined) bodyChecks(def, method, where(source, index, def.name), warnings);
   const idempotency = def.idempotency_header?.toLowerCase();
   if (Object.keys(def.headers ?? {}).some((h) => h.toLowerCase() === idempotency))
     throw new ToolDefinitionError(
@@ -201,6 +202,7 @@ function httpTool(
     ...(def.cache_secs !== undefined && { cacheSecs: def.cache_secs }),
     ...(def.idempotency_header !== undefined && { idempotencyHeader: def.idempotency_header }),
     ...(def.query_styles !== undefined && { queryStyles: def.query_styles }),
+    ...(def.body !== undefined && { body: def.body }),
     ...(def.max_concurrency !== undefined && { maxConcurrency: def.max_concurrency }),
     ...(oauth2 && { oauth2 }),
     ...optionalFields(def),

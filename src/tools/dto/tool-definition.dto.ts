@@ -135,6 +135,20 @@ export class ToolDefinitionDto extends ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
+      'The request body as the backend wants it, sent whatever the method (not GET, HEAD or TRACE) in place of the arguments: JSON (a form with a form Content-Type), or a text (XML, a text; Content-Type text/plain unless headers set one). A string that is one {argument} becomes its value as given (a number, an object), left out, key or item, when the model gave none; other strings are filled as text, with ${TOOL_SECRET_…} secrets and ${session.NAME} variables. Values in a text body are escaped for XML or JSON by its Content-Type',
+    oneOf: [{ type: 'object' }, { type: 'array' }, { type: 'string' }],
+    example: {
+      fields: {
+        project: { key: 'OPS' },
+        summary: '{summary}',
+        labels: ['voice', '{label}'],
+      },
+    },
+  })
+  body?: unknown;
+
+  @ApiPropertyOptional({
+    description:
       "At most this many calls of this tool run at once in the engine process, whatever the sessions: for a backend that takes only so many requests at a time. Further calls wait their turn, first come first served, for at most the tool's timeout (then the model reads that the call was not sent)",
     minimum: 1,
     maximum: 10000,
