@@ -100,7 +100,7 @@ function policy(options: SafeHttpOptions): (address: string) => boolean {
 /** Through the egress proxy (EGRESS_PROXY) when one is set, the policy checking each host first. */
 function agentOf(url: URL, options: SafeHttpOptions): HttpAgent | undefined {
   const allowed = policy(options);
-  const agents = egressAgents(allowed, lookupCheck(guardedLookup(allowed)));
+  const agents = egressAgents(allowed, { check: lookupCheck(guardedLookup(allowed)) });
   return agents ? agents[url.protocol === 'https:' ? 'https' : 'http'] : undefined;
 }
 

@@ -82,7 +82,7 @@ describe('the egress proxy', () => {
   });
 
   it('sends every request of a kept-alive connection in absolute form, with the credentials', async () => {
-    const agent = egressAgents('test:keep', undefined, undefined, true)!.http;
+    const agent = egressAgents('test:keep', { keepAlive: true })!.http;
     expect(await get(`http://api.example:${port}/a`, agent)).toBe('200 at /a');
     expect(await get(`http://api.example:${port}/b?c=1`, agent)).toBe('200 at /b?c=1');
     expect(proxy.targets).toEqual([
@@ -114,7 +114,7 @@ describe('the egress proxy', () => {
   it('checks each host before its request goes to the proxy', async () => {
     const check = (host: string) =>
       host === 'api.example' ? Promise.reject(new Error(`refused: ${host}`)) : Promise.resolve();
-    const agents = egressAgents('test:check', check)!;
+    const agents = egressAgents('test:check', { check })!;
     await expect(get(`http://api.example:${port}/x`, agents.http)).rejects.toThrow(
       'refused: api.example',
     );

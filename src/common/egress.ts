@@ -96,6 +96,8 @@ class TunnelAgent extends HttpsProxyAgent<string> {
     private readonly route: Route,
     private readonly directAgent: HttpsAgent,
     keepAlive: boolean,
+    /** Shown to the server in the tunnel (not to the proxy). */
+    private readonly tls: ClientTls = {},
   ) {
     super(route.settings.proxy, { keepAlive });
   }
@@ -107,7 +109,7 @@ class TunnelAgent extends HttpsProxyAgent<string> {
     req.once('proxyConnect', (connect: { statusCode: number; statusText?: string }) => {
       status = connect.statusCode;
     });
-    const socket = await toProxy(super.connect(req, opts));
+    const socket = await toProxy(super.connect(req, { ...opts, ...this.tls }));
     if (status !== 200) {
       socket.destroy();
       throw refused(opts.host ?? '', opts.port, status);
@@ -147,14 +149,17 @@ export interface EgressAgents {
 
 let settings: EgressSettings = { proxy: '', noProxy: [] };
 let dispatcher: ProxyAgent | undefined;
-const agentSets = new Map<unknown, EgressAgents>();
+let agentSets = new Map<unknown, EgressAgents>();
+/** The sets kept for an object (a tool's client certificate): gone with it. */
+let objectAgentSets = new WeakMap<object, EgressAgents>();
 
 /** Sets the proxy of every request from now on (start-up; tests). */
 export function useEgress(next: EgressSettings): void {
   settings = next;
   void dispatcher?.close();
   dispatcher = next.proxy ? new ProxyAgent({ uri: next.proxy, proxyTunnel: false }) : undefined;
-  agentSets.clear();
+  agentSets = new Map();
+  objectAgentSets = new WeakMap();
 }
 
 /**
@@ -177,27 +182,44 @@ export function egressProxyName(): string {
   return `${url.protocol}//${url.host}`;
 }
 
+/** A client certificate shown to HTTPS servers (mutual TLS). */
+export interface ClientTls {
+  cert?: Buffer;
+  key?: Buffer;
+  passphrase?: string;
+}
+
+export interface EgressAgentOptions {
+  /** Vets each host sent through the proxy, whose requests the caller's lookup no longer sees. */
+  check?: HostCheck;
+  /** The agents of EGRESS_NO_PROXY's servers; Node's global agents by default. */
+  direct?: EgressAgents;
+  keepAlive?: boolean;
+  /** A client certificate for HTTPS servers reached through the proxy. */
+  tls?: ClientTls;
+}
+
 /**
  * Agents for a Node request (http.request, axios's httpAgent/httpsAgent), or undefined when no
- * proxy is set (the caller's own agent, or Node's). `key` names the set (one per check and pool: a string, a policy);
- * `check` vets each host sent through the proxy, whose requests the caller's lookup no longer sees.
- * `direct` serves the servers of EGRESS_NO_PROXY.
+ * proxy is set (the caller's own agent, or Node's). `key` names the set: a string, a policy
+ * function, an object (kept while it lives), one per way of sending.
  */
 export function egressAgents(
   key: unknown,
-  check: HostCheck = NO_CHECK,
-  direct: EgressAgents = { http: httpGlobalAgent, https: httpsGlobalAgent },
-  keepAlive = false,
+  { check = NO_CHECK, direct, keepAlive = false, tls }: EgressAgentOptions = {},
 ): EgressAgents | undefined {
   if (!settings.proxy) return undefined;
-  let agents = agentSets.get(key);
+  const object = typeof key === 'object' && key !== null;
+  let agents = object ? objectAgentSets.get(key) : agentSets.get(key);
   if (!agents) {
     const route = { settings, check };
+    const { http, https } = direct ?? { http: httpGlobalAgent, https: httpsGlobalAgent };
     agents = {
-      http: new ForwardAgent(route, direct.http, keepAlive),
-      https: new TunnelAgent(route, direct.https, keepAlive) as unknown as HttpsAgent,
+      http: new ForwardAgent(route, http, keepAlive),
+      https: new TunnelAgent(route, https, keepAlive, tls) as unknown as HttpsAgent,
     };
-    agentSets.set(key, agents);
+    if (object) objectAgentSets.set(key, agents);
+    else agentSets.set(key, agents);
   }
   return agents;
 }

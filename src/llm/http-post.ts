@@ -40,7 +40,10 @@ const httpsAgent = new HttpsAgent(POOL);
 
 /** The pool's agents, or the egress proxy's (EGRESS_PROXY) that keep alive their own. */
 function agentFor(https: boolean): HttpAgent {
-  const agents = egressAgents('llm', undefined, { http: httpAgent, https: httpsAgent }, true);
+  const agents = egressAgents('llm', {
+    direct: { http: httpAgent, https: httpsAgent },
+    keepAlive: true,
+  });
   return agents ? agents[https ? 'https' : 'http'] : https ? httpsAgent : httpAgent;
 }
 

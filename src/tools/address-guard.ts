@@ -3,7 +3,9 @@ import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import type { AxiosRequestConfig } from 'axios';
 import { MAX_REDIRECTS } from './redirects.js';
-import { egressAgents, lookupCheck } from '../common/egress.js';
+import { globalAgent as httpGlobalAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { egressAgents, lookupCheck, type ClientTls } from '../common/egress.js';
 
 export class BlockedAddressError extends Error {}
 
@@ -98,27 +100,49 @@ const NO_METADATA_LOOKUP = guardedLookup(
 
 const METADATA_CHECK = lookupCheck(NO_METADATA_LOOKUP as unknown as LookupFunction);
 
+/** The direct agent of each client certificate (a tool's): its TLS shows it. */
+const certificateAgents = new WeakMap<ClientTls, HttpsAgent>();
+const certificateAgent = (certificate: ClientTls) => {
+  let agent = certificateAgents.get(certificate);
+  if (!agent) {
+    const { cert, key, passphrase } = certificate;
+    agent = new HttpsAgent({ cert, key, passphrase });
+    certificateAgents.set(certificate, agent);
+  }
+  return agent;
+};
+
 /**
  * axios options that keep a request of the engine's choosing — an HTTP tool's call, an OpenAPI
  * document, a token request — off cloud metadata addresses (see isMetadataAddress), by name or
  * by redirect, at most 3 of them. Throws BlockedAddressError when `url`'s host is itself such an address.
  * Never through a proxy of HTTP_PROXY or HTTPS_PROXY (axios's default), whose address the check
  * would see; through the egress proxy (EGRESS_PROXY) when one is set, each host checked first.
+ * With `certificate`, HTTPS servers that ask for a client certificate are shown it.
  */
 export function offMetadata(
   url: string,
+  certificate?: ClientTls,
 ): Pick<
   AxiosRequestConfig,
   'lookup' | 'beforeRedirect' | 'maxRedirects' | 'proxy' | 'httpAgent' | 'httpsAgent'
 > {
   assertAllowedLiteral(new URL(url).hostname, notMetadata, METADATA);
-  const agents = egressAgents(METADATA, METADATA_CHECK);
+  const tls = certificate && {
+    cert: certificate.cert,
+    key: certificate.key,
+    passphrase: certificate.passphrase,
+  };
+  const direct = tls && { http: httpGlobalAgent, https: certificateAgent(certificate) };
+  const agents = egressAgents(certificate ?? METADATA, { check: METADATA_CHECK, direct, tls });
+  const httpsAgent = agents?.https ?? (certificate && certificateAgent(certificate));
   return {
     proxy: false,
     maxRedirects: MAX_REDIRECTS,
     lookup: NO_METADATA_LOOKUP,
     beforeRedirect: (next: { hostname?: string }) =>
       assertAllowedLiteral(next.hostname ?? '', notMetadata, METADATA),
-    ...(agents && { httpAgent: agents.http, httpsAgent: agents.https }),
+    ...(agents && { httpAgent: agents.http }),
+    ...(httpsAgent && { httpsAgent }),
   };
 }

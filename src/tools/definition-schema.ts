@@ -56,6 +56,16 @@ const httpFields = {
   response_query: { type: 'string', minLength: 1, maxLength: 2000 },
   cache_secs: { type: 'number', exclusiveMinimum: 0, maximum: 86_400 },
   idempotency_header: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
+  client_certificate: {
+    type: 'object',
+    required: ['cert_file', 'key_file'],
+    additionalProperties: false,
+    properties: {
+      cert_file: { type: 'string', minLength: 1 },
+      key_file: { type: 'string', minLength: 1 },
+      passphrase: { type: 'string', minLength: 1 },
+    },
+  },
   query_styles: {
     type: 'object',
     additionalProperties: {
@@ -158,6 +168,8 @@ const FIELD_HINTS: Record<string, string> = {
   query_styles:
     'an object of argument names and {"style": "form", "spaceDelimited", "pipeDelimited" or "deepObject", "explode": true or false}',
   max_concurrency: 'an integer from 1 to 10000',
+  client_certificate:
+    'an object with cert_file and key_file (PEM files, relative to the tools file), and passphrase for an encrypted key',
   body: 'the request body: an object or array (JSON, or a form), or a text, with {argument} places',
   oauth2:
     'an object with token_url (an http(s) URL), client_id and client_secret, and optionally scope, audience and client_auth ("basic" or "body")',

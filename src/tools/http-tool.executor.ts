@@ -8,6 +8,7 @@ import { firstValueFrom } from 'rxjs';
 import { toolsConfig, type ToolsConfig } from '../config/app.config.js';
 import { BlockedAddressError, offMetadata } from './address-guard.js';
 import { EgressProxyError } from '../common/egress.js';
+import type { ClientCertificate } from './client-certificate.js';
 import { buildHttpRequest, type BuiltRequest } from './http-request-builder.js';
 import { toolErrors, truncateResult } from './tool-errors.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
@@ -48,6 +49,8 @@ interface Limits {
   timeoutSecs: number;
   /** Headers a redirect to another origin does not get: those the definition fills from a secret or a session variable. */
   credentials: string[];
+  /** The tool's client certificate, for a server that asks for one. */
+  certificate?: ClientCertificate;
 }
 
 /** Executes HTTP tools (seed §3–§6): placeholders, verb routing, limits, error texts. */
@@ -111,7 +114,12 @@ export class HttpToolExecutor extends ToolExecutor {
     const credentials = Object.entries(tool.headers)
       .filter(([, template]) => template.includes('${'))
       .map(([name]) => name);
-    const limits = { outer: call.signal, timeoutSecs, credentials };
+    const limits = {
+      outer: call.signal,
+      timeoutSecs,
+      credentials,
+      certificate: tool.clientCertificate,
+    };
     const retries = tool.retries ?? this.config.retries;
     for (let attempt = 1; ; attempt++) {
       const { outcome, failure } = await this.attempt(tool, request, limits);
@@ -219,11 +227,11 @@ export class HttpToolExecutor extends ToolExecutor {
 
   private async send(
     request: BuiltRequest,
-    { outer, timeoutSecs, credentials }: Limits,
+    { outer, timeoutSecs, credentials, certificate }: Limits,
   ): Promise<RawResponse> {
     // Never to cloud metadata addresses, by name or by redirect: a tool's backend
     // that redirects there would hand the instance's credentials to the model.
-    const guard = offMetadata(request.url);
+    const guard = offMetadata(request.url, certificate);
     const timeoutMs = timeoutSecs * 1000;
     const signal = AbortSignal.any([outer, AbortSignal.timeout(timeoutMs)]);
     const response = await firstValueFrom(

@@ -1,4 +1,5 @@
 /** Tool definitions as written in the tools file or `POST /api/tools`. Plain types, no Nest. */
+import type { ClientCertificate, ClientCertificateInput } from './client-certificate.js';
 import type { OAuth2Config, OAuth2Input } from './oauth2.js';
 import type { ResponseQuery } from './response-query.js';
 import type { SpecVersion } from './openapi/spec-source.js';
@@ -61,6 +62,8 @@ export interface ToolDefinitionInput {
   query_styles?: Record<string, QueryStyle>;
   /** HTTP tools: the request body, with `{argument}` places, constants and secrets (body-template.ts). */
   body?: unknown;
+  /** HTTP tools: the certificate and key shown to a server that asks for one (mutual TLS). */
+  client_certificate?: ClientCertificateInput;
   /** HTTP tools: at most this many calls run at once in the process; the others wait their turn. */
   max_concurrency?: number;
   /** HTTP and MCP tools: a bearer token from this OAuth 2.0 client-credentials client. */
@@ -134,6 +137,8 @@ export interface Tool {
   queryStyles?: Record<string, QueryStyle>;
   /** HTTP tools: `body`, the template of every request's body. */
   body?: unknown;
+  /** HTTP tools: `client_certificate`, its files read. */
+  clientCertificate?: ClientCertificate;
   /** HTTP tools: `max_concurrency`. */
   maxConcurrency?: number;
   /** HTTP and MCP tools: `oauth2`, its secrets filled in. */

@@ -101,7 +101,10 @@ export class ToolLoader {
       const file =
         t.raw.type === 'openapi' ? t.raw.spec : t.kind === 'http' ? undefined : t.raw.file;
       // A document at a URL is read again with the file (and by SpecUrlWatch), not stat'ed.
-      return typeof file === 'string' && !isSpecUrl(file) ? [resolve(this.baseDir(), file)] : [];
+      const own =
+        typeof file === 'string' && !isSpecUrl(file) ? [resolve(this.baseDir(), file)] : [];
+      // A client certificate renewed (cert-manager, Vault) is taken up as the file is.
+      return [...own, ...(t.clientCertificate?.files ?? [])];
     });
     const path = resolve(this.config.file);
     // A directory's own state changes as files come and go; each file's as it is edited.

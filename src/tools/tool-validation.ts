@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { compileQuery } from './response-query.js';
 import { ToolDefinitionError, where } from './definition-error.js';
 import { bodyChecks, optionalFields, targetAuth } from './definition-fields.js';
+import { clientCertificate } from './client-certificate.js';
 import { MAX_JSON_DEPTH, nestedDeeper } from '../common/nesting.js';
 
 export { ToolDefinitionError, where };
@@ -152,7 +153,7 @@ export function validateToolDefinitions(
     if (isCode) return codeTool(entry, index, source, options);
     if (type === 'mcp')
       return mcpTool(entry, index, source, { ...options, env: options.env ?? {} });
-    return httpTool(entry, index, source, warnings, options.env ?? {});
+    return httpTool(entry, index, source, warnings, options);
   });
   checkDuplicates(tools, source);
   return { tools, warnings };
@@ -163,9 +164,18 @@ function httpTool(
   index: number,
   source: string,
   warnings: string[],
-  env: Record<string, string | undefined>,
+  options: ValidationOptions,
 ): Tool {
-  const { secrets, oauth2 } = targetAuth(def, where(source, index, def.name), env);
+  const env = options.env ?? {};
+  const at = where(source, index, def.name);
+  const { secrets, oauth2 } = targetAuth(def, at, env);
+  const certificate =
+    def.client_certificate &&
+    clientCertificate(def.client_certificate, at, {
+      baseDir: options.baseDir ?? '.',
+      env,
+      warnings,
+    });
   const query = def.response_query === undefined ? undefined : compileQuery(def.response_query);
   if (query && 'error' in query)
     throw new ToolDefinitionError(
@@ -203,6 +213,7 @@ function httpTool(
     ...(def.idempotency_header !== undefined && { idempotencyHeader: def.idempotency_header }),
     ...(def.query_styles !== undefined && { queryStyles: def.query_styles }),
     ...(def.body !== undefined && { body: def.body }),
+    ...(certificate && { clientCertificate: certificate }),
     ...(def.max_concurrency !== undefined && { maxConcurrency: def.max_concurrency }),
     ...(oauth2 && { oauth2 }),
     ...optionalFields(def),

@@ -149,6 +149,19 @@ export class ToolDefinitionDto extends ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
+      "The certificate and key this tool's requests show a server that asks for a client certificate (mutual TLS): PEM files, relative to the tools file, checked to be a pair when the tools are loaded and read again when they change (with LLM_TOOLS_FILE_WATCH_SECS). An encrypted key takes its passphrase, written out or as a ${TOOL_SECRET_…}",
+    type: 'object',
+    required: ['cert_file', 'key_file'],
+    properties: {
+      cert_file: { type: 'string', example: 'certs/voice-agent.pem' },
+      key_file: { type: 'string', example: 'certs/voice-agent.key' },
+      passphrase: { type: 'string', example: '${TOOL_SECRET_CRM_KEY_PASS}' },
+    },
+  })
+  client_certificate?: { cert_file: string; key_file: string; passphrase?: string };
+
+  @ApiPropertyOptional({
+    description:
       "At most this many calls of this tool run at once in the engine process, whatever the sessions: for a backend that takes only so many requests at a time. Further calls wait their turn, first come first served, for at most the tool's timeout (then the model reads that the call was not sent)",
     minimum: 1,
     maximum: 10000,
