@@ -107,6 +107,44 @@ describe('argumentProblem', () => {
     expect(argumentProblem(nullable, { note: null, tag: null })).toBeUndefined();
   });
 
+  it("fills in a parameter's default where the model left the argument out or sent null, nested too", () => {
+    const withDefaults = {
+      type: 'object',
+      properties: {
+        city: { type: 'string' },
+        units: { type: 'string', default: 'metric' },
+        days: { type: 'integer', default: 1 },
+        filter: {
+          type: 'object',
+          properties: { status: { type: 'string', default: 'open' }, mine: { type: 'boolean' } },
+        },
+      },
+      required: ['city'],
+    };
+    const args: Record<string, unknown> = { city: 'Oslo', days: null, filter: { mine: true } };
+    expect(argumentProblem(withDefaults, args)).toBeUndefined();
+    expect(args).toEqual({
+      city: 'Oslo',
+      units: 'metric',
+      days: 1,
+      filter: { mine: true, status: 'open' },
+    });
+    const given: Record<string, unknown> = { city: 'Rome', units: 'imperial', days: 3 };
+    expect(argumentProblem(withDefaults, given)).toBeUndefined();
+    expect(given).toEqual({ city: 'Rome', units: 'imperial', days: 3 });
+    // Each call gets a default of its own, never one another call changed.
+    const first: Record<string, unknown> = { city: 'a' };
+    const list = {
+      type: 'object',
+      properties: { city: {}, tags: { type: 'array', default: ['x'] } },
+    };
+    argumentProblem(list, first);
+    (first.tags as string[]).push('changed');
+    const second: Record<string, unknown> = { city: 'b' };
+    argumentProblem(list, second);
+    expect(second.tags).toEqual(['x']);
+  });
+
   it("reads the type names Qwen parsers know (float, dict) as JSON Schema's", () => {
     const qwen = { type: 'object', properties: { x: { type: 'float' }, o: { type: 'dict' } } };
     expect(argumentProblem(qwen, { x: 1.5, o: { a: 1 } })).toBeUndefined();

@@ -3,9 +3,13 @@ import { setOwn } from '../llm/parsing/json.js';
 import type { JsonSchema } from './tool-definition.js';
 import { withJsonTypes } from './tool-validation.js';
 
-/** Types are coerced where the value is clear ("5" for an integer, 5 for a string); formats are not checked. */
+/**
+ * Types are coerced where the value is clear ("5" for an integer, 5 for a string); formats are not
+ * checked. A property's `default` is filled in where the model left the argument out.
+ */
 const ajv = new Ajv({
   coerceTypes: true,
+  useDefaults: true,
   allErrors: false,
   strict: false,
   validateFormats: false,
