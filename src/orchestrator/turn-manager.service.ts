@@ -78,6 +78,7 @@ export class TurnManager {
     let callSignal: AbortSignal | undefined;
     const turnId = randomUUID();
     const traceId = this.llmSettings.traceContext ? traceIdOf(turnId) : undefined;
+    const tag = `session_id=${session.id} turn_id=${turnId}`;
     const ctx: TurnContext = {
       session,
       turnId,
@@ -87,6 +88,11 @@ export class TurnManager {
       signal,
       emit: (event) => {
         meter.see(event);
+        // Each call's outcome, for the operator: which tools a turn ran (never their arguments).
+        if (event.type === 'tool_result')
+          this.logger.log(
+            `tool ${event.name} ${event.ok ? 'ok' : 'failed'} in ${event.ms} ms${event.cached ? ' (cached)' : ''} (${tag} call_id=${event.id})`,
+          );
         out.next(event);
       },
       visible: new StreamedText(),
@@ -110,7 +116,6 @@ export class TurnManager {
       },
     };
     ctx.toolContext.callClientTool = clientToolCaller(ctx, this.toolSettings);
-    const tag = `session_id=${session.id} turn_id=${ctx.turnId}`;
     this.logger.log(
       `turn started (${tag}, ${snapshot.tools.length} tool(s) from ${snapshot.source})`,
     );
