@@ -1,3 +1,5 @@
+import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,6 +7,8 @@ import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
+import { callOnce, useEngineRig } from './support/turn-harness.js';
+import { untilAsync } from './support/waiting.js';
 import { WsClient } from './support/ws-client.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engine-secret-files-'));
@@ -76,5 +80,50 @@ describe('secrets given as files (NAME_FILE)', () => {
     expect(run.output).toContain(
       `audio-agent-engine failed to start: WS_API_KEY_FILE="${path}" cannot be read (ENOENT)`,
     );
+  }, 30_000);
+});
+
+describe('a TOOL_SECRET_* file rotated while the engine runs (LLM_TOOLS_FILE_WATCH_SECS)', () => {
+  const keyFile = secret('rotated-key', 'key-one-1\n');
+  const rig = useEngineRig(
+    (toolsUrl) => ({
+      LLM_MODEL: 'm',
+      LLM_TOOLS_FILE: writeToolsFile([
+        { ...weatherTool(toolsUrl), headers: { 'X-Api-Key': '${TOOL_SECRET_ROTATED}' } },
+      ]),
+      LLM_TOOLS_FILE_WATCH_SECS: '0.1',
+      TOOL_SECRET_ROTATED_FILE: keyFile,
+    }),
+    (req, res) => res.end(String(req.headers['x-api-key'])),
+  );
+  const reloads = async (outcome: string) => {
+    const text = await (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
+    const line = new RegExp(
+      `agent_engine_tools_file_reloads_total\\{outcome="${outcome}"\\} (\\d+)`,
+    );
+    return Number(text.match(line)?.[1] ?? 0);
+  };
+
+  it('sends the new secret from the next call; a file left empty keeps the one in use', async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    expect((await callOnce(rig, ws, 'get_weather', { city: 'Oslo' })).read).toBe('[secret]');
+    expect(rig.tools.requests.at(-1)!.headers['x-api-key']).toBe('key-one-1');
+    writeFileSync(keyFile, 'key-two-2\n');
+    await untilAsync(async () => (await reloads('installed')) === 1, 'the rotated secret read');
+    await callOnce(rig, ws, 'get_weather', { city: 'Oslo' });
+    expect(rig.tools.requests.at(-1)!.headers['x-api-key']).toBe('key-two-2');
+    const errors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => {});
+    try {
+      writeFileSync(keyFile, '');
+      await untilAsync(async () => (await reloads('invalid')) === 1, 'the emptied file read');
+      expect(String(errors.mock.calls[0]![0])).toContain(
+        `TOOL_SECRET_ROTATED_FILE="${keyFile}" is empty`,
+      );
+    } finally {
+      errors.mockRestore();
+    }
+    await callOnce(rig, ws, 'get_weather', { city: 'Oslo' });
+    expect(rig.tools.requests.at(-1)!.headers['x-api-key']).toBe('key-two-2');
+    ws.close();
   }, 30_000);
 });

@@ -26,6 +26,47 @@ const TOOL_SECRET = /^TOOL_SECRET_[A-Za-z0-9_]+$/;
 /** The longest secret file read: a key or a URL, not a document. */
 const MAX_BYTES = 64 * 1024;
 
+/** A secret file's content, one trailing line break dropped; throws an EnvError naming `key`. */
+function readSecret(key: string, path: string, read: (path: string) => Buffer): string {
+  let content: Buffer;
+  try {
+    content = read(path.trim());
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? (error as Error).message;
+    throw new EnvError(`${key}=${JSON.stringify(path)} cannot be read (${code})`);
+  }
+  if (content.length > MAX_BYTES)
+    throw new EnvError(
+      `${key}=${JSON.stringify(path)} is no secret file: over ${MAX_BYTES / 1024} KiB`,
+    );
+  const value = content.toString('utf8').replace(/\r?\n$/, '');
+  if (value === '') throw new EnvError(`${key}=${JSON.stringify(path)} is empty`);
+  return value;
+}
+
+/** The files of the `TOOL_SECRET_*` that `raw` gives as files, by variable. */
+export function toolSecretFiles(raw: Raw): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const [key, path] of Object.entries(raw)) {
+    const name = key.slice(0, -'_FILE'.length);
+    if (key.endsWith('_FILE') && TOOL_SECRET.test(name) && path?.trim()) files[name] = path.trim();
+  }
+  return files;
+}
+
+/**
+ * The `TOOL_SECRET_*` given as files, read again into `env` (a secret rotated in its file, as
+ * Vault's agent does, is taken up when the tools are read again); throws an EnvError naming the
+ * variable of a file that cannot be read.
+ */
+export function refreshToolSecrets(
+  env: Record<string, string | undefined>,
+  read: (path: string) => Buffer = (path) => readFileSync(path),
+): void {
+  for (const [name, path] of Object.entries(toolSecretFiles(env)))
+    env[name] = readSecret(`${name}_FILE`, path, read);
+}
+
 /**
  * The values of the variables `raw` names files for (`NAME_FILE`), read from those files, one
  * trailing line break dropped. A variable set both ways, or a file that cannot be read, throws
@@ -42,19 +83,7 @@ export function secretFiles(
     if (!SECRET.has(name) && !TOOL_SECRET.test(name)) continue;
     if (raw[name] !== undefined && raw[name] !== '')
       throw new EnvError(`${name} and ${key} are both set: give the secret one way`);
-    let content: Buffer;
-    try {
-      content = read(path.trim());
-    } catch (error) {
-      const code = (error as { code?: string }).code ?? (error as Error).message;
-      throw new EnvError(`${key}=${JSON.stringify(path)} cannot be read (${code})`);
-    }
-    if (content.length > MAX_BYTES)
-      throw new EnvError(
-        `${key}=${JSON.stringify(path)} is no secret file: over ${MAX_BYTES / 1024} KiB`,
-      );
-    values[name] = content.toString('utf8').replace(/\r?\n$/, '');
-    if (values[name] === '') throw new EnvError(`${key}=${JSON.stringify(path)} is empty`);
+    values[name] = readSecret(key, path, read);
   }
   return values;
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { parseToolsFile } from './tools-file-text.js';
 import { inFiles, isDirectory, joinFiles, toolsFilesIn } from './tools-dir.js';
+import { refreshToolSecrets, toolSecretFiles } from '../config/secret-files.js';
 import type { Observable } from 'rxjs';
 import { dirname, resolve } from 'node:path';
 import { CodeToolService } from '../code-tools/code-tool.service.js';
@@ -109,7 +110,9 @@ export class ToolLoader {
     const path = resolve(this.config.file);
     // A directory's own state changes as files come and go; each file's as it is edited.
     const files = isDirectory(path) ? this.filesIn(path) : [];
-    return [path, ...files, ...new Set(named)];
+    // A TOOL_SECRET_* given as a file: rotated there, the tools are read again with it.
+    const secrets = Object.values(toolSecretFiles(process.env));
+    return [path, ...files, ...new Set(named), ...secrets];
   }
 
   private filesIn(dir: string): string[] {
@@ -205,6 +208,11 @@ export class ToolLoader {
   async loadFile(opts: { reloading?: boolean } = {}): Promise<ToolSnapshot> {
     if (!this.config.enabled || this.config.file === '') return snapshotOf('none', []);
     const path = resolve(this.config.file);
+    try {
+      refreshToolSecrets(process.env);
+    } catch (error) {
+      throw new ToolDefinitionError((error as Error).message);
+    }
     const dir = isDirectory(path);
     const files = dir ? toolsFilesIn(path) : [path];
     if (dir && files.length === 0)
