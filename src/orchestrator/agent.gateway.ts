@@ -24,6 +24,7 @@ import { SessionKeeper } from './session-keeper.service.js';
 import { compilePhrases, type Phrase } from './spoken-answer.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import { Session } from './session.js';
+import { SessionDirectory } from './session-directory.js';
 import { TurnManager } from './turn-manager.service.js';
 
 type LiveSocket = WebSocket & { isAlive?: boolean };
@@ -40,6 +41,8 @@ const GOING_AWAY = 1001;
 const TRY_AGAIN_LATER = 1013;
 /** Close code 4001: the session was resumed on a newer connection. */
 const TAKEN_OVER = 4001;
+/** Closed with DELETE /api/sessions/{id}: not to be resumed. */
+const CLOSED_BY_ADMIN = 4002;
 /** How long a client has to answer the close handshake before its connection is cut. */
 const CLOSE_HANDSHAKE_MS = 1000;
 
@@ -87,6 +90,7 @@ export class AgentGateway
     private readonly keeper: SessionKeeper,
     private readonly metrics: EngineMetrics,
     @Inject(toolsConfig.KEY) tools: ToolsConfig,
+    private readonly directory: SessionDirectory,
   ) {
     this.confirmPhrases = compilePhrases({ yes: tools.confirmYes, no: tools.confirmNo });
     this.toolsOff = tools.explicit === false;
@@ -239,8 +243,19 @@ export class AgentGateway
     const ended = new Promise<void>((resolve) => (closed = resolve));
     this.open.set(socket, { conversation, ended });
     this.lifecycle.sessions = this.open.size;
+    this.directory.add({
+      session,
+      openedAt: Date.now(),
+      close: async () => {
+        const forgotten = this.keeper.forget(session);
+        this.logger.log(`session closed by an administrator (session_id=${session.id})`);
+        await closeSocket(socket, CLOSED_BY_ADMIN, 'closed by an administrator');
+        await forgotten;
+      },
+    });
     socket.on('close', () => {
       this.open.delete(socket);
+      this.directory.remove(session);
       this.lifecycle.sessions = this.open.size;
       const token = session.resumeToken;
       this.closing.set(token, ended);

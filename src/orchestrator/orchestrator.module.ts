@@ -4,12 +4,15 @@ import { SpeechModule } from '../speech/speech.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
 import { ToolsModule } from '../tools/tools.module.js';
 import { AgentGateway } from './agent.gateway.js';
+import { SessionDirectory } from './session-directory.js';
 import { SessionKeeper } from './session-keeper.service.js';
+import { SessionsController } from './sessions.controller.js';
 import { ToolScope } from './tool-scope.service.js';
 import { TurnManager } from './turn-manager.service.js';
 
 @Module({
   imports: [LlmModule, ToolsModule, SpeechModule, SessionsModule],
-  providers: [TurnManager, ToolScope, SessionKeeper, AgentGateway],
+  controllers: [SessionsController],
+  providers: [TurnManager, ToolScope, SessionKeeper, SessionDirectory, AgentGateway],
 })
 export class OrchestratorModule {}

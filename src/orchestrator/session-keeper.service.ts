@@ -29,6 +29,8 @@ export class SessionKeeper {
   private readonly logger = new Logger(SessionKeeper.name);
   /** Each session's saves run one after another, so that an older one never lands last. */
   private readonly saving = new WeakMap<Session, Promise<void>>();
+  /** Sessions closed for good (DELETE /api/sessions/{id}): never saved again. */
+  private readonly forgotten = new WeakSet<Session>();
 
   constructor(
     private readonly store: SessionStore,
@@ -72,9 +74,26 @@ export class SessionKeeper {
     return this.store.kind === 'memory' ? Promise.resolve() : this.save(session);
   }
 
+  /**
+   * The session can no longer be resumed: what was saved of it is deleted once its saves under
+   * way are done, and it is saved no more.
+   */
+  async forget(session: Session): Promise<void> {
+    this.forgotten.add(session);
+    if (!this.enabled) return;
+    await (this.saving.get(session) ?? Promise.resolve());
+    try {
+      await this.store.forget({ key: keyOf(session.resumeToken), owner: session.owner });
+    } catch (error) {
+      this.logger.warn(
+        `session not forgotten (session_id=${session.id}): ${(error as Error).message}`,
+      );
+    }
+  }
+
   /** Saves the session as it is now (queued behind its earlier saves). */
   save(session: Session): Promise<void> {
-    if (!this.enabled) return Promise.resolve();
+    if (!this.enabled || this.forgotten.has(session)) return Promise.resolve();
     const next = (this.saving.get(session) ?? Promise.resolve()).then(() => this.write(session));
     this.saving.set(session, next);
     return next;

@@ -26,6 +26,11 @@ redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'data', ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1`;
 
+/** Deletes the record unless another owner holds it, atomically. */
+const FORGET = `
+if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1`;
+
 /**
  * Sessions in Redis, shared by every engine process and replica: a client that reconnects to
  * any of them resumes. While Redis is unreachable, commands fail at once (no offline queue)
@@ -84,6 +89,10 @@ export class RedisSessionStore extends SessionStore {
       arguments: [owner, data, String(ttlSecs)],
     });
     return done === 1;
+  }
+
+  async forget({ key, owner }: Omit<Claim, 'ttlSecs'>): Promise<void> {
+    await this.client.eval(FORGET, { keys: [PREFIX + key], arguments: [owner] });
   }
 
   async close(): Promise<void> {

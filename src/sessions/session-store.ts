@@ -24,6 +24,8 @@ export abstract class SessionStore {
   abstract claim(claim: Claim): Promise<string | undefined>;
   /** Writes the record unless another owner holds it; false when refused. */
   abstract save(save: Save): Promise<boolean>;
+  /** Deletes the record unless another owner holds it: the session can no longer be resumed. */
+  abstract forget(claim: Omit<Claim, 'ttlSecs'>): Promise<void>;
   /** Releases connections and timers. */
   abstract close(): Promise<void>;
 }
@@ -91,6 +93,12 @@ export class MemorySessionStore extends SessionStore {
       this.drop(oldest, kept);
     }
     return Promise.resolve(true);
+  }
+
+  forget({ key, owner }: Omit<Claim, 'ttlSecs'>): Promise<void> {
+    const entry = this.live(key);
+    if (entry && entry.owner === owner) this.drop(key, entry);
+    return Promise.resolve();
   }
 
   private drop(key: string, entry: Entry): void {

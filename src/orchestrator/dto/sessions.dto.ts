@@ -1,0 +1,95 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** An open session, as `GET /api/sessions` lists it. */
+export class SessionSummaryDto {
+  @ApiProperty({ example: '3f0c9d2e-5b7a-4c1e-9a51-0d6f3e2b8c47' })
+  session_id!: string;
+
+  @ApiProperty({ description: 'When its connection opened', example: '2026-12-02T09:14:05.120Z' })
+  opened_at!: string;
+
+  @ApiProperty({ description: 'A turn is in progress', example: false })
+  busy!: boolean;
+
+  @ApiProperty({ enum: ['text', 'voice'], example: 'voice' })
+  modality!: string;
+
+  @ApiProperty({ example: 'en' })
+  language!: string;
+
+  @ApiProperty({ description: "The user's messages so far (its turns)", example: 3 })
+  turns!: number;
+
+  @ApiProperty({ description: 'Messages of its history (user, assistant, tool)', example: 8 })
+  messages!: number;
+}
+
+export class SessionListDto {
+  @ApiProperty({ example: true })
+  ok!: boolean;
+
+  @ApiProperty({ example: 1 })
+  count!: number;
+
+  @ApiProperty({ type: [SessionSummaryDto] })
+  sessions!: SessionSummaryDto[];
+}
+
+/** One open session: its settings and conversation. */
+export class SessionDetailDto extends SessionSummaryDto {
+  @ApiProperty({ example: true })
+  ok!: boolean;
+
+  @ApiProperty({
+    description:
+      "The session's settings (session.update); of its variables only the names, whose values may be the user's tokens",
+    example: {
+      modality: 'voice',
+      language: 'en',
+      voice: '',
+      tts: true,
+      instructions: '',
+      tools: null,
+      variables: ['customer_id'],
+    },
+  })
+  settings!: Record<string, unknown>;
+
+  @ApiProperty({
+    description:
+      'The conversation as the model reads it, in OpenAI chat form: user, assistant (with its tool_calls) and tool messages; the system prompt is not in it',
+    type: 'array',
+    items: { type: 'object' },
+    example: [
+      { role: 'user', content: "What's the weather in Rome?" },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'a1b2c3d4e',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"city":"Rome"}' },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'a1b2c3d4e', content: 'Rome: ☀️ +21°C' },
+      { role: 'assistant', content: 'It is sunny in Rome, 21 degrees.' },
+    ],
+  })
+  history!: unknown[];
+}
+
+export class SessionClosedDto {
+  @ApiProperty({ example: true })
+  ok!: boolean;
+
+  @ApiProperty({ example: '3f0c9d2e-5b7a-4c1e-9a51-0d6f3e2b8c47' })
+  session_id!: string;
+
+  @ApiPropertyOptional({
+    description: 'Its connection was closed (code 4002) and the session cannot be resumed',
+    example: true,
+  })
+  closed!: boolean;
+}

@@ -1,0 +1,107 @@
+import { Controller, Delete, Get, HttpException, Param, UseGuards } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ToolsErrorDto } from '../tools/dto/tool-definition.dto.js';
+import { AdminKeyGuard } from '../tools/admin-key.guard.js';
+import {
+  SessionClosedDto,
+  SessionDetailDto,
+  SessionListDto,
+  type SessionSummaryDto,
+} from './dto/sessions.dto.js';
+import { SessionDirectory, type OpenSession } from './session-directory.js';
+
+function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
+  return {
+    session_id: session.id,
+    opened_at: new Date(openedAt).toISOString(),
+    busy: session.busy,
+    modality: session.settings.modality,
+    language: session.settings.language,
+    turns: session.history.filter((m) => m.role === 'user').length,
+    messages: session.history.length,
+  };
+}
+
+/**
+ * `/api/sessions`: the sessions open on this engine process — listed, read (an operator's look
+ * at a conversation, a handover to a person), or closed for good (an abusive client).
+ */
+@ApiTags('sessions')
+@ApiBearerAuth('admin')
+@UseGuards(AdminKeyGuard)
+@ApiResponse({
+  status: 401,
+  description: 'ADMIN_API_KEY is set and the request lacks it',
+  type: ToolsErrorDto,
+})
+@Controller('api/sessions')
+export class SessionsController {
+  constructor(private readonly directory: SessionDirectory) {}
+
+  @Get()
+  @ApiOperation({
+    summary:
+      'The sessions open on this engine process (each process of ENGINE_PROCESSES has its own)',
+  })
+  @ApiOkResponse({ type: SessionListDto })
+  listSessions(): SessionListDto {
+    const sessions = this.directory.list().map(summary);
+    return { ok: true, count: sessions.length, sessions };
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: "An open session's settings and conversation" })
+  @ApiParam({ name: 'id', description: 'The session_id of its `session` event' })
+  @ApiOkResponse({ type: SessionDetailDto })
+  @ApiResponse({ status: 404, type: ToolsErrorDto, description: 'No such session open here' })
+  readSession(@Param('id') id: string): SessionDetailDto {
+    const entry = this.find(id);
+    const { variables, client_tools: clientTools, ...settings } = entry.session.settings;
+    return {
+      ok: true,
+      ...summary(entry),
+      settings: {
+        ...settings,
+        variables: Object.keys(variables),
+        client_tools: clientTools.map((t) => t.name),
+      },
+      history: entry.session.history,
+    };
+  }
+
+  @Delete(':id')
+  @ApiOperation({
+    summary: 'Close an open session for good',
+    description:
+      'Its turn in progress is cancelled, its connection closed with code 4002 ("closed by an administrator"), and it cannot be resumed.',
+  })
+  @ApiParam({ name: 'id', description: 'The session_id of its `session` event' })
+  @ApiOkResponse({ type: SessionClosedDto })
+  @ApiResponse({ status: 404, type: ToolsErrorDto, description: 'No such session open here' })
+  async closeSession(@Param('id') id: string): Promise<SessionClosedDto> {
+    const entry = this.find(id);
+    await entry.close();
+    return { ok: true, session_id: entry.session.id, closed: true };
+  }
+
+  private find(id: string): OpenSession {
+    const entry = this.directory.get(id);
+    if (!entry)
+      throw new HttpException(
+        {
+          ok: false,
+          statusCode: 404,
+          message: `no session ${JSON.stringify(id.slice(0, 100))} is open on this engine process`,
+        },
+        404,
+      );
+    return entry;
+  }
+}

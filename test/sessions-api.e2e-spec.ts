@@ -1,0 +1,105 @@
+import { Engine } from './support/engine.js';
+import { sseText, useFakeLlm } from './support/fake-llm.js';
+import { startRedis, type RedisRun } from './support/redis-server.js';
+import { WsClient, type Msg } from './support/ws-client.js';
+
+const KEY = { Authorization: 'Bearer adm-1' };
+const sessionOf = (ws: WsClient) => ws.messages.find((m) => m.type === 'session')!;
+const api = async (engine: Engine, path: string, init: RequestInit = {}) => {
+  const res = await fetch(`${engine.httpUrl}/api/sessions${path}`, {
+    ...init,
+    headers: { ...KEY, ...(init.headers as Record<string, string>) },
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, any> };
+};
+
+/** Sessions, in the process's memory or in Redis, as an operator lists, reads and closes them. */
+describe.each([
+  ['kept in the process', false],
+  ['kept in Redis', true],
+])('/api/sessions (sessions %s)', (_label, withRedis) => {
+  const { llm, url } = useFakeLlm();
+  let engine: Engine;
+  let redis: RedisRun | undefined;
+  beforeAll(async () => {
+    if (withRedis) redis = await startRedis();
+    engine = await Engine.start({
+      LLM_BASE_URL: url(),
+      LLM_MODEL: 'm',
+      ADMIN_API_KEY: 'adm-1',
+      ...(redis && { SESSION_STORE_URL: redis.url }),
+    });
+  });
+  afterAll(async () => {
+    await engine.stop();
+    await redis?.stop();
+  });
+
+  it("lists the open sessions, reads one without its variables' values, and closes it for good", async () => {
+    const ws = await WsClient.connect(engine.wsUrl);
+    const opened: Msg = sessionOf(ws);
+    ws.send({ type: 'session.update', variables: { user_token: 'tok-very-secret' } });
+    await ws.waitFor((m) => m.type === 'session.updated');
+    llm.enqueue(sseText(['Hello ', 'Ada.']));
+    await ws.turn('My name is Ada.');
+
+    expect((await fetch(`${engine.httpUrl}/api/sessions`)).status).toBe(401);
+    const listed = await api(engine, '');
+    expect(listed).toEqual({
+      status: 200,
+      json: {
+        ok: true,
+        count: 1,
+        sessions: [
+          {
+            session_id: opened.session_id,
+            opened_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+            busy: false,
+            modality: 'text',
+            language: 'en',
+            turns: 1,
+            messages: 2,
+          },
+        ],
+      },
+    });
+    const read = await api(engine, `/${opened.session_id}`);
+    expect(read.json).toMatchObject({
+      ok: true,
+      session_id: opened.session_id,
+      settings: { modality: 'text', variables: ['user_token'], client_tools: [] },
+      history: [
+        { role: 'user', content: 'My name is Ada.' },
+        { role: 'assistant', content: 'Hello Ada.' },
+      ],
+    });
+    expect(JSON.stringify(read.json)).not.toContain('tok-very-secret');
+
+    const closed = await api(engine, `/${opened.session_id}`, { method: 'DELETE' });
+    expect(closed).toEqual({
+      status: 200,
+      json: { ok: true, session_id: opened.session_id, closed: true },
+    });
+    expect(await ws.closed).toBe(4002);
+    expect((await api(engine, `/${opened.session_id}`)).status).toBe(404);
+    expect((await api(engine, '')).json.count).toBe(0);
+    // Its resume token no longer resumes it.
+    const again = await WsClient.connect(
+      `${engine.wsUrl}?resume=${encodeURIComponent(opened.resume_token as string)}`,
+    );
+    expect(sessionOf(again)).toMatchObject({ resumed: false });
+    expect(sessionOf(again).session_id).not.toBe(opened.session_id);
+    again.close();
+  }, 30_000);
+
+  it('answers 404 naming a session that is not open here', async () => {
+    expect(await api(engine, '/no-such-session', { method: 'DELETE' })).toEqual({
+      status: 404,
+      json: {
+        ok: false,
+        statusCode: 404,
+        message: 'no session "no-such-session" is open on this engine process',
+      },
+    });
+  });
+});
