@@ -13,6 +13,7 @@ describe('LLM_FALLBACK_BASE_URL: a second server for requests the first cannot a
     engine = await Engine.start({
       LLM_BASE_URL: await primary.start(),
       LLM_MODEL: 'big',
+      LLM_MODELS: 'big,big-bank',
       LLM_EXTRA_BODY: '{"top_k":20}',
       LLM_EXTRA_HEADERS: '{"X-Gateway-Key":"primary"}',
       LLM_RETRIES: '1',
@@ -89,6 +90,18 @@ describe('LLM_FALLBACK_BASE_URL: a second server for requests the first cannot a
     expect(msgs.map((m) => m.type)).toEqual(['assistant_delta', 'error', 'assistant_end']);
     expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: 'Half an ' });
     expect(fallback.requests).toHaveLength(0);
+  });
+
+  it("asks the fallback for its own model, whatever model the session chose of the first server's", async () => {
+    const ws = await WsClient.connect(engine.wsUrl);
+    ws.send({ type: 'session.update', model: 'big-bank' });
+    await ws.waitFor((m) => m.type === 'session.updated');
+    primary.enqueue(overloaded, overloaded);
+    fallback.enqueue(sseText(['From the fallback.']));
+    await ws.turn('hi');
+    expect(primary.requests[0]!.body.model).toBe('big-bank');
+    expect(fallback.requests[0]!.body.model).toBe('small');
+    ws.close();
   });
 });
 

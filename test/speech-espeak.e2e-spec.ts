@@ -31,6 +31,7 @@ describe('voice turns with the embedded eSpeak NG engine', () => {
         language: 'it',
         audio: 'json',
         instructions: '',
+        model: null,
         tools: null,
         client_tools: [],
         variables: {},

@@ -269,6 +269,19 @@ describe('parseEnv', () => {
     expect(refused).not.toThrow(/hunter2/);
   });
 
+  it('reads LLM_MODELS as model names, once each, and refuses one with a space', () => {
+    expect(parseEnv({}).llm.models).toEqual([]);
+    expect(parseEnv({ LLM_MODELS: 'qwen3-coder, bank-lora,,qwen3-coder' }).llm.models).toEqual([
+      'qwen3-coder',
+      'bank-lora',
+    ]);
+    expect(() => parseEnv({ LLM_MODELS: 'qwen3 coder' })).toThrow(
+      new EnvError(
+        'LLM_MODELS is invalid: "qwen3 coder" is no model name (no spaces, at most 200 characters)',
+      ),
+    );
+  });
+
   it('parses LLM_EXTRA_BODY and strips a trailing slash from LLM_BASE_URL', () => {
     const env = parseEnv({
       LLM_EXTRA_BODY: '{"skip_special_tokens":false}',

@@ -44,6 +44,8 @@ export interface Env {
     enabled: boolean;
     baseUrl: string;
     model: string;
+    /** Models a session may choose with `session.update` (LLM_MODELS); none when empty. */
+    models: string[];
     apiKey: string;
     systemPrompt: string;
     /** Requests to the LLM server, HTTP and MCP tools carry a W3C `traceparent` (TRACE_CONTEXT). */
@@ -158,6 +160,18 @@ function processes(raw: Raw): number {
   }
 }
 
+/** `LLM_MODELS`: comma-separated model names (vLLM's served models and LoRA adapters). */
+function modelList(raw: Raw): string[] {
+  const names = (present(raw, 'LLM_MODELS') ?? '').split(',').map((n) => n.trim());
+  const models = names.filter((n) => n !== '');
+  const bad = models.find((n) => n.length > 200 || /\s/.test(n));
+  if (bad !== undefined)
+    throw new EnvError(
+      `LLM_MODELS is invalid: ${JSON.stringify(bad.slice(0, 50))} is no model name (no spaces, at most 200 characters)`,
+    );
+  return [...new Set(models)];
+}
+
 /** `LLM_FALLBACK_*`: a second OpenAI-compatible server, with its own model, key, body and headers. */
 function fallbackLlm(raw: Raw): { fallback?: Env['llm']['fallback'] } {
   const baseUrl = httpUrl(raw, 'LLM_FALLBACK_BASE_URL', '', LLM_PATHS);
@@ -187,6 +201,7 @@ export function parseEnv(raw: Raw): Env {
       enabled: bool(raw, 'LLM_ENABLED') ?? true,
       baseUrl: httpUrl(raw, 'LLM_BASE_URL', 'http://localhost:8000/v1', LLM_PATHS),
       model: present(raw, 'LLM_MODEL') ?? '',
+      models: modelList(raw),
       apiKey: present(raw, 'LLM_API_KEY') ?? '',
       systemPrompt: raw['LLM_SYSTEM_PROMPT'] ?? DEFAULT_SYSTEM_PROMPT,
       traceContext: bool(raw, 'TRACE_CONTEXT') ?? true,

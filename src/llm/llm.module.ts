@@ -22,6 +22,8 @@ import { OpenAiLlmClient } from './openai-llm.client.js';
             ...config.fallback,
             untaggedReasoning: false,
             serverToolParser: 'auto',
+            // A session's model is one of the first server's: the fallback answers with its own.
+            models: [],
             fallback: undefined,
           }),
           (reason) => {

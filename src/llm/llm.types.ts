@@ -33,6 +33,8 @@ export interface LlmRequest {
   toolChoice?: 'auto' | 'none';
   /** The turn's trace id: the request carries a W3C `traceparent` (TRACE_CONTEXT). */
   traceId?: string;
+  /** The session's model, one of LLM_MODELS (the fallback server answers with its own). */
+  model?: string;
 }
 
 export interface LlmUsage {

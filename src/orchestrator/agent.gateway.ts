@@ -185,6 +185,7 @@ export class AgentGateway
       save: () => this.keeper.checkpoint(session),
       instructionsMaxChars: this.sessionSettings.instructionsMaxChars,
       toolNames: () => this.turns.toolNames(),
+      models: this.turns.models,
       toolsOff: this.toolsOff,
       maxTurnsPerMinute: this.config.ws.maxTurnsPerMinute,
       confirmPhrases: this.confirmPhrases,

@@ -31,6 +31,7 @@ export class Session {
       language,
       audio: 'json',
       instructions: '',
+      model: null,
       tools: null,
       client_tools: [],
       variables: {},

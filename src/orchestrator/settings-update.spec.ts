@@ -2,7 +2,12 @@ import { settingsChanges } from './settings-update.js';
 import type { SessionUpdateMessage } from './protocol/client-messages.js';
 
 describe('settingsChanges', () => {
-  const limits = { instructionsMaxChars: 100, toolNames: () => ['get_weather'], toolsOff: false };
+  const limits = {
+    instructionsMaxChars: 100,
+    toolNames: () => ['get_weather'],
+    toolsOff: false,
+    models: ['qwen3-coder', 'qwen3-coder-bank-lora'],
+  };
   const update = (fields: Partial<SessionUpdateMessage>) =>
     ({ type: 'session.update', ...fields }) as SessionUpdateMessage;
 
@@ -19,6 +24,20 @@ describe('settingsChanges', () => {
     });
     expect(settingsChanges(update({ client_tools: null }), limits)).toEqual({
       changes: { client_tools: [] },
+    });
+  });
+
+  it("takes a model of LLM_MODELS, or null for the engine's again, and refuses any other", () => {
+    expect(settingsChanges(update({ model: 'qwen3-coder-bank-lora' }), limits)).toEqual({
+      changes: { model: 'qwen3-coder-bank-lora' },
+    });
+    expect(settingsChanges(update({ model: null }), limits)).toEqual({ changes: { model: null } });
+    expect(settingsChanges(update({ model: 'gpt-4o' }), limits)).toEqual({
+      error:
+        'unknown model "gpt-4o" in "model": the models offered are qwen3-coder, qwen3-coder-bank-lora',
+    });
+    expect(settingsChanges(update({ model: 'qwen3-coder' }), { ...limits, models: [] })).toEqual({
+      error: 'this engine lets no session choose its model (LLM_MODELS is empty)',
     });
   });
 
@@ -58,7 +77,7 @@ describe('settingsChanges', () => {
 });
 
 describe('session variables in settingsChanges', () => {
-  const limits = { instructionsMaxChars: 100, toolNames: () => [], toolsOff: false };
+  const limits = { instructionsMaxChars: 100, toolNames: () => [], toolsOff: false, models: [] };
   const update = (variables: unknown) =>
     ({ type: 'session.update', variables }) as SessionUpdateMessage;
 

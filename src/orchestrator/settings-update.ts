@@ -11,6 +11,8 @@ export interface SettingsLimits {
   toolNames: () => string[];
   /** LLM_TOOLS_ENABLED=false: no tool is called, the client's neither. */
   toolsOff: boolean;
+  /** LLM_MODELS: the models a session may choose. */
+  models: readonly string[];
 }
 
 /**
@@ -29,6 +31,14 @@ export function settingsChanges(
         max === 0
           ? 'this engine takes no session instructions (SESSION_INSTRUCTIONS_MAX_CHARS=0)'
           : `"instructions" is longer than SESSION_INSTRUCTIONS_MAX_CHARS (${max})`,
+    };
+  const { model } = message;
+  if (typeof model === 'string' && !limits.models.includes(model))
+    return {
+      error:
+        limits.models.length === 0
+          ? 'this engine lets no session choose its model (LLM_MODELS is empty)'
+          : `unknown model ${JSON.stringify(model)} in "model": the models offered are ${limits.models.join(', ')}`,
     };
   const known = tools || clientTools ? limits.toolNames() : [];
   const unknown = tools?.find((name) => !known.includes(name));

@@ -46,6 +46,11 @@ export class TurnManager {
   ) {}
 
   /** Names of the tools the model may be offered now. */
+  /** LLM_MODELS: the models a session may choose. */
+  get models(): readonly string[] {
+    return this.llmSettings.models;
+  }
+
   toolNames(): string[] {
     return this.registry.active().tools.map((t) => t.name);
   }
@@ -186,8 +191,9 @@ export class TurnManager {
       systemMessageOf(ctx.session, this.llmSettings.systemPrompt),
       ...alternating(trimHistory(ctx.session.history, this.llmSettings.maxHistoryMessages)),
     ];
-    const traceId = ctx.toolContext.traceId;
-    return { messages, tools, toolChoice, ...(traceId && { traceId }) };
+    const { traceId } = ctx.toolContext;
+    const { model } = ctx.session.settings;
+    return { messages, tools, toolChoice, ...(traceId && { traceId }), ...(model && { model }) };
   }
 
   private async loop(ctx: TurnContext): Promise<void> {

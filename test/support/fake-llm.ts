@@ -270,6 +270,7 @@ export function llmClient(
     enabled: true,
     baseUrl,
     model: 'fake-model',
+    models: [],
     apiKey: '',
     systemPrompt: '',
     traceContext: true,

@@ -67,6 +67,12 @@ export class SessionUpdateMessage {
   @IsString({ message: '"instructions" must be a string' })
   instructions?: string;
 
+  /** The model this session's turns ask for, one of LLM_MODELS; null for the engine's again. */
+  @ValidateIf((_, value) => value !== null && value !== undefined)
+  @IsString({ message: '"model" must be a model name, or null for the engine\'s' })
+  @MaxLength(200, { message: '"model" is longer than 200 characters' })
+  model?: string | null;
+
   /** The only tools this session's model is offered, by name; null offers all of them again. */
   @ValidateIf((_, value) => value !== null && value !== undefined)
   @IsArray({ message: '"tools" must be an array of tool names, or null for all tools' })
@@ -101,6 +107,7 @@ const SETTINGS: Record<keyof SessionSettings, true> = {
   language: true,
   audio: true,
   instructions: true,
+  model: true,
   tools: true,
   client_tools: true,
   variables: true,

@@ -44,6 +44,8 @@ export interface SessionSettings {
   audio: 'json' | 'binary';
   /** Added to the system prompt of this session's requests (`session.update`). */
   instructions: string;
+  /** The model this session's turns ask for (one of LLM_MODELS); null for the engine's. */
+  model: string | null;
   /** The only tools this session's model is offered (by name); null for all the active tools. */
   tools: string[] | null;
   /** Tools the client runs itself, offered to the model with the engine's (`session.update`). */
