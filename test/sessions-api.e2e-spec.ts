@@ -13,6 +13,30 @@ const api = async (engine: Engine, path: string, init: RequestInit = {}) => {
   return { status: res.status, json: (await res.json()) as Record<string, any> };
 };
 
+describe('/api/sessions without ADMIN_API_KEY', () => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await Engine.start({ LLM_MODEL: 'm' });
+  });
+  afterAll(() => engine.stop());
+
+  it("is refused: users' conversations are never open to whoever reaches the port", async () => {
+    const ws = await WsClient.connect(engine.wsUrl);
+    for (const [path, method] of [
+      ['', 'GET'],
+      [`/${String(sessionOf(ws).session_id)}`, 'DELETE'],
+    ]) {
+      const res = await fetch(`${engine.httpUrl}/api/sessions${path}`, { method });
+      expect([res.status, ((await res.json()) as { message: string }).message]).toEqual([
+        403,
+        "set ADMIN_API_KEY to use /api/sessions: it reads and closes users' conversations",
+      ]);
+    }
+    expect(ws.closeCode).toBeUndefined();
+    ws.close();
+  });
+});
+
 /** Sessions, in the process's memory or in Redis, as an operator lists, reads and closes them. */
 describe.each([
   ['kept in the process', false],

@@ -1,4 +1,5 @@
-import { Controller, Delete, Get, HttpException, Param, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, HttpException, Inject, Param, UseGuards } from '@nestjs/common';
+import { appConfig, type AppConfig } from '../config/app.config.js';
 import {
   ApiBearerAuth,
   ApiOkResponse,
@@ -41,9 +42,31 @@ function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
   description: 'ADMIN_API_KEY is set and the request lacks it',
   type: ToolsErrorDto,
 })
+@ApiResponse({
+  status: 403,
+  description: 'ADMIN_API_KEY is not set: conversations are never open to whoever reaches the port',
+  type: ToolsErrorDto,
+})
 @Controller('api/sessions')
 export class SessionsController {
-  constructor(private readonly directory: SessionDirectory) {}
+  constructor(
+    private readonly directory: SessionDirectory,
+    @Inject(appConfig.KEY) private readonly config: AppConfig,
+  ) {}
+
+  /** Users' conversations are read here: never by whoever reaches the port. */
+  private assertKeySet(): void {
+    if (!this.config.adminApiKey)
+      throw new HttpException(
+        {
+          ok: false,
+          statusCode: 403,
+          message:
+            "set ADMIN_API_KEY to use /api/sessions: it reads and closes users' conversations",
+        },
+        403,
+      );
+  }
 
   @Get()
   @ApiOperation({
@@ -52,6 +75,7 @@ export class SessionsController {
   })
   @ApiOkResponse({ type: SessionListDto })
   listSessions(): SessionListDto {
+    this.assertKeySet();
     const sessions = this.directory.list().map(summary);
     return { ok: true, count: sessions.length, sessions };
   }
@@ -62,6 +86,7 @@ export class SessionsController {
   @ApiOkResponse({ type: SessionDetailDto })
   @ApiResponse({ status: 404, type: ToolsErrorDto, description: 'No such session open here' })
   readSession(@Param('id') id: string): SessionDetailDto {
+    this.assertKeySet();
     const entry = this.find(id);
     const { variables, client_tools: clientTools, ...settings } = entry.session.settings;
     return {
@@ -86,6 +111,7 @@ export class SessionsController {
   @ApiOkResponse({ type: SessionClosedDto })
   @ApiResponse({ status: 404, type: ToolsErrorDto, description: 'No such session open here' })
   async closeSession(@Param('id') id: string): Promise<SessionClosedDto> {
+    this.assertKeySet();
     const entry = this.find(id);
     await entry.close();
     return { ok: true, session_id: entry.session.id, closed: true };
