@@ -1,4 +1,6 @@
+import type { ChatMessage, LlmRequest, LlmTool } from '../llm/llm.types.js';
 import type { StreamedText } from '../llm/streamed-text.js';
+import { alternating, systemMessageOf, trimHistory } from './history.js';
 import type { TokenUsage } from '../llm/usage.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
 import type { ToolCallContext, ToolExecutor } from '../tools/tool-executor.js';
@@ -176,4 +178,28 @@ export async function runCalls(
     history.push({ role: 'tool', tool_call_id: call.id, content: results[i] ?? CANCELLED }),
   );
   if (ctx.signal.aborted) throw new TurnCancelled();
+}
+
+/**
+ * A round's request: the system message, the history (trimmed, user messages in a row joined),
+ * the tools the round offers (the engine's and the client's), the turn's trace id and the
+ * session's model.
+ */
+export function requestOf(
+  ctx: TurnContext,
+  toolChoice: 'auto' | 'none',
+  settings: { systemPrompt: string; maxHistoryMessages: number },
+): LlmRequest {
+  const tools: LlmTool[] = [...ctx.snapshot.tools, ...ctx.clientTools.values()].map((t) => ({
+    name: t.name,
+    description: t.description,
+    parameters: t.parameters,
+  }));
+  const messages: ChatMessage[] = [
+    systemMessageOf(ctx.session, settings.systemPrompt),
+    ...alternating(trimHistory(ctx.session.history, settings.maxHistoryMessages)),
+  ];
+  const { traceId } = ctx.toolContext;
+  const { model } = ctx.session.settings;
+  return { messages, tools, toolChoice, ...(traceId && { traceId }), ...(model && { model }) };
 }

@@ -2,17 +2,11 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Observable, type Subscriber } from 'rxjs';
 import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../config/app.config.js';
-import {
-  LlmClient,
-  type ChatMessage,
-  type LlmEvent,
-  type LlmRequest,
-  type LlmTool,
-} from '../llm/llm.types.js';
+import { LlmClient, type LlmEvent, type LlmRequest } from '../llm/llm.types.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { ToolExecutor } from '../tools/tool-executor.js';
 import { ToolRegistry } from '../tools/tool-registry.service.js';
-import { alternating, shedOlderTurns, systemMessageOf, trimHistory } from './history.js';
+import { shedOlderTurns, trimHistory } from './history.js';
 import { addUsage } from '../llm/usage.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import { endWarning, RoundFailed, runRound, TurnCancelled, type RoundResult } from './round.js';
@@ -20,7 +14,7 @@ import type { Session } from './session.js';
 import { StreamedText } from '../llm/streamed-text.js';
 import { toolContextOf, ToolScope } from './tool-scope.service.js';
 import { traceIdOf } from '../common/trace-context.js';
-import { roundTextEnded, runCalls, showText, type TurnContext } from './turn-context.js';
+import { requestOf, roundTextEnded, runCalls, showText, type TurnContext } from './turn-context.js';
 import { announceCall } from './call-start.js';
 import { awaitApproval, refusalText } from './approvals.js';
 import { clientToolCaller, type ClientTool } from './client-tools.js';
@@ -45,12 +39,12 @@ export class TurnManager {
     private readonly metrics: EngineMetrics,
   ) {}
 
-  /** Names of the tools the model may be offered now. */
   /** LLM_MODELS: the models a session may choose. */
   get models(): readonly string[] {
     return this.llmSettings.models;
   }
 
+  /** Names of the tools the model may be offered now. */
   toolNames(): string[] {
     return this.registry.active().tools.map((t) => t.name);
   }
@@ -182,18 +176,7 @@ export class TurnManager {
       context: ctx.toolContext,
       only: ctx.session.settings.tools,
     });
-    const tools: LlmTool[] = [...ctx.snapshot.tools, ...ctx.clientTools.values()].map((t) => ({
-      name: t.name,
-      description: t.description,
-      parameters: t.parameters,
-    }));
-    const messages: ChatMessage[] = [
-      systemMessageOf(ctx.session, this.llmSettings.systemPrompt),
-      ...alternating(trimHistory(ctx.session.history, this.llmSettings.maxHistoryMessages)),
-    ];
-    const { traceId } = ctx.toolContext;
-    const { model } = ctx.session.settings;
-    return { messages, tools, toolChoice, ...(traceId && { traceId }), ...(model && { model }) };
+    return requestOf(ctx, toolChoice, this.llmSettings);
   }
 
   private async loop(ctx: TurnContext): Promise<void> {
