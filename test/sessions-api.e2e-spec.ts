@@ -122,7 +122,7 @@ describe.each([
       json: {
         ok: false,
         statusCode: 404,
-        message: 'no session "no-such-session" is open on this engine process',
+        message: 'no session "no-such-session" is open on this engine',
       },
     });
   });

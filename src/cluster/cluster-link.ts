@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { isClusterMessage, type ClusterMessage } from './messages.js';
+import { isClusterMessage, type ClusterMessage, type SessionsOp } from './messages.js';
 
 type Channel = Pick<NodeJS.Process, 'on' | 'send'>;
 
@@ -12,6 +12,7 @@ export class ClusterLink {
   private nextId = 1;
   private readonly waiting = new Map<number, (reply: ClusterMessage) => void>();
   private install: ((definitions: unknown) => Promise<void>) | undefined;
+  private sessionsOp: ((op: SessionsOp, session?: string) => Promise<unknown>) | undefined;
 
   constructor(
     private readonly channel: Channel | undefined = cluster.isWorker ? process : undefined,
@@ -22,6 +23,25 @@ export class ClusterLink {
   /** What to do with definitions another process accepted. */
   onInstall(install: (definitions: unknown) => Promise<void>): void {
     this.install = install;
+  }
+
+  /** What to do when another process asks for this one's sessions (see `/api/sessions`). */
+  onSessions(handler: (op: SessionsOp, session?: string) => Promise<unknown>): void {
+    this.sessionsOp = handler;
+  }
+
+  /**
+   * `op` done by every engine process on its own sessions (this one included), their answers in
+   * no set order; undefined outside a cluster.
+   */
+  async sessions(op: SessionsOp, session?: string): Promise<unknown[] | undefined> {
+    const reply = await this.request((id) => ({
+      kind: 'engine.sessions.request',
+      id,
+      op,
+      ...(session !== undefined && { session }),
+    }));
+    return reply?.kind === 'engine.sessions.reply' ? reply.results : undefined;
   }
 
   /** Installs `definitions` in every other process; resolves once they all have. */
@@ -59,9 +79,22 @@ export class ClusterLink {
       void this.apply(message.id, message.definitions);
       return;
     }
+    if (message.kind === 'engine.sessions.ask') {
+      void this.answerSessions(message.id, message.op, message.session);
+      return;
+    }
     const resolve = this.waiting.get(message.id);
     this.waiting.delete(message.id);
     resolve?.(message);
+  }
+
+  private async answerSessions(id: number, op: SessionsOp, session?: string): Promise<void> {
+    // An operation that failed answers as a process without the session does.
+    const result: unknown = await Promise.resolve(this.sessionsOp?.(op, session)).then(
+      (answer) => answer ?? null,
+      () => null,
+    );
+    this.channel?.send?.({ kind: 'engine.sessions.answer', id, result });
   }
 
   private async apply(id: number, definitions: unknown): Promise<void> {

@@ -10,7 +10,16 @@ export type ClusterMessage =
   | { kind: 'engine.tools.current'; id: number; definitions?: unknown }
   /** Worker → primary: the metrics of all processes, for `GET /metrics`. */
   | { kind: 'engine.metrics.request'; id: number }
-  | { kind: 'engine.metrics.reply'; id: number; text?: string; error?: string };
+  | { kind: 'engine.metrics.reply'; id: number; text?: string; error?: string }
+  /** Worker → primary: a sessions operation on every process; answered by `sessions.reply`. */
+  | { kind: 'engine.sessions.request'; id: number; op: SessionsOp; session?: string }
+  | { kind: 'engine.sessions.reply'; id: number; results: unknown[] }
+  /** Primary → worker: the operation on its own sessions; answered by `sessions.answer`. */
+  | { kind: 'engine.sessions.ask'; id: number; op: SessionsOp; session?: string }
+  | { kind: 'engine.sessions.answer'; id: number; result: unknown };
+
+/** What `/api/sessions` does: list the open sessions, read one, close one. */
+export type SessionsOp = 'list' | 'read' | 'close';
 
 export function isClusterMessage(value: unknown): value is ClusterMessage {
   return (

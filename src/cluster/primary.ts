@@ -3,10 +3,12 @@ import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry } from 'prom-client';
 import type { Env } from '../config/env.js';
 import { JsonLogger, levelsUpTo } from '../logging.js';
-import { isClusterMessage, type ClusterMessage } from './messages.js';
+import { isClusterMessage, type ClusterMessage, type SessionsOp } from './messages.js';
 
 /** How long the primary waits for one process to install a tools override. */
 const APPLY_TIMEOUT_MS = 60_000;
+/** How long it waits for one process's answer about its sessions. */
+const SESSIONS_TIMEOUT_MS = 5000;
 
 export interface PrimaryLog {
   log(message: string): void;
@@ -78,8 +80,44 @@ export function runPrimary(count: number, log: PrimaryLog): void {
       send(worker, { kind: 'engine.tools.apply', id, definitions });
     });
 
+  /** Asks one process for `op` on its sessions; null when it does not answer in time or exits. */
+  const askSessions = (worker: Worker, op: SessionsOp, session?: string) =>
+    new Promise<unknown>((resolve) => {
+      const id = nextId++;
+      let result: unknown = null;
+      const done = () => {
+        clearTimeout(timer);
+        worker.off('message', onAnswer);
+        worker.off('exit', done);
+        resolve(result);
+      };
+      const onAnswer = (message: unknown) => {
+        if (!isClusterMessage(message) || message.kind !== 'engine.sessions.answer') return;
+        if (message.id !== id) return;
+        result = message.result;
+        done();
+      };
+      const timer = setTimeout(done, SESSIONS_TIMEOUT_MS);
+      worker.on('message', onAnswer);
+      worker.once('exit', done);
+      send(worker, {
+        kind: 'engine.sessions.ask',
+        id,
+        op,
+        ...(session !== undefined && { session }),
+      });
+    });
+
   const onMessage = (from: Worker, message: unknown) => {
     if (!isClusterMessage(message)) return;
+    if (message.kind === 'engine.sessions.request') {
+      const { id, op, session } = message;
+      const asked = workers().filter((w) => ready.has(w.id) || w === from);
+      void Promise.all(asked.map((w) => askSessions(w, op, session))).then((results) =>
+        send(from, { kind: 'engine.sessions.reply', id, results }),
+      );
+      return;
+    }
     if (message.kind === 'engine.metrics.request') {
       const { id } = message;
       aggregator.clusterMetrics().then(

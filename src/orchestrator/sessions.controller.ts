@@ -17,6 +17,8 @@ import {
   type SessionSummaryDto,
 } from './dto/sessions.dto.js';
 import { SessionDirectory, type OpenSession } from './session-directory.js';
+import { ClusterLink } from '../cluster/cluster-link.js';
+import type { SessionsOp } from '../cluster/messages.js';
 
 function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
   return {
@@ -27,6 +29,21 @@ function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
     language: session.settings.language,
     turns: session.history.filter((m) => m.role === 'user').length,
     messages: session.history.length,
+  };
+}
+
+/** An open session's settings (variables' and client tools' names only) and conversation. */
+function detail(entry: OpenSession): SessionDetailDto {
+  const { variables, client_tools: clientTools, ...settings } = entry.session.settings;
+  return {
+    ok: true,
+    ...summary(entry),
+    settings: {
+      ...settings,
+      variables: Object.keys(variables),
+      client_tools: clientTools.map((t) => t.name),
+    },
+    history: entry.session.history,
   };
 }
 
@@ -52,7 +69,40 @@ export class SessionsController {
   constructor(
     private readonly directory: SessionDirectory,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
-  ) {}
+    private readonly cluster: ClusterLink,
+  ) {
+    cluster.onSessions((op, id) => this.local(op, id));
+  }
+
+  /** `op` on this process's sessions: their summaries, one's detail, one closed; null for none. */
+  private async local(op: SessionsOp, id?: string): Promise<unknown> {
+    if (op === 'list') return this.directory.list().map(summary);
+    const entry = id === undefined ? undefined : this.directory.get(id);
+    if (!entry) return null;
+    if (op === 'read') return detail(entry);
+    await entry.close();
+    return { ok: true, session_id: entry.session.id, closed: true };
+  }
+
+  /** `op` on the sessions of every engine process (ENGINE_PROCESSES), or of this one alone. */
+  private async everywhere(op: SessionsOp, id?: string): Promise<unknown[]> {
+    return (await this.cluster.sessions(op, id)) ?? [await this.local(op, id)];
+  }
+
+  /** The one answer of the process that has session `id`; 404 when none has it. */
+  private async found<T>(op: SessionsOp, id: string): Promise<T> {
+    const answer = (await this.everywhere(op, id)).find((r) => r !== null && r !== undefined);
+    if (answer === undefined)
+      throw new HttpException(
+        {
+          ok: false,
+          statusCode: 404,
+          message: `no session ${JSON.stringify(id.slice(0, 100))} is open on this engine`,
+        },
+        404,
+      );
+    return answer as T;
+  }
 
   /** Users' conversations are read here: never by whoever reaches the port. */
   private assertKeySet(): void {
@@ -71,12 +121,14 @@ export class SessionsController {
   @Get()
   @ApiOperation({
     summary:
-      'The sessions open on this engine process (each process of ENGINE_PROCESSES has its own)',
+      'The sessions open on this engine: every process of ENGINE_PROCESSES (each replica answers for its own)',
   })
   @ApiOkResponse({ type: SessionListDto })
-  listSessions(): SessionListDto {
+  async listSessions(): Promise<SessionListDto> {
     this.assertKeySet();
-    const sessions = this.directory.list().map(summary);
+    const sessions = (await this.everywhere('list'))
+      .flatMap((answer) => (Array.isArray(answer) ? (answer as SessionSummaryDto[]) : []))
+      .sort((a, b) => a.opened_at.localeCompare(b.opened_at));
     return { ok: true, count: sessions.length, sessions };
   }
 
@@ -84,21 +136,10 @@ export class SessionsController {
   @ApiOperation({ summary: "An open session's settings and conversation" })
   @ApiParam({ name: 'id', description: 'The session_id of its `session` event' })
   @ApiOkResponse({ type: SessionDetailDto })
-  @ApiResponse({ status: 404, type: ToolsErrorDto, description: 'No such session open here' })
-  readSession(@Param('id') id: string): SessionDetailDto {
+  @ApiResponse({ status: 404, type: ToolsErrorDto, description: 'No such session is open on this engine' })
+  readSession(@Param('id') id: string): Promise<SessionDetailDto> {
     this.assertKeySet();
-    const entry = this.find(id);
-    const { variables, client_tools: clientTools, ...settings } = entry.session.settings;
-    return {
-      ok: true,
-      ...summary(entry),
-      settings: {
-        ...settings,
-        variables: Object.keys(variables),
-        client_tools: clientTools.map((t) => t.name),
-      },
-      history: entry.session.history,
-    };
+    return this.found<SessionDetailDto>('read', id);
   }
 
   @Delete(':id')
@@ -109,25 +150,9 @@ export class SessionsController {
   })
   @ApiParam({ name: 'id', description: 'The session_id of its `session` event' })
   @ApiOkResponse({ type: SessionClosedDto })
-  @ApiResponse({ status: 404, type: ToolsErrorDto, description: 'No such session open here' })
-  async closeSession(@Param('id') id: string): Promise<SessionClosedDto> {
+  @ApiResponse({ status: 404, type: ToolsErrorDto, description: 'No such session is open on this engine' })
+  closeSession(@Param('id') id: string): Promise<SessionClosedDto> {
     this.assertKeySet();
-    const entry = this.find(id);
-    await entry.close();
-    return { ok: true, session_id: entry.session.id, closed: true };
-  }
-
-  private find(id: string): OpenSession {
-    const entry = this.directory.get(id);
-    if (!entry)
-      throw new HttpException(
-        {
-          ok: false,
-          statusCode: 404,
-          message: `no session ${JSON.stringify(id.slice(0, 100))} is open on this engine process`,
-        },
-        404,
-      );
-    return entry;
+    return this.found<SessionClosedDto>('close', id);
   }
 }
