@@ -136,7 +136,11 @@ export class SessionsController {
   @ApiOperation({ summary: "An open session's settings and conversation" })
   @ApiParam({ name: 'id', description: 'The session_id of its `session` event' })
   @ApiOkResponse({ type: SessionDetailDto })
-  @ApiResponse({ status: 404, type: ToolsErrorDto, description: 'No such session is open on this engine' })
+  @ApiResponse({
+    status: 404,
+    type: ToolsErrorDto,
+    description: 'No such session is open on this engine',
+  })
   readSession(@Param('id') id: string): Promise<SessionDetailDto> {
     this.assertKeySet();
     return this.found<SessionDetailDto>('read', id);
@@ -150,7 +154,11 @@ export class SessionsController {
   })
   @ApiParam({ name: 'id', description: 'The session_id of its `session` event' })
   @ApiOkResponse({ type: SessionClosedDto })
-  @ApiResponse({ status: 404, type: ToolsErrorDto, description: 'No such session is open on this engine' })
+  @ApiResponse({
+    status: 404,
+    type: ToolsErrorDto,
+    description: 'No such session is open on this engine',
+  })
   closeSession(@Param('id') id: string): Promise<SessionClosedDto> {
     this.assertKeySet();
     return this.found<SessionClosedDto>('close', id);
