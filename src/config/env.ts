@@ -132,6 +132,10 @@ export interface Env {
     storeUrl: string;
     /** Longest `instructions` a client may set with `session.update`; 0 refuses them. */
     instructionsMaxChars: number;
+    /** Where each connection's end-of-session report is POSTed; '' for nowhere. */
+    webhookUrl: string;
+    /** The key of the reports' HMAC signature (X-Engine-Signature); '' for none. Secret. */
+    webhookSecret: string;
   };
   codeTools: {
     workers: number;
@@ -251,6 +255,8 @@ export function parseEnv(raw: Raw): Env {
       resumeSecs: int(raw, 'SESSION_RESUME_SECS', 300, 0, 7 * 24 * 3600),
       storeUrl: redisUrl(raw, 'SESSION_STORE_URL'),
       instructionsMaxChars: int(raw, 'SESSION_INSTRUCTIONS_MAX_CHARS', 4000, 0, 100_000),
+      webhookUrl: httpUrl(raw, 'SESSION_WEBHOOK_URL', ''),
+      webhookSecret: present(raw, 'SESSION_WEBHOOK_SECRET') ?? '',
     },
     codeTools: {
       workers: int(raw, 'CODE_TOOLS_WORKERS', 2, 1, 64),

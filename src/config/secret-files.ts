@@ -18,6 +18,7 @@ export const SECRET_SETTINGS = [
   'STT_API_KEY',
   'SESSION_STORE_URL',
   'EGRESS_PROXY',
+  'SESSION_WEBHOOK_SECRET',
 ] as const;
 
 const SECRET = new Set<string>(SECRET_SETTINGS);

@@ -254,7 +254,7 @@ export class AgentGateway
         await forgotten;
       },
     });
-    socket.on('close', () => {
+    socket.on('close', (code: number) => {
       this.open.delete(socket);
       this.directory.remove(session);
       this.lifecycle.sessions = this.open.size;
@@ -262,7 +262,10 @@ export class AgentGateway
       this.closing.set(token, ended);
       void conversation
         .close()
-        .then(() => this.keeper.save(session))
+        .then(() => {
+          this.directory.ended(session, code, this.keeper.resumable(session));
+          return this.keeper.save(session);
+        })
         .finally(() => {
           if (this.closing.get(token) === ended) this.closing.delete(token);
           closed();

@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { sessionsConfig, type SessionsConfig } from '../config/app.config.js';
 import type { Session } from './session.js';
+import { deliver, reportOf } from './session-webhook.js';
 
 /** An open session as the admin API sees it. */
 export interface OpenSession {
@@ -16,10 +18,33 @@ export interface OpenSession {
  */
 @Injectable()
 export class SessionDirectory {
+  private readonly logger = new Logger(SessionDirectory.name);
   private readonly open = new Map<Session, OpenSession>();
+  /** When each session's connection opened, for its report once it has closed. */
+  private readonly opened = new WeakMap<Session, number>();
+
+  constructor(@Inject(sessionsConfig.KEY) private readonly config: SessionsConfig) {}
 
   add(entry: OpenSession): void {
     this.open.set(entry.session, entry);
+    this.opened.set(entry.session, entry.openedAt);
+  }
+
+  /**
+   * The connection of `session` has closed and its turn is over: its report goes to
+   * SESSION_WEBHOOK_URL (when set), in the background; a report that cannot be delivered is logged.
+   */
+  ended(session: Session, closeCode: number, resumable: boolean): void {
+    const { webhookUrl, webhookSecret } = this.config;
+    if (!webhookUrl) return;
+    const times = { openedAt: this.opened.get(session) ?? Date.now(), endedAt: Date.now() };
+    const report = reportOf(session, times, closeCode, resumable);
+    void deliver(webhookUrl, webhookSecret, report).then((delivered) => {
+      if (!delivered.ok)
+        this.logger.warn(
+          `session report not delivered to SESSION_WEBHOOK_URL: ${delivered.why} (session_id=${session.id})`,
+        );
+    });
   }
 
   remove(session: Session): void {

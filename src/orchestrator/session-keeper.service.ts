@@ -91,6 +91,11 @@ export class SessionKeeper {
     }
   }
 
+  /** Whether a client may still resume `session` once its connection has closed. */
+  resumable(session: Session): boolean {
+    return this.enabled && !this.forgotten.has(session);
+  }
+
   /** Saves the session as it is now (queued behind its earlier saves). */
   save(session: Session): Promise<void> {
     if (!this.enabled || this.forgotten.has(session)) return Promise.resolve();

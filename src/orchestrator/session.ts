@@ -64,3 +64,13 @@ export class Session {
     await current.done;
   }
 }
+
+/** A session's settings as operators see them: of its variables and client tools only the names. */
+export function publicSettings(settings: SessionSettings): Record<string, unknown> {
+  const { variables, client_tools: clientTools, ...rest } = settings;
+  return {
+    ...rest,
+    variables: Object.keys(variables),
+    client_tools: clientTools.map((t) => t.name),
+  };
+}

@@ -17,6 +17,7 @@ import {
   type SessionSummaryDto,
 } from './dto/sessions.dto.js';
 import { SessionDirectory, type OpenSession } from './session-directory.js';
+import { publicSettings } from './session.js';
 import { ClusterLink } from '../cluster/cluster-link.js';
 import type { SessionsOp } from '../cluster/messages.js';
 
@@ -34,15 +35,10 @@ function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
 
 /** An open session's settings (variables' and client tools' names only) and conversation. */
 function detail(entry: OpenSession): SessionDetailDto {
-  const { variables, client_tools: clientTools, ...settings } = entry.session.settings;
   return {
     ok: true,
     ...summary(entry),
-    settings: {
-      ...settings,
-      variables: Object.keys(variables),
-      client_tools: clientTools.map((t) => t.name),
-    },
+    settings: publicSettings(entry.session.settings),
     history: entry.session.history,
   };
 }

@@ -1,0 +1,81 @@
+import { createHmac } from 'node:crypto';
+import { Engine } from './support/engine.js';
+import { sseText, useFakeLlm } from './support/fake-llm.js';
+import { RecordingServer } from './support/recording-server.js';
+import { untilAsync } from './support/waiting.js';
+import { WsClient } from './support/ws-client.js';
+
+/**
+ * SESSION_WEBHOOK_URL: each connection's end-of-session report — the conversation and how it
+ * ended — POSTed to the operator's receiver, signed with SESSION_WEBHOOK_SECRET, and sent again
+ * after the receiver's failure.
+ */
+describe('SESSION_WEBHOOK_URL', () => {
+  const { llm, url } = useFakeLlm();
+  const receiver = new RecordingServer();
+  let engine: Engine;
+  let failures = 0;
+  beforeAll(async () => {
+    receiver.respond((_req, res) => {
+      if (failures > 0) {
+        failures--;
+        return void res.writeHead(503).end('busy');
+      }
+      res.end('ok');
+    });
+    engine = await Engine.start({
+      LLM_BASE_URL: url(),
+      LLM_MODEL: 'm',
+      SESSION_WEBHOOK_URL: `${await receiver.start()}/reports`,
+      SESSION_WEBHOOK_SECRET: 'whsec-1',
+    });
+  });
+  afterAll(async () => {
+    await engine.stop();
+    await receiver.stop();
+  });
+
+  it('posts the conversation when the connection closes, signed, and again after a 503', async () => {
+    failures = 1;
+    const ws = await WsClient.connect(engine.wsUrl);
+    const id = ws.messages.find((m) => m.type === 'session')!.session_id as string;
+    ws.send({ type: 'session.update', variables: { user_token: 'tok-very-secret' } });
+    await ws.waitFor((m) => m.type === 'session.updated');
+    llm.enqueue(sseText(['Hello ', 'Ada.']));
+    await ws.turn('My name is Ada.');
+    ws.close();
+    await untilAsync(
+      async () => Promise.resolve(receiver.requests.length === 2),
+      'the report, twice',
+    );
+    const [failed, delivered] = receiver.requests;
+    expect(failed!.body).toBe(delivered!.body);
+    expect(delivered!.path).toBe('/reports');
+    const report = JSON.parse(delivered!.body) as Record<string, any>;
+    expect(report).toEqual({
+      type: 'session.ended',
+      session_id: id,
+      opened_at: expect.stringMatching(/^\d{4}-/),
+      ended_at: expect.stringMatching(/^\d{4}-/),
+      duration_secs: expect.any(Number),
+      close_code: 1005,
+      resumable: true,
+      settings: expect.objectContaining({ modality: 'text', variables: ['user_token'] }),
+      turns: 1,
+      history: [
+        { role: 'user', content: 'My name is Ada.' },
+        { role: 'assistant', content: 'Hello Ada.' },
+      ],
+    });
+    expect(delivered!.body).not.toContain('tok-very-secret');
+    // The receiver checks the signature: HMAC-SHA256 of "t.body" with the shared secret.
+    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(
+      String(delivered!.headers['x-engine-signature']),
+    )!;
+    const expected = createHmac('sha256', 'whsec-1')
+      .update(`${t}.${delivered!.body}`)
+      .digest('hex');
+    expect(v1).toBe(expected);
+    expect(Math.abs(Number(t) - Date.now() / 1000)).toBeLessThan(60);
+  }, 30_000);
+});
