@@ -77,5 +77,7 @@ describe('SESSION_WEBHOOK_URL', () => {
       .digest('hex');
     expect(v1).toBe(expected);
     expect(Math.abs(Number(t) - Date.now() / 1000)).toBeLessThan(60);
+    const metrics = await (await fetch(`${engine.httpUrl}/metrics`)).text();
+    expect(metrics).toMatch(/^agent_engine_session_reports_total\{outcome="delivered"\} 1$/m);
   }, 30_000);
 });

@@ -98,6 +98,11 @@ export class EngineMetrics {
     'Reloads of the tools file after a change of it (LLM_TOOLS_FILE_WATCH_SECS) or of an OpenAPI document at a URL it names (LLM_TOOLS_SPEC_URL_WATCH_SECS), by outcome: installed, invalid (the tools in use kept), kept_override (an override from /api/tools in force)',
     ['outcome'],
   );
+  private readonly sessionReports = this.counter(
+    'agent_engine_session_reports_total',
+    'End-of-session reports sent to SESSION_WEBHOOK_URL, by outcome: delivered, failed (after its attempts)',
+    ['outcome'],
+  );
   private readonly tokens = this.counter(
     'agent_engine_llm_tokens_total',
     'Tokens of completion requests, by type (prompt, completion), when the LLM server reports usage',
@@ -222,6 +227,11 @@ export class EngineMetrics {
   /** The tools file changed and was read. */
   toolsFileReload(outcome: 'installed' | 'invalid' | 'kept_override'): void {
     this.toolsFileReloads.inc({ outcome });
+  }
+
+  /** An end-of-session report was delivered, or given up on. */
+  sessionReport(outcome: 'delivered' | 'failed'): void {
+    this.sessionReports.inc({ outcome });
   }
 
   /** Starts timing one completion request. */

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { sessionsConfig, type SessionsConfig } from '../config/app.config.js';
 import type { Session } from './session.js';
 import { deliver, reportOf } from './session-webhook.js';
+import { EngineMetrics } from '../metrics/engine-metrics.js';
 
 /** An open session as the admin API sees it. */
 export interface OpenSession {
@@ -23,7 +24,10 @@ export class SessionDirectory {
   /** When each session's connection opened, for its report once it has closed. */
   private readonly opened = new WeakMap<Session, number>();
 
-  constructor(@Inject(sessionsConfig.KEY) private readonly config: SessionsConfig) {}
+  constructor(
+    @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
+    private readonly metrics: EngineMetrics,
+  ) {}
 
   add(entry: OpenSession): void {
     this.open.set(entry.session, entry);
@@ -40,6 +44,7 @@ export class SessionDirectory {
     const times = { openedAt: this.opened.get(session) ?? Date.now(), endedAt: Date.now() };
     const report = reportOf(session, times, closeCode, resumable);
     void deliver(webhookUrl, webhookSecret, report).then((delivered) => {
+      this.metrics.sessionReport(delivered.ok ? 'delivered' : 'failed');
       if (!delivered.ok)
         this.logger.warn(
           `session report not delivered to SESSION_WEBHOOK_URL: ${delivered.why} (session_id=${session.id})`,
