@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Engine } from './support/engine.js';
-import { sseText, useFakeLlm } from './support/fake-llm.js';
+import { sseTextWithUsage, useFakeLlm } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { untilAsync } from './support/waiting.js';
 import { WsClient } from './support/ws-client.js';
@@ -41,7 +41,7 @@ describe('SESSION_WEBHOOK_URL', () => {
     const id = ws.messages.find((m) => m.type === 'session')!.session_id as string;
     ws.send({ type: 'session.update', variables: { user_token: 'tok-very-secret' } });
     await ws.waitFor((m) => m.type === 'session.updated');
-    llm.enqueue(sseText(['Hello ', 'Ada.']));
+    llm.enqueue(sseTextWithUsage(['Hello ', 'Ada.'], 120, 4));
     await ws.turn('My name is Ada.');
     ws.close();
     await untilAsync(
@@ -62,6 +62,7 @@ describe('SESSION_WEBHOOK_URL', () => {
       resumable: true,
       settings: expect.objectContaining({ modality: 'text', variables: ['user_token'] }),
       turns: 1,
+      usage: { prompt_tokens: 120, completion_tokens: 4, total_tokens: 124 },
       history: [
         { role: 'user', content: 'My name is Ada.' },
         { role: 'assistant', content: 'Hello Ada.' },
@@ -77,7 +78,23 @@ describe('SESSION_WEBHOOK_URL', () => {
       .digest('hex');
     expect(v1).toBe(expected);
     expect(Math.abs(Number(t) - Date.now() / 1000)).toBeLessThan(60);
+
+    // Resumed, the session's next report holds the whole conversation and all its tokens.
+    const token = ws.messages.find((m) => m.type === 'session')!.resume_token as string;
+    const again = await WsClient.connect(`${engine.wsUrl}?resume=${encodeURIComponent(token)}`);
+    llm.enqueue(sseTextWithUsage(['Yes, Ada.'], 140, 3));
+    await again.turn('Do you know me?');
+    again.close();
+    await untilAsync(
+      async () => Promise.resolve(receiver.requests.length === 3),
+      'the second report',
+    );
+    expect(JSON.parse(receiver.requests[2]!.body)).toMatchObject({
+      session_id: id,
+      turns: 2,
+      usage: { prompt_tokens: 260, completion_tokens: 7, total_tokens: 267 },
+    });
     const metrics = await (await fetch(`${engine.httpUrl}/metrics`)).text();
-    expect(metrics).toMatch(/^agent_engine_session_reports_total\{outcome="delivered"\} 1$/m);
+    expect(metrics).toMatch(/^agent_engine_session_reports_total\{outcome="delivered"\} 2$/m);
   }, 30_000);
 });

@@ -1,4 +1,4 @@
-import { sseText } from './support/fake-llm.js';
+import { sseText, sseTextWithUsage } from './support/fake-llm.js';
 import { useTurnHarness, xmlCall } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
 
@@ -77,16 +77,7 @@ describe("a session's own settings, and its turns' token usage, over /ws", () =>
 
   it("reports the tokens of all the turn's requests in assistant_end when the server counts them", async () => {
     /** The answer followed by the usage chunk of `stream_options.include_usage`. */
-    const withUsage = (deltas: string[], prompt: number, completion: number) => {
-      const { pieces } = sseText(deltas);
-      const usage = {
-        prompt_tokens: prompt,
-        completion_tokens: completion,
-        total_tokens: prompt + completion,
-      };
-      const last = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [], usage })}\n\n`;
-      return { kind: 'sse' as const, pieces: [...pieces.slice(0, -1), last, pieces.at(-1)!] };
-    };
+    const withUsage = sseTextWithUsage;
     const tokens = async () => {
       const scrape = await (await fetch(`${h.engine.httpUrl}/metrics`)).text();
       const count = (type: string) =>

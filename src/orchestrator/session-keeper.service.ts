@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { sessionsConfig, type SessionsConfig } from '../config/app.config.js';
+import type { TokenUsage } from '../llm/usage.js';
 import type { ChatMessage } from '../llm/llm.types.js';
 import { SessionStore } from '../sessions/session-store.js';
 import type { SessionSettings } from './protocol/server-events.js';
@@ -14,6 +15,7 @@ interface StoredSession {
   history: ChatMessage[];
   settings: SessionSettings;
   state: Record<string, unknown>;
+  usage?: TokenUsage;
 }
 
 /** The store never sees a token itself, only its hash. */
@@ -61,6 +63,7 @@ export class SessionKeeper {
     session.resumeToken = token;
     session.history = stored.history;
     session.settings = { ...session.settings, ...stored.settings };
+    session.usage = stored.usage;
     sessionState(session).value = stored.state ?? {};
     return true;
   }
@@ -111,6 +114,7 @@ export class SessionKeeper {
       history: session.history,
       settings: session.settings,
       state: sessionState(session).value,
+      ...(session.usage && { usage: session.usage }),
     };
     try {
       const saved = await this.store.save({

@@ -25,6 +25,8 @@ export interface SessionEnded {
   /** Its settings, of its variables only the names. */
   settings: Record<string, unknown>;
   turns: number;
+  /** Tokens of all its turns, when the LLM server reports usage. */
+  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
   /** The conversation in OpenAI chat form (user, assistant with tool_calls, tool). */
   history: unknown[];
 }
@@ -45,6 +47,7 @@ export function reportOf(
     resumable,
     settings: publicSettings(session.settings),
     turns: session.history.filter((m) => m.role === 'user').length,
+    ...(session.usage && { usage: session.usage }),
     history: session.history,
   };
 }

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ChatMessage } from '../llm/llm.types.js';
+import type { TokenUsage } from '../llm/usage.js';
 import type { ClientReply } from './client-tools.js';
 import type { SessionSettings } from './protocol/server-events.js';
 
@@ -15,6 +16,8 @@ export class Session {
   /** The secret a client presents to resume the session after a disconnect; never logged. */
   resumeToken = randomBytes(24).toString('base64url');
   history: ChatMessage[] = [];
+  /** Tokens of all its turns, when the LLM server reports usage (kept when resumed). */
+  usage: TokenUsage | undefined;
   settings: SessionSettings;
   readonly data = new Map<string, unknown>();
   /** Calls waiting for the user's approval, by call id: settles one with the client's answer. */

@@ -30,6 +30,7 @@ function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
     language: session.settings.language,
     turns: session.history.filter((m) => m.role === 'user').length,
     messages: session.history.length,
+    ...(session.usage && { usage: session.usage }),
   };
 }
 

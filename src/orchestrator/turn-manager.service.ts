@@ -139,6 +139,7 @@ export class TurnManager {
       ...(ctx.usage && { usage: ctx.usage }),
     });
     meter.end(outcome, ctx.usage);
+    if (ctx.usage) session.usage = addUsage(session.usage, ctx.usage);
   }
 
   /**

@@ -39,6 +39,18 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', model: 'fake', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
 /** SSE for a streamed answer whose content arrives as the given deltas. */
+/** `sseText(deltas)` whose last event before `[DONE]` reports the tokens, as OpenAI's include_usage. */
+export function sseTextWithUsage(deltas: string[], prompt: number, completion: number) {
+  const { pieces } = sseText(deltas);
+  const usage = {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+  };
+  const last = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [], usage })}\n\n`;
+  return { kind: 'sse' as const, pieces: [...pieces.slice(0, -1), last, pieces.at(-1)!] };
+}
+
 export function sseText(deltas: string[], finish = 'stop'): SseText {
   return {
     kind: 'sse',

@@ -22,6 +22,13 @@ export class SessionSummaryDto {
 
   @ApiProperty({ description: 'Messages of its history (user, assistant, tool)', example: 8 })
   messages!: number;
+
+  @ApiPropertyOptional({
+    description:
+      'Tokens of all its turns (resumed ones too), when the LLM server reports usage (see "Token usage" in the README)',
+    example: { prompt_tokens: 5120, completion_tokens: 310, total_tokens: 5430 },
+  })
+  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
 export class SessionListDto {
