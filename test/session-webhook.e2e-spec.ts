@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Engine } from './support/engine.js';
-import { sseTextWithUsage, useFakeLlm } from './support/fake-llm.js';
+import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { FakeLlm, sseTextWithUsage, useFakeLlm } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { untilAsync } from './support/waiting.js';
 import { WsClient } from './support/ws-client.js';
@@ -96,5 +97,41 @@ describe('SESSION_WEBHOOK_URL', () => {
     });
     const metrics = await (await fetch(`${engine.httpUrl}/metrics`)).text();
     expect(metrics).toMatch(/^agent_engine_session_reports_total\{outcome="delivered"\} 2$/m);
+  }, 30_000);
+});
+
+describe('SESSION_WEBHOOK_URL when the engine stops (SIGTERM)', () => {
+  const llm = new FakeLlm();
+  const receiver = new RecordingServer();
+  let engine: BuiltEngineRun;
+  afterAll(async () => {
+    engine?.stop();
+    await Promise.all([llm.stop(), receiver.stop()]);
+  });
+
+  it('delivers the reports of the sessions it closed, retries included, before it exits', async () => {
+    let busy = true;
+    receiver.respond((_req, res) => {
+      if (busy) {
+        busy = false;
+        return void res.writeHead(503).end('busy');
+      }
+      res.end('ok');
+    });
+    engine = await runBuiltEngine(
+      {
+        PORT: '0',
+        LLM_BASE_URL: await llm.start(),
+        LLM_MODEL: 'm',
+        SESSION_WEBHOOK_URL: await receiver.start(),
+      },
+      true,
+    );
+    if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
+    const ws = await WsClient.connect(`${engine.url.replace('http', 'ws')}/ws`);
+    engine.stop();
+    expect(await ws.closed).toBe(1001);
+    expect(await engine.exited).toBe(0);
+    expect(receiver.requests.map((r) => JSON.parse(r.body).close_code)).toEqual([1001, 1001]);
   }, 30_000);
 });

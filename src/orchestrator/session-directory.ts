@@ -17,12 +17,17 @@ export interface OpenSession {
  * The sessions open on this engine process, by their connection: what `/api/sessions` lists,
  * reads and closes. The gateway adds each connection's session and removes it as it closes.
  */
+/** How long a stopping engine waits for reports still being delivered. */
+const STOP_WAIT_MS = 10_000;
+
 @Injectable()
 export class SessionDirectory {
   private readonly logger = new Logger(SessionDirectory.name);
   private readonly open = new Map<Session, OpenSession>();
   /** When each session's connection opened, for its report once it has closed. */
   private readonly opened = new WeakMap<Session, number>();
+  /** Reports being delivered: the engine stopping waits for them (a little). */
+  private readonly delivering = new Set<Promise<void>>();
 
   constructor(
     @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
@@ -43,13 +48,30 @@ export class SessionDirectory {
     if (!webhookUrl) return;
     const times = { openedAt: this.opened.get(session) ?? Date.now(), endedAt: Date.now() };
     const report = reportOf(session, times, closeCode, resumable);
-    void deliver(webhookUrl, webhookSecret, report).then((delivered) => {
+    const delivery = deliver(webhookUrl, webhookSecret, report).then((delivered) => {
+      this.delivering.delete(delivery);
       this.metrics.sessionReport(delivered.ok ? 'delivered' : 'failed');
       if (!delivered.ok)
         this.logger.warn(
           `session report not delivered to SESSION_WEBHOOK_URL: ${delivered.why} (session_id=${session.id})`,
         );
     });
+    this.delivering.add(delivery);
+  }
+
+  /**
+   * The engine is stopping (SIGTERM, a rolling update): the reports of the sessions it closed are
+   * delivered first, retries included, for at most STOP_WAIT_MS.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.delivering.size === 0) return;
+    this.logger.log(`delivering ${this.delivering.size} session report(s) before stopping`);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(this.delivering),
+      new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
   }
 
   remove(session: Session): void {
