@@ -17,7 +17,7 @@ import {
   redirectOf,
   TOO_MANY_REDIRECTS,
 } from '../tools/redirects.js';
-import { decodeBody } from '../tools/response-text.js';
+import { cookiesSet, readText } from './response-reading.js';
 import { EgressProxyError, egressAgents, lookupCheck } from '../common/egress.js';
 import {
   connectionErrorCode,
@@ -239,17 +239,6 @@ async function following(
   }
 }
 
-/** The cookies `Set-Cookie` headers set: the name and value before each one's attributes. */
-function cookiesSet(headers: readonly string[]): Record<string, string> {
-  const cookies: Record<string, string> = {};
-  for (const header of headers) {
-    const pair = header.split(';', 1)[0]!;
-    const equals = pair.indexOf('=');
-    if (equals > 0) cookies[pair.slice(0, equals).trim()] = pair.slice(equals + 1).trim();
-  }
-  return cookies;
-}
-
 /** `error` as the failure `ces_requests` raises; an error of no known kind as it is. */
 function failureOf(
   error: unknown,
@@ -293,19 +282,4 @@ function send(
     request.on('error', reject);
     request.end(body);
   });
-}
-
-async function readText(response: IncomingMessage, limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response) {
-    const buf = chunk as Buffer;
-    chunks.push(buf.subarray(0, Math.max(0, limit - size)));
-    size += buf.length;
-    if (size >= limit) {
-      response.destroy();
-      break;
-    }
-  }
-  return decodeBody(Buffer.concat(chunks), response.headers['content-type']);
 }

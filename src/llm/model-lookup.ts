@@ -14,10 +14,19 @@ export class ModelLookup {
   private model: Promise<string> | undefined;
 
   constructor(
-    private readonly config: Pick<LlmConfig, 'baseUrl' | 'model' | 'timeoutSecs' | 'fallback'>,
+    private readonly config: Pick<
+      LlmConfig,
+      'baseUrl' | 'model' | 'models' | 'timeoutSecs' | 'fallback'
+    >,
     private readonly headers: Readonly<Record<string, string>>,
     private readonly log: (line: string) => void,
   ) {}
+
+  /** `chosen` (a session's, when one of LLM_MODELS), else `resolve`'s. */
+  forRequest(chosen: string | undefined, signal: AbortSignal): Promise<string> {
+    if (chosen !== undefined && this.config.models.includes(chosen)) return Promise.resolve(chosen);
+    return this.resolve(signal);
+  }
 
   /**
    * LLM_MODEL, or the first model `GET /models` lists, asked once and kept (asked again after a

@@ -151,12 +151,7 @@ export class OpenAiLlmClient extends LlmClient {
     let decoder: CompletionDecoder | undefined;
     try {
       watchdog.arm('connect');
-      // A session's choice (LLM_MODELS), else LLM_MODEL or the server's first.
-      const chosen = request.model;
-      const model =
-        chosen !== undefined && this.config.models.includes(chosen)
-          ? chosen
-          : await this.models.resolve(controller.signal);
+      const model = await this.models.forRequest(request.model, controller.signal);
       let adapted = 0; // how many adaptations the body sent was written with
       const send = () => {
         adapted = this.adaptations.count;
