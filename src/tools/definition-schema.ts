@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject } from 'ajv';
+import { closest, distance } from 'fastest-levenshtein';
 import type { ToolDefinitionInput } from './tool-definition.js';
 
 /** The shape of a tool definition (tools file, `POST /api/tools`), checked before anything else. */
@@ -79,7 +80,7 @@ const httpFields = {
     },
   },
 };
-export const validateHttp = ajv.compile<ToolDefinitionInput>({
+export const HTTP_SCHEMA = {
   type: 'object',
   required: ['name', 'url'],
   properties: {
@@ -89,7 +90,8 @@ export const validateHttp = ajv.compile<ToolDefinitionInput>({
     method: { type: 'string', minLength: 1 },
     body: { type: ['object', 'array', 'string'] },
   },
-});
+} as const;
+export const validateHttp = ajv.compile<ToolDefinitionInput>(HTTP_SCHEMA);
 /** An HTTP tool made from an operation of an OpenAPI 3 document. */
 export const OPENAPI_SCHEMA = {
   type: 'object',
@@ -128,7 +130,7 @@ export const MCP_SCHEMA = {
   },
 } as const;
 export const validateMcp = ajv.compile<ToolDefinitionInput>(MCP_SCHEMA);
-export const validateCode = ajv.compile<ToolDefinitionInput>({
+export const CODE_SCHEMA = {
   type: 'object',
   required: ['type'],
   properties: {
@@ -139,7 +141,30 @@ export const validateCode = ajv.compile<ToolDefinitionInput>({
     file: { type: 'string', minLength: 1 },
     timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
   },
-});
+} as const;
+export const validateCode = ajv.compile<ToolDefinitionInput>(CODE_SCHEMA);
+
+/**
+ * The fields of `entry` its kind does not know (a misspelt `client_certifcate` would otherwise go
+ * unnoticed), each with the known field it is likely meant for. Fields starting with `_` or `x-`
+ * are the writer's own (comments, extensions) and are let be.
+ */
+export function unknownFields(
+  entry: object,
+  schema: { properties: object },
+): { field: string; meant?: string }[] {
+  const known = Object.keys(schema.properties);
+  return Object.keys(entry)
+    .filter((field) => !known.includes(field) && !/^(_|x-)/i.test(field))
+    .map((field) => {
+      // `timeout` for `timeout_secs`; else a spelling a few letters off.
+      const longer = known.find((k) => k.startsWith(`${field}_`));
+      const near = closest(field, known);
+      const meant =
+        longer ?? (distance(field, near) <= Math.max(2, Math.floor(field.length / 4)) ? near : '');
+      return meant ? { field, meant } : { field };
+    });
+}
 
 const FIELD_HINTS: Record<string, string> = {
   name: 'a string of letters, digits, "_" or "-" (1 to 64 characters)',

@@ -205,3 +205,31 @@ describe('validateToolDefinitions', () => {
     );
   });
 });
+
+describe('fields a kind of tool does not have', () => {
+  it('are warned of, with the field likely meant; comments (_…) and extensions (x-…) are let be', () => {
+    const { warnings, tools } = validateToolDefinitions(
+      [
+        {
+          name: 'crm',
+          url: 'https://crm.example/{id}',
+          method: 'GET',
+          client_certifcate: { cert_file: 'a.pem', key_file: 'a.key' },
+          timeout: 5,
+          _comment: 'the CRM of the front desk',
+          'x-owner': 'team-a',
+          colour: 'blue',
+        },
+        { type: 'python', code: 'def f() -> str:\n    return "x"\n', urll: 'x' },
+      ],
+      'tools.json',
+    );
+    expect(warnings).toEqual([
+      "tools.json: tool #0 'crm': field 'client_certifcate' is not one this kind of tool has, and is ignored (did you mean 'client_certificate'?)",
+      "tools.json: tool #0 'crm': field 'timeout' is not one this kind of tool has, and is ignored (did you mean 'timeout_secs'?)",
+      "tools.json: tool #0 'crm': field 'colour' is not one this kind of tool has, and is ignored",
+      "tools.json: tool #1: field 'urll' is not one this kind of tool has, and is ignored",
+    ]);
+    expect(tools[0]!.clientCertificate).toBeUndefined();
+  });
+});

@@ -1,7 +1,15 @@
 import { Ajv } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { describe, validateCode, validateHttp, validateMcp } from './definition-schema.js';
+import {
+  CODE_SCHEMA,
+  describe,
+  HTTP_SCHEMA,
+  unknownFields,
+  validateCode,
+  validateHttp,
+  validateMcp,
+} from './definition-schema.js';
 import { mcpTool } from './mcp/mcp-definition.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -138,6 +146,13 @@ export function validateToolDefinitions(
       const { field, why } = describe(validate.errors![0]!);
       throw new ToolDefinitionError(`${where(source, index, name)}: field '${field}' ${why}`);
     }
+    // MCP tools refuse a field they do not have (mcp-definition.ts); the others, older, warn.
+    const schema = isCode ? CODE_SCHEMA : HTTP_SCHEMA;
+    if (type !== 'mcp')
+      for (const { field, meant } of unknownFields(entry, schema))
+        warnings.push(
+          `${where(source, index, name)}: field '${field}' is not one this kind of tool has, and is ignored${meant ? ` (did you mean '${meant}'?)` : ''}`,
+        );
     if (entry.confirm_prompt !== undefined && entry.confirm !== true)
       throw new ToolDefinitionError(
         `${where(source, index, name)}: field 'confirm_prompt' is only used with "confirm": true`,
