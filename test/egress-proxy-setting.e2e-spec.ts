@@ -157,6 +157,9 @@ describe('EGRESS_PROXY', () => {
     expect(api.requests.map((r) => r.path)).toEqual(expect.arrayContaining(['/Roma', '/Oslo']));
     expect(proxy.requests.filter((r) => r.auth !== `Basic ${btoa('agent:p@ss')}`)).toEqual([]);
     expect(secure.requests.map((r) => r.path)).toEqual(['/Bergen']);
+    // /health names the proxy, never its credentials.
+    const health = (await (await fetch(`${engine.url!}/health`)).json()) as Record<string, unknown>;
+    expect(health.egress_proxy).toBe(`http://${new URL(urls.proxy!).host}`);
     ws.close();
   }, 60_000);
 });

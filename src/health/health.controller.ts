@@ -1,3 +1,4 @@
+import { egressProxyName } from '../common/egress.js';
 import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
 import {
   ApiOkResponse,
@@ -49,6 +50,15 @@ class HealthDto {
     example: { kind: 'redis', connected: true },
   })
   session_store!: { kind: 'memory' | 'redis'; connected: boolean };
+
+  @ApiProperty({
+    description:
+      'The egress proxy outbound requests go through (EGRESS_PROXY, without its credentials); null when none is set',
+    example: 'http://proxy.corp:3128',
+    nullable: true,
+    type: String,
+  })
+  egress_proxy!: string | null;
 
   @ApiProperty({
     description:
@@ -105,6 +115,7 @@ export class HealthController {
       event_loop_delay_p99_ms: Math.round((loop.percentile(99) / 1e6) * 10) / 10,
       sessions: { open: this.lifecycle.sessions, max: this.config.ws.maxSessions || null },
       session_store: { kind: this.store.kind, connected: this.store.connected },
+      egress_proxy: egressProxyName() || null,
       tools: {
         count: snapshot.definitions.length,
         source: snapshot.source,
