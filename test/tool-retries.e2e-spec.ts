@@ -130,11 +130,19 @@ describe('tool requests retried after transient failures', () => {
     release(); // the round ends: the first attempt is refused, the backend comes up meanwhile
     // Up once the refusal is counted (the retry waits LLM_TOOL_RETRY_BACKOFF_MS), not after a
     // fixed sleep that a slow machine could outrun.
-    const retried = async () =>
-      /agent_engine_tool_retries_total\{tool="late_post"\} 1\b/.test(
+    const counted = async () =>
+      /agent_engine_tool_retries_total\{tool="late_post"\} (\d+)/.exec(
         await (await fetch(`${rig.engine.httpUrl}/metrics`)).text(),
-      );
-    while (!(await retried())) await new Promise((r) => setTimeout(r, 5));
+      )?.[1];
+    // Bounded: a wait that never ends would say nothing of why.
+    const deadline = Date.now() + 10_000;
+    for (let seen = await counted(); !seen || seen === '0'; seen = await counted()) {
+      if (Date.now() > deadline)
+        throw new Error(
+          `no retry counted; the client got ${JSON.stringify(client.ws.messages.slice(from))}`,
+        );
+      await new Promise((r) => setTimeout(r, 5));
+    }
     late = createServer((req, res) => {
       req.on('data', (c: Buffer) => bodies.push(c.toString()));
       req.on('end', () => res.end('created'));
