@@ -45,14 +45,19 @@ function readSecret(key: string, path: string, read: (path: string) => Buffer): 
   return value;
 }
 
-/** The files of the `TOOL_SECRET_*` that `raw` gives as files, by variable. */
-export function toolSecretFiles(raw: Raw): Record<string, string> {
+/** The secrets `raw` gives as files (`NAME_FILE`) of the variables `wanted` takes, by variable. */
+function filesOf(raw: Raw, wanted: (name: string) => boolean): Record<string, string> {
   const files: Record<string, string> = {};
   for (const [key, path] of Object.entries(raw)) {
     const name = key.slice(0, -'_FILE'.length);
-    if (key.endsWith('_FILE') && TOOL_SECRET.test(name) && path?.trim()) files[name] = path.trim();
+    if (key.endsWith('_FILE') && wanted(name) && path?.trim()) files[name] = path.trim();
   }
   return files;
+}
+
+/** The files of the `TOOL_SECRET_*` that `raw` gives as files, by variable. */
+export function toolSecretFiles(raw: Raw): Record<string, string> {
+  return filesOf(raw, (name) => TOOL_SECRET.test(name));
 }
 
 /**
@@ -78,13 +83,11 @@ export function secretFiles(
   read: (path: string) => Buffer = (path) => readFileSync(path),
 ): Record<string, string> {
   const values: Record<string, string> = {};
-  for (const [key, path] of Object.entries(raw)) {
-    if (!key.endsWith('_FILE') || path === undefined || path.trim() === '') continue;
-    const name = key.slice(0, -'_FILE'.length);
-    if (!SECRET.has(name) && !TOOL_SECRET.test(name)) continue;
+  const files = filesOf(raw, (name) => SECRET.has(name) || TOOL_SECRET.test(name));
+  for (const [name, path] of Object.entries(files)) {
     if (raw[name] !== undefined && raw[name] !== '')
-      throw new EnvError(`${name} and ${key} are both set: give the secret one way`);
-    values[name] = readSecret(key, path, read);
+      throw new EnvError(`${name} and ${name}_FILE are both set: give the secret one way`);
+    values[name] = readSecret(`${name}_FILE`, path, read);
   }
   return values;
 }

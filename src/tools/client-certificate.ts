@@ -8,7 +8,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ToolDefinitionError } from './definition-error.js';
-import { resolveSecrets } from './tool-secrets.js';
+import { resolveSecrets, SECRET_REFERENCE } from './tool-secrets.js';
 
 export interface ClientCertificateInput {
   cert_file: string;
@@ -60,10 +60,7 @@ export function clientCertificate(
   if (passphrase !== undefined) {
     try {
       const secrets = resolveSecrets({ 'client_certificate.passphrase': passphrase }, env);
-      passphrase = passphrase.replace(
-        /\$\{(TOOL_SECRET_[A-Za-z0-9_]+)\}/g,
-        (_, n: string) => secrets[n]!,
-      );
+      passphrase = passphrase.replace(SECRET_REFERENCE, (_, n: string) => secrets[n]!);
     } catch (error) {
       throw new ToolDefinitionError(`${at}: ${(error as Error).message}`);
     }
