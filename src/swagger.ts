@@ -9,7 +9,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     )
     .setVersion('0.1.0')
     .addTag('tools', 'Tools the model may call: HTTP tools (seed §2–§4) and Python code tools')
-    .addTag('sessions', 'Sessions open on this engine process: listed, read, closed')
+    .addTag('sessions', 'Sessions open on this engine (all its processes): listed, read, closed')
     .addTag('health', 'Probes for orchestrators')
     .addBearerAuth(
       { type: 'http', scheme: 'bearer', description: 'ADMIN_API_KEY, when the engine sets one' },

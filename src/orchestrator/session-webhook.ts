@@ -9,7 +9,7 @@ import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { egressFetch } from '../common/egress.js';
 import { retryAfterMs, retryDelayMs } from '../common/retry.js';
-import { publicSettings, type Session } from './session.js';
+import { publicSettings, turnsOf, type Session } from './session.js';
 
 /** The report of one connection's end. */
 export interface SessionEnded {
@@ -46,7 +46,7 @@ export function reportOf(
     close_code: closeCode,
     resumable,
     settings: publicSettings(session.settings),
-    turns: session.history.filter((m) => m.role === 'user').length,
+    turns: turnsOf(session),
     ...(session.usage && { usage: session.usage }),
     history: session.history,
   };

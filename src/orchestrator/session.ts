@@ -77,3 +77,8 @@ export function publicSettings(settings: SessionSettings): Record<string, unknow
     client_tools: clientTools.map((t) => t.name),
   };
 }
+
+/** The user's messages so far: the session's turns. */
+export function turnsOf(session: Session): number {
+  return session.history.filter((m) => m.role === 'user').length;
+}

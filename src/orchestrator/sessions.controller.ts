@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, HttpException, Inject, Param, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, Inject, Param, UseGuards } from '@nestjs/common';
 import { appConfig, type AppConfig } from '../config/app.config.js';
 import {
   ApiBearerAuth,
@@ -10,6 +10,7 @@ import {
 } from '@nestjs/swagger';
 import { ToolsErrorDto } from '../tools/dto/tool-definition.dto.js';
 import { AdminKeyGuard } from '../tools/admin-key.guard.js';
+import { refuse } from '../tools/tools-http.js';
 import {
   SessionClosedDto,
   SessionDetailDto,
@@ -17,7 +18,7 @@ import {
   type SessionSummaryDto,
 } from './dto/sessions.dto.js';
 import { SessionDirectory, type OpenSession } from './session-directory.js';
-import { publicSettings } from './session.js';
+import { publicSettings, turnsOf } from './session.js';
 import { ClusterLink } from '../cluster/cluster-link.js';
 import type { SessionsOp } from '../cluster/messages.js';
 
@@ -28,7 +29,7 @@ function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
     busy: session.busy,
     modality: session.settings.modality,
     language: session.settings.language,
-    turns: session.history.filter((m) => m.role === 'user').length,
+    turns: turnsOf(session),
     messages: session.history.length,
     ...(session.usage && { usage: session.usage }),
   };
@@ -45,7 +46,7 @@ function detail(entry: OpenSession): SessionDetailDto {
 }
 
 /**
- * `/api/sessions`: the sessions open on this engine process — listed, read (an operator's look
+ * `/api/sessions`: the sessions open on this engine (all its processes) — listed, read (an operator's look
  * at a conversation, a handover to a person), or closed for good (an abusive client).
  */
 @ApiTags('sessions')
@@ -90,28 +91,16 @@ export class SessionsController {
   private async found<T>(op: SessionsOp, id: string): Promise<T> {
     const answer = (await this.everywhere(op, id)).find((r) => r !== null && r !== undefined);
     if (answer === undefined)
-      throw new HttpException(
-        {
-          ok: false,
-          statusCode: 404,
-          message: `no session ${JSON.stringify(id.slice(0, 100))} is open on this engine`,
-        },
-        404,
-      );
+      throw refuse(404, `no session ${JSON.stringify(id.slice(0, 100))} is open on this engine`);
     return answer as T;
   }
 
   /** Users' conversations are read here: never by whoever reaches the port. */
   private assertKeySet(): void {
     if (!this.config.adminApiKey)
-      throw new HttpException(
-        {
-          ok: false,
-          statusCode: 403,
-          message:
-            "set ADMIN_API_KEY to use /api/sessions: it reads and closes users' conversations",
-        },
+      throw refuse(
         403,
+        "set ADMIN_API_KEY to use /api/sessions: it reads and closes users' conversations",
       );
   }
 

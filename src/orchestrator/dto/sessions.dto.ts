@@ -94,7 +94,7 @@ export class SessionClosedDto {
   @ApiProperty({ example: '3f0c9d2e-5b7a-4c1e-9a51-0d6f3e2b8c47' })
   session_id!: string;
 
-  @ApiPropertyOptional({
+  @ApiProperty({
     description: 'Its connection was closed (code 4002) and the session cannot be resumed',
     example: true,
   })
