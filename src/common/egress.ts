@@ -87,7 +87,8 @@ interface Route {
   check: HostCheck;
 }
 
-const direct = (route: Route, opts: AgentConnectOpts) =>
+/** The request's server is one of EGRESS_NO_PROXY's: reached directly. */
+const bypassed = (route: Route, opts: AgentConnectOpts) =>
   bypassesProxy(route.settings.noProxy, opts.host ?? '', Number(opts.port));
 
 /** HTTPS servers through a CONNECT tunnel, after the host's check; a proxy's refusal is an error. */
@@ -103,13 +104,16 @@ class TunnelAgent extends HttpsProxyAgent<string> {
   }
 
   override async connect(req: ClientRequest, opts: AgentConnectOpts) {
-    if (direct(this.route, opts)) return this.directAgent as never;
+    if (bypassed(this.route, opts)) return this.directAgent as never;
     await this.route.check(opts.host ?? '');
     let status = 0;
     req.once('proxyConnect', (connect: { statusCode: number; statusText?: string }) => {
       status = connect.statusCode;
     });
-    const socket = await toProxy(super.connect(req, { ...opts, ...this.tls }));
+    // Only the certificate's parts: a ClientCertificate carries more (its files).
+    const { cert, key, passphrase } = this.tls;
+    const tunnel = { ...opts, cert, key, passphrase } as AgentConnectOpts;
+    const socket = await toProxy(super.connect(req, tunnel));
     if (status !== 200) {
       socket.destroy();
       throw refused(opts.host ?? '', opts.port, status);
@@ -131,7 +135,7 @@ class ForwardAgent extends HttpProxyAgent<string> {
   }
 
   override addRequest(req: ForwardedRequest, opts: AgentConnectOpts): void {
-    if (direct(this.route, opts))
+    if (bypassed(this.route, opts))
       return (this.directAgent as unknown as ForwardAgent).addRequest(req, opts);
     super.addRequest(req, opts);
   }

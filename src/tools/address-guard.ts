@@ -128,13 +128,12 @@ export function offMetadata(
   'lookup' | 'beforeRedirect' | 'maxRedirects' | 'proxy' | 'httpAgent' | 'httpsAgent'
 > {
   assertAllowedLiteral(new URL(url).hostname, notMetadata, METADATA);
-  const tls = certificate && {
-    cert: certificate.cert,
-    key: certificate.key,
-    passphrase: certificate.passphrase,
-  };
-  const direct = tls && { http: httpGlobalAgent, https: certificateAgent(certificate) };
-  const agents = egressAgents(certificate ?? METADATA, { check: METADATA_CHECK, direct, tls });
+  const direct = certificate && { http: httpGlobalAgent, https: certificateAgent(certificate) };
+  const agents = egressAgents(certificate ?? METADATA, {
+    check: METADATA_CHECK,
+    direct,
+    tls: certificate,
+  });
   const httpsAgent = agents?.https ?? (certificate && certificateAgent(certificate));
   return {
     proxy: false,

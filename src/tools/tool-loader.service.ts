@@ -96,14 +96,14 @@ export class ToolLoader {
 
   /** The tools file, and the Python files and OpenAPI documents the definitions it gave name. */
   watchedFiles(fromFile: ToolSnapshot): string[] {
+    const base = this.baseDir();
     const named = fromFile.definitions.flatMap((t) => {
       // An MCP server's script: edited, the server is started anew (McpCommand.revision).
       if (t.stdio) return t.stdio.files ?? [];
       const file =
         t.raw.type === 'openapi' ? t.raw.spec : t.kind === 'http' ? undefined : t.raw.file;
       // A document at a URL is read again with the file (and by SpecUrlWatch), not stat'ed.
-      const own =
-        typeof file === 'string' && !isSpecUrl(file) ? [resolve(this.baseDir(), file)] : [];
+      const own = typeof file === 'string' && !isSpecUrl(file) ? [resolve(base, file)] : [];
       // A client certificate renewed (cert-manager, Vault) is taken up as the file is.
       return [...own, ...(t.clientCertificate?.files ?? [])];
     });
