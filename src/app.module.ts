@@ -6,6 +6,7 @@ import { LifecycleModule } from './lifecycle/lifecycle.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { OrchestratorModule } from './orchestrator/orchestrator.module.js';
 import { ToolsModule } from './tools/tools.module.js';
+import { TracingModule } from './tracing/tracing.module.js';
 
 @Module({
   imports: [
@@ -13,6 +14,7 @@ import { ToolsModule } from './tools/tools.module.js';
     ClusterModule,
     LifecycleModule,
     MetricsModule,
+    TracingModule,
     ToolsModule,
     OrchestratorModule,
     HealthModule,

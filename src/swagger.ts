@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { ENGINE_VERSION } from './version.js';
 
 export function buildOpenApi(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -7,7 +8,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     .setDescription(
       'Admin API of the voice-agent engine. The conversation itself runs over the WebSocket at /ws (see README, "WebSocket protocol").',
     )
-    .setVersion('0.1.0')
+    .setVersion(ENGINE_VERSION)
     .addTag('tools', 'Tools the model may call: HTTP tools (seed §2–§4) and Python code tools')
     .addTag('sessions', 'Sessions open on this engine (all its processes): listed, read, closed')
     .addTag('health', 'Probes for orchestrators')

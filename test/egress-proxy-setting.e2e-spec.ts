@@ -4,11 +4,13 @@ import { EgressProxy } from './support/egress-proxy.js';
 import { Engine } from './support/engine.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { McpTestServer, ORDER_SCHEMA } from './support/mcp-server.js';
+import { OtlpCollector } from './support/otlp-collector.js';
 import { RecordingServer } from './support/recording-server.js';
 import { TEST_CA, testTls } from './support/tls.js';
 import { TokenServer } from './support/token-server.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
+import { until } from './support/waiting.js';
 
 /** The code tool: one request through the proxy, one to loopback that the address policy refuses. */
 const BOTH = `import requests
@@ -40,6 +42,7 @@ describe('EGRESS_PROXY', () => {
   const api = new RecordingServer();
   const secure = new RecordingServer(testTls());
   const tokens = new TokenServer();
+  const collector = new OtlpCollector();
   const mcp = new McpTestServer([
     {
       name: 'lookup_order',
@@ -52,7 +55,12 @@ describe('EGRESS_PROXY', () => {
   ]);
   const outside = { 'llm.example': '127.0.0.1', 'api.example': '127.0.0.1' };
   const proxy = new EgressProxy({
-    hosts: { ...outside, 'idp.example': '127.0.0.1', 'mcp.example': '127.0.0.1' },
+    hosts: {
+      ...outside,
+      'idp.example': '127.0.0.1',
+      'mcp.example': '127.0.0.1',
+      'otel.example': '127.0.0.1',
+    },
     denied: ['denied.example'],
     credentials: 'agent:p@ss',
   });
@@ -68,6 +76,7 @@ describe('EGRESS_PROXY', () => {
       secure: (await secure.start()).replace('127.0.0.1', 'localhost'),
       tokens: as(await tokens.start(), 'idp.example'),
       mcp: as(await mcp.start(), 'mcp.example'),
+      collector: as(await collector.start(), 'otel.example'),
     };
     const outsideApi = as(urls.api!, 'api.example');
     const file = writeToolsFile([
@@ -94,6 +103,9 @@ describe('EGRESS_PROXY', () => {
         EGRESS_NO_PROXY: '127.0.0.1',
         NODE_EXTRA_CA_CERTS: TEST_CA,
         CODE_TOOLS_WORKERS: '1',
+        OTEL_EXPORTER_OTLP_ENDPOINT: urls.collector!,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_BSP_SCHEDULE_DELAY: '20',
       },
       true,
     );
@@ -101,7 +113,14 @@ describe('EGRESS_PROXY', () => {
   });
   afterAll(async () => {
     engine?.stop();
-    await Promise.all([llm.stop(), api.stop(), secure.stop(), tokens.stop(), mcp.stop()]);
+    await Promise.all([
+      llm.stop(),
+      api.stop(),
+      secure.stop(),
+      tokens.stop(),
+      mcp.stop(),
+      collector.stop(),
+    ]);
     await proxy.stop();
   });
 
@@ -150,6 +169,9 @@ describe('EGRESS_PROXY', () => {
         `GET http://api.example:${port(urls.api!)}/Lima`,
       ]),
     );
+    // The turn's spans reach the collector through the proxy too.
+    await until(() => collector.spans().some((s) => s.name === 'turn'), 'the turn span', 10_000);
+    expect(proxy.targets).toContain(`POST ${urls.collector}/v1/traces`);
     // EGRESS_NO_PROXY's server directly, and the refused loopback request never at the proxy.
     expect(proxy.targets.filter((t) => /127\.0\.0\.1|Roma|localhost:\d+\/Lima/.test(t))).toEqual(
       [],

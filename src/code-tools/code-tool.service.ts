@@ -106,8 +106,7 @@ export class CodeToolService implements OnModuleDestroy {
         context: { ...this.jobContext(call.id, call.context), state: before },
       },
       timeoutMs,
-      onBridge: (request) =>
-        this.bridge(request, call.signal, callTool, sources, call.context?.traceId),
+      onBridge: (request) => this.bridge(request, call.signal, callTool, sources, call.context),
       signal: call.signal,
     });
     const logs = typeof result.logs === 'string' ? result.logs : '';
@@ -175,7 +174,7 @@ export class CodeToolService implements OnModuleDestroy {
     signal: AbortSignal,
     callTool: CallTool,
     sources: Map<string, string>,
-    traceId: string | undefined,
+    trace: Pick<ToolCallContext, 'traceId' | 'span'> | undefined,
   ): Promise<Record<string, unknown>> {
     if (request.kind === 'http') {
       // `${TOOL_SECRET_*}` in the request is filled in here: the Python code never sees a key,
@@ -191,7 +190,11 @@ export class CodeToolService implements OnModuleDestroy {
           ...fillSecrets(rest, available, secrets),
           url: fillSecrets(url, available, secrets, encodeURIComponent),
         };
-        const headers = withTraceparent({ ...(filled.headers ?? {}) }, traceId);
+        const headers = withTraceparent(
+          { ...(filled.headers ?? {}) },
+          trace?.traceId,
+          trace?.span?.spanId,
+        );
         const response = await safeHttp(
           { ...filled, headers },
           { ...this.httpOptions(), secrets: Object.values(secrets) },

@@ -4,6 +4,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 
 const TRACE_ID = /^[0-9a-f]{32}$/;
 
+/** Where an exported span sits: what a request's `traceparent` says of the span it belongs to. */
+export interface SpanRef {
+  traceId: string;
+  spanId: string;
+}
+
 /** The trace id of a turn: its id (a UUID) without dashes, so that logs' turn_id finds it; else random. */
 export function traceIdOf(turnId: string): string {
   const hex = turnId.replace(/-/g, '').toLowerCase();
@@ -20,17 +26,24 @@ function spanId(): string {
   return id === '0000000000000000' ? spanId() : id;
 }
 
-/** The `traceparent` of one request of trace `traceId`: a fresh parent id, sampled. */
-export function traceparent(traceId: string): string {
-  return `00-${traceId}-${spanId()}-01`;
+/**
+ * The `traceparent` of one request of trace `traceId`, sampled: its parent the span `parentId` (an
+ * exported span the request belongs to), or a fresh id.
+ */
+export function traceparent(traceId: string, parentId?: string): string {
+  return `00-${traceId}-${parentId ?? spanId()}-01`;
 }
 
-/** `headers` with a `traceparent` for `traceId`, unless there is none or they set one already. */
+/**
+ * `headers` with a `traceparent` for `traceId` (under span `parentId`, if given), unless there is
+ * none or they set one already.
+ */
 export function withTraceparent(
   headers: Record<string, string>,
   traceId: string | undefined,
+  parentId?: string,
 ): Record<string, string> {
   if (traceId === undefined || Object.keys(headers).some((h) => h.toLowerCase() === 'traceparent'))
     return headers;
-  return { ...headers, traceparent: traceparent(traceId) };
+  return { ...headers, traceparent: traceparent(traceId, parentId) };
 }

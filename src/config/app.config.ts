@@ -17,6 +17,7 @@ export const toolsConfig = registerAs('tools', () => parseEnv(process.env).tools
 export const speechConfig = registerAs('speech', () => parseEnv(process.env).speech);
 export const metricsConfig = registerAs('metrics', () => parseEnv(process.env).metrics);
 export const sessionsConfig = registerAs('sessions', () => parseEnv(process.env).sessions);
+export const tracingConfig = registerAs('tracing', () => parseEnv(process.env).tracing);
 export const codeToolsConfig = registerAs('codeTools', () => parseEnv(process.env).codeTools);
 
 export type AppConfig = ReturnType<typeof appConfig>;
@@ -25,4 +26,5 @@ export type ToolsConfig = ReturnType<typeof toolsConfig>;
 export type SpeechConfig = ReturnType<typeof speechConfig>;
 export type MetricsConfig = ReturnType<typeof metricsConfig>;
 export type SessionsConfig = ReturnType<typeof sessionsConfig>;
+export type TracingConfig = ReturnType<typeof tracingConfig>;
 export type CodeToolsConfig = ReturnType<typeof codeToolsConfig>;

@@ -5,6 +5,7 @@ import {
   codeToolsConfig,
   llmConfig,
   metricsConfig,
+  tracingConfig,
   sessionsConfig,
   speechConfig,
   toolsConfig,
@@ -28,6 +29,8 @@ import { parseEnv } from './env.js';
         codeToolsConfig,
         sessionsConfig,
         metricsConfig,
+        tracingConfig,
+        tracingConfig,
       ],
       validate: (raw: Record<string, unknown>) => {
         parseEnv(raw as Record<string, string | undefined>);

@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { cgroupCpuLimit } from './cpu-quota.js';
 import { parseSpeech, type SpeechEnv } from './speech-env.js';
 import { parseEgress } from './egress-env.js';
+import { parseTracing, type TracingSettings } from './otel-env.js';
 import type { EgressSettings } from '../common/egress.js';
 import { DEFAULT_CONFIRM_NO, DEFAULT_CONFIRM_YES, DEFAULT_SYSTEM_PROMPT } from './env-defaults.js';
 import {
@@ -121,6 +122,8 @@ export interface Env {
   speech: SpeechEnv;
   /** The proxy every outbound request goes through (EGRESS_PROXY), and the servers that do not. */
   egress: EgressSettings;
+  /** Spans of turns, completions and tool calls exported to an OpenTelemetry collector. */
+  tracing: TracingSettings;
   metrics: {
     /** `GET /metrics` (Prometheus) and the Node.js process metrics. */
     enabled: boolean;
@@ -250,6 +253,7 @@ export function parseEnv(raw: Raw): Env {
     },
     speech: parseSpeech(raw),
     egress: parseEgress(raw),
+    tracing: parseTracing(raw),
     metrics: { enabled: bool(raw, 'METRICS_ENABLED') ?? true },
     sessions: {
       resumeSecs: int(raw, 'SESSION_RESUME_SECS', 300, 0, 7 * 24 * 3600),

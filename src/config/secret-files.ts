@@ -19,6 +19,7 @@ export const SECRET_SETTINGS = [
   'SESSION_STORE_URL',
   'EGRESS_PROXY',
   'SESSION_WEBHOOK_SECRET',
+  'OTEL_EXPORTER_OTLP_HEADERS',
 ] as const;
 
 const SECRET = new Set<string>(SECRET_SETTINGS);

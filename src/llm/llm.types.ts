@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import type { SpanRef } from '../common/trace-context.js';
 
 export interface ChatToolCall {
   readonly id: string;
@@ -33,6 +34,8 @@ export interface LlmRequest {
   toolChoice?: 'auto' | 'none';
   /** The turn's trace id: the request carries a W3C `traceparent` (TRACE_CONTEXT). */
   traceId?: string;
+  /** The exported span of the request (OTEL_EXPORTER_OTLP_ENDPOINT): its `traceparent`'s parent. */
+  span?: SpanRef;
   /** The session's model, one of LLM_MODELS (the fallback server answers with its own). */
   model?: string;
 }

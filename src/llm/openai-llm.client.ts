@@ -204,10 +204,10 @@ export class OpenAiLlmClient extends LlmClient {
     );
   }
 
-  private post(body: string, signal: AbortSignal, { traceId }: LlmRequest) {
+  private post(body: string, signal: AbortSignal, { traceId, span }: LlmRequest) {
     return postJson(
       `${this.config.baseUrl}/chat/completions`,
-      withTraceparent(this.headers, traceId),
+      withTraceparent(this.headers, traceId, span?.spanId),
       body,
       signal,
     );

@@ -1,7 +1,11 @@
 import { Ajv } from 'ajv';
 import type { ToolCallEvent } from '../llm/llm.types.js';
 import { argumentProblem } from '../tools/argument-check.js';
-import { DEFAULT_PARAMETERS, type JsonSchema } from '../tools/tool-definition.js';
+import {
+  DEFAULT_PARAMETERS,
+  type JsonSchema,
+  type ToolSnapshot,
+} from '../tools/tool-definition.js';
 import { toolErrors, truncateResult } from '../tools/tool-errors.js';
 import type { ToolCallContext, ToolOutcome } from '../tools/tool-executor.js';
 import { parametersProblem } from '../tools/tool-validation.js';
@@ -9,6 +13,7 @@ import { MAX_JSON_DEPTH, nestedDeeper } from '../common/nesting.js';
 import { describe, TOOL_NAME_PATTERN } from '../tools/definition-schema.js';
 import { awaitAnswer } from './awaiting.js';
 import type { TurnContext } from './turn-context.js';
+import type { Session } from './session.js';
 
 /**
  * A tool the client runs itself (open a screen, read the device's location, ask its own UI),
@@ -209,4 +214,13 @@ export function askClient(
   });
   ctx.emit({ type: 'client_tool_call', id: call.id, name: call.name, arguments: call.arguments });
   return waited;
+}
+
+/**
+ * The session's own tools for a turn, as `client_tools` stand at its start: not one whose name the
+ * engine's tools have taken since it was declared (the engine's tool is called).
+ */
+export function clientToolsOf(session: Session, snapshot: ToolSnapshot): Map<string, ClientTool> {
+  const tools = session.settings.client_tools.filter((t) => !snapshot.byName.has(t.name));
+  return new Map(tools.map((t) => [t.name, t]));
 }

@@ -199,7 +199,14 @@ export function requestOf(
     systemMessageOf(ctx.session, settings.systemPrompt),
     ...alternating(trimHistory(ctx.session.history, settings.maxHistoryMessages)),
   ];
-  const { traceId } = ctx.toolContext;
+  const { traceId, span } = ctx.toolContext;
   const { model } = ctx.session.settings;
-  return { messages, tools, toolChoice, ...(traceId && { traceId }), ...(model && { model }) };
+  return {
+    messages,
+    tools,
+    toolChoice,
+    ...(traceId && { traceId }),
+    ...(span && { span }),
+    ...(model && { model }),
+  };
 }

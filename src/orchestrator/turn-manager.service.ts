@@ -17,9 +17,11 @@ import { traceIdOf } from '../common/trace-context.js';
 import { requestOf, roundTextEnded, runCalls, showText, type TurnContext } from './turn-context.js';
 import { announceCall } from './call-start.js';
 import { awaitApproval, refusalText } from './approvals.js';
-import { clientToolCaller, type ClientTool } from './client-tools.js';
-import type { ToolSnapshot } from '../tools/tool-definition.js';
+import { clientToolCaller, clientToolsOf } from './client-tools.js';
 import { CLIENT_TOOL } from '../metrics/engine-metrics.js';
+import { Spans } from '../tracing/spans.js';
+import { completionAttributes } from '../tracing/span-attributes.js';
+import { completionSpan, endSpan, turnSpan } from './turn-spans.js';
 
 /**
  * The turn loop (seed §1, §5): rounds of completion → tool execution → re-prompt, until a
@@ -37,6 +39,7 @@ export class TurnManager {
     @Inject(llmConfig.KEY) private readonly llmSettings: LlmConfig,
     @Inject(toolsConfig.KEY) private readonly toolSettings: ToolsConfig,
     private readonly metrics: EngineMetrics,
+    private readonly spans: Spans,
   ) {}
 
   /** LLM_MODELS: the models a session may choose. */
@@ -68,7 +71,8 @@ export class TurnManager {
     out: Subscriber<TurnEvent>,
   ): Promise<void> {
     const snapshot = this.registry.active();
-    const clientTools = this.clientTools(session, snapshot);
+    const clientTools =
+      this.toolSettings.explicit === false ? new Map() : clientToolsOf(session, snapshot);
     // Client tools are named by the client: one label for them all keeps the metrics bounded.
     const meter = this.metrics.turn((name) =>
       snapshot.byName.has(name) ? name : clientTools.has(name) ? CLIENT_TOOL : undefined,
@@ -115,18 +119,22 @@ export class TurnManager {
       },
     };
     ctx.toolContext.callClientTool = clientToolCaller(ctx, this.toolSettings);
+    const span = turnSpan(this.spans, session, turnId);
+    if (span) ctx.toolContext.span = span.ref;
     this.logger.log(
       `turn started (${tag}, ${snapshot.tools.length} tool(s) from ${snapshot.source})`,
     );
     this.logger.debug(`user text (${tag}): ${JSON.stringify(userText)}`);
     session.history.push({ role: 'user', content: userText });
     let outcome: 'completed' | 'interrupted' | 'failed' = 'completed';
+    let failure: unknown;
     try {
       if (!this.llmSettings.enabled)
         throw new RoundFailed('the LLM is disabled (LLM_ENABLED=false)', 'llm_disabled');
       await this.loop(ctx);
     } catch (error) {
       outcome = error instanceof TurnCancelled ? 'interrupted' : 'failed';
+      failure = error;
       this.reportFailure(error, tag, out);
     } finally {
       over?.abort();
@@ -139,18 +147,8 @@ export class TurnManager {
       ...(ctx.usage && { usage: ctx.usage }),
     });
     meter.end(outcome, ctx.usage);
+    endSpan(span, failure, ctx.usage && { usage: ctx.usage });
     if (ctx.usage) session.usage = addUsage(session.usage, ctx.usage);
-  }
-
-  /**
-   * The session's own tools for this turn, as `client_tools` stood at its start: none when tool
-   * calling is switched off (LLM_TOOLS_ENABLED=false), and not one whose name the engine's tools
-   * have taken since it was declared (the engine's tool is called).
-   */
-  private clientTools(session: Session, snapshot: ToolSnapshot): Map<string, ClientTool> {
-    if (this.toolSettings.explicit === false) return new Map();
-    const tools = session.settings.client_tools.filter((t) => !snapshot.byName.has(t.name));
-    return new Map(tools.map((t) => [t.name, t]));
   }
 
   /** Logs why a turn ended early and, unless it was interrupted, tells the client with `error`. */
@@ -205,9 +203,8 @@ export class TurnManager {
     let round: RoundResult;
     for (;;) {
       const sent = ctx.visible.length;
-      const stream$ = this.llm.stream(request, ctx.signal);
       try {
-        round = await this.track(ctx, { kind: 'stream', events$: stream$, onEvent });
+        round = await this.track(ctx, 'stream', request, onEvent);
         break;
       } catch (error) {
         if (ctx.visible.length !== sent || !this.shed(ctx, error)) throw error;
@@ -218,8 +215,7 @@ export class TurnManager {
       this.logger.warn(
         `empty streamed round: asking once more without streaming (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
       );
-      const reply$ = this.llm.chatReply(request, ctx.signal);
-      round = await this.track(ctx, { kind: 'reply', events$: reply$, onEvent });
+      round = await this.track(ctx, 'reply', request, onEvent);
     }
     roundTextEnded(ctx);
     if (round.text.trim() === '') round.text = '';
@@ -246,30 +242,42 @@ export class TurnManager {
     return true;
   }
 
-  /** Runs one completion request's round; keeps the text already sent in history when it is cut short. */
+  /**
+   * Runs one completion request's round (streamed, or the fallback's reply); keeps the text already
+   * sent in history when it is cut short.
+   */
   private async track(
     ctx: TurnContext,
-    {
-      kind,
-      events$,
-      onEvent,
-    }: {
-      kind: 'stream' | 'reply';
-      events$: Observable<LlmEvent>;
-      onEvent: (event: LlmEvent) => void;
-    },
+    kind: 'stream' | 'reply',
+    request: LlmRequest,
+    onEvent: (event: LlmEvent) => void,
   ): Promise<RoundResult> {
     const start = ctx.visible.length;
     const meter = this.metrics.llmRequest(kind);
+    const model = this.llmSettings.model;
+    const span = completionSpan(
+      this.spans,
+      ctx.toolContext.span,
+      request,
+      kind === 'stream',
+      model,
+    );
+    const sent = span ? { ...request, span: span.ref } : request;
+    const events$ =
+      kind === 'stream' ? this.llm.stream(sent, ctx.signal) : this.llm.chatReply(sent, ctx.signal);
     try {
       const round = await runRound(events$, ctx.signal, (event) => {
         meter.see();
+        if (span && event.type === 'done')
+          span.set(completionAttributes(event.finishReason, event.usage));
         onEvent(event);
       });
       meter.end('ok');
+      endSpan(span, undefined);
       return round;
     } catch (error) {
       meter.end(error instanceof TurnCancelled ? 'cancelled' : 'error');
+      endSpan(span, error);
       const partial = ctx.visible.toString().slice(start);
       if (partial !== '') ctx.session.history.push({ role: 'assistant', content: partial });
       throw error;

@@ -94,7 +94,10 @@ export class HttpToolExecutor extends ToolExecutor {
     const headers = tool.idempotencyHeader
       ? { ...request.headers, [tool.idempotencyHeader]: randomUUID() }
       : request.headers;
-    return { ...request, headers: withTraceparent(headers, call.context?.traceId) };
+    return {
+      ...request,
+      headers: withTraceparent(headers, call.context?.traceId, call.context?.span?.spanId),
+    };
   }
 
   /** Sends `request` within the tool's limits (its turn, its circuit), then its retries. */

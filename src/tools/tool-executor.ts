@@ -1,3 +1,4 @@
+import type { SpanRef } from '../common/trace-context.js';
 import type { ToolSnapshot } from './tool-definition.js';
 
 /** What a tool call gives back: always text for the model, never an exception (seed §6). */
@@ -24,6 +25,8 @@ export interface ToolCallContext {
   variables: Readonly<Record<string, string>>;
   /** The turn's trace id: HTTP tool requests carry a W3C `traceparent` (TRACE_CONTEXT). */
   traceId?: string;
+  /** The exported span requests of the call belong to (OTEL_EXPORTER_OTLP_ENDPOINT). */
+  span?: SpanRef;
   /**
    * A call of the session's own tool `name` (`client_tools`) made by a code tool, handed to the
    * client as `client_tool_call` `id`; undefined when the session has no such tool.

@@ -5,6 +5,8 @@ import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { argumentProblem } from './argument-check.js';
 import { toolErrors } from './tool-errors.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
+import { Spans } from '../tracing/spans.js';
+import { toolFailure } from '../tracing/span-attributes.js';
 
 /** Runs a call with the executor of its tool's kind: HTTP, MCP or Python code tools. */
 @Injectable()
@@ -13,11 +15,39 @@ export class ToolRouter extends ToolExecutor {
     private readonly http: HttpToolExecutor,
     private readonly code: CodeToolService,
     private readonly mcp: McpToolExecutor,
+    private readonly spans: Spans,
   ) {
     super();
   }
 
-  execute(call: ToolInvocation): Promise<ToolOutcome> {
+  /** Runs `call`, in a span of its own when spans are exported (a code tool's calls under it). */
+  async execute(call: ToolInvocation): Promise<ToolOutcome> {
+    const parent = call.context?.span;
+    const span =
+      parent &&
+      this.spans.child(`execute_tool ${call.name}`, parent, {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': call.name,
+        'gen_ai.tool.call.id': call.id,
+        ...(call.snapshot.byName.has(call.name) && {
+          'engine.tool.kind': call.snapshot.byName.get(call.name)!.kind,
+        }),
+      });
+    if (!span) return this.route(call);
+    try {
+      const outcome = await this.route({ ...call, context: { ...call.context!, span: span.ref } });
+      if (outcome.cached) span.set({ 'engine.tool.cached': true });
+      if (!outcome.ok) {
+        const { type, message } = toolFailure(outcome.text);
+        span.fail(type, message);
+      }
+      return outcome;
+    } finally {
+      span.end();
+    }
+  }
+
+  private route(call: ToolInvocation): Promise<ToolOutcome> {
     const tool = call.snapshot.byName.get(call.name);
     if (!tool) return Promise.resolve({ ok: false, text: toolErrors.unknownTool(call.name) });
     // Arguments that are not JSON at all are reported by the executor, as they are.

@@ -54,6 +54,8 @@ export interface McpLimits {
   signal?: AbortSignal;
   /** The turn's trace id: the call carries a W3C `traceparent` of it (`_meta` and HTTP header). */
   traceId?: string;
+  /** The exported span of the call: the `traceparent`'s parent. */
+  parentId?: string;
 }
 
 /** Connections kept open at most (different servers, or different headers such as a user's token). */
@@ -129,7 +131,9 @@ export class McpClients {
     limits: McpLimits,
   ): Promise<McpCallResult> {
     // The turn's trace rides in the call's `_meta`; the fetch copies it to the HTTP header.
-    const _meta = limits.traceId ? { traceparent: traceparent(limits.traceId) } : undefined;
+    const _meta = limits.traceId
+      ? { traceparent: traceparent(limits.traceId, limits.parentId) }
+      : undefined;
     return this.withClient(
       target,
       limits,

@@ -1,0 +1,81 @@
+import { EnvError, parseEnv } from './env.js';
+
+const tracing = (raw: Record<string, string>) => parseEnv(raw).tracing;
+const refusal = (raw: Record<string, string>) => {
+  try {
+    parseEnv(raw);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as Error).message;
+  }
+  throw new Error('accepted');
+};
+
+describe('OTEL_* (span export)', () => {
+  it('exports nothing unless a collector is named', () => {
+    expect(tracing({})).toEqual({
+      url: '',
+      protocol: 'http/protobuf',
+      headers: {},
+      serviceName: 'agent-engine',
+      resourceAttributes: {},
+      scheduleDelayMs: 5000,
+    });
+  });
+
+  it('adds /v1/traces to OTEL_EXPORTER_OTLP_ENDPOINT, takes the traces endpoint as it is, and OTEL_SDK_DISABLED wins', () => {
+    expect(tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).url).toBe(
+      'http://collector:4318/v1/traces',
+    );
+    expect(tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://gw.example/otlp' }).url).toBe(
+      'https://gw.example/otlp/v1/traces',
+    );
+    expect(
+      tracing({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://tempo:4318/v1/traces',
+      }).url,
+    ).toBe('http://tempo:4318/v1/traces');
+    expect(
+      tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' })
+        .url,
+    ).toBe('');
+  });
+
+  it('reads headers and resource attributes as key=value lists, percent-decoded', () => {
+    const settings = tracing({
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-honeycomb-team=abc%2Fdef, x-team = voice ,',
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=prod,k8s.pod.name=engine-7d9',
+      OTEL_SERVICE_NAME: 'front-desk',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '200',
+    });
+    expect(settings).toMatchObject({
+      headers: { 'x-honeycomb-team': 'abc/def', 'x-team': 'voice' },
+      resourceAttributes: { 'deployment.environment': 'prod', 'k8s.pod.name': 'engine-7d9' },
+      serviceName: 'front-desk',
+      protocol: 'http/json',
+      scheduleDelayMs: 200,
+    });
+  });
+
+  it('stops start-up on a bad value, naming the variable and never a header’s value', () => {
+    expect(refusal({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toMatch(
+      /^OTEL_EXPORTER_OTLP_PROTOCOL=.*http\/protobuf.*http\/json/,
+    );
+    expect(refusal({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4317' })).toMatch(
+      /^OTEL_EXPORTER_OTLP_ENDPOINT=/,
+    );
+    expect(refusal({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/v1/traces' })).toContain(
+      'without /v1/traces',
+    );
+    for (const headers of ['api-key:hunter2', 'bad key=hunter2', 'k=hunter2%zz', 'k=hunter2%0A'])
+      expect(refusal({ OTEL_EXPORTER_OTLP_HEADERS: headers })).toMatch(
+        /^OTEL_EXPORTER_OTLP_HEADERS is invalid: (?!.*hunter2)/,
+      );
+    expect(refusal({ OTEL_RESOURCE_ATTRIBUTES: 'a b=c' })).toMatch(
+      /^OTEL_RESOURCE_ATTRIBUTES is invalid/,
+    );
+    expect(refusal({ OTEL_BSP_SCHEDULE_DELAY: '-1' })).toMatch(/^OTEL_BSP_SCHEDULE_DELAY=/);
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * Span export to an OpenTelemetry collector (the standard `OTEL_*` variables, as every OpenTelemetry
+ * SDK reads them): where, how, and what the engine is called there. Pure: no Nest import.
+ */
+import { HTTP_TOKEN, headerValueFault } from '../tools/tool-definition.js';
+import { bool, EnvError, httpUrl, int, oneOf, present, type Raw } from './env-values.js';
+
+export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+
+export interface TracingSettings {
+  /** Where spans are POSTed (OTLP over HTTP); '' exports none. */
+  url: string;
+  protocol: (typeof OTLP_PROTOCOLS)[number];
+  /** Sent with every export (a backend's key): secret. */
+  headers: Record<string, string>;
+  serviceName: string;
+  /** Further attributes of the engine's resource (`k8s.pod.name`, `deployment.environment`). */
+  resourceAttributes: Record<string, string>;
+  /** Longest wait of an ended span before it is sent. */
+  scheduleDelayMs: number;
+}
+
+/**
+ * `key=value,key=value` (W3C Baggage's form, which OpenTelemetry's lists take), values
+ * percent-decoded. An error names the variable and the key, never a value (headers hold keys).
+ */
+function keyValues(
+  raw: Raw,
+  name: string,
+  isKey: (key: string) => boolean,
+): Record<string, string> {
+  const text = present(raw, name);
+  const pairs: Record<string, string> = {};
+  if (text === undefined) return pairs;
+  for (const item of text.split(',')) {
+    if (item.trim() === '') continue;
+    const at = item.indexOf('=');
+    const key = (at < 0 ? item : item.slice(0, at)).trim();
+    if (at < 0 || !isKey(key)) {
+      // An item with no `=` may be a value: only a key is ever quoted.
+      const what = at < 0 ? 'an item has no "="' : `${JSON.stringify(key)} is not a valid key`;
+      const example =
+        name === 'OTEL_EXPORTER_OTLP_HEADERS'
+          ? 'x-api-key=…,x-team=voice'
+          : 'deployment.environment=production,k8s.pod.name=engine-0';
+      throw new EnvError(
+        `${name} is invalid: ${what}; expected key=value pairs separated by commas, e.g. ${example}`,
+      );
+    }
+    let value: string;
+    try {
+      value = decodeURIComponent(item.slice(at + 1).trim());
+    } catch {
+      throw new EnvError(`${name} is invalid: the value of ${key} is not percent-encoded text`);
+    }
+    pairs[key] = value;
+  }
+  return pairs;
+}
+
+/** OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as it is, or OTEL_EXPORTER_OTLP_ENDPOINT's `/v1/traces`. */
+function tracesUrl(raw: Raw): string {
+  const traces = httpUrl(raw, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', '');
+  if (traces) return traces;
+  const base = httpUrl(raw, 'OTEL_EXPORTER_OTLP_ENDPOINT', '', ['/v1/traces']);
+  return base && `${base}/v1/traces`;
+}
+
+export function parseTracing(raw: Raw): TracingSettings {
+  const headers = keyValues(raw, 'OTEL_EXPORTER_OTLP_HEADERS', (key) => HTTP_TOKEN.test(key));
+  for (const [header, value] of Object.entries(headers)) {
+    const fault = headerValueFault(value);
+    if (fault)
+      throw new EnvError(
+        `OTEL_EXPORTER_OTLP_HEADERS is invalid: the value of ${header} holds ${fault}`,
+      );
+  }
+  return {
+    url: bool(raw, 'OTEL_SDK_DISABLED') === true ? '' : tracesUrl(raw),
+    protocol: oneOf(raw, 'OTEL_EXPORTER_OTLP_PROTOCOL', 'http/protobuf', OTLP_PROTOCOLS),
+    headers,
+    serviceName: present(raw, 'OTEL_SERVICE_NAME') ?? 'agent-engine',
+    resourceAttributes: keyValues(raw, 'OTEL_RESOURCE_ATTRIBUTES', (key) => /^[\w.-]+$/.test(key)),
+    scheduleDelayMs: int(raw, 'OTEL_BSP_SCHEDULE_DELAY', 5000, 0, 600_000),
+  };
+}

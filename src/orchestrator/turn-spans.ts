@@ -1,0 +1,58 @@
+/**
+ * The exported spans of a turn (OTEL_EXPORTER_OTLP_ENDPOINT): the turn itself, under it each
+ * completion request (tool calls have theirs from the tool router). Pure: no Nest import.
+ */
+import { traceIdOf, type SpanRef } from '../common/trace-context.js';
+import type { LlmRequest, LlmUsage } from '../llm/llm.types.js';
+import { completionAttributes } from '../tracing/span-attributes.js';
+import { SpanKind, type Span, type Spans } from '../tracing/spans.js';
+import { RoundFailed, TurnCancelled } from './round.js';
+import type { Session } from './session.js';
+
+/** A turn's span, whose trace id is its id's (the `traceparent` its requests carry). */
+export function turnSpan(spans: Spans, session: Session, turnId: string): Span | undefined {
+  return spans.root('turn', traceIdOf(turnId), {
+    'gen_ai.operation.name': 'invoke_agent',
+    'gen_ai.conversation.id': session.id,
+    'session.id': session.id,
+    'engine.turn_id': turnId,
+    'engine.modality': session.settings.modality,
+  });
+}
+
+/** How the turn went; a failure's code and message are the `error` event's. */
+export function endSpan(
+  span: Span | undefined,
+  error: unknown,
+  attributes: { usage?: LlmUsage } = {},
+): void {
+  if (!span) return;
+  if (attributes.usage) span.set(completionAttributes(null, attributes.usage));
+  if (error instanceof TurnCancelled) span.set({ 'engine.interrupted': true });
+  else if (error instanceof RoundFailed) span.fail(error.code, error.message);
+  else if (error !== undefined) span.fail('internal', 'internal error while running the turn');
+  span.end();
+}
+
+/** A completion request's span, under the turn's; the model as the request names it, if it does. */
+export function completionSpan(
+  spans: Spans,
+  parent: SpanRef | undefined,
+  request: LlmRequest,
+  streamed: boolean,
+  model: string,
+): Span | undefined {
+  if (!parent) return undefined;
+  const named = request.model ?? model;
+  return spans.child(
+    named ? `chat ${named}` : 'chat',
+    parent,
+    {
+      'gen_ai.operation.name': 'chat',
+      ...(named && { 'gen_ai.request.model': named }),
+      'engine.streamed': streamed,
+      'engine.tools_offered': request.tools.length,
+    },
+    SpanKind.CLIENT,
+  );
+}

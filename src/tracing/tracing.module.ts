@@ -1,0 +1,73 @@
+import {
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { diag, DiagLogLevel } from '@opentelemetry/api';
+import { tracingConfig, type TracingConfig } from '../config/app.config.js';
+import { ENGINE_VERSION } from '../version.js';
+import { complaintText, Spans } from './spans.js';
+
+const WARNING_INTERVAL_MS = 60_000;
+
+/** Says where spans go, says why an export failed, and sends the last spans when the engine stops. */
+@Injectable()
+class SpanExport implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('Tracing');
+  private warnedAt = -Infinity;
+  private unsaid = 0;
+
+  constructor(
+    private readonly spans: Spans,
+    @Inject(tracingConfig.KEY) private readonly config: TracingConfig,
+  ) {}
+
+  onModuleInit(): void {
+    if (!this.spans.enabled) return;
+    // The SDK's own complaints (a collector down or refusing) reach the engine's log, once a
+    // minute at most: a collector down must not fill the log with one line per batch.
+    const say = (message: string, ...args: unknown[]) => {
+      const now = Date.now();
+      if (now - this.warnedAt < WARNING_INTERVAL_MS) {
+        this.unsaid++;
+        return;
+      }
+      const more = this.unsaid ? ` (and ${this.unsaid} more in the last minute)` : '';
+      this.logger.warn(`${complaintText(message, args)}${more}`);
+      this.warnedAt = now;
+      this.unsaid = 0;
+    };
+    diag.setLogger(
+      { error: say, warn: say, info: () => {}, debug: () => {}, verbose: () => {} },
+      { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
+    );
+    const url = new URL(this.config.url); // without credentials, should it hold any
+    this.logger.log(
+      `spans of turns, completions and tool calls go to ${url.origin}${url.pathname} (${this.config.protocol}) as ${this.config.serviceName}`,
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.spans.shutdown();
+    if (this.spans.enabled) diag.disable();
+  }
+}
+
+/** OpenTelemetry spans (OTEL_EXPORTER_OTLP_ENDPOINT), for every module to start its own. */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: Spans,
+      inject: [tracingConfig.KEY],
+      useFactory: (config: TracingConfig) => new Spans(config, ENGINE_VERSION),
+    },
+    SpanExport,
+  ],
+  exports: [Spans],
+})
+export class TracingModule {}
