@@ -142,6 +142,31 @@ describe('spans exported to an OpenTelemetry collector (OTLP/HTTP JSON)', () => 
     });
   });
 
+  it("links each turn to the client's side of the connection (its upgrade's traceparent)", async () => {
+    const gateway = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' };
+    const ws = await WsClient.connect(rig.engine.wsUrl, {
+      traceparent: `00-${gateway.traceId}-${gateway.spanId}-01`,
+    });
+    try {
+      rig.llm.enqueue(sseTextWithUsage(['Hi.'], 3, 1), sseTextWithUsage(['Hi again.'], 5, 2));
+      await ws.turn('hello');
+      await ws.turn('hello again');
+      const id = ws.messages.find((m) => m.type === 'session')!.session_id as string;
+      const turns = () =>
+        collector.spans().filter((s) => s.name === 'turn' && s.attributes['session.id'] === id);
+      await until(() => turns().length === 2, 'both turn spans', 10_000);
+      // Each turn is a trace of its own (its id the turn's), linked to the gateway's span.
+      expect(new Set(turns().map((s) => s.traceId)).size).toBe(2);
+      expect(turns().map((s) => s.links)).toEqual([[gateway], [gateway]]);
+    } finally {
+      ws.close();
+    }
+    // Without a traceparent (this test's other client), no link.
+    rig.llm.enqueue(sseTextWithUsage(['Hi.'], 3, 1));
+    await client.ws.turn('hello');
+    expect((await traceOf(sessionId())).find((s) => s.name === 'turn')!.links).toEqual([]);
+  });
+
   it("puts a code tool's calls and requests under its span", async () => {
     rig.llm.enqueue(
       sseStructuredCalls([{ id: 'c1', name: 'weather_twice', arguments: { city: 'Rome' } }]),

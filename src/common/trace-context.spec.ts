@@ -1,4 +1,4 @@
-import { traceIdOf, traceparent, withTraceparent } from './trace-context.js';
+import { parseTraceparent, traceIdOf, traceparent, withTraceparent } from './trace-context.js';
 
 describe('trace context', () => {
   it('makes a W3C traceparent with the trace id and a fresh, valid parent id per request', () => {
@@ -20,5 +20,34 @@ describe('trace context', () => {
     expect(withTraceparent(own, 'a'.repeat(32))).toBe(own);
     expect(withTraceparent({ a: 'b' }, undefined)).toEqual({ a: 'b' });
     expect(withTraceparent({}, 'a'.repeat(32)).traceparent).toMatch(/^00-a{32}-[0-9a-f]{16}-01$/);
+  });
+});
+
+describe('parseTraceparent', () => {
+  const trace = '4bf92f3577b34da6a3ce929d0e0e4736';
+  const span = '00f067aa0ba902b7';
+  it('reads the span a W3C traceparent names', () => {
+    expect(parseTraceparent(`00-${trace}-${span}-01`)).toEqual({ traceId: trace, spanId: span });
+    expect(parseTraceparent(` 00-${trace}-${span}-00 `)).toEqual({ traceId: trace, spanId: span });
+    // A later version may add fields after the flags.
+    expect(parseTraceparent(`01-${trace}-${span}-01-what-comes`)).toEqual({
+      traceId: trace,
+      spanId: span,
+    });
+  });
+
+  it('takes nothing else', () => {
+    for (const header of [
+      undefined,
+      ['a', 'b'],
+      '',
+      `ff-${trace}-${span}-01`,
+      `00-${trace}-${span}-01-extra`,
+      `00-${'0'.repeat(32)}-${span}-01`,
+      `00-${trace}-${'0'.repeat(16)}-01`,
+      `00-${trace.toUpperCase()}-${span}-01`,
+      `00-${trace}-${span}`,
+    ])
+      expect(parseTraceparent(header)).toBeUndefined();
   });
 });

@@ -10,6 +10,20 @@ export interface SpanRef {
   spanId: string;
 }
 
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}(-|$)/;
+
+/**
+ * The span a `traceparent` header names (W3C Trace Context: a version other than `ff`, ids not all
+ * zeros; a later version may add fields after the flags), or undefined for anything else.
+ */
+export function parseTraceparent(header: string | string[] | undefined): SpanRef | undefined {
+  if (typeof header !== 'string') return undefined;
+  const m = TRACEPARENT.exec(header.trim());
+  if (!m || m[1] === 'ff' || (m[1] === '00' && m[4] !== '')) return undefined;
+  if (/^0+$/.test(m[2]!) || /^0+$/.test(m[3]!)) return undefined;
+  return { traceId: m[2]!, spanId: m[3]! };
+}
+
 /** The trace id of a turn: its id (a UUID) without dashes, so that logs' turn_id finds it; else random. */
 export function traceIdOf(turnId: string): string {
   const hex = turnId.replace(/-/g, '').toLowerCase();

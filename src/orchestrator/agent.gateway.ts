@@ -24,6 +24,7 @@ import { SessionKeeper } from './session-keeper.service.js';
 import { compilePhrases, type Phrase } from './spoken-answer.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import { Session } from './session.js';
+import { parseTraceparent } from '../common/trace-context.js';
 import { SessionDirectory } from './session-directory.js';
 import { TurnManager } from './turn-manager.service.js';
 
@@ -176,6 +177,7 @@ export class AgentGateway
       return socket.close(TRY_AGAIN_LATER, 'too many sessions, try again later');
     }
     const session = new Session(this.speech.config.language);
+    session.connectedFrom = parseTraceparent(request?.headers.traceparent);
     const send = this.sender(socket, session);
     const conversation = new Conversation(session, {
       turns: this.turns,

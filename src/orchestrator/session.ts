@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ChatMessage } from '../llm/llm.types.js';
+import type { SpanRef } from '../common/trace-context.js';
 import type { TokenUsage } from '../llm/usage.js';
 import type { ClientReply } from './client-tools.js';
 import type { SessionSettings } from './protocol/server-events.js';
@@ -24,6 +25,11 @@ export class Session {
   readonly approvals = new Map<string, (approved: boolean) => void>();
   /** Calls of the client's own tools waiting for its `client_tool_result`, by call id. */
   readonly clientCalls = new Map<string, (reply: ClientReply) => void>();
+  /**
+   * The span of the client's side of the connection, from its upgrade request's `traceparent` (a
+   * gateway's or service mesh's): each turn's span links to it.
+   */
+  connectedFrom: SpanRef | undefined;
   private current: { controller: AbortController; done: Promise<void> } | undefined;
 
   constructor(language = 'en') {

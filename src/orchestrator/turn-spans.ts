@@ -11,13 +11,18 @@ import type { Session } from './session.js';
 
 /** A turn's span, whose trace id is its id's (the `traceparent` its requests carry). */
 export function turnSpan(spans: Spans, session: Session, turnId: string): Span | undefined {
-  return spans.root('turn', traceIdOf(turnId), {
-    'gen_ai.operation.name': 'invoke_agent',
-    'gen_ai.conversation.id': session.id,
-    'session.id': session.id,
-    'engine.turn_id': turnId,
-    'engine.modality': session.settings.modality,
-  });
+  return spans.root(
+    'turn',
+    traceIdOf(turnId),
+    {
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.conversation.id': session.id,
+      'session.id': session.id,
+      'engine.turn_id': turnId,
+      'engine.modality': session.settings.modality,
+    },
+    session.connectedFrom,
+  );
 }
 
 /** How the turn went; a failure's code and message are the `error` event's. */

@@ -135,17 +135,22 @@ export class Spans {
     return this.tracer !== undefined;
   }
 
-  /** A trace's first span, whose trace id is `traceId`. */
+  /**
+   * A trace's first span, whose trace id is `traceId`; linked to the span `linked`, if given (the
+   * client's connection, in a trace of its own).
+   */
   root(
     name: string,
     traceId: string,
     attributes: Attributes,
+    linked?: SpanRef,
     kind = SpanKind.INTERNAL,
   ): Span | undefined {
     if (!this.tracer) return undefined;
+    const links = linked && [{ context: { ...linked, traceFlags: TraceFlags.SAMPLED } }];
     this.ids.next = traceId;
     try {
-      return wrap(this.tracer.startSpan(name, { kind, attributes, root: true }));
+      return wrap(this.tracer.startSpan(name, { kind, attributes, root: true, links }));
     } finally {
       this.ids.next = undefined;
     }

@@ -12,6 +12,8 @@ export interface ExportedSpan {
   /** 2 is an error. */
   status: { code?: number; message?: string };
   resource: Record<string, unknown>;
+  /** Spans of other traces it links to. */
+  links: { traceId: string; spanId: string }[];
 }
 
 type AnyValue = {
@@ -58,6 +60,10 @@ export class OtlpCollector extends RecordingServer {
             attributes: attributesOf(s.attributes),
             status: s.status ?? {},
             resource: attributesOf(rs.resource?.attributes),
+            links: ((s.links ?? []) as any[]).map((l) => ({
+              traceId: l.traceId,
+              spanId: l.spanId,
+            })),
           })),
         ),
       );

@@ -21,8 +21,9 @@ export class WsClient {
     );
   }
 
-  static async connect(url: string): Promise<WsClient> {
-    const socket = new WebSocket(url);
+  /** Opens `url`, its upgrade request with `headers` (a gateway's `traceparent`, say). */
+  static async connect(url: string, headers?: Record<string, string>): Promise<WsClient> {
+    const socket = new WebSocket(url, headers && { headers });
     const client = new WsClient(socket);
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
