@@ -95,7 +95,7 @@ describe('node dist/main.js', () => {
     return { libraries: [...new Set(libraries)], output: result.output };
   };
 
-  it('loads the MCP SDK, the OpenAPI readers and the Redis client only when they are used', async () => {
+  it('loads the MCP SDK, the OpenAPI readers, the Redis client and OpenTelemetry’s SDK only when they are used', async () => {
     const plain = (await loadedBy({})).libraries;
     expect(plain).toContain('@nestjs/core'); // the hook sees the engine's libraries
     for (const library of [
@@ -103,6 +103,8 @@ describe('node dist/main.js', () => {
       '@apidevtools/json-schema-ref-parser',
       'yaml',
       '@redis/client',
+      '@opentelemetry/sdk-trace-base',
+      '@opentelemetry/exporter-trace-otlp-proto',
     ])
       expect(plain).not.toContain(library);
     // With a Redis session store (unreachable here: start-up goes on, the client retries), and
@@ -111,6 +113,7 @@ describe('node dist/main.js', () => {
       ADMIN_API_KEY: 'admin-key',
       LLM_MODEL: '',
       SESSION_STORE_URL: 'redis://127.0.0.1:9',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
       LLM_TOOLS_FILE: writeToolsFile([
         {
           type: 'openapi',
@@ -120,7 +123,13 @@ describe('node dist/main.js', () => {
         },
       ]),
     });
-    for (const library of ['@apidevtools/json-schema-ref-parser', 'yaml', '@redis/client'])
+    for (const library of [
+      '@apidevtools/json-schema-ref-parser',
+      'yaml',
+      '@redis/client',
+      '@opentelemetry/sdk-trace-base',
+      '@opentelemetry/exporter-trace-otlp-proto',
+    ])
       expect(used).toContain(library);
     // With the admin API's key set, no warning that it is open.
     expect(output).toContain('listening on');

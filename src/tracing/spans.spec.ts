@@ -2,8 +2,8 @@ import { complaintText, Spans } from './spans.js';
 import { parseEnv } from '../config/env.js';
 
 describe('Spans', () => {
-  it('makes none when no collector is set', () => {
-    const spans = new Spans(parseEnv({}).tracing);
+  it('makes none when no collector is set', async () => {
+    const spans = await Spans.load(parseEnv({}).tracing);
     expect(spans.enabled).toBe(false);
     expect(spans.root('turn', 'a'.repeat(32), {})).toBeUndefined();
     expect(spans.child('chat', { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16) }, {})).toBe(
@@ -12,7 +12,7 @@ describe('Spans', () => {
   });
 
   it('gives a root span the trace id asked for, and its children that trace and it as parent', async () => {
-    const spans = new Spans(
+    const spans = await Spans.load(
       parseEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }).tracing,
     );
     const traceId = '0f8e4c2a9b7d4e1f8a6c3b5d7e9f1a2b';

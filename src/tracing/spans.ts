@@ -3,7 +3,8 @@
  * OpenTelemetry collector over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT), with OpenTelemetry's own
  * SDK. A turn's trace id is its `turn_id` without dashes, as its `traceparent` headers already say;
  * each request's `traceparent` names the span it belongs to, so a tool's backend or the LLM server
- * puts its own spans under it. Unset, nothing is made. Pure: no Nest import.
+ * puts its own spans under it. Unset, nothing is made, and the SDK is not even loaded (it would take
+ * some 12 MB of every process's heap). Pure: no Nest import.
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
@@ -18,19 +19,10 @@ import {
   type Span as OtelSpan,
   type Tracer,
 } from '@opentelemetry/api';
-import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  BasicTracerProvider,
-  BatchSpanProcessor,
-  RandomIdGenerator,
-  type IdGenerator,
-} from '@opentelemetry/sdk-trace-base';
+import type { IdGenerator } from '@opentelemetry/sdk-trace-base';
 import { egressAgents } from '../common/egress.js';
-import type { TracingSettings } from '../config/otel-env.js';
-
 import type { SpanRef } from '../common/trace-context.js';
+import type { TracingSettings } from '../config/otel-env.js';
 
 export type { SpanRef };
 
@@ -50,8 +42,8 @@ export { SpanKind };
  * carry. Set just before the span is started (synchronously), so no other span can take it.
  */
 class TurnIds implements IdGenerator {
-  private readonly random = new RandomIdGenerator();
   next: string | undefined;
+  constructor(private readonly random: IdGenerator) {}
   generateTraceId(): string {
     const id = this.next ?? this.random.generateTraceId();
     this.next = undefined;
@@ -102,33 +94,45 @@ export function complaintText(message: string, args: unknown[] = []): string {
 
 /** The engine's spans; `enabled` false (no collector set) makes none, at no cost. */
 export class Spans {
-  private readonly provider: BasicTracerProvider | undefined;
-  private readonly tracer: Tracer | undefined;
-  private readonly ids = new TurnIds();
+  /** No collector: no spans. */
+  static readonly off = new Spans();
 
-  constructor(settings: TracingSettings, version = '') {
-    if (!settings.url) return;
+  private constructor(
+    private readonly tracer?: Tracer,
+    private readonly ids?: TurnIds,
+    private readonly provider?: { shutdown(): Promise<void> },
+  ) {}
+
+  /** The spans `settings` ask for, OpenTelemetry's SDK loaded only when they ask for any. */
+  static async load(settings: TracingSettings, version = ''): Promise<Spans> {
+    if (!settings.url) return Spans.off;
+    const [sdk, { resourceFromAttributes }, { OTLPTraceExporter }] = await Promise.all([
+      import('@opentelemetry/sdk-trace-base'),
+      import('@opentelemetry/resources'),
+      settings.protocol === 'http/json'
+        ? import('@opentelemetry/exporter-trace-otlp-http')
+        : import('@opentelemetry/exporter-trace-otlp-proto'),
+    ]);
     const agents = proxied();
-    const config = {
+    const exporter = new OTLPTraceExporter({
       url: settings.url,
       headers: settings.headers,
       ...(agents && { httpAgentOptions: agents }),
-    };
-    const exporter =
-      settings.protocol === 'http/json' ? new JsonExporter(config) : new ProtobufExporter(config);
-    this.provider = new BasicTracerProvider({
+    });
+    const ids = new TurnIds(new sdk.RandomIdGenerator());
+    const provider = new sdk.BasicTracerProvider({
       resource: resourceFromAttributes({
         'service.name': settings.serviceName,
         ...(version && { 'service.version': version }),
         'process.pid': pid,
         ...settings.resourceAttributes,
       }),
-      idGenerator: this.ids,
+      idGenerator: ids,
       spanProcessors: [
-        new BatchSpanProcessor(exporter, { scheduledDelayMillis: settings.scheduleDelayMs }),
+        new sdk.BatchSpanProcessor(exporter, { scheduledDelayMillis: settings.scheduleDelayMs }),
       ],
     });
-    this.tracer = this.provider.getTracer('agent-engine', version || undefined);
+    return new Spans(provider.getTracer('agent-engine', version || undefined), ids, provider);
   }
 
   get enabled(): boolean {
@@ -146,7 +150,7 @@ export class Spans {
     linked?: SpanRef,
     kind = SpanKind.INTERNAL,
   ): Span | undefined {
-    if (!this.tracer) return undefined;
+    if (!this.tracer || !this.ids) return undefined;
     const links = linked && [{ context: { ...linked, traceFlags: TraceFlags.SAMPLED } }];
     this.ids.next = traceId;
     try {

@@ -64,7 +64,7 @@ class SpanExport implements OnModuleInit, OnApplicationShutdown {
     {
       provide: Spans,
       inject: [tracingConfig.KEY],
-      useFactory: (config: TracingConfig) => new Spans(config, ENGINE_VERSION),
+      useFactory: (config: TracingConfig) => Spans.load(config, ENGINE_VERSION),
     },
     SpanExport,
   ],
