@@ -4,14 +4,7 @@ import { RecordingServer } from './support/recording-server.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { xmlCall } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
-
-/** Sample lines of a scrape, by name and labels. */
-function samples(text: string): Map<string, number> {
-  const lines = text.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
-  return new Map(
-    lines.map((l) => [l.slice(0, l.lastIndexOf(' ')), Number(l.slice(l.lastIndexOf(' ') + 1))]),
-  );
-}
+import { samples } from './support/prometheus.js';
 
 describe('GET /metrics (Prometheus)', () => {
   const { llm, url } = useFakeLlm();

@@ -1,6 +1,7 @@
 import { Engine } from './support/engine.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
-import { RecordingServer } from './support/recording-server.js';
+import { RecordingServer, type Handler } from './support/recording-server.js';
+import { samples } from './support/prometheus.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { voiceSession, WsClient, type Msg } from './support/ws-client.js';
 
@@ -21,6 +22,8 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   let plain: string | false = false;
   /** The fake TTS server fails with HTTP 500. */
   let ttsDown = false;
+  /** How long the fake speech server takes to answer. */
+  let delayMs = 0;
 
   beforeAll(async () => {
     const base = await speech.start();
@@ -39,7 +42,8 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
       STT_MAX_SECONDS: '1',
       SPEECH_AUDIO_LEAD_MS: '0',
     });
-    speech.respond((req, res) => {
+    speech.respond((req, res) => void setTimeout(() => answer(req, res), delayMs));
+    const answer: Handler = (req, res) => {
       if (req.path === '/audio/transcriptions') {
         if (heard === null) return void res.writeHead(500).end('recogniser crashed');
         if (plain) return void res.writeHead(200, { 'Content-Type': plain }).end(heard);
@@ -50,7 +54,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
       res
         .writeHead(200, { 'Content-Type': 'audio/pcm' })
         .end(Buffer.alloc(Math.round(secondsFor(input) * 24000) * 2, 7));
-    });
+    };
   });
   afterAll(async () => {
     await engine?.stop();
@@ -65,6 +69,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
     heard = 'What is the weather in Paris?';
     plain = false;
     ttsDown = false;
+    delayMs = 0;
   });
 
   const ttsInputs = () =>
@@ -311,6 +316,38 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
       { type: 'assistant_end', text: '', interrupted: true, heard: true },
     ]);
     finish();
+    ws.close();
+  });
+
+  it('times what a caller waits for: the answer’s first sound, transcription and synthesis', async () => {
+    const scrape = async () => samples(await (await fetch(`${engine.httpUrl}/metrics`)).text());
+    const before = await scrape();
+    const ws = await voiceSession(engine.wsUrl);
+    delayMs = 150; // each transcription and each synthesis
+    llm.enqueue(sseText(['Sunny in Paris.']));
+    ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
+    const from = ws.messages.length;
+    ws.send({ type: 'audio_end' });
+    await ws.waitFor((m) => m.type === 'audio_end', from, 10_000);
+    ttsDown = true;
+    llm.enqueue(sseText(['Hello.']));
+    const next = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'hi' });
+    await ws.waitFor((m) => m.type === 'audio_end', next, 10_000);
+    const after = await scrape();
+    const grew = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
+    // One answer was heard: its first sound came after the transcription and a synthesis.
+    expect(grew('agent_engine_voice_response_seconds_count')).toBe(1);
+    expect(grew('agent_engine_voice_response_seconds_sum')).toBeGreaterThanOrEqual(0.3);
+    expect(grew('agent_engine_stt_duration_seconds_count{provider="openai"}')).toBe(1);
+    expect(grew('agent_engine_stt_duration_seconds_sum{provider="openai"}')).toBeGreaterThanOrEqual(
+      0.15,
+    );
+    expect(grew('agent_engine_tts_first_audio_seconds_count{provider="openai"}')).toBe(1);
+    const requests = (labels: string) => grew(`agent_engine_speech_requests_total{${labels}}`);
+    expect(requests('kind="stt",provider="openai",outcome="ok"')).toBe(1);
+    expect(requests('kind="tts",provider="openai",outcome="ok"')).toBe(1);
+    expect(requests('kind="tts",provider="openai",outcome="failed"')).toBe(1);
     ws.close();
   });
 });

@@ -67,3 +67,31 @@ describe('EngineMetrics', () => {
     expect(await sample(metrics, 'agent_engine_sessions_total{resumed="true"}')).toBe(1);
   });
 });
+
+describe('SpeechMetrics', () => {
+  const metrics = new EngineMetrics({ sessions: () => 0, processMetrics: false });
+
+  it('times only what ended with audio or a transcript, and counts every outcome', async () => {
+    metrics.speech.transcribed('openai', 'ok', 0.4);
+    metrics.speech.transcribed('openai', 'cancelled', 2);
+    metrics.speech.synthesized('espeak', 'ok', 0.05);
+    metrics.speech.synthesized('espeak', 'failed');
+    metrics.speech.responded(0.9);
+    const line = (name: string) => sample(metrics, name);
+    expect(await line('agent_engine_stt_duration_seconds_count{provider="openai"}')).toBe(1);
+    expect(await line('agent_engine_stt_duration_seconds_sum{provider="openai"}')).toBe(0.4);
+    expect(
+      await line(
+        'agent_engine_speech_requests_total{kind="stt",provider="openai",outcome="cancelled"}',
+      ),
+    ).toBe(1);
+    expect(await line('agent_engine_tts_first_audio_seconds_count{provider="espeak"}')).toBe(1);
+    expect(
+      await line(
+        'agent_engine_speech_requests_total{kind="tts",provider="espeak",outcome="failed"}',
+      ),
+    ).toBe(1);
+    expect(await line('agent_engine_voice_response_seconds_bucket{le="1"}')).toBe(1);
+    expect(await line('agent_engine_voice_response_seconds_bucket{le="0.75"}')).toBe(0);
+  });
+});

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { SpeechMetrics } from './speech-metrics.js';
 
 /** Seconds: what a voice user waits for lies between 50 ms and a few seconds. */
 const LATENCY_BUCKETS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 30];
@@ -22,6 +23,8 @@ export interface EngineMetricsOptions {
  */
 export class EngineMetrics {
   readonly registry = new Registry();
+  /** Voice latencies: reaction time, transcription, synthesis. */
+  readonly speech = new SpeechMetrics(this.registry);
   private readonly sessionsTotal = this.counter(
     'agent_engine_sessions_total',
     'WebSocket sessions started; resumed="true" for those that resumed an earlier one',

@@ -199,6 +199,7 @@ export class Conversation {
   }
 
   private async commitUtterance(): Promise<void> {
+    const ended = performance.now();
     const pcm = Buffer.concat(this.utterance);
     this.utterance = [];
     this.utteranceBytes = 0;
@@ -220,10 +221,10 @@ export class Conversation {
     }
     this.deps.send({ type: 'transcript', text });
     if (text === '') return this.error('no_speech', 'no speech was recognised in the utterance');
-    await this.startTurn(text);
+    await this.startTurn(text, ended);
   }
 
-  private async startTurn(text: string): Promise<void> {
+  private async startTurn(text: string, since = performance.now()): Promise<void> {
     // While calls await approval, a plain yes or no answers them, and starts no turn.
     if (answerApprovals(this.session, text, this.deps.confirmPhrases, this.deps.send)) return;
     // Over the limit, the turn in progress goes on: nothing would replace it.
@@ -237,10 +238,11 @@ export class Conversation {
     if (!this.deps.connected()) return;
     if (this.draining)
       return this.error('shutting_down', 'the server is shutting down: reconnect to continue');
-    this.session.begin((signal) => this.runTurn(text, signal));
+    this.session.begin((signal) => this.runTurn(text, signal, since));
   }
 
-  private async runTurn(text: string, signal: AbortSignal): Promise<void> {
+  /** `since`: when the user's turn ended (`performance.now()`), for the reaction time's metric. */
+  private async runTurn(text: string, signal: AbortSignal, since: number): Promise<void> {
     const { session, deps } = this;
     const settings = session.settings;
     const speaking = settings.modality === 'voice' && settings.tts && deps.speech.canSpeak;
@@ -255,7 +257,7 @@ export class Conversation {
         settings,
         signal,
         (sentence) => spoken.push(sentence),
-        (tool) => deps.turns.waitPhrasesOf(tool),
+        { waitPhrasesOf: (tool) => deps.turns.waitPhrasesOf(tool), since },
       );
       work.push(drain(speech$, (event) => this.sendSpeech(event, settings.audio)));
     }

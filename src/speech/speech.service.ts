@@ -7,6 +7,7 @@ import { SttEngine } from './stt-engine.js';
 import { TtsEngine } from './tts-engine.js';
 import { phraseFor } from './tool-wait.js';
 import { speakTurn, type SpeechEvent } from './turn-speech.js';
+import { EngineMetrics } from '../metrics/engine-metrics.js';
 
 export interface VoiceSettings {
   voice: string;
@@ -20,6 +21,7 @@ export class SpeechService implements OnModuleInit {
     readonly tts: TtsEngine,
     readonly stt: SttEngine,
     @Inject(speechConfig.KEY) readonly config: SpeechConfig,
+    private readonly metrics: EngineMetrics,
   ) {}
 
   onModuleInit(): void {
@@ -35,9 +37,18 @@ export class SpeechService implements OnModuleInit {
     settings: VoiceSettings,
     signal: AbortSignal,
     onSpoken: (sentence: string) => void,
-    /** A tool's own `wait_phrase`, by language, if it has one. */
-    waitPhrasesOf: (tool: string) => Record<string, string> | undefined = () => undefined,
+    {
+      waitPhrasesOf = () => undefined,
+      since,
+    }: {
+      /** A tool's own `wait_phrase`, by language, if it has one. */
+      waitPhrasesOf?: (tool: string) => Record<string, string> | undefined;
+      /** When the user's turn ended (`performance.now()`): the answer's first audio is timed from it. */
+      since?: number;
+    } = {},
   ): Observable<SpeechEvent> {
+    const { speech } = this.metrics;
+    const provider = this.tts.provider;
     return speakTurn(turn$, this.tts, {
       voice: settings.voice || this.config.tts.voice,
       language: settings.language,
@@ -51,10 +62,25 @@ export class SpeechService implements OnModuleInit {
       },
       signal,
       onSpoken,
+      ...(since !== undefined && {
+        onFirstAudio: () => speech.responded((performance.now() - since) / 1000),
+      }),
+      onSynthesized: (outcome, firstAudio) => speech.synthesized(provider, outcome, firstAudio),
     });
   }
 
-  transcribe(pcm: Buffer, language: string, signal: AbortSignal): Promise<string> {
-    return this.stt.transcribe(pcm, language, signal);
+  async transcribe(pcm: Buffer, language: string, signal: AbortSignal): Promise<string> {
+    const { provider } = this.stt;
+    const started = performance.now();
+    const took = () => (performance.now() - started) / 1000;
+    if (provider === 'none') return this.stt.transcribe(pcm, language, signal);
+    try {
+      const text = await this.stt.transcribe(pcm, language, signal);
+      this.metrics.speech.transcribed(provider, 'ok', took());
+      return text;
+    } catch (error) {
+      this.metrics.speech.transcribed(provider, signal.aborted ? 'cancelled' : 'failed', took());
+      throw error;
+    }
   }
 }

@@ -5,6 +5,7 @@ import { SentenceSegmenter } from './sentence-segmenter.js';
 import { CodeFences, speakable } from './speech-text.js';
 import { ToolWait } from './tool-wait.js';
 import type { TtsEngine } from './tts-engine.js';
+import type { SpeechOutcome } from '../metrics/speech-metrics.js';
 
 export type SpeechEvent =
   | {
@@ -37,6 +38,10 @@ export interface SpeakOptions {
    * drops what the user has not heard yet. Undefined: send as fast as it is synthesised.
    */
   leadMs?: number;
+  /** The answer's first audio is being sent. */
+  onFirstAudio?: () => void;
+  /** One sentence's synthesis ended; `firstAudioSeconds` when it gave any audio. */
+  onSynthesized?: (outcome: SpeechOutcome, firstAudioSeconds?: number) => void;
 }
 
 interface Job {
@@ -155,7 +160,10 @@ class TurnSpeech {
   }
 
   private async synthesize(job: Job): Promise<void> {
-    const { voice, language, signal } = this.options;
+    const { voice, language, signal, onSynthesized } = this.options;
+    const asked = performance.now();
+    let firstAudio: number | undefined;
+    let outcome: SpeechOutcome = 'ok';
     try {
       const priority = this.jobs.indexOf(job);
       for await (const chunk of this.tts.synthesize({
@@ -166,12 +174,15 @@ class TurnSpeech {
         priority,
       })) {
         if (signal.aborted) break;
+        firstAudio ??= (performance.now() - asked) / 1000;
         job.chunks.push(chunk);
         job.wake?.();
       }
     } catch (error) {
       if (!signal.aborted) job.error = error as Error;
+      outcome = 'failed';
     } finally {
+      onSynthesized?.(signal.aborted ? 'cancelled' : outcome, firstAudio);
       job.done = true;
       job.wake?.();
     }
@@ -229,6 +240,7 @@ class TurnSpeech {
       else await setImmediatePromise();
       if (signal.aborted) return;
       const data = chunk.subarray(at, at + this.chunkBytes);
+      if (this.seq === 0) this.options.onFirstAudio?.();
       this.sentMs += (data.length / 2 / this.tts.sampleRate) * 1000;
       this.out.next({
         type: 'audio',
