@@ -30,6 +30,7 @@ describe('voice turns with the embedded eSpeak NG engine', () => {
         voice: '',
         language: 'it',
         audio: 'json',
+        vad_silence_ms: 0,
         instructions: '',
         model: null,
         tools: null,

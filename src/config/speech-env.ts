@@ -38,6 +38,17 @@ export interface SpeechEnv {
     maxSeconds: number;
     timeoutSecs: number;
   };
+  /** Voice activity detection: the engine hears when the user starts and stops speaking. */
+  vad: VadSettings;
+}
+
+export interface VadSettings {
+  /** Silence after speech that ends an utterance; 0: the client ends each with `audio_end`. */
+  silenceMs: number;
+  /** Speech needed before the user counts as speaking (a barge-in). */
+  minSpeechMs: number;
+  /** WebRTC VAD's aggressiveness, 0 (most speech kept) to 3 (least noise taken for speech). */
+  mode: number;
 }
 
 export function parseSpeech(raw: Raw): SpeechEnv {
@@ -86,6 +97,11 @@ export function parseSpeech(raw: Raw): SpeechEnv {
       apiKey: present(raw, 'STT_API_KEY') ?? '',
       maxSeconds: num(raw, 'STT_MAX_SECONDS', 30, 0, 600),
       timeoutSecs: num(raw, 'STT_TIMEOUT_SECS', 30, 0, 3600),
+    },
+    vad: {
+      silenceMs: int(raw, 'VAD_SILENCE_MS', 0, 0, 10_000),
+      minSpeechMs: int(raw, 'VAD_MIN_SPEECH_MS', 200, 20, 2000),
+      mode: int(raw, 'VAD_MODE', 2, 0, 3),
     },
   };
 }

@@ -176,7 +176,8 @@ export class AgentGateway
       this.logger.warn(`session refused: WS_MAX_SESSIONS (${maxSessions}) reached`);
       return socket.close(TRY_AGAIN_LATER, 'too many sessions, try again later');
     }
-    const session = new Session(this.speech.config.language);
+    const { language, vad } = this.speech.config;
+    const session = new Session(language, vad.silenceMs);
     session.connectedFrom = parseTraceparent(request?.headers.traceparent);
     const send = this.sender(socket, session);
     const conversation = new Conversation(session, {

@@ -13,6 +13,7 @@ import { replyOf } from './client-tools.js';
 import { settingsChanges, type SettingsLimits } from './settings-update.js';
 import type { Phrase } from './spoken-answer.js';
 import type { TurnManager } from './turn-manager.service.js';
+import { Listening } from './listening.js';
 import { TurnRateLimit } from './turn-rate-limit.js';
 
 export interface ConversationDeps extends SettingsLimits {
@@ -48,8 +49,7 @@ function drain<T>(source$: Observable<T>, next: (value: T) => void): Promise<voi
 /** One connection's conversation: dispatches client messages, runs turns, speaks and listens. */
 export class Conversation {
   private readonly logger = new Logger(Conversation.name);
-  private utterance: Buffer[] = [];
-  private utteranceBytes = 0;
+  private readonly listening: Listening;
   private readonly closed = new AbortController();
   /** Client messages are handled one after another, in arrival order. */
   private inbox: Promise<void> = Promise.resolve();
@@ -62,10 +62,12 @@ export class Conversation {
     private readonly deps: ConversationDeps,
   ) {
     this.turnLimit = new TurnRateLimit(deps.maxTurnsPerMinute);
-  }
-
-  private get maxUtteranceBytes(): number {
-    return Math.floor(this.deps.speech.config.stt.maxSeconds * STT_SAMPLE_RATE) * 2;
+    const { stt, vad } = deps.speech.config;
+    this.listening = new Listening(() => ({
+      ...vad,
+      silenceMs: session.settings.vad_silence_ms ?? vad.silenceMs,
+      maxBytes: Math.floor(stt.maxSeconds * STT_SAMPLE_RATE) * 2,
+    }));
   }
 
   private error(code: ErrorCode, message: string): void {
@@ -138,25 +140,36 @@ export class Conversation {
         'invalid_audio',
         'audio must be 16-bit PCM: a frame held an odd number of bytes',
       );
-    // Barge-in: the user speaks over the agent. While a call awaits approval, what the user says
-    // may be the answer: the turn waits for the utterance to end (see `answerApprovals`).
+    for (const heard of await this.listening.hear(pcm)) {
+      if (heard.type === 'audio') await this.bargeIn();
+      else if (heard.type === 'too_long')
+        this.error(
+          'invalid_audio',
+          `utterance longer than STT_MAX_SECONDS (${this.deps.speech.config.stt.maxSeconds}s): audio dropped`,
+        );
+      else if (heard.type === 'speech_started') {
+        this.deps.send({ type: 'speech_started' });
+        await this.bargeIn();
+      } else {
+        this.deps.send({ type: 'speech_stopped', ...(heard.cut && { cut: true }) });
+        await this.answerUtterance(heard.pcm, performance.now());
+      }
+    }
+  }
+
+  /**
+   * The user speaks over the agent. While a call awaits approval, what the user says may be the
+   * answer: the turn waits for the utterance to end (see `answerApprovals`).
+   */
+  private async bargeIn(): Promise<void> {
     if (this.session.busy && !answerMayCome(this.session, this.deps.confirmPhrases))
       await this.session.cancel();
-    if (this.utteranceBytes + pcm.length > this.maxUtteranceBytes) {
-      this.utterance = [];
-      this.utteranceBytes = 0;
-      return this.error(
-        'invalid_audio',
-        `utterance longer than STT_MAX_SECONDS (${this.deps.speech.config.stt.maxSeconds}s): audio dropped`,
-      );
-    }
-    this.utterance.push(pcm);
-    this.utteranceBytes += pcm.length;
   }
 
   /** The client has gone: its turn is cancelled; settles once the turn has ended. */
   close(): Promise<void> {
     this.closed.abort();
+    this.listening.close();
     return this.session.cancel();
   }
 
@@ -198,16 +211,20 @@ export class Conversation {
     });
   }
 
+  /** `audio_end`: the client says the utterance is over. */
   private async commitUtterance(): Promise<void> {
-    const ended = performance.now();
-    const pcm = Buffer.concat(this.utterance);
-    this.utterance = [];
-    this.utteranceBytes = 0;
-    if (pcm.length === 0)
-      return this.error(
-        'invalid_audio',
-        'audio_end without audio: send PCM s16le 16 kHz mono frames first',
-      );
+    const pcm = this.listening.end();
+    if (pcm) return this.answerUtterance(pcm, performance.now());
+    if (this.listening.detecting)
+      return this.error('no_speech', 'no speech was heard before audio_end');
+    return this.error(
+      'invalid_audio',
+      'audio_end without audio: send PCM s16le 16 kHz mono frames first',
+    );
+  }
+
+  /** Transcribes an utterance that ended at `ended`, and answers it. */
+  private async answerUtterance(pcm: Buffer, ended: number): Promise<void> {
     let text: string;
     try {
       text = await this.deps.speech.transcribe(

@@ -32,13 +32,14 @@ export class Session {
   connectedFrom: SpanRef | undefined;
   private current: { controller: AbortController; done: Promise<void> } | undefined;
 
-  constructor(language = 'en') {
+  constructor(language = 'en', vadSilenceMs = 0) {
     this.settings = {
       modality: 'text',
       tts: true,
       voice: '',
       language,
       audio: 'json',
+      vad_silence_ms: vadSilenceMs,
       instructions: '',
       model: null,
       tools: null,

@@ -10,6 +10,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The body as it came (binary bodies: audio, protobuf). */
+  bytes: Buffer;
 }
 
 export type Handler = (req: RecordedRequest, res: ServerResponse) => void;
@@ -54,6 +56,7 @@ export class RecordingServer {
       query: Object.fromEntries(new URLSearchParams(q === -1 ? '' : target.slice(q + 1))),
       headers: req.headers,
       body: Buffer.concat(chunks).toString('utf8'),
+      bytes: Buffer.concat(chunks),
     };
     this.requests.push(recorded);
     this.handler(recorded, res);

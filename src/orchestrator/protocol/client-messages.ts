@@ -5,12 +5,15 @@ import {
   IsBase64,
   IsBoolean,
   IsIn,
+  IsInt,
   IsNotEmpty,
   IsObject,
   IsOptional,
   IsString,
   Matches,
+  Max,
   MaxLength,
+  Min,
   ValidateIf,
   validateSync,
 } from 'class-validator';
@@ -35,6 +38,9 @@ export class InterruptMessage {
 }
 
 /** `{"type":"session.update",…}`: changes this session's settings; every field is optional. */
+const VAD_SILENCE_MESSAGE =
+  '"vad_silence_ms" must be a whole number of milliseconds from 0 (the client ends each utterance with audio_end) to 10000';
+
 export class SessionUpdateMessage {
   @IsIn(['session.update'])
   type!: 'session.update';
@@ -61,6 +67,13 @@ export class SessionUpdateMessage {
   @IsOptional()
   @IsIn(['json', 'binary'], { message: '"audio" must be "json" or "binary"' })
   audio?: 'json' | 'binary';
+
+  /** Silence after speech that ends an utterance (voice activity detection); 0: `audio_end` does. */
+  @IsOptional()
+  @IsInt({ message: VAD_SILENCE_MESSAGE })
+  @Min(0, { message: VAD_SILENCE_MESSAGE })
+  @Max(10_000, { message: VAD_SILENCE_MESSAGE })
+  vad_silence_ms?: number;
 
   /** Context for this session's model (the caller, the task), after the engine's system prompt. */
   @IsOptional()
@@ -106,6 +119,7 @@ const SETTINGS: Record<keyof SessionSettings, true> = {
   voice: true,
   language: true,
   audio: true,
+  vad_silence_ms: true,
   instructions: true,
   model: true,
   tools: true,

@@ -42,6 +42,8 @@ export interface SessionSettings {
   voice: string;
   language: string;
   audio: 'json' | 'binary';
+  /** Silence after speech that ends an utterance; 0: the client ends each with `audio_end`. */
+  vad_silence_ms: number;
   /** Added to the system prompt of this session's requests (`session.update`). */
   instructions: string;
   /** The model this session's turns ask for (one of LLM_MODELS); null for the engine's. */
@@ -67,6 +69,10 @@ export type ServerEvent =
     }
   | { type: 'session.updated'; settings: SessionSettings; audio_format: AudioFormat | null }
   | { type: 'transcript'; text: string }
+  /** The engine hears the user begin to speak (voice activity detection): a barge-in. */
+  | { type: 'speech_started' }
+  /** The user stopped speaking; `cut`: the utterance reached STT_MAX_SECONDS instead. */
+  | { type: 'speech_stopped'; cut?: true }
   /** The user answered a call awaiting approval by saying (or typing) yes or no (not a turn's event). */
   | { type: 'tool_confirmed'; id: string; approved: boolean }
   | ({ type: 'audio'; seq: number; data: string } & AudioFormat)
@@ -92,6 +98,8 @@ export const SERVER_EVENT_TYPES = Object.keys({
   session: true,
   'session.updated': true,
   transcript: true,
+  speech_started: true,
+  speech_stopped: true,
   audio: true,
   audio_end: true,
   pong: true,
