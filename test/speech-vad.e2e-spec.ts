@@ -1,3 +1,4 @@
+import g711 from 'alawmulaw';
 import { readFileSync } from 'node:fs';
 import { Engine } from './support/engine.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
@@ -19,9 +20,17 @@ function hiss(ms: number): Buffer {
 }
 
 /** Streams `audio` as a microphone does: 20 ms binary frames, one after another. */
-function stream(ws: WsClient, audio: Buffer): void {
-  for (let at = 0; at < audio.length; at += 640)
-    ws.socket.send(audio.subarray(at, at + 640), { binary: true });
+function stream(ws: WsClient, audio: Buffer, frameBytes = 640): void {
+  for (let at = 0; at < audio.length; at += frameBytes)
+    ws.socket.send(audio.subarray(at, at + frameBytes), { binary: true });
+}
+
+/** 16 kHz PCM as a telephone line carries it: 8 kHz (pairs of samples averaged), μ-law. */
+function telephone(pcm: Buffer): Buffer {
+  const wide = new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + pcm.length));
+  const narrow = new Int16Array(wide.length >> 1);
+  for (let i = 0; i < narrow.length; i++) narrow[i] = (wide[2 * i]! + wide[2 * i + 1]!) >> 1;
+  return Buffer.from(g711.mulaw.encode(narrow));
 }
 
 /**
@@ -157,6 +166,47 @@ describe('voice activity detection (VAD_SILENCE_MS)', () => {
     expect(await ws.waitFor((m) => m.type === 'error', bad)).toMatchObject({
       code: 'invalid_message',
       message: expect.stringContaining('"vad_silence_ms" must be a whole number of milliseconds'),
+    });
+    ws.close();
+  });
+
+  it('takes a telephone line’s audio (G.711 μ-law, 8 kHz) and answers in it', async () => {
+    const ws = await voiceSession(engine.wsUrl, {
+      input_audio_format: 'g711_ulaw',
+      output_audio_format: 'g711_ulaw',
+    });
+    expect(ws.messages.at(-1)!.audio_format).toEqual({
+      format: 'g711_ulaw',
+      sample_rate: 8000,
+      channels: 1,
+    });
+    llm.enqueue(sseText(['Sunny.']));
+    const from = ws.messages.length;
+    // 20 ms of a call is 160 bytes.
+    stream(ws, telephone(Buffer.concat([silence(1000), SPEECH, silence(1000)])), 160);
+    await ws.waitFor((m) => m.type === 'audio_end', from, 10_000);
+    expect(
+      ws.messages
+        .slice(from)
+        .map((m) => m.type)
+        .slice(0, 3),
+    ).toEqual(['speech_started', 'speech_stopped', 'transcript']);
+    // The transcription server got 16 kHz PCM of about the speech's length.
+    const [sent] = await transcribed();
+    expect(sent).toBeGreaterThan(SPEECH.length);
+    expect(sent).toBeLessThan(SPEECH.length + silence(1500).length);
+    // The answer's 0.2 s of speech, as 8 kHz μ-law: about 1600 bytes.
+    const audio = ws.messages.slice(from).filter((m) => m.type === 'audio');
+    expect(audio.every((m) => m.format === 'g711_ulaw' && m.sample_rate === 8000)).toBe(true);
+    const heard = audio.reduce((n, m) => n + Buffer.from(m.data as string, 'base64').length, 0);
+    expect(Math.abs(heard - 1600)).toBeLessThan(100);
+    const bad = ws.messages.length;
+    ws.send({ type: 'session.update', output_audio_format: 'mp3' });
+    expect(await ws.waitFor((m) => m.type === 'error', bad)).toMatchObject({
+      code: 'invalid_message',
+      message: expect.stringContaining(
+        '"output_audio_format" must be "pcm16", "g711_ulaw", "g711_alaw"',
+      ),
     });
     ws.close();
   });

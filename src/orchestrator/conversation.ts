@@ -3,7 +3,6 @@ import { share, type Observable } from 'rxjs';
 import { SpeechService } from '../speech/speech.service.js';
 import { keepSpokenOnly } from '../speech/spoken-history.js';
 import { STT_SAMPLE_RATE } from '../speech/stt-engine.js';
-import type { SpeechEvent } from '../speech/turn-speech.js';
 import { parseClientMessage, type SessionUpdateMessage } from './protocol/client-messages.js';
 import type { ErrorCode } from './protocol/error-codes.js';
 import type { ServerEvent } from './protocol/server-events.js';
@@ -14,6 +13,8 @@ import { settingsChanges, type SettingsLimits } from './settings-update.js';
 import type { Phrase } from './spoken-answer.js';
 import type { TurnManager } from './turn-manager.service.js';
 import { Listening } from './listening.js';
+import { speechOut } from './speech-out.js';
+import { heardFormat } from '../speech/audio-formats.js';
 import { TurnRateLimit } from './turn-rate-limit.js';
 
 export interface ConversationDeps extends SettingsLimits {
@@ -67,6 +68,7 @@ export class Conversation {
       ...vad,
       silenceMs: session.settings.vad_silence_ms ?? vad.silenceMs,
       maxBytes: Math.floor(stt.maxSeconds * STT_SAMPLE_RATE) * 2,
+      format: session.settings.input_audio_format ?? 'pcm16',
     }));
   }
 
@@ -133,15 +135,11 @@ export class Conversation {
     settle(answer);
   }
 
-  /** Binary frames are audio: PCM s16le, 16 kHz, mono. */
-  async onAudio(pcm: Buffer): Promise<void> {
-    if (pcm.length % 2 !== 0)
-      return this.error(
-        'invalid_audio',
-        'audio must be 16-bit PCM: a frame held an odd number of bytes',
-      );
-    for (const heard of await this.listening.hear(pcm)) {
+  /** Binary frames are audio: PCM s16le, 16 kHz, mono, or the session's `input_audio_format`. */
+  async onAudio(data: Buffer): Promise<void> {
+    for (const heard of await this.listening.hear(data)) {
       if (heard.type === 'audio') await this.bargeIn();
+      else if (heard.type === 'invalid') this.error('invalid_audio', heard.message);
       else if (heard.type === 'too_long')
         this.error(
           'invalid_audio',
@@ -207,7 +205,7 @@ export class Conversation {
       audio_format:
         tts.provider === 'none'
           ? null
-          : { format: 'pcm_s16le', sample_rate: tts.sampleRate, channels: 1 },
+          : heardFormat(this.session.settings.output_audio_format, tts.sampleRate),
     });
   }
 
@@ -263,6 +261,9 @@ export class Conversation {
     const { session, deps } = this;
     const settings = session.settings;
     const speaking = settings.modality === 'voice' && settings.tts && deps.speech.canSpeak;
+    const out = speaking
+      ? await speechOut(settings, deps.speech.tts.sampleRate, deps.send)
+      : undefined;
     // Shared only when speech listens too: a text session keeps the hot path one subscriber deep.
     const source$ = deps.turns.run(session, text, signal);
     const turn$ = speaking ? source$.pipe(share()) : source$;
@@ -276,10 +277,11 @@ export class Conversation {
         (sentence) => spoken.push(sentence),
         { waitPhrasesOf: (tool) => deps.turns.waitPhrasesOf(tool), since },
       );
-      work.push(drain(speech$, (event) => this.sendSpeech(event, settings.audio)));
+      work.push(drain(speech$, (event) => out!.send(event)));
     }
     work.push(drain(turn$, (event) => deps.send(event)));
     await Promise.all(work);
+    out?.close();
     if (speaking && signal.aborted) {
       // Cut short while speaking: the client learns what was heard, whether the text had ended
       // (its end said all of it) or not (its end said what was shown, more than was heard).
@@ -290,11 +292,5 @@ export class Conversation {
       );
     }
     void deps.save();
-  }
-
-  private sendSpeech(event: SpeechEvent, mode: 'json' | 'binary'): void {
-    if (event.type !== 'audio') return this.deps.send(event);
-    if (mode === 'binary') return this.deps.send(event.data);
-    this.deps.send({ ...event, data: event.data.toString('base64') });
   }
 }

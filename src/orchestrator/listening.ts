@@ -3,6 +3,7 @@
  * or, with voice activity detection (VAD_SILENCE_MS, the session's `vad_silence_ms`), by the
  * engine when the user has stopped speaking. Pure: no Nest import.
  */
+import { inbound, type AudioConverter, type AudioFormatName } from '../speech/audio-formats.js';
 import { UtteranceDetector, type Detected } from '../speech/utterance-detector.js';
 import { webRtcVad, type WebRtcVad } from '../speech/webrtc-vad.js';
 
@@ -14,6 +15,8 @@ export interface ListeningSettings {
   mode: number;
   /** STT_MAX_SECONDS of 16 kHz 16-bit audio. */
   maxBytes: number;
+  /** The format the client sends its audio in (`input_audio_format`). */
+  format: AudioFormatName;
 }
 
 /** What a piece of the user's audio asks of the conversation. */
@@ -22,6 +25,8 @@ export type Heard =
   | { type: 'audio' }
   /** The utterance outgrew STT_MAX_SECONDS where the client ends utterances: it was dropped. */
   | { type: 'too_long' }
+  /** Not audio of the session's format. */
+  | { type: 'invalid'; message: string }
   | Detected;
 
 export class Listening {
@@ -29,12 +34,21 @@ export class Listening {
   private bytes = 0;
   private ear: { detector: UtteranceDetector; vad: WebRtcVad; mode: number } | undefined;
   private closed = false;
+  private decoder: { format: AudioFormatName; converter: AudioConverter | undefined } | undefined;
 
   constructor(private readonly settings: () => ListeningSettings) {}
 
-  /** Takes the next audio (whole 16-bit samples). */
-  async hear(pcm: Buffer): Promise<Heard[]> {
+  /** Takes the next audio, in the session's format. */
+  async hear(data: Buffer): Promise<Heard[]> {
     const settings = this.settings();
+    if (settings.format === 'pcm16' && data.length % 2 !== 0)
+      return [
+        {
+          type: 'invalid',
+          message: 'audio must be 16-bit PCM: a frame held an odd number of bytes',
+        },
+      ];
+    const pcm = await this.decoded(settings.format, data);
     if (settings.silenceMs === 0) {
       this.drop(); // a detector of earlier settings, with what it held
       if (this.bytes + pcm.length > settings.maxBytes) {
@@ -71,6 +85,18 @@ export class Listening {
   close(): void {
     this.closed = true;
     this.drop();
+    this.decoder?.converter?.close();
+  }
+
+  /** `data` as 16 kHz PCM; one stream of conversion for as long as the format stays. */
+  private async decoded(format: AudioFormatName, data: Buffer): Promise<Buffer> {
+    if (this.decoder?.format !== format) {
+      this.decoder?.converter?.close();
+      const converter = await inbound(format);
+      if (this.closed) converter?.close();
+      this.decoder = { format, converter };
+    }
+    return this.decoder.converter ? this.decoder.converter.convert(data) : data;
   }
 
   private async earFor(settings: ListeningSettings) {

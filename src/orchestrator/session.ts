@@ -40,6 +40,8 @@ export class Session {
       language,
       audio: 'json',
       vad_silence_ms: vadSilenceMs,
+      input_audio_format: 'pcm16',
+      output_audio_format: 'pcm16',
       instructions: '',
       model: null,
       tools: null,

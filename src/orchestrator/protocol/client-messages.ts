@@ -19,6 +19,7 @@ import {
 } from 'class-validator';
 import { LANGUAGE_CODE } from '../../config/env-values.js';
 import { MAX_CLIENT_TOOLS } from '../client-tools.js';
+import { AUDIO_FORMATS, type AudioFormatName } from '../../speech/audio-formats.js';
 
 /** `{"type":"user_text","text":"…"}`: starts a turn (seed §8). */
 export class UserTextMessage {
@@ -38,6 +39,9 @@ export class InterruptMessage {
 }
 
 /** `{"type":"session.update",…}`: changes this session's settings; every field is optional. */
+const formatMessage = (field: string) =>
+  `"${field}" must be ${AUDIO_FORMATS.map((f) => `"${f}"`).join(', ')}`;
+
 const VAD_SILENCE_MESSAGE =
   '"vad_silence_ms" must be a whole number of milliseconds from 0 (the client ends each utterance with audio_end) to 10000';
 
@@ -67,6 +71,16 @@ export class SessionUpdateMessage {
   @IsOptional()
   @IsIn(['json', 'binary'], { message: '"audio" must be "json" or "binary"' })
   audio?: 'json' | 'binary';
+
+  /** The user's audio: 16 kHz PCM (`pcm16`), or G.711 μ-law or A-law at 8 kHz. */
+  @IsOptional()
+  @IsIn(AUDIO_FORMATS, { message: formatMessage('input_audio_format') })
+  input_audio_format?: AudioFormatName;
+
+  /** The answer's speech: the engine's PCM (`pcm16`), or G.711 μ-law or A-law at 8 kHz. */
+  @IsOptional()
+  @IsIn(AUDIO_FORMATS, { message: formatMessage('output_audio_format') })
+  output_audio_format?: AudioFormatName;
 
   /** Silence after speech that ends an utterance (voice activity detection); 0: `audio_end` does. */
   @IsOptional()
@@ -120,6 +134,8 @@ const SETTINGS: Record<keyof SessionSettings, true> = {
   language: true,
   audio: true,
   vad_silence_ms: true,
+  input_audio_format: true,
+  output_audio_format: true,
   instructions: true,
   model: true,
   tools: true,

@@ -1,3 +1,4 @@
+import type { AudioFormat, AudioFormatName } from '../../speech/audio-formats.js';
 import type { TokenUsage } from '../../llm/usage.js';
 import type { ClientTool } from '../client-tools.js';
 import type { ErrorCode } from './error-codes.js';
@@ -44,6 +45,10 @@ export interface SessionSettings {
   audio: 'json' | 'binary';
   /** Silence after speech that ends an utterance; 0: the client ends each with `audio_end`. */
   vad_silence_ms: number;
+  /** The format of the user's audio: 16 kHz PCM, or G.711 at 8 kHz (a telephone line's). */
+  input_audio_format: AudioFormatName;
+  /** The format of the answer's speech: the engine's PCM, or G.711 at 8 kHz. */
+  output_audio_format: AudioFormatName;
   /** Added to the system prompt of this session's requests (`session.update`). */
   instructions: string;
   /** The model this session's turns ask for (one of LLM_MODELS); null for the engine's. */
@@ -79,11 +84,7 @@ export type ServerEvent =
   | { type: 'audio_end' }
   | { type: 'pong'; id?: string };
 
-export interface AudioFormat {
-  format: 'pcm_s16le';
-  sample_rate: number;
-  channels: 1;
-}
+export type { AudioFormat };
 
 /** Every engine → client message type (the compiler keeps the list whole), for the protocol doc. */
 export const SERVER_EVENT_TYPES = Object.keys({
