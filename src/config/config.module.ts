@@ -11,6 +11,7 @@ import {
   toolsConfig,
 } from './app.config.js';
 import { parseEnv } from './env.js';
+import { SecretRotation } from './secret-rotation.service.js';
 
 /**
  * Global typed configuration. `.env` is read when present; the whole environment is
@@ -30,7 +31,6 @@ import { parseEnv } from './env.js';
         sessionsConfig,
         metricsConfig,
         tracingConfig,
-        tracingConfig,
       ],
       validate: (raw: Record<string, unknown>) => {
         parseEnv(raw as Record<string, string | undefined>);
@@ -38,5 +38,6 @@ import { parseEnv } from './env.js';
       },
     }),
   ],
+  providers: [SecretRotation],
 })
 export class ConfigModule {}

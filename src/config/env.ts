@@ -41,6 +41,8 @@ export interface Env {
   corsOrigins: string[];
   /** On SIGTERM/SIGINT, how long turns in progress may run on before they are cut short. */
   shutdownGraceSecs: number;
+  /** How often secrets given as files are read again (0: at start-up only). */
+  secretFilesWatchSecs: number;
   llm: {
     enabled: boolean;
     baseUrl: string;
@@ -204,6 +206,7 @@ export function parseEnv(raw: Raw): Env {
     adminApiKey: present(raw, 'ADMIN_API_KEY') ?? '',
     corsOrigins: originList(raw, 'CORS_ORIGINS'),
     shutdownGraceSecs: int(raw, 'SHUTDOWN_GRACE_SECS', 20, 0, 3600),
+    secretFilesWatchSecs: secondsOrNever(raw, 'SECRET_FILES_WATCH_SECS', 3600),
     llm: {
       enabled: bool(raw, 'LLM_ENABLED') ?? true,
       baseUrl: httpUrl(raw, 'LLM_BASE_URL', 'http://localhost:8000/v1', LLM_PATHS),

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EnvError } from './env-values.js';
-import { secretFiles } from './secret-files.js';
+import { rereadSecrets, secretFiles } from './secret-files.js';
 
 describe('secretFiles (NAME_FILE)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'engine-secrets-'));
@@ -57,5 +57,23 @@ describe('secretFiles (NAME_FILE)', () => {
       expect(() => secretFiles(raw)).toThrow(new EnvError(message));
       expect(() => secretFiles(raw)).not.toThrow(/sk-/);
     }
+  });
+
+  it('reads again only the files of keys read at each request, each result on its own', () => {
+    const results = rereadSecrets({
+      LLM_API_KEY_FILE: file('llm-2', 'sk-2\n'),
+      ADMIN_API_KEY_FILE: file('admin-2', ''),
+      WS_API_KEY_FILE: join(dir, 'gone'),
+      EGRESS_PROXY_FILE: file('proxy-2', 'http://proxy:3128'),
+      SESSION_STORE_URL_FILE: file('redis-2', 'redis://r:6379'),
+      TOOL_SECRET_X_FILE: file('x-2', 'x'),
+    });
+    expect(results).toEqual({
+      LLM_API_KEY: { value: 'sk-2' },
+      ADMIN_API_KEY: { error: expect.stringMatching(/^ADMIN_API_KEY_FILE=".*admin-2" is empty$/) },
+      WS_API_KEY: {
+        error: expect.stringMatching(/^WS_API_KEY_FILE=".*gone" cannot be read \(ENOENT\)$/),
+      },
+    });
   });
 });

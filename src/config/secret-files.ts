@@ -6,8 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { EnvError, type Raw } from './env-values.js';
 
-/** The settings that may hold a secret (a key, credentials in a URL, a header's value). */
-export const SECRET_SETTINGS = [
+/**
+ * The secrets read again from their files while the engine runs (SECRET_FILES_WATCH_SECS): those
+ * the engine reads at each request.
+ */
+export const ROTATING_SECRETS = [
   'LLM_API_KEY',
   'LLM_FALLBACK_API_KEY',
   'LLM_EXTRA_HEADERS',
@@ -16,9 +19,19 @@ export const SECRET_SETTINGS = [
   'WS_API_KEY',
   'TTS_API_KEY',
   'STT_API_KEY',
+  'SESSION_WEBHOOK_SECRET',
+] as const;
+export type RotatingSecret = (typeof ROTATING_SECRETS)[number];
+
+/**
+ * The settings that may hold a secret (a key, credentials in a URL, a header's value): the
+ * rotating ones, and those that hold a connection's address or a client made once (the session
+ * store's URL, the egress proxy, the span exporter's headers).
+ */
+export const SECRET_SETTINGS = [
+  ...ROTATING_SECRETS,
   'SESSION_STORE_URL',
   'EGRESS_PROXY',
-  'SESSION_WEBHOOK_SECRET',
   'OTEL_EXPORTER_OTLP_HEADERS',
 ] as const;
 
@@ -91,4 +104,29 @@ export function secretFiles(
     values[name] = readSecret(`${name}_FILE`, path, read);
   }
   return values;
+}
+
+/** The files of the rotating secrets `env` gives as files, by variable. */
+export function rotatingFiles(env: Raw): Record<string, string> {
+  const rotating = new Set<string>(ROTATING_SECRETS);
+  return filesOf(env, (name) => rotating.has(name));
+}
+
+/**
+ * The rotating secrets `env` gives as files, read again: by variable, its value, or why it
+ * cannot be read (the message names the variable, never the secret).
+ */
+export function rereadSecrets(
+  env: Raw,
+  read: (path: string) => Buffer = (path) => readFileSync(path),
+): Partial<Record<RotatingSecret, { value: string } | { error: string }>> {
+  const results: Partial<Record<RotatingSecret, { value: string } | { error: string }>> = {};
+  for (const [name, path] of Object.entries(rotatingFiles(env))) {
+    try {
+      results[name as RotatingSecret] = { value: readSecret(`${name}_FILE`, path, read) };
+    } catch (error) {
+      results[name as RotatingSecret] = { error: (error as Error).message };
+    }
+  }
+  return results;
 }

@@ -13,19 +13,24 @@ import { OpenAiLlmClient } from './openai-llm.client.js';
       inject: [llmConfig.KEY, EngineMetrics],
       useFactory: (config: LlmConfig, metrics: EngineMetrics): LlmClient => {
         const primary = new OpenAiLlmClient(config);
-        if (!config.fallback) return primary;
+        const { fallback } = config;
+        if (!fallback) return primary;
         const logger = new Logger('LlmFallback');
         return new FallbackLlmClient(
           primary,
-          new OpenAiLlmClient({
-            ...config,
-            ...config.fallback,
-            untaggedReasoning: false,
-            serverToolParser: 'auto',
-            // A session's model is one of the first server's: the fallback answers with its own.
-            models: [],
-            fallback: undefined,
-          }),
+          new OpenAiLlmClient(
+            {
+              ...config,
+              ...fallback,
+              untaggedReasoning: false,
+              serverToolParser: 'auto',
+              // A session's model is one of the first server's: the fallback answers with its own.
+              models: [],
+              fallback: undefined,
+            },
+            // Its key and headers as they are now (rotated in their files, SECRET_FILES_WATCH_SECS).
+            () => fallback,
+          ),
           (reason) => {
             metrics.llmFallback();
             logger.warn(`the LLM server failed (${reason}): asking LLM_FALLBACK_BASE_URL`);

@@ -18,7 +18,8 @@ export class ModelLookup {
       LlmConfig,
       'baseUrl' | 'model' | 'models' | 'timeoutSecs' | 'fallback'
     >,
-    private readonly headers: Readonly<Record<string, string>>,
+    /** The headers of a request, at the time of the request (a rotated key). */
+    private readonly headers: () => Readonly<Record<string, string>>,
     private readonly log: (line: string) => void,
   ) {}
 
@@ -37,7 +38,7 @@ export class ModelLookup {
     if (this.config.model) return Promise.resolve(this.config.model);
     this.model ??= (async () => {
       const res = await egressFetch(`${this.config.baseUrl}/models`, {
-        headers: this.headers,
+        headers: this.headers(),
         signal: AbortSignal.timeout(this.config.timeoutSecs * 1000),
       });
       if (!res.ok) throw httpFault(res.status, await res.text(), res.headers.get('retry-after'));

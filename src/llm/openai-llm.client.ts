@@ -12,7 +12,7 @@ import { withTraceparent } from '../common/trace-context.js';
 import { retryDelayMs } from '../common/retry.js';
 import { ServerAdaptations } from './server-adaptations.js';
 import { ModelLookup } from './model-lookup.js';
-import { headersFor } from './request-headers.js';
+import { headersFor, type Credentials } from './request-headers.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
 import {
   errorMessageOf,
@@ -45,15 +45,32 @@ export class OpenAiLlmClient extends LlmClient {
   /** The warning of reasoning shown as the answer has been given (once for the process). */
   private warnedOfStrayThinkEnd = false;
 
-  /** The headers of every request: they depend on the configuration only. */
-  private readonly headers: Readonly<Record<string, string>>;
+  /** The headers of every request, made again only when a key or header was rotated. */
+  private made: { from: Credentials; apiKey: string; headers: Record<string, string> } | undefined;
   private readonly models: ModelLookup;
 
-  constructor(@Inject(llmConfig.KEY) private readonly config: LlmConfig) {
+  /**
+   * `credentials`: where the key and extra headers are read at each request (the configuration,
+   * which a secret rotated in its file changes; the fallback's part of it).
+   */
+  constructor(
+    @Inject(llmConfig.KEY) private readonly config: LlmConfig,
+    private readonly credentials: () => Credentials = () => config,
+  ) {
     super();
-    this.headers = headersFor(config);
     this.adaptations.noToolParser = config.serverToolParser === 'off';
-    this.models = new ModelLookup(config, this.headers, (line) => this.logger.log(line));
+    this.models = new ModelLookup(
+      config,
+      () => this.headers,
+      (line) => this.logger.log(line),
+    );
+  }
+
+  private get headers(): Readonly<Record<string, string>> {
+    const now = this.credentials();
+    if (this.made?.from.extraHeaders !== now.extraHeaders || this.made.apiKey !== now.apiKey)
+      this.made = { from: now, apiKey: now.apiKey, headers: headersFor(now) };
+    return this.made.headers;
   }
 
   stream(request: LlmRequest, signal?: AbortSignal): Observable<LlmEvent> {

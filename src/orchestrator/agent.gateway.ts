@@ -121,8 +121,8 @@ export class AgentGateway
     // With WS_ALLOWED_ORIGINS, a browser's upgrade from another page's origin is refused with
     // HTTP 403 (a client that is no browser sends no Origin); with WS_API_KEY, one without the
     // key with HTTP 401.
-    const { apiKey: key, allowedOrigins: origins } = this.config.ws;
-    if (key || origins.length > 0)
+    const { apiKey, allowedOrigins: origins } = this.config.ws;
+    if (apiKey || origins.length > 0)
       options.verifyClient = (
         { origin, req }: { origin?: string; req: IncomingMessage },
         done: (ok: boolean, status?: number, message?: string) => void,
@@ -133,6 +133,8 @@ export class AgentGateway
           );
           return done(false, 403, 'Origin not allowed');
         }
+        // Read at each upgrade: a key rotated in its file (SECRET_FILES_WATCH_SECS) counts at once.
+        const key = this.config.ws.apiKey;
         if (key && !upgradeCarriesKey(req, key)) return done(false, 401);
         done(true);
       };

@@ -1,0 +1,116 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
+import {
+  appConfig,
+  llmConfig,
+  sessionsConfig,
+  speechConfig,
+  type AppConfig,
+  type LlmConfig,
+  type SessionsConfig,
+  type SpeechConfig,
+} from './app.config.js';
+import { parseEnv, type Env } from './env.js';
+import { rereadSecrets, rotatingFiles, type RotatingSecret } from './secret-files.js';
+
+interface Live {
+  app: AppConfig;
+  llm: LlmConfig;
+  speech: SpeechConfig;
+  sessions: SessionsConfig;
+}
+
+/** Where each rotating secret lives in the configuration its readers read at each request. */
+const TAKE_UP: Record<RotatingSecret, (next: Env, live: Live) => void> = {
+  ADMIN_API_KEY: (next, live) => (live.app.adminApiKey = next.adminApiKey),
+  WS_API_KEY: (next, live) => (live.app.ws.apiKey = next.ws.apiKey),
+  LLM_API_KEY: (next, live) => (live.llm.apiKey = next.llm.apiKey),
+  LLM_EXTRA_HEADERS: (next, live) => (live.llm.extraHeaders = next.llm.extraHeaders),
+  LLM_FALLBACK_API_KEY: (next, live) => {
+    if (live.llm.fallback && next.llm.fallback) live.llm.fallback.apiKey = next.llm.fallback.apiKey;
+  },
+  LLM_FALLBACK_EXTRA_HEADERS: (next, live) => {
+    if (live.llm.fallback && next.llm.fallback)
+      live.llm.fallback.extraHeaders = next.llm.fallback.extraHeaders;
+  },
+  TTS_API_KEY: (next, live) => (live.speech.tts.apiKey = next.speech.tts.apiKey),
+  STT_API_KEY: (next, live) => (live.speech.stt.apiKey = next.speech.stt.apiKey),
+  SESSION_WEBHOOK_SECRET: (next, live) =>
+    (live.sessions.webhookSecret = next.sessions.webhookSecret),
+};
+
+/**
+ * SECRET_FILES_WATCH_SECS: the secrets given as files (`NAME_FILE`) are read again, so that a key
+ * rotated in its file (a Kubernetes Secret updated, Vault's agent renewing it) is used from the
+ * next request on, with no restart. A file that cannot be read, or a value that is not valid,
+ * keeps the one in use, with a warning naming the variable (never the secret).
+ */
+@Injectable()
+export class SecretRotation implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('Secrets');
+  private timer: NodeJS.Timeout | undefined;
+  /** The last warning of each variable, so that a lasting fault is said once. */
+  private readonly warned = new Map<string, string>();
+  private readonly live: Live;
+
+  constructor(
+    @Inject(appConfig.KEY) app: AppConfig,
+    @Inject(llmConfig.KEY) llm: LlmConfig,
+    @Inject(speechConfig.KEY) speech: SpeechConfig,
+    @Inject(sessionsConfig.KEY) sessions: SessionsConfig,
+  ) {
+    this.live = { app, llm, speech, sessions };
+  }
+
+  onModuleInit(): void {
+    const secs = parseEnv(process.env).secretFilesWatchSecs;
+    if (secs === 0 || Object.keys(rotatingFiles(process.env)).length === 0) return;
+    this.timer = setInterval(() => this.check(), secs * 1000);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Reads the files again; takes up the secrets that changed. */
+  check(): void {
+    const changed: Record<string, string> = {};
+    for (const [name, result] of Object.entries(rereadSecrets(process.env))) {
+      if ('error' in result) {
+        this.warnOnce(name, `${result.error}: the value in use is kept`);
+        continue;
+      }
+      this.warned.delete(name);
+      if (result.value !== process.env[name]) changed[name] = result.value;
+    }
+    const names = Object.keys(changed) as RotatingSecret[];
+    if (names.length === 0) return;
+    const key = names.join(',');
+    let next: Env;
+    try {
+      next = parseEnv({ ...process.env, ...changed });
+    } catch (error) {
+      // EnvError's message names the variable; a header's value is never in it.
+      this.warnOnce(key, `${(error as Error).message}: the value in use is kept`);
+      return;
+    }
+    this.warned.delete(key);
+    Object.assign(process.env, changed);
+    for (const name of names) {
+      TAKE_UP[name](next, this.live);
+      this.logger.log(`${name} changed in its file: used from the next request on`);
+    }
+  }
+
+  private warnOnce(key: string, message: string): void {
+    if (this.warned.get(key) === message) return;
+    this.warned.set(key, message);
+    this.logger.warn(message);
+  }
+}

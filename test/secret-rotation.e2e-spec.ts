@@ -1,0 +1,124 @@
+import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { FakeLlm, sseText } from './support/fake-llm.js';
+import { until, untilAsync } from './support/waiting.js';
+import { WsClient } from './support/ws-client.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'engine-secret-rotation-'));
+/** Writes a secret file as Kubernetes updates a Secret's: a new file renamed over the old one. */
+const secret = (name: string, content: string) => {
+  const path = join(dir, name);
+  writeFileSync(`${path}.new`, content);
+  renameSync(`${path}.new`, path);
+  return path;
+};
+
+/**
+ * SECRET_FILES_WATCH_SECS: keys given as files are read again while the engine runs, so that a
+ * key rotated in its Secret is used from the next request on, in every process, with no restart;
+ * a file emptied or a value that is not valid keeps the one in use.
+ */
+describe('secrets rotated in their files (SECRET_FILES_WATCH_SECS)', () => {
+  const llm = new FakeLlm();
+  let engine: BuiltEngineRun;
+  let http = '';
+  let ws = '';
+  beforeAll(async () => {
+    engine = await runBuiltEngine(
+      {
+        PORT: '0',
+        ENGINE_PROCESSES: '2',
+        LLM_BASE_URL: await llm.start(),
+        LLM_MODEL: 'm',
+        SECRET_FILES_WATCH_SECS: '0.2',
+        ADMIN_API_KEY_FILE: secret('admin', 'admin-1\n'),
+        WS_API_KEY_FILE: secret('ws', 'ws-1\n'),
+        LLM_API_KEY_FILE: secret('llm', 'sk-1\n'),
+        LLM_EXTRA_HEADERS_FILE: secret('llm-headers', '{"x-team":"voice"}'),
+      },
+      true,
+      2,
+    );
+    if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
+    http = engine.url;
+    ws = `${engine.url.replace('http', 'ws')}/ws`;
+  });
+  afterAll(async () => {
+    engine?.stop();
+    await llm.stop();
+  });
+
+  /** The admin API's answer to `key`, from both processes (connections alternate between them). */
+  const admin = async (key: string) => {
+    const statuses = new Set<number>();
+    for (let i = 0; i < 4; i++)
+      statuses.add(
+        (await fetch(`${http}/api/tools`, { headers: { Authorization: `Bearer ${key}` } })).status,
+      );
+    return [...statuses];
+  };
+  /** The LLM server's headers on a turn of each of two sessions (one per process). */
+  const llmHeaders = async (token: string) => {
+    const from = llm.requests.length;
+    for (let i = 0; i < 2; i++) {
+      const client = await WsClient.connect(`${ws}?token=${token}`);
+      llm.enqueue(sseText(['Hi.']));
+      await client.turn('hello');
+      client.close();
+    }
+    return llm.requests
+      .slice(from)
+      .map((r) => `${r.headers.authorization} ${String(r.headers['x-team'])}`);
+  };
+  const refused = (token: string) =>
+    WsClient.connect(`${ws}?token=${token}`).then(
+      () => false,
+      () => true,
+    );
+
+  it('uses a rotated key from the next request on, in every process', async () => {
+    expect(await admin('admin-1')).toEqual([200]);
+    expect(await llmHeaders('ws-1')).toEqual(['Bearer sk-1 voice', 'Bearer sk-1 voice']);
+
+    secret('admin', 'admin-2\n');
+    secret('ws', 'ws-2\n');
+    secret('llm', 'sk-2\n');
+    secret('llm-headers', '{"x-team":"sales"}');
+    await untilAsync(
+      async () => (await admin('admin-2')).join() === '200',
+      'the new admin key in both processes',
+    );
+    expect(await admin('admin-1')).toEqual([401]);
+    expect(await refused('ws-1')).toBe(true);
+    expect(await llmHeaders('ws-2')).toEqual(['Bearer sk-2 sales', 'Bearer sk-2 sales']);
+    // Said in the log, never the key.
+    expect(engine.output).toContain(
+      'LLM_API_KEY changed in its file: used from the next request on',
+    );
+    expect(engine.output).not.toContain('sk-2');
+  }, 30_000);
+
+  it('keeps the key in use when its file is emptied or holds no valid value, and says why', async () => {
+    secret('llm', '');
+    secret('llm-headers', '{"x-team": 7}');
+    await until(
+      () =>
+        engine.output.includes('is empty: the value in use is kept') &&
+        engine.output.includes(
+          'LLM_EXTRA_HEADERS is invalid: the value of x-team must be a string: the value in use is kept',
+        ),
+      'both warnings',
+      10_000,
+    );
+    expect(await llmHeaders('ws-2')).toEqual(['Bearer sk-2 sales', 'Bearer sk-2 sales']);
+    // Fixed again: taken up.
+    secret('llm', 'sk-3');
+    secret('llm-headers', '{"x-team":"support"}');
+    await untilAsync(
+      async () => (await llmHeaders('ws-2')).every((h) => h === 'Bearer sk-3 support'),
+      'the mended secrets',
+    );
+  }, 30_000);
+});
