@@ -1,6 +1,6 @@
 import g711 from 'alawmulaw';
 import { readFileSync } from 'node:fs';
-import { Engine } from './support/engine.js';
+import { Engine, openAiSpeech } from './support/engine.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { voiceSession, type WsClient } from './support/ws-client.js';
@@ -57,9 +57,7 @@ describe('voice activity detection (VAD_SILENCE_MS)', () => {
     engine = await Engine.start({
       LLM_BASE_URL: await llm.start(),
       LLM_MODEL: 'm',
-      TTS_PROVIDER: 'openai',
-      TTS_BASE_URL: base,
-      STT_BASE_URL: base,
+      ...openAiSpeech(base),
       VAD_SILENCE_MS: '500',
     });
   });

@@ -2,19 +2,18 @@ import { Logger } from '@nestjs/common';
 import { share, type Observable } from 'rxjs';
 import { SpeechService } from '../speech/speech.service.js';
 import { keepSpokenOnly } from '../speech/spoken-history.js';
-import { STT_SAMPLE_RATE } from '../speech/stt-engine.js';
 import { parseClientMessage, type SessionUpdateMessage } from './protocol/client-messages.js';
 import type { ErrorCode } from './protocol/error-codes.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
 import { answerApprovals, answerMayCome } from './approvals.js';
 import { replyOf } from './client-tools.js';
-import { settingsChanges, type SettingsLimits } from './settings-update.js';
+import { settingsChanges, settingsUpdated, type SettingsLimits } from './settings-update.js';
 import type { Phrase } from './spoken-answer.js';
 import type { TurnManager } from './turn-manager.service.js';
+import type { Transcription } from './turn-spans.js';
 import { Listening } from './listening.js';
 import { speechOut } from './speech-out.js';
-import { heardFormat } from '../speech/audio-formats.js';
 import { TurnRateLimit } from './turn-rate-limit.js';
 
 export interface ConversationDeps extends SettingsLimits {
@@ -67,7 +66,7 @@ export class Conversation {
     this.listening = new Listening(() => ({
       ...vad,
       silenceMs: session.settings.vad_silence_ms ?? vad.silenceMs,
-      maxBytes: Math.floor(stt.maxSeconds * STT_SAMPLE_RATE) * 2,
+      maxSeconds: stt.maxSeconds,
       format: session.settings.input_audio_format ?? 'pcm16',
     }));
   }
@@ -140,11 +139,6 @@ export class Conversation {
     for (const heard of await this.listening.hear(data)) {
       if (heard.type === 'audio') await this.bargeIn();
       else if (heard.type === 'invalid') this.error('invalid_audio', heard.message);
-      else if (heard.type === 'too_long')
-        this.error(
-          'invalid_audio',
-          `utterance longer than STT_MAX_SECONDS (${this.deps.speech.config.stt.maxSeconds}s): audio dropped`,
-        );
       else if (heard.type === 'speech_started') {
         this.deps.send({ type: 'speech_started' });
         await this.bargeIn();
@@ -198,15 +192,7 @@ export class Conversation {
     this.session.settings = { ...this.session.settings, ...checked.changes };
     // During a turn the history is half-written: the turn's end saves both.
     if (!this.session.busy) void this.deps.save();
-    const tts = this.deps.speech.tts;
-    this.deps.send({
-      type: 'session.updated',
-      settings: this.session.settings,
-      audio_format:
-        tts.provider === 'none'
-          ? null
-          : heardFormat(this.session.settings.output_audio_format, tts.sampleRate),
-    });
+    this.deps.send(settingsUpdated(this.session.settings, this.deps.speech.tts));
   }
 
   /** `audio_end`: the client says the utterance is over. */
@@ -236,10 +222,19 @@ export class Conversation {
     }
     this.deps.send({ type: 'transcript', text });
     if (text === '') return this.error('no_speech', 'no speech was recognised in the utterance');
-    await this.startTurn(text, ended);
+    const heard = {
+      startedAt: ended,
+      endedAt: performance.now(),
+      provider: this.deps.speech.stt.provider,
+    };
+    await this.startTurn(text, ended, heard);
   }
 
-  private async startTurn(text: string, since = performance.now()): Promise<void> {
+  private async startTurn(
+    text: string,
+    since = performance.now(),
+    heard?: Transcription,
+  ): Promise<void> {
     // While calls await approval, a plain yes or no answers them, and starts no turn.
     if (answerApprovals(this.session, text, this.deps.confirmPhrases, this.deps.send)) return;
     // Over the limit, the turn in progress goes on: nothing would replace it.
@@ -253,11 +248,16 @@ export class Conversation {
     if (!this.deps.connected()) return;
     if (this.draining)
       return this.error('shutting_down', 'the server is shutting down: reconnect to continue');
-    this.session.begin((signal) => this.runTurn(text, signal, since));
+    this.session.begin((signal) => this.runTurn(text, signal, since, heard));
   }
 
   /** `since`: when the user's turn ended (`performance.now()`), for the reaction time's metric. */
-  private async runTurn(text: string, signal: AbortSignal, since: number): Promise<void> {
+  private async runTurn(
+    text: string,
+    signal: AbortSignal,
+    since: number,
+    heard?: Transcription,
+  ): Promise<void> {
     const { session, deps } = this;
     const settings = session.settings;
     const speaking = settings.modality === 'voice' && settings.tts && deps.speech.canSpeak;
@@ -265,7 +265,7 @@ export class Conversation {
       ? await speechOut(settings, deps.speech.tts.sampleRate, deps.send)
       : undefined;
     // Shared only when speech listens too: a text session keeps the hot path one subscriber deep.
-    const source$ = deps.turns.run(session, text, signal);
+    const source$ = deps.turns.run(session, text, signal, heard);
     const turn$ = speaking ? source$.pipe(share()) : source$;
     const spoken: string[] = [];
     const work: Promise<void>[] = [];
@@ -275,7 +275,11 @@ export class Conversation {
         settings,
         signal,
         (sentence) => spoken.push(sentence),
-        { waitPhrasesOf: (tool) => deps.turns.waitPhrasesOf(tool), since },
+        {
+          waitPhrasesOf: (tool) => deps.turns.waitPhrasesOf(tool),
+          since,
+          span: () => session.turnSpan,
+        },
       );
       work.push(drain(speech$, (event) => out!.send(event)));
     }

@@ -3,7 +3,12 @@
  * or, with voice activity detection (VAD_SILENCE_MS, the session's `vad_silence_ms`), by the
  * engine when the user has stopped speaking. Pure: no Nest import.
  */
-import { inbound, type AudioConverter, type AudioFormatName } from '../speech/audio-formats.js';
+import {
+  inbound,
+  INPUT_RATE,
+  type AudioConverter,
+  type AudioFormatName,
+} from '../speech/audio-formats.js';
 import { UtteranceDetector, type Detected } from '../speech/utterance-detector.js';
 import { webRtcVad, type WebRtcVad } from '../speech/webrtc-vad.js';
 
@@ -13,8 +18,8 @@ export interface ListeningSettings {
   minSpeechMs: number;
   /** WebRTC VAD's aggressiveness, 0–3. */
   mode: number;
-  /** STT_MAX_SECONDS of 16 kHz 16-bit audio. */
-  maxBytes: number;
+  /** STT_MAX_SECONDS: the longest utterance. */
+  maxSeconds: number;
   /** The format the client sends its audio in (`input_audio_format`). */
   format: AudioFormatName;
 }
@@ -23,9 +28,7 @@ export interface ListeningSettings {
 export type Heard =
   /** Audio, where the client ends utterances: a barge-in, whatever it holds. */
   | { type: 'audio' }
-  /** The utterance outgrew STT_MAX_SECONDS where the client ends utterances: it was dropped. */
-  | { type: 'too_long' }
-  /** Not audio of the session's format. */
+  /** Not audio of the session's format, or an utterance outgrowing STT_MAX_SECONDS (dropped). */
   | { type: 'invalid'; message: string }
   | Detected;
 
@@ -49,12 +52,14 @@ export class Listening {
         },
       ];
     const pcm = await this.decoded(settings.format, data);
+    const maxBytes = Math.floor(settings.maxSeconds * INPUT_RATE) * 2;
     if (settings.silenceMs === 0) {
       this.drop(); // a detector of earlier settings, with what it held
-      if (this.bytes + pcm.length > settings.maxBytes) {
+      if (this.bytes + pcm.length > maxBytes) {
         this.utterance = [];
         this.bytes = 0;
-        return [{ type: 'audio' }, { type: 'too_long' }];
+        const message = `utterance longer than STT_MAX_SECONDS (${settings.maxSeconds}s): audio dropped`;
+        return [{ type: 'audio' }, { type: 'invalid', message }];
       }
       this.utterance.push(pcm);
       this.bytes += pcm.length;
@@ -64,7 +69,7 @@ export class Listening {
     this.bytes = 0;
     const ear = await this.earFor(settings);
     if (!ear) return [];
-    ear.detector.configure(settings);
+    ear.detector.configure({ ...settings, maxBytes });
     return ear.detector.push(pcm);
   }
 
@@ -108,7 +113,8 @@ export class Listening {
         vad.close();
         return this.ear;
       }
-      this.ear = { detector: new UtteranceDetector(vad, settings), vad, mode: settings.mode };
+      const detector = new UtteranceDetector(vad, { ...settings, maxBytes: 0 });
+      this.ear = { detector, vad, mode: settings.mode };
     }
     return this.ear;
   }

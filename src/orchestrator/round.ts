@@ -77,3 +77,29 @@ export function endWarning(round: RoundResult): string | undefined {
   if (round.text === '' && round.calls.length === 0) return `the model gave no answer (${why})`;
   return undefined;
 }
+
+/**
+ * How a turn that ended early is told: its log line (level and words; `tag` names the session
+ * and turn), and the client's `error` event, none when it was interrupted.
+ */
+export function turnFailure(
+  error: unknown,
+  tag: string,
+): {
+  level: 'log' | 'warn' | 'error';
+  line: string;
+  event?: { type: 'error'; code: RoundFailed['code'] | 'internal'; message: string };
+} {
+  if (error instanceof TurnCancelled) return { level: 'log', line: `turn interrupted (${tag})` };
+  if (error instanceof RoundFailed)
+    return {
+      level: 'warn',
+      line: `turn ended by an LLM error (${tag}): ${error.message}`,
+      event: { type: 'error', code: error.code, message: error.message },
+    };
+  return {
+    level: 'error',
+    line: `turn failed (${tag}): ${(error as Error).stack}`,
+    event: { type: 'error', code: 'internal', message: 'internal error while running the turn' },
+  };
+}

@@ -30,6 +30,8 @@ export class Session {
    * gateway's or service mesh's): each turn's span links to it.
    */
   connectedFrom: SpanRef | undefined;
+  /** The exported span of the latest turn, if spans are exported: its speech's spans go under it. */
+  turnSpan: SpanRef | undefined;
   private current: { controller: AbortController; done: Promise<void> } | undefined;
 
   constructor(language = 'en', vadSilenceMs = 0) {

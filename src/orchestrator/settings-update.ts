@@ -1,6 +1,7 @@
 import { readClientTools } from './client-tools.js';
 import type { SessionUpdateMessage } from './protocol/client-messages.js';
-import type { SessionSettings } from './protocol/server-events.js';
+import type { ServerEvent, SessionSettings } from './protocol/server-events.js';
+import { heardFormat } from '../speech/audio-formats.js';
 import { readVariables } from '../tools/session-variables.js';
 
 /** What a `session.update` is checked against beyond its DTO's rules. */
@@ -64,4 +65,17 @@ export function settingsChanges(
     changes.variables = read;
   }
   return { changes };
+}
+
+/** `session.updated` for `settings`: with the audio the client will hear, none without speech. */
+export function settingsUpdated(
+  settings: SessionSettings,
+  tts: { provider: string; sampleRate: number },
+): ServerEvent {
+  return {
+    type: 'session.updated',
+    settings,
+    audio_format:
+      tts.provider === 'none' ? null : heardFormat(settings.output_audio_format, tts.sampleRate),
+  };
 }

@@ -9,7 +9,14 @@ import { ToolRegistry } from '../tools/tool-registry.service.js';
 import { shedOlderTurns, trimHistory } from './history.js';
 import { addUsage } from '../llm/usage.js';
 import type { TurnEvent } from './protocol/server-events.js';
-import { endWarning, RoundFailed, runRound, TurnCancelled, type RoundResult } from './round.js';
+import {
+  endWarning,
+  RoundFailed,
+  runRound,
+  TurnCancelled,
+  turnFailure,
+  type RoundResult,
+} from './round.js';
 import type { Session } from './session.js';
 import { StreamedText } from '../llm/streamed-text.js';
 import { toolContextOf, ToolScope } from './tool-scope.service.js';
@@ -21,7 +28,7 @@ import { clientToolCaller, clientToolsOf } from './client-tools.js';
 import { CLIENT_TOOL } from '../metrics/engine-metrics.js';
 import { Spans } from '../tracing/spans.js';
 import { completionAttributes } from '../tracing/span-attributes.js';
-import { completionSpan, endSpan, turnSpan } from './turn-spans.js';
+import { completionSpan, endSpan, turnSpan, type Transcription } from './turn-spans.js';
 
 /**
  * The turn loop (seed §1, §5): rounds of completion → tool execution → re-prompt, until a
@@ -58,9 +65,17 @@ export class TurnManager {
   }
 
   /** Runs one user turn. The observable always ends with `assistant_end`; aborting `signal` interrupts it. */
-  run(session: Session, userText: string, signal: AbortSignal): Observable<TurnEvent> {
+  /** `heard`: a spoken turn's transcription, the first part of its span. */
+  run(
+    session: Session,
+    userText: string,
+    signal: AbortSignal,
+    heard?: Transcription,
+  ): Observable<TurnEvent> {
     return new Observable<TurnEvent>((subscriber) => {
-      void this.execute(session, userText, signal, subscriber).finally(() => subscriber.complete());
+      void this.execute(session, userText, signal, subscriber, heard).finally(() =>
+        subscriber.complete(),
+      );
     });
   }
 
@@ -69,6 +84,7 @@ export class TurnManager {
     userText: string,
     signal: AbortSignal,
     out: Subscriber<TurnEvent>,
+    heard?: Transcription,
   ): Promise<void> {
     const snapshot = this.registry.active();
     const clientTools =
@@ -119,8 +135,9 @@ export class TurnManager {
       },
     };
     ctx.toolContext.callClientTool = clientToolCaller(ctx, this.toolSettings);
-    const span = turnSpan(this.spans, session, turnId);
-    if (span) ctx.toolContext.span = span.ref;
+    const span = turnSpan(this.spans, session, turnId, heard);
+    // The turn's speech, which goes on after its end, puts its spans under it too.
+    session.turnSpan = ctx.toolContext.span = span?.ref;
     this.logger.log(
       `turn started (${tag}, ${snapshot.tools.length} tool(s) from ${snapshot.source})`,
     );
@@ -135,7 +152,9 @@ export class TurnManager {
     } catch (error) {
       outcome = error instanceof TurnCancelled ? 'interrupted' : 'failed';
       failure = error;
-      this.reportFailure(error, tag, out);
+      const { level, line, event } = turnFailure(error, tag);
+      this.logger[level](line);
+      if (event) out.next(event);
     } finally {
       over?.abort();
       session.history = trimHistory(session.history, this.llmSettings.maxHistoryMessages);
@@ -149,23 +168,6 @@ export class TurnManager {
     meter.end(outcome, ctx.usage);
     endSpan(span, failure, ctx.usage && { usage: ctx.usage });
     if (ctx.usage) session.usage = addUsage(session.usage, ctx.usage);
-  }
-
-  /** Logs why a turn ended early and, unless it was interrupted, tells the client with `error`. */
-  private reportFailure(error: unknown, tag: string, out: Subscriber<TurnEvent>): void {
-    if (error instanceof TurnCancelled) {
-      this.logger.log(`turn interrupted (${tag})`);
-    } else if (error instanceof RoundFailed) {
-      this.logger.warn(`turn ended by an LLM error (${tag}): ${error.message}`);
-      out.next({ type: 'error', code: error.code, message: error.message });
-    } else {
-      this.logger.error(`turn failed (${tag}): ${(error as Error).stack}`);
-      out.next({
-        type: 'error',
-        code: 'internal',
-        message: 'internal error while running the turn',
-      });
-    }
   }
 
   private async request(ctx: TurnContext, toolChoice: 'auto' | 'none'): Promise<LlmRequest> {

@@ -6,23 +6,46 @@ import { traceIdOf, type SpanRef } from '../common/trace-context.js';
 import type { LlmRequest, LlmUsage } from '../llm/llm.types.js';
 import { completionAttributes } from '../tracing/span-attributes.js';
 import { SpanKind, type Span, type Spans } from '../tracing/spans.js';
-import { RoundFailed, TurnCancelled } from './round.js';
+import { TurnCancelled, turnFailure } from './round.js';
 import type { Session } from './session.js';
 
-/** A turn's span, whose trace id is its id's (the `traceparent` its requests carry). */
-export function turnSpan(spans: Spans, session: Session, turnId: string): Span | undefined {
-  return spans.root(
-    'turn',
-    traceIdOf(turnId),
-    {
+/** How a spoken turn's words were heard: its transcription (`performance.now()` times). */
+export interface Transcription {
+  startedAt: number;
+  endedAt: number;
+  provider: string;
+}
+
+/**
+ * A turn's span, whose trace id is its id's (the `traceparent` its requests carry), linked to the
+ * client's connection; a spoken turn's begins with its transcription, a span of its own.
+ */
+export function turnSpan(
+  spans: Spans,
+  session: Session,
+  turnId: string,
+  heard?: Transcription,
+): Span | undefined {
+  const span = spans.root('turn', traceIdOf(turnId), {
+    attributes: {
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.conversation.id': session.id,
       'session.id': session.id,
       'engine.turn_id': turnId,
       'engine.modality': session.settings.modality,
     },
-    session.connectedFrom,
-  );
+    linked: session.connectedFrom,
+    ...(heard && { startedAt: heard.startedAt }),
+  });
+  if (span && heard)
+    spans
+      .child('transcribe', span.ref, {
+        attributes: { 'engine.stt.provider': heard.provider },
+        kind: SpanKind.CLIENT,
+        startedAt: heard.startedAt,
+      })
+      ?.end(heard.endedAt);
+  return span;
 }
 
 /** How the turn went; a failure's code and message are the `error` event's. */
@@ -34,8 +57,10 @@ export function endSpan(
   if (!span) return;
   if (attributes.usage) span.set(completionAttributes(null, attributes.usage));
   if (error instanceof TurnCancelled) span.set({ 'engine.interrupted': true });
-  else if (error instanceof RoundFailed) span.fail(error.code, error.message);
-  else if (error !== undefined) span.fail('internal', 'internal error while running the turn');
+  else if (error !== undefined) {
+    const { code, message } = turnFailure(error, '').event!;
+    span.fail(code, message);
+  }
   span.end();
 }
 
@@ -49,15 +74,13 @@ export function completionSpan(
 ): Span | undefined {
   if (!parent) return undefined;
   const named = request.model ?? model;
-  return spans.child(
-    named ? `chat ${named}` : 'chat',
-    parent,
-    {
+  return spans.child(named ? `chat ${named}` : 'chat', parent, {
+    attributes: {
       'gen_ai.operation.name': 'chat',
       ...(named && { 'gen_ai.request.model': named }),
       'engine.streamed': streamed,
       'engine.tools_offered': request.tools.length,
     },
-    SpanKind.CLIENT,
-  );
+    kind: SpanKind.CLIENT,
+  });
 }

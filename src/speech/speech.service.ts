@@ -8,6 +8,9 @@ import { TtsEngine } from './tts-engine.js';
 import { phraseFor } from './tool-wait.js';
 import { speakTurn, type SpeechEvent } from './turn-speech.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
+import type { SpanRef } from '../common/trace-context.js';
+import { Spans } from '../tracing/spans.js';
+import { synthesisSpan } from './speech-spans.js';
 
 export interface VoiceSettings {
   voice: string;
@@ -22,6 +25,7 @@ export class SpeechService implements OnModuleInit {
     readonly stt: SttEngine,
     @Inject(speechConfig.KEY) readonly config: SpeechConfig,
     private readonly metrics: EngineMetrics,
+    private readonly spans: Spans,
   ) {}
 
   onModuleInit(): void {
@@ -40,15 +44,19 @@ export class SpeechService implements OnModuleInit {
     {
       waitPhrasesOf = () => undefined,
       since,
+      span,
     }: {
       /** A tool's own `wait_phrase`, by language, if it has one. */
       waitPhrasesOf?: (tool: string) => Record<string, string> | undefined;
       /** When the user's turn ended (`performance.now()`): the answer's first audio is timed from it. */
       since?: number;
+      /** The turn's exported span, when spans are exported: each synthesis is a span under it. */
+      span?: () => SpanRef | undefined;
     } = {},
   ): Observable<SpeechEvent> {
     const { speech } = this.metrics;
     const provider = this.tts.provider;
+    const traced = this.spans.enabled ? span : undefined;
     return speakTurn(turn$, this.tts, {
       voice: settings.voice || this.config.tts.voice,
       language: settings.language,
@@ -65,7 +73,11 @@ export class SpeechService implements OnModuleInit {
       ...(since !== undefined && {
         onFirstAudio: () => speech.responded((performance.now() - since) / 1000),
       }),
-      onSynthesized: (outcome, firstAudio) => speech.synthesized(provider, outcome, firstAudio),
+      onSynthesized: (outcome, firstAudio, took) => {
+        speech.synthesized(provider, outcome, firstAudio);
+        const parent = traced?.();
+        if (parent) synthesisSpan(this.spans, parent, provider, outcome, firstAudio, took);
+      },
     });
   }
 

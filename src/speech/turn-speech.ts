@@ -41,7 +41,18 @@ export interface SpeakOptions {
   /** The answer's first audio is being sent. */
   onFirstAudio?: () => void;
   /** One sentence's synthesis ended; `firstAudioSeconds` when it gave any audio. */
-  onSynthesized?: (outcome: SpeechOutcome, firstAudioSeconds?: number) => void;
+  onSynthesized?: (
+    outcome: SpeechOutcome,
+    firstAudioSeconds: number | undefined,
+    took: Took,
+  ) => void;
+}
+
+/** A synthesis's times (`performance.now()`) and the characters it said. */
+export interface Took {
+  startedAt: number;
+  endedAt: number;
+  characters: number;
 }
 
 interface Job {
@@ -182,7 +193,11 @@ class TurnSpeech {
       if (!signal.aborted) job.error = error as Error;
       outcome = 'failed';
     } finally {
-      onSynthesized?.(signal.aborted ? 'cancelled' : outcome, firstAudio);
+      onSynthesized?.(signal.aborted ? 'cancelled' : outcome, firstAudio, {
+        startedAt: asked,
+        endedAt: performance.now(),
+        characters: job.text.length,
+      });
       job.done = true;
       job.wake?.();
     }

@@ -26,12 +26,14 @@ export class ToolRouter extends ToolExecutor {
     const span =
       parent &&
       this.spans.child(`execute_tool ${call.name}`, parent, {
-        'gen_ai.operation.name': 'execute_tool',
-        'gen_ai.tool.name': call.name,
-        'gen_ai.tool.call.id': call.id,
-        ...(call.snapshot.byName.has(call.name) && {
-          'engine.tool.kind': call.snapshot.byName.get(call.name)!.kind,
-        }),
+        attributes: {
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': call.name,
+          'gen_ai.tool.call.id': call.id,
+          ...(call.snapshot.byName.has(call.name) && {
+            'engine.tool.kind': call.snapshot.byName.get(call.name)!.kind,
+          }),
+        },
       });
     if (!span) return this.route(call);
     try {

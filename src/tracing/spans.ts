@@ -32,7 +32,8 @@ export interface Span {
   set(attributes: Attributes): void;
   /** Marks it failed: `error.type` and the status's message (never arguments or user text). */
   fail(type: string, message: string): void;
-  end(): void;
+  /** Ends it now, or at `endedAt` (`performance.now()`). */
+  end(endedAt?: number): void;
 }
 
 export { SpanKind };
@@ -63,7 +64,29 @@ function wrap(span: OtelSpan): Span {
       span.setAttribute('error.type', type);
       span.setStatus({ code: SpanStatusCode.ERROR, message });
     },
-    end: () => span.end(),
+    end: (endedAt) => span.end(endedAt === undefined ? undefined : epochMs(endedAt)),
+  };
+}
+
+/** A `performance.now()` time as OpenTelemetry takes it: milliseconds since the epoch. */
+const epochMs = (time: number) => performance.timeOrigin + time;
+
+/** What a span is, besides its name and where it sits. */
+export interface SpanOptions {
+  attributes?: Attributes;
+  kind?: SpanKind;
+  /** Another trace's span it links to (the client's connection). */
+  linked?: SpanRef;
+  /** When it began (`performance.now()`), if before now. */
+  startedAt?: number;
+}
+
+function startOptions({ attributes, kind = SpanKind.INTERNAL, linked, startedAt }: SpanOptions) {
+  return {
+    kind,
+    attributes,
+    ...(linked && { links: [{ context: { ...linked, traceFlags: TraceFlags.SAMPLED } }] }),
+    ...(startedAt !== undefined && { startTime: epochMs(startedAt) }),
   };
 }
 
@@ -139,41 +162,26 @@ export class Spans {
     return this.tracer !== undefined;
   }
 
-  /**
-   * A trace's first span, whose trace id is `traceId`; linked to the span `linked`, if given (the
-   * client's connection, in a trace of its own).
-   */
-  root(
-    name: string,
-    traceId: string,
-    attributes: Attributes,
-    linked?: SpanRef,
-    kind = SpanKind.INTERNAL,
-  ): Span | undefined {
+  /** A trace's first span, whose trace id is `traceId`. */
+  root(name: string, traceId: string, options: SpanOptions = {}): Span | undefined {
     if (!this.tracer || !this.ids) return undefined;
-    const links = linked && [{ context: { ...linked, traceFlags: TraceFlags.SAMPLED } }];
     this.ids.next = traceId;
     try {
-      return wrap(this.tracer.startSpan(name, { kind, attributes, root: true, links }));
+      return wrap(this.tracer.startSpan(name, { ...startOptions(options), root: true }));
     } finally {
       this.ids.next = undefined;
     }
   }
 
   /** A span under `parent`. */
-  child(
-    name: string,
-    parent: SpanRef,
-    attributes: Attributes,
-    kind = SpanKind.INTERNAL,
-  ): Span | undefined {
+  child(name: string, parent: SpanRef, options: SpanOptions = {}): Span | undefined {
     if (!this.tracer) return undefined;
     const context = trace.setSpanContext(ROOT_CONTEXT, {
       traceId: parent.traceId,
       spanId: parent.spanId,
       traceFlags: TraceFlags.SAMPLED,
     });
-    return wrap(this.tracer.startSpan(name, { kind, attributes }, context));
+    return wrap(this.tracer.startSpan(name, startOptions(options), context));
   }
 
   /** Sends the spans still waiting, then stops. */

@@ -29,3 +29,10 @@ export class Engine {
     process.env = this.savedEnv;
   }
 }
+
+/** The engine's speech through one OpenAI-compatible server (`/audio/speech`, `/audio/transcriptions`). */
+export const openAiSpeech = (base: string) => ({
+  TTS_PROVIDER: 'openai',
+  TTS_BASE_URL: base,
+  STT_BASE_URL: base,
+});

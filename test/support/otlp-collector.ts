@@ -14,6 +14,9 @@ export interface ExportedSpan {
   resource: Record<string, unknown>;
   /** Spans of other traces it links to. */
   links: { traceId: string; spanId: string }[];
+  /** Its start and end, in milliseconds since the epoch. */
+  start: number;
+  end: number;
 }
 
 type AnyValue = {
@@ -64,6 +67,8 @@ export class OtlpCollector extends RecordingServer {
               traceId: l.traceId,
               spanId: l.spanId,
             })),
+            start: Number(BigInt(s.startTimeUnixNano) / 1000n) / 1000,
+            end: Number(BigInt(s.endTimeUnixNano) / 1000n) / 1000,
           })),
         ),
       );

@@ -1,0 +1,29 @@
+/** A sentence's synthesis as an exported span, under its turn's. Pure: no Nest import. */
+import type { SpanRef } from '../common/trace-context.js';
+import type { SpeechOutcome } from '../metrics/speech-metrics.js';
+import { SpanKind, type Spans } from '../tracing/spans.js';
+import type { Took } from './turn-speech.js';
+
+export function synthesisSpan(
+  spans: Spans,
+  parent: SpanRef,
+  provider: string,
+  outcome: SpeechOutcome,
+  firstAudioSeconds: number | undefined,
+  took: Took,
+): void {
+  const span = spans.child('synthesize', parent, {
+    attributes: {
+      'engine.tts.provider': provider,
+      'engine.tts.characters': took.characters,
+      ...(firstAudioSeconds !== undefined && {
+        'engine.tts.first_audio_ms': Math.round(firstAudioSeconds * 1000),
+      }),
+      ...(outcome === 'cancelled' && { 'engine.interrupted': true }),
+    },
+    kind: SpanKind.CLIENT,
+    startedAt: took.startedAt,
+  });
+  if (outcome === 'failed') span?.fail('tts_failed', 'speech synthesis failed');
+  span?.end(took.endedAt);
+}
