@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { Engine } from './support/engine.js';
 import { FakeLlm, sseStructuredCalls, sseTextWithUsage } from './support/fake-llm.js';
 import { OtlpCollector, type ExportedSpan } from './support/otlp-collector.js';
+import { RecordingServer } from './support/recording-server.js';
 import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
 import { until } from './support/waiting.js';
@@ -310,5 +311,42 @@ describe('spans waiting when the engine stops', () => {
         .map((s) => s.name)
         .sort(),
     ).toEqual(['chat m', 'turn']);
+  });
+});
+
+describe('turns left out of tracing (OTEL_TRACES_SAMPLER)', () => {
+  const collector = new OtlpCollector();
+  const llm = new FakeLlm();
+  const tools = new RecordingServer();
+  afterAll(async () => {
+    await Promise.all([collector.stop(), llm.stop(), tools.stop()]);
+  });
+
+  it('makes no span of them, and tells the servers they go unrecorded', async () => {
+    const engine = await Engine.start({
+      LLM_BASE_URL: await llm.start(),
+      LLM_MODEL: 'm',
+      LLM_TOOLS_FILE: writeToolsFile([weatherTool(await tools.start())]),
+      OTEL_EXPORTER_OTLP_ENDPOINT: await collector.start(),
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_TRACES_SAMPLER: 'traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0',
+    });
+    try {
+      const ws = await WsClient.connect(engine.wsUrl);
+      llm.enqueue(
+        sseStructuredCalls([{ id: 'c1', name: 'get_weather', arguments: { city: 'Rome' } }]),
+        sseTextWithUsage(['Sunny.'], 3, 1),
+      );
+      await ws.turn('weather?', 10_000);
+      ws.close();
+    } finally {
+      await engine.stop(); // sends whatever spans wait
+    }
+    expect(collector.spans()).toEqual([]);
+    const flags = [...llm.requests, ...tools.requests].map((r) =>
+      String(r.headers.traceparent).slice(-3),
+    );
+    expect(flags).toEqual(['-00', '-00', '-00']);
   });
 });

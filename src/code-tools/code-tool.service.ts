@@ -190,11 +190,7 @@ export class CodeToolService implements OnModuleDestroy {
           ...fillSecrets(rest, available, secrets),
           url: fillSecrets(url, available, secrets, encodeURIComponent),
         };
-        const headers = withTraceparent(
-          { ...(filled.headers ?? {}) },
-          trace?.traceId,
-          trace?.span?.spanId,
-        );
+        const headers = withTraceparent({ ...(filled.headers ?? {}) }, trace?.traceId, trace?.span);
         const response = await safeHttp(
           { ...filled, headers },
           { ...this.httpOptions(), secrets: Object.values(secrets) },

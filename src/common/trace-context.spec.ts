@@ -51,3 +51,15 @@ describe('parseTraceparent', () => {
       expect(parseTraceparent(header)).toBeUndefined();
   });
 });
+
+describe('traceparent under an exported span', () => {
+  it('names the span, and says sampled or not as its trace is recorded or not', () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    expect(traceparent(traceId, { traceId, spanId: '00f067aa0ba902b7' })).toBe(
+      `00-${traceId}-00f067aa0ba902b7-01`,
+    );
+    expect(traceparent(traceId, { traceId, spanId: '00f067aa0ba902b7', sampled: false })).toBe(
+      `00-${traceId}-00f067aa0ba902b7-00`,
+    );
+  });
+});

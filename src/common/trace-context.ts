@@ -8,6 +8,8 @@ const TRACE_ID = /^[0-9a-f]{32}$/;
 export interface SpanRef {
   traceId: string;
   spanId: string;
+  /** False when its trace is not recorded (OTEL_TRACES_SAMPLER): requests say so downstream. */
+  sampled?: boolean;
 }
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}(-|$)/;
@@ -41,23 +43,23 @@ function spanId(): string {
 }
 
 /**
- * The `traceparent` of one request of trace `traceId`, sampled: its parent the span `parentId` (an
- * exported span the request belongs to), or a fresh id.
+ * The `traceparent` of one request of trace `traceId`: its parent the exported span `parent`
+ * belongs to (sampled, unless that span's trace is not recorded), or a fresh id, sampled.
  */
-export function traceparent(traceId: string, parentId?: string): string {
-  return `00-${traceId}-${parentId ?? spanId()}-01`;
+export function traceparent(traceId: string, parent?: SpanRef): string {
+  return `00-${traceId}-${parent?.spanId ?? spanId()}-${parent?.sampled === false ? '00' : '01'}`;
 }
 
 /**
- * `headers` with a `traceparent` for `traceId` (under span `parentId`, if given), unless there is
+ * `headers` with a `traceparent` for `traceId` (under span `parent`, if given), unless there is
  * none or they set one already.
  */
 export function withTraceparent(
   headers: Record<string, string>,
   traceId: string | undefined,
-  parentId?: string,
+  parent?: SpanRef,
 ): Record<string, string> {
   if (traceId === undefined || Object.keys(headers).some((h) => h.toLowerCase() === 'traceparent'))
     return headers;
-  return { ...headers, traceparent: traceparent(traceId, parentId) };
+  return { ...headers, traceparent: traceparent(traceId, parent) };
 }

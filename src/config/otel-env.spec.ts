@@ -20,6 +20,7 @@ describe('OTEL_* (span export)', () => {
       serviceName: 'agent-engine',
       resourceAttributes: {},
       scheduleDelayMs: 5000,
+      sampleRatio: 1,
     });
   });
 
@@ -57,6 +58,24 @@ describe('OTEL_* (span export)', () => {
       protocol: 'http/json',
       scheduleDelayMs: 200,
     });
+  });
+
+  it('traces the share of turns OTEL_TRACES_SAMPLER says', () => {
+    const ratio = (raw: Record<string, string>) => tracing(raw).sampleRatio;
+    expect(ratio({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.25' })).toBe(
+      0.25,
+    );
+    expect(
+      ratio({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '.1' }),
+    ).toBe(0.1);
+    expect(ratio({ OTEL_TRACES_SAMPLER: 'traceidratio' })).toBe(1);
+    expect(ratio({ OTEL_TRACES_SAMPLER: 'always_off', OTEL_TRACES_SAMPLER_ARG: '0.5' })).toBe(0);
+    expect(ratio({ OTEL_TRACES_SAMPLER: 'always_on', OTEL_TRACES_SAMPLER_ARG: '0.5' })).toBe(1);
+    expect(refusal({ OTEL_TRACES_SAMPLER: 'jaeger_remote' })).toMatch(/^OTEL_TRACES_SAMPLER=/);
+    for (const arg of ['1.5', '-0.1', 'ten', '10%'])
+      expect(
+        refusal({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: arg }),
+      ).toMatch(/^OTEL_TRACES_SAMPLER_ARG=.*from 0 to 1/);
   });
 
   it('stops start-up on a bad value, naming the variable and never a header’s value', () => {

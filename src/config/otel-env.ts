@@ -18,6 +18,31 @@ export interface TracingSettings {
   resourceAttributes: Record<string, string>;
   /** Longest wait of an ended span before it is sent. */
   scheduleDelayMs: number;
+  /** The share of turns whose spans are made and sent, 0 to 1 (by trace id, so a turn is whole). */
+  sampleRatio: number;
+}
+
+/** OpenTelemetry's sampler names; a turn's span has no parent, so `parentbased_` ones decide as their root sampler. */
+const SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+
+function sampleRatio(raw: Raw): number {
+  const sampler = oneOf(raw, 'OTEL_TRACES_SAMPLER', 'parentbased_always_on', SAMPLERS);
+  const arg = present(raw, 'OTEL_TRACES_SAMPLER_ARG') ?? '1';
+  const ratio = /^(0|1|0?\.\d+|1\.0*)$/.test(arg) ? Number(arg) : NaN;
+  if (!(ratio >= 0 && ratio <= 1))
+    throw new EnvError(
+      `OTEL_TRACES_SAMPLER_ARG=${JSON.stringify(arg)} is invalid: expected the share of turns traced, from 0 to 1 (e.g. 0.1)`,
+    );
+  if (sampler.endsWith('always_on')) return 1;
+  if (sampler.endsWith('always_off')) return 0;
+  return ratio;
 }
 
 /**
@@ -82,5 +107,6 @@ export function parseTracing(raw: Raw): TracingSettings {
     serviceName: present(raw, 'OTEL_SERVICE_NAME') ?? 'agent-engine',
     resourceAttributes: keyValues(raw, 'OTEL_RESOURCE_ATTRIBUTES', (key) => /^[\w.-]+$/.test(key)),
     scheduleDelayMs: int(raw, 'OTEL_BSP_SCHEDULE_DELAY', 5000, 0, 600_000),
+    sampleRatio: sampleRatio(raw),
   };
 }

@@ -224,7 +224,7 @@ export class OpenAiLlmClient extends LlmClient {
   private post(body: string, signal: AbortSignal, { traceId, span }: LlmRequest) {
     return postJson(
       `${this.config.baseUrl}/chat/completions`,
-      withTraceparent(this.headers, traceId, span?.spanId),
+      withTraceparent(this.headers, traceId, span),
       body,
       signal,
     );

@@ -96,7 +96,7 @@ export class HttpToolExecutor extends ToolExecutor {
       : request.headers;
     return {
       ...request,
-      headers: withTraceparent(headers, call.context?.traceId, call.context?.span?.spanId),
+      headers: withTraceparent(headers, call.context?.traceId, call.context?.span),
     };
   }
 

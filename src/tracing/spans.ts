@@ -56,9 +56,10 @@ class TurnIds implements IdGenerator {
 }
 
 function wrap(span: OtelSpan): Span {
-  const { traceId, spanId } = span.spanContext();
+  const { traceId, spanId, traceFlags } = span.spanContext();
+  const sampled = (traceFlags & Number(TraceFlags.SAMPLED)) !== 0;
   return {
-    ref: { traceId, spanId },
+    ref: { traceId, spanId, ...(!sampled && { sampled }) },
     set: (attributes) => span.setAttributes(attributes),
     fail: (type, message) => {
       span.setAttribute('error.type', type);
@@ -143,7 +144,10 @@ export class Spans {
       ...(agents && { httpAgentOptions: agents }),
     });
     const ids = new TurnIds(new sdk.RandomIdGenerator());
+    // A turn's span decides by its trace id (OTEL_TRACES_SAMPLER); the spans under it follow it.
+    const root = new sdk.TraceIdRatioBasedSampler(settings.sampleRatio);
     const provider = new sdk.BasicTracerProvider({
+      sampler: new sdk.ParentBasedSampler({ root }),
       resource: resourceFromAttributes({
         'service.name': settings.serviceName,
         ...(version && { 'service.version': version }),
@@ -179,7 +183,7 @@ export class Spans {
     const context = trace.setSpanContext(ROOT_CONTEXT, {
       traceId: parent.traceId,
       spanId: parent.spanId,
-      traceFlags: TraceFlags.SAMPLED,
+      traceFlags: parent.sampled === false ? TraceFlags.NONE : TraceFlags.SAMPLED,
     });
     return wrap(this.tracer.startSpan(name, startOptions(options), context));
   }

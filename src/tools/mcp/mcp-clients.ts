@@ -4,7 +4,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LRUCache } from 'lru-cache';
-import { traceparent } from '../../common/trace-context.js';
+import { traceparent, type SpanRef } from '../../common/trace-context.js';
 import { oauth2Identity, type OAuth2Config, type OAuth2Tokens } from '../oauth2.js';
 import { boundedFetch, redirectSafe, withBearer } from './mcp-fetch.js';
 import type { McpCallResult } from './mcp-result.js';
@@ -55,7 +55,7 @@ export interface McpLimits {
   /** The turn's trace id: the call carries a W3C `traceparent` of it (`_meta` and HTTP header). */
   traceId?: string;
   /** The exported span of the call: the `traceparent`'s parent. */
-  parentId?: string;
+  parent?: SpanRef;
 }
 
 /** Connections kept open at most (different servers, or different headers such as a user's token). */
@@ -132,7 +132,7 @@ export class McpClients {
   ): Promise<McpCallResult> {
     // The turn's trace rides in the call's `_meta`; the fetch copies it to the HTTP header.
     const _meta = limits.traceId
-      ? { traceparent: traceparent(limits.traceId, limits.parentId) }
+      ? { traceparent: traceparent(limits.traceId, limits.parent) }
       : undefined;
     return this.withClient(
       target,

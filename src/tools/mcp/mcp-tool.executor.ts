@@ -100,7 +100,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
         timeoutMs: timeoutSecs * 1000,
         signal: call.signal,
         traceId: call.context?.traceId,
-        parentId: call.context?.span?.spanId,
+        parent: call.context?.span,
       });
       const { ok, text } = mcpResultText(result);
       const shown = maskSecrets(text, this.tokens.secretsOf(tool));
