@@ -15,7 +15,8 @@
 // Run: npm run bench:relay. Settings (environment): SESSIONS (100,500), ROUNDS (3), DELTAS (200), WARMUP_DELTAS (50),
 // TARGETS (relay,json,engine), ENGINE_PROCESSES (the engine only; CPU and RSS are summed over its
 // processes), PROFILE=relay|json|engine (a CPU profile in /tmp/prof), TARGET_FLAGS and
-// ENGINE_FLAGS (node flags for every target, or the engine only, e.g. --trace-gc). Each target's
+// ENGINE_FLAGS (node flags for every target, or the engine only, e.g. --trace-gc), ENGINE_SCRIPT
+// (default dist/main.js: another build copied into dist-*/ to compare). Each target's
 // standard output goes to /tmp/relay-bench-<target>.log.
 import { cpuMs, fakeLlm, median, percentile, rssKb, runSessions, START_DELTAS, startTarget, stopTarget, sum } from './harness.mjs';
 
@@ -32,7 +33,7 @@ function start(kind, llmUrl, port) {
     ...(kind === 'engine' ? (process.env.ENGINE_FLAGS ?? '').split(' ').filter(Boolean) : []),
   ];
   return startTarget({
-    script: kind === 'engine' ? 'dist/main.js' : 'bench/relay-pipe.mjs',
+    script: kind === 'engine' ? (process.env.ENGINE_SCRIPT ?? 'dist/main.js') : 'bench/relay-pipe.mjs',
     flags,
     env: { ENGINE_PROCESSES: kind === 'engine' ? (process.env.ENGINE_PROCESSES ?? '1') : '1', RELAY: kind === 'json' ? 'json' : 'pipe' },
     port,
