@@ -4,6 +4,7 @@ import { Engine, openAiSpeech } from './support/engine.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { voiceSession, type WsClient } from './support/ws-client.js';
+import { samples } from './support/prometheus.js';
 
 /** A spoken sentence, PCM s16le 16 kHz mono (test/fixtures/audio/make-speech.mjs). */
 const SPEECH = readFileSync('test/fixtures/audio/speech-16k.pcm');
@@ -85,6 +86,8 @@ describe('voice activity detection (VAD_SILENCE_MS)', () => {
     );
 
   it('answers an utterance in a stream of audio when the caller stops speaking, with no audio_end', async () => {
+    const scrape = async () => samples(await (await fetch(`${engine.httpUrl}/metrics`)).text());
+    const before = await scrape();
     const ws = await voiceSession(engine.wsUrl);
     expect(ws.messages.at(-1)!.settings.vad_silence_ms).toBe(500);
     llm.enqueue(sseText(['Sunny.']));
@@ -102,6 +105,14 @@ describe('voice activity detection (VAD_SILENCE_MS)', () => {
     const [sent] = await transcribed();
     expect(sent).toBeGreaterThan(SPEECH.length + silence(400).length);
     expect(sent).toBeLessThan(SPEECH.length + silence(1500).length);
+    // The caller's wait is timed from when they stopped speaking: the 500 ms of silence count.
+    await ws.waitFor((m) => m.type === 'audio', from);
+    const after = await scrape();
+    const response = 'agent_engine_voice_response_seconds';
+    expect(after.get(`${response}_count`)! - (before.get(`${response}_count`) ?? 0)).toBe(1);
+    expect(after.get(`${response}_sum`)! - (before.get(`${response}_sum`) ?? 0)).toBeGreaterThan(
+      0.5,
+    );
     ws.close();
   });
 

@@ -144,7 +144,8 @@ export class Conversation {
         await this.bargeIn();
       } else {
         this.deps.send({ type: 'speech_stopped', ...(heard.cut && { cut: true }) });
-        await this.answerUtterance(heard.pcm, performance.now());
+        // The user stopped speaking when the silence that ended the utterance began.
+        await this.answerUtterance(heard.pcm, performance.now() - heard.silenceMs);
       }
     }
   }
@@ -209,6 +210,7 @@ export class Conversation {
 
   /** Transcribes an utterance that ended at `ended`, and answers it. */
   private async answerUtterance(pcm: Buffer, ended: number): Promise<void> {
+    const startedAt = performance.now();
     let text: string;
     try {
       text = await this.deps.speech.transcribe(
@@ -223,7 +225,7 @@ export class Conversation {
     this.deps.send({ type: 'transcript', text });
     if (text === '') return this.error('no_speech', 'no speech was recognised in the utterance');
     const heard = {
-      startedAt: ended,
+      startedAt,
       endedAt: performance.now(),
       provider: this.deps.speech.stt.provider,
     };

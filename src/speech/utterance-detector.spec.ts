@@ -110,3 +110,11 @@ describe('UtteranceDetector', () => {
     expect(detect(detector, ms(100)).map((e) => e.type)).toEqual(['utterance']);
   });
 });
+
+describe('UtteranceDetector, the silence that ends an utterance', () => {
+  it('says how long the user has been silent when the utterance is known to be over', () => {
+    const detector = new UtteranceDetector(marked, LIMITS);
+    const [, end] = detect(detector, Buffer.concat([voice(400), ms(600)]));
+    expect(end).toMatchObject({ type: 'utterance', cut: false, silenceMs: 500 });
+  });
+});

@@ -29,8 +29,12 @@ export interface DetectorSettings {
 
 export type Detected =
   | { type: 'speech_started' }
-  /** `cut`: it reached the longest an utterance may be, not a silence. */
-  | { type: 'utterance'; pcm: Buffer; cut: boolean };
+  /**
+   * `cut`: it reached the longest an utterance may be, not a silence. `silenceMs`: the silence at
+   * its end, heard before the utterance was known to be over (in a live stream, how long ago the
+   * user stopped speaking).
+   */
+  | { type: 'utterance'; pcm: Buffer; cut: boolean; silenceMs: number };
 
 export class UtteranceDetector {
   private pending = Buffer.alloc(0);
@@ -104,8 +108,9 @@ export class UtteranceDetector {
     const full = this.bytes + FRAME_BYTES > this.settings.maxBytes;
     if (!silent && !full) return undefined;
     const pcm = Buffer.concat(this.utterance!);
+    const silenceMs = this.silentFrames * FRAME_MS;
     this.reset();
-    return { type: 'utterance', pcm, cut: !silent };
+    return { type: 'utterance', pcm, cut: !silent, silenceMs };
   }
 
   private reset(): void {
