@@ -168,6 +168,35 @@ describe('spans exported to an OpenTelemetry collector (OTLP/HTTP JSON)', () => 
     expect((await traceOf(sessionId())).find((s) => s.name === 'turn')!.links).toEqual([]);
   });
 
+  it('gives a call of the client’s own tool a span lasting until the client answers', async () => {
+    const from = client.ws.messages.length;
+    client.ws.send({
+      type: 'session.update',
+      client_tools: [
+        { name: 'open_map', description: 'Shows a city', parameters: { type: 'object' } },
+      ],
+    });
+    await client.ws.waitFor((m) => m.type === 'session.updated', from);
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: 'c1', name: 'open_map', arguments: { city: 'Rome' } }]),
+      sseTextWithUsage(['Shown.'], 3, 1),
+    );
+    client.ws.send({ type: 'user_text', text: 'map' });
+    const asked = await client.ws.waitFor((m) => m.type === 'client_tool_call', from);
+    await new Promise((resolve) => setTimeout(resolve, 60)); // the user looks at the app
+    client.ws.send({ type: 'client_tool_result', id: asked.id, error: 'no map here' });
+    await client.ws.waitFor((m) => m.type === 'assistant_end', from);
+    const spans = await traceOf(sessionId());
+    const turn = spans.find((s) => s.name === 'turn')!;
+    const call = spans.find((s) => s.name === 'execute_tool open_map')!;
+    expect(call).toMatchObject({
+      parentSpanId: turn.spanId,
+      attributes: { 'engine.tool.kind': 'client', 'gen_ai.tool.call.id': 'c1' },
+      status: { code: 2 },
+    });
+    expect(call.end - call.start).toBeGreaterThanOrEqual(50);
+  });
+
   it("puts a code tool's calls and requests under its span", async () => {
     rig.llm.enqueue(
       sseStructuredCalls([{ id: 'c1', name: 'weather_twice', arguments: { city: 'Rome' } }]),

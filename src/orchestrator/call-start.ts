@@ -4,6 +4,7 @@ import { toolErrors } from '../tools/tool-errors.js';
 import type { ToolExecutor, ToolOutcome } from '../tools/tool-executor.js';
 import { askClient } from './client-tools.js';
 import type { TurnContext } from './turn-context.js';
+import { endToolSpan, toolSpan } from '../tracing/tool-spans.js';
 
 /** What getting a call going needs from the turn loop. */
 export interface CallStarter {
@@ -33,11 +34,13 @@ export function announceCall(ctx: TurnContext, call: ToolCallEvent, starter: Cal
     return;
   }
   const client = ctx.clientTools.get(call.name);
-  if (client)
-    ctx.started.set(call.id, {
-      outcome: timed(askClient(ctx, call, client, limits), ctx.callSignal),
-    });
-  else if (limits.earlyStart && startsEarly(ctx.snapshot.byName.get(call.name)))
+  if (client) {
+    // The client runs it: its span lasts until the client answers (or the turn ends first).
+    const span = toolSpan(ctx.spans, ctx.toolContext.span, call, 'client');
+    const asked = askClient(ctx, call, client, limits);
+    const outcome = span ? asked.then((result) => (endToolSpan(span, result), result)) : asked;
+    ctx.started.set(call.id, { outcome: timed(outcome, ctx.callSignal) });
+  } else if (limits.earlyStart && startsEarly(ctx.snapshot.byName.get(call.name)))
     ctx.started.set(call.id, startCall(starter.executor, ctx, call));
 }
 

@@ -1,4 +1,5 @@
 import type { ChatMessage, LlmRequest, LlmTool } from '../llm/llm.types.js';
+import type { Spans } from '../tracing/spans.js';
 import type { StreamedText } from '../llm/streamed-text.js';
 import { alternating, systemMessageOf, trimHistory } from './history.js';
 import type { TokenUsage } from '../llm/usage.js';
@@ -52,6 +53,8 @@ export interface TurnContext {
   roundCalls: number;
   /** Asks the client to approve call `id` (of a `"confirm": true` tool) and waits for its answer. */
   approve: (id: string) => Promise<{ approval: Approval; refusal?: string }>;
+  /** The engine's spans, when exported: calls the client runs get theirs here. */
+  spans?: Spans;
 }
 
 const NOT_SPACE = /\S/;

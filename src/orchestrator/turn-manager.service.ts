@@ -119,6 +119,7 @@ export class TurnManager {
       wsMode: 'held',
       afterCallWs: '',
       clientTools,
+      ...(this.spans.enabled && { spans: this.spans }),
       started: new Map(),
       roundCalls: 0,
       // Made when a call first needs it, `over` aborted at the turn's end for calls still running:

@@ -6,7 +6,7 @@ import { argumentProblem } from './argument-check.js';
 import { toolErrors } from './tool-errors.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
 import { Spans } from '../tracing/spans.js';
-import { toolFailure } from '../tracing/span-attributes.js';
+import { endToolSpan, toolSpan } from '../tracing/tool-spans.js';
 
 /** Runs a call with the executor of its tool's kind: HTTP, MCP or Python code tools. */
 @Injectable()
@@ -22,30 +22,15 @@ export class ToolRouter extends ToolExecutor {
 
   /** Runs `call`, in a span of its own when spans are exported (a code tool's calls under it). */
   async execute(call: ToolInvocation): Promise<ToolOutcome> {
-    const parent = call.context?.span;
-    const span =
-      parent &&
-      this.spans.child(`execute_tool ${call.name}`, parent, {
-        attributes: {
-          'gen_ai.operation.name': 'execute_tool',
-          'gen_ai.tool.name': call.name,
-          'gen_ai.tool.call.id': call.id,
-          ...(call.snapshot.byName.has(call.name) && {
-            'engine.tool.kind': call.snapshot.byName.get(call.name)!.kind,
-          }),
-        },
-      });
+    const kind = call.snapshot.byName.get(call.name)?.kind;
+    const span = toolSpan(this.spans, call.context?.span, call, kind);
     if (!span) return this.route(call);
+    let outcome: ToolOutcome | undefined;
     try {
-      const outcome = await this.route({ ...call, context: { ...call.context!, span: span.ref } });
-      if (outcome.cached) span.set({ 'engine.tool.cached': true });
-      if (!outcome.ok) {
-        const { type, message } = toolFailure(outcome.text);
-        span.fail(type, message);
-      }
+      outcome = await this.route({ ...call, context: { ...call.context!, span: span.ref } });
       return outcome;
     } finally {
-      span.end();
+      endToolSpan(span, outcome);
     }
   }
 
