@@ -98,7 +98,11 @@ export class Listening {
     if (this.decoder?.format !== format) {
       this.decoder?.converter?.close();
       const converter = await inbound(format);
-      if (this.closed) converter?.close();
+      // Closed while it loaded: nothing more is heard.
+      if (this.closed) {
+        converter?.close();
+        return Buffer.alloc(0);
+      }
       this.decoder = { format, converter };
     }
     return this.decoder.converter ? this.decoder.converter.convert(data) : data;
