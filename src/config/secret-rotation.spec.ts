@@ -1,0 +1,87 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseEnv } from './env.js';
+import { ROTATING_SECRETS } from './secret-files.js';
+import { SecretRotation } from './secret-rotation.service.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'engine-rotation-'));
+const file = (name: string, content: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+};
+
+/** Where each secret is read by the engine, in the configuration as its readers hold it. */
+function live() {
+  const env = parseEnv({
+    ...process.env,
+    LLM_FALLBACK_BASE_URL: 'http://fallback:8000/v1',
+  });
+  return {
+    app: {
+      port: env.port,
+      logLevel: env.logLevel,
+      ws: env.ws,
+      adminApiKey: env.adminApiKey,
+      corsOrigins: env.corsOrigins,
+    },
+    llm: env.llm,
+    speech: env.speech,
+    sessions: env.sessions,
+  };
+}
+
+describe('SecretRotation', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+
+  it('takes up every rotating secret changed in its file where its reader reads it', () => {
+    const headers = (value: string) => JSON.stringify({ 'x-team': value });
+    const first: Record<string, string> = {};
+    for (const name of ROTATING_SECRETS) {
+      const value = name.endsWith('HEADERS') ? headers(`${name}-1`) : `${name}-1`;
+      process.env[name] = value;
+      process.env[`${name}_FILE`] = file(name, value);
+      first[name] = value;
+    }
+    process.env.LLM_FALLBACK_BASE_URL = 'http://fallback:8000/v1';
+    const config = live();
+    const rotation = new SecretRotation(config.app, config.llm, config.speech, config.sessions);
+    rotation.check(); // nothing changed
+    expect(config.llm.apiKey).toBe('LLM_API_KEY-1');
+    for (const name of ROTATING_SECRETS)
+      file(name, name.endsWith('HEADERS') ? headers(`${name}-2`) : `${name}-2\n`);
+    rotation.check();
+    expect({
+      ADMIN_API_KEY: config.app.adminApiKey,
+      WS_API_KEY: config.app.ws.apiKey,
+      LLM_API_KEY: config.llm.apiKey,
+      LLM_EXTRA_HEADERS: config.llm.extraHeaders['x-team'],
+      LLM_FALLBACK_API_KEY: config.llm.fallback!.apiKey,
+      LLM_FALLBACK_EXTRA_HEADERS: config.llm.fallback!.extraHeaders['x-team'],
+      TTS_API_KEY: config.speech.tts.apiKey,
+      STT_API_KEY: config.speech.stt.apiKey,
+      SESSION_WEBHOOK_SECRET: config.sessions.webhookSecret,
+    }).toEqual(Object.fromEntries(ROTATING_SECRETS.map((name) => [name, `${name}-2`])));
+    expect(process.env.TTS_API_KEY).toBe('TTS_API_KEY-2');
+  });
+
+  it('keeps every secret in use when one rotated value is not valid, and takes them all once it is', () => {
+    process.env.LLM_API_KEY = 'sk-1';
+    process.env.LLM_API_KEY_FILE = file('key', 'sk-1');
+    process.env.LLM_EXTRA_HEADERS = '{"x-team":"voice"}';
+    process.env.LLM_EXTRA_HEADERS_FILE = file('headers', '{"x-team":"voice"}');
+    const config = live();
+    const rotation = new SecretRotation(config.app, config.llm, config.speech, config.sessions);
+    file('key', 'sk-2');
+    file('headers', '{"x-team": ');
+    rotation.check();
+    expect([config.llm.apiKey, config.llm.extraHeaders]).toEqual(['sk-1', { 'x-team': 'voice' }]);
+    file('headers', '{"x-team":"sales"}');
+    rotation.check();
+    expect([config.llm.apiKey, config.llm.extraHeaders]).toEqual(['sk-2', { 'x-team': 'sales' }]);
+  });
+});
