@@ -1,7 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { share, type Observable } from 'rxjs';
 import { SpeechService } from '../speech/speech.service.js';
-import { keepSpokenOnly } from '../speech/spoken-history.js';
 import { parseClientMessage, type SessionUpdateMessage } from './protocol/client-messages.js';
 import type { ErrorCode } from './protocol/error-codes.js';
 import type { ServerEvent } from './protocol/server-events.js';
@@ -13,7 +11,8 @@ import type { Phrase } from './spoken-answer.js';
 import type { TurnManager } from './turn-manager.service.js';
 import type { Transcription } from './turn-spans.js';
 import { Listening } from './listening.js';
-import { speechOut } from './speech-out.js';
+import { deliverTurn } from './turn-delivery.js';
+import { sayTurn } from './said.js';
 import { TurnRateLimit } from './turn-rate-limit.js';
 
 export interface ConversationDeps extends SettingsLimits {
@@ -38,12 +37,6 @@ export interface ConversationDeps extends SettingsLimits {
    * streaming.
    */
   pace: () => Promise<void>;
-}
-
-function drain<T>(source$: Observable<T>, next: (value: T) => void): Promise<void> {
-  return new Promise<void>((resolve) =>
-    source$.subscribe({ next, complete: resolve, error: () => resolve() }),
-  );
 }
 
 /** One connection's conversation: dispatches client messages, runs turns, speaks and listens. */
@@ -101,6 +94,8 @@ export class Conversation {
     switch (message.type) {
       case 'user_text':
         return this.startTurn(message.text);
+      case 'say':
+        return this.startTurn(message.text, { said: true });
       case 'interrupt':
         return this.session.cancel();
       case 'session.update':
@@ -229,16 +224,24 @@ export class Conversation {
       endedAt: performance.now(),
       provider: this.deps.speech.stt.provider,
     };
-    await this.startTurn(text, ended, heard);
+    await this.startTurn(text, { since: ended, heard });
   }
 
+  /**
+   * A turn answering `text`, or saying it (`said`); `since`: when the user's turn ended, `heard`:
+   * its transcription.
+   */
   private async startTurn(
     text: string,
-    since = performance.now(),
-    heard?: Transcription,
+    {
+      since = performance.now(),
+      heard,
+      said = false,
+    }: { since?: number; heard?: Transcription; said?: boolean } = {},
   ): Promise<void> {
     // While calls await approval, a plain yes or no answers them, and starts no turn.
-    if (answerApprovals(this.session, text, this.deps.confirmPhrases, this.deps.send)) return;
+    if (!said && answerApprovals(this.session, text, this.deps.confirmPhrases, this.deps.send))
+      return;
     // Over the limit, the turn in progress goes on: nothing would replace it.
     if (!this.turnLimit.admit())
       return this.error(
@@ -250,53 +253,16 @@ export class Conversation {
     if (!this.deps.connected()) return;
     if (this.draining)
       return this.error('shutting_down', 'the server is shutting down: reconnect to continue');
-    this.session.begin((signal) => this.runTurn(text, signal, since, heard));
+    const { session, deps, logger } = this;
+    session.begin((signal) =>
+      deliverTurn(
+        session,
+        deps,
+        said ? sayTurn(session, text) : deps.turns.run(session, text, signal, heard),
+        { signal, since, logger },
+      ),
+    );
   }
 
   /** `since`: when the user's turn ended (`performance.now()`), for the reaction time's metric. */
-  private async runTurn(
-    text: string,
-    signal: AbortSignal,
-    since: number,
-    heard?: Transcription,
-  ): Promise<void> {
-    const { session, deps } = this;
-    const settings = session.settings;
-    const speaking = settings.modality === 'voice' && settings.tts && deps.speech.canSpeak;
-    const out = speaking
-      ? await speechOut(settings, deps.speech.tts.sampleRate, deps.send)
-      : undefined;
-    // Shared only when speech listens too: a text session keeps the hot path one subscriber deep.
-    const source$ = deps.turns.run(session, text, signal, heard);
-    const turn$ = speaking ? source$.pipe(share()) : source$;
-    const spoken: string[] = [];
-    const work: Promise<void>[] = [];
-    if (speaking) {
-      const speech$ = deps.speech.speak(
-        turn$,
-        settings,
-        signal,
-        (sentence) => spoken.push(sentence),
-        {
-          waitPhrasesOf: (tool) => deps.turns.waitPhrasesOf(tool),
-          since,
-          span: () => session.turnSpan,
-        },
-      );
-      work.push(drain(speech$, (event) => out!.send(event)));
-    }
-    work.push(drain(turn$, (event) => deps.send(event)));
-    await Promise.all(work);
-    out?.close();
-    if (speaking && signal.aborted) {
-      // Cut short while speaking: the client learns what was heard, whether the text had ended
-      // (its end said all of it) or not (its end said what was shown, more than was heard).
-      deps.send({ type: 'assistant_end', text: spoken.join(' '), interrupted: true, heard: true });
-      session.history = keepSpokenOnly(session.history, spoken);
-      this.logger.debug(
-        `barge-in: history keeps ${spoken.length} spoken sentence(s) (session_id=${session.id})`,
-      );
-    }
-    void deps.save();
-  }
 }

@@ -47,6 +47,30 @@ describe('trimHistory', () => {
 });
 
 describe('alternating', () => {
+  it('joins assistant texts in a row (an answer, then what the agent was made to say), not calls', () => {
+    const call = { id: 'c1', type: 'function' as const, function: { name: 'f', arguments: '{}' } };
+    const history: ChatMessage[] = [
+      { role: 'assistant', content: 'Hello, front desk.' },
+      { role: 'user', content: 'Weather?' },
+      { role: 'assistant', content: 'Sunny.' },
+      { role: 'assistant', content: 'Anything else?' },
+      { role: 'user', content: 'Book it.' },
+      { role: 'assistant', content: 'Booking.', tool_calls: [call] },
+      { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+      { role: 'assistant', content: 'Done.' },
+      { role: 'assistant', content: 'Goodbye.' },
+    ];
+    expect(alternating(history)).toEqual([
+      { role: 'assistant', content: 'Hello, front desk.' },
+      { role: 'user', content: 'Weather?' },
+      { role: 'assistant', content: 'Sunny. Anything else?' },
+      { role: 'user', content: 'Book it.' },
+      { role: 'assistant', content: 'Booking.', tool_calls: [call] },
+      { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+      { role: 'assistant', content: 'Done. Goodbye.' },
+    ]);
+  });
+
   it('joins user messages in a row, and leaves the history as it was', () => {
     const history: ChatMessage[] = [
       ...turn(1),

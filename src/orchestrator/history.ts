@@ -15,20 +15,33 @@ export function trimHistory(history: ChatMessage[], max: number): ChatMessage[] 
   return start === 0 ? history : history.slice(start);
 }
 
+/** An assistant message of text alone, no calls. */
+const textOnly = (
+  m: ChatMessage | undefined,
+): m is ChatMessage & { role: 'assistant'; content: string } =>
+  m?.role === 'assistant' && !m.tool_calls && typeof m.content === 'string';
+
+/** Two messages that go as one: user after user, or assistant text after assistant text. */
+const joined = (before: ChatMessage | undefined, message: ChatMessage) =>
+  (message.role === 'user' && before?.role === 'user') || (textOnly(message) && textOnly(before));
+
 /**
  * The messages of a request, with user messages in a row (a turn that got no answer: interrupted
- * before its first word, failed, or answered with nothing) joined into one. Chat templates that
- * want roles to alternate (Gemma's, Mistral's, Llama 2's) refuse the request otherwise, and then
- * every later one. The history itself is left as it was.
+ * before its first word, failed, or answered with nothing) joined into one, and assistant texts
+ * in a row (an answer, then what the client had the agent say) too. Chat templates that want
+ * roles to alternate (Gemma's, Mistral's, Llama 2's) refuse the request otherwise, and then every
+ * later one. The history itself is left as it was.
  */
 export function alternating(history: readonly ChatMessage[]): readonly ChatMessage[] {
-  if (!history.some((m, i) => m.role === 'user' && history[i - 1]?.role === 'user')) return history;
+  if (!history.some((m, i) => joined(history[i - 1], m))) return history;
   const out: ChatMessage[] = [];
   for (const message of history) {
     const last = out.at(-1);
-    if (message.role === 'user' && last?.role === 'user')
-      out[out.length - 1] = { role: 'user', content: `${last.content}\n\n${message.content}` };
-    else out.push(message);
+    if (!joined(last, message)) out.push(message);
+    else if (message.role === 'user')
+      out[out.length - 1] = { role: 'user', content: `${last!.content}\n\n${message.content}` };
+    else
+      out[out.length - 1] = { role: 'assistant', content: `${last!.content} ${message.content}` };
   }
   return out;
 }

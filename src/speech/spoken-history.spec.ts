@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../llm/llm.types.js';
-import { keepSpokenOnly } from './spoken-history.js';
+import { keepSpokenOnly, saidMessages } from './spoken-history.js';
 
 const user: ChatMessage = { role: 'user', content: 'Weather?' };
 
@@ -34,6 +34,21 @@ describe('keepSpokenOnly', () => {
       user,
       { role: 'assistant', content: null, tool_calls: [call] },
       { role: 'tool', tool_call_id: 'c1', content: 'sunny' },
+    ]);
+  });
+
+  it('keeps an answer heard whole when what the agent was made to say after it is cut', () => {
+    const said: ChatMessage = { role: 'assistant', content: 'Anything else? I can book a table.' };
+    saidMessages.add(said);
+    const history: ChatMessage[] = [user, { role: 'assistant', content: 'It is sunny.' }, said];
+    expect(keepSpokenOnly(history, ['Anything else?'])).toEqual([
+      user,
+      { role: 'assistant', content: 'It is sunny.' },
+      { role: 'assistant', content: 'Anything else?' },
+    ]);
+    expect(keepSpokenOnly(history, [])).toEqual([
+      user,
+      { role: 'assistant', content: 'It is sunny.' },
     ]);
   });
 });

@@ -1,12 +1,20 @@
 import type { ChatMessage } from '../llm/llm.types.js';
 
 /**
+ * Assistant messages the client had the agent say (`say`): each begins a turn of its own, as a
+ * user message does, for what a barge-in keeps of it.
+ */
+export const saidMessages = new WeakSet<ChatMessage>();
+
+/**
  * After a barge-in, keeps in the interrupted turn's assistant messages only the text whose
  * audio was sent: the prefix of the visible answer that ends with the last spoken sentence.
  * Tool-call messages and their tool messages are kept (never a call without its result).
  */
 export function keepSpokenOnly(history: ChatMessage[], spokenSentences: string[]): ChatMessage[] {
-  const turnStart = history.map((m) => m.role).lastIndexOf('user');
+  const turnStart = history.findLastIndex(
+    (m, i) => m.role === 'user' || saidMessages.has(history[i + 1]!),
+  );
   const answer = history
     .slice(turnStart + 1)
     .map((m) => (m.role === 'assistant' ? (m.content ?? '') : ''))

@@ -32,6 +32,20 @@ export class UserTextMessage {
   text!: string;
 }
 
+/**
+ * `{"type":"say","text":"…"}`: the agent says the text as it is (a greeting when a call connects,
+ * a goodbye), with no request to the model; it is part of the conversation from then on.
+ */
+export class SayMessage {
+  @IsIn(['say'])
+  type!: 'say';
+
+  @IsString({ message: 'say needs a "text" string' })
+  @Matches(/\S/, { message: 'say needs a non-empty "text" (more than spaces)' })
+  @MaxLength(10_000, { message: '"text" is longer than 10000 characters' })
+  text!: string;
+}
+
 /** `{"type":"interrupt"}`: cancels the turn in progress (and its audio). */
 export class InterruptMessage {
   @IsIn(['interrupt'])
@@ -208,6 +222,7 @@ export class ClientToolResultMessage {
 
 export type ClientMessage =
   | UserTextMessage
+  | SayMessage
   | InterruptMessage
   | SessionUpdateMessage
   | AudioMessage
@@ -218,6 +233,7 @@ export type ClientMessage =
 
 const TYPES = {
   user_text: UserTextMessage,
+  say: SayMessage,
   interrupt: InterruptMessage,
   'session.update': SessionUpdateMessage,
   audio: AudioMessage,

@@ -1,0 +1,70 @@
+/**
+ * One turn's events as the client gets them: sent as they come and, in a voice session, spoken;
+ * after a barge-in, history keeps only what was heard. Pure: no Nest import.
+ */
+import type { Logger } from '@nestjs/common';
+import { share, type Observable } from 'rxjs';
+import type { SpeechService } from '../speech/speech.service.js';
+import { keepSpokenOnly } from '../speech/spoken-history.js';
+import type { ServerEvent, TurnEvent } from './protocol/server-events.js';
+import type { Session } from './session.js';
+import { speechOut } from './speech-out.js';
+import type { TurnManager } from './turn-manager.service.js';
+
+export interface DeliveryDeps {
+  speech: SpeechService;
+  turns: Pick<TurnManager, 'waitPhrasesOf'>;
+  send: (event: ServerEvent | Buffer) => void;
+  save: () => Promise<void>;
+}
+
+export function drain<T>(source$: Observable<T>, next: (value: T) => void): Promise<void> {
+  return new Promise<void>((resolve) =>
+    source$.subscribe({ next, complete: resolve, error: () => resolve() }),
+  );
+}
+
+/** Delivers the turn `source$` of `session`; `since`: when the user's turn ended. */
+export async function deliverTurn(
+  session: Session,
+  deps: DeliveryDeps,
+  source$: Observable<TurnEvent>,
+  { signal, since, logger }: { signal: AbortSignal; since: number; logger: Logger },
+): Promise<void> {
+  const settings = session.settings;
+  const speaking = settings.modality === 'voice' && settings.tts && deps.speech.canSpeak;
+  const out = speaking
+    ? await speechOut(settings, deps.speech.tts.sampleRate, deps.send)
+    : undefined;
+  // Shared only when speech listens too: a text session keeps the hot path one subscriber deep.
+  const turn$ = speaking ? source$.pipe(share()) : source$;
+  const spoken: string[] = [];
+  const work: Promise<void>[] = [];
+  if (out) {
+    const speech$ = deps.speech.speak(
+      turn$,
+      settings,
+      signal,
+      (sentence) => spoken.push(sentence),
+      {
+        waitPhrasesOf: (tool) => deps.turns.waitPhrasesOf(tool),
+        since,
+        span: () => session.turnSpan,
+      },
+    );
+    work.push(drain(speech$, (event) => out.send(event)));
+  }
+  work.push(drain(turn$, (event) => deps.send(event)));
+  await Promise.all(work);
+  out?.close();
+  if (speaking && signal.aborted) {
+    // Cut short while speaking: the client learns what was heard, whether the text had ended
+    // (its end said all of it) or not (its end said what was shown, more than was heard).
+    deps.send({ type: 'assistant_end', text: spoken.join(' '), interrupted: true, heard: true });
+    session.history = keepSpokenOnly(session.history, spoken);
+    logger.debug(
+      `barge-in: history keeps ${spoken.length} spoken sentence(s) (session_id=${session.id})`,
+    );
+  }
+  void deps.save();
+}

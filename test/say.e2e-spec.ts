@@ -1,0 +1,105 @@
+import { Engine, openAiSpeech } from './support/engine.js';
+import { FakeLlm, sseText } from './support/fake-llm.js';
+import { RecordingServer } from './support/recording-server.js';
+import { voiceSession, WsClient } from './support/ws-client.js';
+
+/**
+ * `{"type":"say"}`: the agent says a given text (a greeting when a call connects, a goodbye) with
+ * no request to the model; the model reads it in the conversation from then on.
+ */
+describe('say', () => {
+  const llm = new FakeLlm();
+  const speech = new RecordingServer();
+  let engine: Engine;
+  /** Seconds of audio the fake TTS returns for each sentence. */
+  let seconds = 0.2;
+  beforeAll(async () => {
+    const base = await speech.start();
+    speech.respond((_req, res) =>
+      res
+        .writeHead(200, { 'Content-Type': 'audio/pcm' })
+        .end(Buffer.alloc(Math.round(seconds * 24000) * 2, 7)),
+    );
+    engine = await Engine.start({
+      LLM_BASE_URL: await llm.start(),
+      LLM_MODEL: 'm',
+      ...openAiSpeech(base),
+    });
+  });
+  afterAll(async () => {
+    await engine?.stop();
+    await Promise.all([llm.stop(), speech.stop()]);
+  });
+  beforeEach(() => {
+    llm.reset();
+    speech.requests.length = 0;
+    seconds = 0.2;
+  });
+
+  /** The messages of the model's `index`th request, without the system prompt. */
+  const conversation = (index: number) =>
+    (llm.requests[index]!.body.messages as { role: string; content: string }[])
+      .filter((m) => m.role !== 'system')
+      .map((m) => `${m.role}: ${m.content}`);
+
+  it('sends the text as an answer with no request to the model, which reads it from then on', async () => {
+    const ws = await WsClient.connect(engine.wsUrl);
+    let from = ws.messages.length;
+    ws.send({ type: 'say', text: 'Hello, this is the front desk.' });
+    await ws.waitFor((m) => m.type === 'assistant_end', from);
+    expect(ws.messages.slice(from)).toEqual([
+      { type: 'assistant_delta', text: 'Hello, this is the front desk.' },
+      { type: 'assistant_end', text: 'Hello, this is the front desk.' },
+    ]);
+    expect(llm.requests).toHaveLength(0);
+    llm.enqueue(sseText(['Sunny.']), sseText(['Bye.']));
+    await ws.turn('Weather?');
+    from = ws.messages.length;
+    ws.send({ type: 'say', text: 'Anything else?' });
+    await ws.waitFor((m) => m.type === 'assistant_end', from);
+    await ws.turn('No.');
+    expect(conversation(0)).toEqual([
+      'assistant: Hello, this is the front desk.',
+      'user: Weather?',
+    ]);
+    // An answer and a said text in a row go as one assistant message (roles alternate).
+    expect(conversation(1).slice(-2)).toEqual(['assistant: Sunny. Anything else?', 'user: No.']);
+    from = ws.messages.length;
+    ws.send({ type: 'say', text: '  ' });
+    expect(await ws.waitFor((m) => m.type === 'error', from)).toMatchObject({
+      code: 'invalid_message',
+      message: 'say needs a non-empty "text" (more than spaces)',
+    });
+    ws.close();
+  });
+
+  it('speaks it in a voice session; cut by a barge-in, only what was heard of it is kept', async () => {
+    const ws = await voiceSession(engine.wsUrl);
+    llm.enqueue(sseText(['Sunny.']));
+    let from = ws.messages.length;
+    ws.send({ type: 'say', text: 'Hello there.' });
+    await ws.waitFor((m) => m.type === 'audio_end', from);
+    expect(speech.requests.map((r) => JSON.parse(r.body).input)).toEqual(['Hello there.']);
+    await ws.turn('Weather?');
+    await ws.waitFor((m) => m.type === 'audio_end', ws.messages.length - 1);
+    seconds = 30; // long enough that no sentence is heard whole before the barge-in
+    from = ws.messages.length;
+    ws.send({ type: 'say', text: 'Before you go, a word about our offers.' });
+    await ws.waitFor((m) => m.type === 'audio', from, 5000);
+    ws.socket.send(Buffer.alloc(320), { binary: true });
+    expect(
+      await ws.waitFor((m) => m.type === 'assistant_end' && m.heard === true, from),
+    ).toMatchObject({ text: '', interrupted: true });
+    llm.enqueue(sseText(['Bye.']));
+    seconds = 0.2;
+    await ws.turn('No thanks.');
+    // The answer heard whole before it is kept; nothing of the cut text was heard.
+    expect(conversation(1)).toEqual([
+      'assistant: Hello there.',
+      'user: Weather?',
+      'assistant: Sunny.',
+      'user: No thanks.',
+    ]);
+    ws.close();
+  });
+});
