@@ -1,6 +1,6 @@
 import { Engine, openAiSpeech } from './support/engine.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
-import { RecordingServer } from './support/recording-server.js';
+import { FakeSpeech } from './support/speech-server.js';
 import { voiceSession, WsClient } from './support/ws-client.js';
 
 /**
@@ -9,17 +9,10 @@ import { voiceSession, WsClient } from './support/ws-client.js';
  */
 describe('say', () => {
   const llm = new FakeLlm();
-  const speech = new RecordingServer();
+  const speech = new FakeSpeech();
   let engine: Engine;
-  /** Seconds of audio the fake TTS returns for each sentence. */
-  let seconds = 0.2;
   beforeAll(async () => {
     const base = await speech.start();
-    speech.respond((_req, res) =>
-      res
-        .writeHead(200, { 'Content-Type': 'audio/pcm' })
-        .end(Buffer.alloc(Math.round(seconds * 24000) * 2, 7)),
-    );
     engine = await Engine.start({
       LLM_BASE_URL: await llm.start(),
       LLM_MODEL: 'm',
@@ -33,7 +26,7 @@ describe('say', () => {
   beforeEach(() => {
     llm.reset();
     speech.requests.length = 0;
-    seconds = 0.2;
+    speech.seconds = 0.2;
   });
 
   /** The messages of the model's `index`th request, without the system prompt. */
@@ -79,10 +72,10 @@ describe('say', () => {
     let from = ws.messages.length;
     ws.send({ type: 'say', text: 'Hello there.' });
     await ws.waitFor((m) => m.type === 'audio_end', from);
-    expect(speech.requests.map((r) => JSON.parse(r.body).input)).toEqual(['Hello there.']);
+    expect(speech.inputs()).toEqual(['Hello there.']);
     await ws.turn('Weather?');
     await ws.waitFor((m) => m.type === 'audio_end', ws.messages.length - 1);
-    seconds = 30; // long enough that no sentence is heard whole before the barge-in
+    speech.seconds = 30; // long enough that no sentence is heard whole before the barge-in
     from = ws.messages.length;
     ws.send({ type: 'say', text: 'Before you go, a word about our offers.' });
     await ws.waitFor((m) => m.type === 'audio', from, 5000);
@@ -91,7 +84,7 @@ describe('say', () => {
       await ws.waitFor((m) => m.type === 'assistant_end' && m.heard === true, from),
     ).toMatchObject({ text: '', interrupted: true });
     llm.enqueue(sseText(['Bye.']));
-    seconds = 0.2;
+    speech.seconds = 0.2;
     await ws.turn('No thanks.');
     // The answer heard whole before it is kept; nothing of the cut text was heard.
     expect(conversation(1)).toEqual([

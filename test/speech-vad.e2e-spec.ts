@@ -2,7 +2,7 @@ import g711 from 'alawmulaw';
 import { readFileSync } from 'node:fs';
 import { Engine, openAiSpeech } from './support/engine.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
-import { RecordingServer } from './support/recording-server.js';
+import { FakeSpeech } from './support/speech-server.js';
 import { voiceSession, type WsClient } from './support/ws-client.js';
 import { samples } from './support/prometheus.js';
 
@@ -41,20 +41,11 @@ function telephone(pcm: Buffer): Buffer {
  */
 describe('voice activity detection (VAD_SILENCE_MS)', () => {
   const llm = new FakeLlm();
-  const speech = new RecordingServer();
+  const speech = new FakeSpeech();
   let engine: Engine;
-  /** Seconds of audio the fake TTS returns for each sentence. */
-  let seconds = 0.2;
 
   beforeAll(async () => {
     const base = await speech.start();
-    speech.respond((req, res) => {
-      if (req.path === '/audio/transcriptions')
-        return void res.end(JSON.stringify({ text: 'What is the weather like in Paris today?' }));
-      res
-        .writeHead(200, { 'Content-Type': 'audio/pcm' })
-        .end(Buffer.alloc(Math.round(seconds * 24000) * 2, 7));
-    });
     engine = await Engine.start({
       LLM_BASE_URL: await llm.start(),
       LLM_MODEL: 'm',
@@ -70,7 +61,7 @@ describe('voice activity detection (VAD_SILENCE_MS)', () => {
   beforeEach(() => {
     llm.reset();
     speech.requests.length = 0;
-    seconds = 0.2;
+    speech.seconds = 0.2;
   });
 
   /** The audio (PCM bytes, without the WAV header) of each transcription asked for. */
@@ -117,7 +108,7 @@ describe('voice activity detection (VAD_SILENCE_MS)', () => {
   });
 
   it("is not interrupted by the line's silence, and is by the caller's speech", async () => {
-    seconds = 30; // the agent speaks for long
+    speech.seconds = 30; // the agent speaks for long
     const ws = await voiceSession(engine.wsUrl);
     llm.enqueue(sseText(['A long answer. ']));
     const from = ws.messages.length;
