@@ -187,7 +187,10 @@ describe('WS_API_KEY', () => {
       });
       socket.once('error', reject);
     });
-    expect(elsewhere).toEqual({ status: 404, body: 'no WebSocket at /socket: it is at /ws\n' });
+    expect(elsewhere).toEqual({
+      status: 404,
+      body: 'no WebSocket at /socket: it is at /twilio, /ws\n',
+    });
     // The engine goes on serving.
     expect(await attempt(engine.wsUrl, { Authorization: 'Bearer s3cret-key' })).toBe('session');
   });

@@ -12,7 +12,7 @@ function sameSecret(a: string, b: string): boolean {
  * Whether `given` is one of the keys of `keys`: one per line, so that a new key and the one it
  * replaces are both taken while clients move to the new one (no header value holds a line break).
  */
-function oneOf(given: string, keys: string): boolean {
+export function keyMatches(given: string, keys: string): boolean {
   let found = false;
   for (const key of keys.split(/\r?\n/)) {
     const trimmed = key.trim();
@@ -22,10 +22,10 @@ function oneOf(given: string, keys: string): boolean {
   return found;
 }
 
-/** Whether `Authorization: Bearer <key>` carries one of `keys` (see oneOf). */
+/** Whether `Authorization: Bearer <key>` carries one of `keys` (see keyMatches). */
 export function bearerMatches(header: string | undefined, keys: string): boolean {
   const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
-  return match !== null && oneOf(match[1]!.trim(), keys);
+  return match !== null && keyMatches(match[1]!.trim(), keys);
 }
 
 /**
@@ -35,5 +35,5 @@ export function bearerMatches(header: string | undefined, keys: string): boolean
 export function upgradeCarriesKey(req: IncomingMessage, keys: string): boolean {
   if (bearerMatches(req.headers.authorization, keys)) return true;
   const token = new URL(req.url ?? '/', 'http://engine').searchParams.get('token');
-  return token !== null && oneOf(token, keys);
+  return token !== null && keyMatches(token, keys);
 }

@@ -34,7 +34,7 @@ export class AgentWsAdapter extends WsAdapter {
     const nest = registry?.get(port);
     if (!registry || !server || !nest) return created;
     const paths = () =>
-      (this.wsServersRegistry.get(port) ?? []).map((s) => (s as { path: string }).path);
+      (this.wsServersRegistry.get(port) ?? []).map((s) => (s as { path: string }).path).sort();
     const upgrade: UpgradeListener = (request, socket, head) => {
       const target = request.url ?? '/';
       const query = target.indexOf('?');

@@ -9,10 +9,11 @@ import { SessionKeeper } from './session-keeper.service.js';
 import { SessionsController } from './sessions.controller.js';
 import { ToolScope } from './tool-scope.service.js';
 import { TurnManager } from './turn-manager.service.js';
+import { TwilioGateway } from './twilio.gateway.js';
 
 @Module({
   imports: [LlmModule, ToolsModule, SpeechModule, SessionsModule],
   controllers: [SessionsController],
-  providers: [TurnManager, ToolScope, SessionKeeper, SessionDirectory, AgentGateway],
+  providers: [TurnManager, ToolScope, SessionKeeper, SessionDirectory, AgentGateway, TwilioGateway],
 })
 export class OrchestratorModule {}

@@ -1,0 +1,126 @@
+/**
+ * A Twilio Media Stream (`<Connect><Stream url="wss://…/twilio">`) joined to a session of `/ws`,
+ * as any client of the engine would join it: the call's G.711 μ-law goes in as it is, with voice
+ * activity detection on (a call streams without end); the answer's speech comes back in Twilio's
+ * `media` frames, and a barge-in (`speech_started`) clears what Twilio still had to play. Pure:
+ * no Nest import.
+ */
+import WebSocket from 'ws';
+import { keyMatches } from '../config/bearer-key.js';
+
+export interface BridgeOptions {
+  /** The engine's own `/ws`. */
+  engineUrl: string;
+  /** WS_API_KEY: the stream must carry it as its `token` parameter; '' for none. */
+  apiKey: string;
+  /** The silence that ends a caller's utterance. */
+  silenceMs: number;
+  log: (line: string) => void;
+}
+
+/** The stream's `<Parameter>`s the bridge takes itself; the others are the session's variables. */
+const OWN_PARAMETERS = new Set(['token', 'greeting']);
+
+interface TwilioMessage {
+  event?: unknown;
+  start?: { streamSid?: string; callSid?: string; customParameters?: Record<string, unknown> };
+  media?: { track?: unknown; payload?: unknown };
+}
+
+export class TwilioBridge {
+  private streamSid = '';
+  private engine: WebSocket | undefined;
+  /** What the caller said before the engine's session was open. */
+  private waiting: string[] = [];
+
+  constructor(
+    private readonly twilio: WebSocket,
+    private readonly options: BridgeOptions,
+  ) {}
+
+  /** One of Twilio's frames. */
+  receive(raw: string): void {
+    let message: TwilioMessage;
+    try {
+      message = JSON.parse(raw) as TwilioMessage;
+    } catch {
+      return this.options.log('a Twilio frame that is not JSON was ignored');
+    }
+    if (message.event === 'start') this.start(message.start ?? {});
+    else if (message.event === 'media') this.media(message.media ?? {});
+    else if (message.event === 'stop') this.close();
+  }
+
+  /** The call or the engine's session is over: both ends are closed. */
+  close(): void {
+    if (this.engine && this.engine.readyState !== WebSocket.CLOSED) this.engine.close(1000);
+    if (this.twilio.readyState === WebSocket.OPEN) this.twilio.close(1000);
+  }
+
+  private start({
+    streamSid,
+    callSid,
+    customParameters = {},
+  }: NonNullable<TwilioMessage['start']>) {
+    if (this.engine) return;
+    this.streamSid = typeof streamSid === 'string' ? streamSid : '';
+    const parameters = Object.fromEntries(
+      Object.entries(customParameters).map(([name, value]) => [name, String(value)]),
+    );
+    const { apiKey, engineUrl, silenceMs } = this.options;
+    if (apiKey && !keyMatches(parameters.token ?? '', apiKey)) {
+      this.options.log(`Twilio stream refused: its token parameter does not carry WS_API_KEY`);
+      return void this.twilio.close(1008, 'token parameter missing or wrong');
+    }
+    this.options.log(
+      `Twilio stream ${this.streamSid} of call ${typeof callSid === 'string' ? callSid : '?'} joined`,
+    );
+    const engine = new WebSocket(engineUrl, {
+      ...(apiKey && { headers: { Authorization: `Bearer ${apiKey.split(/\r?\n/)[0]!.trim()}` } }),
+    });
+    this.engine = engine;
+    const variables = Object.fromEntries(
+      Object.entries(parameters).filter(([name]) => !OWN_PARAMETERS.has(name)),
+    );
+    engine.on('open', () => {
+      engine.send(
+        JSON.stringify({
+          type: 'session.update',
+          modality: 'voice',
+          input_audio_format: 'g711_ulaw',
+          output_audio_format: 'g711_ulaw',
+          vad_silence_ms: silenceMs,
+          ...(Object.keys(variables).length > 0 && { variables }),
+        }),
+      );
+      if (parameters.greeting)
+        engine.send(JSON.stringify({ type: 'say', text: parameters.greeting }));
+      for (const frame of this.waiting) engine.send(frame);
+      this.waiting = [];
+    });
+    engine.on('message', (data: Buffer) => this.answer(data.toString()));
+    engine.on('close', () => this.close());
+    engine.on('error', (error) =>
+      this.options.log(`Twilio stream ${this.streamSid}: ${error.message}`),
+    );
+  }
+
+  private media({ track, payload }: NonNullable<TwilioMessage['media']>) {
+    if ((track !== undefined && track !== 'inbound') || typeof payload !== 'string') return;
+    const frame = JSON.stringify({ type: 'audio', data: payload });
+    if (this.engine?.readyState === WebSocket.OPEN) this.engine.send(frame);
+    else if (this.engine) this.waiting.push(frame);
+  }
+
+  /** The engine's events as Twilio takes them: speech to play, and what to stop playing. */
+  private answer(raw: string): void {
+    const event = JSON.parse(raw) as { type: string; data?: string; message?: string };
+    const send = (frame: object) =>
+      this.twilio.readyState === WebSocket.OPEN &&
+      this.twilio.send(JSON.stringify({ ...frame, streamSid: this.streamSid }));
+    if (event.type === 'audio') send({ event: 'media', media: { payload: event.data } });
+    else if (event.type === 'speech_started') send({ event: 'clear' });
+    else if (event.type === 'error')
+      this.options.log(`Twilio stream ${this.streamSid}: ${String(event.message)}`);
+  }
+}
