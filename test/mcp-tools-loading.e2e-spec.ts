@@ -190,9 +190,12 @@ describe('PUT and DELETE of one tool while another waits for its server', () => 
     // Nor does a PUT of the waiting tool itself go through unchecked.
     expect((await api('PUT', '/lookup_order', waiting())).status).toBe(400);
     await down.mcp.start(down.port);
+    // Tried again every second (LLM_TOOL_BREAKER_COOLDOWN_SECS, at least 1 s); a loaded machine
+    // may take a few tries.
     await untilAsync(
       async () => (await offeredNames(rig, client.ws)).includes('lookup_order'),
       'the kept tool listed',
+      15_000,
     );
     expect(await unavailable()).toEqual(['get_order']);
     expect((await callOnce(rig, client.ws, 'lookup_order', { order_id: '7' })).read).toBe(
