@@ -139,4 +139,20 @@ describe('Twilio Media Streams (/twilio)', () => {
     expect(call.closeCode).toBe(1008);
     expect(call.heard()).toBe(0);
   });
+
+  it('ignores frames that are no Twilio message, and the call goes on', async () => {
+    const socket = new WebSocket(url);
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    for (const frame of ['null', '5', '[]', 'not json', '{"event":"media","media":null}'])
+      socket.send(frame);
+    socket.send(
+      JSON.stringify({ event: 'start', start: { streamSid: 'MZ2', customParameters: null } }),
+    );
+    const closed = await new Promise<number>((resolve) => socket.once('close', resolve));
+    // No token parameter: refused as such, the engine still serving.
+    expect(closed).toBe(1008);
+    const call = await TwilioCall.dial(url, { token: 'call-key', greeting: 'Hello.' });
+    await until(() => call.heard() > 0, 'the greeting');
+    call.socket.close();
+  });
 });

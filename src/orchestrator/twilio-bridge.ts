@@ -27,6 +27,9 @@ interface TwilioMessage {
   media?: { track?: unknown; payload?: unknown };
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 export class TwilioBridge {
   private streamSid = '';
   private engine: WebSocket | undefined;
@@ -38,17 +41,20 @@ export class TwilioBridge {
     private readonly options: BridgeOptions,
   ) {}
 
-  /** One of Twilio's frames. */
+  /** One of Twilio's frames; one that is none (not a JSON object) is ignored. */
   receive(raw: string): void {
-    let message: TwilioMessage;
+    let message: unknown;
     try {
-      message = JSON.parse(raw) as TwilioMessage;
+      message = JSON.parse(raw);
     } catch {
-      return this.options.log('a Twilio frame that is not JSON was ignored');
+      message = undefined;
     }
-    if (message.event === 'start') this.start(message.start ?? {});
-    else if (message.event === 'media') this.media(message.media ?? {});
-    else if (message.event === 'stop') this.close();
+    if (!isObject(message))
+      return this.options.log('a frame that is no Twilio message was ignored');
+    const { event, start, media } = message as TwilioMessage;
+    if (event === 'start') this.start(isObject(start) ? start : {});
+    else if (event === 'media') this.media(isObject(media) ? media : {});
+    else if (event === 'stop') this.close();
   }
 
   /** The call or the engine's session is over: both ends are closed. */
@@ -57,15 +63,14 @@ export class TwilioBridge {
     if (this.twilio.readyState === WebSocket.OPEN) this.twilio.close(1000);
   }
 
-  private start({
-    streamSid,
-    callSid,
-    customParameters = {},
-  }: NonNullable<TwilioMessage['start']>) {
+  private start({ streamSid, callSid, customParameters }: NonNullable<TwilioMessage['start']>) {
     if (this.engine) return;
     this.streamSid = typeof streamSid === 'string' ? streamSid : '';
     const parameters = Object.fromEntries(
-      Object.entries(customParameters).map(([name, value]) => [name, String(value)]),
+      Object.entries(isObject(customParameters) ? customParameters : {}).map(([name, value]) => [
+        name,
+        String(value),
+      ]),
     );
     const { apiKey, engineUrl, silenceMs } = this.options;
     if (apiKey && !keyMatches(parameters.token ?? '', apiKey)) {
