@@ -1,6 +1,5 @@
-import { Engine, openAiSpeech } from './support/engine.js';
-import { FakeLlm, sseText } from './support/fake-llm.js';
-import { FakeSpeech } from './support/speech-server.js';
+import { sseText } from './support/fake-llm.js';
+import { useVoiceRig } from './support/speech-server.js';
 import { voiceSession, WsClient } from './support/ws-client.js';
 
 /**
@@ -8,26 +7,8 @@ import { voiceSession, WsClient } from './support/ws-client.js';
  * no request to the model; the model reads it in the conversation from then on.
  */
 describe('say', () => {
-  const llm = new FakeLlm();
-  const speech = new FakeSpeech();
-  let engine: Engine;
-  beforeAll(async () => {
-    const base = await speech.start();
-    engine = await Engine.start({
-      LLM_BASE_URL: await llm.start(),
-      LLM_MODEL: 'm',
-      ...openAiSpeech(base),
-    });
-  });
-  afterAll(async () => {
-    await engine?.stop();
-    await Promise.all([llm.stop(), speech.stop()]);
-  });
-  beforeEach(() => {
-    llm.reset();
-    speech.requests.length = 0;
-    speech.seconds = 0.2;
-  });
+  const rig = useVoiceRig();
+  const { llm, speech } = rig;
 
   /** The messages of the model's `index`th request, without the system prompt. */
   const conversation = (index: number) =>
@@ -36,7 +17,7 @@ describe('say', () => {
       .map((m) => `${m.role}: ${m.content}`);
 
   it('sends the text as an answer with no request to the model, which reads it from then on', async () => {
-    const ws = await WsClient.connect(engine.wsUrl);
+    const ws = await WsClient.connect(rig.engine.wsUrl);
     let from = ws.messages.length;
     ws.send({ type: 'say', text: 'Hello, this is the front desk.' });
     await ws.waitFor((m) => m.type === 'assistant_end', from);
@@ -67,7 +48,7 @@ describe('say', () => {
   });
 
   it('speaks it in a voice session; cut by a barge-in, only what was heard of it is kept', async () => {
-    const ws = await voiceSession(engine.wsUrl);
+    const ws = await voiceSession(rig.engine.wsUrl);
     llm.enqueue(sseText(['Sunny.']));
     let from = ws.messages.length;
     ws.send({ type: 'say', text: 'Hello there.' });

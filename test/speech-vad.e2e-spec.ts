@@ -1,8 +1,7 @@
 import g711 from 'alawmulaw';
 import { readFileSync } from 'node:fs';
-import { Engine, openAiSpeech } from './support/engine.js';
-import { FakeLlm, sseText } from './support/fake-llm.js';
-import { FakeSpeech } from './support/speech-server.js';
+import { sseText } from './support/fake-llm.js';
+import { useVoiceRig } from './support/speech-server.js';
 import { voiceSession, type WsClient } from './support/ws-client.js';
 import { samples } from './support/prometheus.js';
 
@@ -40,29 +39,8 @@ function telephone(pcm: Buffer): Buffer {
  * transcribed and answered with no `audio_end`, and only speech barges in, not the line's noise.
  */
 describe('voice activity detection (VAD_SILENCE_MS)', () => {
-  const llm = new FakeLlm();
-  const speech = new FakeSpeech();
-  let engine: Engine;
-
-  beforeAll(async () => {
-    const base = await speech.start();
-    engine = await Engine.start({
-      LLM_BASE_URL: await llm.start(),
-      LLM_MODEL: 'm',
-      ...openAiSpeech(base),
-      VAD_SILENCE_MS: '500',
-    });
-  });
-  afterAll(async () => {
-    await engine?.stop();
-    await llm.stop();
-    await speech.stop();
-  });
-  beforeEach(() => {
-    llm.reset();
-    speech.requests.length = 0;
-    speech.seconds = 0.2;
-  });
+  const rig = useVoiceRig({ VAD_SILENCE_MS: '500' });
+  const { llm, speech } = rig;
 
   /** The audio (PCM bytes, without the WAV header) of each transcription asked for. */
   const transcribed = () =>
@@ -77,9 +55,9 @@ describe('voice activity detection (VAD_SILENCE_MS)', () => {
     );
 
   it('answers an utterance in a stream of audio when the caller stops speaking, with no audio_end', async () => {
-    const scrape = async () => samples(await (await fetch(`${engine.httpUrl}/metrics`)).text());
+    const scrape = async () => samples(await (await fetch(`${rig.engine.httpUrl}/metrics`)).text());
     const before = await scrape();
-    const ws = await voiceSession(engine.wsUrl);
+    const ws = await voiceSession(rig.engine.wsUrl);
     expect(ws.messages.at(-1)!.settings.vad_silence_ms).toBe(500);
     llm.enqueue(sseText(['Sunny.']));
     const from = ws.messages.length;
@@ -109,7 +87,7 @@ describe('voice activity detection (VAD_SILENCE_MS)', () => {
 
   it("is not interrupted by the line's silence, and is by the caller's speech", async () => {
     speech.seconds = 30; // the agent speaks for long
-    const ws = await voiceSession(engine.wsUrl);
+    const ws = await voiceSession(rig.engine.wsUrl);
     llm.enqueue(sseText(['A long answer. ']));
     const from = ws.messages.length;
     ws.send({ type: 'user_text', text: 'talk' });
@@ -129,7 +107,7 @@ describe('voice activity detection (VAD_SILENCE_MS)', () => {
   });
 
   it('takes audio_end for the speech so far, and says when nothing was heard', async () => {
-    const ws = await voiceSession(engine.wsUrl);
+    const ws = await voiceSession(rig.engine.wsUrl);
     stream(ws, silence(500));
     let from = ws.messages.length;
     ws.send({ type: 'audio_end' });
@@ -153,7 +131,7 @@ describe('voice activity detection (VAD_SILENCE_MS)', () => {
   });
 
   it('lets a session end its utterances itself (vad_silence_ms: 0), and refuses a bad value', async () => {
-    const ws = await voiceSession(engine.wsUrl, { vad_silence_ms: 0 });
+    const ws = await voiceSession(rig.engine.wsUrl, { vad_silence_ms: 0 });
     llm.enqueue(sseText(['Sunny.']));
     const from = ws.messages.length;
     stream(ws, Buffer.concat([silence(2000), SPEECH, silence(1000)]));
@@ -171,7 +149,7 @@ describe('voice activity detection (VAD_SILENCE_MS)', () => {
   });
 
   it('takes a telephone line’s audio (G.711 μ-law, 8 kHz) and answers in it', async () => {
-    const ws = await voiceSession(engine.wsUrl, {
+    const ws = await voiceSession(rig.engine.wsUrl, {
       input_audio_format: 'g711_ulaw',
       output_audio_format: 'g711_ulaw',
     });

@@ -1,9 +1,8 @@
 import g711 from 'alawmulaw';
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
-import { Engine, openAiSpeech } from './support/engine.js';
-import { FakeLlm, sseText } from './support/fake-llm.js';
-import { FakeSpeech } from './support/speech-server.js';
+import { sseText } from './support/fake-llm.js';
+import { useVoiceRig } from './support/speech-server.js';
 import { until } from './support/waiting.js';
 
 /** A spoken sentence, 16 kHz (test/fixtures/audio/make-speech.mjs), as a call carries it: 8 kHz μ-law. */
@@ -75,27 +74,12 @@ class TwilioCall {
  * barge-in clearing what Twilio still had to play.
  */
 describe('Twilio Media Streams (/twilio)', () => {
-  const llm = new FakeLlm();
-  const speech = new FakeSpeech();
-  let engine: Engine;
-  let url = '';
-  beforeAll(async () => {
-    engine = await Engine.start({
-      LLM_BASE_URL: await llm.start(),
-      LLM_MODEL: 'm',
-      WS_API_KEY: 'call-key',
-      ...openAiSpeech(await speech.start()),
-    });
-    url = engine.wsUrl.replace(/\/ws$/, '/twilio');
-  });
-  afterAll(async () => {
-    await engine?.stop();
-    await Promise.all([llm.stop(), speech.stop()]);
-  });
+  const rig = useVoiceRig({ WS_API_KEY: 'call-key' });
+  const { llm, speech } = rig;
+  const url = () => rig.engine.wsUrl.replace(/\/ws$/, '/twilio');
 
   it('greets the caller, hears them out, and answers on the call', async () => {
-    speech.seconds = 0.2;
-    const call = await TwilioCall.dial(url, {
+    const call = await TwilioCall.dial(url(), {
       token: 'call-key',
       greeting: 'Hello, this is the front desk.',
       customer_id: 'C-42',
@@ -119,7 +103,7 @@ describe('Twilio Media Streams (/twilio)', () => {
 
   it('clears what Twilio still had to play when the caller speaks over the agent', async () => {
     speech.seconds = 30; // the agent speaks for long
-    const call = await TwilioCall.dial(url, { token: 'call-key', greeting: 'Hello there.' });
+    const call = await TwilioCall.dial(url(), { token: 'call-key', greeting: 'Hello there.' });
     await until(() => call.heard() > 0, 'the greeting');
     call.speak(quiet(1000)); // the line's silence is no barge-in
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -134,14 +118,14 @@ describe('Twilio Media Streams (/twilio)', () => {
   });
 
   it('refuses a stream without the engine’s key in its token parameter', async () => {
-    const call = await TwilioCall.dial(url, { token: 'wrong' });
+    const call = await TwilioCall.dial(url(), { token: 'wrong' });
     await until(() => call.closeCode !== undefined, 'the refusal');
     expect(call.closeCode).toBe(1008);
     expect(call.heard()).toBe(0);
   });
 
   it('ignores frames that are no Twilio message, and the call goes on', async () => {
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(url());
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     for (const frame of ['null', '5', '[]', 'not json', '{"event":"media","media":null}'])
       socket.send(frame);
@@ -151,7 +135,7 @@ describe('Twilio Media Streams (/twilio)', () => {
     const closed = await new Promise<number>((resolve) => socket.once('close', resolve));
     // No token parameter: refused as such, the engine still serving.
     expect(closed).toBe(1008);
-    const call = await TwilioCall.dial(url, { token: 'call-key', greeting: 'Hello.' });
+    const call = await TwilioCall.dial(url(), { token: 'call-key', greeting: 'Hello.' });
     await until(() => call.heard() > 0, 'the greeting');
     call.socket.close();
   });

@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, Inject, Param, UseGuards } from '@nestjs/common';
+import { applyDecorators, Controller, Delete, Get, Inject, Param, UseGuards } from '@nestjs/common';
 import { appConfig, type AppConfig } from '../config/app.config.js';
 import {
   ApiBearerAuth,
@@ -21,6 +21,17 @@ import { SessionDirectory, type OpenSession } from './session-directory.js';
 import { publicSettings, turnsOf } from './session.js';
 import { ClusterLink } from '../cluster/cluster-link.js';
 import type { SessionsOp } from '../cluster/messages.js';
+
+/** The `id` of an operation on one session, and its 404 when no such session is open. */
+const OneSession = () =>
+  applyDecorators(
+    ApiParam({ name: 'id', description: 'The session_id of its `session` event' }),
+    ApiResponse({
+      status: 404,
+      type: ToolsErrorDto,
+      description: 'No such session is open on this engine',
+    }),
+  );
 
 function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
   return {
@@ -120,13 +131,8 @@ export class SessionsController {
 
   @Get(':id')
   @ApiOperation({ summary: "An open session's settings and conversation" })
-  @ApiParam({ name: 'id', description: 'The session_id of its `session` event' })
+  @OneSession()
   @ApiOkResponse({ type: SessionDetailDto })
-  @ApiResponse({
-    status: 404,
-    type: ToolsErrorDto,
-    description: 'No such session is open on this engine',
-  })
   readSession(@Param('id') id: string): Promise<SessionDetailDto> {
     this.assertKeySet();
     return this.found<SessionDetailDto>('read', id);
@@ -138,13 +144,8 @@ export class SessionsController {
     description:
       'Its turn in progress is cancelled, its connection closed with code 4002 ("closed by an administrator"), and it cannot be resumed.',
   })
-  @ApiParam({ name: 'id', description: 'The session_id of its `session` event' })
+  @OneSession()
   @ApiOkResponse({ type: SessionClosedDto })
-  @ApiResponse({
-    status: 404,
-    type: ToolsErrorDto,
-    description: 'No such session is open on this engine',
-  })
   closeSession(@Param('id') id: string): Promise<SessionClosedDto> {
     this.assertKeySet();
     return this.found<SessionClosedDto>('close', id);

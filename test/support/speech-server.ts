@@ -1,3 +1,5 @@
+import { Engine, openAiSpeech } from './engine.js';
+import { FakeLlm } from './fake-llm.js';
 import { RecordingServer } from './recording-server.js';
 
 /**
@@ -25,4 +27,35 @@ export class FakeSpeech extends RecordingServer {
       .filter((r) => r.path === '/audio/speech')
       .map((r) => (JSON.parse(r.body) as { input: string }).input);
   }
+}
+
+/**
+ * The real engine speaking through a FakeSpeech, with a fake LLM, for one describe block (`env`
+ * added to the engine's); both fakes reset, and the speech 0.2 s a sentence, before each test.
+ */
+export function useVoiceRig(env: Record<string, string> = {}) {
+  const rig = { llm: new FakeLlm(), speech: new FakeSpeech() } as {
+    llm: FakeLlm;
+    speech: FakeSpeech;
+    engine: Engine;
+  };
+  beforeAll(async () => {
+    const base = await rig.speech.start();
+    rig.engine = await Engine.start({
+      LLM_BASE_URL: await rig.llm.start(),
+      LLM_MODEL: 'm',
+      ...openAiSpeech(base),
+      ...env,
+    });
+  });
+  afterAll(async () => {
+    await rig.engine?.stop();
+    await Promise.all([rig.llm.stop(), rig.speech.stop()]);
+  });
+  beforeEach(() => {
+    rig.llm.reset();
+    rig.speech.requests.length = 0;
+    rig.speech.seconds = 0.2;
+  });
+  return rig;
 }
