@@ -78,28 +78,27 @@ export function endWarning(round: RoundResult): string | undefined {
   return undefined;
 }
 
+/** The client's `error` event for a turn that ended early; none when it was interrupted. */
+export function failureEvent(
+  error: unknown,
+): { type: 'error'; code: RoundFailed['code'] | 'internal'; message: string } | undefined {
+  if (error instanceof TurnCancelled) return undefined;
+  if (error instanceof RoundFailed)
+    return { type: 'error', code: error.code, message: error.message };
+  return { type: 'error', code: 'internal', message: 'internal error while running the turn' };
+}
+
 /**
  * How a turn that ended early is told: its log line (level and words; `tag` names the session
- * and turn), and the client's `error` event, none when it was interrupted.
+ * and turn), and the client's `error` event (see failureEvent).
  */
 export function turnFailure(
   error: unknown,
   tag: string,
-): {
-  level: 'log' | 'warn' | 'error';
-  line: string;
-  event?: { type: 'error'; code: RoundFailed['code'] | 'internal'; message: string };
-} {
-  if (error instanceof TurnCancelled) return { level: 'log', line: `turn interrupted (${tag})` };
+): { level: 'log' | 'warn' | 'error'; line: string; event?: ReturnType<typeof failureEvent> } {
+  const event = failureEvent(error);
+  if (!event) return { level: 'log', line: `turn interrupted (${tag})` };
   if (error instanceof RoundFailed)
-    return {
-      level: 'warn',
-      line: `turn ended by an LLM error (${tag}): ${error.message}`,
-      event: { type: 'error', code: error.code, message: error.message },
-    };
-  return {
-    level: 'error',
-    line: `turn failed (${tag}): ${(error as Error).stack}`,
-    event: { type: 'error', code: 'internal', message: 'internal error while running the turn' },
-  };
+    return { level: 'warn', line: `turn ended by an LLM error (${tag}): ${error.message}`, event };
+  return { level: 'error', line: `turn failed (${tag}): ${(error as Error).stack}`, event };
 }

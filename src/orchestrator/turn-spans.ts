@@ -6,7 +6,7 @@ import { traceIdOf, type SpanRef } from '../common/trace-context.js';
 import type { LlmRequest, LlmUsage } from '../llm/llm.types.js';
 import { completionAttributes } from '../tracing/span-attributes.js';
 import { SpanKind, type Span, type Spans } from '../tracing/spans.js';
-import { TurnCancelled, turnFailure } from './round.js';
+import { failureEvent } from './round.js';
 import type { Session } from './session.js';
 
 /** How a spoken turn's words were heard: its transcription (`performance.now()` times). */
@@ -56,11 +56,9 @@ export function endSpan(
 ): void {
   if (!span) return;
   if (attributes.usage) span.set(completionAttributes(null, attributes.usage));
-  if (error instanceof TurnCancelled) span.set({ 'engine.interrupted': true });
-  else if (error !== undefined) {
-    const { code, message } = turnFailure(error, '').event!;
-    span.fail(code, message);
-  }
+  const failed = error === undefined ? undefined : failureEvent(error);
+  if (failed) span.fail(failed.code, failed.message);
+  else if (error !== undefined) span.set({ 'engine.interrupted': true });
   span.end();
 }
 
