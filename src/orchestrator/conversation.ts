@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { SpeechService } from '../speech/speech.service.js';
+import { SpeechService, type Transcription } from '../speech/speech.service.js';
 import { parseClientMessage, type SessionUpdateMessage } from './protocol/client-messages.js';
 import type { ErrorCode } from './protocol/error-codes.js';
 import type { ServerEvent } from './protocol/server-events.js';
@@ -9,7 +9,6 @@ import { replyOf } from './client-tools.js';
 import { settingsChanges, settingsUpdated, type SettingsLimits } from './settings-update.js';
 import type { Phrase } from './spoken-answer.js';
 import type { TurnManager } from './turn-manager.service.js';
-import type { Transcription } from './turn-spans.js';
 import { Listening } from './listening.js';
 import { deliverTurn } from './turn-delivery.js';
 import { sayTurn } from './said.js';
@@ -205,10 +204,9 @@ export class Conversation {
 
   /** Transcribes an utterance that ended at `ended`, and answers it. */
   private async answerUtterance(pcm: Buffer, ended: number): Promise<void> {
-    const startedAt = performance.now();
-    let text: string;
+    let transcribed: { text: string; heard: Transcription };
     try {
-      text = await this.deps.speech.transcribe(
+      transcribed = await this.deps.speech.transcribe(
         pcm,
         this.session.settings.language,
         this.closed.signal,
@@ -217,13 +215,9 @@ export class Conversation {
       const code = this.deps.speech.stt.provider === 'none' ? 'stt_unavailable' : 'stt_failed';
       return this.error(code, (error as Error).message);
     }
+    const { text, heard } = transcribed;
     this.deps.send({ type: 'transcript', text });
     if (text === '') return this.error('no_speech', 'no speech was recognised in the utterance');
-    const heard = {
-      startedAt,
-      endedAt: performance.now(),
-      provider: this.deps.speech.stt.provider,
-    };
     await this.startTurn(text, { since: ended, heard });
   }
 

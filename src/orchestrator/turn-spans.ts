@@ -8,13 +8,9 @@ import { completionAttributes } from '../tracing/span-attributes.js';
 import { SpanKind, type Span, type Spans } from '../tracing/spans.js';
 import { failureEvent } from './round.js';
 import type { Session } from './session.js';
+import type { Transcription } from '../speech/speech.service.js';
 
-/** How a spoken turn's words were heard: its transcription (`performance.now()` times). */
-export interface Transcription {
-  startedAt: number;
-  endedAt: number;
-  provider: string;
-}
+export type { Transcription };
 
 /**
  * A turn's span, whose trace id is its id's (the `traceparent` its requests carry), linked to the

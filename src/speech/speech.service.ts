@@ -12,6 +12,13 @@ import type { SpanRef } from '../common/trace-context.js';
 import { Spans } from '../tracing/spans.js';
 import { synthesisSpan } from './speech-spans.js';
 
+/** How an utterance was heard: the transcription's times (`performance.now()`) and provider. */
+export interface Transcription {
+  startedAt: number;
+  endedAt: number;
+  provider: string;
+}
+
 export interface VoiceSettings {
   voice: string;
   language: string;
@@ -81,17 +88,22 @@ export class SpeechService implements OnModuleInit {
     });
   }
 
-  async transcribe(pcm: Buffer, language: string, signal: AbortSignal): Promise<string> {
+  /** The utterance's words, and how they were heard (for the turn's trace). */
+  async transcribe(
+    pcm: Buffer,
+    language: string,
+    signal: AbortSignal,
+  ): Promise<{ text: string; heard: Transcription }> {
     const { provider } = this.stt;
-    const started = performance.now();
-    const took = () => (performance.now() - started) / 1000;
-    if (provider === 'none') return this.stt.transcribe(pcm, language, signal);
+    const startedAt = performance.now();
+    const took = () => (performance.now() - startedAt) / 1000;
     try {
       const text = await this.stt.transcribe(pcm, language, signal);
-      this.metrics.speech.transcribed(provider, 'ok', took());
-      return text;
+      if (provider !== 'none') this.metrics.speech.transcribed(provider, 'ok', took());
+      return { text, heard: { startedAt, endedAt: performance.now(), provider } };
     } catch (error) {
-      this.metrics.speech.transcribed(provider, signal.aborted ? 'cancelled' : 'failed', took());
+      const outcome = signal.aborted ? 'cancelled' : 'failed';
+      if (provider !== 'none') this.metrics.speech.transcribed(provider, outcome, took());
       throw error;
     }
   }
