@@ -70,6 +70,15 @@ export function bool(raw: Raw, name: string): boolean | undefined {
   );
 }
 
+/** `value` as an absolute URL; undefined when it is none. */
+export function absoluteUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * An http(s) URL without its trailing slashes. `endpoints` are paths the engine appends to it: a
  * value already ending in one (a whole endpoint pasted for its base) is refused, saying so.
@@ -77,12 +86,7 @@ export function bool(raw: Raw, name: string): boolean | undefined {
 export function httpUrl(raw: Raw, name: string, def: string, endpoints: string[] = []): string {
   const value = present(raw, name) ?? def;
   if (value === '') return '';
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
+  const url = absoluteUrl(value);
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     throw new EnvError(
       `${name}=${JSON.stringify(value)} is invalid: expected an absolute http:// or https:// URL`,

@@ -258,6 +258,20 @@ describe('parseEnv', () => {
     );
   });
 
+  it("takes the Twilio stream's wss:// URL as written, and refuses one Twilio could not sign", () => {
+    expect(parseEnv({}).speech.twilio).toEqual({ authToken: '', streamUrl: '' });
+    const url = 'wss://engine.example.com:8443/twilio';
+    expect(parseEnv({ TWILIO_STREAM_URL: url }).speech.twilio.streamUrl).toBe(url);
+    for (const value of [
+      'https://engine.example.com/twilio',
+      'engine/twilio',
+      'wss://e.example/t#x',
+    ])
+      expect(() => parseEnv({ TWILIO_STREAM_URL: value })).toThrow(
+        `TWILIO_STREAM_URL=${JSON.stringify(value)} is invalid: expected the stream's absolute wss:// URL as the TwiML gives it, e.g. "wss://engine.example.com/twilio"`,
+      );
+  });
+
   it('takes a Redis URL for SESSION_STORE_URL, TLS too, and never repeats a refused one', () => {
     for (const url of ['redis://:pw@redis:6379/0', 'rediss://user:pw@redis.example:6380'])
       expect(parseEnv({ SESSION_STORE_URL: url }).sessions.storeUrl).toBe(url);

@@ -20,6 +20,7 @@ export const ROTATING_SECRETS = [
   'TTS_API_KEY',
   'STT_API_KEY',
   'SESSION_WEBHOOK_SECRET',
+  'TWILIO_AUTH_TOKEN',
 ] as const;
 export type RotatingSecret = (typeof ROTATING_SECRETS)[number];
 

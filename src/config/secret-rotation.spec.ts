@@ -65,6 +65,7 @@ describe('SecretRotation', () => {
       TTS_API_KEY: config.speech.tts.apiKey,
       STT_API_KEY: config.speech.stt.apiKey,
       SESSION_WEBHOOK_SECRET: config.sessions.webhookSecret,
+      TWILIO_AUTH_TOKEN: config.speech.twilio.authToken,
     }).toEqual(Object.fromEntries(ROTATING_SECRETS.map((name) => [name, `${name}-2`])));
     expect(process.env.TTS_API_KEY).toBe('TTS_API_KEY-2');
   });

@@ -1,4 +1,7 @@
-/** The speech settings (`SPEECH_*`, `TTS_*`, `STT_*`) of the environment. Pure: no Nest import. */
+/**
+ * The speech settings (`SPEECH_*`, `TTS_*`, `STT_*`, `VAD_*`, a telephone line's) of the
+ * environment. Pure: no Nest import.
+ */
 import { DEFAULT_TOOL_WAIT_PHRASES } from './env-defaults.js';
 import {
   EnvError,
@@ -11,8 +14,9 @@ import {
   present,
   type Raw,
 } from './env-values.js';
+import { parseTelephony, type TelephonyEnv } from './telephony-env.js';
 
-export interface SpeechEnv {
+export interface SpeechEnv extends TelephonyEnv {
   language: string;
   maxSentenceChars: number;
   audioLeadMs: number;
@@ -103,5 +107,6 @@ export function parseSpeech(raw: Raw): SpeechEnv {
       minSpeechMs: int(raw, 'VAD_MIN_SPEECH_MS', 200, 20, 2000),
       mode: int(raw, 'VAD_MODE', 2, 0, 3),
     },
+    ...parseTelephony(raw),
   };
 }

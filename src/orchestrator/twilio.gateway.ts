@@ -1,9 +1,10 @@
 import { Inject, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { WebSocketGateway, type OnGatewayConnection } from '@nestjs/websockets';
-import type { Server } from 'node:http';
+import { WebSocketGateway, type OnGatewayConnection, type OnGatewayInit } from '@nestjs/websockets';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type WebSocket from 'ws';
+import type { WebSocketServer } from 'ws';
 import {
   appConfig,
   speechConfig,
@@ -11,13 +12,14 @@ import {
   type SpeechConfig,
 } from '../config/app.config.js';
 import { TwilioBridge } from './twilio-bridge.js';
+import { checkTwilioSignature } from './twilio-signature.js';
 
 /** A call's silence that ends the caller's utterance, when VAD_SILENCE_MS leaves it to clients. */
 const CALL_SILENCE_MS = 700;
 
 /** `/twilio`: Twilio Media Streams, each joined to a session of `/ws` (see TwilioBridge). */
 @WebSocketGateway({ path: '/twilio' })
-export class TwilioGateway implements OnGatewayConnection<WebSocket> {
+export class TwilioGateway implements OnGatewayConnection<WebSocket>, OnGatewayInit {
   private readonly logger = new Logger('Twilio');
 
   constructor(
@@ -25,6 +27,25 @@ export class TwilioGateway implements OnGatewayConnection<WebSocket> {
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     @Inject(speechConfig.KEY) private readonly speech: SpeechConfig,
   ) {}
+
+  /**
+   * With TWILIO_AUTH_TOKEN, an upgrade Twilio did not sign is refused with HTTP 403 before any
+   * session is opened. The token is read at each upgrade: one rotated in its file counts at once.
+   */
+  afterInit(server: WebSocketServer): void {
+    const options = server.options as { verifyClient?: unknown };
+    options.verifyClient = (
+      { req }: { req: IncomingMessage },
+      done: (ok: boolean, status?: number, message?: string) => void,
+    ) => {
+      const { authToken, streamUrl } = this.speech.twilio;
+      if (!authToken) return done(true);
+      const check = checkTwilioSignature(req, authToken, streamUrl);
+      if (check.ok) return done(true);
+      this.logger.warn(`Twilio stream refused: ${check.reason}`);
+      done(false, 403, 'Twilio signature missing or wrong');
+    };
+  }
 
   handleConnection(socket: WebSocket): void {
     const bridge = new TwilioBridge(socket, {

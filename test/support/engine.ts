@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/bootstrap.js';
 
 const ENGINE_VARS =
-  /^(PORT|LLM_|WS_|LOG_|TTS_|STT_|SPEECH_|CODE_TOOLS_|AGENT_NAME|ADMIN_API_KEY|SHUTDOWN_|ENGINE_|SESSION_|METRICS_|EGRESS_|CORS_|OTEL_)/;
+  /^(PORT|LLM_|WS_|LOG_|TTS_|STT_|SPEECH_|CODE_TOOLS_|AGENT_NAME|ADMIN_API_KEY|SHUTDOWN_|ENGINE_|SESSION_|METRICS_|EGRESS_|CORS_|OTEL_|VAD_|TWILIO_|DTMF_)/;
 
 /** The real engine on a free loopback port, configured only through its environment. */
 export class Engine {

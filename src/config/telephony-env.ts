@@ -1,0 +1,32 @@
+/** The telephone line's settings (`TWILIO_*`) of the environment. Pure: no Nest import. */
+import { absoluteUrl, EnvError, present, type Raw } from './env-values.js';
+
+export interface TelephonyEnv {
+  twilio: {
+    /** The account's Auth Token: `/twilio` takes only streams Twilio signed with it; '' for no check. */
+    authToken: string;
+    /** The stream's URL as the TwiML gives it (Twilio signs it); '' to take it from the request. */
+    streamUrl: string;
+  };
+}
+
+/** An absolute ws:// or wss:// URL with no fragment, as written. */
+function wsUrl(raw: Raw, name: string): string {
+  const value = present(raw, name) ?? '';
+  if (value === '') return '';
+  const url = absoluteUrl(value);
+  if (!url || !['ws:', 'wss:'].includes(url.protocol) || url.hash !== '' || value.includes('#'))
+    throw new EnvError(
+      `${name}=${JSON.stringify(value)} is invalid: expected the stream's absolute wss:// URL as the TwiML gives it, e.g. "wss://engine.example.com/twilio"`,
+    );
+  return value;
+}
+
+export function parseTelephony(raw: Raw): TelephonyEnv {
+  return {
+    twilio: {
+      authToken: present(raw, 'TWILIO_AUTH_TOKEN') ?? '',
+      streamUrl: wsUrl(raw, 'TWILIO_STREAM_URL'),
+    },
+  };
+}

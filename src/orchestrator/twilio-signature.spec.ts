@@ -1,0 +1,66 @@
+import { createHmac } from 'node:crypto';
+import { checkTwilioSignature } from './twilio-signature.js';
+
+/** Twilio's signature of a request with no parameters: HMAC-SHA1 of its URL, base64. */
+const sign = (token: string, url: string) => createHmac('sha1', token).update(url).digest('base64');
+
+describe('checkTwilioSignature', () => {
+  const token = '12345678901234567890123456789012';
+  const tagged = (url: string, headers: Record<string, string> = {}) => ({
+    headers: { host: 'engine.example.com', 'x-twilio-signature': sign(token, url), ...headers },
+    url: '/twilio',
+  });
+
+  it("takes a stream signed for the URL its request names, or for TWILIO_STREAM_URL's", () => {
+    expect(checkTwilioSignature(tagged('wss://engine.example.com/twilio'), token, '')).toEqual({
+      ok: true,
+    });
+    // Behind an ingress that rewrites the path: the URL Twilio was given is TWILIO_STREAM_URL.
+    const behind = 'wss://voice.example.com/agents/front-desk';
+    expect(checkTwilioSignature(tagged(behind), token, behind).ok).toBe(true);
+    expect(checkTwilioSignature(tagged(behind), token, '').ok).toBe(false);
+    // `/twilio/` is served as `/twilio`: signed with its slash, it is taken too.
+    expect(checkTwilioSignature(tagged('wss://engine.example.com/twilio/'), token, '').ok).toBe(
+      true,
+    );
+  });
+
+  it('takes either token of a rotation, one a line', () => {
+    const check = checkTwilioSignature(
+      tagged('wss://engine.example.com/twilio'),
+      `other-token\n${token}\n`,
+      '',
+    );
+    expect(check.ok).toBe(true);
+  });
+
+  it('refuses a missing, forged or other-URL signature, saying which', () => {
+    expect(
+      checkTwilioSignature({ headers: { host: 'engine.example.com' }, url: '/twilio' }, token, ''),
+    ).toEqual({ ok: false, reason: 'no X-Twilio-Signature header' });
+    expect(
+      checkTwilioSignature(tagged('wss://engine.example.com/twilio'), 'another-token', ''),
+    ).toEqual({
+      ok: false,
+      reason:
+        "X-Twilio-Signature does not match the URL wss://engine.example.com/twilio (set TWILIO_STREAM_URL to the TwiML's) signed with TWILIO_AUTH_TOKEN",
+    });
+    expect(
+      checkTwilioSignature(
+        tagged('wss://attacker.example/twilio'),
+        token,
+        'wss://engine.example.com/twilio',
+      ),
+    ).toEqual({
+      ok: false,
+      reason: 'X-Twilio-Signature does not match TWILIO_STREAM_URL signed with TWILIO_AUTH_TOKEN',
+    });
+    const shared = tagged('wss://engine.example.com/twilio', {
+      'x-twilio-webhooks-signature-settings': 'key=webhooks_sharedkey_1,algorithm=HMAC_SHA256',
+    });
+    expect(checkTwilioSignature(shared, token, '')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("a Webhooks Rule's shared key"),
+    });
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * Whether a `/twilio` upgrade is Twilio's own: Twilio signs each stream's WebSocket request with
+ * the account's Auth Token (`X-Twilio-Signature`: HMAC-SHA1 of the stream's URL as the TwiML
+ * gives it, base64), checked with Twilio's own helper. Pure: no Nest import.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { validateRequest } from 'twilio/lib/webhooks/webhooks.js';
+
+export type SignatureCheck = { ok: true } | { ok: false; reason: string };
+
+/**
+ * Checks the upgrade `request` against `authToken`. `streamUrl`: the URL Twilio was told (its
+ * TwiML's `<Stream url>`); when empty, the one the request names (`wss://` and its Host), for an
+ * engine reached at the address Twilio dials.
+ */
+export function checkTwilioSignature(
+  request: { headers: IncomingHttpHeaders; url?: string },
+  authToken: string,
+  streamUrl: string,
+): SignatureCheck {
+  const signature = request.headers['x-twilio-signature'];
+  if (typeof signature !== 'string' || signature === '')
+    return { ok: false, reason: 'no X-Twilio-Signature header' };
+  if (request.headers['x-twilio-webhooks-signature-settings'] !== undefined)
+    return {
+      ok: false,
+      reason:
+        "signed with a Webhooks Rule's shared key (X-Twilio-Webhooks-Signature-Settings), not the Auth Token",
+    };
+  const url = streamUrl || `wss://${request.headers.host ?? ''}${request.url ?? '/'}`;
+  // The engine serves `/twilio/` as `/twilio`: either may be the one Twilio signed.
+  const alternative = url.endsWith('/') ? url.replace(/\/+$/, '') : `${url}/`;
+  // One token a line: a rotation may hold the new one and the old (as WS_API_KEY).
+  const tokens = authToken
+    .split(/\r?\n/)
+    .map((token) => token.trim())
+    .filter((token) => token !== '');
+  const signed = tokens.some((token) =>
+    [url, alternative].some((candidate) => validateRequest(token, signature, candidate, {})),
+  );
+  return signed
+    ? { ok: true }
+    : {
+        ok: false,
+        reason: `X-Twilio-Signature does not match ${streamUrl ? 'TWILIO_STREAM_URL' : `the URL ${url.slice(0, 200)} (set TWILIO_STREAM_URL to the TwiML's)`} signed with TWILIO_AUTH_TOKEN`,
+      };
+}

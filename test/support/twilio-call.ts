@@ -1,0 +1,72 @@
+/** A call as Twilio's Media Streams carry it, for the tests of `/twilio`. */
+import g711 from 'alawmulaw';
+import { readFileSync } from 'node:fs';
+import WebSocket from 'ws';
+
+/** A spoken sentence, 16 kHz (test/fixtures/audio/make-speech.mjs), as a call carries it: 8 kHz μ-law. */
+export const SPEECH = (() => {
+  const pcm = readFileSync('test/fixtures/audio/speech-16k.pcm');
+  const wide = new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + pcm.length));
+  const narrow = new Int16Array(wide.length >> 1);
+  for (let i = 0; i < narrow.length; i++) narrow[i] = (wide[2 * i]! + wide[2 * i + 1]!) >> 1;
+  return Buffer.from(g711.mulaw.encode(narrow));
+})();
+/** `ms` of a silent line in μ-law (0xff is zero). */
+export const quiet = (ms: number) => Buffer.alloc(ms * 8, 0xff);
+
+/** A call as Twilio streams it to `/twilio`: its frames, and what it got back. */
+export class TwilioCall {
+  readonly got: Record<string, any>[] = [];
+  closeCode: number | undefined;
+  private constructor(readonly socket: WebSocket) {
+    socket.on('message', (data) => this.got.push(JSON.parse(String(data)) as Record<string, any>));
+    socket.on('close', (code) => (this.closeCode = code));
+  }
+
+  /** `headers`: the upgrade request's (Twilio's signature). */
+  static async dial(
+    url: string,
+    parameters: Record<string, string>,
+    headers: Record<string, string> = {},
+  ): Promise<TwilioCall> {
+    const socket = new WebSocket(url, { headers });
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const call = new TwilioCall(socket);
+    call.send({ event: 'connected', protocol: 'Call', version: '1.0.0' });
+    call.send({
+      event: 'start',
+      sequenceNumber: '1',
+      start: {
+        streamSid: 'MZ0001',
+        callSid: 'CA0001',
+        tracks: ['inbound'],
+        mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
+        customParameters: parameters,
+      },
+      streamSid: 'MZ0001',
+    });
+    return call;
+  }
+
+  send(frame: object): void {
+    this.socket.send(JSON.stringify(frame));
+  }
+
+  /** Streams μ-law audio as Twilio does: 20 ms (160 bytes) a frame. */
+  speak(audio: Buffer): void {
+    for (let at = 0; at < audio.length; at += 160)
+      this.send({
+        event: 'media',
+        streamSid: 'MZ0001',
+        media: { track: 'inbound', payload: audio.subarray(at, at + 160).toString('base64') },
+      });
+  }
+
+  /** The μ-law bytes of the media frames received since `from`. */
+  heard(from = 0): number {
+    return this.got
+      .slice(from)
+      .filter((f) => f.event === 'media')
+      .reduce((n, f) => n + Buffer.from(f.media.payload as string, 'base64').length, 0);
+  }
+}
