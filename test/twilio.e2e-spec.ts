@@ -53,6 +53,32 @@ describe('Twilio Media Streams (/twilio)', () => {
     call.socket.close();
   });
 
+  it('gives the model the keys the caller pressed; the first one cuts the agent short', async () => {
+    speech.seconds = 30; // the greeting goes on long
+    const call = await TwilioCall.dial(url(), {
+      token: 'call-key',
+      greeting: 'Press 1 for sales.',
+    });
+    await until(() => call.heard() > 0, 'the greeting');
+    llm.enqueue(sseText(['Account 42 found.']));
+    const press = (digit: string) =>
+      call.send({
+        event: 'dtmf',
+        streamSid: 'MZ0001',
+        sequenceNumber: '5',
+        dtmf: { track: 'inbound_track', digit },
+      });
+    press('4');
+    await until(() => call.got.some((f) => f.event === 'clear'), 'a clear');
+    speech.seconds = 0.2;
+    const from = call.got.length;
+    press('2');
+    press('#');
+    await until(() => call.heard(from) > 0, 'the answer', 10_000);
+    expect(llm.requests[0]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'DTMF: 42#' });
+    call.socket.close();
+  });
+
   it('refuses a stream without the engine’s key in its token parameter', async () => {
     const call = await TwilioCall.dial(url(), { token: 'wrong' });
     await until(() => call.closeCode !== undefined, 'the refusal');

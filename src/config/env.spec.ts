@@ -270,6 +270,8 @@ describe('parseEnv', () => {
       expect(() => parseEnv({ TWILIO_STREAM_URL: value })).toThrow(
         `TWILIO_STREAM_URL=${JSON.stringify(value)} is invalid: expected the stream's absolute wss:// URL as the TwiML gives it, e.g. "wss://engine.example.com/twilio"`,
       );
+    expect(parseEnv({}).speech.dtmf.timeoutMs).toBe(2000);
+    expect(() => parseEnv({ DTMF_TIMEOUT_MS: '50' })).toThrow(/^DTMF_TIMEOUT_MS="50" is invalid/);
   });
 
   it('takes a Redis URL for SESSION_STORE_URL, TLS too, and never repeats a refused one', () => {

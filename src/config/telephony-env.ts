@@ -1,5 +1,5 @@
-/** The telephone line's settings (`TWILIO_*`) of the environment. Pure: no Nest import. */
-import { absoluteUrl, EnvError, present, type Raw } from './env-values.js';
+/** The telephone line's settings (`TWILIO_*`, `DTMF_*`) of the environment. Pure: no Nest import. */
+import { absoluteUrl, EnvError, int, present, type Raw } from './env-values.js';
 
 export interface TelephonyEnv {
   twilio: {
@@ -7,6 +7,11 @@ export interface TelephonyEnv {
     authToken: string;
     /** The stream's URL as the TwiML gives it (Twilio signs it); '' to take it from the request. */
     streamUrl: string;
+  };
+  /** Keys pressed on the caller's phone (DTMF). */
+  dtmf: {
+    /** The pause after the last key that ends an entry (`#` ends one at once). */
+    timeoutMs: number;
   };
 }
 
@@ -28,5 +33,6 @@ export function parseTelephony(raw: Raw): TelephonyEnv {
       authToken: present(raw, 'TWILIO_AUTH_TOKEN') ?? '',
       streamUrl: wsUrl(raw, 'TWILIO_STREAM_URL'),
     },
+    dtmf: { timeoutMs: int(raw, 'DTMF_TIMEOUT_MS', 2000, 100, 60_000) },
   };
 }

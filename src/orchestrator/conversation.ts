@@ -9,6 +9,7 @@ import { replyOf } from './client-tools.js';
 import { settingsChanges, settingsUpdated, type SettingsLimits } from './settings-update.js';
 import type { Phrase } from './spoken-answer.js';
 import type { TurnManager } from './turn-manager.service.js';
+import { Keypad } from './keypad.js';
 import { Listening } from './listening.js';
 import { deliverTurn } from './turn-delivery.js';
 import { sayTurn } from './said.js';
@@ -42,6 +43,8 @@ export interface ConversationDeps extends SettingsLimits {
 export class Conversation {
   private readonly logger = new Logger(Conversation.name);
   private readonly listening: Listening;
+  /** Keys pressed on the caller's phone, gathered into entries. */
+  private readonly keypad: Keypad;
   private readonly closed = new AbortController();
   /** Client messages are handled one after another, in arrival order. */
   private inbox: Promise<void> = Promise.resolve();
@@ -61,6 +64,10 @@ export class Conversation {
       maxSeconds: stt.maxSeconds,
       format: session.settings.input_audio_format ?? 'pcm16',
     }));
+    this.keypad = new Keypad(
+      () => deps.speech.config.dtmf.timeoutMs,
+      (keys) => void this.enqueue(() => this.startTurn(`DTMF: ${keys}`)),
+    );
   }
 
   private error(code: ErrorCode, message: string): void {
@@ -103,6 +110,8 @@ export class Conversation {
         return this.onAudio(Buffer.from(message.data, 'base64'));
       case 'audio_end':
         return this.commitUtterance();
+      case 'dtmf':
+        return this.press(message.digits);
       case 'ping':
         return this.deps.send({
           type: 'pong',
@@ -144,6 +153,12 @@ export class Conversation {
     }
   }
 
+  /** Keys pressed on the caller's phone: the first of an entry is a barge-in, as speech is. */
+  private async press(digits: string): Promise<void> {
+    if (!this.keypad.typing) await this.bargeIn();
+    this.keypad.press(digits);
+  }
+
   /**
    * The user speaks over the agent. While a call awaits approval, what the user says may be the
    * answer: the turn waits for the utterance to end (see `answerApprovals`).
@@ -157,6 +172,7 @@ export class Conversation {
   close(): Promise<void> {
     this.closed.abort();
     this.listening.close();
+    this.keypad.close();
     return this.session.cancel();
   }
 

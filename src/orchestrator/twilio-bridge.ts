@@ -1,9 +1,9 @@
 /**
  * A Twilio Media Stream (`<Connect><Stream url="wss://…/twilio">`) joined to a session of `/ws`,
  * as any client of the engine would join it: the call's G.711 μ-law goes in as it is, with voice
- * activity detection on (a call streams without end); the answer's speech comes back in Twilio's
- * `media` frames, and a barge-in (`speech_started`) clears what Twilio still had to play. Pure:
- * no Nest import.
+ * activity detection on (a call streams without end), and the keys the caller presses (DTMF) as
+ * theirs; the answer's speech comes back in Twilio's `media` frames, and a barge-in (speech or a
+ * key) clears what Twilio still had to play. Pure: no Nest import.
  */
 import WebSocket from 'ws';
 import { keyMatches } from '../config/bearer-key.js';
@@ -25,6 +25,7 @@ interface TwilioMessage {
   event?: unknown;
   start?: { streamSid?: string; callSid?: string; customParameters?: Record<string, unknown> };
   media?: { track?: unknown; payload?: unknown };
+  dtmf?: { digit?: unknown };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -51,9 +52,10 @@ export class TwilioBridge {
     }
     if (!isObject(message))
       return this.options.log('a frame that is no Twilio message was ignored');
-    const { event, start, media } = message as TwilioMessage;
+    const { event, start, media, dtmf } = message as TwilioMessage;
     if (event === 'start') this.start(isObject(start) ? start : {});
     else if (event === 'media') this.media(isObject(media) ? media : {});
+    else if (event === 'dtmf') this.keyPressed(isObject(dtmf) ? dtmf : {});
     else if (event === 'stop') this.close();
   }
 
@@ -112,19 +114,40 @@ export class TwilioBridge {
 
   private media({ track, payload }: NonNullable<TwilioMessage['media']>) {
     if ((track !== undefined && track !== 'inbound') || typeof payload !== 'string') return;
-    const frame = JSON.stringify({ type: 'audio', data: payload });
+    this.toEngine({ type: 'audio', data: payload });
+  }
+
+  /** A key the caller pressed (Twilio sends one `dtmf` frame a key). */
+  private keyPressed({ digit }: NonNullable<TwilioMessage['dtmf']>) {
+    if (typeof digit === 'string' && /^[0-9*#A-D]$/.test(digit))
+      this.toEngine({ type: 'dtmf', digits: digit });
+  }
+
+  /** A message of the caller's to the engine's session, kept until that is open. */
+  private toEngine(message: object): void {
+    const frame = JSON.stringify(message);
     if (this.engine?.readyState === WebSocket.OPEN) this.engine.send(frame);
     else if (this.engine) this.waiting.push(frame);
   }
 
   /** The engine's events as Twilio takes them: speech to play, and what to stop playing. */
   private answer(raw: string): void {
-    const event = JSON.parse(raw) as { type: string; data?: string; message?: string };
+    const event = JSON.parse(raw) as {
+      type: string;
+      data?: string;
+      message?: string;
+      interrupted?: boolean;
+    };
     const send = (frame: object) =>
       this.twilio.readyState === WebSocket.OPEN &&
       this.twilio.send(JSON.stringify({ ...frame, streamSid: this.streamSid }));
     if (event.type === 'audio') send({ event: 'media', media: { payload: event.data } });
-    else if (event.type === 'speech_started') send({ event: 'clear' });
+    // Speech over the agent clears at once; any other cut (a key pressed) as the turn ends.
+    else if (
+      event.type === 'speech_started' ||
+      (event.type === 'assistant_end' && event.interrupted === true)
+    )
+      send({ event: 'clear' });
     else if (event.type === 'error')
       this.options.log(`Twilio stream ${this.streamSid}: ${String(event.message)}`);
   }

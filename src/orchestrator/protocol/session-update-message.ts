@@ -1,0 +1,125 @@
+/** `session.update`: the settings a client may change, each checked. */
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+import { LANGUAGE_CODE } from '../../config/env-values.js';
+import { AUDIO_FORMATS, type AudioFormatName } from '../../speech/audio-formats.js';
+import { MAX_CLIENT_TOOLS } from '../client-tools.js';
+import type { SessionSettings } from './server-events.js';
+
+/** `{"type":"session.update",…}`: changes this session's settings; every field is optional. */
+const formatMessage = (field: string) =>
+  `"${field}" must be ${AUDIO_FORMATS.map((f) => `"${f}"`).join(', ')}`;
+
+const VAD_SILENCE_MESSAGE =
+  '"vad_silence_ms" must be a whole number of milliseconds from 0 (the client ends each utterance with audio_end) to 10000';
+
+export class SessionUpdateMessage {
+  @IsIn(['session.update'])
+  type!: 'session.update';
+
+  @IsOptional()
+  @IsIn(['voice', 'text'], { message: '"modality" must be "voice" or "text"' })
+  modality?: 'voice' | 'text';
+
+  @IsOptional()
+  @IsBoolean({ message: '"tts" must be true or false' })
+  tts?: boolean;
+
+  @IsOptional()
+  @IsString({ message: '"voice" must be a string' })
+  @MaxLength(100, { message: '"voice" is longer than 100 characters' })
+  voice?: string;
+
+  @IsOptional()
+  @Matches(LANGUAGE_CODE, {
+    message: '"language" must be a language code such as en, it, es',
+  })
+  language?: string;
+
+  @IsOptional()
+  @IsIn(['json', 'binary'], { message: '"audio" must be "json" or "binary"' })
+  audio?: 'json' | 'binary';
+
+  /** The user's audio: 16 kHz PCM (`pcm16`), or G.711 μ-law or A-law at 8 kHz. */
+  @IsOptional()
+  @IsIn(AUDIO_FORMATS, { message: formatMessage('input_audio_format') })
+  input_audio_format?: AudioFormatName;
+
+  /** The answer's speech: the engine's PCM (`pcm16`), or G.711 μ-law or A-law at 8 kHz. */
+  @IsOptional()
+  @IsIn(AUDIO_FORMATS, { message: formatMessage('output_audio_format') })
+  output_audio_format?: AudioFormatName;
+
+  /** Silence after speech that ends an utterance (voice activity detection); 0: `audio_end` does. */
+  @IsOptional()
+  @IsInt({ message: VAD_SILENCE_MESSAGE })
+  @Min(0, { message: VAD_SILENCE_MESSAGE })
+  @Max(10_000, { message: VAD_SILENCE_MESSAGE })
+  vad_silence_ms?: number;
+
+  /** Context for this session's model (the caller, the task), after the engine's system prompt. */
+  @IsOptional()
+  @IsString({ message: '"instructions" must be a string' })
+  instructions?: string;
+
+  /** The model this session's turns ask for, one of LLM_MODELS; null for the engine's again. */
+  @ValidateIf((_, value) => value !== null && value !== undefined)
+  @IsString({ message: '"model" must be a model name, or null for the engine\'s' })
+  @MaxLength(200, { message: '"model" is longer than 200 characters' })
+  model?: string | null;
+
+  /** The only tools this session's model is offered, by name; null offers all of them again. */
+  @ValidateIf((_, value) => value !== null && value !== undefined)
+  @IsArray({ message: '"tools" must be an array of tool names, or null for all tools' })
+  @ArrayMaxSize(256, { message: '"tools" names more than 256 tools' })
+  @IsString({
+    each: true,
+    message: '"tools" must be an array of tool names, or null for all tools',
+  })
+  tools?: string[] | null;
+
+  /** Tools the client runs itself (checked by `readClientTools`); null or [] for none. */
+  @ValidateIf((_, value) => value !== null && value !== undefined)
+  @IsArray({ message: '"client_tools" must be an array of tool definitions, or null for none' })
+  @ArrayMaxSize(MAX_CLIENT_TOOLS, {
+    message: `"client_tools" holds more than ${MAX_CLIENT_TOOLS} tools`,
+  })
+  client_tools?: unknown[] | null;
+
+  /** Values for the session's tools (`${session.NAME}`), checked by `settingsChanges`; null for none. */
+  @ValidateIf((_, value) => value !== null && value !== undefined)
+  @IsObject({
+    message: '"variables" must be an object of names and string values, or null for none',
+  })
+  variables?: Record<string, unknown> | null;
+}
+
+/** The settings `session.update` may change: another field is refused (a typo would be lost). */
+export const SETTINGS: Record<keyof SessionSettings, true> = {
+  modality: true,
+  tts: true,
+  voice: true,
+  language: true,
+  audio: true,
+  vad_silence_ms: true,
+  input_audio_format: true,
+  output_audio_format: true,
+  instructions: true,
+  model: true,
+  tools: true,
+  client_tools: true,
+  variables: true,
+};

@@ -1,0 +1,77 @@
+import { sseText } from './support/fake-llm.js';
+import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
+
+/**
+ * `{"type":"dtmf"}`: keys pressed on the caller's phone, gathered into an entry (ended by `#` or
+ * by DTMF_TIMEOUT_MS without a key) that the model is given as the user's turn, `DTMF: 1234#`.
+ */
+describe('keys pressed on the phone (dtmf)', () => {
+  const rig = useEngineRig(() => ({ LLM_MODEL: 'm', DTMF_TIMEOUT_MS: '400' }));
+  const client = useClientPerTest(rig);
+  const lastUser = (index: number) =>
+    (rig.llm.requests[index]!.body.messages as { role: string; content: string }[]).at(-1);
+
+  it('gives the model an entry ended by #, one key a message or several', async () => {
+    const { ws } = client;
+    rig.llm.enqueue(sseText(['Account 1234 found.']));
+    const from = ws.messages.length;
+    for (const digits of ['1', '2', '34', '#']) ws.send({ type: 'dtmf', digits });
+    const end = await ws.waitFor((m) => m.type === 'assistant_end', from);
+    expect(end.text).toBe('Account 1234 found.');
+    expect(lastUser(0)).toEqual({ role: 'user', content: 'DTMF: 1234#' });
+    expect(rig.llm.requests).toHaveLength(1);
+  });
+
+  it('ends an entry without # after DTMF_TIMEOUT_MS with no key', async () => {
+    const { ws } = client;
+    rig.llm.enqueue(sseText(['Option 2.']));
+    const from = ws.messages.length;
+    const sent = performance.now();
+    ws.send({ type: 'dtmf', digits: '2' });
+    await ws.waitFor((m) => m.type === 'assistant_end', from);
+    expect(performance.now() - sent).toBeGreaterThanOrEqual(390);
+    expect(lastUser(0)).toEqual({ role: 'user', content: 'DTMF: 2' });
+  });
+
+  it('interrupts the agent at the first key, as speech over it would', async () => {
+    const { ws } = client;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    rig.llm.enqueue(
+      { ...sseText(['Your options are', ' many.']), gate },
+      sseText(['Connecting you to sales.']),
+    );
+    let from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'Menu?' });
+    await ws.waitFor((m) => m.type === 'assistant_delta', from);
+    ws.send({ type: 'dtmf', digits: '3' });
+    expect(await ws.waitFor((m) => m.type === 'assistant_end', from)).toMatchObject({
+      interrupted: true,
+    });
+    release();
+    from = ws.messages.length;
+    ws.send({ type: 'dtmf', digits: '#' });
+    await ws.waitFor((m) => m.type === 'assistant_end', from);
+    expect(lastUser(1)).toEqual({ role: 'user', content: 'DTMF: 3#' });
+    await rig.llm.requests[0]!.aborted; // the cut answer's request was aborted
+  });
+
+  it('refuses keys no phone has, and the session goes on', async () => {
+    const { ws } = client;
+    const from = ws.messages.length;
+    for (const digits of ['', '12x', 5, 'e'.repeat(65)]) ws.send({ type: 'dtmf', digits });
+    ws.send({ type: 'dtmf' });
+    await ws.waitFor((m) => m.type === 'error', from);
+    const errors = () => ws.messages.slice(from).filter((m) => m.type === 'error');
+    await ws.waitFor(() => errors().length === 5, from);
+    expect(errors().map((m) => m.message)).toEqual([
+      '"digits" must be 1 to 64 of the keys 0-9, *, #, A-D',
+      '"digits" must be 1 to 64 of the keys 0-9, *, #, A-D',
+      'dtmf needs a "digits" string',
+      '"digits" must be 1 to 64 of the keys 0-9, *, #, A-D',
+      'dtmf needs a "digits" string',
+    ]);
+    rig.llm.enqueue(sseText(['Still here.']));
+    expect((await ws.turn('Hello?')).at(-1)).toMatchObject({ text: 'Still here.' });
+  });
+});
