@@ -31,6 +31,7 @@ describe('voice turns with the embedded eSpeak NG engine', () => {
         language: 'it',
         audio: 'json',
         vad_silence_ms: 0,
+        idle_secs: 0,
         input_audio_format: 'pcm16',
         output_audio_format: 'pcm16',
         instructions: '',

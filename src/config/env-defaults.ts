@@ -97,3 +97,13 @@ export const DEFAULT_TOOL_WAIT_PHRASES: Record<string, string> = {
   de: 'Einen Moment.',
   pt: 'Um momento.',
 };
+
+/** USER_IDLE_PHRASE's default: what the agent asks a user who has gone quiet. */
+export const DEFAULT_IDLE_PHRASES: Record<string, string> = {
+  en: 'Are you still there?',
+  it: 'È ancora lì?',
+  es: '¿Sigue ahí?',
+  fr: 'Vous êtes toujours là ?',
+  de: 'Sind Sie noch da?',
+  pt: 'Ainda está aí?',
+};

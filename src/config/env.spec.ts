@@ -271,6 +271,9 @@ describe('parseEnv', () => {
         `TWILIO_STREAM_URL=${JSON.stringify(value)} is invalid: expected the stream's absolute wss:// URL as the TwiML gives it, e.g. "wss://engine.example.com/twilio"`,
       );
     expect(parseEnv({}).speech.dtmf.timeoutMs).toBe(2000);
+    expect(parseEnv({}).speech.idle).toMatchObject({ secs: 0, prompts: 2 });
+    expect(parseEnv({ USER_IDLE_PHRASE: 'Hello?' }).speech.idle.phrases).toEqual({ '*': 'Hello?' });
+    expect(() => parseEnv({ USER_IDLE_SECS: '-1' })).toThrow(/^USER_IDLE_SECS="-1" is invalid/);
     expect(() => parseEnv({ DTMF_TIMEOUT_MS: '50' })).toThrow(/^DTMF_TIMEOUT_MS="50" is invalid/);
   });
 

@@ -1,5 +1,17 @@
-/** The telephone line's settings (`TWILIO_*`, `DTMF_*`) of the environment. Pure: no Nest import. */
-import { absoluteUrl, EnvError, int, present, type Raw } from './env-values.js';
+/**
+ * A caller's settings (`TWILIO_*`, `DTMF_*`, `USER_IDLE_*`) of the environment. Pure: no Nest
+ * import.
+ */
+import { DEFAULT_IDLE_PHRASES } from './env-defaults.js';
+import {
+  absoluteUrl,
+  EnvError,
+  int,
+  phrasePerLanguage,
+  present,
+  secondsOrNever,
+  type Raw,
+} from './env-values.js';
 
 export interface TelephonyEnv {
   twilio: {
@@ -12,6 +24,15 @@ export interface TelephonyEnv {
   dtmf: {
     /** The pause after the last key that ends an entry (`#` ends one at once). */
     timeoutMs: number;
+  };
+  /** A voice session's user who has gone quiet. */
+  idle: {
+    /** Silence after the agent's turn that counts as idle; 0: never. */
+    secs: number;
+    /** Times the user is asked whether they are there before the session ends. */
+    prompts: number;
+    /** What the agent asks, by language code (`*`: any language). */
+    phrases: Record<string, string>;
   };
 }
 
@@ -34,5 +55,10 @@ export function parseTelephony(raw: Raw): TelephonyEnv {
       streamUrl: wsUrl(raw, 'TWILIO_STREAM_URL'),
     },
     dtmf: { timeoutMs: int(raw, 'DTMF_TIMEOUT_MS', 2000, 100, 60_000) },
+    idle: {
+      secs: secondsOrNever(raw, 'USER_IDLE_SECS', 3600),
+      prompts: int(raw, 'USER_IDLE_PROMPTS', 2, 0, 10),
+      phrases: phrasePerLanguage(raw, 'USER_IDLE_PHRASE', DEFAULT_IDLE_PHRASES),
+    },
   };
 }

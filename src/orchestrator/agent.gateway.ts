@@ -178,8 +178,8 @@ export class AgentGateway
       this.logger.warn(`session refused: WS_MAX_SESSIONS (${maxSessions}) reached`);
       return socket.close(TRY_AGAIN_LATER, 'too many sessions, try again later');
     }
-    const { language, vad } = this.speech.config;
-    const session = new Session(language, vad.silenceMs);
+    const { language, vad, idle } = this.speech.config;
+    const session = new Session(language, vad.silenceMs, idle.secs);
     session.connectedFrom = parseTraceparent(request?.headers.traceparent);
     const send = this.sender(socket, session);
     const conversation = new Conversation(session, {
@@ -195,6 +195,7 @@ export class AgentGateway
       maxTurnsPerMinute: this.config.ws.maxTurnsPerMinute,
       confirmPhrases: this.confirmPhrases,
       pace: () => this.pacer.next(),
+      hangUp: (code, reason) => void closeSocket(socket, code, reason),
     });
     this.listen(socket, conversation);
     const token = this.keeper.enabled ? resumeTokenOf(request) : undefined;

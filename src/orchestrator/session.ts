@@ -34,7 +34,7 @@ export class Session {
   turnSpan: SpanRef | undefined;
   private current: { controller: AbortController; done: Promise<void> } | undefined;
 
-  constructor(language = 'en', vadSilenceMs = 0) {
+  constructor(language = 'en', vadSilenceMs = 0, idleSecs = 0) {
     this.settings = {
       modality: 'text',
       tts: true,
@@ -42,6 +42,7 @@ export class Session {
       language,
       audio: 'json',
       vad_silence_ms: vadSilenceMs,
+      idle_secs: idleSecs,
       input_audio_format: 'pcm16',
       output_audio_format: 'pcm16',
       instructions: '',

@@ -56,6 +56,7 @@ export class SessionDetailDto extends SessionSummaryDto {
       voice: '',
       tts: true,
       vad_silence_ms: 700,
+      idle_secs: 8,
       input_audio_format: 'g711_ulaw',
       output_audio_format: 'g711_ulaw',
       instructions: '',

@@ -5,6 +5,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
   IsObject,
   IsOptional,
   IsString,
@@ -25,6 +26,9 @@ const formatMessage = (field: string) =>
 
 const VAD_SILENCE_MESSAGE =
   '"vad_silence_ms" must be a whole number of milliseconds from 0 (the client ends each utterance with audio_end) to 10000';
+
+const IDLE_MESSAGE =
+  '"idle_secs" must be a number of seconds from 0 (never asked whether the user is there) to 3600';
 
 export class SessionUpdateMessage {
   @IsIn(['session.update'])
@@ -69,6 +73,13 @@ export class SessionUpdateMessage {
   @Min(0, { message: VAD_SILENCE_MESSAGE })
   @Max(10_000, { message: VAD_SILENCE_MESSAGE })
   vad_silence_ms?: number;
+
+  /** A voice session's user silent this long after a turn is asked whether they are there; 0: never. */
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: IDLE_MESSAGE })
+  @Min(0, { message: IDLE_MESSAGE })
+  @Max(3600, { message: IDLE_MESSAGE })
+  idle_secs?: number;
 
   /** Context for this session's model (the caller, the task), after the engine's system prompt. */
   @IsOptional()
@@ -115,6 +126,7 @@ export const SETTINGS: Record<keyof SessionSettings, true> = {
   language: true,
   audio: true,
   vad_silence_ms: true,
+  idle_secs: true,
   input_audio_format: true,
   output_audio_format: true,
   instructions: true,
