@@ -195,7 +195,10 @@ export class AgentGateway
       maxTurnsPerMinute: this.config.ws.maxTurnsPerMinute,
       confirmPhrases: this.confirmPhrases,
       pace: () => this.pacer.next(),
-      hangUp: (code, reason) => void closeSocket(socket, code, reason),
+      hangUp: (code, reason, forget) => {
+        if (forget) void this.keeper.forget(session);
+        void closeSocket(socket, code, reason);
+      },
     });
     this.listen(socket, conversation);
     const token = this.keeper.enabled ? resumeTokenOf(request) : undefined;

@@ -9,7 +9,8 @@ import { replyOf } from './client-tools.js';
 import { settingsChanges, settingsUpdated, type SettingsLimits } from './settings-update.js';
 import type { Phrase } from './spoken-answer.js';
 import type { TurnManager } from './turn-manager.service.js';
-import { IdleWatch, sessionIdleWatch, USER_ACTIVITY } from './idle-watch.js';
+import { USER_ACTIVITY } from './idle-watch.js';
+import { SessionEnd } from './session-end.js';
 import { Keypad } from './keypad.js';
 import { Listening } from './listening.js';
 import { deliverTurn } from './turn-delivery.js';
@@ -38,12 +39,9 @@ export interface ConversationDeps extends SettingsLimits {
    * streaming.
    */
   pace: () => Promise<void>;
-  /** Ends the session, closing its connection (a user idle for too long). */
-  hangUp: (code: number, reason: string) => void;
+  /** Ends the session, closing its connection; `forget`: it cannot be resumed. */
+  hangUp: (code: number, reason: string, forget: boolean) => void;
 }
-
-/** Close code of a session ended because its user stayed silent (USER_IDLE_SECS). */
-export const USER_IDLE = 4003;
 
 /** One connection's conversation: dispatches client messages, runs turns, speaks and listens. */
 export class Conversation {
@@ -51,8 +49,8 @@ export class Conversation {
   private readonly listening: Listening;
   /** Keys pressed on the caller's phone, gathered into entries. */
   private readonly keypad: Keypad;
-  /** Asks a user who has gone quiet whether they are there, then lets them go. */
-  private readonly idle: IdleWatch;
+  /** The session's end by the engine: the model's `end_session` call, a silent user. */
+  private readonly end: SessionEnd;
   private readonly closed = new AbortController();
   /** Client messages are handled one after another, in arrival order. */
   private inbox: Promise<void> = Promise.resolve();
@@ -76,12 +74,10 @@ export class Conversation {
       () => deps.speech.config.dtmf.timeoutMs,
       (keys) => void this.enqueue(() => this.startTurn(`DTMF: ${keys}`)),
     );
-    this.idle = sessionIdleWatch(session, deps.speech.config.idle, {
+    this.end = new SessionEnd(session, deps.speech.config.idle, {
       say: (text) => void this.enqueue(() => this.startTurn(text, { said: true })),
-      end: () => {
-        this.logger.log(`session ended: the user stayed silent (session_id=${session.id})`);
-        deps.hangUp(USER_IDLE, 'user idle');
-      },
+      hangUp: deps.hangUp,
+      log: (line) => this.logger.log(line),
     });
   }
 
@@ -112,7 +108,7 @@ export class Conversation {
     const parsed = parseClientMessage(raw);
     if ('error' in parsed) return this.error('invalid_message', parsed.error);
     const { message } = parsed;
-    if (USER_ACTIVITY.has(message.type)) this.idle.activity();
+    if (USER_ACTIVITY.has(message.type)) this.end.idle.activity();
     switch (message.type) {
       case 'user_text':
         return this.startTurn(message.text);
@@ -157,15 +153,15 @@ export class Conversation {
   async onAudio(data: Buffer): Promise<void> {
     for (const heard of await this.listening.hear(data)) {
       if (heard.type === 'audio') {
-        this.idle.activity();
+        this.end.idle.activity();
         await this.bargeIn();
       } else if (heard.type === 'invalid') this.error('invalid_audio', heard.message);
       else if (heard.type === 'speech_started') {
-        this.idle.userSpeaking = true;
+        this.end.idle.userSpeaking = true;
         this.deps.send({ type: 'speech_started' });
         await this.bargeIn();
       } else {
-        this.idle.userSpeaking = false;
+        this.end.idle.userSpeaking = false;
         this.deps.send({ type: 'speech_stopped', ...(heard.cut && { cut: true }) });
         // The user stopped speaking when the silence that ended the utterance began.
         await this.answerUtterance(heard.pcm, performance.now() - heard.silenceMs);
@@ -193,7 +189,7 @@ export class Conversation {
     this.closed.abort();
     this.listening.close();
     this.keypad.close();
-    this.idle.close();
+    this.end.close();
     return this.session.cancel();
   }
 
@@ -222,7 +218,7 @@ export class Conversation {
     if ('error' in checked)
       return this.error('invalid_message', `${checked.error}; nothing was changed`);
     this.session.settings = { ...this.session.settings, ...checked.changes };
-    this.idle.turnEnded(); // a session just made a voice one: its silence counts from now
+    this.end.idle.turnEnded(); // a session just made a voice one: its silence counts from now
     // During a turn the history is half-written: the turn's end saves both.
     if (!this.session.busy) void this.deps.save();
     this.deps.send(settingsUpdated(this.session.settings, this.deps.speech.tts));
@@ -292,9 +288,7 @@ export class Conversation {
         deps,
         said ? sayTurn(session, text) : deps.turns.run(session, text, signal, heard),
         { signal, since, logger },
-      ).finally(() => this.idle.turnEnded()),
+      ).finally(() => this.end.turnEnded(signal.aborted)),
     );
   }
-
-  /** `since`: when the user's turn ended (`performance.now()`), for the reaction time's metric. */
 }

@@ -26,6 +26,7 @@ export function toolContextOf(session: Session, turnId: string, traceId?: string
     state: sessionState(session),
     events: session.history,
     variables: session.settings.variables,
+    endSession: () => (session.ending = true),
     ...(traceId !== undefined && { traceId }),
   };
 }

@@ -18,6 +18,11 @@ export interface BridgeOptions {
   log: (line: string) => void;
 }
 
+/** The longest wait for Twilio to play what it holds before a call the engine ended hangs up. */
+const HANG_UP_WAIT_MS = 30_000;
+/** The mark whose return says Twilio has played all it held. */
+const LAST_WORDS = 'last-words';
+
 /** The stream's `<Parameter>`s the bridge takes itself; the others are the session's variables. */
 const OWN_PARAMETERS = new Set(['token', 'greeting']);
 
@@ -26,6 +31,7 @@ interface TwilioMessage {
   start?: { streamSid?: string; callSid?: string; customParameters?: Record<string, unknown> };
   media?: { track?: unknown; payload?: unknown };
   dtmf?: { digit?: unknown };
+  mark?: { name?: unknown };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -36,6 +42,9 @@ export class TwilioBridge {
   private engine: WebSocket | undefined;
   /** What the caller said before the engine's session was open. */
   private waiting: string[] = [];
+  /** Speech was sent that Twilio may not have played yet (none since a `clear`). */
+  private playing = false;
+  private hangingUp: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly twilio: WebSocket,
@@ -52,15 +61,17 @@ export class TwilioBridge {
     }
     if (!isObject(message))
       return this.options.log('a frame that is no Twilio message was ignored');
-    const { event, start, media, dtmf } = message as TwilioMessage;
+    const { event, start, media, dtmf, mark } = message as TwilioMessage;
     if (event === 'start') this.start(isObject(start) ? start : {});
     else if (event === 'media') this.media(isObject(media) ? media : {});
     else if (event === 'dtmf') this.keyPressed(isObject(dtmf) ? dtmf : {});
     else if (event === 'stop') this.close();
+    else if (event === 'mark' && isObject(mark) && mark.name === LAST_WORDS) this.close();
   }
 
   /** The call or the engine's session is over: both ends are closed. */
   close(): void {
+    clearTimeout(this.hangingUp);
     if (this.engine && this.engine.readyState !== WebSocket.CLOSED) this.engine.close(1000);
     if (this.twilio.readyState === WebSocket.OPEN) this.twilio.close(1000);
   }
@@ -106,7 +117,7 @@ export class TwilioBridge {
       this.waiting = [];
     });
     engine.on('message', (data: Buffer) => this.answer(data.toString()));
-    engine.on('close', () => this.close());
+    engine.on('close', () => this.hangUp());
     engine.on('error', (error) =>
       this.options.log(`Twilio stream ${this.streamSid}: ${error.message}`),
     );
@@ -141,14 +152,31 @@ export class TwilioBridge {
     const send = (frame: object) =>
       this.twilio.readyState === WebSocket.OPEN &&
       this.twilio.send(JSON.stringify({ ...frame, streamSid: this.streamSid }));
-    if (event.type === 'audio') send({ event: 'media', media: { payload: event.data } });
+    if (event.type === 'audio') {
+      this.playing = true;
+      send({ event: 'media', media: { payload: event.data } });
+    }
     // Speech over the agent clears at once; any other cut (a key pressed) as the turn ends.
     else if (
       event.type === 'speech_started' ||
       (event.type === 'assistant_end' && event.interrupted === true)
-    )
+    ) {
+      this.playing = false;
       send({ event: 'clear' });
-    else if (event.type === 'error')
+    } else if (event.type === 'error')
       this.options.log(`Twilio stream ${this.streamSid}: ${String(event.message)}`);
+  }
+
+  /**
+   * The engine ended the session (the agent hung up, the caller stayed silent): the call ends
+   * once Twilio has played the last words it holds (the return of a `mark` sent after them).
+   */
+  private hangUp(): void {
+    if (!this.playing || this.twilio.readyState !== WebSocket.OPEN) return this.close();
+    this.twilio.send(
+      JSON.stringify({ event: 'mark', streamSid: this.streamSid, mark: { name: LAST_WORDS } }),
+    );
+    this.hangingUp ??= setTimeout(() => this.close(), HANG_UP_WAIT_MS);
+    this.hangingUp.unref();
   }
 }

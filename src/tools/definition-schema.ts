@@ -143,6 +143,17 @@ export const CODE_SCHEMA = {
   },
 } as const;
 export const validateCode = ajv.compile<ToolDefinitionInput>(CODE_SCHEMA);
+/** The engine's own tool that ends the session (hangs up the call) once the turn is over. */
+export const END_SESSION_SCHEMA = {
+  type: 'object',
+  required: ['type', 'name'],
+  properties: {
+    ...common,
+    type: { const: 'end_session' },
+    name: { type: 'string', pattern: TOOL_NAME_PATTERN },
+  },
+} as const;
+export const validateEndSession = ajv.compile<ToolDefinitionInput>(END_SESSION_SCHEMA);
 
 /**
  * The fields of `entry` its kind does not know (a misspelt `client_certifcate` would otherwise go
@@ -173,7 +184,7 @@ const FIELD_HINTS: Record<string, string> = {
   parameters: 'a JSON Schema object',
   method: 'a non-empty string',
   headers: 'an object whose values are strings',
-  type: '"http", "python", "callback", "mcp" or "openapi"',
+  type: '"http", "python", "callback", "mcp", "openapi" or "end_session"',
   spec: 'a path to an OpenAPI 3 document (JSON or YAML), relative to the tools file, or its http(s) URL',
   operation: 'an operationId, or "METHOD /path" as the document writes the path',
   base_url: 'an absolute http:// or https:// URL',

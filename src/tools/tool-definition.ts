@@ -20,9 +20,12 @@ export interface QueryStyle {
   explode?: boolean;
 }
 
-/** One entry of the tools file, as given (HTTP tools by default; `python` and `callback` code; `mcp`; `openapi`, made an HTTP tool). */
+/**
+ * One entry of the tools file, as given (HTTP tools by default; `python` and `callback` code;
+ * `mcp`; `openapi`, made an HTTP tool; `end_session`, the engine's own).
+ */
 export interface ToolDefinitionInput {
-  type?: 'http' | 'python' | 'callback' | 'mcp' | 'openapi';
+  type?: 'http' | 'python' | 'callback' | 'mcp' | 'openapi' | 'end_session';
   name?: string;
   description?: string;
   parameters?: JsonSchema;
@@ -95,7 +98,7 @@ export interface McpCommand {
 
 /** A validated definition with its defaults applied. `raw` is the definition as given. */
 export interface Tool {
-  kind: 'http' | 'python' | 'callback' | 'mcp';
+  kind: 'http' | 'python' | 'callback' | 'mcp' | 'end_session';
   name: string;
   description: string;
   parameters: JsonSchema;

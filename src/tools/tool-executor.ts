@@ -27,6 +27,8 @@ export interface ToolCallContext {
   traceId?: string;
   /** The exported span requests of the call belong to (OTEL_EXPORTER_OTLP_ENDPOINT). */
   span?: SpanRef;
+  /** Ends the session once the turn is over (an `end_session` tool's call). */
+  endSession?: () => void;
   /**
    * A call of the session's own tool `name` (`client_tools`) made by a code tool, handed to the
    * client as `client_tool_call` `id`; undefined when the session has no such tool.

@@ -184,7 +184,7 @@ export class ToolLoader {
   /** Code tools: the function's name, docstring and signature give name, description and schema. */
   private async analyzeCode(tools: Tool[], source: string): Promise<void> {
     for (const [index, tool] of tools.entries()) {
-      if (tool.kind === 'http' || tool.kind === 'mcp') continue;
+      if (tool.kind !== 'python' && tool.kind !== 'callback') continue;
       const field = tool.raw.file !== undefined ? 'file' : 'code';
       const result = await this.code.analyze(
         tool.code,

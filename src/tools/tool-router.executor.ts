@@ -3,12 +3,13 @@ import { CodeToolService } from '../code-tools/code-tool.service.js';
 import { HttpToolExecutor } from './http-tool.executor.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { argumentProblem } from './argument-check.js';
+import { endSession } from './end-session-tool.js';
 import { toolErrors } from './tool-errors.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
 import { Spans } from '../tracing/spans.js';
 import { endToolSpan, toolSpan } from '../tracing/tool-spans.js';
 
-/** Runs a call with the executor of its tool's kind: HTTP, MCP or Python code tools. */
+/** Runs a call with the executor of its tool's kind: HTTP, MCP, Python code or the engine's own. */
 @Injectable()
 export class ToolRouter extends ToolExecutor {
   constructor(
@@ -42,6 +43,7 @@ export class ToolRouter extends ToolExecutor {
       call.rawArguments === undefined ? argumentProblem(tool.parameters, call.args) : undefined;
     if (problem) return Promise.resolve({ ok: false, text: toolErrors.requestFailed(problem) });
     if (tool.kind === 'mcp') return this.mcp.execute(call);
+    if (tool.kind === 'end_session') return Promise.resolve(endSession(call));
     if (tool.kind !== 'python') return this.http.execute(call);
     // Calls the code makes are `<call id>:<name>`, then `:2`, `:3` for the same tool again: a
     // client's late answer to one can never be taken for the next.

@@ -232,4 +232,29 @@ describe('fields a kind of tool does not have', () => {
     ]);
     expect(tools[0]!.clientCertificate).toBeUndefined();
   });
+
+  it("warn of an end_session tool's request fields, and keep its defaults", () => {
+    const { warnings, tools } = validateToolDefinitions(
+      [
+        {
+          type: 'end_session',
+          name: 'hang_up',
+          url: 'https://crm.example/bye',
+          modalities: ['voice'],
+        },
+      ],
+      'tools.json',
+    );
+    expect(warnings).toEqual([
+      "tools.json: tool #0 'hang_up': field 'url' is not one this kind of tool has, and is ignored",
+    ]);
+    expect(tools[0]).toMatchObject({
+      kind: 'end_session',
+      name: 'hang_up',
+      url: '',
+      parameters: { type: 'object', properties: {} },
+      modalities: ['voice'],
+      description: expect.stringMatching(/^Ends the conversation/),
+    });
+  });
 });

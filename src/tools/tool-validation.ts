@@ -4,12 +4,15 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import {
   CODE_SCHEMA,
   describe,
+  END_SESSION_SCHEMA,
   HTTP_SCHEMA,
   unknownFields,
   validateCode,
+  validateEndSession,
   validateHttp,
   validateMcp,
 } from './definition-schema.js';
+import { endSessionTool } from './end-session-tool.js';
 import { mcpTool } from './mcp/mcp-definition.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -140,14 +143,21 @@ export function validateToolDefinitions(
     }
     const type = (entry as { type?: unknown }).type;
     const isCode = type === 'python' || type === 'callback';
-    const validate = isCode ? validateCode : type === 'mcp' ? validateMcp : validateHttp;
+    const isEnd = type === 'end_session';
+    const validate = isCode
+      ? validateCode
+      : type === 'mcp'
+        ? validateMcp
+        : isEnd
+          ? validateEndSession
+          : validateHttp;
     const name = (entry as { name?: unknown }).name;
     if (!validate(entry)) {
       const { field, why } = describe(validate.errors![0]!);
       throw new ToolDefinitionError(`${where(source, index, name)}: field '${field}' ${why}`);
     }
     // MCP tools refuse a field they do not have (mcp-definition.ts); the others, older, warn.
-    const schema = isCode ? CODE_SCHEMA : HTTP_SCHEMA;
+    const schema = isCode ? CODE_SCHEMA : isEnd ? END_SESSION_SCHEMA : HTTP_SCHEMA;
     if (type !== 'mcp')
       for (const { field, meant } of unknownFields(entry, schema))
         warnings.push(
@@ -166,6 +176,7 @@ export function validateToolDefinitions(
     if (problem)
       throw new ToolDefinitionError(`${where(source, index, name)}: field 'parameters' ${problem}`);
     if (isCode) return codeTool(entry, index, source, options);
+    if (isEnd) return endSessionTool(entry);
     if (type === 'mcp')
       return mcpTool(entry, index, source, { ...options, env: options.env ?? {} });
     return httpTool(entry, index, source, warnings, options);

@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { AdminKeyGuard } from './admin-key.guard.js';
 import {
   CodeToolDefinitionDto,
+  EndSessionToolDefinitionDto,
   McpToolDefinitionDto,
   ToolDefinitionDto,
   type AnyToolDefinitionDto,
@@ -25,6 +26,7 @@ export function ToolsAdminApi(): ClassDecorator {
       CodeToolDefinitionDto,
       McpToolDefinitionDto,
       OpenApiToolDefinitionDto,
+      EndSessionToolDefinitionDto,
     ),
     ApiBearerAuth('admin'),
     UseGuards(AdminKeyGuard),

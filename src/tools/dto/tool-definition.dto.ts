@@ -4,12 +4,17 @@ import { CodeToolDefinitionDto } from './code-tool-definition.dto.js';
 import { McpToolDefinitionDto } from './mcp-tool-definition.dto.js';
 import { ToolFieldsDto } from './tool-fields.dto.js';
 import type { OpenApiToolDefinitionDto } from './openapi-tool-definition.dto.js';
+import { EndSessionToolDefinitionDto } from './end-session-tool-definition.dto.js';
 
-export { CodeToolDefinitionDto, McpToolDefinitionDto };
+export { CodeToolDefinitionDto, EndSessionToolDefinitionDto, McpToolDefinitionDto };
 
-/** Any one tool definition: HTTP, code (or callback), MCP, OpenAPI. */
+/** Any one tool definition: HTTP, code (or callback), MCP, OpenAPI, the engine's end_session. */
 export type AnyToolDefinitionDto =
-  ToolDefinitionDto | CodeToolDefinitionDto | McpToolDefinitionDto | OpenApiToolDefinitionDto;
+  | ToolDefinitionDto
+  | CodeToolDefinitionDto
+  | McpToolDefinitionDto
+  | OpenApiToolDefinitionDto
+  | EndSessionToolDefinitionDto;
 /** Its schema in Swagger. */
 export const ANY_DEFINITION_SCHEMA = {
   oneOf: [
@@ -17,6 +22,7 @@ export const ANY_DEFINITION_SCHEMA = {
     { $ref: '#/components/schemas/CodeToolDefinitionDto' },
     { $ref: '#/components/schemas/McpToolDefinitionDto' },
     { $ref: '#/components/schemas/OpenApiToolDefinitionDto' },
+    { $ref: '#/components/schemas/EndSessionToolDefinitionDto' },
   ],
 };
 

@@ -1,0 +1,60 @@
+/**
+ * When the engine ends a session itself: the model called an `end_session` tool (the
+ * conversation is over), or the user stayed silent after being asked whether they were there.
+ * Pure: no Nest import.
+ */
+import type { TelephonyEnv } from '../config/telephony-env.js';
+import { sessionIdleWatch, type IdleWatch } from './idle-watch.js';
+import type { Session } from './session.js';
+
+/** Close code of a session ended because its user stayed silent (USER_IDLE_SECS). */
+export const USER_IDLE = 4003;
+/** Close code of a session the model ended (an `end_session` tool): it cannot be resumed. */
+export const ENDED_BY_AGENT = 4004;
+
+export interface SessionEndActions {
+  /** Says a text as the agent's turn (`say`). */
+  say: (text: string) => void;
+  /** Closes the connection with `code`; `forget`: the session cannot be resumed. */
+  hangUp: (code: number, reason: string, forget: boolean) => void;
+  log: (line: string) => void;
+}
+
+export class SessionEnd {
+  /** Asks a user who has gone quiet whether they are there, then lets them go. */
+  readonly idle: IdleWatch;
+
+  constructor(
+    private readonly session: Session,
+    idle: TelephonyEnv['idle'],
+    private readonly actions: SessionEndActions,
+  ) {
+    this.idle = sessionIdleWatch(session, idle, {
+      say: actions.say,
+      end: () => {
+        actions.log(`session ended: the user stayed silent (session_id=${session.id})`);
+        actions.hangUp(USER_IDLE, 'user idle', false);
+      },
+    });
+  }
+
+  /**
+   * A turn is over (`aborted`: cut short). The model's `end_session` call ends the session once
+   * its turn has been given whole; a turn the user cut short after it goes on (the user had more
+   * to say). Otherwise the user's silence counts from now.
+   */
+  turnEnded(aborted: boolean): void {
+    const { session } = this;
+    if (session.ending && !aborted) {
+      this.idle.close();
+      this.actions.log(`session ended by the agent (session_id=${session.id})`);
+      return this.actions.hangUp(ENDED_BY_AGENT, 'ended by the agent', true);
+    }
+    session.ending = false;
+    this.idle.turnEnded();
+  }
+
+  close(): void {
+    this.idle.close();
+  }
+}
