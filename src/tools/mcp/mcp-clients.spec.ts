@@ -52,7 +52,8 @@ describe('McpClients', () => {
   });
 
   it('lets go of the least recently used connection past the limit, but only once its calls end', async () => {
-    const first = clients.call(target({ 'X-User': 'first' }), 'hold', {}, limits);
+    // Held while every other connection opens, one after another: slow on a busy machine.
+    const first = clients.call(target({ 'X-User': 'first' }), 'hold', {}, { timeoutMs: 60_000 });
     await new Promise((r) => setTimeout(r, 50));
     for (let i = 0; i < MAX_MCP_CONNECTIONS; i++)
       await clients.call(target({ 'X-User': `u${i}` }), 'echo', { v: i }, limits);
