@@ -259,7 +259,12 @@ describe('parseEnv', () => {
   });
 
   it("takes the Twilio stream's wss:// URL as written, and refuses one Twilio could not sign", () => {
-    expect(parseEnv({}).speech.twilio).toEqual({ authToken: '', streamUrl: '' });
+    expect(parseEnv({}).speech.twilio).toEqual({
+      authToken: '',
+      streamUrl: '',
+      accountSid: '',
+      apiBaseUrl: 'https://api.twilio.com',
+    });
     const url = 'wss://engine.example.com:8443/twilio';
     expect(parseEnv({ TWILIO_STREAM_URL: url }).speech.twilio.streamUrl).toBe(url);
     for (const value of [

@@ -6,6 +6,7 @@ import { DEFAULT_IDLE_PHRASES } from './env-defaults.js';
 import {
   absoluteUrl,
   EnvError,
+  httpUrl,
   int,
   phrasePerLanguage,
   present,
@@ -19,6 +20,10 @@ export interface TelephonyEnv {
     authToken: string;
     /** The stream's URL as the TwiML gives it (Twilio signs it); '' to take it from the request. */
     streamUrl: string;
+    /** The account whose calls a `transfer_call` tool transfers (with the Auth Token). */
+    accountSid: string;
+    /** Twilio's REST API: its US edge, or a region's. */
+    apiBaseUrl: string;
   };
   /** Keys pressed on the caller's phone (DTMF). */
   dtmf: {
@@ -53,6 +58,8 @@ export function parseTelephony(raw: Raw): TelephonyEnv {
     twilio: {
       authToken: present(raw, 'TWILIO_AUTH_TOKEN') ?? '',
       streamUrl: wsUrl(raw, 'TWILIO_STREAM_URL'),
+      accountSid: present(raw, 'TWILIO_ACCOUNT_SID') ?? '',
+      apiBaseUrl: httpUrl(raw, 'TWILIO_API_BASE_URL', 'https://api.twilio.com'),
     },
     dtmf: { timeoutMs: int(raw, 'DTMF_TIMEOUT_MS', 2000, 100, 60_000) },
     idle: {

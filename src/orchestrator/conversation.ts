@@ -76,6 +76,7 @@ export class Conversation {
     );
     this.end = new SessionEnd(session, deps.speech.config.idle, {
       say: (text) => void this.enqueue(() => this.startTurn(text, { said: true })),
+      send: deps.send,
       hangUp: deps.hangUp,
       log: (line) => this.logger.log(line),
     });

@@ -1,20 +1,25 @@
 /**
  * When the engine ends a session itself: the model called an `end_session` tool (the
- * conversation is over), or the user stayed silent after being asked whether they were there.
+ * conversation is over) or a `transfer_call` tool (a person takes the call), or the user stayed silent after being asked whether they were there.
  * Pure: no Nest import.
  */
 import type { TelephonyEnv } from '../config/telephony-env.js';
 import { sessionIdleWatch, type IdleWatch } from './idle-watch.js';
+import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
 
 /** Close code of a session ended because its user stayed silent (USER_IDLE_SECS). */
 export const USER_IDLE = 4003;
 /** Close code of a session the model ended (an `end_session` tool): it cannot be resumed. */
 export const ENDED_BY_AGENT = 4004;
+/** Close code of a session the model handed over to a person (a `transfer_call` tool). */
+export const TRANSFERRED = 4005;
 
 export interface SessionEndActions {
   /** Says a text as the agent's turn (`say`). */
   say: (text: string) => void;
+  /** Sends the client an event (a `transfer`, for it to act on). */
+  send: (event: ServerEvent) => void;
   /** Closes the connection with `code`; `forget`: the session cannot be resumed. */
   hangUp: (code: number, reason: string, forget: boolean) => void;
   log: (line: string) => void;
@@ -39,18 +44,25 @@ export class SessionEnd {
   }
 
   /**
-   * A turn is over (`aborted`: cut short). The model's `end_session` call ends the session once
+   * A turn is over (`aborted`: cut short). The model's `end_session` call (or `transfer_call`) ends the session once
    * its turn has been given whole; a turn the user cut short after it goes on (the user had more
    * to say). Otherwise the user's silence counts from now.
    */
   turnEnded(aborted: boolean): void {
     const { session } = this;
+    const { transferTo } = session;
     if (session.ending && !aborted) {
       this.idle.close();
+      if (transferTo !== undefined) {
+        this.actions.log(`session transferred by the agent (session_id=${session.id})`);
+        this.actions.send({ type: 'transfer', to: transferTo });
+        return this.actions.hangUp(TRANSFERRED, 'transferred', true);
+      }
       this.actions.log(`session ended by the agent (session_id=${session.id})`);
       return this.actions.hangUp(ENDED_BY_AGENT, 'ended by the agent', true);
     }
     session.ending = false;
+    session.transferTo = undefined;
     this.idle.turnEnded();
   }
 

@@ -32,6 +32,8 @@ export class Session {
   connectedFrom: SpanRef | undefined;
   /** The model called an `end_session` tool: the session ends once the turn has been given. */
   ending = false;
+  /** Where a `transfer_call` tool hands the call over, once the turn has been given. */
+  transferTo: string | undefined;
   /** The exported span of the latest turn, if spans are exported: its speech's spans go under it. */
   turnSpan: SpanRef | undefined;
   private current: { controller: AbortController; done: Promise<void> } | undefined;

@@ -27,6 +27,10 @@ export function toolContextOf(session: Session, turnId: string, traceId?: string
     events: session.history,
     variables: session.settings.variables,
     endSession: () => (session.ending = true),
+    transferCall: (to) => {
+      session.ending = true;
+      session.transferTo = to;
+    },
     ...(traceId !== undefined && { traceId }),
   };
 }

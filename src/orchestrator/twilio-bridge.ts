@@ -15,6 +15,8 @@ export interface BridgeOptions {
   apiKey: string;
   /** The silence that ends a caller's utterance. */
   silenceMs: number;
+  /** Hands the call `callSid` over to `to` (Twilio's REST API); rejects saying why it could not. */
+  transfer: (callSid: string, to: string) => Promise<void>;
   log: (line: string) => void;
 }
 
@@ -39,6 +41,9 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 export class TwilioBridge {
   private streamSid = '';
+  private callSid = '';
+  /** Where the agent handed the call over (`transfer`), once its last words are played. */
+  private transferTo: string | undefined;
   private engine: WebSocket | undefined;
   /** What the caller said before the engine's session was open. */
   private waiting: string[] = [];
@@ -66,7 +71,7 @@ export class TwilioBridge {
     else if (event === 'media') this.media(isObject(media) ? media : {});
     else if (event === 'dtmf') this.keyPressed(isObject(dtmf) ? dtmf : {});
     else if (event === 'stop') this.close();
-    else if (event === 'mark' && isObject(mark) && mark.name === LAST_WORDS) this.close();
+    else if (event === 'mark' && isObject(mark) && mark.name === LAST_WORDS) void this.lastWords();
   }
 
   /** The call or the engine's session is over: both ends are closed. */
@@ -79,6 +84,7 @@ export class TwilioBridge {
   private start({ streamSid, callSid, customParameters }: NonNullable<TwilioMessage['start']>) {
     if (this.engine) return;
     this.streamSid = typeof streamSid === 'string' ? streamSid : '';
+    this.callSid = typeof callSid === 'string' ? callSid : '';
     const parameters = Object.fromEntries(
       Object.entries(isObject(customParameters) ? customParameters : {}).map(([name, value]) => [
         name,
@@ -90,9 +96,7 @@ export class TwilioBridge {
       this.options.log(`Twilio stream refused: its token parameter does not carry WS_API_KEY`);
       return void this.twilio.close(1008, 'token parameter missing or wrong');
     }
-    this.options.log(
-      `Twilio stream ${this.streamSid} of call ${typeof callSid === 'string' ? callSid : '?'} joined`,
-    );
+    this.options.log(`Twilio stream ${this.streamSid} of call ${this.callSid || '?'} joined`);
     const engine = new WebSocket(engineUrl, {
       ...(apiKey && { headers: { Authorization: `Bearer ${apiKey.split(/\r?\n/)[0]!.trim()}` } }),
     });
@@ -148,6 +152,7 @@ export class TwilioBridge {
       data?: string;
       message?: string;
       interrupted?: boolean;
+      to?: string;
     };
     const send = (frame: object) =>
       this.twilio.readyState === WebSocket.OPEN &&
@@ -163,20 +168,40 @@ export class TwilioBridge {
     ) {
       this.playing = false;
       send({ event: 'clear' });
-    } else if (event.type === 'error')
+    } else if (event.type === 'transfer' && typeof event.to === 'string')
+      this.transferTo = event.to;
+    else if (event.type === 'error')
       this.options.log(`Twilio stream ${this.streamSid}: ${String(event.message)}`);
   }
 
   /**
-   * The engine ended the session (the agent hung up, the caller stayed silent): the call ends
-   * once Twilio has played the last words it holds (the return of a `mark` sent after them).
+   * The engine ended the session (the agent hung up or handed the call over, the caller stayed
+   * silent): the call ends, or is transferred, once Twilio has played the last words it holds
+   * (the return of a `mark` sent after them).
    */
   private hangUp(): void {
-    if (!this.playing || this.twilio.readyState !== WebSocket.OPEN) return this.close();
+    if (!this.playing || this.twilio.readyState !== WebSocket.OPEN) return void this.lastWords();
     this.twilio.send(
       JSON.stringify({ event: 'mark', streamSid: this.streamSid, mark: { name: LAST_WORDS } }),
     );
-    this.hangingUp ??= setTimeout(() => this.close(), HANG_UP_WAIT_MS);
+    this.hangingUp ??= setTimeout(() => void this.lastWords(), HANG_UP_WAIT_MS);
     this.hangingUp.unref();
+  }
+
+  /** The last words are played: the call is handed over if the agent said so, then closed. */
+  private async lastWords(): Promise<void> {
+    clearTimeout(this.hangingUp);
+    const to = this.transferTo;
+    this.transferTo = undefined;
+    if (to !== undefined && this.twilio.readyState === WebSocket.OPEN)
+      try {
+        await this.options.transfer(this.callSid, to);
+        this.options.log(`Twilio call ${this.callSid} transferred`);
+      } catch (error) {
+        this.options.log(
+          `Twilio call ${this.callSid} not transferred: ${(error as Error).message}`,
+        );
+      }
+    this.close();
   }
 }

@@ -12,6 +12,7 @@ import {
   type SpeechConfig,
 } from '../config/app.config.js';
 import { TwilioBridge } from './twilio-bridge.js';
+import { transferCall } from './twilio-rest.js';
 import { checkTwilioSignature } from './twilio-signature.js';
 
 /** A call's silence that ends the caller's utterance, when VAD_SILENCE_MS leaves it to clients. */
@@ -53,6 +54,8 @@ export class TwilioGateway implements OnGatewayConnection<WebSocket>, OnGatewayI
       // Read at each call: a key rotated in its file (SECRET_FILES_WATCH_SECS) counts at once.
       apiKey: this.config.ws.apiKey,
       silenceMs: this.speech.vad.silenceMs || CALL_SILENCE_MS,
+      // Read at each transfer: a token rotated in its file counts at once.
+      transfer: (callSid, to) => transferCall(this.speech.twilio, callSid, to),
       log: (line) => this.logger.log(line),
     });
     socket.on('message', (data: Buffer, isBinary) => {

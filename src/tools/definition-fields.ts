@@ -1,7 +1,9 @@
 import { ToolDefinitionError } from './definition-error.js';
 import {
+  DEFAULT_PARAMETERS,
   HTTP_TOKEN,
   headerValueFault,
+  type JsonSchema,
   type Tool,
   type ToolDefinitionInput,
 } from './tool-definition.js';
@@ -148,4 +150,26 @@ export function bodyChecks(
     warnings.push(
       `${at}: parameter ${unplaced.map((n) => `'${n}'`).join(', ')} has no place in 'url', 'headers' or 'body': the model's value is not sent`,
     );
+}
+
+/** A tool the engine runs itself (no request, no code), its `description` and `parameters` defaulted. */
+export function ownTool(
+  kind: 'end_session' | 'transfer_call',
+  def: ToolDefinitionInput,
+  description: string,
+  parameters: JsonSchema = def.parameters ?? DEFAULT_PARAMETERS,
+): Tool {
+  return {
+    kind,
+    name: def.name ?? '',
+    description: def.description ?? description,
+    parameters,
+    url: '',
+    method: '',
+    headers: {},
+    secrets: {},
+    code: '',
+    ...optionalFields(def),
+    raw: def,
+  };
 }

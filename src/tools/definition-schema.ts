@@ -25,6 +25,8 @@ const common = {
     ],
   },
 };
+/** A phone number in E.164 (`+15550100`), or a SIP address (`sip:desk@pbx.example.com`). */
+export const DESTINATION_PATTERN = '^(\\+[1-9][0-9]{1,14}|sips?:[^\\s<>"]{1,500})$';
 const URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+';
 /** OAuth 2.0 client credentials: where the tool's bearer token comes from. */
 const oauth2 = {
@@ -154,6 +156,38 @@ export const END_SESSION_SCHEMA = {
   },
 } as const;
 export const validateEndSession = ajv.compile<ToolDefinitionInput>(END_SESSION_SCHEMA);
+/** The engine's own tool that hands the call over to a person (`to`, or `destinations` by name). */
+export const TRANSFER_CALL_SCHEMA = {
+  type: 'object',
+  required: ['type', 'name'],
+  properties: {
+    ...END_SESSION_SCHEMA.properties,
+    type: { const: 'transfer_call' },
+    to: { type: 'string', pattern: DESTINATION_PATTERN },
+    destinations: {
+      type: 'object',
+      minProperties: 1,
+      maxProperties: 100,
+      propertyNames: { pattern: '^[A-Za-z0-9_ -]{1,64}$' },
+      additionalProperties: { type: 'string', pattern: DESTINATION_PATTERN },
+    },
+  },
+} as const;
+export const validateTransferCall = ajv.compile<ToolDefinitionInput>(TRANSFER_CALL_SCHEMA);
+
+/** The check of a definition of `type`, and the fields its kind has (an HTTP tool's by default). */
+export function shapeOf(type: unknown): {
+  validate: typeof validateHttp;
+  schema: { properties: object };
+} {
+  if (type === 'python' || type === 'callback')
+    return { validate: validateCode, schema: CODE_SCHEMA };
+  if (type === 'mcp') return { validate: validateMcp, schema: MCP_SCHEMA };
+  if (type === 'end_session') return { validate: validateEndSession, schema: END_SESSION_SCHEMA };
+  if (type === 'transfer_call')
+    return { validate: validateTransferCall, schema: TRANSFER_CALL_SCHEMA };
+  return { validate: validateHttp, schema: HTTP_SCHEMA };
+}
 
 /**
  * The fields of `entry` its kind does not know (a misspelt `client_certifcate` would otherwise go
@@ -184,7 +218,10 @@ const FIELD_HINTS: Record<string, string> = {
   parameters: 'a JSON Schema object',
   method: 'a non-empty string',
   headers: 'an object whose values are strings',
-  type: '"http", "python", "callback", "mcp", "openapi" or "end_session"',
+  type: '"http", "python", "callback", "mcp", "openapi", "end_session" or "transfer_call"',
+  to: 'a phone number in E.164 form ("+15550100") or a SIP address ("sip:desk@pbx.example.com")',
+  destinations:
+    'an object of names (letters, digits, spaces, "_", "-") and phone numbers in E.164 form or SIP addresses, 1 to 100 of them',
   spec: 'a path to an OpenAPI 3 document (JSON or YAML), relative to the tools file, or its http(s) URL',
   operation: 'an operationId, or "METHOD /path" as the document writes the path',
   base_url: 'an absolute http:// or https:// URL',

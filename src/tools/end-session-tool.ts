@@ -4,8 +4,7 @@
  * a goodbye, has been given. Pure: no Nest import.
  */
 import type { Tool, ToolDefinitionInput } from './tool-definition.js';
-import { DEFAULT_PARAMETERS } from './tool-definition.js';
-import { optionalFields } from './definition-fields.js';
+import { ownTool } from './definition-fields.js';
 import type { ToolInvocation, ToolOutcome } from './tool-executor.js';
 
 /** What the model reads of the tool when its definition gives no description. */
@@ -17,19 +16,7 @@ export const END_SESSION_RESULT =
   'The conversation ends once this reply has been given: say a short goodbye now if you have not.';
 
 export function endSessionTool(def: ToolDefinitionInput): Tool {
-  return {
-    kind: 'end_session',
-    name: def.name ?? '',
-    description: def.description ?? END_SESSION_DESCRIPTION,
-    parameters: def.parameters ?? DEFAULT_PARAMETERS,
-    url: '',
-    method: '',
-    headers: {},
-    secrets: {},
-    code: '',
-    ...optionalFields(def),
-    raw: def,
-  };
+  return ownTool('end_session', def, END_SESSION_DESCRIPTION);
 }
 
 /** A call of the tool: the session (if the call has one) ends after its turn. */

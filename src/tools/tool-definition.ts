@@ -22,10 +22,14 @@ export interface QueryStyle {
 
 /**
  * One entry of the tools file, as given (HTTP tools by default; `python` and `callback` code;
- * `mcp`; `openapi`, made an HTTP tool; `end_session`, the engine's own).
+ * `mcp`; `openapi`, made an HTTP tool; `end_session` and `transfer_call`, the engine's own).
  */
 export interface ToolDefinitionInput {
-  type?: 'http' | 'python' | 'callback' | 'mcp' | 'openapi' | 'end_session';
+  type?: 'http' | 'python' | 'callback' | 'mcp' | 'openapi' | 'end_session' | 'transfer_call';
+  /** `transfer_call` tools: where every call goes. */
+  to?: string;
+  /** `transfer_call` tools: where a call may go, by the name the model chooses. */
+  destinations?: Record<string, string>;
   name?: string;
   description?: string;
   parameters?: JsonSchema;
@@ -98,7 +102,9 @@ export interface McpCommand {
 
 /** A validated definition with its defaults applied. `raw` is the definition as given. */
 export interface Tool {
-  kind: 'http' | 'python' | 'callback' | 'mcp' | 'end_session';
+  kind: 'http' | 'python' | 'callback' | 'mcp' | 'end_session' | 'transfer_call';
+  /** `transfer_call` tools: where calls go. */
+  transfer?: { to?: string; destinations?: Record<string, string> };
   name: string;
   description: string;
   parameters: JsonSchema;

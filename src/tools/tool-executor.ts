@@ -29,6 +29,8 @@ export interface ToolCallContext {
   span?: SpanRef;
   /** Ends the session once the turn is over (an `end_session` tool's call). */
   endSession?: () => void;
+  /** Hands the call over to `to` once the turn is over (a `transfer_call` tool's call). */
+  transferCall?: (to: string) => void;
   /**
    * A call of the session's own tool `name` (`client_tools`) made by a code tool, handed to the
    * client as `client_tool_call` `id`; undefined when the session has no such tool.

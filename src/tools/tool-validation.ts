@@ -1,18 +1,9 @@
 import { Ajv } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import {
-  CODE_SCHEMA,
-  describe,
-  END_SESSION_SCHEMA,
-  HTTP_SCHEMA,
-  unknownFields,
-  validateCode,
-  validateEndSession,
-  validateHttp,
-  validateMcp,
-} from './definition-schema.js';
+import { describe, shapeOf, unknownFields } from './definition-schema.js';
 import { endSessionTool } from './end-session-tool.js';
+import { transferCallTool } from './transfer-call-tool.js';
 import { mcpTool } from './mcp/mcp-definition.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -143,21 +134,13 @@ export function validateToolDefinitions(
     }
     const type = (entry as { type?: unknown }).type;
     const isCode = type === 'python' || type === 'callback';
-    const isEnd = type === 'end_session';
-    const validate = isCode
-      ? validateCode
-      : type === 'mcp'
-        ? validateMcp
-        : isEnd
-          ? validateEndSession
-          : validateHttp;
+    const { validate, schema } = shapeOf(type);
     const name = (entry as { name?: unknown }).name;
     if (!validate(entry)) {
       const { field, why } = describe(validate.errors![0]!);
       throw new ToolDefinitionError(`${where(source, index, name)}: field '${field}' ${why}`);
     }
     // MCP tools refuse a field they do not have (mcp-definition.ts); the others, older, warn.
-    const schema = isCode ? CODE_SCHEMA : isEnd ? END_SESSION_SCHEMA : HTTP_SCHEMA;
     if (type !== 'mcp')
       for (const { field, meant } of unknownFields(entry, schema))
         warnings.push(
@@ -176,7 +159,8 @@ export function validateToolDefinitions(
     if (problem)
       throw new ToolDefinitionError(`${where(source, index, name)}: field 'parameters' ${problem}`);
     if (isCode) return codeTool(entry, index, source, options);
-    if (isEnd) return endSessionTool(entry);
+    if (type === 'end_session') return endSessionTool(entry);
+    if (type === 'transfer_call') return transferCallTool(entry, index, source);
     if (type === 'mcp')
       return mcpTool(entry, index, source, { ...options, env: options.env ?? {} });
     return httpTool(entry, index, source, warnings, options);

@@ -62,3 +62,17 @@ export class RecordingServer {
     this.handler(recorded, res);
   }
 }
+
+/** A RecordingServer for one describe block: started before its tests, stopped after, forgetting its requests before each. */
+export function useRecordingServer(): { server: RecordingServer; url: () => string } {
+  const server = new RecordingServer();
+  let url = '';
+  beforeAll(async () => {
+    url = await server.start();
+  });
+  afterAll(() => server.stop());
+  beforeEach(() => {
+    server.requests.length = 0;
+  });
+  return { server, url: () => url };
+}

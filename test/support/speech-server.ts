@@ -31,9 +31,10 @@ export class FakeSpeech extends RecordingServer {
 
 /**
  * The real engine speaking through a FakeSpeech, with a fake LLM, for one describe block (`env`
- * added to the engine's); both fakes reset, and the speech 0.2 s a sentence, before each test.
+ * added to the engine's; a function is called as the engine starts, after the block's earlier
+ * `beforeAll`s, so that it may name their servers); both fakes reset, and the speech 0.2 s a sentence, before each test.
  */
-export function useVoiceRig(env: Record<string, string> = {}) {
+export function useVoiceRig(env: Record<string, string> | (() => Record<string, string>) = {}) {
   const rig = { llm: new FakeLlm(), speech: new FakeSpeech() } as {
     llm: FakeLlm;
     speech: FakeSpeech;
@@ -45,7 +46,7 @@ export function useVoiceRig(env: Record<string, string> = {}) {
       LLM_BASE_URL: await rig.llm.start(),
       LLM_MODEL: 'm',
       ...openAiSpeech(base),
-      ...env,
+      ...(typeof env === 'function' ? env() : env),
     });
   });
   afterAll(async () => {

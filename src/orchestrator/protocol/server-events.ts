@@ -84,7 +84,9 @@ export type ServerEvent =
   | { type: 'tool_confirmed'; id: string; approved: boolean }
   | ({ type: 'audio'; seq: number; data: string } & AudioFormat)
   | { type: 'audio_end' }
-  | { type: 'pong'; id?: string };
+  | { type: 'pong'; id?: string }
+  /** The model handed the call over to a person (`transfer_call`): the client dials `to`. */
+  | { type: 'transfer'; to: string };
 
 export type { AudioFormat };
 
@@ -106,4 +108,5 @@ export const SERVER_EVENT_TYPES = Object.keys({
   audio: true,
   audio_end: true,
   pong: true,
+  transfer: true,
 } satisfies Record<ServerEvent['type'], true>);

@@ -5,16 +5,23 @@ import { McpToolDefinitionDto } from './mcp-tool-definition.dto.js';
 import { ToolFieldsDto } from './tool-fields.dto.js';
 import type { OpenApiToolDefinitionDto } from './openapi-tool-definition.dto.js';
 import { EndSessionToolDefinitionDto } from './end-session-tool-definition.dto.js';
+import { TransferCallToolDefinitionDto } from './transfer-call-tool-definition.dto.js';
 
-export { CodeToolDefinitionDto, EndSessionToolDefinitionDto, McpToolDefinitionDto };
+export {
+  CodeToolDefinitionDto,
+  EndSessionToolDefinitionDto,
+  McpToolDefinitionDto,
+  TransferCallToolDefinitionDto,
+};
 
-/** Any one tool definition: HTTP, code (or callback), MCP, OpenAPI, the engine's end_session. */
+/** Any one tool definition: HTTP, code (or callback), MCP, OpenAPI, the engine's own two. */
 export type AnyToolDefinitionDto =
   | ToolDefinitionDto
   | CodeToolDefinitionDto
   | McpToolDefinitionDto
   | OpenApiToolDefinitionDto
-  | EndSessionToolDefinitionDto;
+  | EndSessionToolDefinitionDto
+  | TransferCallToolDefinitionDto;
 /** Its schema in Swagger. */
 export const ANY_DEFINITION_SCHEMA = {
   oneOf: [
@@ -23,6 +30,7 @@ export const ANY_DEFINITION_SCHEMA = {
     { $ref: '#/components/schemas/McpToolDefinitionDto' },
     { $ref: '#/components/schemas/OpenApiToolDefinitionDto' },
     { $ref: '#/components/schemas/EndSessionToolDefinitionDto' },
+    { $ref: '#/components/schemas/TransferCallToolDefinitionDto' },
   ],
 };
 
