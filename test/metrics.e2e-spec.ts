@@ -4,6 +4,7 @@ import { RecordingServer } from './support/recording-server.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { xmlCall } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
+import { untilAsync } from './support/waiting.js';
 import { samples } from './support/prometheus.js';
 
 describe('GET /metrics (Prometheus)', () => {
@@ -48,6 +49,14 @@ describe('GET /metrics (Prometheus)', () => {
     expect(got.get('agent_engine_errors_total{code="invalid_message"}')).toBe(1);
     expect(got.get('process_cpu_user_seconds_total')).toBeGreaterThan(0);
     ws.close();
+    await ws.closed;
+    await untilAsync(
+      async () =>
+        samples(await (await scrape()).text()).get(
+          'agent_engine_sessions_ended_total{reason="client"}',
+        ) === 1,
+      'the ended session counted',
+    );
   });
 
   it('needs ADMIN_API_KEY when it is set, and is in Swagger', async () => {

@@ -1,4 +1,5 @@
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { samples } from './support/prometheus.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
 
@@ -48,6 +49,8 @@ describe('the model transfers the call (a transfer_call tool)', () => {
       required: ['destination'],
     });
     expect(JSON.stringify(rig.llm.requests.map((r) => r.body))).not.toContain('+15550100');
+    const metrics = samples(await (await fetch(`${rig.engine.httpUrl}/metrics`)).text());
+    expect(metrics.get('agent_engine_sessions_ended_total{reason="transferred"}')).toBe(1);
   });
 
   it('lets the model choose again after a destination it does not have', async () => {

@@ -62,7 +62,7 @@ describe('EngineMetrics', () => {
   it('counts error events by code and sessions by whether they resumed', async () => {
     metrics.error('invalid_message');
     metrics.error('invalid_message');
-    metrics.sessionStarted(true);
+    metrics.sessions.started(true);
     expect(await sample(metrics, 'agent_engine_errors_total{code="invalid_message"}')).toBe(2);
     expect(await sample(metrics, 'agent_engine_sessions_total{resumed="true"}')).toBe(1);
   });

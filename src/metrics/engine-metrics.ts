@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { SessionMetrics } from './session-metrics.js';
 import { SpeechMetrics } from './speech-metrics.js';
 
 /** Seconds: what a voice user waits for lies between 50 ms and a few seconds. */
@@ -25,16 +26,8 @@ export class EngineMetrics {
   readonly registry = new Registry();
   /** Voice latencies: reaction time, transcription, synthesis. */
   readonly speech = new SpeechMetrics(this.registry);
-  private readonly sessionsTotal = this.counter(
-    'agent_engine_sessions_total',
-    'WebSocket sessions started; resumed="true" for those that resumed an earlier one',
-    ['resumed'],
-  );
-  private readonly readsPausedTotal = this.counter(
-    'agent_engine_ws_reads_paused_total',
-    'Times a connection stopped being read because too many of its messages waited to be handled (a client sending faster than the engine answers it)',
-    [],
-  );
+  /** WebSocket sessions: open, started, ended (and why). */
+  readonly sessions: SessionMetrics;
   private readonly turns = this.counter(
     'agent_engine_turns_total',
     'Turns by how they ended: completed, interrupted (barge-in, disconnect) or failed (an error event)',
@@ -132,14 +125,7 @@ export class EngineMetrics {
 
   constructor(options: EngineMetricsOptions) {
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
-    new Gauge({
-      name: 'agent_engine_ws_sessions',
-      help: 'WebSocket sessions open now',
-      registers: [this.registry],
-      collect() {
-        this.set(options.sessions());
-      },
-    });
+    this.sessions = new SessionMetrics(this.registry, options.sessions);
   }
 
   private counter<L extends string = never>(name: string, help: string, labelNames: L[] = []) {
@@ -167,14 +153,6 @@ export class EngineMetrics {
 
   historyShortened(): void {
     this.historyShed.inc();
-  }
-
-  sessionStarted(resumed: boolean): void {
-    this.sessionsTotal.inc({ resumed: String(resumed) });
-  }
-
-  readsPaused(): void {
-    this.readsPausedTotal.inc();
   }
 
   error(code: string): void {

@@ -1,9 +1,7 @@
 import { Inject, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { WebSocketGateway, type OnGatewayConnection, type OnGatewayInit } from '@nestjs/websockets';
-import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { RawData, WebSocket, WebSocketServer } from 'ws';
+import type { RawData, WebSocketServer } from 'ws';
 import {
   appConfig,
   sessionsConfig,
@@ -18,6 +16,15 @@ import { Pacer } from '../common/pacer.js';
 import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { SpeechService } from '../speech/speech.service.js';
+import {
+  CLOSED_BY_ADMIN,
+  closeSocket,
+  endReason,
+  GOING_AWAY,
+  TAKEN_OVER,
+  TRY_AGAIN_LATER,
+  type ClosingSocket,
+} from './close-codes.js';
 import { Conversation } from './conversation.js';
 import { ReadLimit } from './read-limit.js';
 import { SessionKeeper } from './session-keeper.service.js';
@@ -28,36 +35,12 @@ import { parseTraceparent } from '../common/trace-context.js';
 import { SessionDirectory } from './session-directory.js';
 import { TurnManager } from './turn-manager.service.js';
 
-type LiveSocket = WebSocket & { isAlive?: boolean };
+type LiveSocket = ClosingSocket & { isAlive?: boolean };
 
 /** One open connection: its conversation, and when it has ended (turn over, session saved). */
 interface Connection {
   conversation: Conversation;
   ended: Promise<void>;
-}
-
-/** Close code 1001 (going away): the client should reconnect, and reach another engine. */
-const GOING_AWAY = 1001;
-/** Close code 1013 (try again later): this engine is full; another replica may not be. */
-const TRY_AGAIN_LATER = 1013;
-/** Close code 4001: the session was resumed on a newer connection. */
-const TAKEN_OVER = 4001;
-/** Closed with DELETE /api/sessions/{id}: not to be resumed. */
-const CLOSED_BY_ADMIN = 4002;
-/** How long a client has to answer the close handshake before its connection is cut. */
-const CLOSE_HANDSHAKE_MS = 1000;
-
-async function closeSocket(socket: LiveSocket, code: number, reason: string): Promise<void> {
-  const isClosed = () => socket.readyState === socket.CLOSED;
-  if (isClosed()) return;
-  const closed = once(socket, 'close');
-  socket.close(code, reason);
-  const cut = new AbortController();
-  await Promise.race([closed, sleep(CLOSE_HANDSHAKE_MS, undefined, { signal: cut.signal })]).catch(
-    () => undefined,
-  );
-  cut.abort();
-  if (!isClosed()) socket.terminate();
 }
 
 function bytesOf(data: RawData): Buffer {
@@ -206,7 +189,7 @@ export class AgentGateway
     void conversation.enqueue(async () => {
       const resumed = token !== undefined && (await this.resume(session, token));
       this.logger.log(`session ${resumed ? 'resumed' : 'opened'} (session_id=${session.id})`);
-      this.metrics.sessionStarted(resumed);
+      this.metrics.sessions.started(resumed);
       send({
         type: 'session',
         session_id: session.id,
@@ -244,7 +227,7 @@ export class AgentGateway
       this.logger.warn(`client error (session_id=${session.id}): ${error.message}`),
     );
     socket.on('pong', () => (socket.isAlive = true));
-    const limit = new ReadLimit(socket, () => this.metrics.readsPaused());
+    const limit = new ReadLimit(socket, () => this.metrics.sessions.readsPaused());
     socket.on('message', (data: RawData, isBinary: boolean) => {
       socket.isAlive = true;
       limit.track(conversation.receive(bytesOf(data), isBinary));
@@ -264,6 +247,7 @@ export class AgentGateway
       },
     });
     socket.on('close', (code: number) => {
+      this.metrics.sessions.ended(endReason(socket, code));
       this.open.delete(socket);
       this.directory.remove(session);
       this.lifecycle.sessions = this.open.size;

@@ -4,16 +4,10 @@
  * Pure: no Nest import.
  */
 import type { TelephonyEnv } from '../config/telephony-env.js';
+import { ENDED_BY_AGENT, TRANSFERRED, USER_IDLE } from './close-codes.js';
 import { sessionIdleWatch, type IdleWatch } from './idle-watch.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
-
-/** Close code of a session ended because its user stayed silent (USER_IDLE_SECS). */
-export const USER_IDLE = 4003;
-/** Close code of a session the model ended (an `end_session` tool): it cannot be resumed. */
-export const ENDED_BY_AGENT = 4004;
-/** Close code of a session the model handed over to a person (a `transfer_call` tool). */
-export const TRANSFERRED = 4005;
 
 export interface SessionEndActions {
   /** Says a text as the agent's turn (`say`). */
