@@ -38,14 +38,17 @@ export async function deliverTurn(
     : undefined;
   // Shared only when speech listens too: a text session keeps the hot path one subscriber deep.
   const turn$ = speaking ? source$.pipe(share()) : source$;
-  const spoken: string[] = [];
+  // Each sentence sent whole, and when the client will have played it.
+  const spoken: { sentence: string; playedBy: number }[] = [];
+  let cutAt = Infinity;
+  signal.addEventListener('abort', () => (cutAt = performance.now()), { once: true });
   const work: Promise<void>[] = [];
   if (out) {
     const speech$ = deps.speech.speak(
       turn$,
       settings,
       signal,
-      (sentence) => spoken.push(sentence),
+      (sentence, playedBy) => spoken.push({ sentence, playedBy }),
       {
         waitPhrasesOf: (tool) => deps.turns.waitPhrasesOf(tool),
         since,
@@ -59,11 +62,13 @@ export async function deliverTurn(
   out?.close();
   if (speaking && signal.aborted) {
     // Cut short while speaking: the client learns what was heard, whether the text had ended
-    // (its end said all of it) or not (its end said what was shown, more than was heard).
-    deps.send({ type: 'assistant_end', text: spoken.join(' '), interrupted: true, heard: true });
-    session.history = keepSpokenOnly(session.history, spoken);
+    // (its end said all of it) or not (its end said what was shown, more than was heard). A
+    // sentence sent whole but still playing (SPEECH_AUDIO_LEAD_MS ahead) was not heard whole.
+    const heard = spoken.filter((s) => s.playedBy <= cutAt).map((s) => s.sentence);
+    deps.send({ type: 'assistant_end', text: heard.join(' '), interrupted: true, heard: true });
+    session.history = keepSpokenOnly(session.history, heard);
     logger.debug(
-      `barge-in: history keeps ${spoken.length} spoken sentence(s) (session_id=${session.id})`,
+      `barge-in: history keeps ${heard.length} heard sentence(s) (session_id=${session.id})`,
     );
   }
   void deps.save();

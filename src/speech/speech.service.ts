@@ -47,7 +47,7 @@ export class SpeechService implements OnModuleInit {
     turn$: Observable<TurnEvent>,
     settings: VoiceSettings,
     signal: AbortSignal,
-    onSpoken: (sentence: string) => void,
+    onSpoken: (sentence: string, playedBy: number) => void,
     {
       waitPhrasesOf = () => undefined,
       since,

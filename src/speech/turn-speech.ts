@@ -24,8 +24,12 @@ export interface SpeakOptions {
   language: string;
   maxSentenceChars: number;
   signal: AbortSignal;
-  /** Called with each sentence (as written in the answer) once all of its audio was handed out. */
-  onSpoken?: (sentence: string) => void;
+  /**
+   * Called with each sentence (as written in the answer) once all of its audio was handed out,
+   * with when (`performance.now()`) the client will have played it: the client plays the audio
+   * as it comes, at its speed, pausing only while none has come.
+   */
+  onSpoken?: (sentence: string, playedBy: number) => void;
   /** SPEECH_TOOL_WAIT_MS and SPEECH_TOOL_WAIT_PHRASE (see ToolWait); 0 or '': never. */
   toolWaitMs?: number;
   toolWaitPhrase?: string;
@@ -235,13 +239,15 @@ class TurnSpeech {
           message: `speech synthesis failed: ${job.error.message}`,
         });
       }
-      if (!job.error && !job.aside) this.options.onSpoken?.(job.sentence);
+      if (!job.error && !job.aside) this.options.onSpoken?.(job.sentence, this.playedUntil);
       this.emitIndex += 1;
     }
   }
 
   private sentMs = 0;
   private startedAt = 0;
+  /** When the client will have played all the audio sent so far (`performance.now()`). */
+  private playedUntil = 0;
 
   private async send(chunk: Buffer): Promise<void> {
     const { signal, leadMs } = this.options;
@@ -256,7 +262,9 @@ class TurnSpeech {
       if (signal.aborted) return;
       const data = chunk.subarray(at, at + this.chunkBytes);
       if (this.seq === 0) this.options.onFirstAudio?.();
-      this.sentMs += (data.length / 2 / this.tts.sampleRate) * 1000;
+      const ms = (data.length / 2 / this.tts.sampleRate) * 1000;
+      this.sentMs += ms;
+      this.playedUntil = Math.max(this.playedUntil, performance.now()) + ms;
       this.out.next({
         type: 'audio',
         seq: this.seq++,
