@@ -148,6 +148,10 @@ describe('code tools: faults', () => {
   it('gives code the session as seed 003 names it: modality in capitals, the channel', async () => {
     const ws = await WsClient.connect(rig.engine.wsUrl);
     expect(await callAndRead(ws, 'channel')).toEqual({ modality: 'TEXT', channel: 'websocket' });
+    // The client says where the conversation happens (a phone line of its own, say).
+    ws.send({ type: 'session.update', channel: 'phone' });
+    await ws.waitFor((m) => m.type === 'session.updated');
+    expect(await callAndRead(ws, 'channel')).toEqual({ modality: 'TEXT', channel: 'phone' });
     ws.close();
   });
 });

@@ -80,6 +80,7 @@ describe.each([
             opened_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
             busy: false,
             modality: 'text',
+            channel: 'websocket',
             language: 'en',
             turns: 1,
             messages: 2,

@@ -32,6 +32,7 @@ describe('voice turns with the embedded eSpeak NG engine', () => {
         audio: 'json',
         vad_silence_ms: 0,
         idle_secs: 0,
+        channel: 'websocket',
         input_audio_format: 'pcm16',
         output_audio_format: 'pcm16',
         instructions: '',

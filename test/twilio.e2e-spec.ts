@@ -10,7 +10,7 @@ import { until } from './support/waiting.js';
  * barge-in clearing what Twilio still had to play.
  */
 describe('Twilio Media Streams (/twilio)', () => {
-  const rig = useVoiceRig({ WS_API_KEY: 'call-key' });
+  const rig = useVoiceRig({ WS_API_KEY: 'call-key', ADMIN_API_KEY: 'admin-key' });
   const { llm, speech } = rig;
   const url = () => rig.engine.wsUrl.replace(/\/ws$/, '/twilio');
 
@@ -23,6 +23,13 @@ describe('Twilio Media Streams (/twilio)', () => {
     // The greeting's 0.2 s of speech, as 8 kHz μ-law: about 1600 bytes, in frames of the stream.
     await until(() => call.heard() >= 1500, 'the greeting');
     expect(call.got.every((f) => f.streamSid === 'MZ0001')).toBe(true);
+    const res = await fetch(`${rig.engine.httpUrl}/api/sessions`, {
+      headers: { Authorization: 'Bearer admin-key' },
+    });
+    const listed = (await res.json()) as {
+      sessions: { channel: string; modality: string }[];
+    };
+    expect(listed.sessions).toMatchObject([{ channel: 'twilio', modality: 'voice' }]);
     llm.enqueue(sseText(['It is sunny.']));
     const from = call.got.length;
     call.speak(Buffer.concat([quiet(500), SPEECH, quiet(1000)]));

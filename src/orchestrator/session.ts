@@ -47,6 +47,7 @@ export class Session {
       audio: 'json',
       vad_silence_ms: vadSilenceMs,
       idle_secs: idleSecs,
+      channel: 'websocket',
       input_audio_format: 'pcm16',
       output_audio_format: 'pcm16',
       instructions: '',

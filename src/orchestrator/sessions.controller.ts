@@ -39,6 +39,7 @@ function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
     opened_at: new Date(openedAt).toISOString(),
     busy: session.busy,
     modality: session.settings.modality,
+    channel: session.settings.channel ?? 'websocket',
     language: session.settings.language,
     turns: turnsOf(session),
     messages: session.history.length,

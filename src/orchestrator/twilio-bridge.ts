@@ -109,6 +109,7 @@ export class TwilioBridge {
         JSON.stringify({
           type: 'session.update',
           modality: 'voice',
+          channel: 'twilio',
           input_audio_format: 'g711_ulaw',
           output_audio_format: 'g711_ulaw',
           vad_silence_ms: silenceMs,

@@ -14,6 +14,13 @@ export class SessionSummaryDto {
   @ApiProperty({ enum: ['text', 'voice'], example: 'voice' })
   modality!: string;
 
+  @ApiProperty({
+    description:
+      'Where the conversation happens, as its client said (session.update "channel"): "twilio" for /twilio\'s calls, "websocket" by default',
+    example: 'twilio',
+  })
+  channel!: string;
+
   @ApiProperty({ example: 'en' })
   language!: string;
 
@@ -57,6 +64,7 @@ export class SessionDetailDto extends SessionSummaryDto {
       tts: true,
       vad_silence_ms: 700,
       idle_secs: 8,
+      channel: 'twilio',
       input_audio_format: 'g711_ulaw',
       output_audio_format: 'g711_ulaw',
       instructions: '',

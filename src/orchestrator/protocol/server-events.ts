@@ -47,6 +47,8 @@ export interface SessionSettings {
   vad_silence_ms: number;
   /** A voice session's user silent this long after the agent's turn is asked, then let go; 0: never. */
   idle_secs: number;
+  /** Where the conversation happens, as the client says (`twilio` for `/twilio`'s calls); code tools read it. */
+  channel: string;
   /** The format of the user's audio: 16 kHz PCM, or G.711 at 8 kHz (a telephone line's). */
   input_audio_format: AudioFormatName;
   /** The format of the answer's speech: the engine's PCM, or G.711 at 8 kHz. */

@@ -81,6 +81,14 @@ export class SessionUpdateMessage {
   @Max(3600, { message: IDLE_MESSAGE })
   idle_secs?: number;
 
+  /** Where the conversation happens (`_session["channel"]` in code tools): `web`, `phone`, … */
+  @IsOptional()
+  @Matches(/^[a-z][a-z0-9_.-]{0,39}$/, {
+    message:
+      '"channel" must be a name of 1 to 40 lower-case letters, digits, "_", "." or "-", starting with a letter',
+  })
+  channel?: string;
+
   /** Context for this session's model (the caller, the task), after the engine's system prompt. */
   @IsOptional()
   @IsString({ message: '"instructions" must be a string' })
@@ -127,6 +135,7 @@ export const SETTINGS: Record<keyof SessionSettings, true> = {
   audio: true,
   vad_silence_ms: true,
   idle_secs: true,
+  channel: true,
   input_audio_format: true,
   output_audio_format: true,
   instructions: true,
