@@ -1,4 +1,5 @@
-import { sseText } from './support/fake-llm.js';
+import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { writeToolsFile } from './support/tools-file.js';
 import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
 
 /**
@@ -6,7 +7,20 @@ import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
  * by DTMF_TIMEOUT_MS without a key) that the model is given as the user's turn, `DTMF: 1234#`.
  */
 describe('keys pressed on the phone (dtmf)', () => {
-  const rig = useEngineRig(() => ({ LLM_MODEL: 'm', DTMF_TIMEOUT_MS: '400' }));
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    DTMF_TIMEOUT_MS: '400',
+    LLM_TOOLS_FILE: writeToolsFile([
+      {
+        name: 'pay',
+        url: `${base}/pay`,
+        method: 'POST',
+        parameters: { type: 'object', properties: { amount: { type: 'number' } } },
+        confirm: true,
+        confirm_prompt: 'Pay {amount} euros? Press 1 to confirm, 2 to cancel.',
+      },
+    ]),
+  }));
   const client = useClientPerTest(rig);
   const lastUser = (index: number) =>
     (rig.llm.requests[index]!.body.messages as { role: string; content: string }[]).at(-1);
@@ -55,6 +69,37 @@ describe('keys pressed on the phone (dtmf)', () => {
     expect(lastUser(1)).toEqual({ role: 'user', content: 'DTMF: 3#' });
     await rig.llm.requests[0]!.aborted; // the cut answer's request was aborted
   });
+
+  it.each([
+    ['1', true, 1],
+    ['2#', false, 0],
+  ] as const)(
+    'answers a call awaiting approval with the yes or no key (%s), starting no turn',
+    async (keys, approved, payments) => {
+      const { ws } = client;
+      rig.llm.enqueue(
+        sseStructuredCalls([{ id: 'call_1', name: 'pay', arguments: { amount: 40 } }]),
+        sseText([approved ? 'Paid.' : 'Not paid.']),
+      );
+      const from = ws.messages.length;
+      ws.send({ type: 'user_text', text: 'Pay my bill.' });
+      expect(await ws.waitFor((m) => m.type === 'tool_confirm', from)).toMatchObject({
+        prompt: 'Pay 40 euros? Press 1 to confirm, 2 to cancel.',
+      });
+      ws.send({ type: 'dtmf', digits: keys });
+      expect(await ws.waitFor((m) => m.type === 'tool_confirmed', from)).toEqual({
+        type: 'tool_confirmed',
+        id: 'call_1',
+        approved,
+      });
+      const end = await ws.waitFor((m) => m.type === 'assistant_end', from);
+      expect(end.text).toBe(approved ? 'Paid.' : 'Not paid.');
+      expect(rig.tools.requests.filter((r) => r.path === '/pay')).toHaveLength(payments);
+      // The keys answered the call: no turn of their own, no interruption of the one waiting.
+      expect(rig.llm.requests).toHaveLength(2);
+      expect(ws.messages.slice(from).some((m) => m.interrupted)).toBe(false);
+    },
+  );
 
   it('refuses keys no phone has, and the session goes on', async () => {
     const { ws } = client;

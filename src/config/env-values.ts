@@ -231,3 +231,13 @@ export function phrasePerLanguage(
     );
   return Object.fromEntries(entries.map(([code, phrase]) => [code.toLowerCase(), String(phrase)]));
 }
+
+/** One key of a phone's keypad (`0`–`9`, `*`, `#`, `A`–`D`), or '' for none. */
+export function phoneKey(raw: Raw, name: string, def: string): string {
+  const value = raw[name]?.trim() ?? def;
+  if (!/^[0-9*#A-D]?$/.test(value))
+    throw new EnvError(
+      `${name}=${JSON.stringify(value)} is invalid: expected one key of a phone's keypad (0-9, *, #, A-D), or empty for none`,
+    );
+  return value;
+}

@@ -23,6 +23,7 @@ describe('parseEnv', () => {
       retryBackoffMs: 200,
       breakerFailures: 5,
       breakerCooldownSecs: 30,
+      confirmKeys: { yes: '1', no: '2' },
       resultMaxChars: 2000,
       maxResponseBytes: 1024 * 1024,
       confirmTimeoutSecs: 30,
@@ -276,6 +277,13 @@ describe('parseEnv', () => {
         `TWILIO_STREAM_URL=${JSON.stringify(value)} is invalid: expected the stream's absolute wss:// URL as the TwiML gives it, e.g. "wss://engine.example.com/twilio"`,
       );
     expect(parseEnv({}).speech.dtmf.timeoutMs).toBe(2000);
+    expect(parseEnv({}).tools.confirmKeys).toEqual({ yes: '1', no: '2' });
+    expect(
+      parseEnv({ TOOL_CONFIRM_KEY_YES: '9', TOOL_CONFIRM_KEY_NO: '' }).tools.confirmKeys,
+    ).toEqual({ yes: '9', no: '' });
+    expect(() => parseEnv({ TOOL_CONFIRM_KEY_YES: '12' })).toThrow(
+      'TOOL_CONFIRM_KEY_YES="12" is invalid: expected one key of a phone\'s keypad (0-9, *, #, A-D), or empty for none',
+    );
     expect(parseEnv({}).speech.idle).toMatchObject({ secs: 0, prompts: 2 });
     expect(parseEnv({ USER_IDLE_PHRASE: 'Hello?' }).speech.idle.phrases).toEqual({ '*': 'Hello?' });
     expect(() => parseEnv({ USER_IDLE_SECS: '-1' })).toThrow(/^USER_IDLE_SECS="-1" is invalid/);

@@ -20,6 +20,7 @@ import {
   secondsOrNever,
   oneOf,
   originList,
+  phoneKey,
   phraseList,
   present,
   type Raw,
@@ -107,6 +108,8 @@ export interface Env {
     /** Phrases that, said or typed while a call awaits approval, approve or decline it. */
     confirmYes: string[];
     confirmNo: string[];
+    /** TOOL_CONFIRM_KEY_YES and TOOL_CONFIRM_KEY_NO: the phone keys that answer a call awaiting approval. */
+    confirmKeys: { yes: string; no: string };
   };
   ws: {
     maxMessageBytes: number;
@@ -244,6 +247,10 @@ export function parseEnv(raw: Raw): Env {
       confirmTimeoutSecs: num(raw, 'TOOL_CONFIRM_TIMEOUT_SECS', 30, 0, 3600),
       confirmYes: phraseList(raw, 'TOOL_CONFIRM_YES', DEFAULT_CONFIRM_YES),
       confirmNo: phraseList(raw, 'TOOL_CONFIRM_NO', DEFAULT_CONFIRM_NO),
+      confirmKeys: {
+        yes: phoneKey(raw, 'TOOL_CONFIRM_KEY_YES', '1'),
+        no: phoneKey(raw, 'TOOL_CONFIRM_KEY_NO', '2'),
+      },
     },
     ws: {
       maxMessageBytes: int(raw, 'WS_MAX_MESSAGE_BYTES', MiB, 64, 64 * MiB),

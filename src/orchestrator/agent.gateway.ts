@@ -73,7 +73,7 @@ export class AgentGateway
     private readonly lifecycle: Lifecycle,
     private readonly keeper: SessionKeeper,
     private readonly metrics: EngineMetrics,
-    @Inject(toolsConfig.KEY) tools: ToolsConfig,
+    @Inject(toolsConfig.KEY) private readonly tools: ToolsConfig,
     private readonly directory: SessionDirectory,
   ) {
     this.confirmPhrases = compilePhrases({ yes: tools.confirmYes, no: tools.confirmNo });
@@ -177,6 +177,7 @@ export class AgentGateway
       toolsOff: this.toolsOff,
       maxTurnsPerMinute: this.config.ws.maxTurnsPerMinute,
       confirmPhrases: this.confirmPhrases,
+      confirmKeys: this.tools.confirmKeys,
       pace: () => this.pacer.next(),
       hangUp: (code, reason, forget) => {
         if (forget) void this.keeper.forget(session);

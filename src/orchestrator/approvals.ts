@@ -48,11 +48,33 @@ export function answerApprovals(
   if (!answerMayCome(session, phrases)) return false;
   const answer = spokenAnswer(text, phrases);
   if (answer === undefined) return false;
-  for (const [id, waiting] of [...session.approvals]) {
-    send({ type: 'tool_confirmed', id, approved: answer === 'yes' });
-    waiting(answer === 'yes');
-  }
+  settle(session, answer === 'yes', send);
   return true;
+}
+
+/**
+ * While calls await approval, an entry on the phone's keypad that is only the yes or the no key
+ * (TOOL_CONFIRM_KEY_YES, TOOL_CONFIRM_KEY_NO; `#` after it let be) answers them; true when it did.
+ */
+export function answerApprovalsByKeys(
+  session: Session,
+  keys: string,
+  confirmKeys: { yes: string; no: string },
+  send: (event: ServerEvent) => void,
+): boolean {
+  if (session.approvals.size === 0) return false;
+  const key = keys.length === 2 && keys.endsWith('#') ? keys[0]! : keys;
+  if (key !== confirmKeys.yes && key !== confirmKeys.no) return false;
+  settle(session, key === confirmKeys.yes, send);
+  return true;
+}
+
+/** Answers every call awaiting approval, each with a `tool_confirmed` event. */
+function settle(session: Session, approved: boolean, send: (event: ServerEvent) => void): void {
+  for (const [id, waiting] of [...session.approvals]) {
+    send({ type: 'tool_confirmed', id, approved });
+    waiting(approved);
+  }
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Phrase } from './spoken-answer.js';
 import type { TurnManager } from './turn-manager.service.js';
 import { USER_ACTIVITY } from './idle-watch.js';
 import { SessionEnd } from './session-end.js';
-import { Keypad } from './keypad.js';
+import { PhoneKeys } from './keypad.js';
 import { Listening } from './listening.js';
 import { deliverTurn } from './turn-delivery.js';
 import { sayTurn } from './said.js';
@@ -33,6 +33,8 @@ export interface ConversationDeps extends SettingsLimits {
   maxTurnsPerMinute: number;
   /** TOOL_CONFIRM_YES and TOOL_CONFIRM_NO: what answers a call awaiting approval. */
   confirmPhrases: readonly Phrase[];
+  /** TOOL_CONFIRM_KEY_YES and TOOL_CONFIRM_KEY_NO: the phone's keys that answer it. */
+  confirmKeys: { yes: string; no: string };
   /**
    * Waits for this message's turn (one Pacer for all sessions): a burst of messages, such as many
    * sessions starting a turn at once, then does not hold back the tokens of the answers already
@@ -48,7 +50,7 @@ export class Conversation {
   private readonly logger = new Logger(Conversation.name);
   private readonly listening: Listening;
   /** Keys pressed on the caller's phone, gathered into entries. */
-  private readonly keypad: Keypad;
+  private readonly keys: PhoneKeys;
   /** The session's end by the engine: the model's `end_session` call, a silent user. */
   private readonly end: SessionEnd;
   private readonly closed = new AbortController();
@@ -70,10 +72,14 @@ export class Conversation {
       maxSeconds: stt.maxSeconds,
       format: session.settings.input_audio_format ?? 'pcm16',
     }));
-    this.keypad = new Keypad(
-      () => deps.speech.config.dtmf.timeoutMs,
-      (keys) => void this.enqueue(() => this.startTurn(`DTMF: ${keys}`)),
-    );
+    this.keys = new PhoneKeys(session, {
+      timeoutMs: () => deps.speech.config.dtmf.timeoutMs,
+      confirmKeys: deps.confirmKeys,
+      send: deps.send,
+      enqueue: (task) => void this.enqueue(task),
+      bargeIn: () => this.bargeIn(),
+      turn: (text) => this.startTurn(text),
+    });
     this.end = new SessionEnd(session, deps.speech.config.idle, {
       say: (text) => void this.enqueue(() => this.startTurn(text, { said: true })),
       send: deps.send,
@@ -124,7 +130,7 @@ export class Conversation {
       case 'audio_end':
         return this.commitUtterance();
       case 'dtmf':
-        return this.press(message.digits);
+        return this.keys.press(message.digits);
       case 'ping':
         return this.deps.send({
           type: 'pong',
@@ -170,12 +176,6 @@ export class Conversation {
     }
   }
 
-  /** Keys pressed on the caller's phone: the first of an entry is a barge-in, as speech is. */
-  private async press(digits: string): Promise<void> {
-    if (!this.keypad.typing) await this.bargeIn();
-    this.keypad.press(digits);
-  }
-
   /**
    * The user speaks over the agent. While a call awaits approval, what the user says may be the
    * answer: the turn waits for the utterance to end (see `answerApprovals`).
@@ -189,7 +189,7 @@ export class Conversation {
   close(): Promise<void> {
     this.closed.abort();
     this.listening.close();
-    this.keypad.close();
+    this.keys.close();
     this.end.close();
     return this.session.cancel();
   }

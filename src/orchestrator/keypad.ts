@@ -3,6 +3,10 @@
  * ends with `#`, or when no key follows for a while (an account number typed, then a pause).
  * Pure: no Nest import.
  */
+import { answerApprovalsByKeys } from './approvals.js';
+import type { ServerEvent } from './protocol/server-events.js';
+import type { Session } from './session.js';
+
 export class Keypad {
   private keys = '';
   private timer: NodeJS.Timeout | undefined;
@@ -43,5 +47,49 @@ export class Keypad {
     const keys = this.keys;
     this.close();
     if (keys !== '') this.entered(keys);
+  }
+}
+
+export interface PhoneKeysDeps {
+  /** DTMF_TIMEOUT_MS, read at each key. */
+  timeoutMs: () => number;
+  /** TOOL_CONFIRM_KEY_YES and TOOL_CONFIRM_KEY_NO. */
+  confirmKeys: { yes: string; no: string };
+  send: (event: ServerEvent) => void;
+  /** Runs `task` in turn with the session's other messages. */
+  enqueue: (task: () => Promise<void>) => void;
+  /** The user cuts the agent short. */
+  bargeIn: () => Promise<void>;
+  /** Starts a turn answering the user's `text`. */
+  turn: (text: string) => Promise<void>;
+}
+
+/**
+ * A session's keypad: the first key of an entry is a barge-in, as speech is (unless calls await
+ * approval: the entry may answer them); an entry answers the calls awaiting approval with the yes
+ * or no key, or is the user's turn, `DTMF: 1234#`.
+ */
+export class PhoneKeys {
+  private readonly keypad: Keypad;
+
+  constructor(
+    private readonly session: Session,
+    private readonly deps: PhoneKeysDeps,
+  ) {
+    this.keypad = new Keypad(deps.timeoutMs, (keys) => deps.enqueue(() => this.entered(keys)));
+  }
+
+  async press(digits: string): Promise<void> {
+    if (!this.keypad.typing && this.session.approvals.size === 0) await this.deps.bargeIn();
+    this.keypad.press(digits);
+  }
+
+  close(): void {
+    this.keypad.close();
+  }
+
+  private async entered(keys: string): Promise<void> {
+    const { confirmKeys, send, turn } = this.deps;
+    if (!answerApprovalsByKeys(this.session, keys, confirmKeys, send)) await turn(`DTMF: ${keys}`);
   }
 }

@@ -27,8 +27,8 @@ describe("transferCall (Twilio's Calls resource)", () => {
     });
   });
 
-  it('dials a SIP address as such, its text escaped', () => {
-    expect(dialTwiml('sip:desk@pbx.example.com?x-team=<a&b>')).toBe(
+  it('dials a SIP address as such, its text escaped', async () => {
+    expect(await dialTwiml('sip:desk@pbx.example.com?x-team=<a&b>')).toBe(
       '<?xml version="1.0" encoding="UTF-8"?><Response><Dial><Sip>sip:desk@pbx.example.com?x-team=&lt;a&amp;b&gt;</Sip></Dial></Response>',
     );
   });

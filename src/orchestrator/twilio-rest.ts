@@ -3,7 +3,6 @@
  * a `<Dial>` (Calls resource, update). Through the engine's egress proxy, as all its requests.
  * Pure: no Nest import.
  */
-import VoiceResponse from 'twilio/lib/twiml/VoiceResponse.js';
 import { connectionErrorCode } from '../common/connection-error.js';
 import { egressFetch } from '../common/egress.js';
 
@@ -16,8 +15,12 @@ export interface TwilioAccount {
 
 const TIMEOUT_MS = 10_000;
 
-/** TwiML dialling `to`: a phone number (E.164) or a SIP address (`sip:`), built by Twilio's helper. */
-export function dialTwiml(to: string): string {
+/**
+ * TwiML dialling `to`: a phone number (E.164) or a SIP address (`sip:`), built by Twilio's helper
+ * (loaded at the first transfer: an engine that never transfers a call does not hold it).
+ */
+export async function dialTwiml(to: string): Promise<string> {
+  const { default: VoiceResponse } = await import('twilio/lib/twiml/VoiceResponse.js');
   const response = new VoiceResponse();
   const dial = response.dial();
   if (/^sips?:/i.test(to)) dial.sip(to);
@@ -45,7 +48,7 @@ export async function transferCall(
         Authorization: `Basic ${Buffer.from(`${accountSid}:${token}`).toString('base64')}`,
         'Content-Type': 'application/x-www-form-urlencoded',
       },
-      body: new URLSearchParams({ Twiml: dialTwiml(to) }).toString(),
+      body: new URLSearchParams({ Twiml: await dialTwiml(to) }).toString(),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {

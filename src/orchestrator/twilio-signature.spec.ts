@@ -11,22 +11,24 @@ describe('checkTwilioSignature', () => {
     url: '/twilio',
   });
 
-  it("takes a stream signed for the URL its request names, or for TWILIO_STREAM_URL's", () => {
-    expect(checkTwilioSignature(tagged('wss://engine.example.com/twilio'), token, '')).toEqual({
+  it("takes a stream signed for the URL its request names, or for TWILIO_STREAM_URL's", async () => {
+    expect(
+      await checkTwilioSignature(tagged('wss://engine.example.com/twilio'), token, ''),
+    ).toEqual({
       ok: true,
     });
     // Behind an ingress that rewrites the path: the URL Twilio was given is TWILIO_STREAM_URL.
     const behind = 'wss://voice.example.com/agents/front-desk';
-    expect(checkTwilioSignature(tagged(behind), token, behind).ok).toBe(true);
-    expect(checkTwilioSignature(tagged(behind), token, '').ok).toBe(false);
+    expect((await checkTwilioSignature(tagged(behind), token, behind)).ok).toBe(true);
+    expect((await checkTwilioSignature(tagged(behind), token, '')).ok).toBe(false);
     // `/twilio/` is served as `/twilio`: signed with its slash, it is taken too.
-    expect(checkTwilioSignature(tagged('wss://engine.example.com/twilio/'), token, '').ok).toBe(
-      true,
-    );
+    expect(
+      (await checkTwilioSignature(tagged('wss://engine.example.com/twilio/'), token, '')).ok,
+    ).toBe(true);
   });
 
-  it('takes either token of a rotation, one a line', () => {
-    const check = checkTwilioSignature(
+  it('takes either token of a rotation, one a line', async () => {
+    const check = await checkTwilioSignature(
       tagged('wss://engine.example.com/twilio'),
       `other-token\n${token}\n`,
       '',
@@ -34,19 +36,23 @@ describe('checkTwilioSignature', () => {
     expect(check.ok).toBe(true);
   });
 
-  it('refuses a missing, forged or other-URL signature, saying which', () => {
+  it('refuses a missing, forged or other-URL signature, saying which', async () => {
     expect(
-      checkTwilioSignature({ headers: { host: 'engine.example.com' }, url: '/twilio' }, token, ''),
+      await checkTwilioSignature(
+        { headers: { host: 'engine.example.com' }, url: '/twilio' },
+        token,
+        '',
+      ),
     ).toEqual({ ok: false, reason: 'no X-Twilio-Signature header' });
     expect(
-      checkTwilioSignature(tagged('wss://engine.example.com/twilio'), 'another-token', ''),
+      await checkTwilioSignature(tagged('wss://engine.example.com/twilio'), 'another-token', ''),
     ).toEqual({
       ok: false,
       reason:
         "X-Twilio-Signature does not match the URL wss://engine.example.com/twilio (set TWILIO_STREAM_URL to the TwiML's) signed with TWILIO_AUTH_TOKEN",
     });
     expect(
-      checkTwilioSignature(
+      await checkTwilioSignature(
         tagged('wss://attacker.example/twilio'),
         token,
         'wss://engine.example.com/twilio',
@@ -58,7 +64,7 @@ describe('checkTwilioSignature', () => {
     const shared = tagged('wss://engine.example.com/twilio', {
       'x-twilio-webhooks-signature-settings': 'key=webhooks_sharedkey_1,algorithm=HMAC_SHA256',
     });
-    expect(checkTwilioSignature(shared, token, '')).toMatchObject({
+    expect(await checkTwilioSignature(shared, token, '')).toMatchObject({
       ok: false,
       reason: expect.stringContaining("a Webhooks Rule's shared key"),
     });

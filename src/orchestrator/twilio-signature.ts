@@ -4,7 +4,9 @@
  * gives it, base64), checked with Twilio's own helper. Pure: no Nest import.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { validateRequest } from 'twilio/lib/webhooks/webhooks.js';
+
+/** Twilio's helper, loaded at the first stream checked: an engine that checks none does not hold it. */
+let helper: Promise<typeof import('twilio/lib/webhooks/webhooks.js')> | undefined;
 
 export type SignatureCheck = { ok: true } | { ok: false; reason: string };
 
@@ -13,11 +15,11 @@ export type SignatureCheck = { ok: true } | { ok: false; reason: string };
  * TwiML's `<Stream url>`); when empty, the one the request names (`wss://` and its Host), for an
  * engine reached at the address Twilio dials.
  */
-export function checkTwilioSignature(
+export async function checkTwilioSignature(
   request: { headers: IncomingHttpHeaders; url?: string },
   authToken: string,
   streamUrl: string,
-): SignatureCheck {
+): Promise<SignatureCheck> {
   const signature = request.headers['x-twilio-signature'];
   if (typeof signature !== 'string' || signature === '')
     return { ok: false, reason: 'no X-Twilio-Signature header' };
@@ -31,6 +33,7 @@ export function checkTwilioSignature(
   // The engine serves `/twilio/` as `/twilio`: either may be the one Twilio signed.
   const alternative = url.endsWith('/') ? url.replace(/\/+$/, '') : `${url}/`;
   // One token a line: a rotation may hold the new one and the old (as WS_API_KEY).
+  const { validateRequest } = await (helper ??= import('twilio/lib/webhooks/webhooks.js'));
   const tokens = authToken
     .split(/\r?\n/)
     .map((token) => token.trim())

@@ -41,10 +41,11 @@ export class TwilioGateway implements OnGatewayConnection<WebSocket>, OnGatewayI
     ) => {
       const { authToken, streamUrl } = this.speech.twilio;
       if (!authToken) return done(true);
-      const check = checkTwilioSignature(req, authToken, streamUrl);
-      if (check.ok) return done(true);
-      this.logger.warn(`Twilio stream refused: ${check.reason}`);
-      done(false, 403, 'Twilio signature missing or wrong');
+      void checkTwilioSignature(req, authToken, streamUrl).then((check) => {
+        if (check.ok) return done(true);
+        this.logger.warn(`Twilio stream refused: ${check.reason}`);
+        done(false, 403, 'Twilio signature missing or wrong');
+      });
     };
   }
 
