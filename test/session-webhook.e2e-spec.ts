@@ -60,6 +60,7 @@ describe('SESSION_WEBHOOK_URL', () => {
       ended_at: expect.stringMatching(/^\d{4}-/),
       duration_secs: expect.any(Number),
       close_code: 1005,
+      end_reason: 'client',
       resumable: true,
       settings: expect.objectContaining({ modality: 'text', variables: ['user_token'] }),
       turns: 1,

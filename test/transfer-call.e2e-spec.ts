@@ -1,5 +1,6 @@
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { samples } from './support/prometheus.js';
+import { until } from './support/waiting.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
 
@@ -14,7 +15,11 @@ const TRANSFER = {
  * given, the client gets a `transfer` event to act on and the session closes (4005).
  */
 describe('the model transfers the call (a transfer_call tool)', () => {
-  const rig = useEngineRig(() => ({ LLM_MODEL: 'm', LLM_TOOLS_FILE: writeToolsFile([TRANSFER]) }));
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    LLM_TOOLS_FILE: writeToolsFile([TRANSFER]),
+    SESSION_WEBHOOK_URL: `${base}/reports`,
+  }));
   const client = useClientPerTest(rig);
 
   it('tells the client where to, after the turn, and closes the session', async () => {
@@ -51,6 +56,15 @@ describe('the model transfers the call (a transfer_call tool)', () => {
     expect(JSON.stringify(rig.llm.requests.map((r) => r.body))).not.toContain('+15550100');
     const metrics = samples(await (await fetch(`${rig.engine.httpUrl}/metrics`)).text());
     expect(metrics.get('agent_engine_sessions_ended_total{reason="transferred"}')).toBe(1);
+    // The end-of-session report says so, and where to (a CRM's record of the call).
+    await until(() => rig.tools.requests.some((r) => r.path === '/reports'), 'the report');
+    const report = JSON.parse(rig.tools.requests.find((r) => r.path === '/reports')!.body);
+    expect(report).toMatchObject({
+      close_code: 4005,
+      end_reason: 'transferred',
+      transferred_to: 'sip:support@pbx.example.com',
+      resumable: false,
+    });
   });
 
   it('lets the model choose again after a destination it does not have', async () => {

@@ -248,7 +248,8 @@ export class AgentGateway
       },
     });
     socket.on('close', (code: number) => {
-      this.metrics.sessions.ended(endReason(socket, code));
+      const reason = endReason(socket, code);
+      this.metrics.sessions.ended(reason);
       this.open.delete(socket);
       this.directory.remove(session);
       this.lifecycle.sessions = this.open.size;
@@ -257,7 +258,11 @@ export class AgentGateway
       void conversation
         .close()
         .then(() => {
-          this.directory.ended(session, code, this.keeper.resumable(session));
+          this.directory.ended(
+            session,
+            { closeCode: code, reason },
+            this.keeper.resumable(session),
+          );
           return this.keeper.save(session);
         })
         .finally(() => {

@@ -43,11 +43,11 @@ export class SessionDirectory {
    * The connection of `session` has closed and its turn is over: its report goes to
    * SESSION_WEBHOOK_URL (when set), in the background; a report that cannot be delivered is logged.
    */
-  ended(session: Session, closeCode: number, resumable: boolean): void {
+  ended(session: Session, end: { closeCode: number; reason: string }, resumable: boolean): void {
     const { webhookUrl, webhookSecret } = this.config;
     if (!webhookUrl) return;
     const times = { openedAt: this.opened.get(session) ?? Date.now(), endedAt: Date.now() };
-    const report = reportOf(session, times, closeCode, resumable);
+    const report = reportOf(session, times, end, resumable);
     const delivery = deliver(webhookUrl, webhookSecret, report).then((delivered) => {
       this.delivering.delete(delivery);
       this.metrics.sessionReport(delivered.ok ? 'delivered' : 'failed');

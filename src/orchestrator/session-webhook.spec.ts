@@ -23,13 +23,19 @@ describe('end-of-session reports', () => {
     asked = 0;
     answers.length = 0;
   });
-  const report = reportOf(new Session(), { openedAt: 0, endedAt: 1500 }, 1000, false);
+  const report = reportOf(
+    new Session(),
+    { openedAt: 0, endedAt: 1500 },
+    { closeCode: 1000, reason: 'client' },
+    false,
+  );
 
   it('reports a session: its times, turns and settings without variables', () => {
     expect(report).toMatchObject({
       opened_at: '1970-01-01T00:00:00.000Z',
       duration_secs: 1.5,
       close_code: 1000,
+      end_reason: 'client',
       resumable: false,
       turns: 0,
       settings: expect.objectContaining({ variables: [], client_tools: [] }),

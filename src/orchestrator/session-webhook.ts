@@ -20,6 +20,13 @@ export interface SessionEnded {
   duration_secs: number;
   /** The WebSocket close code (1000 a normal close, 1001 the engine stopping, 4002 an administrator). */
   close_code: number;
+  /**
+   * Why it ended (`agent_engine_sessions_ended_total`'s reasons): client, dropped, agent,
+   * transferred, user_idle, admin, resumed_elsewhere, server_shutdown.
+   */
+  end_reason: string;
+  /** Transferred (`transfer_call`): where to, a phone number or SIP address. */
+  transferred_to?: string;
   /** The client may still resume it (SESSION_RESUME_SECS): a later connection's report follows. */
   resumable: boolean;
   /** Its settings, of its variables only the names. */
@@ -34,7 +41,7 @@ export interface SessionEnded {
 export function reportOf(
   session: Session,
   times: { openedAt: number; endedAt: number },
-  closeCode: number,
+  { closeCode, reason }: { closeCode: number; reason: string },
   resumable: boolean,
 ): SessionEnded {
   return {
@@ -44,6 +51,8 @@ export function reportOf(
     ended_at: new Date(times.endedAt).toISOString(),
     duration_secs: Math.round((times.endedAt - times.openedAt) / 100) / 10,
     close_code: closeCode,
+    end_reason: reason,
+    ...(reason === 'transferred' && session.transferTo && { transferred_to: session.transferTo }),
     resumable,
     settings: publicSettings(session.settings),
     turns: turnsOf(session),

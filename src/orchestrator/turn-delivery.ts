@@ -24,6 +24,13 @@ export function drain<T>(source$: Observable<T>, next: (value: T) => void): Prom
   );
 }
 
+/**
+ * A sentence whose last this-many milliseconds were still to play when the user cut in counts as
+ * heard: its words were (synthesis ends a sentence with a short silence), and the client's clock
+ * and the engine's differ by a few milliseconds.
+ */
+const HEARD_TAIL_MS = 150;
+
 /** Delivers the turn `source$` of `session`; `since`: when the user's turn ended. */
 export async function deliverTurn(
   session: Session,
@@ -64,7 +71,7 @@ export async function deliverTurn(
     // Cut short while speaking: the client learns what was heard, whether the text had ended
     // (its end said all of it) or not (its end said what was shown, more than was heard). A
     // sentence sent whole but still playing (SPEECH_AUDIO_LEAD_MS ahead) was not heard whole.
-    const heard = spoken.filter((s) => s.playedBy <= cutAt).map((s) => s.sentence);
+    const heard = spoken.filter((s) => s.playedBy <= cutAt + HEARD_TAIL_MS).map((s) => s.sentence);
     deps.send({ type: 'assistant_end', text: heard.join(' '), interrupted: true, heard: true });
     session.history = keepSpokenOnly(session.history, heard);
     logger.debug(
