@@ -1,7 +1,7 @@
 /**
  * When the engine ends a session itself: the model called an `end_session` tool (the
- * conversation is over) or a `transfer_call` tool (a person takes the call), or the user stayed silent after being asked whether they were there.
- * Pure: no Nest import.
+ * conversation is over) or a `transfer_call` tool (a person takes the call), or the user stayed
+ * silent after being asked whether they were there. Pure: no Nest import.
  */
 import type { TelephonyEnv } from '../config/telephony-env.js';
 import { ENDED_BY_AGENT, TRANSFERRED, USER_IDLE } from './close-codes.js';
@@ -38,9 +38,9 @@ export class SessionEnd {
   }
 
   /**
-   * A turn is over (`aborted`: cut short). The model's `end_session` call (or `transfer_call`) ends the session once
-   * its turn has been given whole; a turn the user cut short after it goes on (the user had more
-   * to say). Otherwise the user's silence counts from now.
+   * A turn is over (`aborted`: cut short). The model's `end_session` (or `transfer_call`) call
+   * ends the session once its turn has been given whole; a turn the user cut short after it goes
+   * on (the user had more to say). Otherwise the user's silence counts from now.
    */
   turnEnded(aborted: boolean): void {
     const { session } = this;

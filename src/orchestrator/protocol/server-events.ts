@@ -47,7 +47,7 @@ export interface SessionSettings {
   vad_silence_ms: number;
   /** A voice session's user silent this long after the agent's turn is asked, then let go; 0: never. */
   idle_secs: number;
-  /** Where the conversation happens, as the client says (`twilio` for `/twilio`'s calls); code tools read it. */
+  /** Where the conversation happens, as the client says (`twilio`: `/twilio`'s calls); for code tools. */
   channel: string;
   /** The format of the user's audio: 16 kHz PCM, or G.711 at 8 kHz (a telephone line's). */
   input_audio_format: AudioFormatName;
