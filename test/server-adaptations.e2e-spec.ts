@@ -85,3 +85,35 @@ describe('a tool-calling turn against a server that refuses part of the round tr
     expect(sent.slice(-4)).toEqual(['assistant', 'tool', 'assistant', 'user']);
   });
 });
+
+/**
+ * A conversation the agent began (a `say` greeting, as `/twilio` says one) against a server whose
+ * chat template wants the user first (Gemma's, Mistral's): refused once, then opened with a user
+ * message, and the user gets the answer.
+ */
+describe('a greeting first, against a template that wants the user first', () => {
+  const h = useTurnHarness();
+
+  it('answers the user once the engine has learned to open the conversation', async () => {
+    h.llm.fallback = (body) => {
+      const first = body.messages.find((m: any) => m.role !== 'system');
+      return first.role === 'user'
+        ? sseText(['Your order ships today.'])
+        : {
+            kind: 'status',
+            status: 400,
+            body: '{"object":"error","message":"Conversation roles must alternate user/model/user/model/..."}',
+          };
+    };
+    h.ws.send({ type: 'say', text: 'Hello, this is the front desk.' });
+    await h.ws.waitFor((m) => m.type === 'assistant_end');
+    const msgs = await h.ws.turn('Where is my order?');
+    expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: 'Your order ships today.' });
+    expect(h.ws.messages.filter((m) => m.type === 'error')).toEqual([]);
+    expect(h.llm.requests.at(-1)!.body.messages.slice(1)).toEqual([
+      { role: 'user', content: '(the conversation begins)' },
+      { role: 'assistant', content: 'Hello, this is the front desk.' },
+      { role: 'user', content: 'Where is my order?' },
+    ]);
+  });
+});

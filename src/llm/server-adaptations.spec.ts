@@ -1,6 +1,8 @@
 import { nineCharacterId, withNineCharacterIds } from './call-ids.js';
 import {
+  OPENING,
   ServerAdaptations,
+  withAlternatingRoles,
   withClosedToolTurns,
   withoutEmptyProperties,
 } from './server-adaptations.js';
@@ -94,6 +96,29 @@ describe('ServerAdaptations', () => {
     expect(closed[3]).toEqual({ role: 'assistant', content: '(interrupted)' });
     // The same closing message every time: its JSON is written once.
     expect(withClosedToolTurns(cut)[3]).toBe(closed[3]);
+  });
+
+  it('opens a conversation the agent began (a said greeting) with a user message, for templates that want one first', () => {
+    const greeted = [
+      { role: 'system', content: 'You are the front desk.' },
+      { role: 'assistant', content: 'Hello, how can I help?' },
+      { role: 'user', content: 'My order.' },
+    ] as const;
+    expect(withAlternatingRoles(greeted)).toEqual([greeted[0], OPENING, greeted[1], greeted[2]]);
+    const asked = [greeted[0], greeted[2]];
+    expect(withAlternatingRoles(asked)).toBe(asked);
+    const adaptations = new ServerAdaptations();
+    expect(JSON.parse(adaptations.messagesJson(greeted))).toEqual(greeted);
+    expect(
+      adaptations.learn(
+        '{"object":"error","message":"Conversation roles must alternate user/model/user/model/..."}',
+        'auto',
+      ),
+    ).toMatch(/a conversation the agent began is opened with a user message/);
+    expect(JSON.parse(adaptations.messagesJson(greeted))[1]).toEqual({
+      role: 'user',
+      content: '(the conversation begins)',
+    });
   });
 
   it('makes call ids 9 letters and digits, each always the same, keeping those already so', () => {

@@ -16,11 +16,13 @@ const EMPTY_PROPERTIES = /properties:? should be non-empty for OBJECT type/i;
 /** Mistral's chat templates and tokenizer refuse any call id but 9 letters and digits (call-ids.ts). */
 const NINE_CHARACTER_IDS = /alphanumeric strings? with length 9|with a length of 9/i;
 /**
- * Mistral's chat templates count only user messages and assistant messages without calls, and
- * refuse two users in a row among them: a turn cut off after its tool results, then the next.
+ * Mistral's and Gemma's chat templates count only user messages and assistant messages without
+ * calls, and want them to alternate from a user's: they refuse two users in a row (a turn cut off
+ * after its tool results, then the next) and a conversation the agent began (a said greeting).
  * Mistral's own API says it its way.
  */
-const ROLES_ALTERNATE = /roles must alternate|unexpected role .?user.? after role .?tool/i;
+const ROLES_ALTERNATE =
+  /roles must alternate|unexpected role .?user.? after role .?tool|unexpected role .?assistant.? after role .?system/i;
 /**
  * Ollama ("invalid message content type: <nil>") and LM Studio ("'content' field must be a string
  * or an array of objects") refuse an answer that is only calls with `content: null`, as OpenAI's
@@ -33,6 +35,19 @@ const withStringContent = (message: ChatMessage): ChatMessage =>
 /** What closes such a turn in requests to those servers. */
 export const CUT_OFF_ANSWER = '(interrupted)';
 const closings = new WeakMap<ChatMessage, ChatMessage>();
+/** What opens, in requests to those servers, a conversation the agent began (`say`). */
+export const OPENING: ChatMessage = { role: 'user', content: '(the conversation begins)' };
+
+/**
+ * `messages` as servers that want roles to alternate take them: a turn cut off after its tool
+ * results closed (`withClosedToolTurns`), and OPENING before a conversation the agent began.
+ */
+export function withAlternatingRoles(messages: readonly ChatMessage[]): readonly ChatMessage[] {
+  const closed = withClosedToolTurns(messages);
+  const first = closed.findIndex((m) => m.role !== 'system');
+  if (first === -1 || closed[first]!.role !== 'assistant') return closed;
+  return [...closed.slice(0, first), OPENING, ...closed.slice(first)];
+}
 
 /**
  * `messages` with an assistant message (CUT_OFF_ANSWER) between a tool result and a user message
@@ -57,7 +72,10 @@ export class ServerAdaptations {
   bareObjects = false;
   /** Call ids are sent as 9 letters and digits (`nineCharacterId`). */
   nineCharacterIds = false;
-  /** A turn cut off after its tool results is closed by an assistant message (`withClosedToolTurns`). */
+  /**
+   * User and assistant messages alternate from a user's (`withAlternatingRoles`): a turn cut off
+   * after its tool results is closed, a conversation the agent began is opened.
+   */
   closedToolTurns = false;
   /** An answer that is only calls has `""` for its content, not null. */
   stringContent = false;
@@ -103,7 +121,7 @@ export class ServerAdaptations {
     }
     if (!this.closedToolTurns && ROLES_ALTERNATE.test(text)) {
       this.closedToolTurns = true;
-      return `the LLM server wants user and assistant messages to alternate (HTTP 400, a Mistral chat template): a turn cut off after its tool results is closed with an assistant message "${CUT_OFF_ANSWER}" in requests from now on`;
+      return `the LLM server wants user and assistant messages to alternate (HTTP 400, a Mistral or Gemma chat template): a turn cut off after its tool results is closed with an assistant message "${CUT_OFF_ANSWER}", and a conversation the agent began is opened with a user message "${OPENING.content}", in requests from now on`;
     }
     if (!this.bareObjects && EMPTY_PROPERTIES.test(text)) {
       this.bareObjects = true;
@@ -114,7 +132,7 @@ export class ServerAdaptations {
 
   /** The messages as JSON, in the form this server takes them. */
   messagesJson(messages: readonly ChatMessage[]): string {
-    const list = this.closedToolTurns ? withClosedToolTurns(messages) : messages;
+    const list = this.closedToolTurns ? withAlternatingRoles(messages) : messages;
     return messagesJson(list, this.form);
   }
 
