@@ -27,9 +27,16 @@ describe('Twilio Media Streams (/twilio)', () => {
       headers: { Authorization: 'Bearer admin-key' },
     });
     const listed = (await res.json()) as {
-      sessions: { channel: string; modality: string }[];
+      sessions: { session_id: string; channel: string; modality: string }[];
     };
     expect(listed.sessions).toMatchObject([{ channel: 'twilio', modality: 'voice' }]);
+    // The call's parameters and its id are the session's variables (their names shown).
+    const detail = (await (
+      await fetch(`${rig.engine.httpUrl}/api/sessions/${listed.sessions[0]!.session_id}`, {
+        headers: { Authorization: 'Bearer admin-key' },
+      })
+    ).json()) as { settings: { variables: string[] } };
+    expect(detail.settings.variables.sort()).toEqual(['customer_id', 'twilio_call_sid']);
     llm.enqueue(sseText(['It is sunny.']));
     const from = call.got.length;
     call.speak(Buffer.concat([quiet(500), SPEECH, quiet(1000)]));

@@ -25,7 +25,10 @@ const HANG_UP_WAIT_MS = 30_000;
 /** The mark whose return says Twilio has played all it held. */
 const LAST_WORDS = 'last-words';
 
-/** The stream's `<Parameter>`s the bridge takes itself; the others are the session's variables. */
+/**
+ * The stream's `<Parameter>`s the bridge takes itself; the others are the session's variables,
+ * with the call's `twilio_call_sid`.
+ */
 const OWN_PARAMETERS = new Set(['token', 'greeting']);
 
 interface TwilioMessage {
@@ -101,9 +104,12 @@ export class TwilioBridge {
       ...(apiKey && { headers: { Authorization: `Bearer ${apiKey.split(/\r?\n/)[0]!.trim()}` } }),
     });
     this.engine = engine;
-    const variables = Object.fromEntries(
-      Object.entries(parameters).filter(([name]) => !OWN_PARAMETERS.has(name)),
-    );
+    // The call's id too, for tools that act on the call through Twilio's API (its caller's
+    // number, an SMS to it): `${session.twilio_call_sid}`.
+    const variables = Object.fromEntries([
+      ...(this.callSid ? [['twilio_call_sid', this.callSid]] : []),
+      ...Object.entries(parameters).filter(([name]) => !OWN_PARAMETERS.has(name)),
+    ]);
     engine.on('open', () => {
       engine.send(
         JSON.stringify({
