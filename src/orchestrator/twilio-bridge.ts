@@ -106,8 +106,9 @@ export class TwilioBridge {
     this.engine = engine;
     // The call's id too, for tools that act on the call through Twilio's API (its caller's
     // number, an SMS to it): `${session.twilio_call_sid}`.
-    const variables = Object.fromEntries([
-      ...(this.callSid ? [['twilio_call_sid', this.callSid]] : []),
+    const own: [string, string][] = this.callSid ? [['twilio_call_sid', this.callSid]] : [];
+    const variables: Record<string, string> = Object.fromEntries([
+      ...own,
       ...Object.entries(parameters).filter(([name]) => !OWN_PARAMETERS.has(name)),
     ]);
     engine.on('open', () => {
