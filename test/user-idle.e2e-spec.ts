@@ -26,16 +26,20 @@ describe('a user who has gone quiet (USER_IDLE_SECS)', () => {
   const rig = useVoiceRig({ USER_IDLE_SECS: '0.5', USER_IDLE_PROMPTS: '1' });
   const { llm, speech } = rig;
 
-  it('asks once after the silence, then ends the session', async () => {
+  it('asks once after the silence, then says goodbye and ends the session', async () => {
     const ws = await voiceSession(rig.engine.wsUrl);
     const started = performance.now();
     ws.send({ type: 'say', text: 'Hello, how can I help?' });
     expect(await ws.closed).toBe(4003);
     expect(ws.socket.readyState).toBe(ws.socket.CLOSED);
-    // The greeting (0.2 s of speech), 0.5 s of silence, the question, 0.5 s more.
+    // The greeting (0.2 s of speech), 0.5 s of silence, the question, 0.5 s more, the goodbye.
     expect(performance.now() - started).toBeGreaterThanOrEqual(1000);
-    expect(said(ws.messages)).toEqual(['Hello, how can I help?', 'Are you still there?']);
-    expect(speech.inputs()).toEqual(['Hello, how can I help?', 'Are you still there?']);
+    const words = ['Hello, how can I help?', 'Are you still there?', "I'll hang up now. Goodbye!"];
+    expect(said(ws.messages)).toEqual(words);
+    // Synthesised a sentence at a time.
+    expect(speech.inputs()).toEqual([...words.slice(0, 2), "I'll hang up now.", 'Goodbye!']);
+    // The goodbye was given whole before the session closed.
+    expect(ws.messages.at(-1)).toEqual({ type: 'audio_end' });
     expect(llm.requests).toHaveLength(0);
   });
 
@@ -55,6 +59,7 @@ describe('a user who has gone quiet (USER_IDLE_SECS)', () => {
       'Are you still there?',
       'Good. What do you need?',
       'Are you still there?',
+      "I'll hang up now. Goodbye!",
     ]);
     expect(llm.requests[0]!.body.messages.slice(1)).toEqual([
       { role: 'assistant', content: 'Hello. Are you still there?' },
@@ -72,6 +77,26 @@ describe('a user who has gone quiet (USER_IDLE_SECS)', () => {
     await ws.waitFor((m) => m.type === 'assistant_end' && m.text === 'Noted.');
     expect(said(ws.messages)).toEqual(['Hello.', 'Noted.']);
     expect(ws.messages.filter((m) => m.type === 'speech_started')).toHaveLength(1);
+    ws.close();
+  });
+
+  it('goes on when the user speaks over the goodbye: they are there after all', async () => {
+    const ws = await voiceSession(rig.engine.wsUrl);
+    llm.enqueue(sseText(['Sorry, go on.']));
+    speech.seconds = 3; // a long goodbye, to speak over
+    ws.send({ type: 'say', text: 'Hello.' });
+    await ws.waitFor(
+      (m) => m.type === 'assistant_end' && m.text === "I'll hang up now. Goodbye!",
+      0,
+      10_000,
+    );
+    ws.send({ type: 'user_text', text: 'Wait, I am here!' });
+    const answer = await ws.waitFor(
+      (m) => m.type === 'assistant_end' && m.text === 'Sorry, go on.',
+    );
+    expect(answer).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(ws.closeCode).toBeUndefined();
     ws.close();
   });
 

@@ -107,3 +107,13 @@ export const DEFAULT_IDLE_PHRASES: Record<string, string> = {
   de: 'Sind Sie noch da?',
   pt: 'Ainda está aí?',
 };
+
+/** USER_IDLE_GOODBYE's default: what the agent says before it lets a silent user go. */
+export const DEFAULT_IDLE_GOODBYES: Record<string, string> = {
+  en: "I'll hang up now. Goodbye!",
+  it: 'Chiudo la chiamata. Arrivederci!',
+  es: 'Voy a colgar. ¡Adiós!',
+  fr: 'Je vais raccrocher. Au revoir !',
+  de: 'Ich lege jetzt auf. Auf Wiederhören!',
+  pt: 'Vou desligar. Adeus!',
+};

@@ -286,6 +286,7 @@ describe('parseEnv', () => {
     );
     expect(parseEnv({}).speech.idle).toMatchObject({ secs: 0, prompts: 2 });
     expect(parseEnv({ USER_IDLE_PHRASE: 'Hello?' }).speech.idle.phrases).toEqual({ '*': 'Hello?' });
+    expect(parseEnv({ USER_IDLE_GOODBYE: '' }).speech.idle.goodbyes).toEqual({});
     expect(() => parseEnv({ USER_IDLE_SECS: '-1' })).toThrow(/^USER_IDLE_SECS="-1" is invalid/);
     expect(() => parseEnv({ DTMF_TIMEOUT_MS: '50' })).toThrow(/^DTMF_TIMEOUT_MS="50" is invalid/);
   });

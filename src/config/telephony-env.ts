@@ -2,7 +2,7 @@
  * A caller's settings (`TWILIO_*`, `DTMF_*`, `USER_IDLE_*`) of the environment. Pure: no Nest
  * import.
  */
-import { DEFAULT_IDLE_PHRASES } from './env-defaults.js';
+import { DEFAULT_IDLE_GOODBYES, DEFAULT_IDLE_PHRASES } from './env-defaults.js';
 import {
   absoluteUrl,
   EnvError,
@@ -38,6 +38,8 @@ export interface TelephonyEnv {
     prompts: number;
     /** What the agent asks, by language code (`*`: any language). */
     phrases: Record<string, string>;
+    /** What the agent says before it ends the session, by language code; none for a language it lacks. */
+    goodbyes: Record<string, string>;
   };
 }
 
@@ -66,6 +68,7 @@ export function parseTelephony(raw: Raw): TelephonyEnv {
       secs: secondsOrNever(raw, 'USER_IDLE_SECS', 3600),
       prompts: int(raw, 'USER_IDLE_PROMPTS', 2, 0, 10),
       phrases: phrasePerLanguage(raw, 'USER_IDLE_PHRASE', DEFAULT_IDLE_PHRASES),
+      goodbyes: phrasePerLanguage(raw, 'USER_IDLE_GOODBYE', DEFAULT_IDLE_GOODBYES),
     },
   };
 }

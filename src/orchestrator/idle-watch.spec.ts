@@ -13,7 +13,11 @@ describe('IdleWatch', () => {
       prompts,
       busy: () => state.busy,
       prompt: () => said.push('prompt'),
-      end: () => said.push('end'),
+      // The session ends, which closes the watch (as a goodbye's end does).
+      end: () => {
+        said.push('end');
+        idle.close();
+      },
     });
     return { idle, said, state };
   };
@@ -96,5 +100,25 @@ describe('IdleWatch', () => {
     idle.turnEnded();
     jest.advanceTimersByTime(10_000);
     expect(said).toEqual(['end']);
+  });
+
+  it('watches again when the session did not end at once (a goodbye said, and spoken over)', () => {
+    const said: string[] = [];
+    const idle = new IdleWatch({
+      secs: () => 10,
+      prompts: 0,
+      busy: () => false,
+      prompt: () => said.push('prompt'),
+      end: () => said.push('goodbye'),
+    });
+    idle.turnEnded();
+    jest.advanceTimersByTime(10_000);
+    expect(said).toEqual(['goodbye']);
+    idle.activity(); // "I'm here!"
+    jest.advanceTimersByTime(9_999);
+    expect(said).toEqual(['goodbye']);
+    jest.advanceTimersByTime(1);
+    expect(said).toEqual(['goodbye', 'goodbye']);
+    idle.close();
   });
 });

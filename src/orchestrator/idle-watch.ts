@@ -27,7 +27,7 @@ export interface IdleWatchOptions {
   busy: () => boolean;
   /** Asks the user whether they are still there (a said turn). */
   prompt: () => void;
-  /** Ends the session. */
+  /** Ends the session (after a goodbye, if there is one to say). */
   end: () => void;
 }
 
@@ -94,8 +94,12 @@ export class IdleWatch {
       this.options.prompt();
       this.arm();
     } else {
-      this.close();
+      // The session ends (which closes the watch), after a goodbye said as a turn (whose end
+      // arms it again, should the user, there after all, speak over it).
+      this.asked = 0;
+      this.since = performance.now();
       this.options.end();
+      this.arm();
     }
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { TelephonyEnv } from '../config/telephony-env.js';
 import { ENDED_BY_AGENT, TRANSFERRED, USER_IDLE } from './close-codes.js';
+import { phraseFor } from '../speech/tool-wait.js';
 import { sessionIdleWatch, type IdleWatch } from './idle-watch.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
@@ -22,6 +23,8 @@ export interface SessionEndActions {
 export class SessionEnd {
   /** Asks a user who has gone quiet whether they are there, then lets them go. */
   readonly idle: IdleWatch;
+  /** The goodbye to a silent user is being said: the session ends with it. */
+  private leaving = false;
 
   constructor(
     private readonly session: Session,
@@ -31,8 +34,11 @@ export class SessionEnd {
     this.idle = sessionIdleWatch(session, idle, {
       say: actions.say,
       end: () => {
-        actions.log(`session ended: the user stayed silent (session_id=${session.id})`);
-        actions.hangUp(USER_IDLE, 'user idle', false);
+        const goodbye = phraseFor(idle.goodbyes, session.settings.language);
+        if (!goodbye) return this.letGo();
+        // Said first: the session ends once it has been given whole (see `turnEnded`).
+        this.leaving = true;
+        actions.say(goodbye);
       },
     });
   }
@@ -44,6 +50,11 @@ export class SessionEnd {
    */
   turnEnded(aborted: boolean): void {
     const { session } = this;
+    if (this.leaving) {
+      this.leaving = false;
+      // Spoken over, the goodbye was heard by someone: the conversation goes on.
+      if (!aborted) return this.letGo();
+    }
     const { transferTo } = session;
     if (session.ending && !aborted) {
       this.idle.close();
@@ -62,5 +73,12 @@ export class SessionEnd {
 
   close(): void {
     this.idle.close();
+  }
+
+  /** Ends the session of a user who stayed silent. */
+  private letGo(): void {
+    this.idle.close();
+    this.actions.log(`session ended: the user stayed silent (session_id=${this.session.id})`);
+    this.actions.hangUp(USER_IDLE, 'user idle', false);
   }
 }
