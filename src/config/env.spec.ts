@@ -262,6 +262,7 @@ describe('parseEnv', () => {
   it("takes the Twilio stream's wss:// URL as written, and refuses one Twilio could not sign", () => {
     expect(parseEnv({}).speech.twilio).toEqual({
       authToken: '',
+      webhooksSharedKey: '',
       streamUrl: '',
       accountSid: '',
       apiBaseUrl: 'https://api.twilio.com',

@@ -21,6 +21,7 @@ export const ROTATING_SECRETS = [
   'STT_API_KEY',
   'SESSION_WEBHOOK_SECRET',
   'TWILIO_AUTH_TOKEN',
+  'TWILIO_WEBHOOKS_SHARED_KEY',
 ] as const;
 export type RotatingSecret = (typeof ROTATING_SECRETS)[number];
 

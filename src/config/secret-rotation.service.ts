@@ -41,6 +41,8 @@ const TAKE_UP: Record<RotatingSecret, (next: Env, live: Live) => void> = {
   TTS_API_KEY: (next, live) => (live.speech.tts.apiKey = next.speech.tts.apiKey),
   STT_API_KEY: (next, live) => (live.speech.stt.apiKey = next.speech.stt.apiKey),
   TWILIO_AUTH_TOKEN: (next, live) => (live.speech.twilio.authToken = next.speech.twilio.authToken),
+  TWILIO_WEBHOOKS_SHARED_KEY: (next, live) =>
+    (live.speech.twilio.webhooksSharedKey = next.speech.twilio.webhooksSharedKey),
   SESSION_WEBHOOK_SECRET: (next, live) =>
     (live.sessions.webhookSecret = next.sessions.webhookSecret),
 };

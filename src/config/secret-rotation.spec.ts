@@ -66,6 +66,7 @@ describe('SecretRotation', () => {
       STT_API_KEY: config.speech.stt.apiKey,
       SESSION_WEBHOOK_SECRET: config.sessions.webhookSecret,
       TWILIO_AUTH_TOKEN: config.speech.twilio.authToken,
+      TWILIO_WEBHOOKS_SHARED_KEY: config.speech.twilio.webhooksSharedKey,
     }).toEqual(Object.fromEntries(ROTATING_SECRETS.map((name) => [name, `${name}-2`])));
     expect(process.env.TTS_API_KEY).toBe('TTS_API_KEY-2');
   });

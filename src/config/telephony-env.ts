@@ -18,6 +18,8 @@ export interface TelephonyEnv {
   twilio: {
     /** The account's Auth Token: `/twilio` takes only streams Twilio signed with it; '' for no check. */
     authToken: string;
+    /** A Webhooks Rule's shared key, for streams signed with it instead of the Auth Token. */
+    webhooksSharedKey: string;
     /** The stream's URL as the TwiML gives it (Twilio signs it); '' to take it from the request. */
     streamUrl: string;
     /** The account whose calls a `transfer_call` tool transfers (with the Auth Token). */
@@ -59,6 +61,7 @@ export function parseTelephony(raw: Raw): TelephonyEnv {
   return {
     twilio: {
       authToken: present(raw, 'TWILIO_AUTH_TOKEN') ?? '',
+      webhooksSharedKey: present(raw, 'TWILIO_WEBHOOKS_SHARED_KEY') ?? '',
       streamUrl: wsUrl(raw, 'TWILIO_STREAM_URL'),
       accountSid: present(raw, 'TWILIO_ACCOUNT_SID') ?? '',
       apiBaseUrl: httpUrl(raw, 'TWILIO_API_BASE_URL', 'https://api.twilio.com'),

@@ -6,6 +6,7 @@ const sign = (token: string, url: string) => createHmac('sha1', token).update(ur
 
 describe('checkTwilioSignature', () => {
   const token = '12345678901234567890123456789012';
+  const keys = (authToken: string, sharedKey = '') => ({ authToken, sharedKey });
   const tagged = (url: string, headers: Record<string, string> = {}) => ({
     headers: { host: 'engine.example.com', 'x-twilio-signature': sign(token, url), ...headers },
     url: '/twilio',
@@ -13,24 +14,24 @@ describe('checkTwilioSignature', () => {
 
   it("takes a stream signed for the URL its request names, or for TWILIO_STREAM_URL's", async () => {
     expect(
-      await checkTwilioSignature(tagged('wss://engine.example.com/twilio'), token, ''),
+      await checkTwilioSignature(tagged('wss://engine.example.com/twilio'), keys(token), ''),
     ).toEqual({
       ok: true,
     });
     // Behind an ingress that rewrites the path: the URL Twilio was given is TWILIO_STREAM_URL.
     const behind = 'wss://voice.example.com/agents/front-desk';
-    expect((await checkTwilioSignature(tagged(behind), token, behind)).ok).toBe(true);
-    expect((await checkTwilioSignature(tagged(behind), token, '')).ok).toBe(false);
+    expect((await checkTwilioSignature(tagged(behind), keys(token), behind)).ok).toBe(true);
+    expect((await checkTwilioSignature(tagged(behind), keys(token), '')).ok).toBe(false);
     // `/twilio/` is served as `/twilio`: signed with its slash, it is taken too.
     expect(
-      (await checkTwilioSignature(tagged('wss://engine.example.com/twilio/'), token, '')).ok,
+      (await checkTwilioSignature(tagged('wss://engine.example.com/twilio/'), keys(token), '')).ok,
     ).toBe(true);
   });
 
   it('takes either token of a rotation, one a line', async () => {
     const check = await checkTwilioSignature(
       tagged('wss://engine.example.com/twilio'),
-      `other-token\n${token}\n`,
+      keys(`other-token\n${token}\n`),
       '',
     );
     expect(check.ok).toBe(true);
@@ -40,12 +41,16 @@ describe('checkTwilioSignature', () => {
     expect(
       await checkTwilioSignature(
         { headers: { host: 'engine.example.com' }, url: '/twilio' },
-        token,
+        keys(token),
         '',
       ),
     ).toEqual({ ok: false, reason: 'no X-Twilio-Signature header' });
     expect(
-      await checkTwilioSignature(tagged('wss://engine.example.com/twilio'), 'another-token', ''),
+      await checkTwilioSignature(
+        tagged('wss://engine.example.com/twilio'),
+        keys('another-token'),
+        '',
+      ),
     ).toEqual({
       ok: false,
       reason:
@@ -54,7 +59,7 @@ describe('checkTwilioSignature', () => {
     expect(
       await checkTwilioSignature(
         tagged('wss://attacker.example/twilio'),
-        token,
+        keys(token),
         'wss://engine.example.com/twilio',
       ),
     ).toEqual({
@@ -64,9 +69,26 @@ describe('checkTwilioSignature', () => {
     const shared = tagged('wss://engine.example.com/twilio', {
       'x-twilio-webhooks-signature-settings': 'key=webhooks_sharedkey_1,algorithm=HMAC_SHA256',
     });
-    expect(await checkTwilioSignature(shared, token, '')).toMatchObject({
+    expect(await checkTwilioSignature(shared, keys(token), '')).toEqual({
       ok: false,
-      reason: expect.stringContaining("a Webhooks Rule's shared key"),
+      reason:
+        "signed with a Webhooks Rule's shared key (X-Twilio-Webhooks-Signature-Settings): set TWILIO_WEBHOOKS_SHARED_KEY",
     });
+  });
+
+  it("takes a stream a Webhooks Rule signed with its shared key, in the header's algorithm", async () => {
+    const url = 'wss://engine.example.com/twilio';
+    const sharedKey = 'the-rule-shared-key';
+    const request = {
+      headers: {
+        host: 'engine.example.com',
+        'x-twilio-signature': createHmac('sha256', sharedKey).update(url).digest('base64'),
+        'x-twilio-webhooks-signature-settings': 'key=webhooks_sharedkey_1,algorithm=HMAC_SHA256',
+      },
+      url: '/twilio',
+    };
+    expect(await checkTwilioSignature(request, keys(token, sharedKey), '')).toEqual({ ok: true });
+    // Not with the Auth Token, nor another key.
+    expect((await checkTwilioSignature(request, keys(sharedKey, 'other'), '')).ok).toBe(false);
   });
 });

@@ -17,34 +17,43 @@ export type SignatureCheck = { ok: true } | { ok: false; reason: string };
  */
 export async function checkTwilioSignature(
   request: { headers: IncomingHttpHeaders; url?: string },
-  authToken: string,
+  { authToken, sharedKey }: { authToken: string; sharedKey: string },
   streamUrl: string,
 ): Promise<SignatureCheck> {
   const signature = request.headers['x-twilio-signature'];
   if (typeof signature !== 'string' || signature === '')
     return { ok: false, reason: 'no X-Twilio-Signature header' };
-  if (request.headers['x-twilio-webhooks-signature-settings'] !== undefined)
+  // A Webhooks Rule's signature: its shared key, and the algorithm the header names.
+  const settings = request.headers['x-twilio-webhooks-signature-settings'];
+  const ruled = settings !== undefined;
+  if (ruled && !sharedKey)
     return {
       ok: false,
       reason:
-        "signed with a Webhooks Rule's shared key (X-Twilio-Webhooks-Signature-Settings), not the Auth Token",
+        "signed with a Webhooks Rule's shared key (X-Twilio-Webhooks-Signature-Settings): set TWILIO_WEBHOOKS_SHARED_KEY",
     };
+  const secret = ruled ? sharedKey : authToken;
+  const secretName = ruled ? 'TWILIO_WEBHOOKS_SHARED_KEY' : 'TWILIO_AUTH_TOKEN';
   const url = streamUrl || `wss://${request.headers.host ?? ''}${request.url ?? '/'}`;
   // The engine serves `/twilio/` as `/twilio`: either may be the one Twilio signed.
   const alternative = url.endsWith('/') ? url.replace(/\/+$/, '') : `${url}/`;
   // One token a line: a rotation may hold the new one and the old (as WS_API_KEY).
-  const { validateRequest } = await (helper ??= import('twilio/lib/webhooks/webhooks.js'));
-  const tokens = authToken
+  const { validateRequest, getSignatureAlgorithm } = await (helper ??=
+    import('twilio/lib/webhooks/webhooks.js'));
+  const algorithm = getSignatureAlgorithm(String(settings ?? ''));
+  const tokens = secret
     .split(/\r?\n/)
     .map((token) => token.trim())
     .filter((token) => token !== '');
   const signed = tokens.some((token) =>
-    [url, alternative].some((candidate) => validateRequest(token, signature, candidate, {})),
+    [url, alternative].some((candidate) =>
+      validateRequest(token, signature, candidate, {}, algorithm),
+    ),
   );
   return signed
     ? { ok: true }
     : {
         ok: false,
-        reason: `X-Twilio-Signature does not match ${streamUrl ? 'TWILIO_STREAM_URL' : `the URL ${url.slice(0, 200)} (set TWILIO_STREAM_URL to the TwiML's)`} signed with TWILIO_AUTH_TOKEN`,
+        reason: `X-Twilio-Signature does not match ${streamUrl ? 'TWILIO_STREAM_URL' : `the URL ${url.slice(0, 200)} (set TWILIO_STREAM_URL to the TwiML's)`} signed with ${secretName}`,
       };
 }

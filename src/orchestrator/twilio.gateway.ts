@@ -39,9 +39,9 @@ export class TwilioGateway implements OnGatewayConnection<WebSocket>, OnGatewayI
       { req }: { req: IncomingMessage },
       done: (ok: boolean, status?: number, message?: string) => void,
     ) => {
-      const { authToken, streamUrl } = this.speech.twilio;
-      if (!authToken) return done(true);
-      void checkTwilioSignature(req, authToken, streamUrl).then((check) => {
+      const { authToken, webhooksSharedKey: sharedKey, streamUrl } = this.speech.twilio;
+      if (!authToken && !sharedKey) return done(true);
+      void checkTwilioSignature(req, { authToken, sharedKey }, streamUrl).then((check) => {
         if (check.ok) return done(true);
         this.logger.warn(`Twilio stream refused: ${check.reason}`);
         done(false, 403, 'Twilio signature missing or wrong');
