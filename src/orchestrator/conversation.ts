@@ -81,7 +81,12 @@ export class Conversation {
       turn: (text) => this.startTurn(text),
     });
     this.end = new SessionEnd(session, deps.speech.config.idle, {
-      say: (text) => void this.enqueue(() => this.startTurn(text, { said: true })),
+      say: (text, starting) =>
+        void this.enqueue(async () => {
+          if (session.busy) return;
+          starting?.();
+          await this.startTurn(text, { said: true });
+        }),
       send: deps.send,
       hangUp: deps.hangUp,
       log: (line) => this.logger.log(line),
@@ -115,7 +120,7 @@ export class Conversation {
     const parsed = parseClientMessage(raw);
     if ('error' in parsed) return this.error('invalid_message', parsed.error);
     const { message } = parsed;
-    if (USER_ACTIVITY.has(message.type)) this.end.idle.activity();
+    if (USER_ACTIVITY.has(message.type)) this.end.activity();
     switch (message.type) {
       case 'user_text':
         return this.startTurn(message.text);
@@ -160,15 +165,15 @@ export class Conversation {
   async onAudio(data: Buffer): Promise<void> {
     for (const heard of await this.listening.hear(data)) {
       if (heard.type === 'audio') {
-        this.end.idle.activity();
+        this.end.activity();
         await this.bargeIn();
       } else if (heard.type === 'invalid') this.error('invalid_audio', heard.message);
       else if (heard.type === 'speech_started') {
-        this.end.idle.userSpeaking = true;
+        this.end.userSpeaking = true;
         this.deps.send({ type: 'speech_started' });
         await this.bargeIn();
       } else {
-        this.end.idle.userSpeaking = false;
+        this.end.userSpeaking = false;
         this.deps.send({ type: 'speech_stopped', ...(heard.cut && { cut: true }) });
         // The user stopped speaking when the silence that ended the utterance began.
         await this.answerUtterance(heard.pcm, performance.now() - heard.silenceMs);
@@ -219,7 +224,7 @@ export class Conversation {
     if ('error' in checked)
       return this.error('invalid_message', `${checked.error}; nothing was changed`);
     this.session.settings = { ...this.session.settings, ...checked.changes };
-    this.end.idle.turnEnded(); // a session just made a voice one: its silence counts from now
+    this.end.settingsChanged();
     // During a turn the history is half-written: the turn's end saves both.
     if (!this.session.busy) void this.deps.save();
     this.deps.send(settingsUpdated(this.session.settings, this.deps.speech.tts));

@@ -11,8 +11,11 @@ import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
 
 export interface SessionEndActions {
-  /** Says a text as the agent's turn (`say`). */
-  say: (text: string) => void;
+  /**
+   * Says a text as the agent's turn (`say`), unless a turn runs by then (the user spoke or typed
+   * as the silence ran out: no question, no goodbye over their turn); `starting` just before.
+   */
+  say: (text: string, starting?: () => void) => void;
   /** Sends the client an event (a `transfer`, for it to act on). */
   send: (event: ServerEvent) => void;
   /** Closes the connection with `code`; `forget`: the session cannot be resumed. */
@@ -22,7 +25,7 @@ export interface SessionEndActions {
 
 export class SessionEnd {
   /** Asks a user who has gone quiet whether they are there, then lets them go. */
-  readonly idle: IdleWatch;
+  private readonly idle: IdleWatch;
   /** The goodbye to a silent user is being said: the session ends with it. */
   private leaving = false;
 
@@ -37,8 +40,7 @@ export class SessionEnd {
         const goodbye = phraseFor(idle.goodbyes, session.settings.language);
         if (!goodbye) return this.letGo();
         // Said first: the session ends once it has been given whole (see `turnEnded`).
-        this.leaving = true;
-        actions.say(goodbye);
+        actions.say(goodbye, () => (this.leaving = true));
       },
     });
   }
@@ -68,6 +70,21 @@ export class SessionEnd {
     }
     session.ending = false;
     session.transferTo = undefined;
+    this.idle.turnEnded();
+  }
+
+  /** The user did something (spoke, typed, pressed a key, answered): the silence counts afresh. */
+  activity(): void {
+    this.idle.activity();
+  }
+
+  /** The user started or stopped speaking (voice activity detection). */
+  set userSpeaking(speaking: boolean) {
+    this.idle.userSpeaking = speaking;
+  }
+
+  /** The settings changed (a session just made a voice one): its silence counts from now. */
+  settingsChanged(): void {
     this.idle.turnEnded();
   }
 
