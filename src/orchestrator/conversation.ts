@@ -68,9 +68,9 @@ export class Conversation {
     const { stt, vad } = deps.speech.config;
     this.listening = new Listening(() => ({
       ...vad,
-      silenceMs: session.settings.vad_silence_ms ?? vad.silenceMs,
+      silenceMs: session.settings.vad_silence_ms,
       maxSeconds: stt.maxSeconds,
-      format: session.settings.input_audio_format ?? 'pcm16',
+      format: session.settings.input_audio_format,
     }));
     this.keys = new PhoneKeys(session, {
       timeoutMs: () => deps.speech.config.dtmf.timeoutMs,

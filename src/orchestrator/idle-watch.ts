@@ -115,8 +115,7 @@ export function sessionIdleWatch(
   { say, end }: { say: (text: string) => void; end: () => void },
 ): IdleWatch {
   return new IdleWatch({
-    secs: () =>
-      session.settings.modality === 'voice' ? (session.settings.idle_secs ?? idle.secs) : 0,
+    secs: () => (session.settings.modality === 'voice' ? session.settings.idle_secs : 0),
     prompts: idle.prompts,
     busy: () => session.busy,
     prompt: () => {

@@ -39,7 +39,7 @@ function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
     opened_at: new Date(openedAt).toISOString(),
     busy: session.busy,
     modality: session.settings.modality,
-    channel: session.settings.channel ?? 'websocket',
+    channel: session.settings.channel,
     language: session.settings.language,
     turns: turnsOf(session),
     messages: session.history.length,

@@ -22,7 +22,7 @@ export function toolContextOf(session: Session, turnId: string, traceId?: string
     sessionId: session.id,
     turnId,
     modality: session.settings.modality,
-    channel: session.settings.channel ?? 'websocket',
+    channel: session.settings.channel,
     state: sessionState(session),
     events: session.history,
     variables: session.settings.variables,
