@@ -57,7 +57,7 @@ export class SessionEnd {
       // Spoken over, the goodbye was heard by someone: the conversation goes on.
       if (!aborted) return this.letGo();
     }
-    const { transferTo } = session;
+    const transferTo = session.ending?.transferTo;
     if (session.ending && !aborted) {
       this.idle.close();
       if (transferTo !== undefined) {
@@ -68,8 +68,7 @@ export class SessionEnd {
       this.actions.log(`session ended by the agent (session_id=${session.id})`);
       return this.actions.hangUp(ENDED_BY_AGENT, 'ended by the agent', true);
     }
-    session.ending = false;
-    session.transferTo = undefined;
+    session.ending = undefined;
     this.idle.turnEnded();
   }
 

@@ -52,7 +52,8 @@ export function reportOf(
     duration_secs: Math.round((times.endedAt - times.openedAt) / 100) / 10,
     close_code: closeCode,
     end_reason: reason,
-    ...(reason === 'transferred' && session.transferTo && { transferred_to: session.transferTo }),
+    ...(reason === 'transferred' &&
+      session.ending?.transferTo && { transferred_to: session.ending.transferTo }),
     resumable,
     settings: publicSettings(session.settings),
     turns: turnsOf(session),

@@ -30,10 +30,11 @@ export class Session {
    * gateway's or service mesh's): each turn's span links to it.
    */
   connectedFrom: SpanRef | undefined;
-  /** The model called an `end_session` tool: the session ends once the turn has been given. */
-  ending = false;
-  /** Where a `transfer_call` tool hands the call over, once the turn has been given. */
-  transferTo: string | undefined;
+  /**
+   * The model called an `end_session` tool, or a `transfer_call` tool (`transferTo`): the session
+   * ends once the turn has been given whole.
+   */
+  ending: { transferTo?: string } | undefined;
   /** The exported span of the latest turn, if spans are exported: its speech's spans go under it. */
   turnSpan: SpanRef | undefined;
   private current: { controller: AbortController; done: Promise<void> } | undefined;

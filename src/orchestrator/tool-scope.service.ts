@@ -26,11 +26,9 @@ export function toolContextOf(session: Session, turnId: string, traceId?: string
     state: sessionState(session),
     events: session.history,
     variables: session.settings.variables,
-    endSession: () => (session.ending = true),
-    transferCall: (to) => {
-      session.ending = true;
-      session.transferTo = to;
-    },
+    // A transfer asked in the same turn wins: the caller is not simply hung up on.
+    endSession: () => (session.ending ??= {}),
+    transferCall: (to) => (session.ending = { transferTo: to }),
     ...(traceId !== undefined && { traceId }),
   };
 }
