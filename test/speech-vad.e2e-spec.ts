@@ -1,9 +1,9 @@
-import g711 from 'alawmulaw';
 import { readFileSync } from 'node:fs';
 import { sseText } from './support/fake-llm.js';
 import { useVoiceRig } from './support/speech-server.js';
 import { voiceSession, type WsClient } from './support/ws-client.js';
 import { samples } from './support/prometheus.js';
+import { telephone } from './support/twilio-call.js';
 
 /** A spoken sentence, PCM s16le 16 kHz mono (test/fixtures/audio/make-speech.mjs). */
 const SPEECH = readFileSync('test/fixtures/audio/speech-16k.pcm');
@@ -23,14 +23,6 @@ function hiss(ms: number): Buffer {
 function stream(ws: WsClient, audio: Buffer, frameBytes = 640): void {
   for (let at = 0; at < audio.length; at += frameBytes)
     ws.socket.send(audio.subarray(at, at + frameBytes), { binary: true });
-}
-
-/** 16 kHz PCM as a telephone line carries it: 8 kHz (pairs of samples averaged), μ-law. */
-function telephone(pcm: Buffer): Buffer {
-  const wide = new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + pcm.length));
-  const narrow = new Int16Array(wide.length >> 1);
-  for (let i = 0; i < narrow.length; i++) narrow[i] = (wide[2 * i]! + wide[2 * i + 1]!) >> 1;
-  return Buffer.from(g711.mulaw.encode(narrow));
 }
 
 /**

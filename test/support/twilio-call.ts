@@ -3,14 +3,16 @@ import g711 from 'alawmulaw';
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
 
-/** A spoken sentence, 16 kHz (test/fixtures/audio/make-speech.mjs), as a call carries it: 8 kHz μ-law. */
-export const SPEECH = (() => {
-  const pcm = readFileSync('test/fixtures/audio/speech-16k.pcm');
+/** 16 kHz PCM as a telephone line carries it: 8 kHz (pairs of samples averaged), μ-law. */
+export function telephone(pcm: Buffer): Buffer {
   const wide = new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + pcm.length));
   const narrow = new Int16Array(wide.length >> 1);
   for (let i = 0; i < narrow.length; i++) narrow[i] = (wide[2 * i]! + wide[2 * i + 1]!) >> 1;
   return Buffer.from(g711.mulaw.encode(narrow));
-})();
+}
+
+/** A spoken sentence (test/fixtures/audio/make-speech.mjs) as a call carries it. */
+export const SPEECH = telephone(readFileSync('test/fixtures/audio/speech-16k.pcm'));
 /** `ms` of a silent line in μ-law (0xff is zero). */
 export const quiet = (ms: number) => Buffer.alloc(ms * 8, 0xff);
 
