@@ -47,6 +47,9 @@ describe('say', () => {
     ws.close();
   });
 
+  /** Until the client has played the 0.2 s of speech just sent (a message sooner cuts it). */
+  const played = () => new Promise((resolve) => setTimeout(resolve, 300));
+
   it('speaks it in a voice session; cut by a barge-in, only what was heard of it is kept', async () => {
     const ws = await voiceSession(rig.engine.wsUrl);
     llm.enqueue(sseText(['Sunny.']));
@@ -54,8 +57,10 @@ describe('say', () => {
     ws.send({ type: 'say', text: 'Hello there.' });
     await ws.waitFor((m) => m.type === 'audio_end', from);
     expect(speech.inputs()).toEqual(['Hello there.']);
+    await played();
     await ws.turn('Weather?');
     await ws.waitFor((m) => m.type === 'audio_end', ws.messages.length - 1);
+    await played();
     speech.seconds = 30; // long enough that no sentence is heard whole before the barge-in
     from = ws.messages.length;
     ws.send({ type: 'say', text: 'Before you go, a word about our offers.' });

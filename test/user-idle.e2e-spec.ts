@@ -50,8 +50,10 @@ describe('a user who has gone quiet (USER_IDLE_SECS)', () => {
     const asked = await ws.waitFor(
       (m) => m.type === 'assistant_end' && m.text === 'Are you still there?',
     );
-    // Heard whole (said over, the model would read only what was heard of it).
+    // Heard whole (said over, the model would read only what was heard of it): its 0.2 s of
+    // speech played, and the silence counted from then.
     await ws.waitFor((m) => m.type === 'audio_end', ws.messages.indexOf(asked));
+    await new Promise((resolve) => setTimeout(resolve, 400));
     ws.send({ type: 'user_text', text: 'Yes, sorry.' });
     expect(await ws.closed).toBe(4003);
     expect(said(ws.messages)).toEqual([

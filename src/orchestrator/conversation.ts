@@ -13,7 +13,7 @@ import { USER_ACTIVITY } from './idle-watch.js';
 import { SessionEnd } from './session-end.js';
 import { PhoneKeys } from './keypad.js';
 import { Listening } from './listening.js';
-import { deliverTurn } from './turn-delivery.js';
+import { cutPlayback, deliverTurn } from './turn-delivery.js';
 import { sayTurn } from './said.js';
 import { TurnRateLimit } from './turn-rate-limit.js';
 
@@ -127,6 +127,7 @@ export class Conversation {
       case 'say':
         return this.startTurn(message.text, { said: true });
       case 'interrupt':
+        cutPlayback(this.session, this.deps, this.logger);
         return this.session.cancel();
       case 'session.update':
         return this.update(message);
@@ -186,8 +187,8 @@ export class Conversation {
    * answer: the turn waits for the utterance to end (see `answerApprovals`).
    */
   private async bargeIn(): Promise<void> {
-    if (this.session.busy && !answerMayCome(this.session, this.deps.confirmPhrases))
-      await this.session.cancel();
+    if (!this.session.busy) cutPlayback(this.session, this.deps, this.logger);
+    else if (!answerMayCome(this.session, this.deps.confirmPhrases)) await this.session.cancel();
   }
 
   /** The client has gone: its turn is cancelled; settles once the turn has ended. */
@@ -282,6 +283,7 @@ export class Conversation {
         'rate_limited',
         `more than ${this.deps.maxTurnsPerMinute} turns in a minute (WS_MAX_TURNS_PER_MINUTE): wait a moment; nothing was started`,
       );
+    cutPlayback(this.session, this.deps, this.logger);
     await this.session.cancel();
     // The client has gone, or is going (a message then a close): start nothing for nobody.
     if (!this.deps.connected()) return;

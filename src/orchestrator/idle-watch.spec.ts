@@ -39,6 +39,15 @@ describe('IdleWatch', () => {
     expect(said).toHaveLength(3);
   });
 
+  it("counts the silence from when the answer's audio will have played, not from its end", () => {
+    const { idle, said } = watch();
+    idle.turnEnded(performance.now() + 1_000); // its last second of speech still to play
+    jest.advanceTimersByTime(10_999);
+    expect(said).toEqual([]);
+    jest.advanceTimersByTime(1);
+    expect(said).toEqual(['prompt']);
+  });
+
   it('counts the silence again from any activity of the user, who is asked afresh', () => {
     const { idle, said } = watch();
     idle.turnEnded();

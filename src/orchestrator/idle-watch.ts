@@ -54,9 +54,12 @@ export class IdleWatch {
     this.activity();
   }
 
-  /** A turn ended (an answer, or the question itself): the silence counts from now. */
-  turnEnded(): void {
-    this.since = performance.now();
+  /**
+   * A turn ended (an answer, or the question itself): the silence counts from now, or from
+   * `playedBy` (`performance.now()`), when the client will have played its last audio.
+   */
+  turnEnded(playedBy = performance.now()): void {
+    this.since = Math.max(playedBy, performance.now());
     this.arm();
   }
 

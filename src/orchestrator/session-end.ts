@@ -69,7 +69,8 @@ export class SessionEnd {
       return this.actions.hangUp(ENDED_BY_AGENT, 'ended by the agent', true);
     }
     session.ending = undefined;
-    this.idle.turnEnded();
+    // The silence counts from the end of what the client still plays.
+    this.idle.turnEnded(session.playback?.spoken.at(-1)?.playedBy);
   }
 
   /** The user did something (spoke, typed, pressed a key, answered): the silence counts afresh. */

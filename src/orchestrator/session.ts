@@ -37,6 +37,11 @@ export class Session {
   ending: { transferTo?: string } | undefined;
   /** The exported span of the latest turn, if spans are exported: its speech's spans go under it. */
   turnSpan: SpanRef | undefined;
+  /**
+   * The latest turn's spoken answer while the client may still be playing it, its turn over (its
+   * audio is sent up to SPEECH_AUDIO_LEAD_MS ahead): what a barge-in then cuts.
+   */
+  playback: Playback | undefined;
   private current: { controller: AbortController; done: Promise<void> } | undefined;
 
   constructor(language = 'en', vadSilenceMs = 0, idleSecs = 0) {
@@ -84,6 +89,13 @@ export class Session {
     current.controller.abort();
     await current.done;
   }
+}
+
+/** A spoken answer's sentences, each with when the client will have played it. */
+export interface Playback {
+  spoken: { sentence: string; playedBy: number }[];
+  /** The history's last message as the turn ended: a changed history is not cut. */
+  last: ChatMessage | undefined;
 }
 
 /** A session's settings as operators see them: of its variables and client tools only the names. */

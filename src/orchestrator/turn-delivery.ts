@@ -7,7 +7,7 @@ import { share, type Observable } from 'rxjs';
 import type { SpeechService } from '../speech/speech.service.js';
 import { keepSpokenOnly } from '../speech/spoken-history.js';
 import type { ServerEvent, TurnEvent } from './protocol/server-events.js';
-import type { Session } from './session.js';
+import type { Playback, Session } from './session.js';
 import { speechOut } from './speech-out.js';
 import type { TurnManager } from './turn-manager.service.js';
 
@@ -46,7 +46,7 @@ export async function deliverTurn(
   // Shared only when speech listens too: a text session keeps the hot path one subscriber deep.
   const turn$ = speaking ? source$.pipe(share()) : source$;
   // Each sentence sent whole, and when the client will have played it.
-  const spoken: { sentence: string; playedBy: number }[] = [];
+  const spoken: Playback['spoken'] = [];
   let cutAt = Infinity;
   signal.addEventListener('abort', () => (cutAt = performance.now()), { once: true });
   const work: Promise<void>[] = [];
@@ -67,16 +67,49 @@ export async function deliverTurn(
   work.push(drain(turn$, (event) => deps.send(event)));
   await Promise.all(work);
   out?.close();
-  if (speaking && signal.aborted) {
-    // Cut short while speaking: the client learns what was heard, whether the text had ended
-    // (its end said all of it) or not (its end said what was shown, more than was heard). A
-    // sentence sent whole but still playing (SPEECH_AUDIO_LEAD_MS ahead) was not heard whole.
-    const heard = spoken.filter((s) => s.playedBy <= cutAt + HEARD_TAIL_MS).map((s) => s.sentence);
-    deps.send({ type: 'assistant_end', text: heard.join(' '), interrupted: true, heard: true });
-    session.history = keepSpokenOnly(session.history, heard);
-    logger.debug(
-      `barge-in: history keeps ${heard.length} heard sentence(s) (session_id=${session.id})`,
-    );
-  }
+  // Cut short while speaking: the client learns what was heard, whether the text had ended (its
+  // end said all of it) or not (its end said what was shown, more than was heard).
+  if (speaking && signal.aborted) keepHeard(session, deps, heardOf(spoken, cutAt), logger);
+  else if (speaking && heardOf(spoken, performance.now()).length < spoken.length)
+    session.playback = { spoken, last: session.history.at(-1) };
   void deps.save();
+}
+
+/**
+ * The user cuts in after the turn has ended, while the client still plays its last audio: as a
+ * barge-in during the turn, the client learns what was heard and history keeps only that.
+ */
+export function cutPlayback(
+  session: Session,
+  deps: Pick<DeliveryDeps, 'send' | 'save'>,
+  logger: Logger,
+): void {
+  const playback = session.playback;
+  session.playback = undefined;
+  if (!playback || session.history.at(-1) !== playback.last) return;
+  const heard = heardOf(playback.spoken, performance.now());
+  if (heard.length === playback.spoken.length) return;
+  keepHeard(session, deps, heard, logger);
+  void deps.save();
+}
+
+/**
+ * The sentences played by `cutAt`: one sent whole but still playing (SPEECH_AUDIO_LEAD_MS ahead)
+ * was not heard whole.
+ */
+function heardOf(spoken: Playback['spoken'], cutAt: number): string[] {
+  return spoken.filter((s) => s.playedBy <= cutAt + HEARD_TAIL_MS).map((s) => s.sentence);
+}
+
+function keepHeard(
+  session: Session,
+  deps: Pick<DeliveryDeps, 'send'>,
+  heard: string[],
+  logger: Logger,
+): void {
+  deps.send({ type: 'assistant_end', text: heard.join(' '), interrupted: true, heard: true });
+  session.history = keepSpokenOnly(session.history, heard);
+  logger.debug(
+    `barge-in: history keeps ${heard.length} heard sentence(s) (session_id=${session.id})`,
+  );
 }
