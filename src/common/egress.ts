@@ -10,7 +10,7 @@ import type { LookupFunction } from 'node:net';
 import type { AgentConnectOpts } from 'agent-base';
 import { HttpProxyAgent } from 'http-proxy-agent';
 import { HttpsProxyAgent } from 'https-proxy-agent';
-import { fetch as undiciFetch, ProxyAgent } from 'undici';
+import { Agent as UndiciAgent, fetch as undiciFetch, ProxyAgent, type Dispatcher } from 'undici';
 import { connectionErrorCode } from './connection-error.js';
 import { EgressProxyError } from './egress-error.js';
 
@@ -164,6 +164,7 @@ export function useEgress(next: EgressSettings): void {
   dispatcher = next.proxy ? new ProxyAgent({ uri: next.proxy, proxyTunnel: false }) : undefined;
   agentSets = new Map();
   objectAgentSets = new WeakMap();
+  tlsDispatchers = new WeakMap();
 }
 
 /**
@@ -241,17 +242,41 @@ function tunnelRefusal(error: unknown, host: string, port: number): EgressProxyE
   return undefined;
 }
 
-/** `fetch`, through the proxy unless none is set or `url`'s server is in EGRESS_NO_PROXY. */
-export const egressFetch: typeof fetch = (input, init) => {
-  if (!dispatcher) return fetch(input, init);
+/** The dispatchers of each client certificate: straight to the server, and through the proxy. */
+let tlsDispatchers = new WeakMap<ClientTls, { direct?: Dispatcher; proxied?: Dispatcher }>();
+
+function tlsDispatcher(tls: ClientTls, proxied: boolean): Dispatcher {
+  let kept = tlsDispatchers.get(tls);
+  if (!kept) tlsDispatchers.set(tls, (kept = {}));
+  const { cert, key, passphrase } = tls;
+  if (proxied)
+    return (kept.proxied ??= new ProxyAgent({
+      uri: settings.proxy,
+      proxyTunnel: false,
+      requestTls: { cert, key, passphrase },
+    }));
+  return (kept.direct ??= new UndiciAgent({ connect: { cert, key, passphrase } }));
+}
+
+/**
+ * `fetch`, through the proxy unless none is set or `url`'s server is in EGRESS_NO_PROXY; with
+ * `tls`, HTTPS servers that ask for a client certificate are shown it.
+ */
+export function egressFetch(
+  input: Parameters<typeof fetch>[0],
+  init?: RequestInit,
+  tls?: ClientTls,
+): Promise<Response> {
   const url = new URL(input instanceof Request ? input.url : String(input));
   const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-  if (bypassesProxy(settings.noProxy, url.hostname, port)) return fetch(input, init);
-  return (undiciFetch(input as never, { ...init, dispatcher } as never) as Promise<Response>).catch(
-    (error: unknown) => {
-      const refusal = tunnelRefusal(error, url.hostname, port);
-      if (refusal) throw refusal;
-      throw NO_CONNECTION.has(connectionErrorCode(error) ?? '') ? unreachable(error) : error;
-    },
-  );
-};
+  const proxied = dispatcher !== undefined && !bypassesProxy(settings.noProxy, url.hostname, port);
+  if (!proxied && !tls) return fetch(input, init);
+  const through = tls ? tlsDispatcher(tls, proxied) : dispatcher;
+  const sent = undiciFetch(input as never, { ...init, dispatcher: through } as never);
+  if (!proxied) return sent;
+  return (sent as Promise<Response>).catch((error: unknown) => {
+    const refusal = tunnelRefusal(error, url.hostname, port);
+    if (refusal) throw refusal;
+    throw NO_CONNECTION.has(connectionErrorCode(error) ?? '') ? unreachable(error) : error;
+  });
+}

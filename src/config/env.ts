@@ -27,6 +27,8 @@ import {
   redisUrl,
 } from './env-values.js';
 
+import { llmClientTls } from './client-tls-env.js';
+import type { LoadedClientTls } from '../common/client-tls.js';
 export { EnvError } from './env-values.js';
 export type { SpeechEnv } from './speech-env.js';
 
@@ -69,6 +71,11 @@ export interface Env {
      */
     serverToolParser: 'auto' | 'off';
     maxHistoryMessages: number;
+    /**
+     * The client certificate shown to LLM_BASE_URL's server when it asks for one (mutual TLS);
+     * replaced by a renewed one read from its files (SECRET_FILES_WATCH_SECS).
+     */
+    clientTls: LoadedClientTls | undefined;
     /** A second server for requests the first fails before answering; undefined when unset. */
     fallback?: {
       baseUrl: string;
@@ -226,6 +233,7 @@ export function parseEnv(raw: Raw): Env {
       untaggedReasoning: bool(raw, 'LLM_UNTAGGED_REASONING') ?? false,
       serverToolParser: oneOf(raw, 'LLM_SERVER_TOOL_PARSER', 'auto', ['auto', 'off'] as const),
       maxHistoryMessages: int(raw, 'LLM_MAX_HISTORY_MESSAGES', 50, 2, 10000),
+      clientTls: llmClientTls(raw),
       ...fallbackLlm(raw),
     },
     tools: {

@@ -35,6 +35,7 @@ export const SECRET_SETTINGS = [
   'SESSION_STORE_URL',
   'EGRESS_PROXY',
   'OTEL_EXPORTER_OTLP_HEADERS',
+  'LLM_CLIENT_KEY_PASSPHRASE',
 ] as const;
 
 const SECRET = new Set<string>(SECRET_SETTINGS);

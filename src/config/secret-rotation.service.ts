@@ -15,6 +15,7 @@ import {
   type SessionsConfig,
   type SpeechConfig,
 } from './app.config.js';
+import { llmClientTls } from './client-tls-env.js';
 import { parseEnv, type Env } from './env.js';
 import { rereadSecrets, rotatingFiles, type RotatingSecret } from './secret-files.js';
 
@@ -72,7 +73,8 @@ export class SecretRotation implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     const secs = parseEnv(process.env).secretFilesWatchSecs;
-    if (secs === 0 || Object.keys(rotatingFiles(process.env)).length === 0) return;
+    const watched = Object.keys(rotatingFiles(process.env)).length > 0 || this.live.llm.clientTls;
+    if (secs === 0 || !watched) return;
     this.timer = setInterval(() => this.check(), secs * 1000);
     this.timer.unref();
   }
@@ -83,6 +85,7 @@ export class SecretRotation implements OnModuleInit, OnModuleDestroy {
 
   /** Reads the files again; takes up the secrets that changed. */
   check(): void {
+    this.renewClientTls();
     const changed: Record<string, string> = {};
     for (const [name, result] of Object.entries(rereadSecrets(process.env))) {
       if ('error' in result) {
@@ -109,6 +112,31 @@ export class SecretRotation implements OnModuleInit, OnModuleDestroy {
       TAKE_UP[name](next, this.live);
       this.logger.log(`${name} changed in its file: used from the next request on`);
     }
+  }
+
+  /**
+   * LLM_CLIENT_CERT_FILE and its key renewed in their files (cert-manager, Vault): shown from the
+   * next connection on; a certificate and key that are no pair (one file written, not yet the
+   * other) keep the pair in use.
+   */
+  private renewClientTls(): void {
+    const inUse = this.live.llm.clientTls;
+    if (!inUse) return;
+    let next;
+    try {
+      next = llmClientTls(process.env);
+    } catch (error) {
+      this.warnOnce(
+        'LLM_CLIENT_CERT_FILE',
+        `${(error as Error).message}: the certificate in use is kept`,
+      );
+      return;
+    }
+    this.warned.delete('LLM_CLIENT_CERT_FILE');
+    if (!next || (next.cert.equals(inUse.cert) && next.key.equals(inUse.key))) return;
+    this.live.llm.clientTls = next;
+    this.logger.log('LLM_CLIENT_CERT_FILE changed in its files: shown from the next connection on');
+    if (next.expired) this.logger.warn(`LLM_CLIENT_CERT_FILE: ${next.expired}`);
   }
 
   private warnOnce(key: string, message: string): void {

@@ -2,7 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
-import { egressAgents } from '../common/egress.js';
+import { egressAgents, type ClientTls } from '../common/egress.js';
 
 /** The answer to a POST: status, and the body as a Node stream (read it, or ask for its text). */
 export interface HttpReply {
@@ -38,14 +38,27 @@ const POOL = { keepAlive: true, scheduling: 'lifo', timeout: 5000, maxFreeSocket
 const httpAgent = new HttpAgent(POOL);
 const httpsAgent = new HttpsAgent(POOL);
 
-/** The pool's agents, or the egress proxy's (EGRESS_PROXY) that keep alive their own. */
-function agentFor(https: boolean): HttpAgent {
-  const agents = egressAgents('llm', {
-    direct: { http: httpAgent, https: httpsAgent },
+/** The HTTPS pool of each client certificate (LLM_CLIENT_CERT_FILE's, a renewed one). */
+const tlsAgents = new WeakMap<ClientTls, HttpsAgent>();
+
+/**
+ * The pool's agents, or the egress proxy's (EGRESS_PROXY) that keep alive their own; `tls`: the
+ * client certificate HTTPS servers that ask for one are shown.
+ */
+function agentFor(https: boolean, tls: ClientTls | undefined): HttpAgent {
+  let tlsAgent = tls && tlsAgents.get(tls);
+  if (tls && !tlsAgent) tlsAgents.set(tls, (tlsAgent = new HttpsAgent({ ...POOL, ...tlsOf(tls) })));
+  const direct = tlsAgent ?? httpsAgent;
+  const agents = egressAgents(tls ?? 'llm', {
+    direct: { http: httpAgent, https: direct },
     keepAlive: true,
+    tls,
   });
-  return agents ? agents[https ? 'https' : 'http'] : https ? httpsAgent : httpAgent;
+  return agents ? agents[https ? 'https' : 'http'] : https ? direct : httpAgent;
 }
+
+/** Only the certificate's parts: a loaded certificate carries more (its files). */
+const tlsOf = ({ cert, key, passphrase }: ClientTls): ClientTls => ({ cert, key, passphrase });
 
 /** Request options of each URL posted to (the LLM servers': few), parsed once, not per request. */
 const targets = new Map<string, ReturnType<typeof urlToHttpOptions>>();
@@ -73,6 +86,7 @@ export function postJson(
   headers: Record<string, string>,
   body: string,
   signal: AbortSignal,
+  tls?: ClientTls,
   retried = false,
 ): Promise<HttpReply> {
   return new Promise((resolve, reject) => {
@@ -82,7 +96,7 @@ export function postJson(
       {
         ...targetOf(url),
         method: 'POST',
-        agent: agentFor(https),
+        agent: agentFor(https, tls),
         headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
         signal,
       },
@@ -110,7 +124,7 @@ export function postJson(
     );
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (req.reusedSocket && !retried && !signal.aborted && STALE_CONNECTION.has(error.code ?? ''))
-        resolve(postJson(url, headers, body, signal, true));
+        resolve(postJson(url, headers, body, signal, tls, true));
       else reject(error);
     });
     req.end(body);

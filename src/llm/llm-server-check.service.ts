@@ -25,6 +25,8 @@ export class LlmServerCheck implements OnApplicationBootstrap, OnModuleDestroy {
 
   onApplicationBootstrap(): void {
     if (!this.config.enabled) return;
+    if (this.config.clientTls?.expired)
+      this.logger.warn(`LLM_CLIENT_CERT_FILE: ${this.config.clientTls.expired}`);
     void this.client.check(this.stop.signal).then((problem) => {
       if (problem) this.logger.warn(problem);
     });

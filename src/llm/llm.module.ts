@@ -27,6 +27,8 @@ import { OpenAiLlmClient } from './openai-llm.client.js';
               // A session's model is one of the first server's: the fallback answers with its own.
               models: [],
               fallback: undefined,
+              // LLM_CLIENT_CERT_FILE's certificate is for LLM_BASE_URL's server alone.
+              clientTls: undefined,
             },
             // Its key and headers as they are now (rotated in their files, SECRET_FILES_WATCH_SECS).
             () => fallback,

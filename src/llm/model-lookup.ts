@@ -16,7 +16,7 @@ export class ModelLookup {
   constructor(
     private readonly config: Pick<
       LlmConfig,
-      'baseUrl' | 'model' | 'models' | 'timeoutSecs' | 'fallback'
+      'baseUrl' | 'model' | 'models' | 'timeoutSecs' | 'fallback' | 'clientTls'
     >,
     /** The headers of a request, at the time of the request (a rotated key). */
     private readonly headers: () => Readonly<Record<string, string>>,
@@ -37,10 +37,14 @@ export class ModelLookup {
   resolve(signal: AbortSignal): Promise<string> {
     if (this.config.model) return Promise.resolve(this.config.model);
     this.model ??= (async () => {
-      const res = await egressFetch(`${this.config.baseUrl}/models`, {
-        headers: this.headers(),
-        signal: AbortSignal.timeout(this.config.timeoutSecs * 1000),
-      });
+      const res = await egressFetch(
+        `${this.config.baseUrl}/models`,
+        {
+          headers: this.headers(),
+          signal: AbortSignal.timeout(this.config.timeoutSecs * 1000),
+        },
+        this.config.clientTls,
+      );
       if (!res.ok) throw httpFault(res.status, await res.text(), res.headers.get('retry-after'));
       const text = await res.text();
       let listed: { data?: { id?: string }[] } | undefined;

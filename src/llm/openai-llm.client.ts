@@ -227,6 +227,7 @@ export class OpenAiLlmClient extends LlmClient {
       withTraceparent(this.headers, traceId, span),
       body,
       signal,
+      this.config.clientTls,
     );
   }
 

@@ -4,9 +4,8 @@
  * tools file and checked to be a pair when the tools are loaded. Pure but for reading the files:
  * no Nest import.
  */
-import { createPrivateKey, X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { loadClientTls, type LoadedClientTls } from '../common/client-tls.js';
 import { ToolDefinitionError } from './definition-error.js';
 import { resolveSecrets, SECRET_REFERENCE } from './tool-secrets.js';
 
@@ -18,24 +17,13 @@ export interface ClientCertificateInput {
 }
 
 /** TLS options of the requests of a tool with a client certificate. */
-export interface ClientCertificate {
-  cert: Buffer;
-  key: Buffer;
-  passphrase?: string;
-  /** The files read: a renewed certificate (cert-manager, Vault) reloads the tools when watched. */
-  files: string[];
-}
+export type ClientCertificate = Omit<LoadedClientTls, 'expired'>;
 
-function read(path: string, field: string, at: string): Buffer {
-  try {
-    return readFileSync(path);
-  } catch (error) {
-    const code = (error as { code?: string }).code ?? (error as Error).message;
-    throw new ToolDefinitionError(
-      `${at}: field 'client_certificate.${field}' cannot be read (${path}): ${code}`,
-    );
-  }
-}
+const LABELS = {
+  cert: "field 'client_certificate.cert_file'",
+  key: "field 'client_certificate.key_file'",
+  passphrase: "'passphrase'",
+};
 
 /**
  * The certificate and key `input` names (relative to `baseDir`), its passphrase's secret read from
@@ -52,45 +40,23 @@ export function clientCertificate(
     warnings,
   }: { baseDir: string; env: Record<string, string | undefined>; warnings: string[] },
 ): ClientCertificate {
-  const certPath = resolve(baseDir, input.cert_file);
-  const keyPath = resolve(baseDir, input.key_file);
-  const cert = read(certPath, 'cert_file', at);
-  const key = read(keyPath, 'key_file', at);
   let passphrase = input.passphrase;
-  if (passphrase !== undefined) {
-    try {
+  try {
+    if (passphrase !== undefined) {
       const secrets = resolveSecrets({ 'client_certificate.passphrase': passphrase }, env);
       passphrase = passphrase.replace(SECRET_REFERENCE, (_, n: string) => secrets[n]!);
-    } catch (error) {
-      throw new ToolDefinitionError(`${at}: ${(error as Error).message}`);
     }
-  }
-  let x509: X509Certificate;
-  try {
-    x509 = new X509Certificate(cert);
-  } catch {
-    throw new ToolDefinitionError(
-      `${at}: field 'client_certificate.cert_file' is no PEM certificate (${certPath})`,
+    const { expired, ...tls } = loadClientTls(
+      {
+        certPath: resolve(baseDir, input.cert_file),
+        keyPath: resolve(baseDir, input.key_file),
+        passphrase,
+      },
+      LABELS,
     );
-  }
-  let privateKey;
-  try {
-    privateKey = createPrivateKey({ key, ...(passphrase !== undefined && { passphrase }) });
+    if (expired) warnings.push(`${at}: ${expired}`);
+    return tls;
   } catch (error) {
-    const encrypted = /ENCRYPTED/.test(key.toString('latin1'));
-    throw new ToolDefinitionError(
-      encrypted
-        ? `${at}: field 'client_certificate.key_file' is encrypted, and ${passphrase === undefined ? "no 'passphrase' is given" : "the 'passphrase' does not decrypt it"} (${keyPath})`
-        : `${at}: field 'client_certificate.key_file' is no PEM private key (${keyPath}): ${(error as Error).message}`,
-    );
+    throw new ToolDefinitionError(`${at}: ${(error as Error).message}`);
   }
-  if (!x509.checkPrivateKey(privateKey))
-    throw new ToolDefinitionError(
-      `${at}: field 'client_certificate.key_file' is not the key of the certificate ${certPath} (${x509.subject.replace(/\n/g, ', ')})`,
-    );
-  if (Date.parse(x509.validTo) < Date.now())
-    warnings.push(
-      `${at}: the client certificate ${certPath} expired on ${x509.validTo}: servers will refuse it`,
-    );
-  return { cert, key, ...(passphrase !== undefined && { passphrase }), files: [certPath, keyPath] };
 }

@@ -1,3 +1,4 @@
+import type { TLSSocket } from 'node:tls';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -147,6 +148,8 @@ export class FakeLlm {
   readonly modelsRequests: number[] = [];
   /** The headers of each `GET /models`. */
   readonly modelsHeaders: IncomingMessage['headers'][] = [];
+  /** Over HTTPS, each request as `GET /v1/models` with the CN of the client's certificate, if any. */
+  readonly clientCertificates: string[] = [];
   /** Completion requests whose connection is still open (answered or not). */
   open = 0;
   private scripts: (Script | ((body: Record<string, any>) => Script))[] = [];
@@ -187,6 +190,12 @@ export class FakeLlm {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.tls) {
+      const peer = (req.socket as TLSSocket).getPeerCertificate();
+      this.clientCertificates.push(
+        `${req.method} ${req.url} ${String(peer.subject?.CN ?? '(none)')}`,
+      );
+    }
     if (req.method === 'GET' && req.url?.endsWith('/models')) {
       this.modelsRequests.push(Date.now());
       this.modelsHeaders.push(req.headers);
@@ -294,6 +303,7 @@ export function llmClient(
     untaggedReasoning: false,
     serverToolParser: 'auto',
     maxHistoryMessages: 50,
+    clientTls: undefined,
     ...over,
   });
 }
