@@ -264,9 +264,21 @@ describe('parseEnv', () => {
       authToken: '',
       webhooksSharedKey: '',
       streamUrl: '',
+      voiceUrl: '',
+      greeting: '',
       accountSid: '',
       apiBaseUrl: 'https://api.twilio.com',
     });
+    expect(
+      parseEnv({ TWILIO_GREETING: ' Hello. ', TWILIO_VOICE_URL: 'https://e.example/twilio/voice' })
+        .speech.twilio,
+    ).toMatchObject({ greeting: 'Hello.', voiceUrl: 'https://e.example/twilio/voice' });
+    expect(() => parseEnv({ TWILIO_GREETING: 'a'.repeat(10_001) })).toThrow(
+      'TWILIO_GREETING is invalid: longer than 10000 characters',
+    );
+    expect(() => parseEnv({ TWILIO_VOICE_URL: 'wss://e.example/twilio' })).toThrow(
+      'TWILIO_VOICE_URL="wss://e.example/twilio" is invalid: expected an absolute http:// or https:// URL',
+    );
     const url = 'wss://engine.example.com:8443/twilio';
     expect(parseEnv({ TWILIO_STREAM_URL: url }).speech.twilio.streamUrl).toBe(url);
     for (const value of [

@@ -22,6 +22,10 @@ export interface TelephonyEnv {
     webhooksSharedKey: string;
     /** The stream's URL as the TwiML gives it (Twilio signs it); '' to take it from the request. */
     streamUrl: string;
+    /** The call webhook's URL as Twilio was given it (Twilio signs it); '' to take it from the request. */
+    voiceUrl: string;
+    /** What the agent says first on a call `/twilio/voice` answers; '' for nothing. */
+    greeting: string;
     /** The account whose calls a `transfer_call` tool transfers (with the Auth Token). */
     accountSid: string;
     /** Twilio's REST API: its US edge, or a region's. */
@@ -57,12 +61,22 @@ function wsUrl(raw: Raw, name: string): string {
   return value;
 }
 
+/** TWILIO_GREETING: said as `say` says, so at most its 10000 characters. */
+function greeting(raw: Raw): string {
+  const value = (present(raw, 'TWILIO_GREETING') ?? '').trim();
+  if (value.length > 10_000)
+    throw new EnvError(`TWILIO_GREETING is invalid: longer than 10000 characters`);
+  return value;
+}
+
 export function parseTelephony(raw: Raw): TelephonyEnv {
   return {
     twilio: {
       authToken: present(raw, 'TWILIO_AUTH_TOKEN') ?? '',
       webhooksSharedKey: present(raw, 'TWILIO_WEBHOOKS_SHARED_KEY') ?? '',
       streamUrl: wsUrl(raw, 'TWILIO_STREAM_URL'),
+      voiceUrl: httpUrl(raw, 'TWILIO_VOICE_URL', ''),
+      greeting: greeting(raw),
       accountSid: present(raw, 'TWILIO_ACCOUNT_SID') ?? '',
       apiBaseUrl: httpUrl(raw, 'TWILIO_API_BASE_URL', 'https://api.twilio.com'),
     },

@@ -10,10 +10,11 @@ import { SessionsController } from './sessions.controller.js';
 import { ToolScope } from './tool-scope.service.js';
 import { TurnManager } from './turn-manager.service.js';
 import { TwilioGateway } from './twilio.gateway.js';
+import { TwilioVoiceController } from './twilio-voice.controller.js';
 
 @Module({
   imports: [LlmModule, ToolsModule, SpeechModule, SessionsModule],
-  controllers: [SessionsController],
+  controllers: [SessionsController, TwilioVoiceController],
   providers: [TurnManager, ToolScope, SessionKeeper, SessionDirectory, AgentGateway, TwilioGateway],
 })
 export class OrchestratorModule {}

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { checkTwilioSignature } from './twilio-signature.js';
+import { checkTwilioSignature, checkTwilioWebhook } from './twilio-signature.js';
 
 /** Twilio's signature of a request with no parameters: HMAC-SHA1 of its URL, base64. */
 const sign = (token: string, url: string) => createHmac('sha1', token).update(url).digest('base64');
@@ -54,7 +54,7 @@ describe('checkTwilioSignature', () => {
     ).toEqual({
       ok: false,
       reason:
-        "X-Twilio-Signature does not match the URL wss://engine.example.com/twilio (set TWILIO_STREAM_URL to the TwiML's) signed with TWILIO_AUTH_TOKEN",
+        'X-Twilio-Signature does not match the URL wss://engine.example.com/twilio (set TWILIO_STREAM_URL to the one Twilio was given) signed with TWILIO_AUTH_TOKEN',
     });
     expect(
       await checkTwilioSignature(
@@ -90,5 +90,50 @@ describe('checkTwilioSignature', () => {
     expect(await checkTwilioSignature(request, keys(token, sharedKey), '')).toEqual({ ok: true });
     // Not with the Auth Token, nor another key.
     expect((await checkTwilioSignature(request, keys(sharedKey, 'other'), '')).ok).toBe(false);
+  });
+
+  describe('checkTwilioWebhook', () => {
+    const form = { CallSid: 'CA1', From: '+15550100', To: '+15550199' };
+    /** A webhook's signature: its URL, then each form name and value, names sorted. */
+    const signForm = (url: string, params: Record<string, string>) =>
+      createHmac('sha1', token)
+        .update(
+          url +
+            Object.keys(params)
+              .sort()
+              .map((k) => k + params[k])
+              .join(''),
+        )
+        .digest('base64');
+    const request = (url: string, path: string) => ({
+      headers: { host: 'engine.example.com', 'x-twilio-signature': signForm(url, form) },
+      url: path,
+    });
+
+    it('takes a call signed for its URL (query included) and its form, by the request or TWILIO_VOICE_URL', async () => {
+      const url = 'https://engine.example.com/twilio/voice?tenant=acme';
+      expect(
+        await checkTwilioWebhook(request(url, '/twilio/voice?tenant=acme'), keys(token), '', form),
+      ).toEqual({ ok: true });
+      const behind = 'https://voice.example.com/agents/front-desk/voice';
+      expect(
+        (await checkTwilioWebhook(request(behind, '/twilio/voice'), keys(token), behind, form)).ok,
+      ).toBe(true);
+    });
+
+    it('refuses a form changed after signing, naming TWILIO_VOICE_URL', async () => {
+      const url = 'https://engine.example.com/twilio/voice';
+      const forged = { ...form, From: '+15550111' };
+      expect(
+        await checkTwilioWebhook(request(url, '/twilio/voice'), keys(token), '', forged),
+      ).toEqual({
+        ok: false,
+        reason:
+          'X-Twilio-Signature does not match the URL https://engine.example.com/twilio/voice (set TWILIO_VOICE_URL to the one Twilio was given) signed with TWILIO_AUTH_TOKEN',
+      });
+      expect(
+        (await checkTwilioWebhook(request(url, '/twilio/voice'), keys(token), url, forged)).ok,
+      ).toBe(false);
+    });
   });
 });

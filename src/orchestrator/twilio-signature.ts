@@ -1,24 +1,72 @@
 /**
- * Whether a `/twilio` upgrade is Twilio's own: Twilio signs each stream's WebSocket request with
- * the account's Auth Token (`X-Twilio-Signature`: HMAC-SHA1 of the stream's URL as the TwiML
- * gives it, base64), checked with Twilio's own helper. Pure: no Nest import.
+ * Whether a request to `/twilio` (a stream's upgrade) or `/twilio/voice` (a call's webhook) is
+ * Twilio's own: Twilio signs each with the account's Auth Token (`X-Twilio-Signature`: HMAC-SHA1
+ * of the URL it was given, and of a webhook's form parameters, base64), checked with Twilio's own
+ * helper. Pure: no Nest import.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
-/** Twilio's helper, loaded at the first stream checked: an engine that checks none does not hold it. */
+/** Twilio's helper, loaded at the first request checked: an engine that checks none does not hold it. */
 let helper: Promise<typeof import('twilio/lib/webhooks/webhooks.js')> | undefined;
 
 export type SignatureCheck = { ok: true } | { ok: false; reason: string };
 
+export interface TwilioSecrets {
+  authToken: string;
+  sharedKey: string;
+}
+
+/** A request as the checks read it: its headers, and its path with its query. */
+export interface SignedRequest {
+  headers: IncomingHttpHeaders;
+  url?: string;
+}
+
 /**
- * Checks the upgrade `request` against `authToken`. `streamUrl`: the URL Twilio was told (its
- * TwiML's `<Stream url>`); when empty, the one the request names (`wss://` and its Host), for an
- * engine reached at the address Twilio dials.
+ * Checks a stream's upgrade `request`. `streamUrl`: the URL Twilio was told (its TwiML's `<Stream
+ * url>`); when empty, the one the request names (`wss://` and its Host), for an engine reached at
+ * the address Twilio dials.
  */
-export async function checkTwilioSignature(
-  request: { headers: IncomingHttpHeaders; url?: string },
-  { authToken, sharedKey }: { authToken: string; sharedKey: string },
+export function checkTwilioSignature(
+  request: SignedRequest,
+  secrets: TwilioSecrets,
   streamUrl: string,
+): Promise<SignatureCheck> {
+  return checkSigned(request, secrets, {
+    url: streamUrl || `wss://${request.headers.host ?? ''}${request.url ?? '/'}`,
+    configured: streamUrl !== '',
+    setting: 'TWILIO_STREAM_URL',
+  });
+}
+
+/**
+ * Checks a call's webhook `request` with its form `params`. `voiceUrl`: the URL Twilio was given
+ * (the phone number's "A call comes in" webhook); when empty, `https://`, the request's Host and
+ * its path.
+ */
+export function checkTwilioWebhook(
+  request: SignedRequest,
+  secrets: TwilioSecrets,
+  voiceUrl: string,
+  params: Record<string, string>,
+): Promise<SignatureCheck> {
+  return checkSigned(request, secrets, {
+    url: voiceUrl || `https://${request.headers.host ?? ''}${request.url ?? '/'}`,
+    configured: voiceUrl !== '',
+    setting: 'TWILIO_VOICE_URL',
+    params,
+  });
+}
+
+async function checkSigned(
+  request: SignedRequest,
+  { authToken, sharedKey }: TwilioSecrets,
+  {
+    url,
+    configured,
+    setting,
+    params = {},
+  }: { url: string; configured: boolean; setting: string; params?: Record<string, string> },
 ): Promise<SignatureCheck> {
   const signature = request.headers['x-twilio-signature'];
   if (typeof signature !== 'string' || signature === '')
@@ -34,9 +82,10 @@ export async function checkTwilioSignature(
     };
   const secret = ruled ? sharedKey : authToken;
   const secretName = ruled ? 'TWILIO_WEBHOOKS_SHARED_KEY' : 'TWILIO_AUTH_TOKEN';
-  const url = streamUrl || `wss://${request.headers.host ?? ''}${request.url ?? '/'}`;
-  // The engine serves `/twilio/` as `/twilio`: either may be the one Twilio signed.
-  const alternative = url.endsWith('/') ? url.replace(/\/+$/, '') : `${url}/`;
+  // The engine serves a path with a trailing slash as without: either may be the one signed.
+  const path = url.split('?')[0]!;
+  const query = url.slice(path.length);
+  const other = path.endsWith('/') ? path.replace(/\/+$/, '') : `${path}/`;
   // One token a line: a rotation may hold the new one and the old (as WS_API_KEY).
   const { validateRequest, getSignatureAlgorithm } = await (helper ??=
     import('twilio/lib/webhooks/webhooks.js'));
@@ -46,14 +95,14 @@ export async function checkTwilioSignature(
     .map((token) => token.trim())
     .filter((token) => token !== '');
   const signed = tokens.some((token) =>
-    [url, alternative].some((candidate) =>
-      validateRequest(token, signature, candidate, {}, algorithm),
+    [url, other + query].some((candidate) =>
+      validateRequest(token, signature, candidate, params, algorithm),
     ),
   );
   return signed
     ? { ok: true }
     : {
         ok: false,
-        reason: `X-Twilio-Signature does not match ${streamUrl ? 'TWILIO_STREAM_URL' : `the URL ${url.slice(0, 200)} (set TWILIO_STREAM_URL to the TwiML's)`} signed with ${secretName}`,
+        reason: `X-Twilio-Signature does not match ${configured ? setting : `the URL ${url.slice(0, 200)} (set ${setting} to the one Twilio was given)`} signed with ${secretName}`,
       };
 }

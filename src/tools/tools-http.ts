@@ -111,13 +111,13 @@ export function view(snapshot: ToolSnapshot): ToolsResponseDto {
   };
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
+/** The request's body whole; 413 past `max` bytes. */
+export async function readBody(req: IncomingMessage, max = MAX_BODY_BYTES): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES)
-      throw refuse(413, `request body is larger than ${MAX_BODY_BYTES} bytes`);
+    if (size > max) throw refuse(413, `request body is larger than ${max} bytes`);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);

@@ -1,0 +1,111 @@
+import { Controller, HttpCode, Inject, Logger, Post, Req, Res } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiForbiddenResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  appConfig,
+  speechConfig,
+  type AppConfig,
+  type SpeechConfig,
+} from '../config/app.config.js';
+import { readBody, refuse } from '../tools/tools-http.js';
+import { checkTwilioWebhook } from './twilio-signature.js';
+import { callTwiml } from './twilio-voice.js';
+
+/** A webhook's form: Twilio's parameters of a call are a few hundred bytes. */
+const MAX_FORM_BYTES = 64 * 1024;
+
+/**
+ * `POST /twilio/voice`: a phone number's "A call comes in" webhook, answered with the TwiML that
+ * connects the call to `/twilio`: no TwiML of one's own to host.
+ */
+@ApiTags('twilio')
+@Controller('twilio/voice')
+export class TwilioVoiceController {
+  private readonly logger = new Logger('Twilio');
+
+  constructor(
+    @Inject(appConfig.KEY) private readonly app: AppConfig,
+    @Inject(speechConfig.KEY) private readonly speech: SpeechConfig,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Twilio's webhook for a call coming in: TwiML that connects it to /twilio",
+    description:
+      'Set as the phone number\'s "A call comes in" webhook (HTTP POST). Answers <Connect><Stream url="TWILIO_STREAM_URL, or wss://{Host}/twilio"> with the parameters token (WS_API_KEY\'s current key, when set), greeting (TWILIO_GREETING, said first) and the call\'s numbers as the session\'s variables caller (From) and called (To). With TWILIO_AUTH_TOKEN (or TWILIO_WEBHOOKS_SHARED_KEY), only requests Twilio signed (X-Twilio-Signature over TWILIO_VOICE_URL, or https://{Host}{path}, and the form) are answered.',
+  })
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({
+    description: "Twilio's parameters of the call (all it sends are accepted)",
+    schema: {
+      type: 'object',
+      properties: {
+        CallSid: { type: 'string', example: 'CA0123456789abcdef0123456789abcdef' },
+        From: { type: 'string', example: '+15550100' },
+        To: { type: 'string', example: '+15550199' },
+      },
+      additionalProperties: { type: 'string' },
+    },
+  })
+  @ApiProduces('text/xml')
+  @ApiOkResponse({ description: 'The TwiML', schema: { type: 'string' } })
+  @ApiForbiddenResponse({
+    description:
+      'Not signed by Twilio with TWILIO_AUTH_TOKEN (or TWILIO_WEBHOOKS_SHARED_KEY); or WS_API_KEY is set without either, when the TwiML would hand WS_API_KEY to whoever asks',
+  })
+  async voice(
+    @Req() req: IncomingMessage,
+    @Res({ passthrough: true }) res: ServerResponse,
+  ): Promise<string> {
+    const form = new URLSearchParams((await readBody(req, MAX_FORM_BYTES)).toString('utf8'));
+    const call = Object.fromEntries(form);
+    const {
+      authToken,
+      webhooksSharedKey: sharedKey,
+      voiceUrl,
+      streamUrl,
+      greeting,
+    } = this.speech.twilio;
+    // Read at each call: a key rotated in its file (SECRET_FILES_WATCH_SECS) counts at once.
+    const apiKey = this.app.ws.apiKey;
+    const path = (req as { originalUrl?: string }).originalUrl ?? req.url;
+    if (authToken || sharedKey) {
+      const check = await checkTwilioWebhook(
+        { headers: req.headers, url: path },
+        { authToken, sharedKey },
+        voiceUrl,
+        call,
+      );
+      if (!check.ok) {
+        this.logger.warn(`Twilio call webhook refused: ${check.reason}`);
+        throw refuse(403, 'Twilio signature missing or wrong');
+      }
+    } else if (apiKey) {
+      const reason =
+        'WS_API_KEY is set and TWILIO_AUTH_TOKEN is not: the TwiML, which carries WS_API_KEY, is given only to requests Twilio signed';
+      this.logger.warn(`Twilio call webhook refused: ${reason}`);
+      throw refuse(403, reason);
+    }
+    const url = streamUrl || `wss://${req.headers.host ?? ''}/twilio`;
+    this.logger.log(`Twilio call ${call.CallSid ?? '(no CallSid)'} answered: streamed to ${url}`);
+    // The current key: the first of a rotation's (one a line).
+    const token =
+      apiKey
+        .split(/\r?\n/)
+        .find((key) => key.trim() !== '')
+        ?.trim() ?? '';
+    const twiml = await callTwiml({ url, token, greeting, call });
+    // Set here, not by a decorator: a refusal above is JSON.
+    res.setHeader('Content-Type', 'text/xml; charset=utf-8');
+    return twiml;
+  }
+}
