@@ -58,12 +58,16 @@ describe('/twilio: the agent transfers the call', () => {
     ]),
   }));
   const url = () => rig.engine.wsUrl.replace(/\/ws$/, '/twilio');
-
-  it('dials the number once Twilio has played the words before it', async () => {
-    const signature = createHmac('sha1', AUTH_TOKEN)
-      .update(url().replace(/^ws:/, 'wss:'))
-      .digest('base64');
-    const call = await TwilioCall.dial(url(), {}, { 'X-Twilio-Signature': signature });
+  const host = () => new URL(rig.engine.httpUrl).host;
+  /** A stream of the call, signed as Twilio signs it. */
+  const stream = (parameters: Record<string, string> = {}) =>
+    TwilioCall.dial(url(), parameters, {
+      'X-Twilio-Signature': createHmac('sha1', AUTH_TOKEN)
+        .update(url().replace(/^ws:/, 'wss:'))
+        .digest('base64'),
+    });
+  /** The agent transfers the call (a key pressed, then its answer); the TwiML Twilio was sent. */
+  async function transferred(call: TwilioCall): Promise<string> {
     rig.llm.enqueue(
       sseStructuredCalls([{ id: 'call_1', name: 'transfer_to_person', arguments: {} }]),
       sseText(['Connecting you to a colleague.']),
@@ -75,13 +79,83 @@ describe('/twilio: the agent transfers the call', () => {
     call.send({ event: 'mark', streamSid: 'MZ0001', mark: { name: 'last-words' } });
     await until(() => call.closeCode !== undefined, 'the stream to close');
     expect(api.requests).toHaveLength(1);
+    return new URLSearchParams(api.requests[0]!.body).get('Twiml')!;
+  }
+  /** Twilio's request of the dial's `action` once the dial has ended, signed. */
+  function dialEnded(action: string, form: Record<string, string>) {
+    const data = Object.keys(form)
+      .sort()
+      .reduce((text, name) => text + name + form[name], action);
+    return fetch(action.replace(/^https:\/\/[^/]+/, rig.engine.httpUrl), {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'X-Twilio-Signature': createHmac('sha1', AUTH_TOKEN).update(data).digest('base64'),
+      },
+      body: new URLSearchParams(form).toString(),
+    });
+  }
+
+  it('dials the number once Twilio has played the words before it', async () => {
+    const twiml = await transferred(await stream());
     expect(api.requests[0]).toMatchObject({
       method: 'POST',
       path: '/2010-04-01/Accounts/AC0001/Calls/CA0001.json',
       headers: { authorization: `Basic ${Buffer.from(`AC0001:${AUTH_TOKEN}`).toString('base64')}` },
     });
-    expect(new URLSearchParams(api.requests[0]!.body).get('Twiml')).toBe(
-      '<?xml version="1.0" encoding="UTF-8"?><Response><Dial><Number>+15550100</Number></Dial></Response>',
+    expect(twiml).toMatch(
+      new RegExp(
+        `^<\\?xml version="1.0" encoding="UTF-8"\\?><Response><Dial action="https://${host()}/twilio/voice\\?resume=[\\w-]+" method="POST" timeout="30"><Number>\\+15550100</Number></Dial></Response>$`,
+      ),
     );
+    // Someone answered: when they hang up, so does the call.
+    const action = /action="([^"]+)"/.exec(twiml)![1]!;
+    const done = await dialEnded(action, { CallSid: 'CA0001', DialCallStatus: 'completed' });
+    expect(await done.text()).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>',
+    );
+  });
+
+  it('brings a call no one answered back to the agent, with its conversation', async () => {
+    const call = await stream({ customer_id: 'C-42' });
+    const twiml = await transferred(call);
+    const action = /action="([^"]+)"/.exec(twiml)![1]!;
+    const res = await dialEnded(action, { CallSid: 'CA0001', DialCallStatus: 'no-answer' });
+    expect(res.status).toBe(200);
+    const back = await res.text();
+    const token = new URL(action).searchParams.get('resume')!;
+    expect(back).toBe(
+      `<?xml version="1.0" encoding="UTF-8"?><Response><Connect><Stream url="wss://${host()}/twilio"><Parameter name="resume" value="${token}"/><Parameter name="transfer_status" value="no-answer"/></Stream></Connect></Response>`,
+    );
+    // Twilio streams the call again, as that TwiML says: the agent says no one answered.
+    const again = await stream({ resume: token, transfer_status: 'no-answer' });
+    const unanswered =
+      'I am sorry, no one could take your call just now. Is there anything else I can help you with?';
+    // Synthesised a sentence at a time.
+    await until(
+      () => rig.speech.inputs().includes('Is there anything else I can help you with?'),
+      'the apology',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 800)); // played whole (a key would cut it)
+    rig.llm.enqueue(sseText(['Of course.']));
+    again.send({
+      event: 'dtmf',
+      streamSid: 'MZ0001',
+      dtmf: { track: 'inbound_track', digit: '#' },
+    });
+    await until(() => rig.llm.requests.length === 3, 'the next turn');
+    // The conversation goes on where it was, the apology in it.
+    expect(
+      rig.llm.requests[2]!.body.messages.slice(1).map(
+        (m: { role: string; content: string | null }) => `${m.role}: ${m.content}`,
+      ),
+    ).toEqual([
+      'user: DTMF: 0',
+      'assistant: null',
+      'tool: The call is transferred once this reply has been given: tell the caller now if you have not.',
+      `assistant: Connecting you to a colleague. ${unanswered}`,
+      'user: DTMF: #',
+    ]);
+    again.send({ event: 'stop', sequenceNumber: '9', streamSid: 'MZ0001', stop: {} });
   });
 });

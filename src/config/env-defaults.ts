@@ -117,3 +117,16 @@ export const DEFAULT_IDLE_GOODBYES: Record<string, string> = {
   de: 'Ich lege jetzt auf. Auf Wiederhören!',
   pt: 'Vou desligar. Adeus!',
 };
+
+/**
+ * TWILIO_TRANSFER_UNANSWERED's default: what the agent says when a call it handed over comes back
+ * unanswered (busy, no answer, failed).
+ */
+export const DEFAULT_TRANSFER_UNANSWERED: Record<string, string> = {
+  en: 'I am sorry, no one could take your call just now. Is there anything else I can help you with?',
+  it: 'Mi dispiace, al momento nessuno può rispondere. Posso aiutarla in qualcos’altro?',
+  es: 'Lo siento, ahora mismo nadie ha podido atender su llamada. ¿Puedo ayudarle en algo más?',
+  fr: 'Désolé, personne n’a pu prendre votre appel pour le moment. Puis-je vous aider autrement ?',
+  de: 'Es tut mir leid, gerade konnte niemand Ihren Anruf annehmen. Kann ich Ihnen sonst helfen?',
+  pt: 'Lamento, de momento ninguém pôde atender a sua chamada. Posso ajudar em mais alguma coisa?',
+};

@@ -260,7 +260,16 @@ describe('parseEnv', () => {
   });
 
   it("takes the Twilio stream's wss:// URL as written, and refuses one Twilio could not sign", () => {
-    expect(parseEnv({}).speech.twilio).toEqual({
+    const { transferUnanswered, ...twilio } = parseEnv({}).speech.twilio;
+    expect(transferUnanswered.en).toBe(
+      'I am sorry, no one could take your call just now. Is there anything else I can help you with?',
+    );
+    expect(
+      parseEnv({ TWILIO_TRANSFER_UNANSWERED: 'Nobody is free.' }).speech.twilio.transferUnanswered,
+    ).toEqual({ '*': 'Nobody is free.' });
+    expect(() => parseEnv({ TWILIO_DIAL_TIMEOUT_SECS: '2' })).toThrow('TWILIO_DIAL_TIMEOUT_SECS');
+    expect(twilio).toEqual({
+      dialTimeoutSecs: 30,
       authToken: '',
       webhooksSharedKey: '',
       streamUrl: '',

@@ -2,7 +2,11 @@
  * A caller's settings (`TWILIO_*`, `DTMF_*`, `USER_IDLE_*`) of the environment. Pure: no Nest
  * import.
  */
-import { DEFAULT_IDLE_GOODBYES, DEFAULT_IDLE_PHRASES } from './env-defaults.js';
+import {
+  DEFAULT_IDLE_GOODBYES,
+  DEFAULT_IDLE_PHRASES,
+  DEFAULT_TRANSFER_UNANSWERED,
+} from './env-defaults.js';
 import {
   absoluteUrl,
   EnvError,
@@ -30,6 +34,10 @@ export interface TelephonyEnv {
     accountSid: string;
     /** Twilio's REST API: its US edge, or a region's. */
     apiBaseUrl: string;
+    /** How long a transferred call rings before it comes back to the agent. */
+    dialTimeoutSecs: number;
+    /** What the agent says when a transferred call comes back unanswered, by language code. */
+    transferUnanswered: Record<string, string>;
   };
   /** Keys pressed on the caller's phone (DTMF). */
   dtmf: {
@@ -79,6 +87,12 @@ export function parseTelephony(raw: Raw): TelephonyEnv {
       greeting: greeting(raw),
       accountSid: present(raw, 'TWILIO_ACCOUNT_SID') ?? '',
       apiBaseUrl: httpUrl(raw, 'TWILIO_API_BASE_URL', 'https://api.twilio.com'),
+      dialTimeoutSecs: int(raw, 'TWILIO_DIAL_TIMEOUT_SECS', 30, 5, 600),
+      transferUnanswered: phrasePerLanguage(
+        raw,
+        'TWILIO_TRANSFER_UNANSWERED',
+        DEFAULT_TRANSFER_UNANSWERED,
+      ),
     },
     dtmf: { timeoutMs: int(raw, 'DTMF_TIMEOUT_MS', 2000, 100, 60_000) },
     idle: {

@@ -63,7 +63,8 @@ export class SessionEnd {
       if (transferTo !== undefined) {
         this.actions.log(`session transferred by the agent (session_id=${session.id})`);
         this.actions.send({ type: 'transfer', to: transferTo });
-        return this.actions.hangUp(TRANSFERRED, 'transferred', true);
+        // Kept for resuming (SESSION_RESUME_SECS): a call no one answered comes back to it.
+        return this.actions.hangUp(TRANSFERRED, 'transferred', false);
       }
       this.actions.log(`session ended by the agent (session_id=${session.id})`);
       return this.actions.hangUp(ENDED_BY_AGENT, 'ended by the agent', true);

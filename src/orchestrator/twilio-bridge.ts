@@ -7,6 +7,7 @@
  */
 import WebSocket from 'ws';
 import { keyMatches } from '../config/bearer-key.js';
+import { phraseFor } from '../speech/tool-wait.js';
 
 export interface BridgeOptions {
   /** The engine's own `/ws`. */
@@ -15,8 +16,13 @@ export interface BridgeOptions {
   apiKey: string;
   /** The silence that ends a caller's utterance. */
   silenceMs: number;
-  /** Hands the call `callSid` over to `to` (Twilio's REST API); rejects saying why it could not. */
-  transfer: (callSid: string, to: string) => Promise<void>;
+  /**
+   * Hands the call `callSid` over to `to` (Twilio's REST API), to come back to the session of
+   * `resumeToken` (if any) unanswered; rejects saying why it could not.
+   */
+  transfer: (callSid: string, to: string, resumeToken: string | undefined) => Promise<void>;
+  /** What the agent says when a transferred call comes back unanswered, by language code. */
+  unanswered: Record<string, string>;
   log: (line: string) => void;
 }
 
@@ -29,7 +35,7 @@ const LAST_WORDS = 'last-words';
  * The stream's `<Parameter>`s the bridge takes itself; the others are the session's variables,
  * with the call's `twilio_call_sid`.
  */
-const OWN_PARAMETERS = new Set(['token', 'greeting']);
+const OWN_PARAMETERS = new Set(['token', 'greeting', 'resume', 'transfer_status']);
 
 interface TwilioMessage {
   event?: unknown;
@@ -47,6 +53,10 @@ export class TwilioBridge {
   private callSid = '';
   /** Where the agent handed the call over (`transfer`), once its last words are played. */
   private transferTo: string | undefined;
+  /** The session's resume token: a transferred call unanswered comes back to it. */
+  private resumeToken: string | undefined;
+  /** The call came back from a transfer no one answered: the agent says so once resumed. */
+  private returned = false;
   private engine: WebSocket | undefined;
   /** What the caller said before the engine's session was open. */
   private waiting: string[] = [];
@@ -100,7 +110,10 @@ export class TwilioBridge {
       return void this.twilio.close(1008, 'token parameter missing or wrong');
     }
     this.options.log(`Twilio stream ${this.streamSid} of call ${this.callSid || '?'} joined`);
-    const engine = new WebSocket(engineUrl, {
+    // Back from a transfer (see /twilio/voice): the session the call had, resumed.
+    this.returned = parameters.transfer_status !== undefined;
+    const resume = parameters.resume ? `?resume=${encodeURIComponent(parameters.resume)}` : '';
+    const engine = new WebSocket(engineUrl + resume, {
       ...(apiKey && { headers: { Authorization: `Bearer ${apiKey.split(/\r?\n/)[0]!.trim()}` } }),
     });
     this.engine = engine;
@@ -120,7 +133,8 @@ export class TwilioBridge {
           input_audio_format: 'g711_ulaw',
           output_audio_format: 'g711_ulaw',
           vad_silence_ms: silenceMs,
-          ...(Object.keys(variables).length > 0 && { variables }),
+          // A resumed session keeps its own.
+          ...(!resume && Object.keys(variables).length > 0 && { variables }),
         }),
       );
       if (parameters.greeting)
@@ -161,6 +175,8 @@ export class TwilioBridge {
       message?: string;
       interrupted?: boolean;
       to?: string;
+      resume_token?: string;
+      settings?: { language?: string };
     };
     const send = (frame: object) =>
       this.twilio.readyState === WebSocket.OPEN &&
@@ -178,8 +194,24 @@ export class TwilioBridge {
       send({ event: 'clear' });
     } else if (event.type === 'transfer' && typeof event.to === 'string')
       this.transferTo = event.to;
+    else if (event.type === 'session') this.opened(event);
     else if (event.type === 'error')
       this.options.log(`Twilio stream ${this.streamSid}: ${String(event.message)}`);
+  }
+
+  /** The session is open: after a transfer no one answered, the agent says so first. */
+  private opened({
+    resume_token: token,
+    settings,
+  }: {
+    resume_token?: string;
+    settings?: { language?: string };
+  }): void {
+    this.resumeToken = token;
+    if (!this.returned) return;
+    this.returned = false;
+    const text = phraseFor(this.options.unanswered, settings?.language ?? 'en');
+    if (text) this.engine?.send(JSON.stringify({ type: 'say', text }));
   }
 
   /**
@@ -203,7 +235,7 @@ export class TwilioBridge {
     this.transferTo = undefined;
     if (to !== undefined && this.twilio.readyState === WebSocket.OPEN)
       try {
-        await this.options.transfer(this.callSid, to);
+        await this.options.transfer(this.callSid, to, this.resumeToken);
         this.options.log(`Twilio call ${this.callSid} transferred`);
       } catch (error) {
         this.options.log(

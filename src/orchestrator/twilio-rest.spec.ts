@@ -11,6 +11,7 @@ describe("transferCall (Twilio's Calls resource)", () => {
       { apiBaseUrl: url(), accountSid: 'AC0001', authToken: 'token-1\ntoken-0' },
       'CA0001',
       '+15550100',
+      { timeoutSecs: 20, action: 'https://engine.example.com/twilio/voice?resume=t&x=1' },
     );
     const [request] = api.requests;
     expect(request).toMatchObject({
@@ -23,13 +24,13 @@ describe("transferCall (Twilio's Calls resource)", () => {
     });
     expect(Object.fromEntries(new URLSearchParams(request!.body))).toEqual({
       Twiml:
-        '<?xml version="1.0" encoding="UTF-8"?><Response><Dial><Number>+15550100</Number></Dial></Response>',
+        '<?xml version="1.0" encoding="UTF-8"?><Response><Dial action="https://engine.example.com/twilio/voice?resume=t&amp;x=1" method="POST" timeout="20"><Number>+15550100</Number></Dial></Response>',
     });
   });
 
   it('dials a SIP address as such, its text escaped', async () => {
-    expect(await dialTwiml('sip:desk@pbx.example.com?x-team=<a&b>')).toBe(
-      '<?xml version="1.0" encoding="UTF-8"?><Response><Dial><Sip>sip:desk@pbx.example.com?x-team=&lt;a&amp;b&gt;</Sip></Dial></Response>',
+    expect(await dialTwiml('sip:desk@pbx.example.com?x-team=<a&b>', { timeoutSecs: 30 })).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response><Dial timeout="30"><Sip>sip:desk@pbx.example.com?x-team=&lt;a&amp;b&gt;</Sip></Dial></Response>',
     );
   });
 
@@ -39,17 +40,18 @@ describe("transferCall (Twilio's Calls resource)", () => {
       res.end('{"code":20404,"message":"The requested resource was not found","status":404}');
     });
     const account = { apiBaseUrl: url(), accountSid: 'AC0001', authToken: 'token-1' };
-    await expect(transferCall(account, 'CA9', '+15550100')).rejects.toThrow(
+    const dial = { timeoutSecs: 30 };
+    await expect(transferCall(account, 'CA9', '+15550100', dial)).rejects.toThrow(
       "Twilio's API refused the transfer (HTTP 404): The requested resource was not found",
     );
-    await expect(transferCall({ ...account, accountSid: '' }, 'CA9', '+15550100')).rejects.toThrow(
-      'TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are needed to transfer a call',
-    );
+    await expect(
+      transferCall({ ...account, accountSid: '' }, 'CA9', '+15550100', dial),
+    ).rejects.toThrow('TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are needed to transfer a call');
     const gone = new RecordingServer();
     const closed = await gone.start();
     await gone.stop();
     await expect(
-      transferCall({ ...account, apiBaseUrl: closed }, 'CA9', '+15550100'),
+      transferCall({ ...account, apiBaseUrl: closed }, 'CA9', '+15550100', dial),
     ).rejects.toThrow("cannot reach Twilio's API (ECONNREFUSED)");
   });
 });

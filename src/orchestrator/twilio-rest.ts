@@ -15,14 +15,24 @@ export interface TwilioAccount {
 
 const TIMEOUT_MS = 10_000;
 
+/** How a transfer dials: how long it rings, and where Twilio asks what next when it ends. */
+export interface DialOptions {
+  timeoutSecs: number;
+  /** The URL Twilio posts the dial's outcome to (`DialCallStatus`); none: the call ends with it. */
+  action?: string;
+}
+
 /**
  * TwiML dialling `to`: a phone number (E.164) or a SIP address (`sip:`), built by Twilio's helper
  * (loaded at the first transfer: an engine that never transfers a call does not hold it).
  */
-export async function dialTwiml(to: string): Promise<string> {
+export async function dialTwiml(to: string, { timeoutSecs, action }: DialOptions): Promise<string> {
   const { default: VoiceResponse } = await import('twilio/lib/twiml/VoiceResponse.js');
   const response = new VoiceResponse();
-  const dial = response.dial();
+  const dial = response.dial({
+    ...(action && { action, method: 'POST' as const }),
+    timeout: timeoutSecs,
+  });
   if (/^sips?:/i.test(to)) dial.sip(to);
   else dial.number(to);
   return response.toString();
@@ -33,6 +43,7 @@ export async function transferCall(
   account: TwilioAccount,
   callSid: string,
   to: string,
+  dial: DialOptions,
 ): Promise<void> {
   const { apiBaseUrl, accountSid, authToken } = account;
   if (!accountSid || !authToken)
@@ -48,7 +59,7 @@ export async function transferCall(
         Authorization: `Basic ${Buffer.from(`${accountSid}:${token}`).toString('base64')}`,
         'Content-Type': 'application/x-www-form-urlencoded',
       },
-      body: new URLSearchParams({ Twiml: await dialTwiml(to) }).toString(),
+      body: new URLSearchParams({ Twiml: await dialTwiml(to, dial) }).toString(),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {

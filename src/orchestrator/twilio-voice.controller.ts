@@ -6,6 +6,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiProduces,
+  ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -17,7 +18,7 @@ import {
 } from '../config/app.config.js';
 import { readBody, refuse } from '../tools/tools-http.js';
 import { checkTwilioWebhook } from './twilio-signature.js';
-import { callTwiml } from './twilio-voice.js';
+import { afterDial, answerCall } from './twilio-voice.js';
 
 /** A webhook's form: Twilio's parameters of a call are a few hundred bytes. */
 const MAX_FORM_BYTES = 64 * 1024;
@@ -41,7 +42,13 @@ export class TwilioVoiceController {
   @ApiOperation({
     summary: "Twilio's webhook for a call coming in: TwiML that connects it to /twilio",
     description:
-      'Set as the phone number\'s "A call comes in" webhook (HTTP POST). Answers <Connect><Stream url="TWILIO_STREAM_URL, or wss://{Host}/twilio"> with the parameters token (WS_API_KEY\'s current key, when set), greeting (TWILIO_GREETING, said first) and the call\'s numbers as the session\'s variables caller (From) and called (To). With TWILIO_AUTH_TOKEN (or TWILIO_WEBHOOKS_SHARED_KEY), only requests Twilio signed (X-Twilio-Signature over TWILIO_VOICE_URL, or https://{Host}{path}, and the form) are answered.',
+      "Set as the phone number's \"A call comes in\" webhook (HTTP POST). Answers <Connect><Stream url=\"TWILIO_STREAM_URL, or wss://{Host}/twilio\"> with the parameters token (WS_API_KEY's current key, when set), greeting (TWILIO_GREETING, said first) and the call's numbers as the session's variables caller (From) and called (To). With TWILIO_AUTH_TOKEN (or TWILIO_WEBHOOKS_SHARED_KEY), only requests Twilio signed (X-Twilio-Signature over TWILIO_VOICE_URL, or https://{Host}{path}, and the form) are answered. With ?resume=<token>, the action of a transfer's <Dial> (the engine sets it): a dial someone answered (DialCallStatus completed) is answered <Hangup/>; one busy, unanswered or failed streams the call back to its session (parameters resume and transfer_status), where the agent says TWILIO_TRANSFER_UNANSWERED.",
+  })
+  @ApiQuery({
+    name: 'resume',
+    required: false,
+    description:
+      "Set by the engine on a transfer's <Dial action>: the resume token of the session the call comes back to",
   })
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody({
@@ -52,6 +59,11 @@ export class TwilioVoiceController {
         CallSid: { type: 'string', example: 'CA0123456789abcdef0123456789abcdef' },
         From: { type: 'string', example: '+15550100' },
         To: { type: 'string', example: '+15550199' },
+        DialCallStatus: {
+          type: 'string',
+          description: "With ?resume: how a transfer's dial ended",
+          example: 'no-answer',
+        },
       },
       additionalProperties: { type: 'string' },
     },
@@ -96,14 +108,23 @@ export class TwilioVoiceController {
       throw refuse(403, reason);
     }
     const url = streamUrl || `wss://${req.headers.host ?? ''}/twilio`;
-    this.logger.log(`Twilio call ${call.CallSid ?? '(no CallSid)'} answered: streamed to ${url}`);
     // The current key: the first of a rotation's (one a line).
     const token =
       apiKey
         .split(/\r?\n/)
         .find((key) => key.trim() !== '')
         ?.trim() ?? '';
-    const twiml = await callTwiml({ url, token, greeting, call });
+    const sid = call.CallSid ?? '(no CallSid)';
+    // A transferred call's dial has ended (its `<Dial action>`): back to its session, unanswered.
+    const resume = new URL(path ?? '/', 'http://engine').searchParams.get('resume');
+    let twiml: string;
+    if (resume !== null) {
+      this.logger.log(`Twilio call ${sid} transfer ended: ${call.DialCallStatus ?? 'no status'}`);
+      twiml = await afterDial({ url, token, call }, resume);
+    } else {
+      this.logger.log(`Twilio call ${sid} answered: streamed to ${url}`);
+      twiml = await answerCall({ url, token, call }, greeting);
+    }
     // Set here, not by a decorator: a refusal above is JSON.
     res.setHeader('Content-Type', 'text/xml; charset=utf-8');
     return twiml;

@@ -49,14 +49,23 @@ export class TwilioGateway implements OnGatewayConnection<WebSocket>, OnGatewayI
     };
   }
 
-  handleConnection(socket: WebSocket): void {
+  handleConnection(socket: WebSocket, request?: IncomingMessage): void {
+    const { twilio } = this.speech;
+    // Where Twilio asks what next once a transferred call's dial ends (`/twilio/voice`).
+    const voiceUrl = twilio.voiceUrl || `https://${request?.headers.host ?? ''}/twilio/voice`;
     const bridge = new TwilioBridge(socket, {
       engineUrl: this.engineUrl(),
       // Read at each call: a key rotated in its file (SECRET_FILES_WATCH_SECS) counts at once.
       apiKey: this.config.ws.apiKey,
       silenceMs: this.speech.vad.silenceMs || CALL_SILENCE_MS,
-      // Read at each transfer: a token rotated in its file counts at once.
-      transfer: (callSid, to) => transferCall(this.speech.twilio, callSid, to),
+      // Read at each transfer: a token rotated in its file counts at once. A call whose session
+      // can be resumed comes back to the agent when no one answers.
+      transfer: (callSid, to, resumeToken) =>
+        transferCall(twilio, callSid, to, {
+          timeoutSecs: twilio.dialTimeoutSecs,
+          ...(resumeToken && { action: withQuery(voiceUrl, 'resume', resumeToken) }),
+        }),
+      unanswered: twilio.transferUnanswered,
       log: (line) => this.logger.log(line),
     });
     socket.on('message', (data: Buffer, isBinary) => {
@@ -76,4 +85,11 @@ export class TwilioGateway implements OnGatewayConnection<WebSocket>, OnGatewayI
         : address;
     return `ws://${host}:${port}/ws`;
   }
+}
+
+/** `url` with the query parameter `name` set to `value`. */
+function withQuery(url: string, name: string, value: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set(name, value);
+  return parsed.toString();
 }
