@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
-import { TwilioCall } from './support/twilio-call.js';
+import { sessionVariables, TwilioCall } from './support/twilio-call.js';
 import { useVoiceRig } from './support/speech-server.js';
 import { until } from './support/waiting.js';
 
@@ -47,25 +47,21 @@ describe('the call webhook (/twilio/voice), signed', () => {
     const twiml = await res.text();
     const stream = `wss://${host()}/twilio`;
     expect(twiml).toBe(
-      `<?xml version="1.0" encoding="UTF-8"?><Response><Connect><Stream url="${stream}"><Parameter name="token" value="call-key"/><Parameter name="greeting" value="Hello, this is the front desk."/><Parameter name="caller" value="+15550100"/><Parameter name="called" value="+15550199"/></Stream></Connect></Response>`,
+      `<?xml version="1.0" encoding="UTF-8"?><Response><Connect><Stream url="${stream}"><Parameter name="token" value="call-key"/><Parameter name="greeting" value="Hello, this is the front desk."/><Parameter name="user_number" value="+15550100"/><Parameter name="agent_number" value="+15550199"/><Parameter name="call_direction" value="inbound"/></Stream></Connect></Response>`,
     );
     // Twilio streams the call as the TwiML says, signing the stream's URL.
-    const parameters = Object.fromEntries(
-      [...twiml.matchAll(/<Parameter name="(\w+)" value="([^"]*)"\/>/g)].map((m) => [m[1], m[2]]),
-    );
-    const call = await TwilioCall.dial(rig.engine.wsUrl.replace(/\/ws$/, '/twilio'), parameters, {
-      'X-Twilio-Signature': createHmac('sha1', AUTH_TOKEN).update(stream).digest('base64'),
+    const call = await TwilioCall.fromTwiml(rig.engine.wsUrl.replace(/\/ws$/, '/twilio'), twiml, {
+      authToken: AUTH_TOKEN,
+      streamUrl: stream,
     });
     await until(() => call.heard() >= 1500, 'the greeting');
     expect(rig.speech.inputs()).toEqual(['Hello, this is the front desk.']);
-    const admin = { headers: { Authorization: 'Bearer admin-key' } };
-    const listed = (await (await fetch(`${rig.engine.httpUrl}/api/sessions`, admin)).json()) as {
-      sessions: { session_id: string }[];
-    };
-    const detail = (await (
-      await fetch(`${rig.engine.httpUrl}/api/sessions/${listed.sessions[0]!.session_id}`, admin)
-    ).json()) as { settings: { variables: string[] } };
-    expect(detail.settings.variables.sort()).toEqual(['called', 'caller', 'twilio_call_sid']);
+    expect(await sessionVariables(rig.engine.httpUrl, 'admin-key')).toEqual([
+      'agent_number',
+      'call_direction',
+      'twilio_call_sid',
+      'user_number',
+    ]);
     call.send({ event: 'stop', sequenceNumber: '9', streamSid: 'MZ0001', stop: {} });
     await until(() => call.closeCode !== undefined, 'the call to close');
   });
@@ -129,7 +125,7 @@ describe('the call webhook (/twilio/voice) of an open engine', () => {
     const res = await post(open.engine.httpUrl, { CallSid: 'CA0002', From: '+15550100' });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe(
-      '<?xml version="1.0" encoding="UTF-8"?><Response><Connect><Stream url="wss://voice.example.com/agents/front-desk"><Parameter name="caller" value="+15550100"/></Stream></Connect></Response>',
+      '<?xml version="1.0" encoding="UTF-8"?><Response><Connect><Stream url="wss://voice.example.com/agents/front-desk"><Parameter name="user_number" value="+15550100"/><Parameter name="call_direction" value="inbound"/></Stream></Connect></Response>',
     );
   });
 });

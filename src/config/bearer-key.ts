@@ -22,6 +22,16 @@ export function keyMatches(given: string, keys: string): boolean {
   return found;
 }
 
+/** The key a client of the engine shows: the first of `keys` (a rotation's new one); '' for none. */
+export function currentKey(keys: string): string {
+  return (
+    keys
+      .split(/\r?\n/)
+      .find((key) => key.trim() !== '')
+      ?.trim() ?? ''
+  );
+}
+
 /** Whether `Authorization: Bearer <key>` carries one of `keys` (see keyMatches). */
 export function bearerMatches(header: string | undefined, keys: string): boolean {
   const match = /^Bearer\s+(.+)$/i.exec(header ?? '');

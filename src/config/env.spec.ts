@@ -268,6 +268,9 @@ describe('parseEnv', () => {
       parseEnv({ TWILIO_TRANSFER_UNANSWERED: 'Nobody is free.' }).speech.twilio.transferUnanswered,
     ).toEqual({ '*': 'Nobody is free.' });
     expect(() => parseEnv({ TWILIO_DIAL_TIMEOUT_SECS: '2' })).toThrow('TWILIO_DIAL_TIMEOUT_SECS');
+    expect(() => parseEnv({ TWILIO_FROM_NUMBER: '555-0199' })).toThrow(
+      'TWILIO_FROM_NUMBER="555-0199" is invalid: expected a phone number in E.164 form, e.g. "+15550199"',
+    );
     expect(twilio).toEqual({
       dialTimeoutSecs: 30,
       authToken: '',
@@ -276,6 +279,7 @@ describe('parseEnv', () => {
       voiceUrl: '',
       greeting: '',
       accountSid: '',
+      fromNumber: '',
       apiBaseUrl: 'https://api.twilio.com',
     });
     expect(

@@ -32,6 +32,8 @@ export interface TelephonyEnv {
     greeting: string;
     /** The account whose calls a `transfer_call` tool transfers (with the Auth Token). */
     accountSid: string;
+    /** The number calls the agent places come from (`POST /api/calls`), unless one is given. */
+    fromNumber: string;
     /** Twilio's REST API: its US edge, or a region's. */
     apiBaseUrl: string;
     /** How long a transferred call rings before it comes back to the agent. */
@@ -69,6 +71,16 @@ function wsUrl(raw: Raw, name: string): string {
   return value;
 }
 
+/** A phone number in E.164 form; '' when unset. */
+function phoneNumber(raw: Raw, name: string): string {
+  const value = present(raw, name) ?? '';
+  if (value !== '' && !/^\+[1-9][0-9]{1,14}$/.test(value))
+    throw new EnvError(
+      `${name}=${JSON.stringify(value)} is invalid: expected a phone number in E.164 form, e.g. "+15550199"`,
+    );
+  return value;
+}
+
 /** TWILIO_GREETING: said as `say` says, so at most its 10000 characters. */
 function greeting(raw: Raw): string {
   const value = (present(raw, 'TWILIO_GREETING') ?? '').trim();
@@ -86,6 +98,7 @@ export function parseTelephony(raw: Raw): TelephonyEnv {
       voiceUrl: httpUrl(raw, 'TWILIO_VOICE_URL', ''),
       greeting: greeting(raw),
       accountSid: present(raw, 'TWILIO_ACCOUNT_SID') ?? '',
+      fromNumber: phoneNumber(raw, 'TWILIO_FROM_NUMBER'),
       apiBaseUrl: httpUrl(raw, 'TWILIO_API_BASE_URL', 'https://api.twilio.com'),
       dialTimeoutSecs: int(raw, 'TWILIO_DIAL_TIMEOUT_SECS', 30, 5, 600),
       transferUnanswered: phrasePerLanguage(

@@ -11,10 +11,11 @@ import { ToolScope } from './tool-scope.service.js';
 import { TurnManager } from './turn-manager.service.js';
 import { TwilioGateway } from './twilio.gateway.js';
 import { TwilioVoiceController } from './twilio-voice.controller.js';
+import { CallsController } from './calls.controller.js';
 
 @Module({
   imports: [LlmModule, ToolsModule, SpeechModule, SessionsModule],
-  controllers: [SessionsController, TwilioVoiceController],
+  controllers: [SessionsController, TwilioVoiceController, CallsController],
   providers: [TurnManager, ToolScope, SessionKeeper, SessionDirectory, AgentGateway, TwilioGateway],
 })
 export class OrchestratorModule {}

@@ -6,7 +6,7 @@
  * key) clears what Twilio still had to play. Pure: no Nest import.
  */
 import WebSocket from 'ws';
-import { keyMatches } from '../config/bearer-key.js';
+import { currentKey, keyMatches } from '../config/bearer-key.js';
 import { phraseFor } from '../speech/tool-wait.js';
 
 export interface BridgeOptions {
@@ -114,7 +114,7 @@ export class TwilioBridge {
     this.returned = parameters.transfer_status !== undefined;
     const resume = parameters.resume ? `?resume=${encodeURIComponent(parameters.resume)}` : '';
     const engine = new WebSocket(engineUrl + resume, {
-      ...(apiKey && { headers: { Authorization: `Bearer ${apiKey.split(/\r?\n/)[0]!.trim()}` } }),
+      ...(apiKey && { headers: { Authorization: `Bearer ${currentKey(apiKey)}` } }),
     });
     this.engine = engine;
     // The call's id too, for tools that act on the call through Twilio's API (its caller's

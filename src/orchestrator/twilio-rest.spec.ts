@@ -42,7 +42,7 @@ describe("transferCall (Twilio's Calls resource)", () => {
     const account = { apiBaseUrl: url(), accountSid: 'AC0001', authToken: 'token-1' };
     const dial = { timeoutSecs: 30 };
     await expect(transferCall(account, 'CA9', '+15550100', dial)).rejects.toThrow(
-      "Twilio's API refused the transfer (HTTP 404): The requested resource was not found",
+      "Twilio's API refused to transfer a call (HTTP 404): The requested resource was not found",
     );
     await expect(
       transferCall({ ...account, accountSid: '' }, 'CA9', '+15550100', dial),

@@ -5,6 +5,7 @@
  */
 import { connectionErrorCode } from '../common/connection-error.js';
 import { egressFetch } from '../common/egress.js';
+import { currentKey } from '../config/bearer-key.js';
 
 export interface TwilioAccount {
   /** TWILIO_API_BASE_URL: `https://api.twilio.com`, or a region's edge. */
@@ -45,12 +46,42 @@ export async function transferCall(
   to: string,
   dial: DialOptions,
 ): Promise<void> {
+  await callsRequest(account, `/Calls/${encodeURIComponent(callSid)}.json`, 'transfer a call', {
+    Twiml: await dialTwiml(to, dial),
+  });
+}
+
+/** Places a call from `from` to `to` that runs `twiml` once answered; its `CA…` id. */
+export async function placeCall(
+  account: TwilioAccount,
+  { to, from, twiml }: { to: string; from: string; twiml: string },
+): Promise<string> {
+  const placed = await callsRequest(account, '/Calls.json', 'place a call', {
+    To: to,
+    From: from,
+    Twiml: twiml,
+  });
+  const sid = (placed as { sid?: unknown } | undefined)?.sid;
+  if (typeof sid !== 'string') throw new Error("Twilio's API answered with no call sid");
+  return sid;
+}
+
+/**
+ * POSTs `form` to the account's Calls resource at `path` (Twilio's REST API, through the egress
+ * proxy); its JSON answer. Throws an error saying why it could not (`what` was to be done).
+ */
+async function callsRequest(
+  account: TwilioAccount,
+  path: string,
+  what: string,
+  form: Record<string, string>,
+): Promise<unknown> {
   const { apiBaseUrl, accountSid, authToken } = account;
   if (!accountSid || !authToken)
-    throw new Error('TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are needed to transfer a call');
-  const url = `${apiBaseUrl}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Calls/${encodeURIComponent(callSid)}.json`;
+    throw new Error(`TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are needed to ${what}`);
+  const url = `${apiBaseUrl}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}${path}`;
   // One token a line (a rotation): the first is the account's current one.
-  const token = authToken.split(/\r?\n/)[0]!.trim();
+  const token = currentKey(authToken);
   let res: Response;
   try {
     res = await egressFetch(url, {
@@ -59,7 +90,7 @@ export async function transferCall(
         Authorization: `Basic ${Buffer.from(`${accountSid}:${token}`).toString('base64')}`,
         'Content-Type': 'application/x-www-form-urlencoded',
       },
-      body: new URLSearchParams({ Twiml: await dialTwiml(to, dial) }).toString(),
+      body: new URLSearchParams(form).toString(),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
@@ -71,13 +102,14 @@ export async function transferCall(
     );
   }
   const text = await res.text();
-  if (res.ok) return;
-  let message = text.slice(0, 300);
+  let answer: unknown;
   try {
-    const said = (JSON.parse(text) as { message?: unknown }).message;
-    if (typeof said === 'string') message = said;
+    answer = JSON.parse(text);
   } catch {
     // not JSON: its text as it is
   }
-  throw new Error(`Twilio's API refused the transfer (HTTP ${res.status}): ${message}`);
+  if (res.ok) return answer;
+  const said = (answer as { message?: unknown } | undefined)?.message;
+  const message = typeof said === 'string' ? said : text.slice(0, 300);
+  throw new Error(`Twilio's API refused to ${what} (HTTP ${res.status}): ${message}`);
 }

@@ -10,6 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { currentKey } from '../config/bearer-key.js';
 import {
   appConfig,
   speechConfig,
@@ -42,7 +43,7 @@ export class TwilioVoiceController {
   @ApiOperation({
     summary: "Twilio's webhook for a call coming in: TwiML that connects it to /twilio",
     description:
-      "Set as the phone number's \"A call comes in\" webhook (HTTP POST). Answers <Connect><Stream url=\"TWILIO_STREAM_URL, or wss://{Host}/twilio\"> with the parameters token (WS_API_KEY's current key, when set), greeting (TWILIO_GREETING, said first) and the call's numbers as the session's variables caller (From) and called (To). With TWILIO_AUTH_TOKEN (or TWILIO_WEBHOOKS_SHARED_KEY), only requests Twilio signed (X-Twilio-Signature over TWILIO_VOICE_URL, or https://{Host}{path}, and the form) are answered. With ?resume=<token>, the action of a transfer's <Dial> (the engine sets it): a dial someone answered (DialCallStatus completed) is answered <Hangup/>; one busy, unanswered or failed streams the call back to its session (parameters resume and transfer_status), where the agent says TWILIO_TRANSFER_UNANSWERED.",
+      "Set as the phone number's \"A call comes in\" webhook (HTTP POST). Answers <Connect><Stream url=\"TWILIO_STREAM_URL, or wss://{Host}/twilio\"> with the parameters token (WS_API_KEY's current key, when set), greeting (TWILIO_GREETING, said first) and the call's numbers as the session's variables user_number (From) and agent_number (To), with call_direction inbound. With TWILIO_AUTH_TOKEN (or TWILIO_WEBHOOKS_SHARED_KEY), only requests Twilio signed (X-Twilio-Signature over TWILIO_VOICE_URL, or https://{Host}{path}, and the form) are answered. With ?resume=<token>, the action of a transfer's <Dial> (the engine sets it): a dial someone answered (DialCallStatus completed) is answered <Hangup/>; one busy, unanswered or failed streams the call back to its session (parameters resume and transfer_status), where the agent says TWILIO_TRANSFER_UNANSWERED.",
   })
   @ApiQuery({
     name: 'resume',
@@ -108,12 +109,7 @@ export class TwilioVoiceController {
       throw refuse(403, reason);
     }
     const url = streamUrl || `wss://${req.headers.host ?? ''}/twilio`;
-    // The current key: the first of a rotation's (one a line).
-    const token =
-      apiKey
-        .split(/\r?\n/)
-        .find((key) => key.trim() !== '')
-        ?.trim() ?? '';
+    const token = currentKey(apiKey);
     const sid = call.CallSid ?? '(no CallSid)';
     // A transferred call's dial has ended (its `<Dial action>`): back to its session, unanswered.
     const resume = new URL(path ?? '/', 'http://engine').searchParams.get('resume');

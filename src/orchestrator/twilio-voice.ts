@@ -15,10 +15,20 @@ export interface CallStream {
 }
 
 /**
- * The call's parameters that become session variables, by Twilio's name: the number that calls
- * (`caller`) and the one called (`called`), for tools that look the caller up.
+ * A call's session variables, whichever way it goes: the user's number (`user_number`, for tools
+ * that look the user up), the engine's (`agent_number`), and `call_direction`.
  */
-const CALL_VARIABLES: Record<string, string> = { From: 'caller', To: 'called' };
+function callVariables(
+  direction: 'inbound' | 'outbound',
+  user = '',
+  agent = '',
+): [string, string][] {
+  return [
+    ['user_number', user],
+    ['agent_number', agent],
+    ['call_direction', direction],
+  ];
+}
 
 /** A dial's outcomes in which someone took the call: it ends with theirs. */
 const ANSWERED = new Set(['completed', 'answered']);
@@ -42,10 +52,7 @@ export function answerCall({ url, token, call }: CallStream, greeting: string): 
   return streamTwiml(url, [
     ['token', token],
     ['greeting', greeting],
-    ...Object.entries(CALL_VARIABLES).map(([from, name]): [string, string] => [
-      name,
-      call[from] ?? '',
-    ]),
+    ...callVariables('inbound', call.From, call.To),
   ]);
 }
 
@@ -64,5 +71,26 @@ export async function afterDial({ url, token, call }: CallStream, resume: string
     ['token', token],
     ['resume', resume],
     ['transfer_status', status || 'unknown'],
+  ]);
+}
+
+/**
+ * A call the engine places (`POST /api/calls`): its stream, `greeting` said first once the call
+ * is answered, and the client's `variables` beside the call's own.
+ */
+export function placedCall(
+  { url, token }: Omit<CallStream, 'call'>,
+  {
+    to,
+    from,
+    greeting,
+    variables,
+  }: { to: string; from: string; greeting: string; variables: Record<string, string> },
+): Promise<string> {
+  return streamTwiml(url, [
+    ['token', token],
+    ['greeting', greeting],
+    ...callVariables('outbound', to, from),
+    ...Object.entries(variables),
   ]);
 }

@@ -1,5 +1,6 @@
 /** A call as Twilio's Media Streams carry it, for the tests of `/twilio`. */
 import g711 from 'alawmulaw';
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
 
@@ -50,6 +51,23 @@ export class TwilioCall {
     return call;
   }
 
+  /**
+   * The call Twilio streams as `twiml` (a `<Connect><Stream>`) says, with its parameters, to
+   * `twilioUrl` (the engine's /twilio), the upgrade signed with `authToken` for `streamUrl`.
+   */
+  static fromTwiml(
+    twilioUrl: string,
+    twiml: string,
+    { authToken, streamUrl }: { authToken: string; streamUrl: string },
+  ): Promise<TwilioCall> {
+    const parameters = Object.fromEntries(
+      [...twiml.matchAll(/<Parameter name="(\w+)" value="([^"]*)"\/>/g)].map((m) => [m[1], m[2]]),
+    );
+    return TwilioCall.dial(twilioUrl, parameters, {
+      'X-Twilio-Signature': createHmac('sha1', authToken).update(streamUrl).digest('base64'),
+    });
+  }
+
   send(frame: object): void {
     this.socket.send(JSON.stringify(frame));
   }
@@ -71,4 +89,16 @@ export class TwilioCall {
       .filter((f) => f.event === 'media')
       .reduce((n, f) => n + Buffer.from(f.media.payload as string, 'base64').length, 0);
   }
+}
+
+/** The names of the variables of the one session open on the engine at `httpUrl`, sorted. */
+export async function sessionVariables(httpUrl: string, adminKey: string): Promise<string[]> {
+  const admin = { headers: { Authorization: `Bearer ${adminKey}` } };
+  const listed = (await (await fetch(`${httpUrl}/api/sessions`, admin)).json()) as {
+    sessions: { session_id: string }[];
+  };
+  const detail = (await (
+    await fetch(`${httpUrl}/api/sessions/${listed.sessions[0]!.session_id}`, admin)
+  ).json()) as { settings: { variables: string[] } };
+  return detail.settings.variables.sort();
 }

@@ -1,0 +1,103 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Matches, MaxLength, validateSync } from 'class-validator';
+import { DESTINATION_PATTERN } from '../../tools/definition-schema.js';
+import { readVariables } from '../../tools/session-variables.js';
+
+const E164 = /^\+[1-9][0-9]{1,14}$/;
+
+/**
+ * The names a call's stream takes itself (its own parameters, the call's variables): a client's
+ * variable cannot stand for them.
+ */
+const RESERVED = new Set([
+  'token',
+  'greeting',
+  'resume',
+  'transfer_status',
+  'user_number',
+  'agent_number',
+  'call_direction',
+  'twilio_call_sid',
+]);
+
+/** `POST /api/calls`: a call the agent places. */
+export class PlaceCallDto {
+  @ApiProperty({
+    description: 'Who is called: a phone number in E.164 form, or a SIP address',
+    example: '+15550123',
+  })
+  @IsString({ message: '"to" must be a string' })
+  @Matches(new RegExp(DESTINATION_PATTERN), {
+    message:
+      '"to" must be a phone number in E.164 form ("+15550100") or a SIP address ("sip:desk@pbx.example.com")',
+  })
+  to!: string;
+
+  @ApiPropertyOptional({
+    description:
+      "The number shown to who is called (one of the account's); default TWILIO_FROM_NUMBER",
+    example: '+15550199',
+  })
+  @IsOptional()
+  @IsString({ message: '"from" must be a string' })
+  @Matches(E164, { message: '"from" must be a phone number in E.164 form ("+15550199")' })
+  from?: string;
+
+  @ApiPropertyOptional({
+    description: 'What the agent says first once the call is answered (as `say` says it)',
+    example: 'Hello, this is the clinic, calling about your appointment tomorrow.',
+  })
+  @IsOptional()
+  @IsString({ message: '"greeting" must be a string' })
+  @MaxLength(10_000, { message: '"greeting" is longer than 10000 characters' })
+  greeting?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "The session's variables (`${session.NAME}` in tools), beside the call's own user_number, agent_number, call_direction and twilio_call_sid",
+    example: { appointment_id: 'A-7' },
+  })
+  @IsOptional()
+  variables?: Record<string, string>;
+}
+
+export class PlacedCallDto {
+  @ApiProperty({ example: true })
+  ok!: true;
+  @ApiProperty({
+    description: "Twilio's id of the call",
+    example: 'CA0123456789abcdef0123456789abcdef',
+  })
+  call_sid!: string;
+  @ApiProperty({ example: '+15550123' })
+  to!: string;
+  @ApiProperty({ example: '+15550199' })
+  from!: string;
+}
+
+const FIELDS = new Set(['to', 'from', 'greeting', 'variables']);
+
+/** The call `body` asks for, or why it is none. */
+export function readPlaceCall(body: unknown): PlaceCallDto | string {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return 'expected a call: {"to": "+15550123", "greeting": "…", "variables": {…}}';
+  const unknown = Object.keys(body).find((key) => !FIELDS.has(key));
+  if (unknown !== undefined)
+    return `unknown field ${JSON.stringify(unknown)}: expected ${[...FIELDS].join(', ')}`;
+  const call = Object.assign(new PlaceCallDto(), body);
+  if (call.to === undefined) return '"to" is required: who is called';
+  const errors = validateSync(call, { forbidUnknownValues: false });
+  const failed = errors[0]?.constraints;
+  if (failed) return Object.values(failed)[0]!;
+  const { variables } = call;
+  if (variables !== undefined) {
+    if (typeof variables !== 'object' || variables === null || Array.isArray(variables))
+      return '"variables" must be an object of names and string values';
+    const read = readVariables(variables);
+    if (typeof read === 'string') return read;
+    const reserved = Object.keys(read).find((name) => RESERVED.has(name));
+    if (reserved !== undefined)
+      return `variable ${JSON.stringify(reserved)} is the call's own: choose another name`;
+  }
+  return call;
+}

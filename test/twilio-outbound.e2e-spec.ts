@@ -1,0 +1,149 @@
+import { useRecordingServer } from './support/recording-server.js';
+import { useVoiceRig } from './support/speech-server.js';
+import { sessionVariables, TwilioCall } from './support/twilio-call.js';
+import { until } from './support/waiting.js';
+
+const AUTH_TOKEN = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
+/** Where Twilio reaches the engine's /twilio (an ingress before it). */
+const STREAM_URL = 'wss://voice.example.com/twilio';
+const ADMIN = { Authorization: 'Bearer admin-key', 'Content-Type': 'application/json' };
+
+/**
+ * `POST /api/calls`: the agent calls someone. Twilio's REST API (here a server standing for it)
+ * places the call with TwiML that streams it, once answered, to `/twilio`, where the session greets
+ * the person and has the call's variables.
+ */
+describe('calls the agent places (POST /api/calls)', () => {
+  const { server: api, url: apiUrl } = useRecordingServer();
+  const rig = useVoiceRig(() => ({
+    ADMIN_API_KEY: 'admin-key',
+    WS_API_KEY: 'call-key',
+    TWILIO_ACCOUNT_SID: 'AC0001',
+    TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+    TWILIO_API_BASE_URL: apiUrl(),
+    TWILIO_STREAM_URL: STREAM_URL,
+    TWILIO_FROM_NUMBER: '+15550199',
+  }));
+  const place = (body: unknown, headers: Record<string, string> = ADMIN) =>
+    fetch(`${rig.engine.httpUrl}/api/calls`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+    });
+
+  it('places the call, and greets who answers with the call at hand', async () => {
+    api.respond((_req, res) => {
+      res.statusCode = 201;
+      res.end('{"sid":"CA0009","status":"queued"}');
+    });
+    const res = await place({
+      to: '+15550123',
+      greeting: 'Hello, this is the clinic, calling about your appointment tomorrow.',
+      variables: { appointment_id: 'A-7' },
+    });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({
+      ok: true,
+      call_sid: 'CA0009',
+      to: '+15550123',
+      from: '+15550199',
+    });
+    expect(api.requests).toHaveLength(1);
+    expect(api.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/2010-04-01/Accounts/AC0001/Calls.json',
+      headers: { authorization: `Basic ${Buffer.from(`AC0001:${AUTH_TOKEN}`).toString('base64')}` },
+    });
+    const form = Object.fromEntries(new URLSearchParams(api.requests[0]!.body));
+    expect(form).toEqual({
+      To: '+15550123',
+      From: '+15550199',
+      Twiml: `<?xml version="1.0" encoding="UTF-8"?><Response><Connect><Stream url="${STREAM_URL}"><Parameter name="token" value="call-key"/><Parameter name="greeting" value="Hello, this is the clinic, calling about your appointment tomorrow."/><Parameter name="user_number" value="+15550123"/><Parameter name="agent_number" value="+15550199"/><Parameter name="call_direction" value="outbound"/><Parameter name="appointment_id" value="A-7"/></Stream></Connect></Response>`,
+    });
+    // Answered: Twilio streams the call as the TwiML says, signing the stream's URL.
+    const call = await TwilioCall.fromTwiml(
+      rig.engine.wsUrl.replace(/\/ws$/, '/twilio'),
+      form.Twiml!,
+      { authToken: AUTH_TOKEN, streamUrl: STREAM_URL },
+    );
+    await until(() => call.heard() >= 1500, 'the greeting');
+    expect(rig.speech.inputs()).toEqual([
+      'Hello, this is the clinic, calling about your appointment tomorrow.',
+    ]);
+    expect(await sessionVariables(rig.engine.httpUrl, 'admin-key')).toEqual([
+      'agent_number',
+      'appointment_id',
+      'call_direction',
+      'twilio_call_sid',
+      'user_number',
+    ]);
+    call.send({ event: 'stop', sequenceNumber: '9', streamSid: 'MZ0001', stop: {} });
+    await until(() => call.closeCode !== undefined, 'the call to close');
+  });
+
+  it.each([
+    [{}, '"to" is required: who is called'],
+    [
+      { to: '555-0123' },
+      '"to" must be a phone number in E.164 form ("+15550100") or a SIP address ("sip:desk@pbx.example.com")',
+    ],
+    [
+      { to: '+15550123', from: 'the clinic' },
+      '"from" must be a phone number in E.164 form ("+15550199")',
+    ],
+    [
+      { to: '+15550123', greet: 'Hi' },
+      'unknown field "greet": expected to, from, greeting, variables',
+    ],
+    [
+      { to: '+15550123', variables: { user_number: '+1' } },
+      'variable "user_number" is the call\'s own: choose another name',
+    ],
+    [
+      { to: '+15550123', variables: { 'a-b': 'x' } },
+      'variable "a-b": a name is 1 to 64 letters, digits or "_"',
+    ],
+  ])('refuses %j with 400, placing no call', async (body, message) => {
+    const res = await place(body);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ ok: false, statusCode: 400, message });
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it("says why Twilio did not place it (502), and takes only the admin's key", async () => {
+    api.respond((_req, res) => {
+      res.statusCode = 400;
+      res.end(
+        '{"code":21211,"message":"The \'To\' number +15550123 is not a valid phone number.","status":400}',
+      );
+    });
+    const res = await place({ to: '+15550123' });
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as { message: string }).message).toBe(
+      "Twilio's API refused to place a call (HTTP 400): The 'To' number +15550123 is not a valid phone number.",
+    );
+    const anyone = await place({ to: '+15550123' }, { 'Content-Type': 'application/json' });
+    expect(anyone.status).toBe(401);
+    expect(api.requests).toHaveLength(1);
+  });
+});
+
+describe('POST /api/calls without what it needs', () => {
+  const open = useVoiceRig({ TWILIO_ACCOUNT_SID: 'AC0001' });
+  const keyed = useVoiceRig({ ADMIN_API_KEY: 'admin-key', TWILIO_ACCOUNT_SID: 'AC0001' });
+
+  it('is refused without ADMIN_API_KEY (403), and names the Twilio settings missing (503)', async () => {
+    const post = (url: string) =>
+      fetch(`${url}/api/calls`, { method: 'POST', headers: ADMIN, body: '{"to":"+15550123"}' });
+    const refused = await post(open.engine.httpUrl);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { message: string }).message).toBe(
+      'set ADMIN_API_KEY to use /api/calls: calls cost money and reach anyone',
+    );
+    const missing = await post(keyed.engine.httpUrl);
+    expect(missing.status).toBe(503);
+    expect(((await missing.json()) as { message: string }).message).toBe(
+      'calls are placed through Twilio, and streamed to the engine at the URL Twilio reaches it: set TWILIO_AUTH_TOKEN, TWILIO_STREAM_URL',
+    );
+  });
+});
