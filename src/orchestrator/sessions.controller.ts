@@ -1,4 +1,14 @@
-import { applyDecorators, Controller, Delete, Get, Inject, Param, UseGuards } from '@nestjs/common';
+import {
+  applyDecorators,
+  Controller,
+  Delete,
+  Get,
+  Inject,
+  Logger,
+  Param,
+  UseGuards,
+} from '@nestjs/common';
+import { SessionStore } from '../sessions/session-store.js';
 import { appConfig, type AppConfig } from '../config/app.config.js';
 import {
   ApiBearerAuth,
@@ -58,8 +68,9 @@ function detail(entry: OpenSession): SessionDetailDto {
 }
 
 /**
- * `/api/sessions`: the sessions open on this engine (all its processes) — listed, read (an operator's look
- * at a conversation, a handover to a person), or closed for good (an abusive client).
+ * `/api/sessions`: the sessions open on this engine (all its processes, and with Redis all its
+ * replicas) — listed, read (an operator's look at a conversation, a handover to a person), or
+ * closed for good (an abusive client).
  */
 @ApiTags('sessions')
 @ApiBearerAuth('admin')
@@ -76,12 +87,23 @@ function detail(entry: OpenSession): SessionDetailDto {
 })
 @Controller('api/sessions')
 export class SessionsController {
+  private readonly logger = new Logger('Sessions');
+
   constructor(
     private readonly directory: SessionDirectory,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     private readonly cluster: ClusterLink,
+    private readonly store: SessionStore,
   ) {
     cluster.onSessions((op, id) => this.local(op, id));
+    // With Redis, every process of every replica answers for its own sessions.
+    store.fanout
+      ?.answer((op, id) => this.local(op, id))
+      .catch((error: unknown) =>
+        this.logger.warn(
+          `/api/sessions answers for this replica only: ${(error as Error).message}`,
+        ),
+      );
   }
 
   /** `op` on this process's sessions: their summaries, one's detail, one closed; null for none. */
@@ -94,8 +116,20 @@ export class SessionsController {
     return { ok: true, session_id: entry.session.id, closed: true };
   }
 
-  /** `op` on the sessions of every engine process (ENGINE_PROCESSES), or of this one alone. */
+  /**
+   * `op` on the sessions of every replica sharing the session store's Redis, or of every engine
+   * process (ENGINE_PROCESSES) of this one, or of this process alone.
+   */
   private async everywhere(op: SessionsOp, id?: string): Promise<unknown[]> {
+    const { fanout } = this.store;
+    if (fanout)
+      try {
+        return await fanout.ask(op, id);
+      } catch (error) {
+        this.logger.warn(
+          `Redis unavailable: /api/sessions answers for this replica only (${(error as Error).message})`,
+        );
+      }
     return (await this.cluster.sessions(op, id)) ?? [await this.local(op, id)];
   }
 
@@ -119,7 +153,7 @@ export class SessionsController {
   @Get()
   @ApiOperation({
     summary:
-      'The sessions open on this engine: every process of ENGINE_PROCESSES (each replica answers for its own)',
+      'The sessions open on this engine: every process of ENGINE_PROCESSES, and with SESSION_STORE_URL every replica sharing that Redis',
   })
   @ApiOkResponse({ type: SessionListDto })
   async listSessions(): Promise<SessionListDto> {

@@ -1,6 +1,7 @@
 import { createClient } from '@redis/client';
 import type { Claim, Save } from './session-store.js';
 import { SessionStore } from './session-store.js';
+import { SessionsFanout } from './sessions-fanout.js';
 
 const PREFIX = 'agent-engine:session:';
 /**
@@ -39,6 +40,9 @@ return 1`;
 export class RedisSessionStore extends SessionStore {
   readonly kind = 'redis' as const;
   private readonly client;
+  /** A connection of its own for `/api/sessions`' requests and replies (see SessionsFanout). */
+  private readonly subscriber;
+  override readonly fanout: SessionsFanout;
 
   constructor(
     url: string,
@@ -55,6 +59,11 @@ export class RedisSessionStore extends SessionStore {
       },
     });
     this.client.on('error', onError);
+    this.subscriber = this.client.duplicate();
+    this.subscriber.on('error', onError);
+    this.fanout = new SessionsFanout(this.client, this.subscriber, () =>
+      this.subscriber.connect().then(() => undefined),
+    );
   }
 
   /**
@@ -96,7 +105,9 @@ export class RedisSessionStore extends SessionStore {
   }
 
   async close(): Promise<void> {
-    if (this.client.isReady) await this.client.close();
-    else if (this.client.isOpen) this.client.destroy();
+    for (const client of [this.subscriber, this.client]) {
+      if (client.isReady) await client.close();
+      else if (client.isOpen) client.destroy();
+    }
   }
 }

@@ -1,3 +1,4 @@
+import type { SessionsFanout } from './sessions-fanout.js';
 /** A stored session, opaque to the store (JSON written by the orchestrator). */
 export interface Claim {
   /** Hash of the session's resume token. */
@@ -28,6 +29,8 @@ export abstract class SessionStore {
   abstract forget(claim: Omit<Claim, 'ttlSecs'>): Promise<void>;
   /** Releases connections and timers. */
   abstract close(): Promise<void>;
+  /** With a store every replica shares: `/api/sessions` across all of them. */
+  readonly fanout: SessionsFanout | undefined = undefined;
 }
 
 interface Entry {
