@@ -33,6 +33,8 @@ export interface SpeechEnv extends TelephonyEnv {
     sampleRate: number;
     timeoutSecs: number;
     espeakWorkers: number;
+    /** The speech of sentences said again and again, kept (bytes; 0: none kept). */
+    cacheBytes: number;
   };
   stt: {
     provider: 'openai' | 'none';
@@ -93,6 +95,7 @@ export function parseSpeech(raw: Raw): SpeechEnv {
       sampleRate: int(raw, 'TTS_SAMPLE_RATE', 24000, 8000, 192000),
       timeoutSecs: num(raw, 'TTS_TIMEOUT_SECS', 30, 0, 3600),
       espeakWorkers: int(raw, 'TTS_ESPEAK_WORKERS', 1, 1, 32),
+      cacheBytes: int(raw, 'TTS_CACHE_MB', 16, 0, 4096) * 1024 * 1024,
     },
     stt: {
       provider: stt,

@@ -14,6 +14,7 @@ export class SpeechMetrics {
   private readonly sttSeconds: Histogram<'provider'>;
   private readonly ttsFirstAudio: Histogram<'provider'>;
   private readonly requests: Counter<'kind' | 'provider' | 'outcome'>;
+  private readonly cacheHits: Counter<'provider'>;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -43,6 +44,17 @@ export class SpeechMetrics {
       labelNames: ['kind', 'provider', 'outcome'],
       registers,
     });
+    this.cacheHits = new Counter({
+      name: 'agent_engine_tts_cache_hits_total',
+      help: 'Sentences said from the speech kept of earlier syntheses (TTS_CACHE_MB), with no request to the TTS engine, by provider',
+      labelNames: ['provider'],
+      registers,
+    });
+  }
+
+  /** A sentence was said from the cache. */
+  cacheHit(provider: string): void {
+    this.cacheHits.inc({ provider });
   }
 
   /** The answer's first audio went out `seconds` after the user's turn ended. */

@@ -78,7 +78,7 @@ export class EspeakTtsEngine extends TtsEngine implements OnModuleDestroy {
   }
 
   /** Starts the workers (each compiles and instantiates the WASM module) ahead of the first sentence. */
-  warmUp(): void {
+  override warmUp(): void {
     while (this.slots.length < this.workers) this.slots.push(this.spawn());
   }
 

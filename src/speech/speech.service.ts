@@ -2,7 +2,6 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Observable } from 'rxjs';
 import { speechConfig, type SpeechConfig } from '../config/app.config.js';
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
-import { EspeakTtsEngine } from './espeak-tts.engine.js';
 import { SttEngine } from './stt-engine.js';
 import { TtsEngine } from './tts-engine.js';
 import { phraseFor } from './tool-wait.js';
@@ -36,7 +35,7 @@ export class SpeechService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    if (this.tts instanceof EspeakTtsEngine) this.tts.warmUp();
+    this.tts.warmUp();
   }
 
   get canSpeak(): boolean {

@@ -15,6 +15,8 @@ export abstract class TtsEngine {
   abstract readonly sampleRate: number;
   /** Yields PCM chunks as they become available; each chunk holds whole samples. */
   abstract synthesize(request: SynthesisRequest): AsyncIterable<Buffer>;
+  /** Readies the engine at start-up, so that the first sentence does not wait for it. */
+  warmUp(): void {}
 }
 
 /** Keeps chunk boundaries on whole 16-bit samples when a stream splits one. */

@@ -30,9 +30,14 @@ export class Engine {
   }
 }
 
-/** The engine's speech through one OpenAI-compatible server (`/audio/speech`, `/audio/transcriptions`). */
+/**
+ * The engine's speech through one OpenAI-compatible server (`/audio/speech`, `/audio/transcriptions`).
+ * No speech kept (TTS_CACHE_MB): the fake server says a text at the length each test sets, so
+ * speech kept from an earlier test would be stale (test/speech-cache.e2e-spec.ts keeps it).
+ */
 export const openAiSpeech = (base: string) => ({
   TTS_PROVIDER: 'openai',
   TTS_BASE_URL: base,
   STT_BASE_URL: base,
+  TTS_CACHE_MB: '0',
 });
