@@ -53,6 +53,8 @@ process.env.LLM_BASE_URL = `http://127.0.0.1:${llm.address().port}/v1`;
 process.env.LLM_MODEL = 'fake';
 process.env.LOG_LEVEL = 'warn';
 process.env.TTS_PROVIDER = 'espeak';
+// Every turn says the same sentences: kept speech (TTS_CACHE_MB) would measure the cache, not synthesis.
+process.env.TTS_CACHE_MB = '0';
 process.env.SPEECH_AUDIO_LEAD_MS = '600000';
 const { createApp } = await import('../dist/bootstrap.js');
 const app = await createApp();
