@@ -10,7 +10,13 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     )
     .setVersion(ENGINE_VERSION)
     .addTag('tools', 'Tools the model may call: HTTP tools (seed §2–§4) and Python code tools')
-    .addTag('sessions', 'Sessions open on this engine (all its processes): listed, read, closed')
+    .addTag(
+      'sessions',
+      'Sessions open on this engine (all its processes, and with Redis all its replicas): listed, read, closed',
+    )
+    .addTag('calls', 'Phone calls the agent places, through Twilio')
+    .addTag('twilio', "Twilio's webhooks: a call coming in, a transferred call's dial ended")
+    .addTag('metrics', 'Prometheus metrics')
     .addTag('health', 'Probes for orchestrators')
     .addBearerAuth(
       { type: 'http', scheme: 'bearer', description: 'ADMIN_API_KEY, when the engine sets one' },
