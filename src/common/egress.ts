@@ -111,8 +111,8 @@ class TunnelAgent extends HttpsProxyAgent<string> {
       status = connect.statusCode;
     });
     // Only the certificate's parts: a ClientCertificate carries more (its files).
-    const { cert, key, passphrase } = this.tls;
-    const tunnel = { ...opts, cert, key, passphrase } as AgentConnectOpts;
+    const { cert, key, passphrase, ca } = this.tls;
+    const tunnel = { ...opts, cert, key, passphrase, ...(ca && { ca }) } as AgentConnectOpts;
     const socket = await toProxy(super.connect(req, tunnel));
     if (status !== 200) {
       socket.destroy();
@@ -187,11 +187,12 @@ export function egressProxyName(): string {
   return `${url.protocol}//${url.host}`;
 }
 
-/** A client certificate shown to HTTPS servers (mutual TLS). */
+/** A client certificate shown to HTTPS servers (mutual TLS), and the CA trusted for them, if not Node's. */
 export interface ClientTls {
   cert?: Buffer;
   key?: Buffer;
   passphrase?: string;
+  ca?: Buffer;
 }
 
 export interface EgressAgentOptions {

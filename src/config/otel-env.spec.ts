@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { EnvError, parseEnv } from './env.js';
 
 const tracing = (raw: Record<string, string>) => parseEnv(raw).tracing;
@@ -21,7 +22,22 @@ describe('OTEL_* (span export)', () => {
       resourceAttributes: {},
       scheduleDelayMs: 5000,
       sampleRatio: 1,
+      tls: {},
     });
+  });
+
+  it('reads the PEM files of the collector CA and client certificate, the traces form first', () => {
+    const { tls } = tracing({
+      OTEL_EXPORTER_OTLP_CERTIFICATE: 'test/fixtures/tls/server.pem',
+      OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE: 'test/fixtures/tls/ca.pem',
+      OTEL_EXPORTER_OTLP_CLIENT_KEY: 'test/fixtures/tls/client.key',
+    });
+    expect(tls.ca?.toString()).toBe(readFileSync('test/fixtures/tls/ca.pem', 'utf8'));
+    expect(tls.key?.toString()).toBe(readFileSync('test/fixtures/tls/client.key', 'utf8'));
+    expect(tls.cert).toBeUndefined();
+    expect(() => tracing({ OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE: '/no/such.pem' })).toThrow(
+      'OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE="/no/such.pem" cannot be read (ENOENT)',
+    );
   });
 
   it('adds /v1/traces to OTEL_EXPORTER_OTLP_ENDPOINT, takes the traces endpoint as it is, and OTEL_SDK_DISABLED wins', () => {

@@ -2,6 +2,7 @@
  * Span export to an OpenTelemetry collector (the standard `OTEL_*` variables, as every OpenTelemetry
  * SDK reads them): where, how, and what the engine is called there. Pure: no Nest import.
  */
+import { readFileSync } from 'node:fs';
 import { HTTP_TOKEN, headerValueFault } from '../tools/tool-definition.js';
 import { bool, EnvError, httpUrl, int, oneOf, present, type Raw } from './env-values.js';
 
@@ -20,6 +21,26 @@ export interface TracingSettings {
   scheduleDelayMs: number;
   /** The share of turns whose spans are made and sent, 0 to 1 (by trace id, so a turn is whole). */
   sampleRatio: number;
+  /**
+   * The collector's CA and the engine's client certificate and key (`…_CERTIFICATE`,
+   * `…_CLIENT_CERTIFICATE`, `…_CLIENT_KEY`), read for exports through the egress proxy (the
+   * exporter reads them itself otherwise).
+   */
+  tls: { ca?: Buffer; cert?: Buffer; key?: Buffer };
+}
+
+/** The PEM file `base`'s `…_TRACES_…` form, or `base`, names, if any. */
+function pemFile(raw: Raw, base: string): Buffer | undefined {
+  const traces = base.replace('OTEL_EXPORTER_OTLP_', 'OTEL_EXPORTER_OTLP_TRACES_');
+  const name = [traces, base].find((n) => present(raw, n) !== undefined);
+  if (!name) return undefined;
+  const path = present(raw, name)!;
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? (error as Error).message;
+    throw new EnvError(`${name}=${JSON.stringify(path)} cannot be read (${code})`);
+  }
 }
 
 /** OpenTelemetry's sampler names; a turn's span has no parent, so `parentbased_` ones decide as their root sampler. */
@@ -108,5 +129,17 @@ export function parseTracing(raw: Raw): TracingSettings {
     resourceAttributes: keyValues(raw, 'OTEL_RESOURCE_ATTRIBUTES', (key) => /^[\w.-]+$/.test(key)),
     scheduleDelayMs: int(raw, 'OTEL_BSP_SCHEDULE_DELAY', 5000, 0, 600_000),
     sampleRatio: sampleRatio(raw),
+    tls: Object.fromEntries(
+      (
+        [
+          ['ca', 'OTEL_EXPORTER_OTLP_CERTIFICATE'],
+          ['cert', 'OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE'],
+          ['key', 'OTEL_EXPORTER_OTLP_CLIENT_KEY'],
+        ] as const
+      ).flatMap(([option, name]) => {
+        const pem = pemFile(raw, name);
+        return pem ? [[option, pem]] : [];
+      }),
+    ),
   };
 }

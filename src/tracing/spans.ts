@@ -92,11 +92,18 @@ function startOptions({ attributes, kind = SpanKind.INTERNAL, linked, startedAt 
 }
 
 /**
- * The exporter's connections through the egress proxy (EGRESS_PROXY), or undefined when none is
- * set: the exporter's own then, which take OTEL_EXPORTER_OTLP_CERTIFICATE and the like.
+ * The exporter's connections through the egress proxy (EGRESS_PROXY), with the collector's CA and
+ * the client certificate of OTEL_EXPORTER_OTLP_CERTIFICATE and the like (`tls`); or undefined
+ * when no proxy is set: the exporter's own then, which read those itself.
  */
-function proxied(): ((protocol: string) => HttpAgent | HttpsAgent) | undefined {
-  const egress = egressAgents('otlp', { keepAlive: true });
+function proxied(
+  tls: TracingSettings['tls'],
+): ((protocol: string) => HttpAgent | HttpsAgent) | undefined {
+  const direct = {
+    http: new HttpAgent({ keepAlive: true }),
+    https: new HttpsAgent({ keepAlive: true, ...tls }),
+  };
+  const egress = egressAgents(tls, { keepAlive: true, direct, tls });
   return egress && ((protocol) => (protocol === 'https:' ? egress.https : egress.http));
 }
 
@@ -137,7 +144,7 @@ export class Spans {
         ? import('@opentelemetry/exporter-trace-otlp-http')
         : import('@opentelemetry/exporter-trace-otlp-proto'),
     ]);
-    const agents = proxied();
+    const agents = proxied(settings.tls);
     const exporter = new OTLPTraceExporter({
       url: settings.url,
       headers: settings.headers,

@@ -1,4 +1,5 @@
 import { RecordingServer } from './recording-server.js';
+import type { TlsOptions } from './tls.js';
 
 /** One span as an OpenTelemetry collector received it over OTLP/HTTP JSON. */
 export interface ExportedSpan {
@@ -39,8 +40,9 @@ const attributesOf = (list: KeyValue[] = []) =>
 
 /** A real HTTP server taking OTLP exports (`POST /v1/traces`), as an OpenTelemetry collector does. */
 export class OtlpCollector extends RecordingServer {
-  constructor() {
-    super();
+  /** With `tls`, it speaks HTTPS (and may ask for client certificates). */
+  constructor(tls?: TlsOptions) {
+    super(tls);
     this.respond((_req, res) => {
       res.setHeader('Content-Type', 'application/json');
       res.end('{}');
