@@ -46,8 +46,9 @@ export class SessionsFanout {
   answer(answer: SessionsAnswer): Promise<void> {
     return (this.started ??= (async () => {
       await this.connect();
-      await this.subscriber.subscribe(REQUESTS, (raw) => void this.onRequest(raw, answer));
+      // Replies first: a request this process sends is answered by itself too.
       await this.subscriber.subscribe(this.replies, (raw) => this.onReply(raw));
+      await this.subscriber.subscribe(REQUESTS, (raw) => void this.onRequest(raw, answer));
     })());
   }
 
