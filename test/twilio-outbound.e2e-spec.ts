@@ -1,7 +1,8 @@
 import { useRecordingServer } from './support/recording-server.js';
 import { useVoiceRig } from './support/speech-server.js';
 import { sessionVariables, TwilioCall } from './support/twilio-call.js';
-import { until } from './support/waiting.js';
+import { until, untilAsync } from './support/waiting.js';
+import { sseText } from './support/fake-llm.js';
 
 const AUTH_TOKEN = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
 /** Where Twilio reaches the engine's /twilio (an ingress before it). */
@@ -40,6 +41,8 @@ describe('calls the agent places (POST /api/calls)', () => {
       to: '+15550123',
       greeting: 'Hello, this is the clinic, calling about your appointment tomorrow.',
       variables: { appointment_id: 'A-7' },
+      instructions: 'You are calling Ada to confirm her appointment A-7, tomorrow at 3 pm.',
+      language: 'en',
     });
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual({
@@ -55,11 +58,13 @@ describe('calls the agent places (POST /api/calls)', () => {
       headers: { authorization: `Basic ${Buffer.from(`AC0001:${AUTH_TOKEN}`).toString('base64')}` },
     });
     const form = Object.fromEntries(new URLSearchParams(api.requests[0]!.body));
-    expect(form).toEqual({
-      To: '+15550123',
-      From: '+15550199',
-      Twiml: `<?xml version="1.0" encoding="UTF-8"?><Response><Connect><Stream url="${STREAM_URL}"><Parameter name="token" value="call-key"/><Parameter name="greeting" value="Hello, this is the clinic, calling about your appointment tomorrow."/><Parameter name="user_number" value="+15550123"/><Parameter name="agent_number" value="+15550199"/><Parameter name="call_direction" value="outbound"/><Parameter name="appointment_id" value="A-7"/></Stream></Connect></Response>`,
-    });
+    expect(form).toMatchObject({ To: '+15550123', From: '+15550199' });
+    // The session waits in the store: the stream resumes it.
+    expect(form.Twiml).toMatch(
+      new RegExp(
+        `^<\\?xml version="1.0" encoding="UTF-8"\\?><Response><Connect><Stream url="${STREAM_URL}"><Parameter name="token" value="call-key"/><Parameter name="greeting" value="Hello, this is the clinic, calling about your appointment tomorrow."/><Parameter name="resume" value="[\\w-]+"/></Stream></Connect></Response>$`,
+      ),
+    );
     // Answered: Twilio streams the call as the TwiML says, signing the stream's URL.
     const call = await TwilioCall.fromTwiml(
       rig.engine.wsUrl.replace(/\/ws$/, '/twilio'),
@@ -70,6 +75,12 @@ describe('calls the agent places (POST /api/calls)', () => {
     expect(rig.speech.inputs()).toEqual([
       'Hello, this is the clinic, calling about your appointment tomorrow.',
     ]);
+    // Its variables, the call's id added once it is answered.
+    await untilAsync(
+      async () =>
+        (await sessionVariables(rig.engine.httpUrl, 'admin-key')).includes('twilio_call_sid'),
+      'the call id',
+    );
     expect(await sessionVariables(rig.engine.httpUrl, 'admin-key')).toEqual([
       'agent_number',
       'appointment_id',
@@ -77,6 +88,13 @@ describe('calls the agent places (POST /api/calls)', () => {
       'twilio_call_sid',
       'user_number',
     ]);
+    // The model knows why it calls from the first answer on.
+    rig.llm.enqueue(sseText(['Great, see you tomorrow.']));
+    call.send({ event: 'dtmf', streamSid: 'MZ0001', dtmf: { track: 'inbound_track', digit: '1' } });
+    await until(() => rig.llm.requests.length === 1, 'the answer');
+    expect(rig.llm.requests[0]!.body.messages[0].content).toContain(
+      'You are calling Ada to confirm her appointment A-7, tomorrow at 3 pm.',
+    );
     call.send({ event: 'stop', sequenceNumber: '9', streamSid: 'MZ0001', stop: {} });
     await until(() => call.closeCode !== undefined, 'the call to close');
   });
@@ -93,7 +111,7 @@ describe('calls the agent places (POST /api/calls)', () => {
     ],
     [
       { to: '+15550123', greet: 'Hi' },
-      'unknown field "greet": expected to, from, greeting, variables',
+      'unknown field "greet": expected to, from, greeting, variables, instructions, language, voice',
     ],
     [
       { to: '+15550123', variables: { user_number: '+1' } },
@@ -102,6 +120,10 @@ describe('calls the agent places (POST /api/calls)', () => {
     [
       { to: '+15550123', variables: { 'a-b': 'x' } },
       'variable "a-b": a name is 1 to 64 letters, digits or "_"',
+    ],
+    [
+      { to: '+15550123', language: 'Spanish' },
+      '"language" must be a language code such as en, it, es',
     ],
   ])('refuses %j with 400, placing no call', async (body, message) => {
     const res = await place(body);
@@ -131,6 +153,15 @@ describe('calls the agent places (POST /api/calls)', () => {
 describe('POST /api/calls without what it needs', () => {
   const open = useVoiceRig({ TWILIO_ACCOUNT_SID: 'AC0001' });
   const keyed = useVoiceRig({ ADMIN_API_KEY: 'admin-key', TWILIO_ACCOUNT_SID: 'AC0001' });
+  const { server: api, url: apiUrl } = useRecordingServer();
+  const storeless = useVoiceRig(() => ({
+    ADMIN_API_KEY: 'admin-key',
+    TWILIO_ACCOUNT_SID: 'AC0001',
+    TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+    TWILIO_API_BASE_URL: apiUrl(),
+    TWILIO_STREAM_URL: STREAM_URL,
+    SESSION_RESUME_SECS: '0',
+  }));
 
   it('is refused without ADMIN_API_KEY (403), and names the Twilio settings missing (503)', async () => {
     const post = (url: string) =>
@@ -144,6 +175,25 @@ describe('POST /api/calls without what it needs', () => {
     expect(missing.status).toBe(503);
     expect(((await missing.json()) as { message: string }).message).toBe(
       'calls are placed through Twilio, and streamed to the engine at the URL Twilio reaches it: set TWILIO_AUTH_TOKEN, TWILIO_STREAM_URL',
+    );
+  });
+
+  it('without a session store, gives the variables as parameters, and cannot keep instructions', async () => {
+    const post = (body: object) =>
+      fetch(`${storeless.engine.httpUrl}/api/calls`, {
+        method: 'POST',
+        headers: ADMIN,
+        body: JSON.stringify({ to: '+15550123', from: '+15550199', ...body }),
+      });
+    const kept = await post({ instructions: 'Confirm the appointment.' });
+    expect(kept.status).toBe(503);
+    expect(((await kept.json()) as { message: string }).message).toBe(
+      "a call's instructions, language and voice wait for it in the session store: set SESSION_RESUME_SECS above 0",
+    );
+    api.respond((_req, res) => res.end('{"sid":"CA0010"}'));
+    expect((await post({ variables: { appointment_id: 'A-7' } })).status).toBe(201);
+    expect(new URLSearchParams(api.requests[0]!.body).get('Twiml')).toBe(
+      `<?xml version="1.0" encoding="UTF-8"?><Response><Connect><Stream url="${STREAM_URL}"><Parameter name="user_number" value="+15550123"/><Parameter name="agent_number" value="+15550199"/><Parameter name="call_direction" value="outbound"/><Parameter name="appointment_id" value="A-7"/></Stream></Connect></Response>`,
     );
   });
 });

@@ -11,16 +11,20 @@ import type { IncomingMessage } from 'node:http';
 import { currentKey } from '../config/bearer-key.js';
 import {
   appConfig,
+  sessionsConfig,
   speechConfig,
   type AppConfig,
+  type SessionsConfig,
   type SpeechConfig,
 } from '../config/app.config.js';
+import { placedSession } from './placed-session.js';
+import { SessionKeeper } from './session-keeper.service.js';
 import { ToolsErrorDto } from '../tools/dto/tool-definition.dto.js';
 import { AdminKeyGuard } from '../tools/admin-key.guard.js';
 import { readJson, refuse } from '../tools/tools-http.js';
 import { PlaceCallDto, PlacedCallDto, readPlaceCall } from './dto/place-call.dto.js';
 import { placeCall } from './twilio-rest.js';
-import { placedCall } from './twilio-voice.js';
+import { placedCall, placedVariables } from './twilio-voice.js';
 
 /**
  * `POST /api/calls`: the agent calls someone (an appointment reminder, a call back): Twilio places
@@ -36,6 +40,8 @@ export class CallsController {
   constructor(
     @Inject(appConfig.KEY) private readonly app: AppConfig,
     @Inject(speechConfig.KEY) private readonly speech: SpeechConfig,
+    @Inject(sessionsConfig.KEY) private readonly sessions: SessionsConfig,
+    private readonly keeper: SessionKeeper,
   ) {}
 
   @Post()
@@ -86,10 +92,11 @@ export class CallsController {
       );
     const from = call.from ?? twilio.fromNumber;
     if (!from) throw refuse(400, '"from" is required: TWILIO_FROM_NUMBER is not set');
-    const token = currentKey(this.app.ws.apiKey);
+    const variables = call.variables ?? {};
+    const resume = await this.sessionFor(call, placedVariables(call.to, from, variables));
     const twiml = await placedCall(
-      { url: twilio.streamUrl, token },
-      { to: call.to, from, greeting: call.greeting?.trim() ?? '', variables: call.variables ?? {} },
+      { url: twilio.streamUrl, token: currentKey(this.app.ws.apiKey) },
+      { to: call.to, from, greeting: call.greeting?.trim() ?? '', variables, resume },
     );
     let sid: string;
     try {
@@ -100,5 +107,34 @@ export class CallsController {
     }
     this.logger.log(`Twilio call ${sid} placed`);
     return { ok: true, call_sid: sid, to: call.to, from };
+  }
+
+  /**
+   * The resume token of the session the call begins with, kept in the session store until the
+   * call's stream resumes it; undefined without a store (SESSION_RESUME_SECS=0), when the
+   * variables go as the stream's parameters and a call's own settings cannot be kept.
+   */
+  private async sessionFor(
+    call: PlaceCallDto,
+    variables: Record<string, string>,
+  ): Promise<string | undefined> {
+    if (!this.keeper.enabled) {
+      if ([call.instructions, call.language, call.voice].some((v) => v !== undefined))
+        throw refuse(
+          503,
+          "a call's instructions, language and voice wait for it in the session store: set SESSION_RESUME_SECS above 0",
+        );
+      return undefined;
+    }
+    const { language, vad, idle } = this.speech;
+    const session = placedSession(
+      call,
+      variables,
+      { language, vadSilenceMs: vad.silenceMs, idleSecs: idle.secs },
+      { instructionsMaxChars: this.sessions.instructionsMaxChars },
+    );
+    if (typeof session === 'string') throw refuse(400, session);
+    await this.keeper.save(session);
+    return session.resumeToken;
   }
 }

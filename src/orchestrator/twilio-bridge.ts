@@ -57,6 +57,8 @@ export class TwilioBridge {
   private resumeToken: string | undefined;
   /** The call came back from a transfer no one answered: the agent says so once resumed. */
   private returned = false;
+  /** The stream resumes a session (a call placed, or back from a transfer). */
+  private resuming = false;
   private engine: WebSocket | undefined;
   /** What the caller said before the engine's session was open. */
   private waiting: string[] = [];
@@ -112,6 +114,7 @@ export class TwilioBridge {
     this.options.log(`Twilio stream ${this.streamSid} of call ${this.callSid || '?'} joined`);
     // Back from a transfer (see /twilio/voice): the session the call had, resumed.
     this.returned = parameters.transfer_status !== undefined;
+    this.resuming = Boolean(parameters.resume);
     const resume = parameters.resume ? `?resume=${encodeURIComponent(parameters.resume)}` : '';
     const engine = new WebSocket(engineUrl + resume, {
       ...(apiKey && { headers: { Authorization: `Bearer ${currentKey(apiKey)}` } }),
@@ -176,7 +179,7 @@ export class TwilioBridge {
       interrupted?: boolean;
       to?: string;
       resume_token?: string;
-      settings?: { language?: string };
+      settings?: { language?: string; variables?: Record<string, string> };
     };
     const send = (frame: object) =>
       this.twilio.readyState === WebSocket.OPEN &&
@@ -199,15 +202,26 @@ export class TwilioBridge {
       this.options.log(`Twilio stream ${this.streamSid}: ${String(event.message)}`);
   }
 
-  /** The session is open: after a transfer no one answered, the agent says so first. */
+  /**
+   * The session is open. One the stream resumed (a call placed, or back from a transfer) keeps its
+   * variables, this call's id added; after a transfer no one answered, the agent says so first.
+   */
   private opened({
     resume_token: token,
     settings,
   }: {
     resume_token?: string;
-    settings?: { language?: string };
+    settings?: { language?: string; variables?: Record<string, string> };
   }): void {
     this.resumeToken = token;
+    const variables = settings?.variables ?? {};
+    if (this.resuming && this.callSid && variables.twilio_call_sid !== this.callSid)
+      this.engine?.send(
+        JSON.stringify({
+          type: 'session.update',
+          variables: { ...variables, twilio_call_sid: this.callSid },
+        }),
+      );
     if (!this.returned) return;
     this.returned = false;
     const text = phraseFor(this.options.unanswered, settings?.language ?? 'en');

@@ -76,7 +76,8 @@ export async function afterDial({ url, token, call }: CallStream, resume: string
 
 /**
  * A call the engine places (`POST /api/calls`): its stream, `greeting` said first once the call
- * is answered, and the client's `variables` beside the call's own.
+ * is answered. The session it resumes (`resume`) holds the call's variables; without one (no
+ * session store) they go as the stream's parameters, the client's beside the call's own.
  */
 export function placedCall(
   { url, token }: Omit<CallStream, 'call'>,
@@ -85,12 +86,29 @@ export function placedCall(
     from,
     greeting,
     variables,
-  }: { to: string; from: string; greeting: string; variables: Record<string, string> },
+    resume,
+  }: {
+    to: string;
+    from: string;
+    greeting: string;
+    variables: Record<string, string>;
+    resume?: string;
+  },
 ): Promise<string> {
   return streamTwiml(url, [
     ['token', token],
     ['greeting', greeting],
-    ...callVariables('outbound', to, from),
-    ...Object.entries(variables),
+    ...(resume
+      ? [['resume', resume] as [string, string]]
+      : [...callVariables('outbound', to, from), ...Object.entries(variables)]),
   ]);
+}
+
+/** The variables of a call the engine places, the client's beside the call's own. */
+export function placedVariables(
+  to: string,
+  from: string,
+  variables: Record<string, string>,
+): Record<string, string> {
+  return { ...Object.fromEntries(callVariables('outbound', to, from)), ...variables };
 }

@@ -59,6 +59,28 @@ export class PlaceCallDto {
   })
   @IsOptional()
   variables?: Record<string, string>;
+
+  @ApiPropertyOptional({
+    description:
+      "Why the agent calls, added to the system prompt (as a session's `instructions`; SESSION_INSTRUCTIONS_MAX_CHARS)",
+    example: 'You are calling Ada Lovelace to confirm her dental appointment tomorrow at 3 pm.',
+  })
+  @IsOptional()
+  instructions?: string;
+
+  @ApiPropertyOptional({
+    description: "The session's language (as `session.update`'s)",
+    example: 'es',
+  })
+  @IsOptional()
+  language?: string;
+
+  @ApiPropertyOptional({
+    description: "The session's voice (as `session.update`'s)",
+    example: 'alloy',
+  })
+  @IsOptional()
+  voice?: string;
 }
 
 export class PlacedCallDto {
@@ -75,7 +97,15 @@ export class PlacedCallDto {
   from!: string;
 }
 
-const FIELDS = new Set(['to', 'from', 'greeting', 'variables']);
+const FIELDS = new Set([
+  'to',
+  'from',
+  'greeting',
+  'variables',
+  'instructions',
+  'language',
+  'voice',
+]);
 
 /** The call `body` asks for, or why it is none. */
 export function readPlaceCall(body: unknown): PlaceCallDto | string {
