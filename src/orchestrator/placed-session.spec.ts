@@ -1,0 +1,42 @@
+import { PlaceCallDto } from './dto/place-call.dto.js';
+import { placedSession } from './placed-session.js';
+
+const call = (fields: Partial<PlaceCallDto>) =>
+  Object.assign(new PlaceCallDto(), { to: '+15550123', ...fields });
+const defaults = { language: 'en', vadSilenceMs: 700, idleSecs: 20 };
+
+describe('placedSession', () => {
+  it("is a voice session on the phone with the call's settings and variables, the rest as any session's", () => {
+    const session = placedSession(
+      call({ instructions: 'Confirm appointment A-7.', language: 'es', voice: 'alloy' }),
+      { user_number: '+15550123', appointment_id: 'A-7' },
+      defaults,
+      { instructionsMaxChars: 4000 },
+    );
+    if (typeof session === 'string') throw new Error(session);
+    expect(session.settings).toMatchObject({
+      modality: 'voice',
+      channel: 'twilio',
+      instructions: 'Confirm appointment A-7.',
+      language: 'es',
+      voice: 'alloy',
+      variables: { user_number: '+15550123', appointment_id: 'A-7' },
+      vad_silence_ms: 700,
+      idle_secs: 20,
+    });
+    expect(session.history).toEqual([]);
+    expect(session.resumeToken).toMatch(/^[\w-]{32}$/);
+  });
+
+  it('refuses what a session.update would, saying why', () => {
+    const refused = (fields: Partial<PlaceCallDto>, max = 4000) =>
+      placedSession(call(fields), {}, defaults, { instructionsMaxChars: max });
+    expect(refused({ language: 'Spanish' })).toBe(
+      '"language" must be a language code such as en, it, es',
+    );
+    expect(refused({ instructions: 'Be brief.' }, 0)).toBe(
+      'this engine takes no session instructions (SESSION_INSTRUCTIONS_MAX_CHARS=0)',
+    );
+    expect(refused({ voice: 'v'.repeat(101) })).toBe('"voice" is longer than 100 characters');
+  });
+});
