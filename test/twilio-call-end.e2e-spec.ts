@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { samples } from './support/prometheus.js';
 import { useRecordingServer } from './support/recording-server.js';
 import { useVoiceRig } from './support/speech-server.js';
 import { writeToolsFile } from './support/tools-file.js';
@@ -127,6 +128,10 @@ describe('/twilio: the agent transfers the call', () => {
     expect(back).toBe(
       `<?xml version="1.0" encoding="UTF-8"?><Response><Connect><Stream url="wss://${host()}/twilio"><Parameter name="resume" value="${token}"/><Parameter name="transfer_status" value="no-answer"/></Stream></Connect></Response>`,
     );
+    // The share of transfers that reached a person (the test before this one was answered).
+    const metrics = samples(await (await fetch(`${rig.engine.httpUrl}/metrics`)).text());
+    expect(metrics.get('agent_engine_transfers_ended_total{outcome="answered"}')).toBe(1);
+    expect(metrics.get('agent_engine_transfers_ended_total{outcome="unanswered"}')).toBe(1);
     // Twilio streams the call again, as that TwiML says: the agent says no one answered.
     const again = await stream({ resume: token, transfer_status: 'no-answer' });
     const unanswered =

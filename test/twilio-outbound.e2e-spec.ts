@@ -1,3 +1,4 @@
+import { samples } from './support/prometheus.js';
 import { useRecordingServer } from './support/recording-server.js';
 import { useVoiceRig } from './support/speech-server.js';
 import { sessionVariables, TwilioCall } from './support/twilio-call.js';
@@ -147,6 +148,12 @@ describe('calls the agent places (POST /api/calls)', () => {
     const anyone = await place({ to: '+15550123' }, { 'Content-Type': 'application/json' });
     expect(anyone.status).toBe(401);
     expect(api.requests).toHaveLength(1);
+    // The first test's call was placed; this one was refused.
+    const metrics = samples(
+      await (await fetch(`${rig.engine.httpUrl}/metrics`, { headers: ADMIN })).text(),
+    );
+    expect(metrics.get('agent_engine_calls_placed_total{outcome="placed"}')).toBe(1);
+    expect(metrics.get('agent_engine_calls_placed_total{outcome="refused"}')).toBe(1);
   });
 });
 

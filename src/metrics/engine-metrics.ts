@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { SessionMetrics } from './session-metrics.js';
 import { SpeechMetrics } from './speech-metrics.js';
+import { TelephonyMetrics } from './telephony-metrics.js';
 
 /** Seconds: what a voice user waits for lies between 50 ms and a few seconds. */
 const LATENCY_BUCKETS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 30];
@@ -26,6 +27,8 @@ export class EngineMetrics {
   readonly registry = new Registry();
   /** Voice latencies: reaction time, transcription, synthesis. */
   readonly speech = new SpeechMetrics(this.registry);
+  /** Phone calls: placed by the agent, handed to a person. */
+  readonly telephony = new TelephonyMetrics(this.registry);
   /** WebSocket sessions: open, started, ended (and why). */
   readonly sessions: SessionMetrics;
   private readonly turns = this.counter(

@@ -19,6 +19,7 @@ import {
 } from '../config/app.config.js';
 import { placedSession } from './placed-session.js';
 import { SessionKeeper } from './session-keeper.service.js';
+import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { ToolsErrorDto } from '../tools/dto/tool-definition.dto.js';
 import { AdminKeyGuard } from '../tools/admin-key.guard.js';
 import { readJson, refuse } from '../tools/tools-http.js';
@@ -42,6 +43,7 @@ export class CallsController {
     @Inject(speechConfig.KEY) private readonly speech: SpeechConfig,
     @Inject(sessionsConfig.KEY) private readonly sessions: SessionsConfig,
     private readonly keeper: SessionKeeper,
+    private readonly metrics: EngineMetrics,
   ) {}
 
   @Post()
@@ -102,9 +104,11 @@ export class CallsController {
     try {
       sid = await placeCall(twilio, { to: call.to, from, twiml });
     } catch (error) {
+      this.metrics.telephony.callPlaced('refused');
       this.logger.warn(`call not placed: ${(error as Error).message}`);
       throw refuse(502, (error as Error).message);
     }
+    this.metrics.telephony.callPlaced('placed');
     this.logger.log(`Twilio call ${sid} placed`);
     return { ok: true, call_sid: sid, to: call.to, from };
   }

@@ -19,7 +19,8 @@ import {
 } from '../config/app.config.js';
 import { readBody, refuse } from '../tools/tools-http.js';
 import { checkTwilioWebhook } from './twilio-signature.js';
-import { afterDial, answerCall } from './twilio-voice.js';
+import { afterDial, answerCall, dialAnswered } from './twilio-voice.js';
+import { EngineMetrics } from '../metrics/engine-metrics.js';
 
 /** A webhook's form: Twilio's parameters of a call are a few hundred bytes. */
 const MAX_FORM_BYTES = 64 * 1024;
@@ -36,6 +37,7 @@ export class TwilioVoiceController {
   constructor(
     @Inject(appConfig.KEY) private readonly app: AppConfig,
     @Inject(speechConfig.KEY) private readonly speech: SpeechConfig,
+    private readonly metrics: EngineMetrics,
   ) {}
 
   @Post()
@@ -116,6 +118,7 @@ export class TwilioVoiceController {
     let twiml: string;
     if (resume !== null) {
       this.logger.log(`Twilio call ${sid} transfer ended: ${call.DialCallStatus ?? 'no status'}`);
+      this.metrics.telephony.transferEnded(dialAnswered(call) ? 'answered' : 'unanswered');
       twiml = await afterDial({ url, token, call }, resume);
     } else {
       this.logger.log(`Twilio call ${sid} answered: streamed to ${url}`);

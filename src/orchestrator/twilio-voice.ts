@@ -33,6 +33,11 @@ function callVariables(
 /** A dial's outcomes in which someone took the call: it ends with theirs. */
 const ANSWERED = new Set(['completed', 'answered']);
 
+/** Whether someone took a transferred call (its webhook's `DialCallStatus`). */
+export function dialAnswered(call: Record<string, string>): boolean {
+  return ANSWERED.has(call.DialCallStatus ?? '');
+}
+
 /** Twilio's helper, loaded at the first call: an engine that answers none does not hold it. */
 async function voiceResponse() {
   const { default: VoiceResponse } = await import('twilio/lib/twiml/VoiceResponse.js');
@@ -62,7 +67,7 @@ export function answerCall({ url, token, call }: CallStream, greeting: string): 
  */
 export async function afterDial({ url, token, call }: CallStream, resume: string): Promise<string> {
   const status = call.DialCallStatus ?? '';
-  if (ANSWERED.has(status)) {
+  if (dialAnswered(call)) {
     const response = await voiceResponse();
     response.hangup();
     return response.toString();

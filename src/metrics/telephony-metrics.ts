@@ -1,0 +1,34 @@
+import { Counter, type Registry } from 'prom-client';
+
+/**
+ * Phone calls through Twilio, in the engine's registry: the calls the agent places, and how the
+ * calls it hands to a person end. Pure: no Nest import.
+ */
+export class TelephonyMetrics {
+  private readonly placed: Counter<'outcome'>;
+  private readonly transfers: Counter<'outcome'>;
+
+  constructor(registry: Registry) {
+    const registers = [registry];
+    this.placed = new Counter({
+      name: 'agent_engine_calls_placed_total',
+      help: 'Calls the agent was asked to place (POST /api/calls): placed (Twilio took it), refused (Twilio refused it, or could not be reached)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.transfers = new Counter({
+      name: 'agent_engine_transfers_ended_total',
+      help: 'Calls handed to a person on /twilio whose dial ended: answered (someone took it), unanswered (busy, no answer, failed: back to the agent). Answered over all: the share of transfers that reached a person',
+      labelNames: ['outcome'],
+      registers,
+    });
+  }
+
+  callPlaced(outcome: 'placed' | 'refused'): void {
+    this.placed.inc({ outcome });
+  }
+
+  transferEnded(outcome: 'answered' | 'unanswered'): void {
+    this.transfers.inc({ outcome });
+  }
+}
