@@ -76,7 +76,7 @@ export class ServerAdaptations {
    * User and assistant messages alternate from a user's (`withAlternatingRoles`): a turn cut off
    * after its tool results is closed, a conversation the agent began is opened.
    */
-  closedToolTurns = false;
+  alternatingRoles = false;
   /** An answer that is only calls has `""` for its content, not null. */
   stringContent = false;
   /** `tool_choice` can only be "auto": a request that must not call tools is sent without them. */
@@ -92,7 +92,7 @@ export class ServerAdaptations {
       this.noToolParser,
       this.bareObjects,
       this.nineCharacterIds,
-      this.closedToolTurns,
+      this.alternatingRoles,
       this.stringContent,
       this.autoOnly,
     ];
@@ -119,8 +119,8 @@ export class ServerAdaptations {
       this.form = this.messageForm();
       return 'the LLM server refuses a null content (HTTP 400): sending "" for the content of an answer that is only calls from now on';
     }
-    if (!this.closedToolTurns && ROLES_ALTERNATE.test(text)) {
-      this.closedToolTurns = true;
+    if (!this.alternatingRoles && ROLES_ALTERNATE.test(text)) {
+      this.alternatingRoles = true;
       return `the LLM server wants user and assistant messages to alternate (HTTP 400, a Mistral or Gemma chat template): a turn cut off after its tool results is closed with an assistant message "${CUT_OFF_ANSWER}", and a conversation the agent began is opened with a user message "${OPENING.content}", in requests from now on`;
     }
     if (!this.bareObjects && EMPTY_PROPERTIES.test(text)) {
@@ -132,7 +132,7 @@ export class ServerAdaptations {
 
   /** The messages as JSON, in the form this server takes them. */
   messagesJson(messages: readonly ChatMessage[]): string {
-    const list = this.closedToolTurns ? withAlternatingRoles(messages) : messages;
+    const list = this.alternatingRoles ? withAlternatingRoles(messages) : messages;
     return messagesJson(list, this.form);
   }
 
