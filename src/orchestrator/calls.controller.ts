@@ -94,11 +94,11 @@ export class CallsController {
       );
     const from = call.from ?? twilio.fromNumber;
     if (!from) throw refuse(400, '"from" is required: TWILIO_FROM_NUMBER is not set');
-    const variables = call.variables ?? {};
-    const resume = await this.sessionFor(call, placedVariables(call.to, from, variables));
+    const variables = placedVariables(call.to, from, call.variables ?? {});
+    const resume = await this.sessionFor(call, variables);
     const twiml = await placedCall(
       { url: twilio.streamUrl, token: currentKey(this.app.ws.apiKey) },
-      { to: call.to, from, greeting: call.greeting?.trim() ?? '', variables, resume },
+      { greeting: call.greeting?.trim() ?? '', variables, resume },
     );
     let sid: string;
     try {

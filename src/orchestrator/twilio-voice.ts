@@ -1,7 +1,8 @@
 /**
- * `/twilio/voice`'s TwiML: for a call coming in, the stream that joins it to `/twilio` (the
- * greeting, the caller's and called numbers as the session's variables); for a transferred call
- * whose dial has ended, a hang-up when someone answered, else the stream back to its session.
+ * The TwiML of calls: for a call coming in (`/twilio/voice`), the stream that joins it to
+ * `/twilio` (the greeting, the call's numbers as the session's variables); for a transferred call
+ * whose dial has ended, a hang-up when someone answered, else the stream back to its session; for
+ * a call the engine places (`POST /api/calls`), the stream to the session made for it.
  * Pure: no Nest import.
  */
 
@@ -81,31 +82,21 @@ export async function afterDial({ url, token, call }: CallStream, resume: string
 
 /**
  * A call the engine places (`POST /api/calls`): its stream, `greeting` said first once the call
- * is answered. The session it resumes (`resume`) holds the call's variables; without one (no
- * session store) they go as the stream's parameters, the client's beside the call's own.
+ * is answered. The session it resumes (`resume`) holds the call's `variables` (placedVariables);
+ * without one (no session store) they go as the stream's parameters.
  */
 export function placedCall(
   { url, token }: Omit<CallStream, 'call'>,
   {
-    to,
-    from,
     greeting,
     variables,
     resume,
-  }: {
-    to: string;
-    from: string;
-    greeting: string;
-    variables: Record<string, string>;
-    resume?: string;
-  },
+  }: { greeting: string; variables: Record<string, string>; resume?: string },
 ): Promise<string> {
   return streamTwiml(url, [
     ['token', token],
     ['greeting', greeting],
-    ...(resume
-      ? [['resume', resume] as [string, string]]
-      : [...callVariables('outbound', to, from), ...Object.entries(variables)]),
+    ...(resume ? [['resume', resume] as [string, string]] : Object.entries(variables)),
   ]);
 }
 
