@@ -110,9 +110,7 @@ class TunnelAgent extends HttpsProxyAgent<string> {
     req.once('proxyConnect', (connect: { statusCode: number; statusText?: string }) => {
       status = connect.statusCode;
     });
-    // Only the certificate's parts: a ClientCertificate carries more (its files).
-    const { cert, key, passphrase, ca } = this.tls;
-    const tunnel = { ...opts, cert, key, passphrase, ...(ca && { ca }) } as AgentConnectOpts;
+    const tunnel = { ...opts, ...tlsOptions(this.tls) } as AgentConnectOpts;
     const socket = await toProxy(super.connect(req, tunnel));
     if (status !== 200) {
       socket.destroy();
@@ -195,6 +193,11 @@ export interface ClientTls {
   ca?: Buffer;
 }
 
+/** Only the TLS parts of `tls`, as TLS options take them (a loaded certificate carries more: its files). */
+export function tlsOptions({ cert, key, passphrase, ca }: ClientTls): ClientTls {
+  return { cert, key, passphrase, ...(ca && { ca }) };
+}
+
 export interface EgressAgentOptions {
   /** Vets each host sent through the proxy, whose requests the caller's lookup no longer sees. */
   check?: HostCheck;
@@ -249,14 +252,14 @@ let tlsDispatchers = new WeakMap<ClientTls, { direct?: Dispatcher; proxied?: Dis
 function tlsDispatcher(tls: ClientTls, proxied: boolean): Dispatcher {
   let kept = tlsDispatchers.get(tls);
   if (!kept) tlsDispatchers.set(tls, (kept = {}));
-  const { cert, key, passphrase } = tls;
+  const options = tlsOptions(tls);
   if (proxied)
     return (kept.proxied ??= new ProxyAgent({
       uri: settings.proxy,
       proxyTunnel: false,
-      requestTls: { cert, key, passphrase },
+      requestTls: options,
     }));
-  return (kept.direct ??= new UndiciAgent({ connect: { cert, key, passphrase } }));
+  return (kept.direct ??= new UndiciAgent({ connect: options }));
 }
 
 /**

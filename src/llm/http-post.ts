@@ -2,7 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
-import { egressAgents, type ClientTls } from '../common/egress.js';
+import { egressAgents, tlsOptions, type ClientTls } from '../common/egress.js';
 
 /** The answer to a POST: status, and the body as a Node stream (read it, or ask for its text). */
 export interface HttpReply {
@@ -47,7 +47,8 @@ const tlsAgents = new WeakMap<ClientTls, HttpsAgent>();
  */
 function agentFor(https: boolean, tls: ClientTls | undefined): HttpAgent {
   let tlsAgent = tls && tlsAgents.get(tls);
-  if (tls && !tlsAgent) tlsAgents.set(tls, (tlsAgent = new HttpsAgent({ ...POOL, ...tlsOf(tls) })));
+  if (tls && !tlsAgent)
+    tlsAgents.set(tls, (tlsAgent = new HttpsAgent({ ...POOL, ...tlsOptions(tls) })));
   const direct = tlsAgent ?? httpsAgent;
   const agents = egressAgents(tls ?? 'llm', {
     direct: { http: httpAgent, https: direct },
@@ -56,9 +57,6 @@ function agentFor(https: boolean, tls: ClientTls | undefined): HttpAgent {
   });
   return agents ? agents[https ? 'https' : 'http'] : https ? direct : httpAgent;
 }
-
-/** Only the certificate's parts: a loaded certificate carries more (its files). */
-const tlsOf = ({ cert, key, passphrase }: ClientTls): ClientTls => ({ cert, key, passphrase });
 
 /** Request options of each URL posted to (the LLM servers': few), parsed once, not per request. */
 const targets = new Map<string, ReturnType<typeof urlToHttpOptions>>();

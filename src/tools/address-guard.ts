@@ -5,7 +5,7 @@ import type { AxiosRequestConfig } from 'axios';
 import { MAX_REDIRECTS } from './redirects.js';
 import { globalAgent as httpGlobalAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import { egressAgents, lookupCheck, type ClientTls } from '../common/egress.js';
+import { egressAgents, lookupCheck, tlsOptions, type ClientTls } from '../common/egress.js';
 
 export class BlockedAddressError extends Error {}
 
@@ -105,8 +105,7 @@ const certificateAgents = new WeakMap<ClientTls, HttpsAgent>();
 const certificateAgent = (certificate: ClientTls) => {
   let agent = certificateAgents.get(certificate);
   if (!agent) {
-    const { cert, key, passphrase } = certificate;
-    agent = new HttpsAgent({ cert, key, passphrase });
+    agent = new HttpsAgent(tlsOptions(certificate));
     certificateAgents.set(certificate, agent);
   }
   return agent;
