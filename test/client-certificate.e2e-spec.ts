@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { listeningEngine, runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
 import { EgressProxy } from './support/egress-proxy.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { TEST_CA, testTls } from './support/tls.js';
@@ -80,19 +80,11 @@ describe('HTTP tools with a client certificate', () => {
     await new Promise((done) => api.close(done));
   });
   const start = async (env: Record<string, string>) => {
-    const engine = await runBuiltEngine(
-      {
-        PORT: '0',
-        LLM_BASE_URL: llmUrl,
-        LLM_MODEL: 'm',
-        NODE_EXTRA_CA_CERTS: TEST_CA,
-        ...env,
-      },
-      true,
+    const engine = await listeningEngine(
+      { LLM_BASE_URL: llmUrl, LLM_MODEL: 'm', NODE_EXTRA_CA_CERTS: TEST_CA, ...env },
+      engines,
     );
-    engines.push(engine);
-    if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
-    return WsClient.connect(`${engine.url.replace('http', 'ws')}/ws`);
+    return WsClient.connect(engine.wsUrl);
   };
   const both = async (ws: WsClient) => {
     llm.enqueue(

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { listeningEngine, runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
 import { EgressProxy } from './support/egress-proxy.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
 import { TEST_CA, testTls } from './support/tls.js';
@@ -52,13 +52,11 @@ describe('an LLM server that asks for a client certificate (mutual TLS)', () => 
     await proxy.stop();
   });
   const start = async (env: Record<string, string>) => {
-    const engine = await runBuiltEngine(
-      { PORT: '0', LLM_BASE_URL: llmUrl, NODE_EXTRA_CA_CERTS: TEST_CA, ...env },
-      true,
+    const engine = await listeningEngine(
+      { LLM_BASE_URL: llmUrl, NODE_EXTRA_CA_CERTS: TEST_CA, ...env },
+      engines,
     );
-    engines.push(engine);
-    if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
-    return { engine, ws: await WsClient.connect(`${engine.url.replace('http', 'ws')}/ws`) };
+    return { engine, ws: await WsClient.connect(engine.wsUrl) };
   };
 
   it('shows it for the model list and the completions; without it the server refuses', async () => {

@@ -1,4 +1,4 @@
-import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { listeningEngine, type BuiltEngineRun } from './support/built-engine.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { McpTestServer, ORDER_SCHEMA } from './support/mcp-server.js';
 import { RecordingServer } from './support/recording-server.js';
@@ -48,10 +48,8 @@ describe('services whose certificates a private CA signed', () => {
     await Promise.all([secureLlm.stop(), plainLlm.stop(), api.stop(), mcp.stop()]);
   });
   const start = async (env: Record<string, string>) => {
-    const engine = await runBuiltEngine({ ...base, ...env }, true);
-    engines.push(engine);
-    if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
-    return { engine, ws: await WsClient.connect(`${engine.url.replace('http', 'ws')}/ws`) };
+    const engine = await listeningEngine({ ...base, ...env }, engines);
+    return { engine, ws: await WsClient.connect(engine.wsUrl) };
   };
   const toolRead = (llm: FakeLlm) =>
     llm.requests.at(-1)!.body.messages.findLast((m: any) => m.role === 'tool').content;

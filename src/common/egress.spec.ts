@@ -111,6 +111,27 @@ describe('the egress proxy', () => {
     expect(proxy.targets).toEqual([]);
   });
 
+  it("sends a form (a transcription's audio) through the proxy as a form", async () => {
+    const echo = createServer((req, res) => {
+      res.setHeader('content-type', req.headers['content-type'] ?? '');
+      req.pipe(res);
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    const form = new FormData();
+    form.append('model', 'whisper-1');
+    form.append('file', new Blob([Buffer.from('RIFF')], { type: 'audio/wav' }), 'utterance.wav');
+    const url = `http://api.example:${(echo.address() as AddressInfo).port}/audio/transcriptions`;
+    const echoed = await egressFetch(url, { method: 'POST', body: form });
+    echo.close();
+    const read = await new Response(await echoed.arrayBuffer(), {
+      headers: { 'content-type': echoed.headers.get('content-type')! },
+    }).formData();
+    expect(read.get('model')).toBe('whisper-1');
+    expect(await (read.get('file') as File).text()).toBe('RIFF');
+    expect((read.get('file') as File).name).toBe('utterance.wav');
+    expect(proxy.targets).toEqual([`POST ${url}`]);
+  });
+
   it('checks each host before its request goes to the proxy', async () => {
     const check = (host: string) =>
       host === 'api.example' ? Promise.reject(new Error(`refused: ${host}`)) : Promise.resolve();

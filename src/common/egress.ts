@@ -263,6 +263,19 @@ function tlsDispatcher(tls: ClientTls, proxied: boolean): Dispatcher {
 }
 
 /**
+ * `init` as undici's own fetch (not the one Node bundles) takes it: Node's FormData is no
+ * FormData to it, and would go as the text "[object FormData]" (a transcription's audio), so it
+ * goes encoded as Node's fetch would send it, multipart with its boundary.
+ */
+async function portable(init: RequestInit | undefined): Promise<RequestInit | undefined> {
+  if (!(init?.body instanceof FormData)) return init;
+  const encoded = new Response(init.body);
+  const headers = new Headers(init.headers);
+  headers.set('content-type', encoded.headers.get('content-type') ?? 'multipart/form-data');
+  return { ...init, headers, body: await encoded.arrayBuffer() };
+}
+
+/**
  * `fetch`, through the proxy unless none is set or `url`'s server is in EGRESS_NO_PROXY; with
  * `tls`, HTTPS servers that ask for a client certificate are shown it.
  */
@@ -276,9 +289,12 @@ export function egressFetch(
   const proxied = dispatcher !== undefined && !bypassesProxy(settings.noProxy, url.hostname, port);
   if (!proxied && !tls) return fetch(input, init);
   const through = tls ? tlsDispatcher(tls, proxied) : dispatcher;
-  const sent = undiciFetch(input as never, { ...init, dispatcher: through } as never);
+  const sent = portable(init).then(
+    (body) =>
+      undiciFetch(input as never, { ...body, dispatcher: through } as never) as Promise<Response>,
+  );
   if (!proxied) return sent;
-  return (sent as Promise<Response>).catch((error: unknown) => {
+  return sent.catch((error: unknown) => {
     const refusal = tunnelRefusal(error, url.hostname, port);
     if (refusal) throw refusal;
     throw NO_CONNECTION.has(connectionErrorCode(error) ?? '') ? unreachable(error) : error;

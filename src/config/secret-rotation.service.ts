@@ -15,7 +15,7 @@ import {
   type SessionsConfig,
   type SpeechConfig,
 } from './app.config.js';
-import { llmClientTls } from './client-tls-env.js';
+import { CLIENT_TLS, clientTlsEnv, type ClientTlsOwner } from './client-tls-env.js';
 import { parseEnv, type Env } from './env.js';
 import { rereadSecrets, rotatingFiles, type RotatingSecret } from './secret-files.js';
 
@@ -73,7 +73,10 @@ export class SecretRotation implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     const secs = parseEnv(process.env).secretFilesWatchSecs;
-    const watched = Object.keys(rotatingFiles(process.env)).length > 0 || this.live.llm.clientTls;
+    const watched =
+      Object.keys(rotatingFiles(process.env)).length > 0 ||
+      this.live.llm.clientTls !== undefined ||
+      this.live.speech.clientTls !== undefined;
     if (secs === 0 || !watched) return;
     this.timer = setInterval(() => this.check(), secs * 1000);
     this.timer.unref();
@@ -85,7 +88,8 @@ export class SecretRotation implements OnModuleInit, OnModuleDestroy {
 
   /** Reads the files again; takes up the secrets that changed. */
   check(): void {
-    this.renewClientTls();
+    this.renewClientTls('llm');
+    this.renewClientTls('speech');
     const changed: Record<string, string> = {};
     for (const [name, result] of Object.entries(rereadSecrets(process.env))) {
       if ('error' in result) {
@@ -115,28 +119,27 @@ export class SecretRotation implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * LLM_CLIENT_CERT_FILE and its key renewed in their files (cert-manager, Vault): shown from the
-   * next connection on; a certificate and key that are no pair (one file written, not yet the
-   * other) keep the pair in use.
+   * A client certificate (LLM_CLIENT_CERT_FILE, SPEECH_CLIENT_CERT_FILE) and its key renewed in
+   * their files (cert-manager, Vault): shown from the next connection on; a certificate and key
+   * that are no pair (one file written, not yet the other) keep the pair in use.
    */
-  private renewClientTls(): void {
-    const inUse = this.live.llm.clientTls;
+  private renewClientTls(owner: ClientTlsOwner): void {
+    const holder = this.live[owner];
+    const inUse = holder.clientTls;
     if (!inUse) return;
+    const setting = CLIENT_TLS[owner].cert;
     let next;
     try {
-      next = llmClientTls(process.env);
+      next = clientTlsEnv(process.env, owner);
     } catch (error) {
-      this.warnOnce(
-        'LLM_CLIENT_CERT_FILE',
-        `${(error as Error).message}: the certificate in use is kept`,
-      );
+      this.warnOnce(setting, `${(error as Error).message}: the certificate in use is kept`);
       return;
     }
-    this.warned.delete('LLM_CLIENT_CERT_FILE');
+    this.warned.delete(setting);
     if (!next || (next.cert.equals(inUse.cert) && next.key.equals(inUse.key))) return;
-    this.live.llm.clientTls = next;
-    this.logger.log('LLM_CLIENT_CERT_FILE changed in its files: shown from the next connection on');
-    if (next.expired) this.logger.warn(`LLM_CLIENT_CERT_FILE: ${next.expired}`);
+    holder.clientTls = next;
+    this.logger.log(`${setting} changed in its files: shown from the next connection on`);
+    if (next.expired) this.logger.warn(`${setting}: ${next.expired}`);
   }
 
   private warnOnce(key: string, message: string): void {

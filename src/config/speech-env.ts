@@ -14,6 +14,8 @@ import {
   present,
   type Raw,
 } from './env-values.js';
+import type { LoadedClientTls } from '../common/client-tls.js';
+import { speechClientTls } from './client-tls-env.js';
 import { parseTelephony, type TelephonyEnv } from './telephony-env.js';
 
 export interface SpeechEnv extends TelephonyEnv {
@@ -46,6 +48,8 @@ export interface SpeechEnv extends TelephonyEnv {
   };
   /** Voice activity detection: the engine hears when the user starts and stops speaking. */
   vad: VadSettings;
+  /** Shown to the STT and TTS servers when they ask for one (SPEECH_CLIENT_CERT_FILE); renewed in place. */
+  clientTls: LoadedClientTls | undefined;
 }
 
 export interface VadSettings {
@@ -86,6 +90,7 @@ export function parseSpeech(raw: Raw): SpeechEnv {
     audioLeadMs: int(raw, 'SPEECH_AUDIO_LEAD_MS', 1000, 0, 600_000),
     toolWaitMs: int(raw, 'SPEECH_TOOL_WAIT_MS', 2000, 0, 600_000),
     toolWaitPhrases: phrasePerLanguage(raw, 'SPEECH_TOOL_WAIT_PHRASE', DEFAULT_TOOL_WAIT_PHRASES),
+    clientTls: speechClientTls(raw),
     tts: {
       provider: tts,
       baseUrl: ttsUrl,

@@ -38,17 +38,21 @@ export class OpenAiTtsEngine extends TtsEngine {
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (tts.apiKey) headers.Authorization = `Bearer ${tts.apiKey}`;
     const signal = AbortSignal.any([request.signal, AbortSignal.timeout(tts.timeoutSecs * 1000)]);
-    const response = await egressFetch(`${tts.baseUrl}/audio/speech`, {
-      method: 'POST',
-      headers,
-      signal,
-      body: JSON.stringify({
-        model: tts.model,
-        voice: request.voice || 'alloy',
-        input: request.text,
-        response_format: 'pcm',
-      }),
-    });
+    const response = await egressFetch(
+      `${tts.baseUrl}/audio/speech`,
+      {
+        method: 'POST',
+        headers,
+        signal,
+        body: JSON.stringify({
+          model: tts.model,
+          voice: request.voice || 'alloy',
+          input: request.text,
+          response_format: 'pcm',
+        }),
+      },
+      this.config.clientTls,
+    );
     if (!response.ok || !response.body) {
       const text = (await response.text().catch(() => '')).slice(0, 300);
       throw new Error(`TTS server answered HTTP ${response.status}${text ? `: ${text}` : ''}`);

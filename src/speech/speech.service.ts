@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Observable } from 'rxjs';
 import { speechConfig, type SpeechConfig } from '../config/app.config.js';
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
@@ -36,6 +36,9 @@ export class SpeechService implements OnModuleInit {
 
   onModuleInit(): void {
     this.tts.warmUp();
+    // A certificate past its date is refused by the servers that ask for one: said, not fatal.
+    if (this.config.clientTls?.expired)
+      new Logger('Speech').warn(`SPEECH_CLIENT_CERT_FILE: ${this.config.clientTls.expired}`);
   }
 
   get canSpeak(): boolean {

@@ -38,12 +38,16 @@ export class OpenAiSttEngine extends SttEngine {
     let response: Response;
     let body: string;
     try {
-      response = await egressFetch(`${stt.baseUrl}/audio/transcriptions`, {
-        method: 'POST',
-        headers,
-        body: form,
-        signal: AbortSignal.any([signal, AbortSignal.timeout(stt.timeoutSecs * 1000)]),
-      });
+      response = await egressFetch(
+        `${stt.baseUrl}/audio/transcriptions`,
+        {
+          method: 'POST',
+          headers,
+          body: form,
+          signal: AbortSignal.any([signal, AbortSignal.timeout(stt.timeoutSecs * 1000)]),
+        },
+        this.config.clientTls,
+      );
       body = await response.text();
     } catch (error) {
       if (signal.aborted) throw error;

@@ -49,3 +49,18 @@ export function runBuiltEngine(
     void exited.then((code) => resolve({ code, output, stop: () => undefined, exited }));
   });
 }
+
+/**
+ * The built engine listening on a free port with `env` (and PORT=0), kept in `started` for the
+ * suite's afterAll to stop; throws with its output when it does not start.
+ */
+export async function listeningEngine(
+  env: Record<string, string>,
+  started: BuiltEngineRun[],
+): Promise<BuiltEngineRun & { url: string; wsUrl: string }> {
+  const engine = await runBuiltEngine({ PORT: '0', ...env }, true);
+  started.push(engine);
+  const { url } = engine;
+  if (!url) throw new Error(`the engine did not start:\n${engine.output}`);
+  return Object.assign(engine, { url, wsUrl: `${url.replace('http', 'ws')}/ws` });
+}

@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { schemeFor, serverFor, type TlsOptions } from './tls.js';
 
@@ -12,6 +13,8 @@ export interface RecordedRequest {
   body: string;
   /** The body as it came (binary bodies: audio, protobuf). */
   bytes: Buffer;
+  /** Over TLS, the common name of the client certificate shown, if any. */
+  clientCertificate?: string;
 }
 
 export type Handler = (req: RecordedRequest, res: ServerResponse) => void;
@@ -58,6 +61,8 @@ export class RecordingServer {
       body: Buffer.concat(chunks).toString('utf8'),
       bytes: Buffer.concat(chunks),
     };
+    const peer = (req.socket as Partial<TLSSocket>).getPeerCertificate?.();
+    if (peer?.subject) recorded.clientCertificate = String(peer.subject.CN);
     this.requests.push(recorded);
     this.handler(recorded, res);
   }

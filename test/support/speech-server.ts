@@ -1,6 +1,7 @@
 import { Engine, openAiSpeech } from './engine.js';
 import { FakeLlm } from './fake-llm.js';
 import { RecordingServer } from './recording-server.js';
+import type { TlsOptions } from './tls.js';
 
 /**
  * A real OpenAI-compatible speech server on loopback: each synthesis (`/audio/speech`) answers
@@ -10,8 +11,9 @@ export class FakeSpeech extends RecordingServer {
   seconds = 0.2;
   transcript = 'What is the weather like in Paris today?';
 
-  constructor() {
-    super();
+  /** With `tls`, it speaks HTTPS (and may ask for a client certificate). */
+  constructor(tls?: TlsOptions) {
+    super(tls);
     this.respond((req, res) => {
       if (req.path === '/audio/transcriptions')
         return void res.end(JSON.stringify({ text: this.transcript }));
