@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { checkTwilioSignature, checkTwilioWebhook } from './twilio-signature.js';
+import { checkTwilioSignature, checkTwilioWebhook, withQuery } from './twilio-signature.js';
 
 /** Twilio's signature of a request with no parameters: HMAC-SHA1 of its URL, base64. */
 const sign = (token: string, url: string) => createHmac('sha1', token).update(url).digest('base64');
@@ -119,6 +119,42 @@ describe('checkTwilioSignature', () => {
       expect(
         (await checkTwilioWebhook(request(behind, '/twilio/voice'), keys(token), behind, form)).ok,
       ).toBe(true);
+    });
+
+    it("takes the URLs the engine gave Twilio itself, TWILIO_VOICE_URL's with a query (a transfer's ?resume=)", async () => {
+      const behind = 'https://voice.example.com/agents/front-desk/voice?tenant=acme';
+      const action = withQuery(behind, 'resume', 'tok_1-2');
+      expect(
+        (
+          await checkTwilioWebhook(
+            request(action, '/twilio/voice?tenant=acme&resume=tok_1-2'),
+            keys(token),
+            behind,
+            form,
+          )
+        ).ok,
+      ).toBe(true);
+      // A query of the request's that TWILIO_VOICE_URL has is TWILIO_VOICE_URL's: not added twice.
+      expect(
+        (
+          await checkTwilioWebhook(
+            request(behind, '/twilio/voice?tenant=acme'),
+            keys(token),
+            behind,
+            form,
+          )
+        ).ok,
+      ).toBe(true);
+      expect(
+        (
+          await checkTwilioWebhook(
+            request(behind, '/twilio/voice?resume=other'),
+            keys(token),
+            behind,
+            form,
+          )
+        ).ok,
+      ).toBe(false);
     });
 
     it('refuses a form changed after signing, naming TWILIO_VOICE_URL', async () => {

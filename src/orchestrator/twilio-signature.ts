@@ -41,8 +41,9 @@ export function checkTwilioSignature(
 
 /**
  * Checks a call's webhook `request` with its form `params`. `voiceUrl`: the URL Twilio was given
- * (the phone number's "A call comes in" webhook); when empty, `https://`, the request's Host and
- * its path.
+ * (the phone number's "A call comes in" webhook), with the query parameters the engine added to
+ * the URLs it gives Twilio itself (`?resume=`, `?machine=`); when empty, `https://`, the
+ * request's Host and its path.
  */
 export function checkTwilioWebhook(
   request: SignedRequest,
@@ -51,11 +52,33 @@ export function checkTwilioWebhook(
   params: Record<string, string>,
 ): Promise<SignatureCheck> {
   return checkSigned(request, secrets, {
-    url: voiceUrl || `https://${request.headers.host ?? ''}${request.url ?? '/'}`,
+    url: voiceUrl
+      ? withQueryOf(voiceUrl, request.url)
+      : `https://${request.headers.host ?? ''}${request.url ?? '/'}`,
     configured: voiceUrl !== '',
     setting: 'TWILIO_VOICE_URL',
     params,
   });
+}
+
+/** `url` with the query parameters of `path` it has not (as `withQuery` made it), else `url` itself. */
+function withQueryOf(url: string, path: string | undefined): string {
+  const added = new URL(path ?? '/', 'http://engine').searchParams;
+  const parsed = new URL(url);
+  let changed = false;
+  for (const [name, value] of added)
+    if (!parsed.searchParams.has(name)) {
+      parsed.searchParams.append(name, value);
+      changed = true;
+    }
+  return changed ? parsed.toString() : url;
+}
+
+/** `url` with the query parameter `name` set to `value`: the URLs the engine gives Twilio. */
+export function withQuery(url: string, name: string, value: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set(name, value);
+  return parsed.toString();
 }
 
 async function checkSigned(

@@ -13,7 +13,7 @@ import {
 } from '../config/app.config.js';
 import { TwilioBridge } from './twilio-bridge.js';
 import { transferCall } from './twilio-rest.js';
-import { checkTwilioSignature } from './twilio-signature.js';
+import { checkTwilioSignature, withQuery } from './twilio-signature.js';
 
 /** A call's silence that ends the caller's utterance, when VAD_SILENCE_MS leaves it to clients. */
 const CALL_SILENCE_MS = 700;
@@ -85,11 +85,4 @@ export class TwilioGateway implements OnGatewayConnection<WebSocket>, OnGatewayI
         : address;
     return `ws://${host}:${port}/ws`;
   }
-}
-
-/** `url` with the query parameter `name` set to `value`. */
-function withQuery(url: string, name: string, value: string): string {
-  const parsed = new URL(url);
-  parsed.searchParams.set(name, value);
-  return parsed.toString();
 }
