@@ -112,7 +112,7 @@ describe('calls the agent places (POST /api/calls)', () => {
     ],
     [
       { to: '+15550123', greet: 'Hi' },
-      'unknown field "greet": expected to, from, greeting, variables, instructions, language, voice',
+      'unknown field "greet": expected to, from, greeting, variables, instructions, language, voice, voicemail, hang_up_on_machine',
     ],
     [
       { to: '+15550123', variables: { user_number: '+1' } },
@@ -185,17 +185,17 @@ describe('POST /api/calls without what it needs', () => {
     );
   });
 
-  it('without a session store, gives the variables as parameters, and cannot keep instructions', async () => {
+  it('without a session store, gives the variables as parameters, and cannot keep instructions or a voicemail', async () => {
     const post = (body: object) =>
       fetch(`${storeless.engine.httpUrl}/api/calls`, {
         method: 'POST',
         headers: ADMIN,
         body: JSON.stringify({ to: '+15550123', from: '+15550199', ...body }),
       });
-    const kept = await post({ instructions: 'Confirm the appointment.' });
+    const kept = await post({ instructions: 'Confirm the appointment.', voicemail: 'Call back.' });
     expect(kept.status).toBe(503);
     expect(((await kept.json()) as { message: string }).message).toBe(
-      "a call's instructions, language and voice wait for it in the session store: set SESSION_RESUME_SECS above 0",
+      "a call's instructions, voicemail wait for it in the session store: set SESSION_RESUME_SECS above 0",
     );
     api.respond((_req, res) => res.end('{"sid":"CA0010"}'));
     expect((await post({ variables: { appointment_id: 'A-7' } })).status).toBe(201);

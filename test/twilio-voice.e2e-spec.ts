@@ -1,20 +1,14 @@
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
-import { createHmac } from 'node:crypto';
-import { sessionVariables, TwilioCall } from './support/twilio-call.js';
+import { sessionVariables, signWebhook, TwilioCall } from './support/twilio-call.js';
 import { useVoiceRig } from './support/speech-server.js';
 import { until } from './support/waiting.js';
 
 const AUTH_TOKEN = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
 const CALL = { AccountSid: 'AC0001', CallSid: 'CA0001', From: '+15550100', To: '+15550199' };
 
-/** Twilio's signature of a webhook: HMAC-SHA1 of its URL and its form's sorted names and values. */
-function sign(url: string, form: Record<string, string>, token = AUTH_TOKEN): string {
-  const data = Object.keys(form)
-    .sort()
-    .reduce((text, name) => text + name + form[name], url);
-  return createHmac('sha1', token).update(data).digest('base64');
-}
+const sign = (url: string, form: Record<string, string>, token = AUTH_TOKEN) =>
+  signWebhook(url, form, token);
 
 /** The call webhook as Twilio posts it. */
 function post(httpUrl: string, form: Record<string, string>, headers: Record<string, string> = {}) {

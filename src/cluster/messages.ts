@@ -18,8 +18,15 @@ export type ClusterMessage =
   | { kind: 'engine.sessions.ask'; id: number; op: SessionsOp; session?: string }
   | { kind: 'engine.sessions.answer'; id: number; result: unknown };
 
-/** What `/api/sessions` does: list the open sessions, read one, close one. */
-export type SessionsOp = 'list' | 'read' | 'close';
+/**
+ * What `/api/sessions` does: list the open sessions, read one, close one; and what a placed
+ * call's answering-machine detection says of one: a machine (`machine`) or a fax (`fax`) answered.
+ */
+export const SESSIONS_OPS = ['list', 'read', 'close', 'machine', 'fax'] as const;
+export type SessionsOp = (typeof SESSIONS_OPS)[number];
+
+export const isSessionsOp = (value: unknown): value is SessionsOp =>
+  (SESSIONS_OPS as readonly unknown[]).includes(value);
 
 export function isClusterMessage(value: unknown): value is ClusterMessage {
   return (

@@ -1,12 +1,14 @@
 import { Counter, type Registry } from 'prom-client';
+import type { MachineVerdict } from '../orchestrator/twilio-voice.js';
 
 /**
- * Phone calls through Twilio, in the engine's registry: the calls the agent places, and how the
- * calls it hands to a person end. Pure: no Nest import.
+ * Phone calls through Twilio, in the engine's registry: the calls the agent places and who
+ * answers them, and how the calls it hands to a person end. Pure: no Nest import.
  */
 export class TelephonyMetrics {
   private readonly placed: Counter<'outcome'>;
   private readonly transfers: Counter<'outcome'>;
+  private readonly answeredBy: Counter<'by'>;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -22,6 +24,12 @@ export class TelephonyMetrics {
       labelNames: ['outcome'],
       registers,
     });
+    this.answeredBy = new Counter({
+      name: 'agent_engine_calls_answered_total',
+      help: 'Placed calls with answering-machine detection (voicemail, hang_up_on_machine), by who answered as Twilio tells: human, machine (a message was left, or the call ended), fax, unknown. Human over all: the share of calls that reached a person',
+      labelNames: ['by'],
+      registers,
+    });
   }
 
   callPlaced(outcome: 'placed' | 'refused'): void {
@@ -30,5 +38,9 @@ export class TelephonyMetrics {
 
   transferEnded(outcome: 'answered' | 'unanswered'): void {
     this.transfers.inc({ outcome });
+  }
+
+  callAnswered(by: MachineVerdict): void {
+    this.answeredBy.inc({ by });
   }
 }

@@ -246,6 +246,7 @@ export class AgentGateway
         await closeSocket(socket, CLOSED_BY_ADMIN, 'closed by an administrator');
         await forgotten;
       },
+      answeredBy: (kind) => conversation.answeredBy(kind),
     });
     socket.on('close', (code: number) => {
       const reason = endReason(socket, code);

@@ -26,3 +26,19 @@ export function awaitAnswer<T>(
     if (signal.aborted) onAbort();
   });
 }
+
+/**
+ * Settles the call `id` waiting in `waiting` with the client's `answer`; the error to send when
+ * none waits (`what`: what the client gave).
+ */
+export function settleWaiting<T>(
+  waiting: Map<string, (answer: T) => void>,
+  id: string,
+  answer: T,
+  what: string,
+): string | undefined {
+  const settle = waiting.get(id);
+  if (!settle) return `no call awaits ${what} with id ${JSON.stringify(id)}`;
+  settle(answer);
+  return undefined;
+}

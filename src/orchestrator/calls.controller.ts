@@ -25,7 +25,9 @@ import { AdminKeyGuard } from '../tools/admin-key.guard.js';
 import { readJson, refuse } from '../tools/tools-http.js';
 import { PlaceCallDto, PlacedCallDto, readPlaceCall } from './dto/place-call.dto.js';
 import { placeCall } from './twilio-rest.js';
-import { placedCall, placedVariables } from './twilio-voice.js';
+import type { Session } from './session.js';
+import { withQuery } from './twilio-signature.js';
+import { placedCall, placedVariables, voiceUrlOf } from './twilio-voice.js';
 
 /**
  * `POST /api/calls`: the agent calls someone (an appointment reminder, a call back): Twilio places
@@ -95,14 +97,23 @@ export class CallsController {
     const from = call.from ?? twilio.fromNumber;
     if (!from) throw refuse(400, '"from" is required: TWILIO_FROM_NUMBER is not set');
     const variables = placedVariables(call.to, from, call.variables ?? {});
-    const resume = await this.sessionFor(call, variables);
+    const session = await this.sessionFor(call, variables);
+    const resume = session?.resumeToken;
     const twiml = await placedCall(
       { url: twilio.streamUrl, token: currentKey(this.app.ws.apiKey) },
       { greeting: call.greeting?.trim() ?? '', variables, resume },
     );
     let sid: string;
     try {
-      sid = await placeCall(twilio, { to: call.to, from, twiml });
+      sid = await placeCall(twilio, {
+        to: call.to,
+        from,
+        twiml,
+        // Twilio posts who answered to /twilio/voice?machine=<session>: that session acts on it.
+        ...(session?.machine && {
+          machineCallback: withQuery(voiceUrlOf(twilio), 'machine', session.id),
+        }),
+      });
     } catch (error) {
       this.metrics.telephony.callPlaced('refused');
       this.logger.warn(`call not placed: ${(error as Error).message}`);
@@ -114,19 +125,22 @@ export class CallsController {
   }
 
   /**
-   * The resume token of the session the call begins with, kept in the session store until the
-   * call's stream resumes it; undefined without a store (SESSION_RESUME_SECS=0), when the
-   * variables go as the stream's parameters and a call's own settings cannot be kept.
+   * The session the call begins with, kept in the session store until the call's stream resumes
+   * it; undefined without a store (SESSION_RESUME_SECS=0), when the variables go as the stream's
+   * parameters and a call's own settings cannot be kept.
    */
   private async sessionFor(
     call: PlaceCallDto,
     variables: Record<string, string>,
-  ): Promise<string | undefined> {
+  ): Promise<Session | undefined> {
     if (!this.keeper.enabled) {
-      if ([call.instructions, call.language, call.voice].some((v) => v !== undefined))
+      const kept = (
+        ['instructions', 'language', 'voice', 'voicemail', 'hang_up_on_machine'] as const
+      ).filter((field) => call[field] !== undefined);
+      if (kept.length > 0)
         throw refuse(
           503,
-          "a call's instructions, language and voice wait for it in the session store: set SESSION_RESUME_SECS above 0",
+          `a call's ${kept.join(', ')} wait for it in the session store: set SESSION_RESUME_SECS above 0`,
         );
       return undefined;
     }
@@ -139,6 +153,6 @@ export class CallsController {
     );
     if (typeof session === 'string') throw refuse(400, session);
     await this.keeper.save(session);
-    return session.resumeToken;
+    return session;
   }
 }

@@ -5,6 +5,7 @@ import type { ErrorCode } from './protocol/error-codes.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
 import { answerApprovals, answerMayCome } from './approvals.js';
+import { settleWaiting } from './awaiting.js';
 import { replyOf } from './client-tools.js';
 import { settingsChanges, settingsUpdated, type SettingsLimits } from './settings-update.js';
 import type { Phrase } from './spoken-answer.js';
@@ -143,27 +144,39 @@ export class Conversation {
           ...(message.id !== undefined && { id: message.id }),
         });
       case 'tool_confirm':
-        return this.answer(this.session.approvals, message.id, message.approved, 'approval');
+        return this.settled(
+          settleWaiting(this.session.approvals, message.id, message.approved, 'approval'),
+        );
       case 'client_tool_result':
-        return this.answer(this.session.clientCalls, message.id, replyOf(message), 'a result');
+        return this.settled(
+          settleWaiting(this.session.clientCalls, message.id, replyOf(message), 'a result'),
+        );
     }
   }
 
-  /** Settles the call `id` waiting in `waiting` with the client's answer; an error when none waits. */
-  private answer<T>(
-    waiting: Map<string, (a: T) => void>,
-    id: string,
-    answer: T,
-    what: string,
-  ): void {
-    const settle = waiting.get(id);
-    if (!settle)
-      return this.error('invalid_message', `no call awaits ${what} with id ${JSON.stringify(id)}`);
-    settle(answer);
+  private settled(error: string | undefined): void {
+    if (error) this.error('invalid_message', error);
+  }
+
+  /**
+   * A placed call's answering-machine detection says a machine (its greeting over) or a fax took
+   * the call: the turn in progress is cut, the voicemail said, and the call ends. False for a
+   * session placed without detection.
+   */
+  answeredBy(kind: 'machine' | 'fax'): boolean {
+    const { machine } = this.session;
+    if (!machine) return false;
+    void this.enqueue(async () => {
+      cutPlayback(this.session, this.deps, this.logger);
+      await this.session.cancel();
+      this.end.leaveMessage(kind === 'fax' ? '' : machine.voicemail);
+    });
+    return true;
   }
 
   /** Binary frames are audio: PCM s16le, 16 kHz, mono, or the session's `input_audio_format`. */
   async onAudio(data: Buffer): Promise<void> {
+    if (this.end.recording) return;
     for (const heard of await this.listening.hear(data)) {
       if (heard.type === 'audio') {
         this.end.activity();

@@ -4,6 +4,7 @@ import { SpeechModule } from '../speech/speech.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
 import { ToolsModule } from '../tools/tools.module.js';
 import { AgentGateway } from './agent.gateway.js';
+import { OpenSessions } from './open-sessions.service.js';
 import { SessionDirectory } from './session-directory.js';
 import { SessionKeeper } from './session-keeper.service.js';
 import { SessionsController } from './sessions.controller.js';
@@ -16,6 +17,14 @@ import { CallsController } from './calls.controller.js';
 @Module({
   imports: [LlmModule, ToolsModule, SpeechModule, SessionsModule],
   controllers: [SessionsController, TwilioVoiceController, CallsController],
-  providers: [TurnManager, ToolScope, SessionKeeper, SessionDirectory, AgentGateway, TwilioGateway],
+  providers: [
+    TurnManager,
+    ToolScope,
+    SessionKeeper,
+    SessionDirectory,
+    OpenSessions,
+    AgentGateway,
+    TwilioGateway,
+  ],
 })
 export class OrchestratorModule {}

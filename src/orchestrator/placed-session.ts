@@ -5,7 +5,7 @@
  * session's from its first word, whichever process or replica takes the stream (with Redis).
  * Pure: no Nest import.
  */
-import type { PlaceCallDto } from './dto/place-call.dto.js';
+import { machinePlan, type PlaceCallDto } from './dto/place-call.dto.js';
 import { parseClientMessage, type SessionUpdateMessage } from './protocol/client-messages.js';
 import { Session } from './session.js';
 import { settingsChanges, type SettingsLimits } from './settings-update.js';
@@ -44,5 +44,6 @@ export function placedSession(
   if ('error' in checked) return checked.error;
   const session = new Session(defaults.language, defaults.vadSilenceMs, defaults.idleSecs);
   session.settings = { ...session.settings, ...checked.changes };
+  session.machine = machinePlan(call);
   return session;
 }

@@ -1,7 +1,8 @@
 /**
  * When the engine ends a session itself: the model called an `end_session` tool (the
- * conversation is over) or a `transfer_call` tool (a person takes the call), or the user stayed
- * silent after being asked whether they were there. Pure: no Nest import.
+ * conversation is over) or a `transfer_call` tool (a person takes the call), the user stayed
+ * silent after being asked whether they were there, or an answering machine took a call the agent
+ * placed (the message is left). Pure: no Nest import.
  */
 import type { TelephonyEnv } from '../config/telephony-env.js';
 import { ENDED_BY_AGENT, TRANSFERRED, USER_IDLE } from './close-codes.js';
@@ -28,6 +29,8 @@ export class SessionEnd {
   private readonly idle: IdleWatch;
   /** The goodbye to a silent user is being said: the session ends with it. */
   private leaving = false;
+  /** A message is being left on an answering machine: the call ends with it, whole or cut. */
+  private leavingMessage = false;
 
   constructor(
     private readonly session: Session,
@@ -52,6 +55,10 @@ export class SessionEnd {
    */
   turnEnded(aborted: boolean): void {
     const { session } = this;
+    if (this.leavingMessage) {
+      this.actions.log(`message left on an answering machine (session_id=${session.id})`);
+      return this.actions.hangUp(ENDED_BY_AGENT, 'message left', true);
+    }
     if (this.leaving) {
       this.leaving = false;
       // Spoken over, the goodbye was heard by someone: the conversation goes on.
@@ -72,6 +79,24 @@ export class SessionEnd {
     session.ending = undefined;
     // The silence counts from the end of what the client still plays.
     this.idle.turnEnded(session.playback?.spoken.at(-1)?.playedBy);
+  }
+
+  /**
+   * An answering machine took a call the agent placed, its greeting over: `voicemail` is said,
+   * then the call ends; with none ('': a fax, or nothing to leave) it ends at once. No turn in
+   * progress by then (the caller cut it).
+   */
+  leaveMessage(voicemail: string): void {
+    this.idle.close();
+    this.actions.log(`an answering machine took the call (session_id=${this.session.id})`);
+    if (voicemail === '') return this.actions.hangUp(ENDED_BY_AGENT, 'answering machine', true);
+    this.leavingMessage = true;
+    this.actions.say(voicemail);
+  }
+
+  /** A message is being left on a machine: what it plays or records is no one speaking. */
+  get recording(): boolean {
+    return this.leavingMessage;
   }
 
   /** The user did something (spoke, typed, pressed a key, answered): the silence counts afresh. */

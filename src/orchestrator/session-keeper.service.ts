@@ -16,6 +16,8 @@ interface StoredSession {
   settings: SessionSettings;
   state: Record<string, unknown>;
   usage?: TokenUsage;
+  /** A placed call's answer to an answering machine (see Session.machine). */
+  machine?: { voicemail: string };
 }
 
 /** The store never sees a token itself, only its hash. */
@@ -64,6 +66,7 @@ export class SessionKeeper {
     session.history = stored.history;
     session.settings = { ...session.settings, ...stored.settings };
     session.usage = stored.usage;
+    session.machine = stored.machine;
     sessionState(session).value = stored.state ?? {};
     return true;
   }
@@ -115,6 +118,7 @@ export class SessionKeeper {
       settings: session.settings,
       state: sessionState(session).value,
       ...(session.usage && { usage: session.usage }),
+      ...(session.machine && { machine: session.machine }),
     };
     try {
       const saved = await this.store.save({

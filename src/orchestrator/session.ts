@@ -42,6 +42,11 @@ export class Session {
    * audio is sent up to SPEECH_AUDIO_LEAD_MS ahead): what a barge-in then cuts.
    */
   playback: Playback | undefined;
+  /**
+   * A call the agent placed with answering-machine detection: the message left when a machine
+   * takes it ('' for none: the call ends). Kept when resumed.
+   */
+  machine: { voicemail: string } | undefined;
   private current: { controller: AbortController; done: Promise<void> } | undefined;
 
   constructor(language = 'en', vadSilenceMs = 0, idleSecs = 0) {

@@ -1,14 +1,4 @@
-import {
-  applyDecorators,
-  Controller,
-  Delete,
-  Get,
-  Inject,
-  Logger,
-  Param,
-  UseGuards,
-} from '@nestjs/common';
-import { SessionStore } from '../sessions/session-store.js';
+import { applyDecorators, Controller, Delete, Get, Inject, Param, UseGuards } from '@nestjs/common';
 import { appConfig, type AppConfig } from '../config/app.config.js';
 import {
   ApiBearerAuth,
@@ -27,9 +17,7 @@ import {
   SessionListDto,
   type SessionSummaryDto,
 } from './dto/sessions.dto.js';
-import { SessionDirectory, type OpenSession } from './session-directory.js';
-import { publicSettings, turnsOf } from './session.js';
-import { ClusterLink } from '../cluster/cluster-link.js';
+import { OpenSessions } from './open-sessions.service.js';
 import type { SessionsOp } from '../cluster/messages.js';
 
 /** The `id` of an operation on one session, and its 404 when no such session is open. */
@@ -42,30 +30,6 @@ const OneSession = () =>
       description: 'No such session is open on this engine',
     }),
   );
-
-function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
-  return {
-    session_id: session.id,
-    opened_at: new Date(openedAt).toISOString(),
-    busy: session.busy,
-    modality: session.settings.modality,
-    channel: session.settings.channel,
-    language: session.settings.language,
-    turns: turnsOf(session),
-    messages: session.history.length,
-    ...(session.usage && { usage: session.usage }),
-  };
-}
-
-/** An open session's settings (variables' and client tools' names only) and conversation. */
-function detail(entry: OpenSession): SessionDetailDto {
-  return {
-    ok: true,
-    ...summary(entry),
-    settings: publicSettings(entry.session.settings),
-    history: entry.session.history,
-  };
-}
 
 /**
  * `/api/sessions`: the sessions open on this engine (all its processes, and with Redis all its
@@ -87,58 +51,17 @@ function detail(entry: OpenSession): SessionDetailDto {
 })
 @Controller('api/sessions')
 export class SessionsController {
-  private readonly logger = new Logger('Sessions');
-
   constructor(
-    private readonly directory: SessionDirectory,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
-    private readonly cluster: ClusterLink,
-    private readonly store: SessionStore,
-  ) {
-    cluster.onSessions((op, id) => this.local(op, id));
-    // With Redis, every process of every replica answers for its own sessions.
-    store.fanout
-      ?.answer((op, id) => this.local(op, id))
-      .catch((error: unknown) =>
-        this.logger.warn(
-          `/api/sessions answers for this replica only: ${(error as Error).message}`,
-        ),
-      );
-  }
-
-  /** `op` on this process's sessions: their summaries, one's detail, one closed; null for none. */
-  private async local(op: SessionsOp, id?: string): Promise<unknown> {
-    if (op === 'list') return this.directory.list().map(summary);
-    const entry = id === undefined ? undefined : this.directory.get(id);
-    if (!entry) return null;
-    if (op === 'read') return detail(entry);
-    await entry.close();
-    return { ok: true, session_id: entry.session.id, closed: true };
-  }
-
-  /**
-   * `op` on the sessions of every replica sharing the session store's Redis, or of every engine
-   * process (ENGINE_PROCESSES) of this one, or of this process alone.
-   */
-  private async everywhere(op: SessionsOp, id?: string): Promise<unknown[]> {
-    const { fanout } = this.store;
-    if (fanout)
-      try {
-        return await fanout.ask(op, id);
-      } catch (error) {
-        this.logger.warn(
-          `Redis unavailable: /api/sessions answers for this replica only (${(error as Error).message})`,
-        );
-      }
-    return (await this.cluster.sessions(op, id)) ?? [await this.local(op, id)];
-  }
+    private readonly sessions: OpenSessions,
+  ) {}
 
   /** The one answer of the process that has session `id`; 404 when none has it. */
   private async found<T>(op: SessionsOp, id: string): Promise<T> {
-    const answer = (await this.everywhere(op, id)).find((r) => r !== null && r !== undefined);
+    const answer = await this.sessions.one<T>(op, id);
     if (answer === undefined)
       throw refuse(404, `no session ${JSON.stringify(id.slice(0, 100))} is open on this engine`);
-    return answer as T;
+    return answer;
   }
 
   /** Users' conversations are read here: never by whoever reaches the port. */
@@ -158,7 +81,7 @@ export class SessionsController {
   @ApiOkResponse({ type: SessionListDto })
   async listSessions(): Promise<SessionListDto> {
     this.assertKeySet();
-    const sessions = (await this.everywhere('list'))
+    const sessions = (await this.sessions.everywhere('list'))
       .flatMap((answer) => (Array.isArray(answer) ? (answer as SessionSummaryDto[]) : []))
       .sort((a, b) => a.opened_at.localeCompare(b.opened_at));
     return { ok: true, count: sessions.length, sessions };

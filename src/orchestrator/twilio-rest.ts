@@ -1,6 +1,7 @@
 /**
- * The one request of Twilio's REST API the engine makes: a call transferred, its TwiML replaced by
- * a `<Dial>` (Calls resource, update). Through the engine's egress proxy, as all its requests.
+ * The requests of Twilio's REST API the engine makes, to the Calls resource: a call transferred
+ * (its TwiML replaced by a `<Dial>`), and a call placed. Through the engine's egress proxy, as all
+ * its requests.
  * Pure: no Nest import.
  */
 import { connectionErrorCode } from '../common/connection-error.js';
@@ -51,15 +52,30 @@ export async function transferCall(
   });
 }
 
-/** Places a call from `from` to `to` that runs `twiml` once answered; its `CA…` id. */
+/**
+ * Places a call from `from` to `to` that runs `twiml` once answered; its `CA…` id. With
+ * `machineCallback`, Twilio's answering-machine detection runs beside the call (asynchronous,
+ * waiting for a machine's greeting to end) and posts who answered (`AnsweredBy`) there.
+ */
 export async function placeCall(
   account: TwilioAccount,
-  { to, from, twiml }: { to: string; from: string; twiml: string },
+  {
+    to,
+    from,
+    twiml,
+    machineCallback,
+  }: { to: string; from: string; twiml: string; machineCallback?: string },
 ): Promise<string> {
   const placed = await callsRequest(account, '/Calls.json', 'place a call', {
     To: to,
     From: from,
     Twiml: twiml,
+    ...(machineCallback && {
+      MachineDetection: 'DetectMessageEnd',
+      AsyncAmd: 'true',
+      AsyncAmdStatusCallback: machineCallback,
+      AsyncAmdStatusCallbackMethod: 'POST',
+    }),
   });
   const sid = (placed as { sid?: unknown } | undefined)?.sid;
   if (typeof sid !== 'string') throw new Error("Twilio's API answered with no call sid");

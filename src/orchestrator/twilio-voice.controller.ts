@@ -19,8 +19,13 @@ import {
 } from '../config/app.config.js';
 import { readBody, refuse } from '../tools/tools-http.js';
 import { checkTwilioWebhook } from './twilio-signature.js';
-import { afterDial, answerCall, dialAnswered } from './twilio-voice.js';
+import { OpenSessions } from './open-sessions.service.js';
+import { afterDial, answerCall, dialAnswered, machineVerdict } from './twilio-voice.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
+
+/** How often, and how far apart, a machine's verdict looks for the call's session. */
+const MACHINE_TRIES = 10;
+const MACHINE_RETRY_MS = 500;
 
 /** A webhook's form: Twilio's parameters of a call are a few hundred bytes. */
 const MAX_FORM_BYTES = 64 * 1024;
@@ -38,6 +43,7 @@ export class TwilioVoiceController {
     @Inject(appConfig.KEY) private readonly app: AppConfig,
     @Inject(speechConfig.KEY) private readonly speech: SpeechConfig,
     private readonly metrics: EngineMetrics,
+    private readonly sessions: OpenSessions,
   ) {}
 
   @Post()
@@ -45,13 +51,19 @@ export class TwilioVoiceController {
   @ApiOperation({
     summary: "Twilio's webhook for a call coming in: TwiML that connects it to /twilio",
     description:
-      "Set as the phone number's \"A call comes in\" webhook (HTTP POST). Answers <Connect><Stream url=\"TWILIO_STREAM_URL, or wss://{Host}/twilio\"> with the parameters token (WS_API_KEY's current key, when set), greeting (TWILIO_GREETING, said first) and the call's numbers as the session's variables user_number (From) and agent_number (To), with call_direction inbound. With TWILIO_AUTH_TOKEN (or TWILIO_WEBHOOKS_SHARED_KEY), only requests Twilio signed (X-Twilio-Signature over TWILIO_VOICE_URL, or https://{Host}{path}, and the form) are answered. With ?resume=<token>, the action of a transfer's <Dial> (the engine sets it): a dial someone answered (DialCallStatus completed) is answered <Hangup/>; one busy, unanswered or failed streams the call back to its session (parameters resume and transfer_status), where the agent says TWILIO_TRANSFER_UNANSWERED.",
+      "Set as the phone number's \"A call comes in\" webhook (HTTP POST). Answers <Connect><Stream url=\"TWILIO_STREAM_URL, or wss://{Host}/twilio\"> with the parameters token (WS_API_KEY's current key, when set), greeting (TWILIO_GREETING, said first) and the call's numbers as the session's variables user_number (From) and agent_number (To), with call_direction inbound. With TWILIO_AUTH_TOKEN (or TWILIO_WEBHOOKS_SHARED_KEY), only requests Twilio signed (X-Twilio-Signature over TWILIO_VOICE_URL, or https://{Host}{path}, and the form) are answered. With ?resume=<token>, the action of a transfer's <Dial> (the engine sets it): a dial someone answered (DialCallStatus completed) is answered <Hangup/>; one busy, unanswered or failed streams the call back to its session (parameters resume and transfer_status), where the agent says TWILIO_TRANSFER_UNANSWERED. With ?machine=<session_id>, the answering-machine detection callback of a call placed with voicemail or hang_up_on_machine (the engine sets it; TWILIO_AUTH_TOKEN needed): AnsweredBy machine_* has the session leave its voicemail and end the call, fax ends it; human and unknown change nothing. Answered <Response/> at once.",
   })
   @ApiQuery({
     name: 'resume',
     required: false,
     description:
       "Set by the engine on a transfer's <Dial action>: the resume token of the session the call comes back to",
+  })
+  @ApiQuery({
+    name: 'machine',
+    required: false,
+    description:
+      "Set by the engine on a placed call's AsyncAmdStatusCallback: the session_id of the call's session",
   })
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody({
@@ -66,6 +78,11 @@ export class TwilioVoiceController {
           type: 'string',
           description: "With ?resume: how a transfer's dial ended",
           example: 'no-answer',
+        },
+        AnsweredBy: {
+          type: 'string',
+          description: 'With ?machine: who answered (human, machine_end_beep, fax, unknown, …)',
+          example: 'machine_end_beep',
         },
       },
       additionalProperties: { type: 'string' },
@@ -93,6 +110,7 @@ export class TwilioVoiceController {
     // Read at each call: a key rotated in its file (SECRET_FILES_WATCH_SECS) counts at once.
     const apiKey = this.app.ws.apiKey;
     const path = (req as { originalUrl?: string }).originalUrl ?? req.url;
+    const query = new URL(path ?? '/', 'http://engine').searchParams;
     if (authToken || sharedKey) {
       const check = await checkTwilioWebhook(
         { headers: req.headers, url: path },
@@ -104,6 +122,9 @@ export class TwilioVoiceController {
         this.logger.warn(`Twilio call webhook refused: ${check.reason}`);
         throw refuse(403, 'Twilio signature missing or wrong');
       }
+    } else if (query.has('machine')) {
+      // Whoever posts it ends a call: only Twilio's word counts.
+      throw refuse(403, 'answering-machine verdicts are taken only signed: set TWILIO_AUTH_TOKEN');
     } else if (apiKey) {
       const reason =
         'WS_API_KEY is set and TWILIO_AUTH_TOKEN is not: the TwiML, which carries WS_API_KEY, is given only to requests Twilio signed';
@@ -114,9 +135,13 @@ export class TwilioVoiceController {
     const token = currentKey(apiKey);
     const sid = call.CallSid ?? '(no CallSid)';
     // A transferred call's dial has ended (its `<Dial action>`): back to its session, unanswered.
-    const resume = new URL(path ?? '/', 'http://engine').searchParams.get('resume');
+    const resume = query.get('resume');
+    const machine = query.get('machine');
     let twiml: string;
-    if (resume !== null) {
+    if (machine !== null) {
+      void this.answeredBy(machine, call);
+      twiml = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
+    } else if (resume !== null) {
       this.logger.log(`Twilio call ${sid} transfer ended: ${call.DialCallStatus ?? 'no status'}`);
       this.metrics.telephony.transferEnded(dialAnswered(call) ? 'answered' : 'unanswered');
       twiml = await afterDial({ url, token, call }, resume);
@@ -127,5 +152,30 @@ export class TwilioVoiceController {
     // Set here, not by a decorator: a refusal above is JSON.
     res.setHeader('Content-Type', 'text/xml; charset=utf-8');
     return twiml;
+  }
+
+  /**
+   * A placed call's answering-machine detection says who answered: a machine (its greeting over)
+   * has the session `id` leave its voicemail and end the call, a fax ends it. The verdict may come
+   * before the call's stream has reached its session: it is tried for a few seconds.
+   */
+  private async answeredBy(id: string, call: Record<string, string>): Promise<void> {
+    const verdict = machineVerdict(call.AnsweredBy);
+    this.metrics.telephony.callAnswered(verdict);
+    const sid = call.CallSid ?? '(no CallSid)';
+    this.logger.log(`Twilio call ${sid} answered by ${call.AnsweredBy ?? 'no one said'}`);
+    if (verdict !== 'machine' && verdict !== 'fax') return;
+    for (let tries = 1; ; tries++) {
+      try {
+        if (await this.sessions.one(verdict, id)) return;
+      } catch (error) {
+        this.logger.warn(`Twilio call ${sid}: ${(error as Error).message}`);
+      }
+      if (tries === MACHINE_TRIES) break;
+      await new Promise((done) => setTimeout(done, MACHINE_RETRY_MS));
+    }
+    this.logger.warn(
+      `Twilio call ${sid} was answered by a ${verdict}, and its session is open nowhere: nothing left`,
+    );
   }
 }

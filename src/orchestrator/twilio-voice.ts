@@ -108,3 +108,29 @@ export function placedVariables(
 ): Record<string, string> {
   return { ...Object.fromEntries(callVariables('outbound', to, from)), ...variables };
 }
+
+/** Who answered a placed call, as Twilio's answering-machine detection tells (`AnsweredBy`). */
+export type MachineVerdict = 'human' | 'machine' | 'fax' | 'unknown';
+
+/**
+ * `AnsweredBy` read: `machine_end_beep`, `machine_end_silence`, `machine_end_other` (its greeting
+ * over: a message can be left) and `machine_start` are a machine; `human`, `fax`; anything else
+ * unknown (the agent goes on talking, as to a person).
+ */
+export function machineVerdict(answeredBy: string | undefined): MachineVerdict {
+  if (answeredBy === 'human' || answeredBy === 'fax') return answeredBy;
+  return answeredBy?.startsWith('machine_') ? 'machine' : 'unknown';
+}
+
+/**
+ * The URL Twilio reaches the engine's `/twilio/voice` at: TWILIO_VOICE_URL, else that of
+ * TWILIO_STREAM_URL's host (`wss://host/twilio` → `https://host/twilio/voice`).
+ */
+export function voiceUrlOf(twilio: { voiceUrl: string; streamUrl: string }): string {
+  if (twilio.voiceUrl) return twilio.voiceUrl;
+  const stream = new URL(twilio.streamUrl);
+  stream.protocol = stream.protocol === 'ws:' ? 'http:' : 'https:';
+  stream.pathname = stream.pathname.replace(/\/+$/, '') + '/voice';
+  stream.search = '';
+  return stream.toString();
+}

@@ -4,7 +4,7 @@
  * and their answers gathered. Pure but for the Redis client it is given: no Nest import.
  */
 import { randomUUID } from 'node:crypto';
-import type { SessionsOp } from '../cluster/messages.js';
+import { isSessionsOp, type SessionsOp } from '../cluster/messages.js';
 
 const REQUESTS = 'agent-engine:sessions:requests';
 const REPLIES = 'agent-engine:sessions:replies:';
@@ -95,7 +95,7 @@ export class SessionsFanout {
     const { id, op, session, replyTo } = request;
     if (typeof id !== 'string' || typeof replyTo !== 'string' || !replyTo.startsWith(REPLIES))
       return;
-    if (op !== 'list' && op !== 'read' && op !== 'close') return;
+    if (!isSessionsOp(op)) return;
     let result: unknown = null;
     try {
       result = await answer(op, typeof session === 'string' ? session : undefined);

@@ -102,3 +102,31 @@ export async function sessionVariables(httpUrl: string, adminKey: string): Promi
   ).json()) as { settings: { variables: string[] } };
   return detail.settings.variables.sort();
 }
+
+/** Twilio's signature of a webhook: HMAC-SHA1 of its URL and its form's sorted names and values. */
+export function signWebhook(url: string, form: Record<string, string>, token: string): string {
+  const data = Object.keys(form)
+    .sort()
+    .reduce((text, name) => text + name + form[name], url);
+  return createHmac('sha1', token).update(data).digest('base64');
+}
+
+/**
+ * Twilio's request of a webhook it was given as `url` (`https://` a public host, a path, a query),
+ * signed with `token`, made to the engine at `httpUrl` (the same path and query).
+ */
+export function postWebhook(
+  httpUrl: string,
+  url: string,
+  form: Record<string, string>,
+  token: string,
+): Promise<Response> {
+  return fetch(url.replace(/^https:\/\/[^/]+/, httpUrl), {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'X-Twilio-Signature': signWebhook(url, form, token),
+    },
+    body: new URLSearchParams(form).toString(),
+  });
+}

@@ -1,11 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RecordingServer } from './recording-server.js';
 
-/** Waits until `test` holds, polling; fails with `what` after `ms`. */
-export async function until(test: () => boolean, what: string, ms = 5000): Promise<void> {
+/** Waits until `test` holds, polling; fails with `what` (said as it is then) after `ms`. */
+export async function until(
+  test: () => boolean,
+  what: string | (() => string),
+  ms = 5000,
+): Promise<void> {
   const deadline = Date.now() + ms;
   while (!test()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await sleep(5);
   }
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength, validateSync } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Matches, MaxLength, validateSync } from 'class-validator';
 import { DESTINATION_PATTERN } from '../../tools/definition-schema.js';
 import { readVariables } from '../../tools/session-variables.js';
 
@@ -19,6 +19,15 @@ const RESERVED = new Set([
   'call_direction',
   'twilio_call_sid',
 ]);
+
+/**
+ * What a placed call does when an answering machine takes it: the message left after its beep
+ * ('' for none: the call ends at once); undefined when no detection runs.
+ */
+export function machinePlan(call: PlaceCallDto): { voicemail: string } | undefined {
+  if (call.voicemail !== undefined) return { voicemail: call.voicemail.trim() };
+  return call.hang_up_on_machine ? { voicemail: '' } : undefined;
+}
 
 /** `POST /api/calls`: a call the agent places. */
 export class PlaceCallDto {
@@ -81,6 +90,27 @@ export class PlaceCallDto {
   })
   @IsOptional()
   voice?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "The message left when an answering machine takes the call: said once its greeting's beep is over (Twilio's answering-machine detection, DetectMessageEnd, asynchronous: the call is greeted at once as ever), and then the call ends. A fax machine is hung up on. Needs the session store (SESSION_RESUME_SECS above 0)",
+    example:
+      'Hello, this is the clinic calling about your appointment tomorrow at 3 pm. Please call us back at 555 0100.',
+  })
+  @IsOptional()
+  @IsString({ message: '"voicemail" must be a string' })
+  @Matches(/\S/, { message: '"voicemail" is empty: leave it out, or set "hang_up_on_machine"' })
+  @MaxLength(2000, { message: '"voicemail" is longer than 2000 characters' })
+  voicemail?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'true: when an answering machine (or a fax) takes the call, it ends at once with no message (answering-machine detection, as for `voicemail`)',
+    example: false,
+  })
+  @IsOptional()
+  @IsBoolean({ message: '"hang_up_on_machine" must be true or false' })
+  hang_up_on_machine?: boolean;
 }
 
 export class PlacedCallDto {
@@ -105,6 +135,8 @@ const FIELDS = new Set([
   'instructions',
   'language',
   'voice',
+  'voicemail',
+  'hang_up_on_machine',
 ]);
 
 /** The call `body` asks for, or why it is none. */
@@ -119,6 +151,8 @@ export function readPlaceCall(body: unknown): PlaceCallDto | string {
   const errors = validateSync(call, { forbidUnknownValues: false });
   const failed = errors[0]?.constraints;
   if (failed) return Object.values(failed)[0]!;
+  if (call.voicemail !== undefined && call.hang_up_on_machine === true)
+    return '"voicemail" and "hang_up_on_machine" go against each other: a machine gets the message, or the call ends';
   const { variables } = call;
   if (variables !== undefined) {
     if (typeof variables !== 'object' || variables === null || Array.isArray(variables))

@@ -1,0 +1,93 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ClusterLink } from '../cluster/cluster-link.js';
+import type { SessionsOp } from '../cluster/messages.js';
+import { SessionStore } from '../sessions/session-store.js';
+import type { SessionDetailDto, SessionSummaryDto } from './dto/sessions.dto.js';
+import { SessionDirectory, type OpenSession } from './session-directory.js';
+import { publicSettings, turnsOf } from './session.js';
+
+function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
+  return {
+    session_id: session.id,
+    opened_at: new Date(openedAt).toISOString(),
+    busy: session.busy,
+    modality: session.settings.modality,
+    channel: session.settings.channel,
+    language: session.settings.language,
+    turns: turnsOf(session),
+    messages: session.history.length,
+    ...(session.usage && { usage: session.usage }),
+  };
+}
+
+/** An open session's settings (variables' and client tools' names only) and conversation. */
+function detail(entry: OpenSession): SessionDetailDto {
+  return {
+    ok: true,
+    ...summary(entry),
+    settings: publicSettings(entry.session.settings),
+    history: entry.session.history,
+  };
+}
+
+/**
+ * The sessions open on this engine, wherever they are: this process's, those of the other engine
+ * processes (ENGINE_PROCESSES), and with Redis those of every replica sharing it. An operation
+ * (list, read, close, an answering machine's verdict) reaches the process that holds each.
+ */
+@Injectable()
+export class OpenSessions {
+  private readonly logger = new Logger('Sessions');
+
+  constructor(
+    private readonly directory: SessionDirectory,
+    private readonly cluster: ClusterLink,
+    private readonly store: SessionStore,
+  ) {
+    cluster.onSessions((op, id) => this.local(op, id));
+    // With Redis, every process of every replica answers for its own sessions.
+    store.fanout
+      ?.answer((op, id) => this.local(op, id))
+      .catch((error: unknown) =>
+        this.logger.warn(`sessions are reached on this replica only: ${(error as Error).message}`),
+      );
+  }
+
+  /**
+   * `op` on this process's sessions: their summaries, one's detail, one closed, or told an
+   * answering machine took its call (`machine`, `fax`); null for none.
+   */
+  private async local(op: SessionsOp, id?: string): Promise<unknown> {
+    if (op === 'list') return this.directory.list().map(summary);
+    const entry = id === undefined ? undefined : this.directory.get(id);
+    if (!entry) return null;
+    if (op === 'read') return detail(entry);
+    if (op === 'machine' || op === 'fax')
+      return { ok: true, session_id: entry.session.id, told: entry.answeredBy(op) };
+    await entry.close();
+    return { ok: true, session_id: entry.session.id, closed: true };
+  }
+
+  /**
+   * `op` on the sessions of every replica sharing the session store's Redis, or of every engine
+   * process (ENGINE_PROCESSES) of this one, or of this process alone.
+   */
+  async everywhere(op: SessionsOp, id?: string): Promise<unknown[]> {
+    const { fanout } = this.store;
+    if (fanout)
+      try {
+        return await fanout.ask(op, id);
+      } catch (error) {
+        this.logger.warn(
+          `Redis unavailable: sessions are reached on this replica only (${(error as Error).message})`,
+        );
+      }
+    return (await this.cluster.sessions(op, id)) ?? [await this.local(op, id)];
+  }
+
+  /** The one answer of the process that has session `id`; undefined when none has it. */
+  async one<T>(op: SessionsOp, id: string): Promise<T | undefined> {
+    const answers = await this.everywhere(op, id);
+    return answers.find((r) => r !== null && r !== undefined) as T | undefined;
+  }
+}
