@@ -154,6 +154,9 @@ describe('calls the agent places (POST /api/calls)', () => {
     );
     expect(metrics.get('agent_engine_calls_placed_total{outcome="placed"}')).toBe(1);
     expect(metrics.get('agent_engine_calls_placed_total{outcome="refused"}')).toBe(1);
+    // Its session, made before it rang, was started by its stream, not resumed.
+    expect(metrics.get('agent_engine_sessions_total{resumed="false"}')).toBe(1);
+    expect(metrics.get('agent_engine_sessions_total{resumed="true"}')).toBeUndefined();
   });
 });
 

@@ -189,8 +189,12 @@ export class AgentGateway
     // Messages that arrive meanwhile wait in the conversation's queue.
     void conversation.enqueue(async () => {
       const resumed = token !== undefined && (await this.resume(session, token));
-      this.logger.log(`session ${resumed ? 'resumed' : 'opened'} (session_id=${session.id})`);
-      this.metrics.sessions.started(resumed);
+      // A placed call's session, made before it rang, is opened by its stream, not resumed.
+      const placed = session.placed;
+      session.placed = false;
+      const opened = resumed ? (placed ? 'opened for a placed call' : 'resumed') : 'opened';
+      this.logger.log(`session ${opened} (session_id=${session.id})`);
+      this.metrics.sessions.started(resumed && !placed);
       send({
         type: 'session',
         session_id: session.id,

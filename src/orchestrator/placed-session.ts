@@ -45,5 +45,6 @@ export function placedSession(
   const session = new Session(defaults.language, defaults.vadSilenceMs, defaults.idleSecs);
   session.settings = { ...session.settings, ...checked.changes };
   session.machine = machinePlan(call);
+  session.placed = true;
   return session;
 }

@@ -18,6 +18,8 @@ interface StoredSession {
   usage?: TokenUsage;
   /** A placed call's answer to an answering machine (see Session.machine). */
   machine?: { voicemail: string };
+  /** Made for a placed call not yet answered (see Session.placed). */
+  placed?: true;
 }
 
 /** The store never sees a token itself, only its hash. */
@@ -67,6 +69,7 @@ export class SessionKeeper {
     session.settings = { ...session.settings, ...stored.settings };
     session.usage = stored.usage;
     session.machine = stored.machine;
+    session.placed = stored.placed === true;
     sessionState(session).value = stored.state ?? {};
     return true;
   }
@@ -119,6 +122,7 @@ export class SessionKeeper {
       state: sessionState(session).value,
       ...(session.usage && { usage: session.usage }),
       ...(session.machine && { machine: session.machine }),
+      ...(session.placed && { placed: true as const }),
     };
     try {
       const saved = await this.store.save({

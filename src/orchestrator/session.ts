@@ -47,6 +47,11 @@ export class Session {
    * takes it ('' for none: the call ends). Kept when resumed.
    */
   machine: { voicemail: string } | undefined;
+  /**
+   * Made by `POST /api/calls` for a call not yet answered: the call's stream opens it (resuming
+   * what waits in the store), which counts as a session started, not resumed.
+   */
+  placed = false;
   private current: { controller: AbortController; done: Promise<void> } | undefined;
 
   constructor(language = 'en', vadSilenceMs = 0, idleSecs = 0) {
