@@ -75,6 +75,16 @@ describe('spans of a spoken turn', () => {
     ]);
     expect(syntheses[0]!.attributes).toMatchObject({ 'engine.tts.provider': 'openai' });
     expect(syntheses[0]!.attributes['engine.tts.first_audio_ms']).toBeGreaterThanOrEqual(25);
+    // The turn's response time, from the end of the user's speech to the answer's first audio:
+    // across the transcription, the completion and the first sentence's first audio.
+    const [respond] = under('respond');
+    expect(respond!.start).toBeLessThanOrEqual(transcribe!.start + 1);
+    expect(respond!.end).toBeGreaterThanOrEqual(syntheses[0]!.start);
+    expect(respond!.attributes['engine.voice.response_ms']).toBeGreaterThanOrEqual(
+      transcribe!.end -
+        transcribe!.start +
+        (syntheses[0]!.attributes['engine.tts.first_audio_ms'] as number),
+    );
     expect(syntheses[0]!.status.code ?? 0).toBe(0);
     expect(syntheses[1]).toMatchObject({
       status: { code: 2, message: 'speech synthesis failed' },

@@ -9,7 +9,7 @@ import { speakTurn, type SpeechEvent } from './turn-speech.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import type { SpanRef } from '../common/trace-context.js';
 import { Spans } from '../tracing/spans.js';
-import { synthesisSpan } from './speech-spans.js';
+import { responseSpan, synthesisSpan } from './speech-spans.js';
 
 /** How an utterance was heard: the transcription's times (`performance.now()`) and provider. */
 export interface Transcription {
@@ -80,7 +80,12 @@ export class SpeechService implements OnModuleInit {
       signal,
       onSpoken,
       ...(since !== undefined && {
-        onFirstAudio: () => speech.responded((performance.now() - since) / 1000),
+        onFirstAudio: () => {
+          const now = performance.now();
+          speech.responded((now - since) / 1000);
+          const parent = traced?.();
+          if (parent) responseSpan(this.spans, parent, since, now);
+        },
       }),
       onSynthesized: (outcome, firstAudio, took) => {
         speech.synthesized(provider, outcome, firstAudio);
