@@ -132,6 +132,26 @@ describe('the egress proxy', () => {
     expect(proxy.targets).toEqual([`POST ${url}`]);
   });
 
+  it("sends each hop of a redirect as its own server's: a proxied one, then an EGRESS_NO_PROXY one, and back", async () => {
+    const hops = createServer((req, res) => {
+      const here = `127.0.0.1:${(hops.address() as AddressInfo).port}`;
+      if (req.url === '/out') res.writeHead(302, { location: `http://${here}/near` }).end();
+      else if (req.url === '/near')
+        res.writeHead(307, { location: `http://api.example:${here.split(':')[1]}/far` }).end();
+      else res.end(`at ${req.url} via ${req.headers.host}`);
+    });
+    await new Promise<void>((resolve) => hops.listen(0, '127.0.0.1', resolve));
+    const hopsPort = (hops.address() as AddressInfo).port;
+    const res = await egressFetch(`http://api.example:${hopsPort}/out`);
+    hops.close();
+    expect(await res.text()).toBe(`at /far via api.example:${hopsPort}`);
+    // The proxy carried the first and the last; the server of EGRESS_NO_PROXY was reached directly.
+    expect(proxy.targets).toEqual([
+      `GET http://api.example:${hopsPort}/out`,
+      `GET http://api.example:${hopsPort}/far`,
+    ]);
+  });
+
   it('checks each host before its request goes to the proxy', async () => {
     const check = (host: string) =>
       host === 'api.example' ? Promise.reject(new Error(`refused: ${host}`)) : Promise.resolve();

@@ -4,6 +4,7 @@
  * absolute form), its fetch clients a dispatcher. Set once at start-up (useEgress); unset, every
  * request goes straight to its server, as before. Pure: no Nest import.
  */
+import { followRedirects } from './redirects-followed.js';
 import { Agent as HttpAgent, globalAgent as httpGlobalAgent, type ClientRequest } from 'node:http';
 import { Agent as HttpsAgent, globalAgent as httpsGlobalAgent } from 'node:https';
 import type { LookupFunction } from 'node:net';
@@ -265,10 +266,11 @@ function tlsDispatcher(tls: ClientTls, proxied: boolean): Dispatcher {
 /**
  * `init` as undici's own fetch (not the one Node bundles) takes it: Node's FormData is no
  * FormData to it, and would go as the text "[object FormData]" (a transcription's audio), so it
- * goes encoded as Node's fetch would send it, multipart with its boundary.
+ * goes encoded as Node's fetch would send it, multipart with its boundary (sent again as it is
+ * if a redirect asks).
  */
-async function portable(init: RequestInit | undefined): Promise<RequestInit | undefined> {
-  if (!(init?.body instanceof FormData)) return init;
+async function portable(init: RequestInit | undefined): Promise<RequestInit> {
+  if (!(init?.body instanceof FormData)) return init ?? {};
   const encoded = new Response(init.body);
   const headers = new Headers(init.headers);
   headers.set('content-type', encoded.headers.get('content-type') ?? 'multipart/form-data');
@@ -277,22 +279,28 @@ async function portable(init: RequestInit | undefined): Promise<RequestInit | un
 
 /**
  * `fetch`, through the proxy unless none is set or `url`'s server is in EGRESS_NO_PROXY; with
- * `tls`, HTTPS servers that ask for a client certificate are shown it.
+ * `tls`, HTTPS servers that ask for a client certificate are shown it. Redirects are followed a
+ * hop at a time, each server's requests sent as its own (through the proxy, or not).
  */
-export function egressFetch(
-  input: Parameters<typeof fetch>[0],
+export async function egressFetch(
+  input: string | URL,
   init?: RequestInit,
   tls?: ClientTls,
 ): Promise<Response> {
-  const url = new URL(input instanceof Request ? input.url : String(input));
+  return followRedirects(
+    (url, hop) => sendOnce(url, hop, tls),
+    new URL(input),
+    await portable(init),
+  );
+}
+
+/** One request, to `url`'s server, straight or through the proxy. */
+function sendOnce(url: URL, init: RequestInit, tls: ClientTls | undefined): Promise<Response> {
   const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
   const proxied = dispatcher !== undefined && !bypassesProxy(settings.noProxy, url.hostname, port);
-  if (!proxied && !tls) return fetch(input, init);
+  if (!proxied && !tls) return fetch(url, init);
   const through = tls ? tlsDispatcher(tls, proxied) : dispatcher;
-  const sent = portable(init).then(
-    (body) =>
-      undiciFetch(input as never, { ...body, dispatcher: through } as never) as Promise<Response>,
-  );
+  const sent = undiciFetch(url, { ...init, dispatcher: through } as never) as Promise<Response>;
   if (!proxied) return sent;
   return sent.catch((error: unknown) => {
     const refusal = tunnelRefusal(error, url.hostname, port);
