@@ -1,19 +1,10 @@
-import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { secretFiles } from './support/secret-files.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
 import { until, untilAsync } from './support/waiting.js';
 import { WsClient } from './support/ws-client.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'engine-secret-rotation-'));
-/** Writes a secret file as Kubernetes updates a Secret's: a new file renamed over the old one. */
-const secret = (name: string, content: string) => {
-  const path = join(dir, name);
-  writeFileSync(`${path}.new`, content);
-  renameSync(`${path}.new`, path);
-  return path;
-};
+const secret = secretFiles('engine-secret-rotation-');
 
 /**
  * SECRET_FILES_WATCH_SECS: keys given as files are read again while the engine runs, so that a

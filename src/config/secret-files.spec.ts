@@ -59,7 +59,7 @@ describe('secretFiles (NAME_FILE)', () => {
     }
   });
 
-  it('reads again only the files of keys read at each request, each result on its own', () => {
+  it('reads again only the files of keys read at each request (or connection), each result on its own', () => {
     const results = rereadSecrets({
       LLM_API_KEY_FILE: file('llm-2', 'sk-2\n'),
       ADMIN_API_KEY_FILE: file('admin-2', ''),
@@ -70,6 +70,7 @@ describe('secretFiles (NAME_FILE)', () => {
     });
     expect(results).toEqual({
       LLM_API_KEY: { value: 'sk-2' },
+      SESSION_STORE_URL: { value: 'redis://r:6379' },
       ADMIN_API_KEY: { error: expect.stringMatching(/^ADMIN_API_KEY_FILE=".*admin-2" is empty$/) },
       WS_API_KEY: {
         error: expect.stringMatching(/^WS_API_KEY_FILE=".*gone" cannot be read \(ENOENT\)$/),

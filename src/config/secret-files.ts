@@ -8,7 +8,7 @@ import { EnvError, type Raw } from './env-values.js';
 
 /**
  * The secrets read again from their files while the engine runs (SECRET_FILES_WATCH_SECS): those
- * the engine reads at each request.
+ * the engine reads at each request, or (SESSION_STORE_URL's credentials) at each connection.
  */
 export const ROTATING_SECRETS = [
   'LLM_API_KEY',
@@ -22,17 +22,18 @@ export const ROTATING_SECRETS = [
   'SESSION_WEBHOOK_SECRET',
   'TWILIO_AUTH_TOKEN',
   'TWILIO_WEBHOOKS_SHARED_KEY',
+  // Its credentials, at each connection to Redis (its server is read at start-up only).
+  'SESSION_STORE_URL',
 ] as const;
 export type RotatingSecret = (typeof ROTATING_SECRETS)[number];
 
 /**
  * The settings that may hold a secret (a key, credentials in a URL, a header's value): the
- * rotating ones, and those that hold a connection's address or a client made once (the session
- * store's URL, the egress proxy, the span exporter's headers).
+ * rotating ones, and those that hold a connection's address or a client made once (the egress
+ * proxy, the span exporter's headers).
  */
 export const SECRET_SETTINGS = [
   ...ROTATING_SECRETS,
-  'SESSION_STORE_URL',
   'EGRESS_PROXY',
   'OTEL_EXPORTER_OTLP_HEADERS',
   'LLM_CLIENT_KEY_PASSPHRASE',

@@ -46,6 +46,13 @@ const TAKE_UP: Record<RotatingSecret, (next: Env, live: Live) => void> = {
     (live.speech.twilio.webhooksSharedKey = next.speech.twilio.webhooksSharedKey),
   SESSION_WEBHOOK_SECRET: (next, live) =>
     (live.sessions.webhookSecret = next.sessions.webhookSecret),
+  SESSION_STORE_URL: (next, live) => (live.sessions.storeUrl = next.sessions.storeUrl),
+};
+
+/** When a secret taken up counts, where that is not "the next request". */
+const FROM: Partial<Record<RotatingSecret, string>> = {
+  SESSION_STORE_URL:
+    "its credentials from Redis's next connection on (a server of its own only after a restart)",
 };
 
 /**
@@ -114,7 +121,9 @@ export class SecretRotation implements OnModuleInit, OnModuleDestroy {
     Object.assign(process.env, changed);
     for (const name of names) {
       TAKE_UP[name](next, this.live);
-      this.logger.log(`${name} changed in its file: used from the next request on`);
+      this.logger.log(
+        `${name} changed in its file: ${FROM[name] ?? 'used from the next request on'}`,
+      );
     }
   }
 

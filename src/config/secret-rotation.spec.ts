@@ -40,9 +40,16 @@ describe('SecretRotation', () => {
 
   it('takes up every rotating secret changed in its file where its reader reads it', () => {
     const headers = (value: string) => JSON.stringify({ 'x-team': value });
+    /** A value of `name` as its file holds it: a header object, a Redis URL, a key. */
+    const valueOf = (name: string, value: string) =>
+      name.endsWith('HEADERS')
+        ? headers(value)
+        : name === 'SESSION_STORE_URL'
+          ? `redis://:${value}@redis:6379`
+          : value;
     const first: Record<string, string> = {};
     for (const name of ROTATING_SECRETS) {
-      const value = name.endsWith('HEADERS') ? headers(`${name}-1`) : `${name}-1`;
+      const value = valueOf(name, `${name}-1`);
       process.env[name] = value;
       process.env[`${name}_FILE`] = file(name, value);
       first[name] = value;
@@ -52,8 +59,7 @@ describe('SecretRotation', () => {
     const rotation = new SecretRotation(config.app, config.llm, config.speech, config.sessions);
     rotation.check(); // nothing changed
     expect(config.llm.apiKey).toBe('LLM_API_KEY-1');
-    for (const name of ROTATING_SECRETS)
-      file(name, name.endsWith('HEADERS') ? headers(`${name}-2`) : `${name}-2\n`);
+    for (const name of ROTATING_SECRETS) file(name, `${valueOf(name, `${name}-2`)}\n`);
     rotation.check();
     expect({
       ADMIN_API_KEY: config.app.adminApiKey,
@@ -67,6 +73,7 @@ describe('SecretRotation', () => {
       SESSION_WEBHOOK_SECRET: config.sessions.webhookSecret,
       TWILIO_AUTH_TOKEN: config.speech.twilio.authToken,
       TWILIO_WEBHOOKS_SHARED_KEY: config.speech.twilio.webhooksSharedKey,
+      SESSION_STORE_URL: new URL(config.sessions.storeUrl).password,
     }).toEqual(Object.fromEntries(ROTATING_SECRETS.map((name) => [name, `${name}-2`])));
     expect(process.env.TTS_API_KEY).toBe('TTS_API_KEY-2');
   });

@@ -44,14 +44,27 @@ export class RedisSessionStore extends SessionStore {
   private readonly subscriber;
   override readonly fanout: SessionsFanout;
 
+  /**
+   * `url`: SESSION_STORE_URL as it is now; its credentials are read again at each connection (a
+   * password rotated in its file, SECRET_FILES_WATCH_SECS), its server once.
+   */
   constructor(
-    url: string,
+    url: string | (() => string),
     private readonly onError: (error: Error) => void,
     timeoutMs = 2000,
   ) {
     super();
+    const current = typeof url === 'string' ? () => url : url;
+    // The server without the credentials: node-redis would take the URL's over the provider's.
+    const server = new URL(current());
+    server.username = '';
+    server.password = '';
     this.client = createClient({
-      url,
+      url: server.toString(),
+      credentialsProvider: {
+        type: 'async-credentials-provider',
+        credentials: () => Promise.resolve(credentialsOf(current())),
+      },
       disableOfflineQueue: true,
       socket: {
         connectTimeout: timeoutMs,
@@ -110,4 +123,13 @@ export class RedisSessionStore extends SessionStore {
       else if (client.isOpen) client.destroy();
     }
   }
+}
+
+/** The user and password a Redis URL holds (`redis://user:pass@host`), decoded. */
+function credentialsOf(url: string): { username?: string; password?: string } {
+  const { username, password } = new URL(url);
+  return {
+    ...(username && { username: decodeURIComponent(username) }),
+    ...(password && { password: decodeURIComponent(password) }),
+  };
 }

@@ -23,12 +23,16 @@ class SessionStoreCloser implements OnApplicationShutdown {
         const { RedisSessionStore } = await import('./redis-session-store.js');
         const logger = new Logger('SessionStore');
         let lastLog = 0;
-        const store = new RedisSessionStore(config.storeUrl, (error) => {
-          // One line per 10 s while Redis is away, not one per reconnect attempt.
-          if (Date.now() - lastLog < 10_000) return;
-          lastLog = Date.now();
-          logger.warn(`Redis (SESSION_STORE_URL) unavailable: ${error.message || error.name}`);
-        });
+        // Read at each connection: a password rotated in its file (SECRET_FILES_WATCH_SECS).
+        const store = new RedisSessionStore(
+          () => config.storeUrl,
+          (error) => {
+            // One line per 10 s while Redis is away, not one per reconnect attempt.
+            if (Date.now() - lastLog < 10_000) return;
+            lastLog = Date.now();
+            logger.warn(`Redis (SESSION_STORE_URL) unavailable: ${error.message || error.name}`);
+          },
+        );
         await store.connect();
         return store;
       },

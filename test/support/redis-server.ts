@@ -14,12 +14,15 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** A real redis-server on `port` (a free loopback port by default), in memory only (installed by .ci/run). */
-export async function startRedis(port?: number): Promise<RedisRun> {
+/**
+ * A real redis-server on `port` (a free loopback port by default), in memory only (installed by
+ * .ci/run); `args`: more of its options (`--requirepass`).
+ */
+export async function startRedis(port?: number, args: string[] = []): Promise<RedisRun> {
   port ??= await freePort();
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
