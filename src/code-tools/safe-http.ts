@@ -16,7 +16,7 @@ import {
   MAX_REDIRECTS,
   redirectOf,
   TOO_MANY_REDIRECTS,
-} from '../tools/redirects.js';
+} from '../common/redirects.js';
 import { cookiesSet, readText } from './response-reading.js';
 import { EgressProxyError, egressAgents, lookupCheck } from '../common/egress.js';
 import {

@@ -59,10 +59,16 @@ describe('followRedirects', () => {
     }
   });
 
-  it('drops the credentials on a hop to another origin only', async () => {
-    const { send, hops } = server({ '/a': [307, '/b'], '/b': [307, 'https://api.example/c'] });
+  it('drops the credentials on a hop to another host, or from HTTPS to HTTP, only', async () => {
+    const { send, hops } = server({
+      '/a': [307, 'https://api.example/b'],
+      '/b': [307, 'https://other.example/c'],
+    });
     await followRedirects(send, new URL('http://api.example/a'), post);
     expect(hops.map((h) => h.headers.authorization)).toEqual(['Bearer k', 'Bearer k', undefined]);
+    const down = server({ '/a': [307, 'http://api.example/b'] });
+    await followRedirects(down.send, new URL('https://api.example/a'), post);
+    expect(down.hops.map((h) => h.headers.authorization)).toEqual(['Bearer k', undefined]);
   });
 
   it('stops at 20 redirects, and at a Location that is no HTTP URL, as fetch does', async () => {

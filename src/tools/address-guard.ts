@@ -2,7 +2,7 @@ import ipaddr from 'ipaddr.js';
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import type { AxiosRequestConfig } from 'axios';
-import { MAX_REDIRECTS } from './redirects.js';
+import { MAX_REDIRECTS } from '../common/redirects.js';
 import { globalAgent as httpGlobalAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { egressAgents, lookupCheck, tlsOptions, type ClientTls } from '../common/egress.js';

@@ -22,7 +22,7 @@ import type { BreakerRun } from './tool-breaker.js';
 import { ToolGuards } from './tool-guards.service.js';
 import { ResultCache } from './result-cache.js';
 import { OAuth2Tokens } from './oauth2.js';
-import { invalidRedirect, TOO_MANY_REDIRECTS } from './redirects.js';
+import { invalidRedirect, TOO_MANY_REDIRECTS } from '../common/redirects.js';
 import {
   connectionErrorCode,
   CUT_OFF,

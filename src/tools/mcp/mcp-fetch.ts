@@ -1,7 +1,12 @@
 /** The HTTP requests of MCP calls: the turn's trace context, bearer tokens, and a bound on what is read. */
 import { egressFetch } from '../../common/egress.js';
 import type { OAuth2Config, OAuth2Tokens } from '../oauth2.js';
-import { CREDENTIAL_HEADER, MAX_REDIRECTS, redirectOf, TOO_MANY_REDIRECTS } from '../redirects.js';
+import {
+  CREDENTIAL_HEADER,
+  MAX_REDIRECTS,
+  redirectOf,
+  TOO_MANY_REDIRECTS,
+} from '../../common/redirects.js';
 
 /** JSON-RPC code of an answer the engine would not read whole: larger than its limit. */
 export const TOO_LARGE = -32099;

@@ -1,4 +1,4 @@
-import { excerpt } from '../common/http-text.js';
+import { excerpt } from './http-text.js';
 
 /** Redirects followed by the engine itself: where they lead, and what a request keeps on the way. */
 
