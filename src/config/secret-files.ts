@@ -24,18 +24,19 @@ export const ROTATING_SECRETS = [
   'TWILIO_WEBHOOKS_SHARED_KEY',
   // Its credentials, at each connection to Redis (its server is read at start-up only).
   'SESSION_STORE_URL',
+  // At each export of spans.
+  'OTEL_EXPORTER_OTLP_HEADERS',
 ] as const;
 export type RotatingSecret = (typeof ROTATING_SECRETS)[number];
 
 /**
  * The settings that may hold a secret (a key, credentials in a URL, a header's value): the
  * rotating ones, and those that hold a connection's address or a client made once (the egress
- * proxy, the span exporter's headers).
+ * proxy).
  */
 export const SECRET_SETTINGS = [
   ...ROTATING_SECRETS,
   'EGRESS_PROXY',
-  'OTEL_EXPORTER_OTLP_HEADERS',
   'LLM_CLIENT_KEY_PASSPHRASE',
   'SPEECH_CLIENT_KEY_PASSPHRASE',
 ] as const;

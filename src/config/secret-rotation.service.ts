@@ -10,10 +10,12 @@ import {
   llmConfig,
   sessionsConfig,
   speechConfig,
+  tracingConfig,
   type AppConfig,
   type LlmConfig,
   type SessionsConfig,
   type SpeechConfig,
+  type TracingConfig,
 } from './app.config.js';
 import { CLIENT_TLS, clientTlsEnv, type ClientTlsOwner } from './client-tls-env.js';
 import { parseEnv, type Env } from './env.js';
@@ -24,6 +26,7 @@ interface Live {
   llm: LlmConfig;
   speech: SpeechConfig;
   sessions: SessionsConfig;
+  tracing: TracingConfig;
 }
 
 /** Where each rotating secret lives in the configuration its readers read at each request. */
@@ -47,12 +50,14 @@ const TAKE_UP: Record<RotatingSecret, (next: Env, live: Live) => void> = {
   SESSION_WEBHOOK_SECRET: (next, live) =>
     (live.sessions.webhookSecret = next.sessions.webhookSecret),
   SESSION_STORE_URL: (next, live) => (live.sessions.storeUrl = next.sessions.storeUrl),
+  OTEL_EXPORTER_OTLP_HEADERS: (next, live) => (live.tracing.headers = next.tracing.headers),
 };
 
 /** When a secret taken up counts, where that is not "the next request". */
 const FROM: Partial<Record<RotatingSecret, string>> = {
   SESSION_STORE_URL:
     "its credentials from Redis's next connection on (a server of its own only after a restart)",
+  OTEL_EXPORTER_OTLP_HEADERS: 'sent with the next spans exported',
 };
 
 /**
@@ -74,8 +79,9 @@ export class SecretRotation implements OnModuleInit, OnModuleDestroy {
     @Inject(llmConfig.KEY) llm: LlmConfig,
     @Inject(speechConfig.KEY) speech: SpeechConfig,
     @Inject(sessionsConfig.KEY) sessions: SessionsConfig,
+    @Inject(tracingConfig.KEY) tracing: TracingConfig,
   ) {
-    this.live = { app, llm, speech, sessions };
+    this.live = { app, llm, speech, sessions, tracing };
   }
 
   onModuleInit(): void {

@@ -29,8 +29,12 @@ function live() {
     llm: env.llm,
     speech: env.speech,
     sessions: env.sessions,
+    tracing: env.tracing,
   };
 }
+
+const rotationOf = (config: ReturnType<typeof live>) =>
+  new SecretRotation(config.app, config.llm, config.speech, config.sessions, config.tracing);
 
 describe('SecretRotation', () => {
   const saved = { ...process.env };
@@ -42,11 +46,13 @@ describe('SecretRotation', () => {
     const headers = (value: string) => JSON.stringify({ 'x-team': value });
     /** A value of `name` as its file holds it: a header object, a Redis URL, a key. */
     const valueOf = (name: string, value: string) =>
-      name.endsWith('HEADERS')
-        ? headers(value)
-        : name === 'SESSION_STORE_URL'
-          ? `redis://:${value}@redis:6379`
-          : value;
+      name === 'OTEL_EXPORTER_OTLP_HEADERS'
+        ? `x-team=${value}`
+        : name.endsWith('HEADERS')
+          ? headers(value)
+          : name === 'SESSION_STORE_URL'
+            ? `redis://:${value}@redis:6379`
+            : value;
     const first: Record<string, string> = {};
     for (const name of ROTATING_SECRETS) {
       const value = valueOf(name, `${name}-1`);
@@ -56,7 +62,7 @@ describe('SecretRotation', () => {
     }
     process.env.LLM_FALLBACK_BASE_URL = 'http://fallback:8000/v1';
     const config = live();
-    const rotation = new SecretRotation(config.app, config.llm, config.speech, config.sessions);
+    const rotation = rotationOf(config);
     rotation.check(); // nothing changed
     expect(config.llm.apiKey).toBe('LLM_API_KEY-1');
     for (const name of ROTATING_SECRETS) file(name, `${valueOf(name, `${name}-2`)}\n`);
@@ -74,6 +80,7 @@ describe('SecretRotation', () => {
       TWILIO_AUTH_TOKEN: config.speech.twilio.authToken,
       TWILIO_WEBHOOKS_SHARED_KEY: config.speech.twilio.webhooksSharedKey,
       SESSION_STORE_URL: new URL(config.sessions.storeUrl).password,
+      OTEL_EXPORTER_OTLP_HEADERS: config.tracing.headers['x-team'],
     }).toEqual(Object.fromEntries(ROTATING_SECRETS.map((name) => [name, `${name}-2`])));
     expect(process.env.TTS_API_KEY).toBe('TTS_API_KEY-2');
   });
@@ -84,7 +91,7 @@ describe('SecretRotation', () => {
     process.env.LLM_EXTRA_HEADERS = '{"x-team":"voice"}';
     process.env.LLM_EXTRA_HEADERS_FILE = file('headers', '{"x-team":"voice"}');
     const config = live();
-    const rotation = new SecretRotation(config.app, config.llm, config.speech, config.sessions);
+    const rotation = rotationOf(config);
     file('key', 'sk-2');
     file('headers', '{"x-team": ');
     rotation.check();

@@ -147,7 +147,8 @@ export class Spans {
     const agents = proxied(settings.tls);
     const exporter = new OTLPTraceExporter({
       url: settings.url,
-      headers: settings.headers,
+      // Read at each export: headers rotated in their file (SECRET_FILES_WATCH_SECS) count at once.
+      headers: () => Promise.resolve({ ...settings.headers }),
       ...(agents && { httpAgentOptions: agents }),
     });
     const ids = new TurnIds(new sdk.RandomIdGenerator());
