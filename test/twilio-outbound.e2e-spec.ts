@@ -44,6 +44,7 @@ describe('calls the agent places (POST /api/calls)', () => {
       variables: { appointment_id: 'A-7' },
       instructions: 'You are calling Ada to confirm her appointment A-7, tomorrow at 3 pm.',
       language: 'en',
+      status_callback: 'https://crm.example.com/twilio/call-status?call=A-7',
     });
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual({
@@ -59,7 +60,15 @@ describe('calls the agent places (POST /api/calls)', () => {
       headers: { authorization: `Basic ${Buffer.from(`AC0001:${AUTH_TOKEN}`).toString('base64')}` },
     });
     const form = Object.fromEntries(new URLSearchParams(api.requests[0]!.body));
-    expect(form).toMatchObject({ To: '+15550123', From: '+15550199' });
+    expect(form).toMatchObject({
+      To: '+15550123',
+      From: '+15550199',
+      // Twilio tells the system that asked for the call how it ended (answered or not).
+      StatusCallback: 'https://crm.example.com/twilio/call-status?call=A-7',
+      StatusCallbackMethod: 'POST',
+    });
+    // No answering machine looked for unless asked (it costs per call).
+    expect(form.MachineDetection).toBeUndefined();
     // The session waits in the store: the stream resumes it.
     expect(form.Twiml).toMatch(
       new RegExp(
@@ -112,7 +121,7 @@ describe('calls the agent places (POST /api/calls)', () => {
     ],
     [
       { to: '+15550123', greet: 'Hi' },
-      'unknown field "greet": expected to, from, greeting, variables, instructions, language, voice, voicemail, hang_up_on_machine',
+      'unknown field "greet": expected to, from, greeting, variables, instructions, language, voice, voicemail, hang_up_on_machine, status_callback',
     ],
     [
       { to: '+15550123', variables: { user_number: '+1' } },
@@ -125,6 +134,10 @@ describe('calls the agent places (POST /api/calls)', () => {
     [
       { to: '+15550123', language: 'Spanish' },
       '"language" must be a language code such as en, it, es',
+    ],
+    [
+      { to: '+15550123', status_callback: '/twilio/status' },
+      '"status_callback" must be an absolute http:// or https:// URL',
     ],
   ])('refuses %j with 400, placing no call', async (body, message) => {
     const res = await place(body);

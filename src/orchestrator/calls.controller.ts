@@ -113,6 +113,7 @@ export class CallsController {
         ...(session?.machine && {
           machineCallback: withQuery(voiceUrlOf(twilio), 'machine', session.id),
         }),
+        ...(call.status_callback && { statusCallback: call.status_callback }),
       });
     } catch (error) {
       this.metrics.telephony.callPlaced('refused');

@@ -55,7 +55,8 @@ export async function transferCall(
 /**
  * Places a call from `from` to `to` that runs `twiml` once answered; its `CA…` id. With
  * `machineCallback`, Twilio's answering-machine detection runs beside the call (asynchronous,
- * waiting for a machine's greeting to end) and posts who answered (`AnsweredBy`) there.
+ * waiting for a machine's greeting to end) and posts who answered (`AnsweredBy`) there. With
+ * `statusCallback`, Twilio posts the call's final status there (answered or not).
  */
 export async function placeCall(
   account: TwilioAccount,
@@ -64,7 +65,8 @@ export async function placeCall(
     from,
     twiml,
     machineCallback,
-  }: { to: string; from: string; twiml: string; machineCallback?: string },
+    statusCallback,
+  }: { to: string; from: string; twiml: string; machineCallback?: string; statusCallback?: string },
 ): Promise<string> {
   const placed = await callsRequest(account, '/Calls.json', 'place a call', {
     To: to,
@@ -76,6 +78,7 @@ export async function placeCall(
       AsyncAmdStatusCallback: machineCallback,
       AsyncAmdStatusCallbackMethod: 'POST',
     }),
+    ...(statusCallback && { StatusCallback: statusCallback, StatusCallbackMethod: 'POST' }),
   });
   const sid = (placed as { sid?: unknown } | undefined)?.sid;
   if (typeof sid !== 'string') throw new Error("Twilio's API answered with no call sid");

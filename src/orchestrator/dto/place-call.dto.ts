@@ -111,6 +111,19 @@ export class PlaceCallDto {
   @IsOptional()
   @IsBoolean({ message: '"hang_up_on_machine" must be true or false' })
   hang_up_on_machine?: boolean;
+
+  @ApiPropertyOptional({
+    description:
+      "Where Twilio posts the call's final status (its StatusCallback: CallStatus completed, busy, no-answer, failed or canceled, with CallDuration, and AnsweredBy when a machine was looked for), signed with the account's Auth Token: how the system that asked for the call learns that it was never answered",
+    example: 'https://crm.example.com/twilio/call-status',
+  })
+  @IsOptional()
+  @IsString({ message: '"status_callback" must be a string' })
+  @Matches(/^https?:\/\/[^\s/?#]+[^\s]*$/i, {
+    message: '"status_callback" must be an absolute http:// or https:// URL',
+  })
+  @MaxLength(2000, { message: '"status_callback" is longer than 2000 characters' })
+  status_callback?: string;
 }
 
 export class PlacedCallDto {
@@ -137,6 +150,7 @@ const FIELDS = new Set([
   'voice',
   'voicemail',
   'hang_up_on_machine',
+  'status_callback',
 ]);
 
 /** The call `body` asks for, or why it is none. */
