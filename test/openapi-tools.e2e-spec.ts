@@ -32,6 +32,7 @@ describe('OpenAPI tools', () => {
       LLM_TOOLS_FILE: writeToolsFile([
         { type: 'openapi', spec: SPEC, operation: 'getOrder', base_url: `${base}/v1` },
         { type: 'openapi', spec: SPEC, operation: 'listOrders', base_url: `${base}/v1` },
+        { type: 'openapi', spec: SPEC, operation: 'printLabels', base_url: `${base}/v1` },
         // The document as the service publishes it, read once when the tools are loaded.
         {
           type: 'openapi',
@@ -118,6 +119,25 @@ describe('OpenAPI tools', () => {
     expect(rig.tools.requests.at(-1)).toMatchObject({
       method: 'GET',
       url: '/v1/orders?status=open&status=late&ids=7,9&created[from]=2026-01-01&created[to]=2026-02-01&page=2',
+    });
+  });
+
+  it("writes arrays and objects in the path as each parameter's style says", async () => {
+    rig.tools.respond((_req, res) => res.end('printed'));
+    rig.llm.enqueue(
+      sseStructuredCalls([
+        {
+          id: 'call_labels',
+          name: 'printLabels',
+          arguments: { ids: [7, 9], format: { size: 'A6', dpi: 300 } },
+        },
+      ]),
+      sseText(['Printed.']),
+    );
+    await client.ws.turn('labels for 7 and 9, A6 at 300 dpi');
+    expect(rig.tools.requests.at(-1)).toMatchObject({
+      method: 'GET',
+      url: '/v1/labels/7,9;format=size,A6,dpi,300',
     });
   });
 

@@ -2,7 +2,7 @@
  * How a call's arguments are written into a request as text: a value in a URL or header, the
  * pairs of a query string, a form body. Pure: no Nest import.
  */
-import type { QueryStyle } from './tool-definition.js';
+import type { PlaceholderStyle, QueryStyle } from './tool-definition.js';
 
 /** Strings unquoted, numbers and booleans as text, anything else as JSON. */
 export function argumentText(value: unknown): string {
@@ -19,6 +19,35 @@ export function placeholderText(value: unknown, encode: (text: string) => string
   if (Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null))
     return value.map((item) => encode(argumentText(item))).join(',');
   return encode(argumentText(value));
+}
+
+/**
+ * What `{name}` becomes for a value written in `style` (OpenAPI 3, "Style Examples", path
+ * parameters): `simple` `blue` / `blue,black` / `R,100,G,200` (exploded `R=100,G=200`); `label`
+ * the same after a `.`, with `.` between items when exploded (`.blue.black`, `.R=100.G=200`);
+ * `matrix` `;name=blue` / `;name=blue,black` / `;name=R,100,G,200` (exploded `;name=blue;name=black`,
+ * `;R=100;G=200`). Each key and item is `encode`d, the delimiters are not.
+ */
+export function styledPlaceholder(
+  name: string,
+  value: unknown,
+  { style, explode = false }: PlaceholderStyle,
+  encode: (text: string) => string,
+): string {
+  const enc = (item: unknown) => encode(argumentText(item));
+  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+  const items: string[] = Array.isArray(value)
+    ? value.map(enc)
+    : isObject
+      ? Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
+          explode ? [`${encode(k)}=${enc(v)}`] : [encode(k), enc(v)],
+        )
+      : [enc(value)];
+  if (style === 'label') return `.${items.join(explode ? '.' : ',')}`;
+  if (style === 'simple') return items.join(',');
+  const key = encode(name);
+  if (!explode) return `;${key}=${items.join(',')}`;
+  return isObject ? `;${items.join(';')}` : items.map((item) => `;${key}=${item}`).join('');
 }
 
 const DELIMITERS = { form: ',', spaceDelimited: '%20', pipeDelimited: '%7C' } as const;

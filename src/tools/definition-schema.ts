@@ -25,6 +25,20 @@ const common = {
     ],
   },
 };
+
+/** A style of OpenAPI 3 (`style` of `styles`, `explode`) for each argument named. */
+function stylesByArgument(styles: string[]) {
+  return {
+    type: 'object',
+    additionalProperties: {
+      type: 'object',
+      required: ['style'],
+      additionalProperties: false,
+      properties: { style: { enum: styles }, explode: { type: 'boolean' } },
+    },
+  };
+}
+
 /** A phone number in E.164 (`+15550100`), or a SIP address (`sip:desk@pbx.example.com`). */
 export const DESTINATION_PATTERN = '^(\\+[1-9][0-9]{1,14}|sips?:[^\\s<>"]{1,500})$';
 const URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+';
@@ -69,18 +83,8 @@ const httpFields = {
       passphrase: { type: 'string', minLength: 1 },
     },
   },
-  query_styles: {
-    type: 'object',
-    additionalProperties: {
-      type: 'object',
-      required: ['style'],
-      additionalProperties: false,
-      properties: {
-        style: { enum: ['form', 'spaceDelimited', 'pipeDelimited', 'deepObject'] },
-        explode: { type: 'boolean' },
-      },
-    },
-  },
+  query_styles: stylesByArgument(['form', 'spaceDelimited', 'pipeDelimited', 'deepObject']),
+  placeholder_styles: stylesByArgument(['simple', 'label', 'matrix']),
 };
 export const HTTP_SCHEMA = {
   type: 'object',
@@ -240,6 +244,8 @@ const FIELD_HINTS: Record<string, string> = {
   idempotency_header: 'a header name, e.g. "Idempotency-Key"',
   query_styles:
     'an object of argument names and {"style": "form", "spaceDelimited", "pipeDelimited" or "deepObject", "explode": true or false}',
+  placeholder_styles:
+    'an object of argument names and {"style": "simple", "label" or "matrix", "explode": true or false}',
   max_concurrency: 'an integer from 1 to 10000',
   client_certificate:
     'an object with cert_file and key_file (PEM files, relative to the tools file), and passphrase for an encrypted key',

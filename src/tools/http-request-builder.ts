@@ -1,6 +1,18 @@
-import { formBody, FORM_TYPE, placeholderText, queryPairs } from './argument-text.js';
+import {
+  formBody,
+  FORM_TYPE,
+  placeholderText,
+  queryPairs,
+  styledPlaceholder,
+} from './argument-text.js';
 import { escapeFor, fillBody } from './body-template.js';
-import { HTTP_TOKEN, headerValueFault, type QueryStyle, type Tool } from './tool-definition.js';
+import {
+  HTTP_TOKEN,
+  headerValueFault,
+  type PlaceholderStyle,
+  type QueryStyle,
+  type Tool,
+} from './tool-definition.js';
 import { toolErrors } from './tool-errors.js';
 import { SECRET_REFERENCE, VARIABLE_REFERENCE } from './tool-secrets.js';
 
@@ -44,11 +56,13 @@ interface Values {
   variables: Record<string, string>;
   /** The arguments put in (they are not sent again). */
   consumed?: Set<string>;
+  /** How array and object arguments are written in placeholders (`placeholder_styles`). */
+  styles?: Record<string, PlaceholderStyle>;
 }
 
 function substitute(
   template: string,
-  { args, secrets, variables, consumed }: Values,
+  { args, secrets, variables, consumed, styles }: Values,
   encode: (text: string) => string,
 ): string {
   const replace = (whole: string, secret?: string, variable?: string, name: string = '') => {
@@ -64,7 +78,10 @@ function substitute(
       throw new Refusal(`missing argument '${name}' for placeholder ${whole}`);
     }
     consumed?.add(name);
-    return placeholderText(args[name], encode);
+    const style = styles && Object.hasOwn(styles, name) ? styles[name] : undefined;
+    return style
+      ? styledPlaceholder(name, args[name], style, encode)
+      : placeholderText(args[name], encode);
   };
   return template.replace(PLACEHOLDER, replace);
 }
@@ -151,7 +168,7 @@ export function buildHttpRequest(
   }
   try {
     const consumed = new Set<string>();
-    const values = { args, secrets: tool.secrets, variables };
+    const values = { args, secrets: tool.secrets, variables, styles: tool.placeholderStyles };
     const url = buildUrl(tool.url, { ...values, consumed });
     const headers: Record<string, string> = {};
     for (const [key, template] of Object.entries(tool.headers)) {

@@ -20,6 +20,13 @@ export interface QueryStyle {
   explode?: boolean;
 }
 
+/** How an array or object argument is written in a `{placeholder}` (OpenAPI 3's path styles). */
+export interface PlaceholderStyle {
+  style: 'simple' | 'label' | 'matrix';
+  /** Default: false (as in OpenAPI). */
+  explode?: boolean;
+}
+
 /**
  * One entry of the tools file, as given (HTTP tools by default; `python` and `callback` code;
  * `mcp`; `openapi`, made an HTTP tool; `end_session` and `transfer_call`, the engine's own).
@@ -67,6 +74,8 @@ export interface ToolDefinitionInput {
   idempotency_header?: string;
   /** HTTP tools: how an array or object argument is written in the query, by argument (OpenAPI's styles). */
   query_styles?: Record<string, QueryStyle>;
+  /** HTTP tools: how array and object arguments are written in `{placeholders}`, by argument. */
+  placeholder_styles?: Record<string, PlaceholderStyle>;
   /** HTTP tools: the request body, with `{argument}` places, constants and secrets (body-template.ts). */
   body?: unknown;
   /** HTTP tools: the certificate and key shown to a server that asks for one (mutual TLS). */
@@ -144,6 +153,8 @@ export interface Tool {
   idempotencyHeader?: string;
   /** HTTP tools: `query_styles`. */
   queryStyles?: Record<string, QueryStyle>;
+  /** HTTP tools: `placeholder_styles`. */
+  placeholderStyles?: Record<string, PlaceholderStyle>;
   /** HTTP tools: `body`, the template of every request's body. */
   body?: unknown;
   /** HTTP tools: `client_certificate`, its files read. */

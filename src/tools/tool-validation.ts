@@ -222,6 +222,7 @@ function httpTool(
     ...(def.cache_secs !== undefined && { cacheSecs: def.cache_secs }),
     ...(def.idempotency_header !== undefined && { idempotencyHeader: def.idempotency_header }),
     ...(def.query_styles !== undefined && { queryStyles: def.query_styles }),
+    ...(def.placeholder_styles !== undefined && { placeholderStyles: def.placeholder_styles }),
     ...(def.body !== undefined && { body: def.body }),
     ...(certificate && { clientCertificate: certificate }),
     ...(def.max_concurrency !== undefined && { maxConcurrency: def.max_concurrency }),

@@ -149,6 +149,22 @@ export class ToolDefinitionDto extends ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
+      'How an array or object argument put into a {placeholder} of the url or a header is written, by argument, as OpenAPI 3 writes a path parameter of that style: "simple" (3,4; an object R,100,G,200, exploded R=100,G=200), "label" (.3,4; exploded .3.4) or "matrix" (;ids=3,4; exploded ;ids=3;ids=4, an object ;R=100;G=200). Without it, a list of plain values is joined by commas and an object is JSON text. An OpenAPI tool takes it from its operation\'s path and header parameters',
+    type: 'object',
+    additionalProperties: {
+      type: 'object',
+      required: ['style'],
+      properties: {
+        style: { enum: ['simple', 'label', 'matrix'] },
+        explode: { type: 'boolean', description: 'Default: false' },
+      },
+    },
+    example: { color: { style: 'simple', explode: true } },
+  })
+  placeholder_styles?: Record<string, { style: string; explode?: boolean }>;
+
+  @ApiPropertyOptional({
+    description:
       'The request body as the backend wants it, sent whatever the method (not GET, HEAD or TRACE) in place of the arguments: JSON (a form with a form Content-Type), or a text (XML, a text; Content-Type text/plain unless headers set one). A string that is one {argument} becomes its value as given (a number, an object), left out, key or item, when the model gave none; other strings are filled as text, with ${TOOL_SECRET_…} secrets and ${session.NAME} variables. Values in a text body are escaped for XML or JSON by its Content-Type',
     oneOf: [{ type: 'object' }, { type: 'array' }, { type: 'string' }],
     example: {

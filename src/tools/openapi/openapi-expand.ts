@@ -147,6 +147,9 @@ export async function expandOpenApi(
         ...(Object.keys(made.queryStyles).length > 0 && {
           query_styles: { ...made.queryStyles, ...(def.query_styles ?? {}) },
         }),
+        ...(Object.keys(made.placeholderStyles).length > 0 && {
+          placeholder_styles: { ...made.placeholderStyles, ...(def.placeholder_styles ?? {}) },
+        }),
         ...(def.oauth2 && { oauth2: withDeclaredFlow(def.oauth2, made, at) }),
       };
     }),

@@ -27,6 +27,7 @@ describe('operationTool', () => {
       },
       headers: {},
       queryStyles: {},
+      placeholderStyles: {},
       operationId: 'getOrder',
       skipped: ["header parameter 'X-Request-Source'"],
     });
@@ -56,6 +57,51 @@ describe('operationTool', () => {
     });
   });
 
+  it("writes a path or header parameter's array or object as its style says (simple by default)", () => {
+    const inline: OpenApiSpec = {
+      servers: [{ url: 'https://api.example.com' }],
+      paths: {
+        '/shapes/{ids}/{point}{filter}': {
+          get: {
+            operationId: 'shapes',
+            parameters: [
+              { name: 'ids', in: 'path', required: true, schema: { type: 'array' } },
+              {
+                name: 'point',
+                in: 'path',
+                required: true,
+                style: 'label',
+                schema: { type: 'object' },
+              },
+              {
+                name: 'filter',
+                in: 'path',
+                required: true,
+                style: 'matrix',
+                explode: true,
+                schema: { type: 'string' },
+              },
+              {
+                name: 'X-Tags',
+                in: 'header',
+                required: true,
+                explode: true,
+                schema: { type: 'object' },
+              },
+              { name: 'X-Plain', in: 'header', required: true, schema: { type: 'string' } },
+            ],
+          },
+        },
+      },
+    };
+    expect(operationTool(inline, 'shapes').placeholderStyles).toEqual({
+      ids: { style: 'simple' },
+      point: { style: 'label' },
+      filter: { style: 'matrix', explode: true },
+      'X-Tags': { style: 'simple', explode: true },
+    });
+  });
+
   it('sends a required header parameter from its argument', () => {
     const made = operationTool(spec, 'cancelOrder');
     expect(made.headers).toEqual({ 'X-Reason': '{X-Reason}' });
@@ -73,7 +119,7 @@ describe('operationTool', () => {
       throw new Error('no error');
     };
     expect(why('nope')).toMatch(
-      /^operation: the spec has no operation "nope" .*it has: getOrder, cancelOrder, listOrders, create-order\.v2, saveTree, upload\)$/,
+      /^operation: the spec has no operation "nope" .*it has: getOrder, cancelOrder, listOrders, create-order\.v2, saveTree, upload, printLabels\)$/,
     );
     expect(why('upload')).toBe(
       'operation: its request body is neither JSON nor a form (multipart/form-data)',

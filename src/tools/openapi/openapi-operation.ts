@@ -4,7 +4,7 @@
  */
 import { QUERY_VERBS } from '../http-request-builder.js';
 import { declaredClientCredentials, type DeclaredClientCredentials } from './openapi-security.js';
-import type { JsonSchema, QueryStyle } from '../tool-definition.js';
+import type { JsonSchema, PlaceholderStyle, QueryStyle } from '../tool-definition.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 /** What an HTTP tool's `{placeholder}` may be named. */
@@ -33,6 +33,19 @@ interface Parameter {
 const QUERY_STYLES = new Set(['form', 'spaceDelimited', 'pipeDelimited', 'deepObject']);
 /** Query parameters of these types are written as they are, whatever their style. */
 const SCALARS = new Set(['string', 'integer', 'number', 'boolean']);
+
+/**
+ * How a path or header parameter is written when it is an array or an object, or styled: `simple`
+ * (the default; a header's only style), `label` or `matrix`, and `explode`. Undefined for a scalar
+ * in the default style, which a placeholder writes as it is.
+ */
+function placeholderStyle(p: Parameter): PlaceholderStyle | undefined {
+  const style =
+    p.in === 'path' && (p.style === 'label' || p.style === 'matrix') ? p.style : 'simple';
+  const scalar = SCALARS.has(String(p.schema?.type));
+  if (scalar && style === 'simple') return undefined;
+  return { style, ...(typeof p.explode === 'boolean' && { explode: p.explode }) };
+}
 
 /** How a query parameter's array or object is written: its `style` (default form) and `explode`. */
 function queryStyle(p: Parameter): QueryStyle {
@@ -73,6 +86,8 @@ export interface OperationTool {
   headers: Record<string, string>;
   /** How its query parameters' arrays and objects are written (`query_styles`). */
   queryStyles: Record<string, QueryStyle>;
+  /** How its path and header parameters' arrays and objects are written (`placeholder_styles`). */
+  placeholderStyles: Record<string, PlaceholderStyle>;
   operationId?: string;
   skipped: string[];
   /**
@@ -211,6 +226,7 @@ export function operationTool(
   const headers: Record<string, string> = {};
   const query: string[] = [];
   const queryStyles: Record<string, QueryStyle> = {};
+  const placeholderStyles: Record<string, PlaceholderStyle> = {};
   const skipped: string[] = [];
   const take = (p: Parameter) => {
     if (Object.hasOwn(properties, p.name))
@@ -237,6 +253,8 @@ export function operationTool(
     }
     if (p.in === 'header') headers[p.name] = placeholder(p);
     if (p.in === 'path') placeholder(p);
+    const styled = p.in === 'path' || p.in === 'header' ? placeholderStyle(p) : undefined;
+    if (styled) placeholderStyles[p.name] = styled;
     take(p);
   }
   // A path variable the operation does not declare (a common slip in real documents): without
@@ -274,6 +292,7 @@ export function operationTool(
     parameters,
     headers,
     queryStyles,
+    placeholderStyles,
     ...(typeof op.operationId === 'string' && { operationId: op.operationId }),
     skipped,
     unresolvedRef: firstRef([[...byKey.values()], op.requestBody]),
