@@ -1,4 +1,5 @@
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -12,8 +13,15 @@ import { WsClient } from './support/ws-client.js';
 
 const TLS_DIR = resolve('test/fixtures/tls');
 
-/** An API that takes only clients with a certificate of the client CA: it answers with their CN. */
-function mutualTlsApi(): Server {
+/** The common name of the client certificate a request came with, or `no certificate`. */
+const shownBy = (req: IncomingMessage) =>
+  String((req.socket as TLSSocket).getPeerCertificate().subject?.CN ?? 'no certificate');
+
+/**
+ * An API that takes only clients with a certificate of the client CA: it answers with their CN;
+ * `/moved` redirects to `elsewhere()` (another host).
+ */
+function mutualTlsApi(elsewhere: () => string): Server {
   return createServer(
     {
       ...testTls(),
@@ -22,11 +30,17 @@ function mutualTlsApi(): Server {
       rejectUnauthorized: true,
     },
     (req, res) => {
-      const peer = (req.socket as TLSSocket).getPeerCertificate();
-      res.end(`${req.url?.slice(1)}: sunny, for ${String(peer.subject?.CN)}`);
+      if (req.url === '/moved') return void res.writeHead(302, { location: elsewhere() }).end();
+      res.end(`${req.url?.slice(1)}: sunny, for ${shownBy(req)}`);
     },
   );
 }
+
+/** A server of another host that asks for a certificate, takes none too, and says what it got. */
+const elsewhereServer = () =>
+  createServer({ ...testTls(), requestCert: true, rejectUnauthorized: false }, (req, res) =>
+    res.end(`elsewhere: ${shownBy(req)}`),
+  );
 
 /** The tools file (in a directory of its own, beside copies of the client's files). */
 function toolsWith(base: string, keyFile = 'client.key', passphrase?: string): string {
@@ -62,7 +76,9 @@ function toolsWith(base: string, keyFile = 'client.key', passphrase?: string): s
  */
 describe('HTTP tools with a client certificate', () => {
   const llm = new FakeLlm();
-  const api = mutualTlsApi();
+  const elsewhere = elsewhereServer();
+  let elsewhereUrl = '';
+  const api = mutualTlsApi(() => elsewhereUrl);
   const proxy = new EgressProxy();
   const engines: BuiltEngineRun[] = [];
   let base = '';
@@ -71,13 +87,17 @@ describe('HTTP tools with a client certificate', () => {
     llmUrl = await llm.start();
     await new Promise<void>((done) => api.listen(0, '127.0.0.1', done));
     base = `https://localhost:${(api.address() as AddressInfo).port}`;
+    await new Promise<void>((done) => elsewhere.listen(0, '127.0.0.1', done));
+    elsewhereUrl = `https://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/`;
   });
   afterAll(async () => {
     for (const engine of engines) engine.stop();
     await llm.stop();
     await proxy.stop();
-    api.closeAllConnections();
-    await new Promise((done) => api.close(done));
+    for (const server of [api, elsewhere]) {
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+    }
   });
   const start = async (env: Record<string, string>) => {
     const engine = await listeningEngine(
@@ -86,10 +106,11 @@ describe('HTTP tools with a client certificate', () => {
     );
     return WsClient.connect(engine.wsUrl);
   };
-  const both = async (ws: WsClient) => {
+  /** Both tools called, the one with a certificate for `city`: what each read. */
+  const both = async (ws: WsClient, city = 'Oslo') => {
     llm.enqueue(
       sseStructuredCalls([
-        { id: 'call_1', name: 'weather', arguments: { city: 'Oslo' } },
+        { id: 'call_1', name: 'weather', arguments: { city } },
         { id: 'call_2', name: 'weather_without', arguments: { city: 'Rome' } },
       ]),
       sseText(['Done.']),
@@ -98,6 +119,7 @@ describe('HTTP tools with a client certificate', () => {
     return llm.requests
       .at(-1)!
       .body.messages.filter((m: any) => m.role === 'tool')
+      .slice(-2)
       .map((m: any) => m.content);
   };
 
@@ -106,6 +128,8 @@ describe('HTTP tools with a client certificate', () => {
     const [shown, refused] = await both(ws);
     expect(shown).toBe('Oslo: sunny, for voice-agent');
     expect(refused).toMatch(/^Error: tool request failed: /);
+    // Redirected to another host, the request goes on without it.
+    expect((await both(ws, 'moved'))[0]).toBe('elsewhere: no certificate');
     ws.close();
   }, 30_000);
 
@@ -121,6 +145,7 @@ describe('HTTP tools with a client certificate', () => {
     const [shown] = await both(ws);
     expect(shown).toBe('Oslo: sunny, for voice-agent');
     expect(proxy.targets).toContain(`CONNECT localhost:${new URL(base).port}`);
+    expect((await both(ws, 'moved'))[0]).toBe('elsewhere: no certificate');
     ws.close();
   }, 30_000);
 

@@ -4,7 +4,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import type { AxiosRequestConfig } from 'axios';
 import { MAX_REDIRECTS } from '../common/redirects.js';
 import { globalAgent as httpGlobalAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
+import { Agent as HttpsAgent, globalAgent as httpsGlobalAgent } from 'node:https';
 import { egressAgents, lookupCheck, tlsOptions, type ClientTls } from '../common/egress.js';
 
 export class BlockedAddressError extends Error {}
@@ -117,7 +117,8 @@ const certificateAgent = (certificate: ClientTls) => {
  * by redirect, at most 3 of them. Throws BlockedAddressError when `url`'s host is itself such an address.
  * Never through a proxy of HTTP_PROXY or HTTPS_PROXY (axios's default), whose address the check
  * would see; through the egress proxy (EGRESS_PROXY) when one is set, each host checked first.
- * With `certificate`, HTTPS servers that ask for a client certificate are shown it.
+ * With `certificate`, HTTPS servers that ask for a client certificate are shown it: `url`'s host's,
+ * not another host a redirect leads to.
  */
 export function offMetadata(
   url: string,
@@ -134,12 +135,20 @@ export function offMetadata(
     tls: certificate,
   });
   const httpsAgent = agents?.https ?? (certificate && certificateAgent(certificate));
+  const host = new URL(url).hostname;
   return {
     proxy: false,
     maxRedirects: MAX_REDIRECTS,
     lookup: NO_METADATA_LOOKUP,
-    beforeRedirect: (next: { hostname?: string }) =>
-      assertAllowedLiteral(next.hostname ?? '', notMetadata, METADATA),
+    beforeRedirect: (next: { hostname?: string; agents?: object }) => {
+      assertAllowedLiteral(next.hostname ?? '', notMetadata, METADATA);
+      // Another host is not shown the tool's certificate: the agents of a request without one.
+      if (certificate && next.hostname !== host)
+        next.agents = egressAgents(METADATA, { check: METADATA_CHECK }) ?? {
+          http: httpGlobalAgent,
+          https: httpsGlobalAgent,
+        };
+    },
     ...(agents && { httpAgent: agents.http }),
     ...(httpsAgent && { httpsAgent }),
   };
