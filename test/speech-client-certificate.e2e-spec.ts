@@ -96,6 +96,32 @@ describe('speech servers that ask for a client certificate (mutual TLS)', () => 
     without.ws.close();
   }, 40_000);
 
+  it('shows it to the speech server only, not to another host a redirect leads to', async () => {
+    // The synthesis moved to another host (a CDN's, a new cluster's), which asks for none.
+    const moved = new FakeSpeech({ ...testTls(), requestCert: true, rejectUnauthorized: false });
+    const movedUrl = (await moved.start()).replace('127.0.0.1', 'localhost');
+    speech.respond((req, res) => {
+      if (req.path === '/audio/transcriptions')
+        return void res.end(JSON.stringify({ text: speech.transcript }));
+      res.writeHead(307, { location: `${movedUrl}/audio/speech` }).end();
+    });
+    try {
+      const { cert, key } = pair('client.pem', 'client.key');
+      const { ws } = await start({ SPEECH_CLIENT_CERT_FILE: cert, SPEECH_CLIENT_KEY_FILE: key });
+      await spokenTurn(llm, ws);
+      expect(moved.inputs()).toEqual(['Sunny all day.']);
+      expect(moved.requests.map((r) => r.clientCertificate)).toEqual([undefined]);
+      expect(speech.requests.map((r) => `${r.path} ${r.clientCertificate}`)).toEqual([
+        '/audio/transcriptions voice-agent',
+        '/audio/speech voice-agent',
+      ]);
+      ws.close();
+    } finally {
+      speech.respondAsSpeech();
+      await moved.stop();
+    }
+  }, 40_000);
+
   it('warns of an expired one at start-up, and shows a renewed one from its files', async () => {
     const { cert, key } = pair('expired.pem', 'expired.key');
     const { engine, ws } = await start({

@@ -279,17 +279,19 @@ async function portable(init: RequestInit | undefined): Promise<RequestInit> {
 
 /**
  * `fetch`, through the proxy unless none is set or `url`'s server is in EGRESS_NO_PROXY; with
- * `tls`, HTTPS servers that ask for a client certificate are shown it. Redirects are followed a
- * hop at a time, each server's requests sent as its own (through the proxy, or not).
+ * `tls`, `url`'s HTTPS server is shown the client certificate if it asks. Redirects are followed
+ * a hop at a time, each server's requests sent as its own (through the proxy, or not).
  */
 export async function egressFetch(
   input: string | URL,
   init?: RequestInit,
   tls?: ClientTls,
 ): Promise<Response> {
+  const url = new URL(input);
+  // The client certificate is shown to `url`'s host only, not to another a redirect leads to.
   return followRedirects(
-    (url, hop) => sendOnce(url, hop, tls),
-    new URL(input),
+    (to, hop) => sendOnce(to, hop, to.hostname === url.hostname ? tls : undefined),
+    url,
     await portable(init),
   );
 }

@@ -14,6 +14,11 @@ export class FakeSpeech extends RecordingServer {
   /** With `tls`, it speaks HTTPS (and may ask for a client certificate). */
   constructor(tls?: TlsOptions) {
     super(tls);
+    this.respondAsSpeech();
+  }
+
+  /** Answers as a speech server does (again, after a test answered otherwise). */
+  respondAsSpeech(): void {
     this.respond((req, res) => {
       if (req.path === '/audio/transcriptions')
         return void res.end(JSON.stringify({ text: this.transcript }));
