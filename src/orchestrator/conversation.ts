@@ -258,21 +258,13 @@ export class Conversation {
 
   /** Transcribes an utterance that ended at `ended`, and answers it. */
   private async answerUtterance(pcm: Buffer, ended: number): Promise<void> {
-    let transcribed: { text: string; heard: Transcription };
-    try {
-      transcribed = await this.deps.speech.transcribe(
-        pcm,
-        this.session.settings.language,
-        this.closed.signal,
-      );
-    } catch (error) {
-      const code = this.deps.speech.stt.provider === 'none' ? 'stt_unavailable' : 'stt_failed';
-      return this.error(code, (error as Error).message);
-    }
-    const { text, heard } = transcribed;
-    this.deps.send({ type: 'transcript', text });
-    if (text === '') return this.error('no_speech', 'no speech was recognised in the utterance');
-    await this.startTurn(text, { since: ended, heard });
+    const { language } = this.session.settings;
+    const heard = await this.deps.speech.transcribe(pcm, language, this.closed.signal);
+    if ('error' in heard) return this.error(heard.error, heard.message);
+    this.deps.send({ type: 'transcript', text: heard.text });
+    if (heard.text === '')
+      return this.error('no_speech', 'no speech was recognised in the utterance');
+    await this.startTurn(heard.text, { since: ended, heard: heard.heard });
   }
 
   /**

@@ -18,6 +18,11 @@ export interface Transcription {
   provider: string;
 }
 
+/** An utterance's words and how they were heard; or the error the client gets, when it could not be. */
+export type Heard =
+  | { text: string; heard: Transcription }
+  | { error: 'stt_unavailable' | 'stt_failed'; message: string };
+
 export interface VoiceSettings {
   voice: string;
   language: string;
@@ -96,11 +101,7 @@ export class SpeechService implements OnModuleInit {
   }
 
   /** The utterance's words, and how they were heard (for the turn's trace). */
-  async transcribe(
-    pcm: Buffer,
-    language: string,
-    signal: AbortSignal,
-  ): Promise<{ text: string; heard: Transcription }> {
+  async transcribe(pcm: Buffer, language: string, signal: AbortSignal): Promise<Heard> {
     const { provider } = this.stt;
     const startedAt = performance.now();
     const took = () => (performance.now() - startedAt) / 1000;
@@ -110,8 +111,10 @@ export class SpeechService implements OnModuleInit {
       return { text, heard: { startedAt, endedAt: performance.now(), provider } };
     } catch (error) {
       const outcome = signal.aborted ? 'cancelled' : 'failed';
-      if (provider !== 'none') this.metrics.speech.transcribed(provider, outcome, took());
-      throw error;
+      if (provider === 'none')
+        return { error: 'stt_unavailable', message: (error as Error).message };
+      this.metrics.speech.transcribed(provider, outcome, took());
+      return { error: 'stt_failed', message: (error as Error).message };
     }
   }
 }
