@@ -105,7 +105,9 @@ describe('a placed call that an answering machine takes', () => {
     expect(call.closeCode).toBe(1000);
     expect(transcriptions()).toBe(heardBefore);
     expect(rig.llm.requests).toHaveLength(1);
-    expect((await answered()).get('agent_engine_calls_answered_total{by="machine"}')).toBe(1);
+    const metrics = await answered();
+    expect(metrics.get('agent_engine_calls_answered_total{by="machine"}')).toBe(1);
+    expect(metrics.get('agent_engine_sessions_ended_total{reason="answering_machine"}')).toBe(1);
   });
 
   it('hangs up on a fax, and on a machine with hang_up_on_machine, leaving nothing', async () => {

@@ -28,7 +28,7 @@ export class SessionMetrics {
     });
     this.endedTotal = new Counter({
       name: 'agent_engine_sessions_ended_total',
-      help: 'WebSocket sessions ended, by why: client (the client closed it), dropped (no close frame: a lost connection, a missed ping), agent (an end_session tool), transferred (a transfer_call tool), user_idle (USER_IDLE_SECS), admin (DELETE /api/sessions), resumed_elsewhere, server_shutdown. Transferred over all ended: the share of calls handed to a person',
+      help: 'WebSocket sessions ended, by why: client (the client closed it), dropped (no close frame: a lost connection, a missed ping), agent (an end_session tool), transferred (a transfer_call tool), answering_machine (a placed call a machine took: the message left), user_idle (USER_IDLE_SECS), admin (DELETE /api/sessions), resumed_elsewhere, server_shutdown. Transferred over all ended: the share of calls handed to a person',
       labelNames: ['reason'],
       registers,
     });

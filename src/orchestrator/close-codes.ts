@@ -20,6 +20,8 @@ export const USER_IDLE = 4003;
 export const ENDED_BY_AGENT = 4004;
 /** A session the model handed over to a person (a `transfer_call` tool). */
 export const TRANSFERRED = 4005;
+/** A placed call an answering machine (or a fax) took: the message left, it cannot be resumed. */
+export const ANSWERING_MACHINE = 4006;
 
 /** How long a client has to answer the close handshake before its connection is cut. */
 const CLOSE_HANDSHAKE_MS = 1000;
@@ -53,6 +55,7 @@ const REASONS: Record<number, string> = {
   [USER_IDLE]: 'user_idle',
   [ENDED_BY_AGENT]: 'agent',
   [TRANSFERRED]: 'transferred',
+  [ANSWERING_MACHINE]: 'answering_machine',
 };
 
 /** Why a session ended (`agent_engine_sessions_ended_total`), from how its connection closed. */

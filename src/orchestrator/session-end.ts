@@ -5,7 +5,7 @@
  * placed (the message is left). Pure: no Nest import.
  */
 import type { TelephonyEnv } from '../config/telephony-env.js';
-import { ENDED_BY_AGENT, TRANSFERRED, USER_IDLE } from './close-codes.js';
+import { ANSWERING_MACHINE, TRANSFERRED, ENDED_BY_AGENT, USER_IDLE } from './close-codes.js';
 import { phraseFor } from '../speech/tool-wait.js';
 import { sessionIdleWatch, type IdleWatch } from './idle-watch.js';
 import type { ServerEvent } from './protocol/server-events.js';
@@ -57,7 +57,7 @@ export class SessionEnd {
     const { session } = this;
     if (this.leavingMessage) {
       this.actions.log(`message left on an answering machine (session_id=${session.id})`);
-      return this.actions.hangUp(ENDED_BY_AGENT, 'message left', true);
+      return this.actions.hangUp(ANSWERING_MACHINE, 'answering machine', true);
     }
     if (this.leaving) {
       this.leaving = false;
@@ -89,7 +89,7 @@ export class SessionEnd {
   leaveMessage(voicemail: string): void {
     this.idle.close();
     this.actions.log(`an answering machine took the call (session_id=${this.session.id})`);
-    if (voicemail === '') return this.actions.hangUp(ENDED_BY_AGENT, 'answering machine', true);
+    if (voicemail === '') return this.actions.hangUp(ANSWERING_MACHINE, 'answering machine', true);
     this.leavingMessage = true;
     this.actions.say(voicemail);
   }

@@ -22,7 +22,7 @@ export interface SessionEnded {
   close_code: number;
   /**
    * Why it ended (`agent_engine_sessions_ended_total`'s reasons): client, dropped, agent,
-   * transferred, user_idle, admin, resumed_elsewhere, server_shutdown.
+   * transferred, answering_machine, user_idle, admin, resumed_elsewhere, server_shutdown.
    */
   end_reason: string;
   /** Transferred (`transfer_call`): where to, a phone number or SIP address. */
