@@ -24,7 +24,7 @@ import { afterDial, answerCall, dialAnswered, machineVerdict } from './twilio-vo
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 
 /** How often, and how far apart, a machine's verdict looks for the call's session. */
-const MACHINE_TRIES = 10;
+const MACHINE_TRIES = 30;
 const MACHINE_RETRY_MS = 500;
 
 /** A webhook's form: Twilio's parameters of a call are a few hundred bytes. */
@@ -157,7 +157,7 @@ export class TwilioVoiceController {
   /**
    * A placed call's answering-machine detection says who answered: a machine (its greeting over)
    * has the session `id` leave its voicemail and end the call, a fax ends it. The verdict may come
-   * before the call's stream has reached its session: it is tried for a few seconds.
+   * before the call's stream has reached its session: it is tried for 15 seconds.
    */
   private async answeredBy(id: string, call: Record<string, string>): Promise<void> {
     const verdict = machineVerdict(call.AnsweredBy);
