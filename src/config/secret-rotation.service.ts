@@ -56,7 +56,7 @@ const TAKE_UP: Record<RotatingSecret, (next: Env, live: Live) => void> = {
 /** When a secret taken up counts, where that is not "the next request". */
 const FROM: Partial<Record<RotatingSecret, string>> = {
   SESSION_STORE_URL:
-    "its credentials from Redis's next connection on (a server of its own only after a restart)",
+    'its credentials used from the next connection to Redis (another server only after a restart)',
   OTEL_EXPORTER_OTLP_HEADERS: 'sent with the next spans exported',
 };
 

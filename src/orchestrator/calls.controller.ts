@@ -135,9 +135,11 @@ export class CallsController {
     variables: Record<string, string>,
   ): Promise<Session | undefined> {
     if (!this.keeper.enabled) {
-      const kept = (
-        ['instructions', 'language', 'voice', 'voicemail', 'hang_up_on_machine'] as const
-      ).filter((field) => call[field] !== undefined);
+      const kept: string[] = (['instructions', 'language', 'voice', 'voicemail'] as const).filter(
+        (field) => call[field] !== undefined,
+      );
+      // `hang_up_on_machine: false` asks for nothing to be kept.
+      if (call.hang_up_on_machine === true) kept.push('hang_up_on_machine');
       if (kept.length > 0)
         throw refuse(
           503,

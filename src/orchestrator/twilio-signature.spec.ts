@@ -124,37 +124,13 @@ describe('checkTwilioSignature', () => {
     it("takes the URLs the engine gave Twilio itself, TWILIO_VOICE_URL's with a query (a transfer's ?resume=)", async () => {
       const behind = 'https://voice.example.com/agents/front-desk/voice?tenant=acme';
       const action = withQuery(behind, 'resume', 'tok_1-2');
-      expect(
-        (
-          await checkTwilioWebhook(
-            request(action, '/twilio/voice?tenant=acme&resume=tok_1-2'),
-            keys(token),
-            behind,
-            form,
-          )
-        ).ok,
-      ).toBe(true);
+      /** Whether a request signed for `signed`, arriving at `path`, is taken. */
+      const taken = async (signed: string, path: string) =>
+        (await checkTwilioWebhook(request(signed, path), keys(token), behind, form)).ok;
+      expect(await taken(action, '/twilio/voice?tenant=acme&resume=tok_1-2')).toBe(true);
       // A query of the request's that TWILIO_VOICE_URL has is TWILIO_VOICE_URL's: not added twice.
-      expect(
-        (
-          await checkTwilioWebhook(
-            request(behind, '/twilio/voice?tenant=acme'),
-            keys(token),
-            behind,
-            form,
-          )
-        ).ok,
-      ).toBe(true);
-      expect(
-        (
-          await checkTwilioWebhook(
-            request(behind, '/twilio/voice?resume=other'),
-            keys(token),
-            behind,
-            form,
-          )
-        ).ok,
-      ).toBe(false);
+      expect(await taken(behind, '/twilio/voice?tenant=acme')).toBe(true);
+      expect(await taken(behind, '/twilio/voice?resume=other')).toBe(false);
     });
 
     it('refuses a form changed after signing, naming TWILIO_VOICE_URL', async () => {
