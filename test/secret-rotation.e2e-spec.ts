@@ -1,4 +1,5 @@
 import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { EgressProxy } from './support/egress-proxy.js';
 import { secretFiles } from './support/secret-files.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
 import { until, untilAsync } from './support/waiting.js';
@@ -9,19 +10,27 @@ const secret = secretFiles('engine-secret-rotation-');
 /**
  * SECRET_FILES_WATCH_SECS: keys given as files are read again while the engine runs, so that a
  * key rotated in its Secret is used from the next request on, in every process, with no restart;
- * a file emptied or a value that is not valid keeps the one in use.
+ * a file emptied or a value that is not valid keeps the one in use. The LLM server is reached
+ * through an egress proxy whose credentials rotate too.
  */
 describe('secrets rotated in their files (SECRET_FILES_WATCH_SECS)', () => {
   const llm = new FakeLlm();
+  const proxy = new EgressProxy({
+    hosts: { 'llm.example': '127.0.0.1' },
+    credentials: 'engine:one',
+  });
   let engine: BuiltEngineRun;
   let http = '';
   let ws = '';
+  let proxyUrl = '';
   beforeAll(async () => {
+    proxyUrl = await proxy.start('engine:one');
     engine = await runBuiltEngine(
       {
         PORT: '0',
         ENGINE_PROCESSES: '2',
-        LLM_BASE_URL: await llm.start(),
+        LLM_BASE_URL: (await llm.start()).replace('127.0.0.1', 'llm.example'),
+        EGRESS_PROXY_FILE: secret('proxy', proxyUrl),
         LLM_MODEL: 'm',
         SECRET_FILES_WATCH_SECS: '0.2',
         ADMIN_API_KEY_FILE: secret('admin', 'admin-1\n'),
@@ -38,7 +47,7 @@ describe('secrets rotated in their files (SECRET_FILES_WATCH_SECS)', () => {
   });
   afterAll(async () => {
     engine?.stop();
-    await llm.stop();
+    await Promise.all([llm.stop(), proxy.stop()]);
   });
 
   /** The admin API's answer to `key`, from both processes (connections alternate between them). */
@@ -111,5 +120,20 @@ describe('secrets rotated in their files (SECRET_FILES_WATCH_SECS)', () => {
       async () => (await llmHeaders('ws-2')).every((h) => h === 'Bearer sk-3 support'),
       'the mended secrets',
     );
+  }, 30_000);
+
+  it("sends the egress proxy's rotated credentials from the next request on, in every process", async () => {
+    const basic = (pair: string) => `Basic ${btoa(pair)}`;
+    proxy.requests.length = 0;
+    await llmHeaders('ws-2');
+    expect(proxy.requests.map((r) => r.auth)).toEqual(Array(2).fill(basic('engine:one')));
+    proxy.requireCredentials('engine:two');
+    secret('proxy', proxyUrl.replace('engine:one', 'engine:two'));
+    const said = 'EGRESS_PROXY changed in its file: its credentials sent from the next connection';
+    await until(() => engine.output.split(said).length === 3, 'the rotation in both processes');
+    proxy.requests.length = 0;
+    expect(await llmHeaders('ws-2')).toHaveLength(2);
+    expect(proxy.requests.map((r) => r.auth)).toEqual(Array(2).fill(basic('engine:two')));
+    expect(engine.output).not.toContain('engine:two');
   }, 30_000);
 });

@@ -10,8 +10,10 @@ import {
   egressAgents,
   egressFetch,
   EgressProxyError,
+  egressEnvironment,
   egressProxyName,
   lookupCheck,
+  renewEgressCredentials,
   useEgress,
 } from './egress.js';
 import { parseNoProxy } from './no-proxy.js';
@@ -183,6 +185,50 @@ describe('the egress proxy', () => {
       const sent = get(url, agents[url.startsWith('https:') ? 'https' : 'http']);
       await expect(sent).rejects.toThrow(EgressProxyError);
       await expect(sent).rejects.toThrow('cannot reach the egress proxy (ECONNREFUSED)');
+    }
+  });
+
+  it('sends renewed credentials from the next connection on, by every client, to the proxy in use', async () => {
+    const secure = createTlsServer(testTls(), (req, res) => res.end(`secure ${req.url}`));
+    await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+    const tls = { ca: readFileSync(TEST_CA) };
+    const kept = egressAgents('test:renew', { keepAlive: true })!.http;
+    const tunnels = egressAgents('test:renew-tunnel')!.https;
+    const secureUrl = `https://localhost:${(secure.address() as AddressInfo).port}`;
+    /** A request by each client: a kept-alive agent, a tunnel, fetch, fetch with a CA of its own. */
+    const everyClient = async () => {
+      proxy.requests.length = 0;
+      const said = [
+        await get(`http://api.example:${port}/kept`, kept),
+        await get(`${secureUrl}/tunnel`, tunnels, tls.ca),
+        `${(await egressFetch(`http://api.example:${port}/fetched`)).status}`,
+        `${(await egressFetch(`${secureUrl}/fetched`, {}, tls)).status}`,
+      ];
+      return { said, auth: proxy.requests.map((r) => r.auth) };
+    };
+    const strict = new EgressProxy({ hosts: { 'api.example': '127.0.0.1' } });
+    const strictUrl = await strict.start('agent:s3cret');
+    const basic = (pair: string) => `Basic ${btoa(pair)}`;
+    try {
+      expect(await everyClient()).toEqual({
+        said: ['200 at /kept', '200 secure /tunnel', '200', '200'],
+        auth: Array(4).fill(basic('agent:s3cret')),
+      });
+      proxy.requireCredentials('agent:n3w+');
+      // Another proxy's address is not taken up: only the credentials, with a restart for the rest.
+      renewEgressCredentials(strictUrl.replace('agent:s3cret', 'agent:n3w%2B'));
+      expect(await everyClient()).toEqual({
+        said: ['200 at /kept', '200 secure /tunnel', '200', '200'],
+        auth: Array(4).fill(basic('agent:n3w+')),
+      });
+      expect(strict.requests).toEqual([]);
+      expect(egressProxyName()).toBe(`http://${new URL(proxyUrl).host}`);
+      // The programs the engine starts from now on read the new ones.
+      expect(egressEnvironment().HTTPS_PROXY).toBe(proxyUrl.replace('s3cret', 'n3w%2B'));
+    } finally {
+      proxy.requireCredentials(undefined);
+      secure.close();
+      await strict.stop();
     }
   });
 

@@ -1,22 +1,32 @@
 /**
  * The egress proxy (EGRESS_PROXY, EGRESS_NO_PROXY), for every outbound request of the engine: its
  * Node clients get agents (an HTTPS server through a CONNECT tunnel, an HTTP one by a request in
- * absolute form), its fetch clients a dispatcher. Set once at start-up (useEgress); unset, every
- * request goes straight to its server, as before. Pure: no Nest import.
+ * absolute form), its fetch clients a dispatcher. Set at start-up (useEgress), its credentials
+ * renewed while the engine runs (renewEgressCredentials); unset, every request goes straight to
+ * its server, as before. Pure: no Nest import.
  */
-import { followRedirects } from './redirects-followed.js';
-import { Agent as HttpAgent, globalAgent as httpGlobalAgent, type ClientRequest } from 'node:http';
-import { Agent as HttpsAgent, globalAgent as httpsGlobalAgent } from 'node:https';
-import type { LookupFunction } from 'node:net';
-import type { AgentConnectOpts } from 'agent-base';
-import { HttpProxyAgent } from 'http-proxy-agent';
-import { HttpsProxyAgent } from 'https-proxy-agent';
+import { globalAgent as httpGlobalAgent, type Agent as HttpAgent } from 'node:http';
+import { globalAgent as httpsGlobalAgent, type Agent as HttpsAgent } from 'node:https';
 import { Agent as UndiciAgent, fetch as undiciFetch, ProxyAgent, type Dispatcher } from 'undici';
 import { connectionErrorCode } from './connection-error.js';
-import { EgressProxyError } from './egress-error.js';
+import type { EgressProxyError } from './egress-error.js';
+import {
+  ForwardAgent,
+  NO_CHECK,
+  NO_CONNECTION,
+  refused,
+  tlsOptions,
+  TunnelAgent,
+  unreachable,
+  type ClientTls,
+  type HostCheck,
+  type Route,
+} from './egress-agents.js';
+import { bypassesProxy, type NoProxyRule } from './no-proxy.js';
+import { followRedirects } from './redirects-followed.js';
 
 export { EgressProxyError } from './egress-error.js';
-import { bypassesProxy, type NoProxyRule } from './no-proxy.js';
+export { lookupCheck, tlsOptions, type ClientTls } from './egress-agents.js';
 
 export interface EgressSettings {
   /** The proxy's URL (`http://` or `https://`, credentials in it if it needs them); '' for none. */
@@ -27,143 +37,63 @@ export interface EgressSettings {
   noProxyText?: string;
 }
 
-/**
- * The proxy could not be reached: said by the code alone (`connect ECONNREFUSED 10.1.2.3:3128`
- * holds its address), with no cause, so that no caller takes it for the server's own failure.
- */
-const unreachable = (error: unknown) =>
-  new EgressProxyError(
-    `cannot reach the egress proxy (${connectionErrorCode(error) ?? (error as Error).message})`,
-    true,
-  );
-
-/** Codes of a connection that never was: with a proxy, only ever the connection to the proxy. */
-const NO_CONNECTION = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ETIMEDOUT',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
-/** The connection `connecting` makes to the proxy; its failure an EgressProxyError. */
-async function toProxy<T>(connecting: Promise<T>): Promise<T> {
-  try {
-    return await connecting;
-  } catch (error) {
-    throw error instanceof EgressProxyError ? error : unreachable(error);
-  }
-}
-
-const refused = (host: string, port: unknown, status: number) =>
-  new EgressProxyError(
-    `the egress proxy refused the connection to ${host}:${String(port)} (HTTP ${status})`,
-  );
-
-/** Checks a host before its request goes to the proxy; rejects to refuse it. */
-type HostCheck = (host: string) => Promise<void>;
-
-const NO_CHECK: HostCheck = () => Promise.resolve();
-
-/** Where the engine's DNS has no answer, the proxy (which resolves names for its network) is asked. */
-const UNRESOLVED = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NODATA', 'EAI_NONAME']);
-
-/**
- * A HostCheck of a guarded lookup (see address-guard.ts): a name is refused when an address it
- * resolves to here is refused. A name this resolver cannot resolve is left to the proxy.
- */
-export function lookupCheck(lookup: LookupFunction): HostCheck {
-  return (host) =>
-    new Promise((resolve, reject) =>
-      lookup(host.replace(/^\[|\]$/g, ''), { all: true }, (error) =>
-        !error || UNRESOLVED.has(error.code ?? '') ? resolve() : reject(error),
-      ),
-    );
-}
-
-interface Route {
-  settings: EgressSettings;
-  check: HostCheck;
-}
-
-/** The request's server is one of EGRESS_NO_PROXY's: reached directly. */
-const bypassed = (route: Route, opts: AgentConnectOpts) =>
-  bypassesProxy(route.settings.noProxy, opts.host ?? '', Number(opts.port));
-
-/** HTTPS servers through a CONNECT tunnel, after the host's check; a proxy's refusal is an error. */
-class TunnelAgent extends HttpsProxyAgent<string> {
-  constructor(
-    private readonly route: Route,
-    private readonly directAgent: HttpsAgent,
-    keepAlive: boolean,
-    /** Shown to the server in the tunnel (not to the proxy). */
-    private readonly tls: ClientTls = {},
-  ) {
-    super(route.settings.proxy, { keepAlive });
-  }
-
-  override async connect(req: ClientRequest, opts: AgentConnectOpts) {
-    if (bypassed(this.route, opts)) return this.directAgent as never;
-    await this.route.check(opts.host ?? '');
-    let status = 0;
-    req.once('proxyConnect', (connect: { statusCode: number; statusText?: string }) => {
-      status = connect.statusCode;
-    });
-    const tunnel = { ...opts, ...tlsOptions(this.tls) } as AgentConnectOpts;
-    const socket = await toProxy(super.connect(req, tunnel));
-    if (status !== 200) {
-      socket.destroy();
-      throw refused(opts.host ?? '', opts.port, status);
-    }
-    return socket;
-  }
-}
-
-type ForwardedRequest = Parameters<HttpProxyAgent<string>['connect']>[0];
-
-/** HTTP servers by a request in absolute form to the proxy, after the host's check. */
-class ForwardAgent extends HttpProxyAgent<string> {
-  constructor(
-    private readonly route: Route,
-    private readonly directAgent: HttpAgent,
-    keepAlive: boolean,
-  ) {
-    super(route.settings.proxy, { keepAlive });
-  }
-
-  override addRequest(req: ForwardedRequest, opts: AgentConnectOpts): void {
-    if (bypassed(this.route, opts))
-      return (this.directAgent as unknown as ForwardAgent).addRequest(req, opts);
-    super.addRequest(req, opts);
-  }
-
-  override async connect(req: ForwardedRequest, opts: AgentConnectOpts) {
-    await this.route.check(opts.host ?? '');
-    return toProxy(super.connect(req, opts));
-  }
-}
-
 export interface EgressAgents {
   http: HttpAgent;
   https: HttpsAgent;
 }
 
 let settings: EgressSettings = { proxy: '', noProxy: [] };
+/** The Proxy-Authorization of the proxy's credentials in use (Basic); undefined for none. */
+let authorization: string | undefined;
 let dispatcher: ProxyAgent | undefined;
 let agentSets = new Map<unknown, EgressAgents>();
 /** The sets kept for an object (a tool's client certificate): gone with it. */
 let objectAgentSets = new WeakMap<object, EgressAgents>();
 
+/** Basic credentials of a proxy URL's user and password, as the proxy is sent them. */
+function basicOf(proxy: URL): string | undefined {
+  if (!proxy.username && !proxy.password) return undefined;
+  const pair = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+  return `Basic ${Buffer.from(pair).toString('base64')}`;
+}
+
+/** The fetch clients' dispatcher through the proxy (its credentials in its URL); undefined for none. */
+const proxyDispatcher = (tls?: ClientTls) =>
+  new ProxyAgent({
+    uri: settings.proxy,
+    proxyTunnel: false,
+    ...(tls && { requestTls: tlsOptions(tls) }),
+  });
+
 /** Sets the proxy of every request from now on (start-up; tests). */
 export function useEgress(next: EgressSettings): void {
   settings = next;
+  authorization = next.proxy ? basicOf(new URL(next.proxy)) : undefined;
   void dispatcher?.close();
-  dispatcher = next.proxy ? new ProxyAgent({ uri: next.proxy, proxyTunnel: false }) : undefined;
+  dispatcher = next.proxy ? proxyDispatcher() : undefined;
   agentSets = new Map();
   objectAgentSets = new WeakMap();
   tlsDispatchers = new WeakMap();
+}
+
+/**
+ * The proxy's credentials changed (EGRESS_PROXY rotated in its file): the user and password of
+ * `proxy` are sent to the proxy in use from each new connection (each request in absolute form)
+ * on; requests under way finish as they began. Another proxy's address is taken up only by a
+ * restart. Nothing when no proxy is in use.
+ */
+export function renewEgressCredentials(proxy: string): void {
+  if (!settings.proxy || !proxy) return;
+  const inUse = new URL(settings.proxy);
+  const renewed = new URL(proxy);
+  inUse.username = renewed.username;
+  inUse.password = renewed.password;
+  if (inUse.href === settings.proxy) return;
+  settings = { ...settings, proxy: inUse.href };
+  authorization = basicOf(inUse);
+  // undici's dispatchers keep the credentials they were made with: new ones, the old closed once idle.
+  void dispatcher?.close();
+  dispatcher = proxyDispatcher();
 }
 
 /**
@@ -184,19 +114,6 @@ export function egressProxyName(): string {
   if (!settings.proxy) return '';
   const url = new URL(settings.proxy);
   return `${url.protocol}//${url.host}`;
-}
-
-/** A client certificate shown to HTTPS servers (mutual TLS), and the CA trusted for them, if not Node's. */
-export interface ClientTls {
-  cert?: Buffer;
-  key?: Buffer;
-  passphrase?: string;
-  ca?: Buffer;
-}
-
-/** Only the TLS parts of `tls`, as TLS options take them (a loaded certificate carries more: its files). */
-export function tlsOptions({ cert, key, passphrase, ca }: ClientTls): ClientTls {
-  return { cert, key, passphrase, ...(ca && { ca }) };
 }
 
 export interface EgressAgentOptions {
@@ -222,7 +139,14 @@ export function egressAgents(
   const object = typeof key === 'object' && key !== null;
   let agents = object ? objectAgentSets.get(key) : agentSets.get(key);
   if (!agents) {
-    const route = { settings, check };
+    const bare = new URL(settings.proxy);
+    bare.username = bare.password = '';
+    const route: Route = {
+      proxy: bare.href,
+      noProxy: settings.noProxy,
+      authorization: () => authorization,
+      check,
+    };
     const { http, https } = direct ?? { http: httpGlobalAgent, https: httpsGlobalAgent };
     agents = {
       http: new ForwardAgent(route, http, keepAlive),
@@ -247,20 +171,26 @@ function tunnelRefusal(error: unknown, host: string, port: number): EgressProxyE
   return undefined;
 }
 
+interface TlsDispatchers {
+  direct?: Dispatcher;
+  proxied?: Dispatcher;
+  /** The proxy URL `proxied` was made with: another once its credentials are renewed. */
+  proxiedBy?: string;
+}
+
 /** The dispatchers of each client certificate: straight to the server, and through the proxy. */
-let tlsDispatchers = new WeakMap<ClientTls, { direct?: Dispatcher; proxied?: Dispatcher }>();
+let tlsDispatchers = new WeakMap<ClientTls, TlsDispatchers>();
 
 function tlsDispatcher(tls: ClientTls, proxied: boolean): Dispatcher {
   let kept = tlsDispatchers.get(tls);
   if (!kept) tlsDispatchers.set(tls, (kept = {}));
-  const options = tlsOptions(tls);
-  if (proxied)
-    return (kept.proxied ??= new ProxyAgent({
-      uri: settings.proxy,
-      proxyTunnel: false,
-      requestTls: options,
-    }));
-  return (kept.direct ??= new UndiciAgent({ connect: options }));
+  if (!proxied) return (kept.direct ??= new UndiciAgent({ connect: tlsOptions(tls) }));
+  if (!kept.proxied || kept.proxiedBy !== settings.proxy) {
+    void kept.proxied?.close();
+    kept.proxied = proxyDispatcher(tls);
+    kept.proxiedBy = settings.proxy;
+  }
+  return kept.proxied;
 }
 
 /**

@@ -64,6 +64,7 @@ describe('secretFiles (NAME_FILE)', () => {
       LLM_API_KEY_FILE: file('llm-2', 'sk-2\n'),
       ADMIN_API_KEY_FILE: file('admin-2', ''),
       WS_API_KEY_FILE: join(dir, 'gone'),
+      LLM_CLIENT_KEY_PASSPHRASE_FILE: file('passphrase-2', 'open sesame'),
       EGRESS_PROXY_FILE: file('proxy-2', 'http://proxy:3128'),
       SESSION_STORE_URL_FILE: file('redis-2', 'redis://r:6379'),
       TOOL_SECRET_X_FILE: file('x-2', 'x'),
@@ -71,6 +72,7 @@ describe('secretFiles (NAME_FILE)', () => {
     expect(results).toEqual({
       LLM_API_KEY: { value: 'sk-2' },
       SESSION_STORE_URL: { value: 'redis://r:6379' },
+      EGRESS_PROXY: { value: 'http://proxy:3128' },
       ADMIN_API_KEY: { error: expect.stringMatching(/^ADMIN_API_KEY_FILE=".*admin-2" is empty$/) },
       WS_API_KEY: {
         error: expect.stringMatching(/^WS_API_KEY_FILE=".*gone" cannot be read \(ENOENT\)$/),

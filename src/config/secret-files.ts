@@ -26,17 +26,17 @@ export const ROTATING_SECRETS = [
   'SESSION_STORE_URL',
   // At each export of spans.
   'OTEL_EXPORTER_OTLP_HEADERS',
+  // Its credentials, at each connection to the proxy (its address is read at start-up only).
+  'EGRESS_PROXY',
 ] as const;
 export type RotatingSecret = (typeof ROTATING_SECRETS)[number];
 
 /**
  * The settings that may hold a secret (a key, credentials in a URL, a header's value): the
- * rotating ones, and those that hold a connection's address or a client made once (the egress
- * proxy).
+ * rotating ones, and the passphrases of client certificates' keys.
  */
 export const SECRET_SETTINGS = [
   ...ROTATING_SECRETS,
-  'EGRESS_PROXY',
   'LLM_CLIENT_KEY_PASSPHRASE',
   'SPEECH_CLIENT_KEY_PASSPHRASE',
 ] as const;

@@ -17,6 +17,7 @@ import {
   type SpeechConfig,
   type TracingConfig,
 } from './app.config.js';
+import { renewEgressCredentials } from '../common/egress.js';
 import { CLIENT_TLS, clientTlsEnv, type ClientTlsOwner } from './client-tls-env.js';
 import { parseEnv, type Env } from './env.js';
 import { rereadSecrets, rotatingFiles, type RotatingSecret } from './secret-files.js';
@@ -51,6 +52,7 @@ const TAKE_UP: Record<RotatingSecret, (next: Env, live: Live) => void> = {
     (live.sessions.webhookSecret = next.sessions.webhookSecret),
   SESSION_STORE_URL: (next, live) => (live.sessions.storeUrl = next.sessions.storeUrl),
   OTEL_EXPORTER_OTLP_HEADERS: (next, live) => (live.tracing.headers = next.tracing.headers),
+  EGRESS_PROXY: (next) => renewEgressCredentials(next.egress.proxy),
 };
 
 /** When a secret taken up counts, where that is not "the next request". */
@@ -58,6 +60,8 @@ const FROM: Partial<Record<RotatingSecret, string>> = {
   SESSION_STORE_URL:
     'its credentials used from the next connection to Redis (another server only after a restart)',
   OTEL_EXPORTER_OTLP_HEADERS: 'sent with the next spans exported',
+  EGRESS_PROXY:
+    'its credentials sent from the next connection to the proxy on (another proxy only after a restart)',
 };
 
 /**

@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { egressEnvironment, useEgress } from '../common/egress.js';
 import { parseEnv } from './env.js';
 import { ROTATING_SECRETS } from './secret-files.js';
 import { SecretRotation } from './secret-rotation.service.js';
@@ -40,6 +41,7 @@ describe('SecretRotation', () => {
   const saved = { ...process.env };
   afterEach(() => {
     process.env = { ...saved };
+    useEgress({ proxy: '', noProxy: [] });
   });
 
   it('takes up every rotating secret changed in its file where its reader reads it', () => {
@@ -52,7 +54,9 @@ describe('SecretRotation', () => {
           ? headers(value)
           : name === 'SESSION_STORE_URL'
             ? `redis://:${value}@redis:6379`
-            : value;
+            : name === 'EGRESS_PROXY'
+              ? `http://agent:${value}@proxy.corp:3128`
+              : value;
     const first: Record<string, string> = {};
     for (const name of ROTATING_SECRETS) {
       const value = valueOf(name, `${name}-1`);
@@ -62,6 +66,7 @@ describe('SecretRotation', () => {
     }
     process.env.LLM_FALLBACK_BASE_URL = 'http://fallback:8000/v1';
     const config = live();
+    useEgress({ proxy: first.EGRESS_PROXY!, noProxy: [] });
     const rotation = rotationOf(config);
     rotation.check(); // nothing changed
     expect(config.llm.apiKey).toBe('LLM_API_KEY-1');
@@ -81,6 +86,7 @@ describe('SecretRotation', () => {
       TWILIO_WEBHOOKS_SHARED_KEY: config.speech.twilio.webhooksSharedKey,
       SESSION_STORE_URL: new URL(config.sessions.storeUrl).password,
       OTEL_EXPORTER_OTLP_HEADERS: config.tracing.headers['x-team'],
+      EGRESS_PROXY: new URL(egressEnvironment().HTTP_PROXY!).password,
     }).toEqual(Object.fromEntries(ROTATING_SECRETS.map((name) => [name, `${name}-2`])));
     expect(process.env.TTS_API_KEY).toBe('TTS_API_KEY-2');
   });

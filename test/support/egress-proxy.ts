@@ -89,6 +89,11 @@ export class EgressProxy {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
+  /** From now on only `credentials` (`user:password`) are taken, the old ones get 407; undefined: any. */
+  requireCredentials(credentials: string | undefined): void {
+    this.options.credentials = credentials;
+  }
+
   /** The targets asked for, in order: `CONNECT host:port` or `GET http://…`. */
   get targets(): string[] {
     return this.requests.map((r) => `${r.method} ${r.target}`);
