@@ -137,5 +137,6 @@ describe('node dist/main.js', () => {
     // Without LLM_MODEL, the GET /models the first turn would make is made at start-up: the
     // server not being there is in the log at once, and start-up goes on.
     expect(output).toContain('the LLM server at http://127.0.0.1:9/v1 cannot be reached');
-  });
+    // Two start-ups with a module hook: ~12 s on an idle machine, twice that on a busy one.
+  }, 60_000);
 });
