@@ -52,6 +52,9 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
         LLM_BASE_URL: await llm.start(),
         LLM_MODEL: 'qwen3-coder',
         LLM_TOOLS_FILE: file,
+        LLM_TOOL_RETRIES: '0',
+        LLM_TOOL_BREAKER_FAILURES: '2',
+        LLM_TOOL_BREAKER_COOLDOWN_SECS: '1',
       },
       true,
       2,
@@ -140,5 +143,54 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
       true,
     ]);
     clients.forEach((c) => c.close());
+  }, 30000);
+
+  it('spares a service down in every process once one found it down, and calls it again once one finds it back', async () => {
+    expect((await postTools(engine.url!, [{ name: 'orders', url: `${base}/orders` }])).status).toBe(
+      200,
+    );
+    let up = false;
+    tools.respond((_req, res) => (up ? res.end('orders: fine') : res.writeHead(503).end('down')));
+    // "twice": two calls in one round, both failing in one process: its circuit opens.
+    llm.fallback = (body) => {
+      const last = body.messages.at(-1);
+      if (last.role === 'tool') return sseText(['Done.']);
+      const call = xmlCall('orders', {});
+      return sseText(last.content === 'twice' ? [call, call] : [call]);
+    };
+    tools.requests.length = 0;
+    const turn = async (text: string) => {
+      const client = await WsClient.connect(`${engine.url!.replace('http', 'ws')}/ws`);
+      client.send({ type: 'user_text', text });
+      await client.waitFor((m) => m.type === 'assistant_end', 0, 10000);
+      client.close();
+      return llm.requests.at(-1)!.body.messages.filter((m: any) => m.role === 'tool');
+    };
+    expect((await turn('twice')).map((m: any) => m.content)).toEqual([
+      'Error: HTTP 503 Service Unavailable — down',
+      'Error: HTTP 503 Service Unavailable — down',
+    ]);
+    // Connections alternate between the processes: the other process spares the service too.
+    for (let i = 0; i < 4; i++)
+      expect((await turn('once'))[0].content).toMatch(
+        /^Error: tool request failed: not sent: the service is unavailable/,
+      );
+    expect(tools.requests).toHaveLength(2);
+    for (const h of (await healthByPid(engine.url!)).values())
+      expect(h.tools.unavailable).toEqual(['orders']);
+    expect(engine.output).toContain(
+      "tool 'orders': another engine process found the service down; its calls are not sent here either",
+    );
+    // After the cool-down one call finds it back: both processes send its calls again.
+    await new Promise((r) => setTimeout(r, 1100));
+    up = true;
+    expect((await turn('once'))[0].content).toBe('orders: fine');
+    let seen = await healthByPid(engine.url!);
+    for (let i = 0; i < 20 && [...seen.values()].some((h) => h.tools.unavailable.length); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      seen = await healthByPid(engine.url!);
+    }
+    expect([...seen.values()].map((h) => h.tools.unavailable)).toEqual([[], []]);
+    expect(tools.requests).toHaveLength(3);
   }, 30000);
 });

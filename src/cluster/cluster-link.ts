@@ -13,6 +13,7 @@ export class ClusterLink {
   private readonly waiting = new Map<number, (reply: ClusterMessage) => void>();
   private install: ((definitions: unknown) => Promise<void>) | undefined;
   private sessionsOp: ((op: SessionsOp, session?: string) => Promise<unknown>) | undefined;
+  private circuitNews: ((news: unknown) => void) | undefined;
 
   constructor(
     private readonly channel: Channel | undefined = cluster.isWorker ? process : undefined,
@@ -28,6 +29,16 @@ export class ClusterLink {
   /** What to do when another process asks for this one's sessions (see `/api/sessions`). */
   onSessions(handler: (op: SessionsOp, session?: string) => Promise<unknown>): void {
     this.sessionsOp = handler;
+  }
+
+  /** What to do with another process's news of a tool's circuit. */
+  onCircuitNews(handler: (news: unknown) => void): void {
+    this.circuitNews = handler;
+  }
+
+  /** Tells every other engine process `news` of a tool's circuit; nothing outside a cluster. */
+  tellCircuit(news: unknown): void {
+    this.channel?.send?.({ kind: 'engine.circuits.news', news });
   }
 
   /**
@@ -83,6 +94,11 @@ export class ClusterLink {
       void this.answerSessions(message.id, message.op, message.session);
       return;
     }
+    if (message.kind === 'engine.circuits.news') {
+      this.circuitNews?.(message.news);
+      return;
+    }
+    if (!('id' in message)) return;
     const resolve = this.waiting.get(message.id);
     this.waiting.delete(message.id);
     resolve?.(message);

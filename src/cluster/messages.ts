@@ -16,7 +16,9 @@ export type ClusterMessage =
   | { kind: 'engine.sessions.reply'; id: number; results: unknown[] }
   /** Primary → worker: the operation on its own sessions; answered by `sessions.answer`. */
   | { kind: 'engine.sessions.ask'; id: number; op: SessionsOp; session?: string }
-  | { kind: 'engine.sessions.answer'; id: number; result: unknown };
+  | { kind: 'engine.sessions.answer'; id: number; result: unknown }
+  /** Worker → primary → every other worker: a tool's circuit opened or closed (see circuit-news.ts). */
+  | { kind: 'engine.circuits.news'; news: unknown };
 
 /**
  * What `/api/sessions` does: list the open sessions, read one, close one; and what a placed

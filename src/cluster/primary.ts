@@ -118,6 +118,11 @@ export function runPrimary(count: number, log: PrimaryLog): void {
       );
       return;
     }
+    if (message.kind === 'engine.circuits.news') {
+      for (const worker of workers())
+        if (worker !== from && ready.has(worker.id)) send(worker, message);
+      return;
+    }
     if (message.kind === 'engine.metrics.request') {
       const { id } = message;
       aggregator.clusterMetrics().then(

@@ -1,5 +1,5 @@
 import { createClient } from '@redis/client';
-import type { Claim, Save } from './session-store.js';
+import type { Broadcast, Claim, Save } from './session-store.js';
 import { SessionStore } from './session-store.js';
 import { SessionsFanout } from './sessions-fanout.js';
 
@@ -40,9 +40,11 @@ return 1`;
 export class RedisSessionStore extends SessionStore {
   readonly kind = 'redis' as const;
   private readonly client;
-  /** A connection of its own for `/api/sessions`' requests and replies (see SessionsFanout). */
+  /** A connection of its own for `/api/sessions`' requests and replies (see SessionsFanout) and news. */
   private readonly subscriber;
+  private subscriberConnected: Promise<void> | undefined;
   override readonly fanout: SessionsFanout;
+  override readonly broadcast: Broadcast;
 
   /**
    * `url`: SESSION_STORE_URL as it is now; its credentials are read again at each connection (a
@@ -74,9 +76,17 @@ export class RedisSessionStore extends SessionStore {
     this.client.on('error', onError);
     this.subscriber = this.client.duplicate();
     this.subscriber.on('error', onError);
-    this.fanout = new SessionsFanout(this.client, this.subscriber, () =>
-      this.subscriber.connect().then(() => undefined),
-    );
+    // One subscribed connection for the fan-out and the news, connected by the first to need it.
+    const subscribed = () =>
+      (this.subscriberConnected ??= this.subscriber.connect().then(() => undefined));
+    this.fanout = new SessionsFanout(this.client, this.subscriber, subscribed);
+    this.broadcast = {
+      publish: async (channel, message) => void (await this.client.publish(channel, message)),
+      subscribe: async (channel, listener) => {
+        await subscribed();
+        await this.subscriber.subscribe(channel, listener);
+      },
+    };
   }
 
   /**

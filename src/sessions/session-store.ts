@@ -1,4 +1,12 @@
 import type { SessionsFanout } from './sessions-fanout.js';
+
+/** Messages to every engine process of every replica sharing the store (Redis's pub/sub). */
+export interface Broadcast {
+  /** Sends `message` on `channel` to every process subscribed to it, this one's too. */
+  publish(channel: string, message: string): Promise<void>;
+  /** Calls `listener` with every message on `channel` from now on. */
+  subscribe(channel: string, listener: (message: string) => void): Promise<void>;
+}
 /** A stored session, opaque to the store (JSON written by the orchestrator). */
 export interface Claim {
   /** Hash of the session's resume token. */
@@ -31,6 +39,8 @@ export abstract class SessionStore {
   abstract close(): Promise<void>;
   /** With a store every replica shares: `/api/sessions` across all of them. */
   readonly fanout: SessionsFanout | undefined = undefined;
+  /** With a store every replica shares: news for all of them (a tool's circuit). */
+  readonly broadcast: Broadcast | undefined = undefined;
 }
 
 interface Entry {

@@ -6,8 +6,10 @@ describe('ToolBreakers', () => {
   const make = (failures: number, cooldownMs = 50) => {
     events = [];
     breakers = new ToolBreakers(failures, cooldownMs, {
-      opened: (tool, n) => events.push(`opened ${tool} after ${n}`),
-      closed: (tool) => events.push(`closed ${tool}`),
+      opened: (tool, target, n, byNews) =>
+        events.push(`opened ${tool} after ${n}${byNews ? ` on news of ${target}` : ''}`),
+      closed: (tool, target, by) =>
+        events.push(`closed ${tool}${by === 'call' ? '' : ` by ${by} of ${target}`}`),
     });
   };
   let sent: number;
@@ -65,7 +67,7 @@ describe('ToolBreakers', () => {
     expect(await call('b', false)).toBe('up');
     expect(await call('a', false)).toMatch(/^refused/);
     expect(await call('a', false, 'GET http://elsewhere/')).toBe('up');
-    expect(events).toEqual(['opened a after 1', 'closed a']);
+    expect(events).toEqual(['opened a after 1', 'closed a by redefined of GET http://a/']);
   });
 
   it('counts a call cut short by its turn for nothing', async () => {
@@ -94,6 +96,58 @@ describe('ToolBreakers', () => {
     );
     expect(retryIn).toBeGreaterThan(500);
     expect(retryIn).toBeLessThanOrEqual(700);
+  });
+
+  it("opens on another process's news, sending nothing, and closes on its news of the service back", async () => {
+    make(3, 1000);
+    expect(await call('t', false)).toBe('up');
+    breakers.told({ tool: 't', target: 'GET http://a/', open: true });
+    await sleep(0);
+    expect(breakers.openTools()).toEqual(['t']);
+    expect(await call('t', false)).toMatch(/^refused, again in (9\d\d|1000)$/);
+    expect(sent).toBe(1);
+    // Its own opening it tells; one on news it does not (see ToolGuards): `byNews` says which.
+    expect(events).toEqual(['opened t after 3 on news of GET http://a/']);
+    breakers.told({ tool: 't', target: 'GET http://a/', open: false });
+    expect(breakers.openTools()).toEqual([]);
+    expect(await call('t', false)).toBe('up');
+    // Closed afresh: its count of failures starts from nought.
+    await call('t', true);
+    await call('t', true);
+    expect(await call('t', false)).toBe('up');
+    expect(events).toEqual([
+      'opened t after 3 on news of GET http://a/',
+      'closed t by news of GET http://a/',
+    ]);
+  });
+
+  it('takes news of a tool not called yet at its first call, within the cool-down only', async () => {
+    make(2, 200);
+    breakers.told({ tool: 'new', target: 'GET http://a/', open: true });
+    breakers.told({ tool: 'late', target: 'GET http://a/', open: true });
+    expect(breakers.openTools()).toEqual([]);
+    expect(await call('new', false)).toMatch(/^refused/);
+    await sleep(250);
+    expect(await call('late', false)).toBe('up');
+    expect(sent).toBe(1);
+  });
+
+  it('pays no heed to news of a tool whose requests go elsewhere here, or with 0 failures', async () => {
+    make(1);
+    await call('t', false);
+    breakers.told({ tool: 't', target: 'GET http://elsewhere/', open: true });
+    breakers.told({ tool: 'u', target: 'GET http://elsewhere/', open: true });
+    await sleep(0);
+    expect(await call('t', false)).toBe('up');
+    expect(await call('u', false)).toBe('up');
+    // Closed news of a circuit open here for a tool pointed elsewhere there changes nothing.
+    await call('t', true);
+    breakers.told({ tool: 't', target: 'GET http://elsewhere/', open: false });
+    expect(await call('t', false)).toMatch(/^refused/);
+    make(0);
+    breakers.told({ tool: 't', target: 'GET http://a/', open: true });
+    expect(await call('t', true)).toBe('down');
+    expect(events).toEqual([]);
   });
 
   it('never opens with 0 failures', async () => {

@@ -22,9 +22,22 @@ class CutShort extends Error {
   }
 }
 
+/** A circuit's news, told to the other engine processes and replicas (see circuit-news.ts). */
+export interface CircuitNews {
+  tool: string;
+  /** Where the tool's requests go: a process whose tool goes elsewhere pays it no heed. */
+  target: string;
+  /** Opened (its service found down), or closed (found back). */
+  open: boolean;
+}
+
+/** Why a circuit closed: a call found the service back, another process did, or the tool changed. */
+export type ClosedBy = 'call' | 'news' | 'redefined';
+
 export interface BreakerEvents {
-  opened(tool: string, failures: number): void;
-  closed(tool: string): void;
+  /** `byNews`: on another process's word, not this one's calls. */
+  opened(tool: string, target: string, failures: number, byNews: boolean): void;
+  closed(tool: string, target: string, by: ClosedBy): void;
 }
 
 interface Circuit {
@@ -33,6 +46,17 @@ interface Circuit {
   policy: CircuitBreakerPolicy;
   openedAt: number;
   open: boolean;
+  /** Being opened on another process's word. */
+  byNews?: boolean;
+}
+
+/** What a call the circuit is told of came to: the service down (nothing is sent). */
+const DOWN: BreakerRun<undefined> = { value: undefined, backendDown: true };
+
+/** A cool-down another process began, for a tool not yet called in this one. */
+interface Heard {
+  target: string;
+  until: number;
 }
 
 /**
@@ -43,9 +67,15 @@ interface Circuit {
  * outcome): a success closes the circuit, a failure opens it for another cool-down. Any answer
  * below 500 counts as the backend being up; a call cut short by its turn counts for nothing (a
  * trial cut short closes the circuit: the next call tries the backend as any call does).
+ *
+ * The other engine processes and replicas are told (see circuit-news.ts): a circuit another
+ * opened opens here too, for a cool-down from when it is heard (or, for a tool this process has
+ * not called yet, from its first call within the other's cool-down); one another closed after a
+ * call found the service back closes here.
  */
 export class ToolBreakers {
   private readonly circuits = new Map<string, Circuit>();
+  private readonly heard = new Map<string, Heard>();
 
   constructor(
     private readonly failures: number,
@@ -65,6 +95,11 @@ export class ToolBreakers {
   ): Promise<T> {
     if (this.failures === 0) return (await call()).value;
     const circuit = this.circuitOf(name, target);
+    const heard = this.heard.get(name);
+    if (heard) {
+      this.heard.delete(name);
+      if (heard.target === target && heard.until > Date.now()) await this.hold(name, circuit);
+    }
     try {
       const counted = async () => {
         const run = await call();
@@ -79,6 +114,30 @@ export class ToolBreakers {
     }
   }
 
+  /** Another process's news of a tool's circuit: taken up if the tool's requests go where its do. */
+  told(news: CircuitNews): void {
+    if (this.failures === 0) return;
+    const known = this.circuits.get(news.tool);
+    if (known && known.target !== news.target) return;
+    if (!news.open) {
+      this.heard.delete(news.tool);
+      if (!known?.open) return;
+      // A circuit afresh: closed, its count at nought, as after a call that found the service.
+      this.circuits.delete(news.tool);
+      this.events.closed(news.tool, news.target, 'news');
+    } else if (known) void this.hold(news.tool, known);
+    else this.heard.set(news.tool, { target: news.target, until: Date.now() + this.cooldownMs });
+  }
+
+  /** Opens `circuit` on another process's word: as many failures as open it, none of them sent. */
+  private async hold(name: string, circuit: Circuit): Promise<void> {
+    if (circuit.open || this.circuits.get(name) !== circuit) return;
+    circuit.byNews = true;
+    for (let i = 0; i < this.failures && !circuit.open; i++)
+      await circuit.policy.execute(() => Promise.resolve(DOWN)).catch(() => undefined);
+    circuit.byNews = false;
+  }
+
   /** Tools whose calls are not sent now (or until a call finds their service back). */
   openTools(): string[] {
     return [...this.circuits].filter(([, c]) => c.open).map(([name]) => name);
@@ -87,7 +146,7 @@ export class ToolBreakers {
   private circuitOf(name: string, target: string): Circuit {
     const known = this.circuits.get(name);
     if (known?.target === target) return known;
-    if (known?.open) this.events.closed(name);
+    if (known?.open) this.events.closed(name, known.target, 'redefined');
     const policy = circuitBreaker(
       handleWhenResult((run) => (run as BreakerRun<unknown>).backendDown),
       { halfOpenAfter: this.cooldownMs, breaker: new ConsecutiveBreaker(this.failures) },
@@ -96,12 +155,12 @@ export class ToolBreakers {
     policy.onBreak(() => {
       circuit.openedAt = Date.now();
       // Opened again after a failed trial: already reported.
-      if (!circuit.open) this.events.opened(name, this.failures);
+      if (!circuit.open) this.events.opened(name, target, this.failures, circuit.byNews === true);
       circuit.open = true;
     });
     policy.onReset(() => {
       circuit.open = false;
-      this.events.closed(name);
+      this.events.closed(name, target, 'call');
     });
     this.circuits.set(name, circuit);
     return circuit;

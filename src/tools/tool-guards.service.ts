@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { toolsConfig, type ToolsConfig } from '../config/app.config.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import type { Tool } from './tool-definition.js';
+import { ToolCircuitNews } from './circuit-news.js';
 import { ToolBreakers, type BreakerRun } from './tool-breaker.js';
 import { toolErrors } from './tool-errors.js';
 import type { ToolInvocation, ToolOutcome } from './tool-executor.js';
@@ -10,7 +11,8 @@ import { ToolSlots } from './tool-slots.js';
 /**
  * What stands between a call and its tool's service, for HTTP and MCP tools alike: its turn
  * among at most `max_concurrency` calls, then the tool's circuit (not sent while its service is
- * down, LLM_TOOL_BREAKER_FAILURES). Shared by every session of the process.
+ * down, LLM_TOOL_BREAKER_FAILURES). Shared by every session of the process; the circuits'
+ * openings and closings told to the other processes and replicas, and theirs taken up.
  */
 @Injectable()
 export class ToolGuards {
@@ -21,20 +23,31 @@ export class ToolGuards {
   constructor(
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
     metrics: EngineMetrics,
+    news: ToolCircuitNews,
   ) {
     this.slots = new ToolSlots((tool, seconds) => metrics.toolQueued(tool, seconds));
+    const cooldown = `${config.breakerCooldownSecs}s, then one tries it again`;
     this.breakers = new ToolBreakers(config.breakerFailures, config.breakerCooldownSecs * 1000, {
-      opened: (tool, failures) => {
+      opened: (tool, target, failures, byNews) => {
         this.logger.warn(
-          `tool '${tool}': its last ${failures} calls found the service down; its calls are not sent for ${config.breakerCooldownSecs}s, then one tries it again`,
+          byNews
+            ? `tool '${tool}': another engine process found the service down; its calls are not sent here either for ${cooldown}`
+            : `tool '${tool}': its last ${failures} calls found the service down; its calls are not sent for ${cooldown}`,
         );
         metrics.toolCircuit(tool, true);
+        if (!byNews) news.tell({ tool, target, open: true });
       },
-      closed: (tool) => {
-        this.logger.log(`tool '${tool}': calls are sent again`);
+      closed: (tool, target, by) => {
+        this.logger.log(
+          by === 'news'
+            ? `tool '${tool}': another engine process found the service back; calls are sent again`
+            : `tool '${tool}': calls are sent again`,
+        );
         metrics.toolCircuit(tool, false);
+        if (by === 'call') news.tell({ tool, target, open: false });
       },
     });
+    news.onNews((told) => this.breakers.told(told));
   }
 
   /** Tools whose service is down: their calls are not sent now. */

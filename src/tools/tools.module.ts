@@ -1,6 +1,8 @@
 import { HttpModule } from '@nestjs/axios';
 import { Module } from '@nestjs/common';
 import { CodeToolsModule } from '../code-tools/code-tools.module.js';
+import { SessionsModule } from '../sessions/sessions.module.js';
+import { ToolCircuitNews } from './circuit-news.js';
 import { HttpToolExecutor } from './http-tool.executor.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { OAuth2Tokens } from './oauth2.js';
@@ -15,7 +17,7 @@ import { ToolsController } from './tools.controller.js';
 import { ToolTryController } from './tool-try.controller.js';
 
 @Module({
-  imports: [HttpModule, CodeToolsModule],
+  imports: [HttpModule, CodeToolsModule, SessionsModule],
   controllers: [ToolsController, ToolController, ToolTryController],
   providers: [
     ToolRegistry,
@@ -23,6 +25,7 @@ import { ToolTryController } from './tool-try.controller.js';
     HttpToolExecutor,
     McpToolExecutor,
     ToolGuards,
+    ToolCircuitNews,
     {
       provide: OAuth2Tokens,
       useFactory: (metrics: EngineMetrics) =>

@@ -1,0 +1,71 @@
+import { Engine } from './support/engine.js';
+import { FakeLlm } from './support/fake-llm.js';
+import { RecordingServer } from './support/recording-server.js';
+import { startRedis, type RedisRun } from './support/redis-server.js';
+import { writeToolsFile } from './support/tools-file.js';
+import { callOnce } from './support/turn-harness.js';
+import { untilAsync } from './support/waiting.js';
+import { WsClient } from './support/ws-client.js';
+
+/**
+ * Two replicas sharing a Redis (SESSION_STORE_URL): a tool's service that one found down is not
+ * called by the other either, and once one finds it back, both call it again.
+ */
+describe("a tool's circuit across replicas sharing a Redis", () => {
+  const llm = new FakeLlm();
+  const api = new RecordingServer();
+  let up = false;
+  let redis: RedisRun;
+  let replicas: [Engine, Engine];
+  beforeAll(async () => {
+    redis = await startRedis();
+    api.respond((_req, res) => (up ? res.end('orders: fine') : res.writeHead(503).end('down')));
+    const env = {
+      LLM_BASE_URL: await llm.start(),
+      LLM_MODEL: 'm',
+      LLM_TOOLS_FILE: writeToolsFile([{ name: 'orders', url: `${await api.start()}/orders` }]),
+      LLM_TOOL_RETRIES: '0',
+      LLM_TOOL_BREAKER_FAILURES: '1',
+      LLM_TOOL_BREAKER_COOLDOWN_SECS: '1',
+      SESSION_STORE_URL: redis.url,
+    };
+    replicas = [await Engine.start(env), await Engine.start(env)];
+  });
+  afterAll(async () => {
+    for (const engine of replicas ?? []) await engine?.stop();
+    await Promise.all([llm.stop(), api.stop(), redis?.stop()]);
+  });
+
+  /** What the model read of one call of `orders` in a turn on `engine`. */
+  const call = async (engine: Engine) => {
+    const ws = await WsClient.connect(engine.wsUrl);
+    try {
+      return (await callOnce({ llm }, ws, 'orders')).read;
+    } finally {
+      ws.close();
+    }
+  };
+  const unavailable = async (engine: Engine) =>
+    ((await (await fetch(`${engine.httpUrl}/health`)).json()) as any).tools.unavailable;
+
+  it('spares the service on the other replica, and calls it again on both once one finds it back', async () => {
+    const [a, b] = replicas;
+    expect(await call(a)).toBe('Error: HTTP 503 Service Unavailable — down');
+    expect(await unavailable(a)).toEqual(['orders']);
+    // B has not called it yet: it takes A's word at its first call (Redis's pub/sub on loopback
+    // brings the news in a millisecond or so).
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await call(b)).toMatch(
+      /^Error: tool request failed: not sent: the service is unavailable \(its last 1 calls failed\)/,
+    );
+    expect(api.requests).toHaveLength(1);
+    expect(await unavailable(b)).toEqual(['orders']);
+    // After B's cool-down, its call finds the service back: A sends its calls again too.
+    await new Promise((r) => setTimeout(r, 1100));
+    up = true;
+    expect(await call(b)).toBe('orders: fine');
+    await untilAsync(async () => (await unavailable(a)).length === 0, 'A hearing it is back');
+    expect(await call(a)).toBe('orders: fine');
+    expect(api.requests).toHaveLength(3);
+  });
+});
