@@ -1,5 +1,5 @@
 import { createClient } from '@redis/client';
-import type { Broadcast, Claim, Save } from './session-store.js';
+import type { Broadcast, Claim, Save, SharedScripts } from './session-store.js';
 import { SessionStore } from './session-store.js';
 import { SessionsFanout } from './sessions-fanout.js';
 
@@ -45,6 +45,9 @@ export class RedisSessionStore extends SessionStore {
   private subscriberConnected: Promise<void> | undefined;
   override readonly fanout: SessionsFanout;
   override readonly broadcast: Broadcast;
+  override readonly scripts: SharedScripts = {
+    run: (script, keys, args) => this.client.eval(script, { keys, arguments: args }),
+  };
 
   /**
    * `url`: SESSION_STORE_URL as it is now; its credentials are read again at each connection (a

@@ -7,6 +7,11 @@ export interface Broadcast {
   /** Calls `listener` with every message on `channel` from now on. */
   subscribe(channel: string, listener: (message: string) => void): Promise<void>;
 }
+
+/** Lua scripts run atomically on the Redis every replica shares (a tool's slots). */
+export interface SharedScripts {
+  run(script: string, keys: string[], args: string[]): Promise<unknown>;
+}
 /** A stored session, opaque to the store (JSON written by the orchestrator). */
 export interface Claim {
   /** Hash of the session's resume token. */
@@ -41,6 +46,8 @@ export abstract class SessionStore {
   readonly fanout: SessionsFanout | undefined = undefined;
   /** With a store every replica shares: news for all of them (a tool's circuit). */
   readonly broadcast: Broadcast | undefined = undefined;
+  /** With a store every replica shares: state all of them keep together (a tool's slots). */
+  readonly scripts: SharedScripts | undefined = undefined;
 }
 
 interface Entry {

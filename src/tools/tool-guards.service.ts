@@ -6,26 +6,45 @@ import { ToolCircuitNews } from './circuit-news.js';
 import { ToolBreakers, type BreakerRun } from './tool-breaker.js';
 import { toolErrors } from './tool-errors.js';
 import type { ToolInvocation, ToolOutcome } from './tool-executor.js';
-import { ToolSlots } from './tool-slots.js';
+import { SessionStore } from '../sessions/session-store.js';
+import { SharedSlots } from './shared-slots.js';
+import { ToolSlots, type NotRun } from './tool-slots.js';
 
 /**
  * What stands between a call and its tool's service, for HTTP and MCP tools alike: its turn
  * among at most `max_concurrency` calls, then the tool's circuit (not sent while its service is
  * down, LLM_TOOL_BREAKER_FAILURES). Shared by every session of the process; the circuits'
- * openings and closings told to the other processes and replicas, and theirs taken up.
+ * openings and closings told to the other processes and replicas, and theirs taken up; with a
+ * Redis session store, `max_concurrency` held across all of them too.
  */
 @Injectable()
 export class ToolGuards {
   private readonly logger = new Logger(ToolGuards.name);
   private readonly breakers: ToolBreakers;
   private readonly slots: ToolSlots;
+  /** `max_concurrency` across processes and replicas: with a Redis session store only. */
+  private readonly shared: SharedSlots | undefined;
+  private lastUnavailable = 0;
 
   constructor(
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
     metrics: EngineMetrics,
     news: ToolCircuitNews,
+    store: SessionStore,
   ) {
     this.slots = new ToolSlots((tool, seconds) => metrics.toolQueued(tool, seconds));
+    this.shared =
+      store.scripts &&
+      new SharedSlots(store.scripts, {
+        unavailable: (error) => {
+          // One line per 10 s while Redis is away.
+          if (Date.now() - this.lastUnavailable < 10_000) return;
+          this.lastUnavailable = Date.now();
+          this.logger.warn(
+            `Redis unavailable: max_concurrency holds in each process alone (${error.message})`,
+          );
+        },
+      });
     const cooldown = `${config.breakerCooldownSecs}s, then one tries it again`;
     this.breakers = new ToolBreakers(config.breakerFailures, config.breakerCooldownSecs * 1000, {
       opened: (tool, target, failures, byNews) => {
@@ -72,17 +91,20 @@ export class ToolGuards {
     const max = tool.maxConcurrency;
     if (!max) return guarded();
     const waitSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
-    return this.slots.run(
-      { name: tool.name, target, max },
-      { signal: call.signal, ms: waitSecs * 1000 },
-      guarded,
-      (why) =>
-        fail(
-          why === 'cancelled'
-            ? toolErrors.requestFailed('cancelled')
-            : toolErrors.busy(max, waitSecs),
-        ),
-    );
+    const limited = { name: tool.name, target, max };
+    const notRun = (why: NotRun) =>
+      fail(
+        why === 'cancelled'
+          ? toolErrors.requestFailed('cancelled')
+          : toolErrors.busy(max, waitSecs),
+      );
+    // Its turn in the process first, then across the engine, all within the one wait.
+    const { shared } = this;
+    const deadline = performance.now() + waitSecs * 1000;
+    const run = shared
+      ? () => shared.run(limited, { signal: call.signal, deadline }, guarded, notRun)
+      : guarded;
+    return this.slots.run(limited, { signal: call.signal, ms: waitSecs * 1000 }, run, notRun);
   }
 }
 

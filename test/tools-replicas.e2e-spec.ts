@@ -1,5 +1,5 @@
 import { Engine } from './support/engine.js';
-import { FakeLlm } from './support/fake-llm.js';
+import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { startRedis, type RedisRun } from './support/redis-server.js';
 import { writeToolsFile } from './support/tools-file.js';
@@ -9,21 +9,35 @@ import { WsClient } from './support/ws-client.js';
 
 /**
  * Two replicas sharing a Redis (SESSION_STORE_URL): a tool's service that one found down is not
- * called by the other either, and once one finds it back, both call it again.
+ * called by the other either, and once one finds it back, both call it again; a tool's
+ * `max_concurrency` holds across both.
  */
-describe("a tool's circuit across replicas sharing a Redis", () => {
+describe('tools across replicas sharing a Redis', () => {
   const llm = new FakeLlm();
   const api = new RecordingServer();
   let up = false;
+  let running = 0;
+  let most = 0;
   let redis: RedisRun;
   let replicas: [Engine, Engine];
   beforeAll(async () => {
     redis = await startRedis();
-    api.respond((_req, res) => (up ? res.end('orders: fine') : res.writeHead(503).end('down')));
+    api.respond((req, res) => {
+      if (req.path === '/fragile') {
+        most = Math.max(most, ++running);
+        return void setTimeout(() => res.end(`fragile: ${running--}`), 200);
+      }
+      if (up) res.end('orders: fine');
+      else res.writeHead(503).end('down');
+    });
+    const base = await api.start();
     const env = {
       LLM_BASE_URL: await llm.start(),
       LLM_MODEL: 'm',
-      LLM_TOOLS_FILE: writeToolsFile([{ name: 'orders', url: `${await api.start()}/orders` }]),
+      LLM_TOOLS_FILE: writeToolsFile([
+        { name: 'orders', url: `${base}/orders` },
+        { name: 'fragile', url: `${base}/fragile`, max_concurrency: 2 },
+      ]),
       LLM_TOOL_RETRIES: '0',
       LLM_TOOL_BREAKER_FAILURES: '1',
       LLM_TOOL_BREAKER_COOLDOWN_SECS: '1',
@@ -67,5 +81,21 @@ describe("a tool's circuit across replicas sharing a Redis", () => {
     await untilAsync(async () => (await unavailable(a)).length === 0, 'A hearing it is back');
     expect(await call(a)).toBe('orders: fine');
     expect(api.requests).toHaveLength(3);
+  });
+
+  it('runs at most max_concurrency calls of a tool at once across the replicas', async () => {
+    llm.fallback = (body) =>
+      body.messages.at(-1).role === 'tool'
+        ? sseText(['ok'])
+        : sseStructuredCalls([{ id: 'call_1', name: 'fragile', arguments: {} }]);
+    const clients = await Promise.all(
+      [0, 1, 2, 3, 4, 5].map((i) => WsClient.connect(replicas[i % 2]!.wsUrl)),
+    );
+    const turns = await Promise.all(clients.map((ws) => ws.turn('go', 10_000)));
+    clients.forEach((ws) => ws.close());
+    for (const turn of turns)
+      expect(turn.find((m) => m.type === 'tool_result')).toMatchObject({ ok: true });
+    expect(api.requests.filter((r) => r.path === '/fragile')).toHaveLength(6);
+    expect(most).toBe(2);
   });
 });

@@ -1,0 +1,126 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startRedis, type RedisRun } from '../../test/support/redis-server.js';
+import { RedisSessionStore } from '../sessions/redis-session-store.js';
+import type { SharedScripts } from '../sessions/session-store.js';
+import { SharedSlots } from './shared-slots.js';
+
+const TOOL = { name: 'fragile', target: 'GET http://legacy/', max: 2 };
+const never = new AbortController().signal;
+const within = (ms: number) => ({ signal: never, deadline: performance.now() + ms });
+const notRun = (why: string): any => `not run: ${why}`;
+
+/** Two replicas' views of one Redis: each with a client of its own. */
+describe('SharedSlots (a real Redis)', () => {
+  let redis: RedisRun;
+  const stores: RedisSessionStore[] = [];
+  const scripts = (): SharedScripts => stores.at(-1)!.scripts;
+  beforeAll(async () => {
+    redis = await startRedis();
+    for (let i = 0; i < 2; i++) {
+      const store = new RedisSessionStore(redis.url, () => undefined);
+      await store.connect();
+      stores.push(store);
+    }
+  });
+  afterAll(async () => {
+    for (const store of stores) await store.close();
+    await redis.stop();
+  });
+
+  it('runs at most `max` calls at once across replicas, and every call in the end', async () => {
+    const replicas = stores.map((s) => new SharedSlots(s.scripts));
+    let running = 0;
+    let most = 0;
+    const call = async (n: number) => {
+      most = Math.max(most, ++running);
+      await sleep(60);
+      running--;
+      return n;
+    };
+    const calls = [0, 1, 2, 3, 4, 5].map((n) =>
+      replicas[n % 2]!.run(TOOL, within(5000), () => call(n), notRun),
+    );
+    expect(await Promise.all(calls)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(most).toBe(2);
+  });
+
+  it('gives up at its deadline, or at once when its turn is cut short, without running', async () => {
+    const slots = new SharedSlots(scripts());
+    const one = { ...TOOL, name: 'single', max: 1 };
+    let release: () => void = () => undefined;
+    const holding = slots.run(
+      one,
+      within(1000),
+      () => new Promise<string>((r) => (release = () => r('held'))),
+      notRun,
+    );
+    await sleep(20);
+    const ran: string[] = [];
+    expect(
+      await slots.run(
+        one,
+        within(100),
+        () => {
+          ran.push('late');
+          return Promise.resolve('ran');
+        },
+        notRun,
+      ),
+    ).toBe('not run: timed_out');
+    const cut = new AbortController();
+    setTimeout(() => cut.abort(), 50);
+    const started = performance.now();
+    expect(
+      await slots.run(
+        one,
+        { signal: cut.signal, deadline: started + 5000 },
+        () => Promise.resolve('ran'),
+        notRun,
+      ),
+    ).toBe('not run: cancelled');
+    expect(performance.now() - started).toBeLessThan(1000);
+    release();
+    expect(await holding).toBe('held');
+    expect(await slots.run(one, within(1000), () => Promise.resolve('ran'), notRun)).toBe('ran');
+    expect(ran).toEqual([]);
+  });
+
+  it("frees a crashed holder's slot after its lease, and keeps a running call's by renewing it", async () => {
+    const one = { ...TOOL, name: 'leased', max: 1 };
+    // A process that took a slot and died: it neither renews nor releases it.
+    const dead: SharedScripts = {
+      run: (script, keys, args) =>
+        script.includes("'TIME'") && script.includes('ZCARD')
+          ? scripts().run(script, keys, args)
+          : Promise.resolve(0),
+    };
+    void new SharedSlots(dead, { leaseMs: 300 }).run(
+      one,
+      within(1000),
+      () => new Promise(() => undefined),
+      notRun,
+    );
+    await sleep(20);
+    const slots = new SharedSlots(scripts(), { leaseMs: 300 });
+    let started = performance.now();
+    expect(
+      await slots.run(one, within(3000), () => Promise.resolve('after the lease'), notRun),
+    ).toBe('after the lease');
+    expect(performance.now() - started).toBeGreaterThan(200);
+    // A call running three leases long keeps its slot all along.
+    const long = slots.run(one, within(1000), () => sleep(900).then(() => 'long'), notRun);
+    await sleep(20);
+    started = performance.now();
+    expect(await slots.run(one, within(3000), () => Promise.resolve('next'), notRun)).toBe('next');
+    expect(performance.now() - started).toBeGreaterThan(800);
+    expect(await long).toBe('long');
+  });
+
+  it('runs the call without the shared limit when Redis cannot be asked, and says so', async () => {
+    const said: string[] = [];
+    const down: SharedScripts = { run: () => Promise.reject(new Error('connection closed')) };
+    const slots = new SharedSlots(down, { unavailable: (e) => said.push(e.message) });
+    expect(await slots.run(TOOL, within(100), () => Promise.resolve('ran'), notRun)).toBe('ran');
+    expect(said).toEqual(['connection closed']);
+  });
+});
