@@ -193,4 +193,27 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
     expect([...seen.values()].map((h) => h.tools.unavailable)).toEqual([[], []]);
     expect(tools.requests).toHaveLength(3);
   }, 30000);
+
+  it('runs at most max_concurrency calls of a tool at once across the processes', async () => {
+    const fragile = { name: 'fragile', url: `${base}/fragile`, max_concurrency: 2 };
+    expect((await postTools(engine.url!, [fragile])).status).toBe(200);
+    let running = 0;
+    let most = 0;
+    tools.respond((_req, res) => {
+      most = Math.max(most, ++running);
+      setTimeout(() => res.end(`fragile: ${running--}`), 200);
+    });
+    llm.fallback = (body) =>
+      body.messages.at(-1).role === 'tool' ? sseText(['Done.']) : sseText([xmlCall('fragile', {})]);
+    tools.requests.length = 0;
+    const clients = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map(() => WsClient.connect(`${engine.url!.replace('http', 'ws')}/ws`)),
+    );
+    const turns = await Promise.all(clients.map((c) => c.turn('go', 10_000)));
+    clients.forEach((c) => c.close());
+    for (const turn of turns)
+      expect(turn.find((m) => m.type === 'tool_result')).toMatchObject({ ok: true });
+    expect(tools.requests).toHaveLength(6);
+    expect(most).toBe(2);
+  }, 30000);
 });

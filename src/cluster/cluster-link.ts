@@ -14,6 +14,9 @@ export class ClusterLink {
   private install: ((definitions: unknown) => Promise<void>) | undefined;
   private sessionsOp: ((op: SessionsOp, session?: string) => Promise<unknown>) | undefined;
   private circuitNews: ((news: unknown) => void) | undefined;
+  /** Slot requests waiting for the primary's grant, by id. */
+  private readonly grants = new Map<string, () => void>();
+  private nextSlot = 1;
 
   constructor(
     private readonly channel: Channel | undefined = cluster.isWorker ? process : undefined,
@@ -39,6 +42,27 @@ export class ClusterLink {
   /** Tells every other engine process `news` of a tool's circuit; nothing outside a cluster. */
   tellCircuit(news: unknown): void {
     this.channel?.send?.({ kind: 'engine.circuits.news', news });
+  }
+
+  /**
+   * A request for one of `max` slots of `key` across the engine's processes (the primary keeps
+   * them: see slot-table.ts): `granted` resolves once it holds one; `release` gives it back, or
+   * gives up waiting. Undefined outside a cluster.
+   */
+  slot(key: string, max: number): { granted: Promise<void>; release: () => void } | undefined {
+    const channel = this.channel;
+    if (!channel?.send) return undefined;
+    const id = `${process.pid}-${this.nextSlot++}`;
+    const granted = new Promise<void>((resolve) => this.grants.set(id, resolve));
+    channel.send({ kind: 'engine.slots.acquire', id, key, max });
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.grants.delete(id);
+      channel.send!({ kind: 'engine.slots.release', id });
+    };
+    return { granted, release };
   }
 
   /**
@@ -98,7 +122,12 @@ export class ClusterLink {
       this.circuitNews?.(message.news);
       return;
     }
-    if (!('id' in message)) return;
+    if (message.kind === 'engine.slots.granted') {
+      this.grants.get(message.id)?.();
+      this.grants.delete(message.id);
+      return;
+    }
+    if (!('id' in message) || typeof message.id !== 'number') return;
     const resolve = this.waiting.get(message.id);
     this.waiting.delete(message.id);
     resolve?.(message);

@@ -18,7 +18,13 @@ export type ClusterMessage =
   | { kind: 'engine.sessions.ask'; id: number; op: SessionsOp; session?: string }
   | { kind: 'engine.sessions.answer'; id: number; result: unknown }
   /** Worker → primary → every other worker: a tool's circuit opened or closed (see circuit-news.ts). */
-  | { kind: 'engine.circuits.news'; news: unknown };
+  | { kind: 'engine.circuits.news'; news: unknown }
+  /** Worker → primary: request `id` for one of `max` slots of a tool's limit (see slot-table.ts). */
+  | { kind: 'engine.slots.acquire'; id: string; key: string; max: number }
+  /** Primary → worker: request `id` holds a slot. */
+  | { kind: 'engine.slots.granted'; id: string }
+  /** Worker → primary: request `id` is done with its slot, or gave up waiting. */
+  | { kind: 'engine.slots.release'; id: string };
 
 /**
  * What `/api/sessions` does: list the open sessions, read one, close one; and what a placed

@@ -4,6 +4,7 @@ import { AggregatorRegistry } from 'prom-client';
 import type { Env } from '../config/env.js';
 import { JsonLogger, levelsUpTo } from '../logging.js';
 import { isClusterMessage, type ClusterMessage, type SessionsOp } from './messages.js';
+import { SlotTable } from './slot-table.js';
 
 /** How long the primary waits for one process to install a tools override. */
 const APPLY_TIMEOUT_MS = 60_000;
@@ -53,6 +54,11 @@ export function runPrimary(count: number, log: PrimaryLog): void {
     if (worker.isConnected()) worker.send(message);
   };
   const workers = () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w);
+  /** Tools' `max_concurrency` across the processes. */
+  const slots = new SlotTable((owner, id) => {
+    const worker = cluster.workers?.[owner];
+    if (worker) send(worker, { kind: 'engine.slots.granted', id });
+  });
 
   /** Asks one process to install `definitions`; resolves when it has, or gave up, or exited. */
   const applyOn = (worker: Worker, definitions: unknown) =>
@@ -118,6 +124,14 @@ export function runPrimary(count: number, log: PrimaryLog): void {
       );
       return;
     }
+    if (message.kind === 'engine.slots.acquire') {
+      slots.acquire(from.id, message.id, message.key, message.max);
+      return;
+    }
+    if (message.kind === 'engine.slots.release') {
+      slots.release(message.id);
+      return;
+    }
     if (message.kind === 'engine.circuits.news') {
       for (const worker of workers())
         if (worker !== from && ready.has(worker.id)) send(worker, message);
@@ -155,6 +169,7 @@ export function runPrimary(count: number, log: PrimaryLog): void {
   };
 
   cluster.on('exit', (worker, code, signal) => {
+    slots.dropOwner(worker.id);
     const started = ready.delete(worker.id);
     synced.delete(worker.id);
     if (!stopping && !started) {

@@ -2,7 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startRedis, type RedisRun } from '../../test/support/redis-server.js';
 import { RedisSessionStore } from '../sessions/redis-session-store.js';
 import type { SharedScripts } from '../sessions/session-store.js';
-import { SharedSlots } from './shared-slots.js';
+import { EventEmitter } from 'node:events';
+import { ClusterLink } from '../cluster/cluster-link.js';
+import type { ClusterMessage } from '../cluster/messages.js';
+import { SlotTable } from '../cluster/slot-table.js';
+import { ClusterSlots, SharedSlots } from './shared-slots.js';
 
 const TOOL = { name: 'fragile', target: 'GET http://legacy/', max: 2 };
 const never = new AbortController().signal;
@@ -122,5 +126,67 @@ describe('SharedSlots (a real Redis)', () => {
     const slots = new SharedSlots(down, { unavailable: (e) => said.push(e.message) });
     expect(await slots.run(TOOL, within(100), () => Promise.resolve('ran'), notRun)).toBe('ran');
     expect(said).toEqual(['connection closed']);
+  });
+});
+
+describe('ClusterSlots (the primary keeps the slots)', () => {
+  /** An engine process's link to a primary that keeps a SlotTable. */
+  const linkedToPrimary = () => {
+    const emitter = new EventEmitter();
+    const keys = new Set<string>();
+    const table = new SlotTable((_owner, id) =>
+      setImmediate(() => emitter.emit('message', { kind: 'engine.slots.granted', id })),
+    );
+    const channel = Object.assign(emitter, {
+      send: (m: ClusterMessage) => {
+        if (m.kind === 'engine.slots.acquire') {
+          keys.add(m.key);
+          table.acquire(1, m.id, m.key, m.max);
+        }
+        if (m.kind === 'engine.slots.release') table.release(m.id);
+        return true;
+      },
+    });
+    return { link: new ClusterLink(channel as never), table, keys };
+  };
+
+  it('runs calls in the order they asked, gives up at the deadline or when cut short, and gives back every slot', async () => {
+    const { link, table, keys } = linkedToPrimary();
+    const slots = new ClusterSlots(link);
+    const one = { ...TOOL, max: 1 };
+    const order: string[] = [];
+    const hold = (name: string, ms: number) => () =>
+      sleep(ms).then(() => {
+        order.push(name);
+        return name;
+      });
+    const first = slots.run(one, within(1000), hold('first', 100), notRun);
+    const second = slots.run(one, within(1000), hold('second', 10), notRun);
+    const late = slots.run(one, within(50), hold('late', 10), notRun);
+    const cut = new AbortController();
+    const cancelled = slots.run(
+      one,
+      { signal: cut.signal, deadline: performance.now() + 1000 },
+      hold('cut', 10),
+      notRun,
+    );
+    cut.abort();
+    expect(await Promise.all([first, second, late, cancelled])).toEqual([
+      'first',
+      'second',
+      'not run: timed_out',
+      'not run: cancelled',
+    ]);
+    expect(order).toEqual(['first', 'second']);
+    expect([...keys].map((key) => table.holding(key))).toEqual([0]);
+    // Outside a cluster, the call simply runs.
+    expect(
+      await new ClusterSlots(new ClusterLink(undefined)).run(
+        one,
+        within(10),
+        hold('alone', 1),
+        notRun,
+      ),
+    ).toBe('alone');
   });
 });

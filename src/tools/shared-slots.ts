@@ -1,13 +1,84 @@
 /**
- * A tool's `max_concurrency` across every engine process and replica sharing a Redis: a
- * semaphore in Redis (a sorted set of the slots held, each with a lease the holder renews while
- * its call runs), so that a crashed holder's slot frees itself. Callers wait by asking again, a
- * little longer apart each time. Pure but for the scripts it is given: no Nest import.
+ * A tool's `max_concurrency` across the engine: with a Redis session store, across every process
+ * and replica sharing it, by a semaphore in Redis (a sorted set of the slots held, each with a
+ * lease the holder renews while its call runs, so that a crashed holder's slot frees itself;
+ * callers wait by asking again, a little longer apart each time); without, across the engine's
+ * processes (ENGINE_PROCESSES), by the primary (see slot-table.ts). Pure but for the scripts and
+ * the link they are given: no Nest import.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { ClusterLink } from '../cluster/cluster-link.js';
 import type { SharedScripts } from '../sessions/session-store.js';
 import type { NotRun } from './tool-slots.js';
+
+/** A tool's limit, and when and why a call waiting for a slot stops waiting. */
+export interface Limited {
+  name: string;
+  target: string;
+  max: number;
+}
+export interface SlotWait {
+  signal: AbortSignal;
+  /** performance.now() at which it gives up. */
+  deadline: number;
+}
+
+/** Slots of tools' limits held across more than this process. */
+export interface EngineSlots {
+  /**
+   * Runs `call` once one of `max` slots of tool `name` (whose requests go to `target`) is free
+   * across the engine; `notRun` answers when none was before the deadline or the signal aborted.
+   */
+  run<T>(
+    tool: Limited,
+    wait: SlotWait,
+    call: () => Promise<T>,
+    notRun: (why: NotRun) => T,
+  ): Promise<T>;
+}
+
+/** A limit's name: a tool redefined with another target or maximum counts its slots afresh. */
+const slotKey = ({ name, target, max }: Limited) =>
+  `${name}:${createHash('sha256').update(`${max} ${target}`).digest('hex').slice(0, 16)}`;
+
+/** The engine's processes' slots, kept by the primary: granted in the order asked for. */
+export class ClusterSlots implements EngineSlots {
+  constructor(private readonly link: ClusterLink) {}
+
+  async run<T>(
+    tool: Limited,
+    wait: SlotWait,
+    call: () => Promise<T>,
+    notRun: (why: NotRun) => T,
+  ): Promise<T> {
+    const slot = this.link.slot(slotKey(tool), tool.max);
+    if (!slot) return call();
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort = () => undefined as void;
+    const gaveUp = new Promise<NotRun>((resolve) => {
+      timer = setTimeout(
+        () => resolve('timed_out'),
+        Math.max(0, wait.deadline - performance.now()),
+      );
+      onAbort = () => resolve('cancelled');
+      wait.signal.addEventListener('abort', onAbort, { once: true });
+      if (wait.signal.aborted) onAbort();
+    });
+    const outcome = await Promise.race([slot.granted.then(() => undefined), gaveUp]);
+    clearTimeout(timer);
+    wait.signal.removeEventListener('abort', onAbort);
+    if (outcome) {
+      slot.release();
+      return notRun(outcome);
+    }
+    try {
+      return await call();
+    } finally {
+      slot.release();
+    }
+  }
+}
 
 const PREFIX = 'agent-engine:tool-slots:';
 
@@ -43,7 +114,7 @@ export interface SharedSlotsOptions {
   unavailable?: (error: Error) => void;
 }
 
-export class SharedSlots {
+export class SharedSlots implements EngineSlots {
   private readonly leaseMs: number;
 
   constructor(
@@ -53,18 +124,13 @@ export class SharedSlots {
     this.leaseMs = options.leaseMs ?? 15_000;
   }
 
-  /**
-   * Runs `call` once one of `max` slots of tool `name` (whose requests go to `target`) is free
-   * across the engine; `notRun` answers when none was before `deadline` (performance.now()) or
-   * `signal` aborted first.
-   */
   async run<T>(
-    tool: { name: string; target: string; max: number },
-    wait: { signal: AbortSignal; deadline: number },
+    tool: Limited,
+    wait: SlotWait,
     call: () => Promise<T>,
     notRun: (why: NotRun) => T,
   ): Promise<T> {
-    const key = `${PREFIX}${tool.name}:${createHash('sha256').update(`${tool.max} ${tool.target}`).digest('hex').slice(0, 16)}`;
+    const key = PREFIX + slotKey(tool);
     const id = randomUUID();
     const lease = String(this.leaseMs);
     for (let pause = FIRST_WAIT_MS; ; pause = Math.min(pause * 2, LONGEST_WAIT_MS)) {

@@ -7,7 +7,8 @@ import { ToolBreakers, type BreakerRun } from './tool-breaker.js';
 import { toolErrors } from './tool-errors.js';
 import type { ToolInvocation, ToolOutcome } from './tool-executor.js';
 import { SessionStore } from '../sessions/session-store.js';
-import { SharedSlots } from './shared-slots.js';
+import { ClusterLink } from '../cluster/cluster-link.js';
+import { ClusterSlots, SharedSlots, type EngineSlots } from './shared-slots.js';
 import { ToolSlots, type NotRun } from './tool-slots.js';
 
 /**
@@ -22,8 +23,8 @@ export class ToolGuards {
   private readonly logger = new Logger(ToolGuards.name);
   private readonly breakers: ToolBreakers;
   private readonly slots: ToolSlots;
-  /** `max_concurrency` across processes and replicas: with a Redis session store only. */
-  private readonly shared: SharedSlots | undefined;
+  /** `max_concurrency` across processes and replicas (Redis), or the engine's processes (cluster). */
+  private readonly shared: EngineSlots;
   private lastUnavailable = 0;
 
   constructor(
@@ -31,20 +32,21 @@ export class ToolGuards {
     metrics: EngineMetrics,
     news: ToolCircuitNews,
     store: SessionStore,
+    cluster: ClusterLink,
   ) {
     this.slots = new ToolSlots((tool, seconds) => metrics.toolQueued(tool, seconds));
-    this.shared =
-      store.scripts &&
-      new SharedSlots(store.scripts, {
-        unavailable: (error) => {
-          // One line per 10 s while Redis is away.
-          if (Date.now() - this.lastUnavailable < 10_000) return;
-          this.lastUnavailable = Date.now();
-          this.logger.warn(
-            `Redis unavailable: max_concurrency holds in each process alone (${error.message})`,
-          );
-        },
-      });
+    this.shared = !store.scripts
+      ? new ClusterSlots(cluster)
+      : new SharedSlots(store.scripts, {
+          unavailable: (error) => {
+            // One line per 10 s while Redis is away.
+            if (Date.now() - this.lastUnavailable < 10_000) return;
+            this.lastUnavailable = Date.now();
+            this.logger.warn(
+              `Redis unavailable: max_concurrency holds in each process alone (${error.message})`,
+            );
+          },
+        });
     const cooldown = `${config.breakerCooldownSecs}s, then one tries it again`;
     this.breakers = new ToolBreakers(config.breakerFailures, config.breakerCooldownSecs * 1000, {
       opened: (tool, target, failures, byNews) => {
@@ -99,11 +101,8 @@ export class ToolGuards {
           : toolErrors.busy(max, waitSecs),
       );
     // Its turn in the process first, then across the engine, all within the one wait.
-    const { shared } = this;
     const deadline = performance.now() + waitSecs * 1000;
-    const run = shared
-      ? () => shared.run(limited, { signal: call.signal, deadline }, guarded, notRun)
-      : guarded;
+    const run = () => this.shared.run(limited, { signal: call.signal, deadline }, guarded, notRun);
     return this.slots.run(limited, { signal: call.signal, ms: waitSecs * 1000 }, run, notRun);
   }
 }
