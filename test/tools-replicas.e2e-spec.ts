@@ -27,6 +27,7 @@ describe('tools across replicas sharing a Redis', () => {
         most = Math.max(most, ++running);
         return void setTimeout(() => res.end(`fragile: ${running--}`), 200);
       }
+      if (req.path === '/hours') return void res.end(`open 9 to 5 (answer ${api.requests.length})`);
       if (up) res.end('orders: fine');
       else res.writeHead(503).end('down');
     });
@@ -37,6 +38,7 @@ describe('tools across replicas sharing a Redis', () => {
       LLM_TOOLS_FILE: writeToolsFile([
         { name: 'orders', url: `${base}/orders` },
         { name: 'fragile', url: `${base}/fragile`, max_concurrency: 2 },
+        { name: 'hours', url: `${base}/hours`, method: 'GET', cache_secs: 60 },
       ]),
       LLM_TOOL_RETRIES: '0',
       LLM_TOOL_BREAKER_FAILURES: '1',
@@ -97,5 +99,23 @@ describe('tools across replicas sharing a Redis', () => {
       expect(turn.find((m) => m.type === 'tool_result')).toMatchObject({ ok: true });
     expect(api.requests.filter((r) => r.path === '/fragile')).toHaveLength(6);
     expect(most).toBe(2);
+  });
+
+  it("answers a request another replica sent with its result, within the tool's cache_secs", async () => {
+    const hours = async (engine: Engine) => {
+      const ws = await WsClient.connect(engine.wsUrl);
+      try {
+        const { read, result } = await callOnce({ llm }, ws, 'hours');
+        return `${read}${result.cached ? ' (cached)' : ''}`;
+      } finally {
+        ws.close();
+      }
+    };
+    const [a, b] = replicas;
+    const first = await hours(a);
+    expect(first).toMatch(/^open 9 to 5 \(answer \d+\)$/);
+    expect(await hours(b)).toBe(`${first} (cached)`);
+    expect(await hours(a)).toBe(`${first} (cached)`);
+    expect(api.requests.filter((r) => r.path === '/hours')).toHaveLength(1);
   });
 });

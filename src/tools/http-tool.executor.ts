@@ -20,7 +20,8 @@ import { backendDown, toolRetryDelay, type AttemptFailure } from './tool-retry.j
 import { errorCode, readLimited, timedOut } from './http-io.js';
 import type { BreakerRun } from './tool-breaker.js';
 import { ToolGuards } from './tool-guards.service.js';
-import { ResultCache } from './result-cache.js';
+import { ResultCache, SharedResults } from './result-cache.js';
+import { SessionStore } from '../sessions/session-store.js';
 import { OAuth2Tokens } from './oauth2.js';
 import { invalidRedirect, TOO_MANY_REDIRECTS } from '../common/redirects.js';
 import {
@@ -57,8 +58,8 @@ interface Limits {
 @Injectable()
 export class HttpToolExecutor extends ToolExecutor {
   private readonly logger = new Logger(HttpToolExecutor.name);
-  /** Results of tools with `cache_secs`. */
-  private readonly cache = new ResultCache();
+  /** Results of tools with `cache_secs`: with a Redis session store, for every replica too. */
+  private readonly cache: ResultCache;
 
   constructor(
     private readonly http: HttpService,
@@ -66,8 +67,10 @@ export class HttpToolExecutor extends ToolExecutor {
     private readonly metrics: EngineMetrics,
     private readonly guards: ToolGuards,
     private readonly tokens: OAuth2Tokens,
+    store: SessionStore,
   ) {
     super();
+    this.cache = new ResultCache(store.scripts && new SharedResults(store.scripts));
   }
 
   async execute(call: ToolInvocation): Promise<ToolOutcome> {
@@ -79,13 +82,13 @@ export class HttpToolExecutor extends ToolExecutor {
     const request = buildHttpRequest(tool, call.args, call.context?.variables);
     if ('error' in request) return this.fail(request.error);
     const cacheKey = tool.cacheSecs ? this.cache.keyOf(tool, request) : undefined;
-    const cached = cacheKey && this.cache.get(cacheKey);
+    const cached = cacheKey && (await this.cache.find(cacheKey));
     if (cached !== undefined) {
       this.metrics.toolCacheHit(tool.name);
       return { ok: true, text: cached, cached: true };
     }
     const outcome = await this.deliver(call, tool, this.outgoing(call, tool, request));
-    if (cacheKey && outcome.ok) this.cache.set(cacheKey, outcome.text, tool.cacheSecs!);
+    if (cacheKey && outcome.ok) this.cache.keep(cacheKey, outcome.text, tool.cacheSecs!);
     return outcome;
   }
 

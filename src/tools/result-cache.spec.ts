@@ -38,6 +38,14 @@ describe('ResultCache', () => {
     expect(cache.get(cache.keyOf(toolOf({ response_query: 'a' }), request))).toBeUndefined();
   });
 
+  it('gives the same definition the same keys in every process, read from the same file', () => {
+    const elsewhere = new ResultCache();
+    expect(elsewhere.keyOf(toolOf({}), request)).toBe(new ResultCache().keyOf(tool, request));
+    expect(elsewhere.keyOf(toolOf({ cache_secs: 30 }), request)).not.toBe(
+      new ResultCache().keyOf(tool, request),
+    );
+  });
+
   it('forgets a result after its time', async () => {
     const cache = new ResultCache();
     cache.set(cache.keyOf(tool, request), 'sunny', 0.05);

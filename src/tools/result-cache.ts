@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import type { SharedScripts } from '../sessions/session-store.js';
 import type { BuiltRequest } from './http-request-builder.js';
 import type { Tool } from './tool-definition.js';
 
@@ -12,7 +13,8 @@ const MAX_CHARS = 16 * 1024 * 1024;
  * request (method, URL, headers, body) of the same definition within that time is answered
  * with what the model read the first time, without sending it. Keys are hashes: header values
  * (secrets, session variables) are never kept. Only results the model read as answers are
- * kept (HTTP 2xx), never errors.
+ * kept (HTTP 2xx), never errors. A definition is told by its content, so that every process and
+ * replica with the same definition has the same keys (see SharedResults).
  */
 export class ResultCache {
   private readonly entries = new LRUCache<string, string>({
@@ -20,9 +22,11 @@ export class ResultCache {
     maxSize: MAX_CHARS,
     sizeCalculation: (text, key) => text.length + key.length,
   });
-  /** A number per definition: a tool redefined (another response_query, URL, limit) starts afresh. */
-  private readonly definitions = new WeakMap<Tool, number>();
-  private nextDefinition = 0;
+  /** A hash per definition: a tool redefined (another response_query, URL, limit) starts afresh. */
+  private readonly definitions = new WeakMap<Tool, string>();
+
+  /** `shared`: the results kept in Redis for every process and replica, if any. */
+  constructor(private readonly shared?: SharedResults) {}
 
   get(key: string): string | undefined {
     return this.entries.get(key);
@@ -32,15 +36,65 @@ export class ResultCache {
     this.entries.set(key, text, { ttl: seconds * 1000 });
   }
 
+  /** A result kept for `key`: in this process, else in Redis (then kept here too, as long). */
+  async find(key: string): Promise<string | undefined> {
+    const here = this.get(key);
+    if (here !== undefined || !this.shared) return here;
+    const there = await this.shared.get(key);
+    if (there) this.set(key, there.text, there.ms / 1000);
+    return there?.text;
+  }
+
+  /** Keeps `text` for `key` `seconds` long, here and in Redis. */
+  keep(key: string, text: string, seconds: number): void {
+    this.set(key, text, seconds);
+    this.shared?.set(key, text, seconds);
+  }
+
   /** The key of `request` of definition `tool`: what `get` and `set` take. */
   keyOf(tool: Tool, request: BuiltRequest): string {
     let id = this.definitions.get(tool);
-    if (id === undefined) this.definitions.set(tool, (id = this.nextDefinition++));
+    if (id === undefined)
+      this.definitions.set(tool, (id = hash(JSON.stringify([tool.raw, tool.specVersion ?? null]))));
     const headers = Object.entries(request.headers)
       .map(([k, v]) => [k.toLowerCase(), v])
       .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
-    return createHash('sha256')
-      .update(JSON.stringify([id, request.method, request.url, headers, request.body ?? null]))
-      .digest('base64url');
+    return hash(JSON.stringify([id, request.method, request.url, headers, request.body ?? null]));
+  }
+}
+
+const hash = (text: string) => createHash('sha256').update(text).digest('base64url');
+
+const PREFIX = 'agent-engine:tool-results:';
+/** The longest result kept in Redis, in characters: one that would crowd the others out stays in its process. */
+const MAX_SHARED_CHARS = 1024 * 1024;
+
+/** A result and how much longer it is kept. */
+const GET = `local text = redis.call('GET', KEYS[1])
+if not text then return false end
+return {text, redis.call('PTTL', KEYS[1])}`;
+const SET = `redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1`;
+
+/**
+ * The results of ResultCache kept in the Redis every replica shares (SESSION_STORE_URL), for
+ * their `cache_secs`: a request one process or replica sent answers the same request of another.
+ * Redis away: a miss, and nothing kept there.
+ */
+export class SharedResults {
+  constructor(private readonly scripts: SharedScripts) {}
+
+  /** The result of `key` and the milliseconds it is still kept; undefined for none. */
+  async get(key: string): Promise<{ text: string; ms: number } | undefined> {
+    const found = await this.scripts.run(GET, [PREFIX + key], []).catch(() => null);
+    if (!Array.isArray(found) || typeof found[0] !== 'string') return undefined;
+    const ms = Number(found[1]);
+    // Kept with no time-out (never so by the engine): not taken, as it could be kept for ever.
+    return ms > 0 ? { text: found[0], ms } : undefined;
+  }
+
+  set(key: string, text: string, seconds: number): void {
+    if (text.length > MAX_SHARED_CHARS) return;
+    const ms = String(Math.max(1, Math.round(seconds * 1000)));
+    void this.scripts.run(SET, [PREFIX + key], [text, ms]).catch(() => undefined);
   }
 }
