@@ -19,7 +19,15 @@ export class Engine {
     for (const key of Object.keys(process.env)) if (ENGINE_VARS.test(key)) delete process.env[key];
     Object.assign(process.env, { LOG_LEVEL: 'error', TTS_PROVIDER: 'none' }, env);
     const app = await createApp();
-    await app.listen(0, '127.0.0.1');
+    try {
+      await app.listen(0, '127.0.0.1');
+    } catch (error) {
+      // A start-up that fails (a bad tools file) must not leave its clients open (Redis's would
+      // keep the test run from ending).
+      await app.close().catch(() => undefined);
+      process.env = savedEnv;
+      throw error;
+    }
     const port = (app.getHttpServer().address() as AddressInfo).port;
     return new Engine(app, `http://127.0.0.1:${port}`, `ws://127.0.0.1:${port}/ws`, savedEnv);
   }
