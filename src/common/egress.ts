@@ -57,7 +57,7 @@ function basicOf(proxy: URL): string | undefined {
   return `Basic ${Buffer.from(pair).toString('base64')}`;
 }
 
-/** The fetch clients' dispatcher through the proxy (its credentials in its URL); undefined for none. */
+/** A dispatcher of the fetch clients through the proxy (its credentials taken from its URL). */
 const proxyDispatcher = (tls?: ClientTls) =>
   new ProxyAgent({
     uri: settings.proxy,
