@@ -2,7 +2,7 @@ import { Engine } from './support/engine.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { startRedis, type RedisRun } from './support/redis-server.js';
-import { writeToolsFile } from './support/tools-file.js';
+import { postTools, writeToolsFile } from './support/tools-file.js';
 import { callOnce } from './support/turn-harness.js';
 import { untilAsync } from './support/waiting.js';
 import { WsClient } from './support/ws-client.js';
@@ -20,6 +20,7 @@ describe('tools across replicas sharing a Redis', () => {
   let most = 0;
   let redis: RedisRun;
   let replicas: [Engine, Engine];
+  let env: Record<string, string>;
   beforeAll(async () => {
     redis = await startRedis();
     api.respond((req, res) => {
@@ -32,7 +33,7 @@ describe('tools across replicas sharing a Redis', () => {
       else res.writeHead(503).end('down');
     });
     const base = await api.start();
-    const env = {
+    env = {
       LLM_BASE_URL: await llm.start(),
       LLM_MODEL: 'm',
       LLM_TOOLS_FILE: writeToolsFile([
@@ -117,5 +118,23 @@ describe('tools across replicas sharing a Redis', () => {
     expect(await hours(b)).toBe(`${first} (cached)`);
     expect(await hours(a)).toBe(`${first} (cached)`);
     expect(api.requests.filter((r) => r.path === '/hours')).toHaveLength(1);
+  });
+
+  it('installs tools posted to one replica in the other, and in one started later', async () => {
+    const [a, b] = replicas;
+    const names = async (engine: Engine) =>
+      ((await (await fetch(`${engine.httpUrl}/api/tools`)).json()) as any).tools.map(
+        (t: { name: string }) => t.name,
+      );
+    const posted = [{ name: 'opening_hours', url: 'http://crm.example/hours', method: 'GET' }];
+    expect((await postTools(a.httpUrl, posted)).status).toBe(200);
+    expect(await names(a)).toEqual(['opening_hours']);
+    await untilAsync(async () => (await names(b)).join() === 'opening_hours', 'B installing it');
+    const later = await Engine.start(env);
+    try {
+      expect(await names(later)).toEqual(['opening_hours']);
+    } finally {
+      await later.stop();
+    }
   });
 });

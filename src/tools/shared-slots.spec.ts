@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startRedis, type RedisRun } from '../../test/support/redis-server.js';
-import { RedisSessionStore } from '../sessions/redis-session-store.js';
+import { useRedisStores } from '../../test/support/redis-server.js';
 import type { SharedScripts } from '../sessions/session-store.js';
 import { EventEmitter } from 'node:events';
 import { ClusterLink } from '../cluster/cluster-link.js';
@@ -15,21 +14,8 @@ const notRun = (why: string): any => `not run: ${why}`;
 
 /** Two replicas' views of one Redis: each with a client of its own. */
 describe('SharedSlots (a real Redis)', () => {
-  let redis: RedisRun;
-  const stores: RedisSessionStore[] = [];
+  const stores = useRedisStores();
   const scripts = (): SharedScripts => stores.at(-1)!.scripts;
-  beforeAll(async () => {
-    redis = await startRedis();
-    for (let i = 0; i < 2; i++) {
-      const store = new RedisSessionStore(redis.url, () => undefined);
-      await store.connect();
-      stores.push(store);
-    }
-  });
-  afterAll(async () => {
-    for (const store of stores) await store.close();
-    await redis.stop();
-  });
 
   it('runs at most `max` calls at once across replicas, and every call in the end', async () => {
     const replicas = stores.map((s) => new SharedSlots(s.scripts));

@@ -13,15 +13,16 @@ import { SpecUrlWatch } from './openapi/spec-url-watch.js';
 import { listPending, PendingTries } from './pending-tools.js';
 import { commandKey } from './mcp/mcp-command.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
+import { ReplicaTools } from './replica-tools.js';
 import { ToolLoader, type ValidateOptions } from './tool-loader.service.js';
 import { withTool, withoutTool } from './tool-set-edit.js';
 
-const OTHER_PROCESS = 'request body (accepted by another engine process)';
+const OTHER_PROCESS = 'request body (accepted by another engine process or replica)';
 
 /**
  * The active tool set (seed §2): the file, read once at start-up (and again when it changes,
- * with LLM_TOOLS_FILE_WATCH_SECS), or an in-memory override installed by `POST /api/tools`. A
- * turn takes one snapshot at its start.
+ * with LLM_TOOLS_FILE_WATCH_SECS), or an in-memory override installed by `POST /api/tools` (in
+ * every engine process, and with Redis every replica). A turn takes one snapshot at its start.
  */
 @Injectable()
 export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
@@ -42,6 +43,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     private readonly sync: ClusterLink,
     private readonly metrics: EngineMetrics,
     private readonly loader: ToolLoader,
+    private readonly replicas: ReplicaTools,
   ) {
     // At most once a second: a cool-down of 0 must not spin.
     const delayMs = Math.max(config.breakerCooldownSecs, 1) * 1000;
@@ -56,9 +58,11 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
         .then(() => this.relist(key))
         .catch((error: Error) => this.logger.error(`an MCP server's new list: ${error.message}`));
     });
-    sync.onInstall(async (definitions) => {
+    const installOther = async (definitions: unknown) => {
       await this.install(definitions, OTHER_PROCESS, { deferUnreachable: true });
-    });
+    };
+    sync.onInstall(installOther);
+    replicas.onOverride(installOther);
   }
 
   /**
@@ -68,7 +72,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   async onModuleInit(): Promise<void> {
     this.current = this.fromFile = await this.loader.loadFile();
     this.tryPendingLater();
-    const override = await this.sync.current();
+    const override = (await this.sync.current()) ?? (await this.replicas.current());
     if (override !== null) await this.install(override, OTHER_PROCESS, { deferUnreachable: true });
     if (this.config.enabled && this.config.file !== '' && this.config.fileWatchSecs > 0) {
       this.watch = new FileWatch(
@@ -230,7 +234,8 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     opts: { dryRun?: boolean; kept?: ReadonlySet<number> } = {},
   ): Promise<ToolSnapshot> {
     const snapshot = await this.install(definitions, source, opts);
-    if (!opts.dryRun) await this.sync.publish(definitions);
+    if (!opts.dryRun)
+      await Promise.all([this.sync.publish(definitions), this.replicas.publish(definitions)]);
     return snapshot;
   }
 

@@ -34,7 +34,7 @@ import {
 /**
  * `/api/tools/{name}`: one tool at a time, for admin tooling that edits a set without resending
  * it. A change is an override of the whole set, as `POST /api/tools` makes: in memory, in every
- * engine process, from the next turn.
+ * engine process (and with Redis every replica), from the next turn.
  */
 @ToolsAdminApi()
 @Controller('api/tools/:name')

@@ -40,7 +40,8 @@ export class ToolsController {
       'Replace the tool definitions from the next turn, in memory only (same format as LLM_TOOLS_FILE)',
     description:
       'The raw body is read whatever its Content-Type. Nothing changes unless every definition is valid. ' +
-      'The override is lost on restart, when the file applies again.',
+      'It is installed in every engine process before the answer, and with a Redis SESSION_STORE_URL in every replica sharing it (and in one started later, while a replica holds it). ' +
+      'The override is lost on restart (of every replica, with Redis), when the file applies again.',
   })
   @ApiBody({
     schema: {

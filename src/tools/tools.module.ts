@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { CodeToolsModule } from '../code-tools/code-tools.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
 import { ToolCircuitNews } from './circuit-news.js';
+import { ReplicaTools } from './replica-tools.js';
 import { HttpToolExecutor } from './http-tool.executor.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { OAuth2Tokens } from './oauth2.js';
@@ -26,6 +27,7 @@ import { ToolTryController } from './tool-try.controller.js';
     McpToolExecutor,
     ToolGuards,
     ToolCircuitNews,
+    ReplicaTools,
     {
       provide: OAuth2Tokens,
       useFactory: (metrics: EngineMetrics) =>

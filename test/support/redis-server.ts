@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
+import { RedisSessionStore } from '../../src/sessions/redis-session-store.js';
 
 export interface RedisRun {
   url: string;
@@ -44,4 +45,26 @@ export async function startRedis(port?: number, args: string[] = []): Promise<Re
       await exited;
     },
   };
+}
+
+/**
+ * For one describe block: a real Redis and two session stores on it, each with a client of its
+ * own, as two replicas see it (filled before the block's tests, closed after).
+ */
+export function useRedisStores(): RedisSessionStore[] {
+  let redis: RedisRun | undefined;
+  const stores: RedisSessionStore[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+    for (let i = 0; i < 2; i++) {
+      const store = new RedisSessionStore(redis.url, () => undefined);
+      await store.connect();
+      stores.push(store);
+    }
+  });
+  afterAll(async () => {
+    for (const store of stores) await store.close();
+    await redis?.stop();
+  });
+  return stores;
 }

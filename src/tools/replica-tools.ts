@@ -1,0 +1,108 @@
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { SessionStore } from '../sessions/session-store.js';
+
+const KEY = 'agent-engine:tools:override';
+const CHANNEL = 'agent-engine:tools';
+/** How long the override outlives the last replica holding it; renewed a third of it apart. */
+const HELD_MS = 60_000;
+
+/** Stores the override (its id and definitions) and tells the replicas, atomically. */
+const PUBLISH = `redis.call('HSET', KEYS[1], 'id', ARGV[1], 'definitions', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PUBLISH', ARGV[4], ARGV[5])
+return 1`;
+const READ = `return redis.call('HMGET', KEYS[1], 'id', 'definitions')`;
+/** Keeps the override while a replica holds it: one another replaced is not kept alive. */
+const RENEW = `if redis.call('HGET', KEYS[1], 'id') ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
+
+/**
+ * The override of `POST /api/tools` across replicas sharing a Redis session store: stored in
+ * Redis and announced, so that every replica installs it, and a replica started later (a
+ * rolling update, a scale-up) takes it before it serves. It lives while a replica holds it: each
+ * renews it, and once none runs for a minute it is gone, and a restart brings the tools file
+ * back, as with one replica. Without Redis, nothing is shared (the engine's own processes share
+ * the override through the primary).
+ */
+@Injectable()
+export class ReplicaTools implements OnModuleDestroy {
+  private readonly logger = new Logger('ReplicaTools');
+  private readonly id = randomUUID();
+  /** The id of the override this replica holds, renewed while it does. */
+  private held: string | undefined;
+  private readonly renewal: NodeJS.Timeout | undefined;
+  /** Installs one after the other, each reading the override stored last. */
+  private installing = Promise.resolve();
+
+  constructor(private readonly store: SessionStore) {
+    if (!store.scripts) return;
+    this.renewal = setInterval(() => void this.renew(), HELD_MS / 3);
+    this.renewal.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.renewal);
+  }
+
+  /** Installs, with `install`, every override another replica stores from now on. */
+  onOverride(install: (definitions: unknown) => Promise<void>): void {
+    this.store.broadcast
+      ?.subscribe(CHANNEL, (from) => {
+        if (from === this.id) return;
+        this.installing = this.installing
+          .then(async () => {
+            const stored = await this.read();
+            if (!stored || stored.id === this.held) return;
+            await install(stored.definitions);
+            this.held = stored.id;
+          })
+          .catch((error: Error) =>
+            this.logger.error(`another replica's tools were not installed: ${error.message}`),
+          );
+      })
+      .catch((error: Error) =>
+        this.logger.warn(`tools posted to other replicas are not heard: ${error.message}`),
+      );
+  }
+
+  /** Stores `definitions`, installed here, for every replica; tells them. */
+  async publish(definitions: unknown): Promise<void> {
+    const { scripts } = this.store;
+    if (!scripts) return;
+    const id = randomUUID();
+    try {
+      await scripts.run(
+        PUBLISH,
+        [KEY],
+        [id, JSON.stringify(definitions), String(HELD_MS), CHANNEL, this.id],
+      );
+      this.held = id;
+    } catch (error) {
+      this.logger.warn(
+        `Redis unavailable: the other replicas keep their tools (${(error as Error).message})`,
+      );
+    }
+  }
+
+  /** The override the replicas hold, at start-up; null for none (or Redis away). */
+  async current(): Promise<unknown> {
+    const stored = await this.read();
+    if (!stored) return null;
+    this.held = stored.id;
+    return stored.definitions;
+  }
+
+  private async read(): Promise<{ id: string; definitions: unknown } | undefined> {
+    const found = await this.store.scripts?.run(READ, [KEY], []).catch(() => undefined);
+    if (!Array.isArray(found) || typeof found[0] !== 'string' || typeof found[1] !== 'string')
+      return undefined;
+    return { id: found[0], definitions: JSON.parse(found[1]) as unknown };
+  }
+
+  private async renew(): Promise<void> {
+    if (!this.held) return;
+    await this.store.scripts?.run(RENEW, [KEY], [this.held, String(HELD_MS)]).catch(() => 0);
+  }
+}
