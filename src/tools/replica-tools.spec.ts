@@ -32,4 +32,19 @@ describe('ReplicaTools (a real Redis)', () => {
     expect(await ttl()).toBeGreaterThan(55_000);
     expect(await a.current()).toEqual([{ name: 'y' }]);
   });
+
+  it('starts with the tools file when the replicas hold an override it cannot use', async () => {
+    const [a, b] = replicas as [ReplicaTools, ReplicaTools];
+    await a.publish([{ name: 'needs_a_secret' }]);
+    const installed: unknown[] = [];
+    await b.installCurrent((definitions) => {
+      installed.push(definitions);
+      return Promise.reject(new Error("tool #1 'needs_a_secret': TOOL_SECRET_X is not set"));
+    });
+    expect(installed).toEqual([[{ name: 'needs_a_secret' }]]);
+    // B does not hold it: its renewal keeps nothing alive.
+    await stores[0]!.scripts.run(AGE, [], []);
+    await renew(b);
+    expect(await ttl()).toBeLessThanOrEqual(1000);
+  });
 });

@@ -94,6 +94,21 @@ export class ReplicaTools implements OnModuleDestroy {
     return stored.definitions;
   }
 
+  /**
+   * Installs with `install`, at start-up, the override the replicas hold, if any: one that
+   * cannot be used here (a secret this replica lacks) is logged, and the tools file applies.
+   */
+  async installCurrent(install: (definitions: unknown) => Promise<void>): Promise<void> {
+    const definitions = await this.current();
+    if (definitions === null) return;
+    await install(definitions).catch((error: Error) => {
+      this.held = undefined;
+      this.logger.error(
+        `the tools the other replicas hold cannot be used here; the tools file applies: ${error.message}`,
+      );
+    });
+  }
+
   private async read(): Promise<{ id: string; definitions: unknown } | undefined> {
     const found = await this.store.scripts?.run(READ, [KEY], []).catch(() => undefined);
     if (!Array.isArray(found) || typeof found[0] !== 'string' || typeof found[1] !== 'string')

@@ -58,12 +58,14 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
         .then(() => this.relist(key))
         .catch((error: Error) => this.logger.error(`an MCP server's new list: ${error.message}`));
     });
-    const installOther = async (definitions: unknown) => {
-      await this.install(definitions, OTHER_PROCESS, { deferUnreachable: true });
-    };
-    sync.onInstall(installOther);
-    replicas.onOverride(installOther);
+    sync.onInstall(this.installOther);
+    replicas.onOverride(this.installOther);
   }
+
+  /** Installs the override another engine process or replica accepted. */
+  private readonly installOther = async (definitions: unknown) => {
+    await this.install(definitions, OTHER_PROCESS, { deferUnreachable: true });
+  };
 
   /**
    * Reads and validates the tools file; a missing or invalid file stops start-up. With several
@@ -72,8 +74,9 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   async onModuleInit(): Promise<void> {
     this.current = this.fromFile = await this.loader.loadFile();
     this.tryPendingLater();
-    const override = (await this.sync.current()) ?? (await this.replicas.current());
-    if (override !== null) await this.install(override, OTHER_PROCESS, { deferUnreachable: true });
+    const override = await this.sync.current();
+    if (override !== null) await this.installOther(override);
+    else await this.replicas.installCurrent(this.installOther);
     if (this.config.enabled && this.config.file !== '' && this.config.fileWatchSecs > 0) {
       this.watch = new FileWatch(
         () => this.loader.watchedFiles(this.fromFile),
