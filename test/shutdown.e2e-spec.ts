@@ -110,7 +110,8 @@ describe('graceful stop on SIGTERM (rolling deploys)', () => {
     expect(voice.messages.at(-1)).toEqual({ type: 'audio_end' });
     expect(voice.messages.filter((m) => m.type === 'audio').length).toBeGreaterThan(3);
     expect(await engine.exited).toBe(0);
-  });
+    // A start-up, a spoken answer and a drain: 7 s on an idle machine, twice that on a busy one.
+  }, 40_000);
 
   it('cuts a turn short when SHUTDOWN_GRACE_SECS runs out, and takes no new turn while draining', async () => {
     const engine = await runBuiltEngine(
@@ -151,7 +152,7 @@ describe('graceful stop on SIGTERM (rolling deploys)', () => {
     });
     expect(await engine.exited).toBe(0);
     await Promise.all(llm.requests.map((r) => r.aborted));
-  });
+  }, 40_000);
 
   it('does not wait the grace period for a client that never answers the close handshake', async () => {
     const engine = await runBuiltEngine(

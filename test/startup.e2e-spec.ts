@@ -30,6 +30,8 @@ describe('node dist/main.js', () => {
       expect(result.code).toBe(1);
       expect(result.output).toContain(`${file}: tool #1 'broken': field 'url' is required`);
     },
+    // Two processes' start-ups: 6 s on an idle machine, twice that on a busy one.
+    40_000,
   );
 
   it('stops start-up on a tool secret that is not set, naming the file, the tool and the field', async () => {
