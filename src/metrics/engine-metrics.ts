@@ -71,7 +71,7 @@ export class EngineMetrics {
   );
   private readonly toolQueueSeconds = this.histogram(
     'agent_engine_tool_queue_seconds',
-    'How long calls of tools with max_concurrency waited for their turn (0 when one was free), by tool',
+    'How long calls of tools with max_concurrency waited for their turn, in their process and across the engine (~0 when a slot was free), by tool',
     ['tool'],
   );
   private readonly toolCacheHits = this.counter(

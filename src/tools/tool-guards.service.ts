@@ -29,12 +29,13 @@ export class ToolGuards {
 
   constructor(
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
-    metrics: EngineMetrics,
+    private readonly metrics: EngineMetrics,
     news: ToolCircuitNews,
     store: SessionStore,
     cluster: ClusterLink,
   ) {
-    this.slots = new ToolSlots((tool, seconds) => metrics.toolQueued(tool, seconds));
+    // The wait is measured here, whole: its turn in the process and across the engine.
+    this.slots = new ToolSlots();
     this.shared = !store.scripts
       ? new ClusterSlots(cluster)
       : new SharedSlots(store.scripts, {
@@ -94,15 +95,20 @@ export class ToolGuards {
     if (!max) return guarded();
     const waitSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
     const limited = { name: tool.name, target, max };
-    const notRun = (why: NotRun) =>
-      fail(
+    const since = performance.now();
+    const waited = () => this.metrics.toolQueued(tool.name, (performance.now() - since) / 1000);
+    const notRun = (why: NotRun) => {
+      waited();
+      return fail(
         why === 'cancelled'
           ? toolErrors.requestFailed('cancelled')
           : toolErrors.busy(max, waitSecs),
       );
+    };
+    const started = () => (waited(), guarded());
     // Its turn in the process first, then across the engine, all within the one wait.
-    const deadline = performance.now() + waitSecs * 1000;
-    const run = () => this.shared.run(limited, { signal: call.signal, deadline }, guarded, notRun);
+    const deadline = since + waitSecs * 1000;
+    const run = () => this.shared.run(limited, { signal: call.signal, deadline }, started, notRun);
     return this.slots.run(limited, { signal: call.signal, ms: waitSecs * 1000 }, run, notRun);
   }
 }
