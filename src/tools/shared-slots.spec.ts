@@ -106,6 +106,108 @@ describe('SharedSlots (a real Redis)', () => {
     expect(await long).toBe('long');
   });
 
+  /** A slot of `one` held on `slots` until the returned function is called. */
+  function hold(slots: SharedSlots, one: typeof TOOL): () => Promise<unknown> {
+    let release: () => void = () => undefined;
+    const held = slots.run(
+      one,
+      within(10_000),
+      () => new Promise<void>((r) => (release = r)),
+      notRun,
+    );
+    return () => (release(), held);
+  }
+
+  it('grants slots across replicas first come first served, however long each has waited', async () => {
+    const one = { ...TOOL, name: 'queued', max: 1 };
+    const [a, b] = stores.map((s) => new SharedSlots(s.scripts, { broadcast: s.broadcast }));
+    const release = hold(a!, one);
+    await sleep(20);
+    const order: string[] = [];
+    const waiting: Promise<unknown>[] = [];
+    // The first waiter has waited longest: a newcomer, asking more often, must not pass it.
+    let now = 0;
+    for (const [name, replica, at] of [
+      ['first', b, 0],
+      ['second', a, 300],
+      ['third', b, 400],
+      ['fourth', a, 500],
+    ] as const) {
+      await sleep(at - now);
+      now = at;
+      const call = () => sleep(30).then(() => order.push(name));
+      waiting.push(replica!.run(one, within(10_000), call, notRun));
+    }
+    await sleep(100);
+    await release();
+    await Promise.all(waiting);
+    expect(order).toEqual(['first', 'second', 'third', 'fourth']);
+  });
+
+  it('tells a waiter of a freed slot at once, without waiting to ask again', async () => {
+    const one = { ...TOOL, name: 'told', max: 1 };
+    const [a, b] = stores.map(
+      (s) => new SharedSlots(s.scripts, { broadcast: s.broadcast, longestWaitMs: 10_000 }),
+    );
+    const release = hold(a!, one);
+    await sleep(20);
+    let ranAt = 0;
+    const waited = b!.run(
+      one,
+      within(20_000),
+      () => Promise.resolve(void (ranAt = performance.now())),
+      notRun,
+    );
+    // It has asked at 0, 10, 30, 70, 150, 310, 630 and 1270 ms: next at 2550 on its own.
+    await sleep(1400);
+    const releasedAt = performance.now();
+    await release();
+    await waited;
+    expect(ranAt - releasedAt).toBeLessThan(600);
+  });
+
+  it('keeps the place of a waiter gone silent only for its lease, and drops one that gave up at once', async () => {
+    const one = { ...TOOL, name: 'silent', max: 1 };
+    const options = (s: (typeof stores)[number]) => ({ broadcast: s.broadcast, waitLeaseMs: 500 });
+    const slots = new SharedSlots(scripts(), options(stores.at(-1)!));
+    let release = hold(slots, one);
+    await sleep(20);
+    // A process that queued a call and died: it asks once, then never again, nor leaves.
+    let asked = false;
+    const dead: SharedScripts = {
+      run: (script, keys, args) =>
+        asked ? new Promise(() => undefined) : ((asked = true), scripts().run(script, keys, args)),
+    };
+    void new SharedSlots(dead, { waitLeaseMs: 500 }).run(
+      one,
+      within(10_000),
+      () => Promise.resolve(0),
+      notRun,
+    );
+    await sleep(20);
+    const next = slots.run(one, within(10_000), () => Promise.resolve(performance.now()), notRun);
+    await sleep(20);
+    const releasedAt = performance.now();
+    await release();
+    expect((await next) - releasedAt).toBeGreaterThan(350);
+
+    // One that gave up waiting leaves the queue: the one behind it does not wait for its lease.
+    const other = new SharedSlots(stores[0]!.scripts, {
+      ...options(stores[0]!),
+      waitLeaseMs: 60_000,
+    });
+    release = hold(slots, one);
+    await sleep(20);
+    expect(await other.run(one, within(100), () => Promise.resolve('ran'), notRun)).toBe(
+      'not run: timed_out',
+    );
+    const behind = slots.run(one, within(10_000), () => Promise.resolve(performance.now()), notRun);
+    await sleep(20);
+    const freedAt = performance.now();
+    await release();
+    expect((await behind) - freedAt).toBeLessThan(2000);
+  });
+
   it('runs the call without the shared limit when Redis cannot be asked, and says so', async () => {
     const said: string[] = [];
     const down: SharedScripts = { run: () => Promise.reject(new Error('connection closed')) };

@@ -39,6 +39,7 @@ export class ToolGuards {
     this.shared = !store.scripts
       ? new ClusterSlots(cluster)
       : new SharedSlots(store.scripts, {
+          broadcast: store.broadcast,
           unavailable: (error) => {
             // One line per 10 s while Redis is away.
             if (Date.now() - this.lastUnavailable < 10_000) return;
