@@ -158,6 +158,23 @@ describe('ToolBreakers', () => {
     expect(sent).toBe(1);
   });
 
+  it("holds a tool first called within another's cool-down for what is left of it", async () => {
+    make(2, 1000);
+    breakers.told({ tool: 'later', target: 'GET http://a/', open: true });
+    pass(600);
+    expect(await call('later', false)).toBe('refused, again in 400');
+    pass(300);
+    expect(await call('later', false)).toBe('refused, again in 100');
+    pass(100);
+    // The other's cool-down is over: a call tries the service, and finds it back.
+    expect(await call('later', false)).toBe('up');
+    expect(sent).toBe(1);
+    // Its own openings last the whole cool-down.
+    await call('later', true);
+    await call('later', true);
+    expect(await call('later', false)).toBe('refused, again in 1000');
+  });
+
   it('pays no heed to news of a tool whose requests go elsewhere here, or with 0 failures', async () => {
     make(1);
     await call('t', false);

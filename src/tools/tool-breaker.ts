@@ -45,9 +45,13 @@ interface Circuit {
   target: string;
   policy: CircuitBreakerPolicy;
   openedAt: number;
+  /** How long it stays open from `openedAt`: the cool-down, or what was left of another's. */
+  openFor: number;
   open: boolean;
   /** Being opened on another process's word. */
   byNews?: boolean;
+  /** Being opened on news heard earlier: for what is left of the other's cool-down. */
+  holdFor?: number;
 }
 
 /** What a call the circuit is told of came to: the service down (nothing is sent). */
@@ -70,8 +74,8 @@ interface Heard {
  *
  * The other engine processes and replicas are told (see circuit-news.ts): a circuit another
  * opened opens here too, for a cool-down from when it is heard (or, for a tool this process has
- * not called yet, from its first call within the other's cool-down); one another closed after a
- * call found the service back closes here.
+ * not called yet, at its first call within the other's cool-down, for what is left of it); one
+ * another closed after a call found the service back closes here.
  */
 export class ToolBreakers {
   private readonly circuits = new Map<string, Circuit>();
@@ -98,7 +102,8 @@ export class ToolBreakers {
     const heard = this.heard.get(name);
     if (heard) {
       this.heard.delete(name);
-      if (heard.target === target && heard.until > Date.now()) await this.hold(name, circuit);
+      const left = heard.until - Date.now();
+      if (heard.target === target && left > 0) await this.hold(name, circuit, left);
     }
     try {
       const counted = async () => {
@@ -110,7 +115,7 @@ export class ToolBreakers {
     } catch (error) {
       if (error instanceof CutShort) return error.run.value as T;
       if (!isBrokenCircuitError(error)) throw error;
-      return refused(Math.max(0, circuit.openedAt + this.cooldownMs - Date.now()));
+      return refused(Math.max(0, circuit.openedAt + circuit.openFor - Date.now()));
     }
   }
 
@@ -129,13 +134,18 @@ export class ToolBreakers {
     else this.heard.set(news.tool, { target: news.target, until: Date.now() + this.cooldownMs });
   }
 
-  /** Opens `circuit` on another process's word: as many failures as open it, none of them sent. */
-  private async hold(name: string, circuit: Circuit): Promise<void> {
+  /**
+   * Opens `circuit` on another process's word, for `forMs` (the cool-down unless said): as many
+   * failures as open it, none of them sent.
+   */
+  private async hold(name: string, circuit: Circuit, forMs?: number): Promise<void> {
     if (circuit.open || this.circuits.get(name) !== circuit) return;
     circuit.byNews = true;
+    circuit.holdFor = forMs;
     for (let i = 0; i < this.failures && !circuit.open; i++)
       await circuit.policy.execute(() => Promise.resolve(DOWN)).catch(() => undefined);
     circuit.byNews = false;
+    circuit.holdFor = undefined;
   }
 
   /** Tools whose calls are not sent now (or until a call finds their service back). */
@@ -147,11 +157,18 @@ export class ToolBreakers {
     const known = this.circuits.get(name);
     if (known?.target === target) return known;
     if (known?.open) this.events.closed(name, known.target, 'redefined');
+    // Each opening lasts the cool-down, or, on news heard earlier, what is left of the other's.
+    const halfOpenAfter = {
+      next: () => {
+        circuit.openFor = circuit.holdFor ?? this.cooldownMs;
+        return { duration: circuit.openFor, next: halfOpenAfter.next };
+      },
+    };
     const policy = circuitBreaker(
       handleWhenResult((run) => (run as BreakerRun<unknown>).backendDown),
-      { halfOpenAfter: this.cooldownMs, breaker: new ConsecutiveBreaker(this.failures) },
+      { halfOpenAfter, breaker: new ConsecutiveBreaker(this.failures) },
     );
-    const circuit: Circuit = { target, policy, openedAt: 0, open: false };
+    const circuit: Circuit = { target, policy, openedAt: 0, openFor: this.cooldownMs, open: false };
     policy.onBreak(() => {
       circuit.openedAt = Date.now();
       // Opened again after a failed trial: already reported.
