@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import { ClusterLink } from '../cluster/cluster-link.js';
 import type { ClusterMessage } from '../cluster/messages.js';
 import { SlotTable } from '../cluster/slot-table.js';
-import { ClusterSlots, SharedSlots } from './shared-slots.js';
+import { ClusterSlots, SharedSlots, SLOTS_CHANNEL } from './shared-slots.js';
 
 const TOOL = { name: 'fragile', target: 'GET http://legacy/', max: 2 };
 const never = new AbortController().signal;
@@ -164,6 +164,25 @@ describe('SharedSlots (a real Redis)', () => {
     await release();
     await waited;
     expect(ranAt - releasedAt).toBeLessThan(600);
+  });
+
+  it('tells of a freed slot only when a call waits for one', async () => {
+    const one = { ...TOOL, name: 'quiet', max: 1 };
+    const told: string[] = [];
+    await stores[0]!.broadcast.subscribe(SLOTS_CHANNEL, (key) => told.push(key));
+    const slots = new SharedSlots(scripts(), { broadcast: stores.at(-1)!.broadcast });
+    await slots.run(one, within(1000), () => Promise.resolve(1), notRun);
+    await slots.run(one, within(1000), () => Promise.resolve(2), notRun);
+    await sleep(100);
+    expect(told).toEqual([]);
+    const release = hold(slots, one);
+    await sleep(20);
+    const waiting = slots.run(one, within(5000), () => Promise.resolve(3), notRun);
+    await sleep(50);
+    await release();
+    expect(await waiting).toBe(3);
+    await sleep(100);
+    expect(told).toEqual([expect.stringContaining('quiet')]);
   });
 
   it('keeps the place of a waiter gone silent only for its lease, and drops one that gave up at once', async () => {

@@ -124,10 +124,12 @@ redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
 
-/** A waiter that gave up leaves the queue. */
-const LEAVE = `redis.call('ZREM', KEYS[1], ARGV[1]) redis.call('ZREM', KEYS[2], ARGV[1]) return 1`;
-
-const RELEASE = `redis.call('ZREM', KEYS[1], ARGV[1]) return 1`;
+/**
+ * Keys as ACQUIRE's. Frees ARGV[1]'s slot (a call over), or its place in the queue (a waiter that
+ * gave up); returns how many wait, to be told.
+ */
+const RELEASE = `for i = 1, 3 do redis.call('ZREM', KEYS[i], ARGV[1]) end
+return redis.call('ZCARD', KEYS[2])`;
 
 /** How long asking again waits at first, when no word of a freed slot comes. */
 const FIRST_WAIT_MS = 10;
@@ -171,10 +173,11 @@ export class SharedSlots implements EngineSlots {
     // One hash tag: a Redis Cluster keeps a limit's keys together, as its scripts need.
     const key = `${PREFIX}{${slotKey(tool)}}`;
     const id = randomUUID();
-    const taken = await this.take(key, id, String(tool.max), wait);
+    const keys = [key, `${key}:queue`, `${key}:waiting`, `${key}:tickets`];
+    const taken = await this.take(keys, id, String(tool.max), wait);
     if (taken === 'unavailable') return call();
     if (taken !== 'taken') {
-      void this.tell(LEAVE, [`${key}:queue`, `${key}:waiting`], [id], key);
+      void this.release(keys, id);
       return notRun(taken);
     }
     const lease = String(this.leaseMs);
@@ -187,18 +190,18 @@ export class SharedSlots implements EngineSlots {
       return await call();
     } finally {
       clearInterval(renewal);
-      void this.tell(RELEASE, [key], [id], key);
+      void this.release(keys, id);
     }
   }
 
   /** Waits for a slot of `key`, in the queue, asking again when one is freed or after a while. */
   private async take(
-    key: string,
+    keys: string[],
     id: string,
     max: string,
     wait: SlotWait,
   ): Promise<'taken' | 'unavailable' | NotRun> {
-    const keys = [key, `${key}:queue`, `${key}:waiting`, `${key}:tickets`];
+    const key = keys[0]!;
     const args = [id, max, String(this.leaseMs), String(this.waitLeaseMs)];
     const waiter = new Waiter();
     this.listen();
@@ -225,11 +228,11 @@ export class SharedSlots implements EngineSlots {
     }
   }
 
-  /** Runs `script` (a slot freed, a waiter gone) and tells the waiters of `key` everywhere. */
-  private async tell(script: string, keys: string[], args: string[], key: string): Promise<void> {
+  /** Frees `id`'s slot or place, and tells the waiters everywhere, if any. */
+  private async release(keys: string[], id: string): Promise<void> {
     try {
-      await this.scripts.run(script, keys, args);
-      await this.options.broadcast?.publish(SLOTS_CHANNEL, key);
+      const waiting = await this.scripts.run(RELEASE, keys, [id]);
+      if (waiting !== 0) await this.options.broadcast?.publish(SLOTS_CHANNEL, keys[0]!);
     } catch {
       // A slot not released frees itself when its lease ends; a waiter, when its own does.
     }
