@@ -216,4 +216,26 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
     expect(tools.requests).toHaveLength(6);
     expect(most).toBe(2);
   }, 30000);
+
+  it('keeps a tool to its rate_limit across the processes', async () => {
+    const paced = { name: 'paced', url: `${base}/paced`, rate_limit: { calls: 2, per_secs: 1 } };
+    expect((await postTools(engine.url!, [paced])).status).toBe(200);
+    const arrived: number[] = [];
+    tools.respond((_req, res) => (arrived.push(performance.now()), res.end('paced')));
+    llm.fallback = (body) =>
+      body.messages.at(-1).role === 'tool' ? sseText(['Done.']) : sseText([xmlCall('paced', {})]);
+    const clients = await Promise.all(
+      [1, 2, 3, 4].map(() => WsClient.connect(`${engine.url!.replace('http', 'ws')}/ws`)),
+    );
+    const turns = await Promise.all(clients.map((c) => c.turn('go', 10_000)));
+    clients.forEach((c) => c.close());
+    for (const turn of turns)
+      expect(turn.find((m) => m.type === 'tool_result')).toMatchObject({ ok: true });
+    // Two at once, two when those leave the window (a second later, give or take the requests'
+    // way over loopback): whichever process each call was made in.
+    arrived.sort((a, b) => a - b);
+    expect(arrived).toHaveLength(4);
+    expect(arrived[2]! - arrived[0]!).toBeGreaterThanOrEqual(700);
+    expect(arrived[3]! - arrived[1]!).toBeGreaterThanOrEqual(700);
+  }, 30000);
 });

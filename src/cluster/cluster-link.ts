@@ -66,6 +66,26 @@ export class ClusterLink {
   }
 
   /**
+   * The next moment for a call of `key`'s rate limit across the engine's processes (the primary
+   * keeps them: see rate-table.ts): how long it waits, in ms, or null when longer than
+   * `maxWaitMs` (none reserved). Undefined outside a cluster.
+   */
+  async reserveRate(
+    key: string,
+    limit: { calls: number; perMs: number },
+    maxWaitMs: number,
+  ): Promise<number | null | undefined> {
+    const reply = await this.request((id) => ({
+      kind: 'engine.rates.reserve',
+      id,
+      key,
+      ...limit,
+      maxWaitMs,
+    }));
+    return reply?.kind === 'engine.rates.reserved' ? reply.waitMs : undefined;
+  }
+
+  /**
    * `op` done by every engine process on its own sessions (this one included), their answers in
    * no set order; undefined outside a cluster.
    */

@@ -24,7 +24,18 @@ export type ClusterMessage =
   /** Primary → worker: request `id` holds a slot. */
   | { kind: 'engine.slots.granted'; id: string }
   /** Worker → primary: request `id` is done with its slot, or gave up waiting. */
-  | { kind: 'engine.slots.release'; id: string };
+  | { kind: 'engine.slots.release'; id: string }
+  /** Worker → primary: the next moment for a call of a tool's `rate_limit` (see rate-table.ts). */
+  | {
+      kind: 'engine.rates.reserve';
+      id: number;
+      key: string;
+      calls: number;
+      perMs: number;
+      maxWaitMs: number;
+    }
+  /** Primary → worker: how long the call waits (ms), or null: longer than it may (none reserved). */
+  | { kind: 'engine.rates.reserved'; id: number; waitMs: number | null };
 
 /**
  * What `/api/sessions` does: list the open sessions, read one, close one; and what a placed

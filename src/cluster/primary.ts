@@ -5,6 +5,7 @@ import type { Env } from '../config/env.js';
 import { JsonLogger, levelsUpTo } from '../logging.js';
 import { isClusterMessage, type ClusterMessage, type SessionsOp } from './messages.js';
 import { SlotTable } from './slot-table.js';
+import { RateTable } from '../tools/rate-table.js';
 
 /** How long the primary waits for one process to install a tools override. */
 const APPLY_TIMEOUT_MS = 60_000;
@@ -54,6 +55,8 @@ export function runPrimary(count: number, log: PrimaryLog): void {
     if (worker.isConnected()) worker.send(message);
   };
   const workers = () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w);
+  /** Tools' `rate_limit` across the processes. */
+  const rates = new RateTable();
   /** Tools' `max_concurrency` across the processes. */
   const slots = new SlotTable((owner, id) => {
     const worker = cluster.workers?.[owner];
@@ -130,6 +133,12 @@ export function runPrimary(count: number, log: PrimaryLog): void {
     }
     if (message.kind === 'engine.slots.release') {
       slots.release(message.id);
+      return;
+    }
+    if (message.kind === 'engine.rates.reserve') {
+      const { id, key, calls, perMs, maxWaitMs } = message;
+      const waitMs = rates.reserve(key, { calls, perMs }, maxWaitMs) ?? null;
+      send(from, { kind: 'engine.rates.reserved', id, waitMs });
       return;
     }
     if (message.kind === 'engine.circuits.news') {

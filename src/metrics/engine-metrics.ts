@@ -71,7 +71,7 @@ export class EngineMetrics {
   );
   private readonly toolQueueSeconds = this.histogram(
     'agent_engine_tool_queue_seconds',
-    'How long calls of tools with max_concurrency waited for their turn, in their process and across the engine (~0 when a slot was free), by tool',
+    'How long calls of tools with max_concurrency or rate_limit waited for their turn (a slot, a moment within the rate), in their process and across the engine (~0 when one was free), by tool',
     ['tool'],
   );
   private readonly toolCacheHits = this.counter(
@@ -189,7 +189,7 @@ export class EngineMetrics {
     this.toolRetries.inc({ tool });
   }
 
-  /** A call of a tool with `max_concurrency` got its turn, or gave up waiting, after `seconds`. */
+  /** A call of a tool with `max_concurrency` or `rate_limit` got its turn, or gave up waiting, after `seconds`. */
   toolQueued(tool: string, seconds: number): void {
     this.toolQueueSeconds.observe({ tool }, seconds);
   }

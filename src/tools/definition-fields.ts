@@ -101,12 +101,18 @@ export function optionalFields(def: ToolDefinitionInput): Partial<Tool> {
   return {
     ...(def.timeout_secs ? { timeoutSecs: def.timeout_secs } : {}),
     ...(def.retries !== undefined ? { retries: def.retries } : {}),
+    ...(def.rate_limit ? { rateLimit: rateLimitOf(def.rate_limit) } : {}),
     ...(def.result_max_chars !== undefined ? { resultMaxChars: def.result_max_chars } : {}),
     ...(def.wait_phrase !== undefined ? { waitPhrase: phrasesOf(def.wait_phrase) } : {}),
     ...(def.modalities ? { modalities: def.modalities } : {}),
     ...(def.confirm ? { confirm: true } : {}),
     ...(def.confirm_prompt ? { confirmPrompt: def.confirm_prompt } : {}),
   };
+}
+
+/** A `rate_limit` as the engine keeps it: its window in ms. */
+function rateLimitOf({ calls, per_secs, group }: NonNullable<ToolDefinitionInput['rate_limit']>) {
+  return { calls, perMs: per_secs * 1000, ...(group !== undefined && { group }) };
 }
 
 /** A `wait_phrase` as phrases by lower-case language code (`*`: any language). */

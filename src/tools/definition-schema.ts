@@ -64,6 +64,16 @@ const requestFields = {
   timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
   safe: { type: 'boolean' },
   max_concurrency: { type: 'integer', minimum: 1, maximum: 10_000 },
+  rate_limit: {
+    type: 'object',
+    required: ['calls', 'per_secs'],
+    additionalProperties: false,
+    properties: {
+      calls: { type: 'integer', minimum: 1, maximum: 100_000 },
+      per_secs: { type: 'integer', minimum: 1, maximum: 86_400 },
+      group: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,64}$' },
+    },
+  },
   oauth2,
 };
 /** The fields of an HTTP tool but its request's target (which an OpenAPI operation gives). */
@@ -247,6 +257,8 @@ const FIELD_HINTS: Record<string, string> = {
   placeholder_styles:
     'an object of argument names and {"style": "simple", "label" or "matrix", "explode": true or false}',
   max_concurrency: 'an integer from 1 to 10000',
+  rate_limit:
+    'an object with calls (an integer from 1 to 100000) and per_secs (an integer of seconds from 1 to 86400), e.g. {"calls": 10, "per_secs": 1}, and optionally group (1 to 64 letters, digits, _ . : -)',
   client_certificate:
     'an object with cert_file and key_file (PEM files, relative to the tools file), and passphrase for an encrypted key',
   body: 'the request body: an object or array (JSON, or a form), or a text, with {argument} places',

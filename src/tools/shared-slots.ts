@@ -37,9 +37,13 @@ export interface EngineSlots {
   ): Promise<T>;
 }
 
-/** A limit's name: a tool redefined with another target or maximum counts its slots afresh. */
-const slotKey = ({ name, target, max }: Limited) =>
-  `${name}:${createHash('sha256').update(`${max} ${target}`).digest('hex').slice(0, 16)}`;
+/**
+ * A limit's key: a tool redefined with another target or limit (`terms`) counts afresh. Also the
+ * rate limits' (shared-rates.ts).
+ */
+export const limitKey = (name: string, terms: string) =>
+  `${name}:${createHash('sha256').update(terms).digest('hex').slice(0, 16)}`;
+const slotKey = ({ name, target, max }: Limited) => limitKey(name, `${max} ${target}`);
 
 /** The engine's processes' slots, kept by the primary: granted in the order asked for. */
 export class ClusterSlots implements EngineSlots {

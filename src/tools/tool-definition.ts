@@ -1,5 +1,6 @@
 /** Tool definitions as written in the tools file or `POST /api/tools`. Plain types, no Nest. */
 import type { ClientCertificate, ClientCertificateInput } from './client-certificate.js';
+import type { RateLimit } from './rate-table.js';
 import type { OAuth2Config, OAuth2Input } from './oauth2.js';
 import type { ResponseQuery } from './response-query.js';
 import type { SpecVersion } from './openapi/spec-source.js';
@@ -82,6 +83,11 @@ export interface ToolDefinitionInput {
   client_certificate?: ClientCertificateInput;
   /** HTTP tools: at most this many calls run at once in the process; the others wait their turn. */
   max_concurrency?: number;
+  /**
+   * HTTP and MCP tools: at most `calls` calls begin in any `per_secs` seconds; of all the tools
+   * naming the same `group` (with the same limit), together.
+   */
+  rate_limit?: { calls: number; per_secs: number; group?: string };
   /** HTTP and MCP tools: a bearer token from this OAuth 2.0 client-credentials client. */
   oauth2?: OAuth2Input;
   modalities?: Modality[];
@@ -161,6 +167,8 @@ export interface Tool {
   clientCertificate?: ClientCertificate;
   /** HTTP tools: `max_concurrency`. */
   maxConcurrency?: number;
+  /** HTTP and MCP tools: `rate_limit`, its window in ms. */
+  rateLimit?: RateLimit;
   /** HTTP and MCP tools: `oauth2`, its secrets filled in. */
   oauth2?: OAuth2Config;
   modalities?: Modality[];

@@ -11,6 +11,9 @@ export const toolErrors = {
   /** A tool's `max_concurrency` calls were running and none ended in time: the call was not sent. */
   busy: (max: number, waitedSecs: number) =>
     `Error: tool request failed: not sent: this tool runs at most ${max} call${max === 1 ? '' : 's'} at a time, and none of those running ended within ${waitedSecs}s`,
+  /** A tool's `rate_limit` would let the call begin only after its timeout: it was not sent. */
+  rateLimited: ({ calls, perMs }: { calls: number; perMs: number }, waitSecs: number) =>
+    `Error: tool request failed: not sent: this tool makes at most ${calls} call${calls === 1 ? '' : 's'} in ${perMs / 1000}s, and this one could not begin within ${waitSecs}s`,
   /** Arguments the model wrote that are not a JSON object (as it wrote them). */
   notAnObject: (raw: string) =>
     `Error: tool request failed: arguments are not a JSON object: ${raw}`,

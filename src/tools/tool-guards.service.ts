@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { toolsConfig, type ToolsConfig } from '../config/app.config.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import type { Tool } from './tool-definition.js';
@@ -10,13 +11,15 @@ import { SessionStore } from '../sessions/session-store.js';
 import { ClusterLink } from '../cluster/cluster-link.js';
 import { ClusterSlots, SharedSlots, type EngineSlots } from './shared-slots.js';
 import { ToolSlots, type NotRun } from './tool-slots.js';
+import { EngineRates } from './shared-rates.js';
 
 /**
  * What stands between a call and its tool's service, for HTTP and MCP tools alike: its turn
  * among at most `max_concurrency` calls, then the tool's circuit (not sent while its service is
- * down, LLM_TOOL_BREAKER_FAILURES). Shared by every session of the process; the circuits'
- * openings and closings told to the other processes and replicas, and theirs taken up; with a
- * Redis session store, `max_concurrency` held across all of them too.
+ * down, LLM_TOOL_BREAKER_FAILURES), then its moment within the tool's `rate_limit`. Shared by
+ * every session of the process; the circuits' openings and closings told to the other processes
+ * and replicas, and theirs taken up; `max_concurrency` and `rate_limit` held across the engine's
+ * processes, and with a Redis session store across the replicas too.
  */
 @Injectable()
 export class ToolGuards {
@@ -25,6 +28,8 @@ export class ToolGuards {
   private readonly slots: ToolSlots;
   /** `max_concurrency` across processes and replicas (Redis), or the engine's processes (cluster). */
   private readonly shared: EngineSlots;
+  /** `rate_limit` across processes and replicas (Redis), or the engine's processes (cluster). */
+  private readonly rates: EngineRates;
   private lastUnavailable = 0;
 
   constructor(
@@ -36,19 +41,18 @@ export class ToolGuards {
   ) {
     // The wait is measured here, whole: its turn in the process and across the engine.
     this.slots = new ToolSlots();
+    // One line per 10 s while Redis is away.
+    const unavailable = (error: Error) => {
+      if (Date.now() - this.lastUnavailable < 10_000) return;
+      this.lastUnavailable = Date.now();
+      this.logger.warn(
+        `Redis unavailable: max_concurrency and rate_limit hold in each process alone (${error.message})`,
+      );
+    };
     this.shared = !store.scripts
       ? new ClusterSlots(cluster)
-      : new SharedSlots(store.scripts, {
-          broadcast: store.broadcast,
-          unavailable: (error) => {
-            // One line per 10 s while Redis is away.
-            if (Date.now() - this.lastUnavailable < 10_000) return;
-            this.lastUnavailable = Date.now();
-            this.logger.warn(
-              `Redis unavailable: max_concurrency holds in each process alone (${error.message})`,
-            );
-          },
-        });
+      : new SharedSlots(store.scripts, { broadcast: store.broadcast, unavailable });
+    this.rates = new EngineRates(cluster, store.scripts, { unavailable });
     const cooldown = `${config.breakerCooldownSecs}s, then one tries it again`;
     this.breakers = new ToolBreakers(config.breakerFailures, config.breakerCooldownSecs * 1000, {
       opened: (tool, target, failures, byNews) => {
@@ -88,16 +92,28 @@ export class ToolGuards {
     target: string,
     send: () => Promise<BreakerRun<ToolOutcome>>,
   ): Promise<ToolOutcome> {
-    const guarded = () =>
-      this.breakers.run(tool.name, target, send, (retryInMs) =>
-        fail(toolErrors.unavailable(this.config.breakerFailures, retryInMs)),
-      );
     const max = tool.maxConcurrency;
-    if (!max) return guarded();
     const waitSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
-    const limited = { name: tool.name, target, max };
     const since = performance.now();
-    const waited = () => this.metrics.toolQueued(tool.name, (performance.now() - since) / 1000);
+    // The wait is measured once, whole: for a slot, then for a moment within the rate.
+    let measured = !max && !tool.rateLimit;
+    const waited = () => {
+      if (measured) return;
+      measured = true;
+      this.metrics.toolQueued(tool.name, (performance.now() - since) / 1000);
+    };
+    const deadline = since + waitSecs * 1000;
+    // Within the circuit: a call it refuses reserves no moment of the rate.
+    const paced = tool.rateLimit
+      ? () => this.paced(call, tool, target, { deadline, waitSecs, waited }, send)
+      : send;
+    const guarded = () =>
+      this.breakers.run(tool.name, target, paced, (retryInMs) => {
+        waited();
+        return fail(toolErrors.unavailable(this.config.breakerFailures, retryInMs));
+      });
+    if (!max) return guarded();
+    const limited = { name: tool.name, target, max };
     const notRun = (why: NotRun) => {
       waited();
       return fail(
@@ -106,11 +122,44 @@ export class ToolGuards {
           : toolErrors.busy(max, waitSecs),
       );
     };
-    const started = () => (waited(), guarded());
     // Its turn in the process first, then across the engine, all within the one wait.
-    const deadline = since + waitSecs * 1000;
+    const started = () => {
+      if (!tool.rateLimit) waited();
+      return guarded();
+    };
     const run = () => this.shared.run(limited, { signal: call.signal, deadline }, started, notRun);
     return this.slots.run(limited, { signal: call.signal, ms: waitSecs * 1000 }, run, notRun);
+  }
+
+  /**
+   * Sends once the call's moment within the tool's `rate_limit` has come; not at all when it would
+   * come after `deadline`, or when the call is cut short meanwhile (the circuit counts neither).
+   */
+  private async paced(
+    call: ToolInvocation,
+    tool: Tool,
+    target: string,
+    wait: { deadline: number; waitSecs: number; waited: () => void },
+    send: () => Promise<BreakerRun<ToolOutcome>>,
+  ): Promise<BreakerRun<ToolOutcome>> {
+    const limit = tool.rateLimit!;
+    const ms = await this.rates.reserve(
+      { name: tool.name, target, limit },
+      Math.max(0, wait.deadline - performance.now()),
+    );
+    const notSent = (text: string): BreakerRun<ToolOutcome> => {
+      wait.waited();
+      return { value: fail(text), backendDown: false, cancelled: true };
+    };
+    if (ms === undefined) return notSent(toolErrors.rateLimited(limit, wait.waitSecs));
+    if (ms > 0)
+      try {
+        await sleep(ms, undefined, { signal: call.signal });
+      } catch {
+        return notSent(toolErrors.requestFailed('cancelled'));
+      }
+    wait.waited();
+    return send();
   }
 }
 

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiRateLimit, RateLimitDto } from './rate-limit.dto.js';
 import { ApiOAuth2, OAuth2Dto } from './oauth2.dto.js';
 import { ToolFieldsDto } from './tool-fields.dto.js';
 
@@ -98,12 +99,15 @@ export class McpToolDefinitionDto extends ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
-      "At most this many calls of this tool run at once in the engine process; further calls wait their turn for at most the tool's timeout",
+      "At most this many calls of this tool run at once, across the engine; further calls wait their turn for at most the tool's timeout",
     minimum: 1,
     maximum: 10000,
     example: 4,
   })
   max_concurrency?: number;
+
+  @ApiRateLimit
+  rate_limit?: RateLimitDto;
 
   @ApiOAuth2
   oauth2?: OAuth2Dto;

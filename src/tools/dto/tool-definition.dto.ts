@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiRateLimit, RateLimitDto } from './rate-limit.dto.js';
 import { ApiOAuth2, OAuth2Dto } from './oauth2.dto.js';
 import { CodeToolDefinitionDto } from './code-tool-definition.dto.js';
 import { McpToolDefinitionDto } from './mcp-tool-definition.dto.js';
@@ -192,12 +193,15 @@ export class ToolDefinitionDto extends ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
-      "At most this many calls of this tool run at once in the engine process, whatever the sessions: for a backend that takes only so many requests at a time. Further calls wait their turn, first come first served, for at most the tool's timeout (then the model reads that the call was not sent)",
+      "At most this many calls of this tool run at once, whatever the sessions, across the engine (its processes, and the replicas sharing a Redis session store): for a backend that takes only so many requests at a time. Further calls wait their turn, first come first served, for at most the tool's timeout (then the model reads that the call was not sent)",
     minimum: 1,
     maximum: 10000,
     example: 4,
   })
   max_concurrency?: number;
+
+  @ApiRateLimit
+  rate_limit?: RateLimitDto;
 
   @ApiOAuth2
   oauth2?: OAuth2Dto;

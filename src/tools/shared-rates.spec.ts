@@ -1,0 +1,110 @@
+import { EventEmitter } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { useRedisStores } from '../../test/support/redis-server.js';
+import { ClusterLink } from '../cluster/cluster-link.js';
+import type { ClusterMessage } from '../cluster/messages.js';
+import type { SharedScripts } from '../sessions/session-store.js';
+import { RateTable } from './rate-table.js';
+import { EngineRates } from './shared-rates.js';
+
+const TOOL = { name: 'quota', target: 'GET http://api/', limit: { calls: 2, perMs: 1000 } };
+const alone = () => new ClusterLink(undefined);
+
+describe('EngineRates with Redis (a real one, two replicas)', () => {
+  const stores = useRedisStores();
+
+  it('paces the calls of every replica by one record, on Redis’s clock', async () => {
+    const [a, b] = stores.map((s) => new EngineRates(alone(), s.scripts));
+    const waits: (number | undefined)[] = [];
+    for (const replica of [a, b, a, b, a]) waits.push(await replica!.reserve(TOOL, 10_000));
+    expect(waits.slice(0, 2)).toEqual([0, 0]);
+    // The third and fourth when the first two leave the window, the fifth a window later.
+    const from = [900, 900, 1900];
+    waits.slice(2).forEach((wait, i) => {
+      expect(wait).toBeGreaterThanOrEqual(from[i]!);
+      expect(wait).toBeLessThanOrEqual(from[i]! + 100);
+    });
+  });
+
+  it('reserves nothing for a call that would wait too long, and counts a redefined tool afresh', async () => {
+    const rates = new EngineRates(alone(), stores[0]!.scripts);
+    const tool = { ...TOOL, name: 'tight', limit: { calls: 1, perMs: 60_000 } };
+    expect(await rates.reserve(tool, 100)).toBe(0);
+    expect(await rates.reserve(tool, 100)).toBeUndefined();
+    expect(await rates.reserve(tool, 100)).toBeUndefined();
+    expect(await rates.reserve({ ...tool, target: 'GET http://elsewhere/' }, 100)).toBe(0);
+    expect(await rates.reserve({ ...tool, limit: { calls: 2, perMs: 60_000 } }, 100)).toBe(0);
+    // The record lives as long as its window: not for ever.
+    const ttl = await stores[0]!.scripts.run(
+      "local k = redis.call('KEYS', 'agent-engine:tool-rates:tight:*') return redis.call('PTTL', k[1])",
+      [],
+      [],
+    );
+    expect(Number(ttl)).toBeGreaterThan(50_000);
+    expect(Number(ttl)).toBeLessThanOrEqual(60_000);
+  });
+
+  it('paces in the process alone when Redis cannot be asked, and says so', async () => {
+    const said: string[] = [];
+    const down: SharedScripts = { run: () => Promise.reject(new Error('connection closed')) };
+    const rates = new EngineRates(alone(), down, { unavailable: (e) => said.push(e.message) });
+    const waits = [];
+    for (let i = 0; i < 3; i++) waits.push(await rates.reserve(TOOL, 10_000));
+    expect(waits.slice(0, 2)).toEqual([0, 0]);
+    expect(waits[2]).toBeGreaterThan(900);
+    expect(said).toEqual(['connection closed', 'connection closed', 'connection closed']);
+  });
+});
+
+describe('EngineRates without Redis', () => {
+  it('asks the primary in a cluster, which keeps one record for every process', async () => {
+    const table = new RateTable();
+    const asked: string[] = [];
+    /** An engine process's link to a primary that keeps a RateTable. */
+    const linked = () => {
+      const emitter = new EventEmitter();
+      const channel = Object.assign(emitter, {
+        send: (m: ClusterMessage) => {
+          if (m.kind !== 'engine.rates.reserve') return true;
+          asked.push(m.key);
+          const waitMs = table.reserve(m.key, m, m.maxWaitMs) ?? null;
+          setImmediate(() =>
+            emitter.emit('message', { kind: 'engine.rates.reserved', id: m.id, waitMs }),
+          );
+          return true;
+        },
+      });
+      return new EngineRates(new ClusterLink(channel as never));
+    };
+    const [a, b] = [linked(), linked()];
+    const waits = [];
+    for (const rates of [a, b, a]) waits.push(await rates.reserve(TOOL, 10_000));
+    expect(waits.slice(0, 2)).toEqual([0, 0]);
+    expect(waits[2]).toBeGreaterThan(900);
+    expect(await b.reserve(TOOL, 100)).toBeUndefined();
+    expect(new Set(asked).size).toBe(1);
+    expect(asked).toHaveLength(4);
+  });
+
+  it('keeps one record for the tools of a group, whatever their names and targets', async () => {
+    const rates = new EngineRates(alone());
+    const limit = { calls: 1, perMs: 1000, group: 'crm' };
+    const read = { name: 'crm_read', target: 'GET http://crm/a', limit };
+    const write = { name: 'crm_write', target: 'POST http://crm/b', limit };
+    expect(await rates.reserve(read, 10_000)).toBe(0);
+    expect(await rates.reserve(write, 10_000)).toBeGreaterThan(900);
+    // Another group, or none, counts apart.
+    expect(await rates.reserve({ ...write, limit: { ...limit, group: 'erp' } }, 10_000)).toBe(0);
+    expect(await rates.reserve({ ...read, limit: { calls: 1, perMs: 1000 } }, 10_000)).toBe(0);
+  });
+
+  it('keeps its own record in a process of its own', async () => {
+    const rates = new EngineRates(alone());
+    expect(await rates.reserve(TOOL, 10_000)).toBe(0);
+    expect(await rates.reserve(TOOL, 10_000)).toBe(0);
+    await sleep(10);
+    const third = await rates.reserve(TOOL, 10_000);
+    expect(third).toBeGreaterThan(900);
+    expect(third).toBeLessThanOrEqual(1000);
+  });
+});
