@@ -10,7 +10,7 @@ import { WsClient } from './support/ws-client.js';
 /**
  * Two replicas sharing a Redis (SESSION_STORE_URL): a tool's service that one found down is not
  * called by the other either, and once one finds it back, both call it again; a tool's
- * `max_concurrency` holds across both.
+ * `max_concurrency` and `rate_limit` hold across both.
  */
 describe('tools across replicas sharing a Redis', () => {
   const llm = new FakeLlm();
@@ -18,6 +18,8 @@ describe('tools across replicas sharing a Redis', () => {
   let up = false;
   let running = 0;
   let most = 0;
+  /** When each request of the rate-limited tool reached its API. */
+  const paced: number[] = [];
   let redis: RedisRun;
   let replicas: [Engine, Engine];
   let env: Record<string, string>;
@@ -28,6 +30,7 @@ describe('tools across replicas sharing a Redis', () => {
         most = Math.max(most, ++running);
         return void setTimeout(() => res.end(`fragile: ${running--}`), 200);
       }
+      if (req.path === '/paced') return void (paced.push(performance.now()), res.end('paced'));
       if (req.path === '/hours') return void res.end(`open 9 to 5 (answer ${api.requests.length})`);
       if (up) res.end('orders: fine');
       else res.writeHead(503).end('down');
@@ -40,6 +43,7 @@ describe('tools across replicas sharing a Redis', () => {
         { name: 'orders', url: `${base}/orders` },
         { name: 'fragile', url: `${base}/fragile`, max_concurrency: 2 },
         { name: 'hours', url: `${base}/hours`, method: 'GET', cache_secs: 60 },
+        { name: 'paced', url: `${base}/paced`, rate_limit: { calls: 1, per_secs: 1 } },
       ]),
       LLM_TOOL_RETRIES: '0',
       LLM_TOOL_BREAKER_FAILURES: '1',
@@ -100,6 +104,21 @@ describe('tools across replicas sharing a Redis', () => {
       expect(turn.find((m) => m.type === 'tool_result')).toMatchObject({ ok: true });
     expect(api.requests.filter((r) => r.path === '/fragile')).toHaveLength(6);
     expect(most).toBe(2);
+  });
+
+  it('keeps a tool to its rate_limit across the replicas', async () => {
+    llm.fallback = (body) =>
+      body.messages.at(-1).role === 'tool'
+        ? sseText(['ok'])
+        : sseStructuredCalls([{ id: 'call_1', name: 'paced', arguments: {} }]);
+    const clients = await Promise.all(replicas.map((r) => WsClient.connect(r.wsUrl)));
+    const turns = await Promise.all(clients.map((ws) => ws.turn('go', 10_000)));
+    clients.forEach((ws) => ws.close());
+    for (const turn of turns)
+      expect(turn.find((m) => m.type === 'tool_result')).toMatchObject({ ok: true });
+    // One a second, whichever replica made it (give or take the requests' way over loopback).
+    expect(paced).toHaveLength(2);
+    expect(Math.abs(paced[1]! - paced[0]!)).toBeGreaterThanOrEqual(700);
   });
 
   it("answers a request another replica sent with its result, within the tool's cache_secs", async () => {
