@@ -1,27 +1,25 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { createParser } from 'eventsource-parser';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Observable } from 'rxjs';
 import { llmConfig, type LlmConfig } from '../config/app.config.js';
 import { CompletionDecoder } from './completion-decoder.js';
-import { drainForReuse, MAX_BODY_CHARS, postJson, ReplyTooLarge } from './http-post.js';
+import { postJson } from './http-post.js';
 import { requestJson } from './request-json.js';
 import { parseJson } from './parsing/json.js';
 import { withTraceparent } from '../common/trace-context.js';
 import { retryDelayMs } from '../common/retry.js';
 import { ServerAdaptations } from './server-adaptations.js';
+import { readStream } from './sse-stream.js';
 import { ModelLookup } from './model-lookup.js';
 import { headersFor, type Credentials } from './request-headers.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
 import {
-  errorMessageOf,
   failureReason,
   httpFault,
   isContextOverflow,
   isNetworkError,
   StreamFault,
-  unfinishedStream,
   Watchdog,
 } from './stream-fault.js';
 
@@ -203,9 +201,9 @@ export class OpenAiLlmClient extends LlmClient {
         const reply = streaming ? parseJson(text) : (JSON.parse(text) as unknown);
         if (reply !== undefined) return decoder.reply(reply).forEach(emit);
         // Not JSON after all: a stream sent under the wrong type.
-        return await this.readStream(Readable.from([text]), contentType, decoder, watchdog, emit);
+        return await readStream(Readable.from([text]), contentType, decoder, watchdog, emit);
       }
-      await this.readStream(response.body, contentType, decoder, watchdog, emit);
+      await readStream(response.body, contentType, decoder, watchdog, emit);
     } finally {
       watchdog.stop();
       if (decoder?.strayThinkEnd) this.warnOfStrayThinkEnd();
@@ -229,86 +227,6 @@ export class OpenAiLlmClient extends LlmClient {
       signal,
       this.config.clientTls,
     );
-  }
-
-  private async readStream(
-    body: Readable,
-    contentType: string,
-    decoder: CompletionDecoder,
-    watchdog: Watchdog,
-    emit: (e: LlmEvent) => void,
-  ): Promise<void> {
-    let finished = false;
-    let fault: StreamFault | undefined;
-    /** The body's start while no event has come: what a server that sent none sent instead. */
-    let head = '';
-    let sawEvent = false;
-    // What was read since the last whole event: what the SSE parser holds.
-    let pending = 0;
-    /** The stream was cut off: what the parser held is read as its last event. */
-    let ending = false;
-    const parser = createParser({
-      onEvent: (event) => {
-        pending = 0;
-        sawEvent = true;
-        if (finished || fault) return;
-        if (event.data === '[DONE]' || (event.data.length < 16 && event.data.trim() === '[DONE]')) {
-          finished = true;
-          return;
-        }
-        const json = parseJson(event.data);
-        if (event.event === 'error') {
-          // An SSE event typed `error`, whatever its data holds (text, {"message": …}, {"error": …}).
-          const message =
-            errorMessageOf(json) ?? (json as { message?: unknown } | undefined)?.message;
-          fault = new StreamFault(
-            `LLM server error: ${(typeof message === 'string' ? message : event.data).slice(0, 500)}`,
-          );
-          return;
-        }
-        if (json === undefined) {
-          if (ending) return;
-          fault = new StreamFault(
-            `LLM stream sent a line that is not JSON: ${event.data.slice(0, 200)}`,
-          );
-          return;
-        }
-        for (const e of decoder.chunk(json)) {
-          if (e.type === 'error') fault = new StreamFault(`LLM server error: ${e.message}`);
-          else emit(e);
-        }
-      },
-    });
-    watchdog.arm('first chunk');
-    // 'data' events rather than async iteration: no promise per chunk on this hot path.
-    await new Promise<void>((resolve, reject) => {
-      body.on('data', (chunk: string) => {
-        watchdog.arm('between chunks');
-        pending += chunk.length;
-        if (!sawEvent && head.length < 200) head += chunk.slice(0, 200);
-        parser.feed(chunk);
-        if (pending > MAX_BODY_CHARS && !fault)
-          fault = new StreamFault(new ReplyTooLarge('an event').message);
-        if (fault) body.destroy();
-        if (finished || fault) resolve();
-      });
-      body.on('end', resolve);
-      body.on('close', resolve);
-      body.on('error', reject);
-    });
-    if (!finished && !fault) {
-      // Cut off: the last event, whole but for its blank line, is kept; a cut line is not JSON.
-      ending = true;
-      parser.feed('\n\n');
-      // Ended after the answer's finish_reason, without [DONE]: as the openai SDK, done.
-      if (!fault && decoder.finished) finished = true;
-    }
-    if (finished) drainForReuse(body);
-    else body.destroy();
-    const tail = decoder.end();
-    for (const e of tail) if (e.type !== 'done' || (finished && !fault)) emit(e);
-    if (fault) throw fault;
-    if (!finished) throw unfinishedStream(contentType, sawEvent ? '' : head);
   }
 
   /** See ModelLookup.check. */
