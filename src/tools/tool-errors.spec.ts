@@ -9,6 +9,15 @@ describe('error texts (seed §6)', () => {
     expect(toolErrors.httpStatus('404 Not Found', 'nope')).toBe('Error: HTTP 404 Not Found — nope');
     expect(toolErrors.requestFailed('boom')).toBe('Error: tool request failed: boom');
   });
+
+  it("say whose rate a call was not sent for: the tool's, or its group's", () => {
+    expect(toolErrors.rateLimited({ calls: 1, perMs: 60_000 }, 15)).toBe(
+      'Error: tool request failed: not sent: this tool makes at most 1 call in 60s, and this one could not begin within 15s',
+    );
+    expect(toolErrors.rateLimited({ calls: 100, perMs: 60_000, group: 'crm' }, 2.5)).toBe(
+      "Error: tool request failed: not sent: the tools of 'crm' make at most 100 calls in 60s, and this one could not begin within 2.5s",
+    );
+  });
 });
 
 describe('truncateResult', () => {

@@ -1,3 +1,5 @@
+import type { RateLimit } from './rate-table.js';
+
 /** The texts the model receives when a tool cannot give a result (seed §6), verbatim. */
 export const toolErrors = {
   unknownTool: (name: string) => `Error: unknown tool '${name}'`,
@@ -12,8 +14,8 @@ export const toolErrors = {
   busy: (max: number, waitedSecs: number) =>
     `Error: tool request failed: not sent: this tool runs at most ${max} call${max === 1 ? '' : 's'} at a time, and none of those running ended within ${waitedSecs}s`,
   /** A tool's `rate_limit` would let the call begin only after its timeout: it was not sent. */
-  rateLimited: ({ calls, perMs }: { calls: number; perMs: number }, waitSecs: number) =>
-    `Error: tool request failed: not sent: this tool makes at most ${calls} call${calls === 1 ? '' : 's'} in ${perMs / 1000}s, and this one could not begin within ${waitSecs}s`,
+  rateLimited: ({ calls, perMs, group }: RateLimit, waitSecs: number) =>
+    `Error: tool request failed: not sent: ${group === undefined ? 'this tool makes' : `the tools of '${group}' make`} at most ${calls} call${calls === 1 ? '' : 's'} in ${perMs / 1000}s, and this one could not begin within ${waitSecs}s`,
   /** Arguments the model wrote that are not a JSON object (as it wrote them). */
   notAnObject: (raw: string) =>
     `Error: tool request failed: arguments are not a JSON object: ${raw}`,
