@@ -26,6 +26,20 @@ describe('tools whose API takes so many requests a second', () => {
           rate_limit: { calls: 1, per_secs: 60 },
           timeout_secs: 0.5,
         },
+        // Down at first: its retry is a request of the quota too.
+        {
+          name: 'shaky',
+          url: `${base}/shaky`,
+          retries: 1,
+          rate_limit: { calls: 1, per_secs: 1 },
+        },
+        {
+          name: 'shaky_scarce',
+          url: `${base}/shaky_scarce`,
+          retries: 1,
+          rate_limit: { calls: 1, per_secs: 60 },
+          timeout_secs: 0.5,
+        },
         // Two operations of one API, whose quota counts the requests of both.
         ...['crm_read', 'crm_write'].map((name) => ({
           name,
@@ -35,8 +49,10 @@ describe('tools whose API takes so many requests a second', () => {
       ]),
     }),
     (req, res) => {
+      const again = arrived.has(req.path);
       arrived.set(req.path, performance.now());
-      res.end(`done ${req.path}`);
+      if (req.path.startsWith('/shaky') && !again) return void res.writeHead(503).end('busy');
+      res.end(`done ${req.path}${again ? ' again' : ''}`);
     },
   );
   const client = useClientPerTest(rig);
@@ -88,6 +104,26 @@ describe('tools whose API takes so many requests a second', () => {
     await client.ws.turn('update the customer', 10_000);
     const [read, write] = ['/crm_read', '/crm_write'].map((path) => arrived.get(path)!);
     expect(Math.abs(write! - read!)).toBeGreaterThanOrEqual(700);
+  });
+
+  it("sends a retry at its own moment within the rate, or not at all past the tool's timeout", async () => {
+    const call = async (name: string) => {
+      rig.llm.requests.length = 0;
+      const first = performance.now();
+      rig.llm.enqueue(sseStructuredCalls([{ id: 'call_1', name, arguments: {} }]), sseText(['ok']));
+      await client.ws.turn(`use ${name}`, 10_000);
+      const read = rig.llm.requests[1]!.body.messages.findLast(
+        (m: any) => m.role === 'tool',
+      ).content;
+      return { read, after: arrived.get(`/${name}`)! - first };
+    };
+    // Its backoff is 200 ms; its moment a second after the first request.
+    const shaky = await call('shaky');
+    expect(shaky.read).toBe('done /shaky again');
+    expect(shaky.after).toBeGreaterThanOrEqual(700);
+    // No moment within 0.5 s: the retry is not sent, and the model reads the first answer.
+    expect((await call('shaky_scarce')).read).toBe('Error: HTTP 503 Service Unavailable — busy');
+    expect(rig.tools.requests.filter((r) => r.path === '/shaky_scarce')).toHaveLength(1);
   });
 
   it('refuses a rate_limit it cannot keep, naming the field', async () => {

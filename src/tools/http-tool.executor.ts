@@ -105,8 +105,9 @@ export class HttpToolExecutor extends ToolExecutor {
 
   /** Sends `request` within the tool's limits (its turn, its circuit), then its retries. */
   private deliver(call: ToolInvocation, tool: Tool, request: BuiltRequest): Promise<ToolOutcome> {
-    return this.guards.run(call, tool, `${tool.method} ${tool.url}`, () =>
-      this.sendWithRetries(call, tool, request),
+    const target = `${tool.method} ${tool.url}`;
+    return this.guards.run(call, tool, target, () =>
+      this.sendWithRetries(call, tool, request, target),
     );
   }
 
@@ -115,6 +116,7 @@ export class HttpToolExecutor extends ToolExecutor {
     call: ToolInvocation,
     tool: Tool,
     request: BuiltRequest,
+    target: string,
   ): Promise<BreakerRun<ToolOutcome>> {
     const timeoutSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
     const credentials = Object.entries(tool.headers)
@@ -139,23 +141,28 @@ export class HttpToolExecutor extends ToolExecutor {
               baseMs: this.config.retryBackoffMs,
               capMs: timeoutSecs * 1000,
             });
-      if (delay === undefined)
-        return {
-          value: outcome,
-          backendDown: backendDown(failure, call),
-          cancelled: call.signal.aborted,
-        };
+      const last = {
+        value: outcome,
+        backendDown: backendDown(failure, call),
+        cancelled: call.signal.aborted,
+      };
+      if (delay === undefined) return last;
       const why = 'status' in failure ? `HTTP ${failure.status}` : failure.code;
       this.logger.warn(
         `tool '${call.name}': ${why}; retry ${attempt} of ${retries} in ${delay} ms`,
       );
       this.metrics.toolRetry(call.name);
-      try {
-        await sleep(delay, undefined, { signal: call.signal });
-      } catch {
+      // A retry is a request too: within the tool's rate_limit, or not sent (the model reads the
+      // last attempt's outcome).
+      const sent = await sleep(delay, undefined, { signal: call.signal }).then(
+        () => this.guards.retryMoment(call, tool, target, timeoutSecs * 1000),
+        () => false,
+      );
+      if (call.signal.aborted) {
         const value = this.fail(toolErrors.requestFailed('cancelled'));
         return { value, backendDown: false, cancelled: true };
       }
+      if (!sent) return last;
     }
   }
 

@@ -132,6 +132,29 @@ export class ToolGuards {
   }
 
   /**
+   * A retry of `call`: true once its moment within the tool's `rate_limit` has come (at once for
+   * a tool without); false, nothing to send, when it would come after `maxWaitMs` or the call is
+   * cut short meanwhile.
+   */
+  async retryMoment(
+    call: ToolInvocation,
+    tool: Tool,
+    target: string,
+    maxWaitMs: number,
+  ): Promise<boolean> {
+    if (!tool.rateLimit) return true;
+    const ms = await this.rates.reserve(
+      { name: tool.name, target, limit: tool.rateLimit },
+      maxWaitMs,
+    );
+    if (ms === undefined) return false;
+    return sleep(ms, undefined, { signal: call.signal }).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /**
    * Sends once the call's moment within the tool's `rate_limit` has come; not at all when it would
    * come after `deadline`, or when the call is cut short meanwhile (the circuit counts neither).
    */

@@ -30,6 +30,6 @@ export class RateLimitDto {
 /** Swagger text of `rate_limit`, a field of HTTP, MCP and OpenAPI tools. */
 export const ApiRateLimit = ApiPropertyOptional({
   description:
-    "At most `calls` calls of this tool begin in any window of `per_secs` seconds, across the engine (its processes, and the replicas sharing a Redis session store): for an API with a quota of requests per second, minute or hour. Further calls wait, first come first served, for at most the tool's timeout; one that would wait longer is not sent (the model reads so at once). A call's retries are not counted. Tools that name the same `group` share the limit",
+    "At most `calls` calls of this tool begin in any window of `per_secs` seconds, across the engine (its processes, and the replicas sharing a Redis session store): for an API with a quota of requests per second, minute or hour. Further calls wait, first come first served, for at most the tool's timeout; one that would wait longer is not sent (the model reads so at once). A retry waits for a moment of its own too. Tools that name the same `group` share the limit",
   type: RateLimitDto,
 });
