@@ -57,26 +57,27 @@ describe('EngineRates with Redis (a real one, two replicas)', () => {
 });
 
 describe('EngineRates without Redis', () => {
+  const table = new RateTable();
+  const asked: string[] = [];
+  /** An engine process's link to a primary that keeps a RateTable (one for the block). */
+  const linked = () => {
+    const emitter = new EventEmitter();
+    const channel = Object.assign(emitter, {
+      send: (m: ClusterMessage) => {
+        if (m.kind !== 'engine.rates.reserve') return true;
+        asked.push(m.key);
+        const waitMs = table.reserve(m.key, m, m.maxWaitMs) ?? null;
+        setImmediate(() =>
+          emitter.emit('message', { kind: 'engine.rates.reserved', id: m.id, waitMs }),
+        );
+        return true;
+      },
+    });
+    return new ClusterLink(channel as never);
+  };
+
   it('asks the primary in a cluster, which keeps one record for every process', async () => {
-    const table = new RateTable();
-    const asked: string[] = [];
-    /** An engine process's link to a primary that keeps a RateTable. */
-    const linked = () => {
-      const emitter = new EventEmitter();
-      const channel = Object.assign(emitter, {
-        send: (m: ClusterMessage) => {
-          if (m.kind !== 'engine.rates.reserve') return true;
-          asked.push(m.key);
-          const waitMs = table.reserve(m.key, m, m.maxWaitMs) ?? null;
-          setImmediate(() =>
-            emitter.emit('message', { kind: 'engine.rates.reserved', id: m.id, waitMs }),
-          );
-          return true;
-        },
-      });
-      return new EngineRates(new ClusterLink(channel as never));
-    };
-    const [a, b] = [linked(), linked()];
+    const [a, b] = [new EngineRates(linked()), new EngineRates(linked())];
     const waits = [];
     for (const rates of [a, b, a]) waits.push(await rates.reserve(TOOL, 10_000));
     expect(waits.slice(0, 2)).toEqual([0, 0]);
@@ -96,6 +97,16 @@ describe('EngineRates without Redis', () => {
     // Another group, or none, counts apart.
     expect(await rates.reserve({ ...write, limit: { ...limit, group: 'erp' } }, 10_000)).toBe(0);
     expect(await rates.reserve({ ...read, limit: { calls: 1, perMs: 1000 } }, 10_000)).toBe(0);
+  });
+
+  it('asks the primary while Redis is away', async () => {
+    const down: SharedScripts = { run: () => Promise.reject(new Error('connection closed')) };
+    const withRedis = () => new EngineRates(linked(), down);
+    const tool = { ...TOOL, name: 'while_down' };
+    const [a, b] = [withRedis(), withRedis()];
+    expect(await a.reserve(tool, 10_000)).toBe(0);
+    expect(await b.reserve(tool, 10_000)).toBe(0);
+    expect(await a.reserve(tool, 10_000)).toBeGreaterThan(900);
   });
 
   it('keeps its own record in a process of its own', async () => {

@@ -1,7 +1,8 @@
 /**
  * A tool's `rate_limit` across the engine: with a Redis session store, across every process and
- * replica sharing it (the moments reserved kept in Redis, on Redis's clock); without, across the
- * engine's processes (ENGINE_PROCESSES), by the primary; in a process of its own, by itself. The
+ * replica sharing it (the moments reserved kept in Redis, on Redis's clock); without, or while
+ * Redis is away, across the engine's processes (ENGINE_PROCESSES), by the primary; in a process of
+ * its own, by itself. The
  * same rule everywhere (see rate-table.ts). Pure but for the scripts and the link it is given: no
  * Nest import.
  */
@@ -44,13 +45,13 @@ return at - now`;
 const PREFIX = 'agent-engine:tool-rates:';
 
 export interface SharedRatesOptions {
-  /** Redis could not be asked: the call is paced by this process alone. */
+  /** Redis could not be asked: the call is paced by the engine's processes (or this one) alone. */
   unavailable?: (error: Error) => void;
 }
 
 /** Where a tool's calls reserve their moments. */
 export class EngineRates {
-  /** This process's own record: outside a cluster, or while Redis is away. */
+  /** This process's own record: outside a cluster. */
   private readonly local = new RateTable();
 
   constructor(
@@ -82,10 +83,10 @@ export class EngineRates {
       } catch (error) {
         this.options.unavailable?.(error as Error);
       }
-    } else {
-      const wait = await this.link.reserveRate(key, { calls, perMs }, maxWaitMs);
-      if (wait !== undefined) return wait ?? undefined;
     }
+    // Without Redis, or while it is away: the engine's processes together, or this one alone.
+    const wait = await this.link.reserveRate(key, { calls, perMs }, maxWaitMs);
+    if (wait !== undefined) return wait ?? undefined;
     return this.local.reserve(key, tool.limit, maxWaitMs);
   }
 }

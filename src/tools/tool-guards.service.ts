@@ -46,7 +46,7 @@ export class ToolGuards {
       if (Date.now() - this.lastUnavailable < 10_000) return;
       this.lastUnavailable = Date.now();
       this.logger.warn(
-        `Redis unavailable: max_concurrency and rate_limit hold in each process alone (${error.message})`,
+        `Redis unavailable: max_concurrency holds in each process alone, rate_limit across this engine's processes (${error.message})`,
       );
     };
     this.shared = !store.scripts
