@@ -142,16 +142,7 @@ export class ToolGuards {
     target: string,
     maxWaitMs: number,
   ): Promise<boolean> {
-    if (!tool.rateLimit) return true;
-    const ms = await this.rates.reserve(
-      { name: tool.name, target, limit: tool.rateLimit },
-      maxWaitMs,
-    );
-    if (ms === undefined) return false;
-    return sleep(ms, undefined, { signal: call.signal }).then(
-      () => true,
-      () => false,
-    );
+    return !tool.rateLimit || (await this.moment(call, tool, target, maxWaitMs)) === 'come';
   }
 
   /**
@@ -165,24 +156,34 @@ export class ToolGuards {
     wait: { deadline: number; waitSecs: number; waited: () => void },
     send: () => Promise<BreakerRun<ToolOutcome>>,
   ): Promise<BreakerRun<ToolOutcome>> {
-    const limit = tool.rateLimit!;
-    const ms = await this.rates.reserve(
-      { name: tool.name, target, limit },
-      Math.max(0, wait.deadline - performance.now()),
-    );
-    const notSent = (text: string): BreakerRun<ToolOutcome> => {
-      wait.waited();
-      return { value: fail(text), backendDown: false, cancelled: true };
-    };
-    if (ms === undefined) return notSent(toolErrors.rateLimited(limit, wait.waitSecs));
-    if (ms > 0)
-      try {
-        await sleep(ms, undefined, { signal: call.signal });
-      } catch {
-        return notSent(toolErrors.requestFailed('cancelled'));
-      }
+    const moment = await this.moment(call, tool, target, wait.deadline - performance.now());
     wait.waited();
-    return send();
+    if (moment === 'come') return send();
+    const text =
+      moment === 'late'
+        ? toolErrors.rateLimited(tool.rateLimit!, wait.waitSecs)
+        : toolErrors.requestFailed('cancelled');
+    return { value: fail(text), backendDown: false, cancelled: true };
+  }
+
+  /**
+   * Waits for the next moment of `call` within the tool's `rate_limit`: `late` (none reserved)
+   * when it would come after `maxWaitMs`, `cancelled` when the call is cut short meanwhile.
+   */
+  private async moment(
+    call: ToolInvocation,
+    tool: Tool,
+    target: string,
+    maxWaitMs: number,
+  ): Promise<'come' | 'late' | 'cancelled'> {
+    const limit = tool.rateLimit!;
+    const ms = await this.rates.reserve({ name: tool.name, target, limit }, Math.max(0, maxWaitMs));
+    if (ms === undefined) return 'late';
+    if (ms === 0) return 'come';
+    return sleep(ms, undefined, { signal: call.signal }).then(
+      () => 'come' as const,
+      () => 'cancelled' as const,
+    );
   }
 }
 
