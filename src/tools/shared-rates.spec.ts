@@ -10,20 +10,42 @@ import { EngineRates } from './shared-rates.js';
 const TOOL = { name: 'quota', target: 'GET http://api/', limit: { calls: 2, perMs: 1000 } };
 const alone = () => new ClusterLink(undefined);
 
+/**
+ * Makes `reservations` one after the other: for each, its wait and when its moment comes, in ms
+ * after the first's clock reading (within the bounds of the times each took to answer: a busy
+ * machine may take a while between them).
+ */
+async function moments(...reservations: (() => Promise<number | undefined>)[]) {
+  const made: { wait: number | undefined; before: number; after: number }[] = [];
+  for (const reserve of reservations) {
+    const before = Date.now();
+    const wait = await reserve();
+    made.push({ wait, before, after: Date.now() });
+  }
+  const first = made[0]!;
+  return made.map(({ wait, before, after }) => ({
+    wait,
+    at: { from: (wait ?? NaN) + before - first.after, to: (wait ?? NaN) + after - first.before },
+  }));
+}
+
+/** Each moment came `ms` after the first's, give or take the clocks' milliseconds. */
+function expectAt(made: Awaited<ReturnType<typeof moments>>, ms: number[]) {
+  made.forEach(({ at }, i) => {
+    expect(at.from).toBeLessThanOrEqual(ms[i]! + 2);
+    expect(at.to).toBeGreaterThanOrEqual(ms[i]! - 2);
+  });
+}
+
 describe('EngineRates with Redis (a real one, two replicas)', () => {
   const stores = useRedisStores();
 
   it('paces the calls of every replica by one record, on Redis’s clock', async () => {
     const [a, b] = stores.map((s) => new EngineRates(alone(), s.scripts));
-    const waits: (number | undefined)[] = [];
-    for (const replica of [a, b, a, b, a]) waits.push(await replica!.reserve(TOOL, 10_000));
-    expect(waits.slice(0, 2)).toEqual([0, 0]);
+    const made = await moments(...[a, b, a, b, a].map((r) => () => r!.reserve(TOOL, 10_000)));
+    expect(made.slice(0, 2).map((m) => m.wait)).toEqual([0, 0]);
     // The third and fourth when the first two leave the window, the fifth a window later.
-    const from = [900, 900, 1900];
-    waits.slice(2).forEach((wait, i) => {
-      expect(wait).toBeGreaterThanOrEqual(from[i]!);
-      expect(wait).toBeLessThanOrEqual(from[i]! + 100);
-    });
+    expectAt(made, [0, 0, 1000, 1000, 2000]);
   });
 
   it('reserves nothing for a call that would wait too long, and counts a redefined tool afresh', async () => {
@@ -48,10 +70,10 @@ describe('EngineRates with Redis (a real one, two replicas)', () => {
     const said: string[] = [];
     const down: SharedScripts = { run: () => Promise.reject(new Error('connection closed')) };
     const rates = new EngineRates(alone(), down, { unavailable: (e) => said.push(e.message) });
-    const waits = [];
-    for (let i = 0; i < 3; i++) waits.push(await rates.reserve(TOOL, 10_000));
-    expect(waits.slice(0, 2)).toEqual([0, 0]);
-    expect(waits[2]).toBeGreaterThan(900);
+    expectAt(
+      await moments(...[0, 1, 2].map(() => () => rates.reserve(TOOL, 10_000))),
+      [0, 0, 1000],
+    );
     expect(said).toEqual(['connection closed', 'connection closed', 'connection closed']);
   });
 });
@@ -78,10 +100,7 @@ describe('EngineRates without Redis', () => {
 
   it('asks the primary in a cluster, which keeps one record for every process', async () => {
     const [a, b] = [new EngineRates(linked()), new EngineRates(linked())];
-    const waits = [];
-    for (const rates of [a, b, a]) waits.push(await rates.reserve(TOOL, 10_000));
-    expect(waits.slice(0, 2)).toEqual([0, 0]);
-    expect(waits[2]).toBeGreaterThan(900);
+    expectAt(await moments(...[a, b, a].map((r) => () => r.reserve(TOOL, 10_000))), [0, 0, 1000]);
     expect(await b.reserve(TOOL, 100)).toBeUndefined();
     expect(new Set(asked).size).toBe(1);
     expect(asked).toHaveLength(4);
@@ -92,8 +111,12 @@ describe('EngineRates without Redis', () => {
     const limit = { calls: 1, perMs: 1000, group: 'crm' };
     const read = { name: 'crm_read', target: 'GET http://crm/a', limit };
     const write = { name: 'crm_write', target: 'POST http://crm/b', limit };
-    expect(await rates.reserve(read, 10_000)).toBe(0);
-    expect(await rates.reserve(write, 10_000)).toBeGreaterThan(900);
+    const made = await moments(
+      () => rates.reserve(read, 10_000),
+      () => rates.reserve(write, 10_000),
+    );
+    expect(made[0]!.wait).toBe(0);
+    expectAt(made, [0, 1000]);
     // Another group, or none, counts apart.
     expect(await rates.reserve({ ...write, limit: { ...limit, group: 'erp' } }, 10_000)).toBe(0);
     expect(await rates.reserve({ ...read, limit: { calls: 1, perMs: 1000 } }, 10_000)).toBe(0);
@@ -104,18 +127,14 @@ describe('EngineRates without Redis', () => {
     const withRedis = () => new EngineRates(linked(), down);
     const tool = { ...TOOL, name: 'while_down' };
     const [a, b] = [withRedis(), withRedis()];
-    expect(await a.reserve(tool, 10_000)).toBe(0);
-    expect(await b.reserve(tool, 10_000)).toBe(0);
-    expect(await a.reserve(tool, 10_000)).toBeGreaterThan(900);
+    expectAt(await moments(...[a, b, a].map((r) => () => r.reserve(tool, 10_000))), [0, 0, 1000]);
   });
 
   it('keeps its own record in a process of its own', async () => {
     const rates = new EngineRates(alone());
-    expect(await rates.reserve(TOOL, 10_000)).toBe(0);
-    expect(await rates.reserve(TOOL, 10_000)).toBe(0);
-    await sleep(10);
-    const third = await rates.reserve(TOOL, 10_000);
-    expect(third).toBeGreaterThan(900);
-    expect(third).toBeLessThanOrEqual(1000);
+    const reserve = () => rates.reserve(TOOL, 10_000);
+    const made = await moments(reserve, reserve, () => sleep(10).then(reserve));
+    expect(made.slice(0, 2).map((m) => m.wait)).toEqual([0, 0]);
+    expectAt(made, [0, 0, 1000]);
   });
 });
