@@ -5,6 +5,7 @@ import { RecordingServer } from './support/recording-server.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
 import { xmlCall } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
+import { expectTwoASecond, expectTwoAtOnce } from './support/limited-calls.js';
 
 interface Health {
   pid: number;
@@ -197,45 +198,12 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
   it('runs at most max_concurrency calls of a tool at once across the processes', async () => {
     const fragile = { name: 'fragile', url: `${base}/fragile`, max_concurrency: 2 };
     expect((await postTools(engine.url!, [fragile])).status).toBe(200);
-    let running = 0;
-    let most = 0;
-    tools.respond((_req, res) => {
-      most = Math.max(most, ++running);
-      setTimeout(() => res.end(`fragile: ${running--}`), 200);
-    });
-    llm.fallback = (body) =>
-      body.messages.at(-1).role === 'tool' ? sseText(['Done.']) : sseText([xmlCall('fragile', {})]);
-    tools.requests.length = 0;
-    const clients = await Promise.all(
-      [1, 2, 3, 4, 5, 6].map(() => WsClient.connect(`${engine.url!.replace('http', 'ws')}/ws`)),
-    );
-    const turns = await Promise.all(clients.map((c) => c.turn('go', 10_000)));
-    clients.forEach((c) => c.close());
-    for (const turn of turns)
-      expect(turn.find((m) => m.type === 'tool_result')).toMatchObject({ ok: true });
-    expect(tools.requests).toHaveLength(6);
-    expect(most).toBe(2);
+    await expectTwoAtOnce(engine.url!, llm, tools, 'fragile');
   }, 30000);
 
   it('keeps a tool to its rate_limit across the processes', async () => {
     const paced = { name: 'paced', url: `${base}/paced`, rate_limit: { calls: 2, per_secs: 1 } };
     expect((await postTools(engine.url!, [paced])).status).toBe(200);
-    const arrived: number[] = [];
-    tools.respond((_req, res) => (arrived.push(performance.now()), res.end('paced')));
-    llm.fallback = (body) =>
-      body.messages.at(-1).role === 'tool' ? sseText(['Done.']) : sseText([xmlCall('paced', {})]);
-    const clients = await Promise.all(
-      [1, 2, 3, 4].map(() => WsClient.connect(`${engine.url!.replace('http', 'ws')}/ws`)),
-    );
-    const turns = await Promise.all(clients.map((c) => c.turn('go', 10_000)));
-    clients.forEach((c) => c.close());
-    for (const turn of turns)
-      expect(turn.find((m) => m.type === 'tool_result')).toMatchObject({ ok: true });
-    // Two at once, two when those leave the window (a second later, give or take the requests'
-    // way over loopback): whichever process each call was made in.
-    arrived.sort((a, b) => a - b);
-    expect(arrived).toHaveLength(4);
-    expect(arrived[2]! - arrived[0]!).toBeGreaterThanOrEqual(700);
-    expect(arrived[3]! - arrived[1]!).toBeGreaterThanOrEqual(700);
+    await expectTwoASecond(engine.url!, llm, tools, 'paced');
   }, 30000);
 });

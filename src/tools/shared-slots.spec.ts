@@ -227,7 +227,7 @@ describe('SharedSlots (a real Redis)', () => {
     expect((await behind) - freedAt).toBeLessThan(2000);
   });
 
-  it('runs the call without the shared limit when Redis cannot be asked, and says so', async () => {
+  it('runs the call without a shared limit when Redis cannot be asked and there is no primary, and says so', async () => {
     const said: string[] = [];
     const down: SharedScripts = { run: () => Promise.reject(new Error('connection closed')) };
     const slots = new SharedSlots(down, { unavailable: (e) => said.push(e.message) });
@@ -237,24 +237,38 @@ describe('SharedSlots (a real Redis)', () => {
 });
 
 describe('ClusterSlots (the primary keeps the slots)', () => {
-  /** An engine process's link to a primary that keeps a SlotTable. */
-  const linkedToPrimary = () => {
-    const emitter = new EventEmitter();
+  /** A primary that keeps a SlotTable, and the links of its engine processes to it. */
+  const primary = () => {
+    const processes: EventEmitter[] = [];
     const keys = new Set<string>();
-    const table = new SlotTable((_owner, id) =>
-      setImmediate(() => emitter.emit('message', { kind: 'engine.slots.granted', id })),
+    // Ids are made of the process's pid: in one test process, the owner tells them apart.
+    const table = new SlotTable((owner, id) =>
+      setImmediate(() =>
+        processes[owner]!.emit('message', {
+          kind: 'engine.slots.granted',
+          id: id.slice(id.indexOf(' ') + 1),
+        }),
+      ),
     );
-    const channel = Object.assign(emitter, {
-      send: (m: ClusterMessage) => {
-        if (m.kind === 'engine.slots.acquire') {
-          keys.add(m.key);
-          table.acquire(1, m.id, m.key, m.max);
-        }
-        if (m.kind === 'engine.slots.release') table.release(m.id);
-        return true;
-      },
-    });
-    return { link: new ClusterLink(channel as never), table, keys };
+    const link = () => {
+      const owner = processes.push(new EventEmitter()) - 1;
+      const channel = Object.assign(processes[owner]!, {
+        send: (m: ClusterMessage) => {
+          if (m.kind === 'engine.slots.acquire') {
+            keys.add(m.key);
+            table.acquire(owner, `${owner} ${m.id}`, m.key, m.max);
+          }
+          if (m.kind === 'engine.slots.release') table.release(`${owner} ${m.id}`);
+          return true;
+        },
+      });
+      return new ClusterLink(channel as never);
+    };
+    return { link, table, keys };
+  };
+  const linkedToPrimary = () => {
+    const { link, table, keys } = primary();
+    return { link: link(), table, keys };
   };
 
   it('runs calls in the order they asked, gives up at the deadline or when cut short, and gives back every slot', async () => {
@@ -295,5 +309,33 @@ describe('ClusterSlots (the primary keeps the slots)', () => {
         notRun,
       ),
     ).toBe('alone');
+  });
+
+  it('takes its slots from the primary while Redis is away, for every process alike', async () => {
+    const { link, table, keys } = primary();
+    const down: SharedScripts = { run: () => Promise.reject(new Error('connection closed')) };
+    const said: string[] = [];
+    const processes = [link(), link()].map(
+      (l) =>
+        new SharedSlots(down, {
+          unavailable: (e) => said.push(e.message),
+          fallback: new ClusterSlots(l),
+        }),
+    );
+    let running = 0;
+    let most = 0;
+    const call = async (n: number) => {
+      most = Math.max(most, ++running);
+      await sleep(40);
+      running--;
+      return n;
+    };
+    const calls = [0, 1, 2, 3, 4, 5].map((n) =>
+      processes[n % 2]!.run(TOOL, within(5000), () => call(n), notRun),
+    );
+    expect(await Promise.all(calls)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(most).toBe(TOOL.max);
+    expect(said).toHaveLength(6);
+    expect([...keys].map((key) => table.holding(key))).toEqual([0]);
   });
 });

@@ -2,8 +2,9 @@
  * A tool's `max_concurrency` across the engine: with a Redis session store, across every process
  * and replica sharing it, by a semaphore in Redis (a sorted set of the slots held, each with a
  * lease the holder renews while its call runs, so that a crashed holder's slot frees itself;
- * callers wait in a queue, first come first served, told when a slot is freed); without, across
- * the engine's processes (ENGINE_PROCESSES), by the primary (see slot-table.ts). Pure but for the
+ * callers wait in a queue, first come first served, told when a slot is freed); without, or while
+ * Redis is away, across the engine's processes (ENGINE_PROCESSES), by the primary (see
+ * slot-table.ts). Pure but for the
  * scripts and the link they are given: no Nest import.
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -147,8 +148,10 @@ export interface SharedSlotsOptions {
   longestWaitMs?: number;
   /** Where freed slots are told, so that their next waiter asks at once. */
   broadcast?: Broadcast;
-  /** Redis could not be asked: the call runs without the shared limit (the process's own holds). */
+  /** Redis could not be asked: the call waits for a slot of `fallback`, or runs without. */
   unavailable?: (error: Error) => void;
+  /** Where slots are taken while Redis is away: the engine's processes' (the primary's). */
+  fallback?: EngineSlots;
 }
 
 export class SharedSlots implements EngineSlots {
@@ -179,7 +182,9 @@ export class SharedSlots implements EngineSlots {
     const id = randomUUID();
     const keys = [key, `${key}:queue`, `${key}:waiting`, `${key}:tickets`];
     const taken = await this.take(keys, id, String(tool.max), wait);
-    if (taken === 'unavailable') return call();
+    if (taken === 'unavailable') {
+      return this.options.fallback ? this.options.fallback.run(tool, wait, call, notRun) : call();
+    }
     if (taken !== 'taken') {
       void this.release(keys, id);
       return notRun(taken);

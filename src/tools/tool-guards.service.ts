@@ -46,12 +46,17 @@ export class ToolGuards {
       if (Date.now() - this.lastUnavailable < 10_000) return;
       this.lastUnavailable = Date.now();
       this.logger.warn(
-        `Redis unavailable: max_concurrency holds in each process alone, rate_limit across this engine's processes (${error.message})`,
+        `Redis unavailable: max_concurrency and rate_limit hold across this engine's processes only (${error.message})`,
       );
     };
+    const processes = new ClusterSlots(cluster);
     this.shared = !store.scripts
-      ? new ClusterSlots(cluster)
-      : new SharedSlots(store.scripts, { broadcast: store.broadcast, unavailable });
+      ? processes
+      : new SharedSlots(store.scripts, {
+          broadcast: store.broadcast,
+          unavailable,
+          fallback: processes,
+        });
     this.rates = new EngineRates(cluster, store.scripts, { unavailable });
     const cooldown = `${config.breakerCooldownSecs}s, then one tries it again`;
     this.breakers = new ToolBreakers(config.breakerFailures, config.breakerCooldownSecs * 1000, {
