@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Server } from 'node:http';
@@ -31,11 +32,13 @@ export async function createApp(): Promise<INestApplication> {
   const env = parseEnv(process.env);
   useEgress(env.egress);
   const logger = env.logFormat === 'json' ? new JsonLogger(env.logLevel) : levelsUpTo(env.logLevel);
-  const app = await NestFactory.create(AppModule, {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
     bodyParser: false,
     logger,
     abortOnError: false,
   });
+  // The only ETags are the tool set's versions (/api/tools), never a hash of an answer's body.
+  app.set('etag', false);
   app.useWebSocketAdapter(new AgentWsAdapter(app));
   // CORS_ORIGINS: pages of those origins may call the HTTP API (an admin UI elsewhere).
   if (env.corsOrigins.length > 0)
@@ -43,7 +46,8 @@ export async function createApp(): Promise<INestApplication> {
       origin: (origin: string | undefined, allow: (error: null, ok: boolean) => void) =>
         allow(null, origin !== undefined && originAllowed(env.corsOrigins, origin)),
       methods: ['GET', 'POST', 'PUT', 'DELETE'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'traceparent'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'If-Match', 'traceparent'],
+      exposedHeaders: ['ETag'],
       maxAge: 600,
     });
   setupSwagger(app);

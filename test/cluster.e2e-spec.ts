@@ -6,6 +6,7 @@ import { postTools, writeToolsFile } from './support/tools-file.js';
 import { xmlCall } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
 import { expectTwoASecond, expectTwoAtOnce } from './support/limited-calls.js';
+import { putAtOnce, putTool, toolSet } from './support/tool-changes.js';
 
 interface Health {
   pid: number;
@@ -205,5 +206,21 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
     const paced = { name: 'paced', url: `${base}/paced`, rate_limit: { calls: 2, per_secs: 1 } };
     expect((await postTools(engine.url!, [paced])).status).toBe(200);
     await expectTwoASecond(engine.url!, llm, tools, 'paced');
+  }, 30000);
+
+  it('keeps every one of many tool changes made at once in different processes, and refuses a stale If-Match in either', async () => {
+    expect((await postTools(engine.url!, [{ name: 'first', url: `${base}/first` }])).status).toBe(
+      200,
+    );
+    const { etag } = await toolSet(engine.url!);
+    const names = ['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'];
+    expect(await putAtOnce([engine.url!], names)).toEqual(names.map(() => 200));
+    const every = ['first', ...names];
+    // Both processes hold every change (connections go to each in turn), under one ETag.
+    const seen = await Promise.all([1, 2, 3, 4].map(() => toolSet(engine.url!)));
+    for (const set of seen) expect(set.names.sort()).toEqual(every);
+    expect(new Set(seen.map((s) => s.etag)).size).toBe(1);
+    const stale = await Promise.all([1, 2].map(() => putTool(engine.url!, 'late', {}, etag)));
+    expect(stale.map((r) => r.status)).toEqual([412, 412]);
   }, 30000);
 });

@@ -60,13 +60,18 @@ describe('WS_ALLOWED_ORIGINS and CORS_ORIGINS', () => {
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://admin.example.com');
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
     expect(preflight.headers.get('access-control-allow-headers')).toBe(
-      'Authorization,Content-Type,traceparent',
+      'Authorization,Content-Type,If-Match,traceparent',
     );
     const read = async (origin: string) =>
       (await fetch(`${engine.httpUrl}/api/tools`, { headers: { Origin: origin } })).headers.get(
         'access-control-allow-origin',
       );
     expect(await read('https://admin.example.com')).toBe('https://admin.example.com');
+    // The admin UI reads the tool set's version, to send it back as If-Match.
+    const listed = await fetch(`${engine.httpUrl}/api/tools`, {
+      headers: { Origin: 'https://admin.example.com' },
+    });
+    expect(listed.headers.get('access-control-expose-headers')).toBe('ETag');
     expect(await read('https://evil.example')).toBeNull();
   });
 });

@@ -181,9 +181,15 @@ describe('/api/tools (seed §2)', () => {
       '200',
       '400',
       '401',
+      '409',
+      '412',
       '413',
       '503',
     ]);
+    expect(doc.paths['/api/tools'].post.parameters).toContainEqual(
+      expect.objectContaining({ name: 'If-Match', in: 'header', required: false }),
+    );
+    expect(doc.paths['/api/tools'].get.responses['200'].headers.ETag).toBeDefined();
     expect(doc.components.schemas.ToolDefinitionDto.required).toEqual(['name', 'url']);
   });
 

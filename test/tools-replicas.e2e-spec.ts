@@ -5,6 +5,7 @@ import { startRedis, type RedisRun } from './support/redis-server.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
 import { callOnce } from './support/turn-harness.js';
 import { untilAsync } from './support/waiting.js';
+import { putAtOnce, putTool, toolSet } from './support/tool-changes.js';
 import { WsClient } from './support/ws-client.js';
 
 /**
@@ -155,5 +156,29 @@ describe('tools across replicas sharing a Redis', () => {
     } finally {
       await later.stop();
     }
+  });
+
+  it('keeps every one of many tool changes made at once on both replicas, and refuses a stale If-Match on either', async () => {
+    const urls = replicas.map((r) => r.httpUrl);
+    expect(
+      (await postTools(urls[0]!, [{ name: 'first', url: 'http://crm.example/a' }])).status,
+    ).toBe(200);
+    await untilAsync(
+      async () => (await toolSet(urls[1]!)).names.join() === 'first',
+      'B installing it',
+    );
+    const { etag } = await toolSet(urls[1]!);
+    const names = ['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'];
+    expect(await putAtOnce(urls, names)).toEqual(names.map(() => 200));
+    const every = ['first', ...names].join();
+    const both = async () => Promise.all(urls.map((u) => toolSet(u)));
+    await untilAsync(
+      async () => (await both()).every((set) => [...set.names].sort().join() === every),
+      'both replicas holding every change',
+    );
+    const [a, b] = await both();
+    expect(a!.etag).toBe(b!.etag);
+    const stale = await Promise.all(urls.map((u) => putTool(u, 'late', {}, etag)));
+    expect(stale.map((r) => r.status)).toEqual([412, 412]);
   });
 });

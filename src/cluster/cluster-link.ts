@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { isClusterMessage, type ClusterMessage, type SessionsOp } from './messages.js';
+import type { Claim } from '../tools/tool-set-version.js';
 
 type Channel = Pick<NodeJS.Process, 'on' | 'send'>;
 
@@ -99,9 +100,21 @@ export class ClusterLink {
     return reply?.kind === 'engine.sessions.reply' ? reply.results : undefined;
   }
 
-  /** Installs `definitions` in every other process; resolves once they all have. */
-  async publish(definitions: unknown): Promise<void> {
-    await this.request((id) => ({ kind: 'engine.tools.publish', id, definitions }));
+  /**
+   * Installs `definitions` in every other process; resolves once they all have. With `basedOn`,
+   * only if the override in force is still the one of that version ('' for none). Undefined
+   * outside a cluster.
+   */
+  async publish(definitions: unknown, basedOn?: string): Promise<Claim | undefined> {
+    const reply = await this.request((id) => ({
+      kind: 'engine.tools.publish',
+      id,
+      definitions,
+      ...(basedOn !== undefined && { basedOn }),
+    }));
+    if (reply?.kind !== 'engine.tools.published') return undefined;
+    if (reply.conflict) return { outcome: 'conflict', definitions: reply.definitions ?? null };
+    return { outcome: 'claimed' };
   }
 
   /** The override the other processes have, or null (none, or not in a cluster). */

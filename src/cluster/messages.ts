@@ -1,8 +1,12 @@
 /** Messages between the primary and the engine processes (node:cluster IPC). */
 export type ClusterMessage =
-  /** Worker → primary: install these definitions everywhere; answered by `tools.published`. */
-  | { kind: 'engine.tools.publish'; id: number; definitions: unknown }
-  | { kind: 'engine.tools.published'; id: number }
+  /**
+   * Worker → primary: install these definitions everywhere; answered by `tools.published`. With
+   * `basedOn`, only if the override in force is still the one of that version ('' for none; see
+   * tool-set-version.ts): else answered `conflict` with the override in force (null for none).
+   */
+  | { kind: 'engine.tools.publish'; id: number; definitions: unknown; basedOn?: string }
+  | { kind: 'engine.tools.published'; id: number; conflict?: true; definitions?: unknown }
   /** Primary → worker: install definitions another process accepted; answered by `tools.applied`. */
   | { kind: 'engine.tools.apply'; id: number; definitions: unknown }
   | { kind: 'engine.tools.applied'; id: number; error?: string }

@@ -1,3 +1,4 @@
+import { overrideVersion } from '../tools/tool-set-version.js';
 import { ConsoleLogger } from '@nestjs/common';
 import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry } from 'prom-client';
@@ -156,6 +157,15 @@ export function runPrimary(count: number, log: PrimaryLog): void {
       synced.add(from.id);
       send(from, { kind: 'engine.tools.current', id: message.id, definitions: override });
     } else if (message.kind === 'engine.tools.publish') {
+      const { basedOn } = message;
+      if (
+        basedOn !== undefined &&
+        (override === null ? '' : overrideVersion(override)) !== basedOn
+      ) {
+        const definitions = override;
+        send(from, { kind: 'engine.tools.published', id: message.id, conflict: true, definitions });
+        return;
+      }
       override = message.definitions;
       // A process still starting asks for `override` itself before it listens.
       const others = workers().filter((w) => w !== from && synced.has(w.id));

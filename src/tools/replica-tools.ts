@@ -1,17 +1,27 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { SessionStore } from '../sessions/session-store.js';
+import type { Claim } from './tool-set-version.js';
 
 const KEY = 'agent-engine:tools:override';
 const CHANNEL = 'agent-engine:tools';
 /** How long the override outlives the last replica holding it; renewed a third of it apart. */
 const HELD_MS = 60_000;
 
-/** Stores the override (its id and definitions) and tells the replicas, atomically. */
-const PUBLISH = `redis.call('HSET', KEYS[1], 'id', ARGV[1], 'definitions', ARGV[2])
+/**
+ * Stores the override (its id and definitions) and tells the replicas, atomically: {1}. With
+ * ARGV[6] = '1', only if the override stored is still the one whose version is ARGV[7] ('' for
+ * none; see tool-set-version.ts); else {0, the definitions stored, or ''}.
+ */
+const PUBLISH = `if ARGV[6] == '1' then
+  local stored = redis.call('HGET', KEYS[1], 'definitions')
+  local version = stored and redis.sha1hex(stored) or ''
+  if version ~= ARGV[7] then return {0, stored or ''} end
+end
+redis.call('HSET', KEYS[1], 'id', ARGV[1], 'definitions', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PUBLISH', ARGV[4], ARGV[5])
-return 1`;
+return {1}`;
 const READ = `return redis.call('HMGET', KEYS[1], 'id', 'definitions')`;
 /** Keeps the override while a replica holds it: one another replaced is not kept alive. */
 const RENEW = `if redis.call('HGET', KEYS[1], 'id') ~= ARGV[1] then return 0 end
@@ -46,6 +56,11 @@ export class ReplicaTools implements OnModuleDestroy {
     clearInterval(this.renewal);
   }
 
+  /** Whether the replicas share an override (a Redis session store), even while it is away. */
+  get shared(): boolean {
+    return this.store.scripts !== undefined;
+  }
+
   /** Installs, with `install`, every override another replica stores from now on. */
   onOverride(install: (definitions: unknown) => Promise<void>): void {
     this.store.broadcast
@@ -67,23 +82,37 @@ export class ReplicaTools implements OnModuleDestroy {
       );
   }
 
-  /** Stores `definitions`, installed here, for every replica; tells them. */
-  async publish(definitions: unknown): Promise<void> {
+  /**
+   * Stores `definitions` for every replica and tells them; with `basedOn`, only if the override
+   * stored is still the one of that version ('' for none). Undefined without Redis, or while it is
+   * away (the other replicas keep their tools).
+   */
+  async publish(definitions: unknown, basedOn?: string): Promise<Claim | undefined> {
     const { scripts } = this.store;
-    if (!scripts) return;
+    if (!scripts) return undefined;
     const id = randomUUID();
+    const condition = basedOn === undefined ? ['0', ''] : ['1', basedOn];
+    let answer: unknown;
     try {
-      await scripts.run(
+      answer = await scripts.run(
         PUBLISH,
         [KEY],
-        [id, JSON.stringify(definitions), String(HELD_MS), CHANNEL, this.id],
+        [id, JSON.stringify(definitions), String(HELD_MS), CHANNEL, this.id, ...condition],
       );
-      this.held = id;
     } catch (error) {
       this.logger.warn(
         `Redis unavailable: the other replicas keep their tools (${(error as Error).message})`,
       );
+      return undefined;
     }
+    if (Array.isArray(answer) && answer[0] === 0) {
+      const stored: unknown = answer[1];
+      const definitions: unknown =
+        typeof stored === 'string' && stored !== '' ? JSON.parse(stored) : null;
+      return { outcome: 'conflict', definitions };
+    }
+    this.held = id;
+    return { outcome: 'claimed' };
   }
 
   /** The override the replicas hold, at start-up; null for none (or Redis away). */

@@ -16,6 +16,9 @@ import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
 import { ReplicaTools } from './replica-tools.js';
 import { ToolLoader, type ValidateOptions } from './tool-loader.service.js';
 import { withTool, withoutTool } from './tool-set-edit.js';
+import { ToolSetChanges, type ChangeHost, type ChangeOptions } from './tool-set-changes.js';
+import { OverrideRecord } from './override-record.js';
+import { setVersion } from './tool-set-version.js';
 
 const OTHER_PROCESS = 'request body (accepted by another engine process or replica)';
 
@@ -36,6 +39,8 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   private readonly pending: PendingTries;
   /** The MCP servers' list changes being applied, in turn. */
   private relisting = Promise.resolve();
+  /** Changes over the admin API. */
+  private readonly changes: ToolSetChanges;
 
   constructor(
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
@@ -60,6 +65,14 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     });
     sync.onInstall(this.installOther);
     replicas.onOverride(this.installOther);
+    const host: ChangeHost = {
+      current: () => this.current,
+      validate: (definitions, source, kept) => this.validate(definitions, source, { kept }),
+      drop: () => this.loader.releaseServers(this.current),
+      commit: (tools, source) => this.commit(tools, source),
+      installOther: this.installOther,
+    };
+    this.changes = new ToolSetChanges(host, new OverrideRecord(replicas, sync));
   }
 
   /** Installs the override another engine process or replica accepted. */
@@ -227,19 +240,22 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     return this.enabled ? this.current : snapshotOf('none', []);
   }
 
+  /** The version of the set in force, kept while tools are disabled (the admin API's ETag). */
+  version(): string {
+    return setVersion(this.current);
+  }
+
   /**
-   * Validates and installs an override (source `request`), in every engine process; throws
-   * ToolDefinitionError and changes nothing.
+   * Validates and installs an override (source `request`), in every engine process and replica;
+   * throws ToolDefinitionError, or ToolSetChanged when `ifMatch` (an If-Match header) no longer
+   * holds, and changes nothing.
    */
   async replace(
     definitions: unknown,
     source = 'request body',
-    opts: { dryRun?: boolean; kept?: ReadonlySet<number> } = {},
+    opts: ChangeOptions = {},
   ): Promise<ToolSnapshot> {
-    const snapshot = await this.install(definitions, source, opts);
-    if (!opts.dryRun)
-      await Promise.all([this.sync.publish(definitions), this.replicas.publish(definitions)]);
-    return snapshot;
+    return (await this.changes.make(() => ({ definitions }), source, opts))!;
   }
 
   /** The active definition named `name`, if any. */
@@ -251,20 +267,16 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
    * Adds one definition, or replaces the one of that name in its place; an override as `replace`.
    * The others are kept as they are: one whose server or document is down stays pending.
    */
-  upsert(
-    name: string,
-    definition: unknown,
-    opts: { dryRun?: boolean } = {},
-  ): Promise<ToolSnapshot> {
-    const { definitions, kept } = withTool(this.current.definitions, name, definition);
-    return this.replace(definitions, `PUT /api/tools/${name}`, { ...opts, kept });
+  async upsert(name: string, definition: unknown, opts: ChangeOptions = {}): Promise<ToolSnapshot> {
+    const edit = (set: ToolSnapshot) => withTool(set.definitions, name, definition);
+    const based = { ...opts, based: true };
+    return (await this.changes.make(edit, `PUT /api/tools/${name}`, based))!;
   }
 
   /** Removes the definition named `name`; undefined (nothing changed) when there is none. */
-  async remove(name: string): Promise<ToolSnapshot | undefined> {
-    const edited = withoutTool(this.current.definitions, name);
-    if (!edited) return undefined;
-    return this.replace(edited.definitions, `DELETE /api/tools/${name}`, { kept: edited.kept });
+  remove(name: string, opts: ChangeOptions = {}): Promise<ToolSnapshot | undefined> {
+    const edit = (set: ToolSnapshot) => withoutTool(set.definitions, name);
+    return this.changes.make(edit, `DELETE /api/tools/${name}`, { ...opts, based: true });
   }
 
   /** The MCP servers the tools file runs: a set over the API may keep them, not run others. */
@@ -276,28 +288,34 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
    * With `deferUnreachable` (a set another process accepted), a server or document that this
    * process cannot reach now leaves its tools pending rather than the processes' sets apart;
    * `reloading`, `kept`: see ToolLoader.validate. With `replacing`, nothing is installed when that
-   * set is no longer the one in use. A dry run checks as an install would and answers the set it
-   * would make, changing nothing.
+   * set is no longer the one in use.
    */
   private async install(
     definitions: unknown,
     source: string,
-    opts: ValidateOptions & { replacing?: ToolSnapshot; dryRun?: boolean } = {},
+    opts: ValidateOptions & { replacing?: ToolSnapshot } = {},
   ): Promise<ToolSnapshot> {
-    const { replacing, dryRun, ...validation } = opts;
-    // A set refused or only checked: a server run for it, which the set in use does not run, stops.
-    const release = () => this.loader.releaseServers(this.current);
-    const tools = await this.loader
-      .validate(definitions, source, { commands: this.fileCommands(), ...validation })
-      .catch((error: unknown) => {
-        release();
-        throw error;
-      });
-    if (dryRun) return (release(), snapshotOf('request', tools));
+    const { replacing, ...validation } = opts;
+    const tools = await this.validate(definitions, source, validation);
     // Read again to replace a set that another install has replaced meanwhile: that one stays.
     if (replacing && this.current !== replacing) return this.active();
+    return this.commit(tools, source);
+  }
+
+  /** Validates `definitions`; a server run for a set refused, which the set in use does not run, stops. */
+  private validate(definitions: unknown, source: string, opts: ValidateOptions): Promise<Tool[]> {
+    return this.loader
+      .validate(definitions, source, { commands: this.fileCommands(), ...opts })
+      .catch((error: unknown) => {
+        this.loader.releaseServers(this.current);
+        throw error;
+      });
+  }
+
+  /** Installs `tools` (an override) at once, from the next turn. */
+  private commit(tools: Tool[], source: string): ToolSnapshot {
     this.current = snapshotOf('request', tools);
-    release(); // the servers run as commands that the set in use no longer runs stop
+    this.loader.releaseServers(this.current); // the servers run as commands that the set in use no longer runs stop
     this.tryPendingLater();
     this.logger.log(
       `installed ${tools.length} definition(s) from ${source}; they apply from the next turn`,

@@ -8,9 +8,10 @@ import {
   Put,
   Query,
   Req,
+  Res,
 } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ANY_DEFINITION_SCHEMA,
   ToolsErrorDto,
@@ -21,13 +22,16 @@ import { OfferedToolDto } from './dto/tool-call.dto.js';
 import { ToolRegistry } from './tool-registry.service.js';
 import {
   ApiDryRun,
+  ApiIfMatch,
   assertLlmEnabled,
+  ETAG_HEADER,
+  ifMatchOf,
   isDryRun,
   installed,
   readJson,
   refuse,
+  tagged,
   ToolsAdminApi,
-  view,
   notCallable,
 } from './tools-http.js';
 
@@ -44,13 +48,24 @@ export class ToolController {
 
   @Get()
   @ApiOperation({ summary: 'One active tool definition, as it was given' })
-  @ApiOkResponse({ schema: ANY_DEFINITION_SCHEMA })
+  @ApiOkResponse({
+    schema: ANY_DEFINITION_SCHEMA,
+    headers: {
+      ETag: {
+        ...ETAG_HEADER.ETag,
+        description: 'The version of the whole set (see GET /api/tools)',
+      },
+    },
+  })
   @ApiResponse({ status: 404, type: ToolsErrorDto, description: 'No active tool of that name' })
-  getOne(@Param('name') name: string): AnyToolDefinitionDto {
+  getOne(
+    @Param('name') name: string,
+    @Res({ passthrough: true }) res: ServerResponse,
+  ): AnyToolDefinitionDto {
     assertLlmEnabled(this.registry);
     const tool = this.registry.find(name);
     if (!tool) throw refuse(404, `no tool named '${name}'`);
-    return tool.raw as AnyToolDefinitionDto;
+    return tagged(res, tool.raw as AnyToolDefinitionDto, this.registry.version());
   }
 
   @Get('offered')
@@ -80,7 +95,11 @@ export class ToolController {
       'The body is one definition (the raw body is read whatever its Content-Type); its `name` may be left out, and must otherwise match the path. The whole resulting set is validated: nothing changes unless it is valid. The other definitions are kept as they are: one whose MCP server or OpenAPI document cannot be used now stays pending (not offered) instead of refusing the change.',
   })
   @ApiBody({ schema: ANY_DEFINITION_SCHEMA })
-  @ApiOkResponse({ type: ToolsResponseDto, description: 'The resulting set; source is "request"' })
+  @ApiOkResponse({
+    type: ToolsResponseDto,
+    description: 'The resulting set; source is "request"',
+    headers: ETAG_HEADER,
+  })
   @ApiResponse({
     status: 400,
     type: ToolsErrorDto,
@@ -88,9 +107,11 @@ export class ToolController {
   })
   @ApiResponse({ status: 413, type: ToolsErrorDto, description: 'The body is larger than 4 MiB' })
   @ApiDryRun()
+  @ApiIfMatch()
   async putOne(
     @Param('name') name: string,
     @Req() req: IncomingMessage,
+    @Res({ passthrough: true }) res: ServerResponse,
     @Query('dry_run') dryRun?: string,
   ): Promise<ToolsResponseDto> {
     assertLlmEnabled(this.registry);
@@ -107,7 +128,8 @@ export class ToolController {
         `the definition's name ${JSON.stringify(given)} differs from the path's '${name}'`,
       );
     const dry = isDryRun(dryRun);
-    return installed(this.registry.upsert(name, { ...body, name }, { dryRun: dry }), dry);
+    const opts = { dryRun: dry, ifMatch: ifMatchOf(req) };
+    return (await installed(res, this.registry.upsert(name, { ...body, name }, opts), dry))!;
   }
 
   @Delete()
@@ -116,12 +138,22 @@ export class ToolController {
     description:
       'The others are kept as they are: one whose MCP server or OpenAPI document cannot be used now stays pending (not offered) instead of refusing the change.',
   })
-  @ApiOkResponse({ type: ToolsResponseDto, description: 'The resulting set; source is "request"' })
+  @ApiOkResponse({
+    type: ToolsResponseDto,
+    description: 'The resulting set; source is "request"',
+    headers: ETAG_HEADER,
+  })
   @ApiResponse({ status: 404, type: ToolsErrorDto, description: 'No tool of that name' })
-  async deleteOne(@Param('name') name: string): Promise<ToolsResponseDto> {
+  @ApiIfMatch()
+  async deleteOne(
+    @Param('name') name: string,
+    @Req() req: IncomingMessage,
+    @Res({ passthrough: true }) res: ServerResponse,
+  ): Promise<ToolsResponseDto> {
     assertLlmEnabled(this.registry);
-    const snapshot = await this.registry.remove(name);
-    if (!snapshot) throw refuse(404, `no tool named '${name}'`);
-    return view(snapshot);
+    const removed = this.registry.remove(name, { ifMatch: ifMatchOf(req) });
+    const answer = await installed(res, removed);
+    if (!answer) throw refuse(404, `no tool named '${name}'`);
+    return answer;
   }
 }

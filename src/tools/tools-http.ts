@@ -1,6 +1,13 @@
 import { applyDecorators, HttpException, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtraModels, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { IncomingMessage } from 'node:http';
+import {
+  ApiBearerAuth,
+  ApiExtraModels,
+  ApiHeader,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AdminKeyGuard } from './admin-key.guard.js';
 import {
   CodeToolDefinitionDto,
@@ -15,6 +22,7 @@ import {
 import { OpenApiToolDefinitionDto } from './dto/openapi-tool-definition.dto.js';
 import type { Tool, ToolSnapshot } from './tool-definition.js';
 import { ToolDefinitionError } from './tool-validation.js';
+import { etagOf, setVersion, ToolSetChanged } from './tool-set-version.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -91,13 +99,19 @@ export function ApiDryRun(): MethodDecorator {
  * refused are a 400 naming the field.
  */
 export async function installed(
-  change: Promise<ToolSnapshot>,
+  res: ServerResponse,
+  change: Promise<ToolSnapshot | undefined>,
   dryRun = false,
-): Promise<ToolsResponseDto> {
+): Promise<ToolsResponseDto | undefined> {
   try {
-    return { ...view(await change), ...(dryRun && { dry_run: true }) };
+    const snapshot = await change;
+    if (!snapshot) return undefined;
+    // A dry run changed nothing: the set in force keeps its ETag.
+    if (dryRun) return { ...view(snapshot), dry_run: true };
+    return tagged(res, view(snapshot), setVersion(snapshot));
   } catch (error) {
     if (error instanceof ToolDefinitionError) throw refuse(400, error.message);
+    if (error instanceof ToolSetChanged) throw refuse(error.status, error.message);
     throw error;
   }
 }
@@ -109,6 +123,50 @@ export function view(snapshot: ToolSnapshot): ToolsResponseDto {
     source: snapshot.source,
     tools: snapshot.definitions.map((t) => t.raw as AnyToolDefinitionDto),
   };
+}
+
+/** `body` with `version` (of the set it shows, or belongs to) as the ETag header. */
+export function tagged<T>(res: ServerResponse, body: T, version: string): T {
+  res.setHeader('ETag', etagOf(version));
+  return body;
+}
+
+/** The request's If-Match header, if any. */
+export function ifMatchOf(req: IncomingMessage): string | undefined {
+  const header = req.headers['if-match'];
+  return header === undefined || header === '' ? undefined : header;
+}
+
+/** The ETag of answers that show a set, and If-Match of changes, in Swagger. */
+export const ETAG_HEADER = {
+  ETag: {
+    description:
+      'The version of the set in force: the same set has the same ETag in every engine process and replica. Send it back as If-Match to change the set only if it is still this one',
+    schema: { type: 'string', example: '"5d41402abc4b2a76b9719d911017c592b0a8d1c3"' },
+  },
+};
+
+/** If-Match on a change, and the 412 and 409 it may answer. */
+export function ApiIfMatch(): MethodDecorator {
+  return applyDecorators(
+    ApiHeader({
+      name: 'If-Match',
+      required: false,
+      description:
+        'The ETag of the set the change was made from (GET /api/tools): the change is made only if that set is still the one in force across the engine, else 412. Without it, a change of one tool is made on the set in force, whatever changed meanwhile; a whole set replaces whatever is in force',
+    }),
+    ApiResponse({
+      status: 412,
+      type: ToolsErrorDto,
+      description:
+        'If-Match does not name the set in force: the tools changed since they were read',
+    }),
+    ApiResponse({
+      status: 409,
+      type: ToolsErrorDto,
+      description: 'Other changes kept overtaking this one (8 times); nothing was changed',
+    }),
+  );
 }
 
 /** The request's body whole; 413 past `max` bytes. */

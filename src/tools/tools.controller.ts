@@ -1,6 +1,6 @@
-import { Controller, Get, HttpCode, HttpStatus, Post, Query, Req } from '@nestjs/common';
+import { Controller, Get, HttpCode, HttpStatus, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ANY_DEFINITION_SCHEMA,
   ToolsErrorDto,
@@ -9,10 +9,14 @@ import {
 import { ToolRegistry } from './tool-registry.service.js';
 import {
   ApiDryRun,
+  ApiIfMatch,
   assertLlmEnabled,
+  ETAG_HEADER,
+  ifMatchOf,
   installed,
   isDryRun,
   readJson,
+  tagged,
   ToolsAdminApi,
   view,
 } from './tools-http.js';
@@ -27,10 +31,10 @@ export class ToolsController {
   @ApiOperation({
     summary: 'Active tool definitions and where they come from (file, request or none)',
   })
-  @ApiOkResponse({ type: ToolsResponseDto })
-  list(): ToolsResponseDto {
+  @ApiOkResponse({ type: ToolsResponseDto, headers: ETAG_HEADER })
+  list(@Res({ passthrough: true }) res: ServerResponse): ToolsResponseDto {
     assertLlmEnabled(this.registry);
-    return view(this.registry.active());
+    return tagged(res, view(this.registry.active()), this.registry.version());
   }
 
   @Post()
@@ -68,7 +72,11 @@ export class ToolsController {
       },
     },
   })
-  @ApiOkResponse({ type: ToolsResponseDto, description: 'Installed; source is "request"' })
+  @ApiOkResponse({
+    type: ToolsResponseDto,
+    description: 'Installed; source is "request"',
+    headers: ETAG_HEADER,
+  })
   @ApiResponse({
     status: 400,
     type: ToolsErrorDto,
@@ -76,13 +84,16 @@ export class ToolsController {
   })
   @ApiResponse({ status: 413, type: ToolsErrorDto, description: 'The body is larger than 4 MiB' })
   @ApiDryRun()
+  @ApiIfMatch()
   async replace(
     @Req() req: IncomingMessage,
+    @Res({ passthrough: true }) res: ServerResponse,
     @Query('dry_run') dryRun?: string,
   ): Promise<ToolsResponseDto> {
     assertLlmEnabled(this.registry);
     const parsed = await readJson(req, 'a JSON array of tool definitions');
     const dry = isDryRun(dryRun);
-    return installed(this.registry.replace(parsed, 'request body', { dryRun: dry }), dry);
+    const opts = { dryRun: dry, ifMatch: ifMatchOf(req) };
+    return (await installed(res, this.registry.replace(parsed, 'request body', opts), dry))!;
   }
 }

@@ -1,0 +1,56 @@
+/**
+ * Where a change of the tool set is claimed before it is made (see ToolRegistry): the record of
+ * the override in force across the engine, which takes a change only if it was based on the
+ * override the record holds. With Redis, Redis's (every replica); without, the cluster's primary
+ * (every engine process); in a process of its own, the process's set. Pure but for the record's
+ * holders it is given: no Nest import.
+ */
+import type { ClusterLink } from '../cluster/cluster-link.js';
+import type { ReplicaTools } from './replica-tools.js';
+import type { Claim } from './tool-set-version.js';
+
+export class OverrideRecord {
+  constructor(
+    private readonly replicas: Pick<ReplicaTools, 'publish' | 'shared'>,
+    private readonly processes: Pick<ClusterLink, 'publish'>,
+  ) {}
+
+  /**
+   * Makes `definitions` the override in force across the engine: `commit` installs them here, at
+   * once once the record took them, and they are installed in the other processes and replicas;
+   * with `basedOn` (the version of the override the change was based on, '' for none), only if
+   * that is still the one in force. `based` tells whether this process's set is still the one the
+   * change was based on: what is checked where there is no other record (a process of its own;
+   * while Redis is away, each replica's processes).
+   */
+  async claim(
+    definitions: unknown,
+    basedOn: string | undefined,
+    based: () => boolean,
+    commit: () => void,
+  ): Promise<Claim> {
+    /** Checked and made here, in one go: no other change can come between. */
+    const here = (): Claim => {
+      if (basedOn !== undefined && !based()) return { outcome: 'conflict', definitions: null };
+      commit();
+      return { outcome: 'claimed' };
+    };
+    let replicas = await this.replicas.publish(definitions, basedOn);
+    // A record with no override at all, where the change was based on one: Redis lost it (a
+    // restart, an eviction), not another change: the change is the override from now on.
+    if (replicas?.outcome === 'conflict' && replicas.definitions === null && basedOn)
+      replicas = await this.replicas.publish(definitions, '');
+    if (replicas?.outcome === 'conflict') return replicas;
+    if (replicas || this.replicas.shared) {
+      // Redis took it, or is away (each replica for itself meanwhile): the primary passes the
+      // change on to this replica's other processes, whose overrides came from Redis, not it.
+      const made = replicas ? (commit(), replicas) : here();
+      if (made.outcome === 'claimed') await this.processes.publish(definitions);
+      return made;
+    }
+    const processes = await this.processes.publish(definitions, basedOn);
+    if (!processes) return here();
+    if (processes.outcome === 'claimed') commit();
+    return processes;
+  }
+}

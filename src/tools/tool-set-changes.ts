@@ -1,0 +1,107 @@
+/**
+ * Changes of the tool set over the admin API, made without undoing another change unseen: a change
+ * is made from the set in force, and only if that set is still the one in force across the engine
+ * when it is made (see OverrideRecord). A change of one tool (`PUT`, `DELETE /api/tools/{name}`)
+ * that another change overtook is made again from the set that change made; a change with
+ * `If-Match` is refused (412); a whole set posted without it replaces whatever is in force. Pure
+ * but for the host and record it is given: no Nest import.
+ */
+import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
+import type { OverrideRecord } from './override-record.js';
+import {
+  etagOf,
+  ifMatchAllows,
+  overrideBase,
+  overrideVersion,
+  setVersion,
+  ToolSetChanged,
+} from './tool-set-version.js';
+
+export interface ChangeOptions {
+  /** Check the change and answer the set it would make, changing nothing. */
+  dryRun?: boolean;
+  /** An If-Match header: the change is made only if the set in force still has that ETag. */
+  ifMatch?: string;
+}
+
+/** A change: the definitions to install made from the set in force (undefined: nothing to do). */
+export type Edit = (
+  set: ToolSnapshot,
+) => { definitions: unknown; kept?: ReadonlySet<number> } | undefined;
+
+/** What the registry does for a change. */
+export interface ChangeHost {
+  /** The set in force here (kept while tools are disabled). */
+  current(): ToolSnapshot;
+  /** Validates `definitions` (`kept`: places of definitions kept from the set in force). */
+  validate(definitions: unknown, source: string, kept?: ReadonlySet<number>): Promise<Tool[]>;
+  /** Stops what a change that was not made started (MCP servers the set in force does not run). */
+  drop(): void;
+  /** Installs `tools` here, at once: the set in force from the next turn. */
+  commit(tools: Tool[], source: string): ToolSnapshot;
+  /** Installs the override another process or replica made. */
+  installOther(definitions: unknown): Promise<void>;
+}
+
+/** How often a change of one tool is made again when other changes keep overtaking it. */
+const ATTEMPTS = 8;
+
+export class ToolSetChanges {
+  constructor(
+    private readonly host: ChangeHost,
+    private readonly record: OverrideRecord,
+  ) {}
+
+  /**
+   * Makes `edit` (`based`: from the set in force, made again if another change overtook it);
+   * throws ToolDefinitionError, or ToolSetChanged, and changes nothing.
+   */
+  async make(
+    edit: Edit,
+    source: string,
+    opts: ChangeOptions & { based?: boolean },
+  ): Promise<ToolSnapshot | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      const base = this.host.current();
+      const version = setVersion(base);
+      if (opts.ifMatch !== undefined && !ifMatchAllows(opts.ifMatch, version))
+        throw new ToolSetChanged(
+          412,
+          `the tools changed since they were read: If-Match ${opts.ifMatch}, their ETag is now ${etagOf(version)}; read them again (GET /api/tools) and make the change on what they are now`,
+        );
+      const edited = edit(base);
+      if (!edited) return undefined;
+      const tools = await this.host.validate(edited.definitions, source, edited.kept);
+      if (opts.dryRun) return (this.host.drop(), snapshotOf('request', tools));
+      const conditional = opts.based || opts.ifMatch !== undefined;
+      let made: ToolSnapshot | undefined;
+      const claim = await this.record.claim(
+        edited.definitions,
+        conditional ? overrideBase(base) : undefined,
+        () => setVersion(this.host.current()) === version,
+        () => (made = this.host.commit(tools, source)),
+      );
+      if (claim.outcome === 'claimed') return made;
+      this.host.drop();
+      if (opts.ifMatch !== undefined)
+        throw new ToolSetChanged(
+          412,
+          `the tools were changed by another request while this one was checked: If-Match ${opts.ifMatch} no longer holds; read them again (GET /api/tools) and make the change on what they are now`,
+        );
+      if (attempt === ATTEMPTS)
+        throw new ToolSetChanged(
+          409,
+          `the tools were changed by other requests ${ATTEMPTS} times while this change was made; nothing was changed: try again`,
+        );
+      // Made again from the set the other change made: installed here first, if it is not yet.
+      const other = claim.definitions;
+      if (other !== null && overrideVersion(other) !== overrideBase(this.host.current()))
+        await this.host.installOther(other).catch((error: Error) => {
+          throw new ToolSetChanged(
+            409,
+            `the tools were changed by another request, and the set it made cannot be used here, so this change was not made: ${error.message}`,
+          );
+        });
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import { Engine } from './support/engine.js';
+import { putAtOnce, putTool, toolSet } from './support/tool-changes.js';
+import { postTools, writeToolsFile } from './support/tools-file.js';
+
+/**
+ * The admin API's ETag and If-Match: admin tooling reads the tools, changes them, and the change is
+ * made only if no one else changed them meanwhile; changes of one tool made at once all stay.
+ */
+describe('/api/tools: ETag, If-Match, changes made at once', () => {
+  let engine: Engine;
+  const tool = (name: string) => ({ name, url: `http://127.0.0.1:9/${name}`, method: 'GET' });
+  beforeAll(async () => {
+    engine = await Engine.start({
+      LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+      LLM_MODEL: 'm',
+      LLM_TOOLS_FILE: writeToolsFile([tool('from_file')]),
+    });
+  });
+  afterAll(() => engine?.stop());
+
+  const post = (definitions: unknown, ifMatch?: string, query = '') =>
+    fetch(`${engine.httpUrl}/api/tools${query}`, {
+      method: 'POST',
+      headers: ifMatch === undefined ? {} : { 'If-Match': ifMatch },
+      body: JSON.stringify(definitions),
+    });
+  const remove = (name: string, ifMatch?: string) =>
+    fetch(`${engine.httpUrl}/api/tools/${name}`, {
+      method: 'DELETE',
+      headers: ifMatch === undefined ? {} : { 'If-Match': ifMatch },
+    });
+
+  it('tags every view of the set with its version, the same for the same set', async () => {
+    const file = await toolSet(engine.httpUrl);
+    expect(file.etag).toMatch(/^"file-[0-9a-f]{40}"$/);
+    const one = await fetch(`${engine.httpUrl}/api/tools/from_file`);
+    expect(one.headers.get('etag')).toBe(file.etag);
+    const posted = await post([tool('a')]);
+    const etag = posted.headers.get('etag')!;
+    expect(etag).toMatch(/^"[0-9a-f]{40}"$/);
+    expect((await toolSet(engine.httpUrl)).etag).toBe(etag);
+    // The same set posted again has the same version; another has another.
+    expect((await post([tool('a')])).headers.get('etag')).toBe(etag);
+    expect((await post([tool('b')])).headers.get('etag')).not.toBe(etag);
+  });
+
+  it('makes a change with If-Match only if the set is still the one read, else 412 and nothing changes', async () => {
+    await post([tool('a')]);
+    const read = (await toolSet(engine.httpUrl)).etag;
+    // Another admin changes the set meanwhile.
+    expect((await putTool(engine.httpUrl, 'b', tool('b'))).status).toBe(200);
+    const stale = await post([tool('c')], read);
+    expect(stale.status).toBe(412);
+    expect(((await stale.json()) as any).message).toMatch(
+      /^the tools changed since they were read: If-Match "[0-9a-f]{40}", their ETag is now "[0-9a-f]{40}"; read them again/,
+    );
+    expect((await putTool(engine.httpUrl, 'c', tool('c'), read)).status).toBe(412);
+    expect((await remove('a', read)).status).toBe(412);
+    const now = await toolSet(engine.httpUrl);
+    expect(now.names).toEqual(['a', 'b']);
+    // With the ETag of the set in force (a list of them, weak or strong, or *), it is made.
+    const put = await putTool(engine.httpUrl, 'c', tool('c'), `"nope", W/${now.etag}`);
+    expect(put.status).toBe(200);
+    expect((await remove('a', '*')).status).toBe(200);
+    const after = await toolSet(engine.httpUrl);
+    expect(after.names).toEqual(['b', 'c']);
+    expect(after.etag).toBe(
+      await (async () => (await post([tool('b'), tool('c')], after.etag)).headers.get('etag'))(),
+    );
+  });
+
+  it('checks If-Match on a dry run too, and answers no ETag for a set not installed', async () => {
+    await post([tool('a')]);
+    const { etag } = await toolSet(engine.httpUrl);
+    expect((await post([tool('x')], '"stale"', '?dry_run=true')).status).toBe(412);
+    const dry = await post([tool('x')], etag, '?dry_run=true');
+    expect(dry.status).toBe(200);
+    expect(dry.headers.get('etag')).toBeNull();
+    expect((await toolSet(engine.httpUrl)).etag).toBe(etag);
+  });
+
+  it('keeps every one of many changes of one tool made at once', async () => {
+    expect((await postTools(engine.httpUrl, [tool('first')])).status).toBe(200);
+    const names = ['t1', 't2', 't3', 't4', 't5', 't6'];
+    expect(await putAtOnce([engine.httpUrl], names)).toEqual(names.map(() => 200));
+    expect((await toolSet(engine.httpUrl)).names.sort()).toEqual(['first', ...names]);
+    const removed = await Promise.all(['t1', 't3', 't5'].map((n) => remove(n)));
+    expect(removed.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect((await toolSet(engine.httpUrl)).names.sort()).toEqual(['first', 't2', 't4', 't6']);
+  });
+});
