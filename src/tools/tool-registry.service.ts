@@ -8,8 +8,6 @@ import {
 import { ClusterLink } from '../cluster/cluster-link.js';
 import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../config/app.config.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
-import { FileWatch } from './file-watch.js';
-import { SpecUrlWatch } from './openapi/spec-url-watch.js';
 import { listPending, PendingTries } from './pending-tools.js';
 import { commandKey } from './mcp/mcp-command.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
@@ -18,6 +16,7 @@ import { ToolLoader, type ValidateOptions } from './tool-loader.service.js';
 import { withTool, withoutTool } from './tool-set-edit.js';
 import { ToolSetChanges, type ChangeHost, type ChangeOptions } from './tool-set-changes.js';
 import { OverrideRecord } from './override-record.js';
+import { ToolReloads } from './tool-reloads.js';
 import { setVersion } from './tool-set-version.js';
 
 const OTHER_PROCESS = 'request body (accepted by another engine process or replica)';
@@ -33,8 +32,8 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   private current: ToolSnapshot = snapshotOf('none', []);
   /** The definitions the file gave last (what a watch compares and reads code files of). */
   private fromFile: ToolSnapshot = snapshotOf('none', []);
-  private watch: FileWatch | undefined;
-  private specWatch: SpecUrlWatch | undefined;
+  /** The file and OpenAPI documents read again when they change. */
+  private readonly reloads: ToolReloads;
   /** Tries at the tools left pending (MCP servers, OpenAPI documents down when the file was read). */
   private readonly pending: PendingTries;
   /** The MCP servers' list changes being applied, in turn. */
@@ -46,7 +45,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
     @Inject(llmConfig.KEY) private readonly llm: LlmConfig,
     private readonly sync: ClusterLink,
-    private readonly metrics: EngineMetrics,
+    metrics: EngineMetrics,
     private readonly loader: ToolLoader,
     private readonly replicas: ReplicaTools,
   ) {
@@ -73,6 +72,20 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
       installOther: this.installOther,
     };
     this.changes = new ToolSetChanges(host, new OverrideRecord(replicas, sync));
+    const reloading = { deferUnreachable: true, reloading: true };
+    const files = {
+      current: () => this.current,
+      fromFile: () => this.fromFile,
+      fileRead: (snapshot: ToolSnapshot, use: boolean) => {
+        this.fromFile = snapshot;
+        if (!use) return;
+        this.current = snapshot;
+        this.tryPendingLater();
+      },
+      reinstall: (raw: unknown[], source: string, replacing: ToolSnapshot) =>
+        this.install(raw, source, { ...reloading, replacing }),
+    };
+    this.reloads = new ToolReloads(files, config, loader, metrics, this.logger);
   }
 
   /** Installs the override another engine process or replica accepted. */
@@ -90,28 +103,11 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     const override = await this.sync.current();
     if (override !== null) await this.installOther(override);
     else await this.replicas.installCurrent(this.installOther);
-    if (this.config.enabled && this.config.file !== '' && this.config.fileWatchSecs > 0) {
-      this.watch = new FileWatch(
-        () => this.loader.watchedFiles(this.fromFile),
-        this.config.fileWatchSecs * 1000,
-        () => this.reloadFile(),
-      );
-      await this.watch.start();
-    }
-    if (this.config.specUrlWatchSecs > 0) {
-      this.specWatch = new SpecUrlWatch(
-        () => this.loader.specUrls(this.current),
-        this.config.specUrlWatchSecs * 1000,
-        (url, seen) => this.loader.specRead(url, seen),
-        () => this.specChanged(),
-      );
-      await this.specWatch.start();
-    }
+    await this.reloads.start();
   }
 
   onModuleDestroy(): void {
-    this.watch?.stop();
-    this.specWatch?.stop();
+    this.reloads.stop();
     this.pending.stop();
   }
 
@@ -158,68 +154,6 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     this.tryPendingLater();
     this.logger.log(
       `an MCP server's tools changed: ${relisted.map((t) => t.name).join(', ')} as it lists them now, from the next turn`,
-    );
-  }
-
-  /**
-   * An OpenAPI document at a URL that the set in use names reads differently: the set is read
-   * again, as an edit of the tools file is (an override from /api/tools is validated again).
-   */
-  private async specChanged(): Promise<void> {
-    const snapshot = this.current;
-    if (snapshot === this.fromFile && snapshot.source === 'file')
-      return this.reloadFile('an OpenAPI document changed');
-    if (snapshot.source !== 'request') return;
-    try {
-      const raw = snapshot.definitions.map((t) => t.raw);
-      const source = 'the override in use (an OpenAPI document changed)';
-      const opts = { deferUnreachable: true, reloading: true, replacing: snapshot };
-      await this.install(raw, source, opts);
-    } catch (error) {
-      this.logger.error(
-        `an OpenAPI document changed, but the tools cannot be used; the tools in use are kept: ${(error as Error).message}`,
-      );
-    }
-  }
-
-  /**
-   * The tools file changed: its definitions replace the file's from the next turn. An invalid
-   * file changes nothing (the error names the file, tool and field); an override from
-   * `/api/tools` stays in force until restart.
-   */
-  private async reloadFile(why = 'tools file changed'): Promise<void> {
-    try {
-      await this.readFileAgain(why);
-    } finally {
-      // A command changed or dropped: its server stops (also one the failed read started).
-      this.loader.releaseServers(this.current);
-    }
-  }
-
-  private async readFileAgain(why: string): Promise<void> {
-    let snapshot: ToolSnapshot;
-    try {
-      snapshot = await this.loader.loadFile({ reloading: true });
-    } catch (error) {
-      this.metrics.toolsFileReload('invalid');
-      this.logger.error(
-        `${why}, but the tools cannot be used; the tools in use are kept: ${(error as Error).message}`,
-      );
-      return;
-    }
-    this.fromFile = snapshot;
-    if (this.current.source === 'request') {
-      this.metrics.toolsFileReload('kept_override');
-      this.logger.warn(
-        `${why} (${snapshot.definitions.length} definition(s)); not installed: the override from /api/tools stays in force until restart`,
-      );
-      return;
-    }
-    this.current = snapshot;
-    this.tryPendingLater();
-    this.metrics.toolsFileReload('installed');
-    this.logger.log(
-      `${why}: ${snapshot.definitions.length} definition(s) apply from the next turn`,
     );
   }
 
