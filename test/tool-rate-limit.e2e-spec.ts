@@ -143,4 +143,25 @@ describe('tools whose API takes so many requests a second', () => {
       expect(JSON.stringify(await res.json())).toContain('rate_limit');
     }
   });
+
+  it('refuses the tools of one group giving it different limits, naming both', async () => {
+    const crm = (name: string, calls: number) => ({
+      name,
+      url: `${rig.toolsUrl}/${name}`,
+      rate_limit: { calls, per_secs: 60, group: 'crm' },
+    });
+    const res = await fetch(`${rig.engine.httpUrl}/api/tools`, {
+      method: 'POST',
+      headers: ADMIN,
+      body: JSON.stringify([
+        crm('crm_read', 100),
+        { name: 'other', url: rig.toolsUrl },
+        crm('crm_write', 10),
+      ]),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toBe(
+      "request body: tool #2 'crm_write': field 'rate_limit': group 'crm' makes at most 100 calls in 60s in tool #0, and its tools share that one quota: give each the same calls and per_secs",
+    );
+  });
 });

@@ -166,6 +166,7 @@ export function validateToolDefinitions(
     return httpTool(entry, index, source, warnings, options);
   });
   checkDuplicates(tools, source);
+  checkRateGroups(tools, source);
   return { tools, warnings };
 }
 
@@ -280,5 +281,21 @@ export function checkDuplicates(tools: Tool[], source: string): void {
       );
     }
     seen.set(tool.name, index);
+  });
+}
+
+/** The tools of one `rate_limit` group share one quota: each must give it the same limit. */
+function checkRateGroups(tools: Tool[], source: string): void {
+  const first = new Map<string, number>();
+  tools.forEach((tool, index) => {
+    const group = tool.rateLimit?.group;
+    if (group === undefined) return;
+    const at = first.get(group);
+    if (at === undefined) return void first.set(group, index);
+    const { calls, perMs } = tools[at]!.rateLimit!;
+    if (calls === tool.rateLimit!.calls && perMs === tool.rateLimit!.perMs) return;
+    throw new ToolDefinitionError(
+      `${where(source, index, tool.name)}: field 'rate_limit': group '${group}' makes at most ${calls} calls in ${perMs / 1000}s in tool #${at}, and its tools share that one quota: give each the same calls and per_secs`,
+    );
   });
 }
