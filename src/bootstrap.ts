@@ -37,8 +37,10 @@ export async function createApp(): Promise<INestApplication> {
     logger,
     abortOnError: false,
   });
-  // The only ETags are the tool set's versions (/api/tools), never a hash of an answer's body.
+  // The only ETags are the tool set's versions (/api/tools), never a hash of an answer's body;
+  // and no header tells a scanner what serves the API.
   app.set('etag', false);
+  app.disable('x-powered-by');
   app.useWebSocketAdapter(new AgentWsAdapter(app));
   // CORS_ORIGINS: pages of those origins may call the HTTP API (an admin UI elsewhere).
   if (env.corsOrigins.length > 0)

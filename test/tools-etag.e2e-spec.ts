@@ -1,3 +1,4 @@
+import { get as httpGet, type IncomingMessage } from 'node:http';
 import { Engine } from './support/engine.js';
 import { putAtOnce, putTool, toolSet } from './support/tool-changes.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
@@ -42,6 +43,24 @@ describe('/api/tools: ETag, If-Match, changes made at once', () => {
     // The same set posted again has the same version; another has another.
     expect((await post([tool('a')])).headers.get('etag')).toBe(etag);
     expect((await post([tool('b')])).headers.get('etag')).not.toBe(etag);
+  });
+
+  it('answers 304 to a GET whose If-None-Match names the set in force (an admin UI polling)', async () => {
+    await post([tool('a')]);
+    const { etag } = await toolSet(engine.httpUrl);
+    // node:http: fetch adds `Cache-Control: no-cache` to a conditional request, as a browser
+    // asked to reload does, and the server then answers in full.
+    const get = (path: string, ifNoneMatch: string) =>
+      new Promise<IncomingMessage>((resolve, reject) =>
+        httpGet(`${engine.httpUrl}${path}`, { headers: { 'If-None-Match': ifNoneMatch } }, (res) =>
+          resolve(res.resume()),
+        ).on('error', reject),
+      );
+    expect((await get('/api/tools', etag)).statusCode).toBe(304);
+    expect((await get('/api/tools/a', etag)).statusCode).toBe(304);
+    const changed = await get('/api/tools', '"another"');
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers['x-powered-by']).toBeUndefined();
   });
 
   it('makes a change with If-Match only if the set is still the one read, else 412 and nothing changes', async () => {
