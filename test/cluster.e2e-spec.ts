@@ -213,6 +213,7 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
       200,
     );
     const { etag } = await toolSet(engine.url!);
+    const logged = engine.output.length;
     const names = ['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'];
     expect(await putAtOnce([engine.url!], names)).toEqual(names.map(() => 200));
     const every = ['first', ...names];
@@ -220,6 +221,19 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
     const seen = await Promise.all([1, 2, 3, 4].map(() => toolSet(engine.url!)));
     for (const set of seen) expect(set.names.sort()).toEqual(every);
     expect(new Set(seen.map((s) => s.etag)).size).toBe(1);
+    // The log says what each change did (a set installed may bring several changes at once).
+    for (const name of names)
+      expect(engine.output).toMatch(new RegExp(`\\(added [^)]*\\b${name}\\b[^)]*\\); they apply`));
+    // Every change adds a tool: no process ever went back to an earlier set, whatever order the
+    // changes reached it in.
+    const sizes = new Map<number, number[]>();
+    for (const line of engine.output.slice(logged).split('\n')) {
+      const m = /"pid":(\d+).*"msg":"installed (\d+) definition/.exec(line);
+      if (m) sizes.set(Number(m[1]), [...(sizes.get(Number(m[1])) ?? []), Number(m[2])]);
+    }
+    expect(sizes.size).toBe(2);
+    for (const seenSizes of sizes.values())
+      expect(seenSizes).toEqual([...seenSizes].sort((a, b) => a - b));
     const stale = await Promise.all([1, 2].map(() => putTool(engine.url!, 'late', {}, etag)));
     expect(stale.map((r) => r.status)).toEqual([412, 412]);
   }, 30000);

@@ -5,6 +5,16 @@ import { ReplicaTools } from './replica-tools.js';
 import { overrideVersion, type Claim } from './tool-set-version.js';
 
 const set = (name: string) => [{ name, url: `http://crm.example/${name}` }];
+/** A process's side of a claim: its check and its install, in turn as the registry makes them. */
+const local = (based: () => boolean, commit: () => void) => {
+  let turns: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(step: () => T | PromiseLike<T>): Promise<T> => {
+    const done: Promise<T> = turns.then(step);
+    turns = done.catch(() => undefined);
+    return done;
+  };
+  return { based, commit, inTurn };
+};
 
 /** A cluster's primary as the record sees it: what it was asked to publish, and on what basis. */
 class Primary {
@@ -33,8 +43,10 @@ describe('OverrideRecord with a real Redis', () => {
       const claimed = await record.claim(
         definitions,
         basedOn,
-        () => true,
-        () => (committed = true),
+        local(
+          () => true,
+          () => (committed = true),
+        ),
       );
       return { ...claimed, committed };
     };
@@ -93,8 +105,10 @@ describe('OverrideRecord without Redis, or while it is away', () => {
     const claimed = await record.claim(
       set('x'),
       basedOn,
-      () => based,
-      () => (committed = true),
+      local(
+        () => based,
+        () => (committed = true),
+      ),
     );
     return { ...claimed, committed };
   };

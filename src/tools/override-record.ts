@@ -16,25 +16,33 @@ export class OverrideRecord {
   ) {}
 
   /**
-   * Makes `definitions` the override in force across the engine: `commit` installs them here, at
-   * once once the record took them, and they are installed in the other processes and replicas;
-   * with `basedOn` (the version of the override the change was based on, '' for none), only if
-   * that is still the one in force. `based` tells whether this process's set is still the one the
-   * change was based on: what is checked where there is no other record (a process of its own;
-   * while Redis is away, each replica's processes).
+   * Makes `definitions` the override in force across the engine, installed in the other processes
+   * and replicas; with `basedOn` (the version of the override the change was based on, '' for
+   * none), only if that is still the one in force. Once the record took them, `local.commit`
+   * installs them here, in its turn among the sets others made (`local.inTurn`: the order the
+   * record took them). `local.based` tells whether this process's set is still the one the change
+   * was based on: what is checked, in the same turn, where there is no other record (a process of
+   * its own; while Redis is away, each replica's processes).
    */
   async claim(
     definitions: unknown,
     basedOn: string | undefined,
-    based: () => boolean,
-    commit: () => void,
+    local: {
+      based: () => boolean;
+      commit: () => void;
+      inTurn: <T>(step: () => T | PromiseLike<T>) => Promise<T>;
+    },
   ): Promise<Claim> {
-    /** Checked and made here, in one go: no other change can come between. */
-    const here = (): Claim => {
-      if (basedOn !== undefined && !based()) return { outcome: 'conflict', definitions: null };
-      commit();
-      return { outcome: 'claimed' };
-    };
+    const claimed: Claim = { outcome: 'claimed' };
+    const commit = () => local.inTurn(() => (local.commit(), claimed));
+    /** Checked and made here, in one turn: no other change can come between. */
+    const here = () =>
+      local.inTurn((): Claim => {
+        if (basedOn !== undefined && !local.based())
+          return { outcome: 'conflict', definitions: null };
+        local.commit();
+        return claimed;
+      });
     let replicas = await this.replicas.publish(definitions, basedOn);
     // A record with no override at all, where the change was based on one: Redis lost it (a
     // restart, an eviction), not another change: the change is the override from now on.
@@ -44,13 +52,12 @@ export class OverrideRecord {
     if (replicas || this.replicas.shared) {
       // Redis took it, or is away (each replica for itself meanwhile): the primary passes the
       // change on to this replica's other processes, whose overrides came from Redis, not it.
-      const made = replicas ? (commit(), replicas) : here();
+      const made = replicas ? await commit() : await here();
       if (made.outcome === 'claimed') await this.processes.publish(definitions);
       return made;
     }
     const processes = await this.processes.publish(definitions, basedOn);
     if (!processes) return here();
-    if (processes.outcome === 'claimed') commit();
-    return processes;
+    return processes.outcome === 'claimed' ? commit() : processes;
   }
 }

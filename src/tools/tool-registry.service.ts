@@ -13,7 +13,7 @@ import { commandKey } from './mcp/mcp-command.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
 import { ReplicaTools } from './replica-tools.js';
 import { ToolLoader, type ValidateOptions } from './tool-loader.service.js';
-import { withTool, withoutTool } from './tool-set-edit.js';
+import { changesOf, withTool, withoutTool } from './tool-set-edit.js';
 import { ToolSetChanges, type ChangeHost, type ChangeOptions } from './tool-set-changes.js';
 import { OverrideRecord } from './override-record.js';
 import { ToolReloads } from './tool-reloads.js';
@@ -38,6 +38,8 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   private readonly pending: PendingTries;
   /** The MCP servers' list changes being applied, in turn. */
   private relisting = Promise.resolve();
+  /** The overrides other processes and replicas made, installed one after the other. */
+  private installs: Promise<unknown> = Promise.resolve();
   /** Changes over the admin API. */
   private readonly changes: ToolSetChanges;
 
@@ -66,10 +68,12 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     replicas.onOverride(this.installOther);
     const host: ChangeHost = {
       current: () => this.current,
+      active: () => this.active(),
       validate: (definitions, source, kept) => this.validate(definitions, source, { kept }),
       drop: () => this.loader.releaseServers(this.current),
       commit: (tools, source) => this.commit(tools, source),
       installOther: this.installOther,
+      inTurn: this.inTurn,
     };
     this.changes = new ToolSetChanges(host, new OverrideRecord(replicas, sync));
     const reloading = { deferUnreachable: true, reloading: true };
@@ -88,9 +92,19 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     this.reloads = new ToolReloads(files, config, loader, metrics, this.logger);
   }
 
-  /** Installs the override another engine process or replica accepted. */
-  private readonly installOther = async (definitions: unknown) => {
-    await this.install(definitions, OTHER_PROCESS, { deferUnreachable: true });
+  /**
+   * Installs the override another engine process or replica made, in the order they come: the
+   * primary and Redis send them in the order they were made, and a later one must not go first.
+   */
+  private readonly installOther = async (definitions: unknown): Promise<void> => {
+    await this.inTurn(() => this.install(definitions, OTHER_PROCESS, { deferUnreachable: true }));
+  };
+
+  /** Runs `step` after the installs and changes before it (see ChangeHost.inTurn). */
+  private readonly inTurn = <T>(step: () => T | PromiseLike<T>): Promise<T> => {
+    const done: Promise<T> = this.installs.then(step);
+    this.installs = done.catch(() => undefined);
+    return done;
   };
 
   /**
@@ -248,11 +262,12 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
 
   /** Installs `tools` (an override) at once, from the next turn. */
   private commit(tools: Tool[], source: string): ToolSnapshot {
+    const changes = changesOf(this.current.definitions, tools);
     this.current = snapshotOf('request', tools);
     this.loader.releaseServers(this.current); // the servers run as commands that the set in use no longer runs stop
     this.tryPendingLater();
     this.logger.log(
-      `installed ${tools.length} definition(s) from ${source}; they apply from the next turn`,
+      `installed ${tools.length} definition(s) from ${source} (${changes}); they apply from the next turn`,
     );
     if (!this.enabled)
       this.logger.warn(

@@ -11,6 +11,7 @@ import { FileWatch } from './file-watch.js';
 import { SpecUrlWatch } from './openapi/spec-url-watch.js';
 import type { ToolSnapshot } from './tool-definition.js';
 import type { ToolLoader } from './tool-loader.service.js';
+import { changesOf } from './tool-set-edit.js';
 
 /** What the registry does for a reload. */
 export interface ReloadHost {
@@ -109,17 +110,18 @@ export class ToolReloads {
       return;
     }
     const overridden = this.host.current().source === 'request';
+    const changes = changesOf(this.host.fromFile().definitions, snapshot.definitions);
     this.host.fileRead(snapshot, !overridden);
     if (overridden) {
       this.metrics.toolsFileReload('kept_override');
       this.logger.warn(
-        `${why} (${snapshot.definitions.length} definition(s)); not installed: the override from /api/tools stays in force until restart`,
+        `${why} (${snapshot.definitions.length} definition(s): ${changes}); not installed: the override from /api/tools stays in force until restart`,
       );
       return;
     }
     this.metrics.toolsFileReload('installed');
     this.logger.log(
-      `${why}: ${snapshot.definitions.length} definition(s) apply from the next turn`,
+      `${why}: ${snapshot.definitions.length} definition(s) apply from the next turn (${changes})`,
     );
   }
 }

@@ -6,6 +6,7 @@
  * `If-Match` is refused (412); a whole set posted without it replaces whatever is in force. Pure
  * but for the host and record it is given: no Nest import.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
 import type { OverrideRecord } from './override-record.js';
 import {
@@ -33,18 +34,27 @@ export type Edit = (
 export interface ChangeHost {
   /** The set in force here (kept while tools are disabled). */
   current(): ToolSnapshot;
+  /** The set the API shows (none while tools are disabled). */
+  active(): ToolSnapshot;
   /** Validates `definitions` (`kept`: places of definitions kept from the set in force). */
   validate(definitions: unknown, source: string, kept?: ReadonlySet<number>): Promise<Tool[]>;
   /** Stops what a change that was not made started (MCP servers the set in force does not run). */
   drop(): void;
   /** Installs `tools` here, at once: the set in force from the next turn. */
   commit(tools: Tool[], source: string): ToolSnapshot;
-  /** Installs the override another process or replica made. */
+  /** Installs the override another process or replica made, in its turn (see `inTurn`). */
   installOther(definitions: unknown): Promise<void>;
+  /**
+   * Runs `step` in its turn among the installs of the sets others made, in the order they came
+   * (and were made), so that an earlier set never replaces a later one.
+   */
+  inTurn<T>(step: () => T | PromiseLike<T>): Promise<T>;
 }
 
 /** How often a change of one tool is made again when other changes keep overtaking it. */
 const ATTEMPTS = 8;
+/** How long a change overtaken waits for the set that overtook it to come from the record. */
+const CATCH_UP_MS = 2000;
 
 export class ToolSetChanges {
   constructor(
@@ -78,8 +88,16 @@ export class ToolSetChanges {
       const claim = await this.record.claim(
         edited.definitions,
         conditional ? overrideBase(base) : undefined,
-        () => setVersion(this.host.current()) === version,
-        () => (made = this.host.commit(tools, source)),
+        {
+          based: () => setVersion(this.host.current()) === version,
+          // Another's override installed here while the record was asked came after this change
+          // (it was based on it, or replaced it whole): it stays.
+          commit: () =>
+            (made = overtaken(base, this.host.current())
+              ? this.host.active()
+              : this.host.commit(tools, source)),
+          inTurn: this.host.inTurn,
+        },
       );
       if (claim.outcome === 'claimed') return made;
       this.host.drop();
@@ -93,15 +111,30 @@ export class ToolSetChanges {
           409,
           `the tools were changed by other requests ${ATTEMPTS} times while this change was made; nothing was changed: try again`,
         );
-      // Made again from the set the other change made: installed here first, if it is not yet.
-      const other = claim.definitions;
-      if (other !== null && overrideVersion(other) !== overrideBase(this.host.current()))
-        await this.host.installOther(other).catch((error: Error) => {
-          throw new ToolSetChanged(
-            409,
-            `the tools were changed by another request, and the set it made cannot be used here, so this change was not made: ${error.message}`,
-          );
-        });
+      await this.caughtUp(base, claim.definitions);
     }
   }
+
+  /**
+   * Once another change overtook one based on `base`: waits until the set it made is installed
+   * here, as it comes in its turn from the record (the primary, Redis's pub/sub); one that has not
+   * come within CATCH_UP_MS is installed from the record's answer, `other`.
+   */
+  private async caughtUp(base: ToolSnapshot, other: unknown): Promise<void> {
+    const until = performance.now() + CATCH_UP_MS;
+    while (this.host.current() === base && performance.now() < until) await sleep(10);
+    if (this.host.current() !== base || other === null) return;
+    if (overrideVersion(other) === overrideBase(this.host.current())) return;
+    await this.host.installOther(other).catch((error: Error) => {
+      throw new ToolSetChanged(
+        409,
+        `the tools were changed by another request, and the set it made cannot be used here, so this change was not made: ${error.message}`,
+      );
+    });
+  }
+}
+
+/** Whether the set in force, `now`, is another's override installed since `base` was read. */
+function overtaken(base: ToolSnapshot, now: ToolSnapshot): boolean {
+  return now !== base && now.source === 'request' && setVersion(now) !== setVersion(base);
 }

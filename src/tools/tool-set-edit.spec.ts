@@ -1,5 +1,5 @@
 import type { Tool } from './tool-definition.js';
-import { withTool, withoutTool } from './tool-set-edit.js';
+import { changesOf, withTool, withoutTool } from './tool-set-edit.js';
 
 const tool = (name: string) =>
   ({ name, raw: { name, url: `http://h/${name}` } }) as unknown as Tool;
@@ -27,5 +27,17 @@ describe('one tool edited in a set', () => {
     expect(edited.definitions).toEqual([set[1]!.raw, set[2]!.raw]);
     expect([...edited.kept]).toEqual([0, 1]);
     expect(withoutTool(set, 'z')).toBeUndefined();
+  });
+});
+
+describe('what a new set changes, for the log', () => {
+  it('names the tools added, changed and removed, or says nothing changed', () => {
+    const changedB = { name: 'b', raw: { name: 'b', url: 'http://h/new' } } as unknown as Tool;
+    expect(changesOf(set, [set[0]!, changedB, tool('d'), tool('e')])).toBe(
+      'added d, e; changed b; removed c',
+    );
+    expect(changesOf(set, [tool('a'), tool('b'), tool('c')])).toBe('no definition changed');
+    expect(changesOf([], set)).toBe('added a, b, c');
+    expect(changesOf(set, [])).toBe('removed a, b, c');
   });
 });
