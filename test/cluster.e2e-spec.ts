@@ -6,7 +6,7 @@ import { postTools, writeToolsFile } from './support/tools-file.js';
 import { xmlCall } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
 import { expectTwoASecond, expectTwoAtOnce } from './support/limited-calls.js';
-import { putAtOnce, putTool, toolSet } from './support/tool-changes.js';
+import { installedSizes, putAtOnce, putTool, toolSet } from './support/tool-changes.js';
 
 interface Health {
   pid: number;
@@ -226,11 +226,7 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
       expect(engine.output).toMatch(new RegExp(`\\(added [^)]*\\b${name}\\b[^)]*\\); they apply`));
     // Every change adds a tool: no process ever went back to an earlier set, whatever order the
     // changes reached it in.
-    const sizes = new Map<number, number[]>();
-    for (const line of engine.output.slice(logged).split('\n')) {
-      const m = /"pid":(\d+).*"msg":"installed (\d+) definition/.exec(line);
-      if (m) sizes.set(Number(m[1]), [...(sizes.get(Number(m[1])) ?? []), Number(m[2])]);
-    }
+    const sizes = installedSizes(engine.output.slice(logged));
     expect(sizes.size).toBe(2);
     for (const seenSizes of sizes.values())
       expect(seenSizes).toEqual([...seenSizes].sort((a, b) => a - b));

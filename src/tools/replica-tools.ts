@@ -43,8 +43,6 @@ export class ReplicaTools implements OnModuleDestroy {
   /** The id of the override this replica holds, renewed while it does. */
   private held: string | undefined;
   private readonly renewal: NodeJS.Timeout | undefined;
-  /** Installs one after the other, each reading the override stored last. */
-  private installing = Promise.resolve();
 
   constructor(private readonly store: SessionStore) {
     if (!store.scripts) return;
@@ -61,25 +59,30 @@ export class ReplicaTools implements OnModuleDestroy {
     return this.store.scripts !== undefined;
   }
 
-  /** Installs, with `install`, every override another replica stores from now on. */
-  onOverride(install: (definitions: unknown) => Promise<void>): void {
+  /** Calls `changed` each time another process or replica stores an override, from now on. */
+  onOverride(changed: () => Promise<unknown>): void {
     this.store.broadcast
       ?.subscribe(CHANNEL, (from) => {
         if (from === this.id) return;
-        this.installing = this.installing
-          .then(async () => {
-            const stored = await this.read();
-            if (!stored || stored.id === this.held) return;
-            await install(stored.definitions);
-            this.held = stored.id;
-          })
-          .catch((error: Error) =>
-            this.logger.error(`another replica's tools were not installed: ${error.message}`),
-          );
+        changed().catch((error: Error) =>
+          this.logger.error(`another replica's tools were not installed: ${error.message}`),
+        );
       })
       .catch((error: Error) =>
         this.logger.warn(`tools posted to other replicas are not heard: ${error.message}`),
       );
+  }
+
+  /**
+   * The override Redis holds now, the latest, whichever word of a change came first: `held` when
+   * this process holds it already; else its definitions, and `hold` to call once they are
+   * installed. Undefined when Redis holds none or cannot be asked.
+   */
+  async latest(): Promise<'held' | { definitions: unknown; hold: () => void } | undefined> {
+    const stored = await this.read();
+    if (!stored) return undefined;
+    if (stored.id === this.held) return 'held';
+    return { definitions: stored.definitions, hold: () => (this.held = stored.id) };
   }
 
   /**

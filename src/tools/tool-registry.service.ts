@@ -64,8 +64,12 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
         .then(() => this.relist(key))
         .catch((error: Error) => this.logger.error(`an MCP server's new list: ${error.message}`));
     });
-    sync.onInstall(this.installOther);
-    replicas.onOverride(this.installOther);
+    // With Redis, the override a sibling process made is read from it: the latest, never one the
+    // primary passed on after a later one came from another replica.
+    sync.onInstall(async (definitions) => {
+      if (!(replicas.shared && (await this.installLatest()))) await this.installOther(definitions);
+    });
+    replicas.onOverride(this.installLatest);
     const host: ChangeHost = {
       current: () => this.current,
       active: () => this.active(),
@@ -99,6 +103,20 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   private readonly installOther = async (definitions: unknown): Promise<void> => {
     await this.inTurn(() => this.install(definitions, OTHER_PROCESS, { deferUnreachable: true }));
   };
+
+  /**
+   * Installs, in turn, the override Redis holds now, read in that turn, unless this process holds
+   * it already: the latest, never an earlier one over a later one. False when Redis holds none or
+   * cannot be asked.
+   */
+  private readonly installLatest = (): Promise<boolean> =>
+    this.inTurn(async () => {
+      const found = await this.replicas.latest();
+      if (found === undefined || found === 'held') return found === 'held';
+      await this.install(found.definitions, OTHER_PROCESS, { deferUnreachable: true });
+      found.hold();
+      return true;
+    });
 
   /** Runs `step` after the installs and changes before it (see ChangeHost.inTurn). */
   private readonly inTurn = <T>(step: () => T | PromiseLike<T>): Promise<T> => {

@@ -34,3 +34,16 @@ export function putAtOnce(httpUrls: string[], names: string[]): Promise<number[]
     }),
   );
 }
+
+/**
+ * From an engine's JSON log: by process (pid), the sizes of the sets it installed, in order (the
+ * log's `installed N definition(s)` lines).
+ */
+export function installedSizes(output: string): Map<number, number[]> {
+  const sizes = new Map<number, number[]>();
+  for (const line of output.split('\n')) {
+    const m = /"pid":(\d+).*"msg":"installed (\d+) definition/.exec(line);
+    if (m) sizes.set(Number(m[1]), [...(sizes.get(Number(m[1])) ?? []), Number(m[2])]);
+  }
+  return sizes;
+}
