@@ -5,24 +5,39 @@ import { ReplicaTools } from './replica-tools.js';
 import { overrideVersion, type Claim } from './tool-set-version.js';
 
 const set = (name: string) => [{ name, url: `http://crm.example/${name}` }];
-/** A process's side of a claim: its check and its install, in turn as the registry makes them. */
-const local = (based: () => boolean, commit: () => void) => {
-  let turns: Promise<unknown> = Promise.resolve();
+/**
+ * A process's side of a claim: its check and its installs (a later override it adopts, in
+ * `adopted`), in turn as the registry makes them; `wait`: what its turn comes after.
+ */
+const local = (
+  based: () => boolean,
+  commit: () => void,
+  adopted: unknown[] = [],
+  wait: Promise<unknown> = Promise.resolve(),
+) => {
+  let turns = wait;
   const inTurn = <T>(step: () => T | PromiseLike<T>): Promise<T> => {
     const done: Promise<T> = turns.then(step);
     turns = done.catch(() => undefined);
     return done;
   };
-  return { based, commit, inTurn };
+  const adopt = (later: unknown) => (adopted.push(later), Promise.resolve());
+  return { based, commit, adopt, inTurn };
 };
 
 /** A cluster's primary as the record sees it: what it was asked to publish, and on what basis. */
 class Primary {
   published: { definitions: unknown; basedOn?: string }[] = [];
+  /** The override it holds: the last it took. */
+  held: unknown = null;
   constructor(private readonly answer?: Claim) {}
   publish(definitions: unknown, basedOn?: string): Promise<Claim | undefined> {
     this.published.push({ definitions, ...(basedOn !== undefined && { basedOn }) });
+    if (this.answer?.outcome === 'claimed') this.held = definitions;
     return Promise.resolve(this.answer);
+  }
+  current(): Promise<unknown> {
+    return Promise.resolve(this.held);
   }
 }
 
@@ -75,6 +90,34 @@ describe('OverrideRecord with a real Redis', () => {
       outcome: 'conflict',
       definitions: set('three'),
     });
+  });
+
+  it('installs here, in its turn, the override Redis holds then: a later one made meanwhile rather than its own', async () => {
+    const a = new OverrideRecord(replica(stores[0]!), new Primary());
+    const b = recordOf(stores[1]!);
+    let committed = false;
+    const adopted: unknown[] = [];
+    let turnComes!: () => void;
+    const wait = new Promise<void>((resolve) => (turnComes = resolve));
+    const claim = a.claim(
+      set('mine'),
+      undefined,
+      local(
+        () => true,
+        () => (committed = true),
+        adopted,
+        wait,
+      ),
+    );
+    // While this process's turn waits (an earlier install), another replica changes the set.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await b.claim(set('later'), overrideVersion(set('mine')))).toMatchObject({
+      outcome: 'claimed',
+    });
+    turnComes();
+    expect(await claim).toEqual({ outcome: 'claimed' });
+    expect(committed).toBe(false);
+    expect(adopted).toEqual([set('later')]);
   });
 
   it('takes a change based on an override Redis no longer holds (restarted, evicted)', async () => {

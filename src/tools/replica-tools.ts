@@ -119,6 +119,11 @@ export class ReplicaTools implements OnModuleDestroy {
   }
 
   /** The override the replicas hold, at start-up; null for none (or Redis away). */
+  /** The definitions of the override Redis holds now; undefined for none, or Redis away. */
+  async stored(): Promise<unknown> {
+    return (await this.read())?.definitions;
+  }
+
   async current(): Promise<unknown> {
     const stored = await this.read();
     if (!stored) return null;

@@ -17,7 +17,7 @@ import { changesOf, withTool, withoutTool } from './tool-set-edit.js';
 import { ToolSetChanges, type ChangeHost, type ChangeOptions } from './tool-set-changes.js';
 import { OverrideRecord } from './override-record.js';
 import { ToolReloads } from './tool-reloads.js';
-import { setVersion } from './tool-set-version.js';
+import { overrideBase, overrideVersion, setVersion } from './tool-set-version.js';
 
 const OTHER_PROCESS = 'request body (accepted by another engine process or replica)';
 
@@ -77,6 +77,10 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
       drop: () => this.loader.releaseServers(this.current),
       commit: (tools, source) => this.commit(tools, source),
       installOther: this.installOther,
+      adopt: async (later) => {
+        if (overrideVersion(later) === overrideBase(this.current)) return;
+        await this.install(later, OTHER_PROCESS, { deferUnreachable: true });
+      },
       inTurn: this.inTurn,
     };
     this.changes = new ToolSetChanges(host, new OverrideRecord(replicas, sync));

@@ -42,6 +42,11 @@ export interface ChangeHost {
   drop(): void;
   /** Installs `tools` here, at once: the set in force from the next turn. */
   commit(tools: Tool[], source: string): ToolSnapshot;
+  /**
+   * Installs, at once, the override made after this change that the record holds, unless it is
+   * the set in force already (called in its turn).
+   */
+  adopt(later: unknown): Promise<void>;
   /** Installs the override another process or replica made, in its turn (see `inTurn`). */
   installOther(definitions: unknown): Promise<void>;
   /**
@@ -51,8 +56,8 @@ export interface ChangeHost {
   inTurn<T>(step: () => T | PromiseLike<T>): Promise<T>;
 }
 
-/** How often a change of one tool is made again when other changes keep overtaking it. */
-const ATTEMPTS = 8;
+/** How long a change of one tool is made again while other changes keep overtaking it. */
+const OVERTAKEN_MS = 30_000;
 /** How long a change overtaken waits for the set that overtook it to come from the record. */
 const CATCH_UP_MS = 2000;
 
@@ -71,6 +76,7 @@ export class ToolSetChanges {
     source: string,
     opts: ChangeOptions & { based?: boolean },
   ): Promise<ToolSnapshot | undefined> {
+    const giveUp = performance.now() + OVERTAKEN_MS;
     for (let attempt = 1; ; attempt++) {
       const base = this.host.current();
       const version = setVersion(base);
@@ -90,28 +96,26 @@ export class ToolSetChanges {
         conditional ? overrideBase(base) : undefined,
         {
           based: () => setVersion(this.host.current()) === version,
-          // Another's override installed here while the record was asked came after this change
-          // (it was based on it, or replaced it whole): it stays.
-          commit: () =>
-            (made = overtaken(base, this.host.current())
-              ? this.host.active()
-              : this.host.commit(tools, source)),
+          commit: () => (made = this.host.commit(tools, source)),
+          adopt: (later) => this.host.adopt(later),
           inTurn: this.host.inTurn,
         },
       );
-      if (claim.outcome === 'claimed') return made;
+      if (claim.outcome === 'claimed') return made ?? this.host.active();
       this.host.drop();
       if (opts.ifMatch !== undefined)
         throw new ToolSetChanged(
           412,
           `the tools were changed by another request while this one was checked: If-Match ${opts.ifMatch} no longer holds; read them again (GET /api/tools) and make the change on what they are now`,
         );
-      if (attempt === ATTEMPTS)
+      if (performance.now() > giveUp)
         throw new ToolSetChanged(
           409,
-          `the tools were changed by other requests ${ATTEMPTS} times while this change was made; nothing was changed: try again`,
+          `the tools were changed by other requests ${attempt} times in ${OVERTAKEN_MS / 1000}s while this change was made; nothing was changed: try again`,
         );
       await this.caughtUp(base, claim.definitions);
+      // Changes made at once spread out, so that each soon finds the set unchanged.
+      await sleep(Math.random() * 10 * Math.min(attempt, 10));
     }
   }
 
@@ -132,9 +136,4 @@ export class ToolSetChanges {
       );
     });
   }
-}
-
-/** Whether the set in force, `now`, is another's override installed since `base` was read. */
-function overtaken(base: ToolSnapshot, now: ToolSnapshot): boolean {
-  return now !== base && now.source === 'request' && setVersion(now) !== setVersion(base);
 }

@@ -164,7 +164,7 @@ export function ApiIfMatch(): MethodDecorator {
     ApiResponse({
       status: 409,
       type: ToolsErrorDto,
-      description: 'Other changes kept overtaking this one (8 times); nothing was changed',
+      description: 'Other changes kept overtaking this one for 30 s; nothing was changed',
     }),
   );
 }
