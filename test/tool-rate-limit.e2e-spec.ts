@@ -74,13 +74,14 @@ describe('tools whose API takes so many requests a second', () => {
     const [first, second, third] = [1, 2, 3].map((n) => arrived.get(`/quota/${n}`)!);
     expect(Math.abs(second! - first!)).toBeLessThan(500);
     expect(third! - Math.min(first!, second!)).toBeGreaterThanOrEqual(700);
-    // The wait is counted as the queue's: two none, one about a second.
+    // The wait is counted as the queue's: two none, one about a second (less the time the calls'
+    // turns took to reach their moments: on a busy machine, a tenth of a second or more).
     const metrics = await (await fetch(`${rig.engine.httpUrl}/metrics`, { headers: ADMIN })).text();
     expect(metrics).toMatch(/agent_engine_tool_queue_seconds_count\{tool="quota"\} 3\b/);
     const sum = Number(
       /agent_engine_tool_queue_seconds_sum\{tool="quota"\} ([\d.]+)/.exec(metrics)![1],
     );
-    expect(sum).toBeGreaterThan(0.9);
+    expect(sum).toBeGreaterThan(0.6);
   });
 
   it('does not send a call whose moment would come after the tool’s timeout, and says so at once', async () => {
