@@ -107,4 +107,29 @@ describe('/api/tools: ETag, If-Match, changes made at once', () => {
     expect(removed.map((r) => r.status)).toEqual([200, 200, 200]);
     expect((await toolSet(engine.httpUrl)).names.sort()).toEqual(['first', 't2', 't4', 't6']);
   });
+
+  it('counts the changes asked for by outcome in /metrics, dry runs apart', async () => {
+    const counts = async () => {
+      const text = await (await fetch(`${engine.httpUrl}/metrics`)).text();
+      const of = (outcome: string) =>
+        Number(
+          new RegExp(`agent_engine_tool_set_changes_total\\{outcome="${outcome}"\\} (\\d+)`).exec(
+            text,
+          )?.[1] ?? 0,
+        );
+      return { made: of('made'), invalid: of('invalid'), failed: of('precondition_failed') };
+    };
+    const before = await counts();
+    const { etag } = await toolSet(engine.httpUrl);
+    expect((await putTool(engine.httpUrl, 'm1', tool('m1'), etag)).status).toBe(200);
+    expect((await putTool(engine.httpUrl, 'm2', tool('m2'), etag)).status).toBe(412);
+    expect((await putTool(engine.httpUrl, 'bad', { url: 'not a url' })).status).toBe(400);
+    expect((await post([tool('x')], undefined, '?dry_run=true')).status).toBe(200);
+    const after = await counts();
+    expect({
+      made: after.made - before.made,
+      invalid: after.invalid - before.invalid,
+      failed: after.failed - before.failed,
+    }).toEqual({ made: 1, invalid: 1, failed: 1 });
+  });
 });

@@ -97,6 +97,11 @@ export class EngineMetrics {
     'Reloads of the tools file after a change of it (LLM_TOOLS_FILE_WATCH_SECS) or of an OpenAPI document at a URL it names (LLM_TOOLS_SPEC_URL_WATCH_SECS), by outcome: installed, invalid (the tools in use kept), kept_override (an override from /api/tools in force)',
     ['outcome'],
   );
+  private readonly toolSetChanges = this.counter(
+    'agent_engine_tool_set_changes_total',
+    'Changes of the tool set asked for over /api/tools (POST, PUT, DELETE; not dry runs), by outcome: made, invalid (400), precondition_failed (If-Match no longer held, 412), overtaken (other changes kept coming for 30 s, 409)',
+    ['outcome'],
+  );
   private readonly sessionReports = this.counter(
     'agent_engine_session_reports_total',
     'End-of-session reports sent to SESSION_WEBHOOK_URL, by outcome: delivered, failed (after its attempts)',
@@ -211,6 +216,11 @@ export class EngineMetrics {
   /** The tools file changed and was read. */
   toolsFileReload(outcome: 'installed' | 'invalid' | 'kept_override'): void {
     this.toolsFileReloads.inc({ outcome });
+  }
+
+  /** A change of the tool set asked for over /api/tools ended so. */
+  toolSetChange(outcome: 'made' | 'invalid' | 'precondition_failed' | 'overtaken'): void {
+    this.toolSetChanges.inc({ outcome });
   }
 
   /** An end-of-session report was delivered, or given up on. */

@@ -82,6 +82,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
         await this.install(later, OTHER_PROCESS, { deferUnreachable: true });
       },
       inTurn: this.inTurn,
+      counted: (outcome) => metrics.toolSetChange(outcome),
     };
     this.changes = new ToolSetChanges(host, new OverrideRecord(replicas, sync));
     const reloading = { deferUnreachable: true, reloading: true };

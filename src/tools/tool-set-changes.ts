@@ -9,6 +9,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
 import type { OverrideRecord } from './override-record.js';
+import { ToolDefinitionError } from './definition-error.js';
 import {
   etagOf,
   ifMatchAllows,
@@ -54,7 +55,15 @@ export interface ChangeHost {
    * (and were made), so that an earlier set never replaces a later one.
    */
   inTurn<T>(step: () => T | PromiseLike<T>): Promise<T>;
+  /** Counts a change asked for (not a dry run) by its outcome. */
+  counted(outcome: ChangeOutcome): void;
 }
+
+/**
+ * How a change ended: made; `invalid` (400); `precondition_failed` (If-Match, 412); `overtaken`
+ * (other changes for OVERTAKEN_MS, 409).
+ */
+export type ChangeOutcome = 'made' | 'invalid' | 'precondition_failed' | 'overtaken';
 
 /** How long a change of one tool is made again while other changes keep overtaking it. */
 const OVERTAKEN_MS = 30_000;
@@ -72,6 +81,24 @@ export class ToolSetChanges {
    * throws ToolDefinitionError, or ToolSetChanged, and changes nothing.
    */
   async make(
+    edit: Edit,
+    source: string,
+    opts: ChangeOptions & { based?: boolean },
+  ): Promise<ToolSnapshot | undefined> {
+    const count = (outcome: ChangeOutcome) => !opts.dryRun && this.host.counted(outcome);
+    try {
+      const made = await this.attempts(edit, source, opts);
+      if (made) count('made');
+      return made;
+    } catch (error) {
+      if (error instanceof ToolDefinitionError) count('invalid');
+      if (error instanceof ToolSetChanged)
+        count(error.status === 412 ? 'precondition_failed' : 'overtaken');
+      throw error;
+    }
+  }
+
+  private async attempts(
     edit: Edit,
     source: string,
     opts: ChangeOptions & { based?: boolean },
