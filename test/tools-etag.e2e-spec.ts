@@ -133,3 +133,24 @@ describe('/api/tools: ETag, If-Match, changes made at once', () => {
     }).toEqual({ made: 1, invalid: 1, failed: 1 });
   });
 });
+
+describe('/api/tools ETag while tool calling is disabled (LLM_TOOLS_ENABLED=false)', () => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await Engine.start({
+      LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+      LLM_MODEL: 'm',
+      LLM_TOOLS_ENABLED: 'false',
+    });
+  });
+  afterAll(() => engine?.stop());
+
+  it('tags the set kept for later, so that a change read from one answer can be made', async () => {
+    const put = await putTool(engine.httpUrl, 'kept', { url: 'http://127.0.0.1:9/kept' });
+    expect(put.status).toBe(200);
+    const etag = put.headers.get('etag')!;
+    expect((await toolSet(engine.httpUrl)).etag).toBe(etag);
+    const next = await putTool(engine.httpUrl, 'also', { url: 'http://127.0.0.1:9/also' }, etag);
+    expect(next.status).toBe(200);
+  });
+});

@@ -129,7 +129,8 @@ export class ToolController {
       );
     const dry = isDryRun(dryRun);
     const opts = { dryRun: dry, ifMatch: ifMatchOf(req) };
-    return (await installed(res, this.registry.upsert(name, { ...body, name }, opts), dry))!;
+    const change = this.registry.upsert(name, { ...body, name }, opts);
+    return (await installed(res, this.registry, change, dry))!;
   }
 
   @Delete()
@@ -152,7 +153,7 @@ export class ToolController {
   ): Promise<ToolsResponseDto> {
     assertLlmEnabled(this.registry);
     const removed = this.registry.remove(name, { ifMatch: ifMatchOf(req) });
-    const answer = await installed(res, removed);
+    const answer = await installed(res, this.registry, removed);
     if (!answer) throw refuse(404, `no tool named '${name}'`);
     return answer;
   }

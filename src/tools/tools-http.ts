@@ -22,7 +22,7 @@ import {
 import { OpenApiToolDefinitionDto } from './dto/openapi-tool-definition.dto.js';
 import type { Tool, ToolSnapshot } from './tool-definition.js';
 import { ToolDefinitionError } from './tool-validation.js';
-import { etagOf, setVersion, ToolSetChanged } from './tool-set-version.js';
+import { etagOf, ToolSetChanged } from './tool-set-version.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -100,6 +100,7 @@ export function ApiDryRun(): MethodDecorator {
  */
 export async function installed(
   res: ServerResponse,
+  registry: { version(): string },
   change: Promise<ToolSnapshot | undefined>,
   dryRun = false,
 ): Promise<ToolsResponseDto | undefined> {
@@ -108,7 +109,7 @@ export async function installed(
     if (!snapshot) return undefined;
     // A dry run changed nothing: the set in force keeps its ETag.
     if (dryRun) return { ...view(snapshot), dry_run: true };
-    return tagged(res, view(snapshot), setVersion(snapshot));
+    return tagged(res, view(snapshot), registry.version());
   } catch (error) {
     if (error instanceof ToolDefinitionError) throw refuse(400, error.message);
     if (error instanceof ToolSetChanged) throw refuse(error.status, error.message);

@@ -94,6 +94,7 @@ export class ToolsController {
     const parsed = await readJson(req, 'a JSON array of tool definitions');
     const dry = isDryRun(dryRun);
     const opts = { dryRun: dry, ifMatch: ifMatchOf(req) };
-    return (await installed(res, this.registry.replace(parsed, 'request body', opts), dry))!;
+    const change = this.registry.replace(parsed, 'request body', opts);
+    return (await installed(res, this.registry, change, dry))!;
   }
 }
