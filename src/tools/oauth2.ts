@@ -10,6 +10,7 @@ import type { Tool } from './tool-definition.js';
 import { timedOut } from './http-io.js';
 import { maskSecrets, resolveSecrets, SECRET_REFERENCE } from './tool-secrets.js';
 import { connectionErrorCode, untrustedCertificate } from '../common/connection-error.js';
+import type { SharedTokens } from './shared-tokens.js';
 
 /** A tool's `oauth2` field as given. */
 export interface OAuth2Input {
@@ -85,8 +86,14 @@ const MAX_TOKEN_BYTES = 64 * 1024;
 
 /** Tokens by client (`oauth2Identity`), shared by every tool and call of the process. */
 export class OAuth2Tokens {
-  /** `counted`: told of each token request's outcome (the metrics). */
-  constructor(private readonly counted: (outcome: 'ok' | 'failed') => void = () => {}) {}
+  /**
+   * `counted`: told of each token request's outcome (the metrics); `shared`: where the tokens are
+   * shared with the other processes and replicas (Redis), if anywhere.
+   */
+  constructor(
+    private readonly counted: (outcome: 'ok' | 'failed') => void = () => {},
+    private readonly shared?: SharedTokens,
+  ) {}
 
   private readonly held = new Map<string, Held>();
   /** The last token each client was given, to mask it in what the model reads. */
@@ -98,17 +105,13 @@ export class OAuth2Tokens {
     const held = this.held.get(key);
     if (held && held.expiresAt > Date.now()) return held.token;
     const entry: Held = { token: Promise.resolve(''), expiresAt: Infinity };
-    entry.token = this.request(config, timeoutMs).then(
-      ({ token, expiresInSecs }) => {
-        this.counted('ok');
-        if (expiresInSecs !== undefined)
-          entry.expiresAt =
-            Date.now() + Math.max(expiresInSecs * 1000 - EARLY_MS, expiresInSecs * 500);
+    entry.token = this.obtain(config, timeoutMs).then(
+      ({ token, expiresAt }) => {
+        entry.expiresAt = expiresAt;
         this.issued.set(key, token);
         return token;
       },
       (error: unknown) => {
-        this.counted('failed');
         if (this.held.get(key) === entry) this.held.delete(key); // the next call asks again
         throw error;
       },
@@ -123,6 +126,30 @@ export class OAuth2Tokens {
     const held = this.held.get(key);
     if (held && (await held.token.catch(() => undefined)) === token && this.held.get(key) === held)
       this.held.delete(key);
+    await this.shared?.drop(key, token);
+  }
+
+  /** A token the other processes share, else a new one from the endpoint (then shared). */
+  private async obtain(
+    config: OAuth2Config,
+    timeoutMs: number,
+  ): Promise<{ token: string; expiresAt: number }> {
+    const key = keyOf(config);
+    const kept = await this.shared?.read(key, config.clientSecret);
+    if (kept && kept.expiresAt > Date.now()) return kept;
+    let given: { token: string; expiresInSecs?: number };
+    try {
+      given = await this.request(config, timeoutMs);
+    } catch (error) {
+      this.counted('failed');
+      throw error;
+    }
+    this.counted('ok');
+    const { token, expiresInSecs: secs } = given;
+    const expiresAt =
+      secs === undefined ? Infinity : Date.now() + Math.max(secs * 1000 - EARLY_MS, secs * 500);
+    await this.shared?.keep(key, config.clientSecret, token, expiresAt);
+    return { token, expiresAt };
   }
 
   /**

@@ -7,6 +7,8 @@ import { ReplicaTools } from './replica-tools.js';
 import { HttpToolExecutor } from './http-tool.executor.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { OAuth2Tokens } from './oauth2.js';
+import { SharedTokens } from './shared-tokens.js';
+import { SessionStore } from '../sessions/session-store.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { ToolExecutor } from './tool-executor.js';
 import { ToolRegistry } from './tool-registry.service.js';
@@ -30,9 +32,12 @@ import { ToolTryController } from './tool-try.controller.js';
     ReplicaTools,
     {
       provide: OAuth2Tokens,
-      useFactory: (metrics: EngineMetrics) =>
-        new OAuth2Tokens((outcome) => metrics.oauth2TokenRequest(outcome)),
-      inject: [EngineMetrics],
+      useFactory: (metrics: EngineMetrics, store: SessionStore) =>
+        new OAuth2Tokens(
+          (outcome) => metrics.oauth2TokenRequest(outcome),
+          new SharedTokens(store.scripts),
+        ),
+      inject: [EngineMetrics, SessionStore],
     },
     { provide: ToolExecutor, useClass: ToolRouter },
   ],
