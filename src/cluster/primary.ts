@@ -1,4 +1,3 @@
-import { overrideVersion } from '../tools/tool-set-version.js';
 import { ConsoleLogger } from '@nestjs/common';
 import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry } from 'prom-client';
@@ -7,6 +6,7 @@ import { JsonLogger, levelsUpTo } from '../logging.js';
 import { isClusterMessage, type ClusterMessage, type SessionsOp } from './messages.js';
 import { SlotTable } from './slot-table.js';
 import { RateTable } from '../tools/rate-table.js';
+import { overrideVersion } from '../tools/tool-set-version.js';
 
 /** How long the primary waits for one process to install a tools override. */
 const APPLY_TIMEOUT_MS = 60_000;

@@ -118,12 +118,12 @@ export class ReplicaTools implements OnModuleDestroy {
     return { outcome: 'claimed' };
   }
 
-  /** The override the replicas hold, at start-up; null for none (or Redis away). */
   /** The definitions of the override Redis holds now; undefined for none, or Redis away. */
   async stored(): Promise<unknown> {
     return (await this.read())?.definitions;
   }
 
+  /** The override the replicas hold, at start-up; null for none (or Redis away). */
   async current(): Promise<unknown> {
     const stored = await this.read();
     if (!stored) return null;

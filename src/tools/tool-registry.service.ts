@@ -76,10 +76,8 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
       validate: (definitions, source, kept) => this.validate(definitions, source, { kept }),
       drop: () => this.loader.releaseServers(this.current),
       commit: (tools, source) => this.commit(tools, source),
-      installOther: this.installOther,
       adopt: async (later) => {
-        if (overrideVersion(later) === overrideBase(this.current)) return;
-        await this.install(later, OTHER_PROCESS, { deferUnreachable: true });
+        if (overrideVersion(later) !== overrideBase(this.current)) await this.installFrom(later);
       },
       inTurn: this.inTurn,
       counted: (outcome) => metrics.toolSetChange(outcome),
@@ -106,8 +104,13 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
    * primary and Redis send them in the order they were made, and a later one must not go first.
    */
   private readonly installOther = async (definitions: unknown): Promise<void> => {
-    await this.inTurn(() => this.install(definitions, OTHER_PROCESS, { deferUnreachable: true }));
+    await this.inTurn(() => this.installFrom(definitions));
   };
+
+  /** Installs at once another's override (what this process cannot reach is left pending). */
+  private installFrom(definitions: unknown): Promise<ToolSnapshot> {
+    return this.install(definitions, OTHER_PROCESS, { deferUnreachable: true });
+  }
 
   /**
    * Installs, in turn, the override Redis holds now, read in that turn, unless this process holds
@@ -118,7 +121,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     this.inTurn(async () => {
       const found = await this.replicas.latest();
       if (found === undefined || found === 'held') return found === 'held';
-      await this.install(found.definitions, OTHER_PROCESS, { deferUnreachable: true });
+      await this.installFrom(found.definitions);
       found.hold();
       return true;
     });

@@ -14,7 +14,6 @@ import {
   etagOf,
   ifMatchAllows,
   overrideBase,
-  overrideVersion,
   setVersion,
   ToolSetChanged,
 } from './tool-set-version.js';
@@ -44,12 +43,10 @@ export interface ChangeHost {
   /** Installs `tools` here, at once: the set in force from the next turn. */
   commit(tools: Tool[], source: string): ToolSnapshot;
   /**
-   * Installs, at once, the override made after this change that the record holds, unless it is
-   * the set in force already (called in its turn).
+   * Installs, at once, an override another change made (called in its turn), unless it is the
+   * set in force already.
    */
   adopt(later: unknown): Promise<void>;
-  /** Installs the override another process or replica made, in its turn (see `inTurn`). */
-  installOther(definitions: unknown): Promise<void>;
   /**
    * Runs `step` in its turn among the installs of the sets others made, in the order they came
    * (and were made), so that an earlier set never replaces a later one.
@@ -155,12 +152,13 @@ export class ToolSetChanges {
     const until = performance.now() + CATCH_UP_MS;
     while (this.host.current() === base && performance.now() < until) await sleep(10);
     if (this.host.current() !== base || other === null) return;
-    if (overrideVersion(other) === overrideBase(this.host.current())) return;
-    await this.host.installOther(other).catch((error: Error) => {
-      throw new ToolSetChanged(
-        409,
-        `the tools were changed by another request, and the set it made cannot be used here, so this change was not made: ${error.message}`,
-      );
-    });
+    await this.host
+      .inTurn(() => this.host.adopt(other))
+      .catch((error: Error) => {
+        throw new ToolSetChanged(
+          409,
+          `the tools were changed by another request, and the set it made cannot be used here, so this change was not made: ${error.message}`,
+        );
+      });
   }
 }
