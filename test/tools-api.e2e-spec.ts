@@ -181,7 +181,6 @@ describe('/api/tools (seed §2)', () => {
       '200',
       '400',
       '401',
-      '409',
       '412',
       '413',
       '503',
@@ -190,6 +189,9 @@ describe('/api/tools (seed §2)', () => {
       expect.objectContaining({ name: 'If-Match', in: 'header', required: false }),
     );
     expect(doc.paths['/api/tools'].get.responses['200'].headers.ETag).toBeDefined();
+    // A change of one tool is made again while others overtake it, and may give up with 409.
+    expect(doc.paths['/api/tools/{name}'].put.responses['409']).toBeDefined();
+    expect(doc.paths['/api/tools/{name}'].delete.responses['409']).toBeDefined();
     expect(doc.components.schemas.ToolDefinitionDto.required).toEqual(['name', 'url']);
   });
 

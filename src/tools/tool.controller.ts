@@ -107,7 +107,7 @@ export class ToolController {
   })
   @ApiResponse({ status: 413, type: ToolsErrorDto, description: 'The body is larger than 4 MiB' })
   @ApiDryRun()
-  @ApiIfMatch()
+  @ApiIfMatch(true)
   async putOne(
     @Param('name') name: string,
     @Req() req: IncomingMessage,
@@ -145,7 +145,7 @@ export class ToolController {
     headers: ETAG_HEADER,
   })
   @ApiResponse({ status: 404, type: ToolsErrorDto, description: 'No tool of that name' })
-  @ApiIfMatch()
+  @ApiIfMatch(true)
   async deleteOne(
     @Param('name') name: string,
     @Req() req: IncomingMessage,

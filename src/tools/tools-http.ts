@@ -147,9 +147,12 @@ export const ETAG_HEADER = {
   },
 };
 
-/** If-Match on a change, and the 412 and 409 it may answer. */
-export function ApiIfMatch(): MethodDecorator {
-  return applyDecorators(
+/**
+ * If-Match on a change, and the 412 it may answer; `overtaken`: a change of one tool, made again
+ * while others overtake it, which may also answer 409 (a whole set replaces what is in force).
+ */
+export function ApiIfMatch(overtaken: boolean): MethodDecorator {
+  const decorators = [
     ApiHeader({
       name: 'If-Match',
       required: false,
@@ -162,12 +165,16 @@ export function ApiIfMatch(): MethodDecorator {
       description:
         'If-Match does not name the set in force: the tools changed since they were read',
     }),
-    ApiResponse({
-      status: 409,
-      type: ToolsErrorDto,
-      description: 'Other changes kept overtaking this one for 30 s; nothing was changed',
-    }),
-  );
+  ];
+  if (overtaken)
+    decorators.push(
+      ApiResponse({
+        status: 409,
+        type: ToolsErrorDto,
+        description: 'Other changes kept overtaking this one for 30 s; nothing was changed',
+      }),
+    );
+  return applyDecorators(...decorators);
 }
 
 /** The request's body whole; 413 past `max` bytes. */

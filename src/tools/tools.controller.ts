@@ -84,7 +84,7 @@ export class ToolsController {
   })
   @ApiResponse({ status: 413, type: ToolsErrorDto, description: 'The body is larger than 4 MiB' })
   @ApiDryRun()
-  @ApiIfMatch()
+  @ApiIfMatch(false)
   async replace(
     @Req() req: IncomingMessage,
     @Res({ passthrough: true }) res: ServerResponse,
