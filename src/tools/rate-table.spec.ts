@@ -26,6 +26,19 @@ describe('RateTable', () => {
     expect(table.reserve('k', LIMIT, 0, 1002)).toBeUndefined();
   });
 
+  it('forgets, within a minute, the limits whose moments all left their window', () => {
+    const table = new RateTable();
+    for (let i = 0; i < 100; i++) table.reserve(`tool-${i}`, LIMIT, 0, 0);
+    table.reserve('long', { calls: 1, perMs: 120_000 }, 0, 0);
+    expect(table.size).toBe(101);
+    table.reserve('k', LIMIT, 0, 30_000);
+    expect(table.size).toBe(102);
+    // A minute on: only what is still in its window (and the call made now) is kept.
+    table.reserve('k', LIMIT, 0, 60_001);
+    expect(table.size).toBe(2);
+    expect(table.reserve('long', { calls: 1, perMs: 120_000 }, 0, 60_001)).toBeUndefined();
+  });
+
   it('never lets more than `calls` begin in any window, and hands moments out in order', () => {
     fc.assert(
       fc.property(

@@ -13,17 +13,29 @@ export interface RateLimit {
   group?: string;
 }
 
+/** How often the record forgets limits whose moments have all left their window. */
+const SWEEP_MS = 60_000;
+
 export class RateTable {
   /** The moments reserved, by limit's key, oldest first; those out of every window are dropped. */
-  private readonly reserved = new Map<string, number[]>();
+  private readonly reserved = new Map<string, { moments: number[]; perMs: number }>();
+  private sweptAt = -Infinity;
+
+  /** How many limits the record holds moments for. */
+  get size(): number {
+    return this.reserved.size;
+  }
 
   /**
    * Reserves the next moment for a call of `key`: how long from `now` it waits (ms); undefined,
    * reserving nothing, when that is over `maxWaitMs`.
    */
   reserve(key: string, limit: RateLimit, maxWaitMs: number, now = Date.now()): number | undefined {
-    let moments = this.reserved.get(key);
-    if (!moments) this.reserved.set(key, (moments = []));
+    if (now - this.sweptAt >= SWEEP_MS) this.sweep(now);
+    let entry = this.reserved.get(key);
+    if (!entry) this.reserved.set(key, (entry = { moments: [], perMs: limit.perMs }));
+    entry.perMs = limit.perMs;
+    const moments = entry.moments;
     let gone = 0;
     while (gone < moments.length && moments[gone]! <= now - limit.perMs) gone++;
     if (gone > 0) moments.splice(0, gone);
@@ -42,5 +54,12 @@ export class RateTable {
     // A limit lowered since: only the latest `calls` matter.
     if (moments.length > limit.calls) moments.splice(0, moments.length - limit.calls);
     return at - now;
+  }
+
+  /** Forgets the limits no longer called (a tool removed, renamed, given another limit). */
+  private sweep(now: number): void {
+    this.sweptAt = now;
+    for (const [key, { moments, perMs }] of this.reserved)
+      if ((moments.at(-1) ?? -Infinity) <= now - perMs) this.reserved.delete(key);
   }
 }
