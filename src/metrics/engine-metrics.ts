@@ -252,12 +252,18 @@ export class TurnMeter {
     ) => void,
   ) {}
 
-  see(event: { type: string; name?: string; ok?: boolean; ms?: number }): void {
+  see(event: {
+    type: string;
+    name?: string;
+    ok?: boolean;
+    ms?: number;
+    background?: string;
+  }): void {
     if (event.type === 'assistant_delta') {
       if (this.texted) return;
       this.texted = true;
       this.onFirstText(seconds(this.started));
-    } else if (event.type === 'tool_result') {
+    } else if (event.type === 'tool_result' && event.background !== 'started') {
       this.onTool(event.name ?? '', event.ok === true, event.ms ?? 0);
     }
   }

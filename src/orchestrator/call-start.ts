@@ -68,16 +68,21 @@ export function timed(
  * then fail, nothing was done that the conversation would not know of.
  */
 export function startsEarly(tool: Tool | undefined): boolean {
-  return (tool?.kind === 'http' || tool?.kind === 'mcp') && !tool.confirm && isSafe(tool);
+  return (
+    (tool?.kind === 'http' || tool?.kind === 'mcp') &&
+    !tool.confirm &&
+    !tool.background &&
+    isSafe(tool)
+  );
 }
 
-/** Runs `call` now with `executor`, on the turn's call signal. */
+/** Runs `call` now with `executor`, on the turn's call signal (or `signal`). */
 export function startCall(
   executor: ToolExecutor,
   ctx: TurnContext,
   call: ToolCallEvent,
+  signal: AbortSignal = ctx.callSignal,
 ): StartedCall {
-  const signal = ctx.callSignal;
   const outcome = executor.execute({
     id: call.id,
     name: call.name,

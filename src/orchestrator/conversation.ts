@@ -13,10 +13,11 @@ import type { TurnManager } from './turn-manager.service.js';
 import { USER_ACTIVITY } from './idle-watch.js';
 import { SessionEnd } from './session-end.js';
 import { PhoneKeys } from './keypad.js';
-import { Listening } from './listening.js';
+import { Utterances } from './utterances.js';
 import { cutPlayback, deliverTurn } from './turn-delivery.js';
 import { sayTurn } from './said.js';
 import { TurnRateLimit } from './turn-rate-limit.js';
+import { BackgroundCalls, resultMessage } from './background-calls.js';
 
 export interface ConversationDeps extends SettingsLimits {
   turns: TurnManager;
@@ -49,30 +50,29 @@ export interface ConversationDeps extends SettingsLimits {
 /** One connection's conversation: dispatches client messages, runs turns, speaks and listens. */
 export class Conversation {
   private readonly logger = new Logger(Conversation.name);
-  private readonly listening: Listening;
+  /** What the user says (audio), heard and answered. */
+  private readonly utterances: Utterances;
   /** Keys pressed on the caller's phone, gathered into entries. */
   private readonly keys: PhoneKeys;
   /** The session's end by the engine: the model's `end_session` call, a silent user. */
   private readonly end: SessionEnd;
-  private readonly closed = new AbortController();
   /** Client messages are handled one after another, in arrival order. */
   private inbox: Promise<void> = Promise.resolve();
   /** The engine is stopping: the turn in progress may finish, no new one starts. */
   private draining = false;
   private readonly turnLimit: TurnRateLimit;
+  /** Calls of `"background": true` tools, running as long as the connection. */
+  private readonly background: BackgroundCalls;
 
   constructor(
     readonly session: Session,
     private readonly deps: ConversationDeps,
   ) {
     this.turnLimit = new TurnRateLimit(deps.maxTurnsPerMinute);
-    const { stt, vad } = deps.speech.config;
-    this.listening = new Listening(() => ({
-      ...vad,
-      silenceMs: session.settings.vad_silence_ms,
-      maxSeconds: stt.maxSeconds,
-      format: session.settings.input_audio_format,
-    }));
+    session.background = this.background = new BackgroundCalls(({ id, name, ok, ms }) => {
+      deps.send({ type: 'tool_result', id, name, ok, ms, background: 'done' });
+      void this.enqueue(() => this.tellResults());
+    });
     this.keys = new PhoneKeys(session, {
       timeoutMs: () => deps.speech.config.dtmf.timeoutMs,
       confirmKeys: deps.confirmKeys,
@@ -92,6 +92,13 @@ export class Conversation {
       hangUp: deps.hangUp,
       log: (line) => this.logger.log(line),
     });
+    this.utterances = new Utterances(session, this.end, {
+      speech: deps.speech,
+      send: deps.send,
+      error: (code, message) => this.error(code, message),
+      bargeIn: () => this.bargeIn(),
+      answer: (text, since, heard) => this.startTurn(text, { since, heard }),
+    });
   }
 
   private error(code: ErrorCode, message: string): void {
@@ -102,7 +109,7 @@ export class Conversation {
   receive(data: Buffer, isBinary: boolean): Promise<void> {
     return this.enqueue(async () => {
       await this.deps.pace();
-      return isBinary ? this.onAudio(data) : this.onText(data.toString('utf8'));
+      return isBinary ? this.utterances.hear(data) : this.onText(data.toString('utf8'));
     });
   }
 
@@ -133,9 +140,9 @@ export class Conversation {
       case 'session.update':
         return this.update(message);
       case 'audio':
-        return this.onAudio(Buffer.from(message.data, 'base64'));
+        return this.utterances.hear(Buffer.from(message.data, 'base64'));
       case 'audio_end':
-        return this.commitUtterance();
+        return this.utterances.commit();
       case 'dtmf':
         return this.keys.press(message.digits);
       case 'ping':
@@ -174,27 +181,6 @@ export class Conversation {
     return true;
   }
 
-  /** Binary frames are audio: PCM s16le, 16 kHz, mono, or the session's `input_audio_format`. */
-  async onAudio(data: Buffer): Promise<void> {
-    if (this.end.recording) return;
-    for (const heard of await this.listening.hear(data)) {
-      if (heard.type === 'audio') {
-        this.end.activity();
-        await this.bargeIn();
-      } else if (heard.type === 'invalid') this.error('invalid_audio', heard.message);
-      else if (heard.type === 'speech_started') {
-        this.end.userSpeaking = true;
-        this.deps.send({ type: 'speech_started' });
-        await this.bargeIn();
-      } else {
-        this.end.userSpeaking = false;
-        this.deps.send({ type: 'speech_stopped', ...(heard.cut && { cut: true }) });
-        // The user stopped speaking when the silence that ended the utterance began.
-        await this.answerUtterance(heard.pcm, performance.now() - heard.silenceMs);
-      }
-    }
-  }
-
   /**
    * The user speaks over the agent. While a call awaits approval, what the user says may be the
    * answer: the turn waits for the utterance to end (see `answerApprovals`).
@@ -206,8 +192,8 @@ export class Conversation {
 
   /** The client has gone: its turn is cancelled; settles once the turn has ended. */
   close(): Promise<void> {
-    this.closed.abort();
-    this.listening.close();
+    this.background.close();
+    this.utterances.close();
     this.keys.close();
     this.end.close();
     return this.session.cancel();
@@ -222,6 +208,8 @@ export class Conversation {
     for (;;) {
       const inbox = this.inbox;
       await inbox;
+      // A background call's result is told before the connection closes (within the grace period).
+      await this.background.settled();
       await this.session.idle();
       if (inbox === this.inbox) return;
     }
@@ -244,32 +232,22 @@ export class Conversation {
     this.deps.send(settingsUpdated(this.session.settings, this.deps.speech.tts));
   }
 
-  /** `audio_end`: the client says the utterance is over. */
-  private async commitUtterance(): Promise<void> {
-    const pcm = this.listening.end();
-    if (pcm) return this.answerUtterance(pcm, performance.now());
-    if (this.listening.detecting)
-      return this.error('no_speech', 'no speech was heard before audio_end');
-    return this.error(
-      'invalid_audio',
-      'audio_end without audio: send PCM s16le 16 kHz mono frames first',
-    );
-  }
-
-  /** Transcribes an utterance that ended at `ended`, and answers it. */
-  private async answerUtterance(pcm: Buffer, ended: number): Promise<void> {
-    const { language } = this.session.settings;
-    const heard = await this.deps.speech.transcribe(pcm, language, this.closed.signal);
-    if ('error' in heard) return this.error(heard.error, heard.message);
-    this.deps.send({ type: 'transcript', text: heard.text });
-    if (heard.text === '')
-      return this.error('no_speech', 'no speech was recognised in the utterance');
-    await this.startTurn(heard.text, { since: ended, heard: heard.heard });
+  /**
+   * Background calls' results that have come: a turn of their own tells them once no other turn
+   * is in progress (one that starts meanwhile carries them, see `startTurn`).
+   */
+  private async tellResults(): Promise<void> {
+    if (!this.background.waiting || !this.deps.connected()) return;
+    if (this.session.busy)
+      return void this.session.idle().then(() => this.enqueue(() => this.tellResults()));
+    const told = this.background.take().map(resultMessage).join('\n\n');
+    await this.startTurn(told, { told: true });
   }
 
   /**
-   * A turn answering `text`, or saying it (`said`); `since`: when the user's turn ended, `heard`:
-   * its transcription.
+   * A turn answering `text`, or saying it (`said`), or telling background results (`told`: not the
+   * user's, so it answers no approval, counts against no limit and cuts no answer still playing);
+   * `since`: when the user's turn ended, `heard`: its transcription.
    */
   private async startTurn(
     text: string,
@@ -277,24 +255,30 @@ export class Conversation {
       since = performance.now(),
       heard,
       said = false,
-    }: { since?: number; heard?: Transcription; said?: boolean } = {},
+      told = false,
+    }: { since?: number; heard?: Transcription; said?: boolean; told?: boolean } = {},
   ): Promise<void> {
+    const user = !said && !told;
     // While calls await approval, a plain yes or no answers them, and starts no turn.
-    if (!said && answerApprovals(this.session, text, this.deps.confirmPhrases, this.deps.send))
+    if (user && answerApprovals(this.session, text, this.deps.confirmPhrases, this.deps.send))
       return;
     // Over the limit, the turn in progress goes on: nothing would replace it.
-    if (!this.turnLimit.admit())
+    if (!told && !this.turnLimit.admit())
       return this.error(
         'rate_limited',
         `more than ${this.deps.maxTurnsPerMinute} turns in a minute (WS_MAX_TURNS_PER_MINUTE): wait a moment; nothing was started`,
       );
-    cutPlayback(this.session, this.deps, this.logger);
+    if (!told) cutPlayback(this.session, this.deps, this.logger);
     await this.session.cancel();
     // The client has gone, or is going (a message then a close): start nothing for nobody.
     if (!this.deps.connected()) return;
-    if (this.draining)
+    if (this.draining && !told)
       return this.error('shutting_down', 'the server is shutting down: reconnect to continue');
     const { session, deps, logger } = this;
+    // Results that came while nothing told them go to the model with the user's words.
+    if (user)
+      for (const result of this.background.take())
+        session.history.push({ role: 'user', content: resultMessage(result) });
     session.begin((signal) =>
       deliverTurn(
         session,

@@ -3,6 +3,7 @@ import type { ChatMessage } from '../llm/llm.types.js';
 import type { SpanRef } from '../common/trace-context.js';
 import type { TokenUsage } from '../llm/usage.js';
 import type { ClientReply } from './client-tools.js';
+import type { BackgroundCalls } from './background-calls.js';
 import type { SessionSettings } from './protocol/server-events.js';
 
 /**
@@ -52,6 +53,8 @@ export class Session {
    * what waits in the store), which counts as a session started, not resumed.
    */
   placed = false;
+  /** The connection's calls of `"background": true` tools (set by its conversation). */
+  background: BackgroundCalls | undefined;
   private current: { controller: AbortController; done: Promise<void> } | undefined;
 
   constructor(language = 'en', vadSilenceMs = 0, idleSecs = 0) {

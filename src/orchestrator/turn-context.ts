@@ -11,6 +11,7 @@ import type { TurnEvent } from './protocol/server-events.js';
 import { TurnCancelled, type RoundResult } from './round.js';
 import type { Session } from './session.js';
 import { confirmPrompt, type Approval } from './approvals.js';
+import { startedText } from './background-calls.js';
 
 /** The tool message of a call whose turn was cancelled before it answered. */
 const CANCELLED = 'Error: cancelled';
@@ -26,6 +27,8 @@ export interface TurnContext {
   toolContext: ToolCallContext;
   signal: AbortSignal;
   emit: (event: TurnEvent) => void;
+  /** Counts and logs a call's result without sending it (a background call's, after the turn). */
+  tally: (event: Extract<TurnEvent, { type: 'tool_result' }>) => void;
   /** The answer's text sent so far, over all rounds. */
   visible: StreamedText;
   /** Whitespace held back until visible text follows (layout around calls is not spoken). */
@@ -152,6 +155,24 @@ export async function runCalls(
           ctx.emit({ type: 'tool_result', id: call.id, name: call.name, ok: false, ms: 0 });
           return;
         }
+      }
+      const background = tool?.background && ctx.session.background;
+      if (background) {
+        const run = startCall(executor, ctx, call, background.signal);
+        background.track(call.id, call.name, run.outcome, (r) =>
+          ctx.tally({
+            type: 'tool_result',
+            id: r.id,
+            name: r.name,
+            ok: r.ok,
+            ms: r.ms,
+            background: 'done',
+          }),
+        );
+        results[i] = startedText(call.name);
+        const { id, name } = call;
+        ctx.emit({ type: 'tool_result', id, name, ok: true, ms: 0, background: 'started' });
+        return;
       }
       run = startCall(executor, ctx, call);
     }

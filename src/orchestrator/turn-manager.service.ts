@@ -106,13 +106,18 @@ export class TurnManager {
       toolContext: toolContextOf(session, turnId, traceId),
       signal,
       emit: (event) => {
+        if (event.type === 'tool_result') ctx.tally(event);
+        else meter.see(event);
+        out.next(event);
+      },
+      tally: (event) => {
         meter.see(event);
         // Each call's outcome, for the operator: which tools a turn ran (never their arguments).
-        if (event.type === 'tool_result')
-          this.logger.log(
-            `tool ${event.name} ${event.ok ? 'ok' : 'failed'} in ${event.ms} ms${event.cached ? ' (cached)' : ''} (${tag} call_id=${event.id})`,
-          );
-        out.next(event);
+        const what =
+          event.background === 'started'
+            ? 'started in the background'
+            : `${event.ok ? 'ok' : 'failed'} in ${event.ms} ms${event.cached ? ' (cached)' : ''}${event.background ? ' (in the background)' : ''}`;
+        this.logger.log(`tool ${event.name} ${what} (${tag} call_id=${event.id})`);
       },
       visible: new StreamedText(),
       pendingWs: '',

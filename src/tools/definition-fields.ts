@@ -107,6 +107,7 @@ export function optionalFields(def: ToolDefinitionInput): Partial<Tool> {
     ...(def.modalities ? { modalities: def.modalities } : {}),
     ...(def.confirm ? { confirm: true } : {}),
     ...(def.confirm_prompt ? { confirmPrompt: def.confirm_prompt } : {}),
+    ...(def.background ? { background: true } : {}),
   };
 }
 

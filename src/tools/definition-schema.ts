@@ -12,6 +12,7 @@ const common = {
   modalities: { type: 'array', items: { enum: ['voice', 'text'] }, minItems: 1 },
   confirm: { type: 'boolean' },
   confirm_prompt: { type: 'string', minLength: 1, maxLength: 500 },
+  background: { type: 'boolean' },
   result_max_chars: { type: 'integer', minimum: 1, maximum: 10_000_000 },
   wait_phrase: {
     anyOf: [
@@ -270,6 +271,7 @@ const FIELD_HINTS: Record<string, string> = {
   modalities: 'a non-empty array of "voice" and/or "text"',
   confirm: 'true or false',
   confirm_prompt: 'a question of 1 to 500 characters, with {parameter} placeholders',
+  background: 'true or false',
 };
 
 /**

@@ -95,6 +95,8 @@ export interface ToolDefinitionInput {
   confirm?: boolean;
   /** The question put to the user (and spoken in voice sessions), `{param}` filled in. */
   confirm_prompt?: string;
+  /** The turn goes on without the result, which a later turn tells (background-calls.ts). */
+  background?: boolean;
 }
 
 /**
@@ -176,6 +178,8 @@ export interface Tool {
   confirm?: boolean;
   /** The question put to the user for each call, with `{param}` placeholders. */
   confirmPrompt?: string;
+  /** Calls run in the background: the model hears the result in a later turn. */
+  background?: boolean;
   raw: ToolDefinitionInput;
 }
 

@@ -22,6 +22,18 @@ describe('validateToolDefinitions', () => {
     expect(tool).toMatchObject({ confirm: true, confirmPrompt: 'Weather for {city}?' });
   });
 
+  it('keeps "background": true of the tools the model reads a result of, and of no other', () => {
+    const [http, code] = validateToolDefinitions(
+      [
+        { ...ok, background: true },
+        { type: 'python', code: 'def f() -> str:\n    return "x"', background: true },
+      ],
+      's',
+    ).tools;
+    expect([http!.background, code!.background]).toEqual([true, true]);
+    expect(validateToolDefinitions([ok], 's').tools[0]!.background).toBeUndefined();
+  });
+
   it('applies the seed defaults', () => {
     const [tool] = validateToolDefinitions([{ name: 'n', url: 'http://h/' }], 's').tools;
     expect(tool).toMatchObject({
@@ -96,6 +108,14 @@ describe('validateToolDefinitions', () => {
       "tools.json: tool #0 'a': field 'parameters' is not a valid JSON Schema",
     ],
     [[ok, { ...ok }], "tools.json: tool #1 'get_weather': field 'name' duplicates tool #0"],
+    [
+      [{ ...ok, background: 'yes' }],
+      "tools.json: tool #0 'get_weather': field 'background' is invalid: expected true or false",
+    ],
+    [
+      [{ type: 'end_session', name: 'hang_up', background: true }],
+      "tools.json: tool #0 'hang_up': field 'background' is only for tools whose result the model reads, not for type \"end_session\", whose work belongs to its turn",
+    ],
     [
       [{ ...ok, confirm_prompt: 'Sure?' }],
       `tools.json: tool #0 'get_weather': field 'confirm_prompt' is only used with "confirm": true`,

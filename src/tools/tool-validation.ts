@@ -150,6 +150,10 @@ export function validateToolDefinitions(
       throw new ToolDefinitionError(
         `${where(source, index, name)}: field 'confirm_prompt' is only used with "confirm": true`,
       );
+    if (entry.background === true && NOT_IN_BACKGROUND.has(type as string))
+      throw new ToolDefinitionError(
+        `${where(source, index, name)}: field 'background' is only for tools whose result the model reads, not for type "${String(type)}", whose work belongs to its turn`,
+      );
     const aliases: string[] = [];
     const problem = entry.parameters && parametersProblem(entry.parameters, aliases);
     if (aliases.length > 0)
@@ -269,6 +273,9 @@ function codeTool(
     raw: def,
   };
 }
+
+/** Kinds of tool whose work is part of the turn itself, never run in the background. */
+const NOT_IN_BACKGROUND = new Set(['callback', 'end_session', 'transfer_call']);
 
 export function checkDuplicates(tools: Tool[], source: string): void {
   const seen = new Map<string, number>();

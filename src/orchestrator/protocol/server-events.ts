@@ -15,6 +15,8 @@ export type TurnEvent =
       ms: number;
       logs?: string;
       cached?: boolean;
+      /** A `"background": true` tool's call: `started` in its turn, `done` when its result came. */
+      background?: 'started' | 'done';
     }
   /** A call of one of the client's own tools (`client_tools`): the client runs it and answers. */
   | { type: 'client_tool_call'; id: string; name: string; arguments: Record<string, unknown> }

@@ -5,6 +5,8 @@ const CONFIRM_DOC =
   'Each call waits for the user\'s approval: the client gets a tool_confirm event and answers {"type":"tool_confirm","id":…,"approved":true|false}, or the user says or types a plain yes or no (TOOL_CONFIRM_TIMEOUT_SECS, TOOL_CONFIRM_YES, TOOL_CONFIRM_NO)';
 const CONFIRM_PROMPT_DOC =
   'With "confirm": true, the question put to the user for each call: sent as the tool_confirm event\'s "prompt" and spoken in voice sessions; {parameter} placeholders take the call\'s arguments (1 to 500 characters)';
+const BACKGROUND_DOC =
+  "Calls run in the background: the model reads at once that the call has started and goes on with the conversation; when the result comes, a turn of its own tells it (after the turn in progress, if any), or the user's next message carries it. For tools that take longer than a caller should wait in silence (a report, a booking). Not for callback, end_session or transfer_call tools";
 /** Swagger text of `result_max_chars`, a field every kind of tool has. */
 const ApiResultMaxChars = ApiPropertyOptional({
   description:
@@ -47,4 +49,7 @@ export class ToolFieldsDto {
 
   @ApiPropertyOptional({ description: CONFIRM_PROMPT_DOC, example: 'Delete item {id}?' })
   confirm_prompt?: string;
+
+  @ApiPropertyOptional({ description: BACKGROUND_DOC, example: true })
+  background?: boolean;
 }

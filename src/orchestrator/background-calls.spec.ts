@@ -1,0 +1,66 @@
+import { BackgroundCalls, resultMessage, type BackgroundResult } from './background-calls.js';
+
+/** An outcome the test settles. */
+function pending() {
+  let settle!: (o: { ok: boolean; ms: number; text: string } | undefined) => void;
+  const outcome = new Promise<{ ok: boolean; ms: number; text: string } | undefined>(
+    (resolve) => (settle = resolve),
+  );
+  return { outcome, settle };
+}
+
+describe('BackgroundCalls', () => {
+  it('keeps each result as it comes, counted once, until a turn takes them', async () => {
+    const arrived: string[] = [];
+    const tallied: BackgroundResult[] = [];
+    const calls = new BackgroundCalls((r) => arrived.push(r.id));
+    const [a, b] = [pending(), pending()];
+    calls.track('a', 'slow', a.outcome, (r) => tallied.push(r));
+    calls.track('b', 'slower', b.outcome, (r) => tallied.push(r));
+    const settled = calls.settled();
+    b.settle({ ok: false, ms: 30, text: 'Error: HTTP 500' });
+    await new Promise((r) => setImmediate(r));
+    expect([arrived, calls.waiting]).toEqual([['b'], true]);
+    a.settle({ ok: true, ms: 50, text: 'done' });
+    await settled;
+    expect(arrived).toEqual(['b', 'a']);
+    expect(tallied.map((r) => r.id)).toEqual(['b', 'a']);
+    expect(calls.take()).toEqual([
+      { id: 'b', name: 'slower', ok: false, ms: 30, text: 'Error: HTTP 500' },
+      { id: 'a', name: 'slow', ok: true, ms: 50, text: 'done' },
+    ]);
+    expect([calls.take(), calls.waiting]).toEqual([[], false]);
+  });
+
+  it('aborts its signal when closed, drops what waits and keeps nothing that comes after', async () => {
+    const arrived: string[] = [];
+    const calls = new BackgroundCalls((r) => arrived.push(r.id));
+    const [early, late] = [pending(), pending()];
+    calls.track('early', 't', early.outcome, () => {});
+    calls.track('late', 't', late.outcome, () => {});
+    early.settle({ ok: true, ms: 1, text: 'x' });
+    await new Promise((r) => setImmediate(r));
+    calls.close();
+    expect(calls.signal.aborted).toBe(true);
+    expect(calls.waiting).toBe(false);
+    late.settle({ ok: true, ms: 2, text: 'y' });
+    await calls.settled();
+    expect([arrived, calls.take()]).toEqual([['early'], []]);
+  });
+
+  it('forgets a call cut off (no outcome), and one whose outcome failed', async () => {
+    const calls = new BackgroundCalls(() => {
+      throw new Error('never');
+    });
+    calls.track('cut', 't', Promise.resolve(undefined), () => {});
+    calls.track('failed', 't', Promise.reject(new Error('boom')), () => {});
+    await calls.settled();
+    expect(calls.waiting).toBe(false);
+  });
+
+  it("tells the model whose result it is, apart from the user's words", () => {
+    expect(resultMessage({ id: 'call_1', name: 'book', ok: true, ms: 5, text: 'booked' })).toBe(
+      '[Not said by the user: the result of book (call call_1), which ran in the background. Tell the user what it means for them.]\nbooked',
+    );
+  });
+});

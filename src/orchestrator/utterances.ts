@@ -1,0 +1,87 @@
+import type { SpeechService, Transcription } from '../speech/speech.service.js';
+import type { ErrorCode } from './protocol/error-codes.js';
+import type { ServerEvent } from './protocol/server-events.js';
+import type { Session } from './session.js';
+import type { SessionEnd } from './session-end.js';
+import { Listening } from './listening.js';
+
+/** What the user's audio leads to in the conversation. */
+export interface UtteranceDeps {
+  speech: SpeechService;
+  send: (event: ServerEvent | Buffer) => void;
+  error: (code: ErrorCode, message: string) => void;
+  /** The user speaks over the agent. */
+  bargeIn: () => Promise<void>;
+  /** Answers what the user said (`text`), their turn having ended at `since`. */
+  answer: (text: string, since: number, heard: Transcription) => Promise<void>;
+}
+
+/** One connection's audio from the user: listened to, transcribed, answered. */
+export class Utterances {
+  private readonly listening: Listening;
+  private readonly closed = new AbortController();
+
+  constructor(
+    private readonly session: Session,
+    private readonly end: SessionEnd,
+    private readonly deps: UtteranceDeps,
+  ) {
+    const { stt, vad } = deps.speech.config;
+    this.listening = new Listening(() => ({
+      ...vad,
+      silenceMs: session.settings.vad_silence_ms,
+      maxSeconds: stt.maxSeconds,
+      format: session.settings.input_audio_format,
+    }));
+  }
+
+  /** Binary frames are audio: PCM s16le, 16 kHz, mono, or the session's `input_audio_format`. */
+  async hear(data: Buffer): Promise<void> {
+    if (this.end.recording) return;
+    for (const heard of await this.listening.hear(data)) {
+      if (heard.type === 'audio') {
+        this.end.activity();
+        await this.deps.bargeIn();
+      } else if (heard.type === 'invalid') this.deps.error('invalid_audio', heard.message);
+      else if (heard.type === 'speech_started') {
+        this.end.userSpeaking = true;
+        this.deps.send({ type: 'speech_started' });
+        await this.deps.bargeIn();
+      } else {
+        this.end.userSpeaking = false;
+        this.deps.send({ type: 'speech_stopped', ...(heard.cut && { cut: true }) });
+        // The user stopped speaking when the silence that ended the utterance began.
+        await this.answer(heard.pcm, performance.now() - heard.silenceMs);
+      }
+    }
+  }
+
+  /** `audio_end`: the client says the utterance is over. */
+  async commit(): Promise<void> {
+    const pcm = this.listening.end();
+    if (pcm) return this.answer(pcm, performance.now());
+    if (this.listening.detecting)
+      return this.deps.error('no_speech', 'no speech was heard before audio_end');
+    return this.deps.error(
+      'invalid_audio',
+      'audio_end without audio: send PCM s16le 16 kHz mono frames first',
+    );
+  }
+
+  /** The connection has closed: a transcription under way is abandoned. */
+  close(): void {
+    this.closed.abort();
+    this.listening.close();
+  }
+
+  /** Transcribes an utterance that ended at `ended`, and answers it. */
+  private async answer(pcm: Buffer, ended: number): Promise<void> {
+    const { language } = this.session.settings;
+    const heard = await this.deps.speech.transcribe(pcm, language, this.closed.signal);
+    if ('error' in heard) return this.deps.error(heard.error, heard.message);
+    this.deps.send({ type: 'transcript', text: heard.text });
+    if (heard.text === '')
+      return this.deps.error('no_speech', 'no speech was recognised in the utterance');
+    await this.deps.answer(heard.text, ended, heard.heard);
+  }
+}

@@ -1,0 +1,153 @@
+import type { ServerResponse } from 'node:http';
+import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
+import { weatherTool, writeToolsFile } from './support/tools-file.js';
+import type { Msg } from './support/ws-client.js';
+
+/**
+ * `"background": true`: the turn that calls the tool goes on without its result, which a turn of
+ * its own tells once it comes; the call outlives barge-ins, not the connection.
+ */
+describe('tools that run in the background', () => {
+  /** The report requests the tool server holds, answered by the test. */
+  const held: { res: ServerResponse; closed: Promise<void> }[] = [];
+  const rig = useEngineRig(
+    (base) => ({
+      LLM_MODEL: 'm',
+      LLM_TOOLS_FILE: writeToolsFile([
+        {
+          name: 'make_report',
+          description: 'Makes a report; takes a while',
+          parameters: { type: 'object', properties: { id: { type: 'string' } } },
+          url: `${base}/report/{id}`,
+          method: 'POST',
+          background: true,
+          timeout_secs: 60,
+        },
+        weatherTool(base),
+      ]),
+    }),
+    (req, res) => {
+      if (!req.path.startsWith('/report')) return void res.end('sunny');
+      held.push({ res, closed: new Promise((resolve) => res.once('close', resolve)) });
+    },
+  );
+  const client = useClientPerTest(rig);
+  beforeEach(() => (held.length = 0));
+
+  const report = { id: 'call_r', name: 'make_report', arguments: { id: '7' } };
+  const untilHeld = async () => {
+    for (let i = 0; held.length === 0; i++) {
+      if (i > 250) throw new Error('the tool server never got the report request');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return held[0]!;
+  };
+  const RESULT_MESSAGE =
+    '[Not said by the user: the result of make_report (call call_r), which ran in the background. Tell the user what it means for them.]\nreport 7: 12 pages';
+
+  it('lets its turn end without the result, then tells the result in a turn of its own', async () => {
+    rig.llm.enqueue(
+      sseStructuredCalls([report]),
+      sseText(['I have started ', 'your report.']),
+      sseText(['Your report ', 'is ready: 12 pages.']),
+    );
+    const turn = await client.ws.turn('make report 7');
+    expect(turn.map((m) => m.type)).toEqual([
+      'tool_call',
+      'tool_result',
+      'assistant_delta',
+      'assistant_delta',
+      'assistant_end',
+    ]);
+    expect(turn[1]).toEqual({
+      type: 'tool_result',
+      id: 'call_r',
+      name: 'make_report',
+      ok: true,
+      ms: 0,
+      background: 'started',
+    });
+    expect(turn.at(-1)).toEqual({ type: 'assistant_end', text: 'I have started your report.' });
+    const call = await untilHeld();
+    expect(rig.tools.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /report/7']);
+    // The model read that the call is under way, as the call's result.
+    expect(rig.llm.requests[1]!.body.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_r',
+      content:
+        'Started: make_report runs in the background, and its result will come in a later message. Tell the user it is under way; do not call make_report again for this.',
+    });
+
+    const from = client.ws.messages.length;
+    call.res.end('report 7: 12 pages');
+    const end = await client.ws.waitFor((m) => m.type === 'assistant_end', from);
+    const told = client.ws.messages.slice(from, client.ws.messages.indexOf(end) + 1);
+    expect(told[0]).toMatchObject({
+      type: 'tool_result',
+      id: 'call_r',
+      name: 'make_report',
+      ok: true,
+      background: 'done',
+    });
+    expect(told[0]!.ms).toBeGreaterThanOrEqual(0);
+    expect(end).toEqual({ type: 'assistant_end', text: 'Your report is ready: 12 pages.' });
+    const messages = rig.llm.requests[2]!.body.messages;
+    expect(messages.slice(-3)).toEqual([
+      { role: 'tool', tool_call_id: 'call_r', content: expect.stringMatching(/^Started: /) },
+      { role: 'assistant', content: 'I have started your report.' },
+      { role: 'user', content: RESULT_MESSAGE },
+    ]);
+    expect(rig.llm.requests).toHaveLength(3);
+  });
+
+  it('keeps running through a barge-in, and tells its result after the turn in progress', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    rig.llm.enqueue(
+      sseStructuredCalls([report]),
+      sseText(['Started.']),
+      sseText(['Cut ', 'short']),
+      { ...sseText(['The weather ', 'is fine.']), gate },
+      sseText(['The report is ready.']),
+    );
+    await client.ws.turn('make report 7');
+    const call = await untilHeld();
+    // A turn cut short by an interrupt, then one in progress when the result comes.
+    let from = client.ws.messages.length;
+    client.ws.send({ type: 'user_text', text: 'talk' });
+    await client.ws.waitFor((m) => m.type === 'assistant_delta', from);
+    client.ws.send({ type: 'interrupt' });
+    await client.ws.waitFor((m) => m.type === 'assistant_end', from);
+    from = client.ws.messages.length;
+    client.ws.send({ type: 'user_text', text: 'and the weather?' });
+    await client.ws.waitFor((m) => m.type === 'assistant_delta', from);
+    call.res.end('report 7: 12 pages');
+    await client.ws.waitFor((m) => m.type === 'tool_result' && m.background === 'done', from);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(rig.llm.requests).toHaveLength(4); // the result waits for the turn in progress
+    release();
+    const weatherEnd = await client.ws.waitFor((m) => m.type === 'assistant_end', from);
+    expect(weatherEnd).toEqual({ type: 'assistant_end', text: 'The weather is fine.' });
+    const next = client.ws.messages.indexOf(weatherEnd) + 1;
+    const told = await client.ws.waitFor((m) => m.type === 'assistant_end', next);
+    expect(told).toEqual({ type: 'assistant_end', text: 'The report is ready.' });
+    expect(rig.llm.requests[4]!.body.messages.at(-1)).toEqual({
+      role: 'user',
+      content: RESULT_MESSAGE,
+    });
+    const types = (msgs: Msg[]) => msgs.map((m) => m.type);
+    expect(types(client.ws.messages.slice(next)).filter((t) => t === 'tool_result')).toEqual([]);
+  });
+
+  it('is aborted when the connection closes, and its result is told to no one', async () => {
+    rig.llm.enqueue(sseStructuredCalls([report]), sseText(['Started.']));
+    await client.ws.turn('make report 7');
+    const call = await untilHeld();
+    client.ws.close();
+    await call.closed;
+    expect(call.res.writableEnded).toBe(false); // the engine dropped the request unanswered
+    await new Promise((r) => setTimeout(r, 200));
+    expect(rig.llm.requests).toHaveLength(2);
+  });
+});
