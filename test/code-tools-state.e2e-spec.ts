@@ -38,6 +38,7 @@ describe('code tools: session state with parallel and cancelled calls', () => {
       { type: 'python', code: SLOW_UPDATE, timeout_secs: 60 },
       { type: 'python', code: REMEMBER },
       { type: 'python', code: STATE_KEYS },
+      { type: 'python', code: REMEMBER.replace('remember', 'remember_later'), background: true },
     ]),
     CODE_TOOLS_WORKERS: '1',
   }));
@@ -73,6 +74,35 @@ describe('code tools: session state with parallel and cancelled calls', () => {
       customer_profile: { email: null, loyalty_points: 3, plan: 'Standard' },
       lang: 'no',
     });
+    ws.close();
+  }, 60_000);
+
+  it('keeps what a call run in the background changed, once its result is told', async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    rig.llm.enqueue(
+      sseStructuredCalls([
+        { id: 'call_bg', name: 'remember_later', arguments: { key: 'ticket', value: 'T-1' } },
+      ]),
+      sseText(['Working on it.']),
+      sseText(['Your ticket is T-1.']),
+    );
+    const first = await ws.turn('open a ticket', 30_000);
+    expect(first.at(-1)).toEqual({ type: 'assistant_end', text: 'Working on it.' });
+    const told = await ws.waitFor(
+      (m) => m.type === 'assistant_end' && m.text === 'Your ticket is T-1.',
+      0,
+      30_000,
+    );
+    expect(ws.messages.indexOf(told)).toBeGreaterThan(ws.messages.indexOf(first.at(-1)!));
+    expect(rig.llm.requests[2]!.body.messages.at(-1).content).toMatch(
+      /^\[Not said by the user: the result of remember_later \(call call_bg\)[^\n]*\n\{"ticket": "T-1"\}$/,
+    );
+    call('state_keys');
+    await ws.turn('what do you keep?', 30_000);
+    expect(JSON.parse(rig.llm.requests.at(-1)!.body.messages.at(-1).content)).toContainEqual([
+      'ticket',
+      3,
+    ]);
     ws.close();
   }, 60_000);
 
