@@ -85,8 +85,11 @@ export class FileWatch extends Polling {
     const before = await filesSignature(watched);
     if (before === this.signature) return;
     await this.onChange();
-    // Written again while it was read: the next check reads it again.
+    // The next checks compare with the files the read names (a file added, one gone), taken
+    // before making sure that nothing changed while it ran: a change made after this signature
+    // is seen by the next check, one made before it by this one (the next check reads again).
+    const next = await filesSignature(this.paths());
     const after = await filesSignature(watched);
-    this.signature = after === before ? await filesSignature(this.paths()) : '';
+    this.signature = after === before ? next : '';
   }
 }
