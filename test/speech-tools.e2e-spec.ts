@@ -34,6 +34,7 @@ describe('speech while tools run', () => {
           // Language codes in any case (`IT`, `pt-BR`).
           wait_phrase: { en: 'Let me look up your order.', IT: 'Cerco il suo ordine.' },
         },
+        { name: 'book_room', url: `${base}/rooms`, method: 'POST', background: true },
       ]),
       TTS_PROVIDER: 'openai',
       TTS_BASE_URL: base,
@@ -80,6 +81,28 @@ describe('speech while tools run', () => {
     release();
     await ws.waitFor((m) => m.type === 'audio_end', from, 10_000);
     expect(spoken()).toEqual(['Let me check', 'Sunny.']);
+    ws.close();
+  });
+
+  it('says no wait phrase for a call run in the background, and speaks its result in a turn of its own', async () => {
+    const ws = await voiceSession(engine.wsUrl, { language: 'en' });
+    llm.enqueue(
+      sseText([xmlCall('book_room', {})]),
+      sseText(['I have asked the hotel.']),
+      sseText(['Your room is booked.']),
+    );
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'Book me a room.' });
+    const first = await ws.waitFor((m) => m.type === 'audio_end', from, 10_000);
+    await new Promise((r) => setTimeout(r, 300)); // past SPEECH_TOOL_WAIT_MS
+    expect(spoken()).toEqual(['I have asked the hotel.']);
+    release();
+    await ws.waitFor((m) => m.type === 'audio_end', ws.messages.indexOf(first) + 1, 10_000);
+    expect(spoken()).toEqual(['I have asked the hotel.', 'Your room is booked.']);
+    expect(ws.messages.filter((m) => m.type === 'assistant_end').map((m) => m.text)).toEqual([
+      'I have asked the hotel.',
+      'Your room is booked.',
+    ]);
     ws.close();
   });
 
