@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { RecordingServer } from './support/recording-server.js';
+import { useVoiceRig } from './support/speech-server.js';
 import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
-import type { Msg } from './support/ws-client.js';
+import { voiceSession, type Msg, type WsClient } from './support/ws-client.js';
 
 /**
  * `"background": true`: the turn that calls the tool goes on without its result, which a turn of
@@ -149,5 +152,62 @@ describe('tools that run in the background', () => {
     expect(call.res.writableEnded).toBe(false); // the engine dropped the request unanswered
     await new Promise((r) => setTimeout(r, 200));
     expect(rig.llm.requests).toHaveLength(2);
+  });
+});
+
+describe('a result that comes while the caller speaks', () => {
+  const tools = new RecordingServer();
+  let toolsUrl = '';
+  let release!: () => void;
+  beforeAll(async () => {
+    toolsUrl = await tools.start();
+    tools.respond((_req, res) => {
+      const answered = new Promise<void>((resolve) => (release = resolve));
+      void answered.then(() => res.end('room 12 booked'));
+    });
+  });
+  afterAll(() => tools.stop());
+  const rig = useVoiceRig(() => ({
+    VAD_SILENCE_MS: '500',
+    LLM_TOOLS_FILE: writeToolsFile([
+      { name: 'book_room', url: `${toolsUrl}/rooms`, method: 'POST', background: true },
+    ]),
+  }));
+  const { llm } = rig;
+  /** A spoken sentence, PCM s16le 16 kHz mono (test/fixtures/audio/make-speech.mjs). */
+  const SPEECH = readFileSync('test/fixtures/audio/speech-16k.pcm');
+  /** Streams `audio` as a microphone does: 20 ms binary frames. */
+  const stream = (ws: WsClient, audio: Buffer) => {
+    for (let at = 0; at < audio.length; at += 640)
+      ws.socket.send(audio.subarray(at, at + 640), { binary: true });
+  };
+
+  it('is not told over the caller: their turn carries it to the model with their words', async () => {
+    const ws = await voiceSession(rig.engine.wsUrl);
+    llm.enqueue(
+      sseStructuredCalls([{ id: 'call_b', name: 'book_room', arguments: {} }]),
+      sseText(['I have asked the hotel.']),
+      sseText(['Room 12 is yours; and the weather is fine.']),
+    );
+    const first = await ws.turn('Book me a room.', 10_000);
+    await ws.waitFor((m) => m.type === 'audio_end', ws.messages.indexOf(first.at(-1)!), 10_000);
+    const from = ws.messages.length;
+    stream(ws, SPEECH.subarray(0, SPEECH.length >> 1)); // the caller is still speaking
+    await ws.waitFor((m) => m.type === 'speech_started', from, 10_000);
+    release();
+    await ws.waitFor((m) => m.type === 'tool_result' && m.background === 'done', from);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(llm.requests).toHaveLength(2); // no turn started over the caller
+    stream(ws, Buffer.concat([SPEECH.subarray(SPEECH.length >> 1), Buffer.alloc(1000 * 32)]));
+    // (The speech cut the first answer's playback: its `heard` end comes first.)
+    const end = await ws.waitFor((m) => m.type === 'assistant_end' && !m.heard, from, 10_000);
+    expect(end).toMatchObject({ text: 'Room 12 is yours; and the weather is fine.' });
+    expect(llm.requests).toHaveLength(3);
+    expect(llm.requests[2]!.body.messages.at(-1)).toEqual({
+      role: 'user',
+      content:
+        '[Not said by the user: the result of book_room (call call_b), which ran in the background. Tell the user what it means for them.]\nroom 12 booked\n\nWhat is the weather like in Paris today?',
+    });
+    ws.close();
   });
 });

@@ -234,12 +234,15 @@ export class Conversation {
 
   /**
    * Background calls' results that have come: a turn of their own tells them once no other turn
-   * is in progress (one that starts meanwhile carries them, see `startTurn`).
+   * is in progress and the user is not speaking (the user's turn carries them, see `startTurn`).
    */
   private async tellResults(): Promise<void> {
     if (!this.background.waiting || !this.deps.connected()) return;
     if (this.session.busy)
       return void this.session.idle().then(() => this.enqueue(() => this.tellResults()));
+    // Not over the user: their turn, when it comes, carries the results.
+    if (this.utterances.hearing)
+      return void setTimeout(() => void this.enqueue(() => this.tellResults()), 200);
     const told = this.background.take().map(resultMessage).join('\n\n');
     await this.startTurn(told, { told: true });
   }

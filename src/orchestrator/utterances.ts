@@ -20,6 +20,10 @@ export interface UtteranceDeps {
 export class Utterances {
   private readonly listening: Listening;
   private readonly closed = new AbortController();
+  /** Utterances being transcribed. */
+  private transcribing = 0;
+  /** Between `speech_started` and `speech_stopped`. */
+  private speaking = false;
 
   constructor(
     private readonly session: Session,
@@ -44,11 +48,11 @@ export class Utterances {
         await this.deps.bargeIn();
       } else if (heard.type === 'invalid') this.deps.error('invalid_audio', heard.message);
       else if (heard.type === 'speech_started') {
-        this.end.userSpeaking = true;
+        this.end.userSpeaking = this.speaking = true;
         this.deps.send({ type: 'speech_started' });
         await this.deps.bargeIn();
       } else {
-        this.end.userSpeaking = false;
+        this.end.userSpeaking = this.speaking = false;
         this.deps.send({ type: 'speech_stopped', ...(heard.cut && { cut: true }) });
         // The user stopped speaking when the silence that ended the utterance began.
         await this.answer(heard.pcm, performance.now() - heard.silenceMs);
@@ -68,6 +72,11 @@ export class Utterances {
     );
   }
 
+  /** The user is speaking, or what they said is being transcribed: their turn is coming. */
+  get hearing(): boolean {
+    return this.speaking || this.transcribing > 0;
+  }
+
   /** The connection has closed: a transcription under way is abandoned. */
   close(): void {
     this.closed.abort();
@@ -77,7 +86,10 @@ export class Utterances {
   /** Transcribes an utterance that ended at `ended`, and answers it. */
   private async answer(pcm: Buffer, ended: number): Promise<void> {
     const { language } = this.session.settings;
-    const heard = await this.deps.speech.transcribe(pcm, language, this.closed.signal);
+    this.transcribing++;
+    const heard = await this.deps.speech
+      .transcribe(pcm, language, this.closed.signal)
+      .finally(() => this.transcribing--);
     if ('error' in heard) return this.deps.error(heard.error, heard.message);
     this.deps.send({ type: 'transcript', text: heard.text });
     if (heard.text === '')
