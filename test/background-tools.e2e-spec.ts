@@ -5,7 +5,7 @@ import { RecordingServer } from './support/recording-server.js';
 import { useVoiceRig } from './support/speech-server.js';
 import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
-import { voiceSession, type Msg, type WsClient } from './support/ws-client.js';
+import { voiceSession, WsClient, type Msg } from './support/ws-client.js';
 
 /**
  * `"background": true`: the turn that calls the tool goes on without its result, which a turn of
@@ -29,6 +29,7 @@ describe('tools that run in the background', () => {
         },
         weatherTool(base),
       ]),
+      SESSION_RESUME_SECS: '1',
     }),
     (req, res) => {
       if (!req.path.startsWith('/report')) return void res.end('sunny');
@@ -143,15 +144,46 @@ describe('tools that run in the background', () => {
     expect(types(client.ws.messages.slice(next)).filter((t) => t === 'tool_result')).toEqual([]);
   });
 
-  it('is aborted when the connection closes, and its result is told to no one', async () => {
+  it('is aborted once its connection closed and the session was not resumed in time', async () => {
     rig.llm.enqueue(sseStructuredCalls([report]), sseText(['Started.']));
     await client.ws.turn('make report 7');
     const call = await untilHeld();
     client.ws.close();
+    const closedAt = performance.now();
     await call.closed;
-    expect(call.res.writableEnded).toBe(false); // the engine dropped the request unanswered
+    // Kept for SESSION_RESUME_SECS (1 s), then dropped unanswered.
+    expect(performance.now() - closedAt).toBeGreaterThan(800);
+    expect(call.res.writableEnded).toBe(false);
     await new Promise((r) => setTimeout(r, 200));
     expect(rig.llm.requests).toHaveLength(2);
+  });
+
+  it('outlives a dropped connection, and is told on the one that resumes the session', async () => {
+    rig.llm.enqueue(
+      sseStructuredCalls([report]),
+      sseText(['Started.']),
+      sseText(['Your report ', 'is ready.']),
+    );
+    await client.ws.turn('make report 7');
+    const call = await untilHeld();
+    const token = client.ws.messages.find((m) => m.type === 'session')!.resume_token as string;
+    client.ws.close();
+    await client.ws.closed;
+    const resumed = await WsClient.connect(
+      `${rig.engine.wsUrl}?resume=${encodeURIComponent(token)}`,
+    );
+    expect(resumed.messages[0]).toMatchObject({ type: 'session', resumed: true });
+    call.res.end('report 7: 12 pages');
+    expect(
+      await resumed.waitFor((m) => m.type === 'tool_result' && m.background === 'done'),
+    ).toMatchObject({ id: 'call_r', ok: true });
+    const end = await resumed.waitFor((m) => m.type === 'assistant_end');
+    expect(end).toEqual({ type: 'assistant_end', text: 'Your report is ready.' });
+    expect(rig.llm.requests[2]!.body.messages.at(-1)).toEqual({
+      role: 'user',
+      content: RESULT_MESSAGE,
+    });
+    resumed.close();
   });
 });
 

@@ -26,6 +26,7 @@ import {
   type ClosingSocket,
 } from './close-codes.js';
 import { Conversation } from './conversation.js';
+import { ParkedCalls } from './background-calls.js';
 import { ReadLimit } from './read-limit.js';
 import { SessionKeeper } from './session-keeper.service.js';
 import { compilePhrases, type Phrase } from './spoken-answer.js';
@@ -58,6 +59,8 @@ export class AgentGateway
   private readonly open = new Map<LiveSocket, Connection>();
   /** Sessions whose connection closed and whose last save is still on its way, by resume token. */
   private readonly closing = new Map<string, Promise<void>>();
+  /** Background calls of closed connections, kept for a client that resumes their session. */
+  private readonly parked = new ParkedCalls();
   /** Client messages of all sessions take turns through it, a slice of the event loop at a time. */
   private readonly pacer = new Pacer();
   /** TOOL_CONFIRM_YES and TOOL_CONFIRM_NO, ready to match. */
@@ -140,6 +143,7 @@ export class AgentGateway
 
   onModuleDestroy(): void {
     if (this.heartbeat) clearInterval(this.heartbeat);
+    this.parked.closeAll();
   }
 
   /**
@@ -183,6 +187,12 @@ export class AgentGateway
         if (forget) void this.keeper.forget(session);
         void closeSocket(socket, code, reason);
       },
+      park: (calls) => {
+        const ms = this.sessionSettings.resumeSecs * 1000;
+        const resumable = this.keeper.resumable(session) && ms > 0;
+        if (resumable) this.parked.park(session.id, calls, ms);
+        return resumable;
+      },
     });
     this.listen(socket, conversation);
     const token = this.keeper.enabled ? resumeTokenOf(request) : undefined;
@@ -202,6 +212,8 @@ export class AgentGateway
         resumed,
         ...(this.keeper.enabled && { resume_token: session.resumeToken }),
       });
+      const parked = resumed ? this.parked.claim(session.id) : undefined;
+      if (parked) conversation.adopt(parked);
     });
   }
 

@@ -1,4 +1,9 @@
-import { BackgroundCalls, resultMessage, type BackgroundResult } from './background-calls.js';
+import {
+  BackgroundCalls,
+  ParkedCalls,
+  resultMessage,
+  type BackgroundResult,
+} from './background-calls.js';
 
 /** An outcome the test settles. */
 function pending() {
@@ -56,6 +61,47 @@ describe('BackgroundCalls', () => {
     calls.track('failed', 't', Promise.reject(new Error('boom')), () => {});
     await calls.settled();
     expect(calls.waiting).toBe(false);
+  });
+
+  it('hands parked calls to the connection that resumes their session: results waiting, then the rest', async () => {
+    const old: string[] = [];
+    const parked = new BackgroundCalls((r) => old.push(r.id));
+    const [early, late] = [pending(), pending()];
+    parked.track('early', 't', early.outcome, () => {});
+    parked.track('late', 't', late.outcome, () => {});
+    parked.park();
+    early.settle({ ok: true, ms: 1, text: 'x' });
+    await new Promise((r) => setImmediate(r));
+    const arrived: string[] = [];
+    const resumed = new BackgroundCalls((r) => arrived.push(r.id));
+    resumed.adopt(parked);
+    expect([old, arrived, resumed.running]).toEqual([[], ['early'], 1]);
+    const settled = resumed.settled();
+    late.settle({ ok: true, ms: 2, text: 'y' });
+    await settled;
+    expect(arrived).toEqual(['early', 'late']);
+    expect(resumed.take().map((r) => r.id)).toEqual(['early', 'late']);
+    expect(parked.signal.aborted).toBe(false);
+    resumed.close();
+    expect(parked.signal.aborted).toBe(true); // the adopted calls end with their new connection
+  });
+
+  it('keeps parked calls for their resume window, then aborts them', async () => {
+    const table = new ParkedCalls();
+    const [kept, dropped, stopped] = [0, 1, 2].map(() => new BackgroundCalls(() => {}));
+    table.park('s1', kept!, 10_000);
+    table.park('s2', dropped!, 20);
+    table.park('s3', stopped!, 10_000);
+    expect(table.claim('s1')).toBe(kept);
+    expect(table.claim('s1')).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 60));
+    expect([kept!.signal.aborted, dropped!.signal.aborted, table.claim('s2')]).toEqual([
+      false,
+      true,
+      undefined,
+    ]);
+    table.closeAll();
+    expect([stopped!.signal.aborted, table.claim('s3')]).toEqual([true, undefined]);
   });
 
   it("tells the model whose result it is, apart from the user's words", () => {

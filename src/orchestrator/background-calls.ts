@@ -1,8 +1,10 @@
 /**
  * Calls of `"background": true` tools: the turn that made one goes on without waiting (the model
  * reads `startedText` as the call's result), the call runs for as long as the connection lasts (a
- * barge-in or a new message does not stop it; the connection closing does), and its result, once
- * it comes, is told in a turn of its own, or carried by the user's next message (`resultMessage`).
+ * barge-in or a new message does not stop it; the connection closing does, unless the session may
+ * be resumed: then they are parked until it is, in this process, or the resume window passes), and
+ * its result, once it comes, is told in a turn of its own, or carried by the user's next message
+ * (`resultMessage`).
  */
 export interface BackgroundResult {
   id: string;
@@ -19,11 +21,16 @@ type Outcome = Promise<{ ok: boolean; ms: number; text: string } | undefined>;
 /** One connection's background calls. */
 export class BackgroundCalls {
   private readonly closed = new AbortController();
-  private readonly running = new Set<Promise<void>>();
+  private readonly inFlight = new Set<Promise<void>>();
   private readonly arrived: BackgroundResult[] = [];
 
   /** `onArrival`: a call's result has come (it waits in `take` until a turn tells it). */
-  constructor(private readonly onArrival: (result: BackgroundResult) => void) {}
+  constructor(private onArrival: (result: BackgroundResult) => void) {}
+
+  /** Calls still running. */
+  get running(): number {
+    return this.inFlight.size;
+  }
 
   /** The calls' signal: aborted when the connection closes. */
   get signal(): AbortSignal {
@@ -42,12 +49,36 @@ export class BackgroundCalls {
         if (!o || this.closed.signal.aborted) return;
         const result = { id, name, ok: o.ok, ms: o.ms, text: o.text };
         tally(result);
-        this.arrived.push(result);
-        this.onArrival(result);
+        this.deliver(result);
       })
-      .catch(() => undefined)
-      .finally(() => this.running.delete(settled));
-    this.running.add(settled);
+      .catch(() => undefined);
+    this.keep(settled);
+  }
+
+  /** The connection closed, its session resumable: results wait here until one adopts them. */
+  park(): void {
+    this.onArrival = () => {};
+  }
+
+  /**
+   * The calls `parked` by the connection this session was resumed from become this one's: their
+   * results, those that came meanwhile first, arrive here, and they end when this one closes.
+   */
+  adopt(parked: BackgroundCalls): void {
+    parked.deliver = (result) => this.deliver(result);
+    for (const result of parked.take()) this.deliver(result);
+    for (const call of parked.inFlight) this.keep(call);
+    this.closed.signal.addEventListener('abort', () => parked.close(), { once: true });
+  }
+
+  private deliver = (result: BackgroundResult): void => {
+    this.arrived.push(result);
+    this.onArrival(result);
+  };
+
+  private keep(call: Promise<void>): void {
+    this.inFlight.add(call);
+    void call.finally(() => this.inFlight.delete(call));
   }
 
   /** The results waiting, taken to be told. */
@@ -57,13 +88,41 @@ export class BackgroundCalls {
 
   /** Settles once no call is running. */
   async settled(): Promise<void> {
-    while (this.running.size > 0) await Promise.all(this.running);
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
   }
 
   /** The connection has closed: calls still running are aborted, and no result is kept. */
   close(): void {
     this.closed.abort();
     this.arrived.length = 0;
+  }
+}
+
+/** Background calls of closed connections whose sessions may be resumed, by session id. */
+export class ParkedCalls {
+  private readonly parked = new Map<string, { calls: BackgroundCalls; timer: NodeJS.Timeout }>();
+
+  /** Keeps session `id`'s `calls` for `ms` (its resume window), then aborts them. */
+  park(id: string, calls: BackgroundCalls, ms: number): void {
+    this.claim(id)?.close();
+    calls.park();
+    const timer = setTimeout(() => this.claim(id)?.close(), ms);
+    timer.unref();
+    this.parked.set(id, { calls, timer });
+  }
+
+  /** Session `id`'s parked calls, taken (the session was resumed in this process). */
+  claim(id: string): BackgroundCalls | undefined {
+    const entry = this.parked.get(id);
+    if (!entry) return undefined;
+    clearTimeout(entry.timer);
+    this.parked.delete(id);
+    return entry.calls;
+  }
+
+  /** The engine is stopping: every parked call is aborted. */
+  closeAll(): void {
+    for (const id of [...this.parked.keys()]) this.claim(id)?.close();
   }
 }
 

@@ -45,6 +45,11 @@ export interface ConversationDeps extends SettingsLimits {
   pace: () => Promise<void>;
   /** Ends the session, closing its connection; `forget`: it cannot be resumed. */
   hangUp: (code: number, reason: string, forget: boolean) => void;
+  /**
+   * The connection has closed with background calls running: keeps them for a connection that
+   * resumes the session (false: it cannot be resumed, and they are aborted).
+   */
+  park: (calls: BackgroundCalls) => boolean;
 }
 
 /** One connection's conversation: dispatches client messages, runs turns, speaks and listens. */
@@ -192,7 +197,7 @@ export class Conversation {
 
   /** The client has gone: its turn is cancelled; settles once the turn has ended. */
   close(): Promise<void> {
-    this.background.close();
+    if (this.background.running === 0 || !this.deps.park(this.background)) this.background.close();
     this.utterances.close();
     this.keys.close();
     this.end.close();
@@ -213,6 +218,11 @@ export class Conversation {
       await this.session.idle();
       if (inbox === this.inbox) return;
     }
+  }
+
+  /** The session was resumed from a connection whose background calls were parked. */
+  adopt(parked: BackgroundCalls): void {
+    this.background.adopt(parked);
   }
 
   /** Cuts a turn still in progress short (it ends with `assistant_end` interrupted). */
