@@ -89,10 +89,13 @@ describe('BackgroundCalls', () => {
   it('keeps parked calls for their resume window, then aborts them', async () => {
     const table = new ParkedCalls();
     const [kept, dropped, stopped] = [0, 1, 2].map(() => new BackgroundCalls(() => {}));
+    kept!.track('told later', 't', Promise.resolve({ ok: true, ms: 1, text: 'x' }), () => {});
+    await kept!.settled();
     table.park('s1', kept!, 10_000);
     table.park('s2', dropped!, 20);
     table.park('s3', stopped!, 10_000);
     expect(table.claim('s1')).toBe(kept);
+    expect(kept!.take().map((r) => r.id)).toEqual(['told later']);
     expect(table.claim('s1')).toBeUndefined();
     await new Promise((r) => setTimeout(r, 60));
     expect([kept!.signal.aborted, dropped!.signal.aborted, table.claim('s2')]).toEqual([

@@ -197,7 +197,10 @@ export class Conversation {
 
   /** The client has gone: its turn is cancelled; settles once the turn has ended. */
   close(): Promise<void> {
-    if (this.background.running === 0 || !this.deps.park(this.background)) this.background.close();
+    const { background } = this;
+    // Calls running, or results not told yet: kept for a client that resumes the session.
+    const kept = (background.running > 0 || background.waiting) && this.deps.park(background);
+    if (!kept) background.close();
     this.utterances.close();
     this.keys.close();
     this.end.close();
