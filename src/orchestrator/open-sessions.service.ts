@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ClusterLink } from '../cluster/cluster-link.js';
 import type { SessionsOp } from '../cluster/messages.js';
 import { SessionStore } from '../sessions/session-store.js';
@@ -35,9 +36,14 @@ function detail(entry: OpenSession): SessionDetailDto {
  * processes (ENGINE_PROCESSES), and with Redis those of every replica sharing it. An operation
  * (list, read, close, an answering machine's verdict) reaches the process that holds each.
  */
+/** How long start-up waits for this process to answer the other replicas' requests. */
+const ANSWERING_WAIT_MS = 3000;
+
 @Injectable()
-export class OpenSessions {
+export class OpenSessions implements OnModuleInit {
   private readonly logger = new Logger('Sessions');
+  /** Settles once this process answers other replicas for its sessions (or cannot). */
+  private readonly answering: Promise<void> | undefined;
 
   constructor(
     private readonly directory: SessionDirectory,
@@ -46,11 +52,25 @@ export class OpenSessions {
   ) {
     cluster.onSessions((op, id) => this.local(op, id));
     // With Redis, every process of every replica answers for its own sessions.
-    store.fanout
+    this.answering = store.fanout
       ?.answer((op, id) => this.local(op, id))
       .catch((error: unknown) =>
         this.logger.warn(`sessions are reached on this replica only: ${(error as Error).message}`),
       );
+  }
+
+  /**
+   * The engine takes no connection before it answers the other replicas (a while at most, with
+   * Redis away): a session opened at once must be listed, read and closed from any of them.
+   */
+  async onModuleInit(): Promise<void> {
+    if (!this.answering) return;
+    const ac = new AbortController();
+    await Promise.race([
+      this.answering,
+      sleep(ANSWERING_WAIT_MS, undefined, { signal: ac.signal }),
+    ]).catch(() => undefined);
+    ac.abort();
   }
 
   /**
