@@ -54,6 +54,10 @@ export class IdleWatch {
     this.activity();
   }
 
+  get userSpeaking(): boolean {
+    return this.speaking;
+  }
+
   /**
    * A turn ended (an answer, or the question itself): the silence counts from now, or from
    * `playedBy` (`performance.now()`), when the client will have played its last audio.

@@ -109,6 +109,11 @@ export class SessionEnd {
     this.idle.userSpeaking = speaking;
   }
 
+  /** Between the user's `speech_started` and `speech_stopped`. */
+  get userSpeaking(): boolean {
+    return this.idle.userSpeaking;
+  }
+
   /** The settings changed (a session just made a voice one): its silence counts from now. */
   settingsChanged(): void {
     this.idle.turnEnded();

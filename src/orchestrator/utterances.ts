@@ -22,8 +22,6 @@ export class Utterances {
   private readonly closed = new AbortController();
   /** Utterances being transcribed. */
   private transcribing = 0;
-  /** Between `speech_started` and `speech_stopped`. */
-  private speaking = false;
 
   constructor(
     private readonly session: Session,
@@ -48,11 +46,11 @@ export class Utterances {
         await this.deps.bargeIn();
       } else if (heard.type === 'invalid') this.deps.error('invalid_audio', heard.message);
       else if (heard.type === 'speech_started') {
-        this.end.userSpeaking = this.speaking = true;
+        this.end.userSpeaking = true;
         this.deps.send({ type: 'speech_started' });
         await this.deps.bargeIn();
       } else {
-        this.end.userSpeaking = this.speaking = false;
+        this.end.userSpeaking = false;
         this.deps.send({ type: 'speech_stopped', ...(heard.cut && { cut: true }) });
         // The user stopped speaking when the silence that ended the utterance began.
         await this.answer(heard.pcm, performance.now() - heard.silenceMs);
@@ -74,7 +72,7 @@ export class Utterances {
 
   /** The user is speaking, or what they said is being transcribed: their turn is coming. */
   get hearing(): boolean {
-    return this.speaking || this.transcribing > 0;
+    return this.end.userSpeaking || this.transcribing > 0;
   }
 
   /** The connection has closed: a transcription under way is abandoned. */
