@@ -4,7 +4,7 @@ import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { useVoiceRig } from './support/speech-server.js';
 import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
-import { weatherTool, writeToolsFile } from './support/tools-file.js';
+import { firstHeld, reportTool, weatherTool, writeToolsFile } from './support/tools-file.js';
 import { voiceSession, WsClient, type Msg } from './support/ws-client.js';
 
 /**
@@ -17,18 +17,7 @@ describe('tools that run in the background', () => {
   const rig = useEngineRig(
     (base) => ({
       LLM_MODEL: 'm',
-      LLM_TOOLS_FILE: writeToolsFile([
-        {
-          name: 'make_report',
-          description: 'Makes a report; takes a while',
-          parameters: { type: 'object', properties: { id: { type: 'string' } } },
-          url: `${base}/report/{id}`,
-          method: 'POST',
-          background: true,
-          timeout_secs: 60,
-        },
-        weatherTool(base),
-      ]),
+      LLM_TOOLS_FILE: writeToolsFile([reportTool(base), weatherTool(base)]),
       SESSION_RESUME_SECS: '1',
     }),
     (req, res) => {
@@ -40,13 +29,7 @@ describe('tools that run in the background', () => {
   beforeEach(() => (held.length = 0));
 
   const report = { id: 'call_r', name: 'make_report', arguments: { id: '7' } };
-  const untilHeld = async () => {
-    for (let i = 0; held.length === 0; i++) {
-      if (i > 250) throw new Error('the tool server never got the report request');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return held[0]!;
-  };
+  const untilHeld = () => firstHeld(held);
   const RESULT_MESSAGE =
     '[Not said by the user: the result of make_report (call call_r), which ran in the background. Tell the user what it means for them.]\nreport 7: 12 pages';
 

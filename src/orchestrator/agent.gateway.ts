@@ -59,8 +59,6 @@ export class AgentGateway
   private readonly open = new Map<LiveSocket, Connection>();
   /** Sessions whose connection closed and whose last save is still on its way, by resume token. */
   private readonly closing = new Map<string, Promise<void>>();
-  /** Background calls of closed connections, kept for a client that resumes their session. */
-  private readonly parked = new ParkedCalls();
   /** Client messages of all sessions take turns through it, a slice of the event loop at a time. */
   private readonly pacer = new Pacer();
   /** TOOL_CONFIRM_YES and TOOL_CONFIRM_NO, ready to match. */
@@ -78,6 +76,8 @@ export class AgentGateway
     private readonly metrics: EngineMetrics,
     @Inject(toolsConfig.KEY) private readonly tools: ToolsConfig,
     private readonly directory: SessionDirectory,
+    /** Background calls of closed connections, kept for a client that resumes their session. */
+    private readonly parked: ParkedCalls,
   ) {
     this.confirmPhrases = compilePhrases({ yes: tools.confirmYes, no: tools.confirmNo });
     this.toolsOff = tools.explicit === false;
@@ -212,8 +212,7 @@ export class AgentGateway
         resumed,
         ...(this.keeper.enabled && { resume_token: session.resumeToken }),
       });
-      const parked = resumed ? this.parked.claim(session.id) : undefined;
-      if (parked) conversation.adopt(parked);
+      if (resumed) void this.parked.resume(session.id, session.background!);
     });
   }
 

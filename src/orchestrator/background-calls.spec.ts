@@ -4,6 +4,7 @@ import {
   resultMessage,
   type BackgroundResult,
 } from './background-calls.js';
+import type { BackgroundNews, SharedBackground } from './shared-background.js';
 
 /** An outcome the test settles. */
 function pending() {
@@ -105,6 +106,70 @@ describe('BackgroundCalls', () => {
     ]);
     table.closeAll();
     expect([stopped!.signal.aborted, table.claim('s3')]).toEqual([true, undefined]);
+  });
+
+  it('sends the results of calls whose session was resumed in another process there, past their window', async () => {
+    // Redis as the processes share it: news to every listener, results kept by session.
+    const listeners: BackgroundNews[] = [];
+    const kept = new Map<string, BackgroundResult[]>();
+    const shared = {
+      listen: (news: BackgroundNews) => Promise.resolve(void listeners.push(news)),
+      resumed: (id: string) => Promise.resolve(listeners.forEach((l) => l.resumed(id))),
+      put: (id: string, result: BackgroundResult) => {
+        kept.set(id, [...(kept.get(id) ?? []), result]);
+        listeners.forEach((l) => l.results(id));
+        return Promise.resolve();
+      },
+      take: (id: string) => {
+        const results = kept.get(id) ?? [];
+        kept.delete(id);
+        return Promise.resolve(results);
+      },
+    } as unknown as SharedBackground;
+    const open = new Map<string, BackgroundCalls>();
+    const [here, there] = [new ParkedCalls(shared), new ParkedCalls(shared, (id) => open.get(id))];
+    await here.listen();
+    await there.listen();
+    const calls = new BackgroundCalls(() => {});
+    const [early, late] = [pending(), pending()];
+    calls.track('early', 't', early.outcome, () => {});
+    calls.track('late', 't', late.outcome, () => {});
+    here.park('s1', calls, 30);
+    early.settle({ ok: true, ms: 1, text: 'x' });
+    await new Promise((r) => setImmediate(r));
+    // Resumed in the other process: the result that came meanwhile goes there.
+    const arrived: string[] = [];
+    const resumed = new BackgroundCalls((r) => arrived.push(r.id));
+    open.set('s1', resumed);
+    await there.resume('s1', resumed);
+    expect(arrived).toEqual(['early']);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(calls.signal.aborted).toBe(false); // its window passed: still running
+    late.settle({ ok: true, ms: 2, text: 'y' });
+    await calls.settled();
+    await new Promise((r) => setImmediate(r));
+    expect(arrived).toEqual(['early', 'late']);
+    expect(kept.size).toBe(0);
+    // A result that comes while the session is open nowhere waits for the next resume.
+    const again = new BackgroundCalls(() => {});
+    const last = pending();
+    again.track('last', 't', last.outcome, () => {});
+    here.park('s2', again, 10_000);
+    await there.resume('s2', new BackgroundCalls(() => {}));
+    last.settle({ ok: true, ms: 3, text: 'z' });
+    await again.settled();
+    await new Promise((r) => setImmediate(r));
+    expect(kept.get('s2')?.map((r) => r.id)).toEqual(['last']);
+    const next: string[] = [];
+    await here.resume('s2', new BackgroundCalls((r) => next.push(r.id)));
+    expect([next, kept.size]).toEqual([['last'], 0]);
+    // Stopping aborts the calls handed over that still run.
+    const stopped = new BackgroundCalls(() => {});
+    stopped.track('never', 't', pending().outcome, () => {});
+    here.park('s3', stopped, 10_000);
+    await there.resume('s3', new BackgroundCalls(() => {}));
+    here.closeAll();
+    expect(stopped.signal.aborted).toBe(true);
   });
 
   it("tells the model whose result it is, apart from the user's words", () => {

@@ -2,10 +2,12 @@
  * Calls of `"background": true` tools: the turn that made one goes on without waiting (the model
  * reads `startedText` as the call's result), the call runs for as long as the connection lasts (a
  * barge-in or a new message does not stop it; the connection closing does, unless the session may
- * be resumed: then they are parked until it is, in this process, or the resume window passes), and
- * its result, once it comes, is told in a turn of its own, or carried by the user's next message
- * (`resultMessage`).
+ * be resumed: then they are parked until it is, or the resume window passes; a session resumed in
+ * another process gets their results through Redis, see SharedBackground), and its result, once it
+ * comes, is told in a turn of its own, or carried by the user's next message (`resultMessage`).
  */
+import type { SharedBackground } from './shared-background.js';
+
 export interface BackgroundResult {
   id: string;
   name: string;
@@ -71,6 +73,20 @@ export class BackgroundCalls {
     this.closed.signal.addEventListener('abort', () => parked.close(), { once: true });
   }
 
+  /**
+   * The session of these parked calls was resumed in another process: their results go there
+   * (`send`), those that came meanwhile first.
+   */
+  relay(send: (result: BackgroundResult) => void): void {
+    this.deliver = send;
+    for (const result of this.take()) send(result);
+  }
+
+  /** Results of this session's calls that ran in another process. */
+  receive(results: BackgroundResult[]): void {
+    for (const result of results) this.deliver(result);
+  }
+
   private deliver = (result: BackgroundResult): void => {
     this.arrived.push(result);
     this.onArrival(result);
@@ -98,9 +114,74 @@ export class BackgroundCalls {
   }
 }
 
-/** Background calls of closed connections whose sessions may be resumed, by session id. */
+/**
+ * Background calls of closed connections whose sessions may be resumed, by session id. With
+ * `shared` (a Redis every process shares), a session resumed in another process gets their
+ * results there: `live` finds this process's open sessions' calls.
+ */
 export class ParkedCalls {
   private readonly parked = new Map<string, { calls: BackgroundCalls; timer: NodeJS.Timeout }>();
+  /** Parked calls whose session was resumed in another process: they run until they end. */
+  private readonly handedOver = new Set<BackgroundCalls>();
+
+  constructor(
+    private readonly shared?: SharedBackground,
+    private readonly live: (id: string) => BackgroundCalls | undefined = () => undefined,
+    private readonly warn: (message: string) => void = () => {},
+  ) {}
+
+  /** Takes the other processes' news from now on (with `shared`). */
+  async listen(): Promise<void> {
+    await this.shared?.listen({
+      resumed: (id) => this.handOver(id),
+      results: (id) => void this.bring(id),
+    });
+  }
+
+  /**
+   * Session `id` was resumed in this process, on a connection whose calls are `calls`: the calls
+   * parked here become its own, and those parked in other processes send their results here.
+   */
+  async resume(id: string, calls: BackgroundCalls): Promise<void> {
+    const parked = this.claim(id);
+    if (parked) calls.adopt(parked);
+    if (!this.shared) return;
+    try {
+      await this.shared.resumed(id);
+      calls.receive(await this.shared.take(id));
+    } catch (error) {
+      this.warn(
+        `background results of other processes not fetched: ${(error as Error).message} (session_id=${id})`,
+      );
+    }
+  }
+
+  /** Session `id` was resumed elsewhere: its calls parked here send their results through Redis. */
+  private handOver(id: string): void {
+    const calls = this.claim(id);
+    if (!calls || !this.shared) return;
+    const { shared } = this;
+    this.handedOver.add(calls);
+    calls.relay((result) => {
+      shared.put(id, result).catch((error: unknown) => {
+        this.warn(
+          `background result of ${result.name} lost: ${(error as Error).message} (session_id=${id})`,
+        );
+      });
+    });
+    void calls.settled().then(() => this.handedOver.delete(calls));
+  }
+
+  /** Results of session `id` wait in Redis: taken if it is open in this process. */
+  private async bring(id: string): Promise<void> {
+    const calls = this.live(id);
+    if (!calls) return;
+    try {
+      calls.receive(await this.shared!.take(id));
+    } catch (error) {
+      this.warn(`background results not fetched: ${(error as Error).message} (session_id=${id})`);
+    }
+  }
 
   /** Keeps session `id`'s `calls` for `ms` (its resume window), then aborts them. */
   park(id: string, calls: BackgroundCalls, ms: number): void {
@@ -123,6 +204,8 @@ export class ParkedCalls {
   /** The engine is stopping: every parked call is aborted. */
   closeAll(): void {
     for (const id of [...this.parked.keys()]) this.claim(id)?.close();
+    for (const calls of this.handedOver) calls.close();
+    this.handedOver.clear();
   }
 }
 

@@ -223,11 +223,6 @@ export class Conversation {
     }
   }
 
-  /** The session was resumed from a connection whose background calls were parked. */
-  adopt(parked: BackgroundCalls): void {
-    this.background.adopt(parked);
-  }
-
   /** Cuts a turn still in progress short (it ends with `assistant_end` interrupted). */
   async stop(): Promise<void> {
     this.draining = true;

@@ -33,6 +33,28 @@ export function weatherTool(base: string): Record<string, unknown> {
   };
 }
 
+/** A `"background": true` tool: POST `{base}/report/{id}`, given a minute. */
+export function reportTool(base: string): Record<string, unknown> {
+  return {
+    name: 'make_report',
+    description: 'Makes a report; takes a while',
+    parameters: { type: 'object', properties: { id: { type: 'string' } } },
+    url: `${base}/report/{id}`,
+    method: 'POST',
+    background: true,
+    timeout_secs: 60,
+  };
+}
+
+/** The first of the requests a tool server holds, once one has come (within 5 s). */
+export async function firstHeld<T>(held: T[]): Promise<T> {
+  for (let i = 0; held.length === 0; i++) {
+    if (i > 250) throw new Error('the tool server never got the request');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return held[0]!;
+}
+
 /** The seed's full REST surface (§4) pointed at `base`, plus custom verbs. */
 export function restTools(base: string): unknown[] {
   const id = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };

@@ -1,0 +1,91 @@
+/**
+ * Background calls' results across engine processes and replicas sharing a Redis
+ * (SESSION_STORE_URL): a session resumed in another process than the one that runs its calls
+ * gets their results there. Pure but for the store's pub/sub and scripts it is given.
+ */
+import type { Broadcast, SharedScripts } from '../sessions/session-store.js';
+import type { BackgroundResult } from './background-calls.js';
+
+const CHANNEL = 'agent-engine:background';
+const PREFIX = 'agent-engine:background:';
+
+/** Appends a result to the session's list and restarts its time to live, atomically. */
+const PUT = `
+redis.call('RPUSH', KEYS[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return 1`;
+
+/** The session's list, emptied, atomically: each result is taken by one process only. */
+const TAKE = `
+local results = redis.call('LRANGE', KEYS[1], 0, -1)
+redis.call('DEL', KEYS[1])
+return results`;
+
+/** What the processes tell each other: a session was resumed; results wait for a session. */
+export interface BackgroundNews {
+  /** Session `id` was resumed (in any process): whoever holds its parked calls hands them over. */
+  resumed(id: string): void;
+  /** Results of session `id` wait in Redis: the process where it is open takes them. */
+  results(id: string): void;
+}
+
+function isResult(value: unknown): value is BackgroundResult {
+  const r = value as Partial<BackgroundResult> | null;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.id === 'string' &&
+    typeof r.name === 'string' &&
+    typeof r.ok === 'boolean' &&
+    typeof r.ms === 'number' &&
+    typeof r.text === 'string'
+  );
+}
+
+export class SharedBackground {
+  /** `ttlSecs`: how long results wait for their session (its resume window, SESSION_RESUME_SECS). */
+  constructor(
+    private readonly broadcast: Broadcast,
+    private readonly scripts: SharedScripts,
+    private readonly ttlSecs: number,
+  ) {}
+
+  /** Hands every process's news to `news` from now on. */
+  listen(news: BackgroundNews): Promise<void> {
+    return this.broadcast.subscribe(CHANNEL, (raw) => {
+      let message: { resumed?: unknown; results?: unknown };
+      try {
+        message = JSON.parse(raw) as typeof message;
+      } catch {
+        return;
+      }
+      if (typeof message.resumed === 'string') news.resumed(message.resumed);
+      else if (typeof message.results === 'string') news.results(message.results);
+    });
+  }
+
+  /** Tells every process that session `id` was resumed here. */
+  resumed(id: string): Promise<void> {
+    return this.broadcast.publish(CHANNEL, JSON.stringify({ resumed: id }));
+  }
+
+  /** Keeps `result` for session `id`, and tells every process it waits. */
+  async put(id: string, result: BackgroundResult): Promise<void> {
+    await this.scripts.run(PUT, [PREFIX + id], [String(this.ttlSecs), JSON.stringify(result)]);
+    await this.broadcast.publish(CHANNEL, JSON.stringify({ results: id }));
+  }
+
+  /** The results waiting for session `id`, taken (no other process gets them). */
+  async take(id: string): Promise<BackgroundResult[]> {
+    const raw = await this.scripts.run(TAKE, [PREFIX + id], []);
+    if (!Array.isArray(raw)) return [];
+    return raw.flatMap((item) => {
+      try {
+        const result: unknown = JSON.parse(String(item));
+        return isResult(result) ? [result] : [];
+      } catch {
+        return [];
+      }
+    });
+  }
+}
