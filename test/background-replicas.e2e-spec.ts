@@ -50,8 +50,8 @@ describe('a background call whose session is resumed on another replica', () => 
 
   const report = { id: 'call_r', name: 'make_report', arguments: { id: '7' } };
 
-  /** A session on A that started the report, then dropped; its resume token. */
-  async function startedOnA(): Promise<string> {
+  /** A session on A that started the report, then dropped (unless `stay`); its resume token. */
+  async function startedOnA(stay?: (ws: WsClient) => void): Promise<string> {
     llm.enqueue(
       sseStructuredCalls([report]),
       sseText(['Started.']),
@@ -60,8 +60,11 @@ describe('a background call whose session is resumed on another replica', () => 
     const ws = await WsClient.connect(a.wsUrl);
     await ws.turn('make report 7');
     await firstHeld(held);
-    ws.close();
-    await ws.closed;
+    if (stay) stay(ws);
+    else {
+      ws.close();
+      await ws.closed;
+    }
     return ws.messages.find((m) => m.type === 'session')!.resume_token as string;
   }
 
@@ -93,6 +96,18 @@ describe('a background call whose session is resumed on another replica', () => 
     expect(call.closed).toBe(false);
     call.res.end('report 7: 12 pages');
     await expectTold(ws);
+    ws.close();
+  });
+
+  it('closes a connection of the first replica still holding the session (4001), and gets its result', async () => {
+    let old!: WsClient;
+    const token = await startedOnA((ws) => (old = ws));
+    // The client reconnects before A has seen its old connection die.
+    const ws = await resumeOnB(token);
+    expect(await old.closed).toBe(4001);
+    held[0]!.res.end('report 7: 12 pages');
+    await expectTold(ws);
+    expect(old.messages.filter((m) => m.type === 'tool_result')).toHaveLength(1); // 'started' only
     ws.close();
   });
 

@@ -170,21 +170,21 @@ describe('with Redis (SESSION_STORE_URL): any engine process or replica resumes 
     expect(health.session_store).toEqual({ kind: 'redis', connected: true });
   });
 
-  it('the newest connection owns the session: a connection it was taken from cannot overwrite it', async () => {
+  it('the newest connection owns the session: one of another replica still holding it is closed (4001)', async () => {
     const onA = await WsClient.connect(a.wsUrl);
     const token = session(onA).resume_token as string;
-    llm.enqueue(sseText(['One.']), sseText(['Two.']), sseText(['Three.']), sseText(['Four.']));
+    llm.enqueue(sseText(['One.']), sseText(['Two.']), sseText(['Four.']));
     await onA.turn('first');
-    const onB = await resume(b, token); // engine A cannot see this: its connection stays open
+    // The client reconnects before engine A has seen its old connection die.
+    const onB = await resume(b, token);
     expect(session(onB)).toMatchObject({ resumed: true, session_id: session(onA).session_id });
+    expect(await onA.closed).toBe(4001);
     await onB.turn('second');
-    await onA.turn('stale');
     await closeAndWait(onB);
-    await closeAndWait(onA);
 
     const again = await resume(a, token);
     await again.turn('fourth');
-    expect(llm.requests[3]!.body.messages.slice(1)).toEqual([
+    expect(llm.requests[2]!.body.messages.slice(1)).toEqual([
       user('first'),
       assistant('One.'),
       user('second'),
@@ -199,7 +199,7 @@ describe('with Redis (SESSION_STORE_URL): any engine process or replica resumes 
     const token = session(onA).resume_token as string;
     onA.send({ type: 'session.update', language: 'it', instructions: 'The caller is Ada.' });
     await onA.waitFor((m) => m.type === 'session.updated');
-    const onB = await resume(b, token); // A's connection stays open: only its checkpoint tells
+    const onB = await resume(b, token); // A's connection, taken over, cannot save: its checkpoint tells
     expect(session(onB).settings).toMatchObject({
       language: 'it',
       instructions: 'The caller is Ada.',

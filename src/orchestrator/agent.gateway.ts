@@ -10,8 +10,6 @@ import {
   type SessionsConfig,
   type ToolsConfig,
 } from '../config/app.config.js';
-import { originAllowed } from '../common/origins.js';
-import { upgradeCarriesKey } from '../config/bearer-key.js';
 import { Pacer } from '../common/pacer.js';
 import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
@@ -35,6 +33,7 @@ import { Session } from './session.js';
 import { parseTraceparent } from '../common/trace-context.js';
 import { SessionDirectory } from './session-directory.js';
 import { TurnManager } from './turn-manager.service.js';
+import { upgradeCheck } from './upgrade-check.js';
 
 type LiveSocket = ClosingSocket & { isAlive?: boolean };
 
@@ -82,6 +81,7 @@ export class AgentGateway
     this.confirmPhrases = compilePhrases({ yes: tools.confirmYes, no: tools.confirmNo });
     this.toolsOff = tools.explicit === false;
     lifecycle.onDrain((deadline) => this.drain(deadline));
+    parked.takeOver = (id) => this.closeHolders((s) => s.id === id);
   }
 
   /**
@@ -104,26 +104,8 @@ export class AgentGateway
     // Frames over the limit are refused by ws itself with close code 1009.
     const options = server.options as { maxPayload: number; verifyClient?: unknown };
     options.maxPayload = this.config.ws.maxMessageBytes;
-    // With WS_ALLOWED_ORIGINS, a browser's upgrade from another page's origin is refused with
-    // HTTP 403 (a client that is no browser sends no Origin); with WS_API_KEY, one without the
-    // key with HTTP 401.
-    const { apiKey, allowedOrigins: origins } = this.config.ws;
-    if (apiKey || origins.length > 0)
-      options.verifyClient = (
-        { origin, req }: { origin?: string; req: IncomingMessage },
-        done: (ok: boolean, status?: number, message?: string) => void,
-      ) => {
-        if (origins.length > 0 && origin !== undefined && !originAllowed(origins, origin)) {
-          this.logger.debug(
-            `upgrade refused: Origin ${origin.slice(0, 200)} is not in WS_ALLOWED_ORIGINS`,
-          );
-          return done(false, 403, 'Origin not allowed');
-        }
-        // Read at each upgrade: a key rotated in its file (SECRET_FILES_WATCH_SECS) counts at once.
-        const key = this.config.ws.apiKey;
-        if (key && !upgradeCarriesKey(req, key)) return done(false, 401);
-        done(true);
-      };
+    // WS_ALLOWED_ORIGINS and WS_API_KEY: refused upgrades get HTTP 403 and 401.
+    options.verifyClient = upgradeCheck(this.config.ws, (message) => this.logger.debug(message));
     const every = this.config.ws.pingIntervalSecs * 1000;
     if (every <= 0) return;
     this.heartbeat = setInterval(() => {
@@ -294,13 +276,18 @@ export class AgentGateway
    * first, and its last turn saved, so that nothing of it is lost.
    */
   private async resume(session: Session, token: string): Promise<boolean> {
+    await this.closeHolders((s) => s !== session && s.resumeToken === token);
+    await this.closing.get(token);
+    return this.keeper.resume(session, token);
+  }
+
+  /** Closes the connections whose sessions `match` with 4001 (taken over); settles once they have ended. */
+  private async closeHolders(match: (session: Session) => boolean): Promise<void> {
     for (const [socket, { conversation, ended }] of this.open) {
-      if (conversation.session === session || conversation.session.resumeToken !== token) continue;
+      if (!match(conversation.session)) continue;
       await closeSocket(socket, TAKEN_OVER, 'session resumed on another connection');
       await ended;
     }
-    await this.closing.get(token);
-    return this.keeper.resume(session, token);
   }
 }
 

@@ -114,7 +114,8 @@ describe('BackgroundCalls', () => {
     const kept = new Map<string, BackgroundResult[]>();
     const shared = {
       listen: (news: BackgroundNews) => Promise.resolve(void listeners.push(news)),
-      resumed: (id: string) => Promise.resolve(listeners.forEach((l) => l.resumed(id))),
+      // Each test process's news is another's: `here` false.
+      resumed: (id: string) => Promise.resolve(listeners.forEach((l) => l.resumed(id, false))),
       put: (id: string, result: BackgroundResult) => {
         kept.set(id, [...(kept.get(id) ?? []), result]);
         listeners.forEach((l) => l.results(id));
@@ -130,6 +131,9 @@ describe('BackgroundCalls', () => {
     const [here, there] = [new ParkedCalls(shared), new ParkedCalls(shared, (id) => open.get(id))];
     await here.listen();
     await there.listen();
+    // A connection of `here` still holding the session is closed before its calls are handed over.
+    const tookOver: string[] = [];
+    here.takeOver = (id) => Promise.resolve(void tookOver.push(id));
     const calls = new BackgroundCalls(() => {});
     const [early, late] = [pending(), pending()];
     calls.track('early', 't', early.outcome, () => {});
@@ -142,7 +146,8 @@ describe('BackgroundCalls', () => {
     const resumed = new BackgroundCalls((r) => arrived.push(r.id));
     open.set('s1', resumed);
     await there.resume('s1', resumed);
-    expect(arrived).toEqual(['early']);
+    await new Promise((r) => setImmediate(r));
+    expect([arrived, tookOver]).toEqual([['early'], ['s1']]);
     await new Promise((r) => setTimeout(r, 60));
     expect(calls.signal.aborted).toBe(false); // its window passed: still running
     late.settle({ ok: true, ms: 2, text: 'y' });

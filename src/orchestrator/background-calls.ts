@@ -130,10 +130,17 @@ export class ParkedCalls {
     private readonly warn: (message: string) => void = () => {},
   ) {}
 
+  /**
+   * Closes this process's connections that hold session `id`, settling once they have closed (the
+   * session was resumed in another process: the newest connection owns it). Set by the gateway.
+   */
+  takeOver: (id: string) => Promise<void> = () => Promise.resolve();
+
   /** Takes the other processes' news from now on (with `shared`). */
   async listen(): Promise<void> {
     await this.shared?.listen({
-      resumed: (id) => this.handOver(id),
+      resumed: (id, here) =>
+        void (here ? this.handOver(id) : this.takeOver(id).then(() => this.handOver(id))),
       results: (id) => void this.bring(id),
     });
   }

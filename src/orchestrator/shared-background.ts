@@ -3,6 +3,7 @@
  * (SESSION_STORE_URL): a session resumed in another process than the one that runs its calls
  * gets their results there. Pure but for the store's pub/sub and scripts it is given.
  */
+import { randomUUID } from 'node:crypto';
 import type { Broadcast, SharedScripts } from '../sessions/session-store.js';
 import type { BackgroundResult } from './background-calls.js';
 
@@ -23,8 +24,11 @@ return results`;
 
 /** What the processes tell each other: a session was resumed; results wait for a session. */
 export interface BackgroundNews {
-  /** Session `id` was resumed (in any process): whoever holds its parked calls hands them over. */
-  resumed(id: string): void;
+  /**
+   * Session `id` was resumed (`here`: by this process): whoever holds its parked calls hands them
+   * over, and a connection of another process still holding it is closed.
+   */
+  resumed(id: string, here: boolean): void;
   /** Results of session `id` wait in Redis: the process where it is open takes them. */
   results(id: string): void;
 }
@@ -43,6 +47,9 @@ function isResult(value: unknown): value is BackgroundResult {
 }
 
 export class SharedBackground {
+  /** Tells this process's news from the others'. */
+  private readonly self = randomUUID();
+
   /** `ttlSecs`: how long results wait for their session (its resume window, SESSION_RESUME_SECS). */
   constructor(
     private readonly broadcast: Broadcast,
@@ -53,20 +60,21 @@ export class SharedBackground {
   /** Hands every process's news to `news` from now on. */
   listen(news: BackgroundNews): Promise<void> {
     return this.broadcast.subscribe(CHANNEL, (raw) => {
-      let message: { resumed?: unknown; results?: unknown };
+      let message: { resumed?: unknown; by?: unknown; results?: unknown };
       try {
         message = JSON.parse(raw) as typeof message;
       } catch {
         return;
       }
-      if (typeof message.resumed === 'string') news.resumed(message.resumed);
+      if (typeof message.resumed === 'string')
+        news.resumed(message.resumed, message.by === this.self);
       else if (typeof message.results === 'string') news.results(message.results);
     });
   }
 
   /** Tells every process that session `id` was resumed here. */
   resumed(id: string): Promise<void> {
-    return this.broadcast.publish(CHANNEL, JSON.stringify({ resumed: id }));
+    return this.broadcast.publish(CHANNEL, JSON.stringify({ resumed: id, by: this.self }));
   }
 
   /** Keeps `result` for session `id`, and tells every process it waits. */

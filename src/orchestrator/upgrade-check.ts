@@ -1,0 +1,32 @@
+import type { IncomingMessage } from 'node:http';
+import { originAllowed } from '../common/origins.js';
+import { upgradeCarriesKey } from '../config/bearer-key.js';
+
+/** ws's check of an upgrade request: `done(false, status, message)` refuses it. */
+export type VerifyClient = (
+  info: { origin?: string; req: IncomingMessage },
+  done: (ok: boolean, status?: number, message?: string) => void,
+) => void;
+
+/**
+ * With WS_ALLOWED_ORIGINS, a browser's upgrade from another page's origin is refused with HTTP
+ * 403 (a client that is no browser sends no Origin); with WS_API_KEY, one without the key with
+ * HTTP 401. Undefined when neither is set. `ws` is read at each upgrade: a key rotated in its file
+ * (SECRET_FILES_WATCH_SECS) counts at once.
+ */
+export function upgradeCheck(
+  ws: { apiKey: string; allowedOrigins: readonly string[] },
+  debug: (message: string) => void,
+): VerifyClient | undefined {
+  const origins = ws.allowedOrigins;
+  if (!ws.apiKey && origins.length === 0) return undefined;
+  return ({ origin, req }, done) => {
+    if (origins.length > 0 && origin !== undefined && !originAllowed(origins, origin)) {
+      debug(`upgrade refused: Origin ${origin.slice(0, 200)} is not in WS_ALLOWED_ORIGINS`);
+      return done(false, 403, 'Origin not allowed');
+    }
+    const key = ws.apiKey;
+    if (key && !upgradeCarriesKey(req, key)) return done(false, 401);
+    done(true);
+  };
+}
