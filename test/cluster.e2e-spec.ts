@@ -5,7 +5,8 @@ import { RecordingServer } from './support/recording-server.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
 import { xmlCall } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
-import { expectTwoASecond, expectTwoAtOnce } from './support/limited-calls.js';
+import { expectTwoASecond, expectTwoAtOnce, turnsCalling } from './support/limited-calls.js';
+import { TokenServer } from './support/token-server.js';
 import { installedSizes, putAtOnce, putTool, toolSet } from './support/tool-changes.js';
 
 interface Health {
@@ -57,6 +58,7 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
         LLM_TOOL_RETRIES: '0',
         LLM_TOOL_BREAKER_FAILURES: '2',
         LLM_TOOL_BREAKER_COOLDOWN_SECS: '1',
+        TOOL_SECRET_IDP: 's3cret:&',
       },
       true,
       2,
@@ -206,6 +208,34 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
     const paced = { name: 'paced', url: `${base}/paced`, rate_limit: { calls: 2, per_secs: 1 } };
     expect((await postTools(engine.url!, [paced])).status).toBe(200);
     await expectTwoASecond(engine.url!, llm, tools, 'paced');
+  }, 30000);
+
+  it('asks the OAuth 2.0 token endpoint once for both processes (no Redis: through the primary)', async () => {
+    const idp = new TokenServer();
+    try {
+      const secured = {
+        name: 'secured',
+        url: `${base}/secured`,
+        oauth2: {
+          token_url: await idp.start(),
+          client_id: 'agent',
+          client_secret: '${TOOL_SECRET_IDP}',
+        },
+      };
+      expect((await postTools(engine.url!, [secured])).status).toBe(200);
+      tools.respond((_req, res) => res.end('ok'));
+      tools.requests.length = 0;
+      // One turn gets the token; then sessions on both processes (connections go to each in turn).
+      for (const sessions of [1, 4])
+        for (const turn of await turnsCalling(engine.url!, llm, 'secured', sessions))
+          expect(turn.find((m) => m.type === 'tool_result')).toMatchObject({ ok: true });
+      expect(tools.requests.map((r) => r.headers.authorization)).toEqual(
+        Array(5).fill('Bearer tok-1'),
+      );
+      expect(idp.requests).toHaveLength(1);
+    } finally {
+      await idp.stop();
+    }
   }, 30000);
 
   it('keeps every one of many tool changes made at once in different processes, and refuses a stale If-Match in either', async () => {

@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import { isClusterMessage, type ClusterMessage, type SessionsOp } from './messages.js';
 import type { Claim } from '../tools/tool-set-version.js';
+import type { TokenShelf } from '../tools/token-shelf.js';
 
 type Channel = Pick<NodeJS.Process, 'on' | 'send'>;
 
@@ -84,6 +85,25 @@ export class ClusterLink {
       maxWaitMs,
     }));
     return reply?.kind === 'engine.rates.reserved' ? reply.waitMs : undefined;
+  }
+
+  /**
+   * The shelf of OAuth 2.0 tokens the primary keeps for every engine process (see
+   * token-shelf.ts); undefined outside a cluster.
+   */
+  tokenShelf(): TokenShelf | undefined {
+    const channel = this.channel;
+    if (!channel?.send) return undefined;
+    return {
+      get: async (key) => {
+        const reply = await this.request((id) => ({ kind: 'engine.tokens.get', id, key }));
+        return reply?.kind === 'engine.tokens.got' ? (reply.value ?? undefined) : undefined;
+      },
+      set: (key, value, ms) =>
+        Promise.resolve(void channel.send!({ kind: 'engine.tokens.set', key, value, ms })),
+      drop: (key, digest) =>
+        Promise.resolve(void channel.send!({ kind: 'engine.tokens.drop', key, digest })),
+    };
   }
 
   /**

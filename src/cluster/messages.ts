@@ -39,7 +39,14 @@ export type ClusterMessage =
       maxWaitMs: number;
     }
   /** Primary → worker: how long the call waits (ms), or null: longer than it may (none reserved). */
-  | { kind: 'engine.rates.reserved'; id: number; waitMs: number | null };
+  | { kind: 'engine.rates.reserved'; id: number; waitMs: number | null }
+  /** Worker → primary: the OAuth 2.0 token kept under `key` (see token-shelf.ts); answered by `tokens.got`. */
+  | { kind: 'engine.tokens.get'; id: number; key: string }
+  | { kind: 'engine.tokens.got'; id: number; value: string | null }
+  /** Worker → primary: keeps a token (encrypted) under `key` for `ms`. */
+  | { kind: 'engine.tokens.set'; key: string; value: string; ms: number }
+  /** Worker → primary: drops the token under `key` if it is still the one of `digest`. */
+  | { kind: 'engine.tokens.drop'; key: string; digest: string };
 
 /**
  * What `/api/sessions` does: list the open sessions, read one, close one; and what a placed

@@ -6,6 +6,7 @@ import { JsonLogger, levelsUpTo } from '../logging.js';
 import { isClusterMessage, type ClusterMessage, type SessionsOp } from './messages.js';
 import { SlotTable } from './slot-table.js';
 import { RateTable } from '../tools/rate-table.js';
+import { MemoryShelf } from '../tools/token-shelf.js';
 import { overrideVersion } from '../tools/tool-set-version.js';
 
 /** How long the primary waits for one process to install a tools override. */
@@ -58,6 +59,8 @@ export function runPrimary(count: number, log: PrimaryLog): void {
   const workers = () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w);
   /** Tools' `rate_limit` across the processes. */
   const rates = new RateTable();
+  /** OAuth 2.0 tokens of the processes' tools (encrypted), one request per client. */
+  const tokens = new MemoryShelf();
   /** Tools' `max_concurrency` across the processes. */
   const slots = new SlotTable((owner, id) => {
     const worker = cluster.workers?.[owner];
@@ -140,6 +143,22 @@ export function runPrimary(count: number, log: PrimaryLog): void {
       const { id, key, calls, perMs, maxWaitMs } = message;
       const waitMs = rates.reserve(key, { calls, perMs }, maxWaitMs) ?? null;
       send(from, { kind: 'engine.rates.reserved', id, waitMs });
+      return;
+    }
+    if (message.kind === 'engine.tokens.get') {
+      send(from, {
+        kind: 'engine.tokens.got',
+        id: message.id,
+        value: tokens.get(message.key) ?? null,
+      });
+      return;
+    }
+    if (message.kind === 'engine.tokens.set') {
+      tokens.set(message.key, message.value, message.ms);
+      return;
+    }
+    if (message.kind === 'engine.tokens.drop') {
+      tokens.drop(message.key, message.digest);
       return;
     }
     if (message.kind === 'engine.circuits.news') {

@@ -4,9 +4,10 @@ import { useRedisStores } from '../../test/support/redis-server.js';
 import type { SharedScripts } from '../sessions/session-store.js';
 import { oauth2Identity, OAuth2Tokens, type OAuth2Config } from './oauth2.js';
 import { SharedTokens } from './shared-tokens.js';
+import { MemoryShelf, redisShelf, type TokenShelf } from './token-shelf.js';
 
 /** Two replicas' token holders on one real Redis, against a real token endpoint. */
-describe('OAuth 2.0 tokens shared through Redis', () => {
+describe('OAuth 2.0 tokens shared by the processes (Redis, or the primary of ENGINE_PROCESSES)', () => {
   const stores = useRedisStores();
   const server = new TokenServer();
   let config: OAuth2Config;
@@ -24,7 +25,8 @@ describe('OAuth 2.0 tokens shared through Redis', () => {
     server.expiresIn = 3600;
   });
   /** The token holder of one more process, on replica `i`'s Redis client. */
-  const process = (i: number) => new OAuth2Tokens(() => {}, new SharedTokens(stores[i]!.scripts));
+  const process = (i: number) =>
+    new OAuth2Tokens(() => {}, new SharedTokens(redisShelf(stores[i]!.scripts)));
   const scope = (name: string): OAuth2Config => ({ ...config, scope: name });
 
   it('asks the endpoint once for every process and replica, and keeps the token encrypted', async () => {
@@ -49,7 +51,7 @@ describe('OAuth 2.0 tokens shared through Redis', () => {
       );
       expect(held).not.toContain(first);
     }
-    const stranger = new SharedTokens(stores[1]!.scripts);
+    const stranger = new SharedTokens(redisShelf(stores[1]!.scripts));
     expect(await stranger.read(oauth2Identity(client), 'another secret')).toBeUndefined();
     // Its time in Redis is the token's (an hour, less the margin kept locally).
     const ttl = Number(
@@ -86,9 +88,37 @@ describe('OAuth 2.0 tokens shared through Redis', () => {
   it('lets each process ask for its own while Redis is away', async () => {
     const down: SharedScripts = { run: () => Promise.reject(new Error('connection closed')) };
     const client = scope('away');
-    const away = () => new OAuth2Tokens(() => {}, new SharedTokens(down));
+    const away = () => new OAuth2Tokens(() => {}, new SharedTokens(redisShelf(down)));
     const [a, b] = await Promise.all([away().get(client, 5000), away().get(client, 5000)]);
     expect(a).not.toBe(b);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('without Redis, asks once for every process through the primary, also after a refusal', async () => {
+    const memory = new MemoryShelf();
+    const stored: string[] = [];
+    // What each process reaches over its line to the primary.
+    const shelf: TokenShelf = {
+      get: (key) => Promise.resolve(memory.get(key)),
+      set: (key, value, ms) => {
+        stored.push(value);
+        return Promise.resolve(memory.set(key, value, ms));
+      },
+      drop: (key, digest) => Promise.resolve(memory.drop(key, digest)),
+    };
+    const [a, b] = [0, 1].map(() => new OAuth2Tokens(() => {}, new SharedTokens(shelf)));
+    const first = await a!.get(config, 5000);
+    expect(await b!.get(config, 5000)).toBe(first);
+    expect(server.requests).toHaveLength(1);
+    // Encrypted: the primary holds no token in the clear.
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).not.toContain(first);
+    // The API refuses it to one process: that one gets a new token, the other then takes it.
+    await b!.refuse(config, first);
+    const second = await b!.get(config, 5000);
+    expect(second).not.toBe(first);
+    await a!.refuse(config, first);
+    expect(await a!.get(config, 5000)).toBe(second);
     expect(server.requests).toHaveLength(2);
   });
 });

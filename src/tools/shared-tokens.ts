@@ -1,25 +1,17 @@
 /**
- * OAuth 2.0 tokens shared through Redis by every process and replica sharing it: one token
- * request per client and token lifetime across the engine, not one per process (identity providers
- * count and bill machine-to-machine tokens). A token is kept encrypted (AES-256-GCM, with a key
- * made from the client's secret): what Redis holds is of no use to one without the secret.
- * Redis away: each process asks for its own, as without Redis. Pure but for the scripts it is
- * given: no Nest import.
+ * OAuth 2.0 tokens shared through Redis by every process and replica sharing it, or without Redis
+ * by the processes of ENGINE_PROCESSES (through their primary): one token request per client and
+ * token lifetime across the engine, not one per process (identity providers count and bill
+ * machine-to-machine tokens). A token is kept encrypted (AES-256-GCM, with a key made from the
+ * client's secret): what the shelf holds is of no use to one without the secret. Redis away: each
+ * process asks for its own. Pure but for the shelf it is given: no Nest import.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { SharedScripts } from '../sessions/session-store.js';
+import type { TokenShelf } from './token-shelf.js';
 
 const PREFIX = 'agent-engine:oauth2:';
 /** How long a token given without `expires_in` is shared (each process keeps its own longer). */
 const UNDATED_MS = 3_600_000;
-
-const GET = `return redis.call('GET', KEYS[1])`;
-const SET = `redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1`;
-/** Drops the token kept, if it is still the one refused (ARGV[1]: its digest). */
-const DROP = `local kept = redis.call('GET', KEYS[1])
-if kept and cjson.decode(kept).h == ARGV[1] then redis.call('DEL', KEYS[1]) end
-return 1`;
 
 interface Kept {
   /** The token's digest: what a refusal names. */
@@ -32,17 +24,17 @@ interface Kept {
 }
 
 export class SharedTokens {
-  constructor(private readonly scripts: SharedScripts | undefined) {}
+  constructor(private readonly shelf: TokenShelf | undefined) {}
 
   /** The token another process keeps for client `identity` (whose secret is `secret`), if any. */
   async read(
     identity: string,
     secret: string,
   ): Promise<{ token: string; expiresAt: number } | undefined> {
-    if (!this.scripts) return undefined;
+    if (!this.shelf) return undefined;
     try {
-      const found = await this.scripts.run(GET, [keyOf(identity)], []);
-      if (typeof found !== 'string') return undefined;
+      const found = await this.shelf.get(keyOf(identity));
+      if (found === undefined) return undefined;
       const kept = JSON.parse(found) as Kept;
       const decipher = createDecipheriv('aes-256-gcm', cipherKey(identity, secret), b64(kept.iv));
       decipher.setAuthTag(b64(kept.tag));
@@ -55,7 +47,7 @@ export class SharedTokens {
 
   /** Keeps `token` of client `identity` for the others, until `expiresAt` (Infinity: undated). */
   async keep(identity: string, secret: string, token: string, expiresAt: number): Promise<void> {
-    if (!this.scripts) return;
+    if (!this.shelf) return;
     const ms = Math.floor(Number.isFinite(expiresAt) ? expiresAt - Date.now() : UNDATED_MS);
     if (ms <= 0) return;
     const iv = randomBytes(12);
@@ -68,14 +60,12 @@ export class SharedTokens {
       data: data.toString('base64'),
       exp: Number.isFinite(expiresAt) ? expiresAt : null,
     };
-    await this.scripts
-      .run(SET, [keyOf(identity)], [JSON.stringify(kept), String(ms)])
-      .catch(() => undefined);
+    await this.shelf.set(keyOf(identity), JSON.stringify(kept), ms).catch(() => undefined);
   }
 
   /** The API refused `token`: no process is given it again (unless a new one is kept already). */
   async drop(identity: string, token: string): Promise<void> {
-    await this.scripts?.run(DROP, [keyOf(identity)], [digest(token)]).catch(() => undefined);
+    await this.shelf?.drop(keyOf(identity), digest(token)).catch(() => undefined);
   }
 }
 

@@ -8,6 +8,8 @@ import { HttpToolExecutor } from './http-tool.executor.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { OAuth2Tokens } from './oauth2.js';
 import { SharedTokens } from './shared-tokens.js';
+import { redisShelf } from './token-shelf.js';
+import { ClusterLink } from '../cluster/cluster-link.js';
 import { SessionStore } from '../sessions/session-store.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { ToolExecutor } from './tool-executor.js';
@@ -32,12 +34,13 @@ import { ToolTryController } from './tool-try.controller.js';
     ReplicaTools,
     {
       provide: OAuth2Tokens,
-      useFactory: (metrics: EngineMetrics, store: SessionStore) =>
+      // Shared through Redis, else (ENGINE_PROCESSES) through the primary.
+      useFactory: (metrics: EngineMetrics, store: SessionStore, cluster: ClusterLink) =>
         new OAuth2Tokens(
           (outcome) => metrics.oauth2TokenRequest(outcome),
-          new SharedTokens(store.scripts),
+          new SharedTokens(store.scripts ? redisShelf(store.scripts) : cluster.tokenShelf()),
         ),
-      inject: [EngineMetrics, SessionStore],
+      inject: [EngineMetrics, SessionStore, ClusterLink],
     },
     { provide: ToolExecutor, useClass: ToolRouter },
   ],

@@ -9,7 +9,7 @@ import { WsClient, type Msg } from './ws-client.js';
  * processes in turn), each of whose turns calls tool `name` once (the model asks for it, then says
  * "Done."): the turns' messages, once all ended.
  */
-async function turnsCalling(
+export async function turnsCalling(
   httpUrl: string,
   llm: FakeLlm,
   name: string,
