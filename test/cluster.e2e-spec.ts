@@ -238,6 +238,21 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
     }
   }, 30000);
 
+  it('answers a cache_secs tool from the result one process got, in both (no Redis: through the primary)', async () => {
+    const hours = { name: 'hours', url: `${base}/hours`, method: 'GET', cache_secs: 60 };
+    expect((await postTools(engine.url!, [hours])).status).toBe(200);
+    tools.respond((_req, res) => res.end('open 9 to 5'));
+    tools.requests.length = 0;
+    const results: unknown[] = [];
+    for (const sessions of [1, 4])
+      for (const turn of await turnsCalling(engine.url!, llm, 'hours', sessions))
+        results.push(turn.find((m) => m.type === 'tool_result'));
+    expect(tools.requests).toHaveLength(1);
+    expect(results[0]).toMatchObject({ ok: true });
+    expect(results[0]).not.toHaveProperty('cached');
+    for (const result of results.slice(1)) expect(result).toMatchObject({ ok: true, cached: true });
+  }, 30000);
+
   it('keeps every one of many tool changes made at once in different processes, and refuses a stale If-Match in either', async () => {
     expect((await postTools(engine.url!, [{ name: 'first', url: `${base}/first` }])).status).toBe(
       200,

@@ -1,9 +1,22 @@
 import cluster from 'node:cluster';
-import { isClusterMessage, type ClusterMessage, type SessionsOp } from './messages.js';
+import {
+  isClusterMessage,
+  type ClusterMessage,
+  type SessionsOp,
+  type ShelfName,
+} from './messages.js';
 import type { Claim } from '../tools/tool-set-version.js';
-import type { TokenShelf } from '../tools/token-shelf.js';
 
 type Channel = Pick<NodeJS.Process, 'on' | 'send'>;
+
+/** A shelf the primary keeps (see `ClusterLink.shelf`). */
+export interface ClusterShelf {
+  /** The entry of `key` and the milliseconds it is still kept; undefined for none. */
+  entry(key: string): Promise<{ value: string; ms: number } | undefined>;
+  set(key: string, value: string, ms: number): void;
+  /** Drops a token entry if it is still the one of `digest`. */
+  drop(key: string, digest: string): void;
+}
 
 /**
  * An engine process's line to the primary (see primary.ts): keeps the tool sets of all processes
@@ -88,21 +101,27 @@ export class ClusterLink {
   }
 
   /**
-   * The shelf of OAuth 2.0 tokens the primary keeps for every engine process (see
-   * token-shelf.ts); undefined outside a cluster.
+   * `name`'s shelf, which the primary keeps for every engine process (see memory-shelf.ts):
+   * undefined outside a cluster.
    */
-  tokenShelf(): TokenShelf | undefined {
+  shelf(name: ShelfName): ClusterShelf | undefined {
     const channel = this.channel;
     if (!channel?.send) return undefined;
     return {
-      get: async (key) => {
-        const reply = await this.request((id) => ({ kind: 'engine.tokens.get', id, key }));
-        return reply?.kind === 'engine.tokens.got' ? (reply.value ?? undefined) : undefined;
+      entry: async (key) => {
+        const reply = await this.request((id) => ({
+          kind: 'engine.shelf.get',
+          id,
+          shelf: name,
+          key,
+        }));
+        if (reply?.kind !== 'engine.shelf.got' || reply.value === null) return undefined;
+        return { value: reply.value, ms: reply.ms };
       },
       set: (key, value, ms) =>
-        Promise.resolve(void channel.send!({ kind: 'engine.tokens.set', key, value, ms })),
+        void channel.send!({ kind: 'engine.shelf.set', shelf: name, key, value, ms }),
       drop: (key, digest) =>
-        Promise.resolve(void channel.send!({ kind: 'engine.tokens.drop', key, digest })),
+        void channel.send!({ kind: 'engine.shelf.drop', shelf: name, key, digest }),
     };
   }
 

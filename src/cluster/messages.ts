@@ -40,13 +40,20 @@ export type ClusterMessage =
     }
   /** Primary → worker: how long the call waits (ms), or null: longer than it may (none reserved). */
   | { kind: 'engine.rates.reserved'; id: number; waitMs: number | null }
-  /** Worker → primary: the OAuth 2.0 token kept under `key` (see token-shelf.ts); answered by `tokens.got`. */
-  | { kind: 'engine.tokens.get'; id: number; key: string }
-  | { kind: 'engine.tokens.got'; id: number; value: string | null }
-  /** Worker → primary: keeps a token (encrypted) under `key` for `ms`. */
-  | { kind: 'engine.tokens.set'; key: string; value: string; ms: number }
+  /**
+   * Worker → primary: the entry of `key` the primary keeps on `shelf` (see memory-shelf.ts) for all
+   * the processes: OAuth 2.0 tokens (encrypted), `cache_secs` results. Answered by `shelf.got`
+   * (`ms`: how much longer it is kept).
+   */
+  | { kind: 'engine.shelf.get'; id: number; shelf: ShelfName; key: string }
+  | { kind: 'engine.shelf.got'; id: number; value: string | null; ms: number }
+  /** Worker → primary: keeps `value` under `key` on `shelf` for `ms`. */
+  | { kind: 'engine.shelf.set'; shelf: ShelfName; key: string; value: string; ms: number }
   /** Worker → primary: drops the token under `key` if it is still the one of `digest`. */
-  | { kind: 'engine.tokens.drop'; key: string; digest: string };
+  | { kind: 'engine.shelf.drop'; shelf: ShelfName; key: string; digest: string };
+
+/** What the primary keeps for the processes: OAuth 2.0 tokens, `cache_secs` results. */
+export type ShelfName = 'tokens' | 'results';
 
 /**
  * What `/api/sessions` does: list the open sessions, read one, close one; and what a placed

@@ -6,7 +6,7 @@ import { JsonLogger, levelsUpTo } from '../logging.js';
 import { isClusterMessage, type ClusterMessage, type SessionsOp } from './messages.js';
 import { SlotTable } from './slot-table.js';
 import { RateTable } from '../tools/rate-table.js';
-import { MemoryShelf } from '../tools/token-shelf.js';
+import { MemoryShelf } from './memory-shelf.js';
 import { overrideVersion } from '../tools/tool-set-version.js';
 
 /** How long the primary waits for one process to install a tools override. */
@@ -59,8 +59,8 @@ export function runPrimary(count: number, log: PrimaryLog): void {
   const workers = () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w);
   /** Tools' `rate_limit` across the processes. */
   const rates = new RateTable();
-  /** OAuth 2.0 tokens of the processes' tools (encrypted), one request per client. */
-  const tokens = new MemoryShelf();
+  /** What the processes share: OAuth 2.0 tokens (encrypted, one request per client), `cache_secs` results. */
+  const shelves = { tokens: new MemoryShelf(), results: new MemoryShelf(10_000, 16 * 1024 * 1024) };
   /** Tools' `max_concurrency` across the processes. */
   const slots = new SlotTable((owner, id) => {
     const worker = cluster.workers?.[owner];
@@ -145,20 +145,18 @@ export function runPrimary(count: number, log: PrimaryLog): void {
       send(from, { kind: 'engine.rates.reserved', id, waitMs });
       return;
     }
-    if (message.kind === 'engine.tokens.get') {
-      send(from, {
-        kind: 'engine.tokens.got',
-        id: message.id,
-        value: tokens.get(message.key) ?? null,
-      });
+    if (message.kind === 'engine.shelf.get') {
+      const entry = shelves[message.shelf]?.entry(message.key);
+      const { id } = message;
+      send(from, { kind: 'engine.shelf.got', id, value: entry?.value ?? null, ms: entry?.ms ?? 0 });
       return;
     }
-    if (message.kind === 'engine.tokens.set') {
-      tokens.set(message.key, message.value, message.ms);
+    if (message.kind === 'engine.shelf.set') {
+      shelves[message.shelf]?.set(message.key, message.value, message.ms);
       return;
     }
-    if (message.kind === 'engine.tokens.drop') {
-      tokens.drop(message.key, message.digest);
+    if (message.kind === 'engine.shelf.drop') {
+      shelves[message.shelf]?.drop(message.key, message.digest);
       return;
     }
     if (message.kind === 'engine.circuits.news') {

@@ -20,7 +20,8 @@ import { backendDown, toolRetryDelay, type AttemptFailure } from './tool-retry.j
 import { errorCode, readLimited, timedOut } from './http-io.js';
 import type { BreakerRun } from './tool-breaker.js';
 import { ToolGuards } from './tool-guards.service.js';
-import { ResultCache, SharedResults } from './result-cache.js';
+import { redisResults, ResultCache, SharedResults } from './result-cache.js';
+import { ClusterLink } from '../cluster/cluster-link.js';
 import { SessionStore } from '../sessions/session-store.js';
 import { OAuth2Tokens } from './oauth2.js';
 import { invalidRedirect, TOO_MANY_REDIRECTS } from '../common/redirects.js';
@@ -68,9 +69,12 @@ export class HttpToolExecutor extends ToolExecutor {
     private readonly guards: ToolGuards,
     private readonly tokens: OAuth2Tokens,
     store: SessionStore,
+    cluster: ClusterLink,
   ) {
     super();
-    this.cache = new ResultCache(store.scripts && new SharedResults(store.scripts));
+    // Shared through Redis, else (ENGINE_PROCESSES) through the primary.
+    const shelf = store.scripts ? redisResults(store.scripts) : cluster.shelf('results');
+    this.cache = new ResultCache(shelf && new SharedResults(shelf));
   }
 
   async execute(call: ToolInvocation): Promise<ToolOutcome> {

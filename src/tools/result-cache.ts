@@ -75,26 +75,43 @@ if not text then return false end
 return {text, redis.call('PTTL', KEYS[1])}`;
 const SET = `redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1`;
 
+/** Where results are kept for the other processes: Redis, or the primary of ENGINE_PROCESSES. */
+export interface ResultShelf {
+  /** The entry of `key` and the milliseconds it is still kept; undefined for none. */
+  entry(key: string): Promise<{ value: string; ms: number } | undefined>;
+  set(key: string, value: string, ms: number): void;
+}
+
+/** The shelf in the Redis every process and replica shares (SESSION_STORE_URL). */
+export function redisResults(scripts: SharedScripts): ResultShelf {
+  return {
+    entry: async (key) => {
+      const found = await scripts.run(GET, [key], []);
+      if (!Array.isArray(found) || typeof found[0] !== 'string') return undefined;
+      return { value: found[0], ms: Number(found[1]) };
+    },
+    set: (key, value, ms) =>
+      void scripts.run(SET, [key], [value, String(ms)]).catch(() => undefined),
+  };
+}
+
 /**
- * The results of ResultCache kept in the Redis every replica shares (SESSION_STORE_URL), for
- * their `cache_secs`: a request one process or replica sent answers the same request of another.
- * Redis away: a miss, and nothing kept there.
+ * The results of ResultCache kept for every process and replica, for their `cache_secs`: a
+ * request one process or replica sent answers the same request of another. The shelf away: a
+ * miss, and nothing kept there.
  */
 export class SharedResults {
-  constructor(private readonly scripts: SharedScripts) {}
+  constructor(private readonly shelf: ResultShelf) {}
 
   /** The result of `key` and the milliseconds it is still kept; undefined for none. */
   async get(key: string): Promise<{ text: string; ms: number } | undefined> {
-    const found = await this.scripts.run(GET, [PREFIX + key], []).catch(() => null);
-    if (!Array.isArray(found) || typeof found[0] !== 'string') return undefined;
-    const ms = Number(found[1]);
+    const found = await this.shelf.entry(PREFIX + key).catch(() => undefined);
     // Kept with no time-out (never so by the engine): not taken, as it could be kept for ever.
-    return ms > 0 ? { text: found[0], ms } : undefined;
+    return found && found.ms > 0 ? { text: found.value, ms: found.ms } : undefined;
   }
 
   set(key: string, text: string, seconds: number): void {
     if (text.length > MAX_SHARED_CHARS) return;
-    const ms = String(Math.max(1, Math.round(seconds * 1000)));
-    void this.scripts.run(SET, [PREFIX + key], [text, ms]).catch(() => undefined);
+    this.shelf.set(PREFIX + key, text, Math.max(1, Math.round(seconds * 1000)));
   }
 }

@@ -4,7 +4,8 @@ import { useRedisStores } from '../../test/support/redis-server.js';
 import type { SharedScripts } from '../sessions/session-store.js';
 import { oauth2Identity, OAuth2Tokens, type OAuth2Config } from './oauth2.js';
 import { SharedTokens } from './shared-tokens.js';
-import { MemoryShelf, redisShelf, type TokenShelf } from './token-shelf.js';
+import { MemoryShelf } from '../cluster/memory-shelf.js';
+import { redisShelf, type TokenShelf } from './token-shelf.js';
 
 /** Two replicas' token holders on one real Redis, against a real token endpoint. */
 describe('OAuth 2.0 tokens shared by the processes (Redis, or the primary of ENGINE_PROCESSES)', () => {

@@ -1,9 +1,10 @@
 /**
  * Where the OAuth 2.0 tokens of a client are kept for the other engine processes (see
  * shared-tokens.ts): Redis, shared by every process and replica; or, without Redis, the primary
- * of ENGINE_PROCESSES (cluster-link.ts). What a shelf holds is already encrypted. Pure: no Nest
- * import.
+ * of ENGINE_PROCESSES (cluster-link.ts, memory-shelf.ts). What a shelf holds is already
+ * encrypted. Pure: no Nest import.
  */
+import type { ClusterShelf } from '../cluster/cluster-link.js';
 import type { SharedScripts } from '../sessions/session-store.js';
 
 export interface TokenShelf {
@@ -34,44 +35,11 @@ export function redisShelf(scripts: SharedScripts): TokenShelf {
   };
 }
 
-/** The most entries a shelf in memory keeps (one per OAuth 2.0 client: a handful). */
-const MAX_ENTRIES = 10_000;
-
-/** A shelf in this process's memory: the primary's, for the engine processes without Redis. */
-export class MemoryShelf {
-  private readonly entries = new Map<string, { value: string; expires: number }>();
-
-  constructor(private readonly now: () => number = Date.now) {}
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  get(key: string): string | undefined {
-    const entry = this.entries.get(key);
-    if (entry && entry.expires <= this.now()) this.entries.delete(key);
-    else return entry?.value;
-    return undefined;
-  }
-
-  set(key: string, value: string, ms: number): void {
-    this.entries.delete(key);
-    this.entries.set(key, { value, expires: this.now() + ms });
-    // The entry set longest ago goes first, should a misuse make many.
-    for (const oldest of this.entries.keys()) {
-      if (this.entries.size <= MAX_ENTRIES) break;
-      this.entries.delete(oldest);
-    }
-  }
-
-  drop(key: string, digest: string): void {
-    const value = this.get(key);
-    if (value === undefined) return;
-    try {
-      if ((JSON.parse(value) as { h?: unknown }).h !== digest) return;
-    } catch {
-      // not an entry of ours: dropped
-    }
-    this.entries.delete(key);
-  }
+/** The tokens shelf the primary of ENGINE_PROCESSES keeps. */
+export function clusterShelf(shelf: ClusterShelf): TokenShelf {
+  return {
+    get: async (key) => (await shelf.entry(key))?.value,
+    set: (key, value, ms) => Promise.resolve(shelf.set(key, value, ms)),
+    drop: (key, digest) => Promise.resolve(shelf.drop(key, digest)),
+  };
 }

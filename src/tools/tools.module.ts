@@ -8,7 +8,7 @@ import { HttpToolExecutor } from './http-tool.executor.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { OAuth2Tokens } from './oauth2.js';
 import { SharedTokens } from './shared-tokens.js';
-import { redisShelf } from './token-shelf.js';
+import { clusterShelf, redisShelf } from './token-shelf.js';
 import { ClusterLink } from '../cluster/cluster-link.js';
 import { SessionStore } from '../sessions/session-store.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
@@ -20,6 +20,12 @@ import { ToolGuards } from './tool-guards.service.js';
 import { ToolController } from './tool.controller.js';
 import { ToolsController } from './tools.controller.js';
 import { ToolTryController } from './tool-try.controller.js';
+
+/** The tokens shelf of the primary of ENGINE_PROCESSES; undefined outside a cluster. */
+function clusterTokens(cluster: ClusterLink) {
+  const shelf = cluster.shelf('tokens');
+  return shelf && clusterShelf(shelf);
+}
 
 @Module({
   imports: [HttpModule, CodeToolsModule, SessionsModule],
@@ -38,7 +44,7 @@ import { ToolTryController } from './tool-try.controller.js';
       useFactory: (metrics: EngineMetrics, store: SessionStore, cluster: ClusterLink) =>
         new OAuth2Tokens(
           (outcome) => metrics.oauth2TokenRequest(outcome),
-          new SharedTokens(store.scripts ? redisShelf(store.scripts) : cluster.tokenShelf()),
+          new SharedTokens(store.scripts ? redisShelf(store.scripts) : clusterTokens(cluster)),
         ),
       inject: [EngineMetrics, SessionStore, ClusterLink],
     },

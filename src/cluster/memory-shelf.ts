@@ -1,0 +1,63 @@
+/**
+ * Entries with a time to live in this process's memory: the primary's, for the engine processes
+ * without Redis (OAuth 2.0 tokens, `cache_secs` results). Past `maxEntries` or `maxChars` (keys
+ * and values, in UTF-16 code units), the entries set longest ago go first.
+ */
+export class MemoryShelf {
+  private readonly entries = new Map<string, { value: string; expires: number }>();
+  private chars = 0;
+
+  constructor(
+    private readonly maxEntries = 10_000,
+    private readonly maxChars = Infinity,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The entry of `key` and the milliseconds it is still kept; undefined for none. */
+  entry(key: string): { value: string; ms: number } | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    const ms = entry.expires - this.now();
+    if (ms > 0) return { value: entry.value, ms };
+    this.delete(key);
+    return undefined;
+  }
+
+  get(key: string): string | undefined {
+    return this.entry(key)?.value;
+  }
+
+  set(key: string, value: string, ms: number): void {
+    this.delete(key);
+    if (key.length + value.length > this.maxChars) return;
+    this.entries.set(key, { value, expires: this.now() + ms });
+    this.chars += key.length + value.length;
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries && this.chars <= this.maxChars) break;
+      this.delete(oldest);
+    }
+  }
+
+  /** Deletes the token entry of `key` if its digest (its JSON's `h`) is still `digest`. */
+  drop(key: string, digest: string): void {
+    const value = this.get(key);
+    if (value === undefined) return;
+    try {
+      if ((JSON.parse(value) as { h?: unknown }).h !== digest) return;
+    } catch {
+      // not an entry of ours: dropped
+    }
+    this.delete(key);
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.chars -= key.length + entry.value.length;
+  }
+}
