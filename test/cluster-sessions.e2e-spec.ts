@@ -1,6 +1,6 @@
 import { request } from 'node:http';
-import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
-import { FakeLlm } from './support/fake-llm.js';
+import { useTwoProcesses } from './support/built-engine.js';
+import { FakeLlm, sseText } from './support/fake-llm.js';
 import { WsClient } from './support/ws-client.js';
 
 /** One admin request on a connection of its own (node:cluster hands connections round-robin). */
@@ -28,34 +28,20 @@ function admin(url: string, method = 'GET'): Promise<{ status: number; json: any
  */
 describe('/api/sessions across the processes of ENGINE_PROCESSES', () => {
   const llm = new FakeLlm();
-  let engine: BuiltEngineRun;
-  beforeAll(async () => {
-    engine = await runBuiltEngine(
-      {
-        ENGINE_PROCESSES: '2',
-        PORT: '0',
-        LLM_BASE_URL: await llm.start(),
-        LLM_MODEL: 'm',
-        ADMIN_API_KEY: 'adm-1',
-      },
-      true,
-      2,
-    );
-    if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
-  }, 60_000);
-  afterAll(async () => {
-    engine?.stop();
-    await engine?.exited;
-    await llm.stop();
-  });
+  const engine = useTwoProcesses(async () => ({
+    LLM_BASE_URL: await llm.start(),
+    LLM_MODEL: 'm',
+    ADMIN_API_KEY: 'adm-1',
+  }));
+  afterAll(() => llm.stop());
 
   it('lists, reads and closes every session, whichever process holds it', async () => {
-    const wsUrl = `${engine.url!.replace('http', 'ws')}/ws`;
+    const { wsUrl } = engine();
     const clients = await Promise.all([1, 2, 3, 4].map(() => WsClient.connect(wsUrl)));
     const ids = clients.map(
       (ws) => ws.messages.find((m) => m.type === 'session')!.session_id as string,
     );
-    const sessions = `${engine.url!}/api/sessions`;
+    const sessions = `${engine().url}/api/sessions`;
     // Four requests, on four connections: both processes answer for all four sessions.
     for (let i = 0; i < 4; i++) {
       const listed = await admin(sessions);
@@ -73,5 +59,35 @@ describe('/api/sessions across the processes of ENGINE_PROCESSES', () => {
     }
     expect((await admin(sessions)).json.count).toBe(0);
     expect((await admin(`${sessions}/${ids[0]}`)).status).toBe(404);
+  }, 60_000);
+
+  it('resumes a session on whichever process the reconnection reaches (no Redis: the primary keeps them)', async () => {
+    const { wsUrl } = engine();
+    llm.fallback = (body) => sseText([`Answer ${body.messages.length}.`]);
+    const first = await WsClient.connect(wsUrl);
+    const opened = first.messages.find((m) => m.type === 'session')!;
+    await first.turn('Hello.');
+    first.close();
+    await first.closed;
+    // Four reconnections: node:cluster hands them to both processes in turn.
+    let token = opened.resume_token as string;
+    for (let i = 0; i < 4; i++) {
+      const ws = await WsClient.connect(`${wsUrl}?resume=${encodeURIComponent(token)}`);
+      const session = ws.messages.find((m) => m.type === 'session')!;
+      expect(session).toMatchObject({ resumed: true, session_id: opened.session_id });
+      await ws.turn(`Again ${i}.`);
+      ws.close();
+      await ws.closed;
+      token = session.resume_token as string;
+    }
+    // The last request carried the whole conversation, whichever process made each turn.
+    const said = llm.requests.at(-1)!.body.messages.filter((m: any) => m.role === 'user');
+    expect(said.map((m: any) => m.content)).toEqual([
+      'Hello.',
+      'Again 0.',
+      'Again 1.',
+      'Again 2.',
+      'Again 3.',
+    ]);
   }, 60_000);
 });

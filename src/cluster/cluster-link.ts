@@ -1,22 +1,8 @@
 import cluster from 'node:cluster';
-import {
-  isClusterMessage,
-  type ClusterMessage,
-  type SessionsOp,
-  type ShelfName,
-} from './messages.js';
+import { isClusterMessage, type ClusterMessage, type SessionsOp } from './messages.js';
 import type { Claim } from '../tools/tool-set-version.js';
 
 type Channel = Pick<NodeJS.Process, 'on' | 'send'>;
-
-/** A shelf the primary keeps (see `ClusterLink.shelf`). */
-export interface ClusterShelf {
-  /** The entry of `key` and the milliseconds it is still kept; undefined for none. */
-  entry(key: string): Promise<{ value: string; ms: number } | undefined>;
-  set(key: string, value: string, ms: number): void;
-  /** Drops a token entry if it is still the one of `digest`. */
-  drop(key: string, digest: string): void;
-}
 
 /**
  * An engine process's line to the primary (see primary.ts): keeps the tool sets of all processes
@@ -29,6 +15,8 @@ export class ClusterLink {
   private install: ((definitions: unknown) => Promise<void>) | undefined;
   private sessionsOp: ((op: SessionsOp, session?: string) => Promise<unknown>) | undefined;
   private circuitNews: ((news: unknown) => void) | undefined;
+  /** Listeners of the messages the processes send each other, by channel. */
+  private readonly channels = new Map<string, Set<(message: string) => void>>();
   /** Slot requests waiting for the primary's grant, by id. */
   private readonly grants = new Map<string, () => void>();
   private nextSlot = 1;
@@ -37,6 +25,28 @@ export class ClusterLink {
     private readonly channel: Channel | undefined = cluster.isWorker ? process : undefined,
   ) {
     this.channel?.on('message', (message: unknown) => this.onMessage(message));
+  }
+
+  /** Whether this process is one of ENGINE_PROCESSES' (it has a primary). */
+  get inCluster(): boolean {
+    return this.channel?.send !== undefined;
+  }
+
+  /** Sends `build(id)` to the primary and resolves with its reply; undefined outside a cluster. */
+  ask(build: (id: number) => ClusterMessage): Promise<ClusterMessage | undefined> {
+    return this.request(build);
+  }
+
+  /** Sends `message` to the primary (no reply); nothing outside a cluster. */
+  tell(message: ClusterMessage): void {
+    this.channel?.send?.(message);
+  }
+
+  /** Calls `listener` with every message any process sends on `channel` (see primary-state.ts). */
+  subscribe(channel: string, listener: (message: string) => void): void {
+    let listeners = this.channels.get(channel);
+    if (!listeners) this.channels.set(channel, (listeners = new Set()));
+    listeners.add(listener);
   }
 
   /** What to do with definitions another process accepted. */
@@ -98,31 +108,6 @@ export class ClusterLink {
       maxWaitMs,
     }));
     return reply?.kind === 'engine.rates.reserved' ? reply.waitMs : undefined;
-  }
-
-  /**
-   * `name`'s shelf, which the primary keeps for every engine process (see memory-shelf.ts):
-   * undefined outside a cluster.
-   */
-  shelf(name: ShelfName): ClusterShelf | undefined {
-    const channel = this.channel;
-    if (!channel?.send) return undefined;
-    return {
-      entry: async (key) => {
-        const reply = await this.request((id) => ({
-          kind: 'engine.shelf.get',
-          id,
-          shelf: name,
-          key,
-        }));
-        if (reply?.kind !== 'engine.shelf.got' || reply.value === null) return undefined;
-        return { value: reply.value, ms: reply.ms };
-      },
-      set: (key, value, ms) =>
-        void channel.send!({ kind: 'engine.shelf.set', shelf: name, key, value, ms }),
-      drop: (key, digest) =>
-        void channel.send!({ kind: 'engine.shelf.drop', shelf: name, key, digest }),
-    };
   }
 
   /**
@@ -192,6 +177,10 @@ export class ClusterLink {
     }
     if (message.kind === 'engine.circuits.news') {
       this.circuitNews?.(message.news);
+      return;
+    }
+    if (message.kind === 'engine.broadcast') {
+      for (const listener of this.channels.get(message.channel) ?? []) listener(message.message);
       return;
     }
     if (message.kind === 'engine.slots.granted') {

@@ -42,6 +42,27 @@ export class MemoryShelf {
     }
   }
 
+  /** Appends `value` to the JSON array of `key` (a new one if none), kept `ms` from now. */
+  append(key: string, value: string, ms: number): void {
+    const kept = this.get(key);
+    let list: unknown[] = [];
+    try {
+      const parsed: unknown = kept === undefined ? [] : JSON.parse(kept);
+      if (Array.isArray(parsed)) list = parsed;
+    } catch {
+      // not a list: started afresh
+    }
+    list.push(value);
+    this.set(key, JSON.stringify(list), ms);
+  }
+
+  /** The entry of `key`, deleted (with the milliseconds it had left). */
+  take(key: string): { value: string; ms: number } | undefined {
+    const entry = this.entry(key);
+    this.delete(key);
+    return entry;
+  }
+
   /** Deletes the token entry of `key` if its digest (its JSON's `h`) is still `digest`. */
   drop(key: string, digest: string): void {
     const value = this.get(key);

@@ -50,10 +50,28 @@ export type ClusterMessage =
   /** Worker → primary: keeps `value` under `key` on `shelf` for `ms`. */
   | { kind: 'engine.shelf.set'; shelf: ShelfName; key: string; value: string; ms: number }
   /** Worker → primary: drops the token under `key` if it is still the one of `digest`. */
-  | { kind: 'engine.shelf.drop'; shelf: ShelfName; key: string; digest: string };
+  | { kind: 'engine.shelf.drop'; shelf: ShelfName; key: string; digest: string }
+  /** Worker → primary: appends `value` to the JSON array under `key` on `shelf`, kept `ms` from now. */
+  | { kind: 'engine.shelf.append'; shelf: ShelfName; key: string; value: string; ms: number }
+  /** Worker → primary: the entry of `key`, taken off `shelf`; answered by `shelf.got`. */
+  | { kind: 'engine.shelf.take'; id: number; shelf: ShelfName; key: string }
+  /** Worker → primary → every worker (the sender too): `message` on `channel`. */
+  | { kind: 'engine.broadcast'; channel: string; message: string }
+  | { kind: 'engine.store.request'; id: number; request: StoreRequest }
+  | { kind: 'engine.store.reply'; id: number; data?: string | null; ok?: boolean };
 
-/** What the primary keeps for the processes: OAuth 2.0 tokens, `cache_secs` results. */
-export type ShelfName = 'tokens' | 'results';
+/**
+ * Worker → primary: an operation on the sessions the primary keeps for every process (without
+ * Redis; see cluster-session-store.ts). Answered by `store.reply`: the record claimed (`data`,
+ * null for none), a save done or refused (`ok`).
+ */
+export type StoreRequest =
+  | { op: 'claim'; key: string; owner: string; ttlSecs: number }
+  | { op: 'save'; key: string; owner: string; ttlSecs: number; data: string }
+  | { op: 'forget'; key: string; owner: string };
+
+/** What the primary keeps for the processes: OAuth 2.0 tokens, `cache_secs` results, background results. */
+export type ShelfName = 'tokens' | 'results' | 'background';
 
 /**
  * What `/api/sessions` does: list the open sessions, read one, close one; and what a placed

@@ -7,6 +7,8 @@ import { isClusterMessage, type ClusterMessage, type SessionsOp } from './messag
 import { SlotTable } from './slot-table.js';
 import { RateTable } from '../tools/rate-table.js';
 import { MemoryShelf } from './memory-shelf.js';
+import { MemorySessionStore } from '../sessions/session-store.js';
+import { answerStore } from '../sessions/cluster-session-store.js';
 import { overrideVersion } from '../tools/tool-set-version.js';
 
 /** How long the primary waits for one process to install a tools override. */
@@ -60,7 +62,13 @@ export function runPrimary(count: number, log: PrimaryLog): void {
   /** Tools' `rate_limit` across the processes. */
   const rates = new RateTable();
   /** What the processes share: OAuth 2.0 tokens (encrypted, one request per client), `cache_secs` results. */
-  const shelves = { tokens: new MemoryShelf(), results: new MemoryShelf(10_000, 16 * 1024 * 1024) };
+  const shelves = {
+    tokens: new MemoryShelf(),
+    results: new MemoryShelf(10_000, 16 * 1024 * 1024),
+    background: new MemoryShelf(10_000, 16 * 1024 * 1024),
+  };
+  /** The sessions kept for resuming, for every process (without Redis). */
+  const sessions = new MemorySessionStore();
   /** Tools' `max_concurrency` across the processes. */
   const slots = new SlotTable((owner, id) => {
     const worker = cluster.workers?.[owner];
@@ -145,8 +153,10 @@ export function runPrimary(count: number, log: PrimaryLog): void {
       send(from, { kind: 'engine.rates.reserved', id, waitMs });
       return;
     }
-    if (message.kind === 'engine.shelf.get') {
-      const entry = shelves[message.shelf]?.entry(message.key);
+    if (message.kind === 'engine.shelf.get' || message.kind === 'engine.shelf.take') {
+      const shelf = shelves[message.shelf];
+      const entry =
+        message.kind === 'engine.shelf.get' ? shelf?.entry(message.key) : shelf?.take(message.key);
       const { id } = message;
       send(from, { kind: 'engine.shelf.got', id, value: entry?.value ?? null, ms: entry?.ms ?? 0 });
       return;
@@ -157,6 +167,21 @@ export function runPrimary(count: number, log: PrimaryLog): void {
     }
     if (message.kind === 'engine.shelf.drop') {
       shelves[message.shelf]?.drop(message.key, message.digest);
+      return;
+    }
+    if (message.kind === 'engine.shelf.append') {
+      shelves[message.shelf]?.append(message.key, message.value, message.ms);
+      return;
+    }
+    if (message.kind === 'engine.broadcast') {
+      for (const worker of workers()) send(worker, message);
+      return;
+    }
+    if (message.kind === 'engine.store.request') {
+      const { id, request } = message;
+      void answerStore(sessions, request).then((reply) =>
+        send(from, { kind: 'engine.store.reply', id, ...reply }),
+      );
       return;
     }
     if (message.kind === 'engine.circuits.news') {

@@ -1,8 +1,5 @@
-import { Logger, Module } from '@nestjs/common';
-import { sessionsConfig, type SessionsConfig } from '../config/app.config.js';
-import { SessionStore } from '../sessions/session-store.js';
-import { ParkedCalls } from './background-calls.js';
-import { SharedBackground } from './shared-background.js';
+import { Module } from '@nestjs/common';
+import { parkedCalls } from './parked-calls.provider.js';
 import { LlmModule } from '../llm/llm.module.js';
 import { SpeechModule } from '../speech/speech.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
@@ -17,36 +14,6 @@ import { TurnManager } from './turn-manager.service.js';
 import { TwilioGateway } from './twilio.gateway.js';
 import { TwilioVoiceController } from './twilio-voice.controller.js';
 import { CallsController } from './calls.controller.js';
-
-/**
- * Background calls parked for their sessions' resumption; with Redis, across every process of
- * every replica (a session resumed elsewhere gets their results there).
- */
-const parkedCalls = {
-  provide: ParkedCalls,
-  inject: [SessionStore, sessionsConfig.KEY, SessionDirectory],
-  useFactory: (store: SessionStore, config: SessionsConfig, directory: SessionDirectory) => {
-    const logger = new Logger('BackgroundCalls');
-    const { broadcast, scripts } = store;
-    const shared =
-      broadcast && scripts
-        ? new SharedBackground(broadcast, scripts, config.resumeSecs)
-        : undefined;
-    const parked = new ParkedCalls(
-      shared,
-      (id) => directory.get(id)?.session.background,
-      (message) => logger.warn(message),
-    );
-    parked
-      .listen()
-      .catch((error: unknown) =>
-        logger.warn(
-          `background results reach sessions resumed in this process only: ${(error as Error).message}`,
-        ),
-      );
-    return parked;
-  },
-};
 
 @Module({
   imports: [LlmModule, ToolsModule, SpeechModule, SessionsModule],

@@ -75,12 +75,13 @@ export class SessionKeeper {
   }
 
   /**
-   * Saves the session mid-connection (after a turn, a settings change) where the store outlives
-   * the process: Redis, read by other replicas or after a crash. The in-process store is read
-   * only once the connection has closed, which always saves, so there it would be wasted work.
+   * Saves the session mid-connection (after a turn, a settings change) where other processes read
+   * the store: Redis (other replicas, or after a crash), the primary of ENGINE_PROCESSES. A store
+   * in the process is read only once the connection has closed, which always saves (and a resume
+   * in the process waits for that save), so there it would be wasted work.
    */
   checkpoint(session: Session): Promise<void> {
-    return this.store.kind === 'memory' ? Promise.resolve() : this.save(session);
+    return this.store.shared ? this.save(session) : Promise.resolve();
   }
 
   /**

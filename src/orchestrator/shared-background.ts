@@ -1,9 +1,11 @@
 /**
  * Background calls' results across engine processes and replicas sharing a Redis
- * (SESSION_STORE_URL): a session resumed in another process than the one that runs its calls
- * gets their results there. Pure but for the store's pub/sub and scripts it is given.
+ * (SESSION_STORE_URL), or the processes of ENGINE_PROCESSES through their primary: a session
+ * resumed in another process than the one that runs its calls gets their results there. Pure but
+ * for the messages and lists it is given.
  */
 import { randomUUID } from 'node:crypto';
+import type { ClusterShelf } from '../cluster/primary-state.js';
 import type { Broadcast, SharedScripts } from '../sessions/session-store.js';
 import type { BackgroundResult } from './background-calls.js';
 
@@ -22,6 +24,36 @@ local results = redis.call('LRANGE', KEYS[1], 0, -1)
 redis.call('DEL', KEYS[1])
 return results`;
 
+/** Lists of results by session, kept for every process; each taken by one. */
+export interface ResultLists {
+  append(key: string, value: string, ttlSecs: number): Promise<void>;
+  take(key: string): Promise<unknown[]>;
+}
+
+/** The lists in the Redis every process and replica shares. */
+export function redisLists(scripts: SharedScripts): ResultLists {
+  return {
+    append: async (key, value, ttlSecs) =>
+      void (await scripts.run(PUT, [key], [String(ttlSecs), value])),
+    take: async (key) => {
+      const raw = await scripts.run(TAKE, [key], []);
+      return Array.isArray(raw) ? (raw as unknown[]) : [];
+    },
+  };
+}
+
+/** The lists the primary of ENGINE_PROCESSES keeps. */
+export function clusterLists(shelf: ClusterShelf): ResultLists {
+  return {
+    append: (key, value, ttlSecs) => Promise.resolve(shelf.append(key, value, ttlSecs * 1000)),
+    take: async (key) => {
+      const raw = await shelf.take(key);
+      const list: unknown = raw === undefined ? [] : JSON.parse(raw);
+      return Array.isArray(list) ? (list as unknown[]) : [];
+    },
+  };
+}
+
 /** What the processes tell each other: a session was resumed; results wait for a session. */
 export interface BackgroundNews {
   /**
@@ -29,7 +61,7 @@ export interface BackgroundNews {
    * over, and a connection of another process still holding it is closed.
    */
   resumed(id: string, here: boolean): void;
-  /** Results of session `id` wait in Redis: the process where it is open takes them. */
+  /** Results of session `id` wait (Redis, the primary): the process where it is open takes them. */
   results(id: string): void;
 }
 
@@ -53,7 +85,7 @@ export class SharedBackground {
   /** `ttlSecs`: how long results wait for their session (its resume window, SESSION_RESUME_SECS). */
   constructor(
     private readonly broadcast: Broadcast,
-    private readonly scripts: SharedScripts,
+    private readonly lists: ResultLists,
     private readonly ttlSecs: number,
   ) {}
 
@@ -79,14 +111,13 @@ export class SharedBackground {
 
   /** Keeps `result` for session `id`, and tells every process it waits. */
   async put(id: string, result: BackgroundResult): Promise<void> {
-    await this.scripts.run(PUT, [PREFIX + id], [String(this.ttlSecs), JSON.stringify(result)]);
+    await this.lists.append(PREFIX + id, JSON.stringify(result), this.ttlSecs);
     await this.broadcast.publish(CHANNEL, JSON.stringify({ results: id }));
   }
 
   /** The results waiting for session `id`, taken (no other process gets them). */
   async take(id: string): Promise<BackgroundResult[]> {
-    const raw = await this.scripts.run(TAKE, [PREFIX + id], []);
-    if (!Array.isArray(raw)) return [];
+    const raw = await this.lists.take(PREFIX + id);
     return raw.flatMap((item) => {
       try {
         const result: unknown = JSON.parse(String(item));

@@ -39,6 +39,7 @@ return 1`;
  */
 export class RedisSessionStore extends SessionStore {
   readonly kind = 'redis' as const;
+  readonly shared = true;
   private readonly client;
   /** A connection of its own for `/api/sessions`' requests and replies (see SessionsFanout) and news. */
   private readonly subscriber;

@@ -32,6 +32,8 @@ export interface Save extends Claim {
  */
 export abstract class SessionStore {
   abstract readonly kind: 'memory' | 'redis';
+  /** Read by other processes (Redis, the primary of ENGINE_PROCESSES): saved after each turn too. */
+  abstract readonly shared: boolean;
   /** False while the store cannot be reached (sessions then start afresh). */
   abstract readonly connected: boolean;
   /** Takes the record over for `owner` and restarts its time to live; undefined when unknown or expired. */
@@ -66,6 +68,7 @@ export const MEMORY_STORE_MAX_CHARS = 128 * 1024 * 1024;
  */
 export class MemorySessionStore extends SessionStore {
   readonly kind = 'memory' as const;
+  readonly shared = false;
   readonly connected = true;
   /** In the order they were last saved, oldest first. */
   private readonly entries = new Map<string, Entry>();

@@ -1,6 +1,8 @@
 import { Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { sessionsConfig, type SessionsConfig } from '../config/app.config.js';
 import { MemorySessionStore, SessionStore } from './session-store.js';
+import { ClusterSessionStore } from './cluster-session-store.js';
+import { ClusterLink } from '../cluster/cluster-link.js';
 
 /** Closes the store when the engine stops (after the gateway's last saves). */
 @Injectable()
@@ -16,9 +18,11 @@ class SessionStoreCloser implements OnApplicationShutdown {
   providers: [
     {
       provide: SessionStore,
-      inject: [sessionsConfig.KEY],
-      useFactory: async (config: SessionsConfig): Promise<SessionStore> => {
-        if (!config.storeUrl) return new MemorySessionStore();
+      inject: [sessionsConfig.KEY, ClusterLink],
+      useFactory: async (config: SessionsConfig, cluster: ClusterLink): Promise<SessionStore> => {
+        // Without Redis: in the process, or with ENGINE_PROCESSES in their primary.
+        if (!config.storeUrl)
+          return cluster.inCluster ? new ClusterSessionStore(cluster) : new MemorySessionStore();
         // Loaded only for Redis: an engine keeping sessions in memory does not carry the client.
         const { RedisSessionStore } = await import('./redis-session-store.js');
         const logger = new Logger('SessionStore');

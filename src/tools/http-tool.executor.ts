@@ -22,6 +22,7 @@ import type { BreakerRun } from './tool-breaker.js';
 import { ToolGuards } from './tool-guards.service.js';
 import { redisResults, ResultCache, SharedResults } from './result-cache.js';
 import { ClusterLink } from '../cluster/cluster-link.js';
+import { clusterShelf } from '../cluster/primary-state.js';
 import { SessionStore } from '../sessions/session-store.js';
 import { OAuth2Tokens } from './oauth2.js';
 import { invalidRedirect, TOO_MANY_REDIRECTS } from '../common/redirects.js';
@@ -73,7 +74,7 @@ export class HttpToolExecutor extends ToolExecutor {
   ) {
     super();
     // Shared through Redis, else (ENGINE_PROCESSES) through the primary.
-    const shelf = store.scripts ? redisResults(store.scripts) : cluster.shelf('results');
+    const shelf = store.scripts ? redisResults(store.scripts) : clusterShelf(cluster, 'results');
     this.cache = new ResultCache(shelf && new SharedResults(shelf));
   }
 

@@ -4,7 +4,7 @@
  * of ENGINE_PROCESSES (cluster-link.ts, memory-shelf.ts). What a shelf holds is already
  * encrypted. Pure: no Nest import.
  */
-import type { ClusterShelf } from '../cluster/cluster-link.js';
+import type { ClusterShelf } from '../cluster/primary-state.js';
 import type { SharedScripts } from '../sessions/session-store.js';
 
 export interface TokenShelf {
@@ -36,7 +36,7 @@ export function redisShelf(scripts: SharedScripts): TokenShelf {
 }
 
 /** The tokens shelf the primary of ENGINE_PROCESSES keeps. */
-export function clusterShelf(shelf: ClusterShelf): TokenShelf {
+export function tokensOn(shelf: ClusterShelf): TokenShelf {
   return {
     get: async (key) => (await shelf.entry(key))?.value,
     set: (key, value, ms) => Promise.resolve(shelf.set(key, value, ms)),

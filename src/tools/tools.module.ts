@@ -8,7 +8,8 @@ import { HttpToolExecutor } from './http-tool.executor.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { OAuth2Tokens } from './oauth2.js';
 import { SharedTokens } from './shared-tokens.js';
-import { clusterShelf, redisShelf } from './token-shelf.js';
+import { redisShelf, tokensOn } from './token-shelf.js';
+import { clusterShelf } from '../cluster/primary-state.js';
 import { ClusterLink } from '../cluster/cluster-link.js';
 import { SessionStore } from '../sessions/session-store.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
@@ -23,8 +24,8 @@ import { ToolTryController } from './tool-try.controller.js';
 
 /** The tokens shelf of the primary of ENGINE_PROCESSES; undefined outside a cluster. */
 function clusterTokens(cluster: ClusterLink) {
-  const shelf = cluster.shelf('tokens');
-  return shelf && clusterShelf(shelf);
+  const shelf = clusterShelf(cluster, 'tokens');
+  return shelf && tokensOn(shelf);
 }
 
 @Module({

@@ -64,3 +64,28 @@ export async function listeningEngine(
   if (!url) throw new Error(`the engine did not start:\n${engine.output}`);
   return Object.assign(engine, { url, wsUrl: `${url.replace('http', 'ws')}/ws` });
 }
+
+/**
+ * An engine of two processes (ENGINE_PROCESSES=2, a free port) for one describe block, with
+ * `env()`'s settings (read in its beforeAll): started before the block's tests, stopped after.
+ */
+export function useTwoProcesses(
+  env: () => Promise<Record<string, string>>,
+): () => BuiltEngineRun & { url: string; wsUrl: string } {
+  const started: BuiltEngineRun[] = [];
+  let engine: (BuiltEngineRun & { url: string; wsUrl: string }) | undefined;
+  beforeAll(async () => {
+    const settings = { ENGINE_PROCESSES: '2', PORT: '0', ...(await env()) };
+    const run = await runBuiltEngine(settings, true, 2);
+    started.push(run);
+    if (!run.url) throw new Error(`the engine did not start:\n${run.output}`);
+    engine = Object.assign(run, { url: run.url, wsUrl: `${run.url.replace('http', 'ws')}/ws` });
+  }, 60_000);
+  afterAll(async () => {
+    for (const run of started) {
+      run.stop();
+      await run.exited;
+    }
+  });
+  return () => engine!;
+}

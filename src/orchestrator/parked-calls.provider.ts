@@ -1,0 +1,44 @@
+import { Logger, type FactoryProvider } from '@nestjs/common';
+import { ClusterLink } from '../cluster/cluster-link.js';
+import { clusterBroadcast, clusterShelf } from '../cluster/primary-state.js';
+import { sessionsConfig, type SessionsConfig } from '../config/app.config.js';
+import { SessionStore } from '../sessions/session-store.js';
+import { ParkedCalls } from './background-calls.js';
+import { SessionDirectory } from './session-directory.js';
+import { clusterLists, redisLists, SharedBackground } from './shared-background.js';
+
+/**
+ * Background calls parked for their sessions' resumption; with Redis across every process of
+ * every replica, else across the processes of ENGINE_PROCESSES (through their primary): a session
+ * resumed elsewhere gets their results there.
+ */
+export const parkedCalls: FactoryProvider<ParkedCalls> = {
+  provide: ParkedCalls,
+  inject: [SessionStore, sessionsConfig.KEY, SessionDirectory, ClusterLink],
+  useFactory: (
+    store: SessionStore,
+    config: SessionsConfig,
+    directory: SessionDirectory,
+    cluster: ClusterLink,
+  ) => {
+    const logger = new Logger('BackgroundCalls');
+    const shelf = clusterShelf(cluster, 'background');
+    const broadcast = store.scripts ? store.broadcast : clusterBroadcast(cluster);
+    const lists = store.scripts ? redisLists(store.scripts) : shelf && clusterLists(shelf);
+    const shared =
+      broadcast && lists ? new SharedBackground(broadcast, lists, config.resumeSecs) : undefined;
+    const parked = new ParkedCalls(
+      shared,
+      (id) => directory.get(id)?.session.background,
+      (message) => logger.warn(message),
+    );
+    parked
+      .listen()
+      .catch((error: unknown) =>
+        logger.warn(
+          `background results reach sessions resumed in this process only: ${(error as Error).message}`,
+        ),
+      );
+    return parked;
+  },
+};
