@@ -5,6 +5,7 @@ import { RecordingServer } from './support/recording-server.js';
 import { startRedis, type RedisRun } from './support/redis-server.js';
 import { firstHeld, reportTool, writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
+import { RedisSessionStore } from '../src/sessions/redis-session-store.js';
 
 const RESULT_MESSAGE =
   '[Not said by the user: the result of make_report (call call_r), which ran in the background. Tell the user what it means for them.]\nreport 7: 12 pages';
@@ -109,6 +110,29 @@ describe('a background call whose session is resumed on another replica', () => 
     await expectTold(ws);
     expect(old.messages.filter((m) => m.type === 'tool_result')).toHaveLength(1); // 'started' only
     ws.close();
+  });
+
+  it('leaves the connection that owns the session open on news of an older resume', async () => {
+    const ws = await WsClient.connect(b.wsUrl);
+    const id = ws.messages[0]!.session_id as string;
+    // As if another process had resumed the session before this connection took it.
+    const store = new RedisSessionStore(redis.url, () => undefined);
+    await store.connect();
+    try {
+      await store.broadcast.publish(
+        'agent-engine:background',
+        JSON.stringify({ resumed: id, by: 'another-process' }),
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      llm.enqueue(sseText(['Still here.']));
+      expect((await ws.turn('hello')).at(-1)).toEqual({
+        type: 'assistant_end',
+        text: 'Still here.',
+      });
+    } finally {
+      await store.close();
+      ws.close();
+    }
   });
 
   it('gets a result that came while no connection had the session', async () => {

@@ -61,7 +61,10 @@ export function runPrimary(count: number, log: PrimaryLog): void {
   const workers = () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w);
   /** Tools' `rate_limit` across the processes. */
   const rates = new RateTable();
-  /** What the processes share: OAuth 2.0 tokens (encrypted, one request per client), `cache_secs` results. */
+  /**
+   * What the processes share without Redis: OAuth 2.0 tokens (encrypted, one request per client),
+   * `cache_secs` results, background calls' results waiting for their resumed session.
+   */
   const shelves = {
     tokens: new MemoryShelf(),
     results: new MemoryShelf(10_000, 16 * 1024 * 1024),
@@ -179,9 +182,9 @@ export function runPrimary(count: number, log: PrimaryLog): void {
     }
     if (message.kind === 'engine.store.request') {
       const { id, request } = message;
-      void answerStore(sessions, request).then((reply) =>
-        send(from, { kind: 'engine.store.reply', id, ...reply }),
-      );
+      void answerStore(sessions, request)
+        .catch(() => ({}))
+        .then((reply) => send(from, { kind: 'engine.store.reply', id, ...reply }));
       return;
     }
     if (message.kind === 'engine.circuits.news') {

@@ -81,7 +81,10 @@ export class AgentGateway
     this.confirmPhrases = compilePhrases({ yes: tools.confirmYes, no: tools.confirmNo });
     this.toolsOff = tools.explicit === false;
     lifecycle.onDrain((deadline) => this.drain(deadline));
-    parked.takeOver = (id) => this.closeHolders((s) => s.id === id);
+    // Resumed in another process: a connection here holding the session is closed once the store
+    // refuses its save (the newest connection owns the session: news of an older resume leaves it).
+    parked.takeOver = (id) =>
+      this.closeHolders(async (s) => s.id === id && (await this.keeper.save(s)) === 'refused');
   }
 
   /**
@@ -282,9 +285,11 @@ export class AgentGateway
   }
 
   /** Closes the connections whose sessions `match` with 4001 (taken over); settles once they have ended. */
-  private async closeHolders(match: (session: Session) => boolean): Promise<void> {
-    for (const [socket, { conversation, ended }] of this.open) {
-      if (!match(conversation.session)) continue;
+  private async closeHolders(
+    match: (session: Session) => boolean | Promise<boolean>,
+  ): Promise<void> {
+    for (const [socket, { conversation, ended }] of [...this.open]) {
+      if (!(await match(conversation.session))) continue;
       await closeSocket(socket, TAKEN_OVER, 'session resumed on another connection');
       await ended;
     }

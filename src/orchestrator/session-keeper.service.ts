@@ -34,7 +34,7 @@ const keyOf = (token: string) => createHash('sha256').update(token).digest('hex'
 export class SessionKeeper {
   private readonly logger = new Logger(SessionKeeper.name);
   /** Each session's saves run one after another, so that an older one never lands last. */
-  private readonly saving = new WeakMap<Session, Promise<void>>();
+  private readonly saving = new WeakMap<Session, Promise<unknown>>();
   /** Sessions closed for good (DELETE /api/sessions/{id}): never saved again. */
   private readonly forgotten = new WeakSet<Session>();
 
@@ -80,8 +80,8 @@ export class SessionKeeper {
    * in the process is read only once the connection has closed, which always saves (and a resume
    * in the process waits for that save), so there it would be wasted work.
    */
-  checkpoint(session: Session): Promise<void> {
-    return this.store.shared ? this.save(session) : Promise.resolve();
+  async checkpoint(session: Session): Promise<void> {
+    if (this.store.shared) await this.save(session);
   }
 
   /**
@@ -106,15 +106,18 @@ export class SessionKeeper {
     return this.enabled && !this.forgotten.has(session);
   }
 
-  /** Saves the session as it is now (queued behind its earlier saves). */
-  save(session: Session): Promise<void> {
-    if (!this.enabled || this.forgotten.has(session)) return Promise.resolve();
+  /**
+   * Saves the session as it is now (queued behind its earlier saves): `refused` when another
+   * connection owns it now (it was resumed there), `failed` when the store could not be reached.
+   */
+  save(session: Session): Promise<SaveOutcome> {
+    if (!this.enabled || this.forgotten.has(session)) return Promise.resolve('skipped');
     const next = (this.saving.get(session) ?? Promise.resolve()).then(() => this.write(session));
     this.saving.set(session, next);
     return next;
   }
 
-  private async write(session: Session): Promise<void> {
+  private async write(session: Session): Promise<SaveOutcome> {
     const stored: StoredSession = {
       v: 1,
       id: session.id,
@@ -132,15 +135,19 @@ export class SessionKeeper {
         data: JSON.stringify(stored),
         ttlSecs: this.config.resumeSecs,
       });
-      if (!saved)
-        this.logger.log(
-          `session resumed on another connection: not saved from this one (session_id=${session.id})`,
-        );
+      if (saved) return 'saved';
+      this.logger.log(
+        `session resumed on another connection: not saved from this one (session_id=${session.id})`,
+      );
+      return 'refused';
     } catch (error) {
       this.logger.warn(`session not saved (session_id=${session.id}): ${(error as Error).message}`);
+      return 'failed';
     }
   }
 }
+
+export type SaveOutcome = 'saved' | 'refused' | 'failed' | 'skipped';
 
 function parse(data: string): StoredSession | undefined {
   try {

@@ -73,13 +73,14 @@ describe('SessionKeeper', () => {
 
   it('keeps a session taken over by a newer connection from being overwritten by the old one', async () => {
     const old = talkedSession();
-    await keeper.save(old);
+    expect(await keeper.save(old)).toBe('saved');
     const fresh = new Session('en');
     await keeper.resume(fresh, old.resumeToken);
     fresh.history.push({ role: 'user', content: 'And milk.' });
-    await keeper.save(fresh);
+    expect(await keeper.save(fresh)).toBe('saved');
     old.history = [];
-    await keeper.save(old); // refused: the newer connection holds the session
+    // Refused: the newer connection holds the session (the old one is then closed, see the gateway).
+    expect(await keeper.save(old)).toBe('refused');
     const third = new Session('en');
     await keeper.resume(third, old.resumeToken);
     expect(third.history.at(-1)).toEqual({ role: 'user', content: 'And milk.' });
@@ -88,7 +89,7 @@ describe('SessionKeeper', () => {
   it('a failing store fails no turn: resume says no, save settles', async () => {
     store.failing = true;
     const session = talkedSession();
-    await expect(keeper.save(session)).resolves.toBeUndefined();
+    await expect(keeper.save(session)).resolves.toBe('failed');
     expect(await keeper.resume(new Session('en'), 'token')).toBe(false);
   });
 
