@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Lifecycle } from '../src/lifecycle/lifecycle.service.js';
 import { RedisSessionStore } from '../src/sessions/redis-session-store.js';
 import { Engine } from './support/engine.js';
@@ -192,6 +193,21 @@ describe('with Redis (SESSION_STORE_URL): any engine process or replica resumes 
       user('fourth'),
     ]);
     again.close();
+  });
+
+  it('closes a connection whose session another took without a word (its save refused: 4001)', async () => {
+    const ws = await WsClient.connect(a.wsUrl);
+    const token = session(ws).resume_token as string;
+    llm.enqueue(sseText(['One.']), sseText(['Two.']));
+    await ws.turn('first');
+    // Another connection claims the record, and no process hears of it.
+    const store = new RedisSessionStore(redis.url, () => undefined);
+    await store.connect();
+    const key = createHash('sha256').update(token).digest('hex');
+    expect(await store.claim({ key, owner: 'elsewhere', ttlSecs: 60 })).toContain('first');
+    await store.close();
+    await ws.turn('second'); // answered; its save after the turn is refused
+    expect(await ws.closed).toBe(4001);
   });
 
   it('keeps settings changed mid-connection: another replica resumes with them', async () => {

@@ -33,7 +33,7 @@ import { Session } from './session.js';
 import { parseTraceparent } from '../common/trace-context.js';
 import { SessionDirectory } from './session-directory.js';
 import { TurnManager } from './turn-manager.service.js';
-import { upgradeCheck } from './upgrade-check.js';
+import { bytesOf, resumeTokenOf, upgradeCheck } from './upgrade-check.js';
 
 type LiveSocket = ClosingSocket & { isAlive?: boolean };
 
@@ -41,11 +41,6 @@ type LiveSocket = ClosingSocket & { isAlive?: boolean };
 interface Connection {
   conversation: Conversation;
   ended: Promise<void>;
-}
-
-function bytesOf(data: RawData): Buffer {
-  if (Buffer.isBuffer(data)) return data;
-  return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
 }
 
 /** `/ws`: a session per connection; messages go to its Conversation. Kept thin on purpose. */
@@ -159,7 +154,11 @@ export class AgentGateway
       speech: this.speech,
       send,
       connected: () => socket.readyState === socket.OPEN,
-      save: () => this.keeper.checkpoint(session),
+      // A save refused: the session was resumed on another connection, which owns it now.
+      save: async () => {
+        if ((await this.keeper.checkpoint(session)) === 'refused')
+          void closeSocket(socket, TAKEN_OVER, 'session resumed on another connection');
+      },
       instructionsMaxChars: this.sessionSettings.instructionsMaxChars,
       toolNames: () => this.turns.toolNames(),
       models: this.turns.models,
@@ -294,11 +293,4 @@ export class AgentGateway
       await ended;
     }
   }
-}
-
-/** The `resume` query parameter of the upgrade request (`/ws?resume=<token>`). */
-function resumeTokenOf(request: IncomingMessage | undefined): string | undefined {
-  const url = new URL(request?.url ?? '/', 'http://engine');
-  const token = url.searchParams.get('resume');
-  return token ? token : undefined;
 }

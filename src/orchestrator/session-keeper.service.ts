@@ -80,8 +80,8 @@ export class SessionKeeper {
    * in the process is read only once the connection has closed, which always saves (and a resume
    * in the process waits for that save), so there it would be wasted work.
    */
-  async checkpoint(session: Session): Promise<void> {
-    if (this.store.shared) await this.save(session);
+  checkpoint(session: Session): Promise<SaveOutcome> {
+    return this.store.shared ? this.save(session) : Promise.resolve('skipped');
   }
 
   /**

@@ -1,4 +1,6 @@
+/** What the gateway reads of an upgrade request (its check, its resume token) and of frames. */
 import type { IncomingMessage } from 'node:http';
+import type { RawData } from 'ws';
 import { originAllowed } from '../common/origins.js';
 import { upgradeCarriesKey } from '../config/bearer-key.js';
 
@@ -29,4 +31,17 @@ export function upgradeCheck(
     if (key && !upgradeCarriesKey(req, key)) return done(false, 401);
     done(true);
   };
+}
+
+/** The `resume` query parameter of the upgrade request (`/ws?resume=<token>`). */
+export function resumeTokenOf(request: IncomingMessage | undefined): string | undefined {
+  const url = new URL(request?.url ?? '/', 'http://engine');
+  const token = url.searchParams.get('resume');
+  return token ? token : undefined;
+}
+
+/** A frame's bytes, however ws hands them over. */
+export function bytesOf(data: RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
 }
