@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../llm/llm.types.js';
 import {
   alternating,
+  answered,
   shedOlderTurns,
   systemMessage,
   systemMessageOf,
@@ -142,5 +143,51 @@ describe('systemMessage', () => {
     expect(changed).toEqual({ role: 'system', content: 'Be brief.\n\nThe caller is Bo.' });
     expect(systemMessageOf(session, 'Be short.')).not.toBe(changed);
     expect(systemMessageOf({ settings: session.settings }, 'Be brief.')).not.toBe(changed);
+  });
+});
+
+describe('answered (a history saved mid-turn)', () => {
+  const call = (id: string) => ({
+    id,
+    type: 'function' as const,
+    function: { name: 'lookup', arguments: '{}' },
+  });
+  const asked: ChatMessage[] = [
+    { role: 'user', content: 'Look up 7 and 9.' },
+    { role: 'assistant', content: null, tool_calls: [call('a'), call('b')] },
+  ];
+
+  it('answers the calls still running as cancelled, leaving the history as it was', () => {
+    const saved = answered(asked);
+    expect(saved.slice(2)).toEqual([
+      { role: 'tool', tool_call_id: 'a', content: 'Error: cancelled' },
+      { role: 'tool', tool_call_id: 'b', content: 'Error: cancelled' },
+    ]);
+    expect(asked).toHaveLength(2);
+  });
+
+  it('answers only those missing, after the results there are, and keeps what follows', () => {
+    const partly: ChatMessage[] = [
+      ...asked,
+      { role: 'tool', tool_call_id: 'a', content: '7: found' },
+      { role: 'user', content: '[a result told later]' },
+    ];
+    expect(answered(partly).slice(2)).toEqual([
+      { role: 'tool', tool_call_id: 'a', content: '7: found' },
+      { role: 'tool', tool_call_id: 'b', content: 'Error: cancelled' },
+      { role: 'user', content: '[a result told later]' },
+    ]);
+  });
+
+  it('leaves a history whose calls are all answered, or that has none, as it is', () => {
+    const done: ChatMessage[] = [
+      ...asked,
+      { role: 'tool', tool_call_id: 'a', content: 'x' },
+      { role: 'tool', tool_call_id: 'b', content: 'y' },
+      { role: 'assistant', content: 'Both found.' },
+    ];
+    expect(answered(done)).toBe(done);
+    const plain: ChatMessage[] = [{ role: 'user', content: 'Hi' }];
+    expect(answered(plain)).toBe(plain);
   });
 });

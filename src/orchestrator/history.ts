@@ -15,6 +15,32 @@ export function trimHistory(history: ChatMessage[], max: number): ChatMessage[] 
   return start === 0 ? history : history.slice(start);
 }
 
+/** What the model reads as the result of a call cut off with its turn. */
+export const CANCELLED = 'Error: cancelled';
+
+/**
+ * The history with every call of its last assistant `tool_calls` message answered: a call still
+ * running (the history saved mid-turn) gets `Error: cancelled`, as a cancelled turn gives it, so
+ * that a session resumed from it never sends a request the server refuses for a dangling call.
+ * The history itself is left as it was.
+ */
+export function answered(history: ChatMessage[]): ChatMessage[] {
+  const at = history.findLastIndex((m) => m.role === 'assistant' && m.tool_calls !== undefined);
+  const calls = at === -1 ? undefined : (history[at] as { tool_calls?: readonly { id: string }[] });
+  if (!calls?.tool_calls) return history;
+  const done = new Set(history.slice(at + 1).map((m) => (m.role === 'tool' ? m.tool_call_id : '')));
+  const open = calls.tool_calls.filter((c) => !done.has(c.id));
+  if (open.length === 0) return history;
+  let end = at + 1;
+  while (history[end]?.role === 'tool') end++;
+  const missing = open.map((c): ChatMessage => ({
+    role: 'tool',
+    tool_call_id: c.id,
+    content: CANCELLED,
+  }));
+  return [...history.slice(0, end), ...missing, ...history.slice(end)];
+}
+
 /** An assistant message of text alone, no calls. */
 const textOnly = (
   m: ChatMessage | undefined,

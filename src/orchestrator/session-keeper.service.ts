@@ -1,3 +1,4 @@
+import { answered } from './history.js';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { sessionsConfig, type SessionsConfig } from '../config/app.config.js';
@@ -121,7 +122,8 @@ export class SessionKeeper {
     const stored: StoredSession = {
       v: 1,
       id: session.id,
-      history: session.history,
+      // Saved mid-turn (a settings change, a takeover's check): calls still running as cancelled.
+      history: answered(session.history),
       settings: session.settings,
       state: sessionState(session).value,
       ...(session.usage && { usage: session.usage }),

@@ -44,6 +44,28 @@ describe('SessionKeeper', () => {
     return session;
   }
 
+  it('saves a turn still running its calls with those calls cancelled, its history left as it is', async () => {
+    const session = talkedSession();
+    const call = {
+      id: 'c1',
+      type: 'function' as const,
+      function: { name: 'pay', arguments: '{}' },
+    };
+    session.history.push(
+      { role: 'user', content: 'Pay.' },
+      { role: 'assistant', content: null, tool_calls: [call] },
+    );
+    expect(await keeper.save(session)).toBe('saved');
+    expect(session.history).toHaveLength(4);
+    const resumed = new Session('en');
+    expect(await keeper.resume(resumed, session.resumeToken)).toBe(true);
+    expect(resumed.history.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: 'Error: cancelled',
+    });
+  });
+
   it('resumes history, settings and code-tool state into a new connection', async () => {
     const old = talkedSession();
     await keeper.save(old);

@@ -1,7 +1,7 @@
 import type { ChatMessage, LlmRequest, LlmTool } from '../llm/llm.types.js';
 import type { Spans } from '../tracing/spans.js';
 import type { StreamedText } from '../llm/streamed-text.js';
-import { alternating, systemMessageOf, trimHistory } from './history.js';
+import { alternating, CANCELLED, systemMessageOf, trimHistory } from './history.js';
 import type { TokenUsage } from '../llm/usage.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
 import type { ToolCallContext, ToolExecutor } from '../tools/tool-executor.js';
@@ -14,7 +14,6 @@ import { confirmPrompt, type Approval } from './approvals.js';
 import { startedText } from './background-calls.js';
 
 /** The tool message of a call whose turn was cancelled before it answered. */
-const CANCELLED = 'Error: cancelled';
 
 /** One turn in progress, as the turn loop and its calls see it. */
 export interface TurnContext {
