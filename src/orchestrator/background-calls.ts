@@ -3,8 +3,9 @@
  * reads `startedText` as the call's result), the call runs for as long as the connection lasts (a
  * barge-in or a new message does not stop it; the connection closing does, unless the session may
  * be resumed: then they are parked until it is, or the resume window passes; a session resumed in
- * another process gets their results through Redis, see SharedBackground), and its result, once it
- * comes, is told in a turn of its own, or carried by the user's next message (`resultMessage`).
+ * another process gets their results through Redis or the primary, see SharedBackground), and its
+ * result, once it comes, is told in a turn of its own, or carried by the user's next message
+ * (`resultMessage`).
  */
 import type { SharedBackground } from './shared-background.js';
 
@@ -116,7 +117,7 @@ export class BackgroundCalls {
 
 /**
  * Background calls of closed connections whose sessions may be resumed, by session id. With
- * `shared` (a Redis every process shares), a session resumed in another process gets their
+ * `shared` (Redis, or the primary of ENGINE_PROCESSES), a session resumed in another process gets their
  * results there: `live` finds this process's open sessions' calls.
  */
 export class ParkedCalls {
@@ -163,7 +164,7 @@ export class ParkedCalls {
     }
   }
 
-  /** Session `id` was resumed elsewhere: its calls parked here send their results through Redis. */
+  /** Session `id` was resumed elsewhere: its calls parked here send their results there (`shared`). */
   private handOver(id: string): void {
     const calls = this.claim(id);
     if (!calls || !this.shared) return;
@@ -179,7 +180,7 @@ export class ParkedCalls {
     void calls.settled().then(() => this.handedOver.delete(calls));
   }
 
-  /** Results of session `id` wait in Redis: taken if it is open in this process. */
+  /** Results of session `id` wait (`shared`): taken if it is open in this process. */
   private async bring(id: string): Promise<void> {
     const calls = this.live(id);
     if (!calls) return;
