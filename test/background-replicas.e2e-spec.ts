@@ -5,6 +5,7 @@ import { RecordingServer } from './support/recording-server.js';
 import { startRedis, type RedisRun } from './support/redis-server.js';
 import { firstHeld, reportTool, writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
+import { Lifecycle } from '../src/lifecycle/lifecycle.service.js';
 import { RedisSessionStore } from '../src/sessions/redis-session-store.js';
 
 const RESULT_MESSAGE =
@@ -141,6 +142,24 @@ describe('a background call whose session is resumed on another replica', () => 
     // The result waits on A, whose connection is gone.
     await new Promise((r) => setTimeout(r, 300));
     expect(llm.requests).toHaveLength(2);
+    const ws = await resumeOnB(token);
+    await expectTold(ws);
+    ws.close();
+  });
+
+  // Last: it stops replica A.
+  it('lets a stopping replica finish a parked call, whose result the session gets on the other', async () => {
+    const token = await startedOnA();
+    let over = false;
+    const drained = a.app
+      .get(Lifecycle)
+      .drain(10_000)
+      .then(() => (over = true));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(over).toBe(false); // the stop waits for the call
+    held[0]!.res.end('report 7: 12 pages');
+    await drained;
+    await a.stop();
     const ws = await resumeOnB(token);
     await expectTold(ws);
     ws.close();

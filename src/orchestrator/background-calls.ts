@@ -209,6 +209,19 @@ export class ParkedCalls {
     return entry.calls;
   }
 
+  /**
+   * The engine is stopping (a rolling update): with `shared`, the calls parked here send their
+   * results there from now on, for the session to get them wherever it is resumed, and the
+   * stop waits (until `deadline`) for them and those handed over before to end. Without, a session
+   * cannot be resumed elsewhere: nothing to wait for.
+   */
+  async drain(deadline: Promise<void>): Promise<void> {
+    if (!this.shared) return;
+    for (const id of [...this.parked.keys()]) this.handOver(id);
+    const running = [...this.handedOver].map((calls) => calls.settled());
+    await Promise.race([Promise.all(running), deadline]);
+  }
+
   /** The engine is stopping: every parked call is aborted. */
   closeAll(): void {
     for (const id of [...this.parked.keys()]) this.claim(id)?.close();

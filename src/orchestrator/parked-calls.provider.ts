@@ -4,6 +4,7 @@ import { clusterBroadcast, clusterShelf } from '../cluster/primary-state.js';
 import { sessionsConfig, type SessionsConfig } from '../config/app.config.js';
 import { SessionStore } from '../sessions/session-store.js';
 import { ParkedCalls } from './background-calls.js';
+import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 import { SessionDirectory } from './session-directory.js';
 import { clusterLists, redisLists, SharedBackground } from './shared-background.js';
 
@@ -14,12 +15,13 @@ import { clusterLists, redisLists, SharedBackground } from './shared-background.
  */
 export const parkedCalls: FactoryProvider<ParkedCalls> = {
   provide: ParkedCalls,
-  inject: [SessionStore, sessionsConfig.KEY, SessionDirectory, ClusterLink],
+  inject: [SessionStore, sessionsConfig.KEY, SessionDirectory, ClusterLink, Lifecycle],
   useFactory: (
     store: SessionStore,
     config: SessionsConfig,
     directory: SessionDirectory,
     cluster: ClusterLink,
+    lifecycle: Lifecycle,
   ) => {
     const logger = new Logger('BackgroundCalls');
     const shelf = clusterShelf(cluster, 'background');
@@ -39,6 +41,8 @@ export const parkedCalls: FactoryProvider<ParkedCalls> = {
           `background results reach sessions resumed in this process only: ${(error as Error).message}`,
         ),
       );
+    // A stopping engine lets parked calls end within the grace period, their results shared.
+    lifecycle.onDrain((deadline) => parked.drain(deadline));
     return parked;
   },
 };

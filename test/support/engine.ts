@@ -32,7 +32,12 @@ export class Engine {
     return new Engine(app, `http://127.0.0.1:${port}`, `ws://127.0.0.1:${port}/ws`, savedEnv);
   }
 
+  private stopped = false;
+
+  /** Stops the engine (a second call, after a test stopped it, does nothing). */
   async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
     await this.app.close();
     process.env = this.savedEnv;
   }
