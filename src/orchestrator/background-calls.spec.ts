@@ -177,6 +177,36 @@ describe('BackgroundCalls', () => {
     expect(stopped.signal.aborted).toBe(true);
   });
 
+  it('lets a stopping engine wait for parked calls, their results shared, until the deadline', async () => {
+    const kept: BackgroundResult[] = [];
+    const shared = {
+      put: (_id: string, result: BackgroundResult) => Promise.resolve(void kept.push(result)),
+    } as unknown as SharedBackground;
+    const table = new ParkedCalls(shared);
+    const [quick, stuck] = [pending(), pending()];
+    const calls = new BackgroundCalls(() => {});
+    calls.track('quick', 't', quick.outcome, () => {});
+    calls.track('stuck', 't', stuck.outcome, () => {});
+    table.park('s1', calls, 10_000);
+    let deadline!: () => void;
+    let over = false;
+    const drained = table
+      .drain(new Promise<void>((resolve) => (deadline = resolve)))
+      .then(() => (over = true));
+    quick.settle({ ok: true, ms: 1, text: 'done' });
+    await new Promise((r) => setTimeout(r, 20));
+    expect([over, kept.map((r) => r.id)]).toEqual([false, ['quick']]);
+    deadline();
+    await drained;
+    table.closeAll();
+    expect(calls.signal.aborted).toBe(true);
+    // Without a shared store, a session cannot be resumed elsewhere: nothing to wait for.
+    const alone = new ParkedCalls();
+    alone.park('s2', new BackgroundCalls(() => {}), 10_000);
+    await alone.drain(new Promise(() => {}));
+    alone.closeAll();
+  });
+
   it("tells the model whose result it is, apart from the user's words", () => {
     expect(resultMessage({ id: 'call_1', name: 'book', ok: true, ms: 5, text: 'booked' })).toBe(
       '[Not said by the user: the result of book (call call_1), which ran in the background. Tell the user what it means for them.]\nbooked',
