@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Lifecycle } from '../src/lifecycle/lifecycle.service.js';
 import { RedisSessionStore } from '../src/sessions/redis-session-store.js';
 import { Engine } from './support/engine.js';
-import { sseText, useFakeLlm } from './support/fake-llm.js';
+import { sseText, useFakeLlm, type FakeLlm } from './support/fake-llm.js';
 import { freePort, startRedis, type RedisRun } from './support/redis-server.js';
 import { pieces } from './support/turn-harness.js';
 import { WsClient, type Msg } from './support/ws-client.js';
@@ -12,6 +12,33 @@ const resume = (engine: Engine, token: string) =>
 const session = (ws: WsClient) => ws.messages.find((m) => m.type === 'session')!;
 const user = (content: string) => ({ role: 'user', content });
 const assistant = (content: string) => ({ role: 'assistant', content });
+
+/**
+ * A client counting on `from` (an answer streaming slowly) reconnects to `to` before `from` saw
+ * its old connection die: the old one is closed (4001), and `to` answers the next message with
+ * the turn that was cut in its history (user "Count." and what had been sent of the answer).
+ */
+async function takeOverMidTurn(llm: FakeLlm, from: Engine, to: Engine): Promise<WsClient> {
+  const old = await WsClient.connect(from.wsUrl);
+  llm.enqueue({ ...sseText(pieces('One, two, three, four, five, six, seven.', 4)), delayMs: 80 });
+  old.send({ type: 'user_text', text: 'Count.' });
+  await old.waitFor((m) => m.type === 'assistant_delta');
+  const moved = await resume(to, session(old).resume_token);
+  expect(await old.closed).toBe(4001);
+  expect(session(moved)).toMatchObject({ session_id: session(old).session_id, resumed: true });
+  await llm.requests[0]!.aborted; // the old connection's turn was cancelled
+  const heard = old.messages
+    .filter((m: Msg) => m.type === 'assistant_delta')
+    .map((m) => m.text as string)
+    .join('');
+  llm.enqueue(sseText(['Eight.']));
+  await moved.turn('Go on.');
+  const [counted, said, ...rest] = llm.requests[1]!.body.messages.slice(1) as Msg[];
+  expect(counted).toEqual(user('Count.'));
+  expect(said).toEqual(assistant(expect.stringContaining(heard.trim())));
+  expect(rest).toEqual([user('Go on.')]);
+  return moved;
+}
 
 async function closeAndWait(ws: WsClient): Promise<void> {
   ws.close();
@@ -90,27 +117,7 @@ describe('resuming a session after a disconnect (sessions kept in the process)',
 
   it('a reconnect while the old connection still looks open takes the session over, with the turn it was in', async () => {
     const bystander = await WsClient.connect(engine.wsUrl);
-    const a = await WsClient.connect(engine.wsUrl);
-    llm.enqueue({ ...sseText(pieces('One, two, three, four, five, six, seven.', 4)), delayMs: 80 });
-    a.send({ type: 'user_text', text: 'Count.' });
-    await a.waitFor((m) => m.type === 'assistant_delta');
-
-    const b = await resume(engine, session(a).resume_token);
-    expect(await a.closed).toBe(4001);
-    expect(session(b)).toMatchObject({ session_id: session(a).session_id, resumed: true });
-
-    await llm.requests[0]!.aborted; // the old connection's turn was cancelled
-    const heard = a.messages
-      .filter((m: Msg) => m.type === 'assistant_delta')
-      .map((m) => m.text as string)
-      .join('');
-    llm.enqueue(sseText(['Eight.']));
-    await b.turn('Go on.');
-    const [, said, ...rest] = llm.requests[1]!.body.messages.slice(1) as Msg[];
-    expect(said).toEqual(assistant(expect.stringContaining(heard.trim())));
-    expect(rest).toEqual([user('Go on.')]);
-    expect(llm.requests[1]!.body.messages[1]).toEqual(user('Count.'));
-    b.close();
+    (await takeOverMidTurn(llm, engine, engine)).close();
     // Only the connection that held the session was closed.
     llm.enqueue(sseText(['Still here.']));
     expect((await bystander.turn('hello?')).at(-1)).toEqual({
@@ -193,6 +200,11 @@ describe('with Redis (SESSION_STORE_URL): any engine process or replica resumes 
       user('fourth'),
     ]);
     again.close();
+  });
+
+  it('a reconnect to another replica while the old connection still looks open gets the turn it was in', async () => {
+    // Replica A saves the turn it cut before replica B takes the session.
+    (await takeOverMidTurn(llm, a, b)).close();
   });
 
   it('closes a connection whose session another took without a word (its save refused: 4001)', async () => {

@@ -74,10 +74,12 @@ export type StoreRequest =
 export type ShelfName = 'tokens' | 'results' | 'background';
 
 /**
- * What `/api/sessions` does: list the open sessions, read one, close one; and what a placed
- * call's answering-machine detection says of one: a machine (`machine`) or a fax (`fax`) answered.
+ * What `/api/sessions` does: list the open sessions, read one, close one; what a placed call's
+ * answering-machine detection says of one: a machine (`machine`) or a fax (`fax`) answered; and
+ * what a resume asks first (`release`, of a resume token's hash): the connections still holding
+ * that session are closed as taken over, each once its turn is saved.
  */
-export const SESSIONS_OPS = ['list', 'read', 'close', 'machine', 'fax'] as const;
+export const SESSIONS_OPS = ['list', 'read', 'close', 'machine', 'fax', 'release'] as const;
 export type SessionsOp = (typeof SESSIONS_OPS)[number];
 
 export const isSessionsOp = (value: unknown): value is SessionsOp =>

@@ -32,6 +32,7 @@ import type { ServerEvent } from './protocol/server-events.js';
 import { Session } from './session.js';
 import { parseTraceparent } from '../common/trace-context.js';
 import { SessionDirectory } from './session-directory.js';
+import { OpenSessions } from './open-sessions.service.js';
 import { TurnManager } from './turn-manager.service.js';
 import { bytesOf, resumeTokenOf, upgradeCheck } from './upgrade-check.js';
 
@@ -72,6 +73,7 @@ export class AgentGateway
     private readonly directory: SessionDirectory,
     /** Background calls of closed connections, kept for a client that resumes their session. */
     private readonly parked: ParkedCalls,
+    private readonly sessions: OpenSessions,
   ) {
     this.confirmPhrases = compilePhrases({ yes: tools.confirmYes, no: tools.confirmNo });
     this.toolsOff = tools.explicit === false;
@@ -245,6 +247,7 @@ export class AgentGateway
         await closeSocket(socket, CLOSED_BY_ADMIN, 'closed by an administrator');
         await forgotten;
       },
+      release: () => this.closeHolders((s) => s === session),
       answeredBy: (kind) => conversation.answeredBy(kind),
     });
     socket.on('close', (code: number) => {
@@ -279,6 +282,7 @@ export class AgentGateway
    */
   private async resume(session: Session, token: string): Promise<boolean> {
     await this.closeHolders((s) => s !== session && s.resumeToken === token);
+    await this.sessions.release(token); // those of the other processes and replicas
     await this.closing.get(token);
     return this.keeper.resume(session, token);
   }

@@ -6,6 +6,7 @@ import { SessionStore } from '../sessions/session-store.js';
 import type { SessionDetailDto, SessionSummaryDto } from './dto/sessions.dto.js';
 import { SessionDirectory, type OpenSession } from './session-directory.js';
 import { publicSettings, turnsOf } from './session.js';
+import { keyOf } from './session-keeper.service.js';
 
 function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
   return {
@@ -75,6 +76,11 @@ export class OpenSessions implements OnModuleInit {
    */
   private async local(op: SessionsOp, id?: string): Promise<unknown> {
     if (op === 'list') return this.directory.list().map(summary);
+    if (op === 'release') {
+      const held = this.directory.list().filter((e) => keyOf(e.session.resumeToken) === id);
+      await Promise.all(held.map((entry) => entry.release()));
+      return held.length > 0 ? { released: held.length } : null;
+    }
     const entry = id === undefined ? undefined : this.directory.get(id);
     if (!entry) return null;
     if (op === 'read') return detail(entry);
@@ -99,6 +105,15 @@ export class OpenSessions implements OnModuleInit {
         );
       }
     return (await this.cluster.sessions(op, id)) ?? [await this.local(op, id)];
+  }
+
+  /**
+   * Before a session is resumed: the connections of every process still holding it (the client
+   * came back before they were seen dead) are closed as taken over, each once its turn is saved,
+   * so that the resume gets that turn too. For a store other processes read (Redis, the primary).
+   */
+  async release(token: string): Promise<void> {
+    if (this.store.shared) await this.everywhere('release', keyOf(token));
   }
 
   /** The one answer of the process that has session `id`; undefined when none has it. */

@@ -11,6 +11,8 @@ export interface OpenSession {
   openedAt: number;
   /** Closes its connection for good: the session cannot be resumed. */
   close: () => Promise<void>;
+  /** Closes its connection as taken over (4001), settling once its turn is saved. */
+  release: () => Promise<void>;
   /** Its placed call was taken by a machine or a fax: false when it was placed without detection. */
   answeredBy: (kind: 'machine' | 'fax') => boolean;
 }

@@ -24,7 +24,7 @@ interface StoredSession {
 }
 
 /** The store never sees a token itself, only its hash. */
-const keyOf = (token: string) => createHash('sha256').update(token).digest('hex');
+export const keyOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
  * Keeps sessions in the session store so that a client can resume one on a new connection (after
