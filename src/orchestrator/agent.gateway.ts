@@ -52,8 +52,6 @@ export class AgentGateway
   private readonly logger = new Logger(AgentGateway.name);
   private heartbeat: NodeJS.Timeout | undefined;
   private readonly open = new Map<LiveSocket, Connection>();
-  /** Sessions whose connection closed and whose last save is still on its way, by resume token. */
-  private readonly closing = new Map<string, Promise<void>>();
   /** Client messages of all sessions take turns through it, a slice of the event loop at a time. */
   private readonly pacer = new Pacer();
   /** TOOL_CONFIRM_YES and TOOL_CONFIRM_NO, ready to match. */
@@ -256,8 +254,8 @@ export class AgentGateway
       this.open.delete(socket);
       this.directory.remove(session);
       this.lifecycle.sessions = this.open.size;
-      const token = session.resumeToken;
-      this.closing.set(token, ended);
+      // A resume waits for this save (in any process: see OpenSessions.release).
+      this.directory.closing(session.resumeToken, ended);
       void conversation
         .close()
         .then(() => {
@@ -268,10 +266,7 @@ export class AgentGateway
           );
           return this.keeper.save(session);
         })
-        .finally(() => {
-          if (this.closing.get(token) === ended) this.closing.delete(token);
-          closed();
-        });
+        .finally(closed);
     });
   }
 
@@ -283,7 +278,7 @@ export class AgentGateway
   private async resume(session: Session, token: string): Promise<boolean> {
     await this.closeHolders((s) => s !== session && s.resumeToken === token);
     await this.sessions.release(token); // those of the other processes and replicas
-    await this.closing.get(token);
+    await this.directory.saving(token);
     return this.keeper.resume(session, token);
   }
 

@@ -79,6 +79,8 @@ export class OpenSessions implements OnModuleInit {
     if (op === 'release') {
       const held = this.directory.list().filter((e) => keyOf(e.session.resumeToken) === id);
       await Promise.all(held.map((entry) => entry.release()));
+      // A connection already closed, whose last save is on its way: the resume waits for it.
+      await this.directory.savingByKey(id ?? '', keyOf);
       return held.length > 0 ? { released: held.length } : null;
     }
     const entry = id === undefined ? undefined : this.directory.get(id);

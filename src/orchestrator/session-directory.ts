@@ -30,6 +30,8 @@ export class SessionDirectory {
   private readonly open = new Map<Session, OpenSession>();
   /** When each session's connection opened, for its report once it has closed. */
   private readonly opened = new WeakMap<Session, number>();
+  /** Sessions whose connection closed and whose last save is on its way, by resume token. */
+  private readonly closings = new Map<string, Promise<void>>();
   /** Reports being delivered: the engine stopping waits for them (a little). */
   private readonly delivering = new Set<Promise<void>>();
 
@@ -76,6 +78,26 @@ export class SessionDirectory {
       new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS))),
     ]);
     clearTimeout(timer);
+  }
+
+  /** The connection of the session of `token` has closed: it has `ended` once its last save is done. */
+  closing(token: string, ended: Promise<void>): void {
+    this.closings.set(token, ended);
+    void ended.then(() => {
+      if (this.closings.get(token) === ended) this.closings.delete(token);
+    });
+  }
+
+  /** Settles once the last save of a closed connection of `token`'s session (if any) is done. */
+  async saving(token: string): Promise<void> {
+    await this.closings.get(token);
+  }
+
+  /** As `saving`, for a token known by its hash (a resume in another process asks). */
+  async savingByKey(key: string, keyOf: (token: string) => string): Promise<void> {
+    await Promise.all(
+      [...this.closings].filter(([token]) => keyOf(token) === key).map(([, p]) => p),
+    );
   }
 
   remove(session: Session): void {
