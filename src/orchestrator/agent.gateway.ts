@@ -271,14 +271,12 @@ export class AgentGateway
   }
 
   /**
-   * Resumes the stored session of `token` into `session`. A connection of this process still
+   * Resumes the stored session of `token` into `session`. A connection of any process still
    * holding it (the client reconnected before its old connection was seen dead) is closed
    * first, and its last turn saved, so that nothing of it is lost.
    */
   private async resume(session: Session, token: string): Promise<boolean> {
-    await this.closeHolders((s) => s !== session && s.resumeToken === token);
-    await this.sessions.release(token); // those of the other processes and replicas
-    await this.directory.saving(token);
+    await this.sessions.release(token);
     return this.keeper.resume(session, token);
   }
 

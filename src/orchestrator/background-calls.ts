@@ -117,8 +117,8 @@ export class BackgroundCalls {
 
 /**
  * Background calls of closed connections whose sessions may be resumed, by session id. With
- * `shared` (Redis, or the primary of ENGINE_PROCESSES), a session resumed in another process gets their
- * results there: `live` finds this process's open sessions' calls.
+ * `shared` (Redis, or the primary of ENGINE_PROCESSES), a session resumed in another process gets
+ * their results there: `live` finds this process's open sessions' calls.
  */
 export class ParkedCalls {
   private readonly parked = new Map<string, { calls: BackgroundCalls; timer: NodeJS.Timeout }>();
@@ -166,9 +166,9 @@ export class ParkedCalls {
 
   /** Session `id` was resumed elsewhere: its calls parked here send their results there (`shared`). */
   private handOver(id: string): void {
-    const calls = this.claim(id);
-    if (!calls || !this.shared) return;
     const { shared } = this;
+    const calls = shared && this.claim(id);
+    if (!calls) return;
     this.handedOver.add(calls);
     calls.relay((result) => {
       shared.put(id, result).catch((error: unknown) => {

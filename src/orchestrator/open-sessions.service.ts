@@ -77,10 +77,10 @@ export class OpenSessions implements OnModuleInit {
   private async local(op: SessionsOp, id?: string): Promise<unknown> {
     if (op === 'list') return this.directory.list().map(summary);
     if (op === 'release') {
-      const held = this.directory.list().filter((e) => keyOf(e.session.resumeToken) === id);
+      const held = this.directory.holding(id ?? '');
       await Promise.all(held.map((entry) => entry.release()));
       // A connection already closed, whose last save is on its way: the resume waits for it.
-      await this.directory.savingByKey(id ?? '', keyOf);
+      await this.directory.saving(id ?? '');
       return held.length > 0 ? { released: held.length } : null;
     }
     const entry = id === undefined ? undefined : this.directory.get(id);
@@ -110,12 +110,13 @@ export class OpenSessions implements OnModuleInit {
   }
 
   /**
-   * Before a session is resumed: the connections of every process still holding it (the client
-   * came back before they were seen dead) are closed as taken over, each once its turn is saved,
-   * so that the resume gets that turn too. For a store other processes read (Redis, the primary).
+   * Before a session is resumed: the connections of every process (this one too) still holding
+   * it (the client came back before they were seen dead) are closed as taken over, each once its
+   * turn is saved, and the last saves of those just closed are waited for, so that the resume
+   * gets that turn too.
    */
   async release(token: string): Promise<void> {
-    if (this.store.shared) await this.everywhere('release', keyOf(token));
+    await this.everywhere('release', keyOf(token));
   }
 
   /** The one answer of the process that has session `id`; undefined when none has it. */

@@ -3,6 +3,7 @@ import { sessionsConfig, type SessionsConfig } from '../config/app.config.js';
 import type { Session } from './session.js';
 import { deliver, reportOf } from './session-webhook.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
+import { keyOf } from './session-keeper.service.js';
 
 /** An open session as the admin API sees it. */
 export interface OpenSession {
@@ -30,7 +31,9 @@ export class SessionDirectory {
   private readonly open = new Map<Session, OpenSession>();
   /** When each session's connection opened, for its report once it has closed. */
   private readonly opened = new WeakMap<Session, number>();
-  /** Sessions whose connection closed and whose last save is on its way, by resume token. */
+  /** Each open session's resume token hash, kept while its token stays the same. */
+  private readonly keys = new WeakMap<Session, { token: string; key: string }>();
+  /** Sessions whose connection closed and whose last save is on its way, by resume token hash. */
   private readonly closings = new Map<string, Promise<void>>();
   /** Reports being delivered: the engine stopping waits for them (a little). */
   private readonly delivering = new Set<Promise<void>>();
@@ -82,22 +85,28 @@ export class SessionDirectory {
 
   /** The connection of the session of `token` has closed: it has `ended` once its last save is done. */
   closing(token: string, ended: Promise<void>): void {
-    this.closings.set(token, ended);
+    const key = keyOf(token);
+    this.closings.set(key, ended);
     void ended.then(() => {
-      if (this.closings.get(token) === ended) this.closings.delete(token);
+      if (this.closings.get(key) === ended) this.closings.delete(key);
     });
   }
 
-  /** Settles once the last save of a closed connection of `token`'s session (if any) is done. */
-  async saving(token: string): Promise<void> {
-    await this.closings.get(token);
+  /** The open sessions whose resume token has hash `key` (a resume asks for them). */
+  holding(key: string): OpenSession[] {
+    return this.list().filter(({ session }) => {
+      let known = this.keys.get(session);
+      if (known?.token !== session.resumeToken) {
+        known = { token: session.resumeToken, key: keyOf(session.resumeToken) };
+        this.keys.set(session, known);
+      }
+      return known.key === key;
+    });
   }
 
-  /** As `saving`, for a token known by its hash (a resume in another process asks). */
-  async savingByKey(key: string, keyOf: (token: string) => string): Promise<void> {
-    await Promise.all(
-      [...this.closings].filter(([token]) => keyOf(token) === key).map(([, p]) => p),
-    );
+  /** Settles once the last save of a closed connection of the session (if any) is done. */
+  async saving(key: string): Promise<void> {
+    await this.closings.get(key);
   }
 
   remove(session: Session): void {

@@ -1,4 +1,3 @@
-import { answered } from './history.js';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { sessionsConfig, type SessionsConfig } from '../config/app.config.js';
@@ -8,6 +7,7 @@ import { SessionStore } from '../sessions/session-store.js';
 import type { SessionSettings } from './protocol/server-events.js';
 import type { Session } from './session.js';
 import { sessionState } from './tool-scope.service.js';
+import { answered } from './history.js';
 
 /** What is kept of a session for resuming it. */
 interface StoredSession {
