@@ -1,3 +1,5 @@
+import type { ClusterMessage, ShelfName } from './messages.js';
+
 /**
  * Entries with a time to live in this process's memory: the primary's, for the engine processes
  * without Redis (OAuth 2.0 tokens, `cache_secs` results). Past `maxEntries` or `maxChars` (keys
@@ -81,4 +83,38 @@ export class MemoryShelf {
     this.entries.delete(key);
     this.chars -= key.length + entry.value.length;
   }
+}
+
+/**
+ * The primary's shelves, one a kind of state (OAuth 2.0 tokens, encrypted; `cache_secs` results;
+ * background calls' results waiting for their resumed session).
+ */
+export function primaryShelves(): Record<ShelfName, MemoryShelf> {
+  return {
+    tokens: new MemoryShelf(),
+    results: new MemoryShelf(10_000, 16 * 1024 * 1024),
+    background: new MemoryShelf(10_000, 16 * 1024 * 1024),
+  };
+}
+
+/** Answers a process's shelf `message` (`reply`: to that process); false for another kind. */
+export function answerShelf(
+  shelves: Record<ShelfName, MemoryShelf>,
+  message: ClusterMessage,
+  reply: (message: ClusterMessage) => void,
+): boolean {
+  if (message.kind === 'engine.shelf.get' || message.kind === 'engine.shelf.take') {
+    const shelf = shelves[message.shelf];
+    const entry =
+      message.kind === 'engine.shelf.get' ? shelf?.entry(message.key) : shelf?.take(message.key);
+    const { id } = message;
+    reply({ kind: 'engine.shelf.got', id, value: entry?.value ?? null, ms: entry?.ms ?? 0 });
+  } else if (message.kind === 'engine.shelf.set')
+    shelves[message.shelf]?.set(message.key, message.value, message.ms);
+  else if (message.kind === 'engine.shelf.drop')
+    shelves[message.shelf]?.drop(message.key, message.digest);
+  else if (message.kind === 'engine.shelf.append')
+    shelves[message.shelf]?.append(message.key, message.value, message.ms);
+  else return false;
+  return true;
 }

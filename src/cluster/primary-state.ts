@@ -7,37 +7,30 @@
 import type { Broadcast } from '../sessions/session-store.js';
 import type { ClusterLink } from './cluster-link.js';
 import type { ShelfName } from './messages.js';
-
-/** A shelf the primary keeps. */
-export interface ClusterShelf {
-  /** The entry of `key` and the milliseconds it is still kept; undefined for none. */
-  entry(key: string): Promise<{ value: string; ms: number } | undefined>;
-  set(key: string, value: string, ms: number): void;
-  /** Drops a token entry if it is still the one of `digest`. */
-  drop(key: string, digest: string): void;
-  /** Appends `value` to the JSON array of `key`, kept `ms` from now. */
-  append(key: string, value: string, ms: number): void;
-  /** The JSON array of `key`, taken off the shelf (no other process gets it). */
-  take(key: string): Promise<string | undefined>;
-}
+import type { Shelf } from './shelf.js';
 
 type Link = Pick<ClusterLink, 'inCluster' | 'ask' | 'tell' | 'subscribe'>;
 
 /** `name`'s shelf in the primary; undefined outside a cluster. */
-export function clusterShelf(link: Link, name: ShelfName): ClusterShelf | undefined {
+export function clusterShelf(link: Link, name: ShelfName): Shelf | undefined {
   if (!link.inCluster) return undefined;
   const got = async (kind: 'engine.shelf.get' | 'engine.shelf.take', key: string) => {
     const reply = await link.ask((id) => ({ kind, id, shelf: name, key }));
     if (reply?.kind !== 'engine.shelf.got' || reply.value === null) return undefined;
     return { value: reply.value, ms: reply.ms };
   };
+  // Told, not asked: done once the primary reads it, in the order sent.
+  const tell = (message: Parameters<Link['tell']>[0]) => Promise.resolve(link.tell(message));
   return {
     entry: (key) => got('engine.shelf.get', key),
-    take: async (key) => (await got('engine.shelf.take', key))?.value,
-    set: (key, value, ms) => link.tell({ kind: 'engine.shelf.set', shelf: name, key, value, ms }),
-    append: (key, value, ms) =>
-      link.tell({ kind: 'engine.shelf.append', shelf: name, key, value, ms }),
-    drop: (key, digest) => link.tell({ kind: 'engine.shelf.drop', shelf: name, key, digest }),
+    take: async (key) => {
+      const found = await got('engine.shelf.take', key);
+      const list: unknown = found === undefined ? [] : JSON.parse(found.value);
+      return Array.isArray(list) ? list.map(String) : [];
+    },
+    set: (key, value, ms) => tell({ kind: 'engine.shelf.set', shelf: name, key, value, ms }),
+    append: (key, value, ms) => tell({ kind: 'engine.shelf.append', shelf: name, key, value, ms }),
+    drop: (key, digest) => tell({ kind: 'engine.shelf.drop', shelf: name, key, digest }),
   };
 }
 

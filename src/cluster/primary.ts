@@ -6,7 +6,7 @@ import { JsonLogger, levelsUpTo } from '../logging.js';
 import { isClusterMessage, type ClusterMessage, type SessionsOp } from './messages.js';
 import { SlotTable } from './slot-table.js';
 import { RateTable } from '../tools/rate-table.js';
-import { MemoryShelf } from './memory-shelf.js';
+import { answerShelf, primaryShelves } from './memory-shelf.js';
 import { MemorySessionStore } from '../sessions/session-store.js';
 import { answerStore } from '../sessions/cluster-session-store.js';
 import { overrideVersion } from '../tools/tool-set-version.js';
@@ -65,11 +65,7 @@ export function runPrimary(count: number, log: PrimaryLog): void {
    * What the processes share without Redis: OAuth 2.0 tokens (encrypted, one request per client),
    * `cache_secs` results, background calls' results waiting for their resumed session.
    */
-  const shelves = {
-    tokens: new MemoryShelf(),
-    results: new MemoryShelf(10_000, 16 * 1024 * 1024),
-    background: new MemoryShelf(10_000, 16 * 1024 * 1024),
-  };
+  const shelves = primaryShelves();
   /** The sessions kept for resuming, for every process (without Redis). */
   const sessions = new MemorySessionStore();
   /** Tools' `max_concurrency` across the processes. */
@@ -156,26 +152,7 @@ export function runPrimary(count: number, log: PrimaryLog): void {
       send(from, { kind: 'engine.rates.reserved', id, waitMs });
       return;
     }
-    if (message.kind === 'engine.shelf.get' || message.kind === 'engine.shelf.take') {
-      const shelf = shelves[message.shelf];
-      const entry =
-        message.kind === 'engine.shelf.get' ? shelf?.entry(message.key) : shelf?.take(message.key);
-      const { id } = message;
-      send(from, { kind: 'engine.shelf.got', id, value: entry?.value ?? null, ms: entry?.ms ?? 0 });
-      return;
-    }
-    if (message.kind === 'engine.shelf.set') {
-      shelves[message.shelf]?.set(message.key, message.value, message.ms);
-      return;
-    }
-    if (message.kind === 'engine.shelf.drop') {
-      shelves[message.shelf]?.drop(message.key, message.digest);
-      return;
-    }
-    if (message.kind === 'engine.shelf.append') {
-      shelves[message.shelf]?.append(message.key, message.value, message.ms);
-      return;
-    }
+    if (answerShelf(shelves, message, (reply) => send(from, reply))) return;
     if (message.kind === 'engine.broadcast') {
       for (const worker of workers()) send(worker, message);
       return;

@@ -1,12 +1,12 @@
 import { Logger, type FactoryProvider } from '@nestjs/common';
 import { ClusterLink } from '../cluster/cluster-link.js';
-import { clusterBroadcast, clusterShelf } from '../cluster/primary-state.js';
+import { sharedBroadcast, sharedShelf } from '../cluster/shelf.js';
 import { sessionsConfig, type SessionsConfig } from '../config/app.config.js';
 import { SessionStore } from '../sessions/session-store.js';
 import { ParkedCalls } from './background-calls.js';
 import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 import { SessionDirectory } from './session-directory.js';
-import { clusterLists, redisLists, SharedBackground } from './shared-background.js';
+import { SharedBackground } from './shared-background.js';
 
 /**
  * Background calls parked for their sessions' resumption; with Redis across every process of
@@ -24,11 +24,10 @@ export const parkedCalls: FactoryProvider<ParkedCalls> = {
     lifecycle: Lifecycle,
   ) => {
     const logger = new Logger('BackgroundCalls');
-    const shelf = clusterShelf(cluster, 'background');
-    const broadcast = store.scripts ? store.broadcast : clusterBroadcast(cluster);
-    const lists = store.scripts ? redisLists(store.scripts) : shelf && clusterLists(shelf);
+    const shelf = sharedShelf(store, cluster, 'background');
+    const broadcast = sharedBroadcast(store, cluster);
     const shared =
-      broadcast && lists ? new SharedBackground(broadcast, lists, config.resumeSecs) : undefined;
+      broadcast && shelf ? new SharedBackground(broadcast, shelf, config.resumeSecs) : undefined;
     const parked = new ParkedCalls(
       shared,
       (id) => directory.get(id)?.session.background,

@@ -5,54 +5,12 @@
  * for the messages and lists it is given.
  */
 import { randomUUID } from 'node:crypto';
-import type { ClusterShelf } from '../cluster/primary-state.js';
-import type { Broadcast, SharedScripts } from '../sessions/session-store.js';
+import type { Shelf } from '../cluster/shelf.js';
+import type { Broadcast } from '../sessions/session-store.js';
 import type { BackgroundResult } from './background-calls.js';
 
 const CHANNEL = 'agent-engine:background';
 const PREFIX = 'agent-engine:background:';
-
-/** Appends a result to the session's list and restarts its time to live, atomically. */
-const PUT = `
-redis.call('RPUSH', KEYS[1], ARGV[2])
-redis.call('EXPIRE', KEYS[1], ARGV[1])
-return 1`;
-
-/** The session's list, emptied, atomically: each result is taken by one process only. */
-const TAKE = `
-local results = redis.call('LRANGE', KEYS[1], 0, -1)
-redis.call('DEL', KEYS[1])
-return results`;
-
-/** Lists of results by session, kept for every process; each taken by one. */
-export interface ResultLists {
-  append(key: string, value: string, ttlSecs: number): Promise<void>;
-  take(key: string): Promise<unknown[]>;
-}
-
-/** The lists in the Redis every process and replica shares. */
-export function redisLists(scripts: SharedScripts): ResultLists {
-  return {
-    append: async (key, value, ttlSecs) =>
-      void (await scripts.run(PUT, [key], [String(ttlSecs), value])),
-    take: async (key) => {
-      const raw = await scripts.run(TAKE, [key], []);
-      return Array.isArray(raw) ? (raw as unknown[]) : [];
-    },
-  };
-}
-
-/** The lists the primary of ENGINE_PROCESSES keeps. */
-export function clusterLists(shelf: ClusterShelf): ResultLists {
-  return {
-    append: (key, value, ttlSecs) => Promise.resolve(shelf.append(key, value, ttlSecs * 1000)),
-    take: async (key) => {
-      const raw = await shelf.take(key);
-      const list: unknown = raw === undefined ? [] : JSON.parse(raw);
-      return Array.isArray(list) ? (list as unknown[]) : [];
-    },
-  };
-}
 
 /** What the processes tell each other: a session was resumed; results wait for a session. */
 export interface BackgroundNews {
@@ -85,7 +43,7 @@ export class SharedBackground {
   /** `ttlSecs`: how long results wait for their session (its resume window, SESSION_RESUME_SECS). */
   constructor(
     private readonly broadcast: Broadcast,
-    private readonly lists: ResultLists,
+    private readonly shelf: Shelf,
     private readonly ttlSecs: number,
   ) {}
 
@@ -111,16 +69,16 @@ export class SharedBackground {
 
   /** Keeps `result` for session `id`, and tells every process it waits. */
   async put(id: string, result: BackgroundResult): Promise<void> {
-    await this.lists.append(PREFIX + id, JSON.stringify(result), this.ttlSecs);
+    await this.shelf.append(PREFIX + id, JSON.stringify(result), this.ttlSecs * 1000);
     await this.broadcast.publish(CHANNEL, JSON.stringify({ results: id }));
   }
 
   /** The results waiting for session `id`, taken (no other process gets them). */
   async take(id: string): Promise<BackgroundResult[]> {
-    const raw = await this.lists.take(PREFIX + id);
+    const raw = await this.shelf.take(PREFIX + id);
     return raw.flatMap((item) => {
       try {
-        const result: unknown = JSON.parse(String(item));
+        const result: unknown = JSON.parse(item);
         return isResult(result) ? [result] : [];
       } catch {
         return [];

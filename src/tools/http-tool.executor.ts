@@ -20,9 +20,9 @@ import { backendDown, toolRetryDelay, type AttemptFailure } from './tool-retry.j
 import { errorCode, readLimited, timedOut } from './http-io.js';
 import type { BreakerRun } from './tool-breaker.js';
 import { ToolGuards } from './tool-guards.service.js';
-import { redisResults, ResultCache, SharedResults } from './result-cache.js';
+import { ResultCache, SharedResults } from './result-cache.js';
 import { ClusterLink } from '../cluster/cluster-link.js';
-import { clusterShelf } from '../cluster/primary-state.js';
+import { sharedShelf } from '../cluster/shelf.js';
 import { SessionStore } from '../sessions/session-store.js';
 import { OAuth2Tokens } from './oauth2.js';
 import { invalidRedirect, TOO_MANY_REDIRECTS } from '../common/redirects.js';
@@ -74,7 +74,7 @@ export class HttpToolExecutor extends ToolExecutor {
   ) {
     super();
     // Shared through Redis, else (ENGINE_PROCESSES) through the primary.
-    const shelf = store.scripts ? redisResults(store.scripts) : clusterShelf(cluster, 'results');
+    const shelf = sharedShelf(store, cluster, 'results');
     this.cache = new ResultCache(shelf && new SharedResults(shelf));
   }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { SharedScripts } from '../sessions/session-store.js';
+import type { Shelf } from '../cluster/shelf.js';
 import type { BuiltRequest } from './http-request-builder.js';
 import type { Tool } from './tool-definition.js';
 
@@ -69,39 +69,13 @@ const PREFIX = 'agent-engine:tool-results:';
 /** The longest result kept in Redis, in characters: one that would crowd the others out stays in its process. */
 const MAX_SHARED_CHARS = 1024 * 1024;
 
-/** A result and how much longer it is kept. */
-const GET = `local text = redis.call('GET', KEYS[1])
-if not text then return false end
-return {text, redis.call('PTTL', KEYS[1])}`;
-const SET = `redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1`;
-
-/** Where results are kept for the other processes: Redis, or the primary of ENGINE_PROCESSES. */
-export interface ResultShelf {
-  /** The entry of `key` and the milliseconds it is still kept; undefined for none. */
-  entry(key: string): Promise<{ value: string; ms: number } | undefined>;
-  set(key: string, value: string, ms: number): void;
-}
-
-/** The shelf in the Redis every process and replica shares (SESSION_STORE_URL). */
-export function redisResults(scripts: SharedScripts): ResultShelf {
-  return {
-    entry: async (key) => {
-      const found = await scripts.run(GET, [key], []);
-      if (!Array.isArray(found) || typeof found[0] !== 'string') return undefined;
-      return { value: found[0], ms: Number(found[1]) };
-    },
-    set: (key, value, ms) =>
-      void scripts.run(SET, [key], [value, String(ms)]).catch(() => undefined),
-  };
-}
-
 /**
  * The results of ResultCache kept for every process and replica, for their `cache_secs`: a
  * request one process or replica sent answers the same request of another. The shelf away: a
  * miss, and nothing kept there.
  */
 export class SharedResults {
-  constructor(private readonly shelf: ResultShelf) {}
+  constructor(private readonly shelf: Shelf) {}
 
   /** The result of `key` and the milliseconds it is still kept; undefined for none. */
   async get(key: string): Promise<{ text: string; ms: number } | undefined> {
@@ -112,6 +86,9 @@ export class SharedResults {
 
   set(key: string, text: string, seconds: number): void {
     if (text.length > MAX_SHARED_CHARS) return;
-    this.shelf.set(PREFIX + key, text, Math.max(1, Math.round(seconds * 1000)));
+    // Not waited for; the shelf away, kept here only.
+    this.shelf
+      .set(PREFIX + key, text, Math.max(1, Math.round(seconds * 1000)))
+      .catch(() => undefined);
   }
 }

@@ -5,7 +5,7 @@ import type { SharedScripts } from '../sessions/session-store.js';
 import { oauth2Identity, OAuth2Tokens, type OAuth2Config } from './oauth2.js';
 import { SharedTokens } from './shared-tokens.js';
 import { MemoryShelf } from '../cluster/memory-shelf.js';
-import { redisShelf, type TokenShelf } from './token-shelf.js';
+import { redisShelf, type Shelf } from '../cluster/shelf.js';
 
 /** Two replicas' token holders on one real Redis, against a real token endpoint. */
 describe('OAuth 2.0 tokens shared by the processes (Redis, or the primary of ENGINE_PROCESSES)', () => {
@@ -99,13 +99,15 @@ describe('OAuth 2.0 tokens shared by the processes (Redis, or the primary of ENG
     const memory = new MemoryShelf();
     const stored: string[] = [];
     // What each process reaches over its line to the primary.
-    const shelf: TokenShelf = {
-      get: (key) => Promise.resolve(memory.get(key)),
+    const shelf: Shelf = {
+      entry: (key) => Promise.resolve(memory.entry(key)),
       set: (key, value, ms) => {
         stored.push(value);
         return Promise.resolve(memory.set(key, value, ms));
       },
       drop: (key, digest) => Promise.resolve(memory.drop(key, digest)),
+      append: () => Promise.reject(new Error('not used by tokens')),
+      take: () => Promise.reject(new Error('not used by tokens')),
     };
     const [a, b] = [0, 1].map(() => new OAuth2Tokens(() => {}, new SharedTokens(shelf)));
     const first = await a!.get(config, 5000);

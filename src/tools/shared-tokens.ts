@@ -7,7 +7,7 @@
  * process asks for its own. Pure but for the shelf it is given: no Nest import.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { TokenShelf } from './token-shelf.js';
+import type { Shelf } from '../cluster/shelf.js';
 
 const PREFIX = 'agent-engine:oauth2:';
 /** How long a token given without `expires_in` is shared (each process keeps its own longer). */
@@ -24,7 +24,7 @@ interface Kept {
 }
 
 export class SharedTokens {
-  constructor(private readonly shelf: TokenShelf | undefined) {}
+  constructor(private readonly shelf: Shelf | undefined) {}
 
   /** The token another process keeps for client `identity` (whose secret is `secret`), if any. */
   async read(
@@ -33,7 +33,7 @@ export class SharedTokens {
   ): Promise<{ token: string; expiresAt: number } | undefined> {
     if (!this.shelf) return undefined;
     try {
-      const found = await this.shelf.get(keyOf(identity));
+      const found = (await this.shelf.entry(keyOf(identity)))?.value;
       if (found === undefined) return undefined;
       const kept = JSON.parse(found) as Kept;
       const decipher = createDecipheriv('aes-256-gcm', cipherKey(identity, secret), b64(kept.iv));

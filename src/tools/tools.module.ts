@@ -8,8 +8,7 @@ import { HttpToolExecutor } from './http-tool.executor.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { OAuth2Tokens } from './oauth2.js';
 import { SharedTokens } from './shared-tokens.js';
-import { redisShelf, tokensOn } from './token-shelf.js';
-import { clusterShelf } from '../cluster/primary-state.js';
+import { sharedShelf } from '../cluster/shelf.js';
 import { ClusterLink } from '../cluster/cluster-link.js';
 import { SessionStore } from '../sessions/session-store.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
@@ -21,12 +20,6 @@ import { ToolGuards } from './tool-guards.service.js';
 import { ToolController } from './tool.controller.js';
 import { ToolsController } from './tools.controller.js';
 import { ToolTryController } from './tool-try.controller.js';
-
-/** The tokens shelf of the primary of ENGINE_PROCESSES; undefined outside a cluster. */
-function clusterTokens(cluster: ClusterLink) {
-  const shelf = clusterShelf(cluster, 'tokens');
-  return shelf && tokensOn(shelf);
-}
 
 @Module({
   imports: [HttpModule, CodeToolsModule, SessionsModule],
@@ -45,7 +38,7 @@ function clusterTokens(cluster: ClusterLink) {
       useFactory: (metrics: EngineMetrics, store: SessionStore, cluster: ClusterLink) =>
         new OAuth2Tokens(
           (outcome) => metrics.oauth2TokenRequest(outcome),
-          new SharedTokens(store.scripts ? redisShelf(store.scripts) : clusterTokens(cluster)),
+          new SharedTokens(sharedShelf(store, cluster, 'tokens')),
         ),
       inject: [EngineMetrics, SessionStore, ClusterLink],
     },
