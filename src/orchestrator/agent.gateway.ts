@@ -24,6 +24,7 @@ import {
   type ClosingSocket,
 } from './close-codes.js';
 import { Conversation } from './conversation.js';
+import { DeltaJoiner } from './delta-joiner.js';
 import { ParkedCalls } from './background-calls.js';
 import { ReadLimit } from './read-limit.js';
 import { SessionKeeper } from './session-keeper.service.js';
@@ -200,9 +201,12 @@ export class AgentGateway
     });
   }
 
-  /** Sends JSON events and binary audio while the socket is open; drops a client too slow to read. */
+  /**
+   * Sends JSON events and binary audio while the socket is open, the deltas of one task of the
+   * event loop joined (delta-joiner.ts); drops a client too slow to read.
+   */
   private sender(socket: LiveSocket, session: Session): (event: ServerEvent | Buffer) => void {
-    return (event) => {
+    const joiner = new DeltaJoiner((event) => {
       if (socket.readyState !== socket.OPEN) return;
       if (Buffer.isBuffer(event)) socket.send(event, { binary: true });
       else {
@@ -210,7 +214,8 @@ export class AgentGateway
         socket.send(JSON.stringify(event));
       }
       if (socket.bufferedAmount > this.config.ws.maxBufferedBytes) this.dropSlow(socket, session);
-    };
+    });
+    return (event) => joiner.send(event);
   }
 
   /**
