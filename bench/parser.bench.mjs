@@ -75,6 +75,7 @@ console.log(`4-char deltas: ${perToken.toFixed(1)} ms  (${(mb / (perToken / 1000
 console.log(`1-char deltas: ${perChar.toFixed(1)} ms  (${((perChar * 1e6) / input.length).toFixed(1)} ns per delta)`);
 console.log(`  of which the loop and one call per delta (a pass-through parser): ${floor.toFixed(1)} ms`);
 console.log(`ratio 1-char / whole: ${(perChar / whole).toFixed(2)}x (goal <= 2x)`);
+console.log(`  the pass-through alone / whole: ${(floor / whole).toFixed(2)}x (the least any parser that hands each delta on can reach)`);
 // Linear means a constant cost per character, whatever the length of the output.
 const quarter = input.length >> 2;
 const perCharQuarter = best(1, ToolCallTextParser, quarter);
