@@ -18,6 +18,9 @@ export const pieces = (text: string, size = 5) =>
 export const MARKUP =
   /<\/?(tool_call|function|parameter|arg_key|arg_value|invoke|minimax:tool_call)\b|<(function|parameter)=|\[(TOOL_CALLS|ARGS)\]|<\|tool_call|<｜tool▁/;
 export const types = (msgs: Msg[]) => msgs.map((m) => m.type);
+/** The messages' types, a run of `assistant_delta` counted once (deltas may come joined in one frame). */
+export const kinds = (msgs: Msg[]) =>
+  types(msgs).filter((t, i, all) => t !== 'assistant_delta' || all[i - 1] !== t);
 export const deltas = (msgs: Msg[]) =>
   msgs.filter((m) => m.type === 'assistant_delta').map((m) => m.text as string);
 
