@@ -10,4 +10,9 @@ module.exports = {
   testTimeout: 20000,
   globalSetup: '<rootDir>/test/global-setup.mjs',
   maxWorkers: 2,
+  // A worker's heap grows over the spec files it runs (each file's modules are loaded anew in its
+  // own context): past 1 GB after a file, the worker is replaced. Left to grow, the two workers
+  // ended the suite at ~2.8 GB each, and tearing such a heap down took longer than the 500 ms jest
+  // waits for a worker to exit ("a worker process has failed to exit gracefully").
+  workerIdleMemoryLimit: '1GB',
 };
