@@ -32,11 +32,6 @@ export class ClusterLink {
     return this.channel?.send !== undefined;
   }
 
-  /** Sends `build(id)` to the primary and resolves with its reply; undefined outside a cluster. */
-  ask(build: (id: number) => ClusterMessage): Promise<ClusterMessage | undefined> {
-    return this.request(build);
-  }
-
   /** Sends `message` to the primary (no reply); nothing outside a cluster. */
   tell(message: ClusterMessage): void {
     this.channel?.send?.(message);
@@ -100,7 +95,7 @@ export class ClusterLink {
     limit: { calls: number; perMs: number },
     maxWaitMs: number,
   ): Promise<number | null | undefined> {
-    const reply = await this.request((id) => ({
+    const reply = await this.ask((id) => ({
       kind: 'engine.rates.reserve',
       id,
       key,
@@ -115,7 +110,7 @@ export class ClusterLink {
    * no set order; undefined outside a cluster.
    */
   async sessions(op: SessionsOp, session?: string): Promise<unknown[] | undefined> {
-    const reply = await this.request((id) => ({
+    const reply = await this.ask((id) => ({
       kind: 'engine.sessions.request',
       id,
       op,
@@ -130,7 +125,7 @@ export class ClusterLink {
    * outside a cluster.
    */
   async publish(definitions: unknown, basedOn?: string): Promise<Claim | undefined> {
-    const reply = await this.request((id) => ({
+    const reply = await this.ask((id) => ({
       kind: 'engine.tools.publish',
       id,
       definitions,
@@ -143,19 +138,20 @@ export class ClusterLink {
 
   /** The override the other processes have, or null (none, or not in a cluster). */
   async current(): Promise<unknown> {
-    const reply = await this.request((id) => ({ kind: 'engine.tools.current', id }));
+    const reply = await this.ask((id) => ({ kind: 'engine.tools.current', id }));
     return reply?.kind === 'engine.tools.current' ? (reply.definitions ?? null) : null;
   }
 
   /** The Prometheus metrics of every engine process, summed by the primary; undefined outside a cluster. */
   async clusterMetrics(): Promise<string | undefined> {
-    const reply = await this.request((id) => ({ kind: 'engine.metrics.request', id }));
+    const reply = await this.ask((id) => ({ kind: 'engine.metrics.request', id }));
     if (reply?.kind !== 'engine.metrics.reply') return undefined;
     if (reply.error !== undefined) throw new Error(reply.error);
     return reply.text;
   }
 
-  private request(build: (id: number) => ClusterMessage): Promise<ClusterMessage | undefined> {
+  /** Sends `build(id)` to the primary and resolves with its reply; undefined outside a cluster. */
+  ask(build: (id: number) => ClusterMessage): Promise<ClusterMessage | undefined> {
     const channel = this.channel;
     if (!channel?.send) return Promise.resolve(undefined);
     const id = this.nextId++;

@@ -2,8 +2,9 @@ import type { ClusterMessage, ShelfName } from './messages.js';
 
 /**
  * Entries with a time to live in this process's memory: the primary's, for the engine processes
- * without Redis (OAuth 2.0 tokens, `cache_secs` results). Past `maxEntries` or `maxChars` (keys
- * and values, in UTF-16 code units), the entries set longest ago go first.
+ * without Redis (OAuth 2.0 tokens, `cache_secs` results, lists of background results; the other
+ * side of shelf.ts's Shelf). Past `maxEntries` or `maxChars` (keys and values, in UTF-16 code
+ * units), the entries set longest ago go first.
  */
 export class MemoryShelf {
   private readonly entries = new Map<string, { value: string; expires: number }>();

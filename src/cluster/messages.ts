@@ -42,7 +42,7 @@ export type ClusterMessage =
   | { kind: 'engine.rates.reserved'; id: number; waitMs: number | null }
   /**
    * Worker → primary: the entry of `key` the primary keeps on `shelf` (see memory-shelf.ts) for all
-   * the processes: OAuth 2.0 tokens (encrypted), `cache_secs` results. Answered by `shelf.got`
+   * the processes: OAuth 2.0 tokens (encrypted), `cache_secs` results, background results. Answered by `shelf.got`
    * (`ms`: how much longer it is kept).
    */
   | { kind: 'engine.shelf.get'; id: number; shelf: ShelfName; key: string }

@@ -13,8 +13,6 @@ import type { Session } from './session.js';
 import { confirmPrompt, type Approval } from './approvals.js';
 import { startedText } from './background-calls.js';
 
-/** The tool message of a call whose turn was cancelled before it answered. */
-
 /** One turn in progress, as the turn loop and its calls see it. */
 export interface TurnContext {
   session: Session;

@@ -52,13 +52,15 @@ export function runBuiltEngine(
 
 /**
  * The built engine listening on a free port with `env` (and PORT=0), kept in `started` for the
- * suite's afterAll to stop; throws with its output when it does not start.
+ * suite's afterAll to stop; throws with its output when it does not start. `listeners`: how many
+ * of ENGINE_PROCESSES' processes must be listening.
  */
 export async function listeningEngine(
   env: Record<string, string>,
   started: BuiltEngineRun[],
+  listeners = 1,
 ): Promise<BuiltEngineRun & { url: string; wsUrl: string }> {
-  const engine = await runBuiltEngine({ PORT: '0', ...env }, true);
+  const engine = await runBuiltEngine({ PORT: '0', ...env }, true, listeners);
   started.push(engine);
   const { url } = engine;
   if (!url) throw new Error(`the engine did not start:\n${engine.output}`);
@@ -75,11 +77,7 @@ export function useTwoProcesses(
   const started: BuiltEngineRun[] = [];
   let engine: (BuiltEngineRun & { url: string; wsUrl: string }) | undefined;
   beforeAll(async () => {
-    const settings = { ENGINE_PROCESSES: '2', PORT: '0', ...(await env()) };
-    const run = await runBuiltEngine(settings, true, 2);
-    started.push(run);
-    if (!run.url) throw new Error(`the engine did not start:\n${run.output}`);
-    engine = Object.assign(run, { url: run.url, wsUrl: `${run.url.replace('http', 'ws')}/ws` });
+    engine = await listeningEngine({ ENGINE_PROCESSES: '2', ...(await env()) }, started, 2);
   }, 60_000);
   afterAll(async () => {
     for (const run of started) {
