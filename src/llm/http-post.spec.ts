@@ -68,6 +68,25 @@ describe('postJson', () => {
     }
   });
 
+  it('times out a connection only while it is idle in the pool, not while it streams', async () => {
+    const s = await server(() => false);
+    try {
+      const first = await post(s.url);
+      const socket = first.body.socket;
+      expect(socket.timeout).toBe(0);
+      drainForReuse(first.body);
+      await new Promise((r) => first.body.once('end', r));
+      await new Promise((r) => setImmediate(r));
+      expect(socket.timeout).toBe(5000);
+      const second = await post(s.url);
+      expect(second.body.socket).toBe(socket);
+      expect(socket.timeout).toBe(0);
+      expect(await second.text()).toBe('1.2');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('reuses the connection of an answer drained to its end', async () => {
     const s = await server(() => false);
     try {

@@ -32,7 +32,8 @@ export class ReplyTooLarge extends Error {
  * The connections to the LLM server, kept alive between requests. Node's global agent keeps at
  * most 256 idle: with more sessions streaming at once, the connections over that were closed as
  * their answers ended, and the next turns paid a new TCP (and TLS) handshake each. An idle
- * connection is closed after 5 s, as by the global agent.
+ * connection is closed after 5 s, as by the global agent (sooner if the server says so); one in
+ * use has no timer (see postJson).
  */
 const POOL = { keepAlive: true, scheduling: 'lifo', timeout: 5000, maxFreeSockets: 4096 } as const;
 const httpAgent = new HttpAgent(POOL);
@@ -120,6 +121,10 @@ export function postJson(
         });
       },
     );
+    // Node's agent gives a connection its idle timeout in use too, where nothing acts on it (a
+    // request has the stream's watchdog) and every chunk of a streamed answer moved its timer.
+    // Taken off here, it is set again as the connection goes back to the pool.
+    req.once('socket', (socket) => socket.setTimeout(0));
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (req.reusedSocket && !retried && !signal.aborted && STALE_CONNECTION.has(error.code ?? ''))
         resolve(postJson(url, headers, body, signal, tls, true));
