@@ -16,7 +16,7 @@
 // TARGETS (relay,json,engine), ENGINE_PROCESSES (the engine only; CPU and RSS are summed over its
 // processes), PROFILE=relay|json|engine (a CPU profile in /tmp/prof), TARGET_FLAGS and
 // ENGINE_FLAGS (node flags for every target, or the engine only, e.g. --trace-gc), ENGINE_SCRIPT
-// (default dist/main.js: another build copied into dist-*/ to compare). Each target's
+// (default dist/main.js: another build copied into dist-*/ to compare), BUSY_US (the JSON relay's extra work a delta, µs; see relay-pipe.mjs). Each target's
 // standard output goes to /tmp/relay-bench-<target>.log.
 import { cpuMs, fakeLlm, median, percentile, rssKb, runSessions, START_DELTAS, startTarget, stopTarget, sum } from './harness.mjs';
 
