@@ -215,7 +215,7 @@ export class AgentGateway
       }
       if (socket.bufferedAmount > this.config.ws.maxBufferedBytes) this.dropSlow(socket, session);
     });
-    return (event) => joiner.send(event);
+    return joiner.send;
   }
 
   /**

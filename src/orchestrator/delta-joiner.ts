@@ -15,7 +15,7 @@ export class DeltaJoiner {
 
   constructor(private readonly write: (event: ServerEvent | Buffer) => void) {}
 
-  send(event: ServerEvent | Buffer): void {
+  readonly send = (event: ServerEvent | Buffer): void => {
     if (!Buffer.isBuffer(event) && event.type === 'assistant_delta') {
       this.text += event.text;
       if (!this.queued) {
@@ -26,7 +26,7 @@ export class DeltaJoiner {
     }
     this.flush();
     this.write(event);
-  }
+  };
 
   /** Sends the text joined so far, if any. */
   readonly flush = (): void => {

@@ -64,7 +64,7 @@ export async function deliverTurn(
     );
     work.push(drain(speech$, (event) => out.send(event)));
   }
-  work.push(drain(turn$, (event) => deps.send(event)));
+  work.push(drain(turn$, deps.send));
   await Promise.all(work);
   out?.close();
   // Cut short while speaking: the client learns what was heard, whether the text had ended (its
