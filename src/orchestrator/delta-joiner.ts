@@ -15,6 +15,10 @@ export class DeltaJoiner {
 
   constructor(private readonly write: (event: ServerEvent | Buffer) => void) {}
 
+  /**
+   * Hands on `event`: a delta waits for the rest of this task's, anything else goes at once after
+   * them. Bound (an arrow): the gateway gives it out as the connection's sender.
+   */
   readonly send = (event: ServerEvent | Buffer): void => {
     if (!Buffer.isBuffer(event) && event.type === 'assistant_delta') {
       this.text += event.text;
