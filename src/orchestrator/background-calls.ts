@@ -7,6 +7,7 @@
  * result, once it comes, is told in a turn of its own, or carried by the user's next message
  * (`resultMessage`).
  */
+import { LazyAbort } from '../common/lazy-abort.js';
 import type { SharedBackground } from './shared-background.js';
 
 export interface BackgroundResult {
@@ -23,7 +24,7 @@ type Outcome = Promise<{ ok: boolean; ms: number; text: string } | undefined>;
 
 /** One connection's background calls. */
 export class BackgroundCalls {
-  private readonly closed = new AbortController();
+  private readonly closed = new LazyAbort();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly arrived: BackgroundResult[] = [];
 
@@ -49,7 +50,7 @@ export class BackgroundCalls {
   track(id: string, name: string, outcome: Outcome, tally: (r: BackgroundResult) => void): void {
     const settled: Promise<void> = outcome
       .then((o) => {
-        if (!o || this.closed.signal.aborted) return;
+        if (!o || this.closed.aborted) return;
         const result = { id, name, ok: o.ok, ms: o.ms, text: o.text };
         tally(result);
         this.deliver(result);

@@ -3,6 +3,7 @@ import type { ErrorCode } from './protocol/error-codes.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
 import type { SessionEnd } from './session-end.js';
+import { LazyAbort } from '../common/lazy-abort.js';
 import { Listening } from './listening.js';
 
 /** What the user's audio leads to in the conversation. */
@@ -19,7 +20,7 @@ export interface UtteranceDeps {
 /** One connection's audio from the user: listened to, transcribed, answered. */
 export class Utterances {
   private readonly listening: Listening;
-  private readonly closed = new AbortController();
+  private readonly closed = new LazyAbort();
   /** Utterances being transcribed. */
   private transcribing = 0;
 
