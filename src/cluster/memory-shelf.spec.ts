@@ -33,4 +33,17 @@ describe('MemoryShelf (what the primary of ENGINE_PROCESSES keeps: tokens, resul
       undefined,
     ]);
   });
+
+  it('lets go of entries whose time is up when swept, asked for or not', () => {
+    let now = 0;
+    const shelf = new MemoryShelf(10, 100, () => now);
+    shelf.set('short', 'x'.repeat(40), 1000);
+    shelf.set('long', 'y'.repeat(40), 5000);
+    now = 1000;
+    shelf.sweep();
+    expect([shelf.size, shelf.get('long')]).toEqual([1, 'y'.repeat(40)]);
+    // its characters are free again: two more fit beside the one kept
+    shelf.set('a', 'z'.repeat(25), 1000);
+    expect([shelf.get('long'), shelf.get('a')]).toEqual(['y'.repeat(40), 'z'.repeat(25)]);
+  });
 });

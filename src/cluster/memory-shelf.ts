@@ -78,6 +78,12 @@ export class MemoryShelf {
     this.delete(key);
   }
 
+  /** Drops the entries whose time is up, which nobody may ask for again. */
+  sweep(): void {
+    const now = this.now();
+    for (const [key, entry] of this.entries) if (entry.expires <= now) this.delete(key);
+  }
+
   private delete(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;

@@ -13,6 +13,8 @@ import { overrideVersion } from '../tools/tool-set-version.js';
 
 /** How long the primary waits for one process to install a tools override. */
 const APPLY_TIMEOUT_MS = 60_000;
+/** How often the shelves let go of the entries whose time is up. */
+const SHELF_SWEEP_MS = 30_000;
 /** How long it waits for one process's answer about its sessions. */
 const SESSIONS_TIMEOUT_MS = 5000;
 
@@ -66,6 +68,10 @@ export function runPrimary(count: number, log: PrimaryLog): void {
    * `cache_secs` results, background calls' results waiting for their resumed session.
    */
   const shelves = primaryShelves();
+  // Entries whose time is up are let go even if nobody asks for them again.
+  setInterval(() => {
+    for (const shelf of Object.values(shelves)) shelf.sweep();
+  }, SHELF_SWEEP_MS).unref();
   /** The sessions kept for resuming, for every process (without Redis). */
   const sessions = new MemorySessionStore();
   /** Tools' `max_concurrency` across the processes. */

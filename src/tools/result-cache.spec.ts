@@ -53,4 +53,21 @@ describe('ResultCache', () => {
     await new Promise((r) => setTimeout(r, 80));
     expect(cache.get(cache.keyOf(tool, request))).toBeUndefined();
   });
+
+  it('lets go of results past their time when it keeps a new one, at most every 30 s', async () => {
+    let now = 1000;
+    const cache = new ResultCache(undefined, { now: () => now });
+    const keys = ['a', 'b', 'c'].map((city) => cache.keyOf(tool, { ...request, url: city }));
+    cache.set(keys[0]!, 'sunny', 10);
+    cache.set(keys[1]!, 'rain', 60);
+    now = 21_000;
+    await new Promise((r) => setTimeout(r, 5)); // the cache's clock is read at most once a ms
+    cache.set(keys[2]!, 'snow', 60);
+    expect(cache.size).toBe(3); // not yet 30 s since the last purge
+    now = 31_000;
+    await new Promise((r) => setTimeout(r, 5));
+    cache.set(keys[2]!, 'fog', 60);
+    expect(cache.size).toBe(2);
+    expect(keys.map((k) => cache.get(k))).toEqual([undefined, 'rain', 'fog']);
+  });
 });

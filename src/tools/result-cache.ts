@@ -7,6 +7,8 @@ import type { Tool } from './tool-definition.js';
 /** At most this many results are kept, and this much text (UTF-16 code units, about 2 bytes each). */
 const MAX_ENTRIES = 10_000;
 const MAX_CHARS = 16 * 1024 * 1024;
+/** How often, at most, keeping a result first lets go of those whose time is up. */
+const PURGE_MS = 30_000;
 
 /**
  * Results of HTTP tools with `cache_secs`, shared by every session of the process: the same
@@ -17,22 +19,41 @@ const MAX_CHARS = 16 * 1024 * 1024;
  * replica with the same definition has the same keys (see SharedResults).
  */
 export class ResultCache {
-  private readonly entries = new LRUCache<string, string>({
-    max: MAX_ENTRIES,
-    maxSize: MAX_CHARS,
-    sizeCalculation: (text, key) => text.length + key.length,
-  });
+  private readonly entries: LRUCache<string, string>;
   /** A hash per definition: a tool redefined (another response_query, URL, limit) starts afresh. */
   private readonly definitions = new WeakMap<Tool, string>();
 
+  private purged: number;
+
   /** `shared`: the results kept in Redis for every process and replica, if any. */
-  constructor(private readonly shared?: SharedResults) {}
+  constructor(
+    private readonly shared?: SharedResults,
+    private readonly clock: { now(): number } = performance,
+  ) {
+    this.entries = new LRUCache<string, string>({
+      max: MAX_ENTRIES,
+      maxSize: MAX_CHARS,
+      sizeCalculation: (text, key) => text.length + key.length,
+      perf: clock,
+    });
+    this.purged = clock.now();
+  }
+
+  /** Results kept, those past their time that nobody has asked for since included. */
+  get size(): number {
+    return this.entries.size;
+  }
 
   get(key: string): string | undefined {
     return this.entries.get(key);
   }
 
   set(key: string, text: string, seconds: number): void {
+    // Results past their time are otherwise dropped only when asked for, or pushed out by newer ones.
+    if (this.clock.now() - this.purged >= PURGE_MS) {
+      this.purged = this.clock.now();
+      this.entries.purgeStale();
+    }
     this.entries.set(key, text, { ttl: seconds * 1000 });
   }
 
