@@ -16,9 +16,9 @@ export const median = (values) => {
 export const percentile = (sorted, p) => sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /** The fake LLM (bench/fake-sse-server.mjs) in its own process, so the clients here do not compete with it. */
-export function fakeLlm({ deltas, warmupDeltas, intervalMs }) {
+export function fakeLlm({ deltas, warmupDeltas, intervalMs, env = {} }) {
   const child = spawn(process.execPath, ['bench/fake-sse-server.mjs'], {
-    env: { ...process.env, DELTAS: String(deltas), WARMUP_DELTAS: String(warmupDeltas), INTERVAL_MS: String(intervalMs) },
+    env: { ...process.env, ...env, DELTAS: String(deltas), WARMUP_DELTAS: String(warmupDeltas), INTERVAL_MS: String(intervalMs) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve) => child.stdout.once('data', (d) => resolve({ server: child, url: d.toString().trim() })));

@@ -1,0 +1,131 @@
+// Memory over time: does the engine give back what its sessions took? WAVES waves of SESSIONS
+// sessions each (at the same time): a session connects, has TURNS turns — each one a round where
+// the model calls an HTTP tool (the call in Qwen3-Coder markup in its text, a loopback server
+// answering), then a streamed answer of DELTAS deltas — and closes. After each wave, the engine's
+// JavaScript heap is measured after a full garbage collection (through the inspector, as a heap
+// snapshot tool would), with its RSS. The first WARMUP waves fill what a running engine keeps
+// anyway (compiled code, pools, caches); the bench prints the heap kept per session over the
+// waves after them (a line fitted through the heaps; goal: under 1 KB a session — nothing kept),
+// and checks that every turn ended and every call ran.
+//
+// Run: npm run bench:soak. Settings (environment): SESSIONS (200), WAVES (8), WARMUP (2), TURNS (2),
+// DELTAS (20), SESSION_RESUME_SECS (0: a closed session is not kept for resuming; kept sessions are
+// memory by design, let go when their time is up, swept every 30 s), SNAPSHOT_DIR (heap snapshots
+// of the engine after the first wave past the warm-up and after the last, to compare in Chrome's
+// DevTools). The engine's standard output goes to /tmp/soak-bench-engine.log.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { fakeLlm, rssKb, startTarget, stopTarget } from './harness.mjs';
+
+const SESSIONS = Number(process.env.SESSIONS ?? 200);
+const WAVES = Number(process.env.WAVES ?? 8);
+const WARMUP = Number(process.env.WARMUP ?? 2);
+const TURNS = Number(process.env.TURNS ?? 2);
+const DELTAS = Number(process.env.DELTAS ?? 20);
+const PORT = 18790;
+const INSPECTOR_PORT = 19229;
+
+// The tool's server: echoes the word in its path.
+let toolRequests = 0;
+const tools = createServer((req, res) => {
+  toolRequests++;
+  res.setHeader('Content-Type', 'application/json');
+  res.end(JSON.stringify({ echo: decodeURIComponent(req.url.split('/').pop()) }));
+});
+await new Promise((r) => tools.listen(0, '127.0.0.1', r));
+const dir = mkdtempSync(join(tmpdir(), 'soak-'));
+const toolsFile = join(dir, 'tools.json');
+writeFileSync(toolsFile, JSON.stringify([{
+  name: 'echo',
+  description: 'Echoes a word.',
+  parameters: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
+  url: `http://127.0.0.1:${tools.address().port}/echo/{word}`,
+  method: 'GET',
+}]));
+
+const { server: llm, url: llmUrl } = await fakeLlm({ deltas: DELTAS, warmupDeltas: DELTAS, intervalMs: 5, env: { TOOL_CALLS: '1' } });
+const engine = await startTarget({
+  script: 'dist/main.js',
+  flags: [`--inspect=127.0.0.1:${INSPECTOR_PORT}`],
+  env: { LLM_TOOLS_FILE: toolsFile, SESSION_RESUME_SECS: process.env.SESSION_RESUME_SECS ?? '0', WS_MAX_SESSIONS: String(SESSIONS + 10) },
+  port: PORT,
+  llmUrl,
+  log: '/tmp/soak-bench-engine.log',
+});
+
+/** The engine's inspector: a full GC, then its process.memoryUsage(). */
+const targets = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json/list`)).json();
+const inspector = new WebSocket(targets[0].webSocketDebuggerUrl);
+await new Promise((r, j) => (inspector.once('open', r), inspector.once('error', j)));
+let nextId = 1;
+const ask = (method, params = {}) => new Promise((resolve, reject) => {
+  const id = nextId++;
+  const onMessage = (data) => {
+    const reply = JSON.parse(data.toString());
+    if (reply.id !== id) return;
+    inspector.off('message', onMessage);
+    reply.error ? reject(new Error(reply.error.message)) : resolve(reply.result);
+  };
+  inspector.on('message', onMessage);
+  inspector.send(JSON.stringify({ id, method, params }));
+});
+async function memory() {
+  for (let i = 0; i < 3; i++) await ask('HeapProfiler.collectGarbage');
+  const { result } = await ask('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true });
+  return { ...JSON.parse(result.value), rssKb: rssKb(engine.pid) };
+}
+
+/** One session: TURNS turns, each waited for to its assistant_end; counts what it got. */
+const got = { ends: 0, calls: 0, results: 0, deltas: 0, errors: [] };
+function session() {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws`);
+    let turns = 0;
+    ws.on('message', (data) => {
+      const event = JSON.parse(data.toString());
+      if (event.type === 'session' || event.type === 'assistant_end') {
+        if (event.type === 'assistant_end') got.ends++;
+        if (turns++ === TURNS) return ws.close();
+        ws.send(JSON.stringify({ type: 'user_text', text: `turn ${turns}` }));
+      } else if (event.type === 'tool_call') got.calls++;
+      else if (event.type === 'tool_result') got.results += event.ok ? 1 : 0;
+      else if (event.type === 'assistant_delta') got.deltas += (event.text.match(/t=/g) ?? []).length;
+      else if (event.type === 'error') got.errors.push(event.message);
+    });
+    ws.once('close', resolve);
+    ws.once('error', reject);
+  });
+}
+
+const MiB = (bytes) => (bytes / 1048576).toFixed(1);
+const heaps = [];
+console.log(`${WAVES} waves of ${SESSIONS} sessions, ${TURNS} turns each (a tool call, then ${DELTAS} deltas)`);
+console.log('wave  sessions  heap used MiB  external MiB  RSS MiB');
+for (let wave = 1; wave <= WAVES; wave++) {
+  await Promise.all(Array.from({ length: SESSIONS }, session));
+  const m = await memory();
+  if (process.env.SNAPSHOT_DIR && (wave === WARMUP + 1 || wave === WAVES)) {
+    const path = join(process.env.SNAPSHOT_DIR, `engine-wave-${wave}.heapsnapshot`);
+    await ask('Runtime.evaluate', { expression: `process.getBuiltinModule('v8').writeHeapSnapshot(${JSON.stringify(path)})`, returnByValue: true });
+  }
+  if (wave > WARMUP) heaps.push([wave * SESSIONS, m.heapUsed]);
+  console.log(`${String(wave).padStart(4)}  ${String(wave * SESSIONS).padStart(8)}  ${MiB(m.heapUsed).padStart(13)}  ${MiB(m.external).padStart(12)}  ${MiB(m.rssKb * 1024).padStart(7)}${wave <= WARMUP ? '  (warm-up)' : ''}`);
+}
+
+// Least squares: heap used against sessions served, over the waves after the warm-up.
+const n = heaps.length;
+const mx = heaps.reduce((a, [x]) => a + x, 0) / n;
+const my = heaps.reduce((a, [, y]) => a + y, 0) / n;
+const slope = heaps.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0) / heaps.reduce((a, [x]) => a + (x - mx) ** 2, 0);
+const expected = WAVES * SESSIONS * TURNS;
+console.log(`heap kept per session after the warm-up: ${slope.toFixed(0)} bytes (goal: under 1024)`);
+console.log(`turns ended ${got.ends}/${expected}, tool calls ${got.calls}/${expected}, ok results ${got.results}, tool requests ${toolRequests}, deltas ${got.deltas}/${expected * DELTAS}, errors ${got.errors.length}${got.errors.length ? `: ${got.errors[0]}` : ''}`);
+
+inspector.close();
+await stopTarget(engine);
+llm.kill();
+tools.close();
+if (got.ends !== expected || got.calls !== expected || got.deltas !== expected * DELTAS) process.exitCode = 1;
