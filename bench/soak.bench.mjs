@@ -12,7 +12,8 @@
 // DELTAS (20), SESSION_RESUME_SECS (0: a closed session is not kept for resuming; kept sessions are
 // memory by design, let go when their time is up, swept every 30 s), SNAPSHOT_DIR (heap snapshots
 // of the engine after the first wave past the warm-up and after the last, to compare in Chrome's
-// DevTools). The engine's standard output goes to /tmp/soak-bench-engine.log.
+// DevTools), SPEECH=1 (voice sessions: the answers spoken too, by the embedded eSpeak NG; the audio
+// events are counted). The engine's standard output goes to /tmp/soak-bench-engine.log.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,7 @@ const WAVES = Number(process.env.WAVES ?? 8);
 const WARMUP = Number(process.env.WARMUP ?? 2);
 const TURNS = Number(process.env.TURNS ?? 2);
 const DELTAS = Number(process.env.DELTAS ?? 20);
+const SPEECH = process.env.SPEECH === '1';
 const PORT = 18790;
 const INSPECTOR_PORT = 19229;
 
@@ -50,7 +52,7 @@ const { server: llm, url: llmUrl } = await fakeLlm({ deltas: DELTAS, warmupDelta
 const engine = await startTarget({
   script: 'dist/main.js',
   flags: [`--inspect=127.0.0.1:${INSPECTOR_PORT}`],
-  env: { LLM_TOOLS_FILE: toolsFile, SESSION_RESUME_SECS: process.env.SESSION_RESUME_SECS ?? '0', WS_MAX_SESSIONS: String(SESSIONS + 10) },
+  env: { ...(SPEECH && { TTS_PROVIDER: 'espeak' }), LLM_TOOLS_FILE: toolsFile, SESSION_RESUME_SECS: process.env.SESSION_RESUME_SECS ?? '0', WS_MAX_SESSIONS: String(SESSIONS + 10) },
   port: PORT,
   llmUrl,
   log: '/tmp/soak-bench-engine.log',
@@ -79,20 +81,28 @@ async function memory() {
 }
 
 /** One session: TURNS turns, each waited for to its assistant_end; counts what it got. */
-const got = { ends: 0, calls: 0, results: 0, deltas: 0, errors: [] };
+const got = { ends: 0, calls: 0, results: 0, deltas: 0, audio: 0, errors: [] };
 function session() {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws`);
     let turns = 0;
-    ws.on('message', (data) => {
+    let ended = false;
+    ws.on('message', (data, binary) => {
+      if (binary) return void got.audio++;
       const event = JSON.parse(data.toString());
-      if (event.type === 'session' || event.type === 'assistant_end') {
-        if (event.type === 'assistant_end') got.ends++;
+      if (event.type === 'session' && SPEECH) return ws.send(JSON.stringify({ type: 'session.update', modality: 'voice' }));
+      if (event.type === 'assistant_end' && !event.heard) (got.ends++, (ended = true));
+      // A voice session's user speaks again once the answer's speech has begun (a barge-in: the
+      // rest of it is cut, as a caller does; its audio is paced as it is played).
+      const over = ended && (!SPEECH || event.type === 'audio');
+      if (event.type === 'session.updated' || (event.type === 'session' && !SPEECH) || over) {
+        ended = false;
         if (turns++ === TURNS) return ws.close();
         ws.send(JSON.stringify({ type: 'user_text', text: `turn ${turns}` }));
       } else if (event.type === 'tool_call') got.calls++;
       else if (event.type === 'tool_result') got.results += event.ok ? 1 : 0;
       else if (event.type === 'assistant_delta') got.deltas += (event.text.match(/t=/g) ?? []).length;
+      else if (event.type === 'audio') got.audio++;
       else if (event.type === 'error') got.errors.push(event.message);
     });
     ws.once('close', resolve);
@@ -115,6 +125,7 @@ for (let wave = 1; wave <= WAVES; wave++) {
   console.log(`${String(wave).padStart(4)}  ${String(wave * SESSIONS).padStart(8)}  ${MiB(m.heapUsed).padStart(13)}  ${MiB(m.external).padStart(12)}  ${MiB(m.rssKb * 1024).padStart(7)}${wave <= WARMUP ? '  (warm-up)' : ''}`);
 }
 
+if (heaps.length < 2) throw new Error('WAVES must be at least WARMUP + 2 to fit a line');
 // Least squares: heap used against sessions served, over the waves after the warm-up.
 const n = heaps.length;
 const mx = heaps.reduce((a, [x]) => a + x, 0) / n;
@@ -122,7 +133,7 @@ const my = heaps.reduce((a, [, y]) => a + y, 0) / n;
 const slope = heaps.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0) / heaps.reduce((a, [x]) => a + (x - mx) ** 2, 0);
 const expected = WAVES * SESSIONS * TURNS;
 console.log(`heap kept per session after the warm-up: ${slope.toFixed(0)} bytes (goal: under 1024)`);
-console.log(`turns ended ${got.ends}/${expected}, tool calls ${got.calls}/${expected}, ok results ${got.results}, tool requests ${toolRequests}, deltas ${got.deltas}/${expected * DELTAS}, errors ${got.errors.length}${got.errors.length ? `: ${got.errors[0]}` : ''}`);
+console.log(`turns ended ${got.ends}/${expected}, tool calls ${got.calls}/${expected}, ok results ${got.results}, tool requests ${toolRequests}, deltas ${got.deltas}/${expected * DELTAS}, audio frames ${got.audio}, errors ${got.errors.length}${got.errors.length ? `: ${got.errors[0]}` : ''}`);
 
 inspector.close();
 await stopTarget(engine);
