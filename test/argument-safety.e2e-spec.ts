@@ -54,6 +54,25 @@ describe('a long id declared as a string', () => {
       () =>
         sseStructuredCalls([{ id: 'call_1', name: 'get_weather', arguments: { city: LONG_ID } }]),
     ],
+    // Written without quotes, as models do with ids: JSON.parse would change its last digits.
+    [
+      'a number in a Hermes block',
+      () =>
+        sseText([
+          `<tool_call>{"name": "get_weather", "arguments": {"city": ${LONG_ID}}}</tool_call>`,
+        ]),
+    ],
+    [
+      'a number in structured tool_calls',
+      () => sseRawArgumentsCall('get_weather', `{"city": ${LONG_ID}}`),
+    ],
+    [
+      'a number in a Python-style dict',
+      () =>
+        sseText([
+          `<tool_call>{'name': 'get_weather', 'arguments': {'city': ${LONG_ID}}}</tool_call>`,
+        ]),
+    ],
   ])('reaches the tool digit for digit, written as %s', async (_, script) => {
     h.llm.enqueue(script(), sseText(['Done.']));
     await h.ws.turn('Look it up.');

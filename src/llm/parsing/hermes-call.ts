@@ -1,6 +1,6 @@
 import { jsonrepair } from 'jsonrepair';
 import { MAX_JSON_DEPTH, nestedDeeper } from '../../common/nesting.js';
-import { parseJson } from './json.js';
+import { parseJsonExact } from './json.js';
 import { parsePythonicCalls } from './python-literal.js';
 import type { ToolSchemas } from './value-typing.js';
 import { END_CALL, END_FN, NAMED_FN } from './tags.js';
@@ -28,10 +28,10 @@ export function parsedCall(name: string, args: Record<string, unknown>): ParsedT
 
 /** JSON, or what jsonrepair makes of it (Python-style quotes and constants, trailing commas). */
 function tryTolerant(text: string): unknown {
-  const value = parseJson(text) ?? parseJson(repeatedObject(text));
+  const value = parseJsonExact(text) ?? parseJsonExact(repeatedObject(text));
   if (value !== undefined) return value;
   try {
-    return JSON.parse(jsonrepair(text));
+    return parseJsonExact(jsonrepair(text));
   } catch {
     return undefined;
   }
@@ -84,7 +84,7 @@ export function callFrom(name: string, args: unknown): ParsedTextCall {
     else {
       value = tryTolerant(text);
       // Encoded twice (a JSON string holding the JSON object), as some servers send it.
-      if (typeof value === 'string') value = parseJson(value) ?? value;
+      if (typeof value === 'string') value = parseJsonExact(value) ?? value;
       if (typeof value !== 'object' || value === null || Array.isArray(value))
         return { name, args: {}, raw: text };
     }

@@ -16,6 +16,11 @@ describe('parsePythonLiteral', () => {
     ["{'ok': true, 'off': false, 'none': null}", { ok: true, off: false, none: null }],
     ['1_000_000', 1000000],
     ['  "spaced"  ', 'spaced'],
+    // An integer no JavaScript number holds stays its digits (json.ts, parseJsonExact).
+    [
+      "{'id': 12345678901234567890, 'neg': -1_790_000_000_000_000_001, 'pos': +7}",
+      { id: '12345678901234567890', neg: '-1790000000000000001', pos: 7 },
+    ],
   ])('reads %s', (text, value) => {
     expect(parsePythonLiteral(text)).toEqual(value);
   });

@@ -1,4 +1,4 @@
-import { setOwn } from './json.js';
+import { exactNumber, setOwn } from './json.js';
 
 /**
  * A small reader for Python literals, the TypeScript counterpart of `ast.literal_eval` that the
@@ -91,7 +91,9 @@ class Reader {
     const m = /^[+-]?(\d[\d_]*\.?\d*(e[+-]?\d+)?|\.\d+(e[+-]?\d+)?)/i.exec(this.s.slice(this.i));
     if (!m) throw new Fail();
     this.i += m[0].length;
-    return Number(m[0].replace(/_/g, ''));
+    const digits = m[0].replace(/_/g, '');
+    // An integer too long for a JavaScript number stays its digits, as in JSON (json.ts).
+    return /^[+-]?\d+$/.test(digits) ? exactNumber(digits.replace(/^\+/, '')) : Number(digits);
   }
 
   calls(): { name: string; args: Record<string, unknown> }[] {

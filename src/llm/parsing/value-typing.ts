@@ -1,4 +1,4 @@
-import { parseJson } from './json.js';
+import { parseJsonExact } from './json.js';
 import { parsePythonLiteral } from './python-literal.js';
 
 /** JSON Schema of one parameter, as far as typing a raw XML value needs it. */
@@ -32,7 +32,7 @@ function jsonTypeOf(value: unknown): string {
 }
 
 function jsonOrLiteral(raw: string): { ok: boolean; value: unknown } {
-  const value = parseJson(raw) ?? parsePythonLiteral(raw);
+  const value = parseJsonExact(raw) ?? parsePythonLiteral(raw);
   return { ok: value !== undefined, value };
 }
 
