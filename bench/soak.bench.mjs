@@ -12,7 +12,9 @@
 // DELTAS (20), SESSION_RESUME_SECS (0: a closed session is not kept for resuming; kept sessions are
 // memory by design, let go when their time is up, swept every 30 s), SNAPSHOT_DIR (heap snapshots
 // of the engine after the first wave past the warm-up and after the last, to compare in Chrome's
-// DevTools), SPEECH=1 (voice sessions: the answers spoken too, by the embedded eSpeak NG; the audio
+// DevTools), TOOL_SETS (0: tool sets installed over `POST /api/tools` before each wave, each
+// with `echo` under its own limits and other tools of names and schemas never seen before, so that
+// what the engine keeps per tool set shows too), SPEECH=1 (voice sessions: the answers spoken too, by the embedded eSpeak NG; the audio
 // events are counted). The engine's standard output goes to /tmp/soak-bench-engine.log.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -40,13 +42,34 @@ const tools = createServer((req, res) => {
 await new Promise((r) => tools.listen(0, '127.0.0.1', r));
 const dir = mkdtempSync(join(tmpdir(), 'soak-'));
 const toolsFile = join(dir, 'tools.json');
-writeFileSync(toolsFile, JSON.stringify([{
+const echo = {
   name: 'echo',
   description: 'Echoes a word.',
   parameters: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
   url: `http://127.0.0.1:${tools.address().port}/echo/{word}`,
   method: 'GET',
-}]));
+};
+writeFileSync(toolsFile, JSON.stringify([echo]));
+/** Tool set `n`: echo with limits of its own, and tools named and shaped as no set before. */
+let toolSets = 0;
+const toolSet = (n) => [
+  { ...echo, rate_limit: { calls: 50000 + (n % 50000), per_secs: 1 }, max_concurrency: 10000 - (n % 100), retries: n % 3 },
+  ...Array.from({ length: 4 }, (_, i) => ({
+    name: `lookup_${n}_${i}`,
+    description: `Looks up record kind ${n}.${i}.`,
+    parameters: { type: 'object', $id: `urn:set:${n}:${i}`, properties: { [`id_${n}`]: { type: 'string', pattern: `^[a-z]{${i + 1}}\\d+$` }, days: { type: 'integer', minimum: i } }, required: [`id_${n}`] },
+    url: `http://127.0.0.1:${tools.address().port}/records/${n}/{id_${n}}`,
+    method: 'GET',
+    cache_secs: 60 + i,
+  })),
+];
+async function installToolSets(count) {
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(`http://127.0.0.1:${PORT}/api/tools`, { method: 'POST', body: JSON.stringify(toolSet(toolSets++)) });
+    if (!res.ok) throw new Error(`POST /api/tools: ${res.status} ${await res.text()}`);
+  }
+}
+const TOOL_SETS = Number(process.env.TOOL_SETS ?? 0);
 
 const { server: llm, url: llmUrl } = await fakeLlm({ deltas: DELTAS, warmupDeltas: DELTAS, intervalMs: 5, env: { TOOL_CALLS: '1' } });
 const engine = await startTarget({
@@ -57,6 +80,9 @@ const engine = await startTarget({
   llmUrl,
   log: '/tmp/soak-bench-engine.log',
 });
+
+// A bench that fails leaves no engine behind on its ports.
+process.on('exit', () => (engine.kill(), llm.kill()));
 
 /** The engine's inspector: a full GC, then its process.memoryUsage(). */
 const targets = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json/list`)).json();
@@ -112,9 +138,10 @@ function session() {
 
 const MiB = (bytes) => (bytes / 1048576).toFixed(1);
 const heaps = [];
-console.log(`${WAVES} waves of ${SESSIONS} sessions, ${TURNS} turns each (a tool call, then ${DELTAS} deltas)`);
+console.log(`${WAVES} waves of ${SESSIONS} sessions, ${TURNS} turns each (a tool call, then ${DELTAS} deltas)${TOOL_SETS ? `, ${TOOL_SETS} tool sets installed before each` : ''}`);
 console.log('wave  sessions  heap used MiB  external MiB  RSS MiB');
 for (let wave = 1; wave <= WAVES; wave++) {
+  await installToolSets(TOOL_SETS);
   await Promise.all(Array.from({ length: SESSIONS }, session));
   const m = await memory();
   if (process.env.SNAPSHOT_DIR && (wave === WARMUP + 1 || wave === WAVES)) {
@@ -132,7 +159,7 @@ const mx = heaps.reduce((a, [x]) => a + x, 0) / n;
 const my = heaps.reduce((a, [, y]) => a + y, 0) / n;
 const slope = heaps.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0) / heaps.reduce((a, [x]) => a + (x - mx) ** 2, 0);
 const expected = WAVES * SESSIONS * TURNS;
-console.log(`heap kept per session after the warm-up: ${slope.toFixed(0)} bytes (goal: under 1024)`);
+console.log(`heap kept per session after the warm-up: ${slope.toFixed(0)} bytes (goal: under 1024)${TOOL_SETS ? `; per tool set: ${((slope * SESSIONS) / TOOL_SETS).toFixed(0)} bytes` : ''}`);
 console.log(`turns ended ${got.ends}/${expected}, tool calls ${got.calls}/${expected}, ok results ${got.results}, tool requests ${toolRequests}, deltas ${got.deltas}/${expected * DELTAS}, audio frames ${got.audio}, errors ${got.errors.length}${got.errors.length ? `: ${got.errors[0]}` : ''}`);
 
 inspector.close();
