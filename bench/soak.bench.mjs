@@ -12,7 +12,8 @@
 // DELTAS (20), SESSION_RESUME_SECS (0: a closed session is not kept for resuming; kept sessions are
 // memory by design, let go when their time is up, swept every 30 s), SNAPSHOT_DIR (heap snapshots
 // of the engine after the first wave past the warm-up and after the last, to compare in Chrome's
-// DevTools), TOOL_SETS (0: tool sets installed over `POST /api/tools` before each wave, each
+// DevTools), CODE_TOOLS=1 (the model calls a Python code tool instead, which keeps the words in
+// the session's `context.state` and calls `echo` through `tools.echo`), TOOL_SETS (0: tool sets installed over `POST /api/tools` before each wave, each
 // with `echo` under its own limits and other tools of names and schemas never seen before, so that
 // what the engine keeps per tool set shows too), SPEECH=1 (voice sessions: the answers spoken too, by the embedded eSpeak NG; the audio
 // events are counted). The engine's standard output goes to /tmp/soak-bench-engine.log.
@@ -29,6 +30,19 @@ const WARMUP = Number(process.env.WARMUP ?? 2);
 const TURNS = Number(process.env.TURNS ?? 2);
 const DELTAS = Number(process.env.DELTAS ?? 20);
 const SPEECH = process.env.SPEECH === '1';
+const CODE_TOOLS = process.env.CODE_TOOLS === '1';
+/** A code tool: the session's words in its state, each echoed through the HTTP tool. */
+const remember = {
+  type: 'python',
+  code: [
+    'def remember(word: str) -> str:',
+    '    """Remembers a word for the rest of the conversation."""',
+    '    words = context.state.get("words", []) + [word]',
+    '    context.state["words"] = words',
+    '    echoed = tools.echo({"word": word})',
+    '    return f"{len(words)} words, the last echoed as {echoed}"',
+  ].join('\n'),
+};
 const PORT = 18790;
 const INSPECTOR_PORT = 19229;
 
@@ -49,7 +63,8 @@ const echo = {
   url: `http://127.0.0.1:${tools.address().port}/echo/{word}`,
   method: 'GET',
 };
-writeFileSync(toolsFile, JSON.stringify([echo]));
+const withCode = (set) => (CODE_TOOLS ? [...set, remember] : set);
+writeFileSync(toolsFile, JSON.stringify(withCode([echo])));
 /** Tool set `n`: echo with limits of its own, and tools named and shaped as no set before. */
 let toolSets = 0;
 const toolSet = (n) => [
@@ -65,13 +80,13 @@ const toolSet = (n) => [
 ];
 async function installToolSets(count) {
   for (let i = 0; i < count; i++) {
-    const res = await fetch(`http://127.0.0.1:${PORT}/api/tools`, { method: 'POST', body: JSON.stringify(toolSet(toolSets++)) });
+    const res = await fetch(`http://127.0.0.1:${PORT}/api/tools`, { method: 'POST', body: JSON.stringify(withCode(toolSet(toolSets++))) });
     if (!res.ok) throw new Error(`POST /api/tools: ${res.status} ${await res.text()}`);
   }
 }
 const TOOL_SETS = Number(process.env.TOOL_SETS ?? 0);
 
-const { server: llm, url: llmUrl } = await fakeLlm({ deltas: DELTAS, warmupDeltas: DELTAS, intervalMs: 5, env: { TOOL_CALLS: '1' } });
+const { server: llm, url: llmUrl } = await fakeLlm({ deltas: DELTAS, warmupDeltas: DELTAS, intervalMs: 5, env: { TOOL_CALLS: '1', TOOL_NAME: CODE_TOOLS ? 'remember' : 'echo' } });
 const engine = await startTarget({
   script: 'dist/main.js',
   flags: [`--inspect=127.0.0.1:${INSPECTOR_PORT}`],
@@ -138,6 +153,7 @@ function session() {
 
 const MiB = (bytes) => (bytes / 1048576).toFixed(1);
 const heaps = [];
+const rss = [];
 console.log(`${WAVES} waves of ${SESSIONS} sessions, ${TURNS} turns each (a tool call, then ${DELTAS} deltas)${TOOL_SETS ? `, ${TOOL_SETS} tool sets installed before each` : ''}`);
 console.log('wave  sessions  heap used MiB  external MiB  RSS MiB');
 for (let wave = 1; wave <= WAVES; wave++) {
@@ -148,18 +164,20 @@ for (let wave = 1; wave <= WAVES; wave++) {
     const path = join(process.env.SNAPSHOT_DIR, `engine-wave-${wave}.heapsnapshot`);
     await ask('Runtime.evaluate', { expression: `process.getBuiltinModule('v8').writeHeapSnapshot(${JSON.stringify(path)})`, returnByValue: true });
   }
-  if (wave > WARMUP) heaps.push([wave * SESSIONS, m.heapUsed]);
+  if (wave > WARMUP) (heaps.push([wave * SESSIONS, m.heapUsed]), rss.push([wave * SESSIONS, m.rssKb * 1024]));
   console.log(`${String(wave).padStart(4)}  ${String(wave * SESSIONS).padStart(8)}  ${MiB(m.heapUsed).padStart(13)}  ${MiB(m.external).padStart(12)}  ${MiB(m.rssKb * 1024).padStart(7)}${wave <= WARMUP ? '  (warm-up)' : ''}`);
 }
 
 if (heaps.length < 2) throw new Error('WAVES must be at least WARMUP + 2 to fit a line');
-// Least squares: heap used against sessions served, over the waves after the warm-up.
-const n = heaps.length;
-const mx = heaps.reduce((a, [x]) => a + x, 0) / n;
-const my = heaps.reduce((a, [, y]) => a + y, 0) / n;
-const slope = heaps.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0) / heaps.reduce((a, [x]) => a + (x - mx) ** 2, 0);
+/** Least squares: bytes against sessions served, over the waves after the warm-up. */
+function slopeOf(points) {
+  const mx = points.reduce((a, [x]) => a + x, 0) / points.length;
+  const my = points.reduce((a, [, y]) => a + y, 0) / points.length;
+  return points.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0) / points.reduce((a, [x]) => a + (x - mx) ** 2, 0);
+}
+const slope = slopeOf(heaps);
 const expected = WAVES * SESSIONS * TURNS;
-console.log(`heap kept per session after the warm-up: ${slope.toFixed(0)} bytes (goal: under 1024)${TOOL_SETS ? `; per tool set: ${((slope * SESSIONS) / TOOL_SETS).toFixed(0)} bytes` : ''}`);
+console.log(`heap kept per session after the warm-up: ${slope.toFixed(0)} bytes (goal: under 1024); RSS: ${slopeOf(rss).toFixed(0)} bytes (the code tools' workers, native memory)${TOOL_SETS ? `; per tool set: ${((slope * SESSIONS) / TOOL_SETS).toFixed(0)} bytes` : ''}`);
 console.log(`turns ended ${got.ends}/${expected}, tool calls ${got.calls}/${expected}, ok results ${got.results}, tool requests ${toolRequests}, deltas ${got.deltas}/${expected * DELTAS}, audio frames ${got.audio}, errors ${got.errors.length}${got.errors.length ? `: ${got.errors[0]}` : ''}`);
 
 inspector.close();
