@@ -177,7 +177,7 @@ function slopeOf(points) {
 }
 const slope = slopeOf(heaps);
 const expected = WAVES * SESSIONS * TURNS;
-console.log(`heap kept per session after the warm-up: ${slope.toFixed(0)} bytes (goal: under 1024); RSS: ${slopeOf(rss).toFixed(0)} bytes (the code tools' workers, native memory)${TOOL_SETS ? `; per tool set: ${((slope * SESSIONS) / TOOL_SETS).toFixed(0)} bytes` : ''}`);
+console.log(`heap kept per session after the warm-up: ${slope.toFixed(0)} bytes (goal: under 1024); RSS: ${slopeOf(rss).toFixed(0)} bytes (all the process's memory: buffers, sockets, the code tools' workers)${TOOL_SETS ? `; per tool set: ${((slope * SESSIONS) / TOOL_SETS).toFixed(0)} bytes` : ''}`);
 console.log(`turns ended ${got.ends}/${expected}, tool calls ${got.calls}/${expected}, ok results ${got.results}, tool requests ${toolRequests}, deltas ${got.deltas}/${expected * DELTAS}, audio frames ${got.audio}, errors ${got.errors.length}${got.errors.length ? `: ${got.errors[0]}` : ''}`);
 
 inspector.close();
