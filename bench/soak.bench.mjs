@@ -8,15 +8,19 @@
 // waves after them (a line fitted through the heaps; goal: under 1 KB a session — nothing kept),
 // and checks that every turn ended and every call ran.
 //
-// Run: npm run bench:soak. Settings (environment): SESSIONS (200), WAVES (8), WARMUP (2), TURNS (2),
-// DELTAS (20), SESSION_RESUME_SECS (0: a closed session is not kept for resuming; kept sessions are
-// memory by design, let go when their time is up, swept every 30 s), SNAPSHOT_DIR (heap snapshots
-// of the engine after the first wave past the warm-up and after the last, to compare in Chrome's
-// DevTools), CODE_TOOLS=1 (the model calls a Python code tool instead, which keeps the words in
-// the session's `context.state` and calls `echo` through `tools.echo`), TOOL_SETS (0: tool sets installed over `POST /api/tools` before each wave, each
-// with `echo` under its own limits and other tools of names and schemas never seen before, so that
-// what the engine keeps per tool set shows too), SPEECH=1 (voice sessions: the answers spoken too, by the embedded eSpeak NG; the audio
-// events are counted). The engine's standard output goes to /tmp/soak-bench-engine.log.
+// Run: npm run bench:soak. Settings (environment):
+// - SESSIONS (200), WAVES (8), WARMUP (2), TURNS (2), DELTAS (20);
+// - SESSION_RESUME_SECS (0: a closed session is not kept for resuming; kept sessions are memory by
+//   design, let go when their time is up, swept every 30 s; with SESSION_STORE_URL, in Redis);
+// - SNAPSHOT_DIR: heap snapshots of the engine after the first wave past the warm-up and after the
+//   last, to compare (Chrome's DevTools);
+// - CODE_TOOLS=1: the model calls a Python code tool instead, which keeps the words in the
+//   session's `context.state` and calls `echo` through `tools.echo`;
+// - TOOL_SETS (0): tool sets installed over `POST /api/tools` before each wave, each with `echo`
+//   under limits of its own and tools of names and schemas never seen before, so that what the
+//   engine keeps per tool set shows too;
+// - SPEECH=1: voice sessions, the answers spoken by the embedded eSpeak NG (audio events counted).
+// The engine's standard output goes to /tmp/soak-bench-engine.log.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
