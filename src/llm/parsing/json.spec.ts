@@ -1,4 +1,5 @@
 import { parseJson, parseJsonExact } from './json.js';
+import fc from 'fast-check';
 
 describe('parseJsonExact (a tool call arguments)', () => {
   it('keeps an integer too long for a JavaScript number as its digits', () => {
@@ -32,5 +33,39 @@ describe('parseJsonExact (a tool call arguments)', () => {
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect(Object.hasOwn(value, '__proto__')).toBe(true);
     expect((value as { admin?: unknown }).admin).toBeUndefined();
+  });
+});
+
+describe('parseJsonExact against JSON.parse, on any JSON', () => {
+  /** `value` as parseJsonExact should read it: integers written past 2^53 as their digits. */
+  const exact = (value: unknown): unknown => {
+    if (typeof value === 'number')
+      return Number.isInteger(value) && !Number.isSafeInteger(value) && !/e/i.test(String(value))
+        ? String(value)
+        : value;
+    if (Array.isArray(value)) return value.map(exact);
+    if (typeof value === 'object' && value !== null)
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, exact(v)]));
+    return value;
+  };
+
+  it('reads what JSON.parse reads, but the long integers', () => {
+    const long = fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }).map(Number);
+    const value = fc.letrec((tie) => ({
+      json: fc.oneof(
+        { depthSize: 'small' },
+        fc.jsonValue({ maxDepth: 1 }),
+        long,
+        fc.array(tie('json'), { maxLength: 4 }),
+        fc.dictionary(fc.string(), tie('json'), { maxKeys: 4 }),
+      ),
+    })).json;
+    fc.assert(
+      fc.property(value, (v) => {
+        const text = JSON.stringify(v);
+        expect(parseJsonExact(text)).toEqual(exact(JSON.parse(text)));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
