@@ -6,7 +6,7 @@
 // snapshot tool would), with its RSS. The first WARMUP waves fill what a running engine keeps
 // anyway (compiled code, pools, caches); the bench prints the heap kept per session over the
 // waves after them (a line fitted through the heaps; goal: under 1 KB a session — nothing kept),
-// and checks that every turn ended and every call ran.
+// and checks that every turn ended and every call ran. First, what an idle open session holds.
 //
 // Run: npm run bench:soak. Settings (environment):
 // - SESSIONS (200), WAVES (8), WARMUP (2), TURNS (2), DELTAS (20);
@@ -159,6 +159,23 @@ const MiB = (bytes) => (bytes / 1048576).toFixed(1);
 const heaps = [];
 const rss = [];
 console.log(`${WAVES} waves of ${SESSIONS} sessions, ${TURNS} turns each (a tool call, then ${DELTAS} deltas)${TOOL_SETS ? `, ${TOOL_SETS} tool sets installed before each` : ''}`);
+/** What an open session holds while idle: SESSIONS connections opened at once, measured, closed. */
+async function idleCost() {
+  const open = () => new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws`);
+    ws.once('message', () => resolve(ws));
+    ws.once('error', reject);
+  });
+  const closeAll = (list) => Promise.all(list.map((ws) => new Promise((resolve) => (ws.once('close', resolve), ws.close()))));
+  await closeAll(await Promise.all(Array.from({ length: SESSIONS }, open))); // warms the path
+  const before = await memory();
+  const idle = await Promise.all(Array.from({ length: SESSIONS }, open));
+  const after = await memory();
+  await closeAll(idle);
+  const kib = (bytes) => (bytes / SESSIONS / 1024).toFixed(1);
+  console.log(`an idle open session: heap ${kib(after.heapUsed - before.heapUsed)} KiB, RSS ${kib((after.rssKb - before.rssKb) * 1024)} KiB`);
+}
+await idleCost();
 console.log('wave  sessions  heap used MiB  external MiB  RSS MiB');
 for (let wave = 1; wave <= WAVES; wave++) {
   await installToolSets(TOOL_SETS);
