@@ -42,7 +42,7 @@ describe('MemoryShelf (what the primary of ENGINE_PROCESSES keeps: tokens, resul
     now = 1000;
     shelf.sweep();
     expect([shelf.size, shelf.get('long')]).toEqual([1, 'y'.repeat(40)]);
-    // its characters are free again: two more fit beside the one kept
+    // its characters are free again: another entry fits beside the one kept, pushing nothing out
     shelf.set('a', 'z'.repeat(25), 1000);
     expect([shelf.get('long'), shelf.get('a')]).toEqual(['y'.repeat(40), 'z'.repeat(25)]);
   });
