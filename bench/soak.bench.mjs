@@ -19,7 +19,9 @@
 // - TOOL_SETS (0): tool sets installed over `POST /api/tools` before each wave, each with `echo`
 //   under limits of its own and tools of names and schemas never seen before, so that what the
 //   engine keeps per tool set shows too;
-// - SPEECH=1: voice sessions, the answers spoken by the embedded eSpeak NG (audio events counted).
+// - SPEECH=1: voice sessions, the answers spoken by the embedded eSpeak NG (audio events counted);
+// - ENGINE_PROCESSES (1): with more, the heaps of the primary and of every engine process summed
+//   (SNAPSHOT_DIR then snapshots the last engine process).
 // The engine's standard output goes to /tmp/soak-bench-engine.log.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -35,6 +37,7 @@ const TURNS = Number(process.env.TURNS ?? 2);
 const DELTAS = Number(process.env.DELTAS ?? 20);
 const SPEECH = process.env.SPEECH === '1';
 const CODE_TOOLS = process.env.CODE_TOOLS === '1';
+const PROCESSES = Number(process.env.ENGINE_PROCESSES ?? 1);
 /** A code tool: the session's words in its state, each echoed through the HTTP tool. */
 const remember = {
   type: 'python',
@@ -94,7 +97,7 @@ const { server: llm, url: llmUrl } = await fakeLlm({ deltas: DELTAS, warmupDelta
 const engine = await startTarget({
   script: 'dist/main.js',
   flags: [`--inspect=127.0.0.1:${INSPECTOR_PORT}`],
-  env: { ...(SPEECH && { TTS_PROVIDER: 'espeak' }), LLM_TOOLS_FILE: toolsFile, SESSION_RESUME_SECS: process.env.SESSION_RESUME_SECS ?? '0', WS_MAX_SESSIONS: String(SESSIONS + 10) },
+  env: { ENGINE_PROCESSES: String(PROCESSES), ...(SPEECH && { TTS_PROVIDER: 'espeak' }), LLM_TOOLS_FILE: toolsFile, SESSION_RESUME_SECS: process.env.SESSION_RESUME_SECS ?? '0', WS_MAX_SESSIONS: String(SESSIONS + 10) },
   port: PORT,
   llmUrl,
   log: '/tmp/soak-bench-engine.log',
@@ -103,26 +106,42 @@ const engine = await startTarget({
 // A bench that fails leaves no engine behind on its ports.
 process.on('exit', () => (engine.kill(), llm.kill()));
 
-/** The engine's inspector: a full GC, then its process.memoryUsage(). */
-const targets = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json/list`)).json();
-const inspector = new WebSocket(targets[0].webSocketDebuggerUrl);
-await new Promise((r, j) => (inspector.once('open', r), inspector.once('error', j)));
-let nextId = 1;
-const ask = (method, params = {}) => new Promise((resolve, reject) => {
-  const id = nextId++;
-  const onMessage = (data) => {
-    const reply = JSON.parse(data.toString());
-    if (reply.id !== id) return;
-    inspector.off('message', onMessage);
-    reply.error ? reject(new Error(reply.error.message)) : resolve(reply.result);
-  };
-  inspector.on('message', onMessage);
-  inspector.send(JSON.stringify({ id, method, params }));
-});
+/** A process's inspector on `port`: `ask(method, params)` answers its DevTools protocol. */
+async function inspectorAt(port) {
+  const [target] = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
+  let nextId = 1;
+  const ask = (method, params = {}) => new Promise((resolve, reject) => {
+    const id = nextId++;
+    const onMessage = (data) => {
+      const reply = JSON.parse(data.toString());
+      if (reply.id !== id) return;
+      ws.off('message', onMessage);
+      reply.error ? reject(new Error(reply.error.message)) : resolve(reply.result);
+    };
+    ws.on('message', onMessage);
+    ws.send(JSON.stringify({ id, method, params }));
+  });
+  return { ask, close: () => ws.close() };
+}
+// With ENGINE_PROCESSES above 1, the primary's inspector is on INSPECTOR_PORT and each engine
+// process's on the ports after it.
+const inspectors = await Promise.all(
+  Array.from({ length: PROCESSES > 1 ? PROCESSES + 1 : 1 }, (_, i) => inspectorAt(INSPECTOR_PORT + i)),
+);
+const ask = (method, params) => inspectors.at(-1).ask(method, params);
+/** After a full GC in every process: their process.memoryUsage() summed, and their RSS. */
 async function memory() {
-  for (let i = 0; i < 3; i++) await ask('HeapProfiler.collectGarbage');
-  const { result } = await ask('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true });
-  return { ...JSON.parse(result.value), rssKb: rssKb(engine.pid) };
+  const sum = { heapUsed: 0, external: 0, rssKb: rssKb(engine.pid) };
+  for (const inspector of inspectors) {
+    for (let i = 0; i < 3; i++) await inspector.ask('HeapProfiler.collectGarbage');
+    const { result } = await inspector.ask('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true });
+    const usage = JSON.parse(result.value);
+    sum.heapUsed += usage.heapUsed;
+    sum.external += usage.external;
+  }
+  return sum;
 }
 
 /** One session: TURNS turns, each waited for to its assistant_end; counts what it got. */
@@ -201,7 +220,7 @@ const expected = WAVES * SESSIONS * TURNS;
 console.log(`heap kept per session after the warm-up: ${slope.toFixed(0)} bytes (goal: under 1024); RSS: ${slopeOf(rss).toFixed(0)} bytes (all the process's memory: buffers, sockets, the code tools' workers)${TOOL_SETS ? `; per tool set: ${((slope * SESSIONS) / TOOL_SETS).toFixed(0)} bytes` : ''}`);
 console.log(`turns ended ${got.ends}/${expected}, tool calls ${got.calls}/${expected}, ok results ${got.results}, tool requests ${toolRequests}, deltas ${got.deltas}/${expected * DELTAS}, audio frames ${got.audio}, errors ${got.errors.length}${got.errors.length ? `: ${got.errors[0]}` : ''}`);
 
-inspector.close();
+for (const inspector of inspectors) inspector.close();
 await stopTarget(engine);
 llm.kill();
 tools.close();
