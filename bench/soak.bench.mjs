@@ -20,6 +20,7 @@
 //   under limits of its own and tools of names and schemas never seen before, so that what the
 //   engine keeps per tool set shows too;
 // - SPEECH=1: voice sessions, the answers spoken by the embedded eSpeak NG (audio events counted);
+// - MCP=1: the model calls an MCP tool instead (the test suite's stdio server, run by the engine);
 // - ENGINE_PROCESSES (1): with more, the heaps of the primary and of every engine process summed
 //   (SNAPSHOT_DIR then snapshots the last engine process).
 // The engine's standard output goes to /tmp/soak-bench-engine.log.
@@ -38,6 +39,15 @@ const DELTAS = Number(process.env.DELTAS ?? 20);
 const SPEECH = process.env.SPEECH === '1';
 const CODE_TOOLS = process.env.CODE_TOOLS === '1';
 const PROCESSES = Number(process.env.ENGINE_PROCESSES ?? 1);
+const MCP = process.env.MCP === '1';
+/** An MCP tool: the test suite's stdio server (run by the engine) echoes the word. */
+const spell = {
+  type: 'mcp',
+  name: 'spell',
+  tool: 'echo',
+  command: process.execPath,
+  args: [join(process.cwd(), 'test/support/mcp-stdio-server.mjs')],
+};
 /** A code tool: the session's words in its state, each echoed through the HTTP tool. */
 const remember = {
   type: 'python',
@@ -70,7 +80,7 @@ const echo = {
   url: `http://127.0.0.1:${tools.address().port}/echo/{word}`,
   method: 'GET',
 };
-const withCode = (set) => (CODE_TOOLS ? [...set, remember] : set);
+const withCode = (set) => [...set, ...(CODE_TOOLS ? [remember] : []), ...(MCP ? [spell] : [])];
 writeFileSync(toolsFile, JSON.stringify(withCode([echo])));
 /** Tool set `n`: echo with limits of its own, and tools named and shaped as no set before. */
 let toolSets = 0;
@@ -93,7 +103,7 @@ async function installToolSets(count) {
 }
 const TOOL_SETS = Number(process.env.TOOL_SETS ?? 0);
 
-const { server: llm, url: llmUrl } = await fakeLlm({ deltas: DELTAS, warmupDeltas: DELTAS, intervalMs: 5, env: { TOOL_CALLS: '1', TOOL_NAME: CODE_TOOLS ? 'remember' : 'echo' } });
+const { server: llm, url: llmUrl } = await fakeLlm({ deltas: DELTAS, warmupDeltas: DELTAS, intervalMs: 5, env: { TOOL_CALLS: '1', TOOL_NAME: CODE_TOOLS ? 'remember' : MCP ? 'spell' : 'echo' } });
 const engine = await startTarget({
   script: 'dist/main.js',
   flags: [`--inspect=127.0.0.1:${INSPECTOR_PORT}`],
@@ -217,7 +227,7 @@ function slopeOf(points) {
 }
 const slope = slopeOf(heaps);
 const expected = WAVES * SESSIONS * TURNS;
-console.log(`heap kept per session after the warm-up: ${slope.toFixed(0)} bytes (goal: under 1024); RSS: ${slopeOf(rss).toFixed(0)} bytes (all the process's memory: buffers, sockets, the code tools' workers)${TOOL_SETS ? `; per tool set: ${((slope * SESSIONS) / TOOL_SETS).toFixed(0)} bytes` : ''}`);
+console.log(`heap kept per session after the warm-up: ${slope.toFixed(0)} bytes (goal: under 1024); RSS: ${slopeOf(rss).toFixed(0)} bytes (the process tree's memory: buffers, sockets, the code tools' workers, an MCP server's process)${TOOL_SETS ? `; per tool set: ${((slope * SESSIONS) / TOOL_SETS).toFixed(0)} bytes` : ''}`);
 console.log(`turns ended ${got.ends}/${expected}, tool calls ${got.calls}/${expected}, ok results ${got.results}, tool requests ${toolRequests}, deltas ${got.deltas}/${expected * DELTAS}, audio frames ${got.audio}, errors ${got.errors.length}${got.errors.length ? `: ${got.errors[0]}` : ''}`);
 
 for (const inspector of inspectors) inspector.close();

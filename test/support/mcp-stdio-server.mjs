@@ -40,6 +40,12 @@ const tools = {
         }),
       ),
   },
+  echo: {
+    description: 'Echoes a word.',
+    inputSchema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
+    annotations: { readOnlyHint: true },
+    answer: ({ word }) => text(word),
+  },
   crash: {
     description: 'Exits while answering.',
     answer: () => {
