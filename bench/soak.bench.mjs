@@ -21,6 +21,8 @@
 //   engine keeps per tool set shows too;
 // - SPEECH=1: voice sessions, the answers spoken by the embedded eSpeak NG (audio events counted);
 // - MCP=1: the model calls an MCP tool instead (the test suite's stdio server, run by the engine);
+// - CLIENT_TOOLS=1: each session declares a client tool of a schema of its own, which the model
+//   calls and the session answers;
 // - ENGINE_PROCESSES (1): with more, the heaps of the primary and of every engine process summed
 //   (SNAPSHOT_DIR then snapshots the last engine process).
 // The engine's standard output goes to /tmp/soak-bench-engine.log.
@@ -40,6 +42,14 @@ const SPEECH = process.env.SPEECH === '1';
 const CODE_TOOLS = process.env.CODE_TOOLS === '1';
 const PROCESSES = Number(process.env.ENGINE_PROCESSES ?? 1);
 const MCP = process.env.MCP === '1';
+const CLIENT_TOOLS = process.env.CLIENT_TOOLS === '1';
+/** Session `n`'s own client tool `pick`: a schema no other session has (checked against its own validator). */
+let sessionsOpened = 0;
+const clientTool = (n) => ({
+  name: 'pick',
+  description: `Shows the word to the user of session ${n}.`,
+  parameters: { type: 'object', properties: { word: { type: 'string', maxLength: 1000 + n }, [`note_${n}`]: { type: 'string' } }, required: ['word'] },
+});
 /** An MCP tool: the test suite's stdio server (run by the engine) echoes the word. */
 const spell = {
   type: 'mcp',
@@ -103,7 +113,7 @@ async function installToolSets(count) {
 }
 const TOOL_SETS = Number(process.env.TOOL_SETS ?? 0);
 
-const { server: llm, url: llmUrl } = await fakeLlm({ deltas: DELTAS, warmupDeltas: DELTAS, intervalMs: 5, env: { TOOL_CALLS: '1', TOOL_NAME: CODE_TOOLS ? 'remember' : MCP ? 'spell' : 'echo' } });
+const { server: llm, url: llmUrl } = await fakeLlm({ deltas: DELTAS, warmupDeltas: DELTAS, intervalMs: 5, env: { TOOL_CALLS: '1', TOOL_NAME: CODE_TOOLS ? 'remember' : MCP ? 'spell' : CLIENT_TOOLS ? 'pick' : 'echo' } });
 const engine = await startTarget({
   script: 'dist/main.js',
   flags: [`--inspect=127.0.0.1:${INSPECTOR_PORT}`],
@@ -164,12 +174,16 @@ function session() {
     ws.on('message', (data, binary) => {
       if (binary) return void got.audio++;
       const event = JSON.parse(data.toString());
-      if (event.type === 'session' && SPEECH) return ws.send(JSON.stringify({ type: 'session.update', modality: 'voice' }));
+      if (event.type === 'session' && (SPEECH || CLIENT_TOOLS)) {
+        const update = { type: 'session.update', ...(SPEECH && { modality: 'voice' }), ...(CLIENT_TOOLS && { client_tools: [clientTool(sessionsOpened++)] }) };
+        return ws.send(JSON.stringify(update));
+      }
+      if (event.type === 'client_tool_call') return ws.send(JSON.stringify({ type: 'client_tool_result', id: event.id, result: { picked: event.arguments.word } }));
       if (event.type === 'assistant_end' && !event.heard) (got.ends++, (ended = true));
       // A voice session's user speaks again once the answer's speech has begun (a barge-in: the
       // rest of it is cut, as a caller does; its audio is paced as it is played).
       const over = ended && (!SPEECH || event.type === 'audio');
-      if (event.type === 'session.updated' || (event.type === 'session' && !SPEECH) || over) {
+      if (event.type === 'session.updated' || event.type === 'session' || over) {
         ended = false;
         if (turns++ === TURNS) return ws.close();
         ws.send(JSON.stringify({ type: 'user_text', text: `turn ${turns}` }));
