@@ -23,6 +23,8 @@
 // - MCP=1: the model calls an MCP tool instead (the test suite's stdio server, run by the engine);
 // - CLIENT_TOOLS=1: each session declares a client tool of a schema of its own, which the model
 //   calls and the session answers;
+// - SESSION_SETTINGS=1: each session sets instructions and a variable of its own, which the HTTP
+//   tool sends in a header;
 // - ENGINE_PROCESSES (1): with more, the heaps of the primary and of every engine process summed
 //   (SNAPSHOT_DIR then snapshots the last engine process).
 // The engine's standard output goes to /tmp/soak-bench-engine.log.
@@ -43,6 +45,7 @@ const CODE_TOOLS = process.env.CODE_TOOLS === '1';
 const PROCESSES = Number(process.env.ENGINE_PROCESSES ?? 1);
 const MCP = process.env.MCP === '1';
 const CLIENT_TOOLS = process.env.CLIENT_TOOLS === '1';
+const SETTINGS = process.env.SESSION_SETTINGS === '1';
 /** Session `n`'s own client tool `pick`: a schema no other session has (checked against its own validator). */
 let sessionsOpened = 0;
 const clientTool = (n) => ({
@@ -89,6 +92,8 @@ const echo = {
   parameters: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
   url: `http://127.0.0.1:${tools.address().port}/echo/{word}`,
   method: 'GET',
+  // Each session's own value in a header (a caller's token), as SESSION_SETTINGS=1 sets it.
+  ...(process.env.SESSION_SETTINGS === '1' && { headers: { 'X-Customer': '${session.customer}' } }),
 };
 const withCode = (set) => [...set, ...(CODE_TOOLS ? [remember] : []), ...(MCP ? [spell] : [])];
 writeFileSync(toolsFile, JSON.stringify(withCode([echo])));
@@ -174,8 +179,14 @@ function session() {
     ws.on('message', (data, binary) => {
       if (binary) return void got.audio++;
       const event = JSON.parse(data.toString());
-      if (event.type === 'session' && (SPEECH || CLIENT_TOOLS)) {
-        const update = { type: 'session.update', ...(SPEECH && { modality: 'voice' }), ...(CLIENT_TOOLS && { client_tools: [clientTool(sessionsOpened++)] }) };
+      if (event.type === 'session' && (SPEECH || CLIENT_TOOLS || SETTINGS)) {
+        const n = sessionsOpened++;
+        const update = {
+          type: 'session.update',
+          ...(SPEECH && { modality: 'voice' }),
+          ...(CLIENT_TOOLS && { client_tools: [clientTool(n)] }),
+          ...(SETTINGS && { instructions: `The caller is customer ${n}.`, variables: { customer: `c${n}` } }),
+        };
         return ws.send(JSON.stringify(update));
       }
       if (event.type === 'client_tool_call') return ws.send(JSON.stringify({ type: 'client_tool_result', id: event.id, result: { picked: event.arguments.word } }));
