@@ -17,8 +17,8 @@
 // - CODE_TOOLS=1: the model calls a Python code tool instead, which keeps the words in the
 //   session's `context.state` and calls `echo` through `tools.echo`;
 // - TOOL_SETS (0): tool sets installed over `POST /api/tools` before each wave, each with `echo`
-//   under limits of its own and tools of names and schemas never seen before, so that what the
-//   engine keeps per tool set shows too;
+//   under limits of its own, tools of names and schemas never seen before and an operation of an
+//   OpenAPI document written for it, so that what the engine keeps per tool set shows too;
 // - SPEECH=1: voice sessions, the answers spoken by the embedded eSpeak NG (audio events counted);
 // - MCP=1: the model calls an MCP tool instead (the test suite's stdio server, run by the engine);
 // - CLIENT_TOOLS=1: each session declares a client tool of a schema of its own, which the model
@@ -110,9 +110,29 @@ const toolSet = (n) => [
     cache_secs: 60 + i,
   })),
 ];
+/** An OpenAPI document of one operation, new for each tool set (read from its file at install). */
+function openApiTool(n) {
+  const spec = {
+    openapi: '3.0.3',
+    info: { title: `Records ${n}`, version: '1' },
+    servers: [{ url: `http://127.0.0.1:${tools.address().port}` }],
+    paths: {
+      [`/records/${n}/{id}`]: {
+        get: {
+          operationId: `getRecord${n}`,
+          summary: `Reads a record of kind ${n}.`,
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { 200: { description: 'The record' } },
+        },
+      },
+    },
+  };
+  writeFileSync(join(dir, `spec-${n % 50}.json`), JSON.stringify(spec));
+  return { type: 'openapi', spec: `spec-${n % 50}.json`, operation: `getRecord${n}` };
+}
 async function installToolSets(count) {
   for (let i = 0; i < count; i++) {
-    const res = await fetch(`http://127.0.0.1:${PORT}/api/tools`, { method: 'POST', body: JSON.stringify(withCode(toolSet(toolSets++))) });
+    const res = await fetch(`http://127.0.0.1:${PORT}/api/tools`, { method: 'POST', body: JSON.stringify(withCode([...toolSet(toolSets), openApiTool(toolSets++)])) });
     if (!res.ok) throw new Error(`POST /api/tools: ${res.status} ${await res.text()}`);
   }
 }
