@@ -25,6 +25,8 @@
 //   calls and the session answers;
 // - SESSION_SETTINGS=1: each session sets instructions and a variable of its own, which the HTTP
 //   tool sends in a header;
+// - AUDIO_IN=1: the user speaks each turn (half a second of PCM, then `audio_end`), transcribed by
+//   a speech-to-text server the bench runs;
 // - ENGINE_PROCESSES (1): with more, the heaps of the primary and of every engine process summed
 //   (SNAPSHOT_DIR then snapshots the last engine process).
 // The engine's standard output goes to /tmp/soak-bench-engine.log.
@@ -46,6 +48,20 @@ const PROCESSES = Number(process.env.ENGINE_PROCESSES ?? 1);
 const MCP = process.env.MCP === '1';
 const CLIENT_TOOLS = process.env.CLIENT_TOOLS === '1';
 const SETTINGS = process.env.SESSION_SETTINGS === '1';
+const AUDIO_IN = process.env.AUDIO_IN === '1';
+/** 20 ms of 16 kHz PCM: a quiet hiss, the same every time (the speech server hears it as words). */
+const FRAME = Buffer.alloc(640);
+for (let i = 0; i < 320; i++) FRAME.writeInt16LE(((i * 7919) % 200) - 100, i * 2);
+// The speech-to-text server of AUDIO_IN=1: each utterance is "turn N" (OpenAI's transcriptions API).
+let transcriptions = 0;
+const stt = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.setHeader('Content-Type', 'application/json');
+    res.end(JSON.stringify({ text: `turn ${++transcriptions}` }));
+  });
+});
+await new Promise((r) => stt.listen(0, '127.0.0.1', r));
 /** Session `n`'s own client tool `pick`: a schema no other session has (checked against its own validator). */
 let sessionsOpened = 0;
 const clientTool = (n) => ({
@@ -142,7 +158,7 @@ const { server: llm, url: llmUrl } = await fakeLlm({ deltas: DELTAS, warmupDelta
 const engine = await startTarget({
   script: 'dist/main.js',
   flags: [`--inspect=127.0.0.1:${INSPECTOR_PORT}`],
-  env: { ENGINE_PROCESSES: String(PROCESSES), ...(SPEECH && { TTS_PROVIDER: 'espeak' }), LLM_TOOLS_FILE: toolsFile, SESSION_RESUME_SECS: process.env.SESSION_RESUME_SECS ?? '0', WS_MAX_SESSIONS: String(SESSIONS + 10) },
+  env: { ENGINE_PROCESSES: String(PROCESSES), ...(SPEECH && { TTS_PROVIDER: 'espeak' }), ...(AUDIO_IN && { STT_BASE_URL: `http://127.0.0.1:${stt.address().port}/v1`, VAD_SILENCE_MS: '0' }), LLM_TOOLS_FILE: toolsFile, SESSION_RESUME_SECS: process.env.SESSION_RESUME_SECS ?? '0', WS_MAX_SESSIONS: String(SESSIONS + 10) },
   port: PORT,
   llmUrl,
   log: '/tmp/soak-bench-engine.log',
@@ -190,7 +206,7 @@ async function memory() {
 }
 
 /** One session: TURNS turns, each waited for to its assistant_end; counts what it got. */
-const got = { ends: 0, calls: 0, results: 0, deltas: 0, audio: 0, errors: [] };
+const got = { ends: 0, calls: 0, results: 0, deltas: 0, audio: 0, transcripts: 0, errors: [] };
 function session() {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws`);
@@ -199,11 +215,11 @@ function session() {
     ws.on('message', (data, binary) => {
       if (binary) return void got.audio++;
       const event = JSON.parse(data.toString());
-      if (event.type === 'session' && (SPEECH || CLIENT_TOOLS || SETTINGS)) {
+      if (event.type === 'session' && (SPEECH || CLIENT_TOOLS || SETTINGS || AUDIO_IN)) {
         const n = sessionsOpened++;
         const update = {
           type: 'session.update',
-          ...(SPEECH && { modality: 'voice' }),
+          ...((SPEECH || AUDIO_IN) && { modality: 'voice' }),
           ...(CLIENT_TOOLS && { client_tools: [clientTool(n)] }),
           ...(SETTINGS && { instructions: `The caller is customer ${n}.`, variables: { customer: `c${n}` } }),
         };
@@ -217,11 +233,15 @@ function session() {
       if (event.type === 'session.updated' || event.type === 'session' || over) {
         ended = false;
         if (turns++ === TURNS) return ws.close();
-        ws.send(JSON.stringify({ type: 'user_text', text: `turn ${turns}` }));
+        if (!AUDIO_IN) return ws.send(JSON.stringify({ type: 'user_text', text: `turn ${turns}` }));
+        // Half a second of the user's audio, then its end (VAD_SILENCE_MS=0: the client says so).
+        for (let i = 0; i < 25; i++) ws.send(FRAME);
+        ws.send(JSON.stringify({ type: 'audio_end' }));
       } else if (event.type === 'tool_call') got.calls++;
       else if (event.type === 'tool_result') got.results += event.ok ? 1 : 0;
       else if (event.type === 'assistant_delta') got.deltas += (event.text.match(/t=/g) ?? []).length;
       else if (event.type === 'audio') got.audio++;
+      else if (event.type === 'transcript') got.transcripts++;
       else if (event.type === 'error') got.errors.push(event.message);
     });
     ws.once('close', resolve);
@@ -273,10 +293,11 @@ function slopeOf(points) {
 const slope = slopeOf(heaps);
 const expected = WAVES * SESSIONS * TURNS;
 console.log(`heap kept per session after the warm-up: ${slope.toFixed(0)} bytes (goal: under 1024); RSS: ${slopeOf(rss).toFixed(0)} bytes (the process tree's memory: buffers, sockets, the code tools' workers, an MCP server's process)${TOOL_SETS ? `; per tool set: ${((slope * SESSIONS) / TOOL_SETS).toFixed(0)} bytes` : ''}`);
-console.log(`turns ended ${got.ends}/${expected}, tool calls ${got.calls}/${expected}, ok results ${got.results}, tool requests ${toolRequests}, deltas ${got.deltas}/${expected * DELTAS}, audio frames ${got.audio}, errors ${got.errors.length}${got.errors.length ? `: ${got.errors[0]}` : ''}`);
+console.log(`turns ended ${got.ends}/${expected}, tool calls ${got.calls}/${expected}, ok results ${got.results}, tool requests ${toolRequests}, deltas ${got.deltas}/${expected * DELTAS}, audio frames ${got.audio}, transcripts ${got.transcripts}, errors ${got.errors.length}${got.errors.length ? `: ${got.errors[0]}` : ''}`);
 
 for (const inspector of inspectors) inspector.close();
 await stopTarget(engine);
 llm.kill();
 tools.close();
+stt.close();
 if (got.ends !== expected || got.calls !== expected || got.deltas !== expected * DELTAS) process.exitCode = 1;
