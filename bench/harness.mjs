@@ -157,3 +157,23 @@ export async function runSessions(port, sessions, text) {
   latencies.firstDelta = firstDelta.sort((a, b) => a - b);
   return latencies;
 }
+
+/** A process's inspector on `port` (node --inspect): `ask(method, params)` answers its DevTools protocol. */
+export async function inspectorAt(port) {
+  const [target] = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
+  let nextId = 1;
+  const ask = (method, params = {}) => new Promise((resolve, reject) => {
+    const id = nextId++;
+    const onMessage = (data) => {
+      const reply = JSON.parse(data.toString());
+      if (reply.id !== id) return;
+      ws.off('message', onMessage);
+      reply.error ? reject(new Error(reply.error.message)) : resolve(reply.result);
+    };
+    ws.on('message', onMessage);
+    ws.send(JSON.stringify({ id, method, params }));
+  });
+  return { ask, close: () => ws.close() };
+}

@@ -30,135 +30,45 @@
 // - ENGINE_PROCESSES (1): with more, the heaps of the primary and of every engine process summed
 //   (SNAPSHOT_DIR then snapshots the last engine process).
 // The engine's standard output goes to /tmp/soak-bench-engine.log.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { fakeLlm, rssKb, startTarget, stopTarget } from './harness.mjs';
+import { fakeLlm, inspectorAt, rssKb, startTarget, stopTarget } from './harness.mjs';
+import { clientTool, FRAME, soakWorld } from './soak-world.mjs';
 
 const SESSIONS = Number(process.env.SESSIONS ?? 200);
 const WAVES = Number(process.env.WAVES ?? 8);
 const WARMUP = Number(process.env.WARMUP ?? 2);
 const TURNS = Number(process.env.TURNS ?? 2);
 const DELTAS = Number(process.env.DELTAS ?? 20);
-const SPEECH = process.env.SPEECH === '1';
-const CODE_TOOLS = process.env.CODE_TOOLS === '1';
+const TOOL_SETS = Number(process.env.TOOL_SETS ?? 0);
 const PROCESSES = Number(process.env.ENGINE_PROCESSES ?? 1);
-const MCP = process.env.MCP === '1';
-const CLIENT_TOOLS = process.env.CLIENT_TOOLS === '1';
-const SETTINGS = process.env.SESSION_SETTINGS === '1';
-const AUDIO_IN = process.env.AUDIO_IN === '1';
-/** 20 ms of 16 kHz PCM: a quiet hiss, the same every time (the speech server hears it as words). */
-const FRAME = Buffer.alloc(640);
-for (let i = 0; i < 320; i++) FRAME.writeInt16LE(((i * 7919) % 200) - 100, i * 2);
-// The speech-to-text server of AUDIO_IN=1: each utterance is "turn N" (OpenAI's transcriptions API).
-let transcriptions = 0;
-const stt = createServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    res.setHeader('Content-Type', 'application/json');
-    res.end(JSON.stringify({ text: `turn ${++transcriptions}` }));
-  });
-});
-await new Promise((r) => stt.listen(0, '127.0.0.1', r));
-/** Session `n`'s own client tool `pick`: a schema no other session has (checked against its own validator). */
-let sessionsOpened = 0;
-const clientTool = (n) => ({
-  name: 'pick',
-  description: `Shows the word to the user of session ${n}.`,
-  parameters: { type: 'object', properties: { word: { type: 'string', maxLength: 1000 + n }, [`note_${n}`]: { type: 'string' } }, required: ['word'] },
-});
-/** An MCP tool: the test suite's stdio server (run by the engine) echoes the word. */
-const spell = {
-  type: 'mcp',
-  name: 'spell',
-  tool: 'echo',
-  command: process.execPath,
-  args: [join(process.cwd(), 'test/support/mcp-stdio-server.mjs')],
-};
-/** A code tool: the session's words in its state, each echoed through the HTTP tool. */
-const remember = {
-  type: 'python',
-  code: [
-    'def remember(word: str) -> str:',
-    '    """Remembers a word for the rest of the conversation."""',
-    '    words = context.state.get("words", []) + [word]',
-    '    context.state["words"] = words',
-    '    echoed = tools.echo({"word": word})',
-    '    return f"{len(words)} words, the last echoed as {echoed}"',
-  ].join('\n'),
-};
+const on = (name) => process.env[name] === '1';
+const [SPEECH, CODE_TOOLS, MCP, CLIENT_TOOLS, SETTINGS, AUDIO_IN] = ['SPEECH', 'CODE_TOOLS', 'MCP', 'CLIENT_TOOLS', 'SESSION_SETTINGS', 'AUDIO_IN'].map(on);
 const PORT = 18790;
 const INSPECTOR_PORT = 19229;
 
-// The tool's server: echoes the word in its path.
-let toolRequests = 0;
-const tools = createServer((req, res) => {
-  toolRequests++;
-  res.setHeader('Content-Type', 'application/json');
-  res.end(JSON.stringify({ echo: decodeURIComponent(req.url.split('/').pop()) }));
-});
-await new Promise((r) => tools.listen(0, '127.0.0.1', r));
-const dir = mkdtempSync(join(tmpdir(), 'soak-'));
-const toolsFile = join(dir, 'tools.json');
-const echo = {
-  name: 'echo',
-  description: 'Echoes a word.',
-  parameters: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
-  url: `http://127.0.0.1:${tools.address().port}/echo/{word}`,
-  method: 'GET',
-  // Each session's own value in a header (a caller's token), as SESSION_SETTINGS=1 sets it.
-  ...(process.env.SESSION_SETTINGS === '1' && { headers: { 'X-Customer': '${session.customer}' } }),
-};
-const withCode = (set) => [...set, ...(CODE_TOOLS ? [remember] : []), ...(MCP ? [spell] : [])];
-writeFileSync(toolsFile, JSON.stringify(withCode([echo])));
-/** Tool set `n`: echo with limits of its own, and tools named and shaped as no set before. */
+const world = await soakWorld({ codeTools: CODE_TOOLS, mcp: MCP, sessionSettings: SETTINGS });
 let toolSets = 0;
-const toolSet = (n) => [
-  { ...echo, rate_limit: { calls: 50000 + (n % 50000), per_secs: 1 }, max_concurrency: 10000 - (n % 100), retries: n % 3 },
-  ...Array.from({ length: 4 }, (_, i) => ({
-    name: `lookup_${n}_${i}`,
-    description: `Looks up record kind ${n}.${i}.`,
-    parameters: { type: 'object', $id: `urn:set:${n}:${i}`, properties: { [`id_${n}`]: { type: 'string', pattern: `^[a-z]{${i + 1}}\\d+$` }, days: { type: 'integer', minimum: i } }, required: [`id_${n}`] },
-    url: `http://127.0.0.1:${tools.address().port}/records/${n}/{id_${n}}`,
-    method: 'GET',
-    cache_secs: 60 + i,
-  })),
-];
-/** An OpenAPI document of one operation, new for each tool set (read from its file at install). */
-function openApiTool(n) {
-  const spec = {
-    openapi: '3.0.3',
-    info: { title: `Records ${n}`, version: '1' },
-    servers: [{ url: `http://127.0.0.1:${tools.address().port}` }],
-    paths: {
-      [`/records/${n}/{id}`]: {
-        get: {
-          operationId: `getRecord${n}`,
-          summary: `Reads a record of kind ${n}.`,
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: { 200: { description: 'The record' } },
-        },
-      },
-    },
-  };
-  writeFileSync(join(dir, `spec-${n % 50}.json`), JSON.stringify(spec));
-  return { type: 'openapi', spec: `spec-${n % 50}.json`, operation: `getRecord${n}` };
-}
 async function installToolSets(count) {
   for (let i = 0; i < count; i++) {
-    const res = await fetch(`http://127.0.0.1:${PORT}/api/tools`, { method: 'POST', body: JSON.stringify(withCode([...toolSet(toolSets), openApiTool(toolSets++)])) });
+    const res = await fetch(`http://127.0.0.1:${PORT}/api/tools`, { method: 'POST', body: JSON.stringify(world.toolSet(toolSets++)) });
     if (!res.ok) throw new Error(`POST /api/tools: ${res.status} ${await res.text()}`);
   }
 }
-const TOOL_SETS = Number(process.env.TOOL_SETS ?? 0);
 
-const { server: llm, url: llmUrl } = await fakeLlm({ deltas: DELTAS, warmupDeltas: DELTAS, intervalMs: 5, env: { TOOL_CALLS: '1', TOOL_NAME: CODE_TOOLS ? 'remember' : MCP ? 'spell' : CLIENT_TOOLS ? 'pick' : 'echo' } });
+const toolName = CLIENT_TOOLS ? 'pick' : world.toolName;
+const { server: llm, url: llmUrl } = await fakeLlm({ deltas: DELTAS, warmupDeltas: DELTAS, intervalMs: 5, env: { TOOL_CALLS: '1', TOOL_NAME: toolName } });
 const engine = await startTarget({
   script: 'dist/main.js',
   flags: [`--inspect=127.0.0.1:${INSPECTOR_PORT}`],
-  env: { ENGINE_PROCESSES: String(PROCESSES), ...(SPEECH && { TTS_PROVIDER: 'espeak' }), ...(AUDIO_IN && { STT_BASE_URL: `http://127.0.0.1:${stt.address().port}/v1`, VAD_SILENCE_MS: '0' }), LLM_TOOLS_FILE: toolsFile, SESSION_RESUME_SECS: process.env.SESSION_RESUME_SECS ?? '0', WS_MAX_SESSIONS: String(SESSIONS + 10) },
+  env: {
+    ENGINE_PROCESSES: String(PROCESSES),
+    ...(SPEECH && { TTS_PROVIDER: 'espeak' }),
+    ...(AUDIO_IN && { STT_BASE_URL: world.sttUrl, VAD_SILENCE_MS: '0' }),
+    LLM_TOOLS_FILE: world.toolsFile,
+    SESSION_RESUME_SECS: process.env.SESSION_RESUME_SECS ?? '0',
+    WS_MAX_SESSIONS: String(SESSIONS + 10),
+  },
   port: PORT,
   llmUrl,
   log: '/tmp/soak-bench-engine.log',
@@ -167,25 +77,6 @@ const engine = await startTarget({
 // A bench that fails leaves no engine behind on its ports.
 process.on('exit', () => (engine.kill(), llm.kill()));
 
-/** A process's inspector on `port`: `ask(method, params)` answers its DevTools protocol. */
-async function inspectorAt(port) {
-  const [target] = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
-  const ws = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
-  let nextId = 1;
-  const ask = (method, params = {}) => new Promise((resolve, reject) => {
-    const id = nextId++;
-    const onMessage = (data) => {
-      const reply = JSON.parse(data.toString());
-      if (reply.id !== id) return;
-      ws.off('message', onMessage);
-      reply.error ? reject(new Error(reply.error.message)) : resolve(reply.result);
-    };
-    ws.on('message', onMessage);
-    ws.send(JSON.stringify({ id, method, params }));
-  });
-  return { ask, close: () => ws.close() };
-}
 // With ENGINE_PROCESSES above 1, the primary's inspector is on INSPECTOR_PORT and each engine
 // process's on the ports after it.
 const inspectors = await Promise.all(
@@ -207,6 +98,7 @@ async function memory() {
 
 /** One session: TURNS turns, each waited for to its assistant_end; counts what it got. */
 const got = { ends: 0, calls: 0, results: 0, deltas: 0, audio: 0, transcripts: 0, errors: [] };
+let sessionsOpened = 0;
 function session() {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws`);
@@ -293,11 +185,10 @@ function slopeOf(points) {
 const slope = slopeOf(heaps);
 const expected = WAVES * SESSIONS * TURNS;
 console.log(`heap kept per session after the warm-up: ${slope.toFixed(0)} bytes (goal: under 1024); RSS: ${slopeOf(rss).toFixed(0)} bytes (the process tree's memory: buffers, sockets, the code tools' workers, an MCP server's process)${TOOL_SETS ? `; per tool set: ${((slope * SESSIONS) / TOOL_SETS).toFixed(0)} bytes` : ''}`);
-console.log(`turns ended ${got.ends}/${expected}, tool calls ${got.calls}/${expected}, ok results ${got.results}, tool requests ${toolRequests}, deltas ${got.deltas}/${expected * DELTAS}, audio frames ${got.audio}, transcripts ${got.transcripts}, errors ${got.errors.length}${got.errors.length ? `: ${got.errors[0]}` : ''}`);
+console.log(`turns ended ${got.ends}/${expected}, tool calls ${got.calls}/${expected}, ok results ${got.results}, tool requests ${world.counts.toolRequests}, deltas ${got.deltas}/${expected * DELTAS}, audio frames ${got.audio}, transcripts ${got.transcripts}, errors ${got.errors.length}${got.errors.length ? `: ${got.errors[0]}` : ''}`);
 
 for (const inspector of inspectors) inspector.close();
 await stopTarget(engine);
 llm.kill();
-tools.close();
-stt.close();
+world.close();
 if (got.ends !== expected || got.calls !== expected || got.deltas !== expected * DELTAS) process.exitCode = 1;

@@ -1,0 +1,124 @@
+// What the sessions of bench/soak.bench.mjs meet: the HTTP tool's server, a speech-to-text server,
+// and the tools of each of its modes (an HTTP tool, a code tool, an MCP tool, a session's client
+// tool, whole tool sets to install).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** 20 ms of 16 kHz PCM: a quiet hiss, the same every time (the speech server hears it as words). */
+export const FRAME = Buffer.alloc(640);
+for (let i = 0; i < 320; i++) FRAME.writeInt16LE(((i * 7919) % 200) - 100, i * 2);
+
+/** Session `n`'s own client tool `pick`: a schema no other session has (checked against its own validator). */
+export const clientTool = (n) => ({
+  name: 'pick',
+  description: `Shows the word to the user of session ${n}.`,
+  parameters: { type: 'object', properties: { word: { type: 'string', maxLength: 1000 + n }, [`note_${n}`]: { type: 'string' } }, required: ['word'] },
+});
+
+/** An MCP tool: the test suite's stdio server (run by the engine) echoes the word. */
+const spell = {
+  type: 'mcp',
+  name: 'spell',
+  tool: 'echo',
+  command: process.execPath,
+  args: [join(process.cwd(), 'test/support/mcp-stdio-server.mjs')],
+};
+
+/** A code tool: the session's words in its state, each echoed through the HTTP tool. */
+const remember = {
+  type: 'python',
+  code: [
+    'def remember(word: str) -> str:',
+    '    """Remembers a word for the rest of the conversation."""',
+    '    words = context.state.get("words", []) + [word]',
+    '    context.state["words"] = words',
+    '    echoed = tools.echo({"word": word})',
+    '    return f"{len(words)} words, the last echoed as {echoed}"',
+  ].join('\n'),
+};
+
+const listening = async (server) => (await new Promise((r) => server.listen(0, '127.0.0.1', r)), server.address().port);
+
+/**
+ * Starts the servers and writes the tools file: `echo` (its header carrying a session variable
+ * with `sessionSettings`), and `remember` and `spell` with `codeTools` and `mcp`.
+ */
+export async function soakWorld({ codeTools, mcp, sessionSettings }) {
+  const counts = { toolRequests: 0, transcriptions: 0 };
+  // The tool's server: echoes the word at the end of the path.
+  const tools = createServer((req, res) => {
+    counts.toolRequests++;
+    res.setHeader('Content-Type', 'application/json');
+    res.end(JSON.stringify({ echo: decodeURIComponent(req.url.split('/').pop()) }));
+  });
+  // The speech-to-text server: each utterance is "turn N" (OpenAI's transcriptions API).
+  const stt = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify({ text: `turn ${++counts.transcriptions}` }));
+    });
+  });
+  const base = `http://127.0.0.1:${await listening(tools)}`;
+  const sttUrl = `http://127.0.0.1:${await listening(stt)}/v1`;
+  const dir = mkdtempSync(join(tmpdir(), 'soak-'));
+  const toolsFile = join(dir, 'tools.json');
+  const echo = {
+    name: 'echo',
+    description: 'Echoes a word.',
+    parameters: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
+    url: `${base}/echo/{word}`,
+    method: 'GET',
+    // Each session's own value in a header (a caller's token).
+    ...(sessionSettings && { headers: { 'X-Customer': '${session.customer}' } }),
+  };
+  const withExtras = (set) => [...set, ...(codeTools ? [remember] : []), ...(mcp ? [spell] : [])];
+  writeFileSync(toolsFile, JSON.stringify(withExtras([echo])));
+
+  /** An OpenAPI document of one operation, new for each tool set (read from its file at install). */
+  const openApiTool = (n) => {
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: `Records ${n}`, version: '1' },
+      servers: [{ url: base }],
+      paths: {
+        [`/records/${n}/{id}`]: {
+          get: {
+            operationId: `getRecord${n}`,
+            summary: `Reads a record of kind ${n}.`,
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+            responses: { 200: { description: 'The record' } },
+          },
+        },
+      },
+    };
+    writeFileSync(join(dir, `spec-${n % 50}.json`), JSON.stringify(spec));
+    return { type: 'openapi', spec: `spec-${n % 50}.json`, operation: `getRecord${n}` };
+  };
+  /** Tool set `n`: echo with limits of its own, and tools named and shaped as no set before. */
+  const toolSet = (n) =>
+    withExtras([
+      { ...echo, rate_limit: { calls: 50000 + (n % 50000), per_secs: 1 }, max_concurrency: 10000 - (n % 100), retries: n % 3 },
+      ...Array.from({ length: 4 }, (_, i) => ({
+        name: `lookup_${n}_${i}`,
+        description: `Looks up record kind ${n}.${i}.`,
+        parameters: { type: 'object', $id: `urn:set:${n}:${i}`, properties: { [`id_${n}`]: { type: 'string', pattern: `^[a-z]{${i + 1}}\\d+$` }, days: { type: 'integer', minimum: i } }, required: [`id_${n}`] },
+        url: `${base}/records/${n}/{id_${n}}`,
+        method: 'GET',
+        cache_secs: 60 + i,
+      })),
+      openApiTool(n),
+    ]);
+
+  return {
+    counts,
+    toolsFile,
+    sttUrl,
+    toolSet,
+    /** The tool the fake LLM calls. */
+    toolName: codeTools ? 'remember' : mcp ? 'spell' : 'echo',
+    close: () => (tools.close(), stt.close()),
+  };
+}
