@@ -27,6 +27,8 @@
 //   tool sends in a header;
 // - AUDIO_IN=1: the user speaks each turn (half a second of PCM, then `audio_end`), transcribed by
 //   a speech-to-text server the bench runs;
+// - RESUME=1: each turn on a connection of its own, each after the first resuming the session
+//   (`?resume=`; SESSION_RESUME_SECS then 60 unless set; with SESSION_STORE_URL, kept in Redis);
 // - ENGINE_PROCESSES (1): with more, the heaps of the primary and of every engine process summed
 //   (SNAPSHOT_DIR then snapshots the last engine process).
 // The engine's standard output goes to /tmp/soak-bench-engine.log.
@@ -43,7 +45,7 @@ const DELTAS = Number(process.env.DELTAS ?? 20);
 const TOOL_SETS = Number(process.env.TOOL_SETS ?? 0);
 const PROCESSES = Number(process.env.ENGINE_PROCESSES ?? 1);
 const on = (name) => process.env[name] === '1';
-const [SPEECH, CODE_TOOLS, MCP, CLIENT_TOOLS, SETTINGS, AUDIO_IN] = ['SPEECH', 'CODE_TOOLS', 'MCP', 'CLIENT_TOOLS', 'SESSION_SETTINGS', 'AUDIO_IN'].map(on);
+const [SPEECH, CODE_TOOLS, MCP, CLIENT_TOOLS, SETTINGS, AUDIO_IN, RESUME] = ['SPEECH', 'CODE_TOOLS', 'MCP', 'CLIENT_TOOLS', 'SESSION_SETTINGS', 'AUDIO_IN', 'RESUME'].map(on);
 const PORT = 18790;
 const INSPECTOR_PORT = 19229;
 
@@ -66,7 +68,7 @@ const engine = await startTarget({
     ...(SPEECH && { TTS_PROVIDER: 'espeak' }),
     ...(AUDIO_IN && { STT_BASE_URL: world.sttUrl, VAD_SILENCE_MS: '0' }),
     LLM_TOOLS_FILE: world.toolsFile,
-    SESSION_RESUME_SECS: process.env.SESSION_RESUME_SECS ?? '0',
+    SESSION_RESUME_SECS: process.env.SESSION_RESUME_SECS ?? (RESUME ? '60' : '0'),
     WS_MAX_SESSIONS: String(SESSIONS + 10),
   },
   port: PORT,
@@ -96,18 +98,24 @@ async function memory() {
   return sum;
 }
 
-/** One session: TURNS turns, each waited for to its assistant_end; counts what it got. */
-const got = { ends: 0, calls: 0, results: 0, deltas: 0, audio: 0, transcripts: 0, errors: [] };
+/**
+ * One connection: `turnsHere` turns, each waited for to its assistant_end (or, in a voice session,
+ * to the first audio of its answer), counting what it got; resolves with the session's resume
+ * token once closed. `first`: the session's first connection (which sets its settings).
+ */
+const got = { ends: 0, calls: 0, results: 0, deltas: 0, audio: 0, transcripts: 0, resumed: 0, errors: [] };
 let sessionsOpened = 0;
-function session() {
+function connection(token, turnsHere, first) {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws`);
+    const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws${token ? `?resume=${encodeURIComponent(token)}` : ''}`);
     let turns = 0;
     let ended = false;
+    let kept;
     ws.on('message', (data, binary) => {
       if (binary) return void got.audio++;
       const event = JSON.parse(data.toString());
-      if (event.type === 'session' && (SPEECH || CLIENT_TOOLS || SETTINGS || AUDIO_IN)) {
+      if (event.type === 'session') (kept = event.resume_token), (got.resumed += event.resumed ? 1 : 0);
+      if (event.type === 'session' && first && (SPEECH || CLIENT_TOOLS || SETTINGS || AUDIO_IN)) {
         const n = sessionsOpened++;
         const update = {
           type: 'session.update',
@@ -124,7 +132,7 @@ function session() {
       const over = ended && (!SPEECH || event.type === 'audio');
       if (event.type === 'session.updated' || event.type === 'session' || over) {
         ended = false;
-        if (turns++ === TURNS) return ws.close();
+        if (turns++ === turnsHere) return ws.close();
         if (!AUDIO_IN) return ws.send(JSON.stringify({ type: 'user_text', text: `turn ${turns}` }));
         // Half a second of the user's audio, then its end (VAD_SILENCE_MS=0: the client says so).
         for (let i = 0; i < 25; i++) ws.send(FRAME);
@@ -136,9 +144,16 @@ function session() {
       else if (event.type === 'transcript') got.transcripts++;
       else if (event.type === 'error') got.errors.push(event.message);
     });
-    ws.once('close', resolve);
+    ws.once('close', () => resolve(kept));
     ws.once('error', reject);
   });
+}
+
+/** One session: TURNS turns on one connection, or with RESUME=1 each on a connection resuming it. */
+async function session() {
+  const perConnection = RESUME ? 1 : TURNS;
+  let token;
+  for (let done = 0; done < TURNS; done += perConnection) token = await connection(token, perConnection, done === 0);
 }
 
 const MiB = (bytes) => (bytes / 1048576).toFixed(1);
@@ -185,7 +200,7 @@ function slopeOf(points) {
 const slope = slopeOf(heaps);
 const expected = WAVES * SESSIONS * TURNS;
 console.log(`heap kept per session after the warm-up: ${slope.toFixed(0)} bytes (goal: under 1024); RSS: ${slopeOf(rss).toFixed(0)} bytes (the process tree's memory: buffers, sockets, the code tools' workers, an MCP server's process)${TOOL_SETS ? `; per tool set: ${((slope * SESSIONS) / TOOL_SETS).toFixed(0)} bytes` : ''}`);
-console.log(`turns ended ${got.ends}/${expected}, tool calls ${got.calls}/${expected}, ok results ${got.results}, tool requests ${world.counts.toolRequests}, deltas ${got.deltas}/${expected * DELTAS}, audio frames ${got.audio}, transcripts ${got.transcripts}, errors ${got.errors.length}${got.errors.length ? `: ${got.errors[0]}` : ''}`);
+console.log(`turns ended ${got.ends}/${expected}, tool calls ${got.calls}/${expected}, ok results ${got.results}, tool requests ${world.counts.toolRequests}, deltas ${got.deltas}/${expected * DELTAS}, audio frames ${got.audio}, transcripts ${got.transcripts}, resumed ${got.resumed}, errors ${got.errors.length}${got.errors.length ? `: ${got.errors[0]}` : ''}`);
 
 for (const inspector of inspectors) inspector.close();
 await stopTarget(engine);
