@@ -91,9 +91,8 @@ class Reader {
     const m = /^[+-]?(\d[\d_]*\.?\d*(e[+-]?\d+)?|\.\d+(e[+-]?\d+)?)/i.exec(this.s.slice(this.i));
     if (!m) throw new Fail();
     this.i += m[0].length;
-    const digits = m[0].replace(/_/g, '');
     // An integer too long for a JavaScript number stays its digits, as in JSON (json.ts).
-    return /^[+-]?\d+$/.test(digits) ? exactNumber(digits.replace(/^\+/, '')) : Number(digits);
+    return exactNumber(m[0].replace(/_/g, '').replace(/^\+/, ''));
   }
 
   calls(): { name: string; args: Record<string, unknown> }[] {
