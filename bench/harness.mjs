@@ -113,6 +113,22 @@ export async function stopTarget(child) {
   await new Promise((r) => child.once('exit', r));
 }
 
+/** `count` WebSockets to the target on `port`, each open once its first message (`session`) came. */
+export function openSessions(port, count) {
+  return Promise.all(
+    Array.from({ length: count }, () => new Promise((resolve, reject) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
+      ws.once('message', () => resolve(ws));
+      ws.once('error', reject);
+    })),
+  );
+}
+
+/** Closes `sockets`, settling once each is closed. */
+export function closeAll(sockets) {
+  return Promise.all(sockets.map((ws) => ws.readyState === WebSocket.CLOSED ? undefined : new Promise((resolve) => (ws.once('close', resolve), ws.close()))));
+}
+
 /** Deltas at the start of each session: they meet the burst of every session's turn starting at once. */
 export const START_DELTAS = 10;
 
@@ -127,13 +143,7 @@ export async function runSessions(port, sessions, text) {
   const latencies = [];
   const streaming = [];
   const firstDelta = [];
-  const clients = await Promise.all(
-    Array.from({ length: sessions }, () => new Promise((resolve, reject) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
-      ws.once('message', () => resolve(ws));
-      ws.once('error', reject);
-    })),
-  );
+  const clients = await openSessions(port, sessions);
   await Promise.all(clients.map((ws) => new Promise((resolve) => {
     let received = 0;
     const sentAt = wallClock();
@@ -151,7 +161,7 @@ export async function runSessions(port, sessions, text) {
     ws.once('close', resolve);
     ws.send(JSON.stringify({ type: 'user_text', text }));
   })));
-  await Promise.all(clients.map((ws) => ws.readyState === WebSocket.CLOSED ? undefined : new Promise((resolve) => (ws.once('close', resolve), ws.close()))));
+  await closeAll(clients);
   latencies.sort((a, b) => a - b);
   latencies.streaming = streaming.sort((a, b) => a - b);
   latencies.firstDelta = firstDelta.sort((a, b) => a - b);

@@ -34,7 +34,7 @@
 // The engine's standard output goes to /tmp/soak-bench-engine.log.
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { fakeLlm, inspectorAt, rssKb, startTarget, stopTarget } from './harness.mjs';
+import { closeAll, fakeLlm, inspectorAt, openSessions, rssKb, startTarget, stopTarget } from './harness.mjs';
 import { clientTool, FRAME, soakWorld } from './soak-world.mjs';
 
 const SESSIONS = Number(process.env.SESSIONS ?? 200);
@@ -162,15 +162,9 @@ const rss = [];
 console.log(`${WAVES} waves of ${SESSIONS} sessions, ${TURNS} turns each (a tool call, then ${DELTAS} deltas)${TOOL_SETS ? `, ${TOOL_SETS} tool sets installed before each` : ''}`);
 /** What an open session holds while idle: SESSIONS connections opened at once, measured, closed. */
 async function idleCost() {
-  const open = () => new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws`);
-    ws.once('message', () => resolve(ws));
-    ws.once('error', reject);
-  });
-  const closeAll = (list) => Promise.all(list.map((ws) => new Promise((resolve) => (ws.once('close', resolve), ws.close()))));
-  await closeAll(await Promise.all(Array.from({ length: SESSIONS }, open))); // warms the path
+  await closeAll(await openSessions(PORT, SESSIONS)); // warms the path
   const before = await memory();
-  const idle = await Promise.all(Array.from({ length: SESSIONS }, open));
+  const idle = await openSessions(PORT, SESSIONS);
   const after = await memory();
   await closeAll(idle);
   const kib = (bytes) => (bytes / SESSIONS / 1024).toFixed(1);
