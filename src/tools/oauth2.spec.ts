@@ -78,6 +78,22 @@ describe('OAuth2Tokens (client credentials, against a real token endpoint)', () 
     expect(server.requests).toHaveLength(4);
   });
 
+  it('keeps the tokens of the clients used last only: memory does not grow with every tool set', async () => {
+    const tokens = new OAuth2Tokens(() => {}, undefined, 2);
+    const rotated = (n: number) => client({ scope: `orders.v${n}` });
+    const first = await tokens.get(rotated(1), 5000);
+    await tokens.get(rotated(2), 5000);
+    expect(await tokens.get(rotated(1), 5000)).toBe(first); // used last: kept
+    await tokens.get(rotated(3), 5000); // the third client lets go of the second
+    expect(server.requests).toHaveLength(3);
+    expect(tokens.secretsOf({ secrets: {}, oauth2: rotated(2) })).toEqual({});
+    expect(tokens.secretsOf({ secrets: {}, oauth2: rotated(1) })).toEqual({
+      'oauth2.access_token': first,
+    });
+    await tokens.get(rotated(2), 5000); // in use again: a new token
+    expect(server.requests).toHaveLength(4);
+  });
+
   it('says what the endpoint answered when it gives no token, and asks again next time', async () => {
     const tokens = new OAuth2Tokens();
     await expect(tokens.get(client({ clientSecret: 'wrong' }), 5000)).rejects.toThrow(

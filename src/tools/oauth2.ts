@@ -5,6 +5,7 @@
  */
 import axios from 'axios';
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { offMetadata } from './address-guard.js';
 import type { Tool } from './tool-definition.js';
 import { timedOut } from './http-io.js';
@@ -79,12 +80,25 @@ interface Held {
   expiresAt: number;
 }
 
+/** A client's token, and the last one it was given (to mask it in what the model reads). */
+interface Client {
+  held?: Held;
+  issued?: string;
+}
+
 /** A token is given up this long before the endpoint said it expires (clock skew, the request's flight). */
 const EARLY_MS = 30_000;
 /** The longest token response read. */
 const MAX_TOKEN_BYTES = 64 * 1024;
 
-/** Tokens by client (`oauth2Identity`), shared by every tool and call of the process. */
+/** The most clients whose tokens a process keeps (each client a few hundred bytes). */
+export const MAX_CLIENTS = 1024;
+
+/**
+ * Tokens by client (`oauth2Identity`), shared by every tool and call of the process. Only the
+ * `MAX_CLIENTS` clients used last are kept: a client whose tool set was replaced or whose secret
+ * was rotated is let go once that many others came after it (one in use again asks for a token).
+ */
 export class OAuth2Tokens {
   /**
    * `counted`: told of each token request's outcome (the metrics); `shared`: where the tokens are
@@ -93,40 +107,49 @@ export class OAuth2Tokens {
   constructor(
     private readonly counted: (outcome: 'ok' | 'failed') => void = () => {},
     private readonly shared?: SharedTokens,
-  ) {}
+    maxClients = MAX_CLIENTS,
+  ) {
+    this.clients = new LRUCache({ max: maxClients });
+  }
 
-  private readonly held = new Map<string, Held>();
-  /** The last token each client was given, to mask it in what the model reads. */
-  private readonly issued = new Map<string, string>();
+  private readonly clients: LRUCache<string, Client>;
+
+  /** What is kept of the client of `config` (made if need be; marked as used last). */
+  private clientOf(config: OAuth2Config): Client {
+    const key = keyOf(config);
+    let client = this.clients.get(key);
+    if (!client) this.clients.set(key, (client = {}));
+    return client;
+  }
 
   /** A valid token for `config`: the one held, or (one request for all waiting calls) a new one. */
   get(config: OAuth2Config, timeoutMs: number): Promise<string> {
-    const key = keyOf(config);
-    const held = this.held.get(key);
+    const client = this.clientOf(config);
+    const held = client.held;
     if (held && held.expiresAt > Date.now()) return held.token;
     const entry: Held = { token: Promise.resolve(''), expiresAt: Infinity };
     entry.token = this.obtain(config, timeoutMs).then(
       ({ token, expiresAt }) => {
         entry.expiresAt = expiresAt;
-        this.issued.set(key, token);
+        client.issued = token;
         return token;
       },
       (error: unknown) => {
-        if (this.held.get(key) === entry) this.held.delete(key); // the next call asks again
+        if (client.held === entry) delete client.held; // the next call asks again
         throw error;
       },
     );
-    this.held.set(key, entry);
+    client.held = entry;
     return entry.token;
   }
 
   /** The API refused `token` (HTTP 401): the next `get` asks for a new one, unless one came meanwhile. */
   async refuse(config: OAuth2Config, token: string): Promise<void> {
-    const key = keyOf(config);
-    const held = this.held.get(key);
-    if (held && (await held.token.catch(() => undefined)) === token && this.held.get(key) === held)
-      this.held.delete(key);
-    await this.shared?.drop(key, token);
+    const client = this.clientOf(config);
+    const held = client.held;
+    if (held && (await held.token.catch(() => undefined)) === token && client.held === held)
+      delete client.held;
+    await this.shared?.drop(keyOf(config), token);
   }
 
   /** A token the other processes share, else a new one from the endpoint (then shared). */
@@ -171,7 +194,7 @@ export class OAuth2Tokens {
 
   /** What the model must not read of a tool's: its secrets, and its current bearer token. */
   secretsOf(tool: Pick<Tool, 'secrets' | 'oauth2'>): Record<string, string> {
-    const token = tool.oauth2 && this.issued.get(keyOf(tool.oauth2));
+    const token = tool.oauth2 && this.clients.get(keyOf(tool.oauth2))?.issued;
     return token ? { ...tool.secrets, 'oauth2.access_token': token } : tool.secrets;
   }
 
