@@ -36,10 +36,15 @@ export interface AudioConverter {
   close(): void;
 }
 
-let library: Promise<typeof import('@alexanderolsen/libsamplerate-js')> | undefined;
+type Library = typeof import('@alexanderolsen/libsamplerate-js');
+let library: Promise<Library> | undefined;
 
 async function resampler(from: number, to: number): Promise<SRC> {
-  library ??= import('@alexanderolsen/libsamplerate-js');
+  // A CommonJS module whose exports Node cannot name when imported: its functions are the
+  // default export (module.exports) under Node, which jest names as well.
+  library ??= import('@alexanderolsen/libsamplerate-js').then(
+    (module) => (module as Library & { default?: Library }).default ?? module,
+  );
   const { create, ConverterType } = await library;
   return create(1, from, to, { converterType: ConverterType.SRC_SINC_FASTEST });
 }
