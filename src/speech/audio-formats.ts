@@ -2,12 +2,12 @@
  * The audio formats a client may speak and hear besides the engine's own PCM: G.711 μ-law and
  * A-law at 8 kHz, what telephone networks carry (a telephony gateway relays a call's audio as it
  * is). The user's audio becomes 16 kHz PCM for voice detection and transcription; the answer's
- * speech becomes the client's format. Resampling with libsamplerate (WebAssembly, npm
- * `@alexanderolsen/libsamplerate-js`), streaming, so that no chunk boundary clicks; G.711 with
- * npm `alawmulaw`. Pure: no Nest import.
+ * speech becomes the client's format. Resampling with SpeexDSP's resampler (WebAssembly, npm
+ * `@echogarden/speex-resampler-wasm`: one module, a few KB of state a stream), streaming, so that
+ * no chunk boundary clicks; G.711 with npm `alawmulaw`. Pure: no Nest import.
  */
 import g711 from 'alawmulaw';
-import type { SRC } from '@alexanderolsen/libsamplerate-js/dist/src.js';
+import type { SpeexModule } from '@echogarden/speex-resampler-wasm';
 
 export const AUDIO_FORMATS = ['pcm16', 'g711_ulaw', 'g711_alaw'] as const;
 export type AudioFormatName = (typeof AUDIO_FORMATS)[number];
@@ -36,30 +36,58 @@ export interface AudioConverter {
   close(): void;
 }
 
-type Library = typeof import('@alexanderolsen/libsamplerate-js');
-let library: Promise<Library> | undefined;
+/** The Speex resampler's WebAssembly module: one for the process, a few KB of state a stream. */
+let library: Promise<SpeexModule> | undefined;
+/** 0–10: SpeexDSP's "desktop" quality, more than a telephone line's 4 kHz of sound needs. */
+const QUALITY = 5;
 
-async function resampler(from: number, to: number): Promise<SRC> {
-  // A CommonJS module whose exports Node cannot name when imported: its functions are the
-  // default export (module.exports) under Node, which jest names as well.
-  library ??= import('@alexanderolsen/libsamplerate-js').then(
-    (module) => (module as Library & { default?: Library }).default ?? module,
-  );
-  const { create, ConverterType } = await library;
-  return create(1, from, to, { converterType: ConverterType.SRC_SINC_FASTEST });
+/** Resamples a stream of 16-bit mono PCM, keeping its filter's state between chunks. */
+interface Resampler {
+  resample(input: Int16Array): Int16Array;
+  close(): void;
 }
 
-function toFloat(pcm: Int16Array): Float32Array {
-  const out = new Float32Array(pcm.length);
-  for (let i = 0; i < pcm.length; i++) out[i] = pcm[i]! / 32768;
-  return out;
-}
-
-function toInt16(samples: Float32Array): Int16Array {
-  const out = new Int16Array(samples.length);
-  for (let i = 0; i < samples.length; i++)
-    out[i] = Math.max(-32768, Math.min(32767, Math.round(samples[i]! * 32768)));
-  return out;
+/** A resampler from `from` Hz to `to` Hz. */
+async function resampler(from: number, to: number): Promise<Resampler> {
+  library ??= import('@echogarden/speex-resampler-wasm').then(({ default: load }) => load());
+  const speex = await library;
+  const error = speex._malloc(4);
+  const state = speex._speex_resampler_init(1, from, to, QUALITY, error);
+  const code = speex.HEAP32[error >> 2]!;
+  speex._free(error);
+  if (state === 0) throw new Error(`the Speex resampler cannot start (error ${code})`);
+  let open = true;
+  return {
+    resample(input) {
+      if (!open || input.length === 0) return new Int16Array(0);
+      const room = Math.ceil((input.length * to) / from) + 64;
+      // One block: the two lengths (in and out), the input, room for the output.
+      const block = speex._malloc(8 + 2 * (input.length + room));
+      const [inLength, outLength, inAt] = [block, block + 4, block + 8];
+      const outAt = inAt + 2 * input.length;
+      try {
+        speex.HEAP16.set(input, inAt >> 1);
+        speex.HEAP32[inLength >> 2] = input.length;
+        speex.HEAP32[outLength >> 2] = room;
+        const failed = speex._speex_resampler_process_int(
+          state,
+          0,
+          inAt,
+          inLength,
+          outAt,
+          outLength,
+        );
+        if (failed !== 0) throw new Error(`the Speex resampler failed (error ${failed})`);
+        return speex.HEAP16.slice(outAt >> 1, (outAt >> 1) + speex.HEAP32[outLength >> 2]!);
+      } finally {
+        speex._free(block);
+      }
+    },
+    close() {
+      if (open) speex._speex_resampler_destroy(state);
+      open = false;
+    },
+  };
 }
 
 const codecOf = (format: 'g711_ulaw' | 'g711_alaw') =>
@@ -74,8 +102,8 @@ export async function inbound(format: AudioFormatName): Promise<AudioConverter |
   const codec = codecOf(format);
   const src = await resampler(G711_RATE, INPUT_RATE);
   return {
-    convert: (data) => bytesOf(toInt16(src.full(toFloat(codec.decode(data))))),
-    close: () => src.destroy(),
+    convert: (data) => bytesOf(src.resample(codec.decode(data))),
+    close: () => src.close(),
   };
 }
 
@@ -97,8 +125,8 @@ export async function outbound(
       // An Int16Array must start at an even offset: a copy when the chunk does not.
       const bytes = whole.byteOffset % 2 === 0 ? whole : Buffer.from(whole);
       const pcm = new Int16Array(bytes.buffer, bytes.byteOffset, even >> 1);
-      return bytesOf(codec.encode(toInt16(src.full(toFloat(pcm)))));
+      return bytesOf(codec.encode(src.resample(pcm)));
     },
-    close: () => src.destroy(),
+    close: () => src.close(),
   };
 }
