@@ -1,14 +1,63 @@
 // What the sessions of bench/soak.bench.mjs meet: the HTTP tool's server, a speech-to-text server,
 // and the tools of each of its modes (an HTTP tool, a code tool, an MCP tool, a session's client
 // tool, whole tool sets to install).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import g711 from 'alawmulaw';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import WebSocket from 'ws';
 
 /** 20 ms of 16 kHz PCM: a quiet hiss, the same every time (the speech server hears it as words). */
 export const FRAME = Buffer.alloc(640);
 for (let i = 0; i < 320; i++) FRAME.writeInt16LE(((i * 7919) % 200) - 100, i * 2);
+
+/** The test suite's spoken sentence (16 kHz PCM) as a phone line carries it: 8 kHz μ-law. */
+const SENTENCE = (() => {
+  const wide = new Int16Array(readFileSync('test/fixtures/audio/speech-16k.pcm').buffer);
+  const narrow = Int16Array.from({ length: wide.length >> 1 }, (_, i) => (wide[2 * i] + wide[2 * i + 1]) >> 1);
+  return Buffer.concat([Buffer.from(g711.mulaw.encode(narrow)), Buffer.alloc(8000, 0xff)]); // then 1 s of silence
+})();
+let calls = 0;
+
+/**
+ * A phone call on the engine's `/twilio` (`url`) as Twilio streams it: `turns` times the caller
+ * says the sentence (in 20 ms media frames), the first time at once, then each time the agent's
+ * answer to the last has begun to play — over it: the answer is long, so the agent is still
+ * speaking and clears what it sent (`clear`), after which its media are the next answer's. Hangs
+ * up (`stop`) once the last answer plays. Counts the media frames and clears in `got`; resolves
+ * once closed.
+ */
+export function phoneCall(url, turns, got) {
+  const streamSid = `MZ${++calls}`;
+  const ws = new WebSocket(url);
+  const send = (frame) => ws.send(JSON.stringify({ ...frame, streamSid }));
+  let spoken = 0;
+  /** Whether the media that come are the answer to what the caller said last. */
+  let answering = true;
+  const speak = () => {
+    spoken++;
+    for (let at = 0; at < SENTENCE.length; at += 160)
+      send({ event: 'media', media: { track: 'inbound', payload: SENTENCE.subarray(at, at + 160).toString('base64') } });
+  };
+  ws.on('open', () => {
+    send({ event: 'connected', protocol: 'Call', version: '1.0.0' });
+    send({ event: 'start', start: { streamSid, callSid: `CA${calls}`, tracks: ['inbound'], mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 }, customParameters: {} } });
+    speak();
+  });
+  let heard = 0;
+  ws.on('message', (data) => {
+    const frame = JSON.parse(String(data));
+    if (frame.event === 'clear') return void (got.clears++, (answering = true));
+    if (frame.event !== 'media' || !answering) return;
+    got.audio++;
+    if (++heard > 1) return; // the answer's first frame only
+    if (spoken === turns) return send({ event: 'stop', stop: {} });
+    (answering = false), (heard = 0);
+    speak();
+  });
+  return new Promise((resolve, reject) => ws.once('close', resolve).once('error', reject));
+}
 
 /** Session `n`'s own client tool `pick`: a schema no other session has (checked against its own validator). */
 export const clientTool = (n) => ({

@@ -29,13 +29,18 @@
 //   a speech-to-text server the bench runs;
 // - RESUME=1: each turn on a connection of its own, each after the first resuming the session
 //   (`?resume=`; SESSION_RESUME_SECS then 60 unless set; with SESSION_STORE_URL, kept in Redis);
+// - TWILIO=1: each session a phone call on `/twilio` as Twilio's Media Streams carry it (the
+//   engine bridging it to a voice session of its own): each turn the caller's sentence in μ-law
+//   and a second of silence, heard by the engine's voice activity detection, transcribed, answered
+//   in speech by eSpeak NG; the caller speaks again over the answer (a `clear`), and hangs up
+//   (`stop`) after the last (turns counted at the servers: transcriptions, tool requests);
 // - ENGINE_PROCESSES (1): with more, the heaps of the primary and of every engine process summed
 //   (SNAPSHOT_DIR then snapshots the last engine process).
 // The engine's standard output goes to /tmp/soak-bench-engine.log.
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { closeAll, fakeLlm, inspectorAt, openSessions, rssKb, startTarget, stopTarget } from './harness.mjs';
-import { clientTool, FRAME, soakWorld } from './soak-world.mjs';
+import { clientTool, FRAME, phoneCall, soakWorld } from './soak-world.mjs';
 
 const SESSIONS = Number(process.env.SESSIONS ?? 200);
 const WAVES = Number(process.env.WAVES ?? 8);
@@ -45,7 +50,7 @@ const DELTAS = Number(process.env.DELTAS ?? 20);
 const TOOL_SETS = Number(process.env.TOOL_SETS ?? 0);
 const PROCESSES = Number(process.env.ENGINE_PROCESSES ?? 1);
 const on = (name) => process.env[name] === '1';
-const [SPEECH, CODE_TOOLS, MCP, CLIENT_TOOLS, SETTINGS, AUDIO_IN, RESUME] = ['SPEECH', 'CODE_TOOLS', 'MCP', 'CLIENT_TOOLS', 'SESSION_SETTINGS', 'AUDIO_IN', 'RESUME'].map(on);
+const [SPEECH, CODE_TOOLS, MCP, CLIENT_TOOLS, SETTINGS, AUDIO_IN, RESUME, TWILIO] = ['SPEECH', 'CODE_TOOLS', 'MCP', 'CLIENT_TOOLS', 'SESSION_SETTINGS', 'AUDIO_IN', 'RESUME', 'TWILIO'].map(on);
 const PORT = 18790;
 const INSPECTOR_PORT = 19229;
 
@@ -65,8 +70,9 @@ const engine = await startTarget({
   flags: [`--inspect=127.0.0.1:${INSPECTOR_PORT}`],
   env: {
     ENGINE_PROCESSES: String(PROCESSES),
-    ...(SPEECH && { TTS_PROVIDER: 'espeak' }),
+    ...((SPEECH || TWILIO) && { TTS_PROVIDER: 'espeak' }),
     ...(AUDIO_IN && { STT_BASE_URL: world.sttUrl, VAD_SILENCE_MS: '0' }),
+    ...(TWILIO && { STT_BASE_URL: world.sttUrl }),
     LLM_TOOLS_FILE: world.toolsFile,
     SESSION_RESUME_SECS: process.env.SESSION_RESUME_SECS ?? (RESUME ? '60' : '0'),
     WS_MAX_SESSIONS: String(SESSIONS + 10),
@@ -103,7 +109,7 @@ async function memory() {
  * to the first audio of its answer), counting what it got; resolves with the session's resume
  * token once closed. `first`: the session's first connection (which sets its settings).
  */
-const got = { ends: 0, calls: 0, results: 0, deltas: 0, audio: 0, transcripts: 0, resumed: 0, errors: [] };
+const got = { ends: 0, calls: 0, results: 0, deltas: 0, audio: 0, clears: 0, transcripts: 0, resumed: 0, errors: [] };
 let sessionsOpened = 0;
 function connection(token, turnsHere, first) {
   return new Promise((resolve, reject) => {
@@ -151,6 +157,7 @@ function connection(token, turnsHere, first) {
 
 /** One session: TURNS turns on one connection, or with RESUME=1 each on a connection resuming it. */
 async function session() {
+  if (TWILIO) return void (await phoneCall(`ws://127.0.0.1:${PORT}/twilio`, TURNS, got));
   const perConnection = RESUME ? 1 : TURNS;
   let token;
   for (let done = 0; done < TURNS; done += perConnection) token = await connection(token, perConnection, done === 0);
@@ -193,11 +200,14 @@ function slopeOf(points) {
 }
 const slope = slopeOf(heaps);
 const expected = WAVES * SESSIONS * TURNS;
+// A call's turns are counted where they are seen: at the speech-to-text and tool servers (a
+// call gets no text: its deltas are not counted).
+if (TWILIO) Object.assign(got, { ends: world.counts.transcriptions, calls: world.counts.toolRequests });
 console.log(`heap kept per session after the warm-up: ${slope.toFixed(0)} bytes (goal: under 1024); RSS: ${slopeOf(rss).toFixed(0)} bytes (the process tree's memory: buffers, sockets, the code tools' workers, an MCP server's process)${TOOL_SETS ? `; per tool set: ${((slope * SESSIONS) / TOOL_SETS).toFixed(0)} bytes` : ''}`);
-console.log(`turns ended ${got.ends}/${expected}, tool calls ${got.calls}/${expected}, ok results ${got.results}, tool requests ${world.counts.toolRequests}, deltas ${got.deltas}/${expected * DELTAS}, audio frames ${got.audio}, transcripts ${got.transcripts}, resumed ${got.resumed}, errors ${got.errors.length}${got.errors.length ? `: ${got.errors[0]}` : ''}`);
+console.log(`turns ended ${got.ends}/${expected}, tool calls ${got.calls}/${expected}, ok results ${got.results}, tool requests ${world.counts.toolRequests}, deltas ${got.deltas}/${expected * DELTAS}, audio frames ${got.audio}, clears ${got.clears}, transcripts ${got.transcripts}, resumed ${got.resumed}, errors ${got.errors.length}${got.errors.length ? `: ${got.errors[0]}` : ''}`);
 
 for (const inspector of inspectors) inspector.close();
 await stopTarget(engine);
 llm.kill();
 world.close();
-if (got.ends !== expected || got.calls !== expected || got.deltas !== expected * DELTAS) process.exitCode = 1;
+if (got.ends !== expected || got.calls !== expected || (!TWILIO && got.deltas !== expected * DELTAS)) process.exitCode = 1;
