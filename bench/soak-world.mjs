@@ -59,6 +59,37 @@ export function phoneCall(url, turns, got) {
   return new Promise((resolve, reject) => ws.once('close', resolve).once('error', reject));
 }
 
+/**
+ * `count` phone calls opened at once on the engine at `port` (Twilio's `connected` and `start`),
+ * resolved once the engine has a session open for each (its `agent_engine_ws_sessions` gauge
+ * counts them), nothing said on any: what an idle call holds.
+ */
+export async function openCalls(port, count) {
+  const calls = await Promise.all(
+    Array.from({ length: count }, (_, i) => new Promise((resolve, reject) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/twilio`);
+      ws.once('open', () => {
+        const streamSid = `MZidle${i}`;
+        ws.send(JSON.stringify({ event: 'connected', protocol: 'Call', version: '1.0.0' }));
+        ws.send(JSON.stringify({ event: 'start', streamSid, start: { streamSid, callSid: `CAidle${i}`, tracks: ['inbound'], mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 }, customParameters: {} } }));
+        resolve(ws);
+      });
+      ws.once('error', reject);
+    })),
+  );
+  await sessionsOpen(port, (open) => open >= count);
+  return calls;
+}
+
+/** Resolves once the number of sessions open on the engine at `port` passes `test`. */
+export async function sessionsOpen(port, test) {
+  for (;;) {
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    if (test(Number(/^agent_engine_ws_sessions (\d+)/m.exec(metrics)?.[1]))) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Session `n`'s own client tool `pick`: a schema no other session has (checked against its own validator). */
 export const clientTool = (n) => ({
   name: 'pick',

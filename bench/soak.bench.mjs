@@ -6,7 +6,8 @@
 // snapshot tool would), with its RSS. The first WARMUP waves fill what a running engine keeps
 // anyway (compiled code, pools, caches); the bench prints the heap kept per session over the
 // waves after them (a line fitted through the heaps; goal: under 1 KB a session — nothing kept),
-// and checks that every turn ended and every call ran. First, what an idle open session holds.
+// and checks that every turn ended and every call ran. First, what an idle open session (with
+// TWILIO=1, an idle call) holds.
 //
 // Run: npm run bench:soak. Settings (environment):
 // - SESSIONS (200), WAVES (8), WARMUP (2), TURNS (2), DELTAS (20);
@@ -40,7 +41,7 @@
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { closeAll, fakeLlm, inspectorAt, openSessions, rssKb, startTarget, stopTarget } from './harness.mjs';
-import { clientTool, FRAME, phoneCall, soakWorld } from './soak-world.mjs';
+import { clientTool, FRAME, openCalls, phoneCall, sessionsOpen, soakWorld } from './soak-world.mjs';
 
 const SESSIONS = Number(process.env.SESSIONS ?? 200);
 const WAVES = Number(process.env.WAVES ?? 8);
@@ -53,6 +54,8 @@ const on = (name) => process.env[name] === '1';
 const [SPEECH, CODE_TOOLS, MCP, CLIENT_TOOLS, SETTINGS, AUDIO_IN, RESUME, TWILIO] = ['SPEECH', 'CODE_TOOLS', 'MCP', 'CLIENT_TOOLS', 'SESSION_SETTINGS', 'AUDIO_IN', 'RESUME', 'TWILIO'].map(on);
 const PORT = 18790;
 const INSPECTOR_PORT = 19229;
+/** Resolves once no session is open on the engine (a call's is closed after its stream). */
+const settled = () => sessionsOpen(PORT, (open) => open === 0);
 
 const world = await soakWorld({ codeTools: CODE_TOOLS, mcp: MCP, sessionSettings: SETTINGS });
 let toolSets = 0;
@@ -169,13 +172,16 @@ const rss = [];
 console.log(`${WAVES} waves of ${SESSIONS} sessions, ${TURNS} turns each (a tool call, then ${DELTAS} deltas)${TOOL_SETS ? `, ${TOOL_SETS} tool sets installed before each` : ''}`);
 /** What an open session holds while idle: SESSIONS connections opened at once, measured, closed. */
 async function idleCost() {
-  await closeAll(await openSessions(PORT, SESSIONS)); // warms the path
+  const open = () => (TWILIO ? openCalls(PORT, SESSIONS) : openSessions(PORT, SESSIONS));
+  await closeAll(await open()); // warms the path
+  await settled(); // the closed sessions gone
   const before = await memory();
-  const idle = await openSessions(PORT, SESSIONS);
+  const idle = await open();
   const after = await memory();
   await closeAll(idle);
+  await settled();
   const kib = (bytes) => (bytes / SESSIONS / 1024).toFixed(1);
-  console.log(`an idle open session: heap ${kib(after.heapUsed - before.heapUsed)} KiB, RSS ${kib((after.rssKb - before.rssKb) * 1024)} KiB`);
+  console.log(`an idle open ${TWILIO ? 'call (its session and the bridge to it)' : 'session'}: heap ${kib(after.heapUsed - before.heapUsed)} KiB, RSS ${kib((after.rssKb - before.rssKb) * 1024)} KiB`);
 }
 await idleCost();
 console.log('wave  sessions  heap used MiB  external MiB  RSS MiB');
