@@ -7,7 +7,7 @@
  * no chunk boundary clicks; G.711 with npm `alawmulaw`. Pure: no Nest import.
  */
 import g711 from 'alawmulaw';
-import type { SpeexModule } from '@echogarden/speex-resampler-wasm';
+import type { SpeexModule } from '@echogarden/speex-resampler-wasm/simd';
 
 export const AUDIO_FORMATS = ['pcm16', 'g711_ulaw', 'g711_alaw'] as const;
 export type AudioFormatName = (typeof AUDIO_FORMATS)[number];
@@ -38,7 +38,11 @@ export interface AudioConverter {
 
 /** The Speex resampler's WebAssembly module: one for the process, a few KB of state a stream. */
 let library: Promise<SpeexModule> | undefined;
-/** 0–10: SpeexDSP's "desktop" quality, more than a telephone line's 4 kHz of sound needs. */
+/**
+ * 0–10: SpeexDSP's "desktop" quality, more than a telephone line's 4 kHz of sound needs. With the
+ * SIMD build, per 20 ms: 6 µs in (8 → 16 kHz), 8 µs out from 24 kHz speech, 35 µs from eSpeak's
+ * 22.05 kHz (no whole ratio to 8 kHz); 1.5–4× the build without SIMD.
+ */
 const QUALITY = 5;
 
 /** Resamples a stream of 16-bit mono PCM, keeping its filter's state between chunks. */
@@ -49,7 +53,7 @@ interface Resampler {
 
 /** A resampler from `from` Hz to `to` Hz. */
 async function resampler(from: number, to: number): Promise<Resampler> {
-  library ??= import('@echogarden/speex-resampler-wasm').then(({ default: load }) => load());
+  library ??= import('@echogarden/speex-resampler-wasm/simd').then(({ default: load }) => load());
   const speex = await library;
   const error = speex._malloc(4);
   const state = speex._speex_resampler_init(1, from, to, QUALITY, error);

@@ -1,5 +1,8 @@
-/** What the engine uses of npm `@echogarden/speex-resampler-wasm` (Emscripten; it ships no types). */
-declare module '@echogarden/speex-resampler-wasm' {
+/**
+ * What the engine uses of npm `@echogarden/speex-resampler-wasm`'s SIMD build (Emscripten; the
+ * package ships no types). WebAssembly SIMD runs on every platform Node 20 does.
+ */
+declare module '@echogarden/speex-resampler-wasm/simd' {
   export interface SpeexModule {
     HEAP16: Int16Array;
     HEAP32: Int32Array;
