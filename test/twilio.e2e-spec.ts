@@ -58,12 +58,24 @@ describe('Twilio Media Streams (/twilio)', () => {
     call.speak(quiet(1000)); // the line's silence is no barge-in
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(call.got.some((f) => f.event === 'clear')).toBe(false);
-    call.speak(SPEECH);
+    llm.enqueue(sseText(['Of course.']));
+    call.speak(Buffer.concat([SPEECH, quiet(1000)]));
     await until(() => call.got.some((f) => f.event === 'clear'), 'a clear', 10_000);
-    expect(call.got.find((f) => f.event === 'clear')).toEqual({
-      event: 'clear',
-      streamSid: 'MZ0001',
-    });
+    const clearAt = call.got.findIndex((f) => f.event === 'clear');
+    expect(call.got[clearAt]).toEqual({ event: 'clear', streamSid: 'MZ0001' });
+    // The answer to what the caller said plays; the greeting's turn, cut, cleared nothing twice.
+    await until(() => call.heard(clearAt) > 0, 'the answer', 10_000);
+    expect(call.got.filter((f) => f.event === 'clear')).toHaveLength(1);
+    call.socket.close();
+  });
+
+  it('sends no clear when the caller speaks while nothing plays', async () => {
+    const call = await TwilioCall.dial(url(), { token: 'call-key' });
+    llm.enqueue(sseText(['It is sunny.']));
+    call.speak(Buffer.concat([SPEECH, quiet(1000)]));
+    await until(() => call.heard() > 0, 'the answer', 10_000);
+    expect(llm.requests).toHaveLength(1);
+    expect(call.got.some((f) => f.event === 'clear')).toBe(false);
     call.socket.close();
   });
 

@@ -188,13 +188,15 @@ export class TwilioBridge {
       this.playing = true;
       send({ event: 'media', media: { payload: event.data } });
     }
-    // Speech over the agent clears at once; any other cut (a key pressed) as the turn ends.
+    // Speech over the agent clears at once; any other cut (a key pressed) as the turn ends. Only
+    // what was sent since the last clear is cleared: a barge-in's turn then ends with no second
+    // clear, and the caller speaking while nothing plays sends none.
     else if (
       event.type === 'speech_started' ||
       (event.type === 'assistant_end' && event.interrupted === true)
     ) {
+      if (this.playing) send({ event: 'clear' });
       this.playing = false;
-      send({ event: 'clear' });
     } else if (event.type === 'transfer' && typeof event.to === 'string')
       this.transferTo = event.to;
     else if (event.type === 'session') this.opened(event);
