@@ -51,7 +51,11 @@ export class Listening {
           message: 'audio must be 16-bit PCM: a frame held an odd number of bytes',
         },
       ];
-    const pcm = await this.decoded(settings.format, data);
+    // The decoder and the detector are made once: later frames go on without waiting.
+    const pcm =
+      this.decoder?.format === settings.format
+        ? this.converted(data)
+        : await this.decoded(settings.format, data);
     const maxBytes = Math.floor(settings.maxSeconds * INPUT_RATE) * 2;
     if (settings.silenceMs === 0) {
       this.drop(); // a detector of earlier settings, with what it held
@@ -67,9 +71,10 @@ export class Listening {
     }
     this.utterance = [];
     this.bytes = 0;
-    const ear = await this.earFor(settings);
+    const ear = this.ear?.mode === settings.mode ? this.ear : await this.earFor(settings);
     if (!ear) return [];
-    ear.detector.configure({ ...settings, maxBytes });
+    const { silenceMs, minSpeechMs } = settings;
+    ear.detector.configure({ silenceMs, minSpeechMs, maxBytes });
     return ear.detector.push(pcm);
   }
 
@@ -105,7 +110,12 @@ export class Listening {
       }
       this.decoder = { format, converter };
     }
-    return this.decoder.converter ? this.decoder.converter.convert(data) : data;
+    return this.converted(data);
+  }
+
+  private converted(data: Buffer): Buffer {
+    const converter = this.decoder?.converter;
+    return converter ? converter.convert(data) : data;
   }
 
   private async earFor(settings: ListeningSettings) {
