@@ -1,20 +1,20 @@
 // What a phone call costs while the caller's audio streams: CALLS calls at once, each sending a
-// 20 ms frame of 8 kHz μ-law every 20 ms for SECONDS (a quiet line: voice activity detection runs
-// on every frame, nothing is said), the engine's CPU time measured over them. In the same run and
-// on the same engine, the same audio through the two ways a call reaches it: `/twilio` (Twilio's
-// Media Streams: JSON frames, bridged to a session of the engine's own) and `/ws` (a gateway's
-// G.711 session sending binary frames), with the ratio of the two. The order of the two is turned
-// each round (ROUNDS); medians over the rounds.
+// 20 ms frame of 8 kHz μ-law every 20 ms for DURATION_SECS (a quiet line: voice activity
+// detection runs on every frame, nothing is said), the engine's CPU time measured over them. In
+// the same run and on the same engine, the same audio through the two ways a call reaches it:
+// `/twilio` (Twilio's Media Streams: JSON frames, bridged to a session of the engine's own) and
+// `/ws` (a gateway's G.711 session sending binary frames), with the ratio of the two. The order of
+// the two is turned each round (ROUNDS); medians over the rounds.
 //
-// Run: npm run bench:calls. Settings: CALLS (200), SECONDS (10), ROUNDS (3); ENGINE_FLAGS: node's
-// flags for the engine (`--cpu-prof --cpu-prof-dir=/tmp/prof`). The engine's standard output goes
-// to /tmp/calls-bench-engine.log.
+// Run: npm run bench:calls. Settings: CALLS (200), DURATION_SECS (10), ROUNDS (3); ENGINE_FLAGS:
+// node's flags for the engine (`--cpu-prof --cpu-prof-dir=/tmp/prof`). The engine's standard
+// output goes to /tmp/calls-bench-engine.log.
 import WebSocket from 'ws';
 import { closeAll, cpuMs, fakeLlm, startTarget, stopTarget } from './harness.mjs';
 import { openCalls, sessionsOpen, soakWorld } from './soak-world.mjs';
 
 const CALLS = Number(process.env.CALLS ?? 200);
-const SECONDS = Number(process.env.SECONDS ?? 10);
+const DURATION_SECS = Number(process.env.DURATION_SECS ?? 10);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const PORT = 18791;
 /** 20 ms of a quiet telephone line, μ-law (0xff is zero; a little noise on it). */
@@ -51,7 +51,7 @@ function openGatewaySessions() {
 
 const twilioFrame = (i) => JSON.stringify({ event: 'media', streamSid: `MZidle${i}`, media: { track: 'inbound', payload: FRAME.toString('base64') } });
 
-/** The engine's CPU (ms) while `sockets` each send a frame every 20 ms for SECONDS. */
+/** The engine's CPU (ms) while `sockets` each send a frame every 20 ms for DURATION_SECS. */
 async function streamed(sockets, frameOf) {
   const frames = sockets.map((_, i) => frameOf(i));
   const before = cpuMs(engine.pid);
@@ -60,7 +60,7 @@ async function streamed(sockets, frameOf) {
     let sent = 0;
     const timer = setInterval(() => {
       sockets.forEach((ws, i) => ws.send(frames[i]));
-      if (++sent === SECONDS * 50) (clearInterval(timer), resolve());
+      if (++sent === DURATION_SECS * 50) (clearInterval(timer), resolve());
     }, 20);
   });
   const after = cpuMs(engine.pid);
@@ -75,7 +75,7 @@ const ways = {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const percent = (msPerSecond) => `${(msPerSecond / 10 / CALLS).toFixed(3)}% of a core a call`;
 const results = { twilio: [], ws: [] };
-console.log(`${CALLS} calls at once, each streaming 20 ms μ-law frames of a quiet line for ${SECONDS} s; ${ROUNDS} rounds`);
+console.log(`${CALLS} calls at once, each streaming 20 ms μ-law frames of a quiet line for ${DURATION_SECS} s; ${ROUNDS} rounds`);
 for (let round = 0; round < ROUNDS; round++) {
   for (const way of round % 2 ? ['ws', 'twilio'] : ['twilio', 'ws']) {
     const sockets = await ways[way].open();
