@@ -14,11 +14,18 @@ for (let i = 0; i < 320; i++) FRAME.writeInt16LE(((i * 7919) % 200) - 100, i * 2
 
 /** The test suite's spoken sentence (16 kHz PCM) as a phone line carries it: 8 kHz μ-law. */
 const SENTENCE = (() => {
-  const wide = new Int16Array(readFileSync('test/fixtures/audio/speech-16k.pcm').buffer);
+  const pcm = readFileSync('test/fixtures/audio/speech-16k.pcm');
+  const wide = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length >> 1);
   const narrow = Int16Array.from({ length: wide.length >> 1 }, (_, i) => (wide[2 * i] + wide[2 * i + 1]) >> 1);
   return Buffer.concat([Buffer.from(g711.mulaw.encode(narrow)), Buffer.alloc(8000, 0xff)]); // then 1 s of silence
 })();
 let calls = 0;
+
+/** What Twilio sends first on a call's stream: `connected`, then `start` with its ids. */
+function startCall(ws, streamSid, callSid) {
+  ws.send(JSON.stringify({ event: 'connected', protocol: 'Call', version: '1.0.0' }));
+  ws.send(JSON.stringify({ event: 'start', streamSid, start: { streamSid, callSid, tracks: ['inbound'], mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 }, customParameters: {} } }));
+}
 
 /**
  * A phone call on the engine's `/twilio` (`url`) as Twilio streams it: `turns` times the caller
@@ -40,11 +47,8 @@ export function phoneCall(url, turns, got) {
     for (let at = 0; at < SENTENCE.length; at += 160)
       send({ event: 'media', media: { track: 'inbound', payload: SENTENCE.subarray(at, at + 160).toString('base64') } });
   };
-  ws.on('open', () => {
-    send({ event: 'connected', protocol: 'Call', version: '1.0.0' });
-    send({ event: 'start', start: { streamSid, callSid: `CA${calls}`, tracks: ['inbound'], mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 }, customParameters: {} } });
-    speak();
-  });
+  const callSid = `CA${calls}`;
+  ws.on('open', () => (startCall(ws, streamSid, callSid), speak()));
   let heard = 0;
   ws.on('message', (data) => {
     const frame = JSON.parse(String(data));
@@ -68,12 +72,7 @@ export async function openCalls(port, count) {
   const calls = await Promise.all(
     Array.from({ length: count }, (_, i) => new Promise((resolve, reject) => {
       const ws = new WebSocket(`ws://127.0.0.1:${port}/twilio`);
-      ws.once('open', () => {
-        const streamSid = `MZidle${i}`;
-        ws.send(JSON.stringify({ event: 'connected', protocol: 'Call', version: '1.0.0' }));
-        ws.send(JSON.stringify({ event: 'start', streamSid, start: { streamSid, callSid: `CAidle${i}`, tracks: ['inbound'], mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 }, customParameters: {} } }));
-        resolve(ws);
-      });
+      ws.once('open', () => (startCall(ws, `MZidle${i}`, `CAidle${i}`), resolve(ws)));
       ws.once('error', reject);
     })),
   );
