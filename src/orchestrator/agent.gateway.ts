@@ -25,6 +25,7 @@ import {
 } from './close-codes.js';
 import { Conversation } from './conversation.js';
 import { DeltaJoiner } from './delta-joiner.js';
+import { LocalSocket } from './local-socket.js';
 import { ParkedCalls } from './background-calls.js';
 import { ReadLimit } from './read-limit.js';
 import { SessionKeeper } from './session-keeper.service.js';
@@ -137,6 +138,18 @@ export class AgentGateway
       `client too slow: ${socket.bufferedAmount} bytes waiting to be sent, over WS_MAX_BUFFERED_BYTES; connection dropped (session_id=${session.id})`,
     );
     socket.terminate();
+  }
+
+  /**
+   * A session for a client within the process (a phone call's bridge), as a connection to `/ws`
+   * would open one, `query` its query (`?resume=…`); the client's end of the connection. The
+   * client has passed its own checks (the call's token): no upgrade is checked here.
+   */
+  connectLocal(query: string): LocalSocket {
+    const { client, server } = LocalSocket.pair();
+    const request = { url: `/ws${query}`, headers: {} } as IncomingMessage;
+    this.handleConnection(server as unknown as LiveSocket, request);
+    return client;
   }
 
   handleConnection(socket: LiveSocket, request?: IncomingMessage): void {

@@ -1,17 +1,19 @@
 /**
  * A Twilio Media Stream (`<Connect><Stream url="wss://…/twilio">`) joined to a session of `/ws`,
- * as any client of the engine would join it: the call's G.711 μ-law goes in as it is, with voice
+ * as any client of the engine would join it (within the process: a LocalSocket, no loopback
+ * connection): the call's G.711 μ-law goes in as it is, with voice
  * activity detection on (a call streams without end), and the keys the caller presses (DTMF) as
  * theirs; the answer's speech comes back in Twilio's `media` frames, and a barge-in (speech or a
  * key) clears what Twilio still had to play. Pure: no Nest import.
  */
 import WebSocket from 'ws';
-import { currentKey, keyMatches } from '../config/bearer-key.js';
+import { keyMatches } from '../config/bearer-key.js';
+import type { LocalSocket } from './local-socket.js';
 import { phraseFor } from '../speech/tool-wait.js';
 
 export interface BridgeOptions {
-  /** The engine's own `/ws`. */
-  engineUrl: string;
+  /** Opens a session of `/ws` within the process, `query` its query (`?resume=…`). */
+  connect: (query: string) => LocalSocket;
   /** WS_API_KEY: the stream must carry it as its `token` parameter; '' for none. */
   apiKey: string;
   /** The silence that ends a caller's utterance. */
@@ -59,7 +61,7 @@ export class TwilioBridge {
   private returned = false;
   /** The stream resumes a session (a call placed, or back from a transfer). */
   private resuming = false;
-  private engine: WebSocket | undefined;
+  private engine: LocalSocket | undefined;
   /** What the caller said before the engine's session was open. */
   private waiting: (string | Buffer)[] = [];
   /** Speech was sent that Twilio may not have played yet (none since a `clear`). */
@@ -106,7 +108,7 @@ export class TwilioBridge {
         String(value),
       ]),
     );
-    const { apiKey, engineUrl, silenceMs } = this.options;
+    const { apiKey, silenceMs } = this.options;
     if (apiKey && !keyMatches(parameters.token ?? '', apiKey)) {
       this.options.log(`Twilio stream refused: its token parameter does not carry WS_API_KEY`);
       return void this.twilio.close(1008, 'token parameter missing or wrong');
@@ -116,9 +118,7 @@ export class TwilioBridge {
     this.returned = parameters.transfer_status !== undefined;
     this.resuming = Boolean(parameters.resume);
     const resume = parameters.resume ? `?resume=${encodeURIComponent(parameters.resume)}` : '';
-    const engine = new WebSocket(engineUrl + resume, {
-      ...(apiKey && { headers: { Authorization: `Bearer ${currentKey(apiKey)}` } }),
-    });
+    const engine = this.options.connect(resume);
     this.engine = engine;
     // The call's id too, for tools that act on the call through Twilio's API (its caller's
     // number, an SMS to it): `${session.twilio_call_sid}`.
@@ -147,9 +147,6 @@ export class TwilioBridge {
     });
     engine.on('message', (data: Buffer) => this.answer(data.toString()));
     engine.on('close', () => this.hangUp());
-    engine.on('error', (error) =>
-      this.options.log(`Twilio stream ${this.streamSid}: ${error.message}`),
-    );
   }
 
   private media({ track, payload }: NonNullable<TwilioMessage['media']>) {

@@ -1,8 +1,6 @@
 import { Inject, Logger } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
 import { WebSocketGateway, type OnGatewayConnection, type OnGatewayInit } from '@nestjs/websockets';
-import type { IncomingMessage, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import type WebSocket from 'ws';
 import type { WebSocketServer } from 'ws';
 import {
@@ -11,6 +9,7 @@ import {
   type AppConfig,
   type SpeechConfig,
 } from '../config/app.config.js';
+import { AgentGateway } from './agent.gateway.js';
 import { TwilioBridge } from './twilio-bridge.js';
 import { transferCall } from './twilio-rest.js';
 import { checkTwilioSignature, withQuery } from './twilio-signature.js';
@@ -24,7 +23,7 @@ export class TwilioGateway implements OnGatewayConnection<WebSocket>, OnGatewayI
   private readonly logger = new Logger('Twilio');
 
   constructor(
-    private readonly http: HttpAdapterHost,
+    private readonly agent: AgentGateway,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     @Inject(speechConfig.KEY) private readonly speech: SpeechConfig,
   ) {}
@@ -54,7 +53,7 @@ export class TwilioGateway implements OnGatewayConnection<WebSocket>, OnGatewayI
     // Where Twilio asks what next once a transferred call's dial ends (`/twilio/voice`).
     const voiceUrl = twilio.voiceUrl || `https://${request?.headers.host ?? ''}/twilio/voice`;
     const bridge = new TwilioBridge(socket, {
-      engineUrl: this.engineUrl(),
+      connect: (query) => this.agent.connectLocal(query),
       // Read at each call: a key rotated in its file (SECRET_FILES_WATCH_SECS) counts at once.
       apiKey: this.config.ws.apiKey,
       silenceMs: this.speech.vad.silenceMs || CALL_SILENCE_MS,
@@ -72,17 +71,5 @@ export class TwilioGateway implements OnGatewayConnection<WebSocket>, OnGatewayI
       if (!isBinary) bridge.receive(data.toString());
     });
     socket.on('close', () => bridge.close());
-  }
-
-  /** The engine's own `/ws`, on the address it listens on (loopback for any address). */
-  private engineUrl(): string {
-    const server = this.http.httpAdapter.getHttpServer() as Server;
-    const { address, port } = server.address() as AddressInfo;
-    const host = ['0.0.0.0', '::', ''].includes(address)
-      ? '127.0.0.1'
-      : address.includes(':')
-        ? `[${address}]`
-        : address;
-    return `ws://${host}:${port}/ws`;
   }
 }
