@@ -38,6 +38,10 @@ describe('Twilio Media Streams (/twilio)', () => {
     ).json()) as { settings: { variables: string[] } };
     expect(detail.settings.variables.sort()).toEqual(['customer_id', 'twilio_call_sid']);
     llm.enqueue(sseText(['It is sunny.']));
+    // Sent ahead of playback (SPEECH_AUDIO_LEAD_MS), the greeting has played 0.2 s after it
+    // began: the caller answers once it has (their line's audio goes out all at once here, not
+    // in real time, so it would cut the greeting short).
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const from = call.got.length;
     call.speak(Buffer.concat([quiet(500), SPEECH, quiet(1000)]));
     await until(() => call.heard(from) >= 1500, 'the answer', 10_000);
