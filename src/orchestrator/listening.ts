@@ -51,11 +51,12 @@ export class Listening {
           message: 'audio must be 16-bit PCM: a frame held an odd number of bytes',
         },
       ];
-    // The decoder and the detector are made once: later frames go on without waiting.
+    // The decoder and the detector are made once (again when a setting changes): later frames
+    // go on without waiting.
     const pcm =
       this.decoder?.format === settings.format
         ? this.converted(data)
-        : await this.decoded(settings.format, data);
+        : await this.newDecoder(settings.format, data);
     const maxBytes = Math.floor(settings.maxSeconds * INPUT_RATE) * 2;
     if (settings.silenceMs === 0) {
       this.drop(); // a detector of earlier settings, with what it held
@@ -71,7 +72,7 @@ export class Listening {
     }
     this.utterance = [];
     this.bytes = 0;
-    const ear = this.ear?.mode === settings.mode ? this.ear : await this.earFor(settings);
+    const ear = this.ear?.mode === settings.mode ? this.ear : await this.newEar(settings);
     if (!ear) return [];
     const { silenceMs, minSpeechMs } = settings;
     ear.detector.configure({ silenceMs, minSpeechMs, maxBytes });
@@ -98,38 +99,36 @@ export class Listening {
     this.decoder?.converter?.close();
   }
 
-  /** `data` as 16 kHz PCM; one stream of conversion for as long as the format stays. */
-  private async decoded(format: AudioFormatName, data: Buffer): Promise<Buffer> {
-    if (this.decoder?.format !== format) {
-      this.decoder?.converter?.close();
-      const converter = await inbound(format);
-      // Closed while it loaded: nothing more is heard.
-      if (this.closed) {
-        converter?.close();
-        return Buffer.alloc(0);
-      }
-      this.decoder = { format, converter };
+  /** A stream of conversion from `format`, for as long as it stays; `data` through it. */
+  private async newDecoder(format: AudioFormatName, data: Buffer): Promise<Buffer> {
+    this.decoder?.converter?.close();
+    const converter = await inbound(format);
+    // Closed while it loaded: nothing more is heard.
+    if (this.closed) {
+      converter?.close();
+      return Buffer.alloc(0);
     }
+    this.decoder = { format, converter };
     return this.converted(data);
   }
 
+  /** `data` as 16 kHz PCM. */
   private converted(data: Buffer): Buffer {
     const converter = this.decoder?.converter;
     return converter ? converter.convert(data) : data;
   }
 
-  private async earFor(settings: ListeningSettings) {
-    if (this.ear?.mode !== settings.mode) {
-      this.drop();
-      const vad = await webRtcVad(settings.mode);
-      // Closed, or another frame made one, while it loaded.
-      if (this.closed || this.ear) {
-        vad.close();
-        return this.ear;
-      }
-      const detector = new UtteranceDetector(vad, { ...settings, maxBytes: 0 });
-      this.ear = { detector, vad, mode: settings.mode };
+  /** A detector of `settings.mode` in place of the one of another mode. */
+  private async newEar(settings: ListeningSettings) {
+    this.drop();
+    const vad = await webRtcVad(settings.mode);
+    // Closed, or another frame made one, while it loaded.
+    if (this.closed || this.ear) {
+      vad.close();
+      return this.ear;
     }
+    const detector = new UtteranceDetector(vad, { ...settings, maxBytes: 0 });
+    this.ear = { detector, vad, mode: settings.mode };
     return this.ear;
   }
 

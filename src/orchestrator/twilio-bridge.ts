@@ -1,10 +1,10 @@
 /**
  * A Twilio Media Stream (`<Connect><Stream url="wss://…/twilio">`) joined to a session of `/ws`,
  * as any client of the engine would join it (within the process: a LocalSocket, no loopback
- * connection): the call's G.711 μ-law goes in as it is, with voice
- * activity detection on (a call streams without end), and the keys the caller presses (DTMF) as
- * theirs; the answer's speech comes back in Twilio's `media` frames, and a barge-in (speech or a
- * key) clears what Twilio still had to play. Pure: no Nest import.
+ * connection): the call's G.711 μ-law goes in as it is, with voice activity detection on (a call
+ * streams without end), and the keys the caller presses (DTMF) as theirs; the answer's speech
+ * comes back in Twilio's `media` frames, and a barge-in (speech or a key) clears what Twilio
+ * still had to play. Pure: no Nest import.
  */
 import WebSocket from 'ws';
 import { keyMatches } from '../config/bearer-key.js';
