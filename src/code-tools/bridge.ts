@@ -1,10 +1,10 @@
 /**
- * Calls from Python into the engine (`tools.*`, `ces_requests.*`): the worker posts the request
- * and blocks on a SharedArrayBuffer until the main thread writes the answer there (see
- * assets/python-worker.mjs). Pure: no Nest import.
+ * Calls from Python into the engine (`tools.*`, `ces_requests.*`): the code tools process sends
+ * the request and waits, blocked, for the answer (see assets/python-sandbox.mjs). Pure: no Nest
+ * import.
  */
 
-/** The size of the buffer an answer is written to. */
+/** The largest answer a call into the engine gets. */
 export const DATA_BYTES = 4 * 1024 * 1024;
 
 /** A synchronous call from Python into the engine, answered by the job's bridge handler. */
@@ -17,11 +17,11 @@ export type BridgeHandler = (request: BridgeRequest) => Promise<Record<string, u
 
 const failure = (why: string) => ({ error: why, text: `Error: tool request failed: ${why}` });
 
-/** The answer to `requestJson` as the bytes the worker reads: the handler's, or why there is none. */
+/** The answer to `requestJson` as the JSON Python reads: the handler's, or why there is none. */
 export async function bridgeAnswer(
   handler: BridgeHandler | undefined,
   requestJson: string,
-): Promise<Uint8Array> {
+): Promise<string> {
   let answer: Record<string, unknown>;
   try {
     const request = JSON.parse(requestJson) as BridgeRequest;
@@ -31,20 +31,7 @@ export async function bridgeAnswer(
   } catch (error) {
     answer = failure((error as Error).message);
   }
-  const bytes = new TextEncoder().encode(JSON.stringify(answer));
-  if (bytes.length <= DATA_BYTES) return bytes;
-  return new TextEncoder().encode(JSON.stringify(failure('the answer is larger than 4 MiB')));
-}
-
-/** Writes an answer where the waiting worker reads it, and wakes the worker. */
-export function deliver(
-  control: SharedArrayBuffer,
-  data: SharedArrayBuffer,
-  bytes: Uint8Array,
-): void {
-  new Uint8Array(data).set(bytes);
-  const state = new Int32Array(control);
-  Atomics.store(state, 1, bytes.length);
-  Atomics.store(state, 0, 1);
-  Atomics.notify(state, 0);
+  const text = JSON.stringify(answer);
+  if (Buffer.byteLength(text) <= DATA_BYTES) return text;
+  return JSON.stringify(failure('the answer is larger than 4 MiB'));
 }

@@ -11,9 +11,6 @@ const context = {
   session: { modality: 'TEXT', channel: 'websocket' },
 };
 
-// A secret of the engine's environment, set before any worker starts.
-process.env.TOOL_SECRET_POOL_TEST = 'never-in-a-worker';
-
 describe('CodeToolPool (real Pyodide workers)', () => {
   // A long grace: on a loaded machine, interrupted code may take more than the default 1.5 s to
   // stop, and the test checks that the interrupt alone stops a Python loop.
@@ -115,15 +112,6 @@ describe('CodeToolPool (real Pyodide workers)', () => {
     expect(logs).toBe(
       `${printed.slice(0, 32 * 1024)}\n… [${printed.length - 32 * 1024} more characters not kept]`,
     );
-  });
-
-  it("gives tool code that reaches the worker's JavaScript no environment, so no key", async () => {
-    // Pyodide's own modules stay reachable in sys.modules, and any JS proxy leads to globalThis:
-    // not a boundary (README), but the worker holds no environment variable at all.
-    const code =
-      'import sys\ndef f():\n    g = sys.modules["pyodide_js"].constructor.constructor("return globalThis")()\n    return list(g.Object.keys(g.process.env))';
-    expect(process.env.TOOL_SECRET_POOL_TEST).toBe('never-in-a-worker');
-    expect(await run(code, 'f')).toMatchObject({ ok: true, result: '[]' });
   });
 
   it('refuses the JS bridge modules to tool code', async () => {

@@ -1,9 +1,8 @@
 import { Logger } from '@nestjs/common';
-import { Worker } from 'node:worker_threads';
-import { bridgeAnswer, DATA_BYTES, deliver, type BridgeHandler } from './bridge.js';
+import { bridgeAnswer, type BridgeHandler } from './bridge.js';
+import { SandboxProcess } from './sandbox-process.js';
 import { distrust, mib, readReply, type WorkerMessage } from './worker-reply.js';
 
-const WORKER_URL = new URL('../../assets/python-worker.mjs', import.meta.url);
 /** How long interrupted code has to stop before its worker is terminated and replaced. */
 const GRACE_MS = 1500;
 
@@ -32,10 +31,9 @@ export interface PoolOptions {
 }
 
 interface Slot {
-  worker: Worker;
-  control: SharedArrayBuffer;
-  data: SharedArrayBuffer;
-  interrupt: SharedArrayBuffer;
+  worker: SandboxProcess;
+  /** It has loaded its interpreter. */
+  loaded?: boolean;
   ready: Promise<void>;
   job?: {
     id: number;
@@ -50,13 +48,13 @@ interface Slot {
 type Waiting = { spec: PoolJob; resolve: (value: Record<string, unknown>) => void };
 
 /**
- * A pool of worker threads, each with its own CPython (Pyodide). One job per worker at a time;
- * a job that overruns its timeout is interrupted (KeyboardInterrupt), and if that does not stop
- * it the worker is terminated and replaced. A worker whose memory grew past the cap is replaced.
- * Not a general pool (piscina, tinypool): a job must reach its own worker's shared buffers (the
- * interrupt Pyodide polls, the synchronous bridge for `tools.<name>` and `ces_requests`), and an
- * overrunning job is interrupted first, its worker terminated only if that fails, where those
- * pools terminate on abort and keep no state per worker.
+ * A pool of workers, each a process of its own with its own CPython (Pyodide) (sandbox-process.ts).
+ * One job per worker at a time; a job that overruns its timeout is interrupted
+ * (KeyboardInterrupt), and if that does not stop it the worker is killed and replaced. A worker
+ * whose memory grew past the cap is replaced. Not a general pool (piscina, tinypool): a job
+ * talks with its own worker while it runs (the interrupt Pyodide polls, the synchronous bridge
+ * for `tools.<name>` and `ces_requests`), and an overrunning job is interrupted first, its worker
+ * killed only if that fails, where those pools terminate on abort and keep no state per worker.
  */
 export class CodeToolPool {
   private readonly logger = new Logger(CodeToolPool.name);
@@ -68,6 +66,10 @@ export class CodeToolPool {
   private heapWarned = false;
   /** Workers started since boot (respawns included). */
   started = 0;
+  /** Why workers failed to start, while none has since: calls then fail at once with it. */
+  private startError: string | undefined;
+  /** Workers that failed to start in a row: the next waits longer (up to 30 s). */
+  private startFailures = 0;
 
   constructor(private readonly options: PoolOptions) {}
 
@@ -89,6 +91,8 @@ export class CodeToolPool {
         ok: false,
         error: 'Error: RuntimeError: the code tool pool is shut down',
       });
+    if (this.startError !== undefined && !this.slots.some((s) => s.loaded))
+      return Promise.resolve({ ok: false, error: this.startError, logs: '' });
     const { signal } = spec;
     if (signal?.aborted) return Promise.resolve({ ...CANCELLED_RESULT });
     if (this.slots.length === 0) void this.start().catch(() => undefined);
@@ -121,52 +125,49 @@ export class CodeToolPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    await Promise.all(this.slots.map((s) => s.worker.kill()));
     this.slots = [];
   }
 
   private spawn(): Slot {
-    const control = new SharedArrayBuffer(8);
-    const data = new SharedArrayBuffer(DATA_BYTES);
-    const interrupt = new SharedArrayBuffer(1);
-    const worker = new Worker(WORKER_URL, {
-      workerData: {
-        control,
-        data,
-        interrupt,
-        packagesDir: this.options.packagesDir,
-        bridgeTimeoutMs: 600_000,
-        memoryMb: this.options.memoryMb,
-      },
-      // No environment: tool code that reaches the worker's JavaScript (Pyodide's proxies lead
-      // there) finds no key. Secrets are filled into its requests on this side (the bridge).
-      env: {},
-    });
-    worker.unref();
     this.started += 1;
     let markReady!: () => void;
     let markFailed!: (e: Error) => void;
+    const ready = new Promise<void>((res, rej) => ((markReady = res), (markFailed = rej)));
+    ready.catch(() => undefined);
+    const { packagesDir, memoryMb } = this.options;
     const slot: Slot = {
-      worker,
-      control,
-      data,
-      interrupt,
-      ready: new Promise<void>((res, rej) => ((markReady = res), (markFailed = rej))),
+      ready,
+      worker: new SandboxProcess(
+        { packagesDir, memoryMb },
+        (m: WorkerMessage) => {
+          if (m.type === 'ready') {
+            slot.worker.busy = false;
+            slot.loaded = true;
+            this.startError = undefined;
+            this.startFailures = 0;
+            this.checkLoadedHeap(m.memory ?? 0);
+            markReady();
+            this.dispatch();
+          } else if (m.type === 'bridge') void this.answerBridge(slot, m.request ?? '{}');
+          else if (m.type === 'result') this.finish(slot, m);
+        },
+        (why) => {
+          this.logger.error(`code tool worker failed: ${why}`);
+          markFailed(new Error(why));
+          const error = `Error: RuntimeError: the code tool worker failed: ${why}`;
+          if (slot.loaded) return this.replace(slot, error);
+          // It failed to start, and so may the next: calls are not kept waiting for a worker
+          // that may never come, and the next is started later each time.
+          this.startError = error;
+          if (!this.slots.some((s) => s.loaded))
+            for (const waiting of this.queue.splice(0))
+              waiting.resolve({ ok: false, error, logs: '' });
+          const delay = Math.min(30_000, 500 * 2 ** this.startFailures++);
+          setTimeout(() => this.replace(slot, error), delay).unref();
+        },
+      ),
     };
-    slot.ready.catch(() => undefined);
-    worker.on('message', (m: WorkerMessage) => {
-      if (m.type === 'ready') {
-        this.checkLoadedHeap(m.memory ?? 0);
-        markReady();
-        this.dispatch();
-      } else if (m.type === 'bridge') void this.answerBridge(slot, m.request ?? '{}');
-      else if (m.type === 'result') this.finish(slot, m);
-    });
-    worker.on('error', (error) => {
-      this.logger.error(`code tool worker failed: ${error.message}`);
-      markFailed(error);
-      this.replace(slot, `Error: RuntimeError: the code tool worker failed: ${error.message}`);
-    });
     return slot;
   }
 
@@ -187,11 +188,9 @@ export class CodeToolPool {
     const id = this.nextId++;
     const job: NonNullable<Slot['job']> = { id, spec, resolve };
     slot.job = job;
-    // Cleared here, not in the worker when the job starts: a timeout that fires while the job is
-    // still on its way to the worker must not be erased (the code would then run unbounded).
-    new Uint8Array(slot.interrupt)[0] = 0;
     job.timer = setTimeout(() => this.interrupt(slot, id, 'timeout'), spec.timeoutMs);
-    slot.worker.postMessage({ type: 'job', id, kind: spec.kind, job: spec.job });
+    slot.worker.busy = true;
+    slot.worker.send({ type: 'job', id, kind: spec.kind, job: spec.job });
   }
 
   /** Stops a running job: KeyboardInterrupt, then a new worker if the code does not stop. */
@@ -199,10 +198,10 @@ export class CodeToolPool {
     if (slot.job?.id !== id || slot.job.stopped) return;
     slot.job.stopped = why;
     clearTimeout(slot.job.timer);
-    new Uint8Array(slot.interrupt)[0] = 2; // SIGINT: KeyboardInterrupt at the next bytecode
+    slot.worker.interrupt(id); // KeyboardInterrupt within a few bytecodes
     slot.job.timer = setTimeout(() => {
       if (slot.job?.id !== id) return;
-      this.logger.warn('a code tool ignored the interrupt: terminating and replacing its worker');
+      this.logger.warn('a code tool ignored the interrupt: killing and replacing its worker');
       this.replace(slot, undefined);
     }, this.options.interruptGraceMs ?? GRACE_MS);
   }
@@ -236,6 +235,7 @@ export class CodeToolPool {
     if (!job || job.id !== m.id) return;
     clearTimeout(job.timer);
     slot.job = undefined;
+    slot.worker.busy = false;
     let result = readReply(m.result);
     // Emscripten tries a few sizes, larger first: a refusal then a success is no MemoryError.
     if (m.capped && String(result.error).startsWith('Error: MemoryError'))
@@ -250,7 +250,7 @@ export class CodeToolPool {
     this.replace(slot, undefined);
   }
 
-  /** Terminates a worker and starts a fresh one in its place; its job (if any) fails. */
+  /** Kills a worker and starts a fresh one in its place; its job (if any) fails. */
   private replace(slot: Slot, error: string | undefined): void {
     const index = this.slots.indexOf(slot);
     if (index === -1) return;
@@ -260,7 +260,7 @@ export class CodeToolPool {
       clearTimeout(job.timer);
       job.resolve(job.stopped || !error ? this.stoppedResult(job) : { ok: false, error, logs: '' });
     }
-    void slot.worker.terminate();
+    void slot.worker.kill();
     if (this.closed) return;
     this.slots[index] = this.spawn();
     this.dispatch();
@@ -268,7 +268,7 @@ export class CodeToolPool {
 
   private async answerBridge(slot: Slot, requestJson: string): Promise<void> {
     const job = slot.job;
-    const bytes = await bridgeAnswer(job?.spec.onBridge, requestJson);
-    if (slot.job === job && this.slots.includes(slot)) deliver(slot.control, slot.data, bytes);
+    const answer = await bridgeAnswer(job?.spec.onBridge, requestJson);
+    if (slot.job === job && this.slots.includes(slot)) slot.worker.send({ type: 'answer', answer });
   }
 }

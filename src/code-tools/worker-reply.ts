@@ -1,5 +1,5 @@
 /**
- * What a Python worker posts back (assets/python-worker.mjs), and what the pool makes of it.
+ * What a Python worker sends back (assets/python-sandbox.mjs), and what the pool makes of it.
  * Pure: no Nest import.
  */
 

@@ -1,0 +1,192 @@
+// A process of its own running CPython (Pyodide, WASM) for code tools, started by the engine's
+// pool (src/code-tools/sandbox-process.ts) under Node's permission model: it reads Pyodide's
+// files, these Python files and CODE_TOOLS_PACKAGES_DIR alone, writes no file, starts no process
+// or thread, loads no native code, compiles no JavaScript from strings, and has no environment.
+// Messages are frames (a 4-byte big-endian length, then JSON): jobs and the answers to calls
+// into the engine come on fd 4, read blocking; what it sends goes out on fd 3; the ids of jobs
+// to interrupt come on fd 5, polled while Python runs. Once loaded it runs one job at a time,
+// synchronously: no JavaScript of a job's runs after it (no timer, no promise).
+import { constants, readFileSync, readdirSync, readSync, writeSync } from 'node:fs';
+import dgram from 'node:dgram';
+import dns from 'node:dns';
+import net from 'node:net';
+import { join } from 'node:path';
+
+const OUT = 3;
+const IN = 4;
+const INTERRUPTS = 5;
+const [pyodideUrl, settingsJson] = process.argv.slice(2);
+const { packagesDir, memoryMb } = JSON.parse(settingsJson);
+
+/** Writes one frame to the engine (blocking: the engine reads it whenever it can). */
+function send(message) {
+  const body = Buffer.from(JSON.stringify(message));
+  const frame = Buffer.allocUnsafe(4 + body.length);
+  frame.writeUInt32BE(body.length, 0);
+  body.copy(frame, 4);
+  for (let at = 0; at < frame.length; ) at += writeSync(OUT, frame, at);
+}
+
+function readExactly(length) {
+  const buffer = Buffer.allocUnsafe(length);
+  for (let at = 0; at < length; ) {
+    const n = readSync(IN, buffer, at, length - at, null);
+    if (n === 0) process.exit(0); // the engine is gone
+    at += n;
+  }
+  return buffer;
+}
+
+/** The engine's next frame, waiting for it. */
+function receive() {
+  return JSON.parse(readExactly(readExactly(4).readUInt32BE(0)).toString('utf8'));
+}
+
+// The interrupt fd made non-blocking (a socket's handle, never read through), so it can be polled.
+new net.Socket({ fd: INTERRUPTS, readable: false, writable: false });
+const interruptIds = Buffer.alloc(256);
+let currentJob = 0;
+let lastPoll = 0;
+/** Whether the engine asked to interrupt the running job (ids of other jobs are stale). */
+function interrupted() {
+  let hit = false;
+  for (;;) {
+    let n;
+    try {
+      n = readSync(INTERRUPTS, interruptIds, 0, interruptIds.length, null);
+    } catch {
+      return hit; // EAGAIN: nothing more
+    }
+    if (n <= 0) return hit;
+    for (let i = 0; i + 4 <= n; i += 4) if (interruptIds.readUInt32BE(i) === currentJob) hit = true;
+  }
+}
+
+// CODE_TOOLS_MEMORY_MB as a hard cap while tool code runs: Emscripten grows the interpreter's
+// WASM memory through this JS method, and a refused growth is a failed malloc, which Python
+// raises as MemoryError.
+const capBytes = (memoryMb ?? 0) * 1024 * 1024;
+let capOn = false;
+let capped = false;
+const grow = WebAssembly.Memory.prototype.grow;
+WebAssembly.Memory.prototype.grow = function (delta) {
+  if (capOn && capBytes > 0 && this.buffer.byteLength + delta * 65536 > capBytes) {
+    capped = true;
+    throw new RangeError('CODE_TOOLS_MEMORY_MB reached');
+  }
+  return grow.call(this, delta);
+};
+
+// Pyodide's file system reads the flags' values through process.binding, which the permission
+// model refuses: they are given, nothing else.
+process.binding = (name) => {
+  if (name === 'constants') return { fs: constants };
+  throw new Error('not available to code tools');
+};
+
+const { loadPyodide } = await import(pyodideUrl);
+const pyodide = await loadPyodide({ stdout: () => {}, stderr: () => {} });
+if (packagesDir) {
+  const wheels = readdirSync(packagesDir)
+    .filter((f) => f.endsWith('.whl') || f.endsWith('.zip'))
+    .map((f) => join(packagesDir, f));
+  if (wheels.length)
+    await pyodide.loadPackage(wheels, { messageCallback: () => {}, errorCallback: () => {} });
+}
+// Python checks this "buffer" every few bytecodes: 2 (SIGINT) raises KeyboardInterrupt. The
+// interrupt fd is polled at most every 2 ms of that.
+pyodide.setInterruptBuffer({
+  get 0() {
+    const now = performance.now();
+    if (now - lastPoll < 2) return 0;
+    lastPoll = now;
+    return interrupted() ? 2 : 0;
+  },
+  set 0(_) {},
+});
+pyodide.registerJsModule('_engine_bridge', {
+  call(requestJson) {
+    send({ type: 'bridge', job: currentJob, request: requestJson });
+    return receive().answer;
+  },
+});
+for (const file of ['python_runtime.py', 'python_requests.py', 'python_analyze.py', 'python_isolation.py']) {
+  pyodide.runPython(readFileSync(new URL(`./${file}`, import.meta.url), 'utf8'), {
+    filename: file,
+  });
+}
+const runtime = pyodide.globals;
+const entry = {
+  run: runtime.get('run_tool'),
+  callback: runtime.get('run_callback'),
+  analyze: runtime.get('analyze'),
+};
+const restore = runtime.get('restore');
+
+// What the permission model leaves open, closed here: no network (Node's sockets, Pyodide's
+// socket layer over them, name lookups), no built-in module by name, no process control.
+const refuse = () => {
+  throw new Error('not available to code tools');
+};
+for (const name of ['fetch', 'WebSocket', 'XMLHttpRequest', 'EventSource', 'Request'])
+  delete globalThis[name];
+net.Socket.prototype.connect = refuse;
+net.Server.prototype.listen = refuse;
+for (const method of ['bind', 'connect', 'send']) dgram.Socket.prototype[method] = refuse;
+for (const name of ['lookup', 'lookupService', 'resolve', 'resolve4', 'resolve6', 'reverse'])
+  dns[name] = refuse;
+dns.promises.lookup = refuse;
+dns.promises.resolve = refuse;
+pyodide.useNodeSockFS = refuse;
+pyodide._api.initializeNodeSockFS = refuse;
+for (const name of ['getBuiltinModule', 'dlopen', 'kill', 'chdir', 'abort', 'exit', 'reallyExit'])
+  try {
+    process[name] = refuse;
+  } catch {
+    /* read-only */
+  }
+
+runtime.get('seal')();
+send({ type: 'ready', memory: pyodide._module.HEAP8.length });
+for (;;) {
+  const message = receive();
+  if (message.type !== 'job') continue;
+  currentJob = message.id;
+  capped = false;
+  capOn = true;
+  let result;
+  // Pyodide's own "fatal error" (a JS stack overflow in deep recursion, …): the interpreter must
+  // not be used again, and the pool replaces this process.
+  let fatal = false;
+  try {
+    result = entry[message.kind](JSON.stringify(message.job));
+  } catch (error) {
+    fatal = error?.pyodide_fatal_error === true;
+    result = JSON.stringify({
+      ok: false,
+      error: `Error: ${error?.type ?? 'RuntimeError'}: ${String(error?.message ?? error)
+        .split('\n')
+        .slice(-2)
+        .join(' ')
+        .trim()}`,
+    });
+  }
+  capOn = false;
+  // What the call changed in the interpreter (a module's attribute, builtins, sys.path, …) is
+  // undone before anyone else's call; an interpreter that cannot be put back is replaced.
+  let unrestored = false;
+  try {
+    restore();
+  } catch {
+    unrestored = true;
+  }
+  send({
+    type: 'result',
+    id: message.id,
+    result,
+    memory: pyodide._module.HEAP8.length,
+    capped,
+    fatal,
+    unrestored,
+  });
+}

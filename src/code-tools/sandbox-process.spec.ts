@@ -1,0 +1,143 @@
+import { createServer, type Server } from 'node:net';
+import { CodeToolPool } from './code-tool-pool.js';
+import { frame, FrameReader } from './sandbox-process.js';
+
+describe('FrameReader', () => {
+  it('gives the messages of frames cut anywhere and of several frames in one chunk', () => {
+    const bytes = Buffer.concat([frame({ a: 'é' }), frame([1, 2]), frame('three')]);
+    const reader = new FrameReader();
+    const got: unknown[] = [];
+    let from = 0;
+    for (const to of [1, 3, 9, 10, bytes.length]) {
+      got.push(...reader.push(bytes.subarray(from, to)));
+      from = to;
+    }
+    expect(got).toEqual([{ a: 'é' }, [1, 2], 'three']);
+    expect(new FrameReader().push(bytes)).toEqual([{ a: 'é' }, [1, 2], 'three']);
+  });
+});
+
+const context = {
+  function_call_id: 'call_1',
+  user_content: { role: 'user', parts: [{ text: 'hi' }] },
+  state: {},
+  events: [],
+  session_id: 's1',
+  invocation_id: 't1',
+  agent_name: 'agent',
+  session: { modality: 'TEXT', channel: 'websocket' },
+};
+
+// Code tools are admin-written, but a tool set can come over the API: what a tool's code reaches
+// is Pyodide's JavaScript in a process of its own, and from there nothing of the engine's.
+describe('Code tools run in a process kept from the engine (real Pyodide)', () => {
+  const pool = new CodeToolPool({ workers: 1, memoryMb: 1024, packagesDir: '' });
+  let server: Server;
+  let connections = 0;
+  beforeAll(async () => {
+    server = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    // The engine's time zone goes to its workers (their only variable), read as they start.
+    const zone = process.env.TZ;
+    process.env.TZ = 'Asia/Tokyo';
+    try {
+      await pool.start();
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  }, 60000);
+  afterAll(async () => {
+    await pool.close();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const run = (body: string) =>
+    pool.run({
+      kind: 'run',
+      job: { code: `import sys\ndef f():\n${body}`, func: 'f', args: {}, context },
+      timeoutMs: 10000,
+    });
+  const js = '    js = sys.modules["pyodide_js"]\n';
+
+  it('compiles no JavaScript from a string, so reaches no global of its process', async () => {
+    expect(
+      await run(`${js}    return js.constructor.constructor("return globalThis")() is not None`),
+    ).toMatchObject({ ok: false, error: expect.stringContaining('Code generation from strings') });
+  });
+
+  it("reads none of the engine's files, nor its environment", async () => {
+    for (const [host, file] of [
+      ['/', `/proc/${process.pid}/environ`],
+      ['/proc', `/${process.pid}/environ`],
+      [process.cwd(), '/package.json'],
+    ]) {
+      const reply = await run(
+        `${js}    js.mountNodeFS("/host", ${JSON.stringify(host)})\n    return open("/host${file}").read()`,
+      );
+      expect(reply).toMatchObject({ ok: false });
+      expect(JSON.stringify(reply)).not.toContain('LLM_');
+    }
+  });
+
+  it('opens no connection, by Python sockets or by Node', async () => {
+    const port = (server.address() as { port: number }).port;
+    const connect = `    import socket\n    socket.create_connection(("127.0.0.1", ${port}), timeout=2)\n    return "connected"`;
+    expect(await run(connect)).toMatchObject({ ok: false });
+    expect(await run(`${js}    js.useNodeSockFS()\n${connect}`)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('not available to code tools'),
+    });
+    expect(await run(`${js}    js._api.initializeNodeSockFS()\n${connect}`)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('not available to code tools'),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(connections).toBe(0);
+  });
+
+  it('starts no process', async () => {
+    expect(
+      await run('    import subprocess\n    return str(subprocess.run(["true"]))'),
+    ).toMatchObject({ ok: false, error: expect.stringContaining('OSError') });
+  });
+
+  it("keeps the engine's time zone", async () => {
+    expect(
+      await run('    import time\n    return time.strftime("%z", time.localtime())'),
+    ).toMatchObject({
+      ok: true,
+      result: '"+0900"',
+    });
+  });
+
+  it('still runs tool code after all of the above', async () => {
+    expect(await run('    return 6 * 7')).toMatchObject({ ok: true, result: '42' });
+  });
+});
+
+describe('Code tools whose workers cannot start', () => {
+  // CODE_TOOLS_PACKAGES_DIR gone: every worker fails while loading.
+  const pool = new CodeToolPool({ workers: 1, memoryMb: 256, packagesDir: '/nonexistent-wheels' });
+  afterAll(() => pool.close());
+
+  it('fail their calls at once, saying why, and try again later each time', async () => {
+    await expect(pool.start()).rejects.toThrow(/exited \(code 1\).*nonexistent-wheels/);
+    const failed = {
+      ok: false,
+      error: expect.stringMatching(
+        /^Error: RuntimeError: the code tool worker failed: .*nonexistent-wheels/,
+      ),
+    };
+    const job = { code: 'def f():\n    return 1', func: 'f', args: {}, context };
+    expect(await pool.run({ kind: 'run', job, timeoutMs: 5000 })).toMatchObject(failed);
+    // Retried after 0.5 s, then 1 s: three starts in 2.5 s, not one every few milliseconds.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(pool.started).toBeGreaterThanOrEqual(2);
+    expect(pool.started).toBeLessThanOrEqual(3);
+    expect(await pool.run({ kind: 'run', job, timeoutMs: 5000 })).toMatchObject(failed);
+  }, 20000);
+});

@@ -1,0 +1,157 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { WorkerMessage } from './worker-reply.js';
+
+const SCRIPT = fileURLToPath(new URL('../../assets/python-sandbox.mjs', import.meta.url));
+const PYODIDE_DIR = dirname(createRequire(import.meta.url).resolve('pyodide'));
+/** Node 20 names its permission model experimental; later releases drop the prefix. */
+const PERMISSION = process.allowedNodeEnvironmentFlags.has('--permission')
+  ? '--permission'
+  : '--experimental-permission';
+/** What of a process's standard error is kept to say why it failed. */
+const STDERR_KEPT = 2000;
+
+export interface SandboxSettings {
+  packagesDir: string;
+  memoryMb: number;
+}
+
+const unrefStream = (stream: Readable | Writable) =>
+  (stream as unknown as { unref?: () => void }).unref?.();
+
+/** One message as a frame: a 4-byte big-endian length, then its JSON. */
+export function frame(message: unknown): Buffer {
+  const body = Buffer.from(JSON.stringify(message));
+  const out = Buffer.allocUnsafe(4 + body.length);
+  out.writeUInt32BE(body.length, 0);
+  body.copy(out, 4);
+  return out;
+}
+
+/** Cuts a byte stream into the messages of its frames. Pure. */
+export class FrameReader {
+  private pending: Buffer = Buffer.alloc(0);
+
+  push(chunk: Buffer): unknown[] {
+    this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    const messages: unknown[] = [];
+    while (this.pending.length >= 4) {
+      const length = this.pending.readUInt32BE(0);
+      if (this.pending.length < 4 + length) break;
+      messages.push(JSON.parse(this.pending.subarray(4, 4 + length).toString('utf8')));
+      this.pending = this.pending.subarray(4 + length);
+    }
+    return messages;
+  }
+}
+
+/** The command line a code tools process is started with: the permission model's grants. */
+export function sandboxArgs(settings: SandboxSettings): string[] {
+  const reads = [
+    dirname(SCRIPT),
+    PYODIDE_DIR,
+    ...(settings.packagesDir ? [settings.packagesDir] : []),
+  ];
+  return [
+    PERMISSION,
+    ...reads.map((path) => `--allow-fs-read=${path}`),
+    '--disallow-code-generation-from-strings',
+    '--no-warnings',
+    SCRIPT,
+    pathToFileURL(join(PYODIDE_DIR, 'pyodide.mjs')).href,
+    JSON.stringify(settings),
+  ];
+}
+
+/**
+ * A process running one CPython (Pyodide) for code tools (assets/python-sandbox.mjs), with no
+ * environment but `TZ`: tool code that reaches its JavaScript finds no key, and Node's permission model
+ * keeps it from the engine's files, memory and processes. It holds the engine's process open only
+ * while it loads or runs a job (`busy`); it exits when the engine does (its input ends).
+ */
+export class SandboxProcess {
+  private readonly child: ChildProcess;
+  private readonly output: Readable;
+  private readonly input: Writable;
+  private readonly interrupts: Writable;
+  private stderr = '';
+  private killed = false;
+
+  constructor(
+    settings: SandboxSettings,
+    onMessage: (message: WorkerMessage) => void,
+    /** The process failed or exited without being asked to: why. */
+    onFailure: (why: string) => void,
+  ) {
+    this.child = spawn(process.execPath, sandboxArgs(settings), {
+      // No key of the engine's; its time zone, so that Python's local time is the engine's.
+      env: process.env.TZ ? { TZ: process.env.TZ } : {},
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+    });
+    const [, , stderr, output, input, interrupts] = this.child.stdio as unknown as [
+      null,
+      null,
+      Readable,
+      Readable,
+      Writable,
+      Writable,
+    ];
+    this.output = output;
+    this.input = input;
+    this.interrupts = interrupts;
+    const reader = new FrameReader();
+    output.on('data', (chunk: Buffer) => {
+      for (const message of reader.push(chunk)) onMessage(message as WorkerMessage);
+    });
+    stderr.setEncoding('utf8');
+    stderr.on('data', (text: string) => (this.stderr = (this.stderr + text).slice(-STDERR_KEPT)));
+    // A write to a process that just ended: its exit is what reports it.
+    for (const stream of [input, interrupts, output, stderr]) stream.on('error', () => undefined);
+    this.child.on('error', (error) => this.failed(error.message, onFailure));
+    this.child.on('exit', (code, signal) =>
+      this.failed(`its process exited (${signal ?? `code ${code}`})`, onFailure),
+    );
+    this.child.unref();
+    for (const stream of [stderr, input, interrupts]) unrefStream(stream);
+  }
+
+  /** Whether the engine's process waits for this one (loading, a job running). */
+  set busy(yes: boolean) {
+    const handle = this.output as unknown as { ref?: () => void; unref?: () => void };
+    if (yes) handle.ref?.();
+    else handle.unref?.();
+  }
+
+  /** Sends a message (a job, an answer to a call into the engine). */
+  send(message: unknown): void {
+    this.input.write(frame(message));
+  }
+
+  /** Asks the process to interrupt job `id` (KeyboardInterrupt), if it is the one running. */
+  interrupt(id: number): void {
+    const bytes = Buffer.allocUnsafe(4);
+    bytes.writeUInt32BE(id, 0);
+    this.interrupts.write(bytes);
+  }
+
+  /** Ends the process; resolves once it has exited. */
+  kill(): Promise<void> {
+    this.killed = true;
+    const { pid, exitCode, signalCode } = this.child;
+    if (pid === undefined || exitCode !== null || signalCode !== null) return Promise.resolve();
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.kill('SIGKILL');
+    return exited;
+  }
+
+  private failed(why: string, onFailure: (why: string) => void): void {
+    if (this.killed) return;
+    this.killed = true;
+    // What Node printed of an uncaught error: its first line ("Error: ENOENT: …").
+    const said = this.stderr.split('\n').find((line) => /^\w*Error\b/.test(line)) ?? '';
+    onFailure(said ? `${why}: ${said}` : why);
+  }
+}
