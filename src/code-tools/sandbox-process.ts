@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { WorkerMessage } from './worker-reply.js';
@@ -49,7 +49,9 @@ export class FrameReader {
 }
 
 /** The command line a code tools process is started with: the permission model's grants. */
-export function sandboxArgs(settings: SandboxSettings): string[] {
+export function sandboxArgs(given: SandboxSettings): string[] {
+  // A relative CODE_TOOLS_PACKAGES_DIR is the engine's working directory's, granted as such.
+  const settings = { ...given, packagesDir: given.packagesDir && resolve(given.packagesDir) };
   const reads = [
     dirname(SCRIPT),
     PYODIDE_DIR,
