@@ -4,7 +4,7 @@
 // or thread, loads no native code, compiles no JavaScript from strings, and has no environment.
 // Messages are frames (a 4-byte big-endian length, then JSON): jobs and the answers to calls
 // into the engine come on fd 4, read blocking; what it sends goes out on fd 3; the ids of jobs
-// to interrupt come on fd 5, polled while Python runs. Once loaded it runs one job at a time,
+// to interrupt come on its standard input, polled while Python runs. Once loaded it runs one job at a time,
 // synchronously: no JavaScript of a job's runs after it (no timer, no promise).
 import { constants, readFileSync, readdirSync, readSync, writeSync } from 'node:fs';
 import dgram from 'node:dgram';
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 
 const OUT = 3;
 const IN = 4;
-const INTERRUPTS = 5;
+const INTERRUPTS = 0;
 const [pyodideUrl, settingsJson] = process.argv.slice(2);
 const { packagesDir, memoryMb } = JSON.parse(settingsJson);
 
@@ -42,8 +42,10 @@ function receive() {
   return JSON.parse(readExactly(readExactly(4).readUInt32BE(0)).toString('utf8'));
 }
 
-// The interrupt fd made non-blocking (a socket's handle, never read through), so it can be polled.
-new net.Socket({ fd: INTERRUPTS, readable: false, writable: false });
+// Standard input made non-blocking (Node opens it so, and reads it only when asked), so that it
+// can be polled. (A socket of its own on another fd would need the network, which the permission
+// model of Node 25 and later refuses.)
+void process.stdin;
 const interruptIds = Buffer.alloc(256);
 let currentJob = 0;
 let lastPoll = 0;
@@ -85,7 +87,8 @@ process.binding = (name) => {
 };
 
 const { loadPyodide } = await import(pyodideUrl);
-const pyodide = await loadPyodide({ stdout: () => {}, stderr: () => {} });
+// Python's input() gets the end of its input: standard input is the engine's interrupts.
+const pyodide = await loadPyodide({ stdin: () => null, stdout: () => {}, stderr: () => {} });
 if (packagesDir) {
   const wheels = readdirSync(packagesDir)
     .filter((f) => f.endsWith('.whl') || f.endsWith('.zip'))

@@ -114,6 +114,13 @@ describe('Code tools run in a process kept from the engine (real Pyodide)', () =
     });
   });
 
+  it("gives Python's input() the end of its input", async () => {
+    expect(await run('    return input()')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('EOFError'),
+    });
+  });
+
   it('still runs tool code after all of the above', async () => {
     expect(await run('    return 6 * 7')).toMatchObject({ ok: true, result: '42' });
   });

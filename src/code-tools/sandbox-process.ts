@@ -91,14 +91,14 @@ export class SandboxProcess {
     this.child = spawn(process.execPath, sandboxArgs(settings), {
       // No key of the engine's; its time zone, so that Python's local time is the engine's.
       env: process.env.TZ ? { TZ: process.env.TZ } : {},
-      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+      // Its standard input carries the ids of jobs to interrupt; fds 3 and 4 the frames.
+      stdio: ['pipe', 'ignore', 'pipe', 'pipe', 'pipe'],
     });
-    const [, , stderr, output, input, interrupts] = this.child.stdio as unknown as [
-      null,
-      null,
-      Readable,
-      Readable,
+    const [interrupts, , stderr, output, input] = this.child.stdio as unknown as [
       Writable,
+      null,
+      Readable,
+      Readable,
       Writable,
     ];
     this.output = output;
