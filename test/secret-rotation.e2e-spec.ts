@@ -86,9 +86,13 @@ describe('secrets rotated in their files (SECRET_FILES_WATCH_SECS)', () => {
     secret('ws', 'ws-2\n');
     secret('llm', 'sk-2\n');
     secret('llm-headers', '{"x-team":"sales"}');
-    await untilAsync(
-      async () => (await admin('admin-2')).join() === '200',
-      'the new admin key in both processes',
+    // Each process reads the files every 0.2 s: one read may fall between two of the writes.
+    await until(
+      () =>
+        ['ADMIN_API_KEY', 'WS_API_KEY', 'LLM_API_KEY', 'LLM_EXTRA_HEADERS'].every(
+          (name) => engine.output.split(`${name} changed in its file`).length === 3,
+        ),
+      'the four rotations in both processes',
     );
     expect(await admin('admin-1')).toEqual([401]);
     expect(await refused('ws-1')).toBe(true);
@@ -103,6 +107,12 @@ describe('secrets rotated in their files (SECRET_FILES_WATCH_SECS)', () => {
   it('keeps the key in use when its file is emptied or holds no valid value, and says why', async () => {
     secret('llm', '');
     secret('llm-headers', '{"x-team": 7}');
+    // A valid value rotated at the same time is taken up all the same.
+    secret('admin', 'admin-3\n');
+    await untilAsync(
+      async () => (await admin('admin-3')).join() === '200',
+      'the third admin key in both processes',
+    );
     await until(
       () =>
         engine.output.includes('is empty: the value in use is kept') &&

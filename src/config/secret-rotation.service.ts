@@ -116,6 +116,16 @@ export class SecretRotation implements OnModuleInit, OnModuleDestroy {
       this.warned.delete(name);
       if (result.value !== process.env[name]) changed[name] = result.value;
     }
+    // Each checked on its own: a value that is not valid keeps its own in use, not the others'.
+    for (const name of Object.keys(changed)) {
+      try {
+        parseEnv({ ...process.env, [name]: changed[name] });
+      } catch (error) {
+        // EnvError's message names the variable; a header's value is never in it.
+        this.warnOnce(name, `${(error as Error).message}: the value in use is kept`);
+        delete changed[name];
+      }
+    }
     const names = Object.keys(changed) as RotatingSecret[];
     if (names.length === 0) return;
     const key = names.join(',');
@@ -123,7 +133,6 @@ export class SecretRotation implements OnModuleInit, OnModuleDestroy {
     try {
       next = parseEnv({ ...process.env, ...changed });
     } catch (error) {
-      // EnvError's message names the variable; a header's value is never in it.
       this.warnOnce(key, `${(error as Error).message}: the value in use is kept`);
       return;
     }
