@@ -1,8 +1,11 @@
 import cluster from 'node:cluster';
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv as parseDotEnv } from 'node:util';
+import { keepNoCompiledSources } from './common/compilation-cache.js';
 import { parseEnv } from './config/env.js';
 import { secretFiles } from './config/secret-files.js';
+
+keepNoCompiledSources();
 
 const fail = (error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);

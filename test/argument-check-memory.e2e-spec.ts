@@ -1,13 +1,16 @@
 import { execFileSync } from 'node:child_process';
+import { ENGINE_NODE } from './support/built-engine.js';
 
 /**
- * Checks every schema it is given as the engine does, in a process of its own (jest's module
- * contexts keep compiled code alive themselves), and prints the heap after a full GC past each
+ * Checks every schema it is given as the engine does, in a process of its own on the engine's
+ * Node (ENGINE_NODE; jest's module contexts keep compiled code alive themselves), and prints the heap after a full GC past each
  * round of `schemas` schemas never seen before, in MB.
  */
 function heapsAfterRounds(rounds: number, schemas: number): number[] {
   const script = `
     import { argumentProblem } from './dist/tools/argument-check.js';
+    import { keepNoCompiledSources } from './dist/common/compilation-cache.js';
+    keepNoCompiledSources(); // as the engine's start-up does
     const heaps = [];
     let k = 0;
     for (let round = 0; round < ${rounds}; round++) {
@@ -23,7 +26,7 @@ function heapsAfterRounds(rounds: number, schemas: number): number[] {
       heaps.push(process.memoryUsage().heapUsed / 1048576);
     }
     console.log(JSON.stringify(heaps));`;
-  const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
+  const out = execFileSync(ENGINE_NODE, ['--expose-gc', '--input-type=module', '-e', script], {
     encoding: 'utf8',
   });
   return JSON.parse(out) as number[];
