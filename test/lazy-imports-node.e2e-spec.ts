@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { ENGINE_NODE } from './support/built-engine.js';
 
 /**
  * The packages the engine imports only when a feature first needs them, used as the built engine
@@ -60,7 +61,7 @@ describe('lazily imported packages, in plain Node as the built engine runs', () 
       ].join('\n'),
     );
     const { stdout } = await promisify(execFile)(
-      process.execPath,
+      ENGINE_NODE,
       ['--input-type=module', '-e', SCRIPT, spec],
       { encoding: 'utf8', timeout: 30_000 },
     );

@@ -1,5 +1,11 @@
 import { spawn } from 'node:child_process';
 
+/**
+ * The Node.js the built engine runs on: `ENGINE_NODE` when set (CI sets the Docker image's major
+ * release, .ci/run), else the one running the tests.
+ */
+export const ENGINE_NODE = process.env.ENGINE_NODE || process.execPath;
+
 export interface BuiltEngineRun {
   code: number | null;
   /** Output so far (at exit: all of it). */
@@ -12,7 +18,7 @@ export interface BuiltEngineRun {
 
 /**
  * The built engine (built by test/global-setup.mjs), started as users and the acceptance suite
- * start it: `node dist/main.js`,
+ * start it: `node dist/main.js` (on ENGINE_NODE),
  * with only `env` (and PATH) in its environment. With `waitForListen`, resolves once it listens;
  * otherwise when it exits.
  */
@@ -23,7 +29,7 @@ export function runBuiltEngine(
   listeners = 1,
 ): Promise<BuiltEngineRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['dist/main.js'], {
+    const child = spawn(ENGINE_NODE, ['dist/main.js'], {
       env: { PATH: process.env.PATH ?? '', LOG_FORMAT: 'json', TTS_PROVIDER: 'none', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
