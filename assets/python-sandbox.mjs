@@ -4,8 +4,8 @@
 // or thread, loads no native code, compiles no JavaScript from strings, and has no environment.
 // Messages are frames (a 4-byte big-endian length, then JSON): jobs and the answers to calls
 // into the engine come on fd 4, read blocking; what it sends goes out on fd 3; the ids of jobs
-// to interrupt come on its standard input, polled while Python runs. Once loaded it runs one job at a time,
-// synchronously: no JavaScript of a job's runs after it (no timer, no promise).
+// to interrupt come on its standard input, polled while Python runs. Once loaded it runs one job
+// at a time, synchronously: no JavaScript of a job's runs after it (no timer, no promise).
 import { constants, readFileSync, readdirSync, readSync, writeSync } from 'node:fs';
 import dgram from 'node:dgram';
 import dns from 'node:dns';
@@ -17,6 +17,8 @@ const IN = 4;
 const INTERRUPTS = 0;
 const [pyodideUrl, settingsJson] = process.argv.slice(2);
 const { packagesDir, memoryMb } = JSON.parse(settingsJson);
+// Kept before process control is taken from tool code (below): the way out when the engine is gone.
+const reallyExit = process.reallyExit;
 
 /** Writes one frame to the engine (blocking: the engine reads it whenever it can). */
 function send(message) {
@@ -31,7 +33,7 @@ function readExactly(length) {
   const buffer = Buffer.allocUnsafe(length);
   for (let at = 0; at < length; ) {
     const n = readSync(IN, buffer, at, length - at, null);
-    if (n === 0) process.exit(0); // the engine is gone
+    if (n === 0) reallyExit.call(process, 0); // the engine is gone
     at += n;
   }
   return buffer;

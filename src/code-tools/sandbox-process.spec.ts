@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { CodeToolPool } from './code-tool-pool.js';
 import { frame, FrameReader } from './sandbox-process.js';
@@ -14,6 +16,16 @@ describe('FrameReader', () => {
     }
     expect(got).toEqual([{ a: 'é' }, [1, 2], 'three']);
     expect(new FrameReader().push(bytes)).toEqual([{ a: 'é' }, [1, 2], 'three']);
+  });
+
+  it('gives a frame of 4 MB in 64 KB chunks once, whole', () => {
+    const big = 'x'.repeat(4 * 1024 * 1024);
+    const bytes = Buffer.concat([frame(big), frame('next')]);
+    const reader = new FrameReader();
+    const got: unknown[] = [];
+    for (let at = 0; at < bytes.length; at += 65536)
+      got.push(...reader.push(bytes.subarray(at, at + 65536)));
+    expect(got).toEqual([big, 'next']);
   });
 });
 
@@ -147,4 +159,40 @@ describe('Code tools whose workers cannot start', () => {
     expect(pool.started).toBeLessThanOrEqual(3);
     expect(await pool.run({ kind: 'run', job, timeoutMs: 5000 })).toMatchObject(failed);
   }, 20000);
+});
+
+describe('A code tools worker whose engine is gone', () => {
+  /** Whether process `pid` has ended (a zombie waiting to be reaped has). */
+  const ended = (pid: number) => {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z');
+    } catch {
+      return true;
+    }
+  };
+
+  it('exits: an engine killed leaves no interpreter behind', async () => {
+    const script = `
+      import { SandboxProcess } from './dist/code-tools/sandbox-process.js';
+      const worker = new SandboxProcess({ packagesDir: '', memoryMb: 256 }, (m) => {
+        if (m.type === 'ready') console.log(worker.pid);
+      }, (why) => console.log(why));
+      worker.busy = true;`;
+    const engine = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const pid = await new Promise<number>((resolve) =>
+        engine.stdout.once('data', (line: Buffer) => resolve(Number(String(line).trim()))),
+      );
+      expect(ended(pid)).toBe(false);
+      engine.kill('SIGKILL');
+      const deadline = Date.now() + 10_000;
+      while (!ended(pid) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(ended(pid)).toBe(true);
+    } finally {
+      engine.kill('SIGKILL');
+    }
+  }, 60_000);
 });

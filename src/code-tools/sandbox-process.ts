@@ -31,18 +31,30 @@ export function frame(message: unknown): Buffer {
   return out;
 }
 
-/** Cuts a byte stream into the messages of its frames. Pure. */
+/**
+ * Cuts a byte stream into the messages of its frames. The chunks of a large frame are joined once,
+ * when all of it has come. Pure.
+ */
 export class FrameReader {
-  private pending: Buffer = Buffer.alloc(0);
+  private chunks: Buffer[] = [];
+  private size = 0;
+  /** The bytes the next frame needs: its length's 4, then all of it once that is known. */
+  private wanted = 4;
 
   push(chunk: Buffer): unknown[] {
-    this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    this.chunks.push(chunk);
+    this.size += chunk.length;
     const messages: unknown[] = [];
-    while (this.pending.length >= 4) {
-      const length = this.pending.readUInt32BE(0);
-      if (this.pending.length < 4 + length) break;
-      messages.push(JSON.parse(this.pending.subarray(4, 4 + length).toString('utf8')));
-      this.pending = this.pending.subarray(4 + length);
+    while (this.size >= this.wanted) {
+      let bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+      const length = 4 + bytes.readUInt32BE(0);
+      if (bytes.length >= length) {
+        messages.push(JSON.parse(bytes.subarray(4, length).toString('utf8')));
+        bytes = bytes.subarray(length);
+      }
+      this.chunks = bytes.length > 0 ? [bytes] : [];
+      this.size = bytes.length;
+      this.wanted = this.size >= 4 ? 4 + bytes.readUInt32BE(0) : 4;
     }
     return messages;
   }
@@ -118,6 +130,11 @@ export class SandboxProcess {
     );
     this.child.unref();
     for (const stream of [stderr, input, interrupts]) unrefStream(stream);
+  }
+
+  /** Its process id (undefined if it could not be started). */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   /** Whether the engine's process waits for this one (loading, a job running). */
