@@ -82,8 +82,8 @@ export function sandboxArgs(given: SandboxSettings): string[] {
 
 /**
  * A process running one CPython (Pyodide) for code tools (assets/python-sandbox.mjs), with no
- * environment but `TZ`: tool code that reaches its JavaScript finds no key, and Node's permission model
- * keeps it from the engine's files, memory and processes. It holds the engine's process open only
+ * environment but `TZ`: tool code that reaches its JavaScript finds no key, and Node's permission
+ * model keeps it from the engine's files, memory and processes. It holds the engine's process open only
  * while it loads or runs a job (`busy`); it exits when the engine does (its input ends).
  */
 export class SandboxProcess {
@@ -118,7 +118,16 @@ export class SandboxProcess {
     this.interrupts = interrupts;
     const reader = new FrameReader();
     output.on('data', (chunk: Buffer) => {
-      for (const message of reader.push(chunk)) onMessage(message as WorkerMessage);
+      let messages: unknown[];
+      try {
+        messages = reader.push(chunk);
+      } catch {
+        // Not the frames its script writes: the process is not to be trusted with another job.
+        this.failed('it sent what is not a message', onFailure);
+        this.child.kill('SIGKILL');
+        return;
+      }
+      for (const message of messages) onMessage(message as WorkerMessage);
     });
     stderr.setEncoding('utf8');
     stderr.on('data', (text: string) => (this.stderr = (this.stderr + text).slice(-STDERR_KEPT)));
