@@ -72,6 +72,8 @@ function interrupted() {
 const capBytes = (memoryMb ?? 0) * 1024 * 1024;
 let capOn = false;
 let capped = false;
+/** The job took the process past its memory (rssCap, below): it is stopped. */
+let overMemory = false;
 const grow = WebAssembly.Memory.prototype.grow;
 WebAssembly.Memory.prototype.grow = function (delta) {
   if (capOn && capBytes > 0 && this.buffer.byteLength + delta * 65536 > capBytes) {
@@ -100,12 +102,16 @@ if (packagesDir) {
 }
 // Python checks this "buffer" every few bytecodes: 2 (SIGINT) raises KeyboardInterrupt. The
 // interrupt fd is polled at most every 2 ms of that.
+// The same poll holds the process's memory to the interpreter's as loaded plus the cap: files
+// the code writes live in JavaScript's memory, not the interpreter's (a 1 GB file took 2 GB).
+const rssCap = capBytes > 0 ? process.memoryUsage.rss() + capBytes : Infinity;
 pyodide.setInterruptBuffer({
   get 0() {
     const now = performance.now();
     if (now - lastPoll < 2) return 0;
     lastPoll = now;
-    return interrupted() ? 2 : 0;
+    if (capOn && process.memoryUsage.rss() > rssCap) overMemory = true;
+    return interrupted() || overMemory ? 2 : 0;
   },
   set 0(_) {},
 });
@@ -158,6 +164,7 @@ for (;;) {
   if (message.type !== 'job') continue;
   currentJob = message.id;
   capped = false;
+  overMemory = false;
   capOn = true;
   let result;
   // Pyodide's own "fatal error" (a JS stack overflow in deep recursion, …): the interpreter must
@@ -190,7 +197,8 @@ for (;;) {
     id: message.id,
     result,
     memory: pyodide._module.HEAP8.length,
-    capped,
+    capped: capped || overMemory,
+    overMemory,
     fatal,
     unrestored,
   });

@@ -238,7 +238,10 @@ export class CodeToolPool {
     slot.worker.busy = false;
     let result = readReply(m.result);
     // Emscripten tries a few sizes, larger first: a refusal then a success is no MemoryError.
-    if (m.capped && String(result.error).startsWith('Error: MemoryError'))
+    if (
+      (m.capped && String(result.error).startsWith('Error: MemoryError')) ||
+      (m.overMemory && result.ok !== true)
+    )
       result = {
         ...result,
         error: `Error: MemoryError: the code needed more memory than CODE_TOOLS_MEMORY_MB (${this.options.memoryMb} MiB) allows`,

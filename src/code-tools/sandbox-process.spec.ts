@@ -138,6 +138,44 @@ describe('Code tools run in a process kept from the engine (real Pyodide)', () =
   });
 });
 
+describe('Code tools writing files', () => {
+  const pool = new CodeToolPool({ workers: 1, memoryMb: 128, packagesDir: '' });
+  beforeAll(() => pool.start(), 60000);
+  afterAll(() => pool.close());
+
+  it('are held to CODE_TOOLS_MEMORY_MB too (the files live outside the interpreter)', async () => {
+    const write = [
+      'def f():',
+      '    chunk = b"x" * (8 * 1024 * 1024)',
+      '    with open("/tmp/big", "wb") as out:',
+      '        for i in range(128):',
+      '            out.write(chunk)',
+      '    return "1 GiB written"',
+    ].join('\n');
+    const started = pool.started;
+    expect(
+      await pool.run({
+        kind: 'run',
+        job: { code: write, func: 'f', args: {}, context },
+        timeoutMs: 60000,
+      }),
+    ).toMatchObject({
+      ok: false,
+      error:
+        'Error: MemoryError: the code needed more memory than CODE_TOOLS_MEMORY_MB (128 MiB) allows',
+    });
+    // Its worker, grown, is replaced; the next call runs in a fresh one.
+    expect(pool.started).toBe(started + 1);
+    expect(
+      await pool.run({
+        kind: 'run',
+        job: { code: 'def f():\n    return 1', func: 'f', args: {}, context },
+        timeoutMs: 60000,
+      }),
+    ).toMatchObject({ ok: true, result: '1' });
+  }, 120_000);
+});
+
 describe('Code tools whose workers cannot start', () => {
   // CODE_TOOLS_PACKAGES_DIR gone: every worker fails while loading.
   const pool = new CodeToolPool({ workers: 1, memoryMb: 256, packagesDir: '/nonexistent-wheels' });

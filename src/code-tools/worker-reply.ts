@@ -11,6 +11,8 @@ export interface WorkerMessage {
   memory?: number;
   /** The job's code asked for memory past CODE_TOOLS_MEMORY_MB and was refused it. */
   capped?: boolean;
+  /** The job took its process's memory past CODE_TOOLS_MEMORY_MB (files, say) and was stopped. */
+  overMemory?: boolean;
   /** The job left the interpreter unusable (Pyodide's fatal error). */
   fatal?: boolean;
   /** What the job changed in the interpreter could not be undone. */
