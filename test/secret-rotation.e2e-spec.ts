@@ -123,6 +123,9 @@ describe('secrets rotated in their files (SECRET_FILES_WATCH_SECS)', () => {
       10_000,
     );
     expect(await llmHeaders('ws-2')).toEqual(['Bearer sk-2 sales', 'Bearer sk-2 sales']);
+    // Said once by each process, not at each of its reads (every 0.2 s).
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(engine.output.split('LLM_EXTRA_HEADERS is invalid').length - 1).toBe(2);
     // Fixed again: taken up.
     secret('llm', 'sk-3');
     secret('llm-headers', '{"x-team":"support"}');

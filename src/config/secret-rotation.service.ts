@@ -113,17 +113,18 @@ export class SecretRotation implements OnModuleInit, OnModuleDestroy {
         this.warnOnce(name, `${result.error}: the value in use is kept`);
         continue;
       }
-      this.warned.delete(name);
-      if (result.value !== process.env[name]) changed[name] = result.value;
-    }
-    // Each checked on its own: a value that is not valid keeps its own in use, not the others'.
-    for (const name of Object.keys(changed)) {
+      if (result.value === process.env[name]) {
+        this.warned.delete(name);
+        continue;
+      }
+      // Each checked on its own: a value that is not valid keeps its own in use, not the others'.
       try {
-        parseEnv({ ...process.env, [name]: changed[name] });
+        parseEnv({ ...process.env, [name]: result.value });
+        changed[name] = result.value;
+        this.warned.delete(name);
       } catch (error) {
         // EnvError's message names the variable; a header's value is never in it.
         this.warnOnce(name, `${(error as Error).message}: the value in use is kept`);
-        delete changed[name];
       }
     }
     const names = Object.keys(changed) as RotatingSecret[];
