@@ -1,15 +1,7 @@
 import { CodeToolPool } from './code-tool-pool.js';
+import { jobContext } from '../../test/support/code-tool-job.js';
 
-const context = {
-  function_call_id: 'call_1',
-  user_content: { role: 'user', parts: [{ text: 'hello there' }] },
-  state: { n: 1 },
-  events: [],
-  session_id: 's1',
-  invocation_id: 't1',
-  agent_name: 'agent',
-  session: { modality: 'TEXT', channel: 'websocket' },
-};
+const context = jobContext('s1', { text: 'hello there', state: { n: 1 } });
 
 describe('CodeToolPool (real Pyodide workers)', () => {
   // A long grace: on a loaded machine, interrupted code may take more than the default 1.5 s to

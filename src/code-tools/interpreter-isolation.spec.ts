@@ -1,15 +1,5 @@
 import { CodeToolPool } from './code-tool-pool.js';
-
-const context = (session: string) => ({
-  function_call_id: `call_${session}`,
-  user_content: { role: 'user', parts: [{ text: 'hi' }] },
-  state: {},
-  events: [],
-  session_id: session,
-  invocation_id: 't1',
-  agent_name: 'agent',
-  session: { modality: 'TEXT', channel: 'websocket' },
-});
+import { jobContext } from '../../test/support/code-tool-job.js';
 
 // One worker, so every call below runs in the interpreter the previous call ran in, as calls of
 // different sessions do on a busy engine.
@@ -25,7 +15,7 @@ describe('Code tools: what a call changes in its interpreter is undone before th
       .join('\n')}`;
     return pool.run({
       kind: 'run',
-      job: { code, func: 'f', args: {}, context: context(session) },
+      job: { code, func: 'f', args: {}, context: jobContext(session) },
       timeoutMs: 10000,
     });
   };

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { CodeToolPool } from './code-tool-pool.js';
 import { frame, FrameReader } from './sandbox-process.js';
+import { jobContext } from '../../test/support/code-tool-job.js';
 
 describe('FrameReader', () => {
   it('gives the messages of frames cut anywhere and of several frames in one chunk', () => {
@@ -29,16 +30,7 @@ describe('FrameReader', () => {
   });
 });
 
-const context = {
-  function_call_id: 'call_1',
-  user_content: { role: 'user', parts: [{ text: 'hi' }] },
-  state: {},
-  events: [],
-  session_id: 's1',
-  invocation_id: 't1',
-  agent_name: 'agent',
-  session: { modality: 'TEXT', channel: 'websocket' },
-};
+const context = jobContext();
 
 // Code tools are admin-written, but a tool set can come over the API: what a tool's code reaches
 // is Pyodide's JavaScript in a process of its own, and from there nothing of the engine's.

@@ -1,0 +1,19 @@
+/**
+ * The `context` a code tool's job carries into its worker (what the engine builds from a turn:
+ * CodeToolService), for tests that drive the pool itself. `session` also names the call.
+ */
+export function jobContext(
+  session = 's1',
+  { text = 'hi', state = {} }: { text?: string; state?: Record<string, unknown> } = {},
+) {
+  return {
+    function_call_id: `call_${session}`,
+    user_content: { role: 'user', parts: [{ text }] },
+    state,
+    events: [],
+    session_id: session,
+    invocation_id: 't1',
+    agent_name: 'agent',
+    session: { modality: 'TEXT', channel: 'websocket' },
+  };
+}
