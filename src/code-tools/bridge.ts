@@ -5,7 +5,7 @@
  */
 
 /** The largest answer a call into the engine gets. */
-export const DATA_BYTES = 4 * 1024 * 1024;
+const ANSWER_MAX_BYTES = 4 * 1024 * 1024;
 
 /** A synchronous call from Python into the engine, answered by the job's bridge handler. */
 export interface BridgeRequest {
@@ -32,6 +32,6 @@ export async function bridgeAnswer(
     answer = failure((error as Error).message);
   }
   const text = JSON.stringify(answer);
-  if (Buffer.byteLength(text) <= DATA_BYTES) return text;
+  if (Buffer.byteLength(text) <= ANSWER_MAX_BYTES) return text;
   return JSON.stringify(failure('the answer is larger than 4 MiB'));
 }
