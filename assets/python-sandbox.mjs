@@ -100,10 +100,10 @@ if (packagesDir) {
   if (wheels.length)
     await pyodide.loadPackage(wheels, { messageCallback: () => {}, errorCallback: () => {} });
 }
-// Python checks this "buffer" every few bytecodes: 2 (SIGINT) raises KeyboardInterrupt. The
-// interrupt fd is polled at most every 2 ms of that.
-// The same poll holds the process's memory to the interpreter's as loaded plus the cap: files
-// the code writes live in JavaScript's memory, not the interpreter's (a 1 GB file took 2 GB).
+// Python checks this "buffer" every few bytecodes: 2 (SIGINT) raises KeyboardInterrupt. At most
+// every 2 ms, it reads the interrupts sent, and holds the process's memory to what it took once
+// loaded plus the cap: files the code writes live in JavaScript's memory, not the interpreter's
+// (a 1 GB file took 2 GB).
 const rssCap = capBytes > 0 ? process.memoryUsage.rss() + capBytes : Infinity;
 pyodide.setInterruptBuffer({
   get 0() {
