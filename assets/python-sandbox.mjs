@@ -3,7 +3,7 @@
 // files, these Python files and CODE_TOOLS_PACKAGES_DIR alone, writes no file, starts no process
 // or thread, loads no native code, compiles no JavaScript from strings, and has no environment.
 // Messages are frames (a 4-byte big-endian length, then JSON): jobs and the answers to calls
-// into the engine come on fd 4, read blocking; what it sends goes out on fd 3; the ids of jobs
+// into the engine (the answer's own JSON as the body) come on fd 4, read blocking; what it sends goes out on fd 3; the ids of jobs
 // to interrupt come on its standard input, polled while Python runs. Once loaded it runs one job
 // at a time, synchronously: no JavaScript of a job's runs after it (no timer, no promise).
 import { constants, readFileSync, readdirSync, readSync, writeSync } from 'node:fs';
@@ -39,9 +39,14 @@ function readExactly(length) {
   return buffer;
 }
 
-/** The engine's next frame, waiting for it. */
+/** The body of the engine's next frame, waiting for it. */
+function receiveText() {
+  return readExactly(readExactly(4).readUInt32BE(0)).toString('utf8');
+}
+
+/** The engine's next message (a job), waiting for it. */
 function receive() {
-  return JSON.parse(readExactly(readExactly(4).readUInt32BE(0)).toString('utf8'));
+  return JSON.parse(receiveText());
 }
 
 // Standard input made non-blocking (Node opens it so, and reads it only when asked), so that it
@@ -118,7 +123,8 @@ pyodide.setInterruptBuffer({
 pyodide.registerJsModule('_engine_bridge', {
   call(requestJson) {
     send({ type: 'bridge', job: currentJob, request: requestJson });
-    return receive().answer;
+    // The answer's frame is its JSON, for Python to parse.
+    return receiveText();
   },
 });
 for (const file of ['python_runtime.py', 'python_requests.py', 'python_analyze.py', 'python_isolation.py']) {

@@ -69,6 +69,9 @@ def ported(case: str) -> list:
     if case == "no_follow":
         r = requests.get(base + "/loop", allow_redirects=False)
         return [r.status_code, r.headers["location"], bool(r)]
+    if case == "big":
+        r = requests.get(base + "/big")
+        return [len(r.text), r.text.count('"'), r.text[-3:]]
     return ["not caught"]
 `;
 
@@ -89,6 +92,8 @@ describe('code tools written for Python requests', () => {
       ]),
       CODE_TOOLS_WORKERS: '1',
       CODE_TOOLS_ALLOW_PRIVATE_NETWORK: 'true',
+      // Responses up to 8 MiB are read (the default is 1 MiB): code tools read them too.
+      LLM_TOOL_MAX_RESPONSE_BYTES: String(8 * 1024 * 1024),
     }),
     (req, res) => {
       if (req.path === '/echo')
@@ -102,6 +107,8 @@ describe('code tools written for Python requests', () => {
           }),
         );
       if (req.path === '/plain') return void res.end('not json');
+      // 5 MiB, every byte of it escaped in JSON (10 MiB so).
+      if (req.path === '/big') return void res.end(`${'"'.repeat(5 * 1024 * 1024 - 3)}end`);
       if (req.path === '/lines') return void res.end('data: 1\n\ndata: 2\n');
       if (req.path === '/missing') return void res.writeHead(404).end('no');
       if (req.path === '/down') return void res.writeHead(503).end('later');
@@ -163,6 +170,8 @@ describe('code tools written for Python requests', () => {
     ['login', [{ sid: 's-42', theme: 'dark' }, 'sid=s-42; theme=dark', 'no cookie']],
     // post(url, data) as requests takes it; head() follows no redirect unless asked.
     ['positional', ['a=1', 'application/x-www-form-urlencoded', true, 404]],
+    // A response as large as LLM_TOOL_MAX_RESPONSE_BYTES allows reaches the code whole.
+    ['big', [5 * 1024 * 1024, 5 * 1024 * 1024 - 3, 'end']],
   ])(
     'raises what requests raises, and answers as it does: %s',
     async (which, expected) => {

@@ -4,9 +4,6 @@
  * import.
  */
 
-/** The largest answer a call into the engine gets. */
-const ANSWER_MAX_BYTES = 4 * 1024 * 1024;
-
 /** A synchronous call from Python into the engine, answered by the job's bridge handler. */
 export interface BridgeRequest {
   kind: 'tool' | 'http';
@@ -17,10 +14,22 @@ export type BridgeHandler = (request: BridgeRequest) => Promise<Record<string, u
 
 const failure = (why: string) => ({ error: why, text: `Error: tool request failed: ${why}` });
 
-/** The answer to `requestJson` as the JSON Python reads: the handler's, or why there is none. */
+/**
+ * The largest answer for responses of up to `responseBytes` (LLM_TOOL_MAX_RESPONSE_BYTES): each
+ * byte of a body is at most 6 in JSON (a control character, `\u0001`), with 1 MiB for the rest
+ * (headers, cookies, its URL); never under 4 MiB.
+ */
+export const answerMaxBytes = (responseBytes: number): number =>
+  Math.max(4 * 1024 * 1024, 6 * responseBytes + 1024 * 1024);
+
+/**
+ * The answer to `requestJson` as the JSON Python reads: the handler's, or why there is none.
+ * Never rejects: the process waits for an answer.
+ */
 export async function bridgeAnswer(
   handler: BridgeHandler | undefined,
   requestJson: string,
+  maxBytes: number,
 ): Promise<string> {
   let answer: Record<string, unknown>;
   try {
@@ -31,7 +40,15 @@ export async function bridgeAnswer(
   } catch (error) {
     answer = failure((error as Error).message);
   }
-  const text = JSON.stringify(answer);
-  if (Buffer.byteLength(text) <= ANSWER_MAX_BYTES) return text;
-  return JSON.stringify(failure('the answer is larger than 4 MiB'));
+  let text: string;
+  try {
+    text = JSON.stringify(answer);
+  } catch (error) {
+    // Longer than a string can be ("Invalid string length"), or not JSON at all.
+    return JSON.stringify(
+      failure(`the answer cannot be handed to the code: ${(error as Error).message}`),
+    );
+  }
+  if (Buffer.byteLength(text) <= maxBytes) return text;
+  return JSON.stringify(failure(`the answer is larger than ${maxBytes} bytes`));
 }

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { bridgeAnswer, type BridgeHandler } from './bridge.js';
+import { answerMaxBytes, bridgeAnswer, type BridgeHandler } from './bridge.js';
 import { SandboxProcess } from './sandbox-process.js';
 import { distrust, mib, readReply, type WorkerMessage } from './worker-reply.js';
 
@@ -26,6 +26,8 @@ export interface PoolOptions {
   workers: number;
   memoryMb: number;
   packagesDir: string;
+  /** The largest answer to a call into the engine (bridge.ts answerMaxBytes; default for 1 MiB responses). */
+  answerMaxBytes?: number;
   /** Overrides GRACE_MS. */
   interruptGraceMs?: number;
 }
@@ -271,7 +273,8 @@ export class CodeToolPool {
 
   private async answerBridge(slot: Slot, requestJson: string): Promise<void> {
     const job = slot.job;
-    const answer = await bridgeAnswer(job?.spec.onBridge, requestJson);
-    if (slot.job === job && this.slots.includes(slot)) slot.worker.send({ type: 'answer', answer });
+    const maxBytes = this.options.answerMaxBytes ?? answerMaxBytes(1024 * 1024);
+    const answer = await bridgeAnswer(job?.spec.onBridge, requestJson, maxBytes);
+    if (slot.job === job && this.slots.includes(slot)) slot.worker.answer(answer);
   }
 }

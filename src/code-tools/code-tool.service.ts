@@ -9,6 +9,7 @@ import type { Tool } from '../tools/tool-definition.js';
 import type { ToolCallContext, ToolInvocation, ToolOutcome } from '../tools/tool-executor.js';
 import { truncateResult } from '../tools/tool-errors.js';
 import { CANCELLED_RESULT, CodeToolPool, type BridgeRequest } from './code-tool-pool.js';
+import { answerMaxBytes } from './bridge.js';
 import { HttpFailure, safeHttp, type PyHttpRequest } from './safe-http.js';
 import { withTraceparent } from '../common/trace-context.js';
 import { applyStateChanges, stateTooLarge, type State } from './state-changes.js';
@@ -43,6 +44,7 @@ export class CodeToolService implements OnModuleDestroy {
       workers: config.workers,
       memoryMb: config.memoryMb,
       packagesDir: config.packagesDir,
+      answerMaxBytes: answerMaxBytes(tools.maxResponseBytes),
     });
   }
 

@@ -24,7 +24,12 @@ const unrefStream = (stream: Readable | Writable) =>
 
 /** One message as a frame: a 4-byte big-endian length, then its JSON. */
 export function frame(message: unknown): Buffer {
-  const body = Buffer.from(JSON.stringify(message));
+  return textFrame(JSON.stringify(message));
+}
+
+/** A frame of `text` as it is (JSON already). */
+function textFrame(text: string): Buffer {
+  const body = Buffer.from(text);
   const out = Buffer.allocUnsafe(4 + body.length);
   out.writeUInt32BE(body.length, 0);
   body.copy(out, 4);
@@ -153,9 +158,17 @@ export class SandboxProcess {
     else handle.unref?.();
   }
 
-  /** Sends a message (a job, an answer to a call into the engine). */
+  /** Sends a message (a job). */
   send(message: unknown): void {
     this.input.write(frame(message));
+  }
+
+  /**
+   * Sends the answer to the call into the engine the process waits for: its JSON as the frame's
+   * body, read as it is (not escaped into another message, which would double a large one).
+   */
+  answer(json: string): void {
+    this.input.write(textFrame(json));
   }
 
   /** Asks the process to interrupt job `id` (KeyboardInterrupt), if it is the one running. */
