@@ -16,7 +16,7 @@ const OUT = 3;
 const IN = 4;
 const INTERRUPTS = 0;
 const [pyodideUrl, settingsJson] = process.argv.slice(2);
-const { packagesDir, memoryMb } = JSON.parse(settingsJson);
+const { packagesDir, memoryMb, stdlib } = JSON.parse(settingsJson);
 // Kept before process control is taken from tool code (below): the way out when the engine is gone.
 const reallyExit = process.reallyExit;
 
@@ -97,7 +97,13 @@ process.binding = (name) => {
 
 const { loadPyodide } = await import(pyodideUrl);
 // Python's input() gets the end of its input: standard input is the engine's interrupts.
-const pyodide = await loadPyodide({ stdin: () => null, stdout: () => {}, stderr: () => {} });
+// The standard library compiled at build time, if given (scripts/python-stdlib.mjs).
+const pyodide = await loadPyodide({
+  stdin: () => null,
+  stdout: () => {},
+  stderr: () => {},
+  ...(stdlib && { stdLibURL: stdlib }),
+});
 if (packagesDir) {
   const wheels = readdirSync(packagesDir)
     .filter((f) => f.endsWith('.whl') || f.endsWith('.zip'))

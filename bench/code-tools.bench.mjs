@@ -1,6 +1,6 @@
 // Code tools benchmark: pool start-up time, memory per worker, and warm call latency p50/p99
 // of a trivial tool (goal: p50 <= 10 ms), through the same pool the engine uses.
-// Run: npm run bench:code-tools   (builds dist/ first)
+// Run: npm run bench:code-tools   (builds dist/ first); WARMUP calls before the 500 measured (50).
 import { execFileSync } from 'node:child_process';
 import { CodeToolPool } from '../dist/code-tools/code-tool-pool.js';
 
@@ -24,7 +24,8 @@ const startup = performance.now() - start;
 const perWorker = (rss() - rss0) / WORKERS / 1048576;
 
 const job = { code: 'def add(a: int, b: int) -> int:\n    """Adds."""\n    return a + b', func: 'add', args: { a: 2, b: 3 }, context };
-for (let i = 0; i < 50; i++) await pool.run({ kind: 'run', job, timeoutMs: 5000 });
+const WARMUP = Number(process.env.WARMUP ?? 50);
+for (let i = 0; i < WARMUP; i++) await pool.run({ kind: 'run', job, timeoutMs: 5000 });
 const times = [];
 for (let i = 0; i < 500; i++) {
   start = performance.now();

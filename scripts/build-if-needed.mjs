@@ -18,6 +18,9 @@ export function buildIfNeeded() {
   const out = 'dist/main.js';
   if (!existsSync(out) || statSync(out).mtimeMs < newest('src')) {
     execSync('npm run build', { stdio: 'inherit' });
+  } else {
+    // The build's last step, for a dist/ made before it (it does nothing once its file is there).
+    execSync('node scripts/python-stdlib.mjs', { stdio: 'inherit' });
   }
 }
 

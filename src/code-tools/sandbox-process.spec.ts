@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { CodeToolPool } from './code-tool-pool.js';
-import { frame, FrameReader } from './sandbox-process.js';
+import { frame, FrameReader, SandboxProcess } from './sandbox-process.js';
+import type { WorkerMessage } from './worker-reply.js';
 import { jobContext } from '../../test/support/code-tool-job.js';
 
 describe('FrameReader', () => {
@@ -125,6 +128,18 @@ describe('Code tools run in a process kept from the engine (real Pyodide)', () =
     });
   });
 
+  it('loads the standard library compiled at build time, its sources still there', async () => {
+    // Bytecode compiled by the build (scripts/python-stdlib.mjs), not compiled by each worker.
+    expect(
+      await run(
+        '    import email.message, inspect\n    return [email.message.__file__, inspect.getsource(email.message.Message.get)[:8]]',
+      ),
+    ).toMatchObject({
+      ok: true,
+      result: '["/lib/python314.zip/email/message.pyc", "    def "]',
+    });
+  });
+
   it('still runs tool code after all of the above', async () => {
     expect(await run('    return 6 * 7')).toMatchObject({ ok: true, result: '42' });
   });
@@ -189,6 +204,41 @@ describe('Code tools whose workers cannot start', () => {
     expect(pool.started).toBeLessThanOrEqual(3);
     expect(await pool.run({ kind: 'run', job, timeoutMs: 5000 })).toMatchObject(failed);
   }, 20000);
+});
+
+describe("A code tools worker given Pyodide's own standard library (a build without the compiled one)", () => {
+  it('loads it and runs tool code', async () => {
+    const own = join(
+      dirname(createRequire(import.meta.url).resolve('pyodide')),
+      'python_stdlib.zip',
+    );
+    const messages: WorkerMessage[] = [];
+    let heard: () => void = () => undefined;
+    const worker = new SandboxProcess(
+      { packagesDir: '', memoryMb: 256, stdlib: own },
+      (message) => (messages.push(message), heard()),
+      (why) => messages.push({ type: 'failed', result: why }),
+    );
+    const next = (type: string) =>
+      new Promise<WorkerMessage>((resolve) => {
+        const look = () => {
+          const found = messages.find((m) => m.type === type || m.type === 'failed');
+          if (found) resolve(found);
+          else heard = look;
+        };
+        look();
+      });
+    try {
+      worker.busy = true;
+      expect(await next('ready')).toMatchObject({ type: 'ready' });
+      const code = 'import email.message\ndef f():\n    return email.message.__file__';
+      worker.send({ type: 'job', id: 1, kind: 'run', job: { code, func: 'f', args: {}, context } });
+      const reply = JSON.parse((await next('result')).result ?? '{}') as Record<string, unknown>;
+      expect(reply).toMatchObject({ ok: true, result: '"/lib/python314.zip/email/message.py"' });
+    } finally {
+      await worker.kill();
+    }
+  }, 60_000);
 });
 
 describe('A code tools worker whose engine is gone', () => {
