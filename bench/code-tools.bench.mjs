@@ -2,6 +2,7 @@
 // of a trivial tool (goal: p50 <= 10 ms), through the same pool the engine uses.
 // Run: npm run bench:code-tools   (builds dist/ first); WARMUP calls before the 500 measured (50).
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { CodeToolPool } from '../dist/code-tools/code-tool-pool.js';
 
 /** The resident memory of this process and its children (each worker is a process), bytes. */
@@ -10,6 +11,23 @@ const rss = () =>
   execFileSync('ps', ['-o', 'rss=', '--ppid', String(process.pid)], { encoding: 'utf8' })
     .split('\n')
     .reduce((sum, line) => sum + (Number(line.trim()) || 0) * 1024, 0);
+
+/**
+ * The workers' proportional memory (PSS), bytes: their own pages, and a share of those they share
+ * (Node's binary, ~40 MiB, with the engine and each other), as a pod's memory counts them once.
+ */
+const workersPss = () =>
+  execFileSync('ps', ['-o', 'pid=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+    .split('\n')
+    .filter((pid) => pid.trim() !== '')
+    .reduce((sum, pid) => {
+      try {
+        const kb = /^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid.trim()}/smaps_rollup`, 'utf8'));
+        return sum + Number(kb?.[1] ?? 0) * 1024;
+      } catch {
+        return sum; // ps itself, gone
+      }
+    }, 0);
 
 const WORKERS = Number(process.env.WORKERS ?? 2);
 const context = {
@@ -22,6 +40,7 @@ let start = performance.now();
 await pool.start();
 const startup = performance.now() - start;
 const perWorker = (rss() - rss0) / WORKERS / 1048576;
+const pssPerWorker = workersPss() / WORKERS / 1048576;
 
 const job = { code: 'def add(a: int, b: int) -> int:\n    """Adds."""\n    return a + b', func: 'add', args: { a: 2, b: 3 }, context };
 const WARMUP = Number(process.env.WARMUP ?? 50);
@@ -36,6 +55,6 @@ for (let i = 0; i < 500; i++) {
 times.sort((a, b) => a - b);
 const pct = (p) => times[Math.floor((p / 100) * (times.length - 1))].toFixed(2);
 console.log(`pool start-up (${WORKERS} workers, in parallel): ${startup.toFixed(0)} ms`);
-console.log(`memory per worker (RSS growth of the engine and its workers' processes / workers): ${perWorker.toFixed(0)} MiB`);
+console.log(`memory per worker (RSS growth of the engine and its workers' processes / workers): ${perWorker.toFixed(0)} MiB; its proportional share (PSS, shared pages split): ${pssPerWorker.toFixed(0)} MiB`);
 console.log(`warm call latency, trivial tool, 500 calls: p50 ${pct(50)} ms  p99 ${pct(99)} ms  (goal p50 <= 10 ms)`);
 await pool.close();
