@@ -3,9 +3,10 @@
 // files, these Python files and CODE_TOOLS_PACKAGES_DIR alone, writes no file, starts no process
 // or thread, loads no native code, compiles no JavaScript from strings, and has no environment.
 // Messages are frames (a 4-byte big-endian length, then JSON): jobs and the answers to calls
-// into the engine (the answer's own JSON as the body) come on fd 4, read blocking; what it sends goes out on fd 3; the ids of jobs
-// to interrupt come on its standard input, polled while Python runs. Once loaded it runs one job
-// at a time, synchronously: no JavaScript of a job's runs after it (no timer, no promise).
+// into the engine (the answer's own JSON as the body) come on fd 4, read blocking; what it sends
+// goes out on fd 3; the ids of jobs to interrupt come on its standard input, polled while Python
+// runs. Once loaded it runs one job at a time, synchronously: no JavaScript of a job's runs after
+// it (no timer, no promise).
 import { constants, readFileSync, readdirSync, readSync, writeSync } from 'node:fs';
 import dgram from 'node:dgram';
 import dns from 'node:dns';
