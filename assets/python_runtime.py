@@ -61,9 +61,10 @@ def _jsonable(value):
 
 
 def _state_json(state):
-    """context.state as JSON for the next turns; what JSON cannot hold fails the call, saying so."""
+    """context.state as JSON for the next turns; what JSON cannot hold fails the call, saying so.
+    Compact, as the engine measures it."""
     try:
-        return _dumps(state, ensure_ascii=False, allow_nan=False, default=_jsonable)
+        return _dumps(state, ensure_ascii=False, allow_nan=False, default=_jsonable, separators=(",", ":"))
     except (TypeError, ValueError) as error:
         raise TypeError(f"context.state cannot be kept: {error}") from None
 
@@ -163,20 +164,37 @@ class _BoundedLog(io.TextIOBase):
         return "".join(self._parts) + more
 
 
+def _cut(text, limit):
+    """At most `limit` + 1 characters of `text`: the engine still sees that it is over its limit,
+    and cuts it there itself, saying so; the rest (a result of 100 MB, say) never reaches it."""
+    return text if limit is None or len(text) <= limit + 1 else text[: limit + 1]
+
+
 def _run_job(job_json, body):
-    """Runs `body(job, ctx, state)` with print() captured; any exception becomes the error text."""
+    """Runs `body(job, ctx, state)` with print() captured; any exception becomes the error text.
+    A result and an error are cut past the job's `result_max_chars`; a state whose JSON is over
+    its `state_max_chars` is not sent, only its size (`state_chars`), which the engine refuses."""
     job = _loads(job_json)
     ctx = job["context"]
+    limit = job.get("result_max_chars")
     state = _loads(_dumps(ctx.get("state") or {}))
     out = _BoundedLog()
     saved = sys.stdout, sys.stderr
     sys.stdout = sys.stderr = out
     try:
         reply = body(job, ctx, state)
-        reply.update(ok=True, state=_state_json(state), logs=out.getvalue())
+        if "result" in reply:
+            reply["result"] = _cut(reply["result"], limit)
+        kept = _state_json(state)
+        if len(kept) > job.get("state_max_chars", len(kept)):
+            reply.update(state_chars=len(kept))
+        else:
+            reply.update(state=kept)
+        reply.update(ok=True, logs=out.getvalue())
         return _dumps(reply)
     except BaseException as error:  # the model gets the error as text, never a crash
-        return _dumps({"ok": False, "error": f"Error: {type(error).__name__}: {error}", "logs": out.getvalue()})
+        text = _cut(f"Error: {type(error).__name__}: {error}", limit)
+        return _dumps({"ok": False, "error": text, "logs": out.getvalue()})
     finally:
         sys.stdout, sys.stderr = saved
 

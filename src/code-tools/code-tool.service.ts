@@ -12,7 +12,12 @@ import { CANCELLED_RESULT, CodeToolPool, type BridgeRequest } from './code-tool-
 import { answerMaxBytes } from './bridge.js';
 import { HttpFailure, safeHttp, type PyHttpRequest } from './safe-http.js';
 import { withTraceparent } from '../common/trace-context.js';
-import { applyStateChanges, stateTooLarge, type State } from './state-changes.js';
+import {
+  applyStateChanges,
+  STATE_WITHHELD_CHARS,
+  stateTooLarge,
+  type State,
+} from './state-changes.js';
 import { fillSecrets, maskSecrets, secretsNamedIn } from '../tools/tool-secrets.js';
 
 /** Calls another active tool on behalf of a code tool (`tools.<name>(...)`). */
@@ -31,6 +36,10 @@ export interface AnalyzedCode {
 }
 
 /** Python code tools (seed 003) on a pool of sandboxed Pyodide workers. */
+/** Why the state a worker did not send, being too large (`state_chars`), cannot be kept. */
+const withheldState = (result: Record<string, unknown>) =>
+  typeof result.state_chars === 'number' ? stateTooLarge(result.state_chars) : undefined;
+
 @Injectable()
 export class CodeToolService implements OnModuleDestroy {
   private readonly logger = new Logger(CodeToolService.name);
@@ -94,6 +103,7 @@ export class CodeToolService implements OnModuleDestroy {
       };
     }
     const timeoutMs = (tool.timeoutSecs ?? this.tools.timeoutSecs) * 1000;
+    const maxChars = tool.resultMaxChars ?? this.tools.resultMaxChars;
     // The state this call starts from (a copy: other calls of the round may change it meanwhile).
     const before = structuredClone(call.context?.state.value ?? {});
     // Whose code is running, by the call id the runtime gives it: the tool itself, or a code tool
@@ -106,6 +116,8 @@ export class CodeToolService implements OnModuleDestroy {
         func: tool.name,
         args: call.args,
         context: { ...this.jobContext(call.id, call.context), state: before },
+        result_max_chars: maxChars,
+        state_max_chars: STATE_WITHHELD_CHARS,
       },
       timeoutMs,
       onBridge: (request) => this.bridge(request, call.signal, callTool, sources, call.context),
@@ -119,12 +131,15 @@ export class CodeToolService implements OnModuleDestroy {
         ok: false,
         text:
           typeof result.error === 'string'
-            ? result.error
+            ? truncateResult(result.error, maxChars)
             : 'Error: RuntimeError: the code tool failed',
         logs,
       };
     // A call cut short by a cancelled turn changes no state: the model is told it was cancelled.
     if (call.signal.aborted) return { ok: false, text: CANCELLED_RESULT.error, logs };
+    const withheld = withheldState(result);
+    if (call.context && withheld)
+      return { ok: false, text: `Error: ValueError: ${withheld}`, logs };
     if (call.context && result.state !== undefined) {
       const after = result.state as State;
       const next = applyStateChanges(call.context.state.value, before, after);
@@ -134,7 +149,7 @@ export class CodeToolService implements OnModuleDestroy {
     }
     return {
       ok: true,
-      text: truncateResult(String(result.result), tool.resultMaxChars ?? this.tools.resultMaxChars),
+      text: truncateResult(String(result.result), maxChars),
       logs,
     };
   }
@@ -154,6 +169,8 @@ export class CodeToolService implements OnModuleDestroy {
           func: callback.name,
           tool_names: toolNames,
           context: this.jobContext('', context),
+          result_max_chars: this.tools.resultMaxChars,
+          state_max_chars: STATE_WITHHELD_CHARS,
         },
         timeoutMs: (callback.timeoutSecs ?? this.tools.timeoutSecs) * 1000,
       });
@@ -162,9 +179,9 @@ export class CodeToolService implements OnModuleDestroy {
         continue;
       }
       (result.excluded as string[]).forEach((name) => hidden.add(name));
-      if (result.state === undefined) continue;
+      if (result.state === undefined && result.state_chars === undefined) continue;
       const state = result.state as State;
-      const tooLarge = stateTooLarge(state);
+      const tooLarge = withheldState(result) ?? stateTooLarge(state);
       if (tooLarge) this.logger.warn(`${callback.name}: ${tooLarge}`);
       else context.state.value = state;
     }
