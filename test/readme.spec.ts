@@ -67,4 +67,28 @@ describe('README', () => {
     const documented = tableKeys(section('WebSocket protocol'));
     for (const code of ERROR_CODES) expect(documented).toContain(code);
   });
+
+  it('has a contents list of every section and subsection, in order, linking to each', () => {
+    // GitHub's anchor of a heading: lower case, punctuation dropped, spaces made hyphens.
+    const anchor = (title: string) =>
+      title
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replace(/ /g, '-');
+    const headings: string[] = [];
+    let fenced = false;
+    for (const line of readme.split('\n')) {
+      if (line.startsWith('```')) fenced = !fenced;
+      const heading = fenced ? null : /^(##|###) (.+)$/.exec(line);
+      if (heading && heading[2] !== 'Contents')
+        headings.push(
+          `${heading[1] === '##' ? '-' : '  -'} [${heading[2]!.replace(/`/g, '')}](#${anchor(heading[2]!)})`,
+        );
+    }
+    const listed = section('Contents')
+      .split('\n')
+      .filter((line) => /^ *- \[/.test(line));
+    expect(listed).toEqual(headings);
+    expect(new Set(headings).size).toBe(headings.length); // no two anchors alike
+  });
 });
