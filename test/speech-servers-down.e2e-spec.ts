@@ -1,9 +1,27 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Engine } from './support/engine.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
 import { serverFor, testTls } from './support/tls.js';
 import { voiceSession, type WsClient } from './support/ws-client.js';
+
+/**
+ * A server that answers without end, as fast as it is read: a transcription that never closes
+ * (200), an error page that never ends (503, for speech).
+ */
+function flood(req: IncomingMessage, res: ServerResponse) {
+  const transcription = req.url?.includes('transcriptions');
+  res.writeHead(transcription ? 200 : 503, {
+    'Content-Type': transcription ? 'application/json' : 'text/plain',
+  });
+  if (transcription) res.write('{"text": "');
+  const chunk = Buffer.alloc(16 * 1024, 'z');
+  const pump = () => {
+    while (!res.destroyed && res.write(chunk));
+  };
+  res.on('drain', pump);
+  pump();
+}
 
 /** One utterance sent, and the error it gets. */
 async function utterance(ws: WsClient) {
@@ -41,12 +59,22 @@ describe.each([
     'the TLS certificate of the speech-to-text server is not trusted (UNABLE_TO_VERIFY_LEAF_SIGNATURE)',
     'the TLS certificate of the TTS server is not trusted (UNABLE_TO_VERIFY_LEAF_SIGNATURE)',
   ],
+  // A URL that leads somewhere else (a file server, a broken proxy): the engine reads 1 MiB of a
+  // transcription, 64 KiB of an error page, not all it would send until the timeout.
+  [
+    'send without end',
+    'flood',
+    'the speech-to-text server answered more than 1 MiB: no transcription is that long',
+    `TTS server answered HTTP 503: ${'z'.repeat(300)}`,
+  ],
 ])('speech servers that %s', (_, kind, sttError, ttsError) => {
   const llm = new FakeLlm();
   const silent: Server =
     kind === 'untrusted'
       ? serverFor((_req, res) => res.end(), testTls())
-      : createServer(() => undefined);
+      : kind === 'flood'
+        ? createServer(flood)
+        : createServer(() => undefined);
   let engine: Engine;
   beforeAll(async () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
@@ -64,9 +92,11 @@ describe.each([
       LLM_MODEL: 'm',
       TTS_PROVIDER: 'openai',
       TTS_BASE_URL: base,
-      TTS_TIMEOUT_SECS: '0.3',
       STT_BASE_URL: base,
-      STT_TIMEOUT_SECS: '0.3',
+      // A flood is cut by its size, well before a timeout a loaded machine could reach.
+      ...(kind === 'flood'
+        ? { TTS_TIMEOUT_SECS: '20', STT_TIMEOUT_SECS: '20' }
+        : { TTS_TIMEOUT_SECS: '0.3', STT_TIMEOUT_SECS: '0.3' }),
     });
   });
   afterAll(async () => {

@@ -7,7 +7,9 @@
 import { egressFetch } from '../common/egress.js';
 import { PRIVATE_CA_HINT, untrustedCertificate } from '../common/connection-error.js';
 import { excerpt, mediaType } from '../common/http-text.js';
+import { boundedText, ERROR_BODY_BYTES } from '../common/response-body.js';
 import type { LlmConfig } from '../config/app.config.js';
+import { MAX_BODY_CHARS } from './http-post.js';
 import { httpFault, StreamFault } from './stream-fault.js';
 
 export class ModelLookup {
@@ -45,8 +47,15 @@ export class ModelLookup {
         },
         this.config.clientTls,
       );
-      if (!res.ok) throw httpFault(res.status, await res.text(), res.headers.get('retry-after'));
-      const text = await res.text();
+      if (!res.ok) {
+        const page = (await boundedText(res, ERROR_BODY_BYTES)).text;
+        throw httpFault(res.status, page, res.headers.get('retry-after'));
+      }
+      const { text, more } = await boundedText(res, MAX_BODY_CHARS);
+      if (more)
+        throw new NoModelList(
+          `GET /models was answered with more than ${MAX_BODY_CHARS / 1048576} MiB, not a list of models`,
+        );
       let listed: { data?: { id?: string }[] } | undefined;
       try {
         listed = JSON.parse(text) as typeof listed;

@@ -6,6 +6,7 @@
  */
 import { connectionErrorCode } from '../common/connection-error.js';
 import { egressFetch } from '../common/egress.js';
+import { boundedText } from '../common/response-body.js';
 import { currentKey } from '../config/bearer-key.js';
 
 export interface TwilioAccount {
@@ -16,6 +17,8 @@ export interface TwilioAccount {
 }
 
 const TIMEOUT_MS = 10_000;
+/** The most of an answer read: Twilio's are a few KiB. */
+const ANSWER_MAX_BYTES = 1024 * 1024;
 
 /** How a transfer dials: how long it rings, and where Twilio asks what next when it ends. */
 export interface DialOptions {
@@ -120,7 +123,8 @@ async function callsRequest(
       { cause: error },
     );
   }
-  const text = await res.text();
+  const { text, more } = await boundedText(res, ANSWER_MAX_BYTES);
+  if (more) throw new Error(`Twilio's API answered more than ${ANSWER_MAX_BYTES / 1024} KiB`);
   let answer: unknown;
   try {
     answer = JSON.parse(text);

@@ -1,9 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { egressFetch } from '../common/egress.js';
 import { excerpt, mediaType } from '../common/http-text.js';
+import { boundedText, ERROR_BODY_BYTES } from '../common/response-body.js';
 import { speechConfig, type SpeechConfig } from '../config/app.config.js';
 import { speechFailure } from './speech-failure.js';
 import { TtsEngine, wholeSamples, type SynthesisRequest } from './tts-engine.js';
+
+/** The start of what a TTS server sent instead of audio, to quote ('' when it cannot be read). */
+const errorPage = (response: Response) =>
+  boundedText(response, ERROR_BODY_BYTES).then(
+    (read) => read.text,
+    () => '',
+  );
 
 /**
  * Any OpenAI-compatible speech endpoint (Kokoro-FastAPI, speaches, OpenAI):
@@ -54,7 +62,7 @@ export class OpenAiTtsEngine extends TtsEngine {
       this.config.clientTls,
     );
     if (!response.ok || !response.body) {
-      const text = (await response.text().catch(() => '')).slice(0, 300);
+      const text = (await errorPage(response)).slice(0, 300);
       throw new Error(`TTS server answered HTTP ${response.status}${text ? `: ${text}` : ''}`);
     }
     // A server that ignores response_format (MP3 is OpenAI's default) or a proxy's page: played
@@ -62,7 +70,7 @@ export class OpenAiTtsEngine extends TtsEngine {
     const { type } = mediaType(response.headers.get('content-type'));
     if (NOT_PCM.test(type)) {
       const text = /^(text\/|application\/json)/.test(type)
-        ? excerpt(await response.text().catch(() => ''))
+        ? excerpt(await errorPage(response))
         : (await response.body.cancel(), '');
       throw new Error(
         `the TTS server answered ${type}, not raw PCM (response_format "pcm")${text ? `: ${text}` : ''}`,

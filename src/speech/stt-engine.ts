@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { egressFetch } from '../common/egress.js';
 import { excerpt, mediaType } from '../common/http-text.js';
+import { boundedText, ERROR_BODY_BYTES } from '../common/response-body.js';
 import { speechConfig, type SpeechConfig } from '../config/app.config.js';
 import { speechFailure } from './speech-failure.js';
 import { wavOf } from './wav.js';
@@ -12,6 +13,9 @@ export abstract class SttEngine {
   abstract readonly provider: 'openai' | 'none';
   abstract transcribe(pcm: Buffer, language: string, signal: AbortSignal): Promise<string>;
 }
+
+/** The most of a transcription read: an utterance of STT_MAX_SECONDS says far less. */
+const ANSWER_MAX_BYTES = 1024 * 1024;
 
 /** `POST {STT_BASE_URL}/audio/transcriptions` (speaches/faster-whisper, whisper.cpp server, OpenAI). */
 @Injectable()
@@ -48,7 +52,12 @@ export class OpenAiSttEngine extends SttEngine {
         },
         this.config.clientTls,
       );
-      body = await response.text();
+      const read = await boundedText(response, response.ok ? ANSWER_MAX_BYTES : ERROR_BODY_BYTES);
+      if (response.ok && read.more)
+        throw new Error(
+          `the speech-to-text server answered more than ${ANSWER_MAX_BYTES / 1048576} MiB: no transcription is that long`,
+        );
+      body = read.text;
     } catch (error) {
       if (signal.aborted) throw error;
       throw speechFailure(error, {
