@@ -47,7 +47,12 @@ interface Slot {
   };
 }
 
-type Waiting = { spec: PoolJob; resolve: (value: Record<string, unknown>) => void };
+type Waiting = {
+  spec: PoolJob;
+  resolve: (value: Record<string, unknown>) => void;
+  /** Ends its wait for a worker: as long as its own timeout. */
+  timer?: NodeJS.Timeout;
+};
 
 /**
  * A pool of workers, each a process of its own with its own CPython (Pyodide) (sandbox-process.ts).
@@ -109,8 +114,35 @@ export class CodeToolPool {
         };
       }
       this.queue.push(waiting);
+      this.awaitWorker(waiting);
       this.dispatch();
     });
+  }
+
+  /**
+   * A call waits for a worker no longer than its timeout: when every worker is busy that long, it
+   * fails without running, saying so, and the operator is told to add workers. (Its run, once it
+   * has a worker, has the whole timeout.) Workers still starting are waited for: a start that
+   * fails fails the calls itself.
+   */
+  private awaitWorker(waiting: Waiting): void {
+    const { timeoutMs } = waiting.spec;
+    waiting.timer = setTimeout(() => {
+      const index = this.queue.indexOf(waiting);
+      if (index === -1) return;
+      if (!this.slots.some((s) => s.loaded)) return this.awaitWorker(waiting);
+      this.queue.splice(index, 1);
+      const busy = `all ${this.options.workers} busy`;
+      this.logger.warn(
+        `a code tool call waited ${timeoutMs / 1000}s for a worker, ${busy}, and did not run: raise CODE_TOOLS_WORKERS`,
+      );
+      waiting.resolve({
+        ok: false,
+        error: `Error: TimeoutError: no code tools worker was free within ${timeoutMs / 1000}s (${busy}): the code did not run`,
+        logs: '',
+      });
+    }, timeoutMs);
+    waiting.timer.unref();
   }
 
   /** A cancelled job leaves the queue at once, or is interrupted where it runs. */
@@ -118,6 +150,7 @@ export class CodeToolPool {
     const index = this.queue.indexOf(waiting);
     if (index !== -1) {
       this.queue.splice(index, 1);
+      clearTimeout(waiting.timer);
       waiting.resolve({ ...CANCELLED_RESULT });
       return;
     }
@@ -186,7 +219,8 @@ export class CodeToolPool {
 
   private assign(slot: Slot): void {
     if (slot.job || this.queue.length === 0 || !this.slots.includes(slot)) return;
-    const { spec, resolve } = this.queue.shift()!;
+    const { spec, resolve, timer } = this.queue.shift()!;
+    clearTimeout(timer);
     const id = this.nextId++;
     const job: NonNullable<Slot['job']> = { id, spec, resolve };
     slot.job = job;
