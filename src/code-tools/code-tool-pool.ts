@@ -28,6 +28,8 @@ export interface PoolOptions {
   packagesDir: string;
   /** The largest answer to a call into the engine (bridge.ts answerMaxBytes; default for 1 MiB responses). */
   answerMaxBytes?: number;
+  /** Told how long each call (not an analysis) waited for a worker, in seconds, as it gets one. */
+  onWaited?: (seconds: number) => void;
   /** Overrides GRACE_MS. */
   interruptGraceMs?: number;
 }
@@ -52,6 +54,8 @@ type Waiting = {
   resolve: (value: Record<string, unknown>) => void;
   /** Ends its wait for a worker: as long as its own timeout. */
   timer?: NodeJS.Timeout;
+  /** When it began to wait (performance.now()). */
+  since: number;
 };
 
 /**
@@ -104,7 +108,7 @@ export class CodeToolPool {
     if (signal?.aborted) return Promise.resolve({ ...CANCELLED_RESULT });
     if (this.slots.length === 0) void this.start().catch(() => undefined);
     return new Promise((resolve) => {
-      const waiting: Waiting = { spec, resolve };
+      const waiting: Waiting = { spec, resolve, since: performance.now() };
       if (signal) {
         const onAbort = () => this.cancel(waiting);
         signal.addEventListener('abort', onAbort, { once: true });
@@ -219,8 +223,9 @@ export class CodeToolPool {
 
   private assign(slot: Slot): void {
     if (slot.job || this.queue.length === 0 || !this.slots.includes(slot)) return;
-    const { spec, resolve, timer } = this.queue.shift()!;
+    const { spec, resolve, timer, since } = this.queue.shift()!;
     clearTimeout(timer);
+    if (spec.kind !== 'analyze') this.options.onWaited?.((performance.now() - since) / 1000);
     const id = this.nextId++;
     const job: NonNullable<Slot['job']> = { id, spec, resolve };
     slot.job = job;

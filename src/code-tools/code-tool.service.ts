@@ -9,6 +9,7 @@ import type { Tool } from '../tools/tool-definition.js';
 import type { ToolCallContext, ToolInvocation, ToolOutcome } from '../tools/tool-executor.js';
 import { truncateResult } from '../tools/tool-errors.js';
 import { CANCELLED_RESULT, CodeToolPool, type BridgeRequest } from './code-tool-pool.js';
+import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { answerMaxBytes } from './bridge.js';
 import { HttpFailure, safeHttp, type PyHttpRequest } from './safe-http.js';
 import { withTraceparent } from '../common/trace-context.js';
@@ -48,12 +49,14 @@ export class CodeToolService implements OnModuleDestroy {
   constructor(
     @Inject(codeToolsConfig.KEY) private readonly config: CodeToolsConfig,
     @Inject(toolsConfig.KEY) private readonly tools: ToolsConfig,
+    metrics: EngineMetrics,
   ) {
     this.pool = new CodeToolPool({
       workers: config.workers,
       memoryMb: config.memoryMb,
       packagesDir: config.packagesDir,
       answerMaxBytes: answerMaxBytes(tools.maxResponseBytes),
+      onWaited: (seconds) => metrics.codeToolWaited(seconds),
     });
   }
 

@@ -74,6 +74,10 @@ export class EngineMetrics {
     'How long calls of tools with max_concurrency or rate_limit waited for their turn (a slot, a moment within the rate), in their process and across the engine (~0 when one was free), by tool',
     ['tool'],
   );
+  private readonly codeToolWaitSeconds = this.histogram(
+    'agent_engine_code_tools_wait_seconds',
+    'How long code tool calls waited for a free worker (~0 when one was free); waits of seconds ask for more CODE_TOOLS_WORKERS',
+  );
   private readonly toolCacheHits = this.counter(
     'agent_engine_tool_cache_hits_total',
     "Tool calls answered from the results of earlier identical requests (a tool's cache_secs), by tool",
@@ -197,6 +201,11 @@ export class EngineMetrics {
   /** A call of a tool with `max_concurrency` or `rate_limit` got its turn, or gave up waiting, after `seconds`. */
   toolQueued(tool: string, seconds: number): void {
     this.toolQueueSeconds.observe({ tool }, seconds);
+  }
+
+  /** A code tool call got a worker after waiting `seconds` for one. */
+  codeToolWaited(seconds: number): void {
+    this.codeToolWaitSeconds.observe(seconds);
   }
 
   /** A tool call is answered from the cache (`cache_secs`). */
