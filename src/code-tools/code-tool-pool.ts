@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { answerMaxBytes, bridgeAnswer, type BridgeHandler } from './bridge.js';
 import { SandboxProcess } from './sandbox-process.js';
-import { distrust, mib, readReply, type WorkerMessage } from './worker-reply.js';
+import { distrust, mib, readReply, withMemoryVerdict, type WorkerMessage } from './worker-reply.js';
 
 /** How long interrupted code has to stop before its worker is terminated and replaced. */
 const GRACE_MS = 1500;
@@ -277,16 +277,7 @@ export class CodeToolPool {
     clearTimeout(job.timer);
     slot.job = undefined;
     slot.worker.busy = false;
-    let result = readReply(m.result);
-    // Emscripten tries a few sizes, larger first: a refusal then a success is no MemoryError.
-    if (
-      (m.capped && String(result.error).startsWith('Error: MemoryError')) ||
-      (m.overMemory && result.ok !== true)
-    )
-      result = {
-        ...result,
-        error: `Error: MemoryError: the code needed more memory than CODE_TOOLS_MEMORY_MB (${this.options.memoryMb} MiB) allows`,
-      };
+    const result = withMemoryVerdict(readReply(m.result), m, this.options.memoryMb);
     job.resolve(job.stopped ? { ...this.stoppedResult(job), logs: result.logs ?? '' } : result);
     const why = distrust(m, this.options.memoryMb);
     if (why === undefined) return this.dispatch();

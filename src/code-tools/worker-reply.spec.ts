@@ -1,4 +1,4 @@
-import { distrust, readReply } from './worker-reply.js';
+import { distrust, readReply, withMemoryVerdict } from './worker-reply.js';
 
 describe('readReply', () => {
   it('reads a reply and the state in it (JSON in JSON) once', () => {
@@ -37,5 +37,21 @@ describe('distrust', () => {
     [{ memory: 80 << 20 }, 'grew to 80 MiB'],
   ])('replaces one after %j', (flags, why) => {
     expect(distrust({ type: 'result', ...flags }, 64)).toContain(why);
+  });
+});
+
+describe('withMemoryVerdict', () => {
+  const verdict =
+    'Error: MemoryError: the code needed more memory than CODE_TOOLS_MEMORY_MB (64 MiB) allows';
+  it.each([
+    ['a growth refused, Python raising MemoryError', { capped: true }, false, verdict],
+    ['a growth refused, then a smaller one given: no error', { capped: true }, true, undefined],
+    ['the process past its memory (files), the job stopped', { overMemory: true }, false, verdict],
+    ['a job that ran within its memory', {}, false, 'Error: ValueError: bad'],
+  ])('%s', (_, flags: { capped?: boolean; overMemory?: boolean }, ok, error) => {
+    const result = ok
+      ? { ok: true, result: '1' }
+      : { ok: false, error: flags.capped ? 'Error: MemoryError: ' : 'Error: ValueError: bad' };
+    expect(withMemoryVerdict(result, { type: 'result', ...flags }, 64).error).toBe(error);
   });
 });

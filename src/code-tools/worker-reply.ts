@@ -63,3 +63,21 @@ export function distrust(m: WorkerMessage, memoryMb: number): string | undefined
     return `a code tool worker grew to ${mib(memory)} MiB (${cap})`;
   return undefined;
 }
+
+/**
+ * `result` as the model is to read it: a job stopped for memory gets the MemoryError that names
+ * the cap (Emscripten tries a few sizes, larger first: a refusal then a success is no
+ * MemoryError).
+ */
+export function withMemoryVerdict(
+  result: Record<string, unknown>,
+  m: WorkerMessage,
+  memoryMb: number,
+): Record<string, unknown> {
+  const refused = m.capped && String(result.error).startsWith('Error: MemoryError');
+  if (!refused && !(m.overMemory && result.ok !== true)) return result;
+  return {
+    ...result,
+    error: `Error: MemoryError: the code needed more memory than CODE_TOOLS_MEMORY_MB (${memoryMb} MiB) allows`,
+  };
+}
