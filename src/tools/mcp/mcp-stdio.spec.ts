@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { until } from '../../../test/support/waiting.js';
 import { mcpSdk } from './mcp-sdk.js';
-import { connectCommand } from './mcp-stdio.js';
+import { connectCommand, lineReader } from './mcp-stdio.js';
 
 const SERVER = resolve('test/support/mcp-stdio-server.mjs');
 
@@ -43,5 +43,23 @@ describe('connectCommand', () => {
     // Its standard input closed, then SIGTERM: the process ends.
     await until(() => heard.ended.length === 1, 'the process to end', 6000);
     expect(heard.ended).toEqual(['its process ended']);
+  });
+});
+
+describe('lineReader', () => {
+  it('gives lines however the chunks cut them, whatever their ends', () => {
+    const lines: string[] = [];
+    const push = lineReader((line) => lines.push(line));
+    for (const chunk of ['one\ntw', 'o\r\nthree\rfo', 'ur\n']) push(chunk);
+    expect(lines).toEqual(['one', 'two', 'three', 'four']);
+  });
+
+  it('holds no more of a line that never ends than it logs', () => {
+    const lines: string[] = [];
+    const push = lineReader((line) => lines.push(line));
+    const chunk = 'z'.repeat(64 * 1024);
+    for (let i = 0; i < 200; i++) push(chunk); // 12.5 MiB without a line's end
+    push('\nnext\n');
+    expect(lines).toEqual(['z'.repeat(1001), 'next']);
   });
 });

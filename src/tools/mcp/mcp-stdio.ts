@@ -1,6 +1,5 @@
 /** MCP servers the engine runs: a session over the process's standard input and output (stdio). */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { createInterface } from 'node:readline';
 import type { PassThrough } from 'node:stream';
 import type { McpCommand } from '../tool-definition.js';
 
@@ -15,6 +14,24 @@ export interface StdioHooks {
 }
 
 const cut = (line: string) => (line.length > LINE_MAX ? `${line.slice(0, LINE_MAX)}…` : line);
+
+/**
+ * The lines of a text stream, each cut past LINE_MAX + 1 characters as it comes (so that `cut`
+ * still marks it): a line that never ends (a progress bar, binary noise) is not held whole, as
+ * readline would. Pure: `push` each chunk.
+ */
+export function lineReader(onLine: (line: string) => void): (text: string) => void {
+  let line = '';
+  return (text) => {
+    const parts = text.split(/\r\n|\r|\n/);
+    parts.forEach((part, i) => {
+      line = (line + part).slice(0, LINE_MAX + 1);
+      if (i === parts.length - 1) return;
+      onLine(line);
+      line = '';
+    });
+  };
+}
 
 /**
  * Starts the server `stdio` describes and opens a session with it through `client`. Its
@@ -36,11 +53,16 @@ export async function connectCommand(
   });
   let said = '';
   let why: string | undefined;
-  createInterface({ input: transport.stderr as PassThrough }).on('line', (line) => {
-    if (line.trim() === '') return;
-    said = cut(line.trim());
-    hooks.log(said);
-  });
+  const stderr = transport.stderr as PassThrough;
+  stderr.setEncoding('utf8');
+  stderr.on(
+    'data',
+    lineReader((line) => {
+      if (line.trim() === '') return;
+      said = cut(line.trim());
+      hooks.log(said);
+    }),
+  );
   transport.onerror = (error: Error & { code?: unknown }) => {
     if (/^ReadBuffer exceeded/.test(error.message))
       why = `an answer from the MCP server is larger than LLM_TOOL_MAX_RESPONSE_BYTES (${limits.maxBytes} bytes)`;
