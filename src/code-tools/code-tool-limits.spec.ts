@@ -1,5 +1,5 @@
 import { CodeToolPool } from './code-tool-pool.js';
-import { jobContext } from '../../test/support/code-tool-job.js';
+import { jobContext, jobOf } from '../../test/support/code-tool-job.js';
 
 const context = jobContext('s1', { state: { n: 1 } });
 
@@ -30,10 +30,8 @@ describe('CodeToolPool: the sizes that cross between a worker and the engine (re
       pool.run({
         kind: 'run',
         job: {
-          code: huge,
-          func: 'f',
+          ...jobOf(huge, context),
           args: { what },
-          context,
           result_max_chars: 10,
           state_max_chars: stateMax,
         },

@@ -1,5 +1,5 @@
 import { CodeToolPool } from './code-tool-pool.js';
-import { jobContext } from '../../test/support/code-tool-job.js';
+import { jobContext, jobOf } from '../../test/support/code-tool-job.js';
 
 const context = jobContext('s1', { text: 'hello there', state: { n: 1 } });
 
@@ -155,7 +155,7 @@ describe('CodeToolPool (real Pyodide workers)', () => {
       const inLoop = new Promise<void>((resolve) => (ready = resolve));
       const first = pool.run({
         kind: 'run',
-        job: { code: loop, func: 'f', args: {}, context },
+        job: jobOf(loop, context),
         timeoutMs: 60_000,
         signal: running.signal,
         onBridge: () => {
@@ -263,7 +263,7 @@ describe('CodeToolPool options', () => {
     await pool.start();
     const code = 'import tinypkg\ndef f():\n    return tinypkg.hello()';
     expect(
-      await pool.run({ kind: 'run', job: { code, func: 'f', args: {}, context }, timeoutMs: 5000 }),
+      await pool.run({ kind: 'run', job: jobOf(code, context), timeoutMs: 5000 }),
     ).toMatchObject({ ok: true, result: '"hello from tinypkg"' });
     // An interpreter's heap starts near 30 MiB, over this 16 MiB cap: the worker is replaced after the call.
     expect(pool.started).toBe(2);
@@ -271,7 +271,7 @@ describe('CodeToolPool options', () => {
     expect(
       await pool.run({
         kind: 'run',
-        job: { code: missing, func: 'f', args: {}, context },
+        job: jobOf(missing, context),
         timeoutMs: 30000,
       }),
     ).toMatchObject({
@@ -285,7 +285,7 @@ describe('CodeToolPool: code that breaks its interpreter', () => {
   const pool = new CodeToolPool({ workers: 1, memoryMb: 64, packagesDir: '' });
   afterAll(() => pool.close());
   const run = (code: string) =>
-    pool.run({ kind: 'run', job: { code, func: 'f', args: {}, context }, timeoutMs: 20000 });
+    pool.run({ kind: 'run', job: jobOf(code, context), timeoutMs: 20000 });
 
   it('refuses code memory past CODE_TOOLS_MEMORY_MB while it runs, then replaces the worker', async () => {
     await pool.start();

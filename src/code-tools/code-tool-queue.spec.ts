@@ -1,13 +1,11 @@
 import { CodeToolPool } from './code-tool-pool.js';
-import { jobContext } from '../../test/support/code-tool-job.js';
+import { jobOf } from '../../test/support/code-tool-job.js';
 
-const context = jobContext();
-const job = (code: string) => ({ code, func: 'f', args: {}, context });
 const busyFor = (secs: number) =>
-  job(
+  jobOf(
     `import time\ndef f():\n    end = time.time() + ${secs}\n    while time.time() < end:\n        pass\n    return "done"`,
   );
-const quick = job('def f():\n    print("ran")\n    return 1');
+const quick = jobOf('def f():\n    print("ran")\n    return 1');
 
 describe('CodeToolPool: calls waiting for a worker (real Pyodide)', () => {
   const pool = new CodeToolPool({ workers: 1, memoryMb: 256, packagesDir: '' });

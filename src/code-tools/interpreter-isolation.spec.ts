@@ -1,5 +1,5 @@
 import { CodeToolPool } from './code-tool-pool.js';
-import { jobContext } from '../../test/support/code-tool-job.js';
+import { jobContext, jobOf } from '../../test/support/code-tool-job.js';
 
 // One worker, so every call below runs in the interpreter the previous call ran in, as calls of
 // different sessions do on a busy engine.
@@ -15,7 +15,7 @@ describe('Code tools: what a call changes in its interpreter is undone before th
       .join('\n')}`;
     return pool.run({
       kind: 'run',
-      job: { code, func: 'f', args: {}, context: jobContext(session) },
+      job: jobOf(code, jobContext(session)),
       timeoutMs: 10000,
     });
   };

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:net';
 import { CodeToolPool } from './code-tool-pool.js';
 import { frame, FrameReader, SandboxProcess } from './sandbox-process.js';
 import type { WorkerMessage } from './worker-reply.js';
-import { jobContext } from '../../test/support/code-tool-job.js';
+import { jobContext, jobOf } from '../../test/support/code-tool-job.js';
 
 describe('FrameReader', () => {
   it('gives the messages of frames cut anywhere and of several frames in one chunk', () => {
@@ -65,7 +65,7 @@ describe('Code tools run in a process kept from the engine (real Pyodide)', () =
   const run = (body: string) =>
     pool.run({
       kind: 'run',
-      job: { code: `import sys\ndef f():\n${body}`, func: 'f', args: {}, context },
+      job: jobOf(`import sys\ndef f():\n${body}`, context),
       timeoutMs: 10000,
     });
   const js = '    js = sys.modules["pyodide_js"]\n';
@@ -163,7 +163,7 @@ describe('Code tools writing files', () => {
     expect(
       await pool.run({
         kind: 'run',
-        job: { code: write, func: 'f', args: {}, context },
+        job: jobOf(write, context),
         timeoutMs: 60000,
       }),
     ).toMatchObject({
@@ -176,7 +176,7 @@ describe('Code tools writing files', () => {
     expect(
       await pool.run({
         kind: 'run',
-        job: { code: 'def f():\n    return 1', func: 'f', args: {}, context },
+        job: jobOf('def f():\n    return 1', context),
         timeoutMs: 60000,
       }),
     ).toMatchObject({ ok: true, result: '1' });
@@ -196,7 +196,7 @@ describe('Code tools whose workers cannot start', () => {
         /^Error: RuntimeError: the code tool worker failed: .*nonexistent-wheels/,
       ),
     };
-    const job = { code: 'def f():\n    return 1', func: 'f', args: {}, context };
+    const job = jobOf('def f():\n    return 1', context);
     expect(await pool.run({ kind: 'run', job, timeoutMs: 5000 })).toMatchObject(failed);
     // Retried after 0.5 s, then 1 s: three starts in 2.5 s, not one every few milliseconds.
     await new Promise((resolve) => setTimeout(resolve, 2500));
@@ -232,7 +232,7 @@ describe("A code tools worker given Pyodide's own standard library (a build with
       worker.busy = true;
       expect(await next('ready')).toMatchObject({ type: 'ready' });
       const code = 'import email.message\ndef f():\n    return email.message.__file__';
-      worker.send({ type: 'job', id: 1, kind: 'run', job: { code, func: 'f', args: {}, context } });
+      worker.send({ type: 'job', id: 1, kind: 'run', job: jobOf(code, context) });
       const reply = JSON.parse((await next('result')).result ?? '{}') as Record<string, unknown>;
       expect(reply).toMatchObject({ ok: true, result: '"/lib/python314.zip/email/message.py"' });
     } finally {

@@ -17,3 +17,11 @@ export function jobContext(
     session: { modality: 'TEXT', channel: 'websocket' },
   };
 }
+
+/** The job of calling `f()` in `code` with no arguments, as the pool takes it (`pool.run({job})`). */
+export const jobOf = (code: string, context: ReturnType<typeof jobContext> = jobContext()) => ({
+  code,
+  func: 'f',
+  args: {},
+  context,
+});
