@@ -13,7 +13,7 @@ if (!existsSync(COMPILED_STDLIB)) {
   const started = performance.now();
   const pyodide = await loadPyodide({ stdout: () => {}, stderr: (line) => console.error(line) });
   pyodide.runPython(`
-import io, os, py_compile, sys, zipfile
+import io, py_compile, sys, zipfile
 
 library = next(p for p in sys.path if p.endswith(".zip"))
 out = io.BytesIO()

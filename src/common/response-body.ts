@@ -1,32 +1,50 @@
-/** A fetch Response's body read to a limit: the rest of a larger one is never read. Pure: no Nest import. */
+/** Reading a body to a limit: the rest of a larger one is never read. Pure: no Nest import. */
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 
 /** The size of an error page kept to quote from it. */
 export const ERROR_BODY_BYTES = 64 * 1024;
 
 /**
- * The body's text (UTF-8), at most `limit` bytes of it, and whether there was more: then the rest
- * is not read, and the connection is let go. A server that sends without end (a misconfigured
- * URL, a broken proxy) costs the engine `limit` bytes, not its timeout's worth of them.
+ * Reads at most `limit` bytes of a body, then stops reading (never buffers more) and lets the
+ * stream go. `cut`: the limit was reached. `signal` ends the read with its reason.
+ */
+export async function readLimited(
+  stream: Readable,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<{ bytes: Buffer; cut: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const onAbort = () => stream.destroy(new Error('aborted'));
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    for await (const chunk of stream) {
+      const buf = chunk as Buffer;
+      const take = Math.min(buf.length, limit - size);
+      chunks.push(take === buf.length ? buf : buf.subarray(0, take));
+      size += take;
+      if (size >= limit) break;
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    stream.destroy();
+  }
+  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+  return { bytes: Buffer.concat(chunks), cut: size >= limit };
+}
+
+/**
+ * A fetch Response's text (UTF-8), at most `limit` bytes of it, and whether there was more: then
+ * the rest is not read, and the connection is let go. A server that sends without end (a
+ * misconfigured URL, a broken proxy) costs the engine `limit` bytes, not its timeout's worth.
  */
 export async function boundedText(
   response: Response,
   limit: number,
 ): Promise<{ text: string; more: boolean }> {
-  const reader = (response.body as ReadableStream<Uint8Array> | null)?.getReader();
-  if (!reader) return { text: '', more: false };
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let more = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size > limit) {
-      more = true;
-      await reader.cancel().catch(() => undefined);
-      break;
-    }
-  }
-  return { text: new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit)), more };
+  if (!response.body) return { text: '', more: false };
+  const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
+  const { bytes, cut } = await readLimited(body, limit + 1);
+  return { text: new TextDecoder().decode(bytes.subarray(0, limit)), more: cut };
 }
