@@ -4,34 +4,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { CodeToolPool } from './code-tool-pool.js';
-import { frame, FrameReader, SandboxProcess } from './sandbox-process.js';
+import { SandboxProcess } from './sandbox-process.js';
 import type { WorkerMessage } from './worker-reply.js';
 import { jobContext, jobOf } from '../../test/support/code-tool-job.js';
-
-describe('FrameReader', () => {
-  it('gives the messages of frames cut anywhere and of several frames in one chunk', () => {
-    const bytes = Buffer.concat([frame({ a: 'é' }), frame([1, 2]), frame('three')]);
-    const reader = new FrameReader();
-    const got: unknown[] = [];
-    let from = 0;
-    for (const to of [1, 3, 9, 10, bytes.length]) {
-      got.push(...reader.push(bytes.subarray(from, to)));
-      from = to;
-    }
-    expect(got).toEqual([{ a: 'é' }, [1, 2], 'three']);
-    expect(new FrameReader().push(bytes)).toEqual([{ a: 'é' }, [1, 2], 'three']);
-  });
-
-  it('gives a frame of 4 MB in 64 KB chunks once, whole', () => {
-    const big = 'x'.repeat(4 * 1024 * 1024);
-    const bytes = Buffer.concat([frame(big), frame('next')]);
-    const reader = new FrameReader();
-    const got: unknown[] = [];
-    for (let at = 0; at < bytes.length; at += 65536)
-      got.push(...reader.push(bytes.subarray(at, at + 65536)));
-    expect(got).toEqual([big, 'next']);
-  });
-});
 
 const context = jobContext();
 
@@ -70,7 +45,7 @@ describe('Code tools run in a process kept from the engine (real Pyodide)', () =
     });
   const js = '    js = sys.modules["pyodide_js"]\n';
 
-  it('compiles no JavaScript from a string, so reaches no global of its process', async () => {
+  it('compiles no JavaScript from a string', async () => {
     expect(
       await run(`${js}    return js.constructor.constructor("return globalThis")() is not None`),
     ).toMatchObject({ ok: false, error: expect.stringContaining('Code generation from strings') });

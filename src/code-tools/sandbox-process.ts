@@ -49,15 +49,47 @@ function textFrame(text: string): Buffer {
   return out;
 }
 
+/** A call into the engine, as JSON, that a worker sends at most (python_runtime.py `_REQUEST_LIMIT`). */
+const BRIDGE_REQUEST_BYTES = 16 * 1024 * 1024;
+/** `print()` output a reply keeps, in characters (python_runtime.py `_LOG_LIMIT`). */
+const LOG_CHARS = 32 * 1024;
+/**
+ * Bytes a character of Python text can take in a frame: an astral one is `\ud83d\ude00` in the
+ * runtime's JSON, escaped once more as a string of the frame's.
+ */
+const FRAME_BYTES_PER_CHAR = 14;
+/** The largest frame a worker sends before its first job ("ready"), and the margin of the others. */
+const SMALL_FRAME_BYTES = 1024 * 1024;
+
+/**
+ * The largest frame a worker running `job` can send: its reply, with its result and state cut as
+ * the runtime cuts them (`result_max_chars`, `state_max_chars`; an analysis's reply is bounded by
+ * the job itself, `jobBytes`), or a call into the engine. Only a worker whose JavaScript was
+ * reached by tool code sends more, and is replaced.
+ */
+export function frameLimit(job: Record<string, unknown>, jobBytes: number): number {
+  const chars = (key: string) => {
+    const value = job[key];
+    return typeof value === 'number' ? value : 0;
+  };
+  const reply =
+    FRAME_BYTES_PER_CHAR *
+    (chars('result_max_chars') + chars('state_max_chars') + LOG_CHARS + jobBytes);
+  return SMALL_FRAME_BYTES + Math.max(2 * BRIDGE_REQUEST_BYTES, reply);
+}
+
 /**
  * Cuts a byte stream into the messages of its frames. The chunks of a large frame are joined once,
- * when all of it has come. Pure.
+ * when all of it has come; a frame longer than `maxBytes` is refused as soon as its length is read
+ * (it throws), before any of it is held. Pure.
  */
 export class FrameReader {
   private chunks: Buffer[] = [];
   private size = 0;
   /** The bytes the next frame needs: its length's 4, then all of it once that is known. */
   private wanted = 4;
+
+  constructor(public maxBytes = SMALL_FRAME_BYTES) {}
 
   push(chunk: Buffer): unknown[] {
     this.chunks.push(chunk);
@@ -66,13 +98,17 @@ export class FrameReader {
     while (this.size >= this.wanted) {
       let bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
       const length = 4 + bytes.readUInt32BE(0);
+      if (length - 4 > this.maxBytes)
+        throw new Error(`a frame of ${length - 4} bytes, over the ${this.maxBytes} its job allows`);
       if (bytes.length >= length) {
         messages.push(JSON.parse(bytes.subarray(4, length).toString('utf8')));
         bytes = bytes.subarray(length);
       }
       this.chunks = bytes.length > 0 ? [bytes] : [];
       this.size = bytes.length;
-      this.wanted = this.size >= 4 ? 4 + bytes.readUInt32BE(0) : 4;
+      const next = this.size >= 4 ? 4 + bytes.readUInt32BE(0) : 4;
+      // One too long is refused at once: the loop comes round to it.
+      this.wanted = next - 4 > this.maxBytes ? 4 : next;
     }
     return messages;
   }
@@ -115,6 +151,7 @@ export class SandboxProcess {
   private readonly output: Readable;
   private readonly input: Writable;
   private readonly interrupts: Writable;
+  private readonly reader = new FrameReader();
   private stderr = '';
   private killed = false;
 
@@ -140,14 +177,14 @@ export class SandboxProcess {
     this.output = output;
     this.input = input;
     this.interrupts = interrupts;
-    const reader = new FrameReader();
     output.on('data', (chunk: Buffer) => {
       let messages: unknown[];
       try {
-        messages = reader.push(chunk);
-      } catch {
-        // Not the frames its script writes: the process is not to be trusted with another job.
-        this.failed('it sent what is not a message', onFailure);
+        messages = this.reader.push(chunk);
+      } catch (error) {
+        // Not the frames its script writes (tool code reached its JavaScript): the process is
+        // not to be trusted with another job, nor what it sends held.
+        this.failed(`it sent what is not a message: ${(error as Error).message}`, onFailure);
         this.child.kill('SIGKILL');
         return;
       }
@@ -177,9 +214,11 @@ export class SandboxProcess {
     else handle.unref?.();
   }
 
-  /** Sends a message (a job). */
-  send(message: unknown): void {
-    this.input.write(frame(message));
+  /** Sends a message; a job's sets the largest frame taken from the process while it runs. */
+  send(message: { type: string; job?: Record<string, unknown>; [key: string]: unknown }): void {
+    const bytes = frame(message);
+    if (message.job) this.reader.maxBytes = frameLimit(message.job, bytes.length);
+    this.input.write(bytes);
   }
 
   /**
