@@ -7,6 +7,7 @@
  */
 import { globalAgent as httpGlobalAgent, type Agent as HttpAgent } from 'node:http';
 import { globalAgent as httpsGlobalAgent, type Agent as HttpsAgent } from 'node:https';
+import { createRequire } from 'node:module';
 import { Agent as UndiciAgent, fetch as undiciFetch, ProxyAgent, type Dispatcher } from 'undici';
 import { connectionErrorCode } from './connection-error.js';
 import type { EgressProxyError } from './egress-error.js';
@@ -226,13 +227,51 @@ export async function egressFetch(
   );
 }
 
+/**
+ * The ports the Fetch standard calls bad (SIP's 5060, X11's 6000, IRC's 6665–6669, 10080, …),
+ * which fetch refuses to reach ("fetch failed", cause "bad port"), as undici's fetch has them. A
+ * browser's rule: an operator's LLM, speech or MCP server may well listen on one.
+ */
+const BAD_PORTS = (
+  createRequire(import.meta.url)('undici/lib/web/fetch/constants.js') as {
+    badPortsSet: ReadonlySet<string>;
+  }
+).badPortsSet;
+/** The dispatcher of requests to a bad port sent straight to their server. */
+let straight: UndiciAgent | undefined;
+
+/**
+ * A request to a bad port as fetch takes it: its URL on its scheme's default port, and a
+ * dispatcher that sends it to its own (`url`'s origin: the connection and the Host header).
+ */
+function aroundBadPort(
+  url: URL,
+  through: Dispatcher | undefined,
+): { url: URL; dispatcher: Dispatcher } | undefined {
+  if (!BAD_PORTS.has(url.port)) return undefined;
+  const { origin } = url;
+  const given = new URL(url);
+  given.port = '';
+  const base = through ?? (straight ??= new UndiciAgent());
+  return {
+    url: given,
+    dispatcher: base.compose(
+      (dispatch) => (options, handler) => dispatch({ ...options, origin }, handler),
+    ),
+  };
+}
+
 /** One request, to `url`'s server, straight or through the proxy. */
 function sendOnce(url: URL, init: RequestInit, tls: ClientTls | undefined): Promise<Response> {
   const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
   const proxied = dispatcher !== undefined && !bypassesProxy(settings.noProxy, url.hostname, port);
-  if (!proxied && !tls) return fetch(url, init);
-  const through = tls ? tlsDispatcher(tls, proxied) : dispatcher;
-  const sent = undiciFetch(url, { ...init, dispatcher: through } as never) as Promise<Response>;
+  const through = tls ? tlsDispatcher(tls, proxied) : proxied ? dispatcher : undefined;
+  const around = aroundBadPort(url, through);
+  if (!through && !around) return fetch(url, init);
+  const sent = undiciFetch(around?.url ?? url, {
+    ...init,
+    dispatcher: around?.dispatcher ?? through,
+  } as never) as Promise<Response>;
   if (!proxied) return sent;
   return sent.catch((error: unknown) => {
     const refusal = tunnelRefusal(error, url.hostname, port);

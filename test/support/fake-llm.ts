@@ -4,6 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OpenAiLlmClient } from '../../src/llm/openai-llm.client.js';
 import { schemeFor, serverFor, type TlsOptions } from './tls.js';
+import { listenOn } from './bad-port.js';
 
 /** What the fake server does for one `/chat/completions` request. */
 export type Script =
@@ -162,9 +163,10 @@ export class FakeLlm {
     this.server = serverFor((req, res) => void this.handle(req, res), tls);
   }
 
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    const port = (this.server.address() as AddressInfo).port;
+  /** Listens on loopback, on `port` if given (rejects if it is taken); its base URL. */
+  async start(port = 0): Promise<string> {
+    await listenOn(this.server)(port);
+    port = (this.server.address() as AddressInfo).port;
     return `${schemeFor(this.tls)}://127.0.0.1:${port}/v1`;
   }
 

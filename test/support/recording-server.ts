@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { schemeFor, serverFor, type TlsOptions } from './tls.js';
+import { listenOn } from './bad-port.js';
 
 export interface RecordedRequest {
   method: string;
@@ -37,8 +38,9 @@ export class RecordingServer {
     this.handler = handler;
   }
 
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on loopback, on `port` if given (rejects if it is taken); its base URL. */
+  async start(port = 0): Promise<string> {
+    await listenOn(this.server)(port);
     return `${schemeFor(this.tls)}://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
