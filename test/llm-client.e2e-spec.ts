@@ -238,6 +238,14 @@ describe('OpenAiLlmClient against a real SSE server', () => {
     expect(llm.modelsRequests.length - before).toBe(1);
   });
 
+  it('sends credentials in LLM_BASE_URL as Basic, to GET /models and to completions alike', async () => {
+    const c = client(url().replace('://', '://engine:pa%40ss@'), { model: '' });
+    await events(sseText(['a']), c);
+    const basic = `Basic ${btoa('engine:pa@ss')}`;
+    expect(llm.modelsHeaders.at(-1)!.authorization).toBe(basic);
+    expect(llm.requests[0]!.headers.authorization).toBe(basic);
+  });
+
   it('downgrades to tool_choice "none" on vLLM\'s 400 and parses calls from the text, for the life of the client', async () => {
     const c = client(url());
     const xml =

@@ -25,6 +25,7 @@ import {
 } from './egress-agents.js';
 import { bypassesProxy, type NoProxyRule } from './no-proxy.js';
 import { followRedirects } from './redirects-followed.js';
+import { basicOf, credentialsAsHeader } from './url-credentials.js';
 
 export { EgressProxyError } from './egress-error.js';
 export { lookupCheck, tlsOptions, type ClientTls } from './egress-agents.js';
@@ -50,13 +51,6 @@ let dispatcher: ProxyAgent | undefined;
 let agentSets = new Map<unknown, EgressAgents>();
 /** The sets kept for an object (a tool's client certificate): gone with it. */
 let objectAgentSets = new WeakMap<object, EgressAgents>();
-
-/** Basic credentials of a proxy URL's user and password, as the proxy is sent them. */
-function basicOf(proxy: URL): string | undefined {
-  if (!proxy.username && !proxy.password) return undefined;
-  const pair = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
-  return `Basic ${Buffer.from(pair).toString('base64')}`;
-}
 
 /** A dispatcher of the fetch clients through the proxy (its credentials taken from its URL). */
 const proxyDispatcher = (tls?: ClientTls) =>
@@ -211,14 +205,15 @@ async function portable(init: RequestInit | undefined): Promise<RequestInit> {
 /**
  * `fetch`, through the proxy unless none is set or `url`'s server is in EGRESS_NO_PROXY; with
  * `tls`, `url`'s HTTPS server is shown the client certificate if it asks. Redirects are followed
- * a hop at a time, each server's requests sent as its own (through the proxy, or not).
+ * a hop at a time, each server's requests sent as its own (through the proxy, or not). A user and
+ * password in `url` are sent as Basic credentials (not to another host a redirect leads to).
  */
 export async function egressFetch(
   input: string | URL,
-  init?: RequestInit,
+  given?: RequestInit,
   tls?: ClientTls,
 ): Promise<Response> {
-  const url = new URL(input);
+  const { url, init } = credentialsAsHeader(new URL(input), given);
   // The client certificate is shown to `url`'s host only, not to another a redirect leads to.
   return followRedirects(
     (to, hop) => sendOnce(to, hop, to.hostname === url.hostname ? tls : undefined),

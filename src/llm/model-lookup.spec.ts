@@ -26,6 +26,13 @@ describe('modelsProblem (the start-up GET /models without LLM_MODEL)', () => {
     );
   });
 
+  it("never shows the password of LLM_BASE_URL's credentials", () => {
+    const refused = new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
+    expect(modelsProblem(refused, 'https://engine:s3cret@llm.corp/v1')).toBe(
+      'the LLM server at https://llm.corp/v1 cannot be reached (ECONNREFUSED): turns fail until it answers',
+    );
+  });
+
   it('tells why a request did not reach the server in a few words', () => {
     expect(unreachableReason(new DOMException('The operation timed out.', 'TimeoutError'))).toBe(
       'timed out',

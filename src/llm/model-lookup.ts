@@ -11,6 +11,7 @@ import { boundedText, ERROR_BODY_BYTES } from '../common/response-body.js';
 import type { LlmConfig } from '../config/app.config.js';
 import { MAX_BODY_CHARS } from './http-post.js';
 import { httpFault, StreamFault } from './stream-fault.js';
+import { shownUrl } from '../common/url-credentials.js';
 
 export class ModelLookup {
   private model: Promise<string> | undefined;
@@ -98,7 +99,7 @@ class NoModelList extends StreamFault {}
  * server takes the requests while this one cannot be reached.
  */
 export function modelsProblem(error: unknown, baseUrl: string, fallback = false): string {
-  const at = `the LLM server at ${baseUrl}`;
+  const at = `the LLM server at ${shownUrl(baseUrl)}`;
   if (error instanceof StreamFault && error.status !== undefined) {
     if (error.status === 401 || error.status === 403)
       return `${at} refused the engine's credentials (HTTP ${error.status} to GET /models): check LLM_API_KEY or LLM_EXTRA_HEADERS`;

@@ -22,6 +22,7 @@ import {
   StreamFault,
   Watchdog,
 } from './stream-fault.js';
+import { shownUrl } from '../common/url-credentials.js';
 
 /** How much of an error answer is read: enough for any server's message, which is quoted. */
 const ERROR_BODY_CHARS = 64 * 1024;
@@ -215,7 +216,7 @@ export class OpenAiLlmClient extends LlmClient {
     if (this.warnedOfStrayThinkEnd || this.config.untaggedReasoning) return;
     this.warnedOfStrayThinkEnd = true;
     this.logger.warn(
-      `the model at ${this.config.baseUrl} wrote a </think> with no <think> before it: its reasoning, which the chat template opens in the prompt, reached the user as the answer. Run the server with a reasoning parser, or (for LLM_BASE_URL's model) set LLM_UNTAGGED_REASONING=true`,
+      `the model at ${shownUrl(this.config.baseUrl)} wrote a </think> with no <think> before it: its reasoning, which the chat template opens in the prompt, reached the user as the answer. Run the server with a reasoning parser, or (for LLM_BASE_URL's model) set LLM_UNTAGGED_REASONING=true`,
     );
   }
 

@@ -1,0 +1,43 @@
+/**
+ * A URL's user and password (`https://user:password@host/`): sent as Basic credentials, never
+ * shown. Pure: no Nest import.
+ */
+
+/** Basic credentials of `url`'s user and password, as its server (or proxy) is sent them; undefined for none. */
+export function basicOf(url: URL): string | undefined {
+  if (!url.username && !url.password) return undefined;
+  const pair = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  return `Basic ${Buffer.from(pair).toString('base64')}`;
+}
+
+/** `url` without its user and password, to name it in a log line or a message. */
+export function shownUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  if (!parsed.username && !parsed.password) return url;
+  parsed.username = parsed.password = '';
+  // URL adds a slash to a bare origin: the value as written has none past its path.
+  return url.endsWith('/') ? parsed.href : parsed.href.replace(/\/$/, '');
+}
+
+/**
+ * `url` without its credentials, and `init` with them as its Authorization header (unless it has
+ * one: an API key's wins, as with Node's own requests). `fetch` refuses a URL that holds them,
+ * quoting it whole, password and all.
+ */
+export function credentialsAsHeader(
+  url: URL,
+  init: RequestInit | undefined,
+): { url: URL; init: RequestInit | undefined } {
+  const basic = basicOf(url);
+  if (!basic) return { url, init };
+  const bare = new URL(url);
+  bare.username = bare.password = '';
+  const headers = new Headers(init?.headers);
+  if (!headers.has('authorization')) headers.set('authorization', basic);
+  return { url: bare, init: { ...init, headers } };
+}
