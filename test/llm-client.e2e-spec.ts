@@ -246,6 +246,13 @@ describe('OpenAiLlmClient against a real SSE server', () => {
     expect(llm.requests[0]!.headers.authorization).toBe(basic);
   });
 
+  it("keeps LLM_BASE_URL's query after each endpoint's path (a gateway's api-version)", async () => {
+    const c = client(`${url()}?api-version=2024-10-21`, { model: '' });
+    await events(sseText(['a']), c);
+    expect(llm.modelsUrls.at(-1)).toBe('/v1/models?api-version=2024-10-21');
+    expect(llm.requests[0]!.url).toBe('/v1/chat/completions?api-version=2024-10-21');
+  });
+
   it('downgrades to tool_choice "none" on vLLM\'s 400 and parses calls from the text, for the life of the client', async () => {
     const c = client(url());
     const xml =

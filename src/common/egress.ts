@@ -25,7 +25,7 @@ import {
 } from './egress-agents.js';
 import { bypassesProxy, type NoProxyRule } from './no-proxy.js';
 import { followRedirects } from './redirects-followed.js';
-import { basicOf, credentialsAsHeader } from './url-credentials.js';
+import { basicOf, credentialsAsHeader } from './server-url.js';
 
 export { EgressProxyError } from './egress-error.js';
 export { lookupCheck, tlsOptions, type ClientTls } from './egress-agents.js';

@@ -11,7 +11,7 @@ import { boundedText, ERROR_BODY_BYTES } from '../common/response-body.js';
 import type { LlmConfig } from '../config/app.config.js';
 import { MAX_BODY_CHARS } from './http-post.js';
 import { httpFault, StreamFault } from './stream-fault.js';
-import { shownUrl } from '../common/url-credentials.js';
+import { endpointOf, shownUrl } from '../common/server-url.js';
 
 export class ModelLookup {
   private model: Promise<string> | undefined;
@@ -41,7 +41,7 @@ export class ModelLookup {
     if (this.config.model) return Promise.resolve(this.config.model);
     this.model ??= (async () => {
       const res = await egressFetch(
-        `${this.config.baseUrl}/models`,
+        endpointOf(this.config.baseUrl, '/models'),
         {
           headers: this.headers(),
           signal: AbortSignal.timeout(this.config.timeoutSecs * 1000),

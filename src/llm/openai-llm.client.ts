@@ -22,7 +22,7 @@ import {
   StreamFault,
   Watchdog,
 } from './stream-fault.js';
-import { shownUrl } from '../common/url-credentials.js';
+import { endpointOf, shownUrl } from '../common/server-url.js';
 
 /** How much of an error answer is read: enough for any server's message, which is quoted. */
 const ERROR_BODY_CHARS = 64 * 1024;
@@ -222,7 +222,7 @@ export class OpenAiLlmClient extends LlmClient {
 
   private post(body: string, signal: AbortSignal, { traceId, span }: LlmRequest) {
     return postJson(
-      `${this.config.baseUrl}/chat/completions`,
+      endpointOf(this.config.baseUrl, '/chat/completions'),
       withTraceparent(this.headers, traceId, span),
       body,
       signal,

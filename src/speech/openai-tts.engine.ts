@@ -5,6 +5,7 @@ import { boundedText, ERROR_BODY_BYTES } from '../common/response-body.js';
 import { speechConfig, type SpeechConfig } from '../config/app.config.js';
 import { speechFailure } from './speech-failure.js';
 import { TtsEngine, wholeSamples, type SynthesisRequest } from './tts-engine.js';
+import { endpointOf } from '../common/server-url.js';
 
 /** The start of what a TTS server sent instead of audio, to quote ('' when it cannot be read). */
 const errorPage = (response: Response) =>
@@ -47,7 +48,7 @@ export class OpenAiTtsEngine extends TtsEngine {
     if (tts.apiKey) headers.Authorization = `Bearer ${tts.apiKey}`;
     const signal = AbortSignal.any([request.signal, AbortSignal.timeout(tts.timeoutSecs * 1000)]);
     const response = await egressFetch(
-      `${tts.baseUrl}/audio/speech`,
+      endpointOf(tts.baseUrl, '/audio/speech'),
       {
         method: 'POST',
         headers,

@@ -5,6 +5,7 @@ import { boundedText, ERROR_BODY_BYTES } from '../common/response-body.js';
 import { speechConfig, type SpeechConfig } from '../config/app.config.js';
 import { speechFailure } from './speech-failure.js';
 import { wavOf } from './wav.js';
+import { endpointOf } from '../common/server-url.js';
 
 export const STT_SAMPLE_RATE = 16000;
 
@@ -43,7 +44,7 @@ export class OpenAiSttEngine extends SttEngine {
     let body: string;
     try {
       response = await egressFetch(
-        `${stt.baseUrl}/audio/transcriptions`,
+        endpointOf(stt.baseUrl, '/audio/transcriptions'),
         {
           method: 'POST',
           headers,

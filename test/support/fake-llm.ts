@@ -35,6 +35,8 @@ export interface LlmRequestRecord {
   wasAborted: boolean;
   /** The client's TCP port: the same port on two requests means the connection was reused. */
   clientPort: number | undefined;
+  /** The request target (path and query). */
+  url: string;
 }
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
@@ -149,6 +151,8 @@ export class FakeLlm {
   readonly modelsRequests: number[] = [];
   /** The headers of each `GET /models`. */
   readonly modelsHeaders: IncomingMessage['headers'][] = [];
+  /** The request target of each `GET /models`. */
+  readonly modelsUrls: string[] = [];
   /** Over HTTPS, each request as `GET /v1/models` with the CN of the client's certificate, if any. */
   readonly clientCertificates: string[] = [];
   /** Completion requests whose connection is still open (answered or not). */
@@ -198,13 +202,16 @@ export class FakeLlm {
         `${req.method} ${req.url} ${String(peer.subject?.CN ?? '(none)')}`,
       );
     }
-    if (req.method === 'GET' && req.url?.endsWith('/models')) {
+    if (req.method === 'GET' && new URL(req.url ?? '/', 'http://x').pathname.endsWith('/models')) {
       this.modelsRequests.push(Date.now());
       this.modelsHeaders.push(req.headers);
+      this.modelsUrls.push(req.url ?? '');
       res.setHeader('Content-Type', 'application/json');
       res.end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model' }] }));
       return;
     }
+    // As a server: a GET of anything else is not found (the engine's own path gone wrong).
+    if (req.method === 'GET') return void res.writeHead(404).end('{"error":"not found"}');
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     let finished = false;
@@ -213,6 +220,7 @@ export class FakeLlm {
       body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
       headers: req.headers,
       rawHeaders: req.rawHeaders,
+      url: req.url ?? '',
       aborted: new Promise<void>((resolve) => (onAbort = resolve)),
       wasAborted: false,
       clientPort: req.socket.remotePort,

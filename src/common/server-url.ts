@@ -1,7 +1,19 @@
 /**
- * A URL's user and password (`https://user:password@host/`): sent as Basic credentials, never
- * shown. Pure: no Nest import.
+ * What the engine makes of a server's URL as configured: an endpoint under it (its query kept), and
+ * its user and password (`https://user:password@host/`), sent as Basic credentials, never shown.
+ * Pure: no Nest import.
  */
+
+/**
+ * The endpoint `path` under `base` (an LLM_BASE_URL, a speech server's URL), before its query: a
+ * gateway's `https://gw.corp/v1?api-version=2024-10-21` gives `…/v1/chat/completions?api-version=…`,
+ * not a path after the query.
+ */
+export function endpointOf(base: string, path: string): string {
+  const query = base.search(/[?#]/);
+  if (query === -1) return `${base.replace(/\/+$/, '')}${path}`;
+  return `${base.slice(0, query).replace(/\/+$/, '')}${path}${base.slice(query)}`;
+}
 
 /** Basic credentials of `url`'s user and password, as its server (or proxy) is sent them; undefined for none. */
 export function basicOf(url: URL): string | undefined {

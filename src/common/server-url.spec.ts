@@ -1,7 +1,20 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { egressFetch } from './egress.js';
-import { basicOf, credentialsAsHeader, shownUrl } from './url-credentials.js';
+import { basicOf, credentialsAsHeader, endpointOf, shownUrl } from './server-url.js';
+
+describe('endpointOf', () => {
+  it("puts the endpoint's path after the base's, before its query", () => {
+    expect(endpointOf('http://vllm:8000/v1', '/models')).toBe('http://vllm:8000/v1/models');
+    expect(endpointOf('http://vllm:8000/v1/', '/models')).toBe('http://vllm:8000/v1/models');
+    expect(
+      endpointOf('https://gw.corp/openai/v1?api-version=2024-10-21&x=1', '/chat/completions'),
+    ).toBe('https://gw.corp/openai/v1/chat/completions?api-version=2024-10-21&x=1');
+    expect(endpointOf('https://gw.corp/v1/?key=k', '/audio/speech')).toBe(
+      'https://gw.corp/v1/audio/speech?key=k',
+    );
+  });
+});
 
 describe('credentials in a URL', () => {
   it('are Basic credentials, percent-escapes decoded', () => {
