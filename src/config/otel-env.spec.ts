@@ -47,6 +47,9 @@ describe('OTEL_* (span export)', () => {
     expect(tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://gw.example/otlp' }).url).toBe(
       'https://gw.example/otlp/v1/traces',
     );
+    expect(tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://gw.example/otlp?tenant=a' }).url).toBe(
+      'https://gw.example/otlp/v1/traces?tenant=a',
+    );
     expect(
       tracing({
         OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { HTTP_TOKEN, headerValueFault } from '../tools/tool-definition.js';
+import { endpointOf } from '../common/server-url.js';
 import { bool, EnvError, httpUrl, int, oneOf, present, type Raw } from './env-values.js';
 
 export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
@@ -109,7 +110,7 @@ function tracesUrl(raw: Raw): string {
   const traces = httpUrl(raw, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', '');
   if (traces) return traces;
   const base = httpUrl(raw, 'OTEL_EXPORTER_OTLP_ENDPOINT', '', ['/v1/traces']);
-  return base && `${base}/v1/traces`;
+  return base && endpointOf(base, '/v1/traces');
 }
 
 export function parseTracing(raw: Raw): TracingSettings {
