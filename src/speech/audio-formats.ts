@@ -118,7 +118,19 @@ export async function outbound(
 ): Promise<AudioConverter | undefined> {
   if (format === 'pcm16') return undefined;
   const codec = codecOf(format);
-  const src = await resampler(pcmRate, G711_RATE);
+  return rateConverter(pcmRate, G711_RATE, (samples) => bytesOf(codec.encode(samples)));
+}
+
+/**
+ * 16-bit mono PCM at `from` Hz as PCM at `to` Hz (or as `encode` makes the samples), as it
+ * streams.
+ */
+export async function rateConverter(
+  from: number,
+  to: number,
+  encode: (samples: Int16Array) => Buffer = bytesOf,
+): Promise<AudioConverter> {
+  const src = await resampler(from, to);
   // A sample split between two chunks waits for its second byte.
   let odd: Buffer | undefined;
   return {
@@ -129,7 +141,7 @@ export async function outbound(
       // An Int16Array must start at an even offset: a copy when the chunk does not.
       const bytes = whole.byteOffset % 2 === 0 ? whole : Buffer.from(whole);
       const pcm = new Int16Array(bytes.buffer, bytes.byteOffset, even >> 1);
-      return bytesOf(codec.encode(src.resample(pcm)));
+      return encode(src.resample(pcm));
     },
     close: () => src.close(),
   };

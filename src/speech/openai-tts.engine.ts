@@ -4,7 +4,8 @@ import { excerpt, mediaType } from '../common/http-text.js';
 import { boundedText, ERROR_BODY_BYTES } from '../common/response-body.js';
 import { speechConfig, type SpeechConfig } from '../config/app.config.js';
 import { speechFailure } from './speech-failure.js';
-import { TtsEngine, wholeSamples, type SynthesisRequest } from './tts-engine.js';
+import { speechPcm } from './speech-audio.js';
+import { TtsEngine, type SynthesisRequest } from './tts-engine.js';
 import { endpointOf } from '../common/server-url.js';
 
 /** The start of what a TTS server sent instead of audio, to quote ('' when it cannot be read). */
@@ -77,13 +78,13 @@ export class OpenAiTtsEngine extends TtsEngine {
         `the TTS server answered ${type}, not raw PCM (response_format "pcm")${text ? `: ${text}` : ''}`,
       );
     }
-    yield* wholeSamples(response.body);
+    yield* speechPcm(response.body, this.sampleRate);
   }
 }
 
 /**
  * Content types that cannot be raw PCM: text, JSON, compressed audio. (A WAV label is let through:
- * some servers send raw PCM under it, and a real WAV's header is one short click.)
+ * some servers send raw PCM under it; a real WAV is read as one, speech-audio.ts.)
  */
 const NOT_PCM = /^(text\/|application\/json|audio\/(mpeg|mp3|ogg|opus|aac|flac|webm|mp4))/;
 

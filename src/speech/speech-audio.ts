@@ -1,0 +1,133 @@
+/**
+ * The audio a speech server answers a synthesis with, as the engine's PCM: raw 16-bit mono PCM as
+ * it is, or a WAV file (what servers that ignore `response_format: "pcm"`, or only make WAV, send)
+ * read as one: its header taken off, its channels mixed down and its rate made the engine's. A WAV
+ * at another rate, played as it was, would have been the voice sped up or slowed down. Pure: no
+ * Nest import.
+ */
+import { rateConverter, type AudioConverter } from './audio-formats.js';
+import { wholeSamples } from './tts-engine.js';
+
+/** What a WAV's `fmt ` chunk says of its samples. */
+export interface WavFormat {
+  /** 1: integer PCM; 0xFFFE: WAVE_FORMAT_EXTENSIBLE (its sub-format read as PCM). */
+  code: number;
+  channels: number;
+  sampleRate: number;
+  bitsPerSample: number;
+}
+
+/** The most of a WAV before its samples (its chunks of metadata) the engine reads. */
+const MAX_HEADER_BYTES = 64 * 1024;
+/** A data chunk's size when the server streamed the file without knowing its length. */
+const UNKNOWN_SIZES = new Set([0, 0xffffffff]);
+
+const tag = (bytes: Buffer, at: number) => bytes.toString('latin1', at, at + 4);
+
+/** A speech server's audio that cannot be the engine's, with why. */
+export class SpeechAudioError extends Error {}
+
+/**
+ * Where a WAV's samples begin in `bytes` (which starts with RIFF…WAVE), its format and the data
+ * chunk's size; undefined while more bytes are needed.
+ */
+export function wavHeader(
+  bytes: Buffer,
+): { format: WavFormat; dataAt: number; dataBytes: number | undefined } | undefined {
+  let format: WavFormat | undefined;
+  for (let at = 12; at + 8 <= bytes.length;) {
+    const id = tag(bytes, at);
+    const size = bytes.readUInt32LE(at + 4);
+    if (id === 'data') {
+      if (!format) throw new SpeechAudioError('the TTS server answered a WAV with no fmt chunk');
+      return { format, dataAt: at + 8, dataBytes: UNKNOWN_SIZES.has(size) ? undefined : size };
+    }
+    if (at + 8 + size > bytes.length) return undefined;
+    if (id === 'fmt ' && size >= 16)
+      format = {
+        code: bytes.readUInt16LE(at + 8),
+        channels: bytes.readUInt16LE(at + 10),
+        sampleRate: bytes.readUInt32LE(at + 12),
+        bitsPerSample: bytes.readUInt16LE(at + 22),
+      };
+    at += 8 + size + (size % 2); // chunks are padded to an even length
+  }
+  return undefined;
+}
+
+/** Mixes frames of `channels` 16-bit samples down to one (their mean). */
+function mixDown(frames: Buffer, channels: number): Buffer {
+  if (channels === 1) return frames;
+  const count = Math.floor(frames.length / (2 * channels));
+  const mono = Buffer.allocUnsafe(2 * count);
+  for (let i = 0; i < count; i++) {
+    let sum = 0;
+    for (let c = 0; c < channels; c++) sum += frames.readInt16LE(2 * (i * channels + c));
+    mono.writeInt16LE(Math.round(sum / channels), 2 * i);
+  }
+  return mono;
+}
+
+/**
+ * `chunks` as 16-bit mono PCM at `rate`: raw PCM passes as it is (whole samples per chunk); a WAV
+ * (RIFF…WAVE) is read as one. Throws SpeechAudioError for a WAV that is not 16-bit PCM.
+ */
+export async function* speechPcm(
+  chunks: AsyncIterable<Uint8Array>,
+  rate: number,
+): AsyncIterable<Buffer> {
+  const source = chunks[Symbol.asyncIterator]();
+  let head = Buffer.alloc(0);
+  while (head.length < 12) {
+    const next = await source.next();
+    if (next.done) break;
+    head = Buffer.concat([head, next.value]);
+  }
+  const rest = { [Symbol.asyncIterator]: () => source };
+  if (head.length < 12 || tag(head, 0) !== 'RIFF' || tag(head, 8) !== 'WAVE') {
+    yield* wholeSamples(withFirst(head, rest));
+    return;
+  }
+  let header = wavHeader(head);
+  while (!header) {
+    if (head.length > MAX_HEADER_BYTES)
+      throw new SpeechAudioError('the TTS server answered a WAV whose header never ended');
+    const next = await source.next();
+    if (next.done) return; // a WAV with no samples
+    head = Buffer.concat([head, next.value]);
+    header = wavHeader(head);
+  }
+  const { format, dataAt, dataBytes } = header;
+  if ((format.code !== 1 && format.code !== 0xfffe) || format.bitsPerSample !== 16)
+    throw new SpeechAudioError(
+      `the TTS server answered a WAV of ${format.bitsPerSample}-bit samples (format ${format.code}), not 16-bit PCM`,
+    );
+  if (format.channels < 1 || format.sampleRate < 1)
+    throw new SpeechAudioError('the TTS server answered a WAV with no channels or no rate');
+  const frame = 2 * format.channels;
+  let left = dataBytes ?? Infinity;
+  let carry = Buffer.alloc(0);
+  const converter: AudioConverter | undefined =
+    format.sampleRate === rate ? undefined : await rateConverter(format.sampleRate, rate);
+  try {
+    for await (const chunk of withFirst(head.subarray(dataAt), rest)) {
+      if (left <= 0) break;
+      const taken = Math.min(chunk.length, left);
+      left -= taken;
+      const bytes = Buffer.concat([carry, chunk.subarray(0, taken)]);
+      const whole = bytes.length - (bytes.length % frame);
+      carry = Buffer.from(bytes.subarray(whole));
+      const mono = mixDown(bytes.subarray(0, whole), format.channels);
+      const pcm = converter ? converter.convert(mono) : mono;
+      if (pcm.length > 0) yield pcm;
+    }
+  } finally {
+    converter?.close();
+  }
+}
+
+/** `first`, then what `rest` gives. */
+async function* withFirst(first: Buffer, rest: AsyncIterable<Uint8Array>): AsyncIterable<Buffer> {
+  if (first.length > 0) yield first;
+  for await (const chunk of rest) yield Buffer.from(chunk);
+}
