@@ -1,49 +1,40 @@
 import { Logger } from '@nestjs/common';
-import { answerMaxBytes, bridgeAnswer, type BridgeHandler } from './bridge.js';
+import { answerMaxBytes, bridgeAnswer } from './bridge.js';
+import type { PoolJob, PoolOptions } from './pool-job.js';
 import { SandboxProcess } from './sandbox-process.js';
-import { distrust, mib, readReply, withMemoryVerdict, type WorkerMessage } from './worker-reply.js';
+import { residentBytes, watchWorker } from './worker-memory.js';
+import {
+  CANCELLED_RESULT,
+  distrust,
+  memoryError,
+  mib,
+  readReply,
+  stoppedResult,
+  withMemoryVerdict,
+  type WorkerMessage,
+} from './worker-reply.js';
 
 /** How long interrupted code has to stop before its worker is terminated and replaced. */
 const GRACE_MS = 1500;
 
-export type JobKind = 'run' | 'callback' | 'analyze';
-
 export type { BridgeRequest } from './bridge.js';
-
-export interface PoolJob {
-  kind: JobKind;
-  job: Record<string, unknown>;
-  timeoutMs: number;
-  onBridge?: BridgeHandler;
-  /** Aborting it drops the job if it waits, or interrupts it like a timeout if it runs. */
-  signal?: AbortSignal;
-}
-
-/** What a job gets when its signal was aborted (the turn was cancelled). */
-export const CANCELLED_RESULT = { ok: false, error: 'Error: cancelled', logs: '' } as const;
-
-export interface PoolOptions {
-  workers: number;
-  memoryMb: number;
-  packagesDir: string;
-  /** The largest answer to a call into the engine (bridge.ts answerMaxBytes; default for 1 MiB responses). */
-  answerMaxBytes?: number;
-  /** Told how long each call (not an analysis) waited for a worker, in seconds, as it gets one. */
-  onWaited?: (seconds: number) => void;
-  /** Overrides GRACE_MS. */
-  interruptGraceMs?: number;
-}
+export { CANCELLED_RESULT } from './worker-reply.js';
+export type { JobKind, PoolJob, PoolOptions } from './pool-job.js';
 
 interface Slot {
   worker: SandboxProcess;
   /** It has loaded its interpreter. */
   loaded?: boolean;
+  /** Its process's memory once loaded (bytes; undefined where it cannot be read). */
+  baseline?: number;
   ready: Promise<void>;
   job?: {
     id: number;
     spec: PoolJob;
     resolve: (value: Record<string, unknown>) => void;
     timer?: NodeJS.Timeout;
+    /** Stops the reading of its worker's memory from outside (worker-memory.ts). */
+    unwatch?: () => void;
     /** Why the job was interrupted, if it was. */
     stopped?: 'timeout' | 'cancelled';
   };
@@ -183,6 +174,7 @@ export class CodeToolPool {
           if (m.type === 'ready') {
             slot.worker.busy = false;
             slot.loaded = true;
+            slot.baseline = residentBytes(slot.worker.pid);
             this.startError = undefined;
             this.startFailures = 0;
             this.checkLoadedHeap(m.memory ?? 0);
@@ -230,6 +222,11 @@ export class CodeToolPool {
     const job: NonNullable<Slot['job']> = { id, spec, resolve };
     slot.job = job;
     job.timer = setTimeout(() => this.interrupt(slot, id, 'timeout'), spec.timeoutMs);
+    job.unwatch = watchWorker(slot.worker.pid, slot.baseline, this.options.memoryMb, (why) => {
+      if (slot.job?.id !== id) return;
+      this.logger.warn(why);
+      this.replace(slot, memoryError(this.options.memoryMb));
+    });
     slot.worker.busy = true;
     slot.worker.send({ type: 'job', id, kind: spec.kind, job: spec.job });
   }
@@ -245,15 +242,6 @@ export class CodeToolPool {
       this.logger.warn('a code tool ignored the interrupt: killing and replacing its worker');
       this.replace(slot, undefined);
     }, this.options.interruptGraceMs ?? GRACE_MS);
-  }
-
-  private stoppedResult(job: NonNullable<Slot['job']>): Record<string, unknown> {
-    if (job.stopped === 'cancelled') return { ...CANCELLED_RESULT };
-    return {
-      ok: false,
-      error: `Error: TimeoutError: the code ran longer than ${job.spec.timeoutMs / 1000}s and was stopped`,
-      logs: '',
-    };
   }
 
   /** Warns once when the interpreter alone, just loaded, is over the cap. */
@@ -275,10 +263,15 @@ export class CodeToolPool {
     const job = slot.job;
     if (!job || job.id !== m.id) return;
     clearTimeout(job.timer);
+    job.unwatch?.();
     slot.job = undefined;
     slot.worker.busy = false;
     const result = withMemoryVerdict(readReply(m.result), m, this.options.memoryMb);
-    job.resolve(job.stopped ? { ...this.stoppedResult(job), logs: result.logs ?? '' } : result);
+    job.resolve(
+      job.stopped
+        ? { ...stoppedResult(job.stopped, job.spec.timeoutMs), logs: result.logs ?? '' }
+        : result,
+    );
     const why = distrust(m, this.options.memoryMb);
     if (why === undefined) return this.dispatch();
     this.logger.warn(`${why}: replacing its worker`);
@@ -293,7 +286,12 @@ export class CodeToolPool {
     slot.job = undefined;
     if (job) {
       clearTimeout(job.timer);
-      job.resolve(job.stopped || !error ? this.stoppedResult(job) : { ok: false, error, logs: '' });
+      job.unwatch?.();
+      job.resolve(
+        job.stopped || !error
+          ? stoppedResult(job.stopped, job.spec.timeoutMs)
+          : { ok: false, error, logs: '' },
+      );
     }
     void slot.worker.kill();
     if (this.closed) return;

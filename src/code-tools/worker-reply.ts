@@ -76,8 +76,25 @@ export function withMemoryVerdict(
 ): Record<string, unknown> {
   const refused = m.capped && String(result.error).startsWith('Error: MemoryError');
   if (!refused && !(m.overMemory && result.ok !== true)) return result;
+  return { ...result, error: memoryError(memoryMb) };
+}
+
+/** What the model reads of a call that needed more memory than CODE_TOOLS_MEMORY_MB (`memoryMb`). */
+export const memoryError = (memoryMb: number) =>
+  `Error: MemoryError: the code needed more memory than CODE_TOOLS_MEMORY_MB (${memoryMb} MiB) allows`;
+
+/** What a job gets when its signal was aborted (the turn was cancelled). */
+export const CANCELLED_RESULT = { ok: false, error: 'Error: cancelled', logs: '' } as const;
+
+/** What a job stopped before its reply gets: cancelled, or past its timeout (`timeoutMs`). */
+export function stoppedResult(
+  stopped: 'timeout' | 'cancelled' | undefined,
+  timeoutMs: number,
+): Record<string, unknown> {
+  if (stopped === 'cancelled') return { ...CANCELLED_RESULT };
   return {
-    ...result,
-    error: `Error: MemoryError: the code needed more memory than CODE_TOOLS_MEMORY_MB (${memoryMb} MiB) allows`,
+    ok: false,
+    error: `Error: TimeoutError: the code ran longer than ${timeoutMs / 1000}s and was stopped`,
+    logs: '',
   };
 }
