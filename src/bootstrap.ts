@@ -96,6 +96,14 @@ export async function start(): Promise<INestApplication> {
     logger.log(
       `outbound requests go through the egress proxy ${egressProxyName()}, but for ${env.egress.noProxy.length} EGRESS_NO_PROXY entries`,
     );
+  // A cluster may set these in every pod: the engine reads EGRESS_PROXY alone, and says so once.
+  const unread = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].find(
+    (name) => process.env[name],
+  );
+  if (unread && !env.egress.proxy)
+    logger.log(
+      `${unread} is set but not used: the engine's requests go through a proxy only with EGRESS_PROXY (which may take its value)`,
+    );
   if (!env.adminApiKey)
     logger.warn(
       'ADMIN_API_KEY is not set: anyone who reaches this port can change the tools the model calls (/api/tools); set it outside a trusted network',

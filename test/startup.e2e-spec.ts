@@ -52,6 +52,7 @@ describe('node dist/main.js', () => {
         LLM_BASE_URL: 'http://127.0.0.1:9/v1',
         LLM_MODEL: 'm',
         LLM_TOOLS_FILE: 'tools.example.json',
+        HTTPS_PROXY: 'http://proxy.corp:3128',
       },
       true,
     );
@@ -68,6 +69,10 @@ describe('node dist/main.js', () => {
     await result.exited;
     expect(result.output).toContain(
       'ADMIN_API_KEY is not set: anyone who reaches this port can change the tools',
+    );
+    // A cluster's proxy variable, which the engine does not read, is named once.
+    expect(result.output).toContain(
+      "HTTPS_PROXY is set but not used: the engine's requests go through a proxy only with EGRESS_PROXY",
     );
     // LLM_MODEL is set: nothing is asked of the LLM server before the first turn.
     expect(result.output).not.toContain('the LLM server at');
