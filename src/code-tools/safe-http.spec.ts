@@ -1,4 +1,5 @@
 import { RecordingServer } from '../../test/support/recording-server.js';
+import { ENGINE_VERSION } from '../version.js';
 import { isPublicAddress, safeHttp } from './safe-http.js';
 
 const options = { allowPrivateNetwork: false, timeoutMs: 2000, maxResponseBytes: 1024 };
@@ -162,6 +163,26 @@ describe('safeHttp (ces_requests)', () => {
       ['application/json', '{"b":2}'],
     ]);
     expect(server.requests[0]!.headers).not.toHaveProperty('x-gone');
+  });
+
+  it('sends a User-Agent and Accept unless the code names them (None: not at all), as requests does', async () => {
+    server.requests.length = 0;
+    server.respond((_req, res) => res.end('ok'));
+    const get = (headers?: Record<string, string | null>) =>
+      safeHttp(
+        { method: 'GET', url: `${base}/ua`, headers: headers as never },
+        { ...options, allowPrivateNetwork: true },
+        signal(),
+      );
+    await get();
+    await get({ 'user-agent': 'my-tool/1.0', ACCEPT: 'application/json' });
+    await get({ 'User-Agent': null });
+    const seen = server.requests.map((r) => [r.headers['user-agent'], r.headers.accept]);
+    expect(seen).toEqual([
+      [`audio-agent-engine/${ENGINE_VERSION}`, '*/*'],
+      ['my-tool/1.0', 'application/json'],
+      [undefined, '*/*'],
+    ]);
   });
 
   it('reads the text in the charset the response declares', async () => {

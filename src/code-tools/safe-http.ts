@@ -25,6 +25,7 @@ import {
   cutOff,
   untrustedCertificate,
 } from '../common/connection-error.js';
+import { ENGINE_VERSION } from '../version.js';
 
 export { isPublicAddress } from '../tools/address-guard.js';
 
@@ -147,15 +148,25 @@ interface Prepared {
   body: string | undefined;
 }
 
+/**
+ * Headers sent unless the code names them, as requests sends its own: APIs that refuse a request
+ * with no User-Agent (GitHub's, Wikimedia's) answer it.
+ */
+const DEFAULT_HEADERS = { 'User-Agent': `audio-agent-engine/${ENGINE_VERSION}`, Accept: '*/*' };
+
 /** What goes on the wire for `req`: its URL with `params`, its headers, its body. */
 function prepared(req: PyHttpRequest): Prepared {
   const parsed = URL.parse(req.url);
   if (!parsed) throw new HttpFailure(`invalid URL ${JSON.stringify(req.url)}`, 'invalid_url');
   const target = { url: withParams(parsed, req.params), method: req.method.toUpperCase() };
-  // A header given None is not sent, as in requests.
-  const headers = Object.fromEntries(
-    Object.entries(req.headers ?? {}).filter(([, value]) => value !== null && value !== undefined),
-  );
+  // A header given None is not sent, as in requests (a default one neither).
+  const named = new Set(Object.keys(req.headers ?? {}).map((name) => name.toLowerCase()));
+  const headers = Object.fromEntries([
+    ...Object.entries(DEFAULT_HEADERS).filter(([name]) => !named.has(name.toLowerCase())),
+    ...Object.entries(req.headers ?? {}).filter(
+      ([, value]) => value !== null && value !== undefined,
+    ),
+  ]);
   if (req.auth) {
     const [user, password] = req.auth;
     headers['Authorization'] = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
