@@ -5,7 +5,7 @@
 # `import ces_requests` in tool code give the same object (see _guarded_import).
 import http
 import json
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 
 class exceptions:
@@ -178,8 +178,11 @@ class _Requests(_Verbs):
                 allow_redirects=True, json=None, verify=True, stream=False):
         # verify and stream are taken for compatibility: certificates are always checked (against
         # the engine's trust, NODE_EXTRA_CA_CERTS included), and bodies are always read whole.
-        result = _bridge("http", {"method": str(method).upper(), "url": url, "params": params, "json": json,
-                                  "headers": headers, "timeout": _seconds(timeout), "data": data,
+        # A dict or pairs as data is a form, encoded here as requests encodes it; a str goes as it is.
+        form = None if data is None or isinstance(data, (str, bytes)) else _encoded(data)
+        result = _bridge("http", {"method": str(method).upper(), "url": url, "params": _encoded(params),
+                                  "json": json, "headers": headers, "timeout": _seconds(timeout),
+                                  "data": None if form is not None else data, "form": form,
                                   "cookies": cookies, "auth": _pair(auth),
                                   "allow_redirects": bool(allow_redirects), "caller": self._caller})
         if "error" in result:
@@ -188,6 +191,22 @@ class _Requests(_Verbs):
 
     def Session(self):  # noqa: N802 (requests' own name)
         return Session(self)
+
+
+def _encoded(data):
+    """requests' own encoding of `params` and of a form's `data`: a str (or bytes) as it is; a dict
+    or (key, value) pairs as a query string, a list value repeated, None left out, other values
+    written as str() writes them (True, 1.5)."""
+    if data is None or isinstance(data, str):
+        return data
+    if isinstance(data, bytes):
+        return data.decode("utf-8")
+    pairs = []
+    for key, values in (data.items() if hasattr(data, "items") else data):
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+            values = [values]
+        pairs += [(key, value) for value in values if value is not None]
+    return urlencode(pairs)
 
 
 def _seconds(timeout):
@@ -212,7 +231,9 @@ class Session(_Verbs):
     def request(self, method, url, **kwargs):
         kwargs["cookies"] = {**self._jar.get(urlsplit(url).hostname, {}), **(kwargs.get("cookies") or {})}
         for name in ("headers", "params", "cookies"):
-            kwargs[name] = {**getattr(self, name), **(kwargs.get(name) or {})}
+            given = kwargs.get(name)
+            # The request's own as it is when it is no dict (a query string, pairs), as requests.
+            kwargs[name] = {**getattr(self, name), **(given or {})} if given is None or hasattr(given, "items") else given
         kwargs.setdefault("auth", self.auth)
         response = self._requests.request(method, url, **kwargs)
         if response.cookies:

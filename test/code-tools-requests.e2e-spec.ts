@@ -69,6 +69,15 @@ def ported(case: str) -> list:
     if case == "no_follow":
         r = requests.get(base + "/loop", allow_redirects=False)
         return [r.status_code, r.headers["location"], bool(r)]
+    if case == "encoded":
+        said = []
+        for params in ("q=paris&n=1", [("a", "1"), ("a", "2")], {"tag": ["x", "y"], "on": True, "skip": None, "n": 1.5}):
+            said.append(requests.get(base + "/echo?k=v", params=params).json()["url"])
+        with requests.Session() as s:
+            s.params = {"key": "k"}
+            said.append(s.get(base + "/echo", params=[("a", "1")]).json()["url"])
+        r = requests.post(base + "/echo", data={"tag": ["x", "y"], "on": True})
+        return said + [r.json()["body"], r.json()["type"]]
     if case == "big":
         r = requests.get(base + "/big")
         return [len(r.text), r.text.count('"'), r.text[-3:]]
@@ -170,6 +179,19 @@ describe('code tools written for Python requests', () => {
     ['login', [{ sid: 's-42', theme: 'dark' }, 'sid=s-42; theme=dark', 'no cookie']],
     // post(url, data) as requests takes it; head() follows no redirect unless asked.
     ['positional', ['a=1', 'application/x-www-form-urlencoded', true, 404]],
+    // params and a form's data as requests encodes them: a query string as it is, pairs, a list
+    // value repeated, None left out, True as Python writes it.
+    [
+      'encoded',
+      [
+        '/echo?k=v&q=paris&n=1',
+        '/echo?k=v&a=1&a=2',
+        '/echo?k=v&tag=x&tag=y&on=True&n=1.5',
+        '/echo?a=1',
+        'tag=x&tag=y&on=True',
+        'application/x-www-form-urlencoded',
+      ],
+    ],
     // A response as large as LLM_TOOL_MAX_RESPONSE_BYTES allows reaches the code whole.
     ['big', [5 * 1024 * 1024, 5 * 1024 * 1024 - 3, 'end']],
   ])(

@@ -33,9 +33,12 @@ export { isPublicAddress } from '../tools/address-guard.js';
 export interface PyHttpRequest {
   method: string;
   url: string;
-  params?: Record<string, unknown> | null;
+  /** The query to add, encoded as requests encodes it (python_requests.py); a dict, as an older runtime sent it. */
+  params?: string | Record<string, unknown> | null;
   json?: unknown;
   data?: unknown;
+  /** A form's `data` (a dict or pairs), encoded as requests encodes it. */
+  form?: string | null;
   headers?: Record<string, string> | null;
   timeout?: number | null;
   /** `(user, password)`: sent as HTTP Basic authorization. */
@@ -105,7 +108,11 @@ function agentOf(url: URL, options: SafeHttpOptions): HttpAgent | undefined {
   return agents ? agents[url.protocol === 'https:' ? 'https' : 'http'] : undefined;
 }
 
-function withParams(url: URL, params: Record<string, unknown> | null | undefined): URL {
+function withParams(url: URL, params: PyHttpRequest['params']): URL {
+  if (typeof params === 'string') {
+    if (params !== '') url.search = url.search ? `${url.search}&${params}` : params;
+    return url;
+  }
   for (const [key, value] of Object.entries(params ?? {})) {
     for (const item of Array.isArray(value) ? value : [value]) {
       if (item !== undefined && item !== null)
@@ -176,7 +183,9 @@ function prepared(req: PyHttpRequest): Prepared {
   const typed = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
   const withType = (type: string) => (typed ? headers : { ...headers, 'Content-Type': type });
   // As requests: `data` when it holds anything, else `json`.
-  const { data, json } = req;
+  const { data, json, form } = req;
+  if (form)
+    return { ...target, headers: withType('application/x-www-form-urlencoded'), body: form };
   const hasData = typeof data === 'string' ? data !== '' : !!data && Object.keys(data).length > 0;
   if (hasData) {
     if (typeof data === 'string') return { ...target, headers, body: data };
