@@ -3,7 +3,7 @@
 # the runtime is loaded, and restore() after every job.
 #
 # Undone: attributes set, replaced or deleted on any loaded module (builtins, sys, json, …) and on
-# the classes those modules define (json.JSONEncoder.default = …); modules replaced in or removed
+# the classes those modules define, and the classes defined inside those (json.JSONEncoder.default = …); modules replaced in or removed
 # from sys.modules; sys.path, os.environ, the working directory, the recursion limit, trace and
 # profile functions, the decimal context, logging's handlers and levels, warnings' filters; files
 # and directories a call created are removed (one that changed or removed what was there raises:
@@ -50,8 +50,19 @@ def _record(name, module):
         return
     _keep(d, None)
     for value in list(d.values()):
-        if isinstance(value, type) and value.__module__ == name and not value.__flags__ & _IMMUTABLE_TYPE:
-            _keep(value.__dict__, value)
+        if isinstance(value, type) and value.__module__ == name:
+            _keep_class(value)
+
+
+def _keep_class(cls):
+    """A class of a module as recorded, and the classes defined inside it (requests.exceptions.Timeout,
+    requests.auth.HTTPBasicAuth), not those it only refers to."""
+    if cls.__flags__ & _IMMUTABLE_TYPE:
+        return
+    _keep(cls.__dict__, cls)
+    for inner in list(cls.__dict__.values()):
+        if isinstance(inner, type) and inner.__qualname__.startswith(cls.__qualname__ + "."):
+            _keep_class(inner)
 
 
 def _keep(namespace, owner):

@@ -3,6 +3,7 @@
 # any case), raise_for_status, json(), and its exceptions (Timeout, ConnectionError, …) — carried
 # out by the engine over the bridge (see src/code-tools/safe-http.ts). `import requests` and
 # `import ces_requests` in tool code give the same object (see _guarded_import).
+import base64
 import http
 import json
 from urllib.parse import urlencode, urlsplit
@@ -129,6 +130,37 @@ class _Codes:
         return getattr(self, name)
 
 
+class auth:
+    """requests.auth: HTTPBasicAuth, and AuthBase for the code's own (a token put in a header)."""
+
+    class AuthBase:
+        def __call__(self, r):
+            raise NotImplementedError("Auth hooks must be callable.")
+
+    class HTTPBasicAuth(AuthBase):
+        def __init__(self, username, password):
+            self.username, self.password = username, password
+
+        def __call__(self, r):
+            pair = f"{self.username}:{self.password}".encode("utf-8")
+            r.headers["Authorization"] = "Basic " + base64.b64encode(pair).decode("ascii")
+            return r
+
+
+class _Prepared:
+    """The request an auth callable is handed (requests' PreparedRequest, as such code uses it)."""
+
+    def __init__(self, method, url, headers):
+        self.method, self.url, self.headers, self.body = method, url, headers, None
+
+
+def _authorized(auth, method, url, headers):
+    """An auth object (HTTPBasicAuth, an AuthBase of the code's own, any callable) applied as
+    requests applies it: to the request's headers and URL."""
+    prepared = auth(_Prepared(method, url, dict(headers or {})))
+    return prepared.url, prepared.headers
+
+
 def _pair(auth):
     if auth is None:
         return None
@@ -170,6 +202,7 @@ class _Requests(_Verbs):
     RequestException, HTTPError, ConnectionError, Timeout = _E.RequestException, _E.HTTPError, _E.ConnectionError, _E.Timeout
     ConnectTimeout, ReadTimeout, TooManyRedirects = _E.ConnectTimeout, _E.ReadTimeout, _E.TooManyRedirects
     JSONDecodeError, Response, codes = _E.JSONDecodeError, Response, _Codes()
+    auth = auth
 
     def __init__(self, caller=""):
         self._caller = caller
@@ -178,6 +211,9 @@ class _Requests(_Verbs):
                 allow_redirects=True, json=None, verify=True, stream=False):
         # verify and stream are taken for compatibility: certificates are always checked (against
         # the engine's trust, NODE_EXTRA_CA_CERTS included), and bodies are always read whole.
+        if auth is not None and not isinstance(auth, (tuple, list)):
+            url, headers = _authorized(auth, str(method).upper(), url, headers)
+            auth = None
         # A dict or pairs as data is a form, encoded here as requests encodes it; a str goes as it is.
         form = None if data is None or isinstance(data, (str, bytes)) else _encoded(data)
         result = _bridge("http", {"method": str(method).upper(), "url": url, "params": _encoded(params),
@@ -261,5 +297,7 @@ def _requests_import(name, globals, fromlist):
         return own
     if parts[1:] == ["exceptions"]:
         return exceptions if fromlist else own
+    if parts[1:] == ["auth"]:
+        return auth if fromlist else own
     raise ImportError(f"module '{name}' is not available to code tools (ces_requests offers requests' "
-                      "get/post/put/patch/delete/head/options/request, Session and its exceptions)")
+                      "get/post/put/patch/delete/head/options/request, Session, auth and its exceptions)")

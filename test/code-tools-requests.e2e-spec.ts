@@ -78,6 +78,22 @@ def ported(case: str) -> list:
             said.append(s.get(base + "/echo", params=[("a", "1")]).json()["url"])
         r = requests.post(base + "/echo", data={"tag": ["x", "y"], "on": True})
         return said + [r.json()["body"], r.json()["type"]]
+    if case == "auth_objects":
+        from requests.auth import AuthBase, HTTPBasicAuth
+
+        class Bearer(AuthBase):
+            def __init__(self, token):
+                self.token = token
+
+            def __call__(self, r):
+                r.headers["Authorization"] = "Bearer " + self.token
+                return r
+
+        basic = requests.get(base + "/echo", auth=HTTPBasicAuth("agent", "s3cret")).json()["auth"]
+        with requests.Session() as s:
+            s.auth = Bearer("t-1")
+            bearer = s.get(base + "/echo").json()["auth"]
+        return [basic, bearer, isinstance(requests.auth.HTTPBasicAuth("a", "b"), requests.auth.AuthBase)]
     if case == "big":
         r = requests.get(base + "/big")
         return [len(r.text), r.text.count('"'), r.text[-3:]]
@@ -191,6 +207,11 @@ describe('code tools written for Python requests', () => {
         'tag=x&tag=y&on=True',
         'application/x-www-form-urlencoded',
       ],
+    ],
+    // requests.auth's HTTPBasicAuth, and an AuthBase of the code's own (a bearer token).
+    [
+      'auth_objects',
+      [`Basic ${Buffer.from('agent:s3cret').toString('base64')}`, 'Bearer t-1', true],
     ],
     // A response as large as LLM_TOOL_MAX_RESPONSE_BYTES allows reaches the code whole.
     ['big', [5 * 1024 * 1024, 5 * 1024 * 1024 - 3, 'end']],

@@ -60,6 +60,8 @@ describe('Code tools: what a call changes in its interpreter is undone before th
       'a',
       [
         'import requests',
+        'requests.exceptions.Timeout.__str__ = lambda self: "patched"',
+        'requests.auth.HTTPBasicAuth.__call__ = lambda self, r: r',
         'requests.exceptions.Timeout = None',
         'type(requests).get = lambda self, url, **kw: "patched"',
         'requests.Response.json = lambda self: "patched"',
@@ -72,10 +74,11 @@ describe('Code tools: what a call changes in its interpreter is undone before th
         [
           'import requests',
           'from requests.exceptions import Timeout',
-          'return [Timeout.__name__, type(requests).get.__name__, requests.Response.json.__name__]',
+          'return [Timeout.__name__, type(requests).get.__name__, requests.Response.json.__name__,',
+          '        str(Timeout("late")), requests.auth.HTTPBasicAuth.__call__.__name__]',
         ].join('\n'),
       ),
-    ).toEqual(['Timeout', 'get', 'json']);
+    ).toEqual(['Timeout', 'get', 'json', 'late', '__call__']);
   });
 
   it('sys.path, os.environ, the working directory, the recursion limit and the decimal context are reset', async () => {
