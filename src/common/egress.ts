@@ -227,11 +227,17 @@ export async function egressFetch(
  * which fetch refuses to reach ("fetch failed", cause "bad port"), as undici's fetch has them. A
  * browser's rule: an operator's LLM, speech or MCP server may well listen on one.
  */
-const BAD_PORTS = (
-  createRequire(import.meta.url)('undici/lib/web/fetch/constants.js') as {
-    badPortsSet: ReadonlySet<string>;
+const BAD_PORTS = ((): ReadonlySet<string> => {
+  try {
+    const constants = createRequire(import.meta.url)('undici/lib/web/fetch/constants.js') as {
+      badPortsSet?: ReadonlySet<string>;
+    };
+    return constants.badPortsSet ?? new Set();
+  } catch {
+    // An undici that keeps them elsewhere: such ports fail as fetch fails them (a test says so).
+    return new Set();
   }
-).badPortsSet;
+})();
 /** The dispatcher of requests to a bad port sent straight to their server. */
 let straight: UndiciAgent | undefined;
 
