@@ -16,21 +16,41 @@ const all = async (chunks: AsyncIterable<Buffer>) => {
   return Buffer.concat(got);
 };
 
-/** A WAV header of its own making: `channels`, `bits`, format `code`, chunks before the data. */
+/** A WAV of its own making: `channels`, `bits`, format `code` (0xFFFE: extensible, of `subCode`), chunks before the data. */
 function wav(
   pcm: Buffer,
   rate: number,
-  { channels = 1, bits = 16, code = 1, extra = Buffer.alloc(0), dataSize = pcm.length } = {},
+  {
+    channels = 1,
+    bits = 16,
+    code = 1,
+    subCode = 1,
+    extra = Buffer.alloc(0),
+    dataSize = pcm.length,
+  }: {
+    channels?: number;
+    bits?: number;
+    code?: number;
+    subCode?: number;
+    extra?: Buffer;
+    dataSize?: number;
+  } = {},
 ) {
-  const fmt = Buffer.alloc(24);
+  const size = code === 0xfffe ? 40 : 16;
+  const fmt = Buffer.alloc(8 + size);
   fmt.write('fmt ', 0, 'latin1');
-  fmt.writeUInt32LE(16, 4);
+  fmt.writeUInt32LE(size, 4);
   fmt.writeUInt16LE(code, 8);
   fmt.writeUInt16LE(channels, 10);
   fmt.writeUInt32LE(rate, 12);
   fmt.writeUInt32LE((rate * channels * bits) / 8, 16);
   fmt.writeUInt16LE((channels * bits) / 8, 20);
   fmt.writeUInt16LE(bits, 22);
+  if (code === 0xfffe) {
+    fmt.writeUInt16LE(22, 24); // cbSize
+    fmt.writeUInt16LE(bits, 26); // valid bits
+    fmt.writeUInt16LE(subCode, 32); // the sub-format GUID's first two bytes
+  }
   const data = Buffer.alloc(8);
   data.write('data', 0, 'latin1');
   data.writeUInt32LE(dataSize, 4);
@@ -85,11 +105,46 @@ describe('speechPcm: what a speech server answers, as the engine PCM', () => {
     }
   });
 
-  it('refuses a WAV that is not 16-bit PCM, saying what it is', async () => {
-    const float = wav(Buffer.alloc(800), 24000, { bits: 32, code: 3 });
-    await expect(all(speechPcm(cutEvery(float, 50), 24000))).rejects.toThrow(
+  it('reads float (torchaudio, scipy), 8-, 24- and 32-bit samples as 16-bit, and an extensible header', async () => {
+    const pcm = tone(24000, 0.05);
+    const samples = Array.from({ length: pcm.length / 2 }, (_, i) => pcm.readInt16LE(2 * i));
+    /** `samples` in `bits` of format `code`. */
+    const encode = (bits: number, code: number) => {
+      const width = bits / 8;
+      const out = Buffer.alloc(width * samples.length);
+      samples.forEach((v, i) => {
+        if (code === 3 && bits === 32) out.writeFloatLE(v / 32768, 4 * i);
+        else if (code === 3) out.writeDoubleLE(v / 32768, 8 * i);
+        else if (bits === 8) out[i] = Math.round(v / 256) + 128;
+        else if (bits === 24) out.writeIntLE(v * 256, 3 * i, 3);
+        else out.writeInt32LE(v * 65536, 4 * i);
+      });
+      return out;
+    };
+    for (const [bits, code, within] of [
+      [32, 3, 1],
+      [64, 3, 1],
+      [24, 1, 0],
+      [32, 1, 0],
+      [8, 1, 256],
+    ] as const) {
+      const got = await all(
+        speechPcm(cutEvery(wav(encode(bits, code), 24000, { bits, code }), 7), 24000),
+      );
+      expect(got.length).toBe(pcm.length);
+      for (let i = 0; i < samples.length; i++)
+        expect(Math.abs(got.readInt16LE(2 * i) - samples[i]!)).toBeLessThanOrEqual(within);
+    }
+    // WAVE_FORMAT_EXTENSIBLE (fmt of 40 bytes) whose sub-format is float.
+    const extensible = wav(encode(32, 3), 24000, { bits: 32, code: 0xfffe, subCode: 3 });
+    expect((await all(speechPcm(cutEvery(extensible, 64), 24000))).length).toBe(pcm.length);
+  });
+
+  it('refuses a WAV of samples it cannot read, saying what they are', async () => {
+    const alaw = wav(Buffer.alloc(800), 8000, { bits: 8, code: 6 });
+    await expect(all(speechPcm(cutEvery(alaw, 50), 24000))).rejects.toThrow(
       new SpeechAudioError(
-        'the TTS server answered a WAV of 32-bit samples (format 3), not 16-bit PCM',
+        'the TTS server answered a WAV of 8-bit samples in format 6, which is neither integer PCM nor float',
       ),
     );
   });

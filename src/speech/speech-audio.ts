@@ -1,16 +1,16 @@
 /**
  * The audio a speech server answers a synthesis with, as the engine's PCM: raw 16-bit mono PCM as
  * it is, or a WAV file (what servers that ignore `response_format: "pcm"`, or only make WAV, send)
- * read as one: its header taken off, its channels mixed down and its rate made the engine's. A WAV
- * at another rate, played as it was, would have been the voice sped up or slowed down. Pure: no
- * Nest import.
+ * read as one: its header taken off, its samples made 16-bit (from float, 8, 24 or 32 bits), its
+ * channels mixed down and its rate made the engine's. A WAV at another rate, played as it was,
+ * would have been the voice sped up or slowed down. Pure: no Nest import.
  */
 import { rateConverter, type AudioConverter } from './audio-formats.js';
 import { wholeSamples } from './tts-engine.js';
 
 /** What a WAV's `fmt ` chunk says of its samples. */
 export interface WavFormat {
-  /** 1: integer PCM; 0xFFFE: WAVE_FORMAT_EXTENSIBLE (its sub-format read as PCM). */
+  /** 1: integer PCM; 3: IEEE float (WAVE_FORMAT_EXTENSIBLE's sub-format in its place). */
   code: number;
   channels: number;
   sampleRate: number;
@@ -43,34 +43,59 @@ export function wavHeader(
       return { format, dataAt: at + 8, dataBytes: UNKNOWN_SIZES.has(size) ? undefined : size };
     }
     if (at + 8 + size > bytes.length) return undefined;
-    if (id === 'fmt ' && size >= 16)
+    if (id === 'fmt ' && size >= 16) {
+      const code = bytes.readUInt16LE(at + 8);
       format = {
-        code: bytes.readUInt16LE(at + 8),
+        // WAVE_FORMAT_EXTENSIBLE: the code is the first two bytes of its sub-format's GUID.
+        code: code === 0xfffe && size >= 40 ? bytes.readUInt16LE(at + 32) : code,
         channels: bytes.readUInt16LE(at + 10),
         sampleRate: bytes.readUInt32LE(at + 12),
         bitsPerSample: bytes.readUInt16LE(at + 22),
       };
+    }
     at += 8 + size + (size % 2); // chunks are padded to an even length
   }
   return undefined;
 }
 
-/** Mixes frames of `channels` 16-bit samples down to one (their mean). */
-function mixDown(frames: Buffer, channels: number): Buffer {
-  if (channels === 1) return frames;
-  const count = Math.floor(frames.length / (2 * channels));
+/**
+ * How to read one sample of a WAV's format as a number from -1 to 1: integer PCM of 8 (unsigned),
+ * 16, 24 or 32 bits, IEEE float of 32 or 64 (what torchaudio and scipy write); undefined for
+ * anything else.
+ */
+function sampleReader(format: WavFormat): ((bytes: Buffer, at: number) => number) | undefined {
+  const { code, bitsPerSample: bits } = format;
+  if (code === 3 && bits === 32) return (b, at) => b.readFloatLE(at);
+  if (code === 3 && bits === 64) return (b, at) => b.readDoubleLE(at);
+  if (code !== 1) return undefined;
+  if (bits === 8) return (b, at) => (b[at]! - 128) / 128;
+  if (bits === 16) return (b, at) => b.readInt16LE(at) / 32768;
+  if (bits === 24) return (b, at) => b.readIntLE(at, 3) / 8388608;
+  if (bits === 32) return (b, at) => b.readInt32LE(at) / 2147483648;
+  return undefined;
+}
+
+/** Whole frames of `channels` samples as 16-bit mono PCM: each frame's mean, clipped. */
+function monoPcm(
+  frames: Buffer,
+  channels: number,
+  width: number,
+  read: (bytes: Buffer, at: number) => number,
+): Buffer {
+  const count = Math.floor(frames.length / (width * channels));
   const mono = Buffer.allocUnsafe(2 * count);
   for (let i = 0; i < count; i++) {
     let sum = 0;
-    for (let c = 0; c < channels; c++) sum += frames.readInt16LE(2 * (i * channels + c));
-    mono.writeInt16LE(Math.round(sum / channels), 2 * i);
+    for (let c = 0; c < channels; c++) sum += read(frames, width * (i * channels + c));
+    const value = Math.round((sum / channels) * 32768);
+    mono.writeInt16LE(Math.max(-32768, Math.min(32767, value)), 2 * i);
   }
   return mono;
 }
 
 /**
  * `chunks` as 16-bit mono PCM at `rate`: raw PCM passes as it is (whole samples per chunk); a WAV
- * (RIFF…WAVE) is read as one. Throws SpeechAudioError for a WAV that is not 16-bit PCM.
+ * (RIFF…WAVE) is read as one. Throws SpeechAudioError for a WAV of samples it cannot read.
  */
 export async function* speechPcm(
   chunks: AsyncIterable<Uint8Array>,
@@ -98,13 +123,16 @@ export async function* speechPcm(
     header = wavHeader(head);
   }
   const { format, dataAt, dataBytes } = header;
-  if ((format.code !== 1 && format.code !== 0xfffe) || format.bitsPerSample !== 16)
+  const read = sampleReader(format);
+  if (!read)
     throw new SpeechAudioError(
-      `the TTS server answered a WAV of ${format.bitsPerSample}-bit samples (format ${format.code}), not 16-bit PCM`,
+      `the TTS server answered a WAV of ${format.bitsPerSample}-bit samples in format ${format.code}, which is neither integer PCM nor float`,
     );
   if (format.channels < 1 || format.sampleRate < 1)
     throw new SpeechAudioError('the TTS server answered a WAV with no channels or no rate');
-  const frame = 2 * format.channels;
+  const width = format.bitsPerSample / 8;
+  const plain = format.code === 1 && width === 2 && format.channels === 1;
+  const frame = width * format.channels;
   let left = dataBytes ?? Infinity;
   let carry = Buffer.alloc(0);
   const converter: AudioConverter | undefined =
@@ -117,7 +145,8 @@ export async function* speechPcm(
       const bytes = Buffer.concat([carry, chunk.subarray(0, taken)]);
       const whole = bytes.length - (bytes.length % frame);
       carry = Buffer.from(bytes.subarray(whole));
-      const mono = mixDown(bytes.subarray(0, whole), format.channels);
+      const frames = bytes.subarray(0, whole);
+      const mono = plain ? frames : monoPcm(frames, format.channels, width, read);
       const pcm = converter ? converter.convert(mono) : mono;
       if (pcm.length > 0) yield pcm;
     }
