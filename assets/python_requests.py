@@ -6,7 +6,8 @@
 import base64
 import http
 import json
-from urllib.parse import urlencode, urlsplit
+import re
+from urllib.parse import quote_plus, urlencode, urlsplit
 
 
 class exceptions:
@@ -154,6 +155,9 @@ class _Prepared:
         self.method, self.url, self.headers, self.body = method, url, headers, None
 
 
+_A = auth
+
+
 def _authorized(auth, method, url, headers):
     """An auth object (HTTPBasicAuth, an AuthBase of the code's own, any callable) applied as
     requests applies it: to the request's headers and URL."""
@@ -211,6 +215,8 @@ class _Requests(_Verbs):
                 allow_redirects=True, json=None, verify=True, stream=False):
         # verify and stream are taken for compatibility: certificates are always checked (against
         # the engine's trust, NODE_EXTRA_CA_CERTS included), and bodies are always read whole.
+        if isinstance(auth, _A.HTTPBasicAuth):
+            auth = (auth.username, auth.password)  # a pair: the engine fills in a secret's reference
         if auth is not None and not isinstance(auth, (tuple, list)):
             url, headers = _authorized(auth, str(method).upper(), url, headers)
             auth = None
@@ -229,10 +235,23 @@ class _Requests(_Verbs):
         return Session(self)
 
 
+# A secret's reference, which the engine fills in (tool-secrets.ts SECRET_REFERENCE).
+_SECRET_REFERENCE = re.compile(r"(\$\{TOOL_SECRET_[A-Za-z0-9_]+\})")
+
+
+def _quote(text, safe="", encoding=None, errors=None):
+    """quote_plus, but for ${TOOL_SECRET_*} references, kept as written for the engine to fill in
+    (and encode)."""
+    if isinstance(text, bytes):
+        text = text.decode(encoding or "utf-8", errors or "strict")
+    parts = _SECRET_REFERENCE.split(text)
+    return "".join(part if i % 2 else quote_plus(part, safe) for i, part in enumerate(parts))
+
+
 def _encoded(data):
     """requests' own encoding of `params` and of a form's `data`: a str (or bytes) as it is; a dict
     or (key, value) pairs as a query string, a list value repeated, None left out, other values
-    written as str() writes them (True, 1.5)."""
+    written as str() writes them (True, 1.5); a secret's reference left for the engine."""
     if data is None or isinstance(data, str):
         return data
     if isinstance(data, bytes):
@@ -242,7 +261,7 @@ def _encoded(data):
         if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
             values = [values]
         pairs += [(key, value) for value in values if value is not None]
-    return urlencode(pairs)
+    return urlencode(pairs, quote_via=_quote)
 
 
 def _seconds(timeout):

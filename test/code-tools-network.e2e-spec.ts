@@ -59,6 +59,19 @@ const HOP = `def hop() -> dict:
     return {"status": r.status_code, "text": r.text}
 `;
 
+/** Keys in a query's params, a form and Basic auth, as code written for requests sends them. */
+const KEYS = `import requests
+from requests.auth import HTTPBasicAuth
+
+
+def keys() -> list:
+    """Sends keys."""
+    a = requests.get("BASE/echo", params={"key": "\${TOOL_SECRET_CRM_KEY}", "q": "a b"})
+    b = requests.post("BASE/form", data={"token": "\${TOOL_SECRET_CRM_TOKEN}"})
+    c = requests.get("BASE/echo", auth=HTTPBasicAuth("agent", "\${TOOL_SECRET_CRM_TOKEN}"))
+    return [a.status_code, b.status_code, c.status_code]
+`;
+
 describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
   const llm = new FakeLlm();
   const api = new RecordingServer();
@@ -100,6 +113,7 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
         { type: 'python', code: CALLER },
         { type: 'python', code: FETCH_ANY.replace('BASE', base) },
         { type: 'python', code: PEEK.replace('BASE', base) },
+        { type: 'python', code: KEYS.replaceAll('BASE', base) },
       ]),
       TOOL_SECRET_CRM_KEY: 'key/123 456',
       TOOL_SECRET_CRM_TOKEN: 'tok-5e4d3c2b',
@@ -187,6 +201,21 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
       error: "${TOOL_SECRET_NOPE} is not named in this tool's code, so it is not filled in",
     });
     expect(api.requests).toHaveLength(1);
+    ws.close();
+  });
+
+  it('fills ${TOOL_SECRET_*} in params, a form and HTTPBasicAuth, encoded as each needs', async () => {
+    const ws = await WsClient.connect(engine.wsUrl);
+    expect(await callAndRead(ws, 'keys')).toEqual([200, 200, 200]);
+    expect(api.requests.map((r) => r.url)).toEqual([
+      '/echo?key=key%2F123%20456&q=a+b',
+      '/form',
+      '/echo',
+    ]);
+    expect(api.requests[1]!.body).toBe('token=tok-5e4d3c2b');
+    expect(api.requests[2]!.headers.authorization).toBe(
+      `Basic ${Buffer.from('agent:tok-5e4d3c2b').toString('base64')}`,
+    );
     ws.close();
   });
 

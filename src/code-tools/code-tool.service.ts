@@ -208,9 +208,15 @@ export class CodeToolService implements OnModuleDestroy {
         };
         const code = sources.get(String(caller)) ?? '';
         const available = { env: process.env, named: secretsNamedIn(code) };
+        // The query and form the runtime encoded: a secret goes in them encoded too.
+        const { params, form } = rest;
         const filled = {
           ...fillSecrets(rest, available, secrets),
           url: fillSecrets(url, available, secrets, encodeURIComponent),
+          ...(typeof params === 'string' && {
+            params: fillSecrets(params, available, secrets, encodeURIComponent),
+          }),
+          ...(form && { form: fillSecrets(form, available, secrets, encodeURIComponent) }),
         };
         const headers = withTraceparent({ ...(filled.headers ?? {}) }, trace?.traceId, trace?.span);
         const response = await safeHttp(
