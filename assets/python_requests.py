@@ -77,14 +77,16 @@ class CaseInsensitiveDict(dict):
 
 
 class Response:
-    """What a request answered (the body is read whole, as text)."""
+    """What a request answered (the body is read whole: `text`, and `content` its bytes)."""
 
     def __init__(self, data):
         self.status_code = data["status_code"]
         self.reason = data.get("reason", "")
         self.ok = 200 <= self.status_code < 400
         self.text = data.get("text", "")
-        self.content = self.text.encode("utf-8")
+        # A body that is not text comes as its bytes; a text one is its text's UTF-8.
+        binary = data.get("content_b64")
+        self.content = base64.b64decode(binary) if binary is not None else self.text.encode("utf-8")
         self.headers = CaseInsensitiveDict(data.get("headers", {}))
         self.cookies = dict(data.get("cookies", {}))
         self.url = data.get("url", "")

@@ -69,7 +69,8 @@ def keys() -> list:
     a = requests.get("BASE/echo", params={"key": "\${TOOL_SECRET_CRM_KEY}", "q": "a b"})
     b = requests.post("BASE/form", data={"token": "\${TOOL_SECRET_CRM_TOKEN}"})
     c = requests.get("BASE/echo", auth=HTTPBasicAuth("agent", "\${TOOL_SECRET_CRM_TOKEN}"))
-    return [a.status_code, b.status_code, c.status_code]
+    d = requests.get("BASE/bin", headers={"X-Key": "\${TOOL_SECRET_CRM_TOKEN}"}).content
+    return [a.status_code, b.status_code, c.status_code, b"tok-" in d, d.startswith(b"\\x00[secret]")]
 `;
 
 describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
@@ -98,9 +99,15 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
                 .end('ok')
             : req.path === '/echo'
               ? res.end(JSON.stringify({ url: req.url, auth: req.headers.authorization }))
-              : res
-                  .writeHead(200, { 'Content-Type': 'application/json' })
-                  .end(JSON.stringify({ text: 'Honey never spoils.' })),
+              : req.path === '/bin'
+                ? res
+                    .writeHead(200, { 'Content-Type': 'application/octet-stream' })
+                    .end(
+                      Buffer.concat([Buffer.from([0]), Buffer.from(String(req.headers['x-key']))]),
+                    )
+                : res
+                    .writeHead(200, { 'Content-Type': 'application/json' })
+                    .end(JSON.stringify({ text: 'Honey never spoils.' })),
     );
     engine = await Engine.start({
       LLM_BASE_URL: await llm.start(),
@@ -206,11 +213,13 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
 
   it('fills ${TOOL_SECRET_*} in params, a form and HTTPBasicAuth, encoded as each needs', async () => {
     const ws = await WsClient.connect(engine.wsUrl);
-    expect(await callAndRead(ws, 'keys')).toEqual([200, 200, 200]);
+    // A binary body that echoes a key reaches the code with the key masked, as a text one does.
+    expect(await callAndRead(ws, 'keys')).toEqual([200, 200, 200, false, true]);
     expect(api.requests.map((r) => r.url)).toEqual([
       '/echo?key=key%2F123%20456&q=a+b',
       '/form',
       '/echo',
+      '/bin',
     ]);
     expect(api.requests[1]!.body).toBe('token=tok-5e4d3c2b');
     expect(api.requests[2]!.headers.authorization).toBe(

@@ -94,6 +94,9 @@ def ported(case: str) -> list:
             s.auth = Bearer("t-1")
             bearer = s.get(base + "/echo").json()["auth"]
         return [basic, bearer, isinstance(requests.auth.HTTPBasicAuth("a", "b"), requests.auth.AuthBase)]
+    if case == "binary":
+        r = requests.get(base + "/png")
+        return [list(r.content), list(r.iter_content(4))[0].hex(), len(requests.get(base + "/plain").content)]
     if case == "big":
         r = requests.get(base + "/big")
         return [len(r.text), r.text.count('"'), r.text[-3:]]
@@ -132,6 +135,10 @@ describe('code tools written for Python requests', () => {
           }),
         );
       if (req.path === '/plain') return void res.end('not json');
+      if (req.path === '/png')
+        return void res
+          .writeHead(200, { 'Content-Type': 'image/png' })
+          .end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 0xff, 0xfe]));
       // 5 MiB, every byte of it escaped in JSON (10 MiB so).
       if (req.path === '/big') return void res.end(`${'"'.repeat(5 * 1024 * 1024 - 3)}end`);
       if (req.path === '/lines') return void res.end('data: 1\n\ndata: 2\n');
@@ -213,6 +220,8 @@ describe('code tools written for Python requests', () => {
       'auth_objects',
       [`Basic ${Buffer.from('agent:s3cret').toString('base64')}`, 'Bearer t-1', true],
     ],
+    // A body that is not text reaches the code as its bytes (`content`), as requests gives it.
+    ['binary', [[0x89, 0x50, 0x4e, 0x47, 0, 1, 0xff, 0xfe], '89504e47', 8]],
     // A response as large as LLM_TOOL_MAX_RESPONSE_BYTES allows reaches the code whole.
     ['big', [5 * 1024 * 1024, 5 * 1024 * 1024 - 3, 'end']],
   ])(

@@ -19,7 +19,7 @@ import {
   stateTooLarge,
   type State,
 } from './state-changes.js';
-import { fillSecrets, maskSecrets, secretsNamedIn } from '../tools/tool-secrets.js';
+import { fillSecrets, maskBytes, maskSecrets, secretsNamedIn } from '../tools/tool-secrets.js';
 
 /** Calls another active tool on behalf of a code tool (`tools.<name>(...)`). */
 export type CallTool = (
@@ -228,6 +228,9 @@ export class CodeToolService implements OnModuleDestroy {
         return {
           ...response,
           text: mask(response.text),
+          ...(response.content_b64 !== undefined && {
+            content_b64: maskBytes(response.content_b64, secrets),
+          }),
           url: mask(response.url),
           headers: Object.fromEntries(
             Object.entries(response.headers).map(([k, v]) => [k, mask(v)]),

@@ -1,7 +1,7 @@
 /** What `ces_requests` reads of a response: its text, bounded, and the cookies it sets. */
 import type { IncomingMessage } from 'node:http';
 import { readLimited } from '../common/response-body.js';
-import { decodeBody } from '../tools/response-text.js';
+import { decodeBody, isTextBody } from '../tools/response-text.js';
 
 /** The cookies `Set-Cookie` headers set: the name and value before each one's attributes. */
 export function cookiesSet(headers: readonly string[]): Record<string, string> {
@@ -14,8 +14,16 @@ export function cookiesSet(headers: readonly string[]): Record<string, string> {
   return cookies;
 }
 
-/** The response's text (decoded by its charset), read to `limit` bytes at most. */
-export async function readText(response: IncomingMessage, limit: number): Promise<string> {
+/**
+ * The response's text (decoded by its charset), read to `limit` bytes at most; a body that is not
+ * text (an image, a PDF) as its bytes too, in base64, for `content` to be them as requests has it.
+ */
+export async function readBody(
+  response: IncomingMessage,
+  limit: number,
+): Promise<{ text: string; content_b64?: string }> {
   const { bytes } = await readLimited(response, limit);
-  return decodeBody(bytes, response.headers['content-type']);
+  const type = response.headers['content-type'];
+  const text = decodeBody(bytes, type);
+  return isTextBody(bytes, type) ? { text } : { text, content_b64: bytes.toString('base64') };
 }

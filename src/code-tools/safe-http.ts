@@ -17,7 +17,7 @@ import {
   redirectOf,
   TOO_MANY_REDIRECTS,
 } from '../common/redirects.js';
-import { cookiesSet, readText } from './response-reading.js';
+import { cookiesSet, readBody } from './response-reading.js';
 import { EgressProxyError, egressAgents, lookupCheck } from '../common/egress.js';
 import {
   connectionErrorCode,
@@ -77,6 +77,8 @@ export interface PyHttpResponse {
   status_code: number;
   reason: string;
   text: string;
+  /** A body that is not text, as its bytes (base64). */
+  content_b64?: string;
   headers: Record<string, string>;
   /** What its `Set-Cookie` headers set: name → value. */
   cookies: Record<string, string>;
@@ -241,7 +243,7 @@ async function following(
       }
       continue;
     }
-    const text = await readText(response, options.maxResponseBytes);
+    const read = await readBody(response, options.maxResponseBytes);
     const flat = Object.fromEntries(
       Object.entries(response.headers).map(([k, v]) => [
         k,
@@ -251,7 +253,7 @@ async function following(
     return {
       status_code: status,
       reason: response.statusMessage || STATUS_CODES[status] || '',
-      text,
+      ...read,
       headers: flat,
       cookies: cookiesSet(response.headers['set-cookie'] ?? []),
       url: url.toString(),

@@ -50,6 +50,11 @@ export function decodeBody(bytes: Buffer, contentType: string | undefined): stri
   return decode(bytes, mediaType(contentType).charset);
 }
 
+/** Whether a body of `contentType` is text (its media type, or no NUL byte when none is given). */
+export function isTextBody(bytes: Buffer, contentType: string | undefined): boolean {
+  return isText(mediaType(contentType).type, bytes);
+}
+
 function isText(type: string, bytes: Buffer): boolean {
   if (type === '') return !bytes.subarray(0, 1024).includes(0); // undeclared: NUL bytes mean binary
   return (

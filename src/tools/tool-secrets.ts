@@ -106,3 +106,12 @@ export function maskSecrets(text: string, secrets: Record<string, string>): stri
   }
   return masked;
 }
+
+/** maskSecrets for bytes given in base64 (a binary body): each secret's UTF-8 bytes masked. */
+export function maskBytes(base64: string, secrets: Record<string, string>): string {
+  // Latin-1 holds each byte as one character: the secrets' UTF-8 bytes are found as such.
+  const asBytes = (text: string) => Buffer.from(text).toString('latin1');
+  const bytes = Object.fromEntries(Object.entries(secrets).map(([k, v]) => [k, asBytes(v)]));
+  const text = Buffer.from(base64, 'base64').toString('latin1');
+  return Buffer.from(maskSecrets(text, bytes), 'latin1').toString('base64');
+}
