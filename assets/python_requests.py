@@ -4,9 +4,11 @@
 # out by the engine over the bridge (see src/code-tools/safe-http.ts). `import requests` and
 # `import ces_requests` in tool code give the same object (see _guarded_import).
 import base64
+import datetime
 import http
 import json
 import re
+import time
 from urllib.parse import quote_plus, urlencode, urlsplit
 
 
@@ -79,7 +81,7 @@ class CaseInsensitiveDict(dict):
 class Response:
     """What a request answered (the body is read whole: `text`, and `content` its bytes)."""
 
-    def __init__(self, data):
+    def __init__(self, data, elapsed=0.0):
         self.status_code = data["status_code"]
         self.reason = data.get("reason", "")
         self.ok = 200 <= self.status_code < 400
@@ -91,6 +93,8 @@ class Response:
         self.cookies = dict(data.get("cookies", {}))
         self.url = data.get("url", "")
         self.encoding = "utf-8"
+        # From sending to the answer, as the code waited for it (its body read too).
+        self.elapsed = datetime.timedelta(seconds=elapsed)
 
     def json(self, **kwargs):
         try:
@@ -224,6 +228,7 @@ class _Requests(_Verbs):
             auth = None
         # A dict or pairs as data is a form, encoded here as requests encodes it; a str goes as it is.
         form = None if data is None or isinstance(data, (str, bytes)) else _encoded(data)
+        started = time.monotonic()
         result = _bridge("http", {"method": str(method).upper(), "url": url, "params": _encoded(params),
                                   "json": json, "headers": headers, "timeout": _seconds(timeout),
                                   "data": None if form is not None else data, "form": form,
@@ -231,7 +236,7 @@ class _Requests(_Verbs):
                                   "allow_redirects": bool(allow_redirects), "caller": self._caller})
         if "error" in result:
             raise _FAILURES.get(result.get("kind"), _E.RequestException)(result["error"])
-        return Response(result)
+        return Response(result, time.monotonic() - started)
 
     def Session(self):  # noqa: N802 (requests' own name)
         return Session(self)
