@@ -213,9 +213,7 @@ export class CodeToolService implements OnModuleDestroy {
         const filled = {
           ...fillSecrets(rest, available, secrets),
           url: fillSecrets(url, available, secrets, encodeURIComponent),
-          ...(typeof params === 'string' && {
-            params: fillSecrets(params, available, secrets, encodeURIComponent),
-          }),
+          ...(params && { params: fillSecrets(params, available, secrets, encodeURIComponent) }),
           ...(form && { form: fillSecrets(form, available, secrets, encodeURIComponent) }),
         };
         const headers = withTraceparent({ ...(filled.headers ?? {}) }, trace?.traceId, trace?.span);

@@ -74,7 +74,7 @@ describe('safeHttp (ces_requests)', () => {
       res.end(`${req.method} ${req.url}`);
     });
     const got = await safeHttp(
-      { method: 'POST', url: `${base}/form`, data: { a: '1', b: 'x y' } },
+      { method: 'POST', url: `${base}/form`, form: 'a=1&b=x+y' },
       loopbackOnly,
       signal(),
     );
@@ -118,7 +118,7 @@ describe('safeHttp (ces_requests)', () => {
       {
         method: 'post',
         url: `${base}/items`,
-        params: { q: 'a b', n: 2 },
+        params: 'q=a+b&n=2',
         json: { name: 'pen' },
         headers: { 'X-Key': 'k' },
       },
@@ -154,8 +154,8 @@ describe('safeHttp (ces_requests)', () => {
       json: { a: 1 },
       headers: { 'content-type': 'application/vnd.api+json', 'X-Gone': null } as never,
     });
-    await send({ data: { a: '1' }, json: { b: 2 } });
-    await send({ data: {}, json: { b: 2 } });
+    await send({ form: 'a=1', json: { b: 2 } });
+    await send({ form: '', json: { b: 2 } });
     const seen = server.requests.map((r) => [r.headers['content-type'], r.body]);
     expect(seen).toEqual([
       ['application/vnd.api+json', '{"a":1}'],

@@ -33,11 +33,12 @@ export { isPublicAddress } from '../tools/address-guard.js';
 export interface PyHttpRequest {
   method: string;
   url: string;
-  /** The query to add, encoded as requests encodes it (python_requests.py); a dict, as an older runtime sent it. */
-  params?: string | Record<string, unknown> | null;
+  /** The query to add, encoded by the runtime as requests encodes it (python_requests.py). */
+  params?: string | null;
   json?: unknown;
-  data?: unknown;
-  /** A form's `data` (a dict or pairs), encoded as requests encodes it. */
+  /** The body as the code gave it (a str, or bytes as UTF-8 text). */
+  data?: string | null;
+  /** A form's `data` (a dict or pairs), encoded by the runtime as requests encodes it. */
   form?: string | null;
   headers?: Record<string, string> | null;
   timeout?: number | null;
@@ -110,17 +111,9 @@ function agentOf(url: URL, options: SafeHttpOptions): HttpAgent | undefined {
   return agents ? agents[url.protocol === 'https:' ? 'https' : 'http'] : undefined;
 }
 
-function withParams(url: URL, params: PyHttpRequest['params']): URL {
-  if (typeof params === 'string') {
-    if (params !== '') url.search = url.search ? `${url.search}&${params}` : params;
-    return url;
-  }
-  for (const [key, value] of Object.entries(params ?? {})) {
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (item !== undefined && item !== null)
-        url.searchParams.append(key, typeof item === 'string' ? item : JSON.stringify(item));
-    }
-  }
+/** `url` with `query` added to its own, as requests adds `params`. */
+function withParams(url: URL, query: string | null | undefined): URL {
+  if (query) url.search = url.search ? `${url.search}&${query}` : query;
   return url;
 }
 
@@ -184,16 +177,11 @@ function prepared(req: PyHttpRequest): Prepared {
   if (cookies.length > 0) headers['Cookie'] = cookies.join('; ');
   const typed = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
   const withType = (type: string) => (typed ? headers : { ...headers, 'Content-Type': type });
-  // As requests: `data` when it holds anything, else `json`.
+  // As requests: `data` (a form, or the body as it is) when it holds anything, else `json`.
   const { data, json, form } = req;
   if (form)
     return { ...target, headers: withType('application/x-www-form-urlencoded'), body: form };
-  const hasData = typeof data === 'string' ? data !== '' : !!data && Object.keys(data).length > 0;
-  if (hasData) {
-    if (typeof data === 'string') return { ...target, headers, body: data };
-    const form = new URLSearchParams(data as Record<string, string>).toString();
-    return { ...target, headers: withType('application/x-www-form-urlencoded'), body: form };
-  }
+  if (data) return { ...target, headers, body: data };
   if (json !== undefined && json !== null)
     return { ...target, headers: withType('application/json'), body: JSON.stringify(json) };
   return { ...target, headers, body: undefined };
