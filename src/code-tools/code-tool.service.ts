@@ -203,18 +203,20 @@ export class CodeToolService implements OnModuleDestroy {
       // and a key the server echoes is masked in what it gets back.
       const secrets: Record<string, string> = {};
       try {
-        const { url, caller, ...rest } = request.payload as unknown as PyHttpRequest & {
-          caller?: string;
-        };
+        const { url, params, form, caller, ...rest } =
+          request.payload as unknown as PyHttpRequest & {
+            caller?: string;
+          };
         const code = sources.get(String(caller)) ?? '';
         const available = { env: process.env, named: secretsNamedIn(code) };
-        // The query and form the runtime encoded: a secret goes in them encoded too.
-        const { params, form } = rest;
+        // In the URL, the query and the form (encoded by the runtime), a secret goes encoded too.
+        const encoded = (text: string | null | undefined) =>
+          text && fillSecrets(text, available, secrets, encodeURIComponent);
         const filled = {
           ...fillSecrets(rest, available, secrets),
           url: fillSecrets(url, available, secrets, encodeURIComponent),
-          ...(params && { params: fillSecrets(params, available, secrets, encodeURIComponent) }),
-          ...(form && { form: fillSecrets(form, available, secrets, encodeURIComponent) }),
+          params: encoded(params),
+          form: encoded(form),
         };
         const headers = withTraceparent({ ...(filled.headers ?? {}) }, trace?.traceId, trace?.span);
         const response = await safeHttp(
