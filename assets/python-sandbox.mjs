@@ -134,7 +134,7 @@ pyodide.registerJsModule('_engine_bridge', {
     return receiveText();
   },
 });
-for (const file of ['python_runtime.py', 'python_requests.py', 'python_analyze.py', 'python_isolation.py']) {
+for (const file of ['python_runtime.py', 'python_multipart.py', 'python_requests.py', 'python_analyze.py', 'python_isolation.py']) {
   pyodide.runPython(readFileSync(new URL(`./${file}`, import.meta.url), 'utf8'), {
     filename: file,
   });

@@ -1,8 +1,9 @@
-# ces_requests (alias requests) of code tools, loaded after python_runtime.py: the part of Python's
-# requests that code written for it uses — get/post/…/request, Session, Response (headers read in
-# any case), raise_for_status, json(), and its exceptions (Timeout, ConnectionError, …) — carried
-# out by the engine over the bridge (see src/code-tools/safe-http.ts). `import requests` and
-# `import ces_requests` in tool code give the same object (see _guarded_import).
+# ces_requests (alias requests) of code tools, loaded after python_runtime.py and python_multipart.py:
+# the part of Python's requests that code written for it uses — get/post/…/request (uploads with
+# files= too), Session, Response (headers read in any case), raise_for_status, json(), and its
+# exceptions (Timeout, ConnectionError, …) — carried out by the engine over the bridge (see
+# src/code-tools/safe-http.ts). `import requests` and `import ces_requests` in tool code give the
+# same object (see _guarded_import).
 import base64
 import datetime
 import http
@@ -217,8 +218,8 @@ class _Requests(_Verbs):
     def __init__(self, caller=""):
         self._caller = caller
 
-    def request(self, method, url, params=None, data=None, headers=None, cookies=None, auth=None, timeout=None,
-                allow_redirects=True, json=None, verify=True, stream=False):
+    def request(self, method, url, params=None, data=None, headers=None, cookies=None, files=None, auth=None,
+                timeout=None, allow_redirects=True, json=None, verify=True, stream=False):
         # verify and stream are taken for compatibility: certificates are always checked (against
         # the engine's trust, NODE_EXTRA_CA_CERTS included), and bodies are always read whole.
         if isinstance(auth, _A.HTTPBasicAuth):
@@ -226,12 +227,22 @@ class _Requests(_Verbs):
         if auth is not None and not isinstance(auth, (tuple, list)):
             url, headers = _authorized(auth, str(method).upper(), url, headers)
             auth = None
-        # A dict or pairs as data is a form, encoded here as requests encodes it; a str goes as it is.
-        form = None if data is None or isinstance(data, (str, bytes)) else _encoded(data)
+        # As requests: files (and data's fields) as multipart/form-data; bytes or a file as they are;
+        # a dict or pairs as a form, encoded here as requests encodes it; a str as it is.
+        form = binary = None
+        if files:
+            binary, content_type = _multipart(data, files)  # python_multipart.py
+            if not any(str(name).lower() == "content-type" for name in (headers or {})):
+                headers = {**(headers or {}), "Content-Type": content_type}
+            data = None
+        elif hasattr(data, "read") or isinstance(data, (bytes, bytearray, memoryview)):
+            binary, data = _body_bytes(data), None
+        elif data is not None and not isinstance(data, str):
+            form, data = _encoded(data), None
         started = time.monotonic()
         result = _bridge("http", {"method": str(method).upper(), "url": url, "params": _encoded(params),
                                   "json": json, "headers": headers, "timeout": _seconds(timeout),
-                                  "data": None if form is not None else data, "form": form,
+                                  "data": data, "form": form, "data_b64": _base64(binary),
                                   "cookies": cookies, "auth": _pair(auth),
                                   "allow_redirects": bool(allow_redirects), "caller": self._caller})
         if "error" in result:
@@ -269,6 +280,10 @@ def _encoded(data):
             values = [values]
         pairs += [(key, value) for value in values if value is not None]
     return urlencode(pairs, quote_via=_quote)
+
+
+def _base64(body):
+    return None if body is None else base64.b64encode(body).decode("ascii")
 
 
 def _seconds(timeout):

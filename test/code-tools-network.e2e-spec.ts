@@ -59,7 +59,10 @@ const HOP = `def hop() -> dict:
     return {"status": r.status_code, "text": r.text}
 `;
 
-/** Keys in a query's params, a form and Basic auth, as code written for requests sends them. */
+/**
+ * Keys in a query's params, a form, Basic auth and an upload's field, as code written for requests
+ * sends them.
+ */
 const KEYS = `import requests
 from requests.auth import HTTPBasicAuth
 
@@ -70,7 +73,8 @@ def keys() -> list:
     b = requests.post("BASE/form", data={"token": "\${TOOL_SECRET_CRM_TOKEN}"})
     c = requests.get("BASE/echo", auth=HTTPBasicAuth("agent", "\${TOOL_SECRET_CRM_TOKEN}"))
     d = requests.get("BASE/bin", headers={"X-Key": "\${TOOL_SECRET_CRM_TOKEN}"}).content
-    return [a.status_code, b.status_code, c.status_code, b"tok-" in d, d.startswith(b"\\x00[secret]")]
+    e = requests.post("BASE/upload", data={"key": "\${TOOL_SECRET_CRM_TOKEN}"}, files={"f": ("a.bin", b"\\xff\\x00")})
+    return [a.status_code, b.status_code, c.status_code, b"tok-" in d, d.startswith(b"\\x00[secret]"), e.status_code]
 `;
 
 describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
@@ -214,17 +218,28 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
   it('fills ${TOOL_SECRET_*} in params, a form and HTTPBasicAuth, encoded as each needs', async () => {
     const ws = await WsClient.connect(engine.wsUrl);
     // A binary body that echoes a key reaches the code with the key masked, as a text one does.
-    expect(await callAndRead(ws, 'keys')).toEqual([200, 200, 200, false, true]);
+    expect(await callAndRead(ws, 'keys')).toEqual([200, 200, 200, false, true, 200]);
     expect(api.requests.map((r) => r.url)).toEqual([
       '/echo?key=key%2F123%20456&q=a+b',
       '/form',
       '/echo',
       '/bin',
+      '/upload',
     ]);
     expect(api.requests[1]!.body).toBe('token=tok-5e4d3c2b');
     expect(api.requests[2]!.headers.authorization).toBe(
       `Basic ${Buffer.from('agent:tok-5e4d3c2b').toString('base64')}`,
     );
+    // In a body of bytes (an upload), the key's bytes, the file's beside them as they were.
+    const upload = api.requests[4]!;
+    const form = await new Request('http://upload/', {
+      method: 'POST',
+      headers: { 'Content-Type': String(upload.headers['content-type']) },
+      body: upload.bytes,
+    }).formData();
+    expect(form.get('key')).toBe('tok-5e4d3c2b');
+    const file = form.get('f') as File;
+    expect([file.name, [...new Uint8Array(await file.arrayBuffer())]]).toEqual(['a.bin', [255, 0]]);
     ws.close();
   });
 

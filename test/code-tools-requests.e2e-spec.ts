@@ -98,6 +98,18 @@ def ported(case: str) -> list:
     if case == "binary":
         r = requests.get(base + "/png")
         return [list(r.content), list(r.iter_content(4))[0].hex(), len(requests.get(base + "/plain").content)]
+    if case == "upload":
+        import io
+        audio = bytes(range(256))
+        with open("/tmp/note.txt", "w") as f:
+            f.write("héllo")
+        with open("/tmp/note.txt", "rb") as note:
+            r = requests.post(base + "/upload", data={"lang": "it", "n": [1, 2]},
+                              files={"audio": ("call.wav", io.BytesIO(audio), "audio/wav"), "note": note,
+                                     "plain": (None, "just a field")})
+        raw = requests.put(base + "/raw", data=audio, headers={"Content-Type": "audio/wav"}).json()
+        from_file = requests.put(base + "/raw", data=io.BytesIO(b"\\x00\\xff")).json()
+        return [r.json(), raw, from_file]
     if case == "big":
         r = requests.get(base + "/big")
         return [len(r.text), r.text.count('"'), r.text[-3:]]
@@ -134,6 +146,32 @@ describe('code tools written for Python requests', () => {
             cookie: req.headers.cookie,
             ...(req.body && { body: req.body, type: req.headers['content-type'] }),
           }),
+        );
+      if (req.path === '/upload')
+        return void new Request('http://upload/', {
+          method: 'POST',
+          headers: { 'Content-Type': String(req.headers['content-type']) },
+          body: req.bytes,
+        })
+          .formData()
+          .then(async (form) => {
+            const parts = [];
+            for (const [name, value] of form)
+              parts.push(
+                typeof value === 'string'
+                  ? [name, value]
+                  : [
+                      name,
+                      value.name,
+                      value.type,
+                      Buffer.from(await value.arrayBuffer()).toString('hex'),
+                    ],
+              );
+            res.end(JSON.stringify(parts));
+          });
+      if (req.path === '/raw')
+        return void res.end(
+          JSON.stringify([req.headers['content-type'] ?? null, req.bytes.toString('hex')]),
         );
       if (req.path === '/plain') return void res.end('not json');
       if (req.path === '/png')
@@ -223,6 +261,24 @@ describe('code tools written for Python requests', () => {
     ],
     // A body that is not text reaches the code as its bytes (`content`), as requests gives it.
     ['binary', [[0x89, 0x50, 0x4e, 0x47, 0, 1, 0xff, 0xfe], '89504e47', 8]],
+    // Uploads as requests sends them: files= as multipart/form-data beside data's fields (a file
+    // object, a file's bytes with its name and type, a plain field), bytes or a file as the body.
+    [
+      'upload',
+      [
+        [
+          ['lang', 'it'],
+          ['n', '1'],
+          ['n', '2'],
+          ['audio', 'call.wav', 'audio/wav', Buffer.from([...Array(256).keys()]).toString('hex')],
+          // No Content-Type sent for it, as requests sends none: the parser's default.
+          ['note', 'note.txt', 'text/plain', Buffer.from('héllo').toString('hex')],
+          ['plain', 'just a field'],
+        ],
+        ['audio/wav', Buffer.from([...Array(256).keys()]).toString('hex')],
+        [null, '00ff'],
+      ],
+    ],
     // A response as large as LLM_TOOL_MAX_RESPONSE_BYTES allows reaches the code whole.
     ['big', [5 * 1024 * 1024, 5 * 1024 * 1024 - 3, 'end']],
   ])(

@@ -19,7 +19,13 @@ import {
   stateTooLarge,
   type State,
 } from './state-changes.js';
-import { fillSecrets, maskBytes, maskSecrets, secretsNamedIn } from '../tools/tool-secrets.js';
+import {
+  fillBytes,
+  fillSecrets,
+  maskBytes,
+  maskSecrets,
+  secretsNamedIn,
+} from '../tools/tool-secrets.js';
 
 /** Calls another active tool on behalf of a code tool (`tools.<name>(...)`). */
 export type CallTool = (
@@ -203,13 +209,20 @@ export class CodeToolService implements OnModuleDestroy {
       // and a key the server echoes is masked in what it gets back.
       const secrets: Record<string, string> = {};
       try {
-        const { url, params, form, caller, ...rest } =
-          request.payload as unknown as PyHttpRequest & {
-            caller?: string;
-          };
+        const {
+          url,
+          params,
+          form,
+          data_b64: bytes,
+          caller,
+          ...rest
+        } = request.payload as unknown as PyHttpRequest & {
+          caller?: string;
+        };
         const code = sources.get(String(caller)) ?? '';
         const available = { env: process.env, named: secretsNamedIn(code) };
-        // In the URL, the query and the form (encoded by the runtime), a secret goes encoded too.
+        // In the URL, the query and the form (encoded by the runtime), a secret goes encoded too;
+        // in a body of bytes (an upload), as its UTF-8 bytes.
         const encoded = (text: string | null | undefined) =>
           text && fillSecrets(text, available, secrets, encodeURIComponent);
         const filled = {
@@ -217,6 +230,7 @@ export class CodeToolService implements OnModuleDestroy {
           url: fillSecrets(url, available, secrets, encodeURIComponent),
           params: encoded(params),
           form: encoded(form),
+          data_b64: bytes && fillBytes(bytes, available, secrets),
         };
         const headers = withTraceparent({ ...(filled.headers ?? {}) }, trace?.traceId, trace?.span);
         const response = await safeHttp(

@@ -165,6 +165,25 @@ describe('safeHttp (ces_requests)', () => {
     expect(server.requests[0]!.headers).not.toHaveProperty('x-gone');
   });
 
+  it('sends a body of bytes (an upload) as its bytes, again after a 307', async () => {
+    server.requests.length = 0;
+    server.respond((req, res) =>
+      req.path === '/move' ? res.writeHead(307, { Location: '/items' }).end() : res.end('ok'),
+    );
+    const bytes = Buffer.from([0, 0xff, 0xc3, 0x28, 10]);
+    await safeHttp(
+      { method: 'PUT', url: `${base}/move`, data_b64: bytes.toString('base64'), json: { b: 2 } },
+      { ...options, allowPrivateNetwork: true },
+      signal(),
+    );
+    expect(server.requests.map((r) => [r.path, r.bytes.toString('hex')])).toEqual([
+      ['/move', bytes.toString('hex')],
+      ['/items', bytes.toString('hex')],
+    ]);
+    expect(server.requests[1]!.headers['content-length']).toBe('5');
+    expect(server.requests[1]!.headers).not.toHaveProperty('content-type');
+  });
+
   it('sends a User-Agent and Accept unless the code names them (None: not at all), as requests does', async () => {
     server.requests.length = 0;
     server.respond((_req, res) => res.end('ok'));

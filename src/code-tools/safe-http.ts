@@ -40,6 +40,8 @@ export interface PyHttpRequest {
   data?: string | null;
   /** A form's `data` (a dict or pairs), encoded by the runtime as requests encodes it. */
   form?: string | null;
+  /** A body of bytes (base64): `data` given as bytes or a file, or a `files=` upload. */
+  data_b64?: string | null;
   headers?: Record<string, string> | null;
   timeout?: number | null;
   /** `(user, password)`: sent as HTTP Basic authorization. */
@@ -147,7 +149,7 @@ interface Prepared {
   url: URL;
   method: string;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: string | Buffer | undefined;
 }
 
 /**
@@ -178,10 +180,11 @@ function prepared(req: PyHttpRequest): Prepared {
   const typed = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
   const withType = (type: string) => (typed ? headers : { ...headers, 'Content-Type': type });
   // As requests: `data` (a form, or the body as it is) when it holds anything, else `json`.
-  const { data, json, form } = req;
+  const { data, json, form, data_b64: bytes } = req;
   if (form)
     return { ...target, headers: withType('application/x-www-form-urlencoded'), body: form };
   if (data) return { ...target, headers, body: data };
+  if (bytes) return { ...target, headers, body: Buffer.from(bytes, 'base64') };
   if (json !== undefined && json !== null)
     return { ...target, headers: withType('application/json'), body: JSON.stringify(json) };
   return { ...target, headers, body: undefined };
@@ -200,7 +203,7 @@ async function following(
   let { url, method, body } = request;
   const { headers } = request;
   const secrets = (options.secrets ?? []).filter((s) => s !== '');
-  const holdsSecret = (text: string) => secrets.some((s) => text.includes(s));
+  const holdsSecret = (text: string | Buffer) => secrets.some((s) => text.includes(s));
   for (let hop = 0; ; hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new HttpFailure(`unsupported URL scheme ${url.protocol}`, 'invalid_url');

@@ -1,5 +1,11 @@
 import { buildHttpRequest, type BuiltRequest } from './http-request-builder.js';
-import { fillSecrets, maskSecrets, resolveSecrets, secretsNamedIn } from './tool-secrets.js';
+import {
+  fillBytes,
+  fillSecrets,
+  maskSecrets,
+  resolveSecrets,
+  secretsNamedIn,
+} from './tool-secrets.js';
 import { validateToolDefinitions } from './tool-validation.js';
 
 const env = {
@@ -126,6 +132,24 @@ describe('${TOOL_SECRET_*} references in HTTP tools', () => {
     expect(() => fillSecrets('${TOOL_SECRET_EMPTY}', empty, {})).toThrow(
       '${TOOL_SECRET_EMPTY} is not set in the environment',
     );
+  });
+
+  it("fills references in a body of bytes with the secret's UTF-8, the other bytes as they were", () => {
+    const available = { env: { TOOL_SECRET_K: 'clé-1' }, named: new Set(['TOOL_SECRET_K']) };
+    const used: Record<string, string> = {};
+    const body = Buffer.concat([
+      Buffer.from([0xff, 0]),
+      Buffer.from('key=${TOOL_SECRET_K};'),
+      Buffer.from([0xc3]),
+    ]);
+    const filled = Buffer.from(fillBytes(body.toString('base64'), available, used), 'base64');
+    expect(filled).toEqual(
+      Buffer.concat([Buffer.from([0xff, 0]), Buffer.from('key=clé-1;'), Buffer.from([0xc3])]),
+    );
+    expect(used).toEqual({ TOOL_SECRET_K: 'clé-1' });
+    expect(() =>
+      fillBytes(Buffer.from('${TOOL_SECRET_X}').toString('base64'), available, {}),
+    ).toThrow("${TOOL_SECRET_X} is not named in this tool's code");
   });
 
   it('masks secret values, as sent or percent-encoded, in what a tool returns', () => {

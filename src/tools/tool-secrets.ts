@@ -107,11 +107,26 @@ export function maskSecrets(text: string, secrets: Record<string, string>): stri
   return masked;
 }
 
+/** Latin-1 holds each byte as one character: text's UTF-8 bytes, found and replaced as such. */
+const latin1Of = (text: string) => Buffer.from(text).toString('latin1');
+
+/**
+ * fillSecrets for bytes given in base64 (a binary body, an upload): each reference replaced by
+ * its secret's UTF-8 bytes.
+ */
+export function fillBytes(
+  base64: string,
+  secrets: Parameters<typeof fillSecrets>[1],
+  used: Record<string, string>,
+): string {
+  const text = Buffer.from(base64, 'base64').toString('latin1');
+  const filled = fillSecrets(text, secrets, used, latin1Of);
+  return Buffer.from(filled, 'latin1').toString('base64');
+}
+
 /** maskSecrets for bytes given in base64 (a binary body): each secret's UTF-8 bytes masked. */
 export function maskBytes(base64: string, secrets: Record<string, string>): string {
-  // Latin-1 holds each byte as one character: the secrets' UTF-8 bytes are found as such.
-  const asBytes = (text: string) => Buffer.from(text).toString('latin1');
-  const bytes = Object.fromEntries(Object.entries(secrets).map(([k, v]) => [k, asBytes(v)]));
+  const bytes = Object.fromEntries(Object.entries(secrets).map(([k, v]) => [k, latin1Of(v)]));
   const text = Buffer.from(base64, 'base64').toString('latin1');
   return Buffer.from(maskSecrets(text, bytes), 'latin1').toString('base64');
 }
