@@ -9,6 +9,8 @@ COPY scripts ./scripts
 RUN npm run build && npm prune --omit=dev
 
 FROM node:22-bookworm-slim
+# The time zone database Python's zoneinfo reads in code tools (src/code-tools/sandbox-process.ts).
+RUN apt-get update && apt-get install -y --no-install-recommends tzdata && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production PORT=8787
 WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules

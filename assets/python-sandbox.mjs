@@ -1,6 +1,7 @@
 // A process of its own running CPython (Pyodide, WASM) for code tools, started by the engine's
 // pool (src/code-tools/sandbox-process.ts) under Node's permission model: it reads Pyodide's
-// files, these Python files and CODE_TOOLS_PACKAGES_DIR alone, writes no file, starts no process
+// files, these Python files, CODE_TOOLS_PACKAGES_DIR and the host's time zone database alone,
+// writes no file, starts no process
 // or thread, loads no native code, compiles no JavaScript from strings, and has no environment.
 // Messages are frames (a 4-byte big-endian length, then JSON): jobs and the answers to calls
 // into the engine (the answer's own JSON as the body) come on fd 4, read blocking; what it sends
@@ -13,11 +14,13 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { join } from 'node:path';
 
+/** Where the time zone database is mounted (python_isolation.py leaves it out of its scans). */
+const ZONEINFO = '/usr/share/zoneinfo';
 const OUT = 3;
 const IN = 4;
 const INTERRUPTS = 0;
 const [pyodideUrl, settingsJson] = process.argv.slice(2);
-const { packagesDir, memoryMb, stdlib } = JSON.parse(settingsJson);
+const { packagesDir, memoryMb, stdlib, zoneinfo } = JSON.parse(settingsJson);
 // Kept before process control is taken from tool code (below): the way out when the engine is gone.
 const reallyExit = process.reallyExit;
 
@@ -105,6 +108,15 @@ const pyodide = await loadPyodide({
   stderr: () => {},
   ...(stdlib && { stdLibURL: stdlib }),
 });
+// Python's zoneinfo reads the host's time zone database where it looks first (zoneinfo.TZPATH):
+// mounted, read as Python reads it, and never written (the permission model refuses it).
+if (zoneinfo) {
+  // What the permission model refuses (writing there) is PermissionError to Python, where
+  // Emscripten, not knowing the code, made it a success.
+  pyodide.ERRNO_CODES.ERR_ACCESS_DENIED = pyodide.ERRNO_CODES.EACCES;
+  pyodide.FS.mkdirTree(ZONEINFO);
+  pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: zoneinfo }, ZONEINFO);
+}
 if (packagesDir) {
   const wheels = readdirSync(packagesDir)
     .filter((f) => f.endsWith('.whl') || f.endsWith('.zip'))

@@ -27,7 +27,9 @@ _path = []
 _cwd = "/"
 _recursion_limit = 1000
 _files = {}  # path -> (is a directory, size, modification time) of every file, as recorded
-_SKIPPED = ("/dev", "/proc", "/sys")
+# Not files of the interpreter's: the host's time zone database is mounted, read-only, at
+# /usr/share/zoneinfo (python-sandbox.mjs).
+_SKIPPED = ("/dev", "/proc", "/sys", "/usr/share/zoneinfo")
 _loggers = []  # (logger, handlers, level, propagate, disabled) as recorded, once logging is loaded
 _logger_names = set()
 _warning_filters = []  # warnings.filters as recorded

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -22,6 +22,13 @@ export const COMPILED_STDLIB = fileURLToPath(
 const PERMISSION = process.allowedNodeEnvironmentFlags.has('--permission')
   ? '--permission'
   : '--experimental-permission';
+/**
+ * The host's time zone database (TZif files: Debian's and Alpine's tzdata, macOS's own), which
+ * Python's zoneinfo reads in a code tools process; `TZDIR` names another, as for the C library.
+ */
+export function zoneinfoDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return [env.TZDIR, '/usr/share/zoneinfo'].find((dir) => dir && existsSync(dir));
+}
 /** What of a process's standard error is kept to say why it failed. */
 const STDERR_KEPT = 2000;
 
@@ -30,6 +37,8 @@ export interface SandboxSettings {
   memoryMb: number;
   /** The standard library's zip to load instead of Pyodide's own (default: COMPILED_STDLIB, if built). */
   stdlib?: string;
+  /** The time zone database to read (default: zoneinfoDir(); none: zoneinfo finds no zone). */
+  zoneinfo?: string;
 }
 
 const unrefStream = (stream: Readable | Writable) =>
@@ -118,16 +127,20 @@ export class FrameReader {
 export function sandboxArgs(given: SandboxSettings): string[] {
   // A relative CODE_TOOLS_PACKAGES_DIR is the engine's working directory's, granted as such.
   const stdlib = given.stdlib ?? (existsSync(COMPILED_STDLIB) ? COMPILED_STDLIB : undefined);
+  const zoneinfo = 'zoneinfo' in given ? given.zoneinfo : zoneinfoDir();
   const settings = {
     ...given,
     packagesDir: given.packagesDir && resolve(given.packagesDir),
     ...(stdlib && { stdlib: resolve(stdlib) }),
+    // Its real path: macOS's is a link to /var/db/timezone/zoneinfo, NixOS's into its store.
+    zoneinfo: zoneinfo && realpathSync(zoneinfo),
   };
   const reads = [
     dirname(SCRIPT),
     PYODIDE_DIR,
     ...(settings.packagesDir ? [settings.packagesDir] : []),
     ...(settings.stdlib ? [settings.stdlib] : []),
+    ...(settings.zoneinfo ? [settings.zoneinfo] : []),
   ];
   return [
     PERMISSION,
