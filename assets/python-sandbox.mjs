@@ -146,7 +146,15 @@ pyodide.registerJsModule('_engine_bridge', {
     return receiveText();
   },
 });
-for (const file of ['python_runtime.py', 'python_multipart.py', 'python_requests.py', 'python_analyze.py', 'python_isolation.py']) {
+const RUNTIME = [
+  'python_runtime.py',
+  'python_multipart.py',
+  'python_requests.py',
+  'python_urllib.py',
+  'python_analyze.py',
+  'python_isolation.py',
+];
+for (const file of RUNTIME) {
   pyodide.runPython(readFileSync(new URL(`./${file}`, import.meta.url), 'utf8'), {
     filename: file,
   });

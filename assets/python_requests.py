@@ -87,7 +87,7 @@ class Response:
         self.reason = data.get("reason", "")
         self.ok = 200 <= self.status_code < 400
         self.text = data.get("text", "")
-        # A body that is not text comes as its bytes; a text one is its text's UTF-8.
+        # The body's bytes come when they are not its text's UTF-8 (not text, another charset).
         binary = data.get("content_b64")
         self.content = base64.b64decode(binary) if binary is not None else self.text.encode("utf-8")
         self.headers = CaseInsensitiveDict(data.get("headers", {}))

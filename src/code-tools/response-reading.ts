@@ -15,8 +15,9 @@ export function cookiesSet(headers: readonly string[]): Record<string, string> {
 }
 
 /**
- * The response's text (decoded by its charset), read to `limit` bytes at most; a body that is not
- * text (an image, a PDF) as its bytes too, in base64, for `content` to be them as requests has it.
+ * The response's text (decoded by its charset), read to `limit` bytes at most; its bytes too, in
+ * base64, unless they are the text's UTF-8 (a body that is not text, an image or a PDF; one in
+ * another charset, or with a byte order mark), for `content` to be them as requests has it.
  */
 export async function readBody(
   response: IncomingMessage,
@@ -25,5 +26,7 @@ export async function readBody(
   const { bytes } = await readLimited(response, limit);
   const type = response.headers['content-type'];
   const text = decodeBody(bytes, type);
-  return isTextBody(bytes, type) ? { text } : { text, content_b64: bytes.toString('base64') };
+  return isTextBody(bytes, type) && Buffer.from(text).equals(bytes)
+    ? { text }
+    : { text, content_b64: bytes.toString('base64') };
 }
