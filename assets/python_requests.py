@@ -50,6 +50,9 @@ class exceptions:
     class InvalidJSONError(RequestException):
         pass
 
+    class ContentDecodingError(RequestException):
+        pass
+
     class JSONDecodeError(InvalidJSONError, json.JSONDecodeError):
         def __init__(self, msg, doc, pos):
             json.JSONDecodeError.__init__(self, msg, doc, pos)
@@ -60,7 +63,7 @@ _E = exceptions
 # The engine's name for a failure (HttpFailureKind) -> what is raised; any other: RequestException.
 _FAILURES = {"connect_timeout": _E.ConnectTimeout, "read_timeout": _E.ReadTimeout, "connection": _E.ConnectionError,
              "refused": _E.ConnectionError, "ssl": _E.SSLError, "redirects": _E.TooManyRedirects,
-             "invalid_url": _E.InvalidURL}
+             "invalid_url": _E.InvalidURL, "decoding": _E.ContentDecodingError}
 
 
 class CaseInsensitiveDict(dict):
@@ -219,7 +222,7 @@ class _Requests(_Verbs):
         self._caller = caller
 
     def request(self, method, url, params=None, data=None, headers=None, cookies=None, files=None, auth=None,
-                timeout=None, allow_redirects=True, json=None, verify=True, stream=False):
+                timeout=None, allow_redirects=True, json=None, verify=True, stream=False, _decode=True):
         # verify and stream are taken for compatibility: certificates are always checked (against
         # the engine's trust, NODE_EXTRA_CA_CERTS included), and bodies are always read whole.
         if isinstance(auth, _A.HTTPBasicAuth):
@@ -244,7 +247,8 @@ class _Requests(_Verbs):
                                   "json": json, "headers": headers, "timeout": _seconds(timeout),
                                   "data": data, "form": form, "data_b64": _base64(binary),
                                   "cookies": cookies, "auth": _pair(auth),
-                                  "allow_redirects": bool(allow_redirects), "caller": self._caller})
+                                  "allow_redirects": bool(allow_redirects), "decode": _decode,
+                                  "caller": self._caller})
         if "error" in result:
             raise _FAILURES.get(result.get("kind"), _E.RequestException)(result["error"])
         return Response(result, time.monotonic() - started)

@@ -59,7 +59,9 @@ def _engine_open(self, req):
         data = b"".join(data)  # an iterable of bytes, as urllib sends it
     timeout = req.timeout if isinstance(req.timeout, (int, float)) else None
     try:
-        response = own.request(req.get_method(), req.full_url, data=data, headers=headers, timeout=timeout)
+        # As urllib: no Accept-Encoding added, the body given as sent.
+        response = own.request(req.get_method(), req.full_url, data=data, headers=headers, timeout=timeout,
+                               _decode=False)
     except exceptions.ReadTimeout:
         raise TimeoutError("timed out") from None
     except exceptions.ConnectTimeout:

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { callOnce, useEngineRig } from './support/turn-harness.js';
@@ -110,6 +111,9 @@ def ported(case: str) -> list:
         raw = requests.put(base + "/raw", data=audio, headers={"Content-Type": "audio/wav"}).json()
         from_file = requests.put(base + "/raw", data=io.BytesIO(b"\\x00\\xff")).json()
         return [r.json(), raw, from_file]
+    if case == "gzip":
+        r = requests.get(base + "/gzip")
+        return [r.json(), r.headers["Content-Encoding"]]
     if case == "big":
         r = requests.get(base + "/big")
         return [len(r.text), r.text.count('"'), r.text[-3:]]
@@ -173,6 +177,12 @@ describe('code tools written for Python requests', () => {
         return void res.end(
           JSON.stringify([req.headers['content-type'] ?? null, req.bytes.toString('hex')]),
         );
+      if (req.path === '/gzip')
+        return void (String(req.headers['accept-encoding']).includes('gzip')
+          ? res
+              .writeHead(200, { 'Content-Encoding': 'gzip', 'Content-Type': 'application/json' })
+              .end(gzipSync('{"squeezed": true}'))
+          : res.end('{"squeezed": false}'));
       if (req.path === '/plain') return void res.end('not json');
       if (req.path === '/png')
         return void res
@@ -279,6 +289,8 @@ describe('code tools written for Python requests', () => {
         [null, '00ff'],
       ],
     ],
+    // Compressed bodies asked for and decoded, as requests does.
+    ['gzip', [{ squeezed: true }, 'gzip']],
     // A response as large as LLM_TOOL_MAX_RESPONSE_BYTES allows reaches the code whole.
     ['big', [5 * 1024 * 1024, 5 * 1024 * 1024 - 3, 'end']],
   ])(

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { callOnce, useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
@@ -36,6 +37,11 @@ def stdlib(case: str) -> list:
     if case == "redirect":
         r = urllib.request.build_opener().open(base + "/moved")
         return [r.status, r.geturl().endswith("/echo"), json.loads(r.read())["url"]]
+    if case == "gzip":
+        import gzip
+        plain = urllib.request.urlopen(base + "/gzip").read()
+        asked = urllib.request.urlopen(urllib.request.Request(base + "/gzip", headers={"Accept-Encoding": "gzip"}))
+        return [plain.decode(), asked.headers["Content-Encoding"], gzip.decompress(asked.read()).decode()]
     if case == "latin1":
         r = urllib.request.urlopen(base + "/latin1")
         return [r.read().decode(r.headers.get_content_charset()), r.headers.get_content_charset()]
@@ -78,6 +84,11 @@ describe('code tools written with urllib.request', () => {
             ...(req.body && { body: req.body, type: req.headers['content-type'] }),
           }),
         );
+      // Compressed only when asked for, as servers do.
+      if (req.path === '/gzip')
+        return void (String(req.headers['accept-encoding']).includes('gzip')
+          ? res.writeHead(200, { 'Content-Encoding': 'gzip' }).end(gzipSync('squeezed'))
+          : res.end('plain'));
       if (req.path === '/moved') return void res.writeHead(302, { Location: '/echo' }).end();
       if (req.path === '/missing') return void res.writeHead(404).end('no such thing');
       if (req.path === '/latin1')
@@ -133,6 +144,8 @@ describe('code tools written with urllib.request', () => {
     ],
     ['http_error', ['HTTPError', 404, 'Not Found', 'no such thing', true]],
     ['redirect', [200, true, '/echo']],
+    // As urllib: compressed only when the code asks for it, and then given as sent.
+    ['gzip', ['plain', 'gzip', 'squeezed']],
     // The body's own bytes, to be decoded in the charset it declares.
     ['latin1', ['café', 'iso-8859-1']],
     ['refused', ['URLError', true]],

@@ -5,29 +5,20 @@ import {
   type IncomingMessage,
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import {
-  assertAllowedLiteral,
-  BlockedAddressError,
-  guardedLookup,
-  isPublicAddress,
-} from '../tools/address-guard.js';
+import { assertAllowedLiteral, guardedLookup, isPublicAddress } from '../tools/address-guard.js';
 import {
   CREDENTIAL_HEADER,
   MAX_REDIRECTS,
   redirectOf,
   TOO_MANY_REDIRECTS,
 } from '../common/redirects.js';
-import { cookiesSet, readBody } from './response-reading.js';
-import { EgressProxyError, egressAgents, lookupCheck } from '../common/egress.js';
-import {
-  connectionErrorCode,
-  CUT_OFF,
-  cutOff,
-  untrustedCertificate,
-} from '../common/connection-error.js';
+import { ACCEPTED_ENCODINGS, cookiesSet, readBody } from './response-reading.js';
+import { egressAgents, lookupCheck } from '../common/egress.js';
+import { failureOf, HttpFailure } from './http-failure.js';
 import { ENGINE_VERSION } from '../version.js';
 
 export { isPublicAddress } from '../tools/address-guard.js';
+export { HttpFailure, type HttpFailureKind } from './http-failure.js';
 
 /** What `ces_requests` asks for. */
 export interface PyHttpRequest {
@@ -50,30 +41,11 @@ export interface PyHttpRequest {
   cookies?: Record<string, string> | null;
   /** false: a redirect is not followed, but answered as it is (as Python's requests). */
   allow_redirects?: boolean | null;
-}
-
-/**
- * How a request failed, for the exception `ces_requests` raises (as Python's requests does):
- * `Timeout` (`ConnectTimeout` before the connection was made, `ReadTimeout` after),
- * `ConnectionError` (`SSLError` for a certificate refused; a refused address too),
- * `TooManyRedirects`, `InvalidURL`.
- */
-export type HttpFailureKind =
-  | 'connect_timeout'
-  | 'read_timeout'
-  | 'connection'
-  | 'ssl'
-  | 'refused'
-  | 'redirects'
-  | 'invalid_url';
-
-export class HttpFailure extends Error {
-  constructor(
-    message: string,
-    readonly kind: HttpFailureKind,
-  ) {
-    super(message);
-  }
+  /**
+   * false: the body is given as sent, and no Accept-Encoding is added (as urllib); else it is
+   * decoded from its Content-Encoding (gzip, deflate, br), as requests decodes it.
+   */
+  decode?: boolean | null;
 }
 
 export interface PyHttpResponse {
@@ -150,6 +122,7 @@ interface Prepared {
   method: string;
   headers: Record<string, string>;
   body: string | Buffer | undefined;
+  decode: boolean;
 }
 
 /**
@@ -162,11 +135,15 @@ const DEFAULT_HEADERS = { 'User-Agent': `audio-agent-engine/${ENGINE_VERSION}`, 
 function prepared(req: PyHttpRequest): Prepared {
   const parsed = URL.parse(req.url);
   if (!parsed) throw new HttpFailure(`invalid URL ${JSON.stringify(req.url)}`, 'invalid_url');
-  const target = { url: withParams(parsed, req.params), method: req.method.toUpperCase() };
+  const decode = req.decode !== false;
+  const target = { url: withParams(parsed, req.params), method: req.method.toUpperCase(), decode };
   // A header given None is not sent, as in requests (a default one neither).
   const named = new Set(Object.keys(req.headers ?? {}).map((name) => name.toLowerCase()));
+  const defaults = decode
+    ? { ...DEFAULT_HEADERS, 'Accept-Encoding': ACCEPTED_ENCODINGS }
+    : DEFAULT_HEADERS;
   const headers = Object.fromEntries([
-    ...Object.entries(DEFAULT_HEADERS).filter(([name]) => !named.has(name.toLowerCase())),
+    ...Object.entries(defaults).filter(([name]) => !named.has(name.toLowerCase())),
     ...Object.entries(req.headers ?? {}).filter(
       ([, value]) => value !== null && value !== undefined,
     ),
@@ -234,7 +211,7 @@ async function following(
       }
       continue;
     }
-    const read = await readBody(response, options.maxResponseBytes);
+    const read = await readBody(response, options.maxResponseBytes, request.decode);
     const flat = Object.fromEntries(
       Object.entries(response.headers).map(([k, v]) => [
         k,
@@ -252,25 +229,8 @@ async function following(
   }
 }
 
-/** `error` as the failure `ces_requests` raises; an error of no known kind as it is. */
-function failureOf(
-  error: unknown,
-  { timedOut, connected }: { timedOut: boolean; connected: boolean },
-): Error {
-  if (error instanceof HttpFailure) return error;
-  if (error instanceof BlockedAddressError) return new HttpFailure(error.message, 'refused');
-  if (error instanceof EgressProxyError) return new HttpFailure(error.message, 'connection');
-  if (timedOut) return new HttpFailure('timed out', connected ? 'read_timeout' : 'connect_timeout');
-  const certificate = untrustedCertificate(error);
-  if (certificate)
-    return new HttpFailure(`the server's TLS certificate is not trusted (${certificate})`, 'ssl');
-  if (cutOff(error)) return new HttpFailure(CUT_OFF, 'connection');
-  if (connectionErrorCode(error)) return new HttpFailure((error as Error).message, 'connection');
-  return error as Error;
-}
-
 function send(
-  { url, method, headers, body }: Prepared,
+  { url, method, headers, body }: Omit<Prepared, 'decode'>,
   options: SafeHttpOptions,
   signal: AbortSignal,
   progress: { connected: boolean },
