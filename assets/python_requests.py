@@ -242,13 +242,15 @@ class _Requests(_Verbs):
             binary, data = _body_bytes(data), None
         elif data is not None and not isinstance(data, str):
             form, data = _encoded(data), None
+        payload = {"method": str(method).upper(), "url": url, "params": _encoded(params), "json": json,
+                   "headers": headers, "timeout": _seconds(timeout), "data": data, "form": form,
+                   "data_b64": _base64(binary), "cookies": cookies, "auth": _pair(auth),
+                   "allow_redirects": bool(allow_redirects), "decode": _decode, "caller": self._caller}
         started = time.monotonic()
-        result = _bridge("http", {"method": str(method).upper(), "url": url, "params": _encoded(params),
-                                  "json": json, "headers": headers, "timeout": _seconds(timeout),
-                                  "data": data, "form": form, "data_b64": _base64(binary),
-                                  "cookies": cookies, "auth": _pair(auth),
-                                  "allow_redirects": bool(allow_redirects), "decode": _decode,
-                                  "caller": self._caller})
+        try:
+            result = _bridge("http", payload)
+        except ValueError as error:  # NaN or an infinity in json=, which requests refuses too
+            raise _E.InvalidJSONError(str(error)) from None
         if "error" in result:
             raise _FAILURES.get(result.get("kind"), _E.RequestException)(result["error"])
         return Response(result, time.monotonic() - started)

@@ -111,6 +111,11 @@ def ported(case: str) -> list:
         raw = requests.put(base + "/raw", data=audio, headers={"Content-Type": "audio/wav"}).json()
         from_file = requests.put(base + "/raw", data=io.BytesIO(b"\\x00\\xff")).json()
         return [r.json(), raw, from_file]
+    if case == "nan":
+        try:
+            requests.post(base + "/echo", json={"ratio": float("nan")})
+        except requests.exceptions.InvalidJSONError as e:
+            return ["InvalidJSONError", str(e), isinstance(e, requests.RequestException)]
     if case == "gzip":
         r = requests.get(base + "/gzip")
         return [r.json(), r.headers["Content-Encoding"]]
@@ -289,6 +294,8 @@ describe('code tools written for Python requests', () => {
         [null, '00ff'],
       ],
     ],
+    // JSON has no NaN: refused before sending, as requests refuses it.
+    ['nan', ['InvalidJSONError', 'Out of range float values are not JSON compliant: nan', true]],
     // Compressed bodies asked for and decoded, as requests does.
     ['gzip', [{ squeezed: true }, 'gzip']],
     // A response as large as LLM_TOOL_MAX_RESPONSE_BYTES allows reaches the code whole.
