@@ -148,8 +148,9 @@ pyodide.registerJsModule('_engine_bridge', {
 });
 const RUNTIME = [
   'python_runtime.py',
-  'python_multipart.py',
+  'python_bodies.py',
   'python_requests.py',
+  'python_session.py',
   'python_urllib.py',
   'python_analyze.py',
   'python_isolation.py',

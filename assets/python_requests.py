@@ -1,4 +1,4 @@
-# ces_requests (alias requests) of code tools, loaded after python_runtime.py and python_multipart.py:
+# ces_requests (alias requests) of code tools, loaded after python_runtime.py and python_bodies.py:
 # the part of Python's requests that code written for it uses — get/post/…/request (uploads with
 # files= too), Session, Response (headers read in any case), raise_for_status, json(), and its
 # exceptions (Timeout, ConnectionError, …) — carried out by the engine over the bridge (see
@@ -8,9 +8,7 @@ import base64
 import datetime
 import http
 import json
-import re
 import time
-from urllib.parse import quote_plus, urlencode, urlsplit
 
 
 class exceptions:
@@ -53,6 +51,12 @@ class exceptions:
     class ContentDecodingError(RequestException):
         pass
 
+    class RetryError(RequestException):
+        pass
+
+    class InvalidSchema(RequestException, ValueError):
+        pass
+
     class JSONDecodeError(InvalidJSONError, json.JSONDecodeError):
         def __init__(self, msg, doc, pos):
             json.JSONDecodeError.__init__(self, msg, doc, pos)
@@ -61,6 +65,7 @@ class exceptions:
 
 _E = exceptions
 # The engine's name for a failure (HttpFailureKind) -> what is raised; any other: RequestException.
+# A Retry (python_session.py) tries again after a failed connection and an answer that did not come.
 _FAILURES = {"connect_timeout": _E.ConnectTimeout, "read_timeout": _E.ReadTimeout, "connection": _E.ConnectionError,
              "refused": _E.ConnectionError, "ssl": _E.SSLError, "redirects": _E.TooManyRedirects,
              "invalid_url": _E.InvalidURL, "decoding": _E.ContentDecodingError}
@@ -85,7 +90,7 @@ class CaseInsensitiveDict(dict):
 class Response:
     """What a request answered (the body is read whole: `text`, and `content` its bytes)."""
 
-    def __init__(self, data, elapsed=0.0):
+    def __init__(self, data):
         self.status_code = data["status_code"]
         self.reason = data.get("reason", "")
         self.ok = 200 <= self.status_code < 400
@@ -97,8 +102,7 @@ class Response:
         self.cookies = dict(data.get("cookies", {}))
         self.url = data.get("url", "")
         self.encoding = "utf-8"
-        # From sending to the answer, as the code waited for it (its body read too).
-        self.elapsed = datetime.timedelta(seconds=elapsed)
+        self.elapsed = datetime.timedelta(0)  # set by the request, once answered
 
     def json(self, **kwargs):
         try:
@@ -161,8 +165,9 @@ class auth:
 class _Prepared:
     """The request an auth callable is handed (requests' PreparedRequest, as such code uses it)."""
 
-    def __init__(self, method, url, headers):
+    def __init__(self, method, url, headers, payload=None):
         self.method, self.url, self.headers, self.body = method, url, headers, None
+        self._payload = payload  # what the engine is asked to send (an adapter sends it)
 
 
 _A = auth
@@ -217,12 +222,14 @@ class _Requests(_Verbs):
     ConnectTimeout, ReadTimeout, TooManyRedirects = _E.ConnectTimeout, _E.ReadTimeout, _E.TooManyRedirects
     JSONDecodeError, Response, codes = _E.JSONDecodeError, Response, _Codes()
     auth = auth
+    adapters = property(lambda self: adapters)  # python_session.py, loaded after this file
 
     def __init__(self, caller=""):
         self._caller = caller
 
     def request(self, method, url, params=None, data=None, headers=None, cookies=None, files=None, auth=None,
-                timeout=None, allow_redirects=True, json=None, verify=True, stream=False, _decode=True):
+                timeout=None, allow_redirects=True, json=None, verify=True, stream=False, _decode=True,
+                _adapter=None):
         # verify and stream are taken for compatibility: certificates are always checked (against
         # the engine's trust, NODE_EXTRA_CA_CERTS included), and bodies are always read whole.
         if isinstance(auth, _A.HTTPBasicAuth):
@@ -234,7 +241,7 @@ class _Requests(_Verbs):
         # a dict or pairs as a form, encoded here as requests encodes it; a str as it is.
         form = binary = None
         if files:
-            binary, content_type = _multipart(data, files)  # python_multipart.py
+            binary, content_type = _multipart(data, files)  # python_bodies.py
             if not any(str(name).lower() == "content-type" for name in (headers or {})):
                 headers = {**(headers or {}), "Content-Type": content_type}
             data = None
@@ -242,50 +249,37 @@ class _Requests(_Verbs):
             binary, data = _body_bytes(data), None
         elif data is not None and not isinstance(data, str):
             form, data = _encoded(data), None
+        headers = dict(headers or {})
         payload = {"method": str(method).upper(), "url": url, "params": _encoded(params), "json": json,
-                   "headers": headers, "timeout": _seconds(timeout), "data": data, "form": form,
-                   "data_b64": _base64(binary), "cookies": cookies, "auth": _pair(auth),
-                   "allow_redirects": bool(allow_redirects), "decode": _decode, "caller": self._caller}
+                   "headers": headers, "data": data, "form": form, "data_b64": _base64(binary),
+                   "cookies": cookies, "auth": _pair(auth), "allow_redirects": bool(allow_redirects),
+                   "decode": _decode, "caller": self._caller}
         started = time.monotonic()
-        try:
-            result = _bridge("http", payload)
-        except ValueError as error:  # NaN or an infinity in json=, which requests refuses too
-            raise _E.InvalidJSONError(str(error)) from None
-        if "error" in result:
-            raise _FAILURES.get(result.get("kind"), _E.RequestException)(result["error"])
-        return Response(result, time.monotonic() - started)
+        adapter = _adapter or adapters.HTTPAdapter()  # python_session.py
+        response = adapter.send(_Prepared(payload["method"], url, headers, payload), timeout=timeout)
+        # From sending to the answer, as the code waited for it (retries and their waits too).
+        response.elapsed = datetime.timedelta(seconds=time.monotonic() - started)
+        return response
 
     def Session(self):  # noqa: N802 (requests' own name)
         return Session(self)
 
 
-# A secret's reference, which the engine fills in (tool-secrets.ts SECRET_REFERENCE).
-_SECRET_REFERENCE = re.compile(r"(\$\{TOOL_SECRET_[A-Za-z0-9_]+\})")
+def _sent(payload):
+    """The engine's answer to one request (no retry): a Response, or the exception requests raises."""
+    try:
+        result = _bridge("http", payload)
+    except ValueError as error:  # NaN or an infinity in json=, which requests refuses too
+        raise _E.InvalidJSONError(str(error)) from None
+    if "error" in result:
+        kind = result.get("kind")
+        failure = _FAILURES.get(kind, _E.RequestException)(result["error"])
+        failure._retry_as = _RETRY_AS.get(kind)
+        raise failure
+    return Response(result)
 
 
-def _quote(text, safe="", encoding=None, errors=None):
-    """quote_plus, but for ${TOOL_SECRET_*} references, kept as written for the engine to fill in
-    (and encode)."""
-    if isinstance(text, bytes):
-        text = text.decode(encoding or "utf-8", errors or "strict")
-    parts = _SECRET_REFERENCE.split(text)
-    return "".join(part if i % 2 else quote_plus(part, safe) for i, part in enumerate(parts))
-
-
-def _encoded(data):
-    """requests' own encoding of `params` and of a form's `data`: a str (or bytes) as it is; a dict
-    or (key, value) pairs as a query string, a list value repeated, None left out, other values
-    written as str() writes them (True, 1.5); a secret's reference left for the engine."""
-    if data is None or isinstance(data, str):
-        return data
-    if isinstance(data, bytes):
-        return data.decode("utf-8")
-    pairs = []
-    for key, values in (data.items() if hasattr(data, "items") else data):
-        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-            values = [values]
-        pairs += [(key, value) for value in values if value is not None]
-    return urlencode(pairs, quote_via=_quote)
+_RETRY_AS = {"connect_timeout": "connect", "read_timeout": "read", "connection": "read"}
 
 
 def _base64(body):
@@ -299,52 +293,4 @@ def _seconds(timeout):
     return timeout
 
 
-class Session(_Verbs):
-    """requests.Session(): headers, auth, params and cookies sent with every request of it; the
-    cookies a host sets (a login) are sent again to that host, and to no other."""
-
-    def __init__(self, requests):
-        self._requests = requests
-        self.headers = {}
-        self.params = {}
-        self.cookies = {}
-        self.auth = None
-        self._jar = {}  # host -> the cookies it set
-
-    def request(self, method, url, **kwargs):
-        kwargs["cookies"] = {**self._jar.get(urlsplit(url).hostname, {}), **(kwargs.get("cookies") or {})}
-        for name in ("headers", "params", "cookies"):
-            given = kwargs.get(name)
-            # The request's own as it is when it is no dict (a query string, pairs), as requests.
-            kwargs[name] = {**getattr(self, name), **(given or {})} if given is None or hasattr(given, "items") else given
-        kwargs.setdefault("auth", self.auth)
-        response = self._requests.request(method, url, **kwargs)
-        if response.cookies:
-            self._jar.setdefault(urlsplit(response.url).hostname, {}).update(response.cookies)
-        return response
-
-    def close(self):
-        pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
 requests = _Requests()
-
-
-def _requests_import(name, globals, fromlist):
-    """`import requests` (or ces_requests, or their `exceptions`) in tool code: the call's own."""
-    own = globals.get("__requests__") or requests
-    parts = name.split(".")
-    if len(parts) == 1:
-        return own
-    if parts[1:] == ["exceptions"]:
-        return exceptions if fromlist else own
-    if parts[1:] == ["auth"]:
-        return auth if fromlist else own
-    raise ImportError(f"module '{name}' is not available to code tools (ces_requests offers requests' "
-                      "get/post/put/patch/delete/head/options/request, Session, auth and its exceptions)")

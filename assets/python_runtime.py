@@ -10,6 +10,7 @@ import io
 import json
 import pathlib
 import sys
+import time
 import types
 import uuid
 
@@ -27,12 +28,27 @@ def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
         root = name.split(".")[0]
         if root in _BLOCKED:
             raise ImportError(f"module '{name}' is not available to code tools")
-        if root in ("requests", "ces_requests") and level == 0:
-            return _requests_import(name, globals, fromlist)  # python_requests.py
+        if root in ("requests", "ces_requests", "urllib3") and level == 0:
+            return _requests_import(name, globals, fromlist)  # python_session.py
     return _real_import(name, globals, locals, fromlist, level)
 
 
 builtins.__import__ = _guarded_import
+
+_real_sleep = time.sleep
+
+
+def _sleep(seconds):
+    """time.sleep in slices of 50 ms: the engine's interrupt (a call past its timeout) stops it
+    between two, where Pyodide's own sleep never sees it (its worker was killed and replaced)."""
+    end = time.monotonic() + seconds
+    if seconds < 0:
+        raise ValueError("sleep length must be non-negative")
+    while (left := end - time.monotonic()) > 0:
+        _real_sleep(min(left, 0.05))
+
+
+time.sleep = _sleep
 
 
 def _jsonable(value):

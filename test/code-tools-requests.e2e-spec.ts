@@ -111,6 +111,48 @@ def ported(case: str) -> list:
         raw = requests.put(base + "/raw", data=audio, headers={"Content-Type": "audio/wav"}).json()
         from_file = requests.put(base + "/raw", data=io.BytesIO(b"\\x00\\xff")).json()
         return [r.json(), raw, from_file]
+    if case == "retries":
+        from requests.adapters import HTTPAdapter
+        from urllib3.util.retry import Retry
+        s = requests.Session()
+        s.mount("http://", HTTPAdapter(max_retries=Retry(total=3, backoff_factor=0.1, status_forcelist=[502, 503])))
+        ok = s.get(base + "/flaky?id=a")
+        post = s.post(base + "/flaky?id=b")
+        try:
+            s.get(base + "/flaky?id=c&fails=9")
+        except requests.exceptions.RetryError as e:
+            spent = str(e).replace(base, "")
+        lenient = requests.Session()
+        lenient.mount(base + "/flaky", HTTPAdapter(max_retries=Retry(total=2, status_forcelist=[503], raise_on_status=False)))
+        last = lenient.get(base + "/flaky?id=d&fails=9").status_code
+        limited = requests.Session()
+        limited.mount("http://", HTTPAdapter(max_retries=1))
+        later = limited.get(base + "/flaky?id=e&fails=1&status=429")
+        try:
+            s.get(base + "/cut?id=f")
+        except requests.ConnectionError:
+            cut = "ConnectionError"
+        return [ok.status_code, ok.text, post.status_code, spent, last, later.status_code,
+                later.elapsed.total_seconds() >= 1, cut]
+    if case == "adapters":
+        from requests.adapters import HTTPAdapter
+        from requests.packages.urllib3.util.retry import Retry as Older
+        import urllib3
+
+        class TimeoutAdapter(HTTPAdapter):
+            def send(self, request, **kwargs):
+                kwargs["timeout"] = kwargs.get("timeout") or 0.5
+                request.headers["X-Api-Key"] = "from-adapter"
+                return super().send(request, **kwargs)
+
+        s = requests.Session()
+        s.mount("http://", TimeoutAdapter())
+        key = s.get(base + "/echo").json()["key"]
+        try:
+            s.get(base + "/slow")
+        except requests.ReadTimeout:
+            timed_out = True
+        return [key, timed_out, Older is urllib3.Retry, Older(method_whitelist=["POST"]).allowed_methods]
     if case == "nan":
         try:
             requests.post(base + "/echo", json={"ratio": float("nan")})
@@ -126,6 +168,8 @@ def ported(case: str) -> list:
 `;
 
 describe('code tools written for Python requests', () => {
+  /** The requests to /flaky, by id. */
+  const hits = new Map<string, number>();
   /** Another host (127.0.0.2): the Cookie header it was sent. */
   const other = createServer((req, res) => res.end(req.headers.cookie ?? 'no cookie'));
   let otherUrl = '';
@@ -182,6 +226,22 @@ describe('code tools written for Python requests', () => {
         return void res.end(
           JSON.stringify([req.headers['content-type'] ?? null, req.bytes.toString('hex')]),
         );
+      // Fails `fails` times (2 unless given) for each id, with `status` (503 unless given; a
+      // 429 asks for a second's wait), then answers.
+      if (req.path === '/flaky') {
+        const id = req.query.id!;
+        hits.set(id, (hits.get(id) ?? 0) + 1);
+        if (hits.get(id)! <= Number(req.query.fails ?? 2)) {
+          const status = Number(req.query.status ?? 503);
+          return void res.writeHead(status, status === 429 ? { 'Retry-After': '1' } : {}).end();
+        }
+        return void res.end(`answered at try ${hits.get(id)}`);
+      }
+      // The connection cut before any answer.
+      if (req.path === '/cut') {
+        hits.set(req.query.id!, (hits.get(req.query.id!) ?? 0) + 1);
+        return void res.socket?.destroy();
+      }
       if (req.path === '/gzip')
         return void (String(req.headers['accept-encoding']).includes('gzip')
           ? res
@@ -224,6 +284,25 @@ describe('code tools written for Python requests', () => {
         cookie: 'lang=it',
       },
     ]);
+    ws.close();
+  }, 30_000);
+
+  // A Session mounted with HTTPAdapter(max_retries=Retry(…)), as production code retries: a status
+  // of status_forcelist retried for idempotent methods only, RetryError once spent (or the last
+  // answer, raise_on_status=False), a 429's Retry-After waited for; each try a request.
+  it('retries as a Session mounted with an HTTPAdapter and a Retry does', async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    expect(await ported(ws, { case: 'retries' })).toEqual([
+      200,
+      'answered at try 3',
+      503,
+      "Max retries exceeded with url: /flaky?id=c&fails=9 (Caused by ResponseError('too many 503 error responses'))",
+      503,
+      200,
+      true,
+      'ConnectionError',
+    ]);
+    expect(Object.fromEntries(hits)).toEqual({ a: 3, b: 1, c: 4, d: 3, e: 2, f: 4 });
     ws.close();
   }, 30_000);
 
@@ -294,6 +373,9 @@ describe('code tools written for Python requests', () => {
         [null, '00ff'],
       ],
     ],
+    // An adapter of the code's own (a default timeout, a header), and urllib3's Retry by its
+    // older names.
+    ['adapters', ['from-adapter', true, true, ['POST']]],
     // JSON has no NaN: refused before sending, as requests refuses it.
     ['nan', ['InvalidJSONError', 'Out of range float values are not JSON compliant: nan', true]],
     // Compressed bodies asked for and decoded, as requests does.

@@ -124,10 +124,13 @@ describe('CodeToolPool (real Pyodide workers)', () => {
     // the worker from running for the whole grace period would force a respawn, so the check
     // gets three tries: an interrupt that does not work fails all three.
     let interruptOnly = false;
+    // time.sleep too (a retry's wait, a polling loop's), which Pyodide's own sleep kept from it.
+    const sleep = 'import time\ndef f():\n    time.sleep(30)';
     for (let attempt = 0; attempt < 3 && !interruptOnly; attempt++) {
       const before = pool.started;
       expect(await run(loop, 'f', {}, 300)).toMatchObject(timedOut);
       expect(await run(loop, 'f', {}, 1)).toMatchObject(timedOut);
+      expect(await run(sleep, 'f', {}, 300)).toMatchObject(timedOut);
       interruptOnly = pool.started === before;
     }
     expect(interruptOnly).toBe(true);

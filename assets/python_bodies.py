@@ -1,7 +1,38 @@
-# The bodies of ces_requests (python_requests.py, loaded after this file) that are bytes: a
-# multipart/form-data upload (`files=`) built as requests builds it (its _encode_files and urllib3's
-# encode_multipart_formdata), and a body given as bytes or as a file.
+# How ces_requests (python_requests.py, loaded after this file) encodes what it sends, as requests
+# encodes it: params and forms as query strings, a multipart/form-data upload (`files=`, as its
+# _encode_files and urllib3's encode_multipart_formdata build it), a body given as bytes or a file.
 import os
+import re
+from urllib.parse import quote_plus, urlencode
+
+# A secret's reference, which the engine fills in (tool-secrets.ts SECRET_REFERENCE).
+_SECRET_REFERENCE = re.compile(r"(\$\{TOOL_SECRET_[A-Za-z0-9_]+\})")
+
+
+def _quote(text, safe="", encoding=None, errors=None):
+    """quote_plus, but for ${TOOL_SECRET_*} references, kept as written for the engine to fill in
+    (and encode)."""
+    if isinstance(text, bytes):
+        text = text.decode(encoding or "utf-8", errors or "strict")
+    parts = _SECRET_REFERENCE.split(text)
+    return "".join(part if i % 2 else quote_plus(part, safe) for i, part in enumerate(parts))
+
+
+def _encoded(data):
+    """requests' own encoding of `params` and of a form's `data`: a str (or bytes) as it is; a dict
+    or (key, value) pairs as a query string, a list value repeated, None left out, other values
+    written as str() writes them (True, 1.5); a secret's reference left for the engine."""
+    if data is None or isinstance(data, str):
+        return data
+    if isinstance(data, bytes):
+        return data.decode("utf-8")
+    pairs = []
+    for key, values in (data.items() if hasattr(data, "items") else data):
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+            values = [values]
+        pairs += [(key, value) for value in values if value is not None]
+    return urlencode(pairs, quote_via=_quote)
+
 
 
 def _body_bytes(data):

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const MULTIPART = fileURLToPath(new URL('../../assets/python_multipart.py', import.meta.url));
+const MULTIPART = fileURLToPath(new URL('../../assets/python_bodies.py', import.meta.url));
 
 /**
  * ces_requests' uploads against Python's own requests (Debian: python3-requests, installed by
@@ -54,7 +54,7 @@ except ValueError as error:
 print(json.dumps(same))
 `;
 
-describe("ces_requests' multipart uploads (python_multipart.py) against Python's requests", () => {
+describe("ces_requests' multipart uploads (python_bodies.py) against Python's requests", () => {
   it('builds the body and Content-Type requests builds, byte for byte', () => {
     const run = spawnSync('python3', ['-c', COMPARE, MULTIPART], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
