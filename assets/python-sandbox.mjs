@@ -152,6 +152,7 @@ const RUNTIME = [
   'python_requests.py',
   'python_session.py',
   'python_urllib.py',
+  'python_httpx.py',
   'python_analyze.py',
   'python_isolation.py',
 ];

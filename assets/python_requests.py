@@ -215,6 +215,20 @@ class _Verbs:
         return self.request("DELETE", url, **kwargs)
 
 
+class _Closable:
+    """A Session's (a Client's) close() and `with`: nothing to release, the engine holds the
+    connections."""
+
+    def close(self):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
 class _Requests(_Verbs):
     """ces_requests of one tool's code; `caller` (its call id) tells the engine whose secrets it may use."""
     exceptions = _E

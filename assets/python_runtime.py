@@ -30,6 +30,8 @@ def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
             raise ImportError(f"module '{name}' is not available to code tools")
         if root in ("requests", "ces_requests", "urllib3") and level == 0:
             return _requests_import(name, globals, fromlist)  # python_session.py
+        if name == "httpx":
+            return _Httpx  # python_httpx.py
     return _real_import(name, globals, locals, fromlist, level)
 
 

@@ -170,7 +170,7 @@ def _module_import(root, parts, fromlist, name):
     return found
 
 
-class Session(_Verbs):
+class Session(_Verbs, _Closable):
     """requests.Session(): headers, auth, params and cookies sent with every request of it; the
     cookies a host sets (a login) are sent again to that host, and to no other."""
 
@@ -209,18 +209,10 @@ class Session(_Verbs):
             self._jar.setdefault(urlsplit(response.url).hostname, {}).update(response.cookies)
         return response
 
-    def close(self):
-        pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
 
 def _requests_import(name, globals, fromlist):
-    """`import requests` (or ces_requests, or their `exceptions`) in tool code: the call's own."""
+    """`import requests` (or ces_requests; their `exceptions`, `auth`, `adapters`) in tool code: the
+    call's own; `import urllib3` (its Retry)."""
     parts = name.split(".")
     if parts[0] == "urllib3":
         return _module_import(_Urllib3, parts[1:], fromlist, name)

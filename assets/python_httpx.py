@@ -1,0 +1,226 @@
+# httpx for code tools, loaded after python_urllib.py: the synchronous part of it that code written
+# for httpx uses (get/post/…/request, Client with its base_url, headers, params, auth, timeout and
+# follow_redirects; Response; its exceptions), each request carried out by the engine through the
+# calling tool's ces_requests (its address policy and secrets). `import httpx` in tool code gives it.
+_UNSET = object()
+
+
+class _Httpx:
+    """The httpx module of code tools."""
+
+    class HTTPError(Exception):
+        def __init__(self, message, *, request=None):
+            super().__init__(message)
+            self.request = request
+
+    class RequestError(HTTPError):
+        pass
+
+    class TransportError(RequestError):
+        pass
+
+    class TimeoutException(TransportError):
+        pass
+
+    class ConnectTimeout(TimeoutException):
+        pass
+
+    class ReadTimeout(TimeoutException):
+        pass
+
+    class WriteTimeout(TimeoutException):
+        pass
+
+    class PoolTimeout(TimeoutException):
+        pass
+
+    class NetworkError(TransportError):
+        pass
+
+    class ConnectError(NetworkError):
+        pass
+
+    class ReadError(NetworkError):
+        pass
+
+    class UnsupportedProtocol(TransportError):
+        pass
+
+    class DecodingError(RequestError):
+        pass
+
+    class TooManyRedirects(RequestError):
+        pass
+
+    class HTTPStatusError(HTTPError):
+        def __init__(self, message, *, request, response):
+            super().__init__(message, request=request)
+            self.response = response
+
+    class InvalidURL(Exception):
+        pass
+
+    class Timeout:
+        """A timeout for the whole request: the longest of those given bounds it."""
+
+        def __init__(self, timeout=5.0, *, connect=None, read=None, write=None, pool=None):
+            if isinstance(timeout, _Httpx.Timeout):
+                timeout = timeout.seconds
+            given = [t for t in (timeout, connect, read, write, pool) if t is not None]
+            self.seconds = max(given) if given else None
+            self.connect, self.read, self.write, self.pool = connect, read, write, pool
+
+    class BasicAuth:
+        def __init__(self, username, password):
+            self.pair = (username, password)
+
+    class Request:
+        def __init__(self, method, url, headers=None):
+            self.method, self.url, self.headers = method, url, CaseInsensitiveDict(headers or {})
+
+    class Response:
+        """What a request answered: httpx's names for ces_requests' Response."""
+
+        def __init__(self, answer, request):
+            self.status_code, self.reason_phrase = answer.status_code, answer.reason
+            self.headers, self.cookies, self.url = answer.headers, answer.cookies, answer.url
+            self.text, self.content, self.elapsed = answer.text, answer.content, answer.elapsed
+            self.request, self.http_version, self.encoding, self.history = request, "HTTP/1.1", "utf-8", []
+
+        is_informational = property(lambda self: 100 <= self.status_code < 200)
+        is_success = property(lambda self: 200 <= self.status_code < 300)
+        is_redirect = property(lambda self: 300 <= self.status_code < 400)
+        is_client_error = property(lambda self: 400 <= self.status_code < 500)
+        is_server_error = property(lambda self: 500 <= self.status_code < 600)
+        is_error = property(lambda self: 400 <= self.status_code < 600)
+
+        def json(self, **kwargs):
+            return json.loads(self.text, **kwargs)
+
+        def read(self):
+            return self.content
+
+        def iter_bytes(self, chunk_size=None):
+            size = chunk_size or len(self.content) or 1
+            return iter([self.content[i:i + size] for i in range(0, len(self.content), size)])
+
+        def iter_text(self, chunk_size=None):
+            size = chunk_size or len(self.text) or 1
+            return iter([self.text[i:i + size] for i in range(0, len(self.text), size)])
+
+        def iter_lines(self):
+            return iter(self.text.splitlines())
+
+        def raise_for_status(self):
+            if self.is_success:
+                return self
+            kind = {1: "Informational response", 3: "Redirect response", 4: "Client error",
+                    5: "Server error"}.get(self.status_code // 100, "Invalid status code")
+            raise _Httpx.HTTPStatusError(
+                f"{kind} '{self.status_code} {self.reason_phrase}' for url '{self.url}'\nFor more information "
+                f"check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/{self.status_code}",
+                request=self.request, response=self)
+
+        def close(self):
+            pass
+
+        def __repr__(self):
+            return f"<Response [{self.status_code} {self.reason_phrase}]>"
+
+    class Client(_Verbs, _Closable):
+        """httpx.Client: its base_url, headers, params, cookies, auth, timeout (5 s unless given)
+        and follow_redirects (False unless given, as httpx) go with each request of it."""
+
+        def __init__(self, *, base_url="", headers=None, params=None, cookies=None, auth=None, timeout=5.0,
+                     follow_redirects=False, verify=True, **ignored):
+            self.base_url, self.headers = str(base_url), CaseInsensitiveDict(headers or {})
+            self.params, self.cookies, self.auth = dict(params or {}), dict(cookies or {}), auth
+            self.timeout, self.follow_redirects = timeout, follow_redirects
+
+        def request(self, method, url, *, params=None, content=None, data=None, files=None, json=None,
+                    headers=None, cookies=None, auth=None, timeout=_UNSET, follow_redirects=None,
+                    **ignored):
+            url = str(url)
+            if self.base_url and "://" not in url:
+                url = self.base_url.rstrip("/") + "/" + url.lstrip("/")
+            sent_headers = {**self.headers, **(headers or {})}
+            request = _Httpx.Request(str(method).upper(), url, sent_headers)
+            auth = auth if auth is not None else self.auth
+            if isinstance(auth, _Httpx.BasicAuth):
+                auth = auth.pair
+            timeout = self.timeout if timeout is _UNSET else timeout  # not given: the client's
+            if isinstance(timeout, _Httpx.Timeout):
+                timeout = timeout.seconds
+            follow = self.follow_redirects if follow_redirects is None else follow_redirects
+            own = _calling_requests()  # python_urllib.py
+            try:
+                answer = own.request(request.method, url, params=_merged(self.params, params),
+                                     data=content if content is not None else data, files=files, json=json,
+                                     headers=sent_headers, cookies={**self.cookies, **(cookies or {})},
+                                     auth=auth, timeout=timeout, allow_redirects=bool(follow))
+            except exceptions.RequestException as error:
+                raise _httpx_failure(error, request) from None
+            self.cookies.update(answer.cookies)
+            return _Httpx.Response(answer, request)
+
+        def stream(self, method, url, **kwargs):
+            return _Streamed(self.request(method, url, **kwargs))
+
+    class codes:
+        """httpx.codes: `codes.OK` 200, `codes.NOT_FOUND` 404, … (http.HTTPStatus's names)."""
+
+    for _status in http.HTTPStatus:
+        setattr(codes, _status.name, int(_status))
+        setattr(codes, _status.name.lower(), int(_status))
+    del _status
+
+
+def _merged(own, given):
+    """A client's params and a request's: merged when both are dicts, else the request's as given."""
+    if given is None or hasattr(given, "items"):
+        return {**own, **(given or {})} or None
+    return given
+
+
+class _Streamed:
+    """`with client.stream(…) as r:` — the body read whole, as ces_requests reads it."""
+
+    def __init__(self, response):
+        self._response = response
+
+    def __enter__(self):
+        return self._response
+
+    def __exit__(self, *exc):
+        return False
+
+
+# The failures of ces_requests -> what httpx raises.
+_HTTPX_FAILURES = {
+    "ConnectTimeout": _Httpx.ConnectTimeout, "ReadTimeout": _Httpx.ReadTimeout,
+    "SSLError": _Httpx.ConnectError, "ConnectionError": _Httpx.ConnectError,
+    "TooManyRedirects": _Httpx.TooManyRedirects, "InvalidURL": _Httpx.UnsupportedProtocol,
+    "ContentDecodingError": _Httpx.DecodingError,
+}
+
+
+def _httpx_failure(error, request):
+    for cls in type(error).__mro__:
+        if cls.__name__ in _HTTPX_FAILURES:
+            return _HTTPX_FAILURES[cls.__name__](str(error), request=request)
+    return _Httpx.RequestError(str(error), request=request)
+
+
+def _httpx_verb(verb):
+    def call(url, **kwargs):
+        with _Httpx.Client() as client:
+            return client.request(verb, url, **kwargs)
+
+    call.__name__ = verb.lower()
+    return call
+
+
+for _verb in ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"):
+    setattr(_Httpx, _verb.lower(), staticmethod(_httpx_verb(_verb)))
+_Httpx.request = staticmethod(lambda method, url, **kwargs: _Httpx.Client().request(method, url, **kwargs))
+del _verb
