@@ -302,3 +302,43 @@ describe('OpenAPI documents at a URL that is down at start-up', () => {
     expect(described).toMatchObject({ description: expect.stringMatching(/^Status of an order/) });
   });
 });
+
+// An API keyed as its document's security says (OpenWeatherMap's appid in the query, an
+// X-API-Key header): the entry gives the key, the engine puts it there.
+describe('OpenAPI tools with an api_key', () => {
+  const WEATHER = resolve('test/fixtures/openapi/weather.yaml');
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    TOOL_SECRET_WEATHER: 'k/7 9',
+    LLM_TOOLS_FILE: writeToolsFile(
+      ['getForecast', 'getAlerts'].map((operation) => ({
+        type: 'openapi',
+        spec: WEATHER,
+        operation,
+        base_url: `${base}/v2`,
+        api_key: '${TOOL_SECRET_WEATHER}',
+      })),
+    ),
+  }));
+  const client = useClientPerTest(rig);
+
+  it('sends the key where the security scheme says, filled in from its secret, and masks it in the result', async () => {
+    rig.tools.respond((req, res) =>
+      res.end(`${req.url} ${String(req.headers['x-api-key'] ?? '')}`),
+    );
+    rig.llm.enqueue(
+      sseText([xmlCall('getForecast', { q: 'Rome' }), xmlCall('getAlerts', {})]),
+      sseText(['Done.']),
+    );
+    await client.ws.turn('weather in Rome?');
+    expect(rig.tools.requests.map((r) => [r.url, r.headers['x-api-key']])).toEqual([
+      ['/v2/forecast?appid=k%2F7%209&q=Rome', undefined],
+      ['/v2/alerts', 'k/7 9'],
+    ]);
+    const read = rig.llm.requests[1]!.body.messages.filter((m: any) => m.role === 'tool');
+    expect(read.map((m: any) => m.content)).toEqual([
+      '/v2/forecast?appid=[secret]&q=Rome ',
+      '/v2/alerts [secret]',
+    ]);
+  });
+});

@@ -121,6 +121,7 @@ export const OPENAPI_SCHEMA = {
     spec: { type: 'string', minLength: 1 },
     operation: { type: 'string', minLength: 1, maxLength: 2000 },
     base_url: { type: 'string', pattern: URL_PATTERN },
+    api_key: { type: 'string', minLength: 1, maxLength: 8192 },
   },
 } as const;
 export const validateOpenApi = ajv.compile<ToolDefinitionInput>(OPENAPI_SCHEMA);

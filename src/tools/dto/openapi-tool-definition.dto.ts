@@ -49,6 +49,13 @@ export class OpenApiToolDefinitionDto extends IntersectionType(
 
   @ApiPropertyOptional({
     description:
+      "A key sent where the operation's security (or the document's) says: an apiKey scheme's header, query parameter or cookie, or an HTTP bearer scheme's Authorization. Usually a ${TOOL_SECRET_…} reference",
+    example: '${TOOL_SECRET_WEATHER}',
+  })
+  api_key?: string;
+
+  @ApiPropertyOptional({
+    description:
       "As for HTTP tools; token_url and scope may be left out when the operation's security (or the document's) names an oauth2 scheme with a clientCredentials flow: its tokenUrl, and the scopes the requirement lists",
     type: OpenApiOAuth2Dto,
   })

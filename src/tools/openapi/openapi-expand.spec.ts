@@ -194,3 +194,51 @@ describe('expandOpenApi', () => {
     expect(out.definitions).toEqual({ not: 'a list' });
   });
 });
+
+describe("expandOpenApi: an entry's api_key, where the operation's security puts it", () => {
+  const weather = { type: 'openapi', spec: 'weather.yaml' };
+  const made = async (operation: string, apiKey: string) => {
+    const out = await expandOpenApi(
+      [{ ...weather, operation, api_key: apiKey }],
+      't.json',
+      options,
+    );
+    return (out.definitions as Record<string, unknown>[])[0]!;
+  };
+
+  it('in the query (the document-wide scheme), a written key percent-encoded, a reference kept', async () => {
+    expect((await made('getForecast', '${TOOL_SECRET_WEATHER}')).url).toBe(
+      'https://api.weather.example.com/v2/forecast?appid=${TOOL_SECRET_WEATHER}',
+    );
+    expect((await made('getForecast', 'k/1 {x}')).url).toBe(
+      'https://api.weather.example.com/v2/forecast?appid=k%2F1%20%7Bx%7D',
+    );
+  });
+
+  it('in a header, a cookie or as a bearer token, after the query placeholders of a POST', async () => {
+    // The first requirement that takes one key: HTTP basic does not (a user and a password).
+    expect((await made('getAlerts', 'k-1')).headers).toEqual({ 'X-API-Key': 'k-1' });
+    expect((await made('getHistory', 'k-1')).headers).toEqual({ Cookie: 'sid=k-1' });
+    expect(await made('renameStation', '${TOOL_SECRET_W}')).toMatchObject({
+      url: 'https://api.weather.example.com/v2/stations/{id}?notify={notify}',
+      headers: { Authorization: 'Bearer ${TOOL_SECRET_W}' },
+    });
+  });
+
+  it("lets the entry's own headers win, and refuses a key the operation has no place for", async () => {
+    const out = await expandOpenApi(
+      [{ ...weather, operation: 'getAlerts', api_key: 'k-1', headers: { 'X-API-Key': 'mine' } }],
+      't.json',
+      options,
+    );
+    expect((out.definitions as Record<string, unknown>[])[0]!.headers).toEqual({
+      'X-API-Key': 'mine',
+    });
+    expect(await refusal({ ...weather, operation: 'getStatus', api_key: 'k-1' })).toBe(
+      "tools.json: tool #0: field 'api_key' has nowhere to go: the operation's security declares no apiKey or HTTP bearer scheme (give 'headers')",
+    );
+    expect(await refusal({ ...weather, operation: 'getStatus', api_key: '' })).toContain(
+      "field 'api_key' is invalid",
+    );
+  });
+});

@@ -19,7 +19,7 @@ import {
 
 const OPENAPI_FIELDS = new Set(Object.keys(OPENAPI_SCHEMA.properties));
 /** The fields that say where the operation is, not part of the HTTP tool it makes. */
-const OWN_FIELDS = new Set(['type', 'spec', 'operation', 'base_url']);
+const OWN_FIELDS = new Set(['type', 'spec', 'operation', 'base_url', 'api_key']);
 const NAME = new RegExp(TOOL_NAME_PATTERN);
 
 export interface Expanded {
@@ -136,14 +136,15 @@ export async function expandOpenApi(
           `${where(source, index, name)}: arguments of operation ${JSON.stringify(def.operation)} the tool cannot send are left out: ${made.skipped.join(', ')}`,
         );
       origins.set(index, def);
+      const keyed = def.api_key === undefined ? {} : withKey(made, def.api_key, at);
       return {
         ...ownless(def),
         name,
-        url: made.url,
+        url: keyed.url ?? made.url,
         method: made.method,
         description: def.description ?? made.description,
         parameters: def.parameters ?? made.parameters,
-        headers: { ...made.headers, ...(def.headers ?? {}) },
+        headers: { ...made.headers, ...keyed.headers, ...(def.headers ?? {}) },
         ...(Object.keys(made.queryStyles).length > 0 && {
           query_styles: { ...made.queryStyles, ...(def.query_styles ?? {}) },
         }),
@@ -160,6 +161,37 @@ export async function expandOpenApi(
 /** The entry without the fields that say where its operation is. */
 function ownless(def: ToolDefinitionInput): Record<string, unknown> {
   return Object.fromEntries(Object.entries(def).filter(([k]) => !OWN_FIELDS.has(k)));
+}
+
+/** A reference (`${TOOL_SECRET_…}`, `${session.…}`), kept as written in a URL: the engine encodes
+ * the value it fills in. */
+const REFERENCE = /(\$\{[^}]*\})/;
+
+/**
+ * The URL or headers that carry an entry's `api_key` where the operation's security says: an
+ * apiKey scheme's header, query parameter or cookie, or HTTP bearer's Authorization.
+ */
+function withKey(
+  made: OperationTool,
+  apiKey: string,
+  at: string,
+): { url?: string; headers?: Record<string, string> } {
+  const key = made.key;
+  if (!key)
+    throw new ToolDefinitionError(
+      `${at}: field 'api_key' has nowhere to go: the operation's security declares no apiKey or HTTP bearer scheme (give 'headers')`,
+    );
+  if (key.in === 'bearer') return { headers: { Authorization: `Bearer ${apiKey}` } };
+  if (key.in === 'header') return { headers: { [key.name]: apiKey } };
+  if (key.in === 'cookie') return { headers: { Cookie: `${key.name}=${apiKey}` } };
+  // A key written out is percent-encoded here (braces too: no placeholder is read in a key), a
+  // secret's value when it is filled in.
+  const value = apiKey
+    .split(REFERENCE)
+    .map((part, i) => (i % 2 ? part : encodeURIComponent(part)))
+    .join('');
+  const sep = made.url.includes('?') ? '&' : '?';
+  return { url: `${made.url}${sep}${encodeURIComponent(key.name)}=${value}` };
 }
 
 /**

@@ -3,7 +3,12 @@
  * the JSON Schema of its arguments. Pure: no Nest import; the spec is already dereferenced.
  */
 import { QUERY_VERBS } from '../http-request-builder.js';
-import { declaredClientCredentials, type DeclaredClientCredentials } from './openapi-security.js';
+import {
+  declaredClientCredentials,
+  declaredKey,
+  type DeclaredClientCredentials,
+  type DeclaredKey,
+} from './openapi-security.js';
 import type { JsonSchema, PlaceholderStyle, QueryStyle } from '../tool-definition.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -97,6 +102,8 @@ export interface OperationTool {
   unresolvedRef?: string;
   /** The OAuth 2.0 client-credentials flow its security declares. */
   clientCredentials?: DeclaredClientCredentials;
+  /** Where its security puts a key (an entry's `api_key`), if it takes one. */
+  key?: DeclaredKey;
 }
 
 /** The operation `ref` names: its operationId, or `METHOD /path` as the spec writes the path. */
@@ -285,6 +292,7 @@ export function operationTool(
   const server = serverUrl(spec, baseUrl, documentUrl);
   const url = `${server}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`;
   const clientCredentials = declaredClientCredentials(spec, op, server);
+  const key = declaredKey(spec, op);
   return {
     url,
     method,
@@ -297,6 +305,7 @@ export function operationTool(
     skipped,
     unresolvedRef: firstRef([[...byKey.values()], op.requestBody]),
     ...(clientCredentials && { clientCredentials }),
+    ...(key && { key }),
   };
 }
 
