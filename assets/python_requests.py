@@ -103,6 +103,8 @@ class Response:
         self.url = data.get("url", "")
         self.encoding = "utf-8"
         self.elapsed = datetime.timedelta(0)  # set by the request, once answered
+        # The redirects followed to it, first first (without their bodies).
+        self.history = [Response(hop) for hop in data.get("history", [])]
 
     def json(self, **kwargs):
         try:
@@ -242,10 +244,15 @@ class _Requests(_Verbs):
         self._caller = caller
 
     def request(self, method, url, params=None, data=None, headers=None, cookies=None, files=None, auth=None,
-                timeout=None, allow_redirects=True, json=None, verify=True, stream=False, _decode=True,
-                _adapter=None):
-        # verify and stream are taken for compatibility: certificates are always checked (against
-        # the engine's trust, NODE_EXTRA_CA_CERTS included), and bodies are always read whole.
+                timeout=None, allow_redirects=True, proxies=None, hooks=None, stream=False, verify=True,
+                cert=None, json=None, _decode=True, _adapter=None):
+        # verify, stream and proxies are taken for compatibility: certificates are always checked
+        # (against the engine's trust, NODE_EXTRA_CA_CERTS included), bodies are always read whole,
+        # and requests go out through the engine's egress (EGRESS_PROXY). A client certificate
+        # cannot be shown from here: said at once rather than met as the server's refusal.
+        if cert is not None:
+            raise _E.RequestException("cert= is not available to code tools: give an HTTP or OpenAPI tool "
+                                      "a client_certificate, and call it with tools.<name>")
         if isinstance(auth, _A.HTTPBasicAuth):
             auth = (auth.username, auth.password)  # a pair: the engine fills in a secret's reference
         if auth is not None and not isinstance(auth, (tuple, list)):
@@ -271,12 +278,22 @@ class _Requests(_Verbs):
         started = time.monotonic()
         adapter = _adapter or adapters.HTTPAdapter()  # python_session.py
         response = adapter.send(_Prepared(payload["method"], url, headers, payload), timeout=timeout)
+        # Response hooks, as requests calls them (one that returns a response replaces it).
+        for hook in _hooks(hooks):
+            response = hook(response, timeout=timeout, verify=verify, proxies=proxies, stream=stream,
+                            cert=cert) or response
         # From sending to the answer, as the code waited for it (retries and their waits too).
         response.elapsed = datetime.timedelta(seconds=time.monotonic() - started)
         return response
 
     def Session(self):  # noqa: N802 (requests' own name)
         return Session(self)
+
+
+def _hooks(hooks):
+    """The response hooks of `hooks` ({"response": a callable or a list of them})."""
+    found = (hooks or {}).get("response") or []
+    return [found] if callable(found) else list(found)
 
 
 def _sent(payload):

@@ -180,6 +180,8 @@ class Session(_Verbs, _Closable):
         self.params = {}
         self.cookies = {}
         self.auth = None
+        self.hooks = {"response": []}
+        self.verify, self.proxies, self.cert = True, {}, None  # as a request's (see its request())
         self._jar = {}  # host -> the cookies it set
         self.adapters = {}
         self.mount("https://", adapters.HTTPAdapter())
@@ -204,9 +206,14 @@ class Session(_Verbs, _Closable):
             # The request's own as it is when it is no dict (a query string, pairs), as requests.
             kwargs[name] = {**getattr(self, name), **(given or {})} if given is None or hasattr(given, "items") else given
         kwargs.setdefault("auth", self.auth)
+        kwargs.setdefault("cert", self.cert)
+        # The request's response hooks, else the Session's, as requests merges them.
+        if not _hooks(kwargs.get("hooks")):
+            kwargs["hooks"] = self.hooks
         response = self._requests.request(method, url, _adapter=self.get_adapter(url), **kwargs)
-        if response.cookies:
-            self._jar.setdefault(urlsplit(response.url).hostname, {}).update(response.cookies)
+        for answer in [*response.history, response]:  # a login's redirect sets them too
+            if answer.cookies:
+                self._jar.setdefault(urlsplit(answer.url).hostname, {}).update(answer.cookies)
         return response
 
 

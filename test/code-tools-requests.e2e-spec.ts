@@ -153,6 +153,21 @@ def ported(case: str) -> list:
         except requests.ReadTimeout:
             timed_out = True
         return [key, timed_out, Older is urllib3.Retry, Older(method_whitelist=["POST"]).allowed_methods]
+    if case == "history_hooks":
+        with requests.Session() as s:
+            s.hooks["response"].append(lambda r, *args, **kwargs: r.raise_for_status())
+            r = s.post(base + "/signin", data={"user": "agent"})
+            again = s.get(base + "/echo").json()["cookie"]
+            try:
+                s.get(base + "/missing")
+            except requests.HTTPError as e:
+                hooked = e.response.status_code
+        try:
+            requests.get(base + "/echo", cert=("agent.pem", "agent.key"))
+        except requests.RequestException as e:
+            cert = str(e).split(":")[0]
+        return [r.text, [h.status_code for h in r.history], r.history[0].cookies, r.url == base + "/welcome",
+                again, hooked, cert]
     if case == "nan":
         try:
             requests.post(base + "/echo", json={"ratio": float("nan")})
@@ -242,6 +257,13 @@ describe('code tools written for Python requests', () => {
         hits.set(req.query.id!, (hits.get(req.query.id!) ?? 0) + 1);
         return void res.socket?.destroy();
       }
+      // A login that sets its cookie on the redirect to the page that needs it.
+      if (req.path === '/signin')
+        return void res
+          .writeHead(302, { Location: '/welcome', 'Set-Cookie': 'sid=s-9; Path=/; HttpOnly' })
+          .end();
+      if (req.path === '/welcome')
+        return void res.end(`welcome, ${String(req.headers.cookie ?? 'stranger')}`);
       if (req.path === '/gzip')
         return void (String(req.headers['accept-encoding']).includes('gzip')
           ? res
@@ -376,6 +398,20 @@ describe('code tools written for Python requests', () => {
     // An adapter of the code's own (a default timeout, a header), and urllib3's Retry by its
     // older names.
     ['adapters', ['from-adapter', true, true, ['POST']]],
+    // A redirect's cookies go on to the page it leads to (and stay in the Session), the redirect
+    // is in history; a Session's response hook runs on each answer; cert= is refused saying why.
+    [
+      'history_hooks',
+      [
+        'welcome, sid=s-9',
+        [302],
+        { sid: 's-9' },
+        true,
+        'sid=s-9',
+        404,
+        'cert= is not available to code tools',
+      ],
+    ],
     // JSON has no NaN: refused before sending, as requests refuses it.
     ['nan', ['InvalidJSONError', 'Out of range float values are not JSON compliant: nan', true]],
     // Compressed bodies asked for and decoded, as requests does.

@@ -11,7 +11,7 @@ import { truncateResult } from '../tools/tool-errors.js';
 import { CANCELLED_RESULT, CodeToolPool, type BridgeRequest } from './code-tool-pool.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { answerMaxBytes } from './bridge.js';
-import { HttpFailure, safeHttp, type PyHttpRequest } from './safe-http.js';
+import { HttpFailure, safeHttp, type PyHttpHop, type PyHttpRequest } from './safe-http.js';
 import { withTraceparent } from '../common/trace-context.js';
 import {
   applyStateChanges,
@@ -239,19 +239,20 @@ export class CodeToolService implements OnModuleDestroy {
           signal,
         );
         const mask = (text: string) => maskSecrets(text, secrets);
+        const maskedHop = (hop: PyHttpHop): PyHttpHop => ({
+          ...hop,
+          url: mask(hop.url),
+          headers: Object.fromEntries(Object.entries(hop.headers).map(([k, v]) => [k, mask(v)])),
+          cookies: Object.fromEntries(Object.entries(hop.cookies).map(([k, v]) => [k, mask(v)])),
+        });
         return {
           ...response,
+          ...maskedHop(response),
           text: mask(response.text),
           ...(response.content_b64 !== undefined && {
             content_b64: maskBytes(response.content_b64, secrets),
           }),
-          url: mask(response.url),
-          headers: Object.fromEntries(
-            Object.entries(response.headers).map(([k, v]) => [k, mask(v)]),
-          ),
-          cookies: Object.fromEntries(
-            Object.entries(response.cookies).map(([k, v]) => [k, mask(v)]),
-          ),
+          ...(response.history && { history: response.history.map(maskedHop) }),
         };
       } catch (error) {
         // The kind picks the exception ces_requests raises (Timeout, ConnectionError, …).

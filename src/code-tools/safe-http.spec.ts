@@ -165,6 +165,38 @@ describe('safeHttp (ces_requests)', () => {
     expect(server.requests[0]!.headers).not.toHaveProperty('x-gone');
   });
 
+  it("sends a redirect's cookies on to its host, and gives the redirects followed", async () => {
+    server.requests.length = 0;
+    server.respond((req, res) =>
+      req.path === '/login'
+        ? res.writeHead(302, { Location: '/home', 'Set-Cookie': ['sid=s-1; Path=/', 'a=2'] }).end()
+        : res.end(`home ${String(req.headers.cookie)}`),
+    );
+    const response = await safeHttp(
+      { method: 'POST', url: `${base}/login`, cookies: { lang: 'it', a: '1' } },
+      { ...options, allowPrivateNetwork: true },
+      signal(),
+    );
+    expect(response).toMatchObject({
+      text: 'home lang=it; a=2; sid=s-1',
+      url: `${base}/home`,
+      cookies: {},
+      history: [
+        {
+          status_code: 302,
+          reason: 'Found',
+          url: `${base}/login`,
+          cookies: { sid: 's-1', a: '2' },
+          headers: expect.objectContaining({ location: '/home' }),
+        },
+      ],
+    });
+    expect(server.requests.map((r) => r.headers.cookie)).toEqual([
+      'lang=it; a=1',
+      'lang=it; a=2; sid=s-1',
+    ]);
+  });
+
   it('sends a body of bytes (an upload) as its bytes, again after a 307', async () => {
     server.requests.length = 0;
     server.respond((req, res) =>

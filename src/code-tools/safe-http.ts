@@ -48,16 +48,22 @@ export interface PyHttpRequest {
   decode?: boolean | null;
 }
 
-export interface PyHttpResponse {
+/** A response as `ces_requests` reads it: a redirect followed (`history`) without its body. */
+export interface PyHttpHop {
   status_code: number;
   reason: string;
-  text: string;
-  /** A body that is not text, as its bytes (base64). */
-  content_b64?: string;
   headers: Record<string, string>;
   /** What its `Set-Cookie` headers set: name → value. */
   cookies: Record<string, string>;
   url: string;
+}
+
+export interface PyHttpResponse extends PyHttpHop {
+  text: string;
+  /** A body that is not text, as its bytes (base64). */
+  content_b64?: string;
+  /** The redirects followed to it, first first (requests' `history`). */
+  history?: PyHttpHop[];
 }
 
 export interface SafeHttpOptions {
@@ -181,12 +187,16 @@ async function following(
   const { headers } = request;
   const secrets = (options.secrets ?? []).filter((s) => s !== '');
   const holdsSecret = (text: string | Buffer) => secrets.some((s) => text.includes(s));
+  const history: PyHttpHop[] = [];
+  /** Host → the cookies the redirects' responses set there: sent on to that host, as requests' jar. */
+  const jar = new Map<string, Record<string, string>>();
   for (let hop = 0; ; hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new HttpFailure(`unsupported URL scheme ${url.protocol}`, 'invalid_url');
     assertAllowedLiteral(url.hostname, policy(options));
     progress.connected = false;
-    const response = await send({ url, method, headers, body }, options, signal, progress);
+    const sent = withCookies(headers, jar.get(url.hostname));
+    const response = await send({ url, method, headers: sent, body }, options, signal, progress);
     const status = response.statusCode ?? 0;
     let next;
     try {
@@ -199,6 +209,9 @@ async function following(
       response.resume();
       if (hop >= (options.maxRedirects ?? MAX_REDIRECTS))
         throw new HttpFailure(TOO_MANY_REDIRECTS, 'redirects');
+      const passed = hopOf(response, url);
+      history.push(passed);
+      jar.set(url.hostname, { ...jar.get(url.hostname), ...passed.cookies });
       if (next.away)
         for (const [name, value] of Object.entries(headers))
           if (CREDENTIAL_HEADER.test(name) || holdsSecret(value)) delete headers[name];
@@ -212,21 +225,43 @@ async function following(
       continue;
     }
     const read = await readBody(response, options.maxResponseBytes, request.decode);
-    const flat = Object.fromEntries(
+    return { ...hopOf(response, url), ...read, ...(history.length > 0 && { history }) };
+  }
+}
+
+/** What `response`, from `url`, answered, but its body. */
+function hopOf(response: IncomingMessage, url: URL): PyHttpHop {
+  const status = response.statusCode ?? 0;
+  return {
+    status_code: status,
+    reason: response.statusMessage || STATUS_CODES[status] || '',
+    headers: Object.fromEntries(
       Object.entries(response.headers).map(([k, v]) => [
         k,
         Array.isArray(v) ? v.join(', ') : String(v ?? ''),
       ]),
-    );
-    return {
-      status_code: status,
-      reason: response.statusMessage || STATUS_CODES[status] || '',
-      ...read,
-      headers: flat,
-      cookies: cookiesSet(response.headers['set-cookie'] ?? []),
-      url: url.toString(),
-    };
-  }
+    ),
+    cookies: cookiesSet(response.headers['set-cookie'] ?? []),
+    url: url.toString(),
+  };
+}
+
+/** `headers` with `cookies` in their Cookie header, over those of the same name there. */
+function withCookies(
+  headers: Record<string, string>,
+  cookies: Record<string, string> | undefined,
+): Record<string, string> {
+  if (!cookies || Object.keys(cookies).length === 0) return headers;
+  const name = Object.keys(headers).find((n) => n.toLowerCase() === 'cookie');
+  const own = (name ? headers[name]! : '')
+    .split(';')
+    .map((pair) => pair.trim())
+    .filter((pair) => pair !== '')
+    .map((pair) => [pair.split('=', 1)[0]!, pair] as const);
+  const merged = new Map(own);
+  for (const [key, value] of Object.entries(cookies)) merged.set(key, `${key}=${value}`);
+  const rest = Object.fromEntries(Object.entries(headers).filter(([n]) => n !== name));
+  return { ...rest, Cookie: [...merged.values()].join('; ') };
 }
 
 function send(
