@@ -148,7 +148,8 @@ class _Codes:
 
 
 class auth:
-    """requests.auth: HTTPBasicAuth, and AuthBase for the code's own (a token put in a header)."""
+    """requests.auth: HTTPBasicAuth, HTTPDigestAuth, and AuthBase for the code's own (a token put in
+    a header)."""
 
     class AuthBase:
         def __call__(self, r):
@@ -161,6 +162,16 @@ class auth:
         def __call__(self, r):
             pair = f"{self.username}:{self.password}".encode("utf-8")
             r.headers["Authorization"] = "Basic " + base64.b64encode(pair).decode("ascii")
+            return r
+
+    class HTTPDigestAuth(AuthBase):
+        """Digest authentication: the engine answers the server's challenge (a 401), so that a
+        secret's reference as the password is filled in there."""
+
+        def __init__(self, username, password):
+            self.username, self.password = username, password
+
+        def __call__(self, r):
             return r
 
 
@@ -253,6 +264,9 @@ class _Requests(_Verbs):
         if cert is not None:
             raise _E.RequestException("cert= is not available to code tools: give an HTTP or OpenAPI tool "
                                       "a client_certificate, and call it with tools.<name>")
+        digest = None
+        if isinstance(auth, _A.HTTPDigestAuth):
+            digest, auth = [str(auth.username), str(auth.password)], None
         if isinstance(auth, _A.HTTPBasicAuth):
             auth = (auth.username, auth.password)  # a pair: the engine fills in a secret's reference
         if auth is not None and not isinstance(auth, (tuple, list)):
@@ -273,7 +287,8 @@ class _Requests(_Verbs):
         headers = dict(headers or {})
         payload = {"method": str(method).upper(), "url": url, "params": _encoded(params), "json": json,
                    "headers": headers, "data": data, "form": form, "data_b64": _base64(binary),
-                   "cookies": cookies, "auth": _pair(auth), "allow_redirects": bool(allow_redirects),
+                   "cookies": cookies, "auth": _pair(auth), "digest": digest,
+                   "allow_redirects": bool(allow_redirects),
                    "decode": _decode, "caller": self._caller}
         started = time.monotonic()
         adapter = _adapter or adapters.HTTPAdapter()  # python_session.py

@@ -7,6 +7,7 @@ import { writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
 import { RANDOM_FACT } from './support/code-tool-sources.js';
 import { callOnce } from './support/turn-harness.js';
+import { digestAnswered, DIGEST_CHALLENGE } from './support/digest.js';
 
 /** Sends keys it never sees: the engine fills `${TOOL_SECRET_*}` in on the way out. */
 const CRM = `def crm(which: str) -> dict:
@@ -60,11 +61,11 @@ const HOP = `def hop() -> dict:
 `;
 
 /**
- * Keys in a query's params, a form, Basic auth and an upload's field, as code written for requests
- * sends them.
+ * Keys in a query's params, a form, Basic and Digest auth and an upload's field, as code written
+ * for requests sends them.
  */
 const KEYS = `import requests
-from requests.auth import HTTPBasicAuth
+from requests.auth import HTTPBasicAuth, HTTPDigestAuth
 
 
 def keys() -> list:
@@ -74,7 +75,9 @@ def keys() -> list:
     c = requests.get("BASE/echo", auth=HTTPBasicAuth("agent", "\${TOOL_SECRET_CRM_TOKEN}"))
     d = requests.get("BASE/bin", headers={"X-Key": "\${TOOL_SECRET_CRM_TOKEN}"}).content
     e = requests.post("BASE/upload", data={"key": "\${TOOL_SECRET_CRM_TOKEN}"}, files={"f": ("a.bin", b"\\xff\\x00")})
-    return [a.status_code, b.status_code, c.status_code, b"tok-" in d, d.startswith(b"\\x00[secret]"), e.status_code]
+    f = requests.get("BASE/digest", auth=HTTPDigestAuth("agent", "\${TOOL_SECRET_CRM_TOKEN}"))
+    return [a.status_code, b.status_code, c.status_code, b"tok-" in d, d.startswith(b"\\x00[secret]"), e.status_code,
+            f.status_code]
 `;
 
 describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
@@ -101,17 +104,24 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
             ? res
                 .writeHead(200, { 'X-Echo': req.url, 'Set-Cookie': `seen=${req.url}; Path=/` })
                 .end('ok')
-            : req.path === '/echo'
-              ? res.end(JSON.stringify({ url: req.url, auth: req.headers.authorization }))
-              : req.path === '/bin'
-                ? res
-                    .writeHead(200, { 'Content-Type': 'application/octet-stream' })
-                    .end(
-                      Buffer.concat([Buffer.from([0]), Buffer.from(String(req.headers['x-key']))]),
-                    )
-                : res
-                    .writeHead(200, { 'Content-Type': 'application/json' })
-                    .end(JSON.stringify({ text: 'Honey never spoils.' })),
+            : req.path === '/digest'
+              ? digestAnswered(req.headers.authorization, req.method, 'tok-5e4d3c2b')
+                ? res.end('let in')
+                : res.writeHead(401, { 'WWW-Authenticate': DIGEST_CHALLENGE }).end()
+              : req.path === '/echo'
+                ? res.end(JSON.stringify({ url: req.url, auth: req.headers.authorization }))
+                : req.path === '/bin'
+                  ? res
+                      .writeHead(200, { 'Content-Type': 'application/octet-stream' })
+                      .end(
+                        Buffer.concat([
+                          Buffer.from([0]),
+                          Buffer.from(String(req.headers['x-key'])),
+                        ]),
+                      )
+                  : res
+                      .writeHead(200, { 'Content-Type': 'application/json' })
+                      .end(JSON.stringify({ text: 'Honey never spoils.' })),
     );
     engine = await Engine.start({
       LLM_BASE_URL: await llm.start(),
@@ -218,13 +228,15 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
   it('fills ${TOOL_SECRET_*} in params, a form and HTTPBasicAuth, encoded as each needs', async () => {
     const ws = await WsClient.connect(engine.wsUrl);
     // A binary body that echoes a key reaches the code with the key masked, as a text one does.
-    expect(await callAndRead(ws, 'keys')).toEqual([200, 200, 200, false, true, 200]);
+    expect(await callAndRead(ws, 'keys')).toEqual([200, 200, 200, false, true, 200, 200]);
     expect(api.requests.map((r) => r.url)).toEqual([
       '/echo?key=key%2F123%20456&q=a+b',
       '/form',
       '/echo',
       '/bin',
       '/upload',
+      '/digest',
+      '/digest',
     ]);
     expect(api.requests[1]!.body).toBe('token=tok-5e4d3c2b');
     expect(api.requests[2]!.headers.authorization).toBe(

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { digestAnswered, DIGEST_CHALLENGE } from './support/digest.js';
 import { callOnce, useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
@@ -168,6 +169,11 @@ def ported(case: str) -> list:
             cert = str(e).split(":")[0]
         return [r.text, [h.status_code for h in r.history], r.history[0].cookies, r.url == base + "/welcome",
                 again, hooked, cert]
+    if case == "digest":
+        from requests.auth import HTTPDigestAuth
+        r = requests.get(base + "/digest?x=1", auth=HTTPDigestAuth("agent", "s3cret"))
+        wrong = requests.get(base + "/digest", auth=HTTPDigestAuth("agent", "nope"))
+        return [r.status_code, r.text, wrong.status_code]
     if case == "nan":
         try:
             requests.post(base + "/echo", json={"ratio": float("nan")})
@@ -264,6 +270,14 @@ describe('code tools written for Python requests', () => {
           .end();
       if (req.path === '/welcome')
         return void res.end(`welcome, ${String(req.headers.cookie ?? 'stranger')}`);
+      if (req.path === '/digest')
+        return void (digestAnswered(req.headers.authorization, req.method, 's3cret')
+          ? res.end('let in')
+          : res
+              .writeHead(401, {
+                'WWW-Authenticate': `Basic realm="x", ${DIGEST_CHALLENGE}`,
+              })
+              .end());
       if (req.path === '/gzip')
         return void (String(req.headers['accept-encoding']).includes('gzip')
           ? res
@@ -412,6 +426,8 @@ describe('code tools written for Python requests', () => {
         'cert= is not available to code tools',
       ],
     ],
+    // HTTPDigestAuth: the engine answers the 401's challenge (a PBX's, a camera's API).
+    ['digest', [200, 'let in', 401]],
     // JSON has no NaN: refused before sending, as requests refuses it.
     ['nan', ['InvalidJSONError', 'Out of range float values are not JSON compliant: nan', true]],
     // Compressed bodies asked for and decoded, as requests does.

@@ -1,9 +1,4 @@
-import {
-  Agent as HttpAgent,
-  request as httpRequest,
-  STATUS_CODES,
-  type IncomingMessage,
-} from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { assertAllowedLiteral, guardedLookup, isPublicAddress } from '../tools/address-guard.js';
 import {
@@ -12,8 +7,10 @@ import {
   redirectOf,
   TOO_MANY_REDIRECTS,
 } from '../common/redirects.js';
-import { ACCEPTED_ENCODINGS, cookiesSet, readBody } from './response-reading.js';
+import { ACCEPTED_ENCODINGS, readBody } from './response-reading.js';
 import { egressAgents, lookupCheck } from '../common/egress.js';
+import { digestAuthorization, digestChallenge } from './digest-auth.js';
+import { hopOf, withCookies } from './redirect-chain.js';
 import { failureOf, HttpFailure } from './http-failure.js';
 import { ENGINE_VERSION } from '../version.js';
 
@@ -37,6 +34,11 @@ export interface PyHttpRequest {
   timeout?: number | null;
   /** `(user, password)`: sent as HTTP Basic authorization. */
   auth?: [string, string] | null;
+  /**
+   * `(user, password)` of HTTPDigestAuth: a 401 of the first host that asks for Digest is answered
+   * once, as requests answers it.
+   */
+  digest?: [string, string] | null;
   /** Sent in one `Cookie` header. */
   cookies?: Record<string, string> | null;
   /** false: a redirect is not followed, but answered as it is (as Python's requests). */
@@ -129,6 +131,7 @@ interface Prepared {
   headers: Record<string, string>;
   body: string | Buffer | undefined;
   decode: boolean;
+  digest?: [string, string];
 }
 
 /**
@@ -142,7 +145,12 @@ function prepared(req: PyHttpRequest): Prepared {
   const parsed = URL.parse(req.url);
   if (!parsed) throw new HttpFailure(`invalid URL ${JSON.stringify(req.url)}`, 'invalid_url');
   const decode = req.decode !== false;
-  const target = { url: withParams(parsed, req.params), method: req.method.toUpperCase(), decode };
+  const target = {
+    url: withParams(parsed, req.params),
+    method: req.method.toUpperCase(),
+    decode,
+    ...(req.digest && { digest: req.digest }),
+  };
   // A header given None is not sent, as in requests (a default one neither).
   const named = new Set(Object.keys(req.headers ?? {}).map((name) => name.toLowerCase()));
   const defaults = decode
@@ -196,7 +204,20 @@ async function following(
     assertAllowedLiteral(url.hostname, policy(options));
     progress.connected = false;
     const sent = withCookies(headers, jar.get(url.hostname));
-    const response = await send({ url, method, headers: sent, body }, options, signal, progress);
+    let response = await send({ url, method, headers: sent, body }, options, signal, progress);
+    // HTTPDigestAuth: the first host's challenge answered once (never another host's).
+    const challenge =
+      request.digest && response.statusCode === 401 && url.host === request.url.host
+        ? digestChallenge(String(response.headers['www-authenticate'] ?? ''))
+        : undefined;
+    if (challenge) {
+      response.resume();
+      const [user, password] = request.digest!;
+      const uri = `${url.pathname}${url.search}`;
+      const authorization = digestAuthorization(challenge, { user, password, method, uri });
+      const answered = { ...sent, Authorization: authorization };
+      response = await send({ url, method, headers: answered, body }, options, signal, progress);
+    }
     const status = response.statusCode ?? 0;
     let next;
     try {
@@ -227,41 +248,6 @@ async function following(
     const read = await readBody(response, options.maxResponseBytes, request.decode);
     return { ...hopOf(response, url), ...read, ...(history.length > 0 && { history }) };
   }
-}
-
-/** What `response`, from `url`, answered, but its body. */
-function hopOf(response: IncomingMessage, url: URL): PyHttpHop {
-  const status = response.statusCode ?? 0;
-  return {
-    status_code: status,
-    reason: response.statusMessage || STATUS_CODES[status] || '',
-    headers: Object.fromEntries(
-      Object.entries(response.headers).map(([k, v]) => [
-        k,
-        Array.isArray(v) ? v.join(', ') : String(v ?? ''),
-      ]),
-    ),
-    cookies: cookiesSet(response.headers['set-cookie'] ?? []),
-    url: url.toString(),
-  };
-}
-
-/** `headers` with `cookies` in their Cookie header, over those of the same name there. */
-function withCookies(
-  headers: Record<string, string>,
-  cookies: Record<string, string> | undefined,
-): Record<string, string> {
-  if (!cookies || Object.keys(cookies).length === 0) return headers;
-  const name = Object.keys(headers).find((n) => n.toLowerCase() === 'cookie');
-  const own = (name ? headers[name]! : '')
-    .split(';')
-    .map((pair) => pair.trim())
-    .filter((pair) => pair !== '')
-    .map((pair) => [pair.split('=', 1)[0]!, pair] as const);
-  const merged = new Map(own);
-  for (const [key, value] of Object.entries(cookies)) merged.set(key, `${key}=${value}`);
-  const rest = Object.fromEntries(Object.entries(headers).filter(([n]) => n !== name));
-  return { ...rest, Cookie: [...merged.values()].join('; ') };
 }
 
 function send(
