@@ -74,6 +74,8 @@ class _Httpx:
         def __init__(self, username, password):
             self.pair = (username, password)
 
+    DigestAuth = auth.HTTPDigestAuth  # answered by the engine, as ces_requests' (python_requests.py)
+
     class Request:
         def __init__(self, method, url, headers=None):
             self.method, self.url, self.headers = method, url, CaseInsensitiveDict(headers or {})
@@ -143,7 +145,8 @@ class _Httpx:
             url = str(url)
             if self.base_url and "://" not in url:
                 url = self.base_url.rstrip("/") + "/" + url.lstrip("/")
-            sent_headers = {**self.headers, **(headers or {})}
+            sent_headers = CaseInsensitiveDict(self.headers)  # the request's win, in any case
+            sent_headers.update(CaseInsensitiveDict(headers or {}))
             request = _Httpx.Request(str(method).upper(), url, sent_headers)
             auth = auth if auth is not None else self.auth
             if isinstance(auth, _Httpx.BasicAuth):

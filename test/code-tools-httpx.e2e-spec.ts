@@ -11,7 +11,7 @@ def httpx_api(case: str) -> list:
     base = "BASE"
     if case == "client":
         with httpx.Client(base_url=base, headers={"X-Api-Key": "k-1"}, params={"lang": "it"}, timeout=5) as client:
-            r = client.get("/echo", params={"q": "a b"})
+            r = client.get("/echo", params={"q": "a b"}, headers={"X-API-KEY": "k-2"})
             r.raise_for_status()
             posted = client.post("echo", json={"n": 1}).json()
             return [r.status_code, r.is_success, r.headers["content-type"], r.json(), posted["body"], posted["type"]]
@@ -89,7 +89,8 @@ describe('code tools written for httpx', () => {
         200,
         true,
         'application/json',
-        { url: '/echo?lang=it&q=a+b', key: 'k-1' },
+        // The request's header over the client's, whatever their case.
+        { url: '/echo?lang=it&q=a+b', key: 'k-2' },
         // Compact, as httpx 0.28 writes it.
         '{"n":1}',
         'application/json',
