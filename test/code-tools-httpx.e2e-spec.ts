@@ -1,3 +1,4 @@
+import { digestAnswered, DIGEST_CHALLENGE } from './support/digest.js';
 import { callOnce, useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
@@ -37,6 +38,8 @@ def httpx_api(case: str) -> list:
     if case == "secret":
         r = httpx.post(base + "/echo", headers={"Authorization": "Bearer \${TOOL_SECRET_API_TOKEN}"}, data={"a": "1"})
         return [r.json()["auth"], r.json()["body"], r.status_code == httpx.codes.OK]
+    if case == "digest":
+        return httpx.get(base + "/digest", auth=httpx.DigestAuth("agent", "s3cret")).text
     if case == "stream":
         with httpx.Client() as client:
             with client.stream("GET", base + "/lines") as r:
@@ -63,6 +66,10 @@ describe('code tools written for httpx', () => {
             ...(req.body && { body: req.body, type: req.headers['content-type'] }),
           }),
         );
+      if (req.path === '/digest')
+        return void (digestAnswered(req.headers.authorization, req.method, 's3cret')
+          ? res.end('let in')
+          : res.writeHead(401, { 'WWW-Authenticate': DIGEST_CHALLENGE }).end());
       if (req.path === '/moved') return void res.writeHead(302, { Location: '/echo' }).end();
       if (req.path === '/missing') return void res.writeHead(404).end('no');
       if (req.path === '/lines') return void res.end('one\ntwo\n');
@@ -102,6 +109,7 @@ describe('code tools written for httpx', () => {
     ['slow', ['ReadTimeout', true]],
     ['refused', ['ConnectError', true, 'http://127.0.0.1:1/']],
     ['stream', ['one', 'two']],
+    ['digest', 'let in'],
   ])(
     'answers and raises as httpx does: %s',
     async (which, expected) => {
