@@ -121,7 +121,14 @@ export const OPENAPI_SCHEMA = {
     spec: { type: 'string', minLength: 1 },
     operation: { type: 'string', minLength: 1, maxLength: 2000 },
     base_url: { type: 'string', pattern: URL_PATTERN },
-    api_key: { type: 'string', minLength: 1, maxLength: 8192 },
+    // One key, or keys by scheme name (minLength applies to a string, the rest to an object).
+    api_key: {
+      type: ['string', 'object'],
+      minLength: 1,
+      maxLength: 8192,
+      minProperties: 1,
+      additionalProperties: { type: 'string', minLength: 1, maxLength: 8192 },
+    },
   },
 } as const;
 export const validateOpenApi = ajv.compile<ToolDefinitionInput>(OPENAPI_SCHEMA);

@@ -58,8 +58,11 @@ export interface ToolDefinitionInput {
   operation?: string;
   /** OpenAPI tools: the server, instead of the document's first. */
   base_url?: string;
-  /** OpenAPI tools: the key sent where the operation's security says (apiKey, or HTTP bearer). */
-  api_key?: string;
+  /**
+   * OpenAPI tools: the key sent where the operation's security says (apiKey, or HTTP bearer), or
+   * keys by scheme name.
+   */
+  api_key?: string | Record<string, string>;
   timeout_secs?: number;
   /** The longest result the model reads from this tool; LLM_TOOL_RESULT_MAX_CHARS otherwise. */
   result_max_chars?: number;

@@ -49,10 +49,11 @@ export class OpenApiToolDefinitionDto extends IntersectionType(
 
   @ApiPropertyOptional({
     description:
-      "A key sent where the operation's security (or the document's) says: an apiKey scheme's header, query parameter or cookie, or an HTTP bearer scheme's Authorization. Usually a ${TOOL_SECRET_…} reference",
+      'A key sent where the operation\'s security (or the document\'s) says: an apiKey scheme\'s header, query parameter or cookie, or an HTTP bearer scheme\'s Authorization. Usually a ${TOOL_SECRET_…} reference. Keys a requirement asks for together go by scheme name: {"appId": "…", "appKey": "…"}',
+    oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'string' } }],
     example: '${TOOL_SECRET_WEATHER}',
   })
-  api_key?: string;
+  api_key?: string | Record<string, string>;
 
   @ApiPropertyOptional({
     description:

@@ -197,7 +197,7 @@ describe('expandOpenApi', () => {
 
 describe("expandOpenApi: an entry's api_key, where the operation's security puts it", () => {
   const weather = { type: 'openapi', spec: 'weather.yaml' };
-  const made = async (operation: string, apiKey: string) => {
+  const made = async (operation: string, apiKey: string | Record<string, string>) => {
     const out = await expandOpenApi(
       [{ ...weather, operation, api_key: apiKey }],
       't.json',
@@ -223,6 +223,21 @@ describe("expandOpenApi: an entry's api_key, where the operation's security puts
       url: 'https://api.weather.example.com/v2/stations/{id}?notify={notify}',
       headers: { Authorization: 'Bearer ${TOOL_SECRET_W}' },
     });
+  });
+
+  it('gives keys asked for together by scheme name, and refuses one key for them', async () => {
+    const keyed = await made('searchRecipes', { appId: 'a 1', appKey: '${TOOL_SECRET_RECIPES}' });
+    expect(keyed.url).toBe(
+      'https://api.weather.example.com/v2/recipes?app_id=a%201&app_key=${TOOL_SECRET_RECIPES}',
+    );
+    expect(await refusal({ ...weather, operation: 'searchRecipes', api_key: 'k' })).toBe(
+      `tools.json: tool #0: field 'api_key' is one key, and the operation's security asks for 2 together (appId, appKey): give them by scheme name, {"appId": "…", "appKey": "…"}`,
+    );
+    expect(
+      await refusal({ ...weather, operation: 'searchRecipes', api_key: { appSecret: 'k' } }),
+    ).toBe(
+      "tools.json: tool #0: field 'api_key.appSecret' names no apiKey or HTTP bearer scheme of the document (it has: appid, headerKey, sessionCookie, bearer, appId, appKey)",
+    );
   });
 
   it("lets the entry's own headers win, and refuses a key the operation has no place for", async () => {

@@ -9,6 +9,7 @@ import { ToolDefinitionError, where } from '../definition-error.js';
 import type { OAuth2Input } from '../oauth2.js';
 import type { ToolDefinitionInput } from '../tool-definition.js';
 import { OperationError, operationTool, type OperationTool } from './openapi-operation.js';
+import type { DeclaredKey } from './openapi-security.js';
 import {
   isSpecUrl,
   readSpec,
@@ -136,15 +137,15 @@ export async function expandOpenApi(
           `${where(source, index, name)}: arguments of operation ${JSON.stringify(def.operation)} the tool cannot send are left out: ${made.skipped.join(', ')}`,
         );
       origins.set(index, def);
-      const keyed = def.api_key === undefined ? {} : withKey(made, def.api_key, at);
+      const keyed = def.api_key === undefined ? undefined : withKey(made, def.api_key, at);
       return {
         ...ownless(def),
         name,
-        url: keyed.url ?? made.url,
+        url: keyed?.url ?? made.url,
         method: made.method,
         description: def.description ?? made.description,
         parameters: def.parameters ?? made.parameters,
-        headers: { ...made.headers, ...keyed.headers, ...(def.headers ?? {}) },
+        headers: { ...made.headers, ...keyed?.headers, ...(def.headers ?? {}) },
         ...(Object.keys(made.queryStyles).length > 0 && {
           query_styles: { ...made.queryStyles, ...(def.query_styles ?? {}) },
         }),
@@ -168,31 +169,59 @@ function ownless(def: ToolDefinitionInput): Record<string, unknown> {
 const REFERENCE = /(\$\{[^}]*\})/;
 
 /**
- * The URL or headers that carry an entry's `api_key` where the operation's security says: an
- * apiKey scheme's header, query parameter or cookie, or HTTP bearer's Authorization.
+ * The URL and headers that carry an entry's `api_key` where the operation's security says: an
+ * apiKey scheme's query parameter, header or cookie, or HTTP bearer's Authorization. A string is
+ * the one key its first requirement made of such schemes asks for; an object gives keys by scheme
+ * name (a requirement asking for two together: an app id and an app key).
  */
 function withKey(
   made: OperationTool,
-  apiKey: string,
+  apiKey: string | Record<string, string>,
   at: string,
-): { url?: string; headers?: Record<string, string> } {
-  const key = made.key;
-  if (!key)
-    throw new ToolDefinitionError(
-      `${at}: field 'api_key' has nowhere to go: the operation's security declares no apiKey or HTTP bearer scheme (give 'headers')`,
-    );
-  if (key.in === 'bearer') return { headers: { Authorization: `Bearer ${apiKey}` } };
-  if (key.in === 'header') return { headers: { [key.name]: apiKey } };
-  if (key.in === 'cookie') return { headers: { Cookie: `${key.name}=${apiKey}` } };
-  // A key written out is percent-encoded here (braces too: no placeholder is read in a key), a
-  // secret's value when it is filled in.
-  const value = apiKey
+): { url: string; headers: Record<string, string> } {
+  const { required, all } = made.keys ?? { all: {} };
+  let keys: [DeclaredKey, string][];
+  if (typeof apiKey === 'string') {
+    if (!required)
+      throw new ToolDefinitionError(
+        `${at}: field 'api_key' has nowhere to go: the operation's security declares no apiKey or HTTP bearer scheme (give 'headers')`,
+      );
+    if (required.length > 1)
+      throw new ToolDefinitionError(
+        `${at}: field 'api_key' is one key, and the operation's security asks for ${required.length} together (${required.map(([name]) => name).join(', ')}): give them by scheme name, {${required.map(([name]) => `"${name}": "…"`).join(', ')}}`,
+      );
+    keys = [[required[0]![1], apiKey]];
+  } else {
+    keys = Object.entries(apiKey).map(([scheme, value]) => {
+      if (!Object.hasOwn(all, scheme))
+        throw new ToolDefinitionError(
+          `${at}: field 'api_key.${scheme}' names no apiKey or HTTP bearer scheme of the document (it has: ${Object.keys(all).join(', ') || 'none'})`,
+        );
+      return [all[scheme]!, value];
+    });
+  }
+  let url = made.url;
+  const headers: Record<string, string> = {};
+  for (const [place, value] of keys) {
+    if (place.in === 'bearer') headers.Authorization = `Bearer ${value}`;
+    else if (place.in === 'header') headers[place.name] = value;
+    else if (place.in === 'cookie')
+      headers.Cookie = [headers.Cookie, `${place.name}=${value}`].filter(Boolean).join('; ');
+    else
+      url += `${url.includes('?') ? '&' : '?'}${encodeURIComponent(place.name)}=${inQuery(value)}`;
+  }
+  return { url, headers };
+}
+
+/**
+ * A key written out percent-encoded (braces too: no placeholder is read in a key); a reference
+ * kept, the engine encoding the value it fills in.
+ */
+const inQuery = (key: string) =>
+  key
     .split(REFERENCE)
     .map((part, i) => (i % 2 ? part : encodeURIComponent(part)))
     .join('');
-  const sep = made.url.includes('?') ? '&' : '?';
-  return { url: `${made.url}${sep}${encodeURIComponent(key.name)}=${value}` };
-}
 
 /**
  * An entry's `oauth2` with what it leaves out (token_url, scope) from the client-credentials

@@ -5,9 +5,9 @@
 import { QUERY_VERBS } from '../http-request-builder.js';
 import {
   declaredClientCredentials,
-  declaredKey,
+  declaredKeys,
   type DeclaredClientCredentials,
-  type DeclaredKey,
+  type DeclaredKeys,
 } from './openapi-security.js';
 import type { JsonSchema, PlaceholderStyle, QueryStyle } from '../tool-definition.js';
 
@@ -102,8 +102,8 @@ export interface OperationTool {
   unresolvedRef?: string;
   /** The OAuth 2.0 client-credentials flow its security declares. */
   clientCredentials?: DeclaredClientCredentials;
-  /** Where its security puts a key (an entry's `api_key`), if it takes one. */
-  key?: DeclaredKey;
+  /** Where its security puts keys (an entry's `api_key`), when the document has key schemes. */
+  keys?: DeclaredKeys;
 }
 
 /** The operation `ref` names: its operationId, or `METHOD /path` as the spec writes the path. */
@@ -292,7 +292,7 @@ export function operationTool(
   const server = serverUrl(spec, baseUrl, documentUrl);
   const url = `${server}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`;
   const clientCredentials = declaredClientCredentials(spec, op, server);
-  const key = declaredKey(spec, op);
+  const keys = declaredKeys(spec, op);
   return {
     url,
     method,
@@ -305,7 +305,7 @@ export function operationTool(
     skipped,
     unresolvedRef: firstRef([[...byKey.values()], op.requestBody]),
     ...(clientCredentials && { clientCredentials }),
-    ...(key && { key }),
+    ...(Object.keys(keys.all).length > 0 && { keys }),
   };
 }
 

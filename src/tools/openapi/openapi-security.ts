@@ -49,23 +49,42 @@ export function declaredClientCredentials(
 /** Where a key goes: an apiKey scheme's header, query parameter or cookie, or HTTP bearer's header. */
 export type DeclaredKey = { in: 'header' | 'query' | 'cookie'; name: string } | { in: 'bearer' };
 
-/**
- * The first scheme of the operation's security requirements (its own, else the document's) that
- * takes one key: apiKey (in a header, the query or a cookie) or HTTP bearer.
- */
-export function declaredKey(
-  spec: Spec,
-  operation: { security?: unknown },
-): DeclaredKey | undefined {
-  for (const [scheme] of declaredSchemes(spec, operation)) {
-    if (scheme?.type === 'http' && /^bearer$/i.test(String(scheme.scheme))) return { in: 'bearer' };
-    const where = scheme?.in;
-    if (scheme?.type !== 'apiKey' || typeof scheme.name !== 'string' || scheme.name === '')
-      continue;
-    if (where === 'header' || where === 'query' || where === 'cookie')
-      return { in: where, name: scheme.name };
+/** Where a scheme of the document puts a key, if it takes one (apiKey, HTTP bearer). */
+function keyPlace(scheme: SecurityScheme | undefined): DeclaredKey | undefined {
+  if (scheme?.type === 'http' && /^bearer$/i.test(String(scheme.scheme))) return { in: 'bearer' };
+  const where = scheme?.in;
+  if (scheme?.type !== 'apiKey' || typeof scheme.name !== 'string' || scheme.name === '')
+    return undefined;
+  return where === 'header' || where === 'query' || where === 'cookie'
+    ? { in: where, name: scheme.name }
+    : undefined;
+}
+
+export interface DeclaredKeys {
+  /**
+   * The keys the operation's first requirement made only of such schemes asks for together (its
+   * own requirements, else the document's), by scheme name; none: it takes no key.
+   */
+  required?: [string, DeclaredKey][];
+  /** Every scheme of the document that takes a key, by name. */
+  all: Record<string, DeclaredKey>;
+}
+
+/** The keys an operation's security takes (see DeclaredKeys). */
+export function declaredKeys(spec: Spec, operation: { security?: unknown }): DeclaredKeys {
+  const schemes = spec.components?.securitySchemes ?? {};
+  const all: Record<string, DeclaredKey> = {};
+  for (const [name, scheme] of Object.entries(schemes)) {
+    const place = keyPlace(scheme as SecurityScheme);
+    if (place) all[name] = place;
   }
-  return undefined;
+  const requirements = (operation.security ?? spec.security ?? []) as Requirement[];
+  for (const requirement of Array.isArray(requirements) ? requirements : []) {
+    const names = Object.keys(requirement ?? {});
+    if (names.length > 0 && names.every((name) => Object.hasOwn(all, name)))
+      return { required: names.map((name) => [name, all[name]!]), all };
+  }
+  return { all };
 }
 
 /** The schemes the requirements name, in their order, each with the scopes asked for. */
