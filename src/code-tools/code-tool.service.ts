@@ -11,21 +11,13 @@ import { truncateResult } from '../tools/tool-errors.js';
 import { CANCELLED_RESULT, CodeToolPool, type BridgeRequest } from './code-tool-pool.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { answerMaxBytes } from './bridge.js';
-import { HttpFailure, safeHttp, type PyHttpHop, type PyHttpRequest } from './safe-http.js';
-import { withTraceparent } from '../common/trace-context.js';
+import { bridgeHttp } from './bridge-http.js';
 import {
   applyStateChanges,
   STATE_WITHHELD_CHARS,
   stateTooLarge,
   type State,
 } from './state-changes.js';
-import {
-  fillBytes,
-  fillSecrets,
-  maskBytes,
-  maskSecrets,
-  secretsNamedIn,
-} from '../tools/tool-secrets.js';
 
 /** Calls another active tool on behalf of a code tool (`tools.<name>(...)`). */
 export type CallTool = (
@@ -204,62 +196,8 @@ export class CodeToolService implements OnModuleDestroy {
     sources: Map<string, string>,
     trace: Pick<ToolCallContext, 'traceId' | 'span'> | undefined,
   ): Promise<Record<string, unknown>> {
-    if (request.kind === 'http') {
-      // `${TOOL_SECRET_*}` in the request is filled in here: the Python code never sees a key,
-      // and a key the server echoes is masked in what it gets back.
-      const secrets: Record<string, string> = {};
-      try {
-        const {
-          url,
-          params,
-          form,
-          data_b64: bytes,
-          caller,
-          ...rest
-        } = request.payload as unknown as PyHttpRequest & {
-          caller?: string;
-        };
-        const code = sources.get(String(caller)) ?? '';
-        const available = { env: process.env, named: secretsNamedIn(code) };
-        // In the URL, the query and the form (encoded by the runtime), a secret goes encoded too;
-        // in a body of bytes (an upload), as its UTF-8 bytes.
-        const encoded = (text: string | null | undefined) =>
-          text && fillSecrets(text, available, secrets, encodeURIComponent);
-        const filled = {
-          ...fillSecrets(rest, available, secrets),
-          url: fillSecrets(url, available, secrets, encodeURIComponent),
-          params: encoded(params),
-          form: encoded(form),
-          data_b64: bytes && fillBytes(bytes, available, secrets),
-        };
-        const headers = withTraceparent({ ...(filled.headers ?? {}) }, trace?.traceId, trace?.span);
-        const response = await safeHttp(
-          { ...filled, headers },
-          { ...this.httpOptions(), secrets: Object.values(secrets) },
-          signal,
-        );
-        const mask = (text: string) => maskSecrets(text, secrets);
-        const maskedHop = (hop: PyHttpHop): PyHttpHop => ({
-          ...hop,
-          url: mask(hop.url),
-          headers: Object.fromEntries(Object.entries(hop.headers).map(([k, v]) => [k, mask(v)])),
-          cookies: Object.fromEntries(Object.entries(hop.cookies).map(([k, v]) => [k, mask(v)])),
-        });
-        return {
-          ...response,
-          ...maskedHop(response),
-          text: mask(response.text),
-          ...(response.content_b64 !== undefined && {
-            content_b64: maskBytes(response.content_b64, secrets),
-          }),
-          ...(response.history && { history: response.history.map(maskedHop) }),
-        };
-      } catch (error) {
-        // The kind picks the exception ces_requests raises (Timeout, ConnectionError, …).
-        const kind = error instanceof HttpFailure ? error.kind : undefined;
-        return { error: maskSecrets((error as Error).message, secrets), ...(kind && { kind }) };
-      }
-    }
+    if (request.kind === 'http')
+      return bridgeHttp(request.payload, { sources, trace, options: this.httpOptions(), signal });
     const { name, args } = request.payload as { name: string; args: Record<string, unknown> };
     const outcome = await callTool(String(name), args ?? {});
     if (outcome.python) {

@@ -62,7 +62,7 @@ export interface PyHttpHop {
 
 export interface PyHttpResponse extends PyHttpHop {
   text: string;
-  /** A body that is not text, as its bytes (base64). */
+  /** The body's bytes (base64), when they are not its text's UTF-8 (not text, another charset). */
   content_b64?: string;
   /** The redirects followed to it, first first (requests' `history`). */
   history?: PyHttpHop[];
