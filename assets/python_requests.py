@@ -87,6 +87,34 @@ class CaseInsensitiveDict(dict):
         return super().get(str(key).lower(), default)
 
 
+class _CookieJar(dict):
+    """requests' cookie jar as code reads it: name → value (`jar["sid"]`, get, items), get_dict(),
+    set(); each cookie a server set is kept with its host, and goes to that host alone (one a
+    name's last setter's)."""
+
+    def __init__(self, items=()):
+        super().__init__(items)
+        self._hosts = {}  # name -> the host that set it; not there: the code's own, for any host
+
+    def set(self, name, value, domain=None, **ignored):
+        if value is None:
+            self.pop(name, None)
+            return None
+        self[name] = value
+        self._hosts[name] = domain
+        return value
+
+    def get_dict(self, domain=None, path=None):
+        return {k: v for k, v in self.items() if domain is None or self._hosts.get(k) in (None, domain)}
+
+    def for_host(self, host):
+        return {k: v for k, v in self.items() if self._hosts.get(k) in (None, host)}
+
+    def __setitem__(self, name, value):
+        super().__setitem__(name, value)
+        self._hosts.pop(name, None)  # set by the code: for any host, until a server sets it
+
+
 class Response:
     """What a request answered (the body is read whole: `text`, and `content` its bytes)."""
 
@@ -99,7 +127,7 @@ class Response:
         binary = data.get("content_b64")
         self.content = base64.b64decode(binary) if binary is not None else self.text.encode("utf-8")
         self.headers = CaseInsensitiveDict(data.get("headers", {}))
-        self.cookies = dict(data.get("cookies", {}))
+        self.cookies = _CookieJar(data.get("cookies", {}))
         self.url = data.get("url", "")
         self.encoding = "utf-8"
         self.elapsed = datetime.timedelta(0)  # set by the request, once answered

@@ -172,17 +172,16 @@ def _module_import(root, parts, fromlist, name):
 
 class Session(_Verbs, _Closable):
     """requests.Session(): headers, auth, params and cookies sent with every request of it; the
-    cookies a host sets (a login) are sent again to that host, and to no other."""
+    cookies a host sets (a login) are in its `cookies`, and sent again to that host, to no other."""
 
     def __init__(self, requests):
         self._requests = requests
         self.headers = {}
         self.params = {}
-        self.cookies = {}
+        self.cookies = _CookieJar()  # the code's own (any host) and those servers set (their host)
         self.auth = None
         self.hooks = {"response": []}
         self.verify, self.proxies, self.cert = True, {}, None  # as a request's (see its request())
-        self._jar = {}  # host -> the cookies it set
         self.adapters = {}
         self.mount("https://", adapters.HTTPAdapter())
         self.mount("http://", adapters.HTTPAdapter())
@@ -200,8 +199,8 @@ class Session(_Verbs, _Closable):
         raise _E.InvalidSchema(f"No connection adapters were found for {url!r}")
 
     def request(self, method, url, **kwargs):
-        kwargs["cookies"] = {**self._jar.get(urlsplit(url).hostname, {}), **(kwargs.get("cookies") or {})}
-        for name in ("headers", "params", "cookies"):
+        kwargs["cookies"] = {**self.cookies.for_host(urlsplit(url).hostname), **(kwargs.get("cookies") or {})}
+        for name in ("headers", "params"):
             given = kwargs.get(name)
             # The request's own as it is when it is no dict (a query string, pairs), as requests.
             kwargs[name] = {**getattr(self, name), **(given or {})} if given is None or hasattr(given, "items") else given
@@ -212,8 +211,8 @@ class Session(_Verbs, _Closable):
             kwargs["hooks"] = self.hooks
         response = self._requests.request(method, url, _adapter=self.get_adapter(url), **kwargs)
         for answer in [*response.history, response]:  # a login's redirect sets them too
-            if answer.cookies:
-                self._jar.setdefault(urlsplit(answer.url).hostname, {}).update(answer.cookies)
+            for name, value in answer.cookies.items():
+                self.cookies.set(name, value, domain=urlsplit(answer.url).hostname)
         return response
 
 

@@ -68,7 +68,9 @@ def ported(case: str) -> list:
             first = s.post(base + "/login", json={"user": "agent"})
             again = s.get(base + "/echo").json()["cookie"]
             elsewhere = s.get("OTHER/").text
-            return [first.cookies, again, elsewhere]
+            s.cookies["lang"] = "it"
+            everywhere = s.get("OTHER/").text
+            return [first.cookies, again, elsewhere, s.cookies["sid"], first.cookies.get_dict(), everywhere]
     if case == "no_follow":
         r = requests.get(base + "/loop", allow_redirects=False)
         return [r.status_code, r.headers["location"], bool(r)]
@@ -203,7 +205,7 @@ describe('code tools written for Python requests', () => {
     (toolsUrl) => ({
       LLM_MODEL: 'm',
       LLM_TOOLS_FILE: writeToolsFile([
-        { type: 'python', code: PORTED.replace('BASE', toolsUrl).replace('OTHER', otherUrl) },
+        { type: 'python', code: PORTED.replace('BASE', toolsUrl).replaceAll('OTHER', otherUrl) },
       ]),
       CODE_TOOLS_WORKERS: '1',
       CODE_TOOLS_ALLOW_PRIVATE_NETWORK: 'true',
@@ -368,7 +370,18 @@ describe('code tools written for Python requests', () => {
       ],
     ],
     // A Session keeps what the host set and sends it back there only.
-    ['login', [{ sid: 's-42', theme: 'dark' }, 'sid=s-42; theme=dark', 'no cookie']],
+    // The Session's cookies hold them (read as requests' jar), and one the code sets goes anywhere.
+    [
+      'login',
+      [
+        { sid: 's-42', theme: 'dark' },
+        'sid=s-42; theme=dark',
+        'no cookie',
+        's-42',
+        { sid: 's-42', theme: 'dark' },
+        'lang=it',
+      ],
+    ],
     // post(url, data) as requests takes it; head() follows no redirect unless asked.
     ['positional', ['a=1', 'application/x-www-form-urlencoded', true, 404]],
     // params and a form's data as requests encodes them: a query string as it is, pairs, a list
