@@ -8,6 +8,7 @@ import base64
 import datetime
 import http
 import json
+import re
 import time
 
 
@@ -133,6 +134,18 @@ class Response:
         self.elapsed = datetime.timedelta(0)  # set by the request, once answered
         # The redirects followed to it, first first (without their bodies).
         self.history = [Response(hop) for hop in data.get("history", [])]
+
+    @property
+    def links(self):
+        """The Link header's links by rel (`r.links["next"]["url"]`: an API's next page), parsed as
+        requests parses them."""
+        links = {}
+        for link in _header_links(self.headers.get("link", "")):
+            links[link.get("rel") or link.get("url")] = link
+        return links
+
+    is_redirect = property(lambda self: "location" in self.headers and self.status_code in (301, 302, 303, 307, 308))
+    is_permanent_redirect = property(lambda self: "location" in self.headers and self.status_code in (301, 308))
 
     def json(self, **kwargs):
         try:
@@ -331,6 +344,22 @@ class _Requests(_Verbs):
 
     def Session(self):  # noqa: N802 (requests' own name)
         return Session(self)
+
+
+def _header_links(value):
+    """requests.utils.parse_header_links: `<url>; rel="next", <url>; rel="last"` as dicts."""
+    links, strip = [], " '\""
+    value = value.strip(strip)
+    for part in re.split(", *<", value) if value else []:
+        url, _, params = part.partition(";")
+        link = {"url": url.strip("<> '\"")}
+        for param in params.split(";") if params else []:
+            key, sep, val = param.partition("=")
+            if not sep:
+                break
+            link[key.strip(strip)] = val.strip(strip)
+        links.append(link)
+    return links
 
 
 def _hooks(hooks):

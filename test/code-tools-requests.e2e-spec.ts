@@ -176,6 +176,14 @@ def ported(case: str) -> list:
         r = requests.get(base + "/digest?x=1", auth=HTTPDigestAuth("agent", "s3cret"))
         wrong = requests.get(base + "/digest", auth=HTTPDigestAuth("agent", "nope"))
         return [r.status_code, r.text, wrong.status_code]
+    if case == "links":
+        r = requests.get(base + "/page?n=1")
+        pages = [r.text]
+        while "next" in r.links:
+            r = requests.get(r.links["next"]["url"])
+            pages.append(r.text)
+        moved = requests.get(base + "/loop", allow_redirects=False)
+        return [pages, r.links["first"]["url"].endswith("n=1"), moved.is_redirect, moved.is_permanent_redirect]
     if case == "nan":
         try:
             requests.post(base + "/echo", json={"ratio": float("nan")})
@@ -280,6 +288,13 @@ describe('code tools written for Python requests', () => {
                 'WWW-Authenticate': `Basic realm="x", ${DIGEST_CHALLENGE}`,
               })
               .end());
+      // Pages of a list, linked as GitHub's API links them.
+      if (req.path === '/page') {
+        const n = Number(req.query.n);
+        const page = (at: number) => `<http://${String(req.headers.host)}/page?n=${at}>`;
+        const links = [`${page(1)}; rel="first"`, ...(n < 3 ? [`${page(n + 1)}; rel="next"`] : [])];
+        return void res.writeHead(200, { Link: links.join(', ') }).end(`page ${n}`);
+      }
       if (req.path === '/gzip')
         return void (String(req.headers['accept-encoding']).includes('gzip')
           ? res
@@ -441,6 +456,8 @@ describe('code tools written for Python requests', () => {
     ],
     // HTTPDigestAuth: the engine answers the 401's challenge (a PBX's, a camera's API).
     ['digest', [200, 'let in', 401]],
+    // Paging by the Link header (r.links), as requests parses it; a redirect not followed.
+    ['links', [['page 1', 'page 2', 'page 3'], true, true, false]],
     // JSON has no NaN: refused before sending, as requests refuses it.
     ['nan', ['InvalidJSONError', 'Out of range float values are not JSON compliant: nan', true]],
     // Compressed bodies asked for and decoded, as requests does.
