@@ -219,19 +219,18 @@ class auth:
 class _Prepared:
     """The request an auth callable is handed (requests' PreparedRequest, as such code uses it)."""
 
-    def __init__(self, method, url, headers, payload=None):
-        self.method, self.url, self.headers, self.body = method, url, headers, None
+    def __init__(self, method, url, headers, payload=None, body=None):
+        self.method, self.url, self.headers, self.body = method, url, headers, body
         self._payload = payload  # what the engine is asked to send (an adapter sends it)
 
 
 _A = auth
 
 
-def _authorized(auth, method, url, headers):
-    """An auth object (HTTPBasicAuth, an AuthBase of the code's own, any callable) applied as
-    requests applies it: to the request's headers and URL."""
-    prepared = auth(_Prepared(method, url, dict(headers or {})))
-    return prepared.url, prepared.headers
+def _with_query(url, query):
+    """`url` with `query` added to its own, before its fragment, as requests adds params."""
+    url, hash_, fragment = url.partition("#")
+    return f"{url}{'&' if '?' in url else '?'}{query}{hash_}{fragment}"
 
 
 def _pair(auth):
@@ -310,23 +309,38 @@ class _Requests(_Verbs):
             digest, auth = [str(auth.username), str(auth.password)], None
         if isinstance(auth, _A.HTTPBasicAuth):
             auth = (auth.username, auth.password)  # a pair: the engine fills in a secret's reference
-        if auth is not None and not isinstance(auth, (tuple, list)):
-            url, headers = _authorized(auth, str(method).upper(), url, headers)
-            auth = None
         # As requests: files (and data's fields) as multipart/form-data; bytes or a file as they are;
-        # a dict or pairs as a form, encoded here as requests encodes it; a str as it is.
-        form = binary = None
+        # a dict or pairs as a form, encoded here as requests encodes it; a str as it is; else json=,
+        # written as requests writes it (the engine fills a secret in it escaped for JSON).
+        form = binary = json_text = None
+        headers = dict(headers or {})
+        typed = any(str(name).lower() == "content-type" for name in headers)
         if files:
             binary, content_type = _multipart(data, files)  # python_bodies.py
-            if not any(str(name).lower() == "content-type" for name in (headers or {})):
-                headers = {**(headers or {}), "Content-Type": content_type}
+            if not typed:
+                headers["Content-Type"] = content_type
             data = None
         elif hasattr(data, "read") or isinstance(data, (bytes, bytearray, memoryview)):
             binary, data = _body_bytes(data), None
         elif data is not None and not isinstance(data, str):
             form, data = _encoded(data), None
-        headers = dict(headers or {})
-        payload = {"method": str(method).upper(), "url": url, "params": _encoded(params), "json": json,
+        elif not data and json is not None:
+            try:
+                json_text = _dumps(json, default=_jsonable, allow_nan=False)
+            except ValueError as error:  # NaN or an infinity, which JSON lacks: refused as requests does
+                raise _E.InvalidJSONError(str(error)) from None
+            if not typed:
+                headers["Content-Type"] = "application/json"
+        query = _encoded(params)
+        if auth is not None and not isinstance(auth, (tuple, list)):
+            # An auth of the code's own sees the request as requests hands it over: its URL with
+            # the query, and its body (bytes for json=), to sign them if it will.
+            if query:
+                url, query = _with_query(url, query), None
+            body = json_text.encode("utf-8") if json_text is not None else binary if binary is not None else form or data
+            prepared = auth(_Prepared(str(method).upper(), url, headers, body=body))
+            url, headers, auth = prepared.url, dict(prepared.headers), None
+        payload = {"method": str(method).upper(), "url": url, "params": query, "json_text": json_text,
                    "headers": headers, "data": data, "form": form, "data_b64": _base64(binary),
                    "cookies": cookies, "auth": _pair(auth), "digest": digest,
                    "allow_redirects": bool(allow_redirects),

@@ -98,8 +98,8 @@ describe('code tools written for httpx', () => {
         'application/json',
         // The request's header over the client's, whatever their case.
         { url: '/echo?lang=it&q=a+b', key: 'k-2' },
-        // Compact, as httpx 0.28 writes it.
-        '{"n":1}',
+        // As requests writes it (httpx 0.28 leaves out the spaces).
+        '{"n": 1}',
         'application/json',
       ],
     ],

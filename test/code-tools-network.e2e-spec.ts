@@ -76,6 +76,7 @@ def keys() -> list:
     d = requests.get("BASE/bin", headers={"X-Key": "\${TOOL_SECRET_CRM_TOKEN}"}).content
     e = requests.post("BASE/upload", data={"key": "\${TOOL_SECRET_CRM_TOKEN}"}, files={"f": ("a.bin", b"\\xff\\x00")})
     f = requests.get("BASE/digest", auth=HTTPDigestAuth("agent", "\${TOOL_SECRET_CRM_TOKEN}"))
+    requests.post("BASE/json", json={"key": "\${TOOL_SECRET_CRM_QUOTED}"})
     return [a.status_code, b.status_code, c.status_code, b"tok-" in d, d.startswith(b"\\x00[secret]"), e.status_code,
             f.status_code]
 `;
@@ -138,6 +139,7 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
       ]),
       TOOL_SECRET_CRM_KEY: 'key/123 456',
       TOOL_SECRET_CRM_TOKEN: 'tok-5e4d3c2b',
+      TOOL_SECRET_CRM_QUOTED: 'q"u\\o',
       CODE_TOOLS_WORKERS: '1',
       CODE_TOOLS_ALLOW_PRIVATE_NETWORK: 'true',
     });
@@ -237,7 +239,10 @@ describe('ces_requests with CODE_TOOLS_ALLOW_PRIVATE_NETWORK=true', () => {
       '/upload',
       '/digest',
       '/digest',
+      '/json',
     ]);
+    // In json=, a key is filled in escaped for JSON: the body stays JSON.
+    expect(JSON.parse(api.requests[7]!.body)).toEqual({ key: 'q"u\\o' });
     expect(api.requests[1]!.body).toBe('token=tok-5e4d3c2b');
     expect(api.requests[2]!.headers.authorization).toBe(
       `Basic ${Buffer.from('agent:tok-5e4d3c2b').toString('base64')}`,

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -184,6 +185,20 @@ def ported(case: str) -> list:
             pages.append(r.text)
         moved = requests.get(base + "/loop", allow_redirects=False)
         return [pages, r.links["first"]["url"].endswith("n=1"), moved.is_redirect, moved.is_permanent_redirect]
+    if case == "signed":
+        import hashlib
+        import hmac
+        from requests.auth import AuthBase
+
+        class Signed(AuthBase):
+            def __call__(self, r):
+                body = r.body if isinstance(r.body, bytes) else (r.body or "").encode()
+                r.headers["X-Signature"] = hmac.new(b"k", r.url.encode() + body, hashlib.sha256).hexdigest()
+                return r
+
+        a = requests.post(base + "/signed", params={"q": "a b"}, json={"n": 1, "s": "é"}, auth=Signed()).text
+        b = requests.post(base + "/signed", data={"x": "1"}, auth=Signed()).text
+        return [a, b]
     if case == "nan":
         try:
             requests.post(base + "/echo", json={"ratio": float("nan")})
@@ -288,6 +303,16 @@ describe('code tools written for Python requests', () => {
                 'WWW-Authenticate': `Basic realm="x", ${DIGEST_CHALLENGE}`,
               })
               .end());
+      // Signed as HMAC-signed APIs are: the URL and the body as sent.
+      if (req.path === '/signed') {
+        const signed = Buffer.concat([
+          Buffer.from(`http://${String(req.headers.host)}${req.url}`),
+          req.bytes,
+        ]);
+        const valid =
+          createHmac('sha256', 'k').update(signed).digest('hex') === req.headers['x-signature'];
+        return void res.end(`${valid ? 'valid' : 'invalid'} ${req.body}`);
+      }
       // Pages of a list, linked as GitHub's API links them.
       if (req.path === '/page') {
         const n = Number(req.query.n);
@@ -458,6 +483,9 @@ describe('code tools written for Python requests', () => {
     ['digest', [200, 'let in', 401]],
     // Paging by the Link header (r.links), as requests parses it; a redirect not followed.
     ['links', [['page 1', 'page 2', 'page 3'], true, true, false]],
+    // An auth of the code's own signs the request as requests hands it over: the URL with its
+    // query, the body as sent (json= written as requests writes it).
+    ['signed', ['valid {"n": 1, "s": "\\u00e9"}', 'valid x=1']],
     // JSON has no NaN: refused before sending, as requests refuses it.
     ['nan', ['InvalidJSONError', 'Out of range float values are not JSON compliant: nan', true]],
     // Compressed bodies asked for and decoded, as requests does.

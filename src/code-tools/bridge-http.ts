@@ -19,6 +19,9 @@ import {
   type SafeHttpOptions,
 } from './safe-http.js';
 
+/** A value as the characters of a JSON string (quotes and backslashes escaped). */
+const inJson = (value: string) => JSON.stringify(value).slice(1, -1);
+
 export interface BridgeHttpContext {
   /** Call id → the source of the code tool it runs (whose named secrets its requests may use). */
   sources: ReadonlyMap<string, string>;
@@ -40,6 +43,7 @@ export async function bridgeHttp(
       params,
       form,
       data_b64: bytes,
+      json_text: jsonText,
       caller,
       ...rest
     } = payload as unknown as PyHttpRequest & { caller?: string };
@@ -55,6 +59,8 @@ export async function bridgeHttp(
       params: encoded(params),
       form: encoded(form),
       data_b64: bytes && fillBytes(bytes, available, secrets),
+      // In JSON the runtime wrote, a secret goes as a JSON string's characters.
+      json_text: jsonText && fillSecrets(jsonText, available, secrets, inJson),
     };
     const headers = withTraceparent({ ...(filled.headers ?? {}) }, trace?.traceId, trace?.span);
     const response = await safeHttp(

@@ -30,6 +30,8 @@ export interface PyHttpRequest {
   form?: string | null;
   /** A body of bytes (base64): `data` given as bytes or a file, or a `files=` upload. */
   data_b64?: string | null;
+  /** `json=` as the runtime wrote it (requests' separators), sent as it is. */
+  json_text?: string | null;
   headers?: Record<string, string> | null;
   timeout?: number | null;
   /** `(user, password)`: sent as HTTP Basic authorization. */
@@ -176,6 +178,8 @@ function prepared(req: PyHttpRequest): Prepared {
     return { ...target, headers: withType('application/x-www-form-urlencoded'), body: form };
   if (data) return { ...target, headers, body: data };
   if (bytes) return { ...target, headers, body: Buffer.from(bytes, 'base64') };
+  if (req.json_text)
+    return { ...target, headers: withType('application/json'), body: req.json_text };
   if (json !== undefined && json !== null)
     return { ...target, headers: withType('application/json'), body: JSON.stringify(json) };
   return { ...target, headers, body: undefined };
