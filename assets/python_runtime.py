@@ -43,9 +43,9 @@ _real_sleep = time.sleep
 def _sleep(seconds):
     """time.sleep in slices of 50 ms: the engine's interrupt (a call past its timeout) stops it
     between two, where Pyodide's own sleep never sees it (its worker was killed and replaced)."""
-    end = time.monotonic() + seconds
     if seconds < 0:
         raise ValueError("sleep length must be non-negative")
+    end = time.monotonic() + seconds
     while (left := end - time.monotonic()) > 0:
         _real_sleep(min(left, 0.05))
 

@@ -60,7 +60,7 @@ describe('safeHttp redirects to another host', () => {
   it('sends neither credentials nor secrets there, and the rest as asked', async () => {
     redirect(307, () => `${otherUrl}/next`);
     const response = await safeHttp(
-      { method: 'POST', url: `${firstUrl}/start`, headers, json: { note: 'hi' } },
+      { method: 'POST', url: `${firstUrl}/start`, headers, json_text: '{"note":"hi"}' },
       options,
       signal(),
     );
@@ -88,7 +88,7 @@ describe('safeHttp redirects to another host', () => {
   it('does not follow a redirect that would send a body holding a secret there', async () => {
     redirect(308, () => `${otherUrl}/next`);
     const response = await safeHttp(
-      { method: 'POST', url: `${firstUrl}/start`, json: { key: 's3cret-key-value' } },
+      { method: 'POST', url: `${firstUrl}/start`, json_text: '{"key":"s3cret-key-value"}' },
       options,
       signal(),
     );
@@ -97,7 +97,7 @@ describe('safeHttp redirects to another host', () => {
     // A 303 drops the body: followed, as a GET.
     redirect(303, () => `${otherUrl}/next`);
     const seeOther = await safeHttp(
-      { method: 'POST', url: `${firstUrl}/start`, json: { key: 's3cret-key-value' } },
+      { method: 'POST', url: `${firstUrl}/start`, json_text: '{"key":"s3cret-key-value"}' },
       options,
       signal(),
     );

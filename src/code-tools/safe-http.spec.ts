@@ -119,7 +119,7 @@ describe('safeHttp (ces_requests)', () => {
         method: 'post',
         url: `${base}/items`,
         params: 'q=a+b&n=2',
-        json: { name: 'pen' },
+        json_text: '{"name":"pen"}',
         headers: { 'X-Key': 'k' },
       },
       { ...options, allowPrivateNetwork: true },
@@ -151,11 +151,11 @@ describe('safeHttp (ces_requests)', () => {
         signal(),
       );
     await send({
-      json: { a: 1 },
+      json_text: '{"a":1}',
       headers: { 'content-type': 'application/vnd.api+json', 'X-Gone': null } as never,
     });
-    await send({ form: 'a=1', json: { b: 2 } });
-    await send({ form: '', json: { b: 2 } });
+    await send({ form: 'a=1', json_text: '{"b":2}' });
+    await send({ form: '', json_text: '{"b":2}' });
     const seen = server.requests.map((r) => [r.headers['content-type'], r.body]);
     expect(seen).toEqual([
       ['application/vnd.api+json', '{"a":1}'],
@@ -204,7 +204,12 @@ describe('safeHttp (ces_requests)', () => {
     );
     const bytes = Buffer.from([0, 0xff, 0xc3, 0x28, 10]);
     await safeHttp(
-      { method: 'PUT', url: `${base}/move`, data_b64: bytes.toString('base64'), json: { b: 2 } },
+      {
+        method: 'PUT',
+        url: `${base}/move`,
+        data_b64: bytes.toString('base64'),
+        json_text: '{"b":2}',
+      },
       { ...options, allowPrivateNetwork: true },
       signal(),
     );

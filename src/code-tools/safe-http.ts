@@ -23,7 +23,6 @@ export interface PyHttpRequest {
   url: string;
   /** The query to add, encoded by the runtime as requests encodes it (python_requests.py). */
   params?: string | null;
-  json?: unknown;
   /** The body as the code gave it (a str, or bytes as UTF-8 text). */
   data?: string | null;
   /** A form's `data` (a dict or pairs), encoded by the runtime as requests encodes it. */
@@ -172,16 +171,13 @@ function prepared(req: PyHttpRequest): Prepared {
   if (cookies.length > 0) headers['Cookie'] = cookies.join('; ');
   const typed = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
   const withType = (type: string) => (typed ? headers : { ...headers, 'Content-Type': type });
-  // As requests: `data` (a form, or the body as it is) when it holds anything, else `json`.
-  const { data, json, form, data_b64: bytes } = req;
+  // As requests: `data` (a form, the body as it is, bytes) when it holds anything, else `json=`.
+  const { data, json_text: json, form, data_b64: bytes } = req;
   if (form)
     return { ...target, headers: withType('application/x-www-form-urlencoded'), body: form };
   if (data) return { ...target, headers, body: data };
   if (bytes) return { ...target, headers, body: Buffer.from(bytes, 'base64') };
-  if (req.json_text)
-    return { ...target, headers: withType('application/json'), body: req.json_text };
-  if (json !== undefined && json !== null)
-    return { ...target, headers: withType('application/json'), body: JSON.stringify(json) };
+  if (json) return { ...target, headers: withType('application/json'), body: json };
   return { ...target, headers, body: undefined };
 }
 
