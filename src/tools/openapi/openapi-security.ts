@@ -78,8 +78,7 @@ export function declaredKeys(spec: Spec, operation: { security?: unknown }): Dec
     const place = keyPlace(scheme as SecurityScheme);
     if (place) all[name] = place;
   }
-  const requirements = (operation.security ?? spec.security ?? []) as Requirement[];
-  for (const requirement of Array.isArray(requirements) ? requirements : []) {
+  for (const requirement of requirementsOf(spec, operation)) {
     const names = Object.keys(requirement ?? {});
     if (names.length > 0 && names.every((name) => Object.hasOwn(all, name)))
       return { required: names.map((name) => [name, all[name]!]), all };
@@ -92,11 +91,16 @@ function declaredSchemes(
   spec: Spec,
   operation: { security?: unknown },
 ): [SecurityScheme | undefined, unknown][] {
-  const requirements = (operation.security ?? spec.security ?? []) as Requirement[];
   const schemes = spec.components?.securitySchemes ?? {};
-  return (Array.isArray(requirements) ? requirements : []).flatMap((requirement) =>
+  return requirementsOf(spec, operation).flatMap((requirement) =>
     Object.entries(requirement ?? {}).map(
       ([name, scopes]) => [schemes[name] as SecurityScheme | undefined, scopes] as const,
     ),
   ) as [SecurityScheme | undefined, unknown][];
+}
+
+/** The operation's security requirements, else the document's. */
+function requirementsOf(spec: Spec, operation: { security?: unknown }): Requirement[] {
+  const requirements = operation.security ?? spec.security ?? [];
+  return Array.isArray(requirements) ? (requirements as Requirement[]) : [];
 }
