@@ -153,6 +153,8 @@ const RUNTIME = [
   'python_session.py',
   'python_urllib.py',
   'python_httpx.py',
+  'python_asyncio.py',
+  'python_aiohttp.py',
   'python_analyze.py',
   'python_isolation.py',
 ];

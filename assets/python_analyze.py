@@ -83,9 +83,6 @@ def analyze(job_json):
         if not public:
             return json.dumps({"ok": False, "error": "the code defines no function"})
         fn = public[0]
-    if isinstance(fn, ast.AsyncFunctionDef):
-        return json.dumps({"ok": False, "error": f"function '{fn.name}' is async: code tools are plain functions",
-                           "line": fn.lineno})
     doc = ast.get_docstring(fn) or ""
     arg_docs = _arg_docs(doc)
     properties, required = {}, []

@@ -1,5 +1,5 @@
-# httpx for code tools, loaded after python_urllib.py: the synchronous part of it that code written
-# for httpx uses (get/post/…/request, Client with its base_url, headers, params, auth, timeout and
+# httpx for code tools, loaded after python_urllib.py: what code written for httpx uses (get/post/…/
+# request, Client and AsyncClient with their base_url, headers, params, auth, timeout and
 # follow_redirects; Response; its exceptions), each request carried out by the engine through the
 # calling tool's ces_requests (its address policy and secrets). `import httpx` in tool code gives it.
 _UNSET = object()
@@ -126,6 +126,24 @@ class _Httpx:
         def close(self):
             pass
 
+        async def aread(self):
+            return self.content
+
+        async def aiter_bytes(self, chunk_size=None):
+            for chunk in self.iter_bytes(chunk_size):
+                yield chunk
+
+        async def aiter_text(self, chunk_size=None):
+            for chunk in self.iter_text(chunk_size):
+                yield chunk
+
+        async def aiter_lines(self):
+            for line in self.iter_lines():
+                yield line
+
+        async def aclose(self):
+            pass
+
         def __repr__(self):
             return f"<Response [{self.status_code} {self.reason_phrase}]>"
 
@@ -169,6 +187,25 @@ class _Httpx:
         def stream(self, method, url, **kwargs):
             return _Streamed(self.request(method, url, **kwargs))
 
+    class AsyncClient(Client):
+        """httpx.AsyncClient: a Client whose requests are awaited (python_asyncio.py's loop); each
+        is carried out when awaited."""
+
+        async def request(self, method, url, **kwargs):
+            return _Httpx.Client.request(self, method, url, **kwargs)
+
+        def stream(self, method, url, **kwargs):
+            return _Streamed(self.request(method, url, **kwargs))
+
+        async def aclose(self):
+            pass
+
+        async def __aenter__(self):
+            return self
+
+        async def __aexit__(self, *exc):
+            return False
+
     class codes:
         """httpx.codes: `codes.OK` 200, `codes.NOT_FOUND` 404, … (http.HTTPStatus's names)."""
 
@@ -186,7 +223,8 @@ def _merged(own, given):
 
 
 class _Streamed:
-    """`with client.stream(…) as r:` — the body read whole, as ces_requests reads it."""
+    """`with client.stream(…) as r:` (`async with` for an AsyncClient's, whose request is awaited on
+    entering) — the body read whole, as ces_requests reads it."""
 
     def __init__(self, response):
         self._response = response
@@ -195,6 +233,12 @@ class _Streamed:
         return self._response
 
     def __exit__(self, *exc):
+        return False
+
+    async def __aenter__(self):
+        return await self._response
+
+    async def __aexit__(self, *exc):
         return False
 
 

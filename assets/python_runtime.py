@@ -32,6 +32,8 @@ def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
             return _requests_import(name, globals, fromlist)  # python_session.py
         if name == "httpx":
             return _Httpx  # python_httpx.py
+        if name == "aiohttp":
+            return _Aiohttp  # python_aiohttp.py
     return _real_import(name, globals, locals, fromlist, level)
 
 
@@ -161,7 +163,7 @@ def _execute(code, func, args, ctx, state):
     fn = ns.get(func)
     if not callable(fn):
         raise NameError(f"function '{func}' is not defined")
-    return fn(**args)
+    return _awaited(fn(**args))  # python_asyncio.py
 
 
 _LOG_LIMIT = 32 * 1024
@@ -225,6 +227,7 @@ def _run_job(job_json, body):
         return _dumps({"ok": False, "error": text, "logs": out.getvalue()})
     finally:
         sys.stdout, sys.stderr = saved
+        _end_loop()  # python_asyncio.py
 
 
 def run_tool(job_json):
@@ -256,7 +259,7 @@ def run_callback(job_json):
                                                  session_id=ctx["session_id"], invocation_id=ctx["invocation_id"],
                                                  agent_name=ctx["agent_name"])
         llm_request = types.SimpleNamespace(config=_LlmConfig(job["tool_names"]))
-        ns[job["func"]](callback_context, llm_request)
+        _awaited(ns[job["func"]](callback_context, llm_request))
         return {"excluded": [str(n) for n in llm_request.config.excluded_tools]}
 
     return _run_job(job_json, body)

@@ -1,3 +1,4 @@
+import { echoed } from './support/recording-server.js';
 import { digestAnswered, DIGEST_CHALLENGE } from './support/digest.js';
 import { callOnce, useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
@@ -58,14 +59,7 @@ describe('code tools written for httpx', () => {
     }),
     (req, res) => {
       if (req.path === '/echo')
-        return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(
-          JSON.stringify({
-            url: req.url,
-            key: req.headers['x-api-key'],
-            auth: req.headers.authorization,
-            ...(req.body && { body: req.body, type: req.headers['content-type'] }),
-          }),
-        );
+        return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(echoed(req));
       if (req.path === '/digest')
         return void (digestAnswered(req.headers.authorization, req.method, 's3cret')
           ? res.end('let in')

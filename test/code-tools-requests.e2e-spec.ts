@@ -1,3 +1,4 @@
+import { echoed } from './support/recording-server.js';
 import { createHmac } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { createServer } from 'node:http';
@@ -237,15 +238,9 @@ describe('code tools written for Python requests', () => {
     }),
     (req, res) => {
       if (req.path === '/echo')
-        return void res.writeHead(200, { 'Content-Type': 'application/json', 'X-Echo': '1' }).end(
-          JSON.stringify({
-            url: req.url,
-            key: req.headers['x-api-key'],
-            auth: req.headers.authorization,
-            cookie: req.headers.cookie,
-            ...(req.body && { body: req.body, type: req.headers['content-type'] }),
-          }),
-        );
+        return void res
+          .writeHead(200, { 'Content-Type': 'application/json', 'X-Echo': '1' })
+          .end(echoed(req));
       if (req.path === '/upload')
         return void new Request('http://upload/', {
           method: 'POST',

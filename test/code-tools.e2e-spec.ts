@@ -85,10 +85,10 @@ describe('Python code tools (seed 003)', () => {
         code: 'def read_metadata() -> str:\n    """Metadata."""\n    return ces_requests.get("http://169.254.169.254/latest/meta-data/").text',
       },
       { type: 'callback', code: MASKING },
-      // A second callback: each runs before every request.
+      // A second callback, async: each runs before every request.
       {
         type: 'callback',
-        code: 'def before_model_callback(callback_context, llm_request) -> None:\n    llm_request.config.hide_tool("retired")',
+        code: 'import asyncio\n\nasync def before_model_callback(callback_context, llm_request) -> None:\n    await asyncio.sleep(0)\n    llm_request.config.hide_tool("retired")',
       },
       stub('retired'),
       {

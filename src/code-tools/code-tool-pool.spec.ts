@@ -126,11 +126,14 @@ describe('CodeToolPool (real Pyodide workers)', () => {
     let interruptOnly = false;
     // time.sleep too (a retry's wait, a polling loop's), which Pyodide's own sleep kept from it.
     const sleep = 'import time\ndef f():\n    time.sleep(30)';
+    // An async tool's coroutine asleep (asyncio.run answers the interrupt by cancelling it).
+    const asleep = 'import asyncio\nasync def f():\n    await asyncio.sleep(30)';
     for (let attempt = 0; attempt < 3 && !interruptOnly; attempt++) {
       const before = pool.started;
       expect(await run(loop, 'f', {}, 300)).toMatchObject(timedOut);
       expect(await run(loop, 'f', {}, 1)).toMatchObject(timedOut);
       expect(await run(sleep, 'f', {}, 300)).toMatchObject(timedOut);
+      expect(await run(asleep, 'f', {}, 300)).toMatchObject(timedOut);
       interruptOnly = pool.started === before;
     }
     expect(interruptOnly).toBe(true);

@@ -83,3 +83,14 @@ export function useRecordingServer(): { server: RecordingServer; url: () => stri
   });
   return { server, url: () => url };
 }
+
+/** What an echo route of code tools' suites answers: the request as the server saw it, as JSON. */
+export function echoed(req: RecordedRequest): string {
+  return JSON.stringify({
+    url: req.url,
+    key: req.headers['x-api-key'],
+    auth: req.headers.authorization,
+    cookie: req.headers.cookie,
+    ...(req.body && { body: req.body, type: req.headers['content-type'] }),
+  });
+}

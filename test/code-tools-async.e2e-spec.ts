@@ -1,0 +1,203 @@
+import { echoed } from './support/recording-server.js';
+import { callOnce, useEngineRig } from './support/turn-harness.js';
+import { writeToolsFile } from './support/tools-file.js';
+import { WsClient } from './support/ws-client.js';
+
+/** Async tool code as voice-agent frameworks have it written: `async def`, aiohttp, httpx.AsyncClient. */
+const ASYNC = `import asyncio
+import time
+
+import aiohttp
+import httpx
+
+
+async def async_api(case: str) -> list:
+    """Calls the API from async code."""
+    base = "BASE"
+    if case == "aiohttp":
+        out = []
+        async with aiohttp.ClientSession(base_url=base + "/", headers={"X-Api-Key": "k-1"},
+                                         timeout=aiohttp.ClientTimeout(total=5)) as s:
+            async with s.get("/echo", params={"q": "a b"}) as r:
+                body = await r.json()
+                out += [r.status, r.ok, r.content_type, body["url"], body["key"]]
+            r = await s.post("echo", json={"n": 1}, auth=aiohttp.BasicAuth("u", "p"))
+            body = await r.json()
+            out += [body["body"], body["type"], body["auth"], body["cookie"]]
+        return out
+    if case == "aiohttp_errors":
+        out = []
+        async with aiohttp.ClientSession() as s:
+            r = await s.get(base + "/page")
+            try:
+                await r.json()
+            except aiohttp.ContentTypeError as e:
+                out.append(e.message)
+            out.append(await r.text())
+            try:
+                async with s.get(base + "/missing") as r:
+                    r.raise_for_status()
+            except aiohttp.ClientResponseError as e:
+                out += [e.status, str(e).replace(base, "URL")]
+            try:
+                await s.get(base + "/slow", timeout=aiohttp.ClientTimeout(total=0.5))
+            except asyncio.TimeoutError as e:
+                out += [isinstance(e, aiohttp.ClientError)]
+            try:
+                await s.get("http://127.0.0.1:1/")
+            except aiohttp.ClientConnectorError as e:
+                out += [e.host, e.port, isinstance(e, OSError)]
+            r = await s.get(base + "/lines")
+            out.append([line async for line in r.content])
+        return out
+    if case == "secret":
+        async with aiohttp.request("GET", base + "/echo", headers={"Authorization": "Bearer \${TOOL_SECRET_API_TOKEN}"}) as r:
+            return [(await r.json())["auth"]]
+    if case == "httpx":
+        async with httpx.AsyncClient(base_url=base, timeout=5) as client:
+            one, two = await asyncio.gather(client.get("/echo", params={"n": 1}), client.post("/echo", data={"a": "1"}))
+            async with client.stream("GET", "/lines") as r:
+                lines = [line async for line in r.aiter_lines()]
+            return [one.json()["url"], two.json()["body"], lines]
+    if case == "timers":
+        async def later(value, delay):
+            await asyncio.sleep(delay)
+            return value
+
+        start = time.monotonic()
+        together = await asyncio.gather(later(1, 0.3), later(2, 0.2), later(3, 0.1))
+        took = time.monotonic() - start
+        try:
+            await asyncio.wait_for(asyncio.sleep(10), 0.1)
+        except TimeoutError:
+            together.append("timed out")
+        together.append(await asyncio.to_thread(lambda x: x * 2, 21))
+        return [together, 0.25 < took < 1]
+    if case == "stuck":
+        await asyncio.Event().wait()
+    if case == "no_network":
+        await asyncio.open_connection("example.com", 80)
+    if case == "forever":
+        await asyncio.sleep(60)
+    return ["not caught"]
+
+
+def sync_api() -> list:
+    """Runs async code from plain code, as scripts do."""
+    async def main():
+        await asyncio.sleep(0.01)
+        return "ran"
+
+    old_style = asyncio.get_event_loop().run_until_complete(main())
+    return [asyncio.run(main()), old_style]
+`;
+
+describe('async code tools', () => {
+  const rig = useEngineRig(
+    (toolsUrl) => ({
+      LLM_MODEL: 'm',
+      LLM_TOOLS_FILE: writeToolsFile([
+        { type: 'python', code: ASYNC.replace('BASE', toolsUrl), timeout_secs: 3 },
+        { type: 'python', code: ASYNC.replace('BASE', toolsUrl), name: 'sync_api' },
+      ]),
+      CODE_TOOLS_WORKERS: '1',
+      CODE_TOOLS_ALLOW_PRIVATE_NETWORK: 'true',
+      TOOL_SECRET_API_TOKEN: 'tok-5150',
+    }),
+    (req, res) => {
+      if (req.path === '/echo')
+        return void res
+          .writeHead(200, { 'Content-Type': 'application/json', 'Set-Cookie': 'sid=s1' })
+          .end(echoed(req));
+      if (req.path === '/page')
+        return void res.writeHead(200, { 'Content-Type': 'text/html' }).end('<p>hi</p>');
+      if (req.path === '/missing') return void res.writeHead(404).end('no');
+      if (req.path === '/lines') return void res.end('one\ntwo\n');
+      if (req.path === '/slow') return void setTimeout(() => res.end('late'), 1500).unref();
+      res.end('ok');
+    },
+  );
+
+  it.each([
+    [
+      'aiohttp',
+      [
+        200,
+        true,
+        'application/json',
+        '/echo?q=a+b',
+        'k-1',
+        '{"n": 1}',
+        'application/json',
+        `Basic ${Buffer.from('u:p').toString('base64')}`,
+        // The cookie the first answer set, sent again by the session.
+        'sid=s1',
+      ],
+    ],
+    [
+      'aiohttp_errors',
+      [
+        'Attempt to decode JSON with unexpected mimetype: text/html',
+        '<p>hi</p>',
+        404,
+        "404, message='Not Found', url='URL/missing'",
+        true,
+        '127.0.0.1',
+        1,
+        true,
+        ['one\n', 'two\n'],
+      ],
+    ],
+    ['httpx', ['/echo?n=1', 'a=1', ['one', 'two']]],
+    // Timers run side by side; what a thread would run, runs in place.
+    ['timers', [[1, 2, 3, 'timed out', 42], true]],
+  ])(
+    'runs an async def tool to its end: %s',
+    async (which, expected) => {
+      const ws = await WsClient.connect(rig.engine.wsUrl);
+      expect(JSON.parse((await callOnce(rig, ws, 'async_api', { case: which })).read)).toEqual(
+        expected,
+      );
+      ws.close();
+    },
+    30_000,
+  );
+
+  it("fills in a secret's reference in an aiohttp request, and masks it in what comes back", async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    expect(JSON.parse((await callOnce(rig, ws, 'async_api', { case: 'secret' })).read)).toEqual([
+      'Bearer [secret]',
+    ]);
+    expect(rig.tools.requests.at(-1)!.headers.authorization).toBe('Bearer tok-5150');
+    ws.close();
+  }, 30_000);
+
+  it('runs asyncio.run() and an old-style loop from plain code', async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    expect(JSON.parse((await callOnce(rig, ws, 'sync_api')).read)).toEqual(['ran', 'ran']);
+    ws.close();
+  }, 30_000);
+
+  it.each([
+    ['stuck', 'awaits something that nothing will ever finish'],
+    ['no_network', 'code tools have no network of their own'],
+  ])(
+    'says what went wrong when async code cannot go on: %s',
+    async (which, said) => {
+      const ws = await WsClient.connect(rig.engine.wsUrl);
+      expect((await callOnce(rig, ws, 'async_api', { case: which })).read).toContain(said);
+      ws.close();
+    },
+    30_000,
+  );
+
+  it('stops a sleeping coroutine at its timeout, and the next call runs', async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    const started = Date.now();
+    const { read } = await callOnce(rig, ws, 'async_api', { case: 'forever' });
+    expect(read).toContain('ran longer than 3s');
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(JSON.parse((await callOnce(rig, ws, 'sync_api')).read)).toEqual(['ran', 'ran']);
+    ws.close();
+  }, 40_000);
+});
