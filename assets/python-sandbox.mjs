@@ -48,11 +48,6 @@ function receiveText() {
   return readExactly(readExactly(4).readUInt32BE(0)).toString('utf8');
 }
 
-/** The engine's next message (a job), waiting for it. */
-function receive() {
-  return JSON.parse(receiveText());
-}
-
 // Standard input made non-blocking (Node opens it so, and reads it only when asked), so that it
 // can be polled. (A socket of its own on another fd would need the network, which the permission
 // model of Node 25 and later refuses.)
@@ -139,11 +134,52 @@ pyodide.setInterruptBuffer({
   },
   set 0(_) {},
 });
+// Calls into the engine, each numbered: its answer comes as `<seq>\n<answer JSON>` (the JSON for
+// Python to parse). Async code has several out at once (start), and its event loop waits for the
+// next answer (next); a wake-up it asked for, or an interrupt, comes as `<seq>\n` with nothing after.
+let lastSeq = 0;
+/** Answers that came while another was waited for, by number, until asked for. */
+const early = new Map();
+function receiveAnswer() {
+  const text = receiveText();
+  const cut = text.indexOf('\n');
+  return { seq: Number(text.slice(0, cut)), text: text.slice(cut + 1) };
+}
+function start(requestJson) {
+  send({ type: 'bridge', job: currentJob, request: requestJson, seq: ++lastSeq });
+  return lastSeq;
+}
 pyodide.registerJsModule('_engine_bridge', {
+  /** Sends a request and waits for its answer. */
   call(requestJson) {
-    send({ type: 'bridge', job: currentJob, request: requestJson });
-    // The answer's frame is its JSON, for Python to parse.
-    return receiveText();
+    const seq = start(requestJson);
+    for (;;) {
+      const answer = early.get(seq) ?? receiveAnswer();
+      early.delete(seq);
+      if (answer.seq === seq) return answer.text;
+      if (answer.text) early.set(answer.seq, answer);
+    }
+  },
+  start,
+  /**
+   * The next answer to a request started (`<seq>\n<answer>`), waiting up to `ms` for it (forever
+   * when negative); '' when none came; '!' for the engine's interrupt, not yet seen by Python's
+   * check (which may not come before the loop waits again).
+   */
+  next(ms) {
+    for (const [seq, answer] of early) {
+      early.delete(seq);
+      return `${seq}\n${answer.text}`;
+    }
+    if (ms === 0) return '';
+    const wake = ms > 0 ? ++lastSeq : -1;
+    if (ms > 0) send({ type: 'wake', job: currentJob, seq: wake, ms });
+    for (;;) {
+      const answer = receiveAnswer();
+      if (answer.text) return `${answer.seq}\n${answer.text}`;
+      if (answer.seq === 0) return interrupted() ? '!' : '';
+      if (answer.seq === wake) return '';
+    }
   },
 });
 const RUNTIME = [
@@ -197,9 +233,13 @@ for (const name of ['getBuiltinModule', 'dlopen', 'kill', 'chdir', 'abort', 'exi
 runtime.get('seal')();
 send({ type: 'ready', memory: pyodide._module.HEAP8.length });
 for (;;) {
-  const message = receive();
+  const text = receiveText();
+  // An answer or wake-up that came after its job ended (`<seq>\n…`): a job is a JSON object.
+  if (!text.startsWith('{')) continue;
+  const message = JSON.parse(text);
   if (message.type !== 'job') continue;
   currentJob = message.id;
+  early.clear();
   capped = false;
   overMemory = false;
   capOn = true;

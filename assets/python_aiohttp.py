@@ -164,9 +164,11 @@ class _Aiohttp:
             self._raise_for_status, self._json_serialize, self.closed = raise_for_status, json_serialize, False
 
         def request(self, method, url, **kwargs):
-            return _Requested(self._send(str(method).upper(), str(url), **kwargs))
+            # The calling tool's ces_requests, as the request is made (its secrets).
+            own = _calling_requests()  # python_urllib.py
+            return _Requested(self._send(own, str(method).upper(), str(url), **kwargs))
 
-        async def _send(self, method, url, *, params=None, data=None, json=None, headers=None, cookies=None,
+        async def _send(self, own, method, url, *, params=None, data=None, json=None, headers=None, cookies=None,
                         auth=None, allow_redirects=True, timeout=None, raise_for_status=None, **ignored):
             if self.closed:
                 raise RuntimeError("Session is closed")
@@ -180,8 +182,8 @@ class _Aiohttp:
             auth = auth if auth is not None else self.auth
             timeout = timeout if timeout is not None else self.timeout
             try:
-                answer = _calling_requests().request(  # python_urllib.py
-                    method, url, params=params, data=data, json=json, headers=sent,
+                answer = await _request_async(  # python_asyncio.py
+                    own, method, url, params=params, data=data, json=json, headers=sent,
                     cookies={**self.cookies, **(cookies or {})},
                     auth=(auth.login, auth.password) if isinstance(auth, _Aiohttp.BasicAuth) else auth,
                     timeout=timeout.seconds if isinstance(timeout, _Aiohttp.ClientTimeout) else timeout,

@@ -3,11 +3,20 @@
 # event loop (WebLoop) waits on JavaScript's, which never turns while a call runs: `asyncio.run()`
 # failed. Here a loop runs on the spot: its callbacks in order, its timers by sleeping (in slices,
 # so the engine's interrupt stops it), and what it would hand to a thread (asyncio.to_thread,
-# run_in_executor) run in place. An `async def` tool's coroutine is run to its end on one.
-# Requests awaited together (asyncio.gather) are carried out one after the other.
+# run_in_executor) run in place. An `async def` tool's coroutine is run to its end on one. Its
+# requests (aiohttp's, httpx.AsyncClient's) go out when awaited, several at once: the loop waits
+# for their answers where it would wait for sockets.
 import asyncio
 import asyncio.events as _events
 import inspect
+import math
+import signal
+
+from _engine_bridge import next as _bridge_next, start as _bridge_start
+
+_IN_FLIGHT = 6  # requests out at once (bridge.ts MAX_CALLS_IN_FLIGHT)
+_waiting = {}  # number -> future of each request out, until its answer comes (cancelled or not)
+_turns = []  # futures of requests waiting to go out
 
 
 class _Waits:
@@ -18,7 +27,17 @@ class _Waits:
         self.woken = False
 
     def select(self, timeout):
-        if timeout is None:  # nothing ready, no timer: what is awaited can never come
+        if _waiting:
+            got = _bridge_next(-1 if timeout is None else math.ceil(timeout * 1000))
+            if got == "!":  # the engine's interrupt: as Python's signal handling would deliver it
+                handler = signal.getsignal(signal.SIGINT)
+                if not callable(handler):
+                    raise KeyboardInterrupt
+                handler(signal.SIGINT, None)
+            elif got:
+                _arrived(got)
+            return []
+        if timeout is None:  # nothing ready, no timer, no request out: what is awaited can never come
             raise RuntimeError("the tool's code awaits something that nothing will ever finish (no timer, "
                                "no request and no other task is left to run)")
         end = time.monotonic() + timeout
@@ -81,6 +100,47 @@ _events._set_running_loop(None)
 asyncio.run = asyncio.runners.run
 
 
+def _arrived(got):
+    """An answer (`<number>\n<JSON>`) for the request waiting for it, and the next may go out."""
+    seq, _, text = got.partition("\n")
+    future = _waiting.pop(int(seq), None)
+    if future is not None and not future.done():
+        future.set_result(text)
+    while _turns:
+        turn = _turns.pop(0)
+        if not turn.done():
+            turn.set_result(None)
+            break
+
+
+async def _bridge_async(kind, payload):
+    """_bridge (python_runtime.py) for async code: the request goes out at once, unless _IN_FLIGHT
+    are out, and others go out while its answer is awaited."""
+    request, refused = _bridge_request(kind, payload)
+    if refused:
+        return refused
+    loop = asyncio.get_running_loop()
+    while len(_waiting) >= _IN_FLIGHT:
+        turn = loop.create_future()
+        _turns.append(turn)
+        await turn
+    answer = loop.create_future()
+    _waiting[_bridge_start(request)] = answer
+    return _loads(await answer)
+
+
+async def _request_async(own, method, url, *, timeout=None, **kwargs):
+    """A request of ces_requests `own` (the calling tool's, taken when the request was made) for
+    async code, with what requests' own takes but retries and hooks."""
+    payload = own._payload(method, url, **kwargs)
+    payload["timeout"] = _seconds(timeout)
+    try:
+        result = await _bridge_async("http", payload)
+    except ValueError as error:  # NaN or an infinity, which JSON lacks
+        raise exceptions.InvalidJSONError(str(error)) from None
+    return _answered(result)
+
+
 def _awaited(result):
     """What a tool's function returned; an `async def` one's coroutine (any awaitable) run to its end.
     A tool called inline (tools.<name>) from an async tool's code runs on a loop of its own while the
@@ -99,6 +159,8 @@ def _awaited(result):
 def _end_loop():
     """The current loop a call's code made (asyncio.get_event_loop(), set_event_loop()) is closed
     with the call: the next call starts without it."""
+    _waiting.clear()
+    _turns.clear()
     policy = _events._get_event_loop_policy()
     local = getattr(policy, "_local", None)
     loop = getattr(local, "_loop", None)

@@ -157,9 +157,17 @@ class _Httpx:
             self.params, self.cookies, self.auth = dict(params or {}), dict(cookies or {}), auth
             self.timeout, self.follow_redirects = timeout, follow_redirects
 
-        def request(self, method, url, *, params=None, content=None, data=None, files=None, json=None,
-                    headers=None, cookies=None, auth=None, timeout=_UNSET, follow_redirects=None,
-                    **ignored):
+        def request(self, method, url, **kwargs):
+            request, sent = self._prepared(method, url, **kwargs)
+            try:
+                answer = _calling_requests().request(request.method, request.url, **sent)  # python_urllib.py
+            except exceptions.RequestException as error:
+                raise _httpx_failure(error, request) from None
+            return self._received(answer, request)
+
+        def _prepared(self, method, url, *, params=None, content=None, data=None, files=None, json=None,
+                      headers=None, cookies=None, auth=None, timeout=_UNSET, follow_redirects=None, **ignored):
+            """The request, and what ces_requests is given for it."""
             url = str(url)
             if self.base_url and "://" not in url:
                 url = self.base_url.rstrip("/") + "/" + url.lstrip("/")
@@ -173,14 +181,12 @@ class _Httpx:
             if isinstance(timeout, _Httpx.Timeout):
                 timeout = timeout.seconds
             follow = self.follow_redirects if follow_redirects is None else follow_redirects
-            own = _calling_requests()  # python_urllib.py
-            try:
-                answer = own.request(request.method, url, params=_merged(self.params, params),
-                                     data=content if content is not None else data, files=files, json=json,
-                                     headers=sent_headers, cookies={**self.cookies, **(cookies or {})},
-                                     auth=auth, timeout=timeout, allow_redirects=bool(follow))
-            except exceptions.RequestException as error:
-                raise _httpx_failure(error, request) from None
+            return request, dict(params=_merged(self.params, params), data=content if content is not None else data,
+                                 files=files, json=json, headers=sent_headers,
+                                 cookies={**self.cookies, **(cookies or {})}, auth=auth, timeout=timeout,
+                                 allow_redirects=bool(follow))
+
+        def _received(self, answer, request):
             self.cookies.update(answer.cookies)
             return _Httpx.Response(answer, request)
 
@@ -188,11 +194,19 @@ class _Httpx:
             return _Streamed(self.request(method, url, **kwargs))
 
     class AsyncClient(Client):
-        """httpx.AsyncClient: a Client whose requests are awaited (python_asyncio.py's loop); each
-        is carried out when awaited."""
+        """httpx.AsyncClient: a Client whose requests are awaited (python_asyncio.py's loop), several
+        out at once (asyncio.gather); no retries of an adapter, no hooks."""
 
-        async def request(self, method, url, **kwargs):
-            return _Httpx.Client.request(self, method, url, **kwargs)
+        def request(self, method, url, **kwargs):
+            request, sent = self._prepared(method, url, **kwargs)
+            return self._answer(_calling_requests(), request, sent)  # the caller's, as it is made
+
+        async def _answer(self, own, request, sent):
+            try:
+                answer = await _request_async(own, request.method, request.url, **sent)  # python_asyncio.py
+            except exceptions.RequestException as error:
+                raise _httpx_failure(error, request) from None
+            return self._received(answer, request)
 
         def stream(self, method, url, **kwargs):
             return _Streamed(self.request(method, url, **kwargs))

@@ -299,8 +299,25 @@ class _Requests(_Verbs):
                 cert=None, json=None, _decode=True, _adapter=None):
         # verify, stream and proxies are taken for compatibility: certificates are always checked
         # (against the engine's trust, NODE_EXTRA_CA_CERTS included), bodies are always read whole,
-        # and requests go out through the engine's egress (EGRESS_PROXY). A client certificate
-        # cannot be shown from here: said at once rather than met as the server's refusal.
+        # and requests go out through the engine's egress (EGRESS_PROXY).
+        payload = self._payload(method, url, params, data, headers, cookies, files, auth, allow_redirects, cert,
+                                json, _decode)
+        started = time.monotonic()
+        adapter = _adapter or adapters.HTTPAdapter()  # python_session.py
+        response = adapter.send(_Prepared(payload["method"], payload["url"], payload["headers"], payload),
+                                timeout=timeout)
+        # Response hooks, as requests calls them (one that returns a response replaces it).
+        for hook in _hooks(hooks):
+            response = hook(response, timeout=timeout, verify=verify, proxies=proxies, stream=stream,
+                            cert=cert) or response
+        # From sending to the answer, as the code waited for it (retries and their waits too).
+        response.elapsed = datetime.timedelta(seconds=time.monotonic() - started)
+        return response
+
+    def _payload(self, method, url, params=None, data=None, headers=None, cookies=None, files=None, auth=None,
+                 allow_redirects=True, cert=None, json=None, _decode=True):
+        """The request as the engine carries it out. A client certificate cannot be shown from here:
+        said at once rather than met as the server's refusal."""
         if cert is not None:
             raise _E.RequestException("cert= is not available to code tools: give an HTTP or OpenAPI tool "
                                       "a client_certificate, and call it with tools.<name>")
@@ -345,16 +362,7 @@ class _Requests(_Verbs):
                    "cookies": cookies, "auth": _pair(auth), "digest": digest,
                    "allow_redirects": bool(allow_redirects),
                    "decode": _decode, "caller": self._caller}
-        started = time.monotonic()
-        adapter = _adapter or adapters.HTTPAdapter()  # python_session.py
-        response = adapter.send(_Prepared(payload["method"], url, headers, payload), timeout=timeout)
-        # Response hooks, as requests calls them (one that returns a response replaces it).
-        for hook in _hooks(hooks):
-            response = hook(response, timeout=timeout, verify=verify, proxies=proxies, stream=stream,
-                            cert=cert) or response
-        # From sending to the answer, as the code waited for it (retries and their waits too).
-        response.elapsed = datetime.timedelta(seconds=time.monotonic() - started)
-        return response
+        return payload
 
     def Session(self):  # noqa: N802 (requests' own name)
         return Session(self)
@@ -388,6 +396,11 @@ def _sent(payload):
         result = _bridge("http", payload)
     except ValueError as error:  # NaN or an infinity in json=, which requests refuses too
         raise _E.InvalidJSONError(str(error)) from None
+    return _answered(result)
+
+
+def _answered(result):
+    """The engine's answer to a request as a Response, or the exception requests raises."""
     if "error" in result:
         kind = result.get("kind")
         failure = _FAILURES.get(kind, _E.RequestException)(result["error"])

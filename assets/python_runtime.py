@@ -92,15 +92,21 @@ def _state_json(state):
 _REQUEST_LIMIT = 16 * 1024 * 1024  # bytes of a call into the engine, as JSON
 
 
-def _bridge(kind, payload):
-    """A call into the engine (a tool, an HTTP request), answered as the engine answers it. One
-    over _REQUEST_LIMIT is refused here, as a failed request: the engine never holds it. NaN and
+def _bridge_request(kind, payload):
+    """A call into the engine as sent (JSON), and None; or None, and the answer to one over
+    _REQUEST_LIMIT, refused here as a failed request: the engine never holds it. NaN and
     infinities, which JSON lacks, raise ValueError."""
     request = _dumps({"kind": kind, "payload": payload}, default=_jsonable, allow_nan=False)  # ASCII: a byte a character
     if len(request) > _REQUEST_LIMIT:
         why = f"the request is larger than {_REQUEST_LIMIT // (1024 * 1024)} MiB"
-        return {"error": why, "text": f"Error: tool request failed: {why}"}
-    return _loads(_bridge_call(request))
+        return None, {"error": why, "text": f"Error: tool request failed: {why}"}
+    return request, None
+
+
+def _bridge(kind, payload):
+    """A call into the engine (a tool, an HTTP request), answered as the engine answers it."""
+    request, refused = _bridge_request(kind, payload)
+    return refused or _loads(_bridge_call(request))
 
 
 class _Tools:

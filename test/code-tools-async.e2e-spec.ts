@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { echoed } from './support/recording-server.js';
 import { callOnce, useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
@@ -59,6 +60,26 @@ async def async_api(case: str) -> list:
             async with client.stream("GET", "/lines") as r:
                 lines = [line async for line in r.aiter_lines()]
             return [one.json()["url"], two.json()["body"], lines]
+    if case == "together":
+        # Gathered requests go out at once: the server answers each once all three are there.
+        async with httpx.AsyncClient(base_url=base) as client:
+            async with aiohttp.ClientSession() as s:
+                async def held(i):
+                    async with s.get(base + "/held", params={"want": 3, "i": i}) as r:
+                        return await r.text()
+
+                answers = await asyncio.gather(
+                    held(1), held(2),
+                    client.get("/held", params={"want": 3, "i": 3},
+                               headers={"Authorization": "Bearer \${TOOL_SECRET_API_TOKEN}"}))
+        return [answers[0], answers[1], answers[2].text]
+    if case == "at_most_six":
+        async with aiohttp.ClientSession() as s:
+            async def held(i):
+                async with s.get(base + "/held", params={"want": 8, "i": i, "ms": 500}) as r:
+                    return await r.text()
+
+            return await asyncio.gather(*(held(i) for i in range(8)))
     if case == "timers":
         async def later(value, delay):
             await asyncio.sleep(delay)
@@ -92,6 +113,23 @@ def sync_api() -> list:
     return [asyncio.run(main()), old_style]
 `;
 
+/**
+ * Requests held until `want` of them are there at once (then each is answered "together"), or for
+ * `ms` (1.5 s unless given: "alone"): whether they went out side by side, not how long they took. `peak` is the most
+ * held at once.
+ */
+const holding = { held: [] as (() => void)[], peak: 0 };
+function hold(want: number, ms: number, res: ServerResponse): void {
+  const timer = setTimeout(() => {
+    holding.held = holding.held.filter((release) => release !== together);
+    res.end('alone');
+  }, ms);
+  const together = () => (clearTimeout(timer), res.end('together'));
+  holding.held.push(together);
+  holding.peak = Math.max(holding.peak, holding.held.length);
+  if (holding.held.length >= want) for (const release of holding.held.splice(0)) release();
+}
+
 describe('async code tools', () => {
   const rig = useEngineRig(
     (toolsUrl) => ({
@@ -112,6 +150,8 @@ describe('async code tools', () => {
       if (req.path === '/page')
         return void res.writeHead(200, { 'Content-Type': 'text/html' }).end('<p>hi</p>');
       if (req.path === '/missing') return void res.writeHead(404).end('no');
+      if (req.path === '/held')
+        return hold(Number(req.query.want), Number(req.query.ms ?? 1500), res);
       if (req.path === '/lines') return void res.end('one\ntwo\n');
       if (req.path === '/slow') return void setTimeout(() => res.end('late'), 1500).unref();
       res.end('ok');
@@ -162,6 +202,28 @@ describe('async code tools', () => {
     },
     30_000,
   );
+
+  it("sends gathered requests side by side, the calling tool's secrets in each", async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    expect(JSON.parse((await callOnce(rig, ws, 'async_api', { case: 'together' })).read)).toEqual([
+      'together',
+      'together',
+      'together',
+    ]);
+    const held = rig.tools.requests.filter((r) => r.path === '/held');
+    expect(held.map((r) => r.headers.authorization)).toContain('Bearer tok-5150');
+    ws.close();
+  }, 30_000);
+
+  it('has at most six requests of a call out at once; the others go as those are answered', async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    holding.peak = 0;
+    expect(
+      JSON.parse((await callOnce(rig, ws, 'async_api', { case: 'at_most_six' })).read),
+    ).toEqual(Array(8).fill('alone'));
+    expect(holding.peak).toBe(6);
+    ws.close();
+  }, 30_000);
 
   it("fills in a secret's reference in an aiohttp request, and masks it in what comes back", async () => {
     const ws = await WsClient.connect(rig.engine.wsUrl);

@@ -1,4 +1,10 @@
-import { answerMaxBytes, bridgeAnswer, type BridgeHandler } from './bridge.js';
+import {
+  answerMaxBytes,
+  bridgeAnswer,
+  JobCalls,
+  MAX_CALLS_IN_FLIGHT,
+  type BridgeHandler,
+} from './bridge.js';
 
 const MAX = 4 * 1024 * 1024;
 const answered = (answer: Record<string, unknown>) => Promise.resolve(answer);
@@ -73,5 +79,55 @@ describe('bridgeAnswer (what Python reads back from a call into the engine)', ()
     const answer = await bridgeAnswer(worst, request, answerMaxBytes(responseBytes));
     expect(JSON.parse(answer).text).toHaveLength(responseBytes);
     expect(answerMaxBytes(10)).toBe(4 * 1024 * 1024);
+  });
+});
+
+describe("JobCalls (one job's calls into the engine)", () => {
+  const frames = () => {
+    const sent: string[] = [];
+    return { sent, write: (frame: string) => void sent.push(frame) };
+  };
+
+  it('answers each request with its number, and refuses one past the most out at once', async () => {
+    const { sent, write } = frames();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const calls = new JobCalls(() => held.then(() => ({ text: 'ok' })), MAX, write);
+    const answers = Array.from({ length: MAX_CALLS_IN_FLIGHT + 1 }, (_, i) =>
+      calls.answer(request, i + 1),
+    );
+    // The one past the limit is answered at once, with why.
+    await Promise.resolve();
+    expect(sent).toEqual([
+      `${MAX_CALLS_IN_FLIGHT + 1}\n${JSON.stringify({
+        error: `more than ${MAX_CALLS_IN_FLIGHT} requests at once`,
+        text: `Error: tool request failed: more than ${MAX_CALLS_IN_FLIGHT} requests at once`,
+      })}`,
+    ]);
+    release();
+    await Promise.all(answers);
+    expect(sent.slice(1)).toEqual(
+      Array.from({ length: MAX_CALLS_IN_FLIGHT }, (_, i) => `${i + 1}\n{"text":"ok"}`),
+    );
+    // A number that is not one (only code breaking out of the runtime sends it) is answered as 0.
+    await calls.answer(request, 'x');
+    expect(sent.at(-1)).toBe('0\n{"text":"ok"}');
+  });
+
+  it('wakes the loop once after the wait it asked for last, at once when interrupted, never after its job', async () => {
+    const { sent, write } = frames();
+    const calls = new JobCalls(undefined, MAX, write);
+    calls.wake(1, 10_000);
+    calls.wake(2, 10);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sent).toEqual(['2\n']);
+    calls.wakeNow();
+    expect(sent).toEqual(['2\n', '0\n']);
+    calls.wake(3, 10);
+    calls.end();
+    calls.wakeNow();
+    await calls.answer(request, 4);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sent).toEqual(['2\n', '0\n']);
   });
 });

@@ -52,3 +52,66 @@ export async function bridgeAnswer(
   if (Buffer.byteLength(text) <= maxBytes) return text;
   return JSON.stringify(failure(`the answer is larger than ${maxBytes} bytes`));
 }
+
+/** The most calls into the engine one job has answered at once (async code's requests gathered). */
+export const MAX_CALLS_IN_FLIGHT = 6;
+
+/**
+ * The calls into the engine of one running job. Each answer goes back with the number its request
+ * came with (`<seq>\n<answer JSON>`): async code has several out at once, and reads each answer as
+ * it comes. Its event loop, waiting for answers, asks to be woken after its next timer is due
+ * (`<seq>\n`, nothing after); an interrupt wakes it at once (`0\n`), for Python to see it.
+ */
+export class JobCalls {
+  private inFlight = 0;
+  private wakeTimer: NodeJS.Timeout | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly handler: BridgeHandler | undefined,
+    private readonly maxBytes: number,
+    private readonly write: (frame: string) => void,
+  ) {}
+
+  /** Answers the request numbered `seq`; past MAX_CALLS_IN_FLIGHT at once, with a failure. */
+  async answer(requestJson: string, seq: unknown): Promise<void> {
+    const n = sequence(seq);
+    if (this.inFlight >= MAX_CALLS_IN_FLIGHT) {
+      const why = `more than ${MAX_CALLS_IN_FLIGHT} requests at once`;
+      return this.send(`${n}\n${JSON.stringify(failure(why))}`);
+    }
+    this.inFlight++;
+    try {
+      this.send(`${n}\n${await bridgeAnswer(this.handler, requestJson, this.maxBytes)}`);
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  /** Wakes the job's event loop after `ms` (the one wake it waits for: an earlier is dropped). */
+  wake(seq: unknown, ms: unknown): void {
+    clearTimeout(this.wakeTimer);
+    const delay = typeof ms === 'number' && ms > 0 ? Math.min(ms, 2 ** 31 - 1) : 0;
+    const n = sequence(seq);
+    this.wakeTimer = setTimeout(() => this.send(`${n}\n`), delay);
+    this.wakeTimer.unref();
+  }
+
+  /** Wakes it now: it is interrupted. */
+  wakeNow(): void {
+    this.send('0\n');
+  }
+
+  /** The job is over: nothing more is sent for it. */
+  end(): void {
+    this.ended = true;
+    clearTimeout(this.wakeTimer);
+  }
+
+  private send(frame: string): void {
+    if (!this.ended) this.write(frame);
+  }
+}
+
+const sequence = (seq: unknown): number =>
+  typeof seq === 'number' && Number.isSafeInteger(seq) && seq > 0 ? seq : 0;

@@ -1,19 +1,10 @@
 import { CodeToolPool } from './code-tool-pool.js';
-import { jobContext, jobOf } from '../../test/support/code-tool-job.js';
+import { jobContext, jobOf, useOneWorkerPool } from '../../test/support/code-tool-job.js';
 
 const context = jobContext('s1', { text: 'hello there', state: { n: 1 } });
 
 describe('CodeToolPool (real Pyodide workers)', () => {
-  // A long grace: on a loaded machine, interrupted code may take more than the default 1.5 s to
-  // stop, and the test checks that the interrupt alone stops a Python loop.
-  const pool = new CodeToolPool({
-    workers: 1,
-    memoryMb: 1024,
-    packagesDir: '',
-    interruptGraceMs: 6000,
-  });
-  beforeAll(() => pool.start(), 60000);
-  afterAll(() => pool.close());
+  const pool = useOneWorkerPool();
 
   const run = (
     code: string,

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { answerMaxBytes, bridgeAnswer } from './bridge.js';
+import { answerMaxBytes, JobCalls } from './bridge.js';
 import type { PoolJob, PoolOptions } from './pool-job.js';
 import { SandboxProcess } from './sandbox-process.js';
 import { residentBytes, watchWorker } from './worker-memory.js';
@@ -37,6 +37,8 @@ interface Slot {
     unwatch?: () => void;
     /** Why the job was interrupted, if it was. */
     stopped?: 'timeout' | 'cancelled';
+    /** Its calls into the engine. */
+    calls: JobCalls;
   };
 }
 
@@ -180,7 +182,8 @@ export class CodeToolPool {
             this.checkLoadedHeap(m.memory ?? 0);
             markReady();
             this.dispatch();
-          } else if (m.type === 'bridge') void this.answerBridge(slot, m.request ?? '{}');
+          } else if (m.type === 'bridge') void slot.job?.calls.answer(m.request ?? '{}', m.seq);
+          else if (m.type === 'wake') slot.job?.calls.wake(m.seq, m.ms);
           else if (m.type === 'result') this.finish(slot, m);
         },
         (why) => {
@@ -219,7 +222,11 @@ export class CodeToolPool {
     clearTimeout(timer);
     if (spec.kind !== 'analyze') this.options.onWaited?.((performance.now() - since) / 1000);
     const id = this.nextId++;
-    const job: NonNullable<Slot['job']> = { id, spec, resolve };
+    const maxBytes = this.options.answerMaxBytes ?? answerMaxBytes(1024 * 1024);
+    const calls = new JobCalls(spec.onBridge, maxBytes, (frame) => {
+      if (slot.job === job && this.slots.includes(slot)) slot.worker.answer(frame);
+    });
+    const job: NonNullable<Slot['job']> = { id, spec, resolve, calls };
     slot.job = job;
     job.timer = setTimeout(() => this.interrupt(slot, id, 'timeout'), spec.timeoutMs);
     job.unwatch = watchWorker(slot.worker.pid, slot.baseline, this.options.memoryMb, (why) => {
@@ -237,6 +244,7 @@ export class CodeToolPool {
     slot.job.stopped = why;
     clearTimeout(slot.job.timer);
     slot.worker.interrupt(id); // KeyboardInterrupt within a few bytecodes
+    slot.job.calls.wakeNow(); // an event loop waiting for answers, to see it
     slot.job.timer = setTimeout(() => {
       if (slot.job?.id !== id) return;
       this.logger.warn('a code tool ignored the interrupt: killing and replacing its worker');
@@ -263,6 +271,7 @@ export class CodeToolPool {
     const job = slot.job;
     if (!job || job.id !== m.id) return;
     clearTimeout(job.timer);
+    job.calls.end();
     job.unwatch?.();
     slot.job = undefined;
     slot.worker.busy = false;
@@ -286,6 +295,7 @@ export class CodeToolPool {
     slot.job = undefined;
     if (job) {
       clearTimeout(job.timer);
+      job.calls.end();
       job.unwatch?.();
       job.resolve(
         job.stopped || !error
@@ -297,12 +307,5 @@ export class CodeToolPool {
     if (this.closed) return;
     this.slots[index] = this.spawn();
     this.dispatch();
-  }
-
-  private async answerBridge(slot: Slot, requestJson: string): Promise<void> {
-    const job = slot.job;
-    const maxBytes = this.options.answerMaxBytes ?? answerMaxBytes(1024 * 1024);
-    const answer = await bridgeAnswer(job?.spec.onBridge, requestJson, maxBytes);
-    if (slot.job === job && this.slots.includes(slot)) slot.worker.answer(answer);
   }
 }

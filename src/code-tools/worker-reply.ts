@@ -18,6 +18,10 @@ export interface WorkerMessage {
   /** What the job changed in the interpreter could not be undone. */
   unrestored?: boolean;
   request?: string;
+  /** A call into the engine's number, or a wake-up's (bridge.ts JobCalls). */
+  seq?: unknown;
+  /** After how long to wake it (ms). */
+  ms?: unknown;
 }
 
 export const mib = (bytes: number) => Math.round(bytes / 1048576);
