@@ -185,6 +185,7 @@ pyodide.registerJsModule('_engine_bridge', {
 const RUNTIME = [
   'python_runtime.py',
   'python_bodies.py',
+  'python_response.py',
   'python_requests.py',
   'python_session.py',
   'python_urllib.py',
