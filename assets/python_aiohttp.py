@@ -24,58 +24,8 @@ class _URL(str):
     fragment = property(lambda self: self._part("fragment"))
 
 
-class _Aiohttp:
-    """The aiohttp module of code tools."""
-
-    class ClientError(Exception):
-        pass
-
-    class ClientResponseError(ClientError):
-        def __init__(self, request_info, history, *, status=None, message="", headers=None):
-            self.request_info, self.history = request_info, history
-            self.status, self.message, self.headers = status or 0, message, headers
-            super().__init__(f"{self.status}, message={message!r}, url={str(request_info.real_url)!r}")
-
-    class ContentTypeError(ClientResponseError):
-        pass
-
-    class TooManyRedirects(ClientResponseError):
-        pass
-
-    class ClientPayloadError(ClientError):
-        pass
-
-    class ClientConnectionError(ClientError):
-        pass
-
-    class ClientOSError(ClientConnectionError, OSError):
-        pass
-
-    class ClientConnectorError(ClientOSError):
-        def __init__(self, message, host=None, port=None):
-            super().__init__(message)
-            self.host, self.port = host, port
-
-        def __str__(self):
-            return self.args[0]
-
-    class ClientSSLError(ClientConnectorError):
-        pass
-
-    class ServerConnectionError(ClientConnectionError):
-        pass
-
-    class ServerTimeoutError(ServerConnectionError, TimeoutError):
-        pass
-
-    class ConnectionTimeoutError(ServerTimeoutError):
-        pass
-
-    class SocketTimeoutError(ServerTimeoutError):
-        pass
-
-    class InvalidURL(ClientError, ValueError):
-        pass
+class _Aiohttp(_AiohttpErrors):
+    """The aiohttp module of code tools (its exceptions: python_aiohttp_errors.py)."""
 
     class ClientTimeout:
         """The whole request is bounded by `total`, else by the longest of the others given."""
@@ -87,6 +37,41 @@ class _Aiohttp:
         def seconds(self):
             given = [t for t in (self.connect, self.sock_read, self.sock_connect) if t is not None]
             return self.total if self.total is not None else max(given) if given else None
+
+    class TCPConnector:
+        """Taken, without effect: the engine holds the connections (and checks certificates)."""
+
+        def __init__(self, *args, **kwargs):
+            pass
+
+        async def close(self):
+            pass
+
+    class FormData:
+        """A form: sent urlencoded, or as multipart/form-data once a field is a file, has a filename
+        or a content type (as aiohttp decides)."""
+
+        def __init__(self, fields=(), **ignored):
+            self.fields, self.is_multipart = [], False
+            self.add_fields(*(fields.items() if hasattr(fields, "items") else fields))
+
+        def add_field(self, name, value, *, content_type=None, filename=None, **ignored):
+            if hasattr(value, "read") or isinstance(value, (bytes, bytearray, memoryview)):
+                filename = filename or getattr(value, "name", None) or name
+            if filename is not None or content_type is not None:
+                self.is_multipart = True
+            self.fields.append((name, value, filename, content_type))
+
+        def add_fields(self, *fields):
+            for name, value in fields:
+                self.add_field(name, value)
+
+        def sent(self):
+            """What ces_requests is given for it: data= (a form), or files= (multipart)."""
+            if not self.is_multipart:
+                return {"data": [(name, value) for name, value, _, _ in self.fields]}
+            return {"files": [(name, (filename, value, content_type) if content_type else (filename, value))
+                              for name, value, filename, content_type in self.fields]}
 
     class BasicAuth:
         def __init__(self, login, password="", encoding="latin1"):
@@ -182,8 +167,9 @@ class _Aiohttp:
             auth = auth if auth is not None else self.auth
             timeout = timeout if timeout is not None else self.timeout
             try:
+                body = data.sent() if isinstance(data, _Aiohttp.FormData) else {"data": data}
                 answer = await _request_async(  # python_asyncio.py
-                    own, method, url, params=params, data=data, json=json, headers=sent,
+                    own, method, url, params=params, json=json, headers=sent, **body,
                     cookies={**self.cookies, **(cookies or {})},
                     auth=(auth.login, auth.password) if isinstance(auth, _Aiohttp.BasicAuth) else auth,
                     timeout=timeout.seconds if isinstance(timeout, _Aiohttp.ClientTimeout) else timeout,
@@ -269,25 +255,3 @@ class _Body:
         if not line:
             raise StopAsyncIteration
         return line
-
-
-# The failures of ces_requests -> what aiohttp raises.
-_AIOHTTP_FAILURES = {
-    "ConnectTimeout": _Aiohttp.ConnectionTimeoutError, "ReadTimeout": _Aiohttp.SocketTimeoutError,
-    "SSLError": _Aiohttp.ClientSSLError, "ConnectionError": _Aiohttp.ClientConnectorError,
-    "InvalidURL": _Aiohttp.InvalidURL, "ContentDecodingError": _Aiohttp.ClientPayloadError,
-}
-
-
-def _aiohttp_failure(error, method, url, headers):
-    if type(error).__name__ == "TooManyRedirects":
-        info = _Aiohttp.RequestInfo(url, method, headers)
-        return _Aiohttp.TooManyRedirects(info, (), message=str(error))
-    for cls in type(error).__mro__:
-        kind = _AIOHTTP_FAILURES.get(cls.__name__)
-        if kind is _Aiohttp.ClientConnectorError or kind is _Aiohttp.ClientSSLError:
-            parts = _urlsplit(url)
-            return kind(str(error), parts.hostname, parts.port)
-        if kind is not None:
-            return kind(str(error))
-    return _Aiohttp.ClientError(str(error))

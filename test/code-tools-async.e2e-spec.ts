@@ -51,6 +51,18 @@ async def async_api(case: str) -> list:
             r = await s.get(base + "/lines")
             out.append([line async for line in r.content])
         return out
+    if case == "form":
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=4, ssl=False)) as s:
+            plain = aiohttp.FormData({"a": "1"})
+            plain.add_field("b", "x y")
+            first = await (await s.post(base + "/echo", data=plain)).json()
+            upload = aiohttp.FormData()
+            upload.add_field("note", "hi")
+            upload.add_field("file", b"RIFFaudio", filename="clip.wav", content_type="audio/wav")
+            second = await (await s.post(base + "/echo", data=upload)).json()
+            return [first["body"], first["type"], second["type"].split(";")[0],
+                    'name="note"\\r\\n\\r\\nhi' in second["body"],
+                    'filename="clip.wav"\\r\\nContent-Type: audio/wav\\r\\n\\r\\nRIFFaudio' in second["body"]]
     if case == "secret":
         async with aiohttp.request("GET", base + "/echo", headers={"Authorization": "Bearer \${TOOL_SECRET_API_TOKEN}"}) as r:
             return [(await r.json())["auth"]]
@@ -188,6 +200,7 @@ describe('async code tools', () => {
         ['one\n', 'two\n'],
       ],
     ],
+    ['form', ['a=1&b=x+y', 'application/x-www-form-urlencoded', 'multipart/form-data', true, true]],
     ['httpx', ['/echo?n=1', 'a=1', ['one', 'two']]],
     // Timers run side by side; what a thread would run, runs in place.
     ['timers', [[1, 2, 3, 'timed out', 42], true]],
