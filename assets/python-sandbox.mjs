@@ -191,6 +191,7 @@ const RUNTIME = [
   'python_urllib.py',
   'python_httpx.py',
   'python_asyncio.py',
+  'python_threads.py',
   'python_aiohttp_errors.py',
   'python_aiohttp.py',
   'python_analyze.py',

@@ -123,6 +123,30 @@ def sync_api() -> list:
 
     old_style = asyncio.get_event_loop().run_until_complete(main())
     return [asyncio.run(main()), old_style]
+
+
+def pooled() -> list:
+    """Hands requests to a thread pool, as sync code does to fetch several pages."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    import requests
+
+    def fetch(n):
+        r = requests.get("BASE/echo", params={"n": n})
+        r.raise_for_status()
+        return r.json()["url"]
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        mapped = list(pool.map(fetch, [1, 2]))
+        futures = {pool.submit(fetch, n): n for n in (3, 4)}
+        futures[pool.submit(requests.get, "BASE/missing")] = 5
+        done = sorted(str(f.result()) if futures[f] < 5 else str(f.result().status_code) for f in as_completed(futures))
+    try:
+        threading.Thread(target=fetch, args=(6,)).start()
+    except RuntimeError as e:
+        done.append(str(e).split(":")[0])
+    return [mapped, done]
 `;
 
 /**
@@ -149,6 +173,7 @@ describe('async code tools', () => {
       LLM_TOOLS_FILE: writeToolsFile([
         { type: 'python', code: ASYNC.replace('BASE', toolsUrl), timeout_secs: 3 },
         { type: 'python', code: ASYNC.replace('BASE', toolsUrl), name: 'sync_api' },
+        { type: 'python', code: ASYNC.replaceAll('BASE', toolsUrl), name: 'pooled' },
       ]),
       CODE_TOOLS_WORKERS: '1',
       CODE_TOOLS_ALLOW_PRIVATE_NETWORK: 'true',
@@ -250,6 +275,15 @@ describe('async code tools', () => {
   it('runs asyncio.run() and an old-style loop from plain code', async () => {
     const ws = await WsClient.connect(rig.engine.wsUrl);
     expect(JSON.parse((await callOnce(rig, ws, 'sync_api')).read)).toEqual(['ran', 'ran']);
+    ws.close();
+  }, 30_000);
+
+  it("runs a thread pool's work in place, and says a thread of the code's own cannot start", async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    expect(JSON.parse((await callOnce(rig, ws, 'pooled')).read)).toEqual([
+      ['/echo?n=1', '/echo?n=2'],
+      ['/echo?n=3', '/echo?n=4', '404', "can't start new thread"],
+    ]);
     ws.close();
   }, 30_000);
 
