@@ -150,7 +150,10 @@ function start(requestJson) {
   return lastSeq;
 }
 pyodide.registerJsModule('_engine_bridge', {
-  /** Sends a request and waits for its answer. */
+  /**
+   * Sends a request and waits for its answer; given up for the engine's interrupt, not yet seen by
+   * Python's check (which cannot run while this waits): `{"interrupted":true}`.
+   */
   call(requestJson) {
     const seq = start(requestJson);
     for (;;) {
@@ -158,6 +161,7 @@ pyodide.registerJsModule('_engine_bridge', {
       early.delete(seq);
       if (answer.seq === seq) return answer.text;
       if (answer.text) early.set(answer.seq, answer);
+      else if (answer.seq === 0 && interrupted()) return '{"interrupted":true}';
     }
   },
   start,

@@ -10,7 +10,6 @@ import asyncio
 import asyncio.events as _events
 import inspect
 import math
-import signal
 
 from _engine_bridge import next as _bridge_next, start as _bridge_start
 
@@ -29,11 +28,8 @@ class _Waits:
     def select(self, timeout):
         if _waiting:
             got = _bridge_next(-1 if timeout is None else math.ceil(timeout * 1000))
-            if got == "!":  # the engine's interrupt: as Python's signal handling would deliver it
-                handler = signal.getsignal(signal.SIGINT)
-                if not callable(handler):
-                    raise KeyboardInterrupt
-                handler(signal.SIGINT, None)
+            if got == "!":  # the engine's interrupt
+                _deliver_interrupt()  # python_runtime.py
             elif got:
                 _arrived(got)
             return []
@@ -158,7 +154,8 @@ def _awaited(result):
 
 def _end_loop():
     """The current loop a call's code made (asyncio.get_event_loop(), set_event_loop()) is closed
-    with the call: the next call starts without it."""
+    with the call, and its requests still out are forgotten (the engine sends nothing more for
+    them): the next call starts without either."""
     _waiting.clear()
     _turns.clear()
     policy = _events._get_event_loop_policy()

@@ -9,6 +9,7 @@ import enum
 import io
 import json
 import pathlib
+import signal
 import sys
 import time
 import types
@@ -104,9 +105,26 @@ def _bridge_request(kind, payload):
 
 
 def _bridge(kind, payload):
-    """A call into the engine (a tool, an HTTP request), answered as the engine answers it."""
+    """A call into the engine (a tool, an HTTP request), answered as the engine answers it. One
+    interrupted while it waited (the call's timeout) raises KeyboardInterrupt, as the interrupt
+    does anywhere else (within asyncio.run: its main task is cancelled, and this call fails)."""
     request, refused = _bridge_request(kind, payload)
-    return refused or _loads(_bridge_call(request))
+    if refused:
+        return refused
+    answer = _loads(_bridge_call(request))
+    if answer.get("interrupted") is True:
+        _deliver_interrupt()
+        return {"error": "interrupted", "text": "Error: tool request failed: interrupted"}
+    return answer
+
+
+def _deliver_interrupt():
+    """The engine's interrupt, seen while Python waited for it (where its own check cannot run),
+    delivered as Python's signal handling would: the SIGINT handler (KeyboardInterrupt)."""
+    handler = signal.getsignal(signal.SIGINT)
+    if not callable(handler):
+        raise KeyboardInterrupt
+    handler(signal.SIGINT, None)
 
 
 class _Tools:

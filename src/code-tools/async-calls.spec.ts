@@ -1,8 +1,8 @@
 import type { BridgeRequest } from './bridge.js';
 import { jobOf, useOneWorkerPool } from '../../test/support/code-tool-job.js';
 
-/** Async code's calls into the engine, several out at once (python_asyncio.py, bridge.ts JobCalls). */
-describe('async code tools calling into the engine (real Pyodide worker)', () => {
+/** Code's calls into the engine: async code's several out at once (python_asyncio.py, bridge.ts JobCalls). */
+describe('code tools calling into the engine (real Pyodide worker)', () => {
   const pool = useOneWorkerPool();
 
   const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -82,6 +82,30 @@ describe('async code tools calling into the engine (real Pyodide worker)', () =>
       onBridge: answering(asked),
     });
     expect(next).toMatchObject({ ok: true, result: '{"x": 1}' });
+    expect(pool.started).toBe(started);
+  }, 30_000);
+
+  it('stops plain code waiting for an answer at its timeout, keeping its worker, and aborts the request', async () => {
+    const code = [
+      'import requests',
+      'def f():',
+      '    try:',
+      '        requests.get("http://api.example/never")',
+      '    except Exception as e:',
+      '        return f"caught {e}"',
+    ].join('\n');
+    const started = pool.started;
+    let aborted = false;
+    const reply = await pool.run({
+      kind: 'run',
+      job: jobOf(code),
+      timeoutMs: 300,
+      onBridge: (_request, signal) =>
+        new Promise(() => signal.addEventListener('abort', () => (aborted = true))),
+    });
+    // KeyboardInterrupt, which `except Exception` does not catch.
+    expect(reply).toMatchObject({ ok: false, error: expect.stringContaining('TimeoutError') });
+    expect(aborted).toBe(true);
     expect(pool.started).toBe(started);
   }, 30_000);
 });

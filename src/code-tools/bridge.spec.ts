@@ -121,11 +121,11 @@ describe("JobCalls (one job's calls into the engine)", () => {
     calls.wake(2, 10);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(sent).toEqual(['2\n']);
-    calls.wakeNow();
+    calls.interrupt();
     expect(sent).toEqual(['2\n', '0\n']);
     calls.wake(3, 10);
     calls.end();
-    calls.wakeNow();
+    calls.interrupt();
     await calls.answer(request, 4);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(sent).toEqual(['2\n', '0\n']);

@@ -10,7 +10,11 @@ export interface BridgeRequest {
   payload: Record<string, unknown>;
 }
 
-export type BridgeHandler = (request: BridgeRequest) => Promise<Record<string, unknown>>;
+/** Answers a call; `signal` aborts when its job is interrupted or over (nothing reads the answer). */
+export type BridgeHandler = (
+  request: BridgeRequest,
+  signal: AbortSignal,
+) => Promise<Record<string, unknown>>;
 
 const failure = (why: string) => ({ error: why, text: `Error: tool request failed: ${why}` });
 
@@ -30,12 +34,13 @@ export async function bridgeAnswer(
   handler: BridgeHandler | undefined,
   requestJson: string,
   maxBytes: number,
+  signal: AbortSignal = new AbortController().signal,
 ): Promise<string> {
   let answer: Record<string, unknown>;
   try {
     const request = JSON.parse(requestJson) as BridgeRequest;
     answer = handler
-      ? await handler(request)
+      ? await handler(request, signal)
       : { ...failure('not available'), error: 'calls into the engine are not available here' };
   } catch (error) {
     answer = failure((error as Error).message);
@@ -60,12 +65,14 @@ export const MAX_CALLS_IN_FLIGHT = 6;
  * The calls into the engine of one running job. Each answer goes back with the number its request
  * came with (`<seq>\n<answer JSON>`): async code has several out at once, and reads each answer as
  * it comes. Its event loop, waiting for answers, asks to be woken after its next timer is due
- * (`<seq>\n`, nothing after); an interrupt wakes it at once (`0\n`), for Python to see it.
+ * (`<seq>\n`, nothing after); an interrupt wakes it at once (`0\n`), for Python to see it (a
+ * synchronous call waiting is given up), and aborts what is being answered.
  */
 export class JobCalls {
   private inFlight = 0;
   private wakeTimer: NodeJS.Timeout | undefined;
   private ended = false;
+  private readonly stopped = new AbortController();
 
   constructor(
     private readonly handler: BridgeHandler | undefined,
@@ -82,7 +89,13 @@ export class JobCalls {
     }
     this.inFlight++;
     try {
-      this.send(`${n}\n${await bridgeAnswer(this.handler, requestJson, this.maxBytes)}`);
+      const answer = await bridgeAnswer(
+        this.handler,
+        requestJson,
+        this.maxBytes,
+        this.stopped.signal,
+      );
+      this.send(`${n}\n${answer}`);
     } finally {
       this.inFlight--;
     }
@@ -97,15 +110,17 @@ export class JobCalls {
     this.wakeTimer.unref();
   }
 
-  /** Wakes it now: it is interrupted. */
-  wakeNow(): void {
+  /** It is interrupted: woken now, and what it asked for aborted. */
+  interrupt(): void {
     this.send('0\n');
+    this.stopped.abort();
   }
 
-  /** The job is over: nothing more is sent for it. */
+  /** The job is over: nothing more is sent for it, and what it left asked is aborted. */
   end(): void {
     this.ended = true;
     clearTimeout(this.wakeTimer);
+    this.stopped.abort();
   }
 
   private send(frame: string): void {

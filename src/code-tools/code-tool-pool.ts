@@ -244,7 +244,7 @@ export class CodeToolPool {
     slot.job.stopped = why;
     clearTimeout(slot.job.timer);
     slot.worker.interrupt(id); // KeyboardInterrupt within a few bytecodes
-    slot.job.calls.wakeNow(); // an event loop waiting for answers, to see it
+    slot.job.calls.interrupt(); // code waiting for the engine's answers, to see it
     slot.job.timer = setTimeout(() => {
       if (slot.job?.id !== id) return;
       this.logger.warn('a code tool ignored the interrupt: killing and replacing its worker');

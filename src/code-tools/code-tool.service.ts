@@ -121,7 +121,14 @@ export class CodeToolService implements OnModuleDestroy {
         state_max_chars: STATE_WITHHELD_CHARS,
       },
       timeoutMs,
-      onBridge: (request) => this.bridge(request, call.signal, callTool, sources, call.context),
+      onBridge: (request, stopped) =>
+        this.bridge(
+          request,
+          AbortSignal.any([call.signal, stopped]),
+          callTool,
+          sources,
+          call.context,
+        ),
       signal: call.signal,
     });
     const logs = typeof result.logs === 'string' ? result.logs : '';
