@@ -8,6 +8,7 @@
 # for their answers where it would wait for sockets.
 import asyncio
 import asyncio.events as _events
+import contextlib
 import inspect
 import math
 
@@ -138,18 +139,26 @@ async def _request_async(own, method, url, *, timeout=None, **kwargs):
 
 
 def _awaited(result):
-    """What a tool's function returned; an `async def` one's coroutine (any awaitable) run to its end.
-    A tool called inline (tools.<name>) from an async tool's code runs on a loop of its own while the
-    caller's waits, as a function call would."""
+    """What a tool's function returned; an `async def` one's coroutine (any awaitable) run to its end."""
     if not inspect.isawaitable(result):
         return result
+    with asyncio.Runner(loop_factory=_CallLoop) as runner:
+        return runner.run(result)
+
+
+@contextlib.contextmanager
+def _outside_loop():
+    """A tool called inline (tools.<name>) from async code runs as if no loop were running (its own
+    asyncio.run(), its own coroutine's loop), while the caller's waits, as a function call would."""
     outer = _events._get_running_loop()
+    task = asyncio.tasks._swap_current_task(outer, None) if outer is not None else None
     _events._set_running_loop(None)
     try:
-        with asyncio.Runner(loop_factory=_CallLoop) as runner:
-            return runner.run(result)
+        yield
     finally:
         _events._set_running_loop(outer)
+        if task is not None:
+            asyncio.tasks._swap_current_task(outer, task)
 
 
 def _end_loop():

@@ -178,7 +178,8 @@ def _execute(code, func, args, ctx, state):
 
     def run_nested(spec, payload):
         nested_ctx = dict(ctx, function_call_id=spec["call_id"])
-        return _execute(spec["code"], spec["func"], payload, nested_ctx, state)
+        with _outside_loop():  # python_asyncio.py
+            return _execute(spec["code"], spec["func"], payload, nested_ctx, state)
 
     own_requests = _Requests(ctx["function_call_id"])
     ns.update(context=ToolContext(ctx, state), _session=dict(ctx["session"]), tools=_Tools(run_nested),

@@ -106,6 +106,9 @@ async def async_api(case: str) -> list:
             together.append("timed out")
         together.append(await asyncio.to_thread(lambda x: x * 2, 21))
         return [together, 0.25 < took < 1]
+    if case == "nested":
+        # Other code tools called inline from async code: one running asyncio.run(), one async.
+        return [tools.sync_api(), tools.async_api({"case": "timers"})[1]]
     if case == "stuck":
         await asyncio.Event().wait()
     if case == "no_network":
@@ -227,6 +230,7 @@ describe('async code tools', () => {
     ],
     ['form', ['a=1&b=x+y', 'application/x-www-form-urlencoded', 'multipart/form-data', true, true]],
     ['httpx', ['/echo?n=1', 'a=1', ['one', 'two']]],
+    ['nested', [['ran', 'ran'], true]],
     // Timers run side by side; what a thread would run, runs in place.
     ['timers', [[1, 2, 3, 'timed out', 42], true]],
   ])(
