@@ -64,7 +64,9 @@ class _CallLoop(asyncio.BaseEventLoop):
         self._check_closed()
         future = self.create_future()
         try:
-            future.set_result(func(*args))
+            with _outside_loop():  # as in a thread, where no loop runs
+                result = func(*args)
+            future.set_result(result)
         except Exception as error:  # an interrupt (KeyboardInterrupt) is not the function's failure
             future.set_exception(error)
         return future

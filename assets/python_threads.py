@@ -27,7 +27,8 @@ class _InPlacePool(_cf.Executor):
             initializer(*self._initargs)
         future = _cf.Future()
         try:
-            result = fn(*args, **kwargs)
+            with _outside_loop():  # as in a thread, where no loop runs (python_asyncio.py)
+                result = fn(*args, **kwargs)
         except Exception as error:  # an interrupt (KeyboardInterrupt) stops the call, as in a thread
             future.set_exception(error)
         else:

@@ -105,6 +105,8 @@ async def async_api(case: str) -> list:
         except TimeoutError:
             together.append("timed out")
         together.append(await asyncio.to_thread(lambda x: x * 2, 21))
+        # A thread's work running its own loop, as it may in a thread.
+        together.append(await asyncio.to_thread(asyncio.run, later("own loop", 0.01)))
         return [together, 0.25 < took < 1]
     if case == "nested":
         # Other code tools called inline from async code: one running asyncio.run(), one async.
@@ -232,7 +234,7 @@ describe('async code tools', () => {
     ['httpx', ['/echo?n=1', 'a=1', ['one', 'two']]],
     ['nested', [['ran', 'ran'], true]],
     // Timers run side by side; what a thread would run, runs in place.
-    ['timers', [[1, 2, 3, 'timed out', 42], true]],
+    ['timers', [[1, 2, 3, 'timed out', 42, 'own loop'], true]],
   ])(
     'runs an async def tool to its end: %s',
     async (which, expected) => {
