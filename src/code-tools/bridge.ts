@@ -60,6 +60,8 @@ export async function bridgeAnswer(
 
 /** The most calls into the engine one job has answered at once (async code's requests gathered). */
 export const MAX_CALLS_IN_FLIGHT = 6;
+/** Calls refused for being one too many before the job is stopped (the runtime sends none). */
+const MAX_REFUSED = 64;
 
 /**
  * The calls into the engine of one running job. Each answer goes back with the number its request
@@ -70,6 +72,7 @@ export const MAX_CALLS_IN_FLIGHT = 6;
  */
 export class JobCalls {
   private inFlight = 0;
+  private refused = 0;
   private wakeTimer: NodeJS.Timeout | undefined;
   private ended = false;
   private readonly stopped = new AbortController();
@@ -78,12 +81,16 @@ export class JobCalls {
     private readonly handler: BridgeHandler | undefined,
     private readonly maxBytes: number,
     private readonly write: (frame: string) => void,
+    /** Told when the job's code sent past MAX_REFUSED calls too many (see answer). */
+    private readonly onFlood: () => void = () => undefined,
   ) {}
 
   /** Answers the request numbered `seq`; past MAX_CALLS_IN_FLIGHT at once, with a failure. */
   async answer(requestJson: string, seq: unknown): Promise<void> {
     const n = sequence(seq);
     if (this.inFlight >= MAX_CALLS_IN_FLIGHT) {
+      // The runtime never sends more: code that went round it and keeps on is stopped.
+      if (++this.refused > MAX_REFUSED) return this.onFlood();
       const why = `more than ${MAX_CALLS_IN_FLIGHT} requests at once`;
       return this.send(`${n}\n${JSON.stringify(failure(why))}`);
     }

@@ -1,11 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { answerMaxBytes, JobCalls } from './bridge.js';
-import type { PoolJob, PoolOptions } from './pool-job.js';
+import type { PoolJob, PoolOptions, Slot, Waiting } from './pool-job.js';
 import { SandboxProcess } from './sandbox-process.js';
 import { residentBytes, watchWorker } from './worker-memory.js';
 import {
   CANCELLED_RESULT,
   distrust,
+  FLOOD_ERROR,
   memoryError,
   mib,
   readReply,
@@ -20,36 +21,6 @@ const GRACE_MS = 1500;
 export type { BridgeRequest } from './bridge.js';
 export { CANCELLED_RESULT } from './worker-reply.js';
 export type { JobKind, PoolJob, PoolOptions } from './pool-job.js';
-
-interface Slot {
-  worker: SandboxProcess;
-  /** It has loaded its interpreter. */
-  loaded?: boolean;
-  /** Its process's memory once loaded (bytes; undefined where it cannot be read). */
-  baseline?: number;
-  ready: Promise<void>;
-  job?: {
-    id: number;
-    spec: PoolJob;
-    resolve: (value: Record<string, unknown>) => void;
-    timer?: NodeJS.Timeout;
-    /** Stops the reading of its worker's memory from outside (worker-memory.ts). */
-    unwatch?: () => void;
-    /** Why the job was interrupted, if it was. */
-    stopped?: 'timeout' | 'cancelled';
-    /** Its calls into the engine. */
-    calls: JobCalls;
-  };
-}
-
-type Waiting = {
-  spec: PoolJob;
-  resolve: (value: Record<string, unknown>) => void;
-  /** Ends its wait for a worker: as long as its own timeout. */
-  timer?: NodeJS.Timeout;
-  /** When it began to wait (performance.now()). */
-  since: number;
-};
 
 /**
  * A pool of workers, each a process of its own with its own CPython (Pyodide) (sandbox-process.ts).
@@ -223,9 +194,20 @@ export class CodeToolPool {
     if (spec.kind !== 'analyze') this.options.onWaited?.((performance.now() - since) / 1000);
     const id = this.nextId++;
     const maxBytes = this.options.answerMaxBytes ?? answerMaxBytes(1024 * 1024);
-    const calls = new JobCalls(spec.onBridge, maxBytes, (frame) => {
-      if (slot.job === job && this.slots.includes(slot)) slot.worker.answer(frame);
-    });
+    const calls = new JobCalls(
+      spec.onBridge,
+      maxBytes,
+      (frame) => {
+        if (slot.job === job && this.slots.includes(slot)) slot.worker.answer(frame);
+      },
+      () => {
+        if (slot.job !== job) return;
+        this.logger.warn(
+          'a code tool sent calls into the engine past the runtime: replacing its worker',
+        );
+        this.replace(slot, FLOOD_ERROR);
+      },
+    );
     const job: NonNullable<Slot['job']> = { id, spec, resolve, calls };
     slot.job = job;
     job.timer = setTimeout(() => this.interrupt(slot, id, 'timeout'), spec.timeoutMs);

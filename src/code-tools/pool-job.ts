@@ -1,5 +1,6 @@
-/** What the code tools pool (code-tool-pool.ts) is given: its settings, and each job. */
-import type { BridgeHandler } from './bridge.js';
+/** What the code tools pool (code-tool-pool.ts) is given (its settings, each job), and what it holds. */
+import type { BridgeHandler, JobCalls } from './bridge.js';
+import type { SandboxProcess } from './sandbox-process.js';
 
 export type JobKind = 'run' | 'callback' | 'analyze';
 
@@ -23,3 +24,35 @@ export interface PoolOptions {
   /** How long interrupted code has to stop before its worker is killed (default 1.5 s). */
   interruptGraceMs?: number;
 }
+
+/** A worker of the pool, and the job it runs. */
+export interface Slot {
+  worker: SandboxProcess;
+  /** It has loaded its interpreter. */
+  loaded?: boolean;
+  /** Its process's memory once loaded (bytes; undefined where it cannot be read). */
+  baseline?: number;
+  ready: Promise<void>;
+  job?: {
+    id: number;
+    spec: PoolJob;
+    resolve: (value: Record<string, unknown>) => void;
+    timer?: NodeJS.Timeout;
+    /** Stops the reading of its worker's memory from outside (worker-memory.ts). */
+    unwatch?: () => void;
+    /** Why the job was interrupted, if it was. */
+    stopped?: 'timeout' | 'cancelled';
+    /** Its calls into the engine. */
+    calls: JobCalls;
+  };
+}
+
+/** A job waiting for a worker. */
+export type Waiting = {
+  spec: PoolJob;
+  resolve: (value: Record<string, unknown>) => void;
+  /** Ends its wait for a worker: as long as its own timeout. */
+  timer?: NodeJS.Timeout;
+  /** When it began to wait (performance.now()). */
+  since: number;
+};

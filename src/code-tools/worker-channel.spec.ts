@@ -99,4 +99,34 @@ describe("Tool code writing on its worker's channel to the engine (real Pyodide)
     });
     expect(await run('def f():\n    return 2')).toMatchObject({ ok: true, result: '2' });
   }, 60000);
+
+  it('calls into the engine past the runtime, more at once than it allows: the worker is ended', async () => {
+    const started = pool.started;
+    let asked = 0;
+    const flood = [
+      'import sys',
+      'def f():',
+      '    start = sys.modules["__main__"]._bridge_start',
+      '    for i in range(10000):',
+      '        start(\'{"kind": "tool", "payload": {"name": "t", "args": {}}}\')',
+      '    while True:',
+      '        pass',
+    ].join('\n');
+    const reply = await pool.run({
+      kind: 'run',
+      job: jobOf(flood),
+      timeoutMs: 20000,
+      // Never answered: six are out, and every one more is refused.
+      onBridge: () => (asked++, new Promise(() => undefined)),
+    });
+    expect(reply).toEqual({
+      ok: false,
+      error:
+        'Error: RuntimeError: the code sent the engine calls past the runtime, more at once than it allows',
+      logs: '',
+    });
+    expect(asked).toBe(6);
+    expect(pool.started).toBe(started + 1);
+    expect(await run('def f():\n    return 3')).toMatchObject({ ok: true, result: '3' });
+  }, 60000);
 });

@@ -102,3 +102,7 @@ export function stoppedResult(
     logs: '',
   };
 }
+
+/** The error of a job whose code flooded the engine with calls (bridge.ts JobCalls). */
+export const FLOOD_ERROR =
+  'Error: RuntimeError: the code sent the engine calls past the runtime, more at once than it allows';
