@@ -180,7 +180,9 @@ class _Aiohttp(_AiohttpErrors):
                 self.cookies.update(hop.cookies)
             response = _Aiohttp.ClientResponse(answer, method, sent)
             checked = self._raise_for_status if raise_for_status is None else raise_for_status
-            if checked:
+            if callable(checked):  # the code's own check (an async function), as aiohttp awaits it
+                await checked(response)
+            elif checked:
                 response.raise_for_status()
             return response
 

@@ -50,6 +50,16 @@ async def async_api(case: str) -> list:
                 out += [e.host, e.port, isinstance(e, OSError)]
             r = await s.get(base + "/lines")
             out.append([line async for line in r.content])
+
+        async def own_check(response):
+            if response.status == 404:
+                raise LookupError(await response.text())
+
+        async with aiohttp.ClientSession(raise_for_status=own_check) as s:
+            try:
+                await s.get(base + "/missing")
+            except LookupError as e:
+                out.append(str(e))
         return out
     if case == "form":
         async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=4, ssl=False)) as s:
@@ -228,6 +238,7 @@ describe('async code tools', () => {
         1,
         true,
         ['one\n', 'two\n'],
+        'no',
       ],
     ],
     ['form', ['a=1&b=x+y', 'application/x-www-form-urlencoded', 'multipart/form-data', true, true]],
