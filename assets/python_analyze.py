@@ -1,6 +1,7 @@
 # Static analysis of a code tool (never runs it): the main function, its docstring, and a JSON
 # Schema from its signature, type hints and the Args: section of the docstring.
 import ast
+import importlib.util
 import inspect
 import json
 
@@ -62,6 +63,35 @@ def _arg_docs(doc):
     return docs
 
 
+# What tool code imports that is no module of the interpreter's: the engine's own (python_runtime.py).
+_ENGINE_MODULES = ("requests", "ces_requests", "urllib3", "httpx", "aiohttp")
+
+
+def _missing_import(tree):
+    """The first module the code imports at its top level, unconditionally (each call runs that
+    line, and fails on it), that code tools do not have: an error naming it and its line."""
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [node.module]
+        else:
+            continue
+        for name in names:
+            root = name.split(".")[0]
+            if root in _BLOCKED:  # python_runtime.py
+                why = "is not available to code tools"
+            elif root in _ENGINE_MODULES or importlib.util.find_spec(root) is not None:
+                continue
+            else:
+                why = ("is not there: code tools have Python's standard library, and requests, httpx and "
+                       "aiohttp through the engine; other packages load from CODE_TOOLS_PACKAGES_DIR (Pyodide "
+                       "wheels)")
+            return {"ok": False, "error": f"module '{root}' (imported at line {node.lineno}) {why}",
+                    "line": node.lineno}
+    return None
+
+
 def analyze(job_json):
     """Parses (never runs) a code tool: its main function, description and JSON Schema."""
     job = json.loads(job_json)
@@ -70,6 +100,9 @@ def analyze(job_json):
     except SyntaxError as error:
         return json.dumps({"ok": False, "error": f"Python syntax error at line {error.lineno}: {error.msg}",
                            "line": error.lineno})
+    missing = _missing_import(tree)
+    if missing:
+        return json.dumps(missing)
     functions = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     wanted = job.get("name")
     if wanted:

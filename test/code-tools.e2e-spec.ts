@@ -284,7 +284,7 @@ describe('Python code tools (seed 003)', () => {
     voice.close();
   });
 
-  it('answers POST /api/tools with 400 naming the Python line of a syntax error, a missing function or a name mismatch', async () => {
+  it('answers POST /api/tools with 400 naming the Python line of a syntax error, a missing module, a missing function or a name mismatch', async () => {
     const post = async (defs: unknown) => {
       const res = await fetch(`${engine.httpUrl}/api/tools`, {
         method: 'POST',
@@ -300,6 +300,20 @@ describe('Python code tools (seed 003)', () => {
         ),
       }),
     });
+    // A module the code imports on every call, and no code tool has: refused at load, not at
+    // each call (an import of its own guarded with try/except is the code's to handle).
+    expect(
+      (
+        await post([
+          {
+            type: 'python',
+            code: 'import json\nfrom dateutil import parser\n\ndef f():\n    pass',
+          },
+        ])
+      ).body.message,
+    ).toBe(
+      "request body: tool #0: field 'code': module 'dateutil' (imported at line 2) is not there: code tools have Python's standard library, and requests, httpx and aiohttp through the engine; other packages load from CODE_TOOLS_PACKAGES_DIR (Pyodide wheels)",
+    );
     expect((await post([{ type: 'python', code: 'x = 1' }])).body.message).toBe(
       "request body: tool #0: field 'code': the code defines no function",
     );
