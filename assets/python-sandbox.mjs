@@ -268,14 +268,6 @@ for (;;) {
     });
   }
   capOn = false;
-  // What the call changed in the interpreter (a module's attribute, builtins, sys.path, …) is
-  // undone before anyone else's call; an interpreter that cannot be put back is replaced.
-  let unrestored = false;
-  try {
-    restore();
-  } catch {
-    unrestored = true;
-  }
   send({
     type: 'result',
     id: message.id,
@@ -284,6 +276,16 @@ for (;;) {
     capped: capped || overMemory,
     overMemory,
     fatal,
-    unrestored,
   });
+  // What the call changed in the interpreter (a module's attribute, builtins, sys.path, …) is
+  // undone before anyone else's call (the engine sends none before it hears so), after its result
+  // is on its way: the caller does not wait for it. An interpreter that cannot be put back is
+  // replaced.
+  let unrestored = false;
+  try {
+    restore();
+  } catch {
+    unrestored = true;
+  }
+  send({ type: 'restored', id: message.id, unrestored });
 }

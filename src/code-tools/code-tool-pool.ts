@@ -156,6 +156,7 @@ export class CodeToolPool {
           } else if (m.type === 'bridge') void slot.job?.calls.answer(m.request ?? '{}', m.seq);
           else if (m.type === 'wake') slot.job?.calls.wake(m.seq, m.ms);
           else if (m.type === 'result') this.finish(slot, m);
+          else if (m.type === 'restored') this.restored(slot, m);
         },
         (why) => {
           this.logger.error(`code tool worker failed: ${why}`);
@@ -179,7 +180,7 @@ export class CodeToolPool {
   private dispatch(): void {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
-      if (slot.job) continue;
+      if (slot.job || slot.restoring !== undefined) continue;
       void slot.ready.then(
         () => this.assign(slot),
         () => undefined,
@@ -188,7 +189,8 @@ export class CodeToolPool {
   }
 
   private assign(slot: Slot): void {
-    if (slot.job || this.queue.length === 0 || !this.slots.includes(slot)) return;
+    if (slot.job || slot.restoring !== undefined) return;
+    if (this.queue.length === 0 || !this.slots.includes(slot)) return;
     const { spec, resolve, timer, since } = this.queue.shift()!;
     clearTimeout(timer);
     if (spec.kind !== 'analyze') this.options.onWaited?.((performance.now() - since) / 1000);
@@ -246,8 +248,8 @@ export class CodeToolPool {
   /**
    * A job's result. A worker is replaced after it when its interpreter cannot be trusted: its
    * code reached the memory cap (a growth was refused: Python saw MemoryError) or its heap is
-   * over it (WASM memory never shrinks), Pyodide reported a fatal error, or what the code changed
-   * in the interpreter could not be undone.
+   * over it (WASM memory never shrinks), or Pyodide reported a fatal error. Else it takes no job
+   * until it has undone what the code changed (restored).
    */
   private finish(slot: Slot, m: WorkerMessage): void {
     const job = slot.job;
@@ -256,17 +258,32 @@ export class CodeToolPool {
     job.calls.end();
     job.unwatch?.();
     slot.job = undefined;
-    slot.worker.busy = false;
+    slot.restoring = job.id;
     const result = withMemoryVerdict(readReply(m.result), m, this.options.memoryMb);
     job.resolve(
       job.stopped
         ? { ...stoppedResult(job.stopped, job.spec.timeoutMs), logs: result.logs ?? '' }
         : result,
     );
+    this.distrusted(slot, m);
+  }
+
+  /** The worker undid what its last job changed, or could not (it is replaced). */
+  private restored(slot: Slot, m: WorkerMessage): void {
+    if (slot.restoring === undefined || slot.restoring !== m.id) return;
+    slot.restoring = undefined;
+    if (this.distrusted(slot, m)) return;
+    slot.worker.busy = false;
+    this.dispatch();
+  }
+
+  /** Whether the worker's last message says it cannot be trusted: it is then replaced. */
+  private distrusted(slot: Slot, m: WorkerMessage): boolean {
     const why = distrust(m, this.options.memoryMb);
-    if (why === undefined) return this.dispatch();
+    if (why === undefined) return false;
     this.logger.warn(`${why}: replacing its worker`);
     this.replace(slot, undefined);
+    return true;
   }
 
   /** Kills a worker and starts a fresh one in its place; its job (if any) fails. */

@@ -33,6 +33,8 @@ export interface Slot {
   /** Its process's memory once loaded (bytes; undefined where it cannot be read). */
   baseline?: number;
   ready: Promise<void>;
+  /** The job whose changes it is undoing, its result sent: it takes no job until it has. */
+  restoring?: number;
   job?: {
     id: number;
     spec: PoolJob;
