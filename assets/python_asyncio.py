@@ -4,11 +4,13 @@
 # failed. Here a loop runs on the spot: its callbacks in order, its timers by sleeping (in slices,
 # so the engine's interrupt stops it), and what it would hand to a thread (asyncio.to_thread,
 # run_in_executor) run in place. An `async def` tool's coroutine is run to its end on one. Its
-# requests (aiohttp's, httpx.AsyncClient's) go out when awaited, several at once: the loop waits
-# for their answers where it would wait for sockets.
+# requests (aiohttp's, httpx.AsyncClient's, and ces_requests' handed to a thread) go out when
+# awaited, several at once: the loop waits for their answers where it would wait for sockets.
 import asyncio
 import asyncio.events as _events
 import contextlib
+import contextvars
+import functools
 import inspect
 import math
 
@@ -62,6 +64,10 @@ class _CallLoop(asyncio.BaseEventLoop):
 
     def run_in_executor(self, executor, func, *args):
         self._check_closed()
+        asked = _as_request(func, args)
+        if asked is not None:  # a request of ces_requests: out at once, beside others
+            own, method, url, kwargs = asked
+            return self.create_task(_request_async(own, method, url, **kwargs))
         future = self.create_future()
         try:
             with _outside_loop():  # as in a thread, where no loop runs
@@ -138,6 +144,47 @@ async def _request_async(own, method, url, *, timeout=None, **kwargs):
     except ValueError as error:  # NaN or an infinity, which JSON lacks
         raise exceptions.InvalidJSONError(str(error)) from None
     return _answered(result)
+
+
+class _Asked(_Verbs):
+    """What a verb of ces_requests (get, post, …) asks its request() for."""
+
+    def request(self, method, url, **kwargs):
+        return method, url, kwargs
+
+
+_REQUEST_ARGS = inspect.signature(_Requests.request)
+_VERBS = ("get", "options", "head", "post", "put", "patch", "delete")
+
+
+def _as_request(func, args):
+    """A request of ces_requests handed to a thread (`asyncio.to_thread(requests.get, url)`,
+    `run_in_executor(None, partial(requests.post, url, json=…))`): its ces_requests, method, URL and
+    arguments; None for any other work (run in place), and for one with hooks or an adapter."""
+    kwargs = {}
+    while isinstance(func, functools.partial):  # to_thread's (Context.run, func, …), the code's own
+        inner = func.func
+        args, kwargs = (*func.args, *args), {**func.keywords, **kwargs}
+        if isinstance(getattr(inner, "__self__", None), contextvars.Context) and inner.__name__ == "run":
+            inner, args = args[0], args[1:]
+        func = inner
+    own, name = getattr(func, "__self__", None), getattr(func, "__name__", "")
+    if type(own) is not _Requests or name not in (*_VERBS, "request"):
+        return None
+    try:
+        if name == "request":
+            asked = _REQUEST_ARGS.bind(own, *args, **kwargs).arguments
+            asked.pop("self")
+            method, url = asked.pop("method"), asked.pop("url")
+        else:
+            method, url, asked = getattr(_Verbs, name)(_Asked(), *args, **kwargs)
+    except TypeError:  # arguments requests does not take: raised as it raises them, in place
+        return None
+    if asked.get("hooks") or asked.get("_adapter") is not None:
+        return None
+    for unused in ("proxies", "stream", "verify", "hooks", "_adapter"):
+        asked.pop(unused, None)
+    return own, method, url, asked
 
 
 def _awaited(result):

@@ -95,6 +95,20 @@ async def async_api(case: str) -> list:
                     client.get("/held", params={"want": 3, "i": 3},
                                headers={"Authorization": "Bearer \${TOOL_SECRET_API_TOKEN}"}))
         return [answers[0], answers[1], answers[2].text]
+    if case == "to_thread":
+        # requests handed to a thread, as async code wraps a sync library: out together too.
+        import functools
+
+        import requests
+
+        held = base + "/held"
+        loop = asyncio.get_running_loop()
+        answers = await asyncio.gather(
+            asyncio.to_thread(requests.get, held, params={"want": 3, "i": 1},
+                              headers={"Authorization": "Bearer \${TOOL_SECRET_API_TOKEN}"}),
+            loop.run_in_executor(None, functools.partial(requests.get, held, params={"want": 3, "i": 2})),
+            asyncio.to_thread(requests.request, "GET", held, params={"want": 3, "i": 3}))
+        return [r.text for r in answers]
     if case == "at_most_six":
         async with aiohttp.ClientSession() as s:
             async def held(i):
@@ -258,17 +272,23 @@ describe('async code tools', () => {
     30_000,
   );
 
-  it("sends gathered requests side by side, the calling tool's secrets in each", async () => {
-    const ws = await WsClient.connect(rig.engine.wsUrl);
-    expect(JSON.parse((await callOnce(rig, ws, 'async_api', { case: 'together' })).read)).toEqual([
-      'together',
-      'together',
-      'together',
-    ]);
-    const held = rig.tools.requests.filter((r) => r.path === '/held');
-    expect(held.map((r) => r.headers.authorization)).toContain('Bearer tok-5150');
-    ws.close();
-  }, 30_000);
+  // Gathered (aiohttp, httpx), and ces_requests' handed to a thread, as async code wraps a sync library.
+  it.each(['together', 'to_thread'])(
+    "sends requests side by side, the calling tool's secrets in each: %s",
+    async (which) => {
+      const ws = await WsClient.connect(rig.engine.wsUrl);
+      const before = rig.tools.requests.length;
+      expect(JSON.parse((await callOnce(rig, ws, 'async_api', { case: which })).read)).toEqual([
+        'together',
+        'together',
+        'together',
+      ]);
+      const held = rig.tools.requests.slice(before).filter((r) => r.path === '/held');
+      expect(held.map((r) => r.headers.authorization)).toContain('Bearer tok-5150');
+      ws.close();
+    },
+    30_000,
+  );
 
   it('has at most six requests of a call out at once; the others go as those are answered', async () => {
     const ws = await WsClient.connect(rig.engine.wsUrl);
