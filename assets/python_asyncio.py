@@ -64,14 +64,19 @@ class _CallLoop(asyncio.BaseEventLoop):
 
     def run_in_executor(self, executor, func, *args):
         self._check_closed()
-        asked = _as_request(func, args)
+        func, args, kwargs = _unwrapped(func, args)
+        asked = _as_request(func, args, kwargs)
         if asked is not None:  # a request of ces_requests: out at once, beside others
             own, method, url, kwargs = asked
             return self.create_task(_request_async(own, method, url, **kwargs))
+        tool = getattr(func, "_tool", None)
+        if tool is not None and len(args) <= 1:  # tools.<name>(args, **more): likewise
+            payload = {**(args[0] if args and args[0] else {}), **kwargs}
+            return self.create_task(_tool_async(*tool, payload))
         future = self.create_future()
         try:
             with _outside_loop():  # as in a thread, where no loop runs
-                result = func(*args)
+                result = func(*args, **kwargs)
             future.set_result(result)
         except Exception as error:  # an interrupt (KeyboardInterrupt) is not the function's failure
             future.set_exception(error)
@@ -134,6 +139,14 @@ async def _bridge_async(kind, payload):
     return _loads(await answer)
 
 
+async def _tool_async(tools, name, payload):
+    """tools.<name>(payload) for async code: the call goes out at once, and others beside it; a code
+    tool's run inline once the engine names it, as a function call would."""
+    result = await _bridge_async("tool", {"name": name, "args": payload})
+    with _outside_loop():
+        return tools._answer(payload, result)
+
+
 async def _request_async(own, method, url, *, timeout=None, **kwargs):
     """A request of ces_requests `own` (the calling tool's, taken when the request was made) for
     async code, with what requests' own takes but retries and hooks."""
@@ -157,17 +170,23 @@ _REQUEST_ARGS = inspect.signature(_Requests.request)
 _VERBS = ("get", "options", "head", "post", "put", "patch", "delete")
 
 
-def _as_request(func, args):
-    """A request of ces_requests handed to a thread (`asyncio.to_thread(requests.get, url)`,
-    `run_in_executor(None, partial(requests.post, url, json=…))`): its ces_requests, method, URL and
-    arguments; None for any other work (run in place), and for one with hooks or an adapter."""
+def _unwrapped(func, args):
+    """The function handed to a thread, and its arguments, out of partials (to_thread's
+    `partial(Context.run, func, …)`, the code's own)."""
     kwargs = {}
-    while isinstance(func, functools.partial):  # to_thread's (Context.run, func, …), the code's own
+    while isinstance(func, functools.partial):
         inner = func.func
         args, kwargs = (*func.args, *args), {**func.keywords, **kwargs}
         if isinstance(getattr(inner, "__self__", None), contextvars.Context) and inner.__name__ == "run":
             inner, args = args[0], args[1:]
         func = inner
+    return func, args, kwargs
+
+
+def _as_request(func, args, kwargs):
+    """A request of ces_requests handed to a thread (`asyncio.to_thread(requests.get, url)`,
+    `run_in_executor(None, partial(requests.post, url, json=…))`): its ces_requests, method, URL and
+    arguments; None for any other work (run in place), and for one with hooks or an adapter."""
     own, name = getattr(func, "__self__", None), getattr(func, "__name__", "")
     if type(own) is not _Requests or name not in (*_VERBS, "request"):
         return None

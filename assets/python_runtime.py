@@ -140,17 +140,21 @@ class _Tools:
         def call(args=None, **kwargs):
             payload = dict(args or {})
             payload.update(kwargs)
-            result = _bridge("tool", {"name": name, "args": payload})
-            if result.get("python"):
-                return self._run_nested(result["python"], payload)
-            text = result["text"]
-            try:
-                return json.loads(text)
-            except ValueError:
-                return text
+            return self._answer(payload, _bridge("tool", {"name": name, "args": payload}))
 
         call.__name__ = name
+        call._tool = (self, name)  # handed to a thread by async code, it goes out beside others (python_asyncio.py)
         return call
+
+    def _answer(self, payload, result):
+        """A tool's result as the code reads it: a code tool's run inline, else parsed JSON or the text."""
+        if result.get("python"):
+            return self._run_nested(result["python"], payload)
+        text = result["text"]
+        try:
+            return json.loads(text)
+        except ValueError:
+            return text
 
 
 def _ns(obj):

@@ -109,6 +109,14 @@ async def async_api(case: str) -> list:
             loop.run_in_executor(None, functools.partial(requests.get, held, params={"want": 3, "i": 2})),
             asyncio.to_thread(requests.request, "GET", held, params={"want": 3, "i": 3}))
         return [r.text for r in answers]
+    if case == "tools":
+        # Other tools handed to a thread: an HTTP tool's calls out together, a code tool's run inline.
+        answers = await asyncio.gather(
+            asyncio.to_thread(tools.held_tool, {"i": 1}),
+            asyncio.to_thread(tools.held_tool, i=2),
+            asyncio.get_running_loop().run_in_executor(None, tools.held_tool, {"i": 3}),
+            asyncio.to_thread(tools.sync_api))
+        return answers
     if case == "at_most_six":
         async with aiohttp.ClientSession() as s:
             async def held(i):
@@ -203,6 +211,13 @@ describe('async code tools', () => {
         { type: 'python', code: ASYNC.replace('BASE', toolsUrl), timeout_secs: 3 },
         { type: 'python', code: ASYNC.replace('BASE', toolsUrl), name: 'sync_api' },
         { type: 'python', code: ASYNC.replaceAll('BASE', toolsUrl), name: 'pooled' },
+        {
+          name: 'held_tool',
+          description: 'Held until three calls are there.',
+          url: `${toolsUrl}/held?want=3&i={i}`,
+          method: 'GET',
+          parameters: { type: 'object', properties: { i: { type: 'integer' } } },
+        },
       ]),
       CODE_TOOLS_WORKERS: '1',
       CODE_TOOLS_ALLOW_PRIVATE_NETWORK: 'true',
@@ -289,6 +304,17 @@ describe('async code tools', () => {
     },
     30_000,
   );
+
+  it('sends tools.<name> calls handed to a thread side by side, and runs a code tool inline', async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    expect(JSON.parse((await callOnce(rig, ws, 'async_api', { case: 'tools' })).read)).toEqual([
+      'together',
+      'together',
+      'together',
+      ['ran', 'ran'],
+    ]);
+    ws.close();
+  }, 30_000);
 
   it('has at most six requests of a call out at once; the others go as those are answered', async () => {
     const ws = await WsClient.connect(rig.engine.wsUrl);
