@@ -1,6 +1,6 @@
 # httpx for code tools, loaded after python_urllib.py: what code written for httpx uses (get/post/…/
-# request, Client and AsyncClient with their base_url, headers, params, auth, timeout and
-# follow_redirects; Response; its exceptions), each request carried out by the engine through the
+# request, Client and AsyncClient with their base_url, headers, params, auth, timeout,
+# follow_redirects and event_hooks; Response; its exceptions), each request carried out by the engine through the
 # calling tool's ces_requests (its address policy and secrets). `import httpx` in tool code gives it.
 _UNSET = object()
 
@@ -152,18 +152,25 @@ class _Httpx:
         and follow_redirects (False unless given, as httpx) go with each request of it."""
 
         def __init__(self, *, base_url="", headers=None, params=None, cookies=None, auth=None, timeout=5.0,
-                     follow_redirects=False, verify=True, **ignored):
+                     follow_redirects=False, verify=True, event_hooks=None, **ignored):
             self.base_url, self.headers = str(base_url), CaseInsensitiveDict(headers or {})
+            # Called with each request before it is sent, and each response (raise_for_status, logging).
+            self.event_hooks = {kind: list((event_hooks or {}).get(kind, ())) for kind in ("request", "response")}
             self.params, self.cookies, self.auth = dict(params or {}), dict(cookies or {}), auth
             self.timeout, self.follow_redirects = timeout, follow_redirects
 
         def request(self, method, url, **kwargs):
             request, sent = self._prepared(method, url, **kwargs)
+            for hook in self.event_hooks["request"]:
+                hook(request)
             try:
                 answer = _calling_requests().request(request.method, request.url, **sent)  # python_urllib.py
             except exceptions.RequestException as error:
                 raise _httpx_failure(error, request) from None
-            return self._received(answer, request)
+            response = self._received(answer, request)
+            for hook in self.event_hooks["response"]:
+                hook(response)
+            return response
 
         def _prepared(self, method, url, *, params=None, content=None, data=None, files=None, json=None,
                       headers=None, cookies=None, auth=None, timeout=_UNSET, follow_redirects=None, **ignored):
@@ -182,7 +189,7 @@ class _Httpx:
                 timeout = timeout.seconds
             follow = self.follow_redirects if follow_redirects is None else follow_redirects
             return request, dict(params=_merged(self.params, params), data=content if content is not None else data,
-                                 files=files, json=json, headers=sent_headers,
+                                 files=files, json=json, headers=request.headers,  # as request hooks leave them
                                  cookies={**self.cookies, **(cookies or {})}, auth=auth, timeout=timeout,
                                  allow_redirects=bool(follow))
 
@@ -202,11 +209,16 @@ class _Httpx:
             return self._answer(_calling_requests(), request, sent)  # the caller's, as it is made
 
         async def _answer(self, own, request, sent):
+            for hook in self.event_hooks["request"]:
+                await hook(request)
             try:
                 answer = await _request_async(own, request.method, request.url, **sent)  # python_asyncio.py
             except exceptions.RequestException as error:
                 raise _httpx_failure(error, request) from None
-            return self._received(answer, request)
+            response = self._received(answer, request)
+            for hook in self.event_hooks["response"]:
+                await hook(response)
+            return response
 
         def stream(self, method, url, **kwargs):
             return _Streamed(self.request(method, url, **kwargs))

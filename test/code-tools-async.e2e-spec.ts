@@ -77,11 +77,19 @@ async def async_api(case: str) -> list:
         async with aiohttp.request("GET", base + "/echo", headers={"Authorization": "Bearer \${TOOL_SECRET_API_TOKEN}"}) as r:
             return [(await r.json())["auth"]]
     if case == "httpx":
-        async with httpx.AsyncClient(base_url=base, timeout=5) as client:
+        async def checked(response):
+            response.raise_for_status()
+
+        async with httpx.AsyncClient(base_url=base, timeout=5, event_hooks={"response": [checked]}) as client:
             one, two = await asyncio.gather(client.get("/echo", params={"n": 1}), client.post("/echo", data={"a": "1"}))
             async with client.stream("GET", "/lines") as r:
                 lines = [line async for line in r.aiter_lines()]
-            return [one.json()["url"], two.json()["body"], lines]
+            try:
+                await client.get("/missing")
+                raised = False
+            except httpx.HTTPStatusError:
+                raised = True  # by the response hook
+            return [one.json()["url"], two.json()["body"], lines, raised]
     if case == "together":
         # Gathered requests go out at once: the server answers each once all three are there.
         async with httpx.AsyncClient(base_url=base) as client:
@@ -271,7 +279,7 @@ describe('async code tools', () => {
       ],
     ],
     ['form', ['a=1&b=x+y', 'application/x-www-form-urlencoded', 'multipart/form-data', true, true]],
-    ['httpx', ['/echo?n=1', 'a=1', ['one', 'two']]],
+    ['httpx', ['/echo?n=1', 'a=1', ['one', 'two'], true]],
     ['nested', [['ran', 'ran'], true]],
     // Timers run side by side; what a thread would run, runs in place.
     ['timers', [[1, 2, 3, 'timed out', 42, 'own loop'], true]],

@@ -41,6 +41,22 @@ def httpx_api(case: str) -> list:
         return [r.json()["auth"], r.json()["body"], r.status_code == httpx.codes.OK]
     if case == "digest":
         return httpx.get(base + "/digest", auth=httpx.DigestAuth("agent", "s3cret")).text
+    if case == "hooks":
+        seen = []
+
+        def sign(request):
+            request.headers["X-Api-Key"] = "signed"
+
+        def check(response):
+            seen.append(response.status_code)
+            response.raise_for_status()
+
+        with httpx.Client(base_url=base, event_hooks={"request": [sign], "response": [check]}) as client:
+            key = client.get("/echo").json()["key"]
+            try:
+                client.get("/missing")
+            except httpx.HTTPStatusError as e:
+                return [key, seen, e.response.status_code]
     if case == "stream":
         with httpx.Client() as client:
             with client.stream("GET", base + "/lines") as r:
@@ -103,6 +119,8 @@ describe('code tools written for httpx', () => {
     ['slow', ['ReadTimeout', true]],
     ['refused', ['ConnectError', true, 'http://127.0.0.1:1/']],
     ['stream', ['one', 'two']],
+    // Event hooks: a request's headers set, a response's status raised, as httpx runs them.
+    ['hooks', ['signed', [200, 404], 404]],
     ['digest', 'let in'],
   ])(
     'answers and raises as httpx does: %s',
