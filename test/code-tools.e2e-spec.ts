@@ -1,5 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { jest } from '@jest/globals';
 import { Engine } from './support/engine.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
@@ -217,8 +219,22 @@ describe('Python code tools (seed 003)', () => {
       JSON.parse((await callTool(b, 'update_customer_loyalty_points', { points_to_add: 1 })).result)
         .loyalty_points,
     ).toBe(1);
-    // A call that raises leaves the state as it was, even if it changed it before raising.
-    expect((await callTool(a, 'risky_update')).result).toBe('Error: RuntimeError: changed my mind');
+    // A call that raises leaves the state as it was, even if it changed it before raising. The
+    // operator is told, with its exception's type (its message, which may hold what the user
+    // said, only at debug level).
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => {});
+    try {
+      expect((await callTool(a, 'risky_update')).result).toBe(
+        'Error: RuntimeError: changed my mind',
+      );
+      const warned = warn.mock.calls.map(([message]) => String(message));
+      expect(warned).toContainEqual(
+        expect.stringMatching(/^code tool risky_update failed \(call \S+\): RuntimeError$/),
+      );
+      expect(warned.join('\n')).not.toContain('changed my mind');
+    } finally {
+      warn.mockRestore();
+    }
     expect(
       JSON.parse((await callTool(a, 'update_customer_loyalty_points', { points_to_add: 0 })).result)
         .loyalty_points,

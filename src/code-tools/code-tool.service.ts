@@ -134,15 +134,14 @@ export class CodeToolService implements OnModuleDestroy {
     const logs = typeof result.logs === 'string' ? result.logs : '';
     if (logs)
       this.logger.log(`code tool ${tool.name} printed (call ${call.id}): ${logs.trimEnd()}`);
-    if (result.ok !== true)
-      return {
-        ok: false,
-        text:
-          typeof result.error === 'string'
-            ? truncateResult(result.error, maxChars)
-            : 'Error: RuntimeError: the code tool failed',
-        logs,
-      };
+    if (result.ok !== true) {
+      const error =
+        typeof result.error === 'string'
+          ? result.error
+          : 'Error: RuntimeError: the code tool failed';
+      if (!call.signal.aborted) this.logFailure(tool.name, call.id, error);
+      return { ok: false, text: truncateResult(error, maxChars), logs };
+    }
     // A call cut short by a cancelled turn changes no state: the model is told it was cancelled.
     if (call.signal.aborted) return { ok: false, text: CANCELLED_RESULT.error, logs };
     const withheld = withheldState(result);
@@ -194,6 +193,16 @@ export class CodeToolService implements OnModuleDestroy {
       else context.state.value = state;
     }
     return hidden;
+  }
+
+  /**
+   * A call that failed, for the operator: its exception's type at warn level (its message may hold
+   * what the user said or the arguments: at debug level, with the whole text).
+   */
+  private logFailure(name: string, callId: string, error: string): void {
+    const kind = /^Error: (\w+)/.exec(error)?.[1] ?? 'Error';
+    this.logger.warn(`code tool ${name} failed (call ${callId}): ${kind}`);
+    this.logger.debug(`code tool ${name} failed (call ${callId}): ${error}`);
   }
 
   private async bridge(
