@@ -139,7 +139,8 @@ export class CodeToolService implements OnModuleDestroy {
         typeof result.error === 'string'
           ? result.error
           : 'Error: RuntimeError: the code tool failed';
-      if (!call.signal.aborted) this.logFailure(tool.name, call.id, error);
+      if (!call.signal.aborted)
+        this.logFailure(`code tool ${tool.name} failed (call ${call.id})`, error);
       return { ok: false, text: truncateResult(error, maxChars), logs };
     }
     // A call cut short by a cancelled turn changes no state: the model is told it was cancelled.
@@ -182,7 +183,7 @@ export class CodeToolService implements OnModuleDestroy {
         timeoutMs: (callback.timeoutSecs ?? this.tools.timeoutSecs) * 1000,
       });
       if (result.ok !== true) {
-        this.logger.warn(`${callback.name} failed, no tool hidden by it: ${String(result.error)}`);
+        this.logFailure(`${callback.name} failed, no tool hidden by it`, String(result.error));
         continue;
       }
       (result.excluded as string[]).forEach((name) => hidden.add(name));
@@ -196,13 +197,12 @@ export class CodeToolService implements OnModuleDestroy {
   }
 
   /**
-   * A call that failed, for the operator: its exception's type at warn level (its message may hold
-   * what the user said or the arguments: at debug level, with the whole text).
+   * A call (or callback) that failed, for the operator: its exception's type at warn level (its
+   * message may hold what the user said or the arguments: at debug level, with the whole text).
    */
-  private logFailure(name: string, callId: string, error: string): void {
-    const kind = /^Error: (\w+)/.exec(error)?.[1] ?? 'Error';
-    this.logger.warn(`code tool ${name} failed (call ${callId}): ${kind}`);
-    this.logger.debug(`code tool ${name} failed (call ${callId}): ${error}`);
+  private logFailure(what: string, error: string): void {
+    this.logger.warn(`${what}: ${/^Error: (\w+)/.exec(error)?.[1] ?? 'Error'}`);
+    this.logger.debug(`${what}: ${error}`);
   }
 
   private async bridge(
