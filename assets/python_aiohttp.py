@@ -3,6 +3,7 @@
 # request carried out by the engine through the calling tool's ces_requests (its address policy
 # and secrets) when awaited. `import aiohttp` in tool code gives it. Bodies are read whole.
 import re as _re
+from os.path import basename as _basename
 from urllib.parse import parse_qsl as _parse_qsl, urljoin as _urljoin, urlsplit as _urlsplit
 
 _json_dumps = json.dumps
@@ -57,7 +58,7 @@ class _Aiohttp(_AiohttpErrors):
 
         def add_field(self, name, value, *, content_type=None, filename=None, **ignored):
             if hasattr(value, "read") or isinstance(value, (bytes, bytearray, memoryview)):
-                filename = filename or getattr(value, "name", None) or name
+                filename = filename or _basename(str(getattr(value, "name", "") or "")) or name
             if filename is not None or content_type is not None:
                 self.is_multipart = True
             self.fields.append((name, value, filename, content_type))

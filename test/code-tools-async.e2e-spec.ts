@@ -70,9 +70,16 @@ async def async_api(case: str) -> list:
             upload.add_field("note", "hi")
             upload.add_field("file", b"RIFFaudio", filename="clip.wav", content_type="audio/wav")
             second = await (await s.post(base + "/echo", data=upload)).json()
+            with open("/tmp/note.txt", "w") as f:
+                f.write("a note")
+            with open("/tmp/note.txt", "rb") as f:
+                doc = aiohttp.FormData()
+                doc.add_field("doc", f)
+                third = await (await s.post(base + "/echo", data=doc)).json()
             return [first["body"], first["type"], second["type"].split(";")[0],
                     'name="note"\\r\\n\\r\\nhi' in second["body"],
-                    'filename="clip.wav"\\r\\nContent-Type: audio/wav\\r\\n\\r\\nRIFFaudio' in second["body"]]
+                    'filename="clip.wav"\\r\\nContent-Type: audio/wav\\r\\n\\r\\nRIFFaudio' in second["body"],
+                    'name="doc"; filename="note.txt"\\r\\n\\r\\na note' in third["body"]]
     if case == "secret":
         async with aiohttp.request("GET", base + "/echo", headers={"Authorization": "Bearer \${TOOL_SECRET_API_TOKEN}"}) as r:
             return [(await r.json())["auth"]]
@@ -278,7 +285,10 @@ describe('async code tools', () => {
         'no',
       ],
     ],
-    ['form', ['a=1&b=x+y', 'application/x-www-form-urlencoded', 'multipart/form-data', true, true]],
+    [
+      'form',
+      ['a=1&b=x+y', 'application/x-www-form-urlencoded', 'multipart/form-data', true, true, true],
+    ],
     ['httpx', ['/echo?n=1', 'a=1', ['one', 'two'], true]],
     ['nested', [['ran', 'ran'], true]],
     // Timers run side by side; what a thread would run, runs in place.
