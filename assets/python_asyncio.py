@@ -65,14 +65,9 @@ class _CallLoop(asyncio.BaseEventLoop):
     def run_in_executor(self, executor, func, *args):
         self._check_closed()
         func, args, kwargs = _unwrapped(func, args)
-        asked = _as_request(func, args, kwargs)
-        if asked is not None:  # a request of ces_requests: out at once, beside others
-            own, method, url, kwargs = asked
-            return self.create_task(_request_async(own, method, url, **kwargs))
-        tool = getattr(func, "_tool", None)
-        if tool is not None and len(args) <= 1:  # tools.<name>(args, **more): likewise
-            payload = {**(args[0] if args and args[0] else {}), **kwargs}
-            return self.create_task(_tool_async(*tool, payload))
+        call = _call_of(func, args, kwargs)
+        if call is not None:  # a request, or tools.<name>: out at once, beside others
+            return self.create_task(call)
         future = self.create_future()
         try:
             with _outside_loop():  # as in a thread, where no loop runs
@@ -181,6 +176,19 @@ def _unwrapped(func, args):
             inner, args = args[0], args[1:]
         func = inner
     return func, args, kwargs
+
+
+def _call_of(func, args, kwargs):
+    """A call into the engine handed to a thread, as a coroutine that sends it when run: a request
+    of ces_requests, or tools.<name>(args, **more); None for any other work."""
+    asked = _as_request(func, args, kwargs)
+    if asked is not None:
+        own, method, url, asked = asked
+        return _request_async(own, method, url, **asked)
+    tool = getattr(func, "_tool", None)
+    if tool is not None and len(args) <= 1:
+        return _tool_async(*tool, {**(args[0] if args and args[0] else {}), **kwargs})
+    return None
 
 
 def _as_request(func, args, kwargs):
