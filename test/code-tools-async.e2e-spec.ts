@@ -190,6 +190,12 @@ def pooled() -> list:
         return r.json()["url"]
 
     with ThreadPoolExecutor(max_workers=3) as pool:
+        # Requests given as they are go out at once: the server answers them once all are there.
+        held = "BASE/held"
+        futures = [pool.submit(requests.get, held, params={"want": 3, "i": i}) for i in (1, 2)]
+        futures.append(pool.submit(tools.held_tool, {"i": 3}))
+        together = [futures[0].result().text, futures[1].result().text, futures[2].result()]
+        together += [r.text for r in pool.map(requests.get, [f"{held}?want=2&i={i}" for i in (4, 5)])]
         mapped = list(pool.map(fetch, [1, 2]))
         futures = {pool.submit(fetch, n): n for n in (3, 4)}
         futures[pool.submit(requests.get, "BASE/missing")] = 5
@@ -198,7 +204,7 @@ def pooled() -> list:
         threading.Thread(target=fetch, args=(6,)).start()
     except RuntimeError as e:
         done.append(str(e).split(":")[0])
-    return [mapped, done]
+    return [mapped, done, together]
 `;
 
 /**
@@ -359,11 +365,12 @@ describe('async code tools', () => {
     ws.close();
   }, 30_000);
 
-  it("runs a thread pool's work in place, and says a thread of the code's own cannot start", async () => {
+  it("runs a thread pool's work in place, its calls into the engine side by side, and says a thread of the code's own cannot start", async () => {
     const ws = await WsClient.connect(rig.engine.wsUrl);
     expect(JSON.parse((await callOnce(rig, ws, 'pooled')).read)).toEqual([
       ['/echo?n=1', '/echo?n=2'],
       ['/echo?n=3', '/echo?n=4', '404', "can't start new thread"],
+      Array(5).fill('together'),
     ]);
     ws.close();
   }, 30_000);
