@@ -13,7 +13,8 @@ import concurrent.futures.thread as _cf_thread
 import threading
 
 _NO_THREADS = ("can't start new thread: code tools have no threads (a ThreadPoolExecutor runs its work in "
-               "place; for requests at once, use async code: aiohttp, httpx.AsyncClient, asyncio.gather)")
+               "place, and requests.get or tools.<name> given to it as they are side by side; for requests "
+               "at once, async code: aiohttp, httpx.AsyncClient, asyncio.gather)")
 
 
 class _InPlacePool(_cf.Executor):
