@@ -63,10 +63,6 @@ def _arg_docs(doc):
     return docs
 
 
-# What tool code imports that is no module of the interpreter's: the engine's own (python_runtime.py).
-_ENGINE_MODULES = ("requests", "ces_requests", "urllib3", "httpx", "aiohttp")
-
-
 def _missing_import(tree):
     """The first module the code imports at its top level, unconditionally (each call runs that
     line, and fails on it), that code tools do not have: an error naming it and its line."""
@@ -81,7 +77,7 @@ def _missing_import(tree):
             root = name.split(".")[0]
             if root in _BLOCKED:  # python_runtime.py
                 why = "is not available to code tools"
-            elif root in _ENGINE_MODULES or importlib.util.find_spec(root) is not None:
+            elif root in _ENGINE_MODULES or importlib.util.find_spec(root) is not None:  # python_runtime.py
                 continue
             else:
                 why = ("is not there: code tools have Python's standard library, and requests, httpx and "

@@ -21,6 +21,8 @@ from _engine_bridge import call as _bridge_call
 # reply read (and the rebinding is undone after it, see python_isolation.py).
 _dumps, _loads = json.dumps, json.loads
 _BLOCKED = ("js", "pyodide", "pyodide_js", "_pyodide", "micropip", "_engine_bridge")
+# Modules tool code gets from the engine, not from the interpreter (_engine_import).
+_ENGINE_MODULES = ("requests", "ces_requests", "urllib3", "httpx", "aiohttp")
 _real_import = builtins.__import__
 
 
@@ -29,13 +31,21 @@ def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
         root = name.split(".")[0]
         if root in _BLOCKED:
             raise ImportError(f"module '{name}' is not available to code tools")
-        if root in ("requests", "ces_requests", "urllib3") and level == 0:
-            return _requests_import(name, globals, fromlist)  # python_session.py
-        if name == "httpx":
-            return _Httpx  # python_httpx.py
-        if name == "aiohttp":
-            return _Aiohttp  # python_aiohttp.py
+        if root in _ENGINE_MODULES and level == 0:
+            return _engine_import(root, name, globals, fromlist)
     return _real_import(name, globals, locals, fromlist, level)
+
+
+def _engine_import(root, name, globals, fromlist):
+    """`import httpx` (python_httpx.py), `import aiohttp` (python_aiohttp.py), and requests' with its
+    submodules (python_session.py)."""
+    clients = {"httpx": _Httpx, "aiohttp": _Aiohttp}
+    if root not in clients:
+        return _requests_import(name, globals, fromlist)
+    if name != root:
+        raise ImportError(f"module '{name}' is not available to code tools (`import {root}` gives {root}'s "
+                          "client)")
+    return clients[root]
 
 
 builtins.__import__ = _guarded_import
