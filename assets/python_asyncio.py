@@ -224,8 +224,9 @@ def _awaited(result):
 
 @contextlib.contextmanager
 def _outside_loop():
-    """A tool called inline (tools.<name>) from async code runs as if no loop were running (its own
-    asyncio.run(), its own coroutine's loop), while the caller's waits, as a function call would."""
+    """What runs inside async code as a function call (a tool called inline through tools.<name>)
+    or as in a thread (to_thread's work, a pool's) runs as if no loop were running (its own
+    asyncio.run(), its own coroutine's loop), while the caller's waits."""
     outer = _events._get_running_loop()
     task = asyncio.tasks._swap_current_task(outer, None) if outer is not None else None
     _events._set_running_loop(None)

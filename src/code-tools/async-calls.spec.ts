@@ -1,4 +1,4 @@
-import type { BridgeRequest } from './bridge.js';
+import type { BridgeHandler, BridgeRequest } from './bridge.js';
 import { jobOf, useOneWorkerPool } from '../../test/support/code-tool-job.js';
 
 /** Code's calls into the engine: async code's several out at once (python_asyncio.py, bridge.ts JobCalls). */
@@ -6,6 +6,8 @@ describe('code tools calling into the engine (real Pyodide worker)', () => {
   const pool = useOneWorkerPool();
 
   const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const run = (code: string, timeoutMs: number, onBridge: BridgeHandler) =>
+    pool.run({ kind: 'run', job: jobOf(code), timeoutMs, onBridge });
   /** Pages answered after the delay their path names (/page/<n>/<ms>); tools.<name> at once. */
   const answering = (asked: string[]) => async (request: BridgeRequest) => {
     if (request.kind === 'tool') {
@@ -38,12 +40,7 @@ describe('code tools calling into the engine (real Pyodide worker)', () => {
       '        return await asyncio.gather(page(1, 400), page(2, 10), lookup(), page(3, 150))',
     ].join('\n');
     const asked: string[] = [];
-    const reply = await pool.run({
-      kind: 'run',
-      job: jobOf(code),
-      timeoutMs: 10_000,
-      onBridge: answering(asked),
-    });
+    const reply = await run(code, 10_000, answering(asked));
     expect(reply).toMatchObject({ ok: true, result: '["page 1", "page 2", 9, "page 3"]' });
     // All three pages were asked for before the first was answered.
     expect(asked.slice(0, 3)).toEqual(['page 1', 'page 2', 'page 3']);
@@ -57,30 +54,17 @@ describe('code tools calling into the engine (real Pyodide worker)', () => {
       '        await s.get("http://api.example/never")',
     ].join('\n');
     const started = pool.started;
-    const reply = await pool.run({
-      kind: 'run',
-      job: jobOf(code),
-      timeoutMs: 300,
-      onBridge: () => new Promise(() => undefined),
-    });
+    const reply = await run(code, 300, () => new Promise(() => undefined));
     expect(reply).toMatchObject({ ok: false, error: expect.stringContaining('TimeoutError') });
     expect(pool.started).toBe(started);
     // An answer that comes after its job ended reaches no one: the next job runs as usual.
-    const late = await pool.run({
-      kind: 'run',
-      job: jobOf(code),
-      timeoutMs: 300,
-      onBridge: () => delay(400).then(() => ({ status_code: 200, text: 'late', headers: {} })),
-    });
+    const late = await run(code, 300, () =>
+      delay(400).then(() => ({ status_code: 200, text: 'late', headers: {} })),
+    );
     expect(late).toMatchObject({ ok: false, error: expect.stringContaining('TimeoutError') });
     await delay(200);
     const asked: string[] = [];
-    const next = await pool.run({
-      kind: 'run',
-      job: jobOf('def f():\n    return tools.echo({"x": 1})'),
-      timeoutMs: 5000,
-      onBridge: answering(asked),
-    });
+    const next = await run('def f():\n    return tools.echo({"x": 1})', 5000, answering(asked));
     expect(next).toMatchObject({ ok: true, result: '{"x": 1}' });
     expect(pool.started).toBe(started);
   }, 30_000);
@@ -96,13 +80,12 @@ describe('code tools calling into the engine (real Pyodide worker)', () => {
     ].join('\n');
     const started = pool.started;
     let aborted = false;
-    const reply = await pool.run({
-      kind: 'run',
-      job: jobOf(code),
-      timeoutMs: 300,
-      onBridge: (_request, signal) =>
+    const reply = await run(
+      code,
+      300,
+      (_request, signal) =>
         new Promise(() => signal.addEventListener('abort', () => (aborted = true))),
-    });
+    );
     // KeyboardInterrupt, which `except Exception` does not catch.
     expect(reply).toMatchObject({ ok: false, error: expect.stringContaining('TimeoutError') });
     expect(aborted).toBe(true);
