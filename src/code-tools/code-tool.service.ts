@@ -134,25 +134,27 @@ export class CodeToolService implements OnModuleDestroy {
     const logs = typeof result.logs === 'string' ? result.logs : '';
     if (logs)
       this.logger.log(`code tool ${tool.name} printed (call ${call.id}): ${logs.trimEnd()}`);
-    if (result.ok !== true) {
-      const error =
-        typeof result.error === 'string'
-          ? result.error
-          : 'Error: RuntimeError: the code tool failed';
+    /** The model reads why; the operator is told (a cancelled call is no failure of the tool's). */
+    const failed = (error: string) => {
       if (!call.signal.aborted)
         this.logFailure(`code tool ${tool.name} failed (call ${call.id})`, error);
-      return { ok: false, text: truncateResult(error, maxChars), logs };
-    }
+      return { ok: false, text: error, logs };
+    };
+    if (result.ok !== true)
+      return failed(
+        typeof result.error === 'string'
+          ? truncateResult(result.error, maxChars)
+          : 'Error: RuntimeError: the code tool failed',
+      );
     // A call cut short by a cancelled turn changes no state: the model is told it was cancelled.
     if (call.signal.aborted) return { ok: false, text: CANCELLED_RESULT.error, logs };
     const withheld = withheldState(result);
-    if (call.context && withheld)
-      return { ok: false, text: `Error: ValueError: ${withheld}`, logs };
+    if (call.context && withheld) return failed(`Error: ValueError: ${withheld}`);
     if (call.context && result.state !== undefined) {
       const after = result.state as State;
       const next = applyStateChanges(call.context.state.value, before, after);
       const tooLarge = stateTooLarge(next);
-      if (tooLarge) return { ok: false, text: `Error: ValueError: ${tooLarge}`, logs };
+      if (tooLarge) return failed(`Error: ValueError: ${tooLarge}`);
       call.context.state.value = next;
     }
     return {
