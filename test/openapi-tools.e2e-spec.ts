@@ -33,6 +33,7 @@ describe('OpenAPI tools', () => {
         { type: 'openapi', spec: SPEC, operation: 'getOrder', base_url: `${base}/v1` },
         { type: 'openapi', spec: SPEC, operation: 'listOrders', base_url: `${base}/v1` },
         { type: 'openapi', spec: SPEC, operation: 'printLabels', base_url: `${base}/v1` },
+        { type: 'openapi', spec: SPEC, operation: 'tagOrder', base_url: `${base}/v1` },
         // The document as the service publishes it, read once when the tools are loaded.
         {
           type: 'openapi',
@@ -96,6 +97,35 @@ describe('OpenAPI tools', () => {
       'GET /v1/orders/42?fields=status ',
       'POST /v1/orders?notify=true {"item":"tea","quantity":2}',
     ]);
+  });
+
+  it('offers the object of a body that may also be an array (oneOf), and sends it as the model gave it', async () => {
+    rig.tools.respond((req, res) => res.end(`${req.method} ${req.url} ${req.body}`));
+    rig.llm.enqueue(
+      sseStructuredCalls([
+        { id: 'c1', name: 'tagOrder', arguments: { order_id: '42', tags: ['gift'] } },
+      ]),
+      sseText(['Tagged.']),
+    );
+    await client.ws.turn('tag order 42 as a gift');
+    const offered = rig.llm.requests[0]!.body.tools.find(
+      (t: any) => t.function.name === 'tagOrder',
+    );
+    expect(offered.function.parameters).toEqual({
+      type: 'object',
+      properties: {
+        order_id: { type: 'string' },
+        tags: {
+          type: 'array',
+          minItems: 1,
+          items: { type: 'string' },
+          description: 'The tags to add',
+        },
+      },
+      required: ['order_id', 'tags'],
+    });
+    expect(rig.tools.requests[0]).toMatchObject({ method: 'POST', url: '/v1/orders/42/tags' });
+    expect(JSON.parse(rig.tools.requests[0]!.body)).toEqual({ tags: ['gift'] });
   });
 
   it("writes arrays and objects in the query as each parameter's style says", async () => {

@@ -81,6 +81,27 @@ describe('expandOpenApi', () => {
     );
   });
 
+  it('warns of a body offered otherwise than the document has it, unless the entry gives parameters', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engine-spec-'));
+    const freeForm = { content: { 'application/json': { schema: { type: 'object' } } } };
+    const doc = {
+      openapi: '3.1.0',
+      info: { title: 'Notes', version: '1' },
+      servers: [{ url: 'https://notes.example' }],
+      paths: { '/notes': { post: { operationId: 'addNote', requestBody: freeForm } } },
+    };
+    writeFileSync(join(dir, 'notes.json'), JSON.stringify(doc));
+    const note = { type: 'openapi', spec: 'notes.json', operation: 'addNote' };
+    const parameters = { type: 'object', properties: { text: { type: 'string' } } };
+    const out = await expandOpenApi([note, { ...note, name: 'own', parameters }], 'tools.json', {
+      ...options,
+      baseDir: dir,
+    });
+    expect(out.warnings).toEqual([
+      `tools.json: tool #0 'addNote': operation "addNote": its JSON request body declares no properties, so the model is offered none: give 'parameters' to name them`,
+    ]);
+  });
+
   it("lets the entry's own description, headers and scope win over what the document gives", async () => {
     const cancel = { type: 'openapi', spec: 'orders.yaml', operation: 'cancelOrder' };
     const [fromDocument, own] = (

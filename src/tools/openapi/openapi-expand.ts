@@ -136,6 +136,10 @@ export async function expandOpenApi(
         warnings.push(
           `${where(source, index, name)}: arguments of operation ${JSON.stringify(def.operation)} the tool cannot send are left out: ${made.skipped.join(', ')}`,
         );
+      if (made.bodyNote !== undefined && def.parameters === undefined)
+        warnings.push(
+          `${where(source, index, name)}: operation ${JSON.stringify(def.operation)}: ${made.bodyNote}`,
+        );
       origins.set(index, def);
       const keyed = def.api_key === undefined ? undefined : withKey(made, def.api_key, at);
       return {

@@ -119,7 +119,7 @@ describe('operationTool', () => {
       throw new Error('no error');
     };
     expect(why('nope')).toMatch(
-      /^operation: the spec has no operation "nope" .*it has: getOrder, cancelOrder, listOrders, create-order\.v2, saveTree, upload, printLabels\)$/,
+      /^operation: the spec has no operation "nope" .*it has: getOrder, cancelOrder, listOrders, create-order\.v2, saveTree, upload, printLabels, tagOrder\)$/,
     );
     expect(why('upload')).toBe(
       'operation: its request body is neither JSON nor a form (multipart/form-data)',
@@ -277,13 +277,14 @@ describe('operationTool on operations that cannot be sent as they are written', 
     expect(made.headers).toEqual({ 'Content-Type': 'application/x-www-form-urlencoded' });
   });
 
-  it('skips a body that is neither JSON nor a form when it is optional', () => {
+  it('skips a body that is neither JSON nor a form when it is optional, saying so', () => {
     const made = operationTool(
       post({ requestBody: { content: { 'text/plain': { schema: { type: 'string' } } } } }),
       'op',
       'http://x',
     );
     expect(made.parameters).toEqual({ type: 'object', properties: {} });
+    expect(made.skipped).toEqual(['request body (text/plain)']);
   });
 
   it('reads a JSON body under a structured-syntax media type (application/merge-patch+json)', () => {

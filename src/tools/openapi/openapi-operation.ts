@@ -10,6 +10,7 @@ import {
   type DeclaredKeys,
 } from './openapi-security.js';
 import type { JsonSchema, PlaceholderStyle, QueryStyle } from '../tool-definition.js';
+import { BodyError, bodyArguments, skippedBody, type RequestBody } from './openapi-body.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 /** What an HTTP tool's `{placeholder}` may be named. */
@@ -64,13 +65,7 @@ interface Operation {
   summary?: unknown;
   description?: unknown;
   parameters?: Parameter[];
-  requestBody?: { required?: boolean; content?: Record<string, { schema?: SchemaObject }> };
-}
-interface SchemaObject {
-  type?: unknown;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  allOf?: SchemaObject[];
+  requestBody?: RequestBody;
 }
 /** A path item: operations by lower-case method, and parameters they share. */
 type PathItem = Record<string, unknown>;
@@ -95,6 +90,8 @@ export interface OperationTool {
   placeholderStyles: Record<string, PlaceholderStyle>;
   operationId?: string;
   skipped: string[];
+  /** What the model is not offered of the body as the document has it (see bodyArguments). */
+  bodyNote?: string;
   /**
    * The first `$ref` its arguments' schema leaves unresolved, which `parameters` cannot show: one
    * to itself (`#/…`, recursive), or to another document (not followed for a document at a URL).
@@ -173,45 +170,6 @@ function placeholder(p: Parameter): string {
   return `{${p.name}}`;
 }
 
-const FORM = 'application/x-www-form-urlencoded';
-
-/**
- * The object schema of a JSON request body, or else of a form: its properties and required names
- * (`allOf` merged), and whether it is a form.
- */
-function bodySchema(
-  op: Operation,
-): { properties: Record<string, JsonSchema>; required: string[]; form: boolean } | undefined {
-  const content = op.requestBody?.content ?? {};
-  const types = Object.keys(content);
-  const type =
-    types.find((t) => /^application\/([\w.+-]+\+)?json\b/i.test(t)) ??
-    types.find((t) => t.toLowerCase().startsWith(FORM));
-  if (!type) {
-    if (op.requestBody?.required === true)
-      throw new OperationError(
-        'operation',
-        `its request body is neither JSON nor a form (${types.join(', ')})`,
-      );
-    return undefined;
-  }
-  const form = !/json/i.test(type);
-  const schema = content[type]!.schema ?? {};
-  const parts = Array.isArray(schema.allOf) ? [schema, ...schema.allOf] : [schema];
-  const properties: Record<string, JsonSchema> = {};
-  const required: string[] = [];
-  for (const part of parts) {
-    if (part.type !== undefined && part.type !== 'object')
-      throw new OperationError(
-        'operation',
-        `its ${form ? 'form' : 'JSON request body'} is ${JSON.stringify(part.type)}, not an object: a tool's arguments are sent as an object`,
-      );
-    Object.assign(properties, part.properties ?? {});
-    required.push(...(part.required ?? []));
-  }
-  return { properties, required, form };
-}
-
 /**
  * The HTTP tool for operation `ref` of `spec`. Path parameters become URL placeholders; query
  * parameters stay arguments (sent in the query for GET, HEAD, OPTIONS, TRACE, DELETE; for other
@@ -271,7 +229,9 @@ export function operationTool(
     placeholder({ name, in: 'path' });
     take({ name, in: 'path', schema: { type: 'string' } });
   }
-  const body = QUERY_VERBS.has(method) ? undefined : bodySchema(op);
+  const body = QUERY_VERBS.has(method) ? undefined : bodyOf(op);
+  const leftOut = QUERY_VERBS.has(method) || body ? undefined : skippedBody(op.requestBody);
+  if (leftOut) skipped.push(leftOut);
   for (const [name, schema] of Object.entries(body?.properties ?? {})) {
     if (Object.hasOwn(properties, name))
       throw new OperationError(
@@ -281,7 +241,7 @@ export function operationTool(
     properties[name] = schema;
   }
   for (const name of body?.required ?? []) required.add(name);
-  if (body?.form) headers['Content-Type'] = FORM;
+  if (body?.form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
   const parameters: JsonSchema = {
     type: 'object',
     properties,
@@ -303,10 +263,21 @@ export function operationTool(
     placeholderStyles,
     ...(typeof op.operationId === 'string' && { operationId: op.operationId }),
     skipped,
+    ...(body?.note && { bodyNote: body.note }),
     unresolvedRef: firstRef([[...byKey.values()], op.requestBody]),
     ...(clientCredentials && { clientCredentials }),
     ...(Object.keys(keys.all).length > 0 && { keys }),
   };
+}
+
+/** The operation's body as arguments (see bodyArguments), its errors the `operation` field's. */
+function bodyOf(op: Operation) {
+  try {
+    return bodyArguments(op.requestBody);
+  } catch (error) {
+    if (error instanceof BodyError) throw new OperationError('operation', error.message);
+    throw error;
+  }
 }
 
 /** The first `$ref` string in `value`, depth first. */

@@ -1,0 +1,120 @@
+/**
+ * An OpenAPI 3 operation's request body as a tool's arguments: the properties of its JSON (or
+ * form) object. Pure: no Nest import; the spec is already dereferenced.
+ */
+import type { JsonSchema } from '../tool-definition.js';
+
+export interface SchemaObject {
+  type?: unknown;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  allOf?: SchemaObject[];
+  oneOf?: SchemaObject[];
+  anyOf?: SchemaObject[];
+}
+
+export interface RequestBody {
+  required?: boolean;
+  content?: Record<string, { schema?: SchemaObject }>;
+}
+
+/** Why a body cannot be a tool's arguments (OperationError's field is `operation`). */
+export class BodyError extends Error {}
+
+/** A body's arguments: the object's properties, the names it requires, whether it is a form. */
+export interface BodyArguments {
+  properties: Record<string, JsonSchema>;
+  required: string[];
+  form: boolean;
+  /** What the model is not offered as the document says it (logged when the tools are loaded). */
+  note?: string;
+}
+
+const FORM = 'application/x-www-form-urlencoded';
+
+/**
+ * The arguments of a JSON request body, or else of a form: its object's properties and required
+ * names, `allOf` parts merged. A body of alternatives (`oneOf`, `anyOf`: GitHub's "an object, or
+ * the array alone") offers its objects' properties, required when every object requires them.
+ * Undefined for no body, or for an optional one the tool cannot send (`note` says which: see
+ * skippedBody).
+ */
+export function bodyArguments(body: RequestBody | undefined): BodyArguments | undefined {
+  const content = body?.content ?? {};
+  const types = Object.keys(content);
+  const type =
+    types.find((t) => /^application\/([\w.+-]+\+)?json\b/i.test(t)) ??
+    types.find((t) => t.toLowerCase().startsWith(FORM));
+  if (!type) {
+    if (body?.required === true)
+      throw new BodyError(`its request body is neither JSON nor a form (${types.join(', ')})`);
+    return undefined;
+  }
+  const form = !/json/i.test(type);
+  const what = form ? 'form' : 'JSON request body';
+  const shape = objectOf(content[type]!.schema ?? {});
+  if ('not' in shape)
+    throw new BodyError(
+      `its ${what} is ${shape.not}, not an object: a tool's arguments are sent as an object`,
+    );
+  const { properties, required, alternatives } = shape;
+  const note =
+    Object.keys(properties).length === 0
+      ? `its ${what} declares no properties, so the model is offered none: give 'parameters' to name them`
+      : alternatives > 1
+        ? `its ${what} is one of ${alternatives} objects: the model is offered their properties together, required only where every one requires them (give 'parameters' to describe it better)`
+        : undefined;
+  return { properties, required, form, ...(note && { note }) };
+}
+
+/** What an operation's optional body that the tool cannot send is called among what is left out. */
+export function skippedBody(body: RequestBody | undefined): string | undefined {
+  const types = Object.keys(body?.content ?? {});
+  return types.length > 0 ? `request body (${types.join(', ')})` : undefined;
+}
+
+interface ObjectShape {
+  properties: Record<string, JsonSchema>;
+  required: string[];
+  /** How many objects it may be (its alternatives, `oneOf` and `anyOf`). */
+  alternatives: number;
+}
+type Shape = ObjectShape | { not: string };
+
+/** A schema as an object's properties (`allOf` merged, alternatives joined), or what it is instead. */
+function objectOf(schema: SchemaObject): Shape {
+  if (!typeAllowsObject(schema.type)) return { not: JSON.stringify(schema.type) };
+  const properties: Record<string, JsonSchema> = { ...(schema.properties ?? {}) };
+  const required = [...(schema.required ?? [])];
+  let alternatives = 1;
+  for (const part of schema.allOf ?? []) {
+    const shape = objectOf(part);
+    if ('not' in shape) return shape;
+    Object.assign(properties, shape.properties);
+    required.push(...shape.required);
+    alternatives = Math.max(alternatives, shape.alternatives);
+  }
+  const choices = [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])].map(objectOf);
+  const objects = choices.filter((c): c is ObjectShape => !('not' in c));
+  if (choices.length > 0 && objects.length === 0)
+    return { not: `one of ${choices.map((c) => (c as { not: string }).not).join(', ')}` };
+  if (objects.length > 0) {
+    for (const o of objects)
+      for (const [name, s] of Object.entries(o.properties)) properties[name] ??= s;
+    const everywhere = objects[0]!.required.filter((n) =>
+      objects.every((o) => o.required.includes(n)),
+    );
+    required.push(...everywhere);
+    alternatives = Math.max(
+      alternatives,
+      objects.reduce((n, o) => n + o.alternatives, 0),
+    );
+  }
+  return { properties, required: [...new Set(required)], alternatives };
+}
+
+/** `type` is absent, `object`, or (OpenAPI 3.1) a list of types holding `object`. */
+function typeAllowsObject(type: unknown): boolean {
+  if (type === undefined || type === 'object') return true;
+  return Array.isArray(type) && type.includes('object');
+}
