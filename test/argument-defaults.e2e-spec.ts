@@ -19,6 +19,8 @@ describe('parameters with a default', () => {
               city: { type: 'string' },
               units: { type: 'string', enum: ['metric', 'imperial'], default: 'metric' },
               days: { type: 'integer', default: 3 },
+              hourly: { type: 'boolean' },
+              station: { type: 'string', nullable: true },
             },
             required: ['city'],
           },
@@ -38,6 +40,13 @@ describe('parameters with a default', () => {
     expect(
       (await callOnce(rig, ws, 'forecast', { city: 'Oslo', units: 'imperial', days: 1 })).read,
     ).toBe('/forecast/Oslo/imperial?days=1');
+    ws.close();
+  }, 30_000);
+
+  it('leaves out an optional argument the model sent as null, never sending "null"', async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    const nulls = { city: 'Oslo', units: null, days: null, hourly: null, station: null };
+    expect((await callOnce(rig, ws, 'forecast', nulls)).read).toBe('/forecast/Oslo/metric?days=3');
     ws.close();
   }, 30_000);
 });

@@ -91,10 +91,10 @@ describe('argumentProblem', () => {
     );
   });
 
-  it('takes an optional argument sent as null as absent, but not a required one', () => {
+  it('takes an optional argument sent as null as absent, and leaves it out, but not a required one', () => {
     const args = { city: 'Rome', unit: null };
     expect(argumentProblem(schema, args)).toBeUndefined();
-    expect(args).toEqual({ city: 'Rome', unit: null });
+    expect(args).toEqual({ city: 'Rome' });
     expect(argumentProblem(schema, { city: null })).toBe(
       'invalid arguments: arguments/city must not be null',
     );
@@ -104,7 +104,22 @@ describe('argumentProblem', () => {
       properties: { note: { type: ['string', 'null'] } },
       required: ['note', 'tag'],
     };
-    expect(argumentProblem(nullable, { note: null, tag: null })).toBeUndefined();
+    const given = { note: null, tag: null };
+    expect(argumentProblem(nullable, given)).toBeUndefined();
+    expect(given).toEqual({ note: null, tag: null });
+    // OpenAPI 3.0 writes it `nullable`; JSON Schema also as an alternative.
+    const openApi = {
+      type: 'object',
+      properties: {
+        assignee: { type: 'string', nullable: true },
+        milestone: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
+        state: { type: 'string' },
+      },
+      required: ['assignee'],
+    };
+    const sent = { assignee: null, milestone: null, state: null };
+    expect(argumentProblem(openApi, sent)).toBeUndefined();
+    expect(sent).toEqual({ assignee: null, milestone: null });
   });
 
   it("fills in a parameter's default where the model left the argument out or sent null, nested too", () => {

@@ -117,13 +117,27 @@ export function argumentProblem(
   if (!validate(candidate))
     return `invalid arguments: ${texts.errorsText(validate.errors, { dataVar: 'arguments' })}`;
   for (const [key, value] of Object.entries(candidate)) setOwn(args, key, value);
+  // Absent, it is not sent either: never `?unit=null`, nor a null an API refuses for a string.
+  for (const key of Object.keys(args))
+    if (args[key] === null && !required.has(key) && !allowsNull(parameters, key)) delete args[key];
   return undefined;
 }
 
+/**
+ * Null is a value of the argument: its schema allows it (a `null` type, OpenAPI 3.0's
+ * `nullable`, an alternative of type null), or there is no schema for it.
+ */
 function allowsNull(parameters: JsonSchema, key: string): boolean {
   const property = (parameters.properties as Record<string, JsonSchema> | undefined)?.[key];
-  const type = property?.type;
-  return !property || type === 'null' || (Array.isArray(type) && type.includes('null'));
+  if (!property) return true;
+  const isNull = (schema: JsonSchema) => {
+    const type = schema.type;
+    return type === 'null' || (Array.isArray(type) && type.includes('null'));
+  };
+  const alternatives = [property.anyOf, property.oneOf].flatMap((a) =>
+    Array.isArray(a) ? (a as JsonSchema[]) : [],
+  );
+  return isNull(property) || property.nullable === true || alternatives.some(isNull);
 }
 
 /**

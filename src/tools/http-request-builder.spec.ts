@@ -32,6 +32,14 @@ describe('placeholders in the url', () => {
     expect(req.url).toBe('http://h/items/5/true?limit=10');
   });
 
+  it("leaves a null out of the query, as Python's requests leaves None out", () => {
+    const req = built(
+      { url: 'http://h/issues', method: 'GET' },
+      { state: 'open', milestone: null },
+    );
+    expect(req.url).toBe('http://h/issues?state=open');
+  });
+
   it('sends a value that looks encoded as literal text, so it cannot become a dot segment', () => {
     expect(built({ url: 'http://h/items/{id}', method: 'GET' }, { id: '%2e%2E' }).url).toBe(
       'http://h/items/%252e%252E',

@@ -116,8 +116,9 @@ function appendQuery(
   rest: Record<string, unknown>,
   styles: Record<string, QueryStyle> = {},
 ): string {
+  // Null is no value to send in a query (as Python's requests leaves None out), never "null".
   const pairs = Object.entries(rest)
-    .filter(([, value]) => value !== undefined)
+    .filter(([, value]) => value !== undefined && value !== null)
     .flatMap(([key, value]) =>
       queryPairs(key, value, Object.hasOwn(styles, key) ? styles[key] : undefined),
     );
