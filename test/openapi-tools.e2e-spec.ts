@@ -34,6 +34,7 @@ describe('OpenAPI tools', () => {
         { type: 'openapi', spec: SPEC, operation: 'listOrders', base_url: `${base}/v1` },
         { type: 'openapi', spec: SPEC, operation: 'printLabels', base_url: `${base}/v1` },
         { type: 'openapi', spec: SPEC, operation: 'tagOrder', base_url: `${base}/v1` },
+        { type: 'openapi', spec: SPEC, operation: 'updateOrder', base_url: `${base}/v1` },
         // The document as the service publishes it, read once when the tools are loaded.
         {
           type: 'openapi',
@@ -126,6 +127,26 @@ describe('OpenAPI tools', () => {
     });
     expect(rig.tools.requests[0]).toMatchObject({ method: 'POST', url: '/v1/orders/42/tags' });
     expect(JSON.parse(rig.tools.requests[0]!.body)).toEqual({ tags: ['gift'] });
+  });
+
+  it('offers a body property named like a path parameter as body_<name>, and sends each where it belongs', async () => {
+    rig.tools.respond((req, res) => res.end(`${req.method} ${req.url} ${req.body}`));
+    const args = { order_id: '42', body_order_id: '43', note: null };
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: 'c1', name: 'updateOrder', arguments: args }]),
+      sseText(['Renumbered.']),
+    );
+    await client.ws.turn('order 42 is now 43');
+    const offered = rig.llm.requests[0]!.body.tools.find(
+      (t: any) => t.function.name === 'updateOrder',
+    );
+    expect(Object.keys(offered.function.parameters.properties)).toEqual([
+      'order_id',
+      'body_order_id',
+      'note',
+    ]);
+    expect(rig.tools.requests[0]).toMatchObject({ method: 'PUT', url: '/v1/orders/42/details' });
+    expect(JSON.parse(rig.tools.requests[0]!.body)).toEqual({ order_id: '43' });
   });
 
   it("writes arrays and objects in the query as each parameter's style says", async () => {

@@ -118,3 +118,46 @@ function typeAllowsObject(type: unknown): boolean {
   if (type === undefined || type === 'object') return true;
   return Array.isArray(type) && type.includes('object');
 }
+
+/** What an argument a body template fills may be named (see body-template.ts). */
+const ARGUMENT_NAME = /^[A-Za-z0-9_.-]+$/;
+
+/** A body's properties as arguments beside its operation's parameters. */
+export interface PlacedBody {
+  properties: Record<string, JsonSchema>;
+  required: string[];
+  /** The body written by argument (`{"username": "{body_username}"}`) when one is renamed. */
+  template?: Record<string, string>;
+  /** The renames, for the log. */
+  note?: string;
+}
+
+/**
+ * The body's properties as arguments beside parameters named `taken`. A property named like a
+ * parameter (Petstore's `PUT /user/{username}` with a `username` in its body: the record, and
+ * its new name) is offered as `body_<name>`, described so, and the body is then written by a
+ * template that names each property's argument (absent arguments left out, as otherwise).
+ */
+export function placeBody(body: BodyArguments, taken: ReadonlySet<string>): PlacedBody {
+  const renamed = Object.keys(body.properties).filter((name) => taken.has(name));
+  if (renamed.length === 0) return { properties: body.properties, required: body.required };
+  const argOf = (name: string) => (renamed.includes(name) ? `body_${name}` : name);
+  const properties: Record<string, JsonSchema> = {};
+  for (const [name, schema] of Object.entries(body.properties)) {
+    const arg = argOf(name);
+    if (!ARGUMENT_NAME.test(name) || taken.has(arg) || Object.hasOwn(properties, arg))
+      throw new BodyError(
+        `its body property '${name}' has the name of one of its parameters, and cannot be offered as '${arg}': the tool's arguments cannot hold both`,
+      );
+    const said = `In the request body, apart from the parameter '${name}'.`;
+    const description =
+      typeof schema.description === 'string' ? `${said} ${schema.description}` : said;
+    properties[arg] = arg === name ? schema : { ...schema, description };
+  }
+  return {
+    properties,
+    required: body.required.map(argOf),
+    template: Object.fromEntries(Object.keys(body.properties).map((n) => [n, `{${argOf(n)}}`])),
+    note: `its body's ${renamed.map((n) => `'${n}'`).join(', ')} ${renamed.length > 1 ? 'are' : 'is'} offered as ${renamed.map((n) => `'body_${n}'`).join(', ')}: ${renamed.length > 1 ? 'its parameters have those names' : 'a parameter has that name'}`,
+  };
+}

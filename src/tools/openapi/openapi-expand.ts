@@ -136,10 +136,11 @@ export async function expandOpenApi(
         warnings.push(
           `${where(source, index, name)}: arguments of operation ${JSON.stringify(def.operation)} the tool cannot send are left out: ${made.skipped.join(', ')}`,
         );
-      if (made.bodyNote !== undefined && def.parameters === undefined)
-        warnings.push(
-          `${where(source, index, name)}: operation ${JSON.stringify(def.operation)}: ${made.bodyNote}`,
-        );
+      if (def.parameters === undefined)
+        for (const note of made.notes)
+          warnings.push(
+            `${where(source, index, name)}: operation ${JSON.stringify(def.operation)}: ${note}`,
+          );
       origins.set(index, def);
       const keyed = def.api_key === undefined ? undefined : withKey(made, def.api_key, at);
       return {
@@ -157,6 +158,10 @@ export async function expandOpenApi(
           placeholder_styles: { ...made.placeholderStyles, ...(def.placeholder_styles ?? {}) },
         }),
         ...(def.oauth2 && { oauth2: withDeclaredFlow(def.oauth2, made, at) }),
+        // Its arguments' names are the made parameters': the entry's own parameters send by theirs.
+        ...(made.body &&
+          def.parameters === undefined &&
+          def.body === undefined && { body: made.body }),
       };
     }),
   );

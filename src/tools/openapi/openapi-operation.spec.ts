@@ -30,6 +30,7 @@ describe('operationTool', () => {
       placeholderStyles: {},
       operationId: 'getOrder',
       skipped: ["header parameter 'X-Request-Source'"],
+      notes: [],
     });
   });
 
@@ -119,7 +120,7 @@ describe('operationTool', () => {
       throw new Error('no error');
     };
     expect(why('nope')).toMatch(
-      /^operation: the spec has no operation "nope" .*it has: getOrder, cancelOrder, listOrders, create-order\.v2, saveTree, upload, printLabels, tagOrder\)$/,
+      /^operation: the spec has no operation "nope" .*it has: getOrder, cancelOrder, listOrders, create-order\.v2, saveTree, upload, printLabels, updateOrder, tagOrder\)$/,
     );
     expect(why('upload')).toBe(
       'operation: its request body is neither JSON nor a form (multipart/form-data)',
@@ -156,154 +157,5 @@ describe('operationTool on documents read from a URL, and odd names', () => {
         'http://x',
       ),
     ).toThrow('its path parameter "item id" has a name a {placeholder} cannot hold');
-  });
-});
-
-describe('operationTool on operations that cannot be sent as they are written', () => {
-  const post = (operation: Record<string, unknown>, path = '/items'): OpenApiSpec => ({
-    servers: [
-      { url: 'https://{region}.api.example.com/{v}', variables: { region: { default: 'eu' } } },
-    ],
-    paths: { [path]: { post: { operationId: 'op', ...operation } } },
-  });
-  const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
-
-  it('takes a path variable the operation does not declare as a required string argument', () => {
-    const made = operationTool(post({}, '/shops/{shop}/items/{item_id}'), 'op', 'http://x');
-    expect(made.url).toBe('http://x/shops/{shop}/items/{item_id}');
-    expect(made.parameters).toEqual({
-      type: 'object',
-      properties: { shop: { type: 'string' }, item_id: { type: 'string' } },
-      required: ['shop', 'item_id'],
-    });
-    expect(() => operationTool(post({}, '/items/{item id}'), 'op', 'http://x')).toThrow(
-      'its path parameter "item id" has a name a {placeholder} cannot hold',
-    );
-  });
-
-  it('fills server variables with their defaults; one without a default needs base_url', () => {
-    expect(() => operationTool(post({}), 'op')).toThrow(
-      'is required: the spec\'s server URL has a variable {v} without a default ("https://{region}.api.example.com/{v}")',
-    );
-    const spec = post({});
-    spec.servers![0]!.variables!.v = { default: 'v2' };
-    expect(operationTool(spec, 'op').url).toBe('https://eu.api.example.com/v2/items');
-    // A server URL ending in a slash (as many are written) gives no double slash.
-    spec.servers![0]!.url = 'https://{region}.api.example.com/{v}/';
-    expect(operationTool(spec, 'op').url).toBe('https://eu.api.example.com/v2/items');
-  });
-
-  it('takes no body for a verb whose arguments go in the query (a DELETE that declares one)', () => {
-    const spec: OpenApiSpec = {
-      paths: {
-        '/items/{id}': {
-          delete: {
-            operationId: 'drop',
-            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-            requestBody: json({ type: 'object', properties: { reason: { type: 'string' } } }),
-          },
-        },
-      },
-    };
-    expect(operationTool(spec, 'drop', 'http://x').parameters).toEqual({
-      type: 'object',
-      properties: { id: { type: 'string' } },
-      required: ['id'],
-    });
-  });
-
-  it('names at most 30 of the operations a spec has when the one asked for is not there', () => {
-    const paths = Object.fromEntries(
-      Array.from({ length: 40 }, (_, i) => [`/r${i}`, { get: { operationId: `op${i}` } }]),
-    );
-    const names = Array.from({ length: 30 }, (_, i) => `op${i}`).join(', ');
-    expect(() => operationTool({ paths }, 'nope', 'http://x')).toThrow(
-      `the spec has no operation "nope" (give an operationId or "METHOD /path"; it has: ${names})`,
-    );
-  });
-
-  it.each([
-    [
-      'a body that is not an object',
-      { requestBody: json({ type: 'array', items: { type: 'string' } }) },
-      'its JSON request body is "array", not an object',
-    ],
-    [
-      'a body property named as a parameter',
-      {
-        parameters: [{ name: 'id', in: 'query', required: true }],
-        requestBody: json({ type: 'object', properties: { id: { type: 'integer' } } }),
-      },
-      "its body property 'id' has the name of one of its parameters",
-    ],
-    [
-      'two parameters of one name in different places',
-      {
-        parameters: [
-          { name: 'id', in: 'query', required: true },
-          { name: 'id', in: 'header', required: true },
-        ],
-      },
-      "two of its parameters are named 'id'",
-    ],
-  ])('refuses %s, saying why', (_, operation, message) => {
-    expect(() => operationTool(post(operation), 'op', 'http://x')).toThrow(message);
-  });
-
-  it("takes a form body's fields as arguments, and sends them as a form", () => {
-    const made = operationTool(
-      post({
-        requestBody: {
-          required: true,
-          content: {
-            'application/x-www-form-urlencoded': {
-              schema: {
-                type: 'object',
-                properties: { To: { type: 'string' }, Body: { type: 'string' } },
-                required: ['To'],
-              },
-            },
-          },
-        },
-      }),
-      'op',
-      'http://x',
-    );
-    expect(made.parameters).toEqual({
-      type: 'object',
-      properties: { To: { type: 'string' }, Body: { type: 'string' } },
-      required: ['To'],
-    });
-    expect(made.headers).toEqual({ 'Content-Type': 'application/x-www-form-urlencoded' });
-  });
-
-  it('skips a body that is neither JSON nor a form when it is optional, saying so', () => {
-    const made = operationTool(
-      post({ requestBody: { content: { 'text/plain': { schema: { type: 'string' } } } } }),
-      'op',
-      'http://x',
-    );
-    expect(made.parameters).toEqual({ type: 'object', properties: {} });
-    expect(made.skipped).toEqual(['request body (text/plain)']);
-  });
-
-  it('reads a JSON body under a structured-syntax media type (application/merge-patch+json)', () => {
-    const schema = { type: 'object', properties: { status: { type: 'string' } } };
-    const made = operationTool(
-      post({ requestBody: { content: { 'application/merge-patch+json': { schema } } } }),
-      'op',
-      'http://x',
-    );
-    expect(made.parameters).toEqual({ type: 'object', properties: { status: { type: 'string' } } });
-  });
-
-  it('describes the operation by its summary and description, once when they are the same', () => {
-    const described = (summary: string, description: string) =>
-      operationTool(post({ summary, description }), 'op', 'http://x').description;
-    expect(described('Cancel an order', 'Cancel an order')).toBe('Cancel an order');
-    expect(described('Cancel an order', 'Only before it ships.')).toBe(
-      'Cancel an order\n\nOnly before it ships.',
-    );
-    expect(described('', ' Only before it ships. ')).toBe('Only before it ships.');
   });
 });

@@ -10,7 +10,14 @@ import {
   type DeclaredKeys,
 } from './openapi-security.js';
 import type { JsonSchema, PlaceholderStyle, QueryStyle } from '../tool-definition.js';
-import { BodyError, bodyArguments, skippedBody, type RequestBody } from './openapi-body.js';
+import {
+  BodyError,
+  bodyArguments,
+  placeBody,
+  skippedBody,
+  type RequestBody,
+} from './openapi-body.js';
+import { toJsonSchema } from './openapi-schema.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 /** What an HTTP tool's `{placeholder}` may be named. */
@@ -90,8 +97,10 @@ export interface OperationTool {
   placeholderStyles: Record<string, PlaceholderStyle>;
   operationId?: string;
   skipped: string[];
-  /** What the model is not offered of the body as the document has it (see bodyArguments). */
-  bodyNote?: string;
+  /** What the model is offered otherwise than the document has it (see bodyArguments, placeBody). */
+  notes: string[];
+  /** The body written by argument, when one of its properties is offered under another name. */
+  body?: Record<string, string>;
   /**
    * The first `$ref` its arguments' schema leaves unresolved, which `parameters` cannot show: one
    * to itself (`#/…`, recursive), or to another document (not followed for a document at a URL).
@@ -229,24 +238,21 @@ export function operationTool(
     placeholder({ name, in: 'path' });
     take({ name, in: 'path', schema: { type: 'string' } });
   }
-  const body = QUERY_VERBS.has(method) ? undefined : bodyOf(op);
+  const body = QUERY_VERBS.has(method)
+    ? undefined
+    : inOperation(() => bodyArguments(op.requestBody));
   const leftOut = QUERY_VERBS.has(method) || body ? undefined : skippedBody(op.requestBody);
   if (leftOut) skipped.push(leftOut);
-  for (const [name, schema] of Object.entries(body?.properties ?? {})) {
-    if (Object.hasOwn(properties, name))
-      throw new OperationError(
-        'operation',
-        `its body property '${name}' has the name of one of its parameters: the tool's arguments cannot hold both`,
-      );
-    properties[name] = schema;
-  }
-  for (const name of body?.required ?? []) required.add(name);
+  const placed = body && inOperation(() => placeBody(body, new Set(Object.keys(properties))));
+  Object.assign(properties, placed?.properties);
+  for (const name of placed?.required ?? []) required.add(name);
   if (body?.form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
-  const parameters: JsonSchema = {
+  const parameters = toJsonSchema({
     type: 'object',
     properties,
     ...(required.size > 0 && { required: [...required] }),
-  };
+  });
+  const notes = [body?.note, placed?.note].filter((n) => n !== undefined);
   const summary = typeof op.summary === 'string' ? op.summary.trim() : '';
   const details = typeof op.description === 'string' ? op.description.trim() : '';
   const server = serverUrl(spec, baseUrl, documentUrl);
@@ -263,17 +269,18 @@ export function operationTool(
     placeholderStyles,
     ...(typeof op.operationId === 'string' && { operationId: op.operationId }),
     skipped,
-    ...(body?.note && { bodyNote: body.note }),
+    ...(placed?.template && { body: placed.template }),
+    notes,
     unresolvedRef: firstRef([[...byKey.values()], op.requestBody]),
     ...(clientCredentials && { clientCredentials }),
     ...(Object.keys(keys.all).length > 0 && { keys }),
   };
 }
 
-/** The operation's body as arguments (see bodyArguments), its errors the `operation` field's. */
-function bodyOf(op: Operation) {
+/** What `read` makes of the operation's body, its errors the `operation` field's. */
+function inOperation<T>(read: () => T): T {
   try {
-    return bodyArguments(op.requestBody);
+    return read();
   } catch (error) {
     if (error instanceof BodyError) throw new OperationError('operation', error.message);
     throw error;
