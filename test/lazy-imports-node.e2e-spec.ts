@@ -37,6 +37,8 @@ const { readSpec } = await import('./dist/tools/openapi/spec-source.js');
 out.spec = (await readSpec(process.argv[1], 2000)).document.paths['/orders/{id}'].get.parameters[0].schema;
 const { mcpSdk } = await import('./dist/tools/mcp/mcp-sdk.js');
 out.mcp = Object.entries(await mcpSdk()).map(([name, value]) => name + ':' + typeof value);
+const { htmlText } = await import('./dist/tools/html-text.js');
+out.html = await htmlText('<title>Hours</title><p>Open <b>7&ndash;19</b></p>', 65536);
 const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
 out.stdio = typeof StdioClientTransport;
 console.log(JSON.stringify(out));
@@ -83,5 +85,6 @@ describe('lazily imported packages, in plain Node as the built engine runs', () 
       'McpError:function',
     ]);
     expect(out.stdio).toBe('function');
+    expect(out.html).toBe('Hours\n\nOpen 7–19');
   });
 });

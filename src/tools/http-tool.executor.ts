@@ -26,6 +26,7 @@ import { ClusterLink } from '../cluster/cluster-link.js';
 import { sharedShelf } from '../cluster/shelf.js';
 import { SessionStore } from '../sessions/session-store.js';
 import { OAuth2Tokens } from './oauth2.js';
+import { htmlText, markupFor } from './html-text.js';
 import { invalidRedirect, TOO_MANY_REDIRECTS } from '../common/redirects.js';
 import {
   connectionErrorCode,
@@ -55,6 +56,8 @@ interface Limits {
   credentials: string[];
   /** The tool's client certificate, for a server that asks for one. */
   certificate?: ClientCertificate;
+  /** How much of an HTML page's markup is read for its text (see markupFor). */
+  markupChars: number;
 }
 
 /** Executes HTTP tools (seed §3–§6): placeholders, verb routing, limits, error texts. */
@@ -133,6 +136,7 @@ export class HttpToolExecutor extends ToolExecutor {
       timeoutSecs,
       credentials,
       certificate: tool.clientCertificate,
+      markupChars: markupFor(tool.resultMaxChars ?? this.config.resultMaxChars),
     };
     const retries = tool.retries ?? this.config.retries;
     for (let attempt = 1; ; attempt++) {
@@ -246,7 +250,7 @@ export class HttpToolExecutor extends ToolExecutor {
 
   private async send(
     request: BuiltRequest,
-    { outer, timeoutSecs, credentials, certificate }: Limits,
+    { outer, timeoutSecs, credentials, certificate, markupChars }: Limits,
   ): Promise<RawResponse> {
     // Never to cloud metadata addresses, by name or by redirect: a tool's backend
     // that redirects there would hand the instance's credentials to the model.
@@ -271,11 +275,11 @@ export class HttpToolExecutor extends ToolExecutor {
     );
     const read = await readLimited(response.data, this.config.maxResponseBytes, signal);
     const contentType = response.headers['content-type'] as string | undefined;
-    const { text, binary } = responseText({ ...read, contentType });
+    const { text, binary, html } = responseText({ ...read, contentType });
     return {
       status: response.status,
       statusText: String(response.statusText ?? ''),
-      body: text,
+      body: html ? await htmlText(text, markupChars) : text,
       binary,
       retryAfter: response.headers['retry-after'] as string | undefined,
     };

@@ -8,9 +8,16 @@ describe('responseText', () => {
     expect(text(Buffer.from('café', 'latin1'), 'text/plain; charset=ISO-8859-1')).toEqual({
       text: 'café',
       binary: false,
+      html: false,
     });
     const sjis = Buffer.from([0x93, 0x8c, 0x8b, 0x9e]); // 東京 in Shift_JIS
-    expect(text(sjis, 'text/html;charset="Shift_JIS"').text).toBe('東京');
+    // An HTML page's markup, decoded, for htmlText to read.
+    expect(text(sjis, 'text/html;charset="Shift_JIS"')).toEqual({
+      text: '東京',
+      binary: false,
+      html: true,
+    });
+    expect(text(Buffer.from('<p>x</p>'), 'application/xhtml+xml').html).toBe(true);
     expect(text(Buffer.from('{"t":"21°C"}'), 'application/json').text).toBe('{"t":"21°C"}');
     expect(text(Buffer.from('<a>ü</a>'), 'application/atom+xml; charset=utf-8').text).toBe(
       '<a>ü</a>',
@@ -26,19 +33,26 @@ describe('responseText', () => {
     expect(text(Buffer.from('{"a":1}'), 'APPLICATION/JSON').binary).toBe(false);
     // Structured-syntax suffixes and line-delimited JSON are text too.
     for (const type of ['application/vnd.api+json', 'application/x-ndjson', 'application/ld+json'])
-      expect(text(Buffer.from('{"a":1}\n'), type)).toEqual({ text: '{"a":1}\n', binary: false });
+      expect(text(Buffer.from('{"a":1}\n'), type)).toMatchObject({
+        text: '{"a":1}\n',
+        binary: false,
+        html: false,
+      });
     // An unknown charset label: read as UTF-8.
     expect(text(Buffer.from('naïve'), 'text/plain; charset=x-unheard-of').text).toBe('naïve');
   });
 
   it('notes the type and size of content that is not text instead of its bytes', () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]);
-    expect(text(png, 'image/png')).toEqual({ text: 'image/png, 10 bytes, not text', binary: true });
+    expect(text(png, 'image/png')).toMatchObject({
+      text: 'image/png, 10 bytes, not text',
+      binary: true,
+    });
     expect(text(Buffer.alloc(4096), 'application/pdf', true).text).toBe(
       'application/pdf, at least 4096 bytes, not text',
     );
     // Undeclared: NUL bytes mean binary; anything else is read as text.
     expect(text(png).text).toBe('application/octet-stream, 10 bytes, not text');
-    expect(text(Buffer.from('plain words'))).toEqual({ text: 'plain words', binary: false });
+    expect(text(Buffer.from('plain words'))).toMatchObject({ text: 'plain words', binary: false });
   });
 });

@@ -1,5 +1,6 @@
 import { TextDecoder } from 'node:util';
 import { mediaType } from '../common/http-text.js';
+import { isHtml } from './html-text.js';
 
 /**
  * What the model reads of a tool's response body: text decoded in the charset the response
@@ -32,17 +33,22 @@ export interface ToolBody {
   cut: boolean;
 }
 
-/** The body as text; for content that is not text, a note of its type and size (`binary`). */
+/**
+ * The body as text; for content that is not text, a note of its type and size (`binary`). An
+ * HTML page (`html`) is its markup, for htmlText to read.
+ */
 export function responseText({ bytes, contentType, cut }: ToolBody): {
   text: string;
   binary: boolean;
+  html: boolean;
 } {
   const { type, charset } = mediaType(contentType);
   if (!isText(type, bytes)) {
     const size = `${cut ? 'at least ' : ''}${bytes.length} bytes`;
-    return { text: `${type || 'application/octet-stream'}, ${size}, not text`, binary: true };
+    const text = `${type || 'application/octet-stream'}, ${size}, not text`;
+    return { text, binary: true, html: false };
   }
-  return { text: decode(bytes, charset), binary: false };
+  return { text: decode(bytes, charset), binary: false, html: isHtml(type) };
 }
 
 /** A body as text, in the charset of its `Content-Type` (UTF-8 when none or unknown). */

@@ -1,0 +1,56 @@
+import { htmlText, isHtml, markupFor } from './html-text.js';
+
+const PAGE = `<!DOCTYPE html><html><head><title>Opening hours — Rossi Bakery</title>
+<style>body { color: red }</style><script>var shown = "<p>not text</p>";</script></head>
+<body><nav><a href="/">Home</a> | <a href="/menu">Menu</a></nav><!-- a comment -->
+<h1>Opening hours</h1><p>We are open <b>Monday to Friday</b>, 7:00&ndash;19:00.</p>
+<table><tr><th>Day</th><th>Hours</th></tr><tr><td>Saturday</td><td>8:00–13:00</td></tr></table>
+<ul><li>Free parking</li><li>Dogs welcome</li></ul><img src="front.png" alt="the shop">
+<noscript>Enable JavaScript</noscript><svg><text>icon</text></svg><button>Book</button>
+<script type="application/ld+json">{"@type": "Bakery"}</script></body></html>`;
+
+describe('htmlText', () => {
+  it('gives the title and the text a reader sees: blocks, tables by row, lists; no markup, scripts or link targets', async () => {
+    expect(await htmlText(PAGE, 65_536)).toBe(
+      [
+        'Opening hours — Rossi Bakery',
+        '',
+        'Home | Menu',
+        '',
+        'Opening hours',
+        '',
+        'We are open Monday to Friday, 7:00–19:00.',
+        '',
+        'Day        Hours',
+        'Saturday   8:00–13:00',
+        '',
+        ' * Free parking',
+        ' * Dogs welcome',
+      ].join('\n'),
+    );
+  });
+
+  it('reads a fragment (no body) whole, its title first', async () => {
+    expect(await htmlText('<title>Hours</title><p>Open <b>7&ndash;19</b></p>', 65_536)).toBe(
+      'Hours\n\nOpen 7–19',
+    );
+    expect(await htmlText('<p>one</p><p>two</p>', 65_536)).toBe('one\n\ntwo');
+  });
+
+  it('reads at most so much markup once scripts are out, however long the scripts', async () => {
+    const scripts = `<script>${'x'.repeat(500_000)}</script>`;
+    const long = `<html><body>${scripts}<p>first</p><p>${'y'.repeat(200)}</p><p>last</p></body></html>`;
+    const text = await htmlText(long, 100);
+    expect(text).toContain('first');
+    expect(text).not.toContain('last');
+  });
+
+  it('knows HTML by its media types, and reads 64 K to 256 K of markup', () => {
+    expect(['text/html', 'application/xhtml+xml', 'text/plain'].map(isHtml)).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect([100, 2000, 4000, 1_000_000].map(markupFor)).toEqual([65_536, 65_536, 128_000, 262_144]);
+  });
+});
