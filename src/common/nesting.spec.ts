@@ -1,4 +1,4 @@
-import { nestedDeeper } from './nesting.js';
+import { nestedDeeper, textNestedDeeper } from './nesting.js';
 
 const nest = (levels: number) => JSON.parse('['.repeat(levels) + ']'.repeat(levels)) as unknown;
 
@@ -16,5 +16,17 @@ describe('nestedDeeper', () => {
 
   it('walks a value far too deep for recursion', () => {
     expect(nestedDeeper(nest(200_000), 64)).toBe(true);
+  });
+});
+
+describe('textNestedDeeper', () => {
+  it('counts the levels of JSON text as nestedDeeper counts its value, brackets in strings not', () => {
+    const text = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+    expect(textNestedDeeper(text(64), 64)).toBe(false);
+    expect(textNestedDeeper(text(65), 64)).toBe(true);
+    expect(textNestedDeeper('{"a":[1,{"b":2}],"c":{}}', 3)).toBe(false);
+    expect(textNestedDeeper('{"a":[1,{"b":2}],"c":{}}', 2)).toBe(true);
+    expect(textNestedDeeper('{"a":"[[[[\\"[[["}', 1)).toBe(false);
+    expect(textNestedDeeper('"text"', 0)).toBe(false);
   });
 });

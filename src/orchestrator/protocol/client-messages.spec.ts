@@ -153,4 +153,16 @@ describe('parseClientMessage', () => {
       'user_text needs a non-empty "text" (more than spaces)',
     );
   });
+
+  it('refuses a frame nested past 100 levels before parsing it (its parse would hold every session)', () => {
+    const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+    const result = (levels: number) =>
+      `{"type":"client_tool_result","id":"c1","result":${nested(levels)}}`;
+    refused(result(500_000), 'the message nests arrays and objects more than 100 levels deep');
+    expect(parseClientMessage(result(99))).toHaveProperty('message');
+    // Brackets inside strings are text.
+    expect(parseClientMessage(`{"type":"user_text","text":"${nested(300)}"}`)).toHaveProperty(
+      'message',
+    );
+  });
 });

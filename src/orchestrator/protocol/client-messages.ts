@@ -10,6 +10,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { SessionUpdateMessage, SETTINGS } from './session-update-message.js';
+import { MAX_JSON_DEPTH, textNestedDeeper } from '../../common/nesting.js';
 
 export { SessionUpdateMessage };
 
@@ -168,6 +169,10 @@ function instanceOf(cls: new () => ClientMessage, data: object): ClientMessage {
 
 /** Parses and validates one text frame; returns the message or a human error. */
 export function parseClientMessage(raw: string): { message: ClientMessage } | { error: string } {
+  if (textNestedDeeper(raw, MAX_JSON_DEPTH))
+    return {
+      error: `the message nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`,
+    };
   let data: unknown;
   try {
     // A byte order mark before the JSON (a client that writes its frames as files do) is ignored, as RFC 8259 allows.
