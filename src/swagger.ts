@@ -9,6 +9,8 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
       'Admin API of the voice-agent engine. The conversation itself runs over the WebSocket at /ws (see README, "WebSocket protocol").',
     )
     .setVersion(ENGINE_VERSION)
+    .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
+    .addServer('/', 'this engine')
     .addTag('tools', 'Tools the model may call: HTTP tools (seed §2–§4) and Python code tools')
     .addTag(
       'sessions',
@@ -23,9 +25,17 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
       'admin',
     )
     .build();
-  return SwaggerModule.createDocument(app, config, {
+  const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controller: string, method: string) => method,
   });
+  // The probes and Twilio's webhooks take no key: said so (`security: []`), as linters and
+  // generated clients want every operation to say.
+  for (const item of Object.values(document.paths))
+    for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
+      const operation = item[method];
+      if (operation && operation.security === undefined) operation.security = [];
+    }
+  return document;
 }
 
 /** Swagger UI at /docs, JSON at /docs-json. */

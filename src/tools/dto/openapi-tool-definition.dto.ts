@@ -20,7 +20,7 @@ export class OpenApiOAuth2Dto extends IntersectionType(
 ) {}
 
 export class OpenApiToolDefinitionDto extends IntersectionType(
-  OmitType(ToolDefinitionDto, ['url', 'method', 'name', 'oauth2'] as const),
+  OmitType(ToolDefinitionDto, ['type', 'url', 'method', 'name', 'oauth2'] as const),
   PartialType(PickType(ToolDefinitionDto, ['name'] as const)),
 ) {
   @ApiProperty({ enum: ['openapi'], description: 'An operation of an OpenAPI 3 document' })

@@ -37,6 +37,13 @@ export const ANY_DEFINITION_SCHEMA = {
 
 /** Swagger description of one tool definition (the tools-file format, seed §3). */
 export class ToolDefinitionDto extends ToolFieldsDto {
+  @ApiPropertyOptional({
+    enum: ['http'],
+    description:
+      "An HTTP tool (the default when absent): said, it keeps a definition with an MCP server's url from matching this schema too",
+  })
+  type?: 'http';
+
   @ApiProperty({
     description: 'Function name the model calls',
     example: 'get_weather',
