@@ -91,6 +91,17 @@ describe('argumentProblem', () => {
     );
   });
 
+  it('names an argument a schema without additional properties does not take', () => {
+    const closed = {
+      type: 'object',
+      properties: { q: { type: 'string' } },
+      additionalProperties: false,
+    };
+    expect(argumentProblem(closed, { q: 'pizza', limit: 3 })).toBe(
+      "invalid arguments: arguments must NOT have additional properties: 'limit'",
+    );
+  });
+
   it('takes an optional argument sent as null as absent, and leaves it out, but not a required one', () => {
     const args = { city: 'Rome', unit: null };
     expect(argumentProblem(schema, args)).toBeUndefined();
@@ -186,5 +197,24 @@ describe('argumentProblem', () => {
       argumentProblem({ type: 'object', properties: { a: { $ref: '#/nowhere' } } }, { a: 1 }),
     ).toBeUndefined();
     expect(argumentProblem(undefined, { anything: true })).toBeUndefined();
+  });
+
+  it("keeps a null as null where the schema is Pydantic's Optional (anyOf with null), nested too", () => {
+    const optional = (s: object) => ({ anyOf: [s, { type: 'null' }], default: null });
+    const pydantic = {
+      type: 'object',
+      properties: {
+        guest: {
+          type: 'object',
+          properties: { name: { type: 'string' }, phone: optional({ type: 'string' }) },
+        },
+        party_size: { type: 'integer' },
+        discount: optional({ type: 'integer' }),
+      },
+      required: ['guest', 'party_size'],
+    };
+    const args = { guest: { name: 'Ada', phone: null }, party_size: '4', discount: null };
+    expect(argumentProblem(pydantic, args)).toBeUndefined();
+    expect(args).toEqual({ guest: { name: 'Ada', phone: null }, party_size: 4, discount: null });
   });
 });

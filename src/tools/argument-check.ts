@@ -1,7 +1,8 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { setOwn } from '../llm/parsing/json.js';
 import type { JsonSchema } from './tool-definition.js';
 import { withJsonTypes } from './tool-validation.js';
+import { withNullUnions } from './null-unions.js';
 
 /**
  * Types are coerced where the value is clear ("5" for an integer, 5 for a string); formats are not
@@ -76,7 +77,9 @@ const compiled = new WeakMap<JsonSchema, ValidateFunction | null>();
 function validatorOf(parameters: JsonSchema): ValidateFunction | null {
   let validate = compiled.get(parameters);
   if (validate === undefined) {
-    const schema = withSafeIntegers(withJsonTypes(parameters, [])) as object;
+    const schema = withSafeIntegers(
+      withNullUnions(withJsonTypes(parameters, []) as JsonSchema),
+    ) as object;
     try {
       // Its own instance: two tools with the same `$id` compile each (see newAjv).
       validate = newAjv().compile(schema);
@@ -115,12 +118,21 @@ export function argumentProblem(
     Object.entries(args).filter(([key, value]) => value !== null || required.has(key)),
   );
   if (!validate(candidate))
-    return `invalid arguments: ${texts.errorsText(validate.errors, { dataVar: 'arguments' })}`;
+    return `invalid arguments: ${texts.errorsText(named(validate.errors), { dataVar: 'arguments' })}`;
   for (const [key, value] of Object.entries(candidate)) setOwn(args, key, value);
   // Absent, it is not sent either: never `?unit=null`, nor a null an API refuses for a string.
   for (const key of Object.keys(args))
     if (args[key] === null && !required.has(key) && !allowsNull(parameters, key)) delete args[key];
   return undefined;
+}
+
+/** The errors, one of an argument the schema does not take naming it (Ajv's text does not). */
+function named(errors: ErrorObject[] | null | undefined): ErrorObject[] | null | undefined {
+  return errors?.map((e) =>
+    e.keyword === 'additionalProperties'
+      ? { ...e, message: `${e.message}: '${String(e.params.additionalProperty)}'` }
+      : e,
+  );
 }
 
 /**

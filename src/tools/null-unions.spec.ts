@@ -1,0 +1,34 @@
+import { withNullUnions } from './null-unions.js';
+
+describe('withNullUnions', () => {
+  it('writes one simple member and null as a union of types, at any depth, enums taking null', () => {
+    const optional = (s: object) => ({ anyOf: [s, { type: 'null' }], default: null, title: 'T' });
+    expect(
+      withNullUnions({
+        type: 'object',
+        properties: {
+          note: optional({ type: 'string', maxLength: 5 }),
+          size: { oneOf: [{ type: 'null' }, { type: 'string', enum: ['S', 'M'] }] },
+          items: { type: 'array', items: optional({ type: 'integer' }) },
+        },
+      }),
+    ).toEqual({
+      type: 'object',
+      properties: {
+        note: { type: ['string', 'null'], maxLength: 5, default: null, title: 'T' },
+        size: { type: ['string', 'null'], enum: ['S', 'M', null] },
+        items: { type: 'array', items: { type: ['integer', 'null'], default: null, title: 'T' } },
+      },
+    });
+  });
+
+  it('leaves alone what a union of types cannot say: a $ref, more members, keywords on both sides', () => {
+    const kept = [
+      { anyOf: [{ $ref: '#/$defs/Guest' }, { type: 'null' }] },
+      { anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] },
+      { anyOf: [{ type: 'string', minLength: 1 }, { type: 'null' }], minLength: 2 },
+      { anyOf: [{ type: 'string' }, { type: 'null', description: 'none' }, { type: 'null' }] },
+    ];
+    for (const schema of kept) expect(withNullUnions(schema)).toBe(schema);
+  });
+});
