@@ -6,36 +6,126 @@ import inspect
 import json
 
 _TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean", "dict": "object",
-          "list": "array", "Dict": "object", "List": "array", "Any": None, "tuple": "array", "Tuple": "array"}
+          "list": "array", "Dict": "object", "List": "array", "Any": None, "tuple": "array", "Tuple": "array",
+          "set": "array", "Set": "array", "frozenset": "array", "Sequence": "array", "Mapping": "object"}
+# Types a model writes as text: the call hands the function the type (python_runtime.py, _typed).
+_FORMATS = {"date": "date", "datetime": "date-time", "time": "time", "UUID": "uuid"}
+_JSON_TYPES = {str: "string", bool: "boolean", int: "integer", float: "number"}
 
 
-def _schema_of(annotation):
+def _name(node):
+    """`datetime.date` → "date", `typing.List` → "List", `Seat` → "Seat"."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _json_type(values):
+    kinds = {_JSON_TYPES.get(type(v)) for v in values}
+    return kinds.pop() if len(kinds) == 1 and None not in kinds else None
+
+
+def _enums(tree):
+    """The Enum classes the code defines: as JSON Schema, their values (names when a value is no
+    constant, as auto()'s), which the call turns back into members; and each member's."""
+    found = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef) or not any(
+                (_name(b) or "").endswith(("Enum", "Flag")) for b in node.bases):
+            continue
+        members = [(t.targets[0].id, t.value) for t in node.body if isinstance(t, ast.Assign)
+                   and len(t.targets) == 1 and isinstance(t.targets[0], ast.Name)
+                   and not t.targets[0].id.startswith("_")]
+        values = [v.value for _, v in members if isinstance(v, ast.Constant)]
+        kind = _json_type(values) if len(values) == len(members) else None
+        said = dict(zip((n for n, _ in members), values)) if kind else {n: n for n, _ in members}
+        found[node.name] = ({"type": kind or "string", "enum": list(said.values())}, said)
+    return found
+
+
+def _union(node):
+    """The members of `X | Y`, `Union[X, Y]`, `Optional[X]`, and whether None is one of them."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        left, left_none = _union(node.left)
+        right, right_none = _union(node.right)
+        return left + right, left_none or right_none
+    if isinstance(node, ast.Constant) and node.value is None:
+        return [], True
+    if isinstance(node, ast.Subscript) and _name(node.value) in ("Optional", "Union"):
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        members, nullable = [], _name(node.value) == "Optional"
+        for part in parts:
+            inner, none = _union(part)
+            members += inner
+            nullable = nullable or none
+        return members, nullable
+    return [node], False
+
+
+def _schema_of(annotation, enums=None):
     if annotation is None:
         return {}
-    text = ast.unparse(annotation)
-    for prefix in ("typing.", "t."):
-        text = text.replace(prefix, "")
-    nullable = False
-    if text.startswith("Optional[") and text.endswith("]"):
-        text, nullable = text[len("Optional["):-1], True
-    if "|" in text:
-        parts = [p.strip() for p in text.split("|")]
-        if "None" in parts:
-            nullable = True
-            parts = [p for p in parts if p != "None"]
-        text = parts[0] if len(parts) == 1 else text
-    base = text.split("[")[0]
-    kind = _TYPES.get(base)
-    schema = {} if kind is None else {"type": kind}
-    if kind == "array" and "[" in text:
-        inner = ast.parse(text, mode="eval").body
-        if isinstance(inner, ast.Subscript):
-            item = _schema_of(inner.slice if not isinstance(inner.slice, ast.Tuple) else inner.slice.elts[0])
-            if item:
-                schema["items"] = item
-    if nullable and "type" in schema:
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:  # a quoted annotation, "Seat"
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return {}
+    members, nullable = _union(annotation)
+    schemas = [_single(m, enums or {}) for m in members]
+    if len(schemas) == 1:
+        schema = schemas[0]
+    elif schemas and all(list(s) == ["type"] and isinstance(s["type"], str) for s in schemas):
+        types = list(dict.fromkeys(s["type"] for s in schemas))
+        schema = {"type": "number" if set(types) == {"integer", "number"} else types}
+    else:
+        schema = {}
+    if nullable and isinstance(schema.get("type"), str):
         schema["type"] = [schema["type"], "null"]
+        if "enum" in schema:
+            schema["enum"] = schema["enum"] + [None]
     return schema
+
+
+def _single(node, enums):
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return _schema_of(node, enums)  # quoted inside: Optional["Seat"]
+    name = _name(node.value if isinstance(node, ast.Subscript) else node)
+    if isinstance(node, ast.Subscript):
+        args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if name == "Literal":
+            values = [a.value for a in args if isinstance(a, ast.Constant)]
+            kind = _json_type(values)
+            return {"type": kind, "enum": values} if kind and len(values) == len(args) else {}
+        if name == "Annotated":
+            schema = _schema_of(args[0], enums)
+            said = [a.value for a in args[1:] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            return {**schema, "description": said[0]} if said else schema
+        kind = _TYPES.get(name)
+        schema = {} if kind is None else {"type": kind}
+        inner = _schema_of(args[-1] if kind == "object" else args[0], enums)
+        if kind == "array" and inner:
+            schema["items"] = inner
+        if kind == "object" and len(args) == 2 and inner:
+            schema["additionalProperties"] = inner
+        return schema
+    if name in enums:
+        return dict(enums[name][0])
+    if name in _FORMATS:
+        return {"type": "string", "format": _FORMATS[name]}
+    kind = _TYPES.get(name)
+    return {} if kind is None else {"type": kind}
+
+
+def _default(node, enums):
+    """A default the model may read (found, value): a scalar constant, or a member of an Enum of
+    the code; None and containers are not said."""
+    if isinstance(node, ast.Constant) and type(node.value) in _JSON_TYPES:
+        return True, node.value
+    if isinstance(node, ast.Attribute) and _name(node.value) in enums:
+        said = enums[_name(node.value)][1]
+        if node.attr in said:
+            return True, said[node.attr]
+    return False, None
 
 
 def _arg_docs(doc):
@@ -118,10 +208,14 @@ def analyze(job_json):
     args = fn.args
     positional = args.posonlyargs + args.args
     defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    enums = _enums(tree)
     for arg, default in list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults)):
-        schema = _schema_of(arg.annotation)
+        schema = _schema_of(arg.annotation, enums)
         if arg.arg in arg_docs:
             schema["description"] = arg_docs[arg.arg]
+        said, value = _default(default, enums)
+        if said:
+            schema["default"] = value
         properties[arg.arg] = schema
         if default is None:
             required.append(arg.arg)

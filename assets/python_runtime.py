@@ -15,8 +15,6 @@ import time
 import types
 import uuid
 
-from inspect import signature as _signature
-
 from _engine_bridge import call as _bridge_call
 
 # The runtime's own (de)serialisers, bound once: a call that rebinds json.dumps still gets its
@@ -204,21 +202,7 @@ def _execute(code, func, args, ctx, state):
     fn = ns.get(func)
     if not callable(fn):
         raise NameError(f"function '{func}' is not defined")
-    return _awaited(fn(**_accepted(fn, args)))  # python_asyncio.py
-
-
-def _accepted(fn, args):
-    """The arguments `fn` takes by name: one the model made up beside them is left out (as ADK's
-    FunctionTool leaves it out), not a TypeError that costs the conversation a round. A function
-    with **kwargs takes them all."""
-    try:
-        params = _signature(fn).parameters.values()
-    except (TypeError, ValueError):
-        return args
-    if any(p.kind is p.VAR_KEYWORD for p in params):
-        return args
-    named = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
-    return {k: v for k, v in args.items() if k in named}
+    return _awaited(fn(**_typed(fn, _accepted(fn, args))))  # python_asyncio.py
 
 
 _LOG_LIMIT = 32 * 1024
