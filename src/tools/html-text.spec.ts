@@ -45,6 +45,13 @@ describe('htmlText', () => {
     expect(text).not.toContain('last');
   });
 
+  it('reads pages that would exhaust a recursive walk, and many unclosed scripts, in one pass', async () => {
+    expect(await htmlText(`${'<div>'.repeat(50_000)}deep`, 262_144)).toBe('…');
+    expect(await htmlText(`<p>kept</p>${'<script>a'.repeat(20_000)}`, 262_144)).toBe('kept');
+    const rows = '<tr><td>a</td><td>b</td></tr>'.repeat(20_000);
+    expect(await htmlText(`<table>${rows}</table>`, 65_536)).toMatch(/^a +b\na +b\n/);
+  });
+
   it('knows HTML by its media types, and reads 64 K to 256 K of markup', () => {
     expect(['text/html', 'application/xhtml+xml', 'text/plain'].map(isHtml)).toEqual([
       true,

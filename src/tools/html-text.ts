@@ -3,38 +3,36 @@
  * their own, tables row by row, lists as lists; no markup, scripts, styles, images or link
  * targets. A tool that fetches a web page (a shop's opening hours, a status page) otherwise hands
  * the model the page's `<head>` — scripts and styles — within the first LLM_TOOL_RESULT_MAX_CHARS.
- * Pure: no Nest import.
+ * The reading runs in a worker thread (assets/html-text-worker.mjs), started with the first page
+ * a tool fetches: an engine whose tools fetch none does not carry html-to-text (10 MB).
  */
-import type { HtmlToTextOptions } from 'html-to-text';
+import { Worker } from 'node:worker_threads';
 
-/** Elements whose content is no text a reader sees. */
-const UNSEEN = ['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'button', 'select'];
+const WORKER_URL = new URL('../../assets/html-text-worker.mjs', import.meta.url);
+/** A page still not read by then is read crudely (tags dropped) and its worker replaced. */
+const READ_MS = 5000;
 
-const OPTIONS: HtmlToTextOptions = {
-  wordwrap: false,
-  selectors: [
-    { selector: 'a', options: { ignoreHref: true } },
-    { selector: 'img', format: 'skip' },
-    ...UNSEEN.map((selector) => ({ selector, format: 'skip' })),
-    ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({
-      selector,
-      options: { uppercase: false },
-    })),
-    { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
-  ],
-};
+let worker: Worker | undefined;
+let lastId = 0;
+const waiting = new Map<number, (reply: { text?: string; error?: string }) => void>();
 
-/**
- * The converter, made with the first page a tool fetches: an engine whose tools fetch none does
- * not carry html-to-text (60 ms to import, 10 MB).
- */
-let converter: Promise<(html: string) => string> | undefined;
-
-/** Scripts and styles, taken out before parsing: on many pages they are most of the markup. */
-const SCRIPTS_AND_STYLES = /<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
-/** The page's title, read before its head is taken out (a fragment has no body to read from). */
-const TITLE = /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i;
-const HEAD = /<head\b[^>]*>[\s\S]*?<\/head\s*>/i;
+function started(): Worker {
+  if (worker) return worker;
+  // Node's flags but --input-type, which a worker started from a file refuses (`node -e`).
+  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
+  const fresh = new Worker(WORKER_URL, { execArgv });
+  fresh.on('message', (reply: { id: number; text?: string; error?: string }) => {
+    waiting.get(reply.id)?.(reply);
+  });
+  const gone = () => {
+    if (worker === fresh) worker = undefined;
+    for (const done of waiting.values()) done({ error: 'the HTML reader stopped' });
+  };
+  fresh.on('error', gone);
+  fresh.on('exit', gone);
+  fresh.unref(); // after the listeners, which would hold the process again
+  return (worker = fresh);
+}
 
 /** The media types of HTML. */
 export function isHtml(mediaType: string): boolean {
@@ -43,19 +41,34 @@ export function isHtml(mediaType: string): boolean {
 
 /**
  * The text of `html`, read from at most `markupChars` of its markup once scripts and styles are
- * out (parsing costs the engine's event loop ~0.15 ms a KB; the model reads only the result's
- * first LLM_TOOL_RESULT_MAX_CHARS anyway).
+ * out (the model reads only the result's first LLM_TOOL_RESULT_MAX_CHARS anyway). A page the
+ * reader fails on, or takes over 5 s for, is given with its tags dropped.
  */
-export async function htmlText(html: string, markupChars: number): Promise<string> {
-  converter ??= import('html-to-text').then(({ compile }) => compile(OPTIONS));
-  const toText = await converter;
-  const markup = html.replace(SCRIPTS_AND_STYLES, '').slice(0, markupChars);
-  const title = toText(TITLE.exec(markup)?.[1] ?? '').trim();
-  const body = toText(markup.replace(HEAD, '').replace(TITLE, ''))
-    .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
+export function htmlText(html: string, markupChars: number): Promise<string> {
+  const id = ++lastId;
+  const reader = started();
+  return new Promise<string>((resolve) => {
+    const timer = setTimeout(() => {
+      void reader.terminate();
+      done({ error: 'timed out' });
+    }, READ_MS);
+    const done = (reply: { text?: string; error?: string }) => {
+      clearTimeout(timer);
+      waiting.delete(id);
+      resolve(reply.text ?? crudeText(html.slice(0, markupChars)));
+    };
+    waiting.set(id, done);
+    reader.postMessage({ id, html, markupChars });
+  });
+}
+
+/** Markup with its tags dropped and its spaces joined: what a page the reader failed on gives. */
+function crudeText(markup: string): string {
+  return markup
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/[ \t\r\f]+/g, ' ')
+    .replace(/\s*\n\s*/g, '\n')
     .trim();
-  return title && body ? `${title}\n\n${body}` : title || body;
 }
 
 /** How much markup to read for a result of at most `resultChars`: 32 times that, 64 K to 256 K. */
