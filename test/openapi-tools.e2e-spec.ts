@@ -66,7 +66,7 @@ describe('OpenAPI tools', () => {
     rig.llm.enqueue(
       sseText([
         xmlCall('getOrder', { order_id: '42', fields: 'status' }),
-        xmlCall('place_order', { notify: 'true', item: 'tea', quantity: '2' }),
+        xmlCall('place_order', { notify: 'true', coupon: 'TEA10', item: 'tea', quantity: '2' }),
       ]),
       sseText(['Done.']),
     );
@@ -90,13 +90,14 @@ describe('OpenAPI tools', () => {
     const [get, post] = rig.tools.requests;
     expect(get).toMatchObject({ method: 'GET', url: '/v1/orders/42?fields=status' });
     // Values typed from the document's schema: a boolean in the query, an integer in the body.
-    expect(post).toMatchObject({ method: 'POST', url: '/v1/orders?notify=true' });
+    // An optional query parameter of a POST, given, goes to the query too.
+    expect(post).toMatchObject({ method: 'POST', url: '/v1/orders?notify=true&coupon=TEA10' });
     expect(JSON.parse(post!.body)).toEqual({ item: 'tea', quantity: 2 });
     expect(post!.headers['x-api-key']).toBe('k-1');
     const read = rig.llm.requests[1]!.body.messages.filter((m: any) => m.role === 'tool');
     expect(read.map((m: any) => m.content)).toEqual([
       'GET /v1/orders/42?fields=status ',
-      'POST /v1/orders?notify=true {"item":"tea","quantity":2}',
+      'POST /v1/orders?notify=true&coupon=TEA10 {"item":"tea","quantity":2}',
     ]);
   });
 

@@ -176,7 +176,7 @@ describe('a body template, checked at load', () => {
       parameters: { type: 'object', properties: { summary: {}, team: {} } },
     });
     expect(warnings).toContain(
-      "tools.json: tool #0 'create_issue': parameter 'team' has no place in 'url', 'headers' or 'body': the model's value is not sent",
+      "tools.json: tool #0 'create_issue': parameter 'team' has no place in 'url', 'headers', 'body' or 'query_arguments': the model's value is not sent",
     );
   });
 });

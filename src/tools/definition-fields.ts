@@ -152,10 +152,11 @@ export function bodyChecks(
   ]);
   const properties = (def.parameters as { properties?: Record<string, unknown> } | undefined)
     ?.properties;
+  for (const name of def.query_arguments ?? []) placed.add(name);
   const unplaced = Object.keys(properties ?? {}).filter((name) => !placed.has(name));
   if (unplaced.length > 0)
     warnings.push(
-      `${at}: parameter ${unplaced.map((n) => `'${n}'`).join(', ')} has no place in 'url', 'headers' or 'body': the model's value is not sent`,
+      `${at}: parameter ${unplaced.map((n) => `'${n}'`).join(', ')} has no place in 'url', 'headers', 'body' or 'query_arguments': the model's value is not sent`,
     );
 }
 

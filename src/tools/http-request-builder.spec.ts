@@ -160,6 +160,24 @@ describe('verb routing', () => {
     expect(req.body).toBe('{}');
   });
 
+  it('sends query_arguments in the query whatever the verb, when given, and the rest as the verb does', () => {
+    const def = {
+      url: 'http://h/orders',
+      query_arguments: ['dry_run', 'tags'],
+      query_styles: { tags: { style: 'form', explode: false } },
+    };
+    const req = built(def, { item: 'tea', dry_run: true, tags: ['a', 'b'] });
+    expect(req.url).toBe('http://h/orders?dry_run=true&tags=a,b');
+    expect(JSON.parse(req.body!)).toEqual({ item: 'tea' });
+    expect(built(def, { item: 'tea' }).url).toBe('http://h/orders');
+    // A body template's request too.
+    const templated = built({ ...def, body: { what: '{item}' } }, { item: 'tea', dry_run: false });
+    expect([templated.url, templated.body]).toEqual([
+      'http://h/orders?dry_run=false',
+      '{"what":"tea"}',
+    ]);
+  });
+
   it.each([
     ['http://h/w?format=3', 'http://h/w?format=3&lang=it'],
     ['http://h/w?', 'http://h/w?lang=it'],

@@ -179,14 +179,19 @@ export function buildHttpRequest(
       headers[key] = value;
     }
     const type = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
-    if (tool.body !== undefined) return templated(tool, url, headers, type, values);
-    const rest = Object.fromEntries(Object.entries(args).filter(([key]) => !consumed.has(key)));
+    // `query_arguments` go to the query whatever the verb; the rest where the verb sends them.
+    const inQuery = new Set(tool.queryArguments);
+    const given = Object.entries(args).filter(([key]) => !consumed.has(key));
+    const queried = Object.fromEntries(given.filter(([key]) => inQuery.has(key)));
+    const withQuery = appendQuery(url, queried, tool.queryStyles);
+    if (tool.body !== undefined) return templated(tool, withQuery, headers, type, values);
+    const rest = Object.fromEntries(given.filter(([key]) => !inQuery.has(key)));
     if (QUERY_VERBS.has(tool.method)) {
-      return { method: tool.method, url: appendQuery(url, rest, tool.queryStyles), headers };
+      return { method: tool.method, url: appendQuery(withQuery, rest, tool.queryStyles), headers };
     }
     if (type === undefined) headers['Content-Type'] = 'application/json';
     const body = type !== undefined && FORM_TYPE.test(type) ? formBody(rest) : JSON.stringify(rest);
-    return { method: tool.method, url, headers, body };
+    return { method: tool.method, url: withQuery, headers, body };
   } catch (error) {
     if (error instanceof Refusal) return { error: toolErrors.requestFailed(error.message) };
     throw error;

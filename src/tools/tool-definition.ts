@@ -80,6 +80,8 @@ export interface ToolDefinitionInput {
   idempotency_header?: string;
   /** HTTP tools: how an array or object argument is written in the query, by argument (OpenAPI's styles). */
   query_styles?: Record<string, QueryStyle>;
+  /** HTTP tools: the arguments sent in the query whatever the verb, when the model gives them. */
+  query_arguments?: string[];
   /** HTTP tools: how array and object arguments are written in `{placeholders}`, by argument. */
   placeholder_styles?: Record<string, PlaceholderStyle>;
   /** HTTP tools: the request body, with `{argument}` places, constants and secrets (body-template.ts). */
@@ -166,6 +168,8 @@ export interface Tool {
   idempotencyHeader?: string;
   /** HTTP tools: `query_styles`. */
   queryStyles?: Record<string, QueryStyle>;
+  /** HTTP tools: `query_arguments`. */
+  queryArguments?: string[];
   /** HTTP tools: `placeholder_styles`. */
   placeholderStyles?: Record<string, PlaceholderStyle>;
   /** HTTP tools: `body`, the template of every request's body. */

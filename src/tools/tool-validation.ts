@@ -227,6 +227,7 @@ function httpTool(
     ...(def.cache_secs !== undefined && { cacheSecs: def.cache_secs }),
     ...(def.idempotency_header !== undefined && { idempotencyHeader: def.idempotency_header }),
     ...(def.query_styles !== undefined && { queryStyles: def.query_styles }),
+    ...(def.query_arguments !== undefined && { queryArguments: def.query_arguments }),
     ...(def.placeholder_styles !== undefined && { placeholderStyles: def.placeholder_styles }),
     ...(def.body !== undefined && { body: def.body }),
     ...(certificate && { clientCertificate: certificate }),

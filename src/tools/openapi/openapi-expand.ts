@@ -154,6 +154,9 @@ export async function expandOpenApi(
         ...(Object.keys(made.queryStyles).length > 0 && {
           query_styles: { ...made.queryStyles, ...(def.query_styles ?? {}) },
         }),
+        ...(made.queryArguments.length > 0 && {
+          query_arguments: [...new Set([...made.queryArguments, ...(def.query_arguments ?? [])])],
+        }),
         ...(Object.keys(made.placeholderStyles).length > 0 && {
           placeholder_styles: { ...made.placeholderStyles, ...(def.placeholder_styles ?? {}) },
         }),

@@ -31,10 +31,11 @@ describe('operationTool', () => {
       operationId: 'getOrder',
       skipped: ["header parameter 'X-Request-Source'"],
       notes: [],
+      queryArguments: [],
     });
   });
 
-  it('merges a JSON body (allOf) into the arguments; a POST takes its required query parameters as placeholders', () => {
+  it('merges a JSON body (allOf) into the arguments; a POST takes its required query parameters as placeholders, its optional ones as query_arguments', () => {
     const made = operationTool(spec, 'POST /orders', 'http://127.0.0.1:9/api/');
     expect(made.url).toBe('http://127.0.0.1:9/api/orders?notify={notify}');
     expect(made.method).toBe('POST');
@@ -42,12 +43,14 @@ describe('operationTool', () => {
       type: 'object',
       properties: {
         notify: { type: 'boolean' },
+        coupon: { type: 'string' },
         item: { type: 'string', description: 'What to order' },
         quantity: { type: 'integer', minimum: 1 },
       },
       required: ['notify', 'item', 'quantity'],
     });
-    expect(made.skipped).toEqual(["query parameter 'coupon'"]);
+    expect(made.queryArguments).toEqual(['coupon']);
+    expect(made.skipped).toEqual([]);
   });
 
   it("writes a query parameter's array or object as its style says (form, exploded, by default)", () => {

@@ -93,6 +93,8 @@ export interface OperationTool {
   headers: Record<string, string>;
   /** How its query parameters' arrays and objects are written (`query_styles`). */
   queryStyles: Record<string, QueryStyle>;
+  /** Its optional query parameters of a verb that sends a body (`query_arguments`). */
+  queryArguments: string[];
   /** How its path and header parameters' arrays and objects are written (`placeholder_styles`). */
   placeholderStyles: Record<string, PlaceholderStyle>;
   operationId?: string;
@@ -182,7 +184,7 @@ function placeholder(p: Parameter): string {
 /**
  * The HTTP tool for operation `ref` of `spec`. Path parameters become URL placeholders; query
  * parameters stay arguments (sent in the query for GET, HEAD, OPTIONS, TRACE, DELETE; for other
- * verbs a required one becomes a placeholder in the query, an optional one is skipped); header
+ * verbs a required one becomes a placeholder in the query, an optional one a `query_arguments`); header
  * parameters become header placeholders when required (skipped otherwise); a JSON object body's
  * properties become arguments. Cookie parameters are skipped.
  */
@@ -199,6 +201,7 @@ export function operationTool(
   const required = new Set<string>();
   const headers: Record<string, string> = {};
   const query: string[] = [];
+  const queryArguments: string[] = [];
   const queryStyles: Record<string, QueryStyle> = {};
   const placeholderStyles: Record<string, PlaceholderStyle> = {};
   const skipped: string[] = [];
@@ -216,14 +219,13 @@ export function operationTool(
       skipped.push(`${p.in} parameter '${p.name}'`);
       continue;
     }
-    if (p.in === 'query' && !QUERY_VERBS.has(method)) {
-      if (!p.required) {
-        skipped.push(`query parameter '${p.name}'`);
-        continue;
-      }
+    // Another verb's query parameters: a required one is a placeholder in the URL's query, an
+    // optional one goes there when the model gives it (`query_arguments`).
+    if (p.in === 'query' && !QUERY_VERBS.has(method) && p.required)
       query.push(`${encodeURIComponent(p.name)}=${placeholder(p)}`);
-    } else if (p.in === 'query' && !SCALARS.has(String(p.schema?.type))) {
-      queryStyles[p.name] = queryStyle(p);
+    else if (p.in === 'query') {
+      if (!QUERY_VERBS.has(method)) queryArguments.push(p.name);
+      if (!SCALARS.has(String(p.schema?.type))) queryStyles[p.name] = queryStyle(p);
     }
     if (p.in === 'header') headers[p.name] = placeholder(p);
     if (p.in === 'path') placeholder(p);
@@ -266,6 +268,7 @@ export function operationTool(
     parameters,
     headers,
     queryStyles,
+    queryArguments,
     placeholderStyles,
     ...(typeof op.operationId === 'string' && { operationId: op.operationId }),
     skipped,
