@@ -217,4 +217,35 @@ describe('argumentProblem', () => {
     expect(argumentProblem(pydantic, args)).toBeUndefined();
     expect(args).toEqual({ guest: { name: 'Ada', phone: null }, party_size: 4, discount: null });
   });
+
+  it('leaves out an optional null at any depth, arrays of objects too, and keeps one the schema takes', () => {
+    const nested = {
+      type: 'object',
+      properties: {
+        guest: {
+          type: 'object',
+          properties: {
+            name: { type: 'string' },
+            phone: { type: 'string' },
+            note: { type: ['string', 'null'] },
+          },
+          required: ['name'],
+        },
+        rooms: {
+          type: 'array',
+          items: { type: 'object', properties: { beds: { type: 'integer' } } },
+        },
+      },
+    };
+    const args = {
+      guest: { name: 'Ada', phone: null, note: null },
+      rooms: [{ beds: null }, { beds: '2' }],
+    };
+    expect(argumentProblem(nested, args)).toBeUndefined();
+    expect(args).toEqual({ guest: { name: 'Ada', note: null }, rooms: [{}, { beds: 2 }] });
+    // A required one is refused, where it is (coerced, it would be sent as "").
+    expect(argumentProblem(nested, { guest: { name: null } })).toBe(
+      'invalid arguments: arguments/guest/name must not be null',
+    );
+  });
 });

@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { setOwn } from '../llm/parsing/json.js';
+import { MAX_JSON_DEPTH } from '../common/nesting.js';
 import type { JsonSchema } from './tool-definition.js';
 import { withJsonTypes } from './tool-validation.js';
 import { withNullUnions } from './null-unions.js';
@@ -110,20 +111,53 @@ export function argumentProblem(
   const required = new Set<string>(
     Array.isArray(parameters.required) ? (parameters.required as string[]) : [],
   );
-  // Coercion would make a null "" or 0: a required argument given as null is refused first.
-  for (const key of required)
-    if (args[key] === null && !allowsNull(parameters, key))
-      return `invalid arguments: arguments/${key} must not be null`;
+  // Coercion would make a null "" or 0: a required argument given as null is refused first, and
+  // an optional one is absent, at any depth: not sent either (never `?unit=null`).
+  const nullPath = withoutNulls(parameters, args, 'arguments', 0);
+  if (nullPath) return `invalid arguments: ${nullPath} must not be null`;
   const candidate = Object.fromEntries(
     Object.entries(args).filter(([key, value]) => value !== null || required.has(key)),
   );
   if (!validate(candidate))
     return `invalid arguments: ${texts.errorsText(named(validate.errors), { dataVar: 'arguments' })}`;
   for (const [key, value] of Object.entries(candidate)) setOwn(args, key, value);
-  // Absent, it is not sent either: never `?unit=null`, nor a null an API refuses for a string.
-  for (const key of Object.keys(args))
-    if (args[key] === null && !required.has(key) && !allowsNull(parameters, key)) delete args[key];
   return undefined;
+}
+
+/**
+ * Takes out of `value`, in place, the nulls of optional properties that do not take null; the
+ * path of a required one that does not, if any.
+ */
+function withoutNulls(
+  schema: JsonSchema | undefined,
+  value: unknown,
+  path: string,
+  depth: number,
+): string | undefined {
+  if (!schema || typeof value !== 'object' || value === null || depth > MAX_JSON_DEPTH) return;
+  if (Array.isArray(value)) {
+    const items = schema.items;
+    if (typeof items !== 'object' || items === null || Array.isArray(items)) return;
+    for (const [i, item] of value.entries()) {
+      const found = withoutNulls(items as JsonSchema, item, `${path}/${i}`, depth + 1);
+      if (found) return found;
+    }
+    return;
+  }
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (!properties) return;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const fields = value as Record<string, unknown>;
+  for (const [key, inner] of Object.entries(fields)) {
+    const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
+    if (inner === null && property && !takesNull(property)) {
+      if (required.includes(key)) return `${path}/${key}`;
+      delete fields[key];
+    } else {
+      const found = withoutNulls(property, inner, `${path}/${key}`, depth + 1);
+      if (found) return found;
+    }
+  }
 }
 
 /** The errors, one of an argument the schema does not take naming it (Ajv's text does not). */
@@ -136,11 +170,10 @@ function named(errors: ErrorObject[] | null | undefined): ErrorObject[] | null |
 }
 
 /**
- * Null is a value of the argument: its schema allows it (a `null` type, OpenAPI 3.0's
+ * Null is a value of the property: its schema allows it (a `null` type, OpenAPI 3.0's
  * `nullable`, an alternative of type null), or there is no schema for it.
  */
-function allowsNull(parameters: JsonSchema, key: string): boolean {
-  const property = (parameters.properties as Record<string, JsonSchema> | undefined)?.[key];
+function takesNull(property: JsonSchema | undefined): boolean {
   if (!property) return true;
   const isNull = (schema: JsonSchema) => {
     const type = schema.type;
