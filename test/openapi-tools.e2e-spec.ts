@@ -35,6 +35,7 @@ describe('OpenAPI tools', () => {
         { type: 'openapi', spec: SPEC, operation: 'printLabels', base_url: `${base}/v1` },
         { type: 'openapi', spec: SPEC, operation: 'tagOrder', base_url: `${base}/v1` },
         { type: 'openapi', spec: SPEC, operation: 'updateOrder', base_url: `${base}/v1` },
+        { type: 'openapi', spec: SPEC, operation: 'placeOrders', base_url: `${base}/v1` },
         // The document as the service publishes it, read once when the tools are loaded.
         {
           type: 'openapi',
@@ -128,6 +129,23 @@ describe('OpenAPI tools', () => {
     });
     expect(rig.tools.requests[0]).toMatchObject({ method: 'POST', url: '/v1/orders/42/tags' });
     expect(JSON.parse(rig.tools.requests[0]!.body)).toEqual({ tags: ['gift'] });
+  });
+
+  it('sends a body that is an array whole, from the one argument the model gives it', async () => {
+    rig.tools.respond((req, res) => res.end(`${req.method} ${req.url} ${req.body}`));
+    const body = [{ item: 'tea' }, { item: 'cake' }];
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: 'c1', name: 'placeOrders', arguments: { body } }]),
+      sseText(['Both placed.']),
+    );
+    await client.ws.turn('a tea and a cake');
+    const offered = rig.llm.requests[0]!.body.tools.find(
+      (t: any) => t.function.name === 'placeOrders',
+    );
+    expect(offered.function.parameters.required).toEqual(['body']);
+    expect(rig.tools.requests[0]).toMatchObject({ method: 'POST', url: '/v1/orders/batch' });
+    expect(rig.tools.requests[0]!.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(rig.tools.requests[0]!.body)).toEqual(body);
   });
 
   it('offers a body property named like a path parameter as body_<name>, and sends each where it belongs', async () => {

@@ -39,6 +39,14 @@ function fill(template: unknown, filling: Filling): unknown {
 }
 
 /**
+ * The argument a text template is and nothing else (`"{items}"`): with a JSON Content-Type its
+ * value is the body, as JSON (an OpenAPI operation's array body).
+ */
+export function wholeArgument(template: unknown): string | undefined {
+  return typeof template === 'string' ? WHOLE_ARGUMENT.exec(template)?.[1] : undefined;
+}
+
+/**
  * The body `template` makes: a string whose whole is one `{argument}` becomes that argument's
  * value, typed (a number, an object), and is left out — key or item — when the model gave none;
  * other strings are filled as text. A template that is a string (XML, a text) is filled as text.

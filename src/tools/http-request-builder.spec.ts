@@ -160,6 +160,17 @@ describe('verb routing', () => {
     expect(req.body).toBe('{}');
   });
 
+  it('sends the value of a JSON body that is one argument and nothing else as JSON (an array body)', () => {
+    const def = {
+      url: 'http://h/users',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{users}',
+    };
+    expect(built(def, { users: [{ name: 'Ada' }] }).body).toBe('[{"name":"Ada"}]');
+    // A text body's argument is text, as ever.
+    expect(built({ ...def, headers: {} }, { users: 'Ada & Bo' }).body).toBe('Ada & Bo');
+  });
+
   it('sends query_arguments in the query whatever the verb, when given, and the rest as the verb does', () => {
     const def = {
       url: 'http://h/orders',

@@ -5,7 +5,7 @@ import {
   queryPairs,
   styledPlaceholder,
 } from './argument-text.js';
-import { escapeFor, fillBody } from './body-template.js';
+import { escapeFor, fillBody, wholeArgument } from './body-template.js';
 import {
   HTTP_TOKEN,
   headerValueFault,
@@ -144,6 +144,9 @@ function templated(
   const text = typeof tool.body === 'string';
   const contentType = type ?? (text ? 'text/plain; charset=utf-8' : 'application/json');
   if (type === undefined) headers['Content-Type'] = contentType;
+  const whole = /[/+]json\b/i.test(contentType) ? wholeArgument(tool.body) : undefined;
+  if (whole !== undefined && values.args[whole] !== undefined)
+    return { method: tool.method, url, headers, body: JSON.stringify(values.args[whole]) };
   const escape = text ? escapeFor(contentType) : (value: string) => value;
   const filled = fillBody(tool.body, {
     text: (template) => substitute(template, values, escape),

@@ -1,4 +1,4 @@
-import { bodyArguments, skippedBody, type SchemaObject } from './openapi-body.js';
+import { bodyArguments, placeBody, skippedBody, type SchemaObject } from './openapi-body.js';
 
 const json = (schema: SchemaObject, required = false) => ({
   required,
@@ -58,11 +58,26 @@ describe('bodyArguments', () => {
   });
 
   it.each([
-    [{ type: 'array', items: name }, 'its JSON request body is "array", not an object'],
-    [{ oneOf: [labels, name] }, 'its JSON request body is one of "array", "string", not an object'],
-    [{ allOf: [{ type: 'string' }] }, 'its JSON request body is "string", not an object'],
-  ])('refuses a body that is no object: %j', (schema, message) => {
-    expect(() => bodyArguments(json(schema))).toThrow(`${message}: a tool's arguments`);
+    [{ type: 'array', items: name }],
+    [{ oneOf: [labels, name] }],
+    [{ allOf: [{ type: 'string' }] }],
+  ])('takes a JSON body that is no object whole, as one argument: %j', (schema) => {
+    expect(bodyArguments(json(schema, true))).toEqual({
+      properties: { body: { description: 'The request body', ...schema } },
+      required: ['body'],
+      form: false,
+      whole: 'application/json',
+    });
+  });
+
+  it('names the whole body otherwise when a parameter is named body, and refuses a form that is no object', () => {
+    const whole = bodyArguments(json(labels))!;
+    expect(placeBody(whole, new Set(['id']))).toMatchObject({ template: '{body}', required: [] });
+    expect(placeBody(whole, new Set(['body']))).toMatchObject({ template: '{request_body}' });
+    const form = { 'application/x-www-form-urlencoded': { schema: labels } };
+    expect(() => bodyArguments({ content: form })).toThrow(
+      `its form is "array", not an object: a form's fields are an object's`,
+    );
   });
 
   it('takes a form when there is no JSON, and names an optional body it cannot send', () => {

@@ -28,6 +28,8 @@ export interface BodyArguments {
   form: boolean;
   /** What the model is not offered as the document says it (logged when the tools are loaded). */
   note?: string;
+  /** A JSON body that is no object (an array, a string): its media type, the body given whole. */
+  whole?: string;
 }
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -52,11 +54,18 @@ export function bodyArguments(body: RequestBody | undefined): BodyArguments | un
   }
   const form = !/json/i.test(type);
   const what = form ? 'form' : 'JSON request body';
-  const shape = objectOf(content[type]!.schema ?? {});
+  const schema = content[type]!.schema ?? {};
+  const shape = objectOf(schema);
+  if ('not' in shape && form)
+    throw new BodyError(`its form is ${shape.not}, not an object: a form's fields are an object's`);
+  // An array (Petstore's createWithArray) or a string: one argument, the body as it is.
   if ('not' in shape)
-    throw new BodyError(
-      `its ${what} is ${shape.not}, not an object: a tool's arguments are sent as an object`,
-    );
+    return {
+      properties: { body: { description: 'The request body', ...(schema as JsonSchema) } },
+      required: body?.required === true ? ['body'] : [],
+      form: false,
+      whole: type,
+    };
   const { properties, required, alternatives } = shape;
   const note =
     Object.keys(properties).length === 0
@@ -126,8 +135,11 @@ const ARGUMENT_NAME = /^[A-Za-z0-9_.-]+$/;
 export interface PlacedBody {
   properties: Record<string, JsonSchema>;
   required: string[];
-  /** The body written by argument (`{"username": "{body_username}"}`) when one is renamed. */
-  template?: Record<string, string>;
+  /**
+   * The body written by argument (`{"username": "{body_username}"}`) when one is renamed, or
+   * the one argument that is the whole body (`"{body}"`).
+   */
+  template?: Record<string, string> | string;
   /** The renames, for the log. */
   note?: string;
 }
@@ -139,6 +151,18 @@ export interface PlacedBody {
  * template that names each property's argument (absent arguments left out, as otherwise).
  */
 export function placeBody(body: BodyArguments, taken: ReadonlySet<string>): PlacedBody {
+  if (body.whole !== undefined) {
+    const arg = taken.has('body') ? 'request_body' : 'body';
+    if (taken.has(arg))
+      throw new BodyError(
+        `its parameters are named 'body' and 'request_body': the whole body has no name`,
+      );
+    return {
+      properties: { [arg]: body.properties.body! },
+      required: body.required.length > 0 ? [arg] : [],
+      template: `{${arg}}`,
+    };
+  }
   const renamed = Object.keys(body.properties).filter((name) => taken.has(name));
   if (renamed.length === 0) return { properties: body.properties, required: body.required };
   const argOf = (name: string) => (renamed.includes(name) ? `body_${name}` : name);

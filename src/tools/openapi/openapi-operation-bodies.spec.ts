@@ -63,12 +63,21 @@ describe('operationTool on operations that cannot be sent as they are written', 
     );
   });
 
+  it("sends a body that is an array (Petstore's createWithArray) whole, from one argument", () => {
+    const users = {
+      type: 'array',
+      items: { type: 'object', properties: { name: { type: 'string' } } },
+    };
+    const made = operationTool(post({ requestBody: json(users) }), 'op', 'http://x');
+    expect(made.parameters).toEqual({
+      type: 'object',
+      properties: { body: { description: 'The request body', ...users } },
+    });
+    expect(made.body).toBe('{body}');
+    expect(made.headers).toEqual({ 'Content-Type': 'application/json' });
+  });
+
   it.each([
-    [
-      'a body that is not an object',
-      { requestBody: json({ type: 'array', items: { type: 'string' } }) },
-      'its JSON request body is "array", not an object',
-    ],
     [
       'a body property named as a parameter, when its other name is taken too',
       {

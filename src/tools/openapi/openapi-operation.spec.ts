@@ -123,7 +123,7 @@ describe('operationTool', () => {
       throw new Error('no error');
     };
     expect(why('nope')).toMatch(
-      /^operation: the spec has no operation "nope" .*it has: getOrder, cancelOrder, listOrders, create-order\.v2, saveTree, upload, printLabels, updateOrder, tagOrder\)$/,
+      /^operation: the spec has no operation "nope" .*it has: getOrder, cancelOrder, listOrders, create-order\.v2, saveTree, upload, printLabels, updateOrder, placeOrders, tagOrder\)$/,
     );
     expect(why('upload')).toBe(
       'operation: its request body is neither JSON nor a form (multipart/form-data)',

@@ -101,8 +101,8 @@ export interface OperationTool {
   skipped: string[];
   /** What the model is offered otherwise than the document has it (see bodyArguments, placeBody). */
   notes: string[];
-  /** The body written by argument, when one of its properties is offered under another name. */
-  body?: Record<string, string>;
+  /** The body written by argument: a property offered under another name, or a body given whole. */
+  body?: Record<string, string> | string;
   /**
    * The first `$ref` its arguments' schema leaves unresolved, which `parameters` cannot show: one
    * to itself (`#/…`, recursive), or to another document (not followed for a document at a URL).
@@ -249,6 +249,7 @@ export function operationTool(
   Object.assign(properties, placed?.properties);
   for (const name of placed?.required ?? []) required.add(name);
   if (body?.form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+  if (body?.whole) headers['Content-Type'] = body.whole;
   const parameters = toJsonSchema({
     type: 'object',
     properties,
