@@ -45,7 +45,15 @@ def _as_type(kind, name, value):
         raise ValueError(f"argument '{name}' is not a {kind.__name__}: {value!r}") from None
 
 
-_FROM_TEXT = {datetime.datetime: datetime.datetime.fromisoformat, datetime.date: datetime.date.fromisoformat,
+def _date(text):
+    """A date, also from a whole timestamp (models write "2026-12-04T00:00:00" for a day)."""
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        return datetime.datetime.fromisoformat(text).date()
+
+
+_FROM_TEXT = {datetime.datetime: datetime.datetime.fromisoformat, datetime.date: _date,
               datetime.time: datetime.time.fromisoformat, uuid.UUID: uuid.UUID}
 
 

@@ -79,6 +79,8 @@ describe('code tool arguments (real Pyodide worker)', () => {
       'datetime.datetime(2026, 12, 4, 10, 30, tzinfo=datetime.timezone.utc)',
       0,
     ]);
+    const stamped = (await call({ when: '2026-12-04T00:00:00' })) as { result: string };
+    expect(JSON.parse(stamped.result)[0]).toBe('datetime.date(2026, 12, 4)');
     expect(await call({ when: '2026-13-45' })).toMatchObject({
       ok: false,
       error: "Error: ValueError: argument 'when' is not a date: '2026-13-45'",
