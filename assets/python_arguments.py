@@ -14,8 +14,14 @@ def _typed(fn, args):
     """The arguments as the function's hints type them, where JSON has no such type: an Enum's
     member from its value (or name), a date, datetime, time or UUID from its text. A text that is
     none raises, naming the argument."""
-    if not getattr(fn, "__annotations__", None):
+    annotations = getattr(fn, "__annotations__", None)
+    if not annotations:
         return args
+    try:  # the common case, JSON's own types: nothing to do, and get_type_hints is slow in WASM
+        if all(annotations.get(name) in _PLAIN for name in args):
+            return args
+    except TypeError:  # an annotation that cannot be hashed
+        pass
     try:
         hints = _type_hints(fn)
     except Exception:  # a hint that cannot be evaluated: the arguments as they are
@@ -57,10 +63,20 @@ _FROM_TEXT = {datetime.datetime: datetime.datetime.fromisoformat, datetime.date:
               datetime.time: datetime.time.fromisoformat, uuid.UUID: uuid.UUID}
 
 
+_PLAIN = {None, str, int, float, bool, list, dict, "str", "int", "float", "bool", "list", "dict"}
+_VARKEYWORDS = 0x08  # CO_VARKEYWORDS: the function has **kwargs
+
+
 def _accepted(fn, args):
     """The arguments `fn` takes by name: one the model made up beside them is left out (as ADK's
     FunctionTool leaves it out), not a TypeError that costs the conversation a round. A function
     with **kwargs takes them all."""
+    code = getattr(fn, "__code__", None)
+    if isinstance(code, types.CodeType) and not hasattr(fn, "__wrapped__"):  # a plain function
+        if code.co_flags & _VARKEYWORDS:
+            return args
+        named = code.co_varnames[code.co_posonlyargcount:code.co_argcount + code.co_kwonlyargcount]
+        return args if all(k in named for k in args) else {k: v for k, v in args.items() if k in named}
     try:
         params = _signature(fn).parameters.values()
     except (TypeError, ValueError):
