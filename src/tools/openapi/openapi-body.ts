@@ -3,6 +3,7 @@
  * form) object. Pure: no Nest import; the spec is already dereferenced.
  */
 import type { JsonSchema } from '../tool-definition.js';
+import { OperationError } from './operation-error.js';
 
 export interface SchemaObject {
   type?: unknown;
@@ -17,9 +18,6 @@ export interface RequestBody {
   required?: boolean;
   content?: Record<string, { schema?: SchemaObject }>;
 }
-
-/** Why a body cannot be a tool's arguments (OperationError's field is `operation`). */
-export class BodyError extends Error {}
 
 /** A body's arguments: the object's properties, the names it requires, whether it is a form. */
 export interface BodyArguments {
@@ -49,7 +47,10 @@ export function bodyArguments(body: RequestBody | undefined): BodyArguments | un
     types.find((t) => t.toLowerCase().startsWith(FORM));
   if (!type) {
     if (body?.required === true)
-      throw new BodyError(`its request body is neither JSON nor a form (${types.join(', ')})`);
+      throw new OperationError(
+        'operation',
+        `its request body is neither JSON nor a form (${types.join(', ')})`,
+      );
     return undefined;
   }
   const form = !/json/i.test(type);
@@ -57,7 +58,10 @@ export function bodyArguments(body: RequestBody | undefined): BodyArguments | un
   const schema = content[type]!.schema ?? {};
   const shape = objectOf(schema);
   if ('not' in shape && form)
-    throw new BodyError(`its form is ${shape.not}, not an object: a form's fields are an object's`);
+    throw new OperationError(
+      'operation',
+      `its form is ${shape.not}, not an object: a form's fields are an object's`,
+    );
   // An array (Petstore's createWithArray) or a string: one argument, the body as it is.
   if ('not' in shape)
     return {
@@ -154,7 +158,8 @@ export function placeBody(body: BodyArguments, taken: ReadonlySet<string>): Plac
   if (body.whole !== undefined) {
     const arg = taken.has('body') ? 'request_body' : 'body';
     if (taken.has(arg))
-      throw new BodyError(
+      throw new OperationError(
+        'operation',
         `its parameters are named 'body' and 'request_body': the whole body has no name`,
       );
     return {
@@ -170,7 +175,8 @@ export function placeBody(body: BodyArguments, taken: ReadonlySet<string>): Plac
   for (const [name, schema] of Object.entries(body.properties)) {
     const arg = argOf(name);
     if (!ARGUMENT_NAME.test(name) || taken.has(arg) || Object.hasOwn(properties, arg))
-      throw new BodyError(
+      throw new OperationError(
+        'operation',
         `its body property '${name}' has the name of one of its parameters, and cannot be offered as '${arg}': the tool's arguments cannot hold both`,
       );
     const said = `In the request body, apart from the parameter '${name}'.`;

@@ -10,28 +10,15 @@ import {
   type DeclaredKeys,
 } from './openapi-security.js';
 import type { JsonSchema, PlaceholderStyle, QueryStyle } from '../tool-definition.js';
-import {
-  BodyError,
-  bodyArguments,
-  placeBody,
-  skippedBody,
-  type RequestBody,
-} from './openapi-body.js';
+import { bodyArguments, placeBody, skippedBody, type RequestBody } from './openapi-body.js';
 import { toJsonSchema } from './openapi-schema.js';
+import { OperationError } from './operation-error.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 /** What an HTTP tool's `{placeholder}` may be named. */
 const PLACEHOLDER_NAME = /^[A-Za-z0-9_.-]+$/;
 
-/** Why an operation cannot be a tool, for the definition field it concerns. */
-export class OperationError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { OperationError };
 
 interface Parameter {
   name: string;
@@ -240,12 +227,10 @@ export function operationTool(
     placeholder({ name, in: 'path' });
     take({ name, in: 'path', schema: { type: 'string' } });
   }
-  const body = QUERY_VERBS.has(method)
-    ? undefined
-    : inOperation(() => bodyArguments(op.requestBody));
+  const body = QUERY_VERBS.has(method) ? undefined : bodyArguments(op.requestBody);
   const leftOut = QUERY_VERBS.has(method) || body ? undefined : skippedBody(op.requestBody);
   if (leftOut) skipped.push(leftOut);
-  const placed = body && inOperation(() => placeBody(body, new Set(Object.keys(properties))));
+  const placed = body && placeBody(body, new Set(Object.keys(properties)));
   Object.assign(properties, placed?.properties);
   for (const name of placed?.required ?? []) required.add(name);
   if (body?.form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
@@ -279,16 +264,6 @@ export function operationTool(
     ...(clientCredentials && { clientCredentials }),
     ...(Object.keys(keys.all).length > 0 && { keys }),
   };
-}
-
-/** What `read` makes of the operation's body, its errors the `operation` field's. */
-function inOperation<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof BodyError) throw new OperationError('operation', error.message);
-    throw error;
-  }
 }
 
 /** The first `$ref` string in `value`, depth first. */
