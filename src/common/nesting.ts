@@ -28,18 +28,21 @@ export function nestedDeeper(value: unknown, limit: number): boolean {
  * event loop's.
  */
 export function textNestedDeeper(text: string, limit: number): boolean {
+  // From one character that matters to the next: a long string (a JSON audio frame's base64)
+  // is skipped by the regex engine, not walked a character at a time (17 µs for 8.5 KB).
+  const marks = /["[\]{}\\]/g;
   let depth = 0;
   let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  for (let m = marks.exec(text); m; m = marks.exec(text)) {
+    const c = m[0];
     if (inString) {
-      if (c === 0x5c)
-        i++; // a backslash: the next character is escaped
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
+      if (c === '\\')
+        marks.lastIndex++; // a backslash: the next character is escaped
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') {
       if (++depth > limit) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
+    } else if (c === ']' || c === '}') depth--;
   }
   return false;
 }

@@ -167,9 +167,16 @@ function instanceOf(cls: new () => ClientMessage, data: object): ClientMessage {
   return instance as unknown as ClientMessage;
 }
 
+/**
+ * Frames longer than this are read for their depth before they are parsed. A shorter one cannot
+ * nest deep enough to cost JSON.parse more than ~1 ms, and a JSON audio frame (8.5 KB for
+ * 200 ms) is not read twice.
+ */
+const SCANNED_FROM = 16 * 1024;
+
 /** Parses and validates one text frame; returns the message or a human error. */
 export function parseClientMessage(raw: string): { message: ClientMessage } | { error: string } {
-  if (textNestedDeeper(raw, MAX_JSON_DEPTH))
+  if (raw.length > SCANNED_FROM && textNestedDeeper(raw, MAX_JSON_DEPTH))
     return {
       error: `the message nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`,
     };
