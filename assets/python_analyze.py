@@ -13,7 +13,7 @@ _FORMATS = {"date": "date", "datetime": "date-time", "time": "time", "UUID": "uu
 _JSON_TYPES = {str: "string", bool: "boolean", int: "integer", float: "number"}
 
 
-def _name(node):
+def _hint_name(node):
     """`datetime.date` → "date", `typing.List` → "List", `Seat` → "Seat"."""
     if isinstance(node, ast.Attribute):
         return node.attr
@@ -31,7 +31,7 @@ def _enums(tree):
     found = {}
     for node in tree.body:
         if not isinstance(node, ast.ClassDef) or not any(
-                (_name(b) or "").endswith(("Enum", "Flag")) for b in node.bases):
+                (_hint_name(b) or "").endswith(("Enum", "Flag")) for b in node.bases):
             continue
         members = [(t.targets[0].id, t.value) for t in node.body if isinstance(t, ast.Assign)
                    and len(t.targets) == 1 and isinstance(t.targets[0], ast.Name)
@@ -51,9 +51,9 @@ def _union(node):
         return left + right, left_none or right_none
     if isinstance(node, ast.Constant) and node.value is None:
         return [], True
-    if isinstance(node, ast.Subscript) and _name(node.value) in ("Optional", "Union"):
+    if isinstance(node, ast.Subscript) and _hint_name(node.value) in ("Optional", "Union"):
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        members, nullable = [], _name(node.value) == "Optional"
+        members, nullable = [], _hint_name(node.value) == "Optional"
         for part in parts:
             inner, none = _union(part)
             members += inner
@@ -89,7 +89,7 @@ def _schema_of(annotation, enums=None):
 def _single(node, enums):
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return _schema_of(node, enums)  # quoted inside: Optional["Seat"]
-    name = _name(node.value if isinstance(node, ast.Subscript) else node)
+    name = _hint_name(node.value if isinstance(node, ast.Subscript) else node)
     if isinstance(node, ast.Subscript):
         args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if name == "Literal":
@@ -101,12 +101,13 @@ def _single(node, enums):
             said = [a.value for a in args[1:] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
             return {**schema, "description": said[0]} if said else schema
         kind = _TYPES.get(name)
-        schema = {} if kind is None else {"type": kind}
-        inner = _schema_of(args[-1] if kind == "object" else args[0], enums)
-        if kind == "array" and inner:
-            schema["items"] = inner
-        if kind == "object" and len(args) == 2 and inner:
-            schema["additionalProperties"] = inner
+        if kind not in ("array", "object"):
+            return {} if kind is None else {"type": kind}
+        schema = {"type": kind}
+        if kind == "array" and (items := _schema_of(args[0], enums)):
+            schema["items"] = items  # list[str]
+        elif kind == "object" and len(args) == 2 and (values := _schema_of(args[1], enums)):
+            schema["additionalProperties"] = values  # dict[str, int]
         return schema
     if name in enums:
         return dict(enums[name][0])
@@ -121,8 +122,8 @@ def _default(node, enums):
     the code; None and containers are not said."""
     if isinstance(node, ast.Constant) and type(node.value) in _JSON_TYPES:
         return True, node.value
-    if isinstance(node, ast.Attribute) and _name(node.value) in enums:
-        said = enums[_name(node.value)][1]
+    if isinstance(node, ast.Attribute) and _hint_name(node.value) in enums:
+        said = enums[_hint_name(node.value)][1]
         if node.attr in said:
             return True, said[node.attr]
     return False, None
