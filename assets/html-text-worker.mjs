@@ -7,7 +7,7 @@ import { compile } from 'html-to-text';
 /** Elements whose content is no text a reader sees. */
 const UNSEEN = ['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'button', 'select'];
 
-const toText = compile({
+const OPTIONS = {
   wordwrap: false,
   // Past these, html-to-text's walk would exhaust the stack or take seconds.
   limits: { maxDepth: 100, maxChildNodes: 2000, ellipsis: '…' },
@@ -21,7 +21,32 @@ const toText = compile({
     })),
     { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
   ],
-});
+};
+const toText = compile(OPTIONS);
+
+/**
+ * The page's own content, where its markup says which it is: `<main>` (or `role="main"`), else its
+ * `<article>`s. The model reads it first, then the rest of the page but its navigation (a shop's
+ * footer may hold its address); otherwise a site's menus come first and can fill
+ * LLM_TOOL_RESULT_MAX_CHARS before the content starts.
+ */
+const CONTENT = [
+  { found: /<main\b|\srole\s*=\s*["']?main\b/i, selectors: ['main', '[role="main"]'] },
+  { found: /<article\b/i, selectors: ['article'] },
+].map(({ found, selectors }) => ({
+  found,
+  content: compile({
+    ...OPTIONS,
+    baseElements: { selectors, orderBy: 'occurrence', returnDomByDefault: false },
+  }),
+  rest: compile({
+    ...OPTIONS,
+    selectors: [
+      ...OPTIONS.selectors,
+      ...[...selectors, 'nav'].map((selector) => ({ selector, format: 'skip' })),
+    ],
+  }),
+}));
 
 /**
  * `html` without its scripts and styles (on many pages most of the markup), read in one pass: an
@@ -47,14 +72,29 @@ const CLOSE_STYLE = /<\/style[^>]*>/gi;
 const TITLE = /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i;
 const HEAD = /<head\b[^>]*>[\s\S]*?<\/head\s*>/i;
 
+/** Blocks apart by one empty line at most, no spaces ending a line. */
+function tidy(text) {
+  return text
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** The body's text: its content first where the markup marks it (CONTENT), then the rest. */
+function bodyText(markup) {
+  for (const { found, content, rest } of CONTENT) {
+    if (!found.test(markup)) continue;
+    const first = tidy(content(markup));
+    if (first) return [first, tidy(rest(markup))].filter(Boolean).join('\n\n');
+  }
+  return tidy(toText(markup));
+}
+
 /** The title, then the body's text (a fragment with no body: all of it). */
 function htmlText(html, markupChars) {
   const markup = withoutScripts(html).slice(0, markupChars);
   const title = toText(TITLE.exec(markup)?.[1] ?? '').trim();
-  const body = toText(markup.replace(HEAD, '').replace(TITLE, ''))
-    .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  const body = bodyText(markup.replace(HEAD, '').replace(TITLE, ''));
   return title && body ? `${title}\n\n${body}` : title || body;
 }
 

@@ -30,6 +30,23 @@ describe('htmlText', () => {
     );
   });
 
+  it("reads a page's main content first, then the rest but its navigation", async () => {
+    const menu = `<nav>${'<a href="/x">Menu entry</a> '.repeat(300)}</nav>`;
+    const page = `<html><head><title>Rossi</title></head><body><header><b>Rossi Bakery</b>${menu}</header>
+      <div role="main"><h1>Opening hours</h1><p>Open 7–19.</p></div>
+      <footer><p>Via Roma 1, Parma</p></footer></body></html>`;
+    expect(await htmlText(page, 65_536)).toBe(
+      'Rossi\n\nOpening hours\n\nOpen 7–19.\n\nRossi Bakery\n\nVia Roma 1, Parma',
+    );
+    expect(
+      await htmlText(page.replace('div role="main"', 'main').replace('</div>', '</main>'), 65_536),
+    ).toBe('Rossi\n\nOpening hours\n\nOpen 7–19.\n\nRossi Bakery\n\nVia Roma 1, Parma');
+    const posts = `<body>${menu}<article><p>first post</p></article><aside>Archive</aside><article><p>second post</p></article></body>`;
+    expect(await htmlText(posts, 65_536)).toBe('first post\n\nsecond post\n\nArchive');
+    // A <main-menu> is no <main>: the page is read whole, in its order.
+    expect(await htmlText('<main-menu>Menu</main-menu><p>Body</p>', 65_536)).toBe('Menu\n\nBody');
+  });
+
   it('reads a fragment (no body) whole, its title first', async () => {
     expect(await htmlText('<title>Hours</title><p>Open <b>7&ndash;19</b></p>', 65_536)).toBe(
       'Hours\n\nOpen 7–19',
