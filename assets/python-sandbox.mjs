@@ -200,6 +200,7 @@ const RUNTIME = [
   'python_aiohttp_errors.py',
   'python_aiohttp.py',
   'python_analyze.py',
+  'python_analyze_records.py',
   'python_isolation.py',
 ];
 for (const file of RUNTIME) {

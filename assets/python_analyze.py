@@ -7,7 +7,8 @@ import json
 
 _TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean", "dict": "object",
           "list": "array", "Dict": "object", "List": "array", "Any": None, "tuple": "array", "Tuple": "array",
-          "set": "array", "Set": "array", "frozenset": "array", "Sequence": "array", "Mapping": "object"}
+          "set": "array", "Set": "array", "frozenset": "array", "Sequence": "array", "Mapping": "object",
+          "Decimal": "number"}
 # Types a model writes as text: the call hands the function the type (python_runtime.py, _typed).
 _FORMATS = {"date": "date", "datetime": "date-time", "time": "time", "UUID": "uuid"}
 _JSON_TYPES = {str: "string", bool: "boolean", int: "integer", float: "number"}
@@ -62,7 +63,7 @@ def _union(node):
     return [node], False
 
 
-def _schema_of(annotation, enums=None):
+def _schema_of(annotation, defs=None):
     if annotation is None:
         return {}
     if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
@@ -71,7 +72,7 @@ def _schema_of(annotation, enums=None):
         except SyntaxError:
             return {}
     members, nullable = _union(annotation)
-    schemas = [_single(m, enums or {}) for m in members]
+    schemas = [_single(m, defs or {}) for m in members]
     if len(schemas) == 1:
         schema = schemas[0]
     elif schemas and all(list(s) == ["type"] and isinstance(s["type"], str) for s in schemas):
@@ -86,9 +87,11 @@ def _schema_of(annotation, enums=None):
     return schema
 
 
-def _single(node, enums):
+def _single(node, defs):
+    """The schema of one hint; `defs` are the Enums (_enums: a tuple) and records
+    (python_analyze_records.py: a dict) the code defines, by name."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return _schema_of(node, enums)  # quoted inside: Optional["Seat"]
+        return _schema_of(node, defs)  # quoted inside: Optional["Seat"]
     name = _hint_name(node.value if isinstance(node, ast.Subscript) else node)
     if isinstance(node, ast.Subscript):
         args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -97,33 +100,35 @@ def _single(node, enums):
             kind = _json_type(values)
             return {"type": kind, "enum": values} if kind and len(values) == len(args) else {}
         if name == "Annotated":
-            schema = _schema_of(args[0], enums)
+            schema = _schema_of(args[0], defs)
             said = [a.value for a in args[1:] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
             return {**schema, "description": said[0]} if said else schema
         kind = _TYPES.get(name)
         if kind not in ("array", "object"):
             return {} if kind is None else {"type": kind}
         schema = {"type": kind}
-        if kind == "array" and (items := _schema_of(args[0], enums)):
+        if kind == "array" and (items := _schema_of(args[0], defs)):
             schema["items"] = items  # list[str]
-        elif kind == "object" and len(args) == 2 and (values := _schema_of(args[1], enums)):
+        elif kind == "object" and len(args) == 2 and (values := _schema_of(args[1], defs)):
             schema["additionalProperties"] = values  # dict[str, int]
         return schema
-    if name in enums:
-        return dict(enums[name][0])
+    if name in defs:
+        found = defs[name]
+        return _record_schema(found, defs) if isinstance(found, dict) else dict(found[0])
     if name in _FORMATS:
         return {"type": "string", "format": _FORMATS[name]}
     kind = _TYPES.get(name)
     return {} if kind is None else {"type": kind}
 
 
-def _default(node, enums):
+def _default(node, defs):
     """A default the model may read (found, value): a scalar constant, or a member of an Enum of
     the code; None and containers are not said."""
     if isinstance(node, ast.Constant) and type(node.value) in _JSON_TYPES:
         return True, node.value
-    if isinstance(node, ast.Attribute) and _hint_name(node.value) in enums:
-        said = enums[_hint_name(node.value)][1]
+    found = defs.get(_hint_name(node.value)) if isinstance(node, ast.Attribute) else None
+    if isinstance(found, tuple):
+        said = found[1]
         if node.attr in said:
             return True, said[node.attr]
     return False, None
@@ -209,12 +214,12 @@ def analyze(job_json):
     args = fn.args
     positional = args.posonlyargs + args.args
     defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
-    enums = _enums(tree)
+    defs = {**_records(tree), **_enums(tree)}
     for arg, default in list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults)):
-        schema = _schema_of(arg.annotation, enums)
+        schema = _schema_of(arg.annotation, defs)
         if arg.arg in arg_docs:
             schema["description"] = arg_docs[arg.arg]
-        said, value = _default(default, enums)
+        said, value = _default(default, defs)
         if said:
             schema["default"] = value
         properties[arg.arg] = schema

@@ -1,19 +1,22 @@
 # The arguments a code tool's function is handed (python_runtime.py's _execute): those it takes,
 # typed as its hints say where JSON has no such type. Loaded after python_runtime.py, in its
 # globals.
+import dataclasses
 import datetime
+import decimal
 import enum
 import types
 import uuid
 from inspect import signature as _signature
 from typing import Union as _Union, get_args as _get_args, get_origin as _get_origin, \
-    get_type_hints as _type_hints
+    get_type_hints as _type_hints, is_typeddict as _is_typeddict
 
 
 def _typed(fn, args):
     """The arguments as the function's hints type them, where JSON has no such type: an Enum's
-    member from its value (or name), a date, datetime, time or UUID from its text. A text that is
-    none raises, naming the argument."""
+    member from its value (or name), a date, datetime, time, UUID or Decimal from its text; a
+    dataclass, NamedTuple or Pydantic model from its object (a TypedDict stays a dict); inside
+    lists and dicts too. A text that is none raises, naming the argument."""
     annotations = getattr(fn, "__annotations__", None)
     if not annotations:
         return args
@@ -26,14 +29,56 @@ def _typed(fn, args):
         hints = _type_hints(fn)
     except Exception:  # a hint that cannot be evaluated: the arguments as they are
         return args
-    typed = dict(args)
-    for name, value in args.items():
-        hint = hints.get(name)
-        members = _get_args(hint) if _get_origin(hint) in (_Union, types.UnionType) else (hint,)
-        kinds = [m for m in members if isinstance(m, type) and _get_origin(m) is None and m is not type(None)]
-        if len(kinds) == 1 and value is not None and not isinstance(value, kinds[0]):
-            typed[name] = _as_type(kinds[0], name, value)
-    return typed
+    scope = getattr(fn, "__globals__", None)
+    return {name: _converted(hints.get(name), name, value, scope) for name, value in args.items()}
+
+
+def _converted(hint, name, value, scope):
+    """`value` as `hint` types it where JSON has no such type; the rest as it is."""
+    if value is None or hint is None:
+        return value
+    origin = _get_origin(hint)
+    if origin in (_Union, types.UnionType):
+        members = [m for m in _get_args(hint) if m is not type(None)]
+        return _converted(members[0], name, value, scope) if len(members) == 1 else value
+    inner = _get_args(hint)
+    if origin is list and isinstance(value, list) and len(inner) == 1:
+        return [_converted(inner[0], f"{name}[{i}]", item, scope) for i, item in enumerate(value)]
+    if origin is dict and isinstance(value, dict) and len(inner) == 2:
+        return {key: _converted(inner[1], f"{name}.{key}", item, scope) for key, item in value.items()}
+    if not isinstance(hint, type) or origin is not None:
+        return value
+    if isinstance(value, dict) and _is_record(hint):
+        return _built_record(hint, name, value, scope)
+    try:
+        if isinstance(value, hint):
+            return value
+    except TypeError:  # a class that refuses instance checks
+        return value
+    return _as_type(hint, name, value)
+
+
+def _is_record(kind):
+    return (_is_typeddict(kind) or dataclasses.is_dataclass(kind) or hasattr(kind, "model_validate")
+            or (issubclass(kind, tuple) and hasattr(kind, "_fields")))
+
+
+def _built_record(kind, name, value, scope):
+    """A record class's instance from the model's object: a Pydantic model validates it; a
+    dataclass or NamedTuple gets the fields it takes, each typed by its hint (one the model added
+    is left out, as for the function's arguments); a TypedDict's values are typed."""
+    if hasattr(kind, "model_validate"):
+        return kind.model_validate(value)
+    try:
+        hints = _type_hints(kind, globalns=scope)
+    except Exception:
+        hints = {}
+    fields = {key: _converted(hints.get(key), f"{name}.{key}", item, scope) for key, item in value.items()}
+    if _is_typeddict(kind):
+        return fields
+    takes = {f.name for f in dataclasses.fields(kind) if f.init} if dataclasses.is_dataclass(kind) \
+        else set(kind._fields)
+    return kind(**{key: item for key, item in fields.items() if key in takes})
 
 
 def _as_type(kind, name, value):
@@ -42,6 +87,11 @@ def _as_type(kind, name, value):
             return kind(value)
         except ValueError:
             return kind[value] if isinstance(value, str) and value in kind.__members__ else value
+    if kind is decimal.Decimal and isinstance(value, (int, float, str)) and not isinstance(value, bool):
+        try:
+            return decimal.Decimal(str(value))  # 0.1 as Decimal("0.1"), not its binary float's digits
+        except decimal.InvalidOperation:
+            raise ValueError(f"argument '{name}' is not a Decimal: {value!r}") from None
     read = _FROM_TEXT.get(kind)
     if read is None or not isinstance(value, str):
         return value

@@ -86,4 +86,138 @@ describe('code tool arguments (real Pyodide worker)', () => {
       error: "Error: ValueError: argument 'when' is not a date: '2026-13-45'",
     });
   });
+
+  // Objects a code tool's function takes: the classes of its code (ADK's FunctionTool takes Pydantic models).
+  const RECORDS = [
+    'from dataclasses import dataclass, field',
+    'from decimal import Decimal',
+    'from enum import Enum',
+    'from typing import NamedTuple, NotRequired, Optional, TypedDict',
+    'import datetime',
+    'class Seat(Enum):',
+    '    INSIDE = "inside"',
+    '    OUTSIDE = "outside"',
+    '@dataclass',
+    'class Guest:',
+    '    """A guest of the booking."""',
+    '    name: str',
+    '    seat: Seat = Seat.INSIDE',
+    '    allergies: list[str] = field(default_factory=list)',
+    'class Contact(TypedDict, total=False):',
+    '    phone: str',
+    '    email: NotRequired[str]',
+    'class Slot(NamedTuple):',
+    '    day: datetime.date',
+    '    hour: int = 20',
+    "class BaseModel:  # a stand-in of Pydantic's: it is handed the object to validate",
+    '    @classmethod',
+    '    def model_validate(cls, value):',
+    '        made = cls()',
+    '        made.__dict__.update(value, validated=True)',
+    '        return made',
+    'def Field(*args, **kwargs):',
+    '    return None',
+    'class Payment(BaseModel):',
+    '    amount: Decimal = Field(description="In euros")',
+    '    reference: Optional[str] = None',
+    '@dataclass',
+    'class Node:',
+    '    label: str',
+    '    next: Optional["Node"] = None',
+    'def book(guests: list[Guest], contact: Contact, slot: Slot, payment: Payment, deposit: Decimal,',
+    '         chain: Optional[Node] = None):',
+    '    return [repr(guests), contact, repr(slot), vars(payment), repr(deposit), repr(chain)]',
+  ].join('\n');
+
+  it('offers dataclasses, TypedDicts, NamedTuples and Pydantic models of the code as objects, Decimal as a number', async () => {
+    const analysed = await pool.run({
+      kind: 'analyze',
+      job: { code: RECORDS, name: 'book' },
+      timeoutMs: 5000,
+    });
+    expect((analysed as { parameters: unknown }).parameters).toEqual({
+      type: 'object',
+      properties: {
+        guests: {
+          type: 'array',
+          items: {
+            type: 'object',
+            description: 'A guest of the booking.',
+            properties: {
+              name: { type: 'string' },
+              seat: { type: 'string', enum: ['inside', 'outside'], default: 'inside' },
+              allergies: { type: 'array', items: { type: 'string' } },
+            },
+            required: ['name'],
+          },
+        },
+        contact: {
+          type: 'object',
+          properties: { phone: { type: 'string' }, email: { type: 'string' } },
+        },
+        slot: {
+          type: 'object',
+          properties: {
+            day: { type: 'string', format: 'date' },
+            hour: { type: 'integer', default: 20 },
+          },
+          required: ['day'],
+        },
+        payment: {
+          type: 'object',
+          properties: {
+            amount: { type: 'number', description: 'In euros' },
+            reference: { type: ['string', 'null'] },
+          },
+          required: ['amount'],
+        },
+        deposit: { type: 'number' },
+        // A class that holds itself is cut where it comes again.
+        chain: {
+          type: ['object', 'null'],
+          properties: { label: { type: 'string' }, next: { type: ['object', 'null'] } },
+          required: ['label'],
+        },
+      },
+      required: ['guests', 'contact', 'slot', 'payment', 'deposit'],
+    });
+  });
+
+  it('hands the function instances built from the objects, their fields typed by their hints', async () => {
+    const args = {
+      guests: [
+        { name: 'Ada', seat: 'outside', allergies: ['nuts'], shoe_size: 38 },
+        { name: 'Bob' },
+      ],
+      contact: { phone: '+39 06 1234' },
+      slot: { day: '2026-12-24' },
+      payment: { amount: 12.5 },
+      deposit: 0.1,
+      chain: { label: 'a', next: { label: 'b' } },
+    };
+    const call = (given: Record<string, unknown>) =>
+      pool.run({
+        kind: 'run',
+        job: { code: RECORDS, func: 'book', args: given, context: jobContext() },
+        timeoutMs: 5000,
+      });
+    const done = (await call(args)) as { ok: boolean; result: string };
+    expect(done.ok).toBe(true);
+    expect(JSON.parse(done.result)).toEqual([
+      "[Guest(name='Ada', seat=<Seat.OUTSIDE: 'outside'>, allergies=['nuts']), Guest(name='Bob', seat=<Seat.INSIDE: 'inside'>, allergies=[])]",
+      { phone: '+39 06 1234' },
+      'Slot(day=datetime.date(2026, 12, 24), hour=20)',
+      { amount: 12.5, validated: true },
+      "Decimal('0.1')",
+      "Node(label='a', next=Node(label='b', next=None))",
+    ]);
+    expect(await call({ ...args, slot: { day: 'Christmas' } })).toMatchObject({
+      ok: false,
+      error: "Error: ValueError: argument 'slot.day' is not a date: 'Christmas'",
+    });
+    expect(await call({ ...args, deposit: 'ten' })).toMatchObject({
+      ok: false,
+      error: "Error: ValueError: argument 'deposit' is not a Decimal: 'ten'",
+    });
+  });
 });
