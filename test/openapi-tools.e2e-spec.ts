@@ -17,6 +17,7 @@ const GET_ORDER_PARAMETERS = {
   properties: {
     order_id: { type: 'string', description: 'The order number' },
     fields: { type: 'string' },
+    'X-Request-Source': { type: 'string' },
   },
   required: ['order_id'],
 };
@@ -66,7 +67,7 @@ describe('OpenAPI tools', () => {
     rig.tools.respond((req, res) => res.end(`${req.method} ${req.url} ${req.body}`));
     rig.llm.enqueue(
       sseText([
-        xmlCall('getOrder', { order_id: '42', fields: 'status' }),
+        xmlCall('getOrder', { order_id: '42', fields: 'status', 'X-Request-Source': 'agent' }),
         xmlCall('place_order', { notify: 'true', coupon: 'TEA10', item: 'tea', quantity: '2' }),
       ]),
       sseText(['Done.']),
@@ -89,7 +90,9 @@ describe('OpenAPI tools', () => {
       parameters: { required: ['order_id', 'X-Reason'] },
     });
     const [get, post] = rig.tools.requests;
+    // A header parameter goes in its header only, never in the query.
     expect(get).toMatchObject({ method: 'GET', url: '/v1/orders/42?fields=status' });
+    expect(get!.headers['x-request-source']).toBe('agent');
     // Values typed from the document's schema: a boolean in the query, an integer in the body.
     // An optional query parameter of a POST, given, goes to the query too.
     expect(post).toMatchObject({ method: 'POST', url: '/v1/orders?notify=true&coupon=TEA10' });

@@ -160,6 +160,35 @@ export function bodyChecks(
     );
 }
 
+/**
+ * An HTTP tool's `query_arguments` and `header_arguments`: a header argument that no header names
+ * would never be sent, one in both lists could not be both, and (a warning) a name the schema's
+ * properties lack is likely a slip.
+ */
+export function argumentListChecks(def: ToolDefinitionInput, at: string, warnings: string[]): void {
+  const inHeaders = argumentsNamed(Object.values(def.headers ?? {}));
+  const unsent = (def.header_arguments ?? []).filter((name) => !inHeaders.has(name));
+  if (unsent.length > 0)
+    throw new ToolDefinitionError(
+      `${at}: field 'header_arguments': no header's {placeholder} names ${unsent.map((n) => `'${n}'`).join(', ')}: its value would never be sent`,
+    );
+  const both = (def.query_arguments ?? []).filter((n) => def.header_arguments?.includes(n));
+  if (both.length > 0)
+    throw new ToolDefinitionError(
+      `${at}: field 'header_arguments': ${both.map((n) => `'${n}'`).join(', ')} is in 'query_arguments' too`,
+    );
+  const properties = (def.parameters as { properties?: Record<string, unknown> } | undefined)
+    ?.properties;
+  if (!properties) return;
+  for (const field of ['query_arguments', 'header_arguments'] as const) {
+    const unknown = (def[field] ?? []).filter((name) => !Object.hasOwn(properties, name));
+    if (unknown.length > 0)
+      warnings.push(
+        `${at}: field '${field}' names ${unknown.map((n) => `'${n}'`).join(', ')}, which 'parameters' does not declare: the model is not told of it`,
+      );
+  }
+}
+
 /** A tool the engine runs itself (no request, no code), its `description` and `parameters` defaulted. */
 export function ownTool(
   kind: 'end_session' | 'transfer_call',

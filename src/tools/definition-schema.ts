@@ -77,6 +77,13 @@ const requestFields = {
   },
   oauth2,
 };
+/** A list of argument names, each once (`query_arguments`, `header_arguments`). */
+const argumentNames = {
+  type: 'array',
+  items: { type: 'string', minLength: 1, maxLength: 200 },
+  uniqueItems: true,
+};
+
 /** The fields of an HTTP tool but its request's target (which an OpenAPI operation gives). */
 const httpFields = {
   ...requestFields,
@@ -95,11 +102,8 @@ const httpFields = {
     },
   },
   query_styles: stylesByArgument(['form', 'spaceDelimited', 'pipeDelimited', 'deepObject']),
-  query_arguments: {
-    type: 'array',
-    items: { type: 'string', minLength: 1, maxLength: 200 },
-    uniqueItems: true,
-  },
+  query_arguments: argumentNames,
+  header_arguments: argumentNames,
   placeholder_styles: stylesByArgument(['simple', 'label', 'matrix']),
 };
 export const HTTP_SCHEMA = {
@@ -271,6 +275,7 @@ const FIELD_HINTS: Record<string, string> = {
   placeholder_styles:
     'an object of argument names and {"style": "simple", "label" or "matrix", "explode": true or false}',
   query_arguments: 'a list of argument names, each once',
+  header_arguments: 'a list of argument names, each once',
   max_concurrency: 'an integer from 1 to 10000',
   rate_limit:
     'an object with calls (an integer from 1 to 100000) and per_secs (an integer of seconds from 1 to 86400), e.g. {"calls": 10, "per_secs": 1}, and optionally group (1 to 64 letters, digits, _ . : -)',

@@ -161,6 +161,19 @@ function templated(
   return { method: tool.method, url, headers, body };
 }
 
+/** Whether `template` names one of `optional` (`header_arguments`) that the model did not give. */
+function namesMissing(
+  template: string,
+  optional: string[],
+  args: Record<string, unknown>,
+): boolean {
+  return optional.some(
+    (name) =>
+      (!Object.hasOwn(args, name) || args[name] === undefined || args[name] === null) &&
+      template.includes(`{${name}}`),
+  );
+}
+
 /** Builds the HTTP request for one call of an HTTP tool (seed §3), or the error text to return. */
 export function buildHttpRequest(
   tool: Tool,
@@ -175,7 +188,10 @@ export function buildHttpRequest(
     const values = { args, secrets: tool.secrets, variables, styles: tool.placeholderStyles };
     const url = buildUrl(tool.url, { ...values, consumed });
     const headers: Record<string, string> = {};
+    const headerArgs = tool.headerArguments ?? [];
+    for (const name of headerArgs) consumed.add(name);
     for (const [key, template] of Object.entries(tool.headers)) {
+      if (headerArgs.length > 0 && namesMissing(template, headerArgs, args)) continue;
       const value = substitute(template, values, (text) => text);
       const fault = headerValueFault(value);
       if (fault) throw new Refusal(`header '${key}' value contains ${fault}`);

@@ -82,6 +82,8 @@ export interface ToolDefinitionInput {
   query_styles?: Record<string, QueryStyle>;
   /** HTTP tools: the arguments sent in the query whatever the verb, when the model gives them. */
   query_arguments?: string[];
+  /** HTTP tools: the arguments sent only in the headers naming them (left out with them when not given). */
+  header_arguments?: string[];
   /** HTTP tools: how array and object arguments are written in `{placeholders}`, by argument. */
   placeholder_styles?: Record<string, PlaceholderStyle>;
   /** HTTP tools: the request body, with `{argument}` places, constants and secrets (body-template.ts). */
@@ -170,6 +172,8 @@ export interface Tool {
   queryStyles?: Record<string, QueryStyle>;
   /** HTTP tools: `query_arguments`. */
   queryArguments?: string[];
+  /** HTTP tools: `header_arguments`. */
+  headerArguments?: string[];
   /** HTTP tools: `placeholder_styles`. */
   placeholderStyles?: Record<string, PlaceholderStyle>;
   /** HTTP tools: `body`, the template of every request's body. */

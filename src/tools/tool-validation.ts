@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { compileQuery } from './response-query.js';
 import { ToolDefinitionError, where } from './definition-error.js';
-import { bodyChecks, optionalFields, targetAuth } from './definition-fields.js';
+import { argumentListChecks, bodyChecks, optionalFields, targetAuth } from './definition-fields.js';
 import { clientCertificate } from './client-certificate.js';
 import { MAX_JSON_DEPTH, nestedDeeper } from '../common/nesting.js';
 
@@ -207,6 +207,7 @@ function httpTool(
       `${where(source, index, def.name)}: field 'cache_secs' is only for a tool whose requests change nothing: method GET, HEAD, OPTIONS or TRACE, or "safe": true`,
     );
   if (def.body !== undefined) bodyChecks(def, method, where(source, index, def.name), warnings);
+  argumentListChecks(def, where(source, index, def.name), warnings);
   const idempotency = def.idempotency_header?.toLowerCase();
   if (Object.keys(def.headers ?? {}).some((h) => h.toLowerCase() === idempotency))
     throw new ToolDefinitionError(
@@ -228,6 +229,7 @@ function httpTool(
     ...(def.idempotency_header !== undefined && { idempotencyHeader: def.idempotency_header }),
     ...(def.query_styles !== undefined && { queryStyles: def.query_styles }),
     ...(def.query_arguments !== undefined && { queryArguments: def.query_arguments }),
+    ...(def.header_arguments !== undefined && { headerArguments: def.header_arguments }),
     ...(def.placeholder_styles !== undefined && { placeholderStyles: def.placeholder_styles }),
     ...(def.body !== undefined && { body: def.body }),
     ...(certificate && { clientCertificate: certificate }),

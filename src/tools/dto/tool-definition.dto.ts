@@ -165,6 +165,14 @@ export class ToolDefinitionDto extends ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
+      "Arguments sent only in the headers whose {placeholders} name them, not in the query or body; a header naming one the model did not give is left out (an optional Accept-Language). An OpenAPI tool takes them from its operation's header parameters",
+    type: [String],
+    example: ['language'],
+  })
+  header_arguments?: string[];
+
+  @ApiPropertyOptional({
+    description:
       'How an array or object argument put into a {placeholder} of the url or a header is written, by argument, as OpenAPI 3 writes a path parameter of that style: "simple" (3,4; an object R,100,G,200, exploded R=100,G=200), "label" (.3,4; exploded .3.4) or "matrix" (;ids=3,4; exploded ;ids=3;ids=4, an object ;R=100;G=200). Without it, a list of plain values is joined by commas and an object is JSON text. An OpenAPI tool takes it from its operation\'s path and header parameters',
     type: 'object',
     additionalProperties: {

@@ -35,9 +35,7 @@ describe('expandOpenApi', () => {
     });
     expect(out.origins.get(1)).toEqual(entry);
     expect(out.pending.size).toBe(0);
-    expect(out.warnings).toEqual([
-      `tools.json: tool #1 'getOrder': arguments of operation "getOrder" the tool cannot send are left out: header parameter 'X-Request-Source'`,
-    ]);
+    expect(out.warnings).toEqual([]);
   });
 
   it.each([
@@ -108,7 +106,7 @@ describe('expandOpenApi', () => {
       await expandOpenApi(
         [
           cancel,
-          { ...cancel, name: 'cancel', description: 'Ours.', headers: { 'X-Reason': 'asked' } },
+          { ...cancel, name: 'cancel', description: 'Ours.', headers: { 'x-reason': 'asked' } },
         ],
         'tools.json',
         options,
@@ -116,9 +114,19 @@ describe('expandOpenApi', () => {
     ).definitions as Record<string, unknown>[];
     expect(fromDocument).toMatchObject({
       description: 'Cancels an order',
-      headers: { 'X-Reason': '{X-Reason}' },
+      headers: { 'X-Reason': '{X-Reason}', 'X-Client': 'voice-agent' },
+      header_arguments: ['X-Reason'],
+      parameters: { required: ['order_id', 'X-Reason'] },
     });
-    expect(own).toMatchObject({ description: 'Ours.', headers: { 'X-Reason': 'asked' } });
+    // A header the entry sets, in any case, replaces the operation's, whose argument goes.
+    expect(own).toMatchObject({
+      description: 'Ours.',
+      headers: { 'x-reason': 'asked', 'X-Client': 'voice-agent' },
+      parameters: { properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+    });
+    expect(own).not.toHaveProperty('header_arguments');
+    expect(Object.keys(own!.headers as object)).toEqual(['X-Client', 'x-reason']);
+    expect(Object.keys((own!.parameters as any).properties)).toEqual(['order_id']);
 
     const dir = mkdtempSync(join(tmpdir(), 'engine-spec-'));
     const flows = { clientCredentials: { tokenUrl: 'https://idp.example/token', scopes: {} } };

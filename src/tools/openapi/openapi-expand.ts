@@ -9,6 +9,7 @@ import { ToolDefinitionError, where } from '../definition-error.js';
 import type { OAuth2Input } from '../oauth2.js';
 import type { ToolDefinitionInput } from '../tool-definition.js';
 import { OperationError, operationTool, type OperationTool } from './openapi-operation.js';
+import { entryHeaders } from './operation-headers.js';
 import type { DeclaredKey } from './openapi-security.js';
 import {
   isSpecUrl,
@@ -143,19 +144,25 @@ export async function expandOpenApi(
           );
       origins.set(index, def);
       const keyed = def.api_key === undefined ? undefined : withKey(made, def.api_key, at);
+      const sent = entryHeaders(made, keyed?.headers, def.headers);
       return {
         ...ownless(def),
         name,
         url: keyed?.url ?? made.url,
         method: made.method,
         description: def.description ?? made.description,
-        parameters: def.parameters ?? made.parameters,
-        headers: { ...made.headers, ...keyed?.headers, ...(def.headers ?? {}) },
+        parameters: def.parameters ?? sent.parameters,
+        headers: sent.headers,
         ...(Object.keys(made.queryStyles).length > 0 && {
           query_styles: { ...made.queryStyles, ...(def.query_styles ?? {}) },
         }),
         ...(made.queryArguments.length > 0 && {
           query_arguments: [...new Set([...made.queryArguments, ...(def.query_arguments ?? [])])],
+        }),
+        ...(sent.headerArguments.length > 0 && {
+          header_arguments: [
+            ...new Set([...sent.headerArguments, ...(def.header_arguments ?? [])]),
+          ],
         }),
         ...(Object.keys(made.placeholderStyles).length > 0 && {
           placeholder_styles: { ...made.placeholderStyles, ...(def.placeholder_styles ?? {}) },

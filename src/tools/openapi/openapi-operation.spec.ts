@@ -22,16 +22,18 @@ describe('operationTool', () => {
         properties: {
           order_id: { type: 'string', description: 'The order number' },
           fields: { type: 'string' },
+          'X-Request-Source': { type: 'string' },
         },
         required: ['order_id'],
       },
-      headers: {},
+      headers: { 'X-Request-Source': '{X-Request-Source}' },
       queryStyles: {},
       placeholderStyles: {},
       operationId: 'getOrder',
-      skipped: ["header parameter 'X-Request-Source'"],
+      skipped: [],
       notes: [],
       queryArguments: [],
+      headerArguments: ['X-Request-Source'],
     });
   });
 
@@ -106,10 +108,15 @@ describe('operationTool', () => {
     });
   });
 
-  it('sends a required header parameter from its argument', () => {
+  it('sends a header parameter from its argument, in its header only; one of one value is written in', () => {
     const made = operationTool(spec, 'cancelOrder');
-    expect(made.headers).toEqual({ 'X-Reason': '{X-Reason}' });
+    expect(made.headers).toEqual({ 'X-Reason': '{X-Reason}', 'X-Client': 'voice-agent' });
+    expect(made.headerArguments).toEqual(['X-Reason']);
     expect(made.parameters.required).toEqual(['order_id', 'X-Reason']);
+    expect(Object.keys(made.parameters.properties as object)).toEqual(['order_id', 'X-Reason']);
+    expect(made.url).toBe(
+      'https://eu.orders.example.com/v1/orders/{order_id}?api-version=2024-06-01',
+    );
   });
 
   it('says why an operation cannot be a tool, naming the field', () => {

@@ -82,6 +82,8 @@ export interface OperationTool {
   queryStyles: Record<string, QueryStyle>;
   /** Its optional query parameters of a verb that sends a body (`query_arguments`). */
   queryArguments: string[];
+  /** Its header parameters, sent in their headers only, left out when not given (`header_arguments`). */
+  headerArguments: string[];
   /** How its path and header parameters' arrays and objects are written (`placeholder_styles`). */
   placeholderStyles: Record<string, PlaceholderStyle>;
   operationId?: string;
@@ -168,12 +170,21 @@ function placeholder(p: Parameter): string {
   return `{${p.name}}`;
 }
 
+/** The one value a parameter's schema allows (`const`, or an `enum` of one), as text. */
+function onlyValue(schema: JsonSchema | undefined): string | undefined {
+  const values = schema?.const !== undefined ? [schema.const] : schema?.enum;
+  if (!Array.isArray(values) || values.length !== 1) return undefined;
+  const [value] = values as unknown[];
+  return ['string', 'number', 'boolean'].includes(typeof value) ? String(value) : undefined;
+}
+
 /**
  * The HTTP tool for operation `ref` of `spec`. Path parameters become URL placeholders; query
  * parameters stay arguments (sent in the query for GET, HEAD, OPTIONS, TRACE, DELETE; for other
  * verbs a required one becomes a placeholder in the query, an optional one a `query_arguments`); header
- * parameters become header placeholders when required (skipped otherwise); a JSON object body's
- * properties become arguments. Cookie parameters are skipped.
+ * parameters become header placeholders (`header_arguments`); a JSON object body's properties become
+ * arguments. A required parameter that can take one value only is written in, not offered. Cookie
+ * parameters are skipped.
  */
 export function operationTool(
   spec: OpenApiSpec,
@@ -181,7 +192,9 @@ export function operationTool(
   baseUrl?: string,
   documentUrl?: string,
 ): OperationTool {
-  const { method, path, op, shared } = findOperation(spec, ref);
+  const found = findOperation(spec, ref);
+  const { method, op, shared } = found;
+  let path = found.path;
   const byKey = new Map<string, Parameter>();
   for (const p of [...shared, ...(op.parameters ?? [])]) byKey.set(`${p.in}:${p.name}`, p);
   const properties: Record<string, JsonSchema> = {};
@@ -189,6 +202,7 @@ export function operationTool(
   const headers: Record<string, string> = {};
   const query: string[] = [];
   const queryArguments: string[] = [];
+  const headerArguments: string[] = [];
   const queryStyles: Record<string, QueryStyle> = {};
   const placeholderStyles: Record<string, PlaceholderStyle> = {};
   const skipped: string[] = [];
@@ -202,8 +216,17 @@ export function operationTool(
     if (p.required || p.in === 'path') required.add(p.name);
   };
   for (const p of byKey.values()) {
-    if (p.in === 'cookie' || (p.in === 'header' && !p.required)) {
+    if (p.in === 'cookie') {
       skipped.push(`${p.in} parameter '${p.name}'`);
+      continue;
+    }
+    const fixed = p.required || p.in === 'path' ? onlyValue(p.schema) : undefined;
+    // A version header or query parameter of one value (`api-version`): nothing to choose.
+    if (fixed !== undefined && !(p.in === 'header' && /[{}$]/.test(fixed))) {
+      if (p.in === 'header') headers[p.name] = fixed;
+      else if (p.in === 'query')
+        query.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(fixed)}`);
+      else path = path.replaceAll(`{${p.name}}`, encodeURIComponent(fixed));
       continue;
     }
     // Another verb's query parameters: a required one is a placeholder in the URL's query, an
@@ -214,7 +237,10 @@ export function operationTool(
       if (!QUERY_VERBS.has(method)) queryArguments.push(p.name);
       if (!SCALARS.has(String(p.schema?.type))) queryStyles[p.name] = queryStyle(p);
     }
-    if (p.in === 'header') headers[p.name] = placeholder(p);
+    if (p.in === 'header') {
+      headers[p.name] = placeholder(p);
+      headerArguments.push(p.name);
+    }
     if (p.in === 'path') placeholder(p);
     const styled = p.in === 'path' || p.in === 'header' ? placeholderStyle(p) : undefined;
     if (styled) placeholderStyles[p.name] = styled;
@@ -255,6 +281,7 @@ export function operationTool(
     headers,
     queryStyles,
     queryArguments,
+    headerArguments,
     placeholderStyles,
     ...(typeof op.operationId === 'string' && { operationId: op.operationId }),
     skipped,
