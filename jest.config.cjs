@@ -9,6 +9,7 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testTimeout: 20000,
   globalSetup: '<rootDir>/test/global-setup.mjs',
+  globalTeardown: '<rootDir>/test/global-teardown.mjs',
   maxWorkers: 2,
   // A worker's heap grows over the spec files it runs (each file's modules are loaded anew in its
   // own context): past 1 GB after a file, the worker is replaced. Left to grow, the two workers
