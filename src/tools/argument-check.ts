@@ -4,6 +4,7 @@ import { MAX_JSON_DEPTH } from '../common/nesting.js';
 import type { JsonSchema } from './tool-definition.js';
 import { withJsonTypes } from './tool-validation.js';
 import { withNullUnions } from './null-unions.js';
+import { dereferenced, shapeOf } from './schema-shape.js';
 
 /**
  * Types are coerced where the value is clear ("5" for an integer, 5 for a string); formats are not
@@ -113,7 +114,7 @@ export function argumentProblem(
   );
   // Coercion would make a null "" or 0: a required argument given as null is refused first, and
   // an optional one is absent, at any depth: not sent either (never `?unit=null`).
-  const nullPath = withoutNulls(parameters, args, 'arguments', 0);
+  const nullPath = withoutNulls(parameters, args, 'arguments', 0, parameters);
   if (nullPath) return `invalid arguments: ${nullPath} must not be null`;
   const candidate = Object.fromEntries(
     Object.entries(args).filter(([key, value]) => value !== null || required.has(key)),
@@ -126,35 +127,35 @@ export function argumentProblem(
 
 /**
  * Takes out of `value`, in place, the nulls of optional properties that do not take null; the
- * path of a required one that does not, if any.
+ * path of a required one that does not, if any. Nested models are followed through their `$ref`s
+ * into `root` (schema-shape.ts).
  */
 function withoutNulls(
   schema: JsonSchema | undefined,
   value: unknown,
   path: string,
   depth: number,
+  root: JsonSchema,
 ): string | undefined {
   if (!schema || typeof value !== 'object' || value === null || depth > MAX_JSON_DEPTH) return;
+  const { properties, required, items } = shapeOf(schema, root);
   if (Array.isArray(value)) {
-    const items = schema.items;
-    if (typeof items !== 'object' || items === null || Array.isArray(items)) return;
+    if (!items) return;
     for (const [i, item] of value.entries()) {
-      const found = withoutNulls(items as JsonSchema, item, `${path}/${i}`, depth + 1);
+      const found = withoutNulls(items, item, `${path}/${i}`, depth + 1, root);
       if (found) return found;
     }
     return;
   }
-  const properties = schema.properties as Record<string, JsonSchema> | undefined;
   if (!properties) return;
-  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   const fields = value as Record<string, unknown>;
   for (const [key, inner] of Object.entries(fields)) {
     const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
-    if (inner === null && property && !takesNull(property)) {
+    if (inner === null && property && !takesNull(dereferenced(property, root), root)) {
       if (required.includes(key)) return `${path}/${key}`;
       delete fields[key];
     } else {
-      const found = withoutNulls(property, inner, `${path}/${key}`, depth + 1);
+      const found = withoutNulls(property, inner, `${path}/${key}`, depth + 1, root);
       if (found) return found;
     }
   }
@@ -173,10 +174,10 @@ function named(errors: ErrorObject[] | null | undefined): ErrorObject[] | null |
  * Null is a value of the property: its schema allows it (a `null` type, OpenAPI 3.0's
  * `nullable`, an alternative of type null), or there is no schema for it.
  */
-function takesNull(property: JsonSchema | undefined): boolean {
+function takesNull(property: JsonSchema | undefined, root: JsonSchema): boolean {
   if (!property) return true;
-  const isNull = (schema: JsonSchema) => {
-    const type = schema.type;
+  const isNull = (member: JsonSchema) => {
+    const type = dereferenced(member, root).type;
     return type === 'null' || (Array.isArray(type) && type.includes('null'));
   };
   const alternatives = [property.anyOf, property.oneOf].flatMap((a) =>
