@@ -117,6 +117,34 @@ describe('operationTool', () => {
     expect(made.url).toBe(
       'https://eu.orders.example.com/v1/orders/{order_id}?api-version=2024-06-01',
     );
+
+    // Accept, Content-Type and Authorization are ignored, as OpenAPI says; an optional header
+    // whose name a placeholder cannot hold is left out, not the operation refused.
+    const header = (name: string, required = false) => ({ name, in: 'header', required });
+    const odd = operationTool(
+      {
+        servers: [{ url: 'https://api.example.com' }],
+        paths: {
+          '/x': {
+            get: {
+              operationId: 'x',
+              parameters: [
+                header('Accept'),
+                header('authorization', true),
+                header('X-Odd~Name'),
+                header('X-Trace'),
+              ],
+            },
+          },
+        },
+      },
+      'x',
+    );
+    expect([odd.headers, odd.headerArguments, odd.skipped]).toEqual([
+      { 'X-Trace': '{X-Trace}' },
+      ['X-Trace'],
+      ["header parameter 'X-Odd~Name'"],
+    ]);
   });
 
   it('says why an operation cannot be a tool, naming the field', () => {

@@ -160,6 +160,9 @@ function serverUrl(
   return url.replace(/\/+$/, '');
 }
 
+/** Header parameters OpenAPI 3 says to ignore: the media types and the security scheme say them. */
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+
 /** `{name}` for a parameter filled from its argument, if the name can be a placeholder's. */
 function placeholder(p: Parameter): string {
   if (!PLACEHOLDER_NAME.test(p.name))
@@ -216,7 +219,10 @@ export function operationTool(
     if (p.required || p.in === 'path') required.add(p.name);
   };
   for (const p of byKey.values()) {
-    if (p.in === 'cookie') {
+    // OpenAPI: such a header parameter "SHALL be ignored" (the body's type, the security's key).
+    if (p.in === 'header' && IGNORED_HEADERS.has(p.name.toLowerCase())) continue;
+    const unnamable = p.in === 'header' && !p.required && !PLACEHOLDER_NAME.test(p.name);
+    if (p.in === 'cookie' || unnamable) {
       skipped.push(`${p.in} parameter '${p.name}'`);
       continue;
     }
