@@ -37,6 +37,7 @@ describe('OpenAPI tools', () => {
         { type: 'openapi', spec: SPEC, operation: 'tagOrder', base_url: `${base}/v1` },
         { type: 'openapi', spec: SPEC, operation: 'updateOrder', base_url: `${base}/v1` },
         { type: 'openapi', spec: SPEC, operation: 'placeOrders', base_url: `${base}/v1` },
+        { type: 'openapi', spec: SPEC, operation: 'saveTree', base_url: `${base}/v1` },
         // The document as the service publishes it, read once when the tools are loaded.
         {
           type: 'openapi',
@@ -151,6 +152,32 @@ describe('OpenAPI tools', () => {
     expect(JSON.parse(rig.tools.requests[0]!.body)).toEqual(body);
   });
 
+  it('offers a recursive schema with its $defs, and checks the arguments at every depth of it', async () => {
+    rig.tools.respond((req, res) => res.end(`${req.method} ${req.url} ${req.body}`));
+    const tree = { name: 'root', children: [{ name: 'a', children: [{ name: null }] }] };
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: 'c1', name: 'saveTree', arguments: tree }]),
+      sseText(['Saved.']),
+    );
+    await client.ws.turn('save the tree');
+    const offered = rig.llm.requests[0]!.body.tools.find(
+      (t: any) => t.function.name === 'saveTree',
+    );
+    const node = {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        children: { type: 'array', items: { $ref: '#/$defs/Node' } },
+      },
+    };
+    expect(offered.function.parameters).toEqual({ ...node, $defs: { Node: node } });
+    // The optional name given as null, three levels down, is left out rather than sent as "".
+    expect(JSON.parse(rig.tools.requests[0]!.body)).toEqual({
+      name: 'root',
+      children: [{ name: 'a', children: [{}] }],
+    });
+  });
+
   it('offers a body property named like a path parameter as body_<name>, and sends each where it belongs', async () => {
     rig.tools.respond((req, res) => res.end(`${req.method} ${req.url} ${req.body}`));
     const args = { order_id: '42', body_order_id: '43', note: null };
@@ -246,9 +273,6 @@ describe('OpenAPI tools', () => {
     expect(await refused({ operation: 'create-order.v2' })).toMatch(
       /^request body: tool #0: field 'name' is required: the operation's id "create-order\.v2" is not a tool name/,
     );
-    expect(await refused({ operation: 'saveTree' })).toBe(
-      "request body: tool #0 'saveTree': field 'parameters' is required: the operation's arguments refer to themselves (a recursive $ref), which a tool's parameters cannot hold",
-    );
     expect(await refused({ operation: 'upload' })).toBe(
       "request body: tool #0: field 'operation': its request body is neither JSON nor a form (multipart/form-data)",
     );
@@ -268,16 +292,6 @@ describe('OpenAPI tools', () => {
     const message = await refused({ spec: bad, operation: 'getOrder' });
     expect(message).toMatch(/field 'spec' cannot be read as an OpenAPI document .*bad\.yaml/);
     expect(message).not.toContain('secret-line');
-    // With its parameters given, the recursive operation is a tool like any other.
-    const res = await postTools(rig.engine.httpUrl, [
-      {
-        type: 'openapi',
-        spec: SPEC,
-        operation: 'saveTree',
-        parameters: { type: 'object', properties: { name: { type: 'string' } } },
-      },
-    ]);
-    expect(res.status).toBe(200);
   });
 });
 

@@ -129,7 +129,7 @@ export async function expandOpenApi(
         throw new ToolDefinitionError(
           `${where(source, index, name)}: field 'parameters' is required: ${
             ref.startsWith('#')
-              ? "the operation's arguments refer to themselves (a recursive $ref), which a tool's parameters cannot hold"
+              ? `the operation's arguments refer to ${JSON.stringify(ref)}, which the document does not hold`
               : `the operation's arguments refer to another document (${JSON.stringify(ref)}), which is not read for a document at a URL (only its own #/… references are followed)`
           }`,
         );

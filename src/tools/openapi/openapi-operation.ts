@@ -12,6 +12,7 @@ import {
 import type { JsonSchema, PlaceholderStyle, QueryStyle } from '../tool-definition.js';
 import { bodyArguments, placeBody, skippedBody, type RequestBody } from './openapi-body.js';
 import { toJsonSchema } from './openapi-schema.js';
+import { bodyRefsFollowed, withLocalDefs } from './local-defs.js';
 import { OperationError } from './operation-error.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -94,7 +95,8 @@ export interface OperationTool {
   body?: Record<string, string> | string;
   /**
    * The first `$ref` its arguments' schema leaves unresolved, which `parameters` cannot show: one
-   * to itself (`#/…`, recursive), or to another document (not followed for a document at a URL).
+   * to another document (not followed for a document at a URL), or to nothing. (A recursive one
+   * points into the parameters' `$defs`: local-defs.ts.)
    */
   unresolvedRef?: string;
   /** The OAuth 2.0 client-credentials flow its security declares. */
@@ -259,19 +261,21 @@ export function operationTool(
     placeholder({ name, in: 'path' });
     take({ name, in: 'path', schema: { type: 'string' } });
   }
-  const body = QUERY_VERBS.has(method) ? undefined : bodyArguments(op.requestBody);
-  const leftOut = QUERY_VERBS.has(method) || body ? undefined : skippedBody(op.requestBody);
+  const requestBody = bodyRefsFollowed(op.requestBody, spec);
+  const body = QUERY_VERBS.has(method) ? undefined : bodyArguments(requestBody);
+  const leftOut = QUERY_VERBS.has(method) || body ? undefined : skippedBody(requestBody);
   if (leftOut) skipped.push(leftOut);
   const placed = body && placeBody(body, new Set(Object.keys(properties)));
   Object.assign(properties, placed?.properties);
   for (const name of placed?.required ?? []) required.add(name);
   if (body?.form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
   if (body?.whole) headers['Content-Type'] = body.whole;
-  const parameters = toJsonSchema({
-    type: 'object',
-    properties,
-    ...(required.size > 0 && { required: [...required] }),
-  });
+  // A recursive schema's refs, which dereferencing leaves, point into the parameters' own $defs.
+  const offered = withLocalDefs(
+    { type: 'object', properties, ...(required.size > 0 && { required: [...required] }) },
+    spec,
+  );
+  const parameters = toJsonSchema(offered.schema);
   const notes = [body?.note, placed?.note].filter((n) => n !== undefined);
   const summary = typeof op.summary === 'string' ? op.summary.trim() : '';
   const details = typeof op.description === 'string' ? op.description.trim() : '';
@@ -293,20 +297,8 @@ export function operationTool(
     skipped,
     ...(placed?.template && { body: placed.template }),
     notes,
-    unresolvedRef: firstRef([[...byKey.values()], op.requestBody]),
+    ...(offered.unresolved !== undefined && { unresolvedRef: offered.unresolved }),
     ...(clientCredentials && { clientCredentials }),
     ...(Object.keys(keys.all).length > 0 && { keys }),
   };
-}
-
-/** The first `$ref` string in `value`, depth first. */
-function firstRef(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const ref = (value as { $ref?: unknown }).$ref;
-  if (typeof ref === 'string') return ref;
-  for (const v of Object.values(value)) {
-    const found = firstRef(v);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
