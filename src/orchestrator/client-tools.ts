@@ -8,7 +8,7 @@ import {
 } from '../tools/tool-definition.js';
 import { toolErrors, truncateResult } from '../tools/tool-errors.js';
 import type { ToolCallContext, ToolOutcome } from '../tools/tool-executor.js';
-import { parametersProblem } from '../tools/tool-validation.js';
+import { parametersProblem } from '../tools/parameters-schema.js';
 import { MAX_JSON_DEPTH, nestedDeeper } from '../common/nesting.js';
 import { describe, TOOL_NAME_PATTERN } from '../tools/definition-schema.js';
 import { awaitAnswer } from './awaiting.js';

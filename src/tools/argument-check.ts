@@ -2,9 +2,10 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { setOwn } from '../llm/parsing/json.js';
 import { MAX_JSON_DEPTH } from '../common/nesting.js';
 import type { JsonSchema } from './tool-definition.js';
-import { withJsonTypes } from './tool-validation.js';
+import { withJsonTypes } from './parameters-schema.js';
 import { withNullUnions } from './null-unions.js';
 import { dereferenced, shapeOf } from './schema-shape.js';
+import { lenientRegExp } from './schema-patterns.js';
 
 /**
  * Types are coerced where the value is clear ("5" for an integer, 5 for a string); formats are not
@@ -49,7 +50,8 @@ const EXACT_INTEGER = {
  * with the tool. (~0.5 ms more a compile, once a schema.)
  */
 function newAjv(): Ajv {
-  const ajv = new Ajv(OPTIONS);
+  // A pattern JavaScript's Unicode expressions refuse no longer leaves the whole schema unchecked.
+  const ajv = new Ajv({ ...OPTIONS, code: { regExp: lenientRegExp } });
   ajv.addKeyword(EXACT_INTEGER);
   return ajv;
 }

@@ -9,7 +9,7 @@ import type { BreakerRun } from '../tool-breaker.js';
 import { ToolGuards } from '../tool-guards.service.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from '../tool-executor.js';
 import { maskSecrets } from '../tool-secrets.js';
-import { parametersProblem } from '../tool-validation.js';
+import { parametersProblem } from '../parameters-schema.js';
 import { OAuth2Tokens } from '../oauth2.js';
 import { Subject } from 'rxjs';
 import { McpClients, targetKey, type McpListedTool, type McpTarget } from './mcp-clients.js';
