@@ -3,7 +3,7 @@ import { setOwn } from '../llm/parsing/json.js';
 import { MAX_JSON_DEPTH } from '../common/nesting.js';
 import type { JsonSchema } from './tool-definition.js';
 import { withJsonTypes } from './parameters-schema.js';
-import { withNullUnions } from './null-unions.js';
+import { withNullUnions, withTypedNullable } from './null-unions.js';
 import { dereferenced, shapeOf } from './schema-shape.js';
 import { lenientRegExp } from './schema-patterns.js';
 
@@ -82,7 +82,7 @@ function validatorOf(parameters: JsonSchema): ValidateFunction | null {
   let validate = compiled.get(parameters);
   if (validate === undefined) {
     const schema = withSafeIntegers(
-      withNullUnions(withJsonTypes(parameters, []) as JsonSchema),
+      withNullUnions(withTypedNullable(withJsonTypes(parameters, []) as JsonSchema)),
     ) as object;
     try {
       // Its own instance: two tools with the same `$id` compile each (see newAjv).

@@ -1,4 +1,5 @@
-import { withNullUnions } from './null-unions.js';
+import { argumentProblem } from './argument-check.js';
+import { withNullUnions, withTypedNullable } from './null-unions.js';
 
 describe('withNullUnions', () => {
   it('writes one simple member and null as a union of types, at any depth, enums taking null', () => {
@@ -30,5 +31,30 @@ describe('withNullUnions', () => {
       { anyOf: [{ type: 'string' }, { type: 'null', description: 'none' }, { type: 'null' }] },
     ];
     for (const schema of kept) expect(withNullUnions(schema)).toBe(schema);
+  });
+});
+
+describe('withTypedNullable', () => {
+  it("writes OpenAPI 3.0's nullable without a type as an alternative with null, which Ajv compiles", () => {
+    const owner = { type: 'object', properties: { id: { type: 'integer' } } };
+    const schema = {
+      type: 'object',
+      properties: {
+        owner: { nullable: true, allOf: [owner], description: 'Who' },
+        team: { nullable: false, allOf: [owner] },
+        note: { type: 'string', nullable: true },
+      },
+    };
+    expect(withTypedNullable(schema).properties).toEqual({
+      owner: { description: 'Who', anyOf: [{ allOf: [owner] }, { type: 'null' }] },
+      team: { allOf: [owner] },
+      note: { type: 'string', nullable: true },
+    });
+    // Before, Ajv refused the schema ("nullable" cannot be used without "type") and nothing of
+    // the tool was checked.
+    expect(argumentProblem(schema, { owner: { id: 'x' } })).toBe(
+      'invalid arguments: arguments/owner/id must be integer, arguments/owner must be null, arguments/owner must match a schema in anyOf',
+    );
+    expect(argumentProblem(schema, { owner: null, note: null })).toBeUndefined();
   });
 });

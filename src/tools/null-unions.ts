@@ -44,3 +44,19 @@ function simpleBesideNull(members: unknown): JsonSchema | undefined {
   if (!value || typeof value.type !== 'string') return undefined;
   return COMPOSED.some((k) => k in value) ? undefined : value;
 }
+
+/**
+ * `schema` with each OpenAPI 3.0 `"nullable": true` that has no `type` beside it (`{"nullable":
+ * true, "allOf": [{"$ref": …}]}`, common for a reference that may be null) written as an
+ * alternative with null, at any depth: Ajv refuses to compile one, and the tool's arguments then
+ * went unchecked. (With a `type`, Ajv reads `nullable` itself.)
+ */
+export function withTypedNullable(schema: JsonSchema): JsonSchema {
+  const deeper = mapSubschemas(schema, withTypedNullable);
+  if (!('nullable' in deeper) || 'type' in deeper) return deeper;
+  const { nullable, ...rest } = deeper;
+  if (nullable !== true) return rest;
+  const annotations = Object.fromEntries(Object.entries(rest).filter(([k]) => ANNOTATIONS.has(k)));
+  const value = Object.fromEntries(Object.entries(rest).filter(([k]) => !ANNOTATIONS.has(k)));
+  return { ...annotations, anyOf: [value, { type: 'null' }] };
+}

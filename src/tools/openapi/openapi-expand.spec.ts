@@ -244,13 +244,14 @@ describe("expandOpenApi: an entry's api_key, where the operation's security puts
     );
   });
 
-  it('in a header, a cookie or as a bearer token, after the query placeholders of a POST', async () => {
+  it('in a header, a cookie or as a bearer token; the query parameters of a POST as query_arguments', async () => {
     // The first requirement that takes one key: HTTP basic does not (a user and a password).
     expect((await made('getAlerts', 'k-1')).headers).toEqual({ 'X-API-Key': 'k-1' });
     expect((await made('getHistory', 'k-1')).headers).toEqual({ Cookie: 'sid=k-1' });
     expect(await made('renameStation', '${TOOL_SECRET_W}')).toMatchObject({
-      url: 'https://api.weather.example.com/v2/stations/{id}?notify={notify}',
+      url: 'https://api.weather.example.com/v2/stations/{id}',
       headers: { Authorization: 'Bearer ${TOOL_SECRET_W}' },
+      query_arguments: ['notify'],
     });
   });
 

@@ -37,9 +37,9 @@ describe('operationTool', () => {
     });
   });
 
-  it('merges a JSON body (allOf) into the arguments; a POST takes its required query parameters as placeholders, its optional ones as query_arguments', () => {
+  it('merges a JSON body (allOf) into the arguments; a POST takes its query parameters as query_arguments', () => {
     const made = operationTool(spec, 'POST /orders', 'http://127.0.0.1:9/api/');
-    expect(made.url).toBe('http://127.0.0.1:9/api/orders?notify={notify}');
+    expect(made.url).toBe('http://127.0.0.1:9/api/orders');
     expect(made.method).toBe('POST');
     expect(made.parameters).toEqual({
       type: 'object',
@@ -51,8 +51,34 @@ describe('operationTool', () => {
       },
       required: ['notify', 'item', 'quantity'],
     });
-    expect(made.queryArguments).toEqual(['coupon']);
+    // Required of the model (notify) or not (coupon), whatever their names.
+    expect(made.queryArguments).toEqual(['notify', 'coupon']);
     expect(made.skipped).toEqual([]);
+  });
+
+  it('takes the query parameters of a POST whatever their names (OData, JCR)', () => {
+    const made = operationTool(
+      {
+        servers: [{ url: 'https://api.example.com' }],
+        paths: {
+          '/search': {
+            post: {
+              operationId: 'search',
+              parameters: [
+                { name: '$filter', in: 'query', required: true, schema: { type: 'string' } },
+                { name: 'jcr:primaryType', in: 'query', schema: { type: 'string' } },
+              ],
+            },
+          },
+        },
+      },
+      'search',
+    );
+    expect([made.url, made.queryArguments, made.parameters.required]).toEqual([
+      'https://api.example.com/search',
+      ['$filter', 'jcr:primaryType'],
+      ['$filter'],
+    ]);
   });
 
   it("writes a query parameter's array or object as its style says (form, exploded, by default)", () => {

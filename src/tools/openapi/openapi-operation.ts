@@ -186,7 +186,7 @@ function onlyValue(schema: JsonSchema | undefined): string | undefined {
 /**
  * The HTTP tool for operation `ref` of `spec`. Path parameters become URL placeholders; query
  * parameters stay arguments (sent in the query for GET, HEAD, OPTIONS, TRACE, DELETE; for other
- * verbs a required one becomes a placeholder in the query, an optional one a `query_arguments`); header
+ * verbs as `query_arguments`); header
  * parameters become header placeholders (`header_arguments`); a JSON object body's properties become
  * arguments. A required parameter that can take one value only is written in, not offered. Cookie
  * parameters are skipped.
@@ -237,11 +237,9 @@ export function operationTool(
       else path = path.replaceAll(`{${p.name}}`, encodeURIComponent(fixed));
       continue;
     }
-    // Another verb's query parameters: a required one is a placeholder in the URL's query, an
-    // optional one goes there when the model gives it (`query_arguments`).
-    if (p.in === 'query' && !QUERY_VERBS.has(method) && p.required)
-      query.push(`${encodeURIComponent(p.name)}=${placeholder(p)}`);
-    else if (p.in === 'query') {
+    // Another verb's query parameters go there too (`query_arguments`; a required one is
+    // required of the model), whatever their names.
+    if (p.in === 'query') {
       if (!QUERY_VERBS.has(method)) queryArguments.push(p.name);
       if (!SCALARS.has(String(p.schema?.type))) queryStyles[p.name] = queryStyle(p);
     }
