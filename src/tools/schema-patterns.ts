@@ -4,8 +4,8 @@
  * hand escape `-` and `_` in a class (`^[a-zA-Z0-9\-\_]+$`, refused with `u`), Java's POSIX
  * classes (`\p{Alnum}`). Ajv refused a whole schema for one such pattern, and every argument of
  * the tool went unchecked. Each pattern is now read the first way that works: with Unicode,
- * without (when it names no `\p` class, which would mean a letter p there), with Java's POSIX
- * classes written as ranges; a pattern none of these reads is not checked (a warning at load says
+ * without (when it names no `\p` class, which would mean a letter p there), with Java's classes
+ * as JavaScript writes them (`\p{Alnum}` as ranges, `\p{Han}` as `\p{Script=Han}`); a pattern none of these reads is not checked (a warning at load says
  * so). Pure: no Nest import.
  */
 
@@ -26,8 +26,22 @@ const POSIX: Record<string, string> = {
   Space: ' \\t\\n\\x0B\\f\\r',
 };
 
-/** `pattern` with Java's `\p{Alnum}`-style classes as ranges; undefined if one cannot be so. */
-function withPosixClasses(pattern: string): string | undefined {
+/**
+ * A Java class name as JavaScript names it with Unicode: itself (`L`, `Letter`), without Java's
+ * `Is` (`IsLetter`, `IsAlphabetic`), or a script (`Han`, `IsLatin`: `Script=Han`).
+ */
+function unicodeName(name: string): string | undefined {
+  const bare = name.replace(/^Is(?=[A-Z])/, '');
+  for (const candidate of [name, bare, `Script=${name}`, `Script=${bare}`])
+    if (compiled(`\\p{${candidate}}`, 'u')) return candidate;
+  return undefined;
+}
+
+/**
+ * `pattern` with Java's `\p{…}` classes as JavaScript reads them: POSIX ones (`\p{Alnum}`) as
+ * ranges, Unicode ones by their JavaScript names; undefined if one cannot be so.
+ */
+function withJavaClasses(pattern: string): string | undefined {
   let out = '';
   let inClass = false;
   for (let i = 0; i < pattern.length; i++) {
@@ -35,7 +49,13 @@ function withPosixClasses(pattern: string): string | undefined {
     if (c === '\\') {
       const named = /^\\([pP])\{(\w+)\}/.exec(pattern.slice(i));
       const ranges = named ? POSIX[named[2]!] : undefined;
-      if (named && ranges === undefined) return undefined;
+      if (named && ranges === undefined) {
+        const name = unicodeName(named[2]!);
+        if (name === undefined) return undefined;
+        out += `\\${named[1]}{${name}}`;
+        i += named[0].length - 1;
+        continue;
+      }
       if (named && ranges !== undefined) {
         const negated = named[1] === 'P';
         if (inClass && negated) return undefined;
@@ -87,7 +107,7 @@ export function patternRegExp(pattern: string): RegExp | undefined {
   const named = /\\[pP]\{/.test(pattern);
   const legacy = named ? undefined : compiled(pattern, '');
   if (legacy) return legacy;
-  const posix = named ? withPosixClasses(pattern) : undefined;
+  const posix = named ? withJavaClasses(pattern) : undefined;
   return posix === undefined ? undefined : (compiled(posix, 'u') ?? compiled(posix, ''));
 }
 

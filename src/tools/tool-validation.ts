@@ -104,7 +104,7 @@ export function validateToolDefinitions(
       throw new ToolDefinitionError(`${where(source, index, name)}: field 'parameters' ${problem}`);
     for (const pattern of entry.parameters ? unreadPatterns(entry.parameters) : [])
       warnings.push(
-        `${where(source, index, name)}: field 'parameters': pattern ${JSON.stringify(pattern)} is not a regular expression this engine can read (JavaScript's, or with Java's POSIX classes): values are not checked against it`,
+        `${where(source, index, name)}: field 'parameters': pattern ${JSON.stringify(pattern)} is not a regular expression this engine can read (JavaScript's, or Java's): values are not checked against it`,
       );
     if (isCode) return codeTool(entry, index, source, options);
     if (type === 'end_session') return endSessionTool(entry);
