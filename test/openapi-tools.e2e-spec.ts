@@ -274,7 +274,7 @@ describe('OpenAPI tools', () => {
       /^request body: tool #0: field 'name' is required: the operation's id "create-order\.v2" is not a tool name/,
     );
     expect(await refused({ operation: 'upload' })).toBe(
-      "request body: tool #0: field 'operation': its request body is neither JSON nor a form (multipart/form-data)",
+      "request body: tool #0: field 'operation': its request body is neither JSON, a form nor text (multipart/form-data)",
     );
     expect(await refused({ operation: 'getOrder', url: 'http://x' })).toMatch(
       /field 'url' is not used by OpenAPI tools: the operation gives it/,

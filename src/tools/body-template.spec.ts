@@ -122,6 +122,17 @@ describe('an HTTP tool with a body template', () => {
     expect(soap.body).toBe(
       '<Envelope><Body><Lookup><name>Tom &amp; &quot;Jerry&quot; &lt;co&gt;</name><key>j-1</key></Lookup></Body></Envelope>',
     );
+    // A text body that is one argument and nothing else is the model's text, unescaped.
+    const whole = built(
+      {
+        name: 'put_config',
+        url: 'https://cdn.example/config',
+        headers: { 'Content-Type': 'application/xml' },
+        body: '{body}',
+      },
+      { body: '<Config><Comment>a &amp; b</Comment></Config>' },
+    );
+    expect(whole.body).toBe('<Config><Comment>a &amp; b</Comment></Config>');
     const plain = built(
       { name: 'note', url: 'https://n.example/', body: 'Note: {text}' },
       { text: 'hi' },

@@ -144,9 +144,13 @@ function templated(
   const text = typeof tool.body === 'string';
   const contentType = type ?? (text ? 'text/plain; charset=utf-8' : 'application/json');
   if (type === undefined) headers['Content-Type'] = contentType;
-  const whole = /[/+]json\b/i.test(contentType) ? wholeArgument(tool.body) : undefined;
-  if (whole !== undefined && values.args[whole] !== undefined)
-    return { method: tool.method, url, headers, body: JSON.stringify(values.args[whole]) };
+  const whole = wholeArgument(tool.body);
+  const given = whole === undefined ? undefined : values.args[whole];
+  if (given !== undefined && /[/+]json\b/i.test(contentType))
+    return { method: tool.method, url, headers, body: JSON.stringify(given) };
+  // A text body that is one argument and nothing else: the model's text as it is, unescaped
+  // (an XML document is no value to keep inside a template's structure).
+  if (text && typeof given === 'string') return { method: tool.method, url, headers, body: given };
   const escape = text ? escapeFor(contentType) : (value: string) => value;
   const filled = fillBody(tool.body, {
     text: (template) => substitute(template, values, escape),

@@ -31,6 +31,8 @@ export interface BodyArguments {
 }
 
 const FORM = 'application/x-www-form-urlencoded';
+/** Text the model can write: `text/*`, XML. */
+const TEXT = /^(text\/[\w.+-]+|application\/([\w.+-]+\+)?xml)\b/i;
 
 /**
  * The arguments of a JSON request body, or else of a form: its object's properties and required
@@ -45,11 +47,20 @@ export function bodyArguments(body: RequestBody | undefined): BodyArguments | un
   const type =
     types.find((t) => /^application\/([\w.+-]+\+)?json\b/i.test(t)) ??
     types.find((t) => t.toLowerCase().startsWith(FORM));
+  const text = type ? undefined : types.find((t) => TEXT.test(t));
+  // A text or XML body (CloudFront's XML, a note as text/plain): one argument, the text as it is.
+  if (text)
+    return {
+      properties: { body: { type: 'string', description: `The request body, as ${text}` } },
+      required: body?.required === true ? ['body'] : [],
+      form: false,
+      whole: text,
+    };
   if (!type) {
     if (body?.required === true)
       throw new OperationError(
         'operation',
-        `its request body is neither JSON nor a form (${types.join(', ')})`,
+        `its request body is neither JSON, a form nor text (${types.join(', ')})`,
       );
     return undefined;
   }

@@ -202,14 +202,34 @@ describe('operationTool on operations that cannot be sent as they are written', 
     expect(made.headers).toEqual({ 'Content-Type': 'application/x-www-form-urlencoded' });
   });
 
-  it('skips a body that is neither JSON nor a form when it is optional, saying so', () => {
+  it('skips a body that is neither JSON, a form nor text when it is optional, saying so', () => {
     const made = operationTool(
-      post({ requestBody: { content: { 'text/plain': { schema: { type: 'string' } } } } }),
+      post({ requestBody: { content: { 'image/png': { schema: { type: 'string' } } } } }),
       'op',
       'http://x',
     );
     expect(made.parameters).toEqual({ type: 'object', properties: {} });
-    expect(made.skipped).toEqual(['request body (text/plain)']);
+    expect(made.skipped).toEqual(['request body (image/png)']);
+  });
+
+  it('takes a text or XML body as one argument, the text the model writes (CloudFront, a note)', () => {
+    const xml = { 'application/xml': { schema: { type: 'object' } }, 'image/png': {} };
+    const made = operationTool(
+      post({ requestBody: { required: true, content: xml } }),
+      'op',
+      'http://x',
+    );
+    expect([made.parameters, made.headers, made.body]).toEqual([
+      {
+        type: 'object',
+        properties: {
+          body: { type: 'string', description: 'The request body, as application/xml' },
+        },
+        required: ['body'],
+      },
+      { 'Content-Type': 'application/xml' },
+      '{body}',
+    ]);
   });
 
   it('reads a JSON body under a structured-syntax media type (application/merge-patch+json)', () => {

@@ -187,7 +187,7 @@ describe('operationTool', () => {
       /^operation: the spec has no operation "nope" .*it has: getOrder, cancelOrder, listOrders, create-order\.v2, saveTree, upload, printLabels, updateOrder, placeOrders, tagOrder\)$/,
     );
     expect(why('upload')).toBe(
-      'operation: its request body is neither JSON nor a form (multipart/form-data)',
+      'operation: its request body is neither JSON, a form nor text (multipart/form-data)',
     );
     const relative = { ...spec, servers: [{ url: '/v1' }] };
     expect(why('getOrder', undefined, relative)).toBe(
