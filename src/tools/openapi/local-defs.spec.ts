@@ -1,4 +1,5 @@
-import { bodyRefsFollowed, withLocalDefs } from './local-defs.js';
+import { bodyRefsFollowed, largerThan, withLocalDefs } from './local-defs.js';
+import { OperationError, operationTool } from './openapi-operation.js';
 
 describe('withLocalDefs', () => {
   const document = {
@@ -101,5 +102,54 @@ describe('bodyRefsFollowed', () => {
       allOf: [{ type: 'object', properties: { next: { $ref: '#/components/schemas/Node' } } }],
       description: 'A list',
     });
+  });
+});
+
+describe('parameters too large to offer', () => {
+  it('measures JSON text without writing it', () => {
+    const value = { a: ['x'.repeat(10), 1, null], b: { c: true } };
+    const length = JSON.stringify(value).length;
+    expect([largerThan(value, length + 20), largerThan(value, length - 20)]).toEqual([false, true]);
+  });
+
+  it("refuses an operation whose shared schemas, written out where they are used, make over 256 KiB (DocuSign's envelope)", () => {
+    // One schema of ~1 KB, used by each of 20 fields of each of 20 parts: 400 copies.
+    const address = {
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: 20 }, (_, i) => [`line${i}`, { type: 'string', maxLength: 100 }]),
+      ),
+    };
+    const part = {
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`a${i}`, address])),
+    };
+    const envelope = {
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`p${i}`, part])),
+    };
+    const spec = {
+      servers: [{ url: 'https://api.example.com' }],
+      paths: {
+        '/envelopes': {
+          post: {
+            operationId: 'send',
+            requestBody: { content: { 'application/json': { schema: envelope } } },
+          },
+        },
+      },
+    };
+    const refusal = (() => {
+      try {
+        operationTool(spec, 'send');
+      } catch (error) {
+        return error as OperationError;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(OperationError);
+    expect([refusal!.field, refusal!.message]).toEqual([
+      'parameters',
+      "is required: the operation's arguments make a schema of more than 256 KiB as JSON, more than a model should be given (its shared schemas written out wherever they are used): give 'parameters' naming what the model should send",
+    ]);
   });
 });

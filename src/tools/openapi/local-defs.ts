@@ -25,14 +25,35 @@ function pointed(document: unknown, ref: string): unknown {
 }
 
 /**
+ * The most a tool's parameters may make as JSON text when an operation's schemas make them: 256
+ * KiB, eight times Stripe's largest (29 KB). DocuSign's envelope, its shared schemas written out
+ * wherever they are used, makes 44 MB: no model should be given that, and compiling its check
+ * took minutes.
+ */
+export const MAX_PARAMETERS_CHARS = 256 * 1024;
+
+/** Whether `value` written as JSON is longer than `chars`, found without writing it. */
+export function largerThan(value: unknown, chars: number): boolean {
+  let left = chars;
+  const walk = (node: unknown): boolean => {
+    if (typeof node === 'string') return (left -= node.length + 2) < 0;
+    if (typeof node !== 'object' || node === null) return (left -= String(node).length) < 0;
+    left -= 2;
+    if (Array.isArray(node)) return node.some((item) => (left -= 1) < 0 || walk(item));
+    return Object.entries(node).some(([key, inner]) => (left -= key.length + 4) < 0 || walk(inner));
+  };
+  return walk(value);
+}
+
+/**
  * `schema` with each `#/…` `$ref` it holds pointing into its own `$defs`, where the schema it
  * pointed to in `document` is copied; `unresolved`, the first ref that points elsewhere (another
- * file, a URL) or nowhere.
+ * file, a URL) or nowhere; `tooLarge` when the copies would make more than MAX_PARAMETERS_CHARS.
  */
 export function withLocalDefs(
   schema: JsonSchema,
   document: unknown,
-): { schema: JsonSchema; unresolved?: string } {
+): { schema: JsonSchema; unresolved?: string; tooLarge?: true } {
   const names = new Map<string, string>();
   const taken = new Set<string>();
   const waiting: string[] = [];
@@ -68,8 +89,13 @@ export function withLocalDefs(
   };
   const made = local(schema) as JsonSchema;
   const defs: Record<string, unknown> = {};
-  for (let ref = waiting.shift(); ref !== undefined; ref = waiting.shift())
-    defs[names.get(ref)!] = local(pointed(document, ref));
+  let copied = 0;
+  for (let ref = waiting.shift(); ref !== undefined; ref = waiting.shift()) {
+    const target = pointed(document, ref);
+    if (largerThan(target, MAX_PARAMETERS_CHARS - copied)) return { schema, tooLarge: true };
+    defs[names.get(ref)!] = local(target);
+    copied += JSON.stringify(defs[names.get(ref)!]).length;
+  }
   if (names.size === 0) return { schema, ...(unresolved !== undefined && { unresolved }) };
   return {
     schema: { ...made, $defs: { ...(made.$defs as object), ...defs } },

@@ -12,7 +12,7 @@ import {
 import type { JsonSchema, PlaceholderStyle, QueryStyle } from '../tool-definition.js';
 import { bodyArguments, placeBody, skippedBody, type RequestBody } from './openapi-body.js';
 import { toJsonSchema } from './openapi-schema.js';
-import { bodyRefsFollowed, withLocalDefs } from './local-defs.js';
+import { bodyRefsFollowed, largerThan, MAX_PARAMETERS_CHARS, withLocalDefs } from './local-defs.js';
 import { OperationError } from './operation-error.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -268,11 +268,17 @@ export function operationTool(
   for (const name of placed?.required ?? []) required.add(name);
   if (body?.form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
   if (body?.whole) headers['Content-Type'] = body.whole;
+  const tooLarge = new OperationError(
+    'parameters',
+    `is required: the operation's arguments make a schema of more than ${MAX_PARAMETERS_CHARS / 1024} KiB as JSON, more than a model should be given (its shared schemas written out wherever they are used): give 'parameters' naming what the model should send`,
+  );
+  if (largerThan(properties, MAX_PARAMETERS_CHARS)) throw tooLarge;
   // A recursive schema's refs, which dereferencing leaves, point into the parameters' own $defs.
   const offered = withLocalDefs(
     { type: 'object', properties, ...(required.size > 0 && { required: [...required] }) },
     spec,
   );
+  if (offered.tooLarge) throw tooLarge;
   const parameters = toJsonSchema(offered.schema);
   const notes = [body?.note, placed?.note].filter((n) => n !== undefined);
   const summary = typeof op.summary === 'string' ? op.summary.trim() : '';
