@@ -1,5 +1,9 @@
 import { bodyRefsFollowed, largerThan, withLocalDefs } from './local-defs.js';
-import { OperationError, operationTool } from './openapi-operation.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expandOpenApi } from './openapi-expand.js';
+import { operationTool } from './openapi-operation.js';
 
 describe('withLocalDefs', () => {
   const document = {
@@ -112,7 +116,7 @@ describe('parameters too large to offer', () => {
     expect([largerThan(value, length + 20), largerThan(value, length - 20)]).toEqual([false, true]);
   });
 
-  it("refuses an operation whose shared schemas, written out where they are used, make over 256 KiB (DocuSign's envelope)", () => {
+  it("asks for the parameters of an operation whose shared schemas, written out where they are used, make over 256 KiB (DocuSign's envelope)", async () => {
     // One schema of ~1 KB, used by each of 20 fields of each of 20 parts: 400 copies.
     const address = {
       type: 'object',
@@ -139,17 +143,18 @@ describe('parameters too large to offer', () => {
         },
       },
     };
-    const refusal = (() => {
-      try {
-        operationTool(spec, 'send');
-      } catch (error) {
-        return error as OperationError;
-      }
-    })();
-    expect(refusal).toBeInstanceOf(OperationError);
-    expect([refusal!.field, refusal!.message]).toEqual([
-      'parameters',
-      "is required: the operation's arguments make a schema of more than 256 KiB as JSON, more than a model should be given (its shared schemas written out wherever they are used): give 'parameters' naming what the model should send",
-    ]);
+    const made = operationTool(spec, 'send');
+    expect([made.tooLarge, made.parameters]).toEqual([true, { type: 'object' }]);
+    // The entry must then give its parameters; with them, it is a tool like any other.
+    const dir = mkdtempSync(join(tmpdir(), 'engine-spec-'));
+    writeFileSync(join(dir, 'envelopes.json'), JSON.stringify({ openapi: '3.0.3', ...spec }));
+    const entry = { type: 'openapi', spec: 'envelopes.json', operation: 'send' };
+    const options = { baseDir: dir, timeoutMs: 1000 };
+    await expect(expandOpenApi([entry], 'tools.json', options)).rejects.toThrow(
+      "tools.json: tool #0 'send': field 'parameters' is required: the operation's arguments make a schema of more than 256 KiB as JSON, more than a model should be given (its shared schemas written out wherever they are used): give 'parameters' naming what the model should send",
+    );
+    const parameters = { type: 'object', properties: { p0: { type: 'object' } } };
+    const given = await expandOpenApi([{ ...entry, parameters }], 'tools.json', options);
+    expect((given.definitions as unknown[])[0]).toMatchObject({ name: 'send', parameters });
   });
 });

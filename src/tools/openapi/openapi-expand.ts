@@ -10,6 +10,7 @@ import type { OAuth2Input } from '../oauth2.js';
 import type { ToolDefinitionInput } from '../tool-definition.js';
 import { OperationError, operationTool, type OperationTool } from './openapi-operation.js';
 import { entryHeaders } from './operation-headers.js';
+import { MAX_PARAMETERS_CHARS } from './local-defs.js';
 import type { DeclaredKey } from './openapi-security.js';
 import {
   isSpecUrl,
@@ -123,6 +124,10 @@ export async function expandOpenApi(
       if (name === undefined || !NAME.test(name))
         throw new ToolDefinitionError(
           `${at}: field 'name' is required: the operation's id ${JSON.stringify(made.operationId ?? null)} is not a tool name (letters, digits, "_" or "-", 1 to 64)`,
+        );
+      if (def.parameters === undefined && made.tooLarge)
+        throw new ToolDefinitionError(
+          `${where(source, index, name)}: field 'parameters' is required: the operation's arguments make a schema of more than ${MAX_PARAMETERS_CHARS / 1024} KiB as JSON, more than a model should be given (its shared schemas written out wherever they are used): give 'parameters' naming what the model should send`,
         );
       const ref = made.unresolvedRef;
       if (def.parameters === undefined && ref !== undefined)

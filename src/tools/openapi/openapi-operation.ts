@@ -81,7 +81,7 @@ export interface OperationTool {
   headers: Record<string, string>;
   /** How its query parameters' arrays and objects are written (`query_styles`). */
   queryStyles: Record<string, QueryStyle>;
-  /** Its optional query parameters of a verb that sends a body (`query_arguments`). */
+  /** Its query parameters, of a verb that sends a body (`query_arguments`). */
   queryArguments: string[];
   /** Its header parameters, sent in their headers only, left out when not given (`header_arguments`). */
   headerArguments: string[];
@@ -99,6 +99,8 @@ export interface OperationTool {
    * points into the parameters' `$defs`: local-defs.ts.)
    */
   unresolvedRef?: string;
+  /** Its arguments make a schema larger than MAX_PARAMETERS_CHARS: `parameters` is not built. */
+  tooLarge?: true;
   /** The OAuth 2.0 client-credentials flow its security declares. */
   clientCredentials?: DeclaredClientCredentials;
   /** Where its security puts keys (an entry's `api_key`), when the document has key schemes. */
@@ -268,18 +270,13 @@ export function operationTool(
   for (const name of placed?.required ?? []) required.add(name);
   if (body?.form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
   if (body?.whole) headers['Content-Type'] = body.whole;
-  const tooLarge = new OperationError(
-    'parameters',
-    `is required: the operation's arguments make a schema of more than ${MAX_PARAMETERS_CHARS / 1024} KiB as JSON, more than a model should be given (its shared schemas written out wherever they are used): give 'parameters' naming what the model should send`,
-  );
-  if (largerThan(properties, MAX_PARAMETERS_CHARS)) throw tooLarge;
-  // A recursive schema's refs, which dereferencing leaves, point into the parameters' own $defs.
-  const offered = withLocalDefs(
-    { type: 'object', properties, ...(required.size > 0 && { required: [...required] }) },
-    spec,
-  );
-  if (offered.tooLarge) throw tooLarge;
-  const parameters = toJsonSchema(offered.schema);
+  // A recursive schema's refs, which dereferencing leaves, point into the parameters' own $defs;
+  // a schema too large to offer is not built (the entry must give its parameters).
+  const all = { type: 'object', properties, ...(required.size > 0 && { required: [...required] }) };
+  const offered = largerThan(properties, MAX_PARAMETERS_CHARS)
+    ? { schema: all, tooLarge: true as const }
+    : withLocalDefs(all, spec);
+  const parameters = offered.tooLarge ? { type: 'object' } : toJsonSchema(offered.schema);
   const notes = [body?.note, placed?.note].filter((n) => n !== undefined);
   const summary = typeof op.summary === 'string' ? op.summary.trim() : '';
   const details = typeof op.description === 'string' ? op.description.trim() : '';
@@ -301,7 +298,8 @@ export function operationTool(
     skipped,
     ...(placed?.template && { body: placed.template }),
     notes,
-    ...(offered.unresolved !== undefined && { unresolvedRef: offered.unresolved }),
+    ...('unresolved' in offered && { unresolvedRef: offered.unresolved }),
+    ...(offered.tooLarge && { tooLarge: true }),
     ...(clientCredentials && { clientCredentials }),
     ...(Object.keys(keys.all).length > 0 && { keys }),
   };
