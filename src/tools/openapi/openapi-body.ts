@@ -44,9 +44,11 @@ const TEXT = /^(text\/[\w.+-]+|application\/([\w.+-]+\+)?xml)\b/i;
 export function bodyArguments(body: RequestBody | undefined): BodyArguments | undefined {
   const content = body?.content ?? {};
   const types = Object.keys(content);
+  // Any type (`*/*`, as Kubernetes' converted document has its bodies) is taken as JSON.
   const type =
     types.find((t) => /^application\/([\w.+-]+\+)?json\b/i.test(t)) ??
-    types.find((t) => t.toLowerCase().startsWith(FORM));
+    types.find((t) => t.toLowerCase().startsWith(FORM)) ??
+    (types.includes('*/*') ? '*/*' : undefined);
   const text = type ? undefined : types.find((t) => TEXT.test(t));
   // A text or XML body (CloudFront's XML, a note as text/plain): one argument, the text as it is.
   if (text)
@@ -64,7 +66,7 @@ export function bodyArguments(body: RequestBody | undefined): BodyArguments | un
       );
     return undefined;
   }
-  const form = !/json/i.test(type);
+  const form = type.toLowerCase().startsWith(FORM);
   const what = form ? 'form' : 'JSON request body';
   const schema = content[type]!.schema ?? {};
   const shape = objectOf(schema);
@@ -79,7 +81,7 @@ export function bodyArguments(body: RequestBody | undefined): BodyArguments | un
       properties: { body: { description: 'The request body', ...(schema as JsonSchema) } },
       required: body?.required === true ? ['body'] : [],
       form: false,
-      whole: type,
+      whole: type === '*/*' ? 'application/json' : type,
     };
   const { properties, required, alternatives } = shape;
   const note =

@@ -22,6 +22,34 @@ describe('operationTool on operations that cannot be sent as they are written', 
     );
   });
 
+  it("leaves out an optional parameter named like the path's (Google's key), not the operation", () => {
+    const key = (where: string, required = false) => ({
+      name: 'key',
+      in: where,
+      required,
+      schema: { type: 'string' },
+    });
+    const made = operationTool(
+      post({ parameters: [key('query'), key('path', true)] }, '/v1/{key}:retrieve'),
+      'op',
+      'http://x',
+    );
+    expect([made.parameters.properties, made.skipped]).toEqual([
+      { key: { type: 'string' } },
+      ["query parameter 'key' (another parameter has its name)"],
+    ]);
+    expect(made.url).toBe('http://x/v1/{key}:retrieve');
+  });
+
+  it('takes a body of any type (*/*, as Kubernetes has it) as JSON', () => {
+    const object = { type: 'object', properties: { name: { type: 'string' } } };
+    const any = (schema: unknown) => ({ content: { '*/*': { schema } } });
+    const made = operationTool(post({ requestBody: any(object) }), 'op', 'http://x');
+    expect([made.parameters.properties, made.headers]).toEqual([{ name: { type: 'string' } }, {}]);
+    const list = operationTool(post({ requestBody: any({ type: 'array' }) }), 'op', 'http://x');
+    expect([list.headers, list.body]).toEqual([{ 'Content-Type': 'application/json' }, '{body}']);
+  });
+
   it('fills server variables with their defaults; one without a default needs base_url', () => {
     expect(() => operationTool(post({}), 'op')).toThrow(
       'is required: the spec\'s server URL has a variable {v} without a default ("https://{region}.api.example.com/{v}")',

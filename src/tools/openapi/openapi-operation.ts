@@ -14,45 +14,19 @@ import { bodyArguments, placeBody, skippedBody, type RequestBody } from './opena
 import { toJsonSchema } from './openapi-schema.js';
 import { bodyRefsFollowed, largerThan, MAX_PARAMETERS_CHARS, withLocalDefs } from './local-defs.js';
 import { OperationError } from './operation-error.js';
+import {
+  IGNORED_HEADERS,
+  onlyValue,
+  type Parameter,
+  PLACEHOLDER_NAME,
+  placeholder,
+  placeholderStyle,
+  queryStyle,
+  SCALARS,
+} from './operation-parameters.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-/** What an HTTP tool's `{placeholder}` may be named. */
-const PLACEHOLDER_NAME = /^[A-Za-z0-9_.-]+$/;
-
 export { OperationError };
-
-interface Parameter {
-  name: string;
-  in: string;
-  required?: boolean;
-  description?: string;
-  schema?: JsonSchema;
-  style?: string;
-  explode?: boolean;
-}
-
-const QUERY_STYLES = new Set(['form', 'spaceDelimited', 'pipeDelimited', 'deepObject']);
-/** Query parameters of these types are written as they are, whatever their style. */
-const SCALARS = new Set(['string', 'integer', 'number', 'boolean']);
-
-/**
- * How a path or header parameter is written when it is an array or an object, or styled: `simple`
- * (the default; a header's only style), `label` or `matrix`, and `explode`. Undefined for a scalar
- * in the default style, which a placeholder writes as it is.
- */
-function placeholderStyle(p: Parameter): PlaceholderStyle | undefined {
-  const style =
-    p.in === 'path' && (p.style === 'label' || p.style === 'matrix') ? p.style : 'simple';
-  const scalar = SCALARS.has(String(p.schema?.type));
-  if (scalar && style === 'simple') return undefined;
-  return { style, ...(typeof p.explode === 'boolean' && { explode: p.explode }) };
-}
-
-/** How a query parameter's array or object is written: its `style` (default form) and `explode`. */
-function queryStyle(p: Parameter): QueryStyle {
-  const style = QUERY_STYLES.has(p.style ?? '') ? (p.style as QueryStyle['style']) : 'form';
-  return { style, ...(typeof p.explode === 'boolean' && { explode: p.explode }) };
-}
 
 interface Operation {
   operationId?: unknown;
@@ -164,27 +138,6 @@ function serverUrl(
   return url.replace(/\/+$/, '');
 }
 
-/** Header parameters OpenAPI 3 says to ignore: the media types and the security scheme say them. */
-const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
-
-/** `{name}` for a parameter filled from its argument, if the name can be a placeholder's. */
-function placeholder(p: Parameter): string {
-  if (!PLACEHOLDER_NAME.test(p.name))
-    throw new OperationError(
-      'operation',
-      `its ${p.in} parameter ${JSON.stringify(p.name)} has a name a {placeholder} cannot hold (letters, digits, "_", "-", ".")`,
-    );
-  return `{${p.name}}`;
-}
-
-/** The one value a parameter's schema allows (`const`, or an `enum` of one), as text. */
-function onlyValue(schema: JsonSchema | undefined): string | undefined {
-  const values = schema?.const !== undefined ? [schema.const] : schema?.enum;
-  if (!Array.isArray(values) || values.length !== 1) return undefined;
-  const [value] = values as unknown[];
-  return ['string', 'number', 'boolean'].includes(typeof value) ? String(value) : undefined;
-}
-
 /**
  * The HTTP tool for operation `ref` of `spec`. Path parameters become URL placeholders; query
  * parameters stay arguments (sent in the query for GET, HEAD, OPTIONS, TRACE, DELETE; for other
@@ -222,7 +175,19 @@ export function operationTool(
     };
     if (p.required || p.in === 'path') required.add(p.name);
   };
+  // A parameter of one name in two places (Google's `key` query parameter, its API key, beside a
+  // path's `{key}`): the optional one outside the path is left out, not the operation refused.
+  const shadowed = (p: Parameter) =>
+    p.in !== 'path' &&
+    !p.required &&
+    [...byKey.values()].some(
+      (o) => o !== p && o.name === p.name && (o.in === 'path' || o.required),
+    );
   for (const p of byKey.values()) {
+    if (shadowed(p)) {
+      skipped.push(`${p.in} parameter '${p.name}' (another parameter has its name)`);
+      continue;
+    }
     // OpenAPI: such a header parameter "SHALL be ignored" (the body's type, the security's key).
     if (p.in === 'header' && IGNORED_HEADERS.has(p.name.toLowerCase())) continue;
     const unnamable = p.in === 'header' && !p.required && !PLACEHOLDER_NAME.test(p.name);
