@@ -1,6 +1,6 @@
 # Static analysis (python_analyze.py) of the classes a code tool's function may take an object as:
 # the dataclasses, TypedDicts, NamedTuples and Pydantic models the code defines, as JSON Schema
-# objects. The call builds the instance from the model's object (python_arguments.py, _record).
+# objects. The call builds the instance from the model's object (python_arguments.py, _built_record).
 import ast
 
 _RECORD_BASES = {"TypedDict": "typeddict", "NamedTuple": "namedtuple", "BaseModel": "model"}
