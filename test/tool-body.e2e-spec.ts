@@ -71,4 +71,31 @@ describe('an HTTP tool with a body template', () => {
     expect(read).toBe('POST application/json {"size":2,"when":"19:30"}');
     ws.close();
   }, 30_000);
+
+  it('sends a multipart form of text fields when the Content-Type says so, as a form parser reads it', async () => {
+    const tool = {
+      name: 'send_message',
+      url: `${rig.toolsUrl}/messages`,
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data' },
+    };
+    expect((await postTools(rig.engine.httpUrl, [tool])).status).toBe(200);
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    await callOnce(rig, ws, 'send_message', {
+      to: ['ann@example.com', 'bo@example.com'],
+      text: 'Table for 2 at 19:30 — "window"\r\nThanks',
+      meta: { source: 'voice' },
+    });
+    const sent = rig.tools.requests.at(-1)!;
+    const type = String(sent.headers['content-type']);
+    expect(type).toMatch(/^multipart\/form-data; boundary=/);
+    const form = await new Response(sent.body, { headers: { 'content-type': type } }).formData();
+    expect([...form.entries()]).toEqual([
+      ['to', 'ann@example.com'],
+      ['to', 'bo@example.com'],
+      ['text', 'Table for 2 at 19:30 — "window"\r\nThanks'],
+      ['meta', '{"source":"voice"}'],
+    ]);
+    ws.close();
+  }, 30_000);
 });

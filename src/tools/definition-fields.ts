@@ -11,6 +11,7 @@ import { oauth2Config, type OAuth2Config } from './oauth2.js';
 import { resolveSecrets } from './tool-secrets.js';
 import { argumentsNamed, bodyStrings } from './body-template.js';
 import { FORM_TYPE } from './argument-text.js';
+import { MULTIPART_TYPE } from './multipart-body.js';
 
 /** The scheme and authority of a url template (`https://${session.host}:8443`), '' if it has none. */
 export function originOf(url: string | undefined): string {
@@ -141,7 +142,7 @@ export function bodyChecks(
     );
   const type = Object.entries(def.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-type');
   const object = typeof def.body === 'object' && def.body !== null && !Array.isArray(def.body);
-  if (type && FORM_TYPE.test(type[1]) && !object)
+  if (type && (FORM_TYPE.test(type[1]) || MULTIPART_TYPE.test(type[1])) && !object)
     throw new ToolDefinitionError(
       `${at}: field 'body' must be an object for a form body (Content-Type ${type[1]})`,
     );

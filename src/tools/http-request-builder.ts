@@ -6,6 +6,7 @@ import {
   styledPlaceholder,
 } from './argument-text.js';
 import { escapeFor, fillBody, wholeArgument } from './body-template.js';
+import { MULTIPART_TYPE, multipartBody } from './multipart-body.js';
 import {
   HTTP_TOKEN,
   headerValueFault,
@@ -156,6 +157,8 @@ function templated(
     text: (template) => substitute(template, values, escape),
     argument: (name) => values.args[name],
   });
+  if (typeof filled !== 'string' && MULTIPART_TYPE.test(contentType))
+    return multipart(tool.method, url, headers, filled as Record<string, unknown>);
   const body =
     typeof filled === 'string'
       ? filled
@@ -163,6 +166,18 @@ function templated(
         ? formBody(filled as Record<string, unknown>)
         : JSON.stringify(filled);
   return { method: tool.method, url, headers, body };
+}
+
+/** A multipart request: its Content-Type (whatever case the tool wrote it in) takes the boundary. */
+function multipart(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  fields: Record<string, unknown>,
+): BuiltRequest {
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === 'content-type')!;
+  const { body, contentType } = multipartBody(fields, headers[key]);
+  return { method, url, headers: { ...headers, [key]: contentType }, body };
 }
 
 /** Whether `template` names one of `optional` (`header_arguments`) that the model did not give. */
@@ -212,6 +227,8 @@ export function buildHttpRequest(
     if (QUERY_VERBS.has(tool.method)) {
       return { method: tool.method, url: appendQuery(withQuery, rest, tool.queryStyles), headers };
     }
+    if (type !== undefined && MULTIPART_TYPE.test(type))
+      return multipart(tool.method, withQuery, headers, rest);
     if (type === undefined) headers['Content-Type'] = 'application/json';
     const body = type !== undefined && FORM_TYPE.test(type) ? formBody(rest) : JSON.stringify(rest);
     return { method: tool.method, url: withQuery, headers, body };

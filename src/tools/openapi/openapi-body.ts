@@ -24,6 +24,8 @@ export interface BodyArguments {
   properties: Record<string, JsonSchema>;
   required: string[];
   form: boolean;
+  /** A form sent as multipart/form-data (text fields only), not urlencoded. */
+  multipart?: boolean;
   /** What the model is not offered as the document says it (logged when the tools are loaded). */
   note?: string;
   /** A JSON body that is no object (an array, a string): its media type, the body given whole. */
@@ -31,6 +33,25 @@ export interface BodyArguments {
 }
 
 const FORM = 'application/x-www-form-urlencoded';
+const MULTIPART = 'multipart/form-data';
+
+/**
+ * Whether a multipart body's schema declares fields, none of them a file (binary, base64 or
+ * Swagger's file): one that declares none is taken for an upload.
+ */
+function textFields(schema: SchemaObject | undefined): boolean {
+  const isFile = (s: unknown): boolean =>
+    typeof s === 'object' &&
+    s !== null &&
+    ((s as JsonSchema).format === 'binary' ||
+      (s as JsonSchema).format === 'base64' ||
+      (s as JsonSchema).type === 'file' ||
+      isFile((s as JsonSchema).items));
+  const fields = [schema, ...(schema?.allOf ?? [])].flatMap((part) =>
+    Object.values(part?.properties ?? {}),
+  );
+  return fields.length > 0 && !fields.some(isFile);
+}
 /** Text the model can write: `text/*`, XML. */
 const TEXT = /^(text\/[\w.+-]+|application\/([\w.+-]+\+)?xml)\b/i;
 
@@ -45,9 +66,11 @@ export function bodyArguments(body: RequestBody | undefined): BodyArguments | un
   const content = body?.content ?? {};
   const types = Object.keys(content);
   // Any type (`*/*`, as Kubernetes' converted document has its bodies) is taken as JSON.
+  // A multipart form of text fields only (a message, a search) is a form; one with a file is not.
   const type =
     types.find((t) => /^application\/([\w.+-]+\+)?json\b/i.test(t)) ??
     types.find((t) => t.toLowerCase().startsWith(FORM)) ??
+    types.find((t) => t.toLowerCase() === MULTIPART && textFields(content[t]!.schema)) ??
     (types.includes('*/*') ? '*/*' : undefined);
   const text = type ? undefined : types.find((t) => TEXT.test(t));
   // A text or XML body (CloudFront's XML, a note as text/plain): one argument, the text as it is.
@@ -66,7 +89,7 @@ export function bodyArguments(body: RequestBody | undefined): BodyArguments | un
       );
     return undefined;
   }
-  const form = type.toLowerCase().startsWith(FORM);
+  const form = type.toLowerCase().startsWith(FORM) || type.toLowerCase() === MULTIPART;
   const what = form ? 'form' : 'JSON request body';
   const schema = content[type]!.schema ?? {};
   const shape = objectOf(schema);
@@ -90,7 +113,8 @@ export function bodyArguments(body: RequestBody | undefined): BodyArguments | un
       : alternatives > 1
         ? `its ${what} is one of ${alternatives} objects: the model is offered their properties together, required only where every one requires them (give 'parameters' to describe it better)`
         : undefined;
-  return { properties, required, form, ...(note && { note }) };
+  const multipart = type.toLowerCase() === MULTIPART;
+  return { properties, required, form, ...(multipart && { multipart }), ...(note && { note }) };
 }
 
 /** What an operation's optional body that the tool cannot send is called among what is left out. */

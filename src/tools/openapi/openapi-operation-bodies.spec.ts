@@ -41,6 +41,26 @@ describe('operationTool on operations that cannot be sent as they are written', 
     expect(made.url).toBe('http://x/v1/{key}:retrieve');
   });
 
+  it('takes a multipart form of text fields as a form sent so; one with a file is not taken', () => {
+    const multipart = (properties: object) => ({
+      required: true,
+      content: { 'multipart/form-data': { schema: { type: 'object', properties } } },
+    });
+    const made = operationTool(
+      post({ requestBody: multipart({ to: { type: 'string' }, text: { type: 'string' } }) }),
+      'op',
+      'http://x',
+    );
+    expect([made.parameters.properties, made.headers]).toEqual([
+      { to: { type: 'string' }, text: { type: 'string' } },
+      { 'Content-Type': 'multipart/form-data' },
+    ]);
+    const file = { to: { type: 'string' }, photo: { type: 'string', format: 'binary' } };
+    expect(() => operationTool(post({ requestBody: multipart(file) }), 'op', 'http://x')).toThrow(
+      'its request body is neither JSON, a form nor text (multipart/form-data)',
+    );
+  });
+
   it('takes a body of any type (*/*, as Kubernetes has it) as JSON', () => {
     const object = { type: 'object', properties: { name: { type: 'string' } } };
     const any = (schema: unknown) => ({ content: { '*/*': { schema } } });

@@ -233,7 +233,10 @@ export function operationTool(
   const placed = body && placeBody(body, new Set(Object.keys(properties)));
   Object.assign(properties, placed?.properties);
   for (const name of placed?.required ?? []) required.add(name);
-  if (body?.form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+  if (body?.form)
+    headers['Content-Type'] = body.multipart
+      ? 'multipart/form-data'
+      : 'application/x-www-form-urlencoded';
   if (body?.whole) headers['Content-Type'] = body.whole;
   // A recursive schema's refs, which dereferencing leaves, point into the parameters' own $defs;
   // a schema too large to offer is not built (the entry must give its parameters).
