@@ -3,7 +3,7 @@
  * so: many APIs take messages, searches and notes as a form of that type, without any file).
  * Pure: no Nest import.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { argumentText } from './argument-text.js';
 
 export const MULTIPART_TYPE = /^\s*multipart\/form-data\s*(;|$)/i;
@@ -20,7 +20,11 @@ export function multipartBody(
   args: Record<string, unknown>,
   type = 'multipart/form-data',
 ): { body: string; contentType: string } {
-  const boundary = `----engine-${randomUUID()}`;
+  // The same fields make the same body (a cached result's key holds it); a boundary found in
+  // them, however unlikely, is made anew.
+  const text = JSON.stringify(args);
+  const digest = createHash('sha256').update(text).digest('hex').slice(0, 32);
+  const boundary = `----engine-${text.includes(digest) ? randomUUID() : digest}`;
   const parts: string[] = [];
   const add = (name: string, value: unknown, json = false) => {
     const typed = json ? '\r\nContent-Type: application/json' : '';
