@@ -157,7 +157,7 @@ export class ToolDefinitionDto extends ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
-      "Arguments sent in the query string whatever the verb, when the model gives them (a POST's ?dry_run=true); the others go where the verb sends them. An OpenAPI tool takes them from its operation's optional query parameters",
+      "Arguments sent in the query string whatever the verb, when the model gives them (a POST's ?dry_run=true); the others go where the verb sends them. An OpenAPI tool takes them from the query parameters of an operation whose verb sends a body",
     type: [String],
     example: ['dry_run'],
   })
