@@ -7,23 +7,23 @@
 import type { JsonSchema } from './tool-definition.js';
 
 /** Indirections followed at most, against a `$ref` chain that loops. */
-const MAX_HOPS = 16;
+export const MAX_HOPS = 16;
 
-function isObject(value: unknown): value is JsonSchema {
+export function isObject(value: unknown): value is JsonSchema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The schema a local `$ref` (`#`, `#/…` JSON pointer) points to in `root`. */
-function pointed(root: JsonSchema, ref: string): JsonSchema | undefined {
-  if (ref === '#') return root;
+/** What a local `$ref` (`#`, `#/…` JSON pointer) points to in `document`, if anything. */
+export function pointed(document: unknown, ref: string): unknown {
+  if (ref === '#') return document;
   if (!ref.startsWith('#/')) return undefined;
-  let node: unknown = root;
+  let node = document;
   for (const raw of ref.slice(2).split('/')) {
     const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    if (!isObject(node) || !Object.hasOwn(node, key)) return undefined;
-    node = node[key];
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
   }
-  return isObject(node) ? node : undefined;
+  return node;
 }
 
 /** `schema` with its `$ref`s followed (one that cannot be: the schema as it is). */
@@ -31,7 +31,7 @@ export function dereferenced(schema: JsonSchema, root: JsonSchema): JsonSchema {
   let current = schema;
   for (let hop = 0; hop < MAX_HOPS && typeof current.$ref === 'string'; hop++) {
     const target = pointed(root, current.$ref);
-    if (!target) break;
+    if (!isObject(target)) break;
     current = target;
   }
   return current;

@@ -5,24 +5,9 @@
  * `$defs` (by its name, `Category`) and the refs point there, refs inside those too. Pure: no
  * Nest import.
  */
+import { isObject, MAX_HOPS, pointed } from '../schema-shape.js';
 import type { JsonSchema } from '../tool-definition.js';
 import type { RequestBody } from './openapi-body.js';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** What a `#/…` JSON pointer points to in `document`. */
-function pointed(document: unknown, ref: string): unknown {
-  let node = document;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    if (!isObject(node) && !Array.isArray(node)) return undefined;
-    if (!Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
-}
 
 /**
  * The most a tool's parameters may make as JSON text when an operation's schemas make them: 256
@@ -34,7 +19,12 @@ export const MAX_PARAMETERS_CHARS = 256 * 1024;
 
 /** Whether `value` written as JSON is longer than `chars`, found without writing it. */
 export function largerThan(value: unknown, chars: number): boolean {
-  let left = chars;
+  return jsonLength(value, chars) > chars;
+}
+
+/** About how long `value` is written as JSON, found without writing it: past `limit`, limit + 1. */
+function jsonLength(value: unknown, limit: number): number {
+  let left = limit;
   const walk = (node: unknown): boolean => {
     if (typeof node === 'string') return (left -= node.length + 2) < 0;
     if (typeof node !== 'object' || node === null) return (left -= String(node).length) < 0;
@@ -42,7 +32,7 @@ export function largerThan(value: unknown, chars: number): boolean {
     if (Array.isArray(node)) return node.some((item) => (left -= 1) < 0 || walk(item));
     return Object.entries(node).some(([key, inner]) => (left -= key.length + 4) < 0 || walk(inner));
   };
-  return walk(value);
+  return walk(value) ? limit + 1 : limit - left;
 }
 
 /**
@@ -92,9 +82,10 @@ export function withLocalDefs(
   let copied = 0;
   for (let ref = waiting.shift(); ref !== undefined; ref = waiting.shift()) {
     const target = pointed(document, ref);
-    if (largerThan(target, MAX_PARAMETERS_CHARS - copied)) return { schema, tooLarge: true };
+    const size = jsonLength(target, MAX_PARAMETERS_CHARS - copied);
+    if (size > MAX_PARAMETERS_CHARS - copied) return { schema, tooLarge: true };
     defs[names.get(ref)!] = local(target);
-    copied += JSON.stringify(defs[names.get(ref)!]).length;
+    copied += size;
   }
   if (names.size === 0) return { schema, ...(unresolved !== undefined && { unresolved }) };
   return {
@@ -102,9 +93,6 @@ export function withLocalDefs(
     ...(unresolved !== undefined && { unresolved }),
   };
 }
-
-/** Indirections followed at most, against a chain of refs that loops. */
-const MAX_HOPS = 16;
 
 /**
  * `schema` with the `$ref`s at its top, and at the top of its `allOf`/`oneOf`/`anyOf` members,
