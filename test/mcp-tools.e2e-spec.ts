@@ -17,6 +17,20 @@ import { until } from './support/waiting.js';
  * MCP tools (`"type": "mcp"`): tools of an MCP server, reached over Streamable HTTP, offered to the
  * model like any other and called with `tools/call`.
  */
+/**
+ * A schema listed as servers generated from an API description list them: with every shared
+ * schema of the API, used or not.
+ */
+const CANCEL_SCHEMA = {
+  type: 'object',
+  properties: { order_id: { $ref: '#/$defs/orderId' } },
+  required: ['order_id'],
+  $defs: {
+    orderId: { type: 'string', description: 'The order number' },
+    address: { type: 'object', properties: { street: { type: 'string' } } },
+  },
+};
+
 describe('MCP tools', () => {
   const mcp = new McpTestServer([
     {
@@ -34,7 +48,7 @@ describe('MCP tools', () => {
     {
       name: 'orders.cancel',
       description: 'server text',
-      inputSchema: ORDER_SCHEMA,
+      inputSchema: CANCEL_SCHEMA,
       answer: (args) => ({
         content: [{ type: 'text', text: `no such order ${String(args.order_id)}` }],
         isError: true,
@@ -142,10 +156,13 @@ describe('MCP tools', () => {
       parameters: ORDER_SCHEMA,
     });
     // The definition's own description wins; the remote name stays the engine's business.
+    // Shared schemas nothing refers to are left out.
+    const { address, ...used } = CANCEL_SCHEMA.$defs;
+    expect(address).toBeDefined();
     expect(offered.cancel_order).toEqual({
       name: 'cancel_order',
       description: 'Cancels an order.',
-      parameters: ORDER_SCHEMA,
+      parameters: { ...CANCEL_SCHEMA, $defs: used },
     });
     // An admin sees the same over the API.
     const api = await fetch(`${rig.engine.httpUrl}/api/tools/lookup_order/offered`);
@@ -193,6 +210,9 @@ describe('MCP tools', () => {
     expect(read).toBe('Error: no such order 7');
     expect(result).toMatchObject({ ok: false });
     expect(mcp.calls.map((c) => c.name)).toEqual(['orders.cancel']);
+    // The listed schema, shared schemas and all, is what the arguments are checked against.
+    expect((await call('cancel_order', { order_id: { id: 7 } })).read).toMatch(/order_id/);
+    expect(mcp.calls).toHaveLength(1);
   });
 
   it('gives up a call past its timeout, and the model reads why', async () => {

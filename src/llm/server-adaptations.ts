@@ -6,6 +6,7 @@
 import { withNineCharacterIds } from './call-ids.js';
 import type { ChatMessage, LlmTool } from './llm.types.js';
 import { messagesJson, toolsJson } from './request-json.js';
+import { withoutUnusedDefs } from './unused-defs.js';
 
 /** vLLM without `--enable-auto-tool-choice` refuses `tool_choice: "auto"` with HTTP 400. */
 const NO_TOOL_PARSER = /auto.{0,20}tool.?choice|enable-auto-tool-choice|tool-call-parser/i;
@@ -83,6 +84,8 @@ export class ServerAdaptations {
   autoOnly = false;
   /** How each message is changed before it is sent, when it is: one function per set of changes. */
   private form: ((message: ChatMessage) => ChatMessage) | undefined;
+  /** Each schema as sent without its unused `$defs`, by the tool's schema. */
+  private readonly pruned = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
   /** Each schema as sent with `bareObjects`, by the tool's schema. */
   private readonly bare = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
 
@@ -158,13 +161,18 @@ export class ServerAdaptations {
     return { json: toolsJson(tools, (schema) => this.parameters(schema)), choice };
   }
 
-  /** A tool's parameters as this server takes them. */
+  /**
+   * A tool's parameters as this server takes them, without the shared schemas nothing in them
+   * refers to (unused-defs.ts), for every server.
+   */
   parameters(schema: Record<string, unknown>): Record<string, unknown> {
-    if (!this.bareObjects) return schema;
     // The same schema object for the same tool, so that its JSON is written once (request-json.ts).
-    let bare = this.bare.get(schema);
+    let sent = this.pruned.get(schema);
+    if (!sent) this.pruned.set(schema, (sent = withoutUnusedDefs(schema)));
+    if (!this.bareObjects) return sent;
+    let bare = this.bare.get(sent);
     if (!bare)
-      this.bare.set(schema, (bare = withoutEmptyProperties(schema) as Record<string, unknown>));
+      this.bare.set(sent, (bare = withoutEmptyProperties(sent) as Record<string, unknown>));
     return bare;
   }
 }

@@ -18,6 +18,7 @@ import {
   ToolsResponseDto,
   type AnyToolDefinitionDto,
 } from './dto/tool-definition.dto.js';
+import { withoutUnusedDefs } from '../llm/unused-defs.js';
 import { OfferedToolDto } from './dto/tool-call.dto.js';
 import { ToolRegistry } from './tool-registry.service.js';
 import {
@@ -72,7 +73,7 @@ export class ToolController {
   @ApiOperation({
     summary: 'What the model is offered for one active tool: name, description, arguments schema',
     description:
-      "The definition as the model sees it, once the engine has made what the definition leaves out: a code tool's description and schema from its docstring and signature, an MCP tool's from its server's list, an OpenAPI tool's from its operation. (The LLM server may get the schema adapted to what it accepts.)",
+      "The definition as the model sees it, once the engine has made what the definition leaves out: a code tool's description and schema from its docstring and signature, an MCP tool's from its server's list, an OpenAPI tool's from its operation; shared schemas (`$defs`) nothing refers to are left out, as in every request. (The LLM server may get the schema adapted to what it accepts.)",
   })
   @ApiOkResponse({ type: OfferedToolDto })
   @ApiResponse({
@@ -84,7 +85,9 @@ export class ToolController {
     assertLlmEnabled(this.registry);
     const tool = this.registry.active().byName.get(name);
     if (!tool) throw notCallable(this.registry, name);
-    return { name: tool.name, description: tool.description, parameters: tool.parameters };
+    // As every request sends it: without the shared schemas nothing in it refers to.
+    const parameters = withoutUnusedDefs(tool.parameters);
+    return { name: tool.name, description: tool.description, parameters };
   }
 
   @Put()
