@@ -21,6 +21,24 @@ describe('mcpResultText', () => {
     });
   });
 
+  it('reads a resource blob of a text type as its text, in the charset the type names', () => {
+    const blob = (text: string, encoding: BufferEncoding = 'utf8') =>
+      Buffer.from(text, encoding).toString('base64');
+    expect(
+      mcpResultText({
+        content: [
+          { type: 'resource', resource: { blob: blob('id,total\n42,€9'), mimeType: 'text/csv' } },
+          {
+            type: 'resource',
+            resource: { blob: blob('Café', 'latin1'), mimeType: 'text/plain; charset=iso-8859-1' },
+          },
+          { type: 'resource', resource: { blob: blob('{"a":1}'), mimeType: 'application/json' } },
+          { type: 'resource', resource: { blob: blob('text?') } },
+        ],
+      }).text,
+    ).toBe('id,total\n42,€9\nCafé\n{"a":1}\n(application/octet-stream, 5 bytes, not text)');
+  });
+
   it('notes content of no stated type, of a type it does not know, and links without a name', () => {
     expect(
       mcpResultText({

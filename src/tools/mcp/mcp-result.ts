@@ -1,5 +1,6 @@
 /** What the model reads of an MCP tool's result. Pure: no Nest import. */
 import { MAX_JSON_DEPTH, nestedDeeper } from '../../common/nesting.js';
+import { decodeBody, isTextBody } from '../response-text.js';
 
 /** One item of a `tools/call` result's `content` (MCP 2025-06-18), as far as the engine reads it. */
 export interface McpContent {
@@ -29,6 +30,16 @@ function binaryNote(mimeType: string | undefined, data: string | undefined): str
   return `(${mimeType || 'application/octet-stream'}, ${base64Bytes(data ?? '')} bytes, not text)`;
 }
 
+/**
+ * A resource's base64 `blob` as text when its declared type is text (a CSV, JSON, a page: servers
+ * send files as blobs whatever they hold), in the charset the type names.
+ */
+function blobText(blob: string | undefined, mimeType: string | undefined): string | undefined {
+  if (blob === undefined || !mimeType) return undefined;
+  const bytes = Buffer.from(blob, 'base64');
+  return isTextBody(bytes, mimeType) ? decodeBody(bytes, mimeType) : undefined;
+}
+
 function itemText(item: McpContent): string {
   switch (item.type) {
     case 'text':
@@ -38,7 +49,7 @@ function itemText(item: McpContent): string {
       return binaryNote(item.mimeType, item.data);
     case 'resource': {
       const r = item.resource ?? {};
-      return r.text ?? binaryNote(r.mimeType, r.blob);
+      return r.text ?? blobText(r.blob, r.mimeType) ?? binaryNote(r.mimeType, r.blob);
     }
     case 'resource_link':
       return `${item.name ? `${item.name}: ` : ''}${item.uri ?? ''}`;
@@ -50,7 +61,7 @@ function itemText(item: McpContent): string {
 /**
  * The text of a `tools/call` result: its content items, one per line (text as it is; images,
  * audio and binary resources as a note of type and size; links as their URI), or its
- * `structuredContent` as JSON when it has no content. `isError` results are errors the tool
+ * `structuredContent` as JSON when it has no content. A resource blob of a text type is its text. `isError` results are errors the tool
  * reported: the model reads them as `Error: …`.
  */
 export function mcpResultText(result: McpCallResult): { ok: boolean; text: string } {
