@@ -144,6 +144,8 @@ export interface Tool {
   code: string;
   /** MCP tools: the tool's name on its server (`tool`, else `name`). */
   remoteName?: string;
+  /** MCP tools the server lists as run only as tasks (`execution.taskSupport: "required"`). */
+  mcpTask?: true;
   /** MCP tools whose server the engine runs (`command`; `url` is then empty). */
   stdio?: McpCommand;
   /**

@@ -11,10 +11,13 @@ import { schemeFor, serverFor, type TlsOptions } from './tls.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import {
   CallToolRequestSchema,
+  ErrorCode,
   isInitializeRequest,
   ListToolsRequestSchema,
+  McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 
 /** A tool the test server lists, and how it answers a call. */
@@ -23,6 +26,8 @@ export interface McpTestTool {
   description?: string;
   inputSchema?: Record<string, unknown>;
   annotations?: { readOnlyHint?: boolean };
+  /** Listed as `execution.taskSupport` (MCP 2025-11-25); `required`: a call must be a task. */
+  taskSupport?: 'required' | 'optional';
   answer: (
     args: Record<string, unknown>,
     extra: { signal: AbortSignal; headers: IncomingHttpHeaders },
@@ -41,6 +46,10 @@ export class McpTestServer {
   running = 0;
   /** `notifications/cancelled` received: a client giving up on a request. */
   cancellations = 0;
+  /** Calls made as tasks (`tools/call` with `task`), and `tasks/get` asked. */
+  readonly tasks = { created: 0, polled: 0, cancelled: 0 };
+  /** What aborts each task's work, by task id (`tasks/cancel`). */
+  private readonly taskWork = new Map<string, AbortController>();
   /** Sessions opened (initialize requests answered). */
   sessionsOpened = 0;
   /** Answers the next request with this HTTP status and body instead (an overloaded server). */
@@ -49,6 +58,8 @@ export class McpTestServer {
   /** The server side of each session, to send it notifications. */
   private readonly servers = new Set<Server>();
   private readonly http: HttpServer;
+  /** Tasks of every session (the SDK's store keeps them apart by session). */
+  private readonly taskStore = new InMemoryTaskStore();
 
   /** Sessions of the older HTTP+SSE transport (`legacy`), by id. */
   private readonly legacySessions = new Map<string, SSEServerTransport>();
@@ -80,8 +91,13 @@ export class McpTestServer {
         }
         const text = Buffer.concat(chunks).toString('utf8');
         const body: unknown = text === '' ? undefined : JSON.parse(text);
-        if ((body as { method?: unknown } | undefined)?.method === 'notifications/cancelled')
-          this.cancellations++;
+        const message = body as { method?: unknown; params?: { taskId?: string } } | undefined;
+        if (message?.method === 'notifications/cancelled') this.cancellations++;
+        if (message?.method === 'tasks/get') this.tasks.polled++;
+        if (message?.method === 'tasks/cancel') {
+          this.tasks.cancelled++;
+          this.taskWork.get(message.params?.taskId ?? '')?.abort();
+        }
         if (this.options.legacy) return this.legacyRequest(req, res, body);
         const id = req.headers['mcp-session-id'];
         const known = typeof id === 'string' ? this.sessions.get(id) : undefined;
@@ -117,6 +133,7 @@ export class McpTestServer {
   }
 
   async stop(): Promise<void> {
+    this.taskStore.cleanup();
     await this.forgetSessions();
     this.http.closeAllConnections();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
@@ -153,18 +170,27 @@ export class McpTestServer {
   private server(headers: IncomingHttpHeaders): Server {
     const server = new Server(
       { name: 'test', version: '1' },
-      { capabilities: { tools: { listChanged: true } } },
+      {
+        capabilities: {
+          tools: { listChanged: true },
+          tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+        },
+        taskStore: this.taskStore,
+      },
     );
     this.servers.add(server);
     server.onclose = () => this.servers.delete(server);
     server.setRequestHandler(ListToolsRequestSchema, (request) => {
       this.lists++;
-      const all = this.tools.map(({ name, description, inputSchema, annotations }) => ({
-        name,
-        description,
-        inputSchema: inputSchema ?? { type: 'object', properties: {} },
-        ...(annotations && { annotations }),
-      }));
+      const all = this.tools.map(
+        ({ name, description, inputSchema, annotations, taskSupport }) => ({
+          name,
+          description,
+          inputSchema: inputSchema ?? { type: 'object', properties: {} },
+          ...(annotations && { annotations }),
+          ...(taskSupport && { execution: { taskSupport } }),
+        }),
+      );
       // With `pageSize`, pages of that many tools; the cursor is where the next page starts.
       const size = this.options.pageSize ?? all.length;
       const from = Number(request.params?.cursor ?? 0);
@@ -181,6 +207,24 @@ export class McpTestServer {
           content: [{ type: 'text', text: `unknown tool ${request.params.name}` }],
           isError: true,
         };
+      const task = request.params.task;
+      if (tool.taskSupport === 'required' && !task)
+        throw new McpError(ErrorCode.MethodNotFound, `Tool ${tool.name} requires a task`);
+      if (task && extra.taskStore) {
+        // The task is answered at once; its work goes on until its result is stored.
+        const created = await extra.taskStore.createTask({ ttl: task.ttl, pollInterval: 20 });
+        this.tasks.created++;
+        const work = new AbortController();
+        this.taskWork.set(created.taskId, work);
+        const answered = Promise.resolve(
+          tool.answer(args, { signal: work.signal, headers: callHeaders }),
+        );
+        void answered.then(async (result) => {
+          if (!work.signal.aborted)
+            await extra.taskStore!.storeTaskResult(created.taskId, 'completed', result);
+        });
+        return { task: created };
+      }
       this.running++;
       try {
         return await tool.answer(args, { signal: extra.signal, headers: callHeaders });

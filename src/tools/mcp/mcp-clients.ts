@@ -9,6 +9,7 @@ import { oauth2Identity, type OAuth2Config, type OAuth2Tokens } from '../oauth2.
 import { boundedFetch, redirectSafe, withBearer } from './mcp-fetch.js';
 import type { McpCallResult } from './mcp-result.js';
 import { connectCommand } from './mcp-stdio.js';
+import { callAsTask } from './mcp-task.js';
 import type { McpCommand } from '../tool-definition.js';
 import {
   httpStatusOf,
@@ -47,6 +48,8 @@ export interface McpListedTool {
   description?: string;
   inputSchema: Record<string, unknown>;
   annotations?: { readOnlyHint?: boolean };
+  /** MCP 2025-11-25: `"required"`, the tool is called only as a task. */
+  execution?: { taskSupport?: string };
 }
 
 export interface McpLimits {
@@ -129,20 +132,21 @@ export class McpClients {
     name: string,
     args: Record<string, unknown>,
     limits: McpLimits,
+    asTask = false,
   ): Promise<McpCallResult> {
     // The turn's trace rides in the call's `_meta`; the fetch copies it to the HTTP header.
     const _meta = limits.traceId
       ? { traceparent: traceparent(limits.traceId, limits.parent) }
       : undefined;
-    return this.withClient(
-      target,
-      limits,
-      async (client, signal) =>
-        (await client.callTool({ name, arguments: args, ...(_meta && { _meta }) }, undefined, {
-          timeout: limits.timeoutMs,
-          signal,
-        })) as McpCallResult,
-    );
+    const params = { name, arguments: args, ...(_meta && { _meta }) };
+    return this.withClient(target, limits, async (client, signal) => {
+      const options = { timeoutMs: limits.timeoutMs, signal };
+      if (asTask) return callAsTask(await mcpSdk(), client, params, options);
+      return (await client.callTool(params, undefined, {
+        timeout: limits.timeoutMs,
+        signal,
+      })) as McpCallResult;
+    });
   }
 
   /** Connections open now. */

@@ -9,7 +9,11 @@ import type {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 
 export interface McpSdk {
   Client: typeof Client;
@@ -17,6 +21,9 @@ export interface McpSdk {
   StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
   StreamableHTTPError: typeof StreamableHTTPError;
   McpError: typeof McpError;
+  /** For tools called as tasks (mcp-task.ts). */
+  CreateTaskResultSchema: typeof CreateTaskResultSchema;
+  CallToolResultSchema: typeof CallToolResultSchema;
 }
 
 /** JSON-RPC code of a request failed by its connection closing (the SDK's ErrorCode.ConnectionClosed). */
@@ -44,6 +51,8 @@ async function load(): Promise<McpSdk> {
     StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
     StreamableHTTPError: http.StreamableHTTPError,
     McpError: types.McpError,
+    CreateTaskResultSchema: types.CreateTaskResultSchema,
+    CallToolResultSchema: types.CallToolResultSchema,
   };
 }
 

@@ -96,12 +96,18 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
   ): Promise<BreakerRun<ToolOutcome>> {
     const timeoutSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
     try {
-      const result = await this.clients.call(target, tool.remoteName ?? tool.name, call.args, {
-        timeoutMs: timeoutSecs * 1000,
-        signal: call.signal,
-        traceId: call.context?.traceId,
-        parent: call.context?.span,
-      });
+      const result = await this.clients.call(
+        target,
+        tool.remoteName ?? tool.name,
+        call.args,
+        {
+          timeoutMs: timeoutSecs * 1000,
+          signal: call.signal,
+          traceId: call.context?.traceId,
+          parent: call.context?.span,
+        },
+        tool.mcpTask === true,
+      );
       const { ok, text } = mcpResultText(result);
       const shown = maskSecrets(text, this.tokens.secretsOf(tool));
       const value = {
@@ -195,6 +201,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       }
       if (tool.raw.safe === undefined)
         tool.safe = found.annotations?.readOnlyHint === true ? true : undefined;
+      tool.mcpTask = found.execution?.taskSupport === 'required' ? true : undefined;
       tool.pending = undefined;
     }
   }

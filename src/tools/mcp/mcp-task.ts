@@ -1,0 +1,85 @@
+/**
+ * A call to a tool its server runs only as a task (MCP 2025-11-25 `execution.taskSupport:
+ * "required"`): `tools/call` creates the task, `tasks/get` is asked until it ends, `tasks/result`
+ * gives what the call would have answered. Within the call's time, as any call.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { setTimeout as pause } from 'node:timers/promises';
+import { notTaken } from './mcp-faults.js';
+import type { McpCallResult } from './mcp-result.js';
+import type { McpSdk } from './mcp-sdk.js';
+
+/** The SDK's ErrorCode.RequestTimeout: read as the call timing out. */
+const REQUEST_TIMEOUT = -32001;
+/** JSON-RPC's internal error. */
+const INTERNAL_ERROR = -32603;
+/** Statuses after which a task changes no more. */
+const ENDED = new Set(['completed', 'failed', 'cancelled']);
+/** Between two `tasks/get`: the server's `pollInterval`, within these bounds (ms). */
+const POLL_MS = { least: 50, most: 2000, unsaid: 250 };
+/** How long past the call's time the server is asked to keep the task (ms). */
+const TTL_MARGIN_MS = 30_000;
+/** How long a `tasks/cancel` for a task given up may take (ms). */
+const CANCEL_MS = 2000;
+
+interface Task {
+  taskId: string;
+  status: string;
+  statusMessage?: string;
+  pollInterval?: number;
+}
+
+export async function callAsTask(
+  sdk: McpSdk,
+  client: Client,
+  params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
+  { timeoutMs, signal }: { timeoutMs: number; signal: AbortSignal | undefined },
+): Promise<McpCallResult> {
+  const deadline = Date.now() + timeoutMs;
+  const left = () => {
+    const ms = deadline - Date.now();
+    if (ms <= 0) throw new sdk.McpError(REQUEST_TIMEOUT, 'Request timed out');
+    return ms;
+  };
+  const created = await client.request(
+    { method: 'tools/call', params },
+    sdk.CreateTaskResultSchema,
+    { timeout: left(), signal, task: { ttl: timeoutMs + TTL_MARGIN_MS } },
+  );
+  let task: Task = created.task;
+  try {
+    while (!ENDED.has(task.status) && task.status !== 'input_required') {
+      const interval = Math.min(
+        Math.max(task.pollInterval ?? POLL_MS.unsaid, POLL_MS.least),
+        POLL_MS.most,
+      );
+      await pause(Math.min(interval, left()), undefined, { signal });
+      task = await client.experimental.tasks.getTask(task.taskId, { timeout: left(), signal });
+    }
+    // An answer of the server (as an error it answers), not a connection that failed.
+    if (task.status === 'cancelled')
+      throw new sdk.McpError(
+        INTERNAL_ERROR,
+        `the MCP server cancelled the task${task.statusMessage ? `: ${task.statusMessage}` : ''}`,
+      );
+    // Completed or failed: what the call would have answered (a result, or its error). Waiting
+    // for input: the answer once the server has it (the engine asks the user nothing).
+    return await client.experimental.tasks.getTaskResult(task.taskId, sdk.CallToolResultSchema, {
+      timeout: left(),
+      signal,
+    });
+  } catch (error) {
+    // Given up (the turn cut short, the time over, the connection lost): the server need not
+    // work on for nothing. Whatever it answers, the call has failed.
+    if (!ENDED.has(task.status))
+      void client.experimental.tasks
+        .cancelTask(task.taskId, { timeout: CANCEL_MS })
+        .catch(() => {});
+    // The server took the call: it must not be made again in a new session (mcp-clients.ts).
+    if (notTaken(error))
+      throw new Error(`the MCP server lost the task: ${(error as Error).message}`, {
+        cause: error,
+      });
+    throw error;
+  }
+}

@@ -1,0 +1,91 @@
+import { sseStructuredCalls } from './support/fake-llm.js';
+import { McpTestServer, useMcpServer } from './support/mcp-server.js';
+import { writeToolsFile } from './support/tools-file.js';
+import { callOnce, useClientPerTest, useEngineRig } from './support/turn-harness.js';
+import { until } from './support/waiting.js';
+
+/**
+ * MCP tools their server runs only as tasks (MCP 2025-11-25, `execution.taskSupport: "required"`:
+ * long research, a report to build). A plain `tools/call` of one is refused by its server.
+ */
+describe('MCP tools run as tasks', () => {
+  let stopped = 0;
+  const mcp = new McpTestServer([
+    {
+      name: 'research',
+      description: 'Researches a topic.',
+      inputSchema: { type: 'object', properties: { topic: { type: 'string' } } },
+      taskSupport: 'required',
+      answer: async (args) => {
+        await new Promise((r) => setTimeout(r, 100));
+        return { content: [{ type: 'text', text: `Report on ${String(args.topic)}` }] };
+      },
+    },
+    {
+      name: 'endless',
+      taskSupport: 'required',
+      answer: (_args, { signal }) =>
+        new Promise((resolve) =>
+          signal.addEventListener(
+            'abort',
+            () => {
+              stopped++;
+              resolve({ content: [] });
+            },
+            { once: true },
+          ),
+        ),
+    },
+    {
+      name: 'quick',
+      taskSupport: 'optional',
+      answer: () => ({ content: [{ type: 'text', text: 'done' }] }),
+    },
+  ]);
+  const server = useMcpServer(mcp);
+  const rig = useEngineRig(() => ({
+    LLM_MODEL: 'm',
+    LLM_TOOLS_FILE: writeToolsFile([
+      { type: 'mcp', name: 'research', url: server.url },
+      { type: 'mcp', name: 'endless', url: server.url, timeout_secs: 0.5 },
+      { type: 'mcp', name: 'endless_too', tool: 'endless', url: server.url },
+      { type: 'mcp', name: 'quick', url: server.url },
+    ]),
+  }));
+  const client = useClientPerTest(rig);
+
+  it("creates the task, asks after it until it ends, and hands the model the task's result", async () => {
+    const { read, result } = await callOnce(rig, client.ws, 'research', { topic: 'cats' });
+    expect(read).toBe('Report on cats');
+    expect(result).toMatchObject({ ok: true });
+    expect(mcp.tasks.created).toBe(1);
+    expect(mcp.tasks.polled).toBeGreaterThan(0);
+    // A tool that may be a task is called as any other, answering at once.
+    expect((await callOnce(rig, client.ws, 'quick')).read).toBe('done');
+    expect(mcp.tasks.created).toBe(1);
+  });
+
+  it("gives a task up at the tool's timeout, and cancels it on its server", async () => {
+    const started = Date.now();
+    const { read } = await callOnce(rig, client.ws, 'endless');
+    expect(read).toBe('Error: tool request failed: timed out after 0.5s');
+    expect(Date.now() - started).toBeLessThan(5000);
+    await until(() => stopped === 1, "the task's work stopped on the server");
+    expect(mcp.tasks.cancelled).toBe(1);
+  });
+
+  it('cancels the task on its server when the user interrupts the turn', async () => {
+    rig.llm.enqueue(sseStructuredCalls([{ id: 'call_1', name: 'endless_too', arguments: {} }]));
+    const from = client.ws.messages.length;
+    const created = mcp.tasks.created;
+    client.ws.send({ type: 'user_text', text: 'go on for ever' });
+    await client.ws.waitFor((m) => m.type === 'tool_call', from);
+    await until(() => mcp.tasks.created === created + 1, 'the task on the server');
+    client.ws.send({ type: 'interrupt' });
+    expect(await client.ws.waitFor((m) => m.type === 'assistant_end', from)).toMatchObject({
+      interrupted: true,
+    });
+    await until(() => stopped === 2, "the task's work stopped on the server");
+    expect(mcp.tasks.cancelled).toBe(2);
+  });
+});
