@@ -83,6 +83,8 @@ describe('lazily imported packages, in plain Node as the built engine runs', () 
       'StreamableHTTPClientTransport:function',
       'StreamableHTTPError:function',
       'McpError:function',
+      'CreateTaskResultSchema:object',
+      'CallToolResultSchema:object',
     ]);
     expect(out.stdio).toBe('function');
     expect(out.html).toBe('Hours\n\nOpen 7–19');
