@@ -95,7 +95,7 @@ describe('code tools: session state with parallel and cancelled calls', () => {
     );
     expect(ws.messages.indexOf(told)).toBeGreaterThan(ws.messages.indexOf(first.at(-1)!));
     expect(rig.llm.requests[2]!.body.messages.at(-1).content).toMatch(
-      /^\[Not said by the user: the result of remember_later \(call call_bg\)[^\n]*\n\{"ticket": "T-1"\}$/,
+      /^\[Not said by the user: the result of remember_later \(call call_bg\)[^\n]*\n\{"ticket":"T-1"\}$/,
     );
     call('state_keys');
     await ws.turn('what do you keep?', 30_000);

@@ -147,7 +147,7 @@ describe('EGRESS_PROXY', () => {
       'Error: tool request failed: the egress proxy refused the connection to denied.example:443 (HTTP 403)',
       'Order A-7: sent',
       expect.stringMatching(
-        /^\["Lima: sunny", "refused: localhost resolves to (127\.0\.0\.1|::1), an address this request may not reach/,
+        /^\["Lima: sunny","refused: localhost resolves to (127\.0\.0\.1|::1), an address this request may not reach/,
       ),
       expect.any(String),
     ]);

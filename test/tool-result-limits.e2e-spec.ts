@@ -5,6 +5,15 @@ import { writeToolsFile } from './support/tools-file.js';
 /** A tool's `result_max_chars` replaces LLM_TOOL_RESULT_MAX_CHARS for its results. */
 describe('result limits per tool', () => {
   const long = 'word '.repeat(100).trim();
+  const issues = [
+    { id: 1, title: 'Door  sticks', labels: ['bug'] },
+    { id: 2, title: 'Light out', labels: [] },
+  ];
+  // As many APIs and MCP servers answer: indented, a number too large for a double.
+  const indented = JSON.stringify(issues, null, 2).replace(
+    '"id": 1,',
+    '"id": 12345678901234567890,',
+  );
   const rig = useEngineRig(
     (base) => ({
       LLM_MODEL: 'm',
@@ -13,6 +22,7 @@ describe('result limits per tool', () => {
       LLM_TOOLS_FILE: writeToolsFile([
         { name: 'article', url: `${base}/article`, method: 'GET', result_max_chars: 1000 },
         { name: 'snippet', url: `${base}/article`, method: 'GET' },
+        { name: 'issues', url: `${base}/issues`, method: 'GET', result_max_chars: 120 },
         {
           type: 'python',
           code: `def essay() -> str:\n    """A long text."""\n    return ${JSON.stringify(long)}`,
@@ -20,7 +30,11 @@ describe('result limits per tool', () => {
         },
       ]),
     }),
-    (_req, res) => res.end(long),
+    (req, res) => {
+      if (req.url !== '/issues') return void res.end(long);
+      res.setHeader('Content-Type', 'application/json');
+      res.end(indented);
+    },
   );
   const client = useClientPerTest(rig);
 
@@ -35,6 +49,13 @@ describe('result limits per tool', () => {
     expect(await read('article')).toBe(long);
     rig.llm.reset();
     expect(await read('snippet')).toBe(`${long.slice(0, 50)}… [truncated]`);
+  });
+
+  it('counts a JSON result without the whitespace between its tokens, as the model reads it', async () => {
+    expect(indented.length).toBeGreaterThan(120);
+    expect(await read('issues')).toBe(
+      '[{"id":12345678901234567890,"title":"Door  sticks","labels":["bug"]},{"id":2,"title":"Light out","labels":[]}]',
+    );
   });
 
   it('applies to code tools too', async () => {

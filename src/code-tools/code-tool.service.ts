@@ -7,7 +7,7 @@ import {
 } from '../config/app.config.js';
 import type { Tool } from '../tools/tool-definition.js';
 import type { ToolCallContext, ToolInvocation, ToolOutcome } from '../tools/tool-executor.js';
-import { truncateResult } from '../tools/tool-errors.js';
+import { resultText, truncateResult } from '../tools/tool-errors.js';
 import { CANCELLED_RESULT, CodeToolPool, type BridgeRequest } from './code-tool-pool.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { answerMaxBytes } from './bridge.js';
@@ -159,7 +159,7 @@ export class CodeToolService implements OnModuleDestroy {
     }
     return {
       ok: true,
-      text: truncateResult(String(result.result), maxChars),
+      text: resultText(String(result.result), maxChars),
       logs,
     };
   }

@@ -6,7 +6,7 @@ import {
   type JsonSchema,
   type ToolSnapshot,
 } from '../tools/tool-definition.js';
-import { toolErrors, truncateResult } from '../tools/tool-errors.js';
+import { resultText, toolErrors, truncateResult } from '../tools/tool-errors.js';
 import type { ToolCallContext, ToolOutcome } from '../tools/tool-executor.js';
 import { parametersProblem } from '../tools/parameters-schema.js';
 import { MAX_JSON_DEPTH, nestedDeeper } from '../common/nesting.js';
@@ -151,7 +151,7 @@ export function replyOutcome(reply: ClientReply, maxChars: number): ToolOutcome 
       text: `Error: the result is nested more than ${MAX_JSON_DEPTH} levels deep`,
     };
   const text = typeof reply.result === 'string' ? reply.result : JSON.stringify(reply.result);
-  return { ok: true, text: truncateResult(text === '' ? '(empty result)' : text, maxChars) };
+  return { ok: true, text: resultText(text === '' ? '(empty result)' : text, maxChars) };
 }
 
 /**

@@ -10,7 +10,7 @@ import { BlockedAddressError, offMetadata } from './address-guard.js';
 import { EgressProxyError } from '../common/egress.js';
 import type { ClientCertificate } from './client-certificate.js';
 import { buildHttpRequest, type BuiltRequest } from './http-request-builder.js';
-import { toolErrors, truncateResult } from './tool-errors.js';
+import { resultText, toolErrors } from './tool-errors.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
 import { maskSecrets } from './tool-secrets.js';
 import { responseText } from './response-text.js';
@@ -224,7 +224,7 @@ export class HttpToolExecutor extends ToolExecutor {
       return this.fail(
         toolErrors.httpStatus(
           statusLine,
-          truncateResult(
+          resultText(
             response.binary ? `(${response.body})` : response.body,
             tool.resultMaxChars ?? this.config.resultMaxChars,
           ),
@@ -244,7 +244,7 @@ export class HttpToolExecutor extends ToolExecutor {
     }
     return {
       ok: true,
-      text: truncateResult(text, tool.resultMaxChars ?? this.config.resultMaxChars),
+      text: resultText(text, tool.resultMaxChars ?? this.config.resultMaxChars),
     };
   }
 

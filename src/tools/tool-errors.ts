@@ -1,3 +1,4 @@
+import { compactJson } from './compact-json.js';
 import type { RateLimit } from './rate-table.js';
 
 /** The texts the model receives when a tool cannot give a result (seed §6), verbatim. */
@@ -38,4 +39,12 @@ export function truncateResult(text: string, maxChars: number): string {
   }
   if (units >= text.length) return text;
   return text.slice(0, units) + TRUNCATION_SUFFIX;
+}
+
+/**
+ * What the model reads of a tool's result (or of the body of its HTTP error): JSON without the
+ * whitespace between its tokens (compact-json.ts), cut to `maxChars` (truncateResult).
+ */
+export function resultText(text: string, maxChars: number): string {
+  return truncateResult(compactJson(text), maxChars);
 }

@@ -4,7 +4,7 @@ import { toolsConfig, type ToolsConfig } from '../../config/app.config.js';
 import { ToolDefinitionError, where } from '../definition-error.js';
 import { buildHttpRequest } from '../http-request-builder.js';
 import type { Tool } from '../tool-definition.js';
-import { toolErrors, truncateResult } from '../tool-errors.js';
+import { toolErrors, resultText } from '../tool-errors.js';
 import type { BreakerRun } from '../tool-breaker.js';
 import { ToolGuards } from '../tool-guards.service.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from '../tool-executor.js';
@@ -112,7 +112,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       const shown = maskSecrets(text, this.tokens.secretsOf(tool));
       const value = {
         ok,
-        text: truncateResult(shown, tool.resultMaxChars ?? this.config.resultMaxChars),
+        text: resultText(shown, tool.resultMaxChars ?? this.config.resultMaxChars),
       };
       return { value, backendDown: false };
     } catch (error) {
