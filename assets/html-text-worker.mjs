@@ -24,6 +24,9 @@ const OPTIONS = {
 };
 const toText = compile(OPTIONS);
 
+/** Navigation: menus, breadcrumbs, a site's links. */
+const NAVIGATION = ['nav', '[role="navigation"]'];
+
 /**
  * The page's own content, where its markup says which it is: `<main>` (or `role="main"`), else its
  * `<article>`s. The model reads it first, then the rest of the page but its navigation (a shop's
@@ -43,10 +46,29 @@ const CONTENT = [
     ...OPTIONS,
     selectors: [
       ...OPTIONS.selectors,
-      ...[...selectors, 'nav'].map((selector) => ({ selector, format: 'skip' })),
+      ...[...selectors, ...NAVIGATION].map((selector) => ({ selector, format: 'skip' })),
     ],
   }),
 }));
+
+/**
+ * A page whose content is not marked, but whose navigation is: the page but its navigation first,
+ * then the navigation (a page of links only is still read).
+ */
+const NAVIGATED = {
+  found: /<nav\b|\srole\s*=\s*["']?navigation\b/i,
+  first: compile({
+    ...OPTIONS,
+    selectors: [
+      ...OPTIONS.selectors,
+      ...NAVIGATION.map((selector) => ({ selector, format: 'skip' })),
+    ],
+  }),
+  then: compile({
+    ...OPTIONS,
+    baseElements: { selectors: NAVIGATION, orderBy: 'occurrence', returnDomByDefault: false },
+  }),
+};
 
 /**
  * `html` without its scripts and styles (on many pages most of the markup), read in one pass: an
@@ -80,12 +102,19 @@ function tidy(text) {
     .trim();
 }
 
-/** The body's text: its content first where the markup marks it (CONTENT), then the rest. */
+/**
+ * The body's text: its content first where the markup marks it (CONTENT), then the rest; else
+ * the page but its navigation, then its navigation (NAVIGATED).
+ */
 function bodyText(markup) {
   for (const { found, content, rest } of CONTENT) {
     if (!found.test(markup)) continue;
     const first = tidy(content(markup));
     if (first) return [first, tidy(rest(markup))].filter(Boolean).join('\n\n');
+  }
+  if (NAVIGATED.found.test(markup)) {
+    const first = tidy(NAVIGATED.first(markup));
+    if (first) return [first, tidy(NAVIGATED.then(markup))].filter(Boolean).join('\n\n');
   }
   return tidy(toText(markup));
 }

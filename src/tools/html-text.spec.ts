@@ -15,8 +15,6 @@ describe('htmlText', () => {
       [
         'Opening hours — Rossi Bakery',
         '',
-        'Home | Menu',
-        '',
         'Opening hours',
         '',
         'We are open Monday to Friday, 7:00–19:00.',
@@ -26,6 +24,9 @@ describe('htmlText', () => {
         '',
         ' * Free parking',
         ' * Dogs welcome',
+        '',
+        // Its navigation last: no content is marked (`<main>`, `<article>`), but the menu is.
+        'Home | Menu',
       ].join('\n'),
     );
   });
@@ -45,6 +46,15 @@ describe('htmlText', () => {
     expect(await htmlText(posts, 65_536)).toBe('first post\n\nsecond post\n\nArchive');
     // A <main-menu> is no <main>: the page is read whole, in its order.
     expect(await htmlText('<main-menu>Menu</main-menu><p>Body</p>', 65_536)).toBe('Menu\n\nBody');
+  });
+
+  it('reads a page without marked content but with marked navigation, its navigation last', async () => {
+    const page = `<body><div role="navigation"><a href="/">Home</a> <a href="/faq">FAQ</a></div>
+      <div class="crumbs"><nav>Shop › Bread</nav></div><h1>Rye loaf</h1><p>3.20 €</p></body>`;
+    expect(await htmlText(page, 65_536)).toBe('Rye loaf\n\n3.20 €\n\nHome FAQ\nShop › Bread');
+    // A page of links only is still read; a <navbar> is no <nav>.
+    expect(await htmlText('<nav><a href="/a">A</a> <a href="/b">B</a></nav>', 65_536)).toBe('A B');
+    expect(await htmlText('<navbar>Menu</navbar><p>Body</p>', 65_536)).toBe('Menu\n\nBody');
   });
 
   it('reads a fragment (no body) whole, its title first', async () => {
