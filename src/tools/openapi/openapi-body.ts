@@ -224,7 +224,13 @@ export function placeBody(body: BodyArguments, taken: ReadonlySet<string>): Plac
   return {
     properties,
     required: body.required.map(argOf),
-    template: Object.fromEntries(Object.keys(body.properties).map((n) => [n, `{${argOf(n)}}`])),
+    // A required property the body does not declare (Spotify's `uris`) is written too.
+    template: Object.fromEntries(
+      [...new Set([...Object.keys(body.properties), ...body.required])].map((n) => [
+        n,
+        `{${argOf(n)}}`,
+      ]),
+    ),
     note: `its body's ${renamed.map((n) => `'${n}'`).join(', ')} ${renamed.length > 1 ? 'are' : 'is'} offered as ${renamed.map((n) => `'body_${n}'`).join(', ')}: ${renamed.length > 1 ? 'its parameters have those names' : 'a parameter has that name'}`,
   };
 }

@@ -155,7 +155,8 @@ describe('operationTool on operations that cannot be sent as they are written', 
     const user = {
       type: 'object',
       properties: { username: { type: 'string', description: 'Login' }, email: { type: 'string' } },
-      required: ['username'],
+      // `team` is required but not declared (a document's slip): it is written too.
+      required: ['username', 'team'],
     };
     const made = operationTool(
       {
@@ -184,9 +185,9 @@ describe('operationTool on operations that cannot be sent as they are written', 
         },
         email: { type: 'string' },
       },
-      required: ['username', 'body_username'],
+      required: ['username', 'body_username', 'team'],
     });
-    expect(made.body).toEqual({ username: '{body_username}', email: '{email}' });
+    expect(made.body).toEqual({ username: '{body_username}', email: '{email}', team: '{team}' });
     expect(made.notes).toEqual([
       "its body's 'username' is offered as 'body_username': a parameter has that name",
     ]);
