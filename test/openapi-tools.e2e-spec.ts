@@ -38,6 +38,7 @@ describe('OpenAPI tools', () => {
         { type: 'openapi', spec: SPEC, operation: 'updateOrder', base_url: `${base}/v1` },
         { type: 'openapi', spec: SPEC, operation: 'placeOrders', base_url: `${base}/v1` },
         { type: 'openapi', spec: SPEC, operation: 'saveTree', base_url: `${base}/v1` },
+        { type: 'openapi', spec: SPEC, operation: 'resendOrder', base_url: `${base}/v1` },
         // The document as the service publishes it, read once when the tools are loaded.
         {
           type: 'openapi',
@@ -196,6 +197,21 @@ describe('OpenAPI tools', () => {
     ]);
     expect(rig.tools.requests[0]).toMatchObject({ method: 'PUT', url: '/v1/orders/42/details' });
     expect(JSON.parse(rig.tools.requests[0]!.body)).toEqual({ order_id: '43' });
+  });
+
+  it('sends no body for an operation that declares none, whatever its verb', async () => {
+    rig.tools.respond((req, res) => res.end('sent'));
+    const args = { order_id: '42', channel: 'sms' };
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: 'c1', name: 'resendOrder', arguments: args }]),
+      sseText(['Sent again.']),
+    );
+    await client.ws.turn('send it again by text');
+    const [sent] = rig.tools.requests;
+    expect(sent).toMatchObject({ method: 'POST', url: '/v1/orders/42/resend?channel=sms' });
+    // A strict server refuses a body where the operation takes none (HTTP 415).
+    expect(sent!.body).toBe('');
+    expect(sent!.headers['content-type']).toBeUndefined();
   });
 
   it("writes arrays and objects in the query as each parameter's style says", async () => {

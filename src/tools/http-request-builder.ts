@@ -222,6 +222,8 @@ export function buildHttpRequest(
     const given = Object.entries(args).filter(([key]) => !consumed.has(key));
     const queried = Object.fromEntries(given.filter(([key]) => inQuery.has(key)));
     const withQuery = appendQuery(url, queried, tool.queryStyles);
+    // An empty body template: the request has none (a POST whose arguments all go in its URL).
+    if (tool.body === '') return { method: tool.method, url: withQuery, headers };
     if (tool.body !== undefined) return templated(tool, withQuery, headers, type, values);
     const rest = Object.fromEntries(given.filter(([key]) => !inQuery.has(key)));
     if (QUERY_VERBS.has(tool.method)) {

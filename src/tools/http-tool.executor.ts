@@ -261,7 +261,8 @@ export class HttpToolExecutor extends ToolExecutor {
       this.http.request<Readable>({
         method: request.method,
         url: request.url,
-        headers: request.headers,
+        // No body, no Content-Type (axios would give a POST without one a form's).
+        headers: request.body === undefined ? withoutContentType(request.headers) : request.headers,
         data: request.body,
         responseType: 'stream',
         ...guard,
@@ -308,4 +309,10 @@ export class HttpToolExecutor extends ToolExecutor {
     if (code) return `cannot reach the tool's server (${code})`;
     return err.message || String(error);
   }
+}
+
+/** `headers` with axios told to send no Content-Type (`false`), unless one is set. */
+function withoutContentType(headers: Record<string, string>): Record<string, string | false> {
+  if (Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) return headers;
+  return { ...headers, 'Content-Type': false };
 }

@@ -174,7 +174,7 @@ export async function expandOpenApi(
         }),
         ...(def.oauth2 && { oauth2: withDeclaredFlow(def.oauth2, made, at) }),
         // Its arguments' names are the made parameters': the entry's own parameters send by theirs.
-        ...(made.body &&
+        ...(made.body !== undefined &&
           def.parameters === undefined &&
           def.body === undefined && { body: made.body }),
       };

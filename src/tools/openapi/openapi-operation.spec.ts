@@ -184,7 +184,7 @@ describe('operationTool', () => {
       throw new Error('no error');
     };
     expect(why('nope')).toMatch(
-      /^operation: the spec has no operation "nope" .*it has: getOrder, cancelOrder, listOrders, create-order\.v2, saveTree, upload, printLabels, updateOrder, placeOrders, tagOrder\)$/,
+      /^operation: the spec has no operation "nope" .*it has: getOrder, cancelOrder, listOrders, create-order\.v2, saveTree, upload, printLabels, updateOrder, placeOrders, tagOrder, resendOrder\)$/,
     );
     expect(why('upload')).toBe(
       'operation: its request body is neither JSON, a form nor text (multipart/form-data)',

@@ -265,6 +265,8 @@ export function operationTool(
     ...(typeof op.operationId === 'string' && { operationId: op.operationId }),
     skipped,
     ...(placed?.template && { body: placed.template }),
+    // A verb that sends a body, of an operation that declares none (or one it cannot send): none.
+    ...(!QUERY_VERBS.has(method) && !body && { body: '' }),
     notes,
     ...('unresolved' in offered && { unresolvedRef: offered.unresolved }),
     ...(offered.tooLarge && { tooLarge: true }),
