@@ -242,6 +242,12 @@ describe("expandOpenApi: an entry's api_key, where the operation's security puts
     expect((await made('getForecast', 'k/1 {x}')).url).toBe(
       'https://api.weather.example.com/v2/forecast?appid=k%2F1%20%7Bx%7D',
     );
+    // The query parameter the key fills is no argument: the query holds it once.
+    expect((await made('getForecast', 'k')).parameters).toEqual({
+      type: 'object',
+      properties: { q: { type: 'string' } },
+      required: ['q'],
+    });
   });
 
   it('in a header, a cookie or as a bearer token; the query parameters of a POST as query_arguments', async () => {

@@ -9,7 +9,7 @@ import { ToolDefinitionError, where } from '../definition-error.js';
 import type { OAuth2Input } from '../oauth2.js';
 import type { ToolDefinitionInput } from '../tool-definition.js';
 import { OperationError, operationTool, type OperationTool } from './openapi-operation.js';
-import { entryHeaders } from './operation-headers.js';
+import { entryHeaders, keyedQueryArguments, withoutArguments } from './operation-headers.js';
 import { MAX_PARAMETERS_CHARS } from './local-defs.js';
 import type { DeclaredKey } from './openapi-security.js';
 import {
@@ -150,19 +150,21 @@ export async function expandOpenApi(
       origins.set(index, def);
       const keyed = def.api_key === undefined ? undefined : withKey(made, def.api_key, at);
       const sent = entryHeaders(made, keyed?.headers, def.headers);
+      const keyedQuery = keyedQueryArguments(made, keyed?.query ?? []);
+      const queryArguments = made.queryArguments.filter((name) => !keyedQuery.includes(name));
       return {
         ...ownless(def),
         name,
         url: keyed?.url ?? made.url,
         method: made.method,
         description: def.description ?? made.description,
-        parameters: def.parameters ?? sent.parameters,
+        parameters: def.parameters ?? withoutArguments(sent.parameters, keyedQuery),
         headers: sent.headers,
         ...(Object.keys(made.queryStyles).length > 0 && {
           query_styles: { ...made.queryStyles, ...(def.query_styles ?? {}) },
         }),
-        ...(made.queryArguments.length > 0 && {
-          query_arguments: [...new Set([...made.queryArguments, ...(def.query_arguments ?? [])])],
+        ...(queryArguments.length > 0 && {
+          query_arguments: [...new Set([...queryArguments, ...(def.query_arguments ?? [])])],
         }),
         ...(sent.headerArguments.length > 0 && {
           header_arguments: [
@@ -202,7 +204,7 @@ function withKey(
   made: OperationTool,
   apiKey: string | Record<string, string>,
   at: string,
-): { url: string; headers: Record<string, string> } {
+): { url: string; headers: Record<string, string>; query: string[] } {
   const { required, all } = made.keys ?? { all: {} };
   let keys: [DeclaredKey, string][];
   if (typeof apiKey === 'string') {
@@ -226,15 +228,18 @@ function withKey(
   }
   let url = made.url;
   const headers: Record<string, string> = {};
+  const query: string[] = [];
   for (const [place, value] of keys) {
     if (place.in === 'bearer') headers.Authorization = `Bearer ${value}`;
     else if (place.in === 'header') headers[place.name] = value;
     else if (place.in === 'cookie')
       headers.Cookie = [headers.Cookie, `${place.name}=${value}`].filter(Boolean).join('; ');
-    else
+    else {
       url += `${url.includes('?') ? '&' : '?'}${encodeURIComponent(place.name)}=${inQuery(value)}`;
+      query.push(place.name);
+    }
   }
-  return { url, headers };
+  return { url, headers, query };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { QUERY_VERBS } from '../http-request-builder.js';
 import type { JsonSchema } from '../tool-definition.js';
 import type { OperationTool } from './openapi-operation.js';
 
@@ -15,22 +16,43 @@ export function entryHeaders(
   const kept = Object.entries(made.headers).filter(([name]) => !taken.has(name.toLowerCase()));
   const headers = { ...Object.fromEntries(kept), ...given };
   const dropped = made.headerArguments.filter((name) => taken.has(name.toLowerCase()));
-  if (dropped.length === 0)
-    return { headers, headerArguments: made.headerArguments, parameters: made.parameters };
-  const { properties, required, ...rest } = made.parameters as {
-    properties: Record<string, JsonSchema>;
+  return {
+    headers,
+    headerArguments: made.headerArguments.filter((name) => !dropped.includes(name)),
+    parameters: withoutArguments(made.parameters, dropped),
+  };
+}
+
+/**
+ * The operation's query parameters among `names` (those its entry's `api_key` fills in the
+ * query): they are neither offered nor sent by argument, so that the query holds each once
+ * (Trello's `key` and `token`, both an apiKey scheme's and a declared query parameter).
+ */
+export function keyedQueryArguments(made: OperationTool, names: readonly string[]): string[] {
+  const offered = (made.parameters as { properties?: Record<string, JsonSchema> }).properties ?? {};
+  return names.filter(
+    (name) =>
+      made.queryArguments.includes(name) ||
+      (QUERY_VERBS.has(made.method) &&
+        Object.hasOwn(offered, name) &&
+        !made.headerArguments.includes(name) &&
+        !made.url.includes(`{${name}}`)),
+  );
+}
+
+/** `parameters` without the arguments `dropped` names; the very schema when it names none. */
+export function withoutArguments(parameters: JsonSchema, dropped: readonly string[]): JsonSchema {
+  if (dropped.length === 0) return parameters;
+  const { properties, required, ...rest } = parameters as {
+    properties?: Record<string, JsonSchema>;
     required?: string[];
   };
   const left = required?.filter((name) => !dropped.includes(name)) ?? [];
   return {
-    headers,
-    headerArguments: made.headerArguments.filter((name) => !dropped.includes(name)),
-    parameters: {
-      ...rest,
-      properties: Object.fromEntries(
-        Object.entries(properties).filter(([name]) => !dropped.includes(name)),
-      ),
-      ...(left.length > 0 && { required: left }),
-    },
+    ...rest,
+    properties: Object.fromEntries(
+      Object.entries(properties ?? {}).filter(([name]) => !dropped.includes(name)),
+    ),
+    ...(left.length > 0 && { required: left }),
   };
 }
