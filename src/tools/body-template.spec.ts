@@ -133,6 +133,20 @@ describe('an HTTP tool with a body template', () => {
       { body: '<Config><Comment>a &amp; b</Comment></Config>' },
     );
     expect(whole.body).toBe('<Config><Comment>a &amp; b</Comment></Config>');
+    // An optional body the model left out (SendGrid's list of recipients): no body, no type.
+    for (const args of [{}, { body: null }]) {
+      const none = built(
+        {
+          name: 'put_config',
+          url: 'https://cdn.example/config',
+          method: 'PATCH',
+          headers: { 'Content-Type': 'application/xml', 'X-Tenant': 't1' },
+          body: '{body}',
+        },
+        args,
+      );
+      expect([none.body, none.headers]).toEqual([undefined, { 'X-Tenant': 't1' }]);
+    }
     const plain = built(
       { name: 'note', url: 'https://n.example/', body: 'Note: {text}' },
       { text: 'hi' },

@@ -143,10 +143,15 @@ function templated(
   values: Values,
 ): BuiltRequest {
   const text = typeof tool.body === 'string';
-  const contentType = type ?? (text ? 'text/plain; charset=utf-8' : 'application/json');
-  if (type === undefined) headers['Content-Type'] = contentType;
   const whole = wholeArgument(tool.body);
   const given = whole === undefined ? undefined : values.args[whole];
+  // A body that is one argument the model left out (an optional body): none, as for a key.
+  if (whole !== undefined && (given === undefined || given === null)) {
+    const kept = Object.entries(headers).filter(([k]) => k.toLowerCase() !== 'content-type');
+    return { method: tool.method, url, headers: Object.fromEntries(kept) };
+  }
+  const contentType = type ?? (text ? 'text/plain; charset=utf-8' : 'application/json');
+  if (type === undefined) headers['Content-Type'] = contentType;
   if (given !== undefined && /[/+]json\b/i.test(contentType))
     return { method: tool.method, url, headers, body: JSON.stringify(given) };
   // A text body that is one argument and nothing else: the model's text as it is, unescaped
