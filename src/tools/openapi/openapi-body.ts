@@ -4,6 +4,7 @@
  */
 import type { JsonSchema } from '../tool-definition.js';
 import { OperationError } from './operation-error.js';
+import { withoutReadOnly } from './openapi-schema.js';
 
 export interface SchemaObject {
   type?: unknown;
@@ -91,7 +92,7 @@ export function bodyArguments(body: RequestBody | undefined): BodyArguments | un
   }
   const form = type.toLowerCase().startsWith(FORM) || type.toLowerCase() === MULTIPART;
   const what = form ? 'form' : 'JSON request body';
-  const schema = content[type]!.schema ?? {};
+  const schema = withoutReadOnly((content[type]!.schema ?? {}) as JsonSchema) as SchemaObject;
   const shape = objectOf(schema);
   if ('not' in shape && form)
     throw new OperationError(

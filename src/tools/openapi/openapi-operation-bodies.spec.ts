@@ -22,6 +22,40 @@ describe('operationTool on operations that cannot be sent as they are written', 
     );
   });
 
+  it('offers no readOnly body property, at any depth, and keeps a readOnly path parameter', () => {
+    // As Jira's documents write them: ids and links the server makes, required for responses.
+    const id = { type: 'string', readOnly: true };
+    const made = operationTool(
+      post(
+        {
+          parameters: [{ name: 'board', in: 'path', required: true, schema: id }],
+          requestBody: json({
+            type: 'object',
+            properties: {
+              id,
+              self: { allOf: [{ type: 'string' }, { readOnly: true }] },
+              name: { type: 'string' },
+              lead: { type: 'object', properties: { id, email: { type: 'string' } } },
+            },
+            required: ['id', 'name'],
+          }),
+        },
+        '/boards/{board}/components',
+      ),
+      'op',
+      'http://x',
+    );
+    expect(made.parameters).toEqual({
+      type: 'object',
+      properties: {
+        board: id,
+        name: { type: 'string' },
+        lead: { type: 'object', properties: { email: { type: 'string' } } },
+      },
+      required: ['board', 'name'],
+    });
+  });
+
   it("leaves out an optional parameter named like the path's (Google's key), not the operation", () => {
     const key = (where: string, required = false) => ({
       name: 'key',

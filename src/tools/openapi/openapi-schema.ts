@@ -39,3 +39,39 @@ export function toJsonSchema(schema: JsonSchema): JsonSchema {
   }
   return out ?? deeper;
 }
+
+/**
+ * A request body's `schema` without its `readOnly` properties, at any depth: OpenAPI's readOnly
+ * property (an id, a creation time) "SHOULD NOT be sent as part of the request", and its being
+ * required holds for responses only. Offered, the model fills it in, and a server that checks
+ * requests refuses it (Jira's components, dashboards, field contexts). The very schema when it
+ * has none.
+ */
+export function withoutReadOnly(schema: JsonSchema): JsonSchema {
+  const deeper = mapSubschemas(schema, withoutReadOnly);
+  const properties = deeper.properties as Record<string, JsonSchema> | undefined;
+  if (!properties || typeof properties !== 'object') return deeper;
+  const dropped = new Set(Object.keys(properties).filter((name) => isReadOnly(properties[name])));
+  if (dropped.size === 0) return deeper;
+  const out: JsonSchema = {
+    ...deeper,
+    properties: Object.fromEntries(Object.entries(properties).filter(([n]) => !dropped.has(n))),
+  };
+  if (Array.isArray(deeper.required)) {
+    const left = (deeper.required as string[]).filter((name) => !dropped.has(name));
+    if (left.length > 0) out.required = left;
+    else delete out.required;
+  }
+  return out;
+}
+
+/** A property marked `readOnly`, itself or by a part of its `allOf` (`allOf: [{$ref}, {readOnly}]`). */
+function isReadOnly(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const { readOnly, allOf } = schema as { readOnly?: unknown; allOf?: unknown };
+  return (
+    readOnly === true ||
+    (Array.isArray(allOf) &&
+      allOf.some((part) => (part as { readOnly?: unknown } | null)?.readOnly === true))
+  );
+}
