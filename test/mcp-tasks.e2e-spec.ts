@@ -50,6 +50,17 @@ describe('MCP tools run as tasks', () => {
       { type: 'mcp', name: 'endless', url: server.url, timeout_secs: 0.5 },
       { type: 'mcp', name: 'endless_too', tool: 'endless', url: server.url },
       { type: 'mcp', name: 'quick', url: server.url },
+      // Its list never read: that it runs only as a task is learnt from its server's refusal.
+      {
+        type: 'mcp',
+        name: 'research_offline',
+        tool: 'research',
+        // Another URL of the server: a connection that never read its list (whose SDK client
+        // would refuse the plain call itself, knowing the tool).
+        url: `${server.url}?offline`,
+        description: 'Researches a topic.',
+        parameters: { type: 'object', properties: { topic: { type: 'string' } } },
+      },
     ]),
   }));
   const client = useClientPerTest(rig);
@@ -63,6 +74,18 @@ describe('MCP tools run as tasks', () => {
     // A tool that may be a task is called as any other, answering at once.
     expect((await callOnce(rig, client.ws, 'quick')).read).toBe('done');
     expect(mcp.tasks.created).toBe(1);
+  });
+
+  it('calls as a task a tool whose list was not read once its server refuses a plain call', async () => {
+    const [created, calls] = [mcp.tasks.created, mcp.calls.length];
+    expect((await callOnce(rig, client.ws, 'research_offline', { topic: 'owls' })).read).toBe(
+      'Report on owls',
+    );
+    expect((await callOnce(rig, client.ws, 'research_offline', { topic: 'bats' })).read).toBe(
+      'Report on bats',
+    );
+    // One plain call refused, then tasks only.
+    expect([mcp.tasks.created - created, mcp.calls.length - calls]).toEqual([2, 3]);
   });
 
   it("gives a task up at the tool's timeout, and cancels it on its server", async () => {

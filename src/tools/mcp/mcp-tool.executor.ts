@@ -14,7 +14,7 @@ import { OAuth2Tokens } from '../oauth2.js';
 import { Subject } from 'rxjs';
 import { McpClients, targetKey, type McpListedTool, type McpTarget } from './mcp-clients.js';
 import { TOO_LARGE } from './mcp-fetch.js';
-import { CONNECTION_CLOSED, isStreamableHttpError } from './mcp-sdk.js';
+import { CONNECTION_CLOSED, isMcpError, isStreamableHttpError } from './mcp-sdk.js';
 import { needsListing } from './mcp-definition.js';
 import { commandLine, filledCommand } from './mcp-command.js';
 import { mcpResultText } from './mcp-result.js';
@@ -95,19 +95,25 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
     target: McpTarget,
   ): Promise<BreakerRun<ToolOutcome>> {
     const timeoutSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
+    const limits = {
+      timeoutMs: timeoutSecs * 1000,
+      signal: call.signal,
+      traceId: call.context?.traceId,
+      parent: call.context?.span,
+    };
+    const remote = tool.remoteName ?? tool.name;
+    const run = (asTask: boolean) => this.clients.call(target, remote, call.args, limits, asTask);
     try {
-      const result = await this.clients.call(
-        target,
-        tool.remoteName ?? tool.name,
-        call.args,
-        {
-          timeoutMs: timeoutSecs * 1000,
-          signal: call.signal,
-          traceId: call.context?.traceId,
-          parent: call.context?.span,
-        },
-        tool.mcpTask === true,
-      );
+      let result;
+      try {
+        result = await run(tool.mcpTask === true);
+      } catch (error) {
+        if (tool.mcpTask === true || !requiresTask(error)) throw error;
+        // A tool whose list was not read (its description and parameters given) that its
+        // server runs only as a task: the plain call was refused, never run. A task from now on.
+        tool.mcpTask = true;
+        result = await run(true);
+      }
       const { ok, text } = mcpResultText(result);
       const shown = maskSecrets(text, this.tokens.secretsOf(tool));
       const value = {
@@ -225,6 +231,20 @@ function targetOf(
     Object.entries(built.headers).filter(([name]) => name.toLowerCase() !== 'content-type'),
   );
   return { url: built.url, headers, ...(tool.oauth2 && { oauth2: tool.oauth2 }) };
+}
+
+/**
+ * The server (or the SDK, having its list) refused a plain call of a tool it runs only as a task:
+ * the TypeScript SDK says so with -32600, the Rust SDK with -32601, each naming the task.
+ */
+function requiresTask(error: unknown): boolean {
+  const err = error as { code?: unknown; message?: unknown };
+  return (
+    isMcpError(error) &&
+    (err.code === -32600 || err.code === -32601) &&
+    typeof err.message === 'string' &&
+    /\btask/i.test(err.message)
+  );
 }
 
 /** The SDK gave up waiting for the answer, or the connection timed out. */
