@@ -1,3 +1,5 @@
+import { buildHttpRequest } from '../http-request-builder.js';
+import { validateToolDefinitions } from '../tool-validation.js';
 import { operationTool, type OpenApiSpec } from './openapi-operation.js';
 
 describe('operationTool on operations that cannot be sent as they are written', () => {
@@ -132,6 +134,49 @@ describe('operationTool on operations that cannot be sent as they are written', 
       type: 'object',
       properties: { id: { type: 'string' } },
       required: ['id'],
+    });
+  });
+
+  it('sends the body a DELETE requires (a bulk delete), its query parameters in the query', () => {
+    const ids = { type: 'array', items: { type: 'string' } };
+    const spec: OpenApiSpec = {
+      paths: {
+        '/contacts/bulkDelete': {
+          delete: {
+            operationId: 'bulk',
+            parameters: [{ name: 'dry_run', in: 'query', schema: { type: 'boolean' } }],
+            requestBody: {
+              required: true,
+              ...json({ type: 'object', properties: { ids }, required: ['ids'] }),
+            },
+          },
+        },
+      },
+    };
+    const made = operationTool(spec, 'bulk', 'http://x');
+    expect(made.parameters).toEqual({
+      type: 'object',
+      properties: { dry_run: { type: 'boolean' }, ids },
+      required: ['ids'],
+    });
+    const { tools } = validateToolDefinitions(
+      [
+        {
+          name: 'bulk',
+          url: made.url,
+          method: made.method,
+          parameters: made.parameters,
+          query_arguments: made.queryArguments,
+          body: made.body,
+        },
+      ],
+      't.json',
+    );
+    expect(buildHttpRequest(tools[0]!, { ids: ['c1', 'c2'], dry_run: true })).toEqual({
+      method: 'DELETE',
+      url: 'http://x/contacts/bulkDelete?dry_run=true',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"ids":["c1","c2"]}',
     });
   });
 

@@ -166,6 +166,12 @@ export function operationTool(
   const queryStyles: Record<string, QueryStyle> = {};
   const placeholderStyles: Record<string, PlaceholderStyle> = {};
   const skipped: string[] = [];
+  const requestBody = bodyRefsFollowed(op.requestBody, spec);
+  // A DELETE whose document requires a body (a bulk delete's ids) sends it: the operation cannot
+  // be made without it (OpenAPI 3.0 has an optional one ignored; 3.1 permits it). Its query
+  // parameters are then `query_arguments`, as another verb's.
+  const sendsBody =
+    !QUERY_VERBS.has(method) || (method === 'DELETE' && requestBody?.required === true);
   const take = (p: Parameter) => {
     if (Object.hasOwn(properties, p.name))
       throw new OperationError('operation', `two of its parameters are named '${p.name}'`);
@@ -207,7 +213,7 @@ export function operationTool(
     // Another verb's query parameters go there too (`query_arguments`; a required one is
     // required of the model), whatever their names.
     if (p.in === 'query') {
-      if (!QUERY_VERBS.has(method)) queryArguments.push(p.name);
+      if (sendsBody) queryArguments.push(p.name);
       if (!SCALARS.has(String(p.schema?.type))) queryStyles[p.name] = queryStyle(p);
     }
     if (p.in === 'header') {
@@ -226,9 +232,8 @@ export function operationTool(
     placeholder({ name, in: 'path' });
     take({ name, in: 'path', schema: { type: 'string' } });
   }
-  const requestBody = bodyRefsFollowed(op.requestBody, spec);
-  const body = QUERY_VERBS.has(method) ? undefined : bodyArguments(requestBody);
-  const leftOut = QUERY_VERBS.has(method) || body ? undefined : skippedBody(requestBody);
+  const body = sendsBody ? bodyArguments(requestBody) : undefined;
+  const leftOut = !sendsBody || body ? undefined : skippedBody(requestBody);
   if (leftOut) skipped.push(leftOut);
   const placed = body && placeBody(body, new Set(Object.keys(properties)));
   Object.assign(properties, placed?.properties);
@@ -265,12 +270,20 @@ export function operationTool(
     ...(typeof op.operationId === 'string' && { operationId: op.operationId }),
     skipped,
     ...(placed?.template && { body: placed.template }),
+    // A DELETE's body is written by argument: the builder sends its other arguments in the query.
+    ...(placed && !placed.template && QUERY_VERBS.has(method) && { body: byArgument(placed) }),
     // A verb that sends a body, of an operation that declares none (or one it cannot send): none.
-    ...(!QUERY_VERBS.has(method) && !body && { body: '' }),
+    ...(sendsBody && !body && { body: '' }),
     notes,
     ...('unresolved' in offered && { unresolvedRef: offered.unresolved }),
     ...(offered.tooLarge && { tooLarge: true }),
     ...(clientCredentials && { clientCredentials }),
     ...(Object.keys(keys.all).length > 0 && { keys }),
   };
+}
+
+/** A body template naming each property's argument (and a required one it does not declare). */
+function byArgument(placed: { properties: Record<string, JsonSchema>; required: string[] }) {
+  const names = new Set([...Object.keys(placed.properties), ...placed.required]);
+  return Object.fromEntries([...names].map((name) => [name, `{${name}}`]));
 }
