@@ -42,6 +42,8 @@ export class McpTestServer {
   readonly calls: { name: string; args: Record<string, unknown>; headers: IncomingHttpHeaders }[] =
     [];
   lists = 0;
+  /** The headers each tools/list came with. */
+  readonly listedWith: IncomingHttpHeaders[] = [];
   /** Calls being answered now. */
   running = 0;
   /** `notifications/cancelled` received: a client giving up on a request. */
@@ -180,8 +182,9 @@ export class McpTestServer {
     );
     this.servers.add(server);
     server.onclose = () => this.servers.delete(server);
-    server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    server.setRequestHandler(ListToolsRequestSchema, (request, extra) => {
       this.lists++;
+      this.listedWith.push(extra.requestInfo?.headers ?? headers);
       const all = this.tools.map(
         ({ name, description, inputSchema, annotations, taskSupport }) => ({
           name,

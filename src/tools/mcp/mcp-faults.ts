@@ -1,5 +1,13 @@
 /** How requests to MCP servers fail, and what that says about their connection. */
-import { loadedMcpSdk, CONNECTION_CLOSED, isMcpError, isStreamableHttpError } from './mcp-sdk.js';
+import { untrustedCertificate } from '../../common/connection-error.js';
+import { TOO_LARGE } from './mcp-fetch.js';
+import {
+  loadedMcpSdk,
+  CONNECTION_CLOSED,
+  isMcpError,
+  isStreamableHttpError,
+  REQUEST_TIMEOUT,
+} from './mcp-sdk.js';
 
 /**
  * Whether a request failed before the server took it, so sending it again on a new connection
@@ -76,4 +84,64 @@ export function notMcpAnswer(error: unknown): string | undefined {
   if (err.name === 'ZodError')
     return `the MCP server's answer is not a JSON-RPC message of MCP (${ENDPOINT_HINT})`;
   return undefined;
+}
+
+/**
+ * The server (or the SDK, having its list) refused a plain call of a tool it runs only as a task:
+ * the TypeScript SDK says so with -32600, the Rust SDK with -32601, each naming the task.
+ */
+export function requiresTask(error: unknown): boolean {
+  const err = error as { code?: unknown; message?: unknown };
+  return (
+    isMcpError(error) &&
+    (err.code === -32600 || err.code === -32601) &&
+    typeof err.message === 'string' &&
+    /\btask/i.test(err.message)
+  );
+}
+
+/** The SDK gave up waiting for the answer, or the connection timed out. */
+export function timedOut(error: unknown): boolean {
+  const err = error as { code?: unknown; name?: string };
+  return err.code === REQUEST_TIMEOUT || err.name === 'TimeoutError';
+}
+
+/** A server run as a command that could not be started (its program missing, not executable). */
+export function notStarted(error: unknown): error is { code: string; path?: string } {
+  const err = error as { code?: unknown; syscall?: unknown };
+  return typeof err.code === 'string' && String(err.syscall).startsWith('spawn');
+}
+
+/** Timed out, unreachable, or an HTTP 5xx: the server, not the call, failed. */
+export function serverDown(error: unknown): boolean {
+  if (timedOut(error) || notStarted(error)) return true;
+  if ((error as { cause?: { code?: string } }).cause?.code) return true;
+  if ((error as { code?: unknown }).code === CONNECTION_CLOSED) return true;
+  return isStreamableHttpError(error) && (error.code ?? 0) >= 500;
+}
+
+/** What the model (and the log) reads of a failed request to an MCP server. */
+export function describeFailure(error: unknown, timeoutSecs: number): string {
+  const err = error as { code?: unknown; message?: string; cause?: { code?: string } };
+  if (timedOut(error)) return `timed out after ${timeoutSecs}s`;
+  if (notStarted(error)) return `cannot start the MCP server (${error.code}: ${error.path})`;
+  if (err.code === TOO_LARGE) return (err.message ?? '').replace(/^MCP error -?\d+: /, '');
+  if (err.code === CONNECTION_CLOSED) {
+    const why = (err.message ?? '').replace(/^MCP error -?\d+: /, '');
+    const lost = 'the connection to the MCP server was lost';
+    return why === 'Connection closed' || why === '' ? lost : `${lost}: ${why}`;
+  }
+  const certificate = untrustedCertificate(error);
+  if (certificate) return `the TLS certificate of the MCP server is not trusted (${certificate})`;
+  if (err.cause?.code) return `cannot reach the MCP server (${err.cause.code})`;
+  const cause = (err.cause as { message?: string } | undefined)?.message;
+  if (err.message === 'fetch failed' && cause) return `cannot reach the MCP server (${cause})`;
+  const notMcp = notMcpAnswer(error);
+  if (notMcp) return notMcp;
+  if (isStreamableHttpError(error)) {
+    // The SDK's text is "Error POSTing to endpoint: <body>"; the status says more.
+    const body = (err.message ?? '').replace(/^.*?endpoint(?: \(HTTP \d+\))?:\s*/s, '').trim();
+    return `the MCP server answered HTTP ${String(err.code)}${body ? `: ${body}` : ''}`;
+  }
+  return err.message || String(error);
 }

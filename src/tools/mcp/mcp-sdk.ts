@@ -28,6 +28,8 @@ export interface McpSdk {
 
 /** JSON-RPC code of a request failed by its connection closing (the SDK's ErrorCode.ConnectionClosed). */
 export const CONNECTION_CLOSED = -32000;
+/** JSON-RPC code of a request the client gave up waiting for (the SDK's ErrorCode.RequestTimeout). */
+export const REQUEST_TIMEOUT = -32001;
 
 let loaded: McpSdk | undefined;
 let loading: Promise<McpSdk> | undefined;

@@ -7,10 +7,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { setTimeout as pause } from 'node:timers/promises';
 import { notTaken } from './mcp-faults.js';
 import type { McpCallResult } from './mcp-result.js';
-import type { McpSdk } from './mcp-sdk.js';
+import { REQUEST_TIMEOUT, type McpSdk } from './mcp-sdk.js';
 
-/** The SDK's ErrorCode.RequestTimeout: read as the call timing out. */
-const REQUEST_TIMEOUT = -32001;
 /** JSON-RPC's internal error. */
 const INTERNAL_ERROR = -32603;
 /** Statuses after which a task changes no more. */

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { privateCaHint, untrustedCertificate } from '../../common/connection-error.js';
+import { privateCaHint } from '../../common/connection-error.js';
 import { toolsConfig, type ToolsConfig } from '../../config/app.config.js';
 import { ToolDefinitionError, where } from '../definition-error.js';
 import { buildHttpRequest } from '../http-request-builder.js';
@@ -13,15 +13,10 @@ import { parametersProblem } from '../parameters-schema.js';
 import { OAuth2Tokens } from '../oauth2.js';
 import { Subject } from 'rxjs';
 import { McpClients, targetKey, type McpListedTool, type McpTarget } from './mcp-clients.js';
-import { TOO_LARGE } from './mcp-fetch.js';
-import { CONNECTION_CLOSED, isMcpError, isStreamableHttpError } from './mcp-sdk.js';
 import { needsListing } from './mcp-definition.js';
 import { commandLine, filledCommand } from './mcp-command.js';
 import { mcpResultText } from './mcp-result.js';
-import { notMcpAnswer } from './mcp-faults.js';
-
-/** JSON-RPC code of a request the MCP client gave up waiting for. */
-const REQUEST_TIMEOUT = -32001;
+import { describeFailure, requiresTask, serverDown } from './mcp-faults.js';
 
 /**
  * Runs MCP tools: each call is a `tools/call` on the tool's server (over HTTP, or the standard
@@ -233,26 +228,6 @@ function targetOf(
   return { url: built.url, headers, ...(tool.oauth2 && { oauth2: tool.oauth2 }) };
 }
 
-/**
- * The server (or the SDK, having its list) refused a plain call of a tool it runs only as a task:
- * the TypeScript SDK says so with -32600, the Rust SDK with -32601, each naming the task.
- */
-function requiresTask(error: unknown): boolean {
-  const err = error as { code?: unknown; message?: unknown };
-  return (
-    isMcpError(error) &&
-    (err.code === -32600 || err.code === -32601) &&
-    typeof err.message === 'string' &&
-    /\btask/i.test(err.message)
-  );
-}
-
-/** The SDK gave up waiting for the answer, or the connection timed out. */
-function timedOut(error: unknown): boolean {
-  const err = error as { code?: unknown; name?: string };
-  return err.code === REQUEST_TIMEOUT || err.name === 'TimeoutError';
-}
-
 /** The values of every `TOOL_SECRET_*` variable, to mask in what servers log. */
 function toolSecrets(): Record<string, string> {
   return Object.fromEntries(
@@ -260,43 +235,4 @@ function toolSecrets(): Record<string, string> {
       (e): e is [string, string] => e[0].startsWith('TOOL_SECRET_') && e[1] !== undefined,
     ),
   );
-}
-
-/** A server run as a command that could not be started (its program missing, not executable). */
-function notStarted(error: unknown): error is { code: string; path?: string } {
-  const err = error as { code?: unknown; syscall?: unknown };
-  return typeof err.code === 'string' && String(err.syscall).startsWith('spawn');
-}
-
-/** Timed out, unreachable, or an HTTP 5xx: the server, not the call, failed. */
-function serverDown(error: unknown): boolean {
-  if (timedOut(error) || notStarted(error)) return true;
-  if ((error as { cause?: { code?: string } }).cause?.code) return true;
-  if ((error as { code?: unknown }).code === CONNECTION_CLOSED) return true;
-  return isStreamableHttpError(error) && (error.code ?? 0) >= 500;
-}
-
-function describeFailure(error: unknown, timeoutSecs: number): string {
-  const err = error as { code?: unknown; message?: string; cause?: { code?: string } };
-  if (timedOut(error)) return `timed out after ${timeoutSecs}s`;
-  if (notStarted(error)) return `cannot start the MCP server (${error.code}: ${error.path})`;
-  if (err.code === TOO_LARGE) return (err.message ?? '').replace(/^MCP error -?\d+: /, '');
-  if (err.code === CONNECTION_CLOSED) {
-    const why = (err.message ?? '').replace(/^MCP error -?\d+: /, '');
-    const lost = 'the connection to the MCP server was lost';
-    return why === 'Connection closed' || why === '' ? lost : `${lost}: ${why}`;
-  }
-  const certificate = untrustedCertificate(error);
-  if (certificate) return `the TLS certificate of the MCP server is not trusted (${certificate})`;
-  if (err.cause?.code) return `cannot reach the MCP server (${err.cause.code})`;
-  const cause = (err.cause as { message?: string } | undefined)?.message;
-  if (err.message === 'fetch failed' && cause) return `cannot reach the MCP server (${cause})`;
-  const notMcp = notMcpAnswer(error);
-  if (notMcp) return notMcp;
-  if (isStreamableHttpError(error)) {
-    // The SDK's text is "Error POSTing to endpoint: <body>"; the status says more.
-    const body = (err.message ?? '').replace(/^.*?endpoint(?: \(HTTP \d+\))?:\s*/s, '').trim();
-    return `the MCP server answered HTTP ${String(err.code)}${body ? `: ${body}` : ''}`;
-  }
-  return err.message || String(error);
 }
