@@ -7,8 +7,10 @@ import json
 
 _TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean", "dict": "object",
           "list": "array", "Dict": "object", "List": "array", "Any": None, "tuple": "array", "Tuple": "array",
-          "set": "array", "Set": "array", "frozenset": "array", "Sequence": "array", "Mapping": "object",
-          "Decimal": "number"}
+          "set": "array", "Set": "array", "frozenset": "array", "FrozenSet": "array", "AbstractSet": "array",
+          "Sequence": "array", "Mapping": "object", "Decimal": "number"}
+# Hints of collections without repeats: the model is told so (the call hands the function a set).
+_SETS = {"set", "Set", "frozenset", "FrozenSet", "AbstractSet"}
 # Types a model writes as text: the call hands the function the type (python_runtime.py, _typed).
 _FORMATS = {"date": "date", "datetime": "date-time", "time": "time", "UUID": "uuid"}
 _JSON_TYPES = {str: "string", bool: "boolean", int: "integer", float: "number"}
@@ -106,7 +108,9 @@ def _single(node, defs):
         kind = _TYPES.get(name)
         if kind not in ("array", "object"):
             return {} if kind is None else {"type": kind}
-        schema = {"type": kind}
+        if name in ("tuple", "Tuple"):
+            return _tuple_schema(args, defs)
+        schema = {"type": kind, **({"uniqueItems": True} if name in _SETS else {})}
         if kind == "array" and (items := _schema_of(args[0], defs)):
             schema["items"] = items  # list[str]
         elif kind == "object" and len(args) == 2 and (values := _schema_of(args[1], defs)):
@@ -119,6 +123,23 @@ def _single(node, defs):
         return {"type": "string", "format": _FORMATS[name]}
     kind = _TYPES.get(name)
     return {} if kind is None else {"type": kind}
+
+
+def _tuple_schema(args, defs):
+    """`tuple[str, ...]`: an array of any length; `tuple[float, float]`: of that many items, each
+    of its place's type (one of them, for a JSON Schema every server takes; the call types each
+    place by its hint)."""
+    if len(args) == 2 and isinstance(args[1], ast.Constant) and args[1].value is Ellipsis:
+        items = _schema_of(args[0], defs)
+        return {"type": "array", **({"items": items} if items else {})}
+    places = [_schema_of(a, defs) for a in args]
+    schema = {"type": "array", "minItems": len(places), "maxItems": len(places)}
+    distinct = [p for i, p in enumerate(places) if p not in places[:i]]
+    if len(distinct) == 1 and distinct[0]:
+        schema["items"] = distinct[0]
+    elif distinct and all(distinct):
+        schema["items"] = {"anyOf": distinct}
+    return schema
 
 
 def _default(node, defs):

@@ -7,6 +7,7 @@ import decimal
 import enum
 import types
 import uuid
+from collections.abc import Set as _AbstractSet
 from inspect import signature as _signature
 from typing import Union as _Union, get_args as _get_args, get_origin as _get_origin, \
     get_type_hints as _type_hints, is_typeddict as _is_typeddict
@@ -44,6 +45,24 @@ def _converted(hint, name, value, scope):
     inner = _get_args(hint)
     if origin is list and isinstance(value, list) and len(inner) == 1:
         return [_converted(inner[0], f"{name}[{i}]", item, scope) for i, item in enumerate(value)]
+    if origin is tuple and isinstance(value, list):
+        if len(inner) == 2 and inner[1] is Ellipsis:
+            inner = (inner[0],) * len(value)
+        if len(inner) == len(value):
+            return tuple(_converted(h, f"{name}[{i}]", item, scope) for i, (h, item) in enumerate(zip(inner, value)))
+        return tuple(value)
+    if origin in (set, frozenset, _AbstractSet) and isinstance(value, list):
+        items = [_converted(inner[0], f"{name}[{i}]", item, scope) for i, item in enumerate(value)] \
+            if len(inner) == 1 else value
+        try:
+            return frozenset(items) if origin is frozenset else set(items)
+        except TypeError:  # an item that cannot be in a set (a dict): the list as it is
+            return value
+    if hint in (tuple, set, frozenset) and isinstance(value, list):
+        try:
+            return hint(value)
+        except TypeError:
+            return value
     if origin is dict and isinstance(value, dict) and len(inner) == 2:
         return {key: _converted(inner[1], f"{name}.{key}", item, scope) for key, item in value.items()}
     if not isinstance(hint, type) or origin is not None:

@@ -87,6 +87,50 @@ describe('code tool arguments (real Pyodide worker)', () => {
     });
   });
 
+  it('offers tuples and sets as arrays, and hands the function a tuple or a set', async () => {
+    const code = [
+      'from typing import Tuple',
+      'def f(at: tuple[float, float], tags: set[str], ids: frozenset[int] = frozenset(),',
+      '      pair: Tuple[str, int] = ("a", 1), path: tuple[str, ...] = ()):',
+      '    return [repr(at), sorted(tags), type(tags).__name__, repr(sorted(ids)),',
+      '            type(ids).__name__, repr(pair), repr(path)]',
+    ].join('\n');
+    const analysed = await pool.run({ kind: 'analyze', job: { code }, timeoutMs: 5000 });
+    expect((analysed as { parameters: unknown }).parameters).toEqual({
+      type: 'object',
+      properties: {
+        at: { type: 'array', minItems: 2, maxItems: 2, items: { type: 'number' } },
+        tags: { type: 'array', uniqueItems: true, items: { type: 'string' } },
+        ids: { type: 'array', uniqueItems: true, items: { type: 'integer' } },
+        pair: {
+          type: 'array',
+          minItems: 2,
+          maxItems: 2,
+          items: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+        },
+        path: { type: 'array', items: { type: 'string' } },
+      },
+      required: ['at', 'tags'],
+    });
+    const args = {
+      at: [41.9, 12.5],
+      tags: ['b', 'a', 'b'],
+      ids: [2, 1],
+      pair: ['x', 3],
+      path: ['a'],
+    };
+    const called = (await run(code, args)) as { ok: boolean; result: string };
+    expect(JSON.parse(called.result)).toEqual([
+      '(41.9, 12.5)',
+      ['a', 'b'],
+      'set',
+      '[1, 2]',
+      'frozenset',
+      "('x', 3)",
+      "('a',)",
+    ]);
+  });
+
   // Objects a code tool's function takes: the classes of its code (ADK's FunctionTool takes Pydantic models).
   const RECORDS = [
     'from dataclasses import dataclass, field',
