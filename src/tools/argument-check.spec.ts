@@ -91,6 +91,28 @@ describe('argumentProblem', () => {
     );
   });
 
+  it('takes one value for a list as a list of it, and a list of one value for a value', () => {
+    const search = {
+      type: 'object',
+      properties: {
+        city: { type: 'string' },
+        subtype: { type: 'array', items: { type: 'string', enum: ['duplex', 'condo'] } },
+        ids: { type: 'array', items: { type: 'integer' } },
+      },
+    };
+    // As models write them: one item without its brackets, a value in brackets.
+    const args: Record<string, unknown> = { city: ['Rome'], subtype: 'duplex', ids: '7' };
+    expect(argumentProblem(search, args)).toBeUndefined();
+    expect(args).toEqual({ city: 'Rome', subtype: ['duplex'], ids: [7] });
+    // Not a list of several values for one, nor one that is not an item.
+    expect(argumentProblem(search, { city: ['Rome', 'Oslo'] })).toBe(
+      'invalid arguments: arguments/city must be string',
+    );
+    expect(argumentProblem(search, { subtype: 'villa' })).toMatch(
+      /^invalid arguments: arguments\/subtype\/0 must be equal to one of the allowed values/,
+    );
+  });
+
   it('names an argument a schema without additional properties does not take', () => {
     const closed = {
       type: 'object',

@@ -8,11 +8,13 @@ import { dereferenced, shapeOf } from './schema-shape.js';
 import { lenientRegExp } from './schema-patterns.js';
 
 /**
- * Types are coerced where the value is clear ("5" for an integer, 5 for a string); formats are not
- * checked. A property's `default` is filled in where the model left the argument out.
+ * Types are coerced where the value is clear ("5" for an integer, 5 for a string; one value for a
+ * list, `"duplex"` for `["duplex"]`, and a list of one value for a value, as models write them);
+ * formats are not checked. A property's `default` is filled in where the model left the argument
+ * out.
  */
 const OPTIONS = {
-  coerceTypes: true,
+  coerceTypes: 'array',
   useDefaults: true,
   allErrors: false,
   strict: false,
