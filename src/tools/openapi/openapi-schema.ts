@@ -8,8 +8,9 @@ import type { JsonSchema } from '../tool-definition.js';
 
 /**
  * `schema` in JSON Schema's terms: a boolean `exclusiveMaximum`/`exclusiveMinimum` becomes the
- * number form (the bound it marks exclusive), and an `enum` listing a value twice lists it once
- * (a slip Ajv refuses), at any depth. What needs no change is returned as it is.
+ * number form (the bound it marks exclusive), an `enum` listing a value twice lists it once (a
+ * slip Ajv refuses), and OpenAPI's `x-…` extensions and `xml` are left out, at any depth. What
+ * needs no change is returned as it is.
  */
 export function toJsonSchema(schema: JsonSchema): JsonSchema {
   const deeper = mapSubschemas(schema, toJsonSchema);
@@ -29,6 +30,10 @@ export function toJsonSchema(schema: JsonSchema): JsonSchema {
     set(bound, exclusive ? schema[limit] : undefined);
     if (exclusive) set(limit, undefined);
   }
+  // A vendor's extension (`x-ms-mutability`, `x-go-name`) or XML's naming says nothing to the
+  // model, and costs its tokens (a sixth of Files.com's schemas).
+  for (const key of Object.keys(schema))
+    if (key.startsWith('x-') || key === 'xml') set(key, undefined);
   if (Array.isArray(schema.enum)) {
     const seen = new Set<string>();
     const once = schema.enum.filter((v) => {
