@@ -1,4 +1,4 @@
-// How a tool's HTTP request failed.
+// How a tool's HTTP request is sent, and how it failed.
 
 /** The tool's timeout ended the request (axios's and the abort signal's ways of saying it). */
 export function timedOut(error: unknown): boolean {
@@ -15,4 +15,12 @@ export function timedOut(error: unknown): boolean {
 export function errorCode(error: unknown): string | undefined {
   const err = error as { code?: string; message?: string; cause?: { code?: string } };
   return err.code ?? err.cause?.code ?? (err.message === 'aborted' ? 'ECONNRESET' : undefined);
+}
+
+/** `headers` with axios told to send no Content-Type (`false`), unless one is set. */
+export function withoutContentType(
+  headers: Record<string, string>,
+): Record<string, string | false> {
+  if (Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) return headers;
+  return { ...headers, 'Content-Type': false };
 }

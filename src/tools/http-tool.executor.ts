@@ -18,7 +18,7 @@ import { applyQuery } from './response-query.js';
 import { isSafe, type Tool } from './tool-definition.js';
 import { backendDown, toolRetryDelay, type AttemptFailure } from './tool-retry.js';
 import { readLimited } from '../common/response-body.js';
-import { errorCode, timedOut } from './http-io.js';
+import { errorCode, timedOut, withoutContentType } from './http-io.js';
 import type { BreakerRun } from './tool-breaker.js';
 import { ToolGuards } from './tool-guards.service.js';
 import { ResultCache, SharedResults } from './result-cache.js';
@@ -309,10 +309,4 @@ export class HttpToolExecutor extends ToolExecutor {
     if (code) return `cannot reach the tool's server (${code})`;
     return err.message || String(error);
   }
-}
-
-/** `headers` with axios told to send no Content-Type (`false`), unless one is set. */
-function withoutContentType(headers: Record<string, string>): Record<string, string | false> {
-  if (Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) return headers;
-  return { ...headers, 'Content-Type': false };
 }

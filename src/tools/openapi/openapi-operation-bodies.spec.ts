@@ -1,5 +1,3 @@
-import { buildHttpRequest } from '../http-request-builder.js';
-import { validateToolDefinitions } from '../tool-validation.js';
 import { operationTool, type OpenApiSpec } from './openapi-operation.js';
 
 describe('operationTool on operations that cannot be sent as they are written', () => {
@@ -22,40 +20,6 @@ describe('operationTool on operations that cannot be sent as they are written', 
     expect(() => operationTool(post({}, '/items/{item id}'), 'op', 'http://x')).toThrow(
       'its path parameter "item id" has a name a {placeholder} cannot hold',
     );
-  });
-
-  it('offers no readOnly body property, at any depth, and keeps a readOnly path parameter', () => {
-    // As Jira's documents write them: ids and links the server makes, required for responses.
-    const id = { type: 'string', readOnly: true };
-    const made = operationTool(
-      post(
-        {
-          parameters: [{ name: 'board', in: 'path', required: true, schema: id }],
-          requestBody: json({
-            type: 'object',
-            properties: {
-              id,
-              self: { allOf: [{ type: 'string' }, { readOnly: true }] },
-              name: { type: 'string' },
-              lead: { type: 'object', properties: { id, email: { type: 'string' } } },
-            },
-            required: ['id', 'name'],
-          }),
-        },
-        '/boards/{board}/components',
-      ),
-      'op',
-      'http://x',
-    );
-    expect(made.parameters).toEqual({
-      type: 'object',
-      properties: {
-        board: id,
-        name: { type: 'string' },
-        lead: { type: 'object', properties: { email: { type: 'string' } } },
-      },
-      required: ['board', 'name'],
-    });
   });
 
   it("leaves out an optional parameter named like the path's (Google's key), not the operation", () => {
@@ -116,68 +80,6 @@ describe('operationTool on operations that cannot be sent as they are written', 
     // A server URL ending in a slash (as many are written) gives no double slash.
     spec.servers![0]!.url = 'https://{region}.api.example.com/{v}/';
     expect(operationTool(spec, 'op').url).toBe('https://eu.api.example.com/v2/items');
-  });
-
-  it('takes no body for a verb whose arguments go in the query (a DELETE that declares one)', () => {
-    const spec: OpenApiSpec = {
-      paths: {
-        '/items/{id}': {
-          delete: {
-            operationId: 'drop',
-            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-            requestBody: json({ type: 'object', properties: { reason: { type: 'string' } } }),
-          },
-        },
-      },
-    };
-    expect(operationTool(spec, 'drop', 'http://x').parameters).toEqual({
-      type: 'object',
-      properties: { id: { type: 'string' } },
-      required: ['id'],
-    });
-  });
-
-  it('sends the body a DELETE requires (a bulk delete), its query parameters in the query', () => {
-    const ids = { type: 'array', items: { type: 'string' } };
-    const spec: OpenApiSpec = {
-      paths: {
-        '/contacts/bulkDelete': {
-          delete: {
-            operationId: 'bulk',
-            parameters: [{ name: 'dry_run', in: 'query', schema: { type: 'boolean' } }],
-            requestBody: {
-              required: true,
-              ...json({ type: 'object', properties: { ids }, required: ['ids'] }),
-            },
-          },
-        },
-      },
-    };
-    const made = operationTool(spec, 'bulk', 'http://x');
-    expect(made.parameters).toEqual({
-      type: 'object',
-      properties: { dry_run: { type: 'boolean' }, ids },
-      required: ['ids'],
-    });
-    const { tools } = validateToolDefinitions(
-      [
-        {
-          name: 'bulk',
-          url: made.url,
-          method: made.method,
-          parameters: made.parameters,
-          query_arguments: made.queryArguments,
-          body: made.body,
-        },
-      ],
-      't.json',
-    );
-    expect(buildHttpRequest(tools[0]!, { ids: ['c1', 'c2'], dry_run: true })).toEqual({
-      method: 'DELETE',
-      url: 'http://x/contacts/bulkDelete?dry_run=true',
-      headers: { 'Content-Type': 'application/json' },
-      body: '{"ids":["c1","c2"]}',
-    });
   });
 
   it('names at most 30 of the operations a spec has when the one asked for is not there', () => {
