@@ -6,6 +6,8 @@
  * Pure: no Nest import.
  */
 
+import { isJsonObject, pointerToken } from '../common/json-pointer.js';
+
 type Json = Record<string, unknown>;
 
 const DEFS_KEYS = ['$defs', 'definitions'] as const;
@@ -21,18 +23,6 @@ const OTHER_REFERENCES = new Set([
 /** `#/$defs/Name…` or `#/definitions/Name…`: the keyword and the (encoded) name. */
 const DEF_POINTER = /^#\/(\$defs|definitions)(?:\/([^/]*))?/;
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** A JSON pointer token as written in a URI fragment, decoded. */
-function token(encoded: string): string | undefined {
-  try {
-    return decodeURIComponent(encoded).replaceAll('~1', '/').replaceAll('~0', '~');
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Every `$ref` in `value` (any depth), or undefined when `value` uses a way of naming schemas
  * this reading does not follow (an `$id`, an anchor, a dynamic reference).
@@ -42,7 +32,7 @@ function refsIn(value: unknown, into: string[]): string[] | undefined {
     for (const item of value) if (!refsIn(item, into)) return undefined;
     return into;
   }
-  if (!isObject(value)) return into;
+  if (!isJsonObject(value)) return into;
   for (const [key, inner] of Object.entries(value)) {
     if (OTHER_REFERENCES.has(key)) return undefined;
     if (key === '$ref' && typeof inner === 'string') into.push(inner);
@@ -57,7 +47,7 @@ function refsIn(value: unknown, into: string[]): string[] | undefined {
  * when it cannot tell (a reference to another document, an `$id` or anchor anywhere).
  */
 export function withoutUnusedDefs(schema: Json): Json {
-  const present = DEFS_KEYS.filter((key) => isObject(schema[key]));
+  const present = DEFS_KEYS.filter((key) => isJsonObject(schema[key]));
   if (present.length === 0) return schema;
   const outside: Json = { ...schema };
   for (const key of present) delete outside[key];
@@ -73,8 +63,8 @@ export function withoutUnusedDefs(schema: Json): Json {
     if (!match) continue;
     const [, key, encoded] = match;
     const defs = schema[key!];
-    if (!isObject(defs)) continue;
-    const name = encoded === undefined ? undefined : token(encoded);
+    if (!isJsonObject(defs)) continue;
+    const name = encoded === undefined ? undefined : pointerToken(encoded);
     // `#/$defs` itself, or a name that cannot be read: everything there may be used.
     if (name === undefined) return schema;
     const names = used.get(key!)!;

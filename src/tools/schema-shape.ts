@@ -4,27 +4,17 @@
  * (Pydantic v1 wraps a `$ref` in one), and the one alternative of `anyOf`/`oneOf` other than null
  * (`Optional[Guest]`). For checks that walk arguments by their schema. Pure: no Nest import.
  */
+import { isJsonObject, pointed } from '../common/json-pointer.js';
 import type { JsonSchema } from './tool-definition.js';
 
 /** Indirections followed at most, against a `$ref` chain that loops. */
 export const MAX_HOPS = 16;
 
 export function isObject(value: unknown): value is JsonSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isJsonObject(value);
 }
 
-/** What a local `$ref` (`#`, `#/…` JSON pointer) points to in `document`, if anything. */
-export function pointed(document: unknown, ref: string): unknown {
-  if (ref === '#') return document;
-  if (!ref.startsWith('#/')) return undefined;
-  let node = document;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
-}
+export { pointed };
 
 /** `schema` with its `$ref`s followed (one that cannot be: the schema as it is). */
 export function dereferenced(schema: JsonSchema, root: JsonSchema): JsonSchema {
