@@ -192,7 +192,12 @@ export interface PlacedBody {
  * its new name) is offered as `body_<name>`, described so, and the body is then written by a
  * template that names each property's argument (absent arguments left out, as otherwise).
  */
-export function placeBody(body: BodyArguments, taken: ReadonlySet<string>): PlacedBody {
+export function placeBody(
+  body: BodyArguments,
+  taken: ReadonlySet<string>,
+  /** The body is written by template even when no property is renamed (a DELETE's). */
+  byTemplate = false,
+): PlacedBody {
   if (body.whole !== undefined) {
     const arg = taken.has('body') ? 'request_body' : 'body';
     if (taken.has(arg))
@@ -207,8 +212,21 @@ export function placeBody(body: BodyArguments, taken: ReadonlySet<string>): Plac
     };
   }
   const renamed = Object.keys(body.properties).filter((name) => taken.has(name));
-  if (renamed.length === 0) return { properties: body.properties, required: body.required };
   const argOf = (name: string) => (renamed.includes(name) ? `body_${name}` : name);
+  // Each property by its argument; a required one the body does not declare (Spotify's `uris`) too.
+  const template = () =>
+    Object.fromEntries(
+      [...new Set([...Object.keys(body.properties), ...body.required])].map((n) => [
+        n,
+        `{${argOf(n)}}`,
+      ]),
+    );
+  if (renamed.length === 0)
+    return {
+      properties: body.properties,
+      required: body.required,
+      ...(byTemplate && { template: template() }),
+    };
   const properties: Record<string, JsonSchema> = {};
   for (const [name, schema] of Object.entries(body.properties)) {
     const arg = argOf(name);
@@ -225,13 +243,7 @@ export function placeBody(body: BodyArguments, taken: ReadonlySet<string>): Plac
   return {
     properties,
     required: body.required.map(argOf),
-    // A required property the body does not declare (Spotify's `uris`) is written too.
-    template: Object.fromEntries(
-      [...new Set([...Object.keys(body.properties), ...body.required])].map((n) => [
-        n,
-        `{${argOf(n)}}`,
-      ]),
-    ),
+    template: template(),
     note: `its body's ${renamed.map((n) => `'${n}'`).join(', ')} ${renamed.length > 1 ? 'are' : 'is'} offered as ${renamed.map((n) => `'body_${n}'`).join(', ')}: ${renamed.length > 1 ? 'its parameters have those names' : 'a parameter has that name'}`,
   };
 }

@@ -235,7 +235,9 @@ export function operationTool(
   const body = sendsBody ? bodyArguments(requestBody) : undefined;
   const leftOut = !sendsBody || body ? undefined : skippedBody(requestBody);
   if (leftOut) skipped.push(leftOut);
-  const placed = body && placeBody(body, new Set(Object.keys(properties)));
+  // A DELETE's body is written by template: the builder sends a query verb's other arguments in
+  // the query.
+  const placed = body && placeBody(body, new Set(Object.keys(properties)), QUERY_VERBS.has(method));
   Object.assign(properties, placed?.properties);
   for (const name of placed?.required ?? []) required.add(name);
   if (body?.form)
@@ -270,8 +272,6 @@ export function operationTool(
     ...(typeof op.operationId === 'string' && { operationId: op.operationId }),
     skipped,
     ...(placed?.template && { body: placed.template }),
-    // A DELETE's body is written by argument: the builder sends its other arguments in the query.
-    ...(placed && !placed.template && QUERY_VERBS.has(method) && { body: byArgument(placed) }),
     // A verb that sends a body, of an operation that declares none (or one it cannot send): none.
     ...(sendsBody && !body && { body: '' }),
     notes,
@@ -280,10 +280,4 @@ export function operationTool(
     ...(clientCredentials && { clientCredentials }),
     ...(Object.keys(keys.all).length > 0 && { keys }),
   };
-}
-
-/** A body template naming each property's argument (and a required one it does not declare). */
-function byArgument(placed: { properties: Record<string, JsonSchema>; required: string[] }) {
-  const names = new Set([...Object.keys(placed.properties), ...placed.required]);
-  return Object.fromEntries([...names].map((name) => [name, `{${name}}`]));
 }
