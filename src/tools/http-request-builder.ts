@@ -146,10 +146,8 @@ function templated(
   const whole = wholeArgument(tool.body);
   const given = whole === undefined ? undefined : values.args[whole];
   // A body that is one argument the model left out (an optional body): none, as for a key.
-  if (whole !== undefined && (given === undefined || given === null)) {
-    const kept = Object.entries(headers).filter(([k]) => k.toLowerCase() !== 'content-type');
-    return { method: tool.method, url, headers: Object.fromEntries(kept) };
-  }
+  if (whole !== undefined && (given === undefined || given === null))
+    return bodiless(tool.method, url, headers);
   const contentType = type ?? (text ? 'text/plain; charset=utf-8' : 'application/json');
   if (type === undefined) headers['Content-Type'] = contentType;
   if (given !== undefined && /[/+]json\b/i.test(contentType))
@@ -171,6 +169,12 @@ function templated(
         ? formBody(filled as Record<string, unknown>)
         : JSON.stringify(filled);
   return { method: tool.method, url, headers, body };
+}
+
+/** A request without a body: without a Content-Type either, whoever set one. */
+function bodiless(method: string, url: string, headers: Record<string, string>): BuiltRequest {
+  const kept = Object.entries(headers).filter(([k]) => k.toLowerCase() !== 'content-type');
+  return { method, url, headers: Object.fromEntries(kept) };
 }
 
 /** A multipart request: its Content-Type (whatever case the tool wrote it in) takes the boundary. */
@@ -228,7 +232,7 @@ export function buildHttpRequest(
     const queried = Object.fromEntries(given.filter(([key]) => inQuery.has(key)));
     const withQuery = appendQuery(url, queried, tool.queryStyles);
     // An empty body template: the request has none (a POST whose arguments all go in its URL).
-    if (tool.body === '') return { method: tool.method, url: withQuery, headers };
+    if (tool.body === '') return bodiless(tool.method, withQuery, headers);
     if (tool.body !== undefined) return templated(tool, withQuery, headers, type, values);
     const rest = Object.fromEntries(given.filter(([key]) => !inQuery.has(key)));
     if (QUERY_VERBS.has(tool.method)) {
