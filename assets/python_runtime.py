@@ -272,7 +272,12 @@ def _run_job(job_json, body):
 def run_tool(job_json):
     def body(job, ctx, state):
         result = _execute(job["code"], job["func"], job["args"], ctx, state)
-        return {"result": _dumps(result, ensure_ascii=False, default=_jsonable)}
+        text = _dumps(result, ensure_ascii=False, default=_jsonable)
+        # The engine reads a JSON result compact, but a result cut here (_cut, past
+        # result_max_chars) is no JSON it can read: written compact before the cut.
+        if len(text) > job.get("result_max_chars", len(text)):
+            text = _dumps(result, ensure_ascii=False, default=_jsonable, separators=(",", ":"))
+        return {"result": text}
 
     return _run_job(job_json, body)
 

@@ -28,6 +28,11 @@ describe('result limits per tool', () => {
           code: `def essay() -> str:\n    """A long text."""\n    return ${JSON.stringify(long)}`,
           result_max_chars: 12,
         },
+        {
+          type: 'python',
+          code: 'def rooms() -> list:\n    "Free rooms."\n    return [{"room": n, "beds": 2} for n in range(100, 120)]',
+          result_max_chars: 60,
+        },
       ]),
     }),
     (req, res) => {
@@ -60,5 +65,10 @@ describe('result limits per tool', () => {
 
   it('applies to code tools too', async () => {
     expect(await read('essay')).toBe(`${JSON.stringify(long).slice(0, 12)}… [truncated]`);
+    // A value the function returns is written compact before the cut, as a JSON result is read.
+    rig.llm.reset();
+    expect(await read('rooms')).toBe(
+      '[{"room":100,"beds":2},{"room":101,"beds":2},{"room":102,"be… [truncated]',
+    );
   }, 30_000);
 });
