@@ -9,7 +9,7 @@ import { ToolDefinitionError, where } from '../definition-error.js';
 import type { OAuth2Input } from '../oauth2.js';
 import type { ToolDefinitionInput } from '../tool-definition.js';
 import { OperationError, operationTool, type OperationTool } from './openapi-operation.js';
-import { entryHeaders, keyedQueryArguments, withoutArguments } from './operation-headers.js';
+import { entryHeaders, keyedQueryArguments, withoutArguments } from './entry-overrides.js';
 import { MAX_PARAMETERS_CHARS } from './local-defs.js';
 import type { DeclaredKey } from './openapi-security.js';
 import {

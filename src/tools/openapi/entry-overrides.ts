@@ -1,3 +1,7 @@
+/**
+ * What an OpenAPI entry sets over its operation: its headers and its `api_key`'s, which replace the
+ * operation's header and query parameters of their names. Pure: no Nest import.
+ */
 import { QUERY_VERBS } from '../http-request-builder.js';
 import type { JsonSchema } from '../tool-definition.js';
 import type { OperationTool } from './openapi-operation.js';
