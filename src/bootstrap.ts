@@ -48,7 +48,7 @@ export async function createApp(): Promise<INestApplication> {
       origin: (origin: string | undefined, allow: (error: null, ok: boolean) => void) =>
         allow(null, origin !== undefined && originAllowed(env.corsOrigins, origin)),
       methods: ['GET', 'POST', 'PUT', 'DELETE'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'If-Match', 'traceparent'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match', 'traceparent'],
       exposedHeaders: ['ETag'],
       maxAge: 600,
     });

@@ -60,7 +60,7 @@ describe('WS_ALLOWED_ORIGINS and CORS_ORIGINS', () => {
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://admin.example.com');
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
     expect(preflight.headers.get('access-control-allow-headers')).toBe(
-      'Authorization,Content-Type,If-Match,traceparent',
+      'Authorization,Content-Type,If-Match,If-None-Match,traceparent',
     );
     const read = async (origin: string) =>
       (await fetch(`${engine.httpUrl}/api/tools`, { headers: { Origin: origin } })).headers.get(

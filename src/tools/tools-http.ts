@@ -22,7 +22,7 @@ import {
 import { OpenApiToolDefinitionDto } from './dto/openapi-tool-definition.dto.js';
 import type { Tool, ToolSnapshot } from './tool-definition.js';
 import { ToolDefinitionError } from './tool-validation.js';
-import { etagOf, ToolSetChanged } from './tool-set-version.js';
+import { etagOf, ifMatchAllows, ToolSetChanged } from './tool-set-version.js';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -126,9 +126,23 @@ export function view(snapshot: ToolSnapshot): ToolsResponseDto {
   };
 }
 
-/** `body` with `version` (of the set it shows, or belongs to) as the ETag header. */
+/**
+ * `body` with `version` (of the set it shows, or belongs to) as the ETag header. A GET whose
+ * If-None-Match names it is answered 304 with no body (RFC 9110 §13.1.2), also when it says
+ * `Cache-Control: no-cache`: a browser's `fetch` adds that to every request a script gives an
+ * If-None-Match of its own, and Express's freshness check, written for caches, would then answer
+ * it in full (an admin UI polling the tools would get the whole set each time).
+ */
 export function tagged<T>(res: ServerResponse, body: T, version: string): T {
   res.setHeader('ETag', etagOf(version));
+  const req = res.req as IncomingMessage | undefined;
+  const ifNoneMatch = req?.headers['if-none-match'];
+  if (
+    ifNoneMatch &&
+    (req.method === 'GET' || req.method === 'HEAD') &&
+    ifMatchAllows(ifNoneMatch, version)
+  )
+    Object.defineProperty(req, 'fresh', { value: true }); // Express's send() then answers 304
   return body;
 }
 
