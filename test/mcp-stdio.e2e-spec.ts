@@ -5,19 +5,9 @@ import { pathToFileURL } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 import { writeToolsFile } from './support/tools-file.js';
 import { callOnce, useClientPerTest, useEngineRig } from './support/turn-harness.js';
-import { until } from './support/waiting.js';
+import { alive, until } from './support/waiting.js';
 
 const SERVER = resolve('test/support/mcp-stdio-server.mjs');
-
-/** Whether a process runs (signal 0 checks without sending one). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The processes whose command line holds `text` (read from /proc). */
 function processesWith(text: string): number[] {

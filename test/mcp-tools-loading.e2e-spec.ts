@@ -70,6 +70,9 @@ describe('MCP tool definitions', () => {
     expect(await refused({ name: 'x', url: mcpUrl, method: 'GET' })).toMatch(
       /^request body: tool #0 'x': field 'method' is not used by MCP tools/,
     );
+    expect(await refused({ name: 'x', url: mcpUrl, per_session: 'yes' })).toMatch(
+      /^request body: tool #0 'x': field 'per_session' is invalid: expected true or false$/,
+    );
     expect(await refused({ name: 'x', url: `${mcpUrl}/{order_id}` })).toMatch(
       /field 'url' has an \{argument\} placeholder/,
     );

@@ -4,6 +4,7 @@ import type { Session } from './session.js';
 import { deliver, reportOf } from './session-webhook.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { keyOf } from './session-keeper.service.js';
+import { SessionEnds } from '../tools/session-ends.js';
 
 /** An open session as the admin API sees it. */
 export interface OpenSession {
@@ -41,18 +42,22 @@ export class SessionDirectory {
   constructor(
     @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
     private readonly metrics: EngineMetrics,
+    private readonly sessionEnds: SessionEnds,
   ) {}
 
   add(entry: OpenSession): void {
     this.open.set(entry.session, entry);
     this.opened.set(entry.session, entry.openedAt);
+    this.sessionEnds.opened(entry.session.id);
   }
 
   /**
    * The connection of `session` has closed and its turn is over: its report goes to
    * SESSION_WEBHOOK_URL (when set), in the background; a report that cannot be delivered is logged.
+   * What its tools hold for it is let go once it can no longer be resumed here.
    */
   ended(session: Session, end: { closeCode: number; reason: string }, resumable: boolean): void {
+    this.sessionEnds.closed(session.id, resumable ? this.config.resumeSecs * 1000 : 0);
     const { webhookUrl, webhookSecret } = this.config;
     if (!webhookUrl) return;
     const times = { openedAt: this.opened.get(session) ?? Date.now(), endedAt: Date.now() };

@@ -161,6 +161,7 @@ export const MCP_SCHEMA = {
       additionalProperties: { type: 'string' },
     },
     cwd: { type: 'string', minLength: 1 },
+    per_session: { type: 'boolean' },
   },
 } as const;
 export const validateMcp = ajv.compile<ToolDefinitionInput>(MCP_SCHEMA);
@@ -291,6 +292,7 @@ const FIELD_HINTS: Record<string, string> = {
   confirm: 'true or false',
   confirm_prompt: 'a question of 1 to 500 characters, with {parameter} placeholders',
   background: 'true or false',
+  per_session: 'true or false',
 };
 
 /**

@@ -53,6 +53,11 @@ export interface ToolDefinitionInput {
   args?: string[];
   env?: Record<string, string>;
   cwd?: string;
+  /**
+   * MCP tools: each session of the engine has a connection (an MCP session; a process, for a
+   * command) of its own with the server, closed when the session ends.
+   */
+  per_session?: boolean;
   /** OpenAPI tools: the document (a path relative to the tools file) and the operation in it. */
   spec?: string;
   operation?: string;
@@ -148,6 +153,8 @@ export interface Tool {
   mcpTask?: true;
   /** MCP tools whose server the engine runs (`command`; `url` is then empty). */
   stdio?: McpCommand;
+  /** MCP tools (`per_session`): each session calls the server on a connection of its own. */
+  mcpPerSession?: true;
   /**
    * An MCP tool whose server, or an OpenAPI tool whose document, could not be reached when the
    * tools file was read: why. Not offered to the model until a later try makes it ready.

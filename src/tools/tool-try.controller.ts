@@ -8,6 +8,7 @@ import { ToolsErrorDto } from './dto/tool-definition.dto.js';
 import { readVariables } from './session-variables.js';
 import { ToolExecutor } from './tool-executor.js';
 import { ToolRegistry } from './tool-registry.service.js';
+import { SessionEnds } from './session-ends.js';
 import { assertLlmEnabled, notCallable, readJson, refuse, ToolsAdminApi } from './tools-http.js';
 
 /**
@@ -22,6 +23,7 @@ export class ToolTryController {
   constructor(
     private readonly registry: ToolRegistry,
     private readonly executor: ToolExecutor,
+    private readonly sessionEnds: SessionEnds,
   ) {}
 
   @Post()
@@ -53,6 +55,8 @@ export class ToolTryController {
     const onClose = () => cancel.abort();
     req.socket.once('close', onClose);
     const started = performance.now();
+    // A session of its own, over with the call (a `per_session` MCP tool's connection closes).
+    const sessionId = `admin-api-${randomUUID()}`;
     try {
       const outcome = await this.executor.execute({
         id: `try_${randomUUID()}`,
@@ -61,7 +65,7 @@ export class ToolTryController {
         snapshot,
         signal: cancel.signal,
         context: {
-          sessionId: 'admin-api',
+          sessionId,
           turnId: 'try',
           modality: 'text',
           channel: 'api',
@@ -79,6 +83,7 @@ export class ToolTryController {
       };
     } finally {
       req.socket.off('close', onClose);
+      this.sessionEnds.closed(sessionId, 0);
     }
   }
 }

@@ -20,6 +20,7 @@ import { ToolGuards } from './tool-guards.service.js';
 import { ToolController } from './tool.controller.js';
 import { ToolsController } from './tools.controller.js';
 import { ToolTryController } from './tool-try.controller.js';
+import { SessionEnds } from './session-ends.js';
 
 @Module({
   imports: [HttpModule, CodeToolsModule, SessionsModule],
@@ -32,6 +33,7 @@ import { ToolTryController } from './tool-try.controller.js';
     ToolGuards,
     ToolCircuitNews,
     ReplicaTools,
+    { provide: SessionEnds, useFactory: () => new SessionEnds() },
     {
       provide: OAuth2Tokens,
       // Shared through Redis, else (ENGINE_PROCESSES) through the primary.
@@ -44,6 +46,6 @@ import { ToolTryController } from './tool-try.controller.js';
     },
     { provide: ToolExecutor, useClass: ToolRouter },
   ],
-  exports: [ToolRegistry, ToolExecutor, ToolGuards, CodeToolsModule],
+  exports: [ToolRegistry, ToolExecutor, ToolGuards, SessionEnds, CodeToolsModule],
 })
 export class ToolsModule {}

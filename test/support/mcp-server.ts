@@ -54,6 +54,8 @@ export class McpTestServer {
   private readonly taskWork = new Map<string, AbortController>();
   /** Sessions opened (initialize requests answered). */
   sessionsOpened = 0;
+  /** The ids of the sessions its clients ended (HTTP DELETE), in order. */
+  readonly sessionsEnded: string[] = [];
   /** Answers the next request with this HTTP status and body instead (an overloaded server). */
   failNext: { status: number; body: string } | undefined;
   private readonly sessions = new Map<string, StreamableHTTPServerTransport>();
@@ -163,6 +165,10 @@ export class McpTestServer {
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: this.options.json === true,
       onsessioninitialized: (id) => void this.sessions.set(id, transport),
+      onsessionclosed: (id) => {
+        this.sessionsEnded.push(id);
+        this.sessions.delete(id);
+      },
     });
     await this.server(headers).connect(transport);
     return transport;

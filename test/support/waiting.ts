@@ -33,3 +33,13 @@ export const synthesised = (server: RecordingServer): string[] =>
   server.requests
     .filter((r) => r.path === '/audio/speech')
     .map((r) => (JSON.parse(r.body) as { input: string }).input);
+
+/** Whether a process runs (signal 0 checks without sending one). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -106,6 +106,13 @@ export class McpToolDefinitionDto extends ToolFieldsDto {
   })
   max_concurrency?: number;
 
+  @ApiPropertyOptional({
+    description:
+      "Each session of the engine calls the server on a connection of its own (an MCP session; its own process, for a command), opened at the session's first call and closed when the session ends (SESSION_RESUME_SECS after its connection closed, at once when it cannot be resumed): for servers that keep state for their client (a browser, a cart, a login). Default false: one connection, shared by every session",
+    example: true,
+  })
+  per_session?: boolean;
+
   @ApiRateLimit
   rate_limit?: RateLimitDto;
 

@@ -4,6 +4,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LRUCache } from 'lru-cache';
+import { closeConnection, drop, SessionPool, type Connection, type Pool } from './mcp-pool.js';
 import { traceparent, type SpanRef } from '../../common/trace-context.js';
 import { oauth2Identity, type OAuth2Config, type OAuth2Tokens } from '../oauth2.js';
 import { boundedFetch, redirectSafe, withBearer } from './mcp-fetch.js';
@@ -59,27 +60,16 @@ export interface McpLimits {
   traceId?: string;
   /** The exported span of the call: the `traceparent`'s parent. */
   parent?: SpanRef;
+  /**
+   * The session whose own connection the call takes (a `per_session` tool): opened at its first
+   * call, kept until `endSession`, never let go for other servers' sake.
+   */
+  session?: string;
 }
 
 /** Connections kept open at most (different servers, or different headers such as a user's token). */
 export const MAX_MCP_CONNECTIONS = 100;
 const MAX_LISTED_TOOLS = 10_000;
-
-/** One connection: its client (connecting, then connected), the calls using it, whether it is let go. */
-interface Connection {
-  client: Promise<Client>;
-  busy: number;
-  dropped: boolean;
-  /** Why the session ended under its calls, when it is known (the older transport's stream failed). */
-  failure?: string;
-  closed?: Promise<void>;
-}
-
-/** Closes the connection's session, once. */
-function closeConnection(connection: Connection): Promise<void> {
-  connection.closed ??= connection.client.then((c) => c.close()).catch(() => undefined);
-  return connection.closed;
-}
 
 /**
  * One connected client (one MCP session) per server and headers, opened at the first call and
@@ -90,11 +80,10 @@ function closeConnection(connection: Connection): Promise<void> {
 export class McpClients {
   private readonly connections = new LRUCache<string, Connection>({
     max: MAX_MCP_CONNECTIONS,
-    dispose: (connection) => {
-      connection.dropped = true;
-      if (connection.busy === 0) void closeConnection(connection);
-    },
+    dispose: drop,
   });
+  /** Each session's own connections, by session id. */
+  private readonly sessions = new Map<string, SessionPool>();
 
   constructor(
     private readonly clientName: string,
@@ -149,9 +138,18 @@ export class McpClients {
     });
   }
 
-  /** Connections open now. */
+  /** Connections open now, shared ones and sessions' own. */
   get size(): number {
-    return this.connections.size;
+    let size = this.connections.size;
+    for (const pool of this.sessions.values()) size += pool.size;
+    return size;
+  }
+
+  /** The session `id` is over: its own connections are closed (once their calls have ended). */
+  endSession(id: string): void {
+    const pool = this.sessions.get(id);
+    this.sessions.delete(id);
+    for (const key of [...(pool?.keys() ?? [])]) pool!.delete(key);
   }
 
   /**
@@ -159,15 +157,26 @@ export class McpClients {
    * longer in use. A server at a URL is left to the pool's own rule (least recently used).
    */
   release(keep: ReadonlySet<string>): void {
-    for (const [key, connection] of [...this.connections.entries()])
-      if (key.startsWith('["stdio"') && !keep.has(key)) this.letGo(key, connection);
+    for (const pool of [this.connections, ...this.sessions.values()])
+      for (const [key, connection] of [...pool.entries()])
+        if (key.startsWith('["stdio"') && !keep.has(key)) this.letGo(pool, key, connection);
   }
 
   /** Closes every connection (the server's sessions end). */
   async close(): Promise<void> {
     const open = [...this.connections.values()];
+    for (const pool of this.sessions.values()) open.push(...pool.values());
+    this.sessions.clear();
     this.connections.clear();
     await Promise.all(open.map(closeConnection));
+  }
+
+  /** Where a call's connection is kept: its session's own (created at its first call), or shared. */
+  private poolOf(session: string | undefined): Pool {
+    if (session === undefined) return this.connections;
+    let pool = this.sessions.get(session);
+    if (!pool) this.sessions.set(session, (pool = new SessionPool()));
+    return pool;
   }
 
   /** `use` of a connection to `target`, with the signal its requests take (see `whileRunning`). */
@@ -177,9 +186,10 @@ export class McpClients {
     use: (client: Client, signal: AbortSignal | undefined) => Promise<T>,
   ): Promise<T> {
     const key = targetKey(target);
+    const pool = this.poolOf(limits.session);
     for (let attempt = 1; ; attempt++) {
-      const reused = this.connections.has(key);
-      const connection = this.connection(key, target, limits.timeoutMs);
+      const reused = pool.has(key);
+      const connection = this.connection(pool, key, target, limits.timeoutMs);
       connection.busy++;
       try {
         const client = await connection.client;
@@ -189,7 +199,7 @@ export class McpClients {
         // A connection that failed is dropped; a call cut short, or an error the server answered
         // (an MCP error, a timeout), says nothing against it: other calls may be using it.
         const broken = !limits.signal?.aborted && !isServerAnswer(error);
-        if (broken) this.letGo(key, connection);
+        if (broken) this.letGo(pool, key, connection);
         if (attempt > 1 || !reused || limits.signal?.aborted || !notTaken(error)) throw error;
       } finally {
         connection.busy--;
@@ -198,24 +208,24 @@ export class McpClients {
     }
   }
 
-  private connection(key: string, target: McpTarget, timeoutMs: number): Connection {
-    const open = this.connections.get(key);
+  private connection(pool: Pool, key: string, target: McpTarget, timeoutMs: number): Connection {
+    const open = pool.get(key);
     if (open) return open;
     // A session that ends under the pool (the older transport's stream failed) is let go at once,
     // so that the next call does not meet it closed.
     const client = this.connect(target, timeoutMs, (reason) => {
       connection.failure ??= reason;
-      this.letGo(key, connection);
+      this.letGo(pool, key, connection);
     });
     const connection: Connection = { client, busy: 0, dropped: false };
-    this.connections.set(key, connection);
-    connection.client.catch(() => this.letGo(key, connection));
+    pool.set(key, connection);
+    connection.client.catch(() => this.letGo(pool, key, connection));
     return connection;
   }
 
-  /** Takes `connection` out of the pool, if it is still there (closed once its calls end). */
-  private letGo(key: string, connection: Connection): void {
-    if (this.connections.peek(key) === connection) this.connections.delete(key);
+  /** Takes `connection` out of `pool`, if it is still there (closed once its calls end). */
+  private letGo(pool: Pool, key: string, connection: Connection): void {
+    if (pool.peek(key) === connection) pool.delete(key);
   }
 
   /**

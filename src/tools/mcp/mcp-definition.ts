@@ -83,6 +83,7 @@ function mcpToolFields(def: ToolDefinitionInput): Omit<Tool, 'url' | 'headers' |
     remoteName: def.tool ?? def.name!,
     ...(def.safe !== undefined && { safe: def.safe }),
     ...(def.max_concurrency !== undefined && { maxConcurrency: def.max_concurrency }),
+    ...(def.per_session === true && { mcpPerSession: true as const }),
     ...optionalFields(def),
     raw: def,
   };

@@ -11,7 +11,8 @@ import { ToolExecutor, type ToolInvocation, type ToolOutcome } from '../tool-exe
 import { maskSecrets } from '../tool-secrets.js';
 import { parametersProblem } from '../parameters-schema.js';
 import { OAuth2Tokens } from '../oauth2.js';
-import { Subject } from 'rxjs';
+import { Subject, type Subscription } from 'rxjs';
+import { SessionEnds } from '../session-ends.js';
 import { McpClients, targetKey, type McpListedTool, type McpTarget } from './mcp-clients.js';
 import { needsListing } from './mcp-definition.js';
 import { commandLine, filledCommand } from './mcp-command.js';
@@ -31,13 +32,17 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
   private readonly clients: McpClients;
   /** A server said its tools changed: the key (`targetKey`) of its URL and headers. */
   readonly toolsChanged$ = new Subject<string>();
+  private readonly sessionsEnding: Subscription;
 
   constructor(
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
     private readonly guards: ToolGuards,
     private readonly tokens: OAuth2Tokens,
+    sessionEnds: SessionEnds,
   ) {
     super();
+    // A session gone: the connections of its own (`per_session` tools) close.
+    this.sessionsEnding = sessionEnds.ended$.subscribe((id) => this.clients.endSession(id));
     // Read once: the secrets a server's log lines are masked with (the environment is fixed).
     const envSecrets = toolSecrets();
     this.clients = new McpClients('audio-agent-engine', config.maxResponseBytes, {
@@ -66,6 +71,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.sessionsEnding.unsubscribe();
     await this.clients.close();
   }
 
@@ -95,6 +101,8 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       signal: call.signal,
       traceId: call.context?.traceId,
       parent: call.context?.span,
+      // A `per_session` tool: the session's own connection.
+      ...(tool.mcpPerSession && { session: call.context?.sessionId }),
     };
     const remote = tool.remoteName ?? tool.name;
     const run = (asTask: boolean) => this.clients.call(target, remote, call.args, limits, asTask);

@@ -1,0 +1,71 @@
+/**
+ * The connections to MCP servers the engine keeps for calls, and how one is closed. Pure: no Nest
+ * import.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+
+/** One connection: its client (connecting, then connected), the calls using it, whether it is let go. */
+export interface Connection {
+  client: Promise<Client>;
+  busy: number;
+  dropped: boolean;
+  /** Why the session ended under its calls, when it is known (the older transport's stream failed). */
+  failure?: string;
+  closed?: Promise<void>;
+}
+
+/** How long a server is given to end a session (HTTP DELETE) before the connection is closed anyway. */
+const END_SESSION_MS = 2000;
+
+/**
+ * Closes the connection's session, once: over Streamable HTTP the server is told first (an HTTP
+ * DELETE with its session id, as the specification asks of a client done with a session), so
+ * that it frees what it held for it (a browser, a cart).
+ */
+export function closeConnection(connection: Connection): Promise<void> {
+  connection.closed ??= connection.client
+    .then(async (client) => {
+      const transport = client.transport as { terminateSession?: () => Promise<void> } | undefined;
+      if (transport?.terminateSession) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          transport.terminateSession().catch(() => undefined),
+          new Promise((resolve) => (timer = setTimeout(resolve, END_SESSION_MS))),
+        ]);
+        clearTimeout(timer);
+      }
+      await client.close();
+    })
+    .catch(() => undefined);
+  return connection.closed;
+}
+
+/** A connection taken out of use: closed once the calls using it have ended, never under them. */
+export function drop(connection: Connection): void {
+  connection.dropped = true;
+  if (connection.busy === 0) void closeConnection(connection);
+}
+
+/** The connections kept for calls: the shared pool, or one session's own. */
+export interface Pool {
+  get(key: string): Connection | undefined;
+  peek(key: string): Connection | undefined;
+  set(key: string, connection: Connection): unknown;
+  delete(key: string): unknown;
+  has(key: string): boolean;
+  entries(): IterableIterator<[string, Connection]>;
+  values(): IterableIterator<Connection>;
+}
+
+/** One session's own connections (`per_session` tools): each dropped as it is taken out. */
+export class SessionPool extends Map<string, Connection> implements Pool {
+  peek(key: string): Connection | undefined {
+    return this.get(key);
+  }
+
+  override delete(key: string): boolean {
+    const connection = this.get(key);
+    if (connection) drop(connection);
+    return super.delete(key);
+  }
+}
