@@ -114,7 +114,7 @@ describe('the HTTP API from a browser', () => {
     });
   });
 
-  it('shows Swagger UI at /docs with every operation, from the engine alone', async () => {
+  it('shows Swagger UI at /docs with every operation, from the engine alone; its Try it out works with the key', async () => {
     const page = await (await browser.newContext()).newPage();
     const elsewhere: string[] = [];
     page.on('request', (r) => {
@@ -134,6 +134,23 @@ describe('the HTTP API from a browser', () => {
     );
     expect(paths.sort()).toEqual(operations.sort());
     expect(paths).toContain('/api/tools');
+    // An admin gives the key (Authorize), then runs GET /api/tools from the page.
+    await page.click('button.authorize');
+    await page.fill('.modal-ux input', 'admin-key');
+    await page.click('.modal-ux button.authorize');
+    await page.click('.modal-ux button.close-modal');
+    const list = page.locator('.opblock-get', { has: page.locator('[data-path="/api/tools"]') });
+    await list.locator('.opblock-summary').click();
+    await list.locator('button.try-out__btn').click();
+    await list.locator('button.execute').click();
+    const answer = list.locator('.live-responses-table tbody');
+    expect(await answer.locator('.response-col_status').first().textContent()).toBe('200');
+    const body = await answer
+      .locator('.response-col_description .microlight')
+      .first()
+      .textContent();
+    const listed = await fetch(`${engine.httpUrl}/api/tools`, { headers: auth });
+    expect(JSON.parse(body!)).toEqual(await listed.json());
     expect(elsewhere).toEqual([]);
   });
 });
