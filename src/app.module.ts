@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ClusterModule } from './cluster/cluster.module.js';
 import { ConfigModule } from './config/config.module.js';
+import { DemoController } from './demo/demo.controller.js';
 import { HealthModule } from './health/health.module.js';
 import { LifecycleModule } from './lifecycle/lifecycle.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
@@ -19,5 +20,6 @@ import { TracingModule } from './tracing/tracing.module.js';
     OrchestratorModule,
     HealthModule,
   ],
+  controllers: [DemoController],
 })
 export class AppModule {}

@@ -130,6 +130,8 @@ export interface Env {
     apiKey: string;
     /** When set, a browser's upgrade from another origin is refused (403); empty: any origin. */
     allowedOrigins: string[];
+    /** `GET /demo`: a page that talks to the agent over `/ws` (text, microphone, speech). */
+    demoPage: boolean;
   };
   speech: SpeechEnv;
   /** The proxy every outbound request goes through (EGRESS_PROXY), and the servers that do not. */
@@ -268,6 +270,7 @@ export function parseEnv(raw: Raw): Env {
       maxTurnsPerMinute: int(raw, 'WS_MAX_TURNS_PER_MINUTE', 0, 0, 10_000),
       apiKey: present(raw, 'WS_API_KEY') ?? '',
       allowedOrigins: originList(raw, 'WS_ALLOWED_ORIGINS'),
+      demoPage: bool(raw, 'WS_DEMO_PAGE') ?? true,
     },
     speech: parseSpeech(raw),
     egress: parseEgress(raw),

@@ -9,9 +9,9 @@ const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 /**
  * Headless Chromium as a browser client of the engine. The flags keep it off the network beyond
  * loopback (its own update, sync and metrics connections), as the machines running the suite
- * have no other network.
+ * have no other network. `args`: more of Chromium's flags (a fake microphone's).
  */
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(args: string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM))
     throw new Error(
       `the browser suites need Chromium at ${CHROMIUM} (Debian: apt-get install chromium; CHROMIUM=path for another)`,
@@ -26,6 +26,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...args,
     ],
   });
 }

@@ -1,0 +1,181 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './support/browser.js';
+import { Engine, openAiSpeech } from './support/engine.js';
+import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { RecordingServer } from './support/recording-server.js';
+import { FakeSpeech } from './support/speech-server.js';
+import { weatherTool, writeToolsFile } from './support/tools-file.js';
+
+/** A spoken sentence, PCM s16le 16 kHz mono (test/fixtures/audio/make-speech.mjs). */
+const SPEECH = readFileSync('test/fixtures/audio/speech-16k.pcm');
+
+/** `pcm` (s16le, 16 kHz, mono) as a WAV file: what Chromium's fake microphone plays. */
+function wav(pcm: Buffer): Buffer {
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + pcm.length, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(16000, 24);
+  header.writeUInt32LE(32000, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(pcm.length, 40);
+  return Buffer.concat([header, pcm]);
+}
+
+/**
+ * `GET /demo`, the page that talks to the agent, in a real browser (headless Chromium) whose
+ * microphone plays a recorded sentence: what a user trying the engine sees and hears.
+ */
+describe('the demo page', () => {
+  const llm = new FakeLlm();
+  const speech = new FakeSpeech();
+  const weather = new RecordingServer();
+  let engine: Engine;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    weather.respond((req, res) => res.end(`${decodeURIComponent(req.path.slice(1))}: sunny +21°C`));
+    const [llmUrl, speechUrl, weatherUrl] = await Promise.all([
+      llm.start(),
+      speech.start(),
+      weather.start(),
+    ]);
+    engine = await Engine.start({
+      LLM_BASE_URL: llmUrl,
+      LLM_MODEL: 'm',
+      LLM_TOOLS_FILE: writeToolsFile([
+        weatherTool(weatherUrl),
+        {
+          ...weatherTool(weatherUrl),
+          name: 'book_table',
+          confirm: true,
+          confirm_prompt: 'Book a table in {city}?',
+        },
+      ]),
+      WS_API_KEY: 'ws-key',
+      ...openAiSpeech(speechUrl),
+    });
+    // The microphone: a moment of silence, the sentence, then silence (played once).
+    const silence = (secs: number) => Buffer.alloc(secs * 32000);
+    const mic = join(mkdtempSync(join(tmpdir(), 'demo-mic-')), 'mic.wav');
+    writeFileSync(mic, wav(Buffer.concat([silence(0.5), SPEECH, silence(3)])));
+    browser = await launchChromium([
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${mic}%noloop`,
+    ]);
+  }, 30000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await engine?.stop();
+    await Promise.all([llm.stop(), speech.stop(), weather.stop()]);
+  });
+
+  beforeEach(() => {
+    llm.reset();
+    speech.requests.length = 0;
+    weather.requests.length = 0;
+  });
+
+  /** The page, connected with `key`. */
+  const opened = async (key = 'ws-key'): Promise<Page> => {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${engine.httpUrl}/demo`);
+    await page.fill('#key', key);
+    await page.click('#connect');
+    return page;
+  };
+  const texts = (page: Page, kind: string) => page.locator(`#log .${kind}`).allTextContents();
+
+  it('holds a typed conversation and shows the tool calls as they happen', async () => {
+    llm.enqueue(
+      sseStructuredCalls([{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }]),
+      sseText(['It is sunny ', 'in Paris.']),
+    );
+    const page = await opened();
+    await page.waitForSelector('#text:enabled');
+    expect(await page.textContent('#status')).toMatch(/^connected \(session [0-9a-f]{8}\)$/);
+    await page.fill('#text', 'Weather in Paris?');
+    await page.press('#text', 'Enter');
+    await page.locator('#log .tool', { hasText: '✓' }).waitFor();
+    expect(await texts(page, 'user')).toEqual(['Weather in Paris?']);
+    expect(await texts(page, 'tool')).toEqual([
+      expect.stringMatching(/^→ get_weather\(\{"city":"Paris"\}\) ✓ \d+ ms$/),
+    ]);
+    await page.locator('#log .assistant', { hasText: /^It is sunny in Paris\.$/ }).waitFor();
+    expect(weather.requests.map((r) => r.path)).toEqual(['/Paris']);
+  });
+
+  it("asks the user's approval of a call, and runs it once given", async () => {
+    llm.enqueue(
+      sseStructuredCalls([{ id: 'call_1', name: 'book_table', arguments: { city: 'Rome' } }]),
+      sseText(['Booked.']),
+    );
+    const page = await opened();
+    await page.waitForSelector('#text:enabled');
+    await page.fill('#text', 'Book me a table in Rome');
+    await page.press('#text', 'Enter');
+    const asked = page.locator('#log .note', { hasText: 'Book a table in Rome?' });
+    await asked.locator('button', { hasText: 'Yes' }).click();
+    await page.locator('#log .assistant', { hasText: 'Booked.' }).waitFor();
+    expect(await asked.locator('button').count()).toBe(0);
+    expect(await texts(page, 'tool')).toEqual([
+      expect.stringMatching(/^→ book_table\(\{"city":"Rome"\}\) ✓ \d+ ms$/),
+    ]);
+    expect(weather.requests.map((r) => r.path)).toEqual(['/Rome']);
+  });
+
+  it('says why it is not connected when the key is wrong', async () => {
+    const page = await opened('guess');
+    await page.locator('#status', { hasText: 'not connected' }).waitFor();
+    expect(await page.textContent('#status')).toBe(
+      'not connected (1006: refused, or the key is wrong)',
+    );
+    expect(await page.isDisabled('#text')).toBe(true);
+  });
+
+  it("streams the microphone, and plays the answer's speech", async () => {
+    llm.enqueue(sseText(['Sunny, ', '21 degrees.']));
+    const page = await opened();
+    await page.check('#speak');
+    await page.click('#mic:enabled');
+    // The engine hears the sentence end, has it transcribed and answers it aloud.
+    await page.waitForSelector('#log .user', { timeout: 15000 });
+    expect(await texts(page, 'user')).toEqual([speech.transcript]);
+    // The speech server's 0.2 s of speech, all of it played.
+    await page.locator('#heard[data-seconds="0.20"]').waitFor({ state: 'attached' });
+    expect(await page.textContent('#heard')).toBe("agent's speech: 0.2 s");
+    expect(await texts(page, 'assistant')).toEqual(['Sunny, 21 degrees.']);
+    expect(speech.inputs()).toEqual(['Sunny, 21 degrees.']);
+    // What was transcribed: the sentence as the page sent it, 16 kHz PCM in a WAV file.
+    const upload = speech.requests.find((r) => r.path === '/audio/transcriptions')!;
+    const form = await new Response(upload.bytes, {
+      headers: { 'Content-Type': String(upload.headers['content-type']) },
+    }).formData();
+    const seconds = ((form.get('file') as File).size - 44) / 32000;
+    expect(seconds).toBeGreaterThan(SPEECH.length / 32000 - 0.5);
+    expect(seconds).toBeLessThan(SPEECH.length / 32000 + 1.5);
+  });
+
+  it('is not served with WS_DEMO_PAGE=false', async () => {
+    const off = await Engine.start({ LLM_MODEL: 'm', WS_DEMO_PAGE: 'false' });
+    try {
+      const res = await fetch(`${off.httpUrl}/demo`);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({
+        message: 'the demo page is off (WS_DEMO_PAGE=false)',
+      });
+    } finally {
+      await off.stop();
+    }
+  });
+});
