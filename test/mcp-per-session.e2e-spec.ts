@@ -110,16 +110,30 @@ describe('MCP tools with per_session', () => {
     expect(alive(bobs)).toBe(true);
   });
 
+  /** A try of add_to_cart over /api/tools: what the model would read, or the refusal. */
+  const tryAdd = async (item: string, session?: string) => {
+    const res = await fetch(`${rig.engine.httpUrl}/api/tools/add_to_cart/call`, {
+      method: 'POST',
+      headers: ADMIN,
+      body: JSON.stringify({ arguments: { item }, ...(session !== undefined && { session }) }),
+    });
+    const body = (await res.json()) as { result?: string; message?: string };
+    return res.status === 200 ? body.result : `${res.status} ${body.message}`;
+  };
+
   it('tries a call over /api/tools in a session of its own, ended with it', async () => {
     const ended = mcp.sessionsEnded.length;
-    for (const item of ['apples', 'pears']) {
-      const res = await fetch(`${rig.engine.httpUrl}/api/tools/add_to_cart/call`, {
-        method: 'POST',
-        headers: ADMIN,
-        body: JSON.stringify({ arguments: { item } }),
-      });
-      expect(await res.json()).toMatchObject({ ok: true, result: `cart: ${item}` });
-    }
+    expect(await tryAdd('apples')).toBe('cart: apples');
+    expect(await tryAdd('pears')).toBe('cart: pears');
     await until(() => mcp.sessionsEnded.length === ended + 2, 'the end of both MCP sessions');
+  });
+
+  it('shares the MCP session between tries naming one session', async () => {
+    expect(await tryAdd('apples', 'checkout-1')).toBe('cart: apples');
+    expect(await tryAdd('pears', 'checkout-2')).toBe('cart: pears');
+    expect(await tryAdd('bread', 'checkout-1')).toBe('cart: apples, bread');
+    expect(await tryAdd('milk', 'no spaces')).toBe(
+      `400 "session" must be 1 to 64 letters, digits, '_', '.', ':' or '-'`,
+    );
   });
 });

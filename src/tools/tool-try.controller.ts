@@ -55,8 +55,10 @@ export class ToolTryController {
     const onClose = () => cancel.abort();
     req.socket.once('close', onClose);
     const started = performance.now();
-    // A session of its own, over with the call (a `per_session` MCP tool's connection closes).
-    const sessionId = `admin-api-${randomUUID()}`;
+    // A session of its own, over with the call (a `per_session` MCP tool's connection closes),
+    // or the run of tries it names, over TRY_SESSION_MS after its last.
+    const sessionId = `admin-api-${body.session ?? randomUUID()}`;
+    this.sessionEnds.opened(sessionId);
     try {
       const outcome = await this.executor.execute({
         id: `try_${randomUUID()}`,
@@ -83,12 +85,16 @@ export class ToolTryController {
       };
     } finally {
       req.socket.off('close', onClose);
-      this.sessionEnds.closed(sessionId, 0);
+      this.sessionEnds.closed(sessionId, body.session === undefined ? 0 : TRY_SESSION_MS);
     }
   }
 }
 
-/** The body: empty (no arguments), or `{arguments?: object, variables?: object}`. */
+/** How long a named run of tries keeps its `per_session` connections after its last try. */
+const TRY_SESSION_MS = 5 * 60_000;
+const SESSION_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/** The body: empty (no arguments), or `{arguments?: object, variables?: object, session?: string}`. */
 async function readCall(req: IncomingMessage): Promise<ToolCallRequestDto> {
   const empty =
     req.headers['content-length'] === '0' ||
@@ -101,10 +107,15 @@ async function readCall(req: IncomingMessage): Promise<ToolCallRequestDto> {
       400,
       'request body must be a JSON object: {"arguments": {...}, "variables": {...}}',
     );
-  const { arguments: args, variables, ...rest } = body as Record<string, unknown>;
+  const { arguments: args, variables, session, ...rest } = body as Record<string, unknown>;
   const unknown = Object.keys(rest);
   if (unknown.length)
-    throw refuse(400, `unknown field '${unknown[0]}': a call has "arguments" and "variables"`);
+    throw refuse(
+      400,
+      `unknown field '${unknown[0]}': a call has "arguments", "variables" and "session"`,
+    );
+  if (session !== undefined && (typeof session !== 'string' || !SESSION_NAME.test(session)))
+    throw refuse(400, `"session" must be 1 to 64 letters, digits, '_', '.', ':' or '-'`);
   if (args !== undefined && !isObject(args)) throw refuse(400, '"arguments" must be a JSON object');
   if (nestedDeeper(args, MAX_JSON_DEPTH))
     throw refuse(400, `"arguments" are nested more than ${MAX_JSON_DEPTH} levels deep`);

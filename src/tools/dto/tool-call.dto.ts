@@ -15,6 +15,14 @@ export class ToolCallRequestDto {
     example: { customer_id: 'C-42' },
   })
   variables?: Record<string, string>;
+
+  @ApiPropertyOptional({
+    description:
+      "A name for a run of tries: tries naming the same one share the connections of `per_session` MCP tools (a browser an earlier try opened, a cart it filled), kept until 5 minutes after its last try. Without it, each try has a session of its own, ended with it. 1 to 64 letters, digits, '_', '.', ':', '-'",
+    example: 'checkout-test',
+    pattern: '^[A-Za-z0-9_.:-]{1,64}$',
+  })
+  session?: string;
 }
 
 export class ToolCallResponseDto {
