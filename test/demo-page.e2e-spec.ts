@@ -7,6 +7,7 @@ import { Engine, openAiSpeech } from './support/engine.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { FakeSpeech } from './support/speech-server.js';
+import { TcpRelay } from './support/tcp-relay.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
 
 /** A spoken sentence, PCM s16le 16 kHz mono (test/fixtures/audio/make-speech.mjs). */
@@ -86,10 +87,10 @@ describe('the demo page', () => {
     weather.requests.length = 0;
   });
 
-  /** The page, connected with `key`. */
-  const opened = async (key = 'ws-key'): Promise<Page> => {
+  /** The page, from `base` (the engine's own URL by default), connected with `key`. */
+  const opened = async (key = 'ws-key', base = engine.httpUrl): Promise<Page> => {
     const page = await (await browser.newContext()).newPage();
-    await page.goto(`${engine.httpUrl}/demo`);
+    await page.goto(`${base}/demo`);
     await page.fill('#key', key);
     await page.click('#connect');
     return page;
@@ -132,6 +133,28 @@ describe('the demo page', () => {
       expect.stringMatching(/^→ book_table\(\{"city":"Rome"\}\) ✓ \d+ ms$/),
     ]);
     expect(weather.requests.map((r) => r.path)).toEqual(['/Rome']);
+  });
+
+  it('gets its session back when the connection is lost, and the conversation goes on', async () => {
+    const relay = new TcpRelay(Number(new URL(engine.httpUrl).port));
+    try {
+      const page = await opened('ws-key', await relay.start());
+      await page.waitForSelector('#text:enabled');
+      llm.enqueue(sseText(['Hello Ada.']), sseText(['You are Ada.']));
+      await page.fill('#text', 'I am Ada');
+      await page.press('#text', 'Enter');
+      await page.locator('#log .assistant', { hasText: 'Hello Ada.' }).waitFor();
+      relay.cut();
+      await page.locator('#log .note', { hasText: 'reconnected' }).waitFor();
+      await page.waitForSelector('#text:enabled');
+      await page.fill('#text', 'Who am I?');
+      await page.press('#text', 'Enter');
+      await page.locator('#log .assistant', { hasText: 'You are Ada.' }).waitFor();
+      const history = llm.requests[1]!.body.messages.map((m: { content: string }) => m.content);
+      expect(history.slice(-3)).toEqual(['I am Ada', 'Hello Ada.', 'Who am I?']);
+    } finally {
+      await relay.stop();
+    }
   });
 
   it('says why it is not connected when the key is wrong', async () => {
