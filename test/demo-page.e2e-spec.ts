@@ -187,6 +187,12 @@ describe('the demo page', () => {
     const seconds = ((form.get('file') as File).size - 44) / 32000;
     expect(seconds).toBeGreaterThan(SPEECH.length / 32000 - 0.5);
     expect(seconds).toBeLessThan(SPEECH.length / 32000 + 1.5);
+    // The microphone stopped, and started again.
+    await page.click('#mic');
+    await page.locator('#mic', { hasText: 'Start the microphone' }).waitFor();
+    await page.click('#mic');
+    await page.locator('#mic', { hasText: 'Stop the microphone' }).waitFor();
+    expect(await texts(page, 'error')).toEqual([]);
   });
 
   it('is not served with WS_DEMO_PAGE=false', async () => {
