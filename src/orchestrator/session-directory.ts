@@ -25,6 +25,12 @@ export interface OpenSession {
  */
 /** How long a stopping engine waits for reports still being delivered. */
 const STOP_WAIT_MS = 10_000;
+/**
+ * How long, at most, what tools hold for a session (a `per_session` MCP server's browser, its
+ * process) is kept after its connection closed, for its resuming: a long SESSION_RESUME_SECS
+ * (a day, for a chat) would otherwise hold it that long for a user who never comes back.
+ */
+const TOOLS_KEPT_MS = 10 * 60_000;
 
 @Injectable()
 export class SessionDirectory {
@@ -57,7 +63,8 @@ export class SessionDirectory {
    * What its tools hold for it is let go once it can no longer be resumed here.
    */
   ended(session: Session, end: { closeCode: number; reason: string }, resumable: boolean): void {
-    this.sessionEnds.closed(session.id, resumable ? this.config.resumeSecs * 1000 : 0);
+    const kept = resumable ? Math.min(this.config.resumeSecs * 1000, TOOLS_KEPT_MS) : 0;
+    this.sessionEnds.closed(session.id, kept);
     const { webhookUrl, webhookSecret } = this.config;
     if (!webhookUrl) return;
     const times = { openedAt: this.opened.get(session) ?? Date.now(), endedAt: Date.now() };

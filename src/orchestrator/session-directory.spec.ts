@@ -1,0 +1,30 @@
+import { jest } from '@jest/globals';
+import { SessionEnds } from '../tools/session-ends.js';
+import type { EngineMetrics } from '../metrics/engine-metrics.js';
+import type { SessionsConfig } from '../config/app.config.js';
+import { SessionDirectory } from './session-directory.js';
+import type { Session } from './session.js';
+
+describe('SessionDirectory: what tools hold for a closed session', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  /** When (ms after its connection closed) the session is gone for its tools, with `resumeSecs`. */
+  const goneAfter = (resumeSecs: number, resumable = true) => {
+    const ends = new SessionEnds();
+    const config = { resumeSecs, webhookUrl: '', webhookSecret: '' } as SessionsConfig;
+    const directory = new SessionDirectory(config, {} as EngineMetrics, ends);
+    let gone: number | undefined;
+    const start = Date.now();
+    ends.ended$.subscribe(() => (gone = Date.now() - start));
+    directory.ended({ id: 's-1' } as Session, { closeCode: 1006, reason: 'dropped' }, resumable);
+    jest.advanceTimersByTime(24 * 3600_000);
+    return gone;
+  };
+
+  it('keeps it while the session may be resumed, at most 10 minutes; at once gone when it cannot be', () => {
+    expect(goneAfter(120)).toBe(120_000);
+    expect(goneAfter(24 * 3600)).toBe(600_000);
+    expect(goneAfter(300, false)).toBe(0);
+  });
+});
