@@ -35,8 +35,16 @@ describe('MCP tools with per_session', () => {
       { type: 'mcp', name: 'add_to_cart', url: server.url, per_session: true },
       { type: 'mcp', name: 'add_to_shared_cart', tool: 'add_to_cart', url: server.url },
       { type: 'mcp', name: 'whoami', command: process.execPath, args: [SERVER], per_session: true },
+      {
+        type: 'python',
+        name: 'add_later',
+        background: true,
+        code: 'import time\ndef add_later(item: str) -> str:\n    """Adds an item in a while."""\n    time.sleep(2)\n    return str(tools.add_to_cart({"item": item}))',
+      },
     ]),
-    SESSION_RESUME_SECS: '2',
+    CODE_TOOLS_WORKERS: '1',
+    SESSION_RESUME_SECS: '30',
+    SESSION_TOOLS_KEEP_SECS: '1',
     ADMIN_API_KEY: 'admin-key',
   }));
   const clients: WsClient[] = [];
@@ -94,9 +102,27 @@ describe('MCP tools with per_session', () => {
     expect(lastMcpSession()).toBe(adas);
     back.close();
     await back.closed;
-    await new Promise((r) => setTimeout(r, 1000));
+    await new Promise((r) => setTimeout(r, 500));
     expect(mcp.sessionsEnded).not.toContain(adas);
-    await until(() => mcp.sessionsEnded.includes(adas), 'the end of the MCP session', 5000);
+    // SESSION_TOOLS_KEEP_SECS, before SESSION_RESUME_SECS.
+    await until(() => mcp.sessionsEnded.includes(adas), 'the end of the MCP session', 3000);
+  });
+
+  it("gives a call made once its session's own is closed (a background call's) one of its own, ended with it", async () => {
+    const ada = await connect();
+    await add(ada, 'apples');
+    const adas = lastMcpSession();
+    const calls = mcp.calls.length;
+    await callOnce(rig, ada, 'add_later', { item: 'pears' });
+    // Gone away, may come back: the background call goes on; its session's own MCP session
+    // is closed after SESSION_TOOLS_KEEP_SECS.
+    ada.close();
+    await until(() => mcp.sessionsEnded.includes(adas), "the end of Ada's MCP session", 3000);
+    await until(() => mcp.calls.length === calls + 1, 'the background call', 5000);
+    const late = lastMcpSession();
+    expect(late).not.toBe(adas);
+    await until(() => mcp.sessionsEnded.includes(late), 'the end of its MCP session');
+    expect(carts.get(late)).toEqual(['pears']);
   });
 
   it('runs a server that is a command once per session, stopped when the session is over', async () => {

@@ -145,6 +145,8 @@ export interface Env {
   sessions: {
     /** How long a disconnected session can be resumed; 0 turns resuming off. */
     resumeSecs: number;
+    /** How long what its tools hold (`per_session` MCP connections) waits for its resuming. */
+    toolsKeepSecs: number;
     /** Where sessions are kept for resuming: '' in this process, or a Redis URL. Secret. */
     storeUrl: string;
     /** Longest `instructions` a client may set with `session.update`; 0 refuses them. */
@@ -278,6 +280,7 @@ export function parseEnv(raw: Raw): Env {
     metrics: { enabled: bool(raw, 'METRICS_ENABLED') ?? true },
     sessions: {
       resumeSecs: int(raw, 'SESSION_RESUME_SECS', 300, 0, 7 * 24 * 3600),
+      toolsKeepSecs: int(raw, 'SESSION_TOOLS_KEEP_SECS', 600, 0, 7 * 24 * 3600),
       storeUrl: redisUrl(raw, 'SESSION_STORE_URL'),
       instructionsMaxChars: int(raw, 'SESSION_INSTRUCTIONS_MAX_CHARS', 4000, 0, 100_000),
       webhookUrl: httpUrl(raw, 'SESSION_WEBHOOK_URL', ''),

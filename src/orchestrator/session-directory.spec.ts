@@ -10,9 +10,9 @@ describe('SessionDirectory: what tools hold for a closed session', () => {
   afterEach(() => jest.useRealTimers());
 
   /** When (ms after its connection closed) the session is gone for its tools, with `resumeSecs`. */
-  const goneAfter = (resumeSecs: number, resumable = true) => {
+  const goneAfter = (resumeSecs: number, resumable = true, toolsKeepSecs = 600) => {
     const ends = new SessionEnds();
-    const config = { resumeSecs, webhookUrl: '', webhookSecret: '' } as SessionsConfig;
+    const config = { resumeSecs, toolsKeepSecs, webhookUrl: '' } as SessionsConfig;
     const directory = new SessionDirectory(config, {} as EngineMetrics, ends);
     let gone: number | undefined;
     const start = Date.now();
@@ -22,9 +22,11 @@ describe('SessionDirectory: what tools hold for a closed session', () => {
     return gone;
   };
 
-  it('keeps it while the session may be resumed, at most 10 minutes; at once gone when it cannot be', () => {
+  it('keeps it while the session may be resumed, at most SESSION_TOOLS_KEEP_SECS; at once gone when it cannot be', () => {
     expect(goneAfter(120)).toBe(120_000);
     expect(goneAfter(24 * 3600)).toBe(600_000);
+    expect(goneAfter(24 * 3600, true, 3600)).toBe(3600_000);
+    expect(goneAfter(300, true, 0)).toBe(0);
     expect(goneAfter(300, false)).toBe(0);
   });
 });

@@ -25,12 +25,6 @@ export interface OpenSession {
  */
 /** How long a stopping engine waits for reports still being delivered. */
 const STOP_WAIT_MS = 10_000;
-/**
- * How long, at most, what tools hold for a session (a `per_session` MCP server's browser, its
- * process) is kept after its connection closed, for its resuming: a long SESSION_RESUME_SECS
- * (a day, for a chat) would otherwise hold it that long for a user who never comes back.
- */
-const TOOLS_KEPT_MS = 10 * 60_000;
 
 @Injectable()
 export class SessionDirectory {
@@ -63,7 +57,10 @@ export class SessionDirectory {
    * What its tools hold for it is let go once it can no longer be resumed here.
    */
   ended(session: Session, end: { closeCode: number; reason: string }, resumable: boolean): void {
-    const kept = resumable ? Math.min(this.config.resumeSecs * 1000, TOOLS_KEPT_MS) : 0;
+    // At most SESSION_TOOLS_KEEP_SECS: a long SESSION_RESUME_SECS (a day, for a chat) would
+    // otherwise hold a `per_session` server's browser that long for a user who never comes back.
+    const { resumeSecs, toolsKeepSecs } = this.config;
+    const kept = resumable ? Math.min(resumeSecs, toolsKeepSecs) * 1000 : 0;
     this.sessionEnds.closed(session.id, kept);
     const { webhookUrl, webhookSecret } = this.config;
     if (!webhookUrl) return;

@@ -46,3 +46,21 @@ describe('SessionEnds', () => {
     expect(ended).toEqual([]);
   });
 });
+
+describe('SessionEnds.isLive', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('holds from the session opening until it is gone, resumable time included', () => {
+    const ends = new SessionEnds();
+    expect(ends.isLive('a')).toBe(false);
+    ends.opened('a');
+    ends.closed('a', 1000);
+    expect(ends.isLive('a')).toBe(true);
+    jest.advanceTimersByTime(1000);
+    expect(ends.isLive('a')).toBe(false);
+    ends.opened('a');
+    ends.closed('a', 0);
+    expect(ends.isLive('a')).toBe(false);
+  });
+});

@@ -10,23 +10,39 @@ export class SessionEnds {
   /** The id of each session gone from this process. */
   readonly ended$ = new Subject<string>();
   private readonly waiting = new Map<string, NodeJS.Timeout>();
+  /** Sessions open here, or closed and still resumable here. */
+  private readonly live = new Set<string>();
 
   /** A connection opened the session `id` (new, or resumed: it is not gone after all). */
   opened(id: string): void {
     clearTimeout(this.waiting.get(id));
     this.waiting.delete(id);
+    this.live.add(id);
   }
 
   /** The connection of session `id` closed; it may come back within `resumableMs` (0: never). */
   closed(id: string, resumableMs: number): void {
     this.opened(id);
-    if (resumableMs <= 0) return this.ended$.next(id);
+    if (resumableMs <= 0) return this.end(id);
     const timer = setTimeout(() => {
       this.waiting.delete(id);
-      this.ended$.next(id);
+      this.end(id);
     }, resumableMs);
     timer.unref();
     this.waiting.set(id, timer);
+  }
+
+  /**
+   * Whether session `id` is open here or may still come back: a call made for it after it has
+   * gone (a background code tool's, late) has nothing of the session's to go on with.
+   */
+  isLive(id: string): boolean {
+    return this.live.has(id);
+  }
+
+  private end(id: string): void {
+    this.live.delete(id);
+    this.ended$.next(id);
   }
 
   /** Sessions closed and still resumable here. */
@@ -38,5 +54,6 @@ export class SessionEnds {
   onModuleDestroy(): void {
     for (const timer of this.waiting.values()) clearTimeout(timer);
     this.waiting.clear();
+    this.live.clear();
   }
 }

@@ -108,7 +108,7 @@ export class McpToolDefinitionDto extends ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
-      "Each session of the engine calls the server on a connection of its own (an MCP session; its own process, for a command), opened at the session's first call and closed when the session ends (SESSION_RESUME_SECS after its connection closed, at most 10 minutes; at once when it cannot be resumed): for servers that keep state for their client (a browser, a cart, a login). Default false: one connection, shared by every session",
+      "Each session of the engine calls the server on a connection of its own (an MCP session; its own process, for a command), opened at the session's first call and closed when the session ends (SESSION_RESUME_SECS after its connection closed, at most SESSION_TOOLS_KEEP_SECS; at once when it cannot be resumed): for servers that keep state for their client (a browser, a cart, a login). Default false: one connection, shared by every session",
     example: true,
   })
   per_session?: boolean;

@@ -13,7 +13,13 @@ import { parametersProblem } from '../parameters-schema.js';
 import { OAuth2Tokens } from '../oauth2.js';
 import { Subject, type Subscription } from 'rxjs';
 import { SessionEnds } from '../session-ends.js';
-import { McpClients, targetKey, type McpListedTool, type McpTarget } from './mcp-clients.js';
+import {
+  McpClients,
+  targetKey,
+  type McpLimits,
+  type McpListedTool,
+  type McpTarget,
+} from './mcp-clients.js';
 import { needsListing } from './mcp-definition.js';
 import { commandLine, filledCommand } from './mcp-command.js';
 import { mcpResultText } from './mcp-result.js';
@@ -38,7 +44,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
     @Inject(toolsConfig.KEY) private readonly config: ToolsConfig,
     private readonly guards: ToolGuards,
     private readonly tokens: OAuth2Tokens,
-    sessionEnds: SessionEnds,
+    private readonly sessionEnds: SessionEnds,
   ) {
     super();
     // A session gone: the connections of its own (`per_session` tools) close.
@@ -96,14 +102,32 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
     target: McpTarget,
   ): Promise<BreakerRun<ToolOutcome>> {
     const timeoutSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
+    // A `per_session` tool: the session's own connection; a call made for a session already
+    // gone (a background call's, late) one of its own, closed with it.
+    const session = tool.mcpPerSession ? call.context?.sessionId : undefined;
+    const gone = session !== undefined && !this.sessionEnds.isLive(session);
     const limits = {
       timeoutMs: timeoutSecs * 1000,
       signal: call.signal,
       traceId: call.context?.traceId,
       parent: call.context?.span,
-      // A `per_session` tool: the session's own connection.
-      ...(tool.mcpPerSession && { session: call.context?.sessionId }),
+      ...(session !== undefined && { session: gone ? `gone ${call.id}` : session }),
     };
+    try {
+      return await this.request(call, tool, target, limits);
+    } finally {
+      if (gone) this.clients.endSession(limits.session!);
+    }
+  }
+
+  /** The `tools/call` of `send`, on the connection `limits` say. */
+  private async request(
+    call: ToolInvocation,
+    tool: Tool,
+    target: McpTarget,
+    limits: McpLimits,
+  ): Promise<BreakerRun<ToolOutcome>> {
+    const timeoutSecs = limits.timeoutMs / 1000;
     const remote = tool.remoteName ?? tool.name;
     const run = (asTask: boolean) => this.clients.call(target, remote, call.args, limits, asTask);
     try {
