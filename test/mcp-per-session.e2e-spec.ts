@@ -34,6 +34,14 @@ describe('MCP tools with per_session', () => {
     LLM_TOOLS_FILE: writeToolsFile([
       { type: 'mcp', name: 'add_to_cart', url: server.url, per_session: true },
       { type: 'mcp', name: 'add_to_shared_cart', tool: 'add_to_cart', url: server.url },
+      {
+        type: 'mcp',
+        name: 'add_to_small_cart',
+        tool: 'add_to_cart',
+        url: `${server.url}?small`,
+        per_session: true,
+        max_sessions: 1,
+      },
       { type: 'mcp', name: 'whoami', command: process.execPath, args: [SERVER], per_session: true },
       {
         type: 'python',
@@ -75,6 +83,17 @@ describe('MCP tools with per_session', () => {
     expect(await add(ada, 'bread')).toBe('cart: apples, bread');
     expect(await add(ada, 'soap', 'add_to_shared_cart')).toBe('cart: soap');
     expect(await add(bob, 'salt', 'add_to_shared_cart')).toBe('cart: soap, salt');
+  });
+
+  it('refuses a session past max_sessions, until one of those holding one ends', async () => {
+    const [ada, bob] = [await connect(), await connect()];
+    expect(await add(ada, 'apples', 'add_to_small_cart')).toBe('cart: apples');
+    expect(await add(bob, 'pears', 'add_to_small_cart')).toBe(
+      'Error: tool request failed: the MCP server serves as many sessions as it may here (max_sessions 1); try again later',
+    );
+    expect(await add(ada, 'bread', 'add_to_small_cart')).toBe('cart: apples, bread');
+    await closeForGood(ada);
+    expect(await add(bob, 'pears', 'add_to_small_cart')).toBe('cart: pears');
   });
 
   it('ends the MCP session at once when the session is closed for good, and keeps the others', async () => {

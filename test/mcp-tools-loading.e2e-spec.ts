@@ -73,6 +73,9 @@ describe('MCP tool definitions', () => {
     expect(await refused({ name: 'x', url: mcpUrl, per_session: 'yes' })).toMatch(
       /^request body: tool #0 'x': field 'per_session' is invalid: expected true or false$/,
     );
+    expect(await refused({ name: 'x', url: mcpUrl, max_sessions: 3 })).toBe(
+      `request body: tool #0 'x': field 'max_sessions' limits the sessions of "per_session": true, which the tool does not have`,
+    );
     expect(await refused({ name: 'x', url: `${mcpUrl}/{order_id}` })).toMatch(
       /field 'url' has an \{argument\} placeholder/,
     );

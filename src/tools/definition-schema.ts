@@ -162,6 +162,7 @@ export const MCP_SCHEMA = {
     },
     cwd: { type: 'string', minLength: 1 },
     per_session: { type: 'boolean' },
+    max_sessions: { type: 'integer', minimum: 1, maximum: 10000 },
   },
 } as const;
 export const validateMcp = ajv.compile<ToolDefinitionInput>(MCP_SCHEMA);
@@ -293,6 +294,7 @@ const FIELD_HINTS: Record<string, string> = {
   confirm_prompt: 'a question of 1 to 500 characters, with {parameter} placeholders',
   background: 'true or false',
   per_session: 'true or false',
+  max_sessions: 'an integer from 1 to 10000',
 };
 
 /**

@@ -58,6 +58,8 @@ export interface ToolDefinitionInput {
    * command) of its own with the server, closed when the session ends.
    */
   per_session?: boolean;
+  /** MCP tools with `per_session`: at most this many sessions hold a connection of their own at once. */
+  max_sessions?: number;
   /** OpenAPI tools: the document (a path relative to the tools file) and the operation in it. */
   spec?: string;
   operation?: string;
@@ -155,6 +157,8 @@ export interface Tool {
   stdio?: McpCommand;
   /** MCP tools (`per_session`): each session calls the server on a connection of its own. */
   mcpPerSession?: true;
+  /** MCP tools (`max_sessions`): at most this many sessions hold a connection of their own. */
+  mcpMaxSessions?: number;
   /**
    * An MCP tool whose server, or an OpenAPI tool whose document, could not be reached when the
    * tools file was read: why. Not offered to the model until a later try makes it ready.

@@ -113,6 +113,15 @@ export class McpToolDefinitionDto extends ToolFieldsDto {
   })
   per_session?: boolean;
 
+  @ApiPropertyOptional({
+    description:
+      "With per_session: at most this many sessions hold a connection of their own to the server at once, in each engine process (a browser each, a process each); a further session's call is refused with an error the model reads, until one of them ends",
+    minimum: 1,
+    maximum: 10000,
+    example: 20,
+  })
+  max_sessions?: number;
+
   @ApiRateLimit
   rate_limit?: RateLimitDto;
 

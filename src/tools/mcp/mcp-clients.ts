@@ -65,6 +65,8 @@ export interface McpLimits {
    * call, kept until `endSession`, never let go for other servers' sake.
    */
   session?: string;
+  /** With `session`: at most this many sessions hold a connection of their own to the server. */
+  maxSessions?: number;
 }
 
 /** Connections kept open at most (different servers, or different headers such as a user's token). */
@@ -84,6 +86,8 @@ export class McpClients {
   });
   /** Each session's own connections, by session id. */
   private readonly sessions = new Map<string, SessionPool>();
+  /** How many sessions hold a connection of their own, by server (`targetKey`). */
+  private readonly held = new Map<string, number>();
 
   constructor(
     private readonly clientName: string,
@@ -175,7 +179,7 @@ export class McpClients {
   private poolOf(session: string | undefined): Pool {
     if (session === undefined) return this.connections;
     let pool = this.sessions.get(session);
-    if (!pool) this.sessions.set(session, (pool = new SessionPool()));
+    if (!pool) this.sessions.set(session, (pool = new SessionPool(this.held)));
     return pool;
   }
 
@@ -187,6 +191,11 @@ export class McpClients {
   ): Promise<T> {
     const key = targetKey(target);
     const pool = this.poolOf(limits.session);
+    const { maxSessions } = limits;
+    if (maxSessions !== undefined && !pool.has(key) && (this.held.get(key) ?? 0) >= maxSessions)
+      throw new Error(
+        `the MCP server serves as many sessions as it may here (max_sessions ${maxSessions}); try again later`,
+      );
     for (let attempt = 1; ; attempt++) {
       const reused = pool.has(key);
       const connection = this.connection(pool, key, target, limits.timeoutMs);

@@ -32,6 +32,10 @@ export function mcpTool(
       throw new ToolDefinitionError(
         `${at}: field '${field}' is not used by MCP tools (they take ${[...MCP_FIELDS].join(', ')})`,
       );
+  if (def.max_sessions !== undefined && def.per_session !== true)
+    throw new ToolDefinitionError(
+      `${at}: field 'max_sessions' limits the sessions of "per_session": true, which the tool does not have`,
+    );
   const command = mcpCommandOf(def, at, options);
   if (command)
     return {
@@ -84,6 +88,7 @@ function mcpToolFields(def: ToolDefinitionInput): Omit<Tool, 'url' | 'headers' |
     ...(def.safe !== undefined && { safe: def.safe }),
     ...(def.max_concurrency !== undefined && { maxConcurrency: def.max_concurrency }),
     ...(def.per_session === true && { mcpPerSession: true as const }),
+    ...(def.max_sessions !== undefined && { mcpMaxSessions: def.max_sessions }),
     ...optionalFields(def),
     raw: def,
   };

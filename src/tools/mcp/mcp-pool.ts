@@ -57,15 +57,31 @@ export interface Pool {
   values(): IterableIterator<Connection>;
 }
 
-/** One session's own connections (`per_session` tools): each dropped as it is taken out. */
+/**
+ * One session's own connections (`per_session` tools): each dropped as it is taken out. `held`
+ * counts, by server, the connections all sessions hold (for `max_sessions`).
+ */
 export class SessionPool extends Map<string, Connection> implements Pool {
+  constructor(private readonly held: Map<string, number>) {
+    super();
+  }
+
   peek(key: string): Connection | undefined {
     return this.get(key);
   }
 
+  override set(key: string, connection: Connection): this {
+    if (!this.has(key)) this.held.set(key, (this.held.get(key) ?? 0) + 1);
+    return super.set(key, connection);
+  }
+
   override delete(key: string): boolean {
     const connection = this.get(key);
-    if (connection) drop(connection);
+    if (!connection) return false;
+    drop(connection);
+    const left = (this.held.get(key) ?? 1) - 1;
+    if (left > 0) this.held.set(key, left);
+    else this.held.delete(key);
     return super.delete(key);
   }
 }

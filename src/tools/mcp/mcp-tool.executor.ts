@@ -112,6 +112,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       traceId: call.context?.traceId,
       parent: call.context?.span,
       ...(session !== undefined && { session: gone ? `gone ${call.id}` : session }),
+      ...(tool.mcpMaxSessions !== undefined && { maxSessions: tool.mcpMaxSessions }),
     };
     try {
       return await this.request(call, tool, target, limits);
