@@ -4,7 +4,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LRUCache } from 'lru-cache';
-import { closeConnection, drop, SessionPool, type Connection, type Pool } from './mcp-pool.js';
+import { closeConnection, drop, SessionPools, type Connection, type Pool } from './mcp-pool.js';
 import { traceparent, type SpanRef } from '../../common/trace-context.js';
 import { oauth2Identity, type OAuth2Config, type OAuth2Tokens } from '../oauth2.js';
 import { boundedFetch, redirectSafe, withBearer } from './mcp-fetch.js';
@@ -84,10 +84,8 @@ export class McpClients {
     max: MAX_MCP_CONNECTIONS,
     dispose: drop,
   });
-  /** Each session's own connections, by session id. */
-  private readonly sessions = new Map<string, SessionPool>();
-  /** How many sessions hold a connection of their own, by server (`targetKey`). */
-  private readonly held = new Map<string, number>();
+  /** Each session's own connections (`per_session` tools). */
+  private readonly sessions = new SessionPools();
 
   constructor(
     private readonly clientName: string,
@@ -144,16 +142,12 @@ export class McpClients {
 
   /** Connections open now, shared ones and sessions' own. */
   get size(): number {
-    let size = this.connections.size;
-    for (const pool of this.sessions.values()) size += pool.size;
-    return size;
+    return this.sessions.all().reduce((size, pool) => size + pool.size, this.connections.size);
   }
 
   /** The session `id` is over: its own connections are closed (once their calls have ended). */
   endSession(id: string): void {
-    const pool = this.sessions.get(id);
-    this.sessions.delete(id);
-    for (const key of [...(pool?.keys() ?? [])]) pool!.delete(key);
+    this.sessions.end(id);
   }
 
   /**
@@ -161,7 +155,7 @@ export class McpClients {
    * longer in use. A server at a URL is left to the pool's own rule (least recently used).
    */
   release(keep: ReadonlySet<string>): void {
-    for (const pool of [this.connections, ...this.sessions.values()])
+    for (const pool of [this.connections, ...this.sessions.all()])
       for (const [key, connection] of [...pool.entries()])
         if (key.startsWith('["stdio"') && !keep.has(key)) this.letGo(pool, key, connection);
   }
@@ -169,18 +163,10 @@ export class McpClients {
   /** Closes every connection (the server's sessions end). */
   async close(): Promise<void> {
     const open = [...this.connections.values()];
-    for (const pool of this.sessions.values()) open.push(...pool.values());
+    for (const pool of this.sessions.all()) open.push(...pool.values());
     this.sessions.clear();
     this.connections.clear();
     await Promise.all(open.map(closeConnection));
-  }
-
-  /** Where a call's connection is kept: its session's own (created at its first call), or shared. */
-  private poolOf(session: string | undefined): Pool {
-    if (session === undefined) return this.connections;
-    let pool = this.sessions.get(session);
-    if (!pool) this.sessions.set(session, (pool = new SessionPool(this.held)));
-    return pool;
   }
 
   /** `use` of a connection to `target`, with the signal its requests take (see `whileRunning`). */
@@ -190,12 +176,9 @@ export class McpClients {
     use: (client: Client, signal: AbortSignal | undefined) => Promise<T>,
   ): Promise<T> {
     const key = targetKey(target);
-    const pool = this.poolOf(limits.session);
-    const { maxSessions } = limits;
-    if (maxSessions !== undefined && !pool.has(key) && (this.held.get(key) ?? 0) >= maxSessions)
-      throw new Error(
-        `the MCP server serves as many sessions as it may here (max_sessions ${maxSessions}); try again later`,
-      );
+    // Its session's own connection (`per_session`), or a shared one.
+    const pool = limits.session === undefined ? this.connections : this.sessions.of(limits.session);
+    this.sessions.admit(pool, key, limits.maxSessions);
     for (let attempt = 1; ; attempt++) {
       const reused = pool.has(key);
       const connection = this.connection(pool, key, target, limits.timeoutMs);

@@ -85,3 +85,47 @@ export class SessionPool extends Map<string, Connection> implements Pool {
     return super.delete(key);
   }
 }
+
+/**
+ * The sessions' own pools, by session id, and how many sessions hold a connection to each server
+ * (its `targetKey`), for `max_sessions`.
+ */
+export class SessionPools {
+  private readonly pools = new Map<string, SessionPool>();
+  private readonly held = new Map<string, number>();
+
+  /** Session `session`'s pool, created at its first call. */
+  of(session: string): SessionPool {
+    let pool = this.pools.get(session);
+    if (!pool) this.pools.set(session, (pool = new SessionPool(this.held)));
+    return pool;
+  }
+
+  /**
+   * Throws, saying so, when `pool`'s session would be one too many to hold a connection to the
+   * server `key` (it holds none yet, and `max` others do).
+   */
+  admit(pool: Pool, key: string, max: number | undefined): void {
+    if (max !== undefined && !pool.has(key) && (this.held.get(key) ?? 0) >= max)
+      throw new Error(
+        `the MCP server serves as many sessions as it may here (max_sessions ${max}); try again later`,
+      );
+  }
+
+  /** Session `session` is over: its connections are dropped (closed once their calls end). */
+  end(session: string): void {
+    const pool = this.pools.get(session);
+    this.pools.delete(session);
+    for (const key of [...(pool?.keys() ?? [])]) pool!.delete(key);
+  }
+
+  /** Every session's pool. */
+  all(): SessionPool[] {
+    return [...this.pools.values()];
+  }
+
+  /** Forgets every pool (their connections are closed by the caller). */
+  clear(): void {
+    this.pools.clear();
+  }
+}
