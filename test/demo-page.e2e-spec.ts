@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './support/browser.js';
 import { Engine, openAiSpeech } from './support/engine.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
@@ -87,9 +87,17 @@ describe('the demo page', () => {
     weather.requests.length = 0;
   });
 
+  /** Each test's browser contexts, closed after it (a page left open would go on listening). */
+  const contexts: BrowserContext[] = [];
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  });
+
   /** The page, from `base` (the engine's own URL by default), connected with `key`. */
-  const opened = async (key = 'ws-key', base = engine.httpUrl): Promise<Page> => {
-    const page = await (await browser.newContext()).newPage();
+  const opened = async (key = 'ws-key', base = engine.httpUrl, from = browser): Promise<Page> => {
+    const context = await from.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
     await page.goto(`${base}/demo`);
     await page.fill('#key', key);
     await page.click('#connect');
@@ -194,6 +202,31 @@ describe('the demo page', () => {
     await page.locator('#mic', { hasText: 'Stop the microphone' }).waitFor();
     expect(await texts(page, 'error')).toEqual([]);
   });
+
+  it("stops the agent's speech when the user speaks over it, and answers what they said", async () => {
+    // A microphone that speaks again while the answer's 4 s of speech play.
+    const silence = (secs: number) => Buffer.alloc(secs * 32000);
+    const mic = join(mkdtempSync(join(tmpdir(), 'demo-mic-')), 'barge-in.wav');
+    writeFileSync(mic, wav(Buffer.concat([silence(0.5), SPEECH, silence(2), SPEECH, silence(3)])));
+    const talker = await launchChromium([
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${mic}%noloop`,
+    ]);
+    speech.seconds = 4;
+    try {
+      llm.enqueue(sseText(['Here is a long answer.']), sseText(['Yes?']));
+      const page = await opened('ws-key', engine.httpUrl, talker);
+      await page.check('#speak');
+      await page.click('#mic:enabled');
+      await page.locator('#log .note', { hasText: 'the agent stopped: you spoke' }).waitFor();
+      await page.locator('#log .assistant', { hasText: 'Yes?' }).waitFor({ timeout: 15000 });
+      expect(await texts(page, 'user')).toEqual([speech.transcript, speech.transcript]);
+    } finally {
+      speech.seconds = 0.2;
+      await talker.close();
+    }
+  }, 30000);
 
   it('is not served with WS_DEMO_PAGE=false', async () => {
     const off = await Engine.start({ LLM_MODEL: 'm', WS_DEMO_PAGE: 'false' });
