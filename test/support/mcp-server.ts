@@ -30,7 +30,12 @@ export interface McpTestTool {
   taskSupport?: 'required' | 'optional';
   answer: (
     args: Record<string, unknown>,
-    extra: { signal: AbortSignal; headers: IncomingHttpHeaders },
+    extra: {
+      signal: AbortSignal;
+      headers: IncomingHttpHeaders;
+      /** Sends its client a log message (`notifications/message`) of `level`, from logger `orders`. */
+      log?: (level: string, data: unknown) => Promise<void>;
+    },
   ) => Promise<Record<string, unknown>> | Record<string, unknown>;
 }
 
@@ -181,6 +186,7 @@ export class McpTestServer {
       {
         capabilities: {
           tools: { listChanged: true },
+          logging: {},
           tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
         },
         taskStore: this.taskStore,
@@ -235,8 +241,13 @@ export class McpTestServer {
         return { task: created };
       }
       this.running++;
+      const log = (level: string, data: unknown) =>
+        extra.sendNotification({
+          method: 'notifications/message',
+          params: { level: level as 'info', logger: 'orders', data },
+        });
       try {
-        return await tool.answer(args, { signal: extra.signal, headers: callHeaders });
+        return await tool.answer(args, { signal: extra.signal, headers: callHeaders, log });
       } finally {
         this.running--;
       }

@@ -10,6 +10,7 @@ import { oauth2Identity, type OAuth2Config, type OAuth2Tokens } from '../oauth2.
 import { boundedFetch, redirectSafe, withBearer } from './mcp-fetch.js';
 import type { McpCallResult } from './mcp-result.js';
 import { connectCommand } from './mcp-stdio.js';
+import type { EngineLogLevel } from './mcp-server-log.js';
 import { callAsTask } from './mcp-task.js';
 import type { McpCommand } from '../tool-definition.js';
 import {
@@ -20,7 +21,7 @@ import {
   notTaken,
   whileRunning,
 } from './mcp-faults.js';
-import { isStreamableHttpError, mcpSdk, type McpSdk } from './mcp-sdk.js';
+import { isStreamableHttpError, mcpSdk, newClient, type McpSdk } from './mcp-sdk.js';
 
 /**
  * Where an MCP tool's calls go: its server's URL and the headers sent with each request, or the
@@ -96,8 +97,8 @@ export class McpClients {
       tokens?: OAuth2Tokens;
       /** A server with an open session said its tools changed (`notifications/tools/list_changed`). */
       onToolsChanged?: (target: McpTarget) => void;
-      /** A line a server run as a command wrote to its standard error. */
-      onServerLog?: (target: McpTarget, line: string) => void;
+      /** A line a server run as a command wrote to its standard error, or a log message it sent. */
+      onServerLog?: (target: McpTarget, line: string, level?: EngineLogLevel) => void;
     } = {},
   ) {}
 
@@ -287,15 +288,9 @@ export class McpClients {
   }
 
   private client(sdk: McpSdk, target: McpTarget): Client {
-    // The SDK follows a server's list_changed notifications only if it declares them; several
-    // within its debounce (300 ms) are one.
-    return new sdk.Client(
-      { name: this.clientName, version: '1' },
-      {
-        listChanged: {
-          tools: { autoRefresh: false, onChanged: () => this.options.onToolsChanged?.(target) },
-        },
-      },
-    );
+    return newClient(sdk, this.clientName, {
+      toolsChanged: () => this.options.onToolsChanged?.(target),
+      log: (line, level) => this.options.onServerLog?.(target, line, level),
+    });
   }
 }

@@ -12,8 +12,11 @@ import type {
 import type {
   CallToolResultSchema,
   CreateTaskResultSchema,
+  LoggingMessageNotificationSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
+
+import { serverLogLine, type EngineLogLevel } from './mcp-server-log.js';
 
 export interface McpSdk {
   Client: typeof Client;
@@ -24,6 +27,8 @@ export interface McpSdk {
   /** For tools called as tasks (mcp-task.ts). */
   CreateTaskResultSchema: typeof CreateTaskResultSchema;
   CallToolResultSchema: typeof CallToolResultSchema;
+  /** A server's log messages (`notifications/message`). */
+  LoggingMessageNotificationSchema: typeof LoggingMessageNotificationSchema;
 }
 
 /** JSON-RPC code of a request failed by its connection closing (the SDK's ErrorCode.ConnectionClosed). */
@@ -55,6 +60,7 @@ async function load(): Promise<McpSdk> {
     McpError: types.McpError,
     CreateTaskResultSchema: types.CreateTaskResultSchema,
     CallToolResultSchema: types.CallToolResultSchema,
+    LoggingMessageNotificationSchema: types.LoggingMessageNotificationSchema,
   };
 }
 
@@ -71,4 +77,26 @@ export function isStreamableHttpError(error: unknown): error is StreamableHTTPEr
 /** A JSON-RPC error of the SDK (one the server answered, or the client's own). */
 export function isMcpError(error: unknown): error is McpError {
   return loaded !== undefined && error instanceof loaded.McpError;
+}
+
+/**
+ * A client of the engine's (`name`), telling `toolsChanged` when its server's tools change and
+ * `log` what the server logs for it.
+ */
+export function newClient(
+  sdk: McpSdk,
+  name: string,
+  on: { toolsChanged: () => void; log: (line: string, level: EngineLogLevel) => void },
+): Client {
+  // The SDK follows a server's list_changed notifications only if it declares them; several
+  // within its debounce (300 ms) are one.
+  const client = new sdk.Client(
+    { name, version: '1' },
+    { listChanged: { tools: { autoRefresh: false, onChanged: on.toolsChanged } } },
+  );
+  client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, ({ params }) => {
+    const { level, line } = serverLogLine(params);
+    on.log(line, level);
+  });
+  return client;
 }

@@ -54,8 +54,8 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
     this.clients = new McpClients('audio-agent-engine', config.maxResponseBytes, {
       tokens,
       onToolsChanged: (target) => this.toolsChanged$.next(targetKey(target)),
-      onServerLog: (target, line) =>
-        this.logger.log(`MCP server ${target.label}: ${maskSecrets(line, envSecrets)}`),
+      onServerLog: (target, line, level = 'log') =>
+        this.logger[level](`MCP server ${serverLabel(target)}: ${maskSecrets(line, envSecrets)}`),
     });
   }
 
@@ -259,6 +259,13 @@ function targetOf(
     Object.entries(built.headers).filter(([name]) => name.toLowerCase() !== 'content-type'),
   );
   return { url: built.url, headers, ...(tool.oauth2 && { oauth2: tool.oauth2 }) };
+}
+
+/** How the log names a server: its command line, or its URL without its query (no key in it). */
+function serverLabel(target: McpTarget): string {
+  if (target.label) return target.label;
+  const url = new URL(target.url);
+  return `${url.origin}${url.pathname}`;
 }
 
 /** The values of every `TOOL_SECRET_*` variable, to mask in what servers log. */
