@@ -1,3 +1,5 @@
+import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import { resolve } from 'node:path';
 import { McpTestServer, useMcpServer } from './support/mcp-server.js';
 import { writeToolsFile } from './support/tools-file.js';
@@ -147,9 +149,20 @@ describe('MCP tools with per_session', () => {
   it('runs a server that is a command once per session, stopped when the session is over', async () => {
     const [ada, bob] = [await connect(), await connect()];
     const pid = async (ws: WsClient) => JSON.parse((await callOnce(rig, ws, 'whoami')).read).pid;
-    const [adas, bobs] = [await pid(ada), await pid(bob)];
-    expect(adas).not.toBe(bobs);
-    expect(await pid(ada)).toBe(adas);
+    const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => {});
+    let adas: number, bobs: number;
+    try {
+      [adas, bobs] = [await pid(ada), await pid(bob)];
+      expect(adas).not.toBe(bobs);
+      expect(await pid(ada)).toBe(adas);
+      // What each process writes to its standard error is logged with its session.
+      const said = log.mock.calls.map((c) => String(c[0])).filter((l) => l.endsWith('call whoami'));
+      const by = (ws: WsClient) =>
+        said.filter((l) => l.includes(`(session_id=${sessionIdOf(ws)}): `));
+      expect([by(ada).length, by(bob).length]).toEqual([2, 1]);
+    } finally {
+      log.mockRestore();
+    }
     await closeForGood(ada);
     await until(() => !alive(adas), "the end of Ada's server process", 6000);
     expect(alive(bobs)).toBe(true);

@@ -115,7 +115,12 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       ...(tool.mcpMaxSessions !== undefined && { maxSessions: tool.mcpMaxSessions }),
     };
     try {
-      return await this.request(call, tool, target, limits);
+      // A server run for one session: what it writes to its standard error says which.
+      const own =
+        target.stdio && limits.session !== undefined
+          ? { ...target, label: `${target.label} (session_id=${limits.session})` }
+          : target;
+      return await this.request(call, tool, own, limits);
     } finally {
       if (gone) this.clients.endSession(limits.session!);
     }
