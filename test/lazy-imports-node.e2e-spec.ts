@@ -85,6 +85,7 @@ describe('lazily imported packages, in plain Node as the built engine runs', () 
       'McpError:function',
       'CreateTaskResultSchema:object',
       'CallToolResultSchema:object',
+      'LoggingMessageNotificationSchema:object',
     ]);
     expect(out.stdio).toBe('function');
     expect(out.html).toBe('Hours\n\nOpen 7–19');
