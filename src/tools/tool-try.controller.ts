@@ -105,7 +105,7 @@ async function readCall(req: IncomingMessage): Promise<ToolCallRequestDto> {
   if (!isObject(body))
     throw refuse(
       400,
-      'request body must be a JSON object: {"arguments": {...}, "variables": {...}}',
+      'request body must be a JSON object: {"arguments": {...}, "variables": {...}, "session": "..."}',
     );
   const { arguments: args, variables, session, ...rest } = body as Record<string, unknown>;
   const unknown = Object.keys(rest);

@@ -59,7 +59,7 @@ export class Site {
   }
 }
 
-/** A frame the page sends: JSON text, text as it is (a malformed frame), or `bytes` of PCM. */
+/** A frame the page sends: JSON text, text as it is (a malformed frame), or `pcmBytes` of PCM. */
 export type Sent = Record<string, unknown> | { raw: string } | { pcmBytes: number };
 
 /** What the page's socket saw: the engine's JSON events, `{binary: n}` for binary frames. */
