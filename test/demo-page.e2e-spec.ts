@@ -6,6 +6,7 @@ import { launchChromium } from './support/browser.js';
 import { Engine, openAiSpeech } from './support/engine.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
+import { McpTestServer } from './support/mcp-server.js';
 import { FakeSpeech } from './support/speech-server.js';
 import { TcpRelay } from './support/tcp-relay.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
@@ -39,15 +40,28 @@ describe('the demo page', () => {
   const llm = new FakeLlm();
   const speech = new FakeSpeech();
   const weather = new RecordingServer();
+  /** An MCP tool that tells its progress, then answers once the test lets it. */
+  let release = () => {};
+  const flights = new McpTestServer([
+    {
+      name: 'search_flights',
+      answer: async (_args, { progress }) => {
+        await progress!(2, 3, 'Checked Lufthansa');
+        await new Promise<void>((r) => (release = r));
+        return { content: [{ type: 'text', text: '3 flights' }] };
+      },
+    },
+  ]);
   let engine: Engine;
   let browser: Browser;
 
   beforeAll(async () => {
     weather.respond((req, res) => res.end(`${decodeURIComponent(req.path.slice(1))}: sunny +21°C`));
-    const [llmUrl, speechUrl, weatherUrl] = await Promise.all([
+    const [llmUrl, speechUrl, weatherUrl, flightsUrl] = await Promise.all([
       llm.start(),
       speech.start(),
       weather.start(),
+      flights.start(),
     ]);
     engine = await Engine.start({
       LLM_BASE_URL: llmUrl,
@@ -60,6 +74,7 @@ describe('the demo page', () => {
           confirm: true,
           confirm_prompt: 'Book a table in {city}?',
         },
+        { type: 'mcp', name: 'search_flights', url: flightsUrl },
       ]),
       WS_API_KEY: 'ws-key',
       ...openAiSpeech(speechUrl),
@@ -78,7 +93,7 @@ describe('the demo page', () => {
   afterAll(async () => {
     await browser?.close();
     await engine?.stop();
-    await Promise.all([llm.stop(), speech.stop(), weather.stop()]);
+    await Promise.all([llm.stop(), speech.stop(), weather.stop(), flights.stop()]);
   });
 
   beforeEach(() => {
@@ -141,6 +156,24 @@ describe('the demo page', () => {
       expect.stringMatching(/^→ book_table\(\{"city":"Rome"\}\) ✓ \d+ ms$/),
     ]);
     expect(weather.requests.map((r) => r.path)).toEqual(['/Rome']);
+  });
+
+  it('shows how far a call that takes a while has got, then its result', async () => {
+    llm.enqueue(
+      sseStructuredCalls([{ id: 'call_1', name: 'search_flights', arguments: {} }]),
+      sseText(['Three flights.']),
+    );
+    const page = await opened();
+    await page.waitForSelector('#text:enabled');
+    await page.fill('#text', 'Flights to Rome?');
+    await page.press('#text', 'Enter');
+    await page.locator('#log .tool', { hasText: '… 2/3 Checked Lufthansa' }).waitFor();
+    expect(await texts(page, 'tool')).toEqual(['→ search_flights({}) … 2/3 Checked Lufthansa']);
+    release();
+    await page.locator('#log .assistant', { hasText: 'Three flights.' }).waitFor();
+    expect(await texts(page, 'tool')).toEqual([
+      expect.stringMatching(/^→ search_flights\(\{\}\) ✓ \d+ ms$/),
+    ]);
   });
 
   it('gets its session back when the connection is lost, and the conversation goes on', async () => {

@@ -23,6 +23,7 @@ import { toolContextOf, ToolScope } from './tool-scope.service.js';
 import { traceIdOf } from '../common/trace-context.js';
 import { requestOf, roundTextEnded, runCalls, showText, type TurnContext } from './turn-context.js';
 import { announceCall } from './call-start.js';
+import { ProgressRelay } from './progress-relay.js';
 import { awaitApproval, refusalText } from './approvals.js';
 import { clientToolCaller, clientToolsOf } from './client-tools.js';
 import { CLIENT_TOOL } from '../metrics/engine-metrics.js';
@@ -98,6 +99,7 @@ export class TurnManager {
     const turnId = randomUUID();
     const traceId = this.llmSettings.traceContext ? traceIdOf(turnId) : undefined;
     const tag = `session_id=${session.id} turn_id=${turnId}`;
+    const progress = new ProgressRelay((event) => out.next(event));
     const ctx: TurnContext = {
       session,
       turnId,
@@ -106,8 +108,13 @@ export class TurnManager {
       toolContext: toolContextOf(session, turnId, traceId),
       signal,
       emit: (event) => {
-        if (event.type === 'tool_result') ctx.tally(event);
-        else meter.see(event);
+        if (event.type === 'tool_result') {
+          progress.closed(event.id);
+          ctx.tally(event);
+        } else {
+          if (event.type === 'tool_call') progress.opened(event.id, event.name);
+          meter.see(event);
+        }
         out.next(event);
       },
       tally: (event) => {
@@ -141,6 +148,7 @@ export class TurnManager {
       },
     };
     ctx.toolContext.callClientTool = clientToolCaller(ctx, this.toolSettings);
+    ctx.toolContext.progress = (id, update) => progress.report(id, update);
     const span = turnSpan(this.spans, session, turnId, heard);
     // The turn's speech, which goes on after its end, puts its spans under it too.
     session.turnSpan = ctx.toolContext.span = span?.ref;
@@ -162,6 +170,7 @@ export class TurnManager {
       this.logger[level](line);
       if (event) out.next(event);
     } finally {
+      progress.close();
       over?.abort();
       session.history = trimHistory(session.history, this.llmSettings.maxHistoryMessages);
     }

@@ -11,6 +11,16 @@ export interface ToolOutcome {
   cached?: boolean;
 }
 
+/**
+ * How far a call that takes a while has got, as its server tells (MCP's progress notifications):
+ * a count and, when known, what it counts to; a short message for people.
+ */
+export interface ToolProgress {
+  progress?: number;
+  total?: number;
+  message?: string;
+}
+
 /** The conversation a tool call happens in (what code tools see as `context` and `_session`). */
 export interface ToolCallContext {
   sessionId: string;
@@ -31,6 +41,8 @@ export interface ToolCallContext {
   endSession?: () => void;
   /** Hands the call over to `to` once the turn is over (a `transfer_call` tool's call). */
   transferCall?: (to: string) => void;
+  /** Call `callId` has got this far (sent to the client as `tool_progress`). */
+  progress?: (callId: string, update: ToolProgress) => void;
   /**
    * A call of the session's own tool `name` (`client_tools`) made by a code tool, handed to the
    * client as `client_tool_call` `id`; undefined when the session has no such tool.

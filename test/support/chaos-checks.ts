@@ -89,6 +89,8 @@ export function turnProblems(messages: Msg[], closedEarly = false): string[] {
         problems.push(`${n}: the client asked to run ${e.id}, not called in this turn`);
       if (e.type === 'tool_confirmed' && !asked.delete(e.id))
         problems.push(`${n}: ${e.id} answered by voice or text, never asked for in this turn`);
+      if (e.type === 'tool_progress' && !called.has(e.id))
+        problems.push(`${n}: progress of ${e.id}, not running in this turn`);
       if (e.type === 'tool_result' && !called.delete(e.id))
         problems.push(`${n}: result of ${e.id}, never called in this turn`);
       if (e.type === 'error' && e.code !== 'llm_failed')
@@ -100,6 +102,7 @@ export function turnProblems(messages: Msg[], closedEarly = false): string[] {
           'tool_confirm',
           'tool_confirmed',
           'client_tool_call',
+          'tool_progress',
           'tool_result',
           'error',
         ].includes(e.type)

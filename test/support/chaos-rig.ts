@@ -34,17 +34,23 @@ export function toolSet(base: string, mcpUrl: string, all: boolean): Record<stri
   ].filter((t) => all || !/slow/.test(JSON.stringify(t)));
 }
 
-/** The chaos rig's MCP server: a weather tool that answers in 40 ms, or when the call is cancelled. */
+/**
+ * The chaos rig's MCP server: a weather tool that answers in 40 ms, or when the call is
+ * cancelled, telling its progress at its start and after 20 ms.
+ */
 export function chaosMcpServer(): McpTestServer {
   return new McpTestServer([
     {
       name: 'mcp_weather',
       description: 'Weather of a city, from the MCP server',
       inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-      answer: (args, { signal }) =>
+      answer: (args, { signal, progress }) =>
         new Promise((resolve) => {
+          void progress?.(0, 2, 'asking the station').catch(() => {});
+          const step = setTimeout(() => void progress?.(1, 2).catch(() => {}), 20);
           const done = () => {
             clearTimeout(timer);
+            clearTimeout(step);
             resolve({ content: [{ type: 'text', text: `${String(args.city)}: +21°C` }] });
           };
           const timer = setTimeout(done, 40);

@@ -35,6 +35,8 @@ export interface McpTestTool {
       headers: IncomingHttpHeaders;
       /** Sends its client a log message (`notifications/message`) of `level`, from logger `orders`. */
       log?: (level: string, data: unknown) => Promise<void>;
+      /** Tells its client how far the call has got (`notifications/progress`; a task's status message). */
+      progress?: (progress: number, total?: number, message?: string) => Promise<void>;
     },
   ) => Promise<Record<string, unknown>> | Record<string, unknown>;
 }
@@ -231,8 +233,10 @@ export class McpTestServer {
         this.tasks.created++;
         const work = new AbortController();
         this.taskWork.set(created.taskId, work);
+        const progress = (_p: number, _t?: number, message?: string) =>
+          extra.taskStore!.updateTaskStatus(created.taskId, 'working', message);
         const answered = Promise.resolve(
-          tool.answer(args, { signal: work.signal, headers: callHeaders }),
+          tool.answer(args, { signal: work.signal, headers: callHeaders, progress }),
         );
         void answered.then(async (result) => {
           if (!work.signal.aborted)
@@ -246,8 +250,22 @@ export class McpTestServer {
           method: 'notifications/message',
           params: { level: level as 'info', logger: 'orders', data },
         });
+      const progressToken = request.params._meta?.progressToken;
+      const progress =
+        progressToken === undefined
+          ? undefined
+          : (progress: number, total?: number, message?: string) =>
+              extra.sendNotification({
+                method: 'notifications/progress',
+                params: { progressToken, progress, total, message },
+              });
       try {
-        return await tool.answer(args, { signal: extra.signal, headers: callHeaders, log });
+        return await tool.answer(args, {
+          signal: extra.signal,
+          headers: callHeaders,
+          log,
+          progress,
+        });
       } finally {
         this.running--;
       }

@@ -2,6 +2,7 @@ import type { AudioFormat, AudioFormatName } from '../../speech/audio-formats.js
 import type { TokenUsage } from '../../llm/usage.js';
 import type { ClientTool } from '../client-tools.js';
 import type { ErrorCode } from './error-codes.js';
+import type { ToolProgressEvent } from '../progress-relay.js';
 
 /** Engine → client messages on `/ws` (README, "WebSocket protocol"). */
 export type TurnEvent =
@@ -18,6 +19,8 @@ export type TurnEvent =
       /** A `"background": true` tool's call: `started` in its turn, `done` when its result came. */
       background?: 'started' | 'done';
     }
+  /** How far a call that takes a while has got, as its MCP server tells. */
+  | ToolProgressEvent
   /** A call of one of the client's own tools (`client_tools`): the client runs it and answers. */
   | { type: 'client_tool_call'; id: string; name: string; arguments: Record<string, unknown> }
   /** A call of a `"confirm": true` tool waits for the client's `tool_confirm` answer. */
@@ -99,6 +102,7 @@ export const SERVER_EVENT_TYPES = Object.keys({
   assistant_delta: true,
   tool_call: true,
   tool_result: true,
+  tool_progress: true,
   tool_confirm: true,
   tool_confirmed: true,
   client_tool_call: true,

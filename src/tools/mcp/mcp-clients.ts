@@ -68,6 +68,8 @@ export interface McpLimits {
   session?: string;
   /** With `session`: at most this many sessions hold a connection of their own to the server. */
   maxSessions?: number;
+  /** The server's progress notifications for a call (asked for with a `progressToken`). */
+  onProgress?: (update: { progress?: number; total?: number; message?: string }) => void;
 }
 
 /** Connections kept open at most (different servers, or different headers such as a user's token). */
@@ -132,11 +134,13 @@ export class McpClients {
       : undefined;
     const params = { name, arguments: args, ...(_meta && { _meta }) };
     return this.withClient(target, limits, async (client, signal) => {
-      const options = { timeoutMs: limits.timeoutMs, signal };
+      const onprogress = limits.onProgress;
+      const options = { timeoutMs: limits.timeoutMs, signal, onprogress };
       if (asTask) return callAsTask(await mcpSdk(), client, params, options);
       return (await client.callTool(params, undefined, {
         timeout: limits.timeoutMs,
         signal,
+        onprogress,
       })) as McpCallResult;
     });
   }

@@ -31,7 +31,15 @@ export async function callAsTask(
   sdk: McpSdk,
   client: Client,
   params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
-  { timeoutMs, signal }: { timeoutMs: number; signal: AbortSignal | undefined },
+  {
+    timeoutMs,
+    signal,
+    onprogress,
+  }: {
+    timeoutMs: number;
+    signal: AbortSignal | undefined;
+    onprogress?: (update: { progress?: number; total?: number; message?: string }) => void;
+  },
 ): Promise<McpCallResult> {
   const deadline = Date.now() + timeoutMs;
   const left = () => {
@@ -42,9 +50,10 @@ export async function callAsTask(
   const created = await client.request(
     { method: 'tools/call', params },
     sdk.CreateTaskResultSchema,
-    { timeout: left(), signal, task: { ttl: timeoutMs + TTL_MARGIN_MS } },
+    { timeout: left(), signal, onprogress, task: { ttl: timeoutMs + TTL_MARGIN_MS } },
   );
   let task: Task = created.task;
+  if (task.statusMessage) onprogress?.({ message: task.statusMessage });
   try {
     while (!ENDED.has(task.status) && task.status !== 'input_required') {
       const interval = Math.min(
@@ -52,7 +61,11 @@ export async function callAsTask(
         POLL_MS.most,
       );
       await pause(Math.min(interval, left()), undefined, { signal });
+      const said = task.statusMessage;
       task = await client.experimental.tasks.getTask(task.taskId, { timeout: left(), signal });
+      // A new status message tells how far the task has got, as a progress notification would.
+      if (task.statusMessage && task.statusMessage !== said && !ENDED.has(task.status))
+        onprogress?.({ message: task.statusMessage });
     }
     // An answer of the server (as an error it answers), not a connection that failed.
     if (task.status === 'cancelled')
