@@ -185,6 +185,10 @@ class ToolContext:
         self.invocation_id = ctx["invocation_id"]
         self.agent_name = ctx["agent_name"]
         self.variables = dict(ctx.get("variables", {}))
+        self._progress_sent = float("-inf")
+
+    def report_progress(self, progress=None, total=None, message=None):
+        return _report_progress(self, progress, total, message)  # python_progress.py
 
 
 def _execute(code, func, args, ctx, state):

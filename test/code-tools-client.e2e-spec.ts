@@ -3,8 +3,22 @@ import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
 import type { Msg } from './support/ws-client.js';
 
-/** A code tool calls one of the session's own tools (`tools.<name>`): the client runs it. */
-describe('code tools calling the client’s tools', () => {
+const CHECK_STORES = `def check_stores() -> str:
+    """Checks the stores."""
+    import time
+    for i in range(1, 4):
+        context.report_progress(i, 3, f"Store {i} checked")
+        time.sleep(0.4)
+    for row in range(1, 1001):
+        context.report_progress(row, 1000)
+    time.sleep(0.4)
+    return "3 stores"`;
+
+/**
+ * A code tool talks to the client: it calls one of the session's own tools (`tools.<name>`),
+ * which the client runs, and tells it how far it has got (`context.report_progress`).
+ */
+describe('code tools and the client', () => {
   const rig = useEngineRig((base) => ({
     LLM_MODEL: 'm',
     CODE_TOOLS_WORKERS: '1',
@@ -19,6 +33,11 @@ describe('code tools calling the client’s tools', () => {
         type: 'python',
         code: 'def greet_where() -> str:\n    """Greets the caller where they are."""\n    place = tools.get_location({"precise": False})\n    if isinstance(place, str):\n        return "No location: " + place\n    again = tools.get_location({"precise": True})\n    return "Hello from " + place["city"] + " and " + again["city"]',
         timeout_secs: 10,
+      },
+      { type: 'python', code: CHECK_STORES, timeout_secs: 10 },
+      {
+        type: 'python',
+        code: 'def bad_progress() -> str:\n    """Reports badly."""\n    context.report_progress("half")\n    return "no"',
       },
     ]),
   }));
@@ -100,5 +119,41 @@ describe('code tools calling the client’s tools', () => {
       .body.messages.findLast((m: any) => m.role === 'tool').content;
     expect(read).toBe(`"Here: ok / Error: unknown tool 'nowhere'"`);
     expect(ws.messages.slice(from).some((m) => m.type === 'client_tool_call')).toBe(false);
+  }, 30_000);
+
+  it('sends its progress to the client as tool_progress: each step, the first and last of a flood', async () => {
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: 'call_s', name: 'check_stores', arguments: {} }]),
+      sseText(['ok']),
+    );
+    const turn = await client.ws.turn('check the stores', 15_000);
+    const progress = turn.filter((m) => m.type === 'tool_progress');
+    expect(progress).toEqual([
+      ...[1, 2, 3].map((i) => ({
+        type: 'tool_progress',
+        id: 'call_s',
+        name: 'check_stores',
+        progress: i,
+        total: 3,
+        message: `Store ${i} checked`,
+      })),
+      { type: 'tool_progress', id: 'call_s', name: 'check_stores', progress: 1, total: 1000 },
+      { type: 'tool_progress', id: 'call_s', name: 'check_stores', progress: 1000, total: 1000 },
+    ]);
+    expect(turn.findIndex((m) => m.type === 'tool_result')).toBeGreaterThan(
+      turn.indexOf(progress.at(-1)!),
+    );
+    expect(rig.llm.requests[1]!.body.messages.at(-1).content).toBe('"3 stores"');
+  }, 30_000);
+
+  it('refuses progress that is no number, as an error the model reads', async () => {
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: 'call_b', name: 'bad_progress', arguments: {} }]),
+      sseText(['ok']),
+    );
+    await client.ws.turn('report', 15_000);
+    expect(rig.llm.requests[1]!.body.messages.at(-1).content).toBe(
+      'Error: TypeError: report_progress(): progress must be a number, not str',
+    );
   }, 30_000);
 });

@@ -6,7 +6,13 @@ import {
   type ToolsConfig,
 } from '../config/app.config.js';
 import type { Tool } from '../tools/tool-definition.js';
-import type { ToolCallContext, ToolInvocation, ToolOutcome } from '../tools/tool-executor.js';
+import type {
+  ToolCallContext,
+  ToolInvocation,
+  ToolOutcome,
+  ToolProgress,
+} from '../tools/tool-executor.js';
+import { progressUpdate } from '../tools/tool-progress.js';
 import { resultText, truncateResult } from '../tools/tool-errors.js';
 import { CANCELLED_RESULT, CodeToolPool, type BridgeRequest } from './code-tool-pool.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
@@ -128,6 +134,7 @@ export class CodeToolService implements OnModuleDestroy {
           callTool,
           sources,
           call.context,
+          call.context?.progress && ((update) => call.context!.progress!(call.id, update)),
         ),
       signal: call.signal,
     });
@@ -213,7 +220,14 @@ export class CodeToolService implements OnModuleDestroy {
     callTool: CallTool,
     sources: Map<string, string>,
     trace: Pick<ToolCallContext, 'traceId' | 'span'> | undefined,
+    report?: (update: ToolProgress) => void,
   ): Promise<Record<string, unknown>> {
+    if (request.kind === 'progress') {
+      // What the code could read is masked already (responses, the engine's own answers).
+      const update = progressUpdate(request.payload, {});
+      if (update) report?.(update);
+      return { ok: true };
+    }
     if (request.kind === 'http')
       return bridgeHttp(request.payload, { sources, trace, options: this.httpOptions(), signal });
     const { name, args } = request.payload as { name: string; args: Record<string, unknown> };

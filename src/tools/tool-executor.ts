@@ -12,7 +12,8 @@ export interface ToolOutcome {
 }
 
 /**
- * How far a call that takes a while has got, as its server tells (MCP's progress notifications):
+ * How far a call that takes a while has got, as its MCP server (progress notifications) or code
+ * (`context.report_progress`) tells:
  * a count and, when known, what it counts to; a short message for people.
  */
 export interface ToolProgress {

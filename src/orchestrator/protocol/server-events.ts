@@ -19,7 +19,7 @@ export type TurnEvent =
       /** A `"background": true` tool's call: `started` in its turn, `done` when its result came. */
       background?: 'started' | 'done';
     }
-  /** How far a call that takes a while has got, as its MCP server tells. */
+  /** How far a call that takes a while has got, as its MCP server or code tells. */
   | ToolProgressEvent
   /** A call of one of the client's own tools (`client_tools`): the client runs it and answers. */
   | { type: 'client_tool_call'; id: string; name: string; arguments: Record<string, unknown> }

@@ -1,0 +1,30 @@
+"""context.report_progress(): a code tool tells its client how far it has got (`tool_progress`)."""
+
+_PROGRESS_EVERY = 0.1  # seconds: an update sooner after the last one sent is dropped, unless final
+
+
+def _progress_number(name, value):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"report_progress(): {name} must be a number, not {type(value).__name__}")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"report_progress(): {name} must be a finite number")
+    return value
+
+
+def _report_progress(context, progress=None, total=None, message=None):
+    """How far the call has got, for the client to show ("2 of 5 stores checked"): a count, what
+    it counts to, a short message; the model never reads it. Updates less than 0.1 s after the
+    last one sent are dropped here (a loop may report every item), but one reaching its total."""
+    progress = _progress_number("progress", progress)
+    total = _progress_number("total", total)
+    if message is not None and not isinstance(message, str):
+        raise TypeError(f"report_progress(): message must be a string, not {type(message).__name__}")
+    now = time.monotonic()
+    final = progress is not None and total is not None and progress >= total
+    if not final and now - context._progress_sent < _PROGRESS_EVERY:
+        return None
+    context._progress_sent = now
+    _bridge("progress", {"progress": progress, "total": total, "message": message and message[:1000]})
+    return None
