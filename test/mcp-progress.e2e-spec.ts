@@ -28,9 +28,9 @@ describe("MCP tools' progress", () => {
       name: 'count_rows',
       answer: async (_args, { progress }) => {
         // A server that reports every row: the client is not flooded.
-        for (let row = 1; row <= 50; row++) await progress!(row, 50);
+        for (let row = 1; row <= 150; row++) await progress!(row, 150);
         await pause(500);
-        return text('50 rows');
+        return text('150 rows');
       },
     },
     {
@@ -43,17 +43,27 @@ describe("MCP tools' progress", () => {
         return text('report ready');
       },
     },
+    {
+      name: 'make_report',
+      answer: async (_args, { progress }) => {
+        await pause(300);
+        await progress!(1, 2, 'Half done');
+        await pause(300);
+        return text('report 7');
+      },
+    },
   ]);
   const server = useMcpServer(mcp);
   const rig = useEngineRig(() => ({
     LLM_MODEL: 'm',
-    LLM_TOOLS_FILE: writeToolsFile(
-      ['search_flights', 'count_rows', 'build_report'].map((name) => ({
+    LLM_TOOLS_FILE: writeToolsFile([
+      ...['search_flights', 'count_rows', 'build_report'].map((name) => ({
         type: 'mcp',
         name,
         url: `${server.url}?key=\${TOOL_SECRET_FLIGHTS}`,
       })),
-    ),
+      { type: 'mcp', name: 'make_report', url: server.url, background: true },
+    ]),
     TOOL_SECRET_FLIGHTS: KEY,
   }));
   const client = useClientPerTest(rig);
@@ -96,8 +106,8 @@ describe("MCP tools' progress", () => {
   it('sends at most one update a quarter second: the first and then the latest', async () => {
     const turn = await callTurn('count_rows');
     expect(progressOf(turn).map((m) => [m.progress, m.total])).toEqual([
-      [1, 50],
-      [50, 50],
+      [1, 150],
+      [150, 150],
     ]);
     expect(turn.find((m) => m.type === 'tool_result')).toMatchObject({ ok: true });
   });
@@ -115,4 +125,50 @@ describe("MCP tools' progress", () => {
     expect(mcp.tasks.polled).toBeGreaterThan(0);
     expect(types(turn).indexOf('tool_progress')).toBeLessThan(types(turn).indexOf('tool_result'));
   });
+
+  it("sends a background call's progress after its turn, before its result", async () => {
+    const from = client.ws.messages.length;
+    const turn = await callTurn('make_report');
+    expect(types(turn)).toEqual(['tool_call', 'tool_result', 'assistant_delta', 'assistant_end']);
+    rig.llm.enqueue(sseText(['Your report is ready.']));
+    await client.ws.waitFor((m) => m.type === 'assistant_end', from + turn.length, 10_000);
+    const after = client.ws.messages.slice(from + turn.length);
+    expect(after.slice(0, 2)).toEqual([
+      {
+        type: 'tool_progress',
+        id: 'call_1',
+        name: 'make_report',
+        progress: 1,
+        total: 2,
+        message: 'Half done',
+      },
+      expect.objectContaining({ type: 'tool_result', id: 'call_1', background: 'done', ok: true }),
+    ]);
+  });
+
+  it('answers a try over /api/tools/{name}/call with every update, timed: the first 99 and the last', async () => {
+    const tried = async (name: string) => {
+      const res = await fetch(`${rig.engine.httpUrl}/api/tools/${name}/call`, { method: 'POST' });
+      return (await res.json()) as { ok: boolean; progress: Record<string, unknown>[] };
+    };
+    const flights = await tried('search_flights');
+    expect(flights).toMatchObject({ ok: true, result: '3 flights' });
+    expect(flights.progress).toEqual(
+      ['Alitalia', 'Lufthansa', 'Iberia'].map((airline, i) => ({
+        ms: expect.any(Number),
+        progress: i + 1,
+        total: 3,
+        message: `Checked ${airline} (key [secret])`,
+      })),
+    );
+    const [a, b, c] = flights.progress.map((p) => p.ms as number);
+    expect(b! - a!).toBeGreaterThanOrEqual(250);
+    expect(c! - b!).toBeGreaterThanOrEqual(250);
+    const rows = (await tried('count_rows')).progress;
+    expect(rows).toHaveLength(100);
+    expect(rows.map((p) => p.progress)).toEqual([...range(1, 99), 150]);
+  });
 });
+
+const range = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => from + i);

@@ -87,6 +87,31 @@ describe('BackgroundCalls', () => {
     expect(parked.signal.aborted).toBe(true); // the adopted calls end with their new connection
   });
 
+  it("tells its calls' progress to its connection until they end, not while parked, and to the connection that resumes them", async () => {
+    const told: string[] = [];
+    const tell = (who: string) => (e: { id: string; progress?: number }) =>
+      told.push(`${who} ${e.id}:${e.progress}`);
+    const calls = new BackgroundCalls(() => {}, tell('first'));
+    const [a, b] = [pending(), pending()];
+    calls.track('a', 'report', a.outcome, () => {});
+    calls.track('b', 'report', b.outcome, () => {});
+    calls.report('a', { progress: 1 });
+    calls.report('nobody', { progress: 1 });
+    a.settle({ ok: true, ms: 1, text: 'x' });
+    await new Promise((r) => setImmediate(r));
+    calls.report('a', { progress: 2 }); // after its result
+    calls.park();
+    calls.report('b', { progress: 1 }); // no connection has the calls
+    await new Promise((r) => setTimeout(r, 300));
+    const resumed = new BackgroundCalls(() => {}, tell('resumed'));
+    resumed.adopt(calls);
+    calls.report('b', { progress: 2 });
+    expect(told).toEqual(['first a:1', 'resumed b:2']);
+    resumed.close();
+    calls.report('b', { progress: 3 });
+    expect(told).toHaveLength(2);
+  });
+
   it('keeps parked calls for their resume window, then aborts them', async () => {
     const table = new ParkedCalls();
     const [kept, dropped, stopped] = [0, 1, 2].map(() => new BackgroundCalls(() => {}));

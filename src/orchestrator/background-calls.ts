@@ -8,6 +8,8 @@
  * (`resultMessage`).
  */
 import { LazyAbort } from '../common/lazy-abort.js';
+import type { ToolProgress } from '../tools/tool-executor.js';
+import { ProgressRelay, type ToolProgressEvent } from './progress-relay.js';
 import type { SharedBackground } from './shared-background.js';
 
 export interface BackgroundResult {
@@ -28,8 +30,18 @@ export class BackgroundCalls {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly arrived: BackgroundResult[] = [];
 
-  /** `onArrival`: a call's result has come (it waits in `take` until a turn tells it). */
-  constructor(private onArrival: (result: BackgroundResult) => void) {}
+  /** The calls' progress, told to the connection that has them (see `onProgress`). */
+  private readonly progress = new ProgressRelay((event) => this.onProgress(event));
+
+  /**
+   * `onArrival`: a call's result has come (it waits in `take` until a turn tells it).
+   * `onProgress`: how far a call has got (`tool_progress`), while a connection of this process
+   * has the calls (not while they are parked, nor from another process's).
+   */
+  constructor(
+    private onArrival: (result: BackgroundResult) => void,
+    private onProgress: (event: ToolProgressEvent) => void = () => {},
+  ) {}
 
   /** Calls still running. */
   get running(): number {
@@ -48,8 +60,10 @@ export class BackgroundCalls {
 
   /** Keeps call `id` of tool `name` until its `outcome` comes; `tally` counts it then. */
   track(id: string, name: string, outcome: Outcome, tally: (r: BackgroundResult) => void): void {
+    this.progress.opened(id, name);
     const settled: Promise<void> = outcome
       .then((o) => {
+        this.progress.closed(id);
         if (!o || this.closed.aborted) return;
         const result = { id, name, ok: o.ok, ms: o.ms, text: o.text };
         tally(result);
@@ -59,9 +73,15 @@ export class BackgroundCalls {
     this.keep(settled);
   }
 
+  /** Call `id` has got this far. */
+  report(id: string, update: ToolProgress): void {
+    this.progress.report(id, update);
+  }
+
   /** The connection closed, its session resumable: results wait here until one adopts them. */
   park(): void {
     this.onArrival = () => {};
+    this.onProgress = () => {};
   }
 
   /**
@@ -70,6 +90,7 @@ export class BackgroundCalls {
    */
   adopt(parked: BackgroundCalls): void {
     parked.deliver = (result) => this.deliver(result);
+    parked.onProgress = (event) => this.onProgress(event);
     for (const result of parked.take()) this.deliver(result);
     for (const call of parked.inFlight) this.keep(call);
     this.closed.signal.addEventListener('abort', () => parked.close(), { once: true });
@@ -112,6 +133,7 @@ export class BackgroundCalls {
   /** The connection has closed: calls still running are aborted, and no result is kept. */
   close(): void {
     this.closed.abort();
+    this.progress.close();
     this.arrived.length = 0;
   }
 }

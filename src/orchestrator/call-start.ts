@@ -1,7 +1,7 @@
 import type { ToolCallEvent } from '../llm/llm.types.js';
 import { isSafe, type Tool } from '../tools/tool-definition.js';
 import { toolErrors } from '../tools/tool-errors.js';
-import type { ToolExecutor, ToolOutcome } from '../tools/tool-executor.js';
+import type { ToolCallContext, ToolExecutor, ToolOutcome } from '../tools/tool-executor.js';
 import { askClient } from './client-tools.js';
 import type { TurnContext } from './turn-context.js';
 import { endToolSpan, toolSpan } from '../tracing/tool-spans.js';
@@ -76,12 +76,13 @@ export function startsEarly(tool: Tool | undefined): boolean {
   );
 }
 
-/** Runs `call` now with `executor`, on the turn's call signal (or `signal`). */
+/** Runs `call` now with `executor`, on the turn's call signal (or `signal`), in the turn's `context`. */
 export function startCall(
   executor: ToolExecutor,
   ctx: TurnContext,
   call: ToolCallEvent,
   signal: AbortSignal = ctx.callSignal,
+  context: ToolCallContext = ctx.toolContext,
 ): StartedCall {
   const outcome = executor.execute({
     id: call.id,
@@ -90,7 +91,7 @@ export function startCall(
     ...(call.argumentsValid ? {} : { rawArguments: call.rawArguments }),
     snapshot: ctx.snapshot,
     signal,
-    context: ctx.toolContext,
+    context,
   });
   return { outcome: timed(outcome, signal) };
 }

@@ -74,10 +74,13 @@ export class Conversation {
     private readonly deps: ConversationDeps,
   ) {
     this.turnLimit = new TurnRateLimit(deps.maxTurnsPerMinute);
-    session.background = this.background = new BackgroundCalls(({ id, name, ok, ms }) => {
-      deps.send({ type: 'tool_result', id, name, ok, ms, background: 'done' });
-      void this.enqueue(() => this.tellResults());
-    });
+    session.background = this.background = new BackgroundCalls(
+      ({ id, name, ok, ms }) => {
+        deps.send({ type: 'tool_result', id, name, ok, ms, background: 'done' });
+        void this.enqueue(() => this.tellResults());
+      },
+      (event) => deps.send(event),
+    );
     this.keys = new PhoneKeys(session, {
       timeoutMs: () => deps.speech.config.dtmf.timeoutMs,
       confirmKeys: deps.confirmKeys,

@@ -155,7 +155,9 @@ export async function runCalls(
       }
       const background = tool?.background && ctx.session.background;
       if (background) {
-        const run = startCall(executor, ctx, call, background.signal);
+        // Its progress goes on after the turn: the connection's calls tell it.
+        const context = { ...ctx.toolContext, progress: background.report.bind(background) };
+        const run = startCall(executor, ctx, call, background.signal, context);
         background.track(call.id, call.name, run.outcome, (r) =>
           ctx.tally({
             type: 'tool_result',

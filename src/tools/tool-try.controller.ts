@@ -3,10 +3,14 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse } from '@ne
 import { randomUUID } from 'node:crypto';
 import { MAX_JSON_DEPTH, nestedDeeper } from '../common/nesting.js';
 import type { IncomingMessage } from 'node:http';
-import { ToolCallRequestDto, ToolCallResponseDto } from './dto/tool-call.dto.js';
+import {
+  ToolCallRequestDto,
+  ToolCallResponseDto,
+  type ToolCallProgressDto,
+} from './dto/tool-call.dto.js';
 import { ToolsErrorDto } from './dto/tool-definition.dto.js';
 import { readVariables } from './session-variables.js';
-import { ToolExecutor } from './tool-executor.js';
+import { ToolExecutor, type ToolProgress } from './tool-executor.js';
 import { ToolRegistry } from './tool-registry.service.js';
 import { SessionEnds } from './session-ends.js';
 import { assertLlmEnabled, notCallable, readJson, refuse, ToolsAdminApi } from './tools-http.js';
@@ -59,6 +63,7 @@ export class ToolTryController {
     // or the run of tries it names, over TRY_SESSION_MS after its last.
     const sessionId = `admin-api-${body.session ?? randomUUID()}`;
     this.sessionEnds.opened(sessionId);
+    const progress = new TriedProgress(started);
     try {
       const outcome = await this.executor.execute({
         id: `try_${randomUUID()}`,
@@ -74,6 +79,7 @@ export class ToolTryController {
           state: { value: {} },
           events: [],
           variables,
+          progress: (_id, update) => progress.add(update),
         },
       });
       return {
@@ -82,6 +88,7 @@ export class ToolTryController {
         ms: Math.round(performance.now() - started),
         ...(outcome.cached && { cached: true }),
         ...(outcome.logs && { logs: outcome.logs }),
+        ...(progress.list.length > 0 && { progress: progress.list }),
       };
     } finally {
       req.socket.off('close', onClose);
@@ -89,6 +96,17 @@ export class ToolTryController {
     }
   }
 }
+
+/** A tried call's progress updates, timed from its start: the first 99 and the last. */
+class TriedProgress {
+  readonly list: ToolCallProgressDto[] = [];
+  constructor(private readonly started: number) {}
+  add(update: ToolProgress): void {
+    if (this.list.length === MAX_TRIED_PROGRESS) this.list.pop();
+    this.list.push({ ms: Math.round(performance.now() - this.started), ...update });
+  }
+}
+const MAX_TRIED_PROGRESS = 100;
 
 /** How long a named run of tries keeps its `per_session` connections after its last try. */
 const TRY_SESSION_MS = 5 * 60_000;

@@ -50,6 +50,31 @@ export class ToolCallResponseDto {
     example: 'looked up C-42',
   })
   logs?: string;
+
+  @ApiPropertyOptional({
+    type: () => [ToolCallProgressDto],
+    description:
+      "How far the call said it had got while it ran (an MCP server's progress notifications, a code tool's context.report_progress), in order: what a WebSocket client gets as tool_progress, every update (the first 99 and the last)",
+  })
+  progress?: ToolCallProgressDto[];
+}
+
+/** One progress update of a tried call. */
+export class ToolCallProgressDto {
+  @ApiProperty({ description: "When it came, in milliseconds from the call's start", example: 610 })
+  ms!: number;
+
+  @ApiPropertyOptional({ description: 'How far the call has got', example: 2 })
+  progress?: number;
+
+  @ApiPropertyOptional({ description: 'What progress counts to, when known', example: 5 })
+  total?: number;
+
+  @ApiPropertyOptional({
+    description: 'One line for people, up to 300 characters, secrets masked',
+    example: 'Checked Lufthansa',
+  })
+  message?: string;
 }
 
 /** A tool as the model is offered it (the `function` of the completion request's `tools`). */
