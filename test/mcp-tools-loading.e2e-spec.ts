@@ -1,4 +1,5 @@
-import { McpTestServer, ORDER_SCHEMA, useServerDown } from './support/mcp-server.js';
+import { McpTestServer, ORDER_SCHEMA } from './support/mcp-server.js';
+import { useServerDown } from './support/mcp-server-down.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
 import { callOnce, offeredNames, useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { untilAsync } from './support/waiting.js';

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { useServerDown } from './support/mcp-server.js';
+import { useServerDown } from './support/mcp-server-down.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { offeredNames, useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { untilAsync } from './support/waiting.js';

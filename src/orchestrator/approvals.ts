@@ -8,21 +8,23 @@ export type Approval = 'approved' | 'declined' | 'expired' | 'cancelled';
 
 /**
  * Waits for the client's `{"type":"tool_confirm","id":…,"approved":…}` for call `id`: declined,
- * unanswered within `timeoutMs`, or cut short by the turn's `signal`, the call does not run.
+ * unanswered within `timeoutMs`, or cut short by the turn's `signal`, the call does not run; the
+ * model reads `refusal` when the user said no or nothing.
  */
 export async function awaitApproval(
   session: Session,
   id: string,
   signal: AbortSignal,
   timeoutMs: number,
-): Promise<Approval> {
+): Promise<{ approval: Approval; refusal?: string }> {
   const waited = await awaitAnswer(session.approvals, id, signal, timeoutMs);
-  if (typeof waited === 'string') return waited;
-  return waited.answer ? 'approved' : 'declined';
+  const approval = typeof waited === 'string' ? waited : waited.answer ? 'approved' : 'declined';
+  const refused = approval === 'declined' || approval === 'expired';
+  return { approval, ...(refused && { refusal: refusalText(approval, timeoutMs) }) };
 }
 
 /** The text the model reads for a call the user declined or left unanswered. */
-export function refusalText(approval: 'declined' | 'expired', timeoutMs: number): string {
+function refusalText(approval: 'declined' | 'expired', timeoutMs: number): string {
   return approval === 'declined'
     ? 'Error: the user declined this call'
     : `Error: the user did not approve this call within ${timeoutMs / 1000}s`;

@@ -1,11 +1,11 @@
-import type { ChatMessage, LlmRequest, LlmTool } from '../llm/llm.types.js';
+import type { ChatMessage, LlmEvent, LlmRequest, LlmTool } from '../llm/llm.types.js';
 import type { Spans } from '../tracing/spans.js';
 import type { StreamedText } from '../llm/streamed-text.js';
 import { alternating, CANCELLED, systemMessageOf, trimHistory } from './history.js';
-import type { TokenUsage } from '../llm/usage.js';
+import { addUsage, type TokenUsage } from '../llm/usage.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
 import type { ToolCallContext, ToolExecutor } from '../tools/tool-executor.js';
-import { startCall, type StartedCall } from './call-start.js';
+import { announceCall, startCall, type CallStarter, type StartedCall } from './call-start.js';
 import type { ClientTool } from './client-tools.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import { TurnCancelled, type RoundResult } from './round.js';
@@ -55,6 +55,38 @@ export interface TurnContext {
   approve: (id: string) => Promise<{ approval: Approval; refusal?: string }>;
   /** The engine's spans, when exported: calls the client runs get theirs here. */
   spans?: Spans;
+}
+
+/**
+ * What the turn does with an event of the model's stream: visible text is shown, a call announced
+ * and maybe started (when `starter` is given: calls are taken in this request), usage summed.
+ */
+export function forwardEvent(
+  ctx: TurnContext,
+  event: LlmEvent,
+  starter: CallStarter | undefined,
+  debug: (line: string) => void,
+): void {
+  if (event.type === 'text') {
+    showText(ctx, event.text);
+  } else if (event.type === 'tool_call' && starter) {
+    debug(
+      `tool call ${event.name} ${event.rawArguments} (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
+    );
+    ctx.wsMode = 'afterCall';
+    announceCall(ctx, event, starter);
+  } else if (event.type === 'done' && event.usage) {
+    ctx.usage = addUsage(ctx.usage, event.usage);
+  }
+}
+
+/** A call's outcome, for the operator: which tools a turn ran (never their arguments). */
+export function callOutcomeLine(event: Extract<TurnEvent, { type: 'tool_result' }>): string {
+  const what =
+    event.background === 'started'
+      ? 'started in the background'
+      : `${event.ok ? 'ok' : 'failed'} in ${event.ms} ms${event.cached ? ' (cached)' : ''}${event.background ? ' (in the background)' : ''}`;
+  return `tool ${event.name} ${what}`;
 }
 
 const NOT_SPACE = /\S/;

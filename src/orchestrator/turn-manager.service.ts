@@ -21,10 +21,16 @@ import type { Session } from './session.js';
 import { StreamedText } from '../llm/streamed-text.js';
 import { toolContextOf, ToolScope } from './tool-scope.service.js';
 import { traceIdOf } from '../common/trace-context.js';
-import { requestOf, roundTextEnded, runCalls, showText, type TurnContext } from './turn-context.js';
-import { announceCall } from './call-start.js';
+import {
+  callOutcomeLine,
+  forwardEvent,
+  requestOf,
+  roundTextEnded,
+  runCalls,
+  type TurnContext,
+} from './turn-context.js';
 import { ProgressRelay } from './progress-relay.js';
-import { awaitApproval, refusalText } from './approvals.js';
+import { awaitApproval } from './approvals.js';
 import { clientToolCaller, clientToolsOf } from './client-tools.js';
 import { CLIENT_TOOL } from '../metrics/engine-metrics.js';
 import { Spans } from '../tracing/spans.js';
@@ -119,12 +125,7 @@ export class TurnManager {
       },
       tally: (event) => {
         meter.see(event);
-        // Each call's outcome, for the operator: which tools a turn ran (never their arguments).
-        const what =
-          event.background === 'started'
-            ? 'started in the background'
-            : `${event.ok ? 'ok' : 'failed'} in ${event.ms} ms${event.cached ? ' (cached)' : ''}${event.background ? ' (in the background)' : ''}`;
-        this.logger.log(`tool ${event.name} ${what} (${tag} call_id=${event.id})`);
+        this.logger.log(`${callOutcomeLine(event)} (${tag} call_id=${event.id})`);
       },
       visible: new StreamedText(),
       pendingWs: '',
@@ -141,10 +142,9 @@ export class TurnManager {
       },
       approve: async (id) => {
         const timeoutMs = this.toolSettings.confirmTimeoutSecs * 1000;
-        const approval = await awaitApproval(session, id, signal, timeoutMs);
-        this.metrics.approval(approval);
-        const refused = approval === 'declined' || approval === 'expired';
-        return { approval, ...(refused && { refusal: refusalText(approval, timeoutMs) }) };
+        const asked = await awaitApproval(session, id, signal, timeoutMs);
+        this.metrics.approval(asked.approval);
+        return asked;
       },
     };
     ctx.toolContext.callClientTool = clientToolCaller(ctx, this.toolSettings);
@@ -216,7 +216,9 @@ export class TurnManager {
     let request = await this.request(ctx, toolChoice);
     const take = toolChoice === 'auto';
     ctx.roundCalls = 0;
-    const onEvent = (event: LlmEvent) => this.forward(ctx, event, take);
+    const starter = { executor: this.executor, limits: this.toolSettings };
+    const onEvent = (event: LlmEvent) =>
+      forwardEvent(ctx, event, take ? starter : undefined, (line) => this.logger.debug(line));
     let round: RoundResult;
     for (;;) {
       const sent = ctx.visible.length;
@@ -298,21 +300,6 @@ export class TurnManager {
       const partial = ctx.visible.toString().slice(start);
       if (partial !== '') ctx.session.history.push({ role: 'assistant', content: partial });
       throw error;
-    }
-  }
-
-  private forward(ctx: TurnContext, event: LlmEvent, takeCalls: boolean): void {
-    if (event.type === 'text') {
-      showText(ctx, event.text);
-    } else if (event.type === 'tool_call' && takeCalls) {
-      const call = event;
-      this.logger.debug(
-        `tool call ${call.name} ${call.rawArguments} (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
-      );
-      ctx.wsMode = 'afterCall';
-      announceCall(ctx, call, { executor: this.executor, limits: this.toolSettings });
-    } else if (event.type === 'done' && event.usage) {
-      ctx.usage = addUsage(ctx.usage, event.usage);
     }
   }
 }
