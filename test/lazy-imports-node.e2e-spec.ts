@@ -86,6 +86,7 @@ describe('lazily imported packages, in plain Node as the built engine runs', () 
       'CreateTaskResultSchema:object',
       'CallToolResultSchema:object',
       'LoggingMessageNotificationSchema:object',
+      'ElicitRequestSchema:object',
     ]);
     expect(out.stdio).toBe('function');
     expect(out.html).toBe('Hours\n\nOpen 7–19');

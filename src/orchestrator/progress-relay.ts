@@ -8,6 +8,7 @@ export const PROGRESS_INTERVAL_MS = 250;
 
 interface Open {
   name: string;
+  arguments: Record<string, unknown>;
   /** When the last update went out (`now`), or -Infinity. */
   sent: number;
   held?: ToolProgress;
@@ -29,8 +30,13 @@ export class ProgressRelay {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  opened(id: string, name: string): void {
-    this.open.set(id, { name, sent: -Infinity });
+  opened(id: string, name: string, args: Record<string, unknown> = {}): void {
+    this.open.set(id, { name, arguments: args, sent: -Infinity });
+  }
+
+  /** Call `id`, while it runs (between its `tool_call` and its `tool_result`). */
+  running(id: string): { name: string; arguments: Record<string, unknown> } | undefined {
+    return this.open.get(id);
   }
 
   report(id: string, update: ToolProgress): void {

@@ -80,6 +80,31 @@ export function forwardEvent(
   }
 }
 
+/**
+ * How a running call's server asks the user a yes-or-no question (MCP elicitation): as an
+ * approval is asked (`tool_confirm`, the question its prompt, said in a voice session), for a call
+ * the client was told of (`running`: between its `tool_call` and its `tool_result`).
+ */
+export function questionAsker(
+  ctx: TurnContext,
+  running: (id: string) => { name: string; arguments: Record<string, unknown> } | undefined,
+): NonNullable<ToolCallContext['ask']> {
+  return async (id, question) => {
+    const call = running(id);
+    if (!call || ctx.signal.aborted || ctx.session.approvals.has(id)) return 'unanswered';
+    const { name, arguments: args } = call;
+    ctx.emit({
+      type: 'tool_confirm',
+      id,
+      name,
+      arguments: args,
+      ...(question && { prompt: question }),
+    });
+    const { approval } = await ctx.approve(id);
+    return approval === 'approved' ? 'yes' : approval === 'declined' ? 'no' : 'unanswered';
+  };
+}
+
 /** A call's outcome, for the operator: which tools a turn ran (never their arguments). */
 export function callOutcomeLine(event: Extract<TurnEvent, { type: 'tool_result' }>): string {
   const what =
@@ -187,8 +212,10 @@ export async function runCalls(
       }
       const background = tool?.background && ctx.session.background;
       if (background) {
-        // Its progress goes on after the turn: the connection's calls tell it.
-        const context = { ...ctx.toolContext, progress: background.report.bind(background) };
+        // Its progress goes on after the turn: the connection's calls tell it;
+        // and no user waits on it to answer its server's questions.
+        const progress = background.report.bind(background);
+        const context = { ...ctx.toolContext, progress, ask: undefined };
         const run = startCall(executor, ctx, call, background.signal, context);
         background.track(call.id, call.name, run.outcome, (r) =>
           ctx.tally({

@@ -24,6 +24,7 @@ import { traceIdOf } from '../common/trace-context.js';
 import {
   callOutcomeLine,
   forwardEvent,
+  questionAsker,
   requestOf,
   roundTextEnded,
   runCalls,
@@ -118,7 +119,7 @@ export class TurnManager {
           progress.closed(event.id);
           ctx.tally(event);
         } else {
-          if (event.type === 'tool_call') progress.opened(event.id, event.name);
+          if (event.type === 'tool_call') progress.opened(event.id, event.name, event.arguments);
           meter.see(event);
         }
         out.next(event);
@@ -149,6 +150,7 @@ export class TurnManager {
     };
     ctx.toolContext.callClientTool = clientToolCaller(ctx, this.toolSettings);
     ctx.toolContext.progress = (id, update) => progress.report(id, update);
+    ctx.toolContext.ask = questionAsker(ctx, (id) => progress.running(id));
     const span = turnSpan(this.spans, session, turnId, heard);
     // The turn's speech, which goes on after its end, puts its spans under it too.
     session.turnSpan = ctx.toolContext.span = span?.ref;

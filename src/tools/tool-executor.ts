@@ -45,6 +45,11 @@ export interface ToolCallContext {
   /** Call `callId` has got this far (sent to the client as `tool_progress`). */
   progress?: (callId: string, update: ToolProgress) => void;
   /**
+   * Asks the user a yes-or-no question for call `callId` while it runs (an MCP server's
+   * elicitation), as approvals are asked; `unanswered` when they cannot be asked or do not answer.
+   */
+  ask?: (callId: string, question: string) => Promise<'yes' | 'no' | 'unanswered'>;
+  /**
    * A call of the session's own tool `name` (`client_tools`) made by a code tool, handed to the
    * client as `client_tool_call` `id`; undefined when the session has no such tool.
    */

@@ -16,16 +16,20 @@ export function progressUpdate(
   const number = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
   const progress = number(raw.progress);
   const total = progress === undefined ? undefined : number(raw.total);
-  let message =
+  const message =
     typeof raw.message === 'string'
-      ? maskSecrets(raw.message, secrets).replace(/\s+/g, ' ').trim()
+      ? oneLine(maskSecrets(raw.message, secrets), PROGRESS_MESSAGE_MAX_CHARS)
       : '';
-  if (message.length > PROGRESS_MESSAGE_MAX_CHARS)
-    message = `${message.slice(0, PROGRESS_MESSAGE_MAX_CHARS - 1)}…`;
   if (progress === undefined && message === '') return undefined;
   return {
     ...(progress !== undefined && { progress }),
     ...(total !== undefined && { total }),
     ...(message !== '' && { message }),
   };
+}
+
+/** A server's text for people as one line of at most `maxChars` (cut with '…'). */
+export function oneLine(text: string, maxChars: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > maxChars ? `${line.slice(0, maxChars - 1)}…` : line;
 }

@@ -36,6 +36,8 @@ export interface McpTestTool {
       log?: (level: string, data: unknown) => Promise<void>;
       /** Tells its client how far the call has got (`notifications/progress`; a task's status message). */
       progress?: (progress: number, total?: number, message?: string) => Promise<void>;
+      /** Asks its client's user (`elicitation/create`, form mode). */
+      elicit?: (message: string, properties?: Record<string, unknown>) => Promise<unknown>;
     },
   ) => Promise<Record<string, unknown>> | Record<string, unknown>;
 }
@@ -258,13 +260,14 @@ export class McpTestServer {
                 method: 'notifications/progress',
                 params: { progressToken, progress, total, message },
               });
+      const elicit = (message: string, properties: Record<string, unknown> = {}) =>
+        server.elicitInput(
+          { mode: 'form', message, requestedSchema: { type: 'object', properties } as never },
+          { relatedRequestId: extra.requestId },
+        );
       try {
-        return await tool.answer(args, {
-          signal: extra.signal,
-          headers: callHeaders,
-          log,
-          progress,
-        });
+        const more = { log, progress, elicit };
+        return await tool.answer(args, { signal: extra.signal, headers: callHeaders, ...more });
       } finally {
         this.running--;
       }

@@ -5,14 +5,13 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LRUCache } from 'lru-cache';
 import { closeConnection, drop, SessionPools, type Connection, type Pool } from './mcp-pool.js';
-import { traceparent, type SpanRef } from '../../common/trace-context.js';
-import { oauth2Identity, type OAuth2Config, type OAuth2Tokens } from '../oauth2.js';
+import { traceparent } from '../../common/trace-context.js';
+import type { OAuth2Tokens } from '../oauth2.js';
 import { boundedFetch, redirectSafe, withBearer } from './mcp-fetch.js';
 import type { McpCallResult } from './mcp-result.js';
 import { connectCommand } from './mcp-stdio.js';
 import type { EngineLogLevel } from './mcp-server-log.js';
 import { callAsTask } from './mcp-task.js';
-import type { McpCommand } from '../tool-definition.js';
 import {
   httpStatusOf,
   isServerAnswer,
@@ -22,55 +21,17 @@ import {
   whileRunning,
 } from './mcp-faults.js';
 import { isStreamableHttpError, mcpSdk, newClient, type McpSdk } from './mcp-sdk.js';
+import { targetKey, type McpLimits, type McpListedTool, type McpTarget } from './mcp-target.js';
+import { answerElicitation, type Asker } from './mcp-elicitation.js';
 
-/**
- * Where an MCP tool's calls go: its server's URL and the headers sent with each request, or the
- * server the engine runs (`stdio`, its secrets filled in; `url` is then empty).
- */
-export interface McpTarget {
-  url: string;
-  headers: Record<string, string>;
-  /** Requests carry a bearer token of this client (`oauth2`). */
-  oauth2?: OAuth2Config;
-  stdio?: McpCommand;
-  /** How logs name a server run as a command: its command line as written (no secret in it). */
-  label?: string;
-}
-
-/** The same key for the same server and headers: one connection each. */
-export function targetKey(target: McpTarget): string {
-  if (target.stdio) return JSON.stringify(['stdio', target.stdio]);
-  const client = target.oauth2 ? oauth2Identity(target.oauth2) : null;
-  return JSON.stringify([target.url, target.headers, client]);
-}
-
-/** A tool as the server lists it (`tools/list`). */
-export interface McpListedTool {
-  name: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  annotations?: { readOnlyHint?: boolean };
-  /** MCP 2025-11-25: `"required"`, the tool is called only as a task. */
-  execution?: { taskSupport?: string };
-}
-
-export interface McpLimits {
+/** A connection being opened: to whom, within what time, and the calls that will be on it. */
+interface Opening {
+  target: McpTarget;
   timeoutMs: number;
-  signal?: AbortSignal;
-  /** The turn's trace id: the call carries a W3C `traceparent` of it (`_meta` and HTTP header). */
-  traceId?: string;
-  /** The exported span of the call: the `traceparent`'s parent. */
-  parent?: SpanRef;
-  /**
-   * The session whose own connection the call takes (a `per_session` tool): opened at its first
-   * call, kept until `endSession`, never let go for other servers' sake.
-   */
-  session?: string;
-  /** With `session`: at most this many sessions hold a connection of their own to the server. */
-  maxSessions?: number;
-  /** The server's progress notifications for a call (asked for with a `progressToken`). */
-  onProgress?: (update: { progress?: number; total?: number; message?: string }) => void;
+  calls: ReadonlySet<Asker>;
 }
+
+export { targetKey, type McpLimits, type McpListedTool, type McpTarget } from './mcp-target.js';
 
 /** Connections kept open at most (different servers, or different headers such as a user's token). */
 export const MAX_MCP_CONNECTIONS = 100;
@@ -188,6 +149,8 @@ export class McpClients {
       const reused = pool.has(key);
       const connection = this.connection(pool, key, target, limits.timeoutMs);
       connection.busy++;
+      const { asker } = limits;
+      if (asker) connection.calls.add(asker);
       try {
         const client = await connection.client;
         return await whileRunning(limits.signal, (signal) => use(client, signal));
@@ -199,6 +162,7 @@ export class McpClients {
         if (broken) this.letGo(pool, key, connection);
         if (attempt > 1 || !reused || limits.signal?.aborted || !notTaken(error)) throw error;
       } finally {
+        if (asker) connection.calls.delete(asker);
         connection.busy--;
         if (connection.dropped && connection.busy === 0) void closeConnection(connection);
       }
@@ -210,11 +174,12 @@ export class McpClients {
     if (open) return open;
     // A session that ends under the pool (the older transport's stream failed) is let go at once,
     // so that the next call does not meet it closed.
-    const client = this.connect(target, timeoutMs, (reason) => {
+    const calls = new Set<Asker>();
+    const client = this.connect({ target, timeoutMs, calls }, (reason) => {
       connection.failure ??= reason;
       this.letGo(pool, key, connection);
     });
-    const connection: Connection = { client, busy: 0, dropped: false };
+    const connection: Connection = { client, busy: 0, dropped: false, calls };
     pool.set(key, connection);
     connection.client.catch(() => this.letGo(pool, key, connection));
     return connection;
@@ -230,13 +195,10 @@ export class McpClients {
    * 401/403), over the older HTTP+SSE transport (MCP 2024-11-05) at the same URL, as the MCP
    * specification's backwards compatibility has clients do.
    */
-  private async connect(
-    target: McpTarget,
-    timeoutMs: number,
-    failed: (reason: string) => void,
-  ): Promise<Client> {
+  private async connect(opening: Opening, failed: (reason: string) => void): Promise<Client> {
+    const { target, timeoutMs } = opening;
     if (target.stdio) {
-      const client = this.client(await mcpSdk(), target);
+      const client = this.client(await mcpSdk(), opening);
       const limits = { maxBytes: this.maxResponseBytes, timeoutMs };
       await connectCommand(client, target.stdio, limits, {
         log: (line) => this.options.onServerLog?.(target, line),
@@ -253,7 +215,7 @@ export class McpClients {
         target.oauth2 && tokens ? withBearer(bounded, tokens, target.oauth2, timeoutMs) : bounded,
     };
     const sdk = await mcpSdk();
-    const client = this.client(sdk, target);
+    const client = this.client(sdk, opening);
     try {
       await client.connect(new sdk.StreamableHTTPClientTransport(url, options), {
         timeout: timeoutMs,
@@ -262,7 +224,7 @@ export class McpClients {
     } catch (error) {
       if (!isStreamableHttpError(error) || !legacyRefusal(error.code)) throw error;
       try {
-        return await this.connectLegacy(sdk, target, options, timeoutMs, failed);
+        return await this.connectLegacy(sdk, opening, options, failed);
       } catch (legacyError) {
         // Its event stream refused too (HTTP 4xx or 5xx): not a server of the older transport
         // either, and its answer to the POST is the one that says what is wrong.
@@ -274,27 +236,34 @@ export class McpClients {
   /** A session over the older HTTP+SSE transport (MCP 2024-11-05). */
   private async connectLegacy(
     sdk: McpSdk,
-    target: McpTarget,
+    opening: Opening,
     options: ConstructorParameters<McpSdk['SSEClientTransport']>[1],
-    timeoutMs: number,
     failed: (reason: string) => void,
   ): Promise<Client> {
-    const legacy = this.client(sdk, target);
-    const transport = new sdk.SSEClientTransport(new URL(target.url), options);
+    const legacy = this.client(sdk, opening);
+    const transport = new sdk.SSEClientTransport(new URL(opening.target.url), options);
     // The event stream is the whole session: once it fails (the server went away, an event over
     // the size limit), its calls get no answer. Closing fails them now, and the pool opens anew.
     transport.onerror = (error) => {
       failed(error.message.replace(/^SSE error: /, ''));
       void legacy.close();
     };
-    await legacy.connect(transport, { timeout: timeoutMs });
+    await legacy.connect(transport, { timeout: opening.timeoutMs });
     return legacy;
   }
 
-  private client(sdk: McpSdk, target: McpTarget): Client {
+  private client(sdk: McpSdk, { target, calls }: Opening): Client {
+    const log = (line: string, level?: EngineLogLevel) =>
+      this.options.onServerLog?.(target, line, level);
     return newClient(sdk, this.clientName, {
       toolsChanged: () => this.options.onToolsChanged?.(target),
-      log: (line, level) => this.options.onServerLog?.(target, line, level),
+      log,
+      elicit: async (params) => {
+        const { answer, why } = await answerElicitation(params, [...calls]);
+        if (why)
+          log(`asked its user ${JSON.stringify(params.message)}: answered cancel: ${why}`, 'warn');
+        return answer;
+      },
     });
   }
 }

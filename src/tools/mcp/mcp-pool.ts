@@ -2,12 +2,15 @@
  * The connections to MCP servers the engine keeps for calls, and how one is closed. Pure: no Nest
  * import.
  */
+import type { Asker } from './mcp-elicitation.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 /** One connection: its client (connecting, then connected), the calls using it, whether it is let go. */
 export interface Connection {
   client: Promise<Client>;
   busy: number;
+  /** The `tools/call`s in flight on it, oldest first: whom a server's question may be for. */
+  calls: Set<Asker>;
   dropped: boolean;
   /** Why the session ended under its calls, when it is known (the older transport's stream failed). */
   failure?: string;

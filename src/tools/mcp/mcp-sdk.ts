@@ -12,10 +12,12 @@ import type {
 import type {
   CallToolResultSchema,
   CreateTaskResultSchema,
+  ElicitRequestSchema,
   LoggingMessageNotificationSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 
+import type { ElicitAnswer, ElicitParams } from './mcp-elicitation.js';
 import { serverLogLine, type EngineLogLevel } from './mcp-server-log.js';
 
 export interface McpSdk {
@@ -29,6 +31,8 @@ export interface McpSdk {
   CallToolResultSchema: typeof CallToolResultSchema;
   /** A server's log messages (`notifications/message`). */
   LoggingMessageNotificationSchema: typeof LoggingMessageNotificationSchema;
+  /** A server asking its client's user something during a call (`elicitation/create`). */
+  ElicitRequestSchema: typeof ElicitRequestSchema;
 }
 
 /** JSON-RPC code of a request failed by its connection closing (the SDK's ErrorCode.ConnectionClosed). */
@@ -61,6 +65,7 @@ async function load(): Promise<McpSdk> {
     CreateTaskResultSchema: types.CreateTaskResultSchema,
     CallToolResultSchema: types.CallToolResultSchema,
     LoggingMessageNotificationSchema: types.LoggingMessageNotificationSchema,
+    ElicitRequestSchema: types.ElicitRequestSchema,
   };
 }
 
@@ -81,19 +86,28 @@ export function isMcpError(error: unknown): error is McpError {
 
 /**
  * A client of the engine's (`name`), telling `toolsChanged` when its server's tools change and
- * `log` what the server logs for it.
+ * `log` what the server logs for it, and answering with `elicit` what the server asks its user
+ * (form mode only: the engine opens no URL for a user).
  */
 export function newClient(
   sdk: McpSdk,
   name: string,
-  on: { toolsChanged: () => void; log: (line: string, level: EngineLogLevel) => void },
+  on: {
+    toolsChanged: () => void;
+    log: (line: string, level: EngineLogLevel) => void;
+    elicit: (params: ElicitParams) => Promise<ElicitAnswer>;
+  },
 ): Client {
   // The SDK follows a server's list_changed notifications only if it declares them; several
   // within its debounce (300 ms) are one.
   const client = new sdk.Client(
     { name, version: '1' },
-    { listChanged: { tools: { autoRefresh: false, onChanged: on.toolsChanged } } },
+    {
+      capabilities: { elicitation: { form: {} } },
+      listChanged: { tools: { autoRefresh: false, onChanged: on.toolsChanged } },
+    },
   );
+  client.setRequestHandler(sdk.ElicitRequestSchema, ({ params }) => on.elicit(params));
   client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, ({ params }) => {
     const { level, line } = serverLogLine(params);
     on.log(line, level);

@@ -74,7 +74,8 @@ export async function callAsTask(
         `the MCP server cancelled the task${task.statusMessage ? `: ${task.statusMessage}` : ''}`,
       );
     // Completed or failed: what the call would have answered (a result, or its error). Waiting
-    // for input: the answer once the server has it (the engine asks the user nothing).
+    // for input: the answer once the server has it (its question, `elicitation/create`, is
+    // answered as any: mcp-elicitation.ts).
     return await client.experimental.tasks.getTaskResult(task.taskId, sdk.CallToolResultSchema, {
       timeout: left(),
       signal,

@@ -10,7 +10,7 @@ import { ToolGuards } from '../tool-guards.service.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from '../tool-executor.js';
 import { maskSecrets } from '../tool-secrets.js';
 import { parametersProblem } from '../parameters-schema.js';
-import { progressUpdate } from '../tool-progress.js';
+import { userSide } from './mcp-call-user.js';
 import { OAuth2Tokens } from '../oauth2.js';
 import { Subject, type Subscription } from 'rxjs';
 import { SessionEnds } from '../session-ends.js';
@@ -114,7 +114,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       parent: call.context?.span,
       ...(session !== undefined && { session: gone ? `gone ${call.id}` : session }),
       ...(tool.mcpMaxSessions !== undefined && { maxSessions: tool.mcpMaxSessions }),
-      ...(call.context?.progress && { onProgress: this.progressOf(call, tool) }),
+      ...userSide(call, this.tokens.secretsOf(tool)),
     };
     try {
       // A server run for one session: what it writes to its standard error says which.
@@ -126,15 +126,6 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
     } finally {
       if (gone) this.clients.endSession(limits.session!);
     }
-  }
-
-  /** Where the server's progress notifications for `call` go: to its session's client. */
-  private progressOf(call: ToolInvocation, tool: Tool): McpLimits['onProgress'] {
-    const report = call.context!.progress!;
-    return (raw) => {
-      const update = progressUpdate(raw, this.tokens.secretsOf(tool));
-      if (update) report(call.id, update);
-    };
   }
 
   /** The `tools/call` of `send`, on the connection `limits` say. */

@@ -1,0 +1,35 @@
+/**
+ * What a call's server may tell or ask its user while the call runs: its progress
+ * (`notifications/progress`, to the client as `tool_progress`) and a yes-or-no question
+ * (`elicitation/create`, asked as approvals are). Pure: no Nest import.
+ */
+import { maskSecrets } from '../tool-secrets.js';
+import type { ToolInvocation } from '../tool-executor.js';
+import { oneLine, progressUpdate } from '../tool-progress.js';
+import type { McpLimits } from './mcp-target.js';
+
+/** A server's question to the user (elicitation) is cut to this many characters. */
+const QUESTION_MAX_CHARS = 500;
+
+/** The limits of `call` that reach its user, the tool's `secrets` masked in what they are told. */
+export function userSide(
+  call: ToolInvocation,
+  secrets: Record<string, string>,
+): Pick<McpLimits, 'onProgress' | 'asker'> {
+  const { progress, ask, sessionId } = call.context ?? {};
+  return {
+    ...(progress && {
+      onProgress: (raw) => {
+        const update = progressUpdate(raw, secrets);
+        if (update) progress(call.id, update);
+      },
+    }),
+    asker: {
+      session: sessionId,
+      ...(ask && {
+        ask: (question: string) =>
+          ask(call.id, oneLine(maskSecrets(question, secrets), QUESTION_MAX_CHARS)),
+      }),
+    },
+  };
+}

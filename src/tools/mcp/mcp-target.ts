@@ -1,0 +1,56 @@
+/** Where an MCP tool's calls go, and how one server is told from another. Pure: no Nest import. */
+import type { SpanRef } from '../../common/trace-context.js';
+import { oauth2Identity, type OAuth2Config } from '../oauth2.js';
+import type { McpCommand } from '../tool-definition.js';
+import type { Asker } from './mcp-elicitation.js';
+
+/**
+ * Where an MCP tool's calls go: its server's URL and the headers sent with each request, or the
+ * server the engine runs (`stdio`, its secrets filled in; `url` is then empty).
+ */
+export interface McpTarget {
+  url: string;
+  headers: Record<string, string>;
+  /** Requests carry a bearer token of this client (`oauth2`). */
+  oauth2?: OAuth2Config;
+  stdio?: McpCommand;
+  /** How logs name a server run as a command: its command line as written (no secret in it). */
+  label?: string;
+}
+
+/** The same key for the same server and headers: one connection each. */
+export function targetKey(target: McpTarget): string {
+  if (target.stdio) return JSON.stringify(['stdio', target.stdio]);
+  const client = target.oauth2 ? oauth2Identity(target.oauth2) : null;
+  return JSON.stringify([target.url, target.headers, client]);
+}
+
+/** A tool as the server lists it (`tools/list`). */
+export interface McpListedTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: { readOnlyHint?: boolean };
+  /** MCP 2025-11-25: `"required"`, the tool is called only as a task. */
+  execution?: { taskSupport?: string };
+}
+
+export interface McpLimits {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** The turn's trace id: the call carries a W3C `traceparent` of it (`_meta` and HTTP header). */
+  traceId?: string;
+  /** The exported span of the call: the `traceparent`'s parent. */
+  parent?: SpanRef;
+  /**
+   * The session whose own connection the call takes (a `per_session` tool): opened at its first
+   * call, kept until `endSession`, never let go for other servers' sake.
+   */
+  session?: string;
+  /** With `session`: at most this many sessions hold a connection of their own to the server. */
+  maxSessions?: number;
+  /** The server's progress notifications for a call (asked for with a `progressToken`). */
+  onProgress?: (update: { progress?: number; total?: number; message?: string }) => void;
+  /** A call's session and its user, whom the server may ask something (MCP elicitation). */
+  asker?: Asker;
+}
