@@ -56,6 +56,13 @@ describe('MCP elicitation', () => {
         url: `${server.url}?key=\${TOOL_SECRET_FILES}`,
       })),
       { type: 'mcp', name: 'own_delete', tool: 'slow_delete', url: server.url, per_session: true },
+      {
+        type: 'mcp',
+        name: 'quick_delete',
+        tool: 'delete_files',
+        url: server.url,
+        timeout_secs: 0.3,
+      },
     ]),
   }));
   const client = useClientPerTest(rig);
@@ -86,6 +93,21 @@ describe('MCP elicitation', () => {
     ws.send({ type: 'tool_confirm', id: question.id, approved: true });
     await turnEnd(ws, from);
     expect(JSON.parse(toolRead(rig.llm))).toMatchObject({ action: 'accept' });
+  });
+
+  it("does not count the user's thinking against the call's timeout_secs", async () => {
+    script('quick_delete');
+    const ws = client.ws;
+    const from = callTool(ws, 'quick_delete');
+    const question = await ws.waitFor((m) => m.type === 'tool_confirm', from);
+    await new Promise((r) => setTimeout(r, 700));
+    ws.send({ type: 'tool_confirm', id: question.id, approved: true });
+    const end = await turnEnd(ws, from);
+    expect(ws.messages.slice(from).find((m) => m.type === 'tool_result')).toMatchObject({
+      ok: true,
+    });
+    expect(JSON.parse(toolRead(rig.llm))).toMatchObject({ action: 'accept' });
+    expect(end.type).toBe('assistant_end');
   });
 
   it('takes a typed no, and a yes or no for a form of one boolean field', async () => {

@@ -20,7 +20,15 @@ import {
   notTaken,
   whileRunning,
 } from './mcp-faults.js';
-import { isStreamableHttpError, mcpSdk, newClient, type McpSdk } from './mcp-sdk.js';
+import {
+  isStreamableHttpError,
+  loadedMcpSdk,
+  mcpSdk,
+  newClient,
+  REQUEST_TIMEOUT,
+  type McpSdk,
+} from './mcp-sdk.js';
+import { CallDeadline } from './call-deadline.js';
 import { targetKey, type McpLimits, type McpListedTool, type McpTarget } from './mcp-target.js';
 import { answerElicitation, type Asker } from './mcp-elicitation.js';
 
@@ -35,6 +43,8 @@ export { targetKey, type McpLimits, type McpListedTool, type McpTarget } from '.
 
 /** Connections kept open at most (different servers, or different headers such as a user's token). */
 export const MAX_MCP_CONNECTIONS = 100;
+/** How long a call's questions to its user may hold it, at most, beyond its own time. */
+const QUESTIONS_MS = 60 * 60_000;
 const MAX_LISTED_TOOLS = 10_000;
 
 /**
@@ -94,16 +104,31 @@ export class McpClients {
       ? { traceparent: traceparent(limits.traceId, limits.parent) }
       : undefined;
     const params = { name, arguments: args, ...(_meta && { _meta }) };
-    return this.withClient(target, limits, async (client, signal) => {
-      const onprogress = limits.onProgress;
-      const options = { timeoutMs: limits.timeoutMs, signal, onprogress };
-      if (asTask) return callAsTask(await mcpSdk(), client, params, options);
-      return (await client.callTool(params, undefined, {
-        timeout: limits.timeoutMs,
-        signal,
-        onprogress,
-      })) as McpCallResult;
-    });
+    // The call's time stands still while its server waits for its user's answer.
+    const { timeoutMs, asker } = limits;
+    const timedOut = () => new (loadedMcpSdk()!.McpError)(REQUEST_TIMEOUT, 'Request timed out');
+    const deadline = new CallDeadline(timeoutMs, timedOut);
+    const asking = asker?.ask && { ...asker, ask: deadline.pausing(asker.ask) };
+    return this.withClient(
+      target,
+      { ...limits, asker: asking || asker },
+      async (client, signal) => {
+        const onprogress = limits.onProgress;
+        if (asTask)
+          return callAsTask(await mcpSdk(), client, params, { timeoutMs, signal, onprogress });
+        deadline.start();
+        try {
+          return (await client.callTool(params, undefined, {
+            // The SDK's own timer only backs up the deadline's.
+            timeout: timeoutMs + QUESTIONS_MS,
+            signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
+            onprogress,
+          })) as McpCallResult;
+        } finally {
+          deadline.clear();
+        }
+      },
+    );
   }
 
   /** Connections open now, shared ones and sessions' own. */
