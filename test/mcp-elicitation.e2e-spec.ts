@@ -153,7 +153,7 @@ describe('MCP elicitation', () => {
       expect(JSON.parse(toolRead(rig.llm))).toMatchObject({ action: 'cancel' });
       const lines = warn.mock.calls.map((c) => String(c[0]));
       expect(lines).toContain(
-        `MCP server ${server.url}: asked its user "Your name?": answered cancel: a form of fields, which a yes or no cannot fill`,
+        `MCP server ${server.url}: asked its user a question, answered cancel: a form of fields, which a yes or no cannot fill`,
       );
     } finally {
       warn.mockRestore();

@@ -285,8 +285,9 @@ export class McpClients {
       log,
       elicit: async (params) => {
         const { answer, why } = await answerElicitation(params, [...calls]);
-        if (why)
-          log(`asked its user ${JSON.stringify(params.message)}: answered cancel: ${why}`, 'warn');
+        // What it asks may name the user's data: at debug level only, as the user's words are.
+        log(`asked its user ${JSON.stringify(params.message)}: answered ${answer.action}`, 'debug');
+        if (why) log(`asked its user a question, answered cancel: ${why}`, 'warn');
         return answer;
       },
     });
