@@ -100,6 +100,9 @@ describe('BackgroundCalls', () => {
     a.settle({ ok: true, ms: 1, text: 'x' });
     await new Promise((r) => setImmediate(r));
     calls.report('a', { progress: 2 }); // after its result
+    calls.track('failed', 'report', Promise.reject(new Error('boom')), () => {});
+    await new Promise((r) => setImmediate(r));
+    calls.report('failed', { progress: 1 }); // after it failed
     calls.park();
     calls.report('b', { progress: 1 }); // no connection has the calls
     await new Promise((r) => setTimeout(r, 300));

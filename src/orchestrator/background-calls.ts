@@ -69,7 +69,7 @@ export class BackgroundCalls {
         tally(result);
         this.deliver(result);
       })
-      .catch(() => undefined);
+      .catch(() => this.progress.closed(id));
     this.keep(settled);
   }
 
