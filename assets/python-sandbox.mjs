@@ -188,7 +188,7 @@ pyodide.registerJsModule('_engine_bridge', {
 });
 const RUNTIME = [
   'python_runtime.py',
-  'python_progress.py',
+  'python_user.py',
   'python_arguments.py',
   'python_bodies.py',
   'python_response.py',

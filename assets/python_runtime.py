@@ -188,7 +188,10 @@ class ToolContext:
         self._progress_sent = float("-inf")
 
     def report_progress(self, progress=None, total=None, message=None):
-        return _report_progress(self, progress, total, message)  # python_progress.py
+        return _report_progress(self, progress, total, message)  # python_user.py
+
+    def confirm(self, question):
+        return _confirm(question)  # python_user.py
 
 
 def _execute(code, func, args, ctx, state):

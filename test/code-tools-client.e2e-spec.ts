@@ -14,6 +14,11 @@ const CHECK_STORES = `def check_stores() -> str:
     time.sleep(0.4)
     return "3 stores"`;
 
+const REFUND = `def refund(amount: int) -> str:
+    """Refunds an amount."""
+    answer = context.confirm(f"Refund {amount} euros?")
+    return {True: "refunded", False: "kept", None: "unanswered"}[answer]`;
+
 /**
  * A code tool talks to the client: it calls one of the session's own tools (`tools.<name>`),
  * which the client runs, and tells it how far it has got (`context.report_progress`).
@@ -35,6 +40,7 @@ describe('code tools and the client', () => {
         timeout_secs: 10,
       },
       { type: 'python', code: CHECK_STORES, timeout_secs: 10 },
+      { type: 'python', code: REFUND, timeout_secs: 0.5 },
       {
         type: 'python',
         code: 'def bad_progress() -> str:\n    """Reports badly."""\n    context.report_progress("half")\n    return "no"',
@@ -144,6 +150,36 @@ describe('code tools and the client', () => {
       turn.indexOf(progress.at(-1)!),
     );
     expect(rig.llm.requests[1]!.body.messages.at(-1).content).toBe('"3 stores"');
+  }, 30_000);
+
+  it('asks the user a yes or no as an approval, its time standing still meanwhile (context.confirm)', async () => {
+    const ws = client.ws;
+    const ask = async (answer: (question: Msg) => void) => {
+      rig.llm.reset();
+      rig.llm.enqueue(
+        sseStructuredCalls([{ id: 'call_r', name: 'refund', arguments: { amount: 120 } }]),
+        sseText(['ok']),
+      );
+      const from = ws.messages.length;
+      ws.send({ type: 'user_text', text: 'refund me' });
+      const question = await ws.waitFor((m) => m.type === 'tool_confirm', from, 15_000);
+      expect(question).toMatchObject({ name: 'refund', prompt: 'Refund 120 euros?' });
+      answer(question);
+      await ws.waitFor((m) => m.type === 'assistant_end', from, 15_000);
+      return rig.llm.requests[1]!.body.messages.at(-1).content as string;
+    };
+    // Answered after the tool's 0.5 s: its time stood still.
+    const late = (q: Msg) =>
+      setTimeout(() => ws.send({ type: 'tool_confirm', id: q.id, approved: true }), 800);
+    expect(await ask(late)).toBe('"refunded"');
+    expect(await ask(() => ws.send({ type: 'user_text', text: 'no' }))).toBe('"kept"');
+    // No user waits on an admin's try.
+    const res = await fetch(`${rig.engine.httpUrl}/api/tools/refund/call`, {
+      method: 'POST',
+      body: JSON.stringify({ arguments: { amount: 5 } }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(await res.json()).toMatchObject({ ok: true, result: '"unanswered"' });
   }, 30_000);
 
   it('refuses progress that is no number, as an error the model reads', async () => {

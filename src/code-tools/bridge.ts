@@ -6,7 +6,7 @@
 
 /** A synchronous call from Python into the engine, answered by the job's bridge handler. */
 export interface BridgeRequest {
-  kind: 'tool' | 'http' | 'progress';
+  kind: 'tool' | 'http' | 'progress' | 'confirm';
   payload: Record<string, unknown>;
 }
 
@@ -14,6 +14,8 @@ export interface BridgeRequest {
 export type BridgeHandler = (
   request: BridgeRequest,
   signal: AbortSignal,
+  /** Waits for `wait` with the job's time standing still (a question to the user). */
+  hold?: <T>(wait: () => Promise<T>) => Promise<T>,
 ) => Promise<Record<string, unknown>>;
 
 const failure = (why: string) => ({ error: why, text: `Error: tool request failed: ${why}` });

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { answerMaxBytes, JobCalls } from './bridge.js';
-import type { PoolJob, PoolOptions, Slot, Waiting } from './pool-job.js';
+import { jobTime, type PoolJob, type PoolOptions, type Slot, type Waiting } from './pool-job.js';
 import { SandboxProcess } from './sandbox-process.js';
 import { residentBytes, watchWorker } from './worker-memory.js';
 import {
@@ -196,8 +196,9 @@ export class CodeToolPool {
     if (spec.kind !== 'analyze') this.options.onWaited?.((performance.now() - since) / 1000);
     const id = this.nextId++;
     const maxBytes = this.options.answerMaxBytes ?? answerMaxBytes(1024 * 1024);
+    const { deadline, onBridge } = jobTime(spec, () => this.interrupt(slot, id, 'timeout'));
     const calls = new JobCalls(
-      spec.onBridge,
+      onBridge,
       maxBytes,
       (frame) => {
         if (slot.job === job && this.slots.includes(slot)) slot.worker.answer(frame);
@@ -210,9 +211,9 @@ export class CodeToolPool {
         this.replace(slot, FLOOD_ERROR);
       },
     );
-    const job: NonNullable<Slot['job']> = { id, spec, resolve, calls };
+    const job: NonNullable<Slot['job']> = { id, spec, resolve, calls, deadline };
     slot.job = job;
-    job.timer = setTimeout(() => this.interrupt(slot, id, 'timeout'), spec.timeoutMs);
+    deadline.start();
     job.unwatch = watchWorker(slot.worker.pid, slot.baseline, this.options.memoryMb, (why) => {
       if (slot.job?.id !== id) return;
       this.logger.warn(why);
@@ -226,7 +227,7 @@ export class CodeToolPool {
   private interrupt(slot: Slot, id: number, why: 'timeout' | 'cancelled'): void {
     if (slot.job?.id !== id || slot.job.stopped) return;
     slot.job.stopped = why;
-    clearTimeout(slot.job.timer);
+    slot.job.deadline.clear();
     slot.worker.interrupt(id); // KeyboardInterrupt within a few bytecodes
     slot.job.calls.interrupt(); // code waiting for the engine's answers, to see it
     slot.job.timer = setTimeout(() => {
@@ -254,6 +255,7 @@ export class CodeToolPool {
   private finish(slot: Slot, m: WorkerMessage): void {
     const job = slot.job;
     if (!job || job.id !== m.id) return;
+    job.deadline.clear();
     clearTimeout(job.timer);
     job.calls.end();
     job.unwatch?.();
@@ -293,6 +295,7 @@ export class CodeToolPool {
     const job = slot.job;
     slot.job = undefined;
     if (job) {
+      job.deadline.clear();
       clearTimeout(job.timer);
       job.calls.end();
       job.unwatch?.();

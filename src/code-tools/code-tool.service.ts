@@ -6,13 +6,9 @@ import {
   type ToolsConfig,
 } from '../config/app.config.js';
 import type { Tool } from '../tools/tool-definition.js';
-import type {
-  ToolCallContext,
-  ToolInvocation,
-  ToolOutcome,
-  ToolProgress,
-} from '../tools/tool-executor.js';
-import { progressUpdate } from '../tools/tool-progress.js';
+import type { ToolCallContext, ToolInvocation, ToolOutcome } from '../tools/tool-executor.js';
+import { oneLine, progressUpdate, QUESTION_MAX_CHARS } from '../tools/tool-progress.js';
+import { userSide, type CodeUser } from './code-user.js';
 import { resultText, truncateResult } from '../tools/tool-errors.js';
 import { CANCELLED_RESULT, CodeToolPool, type BridgeRequest } from './code-tool-pool.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
@@ -127,14 +123,14 @@ export class CodeToolService implements OnModuleDestroy {
         state_max_chars: STATE_WITHHELD_CHARS,
       },
       timeoutMs,
-      onBridge: (request, stopped) =>
+      onBridge: (request, stopped, hold) =>
         this.bridge(
           request,
           AbortSignal.any([call.signal, stopped]),
           callTool,
           sources,
           call.context,
-          call.context?.progress && ((update) => call.context!.progress!(call.id, update)),
+          userSide(call, hold),
         ),
       signal: call.signal,
     });
@@ -220,13 +216,19 @@ export class CodeToolService implements OnModuleDestroy {
     callTool: CallTool,
     sources: Map<string, string>,
     trace: Pick<ToolCallContext, 'traceId' | 'span'> | undefined,
-    report?: (update: ToolProgress) => void,
+    user: CodeUser,
   ): Promise<Record<string, unknown>> {
     if (request.kind === 'progress') {
       // What the code could read is masked already (responses, the engine's own answers).
       const update = progressUpdate(request.payload, {});
-      if (update) report?.(update);
+      if (update) user.report?.(update);
       return { ok: true };
+    }
+    if (request.kind === 'confirm') {
+      const asked = request.payload.question;
+      const question = oneLine(typeof asked === 'string' ? asked : '', QUESTION_MAX_CHARS);
+      const said = user.ask ? await user.ask(question) : 'unanswered';
+      return { answer: said === 'unanswered' ? null : said === 'yes' };
     }
     if (request.kind === 'http')
       return bridgeHttp(request.payload, { sources, trace, options: this.httpOptions(), signal });

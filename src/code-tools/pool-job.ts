@@ -1,4 +1,5 @@
 /** What the code tools pool (code-tool-pool.ts) is given (its settings, each job), and what it holds. */
+import { CallDeadline } from '../common/call-deadline.js';
 import type { BridgeHandler, JobCalls } from './bridge.js';
 import type { SandboxProcess } from './sandbox-process.js';
 
@@ -39,6 +40,9 @@ export interface Slot {
     id: number;
     spec: PoolJob;
     resolve: (value: Record<string, unknown>) => void;
+    /** Its time (`timeoutMs`), standing still while it waits for the user's answer. */
+    deadline: CallDeadline;
+    /** After an interrupt: the grace the code has to stop. */
     timer?: NodeJS.Timeout;
     /** Stops the reading of its worker's memory from outside (worker-memory.ts). */
     unwatch?: () => void;
@@ -58,3 +62,21 @@ export type Waiting = {
   /** When it began to wait (performance.now()). */
   since: number;
 };
+
+/**
+ * A job's time, `onTimeout` once it is over, and its bridge handler, which may hold the time
+ * still while the code waits for the user (`hold`).
+ */
+export function jobTime(
+  spec: PoolJob,
+  onTimeout: () => void,
+): { deadline: CallDeadline; onBridge?: BridgeHandler } {
+  const deadline = new CallDeadline(spec.timeoutMs, () => 'timeout');
+  deadline.signal.addEventListener('abort', onTimeout, { once: true });
+  const handler = spec.onBridge;
+  const hold = <T>(wait: () => Promise<T>) => deadline.pausing(wait)();
+  return {
+    deadline,
+    ...(handler && { onBridge: (request, signal) => handler(request, signal, hold) }),
+  };
+}

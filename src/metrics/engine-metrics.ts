@@ -122,7 +122,7 @@ export class EngineMetrics {
   );
   private readonly approvals = this.counter(
     'agent_engine_tool_approvals_total',
-    'Calls of "confirm": true tools, and MCP servers\' yes-or-no questions, by what the user did: approved, declined, expired (no answer in time), cancelled (the turn was)',
+    'Calls of "confirm": true tools, and code tools\' and MCP servers\' yes-or-no questions, by what the user did: approved, declined, expired (no answer in time), cancelled (the turn was)',
     ['outcome'],
   );
   private readonly historyShed = this.counter(

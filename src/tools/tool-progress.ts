@@ -3,6 +3,8 @@ import { maskSecrets } from './tool-secrets.js';
 
 /** A progress message is cut to this many characters: a line for a screen, not a report. */
 export const PROGRESS_MESSAGE_MAX_CHARS = 300;
+/** A tool's question to its user (a yes or no) is cut to this many characters. */
+export const QUESTION_MAX_CHARS = 500;
 
 /**
  * A server's progress notification as the client is told it: finite numbers only, the message

@@ -5,11 +5,8 @@
  */
 import { maskSecrets } from '../tool-secrets.js';
 import type { ToolInvocation } from '../tool-executor.js';
-import { oneLine, progressUpdate } from '../tool-progress.js';
+import { oneLine, progressUpdate, QUESTION_MAX_CHARS } from '../tool-progress.js';
 import type { McpLimits } from './mcp-target.js';
-
-/** A server's question to the user (elicitation) is cut to this many characters. */
-const QUESTION_MAX_CHARS = 500;
 
 /** The limits of `call` that reach its user, the tool's `secrets` masked in what they are told. */
 export function userSide(

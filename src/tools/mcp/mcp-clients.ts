@@ -28,7 +28,7 @@ import {
   REQUEST_TIMEOUT,
   type McpSdk,
 } from './mcp-sdk.js';
-import { CallDeadline } from './call-deadline.js';
+import { CallDeadline } from '../../common/call-deadline.js';
 import { targetKey, type McpLimits, type McpListedTool, type McpTarget } from './mcp-target.js';
 import { answerElicitation, type Asker } from './mcp-elicitation.js';
 

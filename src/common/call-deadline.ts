@@ -1,6 +1,7 @@
 /**
- * A call's time (its tool's `timeout_secs`), which stands still while its server waits for the
- * user's answer to a question (elicitation): the user's thinking is not the server's slowness.
+ * A call's time (its tool's `timeout_secs`), which stands still while it waits for the
+ * user's answer to a question (an MCP server's elicitation, a code tool's `context.confirm`): the
+ * user's thinking is not the tool's slowness.
  * Pure: no Nest import.
  */
 export class CallDeadline {

@@ -1,4 +1,5 @@
-"""context.report_progress(): a code tool tells its client how far it has got (`tool_progress`)."""
+"""What a code tool tells and asks its user while it runs: context.report_progress() (how far it
+has got: `tool_progress`) and context.confirm() (a yes-or-no question, asked as approvals are)."""
 
 _PROGRESS_EVERY = 0.1  # seconds: an update sooner after the last one sent is dropped, unless final
 
@@ -28,3 +29,12 @@ def _report_progress(context, progress=None, total=None, message=None):
     context._progress_sent = now
     _bridge("progress", {"progress": progress, "total": total, "message": message and message[:1000]})
     return None
+
+
+def _confirm(question):
+    """Asks the user a yes-or-no question and waits for the answer (the call's time stands still
+    meanwhile): True for yes, False for no, None when no answer came within
+    TOOL_CONFIRM_TIMEOUT_SECS or no user waits on the call (a background call, an admin's try)."""
+    if not isinstance(question, str) or not question.strip():
+        raise TypeError("confirm(): the question must be a non-empty string")
+    return _bridge("confirm", {"question": question[:1000]}).get("answer")
