@@ -36,7 +36,8 @@ export function toolSet(base: string, mcpUrl: string, all: boolean): Record<stri
 
 /**
  * The chaos rig's MCP server: a weather tool that answers in 40 ms, or when the call is
- * cancelled, telling its progress at its start and after 20 ms.
+ * cancelled, telling its progress at its start and after 20 ms; for Roma it first asks its user
+ * (an elicitation: answered, left to expire, or cut short with its turn).
  */
 export function chaosMcpServer(): McpTestServer {
   return new McpTestServer([
@@ -44,8 +45,9 @@ export function chaosMcpServer(): McpTestServer {
       name: 'mcp_weather',
       description: 'Weather of a city, from the MCP server',
       inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-      answer: (args, { signal, progress }) =>
-        new Promise((resolve) => {
+      answer: async (args, { signal, progress, elicit }) => {
+        if (args.city === 'Roma') await elicit?.('Look up Roma?').catch(() => undefined);
+        return new Promise((resolve) => {
           void progress?.(0, 2, 'asking the station').catch(() => {});
           const step = setTimeout(() => void progress?.(1, 2).catch(() => {}), 20);
           const done = () => {
@@ -55,7 +57,8 @@ export function chaosMcpServer(): McpTestServer {
           };
           const timer = setTimeout(done, 40);
           signal.addEventListener('abort', done, { once: true });
-        }),
+        });
+      },
     },
   ]);
 }
