@@ -227,8 +227,8 @@ export class CodeToolService implements OnModuleDestroy {
     if (request.kind === 'confirm') {
       const asked = request.payload.question;
       const question = oneLine(typeof asked === 'string' ? asked : '', QUESTION_MAX_CHARS);
-      const said = user.ask ? await user.ask(question) : 'unanswered';
-      return { answer: said === 'unanswered' ? null : said === 'yes' };
+      const said = user.ask ? await user.ask(question) : 'unasked';
+      return { answer: said === 'yes' || said === 'no' ? said === 'yes' : null };
     }
     if (request.kind === 'http')
       return bridgeHttp(request.payload, { sources, trace, options: this.httpOptions(), signal });

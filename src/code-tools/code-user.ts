@@ -3,11 +3,11 @@
  * (`context.report_progress`, to the client as `tool_progress`) and a yes-or-no question
  * (`context.confirm`, asked as approvals are). Pure: no Nest import.
  */
-import type { ToolInvocation, ToolProgress } from '../tools/tool-executor.js';
+import type { ToolInvocation, ToolProgress, UserAnswer } from '../tools/tool-executor.js';
 
 export interface CodeUser {
   report?: (update: ToolProgress) => void;
-  ask?: (question: string) => Promise<'yes' | 'no' | 'unanswered'>;
+  ask?: (question: string) => Promise<UserAnswer>;
 }
 
 /** `call`'s user, as its context reaches them; `hold` keeps the call's time still while asking. */

@@ -91,7 +91,8 @@ export function questionAsker(
 ): NonNullable<ToolCallContext['ask']> {
   return async (id, question) => {
     const call = running(id);
-    if (!call || ctx.signal.aborted || ctx.session.approvals.has(id)) return 'unanswered';
+    if (!call) return 'unasked';
+    if (ctx.signal.aborted || ctx.session.approvals.has(id)) return 'unanswered';
     const { name, arguments: args } = call;
     ctx.emit({
       type: 'tool_confirm',

@@ -22,6 +22,9 @@ export interface ToolProgress {
   message?: string;
 }
 
+/** The user's answer to a call's yes-or-no question (see ToolCallContext.ask). */
+export type UserAnswer = 'yes' | 'no' | 'unanswered' | 'unasked';
+
 /** The conversation a tool call happens in (what code tools see as `context` and `_session`). */
 export interface ToolCallContext {
   sessionId: string;
@@ -46,9 +49,10 @@ export interface ToolCallContext {
   progress?: (callId: string, update: ToolProgress) => void;
   /**
    * Asks the user a yes-or-no question for call `callId` while it runs (an MCP server's
-   * elicitation), as approvals are asked; `unanswered` when they cannot be asked or do not answer.
+   * elicitation, a code tool's `context.confirm`), as approvals are asked; `unanswered` when they
+   * do not answer (or the turn ends first), `unasked` for a call the client was not told of.
    */
-  ask?: (callId: string, question: string) => Promise<'yes' | 'no' | 'unanswered'>;
+  ask?: (callId: string, question: string) => Promise<UserAnswer>;
   /**
    * A call of the session's own tool `name` (`client_tools`) made by a code tool, handed to the
    * client as `client_tool_call` `id`; undefined when the session has no such tool.

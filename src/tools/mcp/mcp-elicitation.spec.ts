@@ -52,6 +52,7 @@ describe('answerElicitation', () => {
     const cases = [
       [confirm, [asking('s1', 'yes'), never], 'calls of several sessions'],
       [confirm, [{ session: 's1' }], 'no user waits on the call'],
+      [confirm, [asking('s1', 'unasked')], 'no user waits on the call'],
       [confirm, [], 'no call waits on it'],
       [{ ...confirm, mode: 'url' }, [never], 'URL'],
       [

@@ -7,9 +7,10 @@
  * answered `cancel`, as a user who dismissed the question, and the server goes on without it.
  * Pure: no Nest import.
  */
+import type { UserAnswer } from '../tool-executor.js';
 
-/** The user's answer: `unanswered` when they did not answer in time, or could not be asked. */
-export type YesNo = 'yes' | 'no' | 'unanswered';
+/** The user's answer: `unanswered` when they did not answer in time, `unasked` when no user waits on the call. */
+export type YesNo = UserAnswer;
 
 /** A `tools/call` in flight on a connection: whose session it is, and how it asks its user. */
 export interface Asker {
@@ -59,6 +60,7 @@ export async function answerElicitation(
   if (!asker) return cancel(calls.length ? 'no user waits on the call' : 'no call waits on it');
   const message = typeof params.message === 'string' ? params.message : '';
   const said = await asker.ask!(message);
+  if (said === 'unasked') return cancel('no user waits on the call');
   if (said === 'unanswered') return cancel('the user did not answer');
   if (field === '') return { answer: { action: said === 'yes' ? 'accept' : 'decline' } };
   return { answer: { action: 'accept', content: { [field]: said === 'yes' } } };
