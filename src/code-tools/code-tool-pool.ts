@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { answerMaxBytes, JobCalls } from './bridge.js';
-import { jobTime, type PoolJob, type PoolOptions, type Slot, type Waiting } from './pool-job.js';
+import type { PoolJob, PoolOptions, Slot, Waiting } from './pool-job.js';
+import { jobTime, stopClocks } from './pool-job.js';
 import { SandboxProcess } from './sandbox-process.js';
 import { residentBytes, watchWorker } from './worker-memory.js';
 import {
@@ -255,8 +256,7 @@ export class CodeToolPool {
   private finish(slot: Slot, m: WorkerMessage): void {
     const job = slot.job;
     if (!job || job.id !== m.id) return;
-    job.deadline.clear();
-    clearTimeout(job.timer);
+    stopClocks(job);
     job.calls.end();
     job.unwatch?.();
     slot.job = undefined;
@@ -295,8 +295,7 @@ export class CodeToolPool {
     const job = slot.job;
     slot.job = undefined;
     if (job) {
-      job.deadline.clear();
-      clearTimeout(job.timer);
+      stopClocks(job);
       job.calls.end();
       job.unwatch?.();
       job.resolve(

@@ -80,3 +80,9 @@ export function jobTime(
     ...(handler && { onBridge: (request, signal) => handler(request, signal, hold) }),
   };
 }
+
+/** The job has ended: neither its time nor an interrupt's grace runs on. */
+export function stopClocks(job: NonNullable<Slot['job']>): void {
+  job.deadline.clear();
+  clearTimeout(job.timer);
+}
