@@ -1,4 +1,4 @@
-import { Controller, Get, Header, HttpException, HttpStatus, Inject } from '@nestjs/common';
+import { Controller, Get, Header, Inject } from '@nestjs/common';
 import {
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -8,6 +8,7 @@ import {
 } from '@nestjs/swagger';
 import { readFileSync } from 'node:fs';
 import { appConfig, type AppConfig } from '../config/app.config.js';
+import { refuse } from '../tools/tools-http.js';
 
 /** The page, read once: it is served as it is (no template, nothing of the engine's in it). */
 let page: string | undefined;
@@ -41,11 +42,7 @@ export class DemoController {
   @ApiOkResponse({ description: 'The page', schema: { type: 'string' } })
   @ApiNotFoundResponse({ description: 'WS_DEMO_PAGE=false' })
   demo(): string {
-    if (!this.config.ws.demoPage)
-      throw new HttpException(
-        { ok: false, statusCode: 404, message: 'the demo page is off (WS_DEMO_PAGE=false)' },
-        HttpStatus.NOT_FOUND,
-      );
+    if (!this.config.ws.demoPage) throw refuse(404, 'the demo page is off (WS_DEMO_PAGE=false)');
     return demoPage();
   }
 }

@@ -1,12 +1,4 @@
-import {
-  Controller,
-  Get,
-  Header,
-  HttpException,
-  HttpStatus,
-  Inject,
-  UseGuards,
-} from '@nestjs/common';
+import { Controller, Get, Header, Inject, UseGuards } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiNotFoundResponse,
@@ -20,6 +12,7 @@ import { Registry } from 'prom-client';
 import { ClusterLink } from '../cluster/cluster-link.js';
 import { metricsConfig, type MetricsConfig } from '../config/app.config.js';
 import { AdminKeyGuard } from '../tools/admin-key.guard.js';
+import { refuse } from '../tools/tools-http.js';
 import { EngineMetrics } from './engine-metrics.js';
 
 /** `GET /metrics`: Prometheus text format; with ENGINE_PROCESSES, the sum over all processes. */
@@ -46,11 +39,7 @@ export class MetricsController {
   @ApiUnauthorizedResponse({ description: 'ADMIN_API_KEY is set and the request lacks it' })
   @ApiNotFoundResponse({ description: 'METRICS_ENABLED=false' })
   async scrape(): Promise<string> {
-    if (!this.config.enabled)
-      throw new HttpException(
-        { ok: false, statusCode: 404, message: 'metrics are off (METRICS_ENABLED=false)' },
-        HttpStatus.NOT_FOUND,
-      );
+    if (!this.config.enabled) throw refuse(404, 'metrics are off (METRICS_ENABLED=false)');
     return (await this.cluster.clusterMetrics()) ?? (await this.metrics.registry.metrics());
   }
 }
