@@ -7,7 +7,7 @@ import {
 } from '../config/app.config.js';
 import type { Tool } from '../tools/tool-definition.js';
 import type { ToolCallContext, ToolInvocation, ToolOutcome } from '../tools/tool-executor.js';
-import { oneLine, progressUpdate, QUESTION_MAX_CHARS } from '../tools/tool-progress.js';
+import { progressUpdate } from '../tools/tool-progress.js';
 import { userSide, type CodeUser } from './code-user.js';
 import { resultText, truncateResult } from '../tools/tool-errors.js';
 import { CANCELLED_RESULT, CodeToolPool, type BridgeRequest } from './code-tool-pool.js';
@@ -225,9 +225,8 @@ export class CodeToolService implements OnModuleDestroy {
       return { ok: true };
     }
     if (request.kind === 'confirm') {
-      const asked = request.payload.question;
-      const question = oneLine(typeof asked === 'string' ? asked : '', QUESTION_MAX_CHARS);
-      const said = user.ask ? await user.ask(question) : 'unasked';
+      const { question } = request.payload;
+      const said = user.ask && typeof question === 'string' ? await user.ask(question) : 'unasked';
       return { answer: said === 'yes' || said === 'no' ? said === 'yes' : null };
     }
     if (request.kind === 'http')

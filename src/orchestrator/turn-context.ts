@@ -3,6 +3,7 @@ import type { Spans } from '../tracing/spans.js';
 import type { StreamedText } from '../llm/streamed-text.js';
 import { alternating, CANCELLED, systemMessageOf, trimHistory } from './history.js';
 import { addUsage, type TokenUsage } from '../llm/usage.js';
+import { oneLine, QUESTION_MAX_CHARS } from '../tools/tool-progress.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
 import type { ToolCallContext, ToolExecutor } from '../tools/tool-executor.js';
 import { announceCall, startCall, type CallStarter, type StartedCall } from './call-start.js';
@@ -81,9 +82,10 @@ export function forwardEvent(
 }
 
 /**
- * How a running call's server asks the user a yes-or-no question (MCP elicitation): as an
- * approval is asked (`tool_confirm`, the question its prompt, said in a voice session), for a call
- * the client was told of (`running`: between its `tool_call` and its `tool_result`).
+ * How a running call asks the user a yes-or-no question (an MCP server's elicitation, a code
+ * tool's `context.confirm`): as an approval is asked (`tool_confirm`, the question its prompt as
+ * one line of up to QUESTION_MAX_CHARS, said in a voice session), for a call the client was told
+ * of (`running`: between its `tool_call` and its `tool_result`).
  */
 export function questionAsker(
   ctx: TurnContext,
@@ -94,12 +96,13 @@ export function questionAsker(
     if (!call) return 'unasked';
     if (ctx.signal.aborted || ctx.session.approvals.has(id)) return 'unanswered';
     const { name, arguments: args } = call;
+    const prompt = oneLine(question, QUESTION_MAX_CHARS);
     ctx.emit({
       type: 'tool_confirm',
       id,
       name,
       arguments: args,
-      ...(question && { prompt: question }),
+      ...(prompt && { prompt }),
     });
     const { approval } = await ctx.approve(id);
     return approval === 'approved' ? 'yes' : approval === 'declined' ? 'no' : 'unanswered';

@@ -5,7 +5,7 @@
  */
 import { maskSecrets } from '../tool-secrets.js';
 import type { ToolInvocation } from '../tool-executor.js';
-import { oneLine, progressUpdate, QUESTION_MAX_CHARS } from '../tool-progress.js';
+import { progressUpdate } from '../tool-progress.js';
 import type { McpLimits } from './mcp-target.js';
 
 /** The limits of `call` that reach its user, the tool's `secrets` masked in what they are told. */
@@ -24,8 +24,7 @@ export function userSide(
     asker: {
       session: sessionId,
       ...(ask && {
-        ask: (question: string) =>
-          ask(call.id, oneLine(maskSecrets(question, secrets), QUESTION_MAX_CHARS)),
+        ask: (question: string) => ask(call.id, maskSecrets(question, secrets)),
       }),
     },
   };

@@ -108,10 +108,10 @@ export class McpClients {
     const { timeoutMs, asker } = limits;
     const timedOut = () => new (loadedMcpSdk()!.McpError)(REQUEST_TIMEOUT, 'Request timed out');
     const deadline = new CallDeadline(timeoutMs, timedOut);
-    const asking = asker?.ask && { ...asker, ask: deadline.pausing(asker.ask) };
+    const pausing = asker?.ask && { ...asker, ask: deadline.pausing(asker.ask) };
     return this.withClient(
       target,
-      { ...limits, asker: asking || asker },
+      { ...limits, asker: pausing || asker },
       async (client, signal) => {
         const onprogress = limits.onProgress;
         if (asTask)

@@ -1,11 +1,12 @@
-import { answerElicitation, yesNoField, type Asker, type YesNo } from './mcp-elicitation.js';
+import type { UserAnswer } from '../tool-executor.js';
+import { answerElicitation, yesNoField, type Asker } from './mcp-elicitation.js';
 
 const confirm = { message: 'Delete 3 files?', requestedSchema: { type: 'object', properties: {} } };
 const member = {
   message: 'Join as a member?',
   requestedSchema: { type: 'object', properties: { member: { type: 'boolean' } } },
 };
-const asking = (session: string, said: YesNo, asked: string[] = []): Asker => ({
+const asking = (session: string, said: UserAnswer, asked: string[] = []): Asker => ({
   session,
   ask: (question) => (asked.push(question), Promise.resolve(said)),
 });

@@ -9,14 +9,11 @@
  */
 import type { UserAnswer } from '../tool-executor.js';
 
-/** The user's answer: `unanswered` when they did not answer in time, `unasked` when no user waits on the call. */
-export type YesNo = UserAnswer;
-
 /** A `tools/call` in flight on a connection: whose session it is, and how it asks its user. */
 export interface Asker {
   session?: string;
   /** Absent for a call no user waits on (a background call, a try over the admin API). */
-  ask?: (question: string) => Promise<YesNo>;
+  ask?: (question: string) => Promise<UserAnswer>;
 }
 
 /** What a server asks (the params of `elicitation/create`). */
