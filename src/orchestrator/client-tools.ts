@@ -11,6 +11,7 @@ import type { ToolCallContext, ToolOutcome } from '../tools/tool-executor.js';
 import { parametersProblem } from '../tools/parameters-schema.js';
 import { MAX_JSON_DEPTH, nestedDeeper } from '../common/nesting.js';
 import { describe, TOOL_NAME_PATTERN } from '../tools/definition-schema.js';
+import { compiledOnUse } from '../common/compiled-on-use.js';
 import { awaitAnswer } from './awaiting.js';
 import type { TurnContext } from './turn-context.js';
 import type { Session } from './session.js';
@@ -33,7 +34,7 @@ export type ClientReply = { result: unknown } | { error: string };
 
 export const MAX_CLIENT_TOOLS = 64;
 
-const validate = new Ajv({ strict: false }).compile<ClientTool>({
+const validate = compiledOnUse<ClientTool>(() => new Ajv({ strict: false }), {
   type: 'object',
   required: ['name'],
   additionalProperties: false,

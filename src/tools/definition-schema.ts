@@ -1,9 +1,11 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { closest, distance } from 'fastest-levenshtein';
+import { compiledOnUse } from '../common/compiled-on-use.js';
 import type { ToolDefinitionInput } from './tool-definition.js';
 
 /** The shape of a tool definition (tools file, `POST /api/tools`), checked before anything else. */
-const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false });
+let shared: Ajv | undefined;
+const ajv = () => (shared ??= new Ajv({ allErrors: false, strict: false, validateSchema: false }));
 /** A tool name as the OpenAI API takes it: HTTP tools', and the tools a client declares. */
 export const TOOL_NAME_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 const common = {
@@ -117,7 +119,7 @@ export const HTTP_SCHEMA = {
     body: { type: ['object', 'array', 'string'] },
   },
 } as const;
-export const validateHttp = ajv.compile<ToolDefinitionInput>(HTTP_SCHEMA);
+export const validateHttp = compiledOnUse<ToolDefinitionInput>(ajv, HTTP_SCHEMA);
 /** An HTTP tool made from an operation of an OpenAPI 3 document. */
 export const OPENAPI_SCHEMA = {
   type: 'object',
@@ -140,7 +142,7 @@ export const OPENAPI_SCHEMA = {
     },
   },
 } as const;
-export const validateOpenApi = ajv.compile<ToolDefinitionInput>(OPENAPI_SCHEMA);
+export const validateOpenApi = compiledOnUse<ToolDefinitionInput>(ajv, OPENAPI_SCHEMA);
 /**
  * An MCP tool: one tool of an MCP server, called with `tools/call`: at a `url` (Streamable HTTP or
  * HTTP+SSE), or a `command` the engine runs (stdio).
@@ -165,7 +167,7 @@ export const MCP_SCHEMA = {
     max_sessions: { type: 'integer', minimum: 1, maximum: 10000 },
   },
 } as const;
-export const validateMcp = ajv.compile<ToolDefinitionInput>(MCP_SCHEMA);
+export const validateMcp = compiledOnUse<ToolDefinitionInput>(ajv, MCP_SCHEMA);
 export const CODE_SCHEMA = {
   type: 'object',
   required: ['type'],
@@ -178,7 +180,7 @@ export const CODE_SCHEMA = {
     timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
   },
 } as const;
-export const validateCode = ajv.compile<ToolDefinitionInput>(CODE_SCHEMA);
+export const validateCode = compiledOnUse<ToolDefinitionInput>(ajv, CODE_SCHEMA);
 /** The engine's own tool that ends the session (hangs up the call) once the turn is over. */
 export const END_SESSION_SCHEMA = {
   type: 'object',
@@ -189,7 +191,7 @@ export const END_SESSION_SCHEMA = {
     name: { type: 'string', pattern: TOOL_NAME_PATTERN },
   },
 } as const;
-export const validateEndSession = ajv.compile<ToolDefinitionInput>(END_SESSION_SCHEMA);
+export const validateEndSession = compiledOnUse<ToolDefinitionInput>(ajv, END_SESSION_SCHEMA);
 /** The engine's own tool that hands the call over to a person (`to`, or `destinations` by name). */
 export const TRANSFER_CALL_SCHEMA = {
   type: 'object',
@@ -207,7 +209,7 @@ export const TRANSFER_CALL_SCHEMA = {
     },
   },
 } as const;
-export const validateTransferCall = ajv.compile<ToolDefinitionInput>(TRANSFER_CALL_SCHEMA);
+export const validateTransferCall = compiledOnUse<ToolDefinitionInput>(ajv, TRANSFER_CALL_SCHEMA);
 
 /** The check of a definition of `type`, and the fields its kind has (an HTTP tool's by default). */
 export function shapeOf(type: unknown): {

@@ -9,19 +9,23 @@ import { MAX_JSON_DEPTH, nestedDeeper } from '../common/nesting.js';
 import { canonicalType } from '../llm/parsing/value-typing.js';
 import type { JsonSchema } from './tool-definition.js';
 
-/** Meta-schema checks by the draft a schema declares (`$schema`): draft-07 when it declares none. */
+/**
+ * Meta-schema checks by the draft a schema declares (`$schema`): draft-07 when it declares none.
+ * Each made at its first use (a draft no tool declares costs nothing).
+ */
+const made: { draft7?: Ajv; '2019-09'?: Ajv; '2020-12'?: Ajv } = {};
 const metaSchemaChecks = {
-  draft7: new Ajv({ strict: false }),
-  '2019-09': new Ajv2019({ strict: false }),
-  '2020-12': new Ajv2020({ strict: false }),
+  draft7: () => (made.draft7 ??= new Ajv({ strict: false })),
+  '2019-09': () => (made['2019-09'] ??= new Ajv2019({ strict: false })),
+  '2020-12': () => (made['2020-12'] ??= new Ajv2020({ strict: false })),
 };
 function metaSchemaCheckOf(schema: JsonSchema): Ajv | undefined {
   const declared = schema.$schema;
-  if (declared === undefined) return metaSchemaChecks.draft7;
+  if (declared === undefined) return metaSchemaChecks.draft7();
   if (typeof declared !== 'string') return undefined;
-  if (declared.includes('2020-12')) return metaSchemaChecks['2020-12'];
-  if (declared.includes('2019-09')) return metaSchemaChecks['2019-09'];
-  return /draft-0[4-7]/.test(declared) ? metaSchemaChecks.draft7 : undefined;
+  if (declared.includes('2020-12')) return metaSchemaChecks['2020-12']();
+  if (declared.includes('2019-09')) return metaSchemaChecks['2019-09']();
+  return /draft-0[4-7]/.test(declared) ? metaSchemaChecks.draft7() : undefined;
 }
 const JSON_TYPES = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array', 'null']);
 
