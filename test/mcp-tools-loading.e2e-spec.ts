@@ -77,6 +77,12 @@ describe('MCP tool definitions', () => {
     expect(await refused({ name: 'x', url: mcpUrl, max_sessions: 3 })).toBe(
       `request body: tool #0 'x': field 'max_sessions' limits the sessions of "per_session": true, which the tool does not have`,
     );
+    expect(await refused({ name: 'x', url: mcpUrl, sampling_max_tokens: 100 })).toBe(
+      `request body: tool #0 'x': field 'sampling_max_tokens' limits the completions of "sampling": true, which the tool does not have`,
+    );
+    expect(await refused({ name: 'x', url: mcpUrl, sampling: true, sampling_max_tokens: 0 })).toBe(
+      `request body: tool #0 'x': field 'sampling_max_tokens' is invalid: expected an integer from 1 to 32768`,
+    );
     expect(await refused({ name: 'x', url: `${mcpUrl}/{order_id}` })).toMatch(
       /field 'url' has an \{argument\} placeholder/,
     );

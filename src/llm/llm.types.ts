@@ -38,6 +38,11 @@ export interface LlmRequest {
   span?: SpanRef;
   /** The session's model, one of LLM_MODELS (the fallback server answers with its own). */
   model?: string;
+  /**
+   * How to sample, as an MCP server asks it (`sampling/createMessage`): `max_tokens`,
+   * `temperature` and `stop` of the request, over LLM_EXTRA_BODY's.
+   */
+  sampling?: { maxTokens: number; temperature?: number; stop?: readonly string[] };
 }
 
 export interface LlmUsage {

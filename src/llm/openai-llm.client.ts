@@ -150,6 +150,12 @@ export class OpenAiLlmClient extends LlmClient {
     const body: Record<string, unknown> = { ...this.config.extraBody, model, stream: streaming };
     // Servers refuse `stream_options` (e.g. LLM_EXTRA_BODY's include_usage) on a non-streamed request.
     if (!streaming) delete body.stream_options;
+    const { sampling } = request;
+    if (sampling) {
+      body.max_tokens = sampling.maxTokens;
+      if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
+      if (sampling.stop?.length) body.stop = sampling.stop;
+    }
     const messages = this.adaptations.messagesJson(request.messages);
     const written: Record<string, string> = { messages };
     const tools = this.adaptations.tools(request.tools, request.toolChoice ?? 'auto');

@@ -165,6 +165,8 @@ export const MCP_SCHEMA = {
     cwd: { type: 'string', minLength: 1 },
     per_session: { type: 'boolean' },
     max_sessions: { type: 'integer', minimum: 1, maximum: 10000 },
+    sampling: { type: 'boolean' },
+    sampling_max_tokens: { type: 'integer', minimum: 1, maximum: 32768 },
   },
 } as const;
 export const validateMcp = compiledOnUse<ToolDefinitionInput>(ajv, MCP_SCHEMA);
@@ -297,6 +299,8 @@ const FIELD_HINTS: Record<string, string> = {
   background: 'true or false',
   per_session: 'true or false',
   max_sessions: 'an integer from 1 to 10000',
+  sampling: 'true or false',
+  sampling_max_tokens: 'an integer from 1 to 32768',
 };
 
 /**

@@ -60,6 +60,10 @@ export interface ToolDefinitionInput {
   per_session?: boolean;
   /** MCP tools with `per_session`: at most this many sessions hold a connection of their own at once. */
   max_sessions?: number;
+  /** MCP tools: the server may ask the engine's model for completions (`sampling/createMessage`). */
+  sampling?: boolean;
+  /** MCP tools with `sampling`: the longest completion a server gets, in tokens. */
+  sampling_max_tokens?: number;
   /** OpenAPI tools: the document (a path relative to the tools file) and the operation in it. */
   spec?: string;
   operation?: string;
@@ -159,6 +163,8 @@ export interface Tool {
   mcpPerSession?: true;
   /** MCP tools (`max_sessions`): at most this many sessions hold a connection of their own. */
   mcpMaxSessions?: number;
+  /** MCP tools (`sampling`): the server may ask the engine's model, for this many tokens at most. */
+  mcpSampling?: { maxTokens: number };
   /**
    * An MCP tool whose server, or an OpenAPI tool whose document, could not be reached when the
    * tools file was read: why. Not offered to the model until a later try makes it ready.

@@ -2,6 +2,7 @@ import { HttpModule } from '@nestjs/axios';
 import { Module } from '@nestjs/common';
 import { CodeToolsModule } from '../code-tools/code-tools.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
+import { LlmModule } from '../llm/llm.module.js';
 import { ToolCircuitNews } from './circuit-news.js';
 import { ReplicaTools } from './replica-tools.js';
 import { HttpToolExecutor } from './http-tool.executor.js';
@@ -23,7 +24,8 @@ import { ToolTryController } from './tool-try.controller.js';
 import { SessionEnds } from './session-ends.js';
 
 @Module({
-  imports: [HttpModule, CodeToolsModule, SessionsModule],
+  // LlmModule: MCP servers' sampling requests are answered by the engine's model.
+  imports: [HttpModule, CodeToolsModule, SessionsModule, LlmModule],
   controllers: [ToolsController, ToolController, ToolTryController],
   providers: [
     ToolRegistry,

@@ -38,6 +38,8 @@ export interface McpTestTool {
       progress?: (progress: number, total?: number, message?: string) => Promise<void>;
       /** Asks its client's user (`elicitation/create`, form mode). */
       elicit?: (message: string, properties?: Record<string, unknown>) => Promise<unknown>;
+      /** Asks its client's model for a completion (`sampling/createMessage`). */
+      sample?: (params: Record<string, unknown>) => Promise<unknown>;
     },
   ) => Promise<Record<string, unknown>> | Record<string, unknown>;
 }
@@ -265,8 +267,10 @@ export class McpTestServer {
           { mode: 'form', message, requestedSchema: { type: 'object', properties } as never },
           { relatedRequestId: extra.requestId },
         );
+      const sample = (params: Record<string, unknown>) =>
+        server.createMessage(params as never, { relatedRequestId: extra.requestId });
       try {
-        const more = { log, progress, elicit };
+        const more = { log, progress, elicit, sample };
         return await tool.answer(args, { signal: extra.signal, headers: callHeaders, ...more });
       } finally {
         this.running--;

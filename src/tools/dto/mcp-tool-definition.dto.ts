@@ -122,6 +122,22 @@ export class McpToolDefinitionDto extends ToolFieldsDto {
   })
   max_sessions?: number;
 
+  @ApiPropertyOptional({
+    description:
+      "The server may ask the engine's model for completions while it runs a call (MCP sampling, `sampling/createMessage`: a summary, a classification, a draft), answered by LLM_BASE_URL's model without streaming, without tools, in text; the time it takes is the call's (timeout_secs). Default false: the engine does not offer sampling, and a server that needs it fails its call",
+    example: true,
+  })
+  sampling?: boolean;
+
+  @ApiPropertyOptional({
+    description:
+      'With sampling: the longest completion a server gets, in tokens (less if it asks less). Default 1024',
+    minimum: 1,
+    maximum: 32768,
+    example: 512,
+  })
+  sampling_max_tokens?: number;
+
   @ApiRateLimit
   rate_limit?: RateLimitDto;
 

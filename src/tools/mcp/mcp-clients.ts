@@ -30,7 +30,8 @@ import {
 } from './mcp-sdk.js';
 import { CallDeadline } from '../../common/call-deadline.js';
 import { targetKey, type McpLimits, type McpListedTool, type McpTarget } from './mcp-target.js';
-import { answerElicitation, type Asker } from './mcp-elicitation.js';
+import { elicitor, type Asker } from './mcp-elicitation.js';
+import { sampler, type SamplingAnswer, type SamplingParams } from './mcp-sampling.js';
 
 /** A connection being opened: to whom, within what time, and the calls that will be on it. */
 interface Opening {
@@ -72,6 +73,12 @@ export class McpClients {
       onToolsChanged?: (target: McpTarget) => void;
       /** A line a server run as a command wrote to its standard error, or a log message it sent. */
       onServerLog?: (target: McpTarget, line: string, level?: EngineLogLevel) => void;
+      /** Answers a server's `sampling/createMessage` (targets with `sampling` only). */
+      sample?: (
+        params: SamplingParams,
+        maxTokens: number,
+        signal: AbortSignal,
+      ) => Promise<SamplingAnswer>;
     } = {},
   ) {}
 
@@ -278,18 +285,14 @@ export class McpClients {
   }
 
   private client(sdk: McpSdk, { target, calls }: Opening): Client {
+    const { sample } = this.options;
     const log = (line: string, level?: EngineLogLevel) =>
       this.options.onServerLog?.(target, line, level);
     return newClient(sdk, this.clientName, {
       toolsChanged: () => this.options.onToolsChanged?.(target),
       log,
-      elicit: async (params) => {
-        const { answer, why } = await answerElicitation(params, [...calls]);
-        // What it asks may name the user's data: at debug level only, as the user's words are.
-        log(`asked its user ${JSON.stringify(params.message)}: answered ${answer.action}`, 'debug');
-        if (why) log(`asked its user a question, answered cancel: ${why}`, 'warn');
-        return answer;
-      },
+      elicit: elicitor(calls, log),
+      ...(target.sampling && sample && { sample: sampler(sample, target.sampling.maxTokens, log) }),
     });
   }
 }

@@ -4,6 +4,7 @@ import { ToolDefinitionError, where } from '../definition-error.js';
 import { optionalFields, originOf, targetAuth } from '../definition-fields.js';
 import { DEFAULT_PARAMETERS, type Tool, type ToolDefinitionInput } from '../tool-definition.js';
 import { mcpCommandOf, type CommandOptions } from './mcp-command.js';
+import { DEFAULT_SAMPLING_MAX_TOKENS } from './mcp-sampling.js';
 
 const MCP_FIELDS = new Set(Object.keys(MCP_SCHEMA.properties));
 /** An `{argument}` placeholder (not a `${…}` reference): an MCP tool's arguments go to its server. */
@@ -35,6 +36,10 @@ export function mcpTool(
   if (def.max_sessions !== undefined && def.per_session !== true)
     throw new ToolDefinitionError(
       `${at}: field 'max_sessions' limits the sessions of "per_session": true, which the tool does not have`,
+    );
+  if (def.sampling_max_tokens !== undefined && def.sampling !== true)
+    throw new ToolDefinitionError(
+      `${at}: field 'sampling_max_tokens' limits the completions of "sampling": true, which the tool does not have`,
     );
   const command = mcpCommandOf(def, at, options);
   if (command)
@@ -89,6 +94,9 @@ function mcpToolFields(def: ToolDefinitionInput): Omit<Tool, 'url' | 'headers' |
     ...(def.max_concurrency !== undefined && { maxConcurrency: def.max_concurrency }),
     ...(def.per_session === true && { mcpPerSession: true as const }),
     ...(def.max_sessions !== undefined && { mcpMaxSessions: def.max_sessions }),
+    ...(def.sampling === true && {
+      mcpSampling: { maxTokens: def.sampling_max_tokens ?? DEFAULT_SAMPLING_MAX_TOKENS },
+    }),
     ...optionalFields(def),
     raw: def,
   };

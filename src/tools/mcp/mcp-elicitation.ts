@@ -8,6 +8,7 @@
  * Pure: no Nest import.
  */
 import type { UserAnswer } from '../tool-executor.js';
+import type { EngineLogLevel } from './mcp-server-log.js';
 
 /** A `tools/call` in flight on a connection: whose session it is, and how it asks its user. */
 export interface Asker {
@@ -61,4 +62,21 @@ export async function answerElicitation(
   if (said === 'unanswered') return cancel('the user did not answer');
   if (field === '') return { answer: { action: said === 'yes' ? 'accept' : 'decline' } };
   return { answer: { action: 'accept', content: { [field]: said === 'yes' } } };
+}
+
+/**
+ * Answers a connection's questions (`answerElicitation` of the calls in flight on it, `calls`),
+ * each told to `log`: the question, which may name the user's data, at debug level only, as the
+ * user's words are; why one was answered cancel as a warning.
+ */
+export function elicitor(
+  calls: ReadonlySet<Asker>,
+  log: (line: string, level?: EngineLogLevel) => void,
+): (params: ElicitParams) => Promise<ElicitAnswer> {
+  return async (params) => {
+    const { answer, why } = await answerElicitation(params, [...calls]);
+    log(`asked its user ${JSON.stringify(params.message)}: answered ${answer.action}`, 'debug');
+    if (why) log(`asked its user a question, answered cancel: ${why}`, 'warn');
+    return answer;
+  };
 }

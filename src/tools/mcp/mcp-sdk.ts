@@ -11,6 +11,7 @@ import type {
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type {
   CallToolResultSchema,
+  CreateMessageRequestSchema,
   CreateTaskResultSchema,
   ElicitRequestSchema,
   LoggingMessageNotificationSchema,
@@ -18,6 +19,7 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js';
 
 import type { ElicitAnswer, ElicitParams } from './mcp-elicitation.js';
+import type { SamplingAnswer, SamplingParams, SamplingResult } from './mcp-sampling.js';
 import { serverLogLine, type EngineLogLevel } from './mcp-server-log.js';
 
 export interface McpSdk {
@@ -33,6 +35,8 @@ export interface McpSdk {
   LoggingMessageNotificationSchema: typeof LoggingMessageNotificationSchema;
   /** A server asking its client's user something during a call (`elicitation/create`). */
   ElicitRequestSchema: typeof ElicitRequestSchema;
+  /** A server asking its client's model for a completion (`sampling/createMessage`). */
+  CreateMessageRequestSchema: typeof CreateMessageRequestSchema;
 }
 
 /** JSON-RPC code of a request failed by its connection closing (the SDK's ErrorCode.ConnectionClosed). */
@@ -66,6 +70,7 @@ async function load(): Promise<McpSdk> {
     CallToolResultSchema: types.CallToolResultSchema,
     LoggingMessageNotificationSchema: types.LoggingMessageNotificationSchema,
     ElicitRequestSchema: types.ElicitRequestSchema,
+    CreateMessageRequestSchema: types.CreateMessageRequestSchema,
   };
 }
 
@@ -86,8 +91,9 @@ export function isMcpError(error: unknown): error is McpError {
 
 /**
  * A client of the engine's (`name`), telling `toolsChanged` when its server's tools change and
- * `log` what the server logs for it, and answering with `elicit` what the server asks its user
- * (form mode only: the engine opens no URL for a user).
+ * `log` what the server logs for it, answering with `elicit` what the server asks its user
+ * (form mode only: the engine opens no URL for a user) and, when given `sample`, with the
+ * engine's model what the server asks it (declared then only).
  */
 export function newClient(
   sdk: McpSdk,
@@ -96,6 +102,7 @@ export function newClient(
     toolsChanged: () => void;
     log: (line: string, level: EngineLogLevel) => void;
     elicit: (params: ElicitParams) => Promise<ElicitAnswer>;
+    sample?: (params: SamplingParams, signal: AbortSignal) => Promise<SamplingAnswer>;
   },
 ): Client {
   // The SDK follows a server's list_changed notifications only if it declares them; several
@@ -103,11 +110,25 @@ export function newClient(
   const client = new sdk.Client(
     { name, version: '1' },
     {
-      capabilities: { elicitation: { form: {} } },
+      capabilities: { elicitation: { form: {} }, ...(on.sample && { sampling: {} }) },
       listChanged: { tools: { autoRefresh: false, onChanged: on.toolsChanged } },
     },
   );
   client.setRequestHandler(sdk.ElicitRequestSchema, ({ params }) => on.elicit(params));
+  const { sample } = on;
+  if (sample)
+    client.setRequestHandler(
+      sdk.CreateMessageRequestSchema,
+      async ({ params }, { signal }): Promise<SamplingResult> => {
+        const answer = await sample(params, signal);
+        if ('result' in answer) return answer.result;
+        // JSON-RPC's "invalid params" (-32602) and "internal error" (-32603), the message as it is
+        // (an McpError's would begin "MCP error -32602:", and the server's SDK adds its own).
+        if ('refused' in answer) throw Object.assign(new Error(answer.refused), { code: -32602 });
+        const failed = `the engine's model failed: ${answer.failed}`;
+        throw Object.assign(new Error(failed), { code: -32603 });
+      },
+    );
   client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, ({ params }) => {
     const { level, line } = serverLogLine(params);
     on.log(line, level);

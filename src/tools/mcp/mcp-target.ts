@@ -16,13 +16,19 @@ export interface McpTarget {
   stdio?: McpCommand;
   /** How logs name a server run as a command: its command line as written (no secret in it). */
   label?: string;
+  /**
+   * The server may ask the engine's model for completions (`"sampling": true`), each at most
+   * `maxTokens` long. Declared at the connection's start: a connection of its own.
+   */
+  sampling?: { maxTokens: number };
 }
 
 /** The same key for the same server and headers: one connection each. */
 export function targetKey(target: McpTarget): string {
-  if (target.stdio) return JSON.stringify(['stdio', target.stdio]);
+  const sampling = target.sampling?.maxTokens ?? null;
+  if (target.stdio) return JSON.stringify(['stdio', target.stdio, sampling]);
   const client = target.oauth2 ? oauth2Identity(target.oauth2) : null;
-  return JSON.stringify([target.url, target.headers, client]);
+  return JSON.stringify([target.url, target.headers, client, sampling]);
 }
 
 /** A tool as the server lists it (`tools/list`). */

@@ -1,6 +1,13 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { privateCaHint } from '../../common/connection-error.js';
-import { toolsConfig, type ToolsConfig } from '../../config/app.config.js';
+import {
+  llmConfig,
+  toolsConfig,
+  type LlmConfig,
+  type ToolsConfig,
+} from '../../config/app.config.js';
+import { LlmClient } from '../../llm/llm.types.js';
+import { sample } from './mcp-sampling.js';
 import { ToolDefinitionError, where } from '../definition-error.js';
 import { buildHttpRequest } from '../http-request-builder.js';
 import type { Tool } from '../tool-definition.js';
@@ -46,6 +53,8 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
     private readonly guards: ToolGuards,
     private readonly tokens: OAuth2Tokens,
     private readonly sessionEnds: SessionEnds,
+    llm: LlmClient,
+    @Inject(llmConfig.KEY) { model }: LlmConfig,
   ) {
     super();
     // A session gone: the connections of its own (`per_session` tools) close.
@@ -57,6 +66,9 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       onToolsChanged: (target) => this.toolsChanged$.next(targetKey(target)),
       onServerLog: (target, line, level = 'log') =>
         this.logger[level](`MCP server ${serverLabel(target)}: ${maskSecrets(line, envSecrets)}`),
+      // LLM_MODEL names the model in the answer (when the server is asked its models: "default").
+      sample: (params, maxTokens, signal) =>
+        sample(llm, model || 'default', params, maxTokens, signal),
     });
   }
 
@@ -253,19 +265,21 @@ function targetOf(
   tool: Tool,
   variables: Record<string, string> = {},
 ): McpTarget | { error: string } {
+  const sampling = tool.mcpSampling && { sampling: tool.mcpSampling };
   if (tool.stdio)
     return {
       url: '',
       headers: {},
       stdio: filledCommand(tool.stdio, tool.secrets),
       label: commandLine(tool.stdio),
+      ...sampling,
     };
   const built = buildHttpRequest(tool, {}, variables);
   if ('error' in built) return built;
   const headers = Object.fromEntries(
     Object.entries(built.headers).filter(([name]) => name.toLowerCase() !== 'content-type'),
   );
-  return { url: built.url, headers, ...(tool.oauth2 && { oauth2: tool.oauth2 }) };
+  return { url: built.url, headers, ...(tool.oauth2 && { oauth2: tool.oauth2 }), ...sampling };
 }
 
 /** How the log names a server: its command line, or its URL without its query (no key in it). */

@@ -1,0 +1,141 @@
+/**
+ * MCP sampling (`sampling/createMessage`): a server asks its client's model for a completion
+ * (FastMCP's `ctx.sample()`, the SDK's `createMessage`) while it runs a call: a summary of what
+ * it fetched, a classification, a draft. Offered to the servers of tools that allow it
+ * (`"sampling": true`), answered by the engine's LLM server without streaming and without
+ * tools, in text. Pure: no Nest import.
+ */
+import { lastValueFrom, toArray } from 'rxjs';
+import type { ChatMessage, LlmClient, LlmRequest } from '../../llm/llm.types.js';
+import type { EngineLogLevel } from './mcp-server-log.js';
+
+/** The longest completion a server gets when its tool sets no `sampling_max_tokens`. */
+export const DEFAULT_SAMPLING_MAX_TOKENS = 1024;
+
+/** What a server asks (the params of `sampling/createMessage`, as far as the engine reads them). */
+export interface SamplingParams {
+  messages: { role: string; content: unknown }[];
+  systemPrompt?: string;
+  temperature?: number;
+  maxTokens: number;
+  stopSequences?: string[];
+  tools?: unknown;
+}
+
+/** The completion as MCP gives it back (`CreateMessageResult`). */
+export interface SamplingResult {
+  [key: string]: unknown;
+  model: string;
+  role: 'assistant';
+  content: { type: 'text'; text: string };
+  stopReason?: string;
+}
+
+/**
+ * The answer: the completion; or why the request was `refused` (the server asked what the
+ * engine does not do: a JSON-RPC "invalid params") or `failed` (the LLM server's error).
+ */
+export type SamplingAnswer = { result: SamplingResult } | { refused: string } | { failed: string };
+
+/** The completion request for `params`, at most `maxTokens` long; or why it cannot be made. */
+export function samplingRequest(
+  params: SamplingParams,
+  maxTokens: number,
+): LlmRequest | { refused: string } {
+  if (params.tools !== undefined)
+    return { refused: 'the engine offers its model no tools in sampling' };
+  const messages: ChatMessage[] = [];
+  if (params.systemPrompt) messages.push({ role: 'system', content: params.systemPrompt });
+  for (const message of params.messages) {
+    if (message.role !== 'user' && message.role !== 'assistant')
+      return { refused: `a message of role "${message.role}": only user and assistant` };
+    const blocks = Array.isArray(message.content) ? message.content : [message.content];
+    const texts: string[] = [];
+    for (const block of blocks as { type?: unknown; text?: unknown }[]) {
+      if (block?.type !== 'text' || typeof block.text !== 'string')
+        return {
+          refused: `${String(block?.type)} content: the engine's model is given text only`,
+        };
+      texts.push(block.text);
+    }
+    messages.push({ role: message.role, content: texts.join('\n') });
+  }
+  if (!messages.some((m) => m.role === 'user')) return { refused: 'no user message to answer' };
+  return {
+    messages,
+    tools: [],
+    sampling: {
+      maxTokens: Math.max(1, Math.min(params.maxTokens, maxTokens)),
+      ...(params.temperature !== undefined && { temperature: params.temperature }),
+      ...(params.stopSequences?.length && { stop: params.stopSequences }),
+    },
+  };
+}
+
+/** MCP's stop reason for the completion's `finish_reason`. */
+function stopReason(finish: string | null): string {
+  if (finish === 'length') return 'maxTokens';
+  return finish === null || finish === 'stop' ? 'endTurn' : finish;
+}
+
+/**
+ * Asks `llm` for the completion `params` asks, at most `maxTokens` long (the server's
+ * `maxTokens` if less). `model` is how the result names the model. A call a model makes in its
+ * answer is left out; its reasoning too.
+ */
+export async function sample(
+  llm: LlmClient,
+  model: string,
+  params: SamplingParams,
+  maxTokens: number,
+  signal?: AbortSignal,
+): Promise<SamplingAnswer> {
+  const request = samplingRequest(params, maxTokens);
+  if ('refused' in request) return request;
+  const events = await lastValueFrom(llm.chatReply(request, signal).pipe(toArray()));
+  let text = '';
+  let finish: string | null = null;
+  for (const event of events) {
+    if (event.type === 'error') return { failed: event.message };
+    if (event.type === 'text') text += event.text;
+    if (event.type === 'done') finish = event.finishReason;
+  }
+  return {
+    result: {
+      model,
+      role: 'assistant',
+      content: { type: 'text', text },
+      stopReason: stopReason(finish),
+    },
+  };
+}
+
+/**
+ * `sample` for one server's connection, at most `maxTokens` a completion, each told to `log`
+ * by its size and time (the texts, which may carry the user's data, at debug level only).
+ */
+export function sampler(
+  sample: (
+    params: SamplingParams,
+    maxTokens: number,
+    signal: AbortSignal,
+  ) => Promise<SamplingAnswer>,
+  maxTokens: number,
+  log: (line: string, level?: EngineLogLevel) => void,
+): (params: SamplingParams, signal: AbortSignal) => Promise<SamplingAnswer> {
+  return async (params, signal) => {
+    const started = performance.now();
+    const answer = await sample(params, maxTokens, signal);
+    if ('refused' in answer)
+      log(`asked the model for a completion, refused: ${answer.refused}`, 'warn');
+    else if ('failed' in answer)
+      log(`asked the model for a completion, which failed: ${answer.failed}`, 'warn');
+    else {
+      const { text } = answer.result.content;
+      const ms = Math.round(performance.now() - started);
+      log(`asked the model for a completion (sampling): ${text.length} characters in ${ms} ms`);
+      log(`sampling: ${JSON.stringify(params.messages)} answered ${JSON.stringify(text)}`, 'debug');
+    }
+    return answer;
+  };
+}
