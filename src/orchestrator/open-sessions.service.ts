@@ -61,12 +61,14 @@ export class OpenSessions implements OnModuleInit {
   }
 
   /**
-   * The engine takes no connection before it answers the other replicas (a while at most, with
-   * Redis away): a session opened at once must be listed, read and closed from any of them.
+   * The engine takes no connection before it answers the other replicas (a while at most): a
+   * session opened at once must be listed, read and closed from any of them. Not with Redis away
+   * at start-up (the store gave up its wait for it): no replica can ask meanwhile, and the answers
+   * begin once it is back.
    */
   async onModuleInit(): Promise<void> {
     // `answering` never rejects (its failure is logged); the timer holds no process open.
-    if (this.answering)
+    if (this.answering && this.store.connected)
       await Promise.race([this.answering, sleep(ANSWERING_WAIT_MS, undefined, { ref: false })]);
   }
 
