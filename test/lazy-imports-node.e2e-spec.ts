@@ -87,6 +87,7 @@ describe('lazily imported packages, in plain Node as the built engine runs', () 
       'CallToolResultSchema:object',
       'LoggingMessageNotificationSchema:object',
       'ElicitRequestSchema:object',
+      'CreateMessageRequestSchema:object',
     ]);
     expect(out.stdio).toBe('function');
     expect(out.html).toBe('Hours\n\nOpen 7–19');

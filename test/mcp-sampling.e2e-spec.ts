@@ -1,4 +1,4 @@
-import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { OPENAI_NO_MAX_TOKENS, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { McpTestServer, useMcpServer } from './support/mcp-server.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { toolRead, useClientPerTest, useEngineRig } from './support/turn-harness.js';
@@ -128,6 +128,20 @@ describe('MCP sampling', () => {
     expect(toolRead(rig.llm, 2)).toMatch(
       /^failed: MCP error -32603: the engine's model failed: .*prompt too long/,
     );
+  });
+
+  // After those that read max_tokens: the engine keeps what it learned of the server.
+  it("sends max_completion_tokens to a server that refuses max_tokens (OpenAI's reasoning models)", async () => {
+    const reply = {
+      choices: [
+        { index: 0, message: { role: 'assistant', content: 'Late.' }, finish_reason: 'stop' },
+      ],
+    };
+    await turn('summarize_orders', OPENAI_NO_MAX_TOKENS, { kind: 'json', body: reply });
+    const retried = rig.llm.requests[2]!.body;
+    expect(retried.max_completion_tokens).toBe(64);
+    expect(retried.max_tokens).toBeUndefined();
+    expect(JSON.parse(toolRead(rig.llm, 3))).toMatchObject({ content: { text: 'Late.' } });
   });
 
   it('refuses what is not text, asking the model nothing', async () => {

@@ -152,7 +152,8 @@ export class OpenAiLlmClient extends LlmClient {
     if (!streaming) delete body.stream_options;
     const { sampling } = request;
     if (sampling) {
-      body.max_tokens = sampling.maxTokens;
+      body[this.adaptations.completionTokens ? 'max_completion_tokens' : 'max_tokens'] =
+        sampling.maxTokens;
       if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
       if (sampling.stop?.length) body.stop = sampling.stop;
     }

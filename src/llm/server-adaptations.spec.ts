@@ -1,3 +1,4 @@
+import { OPENAI_NO_MAX_TOKENS } from '../../test/support/fake-llm.js';
 import { nineCharacterId, withNineCharacterIds } from './call-ids.js';
 import {
   OPENING,
@@ -37,6 +38,10 @@ describe('ServerAdaptations', () => {
     expect(server.learn(mlx, 'auto')).toBeUndefined(); // "auto" was not refused
     expect(server.learn(mlx, 'none')).toMatch(/"auto" only/);
     expect(server.learn(mlx, 'none')).toBeUndefined();
+    const openAi = OPENAI_NO_MAX_TOKENS.body;
+    expect(server.learn(openAi, 'auto')).toMatch(/max_completion_tokens/);
+    expect(server.learn(openAi, 'auto')).toBeUndefined();
+    expect(server.completionTokens).toBe(true);
   });
 
   it('sends each message in the form learned so far, written anew when the form changes', () => {

@@ -30,6 +30,11 @@ const ROLES_ALTERNATE =
  * API has it.
  */
 const NULL_CONTENT = /invalid message content type|'content' field must be a string/i;
+/**
+ * OpenAI's reasoning models (o-series, GPT-5): "Unsupported parameter: 'max_tokens' is not
+ * supported with this model. Use 'max_completion_tokens' instead." (an MCP server's sampling).
+ */
+const COMPLETION_TOKENS = /max_tokens.{0,80}max_completion_tokens/is;
 /** `message` with an empty string for a null content. */
 const withStringContent = (message: ChatMessage): ChatMessage =>
   message.role === 'assistant' && message.content === null ? { ...message, content: '' } : message;
@@ -82,6 +87,8 @@ export class ServerAdaptations {
   stringContent = false;
   /** `tool_choice` can only be "auto": a request that must not call tools is sent without them. */
   autoOnly = false;
+  /** A request's longest completion is `max_completion_tokens`, not `max_tokens`. */
+  completionTokens = false;
   /** How each message is changed before it is sent, when it is: one function per set of changes. */
   private form: ((message: ChatMessage) => ChatMessage) | undefined;
   /** Each schema as sent without its unused `$defs`, by the tool's schema. */
@@ -98,6 +105,7 @@ export class ServerAdaptations {
       this.alternatingRoles,
       this.stringContent,
       this.autoOnly,
+      this.completionTokens,
     ];
     return adopted.filter(Boolean).length;
   }
@@ -125,6 +133,10 @@ export class ServerAdaptations {
     if (!this.alternatingRoles && ROLES_ALTERNATE.test(text)) {
       this.alternatingRoles = true;
       return `the LLM server wants user and assistant messages to alternate (HTTP 400, a Mistral or Gemma chat template): a turn cut off after its tool results is closed with an assistant message "${CUT_OFF_ANSWER}", and a conversation the agent began is opened with a user message "${OPENING.content}", in requests from now on`;
+    }
+    if (!this.completionTokens && COMPLETION_TOKENS.test(text)) {
+      this.completionTokens = true;
+      return 'the LLM server refuses max_tokens (HTTP 400, a reasoning model): sending max_completion_tokens from now on';
     }
     if (!this.bareObjects && EMPTY_PROPERTIES.test(text)) {
       this.bareObjects = true;

@@ -123,7 +123,21 @@ export const VLLM_NO_TOOL_PARSER: Script = {
   }),
 };
 
-/** Every recorded transcript under test/fixtures/sse. */
+/** OpenAI's answer to `max_tokens` for a reasoning model (o-series, GPT-5). */
+export const OPENAI_NO_MAX_TOKENS = {
+  kind: 'status',
+  status: 400,
+  body: JSON.stringify({
+    error: {
+      message:
+        "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+      type: 'invalid_request_error',
+      param: 'max_tokens',
+      code: 'unsupported_parameter',
+    },
+  }),
+} as const satisfies Script;
+
 /** An SSE script whose pieces are text (what the helpers below make). */
 export type SseText = Omit<Extract<Script, { kind: 'sse' }>, 'pieces'> & { pieces: string[] };
 
