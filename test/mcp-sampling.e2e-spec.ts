@@ -64,6 +64,7 @@ describe('MCP sampling', () => {
     ]),
   }));
   const client = useClientPerTest(rig);
+  const scrape = async () => (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
 
   /** A turn in which the model calls `name`, the fake LLM answering `more` before its last word. */
   const turn = async (name: string, ...more: Parameters<typeof rig.llm.enqueue>) => {
@@ -85,6 +86,7 @@ describe('MCP sampling', () => {
           finish_reason: 'stop',
         },
       ],
+      usage: { prompt_tokens: 31, completion_tokens: 6, total_tokens: 37 },
     };
     const msgs = await turn('summarize_orders', { kind: 'json', body: reply });
     expect(msgs.find((m) => m.type === 'tool_result')).toMatchObject({ ok: true });
@@ -107,6 +109,11 @@ describe('MCP sampling', () => {
       content: { type: 'text', text: 'Order 2 is late.' },
       stopReason: 'endTurn',
     });
+    // Counted, its tokens with the turns' (whose streams here report none).
+    const metrics = await scrape();
+    expect(metrics).toMatch(/^agent_engine_mcp_samplings_total\{outcome="answered"\} 1$/m);
+    expect(metrics).toMatch(/^agent_engine_llm_tokens_total\{type="prompt"\} 31$/m);
+    expect(metrics).toMatch(/^agent_engine_llm_tokens_total\{type="completion"\} 6$/m);
   });
 
   it('tells the server a completion cut at its length, and why the model failed', async () => {
@@ -128,6 +135,7 @@ describe('MCP sampling', () => {
     expect(toolRead(rig.llm, 2)).toMatch(
       /^failed: MCP error -32603: the engine's model failed: .*prompt too long/,
     );
+    expect(await scrape()).toMatch(/^agent_engine_mcp_samplings_total\{outcome="failed"\} 1$/m);
   });
 
   // After those that read max_tokens: the engine keeps what it learned of the server.
@@ -150,6 +158,7 @@ describe('MCP sampling', () => {
     expect(toolRead(rig.llm)).toBe(
       "failed: MCP error -32602: image content: the engine's model is given text only",
     );
+    expect(await scrape()).toMatch(/^agent_engine_mcp_samplings_total\{outcome="refused"\} 1$/m);
   });
 
   it('is not offered to the server of a tool that does not allow it', async () => {

@@ -2,6 +2,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { SessionMetrics } from './session-metrics.js';
 import { SpeechMetrics } from './speech-metrics.js';
 import { TelephonyMetrics } from './telephony-metrics.js';
+import type { LlmUsage } from '../llm/llm.types.js';
+import { LlmMeter, TurnMeter } from './meters.js';
 
 /** Seconds: what a voice user waits for lies between 50 ms and a few seconds. */
 const LATENCY_BUCKETS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 30];
@@ -9,8 +11,6 @@ const LATENCY_BUCKETS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 30
 const UNKNOWN_TOOL = '(unknown)';
 /** The label of every call of a client's own tool (`client_tools`), whatever its name. */
 export const CLIENT_TOOL = '(client)';
-
-const seconds = (since: number) => (performance.now() - since) / 1000;
 
 export interface EngineMetricsOptions {
   /** Open WebSocket sessions, read at each scrape. */
@@ -116,6 +116,11 @@ export class EngineMetrics {
     'Tokens of completion requests, by type (prompt, completion), when the LLM server reports usage',
     ['type'],
   );
+  private readonly samplings = this.counter(
+    'agent_engine_mcp_samplings_total',
+    "MCP servers' requests for a completion of the engine's model (sampling), by outcome: answered, refused (not text, tools), failed (the LLM server's error)",
+    ['outcome'],
+  );
   private readonly fallbacks = this.counter(
     'agent_engine_llm_fallbacks_total',
     'Completion requests the LLM server failed before answering and LLM_FALLBACK_BASE_URL answered instead',
@@ -157,6 +162,13 @@ export class EngineMetrics {
 
   llmFallback(): void {
     this.fallbacks.inc();
+  }
+
+  /** An MCP server's sampling request ended; its tokens count with the turns'. */
+  mcpSampling(outcome: 'answered' | 'refused' | 'failed', usage?: LlmUsage): void {
+    this.samplings.inc({ outcome });
+    if (usage?.prompt_tokens) this.tokens.inc({ type: 'prompt' }, usage.prompt_tokens);
+    if (usage?.completion_tokens) this.tokens.inc({ type: 'completion' }, usage.completion_tokens);
   }
 
   approval(outcome: 'approved' | 'declined' | 'expired' | 'cancelled'): void {
@@ -243,66 +255,5 @@ export class EngineMetrics {
       (s) => this.llmFirstEventSeconds.observe({ kind }, s),
       (outcome) => this.llmRequests.inc({ kind, outcome }),
     );
-  }
-}
-
-/** One turn's measurements; `see` is called with every event the turn sends. */
-export class TurnMeter {
-  private readonly started = performance.now();
-  private texted = false;
-
-  constructor(
-    private readonly onFirstText: (seconds: number) => void,
-    private readonly onTool: (tool: string, ok: boolean, ms: number) => void,
-    private readonly onEnd: (
-      outcome: 'completed' | 'interrupted' | 'failed',
-      s: number,
-      usage?: { prompt_tokens: number; completion_tokens: number },
-    ) => void,
-  ) {}
-
-  see(event: {
-    type: string;
-    name?: string;
-    ok?: boolean;
-    ms?: number;
-    background?: string;
-  }): void {
-    if (event.type === 'assistant_delta') {
-      if (this.texted) return;
-      this.texted = true;
-      this.onFirstText(seconds(this.started));
-    } else if (event.type === 'tool_result' && event.background !== 'started') {
-      this.onTool(event.name ?? '', event.ok === true, event.ms ?? 0);
-    }
-  }
-
-  end(
-    outcome: 'completed' | 'interrupted' | 'failed',
-    usage?: { prompt_tokens: number; completion_tokens: number },
-  ): void {
-    this.onEnd(outcome, seconds(this.started), usage);
-  }
-}
-
-/** One completion request's measurements. */
-export class LlmMeter {
-  private readonly started = performance.now();
-  private answered = false;
-
-  constructor(
-    private readonly onFirstEvent: (seconds: number) => void,
-    private readonly onEnd: (outcome: 'ok' | 'error' | 'cancelled') => void,
-  ) {}
-
-  /** Called with each event of the request (only the first is timed). */
-  see(): void {
-    if (this.answered) return;
-    this.answered = true;
-    this.onFirstEvent(seconds(this.started));
-  }
-
-  end(outcome: 'ok' | 'error' | 'cancelled'): void {
-    this.onEnd(outcome);
   }
 }

@@ -6,7 +6,7 @@
  * tools, in text. Pure: no Nest import.
  */
 import { lastValueFrom, toArray } from 'rxjs';
-import type { ChatMessage, LlmClient, LlmRequest } from '../../llm/llm.types.js';
+import type { ChatMessage, LlmClient, LlmRequest, LlmUsage } from '../../llm/llm.types.js';
 import type { EngineLogLevel } from './mcp-server-log.js';
 
 /** The longest completion a server gets when its tool sets no `sampling_max_tokens`. */
@@ -78,35 +78,40 @@ function stopReason(finish: string | null): string {
   return finish === null || finish === 'stop' ? 'endTurn' : finish;
 }
 
+/** How a request ended, for the engine's metrics; the tokens it took when the server says. */
+export type SamplingCount = (outcome: 'answered' | 'refused' | 'failed', usage?: LlmUsage) => void;
+
 /**
- * Asks `llm` for the completion `params` asks, at most `maxTokens` long (the server's
- * `maxTokens` if less). `model` is how the result names the model. A call a model makes in its
- * answer is left out; its reasoning too.
+ * Asks `llm` for the completion a server asks (`params`), at most `maxTokens` long (the server's
+ * `maxTokens` if less); each told to `count`. `model` is how the result names the model. A call
+ * the model makes in its answer is left out; its reasoning too.
  */
-export async function sample(
+export function modelSampler(
   llm: LlmClient,
   model: string,
-  params: SamplingParams,
-  maxTokens: number,
-  signal?: AbortSignal,
-): Promise<SamplingAnswer> {
-  const request = samplingRequest(params, maxTokens);
-  if ('refused' in request) return request;
-  const events = await lastValueFrom(llm.chatReply(request, signal).pipe(toArray()));
-  let text = '';
-  let finish: string | null = null;
-  for (const event of events) {
-    if (event.type === 'error') return { failed: event.message };
-    if (event.type === 'text') text += event.text;
-    if (event.type === 'done') finish = event.finishReason;
-  }
-  return {
-    result: {
-      model,
-      role: 'assistant',
-      content: { type: 'text', text },
-      stopReason: stopReason(finish),
-    },
+  count: SamplingCount,
+): (params: SamplingParams, maxTokens: number, signal?: AbortSignal) => Promise<SamplingAnswer> {
+  return async (params, maxTokens, signal) => {
+    const request = samplingRequest(params, maxTokens);
+    if ('refused' in request) {
+      count('refused');
+      return request;
+    }
+    const events = await lastValueFrom(llm.chatReply(request, signal).pipe(toArray()));
+    let text = '';
+    let finish: string | null = null;
+    let usage: LlmUsage | undefined;
+    for (const event of events) {
+      if (event.type === 'error') {
+        count('failed');
+        return { failed: event.message };
+      }
+      if (event.type === 'text') text += event.text;
+      if (event.type === 'done') ({ finishReason: finish, usage } = event);
+    }
+    count('answered', usage);
+    const content = { type: 'text' as const, text };
+    return { result: { model, role: 'assistant', content, stopReason: stopReason(finish) } };
   };
 }
 

@@ -7,7 +7,8 @@ import {
   type ToolsConfig,
 } from '../../config/app.config.js';
 import { LlmClient } from '../../llm/llm.types.js';
-import { sample } from './mcp-sampling.js';
+import { modelSampler } from './mcp-sampling.js';
+import { EngineMetrics } from '../../metrics/engine-metrics.js';
 import { ToolDefinitionError, where } from '../definition-error.js';
 import { buildHttpRequest } from '../http-request-builder.js';
 import type { Tool } from '../tool-definition.js';
@@ -55,6 +56,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
     private readonly sessionEnds: SessionEnds,
     llm: LlmClient,
     @Inject(llmConfig.KEY) { model }: LlmConfig,
+    metrics: EngineMetrics,
   ) {
     super();
     // A session gone: the connections of its own (`per_session` tools) close.
@@ -67,8 +69,9 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       onServerLog: (target, line, level = 'log') =>
         this.logger[level](`MCP server ${serverLabel(target)}: ${maskSecrets(line, envSecrets)}`),
       // LLM_MODEL names the model in the answer (when the server is asked its models: "default").
-      sample: (params, maxTokens, signal) =>
-        sample(llm, model || 'default', params, maxTokens, signal),
+      sample: modelSampler(llm, model || 'default', (outcome, usage) =>
+        metrics.mcpSampling(outcome, usage),
+      ),
     });
   }
 
