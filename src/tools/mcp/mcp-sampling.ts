@@ -98,6 +98,11 @@ export function modelSampler(
       return request;
     }
     const events = await lastValueFrom(llm.chatReply(request, signal).pipe(toArray()));
+    // The server cancelled, or its connection closed: no one reads the answer.
+    if (signal?.aborted) {
+      count('failed');
+      return { failed: 'cancelled' };
+    }
     let text = '';
     let finish: string | null = null;
     let usage: LlmUsage | undefined;
