@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { listeningEngine, runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { listeningEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { startError } from './support/engine.js';
 import { EgressProxy } from './support/egress-proxy.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { TEST_CA, testTls } from './support/tls.js';
@@ -184,10 +185,9 @@ describe('HTTP tools with a client certificate', () => {
     'stops start-up on %s, naming the tool and the field',
     async (_case, keyFile, passphrase, message) => {
       const path = toolsWith(base, keyFile, passphrase);
-      const run = await runBuiltEngine({ LLM_TOOLS_FILE: path });
-      expect(run.code).toBe(1);
-      expect(run.output).toContain(`${path}: tool #0 'weather': ${message}`);
+      expect(await startError({ LLM_TOOLS_FILE: path })).toContain(
+        `${path}: tool #0 'weather': ${message}`,
+      );
     },
-    30_000,
   );
 });

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runBuiltEngine } from './support/built-engine.js';
+import { startError } from './support/engine.js';
 import { sseText } from './support/fake-llm.js';
 import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { untilAsync } from './support/waiting.js';
@@ -63,41 +63,35 @@ describe('a directory of tools files that is not valid', () => {
   const start = async (files: Record<string, string>) => {
     const dir = mkdtempSync(join(tmpdir(), 'engine-tools-dir-'));
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-    const run = await runBuiltEngine({ LLM_TOOLS_FILE: dir });
-    return { dir, run };
+    return { dir, error: await startError({ LLM_TOOLS_FILE: dir }) };
   };
 
   it('stops start-up naming the file of the bad definition and its place in it', async () => {
-    const { dir, run } = await start({
+    const { dir, error } = await start({
       'a.json': JSON.stringify([tool('one', 'http://h'), tool('two', 'http://h')]),
       'b.yaml': `${yamlTool('three', 'http://h')}- name: broken\n`,
     });
-    expect(run.code).toBe(1);
-    expect(run.output).toContain(
-      `${join(dir, 'b.yaml')}: tool #1 'broken': field 'url' is required`,
-    );
-  }, 30_000);
+    expect(error).toContain(`${join(dir, 'b.yaml')}: tool #1 'broken': field 'url' is required`);
+  });
 
   it('names both files of a name given twice', async () => {
-    const { dir, run } = await start({
+    const { dir, error } = await start({
       'a.json': JSON.stringify([tool('one', 'http://h'), tool('two', 'http://h')]),
       'b.json': JSON.stringify([tool('two', 'http://h2')]),
     });
-    expect(run.code).toBe(1);
-    expect(run.output).toContain(
+    expect(error).toContain(
       `${join(dir, 'b.json')}: tool #0 'two': field 'name' duplicates tool #1 of ${join(dir, 'a.json')}`,
     );
-  }, 30_000);
+  });
 
   it('stops start-up on a directory with no tools file, and on a file that is no array', async () => {
     const empty = await start({ 'notes.txt': 'x' });
-    expect(empty.run.code).toBe(1);
-    expect(empty.run.output).toContain(
+    expect(empty.error).toContain(
       `${empty.dir} (LLM_TOOLS_FILE): the directory holds no tools file (*.json, *.yaml, *.yml)`,
     );
     const object = await start({ 'a.yaml': 'name: one\nurl: http://h/\n' });
-    expect(object.run.output).toContain(
+    expect(object.error).toContain(
       `${join(object.dir, 'a.yaml')}: expected a JSON array of tool definitions`,
     );
-  }, 30_000);
+  });
 });

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runBuiltEngine } from './support/built-engine.js';
+import { startError } from './support/engine.js';
 import { callOnce, useEngineRig } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
 
@@ -52,10 +52,8 @@ describe('a tools file in YAML', () => {
 
   it('that is not valid YAML stops start-up naming the file and the line', async () => {
     const path = toolsYaml('- name: a\n  url: http://h/\n  url: http://h/2\n', 'tools.yml');
-    const run = await runBuiltEngine({ LLM_TOOLS_FILE: path });
-    expect(run.code).toBe(1);
-    expect(run.output).toContain(
+    expect(await startError({ LLM_TOOLS_FILE: path })).toContain(
       `${path}: not valid YAML: Map keys must be unique at line 3, column 3`,
     );
-  }, 30_000);
+  });
 });

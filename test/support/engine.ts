@@ -54,3 +54,18 @@ export const openAiSpeech = (base: string) => ({
   STT_BASE_URL: base,
   TTS_CACHE_MB: '0',
 });
+
+/**
+ * Why the engine refuses to start with `env`: its error's message (the built engine prints it and
+ * exits 1, test/startup.e2e-spec.ts). Fails the test if it starts.
+ */
+export async function startError(env: Record<string, string>): Promise<string> {
+  let engine: Engine;
+  try {
+    engine = await Engine.start(env);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  await engine.stop();
+  throw new Error('the engine started');
+}
