@@ -5,14 +5,17 @@
 //   npm run tools:mcp -- [--prefix crm_] [--header 'Authorization: Bearer ${TOOL_SECRET_CRM}'] URL
 //   npm run tools:mcp -- [--prefix fs_] [--env KEY=VALUE] -- COMMAND [ARG…]
 //
+// With --sampling, the server is told the client offers sampling (some list tools that need it
+// only then), and the entries allow it ("sampling": true).
+//
 // The server is reached as the engine reaches it (its MCP client: Streamable HTTP, else the older
 // HTTP+SSE transport; a command over stdio). `${TOOL_SECRET_…}` references in headers and env are
 // filled in from this process's environment to list, and written as they are in the entries.
 import { McpClients } from '../dist/tools/mcp/mcp-clients.js';
 import { describeFailure } from '../dist/tools/mcp/mcp-faults.js';
 
-const USAGE = `usage: npm run tools:mcp -- [--prefix P] [--header 'Name: value']… URL
-       npm run tools:mcp -- [--prefix P] [--env KEY=VALUE]… -- COMMAND [ARG…]`;
+const USAGE = `usage: npm run tools:mcp -- [--prefix P] [--sampling] [--header 'Name: value']… URL
+       npm run tools:mcp -- [--prefix P] [--sampling] [--env KEY=VALUE]… -- COMMAND [ARG…]`;
 
 /** The options and the server: a URL, or a command and its arguments. */
 function parse(argv) {
@@ -33,6 +36,7 @@ function parse(argv) {
       if (rest.length === 0) throw new Error(`--env takes KEY=VALUE\n${USAGE}`);
       out.env[key] = rest.join('=');
     } else if (arg === '--timeout') out.timeoutMs = Number(value()) * 1000;
+    else if (arg === '--sampling') out.sampling = true;
     else if (arg === '--') {
       if (i + 1 >= argv.length) throw new Error(`-- is followed by the server's command\n${USAGE}`);
       return { ...out, command: argv[i + 1], args: argv.slice(i + 2) };
@@ -74,8 +78,11 @@ async function main() {
         },
         label: [options.command, ...options.args].join(' '),
       };
+  if (options.sampling) target.sampling = { maxTokens: 1 };
   const clients = new McpClients('audio-agent-engine', 16 * 1024 * 1024, {
     onServerLog: (_target, line) => process.stderr.write(`server: ${line}\n`),
+    // Declared to list; a server that asks while being listed is answered that no model is here.
+    sample: async () => ({ failed: 'the tools are only being listed' }),
   });
   try {
     const listed = await clients.list(target, { timeoutMs: options.timeoutMs }).catch((error) => {
@@ -95,7 +102,8 @@ async function main() {
         };
     const entries = listed.map((tool) => {
       const name = entryName(tool.name, options.prefix, taken);
-      return { type: 'mcp', name, ...(name !== tool.name && { tool: tool.name }), ...where };
+      const named = { type: 'mcp', name, ...(name !== tool.name && { tool: tool.name }) };
+      return { ...named, ...where, ...(options.sampling && { sampling: true }) };
     });
     process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
     const literal = Object.entries({ ...options.headers, ...options.env }).filter(

@@ -5,13 +5,14 @@ import { validateToolDefinitions } from '../src/tools/tool-validation.js';
 
 /** `npm run tools:mcp`: a tools file's entries, one for each tool an MCP server lists. */
 describe('scripts/mcp-entries.mjs', () => {
-  const mcp = new McpTestServer(
-    ['lookup_order', 'orders.cancel', 'orders cancel'].map((name) => ({
+  const mcp = new McpTestServer([
+    ...['lookup_order', 'orders.cancel', 'orders cancel'].map((name) => ({
       name,
       inputSchema: ORDER_SCHEMA,
       answer: () => ({ content: [] }),
     })),
-  );
+    { name: 'summarize', samplingOnly: true, answer: () => ({ content: [] }) },
+  ]);
   const server = useMcpServer(mcp);
 
   const run = (args: string[], env: Record<string, string> = {}) =>
@@ -43,6 +44,20 @@ describe('scripts/mcp-entries.mjs', () => {
     // A tools file the engine takes as it is.
     const env = { TOOL_SECRET_CRM: 's3cret' };
     expect(validateToolDefinitions(entries, 'tools.json', { env }).tools).toHaveLength(3);
+  });
+
+  it('with --sampling, lists the tools a server offers only to a client that offers sampling, and allows it', async () => {
+    const { code, out } = await run(['--sampling', server.url]);
+    expect(code).toBe(0);
+    const entries = JSON.parse(out);
+    expect(entries.map((e: { name: string }) => e.name)).toEqual([
+      'lookup_order',
+      'orders_cancel',
+      'orders_cancel_2',
+      'summarize',
+    ]);
+    expect(entries[3]).toEqual({ type: 'mcp', name: 'summarize', url: server.url, sampling: true });
+    expect(validateToolDefinitions(entries, 'tools.json', { env: {} }).tools).toHaveLength(4);
   });
 
   it('lists a server run as a command, and says why one cannot be listed', async () => {

@@ -27,6 +27,8 @@ export interface McpTestTool {
   annotations?: { readOnlyHint?: boolean };
   /** Listed as `execution.taskSupport` (MCP 2025-11-25); `required`: a call must be a task. */
   taskSupport?: 'required' | 'optional';
+  /** Listed only to a client that declares sampling (as the reference everything server does). */
+  samplingOnly?: true;
   answer: (
     args: Record<string, unknown>,
     extra: {
@@ -202,15 +204,16 @@ export class McpTestServer {
     server.setRequestHandler(ListToolsRequestSchema, (request, extra) => {
       this.lists++;
       this.listedWith.push(extra.requestInfo?.headers ?? headers);
-      const all = this.tools.map(
-        ({ name, description, inputSchema, annotations, taskSupport }) => ({
+      const sampling = server.getClientCapabilities()?.sampling !== undefined;
+      const all = this.tools
+        .filter((t) => sampling || !t.samplingOnly)
+        .map(({ name, description, inputSchema, annotations, taskSupport }) => ({
           name,
           description,
           inputSchema: inputSchema ?? { type: 'object', properties: {} },
           ...(annotations && { annotations }),
           ...(taskSupport && { execution: { taskSupport } }),
-        }),
-      );
+        }));
       // With `pageSize`, pages of that many tools; the cursor is where the next page starts.
       const size = this.options.pageSize ?? all.length;
       const from = Number(request.params?.cursor ?? 0);
