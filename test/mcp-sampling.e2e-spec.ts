@@ -33,6 +33,19 @@ describe('MCP sampling', () => {
         ),
     },
     {
+      // Asks nine completions at once; answers with the first to end.
+      name: 'flood',
+      answer: async (_args, { sample }) => {
+        const ask = () =>
+          sample!({
+            messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }],
+            maxTokens: 9,
+          });
+        const asks = Array.from({ length: 9 }, () => told(ask()));
+        return Promise.race(asks);
+      },
+    },
+    {
       name: 'describe_photo',
       answer: (_args, { sample }) =>
         told(
@@ -60,6 +73,7 @@ describe('MCP sampling', () => {
         sampling_max_tokens: 64,
       },
       { type: 'mcp', name: 'describe_photo', url: server.url, sampling: true },
+      { type: 'mcp', name: 'flood', url: server.url, sampling: true },
       { type: 'mcp', name: 'summarize_unsampled', tool: 'summarize_orders', url: server.url },
     ]),
   }));
@@ -165,5 +179,15 @@ describe('MCP sampling', () => {
     await turn('summarize_unsampled');
     expect(rig.llm.requests).toHaveLength(2);
     expect(toolRead(rig.llm)).toBe('failed: MCP error -32601: Method not found');
+  });
+
+  // Last: its eight completions wait (the fake LLM never answers) until the engine stops.
+  it('runs at most 8 completions for MCP servers at once, refusing one more', async () => {
+    const hanging = Array.from({ length: 8 }, () => ({ kind: 'hang' }) as const);
+    await turn('flood', ...hanging);
+    expect(rig.llm.requests.filter((r) => r.body.stream === false)).toHaveLength(8);
+    expect(toolRead(rig.llm, 9)).toBe(
+      'failed: MCP error -32603: the engine runs at most 8 completions for MCP servers at once; ask again once one has ended',
+    );
   });
 });

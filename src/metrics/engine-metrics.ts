@@ -118,7 +118,7 @@ export class EngineMetrics {
   );
   private readonly samplings = this.counter(
     'agent_engine_mcp_samplings_total',
-    "MCP servers' requests for a completion of the engine's model (sampling), by outcome: answered, refused (not text, tools), failed (the LLM server's error, or the server cancelled its request)",
+    "MCP servers' requests for a completion of the engine's model (sampling), by outcome: answered, refused (not text, tools, or more at once than the engine runs), failed (the LLM server's error, or the server cancelled its request)",
     ['outcome'],
   );
   private readonly fallbacks = this.counter(

@@ -11,6 +11,11 @@ import type { EngineLogLevel } from './mcp-server-log.js';
 
 /** The longest completion a server gets when its tool sets no `sampling_max_tokens`. */
 export const DEFAULT_SAMPLING_MAX_TOKENS = 1024;
+/**
+ * Completions asked by MCP servers that an engine process runs at once: a server asking for
+ * more (a loop gone wrong, a flood) must not take the model from the conversations.
+ */
+export const MAX_SAMPLINGS_AT_ONCE = 8;
 
 /** What a server asks (the params of `sampling/createMessage`, as far as the engine reads them). */
 export interface SamplingParams {
@@ -33,7 +38,8 @@ export interface SamplingResult {
 
 /**
  * The answer: the completion; or why the request was `refused` (the server asked what the
- * engine does not do: a JSON-RPC "invalid params") or `failed` (the LLM server's error).
+ * engine does not do: a JSON-RPC "invalid params") or why it `failed` (an "internal error": the
+ * LLM server's error, the engine's limit).
  */
 export type SamplingAnswer = { result: SamplingResult } | { refused: string } | { failed: string };
 
@@ -83,21 +89,30 @@ export type SamplingCount = (outcome: 'answered' | 'refused' | 'failed', usage?:
 
 /**
  * Asks `llm` for the completion a server asks (`params`), at most `maxTokens` long (the server's
- * `maxTokens` if less); each told to `count`. `model` is how the result names the model. A call
- * the model makes in its answer is left out; its reasoning too.
+ * `maxTokens` if less), MAX_SAMPLINGS_AT_ONCE at most at once; each told to `count`. `model` is
+ * how the result names the model. A call the model makes in its answer is left out; its
+ * reasoning too.
  */
 export function modelSampler(
   llm: LlmClient,
   model: string,
   count: SamplingCount,
 ): (params: SamplingParams, maxTokens: number, signal?: AbortSignal) => Promise<SamplingAnswer> {
+  let running = 0;
   return async (params, maxTokens, signal) => {
     const request = samplingRequest(params, maxTokens);
-    if ('refused' in request) {
+    if ('refused' in request || running >= MAX_SAMPLINGS_AT_ONCE) {
       count('refused');
-      return request;
+      return 'refused' in request
+        ? request
+        : {
+            failed: `the engine runs at most ${MAX_SAMPLINGS_AT_ONCE} completions for MCP servers at once; ask again once one has ended`,
+          };
     }
-    const events = await lastValueFrom(llm.chatReply(request, signal).pipe(toArray()));
+    running++;
+    const events = await lastValueFrom(llm.chatReply(request, signal).pipe(toArray())).finally(
+      () => running--,
+    );
     // The server cancelled, or its connection closed: no one reads the answer.
     if (signal?.aborted) {
       count('failed');
@@ -109,7 +124,7 @@ export function modelSampler(
     for (const event of events) {
       if (event.type === 'error') {
         count('failed');
-        return { failed: event.message };
+        return { failed: `the engine's model failed: ${event.message}` };
       }
       if (event.type === 'text') text += event.text;
       if (event.type === 'done') ({ finishReason: finish, usage } = event);

@@ -125,8 +125,7 @@ export function newClient(
         // JSON-RPC's "invalid params" (-32602) and "internal error" (-32603), the message as it is
         // (an McpError's would begin "MCP error -32602:", and the server's SDK adds its own).
         if ('refused' in answer) throw Object.assign(new Error(answer.refused), { code: -32602 });
-        const failed = `the engine's model failed: ${answer.failed}`;
-        throw Object.assign(new Error(failed), { code: -32603 });
+        throw Object.assign(new Error(answer.failed), { code: -32603 });
       },
     );
   client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, ({ params }) => {
