@@ -101,13 +101,14 @@ export function modelSampler(
   let running = 0;
   return async (params, maxTokens, signal) => {
     const request = samplingRequest(params, maxTokens);
-    if ('refused' in request || running >= MAX_SAMPLINGS_AT_ONCE) {
+    if ('refused' in request) {
       count('refused');
-      return 'refused' in request
-        ? request
-        : {
-            failed: `the engine runs at most ${MAX_SAMPLINGS_AT_ONCE} completions for MCP servers at once; ask again once one has ended`,
-          };
+      return request;
+    }
+    if (running >= MAX_SAMPLINGS_AT_ONCE) {
+      count('refused');
+      const failed = `the engine runs at most ${MAX_SAMPLINGS_AT_ONCE} completions for MCP servers at once; ask again once one has ended`;
+      return { failed };
     }
     running++;
     const events = await lastValueFrom(llm.chatReply(request, signal).pipe(toArray())).finally(
@@ -116,7 +117,7 @@ export function modelSampler(
     // The server cancelled, or its connection closed: no one reads the answer.
     if (signal?.aborted) {
       count('failed');
-      return { failed: 'cancelled' };
+      return { failed: 'the request was cancelled' };
     }
     let text = '';
     let finish: string | null = null;
@@ -153,8 +154,7 @@ export function sampler(
     const answer = await sample(params, maxTokens, signal);
     if ('refused' in answer)
       log(`asked the model for a completion, refused: ${answer.refused}`, 'warn');
-    else if ('failed' in answer)
-      log(`asked the model for a completion, which failed: ${answer.failed}`, 'warn');
+    else if ('failed' in answer) log(`asked the model for a completion: ${answer.failed}`, 'warn');
     else {
       const { text } = answer.result.content;
       const ms = Math.round(performance.now() - started);
