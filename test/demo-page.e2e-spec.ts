@@ -51,6 +51,14 @@ describe('the demo page', () => {
         return { content: [{ type: 'text', text: '3 flights' }] };
       },
     },
+    {
+      name: 'pick_seat',
+      answer: async (_args, { elicit }) => {
+        const seat = { type: 'string', enum: ['A', 'W'], enumNames: ['Aisle', 'Window'] };
+        const answer = await elicit!('Which seat?', { seat });
+        return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+      },
+    },
   ]);
   let engine: Engine;
   let browser: Browser;
@@ -75,6 +83,7 @@ describe('the demo page', () => {
           confirm_prompt: 'Book a table in {city}?',
         },
         { type: 'mcp', name: 'search_flights', url: flightsUrl },
+        { type: 'mcp', name: 'pick_seat', url: flightsUrl },
       ]),
       WS_API_KEY: 'ws-key',
       ...openAiSpeech(speechUrl),
@@ -174,6 +183,25 @@ describe('the demo page', () => {
     expect(await texts(page, 'tool')).toEqual([
       expect.stringMatching(/^→ search_flights\(\{\}\) ✓ \d+ ms$/),
     ]);
+  });
+
+  it("offers a call's question's choices as buttons, and answers with the one clicked", async () => {
+    llm.enqueue(
+      sseStructuredCalls([{ id: 'call_1', name: 'pick_seat', arguments: {} }]),
+      sseText(['Window it is.']),
+    );
+    const page = await opened();
+    await page.waitForSelector('#text:enabled');
+    await page.fill('#text', 'Pick my seat');
+    await page.press('#text', 'Enter');
+    const asked = page.locator('#log .note', { hasText: 'Which seat?' });
+    await asked.locator('button', { hasText: 'Skip' }).waitFor();
+    expect(await asked.locator('button').allTextContents()).toEqual(['Aisle', 'Window', 'Skip']);
+    await asked.locator('button', { hasText: 'Window' }).click();
+    await page.locator('#log .assistant', { hasText: 'Window it is.' }).waitFor();
+    expect(await asked.locator('button').count()).toBe(0);
+    const read = llm.requests.at(-1)!.body.messages.at(-1);
+    expect(JSON.parse(read.content)).toEqual({ action: 'accept', content: { seat: 'W' } });
   });
 
   it('gets its session back when the connection is lost, and the conversation goes on', async () => {

@@ -27,9 +27,14 @@ describe('MCP elicitation', () => {
         asked(await elicit!('Join as a member?', { member: { type: 'boolean' } })),
     },
     {
-      name: 'ask_name',
+      name: 'ask_contact',
       answer: async (_args, { elicit }) =>
-        asked(await elicit!('Your name?', { name: { type: 'string' } })),
+        asked(
+          await elicit!('How do we reach you?', {
+            name: { type: 'string' },
+            email: { type: 'string', format: 'email' },
+          }),
+        ),
     },
     {
       // Asks once a second call has come (the test's two sessions), or after 2 s.
@@ -50,7 +55,7 @@ describe('MCP elicitation', () => {
     TOOL_CONFIRM_TIMEOUT_SECS: '1',
     TOOL_SECRET_FILES: KEY,
     LLM_TOOLS_FILE: writeToolsFile([
-      ...['delete_files', 'join_club', 'ask_name', 'slow_delete'].map((name) => ({
+      ...['delete_files', 'join_club', 'ask_contact', 'slow_delete'].map((name) => ({
         type: 'mcp',
         name,
         url: `${server.url}?key=\${TOOL_SECRET_FILES}`,
@@ -135,7 +140,7 @@ describe('MCP elicitation', () => {
     });
   });
 
-  it('cancels a question left unanswered (TOOL_CONFIRM_TIMEOUT_SECS), and asks nothing a yes or no cannot answer', async () => {
+  it('cancels a question left unanswered (TOOL_CONFIRM_TIMEOUT_SECS), and asks no form of several fields', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => {});
     try {
       script('delete_files');
@@ -146,14 +151,16 @@ describe('MCP elicitation', () => {
       expect(JSON.parse(toolRead(rig.llm))).toMatchObject({ action: 'cancel' });
 
       rig.llm.reset();
-      script('ask_name');
-      from = callTool(ws, 'ask_name');
+      script('ask_contact');
+      from = callTool(ws, 'ask_contact');
       await turnEnd(ws, from);
-      expect(ws.messages.slice(from).some((m) => m.type === 'tool_confirm')).toBe(false);
+      expect(ws.messages.slice(from).some((m) => /^tool_(confirm|question)$/.test(m.type))).toBe(
+        false,
+      );
       expect(JSON.parse(toolRead(rig.llm))).toMatchObject({ action: 'cancel' });
       const lines = warn.mock.calls.map((c) => String(c[0]));
       expect(lines).toContain(
-        `MCP server ${server.url}: asked its user a question, answered cancel: a form of fields, which a yes or no cannot fill`,
+        `MCP server ${server.url}: asked its user a question, answered cancel: a form of several fields, or of a list to tick, which the engine does not ask`,
       );
     } finally {
       warn.mockRestore();

@@ -1,6 +1,7 @@
-import { awaitAnswer } from './awaiting.js';
+import { awaitAnswer, awaitEntry } from './awaiting.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
+import type { TurnContext } from './turn-context.js';
 import { spokenAnswer, type Phrase } from './spoken-answer.js';
 
 /** What became of a call that needs the user's approval (`"confirm": true`). */
@@ -21,6 +22,27 @@ export async function awaitApproval(
   const approval = typeof waited === 'string' ? waited : waited.answer ? 'approved' : 'declined';
   const refused = approval === 'declined' || approval === 'expired';
   return { approval, ...(refused && { refusal: refusalText(approval, timeoutMs) }) };
+}
+
+/**
+ * How a turn of `session` waits for its user's answers (see TurnContext): to approvals, each
+ * told to `counted`, and to questions; each for up to `timeoutMs`, or until `signal` aborts.
+ */
+export function userAnswers(
+  session: Session,
+  signal: AbortSignal,
+  timeoutMs: number,
+  counted: (approval: Approval) => void,
+): Pick<TurnContext, 'approve' | 'hear'> {
+  return {
+    approve: async (id) => {
+      const asked = await awaitApproval(session, id, signal, timeoutMs);
+      counted(asked.approval);
+      return asked;
+    },
+    hear: (id, wanted) =>
+      awaitEntry(session.questions, id, signal, timeoutMs, (reply) => ({ wanted, reply })),
+  };
 }
 
 /** The text the model reads for a call the user declined or left unanswered. */

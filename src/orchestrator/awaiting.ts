@@ -12,6 +12,17 @@ export function awaitAnswer<T>(
   signal: AbortSignal,
   timeoutMs: number,
 ): Promise<Waited<T>> {
+  return awaitEntry(waiting, id, signal, timeoutMs, (settle) => settle);
+}
+
+/** `awaitAnswer`, the entry kept in `waiting` made by `entry` of what settles the wait. */
+export function awaitEntry<T, E>(
+  waiting: Map<string, E>,
+  id: string,
+  signal: AbortSignal,
+  timeoutMs: number,
+  entry: (settle: (answer: T) => void) => E,
+): Promise<Waited<T>> {
   return new Promise((resolve) => {
     const done = (result: Waited<T>) => {
       clearTimeout(timer);
@@ -21,7 +32,10 @@ export function awaitAnswer<T>(
     };
     const onAbort = () => done('cancelled');
     const timer = setTimeout(() => done('expired'), timeoutMs);
-    waiting.set(id, (answer) => done({ answer }));
+    waiting.set(
+      id,
+      entry((answer) => done({ answer })),
+    );
     signal.addEventListener('abort', onAbort, { once: true });
     if (signal.aborted) onAbort();
   });

@@ -8,7 +8,8 @@ import { answerApprovals, answerMayCome } from './approvals.js';
 import { settleWaiting } from './awaiting.js';
 import { replyOf } from './client-tools.js';
 import { settingsChanges, settingsUpdated, type SettingsLimits } from './settings-update.js';
-import type { Phrase } from './spoken-answer.js';
+import { spokenAnswer, type Phrase } from './spoken-answer.js';
+import { answerQuestion, settleQuestion } from './questions.js';
 import type { TurnManager } from './turn-manager.service.js';
 import { USER_ACTIVITY } from './idle-watch.js';
 import { SessionEnd } from './session-end.js';
@@ -162,6 +163,8 @@ export class Conversation {
         return this.settled(
           settleWaiting(this.session.approvals, message.id, message.approved, 'approval'),
         );
+      case 'tool_answer':
+        return this.settled(settleQuestion(this.session, message.id, message.value));
       case 'client_tool_result':
         return this.settled(
           settleWaiting(this.session.clientCalls, message.id, replyOf(message), 'a result'),
@@ -190,12 +193,15 @@ export class Conversation {
   }
 
   /**
-   * The user speaks over the agent. While a call awaits approval, what the user says may be the
-   * answer: the turn waits for the utterance to end (see `answerApprovals`).
+   * The user speaks over the agent. While a call awaits approval or an answer to its question,
+   * what the user says may be the answer: the turn waits for the utterance to end (see
+   * `answerApprovals`, `answerQuestion`).
    */
   private async bargeIn(): Promise<void> {
-    if (!this.session.busy) cutPlayback(this.session, this.deps, this.logger);
-    else if (!answerMayCome(this.session, this.deps.confirmPhrases)) await this.session.cancel();
+    const { session } = this;
+    if (!session.busy) cutPlayback(session, this.deps, this.logger);
+    else if (!session.questions.size && !answerMayCome(session, this.deps.confirmPhrases))
+      await session.cancel();
   }
 
   /** The client has gone: its turn is cancelled; settles once the turn has ended. */
@@ -273,9 +279,11 @@ export class Conversation {
     }: { since?: number; heard?: Transcription; said?: boolean; told?: boolean } = {},
   ): Promise<void> {
     const user = !said && !told;
-    // While calls await approval, a plain yes or no answers them, and starts no turn.
-    if (user && answerApprovals(this.session, text, this.deps.confirmPhrases, this.deps.send))
-      return;
+    // While a call's question waits, the user's words answer it; while calls await approval, a
+    // plain yes or no answers them. Neither starts a turn.
+    const { confirmPhrases: phrases } = this.deps;
+    if (user && answerQuestion(this.session, text, spokenAnswer(text, phrases) === 'no')) return;
+    if (user && answerApprovals(this.session, text, phrases, this.deps.send)) return;
     // Over the limit, the turn in progress goes on: nothing would replace it.
     if (!told && !this.turnLimit.admit())
       return this.error(

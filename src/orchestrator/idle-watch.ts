@@ -15,6 +15,7 @@ export const USER_ACTIVITY = new Set<ClientMessage['type']>([
   'audio_end',
   'dtmf',
   'tool_confirm',
+  'tool_answer',
   'client_tool_result',
 ]);
 

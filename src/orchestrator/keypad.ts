@@ -4,6 +4,7 @@
  * Pure: no Nest import.
  */
 import { answerApprovalsByKeys } from './approvals.js';
+import { answerQuestion } from './questions.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
 
@@ -66,8 +67,9 @@ export interface PhoneKeysDeps {
 
 /**
  * A session's keypad: the first key of an entry is a barge-in, as speech is (unless calls await
- * approval: the entry may answer them); an entry answers the calls awaiting approval with the yes
- * or no key, or is the user's turn, `DTMF: 1234#`.
+ * approval or an answer: the entry may answer them); an entry answers a call's question (its
+ * keys, `#` let be), or the calls awaiting approval with the yes or no key, or is the user's
+ * turn, `DTMF: 1234#`.
  */
 export class PhoneKeys {
   private readonly keypad: Keypad;
@@ -80,7 +82,9 @@ export class PhoneKeys {
   }
 
   async press(digits: string): Promise<void> {
-    if (!this.keypad.typing && this.session.approvals.size === 0) await this.deps.bargeIn();
+    const { approvals, questions } = this.session;
+    if (!this.keypad.typing && approvals.size === 0 && questions.size === 0)
+      await this.deps.bargeIn();
     this.keypad.press(digits);
   }
 
@@ -90,6 +94,8 @@ export class PhoneKeys {
 
   private async entered(keys: string): Promise<void> {
     const { confirmKeys, send, turn } = this.deps;
+    // A question's answer: its number, its choice's place, or the keys as text (an account number).
+    if (answerQuestion(this.session, keys.replace(/#$/, ''), false)) return;
     if (!answerApprovalsByKeys(this.session, keys, confirmKeys, send)) await turn(`DTMF: ${keys}`);
   }
 }

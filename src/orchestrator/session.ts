@@ -5,6 +5,7 @@ import type { TokenUsage } from '../llm/usage.js';
 import type { ClientReply } from './client-tools.js';
 import type { BackgroundCalls } from './background-calls.js';
 import type { SessionSettings } from './protocol/server-events.js';
+import type { WaitingQuestion } from './questions.js';
 
 /**
  * One WebSocket connection's conversation. Other modules extend it through `data`
@@ -24,6 +25,11 @@ export class Session {
   readonly data = new Map<string, unknown>();
   /** Calls waiting for the user's approval, by call id: settles one with the client's answer. */
   readonly approvals = new Map<string, (approved: boolean) => void>();
+  /**
+   * Calls whose question (`tool_question`) waits for the user's answer, by call id: what it wants,
+   * and what settles it with the client's value, the user's words or their refusal.
+   */
+  readonly questions = new Map<string, WaitingQuestion>();
   /** Calls of the client's own tools waiting for its `client_tool_result`, by call id. */
   readonly clientCalls = new Map<string, (reply: ClientReply) => void>();
   /**

@@ -13,6 +13,9 @@ import { TurnCancelled, type RoundResult } from './round.js';
 import type { Session } from './session.js';
 import { confirmPrompt, type Approval } from './approvals.js';
 import { startedText } from './background-calls.js';
+import type { Waited } from './awaiting.js';
+import { askQuestion, type QuestionReply } from './questions.js';
+import type { Wanted } from '../tools/user-question.js';
 
 /** One turn in progress, as the turn loop and its calls see it. */
 export interface TurnContext {
@@ -54,6 +57,8 @@ export interface TurnContext {
   roundCalls: number;
   /** Asks the client to approve call `id` (of a `"confirm": true` tool) and waits for its answer. */
   approve: (id: string) => Promise<{ approval: Approval; refusal?: string }>;
+  /** Waits for the answer to call `id`'s question (`tool_question`, just sent). */
+  hear: (id: string, wanted: Wanted) => Promise<Waited<QuestionReply>>;
   /** The engine's spans, when exported: calls the client runs get theirs here. */
   spans?: Spans;
 }
@@ -82,21 +87,25 @@ export function forwardEvent(
 }
 
 /**
- * How a running call asks the user a yes-or-no question (an MCP server's elicitation, a code
- * tool's `context.confirm`): as an approval is asked (`tool_confirm`, the question its prompt as
- * one line of up to QUESTION_MAX_CHARS, said in a voice session), for a call the client was told
- * of (`running`: between its `tool_call` and its `tool_result`).
+ * How a running call asks the user a question (an MCP server's elicitation, a code tool's
+ * `context.confirm`), for a call the client was told of (`running`: between its `tool_call` and
+ * its `tool_result`): a yes or no as an approval is asked (`tool_confirm`), a value as
+ * `askQuestion` does (`tool_question`); the question its prompt as one line of up to
+ * QUESTION_MAX_CHARS, said in a voice session.
  */
 export function questionAsker(
   ctx: TurnContext,
   running: (id: string) => { name: string; arguments: Record<string, unknown> } | undefined,
 ): NonNullable<ToolCallContext['ask']> {
-  return async (id, question) => {
+  return async (id, question, wanted) => {
     const call = running(id);
     if (!call) return 'unasked';
-    if (ctx.signal.aborted || ctx.session.approvals.has(id)) return 'unanswered';
+    const { approvals, questions } = ctx.session;
+    if (ctx.signal.aborted || approvals.has(id) || questions.has(id)) return 'unanswered';
     const { name, arguments: args } = call;
     const prompt = oneLine(question, QUESTION_MAX_CHARS);
+    if (wanted)
+      return askQuestion({ id, name, arguments: args, prompt, wanted }, ctx.emit, ctx.hear);
     ctx.emit({
       type: 'tool_confirm',
       id,

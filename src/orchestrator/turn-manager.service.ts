@@ -31,7 +31,7 @@ import {
   type TurnContext,
 } from './turn-context.js';
 import { ProgressRelay } from './progress-relay.js';
-import { awaitApproval } from './approvals.js';
+import { userAnswers } from './approvals.js';
 import { clientToolCaller, clientToolsOf } from './client-tools.js';
 import { CLIENT_TOOL } from '../metrics/engine-metrics.js';
 import { Spans } from '../tracing/spans.js';
@@ -141,12 +141,9 @@ export class TurnManager {
       get callSignal() {
         return (callSignal ??= AbortSignal.any([signal, (over = new AbortController()).signal]));
       },
-      approve: async (id) => {
-        const timeoutMs = this.toolSettings.confirmTimeoutSecs * 1000;
-        const asked = await awaitApproval(session, id, signal, timeoutMs);
-        this.metrics.approval(asked.approval);
-        return asked;
-      },
+      ...userAnswers(session, signal, this.toolSettings.confirmTimeoutSecs * 1000, (approval) =>
+        this.metrics.approval(approval),
+      ),
     };
     ctx.toolContext.callClientTool = clientToolCaller(ctx, this.toolSettings);
     ctx.toolContext.progress = (id, update) => progress.report(id, update);

@@ -4,8 +4,9 @@ import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
  * In a voice turn that has said nothing yet, tool calls still running after `afterMs` get a
  * short phrase said once (SPEECH_TOOL_WAIT_MS; the oldest running call's tool's `wait_phrase`, or
  * SPEECH_TOOL_WAIT_PHRASE): a caller on the phone
- * hears that the agent is at work rather than dead air. A call awaiting the user's approval is
- * not work the user waits for: from then on nothing more is said by this.
+ * hears that the agent is at work rather than dead air. A call awaiting the user's approval, or
+ * their answer to its question, is not work the user waits for: from then on nothing more is
+ * said by this.
  */
 export class ToolWait {
   /** Calls still running: their tools' names, by call id, oldest first. */
@@ -31,7 +32,7 @@ export class ToolWait {
     } else if (event.type === 'tool_result') {
       this.running.delete(event.id);
       if (this.running.size === 0) this.clear();
-    } else if (event.type === 'tool_confirm' || event.type === 'assistant_end') {
+    } else if (['tool_confirm', 'tool_question', 'assistant_end'].includes(event.type)) {
       this.stop();
     }
   }

@@ -136,6 +136,32 @@ describe('speakTurn', () => {
     expect(spoken).toEqual(['I can cancel it.']);
   });
 
+  it("says a call's question with a choice's options, and each time it is asked again", async () => {
+    const tts = new RecordingTts();
+    const spoken: string[] = [];
+    const call = { id: 'c1', name: 'order', arguments: {} };
+    const answer = { type: 'choice' as const, choices: ['Small', 'Large'] };
+    const out = speakEvents(
+      tts,
+      [
+        { type: 'tool_call', ...call },
+        { type: 'tool_question', ...call, prompt: 'Which size?', answer },
+        { type: 'tool_question', ...call, prompt: 'Which size?', answer, unclear: 'none' },
+        { type: 'tool_answered', id: 'c1', value: 'Large' },
+        { type: 'assistant_delta', text: 'Done.' },
+        { type: 'assistant_end', text: 'Done.' },
+      ],
+      undefined,
+      spoken,
+    );
+    expect(audioText(await out).split('|')).toEqual([
+      'Which size? Small or Large?',
+      'Which size? Small or Large?',
+      expect.stringMatching(/^Done/),
+    ]);
+    expect(spoken).toEqual(['Done.']);
+  });
+
   it('synthesises at most the sentence being sent and the next one at a time', async () => {
     let running = 0;
     let peak = 0;

@@ -6,6 +6,7 @@ import { CodeFences, speakable } from './speech-text.js';
 import { ToolWait } from './tool-wait.js';
 import type { TtsEngine } from './tts-engine.js';
 import type { SpeechOutcome } from '../metrics/speech-metrics.js';
+import { spokenQuestion } from '../tools/user-question.js';
 
 export type SpeechEvent =
   | {
@@ -123,6 +124,9 @@ class TurnSpeech {
         else if (event.type === 'tool_call') this.add(this.segmenter.flush());
         // A call awaits the user's approval: its question is said after the text so far.
         else if (event.type === 'tool_confirm' && event.prompt) this.add([event.prompt], true);
+        // A call asks for a value: its question (and a choice's options) likewise.
+        else if (event.type === 'tool_question')
+          this.add([spokenQuestion(event.prompt, event.answer)], true);
         this.toolWait.on(event);
       },
       complete: () => {

@@ -1,5 +1,6 @@
 import type { SpanRef } from '../common/trace-context.js';
 import type { ToolSnapshot } from './tool-definition.js';
+import type { Wanted } from './user-question.js';
 
 /** What a tool call gives back: always text for the model, never an exception (seed §6). */
 export interface ToolOutcome {
@@ -22,8 +23,11 @@ export interface ToolProgress {
   message?: string;
 }
 
-/** The user's answer to a call's yes-or-no question (see ToolCallContext.ask). */
-export type UserAnswer = 'yes' | 'no' | 'unanswered' | 'unasked';
+/**
+ * The user's answer to a call's question (see ToolCallContext.ask): a yes or no, or the value a
+ * question that wants one was given (`no`: the user would not say).
+ */
+export type UserAnswer = 'yes' | 'no' | 'unanswered' | 'unasked' | { value: string | number };
 
 /** The conversation a tool call happens in (what code tools see as `context` and `_session`). */
 export interface ToolCallContext {
@@ -48,11 +52,12 @@ export interface ToolCallContext {
   /** Call `callId` has got this far (sent to the client as `tool_progress`). */
   progress?: (callId: string, update: ToolProgress) => void;
   /**
-   * Asks the user a yes-or-no question for call `callId` while it runs (an MCP server's
-   * elicitation, a code tool's `context.confirm`), as approvals are asked; `unanswered` when they
-   * do not answer (or the turn ends first), `unasked` for a call the client was not told of.
+   * Asks the user a question for call `callId` while it runs (an MCP server's elicitation, a code
+   * tool's `context.confirm`): a yes or no, as approvals are asked, or the value `wanted` says;
+   * `unanswered` when they do not answer (or the turn ends first), `unasked` for a call the
+   * client was not told of.
    */
-  ask?: (callId: string, question: string) => Promise<UserAnswer>;
+  ask?: (callId: string, question: string, wanted?: Wanted) => Promise<UserAnswer>;
   /**
    * A call of the session's own tool `name` (`client_tools`) made by a code tool, handed to the
    * client as `client_tool_call` `id`; undefined when the session has no such tool.

@@ -7,6 +7,7 @@ import {
   IsString,
   Matches,
   MaxLength,
+  ValidateBy,
   validateSync,
 } from 'class-validator';
 import { SessionUpdateMessage, SETTINGS } from './session-update-message.js';
@@ -102,6 +103,33 @@ export class ToolConfirmMessage {
 }
 
 /**
+ * `{"type":"tool_answer","id":"…","value":…}`: the user's answer to a call's question
+ * (`tool_question`): a string, a number, or `null` when the user would not say.
+ */
+export class ToolAnswerMessage {
+  @IsIn(['tool_answer'])
+  type!: 'tool_answer';
+
+  @IsString({ message: 'tool_answer needs the call\'s "id" string' })
+  @IsNotEmpty({ message: 'tool_answer needs the call\'s "id" string' })
+  @MaxLength(200, { message: '"id" is longer than 200 characters' })
+  id!: string;
+
+  @ValidateBy({
+    name: 'isAnswer',
+    validator: {
+      validate: (value: unknown) =>
+        value === null ||
+        (typeof value === 'string' && value.length <= 10_000) ||
+        (typeof value === 'number' && Number.isFinite(value)),
+      defaultMessage: () =>
+        'tool_answer needs a "value": a string (up to 10000 characters), a number, or null',
+    },
+  })
+  value!: string | number | null;
+}
+
+/**
  * `{"type":"client_tool_result","id":"…","result":…}` (any JSON) or `…,"error":"…"}`: what one
  * of the client's own tools gave for the call `id` of a `client_tool_call`.
  */
@@ -133,6 +161,7 @@ export type ClientMessage =
   | DtmfMessage
   | PingMessage
   | ToolConfirmMessage
+  | ToolAnswerMessage
   | ClientToolResultMessage;
 
 const TYPES = {
@@ -145,6 +174,7 @@ const TYPES = {
   dtmf: DtmfMessage,
   ping: PingMessage,
   tool_confirm: ToolConfirmMessage,
+  tool_answer: ToolAnswerMessage,
   client_tool_result: ClientToolResultMessage,
 } as const;
 

@@ -3,6 +3,7 @@ import type { TokenUsage } from '../../llm/usage.js';
 import type { ClientTool } from '../client-tools.js';
 import type { ErrorCode } from './error-codes.js';
 import type { ToolProgressEvent } from '../progress-relay.js';
+import type { WantedAnswer } from '../../tools/user-question.js';
 
 /** Engine → client messages on `/ws` (README, "WebSocket protocol"). */
 export type TurnEvent =
@@ -32,6 +33,22 @@ export type TurnEvent =
       /** The tool's `confirm_prompt` for this call; spoken in voice sessions. */
       prompt?: string;
     }
+  /**
+   * A running call asks its user for a value (an MCP server's form of one text, number or choice
+   * field): answered by the client's `tool_answer`, or by what the user says, types or keys next.
+   */
+  | {
+      type: 'tool_question';
+      id: string;
+      name: string;
+      arguments: Record<string, unknown>;
+      prompt: string;
+      answer: WantedAnswer;
+      /** Asked again: why the last answer was not taken. */
+      unclear?: string;
+    }
+  /** The user's spoken, typed or keyed answer to a `tool_question` (`null`: a no). */
+  | { type: 'tool_answered'; id: string; value: string | number | null }
   | {
       type: 'assistant_end';
       text: string;
@@ -105,6 +122,8 @@ export const SERVER_EVENT_TYPES = Object.keys({
   tool_progress: true,
   tool_confirm: true,
   tool_confirmed: true,
+  tool_question: true,
+  tool_answered: true,
   client_tool_call: true,
   assistant_end: true,
   error: true,

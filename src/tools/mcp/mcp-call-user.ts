@@ -1,11 +1,12 @@
 /**
  * What a call's server may tell or ask its user while the call runs: its progress
- * (`notifications/progress`, to the client as `tool_progress`) and a yes-or-no question
- * (`elicitation/create`, asked as approvals are). Pure: no Nest import.
+ * (`notifications/progress`, to the client as `tool_progress`) and a question (`elicitation/create`:
+ * a yes or no asked as approvals are, or a value). Pure: no Nest import.
  */
 import { maskSecrets } from '../tool-secrets.js';
 import type { ToolInvocation } from '../tool-executor.js';
 import { progressUpdate } from '../tool-progress.js';
+import type { Wanted } from '../user-question.js';
 import type { McpLimits } from './mcp-target.js';
 
 /** The limits of `call` that reach its user, the tool's `secrets` masked in what they are told. */
@@ -24,7 +25,8 @@ export function userSide(
     asker: {
       session: sessionId,
       ...(ask && {
-        ask: (question: string) => ask(call.id, maskSecrets(question, secrets)),
+        ask: (question: string, wanted?: Wanted) =>
+          ask(call.id, maskSecrets(question, secrets), wanted),
       }),
     },
   };

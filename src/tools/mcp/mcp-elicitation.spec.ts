@@ -1,5 +1,5 @@
 import type { UserAnswer } from '../tool-executor.js';
-import { answerElicitation, yesNoField, type Asker } from './mcp-elicitation.js';
+import { answerElicitation, formField, type Asker } from './mcp-elicitation.js';
 
 const confirm = { message: 'Delete 3 files?', requestedSchema: { type: 'object', properties: {} } };
 const member = {
@@ -11,15 +11,62 @@ const asking = (session: string, said: UserAnswer, asked: string[] = []): Asker 
   ask: (question) => (asked.push(question), Promise.resolve(said)),
 });
 
-describe('yesNoField', () => {
-  it('is empty for a confirmation, the field of one boolean, undefined for other forms', () => {
-    expect(yesNoField(undefined)).toBe('');
-    expect(yesNoField({ properties: {} })).toBe('');
-    expect(yesNoField({ properties: { ok: { type: 'boolean' } } })).toBe('ok');
-    expect(yesNoField({ properties: { name: { type: 'string' } } })).toBeUndefined();
+describe('formField', () => {
+  const field = (props: Record<string, unknown>) =>
+    formField({ properties: props as Record<string, { type?: unknown }> });
+
+  it('is empty for a confirmation, the name of one boolean field, undefined for several fields', () => {
+    expect(formField(undefined)).toEqual({ name: '' });
+    expect(field({})).toEqual({ name: '' });
+    expect(field({ ok: { type: 'boolean' } })).toEqual({ name: 'ok' });
+    expect(field({ ok: { type: 'boolean' }, why: { type: 'string' } })).toBeUndefined();
+    expect(field({ tags: { type: 'array', items: { enum: ['a', 'b'] } } })).toBeUndefined();
+  });
+
+  it('wants a text, a number or a choice (titled by oneOf, enumNames, or its values)', () => {
+    expect(field({ name: { type: 'string', maxLength: 40 } })?.wanted).toMatchObject({
+      type: 'text',
+      maxLength: 40,
+    });
+    expect(field({ n: { type: 'integer', minimum: 1, maximum: 8 } })?.wanted).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 8,
+    });
+    const choices = (props: Record<string, unknown>) =>
+      (field(props)?.wanted as { choices?: unknown }).choices;
     expect(
-      yesNoField({ properties: { ok: { type: 'boolean' }, why: { type: 'string' } } }),
-    ).toBeUndefined();
+      choices({
+        size: {
+          type: 'string',
+          oneOf: [
+            { const: 's', title: 'Small' },
+            { const: 'l', title: 'Large' },
+          ],
+        },
+      }),
+    ).toEqual([
+      { value: 's', title: 'Small' },
+      { value: 'l', title: 'Large' },
+    ]);
+    expect(
+      choices({ size: { type: 'string', enum: ['s', 'l'], enumNames: ['Small', 'Large'] } }),
+    ).toEqual([
+      { value: 's', title: 'Small' },
+      { value: 'l', title: 'Large' },
+    ]);
+    expect(choices({ size: { type: 'string', enum: ['small'] } })).toEqual([
+      { value: 'small', title: 'small' },
+    ]);
+  });
+
+  it("checks an answer as the server will (the SDK's formats)", () => {
+    const email = field({ to: { type: 'string', format: 'email' } })!.wanted!;
+    expect(email.check!('ada@example.com')).toBeUndefined();
+    expect(email.check!('ada at example')).toMatch(/must match format "email"/);
+    const date = field({ on: { type: 'string', format: 'date' } })!.wanted!;
+    expect(date.check!('2026-12-24')).toBeUndefined();
+    expect(date.check!('Christmas Eve')).toMatch(/format "date"/);
   });
 });
 
@@ -41,6 +88,27 @@ describe('answerElicitation', () => {
     expect(asked).toEqual(['Delete 3 files?', 'Join as a member?']);
   });
 
+  it('asks for the value of a form of one text, number or choice field; a no declines it', async () => {
+    const name = {
+      message: 'Your name?',
+      requestedSchema: { properties: { name: { type: 'string' } } },
+    };
+    const wanted: unknown[] = [];
+    const said = (answer: UserAnswer): Asker => ({
+      session: 's1',
+      ask: (_question, want) => (wanted.push(want?.type), Promise.resolve(answer)),
+    });
+    expect((await answerElicitation(name, [said({ value: 'Ada' })])).answer).toEqual({
+      action: 'accept',
+      content: { name: 'Ada' },
+    });
+    expect((await answerElicitation(name, [said('no')])).answer).toEqual({ action: 'decline' });
+    expect((await answerElicitation(name, [said('unanswered')])).answer).toEqual({
+      action: 'cancel',
+    });
+    expect(wanted).toEqual(['text', 'text', 'text']);
+  });
+
   it('asks the latest of one session’s calls that has a user', async () => {
     const asked: string[] = [];
     const calls = [asking('s1', 'no'), asking('s1', 'yes', asked), { session: 's1' }];
@@ -57,9 +125,14 @@ describe('answerElicitation', () => {
       [confirm, [], 'no call waits on it'],
       [{ ...confirm, mode: 'url' }, [never], 'URL'],
       [
-        { message: 'Name?', requestedSchema: { properties: { name: { type: 'string' } } } },
+        {
+          message: 'Who?',
+          requestedSchema: {
+            properties: { name: { type: 'string' }, email: { type: 'string' } },
+          },
+        },
         [never],
-        'a form of fields',
+        'a form of several fields',
       ],
     ] as const;
     for (const [params, calls, why] of cases) {

@@ -1,43 +1,114 @@
 /**
  * MCP elicitation (`elicitation/create`, form mode): a server asks its client's user something
- * while it runs a call. The engine asks the user what a plain yes or no answers — a confirmation
- * (a form of no fields), or a form of one boolean field — as it asks approvals (`tool_confirm`,
- * said in a voice session), and only the user of the one session whose calls wait on the
- * connection: a shared connection's server cannot say whose call it asks for. Anything else is
- * answered `cancel`, as a user who dismissed the question, and the server goes on without it.
- * Pure: no Nest import.
+ * while it runs a call. The engine asks the user a form of one field — a confirmation (no
+ * fields) or a boolean as it asks approvals (`tool_confirm`), a text, a number or a choice as a
+ * question (`tool_question`), both said in a voice session — and only the user of the one
+ * session whose calls wait on the connection: a shared connection's server cannot say whose call
+ * it asks for. Anything else is answered `cancel`, as a user who dismissed the question, and the
+ * server goes on without it. Pure: no Nest import.
  */
+import { Ajv, type ValidateFunction } from 'ajv';
+import formatsPlugin from 'ajv-formats';
 import type { UserAnswer } from '../tool-executor.js';
+import type { Wanted } from '../user-question.js';
 import type { EngineLogLevel } from './mcp-server-log.js';
 
 /** A `tools/call` in flight on a connection: whose session it is, and how it asks its user. */
 export interface Asker {
   session?: string;
   /** Absent for a call no user waits on (a background call, a try over the admin API). */
-  ask?: (question: string) => Promise<UserAnswer>;
+  ask?: (question: string, wanted?: Wanted) => Promise<UserAnswer>;
+}
+
+/** A field of a form, as the protocol's primitive schemas declare one. */
+interface FormField {
+  type?: unknown;
+  enum?: unknown;
+  enumNames?: unknown;
+  oneOf?: unknown;
+  minLength?: unknown;
+  maxLength?: unknown;
+  minimum?: unknown;
+  maximum?: unknown;
+  format?: unknown;
 }
 
 /** What a server asks (the params of `elicitation/create`). */
 export interface ElicitParams {
   mode?: string;
   message?: unknown;
-  requestedSchema?: { properties?: Record<string, { type?: unknown }> };
+  requestedSchema?: { properties?: Record<string, FormField> };
 }
 
 export type ElicitAnswer = {
   action: 'accept' | 'decline' | 'cancel';
-  content?: Record<string, boolean>;
+  content?: Record<string, boolean | string | number>;
 };
 
 /**
- * The boolean field a yes or no fills: '' for a form of no fields (a confirmation), its name for
- * a form of one boolean field; undefined for any other form.
+ * The form's one field: '' for a form of no fields (a confirmation); its name, and what it wants
+ * unless a yes or no fills it (a boolean); undefined for a form of several fields, or of a field
+ * the engine cannot ask for (a list of choices to tick).
  */
-export function yesNoField(schema: ElicitParams['requestedSchema']): string | undefined {
+export function formField(
+  schema: ElicitParams['requestedSchema'],
+): { name: string; wanted?: Wanted } | undefined {
   const fields = Object.entries(schema?.properties ?? {});
-  if (fields.length === 0) return '';
+  if (fields.length === 0) return { name: '' };
   const [[name, field] = []] = fields;
-  return fields.length === 1 && field?.type === 'boolean' ? name : undefined;
+  if (fields.length > 1 || !name || !field || typeof field !== 'object') return undefined;
+  if (field.type === 'boolean') return { name };
+  const wanted = fieldWanted(field);
+  return wanted && { name, wanted: { ...wanted, check: fieldCheck(field) } };
+}
+
+const strings = (list: unknown): string[] | undefined =>
+  Array.isArray(list) && list.length > 0 && list.every((v) => typeof v === 'string')
+    ? list
+    : undefined;
+const numberOf = (n: unknown) => (typeof n === 'number' ? n : undefined);
+
+function fieldWanted(field: FormField): Wanted | undefined {
+  if (field.type === 'number' || field.type === 'integer')
+    return { type: field.type, minimum: numberOf(field.minimum), maximum: numberOf(field.maximum) };
+  if (field.type !== 'string') return undefined;
+  const values = strings(field.enum);
+  if (values) {
+    const names = strings(field.enumNames);
+    const titled = names?.length === values.length ? names : values;
+    return { type: 'choice', choices: values.map((value, i) => ({ value, title: titled[i]! })) };
+  }
+  if (Array.isArray(field.oneOf)) {
+    const choices = (field.oneOf as { const?: unknown; title?: unknown }[]).filter(
+      (c): c is { const: string; title: string } =>
+        typeof c?.const === 'string' && typeof c.title === 'string',
+    );
+    if (choices.length === 0 || choices.length !== field.oneOf.length) return undefined;
+    return { type: 'choice', choices: choices.map((c) => ({ value: c.const, title: c.title })) };
+  }
+  return {
+    type: 'text',
+    minLength: numberOf(field.minLength),
+    maxLength: numberOf(field.maxLength),
+    ...(typeof field.format === 'string' && { format: field.format }),
+  };
+}
+
+let formats: Ajv | undefined;
+
+/**
+ * The field's schema as the server holds the answer to it (the SDK checks it with Ajv and its
+ * formats: an email, a URI, a date): an answer the server would refuse is asked again instead.
+ */
+function fieldCheck(field: FormField): (value: string | number) => string | undefined {
+  let check: ValidateFunction | undefined;
+  return (value) => {
+    formats ??= formatsPlugin.default(new Ajv({ strict: false, validateSchema: false }));
+    check ??= formats.compile(field);
+    if (check(value)) return undefined;
+    const [error] = check.errors ?? [];
+    return `the answer ${error?.message ?? 'does not fit'}`;
+  };
 }
 
 /**
@@ -49,19 +120,28 @@ export async function answerElicitation(
   calls: readonly Asker[],
 ): Promise<{ answer: ElicitAnswer; why?: string }> {
   const cancel = (why: string) => ({ answer: { action: 'cancel' as const }, why });
-  const field = yesNoField(params.requestedSchema);
+  const field = formField(params.requestedSchema);
   if (params.mode === 'url') return cancel('the engine asks nothing of a URL');
-  if (field === undefined) return cancel('a form of fields, which a yes or no cannot fill');
+  if (field === undefined)
+    return cancel('a form of several fields, or of a list to tick, which the engine does not ask');
   if (new Set(calls.map((c) => c.session)).size > 1)
     return cancel('calls of several sessions wait on the server: whose it is, is not known');
   const asker = calls.findLast((c) => c.ask);
   if (!asker) return cancel(calls.length ? 'no user waits on the call' : 'no call waits on it');
   const message = typeof params.message === 'string' ? params.message : '';
-  const said = await asker.ask!(message);
+  const said = await asker.ask!(message, field.wanted);
   if (said === 'unasked') return cancel('no user waits on the call');
   if (said === 'unanswered') return cancel('the user did not answer');
-  if (field === '') return { answer: { action: said === 'yes' ? 'accept' : 'decline' } };
-  return { answer: { action: 'accept', content: { [field]: said === 'yes' } } };
+  const accept = (value: boolean | string | number) =>
+    field.name === ''
+      ? { answer: { action: 'accept' as const } }
+      : { answer: { action: 'accept' as const, content: { [field.name]: value } } };
+  // The user would not say: the question is declined.
+  if (field.wanted)
+    return typeof said === 'object' ? accept(said.value) : { answer: { action: 'decline' } };
+  // A yes or no: a confirmation declined by a no, a boolean field given it.
+  if (field.name === '' && said === 'no') return { answer: { action: 'decline' } };
+  return accept(said === 'yes');
 }
 
 /**

@@ -1,0 +1,114 @@
+/**
+ * Questions a running call puts to its user that want a value (an MCP server's form of one text,
+ * number or choice field): asked with `tool_question` (said in a voice session) and answered by
+ * the client's `tool_answer`, or by what the user says, types or keys next, which then starts no
+ * turn. An answer that does not fit is asked again, up to MAX_ASKS times. Pure: no Nest import.
+ */
+import type { UserAnswer } from '../tools/tool-executor.js';
+import {
+  givenAnswer,
+  readAnswer,
+  wantedAnswer,
+  type Read,
+  type Wanted,
+} from '../tools/user-question.js';
+import type { Waited } from './awaiting.js';
+import type { TurnEvent } from './protocol/server-events.js';
+import type { Session } from './session.js';
+
+/** What settles a waiting question: the client's checked value, the user's words, or a refusal. */
+export type QuestionReply = { value: string | number } | { said: string } | 'no';
+
+export interface WaitingQuestion {
+  wanted: Wanted;
+  reply: (reply: QuestionReply) => void;
+}
+
+/** How often a question is put before answers that do not fit leave it unanswered. */
+export const MAX_ASKS = 3;
+
+export interface Question {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  prompt: string;
+  wanted: Wanted;
+}
+
+/** The value as the user knows it: a choice's title rather than what the tool gets. */
+function shown(value: string | number, wanted: Wanted): string | number {
+  return wanted.type === 'choice'
+    ? (wanted.choices.find((c) => c.value === value)?.title ?? value)
+    : value;
+}
+
+/**
+ * Puts `question` to the user (`emit`) and waits for its answer (`hear`: until it comes, the
+ * time allowed passes or the turn ends); a spoken or typed answer is told back (`tool_answered`).
+ */
+export async function askQuestion(
+  question: Question,
+  emit: (event: TurnEvent) => void,
+  hear: (id: string, wanted: Wanted) => Promise<Waited<QuestionReply>>,
+): Promise<UserAnswer> {
+  const { id, name, arguments: args, prompt, wanted } = question;
+  const answer = wantedAnswer(wanted);
+  let unclear: string | undefined;
+  for (let asked = 1; asked <= MAX_ASKS; asked++) {
+    emit({
+      type: 'tool_question',
+      id,
+      name,
+      arguments: args,
+      prompt,
+      answer,
+      ...(unclear !== undefined && { unclear }),
+    });
+    const waited = await hear(id, wanted);
+    if (typeof waited === 'string') return 'unanswered';
+    const reply = waited.answer;
+    if (reply === 'no') {
+      emit({ type: 'tool_answered', id, value: null });
+      return 'no';
+    }
+    // The client's own value, checked as it came.
+    if ('value' in reply) return reply;
+    const read: Read = readAnswer(reply.said, wanted);
+    if ('value' in read) {
+      emit({ type: 'tool_answered', id, value: shown(read.value, wanted) });
+      return read;
+    }
+    unclear = read.error;
+  }
+  return 'unanswered';
+}
+
+/**
+ * While a call's question waits, what the user said or typed answers it (the latest asked), and
+ * starts no turn: a plain no (`no`) declines a number or a choice; a text question takes the
+ * words whatever they are. False when no question waits.
+ */
+export function answerQuestion(session: Session, text: string, no: boolean): boolean {
+  const waiting = [...session.questions.values()].at(-1);
+  if (!waiting) return false;
+  waiting.reply(no && waiting.wanted.type !== 'text' ? 'no' : { said: text });
+  return true;
+}
+
+/**
+ * The client's `tool_answer` for call `id`: its value checked against what the question wants
+ * (`null` declines it); the error to send when it does not fit, or no question waits.
+ */
+export function settleQuestion(
+  session: Session,
+  id: string,
+  value: string | number | null,
+): string | undefined {
+  const waiting = session.questions.get(id);
+  if (!waiting) return `no call awaits an answer with id ${JSON.stringify(id)}`;
+  if (value === null) return void waiting.reply('no');
+  const read = givenAnswer(value, waiting.wanted);
+  if ('error' in read) return `${read.error}; the question is still open`;
+  waiting.reply(read);
+  return undefined;
+}

@@ -1,0 +1,93 @@
+import {
+  givenAnswer,
+  readAnswer,
+  spokenQuestion,
+  wantedAnswer,
+  type Wanted,
+} from './user-question.js';
+
+const sizes: Wanted = {
+  type: 'choice',
+  choices: [
+    { title: 'Large', value: 'l' },
+    { title: 'Extra large', value: 'xl' },
+    { title: 'Small', value: 's' },
+  ],
+};
+
+describe('readAnswer', () => {
+  it('takes a text as said, without the full stop speech-to-text adds', () => {
+    expect(readAnswer(' Ada Lovelace. ', { type: 'text' })).toEqual({ value: 'Ada Lovelace' });
+    expect(readAnswer('"no"', { type: 'text' })).toEqual({ value: 'no' });
+    expect(readAnswer('Al', { type: 'text', minLength: 3 })).toEqual({
+      error: 'the answer must have at least 3 characters',
+    });
+  });
+
+  it('writes an email address said aloud as one', () => {
+    const email: Wanted = { type: 'text', format: 'email' };
+    expect(readAnswer('Ada at example dot com.', email)).toEqual({ value: 'ada@example.com' });
+    expect(readAnswer('ada@example.com', email)).toEqual({ value: 'ada@example.com' });
+  });
+
+  it('takes a number within bounds, whole for an integer', () => {
+    const guests: Wanted = { type: 'integer', minimum: 1, maximum: 8 };
+    expect(readAnswer('we are four', guests)).toEqual({ value: 4 });
+    expect(readAnswer('12 of us', guests)).toEqual({ error: '12 is over 8' });
+    expect(readAnswer('2.5', guests)).toEqual({ error: '2.5 is not a whole number' });
+    expect(readAnswer('not sure', guests)).toEqual({ error: '"not sure" has no number in it' });
+  });
+
+  it('picks the choice named, the longest name when one holds another, or by its place', () => {
+    expect(readAnswer('the small one please', sizes)).toEqual({ value: 's' });
+    expect(readAnswer('Extra large!', sizes)).toEqual({ value: 'xl' });
+    expect(readAnswer('large', sizes)).toEqual({ value: 'l' });
+    expect(readAnswer('the second one', sizes)).toEqual({ value: 'xl' });
+    expect(readAnswer('the last', sizes)).toEqual({ value: 's' });
+    expect(readAnswer('3', sizes)).toEqual({ value: 's' });
+    expect(readAnswer('small or large', sizes)).toEqual({
+      error: '"small or large" names more than one of: Large, Small',
+    });
+    expect(readAnswer('medium', sizes)).toEqual({
+      error: '"medium" is none of: Large, Extra large, Small',
+    });
+  });
+
+  it("holds the answer to the tool's own check", () => {
+    const code: Wanted = { type: 'text', check: (v) => (v === 'ok' ? undefined : 'not ok') };
+    expect(readAnswer('ok', code)).toEqual({ value: 'ok' });
+    expect(readAnswer('ko', code)).toEqual({ error: 'not ok' });
+  });
+});
+
+describe('givenAnswer', () => {
+  it("checks the client's value: a choice by title or value, a number as a number", () => {
+    expect(givenAnswer('Extra large', sizes)).toEqual({ value: 'xl' });
+    expect(givenAnswer('s', sizes)).toEqual({ value: 's' });
+    expect(givenAnswer('medium', sizes)).toEqual({
+      error: 'the answer must be one of "Large", "Extra large", "Small"',
+    });
+    expect(givenAnswer('4', { type: 'number' })).toEqual({ error: 'the answer must be a number' });
+    expect(givenAnswer(4, { type: 'number', maximum: 3 })).toEqual({ error: '4 is over 3' });
+    expect(givenAnswer(4, { type: 'text' })).toEqual({ error: 'the answer must be a string' });
+  });
+});
+
+describe('wantedAnswer and spokenQuestion', () => {
+  it("tell the client what is wanted, and say a choice's options", () => {
+    expect(wantedAnswer(sizes)).toEqual({
+      type: 'choice',
+      choices: ['Large', 'Extra large', 'Small'],
+    });
+    expect(wantedAnswer({ type: 'integer', minimum: 1 })).toEqual({ type: 'integer', minimum: 1 });
+    expect(wantedAnswer({ type: 'text', maxLength: 9, format: 'email' })).toEqual({
+      type: 'text',
+      max_length: 9,
+      format: 'email',
+    });
+    expect(spokenQuestion('Which size?', wantedAnswer(sizes))).toBe(
+      'Which size? Large, Extra large or Small?',
+    );
+    expect(spokenQuestion('How many?', { type: 'integer' })).toBe('How many?');
+  });
+});

@@ -1,0 +1,157 @@
+import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { McpTestServer, useMcpServer } from './support/mcp-server.js';
+import { writeToolsFile } from './support/tools-file.js';
+import { toolRead, useClientPerTest, useEngineRig } from './support/turn-harness.js';
+import type { WsClient } from './support/ws-client.js';
+
+/** The server answers with what its user answered, for the test to read in the model's request. */
+const asked = (answer: unknown) => ({ content: [{ type: 'text', text: JSON.stringify(answer) }] });
+
+/**
+ * An MCP server asks its client's user for a value while it runs a call (a form of one text,
+ * number or choice field): `tool_question`, answered by the client's `tool_answer`, or by what
+ * the user types or keys next, which starts no turn.
+ */
+describe('MCP questions', () => {
+  const forms: Record<string, [string, Record<string, unknown>]> = {
+    ask_name: ['Your name?', { name: { type: 'string', maxLength: 40 } }],
+    ask_guests: ['How many guests?', { guests: { type: 'integer', minimum: 1, maximum: 8 } }],
+    ask_size: [
+      'Which size?',
+      {
+        size: {
+          type: 'string',
+          oneOf: [
+            { const: 'l', title: 'Large' },
+            { const: 'xl', title: 'Extra large' },
+          ],
+        },
+      },
+    ],
+    ask_email: ['Your email?', { email: { type: 'string', format: 'email' } }],
+  };
+  const mcp = new McpTestServer(
+    Object.entries(forms).map(([name, [message, properties]]) => ({
+      name,
+      answer: async (_args, { elicit }) => asked(await elicit!(message, properties)),
+    })),
+  );
+  const server = useMcpServer(mcp);
+  const rig = useEngineRig(() => ({
+    LLM_MODEL: 'm',
+    TOOL_CONFIRM_TIMEOUT_SECS: '5',
+    LLM_TOOLS_FILE: writeToolsFile(
+      Object.keys(forms).map((name) => ({ type: 'mcp', name, url: server.url })),
+    ),
+  }));
+  const client = useClientPerTest(rig);
+
+  /** Starts a turn whose model calls `name`; resolves with the question it asks. */
+  const ask = async (ws: WsClient, name: string) => {
+    rig.llm.enqueue(sseStructuredCalls([{ id: 'call_1', name, arguments: {} }]), sseText(['ok']));
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: `use ${name}` });
+    return { from, question: await ws.waitFor((m) => m.type === 'tool_question', from) };
+  };
+  const answered = async (ws: WsClient, from: number) => {
+    await ws.waitFor((m) => m.type === 'assistant_end', from, 10_000);
+    // The answer started no turn of its own: one request for the call, one for the result.
+    expect(rig.llm.requests).toHaveLength(2);
+    return JSON.parse(toolRead(rig.llm)) as unknown;
+  };
+
+  it('asks for a text, and hands the server the value the client gives', async () => {
+    const ws = client.ws;
+    const { from, question } = await ask(ws, 'ask_name');
+    expect(question).toEqual({
+      type: 'tool_question',
+      id: 'call_1',
+      name: 'ask_name',
+      arguments: {},
+      prompt: 'Your name?',
+      answer: { type: 'text', max_length: 40 },
+    });
+    ws.send({ type: 'tool_answer', id: 'call_1', value: 'Ada Lovelace' });
+    expect(await answered(ws, from)).toEqual({
+      action: 'accept',
+      content: { name: 'Ada Lovelace' },
+    });
+    expect(ws.messages.slice(from).some((m) => m.type === 'tool_answered')).toBe(false);
+  });
+
+  it('takes a choice typed in words, told back by its title', async () => {
+    const ws = client.ws;
+    const { from, question } = await ask(ws, 'ask_size');
+    expect(question.answer).toEqual({ type: 'choice', choices: ['Large', 'Extra large'] });
+    ws.send({ type: 'user_text', text: 'The extra large one, please.' });
+    expect(await ws.waitFor((m) => m.type === 'tool_answered', from)).toEqual({
+      type: 'tool_answered',
+      id: 'call_1',
+      value: 'Extra large',
+    });
+    expect(await answered(ws, from)).toEqual({ action: 'accept', content: { size: 'xl' } });
+  });
+
+  it('refuses a value out of bounds, asks again after words with no number, takes keyed digits', async () => {
+    const ws = client.ws;
+    const { from } = await ask(ws, 'ask_guests');
+    ws.send({ type: 'tool_answer', id: 'call_1', value: 12 });
+    expect(await ws.waitFor((m) => m.type === 'error', from)).toMatchObject({
+      message: '12 is over 8; the question is still open',
+    });
+    ws.send({ type: 'user_text', text: 'hmm, let me think' });
+    expect(
+      await ws.waitFor((m) => m.type === 'tool_question' && m.unclear !== undefined, from),
+    ).toMatchObject({ unclear: '"hmm, let me think" has no number in it' });
+    ws.send({ type: 'dtmf', digits: '4#' });
+    expect(await ws.waitFor((m) => m.type === 'tool_answered', from)).toMatchObject({ value: 4 });
+    expect(await answered(ws, from)).toEqual({ action: 'accept', content: { guests: 4 } });
+  });
+
+  it('takes a plain no as declining a choice, and a null value as declining a text', async () => {
+    const ws = client.ws;
+    let { from } = await ask(ws, 'ask_size');
+    ws.send({ type: 'user_text', text: 'no thanks' });
+    expect(await ws.waitFor((m) => m.type === 'tool_answered', from)).toMatchObject({
+      value: null,
+    });
+    expect(await answered(ws, from)).toEqual({ action: 'decline' });
+
+    rig.llm.reset();
+    const { from: next, question } = await ask(ws, 'ask_name');
+    from = next;
+    // The call's id as the engine gave it (the model's was taken in this session).
+    ws.send({ type: 'tool_answer', id: question.id, value: null });
+    expect(await answered(ws, from)).toEqual({ action: 'decline' });
+  });
+
+  it("holds an answer to the server's format, and writes an address said aloud as one", async () => {
+    const ws = client.ws;
+    const { from, question } = await ask(ws, 'ask_email');
+    expect(question.answer).toEqual({ type: 'text', format: 'email' });
+    ws.send({ type: 'tool_answer', id: 'call_1', value: 'ada at home' });
+    expect(await ws.waitFor((m) => m.type === 'error', from)).toMatchObject({
+      message: 'the answer must match format "email"; the question is still open',
+    });
+    ws.send({ type: 'user_text', text: 'Ada at example dot com.' });
+    expect(await ws.waitFor((m) => m.type === 'tool_answered', from)).toMatchObject({
+      value: 'ada@example.com',
+    });
+    expect(await answered(ws, from)).toEqual({
+      action: 'accept',
+      content: { email: 'ada@example.com' },
+    });
+  });
+
+  it('answers an error for an answer no question waits for, and the connection lives on', async () => {
+    const ws = client.ws;
+    ws.send({ type: 'tool_answer', id: 'nope', value: 'x' });
+    expect(await ws.waitFor((m) => m.type === 'error')).toMatchObject({
+      message: 'no call awaits an answer with id "nope"',
+    });
+    ws.send({ type: 'tool_answer', id: 'nope', value: { a: 1 } });
+    expect(
+      await ws.waitFor((m) => m.type === 'error' && m.message.includes('"value"')),
+    ).toBeTruthy();
+  });
+});
