@@ -2,7 +2,8 @@ import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { McpTestServer, useMcpServer } from './support/mcp-server.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { toolRead, useClientPerTest, useEngineRig } from './support/turn-harness.js';
-import type { WsClient } from './support/ws-client.js';
+import { synthesised, until } from './support/waiting.js';
+import { voiceSession, type WsClient } from './support/ws-client.js';
 
 /** The server answers with what its user answered, for the test to read in the model's request. */
 const asked = (answer: unknown) => ({ content: [{ type: 'text', text: JSON.stringify(answer) }] });
@@ -37,13 +38,26 @@ describe('MCP questions', () => {
     })),
   );
   const server = useMcpServer(mcp);
-  const rig = useEngineRig(() => ({
-    LLM_MODEL: 'm',
-    TOOL_CONFIRM_TIMEOUT_SECS: '5',
-    LLM_TOOLS_FILE: writeToolsFile(
-      Object.keys(forms).map((name) => ({ type: 'mcp', name, url: server.url })),
-    ),
-  }));
+  /** What the speech-to-text server (the rig's other server, which also speaks) hears. */
+  let heard = '';
+  const rig = useEngineRig(
+    (speech) => ({
+      LLM_MODEL: 'm',
+      TOOL_CONFIRM_TIMEOUT_SECS: '5',
+      LLM_TOOLS_FILE: writeToolsFile(
+        Object.keys(forms).map((name) => ({ type: 'mcp', name, url: server.url })),
+      ),
+      STT_BASE_URL: speech,
+      TTS_PROVIDER: 'openai',
+      TTS_BASE_URL: speech,
+      SPEECH_AUDIO_LEAD_MS: '0',
+    }),
+    (req, res) => {
+      if (req.path === '/audio/transcriptions')
+        return void res.end(JSON.stringify({ text: heard }));
+      res.writeHead(200, { 'Content-Type': 'audio/pcm' }).end(Buffer.alloc(4800, 7));
+    },
+  );
   const client = useClientPerTest(rig);
 
   /** Starts a turn whose model calls `name`; resolves with the question it asks. */
@@ -90,6 +104,28 @@ describe('MCP questions', () => {
       value: 'Extra large',
     });
     expect(await answered(ws, from)).toEqual({ action: 'accept', content: { size: 'xl' } });
+  });
+
+  it("says the question and a choice's options in a voice session, and takes the spoken answer", async () => {
+    const ws = await voiceSession(rig.engine.wsUrl);
+    try {
+      const { from } = await ask(ws, 'ask_size');
+      await until(
+        () => synthesised(rig.tools).includes('Which size? Large or Extra large?'),
+        'speech',
+      );
+      heard = 'Extra large, please.';
+      ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
+      ws.send({ type: 'audio_end' });
+      expect(await ws.waitFor((m) => m.type === 'tool_answered', from)).toMatchObject({
+        value: 'Extra large',
+      });
+      expect(await answered(ws, from)).toEqual({ action: 'accept', content: { size: 'xl' } });
+      const end = ws.messages.slice(from).find((m) => m.type === 'assistant_end');
+      expect(end).toEqual({ type: 'assistant_end', text: 'ok' });
+    } finally {
+      ws.close();
+    }
   });
 
   it('refuses a value out of bounds, asks again after words with no number, takes keyed digits', async () => {
