@@ -193,6 +193,9 @@ class ToolContext:
     def confirm(self, question):
         return _confirm(question)  # python_user.py
 
+    def ask(self, question, choices=None, type="text", minimum=None, maximum=None):
+        return _ask(question, choices, type, minimum, maximum)  # python_user.py
+
 
 def _execute(code, func, args, ctx, state):
     ns = {"__name__": "__tool__", "__builtins__": builtins}

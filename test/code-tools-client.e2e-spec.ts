@@ -19,6 +19,13 @@ const REFUND = `def refund(amount: int) -> str:
     answer = context.confirm(f"Refund {amount} euros?")
     return {True: "refunded", False: "kept", None: "unanswered"}[answer]`;
 
+const BOOK = `def book() -> str:
+    """Books a table."""
+    guests = context.ask("How many guests?", type="integer", minimum=1, maximum=8)
+    seat = context.ask("Inside or outside?", choices=["Inside", "Outside"])
+    name = context.ask("Your name?")
+    return f"{guests!r} {seat!r} {name!r}"`;
+
 /**
  * A code tool talks to the client: it calls one of the session's own tools (`tools.<name>`),
  * which the client runs, and tells it how far it has got (`context.report_progress`).
@@ -41,6 +48,11 @@ describe('code tools and the client', () => {
       },
       { type: 'python', code: CHECK_STORES, timeout_secs: 10 },
       { type: 'python', code: REFUND, timeout_secs: 0.5 },
+      { type: 'python', code: BOOK, timeout_secs: 0.5 },
+      {
+        type: 'python',
+        code: 'def bad_ask() -> str:\n    """Asks badly."""\n    return context.ask("Which?", choices=[])',
+      },
       {
         type: 'python',
         code: 'def bad_progress() -> str:\n    """Reports badly."""\n    context.report_progress("half")\n    return "no"',
@@ -180,6 +192,42 @@ describe('code tools and the client', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(await res.json()).toMatchObject({ ok: true, result: '"unanswered"' });
+  }, 30_000);
+
+  it('asks the user for a number, a choice and a text, its time standing still (context.ask)', async () => {
+    const ws = client.ws;
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: 'call_k', name: 'book', arguments: {} }]),
+      sseText(['ok']),
+    );
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'book a table' });
+    const asked = (prompt: string) =>
+      ws.waitFor((m) => m.type === 'tool_question' && m.prompt === prompt, from, 15_000);
+    const guests = await asked('How many guests?');
+    expect(guests).toMatchObject({ answer: { type: 'integer', minimum: 1, maximum: 8 } });
+    // Answered after the tool's 0.5 s: its time stood still.
+    await new Promise((r) => setTimeout(r, 800));
+    ws.send({ type: 'tool_answer', id: guests.id, value: 4 });
+    const seat = await asked('Inside or outside?');
+    expect(seat).toMatchObject({ answer: { type: 'choice', choices: ['Inside', 'Outside'] } });
+    ws.send({ type: 'user_text', text: 'outside please' });
+    const name = await asked('Your name?');
+    expect(name).toMatchObject({ answer: { type: 'text' } });
+    ws.send({ type: 'tool_answer', id: name.id, value: null });
+    await ws.waitFor((m) => m.type === 'assistant_end', from, 15_000);
+    expect(rig.llm.requests[1]!.body.messages.at(-1).content).toBe(`"4 'Outside' None"`);
+  }, 30_000);
+
+  it('refuses a question badly put, as an error the model reads', async () => {
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: 'call_q', name: 'bad_ask', arguments: {} }]),
+      sseText(['ok']),
+    );
+    await client.ws.turn('ask', 15_000);
+    expect(rig.llm.requests[1]!.body.messages.at(-1).content).toBe(
+      'Error: TypeError: ask(): choices must be 1 to 50 non-empty strings',
+    );
   }, 30_000);
 
   it('refuses progress that is no number, as an error the model reads', async () => {

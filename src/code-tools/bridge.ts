@@ -6,7 +6,7 @@
 
 /** A synchronous call from Python into the engine, answered by the job's bridge handler. */
 export interface BridgeRequest {
-  kind: 'tool' | 'http' | 'progress' | 'confirm';
+  kind: 'tool' | 'http' | 'progress' | 'confirm' | 'ask';
   payload: Record<string, unknown>;
 }
 

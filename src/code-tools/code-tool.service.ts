@@ -8,7 +8,7 @@ import {
 import type { Tool } from '../tools/tool-definition.js';
 import type { ToolCallContext, ToolInvocation, ToolOutcome } from '../tools/tool-executor.js';
 import { progressUpdate } from '../tools/tool-progress.js';
-import { userSide, type CodeUser } from './code-user.js';
+import { askedFor, userSide, type CodeUser } from './code-user.js';
 import { resultText, truncateResult } from '../tools/tool-errors.js';
 import { CANCELLED_RESULT, CodeToolPool, type BridgeRequest } from './code-tool-pool.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
@@ -224,9 +224,14 @@ export class CodeToolService implements OnModuleDestroy {
       if (update) user.report?.(update);
       return { ok: true };
     }
-    if (request.kind === 'confirm') {
-      const { question } = request.payload;
-      const said = user.ask && typeof question === 'string' ? await user.ask(question) : 'unasked';
+    if (request.kind === 'confirm' || request.kind === 'ask') {
+      const { question, wanted } = request.payload;
+      if (!user.ask || typeof question !== 'string') return { answer: null };
+      if (request.kind === 'ask') {
+        const said = await user.ask(question, askedFor(wanted));
+        return { answer: typeof said === 'object' ? said.value : null };
+      }
+      const said = await user.ask(question);
       return { answer: said === 'yes' || said === 'no' ? said === 'yes' : null };
     }
     if (request.kind === 'http')

@@ -1,13 +1,30 @@
 /**
  * What a code tool tells and asks its user while it runs: how far it has got
- * (`context.report_progress`, to the client as `tool_progress`) and a yes-or-no question
- * (`context.confirm`, asked as approvals are). Pure: no Nest import.
+ * (`context.report_progress`, to the client as `tool_progress`), a yes-or-no question
+ * (`context.confirm`, asked as approvals are) and a question wanting a value (`context.ask`).
+ * Pure: no Nest import.
  */
 import type { ToolInvocation, ToolProgress, UserAnswer } from '../tools/tool-executor.js';
+import type { Wanted } from '../tools/user-question.js';
 
 export interface CodeUser {
   report?: (update: ToolProgress) => void;
-  ask?: (question: string) => Promise<UserAnswer>;
+  ask?: (question: string, wanted?: Wanted) => Promise<UserAnswer>;
+}
+
+const bound = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) ? n : undefined);
+
+/** What `context.ask` wants (checked in Python: this only keeps what fits). */
+export function askedFor(raw: unknown): Wanted {
+  const { type, choices, minimum, maximum } = (raw ?? {}) as Record<string, unknown>;
+  if (type === 'choice' && Array.isArray(choices)) {
+    const titles = choices.filter((c): c is string => typeof c === 'string' && c.trim() !== '');
+    if (titles.length > 0)
+      return { type: 'choice', choices: titles.map((title) => ({ title, value: title })) };
+  }
+  if (type === 'number' || type === 'integer')
+    return { type, minimum: bound(minimum), maximum: bound(maximum) };
+  return { type: 'text' };
 }
 
 /** `call`'s user, as its context reaches them; `hold` keeps the call's time still while asking. */
@@ -18,6 +35,8 @@ export function userSide(
   const { progress, ask } = call.context ?? {};
   return {
     ...(progress && { report: (update: ToolProgress) => progress(call.id, update) }),
-    ...(ask && { ask: (question: string) => hold(() => ask(call.id, question)) }),
+    ...(ask && {
+      ask: (question: string, wanted?: Wanted) => hold(() => ask(call.id, question, wanted)),
+    }),
   };
 }
