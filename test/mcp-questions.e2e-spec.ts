@@ -179,6 +179,29 @@ describe('MCP questions', () => {
     });
   });
 
+  it('gives up after three answers that do not fit: the server reads cancel', async () => {
+    const ws = client.ws;
+    const { from } = await ask(ws, 'ask_guests');
+    for (let asked = 1; asked <= 3; asked++) {
+      await until(
+        () => ws.messages.slice(from).filter((m) => m.type === 'tool_question').length === asked,
+        `question ${asked}`,
+      );
+      ws.send({ type: 'user_text', text: 'lots of us' });
+    }
+    expect(await answered(ws, from)).toEqual({ action: 'cancel' });
+    expect(ws.messages.slice(from).filter((m) => m.type === 'tool_question')).toHaveLength(3);
+  });
+
+  it('counts in /metrics what became of the questions above', async () => {
+    const scrape = await (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
+    const counts = { answered: 5, declined: 2, unclear: 1 };
+    for (const [outcome, count] of Object.entries(counts))
+      expect(scrape).toMatch(
+        new RegExp(`^agent_engine_tool_questions_total\\{outcome="${outcome}"\\} ${count}$`, 'm'),
+      );
+  });
+
   it('answers an error for an answer no question waits for, and the connection lives on', async () => {
     const ws = client.ws;
     ws.send({ type: 'tool_answer', id: 'nope', value: 'x' });

@@ -130,6 +130,11 @@ export class EngineMetrics {
     'Calls of "confirm": true tools, and code tools\' and MCP servers\' yes-or-no questions, by what the user did: approved, declined, expired (no answer in time), cancelled (the turn was)',
     ['outcome'],
   );
+  private readonly questions = this.counter(
+    'agent_engine_tool_questions_total',
+    "Code tools' and MCP servers' questions wanting a value (tool_question), by outcome: answered, declined (a no), unclear (asked three times, no answer fitting), expired (no answer in time), cancelled (the turn was)",
+    ['outcome'],
+  );
   private readonly historyShed = this.counter(
     'agent_engine_history_shortened_total',
     "Times a conversation longer than the model's context was shortened (older turns dropped) and asked again",
@@ -173,6 +178,10 @@ export class EngineMetrics {
 
   approval(outcome: 'approved' | 'declined' | 'expired' | 'cancelled'): void {
     this.approvals.inc({ outcome });
+  }
+
+  question(outcome: 'answered' | 'declined' | 'unclear' | 'expired' | 'cancelled'): void {
+    this.questions.inc({ outcome });
   }
 
   historyShortened(): void {

@@ -2,6 +2,7 @@ import { awaitAnswer, awaitEntry } from './awaiting.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
 import type { TurnContext } from './turn-context.js';
+import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import { spokenAnswer, type Phrase } from './spoken-answer.js';
 
 /** What became of a call that needs the user's approval (`"confirm": true`). */
@@ -25,21 +26,22 @@ export async function awaitApproval(
 }
 
 /**
- * How a turn of `session` waits for its user's answers (see TurnContext): to approvals, each
- * told to `counted`, and to questions; each for up to `timeoutMs`, or until `signal` aborts.
+ * How a turn of `session` waits for its user's answers (see TurnContext), to approvals and to
+ * questions, each counted in `metrics`: each for up to `timeoutMs`, or until `signal` aborts.
  */
 export function userAnswers(
   session: Session,
   signal: AbortSignal,
   timeoutMs: number,
-  counted: (approval: Approval) => void,
-): Pick<TurnContext, 'approve' | 'hear'> {
+  metrics: Pick<EngineMetrics, 'approval' | 'question'>,
+): Pick<TurnContext, 'approve' | 'hear' | 'questioned'> {
   return {
     approve: async (id) => {
       const asked = await awaitApproval(session, id, signal, timeoutMs);
-      counted(asked.approval);
+      metrics.approval(asked.approval);
       return asked;
     },
+    questioned: (outcome) => metrics.question(outcome),
     hear: (id, wanted) =>
       awaitEntry(session.questions, id, signal, timeoutMs, (reply) => ({ wanted, reply })),
   };

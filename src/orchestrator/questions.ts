@@ -4,7 +4,8 @@
  * the client's `tool_answer`, or by what the user says, types or keys next, which then starts no
  * turn. An answer that does not fit is asked again, up to MAX_ASKS times. Pure: no Nest import.
  */
-import type { UserAnswer } from '../tools/tool-executor.js';
+import type { ToolCallContext, UserAnswer } from '../tools/tool-executor.js';
+import { oneLine, QUESTION_MAX_CHARS } from '../tools/tool-progress.js';
 import {
   givenAnswer,
   readAnswer,
@@ -15,6 +16,7 @@ import {
 import type { Waited } from './awaiting.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
+import type { TurnContext } from './turn-context.js';
 
 /** What settles a waiting question: the client's checked value, the user's words, or a refusal. */
 export type QuestionReply = { value: string | number } | { said: string } | 'no';
@@ -50,7 +52,24 @@ export async function askQuestion(
   question: Question,
   emit: (event: TurnEvent) => void,
   hear: (id: string, wanted: Wanted) => Promise<Waited<QuestionReply>>,
+  counted: (outcome: QuestionOutcome) => void = () => {},
 ): Promise<UserAnswer> {
+  const { answer, outcome } = await put(question, emit, hear);
+  counted(outcome);
+  return answer;
+}
+
+/**
+ * What became of a question: answered, declined (a no), unclear (asked MAX_ASKS times, no answer
+ * fitting), expired (no answer in time), cancelled (the turn was).
+ */
+export type QuestionOutcome = 'answered' | 'declined' | 'unclear' | 'expired' | 'cancelled';
+
+async function put(
+  question: Question,
+  emit: (event: TurnEvent) => void,
+  hear: (id: string, wanted: Wanted) => Promise<Waited<QuestionReply>>,
+): Promise<{ answer: UserAnswer; outcome: QuestionOutcome }> {
   const { id, name, arguments: args, prompt, wanted } = question;
   const answer = wantedAnswer(wanted);
   let unclear: string | undefined;
@@ -65,22 +84,22 @@ export async function askQuestion(
       ...(unclear !== undefined && { unclear }),
     });
     const waited = await hear(id, wanted);
-    if (typeof waited === 'string') return 'unanswered';
+    if (typeof waited === 'string') return { answer: 'unanswered', outcome: waited };
     const reply = waited.answer;
     if (reply === 'no') {
       emit({ type: 'tool_answered', id, value: null });
-      return 'no';
+      return { answer: 'no', outcome: 'declined' };
     }
     // The client's own value, checked as it came.
-    if ('value' in reply) return reply;
+    if ('value' in reply) return { answer: reply, outcome: 'answered' };
     const read: Read = readAnswer(reply.said, wanted);
     if ('value' in read) {
       emit({ type: 'tool_answered', id, value: shown(read.value, wanted) });
-      return read;
+      return { answer: read, outcome: 'answered' };
     }
     unclear = read.error;
   }
-  return 'unanswered';
+  return { answer: 'unanswered', outcome: 'unclear' };
 }
 
 /**
@@ -111,4 +130,41 @@ export function settleQuestion(
   if ('error' in read) return `${read.error}; the question is still open`;
   waiting.reply(read);
   return undefined;
+}
+
+/**
+ * How a running call asks the user a question (an MCP server's elicitation, a code tool's
+ * `context.confirm`), for a call the client was told of (`running`: between its `tool_call` and
+ * its `tool_result`): a yes or no as an approval is asked (`tool_confirm`), a value as
+ * `askQuestion` does (`tool_question`); the question its prompt as one line of up to
+ * QUESTION_MAX_CHARS, said in a voice session.
+ */
+export function questionAsker(
+  ctx: TurnContext,
+  running: (id: string) => { name: string; arguments: Record<string, unknown> } | undefined,
+): NonNullable<ToolCallContext['ask']> {
+  return async (id, question, wanted) => {
+    const call = running(id);
+    if (!call) return 'unasked';
+    const { approvals, questions } = ctx.session;
+    if (ctx.signal.aborted || approvals.has(id) || questions.has(id)) return 'unanswered';
+    const { name, arguments: args } = call;
+    const prompt = oneLine(question, QUESTION_MAX_CHARS);
+    if (wanted)
+      return askQuestion(
+        { id, name, arguments: args, prompt, wanted },
+        ctx.emit,
+        ctx.hear,
+        ctx.questioned,
+      );
+    ctx.emit({
+      type: 'tool_confirm',
+      id,
+      name,
+      arguments: args,
+      ...(prompt && { prompt }),
+    });
+    const { approval } = await ctx.approve(id);
+    return approval === 'approved' ? 'yes' : approval === 'declined' ? 'no' : 'unanswered';
+  };
 }

@@ -3,7 +3,6 @@ import type { Spans } from '../tracing/spans.js';
 import type { StreamedText } from '../llm/streamed-text.js';
 import { alternating, CANCELLED, systemMessageOf, trimHistory } from './history.js';
 import { addUsage, type TokenUsage } from '../llm/usage.js';
-import { oneLine, QUESTION_MAX_CHARS } from '../tools/tool-progress.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
 import type { ToolCallContext, ToolExecutor } from '../tools/tool-executor.js';
 import { announceCall, startCall, type CallStarter, type StartedCall } from './call-start.js';
@@ -14,7 +13,7 @@ import type { Session } from './session.js';
 import { confirmPrompt, type Approval } from './approvals.js';
 import { startedText } from './background-calls.js';
 import type { Waited } from './awaiting.js';
-import { askQuestion, type QuestionReply } from './questions.js';
+import type { QuestionOutcome, QuestionReply } from './questions.js';
 import type { Wanted } from '../tools/user-question.js';
 
 /** One turn in progress, as the turn loop and its calls see it. */
@@ -59,6 +58,8 @@ export interface TurnContext {
   approve: (id: string) => Promise<{ approval: Approval; refusal?: string }>;
   /** Waits for the answer to call `id`'s question (`tool_question`, just sent). */
   hear: (id: string, wanted: Wanted) => Promise<Waited<QuestionReply>>;
+  /** A question's outcome, counted. */
+  questioned: (outcome: QuestionOutcome) => void;
   /** The engine's spans, when exported: calls the client runs get theirs here. */
   spans?: Spans;
 }
@@ -84,38 +85,6 @@ export function forwardEvent(
   } else if (event.type === 'done' && event.usage) {
     ctx.usage = addUsage(ctx.usage, event.usage);
   }
-}
-
-/**
- * How a running call asks the user a question (an MCP server's elicitation, a code tool's
- * `context.confirm`), for a call the client was told of (`running`: between its `tool_call` and
- * its `tool_result`): a yes or no as an approval is asked (`tool_confirm`), a value as
- * `askQuestion` does (`tool_question`); the question its prompt as one line of up to
- * QUESTION_MAX_CHARS, said in a voice session.
- */
-export function questionAsker(
-  ctx: TurnContext,
-  running: (id: string) => { name: string; arguments: Record<string, unknown> } | undefined,
-): NonNullable<ToolCallContext['ask']> {
-  return async (id, question, wanted) => {
-    const call = running(id);
-    if (!call) return 'unasked';
-    const { approvals, questions } = ctx.session;
-    if (ctx.signal.aborted || approvals.has(id) || questions.has(id)) return 'unanswered';
-    const { name, arguments: args } = call;
-    const prompt = oneLine(question, QUESTION_MAX_CHARS);
-    if (wanted)
-      return askQuestion({ id, name, arguments: args, prompt, wanted }, ctx.emit, ctx.hear);
-    ctx.emit({
-      type: 'tool_confirm',
-      id,
-      name,
-      arguments: args,
-      ...(prompt && { prompt }),
-    });
-    const { approval } = await ctx.approve(id);
-    return approval === 'approved' ? 'yes' : approval === 'declined' ? 'no' : 'unanswered';
-  };
 }
 
 /** A call's outcome, for the operator: which tools a turn ran (never their arguments). */

@@ -24,7 +24,6 @@ import { traceIdOf } from '../common/trace-context.js';
 import {
   callOutcomeLine,
   forwardEvent,
-  questionAsker,
   requestOf,
   roundTextEnded,
   runCalls,
@@ -32,6 +31,7 @@ import {
 } from './turn-context.js';
 import { ProgressRelay } from './progress-relay.js';
 import { userAnswers } from './approvals.js';
+import { questionAsker } from './questions.js';
 import { clientToolCaller, clientToolsOf } from './client-tools.js';
 import { CLIENT_TOOL } from '../metrics/engine-metrics.js';
 import { Spans } from '../tracing/spans.js';
@@ -141,9 +141,7 @@ export class TurnManager {
       get callSignal() {
         return (callSignal ??= AbortSignal.any([signal, (over = new AbortController()).signal]));
       },
-      ...userAnswers(session, signal, this.toolSettings.confirmTimeoutSecs * 1000, (approval) =>
-        this.metrics.approval(approval),
-      ),
+      ...userAnswers(session, signal, this.toolSettings.confirmTimeoutSecs * 1000, this.metrics),
     };
     ctx.toolContext.callClientTool = clientToolCaller(ctx, this.toolSettings);
     ctx.toolContext.progress = (id, update) => progress.report(id, update);
