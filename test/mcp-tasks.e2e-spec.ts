@@ -1,7 +1,7 @@
-import { sseStructuredCalls } from './support/fake-llm.js';
+import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { McpTestServer, useMcpServer } from './support/mcp-server.js';
 import { writeToolsFile } from './support/tools-file.js';
-import { callOnce, useClientPerTest, useEngineRig } from './support/turn-harness.js';
+import { callOnce, toolRead, useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { until } from './support/waiting.js';
 
 /**
@@ -37,6 +37,15 @@ describe('MCP tools run as tasks', () => {
         ),
     },
     {
+      // Asks its user while it runs as a task (its question delivered on tasks/result).
+      name: 'clear_cache',
+      taskSupport: 'required',
+      answer: async (_args, { elicit }) => {
+        const answer = await elicit!('Clear the cache?');
+        return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+      },
+    },
+    {
       name: 'quick',
       taskSupport: 'optional',
       answer: () => ({ content: [{ type: 'text', text: 'done' }] }),
@@ -50,6 +59,7 @@ describe('MCP tools run as tasks', () => {
       { type: 'mcp', name: 'endless', url: server.url, timeout_secs: 0.5 },
       { type: 'mcp', name: 'endless_too', tool: 'endless', url: server.url },
       { type: 'mcp', name: 'quick', url: server.url },
+      { type: 'mcp', name: 'clear_cache', url: server.url, timeout_secs: 0.5 },
       // Its list never read: that it runs only as a task is learnt from its server's refusal.
       {
         type: 'mcp',
@@ -95,6 +105,26 @@ describe('MCP tools run as tasks', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     await until(() => stopped === 1, "the task's work stopped on the server");
     expect(mcp.tasks.cancelled).toBe(1);
+  });
+
+  it("asks the user a task's question, its time standing still until the answer", async () => {
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: 'call_c', name: 'clear_cache', arguments: {} }]),
+      sseText(['ok']),
+    );
+    const ws = client.ws;
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'clear the cache' });
+    const question = await ws.waitFor((m) => m.type === 'tool_confirm', from);
+    expect(question).toMatchObject({ name: 'clear_cache', prompt: 'Clear the cache?' });
+    // Answered after the tool's 0.5 s.
+    await new Promise((r) => setTimeout(r, 800));
+    ws.send({ type: 'tool_confirm', id: question.id, approved: true });
+    await ws.waitFor((m) => m.type === 'assistant_end', from, 10_000);
+    expect(ws.messages.slice(from).find((m) => m.type === 'tool_result')).toMatchObject({
+      ok: true,
+    });
+    expect(JSON.parse(toolRead(rig.llm))).toEqual({ action: 'accept' });
   });
 
   it('cancels the task on its server when the user interrupts the turn', async () => {

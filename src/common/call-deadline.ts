@@ -4,6 +4,9 @@
  * user's thinking is not the tool's slowness.
  * Pure: no Nest import.
  */
+/** How long a call's questions to its user may hold it, at most, beyond its own time. */
+const QUESTIONS_MS = 60 * 60_000;
+
 export class CallDeadline {
   private readonly controller = new AbortController();
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -14,11 +17,19 @@ export class CallDeadline {
 
   /** `reason`: what the call's request is aborted with when the time is over. */
   constructor(
-    private readonly ms: number,
+    readonly ms: number,
     private readonly reason: () => unknown,
     private readonly now: () => number = () => performance.now(),
   ) {
     this.left = ms;
+  }
+
+  /**
+   * A timer to back the deadline up with (the SDK's own, say): the call's time, and the longest
+   * its questions to its user may hold it.
+   */
+  get backstopMs(): number {
+    return this.ms + QUESTIONS_MS;
   }
 
   /** Aborted when the time is over. */

@@ -7,10 +7,14 @@ import type {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { schemeFor, serverFor, type TlsOptions } from './tls.js';
+import { formParams, startTask } from './mcp-task-work.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
+import {
+  InMemoryTaskMessageQueue,
+  InMemoryTaskStore,
+} from '@modelcontextprotocol/sdk/experimental/tasks';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -76,6 +80,8 @@ export class McpTestServer {
   private readonly http: HttpServer;
   /** Tasks of every session (the SDK's store keeps them apart by session). */
   private readonly taskStore = new InMemoryTaskStore();
+  /** What a task's work asks its client (its questions), delivered on `tasks/result`. */
+  private readonly taskQueue = new InMemoryTaskMessageQueue();
 
   /** Sessions of the older HTTP+SSE transport (`legacy`), by id. */
   private readonly legacySessions = new Map<string, SSEServerTransport>();
@@ -197,6 +203,7 @@ export class McpTestServer {
           tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
         },
         taskStore: this.taskStore,
+        taskMessageQueue: this.taskQueue,
       },
     );
     this.servers.add(server);
@@ -233,23 +240,11 @@ export class McpTestServer {
       const task = request.params.task;
       if (tool.taskSupport === 'required' && !task)
         throw new McpError(ErrorCode.MethodNotFound, `Tool ${tool.name} requires a task`);
-      if (task && extra.taskStore) {
-        // The task is answered at once; its work goes on until its result is stored.
-        const created = await extra.taskStore.createTask({ ttl: task.ttl, pollInterval: 20 });
-        this.tasks.created++;
-        const work = new AbortController();
-        this.taskWork.set(created.taskId, work);
-        const progress = (_p: number, _t?: number, message?: string) =>
-          extra.taskStore!.updateTaskStatus(created.taskId, 'working', message);
-        const answered = Promise.resolve(
-          tool.answer(args, { signal: work.signal, headers: callHeaders, progress }),
-        );
-        void answered.then(async (result) => {
-          if (!work.signal.aborted)
-            await extra.taskStore!.storeTaskResult(created.taskId, 'completed', result);
+      if (task && extra.taskStore)
+        return startTask(tool, args, callHeaders, task.ttl, extra, {
+          tasks: this.tasks,
+          work: this.taskWork,
         });
-        return { task: created };
-      }
       this.running++;
       const log = (level: string, data: unknown) =>
         extra.sendNotification({
@@ -266,10 +261,7 @@ export class McpTestServer {
                 params: { progressToken, progress, total, message },
               });
       const elicit = (message: string, properties: Record<string, unknown> = {}) =>
-        server.elicitInput(
-          { mode: 'form', message, requestedSchema: { type: 'object', properties } as never },
-          { relatedRequestId: extra.requestId },
-        );
+        server.elicitInput(formParams(message, properties), { relatedRequestId: extra.requestId });
       const sample = (params: Record<string, unknown>) =>
         server.createMessage(params as never, { relatedRequestId: extra.requestId });
       try {

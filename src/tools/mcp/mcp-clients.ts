@@ -44,8 +44,6 @@ export { targetKey, type McpLimits, type McpListedTool, type McpTarget } from '.
 
 /** Connections kept open at most (different servers, or different headers such as a user's token). */
 export const MAX_MCP_CONNECTIONS = 100;
-/** How long a call's questions to its user may hold it, at most, beyond its own time. */
-const QUESTIONS_MS = 60 * 60_000;
 const MAX_LISTED_TOOLS = 10_000;
 
 /**
@@ -122,12 +120,12 @@ export class McpClients {
       async (client, signal) => {
         const onprogress = limits.onProgress;
         if (asTask)
-          return callAsTask(await mcpSdk(), client, params, { timeoutMs, signal, onprogress });
+          return callAsTask(await mcpSdk(), client, params, { deadline, signal, onprogress });
         deadline.start();
         try {
           return (await client.callTool(params, undefined, {
             // The SDK's own timer only backs up the deadline's.
-            timeout: timeoutMs + QUESTIONS_MS,
+            timeout: deadline.backstopMs,
             signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
             onprogress,
           })) as McpCallResult;

@@ -1,13 +1,15 @@
 /**
  * A call to a tool its server runs only as a task (MCP 2025-11-25 `execution.taskSupport:
  * "required"`): `tools/call` creates the task, `tasks/get` is asked until it ends, `tasks/result`
- * gives what the call would have answered. Within the call's time, as any call.
+ * gives what the call would have answered. Within the call's time, as any call (standing still
+ * while its user is asked).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { setTimeout as pause } from 'node:timers/promises';
 import { notTaken } from './mcp-faults.js';
 import type { McpCallResult } from './mcp-result.js';
-import { REQUEST_TIMEOUT, type McpSdk } from './mcp-sdk.js';
+import type { McpSdk } from './mcp-sdk.js';
+import type { CallDeadline } from '../../common/call-deadline.js';
 
 /** JSON-RPC's internal error. */
 const INTERNAL_ERROR = -32603;
@@ -32,37 +34,37 @@ export async function callAsTask(
   client: Client,
   params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
   {
-    timeoutMs,
+    deadline,
     signal,
     onprogress,
   }: {
-    timeoutMs: number;
+    /** The call's time, standing still while its server waits for its user's answer. */
+    deadline: CallDeadline;
     signal: AbortSignal | undefined;
     onprogress?: (update: { progress?: number; total?: number; message?: string }) => void;
   },
 ): Promise<McpCallResult> {
-  const deadline = Date.now() + timeoutMs;
-  const left = () => {
-    const ms = deadline - Date.now();
-    if (ms <= 0) throw new sdk.McpError(REQUEST_TIMEOUT, 'Request timed out');
-    return ms;
-  };
-  const created = await client.request(
-    { method: 'tools/call', params },
-    sdk.CreateTaskResultSchema,
-    { timeout: left(), signal, onprogress, task: { ttl: timeoutMs + TTL_MARGIN_MS } },
-  );
-  let task: Task = created.task;
-  if (task.statusMessage) onprogress?.({ message: task.statusMessage });
+  const stop = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
+  // The SDK's own timer only backs the deadline up.
+  const options = { timeout: deadline.backstopMs, signal: stop };
+  deadline.start();
+  let task: Task | undefined;
   try {
+    const created = await client.request(
+      { method: 'tools/call', params },
+      sdk.CreateTaskResultSchema,
+      { ...options, onprogress, task: { ttl: deadline.ms + TTL_MARGIN_MS } },
+    );
+    task = created.task;
+    if (task.statusMessage) onprogress?.({ message: task.statusMessage });
     while (!ENDED.has(task.status) && task.status !== 'input_required') {
       const interval = Math.min(
         Math.max(task.pollInterval ?? POLL_MS.unsaid, POLL_MS.least),
         POLL_MS.most,
       );
-      await pause(Math.min(interval, left()), undefined, { signal });
-      const said = task.statusMessage;
-      task = await client.experimental.tasks.getTask(task.taskId, { timeout: left(), signal });
+      await pause(interval, undefined, { signal: stop });
+      const said: string | undefined = task.statusMessage;
+      task = await client.experimental.tasks.getTask(task.taskId, options);
       // A new status message tells how far the task has got, as a progress notification would.
       if (task.statusMessage && task.statusMessage !== said && !ENDED.has(task.status))
         onprogress?.({ message: task.statusMessage });
@@ -74,24 +76,29 @@ export async function callAsTask(
         `the MCP server cancelled the task${task.statusMessage ? `: ${task.statusMessage}` : ''}`,
       );
     // Completed or failed: what the call would have answered (a result, or its error). Waiting
-    // for input: the answer once the server has it (its question, `elicitation/create`, is
-    // answered as any: mcp-elicitation.ts).
-    return await client.experimental.tasks.getTaskResult(task.taskId, sdk.CallToolResultSchema, {
-      timeout: left(),
-      signal,
-    });
+    // for input: the answer once the server has it (its question, `elicitation/create`, comes
+    // on this request and is answered as any, the time standing still: mcp-elicitation.ts).
+    return await client.experimental.tasks.getTaskResult(
+      task.taskId,
+      sdk.CallToolResultSchema,
+      options,
+    );
   } catch (error) {
     // Given up (the turn cut short, the time over, the connection lost): the server need not
     // work on for nothing. Whatever it answers, the call has failed.
-    if (!ENDED.has(task.status))
+    if (task && !ENDED.has(task.status))
       void client.experimental.tasks
         .cancelTask(task.taskId, { timeout: CANCEL_MS })
         .catch(() => {});
+    // The time over: the deadline's own error (a wait it cut short says only that it was aborted).
+    if (deadline.signal.aborted) throw deadline.signal.reason;
     // The server took the call: it must not be made again in a new session (mcp-clients.ts).
-    if (notTaken(error))
+    if (task && notTaken(error))
       throw new Error(`the MCP server lost the task: ${(error as Error).message}`, {
         cause: error,
       });
     throw error;
+  } finally {
+    deadline.clear();
   }
 }
