@@ -61,15 +61,18 @@ describe('readAnswer', () => {
 });
 
 describe('givenAnswer', () => {
-  it("checks the client's value: a choice by title or value, a number as a number", () => {
+  it("checks the client's value: a choice by title or value, a number or its digits", () => {
     expect(givenAnswer('Extra large', sizes)).toEqual({ value: 'xl' });
     expect(givenAnswer('s', sizes)).toEqual({ value: 's' });
     expect(givenAnswer('medium', sizes)).toEqual({
       error: 'the answer must be one of "Large", "Extra large", "Small"',
     });
-    expect(givenAnswer('4', { type: 'number' })).toEqual({ error: 'the answer must be a number' });
+    expect(givenAnswer('4', { type: 'number' })).toEqual({ value: 4 });
+    expect(givenAnswer('four', { type: 'number' })).toEqual({
+      error: 'the answer must be a number',
+    });
     expect(givenAnswer(4, { type: 'number', maximum: 3 })).toEqual({ error: '4 is over 3' });
-    expect(givenAnswer(4, { type: 'text' })).toEqual({ error: 'the answer must be a string' });
+    expect(givenAnswer(1234, { type: 'text' })).toEqual({ value: '1234' });
   });
 });
 

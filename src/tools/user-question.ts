@@ -130,7 +130,10 @@ export function readAnswer(said: string, wanted: Wanted): Read {
   }
 }
 
-/** The value the client gave (`tool_answer`), or why it does not answer the question. */
+/**
+ * The value the client gave (`tool_answer`), or why it does not answer the question: a choice's
+ * title or value, a text, a number (or its digits).
+ */
 export function givenAnswer(value: string | number, wanted: Wanted): Read {
   if (wanted.type === 'choice') {
     const picked = wanted.choices.find(
@@ -141,14 +144,15 @@ export function givenAnswer(value: string | number, wanted: Wanted): Read {
       ? checked({ value: picked.value }, wanted)
       : { error: `the answer must be one of ${titles}` };
   }
-  if (wanted.type === 'text')
-    return typeof value === 'string'
-      ? checked({ value }, wanted)
-      : { error: 'the answer must be a string' };
-  return typeof value === 'number'
-    ? checked({ value }, wanted)
+  // A number for a text (keyed digits), digits for a number: taken as they are meant.
+  if (wanted.type === 'text') return checked({ value: String(value) }, wanted);
+  const number = typeof value === 'number' ? value : NUMERAL.test(value) ? Number(value) : NaN;
+  return Number.isFinite(number)
+    ? checked({ value: number }, wanted)
     : { error: `the answer must be a number` };
 }
+
+const NUMERAL = /^\s*-?\d+(?:\.\d+)?\s*$/;
 
 /** `read` held to the question's bounds and the tool's own check. */
 function checked(read: Read, wanted: Wanted): Read {
