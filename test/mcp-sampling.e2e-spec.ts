@@ -64,6 +64,7 @@ describe('MCP sampling', () => {
   const server = useMcpServer(mcp);
   const rig = useEngineRig(() => ({
     LLM_MODEL: 'qwen3',
+    LLM_MODELS: 'qwen3,qwen3-legal',
     LLM_TOOLS_FILE: writeToolsFile([
       {
         type: 'mcp',
@@ -128,6 +129,23 @@ describe('MCP sampling', () => {
     expect(metrics).toMatch(/^agent_engine_mcp_samplings_total\{outcome="answered"\} 1$/m);
     expect(metrics).toMatch(/^agent_engine_llm_tokens_total\{type="prompt"\} 31$/m);
     expect(metrics).toMatch(/^agent_engine_llm_tokens_total\{type="completion"\} 6$/m);
+  });
+
+  it("asks the session's own model (LLM_MODELS) for its call's completion", async () => {
+    client.ws.send({ type: 'session.update', model: 'qwen3-legal' });
+    await client.ws.waitFor((m) => m.type === 'session.updated');
+    const reply = {
+      choices: [
+        { index: 0, message: { role: 'assistant', content: 'Late.' }, finish_reason: 'stop' },
+      ],
+    };
+    await turn('summarize_orders', { kind: 'json', body: reply });
+    expect(rig.llm.requests.map((r) => r.body.model)).toEqual([
+      'qwen3-legal',
+      'qwen3-legal',
+      'qwen3-legal',
+    ]);
+    expect(JSON.parse(toolRead(rig.llm, 2))).toMatchObject({ model: 'qwen3-legal' });
   });
 
   it('tells the server a completion cut at its length, and why the model failed', async () => {

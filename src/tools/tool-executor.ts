@@ -39,6 +39,8 @@ export interface ToolCallContext {
   state: { value: Record<string, unknown> };
   /** The conversation so far, oldest first. */
   events: readonly { role: string; content: string | null }[];
+  /** The session's own model (one of LLM_MODELS), when it chose one. */
+  model?: string;
   /** The session's variables (`session.update`'s `variables`): `${session.NAME}` in HTTP tools. */
   variables: Readonly<Record<string, string>>;
   /** The turn's trace id: HTTP tool requests carry a W3C `traceparent` (TRACE_CONTEXT). */

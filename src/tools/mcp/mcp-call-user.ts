@@ -14,7 +14,7 @@ export function userSide(
   call: ToolInvocation,
   secrets: Record<string, string>,
 ): Pick<McpLimits, 'onProgress' | 'asker'> {
-  const { progress, ask, sessionId } = call.context ?? {};
+  const { progress, ask, sessionId, model } = call.context ?? {};
   return {
     ...(progress && {
       onProgress: (raw) => {
@@ -24,6 +24,7 @@ export function userSide(
     }),
     asker: {
       session: sessionId,
+      ...(model && { model }),
       ...(ask && {
         ask: (question: string, wanted?: Wanted) =>
           ask(call.id, maskSecrets(question, secrets), wanted),

@@ -31,7 +31,7 @@ import {
 import { CallDeadline } from '../../common/call-deadline.js';
 import { targetKey, type McpLimits, type McpListedTool, type McpTarget } from './mcp-target.js';
 import { elicitor, type Asker } from './mcp-elicitation.js';
-import { sampler, type SamplingAnswer, type SamplingParams } from './mcp-sampling.js';
+import { sampler, type SampleFn } from './mcp-sampling.js';
 
 /** A connection being opened: to whom, within what time, and the calls that will be on it. */
 interface Opening {
@@ -72,11 +72,7 @@ export class McpClients {
       /** A line a server run as a command wrote to its standard error, or a log message it sent. */
       onServerLog?: (target: McpTarget, line: string, level?: EngineLogLevel) => void;
       /** Answers a server's `sampling/createMessage` (targets with `sampling` only). */
-      sample?: (
-        params: SamplingParams,
-        maxTokens: number,
-        signal: AbortSignal,
-      ) => Promise<SamplingAnswer>;
+      sample?: SampleFn;
     } = {},
   ) {}
 
@@ -290,7 +286,8 @@ export class McpClients {
       toolsChanged: () => this.options.onToolsChanged?.(target),
       log,
       elicit: elicitor(calls, log),
-      ...(target.sampling && sample && { sample: sampler(sample, target.sampling.maxTokens, log) }),
+      ...(target.sampling &&
+        sample && { sample: sampler(sample, target.sampling.maxTokens, log, calls) }),
     });
   }
 }

@@ -16,6 +16,8 @@ import type { EngineLogLevel } from './mcp-server-log.js';
 /** A `tools/call` in flight on a connection: whose session it is, and how it asks its user. */
 export interface Asker {
   session?: string;
+  /** The session's own model (LLM_MODELS), which the server's sampling requests then ask. */
+  model?: string;
   /** Absent for a call no user waits on (a background call, a try over the admin API). */
   ask?: (question: string, wanted?: Wanted) => Promise<UserAnswer>;
 }

@@ -47,6 +47,7 @@ export type SamplingAnswer = { result: SamplingResult } | { refused: string } | 
 export function samplingRequest(
   params: SamplingParams,
   maxTokens: number,
+  model?: string,
 ): LlmRequest | { refused: string } {
   if (params.tools !== undefined)
     return { refused: 'the engine offers its model no tools in sampling' };
@@ -70,6 +71,7 @@ export function samplingRequest(
   return {
     messages,
     tools: [],
+    ...(model && { model }),
     sampling: {
       maxTokens: Math.max(1, Math.min(params.maxTokens, maxTokens)),
       ...(params.temperature !== undefined && { temperature: params.temperature }),
@@ -93,14 +95,10 @@ export type SamplingCount = (outcome: 'answered' | 'refused' | 'failed', usage?:
  * how the result names the model. A call the model makes in its answer is left out; its
  * reasoning too.
  */
-export function modelSampler(
-  llm: LlmClient,
-  model: string,
-  count: SamplingCount,
-): (params: SamplingParams, maxTokens: number, signal?: AbortSignal) => Promise<SamplingAnswer> {
+export function modelSampler(llm: LlmClient, model: string, count: SamplingCount): SampleFn {
   let running = 0;
-  return async (params, maxTokens, signal) => {
-    const request = samplingRequest(params, maxTokens);
+  return async (params, maxTokens, signal, chosen) => {
+    const request = samplingRequest(params, maxTokens, chosen);
     if ('refused' in request) {
       count('refused');
       return request;
@@ -132,8 +130,33 @@ export function modelSampler(
     }
     count('answered', usage);
     const content = { type: 'text' as const, text };
-    return { result: { model, role: 'assistant', content, stopReason: stopReason(finish) } };
+    const named = chosen ?? model;
+    return { result: { model: named, role: 'assistant', content, stopReason: stopReason(finish) } };
   };
+}
+
+/**
+ * Asks the model for a server's completion, at most `maxTokens` long; `model`: a session's own
+ * model rather than the engine's.
+ */
+export type SampleFn = (
+  params: SamplingParams,
+  maxTokens: number,
+  signal?: AbortSignal,
+  model?: string,
+) => Promise<SamplingAnswer>;
+
+/**
+ * The model of the session whose calls wait on the connection (`calls`), when it chose one of
+ * LLM_MODELS: undefined for the engine's, and when calls of several sessions wait (whose the
+ * request is, the protocol does not say).
+ */
+export function sessionModel(
+  calls: ReadonlySet<{ session?: string; model?: string }>,
+): string | undefined {
+  const waiting = [...calls];
+  if (new Set(waiting.map((c) => c.session)).size !== 1) return undefined;
+  return waiting.findLast((c) => c.model)?.model;
 }
 
 /**
@@ -141,17 +164,14 @@ export function modelSampler(
  * by its size and time (the texts, which may carry the user's data, at debug level only).
  */
 export function sampler(
-  sample: (
-    params: SamplingParams,
-    maxTokens: number,
-    signal: AbortSignal,
-  ) => Promise<SamplingAnswer>,
+  sample: SampleFn,
   maxTokens: number,
   log: (line: string, level?: EngineLogLevel) => void,
+  calls: ReadonlySet<{ session?: string; model?: string }> = new Set(),
 ): (params: SamplingParams, signal: AbortSignal) => Promise<SamplingAnswer> {
   return async (params, signal) => {
     const started = performance.now();
-    const answer = await sample(params, maxTokens, signal);
+    const answer = await sample(params, maxTokens, signal, sessionModel(calls));
     if ('refused' in answer)
       log(`asked the model for a completion, refused: ${answer.refused}`, 'warn');
     else if ('failed' in answer) log(`asked the model for a completion: ${answer.failed}`, 'warn');
