@@ -27,12 +27,11 @@ describe('MCP elicitation', () => {
         asked(await elicit!('Join as a member?', { member: { type: 'boolean' } })),
     },
     {
-      name: 'ask_contact',
+      name: 'ask_topics',
       answer: async (_args, { elicit }) =>
         asked(
-          await elicit!('How do we reach you?', {
-            name: { type: 'string' },
-            email: { type: 'string', format: 'email' },
+          await elicit!('Which topics?', {
+            topics: { type: 'array', items: { type: 'string', enum: ['news', 'offers'] } },
           }),
         ),
     },
@@ -55,7 +54,7 @@ describe('MCP elicitation', () => {
     TOOL_CONFIRM_TIMEOUT_SECS: '1',
     TOOL_SECRET_FILES: KEY,
     LLM_TOOLS_FILE: writeToolsFile([
-      ...['delete_files', 'join_club', 'ask_contact', 'slow_delete'].map((name) => ({
+      ...['delete_files', 'join_club', 'ask_topics', 'slow_delete'].map((name) => ({
         type: 'mcp',
         name,
         url: `${server.url}?key=\${TOOL_SECRET_FILES}`,
@@ -140,7 +139,7 @@ describe('MCP elicitation', () => {
     });
   });
 
-  it('cancels a question left unanswered (TOOL_CONFIRM_TIMEOUT_SECS), and asks no form of several fields', async () => {
+  it('cancels a question left unanswered (TOOL_CONFIRM_TIMEOUT_SECS), and asks no list to tick', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => {});
     try {
       script('delete_files');
@@ -151,8 +150,8 @@ describe('MCP elicitation', () => {
       expect(JSON.parse(toolRead(rig.llm))).toMatchObject({ action: 'cancel' });
 
       rig.llm.reset();
-      script('ask_contact');
-      from = callTool(ws, 'ask_contact');
+      script('ask_topics');
+      from = callTool(ws, 'ask_topics');
       await turnEnd(ws, from);
       expect(ws.messages.slice(from).some((m) => /^tool_(confirm|question)$/.test(m.type))).toBe(
         false,
@@ -160,7 +159,7 @@ describe('MCP elicitation', () => {
       expect(JSON.parse(toolRead(rig.llm))).toMatchObject({ action: 'cancel' });
       const lines = warn.mock.calls.map((c) => String(c[0]));
       expect(lines).toContain(
-        `MCP server ${server.url}: asked its user a question, answered cancel: a form of several fields, or of a list to tick, which the engine does not ask`,
+        `MCP server ${server.url}: asked its user a question, answered cancel: a form of a list to tick, or of more than 10 fields, which the engine does not ask`,
       );
     } finally {
       warn.mockRestore();

@@ -30,11 +30,21 @@ describe('MCP questions', () => {
       },
     ],
     ask_email: ['Your email?', { email: { type: 'string', format: 'email' } }],
+    ask_contact: [
+      'How do we reach you?',
+      {
+        name: { type: 'string', title: 'Your name' },
+        email: { type: 'string', format: 'email' },
+        news: { type: 'boolean', title: 'Send you our news' },
+      },
+    ],
   };
   const mcp = new McpTestServer(
     Object.entries(forms).map(([name, [message, properties]]) => ({
       name,
-      answer: async (_args, { elicit }) => asked(await elicit!(message, properties)),
+      answer: async (_args, { elicit }) =>
+        // (The test server's forms require nothing but the contact's name.)
+        asked(await elicit!(message, properties, name === 'ask_contact' ? ['name'] : undefined)),
     })),
   );
   const server = useMcpServer(mcp);
@@ -128,6 +138,30 @@ describe('MCP questions', () => {
     }
   });
 
+  it("asks a form's fields one after the other; a no leaves an optional one out", async () => {
+    const ws = client.ws;
+    const { from, question } = await ask(ws, 'ask_contact');
+    expect(question).toMatchObject({
+      prompt: 'How do we reach you? Your name?',
+      answer: { type: 'text' },
+    });
+    ws.send({ type: 'user_text', text: 'Ada Lovelace.' });
+    const email = await ws.waitFor(
+      (m) => m.type === 'tool_question' && m.prompt === 'email?',
+      from,
+    );
+    expect(email.answer).toEqual({ type: 'text', format: 'email', optional: true });
+    ws.send({ type: 'user_text', text: 'No thanks' });
+    expect(await ws.waitFor((m) => m.type === 'tool_confirm', from)).toMatchObject({
+      prompt: 'Send you our news?',
+    });
+    ws.send({ type: 'user_text', text: 'yes' });
+    expect(await answered(ws, from)).toEqual({
+      action: 'accept',
+      content: { name: 'Ada Lovelace', news: true },
+    });
+  });
+
   it('refuses a value out of bounds, asks again after words with no number, takes keyed digits', async () => {
     const ws = client.ws;
     const { from } = await ask(ws, 'ask_guests');
@@ -195,7 +229,7 @@ describe('MCP questions', () => {
 
   it('counts in /metrics what became of the questions above', async () => {
     const scrape = await (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
-    const counts = { answered: 5, declined: 2, unclear: 1 };
+    const counts = { answered: 6, declined: 3, unclear: 1 };
     for (const [outcome, count] of Object.entries(counts))
       expect(scrape).toMatch(
         new RegExp(`^agent_engine_tool_questions_total\\{outcome="${outcome}"\\} ${count}$`, 'm'),

@@ -104,13 +104,14 @@ async function put(
 
 /**
  * While a call's question waits, what the user said or typed answers it (the latest asked), and
- * starts no turn: a plain no (`no`) declines a number or a choice; a text question takes the
- * words whatever they are. False when no question waits.
+ * starts no turn: a plain no (`no`) declines a number, a choice or an optional text; a text
+ * question takes the words whatever they are. False when no question waits.
  */
 export function answerQuestion(session: Session, text: string, no: boolean): boolean {
   const waiting = [...session.questions.values()].at(-1);
   if (!waiting) return false;
-  waiting.reply(no && waiting.wanted.type !== 'text' ? 'no' : { said: text });
+  const { type, optional } = waiting.wanted;
+  waiting.reply(no && (type !== 'text' || optional) ? 'no' : { said: text });
   return true;
 }
 

@@ -16,7 +16,11 @@ export type Wanted = (
   | { type: 'text'; minLength?: number; maxLength?: number; format?: string }
   | { type: 'number' | 'integer'; minimum?: number; maximum?: number }
   | { type: 'choice'; choices: readonly Choice[] }
-) & { check?: (value: string | number) => string | undefined };
+) & {
+  check?: (value: string | number) => string | undefined;
+  /** A plain no leaves it out, even for a text (a form's optional field). */
+  optional?: boolean;
+};
 
 /** What the client is told of the answer a question wants (`tool_question`'s `answer`). */
 export interface WantedAnswer {
@@ -27,11 +31,17 @@ export interface WantedAnswer {
   min_length?: number;
   max_length?: number;
   format?: string;
+  /** A form's optional field: `null` (or a plain no) leaves it out. */
+  optional?: true;
 }
 
 export type Read = { value: string | number } | { error: string };
 
 export function wantedAnswer(wanted: Wanted): WantedAnswer {
+  return { ...wantedKind(wanted), ...(wanted.optional && { optional: true }) };
+}
+
+function wantedKind(wanted: Wanted): WantedAnswer {
   switch (wanted.type) {
     case 'choice':
       return { type: 'choice', choices: wanted.choices.map((c) => c.title) };

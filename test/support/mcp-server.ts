@@ -42,8 +42,12 @@ export interface McpTestTool {
       log?: (level: string, data: unknown) => Promise<void>;
       /** Tells its client how far the call has got (`notifications/progress`; a task's status message). */
       progress?: (progress: number, total?: number, message?: string) => Promise<void>;
-      /** Asks its client's user (`elicitation/create`, form mode). */
-      elicit?: (message: string, properties?: Record<string, unknown>) => Promise<unknown>;
+      /** Asks its client's user (`elicitation/create`, form mode; `required`: the form's). */
+      elicit?: (
+        message: string,
+        properties?: Record<string, unknown>,
+        required?: string[],
+      ) => Promise<unknown>;
       /** Asks its client's model for a completion (`sampling/createMessage`). */
       sample?: (params: Record<string, unknown>) => Promise<unknown>;
     },
@@ -260,8 +264,14 @@ export class McpTestServer {
                 method: 'notifications/progress',
                 params: { progressToken, progress, total, message },
               });
-      const elicit = (message: string, properties: Record<string, unknown> = {}) =>
-        server.elicitInput(formParams(message, properties), { relatedRequestId: extra.requestId });
+      const elicit = (
+        message: string,
+        properties: Record<string, unknown> = {},
+        required?: string[],
+      ) =>
+        server.elicitInput(formParams(message, properties, required), {
+          relatedRequestId: extra.requestId,
+        });
       const sample = (params: Record<string, unknown>) =>
         server.createMessage(params as never, { relatedRequestId: extra.requestId });
       try {

@@ -7,11 +7,18 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { McpTestTool } from './mcp-server.js';
 
-/** The params of a form `elicitation/create` asking `message`, the form's fields `properties`. */
-export const formParams = (message: string, properties: Record<string, unknown>) => ({
+/**
+ * The params of a form `elicitation/create` asking `message`, the form's fields `properties`
+ * (`required`: those the user must fill).
+ */
+export const formParams = (
+  message: string,
+  properties: Record<string, unknown>,
+  required?: string[],
+) => ({
   mode: 'form' as const,
   message,
-  requestedSchema: { type: 'object', properties } as never,
+  requestedSchema: { type: 'object', properties, ...(required && { required }) } as never,
 });
 
 /** What the test server counts of its tasks, and what aborts each one's work (by task id). */

@@ -1,5 +1,5 @@
 import type { UserAnswer } from '../tool-executor.js';
-import { answerElicitation, formField, type Asker } from './mcp-elicitation.js';
+import { answerElicitation, type Asker } from './mcp-elicitation.js';
 
 const confirm = { message: 'Delete 3 files?', requestedSchema: { type: 'object', properties: {} } };
 const member = {
@@ -9,65 +9,6 @@ const member = {
 const asking = (session: string, said: UserAnswer, asked: string[] = []): Asker => ({
   session,
   ask: (question) => (asked.push(question), Promise.resolve(said)),
-});
-
-describe('formField', () => {
-  const field = (props: Record<string, unknown>) =>
-    formField({ properties: props as Record<string, { type?: unknown }> });
-
-  it('is empty for a confirmation, the name of one boolean field, undefined for several fields', () => {
-    expect(formField(undefined)).toEqual({ name: '' });
-    expect(field({})).toEqual({ name: '' });
-    expect(field({ ok: { type: 'boolean' } })).toEqual({ name: 'ok' });
-    expect(field({ ok: { type: 'boolean' }, why: { type: 'string' } })).toBeUndefined();
-    expect(field({ tags: { type: 'array', items: { enum: ['a', 'b'] } } })).toBeUndefined();
-  });
-
-  it('wants a text, a number or a choice (titled by oneOf, enumNames, or its values)', () => {
-    expect(field({ name: { type: 'string', maxLength: 40 } })?.wanted).toMatchObject({
-      type: 'text',
-      maxLength: 40,
-    });
-    expect(field({ n: { type: 'integer', minimum: 1, maximum: 8 } })?.wanted).toMatchObject({
-      type: 'integer',
-      minimum: 1,
-      maximum: 8,
-    });
-    const choices = (props: Record<string, unknown>) =>
-      (field(props)?.wanted as { choices?: unknown }).choices;
-    expect(
-      choices({
-        size: {
-          type: 'string',
-          oneOf: [
-            { const: 's', title: 'Small' },
-            { const: 'l', title: 'Large' },
-          ],
-        },
-      }),
-    ).toEqual([
-      { value: 's', title: 'Small' },
-      { value: 'l', title: 'Large' },
-    ]);
-    expect(
-      choices({ size: { type: 'string', enum: ['s', 'l'], enumNames: ['Small', 'Large'] } }),
-    ).toEqual([
-      { value: 's', title: 'Small' },
-      { value: 'l', title: 'Large' },
-    ]);
-    expect(choices({ size: { type: 'string', enum: ['small'] } })).toEqual([
-      { value: 'small', title: 'small' },
-    ]);
-  });
-
-  it("checks an answer as the server will (the SDK's formats)", () => {
-    const email = field({ to: { type: 'string', format: 'email' } })!.wanted!;
-    expect(email.check!('ada@example.com')).toBeUndefined();
-    expect(email.check!('ada at example')).toMatch(/must match format "email"/);
-    const date = field({ on: { type: 'string', format: 'date' } })!.wanted!;
-    expect(date.check!('2026-12-24')).toBeUndefined();
-    expect(date.check!('Christmas Eve')).toMatch(/format "date"/);
-  });
 });
 
 describe('answerElicitation', () => {
@@ -109,6 +50,35 @@ describe('answerElicitation', () => {
     expect(wanted).toEqual(['text', 'text', 'text']);
   });
 
+  it("asks a form's fields one after the other: a no leaves an optional one out, declines a required one", async () => {
+    const contact = {
+      message: 'How do we reach you?',
+      requestedSchema: {
+        properties: {
+          name: { type: 'string' },
+          phone: { type: 'string' },
+          news: { type: 'boolean', title: 'Send you our news' },
+        },
+        required: ['name'],
+      },
+    };
+    const asked: string[] = [];
+    const saying = (...answers: UserAnswer[]): Asker => ({
+      session: 's1',
+      ask: (question) => (asked.push(question), Promise.resolve(answers.shift()!)),
+    });
+    expect(
+      (await answerElicitation(contact, [saying({ value: 'Ada' }, 'no', 'yes')])).answer,
+    ).toEqual({ action: 'accept', content: { name: 'Ada', news: true } });
+    expect(asked).toEqual(['How do we reach you? name?', 'phone?', 'Send you our news?']);
+    expect((await answerElicitation(contact, [saying('no')])).answer).toEqual({
+      action: 'decline',
+    });
+    expect(
+      (await answerElicitation(contact, [saying({ value: 'Ada' }, 'unanswered')])).answer,
+    ).toEqual({ action: 'cancel' });
+  });
+
   it('asks the latest of one session’s calls that has a user', async () => {
     const asked: string[] = [];
     const calls = [asking('s1', 'no'), asking('s1', 'yes', asked), { session: 's1' }];
@@ -116,7 +86,7 @@ describe('answerElicitation', () => {
     expect(asked).toHaveLength(1);
   });
 
-  it('asks no one when it cannot be sure whose the question is, or a yes or no cannot answer it', async () => {
+  it('asks no one when it cannot be sure whose the question is, or cannot ask it', async () => {
     const never: Asker = { session: 's2', ask: () => Promise.reject(new Error('asked')) };
     const cases = [
       [confirm, [asking('s1', 'yes'), never], 'calls of several sessions'],
@@ -125,14 +95,9 @@ describe('answerElicitation', () => {
       [confirm, [], 'no call waits on it'],
       [{ ...confirm, mode: 'url' }, [never], 'URL'],
       [
-        {
-          message: 'Who?',
-          requestedSchema: {
-            properties: { name: { type: 'string' }, email: { type: 'string' } },
-          },
-        },
+        { message: 'Tags?', requestedSchema: { properties: { tags: { type: 'array' } } } },
         [never],
-        'a form of several fields',
+        'a form of a list to tick',
       ],
     ] as const;
     for (const [params, calls, why] of cases) {

@@ -1,0 +1,127 @@
+/**
+ * The fields of a form an MCP server asks its client's user to fill (`elicitation/create`'s
+ * `requestedSchema`: the protocol's primitive schemas), as questions the engine can put: a yes or
+ * no for a boolean, a text, a number or a choice for the others. Pure: no Nest import.
+ */
+import { Ajv, type ValidateFunction } from 'ajv';
+import formatsPlugin from 'ajv-formats';
+import type { Wanted } from '../user-question.js';
+
+/** A field of a form, as the protocol's primitive schemas declare one. */
+export interface FormField {
+  type?: unknown;
+  title?: unknown;
+  description?: unknown;
+  enum?: unknown;
+  enumNames?: unknown;
+  oneOf?: unknown;
+  minLength?: unknown;
+  maxLength?: unknown;
+  minimum?: unknown;
+  maximum?: unknown;
+  format?: unknown;
+}
+
+/** A form as the server sends it. */
+export interface FormSchema {
+  properties?: Record<string, FormField>;
+  required?: unknown;
+}
+
+/** One field as a question: its name in the answer, how it is asked, what it wants. */
+export interface FormQuestion {
+  name: string;
+  /** The field's title (or description, or name) as a question: "Email address?". */
+  label: string;
+  required: boolean;
+  /** Undefined for a boolean: a yes or no fills it. */
+  wanted?: Wanted;
+}
+
+/** The most fields of a form the engine asks, one after the other. */
+export const MAX_FORM_FIELDS = 10;
+
+/**
+ * The form's fields as questions, in the server's order ([] for a form of no fields: a
+ * confirmation); undefined when one cannot be asked (a list of choices to tick), or there are
+ * more than MAX_FORM_FIELDS.
+ */
+export function formQuestions(schema: FormSchema | undefined): FormQuestion[] | undefined {
+  const fields = Object.entries(schema?.properties ?? {});
+  if (fields.length > MAX_FORM_FIELDS) return undefined;
+  const required = new Set(Array.isArray(schema?.required) ? schema.required : []);
+  const questions: FormQuestion[] = [];
+  for (const [name, field] of fields) {
+    if (!field || typeof field !== 'object') return undefined;
+    const label = labelOf(name, field);
+    const asked = { name, label, required: required.has(name) };
+    if (field.type === 'boolean') {
+      questions.push(asked);
+      continue;
+    }
+    const wanted = fieldWanted(field);
+    if (!wanted) return undefined;
+    // A no to a form's one field declines the form; in a form of several, it skips the field.
+    const optional = !asked.required && fields.length > 1 && { optional: true };
+    questions.push({ ...asked, wanted: { ...wanted, ...optional, check: fieldCheck(field) } });
+  }
+  return questions;
+}
+
+/** What the user is asked for a field: its title, description or name, as a question. */
+function labelOf(name: string, field: FormField): string {
+  const text = [field.title, field.description].find(
+    (t): t is string => typeof t === 'string' && t.trim() !== '',
+  );
+  const label = (text ?? name.replace(/[_-]+/g, ' ')).trim();
+  return /[?.!:]$/.test(label) ? label : `${label}?`;
+}
+
+const strings = (list: unknown): string[] | undefined =>
+  Array.isArray(list) && list.length > 0 && list.every((v) => typeof v === 'string')
+    ? list
+    : undefined;
+const numberOf = (n: unknown) => (typeof n === 'number' ? n : undefined);
+
+function fieldWanted(field: FormField): Wanted | undefined {
+  if (field.type === 'number' || field.type === 'integer')
+    return { type: field.type, minimum: numberOf(field.minimum), maximum: numberOf(field.maximum) };
+  if (field.type !== 'string') return undefined;
+  const values = strings(field.enum);
+  if (values) {
+    const names = strings(field.enumNames);
+    const titled = names?.length === values.length ? names : values;
+    return { type: 'choice', choices: values.map((value, i) => ({ value, title: titled[i]! })) };
+  }
+  if (Array.isArray(field.oneOf)) {
+    const choices = (field.oneOf as { const?: unknown; title?: unknown }[]).filter(
+      (c): c is { const: string; title: string } =>
+        typeof c?.const === 'string' && typeof c.title === 'string',
+    );
+    if (choices.length === 0 || choices.length !== field.oneOf.length) return undefined;
+    return { type: 'choice', choices: choices.map((c) => ({ value: c.const, title: c.title })) };
+  }
+  return {
+    type: 'text',
+    minLength: numberOf(field.minLength),
+    maxLength: numberOf(field.maxLength),
+    ...(typeof field.format === 'string' && { format: field.format }),
+  };
+}
+
+let formats: Ajv | undefined;
+
+/**
+ * The field's schema as the server holds the answer to it (the SDK checks it with Ajv and its
+ * formats: an email, a URI, a date): an answer the server would refuse is asked again instead.
+ */
+function fieldCheck(field: FormField): (value: string | number) => string | undefined {
+  let check: ValidateFunction | undefined;
+  return (value) => {
+    formats ??= formatsPlugin.default(new Ajv({ strict: false, validateSchema: false }));
+    check ??= formats.compile(field);
+    if (check(value)) return undefined;
+    const [error] = check.errors ?? [];
+    return `the answer ${error?.message ?? 'does not fit'}`;
+  };
+}
