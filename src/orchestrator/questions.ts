@@ -1,8 +1,9 @@
 /**
- * Questions a running call puts to its user that want a value (an MCP server's form of one text,
- * number or choice field): asked with `tool_question` (said in a voice session) and answered by
- * the client's `tool_answer`, or by what the user says, types or keys next, which then starts no
- * turn. An answer that does not fit is asked again, up to MAX_ASKS times. Pure: no Nest import.
+ * Questions a running call puts to its user (an MCP server's elicitation, a code tool's
+ * `context.confirm` or `context.ask`). Those that want a value (a form's text, number or choice
+ * field) are asked with `tool_question` (said in a voice session) and answered by the client's
+ * `tool_answer`, or by what the user says, types or keys next, which then starts no turn; an
+ * answer that does not fit is asked again, up to MAX_ASKS times. Pure: no Nest import.
  */
 import type { ToolCallContext, UserAnswer } from '../tools/tool-executor.js';
 import { oneLine, QUESTION_MAX_CHARS } from '../tools/tool-progress.js';
@@ -52,7 +53,7 @@ export async function askQuestion(
   question: Question,
   emit: (event: TurnEvent) => void,
   hear: (id: string, wanted: Wanted) => Promise<Waited<QuestionReply>>,
-  counted: (outcome: QuestionOutcome) => void = () => {},
+  counted: (outcome: QuestionOutcome) => void,
 ): Promise<UserAnswer> {
   const { answer, outcome } = await put(question, emit, hear);
   counted(outcome);
@@ -135,7 +136,7 @@ export function settleQuestion(
 
 /**
  * How a running call asks the user a question (an MCP server's elicitation, a code tool's
- * `context.confirm`), for a call the client was told of (`running`: between its `tool_call` and
+ * `context.confirm` or `context.ask`), for a call the client was told of (`running`: between its `tool_call` and
  * its `tool_result`): a yes or no as an approval is asked (`tool_confirm`), a value as
  * `askQuestion` does (`tool_question`); the question its prompt as one line of up to
  * QUESTION_MAX_CHARS, said in a voice session.

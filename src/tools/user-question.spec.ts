@@ -45,6 +45,15 @@ describe('readAnswer', () => {
     expect(readAnswer('the second one', sizes)).toEqual({ value: 'xl' });
     expect(readAnswer('the last', sizes)).toEqual({ value: 's' });
     expect(readAnswer('3', sizes)).toEqual({ value: 's' });
+    // A value of a letter or two is no word to find in what was said.
+    const slots: Wanted = {
+      type: 'choice',
+      choices: [
+        { title: 'Morning', value: 'a' },
+        { title: 'Evening', value: 'b' },
+      ],
+    };
+    expect(readAnswer('the evening, a bit late', slots)).toEqual({ value: 'b' });
     expect(readAnswer('small or large', sizes)).toEqual({
       error: '"small or large" names more than one of: Large, Small',
     });

@@ -88,8 +88,10 @@ const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seven
 /** The option the user named: by its title or value, or by its place ("the second one", "2"). */
 function readChoice(text: string, choices: readonly Choice[]): Read {
   const said = ` ${plain(text)} `;
+  // A value is a name too when it is a word ("xl" may be said; "s" or "a" would be found anywhere).
+  const names = (c: Choice) => (c.value.length > 2 ? [c.title, c.value] : [c.title]);
   const named = choices.filter((c) =>
-    [c.title, c.value].some((name) => plain(name) !== '' && said.includes(` ${plain(name)} `)),
+    names(c).some((name) => plain(name) !== '' && said.includes(` ${plain(name)} `)),
   );
   // "extra large" names "large" too: the longest name that holds the others wins.
   const longest = named.sort((a, b) => plain(b.title).length - plain(a.title).length)[0];

@@ -1,11 +1,11 @@
 /**
  * MCP elicitation (`elicitation/create`, form mode): a server asks its client's user something
- * while it runs a call. The engine asks the user a form of one field — a confirmation (no
+ * while it runs a call. The engine asks the user a form a field at a time — a confirmation (no
  * fields) or a boolean as it asks approvals (`tool_confirm`), a text, a number or a choice as a
- * question (`tool_question`), both said in a voice session — and only the user of the one
+ * question (`tool_question`), all said in a voice session — and only the user of the one
  * session whose calls wait on the connection: a shared connection's server cannot say whose call
- * it asks for. Anything else is answered `cancel`, as a user who dismissed the question, and the
- * server goes on without it. Pure: no Nest import.
+ * it asks for. Anything else (a list to tick, a URL) is answered `cancel`, as a user who
+ * dismissed the question, and the server goes on without it. Pure: no Nest import.
  */
 import type { UserAnswer } from '../tool-executor.js';
 import type { Wanted } from '../user-question.js';

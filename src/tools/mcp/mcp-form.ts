@@ -109,17 +109,21 @@ function fieldWanted(field: FormField): Wanted | undefined {
   };
 }
 
-let formats: Ajv | undefined;
-
 /**
  * The field's schema as the server holds the answer to it (the SDK checks it with Ajv and its
  * formats: an email, a URI, a date): an answer the server would refuse is asked again instead.
+ * An Ajv of its own, made at the first answer, goes with the question (one shared instance
+ * would keep every form's schema for good); a schema it cannot compile checks nothing.
  */
 function fieldCheck(field: FormField): (value: string | number) => string | undefined {
   let check: ValidateFunction | undefined;
   return (value) => {
-    formats ??= formatsPlugin.default(new Ajv({ strict: false, validateSchema: false }));
-    check ??= formats.compile(field);
+    try {
+      const ajv = () => formatsPlugin.default(new Ajv({ strict: false, logger: false }));
+      check ??= ajv().compile(field);
+    } catch {
+      return undefined;
+    }
     if (check(value)) return undefined;
     const [error] = check.errors ?? [];
     return `the answer ${error?.message ?? 'does not fit'}`;
