@@ -27,12 +27,14 @@ describe('MCP elicitation', () => {
         asked(await elicit!('Join as a member?', { member: { type: 'boolean' } })),
     },
     {
-      name: 'ask_topics',
+      // A form of eleven fields: more than a voice is asked to fill.
+      name: 'ask_survey',
       answer: async (_args, { elicit }) =>
         asked(
-          await elicit!('Which topics?', {
-            topics: { type: 'array', items: { type: 'string', enum: ['news', 'offers'] } },
-          }),
+          await elicit!(
+            'A few questions?',
+            Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`q${i}`, { type: 'string' }])),
+          ),
         ),
     },
     {
@@ -54,7 +56,7 @@ describe('MCP elicitation', () => {
     TOOL_CONFIRM_TIMEOUT_SECS: '1',
     TOOL_SECRET_FILES: KEY,
     LLM_TOOLS_FILE: writeToolsFile([
-      ...['delete_files', 'join_club', 'ask_topics', 'slow_delete'].map((name) => ({
+      ...['delete_files', 'join_club', 'ask_survey', 'slow_delete'].map((name) => ({
         type: 'mcp',
         name,
         url: `${server.url}?key=\${TOOL_SECRET_FILES}`,
@@ -139,7 +141,7 @@ describe('MCP elicitation', () => {
     });
   });
 
-  it('cancels a question left unanswered (TOOL_CONFIRM_TIMEOUT_SECS), and asks no list to tick', async () => {
+  it('cancels a question left unanswered (TOOL_CONFIRM_TIMEOUT_SECS), and asks no form of more than 10 fields', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => {});
     try {
       script('delete_files');
@@ -150,8 +152,8 @@ describe('MCP elicitation', () => {
       expect(JSON.parse(toolRead(rig.llm))).toMatchObject({ action: 'cancel' });
 
       rig.llm.reset();
-      script('ask_topics');
-      from = callTool(ws, 'ask_topics');
+      script('ask_survey');
+      from = callTool(ws, 'ask_survey');
       await turnEnd(ws, from);
       expect(ws.messages.slice(from).some((m) => /^tool_(confirm|question)$/.test(m.type))).toBe(
         false,
@@ -159,7 +161,7 @@ describe('MCP elicitation', () => {
       expect(JSON.parse(toolRead(rig.llm))).toMatchObject({ action: 'cancel' });
       const lines = warn.mock.calls.map((c) => String(c[0]));
       expect(lines).toContain(
-        `MCP server ${server.url}: asked its user a question, answered cancel: a form of a list to tick, or of more than 10 fields, which the engine does not ask`,
+        `MCP server ${server.url}: asked its user a question, answered cancel: a form of a field the engine does not ask, or of more than 10 fields`,
       );
     } finally {
       warn.mockRestore();

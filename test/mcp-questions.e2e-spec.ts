@@ -30,6 +30,22 @@ describe('MCP questions', () => {
       },
     ],
     ask_email: ['Your email?', { email: { type: 'string', format: 'email' } }],
+    ask_toppings: [
+      'Which toppings?',
+      {
+        toppings: {
+          type: 'array',
+          maxItems: 2,
+          items: {
+            anyOf: [
+              { const: 'c', title: 'Cheese' },
+              { const: 'h', title: 'Ham' },
+              { const: 'o', title: 'Olives' },
+            ],
+          },
+        },
+      },
+    ],
     ask_contact: [
       'How do we reach you?',
       {
@@ -162,6 +178,28 @@ describe('MCP questions', () => {
     });
   });
 
+  it('takes the choices ticked in words, within maxItems', async () => {
+    const ws = client.ws;
+    const { from, question } = await ask(ws, 'ask_toppings');
+    expect(question.answer).toEqual({
+      type: 'choices',
+      choices: ['Cheese', 'Ham', 'Olives'],
+      max_items: 2,
+    });
+    ws.send({ type: 'tool_answer', id: question.id, value: ['Cheese', 'Ham', 'Olives'] });
+    expect(await ws.waitFor((m) => m.type === 'error', from)).toMatchObject({
+      message: 'pick at most 2; the question is still open',
+    });
+    ws.send({ type: 'user_text', text: 'Olives and cheese, please.' });
+    expect(await ws.waitFor((m) => m.type === 'tool_answered', from)).toMatchObject({
+      value: ['Cheese', 'Olives'],
+    });
+    expect(await answered(ws, from)).toEqual({
+      action: 'accept',
+      content: { toppings: ['c', 'o'] },
+    });
+  });
+
   it('refuses a value out of bounds, asks again after words with no number, takes keyed digits', async () => {
     const ws = client.ws;
     const { from } = await ask(ws, 'ask_guests');
@@ -229,7 +267,7 @@ describe('MCP questions', () => {
 
   it('counts in /metrics what became of the questions above', async () => {
     const scrape = await (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
-    const counts = { answered: 6, declined: 3, unclear: 1 };
+    const counts = { answered: 7, declined: 3, unclear: 1 };
     for (const [outcome, count] of Object.entries(counts))
       expect(scrape).toMatch(
         new RegExp(`^agent_engine_tool_questions_total\\{outcome="${outcome}"\\} ${count}$`, 'm'),

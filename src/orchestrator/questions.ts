@@ -11,6 +11,7 @@ import {
   givenAnswer,
   readAnswer,
   wantedAnswer,
+  type AnswerValue,
   type Read,
   type Wanted,
 } from '../tools/user-question.js';
@@ -20,7 +21,7 @@ import type { Session } from './session.js';
 import type { TurnContext } from './turn-context.js';
 
 /** What settles a waiting question: the client's checked value, the user's words, or a refusal. */
-export type QuestionReply = { value: string | number } | { said: string } | 'no';
+export type QuestionReply = { value: AnswerValue } | { said: string } | 'no';
 
 export interface WaitingQuestion {
   wanted: Wanted;
@@ -39,10 +40,10 @@ export interface Question {
 }
 
 /** The value as the user knows it: a choice's title rather than what the tool gets. */
-function shown(value: string | number, wanted: Wanted): string | number {
-  return wanted.type === 'choice'
-    ? (wanted.choices.find((c) => c.value === value)?.title ?? value)
-    : value;
+function shown(value: AnswerValue, wanted: Wanted): AnswerValue {
+  if (wanted.type !== 'choice' && wanted.type !== 'choices') return value;
+  const title = (v: string | number) => wanted.choices.find((c) => c.value === v)?.title ?? v;
+  return Array.isArray(value) ? value.map((v) => String(title(v))) : title(value);
 }
 
 /**
@@ -123,7 +124,7 @@ export function answerQuestion(session: Session, text: string, no: boolean): boo
 export function settleQuestion(
   session: Session,
   id: string,
-  value: string | number | null,
+  value: AnswerValue | null,
 ): string | undefined {
   const waiting = session.questions.get(id);
   if (!waiting) return `no call awaits an answer with id ${JSON.stringify(id)}`;

@@ -1,6 +1,6 @@
 import type { SpanRef } from '../common/trace-context.js';
 import type { ToolSnapshot } from './tool-definition.js';
-import type { Wanted } from './user-question.js';
+import type { AnswerValue, Wanted } from './user-question.js';
 
 /** What a tool call gives back: always text for the model, never an exception (seed §6). */
 export interface ToolOutcome {
@@ -27,7 +27,7 @@ export interface ToolProgress {
  * The user's answer to a call's question (see ToolCallContext.ask): a yes or no, or the value a
  * question that wants one was given (`no`: the user would not say).
  */
-export type UserAnswer = 'yes' | 'no' | 'unanswered' | 'unasked' | { value: string | number };
+export type UserAnswer = 'yes' | 'no' | 'unanswered' | 'unasked' | { value: AnswerValue };
 
 /** The conversation a tool call happens in (what code tools see as `context` and `_session`). */
 export interface ToolCallContext {

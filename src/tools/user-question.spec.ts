@@ -69,6 +69,35 @@ describe('readAnswer', () => {
   });
 });
 
+describe('readAnswer of choices to tick', () => {
+  const toppings: Wanted = {
+    type: 'choices',
+    choices: [
+      { title: 'Cheese', value: 'c' },
+      { title: 'Ham', value: 'h' },
+      { title: 'Extra cheese', value: 'xc' },
+    ],
+    maxItems: 2,
+  };
+
+  it('takes those named, all or none, or their places; held to maxItems', () => {
+    expect(readAnswer('ham and extra cheese', toppings)).toEqual({ value: ['h', 'xc'] });
+    expect(readAnswer('Cheese.', toppings)).toEqual({ value: ['c'] });
+    expect(readAnswer('none', toppings)).toEqual({ value: [] });
+    expect(readAnswer('the first and the second', toppings)).toEqual({ value: ['c', 'h'] });
+    expect(readAnswer('13', toppings)).toEqual({ value: ['c', 'xc'] });
+    expect(readAnswer('all of them', toppings)).toEqual({ error: 'pick at most 2' });
+    expect(readAnswer('pineapple', toppings)).toEqual({
+      error: '"pineapple" names none of: Cheese, Ham, Extra cheese',
+    });
+    expect(givenAnswer(['Ham', 'c'], toppings)).toEqual({ value: ['c', 'h'] });
+    expect(givenAnswer('Ham', toppings)).toEqual({ value: ['h'] });
+    expect(givenAnswer(['Ham', 'Tofu'], toppings)).toMatchObject({
+      error: expect.stringMatching(/^the answer must be a list of "Cheese"/),
+    });
+  });
+});
+
 describe('givenAnswer', () => {
   it("checks the client's value: a choice by title or value, a number or its digits", () => {
     expect(givenAnswer('Extra large', sizes)).toEqual({ value: 'xl' });

@@ -3,29 +3,33 @@
  * form of one text, number or choice field): what it wants, and the answer read from what the
  * user said or typed, or from the value the client gave. Pure: no Nest import.
  */
+import { plain, readChoice, readChoices, type Choice } from './choice-answer.js';
 import { readNumber } from './number-words.js';
 
-/** One of a choice question's options: what the user hears and picks, what the tool gets. */
-export interface Choice {
-  title: string;
-  value: string;
-}
+export type { Choice };
+
+/** An answer's value: a text, a number, or the values of the choices picked. */
+export type AnswerValue = string | number | string[];
 
 /** What a question wants for its answer; `check`: the tool's own rules (a format, say). */
 export type Wanted = (
   | { type: 'text'; minLength?: number; maxLength?: number; format?: string }
   | { type: 'number' | 'integer'; minimum?: number; maximum?: number }
   | { type: 'choice'; choices: readonly Choice[] }
+  /** Any of the choices (a list to tick), as many as the bounds allow. */
+  | { type: 'choices'; choices: readonly Choice[]; minItems?: number; maxItems?: number }
 ) & {
-  check?: (value: string | number) => string | undefined;
+  check?: (value: AnswerValue) => string | undefined;
   /** A plain no leaves it out, even for a text (a form's optional field). */
   optional?: boolean;
 };
 
 /** What the client is told of the answer a question wants (`tool_question`'s `answer`). */
 export interface WantedAnswer {
-  type: 'text' | 'number' | 'integer' | 'choice';
+  type: 'text' | 'number' | 'integer' | 'choice' | 'choices';
   choices?: string[];
+  min_items?: number;
+  max_items?: number;
   minimum?: number;
   maximum?: number;
   min_length?: number;
@@ -35,7 +39,7 @@ export interface WantedAnswer {
   optional?: true;
 }
 
-export type Read = { value: string | number } | { error: string };
+export type Read = { value: AnswerValue } | { error: string };
 
 export function wantedAnswer(wanted: Wanted): WantedAnswer {
   return { ...wantedKind(wanted), ...(wanted.optional && { optional: true }) };
@@ -45,6 +49,13 @@ function wantedKind(wanted: Wanted): WantedAnswer {
   switch (wanted.type) {
     case 'choice':
       return { type: 'choice', choices: wanted.choices.map((c) => c.title) };
+    case 'choices':
+      return {
+        type: 'choices',
+        choices: wanted.choices.map((c) => c.title),
+        ...(wanted.minItems !== undefined && { min_items: wanted.minItems }),
+        ...(wanted.maxItems !== undefined && { max_items: wanted.maxItems }),
+      };
     case 'text':
       return {
         type: 'text',
@@ -65,51 +76,12 @@ function wantedKind(wanted: Wanted): WantedAnswer {
 /** The question as said in a voice session: a choice's options after it ("Red, green or blue?"). */
 export function spokenQuestion(prompt: string, answer: WantedAnswer): string {
   const choices = answer.choices ?? [];
-  if (answer.type !== 'choice' || choices.length === 0) return prompt;
+  if (!answer.type.startsWith('choice') || choices.length === 0) return prompt;
   const list =
     choices.length === 1
       ? choices[0]!
       : `${choices.slice(0, -1).join(', ')} or ${choices[choices.length - 1]!}`;
   return `${prompt} ${list}?`.trim();
-}
-
-/** Lower case, punctuation to spaces, single spaces: how a title and an utterance are compared. */
-function plain(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[’‘`]/g, "'")
-    .replace(/[^\p{L}\p{N}\p{M}']+/gu, ' ')
-    .trim();
-}
-
-const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'];
-
-/** The option the user named: by its title or value, or by its place ("the second one", "2"). */
-function readChoice(text: string, choices: readonly Choice[]): Read {
-  const said = ` ${plain(text)} `;
-  // A value is a name too when it is a word ("xl" may be said; "s" or "a" would be found anywhere).
-  const names = (c: Choice) => (c.value.length > 2 ? [c.title, c.value] : [c.title]);
-  const named = choices.filter((c) =>
-    names(c).some((name) => plain(name) !== '' && said.includes(` ${plain(name)} `)),
-  );
-  // "extra large" names "large" too: the longest name that holds the others wins.
-  const longest = named.sort((a, b) => plain(b.title).length - plain(a.title).length)[0];
-  if (longest && named.every((c) => ` ${plain(longest.title)} `.includes(` ${plain(c.title)} `)))
-    return { value: longest.value };
-  if (named.length > 1)
-    return { error: `"${text}" names more than one of: ${named.map((c) => c.title).join(', ')}` };
-  const words = said.trim().split(' ');
-  let place = words.includes('last')
-    ? choices.length
-    : ORDINALS.findIndex((o) => words.includes(o)) + 1;
-  if (place === 0) {
-    const number = readNumber(text);
-    if (number !== undefined && plain(text).split(' ').length <= 3) place = number;
-  }
-  if (Number.isInteger(place) && place >= 1 && place <= choices.length)
-    return { value: choices[place - 1]!.value };
-  return { error: `"${text}" is none of: ${choices.map((c) => c.title).join(', ')}` };
 }
 
 /** An email address as speech-to-text writes one said aloud ("ada at example dot com"). */
@@ -128,6 +100,8 @@ export function readAnswer(said: string, wanted: Wanted): Read {
   switch (wanted.type) {
     case 'choice':
       return checked(readChoice(text, wanted.choices), wanted);
+    case 'choices':
+      return checked(readChoices(text, wanted.choices), wanted);
     case 'text': {
       // Speech-to-text ends a sentence with a full stop the answer does not have.
       const answer = text.replace(/^["'“]+|["'”]+$/g, '').replace(/[.!?。]+$/u, '');
@@ -146,16 +120,27 @@ export function readAnswer(said: string, wanted: Wanted): Read {
  * The value the client gave (`tool_answer`), or why it does not answer the question: a choice's
  * title or value, a text, a number (or its digits).
  */
-export function givenAnswer(value: string | number, wanted: Wanted): Read {
-  if (wanted.type === 'choice') {
-    const picked = wanted.choices.find(
-      (c) => c.title === value || c.value === value || plain(c.title) === plain(String(value)),
-    );
+export function givenAnswer(value: AnswerValue, wanted: Wanted): Read {
+  if (wanted.type === 'choice' || wanted.type === 'choices') {
+    const pick = (v: string | number) =>
+      wanted.choices.find(
+        (c) => c.title === v || c.value === v || plain(c.title) === plain(String(v)),
+      );
     const titles = wanted.choices.map((c) => JSON.stringify(c.title)).join(', ');
-    return picked
-      ? checked({ value: picked.value }, wanted)
-      : { error: `the answer must be one of ${titles}` };
+    const given = Array.isArray(value) ? value : [value];
+    const picked = given.map(pick);
+    if (picked.some((c) => !c) || (wanted.type === 'choice' && Array.isArray(value)))
+      return {
+        error: `the answer must be ${wanted.type === 'choice' ? 'one' : 'a list'} of ${titles}`,
+      };
+    const values = picked.map((c) => c!.value);
+    if (wanted.type === 'choice') return checked({ value: values[0]! }, wanted);
+    return checked(
+      { value: wanted.choices.map((c) => c.value).filter((v) => values.includes(v)) },
+      wanted,
+    );
   }
+  if (Array.isArray(value)) return { error: 'the answer must be one value, not a list' };
   // A number for a text (keyed digits), digits for a number: taken as they are meant.
   if (wanted.type === 'text') return checked({ value: String(value) }, wanted);
   const number = typeof value === 'number' ? value : NUMERAL.test(value) ? Number(value) : NaN;
@@ -174,7 +159,13 @@ function checked(read: Read, wanted: Wanted): Read {
   return error ? { error } : read;
 }
 
-function bounds(value: string | number, wanted: Wanted): string | undefined {
+function bounds(value: AnswerValue, wanted: Wanted): string | undefined {
+  if (wanted.type === 'choices' && Array.isArray(value)) {
+    if (wanted.minItems !== undefined && value.length < wanted.minItems)
+      return `pick at least ${wanted.minItems}`;
+    if (wanted.maxItems !== undefined && value.length > wanted.maxItems)
+      return `pick at most ${wanted.maxItems}`;
+  }
   if (wanted.type === 'text' && typeof value === 'string') {
     const length = [...value].length;
     if (length === 0) return 'the answer is empty';

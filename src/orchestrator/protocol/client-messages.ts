@@ -102,9 +102,16 @@ export class ToolConfirmMessage {
   approved!: boolean;
 }
 
+/** A text answer's longest, and a list's most items: what no question needs more of. */
+const ANSWER_MAX_CHARS = 10_000;
+const ANSWER_MAX_ITEMS = 100;
+
+const isText = (value: unknown) => typeof value === 'string' && value.length <= ANSWER_MAX_CHARS;
+
 /**
  * `{"type":"tool_answer","id":"…","value":…}`: the user's answer to a call's question
- * (`tool_question`): a string, a number, or `null` when the user would not say.
+ * (`tool_question`): a string, a number, a list of strings (choices ticked), or `null` when the
+ * user would not say.
  */
 export class ToolAnswerMessage {
   @IsIn(['tool_answer'])
@@ -120,13 +127,14 @@ export class ToolAnswerMessage {
     validator: {
       validate: (value: unknown) =>
         value === null ||
-        (typeof value === 'string' && value.length <= 10_000) ||
-        (typeof value === 'number' && Number.isFinite(value)),
+        isText(value) ||
+        (typeof value === 'number' && Number.isFinite(value)) ||
+        (Array.isArray(value) && value.length <= ANSWER_MAX_ITEMS && value.every(isText)),
       defaultMessage: () =>
-        'tool_answer needs a "value": a string (up to 10000 characters), a number, or null',
+        `tool_answer needs a "value": a string (up to ${ANSWER_MAX_CHARS} characters), a number, a list of up to ${ANSWER_MAX_ITEMS} strings, or null`,
     },
   })
-  value!: string | number | null;
+  value!: string | number | string[] | null;
 }
 
 /**

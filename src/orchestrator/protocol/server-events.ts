@@ -3,7 +3,7 @@ import type { TokenUsage } from '../../llm/usage.js';
 import type { ClientTool } from '../client-tools.js';
 import type { ErrorCode } from './error-codes.js';
 import type { ToolProgressEvent } from '../progress-relay.js';
-import type { WantedAnswer } from '../../tools/user-question.js';
+import type { AnswerValue, WantedAnswer } from '../../tools/user-question.js';
 
 /** Engine → client messages on `/ws` (README, "WebSocket protocol"). */
 export type TurnEvent =
@@ -48,7 +48,7 @@ export type TurnEvent =
       unclear?: string;
     }
   /** The user's spoken, typed or keyed answer to a `tool_question` (`null`: a no). */
-  | { type: 'tool_answered'; id: string; value: string | number | null }
+  | { type: 'tool_answered'; id: string; value: AnswerValue | null }
   | {
       type: 'assistant_end';
       text: string;

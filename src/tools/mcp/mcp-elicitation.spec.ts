@@ -95,9 +95,9 @@ describe('answerElicitation', () => {
       [confirm, [], 'no call waits on it'],
       [{ ...confirm, mode: 'url' }, [never], 'URL'],
       [
-        { message: 'Tags?', requestedSchema: { properties: { tags: { type: 'array' } } } },
+        { message: 'Where?', requestedSchema: { properties: { at: { type: 'object' } } } },
         [never],
-        'a form of a list to tick',
+        'a form of a field the engine does not ask',
       ],
     ] as const;
     for (const [params, calls, why] of cases) {

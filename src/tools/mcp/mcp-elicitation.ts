@@ -4,11 +4,11 @@
  * fields) or a boolean as it asks approvals (`tool_confirm`), a text, a number or a choice as a
  * question (`tool_question`), all said in a voice session — and only the user of the one
  * session whose calls wait on the connection: a shared connection's server cannot say whose call
- * it asks for. Anything else (a list to tick, a URL) is answered `cancel`, as a user who
+ * it asks for. Anything else (a field of another kind, a URL) is answered `cancel`, as a user who
  * dismissed the question, and the server goes on without it. Pure: no Nest import.
  */
 import type { UserAnswer } from '../tool-executor.js';
-import type { Wanted } from '../user-question.js';
+import type { AnswerValue, Wanted } from '../user-question.js';
 import { formQuestions, MAX_FORM_FIELDS, type FormSchema } from './mcp-form.js';
 import type { EngineLogLevel } from './mcp-server-log.js';
 
@@ -30,7 +30,7 @@ export interface ElicitParams {
 
 export type ElicitAnswer = {
   action: 'accept' | 'decline' | 'cancel';
-  content?: Record<string, boolean | string | number>;
+  content?: Record<string, boolean | AnswerValue>;
 };
 
 /**
@@ -49,7 +49,7 @@ export async function answerElicitation(
   const questions = formQuestions(params.requestedSchema);
   if (questions === undefined)
     return cancel(
-      `a form of a list to tick, or of more than ${MAX_FORM_FIELDS} fields, which the engine does not ask`,
+      `a form of a field the engine does not ask, or of more than ${MAX_FORM_FIELDS} fields`,
     );
   if (new Set(calls.map((c) => c.session)).size > 1)
     return cancel('calls of several sessions wait on the server: whose it is, is not known');
@@ -64,7 +64,7 @@ export async function answerElicitation(
     const said = await asker.ask!(message);
     return unanswered(said) ?? (said === 'yes' ? { answer: { action: 'accept' } } : decline);
   }
-  const content: Record<string, boolean | string | number> = {};
+  const content: Record<string, boolean | AnswerValue> = {};
   for (const [i, { name, label, required, wanted }] of questions.entries()) {
     const prompt =
       questions.length === 1 ? message : i === 0 ? `${message} ${label}`.trim() : label;

@@ -37,8 +37,27 @@ describe('formQuestions', () => {
     expect(questions?.[2]?.wanted).toBeUndefined();
   });
 
-  it('asks nothing of a list to tick, or of a form of more than 10 fields', () => {
+  it('asks for choices to tick, titled by anyOf or their values, within minItems and maxItems', () => {
+    const tick = (items: unknown) =>
+      field({ tags: { type: 'array', items, minItems: 1, maxItems: 2 } })?.wanted;
+    expect(tick({ type: 'string', enum: ['news', 'offers'] })).toMatchObject({
+      type: 'choices',
+      choices: [
+        { value: 'news', title: 'news' },
+        { value: 'offers', title: 'offers' },
+      ],
+      minItems: 1,
+      maxItems: 2,
+    });
+    expect(tick({ anyOf: [{ const: 'n', title: 'News' }] })).toMatchObject({
+      choices: [{ value: 'n', title: 'News' }],
+    });
+    expect(tick({ type: 'string' })).toBeUndefined();
+  });
+
+  it('asks nothing of a field of another kind, or of a form of more than 10 fields', () => {
     expect(formQuestions({ properties: { tags: { type: 'array' } } })).toBeUndefined();
+    expect(formQuestions({ properties: { at: { type: 'object' } } })).toBeUndefined();
     const many = Object.fromEntries(
       Array.from({ length: 11 }, (_, i) => [`f${i}`, { type: 'string' }]),
     );

@@ -1,11 +1,12 @@
 /**
  * The fields of a form an MCP server asks its client's user to fill (`elicitation/create`'s
  * `requestedSchema`: the protocol's primitive schemas), as questions the engine can put: a yes or
- * no for a boolean, a text, a number or a choice for the others. Pure: no Nest import.
+ * no for a boolean, a text, a number, a choice or choices to tick for the others. Pure: no Nest
+ * import.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import formatsPlugin from 'ajv-formats';
-import type { Wanted } from '../user-question.js';
+import type { AnswerValue, Choice, Wanted } from '../user-question.js';
 
 /** A field of a form, as the protocol's primitive schemas declare one. */
 export interface FormField {
@@ -20,6 +21,10 @@ export interface FormField {
   minimum?: unknown;
   maximum?: unknown;
   format?: unknown;
+  /** A list to tick: its items' options, and how many may be ticked. */
+  items?: unknown;
+  minItems?: unknown;
+  maxItems?: unknown;
 }
 
 /** A form as the server sends it. */
@@ -43,8 +48,8 @@ export const MAX_FORM_FIELDS = 10;
 
 /**
  * The form's fields as questions, in the server's order ([] for a form of no fields: a
- * confirmation); undefined when one cannot be asked (a list of choices to tick), or there are
- * more than MAX_FORM_FIELDS.
+ * confirmation); undefined when one cannot be asked (a list of other than titled strings, an
+ * object), or there are more than MAX_FORM_FIELDS.
  */
 export function formQuestions(schema: FormSchema | undefined): FormQuestion[] | undefined {
   const fields = Object.entries(schema?.properties ?? {});
@@ -83,23 +88,41 @@ const strings = (list: unknown): string[] | undefined =>
     : undefined;
 const numberOf = (n: unknown) => (typeof n === 'number' ? n : undefined);
 
+/**
+ * The options of an `enum` (titled by `enumNames`, or by their values) or of `oneOf`/`anyOf`
+ * titled constants; undefined when there are none, or one is not a titled string.
+ */
+function choicesOf(values: unknown, names: unknown, titled: unknown): Choice[] | undefined {
+  const listed = strings(values);
+  if (listed) {
+    const shown = strings(names);
+    const titles = shown?.length === listed.length ? shown : listed;
+    return listed.map((value, i) => ({ value, title: titles[i]! }));
+  }
+  if (!Array.isArray(titled) || titled.length === 0) return undefined;
+  const choices = (titled as { const?: unknown; title?: unknown }[]).filter(
+    (c): c is { const: string; title: string } =>
+      typeof c?.const === 'string' && typeof c.title === 'string',
+  );
+  if (choices.length !== titled.length) return undefined;
+  return choices.map((c) => ({ value: c.const, title: c.title }));
+}
+
 function fieldWanted(field: FormField): Wanted | undefined {
   if (field.type === 'number' || field.type === 'integer')
     return { type: field.type, minimum: numberOf(field.minimum), maximum: numberOf(field.maximum) };
-  if (field.type !== 'string') return undefined;
-  const values = strings(field.enum);
-  if (values) {
-    const names = strings(field.enumNames);
-    const titled = names?.length === values.length ? names : values;
-    return { type: 'choice', choices: values.map((value, i) => ({ value, title: titled[i]! })) };
+  if (field.type === 'array') {
+    // A list to tick: its items' options.
+    const items = (field.items ?? {}) as FormField & { anyOf?: unknown };
+    const choices = choicesOf(items.enum, undefined, items.anyOf);
+    if (!choices) return undefined;
+    const [minItems, maxItems] = [numberOf(field.minItems), numberOf(field.maxItems)];
+    return { type: 'choices', choices, minItems, maxItems };
   }
-  if (Array.isArray(field.oneOf)) {
-    const choices = (field.oneOf as { const?: unknown; title?: unknown }[]).filter(
-      (c): c is { const: string; title: string } =>
-        typeof c?.const === 'string' && typeof c.title === 'string',
-    );
-    if (choices.length === 0 || choices.length !== field.oneOf.length) return undefined;
-    return { type: 'choice', choices: choices.map((c) => ({ value: c.const, title: c.title })) };
+  if (field.type !== 'string') return undefined;
+  if (field.enum !== undefined || field.oneOf !== undefined) {
+    const choices = choicesOf(field.enum, field.enumNames, field.oneOf);
+    return choices && { type: 'choice', choices };
   }
   return {
     type: 'text',
@@ -115,7 +138,7 @@ function fieldWanted(field: FormField): Wanted | undefined {
  * An Ajv of its own, made at the first answer, goes with the question (one shared instance
  * would keep every form's schema for good); a schema it cannot compile checks nothing.
  */
-function fieldCheck(field: FormField): (value: string | number) => string | undefined {
+function fieldCheck(field: FormField): (value: AnswerValue) => string | undefined {
   let check: ValidateFunction | undefined;
   return (value) => {
     try {

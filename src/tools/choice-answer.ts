@@ -1,0 +1,96 @@
+/**
+ * The choices a user named in what they said or typed: by title (or a value that is a word), or
+ * by place ("the second one", "2", keyed digits). Pure: no Nest import.
+ */
+import { readNumber } from './number-words.js';
+
+/** One of a choice question's options: what the user hears and picks, what the tool gets. */
+export interface Choice {
+  title: string;
+  value: string;
+}
+
+type Read = { value: string | string[] } | { error: string };
+
+/** Lower case, punctuation to spaces, single spaces: how a title and an utterance are compared. */
+export function plain(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[’‘`]/g, "'")
+    .replace(/[^\p{L}\p{N}\p{M}']+/gu, ' ')
+    .trim();
+}
+
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'];
+
+/** The option the user named: by its title or value, or by its place ("the second one", "2"). */
+export function readChoice(text: string, choices: readonly Choice[]): Read {
+  const said = ` ${plain(text)} `;
+  // A value is a name too when it is a word ("xl" may be said; "s" or "a" would be found anywhere).
+  const names = (c: Choice) => (c.value.length > 2 ? [c.title, c.value] : [c.title]);
+  const named = choices.filter((c) =>
+    names(c).some((name) => plain(name) !== '' && said.includes(` ${plain(name)} `)),
+  );
+  // "extra large" names "large" too: the longest name that holds the others wins.
+  const longest = named.sort((a, b) => plain(b.title).length - plain(a.title).length)[0];
+  if (longest && named.every((c) => ` ${plain(longest.title)} `.includes(` ${plain(c.title)} `)))
+    return { value: longest.value };
+  if (named.length > 1)
+    return { error: `"${text}" names more than one of: ${named.map((c) => c.title).join(', ')}` };
+  const words = said.trim().split(' ');
+  let place = words.includes('last')
+    ? choices.length
+    : ORDINALS.findIndex((o) => words.includes(o)) + 1;
+  if (place === 0) {
+    const number = readNumber(text);
+    if (number !== undefined && plain(text).split(' ').length <= 3) place = number;
+  }
+  if (Number.isInteger(place) && place >= 1 && place <= choices.length)
+    return { value: choices[place - 1]!.value };
+  return { error: `"${text}" is none of: ${choices.map((c) => c.title).join(', ')}` };
+}
+
+/** The names said, but those held in a longer one said ("large" in "extra large"). */
+function named(said: string, choices: readonly Choice[]): Choice[] {
+  const names = (c: Choice) => (c.value.length > 2 ? [c.title, c.value] : [c.title]);
+  const found = choices.filter((c) =>
+    names(c).some((name) => plain(name) !== '' && said.includes(` ${plain(name)} `)),
+  );
+  return found.filter(
+    (c) =>
+      !found.some(
+        (d) =>
+          d !== c &&
+          d.title.length > c.title.length &&
+          ` ${plain(d.title)} `.includes(` ${plain(c.title)} `),
+      ),
+  );
+}
+
+const ALL = /^(all|all of them|everything|every one|each of them)$/;
+const NONE = /^(none|none of them|nothing)$/;
+
+/**
+ * The choices ticked: those named ("cheese and olives"), all or none of them, or their places
+ * ("the first and the third", "1 and 3", keyed "13"), in the choices' order.
+ */
+export function readChoices(text: string, choices: readonly Choice[]): Read {
+  const said = ` ${plain(text)} `;
+  const words = said.trim();
+  if (ALL.test(words)) return { value: choices.map((c) => c.value) };
+  if (NONE.test(words)) return { value: [] };
+  let picked = named(said, choices);
+  if (picked.length === 0) {
+    const places = new Set<number>();
+    ORDINALS.forEach((o, i) => said.includes(` ${o} `) && places.add(i + 1));
+    if (said.includes(' last ')) places.add(choices.length);
+    // Keyed digits ("13#"): each a place, for up to nine choices.
+    if (/^\d+$/.test(words) && choices.length <= 9) for (const d of words) places.add(Number(d));
+    else for (const n of words.match(/\d+/g) ?? []) places.add(Number(n));
+    picked = choices.filter((_, i) => places.has(i + 1));
+  }
+  if (picked.length === 0)
+    return { error: `"${text}" names none of: ${choices.map((c) => c.title).join(', ')}` };
+  return { value: choices.filter((c) => picked.includes(c)).map((c) => c.value) };
+}
