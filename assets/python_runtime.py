@@ -193,8 +193,8 @@ class ToolContext:
     def confirm(self, question):
         return _confirm(question)  # python_user.py
 
-    def ask(self, question, choices=None, type="text", minimum=None, maximum=None):
-        return _ask(question, choices, type, minimum, maximum)  # python_user.py
+    def ask(self, question, choices=None, type="text", minimum=None, maximum=None, multiple=False):
+        return _ask(question, choices, type, minimum, maximum, multiple)  # python_user.py
 
 
 def _execute(code, func, args, ctx, state):

@@ -45,11 +45,12 @@ _ASK_TYPES = ("text", "number", "integer")
 _MAX_CHOICES = 50
 
 
-def _ask(question, choices=None, type="text", minimum=None, maximum=None):
+def _ask(question, choices=None, type="text", minimum=None, maximum=None, multiple=False):
     """Asks the user for a value and waits for the answer (the call's time stands still
-    meanwhile): the text they gave, a number (int for type="integer"), or one of `choices` as
-    given; None when they would not say, no answer came within TOOL_CONFIRM_TIMEOUT_SECS, or no
-    user waits on the call (a background call, an admin's try)."""
+    meanwhile): the text they gave, a number (int for type="integer"), one of `choices` as given,
+    or with multiple=True a list of them (as many as `minimum` and `maximum` allow); None when they
+    would not say, no answer came within TOOL_CONFIRM_TIMEOUT_SECS, or no user waits on the call
+    (a background call, an admin's try)."""
     if not isinstance(question, str) or not question.strip():
         raise TypeError("ask(): the question must be a non-empty string")
     if type not in _ASK_TYPES:
@@ -59,7 +60,9 @@ def _ask(question, choices=None, type="text", minimum=None, maximum=None):
         choices = list(choices)
         if not 1 <= len(choices) <= _MAX_CHOICES or not all(isinstance(c, str) and c.strip() for c in choices):
             raise TypeError(f"ask(): choices must be 1 to {_MAX_CHOICES} non-empty strings")
-        wanted = {"type": "choice", "choices": [c[:200] for c in choices]}
+        wanted = {"type": "choices" if multiple else "choice", "choices": [c[:200] for c in choices]}
+    elif multiple:
+        raise TypeError("ask(): multiple=True needs choices")
     for name, bound in (("minimum", minimum), ("maximum", maximum)):
         if bound is not None:
             wanted[name] = _progress_number(name, bound, "ask()")

@@ -23,8 +23,9 @@ const BOOK = `def book() -> str:
     """Books a table."""
     guests = context.ask("How many guests?", type="integer", minimum=1, maximum=8)
     seat = context.ask("Inside or outside?", choices=["Inside", "Outside"])
+    extras = context.ask("Anything to order?", choices=["Bread", "Wine", "Cake"], multiple=True, maximum=2)
     name = context.ask("Your name?")
-    return f"{guests!r} {seat!r} {name!r}"`;
+    return f"{guests!r} {seat!r} {extras!r} {name!r}"`;
 
 /**
  * A code tool talks to the client: it calls one of the session's own tools (`tools.<name>`),
@@ -212,11 +213,16 @@ describe('code tools and the client', () => {
     const seat = await asked('Inside or outside?');
     expect(seat).toMatchObject({ answer: { type: 'choice', choices: ['Inside', 'Outside'] } });
     ws.send({ type: 'user_text', text: 'outside please' });
+    const extras = await asked('Anything to order?');
+    expect(extras).toMatchObject({ answer: { type: 'choices', max_items: 2 } });
+    ws.send({ type: 'user_text', text: 'Some cake and bread' });
     const name = await asked('Your name?');
     expect(name).toMatchObject({ answer: { type: 'text' } });
     ws.send({ type: 'tool_answer', id: name.id, value: null });
     await ws.waitFor((m) => m.type === 'assistant_end', from, 15_000);
-    expect(rig.llm.requests[1]!.body.messages.at(-1).content).toBe(`"4 'Outside' None"`);
+    expect(rig.llm.requests[1]!.body.messages.at(-1).content).toBe(
+      `"4 'Outside' ['Bread', 'Cake'] None"`,
+    );
   }, 30_000);
 
   it('refuses a question badly put, as an error the model reads', async () => {

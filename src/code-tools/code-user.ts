@@ -17,10 +17,13 @@ const bound = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) ? n :
 /** What `context.ask` wants (checked in Python: this only keeps what fits). */
 export function askedFor(raw: unknown): Wanted {
   const { type, choices, minimum, maximum } = (raw ?? {}) as Record<string, unknown>;
-  if (type === 'choice' && Array.isArray(choices)) {
+  if ((type === 'choice' || type === 'choices') && Array.isArray(choices)) {
     const titles = choices.filter((c): c is string => typeof c === 'string' && c.trim() !== '');
+    const options = titles.map((title) => ({ title, value: title }));
+    if (titles.length > 0 && type === 'choice') return { type, choices: options };
+    // Ticked: as many as minimum and maximum allow.
     if (titles.length > 0)
-      return { type: 'choice', choices: titles.map((title) => ({ title, value: title })) };
+      return { type, choices: options, minItems: bound(minimum), maxItems: bound(maximum) };
   }
   if (type === 'number' || type === 'integer')
     return { type, minimum: bound(minimum), maximum: bound(maximum) };
