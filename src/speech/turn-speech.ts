@@ -126,7 +126,7 @@ class TurnSpeech {
         else if (event.type === 'tool_confirm' && event.prompt) this.add([event.prompt], true);
         // A call asks for a value: its question (and a choice's options) likewise.
         else if (event.type === 'tool_question')
-          this.add([spokenQuestion(event.prompt, event.answer)], true);
+          this.add([spokenQuestion(event.prompt, event.answer, this.options.language)], true);
         this.toolWait.on(event);
       },
       complete: () => {

@@ -130,5 +130,9 @@ describe('wantedAnswer and spokenQuestion', () => {
       'Which size? Large, Extra large or Small?',
     );
     expect(spokenQuestion('How many?', { type: 'integer' })).toBe('How many?');
+    const taglie = { type: 'choice' as const, choices: ['Piccola', 'Grande'] };
+    expect(spokenQuestion('Quale taglia?', taglie, 'it-IT')).toBe(
+      'Quale taglia? Piccola o Grande?',
+    );
   });
 });

@@ -73,14 +73,21 @@ function wantedKind(wanted: Wanted): WantedAnswer {
   }
 }
 
-/** The question as said in a voice session: a choice's options after it ("Red, green or blue?"). */
-export function spokenQuestion(prompt: string, answer: WantedAnswer): string {
+/** "Or" in the languages of TOOL_CONFIRM_YES's default phrases, by language code. */
+const OR: Record<string, string> = { it: 'o', es: 'o', fr: 'ou', pt: 'ou', de: 'oder' };
+
+/**
+ * The question as said in a voice session: a choice's options after it ("Red, green or blue?"),
+ * joined in the session's `language` (English's "or" for a language not known here).
+ */
+export function spokenQuestion(prompt: string, answer: WantedAnswer, language = 'en'): string {
   const choices = answer.choices ?? [];
   if (!answer.type.startsWith('choice') || choices.length === 0) return prompt;
+  const or = OR[language.toLowerCase().split(/[-_]/)[0]!] ?? 'or';
   const list =
     choices.length === 1
       ? choices[0]!
-      : `${choices.slice(0, -1).join(', ')} or ${choices[choices.length - 1]!}`;
+      : `${choices.slice(0, -1).join(', ')} ${or} ${choices[choices.length - 1]!}`;
   return `${prompt} ${list}?`.trim();
 }
 
