@@ -52,6 +52,7 @@ describe('MCP questions', () => {
         name: { type: 'string', title: 'Your name' },
         email: { type: 'string', format: 'email' },
         news: { type: 'boolean', title: 'Send you our news' },
+        contact_by: { type: 'string', enum: ['phone', 'mail'], default: 'mail' },
       },
     ],
   };
@@ -154,7 +155,7 @@ describe('MCP questions', () => {
     }
   });
 
-  it("asks a form's fields one after the other; a no leaves an optional one out", async () => {
+  it("asks a form's fields one after the other; a no leaves an optional one out, or to its default", async () => {
     const ws = client.ws;
     const { from, question } = await ask(ws, 'ask_contact');
     expect(question).toMatchObject({
@@ -172,9 +173,21 @@ describe('MCP questions', () => {
       prompt: 'Send you our news?',
     });
     ws.send({ type: 'user_text', text: 'yes' });
+    const by = await ws.waitFor(
+      (m) => m.type === 'tool_question' && m.prompt === 'contact by?',
+      from,
+    );
+    expect(by.answer).toEqual({
+      type: 'choice',
+      choices: ['phone', 'mail'],
+      optional: true,
+      default: 'mail',
+    });
+    ws.send({ type: 'tool_answer', id: by.id, value: null });
+    // The server's SDK fills in the default of a field left out (the engine declares applyDefaults).
     expect(await answered(ws, from)).toEqual({
       action: 'accept',
-      content: { name: 'Ada Lovelace', news: true },
+      content: { name: 'Ada Lovelace', news: true, contact_by: 'mail' },
     });
   });
 
@@ -267,7 +280,7 @@ describe('MCP questions', () => {
 
   it('counts in /metrics what became of the questions above', async () => {
     const scrape = await (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
-    const counts = { answered: 7, declined: 3, unclear: 1 };
+    const counts = { answered: 7, declined: 4, unclear: 1 };
     for (const [outcome, count] of Object.entries(counts))
       expect(scrape).toMatch(
         new RegExp(`^agent_engine_tool_questions_total\\{outcome="${outcome}"\\} ${count}$`, 'm'),

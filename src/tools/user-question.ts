@@ -22,6 +22,8 @@ export type Wanted = (
   check?: (value: AnswerValue) => string | undefined;
   /** A plain no leaves it out, even for a text (a form's optional field). */
   optional?: boolean;
+  /** What the field holds when left out (the client may offer it). */
+  default?: AnswerValue;
 };
 
 /** What the client is told of the answer a question wants (`tool_question`'s `answer`). */
@@ -37,12 +39,18 @@ export interface WantedAnswer {
   format?: string;
   /** A form's optional field: `null` (or a plain no) leaves it out. */
   optional?: true;
+  /** What a form's field holds when left out (its server's default). */
+  default?: AnswerValue;
 }
 
 export type Read = { value: AnswerValue } | { error: string };
 
 export function wantedAnswer(wanted: Wanted): WantedAnswer {
-  return { ...wantedKind(wanted), ...(wanted.optional && { optional: true }) };
+  return {
+    ...wantedKind(wanted),
+    ...(wanted.optional && { optional: true }),
+    ...(wanted.default !== undefined && { default: wanted.default }),
+  };
 }
 
 function wantedKind(wanted: Wanted): WantedAnswer {

@@ -21,6 +21,7 @@ export interface FormField {
   minimum?: unknown;
   maximum?: unknown;
   format?: unknown;
+  default?: unknown;
   /** A list to tick: its items' options, and how many may be ticked. */
   items?: unknown;
   minItems?: unknown;
@@ -68,9 +69,18 @@ export function formQuestions(schema: FormSchema | undefined): FormQuestion[] | 
     if (!wanted) return undefined;
     // A no to a form's one field declines the form; in a form of several, it skips the field.
     const optional = !asked.required && fields.length > 1 && { optional: true };
-    questions.push({ ...asked, wanted: { ...wanted, ...optional, check: fieldCheck(field) } });
+    const fallback = defaultOf(field.default);
+    const more = { ...optional, ...(fallback !== undefined && { default: fallback }) };
+    questions.push({ ...asked, wanted: { ...wanted, ...more, check: fieldCheck(field) } });
   }
   return questions;
+}
+
+/** A field's `default`, when it is a value an answer could be. */
+function defaultOf(value: unknown): AnswerValue | undefined {
+  if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))
+    return value;
+  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
 }
 
 /** What the user is asked for a field: its title, description or name, as a question. */

@@ -110,7 +110,11 @@ export function newClient(
   const client = new sdk.Client(
     { name, version: '1' },
     {
-      capabilities: { elicitation: { form: {} }, ...(on.sample && { sampling: {} }) },
+      // A field a form does not require, left out by its user, gets its default (the SDK fills it in).
+      capabilities: {
+        elicitation: { form: { applyDefaults: true } },
+        ...(on.sample && { sampling: {} }),
+      },
       listChanged: { tools: { autoRefresh: false, onChanged: on.toolsChanged } },
     },
   );
