@@ -27,13 +27,13 @@ describe('MCP elicitation', () => {
         asked(await elicit!('Join as a member?', { member: { type: 'boolean' } })),
     },
     {
-      // A form of eleven fields: more than a voice is asked to fill.
+      // A form of 21 fields: more than a voice is asked to fill.
       name: 'ask_survey',
       answer: async (_args, { elicit }) =>
         asked(
           await elicit!(
             'A few questions?',
-            Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`q${i}`, { type: 'string' }])),
+            Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`q${i}`, { type: 'string' }])),
           ),
         ),
     },
@@ -141,7 +141,7 @@ describe('MCP elicitation', () => {
     });
   });
 
-  it('cancels a question left unanswered (TOOL_CONFIRM_TIMEOUT_SECS), and asks no form of more than 10 fields', async () => {
+  it('cancels a question left unanswered (TOOL_CONFIRM_TIMEOUT_SECS), and asks no form of more than 20 fields', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => {});
     try {
       script('delete_files');
@@ -161,7 +161,7 @@ describe('MCP elicitation', () => {
       expect(JSON.parse(toolRead(rig.llm))).toMatchObject({ action: 'cancel' });
       const lines = warn.mock.calls.map((c) => String(c[0]));
       expect(lines).toContain(
-        `MCP server ${server.url}: asked its user a question, answered cancel: a form of a field the engine does not ask, or of more than 10 fields`,
+        `MCP server ${server.url}: asked its user a question, answered cancel: a form of a field the engine does not ask, or of more than 20 fields`,
       );
     } finally {
       warn.mockRestore();

@@ -10,6 +10,7 @@ import { oneLine, QUESTION_MAX_CHARS } from '../tools/tool-progress.js';
 import {
   givenAnswer,
   readAnswer,
+  titled,
   wantedAnswer,
   type AnswerValue,
   type Read,
@@ -37,13 +38,6 @@ export interface Question {
   arguments: Record<string, unknown>;
   prompt: string;
   wanted: Wanted;
-}
-
-/** The value as the user knows it: a choice's title rather than what the tool gets. */
-function shown(value: AnswerValue, wanted: Wanted): AnswerValue {
-  if (wanted.type !== 'choice' && wanted.type !== 'choices') return value;
-  const title = (v: string | number) => wanted.choices.find((c) => c.value === v)?.title ?? v;
-  return Array.isArray(value) ? value.map((v) => String(title(v))) : title(value);
 }
 
 /**
@@ -96,7 +90,7 @@ async function put(
     if ('value' in reply) return { answer: reply, outcome: 'answered' };
     const read: Read = readAnswer(reply.said, wanted);
     if ('value' in read) {
-      emit({ type: 'tool_answered', id, value: shown(read.value, wanted) });
+      emit({ type: 'tool_answered', id, value: titled(read.value, wanted) });
       return { answer: read, outcome: 'answered' };
     }
     unclear = read.error;

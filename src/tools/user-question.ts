@@ -49,8 +49,15 @@ export function wantedAnswer(wanted: Wanted): WantedAnswer {
   return {
     ...wantedKind(wanted),
     ...(wanted.optional && { optional: true }),
-    ...(wanted.default !== undefined && { default: wanted.default }),
+    ...(wanted.default !== undefined && { default: titled(wanted.default, wanted) }),
   };
+}
+
+/** A value as the user knows it: a choice's title rather than what the tool gets. */
+export function titled(value: AnswerValue, wanted: Wanted): AnswerValue {
+  if (wanted.type !== 'choice' && wanted.type !== 'choices') return value;
+  const title = (v: string | number) => wanted.choices.find((c) => c.value === v)?.title ?? v;
+  return Array.isArray(value) ? value.map((v) => String(title(v))) : title(value);
 }
 
 function wantedKind(wanted: Wanted): WantedAnswer {

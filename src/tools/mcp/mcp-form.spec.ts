@@ -1,3 +1,4 @@
+import { wantedAnswer } from '../user-question.js';
 import { formQuestions, type FormField } from './mcp-form.js';
 
 describe('formQuestions', () => {
@@ -15,11 +16,11 @@ describe('formQuestions', () => {
     });
   });
 
-  it("asks a form's fields in its order, each by its title, description or name", () => {
+  it("asks a form's fields in its order, each by its description, title or name", () => {
     const questions = formQuestions({
       properties: {
         full_name: { type: 'string' },
-        email: { type: 'string', title: 'Email address', format: 'email' },
+        email: { type: 'string', title: 'Email', description: 'Email address', format: 'email' },
         news: { type: 'boolean', description: 'Send you our news?' },
         phone: { type: 'string' },
       },
@@ -55,11 +56,11 @@ describe('formQuestions', () => {
     expect(tick({ type: 'string' })).toBeUndefined();
   });
 
-  it('asks nothing of a field of another kind, or of a form of more than 10 fields', () => {
+  it('asks nothing of a field of another kind, or of a form of more than 20 fields', () => {
     expect(formQuestions({ properties: { tags: { type: 'array' } } })).toBeUndefined();
     expect(formQuestions({ properties: { at: { type: 'object' } } })).toBeUndefined();
     const many = Object.fromEntries(
-      Array.from({ length: 11 }, (_, i) => [`f${i}`, { type: 'string' }]),
+      Array.from({ length: 21 }, (_, i) => [`f${i}`, { type: 'string' }]),
     );
     expect(formQuestions({ properties: many })).toBeUndefined();
   });
@@ -99,6 +100,14 @@ describe('formQuestions', () => {
     expect(choices({ size: { type: 'string', enum: ['small'] } })).toEqual([
       { value: 'small', title: 'small' },
     ]);
+  });
+
+  it("offers a field's default, a choice's by its title", () => {
+    const size = field({
+      size: { type: 'string', oneOf: [{ const: 'l', title: 'Large' }], default: 'l' },
+    })!.wanted!;
+    expect(size.default).toBe('l');
+    expect(wantedAnswer(size)).toMatchObject({ default: 'Large' });
   });
 
   it("checks an answer as the server will (the SDK's formats)", () => {

@@ -37,7 +37,7 @@ export interface FormSchema {
 /** One field as a question: its name in the answer, how it is asked, what it wants. */
 export interface FormQuestion {
   name: string;
-  /** The field's title (or description, or name) as a question: "Email address?". */
+  /** The field's description (or title, or name) as a question: "Your email address?". */
   label: string;
   required: boolean;
   /** Undefined for a boolean: a yes or no fills it. */
@@ -45,7 +45,7 @@ export interface FormQuestion {
 }
 
 /** The most fields of a form the engine asks, one after the other. */
-export const MAX_FORM_FIELDS = 10;
+export const MAX_FORM_FIELDS = 20;
 
 /**
  * The form's fields as questions, in the server's order ([] for a form of no fields: a
@@ -83,9 +83,12 @@ function defaultOf(value: unknown): AnswerValue | undefined {
   return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
 }
 
-/** What the user is asked for a field: its title, description or name, as a question. */
+/**
+ * What the user is asked for a field, as a question: its description ("Your full, legal name"),
+ * else its title (a form's label: "Name"), else its name.
+ */
 function labelOf(name: string, field: FormField): string {
-  const text = [field.title, field.description].find(
+  const text = [field.description, field.title].find(
     (t): t is string => typeof t === 'string' && t.trim() !== '',
   );
   const label = (text ?? name.replace(/[_-]+/g, ' ')).trim();
