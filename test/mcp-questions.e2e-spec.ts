@@ -1,9 +1,11 @@
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
-import { McpTestServer, useMcpServer } from './support/mcp-server.js';
+import { McpTestServer, useMcpServer, type McpTestTool } from './support/mcp-server.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { toolRead, useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { synthesised, until } from './support/waiting.js';
 import { voiceSession, type WsClient } from './support/ws-client.js';
+
+type Elicit = NonNullable<Parameters<McpTestTool['answer']>[1]['elicit']>;
 
 /** The server answers with what its user answered, for the test to read in the model's request. */
 const asked = (answer: unknown) => ({ content: [{ type: 'text', text: JSON.stringify(answer) }] });
@@ -56,14 +58,24 @@ describe('MCP questions', () => {
       },
     ],
   };
-  const mcp = new McpTestServer(
-    Object.entries(forms).map(([name, [message, properties]]) => ({
+  const mcp = new McpTestServer([
+    ...Object.entries(forms).map(([name, [message, properties]]) => ({
       name,
-      answer: async (_args, { elicit }) =>
+      answer: async (_args: unknown, { elicit }: { elicit?: Elicit }) =>
         // (The test server's forms require nothing but the contact's name.)
         asked(await elicit!(message, properties, name === 'ask_contact' ? ['name'] : undefined)),
     })),
-  );
+    {
+      // Gives its question up after 300 ms (the SDK cancels its request), and answers so.
+      name: 'ask_briefly',
+      answer: async (_args, { elicit }) =>
+        asked(
+          await elicit!('Your name?', { name: { type: 'string' } }, undefined, 300).catch(
+            (error: Error) => error.message,
+          ),
+        ),
+    },
+  ]);
   const server = useMcpServer(mcp);
   /** What the speech-to-text server (the rig's other server, which also speaks) hears. */
   let heard = '';
@@ -72,7 +84,11 @@ describe('MCP questions', () => {
       LLM_MODEL: 'm',
       TOOL_CONFIRM_TIMEOUT_SECS: '5',
       LLM_TOOLS_FILE: writeToolsFile(
-        Object.keys(forms).map((name) => ({ type: 'mcp', name, url: server.url })),
+        [...Object.keys(forms), 'ask_briefly'].map((name) => ({
+          type: 'mcp',
+          name,
+          url: server.url,
+        })),
       ),
       STT_BASE_URL: speech,
       TTS_PROVIDER: 'openai',
@@ -213,6 +229,20 @@ describe('MCP questions', () => {
     });
   });
 
+  it("lets a question its server gave up go: the user's next words are a turn of their own", async () => {
+    const ws = client.ws;
+    const { from } = await ask(ws, 'ask_briefly');
+    await ws.waitFor((m) => m.type === 'assistant_end', from, 10_000);
+    expect(toolRead(rig.llm)).toMatch(/timed out/i);
+    rig.llm.enqueue(sseText(['Hello Ada.']));
+    const next = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'Ada' });
+    expect(await ws.waitFor((m) => m.type === 'assistant_end', next)).toMatchObject({
+      text: 'Hello Ada.',
+    });
+    expect(ws.messages.slice(from).some((m) => m.type === 'tool_answered')).toBe(false);
+  });
+
   it('refuses a value out of bounds, asks again after words with no number, takes keyed digits', async () => {
     const ws = client.ws;
     const { from } = await ask(ws, 'ask_guests');
@@ -280,7 +310,7 @@ describe('MCP questions', () => {
 
   it('counts in /metrics what became of the questions above', async () => {
     const scrape = await (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
-    const counts = { answered: 7, declined: 4, unclear: 1 };
+    const counts = { answered: 7, declined: 4, unclear: 1, cancelled: 1 };
     for (const [outcome, count] of Object.entries(counts))
       expect(scrape).toMatch(
         new RegExp(`^agent_engine_tool_questions_total\\{outcome="${outcome}"\\} ${count}$`, 'm'),

@@ -27,7 +27,8 @@ export async function awaitApproval(
 
 /**
  * How a turn of `session` waits for its user's answers (see TurnContext), to approvals and to
- * questions, each counted in `metrics`: each for up to `timeoutMs`, or until `signal` aborts.
+ * questions, each counted in `metrics`: each for up to `timeoutMs`, or until `signal` (or the
+ * wait's own `until`) aborts.
  */
 export function userAnswers(
   session: Session,
@@ -36,14 +37,14 @@ export function userAnswers(
   metrics: Pick<EngineMetrics, 'approval' | 'question'>,
 ): Pick<TurnContext, 'approve' | 'hear' | 'questioned'> {
   return {
-    approve: async (id) => {
-      const asked = await awaitApproval(session, id, signal, timeoutMs);
+    approve: async (id, until = signal) => {
+      const asked = await awaitApproval(session, id, until, timeoutMs);
       metrics.approval(asked.approval);
       return asked;
     },
     questioned: (outcome) => metrics.question(outcome),
-    hear: (id, wanted) =>
-      awaitEntry(session.questions, id, signal, timeoutMs, (reply) => ({ wanted, reply })),
+    hear: (id, wanted, until = signal) =>
+      awaitEntry(session.questions, id, until, timeoutMs, (reply) => ({ wanted, reply })),
   };
 }
 

@@ -140,18 +140,21 @@ export function questionAsker(
   ctx: TurnContext,
   running: (id: string) => { name: string; arguments: Record<string, unknown> } | undefined,
 ): NonNullable<ToolCallContext['ask']> {
-  return async (id, question, wanted) => {
+  return async (id, question, wanted, givenUp) => {
     const call = running(id);
     if (!call) return 'unasked';
     const { approvals, questions } = ctx.session;
     if (ctx.signal.aborted || approvals.has(id) || questions.has(id)) return 'unanswered';
     const { name, arguments: args } = call;
     const prompt = oneLine(question, QUESTION_MAX_CHARS);
+    // Waited for until the turn is cancelled or over with the call still running, or the tool
+    // gives the question up (its server cancelled it): no later words are taken for it.
+    const until = givenUp ? AbortSignal.any([ctx.callSignal, givenUp]) : ctx.callSignal;
     if (wanted)
       return askQuestion(
         { id, name, arguments: args, prompt, wanted },
         ctx.emit,
-        ctx.hear,
+        (asked, want) => ctx.hear(asked, want, until),
         ctx.questioned,
       );
     ctx.emit({
@@ -161,7 +164,7 @@ export function questionAsker(
       arguments: args,
       ...(prompt && { prompt }),
     });
-    const { approval } = await ctx.approve(id);
+    const { approval } = await ctx.approve(id, until);
     return approval === 'approved' ? 'yes' : approval === 'declined' ? 'no' : 'unanswered';
   };
 }

@@ -54,10 +54,13 @@ export interface TurnContext {
   readonly callSignal: AbortSignal;
   /** Calls the model has made in the current completion request (see LLM_TOOL_MAX_CALLS_PER_ROUND). */
   roundCalls: number;
-  /** Asks the client to approve call `id` (of a `"confirm": true` tool) and waits for its answer. */
-  approve: (id: string) => Promise<{ approval: Approval; refusal?: string }>;
-  /** Waits for the answer to call `id`'s question (`tool_question`, just sent). */
-  hear: (id: string, wanted: Wanted) => Promise<Waited<QuestionReply>>;
+  /**
+   * Asks the client to approve call `id` (of a `"confirm": true` tool) and waits for its answer,
+   * until the turn is cancelled (or `until` aborts).
+   */
+  approve: (id: string, until?: AbortSignal) => Promise<{ approval: Approval; refusal?: string }>;
+  /** Waits for the answer to call `id`'s question (`tool_question`, just sent), as `approve`. */
+  hear: (id: string, wanted: Wanted, until?: AbortSignal) => Promise<Waited<QuestionReply>>;
   /** A question's outcome, counted. */
   questioned: (outcome: QuestionOutcome) => void;
   /** The engine's spans, when exported: calls the client runs get theirs here. */

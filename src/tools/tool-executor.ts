@@ -56,10 +56,15 @@ export interface ToolCallContext {
   /**
    * Asks the user a question for call `callId` while it runs (an MCP server's elicitation, a code
    * tool's `context.confirm`): a yes or no, as approvals are asked, or the value `wanted` says;
-   * `unanswered` when they do not answer (or the turn ends first), `unasked` for a call the
-   * client was not told of.
+   * `unanswered` when they do not answer (or the turn ends, or `signal` aborts: the question given
+   * up, first), `unasked` for a call the client was not told of.
    */
-  ask?: (callId: string, question: string, wanted?: Wanted) => Promise<UserAnswer>;
+  ask?: (
+    callId: string,
+    question: string,
+    wanted?: Wanted,
+    signal?: AbortSignal,
+  ) => Promise<UserAnswer>;
   /**
    * A call of the session's own tool `name` (`client_tools`) made by a code tool, handed to the
    * client as `client_tool_call` `id`; undefined when the session has no such tool.

@@ -42,11 +42,15 @@ export interface McpTestTool {
       log?: (level: string, data: unknown) => Promise<void>;
       /** Tells its client how far the call has got (`notifications/progress`; a task's status message). */
       progress?: (progress: number, total?: number, message?: string) => Promise<void>;
-      /** Asks its client's user (`elicitation/create`, form mode; `required`: the form's). */
+      /**
+       * Asks its client's user (`elicitation/create`, form mode; `required`: the form's), giving
+       * up after `timeoutMs` (the SDK then cancels the request).
+       */
       elicit?: (
         message: string,
         properties?: Record<string, unknown>,
         required?: string[],
+        timeoutMs?: number,
       ) => Promise<unknown>;
       /** Asks its client's model for a completion (`sampling/createMessage`). */
       sample?: (params: Record<string, unknown>) => Promise<unknown>;
@@ -268,9 +272,11 @@ export class McpTestServer {
         message: string,
         properties: Record<string, unknown> = {},
         required?: string[],
+        timeout?: number,
       ) =>
         server.elicitInput(formParams(message, properties, required), {
           relatedRequestId: extra.requestId,
+          ...(timeout && { timeout }),
         });
       const sample = (params: Record<string, unknown>) =>
         server.createMessage(params as never, { relatedRequestId: extra.requestId });

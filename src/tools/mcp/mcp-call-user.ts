@@ -26,8 +26,8 @@ export function userSide(
       session: sessionId,
       ...(model && { model }),
       ...(ask && {
-        ask: (question: string, wanted?: Wanted) =>
-          ask(call.id, maskSecrets(question, secrets), wanted),
+        ask: (question: string, wanted?: Wanted, signal?: AbortSignal) =>
+          ask(call.id, maskSecrets(question, secrets), wanted, signal),
       }),
     },
   };

@@ -17,8 +17,11 @@ export interface Asker {
   session?: string;
   /** The session's own model (LLM_MODELS), which the server's sampling requests then ask. */
   model?: string;
-  /** Absent for a call no user waits on (a background call, a try over the admin API). */
-  ask?: (question: string, wanted?: Wanted) => Promise<UserAnswer>;
+  /**
+   * Absent for a call no user waits on (a background call, a try over the admin API). `signal`:
+   * aborted when the server gives the question up.
+   */
+  ask?: (question: string, wanted?: Wanted, signal?: AbortSignal) => Promise<UserAnswer>;
 }
 
 /** What a server asks (the params of `elicitation/create`). */
@@ -42,6 +45,7 @@ export type ElicitAnswer = {
 export async function answerElicitation(
   params: ElicitParams,
   calls: readonly Asker[],
+  signal?: AbortSignal,
 ): Promise<{ answer: ElicitAnswer; why?: string }> {
   const cancel = (why: string) => ({ answer: { action: 'cancel' as const }, why });
   const decline = { answer: { action: 'decline' as const } };
@@ -61,14 +65,14 @@ export async function answerElicitation(
       ? cancel(said === 'unasked' ? 'no user waits on the call' : 'the user did not answer')
       : undefined;
   if (questions.length === 0) {
-    const said = await asker.ask!(message);
+    const said = await asker.ask!(message, undefined, signal);
     return unanswered(said) ?? (said === 'yes' ? { answer: { action: 'accept' } } : decline);
   }
   const content: Record<string, boolean | AnswerValue> = {};
   for (const [i, { name, label, required, wanted }] of questions.entries()) {
     const prompt =
       questions.length === 1 ? message : i === 0 ? `${message} ${label}`.trim() : label;
-    const said = await asker.ask!(prompt, wanted);
+    const said = await asker.ask!(prompt, wanted, signal);
     const cancelled = unanswered(said);
     if (cancelled) return cancelled;
     if (typeof said === 'object') content[name] = said.value;
@@ -87,9 +91,9 @@ export async function answerElicitation(
 export function elicitor(
   calls: ReadonlySet<Asker>,
   log: (line: string, level?: EngineLogLevel) => void,
-): (params: ElicitParams) => Promise<ElicitAnswer> {
-  return async (params) => {
-    const { answer, why } = await answerElicitation(params, [...calls]);
+): (params: ElicitParams, signal?: AbortSignal) => Promise<ElicitAnswer> {
+  return async (params, signal) => {
+    const { answer, why } = await answerElicitation(params, [...calls], signal);
     log(`asked its user ${JSON.stringify(params.message)}: answered ${answer.action}`, 'debug');
     if (why) log(`asked its user a question, answered cancel: ${why}`, 'warn');
     return answer;

@@ -101,7 +101,8 @@ export function newClient(
   on: {
     toolsChanged: () => void;
     log: (line: string, level: EngineLogLevel) => void;
-    elicit: (params: ElicitParams) => Promise<ElicitAnswer>;
+    /** `signal`: aborted when the server gives up its question (its request cancelled). */
+    elicit: (params: ElicitParams, signal: AbortSignal) => Promise<ElicitAnswer>;
     sample?: (params: SamplingParams, signal: AbortSignal) => Promise<SamplingAnswer>;
   },
 ): Client {
@@ -118,7 +119,9 @@ export function newClient(
       listChanged: { tools: { autoRefresh: false, onChanged: on.toolsChanged } },
     },
   );
-  client.setRequestHandler(sdk.ElicitRequestSchema, ({ params }) => on.elicit(params));
+  client.setRequestHandler(sdk.ElicitRequestSchema, ({ params }, extra) =>
+    on.elicit(params, extra.signal),
+  );
   const { sample } = on;
   if (sample)
     client.setRequestHandler(
