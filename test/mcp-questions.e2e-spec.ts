@@ -32,6 +32,7 @@ describe('MCP questions', () => {
       },
     ],
     ask_email: ['Your email?', { email: { type: 'string', format: 'email' } }],
+    ask_birthday: ['Your date of birth?', { birthday: { type: 'string', format: 'date' } }],
     ask_toppings: [
       'Which toppings?',
       {
@@ -315,6 +316,19 @@ describe('MCP questions', () => {
       expect(scrape).toMatch(
         new RegExp(`^agent_engine_tool_questions_total\\{outcome="${outcome}"\\} ${count}$`, 'm'),
       );
+  });
+
+  it('writes a date said aloud as the field wants it', async () => {
+    const ws = client.ws;
+    const { from } = await ask(ws, 'ask_birthday');
+    ws.send({ type: 'user_text', text: 'March 3rd, 1990.' });
+    expect(await ws.waitFor((m) => m.type === 'tool_answered', from)).toMatchObject({
+      value: '1990-03-03',
+    });
+    expect(await answered(ws, from)).toEqual({
+      action: 'accept',
+      content: { birthday: '1990-03-03' },
+    });
   });
 
   it('answers an error for an answer no question waits for, and the connection lives on', async () => {

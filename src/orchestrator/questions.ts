@@ -16,6 +16,7 @@ import {
   type Read,
   type Wanted,
 } from '../tools/user-question.js';
+import { DATE_FORMATS, dateReader } from '../tools/spoken-date.js';
 import type { Waited } from './awaiting.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
@@ -38,6 +39,8 @@ export interface Question {
   arguments: Record<string, unknown>;
   prompt: string;
   wanted: Wanted;
+  /** The session's language: a date said aloud is read in it. */
+  language: string;
 }
 
 /**
@@ -66,8 +69,10 @@ async function put(
   emit: (event: TurnEvent) => void,
   hear: (id: string, wanted: Wanted) => Promise<Waited<QuestionReply>>,
 ): Promise<{ answer: UserAnswer; outcome: QuestionOutcome }> {
-  const { id, name, arguments: args, prompt, wanted } = question;
+  const { id, name, arguments: args, prompt, wanted, language } = question;
   const answer = wantedAnswer(wanted);
+  const format = wanted.type === 'text' ? wanted.format : undefined;
+  const dates = format && DATE_FORMATS.has(format) ? await dateReader(language) : undefined;
   let unclear: string | undefined;
   for (let asked = 1; asked <= MAX_ASKS; asked++) {
     emit({
@@ -88,7 +93,7 @@ async function put(
     }
     // The client's own value, checked as it came.
     if ('value' in reply) return { answer: reply, outcome: 'answered' };
-    const read: Read = readAnswer(reply.said, wanted);
+    const read: Read = readAnswer(reply.said, wanted, dates);
     if ('value' in read) {
       emit({ type: 'tool_answered', id, value: titled(read.value, wanted) });
       return { answer: read, outcome: 'answered' };
@@ -152,7 +157,7 @@ export function questionAsker(
     const until = givenUp ? AbortSignal.any([ctx.callSignal, givenUp]) : ctx.callSignal;
     if (wanted)
       return askQuestion(
-        { id, name, arguments: args, prompt, wanted },
+        { id, name, arguments: args, prompt, wanted, language: ctx.session.settings.language },
         ctx.emit,
         (asked, want) => ctx.hear(asked, want, until),
         ctx.questioned,

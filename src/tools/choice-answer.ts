@@ -27,17 +27,10 @@ const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seven
 /** The option the user named: by its title or value, or by its place ("the second one", "2"). */
 export function readChoice(text: string, choices: readonly Choice[]): Read {
   const said = ` ${plain(text)} `;
-  // A value is a name too when it is a word ("xl" may be said; "s" or "a" would be found anywhere).
-  const names = (c: Choice) => (c.value.length > 2 ? [c.title, c.value] : [c.title]);
-  const named = choices.filter((c) =>
-    names(c).some((name) => plain(name) !== '' && said.includes(` ${plain(name)} `)),
-  );
-  // "extra large" names "large" too: the longest name that holds the others wins.
-  const longest = named.sort((a, b) => plain(b.title).length - plain(a.title).length)[0];
-  if (longest && named.every((c) => ` ${plain(longest.title)} `.includes(` ${plain(c.title)} `)))
-    return { value: longest.value };
-  if (named.length > 1)
-    return { error: `"${text}" names more than one of: ${named.map((c) => c.title).join(', ')}` };
+  const found = named(said, choices);
+  if (found.length === 1) return { value: found[0]!.value };
+  if (found.length > 1)
+    return { error: `"${text}" names more than one of: ${found.map((c) => c.title).join(', ')}` };
   const words = said.trim().split(' ');
   let place = words.includes('last')
     ? choices.length
@@ -51,8 +44,9 @@ export function readChoice(text: string, choices: readonly Choice[]): Read {
   return { error: `"${text}" is none of: ${choices.map((c) => c.title).join(', ')}` };
 }
 
-/** The names said, but those held in a longer one said ("large" in "extra large"). */
+/** The choices named in `said`, but those held in a longer one said ("large" in "extra large"). */
 function named(said: string, choices: readonly Choice[]): Choice[] {
+  // A value is a name too when it is a word ("xl" may be said; "s" or "a" would be found anywhere).
   const names = (c: Choice) => (c.value.length > 2 ? [c.title, c.value] : [c.title]);
   const found = choices.filter((c) =>
     names(c).some((name) => plain(name) !== '' && said.includes(` ${plain(name)} `)),

@@ -1,10 +1,11 @@
 /**
  * A question a running call puts to its user that a yes or no does not answer (an MCP server's
- * form of one text, number or choice field): what it wants, and the answer read from what the
+ * form field, a code tool's `context.ask`): what it wants, and the answer read from what the
  * user said or typed, or from the value the client gave. Pure: no Nest import.
  */
 import { plain, readChoice, readChoices, type Choice } from './choice-answer.js';
 import { readNumber } from './number-words.js';
+import type { DateReader } from './spoken-date.js';
 
 export type { Choice };
 
@@ -116,8 +117,11 @@ function spokenEmail(text: string): string {
     .replace(/\s+/g, '');
 }
 
-/** The answer in what the user said or typed, or why it does not answer the question. */
-export function readAnswer(said: string, wanted: Wanted): Read {
+/**
+ * The answer in what the user said or typed, or why it does not answer the question; `dates`
+ * writes a date said aloud in the format a text question wants.
+ */
+export function readAnswer(said: string, wanted: Wanted, dates?: DateReader): Read {
   const text = said.trim();
   switch (wanted.type) {
     case 'choice':
@@ -127,7 +131,12 @@ export function readAnswer(said: string, wanted: Wanted): Read {
     case 'text': {
       // Speech-to-text ends a sentence with a full stop the answer does not have.
       const answer = text.replace(/^["'“]+|["'”]+$/g, '').replace(/[.!?。]+$/u, '');
-      return checked({ value: wanted.format === 'email' ? spokenEmail(answer) : answer }, wanted);
+      const { format } = wanted;
+      if (format === 'email') return checked({ value: spokenEmail(answer) }, wanted);
+      const read = checked({ value: answer }, wanted);
+      // "March 3rd 1990" for a date: written as the format asks, when it is not already.
+      const date = 'error' in read && format && dates?.(answer, format);
+      return date ? checked({ value: date }, wanted) : read;
     }
     case 'number':
     case 'integer': {
