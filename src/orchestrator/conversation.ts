@@ -4,12 +4,12 @@ import { parseClientMessage, type SessionUpdateMessage } from './protocol/client
 import type { ErrorCode } from './protocol/error-codes.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
-import { answerApprovals, answerMayCome } from './approvals.js';
+
 import { settleWaiting } from './awaiting.js';
 import { replyOf } from './client-tools.js';
 import { settingsChanges, settingsUpdated, type SettingsLimits } from './settings-update.js';
-import { spokenAnswer, type Phrase } from './spoken-answer.js';
-import { answerQuestion, settleQuestion } from './questions.js';
+import type { Phrase } from './spoken-answer.js';
+import { answerWaiting, settleQuestion, userMayAnswer } from './questions.js';
 import type { TurnManager } from './turn-manager.service.js';
 import { USER_ACTIVITY } from './idle-watch.js';
 import { SessionEnd } from './session-end.js';
@@ -198,10 +198,8 @@ export class Conversation {
    * `answerApprovals`, `answerQuestion`).
    */
   private async bargeIn(): Promise<void> {
-    const { session } = this;
-    if (!session.busy) cutPlayback(session, this.deps, this.logger);
-    else if (!session.questions.size && !answerMayCome(session, this.deps.confirmPhrases))
-      await session.cancel();
+    if (!this.session.busy) cutPlayback(this.session, this.deps, this.logger);
+    else if (!userMayAnswer(this.session, this.deps.confirmPhrases)) await this.session.cancel();
   }
 
   /** The client has gone: its turn is cancelled; settles once the turn has ended. */
@@ -279,11 +277,8 @@ export class Conversation {
     }: { since?: number; heard?: Transcription; said?: boolean; told?: boolean } = {},
   ): Promise<void> {
     const user = !said && !told;
-    // While a call's question waits, the user's words answer it; while calls await approval, a
-    // plain yes or no answers them. Neither starts a turn.
-    const { confirmPhrases: phrases } = this.deps;
-    if (user && answerQuestion(this.session, text, spokenAnswer(text, phrases) === 'no')) return;
-    if (user && answerApprovals(this.session, text, phrases, this.deps.send)) return;
+    // The answer to a call's question, or to calls awaiting approval, starts no turn.
+    if (user && answerWaiting(this.session, text, this.deps.confirmPhrases, this.deps.send)) return;
     // Over the limit, the turn in progress goes on: nothing would replace it.
     if (!told && !this.turnLimit.admit())
       return this.error(

@@ -18,7 +18,9 @@ import {
 } from '../tools/user-question.js';
 import { DATE_FORMATS, dateReader } from '../tools/spoken-date.js';
 import type { Waited } from './awaiting.js';
-import type { TurnEvent } from './protocol/server-events.js';
+import { answerApprovals, answerMayCome } from './approvals.js';
+import type { ServerEvent, TurnEvent } from './protocol/server-events.js';
+import { spokenAnswer, type Phrase } from './spoken-answer.js';
 import type { Session } from './session.js';
 import type { TurnContext } from './turn-context.js';
 
@@ -114,6 +116,27 @@ export function answerQuestion(session: Session, text: string, no: boolean): boo
   const { type, optional } = waiting.wanted;
   waiting.reply(no && (type !== 'text' || optional) ? 'no' : { said: text });
   return true;
+}
+
+/**
+ * While a call's question waits, the user's words answer it; while calls await approval, a plain
+ * yes or no answers them (`answerApprovals`). True when they did: no turn starts from them.
+ */
+export function answerWaiting(
+  session: Session,
+  text: string,
+  phrases: readonly Phrase[],
+  send: (event: ServerEvent) => void,
+): boolean {
+  return (
+    answerQuestion(session, text, spokenAnswer(text, phrases) === 'no') ||
+    answerApprovals(session, text, phrases, send)
+  );
+}
+
+/** A call waits for the user's answer to its question, or approval that some phrase would give. */
+export function userMayAnswer(session: Session, phrases: readonly Phrase[]): boolean {
+  return session.questions.size > 0 || answerMayCome(session, phrases);
 }
 
 /**

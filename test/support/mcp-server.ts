@@ -7,7 +7,7 @@ import type {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { schemeFor, serverFor, type TlsOptions } from './tls.js';
-import { formParams, startTask } from './mcp-task-work.js';
+import { callSide, startTask } from './mcp-call-work.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -254,34 +254,8 @@ export class McpTestServer {
           work: this.taskWork,
         });
       this.running++;
-      const log = (level: string, data: unknown) =>
-        extra.sendNotification({
-          method: 'notifications/message',
-          params: { level: level as 'info', logger: 'orders', data },
-        });
-      const progressToken = request.params._meta?.progressToken;
-      const progress =
-        progressToken === undefined
-          ? undefined
-          : (progress: number, total?: number, message?: string) =>
-              extra.sendNotification({
-                method: 'notifications/progress',
-                params: { progressToken, progress, total, message },
-              });
-      const elicit = (
-        message: string,
-        properties: Record<string, unknown> = {},
-        required?: string[],
-        timeout?: number,
-      ) =>
-        server.elicitInput(formParams(message, properties, required), {
-          relatedRequestId: extra.requestId,
-          ...(timeout && { timeout }),
-        });
-      const sample = (params: Record<string, unknown>) =>
-        server.createMessage(params as never, { relatedRequestId: extra.requestId });
       try {
-        const more = { log, progress, elicit, sample };
+        const more = callSide(server, extra, request.params._meta?.progressToken);
         return await tool.answer(args, { signal: extra.signal, headers: callHeaders, ...more });
       } finally {
         this.running--;

@@ -1,4 +1,10 @@
+/**
+ * What the test MCP server's tools may do while they answer a call (mcp-server.ts): on a plain
+ * call, log, tell their progress, ask their user or their client's model; as a task, tell their
+ * status and ask their user through the task.
+ */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   ElicitResultSchema,
@@ -20,6 +26,44 @@ export const formParams = (
   message,
   requestedSchema: { type: 'object', properties, ...(required && { required }) } as never,
 });
+
+/**
+ * What a plain call's work may do on its client: log, tell its progress (when the client asked
+ * for it, `progressToken`), ask its user (giving up after `timeout`), ask its model.
+ */
+export function callSide(
+  server: Server,
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  progressToken: string | number | undefined,
+) {
+  const related = { relatedRequestId: extra.requestId };
+  return {
+    log: (level: string, data: unknown) =>
+      extra.sendNotification({
+        method: 'notifications/message',
+        params: { level: level as 'info', logger: 'orders', data },
+      }),
+    progress:
+      progressToken === undefined
+        ? undefined
+        : (progress: number, total?: number, message?: string) =>
+            extra.sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken, progress, total, message },
+            }),
+    elicit: (
+      message: string,
+      properties: Record<string, unknown> = {},
+      required?: string[],
+      timeout?: number,
+    ) =>
+      server.elicitInput(formParams(message, properties, required), {
+        ...related,
+        ...(timeout && { timeout }),
+      }),
+    sample: (params: Record<string, unknown>) => server.createMessage(params as never, related),
+  };
+}
 
 /** What the test server counts of its tasks, and what aborts each one's work (by task id). */
 export interface TaskBook {
