@@ -95,7 +95,7 @@ export class PhoneKeys {
   private async entered(keys: string): Promise<void> {
     const { confirmKeys, send, turn } = this.deps;
     // A question's answer: its number, its choice's place, or the keys as text (an account number).
-    if (answerQuestion(this.session, keys.replace(/#$/, ''), false)) return;
+    if (answerQuestion(this.session, keys.replace(/#$/, ''), () => false)) return;
     if (!answerApprovalsByKeys(this.session, keys, confirmKeys, send)) await turn(`DTMF: ${keys}`);
   }
 }

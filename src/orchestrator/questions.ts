@@ -110,11 +110,11 @@ async function put(
  * starts no turn: a plain no (`no`) declines a number, a choice or an optional text; a text
  * question takes the words whatever they are. False when no question waits.
  */
-export function answerQuestion(session: Session, text: string, no: boolean): boolean {
+export function answerQuestion(session: Session, text: string, no: () => boolean): boolean {
   const waiting = [...session.questions.values()].at(-1);
   if (!waiting) return false;
   const { type, optional } = waiting.wanted;
-  waiting.reply(no && (type !== 'text' || optional) ? 'no' : { said: text });
+  waiting.reply((type !== 'text' || optional) && no() ? 'no' : { said: text });
   return true;
 }
 
@@ -129,7 +129,7 @@ export function answerWaiting(
   send: (event: ServerEvent) => void,
 ): boolean {
   return (
-    answerQuestion(session, text, spokenAnswer(text, phrases) === 'no') ||
+    answerQuestion(session, text, () => spokenAnswer(text, phrases) === 'no') ||
     answerApprovals(session, text, phrases, send)
   );
 }

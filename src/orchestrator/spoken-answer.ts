@@ -4,6 +4,8 @@
  * ahead", "no thanks". Anything more ("yes, but make it 40") is not a plain answer: it is a new
  * turn, as any other utterance.
  */
+import { plainWords } from '../common/plain-words.js';
+
 export type SpokenAnswer = 'yes' | 'no';
 
 export interface AnswerPhrases {
@@ -35,18 +37,6 @@ const FILLERS = [
   'obrigada',
 ];
 
-/** Lower case, punctuation to spaces, apostrophes kept ("don't"), words split on whitespace. */
-function words(text: string): string[] {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[’‘`]/g, "'")
-    .replace(/[^\p{L}\p{N}\p{M}']+/gu, ' ')
-    .trim()
-    .split(' ')
-    .filter((w) => w !== '');
-}
-
 export interface Phrase {
   words: string[];
   /** undefined for a filler, or a phrase in both lists. */
@@ -62,7 +52,7 @@ export function compilePhrases(phrases: AnswerPhrases): Phrase[] {
     ['no', phrases.no],
   ] as const)
     for (const p of list) {
-      const key = words(p).join(' ');
+      const key = plainWords(p).join(' ');
       if (key === '') continue;
       byText.set(key, byText.has(key) && byText.get(key) !== answer ? undefined : answer);
     }
@@ -73,7 +63,7 @@ export function compilePhrases(phrases: AnswerPhrases): Phrase[] {
 
 /** `yes` or `no` when `text` is nothing but phrases of that answer (and fillers); else undefined. */
 export function spokenAnswer(text: string, phrases: readonly Phrase[]): SpokenAnswer | undefined {
-  const said = words(text);
+  const said = plainWords(text);
   const answers = new Set<SpokenAnswer>();
   for (let i = 0; i < said.length;) {
     const match = phrases.find((p) => p.words.every((w, k) => said[i + k] === w));

@@ -2,6 +2,7 @@
  * The choices a user named in what they said or typed: by title (or a value that is a word), or
  * by place ("the second one", "2", keyed digits). Pure: no Nest import.
  */
+import { plainWords } from '../common/plain-words.js';
 import { readNumber } from './number-words.js';
 
 /** One of a choice question's options: what the user hears and picks, what the tool gets. */
@@ -12,14 +13,9 @@ export interface Choice {
 
 type Read = { value: string | string[] } | { error: string };
 
-/** Lower case, punctuation to spaces, single spaces: how a title and an utterance are compared. */
+/** A title or an utterance as they are compared: its plain words, single spaces between. */
 export function plain(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[’‘`]/g, "'")
-    .replace(/[^\p{L}\p{N}\p{M}']+/gu, ' ')
-    .trim();
+  return plainWords(text).join(' ');
 }
 
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'];
