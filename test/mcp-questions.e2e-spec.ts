@@ -160,6 +160,23 @@ describe('MCP questions', () => {
       );
   });
 
+  it("reads the user's words in the session's language: a place, a number in words", async () => {
+    const ws = client.ws;
+    ws.send({ type: 'session.update', language: 'it' });
+    await ws.waitFor((m) => m.type === 'session.updated');
+    let { from } = await ask(ws, 'ask_size');
+    ws.send({ type: 'user_text', text: 'La seconda.' });
+    expect(await ws.waitFor((m) => m.type === 'tool_answered', from)).toMatchObject({
+      value: 'Extra large',
+    });
+    expect(await answered(ws, from)).toEqual({ action: 'accept', content: { size: 'xl' } });
+
+    rig.llm.reset();
+    ({ from } = await ask(ws, 'ask_guests'));
+    ws.send({ type: 'user_text', text: 'Un tavolo per sei, grazie.' });
+    expect(await answered(ws, from)).toEqual({ action: 'accept', content: { guests: 6 } });
+  });
+
   it('answers an error for an answer no question waits for, and the connection lives on', async () => {
     const ws = client.ws;
     ws.send({ type: 'tool_answer', id: 'nope', value: 'x' });

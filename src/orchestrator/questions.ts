@@ -95,7 +95,7 @@ async function put(
     }
     // The client's own value, checked as it came.
     if ('value' in reply) return { answer: reply, outcome: 'answered' };
-    const read: Read = readAnswer(reply.said, wanted, dates);
+    const read: Read = readAnswer(reply.said, wanted, dates, language);
     if ('value' in read) {
       emit({ type: 'tool_answered', id, value: titled(read.value, wanted) });
       return { answer: read, outcome: 'answered' };

@@ -1,4 +1,4 @@
-import { readNumber } from './number-words.js';
+import { readNumber, readNumbers } from './number-words.js';
 
 describe('readNumber', () => {
   it('reads the first number speech-to-text writes in digits', () => {
@@ -17,6 +17,69 @@ describe('readNumber', () => {
     expect(readNumber('two hundred and ten')).toBe(210);
     expect(readNumber('four thousand five hundred people')).toBe(4500);
     expect(readNumber('seven and then eight')).toBe(7);
+  });
+
+  it('reads number words in the session language, English beside them', () => {
+    const said: [string, string, number][] = [
+      ['it', 'quattro', 4],
+      ['it', 'siamo in ventitré', 23],
+      ['it', 'trentuno', 31],
+      ['it', 'ventotto persone', 28],
+      ['it', 'centoventi', 120],
+      ['it', 'trecentocinquanta euro', 350],
+      ['it', 'duemilacinquecento', 2500],
+      ['it', 'mille e cento', 1100],
+      ['it', "quarant'anni", 40],
+      ['it', 'un tavolo per sei', 6],
+      ['it', 'una', 1],
+      ['it', 'twelve', 12],
+      ['es', 'treinta y dos', 32],
+      ['es', 'veintitrés', 23],
+      ['es', 'dieciséis años', 16],
+      ['es', 'doscientos cincuenta', 250],
+      ['es', 'ciento veinte', 120],
+      ['es', 'dos mil trescientos', 2300],
+      ['es', 'una mesa para cuatro', 4],
+      ['fr', 'vingt et un', 21],
+      ['fr', 'soixante-dix-sept', 77],
+      ['fr', 'quatre-vingt-dix-neuf', 99],
+      ['fr', 'quatre-vingts', 80],
+      ['fr', 'dix-sept', 17],
+      ['fr', 'deux cents', 200],
+      ['fr', 'trois mille deux cent cinq', 3205],
+      ['fr', 'une table pour huit', 8],
+      ['pt', 'vinte e três', 23],
+      ['pt', 'cento e vinte', 120],
+      ['pt', 'mil e quinhentos', 1500],
+      ['pt', 'duas', 2],
+      ['pt', 'dezasseis', 16],
+      ['de', 'dreiundzwanzig', 23],
+      ['de', 'zweihundertdreiundzwanzig', 223],
+      ['de', 'Einundzwanzig Gäste', 21],
+      ['de', 'dreitausendvierhundertzwölf', 3412],
+      ['de', 'dreißig', 30],
+      ['de', 'einhundert', 100],
+      ['de', 'ein Tisch für vier', 4],
+      ['de-AT', 'zwo', 2],
+    ];
+    for (const [language, text, number] of said)
+      expect([language, text, readNumber(text, language)]).toEqual([language, text, number]);
+  });
+
+  it("reads another language's words as no number", () => {
+    expect(readNumber('quattro', 'en')).toBeUndefined();
+    expect(readNumber('quattro', 'ja')).toBeUndefined();
+    expect(readNumber('tree street', 'it')).toBeUndefined();
+    expect(readNumber('Zweifel', 'de')).toBeUndefined();
+  });
+
+  it('reads each number of a list, "and" joining only what makes one number', () => {
+    expect(readNumbers('one and three')).toEqual([1, 3]);
+    expect(readNumbers('uno e tre', 'it')).toEqual([1, 3]);
+    expect(readNumbers('un et trois', 'fr')).toEqual([1, 3]);
+    expect(readNumbers('zwei und drei', 'de')).toEqual([2, 3]);
+    expect(readNumbers('2 and twenty one')).toEqual([2, 21]);
+    expect(readNumbers('the 1st and 4th', 'en')).toEqual([1, 4]);
   });
 
   it('finds none where there is none', () => {

@@ -1,46 +1,16 @@
 /**
- * The first number in what a user said or typed: digits as speech-to-text writes most numbers
- * ("3", "1,250", "2.5", "-4"), or English words as it writes some ("three", "twenty-five",
- * "two hundred and ten"). Pure: no Nest import.
+ * The numbers in what a user said or typed: digits as speech-to-text writes most numbers ("3",
+ * "1,250", "2.5", "-4"), or words as it writes some, in the session's language or English
+ * ("three", "twenty-five", "two hundred and ten", "ventitré", "treinta y dos", "quatre-vingt-dix",
+ * "dreiundzwanzig"). Pure: no Nest import.
  */
-
-const UNITS: Record<string, number> = Object.fromEntries(
-  [
-    'zero',
-    'one',
-    'two',
-    'three',
-    'four',
-    'five',
-    'six',
-    'seven',
-    'eight',
-    'nine',
-    'ten',
-    'eleven',
-    'twelve',
-    'thirteen',
-    'fourteen',
-    'fifteen',
-    'sixteen',
-    'seventeen',
-    'eighteen',
-    'nineteen',
-  ].map((word, n) => [word, n]),
-);
-const TENS: Record<string, number> = Object.fromEntries(
-  ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'].map((word, n) => [
-    word,
-    (n + 2) * 10,
-  ]),
-);
-const SCALES: Record<string, number> = { thousand: 1000, million: 1_000_000 };
+import { answerWords, fold, type AnswerWords, type NumberWord } from './answer-words.js';
 
 /**
- * A comma between groups of three digits is a thousands separator ("1,250"); any other comma is
- * a decimal one ("2,5", as most of Europe writes it).
+ * Digits, or a word. A comma between groups of three digits is a thousands separator ("1,250");
+ * any other comma is a decimal one ("2,5", as most of Europe writes it).
  */
-const DIGITS = /(?<![\p{L}\p{N}])[-−]?\d+(?:(?:,\d{3})+(?!\d)|[.,]\d+)?/u;
+const TOKENS = /(?<![\p{L}\p{N}])[-−]?\d+(?:(?:,\d{3})+(?!\d)|[.,]\d+)?|[\p{L}\p{M}]+/gu;
 
 function fromDigits(match: string): number {
   const sign = /^[-−]/.test(match) ? -1 : 1;
@@ -49,31 +19,145 @@ function fromDigits(match: string): number {
   return sign * Number(number);
 }
 
-/** The number the first run of number words makes, if any. */
-function fromWords(text: string): number | undefined {
-  const words = text
-    .toLowerCase()
-    .split(/[^a-z]+/)
-    .filter((w) => w !== '');
-  let total = 0;
-  let current = 0;
-  let seen = false;
-  for (const word of words) {
-    if (word in UNITS || word in TENS) current += UNITS[word] ?? TENS[word]!;
-    else if (word === 'hundred' && seen) current *= 100;
-    else if (word in SCALES && seen) {
-      total += current * SCALES[word]!;
-      current = 0;
-    } else if (word === 'and' && seen) continue;
-    else if (seen) break;
-    else continue;
-    seen = true;
-  }
-  return seen ? total + current : undefined;
+/** A word, or digits (a number of their own), or a word that is no number. */
+type Token = NumberWord | { digits: number } | undefined;
+
+/** A number said: its value, and whether it is a lone article before a word ("un tavolo"). */
+interface Said {
+  value: number;
+  article: boolean;
 }
 
-export function readNumber(text: string): number | undefined {
-  const digits = DIGITS.exec(text);
-  if (digits) return fromDigits(digits[0]);
-  return fromWords(text);
+function tokens(text: string, words: AnswerWords): Token[] {
+  const out: Token[] = [];
+  const found = [...text.normalize('NFKC').matchAll(TOKENS)].map((m) => m[0]);
+  for (let i = 0; i < found.length; i++) {
+    const token = found[i]!;
+    if (/\d/.test(token)) {
+      out.push({ digits: fromDigits(token) });
+      continue;
+    }
+    const word = fold(token);
+    // Words written with a hyphen ("quatre-vingt") are one number.
+    const joined = i + 1 < found.length && words.numbers.get(`${word}-${fold(found[i + 1]!)}`);
+    if (joined) {
+      out.push(joined);
+      i++;
+    } else out.push(...(wordNumbers(word, words) ?? [undefined]));
+  }
+  return out;
+}
+
+/** The number words `word` is, or is written of ("ventitré": "venti", "tre"). */
+function wordNumbers(word: string, words: AnswerWords): NumberWord[] | undefined {
+  const number = words.numbers.get(word);
+  if (number) return [number];
+  return words.compounds ? parts(word, words) : undefined;
+}
+
+function parts(word: string, words: AnswerWords): NumberWord[] | undefined {
+  for (let length = word.length; length >= 2; length--) {
+    const part = words.numbers.get(word.slice(0, length));
+    if (!part || (part.kind === 'and' && !part.unitAndTens)) continue;
+    const plain: NumberWord = { kind: part.kind, value: part.value };
+    if (part.unitAndTens) plain.unitAndTens = true;
+    if (length === word.length) return [plain];
+    const rest = parts(word.slice(length), words);
+    if (rest) return [plain, ...rest];
+  }
+  return undefined;
+}
+
+interface Run {
+  total: number;
+  current: number;
+  last: NumberWord;
+  /** The "and" just read, if any: the number goes on only if the next word joins it. */
+  and: NumberWord | undefined;
+  article: boolean;
+}
+
+/** Whether `next` goes on with the number `run` makes ("twenty" "one"; "cento" "venti"). */
+function joins(run: Run, next: NumberWord): boolean {
+  const { last, current, and } = run;
+  const n = next.value;
+  switch (next.kind) {
+    case 'unit':
+    case 'tens':
+    case 'hundreds':
+      if (last.kind === 'tens') return n < 20 && next.kind !== 'hundreds' && current % 10 === 0;
+      if (last.kind === 'hundred' || last.kind === 'hundreds')
+        return n < 100 && current % 100 === 0;
+      if (last.kind === 'scale') return current === 0;
+      return (
+        last.kind === 'unit' && !!and?.unitAndTens && next.kind === 'tens' && current % 100 < 10
+      );
+    case 'hundred':
+      // "three hundred", "mille e cento".
+      if (last.kind === 'scale') return current === 0;
+      return !and && (last.kind === 'unit' || last.kind === 'tens') && current < 100;
+    case 'scale':
+      return !and && current > 0 && current < 1000;
+    case 'and':
+      return false;
+  }
+}
+
+function add(run: Run, next: NumberWord): void {
+  if (next.kind === 'hundred') run.current = (run.current || 1) * 100;
+  else if (next.kind === 'scale') {
+    run.total += run.current * next.value;
+    run.current = 0;
+  } else run.current += next.value;
+  run.last = next;
+  run.and = undefined;
+  run.article = false;
+}
+
+/** The numbers said, in order. */
+function numbers(text: string, language: string): Said[] {
+  const words = answerWords(language);
+  const list = tokens(text, words);
+  const out: Said[] = [];
+  let run: Run | undefined;
+  // `beforeWord`: the number ends at a word that is no number ("una persona", "ein Tisch").
+  const close = (beforeWord: boolean) => {
+    if (!run) return;
+    out.push({ value: run.total + run.current, article: run.article && beforeWord });
+    run = undefined;
+  };
+  for (let i = 0; i < list.length; i++) {
+    const token = list[i];
+    if (token && 'digits' in token) {
+      close(false);
+      out.push({ value: token.digits, article: false });
+    } else if (!token) close(true);
+    else if (token.kind === 'and') {
+      if (run && !run.and) run.and = token;
+      else close(false);
+    } else if (run && joins(run, token)) add(run, token);
+    else {
+      close(false);
+      run = { total: 0, current: 0, last: token, and: undefined, article: !!token.article };
+      if (token.kind === 'scale') run.total = token.value;
+      else run.current = token.kind === 'hundred' ? 100 : token.value;
+    }
+  }
+  close(false);
+  return out;
+}
+
+/**
+ * The numbers said, in order; an article said before a word ("un tavolo per quattro") only
+ * when no other number is.
+ */
+export function readNumbers(text: string, language = 'en'): number[] {
+  const said = numbers(text, language);
+  const plain = said.filter((s) => !s.article);
+  return (plain.length > 0 ? plain : said).map((s) => s.value);
+}
+
+/** The first number said, if any. */
+export function readNumber(text: string, language = 'en'): number | undefined {
+  return readNumbers(text, language)[0];
 }

@@ -5,6 +5,7 @@
  * at start-up. Pure: no Nest import.
  */
 import type * as ChronoModule from 'chrono-node';
+import { languageCode } from './answer-words.js';
 
 /** The formats a date said aloud is written in. */
 export const DATE_FORMATS: ReadonlySet<string> = new Set(['date', 'date-time']);
@@ -19,8 +20,9 @@ const twoDigits = (n: number) => String(n).padStart(2, '0');
 /** The reader of dates said in `language` (a code: `it`, `pt-BR`), English's too. */
 export async function dateReader(language: string): Promise<DateReader> {
   const chrono = await (loading ??= import('chrono-node'));
-  const code = language.toLowerCase().split(/[-_]/)[0]!;
-  const locale = (chrono as unknown as Record<string, { casual?: ChronoModule.Chrono }>)[code];
+  const locale = (chrono as unknown as Record<string, { casual?: ChronoModule.Chrono }>)[
+    languageCode(language)
+  ];
   const parsers = [locale?.casual, chrono.casual].filter((p) => p !== undefined);
   return (text, format) => {
     for (const parser of parsers) {

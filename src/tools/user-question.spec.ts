@@ -62,6 +62,52 @@ describe('readAnswer', () => {
     });
   });
 
+  it("reads numbers, places and email addresses in the session's language", () => {
+    const guests: Wanted = { type: 'integer', minimum: 1, maximum: 30 };
+    expect(readAnswer('siamo in ventitré', guests, undefined, 'it')).toEqual({ value: 23 });
+    expect(readAnswer('una mesa para cuatro', guests, undefined, 'es')).toEqual({ value: 4 });
+    expect(readAnswer('vingt et un', guests, undefined, 'fr-CH')).toEqual({ value: 21 });
+    expect(readAnswer('vierzig', guests, undefined, 'de')).toEqual({ error: '40 is over 30' });
+    const pizze: Wanted = {
+      type: 'choice',
+      choices: [
+        { title: 'Piccola', value: 's' },
+        { title: 'Media', value: 'm' },
+        { title: 'Caffè', value: 'c' },
+      ],
+    };
+    const said: [string, string, string][] = [
+      ['it', 'la seconda', 'm'],
+      ['it', "l'ultima", 'c'],
+      ['it', 'un caffe', 'c'],
+      ['it', 'la numero due', 'm'],
+      ['es', 'la primera', 's'],
+      ['fr', 'la deuxième', 'm'],
+      ['fr', 'la dernière', 'c'],
+      ['pt', 'a segunda', 'm'],
+      ['de', 'die erste', 's'],
+      ['de', 'den letzten', 'c'],
+      ['it', 'the second', 'm'],
+    ];
+    for (const [language, text, value] of said)
+      expect([language, text, readAnswer(text, pizze, undefined, language)]).toEqual([
+        language,
+        text,
+        { value },
+      ]);
+    expect(readAnswer('la seconda', pizze, undefined, 'en')).toMatchObject({ error: /none of/ });
+    const email: Wanted = { type: 'text', format: 'email' };
+    expect(readAnswer('ada chiocciola example punto it', email, undefined, 'it')).toEqual({
+      value: 'ada@example.it',
+    });
+    expect(readAnswer('Ada arroba example punto es.', email, undefined, 'es')).toEqual({
+      value: 'ada@example.es',
+    });
+    expect(readAnswer('ada at example Punkt de', email, undefined, 'de')).toEqual({
+      value: 'ada@example.de',
+    });
+  });
+
   it("holds the answer to the tool's own check", () => {
     const code: Wanted = { type: 'text', check: (v) => (v === 'ok' ? undefined : 'not ok') };
     expect(readAnswer('ok', code)).toEqual({ value: 'ok' });
@@ -87,6 +133,13 @@ describe('readAnswer of choices to tick', () => {
     expect(readAnswer('the first and the second', toppings)).toEqual({ value: ['c', 'h'] });
     expect(readAnswer('13', toppings)).toEqual({ value: ['c', 'xc'] });
     expect(readAnswer('all of them', toppings)).toEqual({ error: 'pick at most 2' });
+    expect(readAnswer('la prima e la terza', toppings, undefined, 'it')).toEqual({
+      value: ['c', 'xc'],
+    });
+    expect(readAnswer('uno e tre', toppings, undefined, 'it')).toEqual({ value: ['c', 'xc'] });
+    expect(readAnswer('nessuno', toppings, undefined, 'it')).toEqual({ value: [] });
+    expect(readAnswer('keine', toppings, undefined, 'de')).toEqual({ value: [] });
+    expect(readAnswer('todos', toppings, undefined, 'es')).toEqual({ error: 'pick at most 2' });
     expect(readAnswer('pineapple', toppings)).toEqual({
       error: '"pineapple" names none of: Cheese, Ham, Extra cheese',
     });

@@ -4,6 +4,7 @@
  * user said or typed, or from the value the client gave. Pure: no Nest import.
  */
 import { plain, readChoice, readChoices, type Choice } from './choice-answer.js';
+import { answerWords, fold, languageCode } from './answer-words.js';
 import { readNumber } from './number-words.js';
 import type { DateReader } from './spoken-date.js';
 
@@ -99,7 +100,7 @@ const OR: Record<string, string> = { it: 'o', es: 'o', fr: 'ou', pt: 'ou', de: '
 export function spokenQuestion(prompt: string, answer: WantedAnswer, language = 'en'): string {
   const choices = answer.choices ?? [];
   if (!answer.type.startsWith('choice') || choices.length === 0) return prompt;
-  const or = OR[language.toLowerCase().split(/[-_]/)[0]!] ?? 'or';
+  const or = OR[languageCode(language)] ?? 'or';
   const list =
     choices.length === 1
       ? choices[0]!
@@ -107,32 +108,38 @@ export function spokenQuestion(prompt: string, answer: WantedAnswer, language = 
   return `${prompt} ${list}?`.trim();
 }
 
-/** An email address as speech-to-text writes one said aloud ("ada at example dot com"). */
-function spokenEmail(text: string): string {
+/**
+ * An email address as speech-to-text writes one said aloud ("ada at example dot com", "ada
+ * chiocciola example punto it"), in `language` or English.
+ */
+function spokenEmail(text: string, language: string): string {
   if (text.includes('@')) return text.replace(/\s+/g, '');
-  return text
-    .toLowerCase()
-    .replace(/\s+at\s+/g, '@')
-    .replace(/\s+dot\s+/g, '.')
-    .replace(/\s+/g, '');
+  const { at, dot } = answerWords(language);
+  const word = (words: readonly string[]) => new RegExp(`\\s+(?:${words.join('|')})\\s+`, 'g');
+  return fold(text).replace(word(at), '@').replace(word(dot), '.').replace(/\s+/g, '');
 }
 
 /**
- * The answer in what the user said or typed, or why it does not answer the question; `dates`
- * writes a date said aloud in the format a text question wants.
+ * The answer in what the user said or typed in `language` (or English), or why it does not
+ * answer the question; `dates` writes a date said aloud in the format a text question wants.
  */
-export function readAnswer(said: string, wanted: Wanted, dates?: DateReader): Read {
+export function readAnswer(
+  said: string,
+  wanted: Wanted,
+  dates?: DateReader,
+  language = 'en',
+): Read {
   const text = said.trim();
   switch (wanted.type) {
     case 'choice':
-      return checked(readChoice(text, wanted.choices), wanted);
+      return checked(readChoice(text, wanted.choices, language), wanted);
     case 'choices':
-      return checked(readChoices(text, wanted.choices), wanted);
+      return checked(readChoices(text, wanted.choices, language), wanted);
     case 'text': {
       // Speech-to-text ends a sentence with a full stop the answer does not have.
       const answer = text.replace(/^["'“]+|["'”]+$/g, '').replace(/[.!?。]+$/u, '');
       const { format } = wanted;
-      if (format === 'email') return checked({ value: spokenEmail(answer) }, wanted);
+      if (format === 'email') return checked({ value: spokenEmail(answer, language) }, wanted);
       const read = checked({ value: answer }, wanted);
       // "March 3rd 1990" for a date: written as the format asks, when it is not already.
       const date = 'error' in read && format && dates?.(answer, format);
@@ -140,7 +147,7 @@ export function readAnswer(said: string, wanted: Wanted, dates?: DateReader): Re
     }
     case 'number':
     case 'integer': {
-      const number = readNumber(text);
+      const number = readNumber(text, language);
       if (number === undefined) return { error: `"${text}" has no number in it` };
       return checked({ value: number }, wanted);
     }
