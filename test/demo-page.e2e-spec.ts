@@ -2,35 +2,18 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from './support/browser.js';
+import { launchChromium, wav } from './support/browser.js';
 import { Engine, openAiSpeech } from './support/engine.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { McpTestServer } from './support/mcp-server.js';
+import { formTool } from './support/question-rig.js';
 import { FakeSpeech } from './support/speech-server.js';
 import { TcpRelay } from './support/tcp-relay.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
 
 /** A spoken sentence, PCM s16le 16 kHz mono (test/fixtures/audio/make-speech.mjs). */
 const SPEECH = readFileSync('test/fixtures/audio/speech-16k.pcm');
-
-/** `pcm` (s16le, 16 kHz, mono) as a WAV file: what Chromium's fake microphone plays. */
-function wav(pcm: Buffer): Buffer {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + pcm.length, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // mono
-  header.writeUInt32LE(16000, 24);
-  header.writeUInt32LE(32000, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(pcm.length, 40);
-  return Buffer.concat([header, pcm]);
-}
 
 /**
  * `GET /demo`, the page that talks to the agent, in a real browser (headless Chromium) whose
@@ -51,14 +34,21 @@ describe('the demo page', () => {
         return { content: [{ type: 'text', text: '3 flights' }] };
       },
     },
-    {
-      name: 'pick_seat',
-      answer: async (_args, { elicit }) => {
-        const seat = { type: 'string', enum: ['A', 'W'], enumNames: ['Aisle', 'Window'] };
-        const answer = await elicit!('Which seat?', { seat });
-        return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+    formTool('pick_seat', 'Which seat?', {
+      seat: { type: 'string', enum: ['A', 'W'], enumNames: ['Aisle', 'Window'] },
+    }),
+    formTool('pick_extras', 'Any extras?', {
+      extras: {
+        type: 'array',
+        items: {
+          anyOf: [
+            { const: 'bag', title: 'Extra bag' },
+            { const: 'meal', title: 'Meal' },
+            { const: 'wifi', title: 'Wi-Fi' },
+          ],
+        },
       },
-    },
+    }),
   ]);
   let engine: Engine;
   let browser: Browser;
@@ -84,6 +74,7 @@ describe('the demo page', () => {
         },
         { type: 'mcp', name: 'search_flights', url: flightsUrl },
         { type: 'mcp', name: 'pick_seat', url: flightsUrl },
+        { type: 'mcp', name: 'pick_extras', url: flightsUrl },
       ]),
       WS_API_KEY: 'ws-key',
       ...openAiSpeech(speechUrl),
@@ -185,23 +176,41 @@ describe('the demo page', () => {
     ]);
   });
 
-  it("offers a call's question's choices as buttons, and answers with the one clicked", async () => {
+  it("offers a question's choices as buttons: one to click, or toggles to tick", async () => {
     llm.enqueue(
       sseStructuredCalls([{ id: 'call_1', name: 'pick_seat', arguments: {} }]),
       sseText(['Window it is.']),
+      sseStructuredCalls([{ id: 'call_2', name: 'pick_extras', arguments: {} }]),
+      sseText(['Added.']),
     );
     const page = await opened();
     await page.waitForSelector('#text:enabled');
-    await page.fill('#text', 'Pick my seat');
-    await page.press('#text', 'Enter');
-    const asked = page.locator('#log .note', { hasText: 'Which seat?' });
-    await asked.locator('button', { hasText: 'Skip' }).waitFor();
-    expect(await asked.locator('button').allTextContents()).toEqual(['Aisle', 'Window', 'Skip']);
-    await asked.locator('button', { hasText: 'Window' }).click();
+    const ask = async (text: string, prompt: string) => {
+      await page.fill('#text', text);
+      await page.press('#text', 'Enter');
+      const asked = page.locator('#log .note', { hasText: prompt });
+      await asked.locator('button', { hasText: 'Skip' }).waitFor();
+      return asked;
+    };
+    const read = () => JSON.parse(llm.requests.at(-1)!.body.messages.at(-1).content);
+    const seat = await ask('Pick my seat', 'Which seat?');
+    expect(await seat.locator('button').allTextContents()).toEqual(['Aisle', 'Window', 'Skip']);
+    await seat.locator('button', { hasText: 'Window' }).click();
     await page.locator('#log .assistant', { hasText: 'Window it is.' }).waitFor();
-    expect(await asked.locator('button').count()).toBe(0);
-    const read = llm.requests.at(-1)!.body.messages.at(-1);
-    expect(JSON.parse(read.content)).toEqual({ action: 'accept', content: { seat: 'W' } });
+    expect(await seat.locator('button').count()).toBe(0);
+    expect(read()).toEqual({ action: 'accept', content: { seat: 'W' } });
+
+    const extras = await ask('Add extras', 'Any extras?');
+    const names = ['Extra bag', 'Meal', 'Wi-Fi', 'Done', 'Skip'];
+    expect(await extras.locator('button').allTextContents()).toEqual(names);
+    for (const pick of ['Extra bag', 'Meal', 'Wi-Fi', 'Meal'])
+      await extras.locator('button', { hasText: pick }).click();
+    const pressed = extras.locator('button[aria-pressed="true"]');
+    expect(await pressed.allTextContents()).toEqual(['Extra bag', 'Wi-Fi']);
+    await extras.locator('button', { hasText: 'Done' }).click();
+    await page.locator('#log .assistant', { hasText: 'Added.' }).waitFor();
+    expect(await extras.locator('button').count()).toBe(0);
+    expect(read()).toEqual({ action: 'accept', content: { extras: ['bag', 'wifi'] } });
   });
 
   it('gets its session back when the connection is lost, and the conversation goes on', async () => {
