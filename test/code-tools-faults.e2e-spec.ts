@@ -145,13 +145,23 @@ describe('code tools: faults', () => {
     ws.close();
   });
 
-  it('gives code the session as seed 003 names it: modality in capitals, the channel', async () => {
+  it('gives code the session as seed 003 names it: modality in capitals, the channel, its language and time zone', async () => {
     const ws = await WsClient.connect(rig.engine.wsUrl);
-    expect(await callAndRead(ws, 'channel')).toEqual({ modality: 'TEXT', channel: 'websocket' });
-    // The client says where the conversation happens (a phone line of its own, say).
-    ws.send({ type: 'session.update', channel: 'phone' });
+    expect(await callAndRead(ws, 'channel')).toEqual({
+      modality: 'TEXT',
+      channel: 'websocket',
+      language: 'en',
+      timezone: 'UTC',
+    });
+    // The client says where the conversation happens (a phone line of its own, say), and where.
+    ws.send({ type: 'session.update', channel: 'phone', language: 'it', timezone: 'europe/rome' });
     await ws.waitFor((m) => m.type === 'session.updated');
-    expect(await callAndRead(ws, 'channel')).toEqual({ modality: 'TEXT', channel: 'phone' });
+    expect(await callAndRead(ws, 'channel')).toEqual({
+      modality: 'TEXT',
+      channel: 'phone',
+      language: 'it',
+      timezone: 'Europe/Rome',
+    });
     ws.close();
   });
 });

@@ -29,6 +29,7 @@ describe('voice turns with the embedded eSpeak NG engine', () => {
         tts: true,
         voice: '',
         language: 'it',
+        timezone: 'UTC',
         audio: 'json',
         vad_silence_ms: 0,
         idle_secs: 0,

@@ -16,7 +16,9 @@ describe("a session's own settings, and its turns' token usage, over /ws", () =>
     other.close();
     const [mine, theirs] = h.llm.requests.map((r) => r.body.messages[0]);
     expect(theirs.content).not.toContain('Ada');
-    expect(mine).toEqual({ role: 'system', content: `${theirs.content}\n\n${context}` });
+    // The instructions go between the engine's prompt and the day (LLM_CLOCK), which comes last.
+    const [prompt, today] = theirs.content.split(/\n\n(?=Today is )/);
+    expect(mine).toEqual({ role: 'system', content: `${prompt}\n\n${context}\n\n${today}` });
 
     const from = h.ws.messages.length;
     h.ws.send({ type: 'session.update', instructions: 'x'.repeat(4001) });
@@ -29,6 +31,37 @@ describe("a session's own settings, and its turns' token usage, over /ws", () =>
     h.llm.enqueue(sseText(['Ok.']));
     await h.ws.turn('again');
     expect(h.llm.requests[2]!.body.messages[0]).toEqual(mine);
+  });
+
+  it("tells the model the day in the session's time zone, and refuses a zone that is none", async () => {
+    const day = (timeZone: string) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+    h.llm.enqueue(sseText(['Hi.']), sseText(['Hi again.']));
+    await h.ws.turn('hi');
+    h.ws.send({ type: 'session.update', timezone: 'pacific/kiritimati' });
+    const updated = await h.ws.waitFor((m) => m.type === 'session.updated');
+    expect(updated.settings.timezone).toBe('Pacific/Kiritimati');
+    await h.ws.turn('hi again');
+    const [utc, kiritimati] = h.llm.requests.map((r) => r.body.messages[0].content as string);
+    expect(utc).toMatch(
+      new RegExp(`\\n\\nToday is \\w+, .+ \\(${day('UTC')}\\), time zone UTC\\.$`),
+    );
+    expect(kiritimati).toMatch(
+      new RegExp(
+        `Today is \\w+, .+ \\(${day('Pacific/Kiritimati')}\\), time zone Pacific/Kiritimati\\.$`,
+      ),
+    );
+
+    const from = h.ws.messages.length;
+    h.ws.send({ type: 'session.update', timezone: 'Europe/Atlantis' });
+    expect(await h.ws.waitFor((m) => m.type === 'error', from)).toMatchObject({
+      code: 'invalid_message',
+      message:
+        '"timezone" must be an IANA time zone such as Europe/Rome, America/New_York or UTC, not "Europe/Atlantis"; nothing was changed',
+    });
+    h.llm.enqueue(sseText(['Still here.']));
+    await h.ws.turn('still there?');
+    expect(h.llm.requests[2]!.body.messages[0].content).toBe(kiritimati);
   });
 
   it('offers a session only the tools it selected; a hidden tool called anyway is unknown', async () => {

@@ -93,6 +93,8 @@ export class CodeToolService implements OnModuleDestroy {
       session: {
         modality: (context?.modality ?? 'text').toUpperCase(),
         channel: context?.channel ?? 'websocket',
+        language: context?.language ?? 'en',
+        timezone: context?.timezone ?? 'UTC',
       },
     };
   }

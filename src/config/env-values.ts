@@ -3,6 +3,7 @@
  * throws an EnvError naming the variable and what it accepts. Pure: no Nest import.
  */
 
+import { timeZoneNamed } from '../common/clock.js';
 import { parseOrigins } from '../common/origins.js';
 import { parseJson } from '../llm/parsing/json.js';
 import { HTTP_TOKEN, headerValueFault } from '../tools/tool-definition.js';
@@ -167,6 +168,18 @@ export function oneOf<T extends string>(raw: Raw, name: string, def: T, allowed:
     );
   }
   return value as T;
+}
+
+/** An IANA time zone (`Europe/Rome`, `UTC`), in its canonical spelling. */
+export function timeZone(raw: Raw, name: string, def: string): string {
+  const value = present(raw, name);
+  if (value === undefined) return def;
+  const zone = timeZoneNamed(value);
+  if (!zone)
+    throw new EnvError(
+      `${name}=${JSON.stringify(value)} is invalid: expected an IANA time zone such as Europe/Rome, America/New_York or UTC`,
+    );
+  return zone;
 }
 
 /** A Redis URL (`redis://` or `rediss://`, credentials allowed), or '' when unset. */

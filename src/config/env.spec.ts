@@ -196,6 +196,12 @@ describe('parseEnv', () => {
     ['TTS_PROVIDER', 'say', /TTS_PROVIDER="say" is invalid: expected one of espeak, openai, none/],
     ['TTS_PROVIDER', 'openai', /TTS_PROVIDER=openai needs TTS_BASE_URL/],
     ['SPEECH_LANGUAGE', 'english!', /SPEECH_LANGUAGE="english!" is invalid/],
+    ['LLM_CLOCK', 'hour', /LLM_CLOCK="hour" is invalid: expected one of date, time, off/],
+    [
+      'SESSION_TIMEZONE',
+      'Rome',
+      /SESSION_TIMEZONE="Rome" is invalid: expected an IANA time zone such as Europe\/Rome/,
+    ],
     [
       'CODE_TOOLS_WORKERS',
       '0',

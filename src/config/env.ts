@@ -25,7 +25,9 @@ import {
   present,
   type Raw,
   redisUrl,
+  timeZone,
 } from './env-values.js';
+import { CLOCK_MODES, type ClockMode } from '../common/clock.js';
 
 import { llmClientTls } from './client-tls-env.js';
 import type { LoadedClientTls } from '../common/client-tls.js';
@@ -71,6 +73,8 @@ export interface Env {
      */
     serverToolParser: 'auto' | 'off';
     maxHistoryMessages: number;
+    /** What the system message tells the model of the current moment (LLM_CLOCK). */
+    clock: ClockMode;
     /**
      * The client certificate shown to LLM_BASE_URL's server when it asks for one (mutual TLS);
      * replaced by a renewed one read from its files (SECRET_FILES_WATCH_SECS).
@@ -151,6 +155,8 @@ export interface Env {
     storeUrl: string;
     /** Longest `instructions` a client may set with `session.update`; 0 refuses them. */
     instructionsMaxChars: number;
+    /** The time zone of a session that sets none (SESSION_TIMEZONE): an IANA name. */
+    timeZone: string;
     /** Where each connection's end-of-session report is POSTed; '' for nowhere. */
     webhookUrl: string;
     /** The key of the reports' HMAC signature (X-Engine-Signature); '' for none. Secret. */
@@ -237,6 +243,7 @@ export function parseEnv(raw: Raw): Env {
       untaggedReasoning: bool(raw, 'LLM_UNTAGGED_REASONING') ?? false,
       serverToolParser: oneOf(raw, 'LLM_SERVER_TOOL_PARSER', 'auto', ['auto', 'off'] as const),
       maxHistoryMessages: int(raw, 'LLM_MAX_HISTORY_MESSAGES', 50, 2, 10000),
+      clock: oneOf(raw, 'LLM_CLOCK', 'date', CLOCK_MODES),
       clientTls: llmClientTls(raw),
       ...fallbackLlm(raw),
     },
@@ -283,6 +290,7 @@ export function parseEnv(raw: Raw): Env {
       toolsKeepSecs: int(raw, 'SESSION_TOOLS_KEEP_SECS', 600, 0, 7 * 24 * 3600),
       storeUrl: redisUrl(raw, 'SESSION_STORE_URL'),
       instructionsMaxChars: int(raw, 'SESSION_INSTRUCTIONS_MAX_CHARS', 4000, 0, 100_000),
+      timeZone: timeZone(raw, 'SESSION_TIMEZONE', 'UTC'),
       webhookUrl: httpUrl(raw, 'SESSION_WEBHOOK_URL', ''),
       webhookSecret: present(raw, 'SESSION_WEBHOOK_SECRET') ?? '',
     },

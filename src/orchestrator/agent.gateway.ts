@@ -160,7 +160,7 @@ export class AgentGateway
       return socket.close(TRY_AGAIN_LATER, 'too many sessions, try again later');
     }
     const { language, vad, idle } = this.speech.config;
-    const session = new Session(language, vad.silenceMs, idle.secs);
+    const session = new Session(language, vad.silenceMs, idle.secs, this.sessionSettings.timeZone);
     session.connectedFrom = parseTraceparent(request?.headers.traceparent);
     const send = this.sender(socket, session);
     const conversation = new Conversation(session, {

@@ -135,9 +135,9 @@ export class CallsController {
     variables: Record<string, string>,
   ): Promise<Session | undefined> {
     if (!this.keeper.enabled) {
-      const kept: string[] = (['instructions', 'language', 'voice', 'voicemail'] as const).filter(
-        (field) => call[field] !== undefined,
-      );
+      const kept: string[] = (
+        ['instructions', 'language', 'timezone', 'voice', 'voicemail'] as const
+      ).filter((field) => call[field] !== undefined);
       // `hang_up_on_machine: false` asks for nothing to be kept.
       if (call.hang_up_on_machine === true) kept.push('hang_up_on_machine');
       if (kept.length > 0)
@@ -151,7 +151,12 @@ export class CallsController {
     const session = placedSession(
       call,
       variables,
-      { language, vadSilenceMs: vad.silenceMs, idleSecs: idle.secs },
+      {
+        language,
+        vadSilenceMs: vad.silenceMs,
+        idleSecs: idle.secs,
+        timeZone: this.sessions.timeZone,
+      },
       { instructionsMaxChars: this.sessions.instructionsMaxChars },
     );
     if (typeof session === 'string') throw refuse(400, session);

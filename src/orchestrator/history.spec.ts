@@ -135,14 +135,33 @@ describe('systemMessage', () => {
   });
 
   it('is the same message for a session while its prompt and instructions stay, a new one after', () => {
-    const session = { settings: { instructions: 'The caller is Ada.' } };
+    const session = { settings: { instructions: 'The caller is Ada.', timezone: 'UTC' } };
     const first = systemMessageOf(session, 'Be brief.');
     expect(systemMessageOf(session, 'Be brief.')).toBe(first);
-    session.settings = { instructions: 'The caller is Bo.' };
+    session.settings = { instructions: 'The caller is Bo.', timezone: 'UTC' };
     const changed = systemMessageOf(session, 'Be brief.');
     expect(changed).toEqual({ role: 'system', content: 'Be brief.\n\nThe caller is Bo.' });
     expect(systemMessageOf(session, 'Be short.')).not.toBe(changed);
     expect(systemMessageOf({ settings: session.settings }, 'Be brief.')).not.toBe(changed);
+  });
+
+  it("tells the model the day, or the time, in the session's time zone, last", () => {
+    const session = { settings: { instructions: 'The caller is Ada.', timezone: 'Europe/Rome' } };
+    const evening = new Date('2026-12-04T23:31:00Z');
+    const day = systemMessageOf(session, 'Be brief.', 'date', evening);
+    expect(day.content).toBe(
+      'Be brief.\n\nThe caller is Ada.\n\nToday is Saturday, 5 December 2026 (2026-12-05), time zone Europe/Rome.',
+    );
+    // The same message all day (the LLM server's cached prefix), a new one the next.
+    expect(systemMessageOf(session, 'Be brief.', 'date', new Date('2026-12-05T20:00Z'))).toBe(day);
+    expect(systemMessageOf(session, 'Be brief.', 'date', new Date('2026-12-05T23:00Z'))).not.toBe(
+      day,
+    );
+    session.settings.timezone = 'America/Los_Angeles';
+    expect(systemMessageOf(session, '', 'time', evening).content).toBe(
+      'The caller is Ada.\n\nIt is 15:31 on Friday, 4 December 2026 (2026-12-04T15:31-08:00), time zone America/Los_Angeles.',
+    );
+    expect(systemMessageOf(session, '', 'off', evening).content).toBe('The caller is Ada.');
   });
 });
 

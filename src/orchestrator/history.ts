@@ -1,3 +1,4 @@
+import { clockLine, type ClockMode } from '../common/clock.js';
 import type { ChatMessage } from '../llm/llm.types.js';
 
 /**
@@ -85,30 +86,39 @@ export function shedOlderTurns(history: ChatMessage[]): ChatMessage[] | undefine
 }
 
 /**
- * The one system message of a request: the engine's prompt, then the session's instructions
- * (several system messages are refused by some chat templates).
+ * The one system message of a request: the engine's prompt, then the session's instructions,
+ * then the current moment (`clock`: LLM_CLOCK's line, last so that the rest stays a cached prefix
+ * on the LLM server). Several system messages are refused by some chat templates.
  */
-export function systemMessage(prompt: string, instructions: string): ChatMessage {
-  return { role: 'system', content: [prompt, instructions].filter((t) => t !== '').join('\n\n') };
+export function systemMessage(prompt: string, instructions: string, clock = ''): ChatMessage {
+  return {
+    role: 'system',
+    content: [prompt, instructions, clock].filter((t) => t !== '').join('\n\n'),
+  };
 }
 
 const systemMessages = new WeakMap<
   object,
-  { prompt: string; instructions: string; message: ChatMessage }
+  { prompt: string; instructions: string; clock: string; message: ChatMessage }
 >();
 
 /**
- * `systemMessage` for a session: the same message while the prompt and its instructions stay the
- * same, so that the LLM client writes its JSON once, not once per request.
+ * `systemMessage` for a session, told the current moment in its time zone as `clock` asks: the
+ * same message while its parts stay the same, so that the LLM client writes its JSON once, not
+ * once per request.
  */
 export function systemMessageOf(
-  session: { settings: { instructions: string } },
+  session: { settings: { instructions: string; timezone: string } },
   prompt: string,
+  clock: ClockMode = 'off',
+  now = new Date(),
 ): ChatMessage {
-  const { instructions } = session.settings;
+  const { instructions, timezone } = session.settings;
+  const line = clockLine(clock, timezone, now);
   const kept = systemMessages.get(session);
-  if (kept?.prompt === prompt && kept.instructions === instructions) return kept.message;
-  const message = systemMessage(prompt, instructions);
-  systemMessages.set(session, { prompt, instructions, message });
+  if (kept?.prompt === prompt && kept.instructions === instructions && kept.clock === line)
+    return kept.message;
+  const message = systemMessage(prompt, instructions, line);
+  systemMessages.set(session, { prompt, instructions, clock: line, message });
   return message;
 }

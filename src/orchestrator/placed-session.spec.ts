@@ -3,12 +3,17 @@ import { placedSession } from './placed-session.js';
 
 const call = (fields: Partial<PlaceCallDto>) =>
   Object.assign(new PlaceCallDto(), { to: '+15550123', ...fields });
-const defaults = { language: 'en', vadSilenceMs: 700, idleSecs: 20 };
+const defaults = { language: 'en', vadSilenceMs: 700, idleSecs: 20, timeZone: 'Europe/London' };
 
 describe('placedSession', () => {
   it("is a voice session on the phone with the call's settings and variables, the rest as any session's", () => {
     const session = placedSession(
-      call({ instructions: 'Confirm appointment A-7.', language: 'es', voice: 'alloy' }),
+      call({
+        instructions: 'Confirm appointment A-7.',
+        language: 'es',
+        timezone: 'Europe/Madrid',
+        voice: 'alloy',
+      }),
       { user_number: '+15550123', appointment_id: 'A-7' },
       defaults,
       { instructionsMaxChars: 4000 },
@@ -19,6 +24,7 @@ describe('placedSession', () => {
       channel: 'twilio',
       instructions: 'Confirm appointment A-7.',
       language: 'es',
+      timezone: 'Europe/Madrid',
       voice: 'alloy',
       variables: { user_number: '+15550123', appointment_id: 'A-7' },
       vad_silence_ms: 700,
@@ -38,5 +44,10 @@ describe('placedSession', () => {
       'this engine takes no session instructions (SESSION_INSTRUCTIONS_MAX_CHARS=0)',
     );
     expect(refused({ voice: 'v'.repeat(101) })).toBe('"voice" is longer than 100 characters');
+    expect(refused({ timezone: 'Mars/Olympus' })).toBe(
+      '"timezone" must be an IANA time zone such as Europe/Rome, America/New_York or UTC, not "Mars/Olympus"',
+    );
+    const local = placedSession(call({}), {}, defaults, { instructionsMaxChars: 0 });
+    expect(local).toMatchObject({ settings: { timezone: 'Europe/London' } });
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The session a call the agent places (`POST /api/calls`) begins with: kept in the session store
  * before the call rings, and resumed by the call's stream once it is answered, so that why the
- * agent calls (`instructions`), its language and voice, and the call's variables are the
+ * agent calls (`instructions`), its language, time zone and voice, and the call's variables are the
  * session's from its first word, whichever process or replica takes the stream (with Redis).
  * Pure: no Nest import.
  */
@@ -14,6 +14,7 @@ export interface SessionDefaults {
   language: string;
   vadSilenceMs: number;
   idleSecs: number;
+  timeZone: string;
 }
 
 /** The placed call's session, or why its settings cannot be taken (as `session.update` says). */
@@ -30,6 +31,7 @@ export function placedSession(
       channel: 'twilio',
       instructions: call.instructions,
       language: call.language,
+      timezone: call.timezone,
       voice: call.voice,
       variables,
     }),
@@ -42,7 +44,8 @@ export function placedSession(
     models: [],
   });
   if ('error' in checked) return checked.error;
-  const session = new Session(defaults.language, defaults.vadSilenceMs, defaults.idleSecs);
+  const { language, vadSilenceMs, idleSecs, timeZone } = defaults;
+  const session = new Session(language, vadSilenceMs, idleSecs, timeZone);
   session.settings = { ...session.settings, ...checked.changes };
   session.machine = machinePlan(call);
   session.placed = true;

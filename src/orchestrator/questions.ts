@@ -41,8 +41,9 @@ export interface Question {
   arguments: Record<string, unknown>;
   prompt: string;
   wanted: Wanted;
-  /** The session's language: a date said aloud is read in it. */
+  /** The session's language and time zone: a date said aloud is read in them. */
   language: string;
+  timeZone: string;
 }
 
 /**
@@ -71,10 +72,11 @@ async function put(
   emit: (event: TurnEvent) => void,
   hear: (id: string, wanted: Wanted) => Promise<Waited<QuestionReply>>,
 ): Promise<{ answer: UserAnswer; outcome: QuestionOutcome }> {
-  const { id, name, arguments: args, prompt, wanted, language } = question;
+  const { id, name, arguments: args, prompt, wanted, language, timeZone } = question;
   const answer = wantedAnswer(wanted);
   const format = wanted.type === 'text' ? wanted.format : undefined;
-  const dates = format && DATE_FORMATS.has(format) ? await dateReader(language) : undefined;
+  const dates =
+    format && DATE_FORMATS.has(format) ? await dateReader(language, timeZone) : undefined;
   let unclear: string | undefined;
   for (let asked = 1; asked <= MAX_ASKS; asked++) {
     emit({
@@ -180,7 +182,15 @@ export function questionAsker(
     const until = givenUp ? AbortSignal.any([ctx.callSignal, givenUp]) : ctx.callSignal;
     if (wanted)
       return askQuestion(
-        { id, name, arguments: args, prompt, wanted, language: ctx.session.settings.language },
+        {
+          id,
+          name,
+          arguments: args,
+          prompt,
+          wanted,
+          language: ctx.session.settings.language,
+          timeZone: ctx.session.settings.timezone,
+        },
         ctx.emit,
         (asked, want) => ctx.hear(asked, want, until),
         ctx.questioned,

@@ -63,12 +63,13 @@ export class Session {
   background: BackgroundCalls | undefined;
   private current: { controller: AbortController; done: Promise<void> } | undefined;
 
-  constructor(language = 'en', vadSilenceMs = 0, idleSecs = 0) {
+  constructor(language = 'en', vadSilenceMs = 0, idleSecs = 0, timeZone = 'UTC') {
     this.settings = {
       modality: 'text',
       tts: true,
       voice: '',
       language,
+      timezone: timeZone,
       audio: 'json',
       vad_silence_ms: vadSilenceMs,
       idle_secs: idleSecs,

@@ -3,6 +3,8 @@ import type { SessionUpdateMessage } from './protocol/client-messages.js';
 import type { ServerEvent, SessionSettings } from './protocol/server-events.js';
 import { heardFormat } from '../speech/audio-formats.js';
 import { readVariables } from '../tools/session-variables.js';
+import { timeZoneNamed } from '../common/clock.js';
+import { TIMEZONE_MESSAGE } from './protocol/session-update-message.js';
 
 /** What a `session.update` is checked against beyond its DTO's rules. */
 export interface SettingsLimits {
@@ -58,6 +60,11 @@ export function settingsChanges(
     const read = readClientTools(clientTools ?? [], known);
     if ('error' in read) return read;
     changes.client_tools = read.tools;
+  }
+  if (message.timezone !== undefined) {
+    const zone = timeZoneNamed(message.timezone);
+    if (!zone) return { error: `${TIMEZONE_MESSAGE}, not ${JSON.stringify(message.timezone)}` };
+    changes.timezone = zone;
   }
   if (message.variables !== undefined) {
     const read = readVariables(message.variables ?? {});

@@ -23,6 +23,8 @@ export function toolContextOf(session: Session, turnId: string, traceId?: string
     turnId,
     modality: session.settings.modality,
     channel: session.settings.channel,
+    language: session.settings.language,
+    timezone: session.settings.timezone,
     state: sessionState(session),
     events: session.history,
     variables: session.settings.variables,

@@ -1,3 +1,4 @@
+import type { ClockMode } from '../common/clock.js';
 import type { ChatMessage, LlmEvent, LlmRequest, LlmTool } from '../llm/llm.types.js';
 import type { Spans } from '../tracing/spans.js';
 import type { StreamedText } from '../llm/streamed-text.js';
@@ -255,7 +256,7 @@ export async function runCalls(
 export function requestOf(
   ctx: TurnContext,
   toolChoice: 'auto' | 'none',
-  settings: { systemPrompt: string; maxHistoryMessages: number },
+  settings: { systemPrompt: string; maxHistoryMessages: number; clock: ClockMode },
 ): LlmRequest {
   const tools: LlmTool[] = [...ctx.snapshot.tools, ...ctx.clientTools.values()].map((t) => ({
     name: t.name,
@@ -263,7 +264,7 @@ export function requestOf(
     parameters: t.parameters,
   }));
   const messages: ChatMessage[] = [
-    systemMessageOf(ctx.session, settings.systemPrompt),
+    systemMessageOf(ctx.session, settings.systemPrompt, settings.clock),
     ...alternating(trimHistory(ctx.session.history, settings.maxHistoryMessages)),
   ];
   const { traceId, span } = ctx.toolContext;

@@ -6,6 +6,7 @@
  */
 import type * as ChronoModule from 'chrono-node';
 import { languageCode } from './answer-words.js';
+import { offsetMinutes, wallClock } from '../common/clock.js';
 
 /** The formats a date said aloud is written in. */
 export const DATE_FORMATS: ReadonlySet<string> = new Set(['date', 'date-time']);
@@ -15,22 +16,28 @@ export type DateReader = (text: string, format: string) => string | undefined;
 
 let loading: Promise<typeof ChronoModule> | undefined;
 
-const twoDigits = (n: number) => String(n).padStart(2, '0');
-
-/** The reader of dates said in `language` (a code: `it`, `pt-BR`), English's too. */
-export async function dateReader(language: string): Promise<DateReader> {
+/**
+ * The reader of dates said in `language` (a code: `it`, `pt-BR`), English's too, by a user in
+ * `timeZone` (an IANA name): "tomorrow at 5 pm" is their tomorrow, at 5 pm on their clock.
+ */
+export async function dateReader(
+  language: string,
+  timeZone = 'UTC',
+  now: () => Date = () => new Date(),
+): Promise<DateReader> {
   const chrono = await (loading ??= import('chrono-node'));
   const locale = (chrono as unknown as Record<string, { casual?: ChronoModule.Chrono }>)[
     languageCode(language)
   ];
   const parsers = [locale?.casual, chrono.casual].filter((p) => p !== undefined);
   return (text, format) => {
+    const instant = now();
+    const reference = { instant, timezone: offsetMinutes(instant, timeZone) };
     for (const parser of parsers) {
-      const date = parser.parseDate(text);
+      const date = parser.parseDate(text, reference);
       if (!date) continue;
-      if (format !== 'date') return date.toISOString();
-      // The day as said: chrono sets it in the engine's own time zone.
-      return `${date.getFullYear()}-${twoDigits(date.getMonth() + 1)}-${twoDigits(date.getDate())}`;
+      // The day as said: on the user's clock.
+      return format === 'date' ? wallClock(date, timeZone).day : date.toISOString();
     }
     return undefined;
   };

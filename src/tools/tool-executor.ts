@@ -35,6 +35,9 @@ export interface ToolCallContext {
   turnId: string;
   modality: 'voice' | 'text';
   channel: string;
+  /** The session's language and time zone (`_session["language"]`, `_session["timezone"]`). */
+  language?: string;
+  timezone?: string;
   /** The session's state, replaced by what a code tool leaves in it (when it does not raise). */
   state: { value: Record<string, unknown> };
   /** The conversation so far, oldest first. */

@@ -327,6 +327,7 @@ export function llmClient(
     untaggedReasoning: false,
     serverToolParser: 'auto',
     maxHistoryMessages: 50,
+    clock: 'off',
     clientTls: undefined,
     ...over,
   });

@@ -85,6 +85,14 @@ export class PlaceCallDto {
   language?: string;
 
   @ApiPropertyOptional({
+    description:
+      "The callee's time zone, an IANA name (as `session.update`'s `timezone`; default SESSION_TIMEZONE)",
+    example: 'Europe/Madrid',
+  })
+  @IsOptional()
+  timezone?: string;
+
+  @ApiPropertyOptional({
     description: "The session's voice (as `session.update`'s)",
     example: 'alloy',
   })
@@ -147,6 +155,7 @@ const FIELDS = new Set([
   'variables',
   'instructions',
   'language',
+  'timezone',
   'voice',
   'voicemail',
   'hang_up_on_machine',

@@ -60,6 +60,7 @@ export class SessionDetailDto extends SessionSummaryDto {
     example: {
       modality: 'voice',
       language: 'en',
+      timezone: 'America/New_York',
       voice: '',
       tts: true,
       vad_silence_ms: 700,

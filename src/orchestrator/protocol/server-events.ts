@@ -64,6 +64,8 @@ export interface SessionSettings {
   tts: boolean;
   voice: string;
   language: string;
+  /** The user's time zone (an IANA name): the model's clock, dates said aloud, code tools. */
+  timezone: string;
   audio: 'json' | 'binary';
   /** Silence after speech that ends an utterance; 0: the client ends each with `audio_end`. */
   vad_silence_ms: number;

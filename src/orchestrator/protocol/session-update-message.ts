@@ -27,6 +27,9 @@ const formatMessage = (field: string) =>
 const VAD_SILENCE_MESSAGE =
   '"vad_silence_ms" must be a whole number of milliseconds from 0 (the client ends each utterance with audio_end) to 10000';
 
+export const TIMEZONE_MESSAGE =
+  '"timezone" must be an IANA time zone such as Europe/Rome, America/New_York or UTC';
+
 const IDLE_MESSAGE =
   '"idle_secs" must be a number of seconds from 0 (never asked whether the user is there) to 3600';
 
@@ -52,6 +55,12 @@ export class SessionUpdateMessage {
     message: '"language" must be a language code such as en, it, es',
   })
   language?: string;
+
+  /** The user's time zone, an IANA name (checked by `settingsChanges`): `Europe/Rome`. */
+  @IsOptional()
+  @IsString({ message: TIMEZONE_MESSAGE })
+  @MaxLength(64, { message: TIMEZONE_MESSAGE })
+  timezone?: string;
 
   @IsOptional()
   @IsIn(['json', 'binary'], { message: '"audio" must be "json" or "binary"' })
@@ -132,6 +141,7 @@ export const SETTINGS: Record<keyof SessionSettings, true> = {
   tts: true,
   voice: true,
   language: true,
+  timezone: true,
   audio: true,
   vad_silence_ms: true,
   idle_secs: true,
