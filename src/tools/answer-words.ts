@@ -18,7 +18,11 @@ export type NumberKind =
   /** A thousand, a million: multiply all before them. */
   | 'scale'
   /** "and" inside a number ("two hundred and ten", "treinta y dos", "vingt et un"). */
-  | 'and';
+  | 'and'
+  /** The decimal point said ("two point five", "due virgola cinque"). */
+  | 'point'
+  /** A sign before a number ("minus five", "meno cinque"; not "più o meno"). */
+  | 'minus';
 
 export interface NumberWord {
   kind: NumberKind;
@@ -38,6 +42,8 @@ export interface AnswerWords {
   last: readonly string[];
   all: readonly string[];
   none: readonly string[];
+  /** "Or", in the session's language (English's for a language not known here). */
+  or: string;
   /** How "@" and "." are said in an email address. */
   at: readonly string[];
   dot: readonly string[];
@@ -58,12 +64,17 @@ interface Spec {
   units: string;
   /** Words of 20, 30, … 90. */
   tens: string;
+  /** Words of 21, 22, … 29, when said as one word (Spanish "veintitrés"). */
+  twenties?: string;
   hundred: string;
   /** Words of 200, 300, … 900, when said as one word. */
   hundreds?: string;
   thousand: string;
   million: string;
   and: string;
+  point: string;
+  minus: string;
+  or: string;
   articles?: string;
   /** Whether "and" joins a unit to the tens after it (German "dreiundzwanzig"). */
   unitAndTens?: boolean;
@@ -87,6 +98,7 @@ function compile(spec: Spec): AnswerWords {
   };
   forms(spec.units).forEach((words, n) => put(words.join('/'), 'unit', n));
   forms(spec.tens).forEach((words, n) => put(words.join('/'), 'tens', (n + 2) * 10));
+  forms(spec.twenties ?? '').forEach((words, n) => put(words.join('/'), 'unit', n + 21));
   put(spec.hundred, 'hundred', 100);
   forms(spec.hundreds ?? '').forEach((words, n) => put(words.join('/'), 'hundreds', (n + 2) * 100));
   put(spec.thousand, 'scale', 1000);
@@ -97,6 +109,8 @@ function compile(spec: Spec): AnswerWords {
       value: 0,
       ...(spec.unitAndTens && { unitAndTens: true }),
     });
+  put(spec.point, 'point', 0);
+  put(spec.minus, 'minus', 0);
   for (const [words, kind, value] of spec.extra ?? []) put(words, kind, value);
   for (const word of spec.articles?.split('/') ?? [])
     numbers.set(fold(word), { kind: 'unit', value: 1, article: true });
@@ -109,6 +123,7 @@ function compile(spec: Spec): AnswerWords {
     last: list(spec.last),
     all: list(spec.all),
     none: list(spec.none),
+    or: spec.or,
     at: list(spec.at),
     dot: list(spec.dot),
   };
@@ -123,6 +138,9 @@ const SPECS: Record<string, Spec> = {
     thousand: 'thousand',
     million: 'million/millions',
     and: 'and',
+    point: 'point',
+    minus: 'minus/negative',
+    or: 'or',
     ordinals: 'first second third fourth fifth sixth seventh eighth ninth tenth',
     last: 'last',
     all: 'all/all of them/everything/every one/each of them/both',
@@ -139,6 +157,9 @@ const SPECS: Record<string, Spec> = {
     thousand: 'mille/mila',
     million: 'milione/milioni',
     and: 'e',
+    point: 'virgola',
+    minus: 'meno',
+    or: 'o',
     articles: 'un/una/uno',
     compounds: true,
     ordinals:
@@ -159,18 +180,12 @@ const SPECS: Record<string, Spec> = {
     thousand: 'mil',
     million: 'millón/millones',
     and: 'y',
+    point: 'coma/punto',
+    minus: 'menos',
+    or: 'o',
     articles: 'un/una',
-    extra: [
-      ['veintiuno/veintiún', 'unit', 21],
-      ['veintidós', 'unit', 22],
-      ['veintitrés', 'unit', 23],
-      ['veinticuatro', 'unit', 24],
-      ['veinticinco', 'unit', 25],
-      ['veintiséis', 'unit', 26],
-      ['veintisiete', 'unit', 27],
-      ['veintiocho', 'unit', 28],
-      ['veintinueve', 'unit', 29],
-    ],
+    twenties:
+      'veintiuno/veintiún veintidós veintitrés veinticuatro veinticinco veintiséis veintisiete veintiocho veintinueve',
     ordinals:
       'primero/primera/primer segundo/segunda tercero/tercera/tercer cuarto/cuarta quinto/quinta sexto/sexta séptimo/séptima octavo/octava noveno/novena décimo/décima',
     last: 'último/última',
@@ -187,6 +202,9 @@ const SPECS: Record<string, Spec> = {
     thousand: 'mille/mil',
     million: 'million/millions',
     and: 'et',
+    point: 'virgule',
+    minus: 'moins',
+    or: 'ou',
     articles: 'un/une',
     // "dix-sept", "soixante-dix-neuf": ten takes a unit after it.
     extra: [['dix', 'tens', 10]],
@@ -208,6 +226,9 @@ const SPECS: Record<string, Spec> = {
     thousand: 'mil',
     million: 'milhão/milhões',
     and: 'e',
+    point: 'vírgula',
+    minus: 'menos',
+    or: 'ou',
     articles: 'um/uma',
     ordinals:
       'primeiro/primeira segundo/segunda terceiro/terceira quarto/quarta quinto/quinta sexto/sexta sétimo/sétima oitavo/oitava nono/nona décimo/décima',
@@ -225,6 +246,9 @@ const SPECS: Record<string, Spec> = {
     thousand: 'tausend',
     million: 'million/millionen',
     and: 'und',
+    point: 'komma',
+    minus: 'minus',
+    or: 'oder',
     articles: 'ein/eine/einen/einem/einer',
     // "drei und zwanzig": a unit, and, its tens.
     unitAndTens: true,
@@ -263,6 +287,7 @@ export function answerWords(language = 'en'): AnswerWords {
       last: [...new Set([...en.last, ...own.last])],
       all: [...new Set([...en.all, ...own.all])],
       none: [...new Set([...en.none, ...own.none])],
+      or: own.or,
       at: [...new Set([...en.at, ...own.at])],
       dot: [...new Set([...en.dot, ...own.dot])],
     };

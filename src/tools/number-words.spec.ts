@@ -66,6 +66,30 @@ describe('readNumber', () => {
       expect([language, text, readNumber(text, language)]).toEqual([language, text, number]);
   });
 
+  it('reads a decimal point and a sign said in words', () => {
+    const said: [string, string, number][] = [
+      ['en', 'two point five', 2.5],
+      ['en', 'about one point two five kilos', 1.25],
+      ['en', 'three point twenty five', 3.25],
+      ['en', 'minus four degrees', -4],
+      ['en', 'minus 4', -4],
+      ['it', 'due virgola cinque', 2.5],
+      ['it', 'meno dieci', -10],
+      ['it', 'più o meno dieci', 10],
+      ['es', 'dos coma cinco', 2.5],
+      ['es', 'más o menos veinte', 20],
+      ['fr', 'moins cinq', -5],
+      ['fr', 'plus ou moins cinq', 5],
+      ['pt', 'dois vírgula cinco', 2.5],
+      ['de', 'zwei Komma fünf', 2.5],
+      ['de', 'minus drei', -3],
+    ];
+    for (const [language, text, number] of said)
+      expect([language, text, readNumber(text, language)]).toEqual([language, text, number]);
+    // A point with no digits after it ends the number.
+    expect(readNumbers('two point, then five')).toEqual([2, 5]);
+  });
+
   it("reads another language's words as no number", () => {
     expect(readNumber('quattro', 'en')).toBeUndefined();
     expect(readNumber('quattro', 'ja')).toBeUndefined();

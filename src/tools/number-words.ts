@@ -43,9 +43,33 @@ function tokens(text: string, words: AnswerWords): Token[] {
     if (joined) {
       out.push(joined);
       i++;
-    } else out.push(...(wordNumbers(word, words) ?? [undefined]));
+      continue;
+    }
+    const numbers = wordNumbers(word, words);
+    // "Più o meno cinque" is about five, not minus five.
+    const about = numbers?.[0]?.kind === 'minus' && i > 0 && fold(found[i - 1]!) === words.or;
+    out.push(...(numbers && !about ? numbers : [undefined]));
   }
   return out;
+}
+
+/** The digits said after a decimal point, from `list[from]` on ("five six", "twenty five"). */
+function decimals(list: Token[], from: number): { digits: string; end: number } {
+  let digits = '';
+  let i = from;
+  for (; i < list.length; i++) {
+    const token = list[i];
+    if (!token || !('kind' in token) || token.article) break;
+    if (token.kind === 'unit' && token.value < 10) digits += String(token.value);
+    else if (token.kind === 'tens' && token.value >= 20) {
+      const unit = list[i + 1];
+      const ones =
+        unit && 'kind' in unit && unit.kind === 'unit' && unit.value < 10 ? unit.value : 0;
+      digits += String(token.value + ones);
+      if (ones) i++;
+    } else break;
+  }
+  return { digits, end: i };
 }
 
 /** The number words `word` is, or is written of ("ventitré": "venti", "tre"). */
@@ -58,7 +82,8 @@ function wordNumbers(word: string, words: AnswerWords): NumberWord[] | undefined
 function parts(word: string, words: AnswerWords): NumberWord[] | undefined {
   for (let length = word.length; length >= 2; length--) {
     const part = words.numbers.get(word.slice(0, length));
-    if (!part || (part.kind === 'and' && !part.unitAndTens)) continue;
+    if (!part || part.kind === 'point' || part.kind === 'minus') continue;
+    if (part.kind === 'and' && !part.unitAndTens) continue;
     const plain: NumberWord = { kind: part.kind, value: part.value };
     if (part.unitAndTens) plain.unitAndTens = true;
     if (length === word.length) return [plain];
@@ -75,6 +100,10 @@ interface Run {
   /** The "and" just read, if any: the number goes on only if the next word joins it. */
   and: NumberWord | undefined;
   article: boolean;
+  /** -1 after "minus". */
+  sign: number;
+  /** What was said after its decimal point ("point five": 0.5). */
+  fraction: number;
 }
 
 /** Whether `next` goes on with the number `run` makes ("twenty" "one"; "cento" "venti"). */
@@ -99,6 +128,8 @@ function joins(run: Run, next: NumberWord): boolean {
     case 'scale':
       return !and && current > 0 && current < 1000;
     case 'and':
+    case 'point':
+    case 'minus':
       return false;
   }
 }
@@ -120,25 +151,48 @@ function numbers(text: string, language: string): Said[] {
   const list = tokens(text, words);
   const out: Said[] = [];
   let run: Run | undefined;
+  let sign = 1;
   // `beforeWord`: the number ends at a word that is no number ("una persona", "ein Tisch").
   const close = (beforeWord: boolean) => {
     if (!run) return;
-    out.push({ value: run.total + run.current, article: run.article && beforeWord });
+    const value = run.sign * (run.total + run.current + run.fraction);
+    out.push({ value, article: run.article && beforeWord });
     run = undefined;
   };
   for (let i = 0; i < list.length; i++) {
     const token = list[i];
+    const signed = sign;
+    sign = 1;
     if (token && 'digits' in token) {
       close(false);
-      out.push({ value: token.digits, article: false });
+      out.push({ value: signed * token.digits, article: false });
     } else if (!token) close(true);
-    else if (token.kind === 'and') {
+    else if (token.kind === 'minus') {
+      close(false);
+      sign = -1;
+    } else if (token.kind === 'point') {
+      const after = run ? decimals(list, i + 1) : { digits: '', end: i };
+      if (run && after.digits !== '') {
+        run.fraction = Number(`0.${after.digits}`);
+        i = after.end - 1;
+      }
+      close(after.digits === '');
+    } else if (token.kind === 'and') {
       if (run && !run.and) run.and = token;
       else close(false);
     } else if (run && joins(run, token)) add(run, token);
     else {
       close(false);
-      run = { total: 0, current: 0, last: token, and: undefined, article: !!token.article };
+      const article = !!token.article;
+      run = {
+        total: 0,
+        current: 0,
+        last: token,
+        and: undefined,
+        article,
+        sign: signed,
+        fraction: 0,
+      };
       if (token.kind === 'scale') run.total = token.value;
       else run.current = token.kind === 'hundred' ? 100 : token.value;
     }

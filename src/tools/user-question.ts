@@ -4,7 +4,7 @@
  * user said or typed, or from the value the client gave. Pure: no Nest import.
  */
 import { plain, readChoice, readChoices, type Choice } from './choice-answer.js';
-import { answerWords, fold, languageCode } from './answer-words.js';
+import { answerWords, fold } from './answer-words.js';
 import { readNumber } from './number-words.js';
 import type { DateReader } from './spoken-date.js';
 
@@ -90,9 +90,6 @@ function wantedKind(wanted: Wanted): WantedAnswer {
   }
 }
 
-/** "Or" in the languages of TOOL_CONFIRM_YES's default phrases, by language code. */
-const OR: Record<string, string> = { it: 'o', es: 'o', fr: 'ou', pt: 'ou', de: 'oder' };
-
 /**
  * The question as said in a voice session: a choice's options after it ("Red, green or blue?"),
  * joined in the session's `language` (English's "or" for a language not known here).
@@ -100,7 +97,7 @@ const OR: Record<string, string> = { it: 'o', es: 'o', fr: 'ou', pt: 'ou', de: '
 export function spokenQuestion(prompt: string, answer: WantedAnswer, language = 'en'): string {
   const choices = answer.choices ?? [];
   if (!answer.type.startsWith('choice') || choices.length === 0) return prompt;
-  const or = OR[languageCode(language)] ?? 'or';
+  const { or } = answerWords(language);
   const list =
     choices.length === 1
       ? choices[0]!
