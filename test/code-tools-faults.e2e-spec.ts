@@ -56,6 +56,7 @@ describe('code tools: faults', () => {
       },
     ]),
     CODE_TOOLS_WORKERS: '1',
+    SESSION_TIMEZONE: 'Europe/Rome',
   }));
   beforeEach(() => rig.llm.reset());
 
@@ -151,16 +152,28 @@ describe('code tools: faults', () => {
       modality: 'TEXT',
       channel: 'websocket',
       language: 'en',
-      timezone: 'UTC',
+      timezone: 'Europe/Rome',
+    });
+    // An admin's try has no session: the engine's time zone (SESSION_TIMEZONE) all the same.
+    const tried = await fetch(`${rig.engine.httpUrl}/api/tools/channel/call`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(JSON.parse(((await tried.json()) as { result: string }).result)).toEqual({
+      modality: 'TEXT',
+      channel: 'api',
+      language: 'en',
+      timezone: 'Europe/Rome',
     });
     // The client says where the conversation happens (a phone line of its own, say), and where.
-    ws.send({ type: 'session.update', channel: 'phone', language: 'it', timezone: 'europe/rome' });
+    ws.send({ type: 'session.update', channel: 'phone', language: 'it', timezone: 'asia/tokyo' });
     await ws.waitFor((m) => m.type === 'session.updated');
     expect(await callAndRead(ws, 'channel')).toEqual({
       modality: 'TEXT',
       channel: 'phone',
       language: 'it',
-      timezone: 'Europe/Rome',
+      timezone: 'Asia/Tokyo',
     });
     ws.close();
   });

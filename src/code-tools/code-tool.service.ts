@@ -94,7 +94,7 @@ export class CodeToolService implements OnModuleDestroy {
         modality: (context?.modality ?? 'text').toUpperCase(),
         channel: context?.channel ?? 'websocket',
         language: context?.language ?? 'en',
-        timezone: context?.timezone ?? 'UTC',
+        timezone: context?.timezone ?? this.config.timeZone,
       },
     };
   }

@@ -168,6 +168,8 @@ export interface Env {
     packagesDir: string;
     allowPrivateNetwork: boolean;
     agentName: string;
+    /** SESSION_TIMEZONE: `_session["timezone"]` of a call no session makes (an admin's try). */
+    timeZone: string;
   };
 }
 
@@ -300,6 +302,7 @@ export function parseEnv(raw: Raw): Env {
       packagesDir: present(raw, 'CODE_TOOLS_PACKAGES_DIR') ?? '',
       allowPrivateNetwork: bool(raw, 'CODE_TOOLS_ALLOW_PRIVATE_NETWORK') ?? false,
       agentName: present(raw, 'AGENT_NAME') ?? 'agent',
+      timeZone: timeZone(raw, 'SESSION_TIMEZONE', 'UTC'),
     },
   };
 }
