@@ -68,13 +68,23 @@ describe('MCP questions', () => {
     expect(await answered(ws, from)).toEqual({ action: 'accept', content: { size: 'xl' } });
   });
 
-  it("says the question and a choice's options in a voice session, and takes the spoken answer", async () => {
+  it("says the question and a choice's options in a voice session, sorry when not understood, and takes the spoken answer", async () => {
     const ws = await voiceSession(rig.engine.wsUrl);
     try {
       const { from } = await ask(ws, 'ask_size');
       await until(
         () => synthesised(rig.tools).includes('Which size? Large or Extra large?'),
         'speech',
+      );
+      hear('Purple.');
+      ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
+      ws.send({ type: 'audio_end' });
+      await until(
+        () =>
+          synthesised(rig.tools).includes(
+            "Sorry, I didn't catch that. Which size? Large or Extra large?",
+          ),
+        'asked again',
       );
       hear('Extra large, please.');
       ws.socket.send(Buffer.alloc(3200, 1), { binary: true });

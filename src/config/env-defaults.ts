@@ -98,6 +98,16 @@ export const DEFAULT_TOOL_WAIT_PHRASES: Record<string, string> = {
   pt: 'Um momento.',
 };
 
+/** SPEECH_UNCLEAR_PHRASE's default: said before a question asked again, its answer not taken. */
+export const DEFAULT_UNCLEAR_PHRASES: Record<string, string> = {
+  en: "Sorry, I didn't catch that.",
+  it: 'Mi scusi, non ho capito.',
+  es: 'Perdone, no le he entendido.',
+  fr: "Pardon, je n'ai pas compris.",
+  de: 'Entschuldigung, das habe ich nicht verstanden.',
+  pt: 'Desculpe, não entendi.',
+};
+
 /** USER_IDLE_PHRASE's default: what the agent asks a user who has gone quiet. */
 export const DEFAULT_IDLE_PHRASES: Record<string, string> = {
   en: 'Are you still there?',

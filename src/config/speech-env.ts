@@ -2,7 +2,7 @@
  * The speech settings (`SPEECH_*`, `TTS_*`, `STT_*`, `VAD_*`, a telephone line's) of the
  * environment. Pure: no Nest import.
  */
-import { DEFAULT_TOOL_WAIT_PHRASES } from './env-defaults.js';
+import { DEFAULT_TOOL_WAIT_PHRASES, DEFAULT_UNCLEAR_PHRASES } from './env-defaults.js';
 import {
   EnvError,
   httpUrl,
@@ -26,6 +26,8 @@ export interface SpeechEnv extends TelephonyEnv {
   toolWaitMs: number;
   /** By language code (`*`: any language); the session's language picks one. */
   toolWaitPhrases: Record<string, string>;
+  /** Said before a question asked again (its answer did not fit), by language code. */
+  unclearPhrases: Record<string, string>;
   tts: {
     provider: 'espeak' | 'openai' | 'none';
     baseUrl: string;
@@ -90,6 +92,7 @@ export function parseSpeech(raw: Raw): SpeechEnv {
     audioLeadMs: int(raw, 'SPEECH_AUDIO_LEAD_MS', 1000, 0, 600_000),
     toolWaitMs: int(raw, 'SPEECH_TOOL_WAIT_MS', 2000, 0, 600_000),
     toolWaitPhrases: phrasePerLanguage(raw, 'SPEECH_TOOL_WAIT_PHRASE', DEFAULT_TOOL_WAIT_PHRASES),
+    unclearPhrases: phrasePerLanguage(raw, 'SPEECH_UNCLEAR_PHRASE', DEFAULT_UNCLEAR_PHRASES),
     clientTls: speechClientTls(raw),
     tts: {
       provider: tts,

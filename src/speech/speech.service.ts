@@ -78,6 +78,7 @@ export class SpeechService implements OnModuleInit {
       leadMs: this.config.audioLeadMs,
       toolWaitMs: this.config.toolWaitMs,
       toolWaitPhrase: phraseFor(this.config.toolWaitPhrases, settings.language),
+      unclearPhrase: phraseFor(this.config.unclearPhrases, settings.language),
       toolWaitPhraseOf: (tool) => {
         const phrases = waitPhrasesOf(tool);
         return phrases && phraseFor(phrases, settings.language);

@@ -34,6 +34,7 @@ function speakEvents(
       maxSentenceChars: 200,
       signal,
       onSpoken: (s) => spoken.push(s),
+      unclearPhrase: "Sorry, I didn't catch that.",
     }).pipe(toArray()),
   );
   for (const event of events) turn$.next(event);
@@ -136,7 +137,7 @@ describe('speakTurn', () => {
     expect(spoken).toEqual(['I can cancel it.']);
   });
 
-  it("says a call's question with a choice's options, and each time it is asked again", async () => {
+  it("says a call's question with a choice's options, and sorry each time it is asked again", async () => {
     const tts = new RecordingTts();
     const spoken: string[] = [];
     const call = { id: 'c1', name: 'order', arguments: {} };
@@ -156,7 +157,7 @@ describe('speakTurn', () => {
     );
     expect(audioText(await out).split('|')).toEqual([
       'Which size? Small or Large?',
-      'Which size? Small or Large?',
+      "Sorry, I didn't catch that. Which size? Small or Large?",
       expect.stringMatching(/^Done/),
     ]);
     expect(spoken).toEqual(['Done.']);

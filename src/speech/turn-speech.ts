@@ -36,6 +36,8 @@ export interface SpeakOptions {
   toolWaitPhrase?: string;
   /** A tool's own wait phrase in the session's language (its `wait_phrase`), if it has one. */
   toolWaitPhraseOf?: (tool: string) => string | undefined;
+  /** SPEECH_UNCLEAR_PHRASE: said before a question asked again ('' : the question alone). */
+  unclearPhrase?: string;
   /** Bytes per audio event; barge-in stops within one chunk. Default: 200 ms of audio. */
   chunkBytes?: number;
   /**
@@ -125,8 +127,11 @@ class TurnSpeech {
         // A call awaits the user's approval: its question is said after the text so far.
         else if (event.type === 'tool_confirm' && event.prompt) this.add([event.prompt], true);
         // A call asks for a value: its question (and a choice's options) likewise.
-        else if (event.type === 'tool_question')
-          this.add([spokenQuestion(event.prompt, event.answer, this.options.language)], true);
+        else if (event.type === 'tool_question') {
+          const question = spokenQuestion(event.prompt, event.answer, this.options.language);
+          const again = event.unclear !== undefined ? this.options.unclearPhrase : '';
+          this.add([again ? `${again} ${question}` : question], true);
+        }
         this.toolWait.on(event);
       },
       complete: () => {
