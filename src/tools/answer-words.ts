@@ -37,6 +37,8 @@ export interface AnswerWords {
   numbers: ReadonlyMap<string, NumberWord>;
   /** Whether number words are written together ("ventitré", "dreiundzwanzig"). */
   compounds: boolean;
+  /** Whether digits are written "1.250,5" (a decimal comma), not "1,250.5". */
+  decimalComma: boolean;
   /** The words for each place from the first on (each form of it). */
   ordinals: readonly (readonly string[])[];
   last: readonly string[];
@@ -76,6 +78,8 @@ interface Spec {
   minus: string;
   or: string;
   articles?: string;
+  /** Default true: "1.250,5"; English writes "1,250.5". */
+  decimalComma?: boolean;
   /** Whether "and" joins a unit to the tens after it (German "dreiundzwanzig"). */
   unitAndTens?: boolean;
   /** More words, each with its kind and value. */
@@ -119,6 +123,7 @@ function compile(spec: Spec): AnswerWords {
   return {
     numbers,
     compounds: spec.compounds ?? false,
+    decimalComma: spec.decimalComma ?? true,
     ordinals: forms(spec.ordinals),
     last: list(spec.last),
     all: list(spec.all),
@@ -141,6 +146,7 @@ const SPECS: Record<string, Spec> = {
     point: 'point',
     minus: 'minus/negative',
     or: 'or',
+    decimalComma: false,
     ordinals: 'first second third fourth fifth sixth seventh eighth ninth tenth',
     last: 'last',
     all: 'all/all of them/everything/every one/each of them/both',
@@ -283,6 +289,7 @@ export function answerWords(language = 'en'): AnswerWords {
     words = {
       numbers: new Map([...en.numbers, ...own.numbers]),
       compounds: own.compounds,
+      decimalComma: own.decimalComma,
       ordinals: en.ordinals.map((forms, i) => [...forms, ...(own.ordinals[i] ?? [])]),
       last: [...new Set([...en.last, ...own.last])],
       all: [...new Set([...en.all, ...own.all])],

@@ -9,6 +9,21 @@ describe('readNumber', () => {
     expect(readNumber('about 2.75')).toBe(2.75);
     expect(readNumber('-4 degrees')).toBe(-4);
     expect(readNumber('room B12')).toBeUndefined();
+    expect(readNumber('1,250.50 dollars')).toBe(1250.5);
+  });
+
+  it('reads digits as the session language writes them: a decimal comma, a thousands point', () => {
+    expect(readNumber('1.250 euro', 'it')).toBe(1250);
+    expect(readNumber('12.500.000', 'es')).toBe(12_500_000);
+    expect(readNumber('1.250,50 €', 'de')).toBe(1250.5);
+    expect(readNumber('2,5 chili', 'it')).toBe(2.5);
+    expect(readNumber('1,25', 'pt-BR')).toBe(1.25);
+    expect(readNumber('2.5', 'de')).toBe(2.5);
+    expect(readNumber('1 250 euros', 'fr')).toBe(1250);
+    expect(readNumber('1\u202F250', 'fr')).toBe(1250);
+    // As English writes them, in English and in languages not known here.
+    expect(readNumber('1.250', 'en')).toBe(1.25);
+    expect(readNumber('1,250', 'ja')).toBe(1250);
   });
 
   it('reads English number words', () => {

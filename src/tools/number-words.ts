@@ -7,15 +7,25 @@
 import { answerWords, fold, type AnswerWords, type NumberWord } from './answer-words.js';
 
 /**
- * Digits, or a word. A comma between groups of three digits is a thousands separator ("1,250");
- * any other comma is a decimal one ("2,5", as most of Europe writes it).
+ * Digits, or a word. As English writes them, a comma between groups of three digits is a
+ * thousands separator ("1,250.5"), any other a decimal one ("2,5"); where a decimal comma is
+ * written (`decimalComma`: Italian, Spanish, French, Portuguese, German), a point or a space
+ * between groups of three digits is the thousands separator ("1.250,5", "1 250") and a comma
+ * the decimal one. A point before fewer or more digits is a decimal point in either ("2.5").
  */
-const TOKENS = /(?<![\p{L}\p{N}])[-−]?\d+(?:(?:,\d{3})+(?!\d)|[.,]\d+)?|[\p{L}\p{M}]+/gu;
+const TOKENS = {
+  point: /(?<![\p{L}\p{N}])[-−]?\d+(?:(?:,\d{3})+(?!\d)(?:\.\d+)?|[.,]\d+)?|[\p{L}\p{M}]+/gu,
+  comma:
+    /(?<![\p{L}\p{N}])[-−]?\d+(?:(?:[. \u00A0\u202F]\d{3})+(?!\d)(?:,\d+)?|[.,]\d+)?|[\p{L}\p{M}]+/gu,
+};
 
-function fromDigits(match: string): number {
+function fromDigits(match: string, decimalComma: boolean): number {
   const sign = /^[-−]/.test(match) ? -1 : 1;
   const body = match.replace(/^[-−]/, '');
-  const number = /,\d{3}(?:,|$)/.test(body) ? body.replaceAll(',', '') : body.replace(',', '.');
+  const grouped = decimalComma ? /[. \u00A0\u202F]\d{3}(?!\d)/ : /,\d{3}(?!\d)/;
+  const number = grouped.test(body)
+    ? body.replace(decimalComma ? /[. \u00A0\u202F]/g : /,/g, '').replace(',', '.')
+    : body.replace(',', '.');
   return sign * Number(number);
 }
 
@@ -30,11 +40,12 @@ interface Said {
 
 function tokens(text: string, words: AnswerWords): Token[] {
   const out: Token[] = [];
-  const found = [...text.normalize('NFKC').matchAll(TOKENS)].map((m) => m[0]);
+  const pattern = words.decimalComma ? TOKENS.comma : TOKENS.point;
+  const found = [...text.normalize('NFKC').matchAll(pattern)].map((m) => m[0]);
   for (let i = 0; i < found.length; i++) {
     const token = found[i]!;
     if (/\d/.test(token)) {
-      out.push({ digits: fromDigits(token) });
+      out.push({ digits: fromDigits(token, words.decimalComma) });
       continue;
     }
     const word = fold(token);
