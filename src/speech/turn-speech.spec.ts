@@ -163,6 +163,28 @@ describe('speakTurn', () => {
     expect(spoken).toEqual(['Done.']);
   });
 
+  it("says a number's range when its question is asked again", async () => {
+    const tts = new RecordingTts();
+    const call = { id: 'c1', name: 'book', arguments: {} };
+    const answer = { type: 'integer' as const, minimum: 1, maximum: 8 };
+    const out = speakEvents(tts, [
+      { type: 'tool_call', ...call },
+      { type: 'tool_question', ...call, prompt: 'How many guests?', answer },
+      {
+        type: 'tool_question',
+        ...call,
+        prompt: 'How many guests?',
+        answer,
+        unclear: '12 is over 8',
+      },
+      { type: 'assistant_end', text: '' },
+    ]);
+    expect(audioText(await out).split('|')).toEqual([
+      'How many guests?',
+      "Sorry, I didn't catch that. How many guests? From 1 to 8.",
+    ]);
+  });
+
   it('synthesises at most the sentence being sent and the next one at a time', async () => {
     let running = 0;
     let peak = 0;

@@ -6,7 +6,7 @@ import { CodeFences, speakable } from './speech-text.js';
 import { ToolWait } from './tool-wait.js';
 import type { TtsEngine } from './tts-engine.js';
 import type { SpeechOutcome } from '../metrics/speech-metrics.js';
-import { spokenQuestion } from '../tools/user-question.js';
+import { spokenQuestion } from '../tools/spoken-question.js';
 
 export type SpeechEvent =
   | {
@@ -128,9 +128,10 @@ class TurnSpeech {
         else if (event.type === 'tool_confirm' && event.prompt) this.add([event.prompt], true);
         // A call asks for a value: its question (and a choice's options) likewise.
         else if (event.type === 'tool_question') {
-          const question = spokenQuestion(event.prompt, event.answer, this.options.language);
-          const again = event.unclear !== undefined ? this.options.unclearPhrase : '';
-          this.add([again ? `${again} ${question}` : question], true);
+          const again = event.unclear !== undefined;
+          const { language, unclearPhrase: sorry } = this.options;
+          const question = spokenQuestion(event.prompt, event.answer, language, again);
+          this.add([again && sorry ? `${sorry} ${question}` : question], true);
         }
         this.toolWait.on(event);
       },

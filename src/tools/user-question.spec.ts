@@ -1,10 +1,5 @@
-import {
-  givenAnswer,
-  readAnswer,
-  spokenQuestion,
-  wantedAnswer,
-  type Wanted,
-} from './user-question.js';
+import { spokenQuestion } from './spoken-question.js';
+import { givenAnswer, readAnswer, wantedAnswer, type Wanted } from './user-question.js';
 
 const sizes: Wanted = {
   type: 'choice',
@@ -167,7 +162,7 @@ describe('givenAnswer', () => {
   });
 });
 
-describe('wantedAnswer and spokenQuestion', () => {
+describe('wantedAnswer', () => {
   it("tell the client what is wanted, and say a choice's options", () => {
     expect(wantedAnswer(sizes)).toEqual({
       type: 'choice',
@@ -181,11 +176,6 @@ describe('wantedAnswer and spokenQuestion', () => {
     });
     expect(spokenQuestion('Which size?', wantedAnswer(sizes))).toBe(
       'Which size? Large, Extra large or Small?',
-    );
-    expect(spokenQuestion('How many?', { type: 'integer' })).toBe('How many?');
-    const taglie = { type: 'choice' as const, choices: ['Piccola', 'Grande'] };
-    expect(spokenQuestion('Quale taglia?', taglie, 'it-IT')).toBe(
-      'Quale taglia? Piccola o Grande?',
     );
   });
 });

@@ -91,21 +91,6 @@ function wantedKind(wanted: Wanted): WantedAnswer {
 }
 
 /**
- * The question as said in a voice session: a choice's options after it ("Red, green or blue?"),
- * joined in the session's `language` (English's "or" for a language not known here).
- */
-export function spokenQuestion(prompt: string, answer: WantedAnswer, language = 'en'): string {
-  const choices = answer.choices ?? [];
-  if (!answer.type.startsWith('choice') || choices.length === 0) return prompt;
-  const { or } = answerWords(language);
-  const list =
-    choices.length === 1
-      ? choices[0]!
-      : `${choices.slice(0, -1).join(', ')} ${or} ${choices[choices.length - 1]!}`;
-  return `${prompt} ${list}?`.trim();
-}
-
-/**
  * An email address as speech-to-text writes one said aloud ("ada at example dot com", "ada
  * chiocciola example punto it"), in `language` or English.
  */
