@@ -19,12 +19,15 @@ describe('spokenQuestion', () => {
     );
     expect(spokenQuestion('Quanti ospiti?', guests, 'it', true)).toBe('Quanti ospiti? Da 1 a 8.');
     expect(spokenQuestion('Wie viele?', { type: 'number', minimum: 0.5 }, 'de', true)).toBe(
-      'Wie viele? Mindestens 0.5.',
+      'Wie viele? Mindestens 0,5.',
     );
     expect(spokenQuestion('¿Cuántos?', { type: 'integer', maximum: 9 }, 'es-MX', true)).toBe(
       '¿Cuántos? Como máximo 9.',
     );
     expect(spokenQuestion('How many?', { type: 'integer' }, 'en', true)).toBe('How many?');
+    expect(spokenQuestion('How much?', { type: 'number', maximum: 2500 }, 'en', true)).toBe(
+      'How much? At most 2,500.',
+    );
     expect(spokenQuestion('Combien ?', guests, 'ja', true)).toBe('Combien ? From 1 to 8.');
   });
 });

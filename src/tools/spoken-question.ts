@@ -22,7 +22,17 @@ function spokenRange(answer: WantedAnswer, language: string): string {
   if (min === undefined && max === undefined) return '';
   const [both, least, most] = RANGES[languageCode(language)] ?? RANGES.en!;
   const phrase = min !== undefined && max !== undefined ? both : min !== undefined ? least : most;
-  return phrase.replace('{min}', String(min)).replace('{max}', String(max));
+  const said = (n: number | undefined) => (n === undefined ? '' : numberIn(language, n));
+  return phrase.replace('{min}', said(min)).replace('{max}', said(max));
+}
+
+/** `n` as `language` writes it (German "0,5", "1.000"), for the speech synthesiser to read. */
+function numberIn(language: string, n: number): string {
+  try {
+    return new Intl.NumberFormat(language).format(n);
+  } catch {
+    return String(n);
+  }
 }
 
 /**
