@@ -220,6 +220,7 @@ function fallbackLlm(raw: Raw): { fallback?: Env['llm']['fallback'] } {
 
 export function parseEnv(raw: Raw): Env {
   const toolsFile = present(raw, 'LLM_TOOLS_FILE') ?? '';
+  const sessionTimeZone = timeZone(raw, 'SESSION_TIMEZONE', 'UTC');
   return {
     port: int(raw, 'PORT', 8787, 0, 65535),
     processes: processes(raw),
@@ -292,7 +293,7 @@ export function parseEnv(raw: Raw): Env {
       toolsKeepSecs: int(raw, 'SESSION_TOOLS_KEEP_SECS', 600, 0, 7 * 24 * 3600),
       storeUrl: redisUrl(raw, 'SESSION_STORE_URL'),
       instructionsMaxChars: int(raw, 'SESSION_INSTRUCTIONS_MAX_CHARS', 4000, 0, 100_000),
-      timeZone: timeZone(raw, 'SESSION_TIMEZONE', 'UTC'),
+      timeZone: sessionTimeZone,
       webhookUrl: httpUrl(raw, 'SESSION_WEBHOOK_URL', ''),
       webhookSecret: present(raw, 'SESSION_WEBHOOK_SECRET') ?? '',
     },
@@ -302,7 +303,7 @@ export function parseEnv(raw: Raw): Env {
       packagesDir: present(raw, 'CODE_TOOLS_PACKAGES_DIR') ?? '',
       allowPrivateNetwork: bool(raw, 'CODE_TOOLS_ALLOW_PRIVATE_NETWORK') ?? false,
       agentName: present(raw, 'AGENT_NAME') ?? 'agent',
-      timeZone: timeZone(raw, 'SESSION_TIMEZONE', 'UTC'),
+      timeZone: sessionTimeZone,
     },
   };
 }

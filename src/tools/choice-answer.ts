@@ -45,7 +45,7 @@ export function readChoice(text: string, choices: readonly Choice[], language = 
     return { error: `"${text}" names more than one of: ${found.map((c) => c.title).join(', ')}` };
   let place = ordinalPlaces(text, choices.length, answerWords(language))[0] ?? 0;
   if (place === 0) {
-    const number = readNumber(text, language);
+    const number = readNumber(text, language, false);
     if (number !== undefined && said.trim().split(' ').length <= 3) place = number;
   }
   if (Number.isInteger(place) && place >= 1 && place <= choices.length)
@@ -87,7 +87,7 @@ export function readChoices(text: string, choices: readonly Choice[], language =
     const places = new Set(ordinalPlaces(text, choices.length, lexicon));
     // Keyed digits ("13#"): each a place, for up to nine choices.
     if (/^\d+$/.test(words) && choices.length <= 9) for (const d of words) places.add(Number(d));
-    else for (const n of readNumbers(text, language)) places.add(n);
+    else for (const n of readNumbers(text, language, false)) places.add(n);
     picked = choices.filter((_, i) => places.has(i + 1));
   }
   if (picked.length === 0)

@@ -214,15 +214,16 @@ function numbers(text: string, language: string): Said[] {
 
 /**
  * The numbers said, in order; an article said before a word ("un tavolo per quattro") only
- * when no other number is.
+ * when no other number is, and `articles` allows it ("una persona" is one person, "una birra"
+ * names no choice's place).
  */
-export function readNumbers(text: string, language = 'en'): number[] {
+export function readNumbers(text: string, language = 'en', articles = true): number[] {
   const said = numbers(text, language);
   const plain = said.filter((s) => !s.article);
-  return (plain.length > 0 ? plain : said).map((s) => s.value);
+  return (plain.length > 0 || !articles ? plain : said).map((s) => s.value);
 }
 
-/** The first number said, if any. */
-export function readNumber(text: string, language = 'en'): number | undefined {
-  return readNumbers(text, language)[0];
+/** The first number said, if any (`articles`: as readNumbers). */
+export function readNumber(text: string, language = 'en', articles = true): number | undefined {
+  return readNumbers(text, language, articles)[0];
 }

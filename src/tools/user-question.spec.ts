@@ -91,6 +91,9 @@ describe('readAnswer', () => {
         { value },
       ]);
     expect(readAnswer('la seconda', pizze, undefined, 'en')).toMatchObject({ error: /none of/ });
+    // An article before a word names no place: "una birra" is none of them.
+    expect(readAnswer('una birra', pizze, undefined, 'it')).toMatchObject({ error: /none of/ });
+    expect(readAnswer('una', pizze, undefined, 'it')).toEqual({ value: 's' });
     const email: Wanted = { type: 'text', format: 'email' };
     expect(readAnswer('ada chiocciola example punto it', email, undefined, 'it')).toEqual({
       value: 'ada@example.it',
@@ -133,6 +136,9 @@ describe('readAnswer of choices to tick', () => {
     });
     expect(readAnswer('uno e tre', toppings, undefined, 'it')).toEqual({ value: ['c', 'xc'] });
     expect(readAnswer('nessuno', toppings, undefined, 'it')).toEqual({ value: [] });
+    expect(readAnswer('un panino', toppings, undefined, 'it')).toMatchObject({
+      error: /names none of/,
+    });
     expect(readAnswer('keine', toppings, undefined, 'de')).toEqual({ value: [] });
     expect(readAnswer('todos', toppings, undefined, 'es')).toEqual({ error: 'pick at most 2' });
     expect(readAnswer('pineapple', toppings)).toEqual({
