@@ -123,6 +123,12 @@ describe('readNumber', () => {
 
   it('finds none where there is none', () => {
     expect(readNumber('I do not know')).toBeUndefined();
+    // "One moment" asks for time: no number, the question waits for the next words.
+    expect(readNumber('one moment please')).toBeUndefined();
+    expect(readNumber('un attimo', 'it')).toBeUndefined();
+    expect(readNumber('einen Augenblick, bitte', 'de')).toBeUndefined();
+    expect(readNumber('un momento... cuatro', 'es')).toBe(4);
+    expect(readNumber('one minute', 'en')).toBe(1);
     expect(readNumber('')).toBeUndefined();
   });
 });

@@ -29,6 +29,12 @@ function fromDigits(match: string, decimalComma: boolean): number {
   return sign * Number(number);
 }
 
+/**
+ * Words after "one" that ask for time rather than give a number ("one moment", "un attimo",
+ * "einen Augenblick"), in the languages of answer-words.ts.
+ */
+const MOMENT = new Set(['moment', 'sec', 'momento', 'attimo', 'instant', 'instante', 'augenblick']);
+
 /** A word, or digits (a number of their own), or a word that is no number. */
 type Token = NumberWord | { digits: number } | undefined;
 
@@ -59,7 +65,13 @@ function tokens(text: string, words: AnswerWords): Token[] {
     const numbers = wordNumbers(word, words);
     // "Più o meno cinque" is about five, not minus five.
     const about = numbers?.[0]?.kind === 'minus' && i > 0 && fold(found[i - 1]!) === words.or;
-    out.push(...(numbers && !about ? numbers : [undefined]));
+    // "One moment" asks the user's question to wait: no number in it.
+    const wait =
+      numbers?.length === 1 &&
+      numbers[0]!.value === 1 &&
+      i + 1 < found.length &&
+      MOMENT.has(fold(found[i + 1]!));
+    out.push(...(numbers && !about && !wait ? numbers : [undefined]));
   }
   return out;
 }
