@@ -121,10 +121,10 @@ describe('MCP questions', () => {
     expect(await ws.waitFor((m) => m.type === 'error', from)).toMatchObject({
       message: '12 is over 8; the question is still open',
     });
-    ws.send({ type: 'user_text', text: 'hmm, let me think' });
+    ws.send({ type: 'user_text', text: 'hmm, quite a few of us' });
     expect(
       await ws.waitFor((m) => m.type === 'tool_question' && m.unclear !== undefined, from),
-    ).toMatchObject({ unclear: '"hmm, let me think" has no number in it' });
+    ).toMatchObject({ unclear: '"hmm, quite a few of us" has no number in it' });
     ws.send({ type: 'dtmf', digits: '4#' });
     expect(await ws.waitFor((m) => m.type === 'tool_answered', from)).toMatchObject({ value: 4 });
     expect(await answered(ws, from)).toEqual({ action: 'accept', content: { guests: 4 } });
@@ -185,6 +185,16 @@ describe('MCP questions', () => {
     ({ from } = await ask(ws, 'ask_guests'));
     ws.send({ type: 'user_text', text: 'Un tavolo per sei, grazie.' });
     expect(await answered(ws, from)).toEqual({ action: 'accept', content: { guests: 6 } });
+  });
+
+  it('waits on when the user asks it to: "one moment" is no answer, and asks nothing again', async () => {
+    const ws = client.ws;
+    const { from } = await ask(ws, 'ask_guests');
+    ws.send({ type: 'user_text', text: 'Hmm, one moment please.' });
+    // Handled in order: the hold first, then the answer, with no question asked in between.
+    ws.send({ type: 'user_text', text: 'We are four.' });
+    expect(await answered(ws, from)).toEqual({ action: 'accept', content: { guests: 4 } });
+    expect(ws.messages.slice(from).filter((m) => m.type === 'tool_question')).toHaveLength(1);
   });
 
   it('answers an error for an answer no question waits for, and the connection lives on', async () => {

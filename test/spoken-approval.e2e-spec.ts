@@ -68,10 +68,11 @@ describe('approvals answered by voice or text', () => {
   const toolMessage = (id: string) =>
     llm.requests[1]!.body.messages.find((m: any) => m.tool_call_id === id)?.content;
 
-  it('runs the call on a typed "yes please", and starts no turn for it', async () => {
+  it('runs the call on a typed "yes please" after a "one moment", and starts no turn for either', async () => {
     await start();
     const ws = await WsClient.connect(engine.wsUrl);
     const from = await awaitingApproval(ws);
+    ws.send({ type: 'user_text', text: 'One moment.' });
     ws.send({ type: 'user_text', text: 'Yes, please.' });
     const end = await ws.waitFor((m) => m.type === 'assistant_end', from);
     expect(end).toEqual({ type: 'assistant_end', text: 'Done.' });
@@ -90,7 +91,7 @@ describe('approvals answered by voice or text', () => {
       approved: true,
     });
     expect(deletes().map((r) => r.path)).toEqual(['/items/5']);
-    expect(llm.requests).toHaveLength(2); // the turn's two rounds: "yes" asked nothing
+    expect(llm.requests).toHaveLength(2); // the turn's two rounds: the words asked nothing
     expect(llm.requests[1]!.body.messages.filter((m: any) => m.role === 'user')).toEqual([
       { role: 'user', content: 'delete item 5' },
     ]);

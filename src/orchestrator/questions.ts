@@ -21,6 +21,7 @@ import type { Waited } from './awaiting.js';
 import { answerApprovals, answerMayCome } from './approvals.js';
 import type { ServerEvent, TurnEvent } from './protocol/server-events.js';
 import { spokenAnswer, type Phrase } from './spoken-answer.js';
+import { holdsOn } from './hold-on.js';
 import type { Session } from './session.js';
 import type { TurnContext } from './turn-context.js';
 
@@ -122,7 +123,8 @@ export function answerQuestion(session: Session, text: string, no: () => boolean
 
 /**
  * While a call's question waits, the user's words answer it; while calls await approval, a plain
- * yes or no answers them (`answerApprovals`). True when they did: no turn starts from them.
+ * yes or no answers them (`answerApprovals`); either waits on when asked to ("one moment":
+ * `holdsOn`). True when they did: no turn starts from them.
  */
 export function answerWaiting(
   session: Session,
@@ -130,6 +132,7 @@ export function answerWaiting(
   phrases: readonly Phrase[],
   send: (event: ServerEvent) => void,
 ): boolean {
+  if ((session.questions.size > 0 || session.approvals.size > 0) && holdsOn(text)) return true;
   return (
     answerQuestion(session, text, () => spokenAnswer(text, phrases) === 'no') ||
     answerApprovals(session, text, phrases, send)
