@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { awaitAnswer } from './awaiting.js';
+import { awaitAnswer, holdWaits } from './awaiting.js';
 
 describe('awaitAnswer', () => {
   const timeouts = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
@@ -24,6 +24,25 @@ describe('awaitAnswer', () => {
     const cut = awaitAnswer(waiting, 'b', turn.signal, 60_000);
     turn.abort();
     expect(await cut).toBe('cancelled');
+    expect(waiting.size).toBe(0);
+  });
+
+  it('is given its whole time again when the user asks it to hold on', async () => {
+    const waiting = new Map<string, (answer: string) => void>();
+    const other = new Map<string, (answer: string) => void>();
+    const turn = new AbortController();
+    let held: string | undefined;
+    let unheld: string | undefined;
+    void awaitAnswer(waiting, 'a', turn.signal, 300).then((w) => (held = String(w)));
+    void awaitAnswer(other, 'b', turn.signal, 300).then((w) => (unheld = String(w)));
+    const at = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // Timers run in the order they are due: 200 ms before 300, 400 before 200 + 300.
+    await at(200);
+    holdWaits(waiting);
+    await at(200);
+    expect([held, unheld]).toEqual([undefined, 'expired']);
+    await at(200);
+    expect(held).toBe('expired');
     expect(waiting.size).toBe(0);
   });
 

@@ -15,6 +15,17 @@ export function awaitAnswer<T>(
   return awaitEntry(waiting, id, signal, timeoutMs, (settle) => settle);
 }
 
+/** The timers of the waits registered in each map, for `holdWaits` to start again. */
+const timers = new WeakMap<Map<string, unknown>, Map<string, NodeJS.Timeout>>();
+
+/**
+ * Gives every wait registered in `waiting` its whole time again (the user asked it to hold on:
+ * "one moment").
+ */
+export function holdWaits(waiting: Map<string, unknown>): void {
+  for (const timer of timers.get(waiting)?.values() ?? []) timer.refresh();
+}
+
 /** `awaitAnswer`, the entry kept in `waiting` made by `entry` of what settles the wait. */
 export function awaitEntry<T, E>(
   waiting: Map<string, E>,
@@ -28,10 +39,14 @@ export function awaitEntry<T, E>(
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
       waiting.delete(id);
+      timers.get(waiting)?.delete(id);
       resolve(result);
     };
     const onAbort = () => done('cancelled');
     const timer = setTimeout(() => done('expired'), timeoutMs);
+    let held = timers.get(waiting);
+    if (!held) timers.set(waiting, (held = new Map<string, NodeJS.Timeout>()));
+    held.set(id, timer);
     waiting.set(
       id,
       entry((answer) => done({ answer })),

@@ -17,7 +17,7 @@ import {
   type Wanted,
 } from '../tools/user-question.js';
 import { DATE_FORMATS, dateReader } from '../tools/spoken-date.js';
-import type { Waited } from './awaiting.js';
+import { holdWaits, type Waited } from './awaiting.js';
 import { answerApprovals, answerMayCome } from './approvals.js';
 import type { ServerEvent, TurnEvent } from './protocol/server-events.js';
 import { spokenAnswer, type Phrase } from './spoken-answer.js';
@@ -124,7 +124,7 @@ export function answerQuestion(session: Session, text: string, no: () => boolean
 /**
  * While a call's question waits, the user's words answer it; while calls await approval, a plain
  * yes or no answers them (`answerApprovals`); either waits on when asked to ("one moment":
- * `holdsOn`). True when they did: no turn starts from them.
+ * `holdsOn`), its time allowed started again. True when they did: no turn starts from them.
  */
 export function answerWaiting(
   session: Session,
@@ -132,7 +132,12 @@ export function answerWaiting(
   phrases: readonly Phrase[],
   send: (event: ServerEvent) => void,
 ): boolean {
-  if ((session.questions.size > 0 || session.approvals.size > 0) && holdsOn(text)) return true;
+  // Not for approvals when no phrase answers them (TOOL_CONFIRM_YES and _NO empty).
+  if (userMayAnswer(session, phrases) && holdsOn(text)) {
+    holdWaits(session.questions);
+    holdWaits(session.approvals);
+    return true;
+  }
   return (
     answerQuestion(session, text, () => spokenAnswer(text, phrases) === 'no') ||
     answerApprovals(session, text, phrases, send)
