@@ -1,14 +1,27 @@
 /**
  * The words of what a user said or typed, as answers are compared with phrases and titles:
- * lower case, punctuation to spaces, apostrophes kept ("don't"). Pure: no Nest import.
+ * lower case, without accents ("sì" is "si", "Caffè" is "caffe"), punctuation to spaces,
+ * apostrophes kept ("don't"). Pure: no Nest import.
  */
 export function plainWords(text: string): string[] {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
+  return fold(text.normalize('NFKC'))
     .replace(/[’‘`]/g, "'")
     .replace(/[^\p{L}\p{N}\p{M}']+/gu, ' ')
     .trim()
     .split(' ')
     .filter((w) => w !== '');
+}
+
+/**
+ * A word as it is looked up: lower case, without accents ("tré" is "tre"), "ß" as "ss". Only
+ * the accents of Latin, Greek and Cyrillic letters go: the vowel signs of other scripts
+ * (Devanagari's) are part of their words.
+ */
+export function fold(word: string): string {
+  return word
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/ß/g, 'ss');
 }

@@ -1,23 +1,20 @@
 /**
  * What a user says to ask a waiting question or approval to wait ("one moment", "let me think",
- * "un attimo", "einen Augenblick"): it answers nothing and starts no turn; the question waits on
- * (within TOOL_CONFIRM_TIMEOUT_SECS), and is not asked again. In the languages of the default
- * yes and no phrases. Pure: no Nest import.
+ * "un attimo", "einen Augenblick"): it answers nothing and starts no turn; the question waits on,
+ * its time allowed started again (`holdWaits`), and is not asked again. In the languages of the default
+ * yes and no phrases; a word those lists hold ("wait" is a no) is theirs. Pure: no Nest import.
  */
-import { plain } from '../tools/choice-answer.js';
+import { compilePhrases, spokenAnswer } from './spoken-answer.js';
 
 const HOLD = [
   // English
   'one moment',
-  'just a moment',
   'a moment',
   'one sec',
   'one second',
-  'just a second',
   'a second',
   'hold on',
   'hang on',
-  'wait',
   'wait a moment',
   'wait a second',
   'let me think',
@@ -27,7 +24,6 @@ const HOLD = [
   'un attimo',
   'un momento',
   'un secondo',
-  'aspetta',
   'aspetti',
   'aspetta un attimo',
   'aspetti un attimo',
@@ -36,7 +32,6 @@ const HOLD = [
   'fammi vedere',
   // Spanish
   'un segundo',
-  'espera',
   'espere',
   'espera un momento',
   'espere un momento',
@@ -47,7 +42,6 @@ const HOLD = [
   'un instant',
   'un moment',
   'une seconde',
-  'attends',
   'attendez',
   'laisse-moi réfléchir',
   'laissez-moi réfléchir',
@@ -62,23 +56,15 @@ const HOLD = [
   'einen moment',
   'augenblick',
   'einen augenblick',
-  'warte',
   'warten sie',
   'lass mich nachdenken',
   'lassen sie mich nachdenken',
 ];
 
-const HOLDS = new Set(HOLD.map(plain));
-
-/** Sounds and courtesies around a hold ("hmm, one moment please"). */
-const FILLER = new RegExp(
-  `(^| )(${['uh', 'um', 'hmm', 'hm', 'er', 'ehm', 'eh', 'ah', 'oh', 'mmm', 'well', 'ok', 'okay', 'please', 'sorry', 'per favore', 'bitte', 'por favor', "s'il vous plait", 'just'].join('|')})(?= |$)`,
-  'g',
-);
+/** The holds, matched as TOOL_CONFIRM_YES's phrases are: nothing else but fillers around them. */
+const HOLDS = compilePhrases({ yes: HOLD, no: [] });
 
 /** Whether `text` only asks the waiting question to wait. */
 export function holdsOn(text: string): boolean {
-  const said = plain(text);
-  // Portuguese "um momento" is no English "um" before "momento".
-  return HOLDS.has(said) || HOLDS.has(said.replace(FILLER, ' ').replace(/ +/g, ' ').trim());
+  return spokenAnswer(text, HOLDS) === 'yes';
 }

@@ -132,14 +132,16 @@ export function answerWaiting(
   phrases: readonly Phrase[],
   send: (event: ServerEvent) => void,
 ): boolean {
-  // Not for approvals when no phrase answers them (TOOL_CONFIRM_YES and _NO empty).
-  if (userMayAnswer(session, phrases) && holdsOn(text)) {
+  // Not for approvals when no phrase answers them (TOOL_CONFIRM_YES and _NO empty), nor for words
+  // that are a yes or a no there.
+  const said = spokenAnswer(text, phrases);
+  if (said === undefined && userMayAnswer(session, phrases) && holdsOn(text)) {
     holdWaits(session.questions);
     holdWaits(session.approvals);
     return true;
   }
   return (
-    answerQuestion(session, text, () => spokenAnswer(text, phrases) === 'no') ||
+    answerQuestion(session, text, () => said === 'no') ||
     answerApprovals(session, text, phrases, send)
   );
 }

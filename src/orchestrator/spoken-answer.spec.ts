@@ -21,6 +21,16 @@ describe('spokenAnswer', () => {
     (text) => expect(answer(text)).toBe('yes'),
   );
 
+  // Typed without its accents, or with a sound before it.
+  it.each([
+    ['Si, grazie', 'yes'],
+    ['SÌ', 'yes'],
+    ['hmm, no', 'no'],
+    ['Ok, sorry, go ahead', 'yes'],
+  ])('hears %j as %s, accents and fillers aside', (text, expected) =>
+    expect(answer(text)).toBe(expected),
+  );
+
   it.each(['No, grazie.', 'Non merci.', 'Nein, danke.', 'Não, obrigada.', 'Lascia stare'])(
     'hears %j as no, in the languages of the voices',
     (text) => expect(answer(text)).toBe('no'),

@@ -14,8 +14,9 @@ export interface AnswerPhrases {
 }
 
 /**
- * Words that go with either answer ("yes please", "no thanks", "sì grazie", "oui merci"), in the
- * languages of the default phrases.
+ * Words that go with either answer ("yes please", "no thanks", "sì grazie", "oui merci"), or with
+ * a hold ("hmm, just a second"), in the languages of the default phrases. A configured phrase
+ * wins over a filler ("ok" is a yes).
  */
 const FILLERS = [
   'please',
@@ -23,8 +24,18 @@ const FILLERS = [
   'thank you',
   'uh',
   'um',
+  'hmm',
+  'hm',
+  'er',
+  'ehm',
+  'eh',
+  'ah',
   'oh',
   'well',
+  'ok',
+  'okay',
+  'sorry',
+  'just',
   'per favore',
   'grazie',
   'por favor',

@@ -4,6 +4,7 @@
  * is said. For the languages of TOOL_CONFIRM_YES's default phrases: en, it, es, fr, pt, de.
  * Words are compared folded (`fold`): lower case, accents taken off. Pure: no Nest import.
  */
+import { fold } from '../common/plain-words.js';
 
 /** How a number word adds to the number it is part of. */
 export type NumberKind =
@@ -49,11 +50,6 @@ export interface AnswerWords {
   /** How "@" and "." are said in an email address. */
   at: readonly string[];
   dot: readonly string[];
-}
-
-/** A word as it is looked up: lower case, without accents ("tré" is "tre"), "ß" as "ss". */
-export function fold(word: string): string {
-  return word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/ß/g, 'ss');
 }
 
 /** The two-letter code of a language tag ("pt-BR" is "pt"). */

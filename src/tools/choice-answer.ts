@@ -4,7 +4,7 @@
  * English. Pure: no Nest import.
  */
 import { plainWords } from '../common/plain-words.js';
-import { answerWords, fold, type AnswerWords } from './answer-words.js';
+import { answerWords, type AnswerWords } from './answer-words.js';
 import { readNumber, readNumbers } from './number-words.js';
 
 /** One of a choice question's options: what the user hears and picks, what the tool gets. */
@@ -20,7 +20,7 @@ type Read = { value: string | string[] } | { error: string };
  * between ("Caffè" is said "caffe" too).
  */
 export function plain(text: string): string {
-  return plainWords(text).map(fold).join(' ');
+  return plainWords(text).join(' ');
 }
 
 /** The places named by ordinal ("the first", "l'ultima", "die zweite"), from 1. */

@@ -4,7 +4,8 @@
  * ("three", "twenty-five", "two hundred and ten", "ventitré", "treinta y dos", "quatre-vingt-dix",
  * "dreiundzwanzig"). Pure: no Nest import.
  */
-import { answerWords, fold, type AnswerWords, type NumberWord } from './answer-words.js';
+import { fold } from '../common/plain-words.js';
+import { answerWords, type AnswerWords, type NumberWord } from './answer-words.js';
 
 /**
  * Digits, or a word. As English writes them, a comma between groups of three digits is a

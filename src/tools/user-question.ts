@@ -4,7 +4,8 @@
  * user said or typed, or from the value the client gave. Pure: no Nest import.
  */
 import { plain, readChoice, readChoices, type Choice } from './choice-answer.js';
-import { answerWords, fold } from './answer-words.js';
+import { fold } from '../common/plain-words.js';
+import { answerWords } from './answer-words.js';
 import { readNumber } from './number-words.js';
 import type { DateReader } from './spoken-date.js';
 
