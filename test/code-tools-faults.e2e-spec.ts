@@ -57,6 +57,7 @@ describe('code tools: faults', () => {
     ]),
     CODE_TOOLS_WORKERS: '1',
     SESSION_TIMEZONE: 'Europe/Rome',
+    SPEECH_LANGUAGE: 'de',
   }));
   beforeEach(() => rig.llm.reset());
 
@@ -151,10 +152,11 @@ describe('code tools: faults', () => {
     expect(await callAndRead(ws, 'channel')).toEqual({
       modality: 'TEXT',
       channel: 'websocket',
-      language: 'en',
+      language: 'de',
       timezone: 'Europe/Rome',
     });
-    // An admin's try has no session: the engine's time zone (SESSION_TIMEZONE) all the same.
+    // An admin's try has no session: the engine's language (SPEECH_LANGUAGE) and time zone
+    // (SESSION_TIMEZONE) all the same.
     const tried = await fetch(`${rig.engine.httpUrl}/api/tools/channel/call`, {
       method: 'POST',
       body: '{}',
@@ -163,7 +165,7 @@ describe('code tools: faults', () => {
     expect(JSON.parse(((await tried.json()) as { result: string }).result)).toEqual({
       modality: 'TEXT',
       channel: 'api',
-      language: 'en',
+      language: 'de',
       timezone: 'Europe/Rome',
     });
     // The client says where the conversation happens (a phone line of its own, say), and where.

@@ -195,6 +195,15 @@ describe('MCP questions', () => {
     ws.send({ type: 'user_text', text: 'We are four.' });
     expect(await answered(ws, from)).toEqual({ action: 'accept', content: { guests: 4 } });
     expect(ws.messages.slice(from).filter((m) => m.type === 'tool_question')).toHaveLength(1);
+    const told = ws.messages.slice(from).filter((m) => m.type.startsWith('tool_'));
+    expect(told.map((m) => m.type)).toEqual([
+      'tool_call',
+      'tool_question',
+      'tool_held',
+      'tool_answered',
+      'tool_result',
+    ]);
+    expect(told[2]).toEqual({ type: 'tool_held', ids: ['call_1'] });
   });
 
   it('answers an error for an answer no question waits for, and the connection lives on', async () => {

@@ -70,16 +70,24 @@ describe('approvals answered by voice or text', () => {
 
   it('runs the call on a typed "yes please" after a "one moment", and starts no turn for either', async () => {
     await start();
-    const ws = await WsClient.connect(engine.wsUrl);
+    const ws = await voiceSession(engine.wsUrl);
     const from = await awaitingApproval(ws);
     ws.send({ type: 'user_text', text: 'One moment.' });
+    expect(await ws.waitFor((m) => m.type === 'tool_held', from)).toEqual({
+      type: 'tool_held',
+      ids: ['call_del'],
+    });
+    // Said back to the caller, after the question.
+    await until(() => speechInputs().includes('Sure, take your time.'), 'the hold phrase');
+    expect(speechInputs()).toEqual(['Delete item 5?', 'Sure, take your time.']);
     ws.send({ type: 'user_text', text: 'Yes, please.' });
     const end = await ws.waitFor((m) => m.type === 'assistant_end', from);
     expect(end).toEqual({ type: 'assistant_end', text: 'Done.' });
-    const turn = ws.messages.slice(from).map((m) => m.type);
-    expect(turn).toEqual([
+    const turn = ws.messages.slice(from).filter((m) => !m.type.startsWith('audio'));
+    expect(turn.map((m) => m.type)).toEqual([
       'tool_call',
       'tool_confirm',
+      'tool_held',
       'tool_confirmed',
       'tool_result',
       'assistant_delta',

@@ -93,7 +93,7 @@ export class CodeToolService implements OnModuleDestroy {
       session: {
         modality: (context?.modality ?? 'text').toUpperCase(),
         channel: context?.channel ?? 'websocket',
-        language: context?.language ?? 'en',
+        language: context?.language ?? this.config.language,
         timezone: context?.timezone ?? this.config.timeZone,
       },
     };

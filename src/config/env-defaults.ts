@@ -108,6 +108,16 @@ export const DEFAULT_UNCLEAR_PHRASES: Record<string, string> = {
   pt: 'Desculpe, não entendi.',
 };
 
+/** SPEECH_HOLD_PHRASE's default: said when the user asks a waiting question to wait. */
+export const DEFAULT_HOLD_PHRASES: Record<string, string> = {
+  en: 'Sure, take your time.',
+  it: 'Certo, faccia con calma.',
+  es: 'Claro, tómese su tiempo.',
+  fr: 'Bien sûr, prenez votre temps.',
+  de: 'Natürlich, lassen Sie sich Zeit.',
+  pt: 'Claro, sem pressa.',
+};
+
 /** USER_IDLE_PHRASE's default: what the agent asks a user who has gone quiet. */
 export const DEFAULT_IDLE_PHRASES: Record<string, string> = {
   en: 'Are you still there?',

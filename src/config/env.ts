@@ -170,6 +170,8 @@ export interface Env {
     agentName: string;
     /** SESSION_TIMEZONE: `_session["timezone"]` of a call no session makes (an admin's try). */
     timeZone: string;
+    /** SPEECH_LANGUAGE: `_session["language"]` of a call no session makes. */
+    language: string;
   };
 }
 
@@ -221,6 +223,7 @@ function fallbackLlm(raw: Raw): { fallback?: Env['llm']['fallback'] } {
 export function parseEnv(raw: Raw): Env {
   const toolsFile = present(raw, 'LLM_TOOLS_FILE') ?? '';
   const sessionTimeZone = timeZone(raw, 'SESSION_TIMEZONE', 'UTC');
+  const speech = parseSpeech(raw);
   return {
     port: int(raw, 'PORT', 8787, 0, 65535),
     processes: processes(raw),
@@ -284,7 +287,7 @@ export function parseEnv(raw: Raw): Env {
       allowedOrigins: originList(raw, 'WS_ALLOWED_ORIGINS'),
       demoPage: bool(raw, 'WS_DEMO_PAGE') ?? true,
     },
-    speech: parseSpeech(raw),
+    speech,
     egress: parseEgress(raw),
     tracing: parseTracing(raw),
     metrics: { enabled: bool(raw, 'METRICS_ENABLED') ?? true },
@@ -304,6 +307,7 @@ export function parseEnv(raw: Raw): Env {
       allowPrivateNetwork: bool(raw, 'CODE_TOOLS_ALLOW_PRIVATE_NETWORK') ?? false,
       agentName: present(raw, 'AGENT_NAME') ?? 'agent',
       timeZone: sessionTimeZone,
+      language: speech.language,
     },
   };
 }

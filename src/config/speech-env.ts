@@ -2,7 +2,11 @@
  * The speech settings (`SPEECH_*`, `TTS_*`, `STT_*`, `VAD_*`, a telephone line's) of the
  * environment. Pure: no Nest import.
  */
-import { DEFAULT_TOOL_WAIT_PHRASES, DEFAULT_UNCLEAR_PHRASES } from './env-defaults.js';
+import {
+  DEFAULT_HOLD_PHRASES,
+  DEFAULT_TOOL_WAIT_PHRASES,
+  DEFAULT_UNCLEAR_PHRASES,
+} from './env-defaults.js';
 import {
   EnvError,
   httpUrl,
@@ -28,6 +32,8 @@ export interface SpeechEnv extends TelephonyEnv {
   toolWaitPhrases: Record<string, string>;
   /** Said before a question asked again (its answer did not fit), by language code. */
   unclearPhrases: Record<string, string>;
+  /** Said when the user asks a waiting question or approval to wait ("one moment"), by language. */
+  holdPhrases: Record<string, string>;
   tts: {
     provider: 'espeak' | 'openai' | 'none';
     baseUrl: string;
@@ -93,6 +99,7 @@ export function parseSpeech(raw: Raw): SpeechEnv {
     toolWaitMs: int(raw, 'SPEECH_TOOL_WAIT_MS', 2000, 0, 600_000),
     toolWaitPhrases: phrasePerLanguage(raw, 'SPEECH_TOOL_WAIT_PHRASE', DEFAULT_TOOL_WAIT_PHRASES),
     unclearPhrases: phrasePerLanguage(raw, 'SPEECH_UNCLEAR_PHRASE', DEFAULT_UNCLEAR_PHRASES),
+    holdPhrases: phrasePerLanguage(raw, 'SPEECH_HOLD_PHRASE', DEFAULT_HOLD_PHRASES),
     clientTls: speechClientTls(raw),
     tts: {
       provider: tts,

@@ -29,10 +29,14 @@ describe('holdsOn', () => {
     const phrases = compilePhrases({ yes: DEFAULT_CONFIRM_YES, no: DEFAULT_CONFIRM_NO });
     const session = new Session();
     const answers: boolean[] = [];
+    const held: string[][] = [];
+    session.held = (ids) => held.push(ids);
     session.approvals.set('c1', (approved) => answers.push(approved));
     expect(answerWaiting(session, 'One moment, please.', phrases, () => {})).toBe(true);
     expect(answers).toEqual([]);
+    expect(held).toEqual([['c1']]);
     expect(answerWaiting(session, 'Wait!', phrases, () => {})).toBe(true);
     expect(answers).toEqual([false]);
+    expect(held).toEqual([['c1']]);
   });
 });

@@ -138,6 +138,7 @@ export function answerWaiting(
   if (said === undefined && userMayAnswer(session, phrases) && holdsOn(text)) {
     holdWaits(session.questions);
     holdWaits(session.approvals);
+    session.held?.([...session.questions.keys(), ...session.approvals.keys()]);
     return true;
   }
   return (

@@ -42,6 +42,8 @@ export class Session {
    * ends once the turn has been given whole.
    */
   ending: { transferTo?: string } | undefined;
+  /** How the turn in progress tells of a hold ("one moment") of its waiting calls (`tool_held`). */
+  held: ((ids: string[]) => void) | undefined;
   /** The exported span of the latest turn, if spans are exported: its speech's spans go under it. */
   turnSpan: SpanRef | undefined;
   /**

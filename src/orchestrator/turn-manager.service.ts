@@ -146,6 +146,8 @@ export class TurnManager {
     ctx.toolContext.callClientTool = clientToolCaller(ctx, this.toolSettings);
     ctx.toolContext.progress = (id, update) => progress.report(id, update);
     ctx.toolContext.ask = questionAsker(ctx, (id) => progress.running(id));
+    const held = (ids: string[]) => ctx.emit({ type: 'tool_held', ids });
+    session.held = held;
     const span = turnSpan(this.spans, session, turnId, heard);
     // The turn's speech, which goes on after its end, puts its spans under it too.
     session.turnSpan = ctx.toolContext.span = span?.ref;
@@ -169,6 +171,7 @@ export class TurnManager {
     } finally {
       progress.close();
       over?.abort();
+      if (session.held === held) session.held = undefined;
       session.history = trimHistory(session.history, this.llmSettings.maxHistoryMessages);
     }
     out.next({

@@ -79,6 +79,7 @@ export class SpeechService implements OnModuleInit {
       toolWaitMs: this.config.toolWaitMs,
       toolWaitPhrase: phraseFor(this.config.toolWaitPhrases, settings.language),
       unclearPhrase: phraseFor(this.config.unclearPhrases, settings.language),
+      holdPhrase: phraseFor(this.config.holdPhrases, settings.language),
       toolWaitPhraseOf: (tool) => {
         const phrases = waitPhrasesOf(tool);
         return phrases && phraseFor(phrases, settings.language);

@@ -35,6 +35,7 @@ function speakEvents(
       signal,
       onSpoken: (s) => spoken.push(s),
       unclearPhrase: "Sorry, I didn't catch that.",
+      holdPhrase: 'Sure, take your time.',
     }).pipe(toArray()),
   );
   for (const event of events) turn$.next(event);
@@ -161,6 +162,33 @@ describe('speakTurn', () => {
       expect.stringMatching(/^Done/),
     ]);
     expect(spoken).toEqual(['Done.']);
+  });
+
+  it('says the hold phrase when the user asks the waiting question to wait', async () => {
+    const tts = new RecordingTts();
+    const spoken: string[] = [];
+    const call = { id: 'c1', name: 'book', arguments: {} };
+    const answer = { type: 'integer' as const };
+    const out = speakEvents(
+      tts,
+      [
+        { type: 'tool_call', ...call },
+        { type: 'tool_question', ...call, prompt: 'How many guests?', answer },
+        { type: 'tool_held', ids: ['c1'] },
+        { type: 'tool_answered', id: 'c1', value: 4 },
+        { type: 'assistant_delta', text: 'Booked.' },
+        { type: 'assistant_end', text: 'Booked.' },
+      ],
+      undefined,
+      spoken,
+    );
+    expect(audioText(await out).split('|')).toEqual([
+      'How many guests?',
+      'Sure, take your time.',
+      expect.stringMatching(/^Booked/),
+    ]);
+    // Not the model's words: kept out of what the answer said.
+    expect(spoken).toEqual(['Booked.']);
   });
 
   it("says a number's range when its question is asked again", async () => {

@@ -38,6 +38,8 @@ export interface SpeakOptions {
   toolWaitPhraseOf?: (tool: string) => string | undefined;
   /** SPEECH_UNCLEAR_PHRASE: said before a question asked again ('' : the question alone). */
   unclearPhrase?: string;
+  /** SPEECH_HOLD_PHRASE: said when the user asks the waiting calls to wait ('' : nothing). */
+  holdPhrase?: string;
   /** Bytes per audio event; barge-in stops within one chunk. Default: 200 ms of audio. */
   chunkBytes?: number;
   /**
@@ -132,7 +134,8 @@ class TurnSpeech {
           const { language, unclearPhrase: sorry } = this.options;
           const question = spokenQuestion(event.prompt, event.answer, language, again);
           this.add([again && sorry ? `${sorry} ${question}` : question], true);
-        }
+        } else if (event.type === 'tool_held' && this.options.holdPhrase)
+          this.add([this.options.holdPhrase], true);
         this.toolWait.on(event);
       },
       complete: () => {

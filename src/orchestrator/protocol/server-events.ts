@@ -49,6 +49,11 @@ export type TurnEvent =
     }
   /** The user's spoken, typed or keyed answer to a `tool_question` (`null`: a no). */
   | { type: 'tool_answered'; id: string; value: AnswerValue | null }
+  /**
+   * The user asked the calls waiting for their answer or approval (`ids`) to wait ("one moment"):
+   * each waits its whole time again.
+   */
+  | { type: 'tool_held'; ids: string[] }
   | {
       type: 'assistant_end';
       text: string;
@@ -126,6 +131,7 @@ export const SERVER_EVENT_TYPES = Object.keys({
   tool_confirmed: true,
   tool_question: true,
   tool_answered: true,
+  tool_held: true,
   client_tool_call: true,
   assistant_end: true,
   error: true,
