@@ -18,51 +18,89 @@ export function timeZoneNamed(name: string): string | undefined {
   }
 }
 
-const formats = new Map<string, { day: Intl.DateTimeFormat; parts: Intl.DateTimeFormat }>();
+const parts = new Map<string, Intl.DateTimeFormat>();
+const days = new Map<string, Intl.DateTimeFormat>();
 
-function formatsOf(timeZone: string) {
-  let kept = formats.get(timeZone);
+function partsOf(timeZone: string): Intl.DateTimeFormat {
+  let kept = parts.get(timeZone);
   if (!kept) {
-    kept = {
-      day: new Intl.DateTimeFormat('en-GB', {
-        timeZone,
-        weekday: 'long',
-        day: 'numeric',
-        month: 'long',
-        year: 'numeric',
-      }),
-      parts: new Intl.DateTimeFormat('en-US', {
-        timeZone,
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        hourCycle: 'h23',
-        timeZoneName: 'longOffset',
-      }),
-    };
-    formats.set(timeZone, kept);
+    kept = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'longOffset',
+    });
+    parts.set(timeZone, kept);
   }
   return kept;
 }
+
+/** The day written out in `locale` ("Friday, 4 December 2026", "venerdì 4 dicembre 2026"). */
+function dayOf(instant: Date, timeZone: string, locale: string): string {
+  const key = `${timeZone} ${locale}`;
+  let kept = days.get(key);
+  if (!kept) {
+    const options: Intl.DateTimeFormatOptions = {
+      timeZone,
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+    };
+    days.set(key, (kept = new Intl.DateTimeFormat(locale, options)));
+  }
+  return kept.format(instant);
+}
+
+/**
+ * The clock line in the languages of the default phrases (`said`: the day written out, `at`: its
+ * ISO form, the time zone's name): a system prompt in Italian is not followed by a line in
+ * English that could draw the model's answers into English.
+ */
+const LINES: Record<string, { date: string; time: string; locale?: string }> = {
+  en: {
+    date: 'Today is {said} ({at}), time zone {zone}.',
+    time: 'It is {time} on {said} ({at}), time zone {zone}.',
+    locale: 'en-GB',
+  },
+  it: {
+    date: 'Oggi è {said} ({at}), fuso orario {zone}.',
+    time: 'Sono le {time} di {said} ({at}), fuso orario {zone}.',
+  },
+  es: {
+    date: 'Hoy es {said} ({at}), zona horaria {zone}.',
+    time: 'Son las {time} del {said} ({at}), zona horaria {zone}.',
+  },
+  fr: {
+    date: 'Nous sommes le {said} ({at}), fuseau horaire {zone}.',
+    time: 'Il est {time}, le {said} ({at}), fuseau horaire {zone}.',
+  },
+  de: {
+    date: 'Heute ist {said} ({at}), Zeitzone {zone}.',
+    time: 'Es ist {time} Uhr am {said} ({at}), Zeitzone {zone}.',
+  },
+  pt: {
+    date: 'Hoje é {said} ({at}), fuso horário {zone}.',
+    time: 'São {time} de {said} ({at}), fuso horário {zone}.',
+  },
+};
 
 /** The wall clock in `timeZone` at `instant`: `2026-12-04`, `22:31`, `+01:00`. */
 export function wallClock(
   instant: Date,
   timeZone: string,
 ): { day: string; time: string; offset: string } {
-  const parts = Object.fromEntries(
-    formatsOf(timeZone)
-      .parts.formatToParts(instant)
+  const of = Object.fromEntries(
+    partsOf(timeZone)
+      .formatToParts(instant)
       .map((p) => [p.type, p.value]),
   );
-  const offset = /GMT([+-]\d{2}:\d{2})/.exec(parts.timeZoneName ?? '')?.[1] ?? '+00:00';
-  return {
-    day: `${parts.year}-${parts.month}-${parts.day}`,
-    time: `${parts.hour}:${parts.minute}`,
-    offset,
-  };
+  const offset = /GMT([+-]\d{2}:\d{2})/.exec(of.timeZoneName ?? '')?.[1] ?? '+00:00';
+  return { day: `${of.year}-${of.month}-${of.day}`, time: `${of.hour}:${of.minute}`, offset };
 }
 
 /** Minutes `timeZone` is ahead of UTC at `instant` (Rome in winter: 60). */
@@ -75,13 +113,23 @@ export function offsetMinutes(instant: Date, timeZone: string): number {
 
 /**
  * The line of the system message that tells the model the current moment in the user's time
- * zone ("Today is Friday, 4 December 2026 (2026-12-04), time zone Europe/Rome."), or '' (`off`).
+ * zone ("Today is Friday, 4 December 2026 (2026-12-04), time zone Europe/Rome."), in the session's
+ * `language` (English for a language not in LINES), or '' (`off`).
  */
-export function clockLine(mode: ClockMode, timeZone: string, instant = new Date()): string {
+export function clockLine(
+  mode: ClockMode,
+  timeZone: string,
+  instant = new Date(),
+  language = 'en',
+): string {
   if (mode === 'off') return '';
+  // By language alone (the day is written alike in pt-BR and pt-PT): formats kept are bounded.
+  const base = language.toLowerCase().split(/[-_]/)[0]!;
+  const line = LINES[base] ?? LINES.en!;
+  const locale = line.locale ?? base;
   const { day, time, offset } = wallClock(instant, timeZone);
-  const said = formatsOf(timeZone).day.format(instant);
-  return mode === 'date'
-    ? `Today is ${said} (${day}), time zone ${timeZone}.`
-    : `It is ${time} on ${said} (${day}T${time}${offset}), time zone ${timeZone}.`;
+  const said = dayOf(instant, timeZone, locale);
+  const at = mode === 'date' ? day : `${day}T${time}${offset}`;
+  const words: Record<string, string> = { said, at, time, zone: timeZone };
+  return line[mode].replace(/\{(\w+)\}/g, (_, name: string) => words[name]!);
 }

@@ -135,10 +135,12 @@ describe('systemMessage', () => {
   });
 
   it('is the same message for a session while its prompt and instructions stay, a new one after', () => {
-    const session = { settings: { instructions: 'The caller is Ada.', timezone: 'UTC' } };
+    const session = {
+      settings: { instructions: 'The caller is Ada.', timezone: 'UTC', language: 'en' },
+    };
     const first = systemMessageOf(session, 'Be brief.');
     expect(systemMessageOf(session, 'Be brief.')).toBe(first);
-    session.settings = { instructions: 'The caller is Bo.', timezone: 'UTC' };
+    session.settings = { instructions: 'The caller is Bo.', timezone: 'UTC', language: 'en' };
     const changed = systemMessageOf(session, 'Be brief.');
     expect(changed).toEqual({ role: 'system', content: 'Be brief.\n\nThe caller is Bo.' });
     expect(systemMessageOf(session, 'Be short.')).not.toBe(changed);
@@ -146,7 +148,9 @@ describe('systemMessage', () => {
   });
 
   it("tells the model the day, or the time, in the session's time zone, last", () => {
-    const session = { settings: { instructions: 'The caller is Ada.', timezone: 'Europe/Rome' } };
+    const session = {
+      settings: { instructions: 'The caller is Ada.', timezone: 'Europe/Rome', language: 'en' },
+    };
     const evening = new Date('2026-12-04T23:31:00Z');
     const day = systemMessageOf(session, 'Be brief.', 'date', evening);
     expect(day.content).toBe(
@@ -162,6 +166,11 @@ describe('systemMessage', () => {
       'The caller is Ada.\n\nIt is 15:31 on Friday, 4 December 2026 (2026-12-04T15:31-08:00), time zone America/Los_Angeles.',
     );
     expect(systemMessageOf(session, '', 'off', evening).content).toBe('The caller is Ada.');
+    // In the session's language: a new message when it changes.
+    session.settings.language = 'it';
+    expect(systemMessageOf(session, '', 'date', evening).content).toBe(
+      'The caller is Ada.\n\nOggi è venerdì 4 dicembre 2026 (2026-12-04), fuso orario America/Los_Angeles.',
+    );
   });
 });
 

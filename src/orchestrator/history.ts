@@ -108,13 +108,13 @@ const systemMessages = new WeakMap<
  * once per request.
  */
 export function systemMessageOf(
-  session: { settings: { instructions: string; timezone: string } },
+  session: { settings: { instructions: string; timezone: string; language: string } },
   prompt: string,
   clock: ClockMode = 'off',
   now = new Date(),
 ): ChatMessage {
-  const { instructions, timezone } = session.settings;
-  const line = clockLine(clock, timezone, now);
+  const { instructions, timezone, language } = session.settings;
+  const line = clockLine(clock, timezone, now, language);
   const kept = systemMessages.get(session);
   if (kept?.prompt === prompt && kept.instructions === instructions && kept.clock === line)
     return kept.message;
