@@ -10,6 +10,9 @@ describe('spokenAnswer', () => {
     'Yes.',
     'Yeah, sure!',
     'OK, go ahead',
+    // A word of the list though it is a filler beside others ("ok, sorry, go ahead").
+    'OK.',
+    'Okay, thanks',
     'yes please',
     'Uh, yes. Do it.',
     'Sure thing',

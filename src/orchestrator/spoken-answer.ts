@@ -54,10 +54,13 @@ export interface Phrase {
   answer: SpokenAnswer | undefined;
 }
 
-/** The phrases of both lists and the fillers, longest first (so "no thanks" wins over "no"). */
+/**
+ * The phrases of both lists and the fillers, longest first (so "no thanks" wins over "no"); a
+ * phrase of a list is that answer though it is a filler too ("ok" is a yes), one of both lists
+ * none.
+ */
 export function compilePhrases(phrases: AnswerPhrases): Phrase[] {
-  const byText = new Map<string, SpokenAnswer | undefined>();
-  for (const f of FILLERS) byText.set(f, undefined);
+  const listed = new Map<string, SpokenAnswer | undefined>();
   for (const [answer, list] of [
     ['yes', phrases.yes],
     ['no', phrases.no],
@@ -65,8 +68,10 @@ export function compilePhrases(phrases: AnswerPhrases): Phrase[] {
     for (const p of list) {
       const key = plainWords(p).join(' ');
       if (key === '') continue;
-      byText.set(key, byText.has(key) && byText.get(key) !== answer ? undefined : answer);
+      listed.set(key, listed.has(key) && listed.get(key) !== answer ? undefined : answer);
     }
+  const byText = new Map<string, SpokenAnswer | undefined>(FILLERS.map((f) => [f, undefined]));
+  for (const [key, answer] of listed) byText.set(key, answer);
   return [...byText]
     .map(([text, answer]) => ({ words: text.split(' '), answer }))
     .sort((a, b) => b.words.length - a.words.length);
