@@ -139,19 +139,27 @@ describe('the demo page', () => {
     expect(weather.requests.map((r) => r.path)).toEqual(['/Paris']);
   });
 
-  it("asks the user's approval of a call, and runs it once given", async () => {
+  it("asks the user's approval of a call, again when asked to, and runs it once given", async () => {
     llm.enqueue(
       sseStructuredCalls([{ id: 'call_1', name: 'book_table', arguments: { city: 'Rome' } }]),
       sseText(['Booked.']),
     );
     const page = await opened();
     await page.waitForSelector('#text:enabled');
-    await page.fill('#text', 'Book me a table in Rome');
-    await page.press('#text', 'Enter');
+    const type = async (text: string) => {
+      await page.fill('#text', text);
+      await page.press('#text', 'Enter');
+    };
+    await type('Book me a table in Rome');
     const asked = page.locator('#log .note', { hasText: 'Book a table in Rome?' });
-    await asked.locator('button', { hasText: 'Yes' }).click();
+    await asked.first().waitFor();
+    await type('One moment');
+    await page.locator('#log .note', { hasText: '(the call waits)' }).waitFor();
+    await type('Sorry?');
+    // Asked again: the buttons are the latest asking's.
+    await asked.nth(1).locator('button', { hasText: 'Yes' }).click();
     await page.locator('#log .assistant', { hasText: 'Booked.' }).waitFor();
-    expect(await asked.locator('button').count()).toBe(0);
+    expect(await page.locator('#log .note button').count()).toBe(0);
     expect(await texts(page, 'tool')).toEqual([
       expect.stringMatching(/^→ book_table\(\{"city":"Rome"\}\) ✓ \d+ ms$/),
     ]);

@@ -206,6 +206,19 @@ describe('MCP questions', () => {
     expect(told[2]).toEqual({ type: 'tool_held', ids: ['call_1'] });
   });
 
+  it('asks again, as first asked, when the user asks to hear it: "sorry?" is no text answer', async () => {
+    const ws = client.ws;
+    const { from, question } = await ask(ws, 'ask_name');
+    ws.send({ type: 'user_text', text: 'Sorry?' });
+    ws.send({ type: 'user_text', text: 'Ada Lovelace' });
+    expect(await answered(ws, from)).toEqual({
+      action: 'accept',
+      content: { name: 'Ada Lovelace' },
+    });
+    const asked = ws.messages.slice(from).filter((m) => m.type === 'tool_question');
+    expect(asked).toEqual([question, question]);
+  });
+
   it('answers an error for an answer no question waits for, and the connection lives on', async () => {
     const ws = client.ws;
     ws.send({ type: 'tool_answer', id: 'nope', value: 'x' });

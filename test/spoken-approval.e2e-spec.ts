@@ -106,6 +106,33 @@ describe('approvals answered by voice or text', () => {
     ws.close();
   });
 
+  it('asks again on a spoken "sorry, what was that?", then runs the call on an "OK"', async () => {
+    await start();
+    const ws = await voiceSession(engine.wsUrl);
+    const from = await awaitingApproval(ws);
+    const say = (words: string) => {
+      heard = words;
+      ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
+      ws.send({ type: 'audio_end' });
+    };
+    say('Sorry, what was that?');
+    await until(
+      () => ws.messages.slice(from).filter((m) => m.type === 'tool_confirm').length === 2,
+      'the question asked again',
+    );
+    const [first, again] = ws.messages.slice(from).filter((m) => m.type === 'tool_confirm');
+    expect(again).toEqual(first);
+    await until(() => speechInputs().length === 2, 'the question said again');
+    expect(speechInputs()).toEqual(['Delete item 5?', 'Delete item 5?']);
+    say('OK.');
+    const end = await ws.waitFor((m) => m.type === 'assistant_end', from);
+    expect(end).toEqual({ type: 'assistant_end', text: 'Done.' });
+    expect(ws.messages.find((m) => m.type === 'tool_confirmed')).toMatchObject({ approved: true });
+    expect(deletes().map((r) => r.path)).toEqual(['/items/5']);
+    expect(llm.requests).toHaveLength(2); // neither was a turn
+    ws.close();
+  });
+
   it('declines on a spoken "no thanks": the utterance does not barge in, the model is told', async () => {
     await start();
     const ws = await WsClient.connect(engine.wsUrl);

@@ -1,10 +1,10 @@
 import { DEFAULT_CONFIRM_NO, DEFAULT_CONFIRM_YES } from '../config/env-defaults.js';
-import { holdsOn } from './hold-on.js';
+import { waitAsked } from './hold-on.js';
 import { answerWaiting } from './questions.js';
 import { Session } from './session.js';
 import { compilePhrases } from './spoken-answer.js';
 
-describe('holdsOn', () => {
+describe('waitAsked', () => {
   it('hears a user asking to wait, in the languages of the default phrases', () => {
     for (const said of [
       'One moment.',
@@ -17,12 +17,39 @@ describe('holdsOn', () => {
       'Um momento',
       'Einen Augenblick, bitte.',
     ])
-      expect([said, holdsOn(said)]).toEqual([said, true]);
+      expect([said, waitAsked(said)]).toEqual([said, 'hold']);
   });
 
-  it('takes no answer for a hold: a number, a name, a yes, a hold with more', () => {
-    for (const said of ['one', 'four', 'Ada Lovelace', 'yes', 'one moment, four of us', 'wait, no'])
-      expect([said, holdsOn(said)]).toEqual([said, false]);
+  it('hears a user asking to hear the question again, and tells it from a hold', () => {
+    for (const said of [
+      'Sorry?',
+      'What?',
+      'Sorry, can you repeat that?',
+      'Come, scusi?',
+      'Può ripetere, per favore?',
+      '¿Cómo?',
+      'Pardon ?',
+      'Wie bitte?',
+      'Não entendi.',
+    ])
+      expect([said, waitAsked(said)]).toEqual([said, 'again']);
+    expect(waitAsked('Sorry, one moment.')).toBe('hold');
+  });
+
+  it('takes no answer for either: a number, a name, a yes, a hold or a question with more', () => {
+    for (const said of [
+      'one',
+      'four',
+      'Ada Lovelace',
+      'yes',
+      'one moment, four of us',
+      'wait, no',
+      'sorry, four',
+      'what about Tuesday',
+      'come on',
+      'bitte',
+    ])
+      expect([said, waitAsked(said)]).toEqual([said, undefined]);
   });
 
   it('leaves a word of TOOL_CONFIRM_NO its meaning: "wait" to an approval declines it', () => {
@@ -30,7 +57,7 @@ describe('holdsOn', () => {
     const session = new Session();
     const answers: boolean[] = [];
     const held: string[][] = [];
-    session.held = (ids) => held.push(ids);
+    session.waits = { hold: (ids) => held.push(ids), again: () => {} };
     session.approvals.set('c1', (approved) => answers.push(approved));
     expect(answerWaiting(session, 'One moment, please.', phrases, () => {})).toBe(true);
     expect(answers).toEqual([]);
@@ -38,5 +65,19 @@ describe('holdsOn', () => {
     expect(answerWaiting(session, 'Wait!', phrases, () => {})).toBe(true);
     expect(answers).toEqual([false]);
     expect(held).toEqual([['c1']]);
+  });
+
+  it('asks a waiting question again, unanswered, when the user asks to hear it', () => {
+    const phrases = compilePhrases({ yes: DEFAULT_CONFIRM_YES, no: DEFAULT_CONFIRM_NO });
+    const session = new Session();
+    const replies: unknown[] = [];
+    const again: string[][] = [];
+    session.waits = { hold: () => {}, again: (ids) => again.push(ids) };
+    session.questions.set('q1', { wanted: { type: 'text' }, reply: (r) => replies.push(r) });
+    // A text question would take any words as its answer: not these.
+    expect(answerWaiting(session, 'Sorry, what was that?', phrases, () => {})).toBe(true);
+    expect([replies, again]).toEqual([[], [['q1']]]);
+    expect(answerWaiting(session, 'Ada Lovelace', phrases, () => {})).toBe(true);
+    expect(replies).toEqual([{ said: 'Ada Lovelace' }]);
   });
 });

@@ -1,8 +1,10 @@
 /**
  * What a user says to ask a waiting question or approval to wait ("one moment", "let me think",
- * "un attimo", "einen Augenblick"): it answers nothing and starts no turn; the question waits on,
- * its time allowed started again (`holdWaits`), and is not asked again. In the languages of the default
- * yes and no phrases; a word those lists hold ("wait" is a no) is theirs. Pure: no Nest import.
+ * "un attimo", "einen Augenblick"), or to hear it again ("sorry?", "can you repeat that?", "come
+ * scusi?", "wie bitte?"): it answers nothing and starts no turn; the question waits on, its time
+ * allowed started again (`holdWaits`), asked again only when the user asked to hear it. In the
+ * languages of the default yes and no phrases; a word those lists hold ("wait" is a no) is
+ * theirs. Pure: no Nest import.
  */
 import { compilePhrases, spokenAnswer } from './spoken-answer.js';
 
@@ -61,10 +63,89 @@ const HOLD = [
   'lassen sie mich nachdenken',
 ];
 
-/** The holds, matched as TOOL_CONFIRM_YES's phrases are: nothing else but fillers around them. */
-const HOLDS = compilePhrases({ yes: HOLD, no: [] });
+const AGAIN = [
+  // English ("sorry" alone, a filler elsewhere, asks to hear it again)
+  'sorry',
+  'pardon',
+  'what',
+  'excuse me',
+  'come again',
+  'say again',
+  'say that again',
+  'repeat',
+  'repeat that',
+  'can you repeat',
+  'can you repeat that',
+  'could you repeat',
+  'could you repeat that',
+  'what did you say',
+  'what was that',
+  "i didn't catch that",
+  "i didn't hear you",
+  // Italian
+  'come',
+  'scusi',
+  'scusa',
+  'come scusi',
+  'ripeti',
+  'ripeta',
+  'può ripetere',
+  'puoi ripetere',
+  'non ho capito',
+  'non ho sentito',
+  'cosa hai detto',
+  "cos'ha detto",
+  // Spanish
+  'cómo',
+  'perdón',
+  'perdone',
+  'qué',
+  'repite',
+  'repita',
+  'puede repetir',
+  'puedes repetir',
+  'no le he entendido',
+  'no te he entendido',
+  'no entendí',
+  // French
+  'comment',
+  'quoi',
+  'répétez',
+  'répète',
+  'vous pouvez répéter',
+  'pouvez-vous répéter',
+  'tu peux répéter',
+  "je n'ai pas compris",
+  // Portuguese
+  'como',
+  'desculpe',
+  'repete',
+  'pode repetir',
+  'não entendi',
+  // German
+  'wie bitte',
+  'was',
+  'wie',
+  'nochmal',
+  'noch einmal',
+  'wiederholen sie',
+  'können sie das wiederholen',
+  'ich habe das nicht verstanden',
+  'was haben sie gesagt',
+];
 
-/** Whether `text` only asks the waiting question to wait. */
-export function holdsOn(text: string): boolean {
-  return spokenAnswer(text, HOLDS) === 'yes';
+/**
+ * The holds and the asks to hear it again, matched as TOOL_CONFIRM_YES's phrases are: nothing
+ * else but fillers around them.
+ */
+const HOLDS = compilePhrases({ yes: HOLD, no: [] });
+const AGAINS = compilePhrases({ yes: AGAIN, no: [] });
+
+/**
+ * Whether `text` only asks the waiting question to wait (`hold`), or to be asked again (`again`).
+ */
+export function waitAsked(text: string): 'hold' | 'again' | undefined {
+  if (spokenAnswer(text, HOLDS) === 'yes') return 'hold';
+  if (spokenAnswer(text, AGAINS) === 'yes') return 'again';
+  return undefined;
 }

@@ -21,7 +21,7 @@ import { holdWaits, type Waited } from './awaiting.js';
 import { answerApprovals, answerMayCome } from './approvals.js';
 import type { ServerEvent, TurnEvent } from './protocol/server-events.js';
 import { spokenAnswer, type Phrase } from './spoken-answer.js';
-import { holdsOn } from './hold-on.js';
+import { waitAsked } from './hold-on.js';
 import type { Session } from './session.js';
 import type { TurnContext } from './turn-context.js';
 
@@ -123,8 +123,9 @@ export function answerQuestion(session: Session, text: string, no: () => boolean
 
 /**
  * While a call's question waits, the user's words answer it; while calls await approval, a plain
- * yes or no answers them (`answerApprovals`); either waits on when asked to ("one moment":
- * `holdsOn`), its time allowed started again. True when they did: no turn starts from them.
+ * yes or no answers them (`answerApprovals`); either waits on when asked to ("one moment"), or is
+ * asked again when the user asks to hear it ("sorry?": `waitAsked`), its time allowed started
+ * again. True when they did: no turn starts from them.
  */
 export function answerWaiting(
   session: Session,
@@ -135,10 +136,11 @@ export function answerWaiting(
   // Not for approvals when no phrase answers them (TOOL_CONFIRM_YES and _NO empty), nor for words
   // that are a yes or a no there.
   const said = spokenAnswer(text, phrases);
-  if (said === undefined && userMayAnswer(session, phrases) && holdsOn(text)) {
+  const asked = said === undefined && userMayAnswer(session, phrases) && waitAsked(text);
+  if (asked) {
     holdWaits(session.questions);
     holdWaits(session.approvals);
-    session.held?.([...session.questions.keys(), ...session.approvals.keys()]);
+    session.waits?.[asked]([...session.approvals.keys(), ...session.questions.keys()]);
     return true;
   }
   return (

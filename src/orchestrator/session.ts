@@ -6,6 +6,7 @@ import type { ClientReply } from './client-tools.js';
 import type { BackgroundCalls } from './background-calls.js';
 import type { SessionSettings } from './protocol/server-events.js';
 import type { WaitingQuestion } from './questions.js';
+import type { WaitsTold } from './waits-told.js';
 
 /**
  * One WebSocket connection's conversation. Other modules extend it through `data`
@@ -42,8 +43,8 @@ export class Session {
    * ends once the turn has been given whole.
    */
   ending: { transferTo?: string } | undefined;
-  /** How the turn in progress tells of a hold ("one moment") of its waiting calls (`tool_held`). */
-  held: ((ids: string[]) => void) | undefined;
+  /** How the turn in progress tells of its waiting calls held or asked again ("one moment"). */
+  waits: WaitsTold | undefined;
   /** The exported span of the latest turn, if spans are exported: its speech's spans go under it. */
   turnSpan: SpanRef | undefined;
   /**

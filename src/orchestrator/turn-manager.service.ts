@@ -32,6 +32,7 @@ import {
 import { ProgressRelay } from './progress-relay.js';
 import { userAnswers } from './approvals.js';
 import { questionAsker } from './questions.js';
+import { waitsTold } from './waits-told.js';
 import { clientToolCaller, clientToolsOf } from './client-tools.js';
 import { CLIENT_TOOL } from '../metrics/engine-metrics.js';
 import { Spans } from '../tracing/spans.js';
@@ -107,6 +108,7 @@ export class TurnManager {
     const traceId = this.llmSettings.traceContext ? traceIdOf(turnId) : undefined;
     const tag = `session_id=${session.id} turn_id=${turnId}`;
     const progress = new ProgressRelay((event) => out.next(event));
+    const waits = waitsTold((event) => ctx.emit(event));
     const ctx: TurnContext = {
       session,
       turnId,
@@ -122,6 +124,7 @@ export class TurnManager {
           if (event.type === 'tool_call') progress.opened(event.id, event.name, event.arguments);
           meter.see(event);
         }
+        waits.see(event);
         out.next(event);
       },
       tally: (event) => {
@@ -146,8 +149,7 @@ export class TurnManager {
     ctx.toolContext.callClientTool = clientToolCaller(ctx, this.toolSettings);
     ctx.toolContext.progress = (id, update) => progress.report(id, update);
     ctx.toolContext.ask = questionAsker(ctx, (id) => progress.running(id));
-    const held = (ids: string[]) => ctx.emit({ type: 'tool_held', ids });
-    session.held = held;
+    session.waits = waits;
     const span = turnSpan(this.spans, session, turnId, heard);
     // The turn's speech, which goes on after its end, puts its spans under it too.
     session.turnSpan = ctx.toolContext.span = span?.ref;
@@ -171,7 +173,7 @@ export class TurnManager {
     } finally {
       progress.close();
       over?.abort();
-      if (session.held === held) session.held = undefined;
+      if (session.waits === waits) session.waits = undefined;
       session.history = trimHistory(session.history, this.llmSettings.maxHistoryMessages);
     }
     out.next({

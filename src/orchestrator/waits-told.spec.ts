@@ -1,0 +1,33 @@
+import type { TurnEvent } from './protocol/server-events.js';
+import { waitsTold } from './waits-told.js';
+
+describe('waitsTold', () => {
+  const call = { name: 'book', arguments: {} };
+  const question: TurnEvent = {
+    type: 'tool_question',
+    id: 'q1',
+    ...call,
+    prompt: 'How many guests?',
+    answer: { type: 'integer' },
+  };
+  const confirm: TurnEvent = { type: 'tool_confirm', id: 'c1', ...call, prompt: 'Book it?' };
+
+  it('asks each call its latest question again, as first asked, until its result', () => {
+    const sent: TurnEvent[] = [];
+    const waits = waitsTold((event) => sent.push(event));
+    waits.see(question);
+    waits.see({ ...question, unclear: 'no number in "lots"' });
+    waits.see(confirm);
+    waits.again(['c1', 'q1', 'nope']);
+    expect(sent).toEqual([confirm, question]);
+    waits.see({ type: 'tool_result', id: 'q1', name: 'book', ok: true, ms: 3 });
+    waits.again(['q1']);
+    expect(sent).toHaveLength(2);
+  });
+
+  it('tells of a hold', () => {
+    const sent: TurnEvent[] = [];
+    waitsTold((event) => sent.push(event)).hold(['c1', 'q1']);
+    expect(sent).toEqual([{ type: 'tool_held', ids: ['c1', 'q1'] }]);
+  });
+});

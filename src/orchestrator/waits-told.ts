@@ -1,0 +1,42 @@
+/**
+ * What a turn tells its user of the calls waiting for their answer or approval, when the user
+ * asks them to wait ("one moment": `tool_held`) or to hear their question again ("sorry?": its
+ * `tool_question` or `tool_confirm` sent, and said, again). Pure: no Nest import.
+ */
+import type { TurnEvent } from './protocol/server-events.js';
+
+type Asking = Extract<TurnEvent, { type: 'tool_confirm' | 'tool_question' }>;
+
+/** How a session's turn in progress tells of its waiting calls (`Session.waits`). */
+export interface WaitsTold {
+  /** The user asked the calls `ids` to wait. */
+  hold(ids: string[]): void;
+  /** The user asked to hear the questions of the calls `ids` again. */
+  again(ids: string[]): void;
+}
+
+/** A turn's WaitsTold, sending on `emit`; `see` is shown each event the turn sends. */
+export function waitsTold(emit: (event: TurnEvent) => void): WaitsTold & {
+  see(event: TurnEvent): void;
+} {
+  /** Each call's latest question, until its result. */
+  const asked = new Map<string, Asking>();
+  return {
+    see(event) {
+      if (event.type === 'tool_confirm' || event.type === 'tool_question')
+        asked.set(event.id, event);
+      else if (event.type === 'tool_result') asked.delete(event.id);
+    },
+    hold: (ids) => emit({ type: 'tool_held', ids }),
+    again(ids) {
+      for (const id of ids) {
+        const event = asked.get(id);
+        if (!event) continue;
+        // Asked again as first asked: not for want of an answer that fitted.
+        const first = { ...event };
+        if (first.type === 'tool_question') delete first.unclear;
+        emit(first);
+      }
+    },
+  };
+}
