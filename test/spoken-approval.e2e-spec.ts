@@ -35,6 +35,14 @@ describe('approvals answered by voice or text', () => {
           confirm: true,
           confirm_prompt: 'Delete item {id} {reason}?',
         },
+        // No prompt of its own: a voice session is asked SPEECH_CONFIRM_PHRASE.
+        {
+          name: 'archive_item',
+          parameters: { type: 'object', properties: { id: { type: 'string' } } },
+          url: `${base}/archive/{id}`,
+          method: 'POST',
+          confirm: true,
+        },
       ]),
       STT_BASE_URL: base,
       TTS_PROVIDER: 'openai',
@@ -130,6 +138,27 @@ describe('approvals answered by voice or text', () => {
     expect(ws.messages.find((m) => m.type === 'tool_confirmed')).toMatchObject({ approved: true });
     expect(deletes().map((r) => r.path)).toEqual(['/items/5']);
     expect(llm.requests).toHaveLength(2); // neither was a turn
+    ws.close();
+  });
+
+  it("asks SPEECH_CONFIRM_PHRASE, in the session's language, for a call with no prompt", async () => {
+    await start();
+    const ws = await voiceSession(engine.wsUrl, { language: 'it' });
+    llm.enqueue(
+      sseStructuredCalls([{ id: 'call_arc', name: 'archive_item', arguments: { id: '5' } }]),
+      sseText(['Fatto.']),
+    );
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: "archivia l'articolo 5" });
+    const asked = await ws.waitFor((m) => m.type === 'tool_confirm', from);
+    expect(asked.prompt).toBeUndefined(); // the client words its own question
+    await until(() => speechInputs().includes('Procedo?'), 'the question');
+    heard = 'Sì, grazie.';
+    ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
+    ws.send({ type: 'audio_end' });
+    await ws.waitFor((m) => m.type === 'assistant_end', from, 10_000);
+    expect(ws.messages.find((m) => m.type === 'tool_confirmed')).toMatchObject({ approved: true });
+    expect(server.requests.filter((r) => r.path === '/archive/5')).toHaveLength(1);
     ws.close();
   });
 

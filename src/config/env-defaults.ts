@@ -108,6 +108,16 @@ export const DEFAULT_UNCLEAR_PHRASES: Record<string, string> = {
   pt: 'Desculpe, não entendi.',
 };
 
+/** SPEECH_CONFIRM_PHRASE's default: asked for a call awaiting approval that has no prompt. */
+export const DEFAULT_CONFIRM_PHRASES: Record<string, string> = {
+  en: 'Shall I go ahead?',
+  it: 'Procedo?',
+  es: '¿Procedo?',
+  fr: 'Je continue ?',
+  de: 'Soll ich fortfahren?',
+  pt: 'Posso prosseguir?',
+};
+
 /** SPEECH_HOLD_PHRASE's default: said when the user asks a waiting question to wait. */
 export const DEFAULT_HOLD_PHRASES: Record<string, string> = {
   en: 'Sure, take your time.',

@@ -80,6 +80,7 @@ export class SpeechService implements OnModuleInit {
       toolWaitPhrase: phraseFor(this.config.toolWaitPhrases, settings.language),
       unclearPhrase: phraseFor(this.config.unclearPhrases, settings.language),
       holdPhrase: phraseFor(this.config.holdPhrases, settings.language),
+      confirmPhrase: phraseFor(this.config.confirmPhrases, settings.language),
       toolWaitPhraseOf: (tool) => {
         const phrases = waitPhrasesOf(tool);
         return phrases && phraseFor(phrases, settings.language);

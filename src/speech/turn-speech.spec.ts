@@ -36,6 +36,7 @@ function speakEvents(
       onSpoken: (s) => spoken.push(s),
       unclearPhrase: "Sorry, I didn't catch that.",
       holdPhrase: 'Sure, take your time.',
+      confirmPhrase: 'Shall I go ahead?',
     }).pipe(toArray()),
   );
   for (const event of events) turn$.next(event);
@@ -136,6 +137,19 @@ describe('speakTurn', () => {
     );
     expect(audioText(await out)).toBe('I can cancel it.|Cancel order 7?');
     expect(spoken).toEqual(['I can cancel it.']);
+  });
+
+  it('asks SPEECH_CONFIRM_PHRASE for a call awaiting approval that has no prompt', async () => {
+    const tts = new RecordingTts();
+    const call = { id: 'c1', name: 'send_mail', arguments: {} };
+    const out = speakEvents(tts, [
+      { type: 'assistant_delta', text: 'I will send it to Ada.' },
+      { type: 'tool_call', ...call },
+      { type: 'tool_confirm', ...call },
+      { type: 'tool_result', ...call, ok: true, ms: 5 },
+      { type: 'assistant_end', text: 'I will send it to Ada.' },
+    ]);
+    expect(audioText(await out)).toBe('I will send it to Ada.|Shall I go ahead?');
   });
 
   it("says a call's question with a choice's options, and sorry each time it is asked again", async () => {

@@ -40,6 +40,8 @@ export interface SpeakOptions {
   unclearPhrase?: string;
   /** SPEECH_HOLD_PHRASE: said when the user asks the waiting calls to wait ('' : nothing). */
   holdPhrase?: string;
+  /** SPEECH_CONFIRM_PHRASE: asked for a call awaiting approval without a prompt ('' : nothing). */
+  confirmPhrase?: string;
   /** Bytes per audio event; barge-in stops within one chunk. Default: 200 ms of audio. */
   chunkBytes?: number;
   /**
@@ -120,22 +122,30 @@ class TurnSpeech {
     });
   }
 
+  /**
+   * What is said to the user, after the text so far, of a call waiting for them: its question
+   * (and a choice's options), or the answer to their asking it to wait.
+   */
+  private toUser(event: TurnEvent): string | undefined {
+    const { language, unclearPhrase: sorry, confirmPhrase, holdPhrase } = this.options;
+    if (event.type === 'tool_confirm') return event.prompt || confirmPhrase;
+    if (event.type === 'tool_held') return holdPhrase;
+    if (event.type !== 'tool_question') return undefined;
+    const again = event.unclear !== undefined;
+    const question = spokenQuestion(event.prompt, event.answer, language, again);
+    return again && sorry ? `${sorry} ${question}` : question;
+  }
+
   start(): () => void {
     const subscription = this.turn$.subscribe({
       next: (event) => {
         if (event.type === 'assistant_delta') this.add(this.segmenter.push(event.text));
         // The text before a call is said now, not after the tools ("Let me check" + results).
         else if (event.type === 'tool_call') this.add(this.segmenter.flush());
-        // A call awaits the user's approval: its question is said after the text so far.
-        else if (event.type === 'tool_confirm' && event.prompt) this.add([event.prompt], true);
-        // A call asks for a value: its question (and a choice's options) likewise.
-        else if (event.type === 'tool_question') {
-          const again = event.unclear !== undefined;
-          const { language, unclearPhrase: sorry } = this.options;
-          const question = spokenQuestion(event.prompt, event.answer, language, again);
-          this.add([again && sorry ? `${sorry} ${question}` : question], true);
-        } else if (event.type === 'tool_held' && this.options.holdPhrase)
-          this.add([this.options.holdPhrase], true);
+        else {
+          const asked = this.toUser(event);
+          if (asked) this.add([asked], true);
+        }
         this.toolWait.on(event);
       },
       complete: () => {
