@@ -3,7 +3,7 @@
  * telephony gateway, or the engine's PCM), as `audio` events or binary frames. Pure: no Nest import.
  */
 import { heardFormat, outbound } from '../speech/audio-formats.js';
-import type { SpeechEvent } from '../speech/turn-speech.js';
+import type { SpeechEvent } from '../speech/speak-options.js';
 import type { ServerEvent, SessionSettings } from './protocol/server-events.js';
 
 export interface SpeechOut {

@@ -2,7 +2,7 @@
 import type { SpanRef } from '../common/trace-context.js';
 import type { SpeechOutcome } from '../metrics/speech-metrics.js';
 import { SpanKind, type Spans } from '../tracing/spans.js';
-import type { Took } from './turn-speech.js';
+import type { Took } from './speak-options.js';
 
 /** A sentence's synthesis as an exported span, under its turn's. */
 export function synthesisSpan(

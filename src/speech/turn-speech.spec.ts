@@ -1,7 +1,8 @@
 import { lastValueFrom, Subject, tap, toArray } from 'rxjs';
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 import { TtsEngine, type SynthesisRequest } from './tts-engine.js';
-import { speakTurn, type SpeechEvent } from './turn-speech.js';
+import type { SpeechEvent } from './speak-options.js';
+import { speakTurn } from './turn-speech.js';
 
 class RecordingTts extends TtsEngine {
   readonly provider = 'openai' as const;

@@ -1,0 +1,60 @@
+/** What a turn's speech sends (`speakTurn`), and how it is asked to speak. */
+import type { SpeechOutcome } from '../metrics/speech-metrics.js';
+
+export type SpeechEvent =
+  | {
+      type: 'audio';
+      seq: number;
+      format: 'pcm_s16le';
+      sample_rate: number;
+      channels: 1;
+      data: Buffer;
+    }
+  | { type: 'audio_end' }
+  | { type: 'error'; code: 'tts_failed'; message: string };
+
+export interface SpeakOptions {
+  voice: string;
+  language: string;
+  maxSentenceChars: number;
+  signal: AbortSignal;
+  /**
+   * Called with each sentence (as written in the answer) once all of its audio was handed out,
+   * with when (`performance.now()`) the client will have played it: the client plays the audio
+   * as it comes, at its speed, pausing only while none has come.
+   */
+  onSpoken?: (sentence: string, playedBy: number) => void;
+  /** SPEECH_TOOL_WAIT_MS and SPEECH_TOOL_WAIT_PHRASE (see ToolWait); 0 or '': never. */
+  toolWaitMs?: number;
+  toolWaitPhrase?: string;
+  /** A tool's own wait phrase in the session's language (its `wait_phrase`), if it has one. */
+  toolWaitPhraseOf?: (tool: string) => string | undefined;
+  /** SPEECH_UNCLEAR_PHRASE: said before a question asked again ('' : the question alone). */
+  unclearPhrase?: string;
+  /** SPEECH_HOLD_PHRASE: said when the user asks the waiting calls to wait ('' : nothing). */
+  holdPhrase?: string;
+  /** SPEECH_CONFIRM_PHRASE: asked for a call awaiting approval without a prompt ('' : nothing). */
+  confirmPhrase?: string;
+  /** Bytes per audio event; barge-in stops within one chunk. Default: 200 ms of audio. */
+  chunkBytes?: number;
+  /**
+   * Audio is sent at playback speed, at most this far ahead of real time, so that a barge-in
+   * drops what the user has not heard yet. Undefined: send as fast as it is synthesised.
+   */
+  leadMs?: number;
+  /** The answer's first audio is being sent. */
+  onFirstAudio?: () => void;
+  /** One sentence's synthesis ended; `firstAudioSeconds` when it gave any audio. */
+  onSynthesized?: (
+    outcome: SpeechOutcome,
+    firstAudioSeconds: number | undefined,
+    took: Took,
+  ) => void;
+}
+
+/** A synthesis's times (`performance.now()`) and the characters it said. */
+export interface Took {
+  startedAt: number;
+  endedAt: number;
+  characters: number;
+}
