@@ -101,6 +101,30 @@ describe('keys pressed on the phone (dtmf)', () => {
     },
   );
 
+  it('asks a call awaiting approval again with the repeat key (*), then takes the answer', async () => {
+    const { ws } = client;
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: 'call_1', name: 'pay', arguments: { amount: 40 } }]),
+      sseText(['Paid.']),
+    );
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'Pay my bill.' });
+    const asked = await ws.waitFor((m) => m.type === 'tool_confirm', from);
+    ws.send({ type: 'dtmf', digits: '*' });
+    await ws.waitFor(
+      () => ws.messages.slice(from).filter((m) => m.type === 'tool_confirm').length === 2,
+      from,
+    );
+    expect(ws.messages.slice(from).filter((m) => m.type === 'tool_confirm')).toEqual([
+      asked,
+      asked,
+    ]);
+    ws.send({ type: 'dtmf', digits: '1' });
+    expect((await ws.waitFor((m) => m.type === 'assistant_end', from)).text).toBe('Paid.');
+    expect(rig.tools.requests.filter((r) => r.path === '/pay')).toHaveLength(1);
+    expect(rig.llm.requests).toHaveLength(2);
+  });
+
   it('refuses keys no phone has, and the session goes on', async () => {
     const { ws } = client;
     const from = ws.messages.length;

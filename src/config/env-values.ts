@@ -254,3 +254,29 @@ export function phoneKey(raw: Raw, name: string, def: string): string {
     );
   return value;
 }
+
+/** The phone keys that answer a call awaiting approval, and the one that has it asked again. */
+export interface ConfirmKeys {
+  yes: string;
+  no: string;
+  repeat: string;
+}
+
+/** TOOL_CONFIRM_KEY_YES, _NO and _REPEAT: three keys, none of them another's. */
+export function confirmKeys(raw: Raw): ConfirmKeys {
+  const keys = {
+    yes: phoneKey(raw, 'TOOL_CONFIRM_KEY_YES', '1'),
+    no: phoneKey(raw, 'TOOL_CONFIRM_KEY_NO', '2'),
+    repeat: phoneKey(raw, 'TOOL_CONFIRM_KEY_REPEAT', '*'),
+  };
+  const names = { yes: 'YES', no: 'NO', repeat: 'REPEAT' } as const;
+  const given = Object.entries(keys).filter(([, key]) => key !== '');
+  for (const [i, [name, key]] of given.entries()) {
+    const before = given.slice(0, i).find(([, other]) => other === key);
+    if (before)
+      throw new EnvError(
+        `TOOL_CONFIRM_KEY_${names[name as keyof ConfirmKeys]}=${JSON.stringify(key)} is invalid: it is TOOL_CONFIRM_KEY_${names[before[0] as keyof ConfirmKeys]}'s key too; expected another key, or empty for none`,
+      );
+  }
+  return keys;
+}

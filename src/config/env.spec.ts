@@ -23,7 +23,7 @@ describe('parseEnv', () => {
       retryBackoffMs: 200,
       breakerFailures: 5,
       breakerCooldownSecs: 30,
-      confirmKeys: { yes: '1', no: '2' },
+      confirmKeys: { yes: '1', no: '2', repeat: '*' },
       resultMaxChars: 2000,
       maxResponseBytes: 1024 * 1024,
       confirmTimeoutSecs: 30,
@@ -309,10 +309,14 @@ describe('parseEnv', () => {
         `TWILIO_STREAM_URL=${JSON.stringify(value)} is invalid: expected the stream's absolute wss:// URL as the TwiML gives it, e.g. "wss://engine.example.com/twilio"`,
       );
     expect(parseEnv({}).speech.dtmf.timeoutMs).toBe(2000);
-    expect(parseEnv({}).tools.confirmKeys).toEqual({ yes: '1', no: '2' });
+    expect(parseEnv({}).tools.confirmKeys).toEqual({ yes: '1', no: '2', repeat: '*' });
     expect(
-      parseEnv({ TOOL_CONFIRM_KEY_YES: '9', TOOL_CONFIRM_KEY_NO: '' }).tools.confirmKeys,
-    ).toEqual({ yes: '9', no: '' });
+      parseEnv({ TOOL_CONFIRM_KEY_YES: '9', TOOL_CONFIRM_KEY_NO: '', TOOL_CONFIRM_KEY_REPEAT: '2' })
+        .tools.confirmKeys,
+    ).toEqual({ yes: '9', no: '', repeat: '2' });
+    expect(() => parseEnv({ TOOL_CONFIRM_KEY_REPEAT: '1' })).toThrow(
+      'TOOL_CONFIRM_KEY_REPEAT="1" is invalid: it is TOOL_CONFIRM_KEY_YES\'s key too; expected another key, or empty for none',
+    );
     expect(() => parseEnv({ TOOL_CONFIRM_KEY_YES: '12' })).toThrow(
       'TOOL_CONFIRM_KEY_YES="12" is invalid: expected one key of a phone\'s keypad (0-9, *, #, A-D), or empty for none',
     );

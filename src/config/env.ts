@@ -20,7 +20,8 @@ import {
   secondsOrNever,
   oneOf,
   originList,
-  phoneKey,
+  confirmKeys,
+  type ConfirmKeys,
   phraseList,
   present,
   type Raw,
@@ -119,8 +120,11 @@ export interface Env {
     /** Phrases that, said or typed while a call awaits approval, approve or decline it. */
     confirmYes: string[];
     confirmNo: string[];
-    /** TOOL_CONFIRM_KEY_YES and TOOL_CONFIRM_KEY_NO: the phone keys that answer a call awaiting approval. */
-    confirmKeys: { yes: string; no: string };
+    /**
+     * TOOL_CONFIRM_KEY_YES and TOOL_CONFIRM_KEY_NO: the phone keys that answer a call awaiting
+     * approval; TOOL_CONFIRM_KEY_REPEAT: the one that has a waiting call's question asked again.
+     */
+    confirmKeys: ConfirmKeys;
   };
   ws: {
     maxMessageBytes: number;
@@ -272,10 +276,7 @@ export function parseEnv(raw: Raw): Env {
       confirmTimeoutSecs: num(raw, 'TOOL_CONFIRM_TIMEOUT_SECS', 30, 0, 3600),
       confirmYes: phraseList(raw, 'TOOL_CONFIRM_YES', DEFAULT_CONFIRM_YES),
       confirmNo: phraseList(raw, 'TOOL_CONFIRM_NO', DEFAULT_CONFIRM_NO),
-      confirmKeys: {
-        yes: phoneKey(raw, 'TOOL_CONFIRM_KEY_YES', '1'),
-        no: phoneKey(raw, 'TOOL_CONFIRM_KEY_NO', '2'),
-      },
+      confirmKeys: confirmKeys(raw),
     },
     ws: {
       maxMessageBytes: int(raw, 'WS_MAX_MESSAGE_BYTES', MiB, 64, 64 * MiB),

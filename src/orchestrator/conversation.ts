@@ -19,6 +19,7 @@ import { cutPlayback, deliverTurn } from './turn-delivery.js';
 import { sayTurn } from './said.js';
 import { TurnRateLimit } from './turn-rate-limit.js';
 import { BackgroundCalls, resultMessage } from './background-calls.js';
+import type { ConfirmKeys } from '../config/env-values.js';
 
 export interface ConversationDeps extends SettingsLimits {
   turns: TurnManager;
@@ -36,8 +37,8 @@ export interface ConversationDeps extends SettingsLimits {
   maxTurnsPerMinute: number;
   /** TOOL_CONFIRM_YES and TOOL_CONFIRM_NO: what answers a call awaiting approval. */
   confirmPhrases: readonly Phrase[];
-  /** TOOL_CONFIRM_KEY_YES and TOOL_CONFIRM_KEY_NO: the phone's keys that answer it. */
-  confirmKeys: { yes: string; no: string };
+  /** TOOL_CONFIRM_KEY_YES, _NO and _REPEAT: the phone's keys that answer it, or have it asked again. */
+  confirmKeys: ConfirmKeys;
   /**
    * Waits for this message's turn (one Pacer for all sessions): a burst of messages, such as many
    * sessions starting a turn at once, then does not hold back the tokens of the answers already

@@ -4,7 +4,8 @@
  * Pure: no Nest import.
  */
 import { answerApprovalsByKeys } from './approvals.js';
-import { answerQuestion } from './questions.js';
+import { answerQuestion, tellWaiting } from './questions.js';
+import type { ConfirmKeys } from '../config/env-values.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
 
@@ -54,8 +55,8 @@ export class Keypad {
 export interface PhoneKeysDeps {
   /** DTMF_TIMEOUT_MS, read at each key. */
   timeoutMs: () => number;
-  /** TOOL_CONFIRM_KEY_YES and TOOL_CONFIRM_KEY_NO. */
-  confirmKeys: { yes: string; no: string };
+  /** TOOL_CONFIRM_KEY_YES, TOOL_CONFIRM_KEY_NO and TOOL_CONFIRM_KEY_REPEAT. */
+  confirmKeys: ConfirmKeys;
   send: (event: ServerEvent) => void;
   /** Runs `task` in turn with the session's other messages. */
   enqueue: (task: () => Promise<void>) => void;
@@ -68,8 +69,8 @@ export interface PhoneKeysDeps {
 /**
  * A session's keypad: the first key of an entry is a barge-in, as speech is (unless calls await
  * approval or an answer: the entry may answer them); an entry answers a call's question (its
- * keys, `#` let be), or the calls awaiting approval with the yes or no key, or is the user's
- * turn, `DTMF: 1234#`.
+ * keys, `#` let be), or the calls awaiting approval with the yes or no key, has their questions
+ * asked again with the repeat key, or is the user's turn, `DTMF: 1234#`.
  */
 export class PhoneKeys {
   private readonly keypad: Keypad;
@@ -94,6 +95,9 @@ export class PhoneKeys {
 
   private async entered(keys: string): Promise<void> {
     const { confirmKeys, send, turn } = this.deps;
+    // The repeat key alone (`*`, `*#`): the waiting calls' questions asked again.
+    const key = keys.length === 2 && keys.endsWith('#') ? keys[0] : keys;
+    if (key === confirmKeys.repeat && tellWaiting(this.session, 'again')) return;
     // A question's answer: its number, its choice's place, or the keys as text (an account number).
     if (answerQuestion(this.session, keys.replace(/#$/, ''), () => false)) return;
     if (!answerApprovalsByKeys(this.session, keys, confirmKeys, send)) await turn(`DTMF: ${keys}`);

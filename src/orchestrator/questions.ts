@@ -137,16 +137,25 @@ export function answerWaiting(
   // that are a yes or a no there.
   const said = spokenAnswer(text, phrases);
   const asked = said === undefined && userMayAnswer(session, phrases) && waitAsked(text);
-  if (asked) {
-    holdWaits(session.questions);
-    holdWaits(session.approvals);
-    session.waits?.[asked]([...session.approvals.keys(), ...session.questions.keys()]);
-    return true;
-  }
+  if (asked) return tellWaiting(session, asked);
   return (
     answerQuestion(session, text, () => said === 'no') ||
     answerApprovals(session, text, phrases, send)
   );
+}
+
+/**
+ * The user asked the calls waiting for their answer or approval to wait (`hold`), or to be asked
+ * again (`again`): each's time allowed starts again, and the turn tells them so. False when none
+ * waits.
+ */
+export function tellWaiting(session: Session, asked: 'hold' | 'again'): boolean {
+  const ids = [...session.approvals.keys(), ...session.questions.keys()];
+  if (ids.length === 0) return false;
+  holdWaits(session.questions);
+  holdWaits(session.approvals);
+  session.waits?.[asked](ids);
+  return true;
 }
 
 /** A call waits for the user's answer to its question, or approval that some phrase would give. */
