@@ -90,10 +90,15 @@ export function answerApprovalsByKeys(
   send: (event: ServerEvent) => void,
 ): boolean {
   if (session.approvals.size === 0) return false;
-  const key = keys.length === 2 && keys.endsWith('#') ? keys[0]! : keys;
+  const key = keyOf(keys);
   if (key !== confirmKeys.yes && key !== confirmKeys.no) return false;
   settle(session, key === confirmKeys.yes, send);
   return true;
+}
+
+/** The one key of an entry (`1`, `1#`), or the entry as it is. */
+export function keyOf(keys: string): string {
+  return keys.length === 2 && keys.endsWith('#') ? keys[0]! : keys;
 }
 
 /** Answers every call awaiting approval, each with a `tool_confirmed` event. */

@@ -3,7 +3,7 @@
  * ends with `#`, or when no key follows for a while (an account number typed, then a pause).
  * Pure: no Nest import.
  */
-import { answerApprovalsByKeys } from './approvals.js';
+import { answerApprovalsByKeys, keyOf } from './approvals.js';
 import { answerQuestion, tellWaiting } from './questions.js';
 import type { ConfirmKeys } from '../config/env-values.js';
 import type { ServerEvent } from './protocol/server-events.js';
@@ -96,8 +96,7 @@ export class PhoneKeys {
   private async entered(keys: string): Promise<void> {
     const { confirmKeys, send, turn } = this.deps;
     // The repeat key alone (`*`, `*#`): the waiting calls' questions asked again.
-    const key = keys.length === 2 && keys.endsWith('#') ? keys[0] : keys;
-    if (key === confirmKeys.repeat && tellWaiting(this.session, 'again')) return;
+    if (keyOf(keys) === confirmKeys.repeat && tellWaiting(this.session, 'again')) return;
     // A question's answer: its number, its choice's place, or the keys as text (an account number).
     if (answerQuestion(this.session, keys.replace(/#$/, ''), () => false)) return;
     if (!answerApprovalsByKeys(this.session, keys, confirmKeys, send)) await turn(`DTMF: ${keys}`);
