@@ -14,12 +14,16 @@ describe('speech while tools run', () => {
   /** The slow tool answers once the test opens this gate (a new one per test). */
   let gate: Promise<void>;
   let release: () => void;
+  /** What the fake speech-to-text server hears. */
+  let heard = '';
 
   beforeAll(async () => {
     const base = await server.start();
     server.respond((req, res) => {
       if (req.path === '/audio/speech')
         return void res.writeHead(200, { 'Content-Type': 'audio/pcm' }).end(Buffer.alloc(4800, 7));
+      if (req.path === '/audio/transcriptions')
+        return void res.end(JSON.stringify({ text: heard }));
       void gate.then(() => res.end('sole'));
     });
     engine = await Engine.start({
@@ -38,6 +42,7 @@ describe('speech while tools run', () => {
       ]),
       TTS_PROVIDER: 'openai',
       TTS_BASE_URL: base,
+      STT_BASE_URL: base,
       SPEECH_AUDIO_LEAD_MS: '0',
       SPEECH_TOOL_WAIT_MS: '100',
     });
@@ -124,5 +129,53 @@ describe('speech while tools run', () => {
       expect(spoken()).toEqual([expected, 'Done.']);
       ws.close();
     }
+  });
+
+  /**
+   * The caller says `words` (an utterance the client ends), while the slow tool runs; the model's
+   * next answer is `next`.
+   */
+  async function sayWhileCalling(words: string, next: string) {
+    const ws = await voiceSession(engine.wsUrl, { language: 'en' });
+    llm.enqueue(sseText([xmlCall('meteo', { city: 'Rome' })]), sseText([next]));
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'Weather in Rome?' });
+    await until(() => spoken().includes('One moment.'), 'the wait phrase');
+    heard = words;
+    ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
+    ws.send({ type: 'audio_end' });
+    await ws.waitFor((m) => m.type === 'transcript', from);
+    return { ws, from };
+  }
+  const meteo = () => server.requests.filter((r) => r.path === '/meteo/Rome');
+
+  it('hears out an "okay, thanks" said while a tool runs: the call goes on, and no turn starts', async () => {
+    const { ws, from } = await sayWhileCalling('Okay, thanks.', 'Sunny.');
+    release();
+    const end = await ws.waitFor((m) => m.type === 'assistant_end', from, 10_000);
+    expect(end).toEqual({ type: 'assistant_end', text: 'Sunny.' });
+    expect(ws.messages.slice(from).some((m) => m.interrupted)).toBe(false);
+    expect(meteo()).toHaveLength(1);
+    expect(llm.requests).toHaveLength(2);
+    expect(llm.requests[1]!.body.messages.filter((m: any) => m.role === 'user')).toEqual([
+      { role: 'user', content: 'Weather in Rome?' },
+    ]);
+    ws.close();
+  });
+
+  it('cuts the call short for more than an okay, once it is heard', async () => {
+    const { ws, from } = await sayWhileCalling('Make it Milan instead.', 'Milan then.');
+    await ws.waitFor((m) => m.type === 'assistant_end' && m.text === 'Milan then.', from, 10_000);
+    expect(ws.messages.slice(from).find((m) => m.type === 'assistant_end')).toEqual({
+      type: 'assistant_end',
+      text: '',
+      interrupted: true,
+    });
+    expect(llm.requests.at(-1)!.body.messages.slice(-2)).toEqual([
+      expect.objectContaining({ role: 'tool', content: 'Error: cancelled' }),
+      { role: 'user', content: 'Make it Milan instead.' },
+    ]);
+    release();
+    ws.close();
   });
 });

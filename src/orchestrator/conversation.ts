@@ -1,16 +1,12 @@
 import { Logger } from '@nestjs/common';
-import { SpeechService, type Transcription } from '../speech/speech.service.js';
 import { parseClientMessage, type SessionUpdateMessage } from './protocol/client-messages.js';
 import type { ErrorCode } from './protocol/error-codes.js';
-import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
 
 import { settleWaiting } from './awaiting.js';
 import { replyOf } from './client-tools.js';
-import { settingsChanges, settingsUpdated, type SettingsLimits } from './settings-update.js';
-import type { Phrase } from './spoken-answer.js';
+import { settingsChanges, settingsUpdated } from './settings-update.js';
 import { answerWaiting, settleQuestion, userMayAnswer } from './questions.js';
-import type { TurnManager } from './turn-manager.service.js';
 import { USER_ACTIVITY } from './idle-watch.js';
 import { SessionEnd } from './session-end.js';
 import { PhoneKeys } from './keypad.js';
@@ -19,40 +15,8 @@ import { cutPlayback, deliverTurn } from './turn-delivery.js';
 import { sayTurn } from './said.js';
 import { TurnRateLimit } from './turn-rate-limit.js';
 import { BackgroundCalls, resultMessage } from './background-calls.js';
-import type { ConfirmKeys } from '../config/env-values.js';
-
-export interface ConversationDeps extends SettingsLimits {
-  turns: TurnManager;
-  speech: SpeechService;
-  /** Sends a JSON event, or a binary audio frame. */
-  send: (event: ServerEvent | Buffer) => void;
-  /**
-   * Whether the connection is still open: false as soon as the client's close frame arrives,
-   * before the socket's `close` event (which waits for the closing handshake) calls `close()`.
-   */
-  connected: () => boolean;
-  /** Keeps the session for resuming (after each turn and settings change; see SessionKeeper.checkpoint). */
-  save: () => Promise<void>;
-  /** WS_MAX_TURNS_PER_MINUTE: turns this session may start in a minute; 0 for no limit. */
-  maxTurnsPerMinute: number;
-  /** TOOL_CONFIRM_YES and TOOL_CONFIRM_NO: what answers a call awaiting approval. */
-  confirmPhrases: readonly Phrase[];
-  /** TOOL_CONFIRM_KEY_YES, _NO and _REPEAT: the phone's keys that answer it, or have it asked again. */
-  confirmKeys: ConfirmKeys;
-  /**
-   * Waits for this message's turn (one Pacer for all sessions): a burst of messages, such as many
-   * sessions starting a turn at once, then does not hold back the tokens of the answers already
-   * streaming.
-   */
-  pace: () => Promise<void>;
-  /** Ends the session, closing its connection; `forget`: it cannot be resumed. */
-  hangUp: (code: number, reason: string, forget: boolean) => void;
-  /**
-   * The connection has closed with background calls running: keeps them for a connection that
-   * resumes the session (false: it cannot be resumed, and they are aborted).
-   */
-  park: (calls: BackgroundCalls) => boolean;
-}
+import type { ConversationDeps, Started } from './conversation-deps.js';
+import { acknowledges } from './hold-on.js';
 
 /** One connection's conversation: dispatches client messages, runs turns, speaks and listens. */
 export class Conversation {
@@ -107,7 +71,9 @@ export class Conversation {
       send: deps.send,
       error: (code, message) => this.error(code, message),
       bargeIn: () => this.bargeIn(),
-      answer: (text, since, heard) => this.startTurn(text, { since, heard }),
+      // Calls at work, not awaiting approval (a barge-in there is `bargeIn`'s to judge).
+      calling: () => session.approvals.size === 0 && (session.waits?.calling ?? false),
+      answer: (text, since, heard, heardOut) => this.startTurn(text, { since, heard, heardOut }),
     });
   }
 
@@ -266,7 +232,8 @@ export class Conversation {
   /**
    * A turn answering `text`, or saying it (`said`), or telling background results (`told`: not the
    * user's, so it answers no approval, counts against no limit and cuts no answer still playing);
-   * `since`: when the user's turn ended, `heard`: its transcription.
+   * `since`: when the user's turn ended, `heard`: its transcription, `heardOut`: said while calls
+   * ran (see Utterances).
    */
   private async startTurn(
     text: string,
@@ -275,11 +242,14 @@ export class Conversation {
       heard,
       said = false,
       told = false,
-    }: { since?: number; heard?: Transcription; said?: boolean; told?: boolean } = {},
+      heardOut = false,
+    }: Started = {},
   ): Promise<void> {
     const user = !said && !told;
     // The answer to a call's question, or to calls awaiting approval, starts no turn.
     if (user && answerWaiting(this.session, text, this.deps.confirmPhrases, this.deps.send)) return;
+    // Nor does "okay, thanks" said while calls ran: they go on.
+    if (heardOut && this.session.approvals.size === 0 && acknowledges(text)) return;
     // Over the limit, the turn in progress goes on: nothing would replace it.
     if (!told && !this.turnLimit.admit())
       return this.error(

@@ -1,5 +1,5 @@
 import { DEFAULT_CONFIRM_NO, DEFAULT_CONFIRM_YES } from '../config/env-defaults.js';
-import { waitAsked } from './hold-on.js';
+import { acknowledges, waitAsked } from './hold-on.js';
 import { answerWaiting } from './questions.js';
 import { Session } from './session.js';
 import { compilePhrases } from './spoken-answer.js';
@@ -57,7 +57,7 @@ describe('waitAsked', () => {
     const session = new Session();
     const answers: boolean[] = [];
     const held: string[][] = [];
-    session.waits = { hold: (ids) => held.push(ids), again: () => {} };
+    session.waits = { calling: true, hold: (ids) => held.push(ids), again: () => {} };
     session.approvals.set('c1', (approved) => answers.push(approved));
     expect(answerWaiting(session, 'One moment, please.', phrases, () => {})).toBe(true);
     expect(answers).toEqual([]);
@@ -72,12 +72,29 @@ describe('waitAsked', () => {
     const session = new Session();
     const replies: unknown[] = [];
     const again: string[][] = [];
-    session.waits = { hold: () => {}, again: (ids) => again.push(ids) };
+    session.waits = { calling: true, hold: () => {}, again: (ids) => again.push(ids) };
     session.questions.set('q1', { wanted: { type: 'text' }, reply: (r) => replies.push(r) });
     // A text question would take any words as its answer: not these.
     expect(answerWaiting(session, 'Sorry, what was that?', phrases, () => {})).toBe(true);
     expect([replies, again]).toEqual([[], [['q1']]]);
     expect(answerWaiting(session, 'Ada Lovelace', phrases, () => {})).toBe(true);
     expect(replies).toEqual([{ said: 'Ada Lovelace' }]);
+  });
+});
+
+describe('acknowledges', () => {
+  it("hears a caller's okay to the agent at work, and nothing more", () => {
+    for (const said of [
+      'Okay, thanks.',
+      'Uh-huh.',
+      'Mm-hmm',
+      'Sure, take your time.',
+      'Va bene, grazie',
+      "D'accord, merci",
+      'Alles klar, danke!',
+    ])
+      expect([said, acknowledges(said)]).toEqual([said, true]);
+    for (const said of ['Make it Milan instead.', 'no', 'wait', 'okay, and book a taxi', 'Stop.'])
+      expect([said, acknowledges(said)]).toEqual([said, false]);
   });
 });

@@ -2,9 +2,10 @@
  * What a user says to ask a waiting question or approval to wait ("one moment", "let me think",
  * "un attimo", "einen Augenblick"), or to hear it again ("sorry?", "can you repeat that?", "come
  * scusi?", "wie bitte?"): it answers nothing and starts no turn; the question waits on, its time
- * allowed started again (`holdWaits`), asked again only when the user asked to hear it. In the
- * languages of the default yes and no phrases; a word those lists hold ("wait" is a no) is
- * theirs. Pure: no Nest import.
+ * allowed started again (`holdWaits`), asked again only when the user asked to hear it. And what
+ * a caller says to acknowledge the agent while its tools run ("okay, thanks"). In the languages of
+ * the default yes and no phrases; a word those lists hold ("wait" is a no) is theirs. Pure: no
+ * Nest import.
  */
 import { compilePhrases, spokenAnswer } from './spoken-answer.js';
 
@@ -135,11 +136,99 @@ const AGAIN = [
 ];
 
 /**
- * The holds and the asks to hear it again, matched as TOOL_CONFIRM_YES's phrases are: nothing
- * else but fillers around them.
+ * What a caller says to acknowledge the agent while its tools run ("okay", "thanks", "uh-huh"
+ * to "One moment."): nothing to answer, and no reason to cut the calls short.
+ */
+const ACK = [
+  // English
+  'ok',
+  'okay',
+  'alright',
+  'all right',
+  'sure',
+  'yes',
+  'yeah',
+  'yep',
+  'right',
+  'fine',
+  'good',
+  'great',
+  'perfect',
+  'cool',
+  'got it',
+  'thanks',
+  'thank you',
+  'no problem',
+  'sounds good',
+  'take your time',
+  'no rush',
+  'no hurry',
+  'uh huh',
+  'mm hmm',
+  'mhm',
+  'mm',
+  'hmm',
+  // Italian
+  'va bene',
+  'grazie',
+  'perfetto',
+  "d'accordo",
+  'certo',
+  'sì',
+  'bene',
+  'ottimo',
+  'con calma',
+  'fai con calma',
+  // Spanish
+  'vale',
+  'gracias',
+  'perfecto',
+  'de acuerdo',
+  'claro',
+  'sí',
+  'bien',
+  'muy bien',
+  'genial',
+  'sin prisa',
+  // French
+  "d'accord",
+  'merci',
+  'parfait',
+  'oui',
+  'très bien',
+  'entendu',
+  'prenez votre temps',
+  // German
+  'danke',
+  'gut',
+  'alles klar',
+  'ja',
+  'prima',
+  'super',
+  'in ordnung',
+  'keine eile',
+  // Portuguese
+  'obrigado',
+  'obrigada',
+  'está bem',
+  'tá bom',
+  'sim',
+  'perfeito',
+  'sem pressa',
+];
+
+/**
+ * The holds, the asks to hear it again and the acknowledgements, matched as TOOL_CONFIRM_YES's
+ * phrases are: nothing else but fillers around them.
  */
 const HOLDS = compilePhrases({ yes: HOLD, no: [] });
 const AGAINS = compilePhrases({ yes: AGAIN, no: [] });
+const ACKS = compilePhrases({ yes: [...ACK, ...HOLD], no: [] });
+
+/** Whether `text` only acknowledges the agent ("okay, thanks"), or asks it to take its time. */
+export function acknowledges(text: string): boolean {
+  return spokenAnswer(text, ACKS) === 'yes';
+}
 
 /**
  * Whether `text` only asks the waiting question to wait (`hold`), or to be asked again (`again`).

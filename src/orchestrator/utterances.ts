@@ -13,8 +13,13 @@ export interface UtteranceDeps {
   error: (code: ErrorCode, message: string) => void;
   /** The user speaks over the agent. */
   bargeIn: () => Promise<void>;
-  /** Answers what the user said (`text`), their turn having ended at `since`. */
-  answer: (text: string, since: number, heard: Transcription) => Promise<void>;
+  /** Calls of the turn in progress are running. */
+  calling: () => boolean;
+  /**
+   * Answers what the user said (`text`), their turn having ended at `since`; `heardOut`: they
+   * began while calls ran, and were heard out rather than cut the calls short.
+   */
+  answer: (text: string, since: number, heard: Transcription, heardOut: boolean) => Promise<void>;
 }
 
 /** One connection's audio from the user: listened to, transcribed, answered. */
@@ -23,6 +28,12 @@ export class Utterances {
   private readonly closed = new LazyAbort();
   /** Utterances being transcribed. */
   private transcribing = 0;
+  /**
+   * The utterance under way, if one is: whether it began while the turn's calls ran. Such an
+   * utterance is no barge-in: it is heard out, and cuts the calls short only if it says more than
+   * "okay" (a caller's "okay, thanks" to "One moment." would cancel a booking half made).
+   */
+  private heardOut: boolean | undefined;
 
   constructor(
     private readonly session: Session,
@@ -46,12 +57,14 @@ export class Utterances {
     for (const heard of await this.listening.hear(data)) {
       if (heard.type === 'audio') {
         this.end.activity();
-        await this.deps.bargeIn();
-      } else if (heard.type === 'invalid') this.deps.error('invalid_audio', heard.message);
-      else if (heard.type === 'speech_started') {
+        await this.overAgent();
+      } else if (heard.type === 'invalid') {
+        this.heardOut = undefined;
+        this.deps.error('invalid_audio', heard.message);
+      } else if (heard.type === 'speech_started') {
         this.end.userSpeaking = true;
         this.deps.send({ type: 'speech_started' });
-        await this.deps.bargeIn();
+        await this.overAgent();
       } else {
         this.end.userSpeaking = false;
         this.deps.send({ type: 'speech_stopped', ...(heard.cut && { cut: true }) });
@@ -65,6 +78,7 @@ export class Utterances {
   async commit(): Promise<void> {
     const pcm = this.listening.end();
     if (pcm) return this.answer(pcm, performance.now());
+    this.heardOut = undefined;
     if (this.listening.detecting)
       return this.deps.error('no_speech', 'no speech was heard before audio_end');
     return this.deps.error(
@@ -84,8 +98,16 @@ export class Utterances {
     this.listening.close();
   }
 
+  /** The user speaks: a barge-in, unless the turn's calls run (see `heardOut`). */
+  private async overAgent(): Promise<void> {
+    this.heardOut ??= this.deps.calling();
+    if (!this.heardOut) await this.deps.bargeIn();
+  }
+
   /** Transcribes an utterance that ended at `ended`, and answers it. */
   private async answer(pcm: Buffer, ended: number): Promise<void> {
+    const heardOut = this.heardOut ?? false;
+    this.heardOut = undefined;
     const { language } = this.session.settings;
     this.transcribing++;
     const heard = await this.deps.speech
@@ -95,6 +117,6 @@ export class Utterances {
     this.deps.send({ type: 'transcript', text: heard.text });
     if (heard.text === '')
       return this.deps.error('no_speech', 'no speech was recognised in the utterance');
-    await this.deps.answer(heard.text, ended, heard.heard);
+    await this.deps.answer(heard.text, ended, heard.heard, heardOut);
   }
 }

@@ -9,6 +9,8 @@ type Asking = Extract<TurnEvent, { type: 'tool_confirm' | 'tool_question' }>;
 
 /** How a session's turn in progress tells of its waiting calls (`Session.waits`). */
 export interface WaitsTold {
+  /** Calls of the turn are running (between their `tool_call` and their `tool_result`). */
+  readonly calling: boolean;
   /** The user asked the calls `ids` to wait. */
   hold(ids: string[]): void;
   /** The user asked to hear the questions of the calls `ids` again. */
@@ -21,11 +23,19 @@ export function waitsTold(emit: (event: TurnEvent) => void): WaitsTold & {
 } {
   /** Each call's latest question, until its result. */
   const asked = new Map<string, Asking>();
+  const running = new Set<string>();
   return {
     see(event) {
       if (event.type === 'tool_confirm' || event.type === 'tool_question')
         asked.set(event.id, event);
-      else if (event.type === 'tool_result') asked.delete(event.id);
+      else if (event.type === 'tool_call') running.add(event.id);
+      else if (event.type === 'tool_result') {
+        asked.delete(event.id);
+        running.delete(event.id);
+      }
+    },
+    get calling() {
+      return running.size > 0;
     },
     hold: (ids) => emit({ type: 'tool_held', ids }),
     again(ids) {
