@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Engine } from './support/engine.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
@@ -5,6 +6,9 @@ import { writeToolsFile } from './support/tools-file.js';
 import { xmlCall } from './support/turn-harness.js';
 import { synthesised, until } from './support/waiting.js';
 import { voiceSession } from './support/ws-client.js';
+
+/** A spoken sentence, PCM s16le 16 kHz mono (test/fixtures/audio/make-speech.mjs). */
+const SPEECH = readFileSync('test/fixtures/audio/speech-16k.pcm');
 
 /** What a caller hears while tools run (SPEECH_TOOL_WAIT_MS, SPEECH_TOOL_WAIT_PHRASE). */
 describe('speech while tools run', () => {
@@ -132,19 +136,25 @@ describe('speech while tools run', () => {
   });
 
   /**
-   * The caller says `words` (an utterance the client ends), while the slow tool runs; the model's
-   * next answer is `next`.
+   * The caller says `words` while the slow tool runs, on a line whose utterances the engine hears
+   * end (voice activity detection); the model's next answer is `next`.
    */
   async function sayWhileCalling(words: string, next: string) {
-    const ws = await voiceSession(engine.wsUrl, { language: 'en' });
+    const ws = await voiceSession(engine.wsUrl, { language: 'en', vad_silence_ms: 300 });
     llm.enqueue(sseText([xmlCall('meteo', { city: 'Rome' })]), sseText([next]));
     const from = ws.messages.length;
     ws.send({ type: 'user_text', text: 'Weather in Rome?' });
     await until(() => spoken().includes('One moment.'), 'the wait phrase');
     heard = words;
-    ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
-    ws.send({ type: 'audio_end' });
-    await ws.waitFor((m) => m.type === 'transcript', from);
+    const audio = Buffer.concat([SPEECH, Buffer.alloc(600 * 32)]);
+    for (let at = 0; at < audio.length; at += 640)
+      ws.socket.send(audio.subarray(at, at + 640), { binary: true });
+    await ws.waitFor((m) => m.type === 'transcript', from, 10_000);
+    // No barge-in: a client keeps playing what the agent says.
+    expect(ws.messages.slice(from).find((m) => m.type === 'speech_started')).toEqual({
+      type: 'speech_started',
+      heard_out: true,
+    });
     return { ws, from };
   }
   const meteo = () => server.requests.filter((r) => r.path === '/meteo/Rome');

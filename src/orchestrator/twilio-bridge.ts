@@ -175,6 +175,7 @@ export class TwilioBridge {
       data?: string;
       message?: string;
       interrupted?: boolean;
+      heard_out?: boolean;
       to?: string;
       resume_token?: string;
       settings?: { language?: string; variables?: Record<string, string> };
@@ -186,11 +187,12 @@ export class TwilioBridge {
       this.playing = true;
       send({ event: 'media', media: { payload: event.data } });
     }
-    // Speech over the agent clears at once; any other cut (a key pressed) as the turn ends. Only
-    // what was sent since the last clear is cleared: a barge-in's turn then ends with no second
-    // clear, and the caller speaking while nothing plays sends none.
+    // Speech over the agent clears at once (not speech heard out while tools run: the agent goes
+    // on); any other cut (a key pressed) as the turn ends. Only what was sent since the last clear
+    // is cleared: a barge-in's turn then ends with no second clear, and the caller speaking while
+    // nothing plays sends none.
     else if (
-      event.type === 'speech_started' ||
+      (event.type === 'speech_started' && event.heard_out !== true) ||
       (event.type === 'assistant_end' && event.interrupted === true)
     ) {
       if (this.playing) send({ event: 'clear' });

@@ -63,7 +63,8 @@ export class Utterances {
         this.deps.error('invalid_audio', heard.message);
       } else if (heard.type === 'speech_started') {
         this.end.userSpeaking = true;
-        this.deps.send({ type: 'speech_started' });
+        this.heardOut ??= this.deps.calling();
+        this.deps.send({ type: 'speech_started', ...(this.heardOut && { heard_out: true }) });
         await this.overAgent();
       } else {
         this.end.userSpeaking = false;

@@ -108,7 +108,11 @@ export type ServerEvent =
   | { type: 'session.updated'; settings: SessionSettings; audio_format: AudioFormat | null }
   | { type: 'transcript'; text: string }
   /** The engine hears the user begin to speak (voice activity detection): a barge-in. */
-  | { type: 'speech_started' }
+  /**
+   * `heard_out`: no barge-in, the turn's calls running: the agent goes on (a client keeps playing
+   * its speech) until the utterance, heard out, says more than "okay".
+   */
+  | { type: 'speech_started'; heard_out?: true }
   /** The user stopped speaking; `cut`: the utterance reached STT_MAX_SECONDS instead. */
   | { type: 'speech_stopped'; cut?: true }
   /** The user answered a call awaiting approval by saying (or typing) yes or no (not a turn's event). */
