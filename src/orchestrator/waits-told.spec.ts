@@ -25,6 +25,17 @@ describe('waitsTold', () => {
     expect(sent).toHaveLength(2);
   });
 
+  it('knows while calls run: from their tool_call to their tool_result', () => {
+    const waits = waitsTold(() => {});
+    expect(waits.calling).toBe(false);
+    waits.see({ type: 'tool_call', id: 'c1', ...call });
+    waits.see({ type: 'tool_call', id: 'c2', ...call });
+    waits.see({ type: 'tool_result', id: 'c1', name: 'book', ok: true, ms: 3 });
+    expect(waits.calling).toBe(true);
+    waits.see({ type: 'tool_result', id: 'c2', name: 'book', ok: false, ms: 9 });
+    expect(waits.calling).toBe(false);
+  });
+
   it('tells of a hold', () => {
     const sent: TurnEvent[] = [];
     waitsTold((event) => sent.push(event)).hold(['c1', 'q1']);

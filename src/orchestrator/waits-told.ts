@@ -1,7 +1,8 @@
 /**
  * What a turn tells its user of the calls waiting for their answer or approval, when the user
  * asks them to wait ("one moment": `tool_held`) or to hear their question again ("sorry?": its
- * `tool_question` or `tool_confirm` sent, and said, again). Pure: no Nest import.
+ * `tool_question` or `tool_confirm` sent, and said, again); and whether its calls are running (a
+ * caller's words are then heard out, see Utterances). Pure: no Nest import.
  */
 import type { TurnEvent } from './protocol/server-events.js';
 
