@@ -170,6 +170,8 @@ describe('speech while tools run', () => {
     expect(llm.requests[1]!.body.messages.filter((m: any) => m.role === 'user')).toEqual([
       { role: 'user', content: 'Weather in Rome?' },
     ]);
+    const metrics = await (await fetch(`${engine.httpUrl}/metrics`)).text();
+    expect(metrics).toMatch(/^agent_engine_user_asides_total\{kind="acknowledged"\} 1$/m);
     ws.close();
   });
 

@@ -72,6 +72,12 @@ describe('approvals answered by voice or text', () => {
     return from;
   }
   const deletes = () => server.requests.filter((r) => r.method === 'DELETE');
+  /** agent_engine_user_asides_total, by kind. */
+  const asides = async () => {
+    const text = await (await fetch(`${engine.httpUrl}/metrics`)).text();
+    const counted = [...text.matchAll(/^agent_engine_user_asides_total\{kind="(\w+)"\} (\d+)$/gm)];
+    return Object.fromEntries(counted.map(([, kind, n]) => [kind, Number(n)]));
+  };
   const speechInputs = () => synthesised(server);
   const toolMessage = (id: string) =>
     llm.requests[1]!.body.messages.find((m: any) => m.tool_call_id === id)?.content;
@@ -111,6 +117,7 @@ describe('approvals answered by voice or text', () => {
     expect(llm.requests[1]!.body.messages.filter((m: any) => m.role === 'user')).toEqual([
       { role: 'user', content: 'delete item 5' },
     ]);
+    expect(await asides()).toEqual({ hold: 1 });
     ws.close();
   });
 
@@ -138,6 +145,7 @@ describe('approvals answered by voice or text', () => {
     expect(ws.messages.find((m) => m.type === 'tool_confirmed')).toMatchObject({ approved: true });
     expect(deletes().map((r) => r.path)).toEqual(['/items/5']);
     expect(llm.requests).toHaveLength(2); // neither was a turn
+    expect(await asides()).toEqual({ again: 1 });
     ws.close();
   });
 

@@ -23,6 +23,9 @@ export interface EngineMetricsOptions {
  * The engine's Prometheus metrics, in their own registry (several engines may share a process in
  * tests). Pure: no Nest import. The turn loop reports through `turn()` and `llmRequest()`.
  */
+/** What a caller said to the agent at work that started no turn (`agent_engine_user_asides_total`). */
+export type UserAside = 'hold' | 'again' | 'acknowledged';
+
 export class EngineMetrics {
   readonly registry = new Registry();
   /** Voice latencies: reaction time, transcription, synthesis. */
@@ -135,6 +138,11 @@ export class EngineMetrics {
     "Code tools' and MCP servers' questions wanting a value (tool_question), by outcome: answered, declined (a no), unclear (asked three times, no answer fitting), expired (no answer in time), cancelled (the turn was)",
     ['outcome'],
   );
+  private readonly asides = this.counter(
+    'agent_engine_user_asides_total',
+    "What callers said to the agent at work that started no turn, by kind: hold (asked a waiting call's question or approval to wait), again (asked to hear it again, or pressed TOOL_CONFIRM_KEY_REPEAT), acknowledged (an okay heard out while the turn's calls ran)",
+    ['kind'],
+  );
   private readonly historyShed = this.counter(
     'agent_engine_history_shortened_total',
     "Times a conversation longer than the model's context was shortened (older turns dropped) and asked again",
@@ -182,6 +190,10 @@ export class EngineMetrics {
 
   question(outcome: 'answered' | 'declined' | 'unclear' | 'expired' | 'cancelled'): void {
     this.questions.inc({ outcome });
+  }
+
+  aside(kind: UserAside): void {
+    this.asides.inc({ kind });
   }
 
   historyShortened(): void {

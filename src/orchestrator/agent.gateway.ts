@@ -180,6 +180,7 @@ export class AgentGateway
       maxTurnsPerMinute: this.config.ws.maxTurnsPerMinute,
       confirmPhrases: this.confirmPhrases,
       confirmKeys: this.tools.confirmKeys,
+      aside: (kind) => this.metrics.aside(kind),
       pace: () => this.pacer.next(),
       hangUp: (code, reason, forget) => {
         if (forget) void this.keeper.forget(session);

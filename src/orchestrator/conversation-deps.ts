@@ -6,6 +6,7 @@ import type { Phrase } from './spoken-answer.js';
 import type { TurnManager } from './turn-manager.service.js';
 import type { BackgroundCalls } from './background-calls.js';
 import type { ConfirmKeys } from '../config/env-values.js';
+import type { UserAside } from '../metrics/engine-metrics.js';
 
 /** How a turn comes (see `startTurn`). */
 export type Started = {
@@ -47,4 +48,6 @@ export interface ConversationDeps extends SettingsLimits {
    * resumes the session (false: it cannot be resumed, and they are aborted).
    */
   park: (calls: BackgroundCalls) => boolean;
+  /** Counts what the user said that started no turn (here: an okay heard out). */
+  aside: (kind: UserAside) => void;
 }

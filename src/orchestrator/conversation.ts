@@ -249,7 +249,8 @@ export class Conversation {
     // The answer to a call's question, or to calls awaiting approval, starts no turn.
     if (user && answerWaiting(this.session, text, this.deps.confirmPhrases, this.deps.send)) return;
     // Nor does "okay, thanks" said while calls ran: they go on.
-    if (heardOut && this.session.approvals.size === 0 && acknowledges(text)) return;
+    if (heardOut && this.session.approvals.size === 0 && acknowledges(text))
+      return this.deps.aside('acknowledged');
     // Over the limit, the turn in progress goes on: nothing would replace it.
     if (!told && !this.turnLimit.admit())
       return this.error(

@@ -108,7 +108,10 @@ export class TurnManager {
     const traceId = this.llmSettings.traceContext ? traceIdOf(turnId) : undefined;
     const tag = `session_id=${session.id} turn_id=${turnId}`;
     const progress = new ProgressRelay((event) => out.next(event));
-    const waits = waitsTold((event) => ctx.emit(event));
+    const waits = waitsTold(
+      (event) => ctx.emit(event),
+      (kind) => this.metrics.aside(kind),
+    );
     const ctx: TurnContext = {
       session,
       turnId,
@@ -275,17 +278,13 @@ export class TurnManager {
   ): Promise<RoundResult> {
     const start = ctx.visible.length;
     const meter = this.metrics.llmRequest(kind);
-    const model = this.llmSettings.model;
-    const span = completionSpan(
-      this.spans,
-      ctx.toolContext.span,
-      request,
-      kind === 'stream',
-      model,
-    );
+    const streamed = kind === 'stream';
+    const { model } = this.llmSettings;
+    const span = completionSpan(this.spans, ctx.toolContext.span, request, streamed, model);
     const sent = span ? { ...request, span: span.ref } : request;
-    const events$ =
-      kind === 'stream' ? this.llm.stream(sent, ctx.signal) : this.llm.chatReply(sent, ctx.signal);
+    const events$ = streamed
+      ? this.llm.stream(sent, ctx.signal)
+      : this.llm.chatReply(sent, ctx.signal);
     try {
       const round = await runRound(events$, ctx.signal, (event) => {
         meter.see();

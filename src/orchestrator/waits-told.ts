@@ -18,10 +18,14 @@ export interface WaitsTold {
   again(ids: string[]): void;
 }
 
-/** A turn's WaitsTold, sending on `emit`; `see` is shown each event the turn sends. */
-export function waitsTold(emit: (event: TurnEvent) => void): WaitsTold & {
-  see(event: TurnEvent): void;
-} {
+/**
+ * A turn's WaitsTold, sending on `emit`, each hold or ask again `counted`; `see` is shown each
+ * event the turn sends.
+ */
+export function waitsTold(
+  emit: (event: TurnEvent) => void,
+  counted: (kind: 'hold' | 'again') => void = () => {},
+): WaitsTold & { see(event: TurnEvent): void } {
   /** Each call's latest question, until its result. */
   const asked = new Map<string, Asking>();
   const running = new Set<string>();
@@ -38,8 +42,12 @@ export function waitsTold(emit: (event: TurnEvent) => void): WaitsTold & {
     get calling() {
       return running.size > 0;
     },
-    hold: (ids) => emit({ type: 'tool_held', ids }),
+    hold(ids) {
+      counted('hold');
+      emit({ type: 'tool_held', ids });
+    },
     again(ids) {
+      counted('again');
       for (const id of ids) {
         const event = asked.get(id);
         if (!event) continue;
