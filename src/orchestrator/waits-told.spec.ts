@@ -36,6 +36,15 @@ describe('waitsTold', () => {
     expect(waits.calling).toBe(false);
   });
 
+  it('counts no calls running once the turn has asked the user something: words may answer it', () => {
+    const waits = waitsTold(() => {});
+    waits.see({ type: 'assistant_delta', text: 'Booking it. ' });
+    waits.see({ type: 'tool_call', id: 'c1', ...call });
+    expect(waits.calling).toBe(true);
+    waits.see({ type: 'assistant_delta', text: 'Breakfast too?' });
+    expect(waits.calling).toBe(false);
+  });
+
   it('tells of a hold', () => {
     const sent: TurnEvent[] = [];
     waitsTold((event) => sent.push(event)).hold(['c1', 'q1']);

@@ -10,7 +10,10 @@ type Asking = Extract<TurnEvent, { type: 'tool_confirm' | 'tool_question' }>;
 
 /** How a session's turn in progress tells of its waiting calls (`Session.waits`). */
 export interface WaitsTold {
-  /** Calls of the turn are running (between their `tool_call` and their `tool_result`). */
+  /**
+   * Calls of the turn are running (between their `tool_call` and their `tool_result`), and the
+   * turn's text has asked the user nothing (no `?`): what the user says then is no answer to it.
+   */
   readonly calling: boolean;
   /** The user asked the calls `ids` to wait. */
   hold(ids: string[]): void;
@@ -29,9 +32,13 @@ export function waitsTold(
   /** Each call's latest question, until its result. */
   const asked = new Map<string, Asking>();
   const running = new Set<string>();
+  let asking = false;
   return {
     see(event) {
-      if (event.type === 'tool_confirm' || event.type === 'tool_question')
+      // (Each delta of the answer: two searches of a few characters, until the first `?`.)
+      if (event.type === 'assistant_delta')
+        asking ||= event.text.includes('?') || event.text.includes('？');
+      else if (event.type === 'tool_confirm' || event.type === 'tool_question')
         asked.set(event.id, event);
       else if (event.type === 'tool_call') running.add(event.id);
       else if (event.type === 'tool_result') {
@@ -40,7 +47,7 @@ export function waitsTold(
       }
     },
     get calling() {
-      return running.size > 0;
+      return running.size > 0 && !asking;
     },
     hold(ids) {
       counted('hold');
