@@ -264,19 +264,15 @@ export interface ConfirmKeys {
 
 /** TOOL_CONFIRM_KEY_YES, _NO and _REPEAT: three keys, none of them another's. */
 export function confirmKeys(raw: Raw): ConfirmKeys {
-  const keys = {
-    yes: phoneKey(raw, 'TOOL_CONFIRM_KEY_YES', '1'),
-    no: phoneKey(raw, 'TOOL_CONFIRM_KEY_NO', '2'),
-    repeat: phoneKey(raw, 'TOOL_CONFIRM_KEY_REPEAT', '*'),
-  };
-  const names = { yes: 'YES', no: 'NO', repeat: 'REPEAT' } as const;
-  const given = Object.entries(keys).filter(([, key]) => key !== '');
-  for (const [i, [name, key]] of given.entries()) {
-    const before = given.slice(0, i).find(([, other]) => other === key);
-    if (before)
+  const names = ['TOOL_CONFIRM_KEY_YES', 'TOOL_CONFIRM_KEY_NO', 'TOOL_CONFIRM_KEY_REPEAT'];
+  const keys = ['1', '2', '*'].map((key, i) => phoneKey(raw, names[i]!, key));
+  keys.forEach((key, i) => {
+    const first = keys.indexOf(key);
+    if (key !== '' && first < i)
       throw new EnvError(
-        `TOOL_CONFIRM_KEY_${names[name as keyof ConfirmKeys]}=${JSON.stringify(key)} is invalid: it is TOOL_CONFIRM_KEY_${names[before[0] as keyof ConfirmKeys]}'s key too; expected another key, or empty for none`,
+        `${names[i]}=${JSON.stringify(key)} is invalid: it is ${names[first]}'s key too; expected another key, or empty for none`,
       );
-  }
-  return keys;
+  });
+  const [yes = '', no = '', repeat = ''] = keys;
+  return { yes, no, repeat };
 }
