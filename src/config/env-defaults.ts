@@ -128,6 +128,16 @@ export const DEFAULT_HOLD_PHRASES: Record<string, string> = {
   pt: 'Claro, sem pressa.',
 };
 
+/** SPEECH_STILL_HERE_PHRASE's default: said when a caller asks whether the agent is there. */
+export const DEFAULT_STILL_HERE_PHRASES: Record<string, string> = {
+  en: "I'm still here, one moment.",
+  it: 'Sono qui, un momento.',
+  es: 'Sigo aquí, un momento.',
+  fr: 'Je suis là, un instant.',
+  de: 'Ich bin noch da, einen Moment.',
+  pt: 'Estou aqui, um momento.',
+};
+
 /** USER_IDLE_PHRASE's default: what the agent asks a user who has gone quiet. */
 export const DEFAULT_IDLE_PHRASES: Record<string, string> = {
   en: 'Are you still there?',

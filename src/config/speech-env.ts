@@ -5,6 +5,7 @@
 import {
   DEFAULT_CONFIRM_PHRASES,
   DEFAULT_HOLD_PHRASES,
+  DEFAULT_STILL_HERE_PHRASES,
   DEFAULT_TOOL_WAIT_PHRASES,
   DEFAULT_UNCLEAR_PHRASES,
 } from './env-defaults.js';
@@ -35,6 +36,8 @@ export interface SpeechEnv extends TelephonyEnv {
   unclearPhrases: Record<string, string>;
   /** Said when the user asks a waiting question or approval to wait ("one moment"), by language. */
   holdPhrases: Record<string, string>;
+  /** Said when the user asks whether the agent is there while its calls run, by language. */
+  stillHerePhrases: Record<string, string>;
   /** Asked for a call awaiting approval whose tool has no `confirm_prompt`, by language. */
   confirmPhrases: Record<string, string>;
   tts: {
@@ -103,6 +106,11 @@ export function parseSpeech(raw: Raw): SpeechEnv {
     toolWaitPhrases: phrasePerLanguage(raw, 'SPEECH_TOOL_WAIT_PHRASE', DEFAULT_TOOL_WAIT_PHRASES),
     unclearPhrases: phrasePerLanguage(raw, 'SPEECH_UNCLEAR_PHRASE', DEFAULT_UNCLEAR_PHRASES),
     holdPhrases: phrasePerLanguage(raw, 'SPEECH_HOLD_PHRASE', DEFAULT_HOLD_PHRASES),
+    stillHerePhrases: phrasePerLanguage(
+      raw,
+      'SPEECH_STILL_HERE_PHRASE',
+      DEFAULT_STILL_HERE_PHRASES,
+    ),
     confirmPhrases: phrasePerLanguage(raw, 'SPEECH_CONFIRM_PHRASE', DEFAULT_CONFIRM_PHRASES),
     clientTls: speechClientTls(raw),
     tts: {

@@ -16,7 +16,7 @@ import { sayTurn } from './said.js';
 import { TurnRateLimit } from './turn-rate-limit.js';
 import { BackgroundCalls, resultMessage } from './background-calls.js';
 import type { ConversationDeps, Started } from './conversation-deps.js';
-import { acknowledges } from './hold-on.js';
+import { acknowledges, checksIn } from './hold-on.js';
 
 /** One connection's conversation: dispatches client messages, runs turns, speaks and listens. */
 export class Conversation {
@@ -248,9 +248,15 @@ export class Conversation {
     const user = !said && !told;
     // The answer to a call's question, or to calls awaiting approval, starts no turn.
     if (user && answerWaiting(this.session, text, this.deps.confirmPhrases, this.deps.send)) return;
-    // Nor does "okay, thanks" said while calls ran: they go on.
-    if (heardOut && this.session.approvals.size === 0 && acknowledges(text))
-      return this.deps.aside('acknowledged');
+    // Nor does "okay, thanks" said while calls ran, nor "hello?" while the turn goes on (said to
+    // be, if its calls still run): the answer is coming.
+    if (heardOut && this.session.approvals.size === 0) {
+      if (acknowledges(text)) return this.deps.aside('acknowledged');
+      if (checksIn(text) && this.session.busy) {
+        this.session.waits?.stillRunning();
+        return this.deps.aside('checked');
+      }
+    }
     // Over the limit, the turn in progress goes on: nothing would replace it.
     if (!told && !this.turnLimit.admit())
       return this.error(

@@ -1,5 +1,5 @@
 import { DEFAULT_CONFIRM_NO, DEFAULT_CONFIRM_YES } from '../config/env-defaults.js';
-import { acknowledges, waitAsked } from './hold-on.js';
+import { acknowledges, checksIn, waitAsked } from './hold-on.js';
 import { answerWaiting } from './questions.js';
 import { Session } from './session.js';
 import { compilePhrases } from './spoken-answer.js';
@@ -57,7 +57,12 @@ describe('waitAsked', () => {
     const session = new Session();
     const answers: boolean[] = [];
     const held: string[][] = [];
-    session.waits = { calling: true, hold: (ids) => held.push(ids), again: () => {} };
+    session.waits = {
+      calling: true,
+      hold: (ids) => held.push(ids),
+      again: () => {},
+      stillRunning: () => false,
+    };
     session.approvals.set('c1', (approved) => answers.push(approved));
     expect(answerWaiting(session, 'One moment, please.', phrases, () => {})).toBe(true);
     expect(answers).toEqual([]);
@@ -72,7 +77,12 @@ describe('waitAsked', () => {
     const session = new Session();
     const replies: unknown[] = [];
     const again: string[][] = [];
-    session.waits = { calling: true, hold: () => {}, again: (ids) => again.push(ids) };
+    session.waits = {
+      calling: true,
+      hold: () => {},
+      again: (ids) => again.push(ids),
+      stillRunning: () => false,
+    };
     session.questions.set('q1', { wanted: { type: 'text' }, reply: (r) => replies.push(r) });
     // A text question would take any words as its answer: not these.
     expect(answerWaiting(session, 'Sorry, what was that?', phrases, () => {})).toBe(true);
@@ -96,5 +106,14 @@ describe('acknowledges', () => {
       expect([said, acknowledges(said)]).toEqual([said, true]);
     for (const said of ['Make it Milan instead.', 'no', 'wait', 'okay, and book a taxi', 'Stop.'])
       expect([said, acknowledges(said)]).toEqual([said, false]);
+  });
+});
+
+describe('checksIn', () => {
+  it('hears a caller asking whether the agent is there, and nothing more', () => {
+    for (const said of ['Hello?', 'Hello? Are you still there?', 'Pronto?', 'Sind Sie noch da?'])
+      expect([said, checksIn(said)]).toEqual([said, true]);
+    for (const said of ['Hello, I want to book a table', 'Okay.', 'Are you sure?'])
+      expect([said, checksIn(said)]).toEqual([said, false]);
   });
 });

@@ -217,13 +217,51 @@ const ACK = [
   'sem pressa',
 ];
 
+/** What a caller says to ask whether the agent is there, while its tools run ("hello?"). */
+const CHECK = [
+  'hello',
+  'hi',
+  'are you there',
+  'are you still there',
+  'still there',
+  'is anyone there',
+  'anybody there',
+  'pronto',
+  'ci sei',
+  'ci sei ancora',
+  'è ancora lì',
+  'è lì',
+  'hola',
+  'sigues ahí',
+  'sigue ahí',
+  'está ahí',
+  'allô',
+  'allo',
+  'vous êtes là',
+  'vous êtes toujours là',
+  'tu es là',
+  'hallo',
+  'sind sie noch da',
+  'sind sie da',
+  'bist du noch da',
+  'alô',
+  'está aí',
+  'ainda está aí',
+];
+
 /**
- * The holds, the asks to hear it again and the acknowledgements, matched as TOOL_CONFIRM_YES's
+ * The holds, the asks to hear it again, the acknowledgements and the check-ins, matched as TOOL_CONFIRM_YES's
  * phrases are: nothing else but fillers around them.
  */
 const HOLDS = compilePhrases({ yes: HOLD, no: [] });
 const AGAINS = compilePhrases({ yes: AGAIN, no: [] });
 const ACKS = compilePhrases({ yes: [...ACK, ...HOLD], no: [] });
+const CHECKS = compilePhrases({ yes: CHECK, no: [] });
+
+/** Whether `text` only asks whether the agent is there ("hello? are you still there?"). */
+export function checksIn(text: string): boolean {
+  return spokenAnswer(text, CHECKS) === 'yes';
+}
 
 /** Whether `text` only acknowledges the agent ("okay, thanks"), or asks it to take its time. */
 export function acknowledges(text: string): boolean {

@@ -45,6 +45,15 @@ describe('waitsTold', () => {
     expect(waits.calling).toBe(false);
   });
 
+  it('says the calls still run when the user asks whether the agent is there', () => {
+    const sent: TurnEvent[] = [];
+    const waits = waitsTold((event) => sent.push(event));
+    expect(waits.stillRunning()).toBe(false);
+    waits.see({ type: 'tool_call', id: 'c1', ...call });
+    expect(waits.stillRunning()).toBe(true);
+    expect(sent).toEqual([{ type: 'tool_still_running', ids: ['c1'] }]);
+  });
+
   it('tells of a hold', () => {
     const sent: TurnEvent[] = [];
     waitsTold((event) => sent.push(event)).hold(['c1', 'q1']);

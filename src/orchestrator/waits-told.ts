@@ -19,6 +19,8 @@ export interface WaitsTold {
   hold(ids: string[]): void;
   /** The user asked to hear the questions of the calls `ids` again. */
   again(ids: string[]): void;
+  /** The user asked whether the agent is there: said so while calls run (false: none runs). */
+  stillRunning(): boolean;
 }
 
 /**
@@ -48,6 +50,11 @@ export function waitsTold(
     },
     get calling() {
       return running.size > 0 && !asking;
+    },
+    stillRunning() {
+      if (running.size === 0) return false;
+      emit({ type: 'tool_still_running', ids: [...running] });
+      return true;
     },
     hold(ids) {
       counted('hold');

@@ -33,6 +33,8 @@ export interface SpeakOptions {
   unclearPhrase?: string;
   /** SPEECH_HOLD_PHRASE: said when the user asks the waiting calls to wait ('' : nothing). */
   holdPhrase?: string;
+  /** SPEECH_STILL_HERE_PHRASE: said when the user asks whether the agent is there ('' : nothing). */
+  stillHerePhrase?: string;
   /** SPEECH_CONFIRM_PHRASE: asked for a call awaiting approval without a prompt ('' : nothing). */
   confirmPhrase?: string;
   /** Bytes per audio event; barge-in stops within one chunk. Default: 200 ms of audio. */

@@ -81,6 +81,7 @@ export class SpeechService implements OnModuleInit {
       toolWaitPhrase: phraseFor(this.config.toolWaitPhrases, settings.language),
       unclearPhrase: phraseFor(this.config.unclearPhrases, settings.language),
       holdPhrase: phraseFor(this.config.holdPhrases, settings.language),
+      stillHerePhrase: phraseFor(this.config.stillHerePhrases, settings.language),
       confirmPhrase: phraseFor(this.config.confirmPhrases, settings.language),
       toolWaitPhraseOf: (tool) => {
         const phrases = waitPhrasesOf(tool);

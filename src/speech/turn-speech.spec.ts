@@ -38,6 +38,7 @@ function speakEvents(
       unclearPhrase: "Sorry, I didn't catch that.",
       holdPhrase: 'Sure, take your time.',
       confirmPhrase: 'Shall I go ahead?',
+      stillHerePhrase: "I'm still here, one moment.",
     }).pipe(toArray()),
   );
   for (const event of events) turn$.next(event);
@@ -151,6 +152,22 @@ describe('speakTurn', () => {
       { type: 'assistant_end', text: 'I will send it to Ada.' },
     ]);
     expect(audioText(await out)).toBe('I will send it to Ada.|Shall I go ahead?');
+  });
+
+  it('says SPEECH_STILL_HERE_PHRASE when the caller asks whether the agent is there', async () => {
+    const tts = new RecordingTts();
+    const call = { id: 'c1', name: 'meteo', arguments: {} };
+    const out = speakEvents(tts, [
+      { type: 'tool_call', ...call },
+      { type: 'tool_still_running', ids: ['c1'] },
+      { type: 'tool_result', ...call, ok: true, ms: 5 },
+      { type: 'assistant_delta', text: 'Sunny.' },
+      { type: 'assistant_end', text: 'Sunny.' },
+    ]);
+    expect(audioText(await out).split('|')).toEqual([
+      "I'm still here, one moment.",
+      expect.stringMatching(/^Sunny/),
+    ]);
   });
 
   it("says a call's question with a choice's options, and sorry each time it is asked again", async () => {

@@ -67,12 +67,14 @@ class TurnSpeech {
 
   /**
    * What is said to the user, after the text so far, of a call waiting for them: its question
-   * (and a choice's options), or the answer to their asking it to wait.
+   * (and a choice's options), or the answer to their asking it to wait, or whether the agent is
+   * there.
    */
   private toUser(event: TurnEvent): string | undefined {
     const { language, unclearPhrase: sorry, confirmPhrase, holdPhrase } = this.options;
     if (event.type === 'tool_confirm') return event.prompt || confirmPhrase;
     if (event.type === 'tool_held') return holdPhrase;
+    if (event.type === 'tool_still_running') return this.options.stillHerePhrase;
     if (event.type !== 'tool_question') return undefined;
     const again = event.unclear !== undefined;
     const question = spokenQuestion(event.prompt, event.answer, language, again);

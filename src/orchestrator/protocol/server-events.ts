@@ -54,6 +54,8 @@ export type TurnEvent =
    * each waits its whole time again.
    */
   | { type: 'tool_held'; ids: string[] }
+  /** The user asked whether the agent is there ("hello?") while the calls `ids` run: they go on. */
+  | { type: 'tool_still_running'; ids: string[] }
   | {
       type: 'assistant_end';
       text: string;
@@ -136,6 +138,7 @@ export const SERVER_EVENT_TYPES = Object.keys({
   tool_question: true,
   tool_answered: true,
   tool_held: true,
+  tool_still_running: true,
   client_tool_call: true,
   assistant_end: true,
   error: true,
