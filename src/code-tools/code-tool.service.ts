@@ -1,8 +1,12 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import {
   codeToolsConfig,
+  sessionsConfig,
+  speechConfig,
   toolsConfig,
   type CodeToolsConfig,
+  type SessionsConfig,
+  type SpeechConfig,
   type ToolsConfig,
 } from '../config/app.config.js';
 import type { Tool } from '../tools/tool-definition.js';
@@ -50,6 +54,9 @@ export class CodeToolService implements OnModuleDestroy {
     @Inject(codeToolsConfig.KEY) private readonly config: CodeToolsConfig,
     @Inject(toolsConfig.KEY) private readonly tools: ToolsConfig,
     metrics: EngineMetrics,
+    // A call no session makes (an admin's try) gets the engine's language and time zone.
+    @Inject(speechConfig.KEY) private readonly speech: SpeechConfig,
+    @Inject(sessionsConfig.KEY) private readonly sessions: SessionsConfig,
   ) {
     this.pool = new CodeToolPool({
       workers: config.workers,
@@ -93,8 +100,8 @@ export class CodeToolService implements OnModuleDestroy {
       session: {
         modality: (context?.modality ?? 'text').toUpperCase(),
         channel: context?.channel ?? 'websocket',
-        language: context?.language ?? this.config.language,
-        timezone: context?.timezone ?? this.config.timeZone,
+        language: context?.language ?? this.speech.language,
+        timezone: context?.timezone ?? this.sessions.timeZone,
       },
     };
   }

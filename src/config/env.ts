@@ -172,10 +172,6 @@ export interface Env {
     packagesDir: string;
     allowPrivateNetwork: boolean;
     agentName: string;
-    /** SESSION_TIMEZONE: `_session["timezone"]` of a call no session makes (an admin's try). */
-    timeZone: string;
-    /** SPEECH_LANGUAGE: `_session["language"]` of a call no session makes. */
-    language: string;
   };
 }
 
@@ -226,8 +222,6 @@ function fallbackLlm(raw: Raw): { fallback?: Env['llm']['fallback'] } {
 
 export function parseEnv(raw: Raw): Env {
   const toolsFile = present(raw, 'LLM_TOOLS_FILE') ?? '';
-  const sessionTimeZone = timeZone(raw, 'SESSION_TIMEZONE', 'UTC');
-  const speech = parseSpeech(raw);
   return {
     port: int(raw, 'PORT', 8787, 0, 65535),
     processes: processes(raw),
@@ -288,7 +282,7 @@ export function parseEnv(raw: Raw): Env {
       allowedOrigins: originList(raw, 'WS_ALLOWED_ORIGINS'),
       demoPage: bool(raw, 'WS_DEMO_PAGE') ?? true,
     },
-    speech,
+    speech: parseSpeech(raw),
     egress: parseEgress(raw),
     tracing: parseTracing(raw),
     metrics: { enabled: bool(raw, 'METRICS_ENABLED') ?? true },
@@ -297,7 +291,7 @@ export function parseEnv(raw: Raw): Env {
       toolsKeepSecs: int(raw, 'SESSION_TOOLS_KEEP_SECS', 600, 0, 7 * 24 * 3600),
       storeUrl: redisUrl(raw, 'SESSION_STORE_URL'),
       instructionsMaxChars: int(raw, 'SESSION_INSTRUCTIONS_MAX_CHARS', 4000, 0, 100_000),
-      timeZone: sessionTimeZone,
+      timeZone: timeZone(raw, 'SESSION_TIMEZONE', 'UTC'),
       webhookUrl: httpUrl(raw, 'SESSION_WEBHOOK_URL', ''),
       webhookSecret: present(raw, 'SESSION_WEBHOOK_SECRET') ?? '',
     },
@@ -307,8 +301,6 @@ export function parseEnv(raw: Raw): Env {
       packagesDir: present(raw, 'CODE_TOOLS_PACKAGES_DIR') ?? '',
       allowPrivateNetwork: bool(raw, 'CODE_TOOLS_ALLOW_PRIVATE_NETWORK') ?? false,
       agentName: present(raw, 'AGENT_NAME') ?? 'agent',
-      timeZone: sessionTimeZone,
-      language: speech.language,
     },
   };
 }
