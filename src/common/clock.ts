@@ -3,6 +3,7 @@
  * `Europe/Rome`), for the model's system message (LLM_CLOCK) and for dates said aloud. Pure: no
  * Nest import.
  */
+import { languageCode } from './language-code.js';
 
 /** What the model is told of the current moment: the day, the day and time, or nothing. */
 export type ClockMode = 'date' | 'time' | 'off';
@@ -124,7 +125,7 @@ export function clockLine(
 ): string {
   if (mode === 'off') return '';
   // By language alone (the day is written alike in pt-BR and pt-PT): formats kept are bounded.
-  const base = language.toLowerCase().split(/[-_]/)[0]!;
+  const base = languageCode(language);
   const line = LINES[base] ?? LINES.en!;
   const locale = line.locale ?? base;
   const { day, time, offset } = wallClock(instant, timeZone);

@@ -5,6 +5,7 @@
  * Words are compared folded (`fold`): lower case, accents taken off. Pure: no Nest import.
  */
 import { fold } from '../common/plain-words.js';
+import { languageCode } from '../common/language-code.js';
 
 /** How a number word adds to the number it is part of. */
 export type NumberKind =
@@ -50,11 +51,6 @@ export interface AnswerWords {
   /** How "@" and "." are said in an email address. */
   at: readonly string[];
   dot: readonly string[];
-}
-
-/** The two-letter code of a language tag ("pt-BR" is "pt"). */
-export function languageCode(language: string): string {
-  return language.toLowerCase().split(/[-_]/)[0]!;
 }
 
 interface Spec {

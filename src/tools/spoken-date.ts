@@ -5,7 +5,7 @@
  * at start-up. Pure: no Nest import.
  */
 import type * as ChronoModule from 'chrono-node';
-import { languageCode } from './answer-words.js';
+import { languageCode } from '../common/language-code.js';
 import { offsetMinutes, wallClock } from '../common/clock.js';
 
 /** The formats a date said aloud is written in. */

@@ -3,7 +3,8 @@
  * asked again, the range a number must be in. In the session's language (English's words for a
  * language not known here). Pure: no Nest import.
  */
-import { answerWords, languageCode } from './answer-words.js';
+import { answerWords } from './answer-words.js';
+import { languageCode } from '../common/language-code.js';
 import type { WantedAnswer } from './user-question.js';
 
 /** "From 1 to 8.", "At least 1.", "At most 8.", by language code. */
