@@ -52,17 +52,24 @@ describe('waitAsked', () => {
       expect([said, waitAsked(said)]).toEqual([said, undefined]);
   });
 
-  it('leaves a word of TOOL_CONFIRM_NO its meaning: "wait" to an approval declines it', () => {
-    const phrases = compilePhrases({ yes: DEFAULT_CONFIRM_YES, no: DEFAULT_CONFIRM_NO });
+  const phrases = compilePhrases({ yes: DEFAULT_CONFIRM_YES, no: DEFAULT_CONFIRM_NO });
+  /** A session whose turn keeps the calls it is asked to hold, or to ask again. */
+  function telling() {
     const session = new Session();
-    const answers: boolean[] = [];
     const held: string[][] = [];
+    const again: string[][] = [];
     session.waits = {
       calling: true,
       hold: (ids) => held.push(ids),
-      again: () => {},
+      again: (ids) => again.push(ids),
       stillRunning: () => false,
     };
+    return { session, held, again };
+  }
+
+  it('leaves a word of TOOL_CONFIRM_NO its meaning: "wait" to an approval declines it', () => {
+    const { session, held } = telling();
+    const answers: boolean[] = [];
     session.approvals.set('c1', (approved) => answers.push(approved));
     expect(answerWaiting(session, 'One moment, please.', phrases, () => {})).toBe(true);
     expect(answers).toEqual([]);
@@ -73,16 +80,8 @@ describe('waitAsked', () => {
   });
 
   it('asks a waiting question again, unanswered, when the user asks to hear it', () => {
-    const phrases = compilePhrases({ yes: DEFAULT_CONFIRM_YES, no: DEFAULT_CONFIRM_NO });
-    const session = new Session();
+    const { session, again } = telling();
     const replies: unknown[] = [];
-    const again: string[][] = [];
-    session.waits = {
-      calling: true,
-      hold: () => {},
-      again: (ids) => again.push(ids),
-      stillRunning: () => false,
-    };
     session.questions.set('q1', { wanted: { type: 'text' }, reply: (r) => replies.push(r) });
     // A text question would take any words as its answer: not these.
     expect(answerWaiting(session, 'Sorry, what was that?', phrases, () => {})).toBe(true);
