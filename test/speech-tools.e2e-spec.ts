@@ -5,7 +5,7 @@ import { RecordingServer } from './support/recording-server.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { xmlCall } from './support/turn-harness.js';
 import { synthesised, until } from './support/waiting.js';
-import { voiceSession } from './support/ws-client.js';
+import { voiceSession, type WsClient } from './support/ws-client.js';
 
 /** A spoken sentence, PCM s16le 16 kHz mono (test/fixtures/audio/make-speech.mjs). */
 const SPEECH = readFileSync('test/fixtures/audio/speech-16k.pcm');
@@ -138,9 +138,14 @@ describe('speech while tools run', () => {
   const meteo = () => server.requests.filter((r) => r.path === '/meteo/Rome');
   /**
    * The caller says `words` while the slow tool runs, on a line whose utterances the engine hears
-   * end (voice activity detection); the model's next answer is `next`.
+   * end (voice activity detection); the model's next answer is `next`. `midway`, if given, runs
+   * once half the words are said. Returns where the turn's messages and the transcript begin.
    */
-  async function sayWhileCalling(words: string, next: string) {
+  async function sayWhileCalling(
+    words: string,
+    next: string,
+    midway?: (ws: WsClient, from: number) => Promise<void>,
+  ) {
     const ws = await voiceSession(engine.wsUrl, { language: 'en', vad_silence_ms: 300 });
     llm.enqueue(sseText([xmlCall('meteo', { city: 'Rome' })]), sseText([next]));
     const from = ws.messages.length;
@@ -149,15 +154,21 @@ describe('speech while tools run', () => {
     await until(() => meteo().length === 1, 'the call');
     heard = words;
     const audio = Buffer.concat([SPEECH, Buffer.alloc(600 * 32)]);
-    for (let at = 0; at < audio.length; at += 640)
-      ws.socket.send(audio.subarray(at, at + 640), { binary: true });
-    await ws.waitFor((m) => m.type === 'transcript', from, 10_000);
+    const half = midway ? SPEECH.length / 2 - ((SPEECH.length / 2) % 640) : 0;
+    const send = (start: number, end: number) => {
+      for (let at = start; at < end; at += 640)
+        ws.socket.send(audio.subarray(at, at + 640), { binary: true });
+    };
+    send(0, half);
+    await midway?.(ws, from);
+    send(half, audio.length);
+    const transcript = await ws.waitFor((m) => m.type === 'transcript', from, 10_000);
     // No barge-in: a client keeps playing what the agent says.
     expect(ws.messages.slice(from).find((m) => m.type === 'speech_started')).toEqual({
       type: 'speech_started',
       heard_out: true,
     });
-    return { ws, from };
+    return { ws, from, transcript: ws.messages.indexOf(transcript) };
   }
 
   it('hears out an "okay, thanks" said while a tool runs: the call goes on, and no turn starts', async () => {
@@ -189,6 +200,59 @@ describe('speech while tools run', () => {
     expect(llm.requests).toHaveLength(2);
     const metrics = await (await fetch(`${engine.httpUrl}/metrics`)).text();
     expect(metrics).toMatch(/^agent_engine_user_asides_total\{kind="checked"\} 1$/m);
+    ws.close();
+  });
+
+  /**
+   * The caller begins `words` while the slow tool runs and is still speaking when it answers: the
+   * model's answer `next` streams meanwhile. Returns where the tool's result and the transcript
+   * came.
+   */
+  async function speakingWhenDone(words: string, next: string) {
+    let result = -1;
+    const said = await sayWhileCalling(words, next, async (ws, from) => {
+      await ws.waitFor((m) => m.type === 'speech_started', from);
+      release();
+      await ws.waitFor((m) => m.type === 'assistant_delta' && m.text === next, from);
+      await new Promise((r) => setTimeout(r, 400));
+      result = ws.messages.findIndex((m, i) => i >= from && m.type === 'tool_result');
+      // The answer's words reach the client as text; its speech waits for the caller.
+      expect(ws.messages.slice(result).filter((m) => m.type === 'audio')).toEqual([]);
+    });
+    return { ...said, result };
+  }
+
+  it('says nothing over a caller heard out when the tool ends, and answers once they said "okay"', async () => {
+    const { ws, from, result, transcript } = await speakingWhenDone('Okay.', 'Sunny.');
+    const end = await ws.waitFor((m) => m.type === 'assistant_end', from, 10_000);
+    expect(end).toEqual({ type: 'assistant_end', text: 'Sunny.' });
+    await ws.waitFor((m) => m.type === 'audio_end', from, 10_000);
+    const audio = ws.messages.map((m, i) => (m.type === 'audio' && i > result ? i : -1));
+    expect(audio.filter((i) => i > transcript).length).toBeGreaterThan(0);
+    expect(audio.filter((i) => i > result && i < transcript)).toEqual([]);
+    expect(llm.requests).toHaveLength(2);
+    ws.close();
+  });
+
+  it('says none of the answer to a caller heard out who says more, and keeps none of it heard', async () => {
+    const { ws, from, result } = await speakingWhenDone('Make it Milan instead.', 'Sunny.');
+    llm.enqueue(sseText(['Milan then.']));
+    await ws.waitFor((m) => m.type === 'assistant_end' && m.text === 'Milan then.', from, 10_000);
+    const ends = ws.messages.slice(from).filter((m) => m.type === 'assistant_end');
+    // The answer's text had ended: its speech, cut before a word, tells the client none was heard.
+    expect(ends).toEqual([
+      { type: 'assistant_end', text: 'Sunny.' },
+      { type: 'assistant_end', text: '', interrupted: true, heard: true },
+      { type: 'assistant_end', text: 'Milan then.' },
+    ]);
+    const cut = ws.messages.indexOf(ends[1]!);
+    expect(ws.messages.slice(result, cut).filter((m) => m.type === 'audio')).toEqual([]);
+    // The model has the tool's result, and no answer the caller did not hear.
+    expect(llm.requests.at(-1)!.body.messages.slice(-3)).toEqual([
+      expect.objectContaining({ role: 'assistant', content: null }),
+      expect.objectContaining({ role: 'tool', content: 'sole' }),
+      { role: 'user', content: 'Make it Milan instead.' },
+    ]);
     ws.close();
   });
 

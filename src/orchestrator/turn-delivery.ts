@@ -36,7 +36,18 @@ export async function deliverTurn(
   session: Session,
   deps: DeliveryDeps,
   source$: Observable<TurnEvent>,
-  { signal, since, logger }: { signal: AbortSignal; since: number; logger: Logger },
+  {
+    signal,
+    since,
+    logger,
+    judging,
+  }: {
+    signal: AbortSignal;
+    since: number;
+    logger: Logger;
+    /** The user's words said over the turn, still to be judged: its speech waits for them. */
+    judging?: () => Promise<void> | undefined;
+  },
 ): Promise<void> {
   const settings = session.settings;
   const speaking = settings.modality === 'voice' && settings.tts && deps.speech.canSpeak;
@@ -60,6 +71,7 @@ export async function deliverTurn(
         waitPhrasesOf: (tool) => deps.turns.waitPhrasesOf(tool),
         since,
         span: () => session.turnSpan,
+        judging,
       },
     );
     work.push(drain(speech$, (event) => out.send(event)));

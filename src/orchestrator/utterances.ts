@@ -34,6 +34,14 @@ export class Utterances {
    * "okay" (a caller's "okay, thanks" to "One moment." would cancel a booking half made).
    */
   private heardOut: boolean | undefined;
+  /**
+   * Heard-out utterances whose words are not judged yet, each settled once they are (or after
+   * `STT_MAX_SECONDS` and as long again for their transcription, from a client that stopped
+   * sending audio mid-word): the answer's speech waits for them, not to start over the caller.
+   */
+  private readonly unjudged = new Set<Promise<void>>();
+  /** Settles the heard-out utterance under way as judged. */
+  private judged: (() => void) | undefined;
 
   constructor(
     private readonly session: Session,
@@ -60,10 +68,11 @@ export class Utterances {
         await this.overAgent();
       } else if (heard.type === 'invalid') {
         this.heardOut = undefined;
+        this.judgedNow();
         this.deps.error('invalid_audio', heard.message);
       } else if (heard.type === 'speech_started') {
         this.end.userSpeaking = true;
-        this.heardOut ??= this.deps.calling();
+        this.begins();
         this.deps.send({ type: 'speech_started', ...(this.heardOut && { heard_out: true }) });
         await this.overAgent();
       } else {
@@ -80,6 +89,7 @@ export class Utterances {
     const pcm = this.listening.end();
     if (pcm) return this.answer(pcm, performance.now());
     this.heardOut = undefined;
+    this.judgedNow();
     if (this.listening.detecting)
       return this.deps.error('no_speech', 'no speech was heard before audio_end');
     return this.deps.error(
@@ -93,31 +103,75 @@ export class Utterances {
     return this.end.userSpeaking || this.transcribing > 0;
   }
 
+  /**
+   * Settles once the heard-out utterances under way have been judged (undefined: none is): the
+   * answer's speech waits for it, lest the agent speak over the caller.
+   */
+  get judging(): Promise<void> | undefined {
+    if (this.unjudged.size === 0) return undefined;
+    return Promise.all(this.unjudged).then(() => undefined);
+  }
+
   /** The connection has closed: a transcription under way is abandoned. */
   close(): void {
+    this.judgedNow();
     this.closed.abort();
     this.listening.close();
   }
 
   /** The user speaks: a barge-in, unless the turn's calls run (see `heardOut`). */
   private async overAgent(): Promise<void> {
-    this.heardOut ??= this.deps.calling();
-    if (!this.heardOut) await this.deps.bargeIn();
+    if (!this.begins()) await this.deps.bargeIn();
+  }
+
+  /** The utterance under way is heard out: whether it began while the turn's calls ran. */
+  private begins(): boolean {
+    if (this.heardOut === undefined) {
+      this.heardOut = this.deps.calling();
+      if (this.heardOut) this.judgeLater();
+    }
+    return this.heardOut;
+  }
+
+  private judgeLater(): void {
+    let timer: NodeJS.Timeout | undefined;
+    const judged = new Promise<void>((resolve) => {
+      this.judged = resolve;
+      const { maxSeconds } = this.deps.speech.config.stt;
+      timer = setTimeout(resolve, maxSeconds * 2000);
+      timer.unref();
+    }).finally(() => {
+      clearTimeout(timer);
+      this.unjudged.delete(judged);
+    });
+    this.unjudged.add(judged);
+  }
+
+  /** The heard-out utterance under way has been judged (or dropped). */
+  private judgedNow(): void {
+    this.judged?.();
+    this.judged = undefined;
   }
 
   /** Transcribes an utterance that ended at `ended`, and answers it. */
   private async answer(pcm: Buffer, ended: number): Promise<void> {
     const heardOut = this.heardOut ?? false;
     this.heardOut = undefined;
-    const { language } = this.session.settings;
-    this.transcribing++;
-    const heard = await this.deps.speech
-      .transcribe(pcm, language, this.closed.signal)
-      .finally(() => this.transcribing--);
-    if ('error' in heard) return this.deps.error(heard.error, heard.message);
-    this.deps.send({ type: 'transcript', text: heard.text });
-    if (heard.text === '')
-      return this.deps.error('no_speech', 'no speech was recognised in the utterance');
-    await this.deps.answer(heard.text, ended, heard.heard, heardOut);
+    const judged = this.judged;
+    this.judged = undefined;
+    try {
+      const { language } = this.session.settings;
+      this.transcribing++;
+      const heard = await this.deps.speech
+        .transcribe(pcm, language, this.closed.signal)
+        .finally(() => this.transcribing--);
+      if ('error' in heard) return this.deps.error(heard.error, heard.message);
+      this.deps.send({ type: 'transcript', text: heard.text });
+      if (heard.text === '')
+        return this.deps.error('no_speech', 'no speech was recognised in the utterance');
+      await this.deps.answer(heard.text, ended, heard.heard, heardOut);
+    } finally {
+      judged?.();
+    }
   }
 }

@@ -37,6 +37,11 @@ export interface SpeakOptions {
   stillHerePhrase?: string;
   /** SPEECH_CONFIRM_PHRASE: asked for a call awaiting approval without a prompt ('' : nothing). */
   confirmPhrase?: string;
+  /**
+   * Settles once the user's words said over the turn have been judged (undefined: none are
+   * pending): no sentence starts before it does.
+   */
+  judging?: () => Promise<void> | undefined;
   /** Bytes per audio event; barge-in stops within one chunk. Default: 200 ms of audio. */
   chunkBytes?: number;
   /**

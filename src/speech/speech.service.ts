@@ -60,6 +60,7 @@ export class SpeechService implements OnModuleInit {
       waitPhrasesOf = () => undefined,
       since,
       span,
+      judging,
     }: {
       /** A tool's own `wait_phrase`, by language, if it has one. */
       waitPhrasesOf?: (tool: string) => Record<string, string> | undefined;
@@ -67,6 +68,8 @@ export class SpeechService implements OnModuleInit {
       since?: number;
       /** The turn's exported span, when spans are exported: each synthesis is a span under it. */
       span?: () => SpanRef | undefined;
+      /** See SpeakOptions. */
+      judging?: () => Promise<void> | undefined;
     } = {},
   ): Observable<SpeechEvent> {
     const { speech } = this.metrics;
@@ -89,6 +92,7 @@ export class SpeechService implements OnModuleInit {
       },
       signal,
       onSpoken,
+      judging,
       ...(since !== undefined && {
         onFirstAudio: () => {
           const now = performance.now();

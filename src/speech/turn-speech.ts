@@ -193,6 +193,13 @@ class TurnSpeech {
         continue;
       }
       this.startJobs();
+      // The caller, heard out, is still speaking: nothing is said over them until their words
+      // are judged (an "okay" lets the answer go on, more cuts the turn short).
+      const judging = this.options.judging?.();
+      if (judging) {
+        await Promise.race([judging, this.wait()]);
+        continue;
+      }
       while (!signal.aborted && (job.chunks.length > 0 || !job.done)) {
         const chunk = job.chunks.shift();
         if (chunk) await this.send(chunk);
