@@ -212,6 +212,8 @@ describe('speech while tools run', () => {
     let result = -1;
     const said = await sayWhileCalling(words, next, async (ws, from) => {
       await ws.waitFor((m) => m.type === 'speech_started', from);
+      // Past SPEECH_TOOL_WAIT_MS: the wait phrase is due while the caller speaks.
+      await new Promise((r) => setTimeout(r, 300));
       release();
       await ws.waitFor((m) => m.type === 'assistant_delta' && m.text === next, from);
       await new Promise((r) => setTimeout(r, 400));
@@ -228,7 +230,9 @@ describe('speech while tools run', () => {
     expect(end).toEqual({ type: 'assistant_end', text: 'Sunny.' });
     await ws.waitFor((m) => m.type === 'audio_end', from, 10_000);
     const audio = ws.messages.map((m, i) => (m.type === 'audio' && i > result ? i : -1));
-    expect(audio.filter((i) => i > transcript).length).toBeGreaterThan(0);
+    // The answer alone ("Sunny.", 4800 bytes of audio): no "One moment." before it, said late.
+    const after = ws.messages.filter((m, i) => m.type === 'audio' && i > transcript);
+    expect(after.reduce((n, m) => n + Buffer.from(m.data, 'base64').length, 0)).toBe(4800);
     expect(audio.filter((i) => i > result && i < transcript)).toEqual([]);
     expect(llm.requests).toHaveLength(2);
     ws.close();

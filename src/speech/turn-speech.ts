@@ -13,6 +13,10 @@ interface Job {
   sentence: string;
   /** Not text of the answer (a call's confirmation question): not reported as spoken. */
   aside?: true;
+  /** The wait phrase, not said once the answer's text has come before its audio began. */
+  stale?: true;
+  /** Its audio has begun to be sent. */
+  begun?: true;
   text: string;
   chunks: Buffer[];
   done: boolean;
@@ -45,6 +49,8 @@ class TurnSpeech {
   private wakeEmitter: (() => void) | undefined;
   private readonly chunkBytes: number;
   private readonly toolWait: ToolWait;
+  /** The wait phrase, once queued. */
+  private waitJob: Job | undefined;
 
   constructor(
     private readonly turn$: Observable<TurnEvent>,
@@ -61,7 +67,9 @@ class TurnSpeech {
       this.add(this.segmenter.flush());
       if (!silent()) return;
       const phrase = options.toolWaitPhraseOf?.(tool) || options.toolWaitPhrase || '';
-      if (phrase !== '') this.add([phrase], true);
+      if (phrase === '') return;
+      this.add([phrase], true);
+      this.waitJob = this.jobs.at(-1);
     });
   }
 
@@ -84,7 +92,12 @@ class TurnSpeech {
   start(): () => void {
     const subscription = this.turn$.subscribe({
       next: (event) => {
-        if (event.type === 'assistant_delta') this.add(this.segmenter.push(event.text));
+        if (event.type === 'assistant_delta') {
+          // The answer is here before the wait phrase could be said (the caller was being heard
+          // out, or its synthesis was slow): "One moment." would now only delay it.
+          if (this.waitJob && !this.waitJob.begun) this.waitJob.stale = true;
+          this.add(this.segmenter.push(event.text));
+        }
         // The text before a call is said now, not after the tools ("Let me check" + results).
         else if (event.type === 'tool_call') this.add(this.segmenter.flush());
         else {
@@ -200,12 +213,18 @@ class TurnSpeech {
         await Promise.race([judging, this.wait()]);
         continue;
       }
-      while (!signal.aborted && (job.chunks.length > 0 || !job.done)) {
+      while (!signal.aborted && !job.stale && (job.chunks.length > 0 || !job.done)) {
         const chunk = job.chunks.shift();
-        if (chunk) await this.send(chunk);
-        else await this.wait(job);
+        if (chunk) {
+          job.begun = true;
+          await this.send(chunk);
+        } else await this.wait(job);
       }
       if (signal.aborted) return;
+      if (job.stale) {
+        this.emitIndex += 1;
+        continue;
+      }
       if (job.error && !reported) {
         reported = true;
         this.out.next({
