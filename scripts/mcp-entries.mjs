@@ -1,6 +1,6 @@
 // Prints tools-file entries ("type": "mcp"), one for each tool an MCP server lists, for a tools
-// file to start from: the engine takes an MCP server's tools one entry each (the admin chooses
-// which the model may call, and names them), and a server may list dozens.
+// file to start from, where the admin chooses which the model may call, and names them (an entry
+// with "tools": "*" takes them all as the server lists them whenever the tools are loaded).
 //
 //   npm run tools:mcp -- [--prefix crm_] [--header 'Authorization: Bearer ${TOOL_SECRET_CRM}'] URL
 //   npm run tools:mcp -- [--prefix fs_] [--env KEY=VALUE] -- COMMAND [ARG…]

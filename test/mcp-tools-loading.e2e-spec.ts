@@ -1,5 +1,5 @@
 import { McpTestServer, ORDER_SCHEMA } from './support/mcp-server.js';
-import { useServerDown } from './support/mcp-server-down.js';
+import { useServerDown, useServerDownRig } from './support/mcp-server-down.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
 import { callOnce, offeredNames, useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { untilAsync } from './support/waiting.js';
@@ -9,19 +9,8 @@ import { untilAsync } from './support/waiting.js';
  * other tool, and offers that server's tools once a later try lists them.
  */
 describe('MCP tools whose server is down at start-up', () => {
-  const down = useServerDown();
-  const rig = useEngineRig((base) => ({
-    LLM_MODEL: 'm',
-    LLM_TOOL_BREAKER_COOLDOWN_SECS: '0.3',
-    LLM_TOOLS_FILE: writeToolsFile([
-      { name: 'get_weather', url: `${base}/{city}`, method: 'GET' },
-      down.definition(),
-    ]),
-  }));
-  const client = useClientPerTest(rig);
+  const { down, rig, client, health } = useServerDownRig((down) => [down.definition()]);
   const offered = () => offeredNames(rig, client.ws);
-  const health = async () =>
-    ((await (await fetch(`${rig.engine.httpUrl}/health`)).json()) as any).tools;
 
   it('starts without them, says so in /health, and offers them once the server answers', async () => {
     expect(await offered()).toEqual(['get_weather']);

@@ -149,7 +149,10 @@ export const validateOpenApi = compiledOnUse<ToolDefinitionInput>(ajv, OPENAPI_S
  */
 export const MCP_SCHEMA = {
   type: 'object',
-  required: ['type', 'name'],
+  required: ['type'],
+  // One tool needs its name; an entry for a server's tools (`tools`) names them from the server.
+  if: { not: { required: ['tools'] } },
+  then: { required: ['name'] },
   properties: {
     ...requestFields,
     type: { const: 'mcp' },
@@ -167,6 +170,19 @@ export const MCP_SCHEMA = {
     max_sessions: { type: 'integer', minimum: 1, maximum: 10000 },
     sampling: { type: 'boolean' },
     sampling_max_tokens: { type: 'integer', minimum: 1, maximum: 32768 },
+    tools: {
+      anyOf: [
+        { const: '*' },
+        {
+          type: 'array',
+          items: { type: 'string', minLength: 1, maxLength: 128 },
+          minItems: 1,
+          maxItems: 1000,
+          uniqueItems: true,
+        },
+      ],
+    },
+    prefix: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,48}$' },
   },
 } as const;
 export const validateMcp = compiledOnUse<ToolDefinitionInput>(ajv, MCP_SCHEMA);
@@ -301,6 +317,9 @@ const FIELD_HINTS: Record<string, string> = {
   max_sessions: 'an integer from 1 to 10000',
   sampling: 'true or false',
   sampling_max_tokens: 'an integer from 1 to 32768',
+  tools:
+    '"*" (every tool the MCP server lists) or an array of the names it lists them by, each once',
+  prefix: 'letters, digits, "_" or "-", 1 to 48, put before the names of the tools',
 };
 
 /**

@@ -39,8 +39,15 @@ export async function listPending(
   } catch (e) {
     error = (e as Error).message;
   }
-  const offered = [...retried].filter((t) => t.pending === undefined).map((t) => t.name);
-  return { snapshot: snapshotOf(snapshot.source, definitions), offered, ...(error && { error }) };
+  // Those made ready, and those an entry for a server's tools became (see McpToolExecutor).
+  const before = new Set(snapshot.definitions);
+  const offered = definitions.filter((t) => !before.has(t) && t.pending === undefined);
+  const names = offered.map((t) => t.name);
+  return {
+    snapshot: snapshotOf(snapshot.source, definitions),
+    offered: names,
+    ...(error && { error }),
+  };
 }
 
 /**

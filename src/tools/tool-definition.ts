@@ -64,6 +64,10 @@ export interface ToolDefinitionInput {
   sampling?: boolean;
   /** MCP tools with `sampling`: the longest completion a server gets, in tokens. */
   sampling_max_tokens?: number;
+  /** MCP: the entry stands for these tools of its server (`*`: all it lists), not one. */
+  tools?: '*' | string[];
+  /** MCP with `tools`: put before each tool's name. */
+  prefix?: string;
   /** OpenAPI tools: the document (a path relative to the tools file) and the operation in it. */
   spec?: string;
   operation?: string;
@@ -165,6 +169,11 @@ export interface Tool {
   mcpMaxSessions?: number;
   /** MCP tools (`sampling`): the server may ask the engine's model, for this many tokens at most. */
   mcpSampling?: { maxTokens: number };
+  /**
+   * An entry for tools of an MCP server (`tools`), while its server cannot be listed: it becomes
+   * one tool per tool listed once it can (McpToolExecutor.complete). Never offered.
+   */
+  mcpGroup?: { tools: '*' | readonly string[]; prefix: string };
   /**
    * An MCP tool whose server, or an OpenAPI tool whose document, could not be reached when the
    * tools file was read: why. Not offered to the model until a later try makes it ready.

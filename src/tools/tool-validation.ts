@@ -227,7 +227,8 @@ const NOT_IN_BACKGROUND = new Set(['callback', 'end_session', 'transfer_call']);
 export function checkDuplicates(tools: Tool[], source: string): void {
   const seen = new Map<string, number>();
   tools.forEach((tool, index) => {
-    if (tool.kind === 'callback' || tool.name === '') return;
+    // (An entry for a server's tools names none: those it becomes are never named twice.)
+    if (tool.kind === 'callback' || tool.name === '' || tool.mcpGroup) return;
     const first = seen.get(tool.name);
     if (first !== undefined) {
       throw new ToolDefinitionError(

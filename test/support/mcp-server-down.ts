@@ -1,6 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpTestServer, ORDER_SCHEMA } from './mcp-server.js';
+import { writeToolsFile } from './tools-file.js';
+import { useClientPerTest, useEngineRig } from './turn-harness.js';
 
 /**
  * An MCP server offering `lookup_order`, not started: `port` is one nothing listens on yet, where
@@ -31,4 +33,24 @@ export function useServerDown() {
     await new Promise((r) => probe.close(r));
   }, 20_000);
   return down;
+}
+
+/**
+ * The engine started on a tools file of `get_weather` and the `entries` of a server that is down
+ * (see useServerDown), a client per test, and what `/health` says of the tools.
+ */
+export function useServerDownRig(entries: (down: ReturnType<typeof useServerDown>) => unknown[]) {
+  const down = useServerDown();
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    LLM_TOOL_BREAKER_COOLDOWN_SECS: '0.3',
+    LLM_TOOLS_FILE: writeToolsFile([
+      { name: 'get_weather', url: `${base}/{city}`, method: 'GET' },
+      ...entries(down),
+    ]),
+  }));
+  const client = useClientPerTest(rig);
+  const health = async () =>
+    ((await (await fetch(`${rig.engine.httpUrl}/health`)).json()) as any).tools;
+  return { down, rig, client, health };
 }

@@ -11,12 +11,32 @@ export class McpToolDefinitionDto extends ToolFieldsDto {
   @ApiProperty({ enum: ['mcp'], description: 'A tool of an MCP server' })
   type!: 'mcp';
 
-  @ApiProperty({
-    description: 'Function name the model calls',
+  @ApiPropertyOptional({
+    description:
+      'Function name the model calls; required, unless the entry is for several tools of the server (tools)',
     example: 'lookup_order',
     pattern: '^[A-Za-z0-9_-]{1,64}$',
   })
-  name!: string;
+  name?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Instead of name: the entry stands for tools of the server, "*" for every tool it lists, or the names it lists them by; each becomes a tool of the set (named prefix + its name, its description and schema as listed, the entry\'s other fields for all of them) when the tools are loaded, and is shown so by GET /api/tools. A tool the set has an entry of its own for (its name, or the same tool of the same server), or that an entry for tools before this one made, is left to that entry. Not with name, tool, description or parameters, nor with session variables in url or headers',
+    oneOf: [
+      { type: 'string', enum: ['*'] },
+      { type: 'array', items: { type: 'string' } },
+    ],
+    example: '*',
+  })
+  tools?: '*' | string[];
+
+  @ApiPropertyOptional({
+    description:
+      "With tools: put before each tool's name (other characters than letters, digits, _ and - become _; a name is cut to 64 characters, and _2, _3 … tell apart two that come out the same)",
+    pattern: '^[A-Za-z0-9_-]{1,48}$',
+    example: 'crm_',
+  })
+  prefix?: string;
 
   @ApiPropertyOptional({
     description:

@@ -33,6 +33,7 @@ export function mcpTool(
       throw new ToolDefinitionError(
         `${at}: field '${field}' is not used by MCP tools (they take ${[...MCP_FIELDS].join(', ')})`,
       );
+  checkGroup(def, at);
   if (def.max_sessions !== undefined && def.per_session !== true)
     throw new ToolDefinitionError(
       `${at}: field 'max_sessions' limits the sessions of "per_session": true, which the tool does not have`,
@@ -58,10 +59,12 @@ export function mcpTool(
       throw new ToolDefinitionError(
         `${at}: field '${field}' has an {argument} placeholder: an MCP tool's arguments go to its server as they are`,
       );
-  if (
-    Object.values(fields).some((v) => v.includes('${session.')) &&
-    (def.description === undefined || def.parameters === undefined)
-  )
+  const sessioned = Object.values(fields).some((v) => v.includes('${session.'));
+  if (sessioned && def.tools !== undefined)
+    throw new ToolDefinitionError(
+      `${at}: field 'tools' needs the server's list of tools, which cannot be read before a session (session variables in 'url' or 'headers'): give each tool an entry with 'description' and 'parameters'`,
+    );
+  if (sessioned && (def.description === undefined || def.parameters === undefined))
     throw new ToolDefinitionError(
       `${at}: field 'parameters' is required with session variables in 'url' or 'headers' (and so is 'description'): the server's list of tools cannot be read before a session`,
     );
@@ -80,16 +83,37 @@ export function mcpTool(
   };
 }
 
+/** Fields of one tool, which an entry for a server's tools (`tools`) takes from the server. */
+const ONE_TOOL_FIELDS = ['name', 'tool', 'description', 'parameters'] as const;
+
+/** An entry for a server's tools (`tools`) names none of them; `prefix` needs `tools`. */
+function checkGroup(def: ToolDefinitionInput, at: string): void {
+  if (def.tools === undefined) {
+    if (def.prefix !== undefined)
+      throw new ToolDefinitionError(
+        `${at}: field 'prefix' is put before the names of 'tools', which the entry does not have`,
+      );
+    return;
+  }
+  for (const field of ONE_TOOL_FIELDS)
+    if (def[field] !== undefined)
+      throw new ToolDefinitionError(
+        `${at}: field '${field}' is one tool's, and the entry is for the tools its server lists ('tools'): give that tool an entry of its own (the entry for all of them then leaves it out)`,
+      );
+}
+
 /** What every MCP tool takes from its definition, wherever its server is. */
 function mcpToolFields(def: ToolDefinitionInput): Omit<Tool, 'url' | 'headers' | 'secrets'> {
   return {
     kind: 'mcp',
-    name: def.name!,
+    // An entry for a server's tools, until it becomes them: a name no tool can have.
+    name: def.name ?? `${def.prefix ?? ''}*`,
     description: def.description ?? '',
     parameters: def.parameters ?? DEFAULT_PARAMETERS,
     method: 'POST',
     code: '',
-    remoteName: def.tool ?? def.name!,
+    remoteName: def.tool ?? def.name ?? '',
+    ...(def.tools !== undefined && { mcpGroup: { tools: def.tools, prefix: def.prefix ?? '' } }),
     ...(def.safe !== undefined && { safe: def.safe }),
     ...(def.max_concurrency !== undefined && { maxConcurrency: def.max_concurrency }),
     ...(def.per_session === true && { mcpPerSession: true as const }),

@@ -17,7 +17,6 @@ import type { BreakerRun } from '../tool-breaker.js';
 import { ToolGuards } from '../tool-guards.service.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from '../tool-executor.js';
 import { maskSecrets } from '../tool-secrets.js';
-import { parametersProblem } from '../parameters-schema.js';
 import { userSide } from './mcp-call-user.js';
 import { OAuth2Tokens } from '../oauth2.js';
 import { Subject, type Subscription } from 'rxjs';
@@ -30,6 +29,7 @@ import {
   type McpTarget,
 } from './mcp-clients.js';
 import { needsListing } from './mcp-definition.js';
+import { fillListed, groupTools, listedNames } from './mcp-listing.js';
 import { commandLine, filledCommand } from './mcp-command.js';
 import { mcpResultText } from './mcp-result.js';
 import { describeFailure, requiresTask, serverDown } from './mcp-faults.js';
@@ -192,7 +192,8 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
    * field when a server lacks the tool, or cannot be reached — unless `defer`: then the tool is
    * left `pending`, not offered to the model. `only` limits the work to those tools. With
    * `relisted` (the server said its list changed), a tool it no longer lists is left pending too.
-   * The `kept` places (definitions in use kept as they are) are left pending as with both.
+   * The `kept` places (definitions in use kept as they are) are left pending as with both. An
+   * entry for a server's tools (`tools`) is replaced in `tools` by those it lists (groupTools).
    */
   async complete(
     tools: Tool[],
@@ -205,19 +206,16 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
     } = {},
   ): Promise<void> {
     const lists = new Map<string, Promise<McpListedTool[]>>();
-    for (const [index, tool] of tools.entries()) {
-      if (tool.kind !== 'mcp' || !needsListing(tool)) continue;
-      if (opts.only && !opts.only.has(tool)) continue;
-      const at = where(source, index, tool.name);
+    /** The server's list, or why it cannot be had (the tool left pending, with `defer`). */
+    const listOf = async (tool: Tool, index: number, at: string) => {
       const target = targetOf(tool);
       if ('error' in target) throw new ToolDefinitionError(`${at}: ${target.error}`);
       const key = JSON.stringify(target);
       const timeoutSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
       if (!lists.has(key))
         lists.set(key, this.clients.list(target, { timeoutMs: timeoutSecs * 1000 }));
-      let listed: McpListedTool[];
       try {
-        listed = await lists.get(key)!;
+        return { listed: await lists.get(key)! };
       } catch (error) {
         const detail = maskSecrets(describeFailure(error, timeoutSecs), tool.secrets);
         const why = `cannot list the tools of the MCP server: ${detail}`;
@@ -227,8 +225,16 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
         // A server that is down must not keep the engine, and every other tool, from starting.
         tool.pending = why;
         this.logger.warn(`${at}: not offered to the model until its server answers: ${why}`);
-        continue;
+        return undefined;
       }
+    };
+    const todo = (tool: Tool) =>
+      tool.kind === 'mcp' && needsListing(tool) && (!opts.only || opts.only.has(tool));
+    for (const [index, tool] of tools.entries()) {
+      if (!todo(tool) || tool.mcpGroup) continue;
+      const at = where(source, index, tool.name);
+      const listed = (await listOf(tool, index, at))?.listed;
+      if (!listed) continue;
       const remote = tool.remoteName ?? tool.name;
       const found = listed.find((t) => t.name === remote);
       if (!found && (opts.relisted || opts.kept?.has(index))) {
@@ -236,29 +242,27 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
         this.logger.warn(`${at}: not offered to the model: ${tool.pending}`);
         continue;
       }
-      if (!found) {
-        const names =
-          listed
-            .slice(0, 50)
-            .map((t) => t.name)
-            .join(', ') + (listed.length > 50 ? `, … (${listed.length} in all)` : '') || 'none';
+      if (!found)
         throw new ToolDefinitionError(
-          `${at}: field '${tool.raw.tool === undefined ? 'name' : 'tool'}': the MCP server has no tool '${remote}' (it lists: ${names})`,
+          `${at}: field '${tool.raw.tool === undefined ? 'name' : 'tool'}': the MCP server has no tool '${remote}' (it lists: ${listedNames(listed)})`,
         );
-      }
-      if (tool.raw.description === undefined) tool.description = found.description ?? '';
-      if (tool.raw.parameters === undefined) {
-        const problem = parametersProblem(found.inputSchema);
-        if (problem)
-          throw new ToolDefinitionError(
-            `${at}: the MCP server's inputSchema for '${remote}' ${problem}; give 'parameters'`,
-          );
-        tool.parameters = found.inputSchema;
-      }
-      if (tool.raw.safe === undefined)
-        tool.safe = found.annotations?.readOnlyHint === true ? true : undefined;
-      tool.mcpTask = found.execution?.taskSupport === 'required' ? true : undefined;
-      tool.pending = undefined;
+      fillListed(tool, found, at);
+    }
+    // Entries for a server's tools become them, in order: a tool the set has already (an entry
+    // of its own, or of an entry for tools before) is left to it. Messages name the entry's place.
+    const places = new Map(tools.map((t, i) => [t, i]));
+    for (const group of tools.filter((t) => todo(t) && t.mcpGroup)) {
+      const index = places.get(group)!;
+      const listed = (await listOf(group, index, where(source, index)))?.listed;
+      if (!listed) continue;
+      const server = JSON.stringify(targetOf(group));
+      const leftOut = (name: string, remote: string) =>
+        tools.some(
+          (t) =>
+            t.name === name ||
+            (t.remoteName === remote && !t.mcpGroup && JSON.stringify(targetOf(t)) === server),
+        );
+      tools.splice(tools.indexOf(group), 1, ...groupTools(group, listed, leftOut, source, index));
     }
   }
 }

@@ -1,0 +1,64 @@
+import { validateToolDefinitions } from '../tool-validation.js';
+import type { Tool } from '../tool-definition.js';
+import { groupTools } from './mcp-listing.js';
+
+const SCHEMA = { type: 'object', properties: {} };
+const listed = (...names: string[]) => names.map((name) => ({ name, inputSchema: SCHEMA }));
+
+/** The tool an entry for a server's tools is, until it becomes them. */
+function groupOf(entry: Record<string, unknown>): Tool {
+  const { tools } = validateToolDefinitions(
+    [{ type: 'mcp', url: 'https://crm.example/mcp', ...entry }],
+    'tools.json',
+  );
+  return tools[0]!;
+}
+
+describe('groupTools', () => {
+  it('names each tool as the engine takes names, telling apart those that come out the same', () => {
+    const group = groupOf({ tools: '*', prefix: 'crm-', confirm: true });
+    expect(group.name).toBe('crm-*');
+    const made = groupTools(
+      group,
+      listed('orders.cancel', 'orders/cancel', 'x'.repeat(70)),
+      () => false,
+      'tools.json',
+      0,
+    );
+    expect(made.map((t) => t.name)).toEqual([
+      'crm-orders_cancel',
+      'crm-orders_cancel_2',
+      `crm-${'x'.repeat(60)}`,
+    ]);
+    expect(made.map((t) => t.remoteName)).toEqual([
+      'orders.cancel',
+      'orders/cancel',
+      'x'.repeat(70),
+    ]);
+    // Each keeps the entry's other fields, as an entry of its own would.
+    expect(made[0]!.raw).toEqual({
+      type: 'mcp',
+      url: 'https://crm.example/mcp',
+      confirm: true,
+      name: 'crm-orders_cancel',
+      tool: 'orders.cancel',
+    });
+    expect(made.every((t) => t.confirm && t.mcpGroup === undefined)).toBe(true);
+  });
+
+  it('leaves out the tools the set has already, and takes only those named', () => {
+    const group = groupOf({ tools: ['b', 'c'] });
+    const made = groupTools(group, listed('a', 'b', 'c'), (name) => name === 'c', 'tools.json', 2);
+    expect(made.map((t) => t.name)).toEqual(['b']);
+    expect(() =>
+      groupTools(groupOf({ tools: ['d'] }), listed('a'), () => false, 'tools.json', 2),
+    ).toThrow("tools.json: tool #2: field 'tools': the MCP server has no tool 'd' (it lists: a)");
+  });
+
+  it('takes readOnlyHint as safe, unless the entry says', () => {
+    const hinted = [{ name: 'look', inputSchema: SCHEMA, annotations: { readOnlyHint: true } }];
+    expect(groupTools(groupOf({ tools: '*' }), hinted, () => false, 't', 0)[0]!.safe).toBe(true);
+    const unsafe = groupOf({ tools: '*', safe: false });
+    expect(groupTools(unsafe, hinted, () => false, 't', 0)[0]!.safe).toBe(false);
+  });
+});

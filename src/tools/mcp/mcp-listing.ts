@@ -1,0 +1,85 @@
+/**
+ * MCP tools completed from their server's list (`tools/list`): one tool's description, schema
+ * and hints, and an entry for a server's tools (`"tools": "*"` or names) made the tools it names.
+ * Pure: no Nest import.
+ */
+import { ToolDefinitionError, where } from '../definition-error.js';
+import { parametersProblem } from '../parameters-schema.js';
+import type { Tool } from '../tool-definition.js';
+import type { McpListedTool } from './mcp-target.js';
+
+/** The tool's description, schema and hints as its server lists them, where its entry gives none. */
+export function fillListed(tool: Tool, found: McpListedTool, at: string): void {
+  if (tool.raw.description === undefined) tool.description = found.description ?? '';
+  if (tool.raw.parameters === undefined) {
+    const problem = parametersProblem(found.inputSchema);
+    if (problem)
+      throw new ToolDefinitionError(
+        `${at}: the MCP server's inputSchema for '${found.name}' ${problem}; give 'parameters'`,
+      );
+    tool.parameters = found.inputSchema;
+  }
+  if (tool.raw.safe === undefined)
+    tool.safe = found.annotations?.readOnlyHint === true ? true : undefined;
+  tool.mcpTask = found.execution?.taskSupport === 'required' ? true : undefined;
+  tool.pending = undefined;
+}
+
+/** What a server lists, for a message: the first 50 names. */
+export function listedNames(listed: readonly McpListedTool[]): string {
+  const names = listed.slice(0, 50).map((t) => t.name);
+  return names.join(', ') + (listed.length > 50 ? `, … (${listed.length} in all)` : '') || 'none';
+}
+
+/**
+ * The tools an entry for a server's tools (`group`, at `index` of `source`) stands for, as its
+ * server lists them (`listed`): each named `prefix` + its name (other characters than letters,
+ * digits, `_` and `-` as `_`, cut to 64 characters, `_2`, `_3` … when two come out the same), its
+ * entry the group's with `name` (and `tool`, the server's name, where it differs). A tool that
+ * `leftOut` says the set has an entry of its own for (its name taken, or the same tool of the same
+ * server) is left to that entry. Throws ToolDefinitionError when the server lacks a tool named.
+ */
+export function groupTools(
+  group: Tool,
+  listed: readonly McpListedTool[],
+  leftOut: (name: string, remote: string) => boolean,
+  source: string,
+  index: number,
+): Tool[] {
+  const { tools: wanted, prefix } = group.mcpGroup!;
+  const chosen =
+    wanted === '*'
+      ? listed
+      : wanted.map((name) => {
+          const found = listed.find((t) => t.name === name);
+          if (found) return found;
+          throw new ToolDefinitionError(
+            `${where(source, index)}: field 'tools': the MCP server has no tool '${name}' (it lists: ${listedNames(listed)})`,
+          );
+        });
+  const shared = Object.fromEntries(
+    Object.entries(group.raw).filter(([field]) => field !== 'tools' && field !== 'prefix'),
+  );
+  const made = new Set<string>();
+  const out: Tool[] = [];
+  for (const found of chosen) {
+    const name = uniqueName(`${prefix}${found.name}`, made);
+    if (leftOut(name, found.name)) continue;
+    const raw = { ...shared, name, ...(name !== found.name && { tool: found.name }) };
+    const tool: Tool = { ...group, name, remoteName: found.name, raw };
+    delete tool.mcpGroup;
+    delete tool.pending;
+    fillListed(tool, found, where(source, index, name));
+    out.push(tool);
+  }
+  return out;
+}
+
+/** `wanted` as a tool name (see groupTools), unique among `made` (added to it). */
+function uniqueName(wanted: string, made: Set<string>): string {
+  const base = wanted.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+  let name = base;
+  for (let n = 2; made.has(name); n++) name = `${base.slice(0, 64 - `_${n}`.length)}_${n}`;
+  made.add(name);
+  return name;
+}

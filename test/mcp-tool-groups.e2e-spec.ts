@@ -1,0 +1,132 @@
+import { McpTestServer, ORDER_SCHEMA } from './support/mcp-server.js';
+import { useServerDownRig } from './support/mcp-server-down.js';
+import { postTools, writeToolsFile } from './support/tools-file.js';
+import { callOnce, offeredNames, useClientPerTest, useEngineRig } from './support/turn-harness.js';
+import { untilAsync } from './support/waiting.js';
+
+const text = (t: string) => ({ content: [{ type: 'text', text: t }] });
+
+/** Entries of `"type": "mcp"` for a server's tools (`"tools": "*"` or names), not one tool each. */
+describe('an entry for the tools an MCP server lists', () => {
+  const mcp = new McpTestServer([
+    {
+      name: 'lookup_order',
+      description: 'Status of an order by its number.',
+      inputSchema: ORDER_SCHEMA,
+      annotations: { readOnlyHint: true },
+      answer: (args) => text(`Order ${String(args.order_id)} shipped`),
+    },
+    { name: 'orders.cancel', inputSchema: ORDER_SCHEMA, answer: () => text('cancelled') },
+    {
+      name: 'refund',
+      description: 'Refunds an order.',
+      inputSchema: ORDER_SCHEMA,
+      answer: () => text('refunded'),
+    },
+  ]);
+  let mcpUrl = '';
+  // Started before the engine reads its tools file.
+  beforeAll(async () => {
+    mcpUrl = await mcp.start();
+  }, 20_000);
+  afterAll(() => mcp.stop());
+  const rig = useEngineRig((base) => {
+    const weather = { name: 'get_weather', url: `${base}/{city}`, method: 'GET' };
+    return {
+      LLM_MODEL: 'm',
+      LLM_TOOLS_FILE: writeToolsFile([
+        weather,
+        // Its own entry: asked for approval, under a name of the admin's.
+        { type: 'mcp', name: 'cancel', tool: 'orders.cancel', url: mcpUrl, confirm: true },
+        { type: 'mcp', url: mcpUrl, tools: '*', prefix: 'crm_', timeout_secs: 5 },
+      ]),
+    };
+  });
+  const client = useClientPerTest(rig);
+  const api = (path = '') => fetch(`${rig.engine.httpUrl}/api/tools${path}`);
+
+  it('offers each tool the server lists, as it lists it, leaving one with an entry of its own to it', async () => {
+    expect(await offeredNames(rig, client.ws)).toEqual([
+      'get_weather',
+      'cancel',
+      'crm_lookup_order',
+      'crm_refund',
+    ]);
+    const offered = rig.llm.requests[0]!.body.tools.map((t: any) => t.function);
+    expect(offered[2]).toEqual({
+      name: 'crm_lookup_order',
+      description: 'Status of an order by its number.',
+      parameters: ORDER_SCHEMA,
+    });
+    const before = mcp.calls.length;
+    const { read } = await callOnce(rig, client.ws, 'crm_lookup_order', { order_id: '7' });
+    expect(read).toBe('Order 7 shipped');
+    expect(mcp.calls.slice(before).map((c) => [c.name, c.args])).toEqual([
+      ['lookup_order', { order_id: '7' }],
+    ]);
+    // The admin sees the tools the entry became, each an entry that can be changed on its own.
+    const listed = (await (await api()).json()) as { tools: Record<string, unknown>[] };
+    expect(listed.tools.slice(2)).toEqual([
+      { type: 'mcp', url: mcpUrl, timeout_secs: 5, name: 'crm_lookup_order', tool: 'lookup_order' },
+      { type: 'mcp', url: mcpUrl, timeout_secs: 5, name: 'crm_refund', tool: 'refund' },
+    ]);
+    const health = (await (await fetch(`${rig.engine.httpUrl}/health`)).json()) as any;
+    expect(health.tools).toEqual({ count: 4, source: 'file', unavailable: [] });
+  });
+
+  it('takes the tools named, as the API gives them, and refuses what cannot be', async () => {
+    const refused = async (definition: Record<string, unknown>) => {
+      const res = await postTools(rig.engine.httpUrl, [
+        { type: 'mcp', url: mcpUrl, ...definition },
+      ]);
+      expect(res.status).toBe(400);
+      return ((await res.json()) as { message: string }).message;
+    };
+    expect(await refused({ tools: ['refund', 'nope'] })).toBe(
+      "request body: tool #0: field 'tools': the MCP server has no tool 'nope' (it lists: lookup_order, orders.cancel, refund)",
+    );
+    expect(await refused({ tools: '*', name: 'x' })).toMatch(
+      /^request body: tool #0 'x': field 'name' is one tool's, and the entry is for the tools its server lists \('tools'\)/,
+    );
+    expect(await refused({ tools: 'all' })).toMatch(
+      /^request body: tool #0: field 'tools' is invalid: expected "\*"/,
+    );
+    expect(await refused({ tools: [] })).toMatch(/field 'tools' is invalid/);
+    expect(await refused({ prefix: 'crm_' })).toMatch(/field 'name' is required/);
+    expect(await refused({ name: 'lookup_order', prefix: 'crm_' })).toBe(
+      "request body: tool #0 'lookup_order': field 'prefix' is put before the names of 'tools', which the entry does not have",
+    );
+    expect(await refused({ tools: '*', headers: { 'X-C': '${session.customer}' } })).toMatch(
+      /field 'tools' needs the server's list of tools, which cannot be read before a session/,
+    );
+    const res = await postTools(rig.engine.httpUrl, [
+      { type: 'mcp', url: mcpUrl, tools: ['refund', 'orders.cancel'] },
+    ]);
+    expect(res.status).toBe(200);
+    // Names as the engine takes them: a dot is no character of a tool name.
+    expect(await offeredNames(rig, client.ws)).toEqual(['refund', 'orders_cancel']);
+    const { read } = await callOnce(rig, client.ws, 'orders_cancel', { order_id: '2' });
+    expect(read).toBe('cancelled');
+    expect(mcp.calls.at(-1)!.name).toBe('orders.cancel');
+  });
+});
+
+/** The server of such an entry down at start-up: the engine starts, and offers its tools later. */
+describe('an entry for the tools of an MCP server that is down at start-up', () => {
+  const { down, rig, client, health } = useServerDownRig((down) => [
+    { ...down.definition(), name: undefined, tools: '*', prefix: 'shop-' },
+  ]);
+
+  it('says so in /health, and offers them once the server answers', async () => {
+    expect(await offeredNames(rig, client.ws)).toEqual(['get_weather']);
+    expect(await health()).toEqual({ count: 2, source: 'file', unavailable: ['shop-*'] });
+    await down.mcp.start(down.port);
+    await untilAsync(
+      async () => (await offeredNames(rig, client.ws)).includes('shop-lookup_order'),
+      'the tools listed',
+    );
+    expect(await health()).toEqual({ count: 2, source: 'file', unavailable: [] });
+    const { read } = await callOnce(rig, client.ws, 'shop-lookup_order', { order_id: '3' });
+    expect(read).toBe('Order 3');
+  });
+});
