@@ -1,4 +1,4 @@
-import { McpTestServer, ORDER_SCHEMA } from './support/mcp-server.js';
+import { McpTestServer, ORDER_SCHEMA, type McpTestTool } from './support/mcp-server.js';
 import { useServerDownRig } from './support/mcp-server-down.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
 import { callOnce, offeredNames, useClientPerTest, useEngineRig } from './support/turn-harness.js';
@@ -8,22 +8,25 @@ const text = (t: string) => ({ content: [{ type: 'text', text: t }] });
 
 /** Entries of `"type": "mcp"` for a server's tools (`"tools": "*"` or names), not one tool each. */
 describe('an entry for the tools an MCP server lists', () => {
-  const mcp = new McpTestServer([
-    {
-      name: 'lookup_order',
-      description: 'Status of an order by its number.',
-      inputSchema: ORDER_SCHEMA,
-      annotations: { readOnlyHint: true },
-      answer: (args) => text(`Order ${String(args.order_id)} shipped`),
-    },
-    { name: 'orders.cancel', inputSchema: ORDER_SCHEMA, answer: () => text('cancelled') },
-    {
-      name: 'refund',
-      description: 'Refunds an order.',
-      inputSchema: ORDER_SCHEMA,
-      answer: () => text('refunded'),
-    },
-  ]);
+  const lookup: McpTestTool = {
+    name: 'lookup_order',
+    description: 'Status of an order by its number.',
+    inputSchema: ORDER_SCHEMA,
+    annotations: { readOnlyHint: true },
+    answer: (args) => text(`Order ${String(args.order_id)} shipped`),
+  };
+  const cancel: McpTestTool = {
+    name: 'orders.cancel',
+    inputSchema: ORDER_SCHEMA,
+    answer: () => text('cancelled'),
+  };
+  const refund: McpTestTool = {
+    name: 'refund',
+    description: 'Refunds an order.',
+    inputSchema: ORDER_SCHEMA,
+    answer: () => text('refunded'),
+  };
+  const mcp = new McpTestServer([lookup, cancel, refund]);
   let mcpUrl = '';
   // Started before the engine reads its tools file.
   beforeAll(async () => {
@@ -108,6 +111,31 @@ describe('an entry for the tools an MCP server lists', () => {
     const { read } = await callOnce(rig, client.ws, 'orders_cancel', { order_id: '2' });
     expect(read).toBe('cancelled');
     expect(mcp.calls.at(-1)!.name).toBe('orders.cancel');
+  });
+
+  it('takes the tools the server lists anew, and leaves out those it no longer lists', async () => {
+    const res = await postTools(rig.engine.httpUrl, [
+      { type: 'mcp', url: mcpUrl, tools: '*', prefix: 'crm_' },
+    ]);
+    expect(res.status).toBe(200);
+    const names = ['crm_lookup_order', 'crm_orders_cancel', 'crm_refund'];
+    expect(await offeredNames(rig, client.ws)).toEqual(names);
+    const track: McpTestTool = {
+      name: 'track',
+      inputSchema: ORDER_SCHEMA,
+      answer: () => text('in transit'),
+    };
+    await mcp.changeTools([lookup, cancel, track]);
+    await untilAsync(
+      async () => (await offeredNames(rig, client.ws)).includes('crm_track'),
+      'the new list applied',
+    );
+    expect(await offeredNames(rig, client.ws)).toEqual([...names.slice(0, 2), 'crm_track']);
+    const health = (await (await fetch(`${rig.engine.httpUrl}/health`)).json()) as any;
+    expect(health.tools.unavailable).toEqual(['crm_refund']);
+    expect((await callOnce(rig, client.ws, 'crm_track', { order_id: '4' })).read).toBe(
+      'in transit',
+    );
   });
 });
 

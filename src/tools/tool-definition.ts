@@ -175,6 +175,11 @@ export interface Tool {
    */
   mcpGroup?: { tools: '*' | readonly string[]; prefix: string };
   /**
+   * The entry for all of a server's tools (`"tools": "*"`) that made this one: a tool the server
+   * lists later joins it (see groupsOf).
+   */
+  mcpListedBy?: ToolDefinitionInput;
+  /**
    * An MCP tool whose server, or an OpenAPI tool whose document, could not be reached when the
    * tools file was read: why. Not offered to the model until a later try makes it ready.
    */

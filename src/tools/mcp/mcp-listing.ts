@@ -5,8 +5,8 @@
  */
 import { ToolDefinitionError, where } from '../definition-error.js';
 import { parametersProblem } from '../parameters-schema.js';
-import type { Tool } from '../tool-definition.js';
-import type { McpListedTool } from './mcp-target.js';
+import type { Tool, ToolDefinitionInput } from '../tool-definition.js';
+import { targetOf, type McpListedTool } from './mcp-target.js';
 
 /** The tool's description, schema and hints as its server lists them, where its entry gives none. */
 export function fillListed(tool: Tool, found: McpListedTool, at: string): void {
@@ -67,12 +67,32 @@ export function groupTools(
     if (leftOut(name, found.name)) continue;
     const raw = { ...shared, name, ...(name !== found.name && { tool: found.name }) };
     const tool: Tool = { ...group, name, remoteName: found.name, raw };
+    if (wanted === '*') tool.mcpListedBy = group.raw;
     delete tool.mcpGroup;
     delete tool.pending;
     fillListed(tool, found, where(source, index, name));
     out.push(tool);
   }
   return out;
+}
+
+/**
+ * The entries for all of a server's tools (`"tools": "*"`) that made tools of `tools` (of those
+ * `only` holds), each as the entry it was, and the last tool it made: what the server lists anew
+ * joins it there (see groupTools).
+ */
+export function groupsOf(
+  tools: readonly Tool[],
+  only?: ReadonlySet<Tool>,
+): { group: Tool; last: Tool }[] {
+  const lastOf = new Map<ToolDefinitionInput, Tool>();
+  for (const tool of tools)
+    if (tool.mcpListedBy && (!only || only.has(tool))) lastOf.set(tool.mcpListedBy, tool);
+  return [...lastOf].map(([entry, last]) => {
+    const prefix = entry.prefix ?? '';
+    const group = { ...last, raw: entry, name: `${prefix}*`, mcpGroup: { tools: '*', prefix } };
+    return { group: group as Tool, last };
+  });
 }
 
 /** `wanted` as a tool name (see groupTools), unique among `made` (added to it). */
@@ -82,4 +102,15 @@ function uniqueName(wanted: string, made: Set<string>): string {
   for (let n = 2; made.has(name); n++) name = `${base.slice(0, 64 - `_${n}`.length)}_${n}`;
   made.add(name);
   return name;
+}
+
+/** Whether `tools` has a tool of that name, or an entry of its own for that tool of `group`'s server. */
+export function leftOutBy(tools: readonly Tool[], group: Tool) {
+  const server = JSON.stringify(targetOf(group));
+  return (name: string, remote: string) =>
+    tools.some(
+      (t) =>
+        t.name === name ||
+        (t.remoteName === remote && !t.mcpGroup && JSON.stringify(targetOf(t)) === server),
+    );
 }

@@ -1,7 +1,9 @@
 /** Where an MCP tool's calls go, and how one server is told from another. Pure: no Nest import. */
 import type { SpanRef } from '../../common/trace-context.js';
+import { buildHttpRequest } from '../http-request-builder.js';
 import { oauth2Identity, type OAuth2Config } from '../oauth2.js';
-import type { McpCommand } from '../tool-definition.js';
+import type { McpCommand, Tool } from '../tool-definition.js';
+import { commandLine, filledCommand } from './mcp-command.js';
 import type { Asker } from './mcp-elicitation.js';
 
 /**
@@ -59,4 +61,26 @@ export interface McpLimits {
   onProgress?: (update: { progress?: number; total?: number; message?: string }) => void;
   /** A call's session and its user, whom the server may ask something (MCP elicitation). */
   asker?: Asker;
+}
+
+/** The server's URL and headers for one call: secrets and the session's variables filled in. */
+export function targetOf(
+  tool: Tool,
+  variables: Record<string, string> = {},
+): McpTarget | { error: string } {
+  const sampling = tool.mcpSampling && { sampling: tool.mcpSampling };
+  if (tool.stdio)
+    return {
+      url: '',
+      headers: {},
+      stdio: filledCommand(tool.stdio, tool.secrets),
+      label: commandLine(tool.stdio),
+      ...sampling,
+    };
+  const built = buildHttpRequest(tool, {}, variables);
+  if ('error' in built) return built;
+  const headers = Object.fromEntries(
+    Object.entries(built.headers).filter(([name]) => name.toLowerCase() !== 'content-type'),
+  );
+  return { url: built.url, headers, ...(tool.oauth2 && { oauth2: tool.oauth2 }), ...sampling };
 }

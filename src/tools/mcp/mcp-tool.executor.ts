@@ -10,7 +10,6 @@ import { LlmClient } from '../../llm/llm.types.js';
 import { modelSampler } from './mcp-sampling.js';
 import { EngineMetrics } from '../../metrics/engine-metrics.js';
 import { ToolDefinitionError, where } from '../definition-error.js';
-import { buildHttpRequest } from '../http-request-builder.js';
 import type { Tool } from '../tool-definition.js';
 import { toolErrors, resultText } from '../tool-errors.js';
 import type { BreakerRun } from '../tool-breaker.js';
@@ -29,8 +28,9 @@ import {
   type McpTarget,
 } from './mcp-clients.js';
 import { needsListing } from './mcp-definition.js';
-import { fillListed, groupTools, listedNames } from './mcp-listing.js';
-import { commandLine, filledCommand } from './mcp-command.js';
+import { fillListed, groupsOf, groupTools, leftOutBy, listedNames } from './mcp-listing.js';
+import { targetOf } from './mcp-target.js';
+import { commandLine } from './mcp-command.js';
 import { mcpResultText } from './mcp-result.js';
 import { describeFailure, requiresTask, serverDown } from './mcp-faults.js';
 
@@ -255,38 +255,19 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       const index = places.get(group)!;
       const listed = (await listOf(group, index, where(source, index)))?.listed;
       if (!listed) continue;
-      const server = JSON.stringify(targetOf(group));
-      const leftOut = (name: string, remote: string) =>
-        tools.some(
-          (t) =>
-            t.name === name ||
-            (t.remoteName === remote && !t.mcpGroup && JSON.stringify(targetOf(t)) === server),
-        );
-      tools.splice(tools.indexOf(group), 1, ...groupTools(group, listed, leftOut, source, index));
+      const made = groupTools(group, listed, leftOutBy(tools, group), source, index);
+      tools.splice(tools.indexOf(group), 1, ...made);
+    }
+    // The server lists tools it did not: those of an entry for all its tools join them.
+    if (!opts.relisted) return;
+    for (const { group, last } of groupsOf(tools, opts.only)) {
+      const index = tools.indexOf(last);
+      const listed = (await listOf(group, index, where(source, index)))?.listed;
+      if (!listed) continue;
+      const made = groupTools(group, listed, leftOutBy(tools, group), source, index);
+      tools.splice(index + 1, 0, ...made);
     }
   }
-}
-
-/** The server's URL and headers for one call: secrets and the session's variables filled in. */
-function targetOf(
-  tool: Tool,
-  variables: Record<string, string> = {},
-): McpTarget | { error: string } {
-  const sampling = tool.mcpSampling && { sampling: tool.mcpSampling };
-  if (tool.stdio)
-    return {
-      url: '',
-      headers: {},
-      stdio: filledCommand(tool.stdio, tool.secrets),
-      label: commandLine(tool.stdio),
-      ...sampling,
-    };
-  const built = buildHttpRequest(tool, {}, variables);
-  if ('error' in built) return built;
-  const headers = Object.fromEntries(
-    Object.entries(built.headers).filter(([name]) => name.toLowerCase() !== 'content-type'),
-  );
-  return { url: built.url, headers, ...(tool.oauth2 && { oauth2: tool.oauth2 }), ...sampling };
 }
 
 /** How the log names a server: its command line, or its URL without its query (no key in it). */
