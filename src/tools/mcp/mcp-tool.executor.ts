@@ -256,6 +256,10 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       const listed = (await listOf(group, index, where(source, index)))?.listed;
       if (!listed) continue;
       const made = groupTools(group, listed, leftOutBy(tools, group), source, index);
+      if (made.length === 0)
+        this.logger.warn(
+          `${where(source, index)}: the entry for the MCP server's tools makes none: ${listed.length === 0 ? 'it lists none' : 'the set has an entry of its own for each'}`,
+        );
       tools.splice(tools.indexOf(group), 1, ...made);
     }
     // The server lists tools it did not: those of an entry for all its tools join them.
