@@ -260,6 +260,25 @@ describe('speech while tools run', () => {
     ws.close();
   });
 
+  it('says the answer a moment later when audio heard out stops coming without an end', async () => {
+    // No voice activity detection: the client ends an utterance with audio_end, and sends none.
+    const ws = await voiceSession(engine.wsUrl, { language: 'en' });
+    llm.enqueue(sseText([xmlCall('meteo', { city: 'Rome' })]), sseText(['Sunny.']));
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'Weather in Rome?' });
+    await until(() => meteo().length === 1, 'the call');
+    for (let at = 0; at < 6400; at += 640)
+      ws.socket.send(SPEECH.subarray(at, at + 640), { binary: true });
+    ws.send({ type: 'ping' });
+    await ws.waitFor((m) => m.type === 'pong', from); // the audio is in
+    release();
+    await ws.waitFor((m) => m.type === 'audio_end', from, 5000);
+    const result = ws.messages.findIndex((m, i) => i >= from && m.type === 'tool_result');
+    expect(ws.messages.slice(result).filter((m) => m.type === 'audio').length).toBeGreaterThan(0);
+    expect(ws.messages.slice(from).some((m) => m.interrupted)).toBe(false);
+    ws.close();
+  });
+
   it('cuts the call short for more than an okay, once it is heard', async () => {
     const { ws, from } = await sayWhileCalling('Make it Milan instead.', 'Milan then.');
     await ws.waitFor((m) => m.type === 'assistant_end' && m.text === 'Milan then.', from, 10_000);

@@ -279,7 +279,7 @@ export class Conversation {
         session,
         deps,
         said ? sayTurn(session, text) : deps.turns.run(session, text, signal, heard),
-        { signal, since, logger, judging: () => this.utterances.judging },
+        { signal, since, logger, judging: () => this.utterances.judged },
       ).finally(() => this.end.turnEnded(signal.aborted)),
     );
   }

@@ -5,6 +5,7 @@ import type { Session } from './session.js';
 import type { SessionEnd } from './session-end.js';
 import { LazyAbort } from '../common/lazy-abort.js';
 import { Listening } from './listening.js';
+import { HeardOutJudging } from './heard-out-judging.js';
 
 /** What the user's audio leads to in the conversation. */
 export interface UtteranceDeps {
@@ -34,14 +35,8 @@ export class Utterances {
    * "okay" (a caller's "okay, thanks" to "One moment." would cancel a booking half made).
    */
   private heardOut: boolean | undefined;
-  /**
-   * Heard-out utterances whose words are not judged yet, each settled once they are (or after
-   * `STT_MAX_SECONDS` and as long again for their transcription, from a client that stopped
-   * sending audio mid-word): the answer's speech waits for them, not to start over the caller.
-   */
-  private readonly unjudged = new Set<Promise<void>>();
-  /** Settles the heard-out utterance under way as judged. */
-  private judged: (() => void) | undefined;
+  /** Heard-out utterances whose words are not judged yet: the answer's speech waits for them. */
+  private readonly judging = new HeardOutJudging();
 
   constructor(
     private readonly session: Session,
@@ -62,13 +57,14 @@ export class Utterances {
   /** Binary frames are audio: PCM s16le, 16 kHz, mono, or the session's `input_audio_format`. */
   async hear(data: Buffer): Promise<void> {
     if (this.end.recording) return;
+    this.judging.heard();
     for (const heard of await this.listening.hear(data)) {
       if (heard.type === 'audio') {
         this.end.activity();
         await this.overAgent();
       } else if (heard.type === 'invalid') {
         this.heardOut = undefined;
-        this.judgedNow();
+        this.judging.drop();
         this.deps.error('invalid_audio', heard.message);
       } else if (heard.type === 'speech_started') {
         this.end.userSpeaking = true;
@@ -89,7 +85,7 @@ export class Utterances {
     const pcm = this.listening.end();
     if (pcm) return this.answer(pcm, performance.now());
     this.heardOut = undefined;
-    this.judgedNow();
+    this.judging.drop();
     if (this.listening.detecting)
       return this.deps.error('no_speech', 'no speech was heard before audio_end');
     return this.deps.error(
@@ -107,14 +103,13 @@ export class Utterances {
    * Settles once the heard-out utterances under way have been judged (undefined: none is): the
    * answer's speech waits for it, lest the agent speak over the caller.
    */
-  get judging(): Promise<void> | undefined {
-    if (this.unjudged.size === 0) return undefined;
-    return Promise.all(this.unjudged).then(() => undefined);
+  get judged(): Promise<void> | undefined {
+    return this.judging.until;
   }
 
   /** The connection has closed: a transcription under way is abandoned. */
   close(): void {
-    this.judgedNow();
+    this.judging.drop();
     this.closed.abort();
     this.listening.close();
   }
@@ -128,37 +123,16 @@ export class Utterances {
   private begins(): boolean {
     if (this.heardOut === undefined) {
       this.heardOut = this.deps.calling();
-      if (this.heardOut) this.judgeLater();
+      if (this.heardOut) this.judging.begin();
     }
     return this.heardOut;
-  }
-
-  private judgeLater(): void {
-    let timer: NodeJS.Timeout | undefined;
-    const judged = new Promise<void>((resolve) => {
-      this.judged = resolve;
-      const { maxSeconds } = this.deps.speech.config.stt;
-      timer = setTimeout(resolve, maxSeconds * 2000);
-      timer.unref();
-    }).finally(() => {
-      clearTimeout(timer);
-      this.unjudged.delete(judged);
-    });
-    this.unjudged.add(judged);
-  }
-
-  /** The heard-out utterance under way has been judged (or dropped). */
-  private judgedNow(): void {
-    this.judged?.();
-    this.judged = undefined;
   }
 
   /** Transcribes an utterance that ended at `ended`, and answers it. */
   private async answer(pcm: Buffer, ended: number): Promise<void> {
     const heardOut = this.heardOut ?? false;
     this.heardOut = undefined;
-    const judged = this.judged;
-    this.judged = undefined;
+    const judged = this.judging.ended();
     try {
       const { language } = this.session.settings;
       this.transcribing++;
@@ -171,7 +145,7 @@ export class Utterances {
         return this.deps.error('no_speech', 'no speech was recognised in the utterance');
       await this.deps.answer(heard.text, ended, heard.heard, heardOut);
     } finally {
-      judged?.();
+      judged();
     }
   }
 }
