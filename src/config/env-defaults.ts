@@ -98,6 +98,16 @@ export const DEFAULT_TOOL_WAIT_PHRASES: Record<string, string> = {
   pt: 'Um momento.',
 };
 
+/** SPEECH_TOOL_STILL_PHRASE's default: said while calls go on running for long. */
+export const DEFAULT_TOOL_STILL_PHRASES: Record<string, string> = {
+  en: 'Still working on it, thank you for waiting.',
+  it: "Ci sto ancora lavorando, grazie dell'attesa.",
+  es: 'Sigo con ello, gracias por esperar.',
+  fr: 'Je m’en occupe toujours, merci de patienter.',
+  de: 'Ich bin noch dabei, danke für Ihre Geduld.',
+  pt: 'Ainda estou verificando, obrigado por aguardar.',
+};
+
 /** SPEECH_UNCLEAR_PHRASE's default: said before a question asked again, its answer not taken. */
 export const DEFAULT_UNCLEAR_PHRASES: Record<string, string> = {
   en: "Sorry, I didn't catch that.",

@@ -6,6 +6,7 @@ import {
   DEFAULT_CONFIRM_PHRASES,
   DEFAULT_HOLD_PHRASES,
   DEFAULT_STILL_HERE_PHRASES,
+  DEFAULT_TOOL_STILL_PHRASES,
   DEFAULT_TOOL_WAIT_PHRASES,
   DEFAULT_UNCLEAR_PHRASES,
 } from './env-defaults.js';
@@ -32,6 +33,10 @@ export interface SpeechEnv extends TelephonyEnv {
   toolWaitMs: number;
   /** By language code (`*`: any language); the session's language picks one. */
   toolWaitPhrases: Record<string, string>;
+  /** Tools running this long and longer (again each time), nothing else being said: a phrase. */
+  toolStillMs: number;
+  /** By language code, as toolWaitPhrases. */
+  toolStillPhrases: Record<string, string>;
   /** Said before a question asked again (its answer did not fit), by language code. */
   unclearPhrases: Record<string, string>;
   /** Said when the user asks a waiting question or approval to wait ("one moment"), by language. */
@@ -104,6 +109,12 @@ export function parseSpeech(raw: Raw): SpeechEnv {
     audioLeadMs: int(raw, 'SPEECH_AUDIO_LEAD_MS', 1000, 0, 600_000),
     toolWaitMs: int(raw, 'SPEECH_TOOL_WAIT_MS', 2000, 0, 600_000),
     toolWaitPhrases: phrasePerLanguage(raw, 'SPEECH_TOOL_WAIT_PHRASE', DEFAULT_TOOL_WAIT_PHRASES),
+    toolStillMs: int(raw, 'SPEECH_TOOL_STILL_MS', 10_000, 0, 600_000),
+    toolStillPhrases: phrasePerLanguage(
+      raw,
+      'SPEECH_TOOL_STILL_PHRASE',
+      DEFAULT_TOOL_STILL_PHRASES,
+    ),
     unclearPhrases: phrasePerLanguage(raw, 'SPEECH_UNCLEAR_PHRASE', DEFAULT_UNCLEAR_PHRASES),
     holdPhrases: phrasePerLanguage(raw, 'SPEECH_HOLD_PHRASE', DEFAULT_HOLD_PHRASES),
     stillHerePhrases: phrasePerLanguage(

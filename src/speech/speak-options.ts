@@ -27,6 +27,9 @@ export interface SpeakOptions {
   /** SPEECH_TOOL_WAIT_MS and SPEECH_TOOL_WAIT_PHRASE (see ToolWait); 0 or '': never. */
   toolWaitMs?: number;
   toolWaitPhrase?: string;
+  /** SPEECH_TOOL_STILL_MS and SPEECH_TOOL_STILL_PHRASE (see ToolStill); 0 or '': never. */
+  toolStillMs?: number;
+  toolStillPhrase?: string;
   /** A tool's own wait phrase in the session's language (its `wait_phrase`), if it has one. */
   toolWaitPhraseOf?: (tool: string) => string | undefined;
   /** SPEECH_UNCLEAR_PHRASE: said before a question asked again ('' : the question alone). */

@@ -16,8 +16,11 @@ class RecordingTts extends TtsEngine {
   }
 }
 
-/** A voice turn driven event by event, with SPEECH_TOOL_WAIT_MS=100 (or `toolWaitMs`) and fake timers. */
-function voiceTurn(toolWaitMs = 100) {
+/**
+ * A voice turn driven event by event, with SPEECH_TOOL_WAIT_MS=100 (or `toolWaitMs`),
+ * SPEECH_TOOL_STILL_MS `toolStillMs` (0: never) and fake timers.
+ */
+function voiceTurn(toolWaitMs = 100, toolStillMs = 0) {
   const tts = new RecordingTts();
   const spoken: string[] = [];
   const turn$ = new Subject<TurnEvent>();
@@ -30,6 +33,8 @@ function voiceTurn(toolWaitMs = 100) {
       onSpoken: (s) => spoken.push(s),
       toolWaitMs,
       toolWaitPhrase: 'One moment.',
+      toolStillMs,
+      toolStillPhrase: 'Still on it.',
     }).pipe(toArray()),
   );
   const call = (id: string): TurnEvent => ({ type: 'tool_call', id, name: 'f', arguments: {} });
@@ -159,6 +164,44 @@ describe('speech while tools run', () => {
     await jest.advanceTimersByTimeAsync(1000);
     await silent.end();
     expect(silent.tts.texts).toEqual([]);
+  });
+});
+
+describe('speech while tools run long (SPEECH_TOOL_STILL_MS)', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('says the still phrase each time the calls have run that much longer, and not once they end', async () => {
+    const t = voiceTurn(100, 1000);
+    t.send(t.call('a'));
+    await jest.advanceTimersByTimeAsync(999);
+    expect(t.tts.texts).toEqual(['One moment.']);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(t.tts.texts).toEqual(['One moment.', 'Still on it.']);
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(t.tts.texts).toEqual(['One moment.', 'Still on it.', 'Still on it.']);
+    t.send(t.result('a'));
+    await jest.advanceTimersByTimeAsync(5000);
+    t.send({ type: 'assistant_delta', text: 'Booked.' });
+    await t.end();
+    expect(t.tts.texts).toEqual(['One moment.', 'Still on it.', 'Still on it.', 'Booked.']);
+    expect(t.spoken).toEqual(['Booked.']);
+  });
+
+  it('counts from the calls of each round, and says nothing while a call awaits the user', async () => {
+    const t = voiceTurn(0, 1000);
+    t.send(t.call('a'));
+    await jest.advanceTimersByTimeAsync(600);
+    t.send(t.result('a'));
+    t.send(t.call('b'));
+    await jest.advanceTimersByTimeAsync(600);
+    expect(t.tts.texts).toEqual([]);
+    await jest.advanceTimersByTimeAsync(400);
+    expect(t.tts.texts).toEqual(['Still on it.']);
+    t.send({ type: 'tool_confirm', id: 'b', name: 'f', arguments: {}, prompt: 'Go on?' });
+    await jest.advanceTimersByTimeAsync(5000);
+    await t.end();
+    expect(t.tts.texts).toEqual(['Still on it.', 'Go on?']);
   });
 });
 

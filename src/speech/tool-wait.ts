@@ -1,34 +1,28 @@
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 
 /**
- * In a voice turn that has said nothing yet, tool calls still running after `afterMs` get a
- * short phrase said once (SPEECH_TOOL_WAIT_MS; the oldest running call's tool's `wait_phrase`, or
- * SPEECH_TOOL_WAIT_PHRASE): a caller on the phone
- * hears that the agent is at work rather than dead air. A call awaiting the user's approval, or
- * their answer to its question, is not work the user waits for: from then on nothing more is
- * said by this.
+ * The calls of a voice turn while they run: a timer from when they begin (`begin`), cleared once
+ * none runs. A call awaiting the user's approval, or their answer to its question, is not work the
+ * user waits for: from then on the turn says nothing more of the wait.
  */
-export class ToolWait {
+abstract class WhileCallsRun {
   /** Calls still running: their tools' names, by call id, oldest first. */
-  private readonly running = new Map<string, string>();
-  private timer: NodeJS.Timeout | undefined;
+  protected readonly running = new Map<string, string>();
+  protected timer: NodeJS.Timeout | undefined;
   private done: boolean;
 
-  constructor(
-    private readonly afterMs: number,
-    /** Whether nothing has been said (or queued to be said) in the turn so far. */
-    private readonly silent: () => boolean,
-    /** Says the phrase for a wait on `tool` (the oldest call still running). */
-    private readonly say: (tool: string) => void,
-  ) {
-    this.done = afterMs <= 0;
+  constructor(ms: number) {
+    this.done = ms <= 0;
   }
+
+  /** The timer for calls that began running (undefined: none). */
+  protected abstract begin(): NodeJS.Timeout | undefined;
 
   on(event: TurnEvent): void {
     if (this.done) return;
     if (event.type === 'tool_call') {
       this.running.set(event.id, event.name);
-      this.timer ??= this.silent() ? setTimeout(() => this.fire(), this.afterMs) : undefined;
+      this.timer ??= this.begin();
     } else if (event.type === 'tool_result') {
       this.running.delete(event.id);
       if (this.running.size === 0) this.clear();
@@ -42,6 +36,33 @@ export class ToolWait {
     this.clear();
   }
 
+  private clear(): void {
+    clearTimeout(this.timer); // (an interval's too)
+    this.timer = undefined;
+  }
+}
+
+/**
+ * In a voice turn that has said nothing yet, tool calls still running after `afterMs` get a
+ * short phrase said once (SPEECH_TOOL_WAIT_MS; the oldest running call's tool's `wait_phrase`, or
+ * SPEECH_TOOL_WAIT_PHRASE): a caller on the phone hears that the agent is at work rather than
+ * dead air.
+ */
+export class ToolWait extends WhileCallsRun {
+  constructor(
+    private readonly afterMs: number,
+    /** Whether nothing has been said (or queued to be said) in the turn so far. */
+    private readonly silent: () => boolean,
+    /** Says the phrase for a wait on `tool` (the oldest call still running). */
+    private readonly say: (tool: string) => void,
+  ) {
+    super(afterMs);
+  }
+
+  protected begin(): NodeJS.Timeout | undefined {
+    return this.silent() ? setTimeout(() => this.fire(), this.afterMs) : undefined;
+  }
+
   private fire(): void {
     this.timer = undefined;
     const [tool] = this.running.values();
@@ -50,10 +71,27 @@ export class ToolWait {
       this.stop();
     }
   }
+}
 
-  private clear(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+/**
+ * While a turn's calls go on running, SPEECH_TOOL_STILL_PHRASE every `everyMs`
+ * (SPEECH_TOOL_STILL_MS) from when they began, when nothing else is being said (`quiet`): a
+ * caller on hold for a slow booking hears it is still under way rather than a long silence after
+ * "One moment.".
+ */
+export class ToolStill extends WhileCallsRun {
+  constructor(
+    private readonly everyMs: number,
+    private readonly quiet: () => boolean,
+    private readonly say: () => void,
+  ) {
+    super(everyMs);
+  }
+
+  protected begin(): NodeJS.Timeout {
+    return setInterval(() => {
+      if (this.quiet()) this.say();
+    }, this.everyMs);
   }
 }
 

@@ -3,7 +3,7 @@ import { Observable, type Subscriber } from 'rxjs';
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 import { SentenceSegmenter } from './sentence-segmenter.js';
 import { CodeFences, speakable } from './speech-text.js';
-import { ToolWait } from './tool-wait.js';
+import { ToolStill, ToolWait } from './tool-wait.js';
 import type { TtsEngine } from './tts-engine.js';
 import type { SpeechOutcome } from '../metrics/speech-metrics.js';
 import type { SpeakOptions, SpeechEvent } from './speak-options.js';
@@ -49,6 +49,7 @@ class TurnSpeech {
   private wakeEmitter: (() => void) | undefined;
   private readonly chunkBytes: number;
   private readonly toolWait: ToolWait;
+  private readonly toolStill: ToolStill;
   /** The wait phrase, once queued. */
   private waitJob: Job | undefined;
 
@@ -67,10 +68,20 @@ class TurnSpeech {
       this.add(this.segmenter.flush());
       if (!silent()) return;
       const phrase = options.toolWaitPhraseOf?.(tool) || options.toolWaitPhrase || '';
-      if (phrase === '') return;
-      this.add([phrase], true);
-      this.waitJob = this.jobs.at(-1);
+      this.waitFor(phrase);
     });
+    const quiet = () => this.emitIndex >= this.jobs.length;
+    const still = options.toolStillPhrase ?? '';
+    this.toolStill = new ToolStill(still ? (options.toolStillMs ?? 0) : 0, quiet, () =>
+      this.waitFor(still),
+    );
+  }
+
+  /** Says a phrase for the calls' wait, unless the answer's text comes before it begins. */
+  private waitFor(phrase: string): void {
+    if (phrase === '') return;
+    this.add([phrase], true);
+    this.waitJob = this.jobs.at(-1);
   }
 
   /**
@@ -105,9 +116,11 @@ class TurnSpeech {
           if (asked) this.add([asked], true);
         }
         this.toolWait.on(event);
+        this.toolStill.on(event);
       },
       complete: () => {
         this.toolWait.stop();
+        this.toolStill.stop();
         this.add(this.segmenter.flush());
         this.inputDone = true;
         this.poke();
@@ -115,11 +128,13 @@ class TurnSpeech {
     });
     const onAbort = () => {
       this.toolWait.stop();
+      this.toolStill.stop();
       this.poke();
     };
     this.options.signal.addEventListener('abort', onAbort, { once: true });
     void this.emitLoop().finally(() => {
       this.toolWait.stop();
+      this.toolStill.stop();
       this.options.signal.removeEventListener('abort', onAbort);
       subscription.unsubscribe();
       this.out.next({ type: 'audio_end' });
