@@ -2,6 +2,7 @@ import { McpTestServer, ORDER_SCHEMA, type McpTestTool } from './support/mcp-ser
 import { useServerDownRig } from './support/mcp-server-down.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
 import { callOnce, offeredNames, useClientPerTest, useEngineRig } from './support/turn-harness.js';
+import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { untilAsync } from './support/waiting.js';
 
 const text = (t: string) => ({ content: [{ type: 'text', text: t }] });
@@ -24,6 +25,7 @@ describe('an entry for the tools an MCP server lists', () => {
     name: 'refund',
     description: 'Refunds an order.',
     inputSchema: ORDER_SCHEMA,
+    annotations: { destructiveHint: false },
     answer: () => text('refunded'),
   };
   const mcp = new McpTestServer([lookup, cancel, refund]);
@@ -111,6 +113,36 @@ describe('an entry for the tools an MCP server lists', () => {
     const { read } = await callOnce(rig, client.ws, 'orders_cancel', { order_id: '2' });
     expect(read).toBe('cancelled');
     expect(mcp.calls.at(-1)!.name).toBe('orders.cancel');
+  });
+
+  it('asks approval, with "confirm": "destructive", of the calls of tools the server does not mark harmless', async () => {
+    const res = await postTools(rig.engine.httpUrl, [
+      { type: 'mcp', url: mcpUrl, tools: '*', prefix: 'crm_', confirm: 'destructive' },
+    ]);
+    expect(res.status).toBe(200);
+    const ws = client.ws;
+    const asked = async (name: string) => {
+      rig.llm.reset();
+      rig.llm.enqueue(
+        sseStructuredCalls([{ id: 'c1', name, arguments: { order_id: '5' } }]),
+        sseText(['Done.']),
+      );
+      const from = ws.messages.length;
+      ws.send({ type: 'user_text', text: `use ${name}` });
+      const first = await ws.waitFor(
+        (m) => m.type === 'tool_confirm' || m.type === 'tool_result',
+        from,
+      );
+      if (first.type === 'tool_confirm')
+        ws.send({ type: 'tool_confirm', id: first.id, approved: true });
+      await ws.waitFor((m) => m.type === 'assistant_end', from);
+      return first.type === 'tool_confirm';
+    };
+    // Not marked at all: MCP reads it as possibly destructive.
+    expect(await asked('crm_orders_cancel')).toBe(true);
+    expect(mcp.calls.at(-1)!.name).toBe('orders.cancel');
+    expect(await asked('crm_refund')).toBe(false); // destructiveHint: false
+    expect(await asked('crm_lookup_order')).toBe(false); // readOnlyHint: true
   });
 
   it('takes the tools the server lists anew, and leaves out those it no longer lists', async () => {

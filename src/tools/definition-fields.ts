@@ -106,7 +106,10 @@ export function optionalFields(def: ToolDefinitionInput): Partial<Tool> {
     ...(def.result_max_chars !== undefined ? { resultMaxChars: def.result_max_chars } : {}),
     ...(def.wait_phrase !== undefined ? { waitPhrase: phrasesOf(def.wait_phrase) } : {}),
     ...(def.modalities ? { modalities: def.modalities } : {}),
-    ...(def.confirm ? { confirm: true } : {}),
+    // ("destructive": an MCP tool not known to be harmless; its server's list may say it is.)
+    ...(def.confirm === true || (def.confirm === 'destructive' && def.safe !== true)
+      ? { confirm: true }
+      : {}),
     ...(def.confirm_prompt ? { confirmPrompt: def.confirm_prompt } : {}),
     ...(def.background ? { background: true } : {}),
   };

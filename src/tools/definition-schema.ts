@@ -183,6 +183,8 @@ export const MCP_SCHEMA = {
       ],
     },
     prefix: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,48}$' },
+    // As its server marks the tool: approval asked unless it is read-only or not destructive.
+    confirm: { anyOf: [{ type: 'boolean' }, { const: 'destructive' }] },
   },
 } as const;
 export const validateMcp = compiledOnUse<ToolDefinitionInput>(ajv, MCP_SCHEMA);
@@ -310,7 +312,7 @@ const FIELD_HINTS: Record<string, string> = {
   wait_phrase:
     'a phrase of 1 to 200 characters, or an object of language codes and phrases ({"en":"Let me look.","it":"Controllo."})',
   modalities: 'a non-empty array of "voice" and/or "text"',
-  confirm: 'true or false',
+  confirm: 'true or false (MCP tools: also "destructive")',
   confirm_prompt: 'a question of 1 to 500 characters, with {parameter} placeholders',
   background: 'true or false',
   per_session: 'true or false',

@@ -115,8 +115,11 @@ export interface ToolDefinitionInput {
   /** HTTP and MCP tools: a bearer token from this OAuth 2.0 client-credentials client. */
   oauth2?: OAuth2Input;
   modalities?: Modality[];
-  /** The user must approve each call before it runs (a `tool_confirm` round trip on /ws). */
-  confirm?: boolean;
+  /**
+   * The user must approve each call before it runs (a `tool_confirm` round trip on /ws);
+   * `"destructive"` (MCP tools): unless its server marks the tool harmless (see fillListed).
+   */
+  confirm?: boolean | 'destructive';
   /** The question put to the user (and spoken in voice sessions), `{param}` filled in. */
   confirm_prompt?: string;
   /** The turn goes on without the result, which a later turn tells (background-calls.ts). */

@@ -86,7 +86,7 @@ export function validateToolDefinitions(
         warnings.push(
           `${where(source, index, name)}: field '${field}' is not one this kind of tool has, and is ignored${meant ? ` (did you mean '${meant}'?)` : ''}`,
         );
-    if (entry.confirm_prompt !== undefined && entry.confirm !== true)
+    if (entry.confirm_prompt !== undefined && !entry.confirm)
       throw new ToolDefinitionError(
         `${where(source, index, name)}: field 'confirm_prompt' is only used with "confirm": true`,
       );

@@ -28,7 +28,7 @@ export interface McpTestTool {
   name: string;
   description?: string;
   inputSchema?: Record<string, unknown>;
-  annotations?: { readOnlyHint?: boolean };
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
   /** Listed as `execution.taskSupport` (MCP 2025-11-25); `required`: a call must be a task. */
   taskSupport?: 'required' | 'optional';
   /** Listed only to a client that declares sampling (as the reference everything server does). */

@@ -55,6 +55,29 @@ describe('groupTools', () => {
     ).toThrow("tools.json: tool #2: field 'tools': the MCP server has no tool 'd' (it lists: a)");
   });
 
+  it('asks approval, with "confirm": "destructive", of the tools the server does not mark harmless', () => {
+    const marked = [
+      { name: 'look', inputSchema: SCHEMA, annotations: { readOnlyHint: true } },
+      { name: 'cancel', inputSchema: SCHEMA },
+      { name: 'tag', inputSchema: SCHEMA, annotations: { destructiveHint: false } },
+      { name: 'wipe', inputSchema: SCHEMA, annotations: { destructiveHint: true } },
+    ];
+    const made = groupTools(
+      groupOf({ tools: '*', confirm: 'destructive' }),
+      marked,
+      () => false,
+      't',
+      0,
+    );
+    expect(made.filter((t) => t.confirm).map((t) => t.name)).toEqual(['cancel', 'wipe']);
+    // Before its server is listed, a tool is not known to be harmless: asked, unless `safe`.
+    expect(groupOf({ tools: '*', confirm: 'destructive' }).confirm).toBe(true);
+    expect(groupOf({ tools: '*', confirm: 'destructive', safe: true }).confirm).toBeUndefined();
+    expect(() => groupOf({ name: 'x', confirm: 'always' })).toThrow(
+      `field 'confirm' is invalid: expected true or false (MCP tools: also "destructive")`,
+    );
+  });
+
   it('takes readOnlyHint as safe, unless the entry says', () => {
     const hinted = [{ name: 'look', inputSchema: SCHEMA, annotations: { readOnlyHint: true } }];
     expect(groupTools(groupOf({ tools: '*' }), hinted, () => false, 't', 0)[0]!.safe).toBe(true);

@@ -19,8 +19,11 @@ export function fillListed(tool: Tool, found: McpListedTool, at: string): void {
       );
     tool.parameters = found.inputSchema;
   }
-  if (tool.raw.safe === undefined)
-    tool.safe = found.annotations?.readOnlyHint === true ? true : undefined;
+  const { readOnlyHint, destructiveHint } = found.annotations ?? {};
+  if (tool.raw.safe === undefined) tool.safe = readOnlyHint === true ? true : undefined;
+  // MCP: a tool that is not read-only may be destructive, unless the server says it is not.
+  if (tool.raw.confirm === 'destructive')
+    tool.confirm = tool.safe !== true && destructiveHint !== false ? true : undefined;
   tool.mcpTask = found.execution?.taskSupport === 'required' ? true : undefined;
   tool.pending = undefined;
 }
