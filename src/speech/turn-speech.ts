@@ -50,8 +50,8 @@ class TurnSpeech {
   private readonly chunkBytes: number;
   private readonly toolWait: ToolWait;
   private readonly toolStill: ToolStill;
-  /** The wait phrase, once queued. */
-  private waitJob: Job | undefined;
+  /** The wait and still phrases queued, until the answer's text comes. */
+  private waitJobs: Job[] = [];
 
   constructor(
     private readonly turn$: Observable<TurnEvent>,
@@ -81,7 +81,7 @@ class TurnSpeech {
   private waitFor(phrase: string): void {
     if (phrase === '') return;
     this.add([phrase], true);
-    this.waitJob = this.jobs.at(-1);
+    this.waitJobs.push(this.jobs.at(-1)!);
   }
 
   /**
@@ -106,7 +106,10 @@ class TurnSpeech {
         if (event.type === 'assistant_delta') {
           // The answer is here before the wait phrase could be said (the caller was being heard
           // out, or its synthesis was slow): "One moment." would now only delay it.
-          if (this.waitJob && !this.waitJob.begun) this.waitJob.stale = true;
+          if (this.waitJobs.length > 0) {
+            for (const job of this.waitJobs) if (!job.begun) job.stale = true;
+            this.waitJobs = [];
+          }
           this.add(this.segmenter.push(event.text));
         }
         // The text before a call is said now, not after the tools ("Let me check" + results).
