@@ -212,11 +212,21 @@ describe('speech while tools run', () => {
     let result = -1;
     const said = await sayWhileCalling(words, next, async (ws, from) => {
       await ws.waitFor((m) => m.type === 'speech_started', from);
-      // Past SPEECH_TOOL_WAIT_MS: the wait phrase is due while the caller speaks.
-      await new Promise((r) => setTimeout(r, 300));
-      release();
-      await ws.waitFor((m) => m.type === 'assistant_delta' && m.text === next, from);
-      await new Promise((r) => setTimeout(r, 400));
+      // The caller goes on speaking meanwhile, their line streaming audio as it comes.
+      let at = 0;
+      const talking = setInterval(() => {
+        ws.socket.send(SPEECH.subarray(at, at + 640), { binary: true });
+        at = (at + 640) % 32_000; // the sentence's first second, all of it speech
+      }, 20);
+      try {
+        // Past SPEECH_TOOL_WAIT_MS: the wait phrase is due while the caller speaks.
+        await new Promise((r) => setTimeout(r, 300));
+        release();
+        await ws.waitFor((m) => m.type === 'assistant_delta' && m.text === next, from);
+        await new Promise((r) => setTimeout(r, 400));
+      } finally {
+        clearInterval(talking);
+      }
       result = ws.messages.findIndex((m, i) => i >= from && m.type === 'tool_result');
       // The answer's words reach the client as text; its speech waits for the caller.
       expect(ws.messages.slice(result).filter((m) => m.type === 'audio')).toEqual([]);
