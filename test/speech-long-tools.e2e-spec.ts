@@ -47,7 +47,11 @@ describe('speech while a tool runs for long', () => {
     release();
     await ws.waitFor((m) => m.type === 'audio_end', from, 10_000);
     const said = synthesised(server);
-    expect(said).toEqual(['Un momento.', still, still, 'Prenotato.']);
+    // (A third may come while the call's result is on its way, on a slow machine.)
+    expect(said[0]).toBe('Un momento.');
+    expect(said.slice(1, -1).length).toBeGreaterThanOrEqual(2);
+    expect(new Set(said.slice(1, -1))).toEqual(new Set([still]));
+    expect(said.at(-1)).toBe('Prenotato.');
     // Neither phrase is the answer: the client's text and the history hold the model's words alone.
     const end = ws.messages.slice(from).find((m) => m.type === 'assistant_end');
     expect(end).toEqual({ type: 'assistant_end', text: 'Prenotato.' });
