@@ -106,10 +106,8 @@ export function optionalFields(def: ToolDefinitionInput): Partial<Tool> {
     ...(def.result_max_chars !== undefined ? { resultMaxChars: def.result_max_chars } : {}),
     ...(def.wait_phrase !== undefined ? { waitPhrase: phrasesOf(def.wait_phrase) } : {}),
     ...(def.modalities ? { modalities: def.modalities } : {}),
-    // ("destructive": an MCP tool not known to be harmless; its server's list may say it is.)
-    ...(def.confirm === true || (def.confirm === 'destructive' && def.safe !== true)
-      ? { confirm: true }
-      : {}),
+    // ("destructive": as the tool is safe or not, see validateToolDefinitions.)
+    ...(def.confirm === true ? { confirm: true } : {}),
     ...(def.confirm_prompt ? { confirmPrompt: def.confirm_prompt } : {}),
     ...(def.background ? { background: true } : {}),
   };

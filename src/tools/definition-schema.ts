@@ -66,6 +66,8 @@ const requestFields = {
   headers: { type: 'object', additionalProperties: { type: 'string' } },
   timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
   safe: { type: 'boolean' },
+  // Approval asked unless the tool is safe: its method, `safe`, an MCP server's marks.
+  confirm: { anyOf: [{ type: 'boolean' }, { const: 'destructive' }] },
   max_concurrency: { type: 'integer', minimum: 1, maximum: 10_000 },
   rate_limit: {
     type: 'object',
@@ -183,8 +185,6 @@ export const MCP_SCHEMA = {
       ],
     },
     prefix: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,48}$' },
-    // As its server marks the tool: approval asked unless it is read-only or not destructive.
-    confirm: { anyOf: [{ type: 'boolean' }, { const: 'destructive' }] },
   },
 } as const;
 export const validateMcp = compiledOnUse<ToolDefinitionInput>(ajv, MCP_SCHEMA);
@@ -312,7 +312,7 @@ const FIELD_HINTS: Record<string, string> = {
   wait_phrase:
     'a phrase of 1 to 200 characters, or an object of language codes and phrases ({"en":"Let me look.","it":"Controllo."})',
   modalities: 'a non-empty array of "voice" and/or "text"',
-  confirm: 'true or false (MCP tools: also "destructive")',
+  confirm: 'true or false (HTTP, OpenAPI and MCP tools: also "destructive")',
   confirm_prompt: 'a question of 1 to 500 characters, with {parameter} placeholders',
   background: 'true or false',
   per_session: 'true or false',

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ToolDefinitionError, validateToolDefinitions } from './tool-validation.js';
+import { expandOpenApi } from './openapi/openapi-expand.js';
 
 const ok = { name: 'get_weather', url: 'https://wttr.in/{city}', method: 'GET' };
 
@@ -20,6 +21,32 @@ describe('validateToolDefinitions', () => {
       's',
     ).tools;
     expect(tool).toMatchObject({ confirm: true, confirmPrompt: 'Weather for {city}?' });
+  });
+
+  it('asks approval, with "confirm": "destructive", of the calls that may change something', async () => {
+    const confirmed = (entries: Record<string, unknown>[]) =>
+      validateToolDefinitions(
+        entries.map((e, i) => ({ ...ok, name: `t${i}`, confirm: 'destructive', ...e })),
+        's',
+      ).tools.map((t) => t.confirm === true);
+    expect(
+      confirmed([{}, { method: 'POST' }, { method: 'DELETE' }, { method: 'POST', safe: true }]),
+    ).toEqual([false, true, true, false]);
+    // An OpenAPI operation as its method makes it.
+    const spec = { type: 'openapi', spec: 'orders.yaml', confirm: 'destructive' };
+    const operations = ['getOrder', 'createOrder'].map((operation) => ({ ...spec, operation }));
+    const made = await expandOpenApi(operations, 's', {
+      baseDir: 'test/fixtures/openapi',
+      timeoutMs: 1000,
+    });
+    const tools = validateToolDefinitions(made.definitions, 's').tools;
+    expect(tools.map((t) => [t.name, t.confirm === true])).toEqual([
+      ['getOrder', false],
+      ['createOrder', true],
+    ]);
+    expect(message([{ type: 'python', code: 'def f(): pass', confirm: 'destructive' }])).toBe(
+      `tools.json: tool #0: field 'confirm' is invalid: expected true or false (HTTP, OpenAPI and MCP tools: also "destructive")`,
+    );
   });
 
   it('keeps "background": true of the tools the model reads a result of, and of no other', () => {

@@ -113,6 +113,11 @@ export function validateToolDefinitions(
       return mcpTool(entry, index, source, { ...options, env: options.env ?? {} });
     return httpTool(entry, index, source, warnings, options);
   });
+  // "destructive": approval asked of a tool whose calls may change something (its method, its
+  // `safe`; an MCP tool until its server's marks are read, see fillListed).
+  input.forEach((entry: ToolDefinitionInput, index) => {
+    if (entry.confirm === 'destructive' && !isSafe(tools[index]!)) tools[index]!.confirm = true;
+  });
   checkDuplicates(tools, source);
   checkRateGroups(tools, source);
   return { tools, warnings };

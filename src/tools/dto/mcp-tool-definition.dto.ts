@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiRateLimit, RateLimitDto } from './rate-limit.dto.js';
 import { ApiOAuth2, OAuth2Dto } from './oauth2.dto.js';
 import { ToolFieldsDto } from './tool-fields.dto.js';
@@ -7,7 +7,7 @@ import { ToolFieldsDto } from './tool-fields.dto.js';
  * One tool of an MCP server (Streamable HTTP, the older HTTP+SSE transport, or a program the engine
  * runs and speaks to over stdio), called with tools/call.
  */
-export class McpToolDefinitionDto extends OmitType(ToolFieldsDto, ['confirm'] as const) {
+export class McpToolDefinitionDto extends ToolFieldsDto {
   @ApiProperty({ enum: ['mcp'], description: 'A tool of an MCP server' })
   type!: 'mcp';
 
@@ -29,14 +29,6 @@ export class McpToolDefinitionDto extends OmitType(ToolFieldsDto, ['confirm'] as
     example: '*',
   })
   tools?: '*' | string[];
-
-  @ApiPropertyOptional({
-    description:
-      'Each call waits for the user\'s approval, as for HTTP tools (a tool_confirm event; a spoken or typed yes or no). "destructive": only the calls of a tool its server does not mark as read-only (readOnlyHint) or as not destructive (destructiveHint: false), as MCP reads a tool with no such marks; with "safe": true, none. For an entry of several tools (tools), each as its server marks it',
-    oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['destructive'] }],
-    example: 'destructive',
-  })
-  confirm?: boolean | 'destructive';
 
   @ApiPropertyOptional({
     description:

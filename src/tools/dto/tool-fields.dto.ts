@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 
 /** Swagger text of the approval fields every kind of tool has. */
 const CONFIRM_DOC =
-  'Each call waits for the user\'s approval: the client gets a tool_confirm event and answers {"type":"tool_confirm","id":…,"approved":true|false}, or the user says or types a plain yes or no (TOOL_CONFIRM_TIMEOUT_SECS, TOOL_CONFIRM_YES, TOOL_CONFIRM_NO)';
+  'Each call waits for the user\'s approval: the client gets a tool_confirm event and answers {"type":"tool_confirm","id":…,"approved":true|false}, or the user says or types a plain yes or no (TOOL_CONFIRM_TIMEOUT_SECS, TOOL_CONFIRM_YES, TOOL_CONFIRM_NO). "destructive" (HTTP, OpenAPI and MCP tools): only calls that may change something — not those of a safe tool (a GET, HEAD, OPTIONS or TRACE, or "safe": true), nor of an MCP tool its server marks read-only (readOnlyHint) or not destructive (destructiveHint: false), as MCP reads a tool with no marks; with "tools", each as its server marks it';
 const CONFIRM_PROMPT_DOC =
   'With "confirm": true, the question put to the user for each call: sent as the tool_confirm event\'s "prompt" and spoken in voice sessions; {parameter} placeholders take the call\'s arguments (1 to 500 characters)';
 const BACKGROUND_DOC =
@@ -44,8 +44,12 @@ export class ToolFieldsDto {
   @ApiModalities
   modalities?: ('voice' | 'text')[];
 
-  @ApiPropertyOptional({ description: CONFIRM_DOC, example: true })
-  confirm?: boolean;
+  @ApiPropertyOptional({
+    description: CONFIRM_DOC,
+    oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['destructive'] }],
+    example: true,
+  })
+  confirm?: boolean | 'destructive';
 
   @ApiPropertyOptional({ description: CONFIRM_PROMPT_DOC, example: 'Delete item {id}?' })
   confirm_prompt?: string;

@@ -74,7 +74,7 @@ describe('groupTools', () => {
     expect(groupOf({ tools: '*', confirm: 'destructive' }).confirm).toBe(true);
     expect(groupOf({ tools: '*', confirm: 'destructive', safe: true }).confirm).toBeUndefined();
     expect(() => groupOf({ name: 'x', confirm: 'always' })).toThrow(
-      `field 'confirm' is invalid: expected true or false (MCP tools: also "destructive")`,
+      `field 'confirm' is invalid: expected true or false (HTTP, OpenAPI and MCP tools: also "destructive")`,
     );
   });
 
