@@ -34,7 +34,7 @@ describe('validateToolDefinitions', () => {
     ).toEqual([false, true, true, false]);
     // An OpenAPI operation as its method makes it.
     const spec = { type: 'openapi', spec: 'orders.yaml', confirm: 'destructive' };
-    const operations = ['getOrder', 'createOrder'].map((operation) => ({ ...spec, operation }));
+    const operations = ['getOrder', 'cancelOrder'].map((operation) => ({ ...spec, operation }));
     const made = await expandOpenApi(operations, 's', {
       baseDir: 'test/fixtures/openapi',
       timeoutMs: 1000,
@@ -42,7 +42,7 @@ describe('validateToolDefinitions', () => {
     const tools = validateToolDefinitions(made.definitions, 's').tools;
     expect(tools.map((t) => [t.name, t.confirm === true])).toEqual([
       ['getOrder', false],
-      ['createOrder', true],
+      ['cancelOrder', true],
     ]);
     expect(message([{ type: 'python', code: 'def f(): pass', confirm: 'destructive' }])).toBe(
       `tools.json: tool #0: field 'confirm' is invalid: expected true or false (HTTP, OpenAPI and MCP tools: also "destructive")`,
