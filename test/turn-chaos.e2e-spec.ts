@@ -82,11 +82,13 @@ describe.each(['memory', 'redis'])(
     /**
      * The turns a link has started: its user_texts, and the utterances heard as words, but for
      * those taken as a yes or no to calls awaiting approval (each answer's `tool_confirmed`
-     * events come together, one per call).
+     * events come together, one per call); and the answers an utterance of no words cut, said on
+     * (`resumed`).
      */
     const due = (l: Link) =>
       l.turns +
-      l.ws.messages.filter((m) => m.type === 'transcript' && m.text !== '').length -
+      l.ws.messages.filter((m) => m.type === 'transcript' && m.text !== '').length +
+      l.ws.messages.filter((m) => m.type === 'assistant_end' && m.resumed).length -
       l.ws.messages.filter(
         (m, i, all) => m.type === 'tool_confirmed' && all[i - 1]?.type !== 'tool_confirmed',
       ).length;

@@ -24,7 +24,7 @@ export interface EngineMetricsOptions {
  * tests). Pure: no Nest import. The turn loop reports through `turn()` and `llmRequest()`.
  */
 /** What a caller said to the agent at work that started no turn (`agent_engine_user_asides_total`). */
-export type UserAside = 'hold' | 'again' | 'acknowledged' | 'checked';
+export type UserAside = 'hold' | 'again' | 'acknowledged' | 'checked' | 'noise';
 
 export class EngineMetrics {
   readonly registry = new Registry();
@@ -140,7 +140,7 @@ export class EngineMetrics {
   );
   private readonly asides = this.counter(
     'agent_engine_user_asides_total',
-    "What callers said to the agent at work that started no turn, by kind: hold (asked a waiting call's question or approval to wait), again (asked to hear it again, or pressed TOOL_CONFIRM_KEY_REPEAT), acknowledged (an okay heard out while the turn's calls ran), checked (asked whether the agent was there while they ran)",
+    "What callers said to the agent at work that started no turn, by kind: hold (asked a waiting call's question or approval to wait), again (asked to hear it again, or pressed TOOL_CONFIRM_KEY_REPEAT), acknowledged (an okay heard out while the turn's calls ran), checked (asked whether the agent was there while they ran), noise (a sound that cut the agent held no words: the answer went on)",
     ['kind'],
   );
   private readonly historyShed = this.counter(

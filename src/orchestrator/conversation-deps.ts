@@ -15,6 +15,8 @@ export type Started = {
   said?: boolean;
   told?: boolean;
   heardOut?: boolean;
+  /** The rest of an answer cut by a sound that held no words, said on (see `resumeCut`). */
+  resumed?: boolean;
 };
 
 export interface ConversationDeps extends SettingsLimits {

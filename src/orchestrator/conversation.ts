@@ -11,7 +11,7 @@ import { USER_ACTIVITY } from './idle-watch.js';
 import { SessionEnd } from './session-end.js';
 import { PhoneKeys } from './keypad.js';
 import { Utterances } from './utterances.js';
-import { cutPlayback, deliverTurn } from './turn-delivery.js';
+import { cutPlayback, deliverTurn, takeCut } from './turn-delivery.js';
 import { sayTurn } from './said.js';
 import { TurnRateLimit } from './turn-rate-limit.js';
 import { BackgroundCalls, resultMessage } from './background-calls.js';
@@ -70,7 +70,8 @@ export class Conversation {
       speech: deps.speech,
       send: deps.send,
       error: (code, message) => this.error(code, message),
-      bargeIn: () => this.bargeIn(),
+      bargeIn: () => this.bargeIn(true),
+      nothingHeard: () => this.resumeCut(),
       // Calls at work, not awaiting approval (a barge-in there is `bargeIn`'s to judge).
       calling: () => session.approvals.size === 0 && (session.waits?.calling ?? false),
       answer: (text, since, heard, heardOut) => this.startTurn(text, { since, heard, heardOut }),
@@ -164,9 +165,27 @@ export class Conversation {
    * what the user says may be the answer: the turn waits for the utterance to end (see
    * `answerApprovals`, `answerQuestion`).
    */
-  private async bargeIn(): Promise<void> {
-    if (!this.session.busy) cutPlayback(this.session, this.deps, this.logger);
-    else if (!userMayAnswer(this.session, this.deps.confirmPhrases)) await this.session.cancel();
+  private async bargeIn(bySpeech = false): Promise<void> {
+    const { session } = this;
+    session.cuttingBySpeech = bySpeech;
+    try {
+      if (!session.busy) cutPlayback(session, this.deps, this.logger);
+      else if (!userMayAnswer(session, this.deps.confirmPhrases)) await session.cancel();
+    } finally {
+      session.cuttingBySpeech = false;
+    }
+  }
+
+  /**
+   * The user's voice cut the answer, and the utterance held no words after all (a cough, a door,
+   * a noise taken for speech): the answer goes on from where it was cut, its history as it was —
+   * unless anything has happened since, or it was long ago.
+   */
+  private async resumeCut(): Promise<void> {
+    const rest = takeCut(this.session);
+    if (rest === undefined) return;
+    this.deps.aside('noise');
+    await this.startTurn(rest, { said: true, resumed: true });
   }
 
   /** The client has gone: its turn is cancelled; settles once the turn has ended. */
@@ -243,9 +262,12 @@ export class Conversation {
       said = false,
       told = false,
       heardOut = false,
+      resumed = false,
     }: Started = {},
   ): Promise<void> {
     const user = !said && !told;
+    // Whatever comes now, an answer cut before it does not go on.
+    if (!resumed) this.session.cut = undefined;
     // The answer to a call's question, or to calls awaiting approval, starts no turn.
     if (user && answerWaiting(this.session, text, this.deps.confirmPhrases, this.deps.send)) return;
     // Nor does "okay, thanks" said while calls ran, nor "hello?" while the turn goes on (said to
@@ -258,7 +280,7 @@ export class Conversation {
       }
     }
     // Over the limit, the turn in progress goes on: nothing would replace it.
-    if (!told && !this.turnLimit.admit())
+    if (!told && !resumed && !this.turnLimit.admit())
       return this.error(
         'rate_limited',
         `more than ${this.deps.maxTurnsPerMinute} turns in a minute (WS_MAX_TURNS_PER_MINUTE): wait a moment; nothing was started`,
@@ -278,7 +300,7 @@ export class Conversation {
       deliverTurn(
         session,
         deps,
-        said ? sayTurn(session, text) : deps.turns.run(session, text, signal, heard),
+        said ? sayTurn(session, text, resumed) : deps.turns.run(session, text, signal, heard),
         { signal, since, logger, judging: () => this.utterances.judged },
       ).finally(() => this.end.turnEnded(signal.aborted)),
     );

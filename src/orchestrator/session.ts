@@ -53,6 +53,13 @@ export class Session {
    */
   playback: Playback | undefined;
   /**
+   * The answer the user's voice cut, as it was, while the utterance that cut it is heard: said on
+   * from where it was cut if it holds no words after all (a cough, a door). See Conversation.
+   */
+  cut: CutAnswer | undefined;
+  /** The user's voice (not a key, nor a message) is cutting the agent short. */
+  cuttingBySpeech = false;
+  /**
    * A call the agent placed with answering-machine detection: the message left when a machine
    * takes it ('' for none: the call ends). Kept when resumed.
    */
@@ -119,6 +126,15 @@ export interface Playback {
   spoken: { sentence: string; playedBy: number }[];
   /** The history's last message as the turn ended: a changed history is not cut. */
   last: ChatMessage | undefined;
+}
+
+/** An answer cut by the user's voice: the history as it was, and what was not heard of it. */
+export interface CutAnswer {
+  history: ChatMessage[];
+  rest: string;
+  /** The history as the cut left it: a history changed since is not restored. */
+  trimmed: ChatMessage[];
+  at: number;
 }
 
 /** A session's settings as operators see them: of its variables and client tools only the names. */

@@ -5,7 +5,7 @@
 import type { Logger } from '@nestjs/common';
 import { share, type Observable } from 'rxjs';
 import type { SpeechService } from '../speech/speech.service.js';
-import { keepSpokenOnly } from '../speech/spoken-history.js';
+import { keepSpokenOnly, unheardText } from '../speech/spoken-history.js';
 import type { ServerEvent, TurnEvent } from './protocol/server-events.js';
 import type { Playback, Session } from './session.js';
 import { speechOut } from './speech-out.js';
@@ -76,12 +76,19 @@ export async function deliverTurn(
     );
     work.push(drain(speech$, (event) => out.send(event)));
   }
-  work.push(drain(turn$, deps.send));
+  // Whether the answer's text had ended (not cut while the model still wrote it).
+  let whole = false;
+  work.push(
+    drain(turn$, (event) => {
+      if (event.type === 'assistant_end' && !event.interrupted) whole = true;
+      deps.send(event);
+    }),
+  );
   await Promise.all(work);
   out?.close();
   // Cut short while speaking: the client learns what was heard, whether the text had ended (its
   // end said all of it) or not (its end said what was shown, more than was heard).
-  if (speaking && signal.aborted) keepHeard(session, deps, heardOf(spoken, cutAt), logger);
+  if (speaking && signal.aborted) keepHeard(session, deps, heardOf(spoken, cutAt), logger, whole);
   else if (speaking && heardOf(spoken, performance.now()).length < spoken.length)
     session.playback = { spoken, last: session.history.at(-1) };
   void deps.save();
@@ -101,8 +108,25 @@ export function cutPlayback(
   if (!playback || session.history.at(-1) !== playback.last) return;
   const heard = heardOf(playback.spoken, performance.now());
   if (heard.length === playback.spoken.length) return;
-  keepHeard(session, deps, heard, logger);
+  keepHeard(session, deps, heard, logger, true);
   void deps.save();
+}
+
+/** An answer cut by a sound that held no words goes on if that is known this soon after the cut. */
+const RESUME_WITHIN_MS = 15_000;
+
+/**
+ * The rest of the answer the user's voice cut, its history restored as it was, when the
+ * utterance turned out to hold no words — unless anything has happened since (a turn, a change
+ * of history), or it was long ago: undefined then.
+ */
+export function takeCut(session: Session): string | undefined {
+  const cut = session.cut;
+  session.cut = undefined;
+  if (!cut || session.busy || session.history !== cut.trimmed) return undefined;
+  if (performance.now() - cut.at > RESUME_WITHIN_MS) return undefined;
+  session.history = cut.history;
+  return cut.rest;
 }
 
 /**
@@ -118,9 +142,17 @@ function keepHeard(
   deps: Pick<DeliveryDeps, 'send'>,
   heard: string[],
   logger: Logger,
+  whole: boolean,
 ): void {
   deps.send({ type: 'assistant_end', text: heard.join(' '), interrupted: true, heard: true });
-  session.history = keepSpokenOnly(session.history, heard);
+  const before = session.history;
+  session.history = keepSpokenOnly(before, heard);
+  // Cut by the user's voice, a whole answer may go on if the utterance holds no words.
+  const rest = whole && session.cuttingBySpeech ? unheardText(before, heard) : '';
+  session.cut =
+    rest === ''
+      ? undefined
+      : { history: before, rest, trimmed: session.history, at: performance.now() };
   logger.debug(
     `barge-in: history keeps ${heard.length} heard sentence(s) (session_id=${session.id})`,
   );

@@ -14,6 +14,8 @@ export interface UtteranceDeps {
   error: (code: ErrorCode, message: string) => void;
   /** The user speaks over the agent. */
   bargeIn: () => Promise<void>;
+  /** The utterance held no words after all (a cough, a door): what it cut may go on. */
+  nothingHeard: () => Promise<void>;
   /** Calls of the turn in progress are running. */
   calling: () => boolean;
   /**
@@ -141,8 +143,10 @@ export class Utterances {
         .finally(() => this.transcribing--);
       if ('error' in heard) return this.deps.error(heard.error, heard.message);
       this.deps.send({ type: 'transcript', text: heard.text });
-      if (heard.text === '')
-        return this.deps.error('no_speech', 'no speech was recognised in the utterance');
+      if (heard.text === '') {
+        this.deps.error('no_speech', 'no speech was recognised in the utterance');
+        return await this.deps.nothingHeard();
+      }
       await this.deps.answer(heard.text, ended, heard.heard, heardOut);
     } finally {
       judged();

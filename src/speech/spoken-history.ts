@@ -12,19 +12,7 @@ export const saidMessages = new WeakSet<ChatMessage>();
  * Tool-call messages and their tool messages are kept (never a call without its result).
  */
 export function keepSpokenOnly(history: ChatMessage[], spokenSentences: string[]): ChatMessage[] {
-  const turnStart = history.findLastIndex(
-    (m, i) => m.role === 'user' || saidMessages.has(history[i + 1]!),
-  );
-  const answer = history
-    .slice(turnStart + 1)
-    .map((m) => (m.role === 'assistant' ? (m.content ?? '') : ''))
-    .join('');
-  let cursor = 0;
-  for (const sentence of spokenSentences) {
-    const found = findLoosely(answer, sentence, cursor);
-    if (found === undefined) break;
-    cursor = found;
-  }
+  const { turnStart, cursor } = heardOfAnswer(history, spokenSentences);
   let budget = cursor;
   const out = history.slice(0, turnStart + 1);
   for (const message of history.slice(turnStart + 1)) {
@@ -38,6 +26,30 @@ export function keepSpokenOnly(history: ChatMessage[], spokenSentences: string[]
     else if (kept.trim() !== '') out.push({ ...message, content: kept });
   }
   return out;
+}
+
+/** The last turn's answer in `history`, where it starts, and how much of it `heard` covers. */
+function heardOfAnswer(history: ChatMessage[], heard: string[]) {
+  const turnStart = history.findLastIndex(
+    (m, i) => m.role === 'user' || saidMessages.has(history[i + 1]!),
+  );
+  const answer = history
+    .slice(turnStart + 1)
+    .map((m) => (m.role === 'assistant' ? (m.content ?? '') : ''))
+    .join('');
+  let cursor = 0;
+  for (const sentence of heard) {
+    const found = findLoosely(answer, sentence, cursor);
+    if (found === undefined) break;
+    cursor = found;
+  }
+  return { turnStart, answer, cursor };
+}
+
+/** The last turn's answer in `history` after the sentences `heard` (trimmed; '' for none). */
+export function unheardText(history: ChatMessage[], heard: string[]): string {
+  const { answer, cursor } = heardOfAnswer(history, heard);
+  return answer.slice(cursor).trim();
 }
 
 /**

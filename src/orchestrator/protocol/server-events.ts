@@ -62,6 +62,8 @@ export type TurnEvent =
       interrupted?: true;
       /** A second end for a turn whose text had ended: the text that was heard before a barge-in. */
       heard?: true;
+      /** The rest of an answer cut by a sound that held no words, said on. */
+      resumed?: true;
       usage?: TokenUsage;
     }
   | { type: 'error'; code: ErrorCode; message: string };
