@@ -68,6 +68,15 @@ describe('a barge-in that holds no words', () => {
     ws.close();
   });
 
+  it('goes on when the utterance only says "go on" ("mm-hmm"), and starts no turn', async () => {
+    const ws = await voiceSession(rig.engine.wsUrl);
+    const from = await cutAnswer(ws, 'Mm-hmm.');
+    const resumed = await ws.waitFor((m) => m.type === 'assistant_end' && m.resumed, from, 10_000);
+    expect(resumed.text).toBe('It arrives on Monday. It comes by post.');
+    expect(llm.requests).toHaveLength(1);
+    ws.close();
+  });
+
   it('says nothing more when the utterance held words: they are the next turn', async () => {
     const ws = await voiceSession(rig.engine.wsUrl);
     const from = await cutAnswer(ws, 'Wait, which order?', 'ok');

@@ -140,7 +140,7 @@ export class EngineMetrics {
   );
   private readonly asides = this.counter(
     'agent_engine_user_asides_total',
-    "What callers said to the agent at work that started no turn, by kind: hold (asked a waiting call's question or approval to wait), again (asked to hear it again, or pressed TOOL_CONFIRM_KEY_REPEAT), acknowledged (an okay heard out while the turn's calls ran), checked (asked whether the agent was there while they ran), noise (a sound that cut the agent held no words: the answer went on)",
+    'What callers said to the agent at work that started no turn, by kind: hold (asked a waiting call\'s question or approval to wait), again (asked to hear it again, or pressed TOOL_CONFIRM_KEY_REPEAT), acknowledged (an okay heard out while the turn\'s calls ran), checked (asked whether the agent was there while they ran), noise (a sound that cut the agent held no words, or only "mm-hmm": the answer went on)',
     ['kind'],
   );
   private readonly historyShed = this.counter(

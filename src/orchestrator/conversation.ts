@@ -16,7 +16,7 @@ import { sayTurn } from './said.js';
 import { TurnRateLimit } from './turn-rate-limit.js';
 import { BackgroundCalls, resultMessage } from './background-calls.js';
 import type { ConversationDeps, Started } from './conversation-deps.js';
-import { acknowledges, checksIn } from './hold-on.js';
+import { acknowledges, checksIn, continues } from './hold-on.js';
 
 /** One connection's conversation: dispatches client messages, runs turns, speaks and listens. */
 export class Conversation {
@@ -266,6 +266,8 @@ export class Conversation {
     }: Started = {},
   ): Promise<void> {
     const user = !said && !told;
+    // "Mm-hmm" said over the agent: a listener's sound, not a turn of theirs; the answer goes on.
+    if (heard && !heardOut && this.session.cut && continues(text)) return this.resumeCut();
     // Whatever comes now, an answer cut before it does not go on.
     if (!resumed) this.session.cut = undefined;
     // The answer to a call's question, or to calls awaiting approval, starts no turn.

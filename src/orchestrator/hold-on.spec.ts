@@ -1,5 +1,5 @@
 import { DEFAULT_CONFIRM_NO, DEFAULT_CONFIRM_YES } from '../config/env-defaults.js';
-import { acknowledges, checksIn, waitAsked } from './hold-on.js';
+import { acknowledges, checksIn, continues, waitAsked } from './hold-on.js';
 import { answerWaiting } from './questions.js';
 import { Session } from './session.js';
 import { compilePhrases } from './spoken-answer.js';
@@ -114,5 +114,14 @@ describe('checksIn', () => {
       expect([said, checksIn(said)]).toEqual([said, true]);
     for (const said of ['Hello, I want to book a table', 'Okay.', 'Are you sure?'])
       expect([said, checksIn(said)]).toEqual([said, false]);
+  });
+});
+
+describe('continues', () => {
+  it('takes a listener\'s "go on" or a hesitation, not "okay" nor words', () => {
+    for (const said of ['Mm-hmm.', 'Uh-huh.', 'Um...', 'Hmm, uh.', 'Ähm.', 'Euh...'])
+      expect([said, continues(said)]).toEqual([said, true]);
+    for (const said of ['Okay.', 'Yeah.', 'Thanks.', 'Mm-hmm, cancel it.', 'Stop.'])
+      expect([said, continues(said)]).toEqual([said, false]);
   });
 });

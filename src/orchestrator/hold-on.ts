@@ -217,6 +217,34 @@ const ACK = [
   'sem pressa',
 ];
 
+/**
+ * What a listener says over a speaker to say "go on" ("mm-hmm", "uh-huh"), or only hesitates:
+ * no turn of theirs. Not "okay" nor "yeah", which may mean "enough".
+ */
+const CONTINUE = [
+  'uh huh',
+  'mm hmm',
+  'mhm',
+  'mmh',
+  'mm',
+  'hmm',
+  'hm',
+  'um',
+  'uh',
+  'er',
+  'erm',
+  'ehm',
+  'eh',
+  'ah',
+  'aha',
+  'ajá',
+  'euh',
+  'hum',
+  'äh',
+  'ähm',
+  'ahn',
+];
+
 /** What a caller says to ask whether the agent is there, while its tools run ("hello?"). */
 const CHECK = [
   'hello',
@@ -257,6 +285,12 @@ const HOLDS = compilePhrases({ yes: HOLD, no: [] });
 const AGAINS = compilePhrases({ yes: AGAIN, no: [] });
 const ACKS = compilePhrases({ yes: [...ACK, ...HOLD], no: [] });
 const CHECKS = compilePhrases({ yes: CHECK, no: [] });
+const CONTINUES = compilePhrases({ yes: CONTINUE, no: [] });
+
+/** Whether `text` only says "go on" ("mm-hmm"), or hesitates ("um"), to a speaker. */
+export function continues(text: string): boolean {
+  return spokenAnswer(text, CONTINUES) === 'yes';
+}
 
 /** Whether `text` only asks whether the agent is there ("hello? are you still there?"). */
 export function checksIn(text: string): boolean {
