@@ -17,13 +17,14 @@ export class HeardOutJudging {
   private settleCurrent: (() => void) | undefined;
   private lastAudio = 0;
 
-  /** A frame of the user's audio came. */
+  /** A frame of the user's audio came (noted only while an utterance heard out goes on). */
   heard(): void {
-    this.lastAudio = performance.now();
+    if (this.settleCurrent) this.lastAudio = performance.now();
   }
 
   /** An utterance that is heard out begins. */
   begin(): void {
+    this.lastAudio = performance.now();
     let settle!: () => void;
     const judged = new Promise<void>((resolve) => (settle = resolve));
     const watch = setInterval(() => {

@@ -76,14 +76,14 @@ export async function deliverTurn(
     );
     work.push(drain(speech$, (event) => out.send(event)));
   }
-  // Whether the answer's text had ended (not cut while the model still wrote it).
+  // Whether the answer's text had ended (not cut while the model still wrote it): watched only
+  // when speaking, a text session's deltas going straight to the client.
   let whole = false;
-  work.push(
-    drain(turn$, (event) => {
-      if (event.type === 'assistant_end' && !event.interrupted) whole = true;
-      deps.send(event);
-    }),
-  );
+  const sent = (event: TurnEvent) => {
+    if (event.type === 'assistant_end' && !event.interrupted) whole = true;
+    deps.send(event);
+  };
+  work.push(drain(turn$, speaking ? sent : deps.send));
   await Promise.all(work);
   out?.close();
   // Cut short while speaking: the client learns what was heard, whether the text had ended (its

@@ -1,4 +1,5 @@
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
+import { languageCode } from '../common/language-code.js';
 
 /**
  * The calls of a voice turn while they run: a timer from when they begin (`begin`), cleared once
@@ -101,5 +102,5 @@ export class ToolStill extends WhileCallsRun {
  */
 export function phraseFor(phrases: Record<string, string>, language: string): string {
   const code = language.toLowerCase();
-  return phrases[code] ?? phrases[code.split('-')[0]!] ?? phrases['*'] ?? '';
+  return phrases[code] ?? phrases[languageCode(code)] ?? phrases['*'] ?? '';
 }

@@ -77,6 +77,12 @@ class TurnSpeech {
     );
   }
 
+  /** No wait or still phrase from now on: the turn's text is over, or the turn cut short. */
+  private stopWaits(): void {
+    this.toolWait.stop();
+    this.toolStill.stop();
+  }
+
   /** Says a phrase for the calls' wait, unless the answer's text comes before it begins. */
   private waitFor(phrase: string): void {
     if (phrase === '') return;
@@ -122,22 +128,19 @@ class TurnSpeech {
         this.toolStill.on(event);
       },
       complete: () => {
-        this.toolWait.stop();
-        this.toolStill.stop();
+        this.stopWaits();
         this.add(this.segmenter.flush());
         this.inputDone = true;
         this.poke();
       },
     });
     const onAbort = () => {
-      this.toolWait.stop();
-      this.toolStill.stop();
+      this.stopWaits();
       this.poke();
     };
     this.options.signal.addEventListener('abort', onAbort, { once: true });
     void this.emitLoop().finally(() => {
-      this.toolWait.stop();
-      this.toolStill.stop();
+      this.stopWaits();
       this.options.signal.removeEventListener('abort', onAbort);
       subscription.unsubscribe();
       this.out.next({ type: 'audio_end' });

@@ -151,10 +151,8 @@ export const validateOpenApi = compiledOnUse<ToolDefinitionInput>(ajv, OPENAPI_S
  */
 export const MCP_SCHEMA = {
   type: 'object',
+  // `name`, unless `tools` (see mcp-definition.ts).
   required: ['type'],
-  // One tool needs its name; an entry for a server's tools (`tools`) names them from the server.
-  if: { not: { required: ['tools'] } },
-  then: { required: ['name'] },
   properties: {
     ...requestFields,
     type: { const: 'mcp' },

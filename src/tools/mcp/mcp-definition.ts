@@ -89,6 +89,10 @@ const ONE_TOOL_FIELDS = ['name', 'tool', 'description', 'parameters'] as const;
 /** An entry for a server's tools (`tools`) names none of them; `prefix` needs `tools`. */
 function checkGroup(def: ToolDefinitionInput, at: string): void {
   if (def.tools === undefined) {
+    if (def.name === undefined)
+      throw new ToolDefinitionError(
+        `${at}: field 'name' is required: expected a string of letters, digits, "_" or "-" (1 to 64 characters), or 'tools' ("*" or names) for the tools the MCP server lists`,
+      );
     if (def.prefix !== undefined)
       throw new ToolDefinitionError(
         `${at}: field 'prefix' is put before the names of 'tools', which the entry does not have`,

@@ -73,6 +73,8 @@ describe('groupTools', () => {
     // Before its server is listed, a tool is not known to be harmless: asked, unless `safe`.
     expect(groupOf({ tools: '*', confirm: 'destructive' }).confirm).toBe(true);
     expect(groupOf({ tools: '*', confirm: 'destructive', safe: true }).confirm).toBeUndefined();
+    // An entry with neither a name nor `tools` hears of both.
+    expect(() => groupOf({})).toThrow(/field 'name' is required: .* or 'tools' \("\*" or names\)/);
     expect(() => groupOf({ name: 'x', confirm: 'always' })).toThrow(
       `field 'confirm' is invalid: expected true or false (HTTP, OpenAPI and MCP tools: also "destructive")`,
     );
