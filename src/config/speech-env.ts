@@ -33,6 +33,8 @@ export interface SpeechEnv extends TelephonyEnv {
   toolWaitMs: number;
   /** By language code (`*`: any language); the session's language picks one. */
   toolWaitPhrases: Record<string, string>;
+  /** Nothing of a voice turn's answer (no word, no call) this long: the wait phrase is said. */
+  thinkingWaitMs: number;
   /** Tools running this long and longer (again each time), nothing else being said: a phrase. */
   toolStillMs: number;
   /** By language code, as toolWaitPhrases. */
@@ -109,6 +111,7 @@ export function parseSpeech(raw: Raw): SpeechEnv {
     audioLeadMs: int(raw, 'SPEECH_AUDIO_LEAD_MS', 1000, 0, 600_000),
     toolWaitMs: int(raw, 'SPEECH_TOOL_WAIT_MS', 2000, 0, 600_000),
     toolWaitPhrases: phrasePerLanguage(raw, 'SPEECH_TOOL_WAIT_PHRASE', DEFAULT_TOOL_WAIT_PHRASES),
+    thinkingWaitMs: int(raw, 'SPEECH_THINKING_WAIT_MS', 0, 0, 600_000),
     toolStillMs: int(raw, 'SPEECH_TOOL_STILL_MS', 10_000, 0, 600_000),
     toolStillPhrases: phrasePerLanguage(
       raw,

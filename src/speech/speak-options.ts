@@ -27,6 +27,12 @@ export interface SpeakOptions {
   /** SPEECH_TOOL_WAIT_MS and SPEECH_TOOL_WAIT_PHRASE (see ToolWait); 0 or '': never. */
   toolWaitMs?: number;
   toolWaitPhrase?: string;
+  /**
+   * SPEECH_THINKING_WAIT_MS (see AnswerWait): the wait phrase said when nothing of the answer has
+   * come this long after `since`, when the user's turn ended (default: the speech's start); 0: never.
+   */
+  answerWaitMs?: number;
+  since?: number;
   /** SPEECH_TOOL_STILL_MS and SPEECH_TOOL_STILL_PHRASE (see ToolStill); 0 or '': never. */
   toolStillMs?: number;
   toolStillPhrase?: string;

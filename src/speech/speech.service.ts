@@ -82,6 +82,8 @@ export class SpeechService implements OnModuleInit {
       leadMs: this.config.audioLeadMs,
       toolWaitMs: this.config.toolWaitMs,
       toolWaitPhrase: phraseFor(this.config.toolWaitPhrases, settings.language),
+      answerWaitMs: this.config.thinkingWaitMs,
+      ...(since !== undefined && { since }),
       toolStillMs: this.config.toolStillMs,
       toolStillPhrase: phraseFor(this.config.toolStillPhrases, settings.language),
       unclearPhrase: phraseFor(this.config.unclearPhrases, settings.language),

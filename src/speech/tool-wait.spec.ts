@@ -18,9 +18,10 @@ class RecordingTts extends TtsEngine {
 
 /**
  * A voice turn driven event by event, with SPEECH_TOOL_WAIT_MS=100 (or `toolWaitMs`),
- * SPEECH_TOOL_STILL_MS `toolStillMs` (0: never) and fake timers.
+ * SPEECH_TOOL_STILL_MS `toolStillMs` (0: never), SPEECH_THINKING_WAIT_MS `answerWaitMs` from
+ * `since` (0: never) and fake timers.
  */
-function voiceTurn(toolWaitMs = 100, toolStillMs = 0) {
+function voiceTurn(toolWaitMs = 100, toolStillMs = 0, answerWaitMs = 0, since?: number) {
   const tts = new RecordingTts();
   const spoken: string[] = [];
   const turn$ = new Subject<TurnEvent>();
@@ -35,6 +36,8 @@ function voiceTurn(toolWaitMs = 100, toolStillMs = 0) {
       toolWaitPhrase: 'One moment.',
       toolStillMs,
       toolStillPhrase: 'Still on it.',
+      answerWaitMs,
+      ...(since !== undefined && { since }),
     }).pipe(toArray()),
   );
   const call = (id: string): TurnEvent => ({ type: 'tool_call', id, name: 'f', arguments: {} });
@@ -94,6 +97,46 @@ describe('speech while tools run', () => {
     await jest.advanceTimersByTimeAsync(500);
     await spoke.end();
     expect(spoke.tts.texts).toEqual(['Let me check']);
+  });
+
+  it('says the wait phrase once when nothing of the answer comes in time (SPEECH_THINKING_WAIT_MS)', async () => {
+    const t = voiceTurn(100, 0, 300);
+    await jest.advanceTimersByTimeAsync(299);
+    expect(t.tts.texts).toEqual([]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(t.tts.texts).toEqual(['One moment.']);
+    // The model then calls a tool that runs for long: no second phrase.
+    t.send(t.call('a'));
+    await jest.advanceTimersByTimeAsync(500);
+    t.send(t.result('a'));
+    t.send({ type: 'assistant_delta', text: 'Sunny.' });
+    await t.end();
+    expect(t.tts.texts).toEqual(['One moment.', 'Sunny.']);
+    expect(t.spoken).toEqual(['Sunny.']);
+  });
+
+  it("times the model's silence from the user's last word, and stops at its first event", async () => {
+    const late = voiceTurn(100, 0, 300, performance.now() - 250);
+    await jest.advanceTimersByTimeAsync(50);
+    expect(late.tts.texts).toEqual(['One moment.']);
+    await late.end();
+
+    const answered = voiceTurn(100, 0, 300);
+    await jest.advanceTimersByTimeAsync(200);
+    answered.send({ type: 'assistant_delta', text: 'Sunny.' });
+    await jest.advanceTimersByTimeAsync(1000);
+    await answered.end();
+    expect(answered.tts.texts).toEqual(['Sunny.']);
+
+    // A call is timed by SPEECH_TOOL_WAIT_MS from when it was made.
+    const called = voiceTurn(200, 0, 300);
+    await jest.advanceTimersByTimeAsync(250);
+    called.send(called.call('a'));
+    await jest.advanceTimersByTimeAsync(199);
+    expect(called.tts.texts).toEqual([]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(called.tts.texts).toEqual(['One moment.']);
+    await called.end();
   });
 
   it('says no wait phrase at all with SPEECH_TOOL_WAIT_MS=0', async () => {

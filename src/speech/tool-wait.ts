@@ -97,6 +97,30 @@ export class ToolStill extends WhileCallsRun {
 }
 
 /**
+ * In a voice turn, nothing of the answer — no word, no call — this long after the user's turn
+ * ended (SPEECH_THINKING_WAIT_MS: a thinking model still reasoning, a busy LLM server): `say` is
+ * called once, for the wait phrase. Anything the turn sends first (its text, a call, whose wait
+ * ToolWait then times, its end) stops it.
+ */
+export class AnswerWait {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(afterMs: number, since: number, say: () => void) {
+    if (afterMs <= 0) return;
+    const due = Math.max(0, since + afterMs - performance.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      say();
+    }, due);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
+/**
  * The phrase for a session's language: its own code (`pt-br`), else its primary one (`pt`), else
  * the phrase for any language (`*`); none in another language than the caller's.
  */

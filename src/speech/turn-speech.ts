@@ -1,9 +1,9 @@
-import { setImmediate as setImmediatePromise } from 'node:timers/promises';
+import { setImmediate as setImmediatePromise, setTimeout as sleep } from 'node:timers/promises';
 import { Observable, type Subscriber } from 'rxjs';
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 import { SentenceSegmenter } from './sentence-segmenter.js';
 import { CodeFences, speakable } from './speech-text.js';
-import { ToolStill, ToolWait } from './tool-wait.js';
+import { AnswerWait, ToolStill, ToolWait } from './tool-wait.js';
 import type { TtsEngine } from './tts-engine.js';
 import type { SpeechOutcome } from '../metrics/speech-metrics.js';
 import type { SpeakOptions, SpeechEvent } from './speak-options.js';
@@ -50,6 +50,7 @@ class TurnSpeech {
   private readonly chunkBytes: number;
   private readonly toolWait: ToolWait;
   private readonly toolStill: ToolStill;
+  private readonly answerWait: AnswerWait;
   /** The wait and still phrases queued, until the answer's text comes. */
   private waitJobs: Job[] = [];
 
@@ -70,6 +71,11 @@ class TurnSpeech {
       const phrase = options.toolWaitPhraseOf?.(tool) || options.toolWaitPhrase || '';
       this.waitFor(phrase);
     });
+    // The model says nothing for long (still reasoning): the caller hears the same wait phrase.
+    const since = options.since ?? performance.now();
+    this.answerWait = new AnswerWait(options.answerWaitMs ?? 0, since, () => {
+      if (silent()) this.waitFor(options.toolWaitPhrase ?? '');
+    });
     const quiet = () => this.emitIndex >= this.jobs.length;
     const still = options.toolStillPhrase ?? '';
     this.toolStill = new ToolStill(still ? (options.toolStillMs ?? 0) : 0, quiet, () =>
@@ -79,6 +85,7 @@ class TurnSpeech {
 
   /** No wait or still phrase from now on: the turn's text is over, or the turn cut short. */
   private stopWaits(): void {
+    this.answerWait.stop();
     this.toolWait.stop();
     this.toolStill.stop();
   }
@@ -109,6 +116,7 @@ class TurnSpeech {
   start(): () => void {
     const subscription = this.turn$.subscribe({
       next: (event) => {
+        this.answerWait.stop();
         if (event.type === 'assistant_delta') {
           // The answer is here before the wait phrase could be said (the caller was being heard
           // out, or its synthesis was slow): "One moment." would now only delay it.
@@ -272,7 +280,8 @@ class TurnSpeech {
       // Ahead of playback: wait. Otherwise (the first lead, or behind after the process was
       // stalled) let the event loop read first, so that a barge-in already received stops the
       // audio here rather than after a burst of everything due.
-      if (leadMs !== undefined && ahead > leadMs) await sleep(ahead - leadMs, signal);
+      if (leadMs !== undefined && ahead > leadMs)
+        await sleep(ahead - leadMs, undefined, { signal }).catch(() => undefined);
       else await setImmediatePromise();
       if (signal.aborted) return;
       const data = chunk.subarray(at, at + this.chunkBytes);
@@ -290,16 +299,4 @@ class TurnSpeech {
       });
     }
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
