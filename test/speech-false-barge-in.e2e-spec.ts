@@ -77,6 +77,26 @@ describe('a barge-in that holds no words', () => {
     ws.close();
   });
 
+  it('says nothing more of an answer the client interrupted, whatever is heard next', async () => {
+    const ws = await voiceSession(rig.engine.wsUrl);
+    speech.seconds = 1;
+    llm.enqueue(sseText(ANSWER), sseText(['ok']));
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'Where is my order?' });
+    await ws.waitFor((m) => m.type === 'audio', from);
+    await new Promise((resolve) => setTimeout(resolve, 1400));
+    ws.send({ type: 'interrupt' });
+    await ws.waitFor((m) => m.type === 'assistant_end' && m.heard === true, from);
+    speech.seconds = 0.1;
+    speech.transcript = '';
+    sound(ws);
+    await ws.waitFor((m) => m.type === 'error' && m.code === 'no_speech', from, 10_000);
+    await ws.turn('Thanks.');
+    expect(ws.messages.slice(from).some((m) => m.resumed)).toBe(false);
+    expect(llm.requests).toHaveLength(2);
+    ws.close();
+  });
+
   it('says nothing more when the utterance held words: they are the next turn', async () => {
     const ws = await voiceSession(rig.engine.wsUrl);
     const from = await cutAnswer(ws, 'Wait, which order?', 'ok');

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { parseClientMessage, type SessionUpdateMessage } from './protocol/client-messages.js';
 import type { ErrorCode } from './protocol/error-codes.js';
-import type { Session } from './session.js';
+import { SpeechCut, type Session } from './session.js';
 
 import { settleWaiting } from './awaiting.js';
 import { replyOf } from './client-tools.js';
@@ -167,13 +167,9 @@ export class Conversation {
    */
   private async bargeIn(bySpeech = false): Promise<void> {
     const { session } = this;
-    session.cuttingBySpeech = bySpeech;
-    try {
-      if (!session.busy) cutPlayback(session, this.deps, this.logger);
-      else if (!userMayAnswer(session, this.deps.confirmPhrases)) await session.cancel();
-    } finally {
-      session.cuttingBySpeech = false;
-    }
+    if (!session.busy) cutPlayback(session, this.deps, this.logger, bySpeech);
+    else if (!userMayAnswer(session, this.deps.confirmPhrases))
+      await session.cancel(bySpeech ? new SpeechCut() : undefined);
   }
 
   /**

@@ -57,8 +57,6 @@ export class Session {
    * from where it was cut if it holds no words after all (a cough, a door). See Conversation.
    */
   cut: CutAnswer | undefined;
-  /** The user's voice (not a key, nor a message) is cutting the agent short. */
-  cuttingBySpeech = false;
   /**
    * A call the agent placed with answering-machine detection: the message left when a machine
    * takes it ('' for none: the call ends). Kept when resumed.
@@ -112,12 +110,25 @@ export class Session {
     while (this.current) await this.current.done;
   }
 
-  /** Cancels the turn in progress, if any, and waits until it has ended. */
-  async cancel(): Promise<void> {
+  /**
+   * Cancels the turn in progress, if any, and waits until it has ended; `reason` is its signal's
+   * (a SpeechCut: the user's voice cut it).
+   */
+  async cancel(reason?: SpeechCut): Promise<void> {
     const current = this.current;
     if (!current) return;
-    current.controller.abort();
+    current.controller.abort(reason);
     await current.done;
+  }
+}
+
+/**
+ * Why a turn was cut short: the user's voice (not a key, nor a message) over the agent. An
+ * AbortError, as an abort's default reason is.
+ */
+export class SpeechCut extends DOMException {
+  constructor() {
+    super('the user spoke over the agent', 'AbortError');
   }
 }
 

@@ -7,7 +7,7 @@ import { share, type Observable } from 'rxjs';
 import type { SpeechService } from '../speech/speech.service.js';
 import { keepSpokenOnly, unheardText } from '../speech/spoken-history.js';
 import type { ServerEvent, TurnEvent } from './protocol/server-events.js';
-import type { Playback, Session } from './session.js';
+import { SpeechCut, type Playback, type Session } from './session.js';
 import { speechOut } from './speech-out.js';
 import type { TurnManager } from './turn-manager.service.js';
 
@@ -88,8 +88,11 @@ export async function deliverTurn(
   out?.close();
   // Cut short while speaking: the client learns what was heard, whether the text had ended (its
   // end said all of it) or not (its end said what was shown, more than was heard).
-  if (speaking && signal.aborted) keepHeard(session, deps, heardOf(spoken, cutAt), logger, whole);
-  else if (speaking && heardOf(spoken, performance.now()).length < spoken.length)
+  if (speaking && signal.aborted) {
+    // Cut by the user's voice, a whole answer may go on if the utterance holds no words.
+    const goesOn = whole && signal.reason instanceof SpeechCut;
+    keepHeard(session, deps, heardOf(spoken, cutAt), logger, goesOn);
+  } else if (speaking && heardOf(spoken, performance.now()).length < spoken.length)
     session.playback = { spoken, last: session.history.at(-1) };
   void deps.save();
 }
@@ -102,13 +105,14 @@ export function cutPlayback(
   session: Session,
   deps: Pick<DeliveryDeps, 'send' | 'save'>,
   logger: Logger,
+  bySpeech = false,
 ): void {
   const playback = session.playback;
   session.playback = undefined;
   if (!playback || session.history.at(-1) !== playback.last) return;
   const heard = heardOf(playback.spoken, performance.now());
   if (heard.length === playback.spoken.length) return;
-  keepHeard(session, deps, heard, logger, true);
+  keepHeard(session, deps, heard, logger, bySpeech);
   void deps.save();
 }
 
@@ -142,13 +146,13 @@ function keepHeard(
   deps: Pick<DeliveryDeps, 'send'>,
   heard: string[],
   logger: Logger,
-  whole: boolean,
+  /** The rest may go on (`takeCut`) if the utterance that cut it holds no words. */
+  goesOn: boolean,
 ): void {
   deps.send({ type: 'assistant_end', text: heard.join(' '), interrupted: true, heard: true });
   const before = session.history;
   session.history = keepSpokenOnly(before, heard);
-  // Cut by the user's voice, a whole answer may go on if the utterance holds no words.
-  const rest = whole && session.cuttingBySpeech ? unheardText(before, heard) : '';
+  const rest = goesOn ? unheardText(before, heard) : '';
   session.cut =
     rest === ''
       ? undefined

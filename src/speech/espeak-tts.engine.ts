@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Worker } from 'node:worker_threads';
 import { TtsEngine, type SynthesisRequest } from './tts-engine.js';
+import { languageCode } from '../common/language-code.js';
 
 const WORKER_URL = new URL('../../assets/espeak-worker.mjs', import.meta.url);
 
@@ -17,7 +18,7 @@ const VOICES: Record<string, string> = {
 export function espeakVoice(language: string, voice: string): string {
   if (voice) return voice;
   const lang = language.toLowerCase();
-  return VOICES[lang] ?? VOICES[lang.split('-')[0]!] ?? lang;
+  return VOICES[lang] ?? VOICES[languageCode(lang)] ?? lang;
 }
 
 interface Job {

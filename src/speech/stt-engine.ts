@@ -6,6 +6,7 @@ import { speechConfig, type SpeechConfig } from '../config/app.config.js';
 import { speechFailure } from './speech-failure.js';
 import { wavOf } from './wav.js';
 import { endpointOf } from '../common/server-url.js';
+import { languageCode } from '../common/language-code.js';
 
 export const STT_SAMPLE_RATE = 16000;
 
@@ -36,7 +37,7 @@ export class OpenAiSttEngine extends SttEngine {
       'utterance.wav',
     );
     form.append('model', stt.model);
-    form.append('language', language.split('-')[0]!);
+    form.append('language', languageCode(language));
     form.append('response_format', 'json');
     const headers: Record<string, string> = {};
     if (stt.apiKey) headers.Authorization = `Bearer ${stt.apiKey}`;
