@@ -1,17 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { sseText } from './support/fake-llm.js';
-import { useVoiceRig } from './support/speech-server.js';
+import { soundOver as sound, useVoiceRig } from './support/speech-server.js';
 import { voiceSession, type WsClient } from './support/ws-client.js';
-
-/** A spoken sentence, PCM s16le 16 kHz mono (test/fixtures/audio/make-speech.mjs). */
-const SPEECH = readFileSync('test/fixtures/audio/speech-16k.pcm');
-
-/** A sound over the agent (a cough, a door): speech to the ear of the detector, then silence. */
-function sound(ws: WsClient): void {
-  const audio = Buffer.concat([SPEECH.subarray(0, 16_000), Buffer.alloc(600 * 32)]);
-  for (let at = 0; at < audio.length; at += 640)
-    ws.socket.send(audio.subarray(at, at + 640), { binary: true });
-}
 
 const ANSWER = ['Your order has shipped. ', 'It arrives on Monday. ', 'It comes by post.'];
 

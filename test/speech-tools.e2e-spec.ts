@@ -168,6 +168,7 @@ describe('speech while tools run', () => {
       type: 'speech_started',
       heard_out: true,
     });
+    expect(transcript).toEqual({ type: 'transcript', text: words, heard_out: true });
     return { ws, from, transcript: ws.messages.indexOf(transcript) };
   }
 

@@ -18,6 +18,7 @@ import { useEngineRig } from './support/turn-harness.js';
 import { startRedis, type RedisRun } from './support/redis-server.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
 import { WsClient, type Msg } from './support/ws-client.js';
+import { acknowledges } from '../src/orchestrator/hold-on.js';
 
 /**
  * Random conversations through /ws (README, "Development"): the LLM answers with text, calls in
@@ -82,8 +83,8 @@ describe.each(['memory', 'redis'])(
     /**
      * The turns a link has started: its user_texts, and the utterances heard as words, but for
      * those taken as a yes or no to calls awaiting approval (each answer's `tool_confirmed`
-     * events come together, one per call); and the answers an utterance of no words cut, said on
-     * (`resumed`).
+     * events come together, one per call), and those heard out while calls ran that only
+     * acknowledge ("Yes."); and the answers an utterance of no words cut, said on (`resumed`).
      */
     const due = (l: Link) =>
       l.turns +
@@ -91,6 +92,13 @@ describe.each(['memory', 'redis'])(
       l.ws.messages.filter((m) => m.type === 'assistant_end' && m.resumed).length -
       l.ws.messages.filter(
         (m, i, all) => m.type === 'tool_confirmed' && all[i - 1]?.type !== 'tool_confirmed',
+      ).length -
+      l.ws.messages.filter(
+        (m, i, all) =>
+          m.type === 'transcript' &&
+          m.heard_out &&
+          acknowledges(m.text) &&
+          all[i + 1]?.type !== 'tool_confirmed',
       ).length;
 
     /** What one connection received; `closed`: it was left before its last turn ended. */

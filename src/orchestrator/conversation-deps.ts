@@ -17,6 +17,8 @@ export type Started = {
   heardOut?: boolean;
   /** The rest of an answer cut by a sound that held no words, said on (see `resumeCut`). */
   resumed?: boolean;
+  /** A `say` the user may not cut ("interruptible": false; see `Session.firm`). */
+  firm?: boolean;
 };
 
 export interface ConversationDeps extends SettingsLimits {

@@ -6,7 +6,7 @@ import { SpeechCut, type Session } from './session.js';
 import { settleWaiting } from './awaiting.js';
 import { replyOf } from './client-tools.js';
 import { settingsChanges, settingsUpdated } from './settings-update.js';
-import { answerWaiting, settleQuestion, userMayAnswer } from './questions.js';
+import { settleQuestion, userMayAnswer } from './questions.js';
 import { USER_ACTIVITY } from './idle-watch.js';
 import { SessionEnd } from './session-end.js';
 import { PhoneKeys } from './keypad.js';
@@ -16,7 +16,7 @@ import { sayTurn } from './said.js';
 import { TurnRateLimit } from './turn-rate-limit.js';
 import { BackgroundCalls, resultMessage } from './background-calls.js';
 import type { ConversationDeps, Started } from './conversation-deps.js';
-import { acknowledges, checksIn, continues } from './hold-on.js';
+import { takeAside } from './user-asides.js';
 
 /** One connection's conversation: dispatches client messages, runs turns, speaks and listens. */
 export class Conversation {
@@ -74,6 +74,7 @@ export class Conversation {
       nothingHeard: () => this.resumeCut(),
       // Calls at work, not awaiting approval (a barge-in there is `bargeIn`'s to judge).
       calling: () => session.approvals.size === 0 && (session.waits?.calling ?? false),
+      firm: () => session.firm,
       answer: (text, since, heard, heardOut) => this.startTurn(text, { since, heard, heardOut }),
     });
   }
@@ -110,7 +111,10 @@ export class Conversation {
       case 'user_text':
         return this.startTurn(message.text);
       case 'say':
-        return this.startTurn(message.text, { said: true });
+        return this.startTurn(message.text, {
+          said: true,
+          ...(message.interruptible === false && { firm: true }),
+        });
       case 'interrupt':
         cutPlayback(this.session, this.deps, this.logger);
         return this.session.cancel();
@@ -167,6 +171,8 @@ export class Conversation {
    */
   private async bargeIn(bySpeech = false): Promise<void> {
     const { session } = this;
+    // What the agent says now may not be cut (`say` with "interruptible": false).
+    if (session.firm) return;
     if (!session.busy) cutPlayback(session, this.deps, this.logger, bySpeech);
     else if (!userMayAnswer(session, this.deps.confirmPhrases))
       await session.cancel(bySpeech ? new SpeechCut() : undefined);
@@ -259,31 +265,29 @@ export class Conversation {
       told = false,
       heardOut = false,
       resumed = false,
+      firm = false,
     }: Started = {},
   ): Promise<void> {
-    const user = !said && !told;
-    // "Mm-hmm" said over the agent: a listener's sound, not a turn of theirs; the answer goes on.
-    if (heard && !heardOut && this.session.cut && continues(text)) return this.resumeCut();
-    // Whatever comes now, an answer cut before it does not go on.
-    if (!resumed) this.session.cut = undefined;
-    // The answer to a call's question, or to calls awaiting approval, starts no turn.
-    if (user && answerWaiting(this.session, text, this.deps.confirmPhrases, this.deps.send)) return;
-    // Nor does "okay, thanks" said while calls ran, nor "hello?" while the turn goes on (said to
-    // be, if its calls still run): the answer is coming.
-    if (heardOut && this.session.approvals.size === 0) {
-      if (acknowledges(text)) return this.deps.aside('acknowledged');
-      if (checksIn(text) && this.session.busy) {
-        this.session.waits?.stillRunning();
-        return this.deps.aside('checked');
-      }
+    // What comes while the agent says what may not be cut waits for its end (their words were
+    // heard and transcribed meanwhile), then begins as it would have.
+    if (this.session.firmTurn && !told) {
+      const started = { heard, said, heardOut, resumed, firm };
+      const later = () => this.enqueue(() => this.startTurn(text, started));
+      return void this.session.idle().then(later);
     }
+    const user = !said && !told;
+    const asked = { heard, heardOut, user, resumed };
+    const aside = takeAside(this.session, text, asked, this.deps.confirmPhrases, this.deps.send);
+    if (aside === 'continues') return this.resumeCut();
+    if (aside === 'acknowledged' || aside === 'checked') return this.deps.aside(aside);
+    if (aside) return;
     // Over the limit, the turn in progress goes on: nothing would replace it.
     if (!told && !resumed && !this.turnLimit.admit())
       return this.error(
         'rate_limited',
         `more than ${this.deps.maxTurnsPerMinute} turns in a minute (WS_MAX_TURNS_PER_MINUTE): wait a moment; nothing was started`,
       );
-    if (!told) cutPlayback(this.session, this.deps, this.logger);
+    if (!told && !this.session.firm) cutPlayback(this.session, this.deps, this.logger);
     await this.session.cancel();
     // The client has gone, or is going (a message then a close): start nothing for nobody.
     if (!this.deps.connected()) return;
@@ -294,13 +298,15 @@ export class Conversation {
     if (user)
       for (const result of this.background.take())
         session.history.push({ role: 'user', content: resultMessage(result) });
-    session.begin((signal) =>
-      deliverTurn(
-        session,
-        deps,
-        said ? sayTurn(session, text, resumed) : deps.turns.run(session, text, signal, heard),
-        { signal, since, logger, judging: () => this.utterances.judged },
-      ).finally(() => this.end.turnEnded(signal.aborted)),
+    session.begin(
+      (signal) =>
+        deliverTurn(
+          session,
+          deps,
+          said ? sayTurn(session, text, resumed) : deps.turns.run(session, text, signal, heard),
+          { signal, since, logger, judging: () => this.utterances.judged },
+        ).finally(() => this.end.turnEnded(signal.aborted)),
+      !firm,
     );
   }
 }

@@ -69,7 +69,8 @@ export class Session {
   placed = false;
   /** The connection's calls of `"background": true` tools (set by its conversation). */
   background: BackgroundCalls | undefined;
-  private current: { controller: AbortController; done: Promise<void> } | undefined;
+  private current:
+    { controller: AbortController; done: Promise<void>; interruptible: boolean } | undefined;
 
   constructor(language = 'en', vadSilenceMs = 0, idleSecs = 0, timeZone = 'UTC') {
     this.settings = {
@@ -96,13 +97,31 @@ export class Session {
     return this.current !== undefined;
   }
 
-  /** Starts a turn; `run` receives the turn's signal and settles when the turn is over. */
-  begin(run: (signal: AbortSignal) => Promise<void>): void {
+  /**
+   * Starts a turn; `run` receives the turn's signal and settles when the turn is over.
+   * `interruptible` false: the user cannot cut it (a `say` of a notice that must be heard).
+   */
+  begin(run: (signal: AbortSignal) => Promise<void>, interruptible = true): void {
     const controller = new AbortController();
     const done = run(controller.signal).finally(() => {
       if (this.current?.controller === controller) this.current = undefined;
     });
-    this.current = { controller, done };
+    this.current = { controller, done, interruptible };
+  }
+
+  /**
+   * The agent says what the user may not cut (see `begin`), its turn in progress or its speech
+   * still playing: their voice and keys do not stop it, and what they say waits for its end.
+   */
+  get firm(): boolean {
+    if (this.firmTurn) return true;
+    const playback = this.playback;
+    return playback?.firm === true && playback.spoken.some((s) => s.playedBy > performance.now());
+  }
+
+  /** The turn in progress is one the user may not cut. */
+  get firmTurn(): boolean {
+    return this.current?.interruptible === false;
   }
 
   /** Settles once no turn is in progress (at once when idle). */
@@ -137,6 +156,8 @@ export interface Playback {
   spoken: { sentence: string; playedBy: number }[];
   /** The history's last message as the turn ended: a changed history is not cut. */
   last: ChatMessage | undefined;
+  /** Said by a turn the user may not cut (see `Session.firm`). */
+  firm?: true;
 }
 
 /** An answer cut by the user's voice: the history as it was, and what was not heard of it. */

@@ -93,7 +93,12 @@ export async function deliverTurn(
     const goesOn = whole && signal.reason instanceof SpeechCut;
     keepHeard(session, deps, heardOf(spoken, cutAt), logger, goesOn);
   } else if (speaking && heardOf(spoken, performance.now()).length < spoken.length)
-    session.playback = { spoken, last: session.history.at(-1) };
+    // (Its turn still the session's: whether the user may cut it is known.)
+    session.playback = {
+      spoken,
+      last: session.history.at(-1),
+      ...(session.firm && { firm: true as const }),
+    };
   void deps.save();
 }
 

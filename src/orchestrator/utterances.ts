@@ -18,6 +18,8 @@ export interface UtteranceDeps {
   nothingHeard: () => Promise<void>;
   /** Calls of the turn in progress are running. */
   calling: () => boolean;
+  /** The agent says what the user may not cut (see `Session.firm`): they are heard out too. */
+  firm: () => boolean;
   /**
    * Answers what the user said (`text`), their turn having ended at `since`; `heardOut`: they
    * began while calls ran, and were heard out rather than cut the calls short.
@@ -71,7 +73,8 @@ export class Utterances {
       } else if (heard.type === 'speech_started') {
         this.end.userSpeaking = true;
         this.begins();
-        this.deps.send({ type: 'speech_started', ...(this.heardOut && { heard_out: true }) });
+        const heardOut = this.heardOut || this.deps.firm();
+        this.deps.send({ type: 'speech_started', ...(heardOut && { heard_out: true }) });
         await this.overAgent();
       } else {
         this.end.userSpeaking = false;
@@ -142,7 +145,11 @@ export class Utterances {
         .transcribe(pcm, language, this.closed.signal)
         .finally(() => this.transcribing--);
       if ('error' in heard) return this.deps.error(heard.error, heard.message);
-      this.deps.send({ type: 'transcript', text: heard.text });
+      this.deps.send({
+        type: 'transcript',
+        text: heard.text,
+        ...(heardOut && { heard_out: true }),
+      });
       if (heard.text === '') {
         this.deps.error('no_speech', 'no speech was recognised in the utterance');
         return await this.deps.nothingHeard();

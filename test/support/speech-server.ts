@@ -1,7 +1,22 @@
+import { readFileSync } from 'node:fs';
 import { Engine, openAiSpeech } from './engine.js';
 import { FakeLlm } from './fake-llm.js';
 import { RecordingServer } from './recording-server.js';
 import type { TlsOptions } from './tls.js';
+import type { WsClient } from './ws-client.js';
+
+/** A spoken sentence, PCM s16le 16 kHz mono (test/fixtures/audio/make-speech.mjs). */
+export const SPEECH = readFileSync('test/fixtures/audio/speech-16k.pcm');
+
+/**
+ * A second of speech then 0.6 s of silence, sent at once: an utterance to a detector with
+ * VAD_SILENCE_MS under 600 (a cough, a door, a word over the agent).
+ */
+export function soundOver(ws: WsClient): void {
+  const audio = Buffer.concat([SPEECH.subarray(0, 16_000), Buffer.alloc(600 * 32)]);
+  for (let at = 0; at < audio.length; at += 640)
+    ws.socket.send(audio.subarray(at, at + 640), { binary: true });
+}
 
 /**
  * A real OpenAI-compatible speech server on loopback: each synthesis (`/audio/speech`) answers

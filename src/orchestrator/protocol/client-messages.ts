@@ -38,6 +38,14 @@ export class SayMessage {
   @Matches(/\S/, { message: 'say needs a non-empty "text" (more than spaces)' })
   @MaxLength(10_000, { message: '"text" is longer than 10000 characters' })
   text!: string;
+
+  /**
+   * false: the user's voice and keys do not cut it (a notice that must be heard whole); what
+   * they say or type meanwhile is answered once it is over. An `interrupt` still stops it.
+   */
+  @IsOptional()
+  @IsBoolean({ message: '"interruptible" must be true or false' })
+  interruptible?: boolean;
 }
 
 /** `{"type":"interrupt"}`: cancels the turn in progress (and its audio). */
