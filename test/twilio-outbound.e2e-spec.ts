@@ -121,7 +121,11 @@ describe('calls the agent places (POST /api/calls)', () => {
     ],
     [
       { to: '+15550123', greet: 'Hi' },
-      'unknown field "greet": expected to, from, greeting, variables, instructions, language, timezone, voice, voicemail, hang_up_on_machine, status_callback',
+      'unknown field "greet": expected to, from, greeting, greeting_interruptible, variables, instructions, language, timezone, voice, voicemail, hang_up_on_machine, status_callback',
+    ],
+    [
+      { to: '+15550123', greeting_interruptible: 'no' },
+      '"greeting_interruptible" must be true or false',
     ],
     [
       { to: '+15550123', variables: { user_number: '+1' } },

@@ -73,6 +73,30 @@ describe('Twilio Media Streams (/twilio)', () => {
     call.socket.close();
   });
 
+  it('plays a greeting the caller may not cut whole, then answers what they said over it', async () => {
+    speech.seconds = 2;
+    const greeting = 'This call is recorded.';
+    const call = await TwilioCall.dial(url(), {
+      token: 'call-key',
+      greeting,
+      greeting_interruptible: 'false',
+    });
+    await until(() => call.heard() > 0, 'the greeting');
+    llm.enqueue(sseText(['How can I help?']));
+    speech.seconds = 0.2;
+    call.speak(Buffer.concat([SPEECH, quiet(1000)]));
+    await until(() => llm.requests.length === 1, 'the answer', 10_000);
+    // Its 2 s of speech all played (8 kHz μ-law), nothing cleared; a cut would have left the
+    // greeting, one sentence, out of the conversation.
+    await until(() => call.heard() >= 16_000, 'the whole greeting');
+    expect(call.got.some((f) => f.event === 'clear')).toBe(false);
+    expect(llm.requests[0]!.body.messages.slice(1)).toEqual([
+      { role: 'assistant', content: greeting },
+      { role: 'user', content: speech.transcript },
+    ]);
+    call.socket.close();
+  });
+
   it('sends no clear when the caller speaks while nothing plays', async () => {
     const call = await TwilioCall.dial(url(), { token: 'call-key' });
     llm.enqueue(sseText(['It is sunny.']));

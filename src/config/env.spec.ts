@@ -284,6 +284,7 @@ describe('parseEnv', () => {
       streamUrl: '',
       voiceUrl: '',
       greeting: '',
+      greetingInterruptible: true,
       accountSid: '',
       fromNumber: '',
       apiBaseUrl: 'https://api.twilio.com',
@@ -292,6 +293,12 @@ describe('parseEnv', () => {
       parseEnv({ TWILIO_GREETING: ' Hello. ', TWILIO_VOICE_URL: 'https://e.example/twilio/voice' })
         .speech.twilio,
     ).toMatchObject({ greeting: 'Hello.', voiceUrl: 'https://e.example/twilio/voice' });
+    expect(
+      parseEnv({ TWILIO_GREETING_INTERRUPTIBLE: 'false' }).speech.twilio.greetingInterruptible,
+    ).toBe(false);
+    expect(() => parseEnv({ TWILIO_GREETING_INTERRUPTIBLE: 'never' })).toThrow(
+      'TWILIO_GREETING_INTERRUPTIBLE="never" is invalid',
+    );
     expect(() => parseEnv({ TWILIO_GREETING: 'a'.repeat(10_001) })).toThrow(
       'TWILIO_GREETING is invalid: longer than 10000 characters',
     );

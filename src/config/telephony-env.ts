@@ -9,6 +9,7 @@ import {
 } from './env-defaults.js';
 import {
   absoluteUrl,
+  bool,
   EnvError,
   httpUrl,
   int,
@@ -30,6 +31,8 @@ export interface TelephonyEnv {
     voiceUrl: string;
     /** What the agent says first on a call `/twilio/voice` answers; '' for nothing. */
     greeting: string;
+    /** Whether the caller may cut a call's greeting (placed calls' too, unless they say). */
+    greetingInterruptible: boolean;
     /** The account whose calls a `transfer_call` tool transfers (with the Auth Token). */
     accountSid: string;
     /** The number calls the agent places come from (`POST /api/calls`), unless one is given. */
@@ -97,6 +100,7 @@ export function parseTelephony(raw: Raw): TelephonyEnv {
       streamUrl: wsUrl(raw, 'TWILIO_STREAM_URL'),
       voiceUrl: httpUrl(raw, 'TWILIO_VOICE_URL', ''),
       greeting: greeting(raw),
+      greetingInterruptible: bool(raw, 'TWILIO_GREETING_INTERRUPTIBLE') ?? true,
       accountSid: present(raw, 'TWILIO_ACCOUNT_SID') ?? '',
       fromNumber: phoneNumber(raw, 'TWILIO_FROM_NUMBER'),
       apiBaseUrl: httpUrl(raw, 'TWILIO_API_BASE_URL', 'https://api.twilio.com'),

@@ -101,7 +101,12 @@ export class CallsController {
     const resume = session?.resumeToken;
     const twiml = await placedCall(
       { url: twilio.streamUrl, token: currentKey(this.app.ws.apiKey) },
-      { greeting: call.greeting?.trim() ?? '', variables, resume },
+      {
+        greeting: call.greeting?.trim() ?? '',
+        interruptible: call.greeting_interruptible ?? twilio.greetingInterruptible,
+        variables,
+        resume,
+      },
     );
     let sid: string;
     try {

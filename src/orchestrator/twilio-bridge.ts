@@ -37,7 +37,13 @@ const LAST_WORDS = 'last-words';
  * The stream's `<Parameter>`s the bridge takes itself; the others are the session's variables,
  * with the call's `twilio_call_sid`.
  */
-const OWN_PARAMETERS = new Set(['token', 'greeting', 'resume', 'transfer_status']);
+const OWN_PARAMETERS = new Set([
+  'token',
+  'greeting',
+  'greeting_interruptible',
+  'resume',
+  'transfer_status',
+]);
 
 interface TwilioMessage {
   event?: unknown;
@@ -140,8 +146,15 @@ export class TwilioBridge {
           ...(!resume && Object.keys(variables).length > 0 && { variables }),
         }),
       );
-      if (parameters.greeting)
-        engine.send(JSON.stringify({ type: 'say', text: parameters.greeting }));
+      if (parameters.greeting) {
+        const firm = parameters.greeting_interruptible === 'false';
+        const say = {
+          type: 'say',
+          text: parameters.greeting,
+          ...(firm && { interruptible: false }),
+        };
+        engine.send(JSON.stringify(say));
+      }
       for (const frame of this.waiting) engine.send(frame);
       this.waiting = [];
     });

@@ -1,4 +1,4 @@
-import { machineVerdict, voiceUrlOf } from './twilio-voice.js';
+import { answerCall, machineVerdict, placedCall, voiceUrlOf } from './twilio-voice.js';
 
 describe('machineVerdict', () => {
   it.each([
@@ -26,5 +26,32 @@ describe('voiceUrlOf', () => {
     expect(voiceUrlOf({ voiceUrl: '', streamUrl: 'ws://10.0.0.5:8787/twilio/?token=t' })).toBe(
       'http://10.0.0.5:8787/twilio/voice',
     );
+  });
+});
+
+describe('the greeting in the TwiML', () => {
+  const call = { From: '+15550100', To: '+15550199' };
+  const parameters = (twiml: string) =>
+    [...twiml.matchAll(/<Parameter name="(\w+)" value="([^"]*)"\/>/g)].map((m) => [m[1], m[2]]);
+
+  it('tells the stream that the caller may not cut it, only when they may not', async () => {
+    const stream = { url: 'wss://e.example.com/twilio', token: 'k', call };
+    const firm = await answerCall(stream, { greeting: 'Recorded.', interruptible: false });
+    expect(parameters(firm).slice(0, 3)).toEqual([
+      ['token', 'k'],
+      ['greeting', 'Recorded.'],
+      ['greeting_interruptible', 'false'],
+    ]);
+    const plain = await answerCall(stream, { greeting: 'Hello.', interruptible: true });
+    expect(parameters(plain).map(([name]) => name)).not.toContain('greeting_interruptible');
+    // No greeting, nothing to say of it.
+    const none = await placedCall(
+      { url: stream.url, token: 'k' },
+      { greeting: '', interruptible: false, variables: {}, resume: 'r' },
+    );
+    expect(parameters(none)).toEqual([
+      ['token', 'k'],
+      ['resume', 'r'],
+    ]);
   });
 });

@@ -53,11 +53,25 @@ async function streamTwiml(url: string, parameters: [string, string][]): Promise
   return response.toString();
 }
 
+/** What a call's agent says first, and whether the caller may cut it. */
+export interface Greeting {
+  greeting: string;
+  interruptible: boolean;
+}
+
+/** The stream's parameters that say the greeting: `greeting_interruptible` only when false. */
+function greetingParameters({ greeting, interruptible }: Greeting): [string, string][] {
+  return [
+    ['greeting', greeting],
+    ['greeting_interruptible', greeting && !interruptible ? 'false' : ''],
+  ];
+}
+
 /** A call coming in: its stream, `greeting` said first. */
-export function answerCall({ url, token, call }: CallStream, greeting: string): Promise<string> {
+export function answerCall({ url, token, call }: CallStream, greeting: Greeting): Promise<string> {
   return streamTwiml(url, [
     ['token', token],
-    ['greeting', greeting],
+    ...greetingParameters(greeting),
     ...callVariables('inbound', call.From, call.To),
   ]);
 }
@@ -88,14 +102,14 @@ export async function afterDial({ url, token, call }: CallStream, resume: string
 export function placedCall(
   { url, token }: Omit<CallStream, 'call'>,
   {
-    greeting,
     variables,
     resume,
-  }: { greeting: string; variables: Record<string, string>; resume?: string },
+    ...greeting
+  }: Greeting & { variables: Record<string, string>; resume?: string },
 ): Promise<string> {
   return streamTwiml(url, [
     ['token', token],
-    ['greeting', greeting],
+    ...greetingParameters(greeting),
     ...(resume ? [['resume', resume] as [string, string]] : Object.entries(variables)),
   ]);
 }

@@ -12,6 +12,7 @@ const E164 = /^\+[1-9][0-9]{1,14}$/;
 const RESERVED = new Set([
   'token',
   'greeting',
+  'greeting_interruptible',
   'resume',
   'transfer_status',
   'user_number',
@@ -60,6 +61,15 @@ export class PlaceCallDto {
   @IsString({ message: '"greeting" must be a string' })
   @MaxLength(10_000, { message: '"greeting" is longer than 10000 characters' })
   greeting?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'false: the greeting is said whole, whatever the called person says or keys meanwhile (answered once it is over; `say` with "interruptible": false); default TWILIO_GREETING_INTERRUPTIBLE',
+    example: false,
+  })
+  @IsOptional()
+  @IsBoolean({ message: '"greeting_interruptible" must be true or false' })
+  greeting_interruptible?: boolean;
 
   @ApiPropertyOptional({
     description:
@@ -152,6 +162,7 @@ const FIELDS = new Set([
   'to',
   'from',
   'greeting',
+  'greeting_interruptible',
   'variables',
   'instructions',
   'language',
