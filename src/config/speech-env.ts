@@ -29,6 +29,8 @@ export interface SpeechEnv extends TelephonyEnv {
   language: string;
   maxSentenceChars: number;
   audioLeadMs: number;
+  /** Further attempts of a transcription or synthesis that failed transiently (SPEECH_RETRIES). */
+  retries: number;
   /** Tools running this long in a voice turn that has said nothing: a wait phrase is said. */
   toolWaitMs: number;
   /** By language code (`*`: any language); the session's language picks one. */
@@ -109,6 +111,7 @@ export function parseSpeech(raw: Raw): SpeechEnv {
     language,
     maxSentenceChars: int(raw, 'SPEECH_MAX_SENTENCE_CHARS', 250, 20, 5000),
     audioLeadMs: int(raw, 'SPEECH_AUDIO_LEAD_MS', 1000, 0, 600_000),
+    retries: int(raw, 'SPEECH_RETRIES', 2, 0, 5),
     toolWaitMs: int(raw, 'SPEECH_TOOL_WAIT_MS', 2000, 0, 600_000),
     toolWaitPhrases: phrasePerLanguage(raw, 'SPEECH_TOOL_WAIT_PHRASE', DEFAULT_TOOL_WAIT_PHRASES),
     thinkingWaitMs: int(raw, 'SPEECH_THINKING_WAIT_MS', 0, 0, 600_000),

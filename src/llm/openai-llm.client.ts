@@ -9,6 +9,7 @@ import { requestJson } from './request-json.js';
 import { parseJson } from './parsing/json.js';
 import { withTraceparent } from '../common/trace-context.js';
 import { retryDelayMs } from '../common/retry.js';
+import { isNetworkError } from '../common/transient-fault.js';
 import { ServerAdaptations } from './server-adaptations.js';
 import { readStream } from './sse-stream.js';
 import { ModelLookup } from './model-lookup.js';
@@ -18,7 +19,6 @@ import {
   failureReason,
   httpFault,
   isContextOverflow,
-  isNetworkError,
   StreamFault,
   Watchdog,
 } from './stream-fault.js';

@@ -7,6 +7,7 @@ import {
 import { excerpt } from '../common/http-text.js';
 import { retryAfterMs } from '../common/retry.js';
 import { parseJson } from './parsing/json.js';
+import { isTransientStatus } from '../common/transient-fault.js';
 /**
  * Why an LLM request failed, and whether sending it again is worth it. Pure: no Nest import.
  */
@@ -62,11 +63,6 @@ export function isContextOverflow(message: string): boolean {
   return CONTEXT_OVERFLOW.test(message);
 }
 
-/** The statuses that the OpenAI SDKs retry too: timeout, conflict, rate limit, server errors. */
-export function isTransientStatus(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || status >= 500;
-}
-
 /**
  * Aborts when a phase (connect + first byte, then each gap between chunks) takes too long.
  * Re-arming only moves a deadline; one timer checks it, so a busy stream costs no timer churn.
@@ -103,19 +99,6 @@ export class Watchdog {
   }
 }
 
-/** Error codes of a server that is unreachable, restarting, or dropped the connection. */
-const NETWORK_ERRORS = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
 /**
  * Why a request failed, for the client as well as the log: a connection's failure by its code
  * alone (`connect ECONNREFUSED 10.0.3.4:8000` would show the client where the server is).
@@ -128,12 +111,6 @@ export function failureReason(error: unknown): string {
   const code = connectionErrorCode(error);
   if (code) return `no connection to the LLM server (${code})`;
   return (error as Error | undefined)?.message ?? String(error);
-}
-
-export function isNetworkError(error: unknown): boolean {
-  if (error instanceof EgressProxyError) return error.unreachable;
-  const e = error as { code?: string; cause?: { code?: string } } | undefined;
-  return NETWORK_ERRORS.has(e?.code ?? '') || NETWORK_ERRORS.has(e?.cause?.code ?? '');
 }
 
 /** Said of an answer that a web server, not the API, gave: the base URL may lack the API's path. */

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { egressFetch } from '../common/egress.js';
 import { excerpt, mediaType } from '../common/http-text.js';
 import { boundedText, ERROR_BODY_BYTES } from '../common/response-body.js';
@@ -7,6 +7,7 @@ import { speechFailure } from './speech-failure.js';
 import { speechPcm } from './speech-audio.js';
 import { TtsEngine, type SynthesisRequest } from './tts-engine.js';
 import { endpointOf } from '../common/server-url.js';
+import { sendWithRetries } from './speech-retry.js';
 
 /** The start of what a TTS server sent instead of audio, to quote ('' when it cannot be read). */
 const errorPage = (response: Response) =>
@@ -23,6 +24,7 @@ const errorPage = (response: Response) =>
 export class OpenAiTtsEngine extends TtsEngine {
   readonly provider = 'openai' as const;
   readonly sampleRate: number;
+  private readonly logger = new Logger('OpenAiTtsEngine');
 
   constructor(@Inject(speechConfig.KEY) private readonly config: SpeechConfig) {
     super();
@@ -47,21 +49,29 @@ export class OpenAiTtsEngine extends TtsEngine {
     const { tts } = this.config;
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (tts.apiKey) headers.Authorization = `Bearer ${tts.apiKey}`;
-    const signal = AbortSignal.any([request.signal, AbortSignal.timeout(tts.timeoutSecs * 1000)]);
-    const response = await egressFetch(
-      endpointOf(tts.baseUrl, '/audio/speech'),
-      {
-        method: 'POST',
-        headers,
-        signal,
-        body: JSON.stringify({
-          model: tts.model,
-          voice: request.voice || 'alloy',
-          input: request.text,
-          response_format: 'pcm',
-        }),
-      },
-      this.config.clientTls,
+    const body = JSON.stringify({
+      model: tts.model,
+      voice: request.voice || 'alloy',
+      input: request.text,
+      response_format: 'pcm',
+    });
+    const send = () =>
+      egressFetch(
+        endpointOf(tts.baseUrl, '/audio/speech'),
+        {
+          method: 'POST',
+          headers,
+          // Each attempt its own time: the timeout is of one request.
+          signal: AbortSignal.any([request.signal, AbortSignal.timeout(tts.timeoutSecs * 1000)]),
+          body,
+        },
+        this.config.clientTls,
+      );
+    const { retries } = this.config;
+    const response = await sendWithRetries(send, retries, request.signal, (why, n, ms) =>
+      this.logger.warn(
+        `TTS server failed (${why}): retry ${n} of ${retries} in ${ms} ms (SPEECH_RETRIES)`,
+      ),
     );
     if (!response.ok || !response.body) {
       const text = (await errorPage(response)).slice(0, 300);

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { egressFetch } from '../common/egress.js';
 import { excerpt, mediaType } from '../common/http-text.js';
 import { boundedText, ERROR_BODY_BYTES } from '../common/response-body.js';
@@ -7,6 +7,7 @@ import { speechFailure } from './speech-failure.js';
 import { wavOf } from './wav.js';
 import { endpointOf } from '../common/server-url.js';
 import { languageCode } from '../common/language-code.js';
+import { sendWithRetries } from './speech-retry.js';
 
 export const STT_SAMPLE_RATE = 16000;
 
@@ -23,6 +24,7 @@ const ANSWER_MAX_BYTES = 1024 * 1024;
 @Injectable()
 export class OpenAiSttEngine extends SttEngine {
   readonly provider = 'openai' as const;
+  private readonly logger = new Logger('SttEngine');
 
   constructor(@Inject(speechConfig.KEY) private readonly config: SpeechConfig) {
     super();
@@ -44,15 +46,21 @@ export class OpenAiSttEngine extends SttEngine {
     let response: Response;
     let body: string;
     try {
-      response = await egressFetch(
-        endpointOf(stt.baseUrl, '/audio/transcriptions'),
-        {
-          method: 'POST',
-          headers,
-          body: form,
-          signal: AbortSignal.any([signal, AbortSignal.timeout(stt.timeoutSecs * 1000)]),
-        },
-        this.config.clientTls,
+      const send = () =>
+        egressFetch(
+          endpointOf(stt.baseUrl, '/audio/transcriptions'),
+          {
+            method: 'POST',
+            headers,
+            body: form,
+            signal: AbortSignal.any([signal, AbortSignal.timeout(stt.timeoutSecs * 1000)]),
+          },
+          this.config.clientTls,
+        );
+      response = await sendWithRetries(send, this.config.retries, signal, (why, n, ms) =>
+        this.logger.warn(
+          `speech-to-text server failed (${why}): retry ${n} of ${this.config.retries} in ${ms} ms (SPEECH_RETRIES)`,
+        ),
       );
       const read = await boundedText(response, response.ok ? ANSWER_MAX_BYTES : ERROR_BODY_BYTES);
       if (response.ok && read.more)
