@@ -139,6 +139,16 @@ describe('the demo page', () => {
     expect(weather.requests.map((r) => r.path)).toEqual(['/Paris']);
   });
 
+  it('takes an entry on its keypad as the turn', async () => {
+    llm.enqueue(sseText(['Account 42 found.']));
+    const page = await opened();
+    await page.locator('summary').click();
+    for (const key of ['4', '2', '#']) await page.click(`#keys button:text-is("${key}"):enabled`);
+    await page.locator('#log .assistant', { hasText: 'Account 42 found.' }).waitFor();
+    expect(await texts(page, 'user')).toEqual(['keys: 42#']);
+    expect(llm.requests[0]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'DTMF: 42#' });
+  });
+
   it("asks the user's approval of a call, again when asked to, and runs it once given", async () => {
     llm.enqueue(
       sseStructuredCalls([{ id: 'call_1', name: 'book_table', arguments: { city: 'Rome' } }]),
