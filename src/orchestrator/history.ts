@@ -108,12 +108,19 @@ const systemMessages = new WeakMap<
  * once per request.
  */
 export function systemMessageOf(
-  session: { settings: { instructions: string; timezone: string; language: string } },
+  session: {
+    settings: { instructions: string; timezone: string; language: string };
+    /** The assistant a handoff gave the conversation to: its instructions come first. */
+    agent?: { instructions: string } | undefined;
+  },
   prompt: string,
   clock: ClockMode = 'off',
   now = new Date(),
 ): ChatMessage {
-  const { instructions, timezone, language } = session.settings;
+  const { timezone, language } = session.settings;
+  const instructions = [session.agent?.instructions ?? '', session.settings.instructions]
+    .filter((t) => t !== '')
+    .join('\n\n');
   const line = clockLine(clock, timezone, now, language);
   const kept = systemMessages.get(session);
   if (kept?.prompt === prompt && kept.instructions === instructions && kept.clock === line)

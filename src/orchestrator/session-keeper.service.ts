@@ -8,6 +8,7 @@ import type { SessionSettings } from './protocol/server-events.js';
 import type { Session } from './session.js';
 import { sessionState } from './tool-scope.service.js';
 import { answered } from './history.js';
+import type { Agent } from '../tools/handoff-tool.js';
 
 /** What is kept of a session for resuming it. */
 interface StoredSession {
@@ -21,6 +22,8 @@ interface StoredSession {
   machine?: { voicemail: string };
   /** Made for a placed call not yet answered (see Session.placed). */
   placed?: true;
+  /** The assistant a handoff gave the conversation to (see Session.agent). */
+  agent?: Agent;
 }
 
 /** The store never sees a token itself, only its hash. */
@@ -70,6 +73,7 @@ export class SessionKeeper {
     session.settings = { ...session.settings, ...stored.settings };
     session.usage = stored.usage;
     session.machine = stored.machine;
+    session.agent = stored.agent;
     session.placed = stored.placed === true;
     sessionState(session).value = stored.state ?? {};
     return true;
@@ -129,6 +133,7 @@ export class SessionKeeper {
       ...(session.usage && { usage: session.usage }),
       ...(session.machine && { machine: session.machine }),
       ...(session.placed && { placed: true as const }),
+      ...(session.agent && { agent: session.agent }),
     };
     try {
       const saved = await this.store.save({

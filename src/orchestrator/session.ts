@@ -7,6 +7,7 @@ import type { BackgroundCalls } from './background-calls.js';
 import type { SessionSettings } from './protocol/server-events.js';
 import type { WaitingQuestion } from './questions.js';
 import type { WaitsTold } from './waits-told.js';
+import type { Agent } from '../tools/handoff-tool.js';
 
 /**
  * One WebSocket connection's conversation. Other modules extend it through `data`
@@ -67,6 +68,11 @@ export class Session {
    * what waits in the store), which counts as a session started, not resumed.
    */
   placed = false;
+  /**
+   * The assistant a `handoff` tool gave the conversation to (its instructions, its tools); none:
+   * the engine's own. Kept when resumed.
+   */
+  agent: Agent | undefined;
   /** The connection's calls of `"background": true` tools (set by its conversation). */
   background: BackgroundCalls | undefined;
   private current:

@@ -3,6 +3,7 @@ import { CodeToolService } from '../code-tools/code-tool.service.js';
 import { withoutTools, type ToolSnapshot } from '../tools/tool-definition.js';
 import type { ToolCallContext } from '../tools/tool-executor.js';
 import type { Session } from './session.js';
+import type { Agent } from '../tools/handoff-tool.js';
 
 const STATE_KEY = 'codeTools.state';
 
@@ -33,6 +34,31 @@ export function toolContextOf(session: Session, turnId: string, traceId?: string
     endSession: () => (session.ending ??= {}),
     transferCall: (to) => (session.ending = { transferTo: to }),
     ...(traceId !== undefined && { traceId }),
+  };
+}
+
+/**
+ * The tools a session may use, by name (null: every tool): those of its own selection
+ * (`session.update`'s `tools`) that the assistant a handoff gave it to may use.
+ */
+export function toolsOf(session: Session): readonly string[] | null {
+  const own = session.settings.tools;
+  const agent = session.agent?.tools;
+  if (!agent) return own;
+  return own === null ? agent : own.filter((name) => agent.includes(name));
+}
+
+/**
+ * A handoff in a turn of `session`: the next request is the new assistant's (its instructions,
+ * its tools), and the client is told.
+ */
+export function handingOff(
+  session: Session,
+  emit: (event: { type: 'handoff'; agent: string }) => void,
+): (agent: Agent) => void {
+  return (agent) => {
+    session.agent = agent;
+    emit({ type: 'handoff', agent: agent.name });
   };
 }
 

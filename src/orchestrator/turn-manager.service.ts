@@ -19,7 +19,7 @@ import {
 } from './round.js';
 import type { Session } from './session.js';
 import { StreamedText } from '../llm/streamed-text.js';
-import { toolContextOf, ToolScope } from './tool-scope.service.js';
+import { handingOff, toolContextOf, toolsOf, ToolScope } from './tool-scope.service.js';
 import { traceIdOf } from '../common/trace-context.js';
 import {
   callOutcomeLine,
@@ -152,6 +152,7 @@ export class TurnManager {
     ctx.toolContext.callClientTool = clientToolCaller(ctx, this.toolSettings);
     ctx.toolContext.progress = (id, update) => progress.report(id, update);
     ctx.toolContext.ask = questionAsker(ctx, (id) => progress.running(id));
+    ctx.toolContext.handOff = handingOff(session, (event) => ctx.emit(event));
     session.waits = waits;
     const span = turnSpan(this.spans, session, turnId, heard);
     // The turn's speech, which goes on after its end, puts its spans under it too.
@@ -195,7 +196,7 @@ export class TurnManager {
     ctx.snapshot = await this.scope.forRequest({
       base: ctx.base,
       context: ctx.toolContext,
-      only: ctx.session.settings.tools,
+      only: toolsOf(ctx.session),
     });
     return requestOf(ctx, toolChoice, this.llmSettings);
   }

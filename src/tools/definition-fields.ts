@@ -193,7 +193,7 @@ export function argumentListChecks(def: ToolDefinitionInput, at: string, warning
 
 /** A tool the engine runs itself (no request, no code), its `description` and `parameters` defaulted. */
 export function ownTool(
-  kind: 'end_session' | 'transfer_call',
+  kind: 'end_session' | 'transfer_call' | 'handoff',
   def: ToolDefinitionInput,
   description: string,
   parameters: JsonSchema = def.parameters ?? DEFAULT_PARAMETERS,

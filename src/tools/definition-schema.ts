@@ -5,10 +5,11 @@ import type { ToolDefinitionInput } from './tool-definition.js';
 
 /** The shape of a tool definition (tools file, `POST /api/tools`), checked before anything else. */
 let shared: Ajv | undefined;
-const ajv = () => (shared ??= new Ajv({ allErrors: false, strict: false, validateSchema: false }));
+export const ajv = () =>
+  (shared ??= new Ajv({ allErrors: false, strict: false, validateSchema: false }));
 /** A tool name as the OpenAI API takes it: HTTP tools', and the tools a client declares. */
 export const TOOL_NAME_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
-const common = {
+export const common = {
   description: { type: 'string' },
   parameters: { type: 'object' },
   modalities: { type: 'array', items: { enum: ['voice', 'text'] }, minItems: 1 },
@@ -199,50 +200,6 @@ export const CODE_SCHEMA = {
   },
 } as const;
 export const validateCode = compiledOnUse<ToolDefinitionInput>(ajv, CODE_SCHEMA);
-/** The engine's own tool that ends the session (hangs up the call) once the turn is over. */
-export const END_SESSION_SCHEMA = {
-  type: 'object',
-  required: ['type', 'name'],
-  properties: {
-    ...common,
-    type: { const: 'end_session' },
-    name: { type: 'string', pattern: TOOL_NAME_PATTERN },
-  },
-} as const;
-export const validateEndSession = compiledOnUse<ToolDefinitionInput>(ajv, END_SESSION_SCHEMA);
-/** The engine's own tool that hands the call over to a person (`to`, or `destinations` by name). */
-export const TRANSFER_CALL_SCHEMA = {
-  type: 'object',
-  required: ['type', 'name'],
-  properties: {
-    ...END_SESSION_SCHEMA.properties,
-    type: { const: 'transfer_call' },
-    to: { type: 'string', pattern: DESTINATION_PATTERN },
-    destinations: {
-      type: 'object',
-      minProperties: 1,
-      maxProperties: 100,
-      propertyNames: { pattern: '^[A-Za-z0-9_ -]{1,64}$' },
-      additionalProperties: { type: 'string', pattern: DESTINATION_PATTERN },
-    },
-  },
-} as const;
-export const validateTransferCall = compiledOnUse<ToolDefinitionInput>(ajv, TRANSFER_CALL_SCHEMA);
-
-/** The check of a definition of `type`, and the fields its kind has (an HTTP tool's by default). */
-export function shapeOf(type: unknown): {
-  validate: typeof validateHttp;
-  schema: { properties: object };
-} {
-  if (type === 'python' || type === 'callback')
-    return { validate: validateCode, schema: CODE_SCHEMA };
-  if (type === 'mcp') return { validate: validateMcp, schema: MCP_SCHEMA };
-  if (type === 'end_session') return { validate: validateEndSession, schema: END_SESSION_SCHEMA };
-  if (type === 'transfer_call')
-    return { validate: validateTransferCall, schema: TRANSFER_CALL_SCHEMA };
-  return { validate: validateHttp, schema: HTTP_SCHEMA };
-}
-
 /**
  * The fields of `entry` its kind does not know (a misspelt `client_certifcate` would otherwise go
  * unnoticed), each with the known field it is likely meant for. Fields starting with `_` or `x-`
@@ -272,7 +229,7 @@ const FIELD_HINTS: Record<string, string> = {
   parameters: 'a JSON Schema object',
   method: 'a non-empty string',
   headers: 'an object whose values are strings',
-  type: '"http", "python", "callback", "mcp", "openapi", "end_session" or "transfer_call"',
+  type: '"http", "python", "callback", "mcp", "openapi", "end_session", "transfer_call" or "handoff"',
   to: 'a phone number in E.164 form ("+15550100") or a SIP address ("sip:desk@pbx.example.com")',
   destinations:
     'an object of names (letters, digits, spaces, "_", "-") and phone numbers in E.164 form or SIP addresses, 1 to 100 of them',
@@ -318,7 +275,9 @@ const FIELD_HINTS: Record<string, string> = {
   sampling: 'true or false',
   sampling_max_tokens: 'an integer from 1 to 32768',
   tools:
-    '"*" (every tool the MCP server lists) or an array of the names it lists them by, each once',
+    'for an MCP entry, "*" (every tool the server lists) or an array of the names it lists them by; for a handoff, an array of the names of the tools the assistant may use; each once',
+  agent: 'a name of 1 to 64 letters, digits, spaces, "_", "." or "-"',
+  instructions: 'a string of at most 20000 characters',
   prefix: 'letters, digits, "_" or "-", 1 to 48, put before the names of the tools',
 };
 

@@ -4,6 +4,7 @@ import type { RateLimit } from './rate-table.js';
 import type { OAuth2Config, OAuth2Input } from './oauth2.js';
 import type { ResponseQuery } from './response-query.js';
 import type { SpecVersion } from './openapi/spec-source.js';
+import type { Agent } from './handoff-tool.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -33,7 +34,18 @@ export interface PlaceholderStyle {
  * `mcp`; `openapi`, made an HTTP tool; `end_session` and `transfer_call`, the engine's own).
  */
 export interface ToolDefinitionInput {
-  type?: 'http' | 'python' | 'callback' | 'mcp' | 'openapi' | 'end_session' | 'transfer_call';
+  type?:
+    | 'http'
+    | 'python'
+    | 'callback'
+    | 'mcp'
+    | 'openapi'
+    | 'end_session'
+    | 'transfer_call'
+    | 'handoff';
+  /** `handoff` tools: the assistant's name (default: the tool's), and its instructions. */
+  agent?: string;
+  instructions?: string;
   /** `transfer_call` tools: where every call goes. */
   to?: string;
   /** `transfer_call` tools: where a call may go, by the name the model chooses. */
@@ -64,7 +76,10 @@ export interface ToolDefinitionInput {
   sampling?: boolean;
   /** MCP tools with `sampling`: the longest completion a server gets, in tokens. */
   sampling_max_tokens?: number;
-  /** MCP: the entry stands for these tools of its server (`*`: all it lists), not one. */
+  /**
+   * MCP: the entry stands for these tools of its server (`*`: all it lists), not one. `handoff`:
+   * the tools the assistant may use (all, when not given).
+   */
   tools?: '*' | string[];
   /** MCP with `tools`: put before each tool's name. */
   prefix?: string;
@@ -146,9 +161,11 @@ export interface McpCommand {
 
 /** A validated definition with its defaults applied. `raw` is the definition as given. */
 export interface Tool {
-  kind: 'http' | 'python' | 'callback' | 'mcp' | 'end_session' | 'transfer_call';
+  kind: 'http' | 'python' | 'callback' | 'mcp' | 'end_session' | 'transfer_call' | 'handoff';
   /** `transfer_call` tools: where calls go. */
   transfer?: { to?: string; destinations?: Record<string, string> };
+  /** `handoff` tools: who takes the conversation. */
+  handoff?: Agent;
   name: string;
   description: string;
   parameters: JsonSchema;

@@ -1,6 +1,7 @@
 import type { SpanRef } from '../common/trace-context.js';
 import type { ToolSnapshot } from './tool-definition.js';
 import type { AnswerValue, Wanted } from './user-question.js';
+import type { Agent } from './handoff-tool.js';
 
 /** What a tool call gives back: always text for the model, never an exception (seed §6). */
 export interface ToolOutcome {
@@ -54,6 +55,8 @@ export interface ToolCallContext {
   endSession?: () => void;
   /** Hands the call over to `to` once the turn is over (a `transfer_call` tool's call). */
   transferCall?: (to: string) => void;
+  /** Hands the conversation to another assistant from now on (a `handoff` tool's call). */
+  handOff?: (to: Agent) => void;
   /** Call `callId` has got this far (sent to the client as `tool_progress`). */
   progress?: (callId: string, update: ToolProgress) => void;
   /**

@@ -5,6 +5,7 @@ import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { argumentProblem } from './argument-check.js';
 import { endSession } from './end-session-tool.js';
 import { transferCall } from './transfer-call-tool.js';
+import { handOff } from './handoff-tool.js';
 import { toolErrors } from './tool-errors.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
 import { Spans } from '../tracing/spans.js';
@@ -46,6 +47,7 @@ export class ToolRouter extends ToolExecutor {
     if (tool.kind === 'mcp') return this.mcp.execute(call);
     if (tool.kind === 'end_session') return Promise.resolve(endSession(call));
     if (tool.kind === 'transfer_call') return Promise.resolve(transferCall(call, tool));
+    if (tool.kind === 'handoff') return Promise.resolve(handOff(call, tool));
     if (tool.kind !== 'python') return this.http.execute(call);
     // Calls the code makes are `<call id>:<name>`, then `:2`, `:3` for the same tool again: a
     // client's late answer to one can never be taken for the next.

@@ -1,6 +1,8 @@
-import { describe, shapeOf, unknownFields } from './definition-schema.js';
+import { describe, unknownFields } from './definition-schema.js';
+import { shapeOf } from './tool-shapes.js';
 import { endSessionTool } from './end-session-tool.js';
 import { transferCallTool } from './transfer-call-tool.js';
+import { checkHandoffs, handoffTool } from './handoff-tool.js';
 import { mcpTool } from './mcp/mcp-definition.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -109,6 +111,7 @@ export function validateToolDefinitions(
     if (isCode) return codeTool(entry, index, source, options);
     if (type === 'end_session') return endSessionTool(entry);
     if (type === 'transfer_call') return transferCallTool(entry, index, source);
+    if (type === 'handoff') return handoffTool(entry);
     if (type === 'mcp')
       return mcpTool(entry, index, source, { ...options, env: options.env ?? {} });
     return httpTool(entry, index, source, warnings, options);
@@ -120,6 +123,7 @@ export function validateToolDefinitions(
   });
   checkDuplicates(tools, source);
   checkRateGroups(tools, source);
+  checkHandoffs(tools, source);
   return { tools, warnings };
 }
 
@@ -227,7 +231,7 @@ function codeTool(
 }
 
 /** Kinds of tool whose work is part of the turn itself, never run in the background. */
-const NOT_IN_BACKGROUND = new Set(['callback', 'end_session', 'transfer_call']);
+const NOT_IN_BACKGROUND = new Set(['callback', 'end_session', 'transfer_call', 'handoff']);
 
 export function checkDuplicates(tools: Tool[], source: string): void {
   const seen = new Map<string, number>();

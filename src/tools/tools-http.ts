@@ -12,6 +12,7 @@ import { AdminKeyGuard } from './admin-key.guard.js';
 import {
   CodeToolDefinitionDto,
   EndSessionToolDefinitionDto,
+  HandoffToolDefinitionDto,
   McpToolDefinitionDto,
   ToolDefinitionDto,
   TransferCallToolDefinitionDto,
@@ -37,6 +38,7 @@ export function ToolsAdminApi(): ClassDecorator {
       OpenApiToolDefinitionDto,
       EndSessionToolDefinitionDto,
       TransferCallToolDefinitionDto,
+      HandoffToolDefinitionDto,
     ),
     ApiBearerAuth('admin'),
     UseGuards(AdminKeyGuard),

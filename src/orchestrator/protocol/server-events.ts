@@ -56,6 +56,8 @@ export type TurnEvent =
   | { type: 'tool_held'; ids: string[] }
   /** The user asked whether the agent is there ("hello?") while the calls `ids` run: they go on. */
   | { type: 'tool_still_running'; ids: string[] }
+  /** The model handed the conversation to another assistant (a `handoff` tool's call). */
+  | { type: 'handoff'; agent: string }
   | {
       type: 'assistant_end';
       text: string;
@@ -141,6 +143,7 @@ export const SERVER_EVENT_TYPES = Object.keys({
   tool_answered: true,
   tool_held: true,
   tool_still_running: true,
+  handoff: true,
   client_tool_call: true,
   assistant_end: true,
   error: true,

@@ -2,6 +2,14 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { END_SESSION_DESCRIPTION } from '../end-session-tool.js';
 import { ToolFieldsDto } from './tool-fields.dto.js';
 
+/** The arguments of an engine's own tool that reads none (they are in the `tool_call` event). */
+export const ApiIgnoredArguments = ApiPropertyOptional({
+  description:
+    'JSON Schema of the arguments (a "reason", say: the engine ignores them; they are in the tool_call event); default {"type":"object","properties":{}}',
+  type: 'object',
+  additionalProperties: true,
+});
+
 /** The engine's own tool with which the model ends the conversation (hangs up the call). */
 export class EndSessionToolDefinitionDto extends ToolFieldsDto {
   @ApiProperty({
@@ -24,11 +32,6 @@ export class EndSessionToolDefinitionDto extends ToolFieldsDto {
   })
   description?: string;
 
-  @ApiPropertyOptional({
-    description:
-      'JSON Schema of the arguments (a "reason", say: the engine ignores them; they are in the tool_call event); default {"type":"object","properties":{}}',
-    type: 'object',
-    additionalProperties: true,
-  })
+  @ApiIgnoredArguments
   parameters?: Record<string, unknown>;
 }

@@ -7,22 +7,25 @@ import { ToolFieldsDto } from './tool-fields.dto.js';
 import type { OpenApiToolDefinitionDto } from './openapi-tool-definition.dto.js';
 import { EndSessionToolDefinitionDto } from './end-session-tool-definition.dto.js';
 import { TransferCallToolDefinitionDto } from './transfer-call-tool-definition.dto.js';
+import { HandoffToolDefinitionDto } from './handoff-tool-definition.dto.js';
 
 export {
   CodeToolDefinitionDto,
   EndSessionToolDefinitionDto,
+  HandoffToolDefinitionDto,
   McpToolDefinitionDto,
   TransferCallToolDefinitionDto,
 };
 
-/** Any one tool definition: HTTP, code (or callback), MCP, OpenAPI, the engine's own two. */
+/** Any one tool definition: HTTP, code (or callback), MCP, OpenAPI, the engine's own three. */
 export type AnyToolDefinitionDto =
   | ToolDefinitionDto
   | CodeToolDefinitionDto
   | McpToolDefinitionDto
   | OpenApiToolDefinitionDto
   | EndSessionToolDefinitionDto
-  | TransferCallToolDefinitionDto;
+  | TransferCallToolDefinitionDto
+  | HandoffToolDefinitionDto;
 /** Its schema in Swagger. */
 export const ANY_DEFINITION_SCHEMA = {
   oneOf: [
@@ -32,6 +35,7 @@ export const ANY_DEFINITION_SCHEMA = {
     { $ref: '#/components/schemas/OpenApiToolDefinitionDto' },
     { $ref: '#/components/schemas/EndSessionToolDefinitionDto' },
     { $ref: '#/components/schemas/TransferCallToolDefinitionDto' },
+    { $ref: '#/components/schemas/HandoffToolDefinitionDto' },
   ],
 };
 

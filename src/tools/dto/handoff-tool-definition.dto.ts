@@ -1,0 +1,55 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { HANDOFF_DESCRIPTION } from '../handoff-tool.js';
+import { ToolFieldsDto } from './tool-fields.dto.js';
+import { ApiIgnoredArguments } from './end-session-tool-definition.dto.js';
+
+/** The engine's own tool with which the model hands the conversation to another assistant. */
+export class HandoffToolDefinitionDto extends ToolFieldsDto {
+  @ApiProperty({
+    enum: ['handoff'],
+    description:
+      "Run by the engine: from the next request on, in the same turn and the turns after (a resumed session's too), the system message holds the assistant's instructions (after LLM_SYSTEM_PROMPT, before the session's own) and only its tools are offered, until another handoff; the client gets a handoff event",
+  })
+  type!: 'handoff';
+
+  @ApiProperty({
+    description: 'Function name the model calls',
+    example: 'to_billing',
+    pattern: '^[A-Za-z0-9_-]{1,64}$',
+  })
+  name!: string;
+
+  @ApiPropertyOptional({
+    description: 'What the model reads to decide when to call it',
+    default: HANDOFF_DESCRIPTION,
+    example: 'Hand the user to billing for invoices, payments and refunds.',
+  })
+  description?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "The assistant's name, in the handoff event and what the model reads; default the tool's name",
+    example: 'billing',
+    pattern: '^[A-Za-z0-9_ .-]{1,64}$',
+  })
+  agent?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "The assistant's instructions, put in the system message after LLM_SYSTEM_PROMPT; none (a handoff back to the engine's own assistant): the prompt alone",
+    maxLength: 20000,
+    example: 'You are the billing assistant: invoices, payments and refunds only.',
+  })
+  instructions?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "The names of the set's tools the assistant may use (a handoff back among them, if it should have one); default every tool. Each must be a tool of the set, or start with the prefix of an MCP entry for a server's tools",
+    type: [String],
+    example: ['get_invoice', 'to_front_desk'],
+  })
+  tools?: string[];
+
+  @ApiIgnoredArguments
+  parameters?: Record<string, unknown>;
+}

@@ -1,0 +1,65 @@
+/**
+ * `"type": "handoff"`: a tool the engine runs itself, with which the model hands the
+ * conversation to another assistant — its own instructions, and only the tools it needs — for
+ * the rest of the turn and the turns after, until another handoff. Pure: no Nest import.
+ */
+import { ownTool } from './definition-fields.js';
+import { ToolDefinitionError, where } from './definition-error.js';
+import type { Tool, ToolDefinitionInput } from './tool-definition.js';
+import type { ToolInvocation, ToolOutcome } from './tool-executor.js';
+
+/** Who takes the conversation: its name, its instructions, the tools it may use (all: none given). */
+export interface Agent {
+  name: string;
+  instructions: string;
+  tools?: readonly string[];
+}
+
+export const HANDOFF_DESCRIPTION =
+  'Hands the conversation to the assistant for this kind of request. Call it when the user asks for what that assistant does, then go on as it.';
+
+/** What the model reads after calling it; the next request is already the new assistant's. */
+export function handoffResult(agent: Agent): string {
+  return `You are now the ${agent.name} assistant: follow its instructions in the system message, with the tools you now have, and answer the user's request.`;
+}
+
+/** The tool: the agent it hands over to (named by `agent`, else by the tool's own name). */
+export function handoffTool(def: ToolDefinitionInput): Tool {
+  const name = def.name ?? '';
+  return {
+    ...ownTool('handoff', def, HANDOFF_DESCRIPTION),
+    handoff: {
+      name: def.agent ?? name,
+      instructions: def.instructions ?? '',
+      ...(def.tools !== undefined && { tools: def.tools as string[] }),
+    },
+  };
+}
+
+/**
+ * Each handoff's `tools` name tools of the set, or tools an MCP entry for a server's tools will
+ * make (its `prefix` and any name): a name written wrong would leave the assistant without it.
+ */
+export function checkHandoffs(tools: readonly Tool[], source: string): void {
+  const names = new Set(tools.map((t) => t.name));
+  const prefixes = tools.flatMap((t) => (t.mcpGroup ? [t.mcpGroup.prefix] : []));
+  tools.forEach((tool, index) => {
+    const unknown = (tool.handoff?.tools ?? []).filter(
+      (n) => !names.has(n) && !prefixes.some((p) => p !== '' && n.startsWith(p)),
+    );
+    if (unknown.length > 0)
+      throw new ToolDefinitionError(
+        `${where(source, index, tool.name)}: field 'tools' names ${unknown.map((n) => `'${n}'`).join(', ')}, which the set has no tool of: expected names of the set's tools (${[...names].join(', ')})`,
+      );
+  });
+}
+
+/** A call of the tool: the session (if the call has one) goes on with the new assistant. */
+export function handOff(call: ToolInvocation, tool: Tool): ToolOutcome {
+  const agent = tool.handoff!;
+  const handOffTo = call.context?.handOff;
+  if (!handOffTo)
+    return { ok: false, text: 'Error: there is no conversation to hand over here (no session)' };
+  handOffTo(agent);
+  return { ok: true, text: handoffResult(agent) };
+}

@@ -1,0 +1,140 @@
+import { startError } from './support/engine.js';
+import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { postTools, writeToolsFile } from './support/tools-file.js';
+import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
+import { WsClient } from './support/ws-client.js';
+
+const BILLING = 'You are the billing assistant: invoices, payments and refunds only.';
+
+/** The front desk's tools: weather, and a handoff to billing, which has its own. */
+const toolsAt = (base: string) => [
+  { name: 'get_weather', url: `${base}/weather/{city}`, method: 'GET' },
+  { name: 'get_invoice', url: `${base}/invoices/{id}`, method: 'GET' },
+  {
+    type: 'handoff',
+    name: 'to_billing',
+    agent: 'billing',
+    description: 'Hand the user to billing for invoices, payments and refunds.',
+    instructions: BILLING,
+    tools: ['get_invoice', 'to_front_desk'],
+  },
+  {
+    type: 'handoff',
+    name: 'to_front_desk',
+    agent: 'front desk',
+    description: 'Hand the user back to the front desk for anything but billing.',
+  },
+];
+
+const call = (id: string, name: string, args: Record<string, unknown> = {}) =>
+  sseStructuredCalls([{ id, name, arguments: args }]);
+
+/**
+ * `"type": "handoff"`: the model hands the conversation to another assistant — its instructions
+ * in the system message, only its tools offered — for the rest of the turn and the turns after.
+ */
+describe('the model hands the conversation to another assistant (a handoff tool)', () => {
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    LLM_SYSTEM_PROMPT: 'You are the ACME voice agent.',
+    LLM_CLOCK: 'off',
+    LLM_TOOLS_FILE: writeToolsFile(toolsAt(base)),
+    SESSION_RESUME_SECS: '60',
+  }));
+  const client = useClientPerTest(rig);
+  const toolNames = (i: number) =>
+    (rig.llm.requests[i]!.body.tools as { function: { name: string } }[]).map(
+      (t) => t.function.name,
+    );
+  const systemOf = (i: number) => rig.llm.requests[i]!.body.messages[0].content as string;
+
+  it('goes on as the new assistant in the same turn and the next, and back', async () => {
+    const { ws } = client;
+    rig.llm.enqueue(
+      call('call_1', 'to_billing'),
+      call('call_2', 'get_invoice', { id: 'INV-7' }),
+      sseText(['Invoice INV-7 is paid.']),
+    );
+    const turn = await ws.turn('Is my invoice INV-7 paid?');
+    expect(turn.map((m) => m.type)).toEqual([
+      'tool_call',
+      'handoff',
+      'tool_result',
+      'tool_call',
+      'tool_result',
+      'assistant_delta',
+      'assistant_end',
+    ]);
+    expect(turn[1]).toEqual({ type: 'handoff', agent: 'billing' });
+    expect(toolNames(0)).toEqual(['get_weather', 'get_invoice', 'to_billing', 'to_front_desk']);
+    expect(systemOf(0)).toBe('You are the ACME voice agent.');
+    // The next request of the turn is billing's: its instructions, its tools.
+    expect(toolNames(1)).toEqual(['get_invoice', 'to_front_desk']);
+    expect(systemOf(1)).toBe(`You are the ACME voice agent.\n\n${BILLING}`);
+    expect(rig.llm.requests[1]!.body.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_1',
+      content:
+        "You are now the billing assistant: follow its instructions in the system message, with the tools you now have, and answer the user's request.",
+    });
+    expect(rig.tools.requests.map((r) => r.path)).toEqual(['/invoices/INV-7']);
+
+    // The next turn too; a tool billing lacks is unknown to it.
+    rig.llm.enqueue(call('call_3', 'get_weather', { city: 'Rome' }), sseText(['I cannot.']));
+    await ws.turn('And the weather in Rome?');
+    expect(toolNames(3)).toEqual(['get_invoice', 'to_front_desk']);
+    expect(rig.llm.requests[4]!.body.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: "Error: unknown tool 'get_weather'",
+    });
+
+    // Back to the front desk: the engine's own prompt, every tool.
+    rig.llm.enqueue(call('call_4', 'to_front_desk'), sseText(['Sure.']));
+    const back = await ws.turn('Anything else, then.');
+    expect(back.find((m) => m.type === 'handoff')).toEqual({
+      type: 'handoff',
+      agent: 'front desk',
+    });
+    expect(systemOf(6)).toBe('You are the ACME voice agent.');
+    expect(toolNames(6)).toEqual(['get_weather', 'get_invoice', 'to_billing', 'to_front_desk']);
+  });
+
+  it('keeps the assistant for a session resumed, within its own tool selection', async () => {
+    const { ws } = client;
+    ws.send({ type: 'session.update', tools: ['get_weather', 'to_billing', 'get_invoice'] });
+    await ws.waitFor((m) => m.type === 'session.updated');
+    rig.llm.enqueue(call('call_1', 'to_billing'), sseText(['Billing here.']));
+    await ws.turn('Billing, please.');
+    // Billing's tools that the session's own selection keeps.
+    expect(toolNames(1)).toEqual(['get_invoice']);
+    const token = ws.messages[0]!.resume_token as string;
+    ws.close();
+    await ws.closed;
+    const again = await WsClient.connect(`${rig.engine.wsUrl}?resume=${token}`);
+    try {
+      rig.llm.enqueue(sseText(['Still billing.']));
+      await again.turn('Are you billing?');
+      expect(systemOf(2)).toBe(`You are the ACME voice agent.\n\n${BILLING}`);
+      expect(toolNames(2)).toEqual(['get_invoice']);
+    } finally {
+      again.close();
+    }
+  });
+
+  it('refuses a handoff naming a tool the set lacks, naming the tool and the field', async () => {
+    const tools = toolsAt('http://127.0.0.1:9');
+    (tools[2] as { tools: string[] }).tools = ['get_invoice', 'get_invoices'];
+    const res = await postTools(rig.engine.httpUrl, tools);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toBe(
+      "request body: tool #2 'to_billing': field 'tools' names 'get_invoices', which the set has no tool of: expected names of the set's tools (get_weather, get_invoice, to_billing, to_front_desk)",
+    );
+  });
+
+  it('stops start-up on a handoff whose instructions are not text', async () => {
+    const file = writeToolsFile([{ type: 'handoff', name: 'to_x', instructions: 5 }]);
+    expect(await startError({ LLM_MODEL: 'm', LLM_TOOLS_FILE: file })).toContain(
+      "tool #0 'to_x': field 'instructions' is invalid: expected a string of at most 20000 characters",
+    );
+  });
+});
