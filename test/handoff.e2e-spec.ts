@@ -40,6 +40,7 @@ describe('the model hands the conversation to another assistant (a handoff tool)
     LLM_CLOCK: 'off',
     LLM_TOOLS_FILE: writeToolsFile(toolsAt(base)),
     SESSION_RESUME_SECS: '60',
+    ADMIN_API_KEY: 'admin-key',
   }));
   const client = useClientPerTest(rig);
   const toolNames = (i: number) =>
@@ -107,6 +108,11 @@ describe('the model hands the conversation to another assistant (a handoff tool)
     await ws.turn('Billing, please.');
     // Billing's tools that the session's own selection keeps.
     expect(toolNames(1)).toEqual(['get_invoice']);
+    const admin = { headers: { Authorization: 'Bearer admin-key' } };
+    const listed = (await (await fetch(`${rig.engine.httpUrl}/api/sessions`, admin)).json()) as {
+      sessions: { agent?: string }[];
+    };
+    expect(listed.sessions.map((s) => s.agent)).toEqual(['billing']);
     const token = ws.messages[0]!.resume_token as string;
     ws.close();
     await ws.closed;
@@ -124,7 +130,7 @@ describe('the model hands the conversation to another assistant (a handoff tool)
   it('refuses a handoff naming a tool the set lacks, naming the tool and the field', async () => {
     const tools = toolsAt('http://127.0.0.1:9');
     (tools[2] as { tools: string[] }).tools = ['get_invoice', 'get_invoices'];
-    const res = await postTools(rig.engine.httpUrl, tools);
+    const res = await postTools(rig.engine.httpUrl, tools, 'admin-key');
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toBe(
       "request body: tool #2 'to_billing': field 'tools' names 'get_invoices', which the set has no tool of: expected names of the set's tools (get_weather, get_invoice, to_billing, to_front_desk)",

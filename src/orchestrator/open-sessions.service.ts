@@ -19,6 +19,7 @@ function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
     turns: turnsOf(session),
     messages: session.history.length,
     ...(session.usage && { usage: session.usage }),
+    ...(session.agent && { agent: session.agent.name }),
   };
 }
 

@@ -2,11 +2,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Installs tool definitions with POST /api/tools on the engine at `httpUrl`. */
-export function postTools(httpUrl: string, definitions: unknown): Promise<Response> {
+/** Installs tool definitions with POST /api/tools on the engine at `httpUrl` (`key`: ADMIN_API_KEY). */
+export function postTools(httpUrl: string, definitions: unknown, key?: string): Promise<Response> {
   return fetch(`${httpUrl}/api/tools`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: {
+      'Content-Type': 'application/json',
+      ...(key !== undefined && { Authorization: `Bearer ${key}` }),
+    },
     body: JSON.stringify(definitions),
   });
 }

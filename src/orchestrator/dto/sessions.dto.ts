@@ -36,6 +36,13 @@ export class SessionSummaryDto {
     example: { prompt_tokens: 5120, completion_tokens: 310, total_tokens: 5430 },
   })
   usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+
+  @ApiPropertyOptional({
+    description:
+      'The assistant a handoff tool gave the conversation to (see "Handing the conversation to another assistant" in the README); absent: the engine\'s own',
+    example: 'billing',
+  })
+  agent?: string;
 }
 
 export class SessionListDto {
