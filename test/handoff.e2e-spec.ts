@@ -1,8 +1,9 @@
 import { startError } from './support/engine.js';
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
-import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
-import { WsClient } from './support/ws-client.js';
+import { useClientPerTest, useEngineRig, xmlCall } from './support/turn-harness.js';
+import { useVoiceRig } from './support/speech-server.js';
+import { voiceSession, WsClient } from './support/ws-client.js';
 
 const BILLING = 'You are the billing assistant: invoices, payments and refunds only.';
 
@@ -142,5 +143,41 @@ describe('the model hands the conversation to another assistant (a handoff tool)
     expect(await startError({ LLM_MODEL: 'm', LLM_TOOLS_FILE: file })).toContain(
       "tool #0 'to_x': field 'instructions' is invalid: expected a string of at most 20000 characters",
     );
+  });
+});
+
+/** In a voice session, the assistant handed to speaks with a voice of its own. */
+describe('a handoff to an assistant with a voice of its own', () => {
+  const rig = useVoiceRig({
+    LLM_TOOLS_FILE: writeToolsFile([
+      {
+        type: 'handoff',
+        name: 'to_billing',
+        agent: 'billing',
+        voice: 'nova',
+        instructions: BILLING,
+      },
+    ]),
+  });
+
+  it("says the words before the handoff in the session's voice, the rest in the new one", async () => {
+    const ws = await voiceSession(rig.engine.wsUrl);
+    rig.llm.enqueue(
+      sseText(['Let me get billing for you.', xmlCall('to_billing', {})]),
+      sseText(['Billing here. ', 'How can I help?']),
+    );
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'I have a billing question.' });
+    await ws.waitFor((m) => m.type === 'audio_end', from, 10_000);
+    const voices = rig.speech.requests
+      .filter((r) => r.path === '/audio/speech')
+      .map((r) => JSON.parse(r.body) as { input: string; voice: string })
+      .map(({ input, voice }) => [input, voice]);
+    expect(voices).toEqual([
+      ['Let me get billing for you.', 'alloy'],
+      ['Billing here.', 'nova'],
+      ['How can I help?', 'nova'],
+    ]);
+    ws.close();
   });
 });

@@ -72,6 +72,7 @@ export async function deliverTurn(
         since,
         span: () => session.turnSpan,
         judging,
+        agentVoice: () => session.agent?.voice,
       },
     );
     work.push(drain(speech$, (event) => out.send(event)));

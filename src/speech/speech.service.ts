@@ -29,6 +29,11 @@ export interface VoiceSettings {
   language: string;
 }
 
+/** The voice of a turn's next sentence: the assistant's a handoff chose, the session's, the default. */
+function voiceOf(settings: VoiceSettings, agentVoice: () => string | undefined, fallback: string) {
+  return agentVoice() || settings.voice || fallback;
+}
+
 /** What the orchestrator uses of speech: speak a turn, transcribe an utterance. */
 @Injectable()
 export class SpeechService implements OnModuleInit {
@@ -61,7 +66,10 @@ export class SpeechService implements OnModuleInit {
       since,
       span,
       judging,
+      agentVoice = () => undefined,
     }: {
+      /** The voice of the assistant the session was handed to, if it has one of its own. */
+      agentVoice?: () => string | undefined;
       /** A tool's own `wait_phrase`, by language, if it has one. */
       waitPhrasesOf?: (tool: string) => Record<string, string> | undefined;
       /** When the user's turn ended (`performance.now()`): the answer's first audio is timed from it. */
@@ -75,8 +83,12 @@ export class SpeechService implements OnModuleInit {
     const { speech } = this.metrics;
     const provider = this.tts.provider;
     const traced = this.spans.enabled ? span : undefined;
+    const fallbackVoice = this.config.tts.voice;
     return speakTurn(turn$, this.tts, {
-      voice: settings.voice || this.config.tts.voice,
+      // Read for each sentence: a handoff in the turn speaks the next in the new assistant's voice.
+      get voice() {
+        return voiceOf(settings, agentVoice, fallbackVoice);
+      },
       language: settings.language,
       maxSentenceChars: this.config.maxSentenceChars,
       leadMs: this.config.audioLeadMs,

@@ -278,6 +278,7 @@ const FIELD_HINTS: Record<string, string> = {
     'for an MCP entry, "*" (every tool the server lists) or an array of the names it lists them by; for a handoff, an array of the names of the tools the assistant may use; each once',
   agent: 'a name of 1 to 64 letters, digits, spaces, "_", "." or "-"',
   instructions: 'a string of at most 20000 characters',
+  voice: "a voice of the TTS engine (TTS_VOICE's kind), 1 to 200 characters",
   prefix: 'letters, digits, "_" or "-", 1 to 48, put before the names of the tools',
 };
 

@@ -13,6 +13,8 @@ export interface Agent {
   name: string;
   instructions: string;
   tools?: readonly string[];
+  /** The voice it speaks with (TTS_VOICE's kind), instead of the session's. */
+  voice?: string;
 }
 
 export const HANDOFF_DESCRIPTION =
@@ -32,6 +34,7 @@ export function handoffTool(def: ToolDefinitionInput): Tool {
       name: def.agent ?? name,
       instructions: def.instructions ?? '',
       ...(def.tools !== undefined && { tools: def.tools as string[] }),
+      ...(def.voice !== undefined && { voice: def.voice }),
     },
   };
 }

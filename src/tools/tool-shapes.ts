@@ -58,6 +58,7 @@ export const HANDOFF_SCHEMA = {
     type: { const: 'handoff' },
     agent: { type: 'string', pattern: '^[A-Za-z0-9_ .-]{1,64}$' },
     instructions: { type: 'string', maxLength: 20_000 },
+    voice: { type: 'string', minLength: 1, maxLength: 200 },
     tools: {
       type: 'array',
       maxItems: 1000,

@@ -44,6 +44,15 @@ export class HandoffToolDefinitionDto extends ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
+      "The voice the assistant speaks with in voice sessions (as TTS_VOICE, or a session's voice), from the sentence after the handoff on; default the session's: a caller hears that someone else took the call",
+    minLength: 1,
+    maxLength: 200,
+    example: 'nova',
+  })
+  voice?: string;
+
+  @ApiPropertyOptional({
+    description:
       "The names of the set's tools the assistant may use (a handoff back among them, if it should have one); default every tool. Each must be a tool of the set, or start with the prefix of an MCP entry for a server's tools",
     type: [String],
     example: ['get_invoice', 'to_front_desk'],
