@@ -128,6 +128,24 @@ describe('the model hands the conversation to another assistant (a handoff tool)
     }
   });
 
+  it('gives a session the assistant as its handoff tool is defined now', async () => {
+    const { ws } = client;
+    rig.llm.enqueue(call('call_1', 'to_billing'), sseText(['Billing here.']));
+    await ws.turn('Billing, please.');
+    const tools = toolsAt(rig.toolsUrl);
+    Object.assign(tools[2]!, { instructions: 'You are billing, now with refunds.' });
+    expect((await postTools(rig.engine.httpUrl, tools, 'admin-key')).status).toBe(200);
+    try {
+      rig.llm.enqueue(sseText(['Yes.']));
+      await ws.turn('Refunds too?');
+      expect(systemOf(2)).toBe(
+        'You are the ACME voice agent.\n\nYou are billing, now with refunds.',
+      );
+    } finally {
+      await postTools(rig.engine.httpUrl, toolsAt(rig.toolsUrl), 'admin-key');
+    }
+  });
+
   it('refuses a handoff naming a tool the set lacks, naming the tool and the field', async () => {
     const tools = toolsAt('http://127.0.0.1:9');
     (tools[2] as { tools: string[] }).tools = ['get_invoice', 'get_invoices'];

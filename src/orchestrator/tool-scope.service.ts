@@ -49,6 +49,17 @@ export function toolsOf(session: Session): readonly string[] | null {
 }
 
 /**
+ * The assistant of `session` as its handoff tool in `snapshot` defines it now: a tools file
+ * edited since the handoff changes it from the next turn on (one whose tool is gone stays as it
+ * was).
+ */
+export function refreshAgent(session: Session, snapshot: ToolSnapshot): void {
+  const via = session.agent?.via;
+  const now = via === undefined ? undefined : snapshot.byName.get(via)?.handoff;
+  if (now) session.agent = now;
+}
+
+/**
  * A handoff in a turn of `session`: the next request is the new assistant's (its instructions,
  * its tools), and the client is told.
  */

@@ -2,14 +2,14 @@ import type { ClockMode } from '../common/clock.js';
 import type { ChatMessage, LlmEvent, LlmRequest, LlmTool } from '../llm/llm.types.js';
 import type { Spans } from '../tracing/spans.js';
 import type { StreamedText } from '../llm/streamed-text.js';
-import { alternating, CANCELLED, systemMessageOf, trimHistory } from './history.js';
+import { alternating, CANCELLED, shedOlderTurns, systemMessageOf, trimHistory } from './history.js';
 import { addUsage, type TokenUsage } from '../llm/usage.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
 import type { ToolCallContext, ToolExecutor } from '../tools/tool-executor.js';
 import { announceCall, startCall, type CallStarter, type StartedCall } from './call-start.js';
 import type { ClientTool } from './client-tools.js';
 import type { TurnEvent } from './protocol/server-events.js';
-import { TurnCancelled, type RoundResult } from './round.js';
+import { RoundFailed, TurnCancelled, type RoundResult } from './round.js';
 import type { Session } from './session.js';
 import { confirmPrompt, type Approval } from './approvals.js';
 import { startedText } from './background-calls.js';
@@ -246,6 +246,28 @@ export async function runCalls(
     history.push({ role: 'tool', tool_call_id: call.id, content: results[i] ?? CANCELLED }),
   );
   if (ctx.signal.aborted) throw new TurnCancelled();
+}
+
+/**
+ * After the server refused a conversation longer than the model's context: the session drops
+ * its older turns (half of them each time) so that this turn, and the next ones, can be
+ * answered. False when the error is another one, or no older turn is left to drop.
+ */
+export function shedForContext(
+  ctx: TurnContext,
+  error: unknown,
+  logger: { warn: (line: string) => void },
+  metrics: { historyShortened: () => void },
+): boolean {
+  if (!(error instanceof RoundFailed && error.contextOverflow)) return false;
+  const kept = shedOlderTurns(ctx.session.history);
+  if (!kept) return false;
+  logger.warn(
+    `the conversation does not fit the model's context: dropped its ${ctx.session.history.length - kept.length} oldest messages and asked again (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
+  );
+  ctx.session.history = kept;
+  metrics.historyShortened();
+  return true;
 }
 
 /**

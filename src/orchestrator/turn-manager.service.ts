@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { Observable, type Subscriber } from 'rxjs';
 import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../config/app.config.js';
 import { LlmClient, type LlmEvent, type LlmRequest } from '../llm/llm.types.js';
-import { EngineMetrics } from '../metrics/engine-metrics.js';
+import { CLIENT_TOOL, EngineMetrics } from '../metrics/engine-metrics.js';
 import { ToolExecutor } from '../tools/tool-executor.js';
 import { ToolRegistry } from '../tools/tool-registry.service.js';
-import { shedOlderTurns, trimHistory } from './history.js';
+import { trimHistory } from './history.js';
 import { addUsage } from '../llm/usage.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import {
@@ -19,11 +19,18 @@ import {
 } from './round.js';
 import type { Session } from './session.js';
 import { StreamedText } from '../llm/streamed-text.js';
-import { handingOff, toolContextOf, toolsOf, ToolScope } from './tool-scope.service.js';
+import {
+  handingOff,
+  refreshAgent,
+  toolContextOf,
+  toolsOf,
+  ToolScope,
+} from './tool-scope.service.js';
 import { traceIdOf } from '../common/trace-context.js';
 import {
   callOutcomeLine,
   forwardEvent,
+  shedForContext,
   requestOf,
   roundTextEnded,
   runCalls,
@@ -34,7 +41,6 @@ import { userAnswers } from './approvals.js';
 import { questionAsker } from './questions.js';
 import { waitsTold } from './waits-told.js';
 import { clientToolCaller, clientToolsOf } from './client-tools.js';
-import { CLIENT_TOOL } from '../metrics/engine-metrics.js';
 import { Spans } from '../tracing/spans.js';
 import { completionAttributes } from '../tracing/span-attributes.js';
 import { completionSpan, endSpan, turnSpan, type Transcription } from './turn-spans.js';
@@ -96,6 +102,7 @@ export class TurnManager {
     heard?: Transcription,
   ): Promise<void> {
     const snapshot = this.registry.active();
+    refreshAgent(session, snapshot);
     const clientTools =
       this.toolSettings.explicit === false ? new Map() : clientToolsOf(session, snapshot);
     // Client tools are named by the client: one label for them all keeps the metrics bounded.
@@ -232,7 +239,8 @@ export class TurnManager {
         round = await this.track(ctx, 'stream', request, onEvent);
         break;
       } catch (error) {
-        if (ctx.visible.length !== sent || !this.shed(ctx, error)) throw error;
+        const shed = () => shedForContext(ctx, error, this.logger, this.metrics);
+        if (ctx.visible.length !== sent || !shed()) throw error;
         request = await this.request(ctx, toolChoice);
       }
     }
@@ -248,23 +256,6 @@ export class TurnManager {
     if (warning)
       this.logger.warn(`${warning} (session_id=${ctx.session.id} turn_id=${ctx.turnId})`);
     return round;
-  }
-
-  /**
-   * After the server refused a conversation longer than the model's context: the session drops
-   * its older turns (half of them each time) so that this turn, and the next ones, can be
-   * answered. False when the error is another one, or no older turn is left to drop.
-   */
-  private shed(ctx: TurnContext, error: unknown): boolean {
-    if (!(error instanceof RoundFailed && error.contextOverflow)) return false;
-    const kept = shedOlderTurns(ctx.session.history);
-    if (!kept) return false;
-    this.logger.warn(
-      `the conversation does not fit the model's context: dropped its ${ctx.session.history.length - kept.length} oldest messages and asked again (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
-    );
-    ctx.session.history = kept;
-    this.metrics.historyShortened();
-    return true;
   }
 
   /**

@@ -222,7 +222,7 @@ export function unknownFields(
     });
 }
 
-const FIELD_HINTS: Record<string, string> = {
+export const FIELD_HINTS: Record<string, string> = {
   name: 'a string of letters, digits, "_" or "-" (1 to 64 characters)',
   url: 'an absolute http:// or https:// URL',
   description: 'a string',
@@ -275,7 +275,7 @@ const FIELD_HINTS: Record<string, string> = {
   sampling: 'true or false',
   sampling_max_tokens: 'an integer from 1 to 32768',
   tools:
-    'for an MCP entry, "*" (every tool the server lists) or an array of the names it lists them by; for a handoff, an array of the names of the tools the assistant may use; each once',
+    '"*" (every tool the MCP server lists) or an array of the names it lists them by, each once',
   agent: 'a name of 1 to 64 letters, digits, spaces, "_", "." or "-"',
   instructions: 'a string of at most 20000 characters',
   voice: "a voice of the TTS engine (TTS_VOICE's kind), 1 to 200 characters",

@@ -1,29 +1,43 @@
 import { checkHandoffs, handOff, handoffTool } from './handoff-tool.js';
 import type { Tool } from './tool-definition.js';
+import { validateToolDefinitions } from './tool-validation.js';
 
 const tool = (name: string, extra: Partial<Tool> = {}) => ({ name, ...extra }) as Tool;
 
 describe('handoff tools', () => {
   it('name the assistant by `agent`, else by the tool, with no instructions or tools of their own by default', () => {
     expect(handoffTool({ type: 'handoff', name: 'to_billing', agent: 'billing' }).handoff).toEqual({
+      via: 'to_billing',
       name: 'billing',
       instructions: '',
     });
     expect(
       handoffTool({ type: 'handoff', name: 'to_x', instructions: 'Be X.', tools: ['a'] }).handoff,
-    ).toEqual({ name: 'to_x', instructions: 'Be X.', tools: ['a'] });
+    ).toEqual({ via: 'to_x', name: 'to_x', instructions: 'Be X.', tools: ['a'] });
   });
 
   it("take the tools of the set, and those an MCP entry's prefix will make", () => {
     const set = [
       tool('a'),
       tool('crm', { mcpGroup: { tools: '*', prefix: 'crm_' } }),
-      tool('h', { handoff: { name: 'h', instructions: '', tools: ['a', 'crm_lookup', 'h'] } }),
+      tool('h', {
+        handoff: { via: 'h', name: 'h', instructions: '', tools: ['a', 'crm_lookup', 'h'] },
+      }),
     ];
     expect(() => checkHandoffs(set, 'tools.json')).not.toThrow();
     set[2]!.handoff!.tools = ['a', 'b', 'crx_lookup'];
     expect(() => checkHandoffs(set, 'tools.json')).toThrow(
       "tools.json: tool #2 'h': field 'tools' names 'b', 'crx_lookup', which the set has no tool of",
+    );
+    // An entry for all of a server's tools with no prefix may make any name.
+    set[1]!.mcpGroup = { tools: '*', prefix: '' };
+    expect(() => checkHandoffs(set, 'tools.json')).not.toThrow();
+  });
+
+  it("say what their tools must be, not what an MCP entry's are", () => {
+    const set = [{ type: 'handoff', name: 'to_x', tools: 'all' }];
+    expect(() => validateToolDefinitions(set, 'tools.json')).toThrow(
+      "tools.json: tool #0 'to_x': field 'tools' is invalid: expected an array of the names of the set's tools the assistant may use, each once",
     );
   });
 

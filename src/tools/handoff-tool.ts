@@ -10,6 +10,8 @@ import type { ToolInvocation, ToolOutcome } from './tool-executor.js';
 
 /** Who takes the conversation: its name, its instructions, the tools it may use (all: none given). */
 export interface Agent {
+  /** The handoff tool that gives the conversation to it: its definition now is the assistant's. */
+  via: string;
   name: string;
   instructions: string;
   tools?: readonly string[];
@@ -31,6 +33,7 @@ export function handoffTool(def: ToolDefinitionInput): Tool {
   return {
     ...ownTool('handoff', def, HANDOFF_DESCRIPTION),
     handoff: {
+      via: name,
       name: def.agent ?? name,
       instructions: def.instructions ?? '',
       ...(def.tools !== undefined && { tools: def.tools as string[] }),
@@ -40,15 +43,16 @@ export function handoffTool(def: ToolDefinitionInput): Tool {
 }
 
 /**
- * Each handoff's `tools` name tools of the set, or tools an MCP entry for a server's tools will
- * make (its `prefix` and any name): a name written wrong would leave the assistant without it.
+ * Each handoff's `tools` name tools of the set, or tools an MCP entry for a server's tools may
+ * make (its `prefix` and any name; any name at all for an entry with none, its server's list
+ * unknown until it is read): a name written wrong would leave the assistant without it.
  */
 export function checkHandoffs(tools: readonly Tool[], source: string): void {
   const names = new Set(tools.map((t) => t.name));
   const prefixes = tools.flatMap((t) => (t.mcpGroup ? [t.mcpGroup.prefix] : []));
   tools.forEach((tool, index) => {
     const unknown = (tool.handoff?.tools ?? []).filter(
-      (n) => !names.has(n) && !prefixes.some((p) => p !== '' && n.startsWith(p)),
+      (n) => !names.has(n) && !prefixes.some((p) => n.startsWith(p)),
     );
     if (unknown.length > 0)
       throw new ToolDefinitionError(

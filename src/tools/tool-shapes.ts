@@ -8,6 +8,7 @@ import {
   CODE_SCHEMA,
   common,
   DESTINATION_PATTERN,
+  FIELD_HINTS,
   HTTP_SCHEMA,
   MCP_SCHEMA,
   TOOL_NAME_PATTERN,
@@ -68,11 +69,18 @@ export const HANDOFF_SCHEMA = {
   },
 } as const;
 export const validateHandoff = compiledOnUse<ToolDefinitionInput>(ajv, HANDOFF_SCHEMA);
+/** What a handoff's fields expect, where they differ from other tools' (`tools`). */
+const HANDOFF_HINTS = {
+  ...FIELD_HINTS,
+  tools: "an array of the names of the set's tools the assistant may use, each once",
+};
 
 /** The check of a definition of `type`, and the fields its kind has (an HTTP tool's by default). */
 export function shapeOf(type: unknown): {
   validate: typeof validateHttp;
   schema: { properties: object };
+  /** What its fields expect, for an error naming one (`describe`); default FIELD_HINTS. */
+  hints?: Record<string, string>;
 } {
   if (type === 'python' || type === 'callback')
     return { validate: validateCode, schema: CODE_SCHEMA };
@@ -80,6 +88,7 @@ export function shapeOf(type: unknown): {
   if (type === 'end_session') return { validate: validateEndSession, schema: END_SESSION_SCHEMA };
   if (type === 'transfer_call')
     return { validate: validateTransferCall, schema: TRANSFER_CALL_SCHEMA };
-  if (type === 'handoff') return { validate: validateHandoff, schema: HANDOFF_SCHEMA };
+  if (type === 'handoff')
+    return { validate: validateHandoff, schema: HANDOFF_SCHEMA, hints: HANDOFF_HINTS };
   return { validate: validateHttp, schema: HTTP_SCHEMA };
 }

@@ -76,10 +76,10 @@ export function validateToolDefinitions(
     }
     const type = (entry as { type?: unknown }).type;
     const isCode = type === 'python' || type === 'callback';
-    const { validate, schema } = shapeOf(type);
+    const { validate, schema, hints } = shapeOf(type);
     const name = (entry as { name?: unknown }).name;
     if (!validate(entry)) {
-      const { field, why } = describe(validate.errors![0]!);
+      const { field, why } = describe(validate.errors![0]!, hints);
       throw new ToolDefinitionError(`${where(source, index, name)}: field '${field}' ${why}`);
     }
     // MCP tools refuse a field they do not have (mcp-definition.ts); the others, older, warn.

@@ -53,7 +53,7 @@ export class HandoffToolDefinitionDto extends ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
-      "The names of the set's tools the assistant may use (a handoff back among them, if it should have one); default every tool. Each must be a tool of the set, or start with the prefix of an MCP entry for a server's tools",
+      "The names of the set's tools the assistant may use (a handoff back among them, if it should have one); default every tool. Each must be a tool of the set, or start with the prefix of an MCP entry for a server's tools (any name, when such an entry has no prefix)",
     type: [String],
     example: ['get_invoice', 'to_front_desk'],
   })
