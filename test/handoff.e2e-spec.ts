@@ -1,4 +1,5 @@
 import { startError } from './support/engine.js';
+import { samples } from './support/prometheus.js';
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
 import { useClientPerTest, useEngineRig, xmlCall } from './support/turn-harness.js';
@@ -22,7 +23,6 @@ const toolsAt = (base: string) => [
   {
     type: 'handoff',
     name: 'to_front_desk',
-    agent: 'front desk',
     description: 'Hand the user back to the front desk for anything but billing.',
   },
 ];
@@ -99,6 +99,10 @@ describe('the model hands the conversation to another assistant (a handoff tool)
     });
     expect(systemOf(6)).toBe('You are the ACME voice agent.');
     expect(toolNames(6)).toEqual(['get_weather', 'get_invoice', 'to_billing', 'to_front_desk']);
+    const admin = { headers: { Authorization: 'Bearer admin-key' } };
+    const metrics = samples(await (await fetch(`${rig.engine.httpUrl}/metrics`, admin)).text());
+    expect(metrics.get('agent_engine_handoffs_total{agent="billing"}')).toBe(1);
+    expect(metrics.get('agent_engine_handoffs_total{agent="front desk"}')).toBe(1);
   });
 
   it('keeps the assistant for a session resumed, within its own tool selection', async () => {
@@ -197,5 +201,36 @@ describe('a handoff to an assistant with a voice of its own', () => {
       ['How can I help?', 'nova'],
     ]);
     ws.close();
+  });
+});
+
+/** Code tools read the assistant that holds the session as `context.agent_name`. */
+describe('a code tool after a handoff', () => {
+  const rig = useEngineRig(() => ({
+    LLM_MODEL: 'm',
+    AGENT_NAME: 'front desk',
+    LLM_TOOLS_FILE: writeToolsFile([
+      {
+        type: 'python',
+        code: 'def who_is_here() -> str:\n    """Who holds the conversation."""\n    return context.agent_name',
+      },
+      { type: 'handoff', name: 'to_billing' },
+    ]),
+  }));
+  const client = useClientPerTest(rig);
+
+  it("gives the handed-to assistant's name, from the call after the handoff on", async () => {
+    rig.llm.enqueue(
+      call('call_1', 'who_is_here'),
+      call('call_2', 'to_billing'),
+      call('call_3', 'who_is_here'),
+      sseText(['Billing.']),
+    );
+    await client.ws.turn('Who are you?', 30_000);
+    const results = rig.llm.requests.map((r) => r.body.messages.at(-1));
+    expect([results[1], results[3]]).toEqual([
+      { role: 'tool', tool_call_id: 'call_1', content: '"front desk"' },
+      { role: 'tool', tool_call_id: 'call_3', content: '"billing"' },
+    ]);
   });
 });

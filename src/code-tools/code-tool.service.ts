@@ -95,7 +95,8 @@ export class CodeToolService implements OnModuleDestroy {
       })),
       session_id: context?.sessionId ?? '',
       invocation_id: context?.turnId ?? '',
-      agent_name: this.config.agentName,
+      // The assistant a handoff gave the session to, else the engine's own.
+      agent_name: context?.agent ?? this.config.agentName,
       variables: context?.variables ?? {},
       session: {
         modality: (context?.modality ?? 'text').toUpperCase(),

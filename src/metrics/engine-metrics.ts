@@ -143,6 +143,11 @@ export class EngineMetrics {
     'What callers said to the agent at work that started no turn, by kind: hold (asked a waiting call\'s question or approval to wait), again (asked to hear it again, or pressed TOOL_CONFIRM_KEY_REPEAT), acknowledged (an okay heard out while the turn\'s calls ran), checked (asked whether the agent was there while they ran), noise (a sound that cut the agent held no words, or only "mm-hmm": the answer went on)',
     ['kind'],
   );
+  private readonly handoffs = this.counter(
+    'agent_engine_handoffs_total',
+    'Conversations handed to another assistant by a handoff tool, by the assistant that took them',
+    ['agent'],
+  );
   private readonly historyShed = this.counter(
     'agent_engine_history_shortened_total',
     "Times a conversation longer than the model's context was shortened (older turns dropped) and asked again",
@@ -194,6 +199,10 @@ export class EngineMetrics {
 
   aside(kind: UserAside): void {
     this.asides.inc({ kind });
+  }
+
+  handedOff(agent: string): void {
+    this.handoffs.inc({ agent });
   }
 
   historyShortened(): void {

@@ -33,6 +33,10 @@ export function toolContextOf(session: Session, turnId: string, traceId?: string
     // A transfer asked in the same turn wins: the caller is not simply hung up on.
     endSession: () => (session.ending ??= {}),
     transferCall: (to) => (session.ending = { transferTo: to }),
+    // Read when a call begins: a handoff earlier in the turn counts.
+    get agent() {
+      return session.agent?.name;
+    },
     ...(traceId !== undefined && { traceId }),
   };
 }
@@ -66,9 +70,11 @@ export function refreshAgent(session: Session, snapshot: ToolSnapshot): void {
 export function handingOff(
   session: Session,
   emit: (event: { type: 'handoff'; agent: string }) => void,
+  counted: (agent: string) => void,
 ): (agent: Agent) => void {
   return (agent) => {
     session.agent = agent;
+    counted(agent.name);
     emit({ type: 'handoff', agent: agent.name });
   };
 }

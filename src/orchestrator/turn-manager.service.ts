@@ -159,7 +159,8 @@ export class TurnManager {
     ctx.toolContext.callClientTool = clientToolCaller(ctx, this.toolSettings);
     ctx.toolContext.progress = (id, update) => progress.report(id, update);
     ctx.toolContext.ask = questionAsker(ctx, (id) => progress.running(id));
-    ctx.toolContext.handOff = handingOff(session, (event) => ctx.emit(event));
+    const counted = (agent: string) => this.metrics.handedOff(agent);
+    ctx.toolContext.handOff = handingOff(session, (event) => ctx.emit(event), counted);
     session.waits = waits;
     const span = turnSpan(this.spans, session, turnId, heard);
     // The turn's speech, which goes on after its end, puts its spans under it too.

@@ -1,11 +1,11 @@
-import { checkHandoffs, handOff, handoffTool } from './handoff-tool.js';
+import { agentNameOf, checkHandoffs, handOff, handoffTool } from './handoff-tool.js';
 import type { Tool } from './tool-definition.js';
 import { validateToolDefinitions } from './tool-validation.js';
 
 const tool = (name: string, extra: Partial<Tool> = {}) => ({ name, ...extra }) as Tool;
 
 describe('handoff tools', () => {
-  it('name the assistant by `agent`, else by the tool, with no instructions or tools of their own by default', () => {
+  it('name the assistant by `agent`, else after the tool, with no instructions or tools of their own by default', () => {
     expect(handoffTool({ type: 'handoff', name: 'to_billing', agent: 'billing' }).handoff).toEqual({
       via: 'to_billing',
       name: 'billing',
@@ -13,7 +13,12 @@ describe('handoff tools', () => {
     });
     expect(
       handoffTool({ type: 'handoff', name: 'to_x', instructions: 'Be X.', tools: ['a'] }).handoff,
-    ).toEqual({ via: 'to_x', name: 'to_x', instructions: 'Be X.', tools: ['a'] });
+    ).toEqual({ via: 'to_x', name: 'x', instructions: 'Be X.', tools: ['a'] });
+    expect(
+      ['to_front_desk', 'transfer_to_sales', 'handoff_to_billing', 'billing', 'to_', '_'].map(
+        agentNameOf,
+      ),
+    ).toEqual(['front desk', 'sales', 'billing', 'billing', 'to', '_']);
   });
 
   it("take the tools of the set, and those an MCP entry's prefix will make", () => {

@@ -27,14 +27,23 @@ export function handoffResult(agent: Agent): string {
   return `You are now the ${agent.name} assistant: follow its instructions in the system message, with the tools you now have, and answer the user's request.`;
 }
 
-/** The tool: the agent it hands over to (named by `agent`, else by the tool's own name). */
+/**
+ * The name of an assistant its handoff tool does not name (`agent`): the tool's, less a `to_`,
+ * `handoff_to_` or `transfer_to_` before it, its `_` spaces (`to_front_desk`: "front desk").
+ */
+export function agentNameOf(tool: string): string {
+  const bare = tool.replace(/^(?:(?:handoff|hand_off|transfer)_)?to_(?=.)/i, '');
+  return bare.replace(/_+/g, ' ').trim() || tool;
+}
+
+/** The tool: the agent it hands over to (named by `agent`, else after the tool). */
 export function handoffTool(def: ToolDefinitionInput): Tool {
   const name = def.name ?? '';
   return {
     ...ownTool('handoff', def, HANDOFF_DESCRIPTION),
     handoff: {
       via: name,
-      name: def.agent ?? name,
+      name: def.agent ?? agentNameOf(name),
       instructions: def.instructions ?? '',
       ...(def.tools !== undefined && { tools: def.tools as string[] }),
       ...(def.voice !== undefined && { voice: def.voice }),

@@ -57,6 +57,8 @@ export interface ToolCallContext {
   transferCall?: (to: string) => void;
   /** Hands the conversation to another assistant from now on (a `handoff` tool's call). */
   handOff?: (to: Agent) => void;
+  /** The name of the assistant a handoff gave the session to (none: the engine's own). */
+  readonly agent?: string;
   /** Call `callId` has got this far (sent to the client as `tool_progress`). */
   progress?: (callId: string, update: ToolProgress) => void;
   /**

@@ -28,7 +28,7 @@ export class HandoffToolDefinitionDto extends ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
-      "The assistant's name, in the handoff event and what the model reads; default the tool's name",
+      'The assistant\'s name, in the handoff event and what the model reads; default the tool\'s name less a to_ (handoff_to_, transfer_to_) before it, its underscores spaces: to_front_desk is "front desk"',
     example: 'billing',
     pattern: '^[A-Za-z0-9_ .-]{1,64}$',
   })
