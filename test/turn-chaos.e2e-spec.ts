@@ -206,6 +206,10 @@ describe.each(['memory', 'redis'])(
           l.ws.socket.send(Buffer.alloc(640, STT_MARKERS[a.stt]));
           l.ws.send({ type: 'audio_end' });
           break;
+        case 'say':
+          l.ws.send({ type: 'say', text: 'Calls are recorded.', interruptible: !a.firm });
+          l.turns++;
+          break;
         case 'reconnect':
           return reconnect(l, a.takeover);
       }

@@ -88,7 +88,9 @@ export type Action =
   /** Declares CLIENT_TOOL, or no client tool (session.update client_tools). */
   | { kind: 'declare'; on: boolean }
   /** The client's result (or error) for the oldest call of its tool on this connection, if any. */
-  | { kind: 'run'; ok: boolean };
+  | { kind: 'run'; ok: boolean }
+  /** The agent says a notice (`say`), one the user may not cut (`firm`) or not. */
+  | { kind: 'say'; firm: boolean };
 
 export type SttOutcome = 'words' | 'yes' | 'silence' | 'failure';
 /** The utterance's samples tell the fake speech-to-text server what to answer. */
@@ -242,6 +244,7 @@ export const action: fc.Arbitrary<Action> = fc.oneof(
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('declare' as const), on: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('run' as const), ok: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('say' as const), firm: fc.boolean() }) },
 );
 
 /** The fake LLM's script for one answer, with call ids unique over the run. */
