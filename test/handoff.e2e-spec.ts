@@ -179,6 +179,7 @@ describe('a handoff to an assistant with a voice of its own', () => {
         voice: 'nova',
         instructions: BILLING,
       },
+      { type: 'handoff', name: 'to_spanish_desk', language: 'es', instructions: 'Habla español.' },
     ]),
   });
 
@@ -200,6 +201,30 @@ describe('a handoff to an assistant with a voice of its own', () => {
       ['Billing here.', 'nova'],
       ['How can I help?', 'nova'],
     ]);
+    ws.close();
+  });
+
+  it('goes on in the language of an assistant that has one: its words heard and the clock told in it', async () => {
+    const ws = await voiceSession(rig.engine.wsUrl);
+    rig.llm.enqueue(
+      sseText([xmlCall('to_spanish_desk', {})]),
+      sseText(['¿En qué puedo ayudarle?']),
+      sseText(['Claro.']),
+    );
+    const turn = await ws.turn('¿Habla español?');
+    expect(turn.find((m) => m.type === 'handoff')).toEqual({
+      type: 'handoff',
+      agent: 'spanish desk',
+      language: 'es',
+    });
+    expect(rig.llm.requests[1]!.body.messages[0].content).toMatch(/\n\nHabla español\.\n\nHoy es /);
+    // The caller's next words are transcribed as Spanish.
+    const from = ws.messages.length;
+    ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
+    ws.send({ type: 'audio_end' });
+    await ws.waitFor((m) => m.type === 'transcript', from, 10_000);
+    const upload = rig.speech.requests.find((r) => r.path === '/audio/transcriptions')!;
+    expect(upload.body).toMatch(/name="language"\r\n\r\nes\r\n/);
     ws.close();
   });
 });

@@ -69,13 +69,16 @@ export function refreshAgent(session: Session, snapshot: ToolSnapshot): void {
  */
 export function handingOff(
   session: Session,
-  emit: (event: { type: 'handoff'; agent: string }) => void,
+  emit: (event: { type: 'handoff'; agent: string; language?: string }) => void,
   counted: (agent: string) => void,
 ): (agent: Agent) => void {
   return (agent) => {
     session.agent = agent;
+    // An assistant of another language: the session goes on in it (speech, transcription, clock).
+    const { language } = agent;
+    if (language) session.settings = { ...session.settings, language };
     counted(agent.name);
-    emit({ type: 'handoff', agent: agent.name });
+    emit({ type: 'handoff', agent: agent.name, ...(language && { language }) });
   };
 }
 

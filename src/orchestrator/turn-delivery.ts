@@ -73,6 +73,7 @@ export async function deliverTurn(
         span: () => session.turnSpan,
         judging,
         agentVoice: () => session.agent?.voice,
+        languageNow: () => session.settings.language,
       },
     );
     work.push(drain(speech$, (event) => out.send(event)));

@@ -67,9 +67,12 @@ export class SpeechService implements OnModuleInit {
       span,
       judging,
       agentVoice = () => undefined,
+      languageNow = () => settings.language,
     }: {
       /** The voice of the assistant the session was handed to, if it has one of its own. */
       agentVoice?: () => string | undefined;
+      /** The session's language now (a handoff may change it within the turn). */
+      languageNow?: () => string;
       /** A tool's own `wait_phrase`, by language, if it has one. */
       waitPhrasesOf?: (tool: string) => Record<string, string> | undefined;
       /** When the user's turn ended (`performance.now()`): the answer's first audio is timed from it. */
@@ -89,7 +92,9 @@ export class SpeechService implements OnModuleInit {
       get voice() {
         return voiceOf(settings, agentVoice, fallbackVoice);
       },
-      language: settings.language,
+      get language() {
+        return languageNow();
+      },
       maxSentenceChars: this.config.maxSentenceChars,
       leadMs: this.config.audioLeadMs,
       toolWaitMs: this.config.toolWaitMs,

@@ -279,6 +279,7 @@ export const FIELD_HINTS: Record<string, string> = {
   agent: 'a name of 1 to 64 letters, digits, spaces, "_", "." or "-"',
   instructions: 'a string of at most 20000 characters',
   voice: "a voice of the TTS engine (TTS_VOICE's kind), 1 to 200 characters",
+  language: 'a language code such as en, it, es or pt-br',
   prefix: 'letters, digits, "_" or "-", 1 to 48, put before the names of the tools',
 };
 

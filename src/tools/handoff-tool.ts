@@ -17,6 +17,8 @@ export interface Agent {
   tools?: readonly string[];
   /** The voice it speaks with (TTS_VOICE's kind), instead of the session's. */
   voice?: string;
+  /** The language the session goes on in from the handoff (its `language` setting). */
+  language?: string;
 }
 
 export const HANDOFF_DESCRIPTION =
@@ -47,6 +49,7 @@ export function handoffTool(def: ToolDefinitionInput): Tool {
       instructions: def.instructions ?? '',
       ...(def.tools !== undefined && { tools: def.tools as string[] }),
       ...(def.voice !== undefined && { voice: def.voice }),
+      ...(def.language !== undefined && { language: def.language }),
     },
   };
 }

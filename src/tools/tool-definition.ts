@@ -46,8 +46,9 @@ export interface ToolDefinitionInput {
   /** `handoff` tools: the assistant's name (default: the tool's), and its instructions. */
   agent?: string;
   instructions?: string;
-  /** `handoff` tools: the voice the assistant speaks with. */
+  /** `handoff` tools: the voice the assistant speaks with, the language the session goes on in. */
   voice?: string;
+  language?: string;
   /** `transfer_call` tools: where every call goes. */
   to?: string;
   /** `transfer_call` tools: where a call may go, by the name the model chooses. */

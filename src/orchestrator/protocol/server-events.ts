@@ -57,7 +57,7 @@ export type TurnEvent =
   /** The user asked whether the agent is there ("hello?") while the calls `ids` run: they go on. */
   | { type: 'tool_still_running'; ids: string[] }
   /** The model handed the conversation to another assistant (a `handoff` tool's call). */
-  | { type: 'handoff'; agent: string }
+  | { type: 'handoff'; agent: string; language?: string }
   | {
       type: 'assistant_end';
       text: string;

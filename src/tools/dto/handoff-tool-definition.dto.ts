@@ -53,6 +53,14 @@ export class HandoffToolDefinitionDto extends ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
+      "The language the session goes on in from the handoff (its language setting, as session.update's: speech, transcription, the clock line), for an assistant of another language; it stays after a handoff back unless that one gives another. The handoff event says it",
+    example: 'es',
+    pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
+  })
+  language?: string;
+
+  @ApiPropertyOptional({
+    description:
       "The names of the set's tools the assistant may use (a handoff back among them, if it should have one); default every tool. Each must be a tool of the set, or start with the prefix of an MCP entry for a server's tools (any name, when such an entry has no prefix)",
     type: [String],
     example: ['get_invoice', 'to_front_desk'],
