@@ -1,8 +1,6 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, wav } from './support/browser.js';
+import { chromiumHearing } from './support/browser.js';
 import { Engine, openAiSpeech } from './support/engine.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
@@ -75,19 +73,13 @@ describe('the demo page', () => {
         { type: 'mcp', name: 'search_flights', url: flightsUrl },
         { type: 'mcp', name: 'pick_seat', url: flightsUrl },
         { type: 'mcp', name: 'pick_extras', url: flightsUrl },
+        { type: 'handoff', name: 'to_billing', instructions: 'You are billing.' },
       ]),
       WS_API_KEY: 'ws-key',
       ...openAiSpeech(speechUrl),
     });
     // The microphone: a moment of silence, the sentence, then silence (played once).
-    const silence = (secs: number) => Buffer.alloc(secs * 32000);
-    const mic = join(mkdtempSync(join(tmpdir(), 'demo-mic-')), 'mic.wav');
-    writeFileSync(mic, wav(Buffer.concat([silence(0.5), SPEECH, silence(3)])));
-    browser = await launchChromium([
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${mic}%noloop`,
-    ]);
+    browser = await chromiumHearing(0.5, SPEECH, 3);
   }, 30000);
 
   afterAll(async () => {
@@ -137,6 +129,18 @@ describe('the demo page', () => {
     ]);
     await page.locator('#log .assistant', { hasText: /^It is sunny in Paris\.$/ }).waitFor();
     expect(weather.requests.map((r) => r.path)).toEqual(['/Paris']);
+  });
+
+  it('notes a handoff to another assistant', async () => {
+    llm.enqueue(
+      sseStructuredCalls([{ id: 'call_1', name: 'to_billing', arguments: {} }]),
+      sseText(['Billing here.']),
+    );
+    const page = await opened();
+    await page.fill('#text:enabled', 'My invoice, please.');
+    await page.press('#text', 'Enter');
+    await page.locator('#log .assistant', { hasText: 'Billing here.' }).waitFor();
+    expect(await texts(page, 'note')).toContain('(handed to billing)');
   });
 
   it('takes an entry on its keypad as the turn', async () => {
@@ -293,14 +297,7 @@ describe('the demo page', () => {
 
   it("stops the agent's speech when the user speaks over it, and answers what they said", async () => {
     // A microphone that speaks again while the answer's 4 s of speech play.
-    const silence = (secs: number) => Buffer.alloc(secs * 32000);
-    const mic = join(mkdtempSync(join(tmpdir(), 'demo-mic-')), 'barge-in.wav');
-    writeFileSync(mic, wav(Buffer.concat([silence(0.5), SPEECH, silence(2), SPEECH, silence(3)])));
-    const talker = await launchChromium([
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${mic}%noloop`,
-    ]);
+    const talker = await chromiumHearing(0.5, SPEECH, 2, SPEECH, 3);
     speech.seconds = 4;
     try {
       llm.enqueue(sseText(['Here is a long answer.']), sseText(['Yes?']));
@@ -315,17 +312,4 @@ describe('the demo page', () => {
       await talker.close();
     }
   }, 30000);
-
-  it('is not served with WS_DEMO_PAGE=false', async () => {
-    const off = await Engine.start({ LLM_MODEL: 'm', WS_DEMO_PAGE: 'false' });
-    try {
-      const res = await fetch(`${off.httpUrl}/demo`);
-      expect(res.status).toBe(404);
-      expect(await res.json()).toMatchObject({
-        message: 'the demo page is off (WS_DEMO_PAGE=false)',
-      });
-    } finally {
-      await off.stop();
-    }
-  });
 });

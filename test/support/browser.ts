@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -112,6 +114,23 @@ export function converse(page: Page, url: string, sent: Sent[], until: string) {
       }),
     { url, sent, until },
   );
+}
+
+/**
+ * Chromium whose microphone plays `parts` once (PCM s16le 16 kHz mono; a number: that many
+ * seconds of silence), its permission granted.
+ */
+export function chromiumHearing(...parts: (Buffer | number)[]): Promise<Browser> {
+  const pcm = Buffer.concat(
+    parts.map((p) => (typeof p === 'number' ? Buffer.alloc(p * 32000) : p)),
+  );
+  const mic = join(mkdtempSync(join(tmpdir(), 'mic-')), 'mic.wav');
+  writeFileSync(mic, wav(pcm));
+  return launchChromium([
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    `--use-file-for-fake-audio-capture=${mic}%noloop`,
+  ]);
 }
 
 /** `pcm` (s16le, 16 kHz, mono) as a WAV file: what Chromium's fake microphone plays. */
