@@ -175,6 +175,20 @@ describe('calls the agent places (POST /api/calls)', () => {
     expect(metrics.get('agent_engine_sessions_total{resumed="false"}')).toBe(1);
     expect(metrics.get('agent_engine_sessions_total{resumed="true"}')).toBeUndefined();
   });
+
+  it('has the stream say a greeting the called person may not cut, when asked', async () => {
+    api.respond((_req, res) => {
+      res.statusCode = 201;
+      res.end('{"sid":"CA0010","status":"queued"}');
+    });
+    const greeting = 'This call is recorded.';
+    const res = await place({ to: '+15550123', greeting, greeting_interruptible: false });
+    expect(res.status).toBe(201);
+    const form = Object.fromEntries(new URLSearchParams(api.requests.at(-1)!.body));
+    expect(form.Twiml).toContain(
+      `<Parameter name="greeting" value="${greeting}"/><Parameter name="greeting_interruptible" value="false"/>`,
+    );
+  });
 });
 
 describe('POST /api/calls without what it needs', () => {
