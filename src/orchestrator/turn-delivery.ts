@@ -99,7 +99,7 @@ export async function deliverTurn(
     session.playback = {
       spoken,
       last: session.history.at(-1),
-      ...(session.firm && { firm: true as const }),
+      ...(session.firmTurn && { firm: true as const }),
     };
   void deps.save();
 }

@@ -7,7 +7,7 @@ import { speechFailure } from './speech-failure.js';
 import { speechPcm } from './speech-audio.js';
 import { TtsEngine, type SynthesisRequest } from './tts-engine.js';
 import { endpointOf } from '../common/server-url.js';
-import { sendWithRetries } from './speech-retry.js';
+import { retryWarning, sendWithRetries } from './speech-retry.js';
 
 /** The start of what a TTS server sent instead of audio, to quote ('' when it cannot be read). */
 const errorPage = (response: Response) =>
@@ -68,11 +68,8 @@ export class OpenAiTtsEngine extends TtsEngine {
         this.config.clientTls,
       );
     const { retries } = this.config;
-    const response = await sendWithRetries(send, retries, request.signal, (why, n, ms) =>
-      this.logger.warn(
-        `TTS server failed (${why}): retry ${n} of ${retries} in ${ms} ms (SPEECH_RETRIES)`,
-      ),
-    );
+    const warn = retryWarning(this.logger, 'TTS server', retries);
+    const response = await sendWithRetries(send, retries, request.signal, warn);
     if (!response.ok || !response.body) {
       const text = (await errorPage(response)).slice(0, 300);
       throw new Error(`TTS server answered HTTP ${response.status}${text ? `: ${text}` : ''}`);

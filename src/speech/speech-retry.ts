@@ -41,6 +41,16 @@ export async function sendWithRetries(
   }
 }
 
+/** What `sendWithRetries` logs of each new attempt at `server` (a warning: the server failed). */
+export function retryWarning(
+  logger: { warn: (line: string) => void },
+  server: string,
+  retries: number,
+): (why: string, attempt: number, delayMs: number) => void {
+  return (why, n, ms) =>
+    logger.warn(`${server} failed (${why}): retry ${n} of ${retries} in ${ms} ms (SPEECH_RETRIES)`);
+}
+
 async function pause(
   attempt: number,
   after: number | undefined,

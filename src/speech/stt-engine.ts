@@ -7,7 +7,7 @@ import { speechFailure } from './speech-failure.js';
 import { wavOf } from './wav.js';
 import { endpointOf } from '../common/server-url.js';
 import { languageCode } from '../common/language-code.js';
-import { sendWithRetries } from './speech-retry.js';
+import { retryWarning, sendWithRetries } from './speech-retry.js';
 
 export const STT_SAMPLE_RATE = 16000;
 
@@ -57,11 +57,9 @@ export class OpenAiSttEngine extends SttEngine {
           },
           this.config.clientTls,
         );
-      response = await sendWithRetries(send, this.config.retries, signal, (why, n, ms) =>
-        this.logger.warn(
-          `speech-to-text server failed (${why}): retry ${n} of ${this.config.retries} in ${ms} ms (SPEECH_RETRIES)`,
-        ),
-      );
+      const { retries } = this.config;
+      const warn = retryWarning(this.logger, 'speech-to-text server', retries);
+      response = await sendWithRetries(send, retries, signal, warn);
       const read = await boundedText(response, response.ok ? ANSWER_MAX_BYTES : ERROR_BODY_BYTES);
       if (response.ok && read.more)
         throw new Error(
