@@ -96,6 +96,33 @@ describe('a say the user may not cut', () => {
     ws.close();
   });
 
+  it('begins what waited for it in the order it came, before what came after its end', async () => {
+    const ws = await voiceSession(rig.engine.wsUrl);
+    llm.enqueue(sseText(['Noted.']), sseText(['Noted again.']));
+    // The notice ends while a slow transcription holds the messages that came after it.
+    speech.respond((req, res) => {
+      if (req.path === '/audio/transcriptions')
+        return void setTimeout(() => res.end(JSON.stringify({ text: '' })), 2500);
+      res.writeHead(200, { 'Content-Type': 'audio/pcm' }).end(Buffer.alloc(48_000, 7));
+    });
+    try {
+      const from = ws.messages.length;
+      ws.send({ type: 'say', text: NOTICE, interruptible: false });
+      await ws.waitFor((m) => m.type === 'audio', from);
+      ws.send({ type: 'user_text', text: 'first' });
+      soundOver(ws);
+      ws.send({ type: 'user_text', text: 'then' });
+      await ws.waitFor((m) => m.type === 'assistant_end' && /^Noted/.test(m.text), from, 10_000);
+      // "first", cut by "then", is asked with it, in the order the user wrote them.
+      expect(llm.requests.at(-1)!.body.messages.at(-1)).toEqual({
+        role: 'user',
+        content: 'first\n\nthen',
+      });
+    } finally {
+      speech.respondAsSpeech();
+    }
+  });
+
   it('is cut by the voice as before without "interruptible": false', async () => {
     const ws = await voiceSession(rig.engine.wsUrl);
     const from = await notice(ws);

@@ -34,6 +34,8 @@ export class Conversation {
   private readonly turnLimit: TurnRateLimit;
   /** Calls of `"background": true` tools, running as long as the connection. */
   private readonly background: BackgroundCalls;
+  /** Turns that came while the agent said what may not be cut: begun, in order, once it is over. */
+  private deferred: (() => Promise<void>)[] | undefined;
 
   constructor(
     readonly session: Session,
@@ -190,6 +192,12 @@ export class Conversation {
     await this.startTurn(rest, { said: true, resumed: true });
   }
 
+  /** Begins the turns that waited for a notice's end, in the order they came. */
+  private async beginDeferred(waiting: (() => Promise<void>)[]): Promise<void> {
+    this.deferred = undefined;
+    for (const begin of waiting) await begin();
+  }
+
   /** The client has gone: its turn is cancelled; settles once the turn has ended. */
   close(): Promise<void> {
     const { background } = this;
@@ -269,11 +277,14 @@ export class Conversation {
     }: Started = {},
   ): Promise<void> {
     // What comes while the agent says what may not be cut waits for its end (their words were
-    // heard and transcribed meanwhile), then begins as it would have.
-    if (this.session.firmTurn && !told) {
+    // heard and transcribed meanwhile), then begins as it would have — after what came before it.
+    if ((this.session.firmTurn || this.deferred) && !told) {
       const started = { heard, said, heardOut, resumed, firm };
-      const later = () => this.enqueue(() => this.startTurn(text, started));
-      return void this.session.idle().then(later);
+      if (!this.deferred) {
+        const waiting = (this.deferred = []);
+        void this.session.idle().then(() => this.enqueue(() => this.beginDeferred(waiting)));
+      }
+      return void this.deferred.push(() => this.startTurn(text, started));
     }
     const user = !said && !told;
     const asked = { heard, heardOut, user, resumed };
