@@ -2,9 +2,8 @@ import { startError } from './support/engine.js';
 import { samples } from './support/prometheus.js';
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
-import { useClientPerTest, useEngineRig, xmlCall } from './support/turn-harness.js';
-import { useVoiceRig } from './support/speech-server.js';
-import { voiceSession, WsClient } from './support/ws-client.js';
+import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
+import { WsClient } from './support/ws-client.js';
 
 const BILLING = 'You are the billing assistant: invoices, payments and refunds only.';
 
@@ -165,67 +164,6 @@ describe('the model hands the conversation to another assistant (a handoff tool)
     expect(await startError({ LLM_MODEL: 'm', LLM_TOOLS_FILE: file })).toContain(
       "tool #0 'to_x': field 'instructions' is invalid: expected a string of at most 20000 characters",
     );
-  });
-});
-
-/** In a voice session, the assistant handed to speaks with a voice of its own. */
-describe('a handoff to an assistant with a voice of its own', () => {
-  const rig = useVoiceRig({
-    LLM_TOOLS_FILE: writeToolsFile([
-      {
-        type: 'handoff',
-        name: 'to_billing',
-        agent: 'billing',
-        voice: 'nova',
-        instructions: BILLING,
-      },
-      { type: 'handoff', name: 'to_spanish_desk', language: 'es', instructions: 'Habla español.' },
-    ]),
-  });
-
-  it("says the words before the handoff in the session's voice, the rest in the new one", async () => {
-    const ws = await voiceSession(rig.engine.wsUrl);
-    rig.llm.enqueue(
-      sseText(['Let me get billing for you.', xmlCall('to_billing', {})]),
-      sseText(['Billing here. ', 'How can I help?']),
-    );
-    const from = ws.messages.length;
-    ws.send({ type: 'user_text', text: 'I have a billing question.' });
-    await ws.waitFor((m) => m.type === 'audio_end', from, 10_000);
-    const voices = rig.speech.requests
-      .filter((r) => r.path === '/audio/speech')
-      .map((r) => JSON.parse(r.body) as { input: string; voice: string })
-      .map(({ input, voice }) => [input, voice]);
-    expect(voices).toEqual([
-      ['Let me get billing for you.', 'alloy'],
-      ['Billing here.', 'nova'],
-      ['How can I help?', 'nova'],
-    ]);
-    ws.close();
-  });
-
-  it('goes on in the language of an assistant that has one: its words heard and the clock told in it', async () => {
-    const ws = await voiceSession(rig.engine.wsUrl);
-    rig.llm.enqueue(
-      sseText([xmlCall('to_spanish_desk', {})]),
-      sseText(['¿En qué puedo ayudarle?']),
-      sseText(['Claro.']),
-    );
-    const turn = await ws.turn('¿Habla español?');
-    expect(turn.find((m) => m.type === 'handoff')).toEqual({
-      type: 'handoff',
-      agent: 'spanish desk',
-      language: 'es',
-    });
-    expect(rig.llm.requests[1]!.body.messages[0].content).toMatch(/\n\nHabla español\.\n\nHoy es /);
-    // The caller's next words are transcribed as Spanish.
-    const from = ws.messages.length;
-    ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
-    ws.send({ type: 'audio_end' });
-    await ws.waitFor((m) => m.type === 'transcript', from, 10_000);
-    const upload = rig.speech.requests.find((r) => r.path === '/audio/transcriptions')!;
-    expect(upload.body).toMatch(/name="language"\r\n\r\nes\r\n/);
-    ws.close();
   });
 });
 

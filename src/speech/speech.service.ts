@@ -86,7 +86,9 @@ export class SpeechService implements OnModuleInit {
     const { speech } = this.metrics;
     const provider = this.tts.provider;
     const traced = this.spans.enabled ? span : undefined;
-    const fallbackVoice = this.config.tts.voice;
+    const { config } = this;
+    const fallbackVoice = config.tts.voice;
+    const phrase = (phrases: Record<string, string>) => phraseFor(phrases, languageNow());
     return speakTurn(turn$, this.tts, {
       // Read for each sentence: a handoff in the turn speaks the next in the new assistant's voice.
       get voice() {
@@ -98,18 +100,31 @@ export class SpeechService implements OnModuleInit {
       maxSentenceChars: this.config.maxSentenceChars,
       leadMs: this.config.audioLeadMs,
       toolWaitMs: this.config.toolWaitMs,
-      toolWaitPhrase: phraseFor(this.config.toolWaitPhrases, settings.language),
       answerWaitMs: this.config.thinkingWaitMs,
       ...(since !== undefined && { since }),
       toolStillMs: this.config.toolStillMs,
-      toolStillPhrase: phraseFor(this.config.toolStillPhrases, settings.language),
-      unclearPhrase: phraseFor(this.config.unclearPhrases, settings.language),
-      holdPhrase: phraseFor(this.config.holdPhrases, settings.language),
-      stillHerePhrase: phraseFor(this.config.stillHerePhrases, settings.language),
-      confirmPhrase: phraseFor(this.config.confirmPhrases, settings.language),
+      // The phrases too, each in the language of the moment it is said: a handoff's after it.
+      get toolWaitPhrase() {
+        return phrase(config.toolWaitPhrases);
+      },
+      get toolStillPhrase() {
+        return phrase(config.toolStillPhrases);
+      },
+      get unclearPhrase() {
+        return phrase(config.unclearPhrases);
+      },
+      get holdPhrase() {
+        return phrase(config.holdPhrases);
+      },
+      get stillHerePhrase() {
+        return phrase(config.stillHerePhrases);
+      },
+      get confirmPhrase() {
+        return phrase(config.confirmPhrases);
+      },
       toolWaitPhraseOf: (tool) => {
         const phrases = waitPhrasesOf(tool);
-        return phrases && phraseFor(phrases, settings.language);
+        return phrases && phrase(phrases);
       },
       signal,
       onSpoken,

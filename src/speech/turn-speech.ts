@@ -77,9 +77,9 @@ class TurnSpeech {
       if (silent()) this.waitFor(options.toolWaitPhrase ?? '');
     });
     const quiet = () => this.emitIndex >= this.jobs.length;
-    const still = options.toolStillPhrase ?? '';
-    this.toolStill = new ToolStill(still ? (options.toolStillMs ?? 0) : 0, quiet, () =>
-      this.waitFor(still),
+    const stillMs = options.toolStillPhrase ? (options.toolStillMs ?? 0) : 0;
+    this.toolStill = new ToolStill(stillMs, quiet, () =>
+      this.waitFor(options.toolStillPhrase ?? ''),
     );
   }
 
@@ -103,14 +103,16 @@ class TurnSpeech {
    * there.
    */
   private toUser(event: TurnEvent): string | undefined {
-    const { language, unclearPhrase: sorry, confirmPhrase, holdPhrase } = this.options;
-    if (event.type === 'tool_confirm') return event.prompt || confirmPhrase;
-    if (event.type === 'tool_held') return holdPhrase;
-    if (event.type === 'tool_still_running') return this.options.stillHerePhrase;
+    // Read when needed: each is in the language of the moment (a handoff may change it).
+    const { options } = this;
+    if (event.type === 'tool_confirm') return event.prompt || options.confirmPhrase;
+    if (event.type === 'tool_held') return options.holdPhrase;
+    if (event.type === 'tool_still_running') return options.stillHerePhrase;
     if (event.type !== 'tool_question') return undefined;
     const again = event.unclear !== undefined;
-    const question = spokenQuestion(event.prompt, event.answer, language, again);
-    return again && sorry ? `${sorry} ${question}` : question;
+    const question = spokenQuestion(event.prompt, event.answer, options.language, again);
+    const sorry = again ? options.unclearPhrase : undefined;
+    return sorry ? `${sorry} ${question}` : question;
   }
 
   start(): () => void {
