@@ -295,6 +295,26 @@ describe('the demo page', () => {
     expect(await texts(page, 'error')).toEqual([]);
   });
 
+  it('shows words the user left unfinished and their rest as one line, answered once', async () => {
+    // A microphone that pauses for a second mid-sentence ("a table for… four people").
+    const words = SPEECH.subarray(0, 32000);
+    const pauser = await chromiumHearing(0.5, words, 1, words, 2);
+    speech.transcripts.push("I'd like a table for", 'four people.');
+    try {
+      llm.enqueue(sseText(['A table for four.']));
+      const page = await opened('ws-key', engine.httpUrl, pauser);
+      await page.click('#mic:enabled');
+      await page.locator('#log .assistant', { hasText: 'A table for four.' }).waitFor();
+      expect(await texts(page, 'user')).toEqual(["I'd like a table for four people."]);
+      expect(llm.requests.map((r) => r.body.messages.at(-1).content)).toEqual([
+        "I'd like a table for four people.",
+      ]);
+    } finally {
+      speech.transcripts.length = 0;
+      await pauser.close();
+    }
+  }, 30000);
+
   it("stops the agent's speech when the user speaks over it, and answers what they said", async () => {
     // A microphone that speaks again while the answer's 4 s of speech play.
     const talker = await chromiumHearing(0.5, SPEECH, 2, SPEECH, 3);

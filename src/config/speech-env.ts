@@ -82,6 +82,8 @@ export interface VadSettings {
   minSpeechMs: number;
   /** WebRTC VAD's aggressiveness, 0 (most speech kept) to 3 (least noise taken for speech). */
   mode: number;
+  /** How long words that sound unfinished wait for the user to go on; 0: answered at once. */
+  unfinishedWaitMs: number;
 }
 
 export function parseSpeech(raw: Raw): SpeechEnv {
@@ -153,6 +155,7 @@ export function parseSpeech(raw: Raw): SpeechEnv {
       silenceMs: int(raw, 'VAD_SILENCE_MS', 0, 0, 10_000),
       minSpeechMs: int(raw, 'VAD_MIN_SPEECH_MS', 200, 20, 2000),
       mode: int(raw, 'VAD_MODE', 2, 0, 3),
+      unfinishedWaitMs: int(raw, 'VAD_UNFINISHED_WAIT_MS', 2000, 0, 10_000),
     },
     ...parseTelephony(raw),
   };

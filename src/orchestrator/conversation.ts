@@ -55,7 +55,7 @@ export class Conversation {
       send: deps.send,
       enqueue: (task) => void this.enqueue(task),
       bargeIn: () => this.bargeIn(),
-      turn: (text) => this.startTurn(text),
+      turn: (text) => this.startTurn(this.utterances.withHeld(text)),
     });
     this.end = new SessionEnd(session, deps.speech.config.idle, {
       say: (text, starting) =>
@@ -78,6 +78,7 @@ export class Conversation {
       calling: () => session.approvals.size === 0 && (session.waits?.calling ?? false),
       firm: () => session.firm,
       answer: (text, since, heard, heardOut) => this.startTurn(text, { since, heard, heardOut }),
+      later: (task) => void this.enqueue(task),
     });
   }
 
@@ -111,7 +112,7 @@ export class Conversation {
     if (USER_ACTIVITY.has(message.type)) this.end.activity();
     switch (message.type) {
       case 'user_text':
-        return this.startTurn(message.text);
+        return this.startTurn(this.utterances.withHeld(message.text));
       case 'say':
         return this.startTurn(message.text, {
           said: true,
@@ -127,6 +128,7 @@ export class Conversation {
       case 'audio_end':
         return this.utterances.commit();
       case 'dtmf':
+        this.utterances.keyed(this.deps.speech.config.dtmf.timeoutMs);
         return this.keys.press(message.digits);
       case 'ping':
         return this.deps.send({

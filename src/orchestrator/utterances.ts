@@ -6,6 +6,7 @@ import type { SessionEnd } from './session-end.js';
 import { LazyAbort } from '../common/lazy-abort.js';
 import { Listening } from './listening.js';
 import { HeardOutJudging } from './heard-out-judging.js';
+import { soundsUnfinished } from './unfinished.js';
 
 /** What the user's audio leads to in the conversation. */
 export interface UtteranceDeps {
@@ -25,6 +26,16 @@ export interface UtteranceDeps {
    * began while calls ran, and were heard out rather than cut the calls short.
    */
   answer: (text: string, since: number, heard: Transcription, heardOut: boolean) => Promise<void>;
+  /** Runs `task` after the messages received before it (the conversation's inbox). */
+  later: (task: () => Promise<void>) => void;
+}
+
+/** Words that sounded unfinished, waiting for the user to go on (VAD_UNFINISHED_WAIT_MS). */
+interface Held {
+  text: string;
+  ended: number;
+  heard: Transcription;
+  timer: NodeJS.Timeout | undefined;
 }
 
 /** One connection's audio from the user: listened to, transcribed, answered. */
@@ -41,6 +52,7 @@ export class Utterances {
   private heardOut: boolean | undefined;
   /** Heard-out utterances whose words are not judged yet: the answer's speech waits for them. */
   private readonly judging = new HeardOutJudging();
+  private held: Held | undefined;
 
   constructor(
     private readonly session: Session,
@@ -70,8 +82,11 @@ export class Utterances {
         this.heardOut = undefined;
         this.judging.drop();
         this.deps.error('invalid_audio', heard.message);
+        await this.answerHeld();
       } else if (heard.type === 'speech_started') {
         this.end.userSpeaking = true;
+        // The user goes on: words held wait for the rest (see `answer`).
+        clearTimeout(this.held?.timer);
         this.begins();
         const heardOut = this.heardOut || this.deps.firm();
         this.deps.send({ type: 'speech_started', ...(heardOut && { heard_out: true }) });
@@ -80,7 +95,7 @@ export class Utterances {
         this.end.userSpeaking = false;
         this.deps.send({ type: 'speech_stopped', ...(heard.cut && { cut: true }) });
         // The user stopped speaking when the silence that ended the utterance began.
-        await this.answer(heard.pcm, performance.now() - heard.silenceMs);
+        await this.answer(heard.pcm, performance.now() - heard.silenceMs, !heard.cut);
       }
     }
   }
@@ -101,7 +116,24 @@ export class Utterances {
 
   /** The user is speaking, or what they said is being transcribed: their turn is coming. */
   get hearing(): boolean {
-    return this.end.userSpeaking || this.transcribing > 0;
+    return this.end.userSpeaking || this.transcribing > 0 || this.held !== undefined;
+  }
+
+  /**
+   * `text` the user typed or keyed, after the words they left unfinished, if any ("my account
+   * number is" and the keys 4 7 1 1): one turn.
+   */
+  withHeld(text: string): string {
+    const held = this.takeHeld();
+    return held ? `${held.text} ${text}` : text;
+  }
+
+  /**
+   * A key pressed on the caller's phone: words held wait for the entry (`entryMs`, the longest
+   * it may take to end) and then as long again as they would have (the entry takes them).
+   */
+  keyed(entryMs: number): void {
+    this.arm(entryMs + this.deps.speech.config.vad.unfinishedWaitMs);
   }
 
   /**
@@ -114,6 +146,7 @@ export class Utterances {
 
   /** The connection has closed: a transcription under way is abandoned. */
   close(): void {
+    this.takeHeld();
     this.judging.drop();
     this.closed.abort();
     this.listening.close();
@@ -133,8 +166,12 @@ export class Utterances {
     return this.heardOut;
   }
 
-  /** Transcribes an utterance that ended at `ended`, and answers it. */
-  private async answer(pcm: Buffer, ended: number): Promise<void> {
+  /**
+   * Transcribes an utterance that ended at `ended`, and answers it — after the words held before
+   * it. Words of an utterance the engine ended (`paused`: VAD) that sound unfinished are held
+   * instead, for the user to go on: "I'd like a table for" (a pause) "four people".
+   */
+  private async answer(pcm: Buffer, ended: number, paused = false): Promise<void> {
     const heardOut = this.heardOut ?? false;
     this.heardOut = undefined;
     const judged = this.judging.ended();
@@ -144,19 +181,57 @@ export class Utterances {
       const heard = await this.deps.speech
         .transcribe(pcm, language, this.closed.signal)
         .finally(() => this.transcribing--);
-      if ('error' in heard) return this.deps.error(heard.error, heard.message);
+      if ('error' in heard) {
+        this.deps.error(heard.error, heard.message);
+        return await this.answerHeld();
+      }
+      const waitMs = this.deps.speech.config.vad.unfinishedWaitMs;
+      const unfinished =
+        paused && !heardOut && waitMs > 0 && soundsUnfinished(heard.text, language);
       this.deps.send({
         type: 'transcript',
         text: heard.text,
         ...(heardOut && { heard_out: true }),
+        ...(unfinished && { unfinished: true }),
       });
       if (heard.text === '') {
         this.deps.error('no_speech', 'no speech was recognised in the utterance');
+        if (this.held) return await this.answerHeld();
         return await this.deps.nothingHeard();
       }
-      await this.deps.answer(heard.text, ended, heard.heard, heardOut);
+      const text = this.withHeld(heard.text);
+      if (unfinished) return this.hold({ text, ended, heard: heard.heard }, waitMs);
+      await this.deps.answer(text, ended, heard.heard, heardOut);
     } finally {
       judged();
     }
+  }
+
+  /** Holds words that sound unfinished: answered as they are if the user says no more in `waitMs`. */
+  private hold(held: Omit<Held, 'timer'>, waitMs: number): void {
+    this.held = { ...held, timer: undefined };
+    this.arm(waitMs);
+  }
+
+  /** The words held are answered as they are `ms` from now, unless the user goes on before. */
+  private arm(ms: number): void {
+    const { held } = this;
+    if (!held) return;
+    clearTimeout(held.timer);
+    held.timer = setTimeout(() => this.deps.later(() => this.answerHeld(true)), ms);
+  }
+
+  /** Answers the words held, if any (`waited`: their time is up, unless the user went on). */
+  private async answerHeld(waited = false): Promise<void> {
+    if (waited && this.end.userSpeaking) return;
+    const held = this.takeHeld();
+    if (held) await this.deps.answer(held.text, held.ended, held.heard, false);
+  }
+
+  private takeHeld(): Held | undefined {
+    const { held } = this;
+    clearTimeout(held?.timer);
+    this.held = undefined;
+    return held;
   }
 }

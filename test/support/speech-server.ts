@@ -25,6 +25,8 @@ export function soundOver(ws: WsClient): void {
 export class FakeSpeech extends RecordingServer {
   seconds = 0.2;
   transcript = 'What is the weather like in Paris today?';
+  /** Transcriptions to answer first, one each, in order (then `transcript`). */
+  readonly transcripts: string[] = [];
 
   /** With `tls`, it speaks HTTPS (and may ask for a client certificate). */
   constructor(tls?: TlsOptions) {
@@ -36,7 +38,7 @@ export class FakeSpeech extends RecordingServer {
   respondAsSpeech(): void {
     this.respond((req, res) => {
       if (req.path === '/audio/transcriptions')
-        return void res.end(JSON.stringify({ text: this.transcript }));
+        return void res.end(JSON.stringify({ text: this.transcripts.shift() ?? this.transcript }));
       res
         .writeHead(200, { 'Content-Type': 'audio/pcm' })
         .end(Buffer.alloc(Math.round(this.seconds * 24000) * 2, 7));

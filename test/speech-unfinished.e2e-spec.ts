@@ -1,0 +1,110 @@
+import { sseText } from './support/fake-llm.js';
+import { FakeSpeech, SPEECH, useVoiceRig } from './support/speech-server.js';
+import type { WsClient } from './support/ws-client.js';
+import { voiceSession } from './support/ws-client.js';
+
+/**
+ * Says the fixture's sentence, transcribed as `words`, then pauses long enough for
+ * VAD_SILENCE_MS to end the utterance; resolves to its `transcript` event.
+ */
+async function say(ws: WsClient, speech: FakeSpeech, words: string) {
+  speech.transcript = words;
+  const from = ws.messages.length;
+  const audio = Buffer.concat([SPEECH, Buffer.alloc(700 * 32)]);
+  for (let at = 0; at < audio.length; at += 640)
+    ws.socket.send(audio.subarray(at, at + 640), { binary: true });
+  return { from, transcript: await ws.waitFor((m) => m.type === 'transcript', from, 10_000) };
+}
+
+/**
+ * VAD_UNFINISHED_WAIT_MS: a caller who pauses mid-sentence ("I'd like a table for…") is not
+ * answered at once: the engine waits for them to go on, and answers both parts as one turn.
+ */
+describe('words that sound unfinished (VAD_UNFINISHED_WAIT_MS)', () => {
+  const rig = useVoiceRig({ VAD_SILENCE_MS: '500', VAD_UNFINISHED_WAIT_MS: '1500' });
+  const { llm, speech } = rig;
+  const userSaid = () => llm.requests.map((r) => r.body.messages.at(-1).content as string);
+  let ws: WsClient;
+  beforeEach(async () => {
+    ws = await voiceSession(rig.engine.wsUrl);
+  });
+  afterEach(() => ws.close());
+
+  it('waits for a caller who pauses mid-sentence, and answers the whole sentence in one turn', async () => {
+    llm.enqueue(sseText(['A table for four at eight.']));
+    const first = await say(ws, speech, "I'd like to book a table for");
+    expect(first.transcript).toEqual({
+      type: 'transcript',
+      text: "I'd like to book a table for",
+      unfinished: true,
+    });
+    const { from, transcript } = await say(ws, speech, 'four people tonight.');
+    expect(transcript).toEqual({ type: 'transcript', text: 'four people tonight.' });
+    await ws.waitFor((m) => m.type === 'assistant_end', from, 10_000);
+    expect(userSaid()).toEqual(["I'd like to book a table for four people tonight."]);
+  });
+
+  it('answers the words as they are when the caller says no more', async () => {
+    llm.enqueue(sseText(['Go on, I am listening.']));
+    const { from } = await say(ws, speech, 'My account number is, um');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(llm.requests).toHaveLength(0);
+    await ws.waitFor((m) => m.type === 'assistant_end', from, 10_000);
+    expect(userSaid()).toEqual(['My account number is, um']);
+  });
+
+  it('answers a finished sentence at once', async () => {
+    llm.enqueue(sseText(['Sunny.']));
+    const { from, transcript } = await say(ws, speech, 'What is the weather like in Paris?');
+    expect(transcript).toEqual({ type: 'transcript', text: 'What is the weather like in Paris?' });
+    await ws.waitFor((m) => m.type === 'assistant_delta', from, 1200);
+  });
+
+  it('takes the keys the caller presses after unfinished words as the rest of their turn', async () => {
+    llm.enqueue(sseText(['Thank you.']));
+    const { from } = await say(ws, speech, 'My account number is...');
+    // Past VAD_UNFINISHED_WAIT_MS in all: the entry's time is waited for too.
+    for (const digits of ['4', '7', '1', '1'])
+      await new Promise((r) => setTimeout(() => r(ws.send({ type: 'dtmf', digits })), 400));
+    ws.send({ type: 'dtmf', digits: '#' });
+    await ws.waitFor((m) => m.type === 'assistant_end', from, 10_000);
+    expect(userSaid()).toEqual(['My account number is... DTMF: 4711#']);
+  });
+
+  it('takes typed words after unfinished ones as the rest of the turn', async () => {
+    llm.enqueue(sseText(['Booked.']));
+    const { from } = await say(ws, speech, 'Book me a room in the centre of');
+    ws.send({ type: 'user_text', text: 'Milan.' });
+    await ws.waitFor((m) => m.type === 'assistant_end', from, 10_000);
+    expect(userSaid()).toEqual(['Book me a room in the centre of Milan.']);
+  });
+
+  it('answers at once when the client ends the utterance (audio_end)', async () => {
+    const updated = ws.messages.length;
+    ws.send({ type: 'session.update', vad_silence_ms: 0 });
+    await ws.waitFor((m) => m.type === 'session.updated', updated);
+    llm.enqueue(sseText(['For how many?']));
+    speech.transcript = "I'd like to book a table for";
+    const from = ws.messages.length;
+    ws.socket.send(SPEECH, { binary: true });
+    ws.send({ type: 'audio_end' });
+    expect(await ws.waitFor((m) => m.type === 'transcript', from, 10_000)).toEqual({
+      type: 'transcript',
+      text: "I'd like to book a table for",
+    });
+    await ws.waitFor((m) => m.type === 'assistant_delta', from, 1200);
+  });
+});
+
+describe('VAD_UNFINISHED_WAIT_MS=0', () => {
+  const rig = useVoiceRig({ VAD_SILENCE_MS: '500', VAD_UNFINISHED_WAIT_MS: '0' });
+
+  it('answers unfinished words at once', async () => {
+    const ws = await voiceSession(rig.engine.wsUrl);
+    rig.llm.enqueue(sseText(['For how many?']));
+    const { from, transcript } = await say(ws, rig.speech, "I'd like to book a table for");
+    expect(transcript).toEqual({ type: 'transcript', text: "I'd like to book a table for" });
+    await ws.waitFor((m) => m.type === 'assistant_delta', from, 1200);
+    ws.close();
+  });
+});
