@@ -32,6 +32,7 @@ describe('voice turns with the embedded eSpeak NG engine', () => {
         timezone: 'UTC',
         audio: 'json',
         vad_silence_ms: 0,
+        vad_unfinished_wait_ms: 2000,
         idle_secs: 0,
         channel: 'websocket',
         input_audio_format: 'pcm16',

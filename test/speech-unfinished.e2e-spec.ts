@@ -79,6 +79,25 @@ describe('words that sound unfinished (VAD_UNFINISHED_WAIT_MS)', () => {
     expect(userSaid()).toEqual(['Book me a room in the centre of Milan.']);
   });
 
+  it('answers unfinished words at once in a session that sets vad_unfinished_wait_ms to 0', async () => {
+    expect(ws.messages.at(-1)!.settings.vad_unfinished_wait_ms).toBe(1500);
+    const bad = ws.messages.length;
+    ws.send({ type: 'session.update', vad_unfinished_wait_ms: -1 });
+    expect(await ws.waitFor((m) => m.type === 'error', bad)).toMatchObject({
+      code: 'invalid_message',
+      message: expect.stringContaining(
+        '"vad_unfinished_wait_ms" must be a whole number of milliseconds from 0',
+      ),
+    });
+    const updated = ws.messages.length;
+    ws.send({ type: 'session.update', vad_unfinished_wait_ms: 0 });
+    await ws.waitFor((m) => m.type === 'session.updated', updated);
+    llm.enqueue(sseText(['For how many?']));
+    const { from, transcript } = await say(ws, speech, "I'd like to book a table for");
+    expect(transcript).toEqual({ type: 'transcript', text: "I'd like to book a table for" });
+    await ws.waitFor((m) => m.type === 'assistant_delta', from, 1200);
+  });
+
   it('answers at once when the client ends the utterance (audio_end)', async () => {
     const updated = ws.messages.length;
     ws.send({ type: 'session.update', vad_silence_ms: 0 });
@@ -93,18 +112,5 @@ describe('words that sound unfinished (VAD_UNFINISHED_WAIT_MS)', () => {
       text: "I'd like to book a table for",
     });
     await ws.waitFor((m) => m.type === 'assistant_delta', from, 1200);
-  });
-});
-
-describe('VAD_UNFINISHED_WAIT_MS=0', () => {
-  const rig = useVoiceRig({ VAD_SILENCE_MS: '500', VAD_UNFINISHED_WAIT_MS: '0' });
-
-  it('answers unfinished words at once', async () => {
-    const ws = await voiceSession(rig.engine.wsUrl);
-    rig.llm.enqueue(sseText(['For how many?']));
-    const { from, transcript } = await say(ws, rig.speech, "I'd like to book a table for");
-    expect(transcript).toEqual({ type: 'transcript', text: "I'd like to book a table for" });
-    await ws.waitFor((m) => m.type === 'assistant_delta', from, 1200);
-    ws.close();
   });
 });

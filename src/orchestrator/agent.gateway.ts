@@ -160,7 +160,8 @@ export class AgentGateway
       return socket.close(TRY_AGAIN_LATER, 'too many sessions, try again later');
     }
     const { language, vad, idle } = this.speech.config;
-    const session = new Session(language, vad.silenceMs, idle.secs, this.sessionSettings.timeZone);
+    const { timeZone } = this.sessionSettings;
+    const session = new Session(language, vad.silenceMs, idle.secs, timeZone, vad.unfinishedWaitMs);
     session.connectedFrom = parseTraceparent(request?.headers.traceparent);
     const send = this.sender(socket, session);
     const conversation = new Conversation(session, {

@@ -159,6 +159,7 @@ export class CallsController {
       {
         language,
         vadSilenceMs: vad.silenceMs,
+        unfinishedWaitMs: vad.unfinishedWaitMs,
         idleSecs: idle.secs,
         timeZone: this.sessions.timeZone,
       },

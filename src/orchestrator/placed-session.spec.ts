@@ -3,7 +3,13 @@ import { placedSession } from './placed-session.js';
 
 const call = (fields: Partial<PlaceCallDto>) =>
   Object.assign(new PlaceCallDto(), { to: '+15550123', ...fields });
-const defaults = { language: 'en', vadSilenceMs: 700, idleSecs: 20, timeZone: 'Europe/London' };
+const defaults = {
+  language: 'en',
+  vadSilenceMs: 700,
+  unfinishedWaitMs: 1500,
+  idleSecs: 20,
+  timeZone: 'Europe/London',
+};
 
 describe('placedSession', () => {
   it("is a voice session on the phone with the call's settings and variables, the rest as any session's", () => {
@@ -28,6 +34,7 @@ describe('placedSession', () => {
       voice: 'alloy',
       variables: { user_number: '+15550123', appointment_id: 'A-7' },
       vad_silence_ms: 700,
+      vad_unfinished_wait_ms: 1500,
       idle_secs: 20,
     });
     expect(session.history).toEqual([]);

@@ -13,6 +13,7 @@ import { settingsChanges, type SettingsLimits } from './settings-update.js';
 export interface SessionDefaults {
   language: string;
   vadSilenceMs: number;
+  unfinishedWaitMs: number;
   idleSecs: number;
   timeZone: string;
 }
@@ -44,8 +45,8 @@ export function placedSession(
     models: [],
   });
   if ('error' in checked) return checked.error;
-  const { language, vadSilenceMs, idleSecs, timeZone } = defaults;
-  const session = new Session(language, vadSilenceMs, idleSecs, timeZone);
+  const { language, vadSilenceMs, idleSecs, timeZone, unfinishedWaitMs } = defaults;
+  const session = new Session(language, vadSilenceMs, idleSecs, timeZone, unfinishedWaitMs);
   session.settings = { ...session.settings, ...checked.changes };
   session.machine = machinePlan(call);
   session.placed = true;

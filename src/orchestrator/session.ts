@@ -78,7 +78,13 @@ export class Session {
   private current:
     { controller: AbortController; done: Promise<void>; interruptible: boolean } | undefined;
 
-  constructor(language = 'en', vadSilenceMs = 0, idleSecs = 0, timeZone = 'UTC') {
+  constructor(
+    language = 'en',
+    vadSilenceMs = 0,
+    idleSecs = 0,
+    timeZone = 'UTC',
+    unfinishedWaitMs = 0,
+  ) {
     this.settings = {
       modality: 'text',
       tts: true,
@@ -87,6 +93,7 @@ export class Session {
       timezone: timeZone,
       audio: 'json',
       vad_silence_ms: vadSilenceMs,
+      vad_unfinished_wait_ms: unfinishedWaitMs,
       idle_secs: idleSecs,
       channel: 'websocket',
       input_audio_format: 'pcm16',

@@ -133,7 +133,7 @@ export class Utterances {
    * it may take to end) and then as long again as they would have (the entry takes them).
    */
   keyed(entryMs: number): void {
-    this.arm(entryMs + this.deps.speech.config.vad.unfinishedWaitMs);
+    this.arm(entryMs + this.session.settings.vad_unfinished_wait_ms);
   }
 
   /**
@@ -185,7 +185,7 @@ export class Utterances {
         this.deps.error(heard.error, heard.message);
         return await this.answerHeld();
       }
-      const waitMs = this.deps.speech.config.vad.unfinishedWaitMs;
+      const waitMs = this.session.settings.vad_unfinished_wait_ms;
       const unfinished =
         paused && !heardOut && waitMs > 0 && soundsUnfinished(heard.text, language);
       this.deps.send({

@@ -71,6 +71,7 @@ export class SessionDetailDto extends SessionSummaryDto {
       voice: '',
       tts: true,
       vad_silence_ms: 700,
+      vad_unfinished_wait_ms: 2000,
       idle_secs: 8,
       channel: 'twilio',
       input_audio_format: 'g711_ulaw',

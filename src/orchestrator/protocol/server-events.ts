@@ -80,6 +80,8 @@ export interface SessionSettings {
   audio: 'json' | 'binary';
   /** Silence after speech that ends an utterance; 0: the client ends each with `audio_end`. */
   vad_silence_ms: number;
+  /** How long words that sound unfinished wait for the user to go on (VAD); 0: never held. */
+  vad_unfinished_wait_ms: number;
   /** A voice session's user silent this long after the agent's turn is asked, then let go; 0: never. */
   idle_secs: number;
   /** Where the conversation happens, as the client says (`twilio`: `/twilio`'s calls); for code tools. */

@@ -27,6 +27,9 @@ const formatMessage = (field: string) =>
 const VAD_SILENCE_MESSAGE =
   '"vad_silence_ms" must be a whole number of milliseconds from 0 (the client ends each utterance with audio_end) to 10000';
 
+const UNFINISHED_MESSAGE =
+  '"vad_unfinished_wait_ms" must be a whole number of milliseconds from 0 (every utterance answered at once) to 10000';
+
 export const TIMEZONE_MESSAGE =
   '"timezone" must be an IANA time zone such as Europe/Rome, America/New_York or UTC';
 
@@ -82,6 +85,13 @@ export class SessionUpdateMessage {
   @Min(0, { message: VAD_SILENCE_MESSAGE })
   @Max(10_000, { message: VAD_SILENCE_MESSAGE })
   vad_silence_ms?: number;
+
+  /** How long an utterance whose words sound unfinished waits for the user to go on; 0: never. */
+  @IsOptional()
+  @IsInt({ message: UNFINISHED_MESSAGE })
+  @Min(0, { message: UNFINISHED_MESSAGE })
+  @Max(10_000, { message: UNFINISHED_MESSAGE })
+  vad_unfinished_wait_ms?: number;
 
   /** A voice session's user silent this long after a turn is asked whether they are there; 0: never. */
   @IsOptional()
@@ -144,6 +154,7 @@ export const SETTINGS: Record<keyof SessionSettings, true> = {
   timezone: true,
   audio: true,
   vad_silence_ms: true,
+  vad_unfinished_wait_ms: true,
   idle_secs: true,
   channel: true,
   input_audio_format: true,
