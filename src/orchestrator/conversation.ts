@@ -17,6 +17,7 @@ import { TurnRateLimit } from './turn-rate-limit.js';
 import { BackgroundCalls, resultMessage } from './background-calls.js';
 import type { ConversationDeps, Started } from './conversation-deps.js';
 import { takeAside } from './user-asides.js';
+import { AfterNotice } from './after-notice.js';
 
 /** One connection's conversation: dispatches client messages, runs turns, speaks and listens. */
 export class Conversation {
@@ -35,13 +36,14 @@ export class Conversation {
   /** Calls of `"background": true` tools, running as long as the connection. */
   private readonly background: BackgroundCalls;
   /** Turns that came while the agent said what may not be cut: begun, in order, once it is over. */
-  private deferred: (() => Promise<void>)[] | undefined;
+  private readonly afterNotice: AfterNotice;
 
   constructor(
     readonly session: Session,
     private readonly deps: ConversationDeps,
   ) {
     this.turnLimit = new TurnRateLimit(deps.maxTurnsPerMinute);
+    this.afterNotice = new AfterNotice(session, (task) => this.enqueue(task));
     session.background = this.background = new BackgroundCalls(
       ({ id, name, ok, ms }) => {
         deps.send({ type: 'tool_result', id, name, ok, ms, background: 'done' });
@@ -194,12 +196,6 @@ export class Conversation {
     await this.startTurn(rest, { said: true, resumed: true });
   }
 
-  /** Begins the turns that waited for a notice's end, in the order they came. */
-  private async beginDeferred(waiting: (() => Promise<void>)[]): Promise<void> {
-    this.deferred = undefined;
-    for (const begin of waiting) await begin();
-  }
-
   /** The client has gone: its turn is cancelled; settles once the turn has ended. */
   close(): Promise<void> {
     const { background } = this;
@@ -278,16 +274,9 @@ export class Conversation {
       firm = false,
     }: Started = {},
   ): Promise<void> {
-    // What comes while the agent says what may not be cut waits for its end (their words were
-    // heard and transcribed meanwhile), then begins as it would have — after what came before it.
-    if ((this.session.firmTurn || this.deferred) && !told) {
-      const started = { heard, said, heardOut, resumed, firm };
-      if (!this.deferred) {
-        const waiting = (this.deferred = []);
-        void this.session.idle().then(() => this.enqueue(() => this.beginDeferred(waiting)));
-      }
-      return void this.deferred.push(() => this.startTurn(text, started));
-    }
+    // What comes while the agent says what may not be cut waits for its end.
+    const started = { heard, said, heardOut, resumed, firm };
+    if (!told && this.afterNotice.defer(() => this.startTurn(text, started))) return;
     const user = !said && !told;
     const asked = { heard, heardOut, user, resumed };
     const aside = takeAside(this.session, text, asked, this.deps.confirmPhrases, this.deps.send);
