@@ -1,4 +1,5 @@
 import { sseText } from './support/fake-llm.js';
+import { samples } from './support/prometheus.js';
 import { FakeSpeech, SPEECH, useVoiceRig } from './support/speech-server.js';
 import type { WsClient } from './support/ws-client.js';
 import { voiceSession } from './support/ws-client.js';
@@ -24,6 +25,11 @@ describe('words that sound unfinished (VAD_UNFINISHED_WAIT_MS)', () => {
   const rig = useVoiceRig({ VAD_SILENCE_MS: '500', VAD_UNFINISHED_WAIT_MS: '1500' });
   const { llm, speech } = rig;
   const userSaid = () => llm.requests.map((r) => r.body.messages.at(-1).content as string);
+  /** `agent_engine_unfinished_utterances_total` of `outcome`. */
+  const held = async (outcome: string) => {
+    const scrape = samples(await (await fetch(`${rig.engine.httpUrl}/metrics`)).text());
+    return scrape.get(`agent_engine_unfinished_utterances_total{outcome="${outcome}"}`) ?? 0;
+  };
   let ws: WsClient;
   beforeEach(async () => {
     ws = await voiceSession(rig.engine.wsUrl);
@@ -32,6 +38,7 @@ describe('words that sound unfinished (VAD_UNFINISHED_WAIT_MS)', () => {
 
   it('waits for a caller who pauses mid-sentence, and answers the whole sentence in one turn', async () => {
     llm.enqueue(sseText(['A table for four at eight.']));
+    const before = await held('continued');
     const first = await say(ws, speech, "I'd like to book a table for");
     expect(first.transcript).toEqual({
       type: 'transcript',
@@ -42,15 +49,18 @@ describe('words that sound unfinished (VAD_UNFINISHED_WAIT_MS)', () => {
     expect(transcript).toEqual({ type: 'transcript', text: 'four people tonight.' });
     await ws.waitFor((m) => m.type === 'assistant_end', from, 10_000);
     expect(userSaid()).toEqual(["I'd like to book a table for four people tonight."]);
+    expect((await held('continued')) - before).toBe(1);
   });
 
   it('answers the words as they are when the caller says no more', async () => {
     llm.enqueue(sseText(['Go on, I am listening.']));
+    const before = await held('answered');
     const { from } = await say(ws, speech, 'My account number is, um');
     await new Promise((r) => setTimeout(r, 500));
     expect(llm.requests).toHaveLength(0);
     await ws.waitFor((m) => m.type === 'assistant_end', from, 10_000);
     expect(userSaid()).toEqual(['My account number is, um']);
+    expect((await held('answered')) - before).toBe(1);
   });
 
   it('answers a finished sentence at once', async () => {

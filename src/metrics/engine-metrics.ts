@@ -143,6 +143,11 @@ export class EngineMetrics {
     'What callers said to the agent at work that started no turn, by kind: hold (asked a waiting call\'s question or approval to wait), again (asked to hear it again, or pressed TOOL_CONFIRM_KEY_REPEAT), acknowledged (an okay heard out while the turn\'s calls ran), checked (asked whether the agent was there while they ran), noise (a sound that cut the agent held no words, or only "mm-hmm": the answer went on)',
     ['kind'],
   );
+  private readonly unfinishedWords = this.counter(
+    'agent_engine_unfinished_utterances_total',
+    'Utterances whose words sounded unfinished, held for the user to go on (VAD_UNFINISHED_WAIT_MS), by outcome: continued (the user went on: speech, keys or text), answered (they said no more, or their next words were none: answered as they were)',
+    ['outcome'],
+  );
   private readonly handoffs = this.counter(
     'agent_engine_handoffs_total',
     'Conversations handed to another assistant by a handoff tool, by the assistant that took them',
@@ -199,6 +204,10 @@ export class EngineMetrics {
 
   aside(kind: UserAside): void {
     this.asides.inc({ kind });
+  }
+
+  unfinished(outcome: 'continued' | 'answered'): void {
+    this.unfinishedWords.inc({ outcome });
   }
 
   handedOff(agent: string): void {

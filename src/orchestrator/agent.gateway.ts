@@ -182,6 +182,7 @@ export class AgentGateway
       confirmPhrases: this.confirmPhrases,
       confirmKeys: this.tools.confirmKeys,
       aside: (kind) => this.metrics.aside(kind),
+      unfinished: (outcome) => this.metrics.unfinished(outcome),
       pace: () => this.pacer.next(),
       hangUp: (code, reason, forget) => {
         if (forget) void this.keeper.forget(session);

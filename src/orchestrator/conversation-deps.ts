@@ -54,4 +54,6 @@ export interface ConversationDeps extends SettingsLimits {
   park: (calls: BackgroundCalls) => boolean;
   /** Counts what the user said that started no turn (here: an okay heard out). */
   aside: (kind: UserAside) => void;
+  /** Counts the words held as unfinished by what became of them (VAD_UNFINISHED_WAIT_MS). */
+  unfinished: (outcome: 'continued' | 'answered') => void;
 }

@@ -81,6 +81,7 @@ export class Conversation {
       firm: () => session.firm,
       answer: (text, since, heard, heardOut) => this.startTurn(text, { since, heard, heardOut }),
       later: (task) => void this.enqueue(task),
+      unfinished: deps.unfinished,
     });
   }
 

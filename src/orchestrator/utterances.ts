@@ -28,6 +28,8 @@ export interface UtteranceDeps {
   answer: (text: string, since: number, heard: Transcription, heardOut: boolean) => Promise<void>;
   /** Runs `task` after the messages received before it (the conversation's inbox). */
   later: (task: () => Promise<void>) => void;
+  /** Words held as unfinished went on (`continued`) or were answered as they were. */
+  unfinished: (outcome: 'continued' | 'answered') => void;
 }
 
 /** Words that sounded unfinished, waiting for the user to go on (VAD_UNFINISHED_WAIT_MS). */
@@ -125,7 +127,9 @@ export class Utterances {
    */
   withHeld(text: string): string {
     const held = this.takeHeld();
-    return held ? `${held.text} ${text}` : text;
+    if (!held) return text;
+    this.deps.unfinished('continued');
+    return `${held.text} ${text}`;
   }
 
   /**
@@ -225,7 +229,9 @@ export class Utterances {
   private async answerHeld(waited = false): Promise<void> {
     if (waited && this.end.userSpeaking) return;
     const held = this.takeHeld();
-    if (held) await this.deps.answer(held.text, held.ended, held.heard, false);
+    if (!held) return;
+    this.deps.unfinished('answered');
+    await this.deps.answer(held.text, held.ended, held.heard, false);
   }
 
   private takeHeld(): Held | undefined {
