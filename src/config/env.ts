@@ -74,6 +74,8 @@ export interface Env {
      */
     serverToolParser: 'auto' | 'off';
     maxHistoryMessages: number;
+    /** Turns the bounded history drops are summarised by the model (LLM_HISTORY_SUMMARY). */
+    historySummary: boolean;
     /** What the system message tells the model of the current moment (LLM_CLOCK). */
     clock: ClockMode;
     /**
@@ -247,6 +249,7 @@ export function parseEnv(raw: Raw): Env {
       untaggedReasoning: bool(raw, 'LLM_UNTAGGED_REASONING') ?? false,
       serverToolParser: oneOf(raw, 'LLM_SERVER_TOOL_PARSER', 'auto', ['auto', 'off'] as const),
       maxHistoryMessages: int(raw, 'LLM_MAX_HISTORY_MESSAGES', 50, 2, 10000),
+      historySummary: bool(raw, 'LLM_HISTORY_SUMMARY') ?? false,
       clock: oneOf(raw, 'LLM_CLOCK', 'date', CLOCK_MODES),
       clientTls: llmClientTls(raw),
       ...fallbackLlm(raw),

@@ -153,6 +153,11 @@ export class EngineMetrics {
     'Conversations handed to another assistant by a handoff tool, by the assistant that took them',
     ['agent'],
   );
+  private readonly summaries = this.counter(
+    'agent_engine_history_summaries_total',
+    'Summaries of the turns a bounded history dropped (LLM_HISTORY_SUMMARY), by outcome: made, failed (the model failed or answered nothing: those turns are forgotten)',
+    ['outcome'],
+  );
   private readonly historyShed = this.counter(
     'agent_engine_history_shortened_total',
     "Times a conversation longer than the model's context was shortened (older turns dropped) and asked again",
@@ -212,6 +217,10 @@ export class EngineMetrics {
 
   handedOff(agent: string): void {
     this.handoffs.inc({ agent });
+  }
+
+  summarized(outcome: 'made' | 'failed'): void {
+    this.summaries.inc({ outcome });
   }
 
   historyShortened(): void {

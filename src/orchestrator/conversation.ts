@@ -308,7 +308,11 @@ export class Conversation {
           deps,
           said ? sayTurn(session, text, resumed) : deps.turns.run(session, text, signal, heard),
           { signal, since, logger, judging: () => this.utterances.judged },
-        ).finally(() => this.end.turnEnded(signal.aborted)),
+        ).finally(() => {
+          this.end.turnEnded(signal.aborted);
+          // What the history dropped is summarised meanwhile, and kept with the session.
+          void deps.turns.summarize(session).then((changed) => (changed ? deps.save() : undefined));
+        }),
       !firm,
     );
   }

@@ -97,6 +97,9 @@ export function systemMessage(prompt: string, instructions: string, clock = ''):
   };
 }
 
+/** What heads the summary of the messages the history dropped, in the system message. */
+export const EARLIER = 'Earlier in this conversation (its older messages are no longer shown):';
+
 const systemMessages = new WeakMap<
   object,
   { prompt: string; instructions: string; clock: string; message: ChatMessage }
@@ -112,13 +115,17 @@ export function systemMessageOf(
     settings: { instructions: string; timezone: string; language: string };
     /** The assistant a handoff gave the conversation to: its instructions come first. */
     agent?: { instructions: string } | undefined;
+    /** What the bounded history dropped, summarised (LLM_HISTORY_SUMMARY): after the instructions. */
+    memory?: { summary: string };
   },
   prompt: string,
   clock: ClockMode = 'off',
   now = new Date(),
 ): ChatMessage {
   const { timezone, language } = session.settings;
-  const instructions = [session.agent?.instructions ?? '', session.settings.instructions]
+  const summary = session.memory?.summary;
+  const earlier = summary ? `${EARLIER}\n${summary}` : '';
+  const instructions = [session.agent?.instructions ?? '', session.settings.instructions, earlier]
     .filter((t) => t !== '')
     .join('\n\n');
   const line = clockLine(clock, timezone, now, language);

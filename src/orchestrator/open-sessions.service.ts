@@ -30,6 +30,7 @@ function detail(entry: OpenSession): SessionDetailDto {
     ...summary(entry),
     settings: publicSettings(entry.session.settings),
     history: entry.session.history,
+    ...(entry.session.memory.summary && { summary: entry.session.memory.summary }),
   };
 }
 

@@ -24,6 +24,10 @@ interface StoredSession {
   placed?: true;
   /** The assistant a handoff gave the conversation to (see Session.agent). */
   agent?: Agent;
+  /** What the bounded history dropped, summarised (see Session.memory). */
+  summary?: string;
+  /** The user's turns the bounded history dropped (see Session.turnsDropped). */
+  turnsDropped?: number;
 }
 
 /** The store never sees a token itself, only its hash. */
@@ -74,6 +78,8 @@ export class SessionKeeper {
     session.usage = stored.usage;
     session.machine = stored.machine;
     session.agent = stored.agent;
+    session.memory.summary = typeof stored.summary === 'string' ? stored.summary : '';
+    session.turnsDropped = typeof stored.turnsDropped === 'number' ? stored.turnsDropped : 0;
     session.placed = stored.placed === true;
     sessionState(session).value = stored.state ?? {};
     return true;
@@ -134,6 +140,8 @@ export class SessionKeeper {
       ...(session.machine && { machine: session.machine }),
       ...(session.placed && { placed: true as const }),
       ...(session.agent && { agent: session.agent }),
+      ...(session.memory.summary && { summary: session.memory.summary }),
+      ...(session.turnsDropped > 0 && { turnsDropped: session.turnsDropped }),
     };
     try {
       const saved = await this.store.save({

@@ -36,6 +36,8 @@ export interface SessionEnded {
   usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
   /** The conversation in OpenAI chat form (user, assistant with tool_calls, tool). */
   history: unknown[];
+  /** What the bounded history dropped of it, summarised (LLM_HISTORY_SUMMARY). */
+  summary?: string;
 }
 
 export function reportOf(
@@ -59,6 +61,7 @@ export function reportOf(
     turns: turnsOf(session),
     ...(session.usage && { usage: session.usage }),
     history: session.history,
+    ...(session.memory.summary && { summary: session.memory.summary }),
   };
 }
 

@@ -8,6 +8,7 @@ import type { SessionSettings } from './protocol/server-events.js';
 import type { WaitingQuestion } from './questions.js';
 import type { WaitsTold } from './waits-told.js';
 import type { Agent } from '../tools/handoff-tool.js';
+import { ConversationMemory } from './history-summary.js';
 
 /**
  * One WebSocket connection's conversation. Other modules extend it through `data`
@@ -73,6 +74,10 @@ export class Session {
    * the engine's own. Kept when resumed.
    */
   agent: Agent | undefined;
+  /** The user's turns the bounded history no longer holds (`turnsOf` counts them). Kept when resumed. */
+  turnsDropped = 0;
+  /** What the bounded history dropped, summarised (LLM_HISTORY_SUMMARY). Its summary is kept when resumed. */
+  readonly memory = new ConversationMemory();
   /** The connection's calls of `"background": true` tools (set by its conversation). */
   background: BackgroundCalls | undefined;
   private current:
@@ -192,7 +197,14 @@ export function publicSettings(settings: SessionSettings): Record<string, unknow
   };
 }
 
-/** The user's messages so far: the session's turns. */
+/** The user's messages so far, those the bounded history dropped too: the session's turns. */
 export function turnsOf(session: Session): number {
-  return session.history.filter((m) => m.role === 'user').length;
+  return session.history.filter((m) => m.role === 'user').length + session.turnsDropped;
+}
+
+/** Keeps `kept`, the end of the session's history: the user's turns before it are counted. */
+export function keepEnd(session: Session, kept: ChatMessage[]): void {
+  const gone = session.history.length - kept.length;
+  for (let i = 0; i < gone; i++) if (session.history[i]!.role === 'user') session.turnsDropped++;
+  session.history = kept;
 }

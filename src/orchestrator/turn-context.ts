@@ -3,6 +3,7 @@ import type { ChatMessage, LlmEvent, LlmRequest, LlmTool } from '../llm/llm.type
 import type { Spans } from '../tracing/spans.js';
 import type { StreamedText } from '../llm/streamed-text.js';
 import { alternating, CANCELLED, shedOlderTurns, systemMessageOf, trimHistory } from './history.js';
+import type { ConversationMemory } from './history-summary.js';
 import { addUsage, type TokenUsage } from '../llm/usage.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
 import type { ToolCallContext, ToolExecutor } from '../tools/tool-executor.js';
@@ -10,7 +11,7 @@ import { announceCall, startCall, type CallStarter, type StartedCall } from './c
 import type { ClientTool } from './client-tools.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import { RoundFailed, TurnCancelled, type RoundResult } from './round.js';
-import type { Session } from './session.js';
+import { keepEnd, type Session } from './session.js';
 import { confirmPrompt, type Approval } from './approvals.js';
 import { startedText } from './background-calls.js';
 import type { Waited } from './awaiting.js';
@@ -258,14 +259,16 @@ export function shedForContext(
   error: unknown,
   logger: { warn: (line: string) => void },
   metrics: { historyShortened: () => void },
+  memory?: ConversationMemory,
 ): boolean {
   if (!(error instanceof RoundFailed && error.contextOverflow)) return false;
   const kept = shedOlderTurns(ctx.session.history);
   if (!kept) return false;
+  memory?.dropped(ctx.session.history.slice(0, ctx.session.history.length - kept.length));
   logger.warn(
     `the conversation does not fit the model's context: dropped its ${ctx.session.history.length - kept.length} oldest messages and asked again (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
   );
-  ctx.session.history = kept;
+  keepEnd(ctx.session, kept);
   metrics.historyShortened();
   return true;
 }

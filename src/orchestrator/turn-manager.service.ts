@@ -6,7 +6,7 @@ import { LlmClient, type LlmEvent, type LlmRequest } from '../llm/llm.types.js';
 import { CLIENT_TOOL, EngineMetrics } from '../metrics/engine-metrics.js';
 import { ToolExecutor } from '../tools/tool-executor.js';
 import { ToolRegistry } from '../tools/tool-registry.service.js';
-import { trimHistory } from './history.js';
+import { boundHistory, rememberDropped } from './history-summary.js';
 import { addUsage } from '../llm/usage.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import {
@@ -17,7 +17,7 @@ import {
   turnFailure,
   type RoundResult,
 } from './round.js';
-import type { Session } from './session.js';
+import { keepEnd, type Session } from './session.js';
 import { StreamedText } from '../llm/streamed-text.js';
 import {
   handingOff,
@@ -77,6 +77,19 @@ export class TurnManager {
   /** A tool's own `wait_phrase`, by language, if it has one. */
   waitPhrasesOf(name: string): Record<string, string> | undefined {
     return this.registry.active().byName.get(name)?.waitPhrase;
+  }
+
+  /**
+   * Summarises what the session's history dropped since its last summary (LLM_HISTORY_SUMMARY),
+   * in the background of its turns: true once the summary has changed.
+   */
+  summarize(session: Session): Promise<boolean> {
+    return rememberDropped(this.llm, session, this.logger, this.metrics);
+  }
+
+  /** Where the turns the history drops go: the session's memory, with LLM_HISTORY_SUMMARY. */
+  private memoryOf(session: Session) {
+    return this.llmSettings.historySummary ? session.memory : undefined;
   }
 
   /** Runs one user turn. The observable always ends with `assistant_end`; aborting `signal` interrupts it. */
@@ -186,7 +199,8 @@ export class TurnManager {
       progress.close();
       over?.abort();
       if (session.waits === waits) session.waits = undefined;
-      session.history = trimHistory(session.history, this.llmSettings.maxHistoryMessages);
+      const { maxHistoryMessages: max } = this.llmSettings;
+      keepEnd(session, boundHistory(session.history, max, this.memoryOf(session)));
     }
     out.next({
       type: 'assistant_end',
@@ -240,7 +254,8 @@ export class TurnManager {
         round = await this.track(ctx, 'stream', request, onEvent);
         break;
       } catch (error) {
-        const shed = () => shedForContext(ctx, error, this.logger, this.metrics);
+        const memory = this.memoryOf(ctx.session);
+        const shed = () => shedForContext(ctx, error, this.logger, this.metrics, memory);
         if (ctx.visible.length !== sent || !shed()) throw error;
         request = await this.request(ctx, toolChoice);
       }

@@ -327,6 +327,7 @@ export function llmClient(
     untaggedReasoning: false,
     serverToolParser: 'auto',
     maxHistoryMessages: 50,
+    historySummary: false,
     clock: 'off',
     clientTls: undefined,
     ...over,

@@ -106,6 +106,13 @@ export class SessionDetailDto extends SessionSummaryDto {
     ],
   })
   history!: unknown[];
+
+  @ApiPropertyOptional({
+    description:
+      'What its bounded history dropped, summarised by the model (LLM_HISTORY_SUMMARY); absent when nothing was',
+    example: 'The user is Ada Rossi, booking ABC-123 for two on 12 March.',
+  })
+  summary?: string;
 }
 
 export class SessionClosedDto {
