@@ -14,6 +14,7 @@ const reply = (text: string): Script => ({
     id: 'chatcmpl-summary',
     object: 'chat.completion',
     choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 180, completion_tokens: 25, total_tokens: 205 },
   },
 });
 
@@ -89,6 +90,8 @@ describe('a summary of the turns the history dropped (LLM_HISTORY_SUMMARY)', () 
     await until(() => rig.tools.requests.some((r) => r.path === '/reports'), 'the report');
     const report = JSON.parse(rig.tools.requests.find((r) => r.path === '/reports')!.body);
     expect(report).toMatchObject({ summary: SUMMARY, turns: 4 });
+    // The summary's tokens are the session's too (the turns' fake stream reports none).
+    expect(report.usage).toEqual({ prompt_tokens: 180, completion_tokens: 25, total_tokens: 205 });
   });
 
   it('keeps the summary for a session resumed', async () => {

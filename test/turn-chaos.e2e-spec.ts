@@ -19,6 +19,22 @@ import { startRedis, type RedisRun } from './support/redis-server.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
 import { WsClient, type Msg } from './support/ws-client.js';
 import { acknowledges } from '../src/orchestrator/hold-on.js';
+import { SUMMARY_INSTRUCTIONS } from '../src/orchestrator/history-summary.js';
+import type { Script } from './support/fake-llm.js';
+
+/** A request for a summary of the turns the history dropped (LLM_HISTORY_SUMMARY). */
+const summarising = (body: Record<string, any>) =>
+  body.stream === false && body.messages[0]?.content === SUMMARY_INSTRUCTIONS;
+
+/** The summary's answer: one made of what it was asked, or (one time in three) a failure. */
+function summary(body: Record<string, any>): Script | undefined {
+  if (!summarising(body)) return undefined;
+  const asked = body.messages[1].content as string;
+  if (asked.length % 3 === 0) return { kind: 'status', status: 400, body: '{"error":{}}' };
+  const content = `The user spoke ${asked.split('\nUser: ').length - 1} more times.`;
+  const message = { role: 'assistant', content };
+  return { kind: 'json', body: { choices: [{ index: 0, message, finish_reason: 'stop' }] } };
+}
 
 /**
  * Random conversations through /ws (README, "Development"): the LLM answers with text, calls in
@@ -57,6 +73,9 @@ describe.each(['memory', 'redis'])(
         STT_BASE_URL: `${base}/v1`,
         TOOL_CONFIRM_TIMEOUT_SECS: '1',
         TOOL_SECRET_CHAOS: 'chaos-secret',
+        // Histories bounded and summarised at random moments of the conversation.
+        LLM_MAX_HISTORY_MESSAGES: '4',
+        LLM_HISTORY_SUMMARY: 'true',
       }),
       (req, res) => {
         toolRequestsOpen++;
@@ -218,6 +237,7 @@ describe.each(['memory', 'redis'])(
 
     async function converse(answers: Answer[], actions: Action[], voice: boolean): Promise<void> {
       rig.llm.reset();
+      rig.llm.intercept = summary;
       await install(true);
       rig.llm.enqueue(...answers.map((a) => scriptOf(a, ids)));
       rig.llm.fallback = () => sseText(['Fine.']);
@@ -265,7 +285,12 @@ describe.each(['memory', 'redis'])(
             CHAOS_TOOLS.filter((n) => n !== 'not_a_tool' && (all || !n.includes('slow'))),
           )
           .flatMap((set) => [set, [...set, CLIENT_TOOL.name]]);
-        for (const [i, { body }] of rig.llm.requests.entries()) {
+        const asked = rig.llm.requests.filter((r) => !summarising(r.body));
+        for (const { body } of rig.llm.requests.filter((r) => summarising(r.body)))
+          expect(body.messages[1].content).toMatch(
+            /^Summary so far:\n[^]+\n\nMessages to add to it:\n(User|Assistant): /,
+          );
+        for (const [i, { body }] of asked.entries()) {
           expect({ request: i, problems: historyProblems(body) }).toEqual({
             request: i,
             problems: [],
@@ -276,13 +301,13 @@ describe.each(['memory', 'redis'])(
         // turn sent just before may still reach the server after it (another connection), but
         // given up: none is answered after the last turn's (whose user message begins with a
         // question left without an answer, if there was one).
-        const last = rig.llm.requests.findLastIndex(
+        const last = asked.findLastIndex(
           ({ body }) =>
             body.messages.at(-1).role === 'user' &&
             /(^|\n\n)final$/.test(body.messages.at(-1).content),
         );
         expect(last).toBeGreaterThanOrEqual(0);
-        expect(rig.llm.requests.slice(last + 1).map((r) => r.wasAborted)).not.toContain(false);
+        expect(asked.slice(last + 1).map((r) => r.wasAborted)).not.toContain(false);
       } finally {
         for (const c of [...left, l]) c.ws.close();
         await Promise.all([...left, l].map((c) => c.ws.closed));

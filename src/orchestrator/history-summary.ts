@@ -5,7 +5,8 @@
  * Pure: no Nest import.
  */
 import { lastValueFrom, toArray } from 'rxjs';
-import type { ChatMessage, LlmClient, LlmRequest } from '../llm/llm.types.js';
+import type { ChatMessage, LlmClient, LlmRequest, LlmUsage } from '../llm/llm.types.js';
+import { addUsage, type TokenUsage } from '../llm/usage.js';
 import { trimHistory } from './history.js';
 
 /** The longest summary kept (a model that ignores the length asked for is cut). */
@@ -13,7 +14,7 @@ export const SUMMARY_MAX_CHARS = 4000;
 /** Of a tool's result, the summary request shows this much. */
 const RESULT_CHARS = 1000;
 
-const INSTRUCTIONS = `You keep the memory of a conversation between a user and a voice assistant whose older messages are being dropped. Write a summary the assistant can go on from: who the user is and what they gave (names, numbers, dates, addresses, references), what they asked for, what was done (tools called, what they returned) and agreed, and what is still open. Keep every detail that may be needed later, leave out small talk. Write plain text, no markdown, at most 200 words, in the language of the conversation.`;
+export const SUMMARY_INSTRUCTIONS = `You keep the memory of a conversation between a user and a voice assistant whose older messages are being dropped. Write a summary the assistant can go on from: who the user is and what they gave (names, numbers, dates, addresses, references), what they asked for, what was done (tools called, what they returned) and agreed, and what is still open. Keep every detail that may be needed later, leave out small talk. Write plain text, no markdown, at most 200 words, in the language of the conversation.`;
 
 /** The messages dropped from a history, and the summary of those dropped before. */
 export class ConversationMemory {
@@ -94,7 +95,7 @@ export function summaryRequest(
   const user = `Summary so far:\n${previous || '(none)'}\n\nMessages to add to it:\n${transcriptOf(messages)}`;
   return {
     messages: [
-      { role: 'system', content: INSTRUCTIONS },
+      { role: 'system', content: SUMMARY_INSTRUCTIONS },
       { role: 'user', content: user },
     ],
     tools: [],
@@ -103,19 +104,22 @@ export function summaryRequest(
   };
 }
 
-/** The model's summary (its text, trimmed and bounded), or why there is none. */
+/** The model's summary (its text, trimmed and bounded) and its tokens, or why there is none. */
 export async function askSummary(
   llm: LlmClient,
   request: LlmRequest,
-): Promise<{ summary: string } | { failed: string }> {
+): Promise<{ summary: string; usage?: LlmUsage } | { failed: string; usage?: LlmUsage }> {
   const events = await lastValueFrom(llm.chatReply(request).pipe(toArray()));
   let text = '';
+  let usage: LlmUsage | undefined;
   for (const event of events) {
     if (event.type === 'error') return { failed: event.message };
     if (event.type === 'text') text += event.text;
+    if (event.type === 'done') usage = event.usage;
   }
   const summary = text.trim().slice(0, SUMMARY_MAX_CHARS);
-  return summary ? { summary } : { failed: 'the model answered nothing' };
+  const used = usage && { usage };
+  return summary ? { summary, ...used } : { failed: 'the model answered nothing', ...used };
 }
 
 /**
@@ -125,7 +129,13 @@ export async function askSummary(
  */
 export function rememberDropped(
   llm: LlmClient,
-  session: { id: string; memory: ConversationMemory; settings: { model: string | null } },
+  session: {
+    id: string;
+    memory: ConversationMemory;
+    settings: { model: string | null };
+    /** The session's tokens: a summary's are added, as a turn's are. */
+    usage: TokenUsage | undefined;
+  },
   logger: { log: (line: string) => void; warn: (line: string) => void },
   metrics: { summarized: (outcome: 'made' | 'failed') => void },
 ): Promise<boolean> {
@@ -133,7 +143,9 @@ export function rememberDropped(
     const request = summaryRequest(previous, messages, session.settings.model);
     const asked = await askSummary(llm, request).catch((error: unknown) => ({
       failed: (error as Error).message,
+      usage: undefined,
     }));
+    if (asked.usage) session.usage = addUsage(session.usage, asked.usage);
     if ('failed' in asked) {
       metrics.summarized('failed');
       logger.warn(

@@ -174,6 +174,8 @@ export class FakeLlm {
   private scripts: (Script | ((body: Record<string, any>) => Script))[] = [];
   /** Answers requests once the queue is empty (by default: HTTP 500). */
   fallback: ((body: Record<string, any>) => Script) | undefined;
+  /** Answers the requests it picks (a script) ahead of the queue, which they leave as it is. */
+  intercept: ((body: Record<string, any>) => Script | undefined) | undefined;
   private readonly server: Server;
 
   /** With `tls` (a key and certificate), it speaks HTTPS. */
@@ -206,6 +208,7 @@ export class FakeLlm {
   reset(): void {
     this.scripts = [];
     this.fallback = undefined;
+    this.intercept = undefined;
     this.requests.length = 0;
   }
 
@@ -248,7 +251,7 @@ export class FakeLlm {
       }
     });
     this.requests.push(record);
-    const next = this.scripts.shift() ?? this.fallback;
+    const next = this.intercept?.(record.body) ?? this.scripts.shift() ?? this.fallback;
     const script: Script = next
       ? typeof next === 'function'
         ? next(record.body)
