@@ -11,6 +11,7 @@ import {
   DEFAULT_UNCLEAR_PHRASES,
 } from './env-defaults.js';
 import {
+  bool,
   EnvError,
   httpUrl,
   int,
@@ -68,6 +69,8 @@ export interface SpeechEnv extends TelephonyEnv {
     apiKey: string;
     maxSeconds: number;
     timeoutSecs: number;
+    /** The server tells the language it heard, and the session follows it (STT_DETECT_LANGUAGE). */
+    detectLanguage: boolean;
   };
   /** Voice activity detection: the engine hears when the user starts and stops speaking. */
   vad: VadSettings;
@@ -150,6 +153,7 @@ export function parseSpeech(raw: Raw): SpeechEnv {
       apiKey: present(raw, 'STT_API_KEY') ?? '',
       maxSeconds: num(raw, 'STT_MAX_SECONDS', 30, 0, 600),
       timeoutSecs: num(raw, 'STT_TIMEOUT_SECS', 30, 0, 3600),
+      detectLanguage: bool(raw, 'STT_DETECT_LANGUAGE') ?? false,
     },
     vad: {
       silenceMs: int(raw, 'VAD_SILENCE_MS', 0, 0, 10_000),

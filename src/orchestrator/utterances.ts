@@ -7,6 +7,14 @@ import { LazyAbort } from '../common/lazy-abort.js';
 import { Listening } from './listening.js';
 import { HeardOutJudging } from './heard-out-judging.js';
 import { soundsUnfinished } from './unfinished.js';
+import { languageCode } from '../common/language-code.js';
+import { settingsUpdated } from './settings-update.js';
+
+/** Words of `text`: each Chinese or Japanese character counts as one. */
+const wordsIn = (text: string) =>
+  text.match(
+    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[^\s\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+/gu,
+  )?.length ?? 0;
 
 /** What the user's audio leads to in the conversation. */
 export interface UtteranceDeps {
@@ -190,14 +198,17 @@ export class Utterances {
         return await this.answerHeld();
       }
       const waitMs = this.session.settings.vad_unfinished_wait_ms;
+      const heardIn = heard.language;
       const unfinished =
-        paused && !heardOut && waitMs > 0 && soundsUnfinished(heard.text, language);
+        paused && !heardOut && waitMs > 0 && soundsUnfinished(heard.text, heardIn ?? language);
       this.deps.send({
         type: 'transcript',
         text: heard.text,
         ...(heardOut && { heard_out: true }),
         ...(unfinished && { unfinished: true }),
+        ...(heardIn && { language: heardIn }),
       });
+      if (heardIn) this.follow(heardIn, heard.text);
       if (heard.text === '') {
         this.deps.error('no_speech', 'no speech was recognised in the utterance');
         if (this.held) return await this.answerHeld();
@@ -209,6 +220,18 @@ export class Utterances {
     } finally {
       judged();
     }
+  }
+
+  /**
+   * STT_DETECT_LANGUAGE: the session goes on in the language the user spoke (its speech, the
+   * phrases, the clock line), once they said three words or more in it: a short "okay" is no sure
+   * sign of a language.
+   */
+  private follow(heardIn: string, text: string): void {
+    const { settings } = this.session;
+    if (languageCode(settings.language) === heardIn || wordsIn(text) < 3) return;
+    this.session.settings = { ...settings, language: heardIn };
+    this.deps.send(settingsUpdated(this.session.settings, this.deps.speech.tts));
   }
 
   /** Holds words that sound unfinished: answered as they are if the user says no more in `waitMs`. */

@@ -21,7 +21,7 @@ export interface Transcription {
 
 /** An utterance's words and how they were heard; or the error the client gets, when it could not be. */
 export type Heard =
-  | { text: string; heard: Transcription }
+  | { text: string; heard: Transcription; language?: string }
   | { error: 'stt_unavailable' | 'stt_failed'; message: string };
 
 export interface VoiceSettings {
@@ -145,15 +145,21 @@ export class SpeechService implements OnModuleInit {
     });
   }
 
-  /** The utterance's words, and how they were heard (for the turn's trace). */
+  /**
+   * The utterance's words, and how they were heard (for the turn's trace); with
+   * STT_DETECT_LANGUAGE, the language they were heard in (when the server told it), `language`
+   * then no hint.
+   */
   async transcribe(pcm: Buffer, language: string, signal: AbortSignal): Promise<Heard> {
     const { provider } = this.stt;
     const startedAt = performance.now();
     const took = () => (performance.now() - startedAt) / 1000;
     try {
-      const text = await this.stt.transcribe(pcm, language, signal);
+      const hint = this.config.stt.detectLanguage ? undefined : language;
+      const { text, language: heardIn } = await this.stt.transcribe(pcm, hint, signal);
       if (provider !== 'none') this.metrics.speech.transcribed(provider, 'ok', took());
-      return { text, heard: { startedAt, endedAt: performance.now(), provider } };
+      const heard = { startedAt, endedAt: performance.now(), provider };
+      return { text, heard, ...(heardIn && { language: heardIn }) };
     } catch (error) {
       const outcome = signal.aborted ? 'cancelled' : 'failed';
       if (provider === 'none')

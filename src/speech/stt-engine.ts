@@ -8,13 +8,25 @@ import { wavOf } from './wav.js';
 import { endpointOf } from '../common/server-url.js';
 import { languageCode } from '../common/language-code.js';
 import { retryWarning, sendWithRetries } from './speech-retry.js';
+import { detectedLanguage } from './whisper-languages.js';
 
 export const STT_SAMPLE_RATE = 16000;
+
+/** An utterance's words, and the language the server heard them in (when asked to tell it). */
+export interface Transcribed {
+  text: string;
+  language?: string;
+}
 
 /** Port: speech-to-text of one utterance of 16 kHz mono s16le PCM. */
 export abstract class SttEngine {
   abstract readonly provider: 'openai' | 'none';
-  abstract transcribe(pcm: Buffer, language: string, signal: AbortSignal): Promise<string>;
+  /** `language`: the hint; undefined: the server detects it, and tells it. */
+  abstract transcribe(
+    pcm: Buffer,
+    language: string | undefined,
+    signal: AbortSignal,
+  ): Promise<Transcribed>;
 }
 
 /** The most of a transcription read: an utterance of STT_MAX_SECONDS says far less. */
@@ -30,7 +42,11 @@ export class OpenAiSttEngine extends SttEngine {
     super();
   }
 
-  async transcribe(pcm: Buffer, language: string, signal: AbortSignal): Promise<string> {
+  async transcribe(
+    pcm: Buffer,
+    language: string | undefined,
+    signal: AbortSignal,
+  ): Promise<Transcribed> {
     const { stt } = this.config;
     const form = new FormData();
     form.append(
@@ -39,8 +55,9 @@ export class OpenAiSttEngine extends SttEngine {
       'utterance.wav',
     );
     form.append('model', stt.model);
-    form.append('language', languageCode(language));
-    form.append('response_format', 'json');
+    // Without a hint the server detects the language; `verbose_json` says which it heard.
+    if (language) form.append('language', languageCode(language));
+    form.append('response_format', language ? 'json' : 'verbose_json');
     const headers: Record<string, string> = {};
     if (stt.apiKey) headers.Authorization = `Bearer ${stt.apiKey}`;
     let response: Response;
@@ -85,10 +102,12 @@ export class OpenAiSttEngine extends SttEngine {
         `speech-to-text server answered ${type}, not a transcription: ${excerpt(body)}`,
       );
     try {
-      const text = (JSON.parse(body) as { text?: unknown }).text;
-      if (typeof text === 'string') return text.trim();
+      const answer = JSON.parse(body) as { text?: unknown; language?: unknown };
+      const heardIn = detectedLanguage(answer.language);
+      if (typeof answer.text === 'string')
+        return { text: answer.text.trim(), ...(heardIn && { language: heardIn }) };
     } catch {
-      return body.trim();
+      return { text: body.trim() };
     }
     throw new Error('speech-to-text server answered without a "text" field');
   }
@@ -98,7 +117,7 @@ export class OpenAiSttEngine extends SttEngine {
 @Injectable()
 export class NoSttEngine extends SttEngine {
   readonly provider = 'none' as const;
-  transcribe(): Promise<string> {
+  transcribe(): Promise<Transcribed> {
     return Promise.reject(
       new Error(
         'speech-to-text is not configured: set STT_BASE_URL to an OpenAI-compatible server',

@@ -172,7 +172,7 @@ describe('OpenAI-compatible TTS and STT against a real loopback server', () => {
     );
     const engine = new OpenAiSttEngine(config());
     const text = await engine.transcribe(Buffer.alloc(32000), 'it-IT', signal());
-    expect(text).toBe('What is the weather in Rome?');
+    expect(text).toEqual({ text: 'What is the weather in Rome?' });
     const [req] = server.requests;
     expect(req).toMatchObject({ method: 'POST', path: '/audio/transcriptions' });
     expect(req!.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
@@ -186,11 +186,30 @@ describe('OpenAI-compatible TTS and STT against a real loopback server', () => {
   it('takes a plain-text answer as the text, and refuses JSON without a text field', async () => {
     const engine = new OpenAiSttEngine(config());
     server.respond((_req, res) => res.end(' Ciao. \n'));
-    expect(await engine.transcribe(Buffer.alloc(3200), 'it', signal())).toBe('Ciao.');
+    expect(await engine.transcribe(Buffer.alloc(3200), 'it', signal())).toEqual({ text: 'Ciao.' });
     server.respond((_req, res) => res.end('{"transcript":"Ciao."}'));
     await expect(engine.transcribe(Buffer.alloc(3200), 'it', signal())).rejects.toThrow(
       'speech-to-text server answered without a "text" field',
     );
+  });
+
+  it('leaves the language to the server without a hint, and reads the one it heard', async () => {
+    const engine = new OpenAiSttEngine(config());
+    server.respond((_req, res) =>
+      res.end(JSON.stringify({ text: ' ¿Qué tiempo hace? ', language: 'spanish', duration: 1.2 })),
+    );
+    expect(await engine.transcribe(Buffer.alloc(3200), undefined, signal())).toEqual({
+      text: '¿Qué tiempo hace?',
+      language: 'es',
+    });
+    const [req] = server.requests;
+    expect(req!.body).not.toContain('name="language"');
+    expect(req!.body).toContain('name="response_format"\r\n\r\nverbose_json');
+    // A server that names no language it knows: the words alone.
+    server.respond((_req, res) => res.end(JSON.stringify({ text: 'Hi.', language: 'klingon' })));
+    expect(await engine.transcribe(Buffer.alloc(3200), undefined, signal())).toEqual({
+      text: 'Hi.',
+    });
   });
 
   it('reports an STT server error', async () => {

@@ -27,6 +27,8 @@ export class FakeSpeech extends RecordingServer {
   transcript = 'What is the weather like in Paris today?';
   /** Transcriptions to answer first, one each, in order (then `transcript`). */
   readonly transcripts: string[] = [];
+  /** The language said heard, as OpenAI names it ("spanish"), asked for with `verbose_json`. */
+  heardIn: string | undefined;
 
   /** With `tls`, it speaks HTTPS (and may ask for a client certificate). */
   constructor(tls?: TlsOptions) {
@@ -38,7 +40,12 @@ export class FakeSpeech extends RecordingServer {
   respondAsSpeech(): void {
     this.respond((req, res) => {
       if (req.path === '/audio/transcriptions')
-        return void res.end(JSON.stringify({ text: this.transcripts.shift() ?? this.transcript }));
+        return void res.end(
+          JSON.stringify({
+            text: this.transcripts.shift() ?? this.transcript,
+            ...(req.body.includes('verbose_json') && { language: this.heardIn ?? 'english' }),
+          }),
+        );
       res
         .writeHead(200, { 'Content-Type': 'audio/pcm' })
         .end(Buffer.alloc(Math.round(this.seconds * 24000) * 2, 7));

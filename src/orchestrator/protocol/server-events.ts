@@ -114,7 +114,7 @@ export type ServerEvent =
       resume_token?: string;
     }
   | { type: 'session.updated'; settings: SessionSettings; audio_format: AudioFormat | null }
-  | { type: 'transcript'; text: string; heard_out?: true; unfinished?: true }
+  | { type: 'transcript'; text: string; heard_out?: true; unfinished?: true; language?: string }
   /** The engine hears the user begin to speak (voice activity detection): a barge-in. */
   /**
    * `heard_out`: no barge-in, the turn's calls running: the agent goes on (a client keeps playing
