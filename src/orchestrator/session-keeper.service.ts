@@ -28,6 +28,8 @@ interface StoredSession {
   summary?: string;
   /** The user's turns the bounded history dropped (see Session.turnsDropped). */
   turnsDropped?: number;
+  /** The calls of each tool run in the conversation (see Session.toolCalls). */
+  toolCalls?: Record<string, number>;
 }
 
 /** The store never sees a token itself, only its hash. */
@@ -80,6 +82,9 @@ export class SessionKeeper {
     session.agent = stored.agent;
     session.memory.summary = typeof stored.summary === 'string' ? stored.summary : '';
     session.turnsDropped = typeof stored.turnsDropped === 'number' ? stored.turnsDropped : 0;
+    session.toolCalls.clear();
+    for (const [name, count] of Object.entries(stored.toolCalls ?? {}))
+      if (typeof count === 'number') session.toolCalls.set(name, count);
     session.placed = stored.placed === true;
     sessionState(session).value = stored.state ?? {};
     return true;
@@ -142,6 +147,7 @@ export class SessionKeeper {
       ...(session.agent && { agent: session.agent }),
       ...(session.memory.summary && { summary: session.memory.summary }),
       ...(session.turnsDropped > 0 && { turnsDropped: session.turnsDropped }),
+      ...(session.toolCalls.size > 0 && { toolCalls: Object.fromEntries(session.toolCalls) }),
     };
     try {
       const saved = await this.store.save({

@@ -142,6 +142,8 @@ export interface ToolDefinitionInput {
   confirm_prompt?: string;
   /** The turn goes on without the result, which a later turn tells (background-calls.ts). */
   background?: boolean;
+  /** At most this many calls of the tool run in one conversation. */
+  max_calls_per_session?: number;
 }
 
 /**
@@ -249,6 +251,8 @@ export interface Tool {
   confirmPrompt?: string;
   /** Calls run in the background: the model hears the result in a later turn. */
   background?: boolean;
+  /** `max_calls_per_session`. */
+  maxCallsPerSession?: number;
   raw: ToolDefinitionInput;
 }
 

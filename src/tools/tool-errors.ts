@@ -17,6 +17,9 @@ export const toolErrors = {
   /** A tool's `rate_limit` would let the call begin only after its timeout: it was not sent. */
   rateLimited: ({ calls, perMs, group }: RateLimit, waitSecs: number) =>
     `Error: tool request failed: not sent: ${group === undefined ? 'this tool makes' : `the tools of '${group}' make`} at most ${calls} call${calls === 1 ? '' : 's'} in ${perMs / 1000}s, and this one could not begin within ${waitSecs}s`,
+  /** A tool's `max_calls_per_session` calls have run in the conversation: this one was not. */
+  sessionCap: (max: number) =>
+    `Error: tool request failed: not run: this tool runs at most ${max} time${max === 1 ? '' : 's'} in a conversation, and has run that often in this one`,
   /** Arguments the model wrote that are not a JSON object (as it wrote them). */
   notAnObject: (raw: string) =>
     `Error: tool request failed: arguments are not a JSON object: ${raw}`,

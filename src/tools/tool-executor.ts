@@ -45,6 +45,8 @@ export interface ToolCallContext {
   events: readonly { role: string; content: string | null }[];
   /** The session's own model (one of LLM_MODELS), when it chose one. */
   model?: string;
+  /** The calls of each tool run in the session so far, by name (`max_calls_per_session`). */
+  callsMade?: Map<string, number>;
   /** The session's variables (`session.update`'s `variables`): `${session.NAME}` in HTTP tools. */
   variables: Readonly<Record<string, string>>;
   /** The turn's trace id: HTTP tool requests carry a W3C `traceparent` (TRACE_CONTEXT). */

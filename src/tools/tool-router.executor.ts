@@ -10,6 +10,7 @@ import { toolErrors } from './tool-errors.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
 import { Spans } from '../tracing/spans.js';
 import { endToolSpan, toolSpan } from '../tracing/tool-spans.js';
+import type { Tool } from './tool-definition.js';
 
 /** Runs a call with the executor of its tool's kind: HTTP, MCP, Python code or the engine's own. */
 @Injectable()
@@ -44,6 +45,8 @@ export class ToolRouter extends ToolExecutor {
     const problem =
       call.rawArguments === undefined ? argumentProblem(tool.parameters, call.args) : undefined;
     if (problem) return Promise.resolve({ ok: false, text: toolErrors.requestFailed(problem) });
+    const refused = overSessionCap(tool, call.context?.callsMade);
+    if (refused) return Promise.resolve(refused);
     if (tool.kind === 'mcp') return this.mcp.execute(call);
     if (tool.kind === 'end_session') return Promise.resolve(endSession(call));
     if (tool.kind === 'transfer_call') return Promise.resolve(transferCall(call, tool));
@@ -82,4 +85,21 @@ export class ToolRouter extends ToolExecutor {
       });
     });
   }
+}
+
+/**
+ * A call past its tool's `max_calls_per_session` in the conversation (`made`, the session's
+ * count, is taken one further otherwise): its refusal. Calls refused for their arguments are not
+ * counted; calls made from inside another tool are.
+ */
+function overSessionCap(
+  tool: Tool,
+  made: Map<string, number> | undefined,
+): ToolOutcome | undefined {
+  const max = tool.maxCallsPerSession;
+  if (max === undefined || !made) return undefined;
+  const count = made.get(tool.name) ?? 0;
+  if (count >= max) return { ok: false, text: toolErrors.sessionCap(max) };
+  made.set(tool.name, count + 1);
+  return undefined;
 }

@@ -1,0 +1,78 @@
+import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { postTools, writeToolsFile } from './support/tools-file.js';
+import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
+import { WsClient } from './support/ws-client.js';
+
+const CAPPED =
+  'Error: tool request failed: not run: this tool runs at most 2 times in a conversation, and has run that often in this one';
+
+/**
+ * A tool's `max_calls_per_session`: a tool that acts (a text message, a refund) runs at most so
+ * many times in one conversation, however the model is talked into calling it again.
+ */
+describe('tools that run at most so many times in a conversation', () => {
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    SESSION_RESUME_SECS: '60',
+    LLM_TOOLS_FILE: writeToolsFile([
+      {
+        name: 'send_sms',
+        url: `${base}/sms`,
+        method: 'POST',
+        parameters: {
+          type: 'object',
+          properties: { to: { type: 'string' } },
+          required: ['to'],
+        },
+        max_calls_per_session: 2,
+      },
+    ]),
+  }));
+  const client = useClientPerTest(rig);
+  const sent = () => rig.tools.requests.filter((r) => r.path === '/sms').length;
+
+  /** A turn in which the model calls send_sms with `args`; what it read of the call. */
+  async function sms(ws: WsClient, args: Record<string, unknown>, n: number) {
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: `call_${n}`, name: 'send_sms', arguments: args }]),
+      sseText(['Done.']),
+    );
+    await ws.turn('Text my friend.');
+    return rig.llm.requests.at(-1)!.body.messages.at(-1).content as string;
+  }
+
+  it('runs the first calls, refuses the next ones, and counts on in a resumed session', async () => {
+    const { ws } = client;
+    // A call refused for its arguments is not counted.
+    expect(await sms(ws, {}, 1)).toMatch(/^Error: tool request failed: .*to/);
+    expect(await sms(ws, { to: '+15550001' }, 2)).toBe('ok');
+    expect(await sms(ws, { to: '+15550002' }, 3)).toBe('ok');
+    expect(await sms(ws, { to: '+15550003' }, 4)).toBe(CAPPED);
+    expect(sent()).toBe(2);
+    const token = ws.messages[0]!.resume_token as string;
+    ws.close();
+    await ws.closed;
+    const again = await WsClient.connect(`${rig.engine.wsUrl}?resume=${token}`);
+    try {
+      expect(await sms(again, { to: '+15550004' }, 5)).toBe(CAPPED);
+      expect(sent()).toBe(2);
+    } finally {
+      again.close();
+    }
+  });
+
+  it('counts each conversation on its own', async () => {
+    expect(await sms(client.ws, { to: '+15550001' }, 1)).toBe('ok');
+    expect(sent()).toBe(1);
+  });
+
+  it('refuses a limit out of range, naming the tool and the field', async () => {
+    const reply = await postTools(rig.engine.httpUrl, [
+      { name: 'refund', url: 'http://127.0.0.1:9/refund', max_calls_per_session: 0 },
+    ]);
+    expect(reply.status).toBe(400);
+    expect(await reply.text()).toContain(
+      "tool #0 'refund': field 'max_calls_per_session' is invalid: expected an integer from 1 to 1000",
+    );
+  });
+});
