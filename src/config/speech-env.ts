@@ -29,6 +29,8 @@ import { parseTelephony, type TelephonyEnv } from './telephony-env.js';
 export interface SpeechEnv extends TelephonyEnv {
   language: string;
   maxSentenceChars: number;
+  /** Booking numbers, phone numbers and codes read a character at a time (SPEECH_SPELL_CODES). */
+  spellCodes: boolean;
   audioLeadMs: number;
   /** Further attempts of a transcription or synthesis that failed transiently (SPEECH_RETRIES). */
   retries: number;
@@ -115,6 +117,7 @@ export function parseSpeech(raw: Raw): SpeechEnv {
   return {
     language,
     maxSentenceChars: int(raw, 'SPEECH_MAX_SENTENCE_CHARS', 250, 20, 5000),
+    spellCodes: bool(raw, 'SPEECH_SPELL_CODES') ?? true,
     audioLeadMs: int(raw, 'SPEECH_AUDIO_LEAD_MS', 1000, 0, 600_000),
     retries: int(raw, 'SPEECH_RETRIES', 2, 0, 5),
     toolWaitMs: int(raw, 'SPEECH_TOOL_WAIT_MS', 2000, 0, 600_000),

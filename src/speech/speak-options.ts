@@ -17,6 +17,8 @@ export interface SpeakOptions {
   voice: string;
   language: string;
   maxSentenceChars: number;
+  /** Numbers and codes to note down said a character at a time (see spellCodes). */
+  spellCodes?: boolean;
   signal: AbortSignal;
   /**
    * Called with each sentence (as written in the answer) once all of its audio was handed out,

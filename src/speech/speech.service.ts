@@ -98,6 +98,7 @@ export class SpeechService implements OnModuleInit {
         return languageNow();
       },
       maxSentenceChars: this.config.maxSentenceChars,
+      spellCodes: this.config.spellCodes,
       leadMs: this.config.audioLeadMs,
       toolWaitMs: this.config.toolWaitMs,
       answerWaitMs: this.config.thinkingWaitMs,

@@ -3,6 +3,7 @@ import { Observable, type Subscriber } from 'rxjs';
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 import { SentenceSegmenter } from './sentence-segmenter.js';
 import { CodeFences, speakable } from './speech-text.js';
+import { spellCodes } from './spelled-codes.js';
 import { AnswerWait, ToolStill, ToolWait } from './tool-wait.js';
 import type { TtsEngine } from './tts-engine.js';
 import type { SpeechOutcome } from '../metrics/speech-metrics.js';
@@ -161,7 +162,8 @@ class TurnSpeech {
 
   private add(sentences: string[], aside = false): void {
     for (const sentence of sentences) {
-      const text = aside ? speakable(sentence) : speakable(this.fences.outside(sentence));
+      const plain = aside ? speakable(sentence) : speakable(this.fences.outside(sentence));
+      const text = this.options.spellCodes ? spellCodes(plain) : plain;
       const job: Job = { sentence, text, chunks: [], done: text === '', started: false };
       this.jobs.push(aside ? { ...job, aside } : job);
     }
