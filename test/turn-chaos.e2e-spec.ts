@@ -315,7 +315,7 @@ describe.each(['memory', 'redis'])(
     }
 
     // CHAOS_RUNS=2000 for a longer hunt; the suite's default keeps to a few seconds.
-    const runs = Number(process.env.CHAOS_RUNS ?? 50);
+    const runs = Number(process.env.CHAOS_RUNS ?? 40);
     it(
       'keeps every turn whole and every request valid',
       async () => {
