@@ -52,3 +52,23 @@ describe('the language the caller speaks, detected (STT_DETECT_LANGUAGE)', () =>
     ws.close();
   });
 });
+
+/** STT_DETECT_LANGUAGE=en,es: a line that serves English and Spanish follows only those. */
+describe('the languages a line follows (STT_DETECT_LANGUAGE=en,es)', () => {
+  const rig = useVoiceRig({ STT_DETECT_LANGUAGE: 'en,es' });
+
+  it('follows the languages it names, not another one the server thought it heard', async () => {
+    const ws = await voiceSession(rig.engine.wsUrl, { language: 'en' });
+    rig.llm.fallback = () => sseText(['Sí.']);
+    rig.speech.transcript = 'Quiero reservar una mesa.';
+    rig.speech.heardIn = 'portuguese';
+    let { from } = await utterance(ws);
+    await ws.waitFor((m) => m.type === 'assistant_end', from, 10_000);
+    expect(ws.messages.slice(from).some((m) => m.type === 'session.updated')).toBe(false);
+    rig.speech.heardIn = 'spanish';
+    ({ from } = await utterance(ws));
+    const updated = await ws.waitFor((m) => m.type === 'session.updated', from);
+    expect(updated.settings.language).toBe('es');
+    ws.close();
+  });
+});

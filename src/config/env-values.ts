@@ -59,6 +59,9 @@ export function secondsOrNever(raw: Raw, name: string, max: number): number {
 
 const TRUE = ['true', '1', 'yes', 'on'];
 const FALSE = ['false', '0', 'no', 'off'];
+/** Whether `value` is one of the words a boolean setting takes (`true`, `off`, …). */
+export const isBooleanWord = (value: string) =>
+  TRUE.includes(value.toLowerCase()) || FALSE.includes(value.toLowerCase());
 
 export function bool(raw: Raw, name: string): boolean | undefined {
   const value = present(raw, name);

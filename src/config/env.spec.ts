@@ -244,6 +244,17 @@ describe('parseEnv', () => {
     expect(parseEnv({}).llm.extraHeaders).toEqual({});
   });
 
+  it('follows the language the caller speaks, any or those named (STT_DETECT_LANGUAGE)', () => {
+    const stt = (value?: string) => parseEnv({ STT_DETECT_LANGUAGE: value }).speech.stt;
+    expect(stt()).toMatchObject({ detectLanguage: false, followLanguages: [] });
+    expect(stt('true')).toMatchObject({ detectLanguage: true, followLanguages: [] });
+    expect(stt('off')).toMatchObject({ detectLanguage: false, followLanguages: [] });
+    expect(stt('en, ES')).toMatchObject({ detectLanguage: true, followLanguages: ['en', 'es'] });
+    expect(() => stt('english,spanish')).toThrow(
+      'STT_DETECT_LANGUAGE="english,spanish" is invalid: expected true, false, or language codes separated by commas such as en,es',
+    );
+  });
+
   it('speaks and listens through an OpenAI-compatible server once its URL is set, and needs the URL to', () => {
     expect(parseEnv({}).speech.tts.provider).toBe('espeak');
     expect(parseEnv({}).speech.stt.provider).toBe('none');

@@ -13,6 +13,7 @@ import {
 import {
   bool,
   EnvError,
+  isBooleanWord,
   httpUrl,
   int,
   LANGUAGE_CODE,
@@ -73,6 +74,8 @@ export interface SpeechEnv extends TelephonyEnv {
     timeoutSecs: number;
     /** The server tells the language it heard, and the session follows it (STT_DETECT_LANGUAGE). */
     detectLanguage: boolean;
+    /** The languages the session follows (their primary codes); empty: any. */
+    followLanguages: string[];
   };
   /** Voice activity detection: the engine hears when the user starts and stops speaking. */
   vad: VadSettings;
@@ -89,6 +92,22 @@ export interface VadSettings {
   mode: number;
   /** How long words that sound unfinished wait for the user to go on; 0: answered at once. */
   unfinishedWaitMs: number;
+}
+
+/**
+ * STT_DETECT_LANGUAGE: `false`, `true` (any language), or the codes of the languages followed
+ * (`en,es`: a Spanish caller's words detected as Portuguese, or Galician, leave the session as it is).
+ */
+function detectedLanguages(raw: Raw): { detectLanguage: boolean; followLanguages: string[] } {
+  const value = present(raw, 'STT_DETECT_LANGUAGE');
+  if (value === undefined || isBooleanWord(value))
+    return { detectLanguage: bool(raw, 'STT_DETECT_LANGUAGE') ?? false, followLanguages: [] };
+  const codes = value.split(',').map((code) => code.trim().toLowerCase());
+  if (codes.some((code) => !/^[a-z]{2,3}$/.test(code)))
+    throw new EnvError(
+      `STT_DETECT_LANGUAGE=${JSON.stringify(value)} is invalid: expected true, false, or language codes separated by commas such as en,es`,
+    );
+  return { detectLanguage: true, followLanguages: codes };
 }
 
 export function parseSpeech(raw: Raw): SpeechEnv {
@@ -156,7 +175,7 @@ export function parseSpeech(raw: Raw): SpeechEnv {
       apiKey: present(raw, 'STT_API_KEY') ?? '',
       maxSeconds: num(raw, 'STT_MAX_SECONDS', 30, 0, 600),
       timeoutSecs: num(raw, 'STT_TIMEOUT_SECS', 30, 0, 3600),
-      detectLanguage: bool(raw, 'STT_DETECT_LANGUAGE') ?? false,
+      ...detectedLanguages(raw),
     },
     vad: {
       silenceMs: int(raw, 'VAD_SILENCE_MS', 0, 0, 10_000),

@@ -230,6 +230,9 @@ export class Utterances {
   private follow(heardIn: string, text: string): void {
     const { settings } = this.session;
     if (languageCode(settings.language) === heardIn || wordsIn(text) < 3) return;
+    // Only the languages the line serves (STT_DETECT_LANGUAGE=en,es), when it names them.
+    const { followLanguages } = this.deps.speech.config.stt;
+    if (followLanguages.length > 0 && !followLanguages.includes(heardIn)) return;
     this.session.settings = { ...settings, language: heardIn };
     this.deps.send(settingsUpdated(this.session.settings, this.deps.speech.tts));
   }
