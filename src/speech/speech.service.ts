@@ -148,16 +148,16 @@ export class SpeechService implements OnModuleInit {
 
   /**
    * The utterance's words, and how they were heard (for the turn's trace); with
-   * STT_DETECT_LANGUAGE, the language they were heard in (when the server told it), `language`
-   * then no hint.
+   * STT_DETECT_LANGUAGE, the language they were heard in (when the server told it).
    */
   async transcribe(pcm: Buffer, language: string, signal: AbortSignal): Promise<Heard> {
     const { provider } = this.stt;
     const startedAt = performance.now();
     const took = () => (performance.now() - startedAt) / 1000;
     try {
-      const hint = this.config.stt.detectLanguage ? undefined : language;
-      const { text, language: heardIn } = await this.stt.transcribe(pcm, hint, signal);
+      const { detectLanguage } = this.config.stt;
+      const transcribed = await this.stt.transcribe(pcm, language, signal, detectLanguage);
+      const { text, language: heardIn } = transcribed;
       if (provider !== 'none') this.metrics.speech.transcribed(provider, 'ok', took());
       const heard = { startedAt, endedAt: performance.now(), provider };
       return { text, heard, ...(heardIn && { language: heardIn }) };

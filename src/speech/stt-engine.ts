@@ -21,13 +21,17 @@ export interface Transcribed {
 /** Port: speech-to-text of one utterance of 16 kHz mono s16le PCM. */
 export abstract class SttEngine {
   abstract readonly provider: 'openai' | 'none';
-  /** `language`: the hint; undefined: the server detects it, and tells it. */
+  /** `language`: the hint; `detect`: the server is asked to detect it instead, and tell it. */
   abstract transcribe(
     pcm: Buffer,
-    language: string | undefined,
+    language: string,
     signal: AbortSignal,
+    detect?: boolean,
   ): Promise<Transcribed>;
 }
+
+/** The server refused `verbose_json` (OpenAI's gpt-4o-transcribe answers json or text only). */
+class VerboseRefused extends Error {}
 
 /** The most of a transcription read: an utterance of STT_MAX_SECONDS says far less. */
 const ANSWER_MAX_BYTES = 1024 * 1024;
@@ -38,11 +42,34 @@ export class OpenAiSttEngine extends SttEngine {
   readonly provider = 'openai' as const;
   private readonly logger = new Logger('SttEngine');
 
+  /** The server refused `verbose_json`: the language is no longer asked of it. */
+  private noDetection = false;
+
   constructor(@Inject(speechConfig.KEY) private readonly config: SpeechConfig) {
     super();
   }
 
   async transcribe(
+    pcm: Buffer,
+    language: string,
+    signal: AbortSignal,
+    detect = false,
+  ): Promise<Transcribed> {
+    if (!detect || this.noDetection) return this.send(pcm, language, signal);
+    try {
+      return await this.send(pcm, undefined, signal);
+    } catch (error) {
+      if (!(error instanceof VerboseRefused)) throw error;
+      this.noDetection = true;
+      this.logger.warn(
+        `the speech-to-text server does not tell the language it heard (${error.message}): utterances go with the session's language from now on, and STT_DETECT_LANGUAGE does nothing`,
+      );
+      return this.send(pcm, language, signal);
+    }
+  }
+
+  /** One transcription: with `language` as its hint, or none (`verbose_json`: the server tells it). */
+  private async send(
     pcm: Buffer,
     language: string | undefined,
     signal: AbortSignal,
@@ -91,6 +118,8 @@ export class OpenAiSttEngine extends SttEngine {
         timeoutSecs: stt.timeoutSecs,
       });
     }
+    if (!language && response.status === 400 && /verbose_json|response_format/i.test(body))
+      throw new VerboseRefused(`HTTP 400: ${body.slice(0, 300)}`);
     if (!response.ok)
       throw new Error(
         `speech-to-text server answered HTTP ${response.status}: ${body.slice(0, 300)}`,

@@ -198,7 +198,7 @@ describe('OpenAI-compatible TTS and STT against a real loopback server', () => {
     server.respond((_req, res) =>
       res.end(JSON.stringify({ text: ' ¿Qué tiempo hace? ', language: 'spanish', duration: 1.2 })),
     );
-    expect(await engine.transcribe(Buffer.alloc(3200), undefined, signal())).toEqual({
+    expect(await engine.transcribe(Buffer.alloc(3200), 'en', signal(), true)).toEqual({
       text: '¿Qué tiempo hace?',
       language: 'es',
     });
@@ -207,9 +207,38 @@ describe('OpenAI-compatible TTS and STT against a real loopback server', () => {
     expect(req!.body).toContain('name="response_format"\r\n\r\nverbose_json');
     // A server that names no language it knows: the words alone.
     server.respond((_req, res) => res.end(JSON.stringify({ text: 'Hi.', language: 'klingon' })));
-    expect(await engine.transcribe(Buffer.alloc(3200), undefined, signal())).toEqual({
+    expect(await engine.transcribe(Buffer.alloc(3200), 'en', signal(), true)).toEqual({
       text: 'Hi.',
     });
+  });
+
+  it('gives up asking a server that refuses verbose_json, and sends the hint again', async () => {
+    const engine = new OpenAiSttEngine(config());
+    // OpenAI's gpt-4o-transcribe answers json or text only.
+    server.respond((req, res) =>
+      req.body.includes('verbose_json')
+        ? res.writeHead(400).end(
+            JSON.stringify({
+              error: {
+                message:
+                  "response_format 'verbose_json' is not compatible with model 'gpt-4o-transcribe'. Use 'json' or 'text' instead.",
+              },
+            }),
+          )
+        : res.end(JSON.stringify({ text: 'Ciao.' })),
+    );
+    expect(await engine.transcribe(Buffer.alloc(3200), 'it', signal(), true)).toEqual({
+      text: 'Ciao.',
+    });
+    expect(await engine.transcribe(Buffer.alloc(3200), 'it', signal(), true)).toEqual({
+      text: 'Ciao.',
+    });
+    // Asked once, then the hint alone: each utterance costs one request again.
+    expect(server.requests.map((r) => /name="language"\r\n\r\nit\r\n/.test(r.body))).toEqual([
+      false,
+      true,
+      true,
+    ]);
   });
 
   it('reports an STT server error', async () => {
