@@ -7,24 +7,23 @@ import { languageCode } from '../common/language-code.js';
 
 /**
  * Words no sentence ends with, by language: conjunctions, articles, prepositions and hesitations.
- * Words that may end one are left out ("so", "in", "on", German "mit" and "das"), and so are
+ * Words that may end one are left out ("so", "in", "to" of "I'd like to.", "because" of "Just
+ * because.", Italian "perché", Spanish "este", German "mit" and "das"), and so are
  * the letters that may be a name ("option A", Portuguese "vi-a"): a caller who ended is not kept
  * waiting.
  */
 const OPEN_WORDS: Record<string, ReadonlySet<string>> = {
   en: new Set(
-    'and or but because the an my your our their its to of for with from at than if whether into um umm uh uhm er erm'.split(
+    'and or but the an my your our their its of for with from at than if whether into um umm uh uhm er erm'.split(
       ' ',
     ),
   ),
   it: new Set(
-    'e ed o oppure ma però perché quindi il lo gli le un uno una di del della dei delle da con su per tra fra che cioè ehm uhm'.split(
+    'e ed o oppure ma quindi il lo gli le un uno una di del della dei delle da con su per tra fra che cioè ehm uhm'.split(
       ' ',
     ),
   ),
-  es: new Set(
-    'y pero porque el la los las un una de del con para por que en eh em este'.split(' '),
-  ),
+  es: new Set('y pero porque el la los las un una de del con para por que en eh em'.split(' ')),
   fr: new Set(
     'et ou mais parce qu le la les un une de du des au aux avec pour dans que mon ma mes euh'.split(
       ' ',
