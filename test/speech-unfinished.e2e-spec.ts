@@ -108,6 +108,20 @@ describe('words that sound unfinished (VAD_UNFINISHED_WAIT_MS)', () => {
     await ws.waitFor((m) => m.type === 'assistant_delta', from, 1200);
   });
 
+  it('answers words held after what the client had the agent say meanwhile, not over it', async () => {
+    speech.seconds = 3; // the notice is long enough for the wait to end while it is said
+    llm.enqueue(sseText(['Go on.']));
+    const { from } = await say(ws, speech, 'I would like, um');
+    ws.send({ type: 'say', text: 'This call is recorded.' });
+    const ends = () => ws.messages.slice(from).filter((m) => m.type === 'assistant_end');
+    await ws.waitFor((m) => m.type === 'assistant_end' && m.text === 'Go on.', from, 10_000);
+    expect(ends()).toEqual([
+      { type: 'assistant_end', text: 'This call is recorded.' },
+      { type: 'assistant_end', text: 'Go on.' },
+    ]);
+    expect(userSaid()).toEqual(['I would like, um']);
+  });
+
   it('answers at once when the client ends the utterance (audio_end)', async () => {
     const updated = ws.messages.length;
     ws.send({ type: 'session.update', vad_silence_ms: 0 });

@@ -254,10 +254,18 @@ export class Utterances {
   /** Answers the words held, if any (`waited`: their time is up, unless the user went on). */
   private async answerHeld(waited = false): Promise<void> {
     if (waited && this.end.userSpeaking) return;
+    // The client had the agent say something meanwhile (`say`): answered once it has been heard.
+    if (waited && this.held && (this.session.busy || this.playing())) return this.arm(100);
     const held = this.takeHeld();
     if (!held) return;
     this.deps.unfinished('answered');
     await this.deps.answer(held.text, held.ended, held.heard, false);
+  }
+
+  /** The client still plays the agent's last words. */
+  private playing(): boolean {
+    const last = this.session.playback?.spoken.at(-1);
+    return last !== undefined && last.playedBy > performance.now();
   }
 
   private takeHeld(): Held | undefined {
