@@ -10,7 +10,7 @@ import { addUsage, type TokenUsage } from '../llm/usage.js';
 import { trimHistory } from './history.js';
 
 /** The longest summary kept (a model that ignores the length asked for is cut). */
-export const SUMMARY_MAX_CHARS = 4000;
+const SUMMARY_MAX_CHARS = 4000;
 /** Of a tool's result, the summary request shows this much. */
 const RESULT_CHARS = 1000;
 

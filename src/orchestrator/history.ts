@@ -98,7 +98,7 @@ export function systemMessage(prompt: string, instructions: string, clock = ''):
 }
 
 /** What heads the summary of the messages the history dropped, in the system message. */
-export const EARLIER = 'Earlier in this conversation (its older messages are no longer shown):';
+const EARLIER = 'Earlier in this conversation (its older messages are no longer shown):';
 
 const systemMessages = new WeakMap<
   object,

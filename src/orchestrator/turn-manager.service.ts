@@ -84,6 +84,7 @@ export class TurnManager {
    * in the background of its turns: true once the summary has changed.
    */
   summarize(session: Session): Promise<boolean> {
+    if (!this.llmSettings.historySummary) return Promise.resolve(false);
     return rememberDropped(this.llm, session, this.logger, this.metrics);
   }
 

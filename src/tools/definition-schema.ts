@@ -9,6 +9,8 @@ export const ajv = () =>
   (shared ??= new Ajv({ allErrors: false, strict: false, validateSchema: false }));
 /** A tool name as the OpenAI API takes it: HTTP tools', and the tools a client declares. */
 export const TOOL_NAME_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
+/** A language tag (`en`, `pt-BR`): a `wait_phrase`'s keys, a handoff's `language`. */
+export const LANGUAGE_TAG_PATTERN = '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$';
 export const common = {
   description: { type: 'string' },
   parameters: { type: 'object' },
@@ -24,7 +26,7 @@ export const common = {
       {
         type: 'object',
         minProperties: 1,
-        propertyNames: { pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$' },
+        propertyNames: { pattern: LANGUAGE_TAG_PATTERN },
         additionalProperties: { type: 'string', minLength: 1, maxLength: 200 },
       },
     ],

@@ -15,6 +15,7 @@ import {
   validateCode,
   validateHttp,
   validateMcp,
+  LANGUAGE_TAG_PATTERN,
 } from './definition-schema.js';
 import type { ToolDefinitionInput } from './tool-definition.js';
 
@@ -60,7 +61,7 @@ export const HANDOFF_SCHEMA = {
     agent: { type: 'string', pattern: '^[A-Za-z0-9_ .-]{1,64}$' },
     instructions: { type: 'string', maxLength: 20_000 },
     voice: { type: 'string', minLength: 1, maxLength: 200 },
-    language: { type: 'string', pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$' },
+    language: { type: 'string', pattern: LANGUAGE_TAG_PATTERN },
     tools: {
       type: 'array',
       maxItems: 1000,
