@@ -74,6 +74,7 @@ describe('the demo page', () => {
         { type: 'mcp', name: 'pick_seat', url: flightsUrl },
         { type: 'mcp', name: 'pick_extras', url: flightsUrl },
         { type: 'handoff', name: 'to_billing', instructions: 'You are billing.' },
+        { name: 'send_note', url: `${weatherUrl}/note`, method: 'POST' },
       ]),
       WS_API_KEY: 'ws-key',
       ...openAiSpeech(speechUrl),
@@ -141,6 +142,24 @@ describe('the demo page', () => {
     await page.press('#text', 'Enter');
     await page.locator('#log .assistant', { hasText: 'Billing here.' }).waitFor();
     expect(await texts(page, 'note')).toContain('(handed to billing)');
+  });
+
+  it('shows a call the model made again that was not run twice', async () => {
+    const note = { name: 'send_note', arguments: { to: 'Ada' } };
+    llm.enqueue(
+      sseStructuredCalls([{ id: 'call_1', ...note }]),
+      sseStructuredCalls([{ id: 'call_2', ...note }]),
+      sseText(['Sent.']),
+    );
+    const page = await opened();
+    await page.fill('#text:enabled', 'Send Ada a note.');
+    await page.press('#text', 'Enter');
+    await page.locator('#log .assistant', { hasText: 'Sent.' }).waitFor();
+    expect(await texts(page, 'tool')).toEqual([
+      expect.stringMatching(/^→ send_note\(\{"to":"Ada"\}\) ✓ \d+ ms$/),
+      '→ send_note({"to":"Ada"}) ✓ not run again (same call earlier)',
+    ]);
+    expect(weather.requests.map((r) => r.path)).toEqual(['/note']);
   });
 
   it('takes an entry on its keypad as the turn', async () => {

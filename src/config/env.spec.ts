@@ -16,6 +16,7 @@ describe('parseEnv', () => {
       fileWatchSecs: 0,
       specUrlWatchSecs: 0,
       maxIterations: 4,
+      repeatCalls: 'reuse',
       maxCallsPerRound: 16,
       earlyStart: true,
       timeoutSecs: 15,

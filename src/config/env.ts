@@ -107,6 +107,8 @@ export interface Env {
     maxCallsPerRound: number;
     /** Calls that change nothing start as soon as the model has written them (LLM_TOOL_EARLY_START). */
     earlyStart: boolean;
+    /** A call that acted, made again later in its turn: `reuse` its result, or `run` it again. */
+    repeatCalls: 'reuse' | 'run';
     timeoutSecs: number;
     /** Further attempts of a tool request that failed transiently (LLM_TOOL_RETRIES). */
     retries: number;
@@ -263,6 +265,7 @@ export function parseEnv(raw: Raw): Env {
       maxIterations: int(raw, 'LLM_TOOL_MAX_ITERATIONS', 4, 0, 100),
       maxCallsPerRound: int(raw, 'LLM_TOOL_MAX_CALLS_PER_ROUND', 16, 1, 256),
       earlyStart: bool(raw, 'LLM_TOOL_EARLY_START') ?? true,
+      repeatCalls: oneOf(raw, 'LLM_TOOL_REPEAT_CALLS', 'reuse', ['reuse', 'run'] as const),
       timeoutSecs: num(raw, 'LLM_TOOL_TIMEOUT_SECS', 15, 0, 3600),
       retries: int(raw, 'LLM_TOOL_RETRIES', 1, 0, 5),
       retryBackoffMs: int(raw, 'LLM_TOOL_RETRY_BACKOFF_MS', 200, 0, 10_000),

@@ -86,6 +86,11 @@ export class EngineMetrics {
     "Tool calls answered from the results of earlier identical requests (a tool's cache_secs), by tool",
     ['tool'],
   );
+  private readonly toolRepeats = this.counter(
+    'agent_engine_tool_repeats_total',
+    'Calls of tools that act not run, the same call (tool and arguments) having succeeded earlier in the turn: the model read its result again (LLM_TOOL_REPEAT_CALLS), by tool',
+    ['tool'],
+  );
   private readonly circuitsOpen = new Gauge({
     name: 'agent_engine_tool_circuit_open',
     help: 'HTTP tools whose calls are not sent now, their backend having failed LLM_TOOL_BREAKER_FAILURES calls in a row (1 open, 0 closed), by tool',
@@ -238,8 +243,9 @@ export class EngineMetrics {
   turn(labelOf: (name: string) => string | undefined): TurnMeter {
     return new TurnMeter(
       (s) => this.firstTextSeconds.observe(s),
-      (tool, ok, ms) => {
+      (tool, ok, ms, repeated) => {
         const label = labelOf(tool) ?? UNKNOWN_TOOL;
+        if (repeated) return this.toolRepeats.inc({ tool: label });
         this.toolCalls.inc({ tool: label, ok: String(ok) });
         this.toolSeconds.observe({ tool: label }, ms / 1000);
       },

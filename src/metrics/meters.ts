@@ -9,7 +9,8 @@ export class TurnMeter {
 
   constructor(
     private readonly onFirstText: (seconds: number) => void,
-    private readonly onTool: (tool: string, ok: boolean, ms: number) => void,
+    /** A call's result; `repeated`: not run, the same call having succeeded earlier in the turn. */
+    private readonly onTool: (tool: string, ok: boolean, ms: number, repeated: boolean) => void,
     private readonly onEnd: (
       outcome: 'completed' | 'interrupted' | 'failed',
       s: number,
@@ -23,13 +24,14 @@ export class TurnMeter {
     ok?: boolean;
     ms?: number;
     background?: string;
+    repeated?: boolean;
   }): void {
     if (event.type === 'assistant_delta') {
       if (this.texted) return;
       this.texted = true;
       this.onFirstText(seconds(this.started));
     } else if (event.type === 'tool_result' && event.background !== 'started') {
-      this.onTool(event.name ?? '', event.ok === true, event.ms ?? 0);
+      this.onTool(event.name ?? '', event.ok === true, event.ms ?? 0, event.repeated === true);
     }
   }
 

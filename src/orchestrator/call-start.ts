@@ -3,6 +3,7 @@ import { isSafe, type Tool } from '../tools/tool-definition.js';
 import { toolErrors } from '../tools/tool-errors.js';
 import type { ToolCallContext, ToolExecutor, ToolOutcome } from '../tools/tool-executor.js';
 import { askClient } from './client-tools.js';
+import { repeatedText } from './repeated-calls.js';
 import type { TurnContext } from './turn-context.js';
 import { endToolSpan, toolSpan } from '../tracing/tool-spans.js';
 
@@ -33,6 +34,15 @@ export function announceCall(ctx: TurnContext, call: ToolCallEvent, starter: Cal
     ctx.started.set(call.id, { outcome: Promise.resolve({ ok: false, text, ms: 0 }) });
     return;
   }
+  const tool = ctx.snapshot.byName.get(call.name);
+  const earlier = ctx.results.earlier(call, tool);
+  if (earlier !== undefined) {
+    const text = repeatedText(earlier);
+    ctx.started.set(call.id, {
+      outcome: Promise.resolve({ ok: true, text, ms: 0, repeated: true }),
+    });
+    return;
+  }
   const client = ctx.clientTools.get(call.name);
   if (client) {
     // The client runs it: its span lasts until the client answers (or the turn ends first).
@@ -40,13 +50,16 @@ export function announceCall(ctx: TurnContext, call: ToolCallEvent, starter: Cal
     const asked = askClient(ctx, call, client, limits);
     const outcome = span ? asked.then((result) => (endToolSpan(span, result), result)) : asked;
     ctx.started.set(call.id, { outcome: timed(outcome, ctx.callSignal) });
-  } else if (limits.earlyStart && startsEarly(ctx.snapshot.byName.get(call.name)))
+  } else if (limits.earlyStart && startsEarly(tool))
     ctx.started.set(call.id, startCall(starter.executor, ctx, call));
 }
 
-/** A call under way: its outcome and how long it took (undefined once the turn is cancelled or over). */
+/**
+ * A call under way: its outcome and how long it took (undefined once the turn is cancelled or
+ * over); `repeated` when it was not run, being the same as one earlier in the turn.
+ */
 export interface StartedCall {
-  outcome: Promise<(ToolOutcome & { ms: number }) | undefined>;
+  outcome: Promise<(ToolOutcome & { ms: number; repeated?: boolean }) | undefined>;
 }
 
 /** Times `outcome` from now; undefined when `signal` aborted meanwhile. */

@@ -2,18 +2,18 @@ import type { ClockMode } from '../common/clock.js';
 import type { ChatMessage, LlmEvent, LlmRequest, LlmTool } from '../llm/llm.types.js';
 import type { Spans } from '../tracing/spans.js';
 import type { StreamedText } from '../llm/streamed-text.js';
-import { alternating, CANCELLED, shedOlderTurns, systemMessageOf, trimHistory } from './history.js';
+import { alternating, shedOlderTurns, systemMessageOf, trimHistory } from './history.js';
 import type { ConversationMemory } from './history-summary.js';
 import { addUsage, type TokenUsage } from '../llm/usage.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
-import type { ToolCallContext, ToolExecutor } from '../tools/tool-executor.js';
-import { announceCall, startCall, type CallStarter, type StartedCall } from './call-start.js';
+import type { ToolCallContext } from '../tools/tool-executor.js';
+import { announceCall, type CallStarter, type StartedCall } from './call-start.js';
 import type { ClientTool } from './client-tools.js';
 import type { TurnEvent } from './protocol/server-events.js';
-import { RoundFailed, TurnCancelled, type RoundResult } from './round.js';
+import { RoundFailed } from './round.js';
 import { keepEnd, type Session } from './session.js';
-import { confirmPrompt, type Approval } from './approvals.js';
-import { startedText } from './background-calls.js';
+import type { TurnResults } from './repeated-calls.js';
+import type { Approval } from './approvals.js';
 import type { Waited } from './awaiting.js';
 import type { QuestionOutcome, QuestionReply } from './questions.js';
 import type { Wanted } from '../tools/user-question.js';
@@ -56,6 +56,8 @@ export interface TurnContext {
   readonly callSignal: AbortSignal;
   /** Calls the model has made in the current completion request (see LLM_TOOL_MAX_CALLS_PER_ROUND). */
   roundCalls: number;
+  /** The results of the turn's calls that acted, for the same calls made again (LLM_TOOL_REPEAT_CALLS). */
+  results: TurnResults;
   /**
    * Asks the client to approve call `id` (of a `"confirm": true` tool) and waits for its answer,
    * until the turn is cancelled (or `until` aborts).
@@ -97,7 +99,9 @@ export function callOutcomeLine(event: Extract<TurnEvent, { type: 'tool_result' 
   const what =
     event.background === 'started'
       ? 'started in the background'
-      : `${event.ok ? 'ok' : 'failed'} in ${event.ms} ms${event.cached ? ' (cached)' : ''}${event.background ? ' (in the background)' : ''}`;
+      : event.repeated
+        ? 'not run again: the same call succeeded earlier in the turn'
+        : `${event.ok ? 'ok' : 'failed'} in ${event.ms} ms${event.cached ? ' (cached)' : ''}${event.background ? ' (in the background)' : ''}`;
   return `tool ${event.name} ${what}`;
 }
 
@@ -136,117 +140,6 @@ export function roundTextEnded(ctx: TurnContext): void {
   ctx.pendingWs = joined ? ctx.pendingWs : ctx.pendingWs || ' ';
   ctx.afterCallWs = '';
   ctx.wsMode = 'roundStart';
-}
-
-/**
- * Asks the user to approve `call` (`tool_confirm`, with its `confirm_prompt` filled in) once the
- * question `before` it is answered: the calls of a round that need approval are asked one at a
- * time, in the order the model made them, so that a plain yes or no answers the one just asked.
- */
-async function askApproval(
-  ctx: TurnContext,
-  call: RoundResult['calls'][number],
-  template: string | undefined,
-  before: Promise<unknown>,
-): Promise<{ approval: Approval; refusal?: string }> {
-  await before;
-  if (ctx.signal.aborted) return { approval: 'cancelled' };
-  const prompt = template && confirmPrompt(template, call.arguments);
-  ctx.emit({
-    type: 'tool_confirm',
-    id: call.id,
-    name: call.name,
-    arguments: call.arguments,
-    ...(prompt && { prompt }),
-  });
-  return ctx.approve(call.id);
-}
-
-/** Executes a round's calls in parallel; results go to history in call order. */
-export async function runCalls(
-  executor: ToolExecutor,
-  ctx: TurnContext,
-  round: RoundResult,
-): Promise<void> {
-  const { history } = ctx.session;
-  history.push({
-    role: 'assistant',
-    content: round.text === '' ? null : round.text,
-    tool_calls: round.calls.map((c) => ({
-      id: c.id,
-      type: 'function',
-      function: { name: c.name, arguments: JSON.stringify(c.arguments) },
-    })),
-  });
-  const results: (string | undefined)[] = round.calls.map(() => undefined);
-  /** The round's last question to the user: the next is put once it is answered. */
-  let asking: Promise<unknown> = Promise.resolve();
-  const running = round.calls.map(async (call, i) => {
-    let run = ctx.started.get(call.id);
-    if (!run) {
-      // A tool that needs the user's approval runs only once it is given.
-      const tool = ctx.snapshot.byName.get(call.name);
-      if (tool?.confirm) {
-        const answer = askApproval(ctx, call, tool.confirmPrompt, asking);
-        asking = answer;
-        const { approval, refusal } = await answer;
-        if (approval === 'cancelled') return;
-        if (refusal !== undefined) {
-          results[i] = refusal;
-          ctx.emit({ type: 'tool_result', id: call.id, name: call.name, ok: false, ms: 0 });
-          return;
-        }
-      }
-      const background = tool?.background && ctx.session.background;
-      if (background) {
-        // Its progress goes on after the turn: the connection's calls tell it;
-        // and no user waits on it to answer its server's questions.
-        const progress = background.report.bind(background);
-        const context = { ...ctx.toolContext, progress, ask: undefined };
-        const run = startCall(executor, ctx, call, background.signal, context);
-        background.track(call.id, call.name, run.outcome, (r) =>
-          ctx.tally({
-            type: 'tool_result',
-            id: r.id,
-            name: r.name,
-            ok: r.ok,
-            ms: r.ms,
-            background: 'done',
-          }),
-        );
-        results[i] = startedText(call.name);
-        const { id, name } = call;
-        ctx.emit({ type: 'tool_result', id, name, ok: true, ms: 0, background: 'started' });
-        return;
-      }
-      run = startCall(executor, ctx, call);
-    }
-    const outcome = await run.outcome;
-    if (outcome === undefined) return;
-    results[i] = outcome.text;
-    ctx.emit({
-      type: 'tool_result',
-      id: call.id,
-      name: call.name,
-      ok: outcome.ok,
-      ms: outcome.ms,
-      ...(outcome.logs ? { logs: outcome.logs } : {}),
-      ...(outcome.cached ? { cached: true } : {}),
-    });
-  });
-  // Listened to for this round only: a turn of many rounds must not pile listeners on its signal.
-  let onAbort = () => {};
-  const cancelled = new Promise<void>((resolve) => {
-    onAbort = resolve;
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-  });
-  await Promise.race([Promise.all(running), cancelled]).finally(() =>
-    ctx.signal.removeEventListener('abort', onAbort),
-  );
-  round.calls.forEach((call, i) =>
-    history.push({ role: 'tool', tool_call_id: call.id, content: results[i] ?? CANCELLED }),
-  );
-  if (ctx.signal.aborted) throw new TurnCancelled();
 }
 
 /**

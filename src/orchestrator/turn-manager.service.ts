@@ -33,9 +33,9 @@ import {
   shedForContext,
   requestOf,
   roundTextEnded,
-  runCalls,
   type TurnContext,
 } from './turn-context.js';
+import { runCalls } from './run-calls.js';
 import { ProgressRelay } from './progress-relay.js';
 import { userAnswers } from './approvals.js';
 import { questionAsker } from './questions.js';
@@ -44,6 +44,7 @@ import { clientToolCaller, clientToolsOf } from './client-tools.js';
 import { Spans } from '../tracing/spans.js';
 import { completionAttributes } from '../tracing/span-attributes.js';
 import { completionSpan, endSpan, turnSpan, type Transcription } from './turn-spans.js';
+import { TurnResults } from './repeated-calls.js';
 
 /**
  * The turn loop (seed §1, §5): rounds of completion → tool execution → re-prompt, until a
@@ -163,6 +164,7 @@ export class TurnManager {
       ...(this.spans.enabled && { spans: this.spans }),
       started: new Map(),
       roundCalls: 0,
+      results: new TurnResults(this.toolSettings.repeatCalls === 'reuse'),
       // Made when a call first needs it, `over` aborted at the turn's end for calls still running:
       // most turns call no tool, and AbortSignal.any and an abort (its DOMException) cost.
       get callSignal() {

@@ -111,6 +111,7 @@ export function optionalFields(def: ToolDefinitionInput): Partial<Tool> {
     ...(def.confirm_prompt ? { confirmPrompt: def.confirm_prompt } : {}),
     ...(def.background ? { background: true } : {}),
     ...(def.max_calls_per_session ? { maxCallsPerSession: def.max_calls_per_session } : {}),
+    ...(def.repeatable ? { repeatable: true } : {}),
   };
 }
 

@@ -19,6 +19,7 @@ export const common = {
   confirm_prompt: { type: 'string', minLength: 1, maxLength: 500 },
   background: { type: 'boolean' },
   max_calls_per_session: { type: 'integer', minimum: 1, maximum: 1000 },
+  repeatable: { type: 'boolean' },
   result_max_chars: { type: 'integer', minimum: 1, maximum: 10_000_000 },
   wait_phrase: {
     anyOf: [
@@ -274,6 +275,7 @@ export const FIELD_HINTS: Record<string, string> = {
   confirm_prompt: 'a question of 1 to 500 characters, with {parameter} placeholders',
   background: 'true or false',
   max_calls_per_session: 'an integer from 1 to 1000',
+  repeatable: 'true or false',
   per_session: 'true or false',
   max_sessions: 'an integer from 1 to 10000',
   sampling: 'true or false',

@@ -144,6 +144,8 @@ export interface ToolDefinitionInput {
   background?: boolean;
   /** At most this many calls of the tool run in one conversation. */
   max_calls_per_session?: number;
+  /** A call made again in a later round of a turn runs again (LLM_TOOL_REPEAT_CALLS). */
+  repeatable?: boolean;
 }
 
 /**
@@ -253,6 +255,8 @@ export interface Tool {
   background?: boolean;
   /** `max_calls_per_session`. */
   maxCallsPerSession?: number;
+  /** `repeatable`. */
+  repeatable?: boolean;
   raw: ToolDefinitionInput;
 }
 

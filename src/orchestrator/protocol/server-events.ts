@@ -17,6 +17,8 @@ export type TurnEvent =
       ms: number;
       logs?: string;
       cached?: boolean;
+      /** Not run: the same call succeeded earlier in the turn (LLM_TOOL_REPEAT_CALLS). */
+      repeated?: boolean;
       /** A `"background": true` tool's call: `started` in its turn, `done` when its result came. */
       background?: 'started' | 'done';
     }

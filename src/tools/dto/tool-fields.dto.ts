@@ -65,4 +65,11 @@ export class ToolFieldsDto {
     example: 3,
   })
   max_calls_per_session?: number;
+
+  @ApiPropertyOptional({
+    description:
+      'A call of this tool made again, with the same arguments, in a later round of the same turn runs again. Without it, a call of an HTTP, OpenAPI or MCP tool that acts (not "safe") that succeeded is not run a second time in a turn while no other call that acts has succeeded since: the model reads its result again (LLM_TOOL_REPEAT_CALLS). For tools whose answer changes from one call to the next: a dice roll, a status polled',
+    example: true,
+  })
+  repeatable?: boolean;
 }

@@ -1,0 +1,127 @@
+/**
+ * A round's calls run: each once approved when its tool asks for that, in parallel, their results
+ * put in the history in the order the model made them. Pure: no Nest import.
+ */
+import { CANCELLED } from './history.js';
+import type { ToolExecutor } from '../tools/tool-executor.js';
+import { startCall } from './call-start.js';
+import { TurnCancelled, type RoundResult } from './round.js';
+import { confirmPrompt, type Approval } from './approvals.js';
+import { startedText } from './background-calls.js';
+import type { TurnContext } from './turn-context.js';
+
+/**
+ * Asks the user to approve `call` (`tool_confirm`, with its `confirm_prompt` filled in) once the
+ * question `before` it is answered: the calls of a round that need approval are asked one at a
+ * time, in the order the model made them, so that a plain yes or no answers the one just asked.
+ */
+async function askApproval(
+  ctx: TurnContext,
+  call: RoundResult['calls'][number],
+  template: string | undefined,
+  before: Promise<unknown>,
+): Promise<{ approval: Approval; refusal?: string }> {
+  await before;
+  if (ctx.signal.aborted) return { approval: 'cancelled' };
+  const prompt = template && confirmPrompt(template, call.arguments);
+  ctx.emit({
+    type: 'tool_confirm',
+    id: call.id,
+    name: call.name,
+    arguments: call.arguments,
+    ...(prompt && { prompt }),
+  });
+  return ctx.approve(call.id);
+}
+
+/** Executes a round's calls in parallel; results go to history in call order. */
+export async function runCalls(
+  executor: ToolExecutor,
+  ctx: TurnContext,
+  round: RoundResult,
+): Promise<void> {
+  const { history } = ctx.session;
+  history.push({
+    role: 'assistant',
+    content: round.text === '' ? null : round.text,
+    tool_calls: round.calls.map((c) => ({
+      id: c.id,
+      type: 'function',
+      function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+    })),
+  });
+  const results: (string | undefined)[] = round.calls.map(() => undefined);
+  /** The round's last question to the user: the next is put once it is answered. */
+  let asking: Promise<unknown> = Promise.resolve();
+  const running = round.calls.map(async (call, i) => {
+    let run = ctx.started.get(call.id);
+    if (!run) {
+      // A tool that needs the user's approval runs only once it is given.
+      const tool = ctx.snapshot.byName.get(call.name);
+      if (tool?.confirm) {
+        const answer = askApproval(ctx, call, tool.confirmPrompt, asking);
+        asking = answer;
+        const { approval, refusal } = await answer;
+        if (approval === 'cancelled') return;
+        if (refusal !== undefined) {
+          results[i] = refusal;
+          ctx.emit({ type: 'tool_result', id: call.id, name: call.name, ok: false, ms: 0 });
+          return;
+        }
+      }
+      const background = tool?.background && ctx.session.background;
+      if (background) {
+        // Its progress goes on after the turn: the connection's calls tell it;
+        // and no user waits on it to answer its server's questions.
+        const progress = background.report.bind(background);
+        const context = { ...ctx.toolContext, progress, ask: undefined };
+        const run = startCall(executor, ctx, call, background.signal, context);
+        background.track(call.id, call.name, run.outcome, (r) =>
+          ctx.tally({
+            type: 'tool_result',
+            id: r.id,
+            name: r.name,
+            ok: r.ok,
+            ms: r.ms,
+            background: 'done',
+          }),
+        );
+        results[i] = startedText(call.name);
+        ctx.results.succeeded(call, tool, results[i]);
+        const { id, name } = call;
+        ctx.emit({ type: 'tool_result', id, name, ok: true, ms: 0, background: 'started' });
+        return;
+      }
+      run = startCall(executor, ctx, call);
+    }
+    const outcome = await run.outcome;
+    if (outcome === undefined) return;
+    results[i] = outcome.text;
+    if (outcome.ok && !outcome.repeated)
+      ctx.results.succeeded(call, ctx.snapshot.byName.get(call.name), outcome.text);
+    ctx.emit({
+      type: 'tool_result',
+      id: call.id,
+      name: call.name,
+      ok: outcome.ok,
+      ms: outcome.ms,
+      ...(outcome.logs ? { logs: outcome.logs } : {}),
+      ...(outcome.cached ? { cached: true } : {}),
+      ...(outcome.repeated ? { repeated: true } : {}),
+    });
+  });
+  // Listened to for this round only: a turn of many rounds must not pile listeners on its signal.
+  let onAbort = () => {};
+  const cancelled = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+  });
+  await Promise.race([Promise.all(running), cancelled]).finally(() =>
+    ctx.signal.removeEventListener('abort', onAbort),
+  );
+  round.calls.forEach((call, i) =>
+    history.push({ role: 'tool', tool_call_id: call.id, content: results[i] ?? CANCELLED }),
+  );
+  ctx.results.roundEnded();
+  if (ctx.signal.aborted) throw new TurnCancelled();
+}
