@@ -17,6 +17,7 @@ describe('parseEnv', () => {
       specUrlWatchSecs: 0,
       maxIterations: 4,
       repeatCalls: 'reuse',
+      nudge: true,
       maxCallsPerRound: 16,
       earlyStart: true,
       timeoutSecs: 15,

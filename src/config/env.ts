@@ -109,6 +109,8 @@ export interface Env {
     earlyStart: boolean;
     /** A call that acted, made again later in its turn: `reuse` its result, or `run` it again. */
     repeatCalls: 'reuse' | 'run';
+    /** An answer that ends promising to act with no call is asked once more (LLM_TOOL_NUDGE). */
+    nudge: boolean;
     timeoutSecs: number;
     /** Further attempts of a tool request that failed transiently (LLM_TOOL_RETRIES). */
     retries: number;
@@ -266,6 +268,7 @@ export function parseEnv(raw: Raw): Env {
       maxCallsPerRound: int(raw, 'LLM_TOOL_MAX_CALLS_PER_ROUND', 16, 1, 256),
       earlyStart: bool(raw, 'LLM_TOOL_EARLY_START') ?? true,
       repeatCalls: oneOf(raw, 'LLM_TOOL_REPEAT_CALLS', 'reuse', ['reuse', 'run'] as const),
+      nudge: bool(raw, 'LLM_TOOL_NUDGE') ?? true,
       timeoutSecs: num(raw, 'LLM_TOOL_TIMEOUT_SECS', 15, 0, 3600),
       retries: int(raw, 'LLM_TOOL_RETRIES', 1, 0, 5),
       retryBackoffMs: int(raw, 'LLM_TOOL_RETRY_BACKOFF_MS', 200, 0, 10_000),

@@ -91,6 +91,11 @@ export class EngineMetrics {
     'Calls of tools that act not run, the same call (tool and arguments) having succeeded earlier in the turn: the model read its result again (LLM_TOOL_REPEAT_CALLS), by tool',
     ['tool'],
   );
+  private readonly nudges = this.counter(
+    'agent_engine_tool_nudges_total',
+    'Answers that ended promising to act ("Let me check that for you.") with no tool call, asked once more (LLM_TOOL_NUDGE), by what the model did then: called (made the call), answered (answered without one)',
+    ['outcome'],
+  );
   private readonly circuitsOpen = new Gauge({
     name: 'agent_engine_tool_circuit_open',
     help: 'HTTP tools whose calls are not sent now, their backend having failed LLM_TOOL_BREAKER_FAILURES calls in a row (1 open, 0 closed), by tool',
@@ -272,6 +277,11 @@ export class EngineMetrics {
   /** A code tool call got a worker after waiting `seconds` for one. */
   codeToolWaited(seconds: number): void {
     this.codeToolWaitSeconds.observe(seconds);
+  }
+
+  /** An answer that promised to act with no call was asked once more, and the model `outcome`. */
+  nudged(outcome: 'called' | 'answered'): void {
+    this.nudges.inc({ outcome });
   }
 
   /** A tool call is answered from the cache (`cache_secs`). */

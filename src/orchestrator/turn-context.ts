@@ -13,6 +13,7 @@ import type { TurnEvent } from './protocol/server-events.js';
 import { RoundFailed } from './round.js';
 import { keepEnd, type Session } from './session.js';
 import type { TurnResults } from './repeated-calls.js';
+import { nudgeNote } from './unkept-promise.js';
 import type { Approval } from './approvals.js';
 import type { Waited } from './awaiting.js';
 import type { QuestionOutcome, QuestionReply } from './questions.js';
@@ -58,6 +59,11 @@ export interface TurnContext {
   roundCalls: number;
   /** The results of the turn's calls that acted, for the same calls made again (LLM_TOOL_REPEAT_CALLS). */
   results: TurnResults;
+  /**
+   * An answer that ended promising to act with no call (LLM_TOOL_NUDGE): its text, its last
+   * sentence, and `open` while the next request is to tell the model that nothing ran.
+   */
+  nudge?: { text: string; sentence: string; open: boolean };
   /**
    * Asks the client to approve call `id` (of a `"confirm": true` tool) and waits for its answer,
    * until the turn is cancelled (or `until` aborts).
@@ -184,6 +190,7 @@ export function requestOf(
   const messages: ChatMessage[] = [
     systemMessageOf(ctx.session, settings.systemPrompt, settings.clock),
     ...alternating(trimHistory(ctx.session.history, settings.maxHistoryMessages)),
+    ...(ctx.nudge?.open ? [nudgeNote(ctx.nudge.sentence)] : []),
   ];
   const { traceId, span } = ctx.toolContext;
   const { model } = ctx.session.settings;

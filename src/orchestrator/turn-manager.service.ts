@@ -36,6 +36,7 @@ import {
   type TurnContext,
 } from './turn-context.js';
 import { runCalls } from './run-calls.js';
+import { nudgeAnswered, nudges } from './unkept-promise.js';
 import { ProgressRelay } from './progress-relay.js';
 import { userAnswers } from './approvals.js';
 import { questionAsker } from './questions.js';
@@ -230,12 +231,20 @@ export class TurnManager {
     for (let toolRounds = 0; ; toolRounds++) {
       const last = toolRounds >= this.toolSettings.maxIterations;
       const round = await this.completion(ctx, last ? 'none' : 'auto');
+      if (ctx.nudge?.open) this.metrics.nudged(nudgeAnswered(ctx, round));
+      const tag = `session_id=${ctx.session.id} turn_id=${ctx.turnId}`;
       if (last || round.calls.length === 0) {
         if (round.text !== '') ctx.session.history.push({ role: 'assistant', content: round.text });
         else if (last && round.calls.length > 0)
           this.logger.warn(
-            `no answer after LLM_TOOL_MAX_ITERATIONS=${toolRounds} tool rounds: the model asked for more tools (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
+            `no answer after LLM_TOOL_MAX_ITERATIONS=${toolRounds} tool rounds: the model asked for more tools (${tag})`,
           );
+        // A round is left for the calls (the one after `last` offers none).
+        const again = toolRounds + 1 < this.toolSettings.maxIterations && this.toolSettings.nudge;
+        if (!last && again && nudges(ctx, round)) {
+          this.logger.log(`the answer promised to act but made no call: asked once more (${tag})`);
+          continue;
+        }
         return;
       }
       await runCalls(this.executor, ctx, round);
