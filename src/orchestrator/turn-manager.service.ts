@@ -2,39 +2,19 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Observable, type Subscriber } from 'rxjs';
 import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../config/app.config.js';
-import { LlmClient, type LlmEvent, type LlmRequest } from '../llm/llm.types.js';
+import { LlmClient } from '../llm/llm.types.js';
 import { CLIENT_TOOL, EngineMetrics } from '../metrics/engine-metrics.js';
 import { ToolExecutor } from '../tools/tool-executor.js';
 import { ToolRegistry } from '../tools/tool-registry.service.js';
 import { boundHistory, rememberDropped } from './history-summary.js';
 import { addUsage } from '../llm/usage.js';
 import type { TurnEvent } from './protocol/server-events.js';
-import {
-  endWarning,
-  RoundFailed,
-  runRound,
-  TurnCancelled,
-  turnFailure,
-  type RoundResult,
-} from './round.js';
+import { RoundFailed, TurnCancelled, turnFailure } from './round.js';
 import { keepEnd, type Session } from './session.js';
 import { StreamedText } from '../llm/streamed-text.js';
-import {
-  handingOff,
-  refreshAgent,
-  toolContextOf,
-  toolsOf,
-  ToolScope,
-} from './tool-scope.service.js';
+import { handingOff, refreshAgent, toolContextOf, ToolScope } from './tool-scope.service.js';
 import { traceIdOf } from '../common/trace-context.js';
-import {
-  callOutcomeLine,
-  forwardEvent,
-  shedForContext,
-  requestOf,
-  roundTextEnded,
-  type TurnContext,
-} from './turn-context.js';
+import { callOutcomeLine, type TurnContext } from './turn-context.js';
 import { runCalls } from './run-calls.js';
 import { nudgeAnswered, nudges } from './unkept-promise.js';
 import { ProgressRelay } from './progress-relay.js';
@@ -43,9 +23,9 @@ import { questionAsker } from './questions.js';
 import { waitsTold } from './waits-told.js';
 import { clientToolCaller, clientToolsOf } from './client-tools.js';
 import { Spans } from '../tracing/spans.js';
-import { completionAttributes } from '../tracing/span-attributes.js';
-import { completionSpan, endSpan, turnSpan, type Transcription } from './turn-spans.js';
+import { endSpan, turnSpan, type Transcription } from './turn-spans.js';
 import { TurnResults } from './repeated-calls.js';
+import { Completions } from './completions.js';
 
 /**
  * The turn loop (seed §1, §5): rounds of completion → tool execution → re-prompt, until a
@@ -54,17 +34,31 @@ import { TurnResults } from './repeated-calls.js';
 @Injectable()
 export class TurnManager {
   private readonly logger = new Logger(TurnManager.name);
+  private readonly completions: Completions;
 
   constructor(
     private readonly llm: LlmClient,
     private readonly registry: ToolRegistry,
     private readonly executor: ToolExecutor,
-    private readonly scope: ToolScope,
+    scope: ToolScope,
     @Inject(llmConfig.KEY) private readonly llmSettings: LlmConfig,
     @Inject(toolsConfig.KEY) private readonly toolSettings: ToolsConfig,
     private readonly metrics: EngineMetrics,
     private readonly spans: Spans,
-  ) {}
+  ) {
+    const [logger, memoryOf] = [this.logger, (session: Session) => this.memoryOf(session)];
+    const settings = { llmSettings, toolSettings };
+    this.completions = new Completions({
+      llm,
+      scope,
+      executor,
+      metrics,
+      spans,
+      logger,
+      memoryOf,
+      ...settings,
+    });
+  }
 
   /** LLM_MODELS: the models a session may choose. */
   get models(): readonly string[] {
@@ -217,20 +211,10 @@ export class TurnManager {
     if (ctx.usage) session.usage = addUsage(session.usage, ctx.usage);
   }
 
-  private async request(ctx: TurnContext, toolChoice: 'auto' | 'none'): Promise<LlmRequest> {
-    ctx.toolContext.events = ctx.session.history;
-    ctx.snapshot = await this.scope.forRequest({
-      base: ctx.base,
-      context: ctx.toolContext,
-      only: toolsOf(ctx.session),
-    });
-    return requestOf(ctx, toolChoice, this.llmSettings);
-  }
-
   private async loop(ctx: TurnContext): Promise<void> {
     for (let toolRounds = 0; ; toolRounds++) {
       const last = toolRounds >= this.toolSettings.maxIterations;
-      const round = await this.completion(ctx, last ? 'none' : 'auto');
+      const round = await this.completions.next(ctx, last ? 'none' : 'auto');
       if (ctx.nudge?.open) this.metrics.nudged(nudgeAnswered(ctx, round));
       const tag = `session_id=${ctx.session.id} turn_id=${ctx.turnId}`;
       if (last || round.calls.length === 0) {
@@ -248,79 +232,6 @@ export class TurnManager {
         return;
       }
       await runCalls(this.executor, ctx, round);
-    }
-  }
-
-  /** One streamed completion, with the seed's fallback when it comes back empty. */
-  private async completion(ctx: TurnContext, toolChoice: 'auto' | 'none'): Promise<RoundResult> {
-    let request = await this.request(ctx, toolChoice);
-    const take = toolChoice === 'auto';
-    ctx.roundCalls = 0;
-    const starter = { executor: this.executor, limits: this.toolSettings };
-    const onEvent = (event: LlmEvent) =>
-      forwardEvent(ctx, event, take ? starter : undefined, (line) => this.logger.debug(line));
-    let round: RoundResult;
-    for (;;) {
-      const sent = ctx.visible.length;
-      try {
-        round = await this.track(ctx, 'stream', request, onEvent);
-        break;
-      } catch (error) {
-        const memory = this.memoryOf(ctx.session);
-        const shed = () => shedForContext(ctx, error, this.logger, this.metrics, memory);
-        if (ctx.visible.length !== sent || !shed()) throw error;
-        request = await this.request(ctx, toolChoice);
-      }
-    }
-    if (round.text.trim() === '' && round.calls.length === 0 && request.tools.length > 0) {
-      this.logger.warn(
-        `empty streamed round: asking once more without streaming (session_id=${ctx.session.id} turn_id=${ctx.turnId})`,
-      );
-      round = await this.track(ctx, 'reply', request, onEvent);
-    }
-    roundTextEnded(ctx);
-    if (round.text.trim() === '') round.text = '';
-    const warning = endWarning(round);
-    if (warning)
-      this.logger.warn(`${warning} (session_id=${ctx.session.id} turn_id=${ctx.turnId})`);
-    return round;
-  }
-
-  /**
-   * Runs one completion request's round (streamed, or the fallback's reply); keeps the text already
-   * sent in history when it is cut short.
-   */
-  private async track(
-    ctx: TurnContext,
-    kind: 'stream' | 'reply',
-    request: LlmRequest,
-    onEvent: (event: LlmEvent) => void,
-  ): Promise<RoundResult> {
-    const start = ctx.visible.length;
-    const meter = this.metrics.llmRequest(kind);
-    const streamed = kind === 'stream';
-    const { model } = this.llmSettings;
-    const span = completionSpan(this.spans, ctx.toolContext.span, request, streamed, model);
-    const sent = span ? { ...request, span: span.ref } : request;
-    const events$ = streamed
-      ? this.llm.stream(sent, ctx.signal)
-      : this.llm.chatReply(sent, ctx.signal);
-    try {
-      const round = await runRound(events$, ctx.signal, (event) => {
-        meter.see();
-        if (span && event.type === 'done')
-          span.set(completionAttributes(event.finishReason, event.usage));
-        onEvent(event);
-      });
-      meter.end('ok');
-      endSpan(span, undefined);
-      return round;
-    } catch (error) {
-      meter.end(error instanceof TurnCancelled ? 'cancelled' : 'error');
-      endSpan(span, error);
-      const partial = ctx.visible.toString().slice(start);
-      if (partial !== '') ctx.session.history.push({ role: 'assistant', content: partial });
-      throw error;
     }
   }
 }
