@@ -27,6 +27,39 @@ describe('argumentProblem', () => {
     );
   });
 
+  it("takes a value of an enum written in another case, with spaces for _ or -, as the enum's", () => {
+    const booking = {
+      type: 'object',
+      properties: {
+        meal: { type: 'string', enum: ['lunch', 'dinner'] },
+        seating: { enum: ['dine_in', 'take-away'] },
+        extras: { type: 'array', items: { enum: ['High chair', 'Café table'] } },
+        size: { enum: ['S', 's', 'M'] },
+        grade: { enum: ['A+', '-1'] },
+      },
+    };
+    const args: Record<string, unknown> = {
+      meal: ' Dinner ',
+      seating: 'Take Away',
+      extras: ['high-chair', 'CAFE TABLE'],
+      size: 'm',
+    };
+    expect(argumentProblem(booking, args)).toBeUndefined();
+    expect(args).toEqual({
+      meal: 'dinner',
+      seating: 'take-away',
+      extras: ['High chair', 'Café table'],
+      size: 'M',
+    });
+    expect(argumentProblem(booking, { seating: 'dine in' })).toBeUndefined();
+    // Two values the same but for case, or punctuation that makes another value: not guessed.
+    const notGuessed = 'must be equal to one of the allowed values';
+    expect(argumentProblem(booking, { size: 'S ' })).toMatch(notGuessed);
+    expect(argumentProblem(booking, { grade: 'A' })).toMatch(notGuessed);
+    expect(argumentProblem(booking, { grade: '1' })).toMatch(notGuessed);
+    expect(argumentProblem(booking, { meal: 'brunch' })).toMatch(notGuessed);
+  });
+
   it('refuses an integer past 2^53, which has lost its last digits, where the schema wants an integer', () => {
     const ids = {
       type: 'object',

@@ -24,7 +24,7 @@ const OPTIONS = {
 /**
  * An integer beyond 2^53 has already lost its last digits (JSON.parse and Number make it a
  * JavaScript number): a tool given one would look up, or change, another record than the one the
- * model named. Added beside every `"type": "integer"` (see withSafeIntegers).
+ * model named. Added beside every `"type": "integer"` (see withOwnKeywords).
  */
 const EXACT_INTEGER = {
   keyword: 'x-exact-integer',
@@ -44,6 +44,42 @@ const EXACT_INTEGER = {
   },
 } as const;
 
+/** A value as the model may have written one of an `enum`'s: case, accents, `_`, `-` aside. */
+function folded(value: string): string {
+  return value
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/(?<=[\p{L}\p{N}])[\s_-]+(?=[\p{L}\p{N}])/gu, ' ')
+    .trim();
+}
+
+/**
+ * A string not in its `enum` that is one of its values but for case, accents, spaces, `_` and
+ * `-` ("Dinner", "dine in" for `dine_in`), and only that one, becomes that value: a model that
+ * wrote it so is not sent back for another round, a second or more of a voice turn. Added beside
+ * every `enum` (see withOwnKeywords); before it, so that `enum` checks the value it becomes.
+ */
+const ENUM_FOLD = {
+  keyword: 'x-enum-fold',
+  schemaType: 'boolean',
+  modifying: true,
+  before: 'enum',
+  validate: (
+    _schema: boolean,
+    data: unknown,
+    parent?: { enum?: unknown },
+    cxt?: { parentData: Record<string | number, unknown>; parentDataProperty: string | number },
+  ): boolean => {
+    const values = parent?.enum;
+    if (typeof data !== 'string' || !Array.isArray(values) || values.includes(data)) return true;
+    const key = folded(data);
+    const same = values.filter((v) => typeof v === 'string' && folded(v) === key);
+    if (same.length === 1 && cxt?.parentData) cxt.parentData[cxt.parentDataProperty] = same[0];
+    return true;
+  },
+} as const;
+
 /**
  * An Ajv of its own for each schema compiled. An instance keeps every function it has compiled
  * (its scope holds them, for references between schemas) for as long as it lives, removeSchema
@@ -55,26 +91,31 @@ function newAjv(): Ajv {
   // A pattern JavaScript's Unicode expressions refuse no longer leaves the whole schema unchecked.
   const ajv = new Ajv({ ...OPTIONS, code: { regExp: lenientRegExp } });
   ajv.addKeyword(EXACT_INTEGER);
+  ajv.addKeyword(ENUM_FOLD);
   return ajv;
 }
 /** For errorsText only. */
 const texts = newAjv();
 
-/** `schema` with the exactness check beside each integer type, at any depth. */
-function withSafeIntegers(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withSafeIntegers);
+/** `schema` with the exactness check beside each integer type, the fold beside each `enum`. */
+function withOwnKeywords(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withOwnKeywords);
   if (typeof schema !== 'object' || schema === null) return schema;
   const copy = Object.fromEntries(
     Object.entries(schema).map(([key, value]) => [
       key,
       key === 'enum' || key === 'const' || key === 'default' || key === 'examples'
         ? value
-        : withSafeIntegers(value),
+        : withOwnKeywords(value),
     ]),
   );
-  const type = (schema as { type?: unknown }).type;
+  const { type, enum: values } = schema as { type?: unknown; enum?: unknown };
   const integer = type === 'integer' || (Array.isArray(type) && type.includes('integer'));
-  return integer ? { ...copy, 'x-exact-integer': true } : copy;
+  return {
+    ...copy,
+    ...(integer && { 'x-exact-integer': true }),
+    ...(Array.isArray(values) && { 'x-enum-fold': true }),
+  };
 }
 
 /** One compiled check per parameters schema; null when the schema cannot be compiled (not checked). */
@@ -83,7 +124,7 @@ const compiled = new WeakMap<JsonSchema, ValidateFunction | null>();
 function validatorOf(parameters: JsonSchema): ValidateFunction | null {
   let validate = compiled.get(parameters);
   if (validate === undefined) {
-    const schema = withSafeIntegers(
+    const schema = withOwnKeywords(
       withNullUnions(withTypedNullable(withJsonTypes(parameters, []) as JsonSchema)),
     ) as object;
     try {
