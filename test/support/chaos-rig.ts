@@ -16,6 +16,8 @@ export function toolSet(base: string, mcpUrl: string, all: boolean): Record<stri
     {
       ...weatherTool(`${base}/danger`),
       name: 'danger_weather',
+      // It acts: made again in a later round, it is not run twice (LLM_TOOL_REPEAT_CALLS).
+      method: 'POST',
       confirm: true,
       confirm_prompt: 'Check the weather in {city}?',
     },

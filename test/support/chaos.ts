@@ -111,6 +111,8 @@ const word = fc.constantFrom(
   ' ',
   ' città',
   ' 👋',
+  // An answer that ends on a promise is asked once more (LLM_TOOL_NUDGE).
+  ' Let me check that.',
 );
 const words = fc.array(word, { maxLength: 8 });
 const city = fc.constantFrom('Paris', 'Roma', 'São Paulo', 'a/b', '東京');
