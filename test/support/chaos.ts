@@ -111,8 +111,6 @@ const word = fc.constantFrom(
   ' ',
   ' città',
   ' 👋',
-  // An answer that ends on a promise is asked once more (LLM_TOOL_NUDGE).
-  ' Let me check that.',
 );
 const words = fc.array(word, { maxLength: 8 });
 const city = fc.constantFrom('Paris', 'Roma', 'São Paulo', 'a/b', '東京');
@@ -151,6 +149,15 @@ export const answer: fc.Arbitrary<Answer> = fc.oneof(
       kind: fc.constant('structured' as const),
       calls: fc.array(call, { minLength: 1, maxLength: 3 }),
       numbered: fc.boolean(),
+    }),
+  },
+  {
+    // An answer that ends on a promise, and no call: asked once more (LLM_TOOL_NUDGE).
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('text' as const),
+      words: words.map((w) => [...w, ' Let me check that.']),
+      delayMs: fc.constant(0),
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('stream_error' as const), words }) },
