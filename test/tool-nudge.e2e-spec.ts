@@ -1,5 +1,8 @@
+import { openAiSpeech } from './support/engine.js';
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { samples } from './support/prometheus.js';
+import { synthesised } from './support/waiting.js';
+import { voiceSession } from './support/ws-client.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
 import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
 
@@ -102,5 +105,32 @@ describe('LLM_TOOL_NUDGE=false', () => {
       text: PROMISE,
     });
     expect(rig.llm.requests).toHaveLength(1);
+  });
+});
+
+describe('a spoken promise', () => {
+  const rig = useEngineRig(
+    (base) => ({
+      LLM_MODEL: 'm',
+      LLM_TOOLS_FILE: writeToolsFile([weatherTool(base)]),
+      ...openAiSpeech(base),
+      SPEECH_AUDIO_LEAD_MS: '0',
+      SPEECH_TOOL_WAIT_MS: '300',
+    }),
+    (req, res) => {
+      if (req.path === '/audio/speech')
+        return void res.writeHead(200, { 'Content-Type': 'audio/pcm' }).end(Buffer.alloc(480, 7));
+      // A second of lookup: past SPEECH_TOOL_WAIT_MS.
+      setTimeout(() => res.end('Paris: sunny +21°C'), 1000);
+    },
+  );
+
+  it('is followed by the answer, with no wait phrase between: the caller was told already', async () => {
+    const ws = await voiceSession(rig.engine.wsUrl);
+    rig.llm.enqueue(sseText([PROMISE]), parisCall('call_1'), sseText(['It is sunny.']));
+    ws.send({ type: 'user_text', text: 'Weather in Paris?' });
+    await ws.waitFor((m) => m.type === 'audio_end', 0, 10_000);
+    expect(synthesised(rig.tools)).toEqual([PROMISE, 'It is sunny.']);
+    ws.close();
   });
 });
