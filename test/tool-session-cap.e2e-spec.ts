@@ -11,23 +11,39 @@ const CAPPED =
  * many times in one conversation, however the model is talked into calling it again.
  */
 describe('tools that run at most so many times in a conversation', () => {
-  const rig = useEngineRig((base) => ({
-    LLM_MODEL: 'm',
-    SESSION_RESUME_SECS: '60',
-    LLM_TOOLS_FILE: writeToolsFile([
-      {
-        name: 'send_sms',
-        url: `${base}/sms`,
-        method: 'POST',
-        parameters: {
-          type: 'object',
-          properties: { to: { type: 'string' } },
-          required: ['to'],
+  /** The statuses the fax backend answers with, in turn (200 once they are used up). */
+  const faxStatuses: number[] = [];
+  const rig = useEngineRig(
+    (base) => ({
+      LLM_MODEL: 'm',
+      SESSION_RESUME_SECS: '60',
+      LLM_TOOLS_FILE: writeToolsFile([
+        {
+          name: 'send_sms',
+          url: `${base}/sms`,
+          method: 'POST',
+          parameters: {
+            type: 'object',
+            properties: { to: { type: 'string' } },
+            required: ['to'],
+          },
+          max_calls_per_session: 2,
         },
-        max_calls_per_session: 2,
-      },
-    ]),
-  }));
+        { name: 'send_fax', url: `${base}/fax`, method: 'POST', max_calls_per_session: 1 },
+        // Nothing listens there: every connection is refused.
+        {
+          name: 'page_oncall',
+          url: 'http://127.0.0.1:1/page',
+          method: 'POST',
+          max_calls_per_session: 1,
+        },
+      ]),
+    }),
+    (req, res) => {
+      res.statusCode = req.path === '/fax' ? (faxStatuses.shift() ?? 200) : 200;
+      res.end(res.statusCode === 200 ? 'ok' : 'no');
+    },
+  );
   const client = useClientPerTest(rig);
   const sent = () => rig.tools.requests.filter((r) => r.path === '/sms').length;
 
@@ -59,6 +75,27 @@ describe('tools that run at most so many times in a conversation', () => {
     } finally {
       again.close();
     }
+  });
+
+  it('does not count a call the backend did nothing of: refused (4xx), or never reached', async () => {
+    const { ws } = client;
+    /** What the model read of a call of `name`. */
+    const call = async (name: string, n: number) => {
+      rig.llm.enqueue(
+        sseStructuredCalls([{ id: `call_${n}`, name, arguments: {} }]),
+        sseText(['Done.']),
+      );
+      await ws.turn('Send it.');
+      return rig.llm.requests.at(-1)!.body.messages.at(-1).content as string;
+    };
+    const capped = CAPPED.replace('2 times', '1 time');
+    faxStatuses.push(422, 500);
+    expect(await call('send_fax', 1)).toBe('Error: HTTP 422 Unprocessable Entity — no');
+    // A 5xx may have done it: counted.
+    expect(await call('send_fax', 2)).toBe('Error: HTTP 500 Internal Server Error — no');
+    expect(await call('send_fax', 3)).toBe(capped);
+    expect(await call('page_oncall', 4)).toMatch(/^Error: tool request failed: .*ECONNREFUSED/);
+    expect(await call('page_oncall', 5)).toMatch(/^Error: tool request failed: .*ECONNREFUSED/);
   });
 
   it('counts each conversation on its own', async () => {

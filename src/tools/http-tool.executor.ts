@@ -16,7 +16,7 @@ import { maskSecrets } from './tool-secrets.js';
 import { responseText } from './response-text.js';
 import { applyQuery } from './response-query.js';
 import { isSafe, type Tool } from './tool-definition.js';
-import { backendDown, toolRetryDelay, type AttemptFailure } from './tool-retry.js';
+import { backendDown, notActed, toolRetryDelay, type AttemptFailure } from './tool-retry.js';
 import { readLimited } from '../common/response-body.js';
 import { errorCode, timedOut, withoutContentType } from './http-io.js';
 import type { BreakerRun } from './tool-breaker.js';
@@ -84,12 +84,12 @@ export class HttpToolExecutor extends ToolExecutor {
 
   async execute(call: ToolInvocation): Promise<ToolOutcome> {
     const tool = call.snapshot.byName.get(call.name);
-    if (!tool) return this.fail(toolErrors.unknownTool(call.name));
+    if (!tool) return this.fail(toolErrors.unknownTool(call.name), true);
     if (call.rawArguments !== undefined) {
-      return this.fail(toolErrors.notAnObject(call.rawArguments));
+      return this.fail(toolErrors.notAnObject(call.rawArguments), true);
     }
     const request = buildHttpRequest(tool, call.args, call.context?.variables);
-    if ('error' in request) return this.fail(request.error);
+    if ('error' in request) return this.fail(request.error, true);
     const cacheKey = tool.cacheSecs ? this.cache.keyOf(tool, request) : undefined;
     const cached = cacheKey && (await this.cache.find(cacheKey));
     if (cached !== undefined) {
@@ -184,17 +184,21 @@ export class HttpToolExecutor extends ToolExecutor {
   ): Promise<{ outcome: ToolOutcome; failure: AttemptFailure }> {
     const { name } = tool;
     const secrets = () => this.tokens.secretsOf(tool);
+    const told = (outcome: ToolOutcome, failure: AttemptFailure) => ({
+      outcome: notActed(failure) ? { ...outcome, notActed: true } : outcome,
+      failure,
+    });
     try {
       const response = await this.authorised(tool, request, limits);
       // A backend that echoes its request (headers, URL) must not hand a secret to the model.
       const body = maskSecrets(response.body, secrets());
       const outcome = this.format({ ...response, body }, tool);
-      return { outcome, failure: { status: response.status, retryAfter: response.retryAfter } };
+      return told(outcome, { status: response.status, retryAfter: response.retryAfter });
     } catch (error) {
       const detail = maskSecrets(this.describeFailure(error, limits), secrets());
       this.logger.warn(`tool '${name}' request failed: ${detail}${privateCaHint(error)}`);
       const outcome = this.fail(toolErrors.requestFailed(detail));
-      return { outcome, failure: { code: errorCode(error), timedOut: timedOut(error) } };
+      return told(outcome, { code: errorCode(error), timedOut: timedOut(error) });
     }
   }
 
@@ -213,8 +217,9 @@ export class HttpToolExecutor extends ToolExecutor {
     );
   }
 
-  private fail(text: string): ToolOutcome {
-    return { ok: false, text };
+  /** A failed call; `notSent` when no request went out. */
+  private fail(text: string, notSent = false): ToolOutcome {
+    return notSent ? { ok: false, text, notActed: true } : { ok: false, text };
   }
 
   private format(response: RawResponse, tool: Tool): ToolOutcome {

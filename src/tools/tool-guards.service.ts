@@ -192,6 +192,7 @@ export class ToolGuards {
   }
 }
 
+/** A call the guards did not let through: never sent. */
 function fail(text: string): ToolOutcome {
-  return { ok: false, text };
+  return { ok: false, text, notActed: true };
 }

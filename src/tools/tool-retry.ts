@@ -47,6 +47,13 @@ export function toolRetryDelay(failure: AttemptFailure, plan: RetryPlan): number
   return retryDelayMs({ ...plan, retryAfterMs: retryAfter });
 }
 
+/** The attempt never reached the backend, or the backend refused it (4xx): it did nothing. */
+export function notActed(failure: AttemptFailure): boolean {
+  return 'status' in failure
+    ? failure.status >= 400 && failure.status < 500
+    : failure.code !== undefined && NEVER_SENT.has(failure.code);
+}
+
 /** The call's last attempt found the backend down: timed out, unreachable, or an HTTP 5xx. */
 export function backendDown(
   failure: AttemptFailure,

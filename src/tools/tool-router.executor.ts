@@ -45,8 +45,14 @@ export class ToolRouter extends ToolExecutor {
     const problem =
       call.rawArguments === undefined ? argumentProblem(tool.parameters, call.args) : undefined;
     if (problem) return Promise.resolve({ ok: false, text: toolErrors.requestFailed(problem) });
-    const refused = overSessionCap(tool, call.context?.callsMade);
-    if (refused) return Promise.resolve(refused);
+    const counted = overSessionCap(tool, call.context?.callsMade);
+    if (counted && 'refusal' in counted) return Promise.resolve(counted.refusal);
+    // A call the backend did nothing of is not counted after all: one more may run.
+    return counted ? this.kind(call, tool).then(counted.unless) : this.kind(call, tool);
+  }
+
+  /** Runs `call` of `tool` with its kind's executor. */
+  private kind(call: ToolInvocation, tool: Tool): Promise<ToolOutcome> {
     if (tool.kind === 'mcp') return this.mcp.execute(call);
     if (tool.kind === 'end_session') return Promise.resolve(endSession(call));
     if (tool.kind === 'transfer_call') return Promise.resolve(transferCall(call, tool));
@@ -89,17 +95,24 @@ export class ToolRouter extends ToolExecutor {
 
 /**
  * A call past its tool's `max_calls_per_session` in the conversation (`made`, the session's
- * count, is taken one further otherwise): its refusal. Calls refused for their arguments are not
- * counted; calls made from inside another tool are.
+ * count): its refusal. Otherwise the call is counted (before it runs: calls made at once cannot
+ * all slip under the cap), and `unless` takes the count back for an outcome the backend did
+ * nothing of (`notActed`). Calls refused for their arguments are not counted; calls made from
+ * inside another tool are.
  */
 function overSessionCap(
   tool: Tool,
   made: Map<string, number> | undefined,
-): ToolOutcome | undefined {
+): { refusal: ToolOutcome } | { unless: (outcome: ToolOutcome) => ToolOutcome } | undefined {
   const max = tool.maxCallsPerSession;
   if (max === undefined || !made) return undefined;
   const count = made.get(tool.name) ?? 0;
-  if (count >= max) return { ok: false, text: toolErrors.sessionCap(max) };
+  if (count >= max) return { refusal: { ok: false, text: toolErrors.sessionCap(max) } };
   made.set(tool.name, count + 1);
-  return undefined;
+  return {
+    unless: (outcome) => {
+      if (outcome.notActed) made.set(tool.name, Math.max(0, (made.get(tool.name) ?? 1) - 1));
+      return outcome;
+    },
+  };
 }
