@@ -1,5 +1,5 @@
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
-import { postTools, writeToolsFile } from './support/tools-file.js';
+import { postTools, smsTool, writeToolsFile } from './support/tools-file.js';
 import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
 
@@ -18,17 +18,7 @@ describe('tools that run at most so many times in a conversation', () => {
       LLM_MODEL: 'm',
       SESSION_RESUME_SECS: '60',
       LLM_TOOLS_FILE: writeToolsFile([
-        {
-          name: 'send_sms',
-          url: `${base}/sms`,
-          method: 'POST',
-          parameters: {
-            type: 'object',
-            properties: { to: { type: 'string' } },
-            required: ['to'],
-          },
-          max_calls_per_session: 2,
-        },
+        smsTool(base, { max_calls_per_session: 2 }),
         { name: 'send_fax', url: `${base}/fax`, method: 'POST', max_calls_per_session: 1 },
         // Nothing listens there: every connection is refused.
         {
@@ -50,7 +40,9 @@ describe('tools that run at most so many times in a conversation', () => {
   /** A turn in which the model calls send_sms with `args`; what it read of the call. */
   async function sms(ws: WsClient, args: Record<string, unknown>, n: number) {
     rig.llm.enqueue(
-      sseStructuredCalls([{ id: `call_${n}`, name: 'send_sms', arguments: args }]),
+      sseStructuredCalls([
+        { id: `call_${n}`, name: 'send_sms', arguments: { text: 'Hi', ...args } },
+      ]),
       sseText(['Done.']),
     );
     await ws.turn('Text my friend.');

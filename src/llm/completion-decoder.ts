@@ -11,6 +11,7 @@ import { CallTally, callKey } from './call-tally.js';
 import { errorMessageOf } from './stream-fault.js';
 import { StreamedText } from './streamed-text.js';
 import { StructuredCallAssembler, type AssembledCall } from './structured-call-assembler.js';
+import { parseJsonExact } from './parsing/json.js';
 
 const CALL_DEBRIS = /^[\s>]*$/;
 
@@ -36,6 +37,8 @@ export class CompletionDecoder {
   /** All the reasoning, for the rescue of a call written there. */
   private readonly reasoning = new StreamedText();
   private finishReason: string | null = null;
+  /** The output has ended: calls emitted now were still open (see emitCall). */
+  private ending = false;
   /** A choice has said why it finished (`finish_reason`). */
   get finished(): boolean {
     return this.finishReason !== null;
@@ -146,6 +149,9 @@ export class CompletionDecoder {
       ];
     const choice = choices[0];
     const message = choice?.message ?? {};
+    // The whole output is here: its calls are read as the stream's are at its end.
+    this.finishReason = choice?.finish_reason ?? null;
+    this.ending = true;
     this.addReasoning(message.reasoning_content ?? message.reasoning, out);
     const content = this.unpart(message.content, out);
     if (typeof content === 'string') this.fromText(content, out);
@@ -175,6 +181,7 @@ export class CompletionDecoder {
   end(): LlmEvent[] {
     const out: LlmEvent[] = [];
     this.out = out;
+    this.ending = true;
     if (this.dialects) this.mended(this.dialects.end());
     this.mistral?.end(this.split);
     if (this.head !== null) this.settle(this.head.push('', true));
@@ -253,7 +260,8 @@ export class CompletionDecoder {
   }
 
   private fromStructured(call: AssembledCall, out: LlmEvent[]): void {
-    this.emitCall(callFrom(call.name, call.arguments), call.id, out, 'structured');
+    const whole = call.arguments.trim() !== '' && parseJsonExact(call.arguments) !== undefined;
+    this.emitCall(callFrom(call.name, call.arguments), call.id, out, 'structured', !whole);
   }
 
   /**
@@ -286,8 +294,14 @@ export class CompletionDecoder {
     id: string | undefined,
     out: LlmEvent[],
     source: 'structured' | 'text' | 'reasoning',
+    unfinished = true,
   ): void {
     const call = { ...parsed, name: this.toolName(parsed.name) };
+    // Still being written when the output reached the model's token limit: its arguments were
+    // mended into JSON (a text cut mid-word would be sent as it is), so it is not to run. A text
+    // call emitted at the end had no closing tag; a structured one's JSON did not close.
+    const cutOff =
+      this.ending && this.finishReason === 'length' && source !== 'reasoning' && unfinished;
     const valid = call.raw === JSON.stringify(call.args);
     const key = callKey(call.name, call.args, valid ? '' : call.raw);
     if (!this.tally.add(key, source)) return;
@@ -298,6 +312,7 @@ export class CompletionDecoder {
       arguments: call.args,
       rawArguments: call.raw,
       argumentsValid: valid,
+      ...(cutOff && { cutOff: true as const }),
     };
     out.push(event);
   }

@@ -63,6 +63,8 @@ export type LlmEvent =
       /** The arguments as written; differs from JSON of `arguments` when they were not a JSON object. */
       rawArguments: string;
       argumentsValid: boolean;
+      /** Still being written when the output reached the token limit (`finish_reason: "length"`). */
+      cutOff?: true;
     }
   | { type: 'done'; finishReason: string | null; usage?: LlmUsage }
   | {

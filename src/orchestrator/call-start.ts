@@ -34,6 +34,11 @@ export function announceCall(ctx: TurnContext, call: ToolCallEvent, starter: Cal
     ctx.started.set(call.id, { outcome: Promise.resolve({ ok: false, text, ms: 0 }) });
     return;
   }
+  if (call.cutOff) {
+    const text = toolErrors.cutOff();
+    ctx.started.set(call.id, { outcome: Promise.resolve({ ok: false, text, ms: 0 }) });
+    return;
+  }
   const tool = ctx.snapshot.byName.get(call.name);
   const earlier = ctx.results.earlier(call, tool);
   if (earlier !== undefined) {

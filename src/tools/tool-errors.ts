@@ -20,6 +20,9 @@ export const toolErrors = {
   /** A tool's `max_calls_per_session` calls have run in the conversation: this one was not. */
   sessionCap: (max: number) =>
     `Error: tool request failed: not run: this tool runs at most ${max} time${max === 1 ? '' : 's'} in a conversation, and has run that often in this one`,
+  /** A call still being written when the model's output reached its token limit: not run. */
+  cutOff: () =>
+    'Error: tool request failed: not run: your output reached its token limit before this call was complete (its arguments were cut off); make the call again, with shorter arguments',
   /** Arguments the model wrote that are not a JSON object (as it wrote them). */
   notAnObject: (raw: string) =>
     `Error: tool request failed: arguments are not a JSON object: ${raw}`,

@@ -22,6 +22,24 @@ export function writeToolsFile(tools: unknown): string {
 }
 
 /** The seed's weather tool (§8): GET `{base}/{city}?format=3`. */
+/** A tool that acts: `send_sms`, a POST of `to` and `text` (both required) to `base`/sms. */
+export function smsTool(
+  base: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    name: 'send_sms',
+    url: `${base}/sms`,
+    method: 'POST',
+    parameters: {
+      type: 'object',
+      properties: { to: { type: 'string' }, text: { type: 'string' } },
+      required: ['to', 'text'],
+    },
+    ...extra,
+  };
+}
+
 export function weatherTool(base: string): Record<string, unknown> {
   return {
     name: 'get_weather',
