@@ -27,6 +27,14 @@ describe('tools that run at most so many times in a conversation', () => {
           method: 'POST',
           max_calls_per_session: 1,
         },
+        {
+          type: 'mcp',
+          name: 'mcp_page',
+          url: 'http://127.0.0.1:1/mcp',
+          description: 'Pages the engineer on call',
+          parameters: { type: 'object', properties: {} },
+          max_calls_per_session: 1,
+        },
       ]),
     }),
     (req, res) => {
@@ -88,6 +96,8 @@ describe('tools that run at most so many times in a conversation', () => {
     expect(await call('send_fax', 3)).toBe(capped);
     expect(await call('page_oncall', 4)).toMatch(/^Error: tool request failed: .*ECONNREFUSED/);
     expect(await call('page_oncall', 5)).toMatch(/^Error: tool request failed: .*ECONNREFUSED/);
+    expect(await call('mcp_page', 6)).toMatch(/^Error: tool request failed: .*ECONNREFUSED/);
+    expect(await call('mcp_page', 7)).toMatch(/^Error: tool request failed: .*ECONNREFUSED/);
   });
 
   it('counts each conversation on its own', async () => {

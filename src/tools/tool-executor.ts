@@ -12,9 +12,10 @@ export interface ToolOutcome {
   /** HTTP tools with `cache_secs`: the result of an earlier identical request, not sent again. */
   cached?: boolean;
   /**
-   * HTTP tools: the backend did nothing of the call — it was never sent (an open circuit, a
-   * refused connection, no turn within `max_concurrency` or `rate_limit`, a request that could
-   * not be built) or the backend refused it (HTTP 4xx). Not counted in `max_calls_per_session`.
+   * HTTP and MCP tools: the backend did nothing of the call — it was never sent (an open circuit,
+   * a refused connection, a name that does not resolve, no turn within `max_concurrency` or
+   * `rate_limit`, a request that could not be built) or an HTTP backend refused it (4xx). Not
+   * counted in `max_calls_per_session`.
    */
   notActed?: boolean;
 }

@@ -51,7 +51,7 @@ export function toolRetryDelay(failure: AttemptFailure, plan: RetryPlan): number
 export function notActed(failure: AttemptFailure): boolean {
   return 'status' in failure
     ? failure.status >= 400 && failure.status < 500
-    : failure.code !== undefined && NEVER_SENT.has(failure.code);
+    : failure.code !== undefined && (NEVER_SENT.has(failure.code) || failure.code === 'ENOTFOUND');
 }
 
 /** The call's last attempt found the backend down: timed out, unreachable, or an HTTP 5xx. */

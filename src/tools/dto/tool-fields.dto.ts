@@ -59,7 +59,7 @@ export class ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
-      'At most this many calls of the tool run in one conversation (a resumed one goes on counting); a further call is not run, and the model reads why. An HTTP call its backend did nothing of (never sent, or refused with a 4xx) is not counted. For tools that act and should not be made to act without end: a text message, a refund, a transfer (1 to 1000)',
+      'At most this many calls of the tool run in one conversation (a resumed one goes on counting); a further call is not run, and the model reads why. An HTTP or MCP call its backend did nothing of (never sent, or refused with an HTTP 4xx) is not counted. For tools that act and should not be made to act without end: a text message, a refund, a transfer (1 to 1000)',
     minimum: 1,
     maximum: 1000,
     example: 3,

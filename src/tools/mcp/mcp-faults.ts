@@ -112,6 +112,17 @@ export function notStarted(error: unknown): error is { code: string; path?: stri
   return typeof err.code === 'string' && String(err.syscall).startsWith('spawn');
 }
 
+/**
+ * The call never reached its server: a refused connection, a name that does not resolve, a
+ * command that could not be started (see ToolOutcome's `notActed`).
+ */
+export function neverSent(error: unknown): boolean {
+  const code = (error as { cause?: { code?: string } }).cause?.code;
+  return (
+    notStarted(error) || code === 'ECONNREFUSED' || code === 'EAI_AGAIN' || code === 'ENOTFOUND'
+  );
+}
+
 /** Timed out, unreachable, or an HTTP 5xx: the server, not the call, failed. */
 export function serverDown(error: unknown): boolean {
   if (timedOut(error) || notStarted(error)) return true;

@@ -32,7 +32,7 @@ import { fillListed, groupsOf, groupTools, leftOutBy, listedNames } from './mcp-
 import { targetOf } from './mcp-target.js';
 import { commandLine } from './mcp-command.js';
 import { mcpResultText } from './mcp-result.js';
-import { describeFailure, requiresTask, serverDown } from './mcp-faults.js';
+import { describeFailure, neverSent, requiresTask, serverDown } from './mcp-faults.js';
 
 /**
  * Runs MCP tools: each call is a `tools/call` on the tool's server (over HTTP, or the standard
@@ -99,7 +99,8 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
 
   execute(call: ToolInvocation): Promise<ToolOutcome> {
     const tool = call.snapshot.byName.get(call.name);
-    const refuse = (text: string) => Promise.resolve({ ok: false, text });
+    // Never sent: not counted in `max_calls_per_session`.
+    const refuse = (text: string) => Promise.resolve({ ok: false, text, notActed: true });
     if (!tool) return refuse(toolErrors.unknownTool(call.name));
     if (call.rawArguments !== undefined) return refuse(toolErrors.notAnObject(call.rawArguments));
     const target = targetOf(tool, call.context?.variables);
@@ -180,7 +181,11 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
         };
       const detail = maskSecrets(describeFailure(error, timeoutSecs), this.tokens.secretsOf(tool));
       this.logger.warn(`tool '${tool.name}' (MCP) failed: ${detail}${privateCaHint(error)}`);
-      const value = { ok: false, text: toolErrors.requestFailed(detail) };
+      const value = {
+        ok: false,
+        text: toolErrors.requestFailed(detail),
+        ...(neverSent(error) && { notActed: true }),
+      };
       return { value, backendDown: serverDown(error) };
     }
   }
