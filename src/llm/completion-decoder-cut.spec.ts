@@ -50,6 +50,13 @@ describe('CompletionDecoder: calls cut off at the token limit', () => {
     ]);
   });
 
+  it('leaves an XML call that closed, though prose after it ran into the limit', () => {
+    const closed = `${XML_CUT}med.\n</parameter>\n</function>\n</tool_call>\n`;
+    expect(
+      calls([delta({ content: closed }), delta({ content: 'I have sent' }), delta({}, 'length')]),
+    ).toEqual([{ name: 'send_sms', cutOff: false }]);
+  });
+
   it('leaves a call whose JSON closed, and any call of an output that ended otherwise', () => {
     expect(calls([structured(WHOLE), delta({}, 'length')])).toEqual([
       { name: 'send_sms', cutOff: false },
@@ -72,5 +79,18 @@ describe('CompletionDecoder: calls cut off at the token limit', () => {
     expect(decoder.reply(reply).find((e) => e.type === 'tool_call')).toMatchObject({
       cutOff: true,
     });
+    // A call in its text that closed, then more text the limit cut: the call had ended.
+    const closed = {
+      choices: [
+        {
+          message: {
+            content: `${XML_CUT}med.\n</parameter>\n</function>\n</tool_call>\nI have sent`,
+          },
+          finish_reason: 'length',
+        },
+      ],
+    };
+    const events = new CompletionDecoder(schemas).reply(closed);
+    expect(events.find((e) => e.type === 'tool_call')).not.toHaveProperty('cutOff');
   });
 });

@@ -61,7 +61,7 @@ export class CompletionDecoder {
       this.reasoning.append(text);
       this.out.push({ type: 'reasoning', text });
     },
-    call: (call) => this.emitCall(call, undefined, this.out, 'text'),
+    call: (call) => this.emitCall(call, undefined, this.out, 'text', call.unclosed === true),
   };
 
   /**
@@ -149,13 +149,14 @@ export class CompletionDecoder {
       ];
     const choice = choices[0];
     const message = choice?.message ?? {};
-    // The whole output is here: its calls are read as the stream's are at its end.
     this.finishReason = choice?.finish_reason ?? null;
-    this.ending = true;
     this.addReasoning(message.reasoning_content ?? message.reasoning, out);
     const content = this.unpart(message.content, out);
     if (typeof content === 'string') this.fromText(content, out);
     this.refusal(message.refusal, out);
+    // The calls are whole messages' own, read as a stream's are at its end (a text call with its
+    // closing tag, above, was not cut).
+    this.ending = true;
     for (const [index, call] of (Array.isArray(message.tool_calls)
       ? message.tool_calls
       : []
@@ -294,14 +295,14 @@ export class CompletionDecoder {
     id: string | undefined,
     out: LlmEvent[],
     source: 'structured' | 'text' | 'reasoning',
-    unfinished = true,
+    unfinished = false,
   ): void {
     const call = { ...parsed, name: this.toolName(parsed.name) };
     // Still being written when the output reached the model's token limit: its arguments were
-    // mended into JSON (a text cut mid-word would be sent as it is), so it is not to run. A text
-    // call emitted at the end had no closing tag; a structured one's JSON did not close.
-    const cutOff =
-      this.ending && this.finishReason === 'length' && source !== 'reasoning' && unfinished;
+    // mended into JSON (a text cut mid-word would be sent as it is), so it is not to run. A
+    // structured call still open at the end whose JSON did not close; an XML call whose closing
+    // tags never came.
+    const cutOff = this.ending && this.finishReason === 'length' && unfinished;
     const valid = call.raw === JSON.stringify(call.args);
     const key = callKey(call.name, call.args, valid ? '' : call.raw);
     if (!this.tally.add(key, source)) return;

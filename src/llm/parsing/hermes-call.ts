@@ -10,6 +10,8 @@ export interface ParsedTextCall {
   args: Record<string, unknown>;
   /** Arguments as JSON text; for arguments that are not an object, the value as written. */
   raw: string;
+  /** The output ended inside the call (an XML call's closing tags never came). */
+  unclosed?: true;
 }
 
 /** Arguments nested deeper than MAX_JSON_DEPTH make no call's (the model hears so). */

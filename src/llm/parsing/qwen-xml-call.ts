@@ -15,6 +15,8 @@ export type XmlCallResult =
       args: Record<string, unknown>;
       end: number;
       trailingText: boolean;
+      /** The output ended inside the call: its last value, or its closing tags, never came. */
+      unclosed?: true;
     };
 
 /**
@@ -47,7 +49,9 @@ export function parseXmlCall(
   opts: { wrapped: boolean; final: boolean; schemas: ToolSchemas },
 ): XmlCallResult {
   try {
-    return new XmlCallParser(s, opts.wrapped, opts.final, opts.schemas).parse();
+    const parser = new XmlCallParser(s, opts.wrapped, opts.final, opts.schemas);
+    const result = parser.parse();
+    return result.kind === 'call' && parser.ranOut ? { ...result, unclosed: true } : result;
   } catch (e) {
     if (e === INCOMPLETE) return { kind: 'incomplete' };
     throw e;

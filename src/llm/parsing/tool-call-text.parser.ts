@@ -258,7 +258,10 @@ export class ToolCallTextParser {
       this.mode = 'text';
       return true;
     }
-    const call: ParsedTextCall = parsedCall(result.name, result.args);
+    const call: ParsedTextCall = {
+      ...parsedCall(result.name, result.args),
+      ...(result.unclosed && { unclosed: true }),
+    };
     if (result.trailingText && !final) {
       this.pending = { call, end: result.end, scanFrom: result.end };
       this.mode = 'pending';

@@ -15,9 +15,13 @@ export abstract class XmlScanner {
     protected readonly final: boolean,
   ) {}
 
+  /** The output ended before what was being read closed (see atEnd). */
+  ranOut = false;
+
   /** At the end of the input: `value` when the output is over, else wait for more. */
   protected atEnd<T>(value: T): T {
     if (!this.final) throw INCOMPLETE;
+    this.ranOut = true;
     return value;
   }
 
