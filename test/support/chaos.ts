@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { sseStructuredCalls, sseText, type Script } from './fake-llm.js';
+import { sseChunk, sseStructuredCalls, sseText, type Script } from './fake-llm.js';
 import { pieces, xmlCall } from './turn-harness.js';
 
 /**
@@ -59,6 +59,8 @@ export type Answer =
   | { kind: 'hermes'; name: string; city: string }
   /** `numbered`: ids restart at `call_0` in every response, as some servers number them. */
   | { kind: 'structured'; calls: [string, string][]; numbered: boolean }
+  /** A structured call whose arguments the token limit cut (`finish_reason: "length"`). */
+  | { kind: 'cut_call'; call: [string, string] }
   | { kind: 'stream_error'; words: string[] }
   | { kind: 'status'; status: 400 | 500 }
   | { kind: 'cut'; words: string[] }
@@ -160,6 +162,7 @@ export const answer: fc.Arbitrary<Answer> = fc.oneof(
       delayMs: fc.constant(0),
     }),
   },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cut_call' as const), call }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('stream_error' as const), words }) },
   {
     weight: 1,
@@ -273,6 +276,11 @@ export function scriptOf(a: Answer, ids: () => string): Script {
           4,
         ),
       );
+    case 'cut_call': {
+      const [name, city] = a.call;
+      const [role, half] = sseStructuredCalls([{ id: ids(), name, arguments: { city } }]).pieces;
+      return { kind: 'sse', pieces: [role!, half!, sseChunk({}, 'length'), 'data: [DONE]\n\n'] };
+    }
     case 'structured':
       return sseStructuredCalls(
         a.calls.map(([name, c], i) => ({
