@@ -174,7 +174,6 @@ export class CompletionDecoder {
         out,
       );
     }
-    this.finishReason = choice?.finish_reason ?? null;
     return [...out, ...this.end()];
   }
 

@@ -27,25 +27,10 @@ export interface CallStarter {
 export function announceCall(ctx: TurnContext, call: ToolCallEvent, starter: CallStarter): void {
   ctx.emit({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
   const { limits } = starter;
-  if (++ctx.roundCalls > limits.maxCallsPerRound) {
-    const text = toolErrors.requestFailed(
-      `not run: at most ${limits.maxCallsPerRound} calls are run per message; make the others after these results`,
-    );
-    ctx.started.set(call.id, { outcome: Promise.resolve({ ok: false, text, ms: 0 }) });
-    return;
-  }
-  if (call.cutOff) {
-    const text = toolErrors.cutOff();
-    ctx.started.set(call.id, { outcome: Promise.resolve({ ok: false, text, ms: 0 }) });
-    return;
-  }
   const tool = ctx.snapshot.byName.get(call.name);
-  const earlier = ctx.results.earlier(call, tool);
-  if (earlier !== undefined) {
-    const text = repeatedText(earlier);
-    ctx.started.set(call.id, {
-      outcome: Promise.resolve({ ok: true, text, ms: 0, repeated: true }),
-    });
+  const answer = notRun(ctx, call, tool, limits.maxCallsPerRound);
+  if (answer) {
+    ctx.started.set(call.id, { outcome: Promise.resolve({ ...answer, ms: 0 }) });
     return;
   }
   const client = ctx.clientTools.get(call.name);
@@ -57,6 +42,28 @@ export function announceCall(ctx: TurnContext, call: ToolCallEvent, starter: Cal
     ctx.started.set(call.id, { outcome: timed(outcome, ctx.callSignal) });
   } else if (limits.earlyStart && startsEarly(tool))
     ctx.started.set(call.id, startCall(starter.executor, ctx, call));
+}
+
+/**
+ * What the model reads of a call that is not run: one beyond the round's limit of calls, one cut
+ * off at the model's token limit, or one that repeats a call that acted earlier in the turn
+ * (`repeated`); undefined for a call to run. Counts the call in the round.
+ */
+function notRun(
+  ctx: TurnContext,
+  call: ToolCallEvent,
+  tool: Tool | undefined,
+  maxCallsPerRound: number,
+): (ToolOutcome & { repeated?: boolean }) | undefined {
+  if (++ctx.roundCalls > maxCallsPerRound) {
+    const why = `not run: at most ${maxCallsPerRound} calls are run per message; make the others after these results`;
+    return { ok: false, text: toolErrors.requestFailed(why) };
+  }
+  if (call.cutOff) return { ok: false, text: toolErrors.cutOff() };
+  const earlier = ctx.results.earlier(call, tool);
+  return earlier === undefined
+    ? undefined
+    : { ok: true, text: repeatedText(earlier), repeated: true };
 }
 
 /**

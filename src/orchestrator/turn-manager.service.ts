@@ -46,17 +46,16 @@ export class TurnManager {
     private readonly metrics: EngineMetrics,
     private readonly spans: Spans,
   ) {
-    const [logger, memoryOf] = [this.logger, (session: Session) => this.memoryOf(session)];
-    const settings = { llmSettings, toolSettings };
     this.completions = new Completions({
       llm,
       scope,
       executor,
       metrics,
       spans,
-      logger,
-      memoryOf,
-      ...settings,
+      llmSettings,
+      toolSettings,
+      logger: this.logger,
+      memoryOf: (session) => this.memoryOf(session),
     });
   }
 

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { setOwn } from '../llm/parsing/json.js';
 import { MAX_JSON_DEPTH } from '../common/nesting.js';
+import { fold } from '../common/plain-words.js';
 import type { JsonSchema } from './tool-definition.js';
 import { withJsonTypes } from './parameters-schema.js';
 import { withNullUnions, withTypedNullable } from './null-unions.js';
@@ -46,10 +47,7 @@ const EXACT_INTEGER = {
 
 /** A value as the model may have written one of an `enum`'s: case, accents, `_`, `-` aside. */
 function folded(value: string): string {
-  return value
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
+  return fold(value)
     .replace(/(?<=[\p{L}\p{N}])[\s_-]+(?=[\p{L}\p{N}])/gu, ' ')
     .trim();
 }

@@ -3,6 +3,14 @@ import type { ToolInvocation } from './tool-executor.js';
 
 /** Failures after which the request never reached the backend: retried whatever the method. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
+
+/**
+ * A connection error `code` after which the request never reached its server: those retried
+ * (NEVER_SENT), and a name that does not resolve (not retried: it will not resolve in a moment).
+ */
+export function neverSentCode(code: string | undefined): boolean {
+  return code !== undefined && (NEVER_SENT.has(code) || code === 'ENOTFOUND');
+}
 /** A connection dropped or unreachable on the way: the backend may have seen the request. */
 const DROPPED = new Set(['ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
 /** Overloaded, restarting, or a gateway that could not reach it. */
@@ -51,7 +59,7 @@ export function toolRetryDelay(failure: AttemptFailure, plan: RetryPlan): number
 export function notActed(failure: AttemptFailure): boolean {
   return 'status' in failure
     ? failure.status >= 400 && failure.status < 500
-    : failure.code !== undefined && (NEVER_SENT.has(failure.code) || failure.code === 'ENOTFOUND');
+    : neverSentCode(failure.code);
 }
 
 /** The call's last attempt found the backend down: timed out, unreachable, or an HTTP 5xx. */

@@ -1,4 +1,5 @@
 /** How requests to MCP servers fail, and what that says about their connection. */
+import { neverSentCode } from '../tool-retry.js';
 import { untrustedCertificate } from '../../common/connection-error.js';
 import { TOO_LARGE } from './mcp-fetch.js';
 import {
@@ -117,10 +118,7 @@ export function notStarted(error: unknown): error is { code: string; path?: stri
  * command that could not be started (see ToolOutcome's `notActed`).
  */
 export function neverSent(error: unknown): boolean {
-  const code = (error as { cause?: { code?: string } }).cause?.code;
-  return (
-    notStarted(error) || code === 'ECONNREFUSED' || code === 'EAI_AGAIN' || code === 'ENOTFOUND'
-  );
+  return notStarted(error) || neverSentCode((error as { cause?: { code?: string } }).cause?.code);
 }
 
 /** Timed out, unreachable, or an HTTP 5xx: the server, not the call, failed. */
