@@ -4,6 +4,7 @@ import { MAX_JSON_DEPTH } from '../common/nesting.js';
 import { fold } from '../common/plain-words.js';
 import type { JsonSchema } from './tool-definition.js';
 import { withJsonTypes } from './parameters-schema.js';
+import { decodeTextValues } from './argument-decoding.js';
 import { withNullUnions, withTypedNullable } from './null-unions.js';
 import { dereferenced, shapeOf } from './schema-shape.js';
 import { lenientRegExp } from './schema-patterns.js';
@@ -140,13 +141,16 @@ function validatorOf(parameters: JsonSchema): ValidateFunction | null {
  * Checks a call's arguments against its tool's parameters before the tool runs, so that the
  * model learns which argument is wrong (and can call again) instead of the tool's backend getting
  * an incomplete request. Values whose type is clear are coerced in `args` ("5" → 5 for an
- * integer). An optional argument given as null counts as absent, as models often send it.
+ * integer; an object, a list or a boolean written as its text, argument-decoding.ts). An optional
+ * argument given as null counts as absent, as models often send it.
  * Returns the problem, or undefined when the call may run.
  */
 export function argumentProblem(
   parameters: JsonSchema | undefined,
   args: Record<string, unknown>,
 ): string | undefined {
+  // Objects and lists written as their text become what they say first, then are checked.
+  if (parameters) decodeTextValues(parameters, args, parameters);
   const polluting = pollutingKey(args, 'arguments');
   if (polluting)
     return `invalid arguments: ${polluting} is not allowed (it would change object prototypes in a JavaScript backend)`;

@@ -1,0 +1,86 @@
+import { argumentProblem } from './argument-check.js';
+
+const order = {
+  type: 'object',
+  properties: {
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { name: { type: 'string' }, qty: { type: 'integer' } },
+        required: ['name'],
+      },
+    },
+    tags: { type: 'array', items: { type: 'string' } },
+    address: { $ref: '#/$defs/Address' },
+    gift: { type: 'boolean' },
+    note: { type: 'string' },
+    extra: { anyOf: [{ type: 'object' }, { type: 'string' }] },
+    options: { type: 'dict' },
+  },
+  required: ['items'],
+  $defs: {
+    Address: {
+      anyOf: [
+        { type: 'object', properties: { city: { type: 'string' }, zip: { type: 'integer' } } },
+        { type: 'null' },
+      ],
+    },
+  },
+};
+
+describe('arguments written as their text', () => {
+  it('become the object, the list or the boolean their schema takes, at any depth', () => {
+    const args: Record<string, unknown> = {
+      items: '[{"name": "milk", "qty": "2"}, {"name": "bread"}]',
+      tags: " ['fresh', 'organic'] ",
+      address: '{"city": "Rome", "zip": "00184"}',
+      gift: 'True',
+      options: "{'wrap': True}",
+    };
+    expect(argumentProblem(order, args)).toBeUndefined();
+    expect(args).toEqual({
+      items: [{ name: 'milk', qty: 2 }, { name: 'bread' }],
+      tags: ['fresh', 'organic'],
+      address: { city: 'Rome', zip: 184 },
+      gift: true,
+      options: { wrap: true },
+    });
+    const nested: Record<string, unknown> = { items: ['{"name": "eggs", "qty": 12}'] };
+    expect(argumentProblem(order, nested)).toBeUndefined();
+    expect(nested).toEqual({ items: [{ name: 'eggs', qty: 12 }] });
+  });
+
+  it('leave a string parameter, or one that may be a string, as the model wrote it', () => {
+    const args: Record<string, unknown> = {
+      items: [],
+      note: '{"ring": "twice"}',
+      extra: '{"a": 1}',
+    };
+    expect(argumentProblem(order, args)).toBeUndefined();
+    expect(args).toEqual({ items: [], note: '{"ring": "twice"}', extra: '{"a": 1}' });
+  });
+
+  it('are refused as before when the text is not the type asked for', () => {
+    // A list where an object is asked, text that is not JSON, a JSON string of the wrong shape.
+    expect(argumentProblem(order, { items: [], address: '["Rome"]' })).toMatch(
+      'invalid arguments: arguments/address must be object',
+    );
+    expect(argumentProblem(order, { items: '[{"name": "milk"' })).toBe(
+      'invalid arguments: arguments/items/0 must be object',
+    );
+    expect(argumentProblem(order, { items: [], gift: 'yes please' })).toBe(
+      'invalid arguments: arguments/gift must be boolean',
+    );
+    expect(argumentProblem(order, { items: '[{"qty": 1}]' })).toBe(
+      "invalid arguments: arguments/items/0 must have required property 'name'",
+    );
+  });
+
+  it('are checked for keys that would pollute prototypes once decoded', () => {
+    expect(argumentProblem(order, { items: [], address: '{"__proto__": {"admin": true}}' })).toBe(
+      'invalid arguments: arguments/address/__proto__ is not allowed (it would change object prototypes in a JavaScript backend)',
+    );
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * Arguments a model wrote as text where their schema takes something else: an object or a list
+ * written as its JSON (or Python literal) text, `"{\"city\": \"Rome\"}"`, `"['milk', 'bread']"`,
+ * as models often encode nested values once more; a boolean written `"True"` or `" false "`.
+ * Pure: no Nest import.
+ */
+import { MAX_JSON_DEPTH } from '../common/nesting.js';
+import { parseJsonExact, setOwn } from '../llm/parsing/json.js';
+import { parsePythonLiteral } from '../llm/parsing/python-literal.js';
+import { canonicalType } from '../llm/parsing/value-typing.js';
+import type { JsonSchema } from './tool-definition.js';
+import { dereferenced, isObject, MAX_HOPS, shapeOf } from './schema-shape.js';
+
+/**
+ * The JSON types `schema` takes (its `$ref` followed, its alternatives' and parts' together;
+ * `properties` or `items` alone stand for an object or a list); empty when it names none.
+ */
+function typesOf(schema: JsonSchema, root: JsonSchema, hops = 0): Set<string> {
+  const own = dereferenced(schema, root);
+  const named = (Array.isArray(own.type) ? own.type : [own.type]).filter(
+    (t): t is string => typeof t === 'string',
+  );
+  const types = new Set(named.map((t) => canonicalType(t) ?? t));
+  if (types.size === 0 && hops < MAX_HOPS)
+    for (const list of [own.anyOf, own.oneOf, own.allOf])
+      if (Array.isArray(list))
+        for (const member of list.filter(isObject))
+          for (const t of typesOf(member, root, hops + 1)) types.add(t);
+  if (types.size === 0 && isObject(own.properties)) types.add('object');
+  if (types.size === 0 && isObject(own.items)) types.add('array');
+  return types;
+}
+
+/**
+ * What `text` stands for when its schema, which does not take a string, takes an object, a list
+ * or a boolean it is the text of; undefined when it is none of them (the check then says what is
+ * wrong, as before). A string the schema takes, or may take, is left as it is.
+ */
+function decodedText(text: string, types: Set<string>): unknown {
+  if (types.size === 0 || types.has('string')) return undefined;
+  const trimmed = text.trim();
+  if (types.has('boolean') && /^(true|false)$/i.test(trimmed))
+    return trimmed.toLowerCase() === 'true';
+  if (!/^[[{]/.test(trimmed)) return undefined;
+  const value = parseJsonExact(trimmed) ?? parsePythonLiteral(trimmed);
+  if (Array.isArray(value)) return types.has('array') ? value : undefined;
+  return isObject(value) && types.has('object') ? value : undefined;
+}
+
+/** `value` decoded where its schema asks (see decodedText), and the values within it. */
+function settled(schema: JsonSchema, value: unknown, root: JsonSchema, depth: number): unknown {
+  const decoded = typeof value === 'string' ? decodedText(value, typesOf(schema, root)) : undefined;
+  const result = decoded ?? value;
+  decodeTextValues(schema, result, root, depth + 1);
+  return result;
+}
+
+/**
+ * Replaces in `value`, in place, the values written as text that their schema (`schema`, its
+ * `$ref`s followed into `root`) takes as an object, a list or a boolean, at any depth: without
+ * it, an object so written was refused (a round more, a second or more of a voice turn), and a
+ * list so written went to the tool as a list of one item, the text. A string parameter is never
+ * touched.
+ */
+export function decodeTextValues(
+  schema: JsonSchema,
+  value: unknown,
+  root: JsonSchema,
+  depth = 0,
+): void {
+  if (typeof value !== 'object' || value === null || depth > MAX_JSON_DEPTH) return;
+  const { properties, items } = shapeOf(schema, root);
+  if (Array.isArray(value)) {
+    if (items)
+      for (const [i, item] of value.entries()) value[i] = settled(items, item, root, depth);
+    return;
+  }
+  if (!properties) return;
+  const fields = value as Record<string, unknown>;
+  for (const [key, inner] of Object.entries(fields))
+    if (Object.hasOwn(properties, key))
+      setOwn(fields, key, settled(properties[key]!, inner, root, depth));
+}
