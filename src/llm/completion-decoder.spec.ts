@@ -144,8 +144,12 @@ describe('CompletionDecoder', () => {
     expect(named('get_weather', `${paris}${paris}`)).toEqual([['get_weather', { city: 'Paris' }]]);
     // Two different objects glued together are not one call's arguments.
     expect(named('get_weather', `${paris}{"city": "Rome"}`)).toEqual([['get_weather', {}]]);
+    expect(named('default_api.get_weather', paris)).toEqual([['get_weather', { city: 'Paris' }]]);
+    for (const written of ['getWeather', 'Get-Weather', 'GET WEATHER', 'functions.GetWeather'])
+      expect(named(written, paris)).toEqual([['get_weather', { city: 'Paris' }]]);
     // A name that means no known tool is kept as written (the executor answers "unknown tool").
     expect(named('functions.other', paris)).toEqual([['functions.other', { city: 'Paris' }]]);
+    expect(named('get_weathers', paris)).toEqual([['get_weathers', { city: 'Paris' }]]);
   });
 
   it('reads a reply that is nothing but a JSON call naming an active tool, split any way', () => {

@@ -8,6 +8,7 @@ import { ToolCallTextParser, type TextParserSink } from './parsing/tool-call-tex
 import type { LlmEvent, LlmUsage, ToolCallEvent } from './llm.types.js';
 import { newCallId } from './call-ids.js';
 import { CallTally, callKey } from './call-tally.js';
+import { meantTool } from './tool-names.js';
 import { errorMessageOf } from './stream-fault.js';
 import { StreamedText } from './streamed-text.js';
 import { StructuredCallAssembler, type AssembledCall } from './structured-call-assembler.js';
@@ -276,19 +277,6 @@ export class CompletionDecoder {
     return unique;
   }
 
-  /**
-   * The tool a mangled name means, when only the mangling keeps it from matching: a `functions.`
-   * prefix, format tokens left on it (gpt-oss through vLLM: `NAME<|channel|>commentary`), spaces.
-   */
-  private toolName(name: string): string {
-    if (this.schemas.has(name)) return name;
-    const cleaned = name
-      .split('<|')[0]!
-      .trim()
-      .replace(/^functions\./, '');
-    return this.schemas.has(cleaned) ? cleaned : name;
-  }
-
   private emitCall(
     parsed: ParsedTextCall,
     id: string | undefined,
@@ -296,7 +284,7 @@ export class CompletionDecoder {
     source: 'structured' | 'text' | 'reasoning',
     unfinished = false,
   ): void {
-    const call = { ...parsed, name: this.toolName(parsed.name) };
+    const call = { ...parsed, name: meantTool(parsed.name, this.schemas) };
     // Still being written when the output reached the model's token limit: its arguments were
     // mended into JSON (a text cut mid-word would be sent as it is), so it is not to run. A
     // structured call still open at the end whose JSON did not close; an XML call whose closing

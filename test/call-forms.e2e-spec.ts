@@ -1,0 +1,122 @@
+import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { writeToolsFile } from './support/tools-file.js';
+import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
+
+/**
+ * A call the model wrote another way than its tool's definition: a value of an `enum` in another
+ * case ("Dinner", "dine in" for `dine_in`), a nested list or object encoded once more as its
+ * JSON text, the tool's name joined another way (`bookTable`). The backend gets what the model
+ * meant in the same round, where the call was refused (or, for a list, sent as one item, the
+ * text) and the model sent back to call again, a round more: a second or more of a voice turn.
+ */
+describe('a call written another way', () => {
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    LLM_TOOLS_FILE: writeToolsFile([
+      {
+        name: 'book_table',
+        url: `${base}/book?meal={meal}&seating={seating}`,
+        method: 'GET',
+        parameters: {
+          type: 'object',
+          properties: {
+            meal: { type: 'string', enum: ['lunch', 'dinner'] },
+            seating: { type: 'string', enum: ['dine_in', 'terrace'] },
+          },
+          required: ['meal', 'seating'],
+        },
+      },
+      {
+        name: 'place_order',
+        url: `${base}/orders`,
+        method: 'POST',
+        parameters: {
+          type: 'object',
+          properties: {
+            items: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { name: { type: 'string' }, qty: { type: 'integer' } },
+                required: ['name'],
+              },
+            },
+            delivery: {
+              type: 'object',
+              properties: { city: { type: 'string' }, express: { type: 'boolean' } },
+            },
+            note: { type: 'string' },
+          },
+          required: ['items'],
+        },
+      },
+    ]),
+  }));
+  const client = useClientPerTest(rig);
+  const call = (name: string, args: Record<string, unknown>) =>
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: 'call_1', name, arguments: args }]),
+      sseText(['Done.']),
+    );
+  const modelRead = () => rig.llm.requests[1]!.body.messages.at(-1).content as string;
+
+  it("reaches the backend with the enum's own value", async () => {
+    call('book_table', { meal: 'Dinner', seating: 'Dine In' });
+    await client.ws.turn('Dinner, inside.');
+    expect(rig.tools.requests.map((r) => r.url)).toEqual(['/book?meal=dinner&seating=dine_in']);
+    expect(rig.llm.requests).toHaveLength(2);
+  });
+
+  it('is refused, naming the argument, when a value is none of its enum', async () => {
+    call('book_table', { meal: 'Brunch', seating: 'terrace' });
+    await client.ws.turn('Brunch outside.');
+    expect(rig.tools.requests).toEqual([]);
+    expect(modelRead()).toBe(
+      'Error: tool request failed: invalid arguments: arguments/meal must be equal to one of the allowed values',
+    );
+  });
+
+  it('reaches the backend with the list and the object written as their text', async () => {
+    call('place_order', {
+      items: '[{"name": "milk", "qty": 2}, {"name": "bread"}]',
+      delivery: "{'city': 'Rome', 'express': 'True'}",
+      note: '{"leave": "at the door"}',
+    });
+    await client.ws.turn('Two milks and a bread, express to Rome.');
+    expect(rig.tools.requests.map((r) => JSON.parse(r.body))).toEqual([
+      {
+        items: [{ name: 'milk', qty: 2 }, { name: 'bread' }],
+        delivery: { city: 'Rome', express: true },
+        note: '{"leave": "at the door"}',
+      },
+    ]);
+    expect(rig.llm.requests).toHaveLength(2);
+    expect(modelRead()).toBe('ok');
+  });
+
+  it('is refused, naming the argument, when the text is not the value asked for', async () => {
+    call('place_order', { items: '[{"qty": 2}]' });
+    await client.ws.turn('Two of something.');
+    expect(rig.tools.requests).toEqual([]);
+    expect(modelRead()).toBe(
+      "Error: tool request failed: invalid arguments: arguments/items/0 must have required property 'name'",
+    );
+  });
+
+  it("runs the tool a name joined another way means, under the tool's own name", async () => {
+    call('functions.bookTable', { meal: 'lunch', seating: 'terrace' });
+    const events = await client.ws.turn('Lunch on the terrace.');
+    expect(rig.tools.requests.map((r) => r.url)).toEqual(['/book?meal=lunch&seating=terrace']);
+    expect(events.find((e) => e.type === 'tool_call')).toMatchObject({ name: 'book_table' });
+    const [assistant, result] = rig.llm.requests[1]!.body.messages.slice(-2);
+    expect(assistant.tool_calls[0].function.name).toBe('book_table');
+    expect(result).toMatchObject({ role: 'tool', content: 'ok' });
+  });
+
+  it('answers "unknown tool" for a name that means no tool', async () => {
+    call('reserve', { meal: 'lunch', seating: 'terrace' });
+    await client.ws.turn('Lunch on the terrace.');
+    expect(rig.tools.requests).toEqual([]);
+    expect(modelRead()).toBe("Error: unknown tool 'reserve'");
+  });
+});
