@@ -195,6 +195,17 @@ describe('CompletionDecoder', () => {
         calls: [paris],
         text: '',
       });
+      // The API's own shape, LangChain's, other names for the arguments, another way to write
+      // the name.
+      for (const shape of [
+        '{"type": "function", "function": {"name": "get_weather", "arguments": "{\\"city\\": \\"Paris\\"}"}}',
+        '{"tool": "get_weather", "tool_input": {"city": "Paris"}}',
+        '{"tool_name": "get_weather", "args": {"city": "Paris"}}',
+        '{"name": "get_weather", "input": {"city": "Paris"}}',
+        '{"name": "getWeather", "arguments": {"city": "Paris"}}',
+        '{"tool": "GetWeather", "city": "Paris"}',
+      ])
+        expect(run(shape, size)).toEqual({ calls: [paris], text: '' });
       // In a Markdown fence, closed or not.
       for (const fenced of [
         '```json\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n```',

@@ -8,7 +8,7 @@ import { ToolCallTextParser, type TextParserSink } from './parsing/tool-call-tex
 import type { LlmEvent, LlmUsage, ToolCallEvent } from './llm.types.js';
 import { newCallId } from './call-ids.js';
 import { CallTally, callKey } from './call-tally.js';
-import { meantTool } from './tool-names.js';
+import { meantTool } from './parsing/tool-names.js';
 import { errorMessageOf } from './stream-fault.js';
 import { StreamedText } from './streamed-text.js';
 import { StructuredCallAssembler, type AssembledCall } from './structured-call-assembler.js';

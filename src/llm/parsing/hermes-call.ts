@@ -3,6 +3,7 @@ import { MAX_JSON_DEPTH, nestedDeeper } from '../../common/nesting.js';
 import { parseJsonExact } from './json.js';
 import { parsePythonicCalls } from './python-literal.js';
 import type { ToolSchemas } from './value-typing.js';
+import { meantTool } from './tool-names.js';
 import { END_CALL, END_FN, NAMED_FN } from './tags.js';
 
 export interface ParsedTextCall {
@@ -65,11 +66,9 @@ export function hermesCalls(body: string): ParsedTextCall[] {
   const parsed = tryTolerant(body.trim());
   const calls: ParsedTextCall[] = [];
   for (const entry of Array.isArray(parsed) ? parsed : [parsed]) {
-    if (!isObject(entry)) continue;
-    const item = isObject(entry.function) ? entry.function : entry;
-    const { name, arguments: args, parameters } = item;
-    if (typeof name !== 'string' || name === '') continue;
-    calls.push(callFrom(name, args ?? parameters ?? flatArguments(item)));
+    const call = namedCall(entry);
+    if (!call || call.name === '') continue;
+    calls.push(callFrom(call.name, call.given ?? flatArguments(call)));
   }
   return calls;
 }
@@ -124,8 +123,9 @@ export function nameTagStart(rest: string, final: boolean): 'yes' | 'no' | 'wait
 
 /**
  * The calls of a reply that is nothing but JSON, with no tags: one call object or an array of
- * them, each naming an active tool, with `arguments` (or Llama's `parameters`, or arguments
- * beside the name that are all parameters the tool declares); or a Python list
+ * them, each naming an active tool (see meantTool), with `arguments` (or another name for them,
+ * see namedCall, or arguments beside the name that are all parameters the tool declares); or a
+ * Python list
  * of calls (Llama's "pythonic" format). Some models write that when the server has no parser for
  * them (Llama 3 and 4) or drift to it (Qwen3.6). `undefined` when the text is anything else.
  */
@@ -136,20 +136,46 @@ export function bareCalls(text: string, schemas: ToolSchemas): ParsedTextCall[] 
   if (items.length === 0) return undefined;
   const calls: ParsedTextCall[] = [];
   for (const item of items) {
-    if (typeof item !== 'object' || item === null) return undefined;
-    const { name, arguments: args, parameters } = item as Record<string, unknown>;
-    if (typeof name !== 'string' || !schemas.has(name)) return undefined;
-    const given = args ?? parameters ?? declaredOnly(flatArguments(item), schemas.get(name));
+    const call = namedCall(item);
+    if (!call) return undefined;
+    const name = meantTool(call.name, schemas);
+    if (!schemas.has(name)) return undefined;
+    const given = call.given ?? declaredOnly(flatArguments(call), schemas.get(name));
     if (given === undefined) return undefined;
     calls.push(callFrom(name, given));
   }
   return calls;
 }
 
+interface NamedCall {
+  name: string;
+  /** The key the name was under. */
+  nameKey: string;
+  /** The arguments, when under a key of their own. */
+  given: unknown;
+  item: Record<string, unknown>;
+}
+const NAME_KEYS = ['name', 'tool', 'tool_name'];
+const ARGUMENT_KEYS = ['arguments', 'parameters', 'tool_input', 'args', 'input'];
+
+/**
+ * A call object's name and arguments: `{"name", "arguments"}` (or Llama's `parameters`,
+ * LangChain's `tool` and `tool_input`, `args`, `input`), or that inside `function`, as the API's
+ * own `{"type":"function","function":{…}}` has it. Shapes small models write.
+ */
+function namedCall(entry: unknown): NamedCall | undefined {
+  if (!isObject(entry)) return undefined;
+  const item = isObject(entry.function) ? entry.function : entry;
+  const nameKey = NAME_KEYS.find((k) => typeof item[k] === 'string');
+  if (nameKey === undefined) return undefined;
+  const given = ARGUMENT_KEYS.map((k) => item[k]).find((v) => v !== undefined);
+  return { name: item[nameKey] as string, nameKey, given, item };
+}
+
 /** The keys of a call object beside its name (arguments written flat). */
-function flatArguments(item: object): Record<string, unknown> {
+function flatArguments({ item, nameKey }: NamedCall): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(item).filter(([k]) => !['name', 'type', 'id'].includes(k)),
+    Object.entries(item).filter(([k]) => !['name', 'type', 'id', nameKey].includes(k)),
   );
 }
 
