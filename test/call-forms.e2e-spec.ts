@@ -5,7 +5,8 @@ import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
 /**
  * A call the model wrote another way than its tool's definition: a value of an `enum` in another
  * case ("Dinner", "dine in" for `dine_in`), a nested list or object encoded once more as its
- * JSON text, the tool's name joined another way (`bookTable`). The backend gets what the model
+ * JSON text, the tool's name joined another way (`bookTable`); and a placeholder for a value
+ * (`"<city>"`), which is refused where it was sent. The backend gets what the model
  * meant in the same round, where the call was refused (or, for a list, sent as one item, the
  * text) and the model sent back to call again, a round more: a second or more of a voice turn.
  */
@@ -100,6 +101,15 @@ describe('a call written another way', () => {
     expect(rig.tools.requests).toEqual([]);
     expect(modelRead()).toBe(
       "Error: tool request failed: invalid arguments: arguments/items/0 must have required property 'name'",
+    );
+  });
+
+  it("is refused when an argument is a placeholder, the parameter's name in brackets", async () => {
+    call('place_order', { items: [{ name: 'milk' }], delivery: { city: '<city>' } });
+    await client.ws.turn('Milk, delivered.');
+    expect(rig.tools.requests).toEqual([]);
+    expect(modelRead()).toBe(
+      'Error: tool request failed: invalid arguments: arguments/delivery/city is "<city>", a placeholder, not a value (ask the user for it if you do not know it)',
     );
   });
 

@@ -5,6 +5,7 @@ import { fold } from '../common/plain-words.js';
 import type { JsonSchema } from './tool-definition.js';
 import { withJsonTypes } from './parameters-schema.js';
 import { decodeTextValues } from './argument-decoding.js';
+import { placeholderIn } from './placeholder-values.js';
 import { withNullUnions, withTypedNullable } from './null-unions.js';
 import { dereferenced, shapeOf } from './schema-shape.js';
 import { lenientRegExp } from './schema-patterns.js';
@@ -154,6 +155,9 @@ export function argumentProblem(
   const polluting = pollutingKey(args, 'arguments');
   if (polluting)
     return `invalid arguments: ${polluting} is not allowed (it would change object prototypes in a JavaScript backend)`;
+  const placeholder = placeholderIn(args);
+  if (placeholder)
+    return `invalid arguments: ${placeholder.path} is ${JSON.stringify(placeholder.value)}, a placeholder, not a value (ask the user for it if you do not know it)`;
   const validate = parameters && validatorOf(parameters);
   if (!validate) return undefined;
   const required = new Set<string>(
