@@ -25,6 +25,16 @@ function vllmWithHermesParser(body: Record<string, any>): Script {
   return sseText(body.tool_choice === 'none' ? callInText() : ['Checking. ']);
 }
 
+/**
+ * Llama 3 before a server with no parser for it: its call is bare JSON in the text, and after
+ * prose at times (vLLM's `llama3_json` reads one only at the reply's start).
+ */
+function llamaWithoutToolParser(body: Record<string, any>): Script {
+  if (answered(body)) return sseText(ANSWER);
+  const call = JSON.stringify({ name: 'get_weather', parameters: { city: 'Paris' } });
+  return sseText(pieces(`Checking. ${call}`, 3));
+}
+
 /** An engine with the weather tool before `server`, and `env`. */
 function rigBefore(
   server: (body: Record<string, any>) => Script,
@@ -92,6 +102,15 @@ describe('LLM_SERVER_TOOL_PARSER=off, before a server whose tool parser does not
     expect(rig.llm.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual([
       'get_weather',
     ]);
+    expect(rig.tools.requests.map((r) => r.url)).toEqual(['/Paris?format=3']);
+  });
+});
+
+describe('Llama 3 writing its call as JSON after prose, before a server without its parser', () => {
+  const rig = rigBefore(llamaWithoutToolParser);
+
+  it('runs the call, and no JSON reaches the client', async () => {
+    await weatherTurns(rig.engine.wsUrl, 1);
     expect(rig.tools.requests.map((r) => r.url)).toEqual(['/Paris?format=3']);
   });
 });

@@ -1,7 +1,9 @@
 import { BareReplyHead, type HeadOutcome } from './parsing/bare-reply.js';
 import { contentParts } from './content-parts.js';
 import { callFrom, type ParsedTextCall } from './parsing/hermes-call.js';
-import { MistralCallSplitter, type SplitSink } from './parsing/mistral-call.js';
+import { MistralCallSplitter } from './parsing/mistral-call.js';
+import type { SplitSink } from './parsing/held-splitter.js';
+import { ProseCallSplitter } from './parsing/prose-calls.js';
 import { TagDialects } from './parsing/tag-dialects.js';
 import type { ToolSchemas } from './parsing/value-typing.js';
 import { ToolCallTextParser, type TextParserSink } from './parsing/tool-call-text.parser.js';
@@ -57,7 +59,7 @@ export class CompletionDecoder {
   /** Where the text parser's output goes during the current call of `chunk`/`reply`/`end`. */
   private out: LlmEvent[] = [];
   private readonly sink: TextParserSink = {
-    text: (text) => this.out.push({ type: 'text', text }),
+    text: (text) => (this.prose ? this.prose.push(text, this.proseSink) : this.emitText(text)),
     reasoning: (text) => {
       this.reasoning.append(text);
       this.out.push({ type: 'reasoning', text });
@@ -75,6 +77,9 @@ export class CompletionDecoder {
     text: (text) => this.contentText(text),
     calls: (calls) => calls.forEach((call) => this.emitCall(call, undefined, this.out, 'text')),
   };
+  /** Then, in the text outside all markup, calls written as bare JSON after prose. */
+  private readonly prose: ProseCallSplitter | undefined;
+  private readonly proseSink: SplitSink = { ...this.split, text: (text) => this.emitText(text) };
 
   /** Ids already in the conversation: a server's id that repeats one is replaced. */
   private readonly earlierIds: ReadonlySet<string>;
@@ -93,6 +98,7 @@ export class CompletionDecoder {
     if (schemas.size > 0) {
       this.dialects = new TagDialects(schemas);
       this.mistral = new MistralCallSplitter(schemas);
+      this.prose = new ProseCallSplitter(schemas);
     }
   }
 
@@ -187,6 +193,7 @@ export class CompletionDecoder {
     this.mistral?.end(this.split);
     if (this.head !== null) this.settle(this.head.push('', true));
     this.text.end(this.sink);
+    this.prose?.end(this.proseSink);
     for (const call of this.structured.finish()) this.fromStructured(call, out);
     const reasoning = this.ids.size === 0 ? this.reasoning.toString() : '';
     if (reasoning.includes('<')) {
@@ -203,6 +210,10 @@ export class CompletionDecoder {
       ...(this.usage ? { usage: this.usage } : {}),
     });
     return out;
+  }
+
+  private emitText(text: string): void {
+    this.out.push({ type: 'text', text });
   }
 
   /** OpenAI's `refusal` (instead of content): the answer the user gets. */

@@ -1,5 +1,6 @@
 import { bareCalls, callFrom, jsonObjectEnd, type ParsedTextCall } from './hermes-call.js';
 import type { ToolSchemas } from './value-typing.js';
+import { HeldSplitter, type SplitSink } from './held-splitter.js';
 
 // Mistral's calls, met in the text when the server runs without Mistral's tool parser:
 //   [TOOL_CALLS][{"name": …, "arguments": {…}}]     tokenizers before v11
@@ -127,35 +128,19 @@ function skipWs(text: string, i: number): number {
   return i;
 }
 
-/** Where the splitter's output goes: text in order, and each call once complete. */
-export interface SplitSink {
-  text(text: string): void;
-  calls(calls: ParsedTextCall[]): void;
-}
-
 /**
  * Takes `[TOOL_CALLS]` calls out of streamed content wherever they start (after prose too, as
  * v11 models write them), before the content goes on as text. Only a suffix that may be the
  * token arriving (`[`, `[TOOL_`) is held back, and a call until its JSON closes; a token that no
  * call follows is dropped as markup.
  */
-export class MistralCallSplitter {
-  /** A suffix that may be the token arriving, or a call (from its token) still incomplete. */
-  private held = '';
-
-  constructor(private readonly schemas: ToolSchemas) {}
-
-  push(content: string, sink: SplitSink): void {
-    this.run(this.held + content, sink, false);
+export class MistralCallSplitter extends HeldSplitter {
+  // Held: a suffix that may be the token arriving, or a call (from its token) still incomplete.
+  constructor(private readonly schemas: ToolSchemas) {
+    super();
   }
 
-  end(sink: SplitSink): void {
-    const rest = this.held;
-    this.held = '';
-    if (rest !== '') this.run(rest, sink, true);
-  }
-
-  private run(s: string, sink: SplitSink, final: boolean): void {
+  protected run(s: string, sink: SplitSink, final: boolean): void {
     this.held = '';
     for (;;) {
       const at = s.indexOf(TOOL_CALLS);

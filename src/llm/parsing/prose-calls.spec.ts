@@ -1,0 +1,69 @@
+import type { ParsedTextCall } from './hermes-call.js';
+import { ProseCallSplitter } from './prose-calls.js';
+
+const schemas = new Map([
+  ['get_weather', { type: 'object', properties: { city: { type: 'string' } } }],
+]);
+
+/** `text` through a splitter in pieces of `size`: what went out after each piece, and at the end. */
+function split(text: string, size: number) {
+  const splitter = new ProseCallSplitter(schemas);
+  const out: (string | ParsedTextCall[])[] = [];
+  const afterEach: string[] = [];
+  const sink = {
+    text: (t: string) => out.push(t),
+    calls: (calls: ParsedTextCall[]) => out.push(calls),
+  };
+  for (let i = 0; i < text.length; i += size) {
+    splitter.push(text.slice(i, i + size), sink);
+    afterEach.push(out.filter((o) => typeof o === 'string').join(''));
+  }
+  splitter.end(sink);
+  const calls = out.filter((o) => typeof o !== 'string').flat();
+  return {
+    text: out.filter((o) => typeof o === 'string').join(''),
+    calls: calls.map((c) => [c.name, c.args]),
+    afterEach,
+  };
+}
+
+const call = '{"name": "get_weather", "parameters": {"city": "Paris"}}';
+const paris = ['get_weather', { city: 'Paris' }];
+
+describe('ProseCallSplitter', () => {
+  it.each([1, 4, 1000])('takes a bare JSON call out of prose, in pieces of %i', (size) => {
+    expect(split(`Let me check. ${call}`, size)).toMatchObject({
+      text: 'Let me check. ',
+      calls: [paris],
+    });
+    expect(split(`One. ${call} Two. [${call}] Three.`, size)).toMatchObject({
+      text: 'One.  Two.  Three.',
+      calls: [paris, paris],
+    });
+    expect(
+      split(`Checking. {'tool': 'get_weather', 'tool_input': {'city': 'Paris'}}`, size),
+    ).toMatchObject({ text: 'Checking. ', calls: [paris] });
+  });
+
+  it.each([1, 4, 1000])(
+    'leaves JSON and brackets that are no call as text, in pieces of %i',
+    (size) => {
+      for (const text of [
+        'Use {sic} and [laughs] freely.',
+        'It returned {"answer": 42} today.',
+        'Not ours: {"name": "launch", "arguments": {}} at all.',
+        'A set {1, 2} and a list [1, 2].',
+        'Cut off: {"name": "get_weather", "parameters": {"city": "Pa',
+        'Ends on a brace {',
+      ])
+        expect(split(text, size)).toMatchObject({ text, calls: [] });
+    },
+  );
+
+  it('holds back only what may still be a call: the prose before it goes out at once', () => {
+    const { afterEach } = split(`Let me check. ${call}`, 1);
+    expect(afterEach[13]).toBe('Let me check. ');
+    // A `{` that turns out to be no call's start goes out as soon as that is clear.
+    expect(split('So {x} is it', 1).afterEach[4]).toBe('So {x');
+  });
+});
