@@ -1,3 +1,4 @@
+import { CompletionDecoder } from '../completion-decoder.js';
 import type { ParsedTextCall } from './hermes-call.js';
 import { ProseCallSplitter } from './prose-calls.js';
 
@@ -65,5 +66,23 @@ describe('ProseCallSplitter', () => {
     expect(afterEach[13]).toBe('Let me check. ');
     // A `{` that turns out to be no call's start goes out as soon as that is clear.
     expect(split('So {x} is it', 1).afterEach[4]).toBe('So {x');
+  });
+
+  it("reads Llama 3.1's call after <|python_tag|>, to <|eom_id|>, from a server that sends special tokens", () => {
+    const text = `Checking.<|python_tag|>${call}<|eom_id|>ignored`;
+    for (const pieces of [[text], [...text]]) {
+      const decoder = new CompletionDecoder(schemas);
+      const events = [
+        ...pieces.flatMap((content) =>
+          decoder.chunk({ choices: [{ index: 0, delta: { content } }] }),
+        ),
+        ...decoder.end(),
+      ];
+      expect(events.filter((e) => e.type === 'tool_call')).toEqual([
+        expect.objectContaining({ name: 'get_weather', arguments: { city: 'Paris' } }),
+      ]);
+      const said = events.map((e) => (e.type === 'text' ? e.text : '')).join('');
+      expect(said).toBe('Checking.');
+    }
   });
 });

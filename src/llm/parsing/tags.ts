@@ -19,6 +19,11 @@ export const THINK = '<think>';
 /** A Markdown code fence, which some models put around a call's JSON. */
 export const FENCE = '```';
 export const END_THINK = '</think>';
+/**
+ * Llama 3.1's token before a call (its JSON, or a built-in tool's code), in the text when the
+ * server sends special tokens (`skip_special_tokens: false`) and has no parser for them.
+ */
+export const PYTHON_TAG = '<|python_tag|>';
 
 // What the incremental parser watches for in prose:
 /** Tags that open a call or reasoning. */
@@ -26,9 +31,18 @@ export const START_TAGS = [OPEN_CALL, FN, OPEN_TOOLS, THINK];
 /**
  * Closing tags met in prose, with no call or reasoning open, and stray wrapper tags: debris of
  * markup (a server-side parser that consumed a call but let its closer through, a model
- * imitating one or drifting to an older format), never text.
+ * imitating one or drifting to an older format), never text; Llama's `<|python_tag|>` (the JSON
+ * call after it is read as one written bare, see prose-calls.ts).
  */
-export const ORPHAN_TAGS = [END_CALL, END_FN, END_PARAM, END_THINK, INVOCATION, END_INVOCATION];
+export const ORPHAN_TAGS = [
+  END_CALL,
+  END_FN,
+  END_PARAM,
+  END_THINK,
+  INVOCATION,
+  END_INVOCATION,
+  PYTHON_TAG,
+];
 export const TEXT_TAGS = [...START_TAGS, ...ORPHAN_TAGS, ...TURN_TOKENS];
 /** Tags whose beginning, at the end of what has arrived, is held back from the text. */
 export const HOLD_TAGS = [OPEN_CALL, FN, OPEN_TOOLS, THINK, ...ORPHAN_TAGS, ...TURN_TOKENS];
