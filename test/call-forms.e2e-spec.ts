@@ -6,7 +6,8 @@ import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
  * A call the model wrote another way than its tool's definition: a value of an `enum` in another
  * case ("Dinner", "dine in" for `dine_in`), a nested list or object encoded once more as its
  * JSON text, the tool's name joined another way (`bookTable`); and a placeholder for a value
- * (`"<city>"`), which is refused where it was sent. The backend gets what the model
+ * (`"<city>"`) or a date written otherwise (`"tomorrow"`), which are refused where they were
+ * sent. The backend gets what the model
  * meant in the same round, where the call was refused (or, for a list, sent as one item, the
  * text) and the model sent back to call again, a round more: a second or more of a voice turn.
  */
@@ -25,6 +26,16 @@ describe('a call written another way', () => {
             seating: { type: 'string', enum: ['dine_in', 'terrace'] },
           },
           required: ['meal', 'seating'],
+        },
+      },
+      {
+        name: 'free_tables',
+        url: `${base}/tables?day={day}`,
+        method: 'GET',
+        parameters: {
+          type: 'object',
+          properties: { day: { type: 'string', format: 'date' } },
+          required: ['day'],
         },
       },
       {
@@ -110,6 +121,15 @@ describe('a call written another way', () => {
     expect(rig.tools.requests).toEqual([]);
     expect(modelRead()).toBe(
       'Error: tool request failed: invalid arguments: arguments/delivery/city is "<city>", a placeholder, not a value (ask the user for it if you do not know it)',
+    );
+  });
+
+  it('is refused, telling the form, when a date is written otherwise', async () => {
+    call('free_tables', { day: 'tomorrow' });
+    await client.ws.turn('Any table tomorrow?');
+    expect(rig.tools.requests).toEqual([]);
+    expect(modelRead()).toBe(
+      'Error: tool request failed: invalid arguments: arguments/day must match format "date" (a day of the calendar, YYYY-MM-DD)',
     );
   });
 

@@ -6,6 +6,7 @@ import type { JsonSchema } from './tool-definition.js';
 import { withJsonTypes } from './parameters-schema.js';
 import { decodeTextValues } from './argument-decoding.js';
 import { placeholderIn } from './placeholder-values.js';
+import { ARGUMENT_FORMATS, formatForm } from './argument-formats.js';
 import { withNullUnions, withTypedNullable } from './null-unions.js';
 import { dereferenced, shapeOf } from './schema-shape.js';
 import { lenientRegExp } from './schema-patterns.js';
@@ -13,15 +14,18 @@ import { lenientRegExp } from './schema-patterns.js';
 /**
  * Types are coerced where the value is clear ("5" for an integer, 5 for a string; one value for a
  * list, `"duplex"` for `["duplex"]`, and a list of one value for a value, as models write them);
- * formats are not checked. A property's `default` is filled in where the model left the argument
- * out.
+ * dates, times, e-mail addresses and UUIDs are checked (argument-formats.ts), other formats are
+ * not (nor said to be unknown: `logger`). A property's `default` is filled in where the model
+ * left the argument out.
  */
 const OPTIONS = {
   coerceTypes: 'array',
   useDefaults: true,
   allErrors: false,
   strict: false,
-  validateFormats: false,
+  validateFormats: true,
+  formats: ARGUMENT_FORMATS,
+  logger: false,
   validateSchema: false,
 } as const;
 /**
@@ -212,13 +216,18 @@ function withoutNulls(
   }
 }
 
-/** The errors, one of an argument the schema does not take naming it (Ajv's text does not). */
+/**
+ * The errors, one of an argument the schema does not take naming it (Ajv's text does not), one
+ * of a format saying how a value of it is written.
+ */
 function named(errors: ErrorObject[] | null | undefined): ErrorObject[] | null | undefined {
-  return errors?.map((e) =>
-    e.keyword === 'additionalProperties'
-      ? { ...e, message: `${e.message}: '${String(e.params.additionalProperty)}'` }
-      : e,
-  );
+  return errors?.map((e) => {
+    if (e.keyword === 'additionalProperties')
+      return { ...e, message: `${e.message}: '${String(e.params.additionalProperty)}'` };
+    if (e.keyword === 'format')
+      return { ...e, message: `${e.message}${formatForm(e.params.format)}` };
+    return e;
+  });
 }
 
 /**
