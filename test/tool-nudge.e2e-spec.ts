@@ -3,7 +3,7 @@ import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { samples } from './support/prometheus.js';
 import { synthesised } from './support/waiting.js';
 import { voiceSession } from './support/ws-client.js';
-import { weatherTool, writeToolsFile } from './support/tools-file.js';
+import { smsTool, weatherTool, writeToolsFile } from './support/tools-file.js';
 import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
 
 const PROMISE = 'Let me check the weather in Paris for you.';
@@ -27,7 +27,7 @@ describe('an answer that promises to act and makes no call', () => {
   const messagesOf = (i: number) => rig.llm.requests[i]!.body.messages as Message[];
   const nudgeCount = async (outcome: string) =>
     samples(await (await fetch(`${rig.engine.httpUrl}/metrics`)).text()).get(
-      `agent_engine_tool_nudges_total{outcome="${outcome}"}`,
+      `agent_engine_tool_nudges_total{kind="promise",outcome="${outcome}"}`,
     ) ?? 0;
 
   it('is asked once more, then makes the call and answers', async () => {
@@ -85,6 +85,54 @@ describe('an answer that promises to act and makes no call', () => {
       rig.llm.reset();
       rig.llm.enqueue(sseText([text]));
       expect((await client.ws.turn('Weather?')).at(-1)).toEqual({ type: 'assistant_end', text });
+      expect(rig.llm.requests).toHaveLength(1);
+    }
+  });
+});
+
+/**
+ * A model that says "I've sent the text." with no call, in a conversation where no call that acts
+ * has succeeded, left the caller believing it was sent. It is asked once more, told so.
+ */
+describe('an answer that says a thing was done that no call did', () => {
+  const CLAIM = "Done! I've sent the text to Ada.";
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    LLM_TOOLS_FILE: writeToolsFile([weatherTool(base), smsTool(base)]),
+  }));
+  const client = useClientPerTest(rig);
+  const sms = (id: string) =>
+    sseStructuredCalls([{ id, name: 'send_sms', arguments: { to: '+39 333', text: 'Hi' } }]);
+
+  it('is asked once more, told that it has not been done, and makes the call', async () => {
+    rig.llm.enqueue(sseText([CLAIM]), sms('call_1'), sseText(['Sent.']));
+    const events = await client.ws.turn('Text Ada "Hi".');
+    expect(rig.tools.requests.map((r) => r.path)).toEqual(['/sms']);
+    expect(rig.llm.requests[1]!.body.messages.at(-1)).toEqual({
+      role: 'user',
+      content: expect.stringContaining(
+        `you said "I've sent the text to Ada", but no tool call has done that in this conversation, so it has not been done.`,
+      ),
+    });
+    expect(events.at(-1)).toEqual({ type: 'assistant_end', text: `${CLAIM} Sent.` });
+    const metrics = samples(await (await fetch(`${rig.engine.httpUrl}/metrics`)).text());
+    expect(metrics.get('agent_engine_tool_nudges_total{kind="claim",outcome="called"}')).toBe(1);
+  });
+
+  it('is left alone once a call that acts has succeeded in the conversation', async () => {
+    rig.llm.enqueue(sms('call_2'), sseText(['Sent.']));
+    await client.ws.turn('Text Ada "Hi".');
+    rig.llm.enqueue(sseText(["Yes, I've sent the text to Ada."]));
+    await client.ws.turn('Did you send it?');
+    expect(rig.llm.requests).toHaveLength(3);
+    expect(rig.tools.requests.map((r) => r.path)).toEqual(['/sms']);
+  });
+
+  it('is left alone when it is denied, or asked', async () => {
+    for (const text of ["I haven't sent the text yet.", 'Shall I send the text to Ada?']) {
+      rig.llm.reset();
+      rig.llm.enqueue(sseText([text]));
+      expect((await client.ws.turn('Text Ada.')).at(-1)).toEqual({ type: 'assistant_end', text });
       expect(rig.llm.requests).toHaveLength(1);
     }
   });

@@ -93,8 +93,8 @@ export class EngineMetrics {
   );
   private readonly nudges = this.counter(
     'agent_engine_tool_nudges_total',
-    'Answers that ended promising to act ("Let me check that for you.") with no tool call, asked once more (LLM_TOOL_NUDGE), by what the model did then: called (made the call), answered (answered without one)',
-    ['outcome'],
+    'Answers with no tool call that ended promising to act ("Let me check that for you.", kind promise) or said a thing was done that no call did ("I\'ve booked your table.", kind claim), asked once more (LLM_TOOL_NUDGE), by kind and by what the model did then: called (made the call), answered (answered without one)',
+    ['kind', 'outcome'],
   );
   private readonly circuitsOpen = new Gauge({
     name: 'agent_engine_tool_circuit_open',
@@ -279,9 +279,9 @@ export class EngineMetrics {
     this.codeToolWaitSeconds.observe(seconds);
   }
 
-  /** An answer that promised to act with no call was asked once more, and the model `outcome`. */
-  nudged(outcome: 'called' | 'answered'): void {
-    this.nudges.inc({ outcome });
+  /** An answer that promised (or claimed) to act with no call was asked once more: `outcome`. */
+  nudged(kind: 'promise' | 'claim', outcome: 'called' | 'answered'): void {
+    this.nudges.inc({ kind, outcome });
   }
 
   /** A tool call is answered from the cache (`cache_secs`). */

@@ -13,7 +13,7 @@ import type { TurnEvent } from './protocol/server-events.js';
 import { RoundFailed } from './round.js';
 import { keepEnd, type Session } from './session.js';
 import type { TurnResults } from './repeated-calls.js';
-import { nudgeNote } from './unkept-promise.js';
+import { nudgeNote, type Nudge } from './unkept-promise.js';
 import type { Approval } from './approvals.js';
 import type { Waited } from './awaiting.js';
 import type { QuestionOutcome, QuestionReply } from './questions.js';
@@ -63,7 +63,7 @@ export interface TurnContext {
    * An answer that ended promising to act with no call (LLM_TOOL_NUDGE): its text, its last
    * sentence, and `open` while the next request is to tell the model that nothing ran.
    */
-  nudge?: { text: string; sentence: string; open: boolean };
+  nudge?: Nudge;
   /**
    * Asks the client to approve call `id` (of a `"confirm": true` tool) and waits for its answer,
    * until the turn is cancelled (or `until` aborts).
@@ -190,7 +190,7 @@ export function requestOf(
   const messages: ChatMessage[] = [
     systemMessageOf(ctx.session, settings.systemPrompt, settings.clock),
     ...alternating(trimHistory(ctx.session.history, settings.maxHistoryMessages)),
-    ...(ctx.nudge?.open ? [nudgeNote(ctx.nudge.sentence)] : []),
+    ...(ctx.nudge?.open ? [nudgeNote(ctx.nudge)] : []),
   ];
   const { traceId, span } = ctx.toolContext;
   const { model } = ctx.session.settings;

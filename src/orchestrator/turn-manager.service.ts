@@ -214,7 +214,7 @@ export class TurnManager {
     for (let toolRounds = 0; ; toolRounds++) {
       const last = toolRounds >= this.toolSettings.maxIterations;
       const round = await this.completions.next(ctx, last ? 'none' : 'auto');
-      if (ctx.nudge?.open) this.metrics.nudged(nudgeAnswered(ctx, round));
+      if (ctx.nudge?.open) this.metrics.nudged(ctx.nudge.kind, nudgeAnswered(ctx, round));
       const tag = `session_id=${ctx.session.id} turn_id=${ctx.turnId}`;
       if (last || round.calls.length === 0) {
         if (round.text !== '') ctx.session.history.push({ role: 'assistant', content: round.text });
@@ -225,7 +225,8 @@ export class TurnManager {
         // A round is left for the calls (the one after `last` offers none).
         const again = toolRounds + 1 < this.toolSettings.maxIterations && this.toolSettings.nudge;
         if (!last && again && nudges(ctx, round)) {
-          this.logger.log(`the answer promised to act but made no call: asked once more (${tag})`);
+          const what = ctx.nudge!.kind === 'claim' ? 'said a thing was done' : 'promised to act';
+          this.logger.log(`the answer ${what} but made no call: asked once more (${tag})`);
           continue;
         }
         return;

@@ -34,7 +34,7 @@ describe('unkeptPromise', () => {
   });
 
   it('tells the model what it said, and that nothing ran', () => {
-    expect(nudgeNote('One moment').content).toMatch(
+    expect(nudgeNote({ sentence: 'One moment', kind: 'promise' }).content).toMatch(
       /^\(A note from the engine, not from the user: you said "One moment", but you made no tool call, so nothing has been done\./,
     );
   });

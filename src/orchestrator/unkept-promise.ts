@@ -12,6 +12,7 @@ import { plainWords } from '../common/plain-words.js';
 import type { ChatMessage } from '../llm/llm.types.js';
 import type { RoundResult } from './round.js';
 import type { TurnContext } from './turn-context.js';
+import { actedIn, claimedAction } from './claimed-actions.js';
 
 const PROMISES = [
   // English
@@ -148,27 +149,51 @@ export function unkeptPromise(text: string): string | undefined {
   return promises ? last : undefined;
 }
 
+/**
+ * A round asked once more: its answer (`text`), the `sentence` that promised (or claimed) to act,
+ * which it was, and whether the request after it is still to come or running (`open`).
+ */
+export interface Nudge {
+  text: string;
+  sentence: string;
+  kind: 'promise' | 'claim';
+  open: boolean;
+}
+
 /** What the model reads after such an answer, for its next request only. */
-export function nudgeNote(sentence: string): ChatMessage {
+export function nudgeNote({ sentence, kind }: Pick<Nudge, 'sentence' | 'kind'>): ChatMessage {
+  const done =
+    kind === 'claim'
+      ? 'but no tool call has done that in this conversation, so it has not been done'
+      : 'but you made no tool call, so nothing has been done';
+  const tell = kind === 'claim' ? 'tell the user that it has not been done' : 'tell the user so';
   return {
     role: 'user',
-    content: `(A note from the engine, not from the user: you said "${sentence}", but you made no tool call, so nothing has been done. Tools run only when you call them. Make the call now; if you need something from the user first, or no tool can do it, tell the user so. Do not say again what you already said.)`,
+    content: `(A note from the engine, not from the user: you said "${sentence}", ${done}. Tools run only when you call them. Make the call now; if you need something from the user first, or no tool can do it, ${tell}. Do not say again what you already said.)`,
   };
 }
 
 /**
  * After a round that made no call, whether to ask once more: its answer ends promising to act,
- * tools were offered and the turn has asked no such question yet. Sets `ctx.nudge`.
+ * or says a thing was done that no call in the conversation did (claimed-actions.ts), tools were
+ * offered and the turn has asked no such question yet. Sets `ctx.nudge`.
  */
 export function nudges(
-  ctx: Pick<TurnContext, 'nudge' | 'snapshot' | 'clientTools'>,
+  ctx: Pick<TurnContext, 'nudge' | 'snapshot' | 'clientTools' | 'session'>,
   round: RoundResult,
 ): boolean {
   if (ctx.nudge || round.calls.length > 0) return false;
   if (ctx.snapshot.tools.length === 0 && ctx.clientTools.size === 0) return false;
-  const sentence = unkeptPromise(round.text);
+  const promise = unkeptPromise(round.text);
+  const claim = promise === undefined ? claimedAction(round.text) : undefined;
+  if (
+    claim !== undefined &&
+    actedIn(ctx.session.history, ctx.snapshot.tools, ctx.clientTools.keys())
+  )
+    return false;
+  const sentence = promise ?? claim;
   if (sentence === undefined) return false;
-  ctx.nudge = { text: round.text, sentence, open: true };
+  ctx.nudge = { text: round.text, sentence, kind: promise ? 'promise' : 'claim', open: true };
   return true;
 }
 

@@ -56,7 +56,7 @@ export const CHAOS_CODE_TOOLS = [
 export type Answer =
   | { kind: 'text'; words: string[]; delayMs: number }
   | { kind: 'xml'; before: string; calls: [string, string][]; size: number; after: string }
-  | { kind: 'hermes'; name: string; city: string }
+  | { kind: 'hermes'; name: string; city: string; bare: boolean }
   /** `numbered`: ids restart at `call_0` in every response, as some servers number them. */
   | { kind: 'structured'; calls: [string, string][]; numbered: boolean }
   /** A structured call whose arguments the token limit cut (`finish_reason: "length"`). */
@@ -143,6 +143,8 @@ export const answer: fc.Arbitrary<Answer> = fc.oneof(
       kind: fc.constant('hermes' as const),
       name: fc.constantFrom(...CHAOS_TOOLS, CLIENT_TOOL.name),
       city,
+      // In a Hermes block, or bare JSON after prose (Llama 3 before a server without its parser).
+      bare: fc.boolean(),
     }),
   },
   {
@@ -154,11 +156,14 @@ export const answer: fc.Arbitrary<Answer> = fc.oneof(
     }),
   },
   {
-    // An answer that ends on a promise, and no call: asked once more (LLM_TOOL_NUDGE).
+    // An answer that ends on a promise, or claims a thing done, and no call: asked once more
+    // (LLM_TOOL_NUDGE).
     weight: 3,
     arbitrary: fc.record({
       kind: fc.constant('text' as const),
-      words: words.map((w) => [...w, ' Let me check that.']),
+      words: fc
+        .tuple(words, fc.constantFrom(' Let me check that.', " I've booked it for you."))
+        .map(([w, end]) => [...w, end]),
       delayMs: fc.constant(0),
     }),
   },
@@ -269,13 +274,12 @@ export function scriptOf(a: Answer, ids: () => string): Script {
         a.before + a.calls.map(([name, c]) => xmlCall(name, { city: c })).join('\n') + a.after;
       return { ...sseText(pieces(text, a.size), 'stop'), delayMs: 1 };
     }
-    case 'hermes':
+    case 'hermes': {
+      const json = JSON.stringify({ name: a.name, arguments: { city: a.city } });
       return sseText(
-        pieces(
-          `<tool_call>\n${JSON.stringify({ name: a.name, arguments: { city: a.city } })}\n</tool_call>`,
-          4,
-        ),
+        pieces(a.bare ? `Let me check. ${json}` : `<tool_call>\n${json}\n</tool_call>`, 4),
       );
+    }
     case 'cut_call': {
       const [name, city] = a.call;
       const [role, half] = sseStructuredCalls([{ id: ids(), name, arguments: { city } }]).pieces;
