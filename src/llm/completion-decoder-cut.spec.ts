@@ -55,6 +55,11 @@ describe('CompletionDecoder: calls cut off at the token limit', () => {
     expect(
       calls([delta({ content: closed }), delta({ content: 'I have sent' }), delta({}, 'length')]),
     ).toEqual([{ name: 'send_sms', cutOff: false }]);
+    // Its `</function>` came, its `</tool_call>` not: its arguments are whole.
+    for (const end of ['</function>', '</function>\n</tool'])
+      expect(
+        calls([delta({ content: `${XML_CUT}med.\n</parameter>\n${end}` }), delta({}, 'length')]),
+      ).toEqual([{ name: 'send_sms', cutOff: false }]);
   });
 
   it('leaves a call whose JSON closed, and any call of an output that ended otherwise', () => {

@@ -12,8 +12,8 @@ export const BARE_REPLY_MAX = 16_384;
 const JSON_START = /^(?:\{\s*["']|\[\s*\{\s*["']|\[\s*[A-Za-z_][\w.]*\s*\()/;
 const JSON_UNDECIDED = /^(?:\{|\[|\[\s*\{|\[\s*[A-Za-z_][\w.]*)\s*$/;
 /** A Markdown fence around the call (```json … ```), and what may still become its opening. */
-const FENCE_OPEN = /^```(?:json)?[ \t]*\r?\n\s*/i;
-const FENCE_UNDECIDED = /^`{1,3}(?:[A-Za-z]*[ \t]*\r?)?$/;
+export const FENCE_OPEN = /^```(?:json)?[ \t]*\r?\n\s*/i;
+export const FENCE_UNDECIDED = /^`{1,3}(?:[A-Za-z]*[ \t]*\r?)?$/;
 
 /** What a held reply start turned out to be. */
 export type HeadOutcome =

@@ -44,6 +44,15 @@ describe('ProseCallSplitter', () => {
     expect(
       split(`Checking. {'tool': 'get_weather', 'tool_input': {'city': 'Paris'}}`, size),
     ).toMatchObject({ text: 'Checking. ', calls: [paris] });
+    // In a Markdown fence, closed or not.
+    expect(split(`Let me check.\n\`\`\`json\n${call}\n\`\`\`\nDone.`, size)).toMatchObject({
+      text: 'Let me check.\n\nDone.',
+      calls: [paris],
+    });
+    expect(split(`Let me check.\n\`\`\`\n${call}`, size)).toMatchObject({
+      text: 'Let me check.\n',
+      calls: [paris],
+    });
   });
 
   it.each([1, 4, 1000])(
@@ -56,6 +65,8 @@ describe('ProseCallSplitter', () => {
         'A set {1, 2} and a list [1, 2].',
         'Cut off: {"name": "get_weather", "parameters": {"city": "Pa',
         'Ends on a brace {',
+        'Run `ls` here, or:\n```python\nprint({"name": 1})\n```\nDone.',
+        'A fence:\n```json\n{"answer": 42}\n```',
       ])
         expect(split(text, size)).toMatchObject({ text, calls: [] });
     },

@@ -4,8 +4,9 @@
  * for them (vLLM's own `llama3_json` reads a call only at the reply's start: the rest was spoken
  * as JSON). The reply's start is BareReplyHead's. Pure: no Nest import.
  */
-import { bareCalls, jsonObjectEnd } from './hermes-call.js';
+import { bareCalls, jsonObjectEnd, type ParsedTextCall } from './hermes-call.js';
 import { HeldSplitter, type SplitSink } from './held-splitter.js';
+import { FENCE_OPEN, FENCE_UNDECIDED } from './bare-reply.js';
 import type { ToolSchemas } from './value-typing.js';
 
 /** A call object held at most this long while it may be one (as BareReplyHead holds one). */
@@ -22,21 +23,36 @@ function mayStart(rest: string): boolean {
   return STARTS.some((start) => start.length > compact.length && start.startsWith(compact));
 }
 
-/** Where the first text that is, or may still become, a call's start begins; -1 if none. */
-function candidateAt(s: string): number {
-  for (let i = s.search(/[[{]/); i !== -1;) {
-    const rest = s.slice(i);
-    if (CALL_START.test(rest) || mayStart(rest)) return i;
-    const next = s.slice(i + 1).search(/[[{]/);
-    i = next === -1 ? -1 : i + 1 + next;
-  }
-  return -1;
+/** The fence closing one around a call. */
+const FENCE_CLOSE = /^\s*```/;
+
+type Found = 'hold' | 'none' | { calls: ParsedTextCall[]; end: number };
+
+/**
+ * The calls `s` starts with, in a fence or not, and where they end; `hold` while more text may
+ * still make it one (unless `final`), `none` when it is no call.
+ */
+function callAt(s: string, schemas: ToolSchemas, final: boolean): Found {
+  const hold = final ? 'none' : 'hold';
+  const fence = FENCE_OPEN.exec(s)?.[0].length ?? 0;
+  if (fence === 0 && s.startsWith('`')) return FENCE_UNDECIDED.test(s) ? hold : 'none';
+  const body = s.slice(fence);
+  if (!CALL_START.test(body)) return mayStart(body) ? hold : 'none';
+  const end = jsonObjectEnd(s, fence);
+  if (end === -1) return s.length < MAX_HELD ? hold : 'none';
+  const calls = bareCalls(s.slice(fence, end), schemas);
+  if (!calls) return 'none';
+  if (fence === 0) return { calls, end };
+  const after = s.slice(end);
+  const closing = FENCE_CLOSE.exec(after)?.[0].length;
+  if (closing !== undefined) return { calls, end: end + closing };
+  return !final && '```'.startsWith(after.trimStart()) ? 'hold' : { calls, end };
 }
 
 /**
  * Takes calls written as bare JSON objects naming an active tool (see bareCalls) out of streamed
- * text, after prose too. Only text from a `{` (or `[{`) that may still be such a call is held
- * back, until its JSON closes; JSON that is no call goes on as text.
+ * text, after prose too, in a Markdown fence or not. Only text from a `{`, `[{` or fence that may
+ * still be such a call is held back, until its JSON closes; JSON that is no call goes on as text.
  */
 export class ProseCallSplitter extends HeldSplitter {
   constructor(private readonly schemas: ToolSchemas) {
@@ -45,25 +61,23 @@ export class ProseCallSplitter extends HeldSplitter {
 
   protected run(s: string, sink: SplitSink, final: boolean): void {
     this.held = '';
-    for (;;) {
-      const at = candidateAt(s);
-      if (at === -1) return s === '' ? undefined : sink.text(s);
-      if (at > 0) sink.text(s.slice(0, at));
-      s = s.slice(at);
-      const end = CALL_START.test(s) ? jsonObjectEnd(s, 0) : -1;
-      if (end === -1 && !final && s.length < MAX_HELD) {
-        this.held = s;
-        return;
-      }
-      const calls = end === -1 ? undefined : bareCalls(s.slice(0, end), this.schemas);
-      if (!calls) {
-        // No call: its first character is text, and what follows is looked at again.
-        sink.text(s[0]!);
-        s = s.slice(1);
+    for (let from = 0; ;) {
+      const i = s.slice(from).search(/[[{`]/);
+      if (i === -1) return s === '' ? undefined : sink.text(s);
+      const at = from + i;
+      const found = callAt(s.slice(at), this.schemas, final);
+      if (found === 'none') {
+        from = at + 1;
         continue;
       }
-      sink.calls(calls);
-      s = s.slice(end);
+      if (at > 0) sink.text(s.slice(0, at));
+      if (found === 'hold') {
+        this.held = s.slice(at);
+        return;
+      }
+      sink.calls(found.calls);
+      s = s.slice(at + found.end);
+      from = 0;
     }
   }
 }

@@ -51,7 +51,8 @@ export function parseXmlCall(
   try {
     const parser = new XmlCallParser(s, opts.wrapped, opts.final, opts.schemas);
     const result = parser.parse();
-    return result.kind === 'call' && parser.ranOut ? { ...result, unclosed: true } : result;
+    const cut = parser.ranOut && !parser.functionClosed;
+    return result.kind === 'call' && cut ? { ...result, unclosed: true } : result;
   } catch (e) {
     if (e === INCOMPLETE) return { kind: 'incomplete' };
     throw e;
@@ -64,6 +65,11 @@ class XmlCallParser extends XmlScanner {
   private trailingText = false;
   /** The arguments were given as a JSON object (see `jsonArguments`). */
   private jsonRead = false;
+  /**
+   * The call's `</function>` came: its arguments are whole, though the output ran out before
+   * the block's `</tool_call>` (no call cut off at the token limit, see parseXmlCall).
+   */
+  functionClosed = false;
 
   constructor(
     s: string,
@@ -113,6 +119,7 @@ class XmlCallParser extends XmlScanner {
         continue;
       }
       if (s.startsWith(END_FN, p)) {
+        this.functionClosed = true;
         const end = this.afterFunction(p + END_FN.length);
         this.callOver(end);
         return this.done(name, args, end);
