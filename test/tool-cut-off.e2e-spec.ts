@@ -47,4 +47,20 @@ describe('a call cut off at the token limit', () => {
         'Error: tool request failed: not run: your output reached its token limit before this call was complete (its arguments were cut off); make the call again, with shorter arguments',
     });
   });
+
+  it('is not run when written in the text, a Hermes block or a Mistral call', async () => {
+    const args = '{"to": "+15550001", "text": "Your table for four is confir';
+    for (const text of [
+      `<tool_call>\n{"name": "send_sms", "arguments": ${args}`,
+      `[TOOL_CALLS]send_sms[ARGS]${args}`,
+    ]) {
+      rig.llm.reset();
+      rig.llm.enqueue(sseText([text], 'length'), sseText(['Sorry, again.']));
+      await client.ws.turn('Text me the booking.');
+      expect(rig.tools.requests).toEqual([]);
+      expect(rig.llm.requests[1]!.body.messages.at(-1).content).toMatch(
+        /^Error: tool request failed: not run: your output reached its token limit/,
+      );
+    }
+  });
 });

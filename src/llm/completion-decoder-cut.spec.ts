@@ -41,6 +41,46 @@ describe('CompletionDecoder: calls cut off at the token limit', () => {
     ]);
   });
 
+  // Each text dialect's call, cut in its last value, and the same call closed.
+  const ARGS = '{"to": "+1555", "text": "Your booking is confirmed."}';
+  const GLM_ARGS = '<arg_key>to</arg_key><arg_value>+1555</arg_value><arg_key>text</arg_key>';
+  it.each([
+    ['Hermes', `<tool_call>\n{"name": "send_sms", "arguments": ${ARGS}}\n</tool_call>`],
+    [
+      'GLM',
+      `<tool_call>send_sms\n${GLM_ARGS}<arg_value>Your booking is confirmed.</arg_value></tool_call>`,
+    ],
+    ['Mistral', `[TOOL_CALLS]send_sms[ARGS]${ARGS}`],
+    ['Mistral without its tokens', `send_sms${ARGS}`],
+    ['Kimi without its tokens', `functions.send_sms:0${ARGS}`],
+    [
+      'DeepSeek',
+      `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>send_sms<｜tool▁sep｜>${ARGS}<｜tool▁call▁end｜>`,
+    ],
+    [
+      'Kimi',
+      `<|tool_call_begin|>functions.send_sms:0<|tool_call_argument_begin|>${ARGS}<|tool_call_end|>`,
+    ],
+    [
+      'invoke',
+      '<invoke name="send_sms"><parameter name="to">+1555</parameter><parameter name="text">Your booking is confirmed.</parameter></invoke>',
+    ],
+    ['bare JSON', `{"name": "send_sms", "arguments": ${ARGS}}`],
+    ['bare JSON after prose', `Sending it. {"name": "send_sms", "arguments": ${ARGS}}`],
+  ])('marks a %s call cut in its last value, not the same call closed', (_dialect, whole) => {
+    const cut = whole.slice(0, whole.indexOf('confirmed.') + 'confir'.length);
+    expect(calls([delta({ content: cut }), delta({}, 'length')])).toEqual([
+      { name: 'send_sms', cutOff: true },
+    ]);
+    expect(calls([delta({ content: whole }), delta({}, 'length')])).toEqual([
+      { name: 'send_sms', cutOff: false },
+    ]);
+    // Cut, but the output ended otherwise: what can be repaired of it runs, as before.
+    expect(calls([delta({ content: cut }), delta({}, 'stop')])).toEqual([
+      { name: 'send_sms', cutOff: false },
+    ]);
+  });
+
   it('marks only the call being written: the one before it had ended', () => {
     expect(
       calls([structured(WHOLE, 'c1', 0), structured(CUT, 'c2', 1), delta({}, 'length')]),

@@ -75,7 +75,10 @@ export class CompletionDecoder {
   private readonly mistral: MistralCallSplitter | undefined;
   private readonly split: SplitSink = {
     text: (text) => this.contentText(text),
-    calls: (calls) => calls.forEach((call) => this.emitCall(call, undefined, this.out, 'text')),
+    calls: (calls) =>
+      calls.forEach((call) =>
+        this.emitCall(call, undefined, this.out, 'text', call.unclosed === true),
+      ),
   };
   /** Then, in the text outside all markup, calls written as bare JSON after prose. */
   private readonly prose: ProseCallSplitter | undefined;
@@ -267,7 +270,8 @@ export class CompletionDecoder {
     if (outcome.kind === 'hold') return;
     this.head = null;
     if (outcome.kind === 'text') return this.text.feed(outcome.text, this.sink);
-    for (const call of outcome.calls) this.emitCall(call, undefined, this.out, 'text');
+    for (const call of outcome.calls)
+      this.emitCall(call, undefined, this.out, 'text', call.unclosed === true);
     this.text.feed(outcome.rest, this.sink);
   }
 

@@ -15,6 +15,14 @@ const JSON_UNDECIDED = /^(?:\{|\[|\[\s*\{|\[\s*[A-Za-z_][\w.]*)\s*$/;
 export const FENCE_OPEN = /^```(?:json)?[ \t]*\r?\n\s*/i;
 export const FENCE_UNDECIDED = /^`{1,3}(?:[A-Za-z]*[ \t]*\r?)?$/;
 
+/**
+ * The calls of JSON the end of the output cut off, as far as it can be repaired, said to be
+ * unclosed (a call cut at the token limit is not run, see CompletionDecoder.emitCall).
+ */
+export function cutCalls(json: string, schemas: ToolSchemas): ParsedTextCall[] | undefined {
+  return bareCalls(json, schemas)?.map((call) => ({ ...call, unclosed: true as const }));
+}
+
 /** What a held reply start turned out to be. */
 export type HeadOutcome =
   | { kind: 'hold' }
@@ -61,7 +69,10 @@ export class BareReplyHead {
   /** One JSON value: a call or an array of calls (see `bareCalls`), maybe in a fence. */
   private json(start: number, final: boolean, fenced: boolean): HeadOutcome {
     const end = jsonObjectEnd(this.head, start);
-    if (end === -1) return this.hold(final);
+    if (end === -1) {
+      const cut = final ? cutCalls(this.head.slice(start), this.schemas) : undefined;
+      return cut ? { kind: 'calls', calls: cut, rest: '' } : this.hold(final);
+    }
     const calls = bareCalls(this.head.slice(start, end), this.schemas);
     if (!calls) return this.asText();
     let rest = this.head.slice(end);

@@ -35,7 +35,7 @@ export function glmStart(
 /**
  * The GLM call at the start of `buf` (which starts with `<tool_call>`), up to the first
  * `</tool_call>` (as vLLM reads it); `undefined` while that has not arrived. At the end of the
- * output, a call cut off there keeps its complete arguments. Values are typed from the tool's
+ * output, a call cut off there keeps its complete arguments (and says it was not closed). Values are typed from the tool's
  * schema as vLLM does: strings as written, anything else as JSON or a Python literal.
  */
 export function glmBlock(
@@ -55,5 +55,6 @@ export function glmBlock(
     const schema = ownValue(properties, key!.trim()) as Record<string, unknown> | undefined;
     setOwn(args, key!.trim(), typeValue(value!, schema ?? {}));
   }
-  return { end, calls: [parsedCall(name, args)] };
+  // Cut off there, more arguments may have been coming: see ParsedTextCall's `unclosed`.
+  return { end, calls: [{ ...parsedCall(name, args), ...(close === -1 && { unclosed: true }) }] };
 }

@@ -24,8 +24,8 @@ const skipWs = (s: string, i: number) => {
  * `</tool_call>`. The JSON is one call object, an array of them, or several objects in a row
  * (all read); a Markdown fence around it is dropped; the name-tag variant gives the name as
  * `<function>NAME</function>` before the arguments. Returns where the block ends and its calls
- * (none when the JSON is not a call, or is cut off at the end of the output), `undefined` while
- * more input could change the outcome.
+ * (none when the JSON is not a call; one cut off at the end of the output as far as it can be
+ * repaired, and `unclosed`), `undefined` while more input could change the outcome.
  */
 export function hermesBlock(
   buf: string,
@@ -41,7 +41,8 @@ export function hermesBlock(
     if (buf.startsWith(closer, k)) return { end: k + closer.length, calls: [callFrom(name, {})] };
     return final ? { end: buf.length, calls: [callFrom(name, {})] } : undefined;
   }
-  const read = (json: string) => (name !== undefined ? [callFrom(name, json)] : hermesCalls(json));
+  const read = (json: string, flat = true) =>
+    name !== undefined ? [callFrom(name, json)] : hermesCalls(json, { flat });
   k += FENCE_OPEN.exec(buf.slice(k))?.[0].length ?? 0;
   if (buf[k] !== '{' && buf[k] !== '[') {
     // No JSON at all (a block that opens with another tag, see callOpener): markup, no call.
@@ -60,7 +61,10 @@ export function hermesBlock(
       const close = final ? buf.indexOf(closer, k) : closerOutsideString(buf, k, closer);
       if (close !== -1)
         return { end: close + closer.length, calls: [...calls, ...read(buf.slice(k, close))] };
-      return final ? { end: buf.length, calls } : undefined;
+      // Cut off by the end of the output: what can be repaired of it, said to be unclosed (a
+      // call cut at the token limit is not run, see CompletionDecoder.emitCall).
+      const cut = read(buf.slice(k), false).map((call) => ({ ...call, unclosed: true as const }));
+      return final ? { end: buf.length, calls: [...calls, ...cut] } : undefined;
     }
     calls.push(...read(buf.slice(k, jsonEnd)));
     end = jsonEnd;

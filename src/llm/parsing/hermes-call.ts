@@ -60,14 +60,15 @@ function repeatedObject(text: string): string {
  * The calls in the body of a Hermes block: one call object (`{"name":…,"arguments":…}`, or the
  * Python-style dict small models write) or an array of them; none when it is not that. Shapes
  * seen besides: Llama's `parameters`, OpenAI's `{"type":"function","function":{…}}`, and the
- * arguments flattened beside the name (`{"name":"get_weather","city":"Paris"}`).
+ * arguments flattened beside the name (`{"name":"get_weather","city":"Paris"}`), unless `flat`
+ * is false (JSON cut off and repaired: a key cut there would be taken for an argument).
  */
-export function hermesCalls(body: string): ParsedTextCall[] {
+export function hermesCalls(body: string, { flat = true } = {}): ParsedTextCall[] {
   const parsed = tryTolerant(body.trim());
   const calls: ParsedTextCall[] = [];
   for (const entry of Array.isArray(parsed) ? parsed : [parsed]) {
     const call = namedCall(entry);
-    if (!call || call.name === '') continue;
+    if (!call || call.name === '' || (call.given === undefined && !flat)) continue;
     calls.push(callFrom(call.name, call.given ?? flatArguments(call)));
   }
   return calls;

@@ -82,7 +82,7 @@ function named(
   const name = NAME.exec(text.slice(i))?.[0];
   if (name === undefined) return undefined;
   const cutOff = (args: string): Found | 'wait' =>
-    final ? { calls: [callFrom(name, args)], end: text.length } : 'wait';
+    final ? { calls: [{ ...callFrom(name, args), unclosed: true }], end: text.length } : 'wait';
   let j = i + name.length;
   if (j === text.length) {
     if (schemas.has(name)) return cutOff('{}');
@@ -114,7 +114,8 @@ function json(text: string, j: number, name: string, final: boolean): Found | 'w
   if (text[j] !== '{') return undefined;
   const end = jsonObjectEnd(text, j);
   if (end !== -1) return { calls: [callFrom(name, text.slice(j, end))], end };
-  return final ? { calls: [callFrom(name, text.slice(j))], end: text.length } : 'wait';
+  if (!final) return 'wait';
+  return { calls: [{ ...callFrom(name, text.slice(j)), unclosed: true }], end: text.length };
 }
 
 /** `text` from `i` on is a proper, non-empty prefix of `token`: the token may be arriving. */

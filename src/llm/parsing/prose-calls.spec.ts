@@ -44,6 +44,11 @@ describe('ProseCallSplitter', () => {
     expect(
       split(`Checking. {'tool': 'get_weather', 'tool_input': {'city': 'Paris'}}`, size),
     ).toMatchObject({ text: 'Checking. ', calls: [paris] });
+    // Cut off by the end of the output: as far as it can be repaired (said to be unclosed, for
+    // the decoder not to run it when the token limit cut it).
+    expect(
+      split('Cut off: {"name": "get_weather", "parameters": {"city": "Pa', size),
+    ).toMatchObject({ text: 'Cut off: ', calls: [['get_weather', { city: 'Pa' }]] });
     // In a Markdown fence, closed or not.
     expect(split(`Let me check.\n\`\`\`json\n${call}\n\`\`\`\nDone.`, size)).toMatchObject({
       text: 'Let me check.\n\nDone.',
@@ -63,7 +68,6 @@ describe('ProseCallSplitter', () => {
         'It returned {"answer": 42} today.',
         'Not ours: {"name": "launch", "arguments": {}} at all.',
         'A set {1, 2} and a list [1, 2].',
-        'Cut off: {"name": "get_weather", "parameters": {"city": "Pa',
         'Ends on a brace {',
         'Run `ls` here, or:\n```python\nprint({"name": 1})\n```\nDone.',
         'A fence:\n```json\n{"answer": 42}\n```',

@@ -6,7 +6,7 @@
  */
 import { bareCalls, jsonObjectEnd, type ParsedTextCall } from './hermes-call.js';
 import { HeldSplitter, type SplitSink } from './held-splitter.js';
-import { FENCE_OPEN, FENCE_UNDECIDED } from './bare-reply.js';
+import { cutCalls, FENCE_OPEN, FENCE_UNDECIDED } from './bare-reply.js';
 import type { ToolSchemas } from './value-typing.js';
 
 /** A call object held at most this long while it may be one (as BareReplyHead holds one). */
@@ -39,7 +39,11 @@ function callAt(s: string, schemas: ToolSchemas, final: boolean): Found {
   const body = s.slice(fence);
   if (!CALL_START.test(body)) return mayStart(body) ? hold : 'none';
   const end = jsonObjectEnd(s, fence);
-  if (end === -1) return s.length < MAX_HELD ? hold : 'none';
+  if (end === -1) {
+    const cut = final ? cutCalls(s.slice(fence), schemas) : undefined;
+    if (cut) return { calls: cut, end: s.length };
+    return s.length < MAX_HELD ? hold : 'none';
+  }
   const calls = bareCalls(s.slice(fence, end), schemas);
   if (!calls) return 'none';
   if (fence === 0) return { calls, end };

@@ -1,3 +1,5 @@
+import { jsonObjectEnd } from './hermes-call.js';
+
 // Calls written with special tokens, met in the text when the server runs the model without its
 // tool parser and keeps special tokens in the text (`skip_special_tokens: false`):
 //   Kimi K2        <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0
@@ -68,8 +70,12 @@ export function specialTokenCall(
     const v3 = DEEPSEEK_V3.exec(args);
     if (v3) [name, args] = [v3[1]!.trim(), v3[2]!];
   }
+  // Cut off by the end of the output in its arguments' JSON: the block is left open as they
+  // are, for the text parser to repair and to say the call was not closed.
+  if (close === -1 && args.startsWith('{') && jsonObjectEnd(args, 0) === -1)
+    return { text: `<tool_call>{"name": ${JSON.stringify(name)}, "arguments": ${args}`, end };
   // The arguments go as a string, read as the client reads a structured call's: repaired when
-  // they are not quite JSON (cut off, or written loosely by a quantised model).
+  // they are not quite JSON (written loosely by a quantised model).
   return {
     text: `<tool_call>{"name": ${JSON.stringify(name)}, "arguments": ${JSON.stringify(args)}}</tool_call>`,
     end,
