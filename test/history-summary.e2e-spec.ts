@@ -116,7 +116,7 @@ describe('a summary of the turns the history dropped (LLM_HISTORY_SUMMARY)', () 
     }
   });
 
-  it('goes on without a summary the model failed to make, and says so', async () => {
+  it('goes on without a summary the model failed to make, and asks again with the next turns dropped', async () => {
     const { ws } = client;
     const before = await metric('failed');
     await longCall(ws, { kind: 'status', status: 400, body: '{"error":{"message":"bad"}}' });
@@ -124,5 +124,14 @@ describe('a summary of the turns the history dropped (LLM_HISTORY_SUMMARY)', () 
     rig.llm.enqueue(sseText(['Hello.']));
     await ws.turn('Hello?');
     expect(turns().at(-1)!.body.messages[0].content).toBe('You are the ACME voice agent.');
+    expect(summaries()).toHaveLength(1);
+    // The next turn takes the history past its bound again: the summary is asked of those turns
+    // and of the first ones, which name the caller.
+    rig.llm.enqueue(sseText(['Fine.']), reply(SUMMARY));
+    await ws.turn('And now?');
+    await until(() => summaries().length === 2, 'the second summary request');
+    const asked = JSON.stringify(summaries()[1]!.body.messages);
+    expect(asked).toContain('I am Ada Rossi');
+    expect(asked).toContain('Hello?');
   });
 });

@@ -165,7 +165,7 @@ export class EngineMetrics {
   );
   private readonly summaries = this.counter(
     'agent_engine_history_summaries_total',
-    'Summaries of the turns a bounded history dropped (LLM_HISTORY_SUMMARY), by outcome: made, failed (the model failed or answered nothing: those turns are forgotten)',
+    'Summaries of the turns a bounded history dropped (LLM_HISTORY_SUMMARY), by outcome: made, failed (the model failed or answered nothing: those turns are asked again with the next ones dropped)',
     ['outcome'],
   );
   private readonly historyShed = this.counter(

@@ -1,5 +1,10 @@
 import type { ChatMessage } from '../llm/llm.types.js';
-import { boundHistory, ConversationMemory, transcriptOf } from './history-summary.js';
+import {
+  boundHistory,
+  ConversationMemory,
+  transcriptOf,
+  UNSUMMARISED_MAX,
+} from './history-summary.js';
 
 const turn = (n: number): ChatMessage[] => [
   { role: 'user', content: `question ${n}` },
@@ -51,19 +56,37 @@ describe('ConversationMemory', () => {
     expect(memory.summary).toBe('+2+4');
   });
 
-  it('forgets what it could not summarise, and keeps the summary it had', async () => {
+  it('asks again what it could not summarise with the next messages dropped, and keeps the summary it had', async () => {
     const memory = new ConversationMemory();
     memory.dropped(turn(1));
     await memory.summarize(() => Promise.resolve('first'));
     memory.dropped(turn(2));
     expect(await memory.summarize(() => Promise.resolve(undefined))).toBe(false);
+    // Nothing new dropped: not asked again yet.
+    let asks = 0;
+    expect(await memory.summarize(() => Promise.resolve(`${++asks}`))).toBe(false);
+    expect(asks).toBe(0);
     memory.dropped(turn(3));
     expect(await memory.summarize(() => Promise.reject(new Error('down')))).toBe(false);
     expect(memory.summary).toBe('first');
     let asked: ChatMessage[] = [];
     memory.dropped(turn(4));
     await memory.summarize((_p, messages) => Promise.resolve(((asked = messages), 'second')));
-    expect(asked).toEqual(turn(4));
+    expect(asked).toEqual([...turn(2), ...turn(3), ...turn(4)]);
+    expect(memory.summary).toBe('second');
+  });
+
+  it(`keeps the last ${UNSUMMARISED_MAX} messages of failed summaries at most`, async () => {
+    const memory = new ConversationMemory();
+    for (let i = 0; i < UNSUMMARISED_MAX; i++) {
+      memory.dropped(turn(i));
+      await memory.summarize(() => Promise.resolve(undefined));
+    }
+    let asked: ChatMessage[] = [];
+    memory.dropped(turn(UNSUMMARISED_MAX));
+    await memory.summarize((_p, messages) => Promise.resolve(((asked = messages), 'made')));
+    expect(asked).toHaveLength(UNSUMMARISED_MAX + turn(0).length);
+    expect(asked.at(-1)).toEqual(turn(UNSUMMARISED_MAX).at(-1));
   });
 });
 

@@ -13,6 +13,8 @@ import { trimHistory } from './history.js';
 const SUMMARY_MAX_CHARS = 4000;
 /** Of a tool's result, the summary request shows this much. */
 const RESULT_CHARS = 1000;
+/** Messages a failed summary was for kept for the next one at most (the oldest go first). */
+export const UNSUMMARISED_MAX = 200;
 
 export const SUMMARY_INSTRUCTIONS = `You keep the memory of a conversation between a user and a voice assistant whose older messages are being dropped. Write a summary the assistant can go on from: who the user is and what they gave (names, numbers, dates, addresses, references), what they asked for, what was done (tools called, what they returned) and agreed, and what is still open. Keep every detail that may be needed later, leave out small talk. Write plain text, no markdown, at most 200 words, in the language of the conversation.`;
 
@@ -22,6 +24,8 @@ export class ConversationMemory {
   summary = '';
   /** Dropped, not summarised yet. */
   private pending: ChatMessage[] = [];
+  /** Dropped, whose summary failed: asked again with the next ones dropped. */
+  private unsummarised: ChatMessage[] = [];
   private work: Promise<boolean> = Promise.resolve(false);
 
   /** Messages the history no longer holds, oldest first. */
@@ -32,16 +36,20 @@ export class ConversationMemory {
   /**
    * Summarises what was dropped since the last summary, after the summaries under way:
    * true once the summary has changed. `ask` answers the new summary, or undefined when it could
-   * not be made (those messages are then forgotten, as without a summary).
+   * not be made: those messages are then asked again with the next ones dropped (not at once: a
+   * server that cannot make one is not asked after every turn), the last UNSUMMARISED_MAX of them.
    */
   summarize(
     ask: (previous: string, messages: ChatMessage[]) => Promise<string | undefined>,
   ): Promise<boolean> {
     this.work = this.work.then(async () => {
-      const messages = this.pending.splice(0);
-      if (messages.length === 0) return false;
+      if (this.pending.length === 0) return false;
+      const messages = [...this.unsummarised.splice(0), ...this.pending.splice(0)];
       const summary = await ask(this.summary, messages).catch(() => undefined);
-      if (summary === undefined) return false;
+      if (summary === undefined) {
+        this.unsummarised = messages.slice(-UNSUMMARISED_MAX);
+        return false;
+      }
       this.summary = summary;
       return true;
     });
@@ -124,8 +132,8 @@ export async function askSummary(
 
 /**
  * Summarises what `session`'s history dropped since its last summary, in its model: true once
- * the summary has changed. A summary that cannot be made is logged and counted; those turns are
- * forgotten, as without LLM_HISTORY_SUMMARY.
+ * the summary has changed. A summary that cannot be made is logged and counted; its turns are
+ * asked again with the next ones the history drops (see ConversationMemory.summarize).
  */
 export function rememberDropped(
   llm: LlmClient,
@@ -149,7 +157,7 @@ export function rememberDropped(
     if ('failed' in asked) {
       metrics.summarized('failed');
       logger.warn(
-        `the conversation's ${messages.length} older messages could not be summarised, and are forgotten: ${asked.failed} (session_id=${session.id})`,
+        `the conversation's ${messages.length} older messages could not be summarised, and are kept to be asked again with the next ones dropped: ${asked.failed} (session_id=${session.id})`,
       );
       return undefined;
     }
