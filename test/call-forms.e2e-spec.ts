@@ -5,7 +5,7 @@ import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
 /**
  * A call the model wrote another way than its tool's definition: a value of an `enum` in another
  * case ("Dinner", "dine in" for `dine_in`), a nested list or object encoded once more as its
- * JSON text, the tool's name joined another way (`bookTable`); and a placeholder for a value
+ * JSON text, the tool's name or an argument's joined another way (`bookTable`, `Meal`); and a placeholder for a value
  * (`"<city>"`) or a date written otherwise (`"tomorrow"`), which are refused where they were
  * sent. The backend gets what the model
  * meant in the same round, where the call was refused (or, for a list, sent as one item, the
@@ -76,6 +76,13 @@ describe('a call written another way', () => {
     call('book_table', { meal: 'Dinner', seating: 'Dine In' });
     await client.ws.turn('Dinner, inside.');
     expect(rig.tools.requests.map((r) => r.url)).toEqual(['/book?meal=dinner&seating=dine_in']);
+    expect(rig.llm.requests).toHaveLength(2);
+  });
+
+  it("reaches the backend with an argument's name written another way", async () => {
+    call('book_table', { Meal: 'dinner', SEATING: 'terrace' });
+    await client.ws.turn('Dinner outside.');
+    expect(rig.tools.requests.map((r) => r.url)).toEqual(['/book?meal=dinner&seating=terrace']);
     expect(rig.llm.requests).toHaveLength(2);
   });
 

@@ -13,7 +13,11 @@ import { CallTally, callKey } from './call-tally.js';
 import { meantTool } from './parsing/tool-names.js';
 import { errorMessageOf } from './stream-fault.js';
 import { StreamedText } from './streamed-text.js';
-import { StructuredCallAssembler, type AssembledCall } from './structured-call-assembler.js';
+import {
+  messageCalls,
+  StructuredCallAssembler,
+  type AssembledCall,
+} from './structured-call-assembler.js';
 import { parseJsonExact } from './parsing/json.js';
 
 const CALL_DEBRIS = /^[\s>]*$/;
@@ -139,12 +143,7 @@ export class CompletionDecoder {
     if (error !== undefined) return [{ type: 'error', message: error, retryable: false }];
     const out: LlmEvent[] = [];
     const { choices, usage } = body as {
-      choices?: {
-        message?: Delta & {
-          tool_calls?: { id?: string; function?: { name?: string; arguments?: unknown } }[];
-        };
-        finish_reason?: string | null;
-      }[];
+      choices?: { message?: Delta; finish_reason?: string | null }[];
       usage?: LlmUsage;
     };
     if (usage) this.usage = usage;
@@ -167,23 +166,7 @@ export class CompletionDecoder {
     // The calls are whole messages' own, read as a stream's are at its end (a text call with its
     // closing tag, above, was not cut).
     this.ending = true;
-    for (const [index, call] of (Array.isArray(message.tool_calls)
-      ? message.tool_calls
-      : []
-    ).entries()) {
-      const name = call.function?.name;
-      if (!name) continue;
-      const args = call.function?.arguments;
-      this.fromStructured(
-        {
-          index,
-          id: call.id,
-          name,
-          arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
-        },
-        out,
-      );
-    }
+    for (const call of messageCalls(message.tool_calls)) this.fromStructured(call, out);
     return [...out, ...this.end()];
   }
 

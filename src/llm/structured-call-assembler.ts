@@ -122,3 +122,22 @@ export class StructuredCallAssembler {
     return rest.sort((a, b) => a.index - b.index);
   }
 }
+
+/** A whole (non-streamed) message's `tool_calls` as a stream's are assembled; nameless ones skipped. */
+export function messageCalls(toolCalls: unknown): AssembledCall[] {
+  if (!Array.isArray(toolCalls)) return [];
+  return toolCalls.flatMap((call: unknown, index) => {
+    const fn = (call as { function?: { name?: unknown; arguments?: unknown } } | null)?.function;
+    if (typeof fn?.name !== 'string' || fn.name === '') return [];
+    const args = fn.arguments;
+    const id = (call as { id?: unknown }).id;
+    return [
+      {
+        index,
+        id: typeof id === 'string' ? id : undefined,
+        name: fn.name,
+        arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+      },
+    ];
+  });
+}

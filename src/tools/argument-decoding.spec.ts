@@ -83,4 +83,26 @@ describe('arguments written as their text', () => {
     );
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
+
+  it("take an argument's name written in another case or joined another way as the parameter's", () => {
+    const args: Record<string, unknown> = { Items: [], Note: 'ring twice', GIFT: 'true' };
+    expect(argumentProblem(order, args)).toBeUndefined();
+    expect(args).toEqual({ items: [], note: 'ring twice', gift: true });
+    const booking = {
+      type: 'object',
+      properties: { city_name: { type: 'string' }, party_size: { type: 'integer' } },
+      required: ['city_name'],
+      additionalProperties: false,
+    };
+    const written: Record<string, unknown> = { cityName: 'Rome', 'party-size': '4' };
+    expect(argumentProblem(booking, written)).toBeUndefined();
+    expect(written).toEqual({ city_name: 'Rome', party_size: 4 });
+    // Given both ways, or matching no parameter: as written (refused here).
+    expect(argumentProblem(booking, { city_name: 'Rome', cityName: 'Milan' })).toBe(
+      "invalid arguments: arguments must NOT have additional properties: 'cityName'",
+    );
+    expect(argumentProblem(booking, { town: 'Rome' })).toBe(
+      "invalid arguments: arguments must have required property 'city_name'",
+    );
+  });
 });

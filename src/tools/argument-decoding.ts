@@ -1,13 +1,15 @@
 /**
  * Arguments a model wrote as text where their schema takes something else: an object or a list
  * written as its JSON (or Python literal) text, `"{\"city\": \"Rome\"}"`, `"['milk', 'bread']"`,
- * as models often encode nested values once more; a boolean written `"True"` or `" false "`.
+ * as models often encode nested values once more; a boolean written `"True"` or `" false "`;
+ * an argument's name written in another case or joined another way (`cityName` for `city_name`).
  * Pure: no Nest import.
  */
 import { MAX_JSON_DEPTH } from '../common/nesting.js';
 import { parseJsonExact, setOwn } from '../llm/parsing/json.js';
 import { parsePythonLiteral } from '../llm/parsing/python-literal.js';
 import { canonicalType } from '../llm/parsing/value-typing.js';
+import { nameKey } from '../llm/parsing/tool-names.js';
 import type { JsonSchema } from './tool-definition.js';
 import { dereferenced, isObject, MAX_HOPS, shapeOf } from './schema-shape.js';
 
@@ -77,7 +79,25 @@ export function decodeTextValues(
   }
   if (!properties) return;
   const fields = value as Record<string, unknown>;
+  renameKeys(fields, properties);
   for (const [key, inner] of Object.entries(fields))
     if (Object.hasOwn(properties, key))
       setOwn(fields, key, settled(properties[key]!, inner, root, depth));
+}
+
+/**
+ * Renames, in `fields`, an argument the schema does not declare that is one of its properties
+ * but for case and the marks that join words (`cityName`, `City` for `city_name`, `city`), when
+ * it matches that one alone and the model did not give it too. Otherwise the call was refused
+ * ("must have required property 'city_name'") and the model sent back for a round more.
+ */
+function renameKeys(fields: Record<string, unknown>, properties: Record<string, JsonSchema>): void {
+  const declared = Object.keys(properties);
+  for (const key of Object.keys(fields)) {
+    if (Object.hasOwn(properties, key)) continue;
+    const same = declared.filter((name) => nameKey(name) === nameKey(key));
+    if (same.length !== 1 || Object.hasOwn(fields, same[0]!)) continue;
+    setOwn(fields, same[0]!, fields[key]);
+    delete fields[key];
+  }
 }

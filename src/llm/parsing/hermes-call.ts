@@ -126,9 +126,9 @@ export function nameTagStart(rest: string, final: boolean): 'yes' | 'no' | 'wait
  * The calls of a reply that is nothing but JSON, with no tags: one call object or an array of
  * them, each naming an active tool (see meantTool), with `arguments` (or another name for them,
  * see namedCall, or arguments beside the name that are all parameters the tool declares); or a
- * Python list
- * of calls (Llama's "pythonic" format). Some models write that when the server has no parser for
- * them (Llama 3 and 4) or drift to it (Qwen3.6). `undefined` when the text is anything else.
+ * Python list of calls (Llama's "pythonic" format). Some models write that when the server has no
+ * parser for them (Llama 3 and 4) or drift to it (Qwen3.6). `undefined` when the text is anything
+ * else.
  */
 export function bareCalls(text: string, schemas: ToolSchemas): ParsedTextCall[] | undefined {
   const pythonic = parsePythonicCalls(text);
