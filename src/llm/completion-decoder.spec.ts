@@ -204,6 +204,7 @@ describe('CompletionDecoder', () => {
         '{"name": "get_weather", "input": {"city": "Paris"}}',
         '{"name": "getWeather", "arguments": {"city": "Paris"}}',
         '{"tool": "GetWeather", "city": "Paris"}',
+        '{"get_weather": {"city": "Paris"}}',
       ])
         expect(run(shape, size)).toEqual({ calls: [paris], text: '' });
       // In a Markdown fence, closed or not.
@@ -222,6 +223,7 @@ describe('CompletionDecoder', () => {
         '{"name": "launch", "arguments": {}}',
         '{"name": "get_weather", "country": "France"}',
         '{"name": "get_weather"}',
+        '{"answer": {"city": "Paris"}}',
         '[1, 2]',
         '[launch(now=True)]',
         '[laughs] Sure.',

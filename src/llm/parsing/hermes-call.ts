@@ -162,13 +162,20 @@ const ARGUMENT_KEYS = ['arguments', 'parameters', 'tool_input', 'args', 'input']
 /**
  * A call object's name and arguments: `{"name", "arguments"}` (or Llama's `parameters`,
  * LangChain's `tool` and `tool_input`, `args`, `input`), or that inside `function`, as the API's
- * own `{"type":"function","function":{…}}` has it. Shapes small models write.
+ * own `{"type":"function","function":{…}}` has it; or the name as the one key of the object,
+ * the arguments its value (`{"get_weather": {"city": "Paris"}}`). Shapes small models write.
  */
 function namedCall(entry: unknown): NamedCall | undefined {
   if (!isObject(entry)) return undefined;
   const item = isObject(entry.function) ? entry.function : entry;
   const nameKey = NAME_KEYS.find((k) => typeof item[k] === 'string');
-  if (nameKey === undefined) return undefined;
+  if (nameKey === undefined) {
+    const keys = Object.keys(item);
+    const only = keys.length === 1 ? keys[0]! : undefined;
+    if (only === undefined || !isObject(item[only]) || ARGUMENT_KEYS.includes(only))
+      return undefined;
+    return { name: only, nameKey: only, given: item[only], item };
+  }
   const given = ARGUMENT_KEYS.map((k) => item[k]).find((v) => v !== undefined);
   return { name: item[nameKey] as string, nameKey, given, item };
 }

@@ -116,6 +116,8 @@ describe('drifted and leaked markup', () => {
       '<tool_call>{"name":"a","arguments":{}}, {"name":"b","arguments":{"x":1}}</tool_call>',
       '<tool_call>\n[{"name":"a","arguments":{}}, {"name":"b","arguments":{"x":1}}]\n</tool_call>',
       '<tool_call>\n```json\n[{"name":"a","arguments":{}}, {"name":"b","arguments":{"x":1}}]\n```\n</tool_call>',
+      // The name as the object's one key, the arguments its value; LangChain's keys.
+      '<tool_call>[{"a": {}}, {"tool": "b", "tool_input": {"x": 1}}]</tool_call>',
     ]) {
       const whole = run([input]);
       expect(whole).toEqual({ text: '', reasoning: '', calls: [a, b] });
