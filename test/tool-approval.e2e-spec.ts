@@ -68,6 +68,26 @@ describe('calls the user approves', () => {
     expect(toolMessage('call_del')).toBe('deleted');
   });
 
+  it('does not ask about a call its arguments would have refused', async () => {
+    const from = modelCalls({ id: 'call_ph', name: 'delete_item', arguments: { id: '<id>' } });
+    await client.ws.turn('delete that item');
+    expect(client.ws.messages.slice(from).some((m) => m.type === 'tool_confirm')).toBe(false);
+    expect(rig.tools.requests).toHaveLength(0);
+    expect(toolMessage('call_ph')).toBe(
+      'Error: tool request failed: invalid arguments: arguments/id is "<id>", a placeholder, not a value (ask the user for it if you do not know it)',
+    );
+  });
+
+  it('asks with the arguments as they will be sent', async () => {
+    const from = modelCalls({ id: 'call_up', name: 'delete_item', arguments: { ID: 5 } });
+    client.ws.send({ type: 'user_text', text: 'delete item 5' });
+    const ask = await client.ws.waitFor((m) => m.type === 'tool_confirm', from);
+    expect(ask).toMatchObject({ id: 'call_up', arguments: { id: '5' } });
+    client.ws.send({ type: 'tool_confirm', id: 'call_up', approved: true });
+    await client.ws.waitFor((m) => m.type === 'assistant_end', from);
+    expect(rig.tools.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['DELETE /items/5']);
+  });
+
   it('does not run a declined call, or one left unanswered, and tells the model why', async () => {
     let from = modelCalls(del);
     client.ws.send({ type: 'user_text', text: 'delete item 5' });
@@ -171,7 +191,7 @@ describe('calls the user approves', () => {
 
   it('counts in /metrics what users did with the calls above', async () => {
     const scrape = await (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
-    const counts = { approved: 1, declined: 1, expired: 3, cancelled: 2 };
+    const counts = { approved: 2, declined: 1, expired: 3, cancelled: 2 };
     for (const [outcome, count] of Object.entries(counts))
       expect(scrape).toMatch(
         new RegExp(`^agent_engine_tool_approvals_total\\{outcome="${outcome}"\\} ${count}$`, 'm'),
