@@ -28,6 +28,13 @@ describe('tools that run at most so many times in a conversation', () => {
           max_calls_per_session: 1,
         },
         {
+          name: 'refund',
+          url: `${base}/refund`,
+          method: 'POST',
+          confirm: true,
+          max_calls_per_session: 1,
+        },
+        {
           type: 'mcp',
           name: 'mcp_page',
           url: 'http://127.0.0.1:1/mcp',
@@ -98,6 +105,29 @@ describe('tools that run at most so many times in a conversation', () => {
     expect(await call('page_oncall', 5)).toMatch(/^Error: tool request failed: .*ECONNREFUSED/);
     expect(await call('mcp_page', 6)).toMatch(/^Error: tool request failed: .*ECONNREFUSED/);
     expect(await call('mcp_page', 7)).toMatch(/^Error: tool request failed: .*ECONNREFUSED/);
+  });
+
+  it('does not ask the user to approve a call its limit would refuse', async () => {
+    const { ws } = client;
+    const refund = (n: number) => {
+      rig.llm.enqueue(
+        sseStructuredCalls([{ id: `call_${n}`, name: 'refund', arguments: {} }]),
+        sseText(['Done.']),
+      );
+      return ws.messages.length;
+    };
+    let from = refund(1);
+    ws.send({ type: 'user_text', text: 'Refund me.' });
+    await ws.waitFor((m) => m.type === 'tool_confirm', from);
+    ws.send({ type: 'tool_confirm', id: 'call_1', approved: true });
+    await ws.waitFor((m) => m.type === 'assistant_end', from);
+    from = refund(2);
+    await ws.turn('Refund me again.');
+    expect(ws.messages.slice(from).some((m) => m.type === 'tool_confirm')).toBe(false);
+    expect(rig.llm.requests.at(-1)!.body.messages.at(-1).content).toBe(
+      CAPPED.replace('2 times', '1 time'),
+    );
+    expect(rig.tools.requests.filter((r) => r.path === '/refund')).toHaveLength(1);
   });
 
   it('counts each conversation on its own', async () => {

@@ -2,6 +2,7 @@ import type { ToolCallEvent } from '../llm/llm.types.js';
 import { isSafe, type Tool } from '../tools/tool-definition.js';
 import { toolErrors } from '../tools/tool-errors.js';
 import { argumentProblem } from '../tools/argument-check.js';
+import { sessionCapRefusal } from '../tools/session-cap.js';
 import type { ToolCallContext, ToolExecutor, ToolOutcome } from '../tools/tool-executor.js';
 import { askClient } from './client-tools.js';
 import { repeatedText } from './repeated-calls.js';
@@ -48,8 +49,9 @@ export function announceCall(ctx: TurnContext, call: ToolCallEvent, starter: Cal
 /**
  * What the model reads of a call that is not run: one beyond the round's limit of calls, one cut
  * off at the model's token limit, one that needs the user's approval and whose arguments would be
- * refused (checked now, and made what will be sent: the user is not asked about a call that could
- * not run, nor shown `"<name>"`), or one that repeats a call that acted earlier in the turn
+ * refused, or that its `max_calls_per_session` would refuse (checked now, the arguments made what
+ * will be sent: the user is not asked about a call that could not run, nor shown `"<name>"`), or
+ * one that repeats a call that acted earlier in the turn
  * (`repeated`); undefined for a call to run. Counts the call in the round.
  */
 function notRun(
@@ -68,6 +70,8 @@ function notRun(
       ? argumentProblem(tool.parameters, call.arguments)
       : undefined;
   if (problem) return { ok: false, text: toolErrors.requestFailed(problem) };
+  const capped = tool?.confirm && sessionCapRefusal(tool, ctx.toolContext.callsMade);
+  if (capped) return capped;
   const earlier = ctx.results.earlier(call, tool);
   return earlier === undefined
     ? undefined

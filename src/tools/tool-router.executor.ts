@@ -7,6 +7,7 @@ import { endSession } from './end-session-tool.js';
 import { transferCall } from './transfer-call-tool.js';
 import { handOff } from './handoff-tool.js';
 import { toolErrors } from './tool-errors.js';
+import { sessionCapRefusal } from './session-cap.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
 import { Spans } from '../tracing/spans.js';
 import { endToolSpan, toolSpan } from '../tracing/tool-spans.js';
@@ -106,9 +107,9 @@ function overSessionCap(
 ): { refusal: ToolOutcome } | { unless: (outcome: ToolOutcome) => ToolOutcome } | undefined {
   const max = tool.maxCallsPerSession;
   if (max === undefined || !made) return undefined;
-  const count = made.get(tool.name) ?? 0;
-  if (count >= max) return { refusal: { ok: false, text: toolErrors.sessionCap(max) } };
-  made.set(tool.name, count + 1);
+  const refusal = sessionCapRefusal(tool, made);
+  if (refusal) return { refusal };
+  made.set(tool.name, (made.get(tool.name) ?? 0) + 1);
   return {
     unless: (outcome) => {
       if (outcome.notActed) made.set(tool.name, Math.max(0, (made.get(tool.name) ?? 1) - 1));
