@@ -1,4 +1,4 @@
-import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { sseRawArgumentsCall, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { useEngineRig, useClientPerTest } from './support/turn-harness.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
 
@@ -75,6 +75,15 @@ describe('calls the user approves', () => {
     expect(rig.tools.requests).toHaveLength(0);
     expect(toolMessage('call_ph')).toBe(
       'Error: tool request failed: invalid arguments: arguments/id is "<id>", a placeholder, not a value (ask the user for it if you do not know it)',
+    );
+    // Arguments that are no JSON object: the same.
+    rig.llm.reset();
+    const next = client.ws.messages.length;
+    rig.llm.enqueue(sseRawArgumentsCall('delete_item', '[5]'), sseText(['Sorry.']));
+    await client.ws.turn('delete it');
+    expect(client.ws.messages.slice(next).some((m) => m.type === 'tool_confirm')).toBe(false);
+    expect(toolMessage('call_raw')).toBe(
+      'Error: tool request failed: arguments are not a JSON object: [5]',
     );
   });
 

@@ -65,17 +65,28 @@ function notRun(
     return { ok: false, text: toolErrors.requestFailed(why) };
   }
   if (call.cutOff) return { ok: false, text: toolErrors.cutOff() };
-  const problem =
-    tool?.confirm && call.argumentsValid
-      ? argumentProblem(tool.parameters, call.arguments)
-      : undefined;
-  if (problem) return { ok: false, text: toolErrors.requestFailed(problem) };
-  const capped = tool?.confirm && sessionCapRefusal(tool, ctx.toolContext.callsMade);
-  if (capped) return capped;
+  const refused = tool?.confirm ? refusedAnyway(ctx, call, tool) : undefined;
+  if (refused) return refused;
   const earlier = ctx.results.earlier(call, tool);
   return earlier === undefined
     ? undefined
     : { ok: true, text: repeatedText(earlier), repeated: true };
+}
+
+/**
+ * Why a call of `tool`, which needs the user's approval, would be refused whatever the answer:
+ * arguments that are not a JSON object (but for a code tool's, whose runtime says why), that its
+ * parameters refuse (they are made what will be sent meanwhile), or its `max_calls_per_session`
+ * reached. Undefined for a call to put to the user.
+ */
+function refusedAnyway(ctx: TurnContext, call: ToolCallEvent, tool: Tool): ToolOutcome | undefined {
+  if (!call.argumentsValid)
+    return tool.kind === 'python'
+      ? undefined
+      : { ok: false, text: toolErrors.notAnObject(call.rawArguments) };
+  const problem = argumentProblem(tool.parameters, call.arguments);
+  if (problem) return { ok: false, text: toolErrors.requestFailed(problem) };
+  return sessionCapRefusal(tool, ctx.toolContext.callsMade);
 }
 
 /**
