@@ -17,8 +17,12 @@ const CALL_START = new RegExp(`^\\[?\\s*\\{\\s*["'](?:${KEYS.join('|')})["']\\s*
 /** The starts, without whitespace, that a text still arriving may be a part of. */
 const STARTS = KEYS.flatMap((key) => [`{"${key}":`, `[{"${key}":`]);
 
+/** Text longer than this after a `{` holds more than a call's start would (`[{"tool_name":`). */
+const START_MAX = 64;
+
 /** `rest` (the end of the text so far) may still become a call's start. */
 function mayStart(rest: string): boolean {
+  if (rest.length > START_MAX) return false;
   const compact = rest.replace(/\s+/g, '').replace(/'/g, '"');
   return STARTS.some((start) => start.length > compact.length && start.startsWith(compact));
 }
