@@ -113,6 +113,14 @@ describe('a call written another way', () => {
     expect(modelRead()).toBe('ok');
   });
 
+  it('leaves out an optional argument given as "None", where it takes no string', async () => {
+    call('place_order', { items: [{ name: 'milk' }], delivery: 'None' });
+    await client.ws.turn('Milk, I will collect it.');
+    expect(rig.tools.requests.map((r) => JSON.parse(r.body))).toEqual([
+      { items: [{ name: 'milk' }] },
+    ]);
+  });
+
   it('is refused, naming the argument, when the text is not the value asked for', async () => {
     call('place_order', { items: '[{"qty": 2}]' });
     await client.ws.turn('Two of something.');

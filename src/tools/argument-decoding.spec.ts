@@ -105,4 +105,18 @@ describe('arguments written as their text', () => {
       "invalid arguments: arguments must have required property 'city_name'",
     );
   });
+
+  it('take null written as a word as null where the parameter takes no string', () => {
+    const args: Record<string, unknown> = { items: [], gift: 'None', address: 'null' };
+    expect(argumentProblem(order, args)).toBeUndefined();
+    // Optional, and taking no null: absent (the address may be null: null).
+    expect(args).toEqual({ items: [], address: null });
+    expect(argumentProblem(order, { items: 'none' })).toBe(
+      'invalid arguments: arguments/items must not be null',
+    );
+    // A string parameter keeps the word: "None" may be the answer.
+    const kept: Record<string, unknown> = { items: [], note: 'None' };
+    expect(argumentProblem(order, kept)).toBeUndefined();
+    expect(kept.note).toBe('None');
+  });
 });

@@ -35,12 +35,15 @@ function typesOf(schema: JsonSchema, root: JsonSchema, hops = 0): Set<string> {
 
 /**
  * What `text` stands for when its schema, which does not take a string, takes an object, a list
- * or a boolean it is the text of; undefined when it is none of them (the check then says what is
- * wrong, as before). A string the schema takes, or may take, is left as it is.
+ * or a boolean it is the text of, or it is null written as a word (`"None"`, `"null"`: then as
+ * JSON's null, absent when the argument is optional); undefined when it is none of them (the
+ * check then says what is wrong, as before). A string the schema takes, or may take, is left as
+ * it is ("None" may be an answer).
  */
 function decodedText(text: string, types: Set<string>): unknown {
   if (types.size === 0 || types.has('string')) return undefined;
   const trimmed = text.trim();
+  if (/^(null|none|undefined)$/i.test(trimmed)) return null;
   if (types.has('boolean') && /^(true|false)$/i.test(trimmed))
     return trimmed.toLowerCase() === 'true';
   if (!/^[[{]/.test(trimmed)) return undefined;
@@ -52,7 +55,7 @@ function decodedText(text: string, types: Set<string>): unknown {
 /** `value` decoded where its schema asks (see decodedText), and the values within it. */
 function settled(schema: JsonSchema, value: unknown, root: JsonSchema, depth: number): unknown {
   const decoded = typeof value === 'string' ? decodedText(value, typesOf(schema, root)) : undefined;
-  const result = decoded ?? value;
+  const result = decoded === undefined ? value : decoded;
   decodeTextValues(schema, result, root, depth + 1);
   return result;
 }
