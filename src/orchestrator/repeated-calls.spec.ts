@@ -52,6 +52,20 @@ describe('TurnResults', () => {
     expect(results.earlier(call({ a: 1 }, valid), t)).toBeUndefined();
   });
 
+  it('takes arguments written another way for those the check makes them', () => {
+    const meals = tool({
+      name: 'book',
+      parameters: {
+        type: 'object',
+        properties: { meal: { type: 'string', enum: ['dinner'] }, people: { type: 'integer' } },
+      },
+    });
+    const results = new TurnResults(true);
+    results.succeeded(call({ meal: 'dinner', people: 4 }), meals, 'booked');
+    results.roundEnded();
+    expect(results.earlier(call({ Meal: 'Dinner', people: '4' }), meals)).toBe('booked');
+  });
+
   it('keeps an MCP tool that acts', () => {
     const results = new TurnResults(true);
     const mcp = tool({ kind: 'mcp', method: '' });

@@ -13,6 +13,7 @@
 import { callKey } from '../llm/call-tally.js';
 import type { ToolCallEvent } from '../llm/llm.types.js';
 import { isSafe, type Tool } from '../tools/tool-definition.js';
+import { argumentProblem } from '../tools/argument-check.js';
 
 /** What the model reads for a call not run again: the first one's result. */
 export function repeatedText(result: string): string {
@@ -30,7 +31,7 @@ export class TurnResults {
 
   /** The result of the same call made earlier in the turn, when it is not to run again. */
   earlier(call: ToolCallEvent, tool: Tool | undefined): string | undefined {
-    const key = this.reusable(tool) ? keyOf(call) : undefined;
+    const key = this.reusable(tool) ? keyOf(call, tool) : undefined;
     return key === undefined ? undefined : this.kept.get(key);
   }
 
@@ -38,7 +39,7 @@ export class TurnResults {
   succeeded(call: ToolCallEvent, tool: Tool | undefined, text: string): void {
     if (!this.reuse || !tool || isSafe(tool)) return;
     this.fresh ??= new Map();
-    const key = this.reusable(tool) ? keyOf(call) : undefined;
+    const key = this.reusable(tool) ? keyOf(call, tool) : undefined;
     if (key !== undefined && !this.fresh.has(key)) this.fresh.set(key, text);
   }
 
@@ -57,7 +58,14 @@ export class TurnResults {
   }
 }
 
-/** What makes two calls the same: the tool and its arguments (none when they were not JSON). */
-function keyOf(call: ToolCallEvent): string | undefined {
-  return call.argumentsValid ? callKey(call.name, call.arguments, '') : undefined;
+/**
+ * What makes two calls of `tool` the same: the tool and its arguments as they are sent (a
+ * `"Dinner"` the check makes `"dinner"` is the same value; see argumentProblem, run on a copy);
+ * none when they were not JSON.
+ */
+function keyOf(call: ToolCallEvent, tool: Tool): string | undefined {
+  if (!call.argumentsValid) return undefined;
+  const sent = structuredClone(call.arguments);
+  argumentProblem(tool.parameters, sent);
+  return callKey(call.name, sent, '');
 }
