@@ -25,3 +25,12 @@ export function fold(word: string): string {
     .toLowerCase()
     .replace(/ß/g, 'ss');
 }
+
+/**
+ * A name as names written another way are matched: its letters and digits only, folded (see
+ * fold): `get_weather`, `getWeather`, `Get-Weather` are all "getweather", "phone number" is
+ * "phonenumber".
+ */
+export function nameKey(name: string): string {
+  return fold(name).replace(/[^\p{L}\p{N}]+/gu, '');
+}

@@ -48,11 +48,9 @@ export function announceCall(ctx: TurnContext, call: ToolCallEvent, starter: Cal
 
 /**
  * What the model reads of a call that is not run: one beyond the round's limit of calls, one cut
- * off at the model's token limit, one that needs the user's approval and whose arguments would be
- * refused, or that its `max_calls_per_session` would refuse (checked now, the arguments made what
- * will be sent: the user is not asked about a call that could not run, nor shown `"<name>"`), or
- * one that repeats a call that acted earlier in the turn
- * (`repeated`); undefined for a call to run. Counts the call in the round.
+ * off at the model's token limit, one that needs the user's approval and would be refused
+ * whatever the answer (see refusedAnyway), or one that repeats a call that acted earlier in the
+ * turn (`repeated`); undefined for a call to run. Counts the call in the round.
  */
 function notRun(
   ctx: TurnContext,
@@ -76,8 +74,8 @@ function notRun(
 /**
  * Why a call of `tool`, which needs the user's approval, would be refused whatever the answer:
  * arguments that are not a JSON object (but for a code tool's, whose runtime says why), that its
- * parameters refuse (they are made what will be sent meanwhile), or its `max_calls_per_session`
- * reached. Undefined for a call to put to the user.
+ * parameters refuse (they are made what will be sent meanwhile: the user is not shown
+ * `"<name>"`), or its `max_calls_per_session` reached. Undefined for a call to put to the user.
  */
 function refusedAnyway(ctx: TurnContext, call: ToolCallEvent, tool: Tool): ToolOutcome | undefined {
   if (!call.argumentsValid)

@@ -11,61 +11,55 @@ import { plainWords } from '../common/plain-words.js';
 import type { ChatMessage } from '../llm/llm.types.js';
 import { isSafe, type Tool } from '../tools/tool-definition.js';
 
-/** What is done, by language, as the claim's verb is written (accents folded by plainWords). */
-const DONE = {
-  en: 'booked reserved sent texted emailed cancelled canceled scheduled rescheduled placed ordered updated changed added removed deleted transferred submitted created paid confirmed registered forwarded charged refunded',
-  it: 'prenotato inviato mandato spedito cancellato annullato fissato ordinato aggiornato confermato registrato modificato trasferito pagato aggiunto rimosso eliminato programmato',
-  es: 'reservado enviado mandado cancelado anulado programado agendado pedido actualizado confirmado registrado cambiado transferido pagado anadido eliminado',
-  fr: 'reserve envoye annule programme commande confirme enregistre modifie transfere paye ajoute supprime',
-  de: 'gebucht reserviert gesendet geschickt verschickt storniert abgesagt bestellt aktualisiert bestatigt eingetragen geandert uberwiesen bezahlt hinzugefugt geloscht geplant vereinbart',
-  pt: 'reservei enviei mandei cancelei agendei marquei atualizei confirmei registrei registei alterei transferi paguei adicionei removi',
-};
+/** What is done, as the claim's verb is written (accents folded by plainWords). */
 const words = (list: string) => new Set(list.split(' '));
-const EN = words(DONE.en);
-const IT = words(DONE.it);
-const ES = words(DONE.es);
-const FR = words(DONE.fr);
-const DE = words(DONE.de);
-const PT = words(DONE.pt);
+const EN = words(
+  'booked reserved sent texted emailed cancelled canceled scheduled rescheduled placed ordered updated changed added removed deleted transferred submitted created paid confirmed registered forwarded charged refunded',
+);
+const IT = words(
+  'prenotato inviato mandato spedito cancellato annullato fissato ordinato aggiornato confermato registrato modificato trasferito pagato aggiunto rimosso eliminato programmato',
+);
+const ES = words(
+  'reservado enviado mandado cancelado anulado programado agendado pedido actualizado confirmado registrado cambiado transferido pagado anadido eliminado',
+);
+const FR = words(
+  'reserve envoye annule programme commande confirme enregistre modifie transfere paye ajoute supprime',
+);
+const DE = words(
+  'gebucht reserviert gesendet geschickt verschickt storniert abgesagt bestellt aktualisiert bestatigt eingetragen geandert uberwiesen bezahlt hinzugefugt geloscht geplant vereinbart',
+);
+const PT = words(
+  'reservei enviei mandei cancelei agendei marquei atualizei confirmei registrei registei alterei transferi paguei adicionei removi',
+);
 /** What is made: "I've made a reservation". */
 const MADE = words('reservation booking appointment order payment transfer');
 
-/** The words before the verb that make a claim of it: `*` is the verb. */
-const CLAIMS: [string[], Set<string>][] = [
-  ...[
-    ["i've", '*'],
-    ['i', 'have', '*'],
-    ["i've", 'just', '*'],
-    ['i', 'have', 'just', '*'],
-    ['i', 'just', '*'],
-    ['i', '*'],
-    ['ahead', 'and', '*'],
-  ].map((c): [string[], Set<string>] => [c, EN]),
-  ...[
-    ['ho', '*'],
-    ["l'ho", '*'],
-    ['ho', 'appena', '*'],
-    ['ho', 'gia', '*'],
-  ].map((c): [string[], Set<string>] => [c, IT]),
-  ...[
-    ['he', '*'],
-    ['lo', 'he', '*'],
-    ['la', 'he', '*'],
-    ['ya', 'he', '*'],
-  ].map((c): [string[], Set<string>] => [c, ES]),
-  ...[
-    ["j'ai", '*'],
-    ['je', "l'ai", '*'],
-    ["j'ai", 'bien', '*'],
-  ].map((c): [string[], Set<string>] => [c, FR]),
-  ...[['*'], ['ja', '*']].map((c): [string[], Set<string>] => [c, PT]),
-  ...[
-    ["i've", 'made', 'a', '*'],
-    ["i've", 'made', 'your', '*'],
-    ["i've", 'made', 'the', '*'],
-    ['i', 'have', 'made', 'a', '*'],
-    ['i', 'have', 'made', 'your', '*'],
-  ].map((c): [string[], Set<string>] => [c, MADE]),
+/** The words before a word of `done` that make a claim of it, written with `*` for that word. */
+const cues = (done: Set<string>, ...phrases: string[]) =>
+  phrases.map((phrase) => ({ cue: phrase.split(' '), done }));
+const CLAIMS = [
+  ...cues(
+    EN,
+    "i've *",
+    'i have *',
+    "i've just *",
+    'i have just *',
+    'i just *',
+    'i *',
+    'ahead and *',
+  ),
+  ...cues(IT, 'ho *', "l'ho *", 'ho appena *', 'ho gia *'),
+  ...cues(ES, 'he *', 'lo he *', 'la he *', 'ya he *'),
+  ...cues(FR, "j'ai *", "je l'ai *", "j'ai bien *"),
+  ...cues(PT, '*', 'ja *'),
+  ...cues(
+    MADE,
+    "i've made a *",
+    "i've made your *",
+    "i've made the *",
+    'i have made a *',
+    'i have made your *',
+  ),
 ];
 /** Words that deny the claim right after them: "non ho", "no he", "não reservei", "never". */
 const DENIALS = new Set(['not', 'never', 'non', 'no', 'nunca', 'nao', 'jamais', 'mai']);
@@ -76,7 +70,7 @@ const GERMAN_DENIALS = new Set(['nicht', 'kein', 'keine', 'keinen', 'nie']);
 function claims(said: string[]): boolean {
   if (said.includes('ich') && said.includes('habe') && !said.some((w) => GERMAN_DENIALS.has(w)))
     if (said.slice(said.indexOf('habe')).some((w) => DE.has(w))) return true;
-  return CLAIMS.some(([cue, done]) =>
+  return CLAIMS.some(({ cue, done }) =>
     said.some(
       (_, i) =>
         cue.every((w, k) => (w === '*' ? done.has(said[i + k] ?? '') : said[i + k] === w)) &&

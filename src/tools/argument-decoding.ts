@@ -9,7 +9,7 @@ import { MAX_JSON_DEPTH } from '../common/nesting.js';
 import { parseJsonExact, setOwn } from '../llm/parsing/json.js';
 import { parsePythonLiteral } from '../llm/parsing/python-literal.js';
 import { canonicalType } from '../llm/parsing/value-typing.js';
-import { nameKey } from '../llm/parsing/tool-names.js';
+import { nameKey } from '../common/plain-words.js';
 import type { JsonSchema } from './tool-definition.js';
 import { dereferenced, isObject, MAX_HOPS, shapeOf } from './schema-shape.js';
 

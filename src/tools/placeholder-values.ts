@@ -5,7 +5,7 @@
  * "<name>" and an SMS went to "[phone number]". Pure: no Nest import.
  */
 import { MAX_JSON_DEPTH } from '../common/nesting.js';
-import { fold } from '../common/plain-words.js';
+import { nameKey, plainWords } from '../common/plain-words.js';
 
 /** A whole value in a template's brackets: `<…>`, `{…}`, `{{…}}`, `${…}`, `[…]`, `[[…]]`. */
 const BRACKETED = /^(?:<([^<>]+)>|\{\{([^{}]+)\}\}|\$?\{([^{}]+)\}|\[\[?([^[\]]+)\]?\])$/;
@@ -14,13 +14,6 @@ const GENERIC = /^(?:(?:your|insert|enter) |(?:value|string|text|placeholder|tbd
 /** Words of the fields a placeholder stands for whatever the parameter: "[phone number]". */
 const FIELD =
   /(?:^| )(?:(?:first |last |full )?name|phone|number|e ?mail|address|date|time|city|id)(?: |$)/;
-
-const words = (text: string) =>
-  fold(text)
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-/** A name's letters and digits, with no case (`customer_name`, `customerName`: "customername"). */
-const squeezed = (text: string) => words(text).replace(/ /g, '');
 
 /**
  * Whether `value` is a placeholder for the parameter `name`: in a template's brackets, and the
@@ -32,10 +25,10 @@ export function isPlaceholder(value: string, name: string): boolean {
   const match = BRACKETED.exec(value.trim());
   const inner = match?.slice(1).find((group) => group !== undefined);
   if (inner === undefined) return false;
-  const said = words(inner);
+  const said = plainWords(inner).join(' ');
   if (GENERIC.test(said) || FIELD.test(said)) return true;
-  const placeholder = said.replace(/ /g, '');
-  const parameter = squeezed(name);
+  const placeholder = nameKey(inner);
+  const parameter = nameKey(name);
   if (placeholder === '' || parameter === '') return false;
   return (
     placeholder === parameter ||

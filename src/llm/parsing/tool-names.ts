@@ -1,8 +1,6 @@
 /** The active tool a call's name means, when the model wrote it otherwise. Pure: no Nest import. */
 import type { ToolSchemas } from './value-typing.js';
-
-/** A name without case or the marks that join its words (`get_weather`, `getWeather`). */
-export const nameKey = (name: string): string => name.toLowerCase().replace(/[\s_.-]+/g, '');
+import { nameKey } from '../../common/plain-words.js';
 
 /**
  * The tool a mangled name means, when only the mangling keeps it from matching: a `functions.`
