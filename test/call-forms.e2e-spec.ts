@@ -5,7 +5,8 @@ import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
 /**
  * A call the model wrote another way than its tool's definition: a value of an `enum` in another
  * case ("Dinner", "dine in" for `dine_in`), a nested list or object encoded once more as its
- * JSON text, the tool's name or an argument's joined another way (`bookTable`, `Meal`); and a placeholder for a value
+ * JSON text, the tool's name or an argument's joined another way (`bookTable`, `Meal`), a call in
+ * gpt-oss's Harmony markup; and a placeholder for a value
  * (`"<city>"`) or a date written otherwise (`"tomorrow"`), which are refused where they were
  * sent. The backend gets what the model
  * meant in the same round, where the call was refused (or, for a list, sent as one item, the
@@ -155,6 +156,28 @@ describe('a call written another way', () => {
     expect(events.find((e) => e.type === 'tool_call')).toMatchObject({ name: 'book_table' });
     const [assistant, result] = rig.llm.requests[1]!.body.messages.slice(-2);
     expect(assistant.tool_calls[0].function.name).toBe('book_table');
+    expect(result).toMatchObject({ role: 'tool', content: 'ok' });
+  });
+
+  it("runs gpt-oss's call written in Harmony markup (a server without its parser), speaking none of it", async () => {
+    rig.llm.enqueue(
+      sseText([
+        '<|channel|>analysis<|message|>Tomorrow is 2026-12-06.<|end|><|start|>assistant',
+        '<|channel|>commentary to=functions.free_tables <|constrain|>json<|message|>{"day":',
+        ' "2026-12-06"}<|call|>',
+      ]),
+      sseText(['<|channel|>final<|message|>Two tables', ' are free.<|return|>']),
+    );
+    const events = await client.ws.turn('Any table tomorrow?');
+    expect(rig.tools.requests.map((r) => r.url)).toEqual(['/tables?day=2026-12-06']);
+    const spoken = events.flatMap((e) => (e.type === 'assistant_delta' ? [e.text] : []));
+    expect(spoken.join('')).toBe('Two tables are free.');
+    const [assistant, result] = rig.llm.requests[1]!.body.messages.slice(-2);
+    expect(assistant.tool_calls[0].function).toEqual({
+      name: 'free_tables',
+      arguments: '{"day":"2026-12-06"}',
+    });
+    expect(JSON.stringify(assistant)).not.toContain('<|');
     expect(result).toMatchObject({ role: 'tool', content: 'ok' });
   });
 

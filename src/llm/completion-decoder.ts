@@ -1,9 +1,11 @@
 import { BareReplyHead, type HeadOutcome } from './parsing/bare-reply.js';
 import { contentParts } from './content-parts.js';
 import { callFrom, type ParsedTextCall } from './parsing/hermes-call.js';
+import { HarmonyText } from './parsing/harmony.js';
 import { MistralCallSplitter } from './parsing/mistral-call.js';
 import type { SplitSink } from './parsing/held-splitter.js';
 import { ProseCallSplitter } from './parsing/prose-calls.js';
+import { callsInReasoning } from './parsing/reasoning-calls.js';
 import { TagDialects } from './parsing/tag-dialects.js';
 import type { ToolSchemas } from './parsing/value-typing.js';
 import { ToolCallTextParser, type TextParserSink } from './parsing/tool-call-text.parser.js';
@@ -71,8 +73,10 @@ export class CompletionDecoder {
     call: (call) => this.emitCall(call, undefined, this.out, 'text', call.unclosed === true),
   };
 
+  /** gpt-oss's Harmony messages rewritten as reasoning, Hermes calls and text (see HarmonyText). */
+  private readonly harmony: HarmonyText;
   /**
-   * While tools are active, the content first has other call dialects rewritten into Qwen3-Coder
+   * While tools are active, the content then has other call dialects rewritten into Qwen3-Coder
    * XML (see TagDialects), then Mistral's `[TOOL_CALLS]` calls taken out.
    */
   private readonly dialects: TagDialects | undefined;
@@ -101,6 +105,7 @@ export class CompletionDecoder {
   ) {
     this.earlierIds = opts.earlierIds ?? new Set();
     this.text = new ToolCallTextParser(schemas, opts);
+    this.harmony = new HarmonyText(schemas);
     this.head = new BareReplyHead(schemas);
     if (schemas.size > 0) {
       this.dialects = new TagDialects(schemas);
@@ -175,21 +180,17 @@ export class CompletionDecoder {
     const out: LlmEvent[] = [];
     this.out = out;
     this.ending = true;
-    if (this.dialects) this.mended(this.dialects.end());
+    const rest = this.harmony.end();
+    if (this.dialects) this.mended(this.dialects.push(rest) + this.dialects.end());
+    else if (rest !== '') this.mended(rest);
     this.mistral?.end(this.split);
     if (this.head !== null) this.settle(this.head.push('', true));
     this.text.end(this.sink);
     this.prose?.end(this.proseSink);
     for (const call of this.structured.finish()) this.fromStructured(call, out);
-    const reasoning = this.ids.size === 0 ? this.reasoning.toString() : '';
-    if (reasoning.includes('<')) {
-      const rescue = new ToolCallTextParser(this.schemas);
-      const dialects = new TagDialects(this.schemas);
-      const text = dialects.push(reasoning) + dialects.end();
-      const events = [...rescue.push(text), ...rescue.flush()];
-      for (const e of events)
-        if (e.type === 'call') this.emitCall(e.call, undefined, out, 'reasoning');
-    }
+    if (this.ids.size === 0)
+      for (const call of callsInReasoning(this.schemas, this.reasoning.toString()))
+        this.emitCall(call, undefined, out, 'reasoning');
     out.push({
       type: 'done',
       finishReason: this.finishReason,
@@ -234,7 +235,8 @@ export class CompletionDecoder {
 
   private fromText(content: string, out: LlmEvent[]): void {
     this.out = out;
-    this.mended(this.dialects ? this.dialects.push(content) : content);
+    const plain = this.harmony.push(content);
+    this.mended(this.dialects ? this.dialects.push(plain) : plain);
   }
 
   private mended(content: string): void {

@@ -70,14 +70,18 @@ export function specialTokenCall(
     const v3 = DEEPSEEK_V3.exec(args);
     if (v3) [name, args] = [v3[1]!.trim(), v3[2]!];
   }
-  // Cut off by the end of the output in its arguments' JSON: the block is left open as they
-  // are, for the text parser to repair and to say the call was not closed.
-  if (close === -1 && args.startsWith('{') && jsonObjectEnd(args, 0) === -1)
-    return { text: `<tool_call>{"name": ${JSON.stringify(name)}, "arguments": ${args}`, end };
-  // The arguments go as a string, read as the client reads a structured call's: repaired when
-  // they are not quite JSON (written loosely by a quantised model).
-  return {
-    text: `<tool_call>{"name": ${JSON.stringify(name)}, "arguments": ${JSON.stringify(args)}}</tool_call>`,
-    end,
-  };
+  return { text: hermesBlock(name, args, close !== -1), end };
+}
+
+/**
+ * A call read from special tokens, as the Hermes block the text parser reads. Cut off by the end
+ * of the output (`closed` false) in its arguments' JSON, the block is left open as they are, for
+ * the text parser to repair and to say the call was not closed. Otherwise the arguments go as a
+ * string, read as the client reads a structured call's: repaired when they are not quite JSON
+ * (written loosely by a quantised model).
+ */
+export function hermesBlock(name: string, args: string, closed: boolean): string {
+  const head = `<tool_call>{"name": ${JSON.stringify(name)}, "arguments": `;
+  if (!closed && args.startsWith('{') && jsonObjectEnd(args, 0) === -1) return head + args;
+  return `${head}${JSON.stringify(args)}}</tool_call>`;
 }

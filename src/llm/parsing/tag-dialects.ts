@@ -1,3 +1,4 @@
+import { TagRewriter, type TagMend } from './tag-rewriter.js';
 import type { ToolSchemas } from './value-typing.js';
 import { SECTION_TOKENS, SPECIAL_TOKENS, specialTokenCall } from './special-token-calls.js';
 import { END_CALL, END_FN, FN, OPEN_CALL, PARAM } from './tags.js';
@@ -53,10 +54,7 @@ const AFTER_DRIFTED_NAME = [PARAM, END_FN];
 /** Markup around calls, dropped. */
 const DROPPED = [...WRAPPERS, ...SECTION_TOKENS];
 
-interface Mend {
-  /** What replaces `s.slice(i, end)`. */
-  text: string;
-  end: number;
+interface Mend extends TagMend {
   /** The function open after it: of which dialect, or none (`null`); unchanged when undefined. */
   open?: Open | null;
 }
@@ -82,44 +80,20 @@ type Open = 'qwen' | 'invoke';
  * Only what may still be one of these tags is held back (a suffix such as `<param` or
  * `<invoke name="get_`, or a drifted name whose next tag has not arrived).
  */
-export class TagDialects {
-  private held = '';
+export class TagDialects extends TagRewriter<Mend> {
   /** The function open in the text so far, and in which dialect it was written. */
   private open: Open | null = null;
 
-  constructor(private readonly schemas: ToolSchemas) {}
-
-  /** The text that is certain now, rewritten. */
-  push(content: string): string {
-    return this.run(this.held + content, false);
+  constructor(private readonly schemas: ToolSchemas) {
+    super();
   }
 
-  /** End of output: whatever was held. */
-  end(): string {
-    return this.run(this.held, true);
-  }
-
-  private run(s: string, final: boolean): string {
-    this.held = '';
-    let out = '';
-    let from = 0;
-    for (let i = s.indexOf('<'); i !== -1; i = s.indexOf('<', i + 1)) {
-      const mend = this.mend(s, i, final);
-      if (mend === 'wait') {
-        this.held = s.slice(i);
-        return out + s.slice(from, i);
-      }
-      if (mend === undefined) continue;
-      out += s.slice(from, i) + mend.text;
-      from = mend.end;
-      i = mend.end - 1;
-      if (mend.open !== undefined) this.open = mend.open;
-    }
-    return out + s.slice(from);
+  protected override applied(mend: Mend): void {
+    if (mend.open !== undefined) this.open = mend.open;
   }
 
   /** What the tag at `i` becomes; `wait` while that is undecided; undefined to leave it. */
-  private mend(s: string, i: number, final: boolean): Mend | 'wait' | undefined {
+  protected mend(s: string, i: number, final: boolean): Mend | 'wait' | undefined {
     if (!final && s.length - i < LONGEST_WATCHED && WATCHED.some((t) => isProperPrefix(s, i, t)))
       return 'wait';
     if (s.startsWith(END_FN, i)) return { text: END_FN, end: i + END_FN.length, open: null };

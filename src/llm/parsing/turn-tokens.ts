@@ -4,8 +4,18 @@
 const IM_START = '<|im_start|>';
 const HEADER_START = '<|start_header_id|>';
 const HEADER_END = '<|end_header_id|>';
-/** Tokens that end a turn: the answer ends there (Llama's `<|eom_id|>` ends a message for a call). */
-const END_OF_TURN = ['<|im_end|>', '<|endoftext|>', '<|eot_id|>', '<|eom_id|>', '<|end_of_text|>'];
+/**
+ * Tokens that end a turn: the answer ends there (Llama's `<|eom_id|>` ends a message for a call;
+ * Harmony's `<|return|>`, see harmony.ts).
+ */
+const END_OF_TURN = [
+  '<|im_end|>',
+  '<|endoftext|>',
+  '<|eot_id|>',
+  '<|eom_id|>',
+  '<|end_of_text|>',
+  '<|return|>',
+];
 /** Every token watched for: those that end a turn, and those that start one (then its role). */
 export const TURN_TOKENS = [...END_OF_TURN, IM_START, HEADER_START];
 
