@@ -6,7 +6,7 @@ import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
  * A call the model wrote another way than its tool's definition: a value of an `enum` in another
  * case ("Dinner", "dine in" for `dine_in`), a nested list or object encoded once more as its
  * JSON text, the tool's name or an argument's joined another way (`bookTable`, `Meal`), a call in
- * gpt-oss's Harmony markup; and a placeholder for a value
+ * gpt-oss's Harmony markup or as Gemma's `tool_code`; and a placeholder for a value
  * (`"<city>"`) or a date written otherwise (`"tomorrow"`), which are refused where they were
  * sent. The backend gets what the model
  * meant in the same round, where the call was refused (or, for a list, sent as one item, the
@@ -179,6 +179,20 @@ describe('a call written another way', () => {
     });
     expect(JSON.stringify(assistant)).not.toContain('<|');
     expect(result).toMatchObject({ role: 'tool', content: 'ok' });
+  });
+
+  it("runs Gemma's call written as code in a tool_code fence, speaking none of it", async () => {
+    rig.llm.enqueue(
+      sseText(['```tool', '_code\nprint(default_api.free_tables(day="2026-', '12-06"))\n``', '`']),
+      sseText(['Two tables are free.']),
+    );
+    const events = await client.ws.turn('Any table tomorrow?');
+    expect(rig.tools.requests.map((r) => r.url)).toEqual(['/tables?day=2026-12-06']);
+    const spoken = events.flatMap((e) => (e.type === 'assistant_delta' ? [e.text] : []));
+    expect(spoken.join('')).toBe('Two tables are free.');
+    expect(rig.llm.requests[1]!.body.messages.at(-2).tool_calls[0].function.name).toBe(
+      'free_tables',
+    );
   });
 
   it('answers "unknown tool" for a name that means no tool', async () => {

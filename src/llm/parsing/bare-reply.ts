@@ -13,7 +13,7 @@ const JSON_START = /^(?:\{\s*["']|\[\s*\{\s*["']|\[\s*[A-Za-z_][\w.]*\s*\()/;
 const JSON_UNDECIDED = /^(?:\{|\[|\[\s*\{|\[\s*[A-Za-z_][\w.]*)\s*$/;
 /** A Markdown fence around the call (```json … ```), and what may still become its opening. */
 export const FENCE_OPEN = /^```(?:json)?[ \t]*\r?\n\s*/i;
-export const FENCE_UNDECIDED = /^`{1,3}(?:[A-Za-z]*[ \t]*\r?)?$/;
+export const FENCE_UNDECIDED = /^`{1,3}(?:[A-Za-z_]*[ \t]*\r?)?$/;
 
 /**
  * The calls of JSON the end of the output cut off, as far as it can be repaired, said to be

@@ -1,7 +1,7 @@
 import { jsonrepair } from 'jsonrepair';
 import { MAX_JSON_DEPTH, nestedDeeper } from '../../common/nesting.js';
 import { parseJsonExact } from './json.js';
-import { parsePythonicCalls } from './python-literal.js';
+import { parseCallStatements, parsePythonicCalls, type PythonCall } from './python-literal.js';
 import type { ToolSchemas } from './value-typing.js';
 import { meantTool } from './tool-names.js';
 import { END_CALL, END_FN, NAMED_FN } from './tags.js';
@@ -132,8 +132,24 @@ export function nameTagStart(rest: string, final: boolean): 'yes' | 'no' | 'wait
  */
 export function bareCalls(text: string, schemas: ToolSchemas): ParsedTextCall[] | undefined {
   const pythonic = parsePythonicCalls(text);
-  const value = pythonic?.map((c) => ({ name: c.name, arguments: c.args })) ?? tryTolerant(text);
-  const items: unknown[] = Array.isArray(value) ? value : [value];
+  const value = pythonic ? asCallObjects(pythonic) : tryTolerant(text);
+  return namedCalls(Array.isArray(value) ? value : [value], schemas);
+}
+
+/**
+ * The calls of code the model meant to run a tool with (see parseCallStatements), each naming an
+ * active tool; `undefined` when the code is anything else.
+ */
+export function codeCalls(code: string, schemas: ToolSchemas): ParsedTextCall[] | undefined {
+  const statements = parseCallStatements(code);
+  return statements && namedCalls(asCallObjects(statements), schemas);
+}
+
+const asCallObjects = (calls: PythonCall[]) =>
+  calls.map((c) => ({ name: c.name, arguments: c.args }));
+
+/** Call objects (see namedCall), each naming an active tool; else `undefined`. */
+function namedCalls(items: unknown[], schemas: ToolSchemas): ParsedTextCall[] | undefined {
   if (items.length === 0) return undefined;
   const calls: ParsedTextCall[] = [];
   for (const item of items) {

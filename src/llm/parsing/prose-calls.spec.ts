@@ -76,6 +76,41 @@ describe('ProseCallSplitter', () => {
     },
   );
 
+  it.each([1, 4, 1000])(
+    "reads Gemma's calls written as code in a tool_code or Python fence, in pieces of %i",
+    (size) => {
+      const gemma = '```tool_code\nget_weather(city="Paris")\n```';
+      expect(split(gemma, size)).toMatchObject({ text: '', calls: [paris] });
+      expect(split(`Let me look.\n${gemma}\nOne moment.`, size)).toMatchObject({
+        text: 'Let me look.\n\nOne moment.',
+        calls: [paris],
+      });
+      const printed =
+        "```python\nprint(default_api.get_weather(city='Paris'))\nget_weather(city='Rome')\n```";
+      expect(split(printed, size)).toMatchObject({
+        text: '',
+        calls: [paris, ['get_weather', { city: 'Rome' }]],
+      });
+      // Code that is not calls of active tools stays text.
+      for (const text of [
+        '```python\nlaunch(city="Paris")\n```',
+        '```python\nweather = get_weather(city="Paris")\n```',
+        '```tool_code\nprint("hello")\n```',
+      ])
+        expect(split(text, size)).toMatchObject({ text, calls: [] });
+    },
+  );
+
+  it('reads a code fence the end of the output cut as a call not closed', () => {
+    const splitter = new ProseCallSplitter(schemas);
+    const calls: ParsedTextCall[] = [];
+    const sink = { text: () => undefined, calls: (c: ParsedTextCall[]) => calls.push(...c) };
+    splitter.push('```tool_code\nget_weather(city="Paris")', sink);
+    expect(calls).toEqual([]);
+    splitter.end(sink);
+    expect(calls).toMatchObject([{ name: 'get_weather', args: { city: 'Paris' }, unclosed: true }]);
+  });
+
   it('holds back only what may still be a call: the prose before it goes out at once', () => {
     const { afterEach } = split(`Let me check. ${call}`, 1);
     expect(afterEach[13]).toBe('Let me check. ');

@@ -4,7 +4,7 @@
  * for them (vLLM's own `llama3_json` reads a call only at the reply's start: the rest was spoken
  * as JSON). The reply's start is BareReplyHead's. Pure: no Nest import.
  */
-import { bareCalls, jsonObjectEnd, type ParsedTextCall } from './hermes-call.js';
+import { bareCalls, codeCalls, jsonObjectEnd, type ParsedTextCall } from './hermes-call.js';
 import { HeldSplitter, type SplitSink } from './held-splitter.js';
 import { cutCalls, FENCE_OPEN, FENCE_UNDECIDED } from './bare-reply.js';
 import type { ToolSchemas } from './value-typing.js';
@@ -29,6 +29,8 @@ function mayStart(rest: string): boolean {
 
 /** The fence closing one around a call. */
 const FENCE_CLOSE = /^\s*```/;
+/** A fence of code that runs a tool: Gemma's `tool_code`, or Python. */
+const CODE_FENCE_OPEN = /^```(?:tool_code|tool_call|python|py)[ \t]*\r?\n/i;
 
 type Found = 'hold' | 'none' | { calls: ParsedTextCall[]; end: number };
 
@@ -38,6 +40,8 @@ type Found = 'hold' | 'none' | { calls: ParsedTextCall[]; end: number };
  */
 function callAt(s: string, schemas: ToolSchemas, final: boolean): Found {
   const hold = final ? 'none' : 'hold';
+  const code = CODE_FENCE_OPEN.exec(s)?.[0].length;
+  if (code !== undefined) return codeFence(s, code, schemas, final);
   const fence = FENCE_OPEN.exec(s)?.[0].length ?? 0;
   if (fence === 0 && s.startsWith('`')) return FENCE_UNDECIDED.test(s) ? hold : 'none';
   const body = s.slice(fence);
@@ -58,8 +62,23 @@ function callAt(s: string, schemas: ToolSchemas, final: boolean): Found {
 }
 
 /**
+ * The calls of a code fence whose code starts at `code` (see codeCalls): read once the fence
+ * closes (at the end of the output, what was written, the call said to be unclosed); `none` when
+ * its code is anything else (an example in Python stays text).
+ */
+function codeFence(s: string, code: number, schemas: ToolSchemas, final: boolean): Found {
+  const close = s.indexOf('```', code);
+  if (close === -1 && !final) return s.length < MAX_HELD ? 'hold' : 'none';
+  const calls = codeCalls(s.slice(code, close === -1 ? s.length : close), schemas);
+  if (!calls) return 'none';
+  if (close !== -1) return { calls, end: close + 3 };
+  return { calls: calls.map((call) => ({ ...call, unclosed: true as const })), end: s.length };
+}
+
+/**
  * Takes calls written as bare JSON objects naming an active tool (see bareCalls) out of streamed
- * text, after prose too, in a Markdown fence or not. Only text from a `{`, `[{` or fence that may
+ * text, after prose too, in a Markdown fence or not, and calls written as code in a `tool_code`
+ * or Python fence (Gemma's format). Only text from a `{`, `[{` or fence that may
  * still be such a call is held back, until its JSON closes; JSON that is no call goes on as text.
  */
 export class ProseCallSplitter extends HeldSplitter {

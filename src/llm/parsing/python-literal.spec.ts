@@ -1,4 +1,4 @@
-import { parsePythonicCalls, parsePythonLiteral } from './python-literal.js';
+import { parseCallStatements, parsePythonicCalls, parsePythonLiteral } from './python-literal.js';
 
 // Values a model writes as Python literals (what the reference parsers read with
 // `ast.literal_eval` when `json.loads` fails), each checked against what Python gives.
@@ -72,6 +72,28 @@ describe('parsePythonicCalls', () => {
     'gives undefined for %j',
     (text) => {
       expect(parsePythonicCalls(text)).toBeUndefined();
+    },
+  );
+});
+
+describe('parseCallStatements', () => {
+  it('reads calls one a line or after semicolons, printed or not', () => {
+    expect(
+      parseCallStatements(
+        'get_weather(city="Paris")\nprint(default_api.get_time(zone=\'CET\'))\nf(); g(a=[1,\n 2])\n',
+      ),
+    ).toEqual([
+      { name: 'get_weather', args: { city: 'Paris' } },
+      { name: 'default_api.get_time', args: { zone: 'CET' } },
+      { name: 'f', args: {} },
+      { name: 'g', args: { a: [1, 2] } },
+    ]);
+  });
+
+  it.each(['', 'x = f(a=1)', 'print({"a": 1})', 'f(a=1) + 2', 'print(f(a=1)', 'import os'])(
+    'gives undefined for %j',
+    (text) => {
+      expect(parseCallStatements(text)).toBeUndefined();
     },
   );
 });

@@ -22,13 +22,29 @@ export function parsePythonLiteral(text: string): unknown {
  * (`[get_weather(city="Paris"), get_time()]`): each name with its keyword arguments. `undefined`
  * when the text is not exactly that.
  */
-export function parsePythonicCalls(
-  text: string,
-): { name: string; args: Record<string, unknown> }[] | undefined {
+export function parsePythonicCalls(text: string): PythonCall[] | undefined {
+  return readCalls(text, (reader) => reader.calls());
+}
+
+/**
+ * Calls written as Python statements, as Gemma writes them in a `tool_code` fence
+ * (`get_weather(city="Paris")`, or `print(default_api.get_weather(city="Paris"))`), one a line:
+ * each name with its keyword arguments. `undefined` when the text is not exactly that.
+ */
+export function parseCallStatements(text: string): PythonCall[] | undefined {
+  return readCalls(text, (reader) => reader.statements());
+}
+
+export interface PythonCall {
+  name: string;
+  args: Record<string, unknown>;
+}
+
+function readCalls(text: string, read: (reader: Reader) => PythonCall[]): PythonCall[] | undefined {
   const reader = new Reader(text);
   try {
     reader.ws();
-    const calls = reader.calls();
+    const calls = read(reader);
     reader.ws();
     return reader.done() && calls.length > 0 ? calls : undefined;
   } catch {
@@ -95,18 +111,37 @@ class Reader {
     return exactNumber(m[0].replace(/_/g, '').replace(/^\+/, ''));
   }
 
-  calls(): { name: string; args: Record<string, unknown> }[] {
-    const out: { name: string; args: Record<string, unknown> }[] = [];
+  calls(): PythonCall[] {
+    const out: PythonCall[] = [];
     this.expect('[');
-    this.list(']', () => {
-      const name = this.name();
-      const args: Record<string, unknown> = {};
-      this.ws();
-      this.expect('(');
-      this.list(')', () => this.entry(args, this.name(), '='));
-      out.push({ name, args });
-    });
+    this.list(']', () => out.push(this.call()));
     return out;
+  }
+
+  /** Calls as statements: one a line (or after `;`), each maybe printed (`print(NAME(…))`). */
+  statements(): PythonCall[] {
+    const out: PythonCall[] = [];
+    for (this.ws(); !this.done(); this.ws()) {
+      const printed = /^print\s*\(/.exec(this.s.slice(this.i, this.i + 12))?.[0];
+      if (printed) this.i += printed.length;
+      this.ws();
+      out.push(this.call());
+      this.ws();
+      if (printed) this.expect(')');
+      this.ws();
+      if (this.s[this.i] === ';') this.i++;
+    }
+    return out;
+  }
+
+  /** `NAME(K=V, …)`. */
+  private call(): PythonCall {
+    const name = this.name();
+    const args: Record<string, unknown> = {};
+    this.ws();
+    this.expect('(');
+    this.list(')', () => this.entry(args, this.name(), '='));
+    return { name, args };
   }
 
   /** `SEP value` after a key already read: the pair goes into `into`. */
