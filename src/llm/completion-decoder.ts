@@ -1,12 +1,11 @@
 import { BareReplyHead, type HeadOutcome } from './parsing/bare-reply.js';
 import { contentParts } from './content-parts.js';
 import { callFrom, type ParsedTextCall } from './parsing/hermes-call.js';
-import { HarmonyText } from './parsing/harmony.js';
 import { MistralCallSplitter } from './parsing/mistral-call.js';
 import type { SplitSink } from './parsing/held-splitter.js';
 import { ProseCallSplitter } from './parsing/prose-calls.js';
 import { callsInReasoning } from './parsing/reasoning-calls.js';
-import { TagDialects } from './parsing/tag-dialects.js';
+import { TextRewrites } from './parsing/text-rewrites.js';
 import type { ToolSchemas } from './parsing/value-typing.js';
 import { ToolCallTextParser, type TextParserSink } from './parsing/tool-call-text.parser.js';
 import type { LlmEvent, LlmUsage, ToolCallEvent } from './llm.types.js';
@@ -73,13 +72,11 @@ export class CompletionDecoder {
     call: (call) => this.emitCall(call, undefined, this.out, 'text', call.unclosed === true),
   };
 
-  /** gpt-oss's Harmony messages rewritten as reasoning, Hermes calls and text (see HarmonyText). */
-  private readonly harmony: HarmonyText;
   /**
-   * While tools are active, the content then has other call dialects rewritten into Qwen3-Coder
-   * XML (see TagDialects), then Mistral's `[TOOL_CALLS]` calls taken out.
+   * The content has other markup rewritten into what the text parser reads (see TextRewrites),
+   * then, while tools are active, Mistral's `[TOOL_CALLS]` calls taken out.
    */
-  private readonly dialects: TagDialects | undefined;
+  private readonly rewrites: TextRewrites;
   private readonly mistral: MistralCallSplitter | undefined;
   private readonly split: SplitSink = {
     text: (text) => this.contentText(text),
@@ -105,10 +102,9 @@ export class CompletionDecoder {
   ) {
     this.earlierIds = opts.earlierIds ?? new Set();
     this.text = new ToolCallTextParser(schemas, opts);
-    this.harmony = new HarmonyText(schemas);
+    this.rewrites = new TextRewrites(schemas);
     this.head = new BareReplyHead(schemas);
     if (schemas.size > 0) {
-      this.dialects = new TagDialects(schemas);
       this.mistral = new MistralCallSplitter(schemas);
       this.prose = new ProseCallSplitter(schemas);
     }
@@ -180,9 +176,8 @@ export class CompletionDecoder {
     const out: LlmEvent[] = [];
     this.out = out;
     this.ending = true;
-    const rest = this.harmony.end();
-    if (this.dialects) this.mended(this.dialects.push(rest) + this.dialects.end());
-    else if (rest !== '') this.mended(rest);
+    const rest = this.rewrites.end();
+    if (rest !== '') this.mended(rest);
     this.mistral?.end(this.split);
     if (this.head !== null) this.settle(this.head.push('', true));
     this.text.end(this.sink);
@@ -235,8 +230,7 @@ export class CompletionDecoder {
 
   private fromText(content: string, out: LlmEvent[]): void {
     this.out = out;
-    const plain = this.harmony.push(content);
-    this.mended(this.dialects ? this.dialects.push(plain) : plain);
+    this.mended(this.rewrites.push(content));
   }
 
   private mended(content: string): void {

@@ -48,11 +48,8 @@ export class HarmonyText extends TagRewriter {
   }
 
   protected mend(s: string, i: number, final: boolean): TagMend | 'wait' | undefined {
-    const token = TOKENS.find((t) => s.startsWith(t, i));
-    if (!token)
-      return !final && TOKENS.some((t) => t.length > s.length - i && t.startsWith(s.slice(i)))
-        ? 'wait'
-        : undefined;
+    const token = this.tokenAt(s, i, TOKENS, final);
+    if (token === undefined || token === 'wait') return token;
     const end = i + token.length;
     switch (token) {
       case START:

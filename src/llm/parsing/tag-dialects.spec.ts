@@ -234,3 +234,29 @@ describe('calls in the reasoning', () => {
     ]);
   });
 });
+
+// Wrappers of other models' calls, from servers without their parsers (formats after vLLM's
+// granite, phi4mini, hunyuan, jamba, minimax, seed_oss, longcat, internlm and apertus parsers).
+describe("other models' wrappers around calls", () => {
+  const paris = { location: 'Paris' };
+  const json = '{"name": "get_weather", "arguments": {"location": "Paris"}}';
+  it.each([
+    ['Granite', `<|tool_call|>[${json}]`],
+    ['Phi-4-mini', `Sure.<|tool_call|>[${json}]<|/tool_call|>`],
+    ['Hunyuan, Jamba', `<tool_calls>[${json}]</tool_calls>`],
+    ['MiniMax-M1', `<tool_calls>\n${json}\n</tool_calls>`],
+    [
+      'Seed-OSS',
+      '<seed:tool_call>\n<function=get_weather>\n<parameter=location>Paris</parameter>\n</function>\n</seed:tool_call>',
+    ],
+    ['LongCat', `<longcat_tool_call>${json}</longcat_tool_call>`],
+    ['InternLM', `<|action_start|><|plugin|>\n${json}<|action_end|>`],
+    ['Apertus', '<|tools_prefix|>[{"get_weather": {"location": "Paris"}}]<|tools_suffix|>'],
+  ])('drops the markup of %s and reads its call', (_model, content) => {
+    for (const size of [1, 4, 1000]) {
+      const { calls, text } = run(content, size);
+      expect(calls).toEqual([['get_weather', paris]]);
+      expect(text.trim()).toBe(content.startsWith('Sure.') ? 'Sure.' : '');
+    }
+  });
+});

@@ -11,11 +11,27 @@ const END_INVOKE = '</invoke>';
 const INVOKE_LIKE = ['<call', '<tool'];
 const END_INVOKE_LIKE = ['</call>', '</tool>'];
 const NAMED_PARAM = '<parameter ';
+/**
+ * Wrappers around calls, dropped as markup wherever they are: the invoke dialect's, and those of
+ * models whose calls inside are JSON (read as bare calls) or Qwen3-Coder XML.
+ */
 const WRAPPERS = [
   '<function_calls>',
   '</function_calls>',
   '<minimax:tool_call>',
   '</minimax:tool_call>',
+  '<|tool_call|>', // IBM Granite, Phi-4-mini
+  '<|/tool_call|>',
+  '<tool_calls>', // Hunyuan, Jamba, MiniMax-M1
+  '</tool_calls>',
+  '<seed:tool_call>', // ByteDance Seed-OSS
+  '</seed:tool_call>',
+  '<longcat_tool_call>', // Meituan LongCat
+  '</longcat_tool_call>',
+  '<|action_start|><|plugin|>', // InternLM
+  '<|action_end|>',
+  '<|tools_prefix|>', // Apertus
+  '<|tools_suffix|>',
 ];
 /** `<invoke name="NAME">`, or `<invoke=NAME>` as models also write it (and `<call=`, `<tool=`). */
 const INVOKE_TAG = /^<(?:invoke|call|tool)(?:\s+name\s*=|\s*=)\s*["']?([^"'<>\s]+)["']?\s*>/;

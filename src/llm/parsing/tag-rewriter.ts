@@ -5,15 +5,18 @@ export interface TagMend {
 }
 
 /**
- * Rewrites markup in streamed text, at each `<`: what a subclass's `mend` decides, holding back
- * the text from a tag still undecided (`wait`) until more arrives or the output ends.
+ * Rewrites markup in streamed text, at each of the characters that can start it (`triggers`,
+ * `<` by default): what a subclass's `mend` decides, holding back the text from a tag still
+ * undecided (`wait`) until more arrives or the output ends.
  */
 export abstract class TagRewriter<M extends TagMend = TagMend> {
   private held = '';
 
+  constructor(private readonly triggers: readonly string[] = ['<']) {}
+
   /** The text that is certain now, rewritten. */
   push(content: string): string {
-    if (this.held === '' && !content.includes('<')) return content;
+    if (this.held === '' && !this.triggers.some((t) => content.includes(t))) return content;
     return this.run(this.held + content, false);
   }
 
@@ -25,6 +28,22 @@ export abstract class TagRewriter<M extends TagMend = TagMend> {
   /** What the tag at `i` becomes; `wait` while that is undecided; undefined to leave it. */
   protected abstract mend(s: string, i: number, final: boolean): M | 'wait' | undefined;
 
+  /**
+   * Which of `tokens` starts at `i`; `wait` while one may still be arriving (the text ends in
+   * the middle of it); undefined when none does.
+   */
+  protected tokenAt<T extends string>(
+    s: string,
+    i: number,
+    tokens: readonly T[],
+    final: boolean,
+  ): T | 'wait' | undefined {
+    const token = tokens.find((t) => s.startsWith(t, i));
+    if (token !== undefined) return token;
+    const partial = (t: T) => t.length > s.length - i && t.startsWith(s.slice(i));
+    return !final && tokens.some(partial) ? 'wait' : undefined;
+  }
+
   /** A mend is applied (after the text before it has gone out). */
   protected applied?(mend: M): void;
 
@@ -32,7 +51,7 @@ export abstract class TagRewriter<M extends TagMend = TagMend> {
     this.held = '';
     let out = '';
     let from = 0;
-    for (let i = s.indexOf('<'); i !== -1; i = s.indexOf('<', i + 1)) {
+    for (let i = this.next(s, 0); i !== -1; i = this.next(s, i + 1)) {
       const mend = this.mend(s, i, final);
       if (mend === 'wait') {
         this.held = s.slice(i);
@@ -45,5 +64,15 @@ export abstract class TagRewriter<M extends TagMend = TagMend> {
       this.applied?.(mend);
     }
     return out + s.slice(from);
+  }
+
+  /** Where the next character that can start markup is, from `from` on; -1 if none. */
+  private next(s: string, from: number): number {
+    let at = -1;
+    for (const t of this.triggers) {
+      const i = s.indexOf(t, from);
+      if (i !== -1 && (at === -1 || i < at)) at = i;
+    }
+    return at;
   }
 }

@@ -1,0 +1,65 @@
+import { CompletionDecoder } from '../completion-decoder.js';
+import type { LlmEvent } from '../llm.types.js';
+import { piecesOf } from '../../../test/support/decode.js';
+
+const tools = new Map([
+  ['get_weather', { type: 'object', properties: { city: { type: 'string' } } }],
+]);
+
+/** What streamed content decodes to: the reasoning, the text, the calls' names. */
+function decode(content: string, size: number, schemas = tools) {
+  const decoder = new CompletionDecoder(schemas);
+  const events: LlmEvent[] = [];
+  for (const piece of piecesOf(content, size))
+    events.push(...decoder.chunk({ choices: [{ index: 0, delta: { content: piece } }] }));
+  events.push(...decoder.end());
+  const joined = (type: 'text' | 'reasoning') =>
+    events.flatMap((e) => (e.type === type ? [e.text] : [])).join('');
+  const calls = events.flatMap((e) => (e.type === 'tool_call' ? [e.name] : []));
+  return { reasoning: joined('reasoning'), text: joined('text'), calls };
+}
+
+const thought = 'The user wants the weather; I know it.';
+// Reasoning tags of models whose server has no reasoning parser for them.
+describe('reasoning under other tags than <think>', () => {
+  it.each([
+    ['Seed-OSS', '<seed:think>', '</seed:think>'],
+    ['Magistral', '[THINK]', '[/THINK]'],
+    ['Kimi-VL', '◁think▷', '◁/think▷'],
+    ['EXAONE Deep', '<thought>', '</thought>'],
+    ['Anthropic-style traces', '<thinking>', '</thinking>'],
+    ['GRPO-style traces', '<reasoning>', '</reasoning>'],
+  ])('keeps %s reasoning out of what is spoken, with tools or none', (_model, open, close) => {
+    for (const schemas of [tools, new Map()])
+      for (const size of [1, 3, 1000])
+        expect(decode(`${open}${thought}${close}It is sunny.`, size, schemas)).toEqual({
+          reasoning: thought,
+          text: 'It is sunny.',
+          calls: [],
+        });
+  });
+
+  it("drops the tags around the answer (Granite's <response>, <answer>)", () => {
+    for (const size of [1, 4, 1000]) {
+      expect(decode(`<think>${thought}</think><response>It is sunny.</response>`, size)).toEqual({
+        reasoning: thought,
+        text: 'It is sunny.',
+        calls: [],
+      });
+      expect(decode(`<reasoning>${thought}</reasoning>\n<answer>Sunny.</answer>`, size).text).toBe(
+        '\nSunny.',
+      );
+    }
+  });
+
+  it('reads a call after such reasoning, and leaves brackets and other tags as text', () => {
+    const call = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>';
+    expect(decode(`[THINK]${thought}[/THINK]${call}`, 2)).toEqual({
+      reasoning: thought,
+      text: '',
+      calls: ['get_weather'],
+    });
+    for (const text of ['[laughs] Sure [THI', 'a <thoughtful> b', 'x [/think] y', 'ends ['])
+      for (const size of [1, 1000]) expect(decode(text, size).text).toBe(text);
+  });
+});
