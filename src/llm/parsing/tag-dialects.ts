@@ -1,4 +1,10 @@
 import { TagRewriter, type TagMend } from './tag-rewriter.js';
+import {
+  functionGemmaCall,
+  START_FUNCTION_CALL,
+  START_FUNCTION_RESPONSE,
+} from './function-gemma.js';
+import { RETURN } from './harmony.js';
 import type { ToolSchemas } from './value-typing.js';
 import { SECTION_TOKENS, SPECIAL_TOKENS, specialTokenCall } from './special-token-calls.js';
 import { END_CALL, END_FN, FN, OPEN_CALL, PARAM } from './tags.js';
@@ -61,6 +67,8 @@ const WATCHED: string[] = [
   END_FUNCTION_CALL,
   ...WRAPPERS,
   ...SPECIAL_TOKENS,
+  START_FUNCTION_CALL,
+  START_FUNCTION_RESPONSE,
 ];
 const LONGEST_WATCHED = Math.max(...WATCHED.map((t) => t.length));
 /** `s` from `i` on is a proper prefix of `tag`: the tag may be arriving. */
@@ -90,7 +98,9 @@ type Open = 'qwen' | 'invoke';
  *   (`<function_calls>`, `<minimax:tool_call>`) are dropped;
  * - `<function name="NAME">` (NAME an active tool) becomes `<function=NAME>`, and a
  *   `<function_call>` wrapper around JSON becomes `<tool_call>` (Hermes-family variants);
- * - Kimi K2's and DeepSeek's special-token calls (see special-token-calls.ts) become Hermes blocks.
+ * - Kimi K2's and DeepSeek's special-token calls (see special-token-calls.ts), and FunctionGemma's
+ *   (see function-gemma.ts), become Hermes blocks; FunctionGemma's `<start_function_response>`
+ *   ends the answer (Harmony's `<|return|>`, which the text parser ends it at).
  * Inside a Qwen function nothing but its end is touched, so parameter values keep any such text
  * (a drifted name opens a Qwen function; an invoke opens one whose named parameters are read).
  * Only what may still be one of these tags is held back (a suffix such as `<param` or
@@ -121,8 +131,9 @@ export class TagDialects extends TagRewriter<Mend> {
     const endLike = END_INVOKE_LIKE.find((t) => s.startsWith(t, i));
     if (endLike && this.open === 'invoke')
       return { text: END_FN, end: i + endLike.length, open: null };
-    const special = specialTokenCall(s, i, final);
+    const special = specialTokenCall(s, i, final) ?? functionGemmaCall(s, i, final);
     if (special !== undefined) return special;
+    if (s.startsWith(START_FUNCTION_RESPONSE, i)) return { text: RETURN, end: s.length };
     const wrapper = DROPPED.find((w) => s.startsWith(w, i));
     if (wrapper) return { text: '', end: i + wrapper.length };
     if ([INVOKE, ...INVOKE_LIKE, NAMED_PARAM, NAMED_FN].some((t) => s.startsWith(t, i)))
