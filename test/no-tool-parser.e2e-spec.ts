@@ -91,6 +91,24 @@ describe('an LLM server without a tool parser, through the running engine', () =
     }
     expect(rig.tools.requests.map((r) => r.url)).toEqual(['/Paris?format=3', '/Paris?format=3']);
   });
+
+  it('ends the answer where the model goes on to write the tool result itself', async () => {
+    const madeUp = '\n<tool_response>\nParis: 30 degrees\n</tool_response>\nIt is 30 degrees.';
+    rig.llm.enqueue(sseText(pieces(`${callInText().join('')}${madeUp}`, 3)), sseText(ANSWER));
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    try {
+      const msgs = await ws.turn("What's the weather in Paris?");
+      expect(msgs.at(-1)).toEqual({
+        type: 'assistant_end',
+        text: 'Checking. It is sunny in Paris.',
+      });
+      for (const d of deltas(msgs)) expect(d).not.toMatch(/30 degrees|tool_response/);
+      expect(JSON.stringify(rig.llm.requests.at(-1)!.body.messages)).not.toContain('30 degrees');
+      expect(rig.tools.requests.at(-1)!.url).toBe('/Paris?format=3');
+    } finally {
+      ws.close();
+    }
+  });
 });
 
 describe('LLM_SERVER_TOOL_PARSER=off, before a server whose tool parser does not match the model', () => {

@@ -11,7 +11,7 @@ import type { ToolSchemas } from './value-typing.js';
 
 /** A call object held at most this long while it may be one (as BareReplyHead holds one). */
 const MAX_HELD = 16_384;
-const KEYS = ['name', 'tool', 'tool_name', 'function', 'type'];
+const KEYS = ['name', 'tool', 'tool_name', 'function', 'type', 'tool_call_id'];
 /** How a call object (or a list of them) starts, quotes of either kind. */
 const CALL_START = new RegExp(`^\\[?\\s*\\{\\s*["'](?:${KEYS.join('|')})["']\\s*:`);
 /** The starts, without whitespace, that a text still arriving may be a part of. */

@@ -236,7 +236,8 @@ describe('calls in the reasoning', () => {
 });
 
 // Wrappers of other models' calls, from servers without their parsers (formats after vLLM's
-// granite, phi4mini, hunyuan, jamba, minimax, seed_oss, longcat, internlm and apertus parsers).
+// granite, phi4mini, hunyuan, jamba, minimax, seed_oss, longcat, internlm, apertus,
+// llama_nemotron_json, command-r7b and llama4_pythonic parsers).
 describe("other models' wrappers around calls", () => {
   const paris = { location: 'Paris' };
   const json = '{"name": "get_weather", "arguments": {"location": "Paris"}}';
@@ -252,6 +253,12 @@ describe("other models' wrappers around calls", () => {
     ['LongCat', `<longcat_tool_call>${json}</longcat_tool_call>`],
     ['InternLM', `<|action_start|><|plugin|>\n${json}<|action_end|>`],
     ['Apertus', '<|tools_prefix|>[{"get_weather": {"location": "Paris"}}]<|tools_suffix|>'],
+    ['Llama-Nemotron', `<TOOLCALL>[${json}]</TOOLCALL>`],
+    [
+      'Command R7B',
+      '<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"location": "Paris"}}]<|END_ACTION|>',
+    ],
+    ['Llama 4', '<|python_start|>[get_weather(location="Paris")]<|python_end|>'],
   ])('drops the markup of %s and reads its call', (_model, content) => {
     for (const size of [1, 4, 1000]) {
       const { calls, text } = run(content, size);

@@ -38,6 +38,12 @@ const WRAPPERS = [
   '<|action_end|>',
   '<|tools_prefix|>', // Apertus
   '<|tools_suffix|>',
+  '<TOOLCALL>', // NVIDIA Llama-Nemotron, Nemotron Nano
+  '</TOOLCALL>',
+  '<|START_ACTION|>', // Cohere Command R7B, Command A
+  '<|END_ACTION|>',
+  '<|python_start|>', // Llama 4
+  '<|python_end|>',
 ];
 /** `<invoke name="NAME">`, or `<invoke=NAME>` as models also write it (and `<call=`, `<tool=`). */
 const INVOKE_TAG = /^<(?:invoke|call|tool)(?:\s+name\s*=|\s*=)\s*["']?([^"'<>\s]+)["']?\s*>/;

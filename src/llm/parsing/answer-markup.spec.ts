@@ -29,6 +29,7 @@ describe('reasoning under other tags than <think>', () => {
     ['EXAONE Deep', '<thought>', '</thought>'],
     ['Anthropic-style traces', '<thinking>', '</thinking>'],
     ['GRPO-style traces', '<reasoning>', '</reasoning>'],
+    ['Command R7B', '<|START_THINKING|>', '<|END_THINKING|>'],
   ])('keeps %s reasoning out of what is spoken, with tools or none', (_model, open, close) => {
     for (const schemas of [tools, new Map()])
       for (const size of [1, 3, 1000])
@@ -52,6 +53,45 @@ describe('reasoning under other tags than <think>', () => {
     }
   });
 
+  it("reads Cohere's reasoning, then its action or its response", () => {
+    const action =
+      '<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"city": "Paris"}}]<|END_ACTION|>';
+    const think = `<|START_THINKING|>${thought}<|END_THINKING|>`;
+    for (const size of [1, 6, 1000]) {
+      expect(decode(think + action, size)).toEqual({
+        reasoning: thought,
+        text: '',
+        calls: ['get_weather'],
+      });
+      expect(decode(`${think}<|START_RESPONSE|>Sunny.<|END_RESPONSE|>`, size)).toEqual({
+        reasoning: thought,
+        text: 'Sunny.',
+        calls: [],
+      });
+    }
+  });
+
+  it('ends the answer where the model writes the tool result itself, after its call', () => {
+    const hermes = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>';
+    const made = '{"temperature": 20}';
+    for (const content of [
+      `${hermes}\n<tool_response>\n${made}\n</tool_response>\nIt is 20 degrees.`,
+      `${hermes}<|observation|>\n<tool_response>${made}</tool_response>It is 20 degrees.`,
+      `[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}[TOOL_RESULTS]${made}[/TOOL_RESULTS]It is 20 degrees.`,
+      `\`\`\`tool_code\nget_weather(city="Paris")\n\`\`\`\n\`\`\`tool_output\n${made}\n\`\`\`\nIt is 20 degrees.`,
+    ])
+      for (const size of [1, 4, 1000]) {
+        const { text, calls } = decode(content, size);
+        expect(calls).toEqual(['get_weather']);
+        expect(text.trim()).toBe('');
+      }
+    // A call made up after the end is not read either.
+    const mistral = '[TOOL_CALLS]get_weather[ARGS]{"city": "Rome"}';
+    expect(decode(`${hermes}<tool_response>ok</tool_response>${mistral}`, 3).calls).toEqual([
+      'get_weather',
+    ]);
+  });
+
   it('reads a call after such reasoning, and leaves brackets and other tags as text', () => {
     const call = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>';
     expect(decode(`[THINK]${thought}[/THINK]${call}`, 2)).toEqual({
@@ -59,7 +99,13 @@ describe('reasoning under other tags than <think>', () => {
       text: '',
       calls: ['get_weather'],
     });
-    for (const text of ['[laughs] Sure [THI', 'a <thoughtful> b', 'x [/think] y', 'ends ['])
+    for (const text of [
+      '[laughs] Sure [THI',
+      'a <thoughtful> b',
+      'x [/think] y',
+      'ends [',
+      'a `b` ```',
+    ])
       for (const size of [1, 1000]) expect(decode(text, size).text).toBe(text);
   });
 });

@@ -1,0 +1,59 @@
+import { RETURN } from './harmony.js';
+import { TagRewriter, type TagMend } from './tag-rewriter.js';
+import { END_THINK, THINK } from './tags.js';
+
+// Markup of other models' answers, from servers without their parsers, that was spoken.
+
+/** Reasoning under other tags than `<think>`: the caller heard the agent think aloud. */
+const REASONING: readonly (readonly [string, string])[] = [
+  ['<seed:think>', '</seed:think>'], // ByteDance Seed-OSS
+  ['[THINK]', '[/THINK]'], // Mistral's Magistral
+  ['◁think▷', '◁/think▷'], // Kimi-VL Thinking
+  ['<thought>', '</thought>'], // EXAONE Deep
+  ['<thinking>', '</thinking>'], // models tuned on Anthropic-style traces
+  ['<reasoning>', '</reasoning>'], // models tuned on `<reasoning>` / `<answer>` traces
+  ['<|START_THINKING|>', '<|END_THINKING|>'], // Cohere Command R7B, Command A
+];
+/** Tags around the answer after such reasoning: dropped. */
+const AROUND_ANSWER = [
+  ['<response>', '</response>'], // Granite
+  ['<answer>', '</answer>'],
+  ['<|START_RESPONSE|>', '<|END_RESPONSE|>'], // Cohere
+].flat();
+/**
+ * Where a tool's result begins, written by the model itself after its call when the server did
+ * not stop it there: the answer ends (the result, and the answer made up from it, were spoken
+ * while the real call ran, and kept in the history).
+ */
+const RESULTS = [
+  '<tool_response>', // Hermes, Qwen, GLM
+  '<|observation|>', // GLM's role of tool results
+  '[TOOL_RESULTS]', // Mistral
+  '```tool_output', // Gemma
+];
+
+const MEANING = new Map<string, string>([
+  ...REASONING.map(([open]) => [open, THINK] as const),
+  ...REASONING.map(([, close]) => [close, END_THINK] as const),
+  ...AROUND_ANSWER.map((tag) => [tag, ''] as const),
+  ...RESULTS.map((tag) => [tag, RETURN] as const),
+]);
+const TOKENS = [...MEANING.keys()];
+
+/**
+ * Rewrites other models' answer markup into what the text parser reads: reasoning tags as
+ * `<think>` and `</think>` (a closer with no opener too: reasoning whose opening tag the prompt
+ * held), the start of a tool's result as the end of the answer (`<|return|>`); the tags around an
+ * answer are dropped. Only what may still be one of these tags is held back.
+ */
+export class AnswerMarkup extends TagRewriter {
+  constructor() {
+    super(['<', '[', '◁', '`']);
+  }
+
+  protected mend(s: string, i: number, final: boolean): TagMend | 'wait' | undefined {
+    const token = this.tokenAt(s, i, TOKENS, final);
+    if (token === undefined || token === 'wait') return token;
+    return { text: MEANING.get(token)!, end: i + token.length };
+  }
+}
