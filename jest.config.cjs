@@ -5,7 +5,12 @@ module.exports = {
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
   extensionsToTreatAsEsm: ['.ts'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    // The functions the engine's dependencies use, without the ~430 modules of the package's
+    // entry (see the file).
+    '^es-toolkit/compat$': '<rootDir>/test/support/es-toolkit-compat.mjs',
+  },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testTimeout: 20000,
   globalSetup: '<rootDir>/test/global-setup.mjs',
