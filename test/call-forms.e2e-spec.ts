@@ -40,6 +40,22 @@ describe('a call written another way', () => {
         },
       },
       {
+        name: 'add_extras',
+        url: `${base}/extras`,
+        method: 'POST',
+        parameters: {
+          type: 'object',
+          properties: {
+            extras: {
+              type: 'array',
+              items: { type: 'string', enum: ['wifi', 'meal', 'extra_bag'] },
+            },
+            seats: { type: 'array', items: { type: 'integer' } },
+          },
+          required: ['extras'],
+        },
+      },
+      {
         name: 'place_order',
         url: `${base}/orders`,
         method: 'POST',
@@ -112,6 +128,15 @@ describe('a call written another way', () => {
     ]);
     expect(rig.llm.requests).toHaveLength(2);
     expect(modelRead()).toBe('ok');
+  });
+
+  it('reaches the backend with the list written as its items joined by commas', async () => {
+    call('add_extras', { extras: 'WiFi, extra bag', seats: '12, 14' });
+    await client.ws.turn('Wi-Fi and a bag for seats 12 and 14.');
+    expect(rig.tools.requests.map((r) => JSON.parse(r.body))).toEqual([
+      { extras: ['wifi', 'extra_bag'], seats: [12, 14] },
+    ]);
+    expect(rig.llm.requests).toHaveLength(2);
   });
 
   it('leaves out an optional argument given as "None", where it takes no string', async () => {

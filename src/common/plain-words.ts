@@ -34,3 +34,19 @@ export function fold(word: string): string {
 export function nameKey(name: string): string {
   return fold(name).replace(/[^\p{L}\p{N}]+/gu, '');
 }
+
+/**
+ * The one value of an `enum` that `text` is but for case, accents, spaces, `_` and `-` between
+ * words ("Dinner", "dine in" for `dine_in`); undefined when none is, or several are.
+ */
+export function enumValueOf(values: readonly unknown[], text: string): string | undefined {
+  const key = enumKey(text);
+  const same = values.filter((v): v is string => typeof v === 'string' && enumKey(v) === key);
+  return same.length === 1 ? same[0] : undefined;
+}
+
+function enumKey(value: string): string {
+  return fold(value)
+    .replace(/(?<=[\p{L}\p{N}])[\s_-]+(?=[\p{L}\p{N}])/gu, ' ')
+    .trim();
+}

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { setOwn } from '../llm/parsing/json.js';
 import { MAX_JSON_DEPTH } from '../common/nesting.js';
-import { fold } from '../common/plain-words.js';
+import { enumValueOf } from '../common/plain-words.js';
 import type { JsonSchema } from './tool-definition.js';
 import { withJsonTypes } from './parameters-schema.js';
 import { decodeTextValues } from './argument-decoding.js';
@@ -51,13 +51,6 @@ const EXACT_INTEGER = {
   },
 } as const;
 
-/** A value as the model may have written one of an `enum`'s: case, accents, `_`, `-` aside. */
-function folded(value: string): string {
-  return fold(value)
-    .replace(/(?<=[\p{L}\p{N}])[\s_-]+(?=[\p{L}\p{N}])/gu, ' ')
-    .trim();
-}
-
 /**
  * A string not in its `enum` that is one of its values but for case, accents, spaces, `_` and
  * `-` ("Dinner", "dine in" for `dine_in`), and only that one, becomes that value: a model that
@@ -77,9 +70,8 @@ const ENUM_FOLD = {
   ): boolean => {
     const values = parent?.enum;
     if (typeof data !== 'string' || !Array.isArray(values) || values.includes(data)) return true;
-    const key = folded(data);
-    const same = values.filter((v) => typeof v === 'string' && folded(v) === key);
-    if (same.length === 1 && cxt?.parentData) cxt.parentData[cxt.parentDataProperty] = same[0];
+    const value = enumValueOf(values, data);
+    if (value !== undefined && cxt?.parentData) cxt.parentData[cxt.parentDataProperty] = value;
     return true;
   },
 } as const;

@@ -120,3 +120,46 @@ describe('arguments written as their text', () => {
     expect(kept.note).toBe('None');
   });
 });
+
+describe('a list written as its items joined by commas', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      seats: { type: 'array', items: { type: 'integer' } },
+      prices: { type: 'array', items: { type: 'number' } },
+      extras: { type: 'array', items: { type: 'string', enum: ['wifi', 'meal', 'extra_bag'] } },
+      addresses: { type: 'array', items: { type: 'string' } },
+    },
+  };
+  const checked = (args: Record<string, unknown>) => ({
+    problem: argumentProblem(schema, args),
+    args,
+  });
+
+  it('is that list where each item is one the list takes: numbers, values of an enum', () => {
+    expect(checked({ seats: '12, 14;15', prices: '9.5,-2', extras: 'WiFi, extra bag' })).toEqual({
+      problem: undefined,
+      args: {
+        seats: [12, 14, 15],
+        prices: [9.5, -2],
+        extras: ['wifi', 'extra_bag'],
+      },
+    });
+  });
+
+  it('is left whole where it may be one item, or is none of them (refused as before)', () => {
+    // Free text may hold a comma; a number with thousands separators is one number.
+    expect(checked({ addresses: '10 Main St, Springfield' }).args).toEqual({
+      addresses: ['10 Main St, Springfield'],
+    });
+    expect(checked({ seats: '1,000' }).problem).toBe(
+      'invalid arguments: arguments/seats/0 must be integer',
+    );
+    expect(checked({ seats: '12, fourteen' }).problem).toBe(
+      'invalid arguments: arguments/seats/0 must be integer',
+    );
+    expect(checked({ extras: 'wifi, lounge' }).problem).toBe(
+      'invalid arguments: arguments/extras/0 must be equal to one of the allowed values',
+    );
+  });
+});

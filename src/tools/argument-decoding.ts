@@ -2,6 +2,7 @@
  * Arguments a model wrote as text where their schema takes something else: an object or a list
  * written as its JSON (or Python literal) text, `"{\"city\": \"Rome\"}"`, `"['milk', 'bread']"`,
  * as models often encode nested values once more; a boolean written `"True"` or `" false "`;
+ * a list written as its items joined by commas (`"1, 2"`, `"wifi, meal"`, where each is one);
  * an argument's name written in another case or joined another way (`cityName` for `city_name`).
  * Pure: no Nest import.
  */
@@ -9,7 +10,7 @@ import { MAX_JSON_DEPTH } from '../common/nesting.js';
 import { parseJsonExact, setOwn } from '../llm/parsing/json.js';
 import { parsePythonLiteral } from '../llm/parsing/python-literal.js';
 import { canonicalType } from '../llm/parsing/value-typing.js';
-import { nameKey } from '../common/plain-words.js';
+import { enumValueOf, nameKey } from '../common/plain-words.js';
 import type { JsonSchema } from './tool-definition.js';
 import { dereferenced, isObject, MAX_HOPS, shapeOf } from './schema-shape.js';
 
@@ -52,10 +53,39 @@ function decodedText(text: string, types: Set<string>): unknown {
   return isObject(value) && types.has('object') ? value : undefined;
 }
 
-/** `value` decoded where its schema asks (see decodedText), and the values within it. */
+/** A number written with thousands separators (`1,000`), not a list. */
+const GROUPED_NUMBER = /^-?\d{1,3}(,\d{3})+(\.\d+)?$/;
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+/**
+ * The list a text stands for when its schema takes a list and no string, and it is its items
+ * joined by commas or semicolons (`"1, 2, 3"` for numbers, `"wifi, meal"` for values of an
+ * `enum`), each of them one of the items the list takes; undefined otherwise. Free text is left
+ * whole (`"10 Main St, Springfield"` may be one address).
+ */
+function joinedList(text: string, schema: JsonSchema, types: Set<string>, root: JsonSchema) {
+  if (!types.has('array') || types.has('string') || !/[,;]/.test(text)) return undefined;
+  const items = shapeOf(schema, root).items;
+  if (!items || GROUPED_NUMBER.test(text.trim())) return undefined;
+  const parts = text.split(/[,;]/).map((part) => part.trim());
+  if (parts.some((part) => part === '')) return undefined;
+  const itemTypes = [...typesOf(items, root)];
+  if (itemTypes.length > 0 && itemTypes.every((t) => t === 'integer' || t === 'number'))
+    return parts.every((part) => NUMBER.test(part)) ? parts.map(Number) : undefined;
+  const values = dereferenced(items, root).enum;
+  if (!Array.isArray(values) || enumValueOf(values, text) !== undefined) return undefined;
+  const chosen = parts.map((part) => enumValueOf(values, part));
+  return chosen.every((v) => v !== undefined) ? chosen : undefined;
+}
+
+/** `value` decoded where its schema asks (see decodedText, joinedList), and the values within it. */
 function settled(schema: JsonSchema, value: unknown, root: JsonSchema, depth: number): unknown {
-  const decoded = typeof value === 'string' ? decodedText(value, typesOf(schema, root)) : undefined;
-  const result = decoded === undefined ? value : decoded;
+  let result = value;
+  if (typeof value === 'string') {
+    const types = typesOf(schema, root);
+    const decoded = decodedText(value, types);
+    result = decoded !== undefined ? decoded : (joinedList(value, schema, types, root) ?? value);
+  }
   decodeTextValues(schema, result, root, depth + 1);
   return result;
 }
