@@ -31,7 +31,9 @@ describe('tool requests retried after transient failures', () => {
   const rig = useEngineRig(
     (base) => ({
       LLM_MODEL: 'm',
-      LLM_TOOL_RETRY_BACKOFF_MS: '300',
+      // Long enough for a loaded machine to start the late backend between a refusal and its
+      // retry (the last test): 450 ms at least, with the jitter.
+      LLM_TOOL_RETRY_BACKOFF_MS: '600',
       LLM_TOOLS_FILE: writeToolsFile([
         { name: 'flaky_get', url: `${base}/flaky-get`, method: 'GET' },
         { name: 'flaky_post', url: `${base}/flaky-post`, method: 'POST' },

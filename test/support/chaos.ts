@@ -56,7 +56,7 @@ export const CHAOS_CODE_TOOLS = [
 export type Answer =
   | { kind: 'text'; words: string[]; delayMs: number }
   | { kind: 'xml'; before: string; calls: [string, string][]; size: number; after: string }
-  | { kind: 'hermes'; name: string; city: string; bare: boolean }
+  | { kind: 'hermes'; name: string; city: string; form: 'block' | 'bare' | 'harmony' }
   /** `numbered`: ids restart at `call_0` in every response, as some servers number them. */
   | { kind: 'structured'; calls: [string, string][]; numbered: boolean }
   /** A structured call whose arguments the token limit cut (`finish_reason: "length"`). */
@@ -143,8 +143,9 @@ export const answer: fc.Arbitrary<Answer> = fc.oneof(
       kind: fc.constant('hermes' as const),
       name: fc.constantFrom(...CHAOS_TOOLS, CLIENT_TOOL.name),
       city,
-      // In a Hermes block, or bare JSON after prose (Llama 3 before a server without its parser).
-      bare: fc.boolean(),
+      // In a Hermes block, bare JSON after prose (Llama 3 before a server without its parser),
+      // or gpt-oss's Harmony message (a server without its parser).
+      form: fc.constantFrom('block' as const, 'bare' as const, 'harmony' as const),
     }),
   },
   {
@@ -276,9 +277,13 @@ export function scriptOf(a: Answer, ids: () => string): Script {
     }
     case 'hermes': {
       const json = JSON.stringify({ name: a.name, arguments: { city: a.city } });
-      return sseText(
-        pieces(a.bare ? `Let me check. ${json}` : `<tool_call>\n${json}\n</tool_call>`, 4),
-      );
+      const harmony = `<|channel|>analysis<|message|>Call it.<|end|><|start|>assistant<|channel|>commentary to=functions.${a.name} <|constrain|>json<|message|>${JSON.stringify({ city: a.city })}<|call|>`;
+      const text = {
+        block: `<tool_call>\n${json}\n</tool_call>`,
+        bare: `Let me check. ${json}`,
+        harmony,
+      }[a.form];
+      return sseText(pieces(text, 4));
     }
     case 'cut_call': {
       const [name, city] = a.call;

@@ -286,7 +286,11 @@ export class FakeLlm {
           if (i === script.pieces.length - 2 && script.gate) await script.gate;
           if (res.destroyed) return;
           res.write(piece);
-          await new Promise((r) => setTimeout(r, script.delayMs ?? 0));
+          // Without a delay, one turn of the event loop between pieces: each still arrives on
+          // its own, without the millisecond a zero timer waits.
+          await new Promise((r) =>
+            script.delayMs ? setTimeout(r, script.delayMs) : setImmediate(r),
+          );
         }
         if (script.keepOpen) return;
         finished = true;
