@@ -1,4 +1,5 @@
-import { callOnce, useClientPerTest, useEngineRig } from './support/turn-harness.js';
+import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { callOnce, toolRead, useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
 
@@ -21,6 +22,7 @@ describe('tools whose service is down', () => {
         { name: 'slow', url: `${base}/slow`, method: 'GET', timeout_secs: 0.2 },
         { name: 'picky', url: `${base}/picky`, method: 'GET' },
         { name: 'weather', url: `${base}/weather`, method: 'GET' },
+        { name: 'refund', url: `${base}/refund`, method: 'POST', confirm: true },
       ]),
     }),
     (req, res) => {
@@ -91,5 +93,37 @@ describe('tools whose service is down', () => {
     for (let i = 0; i < 3; i++)
       expect(await call('picky')).toBe('Error: HTTP 400 Bad Request — bad order number');
     expect(sent('/picky')).toBe(3);
+  });
+
+  it('refuses a call that needs approval while its service is down, without asking the user', async () => {
+    down.set('/refund', true);
+    /** A turn calling `refund`, approved if the user is asked: what the model read, and whether. */
+    const approved = async () => {
+      rig.llm.reset();
+      rig.llm.enqueue(sseStructuredCalls([{ id: 'call_r', name: 'refund', arguments: {} }]));
+      rig.llm.enqueue(sseText(['ok']));
+      const from = client.ws.messages.length;
+      client.ws.send({ type: 'user_text', text: 'refund me' });
+      const first = await client.ws.waitFor(
+        (m) => m.type === 'tool_confirm' || m.type === 'assistant_end',
+        from,
+      );
+      if (first.type === 'tool_confirm') {
+        client.ws.send({ type: 'tool_confirm', id: first.id, approved: true });
+        await client.ws.waitFor((m) => m.type === 'assistant_end', from);
+      }
+      return { read: toolRead(rig.llm), asked: first.type === 'tool_confirm' };
+    };
+    const failed = 'Error: HTTP 503 Service Unavailable — maintenance';
+    expect(await approved()).toEqual({ read: failed, asked: true });
+    expect(await approved()).toEqual({ read: failed, asked: true });
+    // The caller would approve a call that is then not sent: the model hears why at once.
+    expect(await approved()).toEqual({
+      read: expect.stringMatching(
+        /^Error: tool request failed: not sent: the service is unavailable/,
+      ),
+      asked: false,
+    });
+    expect(sent('/refund')).toBe(2);
   });
 });

@@ -30,7 +30,7 @@ export function announceCall(ctx: TurnContext, call: ToolCallEvent, starter: Cal
   ctx.emit({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
   const { limits } = starter;
   const tool = ctx.snapshot.byName.get(call.name);
-  const answer = notRun(ctx, call, tool, limits.maxCallsPerRound);
+  const answer = notRun(ctx, call, tool, starter);
   if (answer) {
     ctx.started.set(call.id, { outcome: Promise.resolve({ ...answer, ms: 0 }) });
     return;
@@ -56,14 +56,14 @@ function notRun(
   ctx: TurnContext,
   call: ToolCallEvent,
   tool: Tool | undefined,
-  maxCallsPerRound: number,
+  { executor, limits: { maxCallsPerRound } }: CallStarter,
 ): (ToolOutcome & { repeated?: boolean }) | undefined {
   if (++ctx.roundCalls > maxCallsPerRound) {
     const why = `not run: at most ${maxCallsPerRound} calls are run per message; make the others after these results`;
     return { ok: false, text: toolErrors.requestFailed(why) };
   }
   if (call.cutOff) return { ok: false, text: toolErrors.cutOff() };
-  const refused = tool?.confirm ? refusedAnyway(ctx, call, tool) : undefined;
+  const refused = tool?.confirm ? refusedAnyway(ctx, call, tool, executor) : undefined;
   if (refused) return refused;
   const earlier = ctx.results.earlier(call, tool);
   return earlier === undefined
@@ -75,16 +75,23 @@ function notRun(
  * Why a call of `tool`, which needs the user's approval, would be refused whatever the answer:
  * arguments that are not a JSON object (but for a code tool's, whose runtime says why), that its
  * parameters refuse (they are made what will be sent meanwhile: the user is not shown
- * `"<name>"`), or its `max_calls_per_session` reached. Undefined for a call to put to the user.
+ * `"<name>"`), its `max_calls_per_session` reached, or its service found down (its circuit open
+ * for a while yet: the caller would approve a call that is then not sent). Undefined for a call
+ * to put to the user.
  */
-function refusedAnyway(ctx: TurnContext, call: ToolCallEvent, tool: Tool): ToolOutcome | undefined {
+function refusedAnyway(
+  ctx: TurnContext,
+  call: ToolCallEvent,
+  tool: Tool,
+  executor: ToolExecutor,
+): ToolOutcome | undefined {
   if (!call.argumentsValid)
     return tool.kind === 'python'
       ? undefined
       : { ok: false, text: toolErrors.notAnObject(call.rawArguments) };
   const problem = argumentProblem(tool.parameters, call.arguments);
   if (problem) return { ok: false, text: toolErrors.requestFailed(problem) };
-  return sessionCapRefusal(tool, ctx.toolContext.callsMade);
+  return sessionCapRefusal(tool, ctx.toolContext.callsMade) ?? executor.unavailable?.(tool);
 }
 
 /**

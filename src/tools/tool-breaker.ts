@@ -149,6 +149,16 @@ export class ToolBreakers {
   }
 
   /** Tools whose calls are not sent now (or until a call finds their service back). */
+  /**
+   * How long the circuit of tool `name` stays open, in ms: undefined when it is closed, or its
+   * cool-down is over (the next call tries the service).
+   */
+  openFor(name: string): number | undefined {
+    const circuit = this.circuits.get(name);
+    const left = circuit?.open ? circuit.openedAt + circuit.openFor - Date.now() : 0;
+    return left > 0 ? left : undefined;
+  }
+
   openTools(): string[] {
     return [...this.circuits].filter(([, c]) => c.open).map(([name]) => name);
   }

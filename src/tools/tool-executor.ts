@@ -1,5 +1,5 @@
 import type { SpanRef } from '../common/trace-context.js';
-import type { ToolSnapshot } from './tool-definition.js';
+import type { Tool, ToolSnapshot } from './tool-definition.js';
 import type { AnswerValue, Wanted } from './user-question.js';
 import type { Agent } from './handoff-tool.js';
 
@@ -107,4 +107,10 @@ export interface ToolInvocation {
 /** Port: runs one tool call. Implementations never throw. */
 export abstract class ToolExecutor {
   abstract execute(invocation: ToolInvocation): Promise<ToolOutcome>;
+
+  /**
+   * What a call of `tool` would be answered now without being sent (its service found down), for
+   * a call that needs the user's approval: undefined when it would be sent.
+   */
+  unavailable?(tool: Tool): ToolOutcome | undefined;
 }

@@ -82,6 +82,16 @@ export class ToolGuards {
     news.onNews((told) => this.breakers.told(told));
   }
 
+  /**
+   * What a call of tool `name` would be answered now without being sent, its service found down
+   * (its circuit open for a while yet); undefined when it would be sent.
+   */
+  unavailable(name: string): ToolOutcome | undefined {
+    const left = this.breakers.openFor(name);
+    if (left === undefined) return undefined;
+    return fail(toolErrors.unavailable(this.config.breakerFailures, left));
+  }
+
   /** Tools whose service is down: their calls are not sent now. */
   unavailableTools(): string[] {
     return this.breakers.openTools();

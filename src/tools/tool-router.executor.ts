@@ -7,6 +7,7 @@ import { endSession } from './end-session-tool.js';
 import { transferCall } from './transfer-call-tool.js';
 import { handOff } from './handoff-tool.js';
 import { toolErrors } from './tool-errors.js';
+import { ToolGuards } from './tool-guards.service.js';
 import { sessionCapRefusal } from './session-cap.js';
 import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
 import { Spans } from '../tracing/spans.js';
@@ -21,8 +22,16 @@ export class ToolRouter extends ToolExecutor {
     private readonly code: CodeToolService,
     private readonly mcp: McpToolExecutor,
     private readonly spans: Spans,
+    private readonly guards: ToolGuards,
   ) {
     super();
+  }
+
+  /** An HTTP or MCP tool's call while its circuit is open: not sent (see ToolGuards.unavailable). */
+  override unavailable(tool: Tool): ToolOutcome | undefined {
+    return tool.kind === 'http' || tool.kind === 'mcp'
+      ? this.guards.unavailable(tool.name)
+      : undefined;
   }
 
   /** Runs `call`, in a span of its own when spans are exported (a code tool's calls under it). */
