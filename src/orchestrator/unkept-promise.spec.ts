@@ -14,6 +14,7 @@ describe('unkeptPromise', () => {
     ['Einen Moment, ich schaue nach.', 'Einen Moment, ich schaue nach'],
     ['Claro! Vou verificar o seu pedido.', 'Vou verificar o seu pedido'],
     ["I’ll check if there's a table free at eight.", "I’ll check if there's a table free at eight"],
+    ['Sure, let me see if I can find a table.', 'Sure, let me see if I can find a table'],
   ])('finds the promise in %j', (text, sentence) => {
     expect(unkeptPromise(text)).toBe(sentence);
   });
@@ -26,6 +27,8 @@ describe('unkeptPromise', () => {
     ['a question after the promise', 'One moment. Which city did you mean?'],
     ['a promise for later', "I'll check once you tell me the date."],
     ['a promise for tomorrow', 'Domani controllo subito.'],
+    ['a promise on a condition', "I'll book it if you confirm."],
+    ['an offer on a condition', "If you'd like, I'll check the weather."],
     ['a sign-off that is no promise', 'Let me know if you need anything else.'],
     ['a long sentence', `One moment, ${'and then some more words '.repeat(5)}.`],
     ['nothing', ''],

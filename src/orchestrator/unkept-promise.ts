@@ -4,7 +4,8 @@
  * caller hears "let me check" and then nothing, the turn over. Such a round is asked once more,
  * told that nothing ran. Only the answer's last sentence counts, and only when it is no question
  * (an offer, "Shall I check?", promises nothing) and nothing follows the promise after a colon
- * ("Let me check: it is sunny."), nor a condition ("I'll book it once you confirm."). In the six
+ * ("Let me check: it is sunny."), nor a condition ("I'll book it once you confirm.", "… if you
+ * confirm", but "let me check if…" promises). In the six
  * languages of the engine's own phrases.
  * Pure: no Nest import.
  */
@@ -127,6 +128,12 @@ const CONDITIONS = new Set(
   ].map((w) => plainWords(w).join(' ')),
 );
 
+/**
+ * Verbs after which "if" means whether ("let me check if there is a table": a promise), where
+ * elsewhere it sets a condition ("I'll book it if you confirm": the model waits for the user).
+ */
+const WHETHER_AFTER = new Set(['check', 'see', 'look', 'verify', 'confirm', 'find', 'ask']);
+
 /** A sentence longer than this is more than a promise. */
 const MAX_WORDS = 20;
 
@@ -142,7 +149,9 @@ export function unkeptPromise(text: string): string | undefined {
     .trim();
   if (last === '' || last.includes(':')) return undefined;
   const words = plainWords(last);
-  if (words.length > MAX_WORDS || words.some((w) => CONDITIONS.has(w))) return undefined;
+  const condition = (w: string, i: number) =>
+    CONDITIONS.has(w) || (w === 'if' && !WHETHER_AFTER.has(words[i - 1] ?? ''));
+  if (words.length > MAX_WORDS || words.some(condition)) return undefined;
   const promises = PROMISES.some((cue) =>
     words.some((_, i) => cue.every((w, k) => words[i + k] === w)),
   );
