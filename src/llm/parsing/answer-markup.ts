@@ -32,7 +32,18 @@ const RESULTS = [
   '```tool_output', // Gemma
 ];
 
+/**
+ * DeepSeek V3.2's DSML tags (`<｜DSML｜invoke name="NAME">`, `<｜DSML｜parameter name="K"
+ * string="true">`, inside `<｜DSML｜function_calls>`): the invoke dialect's (see TagDialects) with a
+ * prefix, which is taken off.
+ */
+const DSML = [
+  ['<｜DSML｜', '<'],
+  ['</｜DSML｜', '</'],
+] as const;
+
 const MEANING = new Map<string, string>([
+  ...DSML,
   ...REASONING.map(([open]) => [open, THINK] as const),
   ...REASONING.map(([, close]) => [close, END_THINK] as const),
   ...AROUND_ANSWER.map((tag) => [tag, ''] as const),
@@ -43,8 +54,8 @@ const TOKENS = [...MEANING.keys()];
 /**
  * Rewrites other models' answer markup into what the text parser reads: reasoning tags as
  * `<think>` and `</think>` (a closer with no opener too: reasoning whose opening tag the prompt
- * held), the start of a tool's result as the end of the answer (`<|return|>`); the tags around an
- * answer are dropped. Only what may still be one of these tags is held back.
+ * held), the start of a tool's result as the end of the answer (`<|return|>`), DSML tags as the
+ * invoke dialect's; the tags around an answer are dropped. Only what may still be one of these tags is held back.
  */
 export class AnswerMarkup extends TagRewriter {
   constructor() {

@@ -267,3 +267,17 @@ describe("other models' wrappers around calls", () => {
     }
   });
 });
+
+// DeepSeek V3.2 from a server without its parser (after SGLang's and vLLM's deepseek_v32 tests).
+describe("DeepSeek V3.2's DSML calls", () => {
+  it.each([1, 5, 1000])('are read as the invoke dialect, fed %i characters at a time', (size) => {
+    const dsml =
+      'Let me look.\n\n<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_weather">\n' +
+      '<｜DSML｜parameter name="location" string="true">Paris</｜DSML｜parameter>\n' +
+      '<｜DSML｜parameter name="days" string="false">2</｜DSML｜parameter>\n' +
+      '</｜DSML｜invoke>\n</｜DSML｜function_calls>';
+    const { calls, text } = run(dsml, size);
+    expect(calls).toEqual([['get_weather', { location: 'Paris', days: 2 }]]);
+    expect(text.trim()).toBe('Let me look.');
+  });
+});

@@ -53,7 +53,9 @@ const NAMED_FN_TAG = /^<function\s+name\s*=\s*["']?([^"'<>\s]+)["']?\s*>/;
 /** A wrapper some Hermes-style models use instead of `<tool_call>` around JSON (see `wrapped`). */
 const FUNCTION_CALL = '<function_call>';
 const END_FUNCTION_CALL = '</function_call>';
-const NAMED_PARAM_TAG = /^<parameter\s+name\s*=\s*["']?([^"'<>\s]+)["']?\s*>/;
+/** Other attributes may follow the name (DeepSeek V3.2's `string="true"`). */
+const NAMED_PARAM_TAG =
+  /^<parameter\s+name\s*=\s*["']?([^"'<>\s]+)["']?(?:\s+[\w-]+\s*=\s*["'][^"'<>]*["'])*\s*>/;
 /** An opening tag longer than this is none of these (and is not waited for). */
 const MAX_TAG = 300;
 /** A tag of those whose attributes may still be arriving. */
