@@ -55,7 +55,8 @@ const TOKENS = [...MEANING.keys()];
  * Rewrites other models' answer markup into what the text parser reads: reasoning tags as
  * `<think>` and `</think>` (a closer with no opener too: reasoning whose opening tag the prompt
  * held), the start of a tool's result as the end of the answer (`<|return|>`), DSML tags as the
- * invoke dialect's; the tags around an answer are dropped. Only what may still be one of these tags is held back.
+ * invoke dialect's; the tags around an answer are dropped. Only what may still be one of these
+ * tags is held back. Read wherever they are, in a call's arguments too.
  */
 export class AnswerMarkup extends TagRewriter {
   constructor() {
