@@ -92,6 +92,27 @@ describe('reasoning under other tags than <think>', () => {
     ]);
   });
 
+  it("leaves a call's arguments as the model wrote them, and reads the markup after it", () => {
+    const notes = new Map([
+      ['save_note', { type: 'object', properties: { text: { type: 'string' } } }],
+    ]);
+    const text = '<answer>42</answer> [THINK]later[/THINK] <tool_response>';
+    const xml = `<tool_call>\n<function=save_note>\n<parameter=text>\n${text}\n</parameter>\n</function>\n</tool_call>`;
+    const hermes = `<tool_call>${JSON.stringify({ name: 'save_note', arguments: { text } })}</tool_call>`;
+    for (const call of [xml, hermes])
+      for (const size of [1, 7, 1000]) {
+        const decoder = new CompletionDecoder(notes);
+        const events: LlmEvent[] = [];
+        for (const content of piecesOf(`${call}<tool_response>made up</tool_response>Said.`, size))
+          events.push(...decoder.chunk({ choices: [{ index: 0, delta: { content } }] }));
+        events.push(...decoder.end());
+        expect(events.filter((e) => e.type === 'tool_call')).toEqual([
+          expect.objectContaining({ name: 'save_note', arguments: { text } }),
+        ]);
+        expect(events.some((e) => e.type === 'text' && /made up|Said/.test(e.text))).toBe(false);
+      }
+  });
+
   it('reads a call after such reasoning, and leaves brackets and other tags as text', () => {
     const call = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>';
     expect(decode(`[THINK]${thought}[/THINK]${call}`, 2)).toEqual({

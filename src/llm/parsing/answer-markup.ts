@@ -1,6 +1,6 @@
 import { RETURN } from './harmony.js';
 import { TagRewriter, type TagMend } from './tag-rewriter.js';
-import { END_THINK, THINK } from './tags.js';
+import { END_CALL, END_FN, END_THINK, FN, OPEN_CALL, THINK } from './tags.js';
 
 // Markup of other models' answers, from servers without their parsers, that was spoken.
 
@@ -49,16 +49,26 @@ const MEANING = new Map<string, string>([
   ...AROUND_ANSWER.map((tag) => [tag, ''] as const),
   ...RESULTS.map((tag) => [tag, RETURN] as const),
 ]);
-const TOKENS = [...MEANING.keys()];
+/**
+ * The tags around a Hermes or Qwen3-Coder call: what is between them is the call's, its
+ * arguments' text left as the model wrote it (an HTML body's `<answer>`, a note's `[THINK]`).
+ */
+const CALL_OPENERS = [OPEN_CALL, FN];
+const CALL_CLOSERS = [END_CALL, END_FN];
+const TOKENS = [...MEANING.keys(), ...CALL_OPENERS, ...CALL_CLOSERS];
 
 /**
  * Rewrites other models' answer markup into what the text parser reads: reasoning tags as
  * `<think>` and `</think>` (a closer with no opener too: reasoning whose opening tag the prompt
  * held), the start of a tool's result as the end of the answer (`<|return|>`), DSML tags as the
  * invoke dialect's; the tags around an answer are dropped. Only what may still be one of these
- * tags is held back. Read wherever they are, in a call's arguments too.
+ * tags is held back. Inside a Hermes or Qwen3-Coder call (`<tool_call>`, `<function=`, to their
+ * closers) nothing is touched.
  */
 export class AnswerMarkup extends TagRewriter {
+  /** Inside a Hermes or Qwen3-Coder call: nothing but its end is touched. */
+  private inCall = false;
+
   constructor() {
     super(['<', '[', '◁', '`']);
   }
@@ -66,6 +76,11 @@ export class AnswerMarkup extends TagRewriter {
   protected mend(s: string, i: number, final: boolean): TagMend | 'wait' | undefined {
     const token = this.tokenAt(s, i, TOKENS, final);
     if (token === undefined || token === 'wait') return token;
-    return { text: MEANING.get(token)!, end: i + token.length };
+    const end = i + token.length;
+    if (CALL_OPENERS.includes(token) || CALL_CLOSERS.includes(token)) {
+      this.inCall = CALL_OPENERS.includes(token);
+      return { text: token, end };
+    }
+    return this.inCall ? undefined : { text: MEANING.get(token)!, end };
   }
 }
