@@ -155,6 +155,9 @@ describe('a list written as its items joined by commas', () => {
     expect(checked({ seats: '1,000' }).problem).toBe(
       'invalid arguments: arguments/seats/0 must be integer',
     );
+    expect(checked({ seats: '12345678901234567890, 1' }).problem).toMatch(
+      /^invalid arguments: arguments\/seats\/0 must be at most 9007199254740991 in size/,
+    );
     expect(checked({ seats: '12, fourteen' }).problem).toBe(
       'invalid arguments: arguments/seats/0 must be integer',
     );

@@ -71,7 +71,8 @@ function joinedList(text: string, schema: JsonSchema, types: Set<string>, root: 
   if (parts.some((part) => part === '')) return undefined;
   const itemTypes = [...typesOf(items, root)];
   if (itemTypes.length > 0 && itemTypes.every((t) => t === 'integer' || t === 'number'))
-    return parts.every((part) => NUMBER.test(part)) ? parts.map(Number) : undefined;
+    // As text: the check makes them numbers, and refuses an integer past 2^53 as it would.
+    return parts.every((part) => NUMBER.test(part)) ? parts : undefined;
   const values = dereferenced(items, root).enum;
   if (!Array.isArray(values) || enumValueOf(values, text) !== undefined) return undefined;
   const chosen = parts.map((part) => enumValueOf(values, part));

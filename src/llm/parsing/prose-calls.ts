@@ -2,7 +2,8 @@
  * Calls written as bare JSON after prose, with no tags: "Let me check. {"name": "get_weather",
  * "parameters": {"city": "Paris"}}", as Llama 3 models write them when the server has no parser
  * for them (vLLM's own `llama3_json` reads a call only at the reply's start: the rest was spoken
- * as JSON). The reply's start is BareReplyHead's. Pure: no Nest import.
+ * as JSON); and Gemma's calls as code in a fence. The reply's start is BareReplyHead's. Pure: no
+ * Nest import.
  */
 import { bareCalls, codeCalls, jsonObjectEnd, type ParsedTextCall } from './hermes-call.js';
 import { HeldSplitter, type SplitSink } from './held-splitter.js';
@@ -78,8 +79,8 @@ function codeFence(s: string, code: number, schemas: ToolSchemas, final: boolean
 /**
  * Takes calls written as bare JSON objects naming an active tool (see bareCalls) out of streamed
  * text, after prose too, in a Markdown fence or not, and calls written as code in a `tool_code`
- * or Python fence (Gemma's format). Only text from a `{`, `[{` or fence that may
- * still be such a call is held back, until its JSON closes; JSON that is no call goes on as text.
+ * or Python fence (Gemma's format). Only text from a `{`, `[{` or fence that may still be such a
+ * call is held back, until its JSON (or fence) closes; what is no call goes on as text.
  */
 export class ProseCallSplitter extends HeldSplitter {
   constructor(private readonly schemas: ToolSchemas) {
