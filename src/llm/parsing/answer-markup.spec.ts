@@ -113,6 +113,26 @@ describe('reasoning under other tags than <think>', () => {
       }
   });
 
+  it.each([
+    ['Gemma', '<start_of_turn>model\n', '<end_of_turn>\n<start_of_turn>user\nThanks!'],
+    ['Gemma, going on', '', '\n<start_of_turn>user\nThanks!'],
+    ['Phi', '<|assistant|>', '<|end|><|user|>Thanks!<|end|>'],
+    [
+      'Granite',
+      '<|start_of_role|>assistant<|end_of_role|>',
+      '<|start_of_role|>user<|end_of_role|>Thanks!',
+    ],
+  ])(
+    "ends %s's answer at another role's turn, and drops its own turn's header",
+    (_model, own, next) => {
+      for (const schemas of [tools, new Map()])
+        for (const size of [1, 5, 1000])
+          expect(decode(`${own}It is sunny.${next}`, size, schemas).text.trim()).toBe(
+            'It is sunny.',
+          );
+    },
+  );
+
   it('reads a call after such reasoning, and leaves brackets and other tags as text', () => {
     const call = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>';
     expect(decode(`[THINK]${thought}[/THINK]${call}`, 2)).toEqual({

@@ -33,6 +33,27 @@ const RESULTS = [
 ];
 
 /**
+ * Other chat formats' turn tokens, from a server that sends special tokens and does not stop at
+ * them (a GGUF whose end-of-turn token is not its EOS): the start of another role's turn, or the
+ * end of the assistant's, ends the answer (the model goes on to write the user's turn); a header
+ * restating the assistant's own turn is dropped. (ChatML's and Llama's are the text parser's.)
+ */
+const TURN_ENDS = [
+  '<end_of_turn>', // Gemma
+  '<start_of_turn>user',
+  '<|user|>', // Phi-3, Phi-4
+  '<|system|>',
+  '<|start_of_role|>user<|end_of_role|>', // Granite
+  '<|start_of_role|>system<|end_of_role|>',
+  '<|start_of_role|>tool_response<|end_of_role|>',
+];
+const OWN_TURN = [
+  '<start_of_turn>model',
+  '<|assistant|>',
+  '<|start_of_role|>assistant<|end_of_role|>',
+];
+
+/**
  * DeepSeek V3.2's DSML tags (`<｜DSML｜invoke name="NAME">`, `<｜DSML｜parameter name="K"
  * string="true">`, inside `<｜DSML｜function_calls>`): the invoke dialect's (see TagDialects) with a
  * prefix, which is taken off.
@@ -48,6 +69,8 @@ const MEANING = new Map<string, string>([
   ...REASONING.map(([, close]) => [close, END_THINK] as const),
   ...AROUND_ANSWER.map((tag) => [tag, ''] as const),
   ...RESULTS.map((tag) => [tag, RETURN] as const),
+  ...TURN_ENDS.map((tag) => [tag, RETURN] as const),
+  ...OWN_TURN.map((tag) => [tag, ''] as const),
 ]);
 /**
  * The tags around a Hermes or Qwen3-Coder call: what is between them is the call's, its
@@ -60,8 +83,9 @@ const TOKENS = [...MEANING.keys(), ...CALL_OPENERS, ...CALL_CLOSERS];
 /**
  * Rewrites other models' answer markup into what the text parser reads: reasoning tags as
  * `<think>` and `</think>` (a closer with no opener too: reasoning whose opening tag the prompt
- * held), the start of a tool's result as the end of the answer (`<|return|>`), DSML tags as the
- * invoke dialect's; the tags around an answer are dropped. Only what may still be one of these
+ * held), the start of a tool's result or of another role's turn as the end of the answer
+ * (`<|return|>`), DSML tags as the invoke dialect's; the tags around an answer, and a header of
+ * the assistant's own turn, are dropped. Only what may still be one of these
  * tags is held back. Inside a Hermes or Qwen3-Coder call (`<tool_call>`, `<function=`, to their
  * closers) nothing is touched.
  */
