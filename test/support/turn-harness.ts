@@ -16,7 +16,7 @@ export const pieces = (text: string, size = 5) =>
   );
 
 export const MARKUP =
-  /<\/?(tool_call|function|parameter|arg_key|arg_value|invoke|minimax:tool_call)\b|<(function|parameter)=|\[(TOOL_CALLS|ARGS)\]|<\|tool_call|<｜tool▁/;
+  /<\/?(tool_call|function|parameter|arg_key|arg_value|invoke|minimax:tool_call|seed:\w+|TOOLCALL)\b|<(function|parameter)=|\[(TOOL_CALLS|ARGS|THINK)\]|<\|(tool_call|channel|message|START_\w+)|<｜(tool▁|DSML)|<(start|end)_function_call>|```tool_code/;
 export const types = (msgs: Msg[]) => msgs.map((m) => m.type);
 /** The messages' types, a run of `assistant_delta` counted once (deltas may come joined in one frame). */
 export const kinds = (msgs: Msg[]) =>
