@@ -21,6 +21,11 @@ describe('calls the user approves', () => {
           type: 'python',
           code: 'def tidy() -> str:\n    """Tidies up."""\n    return tools.delete_item({"id": "9"})',
         },
+        {
+          type: 'python',
+          code: 'def reset_all() -> str:\n    """Resets everything."""\n    return "reset"',
+          confirm: true,
+        },
       ]),
       TOOL_CONFIRM_TIMEOUT_SECS: '0.3',
       CODE_TOOLS_WORKERS: '1',
@@ -85,6 +90,17 @@ describe('calls the user approves', () => {
     expect(toolMessage('call_raw')).toBe(
       'Error: tool request failed: arguments are not a JSON object: [5]',
     );
+    // A code tool's too, said as its runtime says it.
+    rig.llm.reset();
+    const code = client.ws.messages.length;
+    rig.llm.enqueue(sseRawArgumentsCall('reset_all', '[5]'), sseText(['Sorry.']));
+    await client.ws.turn('reset it all');
+    expect(client.ws.messages.slice(code).some((m) => m.type === 'tool_confirm')).toBe(false);
+    // (The call's id repeats the last turn's: the engine gave it another.)
+    expect(rig.llm.requests[1]!.body.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: 'Error: TypeError: arguments are not a JSON object: [5]',
+    });
   });
 
   it('asks with the arguments as they will be sent', async () => {

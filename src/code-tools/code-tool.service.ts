@@ -16,6 +16,7 @@ import { askedFor, userSide, type CodeUser } from './code-user.js';
 import { resultText, truncateResult } from '../tools/tool-errors.js';
 import { CANCELLED_RESULT, CodeToolPool, type BridgeRequest } from './code-tool-pool.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
+import { toolErrors } from '../tools/tool-errors.js';
 import { answerMaxBytes } from './bridge.js';
 import { bridgeHttp } from './bridge-http.js';
 import {
@@ -109,12 +110,8 @@ export class CodeToolService implements OnModuleDestroy {
 
   /** Runs one call of a code tool; the result is text for the model, never an exception. */
   async run(tool: Tool, call: ToolInvocation, callTool: CallTool): Promise<ToolOutcome> {
-    if (call.rawArguments !== undefined) {
-      return {
-        ok: false,
-        text: `Error: TypeError: arguments are not a JSON object: ${call.rawArguments}`,
-      };
-    }
+    if (call.rawArguments !== undefined)
+      return { ok: false, text: toolErrors.codeNotAnObject(call.rawArguments) };
     const timeoutMs = (tool.timeoutSecs ?? this.tools.timeoutSecs) * 1000;
     const maxChars = tool.resultMaxChars ?? this.tools.resultMaxChars;
     // The state this call starts from (a copy: other calls of the round may change it meanwhile).

@@ -73,7 +73,7 @@ function notRun(
 
 /**
  * Why a call of `tool`, which needs the user's approval, would be refused whatever the answer:
- * arguments that are not a JSON object (but for a code tool's, whose runtime says why), that its
+ * arguments that are not a JSON object (said as the tool's kind says it), that its
  * parameters refuse (they are made what will be sent meanwhile: the user is not shown
  * `"<name>"`), its `max_calls_per_session` reached, or its service found down (its circuit open
  * for a while yet: the caller would approve a call that is then not sent). Undefined for a call
@@ -85,10 +85,11 @@ function refusedAnyway(
   tool: Tool,
   executor: ToolExecutor,
 ): ToolOutcome | undefined {
-  if (!call.argumentsValid)
-    return tool.kind === 'python'
-      ? undefined
-      : { ok: false, text: toolErrors.notAnObject(call.rawArguments) };
+  if (!call.argumentsValid) {
+    const notAnObject =
+      tool.kind === 'python' ? toolErrors.codeNotAnObject : toolErrors.notAnObject;
+    return { ok: false, text: notAnObject(call.rawArguments) };
+  }
   const problem = argumentProblem(tool.parameters, call.arguments);
   if (problem) return { ok: false, text: toolErrors.requestFailed(problem) };
   return sessionCapRefusal(tool, ctx.toolContext.callsMade) ?? executor.unavailable?.(tool);

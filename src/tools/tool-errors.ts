@@ -26,6 +26,8 @@ export const toolErrors = {
   /** Arguments the model wrote that are not a JSON object (as it wrote them). */
   notAnObject: (raw: string) =>
     `Error: tool request failed: arguments are not a JSON object: ${raw}`,
+  /** The same, as a code tool's runtime says it (a Python error). */
+  codeNotAnObject: (raw: string) => `Error: TypeError: arguments are not a JSON object: ${raw}`,
 };
 
 export const TRUNCATION_SUFFIX = '… [truncated]';
