@@ -81,26 +81,22 @@ describe('calls the user approves', () => {
     expect(toolMessage('call_ph')).toBe(
       'Error: tool request failed: invalid arguments: arguments/id is "<id>", a placeholder, not a value (ask the user for it if you do not know it)',
     );
-    // Arguments that are no JSON object: the same.
-    rig.llm.reset();
-    const next = client.ws.messages.length;
-    rig.llm.enqueue(sseRawArgumentsCall('delete_item', '[5]'), sseText(['Sorry.']));
-    await client.ws.turn('delete it');
-    expect(client.ws.messages.slice(next).some((m) => m.type === 'tool_confirm')).toBe(false);
-    expect(toolMessage('call_raw')).toBe(
-      'Error: tool request failed: arguments are not a JSON object: [5]',
-    );
-    // A code tool's too, said as its runtime says it.
-    rig.llm.reset();
-    const code = client.ws.messages.length;
-    rig.llm.enqueue(sseRawArgumentsCall('reset_all', '[5]'), sseText(['Sorry.']));
-    await client.ws.turn('reset it all');
-    expect(client.ws.messages.slice(code).some((m) => m.type === 'tool_confirm')).toBe(false);
-    // (The call's id repeats the last turn's: the engine gave it another.)
-    expect(rig.llm.requests[1]!.body.messages.at(-1)).toMatchObject({
-      role: 'tool',
-      content: 'Error: TypeError: arguments are not a JSON object: [5]',
-    });
+    // Arguments that are no JSON object: the same, an HTTP tool's and a code tool's (said as its
+    // runtime says it). The second call's id repeats the first's: the engine gives it another.
+    for (const [name, said] of [
+      ['delete_item', 'Error: tool request failed: arguments are not a JSON object: [5]'],
+      ['reset_all', 'Error: TypeError: arguments are not a JSON object: [5]'],
+    ]) {
+      rig.llm.reset();
+      const next = client.ws.messages.length;
+      rig.llm.enqueue(sseRawArgumentsCall(name!, '[5]'), sseText(['Sorry.']));
+      await client.ws.turn(`call ${name}`);
+      expect(client.ws.messages.slice(next).some((m) => m.type === 'tool_confirm')).toBe(false);
+      expect(rig.llm.requests[1]!.body.messages.at(-1)).toMatchObject({
+        role: 'tool',
+        content: said,
+      });
+    }
   });
 
   it('asks with the arguments as they will be sent', async () => {

@@ -12,11 +12,16 @@ export interface TagMend {
 export abstract class TagRewriter<M extends TagMend = TagMend> {
   private held = '';
 
-  constructor(private readonly triggers: readonly string[] = ['<']) {}
+  /** Any of the triggers: one search of a delta for all of them. */
+  private readonly anyTrigger: RegExp;
+
+  constructor(private readonly triggers: readonly string[] = ['<']) {
+    this.anyTrigger = new RegExp(`[${triggers.join('').replace(/[\\\]^-]/g, '\\$&')}]`);
+  }
 
   /** The text that is certain now, rewritten. */
   push(content: string): string {
-    if (this.held === '' && !this.triggers.some((t) => content.includes(t))) return content;
+    if (this.held === '' && !this.anyTrigger.test(content)) return content;
     return this.run(this.held + content, false);
   }
 
