@@ -1,5 +1,5 @@
 import { setOwn } from './json.js';
-import { hermesBlock } from './special-token-calls.js';
+import { hermesBlock, openHermesBlock } from './special-token-calls.js';
 
 // FunctionGemma's calls, in the text from a server without its parser that sends special tokens:
 //   <start_function_call>call:get_weather{city:<escape>Paris<escape>,days:2}<end_function_call>
@@ -45,8 +45,7 @@ export function functionGemmaCall(
   const name = call[1]!;
   const json = args === undefined ? body.slice(call[0].length) : JSON.stringify(args);
   // Cut off by the end of the output: the block is left open, for the text parser to say so.
-  if (close === -1)
-    return { text: `<tool_call>{"name": ${JSON.stringify(name)}, "arguments": ${json}`, end };
+  if (close === -1) return { text: openHermesBlock(name, json), end };
   return { text: hermesBlock(name, json, true), end };
 }
 

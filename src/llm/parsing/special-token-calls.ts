@@ -81,7 +81,12 @@ export function specialTokenCall(
  * (written loosely by a quantised model).
  */
 export function hermesBlock(name: string, args: string, closed: boolean): string {
-  const head = `<tool_call>{"name": ${JSON.stringify(name)}, "arguments": `;
-  if (!closed && args.startsWith('{') && jsonObjectEnd(args, 0) === -1) return head + args;
-  return `${head}${JSON.stringify(args)}}</tool_call>`;
+  if (!closed && args.startsWith('{') && jsonObjectEnd(args, 0) === -1)
+    return openHermesBlock(name, args);
+  return `${openHermesBlock(name, JSON.stringify(args))}}</tool_call>`;
+}
+
+/** A Hermes block left open after `args` (JSON): a call the end of the output cut off. */
+export function openHermesBlock(name: string, args: string): string {
+  return `<tool_call>{"name": ${JSON.stringify(name)}, "arguments": ${args}`;
 }
