@@ -1,7 +1,8 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { SessionMetrics } from './session-metrics.js';
 import { SpeechMetrics } from './speech-metrics.js';
 import { TelephonyMetrics } from './telephony-metrics.js';
+import { ToolSetMetrics } from './tool-set-metrics.js';
 import type { LlmUsage } from '../llm/llm.types.js';
 import { LlmMeter, TurnMeter } from './meters.js';
 
@@ -19,19 +20,21 @@ export interface EngineMetricsOptions {
   processMetrics?: boolean;
 }
 
+/** What a caller said to the agent at work that started no turn (`agent_engine_user_asides_total`). */
+export type UserAside = 'hold' | 'again' | 'acknowledged' | 'checked' | 'noise';
+
 /**
  * The engine's Prometheus metrics, in their own registry (several engines may share a process in
  * tests). Pure: no Nest import. The turn loop reports through `turn()` and `llmRequest()`.
  */
-/** What a caller said to the agent at work that started no turn (`agent_engine_user_asides_total`). */
-export type UserAside = 'hold' | 'again' | 'acknowledged' | 'checked' | 'noise';
-
 export class EngineMetrics {
   readonly registry = new Registry();
   /** Voice latencies: reaction time, transcription, synthesis. */
   readonly speech = new SpeechMetrics(this.registry);
   /** Phone calls: placed by the agent, handed to a person. */
   readonly telephony = new TelephonyMetrics(this.registry);
+  /** The tool set's upkeep: circuits, OAuth 2.0 tokens, reloads and changes of the set. */
+  readonly toolSet = new ToolSetMetrics(this.registry);
   /** WebSocket sessions: open, started, ended (and why). */
   readonly sessions: SessionMetrics;
   private readonly turns = this.counter(
@@ -95,29 +98,6 @@ export class EngineMetrics {
     'agent_engine_tool_nudges_total',
     'Answers with no tool call that ended promising to act ("Let me check that for you.", kind promise) or said a thing was done that no call did ("I\'ve booked your table.", kind claim), asked once more (LLM_TOOL_NUDGE), by kind and by what the model did then: called (made the call), answered (answered without one)',
     ['kind', 'outcome'],
-  );
-  private readonly circuitsOpen = new Gauge({
-    name: 'agent_engine_tool_circuit_open',
-    help: 'HTTP tools whose calls are not sent now, their backend having failed LLM_TOOL_BREAKER_FAILURES calls in a row (1 open, 0 closed), by tool',
-    labelNames: ['tool'],
-    registers: [this.registry],
-    // Summed over processes, it would count them: 1 is "open in some process".
-    aggregator: 'max',
-  });
-  private readonly oauth2Tokens = this.counter(
-    'agent_engine_oauth2_token_requests_total',
-    "Access tokens asked of tools' OAuth 2.0 token endpoints (oauth2), by outcome: ok, failed (no token: the calls that needed it failed)",
-    ['outcome'],
-  );
-  private readonly toolsFileReloads = this.counter(
-    'agent_engine_tools_file_reloads_total',
-    'Reloads of the tools file after a change of it (LLM_TOOLS_FILE_WATCH_SECS) or of an OpenAPI document at a URL it names (LLM_TOOLS_SPEC_URL_WATCH_SECS), by outcome: installed, invalid (the tools in use kept), kept_override (an override from /api/tools in force)',
-    ['outcome'],
-  );
-  private readonly toolSetChanges = this.counter(
-    'agent_engine_tool_set_changes_total',
-    'Changes of the tool set asked for over /api/tools (POST, PUT, DELETE; not dry runs), by outcome: made, invalid (400), precondition_failed (If-Match no longer held, 412), overtaken (other changes kept coming for 30 s, 409)',
-    ['outcome'],
   );
   private readonly sessionReports = this.counter(
     'agent_engine_session_reports_total',
@@ -287,25 +267,6 @@ export class EngineMetrics {
   /** A tool call is answered from the cache (`cache_secs`). */
   toolCacheHit(tool: string): void {
     this.toolCacheHits.inc({ tool });
-  }
-
-  oauth2TokenRequest(outcome: 'ok' | 'failed'): void {
-    this.oauth2Tokens.inc({ outcome });
-  }
-
-  /** A tool's circuit opened (its calls are not sent) or closed. */
-  toolCircuit(tool: string, open: boolean): void {
-    this.circuitsOpen.set({ tool }, open ? 1 : 0);
-  }
-
-  /** The tools file changed and was read. */
-  toolsFileReload(outcome: 'installed' | 'invalid' | 'kept_override'): void {
-    this.toolsFileReloads.inc({ outcome });
-  }
-
-  /** A change of the tool set asked for over /api/tools ended so. */
-  toolSetChange(outcome: 'made' | 'invalid' | 'precondition_failed' | 'overtaken'): void {
-    this.toolSetChanges.inc({ outcome });
   }
 
   /** An end-of-session report was delivered, or given up on. */

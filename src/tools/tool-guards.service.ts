@@ -66,7 +66,7 @@ export class ToolGuards {
             ? `tool '${tool}': another engine process found the service down; its calls are not sent here either for ${cooldown}`
             : `tool '${tool}': its last ${failures} calls found the service down; its calls are not sent for ${cooldown}`,
         );
-        metrics.toolCircuit(tool, true);
+        metrics.toolSet.circuit(tool, true);
         if (!byNews) news.tell({ tool, target, open: true });
       },
       closed: (tool, target, by) => {
@@ -75,7 +75,7 @@ export class ToolGuards {
             ? `tool '${tool}': another engine process found the service back; calls are sent again`
             : `tool '${tool}': calls are sent again`,
         );
-        metrics.toolCircuit(tool, false);
+        metrics.toolSet.circuit(tool, false);
         if (by === 'call') news.tell({ tool, target, open: false });
       },
     });

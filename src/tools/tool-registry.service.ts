@@ -80,7 +80,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
         if (overrideVersion(later) !== overrideBase(this.current)) await this.installFrom(later);
       },
       inTurn: this.inTurn,
-      counted: (outcome) => metrics.toolSetChange(outcome),
+      counted: (outcome) => metrics.toolSet.change(outcome),
     };
     this.changes = new ToolSetChanges(host, new OverrideRecord(replicas, sync));
     const reloading = { deferUnreachable: true, reloading: true };

@@ -103,7 +103,7 @@ export class ToolReloads {
     try {
       snapshot = await this.loader.loadFile({ reloading: true });
     } catch (error) {
-      this.metrics.toolsFileReload('invalid');
+      this.metrics.toolSet.fileReload('invalid');
       this.logger.error(
         `${why}, but the tools cannot be used; the tools in use are kept: ${(error as Error).message}`,
       );
@@ -113,13 +113,13 @@ export class ToolReloads {
     const changes = changesOf(this.host.fromFile().definitions, snapshot.definitions);
     this.host.fileRead(snapshot, !overridden);
     if (overridden) {
-      this.metrics.toolsFileReload('kept_override');
+      this.metrics.toolSet.fileReload('kept_override');
       this.logger.warn(
         `${why} (${snapshot.definitions.length} definition(s): ${changes}); not installed: the override from /api/tools stays in force until restart`,
       );
       return;
     }
-    this.metrics.toolsFileReload('installed');
+    this.metrics.toolSet.fileReload('installed');
     this.logger.log(
       `${why}: ${snapshot.definitions.length} definition(s) apply from the next turn (${changes})`,
     );

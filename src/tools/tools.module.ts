@@ -41,7 +41,7 @@ import { SessionEnds } from './session-ends.js';
       // Shared through Redis, else (ENGINE_PROCESSES) through the primary.
       useFactory: (metrics: EngineMetrics, store: SessionStore, cluster: ClusterLink) =>
         new OAuth2Tokens(
-          (outcome) => metrics.oauth2TokenRequest(outcome),
+          (outcome) => metrics.toolSet.oauth2TokenRequest(outcome),
           new SharedTokens(sharedShelf(store, cluster, 'tokens')),
         ),
       inject: [EngineMetrics, SessionStore, ClusterLink],
