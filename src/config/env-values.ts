@@ -6,7 +6,7 @@
 import { timeZoneNamed } from '../common/clock.js';
 import { parseOrigins } from '../common/origins.js';
 import { parseJson } from '../llm/parsing/json.js';
-import { HTTP_TOKEN, headerValueFault } from '../tools/tool-definition.js';
+import { HTTP_TOKEN, headerValueFault } from '../common/http-fields.js';
 
 export class EnvError extends Error {}
 

@@ -3,7 +3,7 @@
  * SDK reads them): where, how, and what the engine is called there. Pure: no Nest import.
  */
 import { readFileSync } from 'node:fs';
-import { HTTP_TOKEN, headerValueFault } from '../tools/tool-definition.js';
+import { HTTP_TOKEN, headerValueFault } from '../common/http-fields.js';
 import { endpointOf } from '../common/server-url.js';
 import { bool, EnvError, httpUrl, int, oneOf, present, type Raw } from './env-values.js';
 

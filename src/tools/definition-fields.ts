@@ -1,12 +1,11 @@
 import { ToolDefinitionError } from './definition-error.js';
 import {
   DEFAULT_PARAMETERS,
-  HTTP_TOKEN,
-  headerValueFault,
   type JsonSchema,
   type Tool,
   type ToolDefinitionInput,
 } from './tool-definition.js';
+import { HTTP_TOKEN, headerValueFault } from '../common/http-fields.js';
 import { oauth2Config, type OAuth2Config } from './oauth2.js';
 import { resolveSecrets } from './tool-secrets.js';
 import { argumentsNamed, bodyStrings } from './body-template.js';

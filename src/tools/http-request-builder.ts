@@ -7,13 +7,8 @@ import {
 } from './argument-text.js';
 import { escapeFor, fillBody, wholeArgument } from './body-template.js';
 import { MULTIPART_TYPE, multipartBody } from './multipart-body.js';
-import {
-  HTTP_TOKEN,
-  headerValueFault,
-  type PlaceholderStyle,
-  type QueryStyle,
-  type Tool,
-} from './tool-definition.js';
+import { type PlaceholderStyle, type QueryStyle, type Tool } from './tool-definition.js';
+import { HTTP_TOKEN, headerValueFault } from '../common/http-fields.js';
 import { toolErrors } from './tool-errors.js';
 import { SECRET_REFERENCE, VARIABLE_REFERENCE } from './tool-secrets.js';
 

@@ -6,8 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
 import { firstValueFrom } from 'rxjs';
 import { toolsConfig, type ToolsConfig } from '../config/app.config.js';
-import { BlockedAddressError, offMetadata } from './address-guard.js';
-import { EgressProxyError } from '../common/egress.js';
+import { offMetadata } from './address-guard.js';
 import type { ClientCertificate } from './client-certificate.js';
 import { buildHttpRequest, type BuiltRequest } from './http-request-builder.js';
 import { resultText, toolErrors } from './tool-errors.js';
@@ -18,7 +17,7 @@ import { applyQuery } from './response-query.js';
 import { isSafe, type Tool } from './tool-definition.js';
 import { backendDown, notActed, toolRetryDelay, type AttemptFailure } from './tool-retry.js';
 import { readLimited } from '../common/response-body.js';
-import { errorCode, timedOut, withoutContentType } from './http-io.js';
+import { errorCode, failureText, timedOut, withoutContentType } from './http-io.js';
 import type { BreakerRun } from './tool-breaker.js';
 import { ToolGuards } from './tool-guards.service.js';
 import { ResultCache, SharedResults } from './result-cache.js';
@@ -27,14 +26,7 @@ import { sharedShelf } from '../cluster/shelf.js';
 import { SessionStore } from '../sessions/session-store.js';
 import { OAuth2Tokens } from './oauth2.js';
 import { htmlText, markupFor } from './html-text.js';
-import { invalidRedirect, TOO_MANY_REDIRECTS } from '../common/redirects.js';
-import {
-  connectionErrorCode,
-  CUT_OFF,
-  cutOff,
-  privateCaHint,
-  untrustedCertificate,
-} from '../common/connection-error.js';
+import { privateCaHint } from '../common/connection-error.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -195,7 +187,7 @@ export class HttpToolExecutor extends ToolExecutor {
       const outcome = this.format({ ...response, body }, tool);
       return told(outcome, { status: response.status, retryAfter: response.retryAfter });
     } catch (error) {
-      const detail = maskSecrets(this.describeFailure(error, limits), secrets());
+      const detail = maskSecrets(failureText(error, limits.outer, limits.timeoutSecs), secrets());
       this.logger.warn(`tool '${name}' request failed: ${detail}${privateCaHint(error)}`);
       const outcome = this.fail(toolErrors.requestFailed(detail));
       return told(outcome, { code: errorCode(error), timedOut: timedOut(error) });
@@ -289,29 +281,5 @@ export class HttpToolExecutor extends ToolExecutor {
       binary,
       retryAfter: response.headers['retry-after'] as string | undefined,
     };
-  }
-
-  private describeFailure(error: unknown, { outer, timeoutSecs }: Limits): string {
-    if (outer.aborted) return 'cancelled';
-    const err = error as { code?: string; message?: string; name?: string; cause?: unknown };
-    // A refused address or the egress proxy's failure, even when the redirect follower wrapped it: said as it is.
-    for (let e: unknown = error; e instanceof Error; e = e.cause)
-      if (e instanceof BlockedAddressError || e instanceof EgressProxyError) return e.message;
-    if (timedOut(error)) return `timed out after ${timeoutSecs}s`;
-    if (err.code === 'ERR_FR_TOO_MANY_REDIRECTS') return TOO_MANY_REDIRECTS;
-    // A Location that is no URL: Node's TypeError, under follow-redirects' error, under axios'.
-    type Link = { code?: string; input?: unknown; cause?: unknown } | undefined;
-    if (err.code === 'ERR_FR_REDIRECTION_FAILURE')
-      for (let e = err.cause as Link; e; e = e.cause as Link)
-        if (e.code === 'ERR_INVALID_URL') return invalidRedirect(String(e.input));
-    if (cutOff(error)) return CUT_OFF;
-    const certificate = untrustedCertificate(error);
-    if (certificate)
-      return `the TLS certificate of the tool's server is not trusted (${certificate})`;
-    // A connection that failed, by its code: the backend's address is nothing the model can use,
-    // and it could repeat it to the user.
-    const code = connectionErrorCode(error);
-    if (code) return `cannot reach the tool's server (${code})`;
-    return err.message || String(error);
   }
 }

@@ -285,22 +285,6 @@ export function isSafe(tool: Pick<Tool, 'safe' | 'method'>): boolean {
   return tool.safe ?? SAFE_METHODS.has(tool.method);
 }
 
-/** RFC 9110 token: what an HTTP method (and a header name) may be made of. */
-export const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
-/**
- * Why a header value cannot be sent (Node refuses what RFC 9110's field-value does not allow:
- * only tab, visible ASCII and Latin-1), or undefined. Never quotes the value: it may hold a secret.
- */
-export function headerValueFault(value: string): string | undefined {
-  const bad = /[^\t\x20-\x7e\x80-\xff]/u.exec(value)?.[0];
-  if (bad === undefined) return undefined;
-  if (bad === '\r' || bad === '\n') return 'a line break';
-  return bad < ' ' || bad === '\x7f'
-    ? 'a control character'
-    : 'a character beyond Latin-1, which an HTTP header cannot carry';
-}
-
 export function snapshotOf(source: ToolSource, definitions: readonly Tool[]): ToolSnapshot {
   const tools = definitions.filter((t) => t.kind !== 'callback' && t.pending === undefined);
   return {

@@ -6,7 +6,7 @@
  * secret: `GET /api/tools` shows the reference, and a secret's value is masked in what the tool
  * returns (a backend that echoes its request). Pure: no Nest import.
  */
-import { headerValueFault } from './tool-definition.js';
+import { headerValueFault } from '../common/http-fields.js';
 
 /** A reference, or something that looks like one (`${…}`), in a url or header template. */
 const REFERENCE = /\$\{([^}]*)\}/g;

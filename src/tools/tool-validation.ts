@@ -17,11 +17,11 @@ import { parametersProblem } from './parameters-schema.js';
 import { unreadPatterns } from './schema-patterns.js';
 import {
   DEFAULT_PARAMETERS,
-  HTTP_TOKEN,
   type Tool,
   type ToolDefinitionInput,
   isSafe,
 } from './tool-definition.js';
+import { HTTP_TOKEN } from '../common/http-fields.js';
 
 /**
  * Refuses a definition with a field nested deeper than MAX_JSON_DEPTH, naming it, before
