@@ -25,6 +25,7 @@ import {
 } from './close-codes.js';
 import { Conversation } from './conversation.js';
 import { DeltaJoiner } from './delta-joiner.js';
+import { startHeartbeat, type WatchedSocket } from './heartbeat.js';
 import { LocalSocket } from './local-socket.js';
 import { ParkedCalls } from './background-calls.js';
 import { ReadLimit } from './read-limit.js';
@@ -38,7 +39,7 @@ import { OpenSessions } from './open-sessions.service.js';
 import { TurnManager } from './turn-manager.service.js';
 import { bytesOf, resumeTokenOf, upgradeCheck } from './upgrade-check.js';
 
-type LiveSocket = ClosingSocket & { isAlive?: boolean };
+type LiveSocket = ClosingSocket & WatchedSocket;
 
 /** One open connection: its conversation, and when it has ended (turn over, session saved). */
 interface Connection {
@@ -107,20 +108,7 @@ export class AgentGateway
     // WS_ALLOWED_ORIGINS and WS_API_KEY: refused upgrades get HTTP 403 and 401.
     options.verifyClient = upgradeCheck(this.config.ws, (message) => this.logger.debug(message));
     const every = this.config.ws.pingIntervalSecs * 1000;
-    if (every <= 0) return;
-    this.heartbeat = setInterval(() => {
-      for (const socket of server.clients as Set<LiveSocket>) {
-        // Not read while too many of its messages wait (ReadLimit): its pong could not be seen.
-        if (socket.isPaused) continue;
-        if (socket.isAlive === false) {
-          socket.terminate();
-          continue;
-        }
-        socket.isAlive = false;
-        socket.ping();
-      }
-    }, every);
-    this.heartbeat.unref();
+    if (every > 0) this.heartbeat = startHeartbeat(server.clients as Set<LiveSocket>, every);
   }
 
   onModuleDestroy(): void {
