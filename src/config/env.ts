@@ -66,6 +66,8 @@ export interface Env {
     extraHeaders: Record<string, string>;
     /** The reply's text begins inside reasoning that has no opening `<think>` (see the README). */
     untaggedReasoning: boolean;
+    /** Control tokens in users' and tools' messages are broken (LLM_DEFUSE_SPECIAL_TOKENS). */
+    defuseSpecialTokens: boolean;
     /**
      * `off`: the server's tool parser is not used (every request with `tool_choice: "none"`, the
      * calls read from the text), for a server whose parser does not match the model.
@@ -210,6 +212,7 @@ export function parseEnv(raw: Raw): Env {
       extraBody: jsonObject(raw, 'LLM_EXTRA_BODY'),
       extraHeaders: headerObject(raw, 'LLM_EXTRA_HEADERS'),
       untaggedReasoning: bool(raw, 'LLM_UNTAGGED_REASONING') ?? false,
+      defuseSpecialTokens: bool(raw, 'LLM_DEFUSE_SPECIAL_TOKENS') ?? true,
       serverToolParser: oneOf(raw, 'LLM_SERVER_TOOL_PARSER', 'auto', ['auto', 'off'] as const),
       maxHistoryMessages: int(raw, 'LLM_MAX_HISTORY_MESSAGES', 50, 2, 10000),
       historySummary: bool(raw, 'LLM_HISTORY_SUMMARY') ?? false,

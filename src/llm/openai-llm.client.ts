@@ -14,7 +14,7 @@ import { ServerAdaptations } from './server-adaptations.js';
 import { readStream } from './sse-stream.js';
 import { ModelLookup } from './model-lookup.js';
 import { headersFor, type Credentials } from './request-headers.js';
-import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
+import { LlmClient, type ChatMessage, type LlmEvent, type LlmRequest } from './llm.types.js';
 import {
   failureReason,
   httpFault,
@@ -40,7 +40,7 @@ function callIdsIn(request: LlmRequest): Set<string> {
 export class OpenAiLlmClient extends LlmClient {
   private readonly logger = new Logger(OpenAiLlmClient.name);
   /** What this server was found to refuse, from its HTTP 400s (see ServerAdaptations). */
-  private readonly adaptations = new ServerAdaptations();
+  private readonly adaptations: ServerAdaptations;
   /** The warning of reasoning shown as the answer has been given (once for the process). */
   private warnedOfStrayThinkEnd = false;
 
@@ -57,11 +57,28 @@ export class OpenAiLlmClient extends LlmClient {
     private readonly credentials: () => Credentials = () => config,
   ) {
     super();
+    this.adaptations = new ServerAdaptations(
+      config.defuseSpecialTokens
+        ? (message, tokens) => this.warnDefused(message, tokens)
+        : undefined,
+    );
     this.adaptations.noToolParser = config.serverToolParser === 'off';
     this.models = new ModelLookup(
       config,
       () => this.headers,
       (line) => this.logger.log(line),
+    );
+  }
+
+  /** Once for each message, when its JSON is first written. */
+  private warnDefused(message: ChatMessage, tokens: readonly string[]): void {
+    const whose =
+      message.role === 'tool'
+        ? `a tool result (call_id=${message.tool_call_id})`
+        : "a user's message";
+    const shown = [...new Set(tokens)].slice(0, 5).map((t) => JSON.stringify(t));
+    this.logger.warn(
+      `${whose} held chat-template control tokens (${shown.join(', ')}): sent broken, as text (LLM_DEFUSE_SPECIAL_TOKENS)`,
     );
   }
 

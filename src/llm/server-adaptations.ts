@@ -6,6 +6,7 @@
 import { withNineCharacterIds } from './call-ids.js';
 import type { ChatMessage, LlmTool } from './llm.types.js';
 import { messagesJson, toolsJson } from './request-json.js';
+import { defuseSpecialTokens } from './special-tokens.js';
 import { withoutUnusedDefs } from './unused-defs.js';
 
 /** vLLM without `--enable-auto-tool-choice` refuses `tool_choice: "auto"` with HTTP 400. */
@@ -38,6 +39,14 @@ const COMPLETION_TOKENS = /max_tokens.{0,80}max_completion_tokens/is;
 /** `message` with an empty string for a null content. */
 const withStringContent = (message: ChatMessage): ChatMessage =>
   message.role === 'assistant' && message.content === null ? { ...message, content: '' } : message;
+/** A user's or tool's `message` with its control tokens broken (see special-tokens.ts). */
+function withDefusedTokens(message: ChatMessage, defused: Defused): ChatMessage {
+  if (message.role !== 'user' && message.role !== 'tool') return message;
+  const { text, found } = defuseSpecialTokens(message.content);
+  if (found.length === 0) return message;
+  defused(message, found);
+  return { ...message, content: text };
+}
 /** What closes such a turn in requests to those servers. */
 export const CUT_OFF_ANSWER = '(interrupted)';
 const closings = new WeakMap<ChatMessage, ChatMessage>();
@@ -71,6 +80,9 @@ export function withClosedToolTurns(messages: readonly ChatMessage[]): readonly 
     return [closing, message];
   });
 }
+/** A user's or tool's message whose control tokens were broken, and those tokens. */
+export type Defused = (message: ChatMessage, tokens: readonly string[]) => void;
+
 export class ServerAdaptations {
   /** No tool parser: `tool_choice: "none"` (the tools stay in the prompt), calls read from the text. */
   noToolParser = false;
@@ -95,6 +107,14 @@ export class ServerAdaptations {
   private readonly pruned = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
   /** Each schema as sent with `bareObjects`, by the tool's schema. */
   private readonly bare = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
+
+  /**
+   * `defused`, when given, breaks the control tokens in users' and tools' messages
+   * (LLM_DEFUSE_SPECIAL_TOKENS, special-tokens.ts) and hears of each message that held some.
+   */
+  constructor(private readonly defused?: Defused) {
+    this.form = this.messageForm();
+  }
 
   /** How many adaptations have been adopted: a request written with fewer may be sent again. */
   get count(): number {
@@ -151,11 +171,12 @@ export class ServerAdaptations {
     return messagesJson(list, this.form);
   }
 
-  private messageForm(): (message: ChatMessage) => ChatMessage {
-    const ids = this.nineCharacterIds;
-    const content = this.stringContent;
+  private messageForm(): ((message: ChatMessage) => ChatMessage) | undefined {
+    const { nineCharacterIds: ids, stringContent: content, defused } = this;
+    if (!ids && !content && !defused) return undefined;
     return (message) => {
-      const formed = ids ? withNineCharacterIds(message) : message;
+      let formed = defused ? withDefusedTokens(message, defused) : message;
+      if (ids) formed = withNineCharacterIds(formed);
       return content ? withStringContent(formed) : formed;
     };
   }

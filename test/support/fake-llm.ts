@@ -332,6 +332,7 @@ export function llmClient(
     extraBody: {},
     extraHeaders: {},
     untaggedReasoning: false,
+    defuseSpecialTokens: true,
     serverToolParser: 'auto',
     maxHistoryMessages: 50,
     historySummary: false,
