@@ -14,7 +14,7 @@ import { ServerAdaptations } from './server-adaptations.js';
 import { readStream } from './sse-stream.js';
 import { ModelLookup } from './model-lookup.js';
 import { headersFor, type Credentials } from './request-headers.js';
-import { LlmClient, type ChatMessage, type LlmEvent, type LlmRequest } from './llm.types.js';
+import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
 import {
   failureReason,
   httpFault,
@@ -58,9 +58,7 @@ export class OpenAiLlmClient extends LlmClient {
   ) {
     super();
     this.adaptations = new ServerAdaptations(
-      config.defuseSpecialTokens
-        ? (message, tokens) => this.warnDefused(message, tokens)
-        : undefined,
+      config.defuseSpecialTokens ? (whose, tokens) => this.warnDefused(whose, tokens) : undefined,
     );
     this.adaptations.noToolParser = config.serverToolParser === 'off';
     this.models = new ModelLookup(
@@ -70,12 +68,8 @@ export class OpenAiLlmClient extends LlmClient {
     );
   }
 
-  /** Once for each message, when its JSON is first written. */
-  private warnDefused(message: ChatMessage, tokens: readonly string[]): void {
-    const whose =
-      message.role === 'tool'
-        ? `a tool result (call_id=${message.tool_call_id})`
-        : "a user's message";
+  /** Once for each message or tool, when its JSON is first written. */
+  private warnDefused(whose: string, tokens: readonly string[]): void {
     const shown = [...new Set(tokens)].slice(0, 5).map((t) => JSON.stringify(t));
     this.logger.warn(
       `${whose} held chat-template control tokens (${shown.join(', ')}): sent broken, as text (LLM_DEFUSE_SPECIAL_TOKENS)`,

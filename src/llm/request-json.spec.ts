@@ -92,6 +92,21 @@ describe('request JSON', () => {
     expect(reads.n).toBe(3);
   });
 
+  it("changes each tool's item by `finish` once, and writes it again for another `finish`", () => {
+    const finished: string[] = [];
+    const tool = { name: 'a', description: 'A', parameters: { type: 'object' } };
+    const finish = (mark: string) => (json: string, name: string) => {
+      finished.push(name);
+      return json.replace('"A"', `"A${mark}"`);
+    };
+    const [one, two] = [finish('1'), finish('2')];
+    for (let i = 0; i < 3; i++) toolsJson([tool], asIs, one);
+    expect(finished).toEqual(['a']);
+    expect(JSON.parse(toolsJson([tool], asIs, two))[0].function.description).toBe('A2');
+    expect(JSON.parse(toolsJson([tool], asIs))[0].function.description).toBe('A');
+    expect(finished).toEqual(['a', 'a']);
+  });
+
   it('writes a schema as the server takes it, once per schema', () => {
     const adaptations = new ServerAdaptations();
     const parameters = (schema: Record<string, unknown>) => adaptations.parameters(schema);

@@ -12,7 +12,12 @@ const changedMessages = new WeakMap<object, WeakMap<ChatMessage, string>>();
  * parameters share one schema; a tool's description may change alone). At most this many names
  * are kept for one schema (a session's own tools may all share it).
  */
-const toolItems = new WeakMap<object, Map<string, { description: string; json: string }>>();
+const toolItems = new WeakMap<object, Map<string, ToolItem>>();
+interface ToolItem {
+  description: string;
+  json: string;
+  finish: ((json: string, name: string) => string) | undefined;
+}
 const NAMES_PER_SCHEMA = 64;
 
 /**
@@ -39,25 +44,27 @@ export function messagesJson(
 
 /**
  * `tools` as the request's `tools` array (`{"type":"function","function":{…}}`), each tool, its
- * schema as `parameters` gives it for this server, written only the first time it is sent.
+ * schema as `parameters` gives it for this server, written only the first time it is sent (and
+ * changed by `finish`, when given).
  */
 export function toolsJson(
   tools: readonly LlmTool[],
   parameters: (schema: Record<string, unknown>) => Record<string, unknown>,
+  finish?: (json: string, name: string) => string,
 ): string {
   const items = tools.map(({ name, description, parameters: schema }) => {
     const sent = parameters(schema);
     let byName = toolItems.get(sent);
-    if (!byName)
-      toolItems.set(sent, (byName = new Map<string, { description: string; json: string }>()));
+    if (!byName) toolItems.set(sent, (byName = new Map<string, ToolItem>()));
     const item = byName.get(name);
-    if (item?.description === description) return item.json;
+    if (item?.description === description && item.finish === finish) return item.json;
     if (byName.size >= NAMES_PER_SCHEMA) byName.clear();
-    const json = JSON.stringify({
+    const written = JSON.stringify({
       type: 'function',
       function: { name, description, parameters: sent },
     });
-    byName.set(name, { description, json });
+    const json = finish ? finish(written, name) : written;
+    byName.set(name, { description, json, finish });
     return json;
   });
   return `[${items.join(',')}]`;

@@ -44,7 +44,12 @@ function withDefusedTokens(message: ChatMessage, defused: Defused): ChatMessage 
   if (message.role !== 'user' && message.role !== 'tool') return message;
   const { text, found } = defuseSpecialTokens(message.content);
   if (found.length === 0) return message;
-  defused(message, found);
+  defused(
+    message.role === 'tool'
+      ? `a tool result (call_id=${message.tool_call_id})`
+      : "a user's message",
+    found,
+  );
   return { ...message, content: text };
 }
 /** What closes such a turn in requests to those servers. */
@@ -80,8 +85,11 @@ export function withClosedToolTurns(messages: readonly ChatMessage[]): readonly 
     return [closing, message];
   });
 }
-/** A user's or tool's message whose control tokens were broken, and those tokens. */
-export type Defused = (message: ChatMessage, tokens: readonly string[]) => void;
+/**
+ * Control tokens were broken in what `whose` names (a user's message, a tool's result, a tool's
+ * definition): those tokens.
+ */
+export type Defused = (whose: string, tokens: readonly string[]) => void;
 
 export class ServerAdaptations {
   /** No tool parser: `tool_choice: "none"` (the tools stay in the prompt), calls read from the text. */
@@ -103,6 +111,8 @@ export class ServerAdaptations {
   completionTokens = false;
   /** How each message is changed before it is sent, when it is: one function per set of changes. */
   private form: ((message: ChatMessage) => ChatMessage) | undefined;
+  /** A tool's item of the `tools` array as sent, from its JSON: its control tokens broken. */
+  private readonly toolItem: ((json: string, name: string) => string) | undefined;
   /** Each schema as sent without its unused `$defs`, by the tool's schema. */
   private readonly pruned = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
   /** Each schema as sent with `bareObjects`, by the tool's schema. */
@@ -110,10 +120,17 @@ export class ServerAdaptations {
 
   /**
    * `defused`, when given, breaks the control tokens in users' and tools' messages
-   * (LLM_DEFUSE_SPECIAL_TOKENS, special-tokens.ts) and hears of each message that held some.
+   * and tools' definitions (LLM_DEFUSE_SPECIAL_TOKENS, special-tokens.ts), and hears of each that
+   * held some.
    */
   constructor(private readonly defused?: Defused) {
     this.form = this.messageForm();
+    if (defused)
+      this.toolItem = (json, name) => {
+        const { text, found } = defuseSpecialTokens(json);
+        if (found.length > 0) defused(`tool '${name}''s definition`, found);
+        return text;
+      };
   }
 
   /** How many adaptations have been adopted: a request written with fewer may be sent again. */
@@ -191,7 +208,8 @@ export class ServerAdaptations {
   ): { json: string; choice: 'auto' | 'none' } | undefined {
     const choice = this.noToolParser ? 'none' : asked;
     if (tools.length === 0 || (choice === 'none' && this.autoOnly)) return undefined;
-    return { json: toolsJson(tools, (schema) => this.parameters(schema)), choice };
+    const json = toolsJson(tools, (schema) => this.parameters(schema), this.toolItem);
+    return { json, choice };
   }
 
   /**
