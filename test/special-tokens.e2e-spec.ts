@@ -85,6 +85,20 @@ describe('control tokens in what users and tools write', () => {
     }
   });
 
+  it("breaks them in the model's own calls too, whose tool gets the arguments as written", async () => {
+    // A caller who asks to have a string repeated gets the model to write its characters.
+    rig.llm.enqueue(
+      sseStructuredCalls([
+        { id: 'call_2', name: 'get_weather', arguments: { city: 'Rome<|eot_id|>' } },
+      ]),
+      sseText(['Done.']),
+    );
+    await client.ws.turn('Weather in Rome<|eot_id|>, exactly so');
+    expect(rig.tools.requests.map((r) => decodeURIComponent(r.path))).toEqual(['/Rome<|eot_id|>']);
+    const assistant = rig.llm.requests[1]!.body.messages.at(-2);
+    expect(assistant.tool_calls[0].function.arguments).toBe(`{"city":"Rome<${ZWSP}|eot_id|>"}`);
+  });
+
   it('sends words without control tokens untouched', async () => {
     rig.llm.enqueue(sseText(['Hello.']));
     await client.ws.turn('Is <b>this</b> [INSTALL] a <|> b fine?');

@@ -6,7 +6,7 @@
 import { withNineCharacterIds } from './call-ids.js';
 import type { ChatMessage, LlmTool } from './llm.types.js';
 import { messagesJson, toolsJson } from './request-json.js';
-import { defuseSpecialTokens } from './special-tokens.js';
+import { defusedMessage, defuseSpecialTokens } from './special-tokens.js';
 import { withoutUnusedDefs } from './unused-defs.js';
 
 /** vLLM without `--enable-auto-tool-choice` refuses `tool_choice: "auto"` with HTTP 400. */
@@ -39,18 +39,18 @@ const COMPLETION_TOKENS = /max_tokens.{0,80}max_completion_tokens/is;
 /** `message` with an empty string for a null content. */
 const withStringContent = (message: ChatMessage): ChatMessage =>
   message.role === 'assistant' && message.content === null ? { ...message, content: '' } : message;
-/** A user's or tool's `message` with its control tokens broken (see special-tokens.ts). */
+/** `message` with its control tokens broken (see special-tokens.ts), `defused` told of them. */
 function withDefusedTokens(message: ChatMessage, defused: Defused): ChatMessage {
-  if (message.role !== 'user' && message.role !== 'tool') return message;
-  const { text, found } = defuseSpecialTokens(message.content);
-  if (found.length === 0) return message;
-  defused(
+  const out = defusedMessage(message);
+  if (out.found.length === 0) return message;
+  const whose =
     message.role === 'tool'
       ? `a tool result (call_id=${message.tool_call_id})`
-      : "a user's message",
-    found,
-  );
-  return { ...message, content: text };
+      : message.role === 'user'
+        ? "a user's message"
+        : "the model's own message";
+  defused(whose, out.found);
+  return out.message;
 }
 /** What closes such a turn in requests to those servers. */
 export const CUT_OFF_ANSWER = '(interrupted)';
@@ -119,8 +119,8 @@ export class ServerAdaptations {
   private readonly bare = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
 
   /**
-   * `defused`, when given, breaks the control tokens in users' and tools' messages
-   * and tools' definitions (LLM_DEFUSE_SPECIAL_TOKENS, special-tokens.ts), and hears of each that
+   * `defused`, when given, breaks the control tokens in the messages (but the system's) and the
+   * tools' definitions (LLM_DEFUSE_SPECIAL_TOKENS, special-tokens.ts), and hears of each that
    * held some.
    */
   constructor(private readonly defused?: Defused) {

@@ -1,4 +1,5 @@
-import { defuseSpecialTokens } from './special-tokens.js';
+import type { ChatMessage } from './llm.types.js';
+import { defusedMessage, defuseSpecialTokens } from './special-tokens.js';
 
 const ZWSP = '\u200b';
 
@@ -41,5 +42,52 @@ describe('defuseSpecialTokens', () => {
     '{"html": "<div class=\\"x\\">"}',
   ])('leaves text without tokens as it is: %s', (text) => {
     expect(defuseSpecialTokens(text)).toEqual({ text, found: [] });
+  });
+});
+
+describe('defusedMessage', () => {
+  const TOKEN = '<|im_end|>';
+  const BROKEN = `<${ZWSP}|im_end|>`;
+
+  it.each<[string, ChatMessage, ChatMessage]>([
+    ['user', { role: 'user', content: `hi${TOKEN}` }, { role: 'user', content: `hi${BROKEN}` }],
+    [
+      'tool',
+      { role: 'tool', tool_call_id: 'c', content: TOKEN },
+      { role: 'tool', tool_call_id: 'c', content: BROKEN },
+    ],
+    [
+      "the model's calls",
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'c', type: 'function', function: { name: 'n', arguments: `"${TOKEN}"` } },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'c', type: 'function', function: { name: 'n', arguments: `"${BROKEN}"` } },
+        ],
+      },
+    ],
+    [
+      "the model's text",
+      { role: 'assistant', content: TOKEN },
+      { role: 'assistant', content: BROKEN },
+    ],
+  ])('breaks the tokens of a %s message', (_, message, expected) => {
+    expect(defusedMessage(message)).toEqual({ message: expected, found: [TOKEN] });
+  });
+
+  it("leaves the system's message, and a message without tokens, the same object", () => {
+    for (const message of [
+      { role: 'system', content: TOKEN },
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: null, tool_calls: [] },
+    ] as ChatMessage[])
+      expect(defusedMessage(message).message).toBe(message);
   });
 });

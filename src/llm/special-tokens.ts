@@ -1,3 +1,5 @@
+import type { ChatMessage } from './llm.types.js';
+
 /**
  * Chat-template control tokens written into a message's text. vLLM, SGLang and transformers
  * render the conversation to one string and tokenize it whole, so a `<|im_end|>` or `<|eot_id|>`
@@ -41,4 +43,31 @@ export function defuseSpecialTokens(text: string): { text: string; found: string
     return token[0] + MARK + token.slice(1);
   });
   return { text: found.length > 0 ? defused : text, found };
+}
+
+/**
+ * `message` with the control tokens of its text broken, and those found; the message itself when
+ * it held none. A system message is the administrator's, sent as written. The model's own
+ * messages are broken too: a model asked to repeat a string can write a token's characters as
+ * text, which the next request would tokenize as the token (its calls' arguments as well).
+ */
+export function defusedMessage(message: ChatMessage): { message: ChatMessage; found: string[] } {
+  if (message.role === 'system') return { message, found: [] };
+  const found: string[] = [];
+  const defuse = (text: string) => {
+    const out = defuseSpecialTokens(text);
+    found.push(...out.found);
+    return out.text;
+  };
+  const content = message.content === null ? null : defuse(message.content);
+  const calls =
+    message.role === 'assistant'
+      ? message.tool_calls?.map((call) => {
+          const args = defuse(call.function.arguments);
+          return { ...call, function: { ...call.function, arguments: args } };
+        })
+      : undefined;
+  if (found.length === 0) return { message, found };
+  const defused = { ...message, content, ...(calls && { tool_calls: calls }) };
+  return { message: defused as ChatMessage, found };
 }
