@@ -66,6 +66,8 @@ export interface Env {
     extraHeaders: Record<string, string>;
     /** The reply's text begins inside reasoning that has no opening `<think>` (see the README). */
     untaggedReasoning: boolean;
+    /** A round's reasoning is sent back with its calls while the turn lasts (LLM_KEEP_REASONING). */
+    keepReasoning: 'turn' | 'off';
     /** Control tokens in users' and tools' messages are broken (LLM_DEFUSE_SPECIAL_TOKENS). */
     defuseSpecialTokens: boolean;
     /**
@@ -213,6 +215,7 @@ export function parseEnv(raw: Raw): Env {
       extraHeaders: headerObject(raw, 'LLM_EXTRA_HEADERS'),
       untaggedReasoning: bool(raw, 'LLM_UNTAGGED_REASONING') ?? false,
       defuseSpecialTokens: bool(raw, 'LLM_DEFUSE_SPECIAL_TOKENS') ?? true,
+      keepReasoning: oneOf(raw, 'LLM_KEEP_REASONING', 'turn', ['turn', 'off'] as const),
       serverToolParser: oneOf(raw, 'LLM_SERVER_TOOL_PARSER', 'auto', ['auto', 'off'] as const),
       maxHistoryMessages: int(raw, 'LLM_MAX_HISTORY_MESSAGES', 50, 2, 10000),
       historySummary: bool(raw, 'LLM_HISTORY_SUMMARY') ?? false,

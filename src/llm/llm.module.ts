@@ -23,6 +23,8 @@ import { OpenAiLlmClient } from './openai-llm.client.js';
               ...config,
               ...fallback,
               untaggedReasoning: false,
+              // Another model's reasoning is nothing for the fallback's to go on from.
+              keepReasoning: 'off',
               serverToolParser: 'auto',
               // A session's model is one of the first server's: the fallback answers with its own.
               models: [],

@@ -17,6 +17,11 @@ export type ChatMessage =
       readonly role: 'assistant';
       readonly content: string | null;
       readonly tool_calls?: readonly ChatToolCall[];
+      /**
+       * The reasoning the model wrote before these calls, sent back with them while the turn
+       * lasts (LLM_KEEP_REASONING): thinking models that call tools go on from it.
+       */
+      readonly reasoning_content?: string;
     }
   | { readonly role: 'tool'; readonly tool_call_id: string; readonly content: string };
 

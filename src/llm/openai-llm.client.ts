@@ -35,6 +35,10 @@ function callIdsIn(request: LlmRequest): Set<string> {
   return ids;
 }
 
+/** The request sends reasoning back with a turn's calls. */
+const reasoned = (request: LlmRequest) =>
+  request.messages.some((m) => m.role === 'assistant' && m.reasoning_content !== undefined);
+
 /** OpenAI-compatible `/chat/completions` client (vLLM, Ollama, llama.cpp server, OpenAI). */
 @Injectable()
 export class OpenAiLlmClient extends LlmClient {
@@ -57,9 +61,12 @@ export class OpenAiLlmClient extends LlmClient {
     private readonly credentials: () => Credentials = () => config,
   ) {
     super();
-    this.adaptations = new ServerAdaptations(
-      config.defuseSpecialTokens ? (whose, tokens) => this.warnDefused(whose, tokens) : undefined,
-    );
+    this.adaptations = new ServerAdaptations({
+      ...(config.defuseSpecialTokens && {
+        defused: (whose, tokens) => this.warnDefused(whose, tokens),
+      }),
+      keepReasoning: config.keepReasoning === 'turn',
+    });
     this.adaptations.noToolParser = config.serverToolParser === 'off';
     this.models = new ModelLookup(
       config,
@@ -196,7 +203,11 @@ export class OpenAiLlmClient extends LlmClient {
       // so is a request that met a refusal another one, sent meanwhile, has already taught.
       while (response.status === 400) {
         const text = await response.text(ERROR_BODY_CHARS);
-        const learned = this.adaptations.learn(text, request.toolChoice ?? 'auto');
+        const learned = this.adaptations.learn(
+          text,
+          request.toolChoice ?? 'auto',
+          reasoned(request),
+        );
         if (learned) this.logger.warn(learned);
         else if (this.adaptations.count === adapted) throw httpFault(400, text);
         response = await send();

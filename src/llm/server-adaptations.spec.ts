@@ -14,6 +14,35 @@ const VLLM =
   '{"message":"\\"auto\\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set"}';
 
 describe('ServerAdaptations', () => {
+  it.each([
+    [
+      'OpenAI',
+      `{"error":{"message":"Additional properties are not allowed ('reasoning', 'reasoning_content' were unexpected) - 'messages.2'"}}`,
+    ],
+    [
+      'Mistral',
+      '{"detail":[{"type":"extra_forbidden","loc":["body","messages",2,"assistant","reasoning_content"],"msg":"Extra inputs are not permitted"}]}',
+    ],
+    [
+      'Groq',
+      `{"error":{"message":"'messages.2' : for 'role:assistant' the following must be satisfied[('messages.2' : property 'reasoning_content' is unsupported)]"}}`,
+    ],
+  ])(
+    "learns from %s's 400 not to send the reasoning back, when the request held some",
+    (_, text) => {
+      expect(new ServerAdaptations().learn(text, 'auto', false)).toBeUndefined();
+      const server = new ServerAdaptations();
+      expect(server.learn(text, 'auto', true)).toMatch(/reasoning sent back/);
+      expect(server.learn(text, 'auto', true)).toBeUndefined();
+      expect(server.noReasoning).toBe(true);
+    },
+  );
+
+  it('does not take a refused reasoning_effort for the reasoning sent back', () => {
+    const text = `{"error":{"message":"Unrecognized request argument supplied: reasoning_effort"}}`;
+    expect(new ServerAdaptations().learn(text, 'auto', true)).toBeUndefined();
+  });
+
   it('learns each adaptation once from the 400 that asks for it', () => {
     const server = new ServerAdaptations();
     expect(server.learn(GEMINI, 'auto')).toMatch(/without "properties"/);

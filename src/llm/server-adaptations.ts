@@ -36,6 +36,22 @@ const NULL_CONTENT = /invalid message content type|'content' field must be a str
  * supported with this model. Use 'max_completion_tokens' instead." (an MCP server's sampling).
  */
 const COMPLETION_TOKENS = /max_tokens.{0,80}max_completion_tokens/is;
+/**
+ * A server that refuses the reasoning sent back with a turn's calls (OpenAI's API: "Additional
+ * properties are not allowed ('reasoning_content' was unexpected)"; Mistral's "Extra inputs are
+ * not permitted", Groq's "property 'reasoning_content' is unsupported").
+ */
+const NO_REASONING =
+  /\breasoning(?:_content)?\b[^\n]{0,120}(?:unexpected|unsupported|unrecognized|not (?:allowed|permitted|supported)|extra)|(?:unexpected|unsupported|unrecognized|unknown|extra)[^\n]{0,120}\breasoning(?:_content)?\b/i;
+/**
+ * An assistant message's reasoning as servers read it: `reasoning_content` (llama.cpp, SGLang,
+ * vLLM before 0.11, Kimi's and DeepSeek's APIs) and `reasoning` (vLLM since), or none.
+ */
+function withReasoning(message: ChatMessage, sent: boolean): ChatMessage {
+  if (message.role !== 'assistant' || message.reasoning_content === undefined) return message;
+  const { reasoning_content: reasoning, ...rest } = message;
+  return sent ? ({ ...rest, reasoning_content: reasoning, reasoning } as ChatMessage) : rest;
+}
 /** `message` with an empty string for a null content. */
 const withStringContent = (message: ChatMessage): ChatMessage =>
   message.role === 'assistant' && message.content === null ? { ...message, content: '' } : message;
@@ -109,8 +125,10 @@ export class ServerAdaptations {
   autoOnly = false;
   /** A request's longest completion is `max_completion_tokens`, not `max_tokens`. */
   completionTokens = false;
-  /** How each message is changed before it is sent, when it is: one function per set of changes. */
-  private form: ((message: ChatMessage) => ChatMessage) | undefined;
+  /** The reasoning of a turn's calls is not sent back (LLM_KEEP_REASONING off, or refused). */
+  noReasoning = false;
+  /** How each message is changed before it is sent: one function per set of changes. */
+  private form: (message: ChatMessage) => ChatMessage;
   /** A tool's item of the `tools` array as sent, from its JSON: its control tokens broken. */
   private readonly toolItem: ((json: string, name: string) => string) | undefined;
   /** Each schema as sent without its unused `$defs`, by the tool's schema. */
@@ -118,12 +136,19 @@ export class ServerAdaptations {
   /** Each schema as sent with `bareObjects`, by the tool's schema. */
   private readonly bare = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
 
+  private readonly defused: Defused | undefined;
+
   /**
    * `defused`, when given, breaks the control tokens in the messages (but the system's) and the
    * tools' definitions (LLM_DEFUSE_SPECIAL_TOKENS, special-tokens.ts), and hears of each that
-   * held some.
+   * held some; `keepReasoning` false sends no reasoning back (LLM_KEEP_REASONING).
    */
-  constructor(private readonly defused?: Defused) {
+  constructor({
+    defused,
+    keepReasoning = true,
+  }: { defused?: Defused; keepReasoning?: boolean } = {}) {
+    this.defused = defused;
+    this.noReasoning = !keepReasoning;
     this.form = this.messageForm();
     if (defused)
       this.toolItem = (json, name) => {
@@ -143,12 +168,13 @@ export class ServerAdaptations {
       this.stringContent,
       this.autoOnly,
       this.completionTokens,
+      this.noReasoning,
     ];
     return adopted.filter(Boolean).length;
   }
 
   /** Adopts what a 400's `text` asks for; the warning to log, or undefined when it asks nothing new. */
-  learn(text: string, toolChoice: 'auto' | 'none'): string | undefined {
+  learn(text: string, toolChoice: 'auto' | 'none', reasoned = false): string | undefined {
     if (!this.noToolParser && toolChoice === 'auto' && NO_TOOL_PARSER.test(text)) {
       this.noToolParser = true;
       return 'the LLM server has no tool parser (HTTP 400 on tool_choice "auto"): using tool_choice "none" and parsing calls from the text from now on';
@@ -171,6 +197,11 @@ export class ServerAdaptations {
       this.alternatingRoles = true;
       return `the LLM server wants user and assistant messages to alternate (HTTP 400, a Mistral or Gemma chat template): a turn cut off after its tool results is closed with an assistant message "${CUT_OFF_ANSWER}", and a conversation the agent began is opened with a user message "${OPENING.content}", in requests from now on`;
     }
+    if (!this.noReasoning && reasoned && NO_REASONING.test(text)) {
+      this.noReasoning = true;
+      this.form = this.messageForm();
+      return "the LLM server refuses the model's reasoning sent back with its calls (HTTP 400): sending none from now on (LLM_KEEP_REASONING)";
+    }
     if (!this.completionTokens && COMPLETION_TOKENS.test(text)) {
       this.completionTokens = true;
       return 'the LLM server refuses max_tokens (HTTP 400, a reasoning model): sending max_completion_tokens from now on';
@@ -188,11 +219,11 @@ export class ServerAdaptations {
     return messagesJson(list, this.form);
   }
 
-  private messageForm(): ((message: ChatMessage) => ChatMessage) | undefined {
-    const { nineCharacterIds: ids, stringContent: content, defused } = this;
-    if (!ids && !content && !defused) return undefined;
+  private messageForm(): (message: ChatMessage) => ChatMessage {
+    const { nineCharacterIds: ids, stringContent: content, defused, noReasoning } = this;
     return (message) => {
       let formed = defused ? withDefusedTokens(message, defused) : message;
+      formed = withReasoning(formed, !noReasoning);
       if (ids) formed = withNineCharacterIds(formed);
       return content ? withStringContent(formed) : formed;
     };

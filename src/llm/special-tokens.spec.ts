@@ -78,6 +78,11 @@ describe('defusedMessage', () => {
       { role: 'assistant', content: TOKEN },
       { role: 'assistant', content: BROKEN },
     ],
+    [
+      "the model's reasoning",
+      { role: 'assistant', content: null, tool_calls: [], reasoning_content: TOKEN },
+      { role: 'assistant', content: null, tool_calls: [], reasoning_content: BROKEN },
+    ],
   ])('breaks the tokens of a %s message', (_, message, expected) => {
     expect(defusedMessage(message)).toEqual({ message: expected, found: [TOKEN] });
   });

@@ -49,7 +49,8 @@ export function defuseSpecialTokens(text: string): { text: string; found: string
  * `message` with the control tokens of its text broken, and those found; the message itself when
  * it held none. A system message is the administrator's, sent as written. The model's own
  * messages are broken too: a model asked to repeat a string can write a token's characters as
- * text, which the next request would tokenize as the token (its calls' arguments as well).
+ * text, which the next request would tokenize as the token (its calls' arguments and the
+ * reasoning sent back with them as well).
  */
 export function defusedMessage(message: ChatMessage): { message: ChatMessage; found: string[] } {
   if (message.role === 'system') return { message, found: [] };
@@ -60,14 +61,22 @@ export function defusedMessage(message: ChatMessage): { message: ChatMessage; fo
     return out.text;
   };
   const content = message.content === null ? null : defuse(message.content);
-  const calls =
-    message.role === 'assistant'
-      ? message.tool_calls?.map((call) => {
-          const args = defuse(call.function.arguments);
-          return { ...call, function: { ...call.function, arguments: args } };
-        })
-      : undefined;
+  if (message.role !== 'assistant') {
+    if (found.length === 0) return { message, found };
+    return { message: { ...message, content: content! }, found };
+  }
+  const calls = message.tool_calls?.map((call) => {
+    const args = defuse(call.function.arguments);
+    return { ...call, function: { ...call.function, arguments: args } };
+  });
+  const reasoning =
+    message.reasoning_content === undefined ? undefined : defuse(message.reasoning_content);
   if (found.length === 0) return { message, found };
-  const defused = { ...message, content, ...(calls && { tool_calls: calls }) };
-  return { message: defused as ChatMessage, found };
+  const defused = {
+    ...message,
+    content,
+    ...(calls && { tool_calls: calls }),
+    ...(reasoning !== undefined && { reasoning_content: reasoning }),
+  };
+  return { message: defused, found };
 }

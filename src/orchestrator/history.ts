@@ -16,6 +16,19 @@ export function trimHistory(history: ChatMessage[], max: number): ChatMessage[] 
   return start === 0 ? history : history.slice(start);
 }
 
+/**
+ * The history without the reasoning its turn's calls were sent back with (LLM_KEEP_REASONING):
+ * chat templates show the model only the reasoning since the last user message, and a session
+ * kept, resumed or reported need not carry it. Messages without any stay the same objects.
+ */
+export function forgetReasoning(history: ChatMessage[]): void {
+  history.forEach((message, i) => {
+    if (message.role !== 'assistant' || message.reasoning_content === undefined) return;
+    const { content, tool_calls } = message;
+    history[i] = { role: 'assistant', content, ...(tool_calls && { tool_calls }) };
+  });
+}
+
 /** What the model reads as the result of a call cut off with its turn. */
 export const CANCELLED = 'Error: cancelled';
 

@@ -19,6 +19,8 @@ export interface RoundResult {
   /** All the round's text; set when the round completes (empty while it streams). */
   text: string;
   calls: ToolCallEvent[];
+  /** The round's reasoning (LLM_KEEP_REASONING); set when the round completes. */
+  reasoning: string;
   /** Why the model stopped (`stop`, `tool_calls`, `length`, …), as the server said. */
   finishReason?: string | null;
 }
@@ -32,8 +34,9 @@ export function runRound(
   signal: AbortSignal,
   onEvent: (event: LlmEvent) => void,
 ): Promise<RoundResult> {
-  const round: RoundResult = { text: '', calls: [] };
+  const round: RoundResult = { text: '', calls: [], reasoning: '' };
   const text = new StreamedText();
+  const reasoning = new StreamedText();
   return new Promise<RoundResult>((resolve, reject) => {
     if (signal.aborted) return reject(new TurnCancelled());
     const onAbort = () => {
@@ -49,6 +52,7 @@ export function runRound(
           return;
         }
         if (event.type === 'text') text.append(event.text);
+        else if (event.type === 'reasoning') reasoning.append(event.text);
         if (event.type === 'tool_call') round.calls.push(event);
         if (event.type === 'done') round.finishReason = event.finishReason;
         onEvent(event);
@@ -56,6 +60,7 @@ export function runRound(
       complete: () => {
         signal.removeEventListener('abort', onAbort);
         round.text = text.toString();
+        round.reasoning = reasoning.toString();
         resolve(round);
       },
     });
@@ -68,7 +73,9 @@ export function runRound(
  * of: output cut off at the model's token limit or by the server's content filter, or no answer
  * at all.
  */
-export function endWarning(round: RoundResult): string | undefined {
+export function endWarning(
+  round: Pick<RoundResult, 'text' | 'calls' | 'finishReason'>,
+): string | undefined {
   const why = `finish_reason ${JSON.stringify(round.finishReason ?? null)}`;
   if (round.finishReason === 'length')
     return `the model's output was cut off at its token limit (${why}): raise the server's max_tokens (LLM_EXTRA_BODY)`;

@@ -23,6 +23,7 @@ describe('runCalls', () => {
       snapshot: snapshotOf('none', []),
       started: new Map(),
       results: new TurnResults(true),
+      keepReasoning: true,
       signal: turn.signal,
       callSignal: turn.signal,
       emit: (e: unknown) => events.push(e),
@@ -36,7 +37,7 @@ describe('runCalls', () => {
         rawArguments: '{}',
         argumentsValid: true,
       }));
-      await runCalls(new AnsweringExecutor(), ctx, { text: '', calls });
+      await runCalls(new AnsweringExecutor(), ctx, { text: '', calls, reasoning: '' });
     }
     expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
     expect(session.history.slice(-2)).toEqual([

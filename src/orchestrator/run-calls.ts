@@ -41,6 +41,7 @@ export async function runCalls(
   round: RoundResult,
 ): Promise<void> {
   const { history } = ctx.session;
+  const reasoning = ctx.keepReasoning && round.reasoning.trim() !== '' ? round.reasoning : '';
   history.push({
     role: 'assistant',
     content: round.text === '' ? null : round.text,
@@ -49,6 +50,7 @@ export async function runCalls(
       type: 'function',
       function: { name: c.name, arguments: JSON.stringify(c.arguments) },
     })),
+    ...(reasoning && { reasoning_content: reasoning }),
   });
   const results: (string | undefined)[] = round.calls.map(() => undefined);
   /** The round's last question to the user: the next is put once it is answered. */

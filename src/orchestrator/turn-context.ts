@@ -59,6 +59,8 @@ export interface TurnContext {
   roundCalls: number;
   /** The results of the turn's calls that acted, for the same calls made again (LLM_TOOL_REPEAT_CALLS). */
   results: TurnResults;
+  /** A round's reasoning goes with its calls into the history until the turn ends (LLM_KEEP_REASONING). */
+  keepReasoning: boolean;
   /**
    * An answer that ended promising to act with no call (LLM_TOOL_NUDGE): its text, its last
    * sentence, and `open` while the next request is to tell the model that nothing ran.

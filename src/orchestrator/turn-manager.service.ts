@@ -11,6 +11,7 @@ import { addUsage } from '../llm/usage.js';
 import type { TurnEvent } from './protocol/server-events.js';
 import { RoundFailed, TurnCancelled, turnFailure } from './round.js';
 import { keepEnd, type Session } from './session.js';
+import { forgetReasoning } from './history.js';
 import { StreamedText } from '../llm/streamed-text.js';
 import { handingOff, refreshAgent, toolContextOf, ToolScope } from './tool-scope.service.js';
 import { traceIdOf } from '../common/trace-context.js';
@@ -159,6 +160,7 @@ export class TurnManager {
       started: new Map(),
       roundCalls: 0,
       results: new TurnResults(this.toolSettings.repeatCalls === 'reuse'),
+      keepReasoning: this.llmSettings.keepReasoning === 'turn',
       // Made when a call first needs it, `over` aborted at the turn's end for calls still running:
       // most turns call no tool, and AbortSignal.any and an abort (its DOMException) cost.
       get callSignal() {
@@ -196,6 +198,7 @@ export class TurnManager {
       progress.close();
       over?.abort();
       if (session.waits === waits) session.waits = undefined;
+      forgetReasoning(session.history);
       const { maxHistoryMessages: max } = this.llmSettings;
       keepEnd(session, boundHistory(session.history, max, this.memoryOf(session)));
     }

@@ -333,6 +333,7 @@ export function llmClient(
     extraHeaders: {},
     untaggedReasoning: false,
     defuseSpecialTokens: true,
+    keepReasoning: 'turn',
     serverToolParser: 'auto',
     maxHistoryMessages: 50,
     historySummary: false,
