@@ -9,8 +9,18 @@ export function historyProblems(body: Record<string, any>): string[] {
   const messages = body.messages as Record<string, any>[];
   if (messages[0]?.role !== 'system') problems.push('the first message is not the system prompt');
   const seen = new Set<string>();
+  // A turn's reasoning goes back with its calls while the turn lasts (LLM_KEEP_REASONING): none
+  // before the turn's user message (or the engine's note within the turn).
+  const turnStart = messages.findLastIndex(
+    (m) => m.role === 'user' && !String(m.content).startsWith('(A note from the engine'),
+  );
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
+    if (m.reasoning_content !== undefined || m.reasoning !== undefined) {
+      if (i < turnStart) problems.push(`message ${i}: reasoning of an earlier turn`);
+      if (m.role !== 'assistant' || !m.tool_calls?.length || m.reasoning !== m.reasoning_content)
+        problems.push(`message ${i}: reasoning but on an assistant's calls, under both names`);
+    }
     if (m.role === 'tool')
       problems.push(`message ${i}: a tool message no assistant tool_calls announced`);
     if (m.role === 'user' && messages[i - 1]?.role === 'user')

@@ -58,7 +58,7 @@ export type Answer =
   | { kind: 'xml'; before: string; calls: [string, string][]; size: number; after: string }
   | { kind: 'hermes'; name: string; city: string; form: 'block' | 'bare' | 'harmony' }
   /** `numbered`: ids restart at `call_0` in every response, as some servers number them. */
-  | { kind: 'structured'; calls: [string, string][]; numbered: boolean }
+  | { kind: 'structured'; calls: [string, string][]; numbered: boolean; thought: string }
   /** A structured call whose arguments the token limit cut (`finish_reason: "length"`). */
   | { kind: 'cut_call'; call: [string, string] }
   | { kind: 'stream_error'; words: string[] }
@@ -154,6 +154,8 @@ export const answer: fc.Arbitrary<Answer> = fc.oneof(
       kind: fc.constant('structured' as const),
       calls: fc.array(call, { minLength: 1, maxLength: 3 }),
       numbered: fc.boolean(),
+      // The reasoning a thinking model writes before its calls (sent back, LLM_KEEP_REASONING).
+      thought: fc.constantFrom('', 'The user wants the weather. ', 'I should check both. '),
     }),
   },
   {
@@ -290,14 +292,17 @@ export function scriptOf(a: Answer, ids: () => string): Script {
       const [role, half] = sseStructuredCalls([{ id: ids(), name, arguments: { city } }]).pieces;
       return { kind: 'sse', pieces: [role!, half!, sseChunk({}, 'length'), 'data: [DONE]\n\n'] };
     }
-    case 'structured':
-      return sseStructuredCalls(
+    case 'structured': {
+      const script = sseStructuredCalls(
         a.calls.map(([name, c], i) => ({
           id: a.numbered ? `call_${i}` : ids(),
           name,
           arguments: { city: c },
         })),
       );
+      if (a.thought) script.pieces.splice(1, 0, sseChunk({ reasoning_content: a.thought }));
+      return script;
+    }
     case 'stream_error':
       return {
         kind: 'sse',
