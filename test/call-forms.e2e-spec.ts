@@ -220,6 +220,28 @@ describe('a call written another way', () => {
     );
   });
 
+  it("keeps the id Kimi K2 writes for its call, the only place its template shows the call's name", async () => {
+    const kimi = (index: number) =>
+      sseText([
+        '<|tool_calls_section_begin|><|tool_call_begin|>functions.free_tables:',
+        `${index}<|tool_call_argument_begin|>{"day": "2026-12-06"}<|tool_call_end|>`,
+        '<|tool_calls_section_end|>',
+      ]);
+    rig.llm.enqueue(kimi(0), sseText(['Two tables are free.']));
+    const events = await client.ws.turn('Any table tomorrow?');
+    expect(events.find((e) => e.type === 'tool_call')).toMatchObject({
+      id: 'functions.free_tables:0',
+      name: 'free_tables',
+    });
+    const [assistant, result] = rig.llm.requests[1]!.body.messages.slice(-2);
+    expect(assistant.tool_calls[0].id).toBe('functions.free_tables:0');
+    expect(result.tool_call_id).toBe('functions.free_tables:0');
+    // The same id written again in a later turn is another call's: it gets an id of its own.
+    rig.llm.enqueue(kimi(0), sseText(['Still free.']));
+    const again = await client.ws.turn('And now?');
+    expect(again.find((e) => e.type === 'tool_call')!.id).not.toBe('functions.free_tables:0');
+  });
+
   it('answers "unknown tool" for a name that means no tool', async () => {
     call('reserve', { meal: 'lunch', seating: 'terrace' });
     await client.ws.turn('Lunch on the terrace.');

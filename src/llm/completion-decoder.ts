@@ -289,7 +289,7 @@ export class CompletionDecoder {
     if (!this.tally.add(key, source)) return;
     const event: ToolCallEvent = {
       type: 'tool_call',
-      id: this.uniqueId(id),
+      id: this.uniqueId(id ?? parsed.id),
       name: call.name,
       arguments: call.args,
       rawArguments: call.raw,

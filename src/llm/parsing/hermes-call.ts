@@ -13,7 +13,16 @@ export interface ParsedTextCall {
   raw: string;
   /** The output ended inside the call (an XML call's closing tags never came). */
   unclosed?: true;
+  /**
+   * The id the model wrote for the call (Kimi's `functions.NAME:0`, its template's only place for
+   * the call's name): kept, when no other call has it, so that the next request shows the model
+   * the call as it wrote it.
+   */
+  id?: string;
 }
+
+/** A call id as a model writes one: a word with dots, colons and dashes, not too long. */
+const WRITTEN_ID = /^[\w.:-]{1,64}$/;
 
 /** Arguments nested deeper than MAX_JSON_DEPTH make no call's (the model hears so). */
 const TOO_DEEP = `(arguments nested more than ${MAX_JSON_DEPTH} levels deep)`;
@@ -69,7 +78,9 @@ export function hermesCalls(body: string, { flat = true } = {}): ParsedTextCall[
   for (const entry of Array.isArray(parsed) ? parsed : [parsed]) {
     const call = namedCall(entry);
     if (!call || call.name === '' || (call.given === undefined && !flat)) continue;
-    calls.push(callFrom(call.name, call.given ?? flatArguments(call)));
+    const parsedCall = callFrom(call.name, call.given ?? flatArguments(call));
+    const id = (entry as { id?: unknown }).id;
+    calls.push(typeof id === 'string' && WRITTEN_ID.test(id) ? { ...parsedCall, id } : parsedCall);
   }
   return calls;
 }

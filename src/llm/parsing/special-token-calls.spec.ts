@@ -1,4 +1,5 @@
 import { decodeContent, piecesOf } from '../../../test/support/decode.js';
+import { CompletionDecoder } from '../completion-decoder.js';
 
 const schemas = new Map([
   [
@@ -27,6 +28,39 @@ describe('special-token calls', () => {
     const v3 =
       '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_current_weather\n```json\n{"location": "杭州"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>';
     expect(run(v3, size)).toEqual({ calls: [weather], text: '' });
+  });
+
+  it('keeps the ids Kimi K2 writes, but one an earlier call of the conversation has', () => {
+    const twoKimi =
+      '<|tool_calls_section_begin|><|tool_call_begin|>functions.terminal:0<|tool_call_argument_begin|>{"command":"id"}<|tool_call_end|>' +
+      '<|tool_call_begin|>functions.get_current_weather:1<|tool_call_argument_begin|>{"location": "杭州"}<|tool_call_end|><|tool_calls_section_end|>';
+    const ids = (earlierIds: string[]) => {
+      const decoder = new CompletionDecoder(schemas, { earlierIds: new Set(earlierIds) });
+      return piecesOf(twoKimi, 7)
+        .flatMap((content) => decoder.chunk({ choices: [{ index: 0, delta: { content } }] }))
+        .concat(decoder.end())
+        .flatMap((e) => (e.type === 'tool_call' ? [e.id] : []));
+    };
+    expect(ids([])).toEqual(['functions.terminal:0', 'functions.get_current_weather:1']);
+    const [first, second] = ids(['functions.terminal:0']);
+    expect(first).toMatch(/^[A-Za-z0-9]{9}$/);
+    expect(second).toBe('functions.get_current_weather:1');
+  });
+
+  it("keeps a Hermes block's id, beside its arguments or flat ones (never one of them)", () => {
+    const read = (block: string) => {
+      const decoder = new CompletionDecoder(schemas);
+      const events = [
+        ...decoder.chunk({ choices: [{ index: 0, delta: { content: block } }] }),
+        ...decoder.end(),
+      ];
+      return events.flatMap((e) => (e.type === 'tool_call' ? [[e.id, e.arguments]] : []));
+    };
+    for (const block of [
+      '<tool_call>{"name": "terminal", "id": "call-7", "arguments": {"command": "id"}}</tool_call>',
+      '<tool_call>{"name": "terminal", "id": "call-7", "command": "id"}</tool_call>',
+    ])
+      expect(read(block)).toEqual([['call-7', { command: 'id' }]]);
   });
 
   it('reads Kimi K2 calls whose special tokens were skipped, when they open the reply', () => {

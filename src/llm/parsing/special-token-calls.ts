@@ -65,12 +65,13 @@ export function specialTokenCall(
   if (sep === -1) return { text: '', end }; // no arguments yet: nothing to call
   let name = body.slice(0, sep).trim();
   let args = body.slice(sep + dialect.separator.length).trim();
-  if (dialect === KIMI) name = KIMI_ID.exec(name)?.[1] ?? name;
+  let id: string | undefined;
+  if (dialect === KIMI) [id, name] = [name, KIMI_ID.exec(name)?.[1] ?? name];
   else if (name === 'function') {
     const v3 = DEEPSEEK_V3.exec(args);
     if (v3) [name, args] = [v3[1]!.trim(), v3[2]!];
   }
-  return { text: hermesBlock(name, args, close !== -1), end };
+  return { text: hermesBlock(name, args, close !== -1, id), end };
 }
 
 /**
@@ -80,13 +81,17 @@ export function specialTokenCall(
  * string, read as the client reads a structured call's: repaired when they are not quite JSON
  * (written loosely by a quantised model).
  */
-export function hermesBlock(name: string, args: string, closed: boolean): string {
+export function hermesBlock(name: string, args: string, closed: boolean, id?: string): string {
   if (!closed && args.startsWith('{') && jsonObjectEnd(args, 0) === -1)
-    return openHermesBlock(name, args);
-  return `${openHermesBlock(name, JSON.stringify(args))}}</tool_call>`;
+    return openHermesBlock(name, args, id);
+  return `${openHermesBlock(name, JSON.stringify(args), id)}}</tool_call>`;
 }
 
-/** A Hermes block left open after `args` (JSON): a call the end of the output cut off. */
-export function openHermesBlock(name: string, args: string): string {
-  return `<tool_call>{"name": ${JSON.stringify(name)}, "arguments": ${args}`;
+/**
+ * A Hermes block left open after `args` (JSON): a call the end of the output cut off. `id`: the
+ * call's id as the model wrote it (Kimi's), kept with the call.
+ */
+export function openHermesBlock(name: string, args: string, id?: string): string {
+  const written = id === undefined ? '' : `"id": ${JSON.stringify(id)}, `;
+  return `<tool_call>{"name": ${JSON.stringify(name)}, ${written}"arguments": ${args}`;
 }
