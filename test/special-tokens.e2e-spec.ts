@@ -77,6 +77,12 @@ describe('control tokens in what users and tools write', () => {
           /^tool 'get_weather''s definition held chat-template control tokens \("<\|im_end\|>", "<\|im_start\|>"\)/,
         ),
       );
+      // Counted by source, for an alert.
+      const metrics = await (await fetch(`${rig.engine.httpUrl}/metrics`, ADMIN)).text();
+      for (const source of ['user', 'tool_result', 'tool_definition'])
+        expect(metrics).toMatch(
+          new RegExp(`agent_engine_control_tokens_broken_total\\{source="${source}"\\} 1\\b`),
+        );
       // Once a message or tool: the second request wrote them again without a word.
       expect(lines.filter((l) => l.startsWith("a user's message"))).toHaveLength(1);
       expect(lines.filter((l) => l.startsWith("tool 'get_weather'"))).toHaveLength(1);

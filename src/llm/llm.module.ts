@@ -5,6 +5,7 @@ import { FallbackLlmClient } from './fallback-llm.client.js';
 import { LlmServerCheck } from './llm-server-check.service.js';
 import { LlmClient } from './llm.types.js';
 import { OpenAiLlmClient } from './openai-llm.client.js';
+import type { DefusedSource } from './server-adaptations.js';
 
 @Module({
   providers: [
@@ -12,7 +13,8 @@ import { OpenAiLlmClient } from './openai-llm.client.js';
       provide: LlmClient,
       inject: [llmConfig.KEY, EngineMetrics],
       useFactory: (config: LlmConfig, metrics: EngineMetrics): LlmClient => {
-        const primary = new OpenAiLlmClient(config);
+        const broken = (source: DefusedSource) => metrics.controlTokensBroken(source);
+        const primary = new OpenAiLlmClient(config, () => config, broken);
         const { fallback } = config;
         if (!fallback) return primary;
         const logger = new Logger('LlmFallback');
@@ -34,6 +36,7 @@ import { OpenAiLlmClient } from './openai-llm.client.js';
             },
             // Its key and headers as they are now (rotated in their files, SECRET_FILES_WATCH_SECS).
             () => fallback,
+            broken,
           ),
           (reason) => {
             metrics.llmFallback();

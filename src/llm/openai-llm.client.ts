@@ -10,7 +10,7 @@ import { parseJson } from './parsing/json.js';
 import { withTraceparent } from '../common/trace-context.js';
 import { retryDelayMs } from '../common/retry.js';
 import { isNetworkError } from '../common/transient-fault.js';
-import { ServerAdaptations } from './server-adaptations.js';
+import { ServerAdaptations, type DefusedSource } from './server-adaptations.js';
 import { readStream } from './sse-stream.js';
 import { ModelLookup } from './model-lookup.js';
 import { headersFor, type Credentials } from './request-headers.js';
@@ -59,11 +59,16 @@ export class OpenAiLlmClient extends LlmClient {
   constructor(
     @Inject(llmConfig.KEY) private readonly config: LlmConfig,
     private readonly credentials: () => Credentials = () => config,
+    /** Counts what had control tokens broken (agent_engine_control_tokens_broken_total). */
+    private readonly broken: (source: DefusedSource) => void = () => {},
   ) {
     super();
     this.adaptations = new ServerAdaptations({
       ...(config.defuseSpecialTokens && {
-        defused: (whose, tokens) => this.warnDefused(whose, tokens),
+        defused: (source, whose, tokens) => {
+          this.broken(source);
+          this.warnDefused(whose, tokens);
+        },
       }),
       keepReasoning: config.keepReasoning === 'turn',
     });

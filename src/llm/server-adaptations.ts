@@ -59,13 +59,10 @@ const withStringContent = (message: ChatMessage): ChatMessage =>
 function withDefusedTokens(message: ChatMessage, defused: Defused): ChatMessage {
   const out = defusedMessage(message);
   if (out.found.length === 0) return message;
-  const whose =
-    message.role === 'tool'
-      ? `a tool result (call_id=${message.tool_call_id})`
-      : message.role === 'user'
-        ? "a user's message"
-        : "the model's own message";
-  defused(whose, out.found);
+  if (message.role === 'tool')
+    defused('tool_result', `a tool result (call_id=${message.tool_call_id})`, out.found);
+  else if (message.role === 'user') defused('user', "a user's message", out.found);
+  else defused('assistant', "the model's own message", out.found);
   return out.message;
 }
 /** What closes such a turn in requests to those servers. */
@@ -101,11 +98,10 @@ export function withClosedToolTurns(messages: readonly ChatMessage[]): readonly 
     return [closing, message];
   });
 }
-/**
- * Control tokens were broken in what `whose` names (a user's message, a tool's result, a tool's
- * definition): those tokens.
- */
-export type Defused = (whose: string, tokens: readonly string[]) => void;
+/** Where control tokens were broken: a message of whom, or a tool's definition. */
+export type DefusedSource = 'user' | 'tool_result' | 'assistant' | 'tool_definition';
+/** Control tokens were broken in what `whose` names (of `source`): those tokens. */
+export type Defused = (source: DefusedSource, whose: string, tokens: readonly string[]) => void;
 
 export class ServerAdaptations {
   /** No tool parser: `tool_choice: "none"` (the tools stay in the prompt), calls read from the text. */
@@ -153,7 +149,7 @@ export class ServerAdaptations {
     if (defused)
       this.toolItem = (json, name) => {
         const { text, found } = defuseSpecialTokens(json);
-        if (found.length > 0) defused(`tool '${name}''s definition`, found);
+        if (found.length > 0) defused('tool_definition', `tool '${name}''s definition`, found);
         return text;
       };
   }

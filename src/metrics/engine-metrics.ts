@@ -152,6 +152,11 @@ export class EngineMetrics {
     'agent_engine_history_shortened_total',
     "Times a conversation longer than the model's context was shortened (older turns dropped) and asked again",
   );
+  private readonly brokenTokens = this.counter(
+    'agent_engine_control_tokens_broken_total',
+    "Messages and tools' definitions sent to the LLM server with chat-template control tokens broken (LLM_DEFUSE_SPECIAL_TOKENS), by source: user, tool_result, assistant (the model's own earlier message), tool_definition. Above zero, someone or something wrote them: a caller, a page or backend a tool read, an MCP server",
+    ['source'],
+  );
   private readonly errors = this.counter(
     'agent_engine_errors_total',
     'error events sent to clients, by code (README, "WebSocket protocol")',
@@ -215,6 +220,11 @@ export class EngineMetrics {
 
   historyShortened(): void {
     this.historyShed.inc();
+  }
+
+  /** A message or tool's definition had control tokens broken before it was sent. */
+  controlTokensBroken(source: string): void {
+    this.brokenTokens.inc({ source });
   }
 
   error(code: string): void {
