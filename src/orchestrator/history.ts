@@ -1,5 +1,6 @@
 import { clockLine, type ClockMode } from '../common/clock.js';
 import type { ChatMessage } from '../llm/llm.types.js';
+import { defuseSpecialTokens } from '../llm/special-tokens.js';
 
 /**
  * Bounds a conversation to `max` messages by dropping whole turns from the start (a turn begins
@@ -121,7 +122,8 @@ const systemMessages = new WeakMap<
 /**
  * `systemMessage` for a session, told the current moment in its time zone as `clock` asks: the
  * same message while its parts stay the same, so that the LLM client writes its JSON once, not
- * once per request.
+ * once per request. `defuse`: the summary's control tokens are broken (LLM_DEFUSE_SPECIAL_TOKENS):
+ * the model wrote it from users' words and tools' results, and a system message is sent as it is.
  */
 export function systemMessageOf(
   session: {
@@ -134,10 +136,12 @@ export function systemMessageOf(
   prompt: string,
   clock: ClockMode = 'off',
   now = new Date(),
+  defuse = false,
 ): ChatMessage {
   const { timezone, language } = session.settings;
   const summary = session.memory?.summary;
-  const earlier = summary ? `${EARLIER}\n${summary}` : '';
+  const said = summary && defuse ? defuseSpecialTokens(summary).text : summary;
+  const earlier = said ? `${EARLIER}\n${said}` : '';
   const instructions = [session.agent?.instructions ?? '', session.settings.instructions, earlier]
     .filter((t) => t !== '')
     .join('\n\n');

@@ -182,7 +182,12 @@ export function shedForContext(
 export function requestOf(
   ctx: TurnContext,
   toolChoice: 'auto' | 'none',
-  settings: { systemPrompt: string; maxHistoryMessages: number; clock: ClockMode },
+  settings: {
+    systemPrompt: string;
+    maxHistoryMessages: number;
+    clock: ClockMode;
+    defuseSpecialTokens: boolean;
+  },
 ): LlmRequest {
   const tools: LlmTool[] = [...ctx.snapshot.tools, ...ctx.clientTools.values()].map((t) => ({
     name: t.name,
@@ -190,7 +195,13 @@ export function requestOf(
     parameters: t.parameters,
   }));
   const messages: ChatMessage[] = [
-    systemMessageOf(ctx.session, settings.systemPrompt, settings.clock),
+    systemMessageOf(
+      ctx.session,
+      settings.systemPrompt,
+      settings.clock,
+      new Date(),
+      settings.defuseSpecialTokens,
+    ),
     ...alternating(trimHistory(ctx.session.history, settings.maxHistoryMessages)),
     ...(ctx.nudge?.open ? [nudgeNote(ctx.nudge)] : []),
   ];
