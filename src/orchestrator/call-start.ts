@@ -7,6 +7,7 @@ import type { ToolCallContext, ToolExecutor, ToolOutcome } from '../tools/tool-e
 import { askClient } from './client-tools.js';
 import { repeatedText } from './repeated-calls.js';
 import type { TurnContext } from './turn-context.js';
+import { needsApproval } from './untrusted-reads.js';
 import { endToolSpan, toolSpan } from '../tracing/tool-spans.js';
 
 /** What getting a call going needs from the turn loop. */
@@ -63,7 +64,10 @@ function notRun(
     return { ok: false, text: toolErrors.requestFailed(why) };
   }
   if (call.cutOff) return { ok: false, text: toolErrors.cutOff() };
-  const refused = tool?.confirm ? refusedAnyway(ctx, call, tool, executor) : undefined;
+  const refused =
+    tool && needsApproval(tool, ctx.readUntrusted)
+      ? refusedAnyway(ctx, call, tool, executor)
+      : undefined;
   if (refused) return refused;
   const earlier = ctx.results.earlier(call, tool);
   return earlier === undefined

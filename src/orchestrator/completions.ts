@@ -15,6 +15,7 @@ import type { ConversationMemory } from './history-summary.js';
 import { endWarning, runRound, TurnCancelled, type RoundResult } from './round.js';
 import type { Session } from './session.js';
 import { toolsOf, type ToolScope } from './tool-scope.service.js';
+import { readUntrusted } from './untrusted-reads.js';
 import {
   forwardEvent,
   requestOf,
@@ -55,6 +56,8 @@ export class Completions {
   /** One streamed completion, with the seed's fallback when it comes back empty. */
   async next(ctx: TurnContext, toolChoice: 'auto' | 'none'): Promise<RoundResult> {
     let request = await this.request(ctx, toolChoice);
+    // What the model reads in this request decides which of its calls wait for the user.
+    ctx.readUntrusted = readUntrusted(ctx.session.history, ctx.base.byName);
     const take = toolChoice === 'auto';
     ctx.roundCalls = 0;
     const starter = { executor: this.deps.executor, limits: this.deps.toolSettings };

@@ -9,6 +9,7 @@ import { TurnCancelled, type RoundResult } from './round.js';
 import { confirmPrompt, type Approval } from './approvals.js';
 import { startedText } from './background-calls.js';
 import type { TurnContext } from './turn-context.js';
+import { needsApproval } from './untrusted-reads.js';
 
 /**
  * Asks the user to approve `call` (`tool_confirm`, with its `confirm_prompt` filled in) once the
@@ -60,8 +61,8 @@ export async function runCalls(
     if (!run) {
       // A tool that needs the user's approval runs only once it is given.
       const tool = ctx.snapshot.byName.get(call.name);
-      if (tool?.confirm) {
-        const answer = askApproval(ctx, call, tool.confirmPrompt, asking);
+      if (needsApproval(tool, ctx.readUntrusted)) {
+        const answer = askApproval(ctx, call, tool!.confirmPrompt, asking);
         asking = answer;
         const { approval, refusal } = await answer;
         if (approval === 'cancelled') return;

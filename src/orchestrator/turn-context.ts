@@ -62,6 +62,11 @@ export interface TurnContext {
   /** A round's reasoning goes with its calls into the history until the turn ends (LLM_KEEP_REASONING). */
   keepReasoning: boolean;
   /**
+   * The round's request held a result of an `untrusted` tool: its calls of tools that act wait
+   * for the user's approval (untrusted-reads.ts).
+   */
+  readUntrusted: boolean;
+  /**
    * An answer that ended promising to act with no call (LLM_TOOL_NUDGE): its text, its last
    * sentence, and `open` while the next request is to tell the model that nothing ran.
    */

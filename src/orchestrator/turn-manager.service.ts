@@ -161,6 +161,7 @@ export class TurnManager {
       roundCalls: 0,
       results: new TurnResults(this.toolSettings.repeatCalls === 'reuse'),
       keepReasoning: this.llmSettings.keepReasoning === 'turn',
+      readUntrusted: false,
       // Made when a call first needs it, `over` aborted at the turn's end for calls still running:
       // most turns call no tool, and AbortSignal.any and an abort (its DOMException) cost.
       get callSignal() {

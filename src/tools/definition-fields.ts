@@ -111,6 +111,7 @@ export function optionalFields(def: ToolDefinitionInput): Partial<Tool> {
     ...(def.background ? { background: true } : {}),
     ...(def.max_calls_per_session ? { maxCallsPerSession: def.max_calls_per_session } : {}),
     ...(def.repeatable ? { repeatable: true } : {}),
+    ...(def.untrusted ? { untrusted: true } : {}),
   };
 }
 

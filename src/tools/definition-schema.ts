@@ -20,6 +20,7 @@ export const common = {
   background: { type: 'boolean' },
   max_calls_per_session: { type: 'integer', minimum: 1, maximum: 1000 },
   repeatable: { type: 'boolean' },
+  untrusted: { type: 'boolean' },
   result_max_chars: { type: 'integer', minimum: 1, maximum: 10_000_000 },
   wait_phrase: {
     anyOf: [
@@ -276,6 +277,7 @@ export const FIELD_HINTS: Record<string, string> = {
   background: 'true or false',
   max_calls_per_session: 'an integer from 1 to 1000',
   repeatable: 'true or false',
+  untrusted: 'true or false',
   per_session: 'true or false',
   max_sessions: 'an integer from 1 to 10000',
   sampling: 'true or false',

@@ -146,6 +146,11 @@ export interface ToolDefinitionInput {
   max_calls_per_session?: number;
   /** A call made again in a later round of a turn runs again (LLM_TOOL_REPEAT_CALLS). */
   repeatable?: boolean;
+  /**
+   * Its results come from outside the engine's trust (web pages, mail, documents, another
+   * party's API): once the model has read one, calls that act need the user's approval.
+   */
+  untrusted?: boolean;
 }
 
 /**
@@ -257,6 +262,8 @@ export interface Tool {
   maxCallsPerSession?: number;
   /** `repeatable`. */
   repeatable?: boolean;
+  /** `untrusted`, or (MCP tools) its server's `openWorldHint`. */
+  untrusted?: boolean;
   raw: ToolDefinitionInput;
 }
 

@@ -55,6 +55,26 @@ describe('groupTools', () => {
     ).toThrow("tools.json: tool #2: field 'tools': the MCP server has no tool 'd' (it lists: a)");
   });
 
+  it('takes a tool its server marks open-world (openWorldHint) for untrusted, unless its entry says', () => {
+    const marked = [
+      { name: 'search_web', inputSchema: SCHEMA, annotations: { openWorldHint: true } },
+      { name: 'calc', inputSchema: SCHEMA, annotations: { openWorldHint: false } },
+      { name: 'notes', inputSchema: SCHEMA },
+    ];
+    const made = groupTools(groupOf({ tools: '*' }), marked, () => false, 't', 0);
+    expect(made.filter((t) => t.untrusted).map((t) => t.name)).toEqual(['search_web']);
+    const trusted = groupTools(
+      groupOf({ tools: '*', untrusted: false }),
+      marked,
+      () => false,
+      't',
+      0,
+    );
+    expect(trusted.filter((t) => t.untrusted)).toEqual([]);
+    const all = groupTools(groupOf({ tools: '*', untrusted: true }), marked, () => false, 't', 0);
+    expect(all.filter((t) => t.untrusted)).toHaveLength(3);
+  });
+
   it('asks approval, with "confirm": "destructive", of the tools the server does not mark harmless', () => {
     const marked = [
       { name: 'look', inputSchema: SCHEMA, annotations: { readOnlyHint: true } },

@@ -19,8 +19,10 @@ export function fillListed(tool: Tool, found: McpListedTool, at: string): void {
       );
     tool.parameters = found.inputSchema;
   }
-  const { readOnlyHint, destructiveHint } = found.annotations ?? {};
+  const { readOnlyHint, destructiveHint, openWorldHint } = found.annotations ?? {};
   if (tool.raw.safe === undefined) tool.safe = readOnlyHint === true ? true : undefined;
+  // A tool its server says reaches an open world (the web, mail) brings back what anyone wrote.
+  if (tool.raw.untrusted === undefined) tool.untrusted = openWorldHint === true ? true : undefined;
   // MCP: a tool that is not read-only may be destructive, unless the server says it is not.
   if (tool.raw.confirm === 'destructive')
     tool.confirm = tool.safe !== true && destructiveHint !== false ? true : undefined;

@@ -38,7 +38,7 @@ export interface McpListedTool {
   name: string;
   description?: string;
   inputSchema: Record<string, unknown>;
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean };
   /** MCP 2025-11-25: `"required"`, the tool is called only as a task. */
   execution?: { taskSupport?: string };
 }
