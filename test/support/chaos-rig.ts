@@ -12,7 +12,8 @@ export function toolSet(base: string, mcpUrl: string, all: boolean): Record<stri
     { ...weatherTool(`${base}/slow`), name: 'slow_weather', max_concurrency: 1 },
     { name: 'missing', url: `${base}/missing`, method: 'GET' },
     { name: 'down', url: 'http://127.0.0.1:1/x', method: 'GET' },
-    { ...weatherTool(`${base}/flaky`), name: 'flaky_weather' },
+    // What anyone may have written: once read, the code tools' calls wait for approval too.
+    { ...weatherTool(`${base}/flaky`), name: 'flaky_weather', untrusted: true },
     {
       ...weatherTool(`${base}/danger`),
       name: 'danger_weather',
