@@ -69,6 +69,7 @@ describe('tools whose results are untrusted', () => {
       id: 'call_r',
       name: 'refund',
       arguments: { order: '77' },
+      reason: 'untrusted',
     });
     // The call that changes nothing did not wait.
     await ws.waitFor((m) => m.type === 'tool_result' && m.id === 'call_s', from);

@@ -4,6 +4,7 @@
  */
 import { CANCELLED } from './history.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
+import type { Tool } from '../tools/tool-definition.js';
 import { startCall } from './call-start.js';
 import { TurnCancelled, type RoundResult } from './round.js';
 import { confirmPrompt, type Approval } from './approvals.js';
@@ -19,18 +20,19 @@ import { needsApproval } from './untrusted-reads.js';
 async function askApproval(
   ctx: TurnContext,
   call: RoundResult['calls'][number],
-  template: string | undefined,
+  tool: Tool,
   before: Promise<unknown>,
 ): Promise<{ approval: Approval; refusal?: string }> {
   await before;
   if (ctx.signal.aborted) return { approval: 'cancelled' };
-  const prompt = template && confirmPrompt(template, call.arguments);
+  const prompt = tool.confirmPrompt && confirmPrompt(tool.confirmPrompt, call.arguments);
   ctx.emit({
     type: 'tool_confirm',
     id: call.id,
     name: call.name,
     arguments: call.arguments,
     ...(prompt && { prompt }),
+    ...(!tool.confirm && { reason: 'untrusted' as const }),
   });
   return ctx.approve(call.id);
 }
@@ -62,7 +64,7 @@ export async function runCalls(
       // A tool that needs the user's approval runs only once it is given.
       const tool = ctx.snapshot.byName.get(call.name);
       if (needsApproval(tool, ctx.readUntrusted)) {
-        const answer = askApproval(ctx, call, tool!.confirmPrompt, asking);
+        const answer = askApproval(ctx, call, tool!, asking);
         asking = answer;
         const { approval, refusal } = await answer;
         if (approval === 'cancelled') return;

@@ -34,6 +34,11 @@ export type TurnEvent =
       arguments: Record<string, unknown>;
       /** The tool's `confirm_prompt` for this call; spoken in voice sessions. */
       prompt?: string;
+      /**
+       * `untrusted`: asked only because the model has read what anyone may have written (a tool's
+       * `untrusted` results), for a client to say so.
+       */
+      reason?: 'untrusted';
     }
   /**
    * A running call asks its user for a value (an MCP server's form of one text, number or choice
