@@ -24,6 +24,10 @@ describe('ServerAdaptations', () => {
       '{"detail":[{"type":"extra_forbidden","loc":["body","messages",2,"assistant","reasoning_content"],"msg":"Extra inputs are not permitted"}]}',
     ],
     [
+      'DeepSeek (R1)',
+      '{"error":{"message":"The reasoning_content is an intermediate result for display purposes only and will not be included in the context for inference. Please remove the reasoning_content from your message to reduce network traffic."}}',
+    ],
+    [
       'Groq',
       `{"error":{"message":"'messages.2' : for 'role:assistant' the following must be satisfied[('messages.2' : property 'reasoning_content' is unsupported)]"}}`,
     ],

@@ -37,12 +37,13 @@ const NULL_CONTENT = /invalid message content type|'content' field must be a str
  */
 const COMPLETION_TOKENS = /max_tokens.{0,80}max_completion_tokens/is;
 /**
- * A server that refuses the reasoning sent back with a turn's calls (OpenAI's API: "Additional
- * properties are not allowed ('reasoning_content' was unexpected)"; Mistral's "Extra inputs are
- * not permitted", Groq's "property 'reasoning_content' is unsupported").
+ * A server that refuses the reasoning sent back with a turn's calls, naming the field (OpenAI's
+ * API: "Additional properties are not allowed ('reasoning_content' was unexpected)"; Mistral's
+ * "Extra inputs are not permitted" at `reasoning_content`, Groq's "property 'reasoning_content'
+ * is unsupported", DeepSeek's R1 "Please remove the reasoning_content from your message").
  */
 const NO_REASONING =
-  /\breasoning(?:_content)?\b[^\n]{0,120}(?:unexpected|unsupported|unrecognized|not (?:allowed|permitted|supported)|extra)|(?:unexpected|unsupported|unrecognized|unknown|extra)[^\n]{0,120}\breasoning(?:_content)?\b/i;
+  /\breasoning_content\b|['"`]reasoning['"`]|\breasoning\b[^\n]{0,120}(?:unexpected|unsupported|unrecognized|not (?:allowed|permitted|supported)|extra)/i;
 /**
  * An assistant message's reasoning as servers read it: `reasoning_content` (llama.cpp, SGLang,
  * vLLM before 0.11, Kimi's and DeepSeek's APIs) and `reasoning` (vLLM since), or none.
