@@ -262,3 +262,8 @@ export function startedText(name: string): string {
 export function resultMessage(r: BackgroundResult): string {
   return `[Not said by the user: the result of ${r.name} (call ${r.id}), which ran in the background. Tell the user what it means for them.]\n${r.text}`;
 }
+
+/** The tool whose background result `content` (a user message) brings, if it is one. */
+export function resultTool(content: string): string | undefined {
+  return /^\[Not said by the user: the result of ([\w-]+) \(call /.exec(content)?.[1];
+}

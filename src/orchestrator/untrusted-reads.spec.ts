@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../llm/llm.types.js';
 import type { Tool } from '../tools/tool-definition.js';
 import { needsApproval, readUntrusted } from './untrusted-reads.js';
+import { resultMessage } from './background-calls.js';
 
 const tool = (over: Partial<Tool>) => ({ name: 'x', kind: 'http', method: 'GET', ...over }) as Tool;
 const tools = new Map([
@@ -27,6 +28,13 @@ describe('readUntrusted', () => {
     expect(readUntrusted(called('b', 'read_page').slice(0, 1), tools)).toBe(false);
     // A tool no longer installed is not known to be untrusted.
     expect(readUntrusted(called('c', 'gone'), tools)).toBe(false);
+    // A background call's result, told in a user message of a later turn.
+    const told = (name: string): ChatMessage => ({
+      role: 'user',
+      content: resultMessage({ id: 'd', name, ok: true, ms: 5, text: 'page' }),
+    });
+    expect(readUntrusted([told('read_page')], tools)).toBe(true);
+    expect(readUntrusted([told('weather')], tools)).toBe(false);
   });
 });
 

@@ -6,8 +6,12 @@
  */
 import type { ChatMessage } from '../llm/llm.types.js';
 import { isSafe, type Tool } from '../tools/tool-definition.js';
+import { resultTool } from './background-calls.js';
 
-/** Whether `history` holds a result of a call of an `untrusted` tool of `tools`. */
+/**
+ * Whether `history` holds a result of a call of an `untrusted` tool of `tools` (a tool message, or
+ * a background call's result told in a user message).
+ */
 export function readUntrusted(
   history: readonly ChatMessage[],
   tools: ReadonlyMap<string, Tool>,
@@ -16,6 +20,9 @@ export function readUntrusted(
   for (const message of history) {
     if (message.role === 'tool') {
       if (untrustedCalls.has(message.tool_call_id)) return true;
+    } else if (message.role === 'user') {
+      const told = resultTool(message.content);
+      if (told !== undefined && tools.get(told)?.untrusted) return true;
     } else if (message.role === 'assistant') {
       for (const call of message.tool_calls ?? [])
         if (tools.get(call.function.name)?.untrusted) untrustedCalls.add(call.id);
