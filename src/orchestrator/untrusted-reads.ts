@@ -31,16 +31,17 @@ export function readUntrusted(
   return false;
 }
 
+/** Kinds of tool that act on a service when not safe (a code tool's code may reach anything). */
+const ACTING_KINDS = new Set<Tool['kind']>(['http', 'mcp', 'python']);
+
 /**
  * Whether a call of `tool` waits for the user's approval: its `confirm`, or, once the model has
- * read an untrusted result (`afterUntrusted`), its acting on a service: an HTTP, OpenAPI or MCP
- * tool that is not safe, or a code tool (its code may reach anything). The engine's own tools
+ * read an untrusted result (`afterUntrusted`), its acting on a service: an HTTP, OpenAPI, MCP or
+ * code tool that is not safe (a code tool is safe only when it says so). The engine's own tools
  * (ending the call, a handoff, a transfer to a configured number) and the client's are not held.
  */
 export function needsApproval(tool: Tool | undefined, afterUntrusted: boolean): boolean {
   if (!tool) return false;
   if (tool.confirm) return true;
-  if (!afterUntrusted) return false;
-  if (tool.kind === 'python') return true;
-  return (tool.kind === 'http' || tool.kind === 'mcp') && !isSafe(tool);
+  return afterUntrusted && ACTING_KINDS.has(tool.kind) && !isSafe(tool);
 }

@@ -202,6 +202,8 @@ export const CODE_SCHEMA = {
     code: { type: 'string', minLength: 1 },
     file: { type: 'string', minLength: 1 },
     timeout_secs: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
+    // Its code changes nothing: not held after an untrusted read (untrusted-reads.ts).
+    safe: { type: 'boolean' },
   },
 } as const;
 export const validateCode = compiledOnUse<ToolDefinitionInput>(ajv, CODE_SCHEMA);

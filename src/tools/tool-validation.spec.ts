@@ -61,6 +61,19 @@ describe('validateToolDefinitions', () => {
     expect(validateToolDefinitions([ok], 's').tools[0]!.background).toBeUndefined();
   });
 
+  it('keeps "untrusted" of any tool, and "safe" of a code tool', () => {
+    const code = { type: 'python', code: 'def f() -> str:\n    return "x"' };
+    const [page, priced, other] = validateToolDefinitions(
+      [{ ...ok, untrusted: true }, { ...code, safe: true }, code],
+      's',
+    ).tools;
+    expect(page!.untrusted).toBe(true);
+    expect([priced!.safe, other!.safe]).toEqual([true, undefined]);
+    expect(message([{ ...code, safe: 'yes' }])).toMatch(
+      /field 'safe' is invalid: expected true or false/,
+    );
+  });
+
   it('applies the seed defaults', () => {
     const [tool] = validateToolDefinitions([{ name: 'n', url: 'http://h/' }], 's').tools;
     expect(tool).toMatchObject({

@@ -225,6 +225,7 @@ function codeTool(
     headers: {},
     secrets: {},
     code,
+    ...(def.safe !== undefined && { safe: def.safe }),
     ...optionalFields(def),
     raw: def,
   };

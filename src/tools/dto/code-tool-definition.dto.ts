@@ -45,4 +45,11 @@ export class CodeToolDefinitionDto extends ToolFieldsDto {
     example: 5,
   })
   timeout_secs?: number;
+
+  @ApiPropertyOptional({
+    description:
+      'Its code changes nothing (it computes, or only reads): its calls are not held for the user\'s approval after the model has read a result of an "untrusted" tool, as those of other code tools are',
+    example: true,
+  })
+  safe?: boolean;
 }

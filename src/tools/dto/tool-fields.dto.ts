@@ -75,7 +75,7 @@ export class ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
-      'Its results come from outside your trust: web pages, mail, documents, another party\'s API, text anyone may have written. Once the model has read one in a conversation (while it is in the history the model is sent), each call of a tool that acts — an HTTP, OpenAPI or MCP tool that is not safe, a code tool — waits for the user\'s approval (tool_confirm), as with "confirm": true, so that instructions planted in what it read cannot make the agent act unasked. MCP tools: default true for a tool its server marks openWorldHint: true',
+      'Its results come from outside your trust: web pages, mail, documents, another party\'s API, text anyone may have written. Once the model has read one in a conversation (while it is in the history the model is sent), each call of a tool that acts — an HTTP, OpenAPI, MCP or code tool that is not safe (a code tool is safe only when it says so) — waits for the user\'s approval (tool_confirm), as with "confirm": true, so that instructions planted in what it read cannot make the agent act unasked. MCP tools: default true for a tool its server marks openWorldHint: true',
     example: true,
   })
   untrusted?: boolean;
