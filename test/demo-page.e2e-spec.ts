@@ -75,6 +75,7 @@ describe('the demo page', () => {
         { type: 'mcp', name: 'pick_extras', url: flightsUrl },
         { type: 'handoff', name: 'to_billing', instructions: 'You are billing.' },
         { name: 'send_note', url: `${weatherUrl}/note`, method: 'POST' },
+        { name: 'read_page', url: `${weatherUrl}/page`, method: 'GET', untrusted: true },
       ]),
       WS_API_KEY: 'ws-key',
       ...openAiSpeech(speechUrl),
@@ -197,6 +198,24 @@ describe('the demo page', () => {
       expect.stringMatching(/^→ book_table\(\{"city":"Rome"\}\) ✓ \d+ ms$/),
     ]);
     expect(weather.requests.map((r) => r.path)).toEqual(['/Rome']);
+  });
+
+  it('says why it asks to approve a call after the agent read something from outside', async () => {
+    llm.enqueue(
+      sseStructuredCalls([{ id: 'call_p', name: 'read_page', arguments: {} }]),
+      sseStructuredCalls([{ id: 'call_n', name: 'send_note', arguments: {} }]),
+      sseText(['Not sent.']),
+    );
+    const page = await opened();
+    await page.waitForSelector('#text:enabled');
+    await page.fill('#text', 'What does the page say?');
+    await page.press('#text', 'Enter');
+    const asked = page.locator('#log .note', {
+      hasText: 'Run send_note? (the agent read something from outside first)',
+    });
+    await asked.locator('button', { hasText: 'No' }).click();
+    await page.locator('#log .assistant', { hasText: 'Not sent.' }).waitFor();
+    expect(weather.requests.map((r) => r.path)).toEqual(['/page']);
   });
 
   it('shows how far a call that takes a while has got, then its result', async () => {
