@@ -110,12 +110,17 @@ export class Completions {
       ? this.deps.llm.stream(sent, ctx.signal)
       : this.deps.llm.chatReply(sent, ctx.signal);
     try {
-      const round = await runRound(events$, ctx.signal, (event) => {
-        meter.see();
-        if (span && event.type === 'done')
-          span.set(completionAttributes(event.finishReason, event.usage));
-        onEvent(event);
-      });
+      const round = await runRound(
+        events$,
+        ctx.signal,
+        (event) => {
+          meter.see();
+          if (span && event.type === 'done')
+            span.set(completionAttributes(event.finishReason, event.usage));
+          onEvent(event);
+        },
+        ctx.keepReasoning,
+      );
       meter.end('ok');
       endSpan(span, undefined);
       return round;

@@ -19,20 +19,22 @@ export interface RoundResult {
   /** All the round's text; set when the round completes (empty while it streams). */
   text: string;
   calls: ToolCallEvent[];
-  /** The round's reasoning (LLM_KEEP_REASONING); set when the round completes. */
+  /** The round's reasoning, when gathered (LLM_KEEP_REASONING); set when the round completes. */
   reasoning: string;
   /** Why the model stopped (`stop`, `tool_calls`, `length`, …), as the server said. */
   finishReason?: string | null;
 }
 
 /**
- * Runs one completion to its end, handing each event to `onEvent` as it arrives.
+ * Runs one completion to its end, handing each event to `onEvent` as it arrives; its reasoning is
+ * gathered only when `keepReasoning` (it goes back with the calls, LLM_KEEP_REASONING).
  * Aborting `signal` unsubscribes (which aborts the HTTP request) and rejects with TurnCancelled.
  */
 export function runRound(
   events$: Observable<LlmEvent>,
   signal: AbortSignal,
   onEvent: (event: LlmEvent) => void,
+  keepReasoning = false,
 ): Promise<RoundResult> {
   const round: RoundResult = { text: '', calls: [], reasoning: '' };
   const text = new StreamedText();
@@ -52,7 +54,7 @@ export function runRound(
           return;
         }
         if (event.type === 'text') text.append(event.text);
-        else if (event.type === 'reasoning') reasoning.append(event.text);
+        else if (keepReasoning && event.type === 'reasoning') reasoning.append(event.text);
         if (event.type === 'tool_call') round.calls.push(event);
         if (event.type === 'done') round.finishReason = event.finishReason;
         onEvent(event);
