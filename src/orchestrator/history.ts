@@ -18,16 +18,22 @@ export function trimHistory(history: ChatMessage[], max: number): ChatMessage[] 
 }
 
 /**
- * The history without the reasoning its turn's calls were sent back with (LLM_KEEP_REASONING):
+ * Drops from the history the reasoning its turn's calls were sent back with (LLM_KEEP_REASONING):
  * chat templates show the model only the reasoning since the last user message, and a session
  * kept, resumed or reported need not carry it. Messages without any stay the same objects.
  */
 export function forgetReasoning(history: ChatMessage[]): void {
-  history.forEach((message, i) => {
-    if (message.role !== 'assistant' || message.reasoning_content === undefined) return;
-    const { content, tool_calls } = message;
-    history[i] = { role: 'assistant', content, ...(tool_calls && { tool_calls }) };
-  });
+  history.forEach((message, i) => (history[i] = reasonless(message)));
+}
+
+/** The history without its reasoning (see forgetReasoning), the history itself left as it was. */
+export const withoutReasoning = (history: readonly ChatMessage[]): ChatMessage[] =>
+  history.map(reasonless);
+
+function reasonless(message: ChatMessage): ChatMessage {
+  if (message.role !== 'assistant' || message.reasoning_content === undefined) return message;
+  const { content, tool_calls } = message;
+  return { role: 'assistant', content, ...(tool_calls && { tool_calls }) };
 }
 
 /** What the model reads as the result of a call cut off with its turn. */

@@ -7,7 +7,7 @@ import { SessionStore } from '../sessions/session-store.js';
 import type { SessionSettings } from './protocol/server-events.js';
 import type { Session } from './session.js';
 import { sessionState } from './tool-scope.service.js';
-import { answered } from './history.js';
+import { answered, withoutReasoning } from './history.js';
 import type { Agent } from '../tools/handoff-tool.js';
 
 /** What is kept of a session for resuming it. */
@@ -137,8 +137,9 @@ export class SessionKeeper {
     const stored: StoredSession = {
       v: 1,
       id: session.id,
-      // Saved mid-turn (a settings change, a takeover's check): calls still running as cancelled.
-      history: answered(session.history),
+      // Saved mid-turn (a settings change, a takeover's check): calls still running as cancelled,
+      // and without the reasoning sent back within the turn (its next request is a new turn's).
+      history: withoutReasoning(answered(session.history)),
       settings: session.settings,
       state: sessionState(session).value,
       ...(session.usage && { usage: session.usage }),

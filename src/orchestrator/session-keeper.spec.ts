@@ -44,7 +44,7 @@ describe('SessionKeeper', () => {
     return session;
   }
 
-  it('saves a turn still running its calls with those calls cancelled, its history left as it is', async () => {
+  it('saves a turn still running its calls with those calls cancelled and no reasoning, its history left as it is', async () => {
     const session = talkedSession();
     const call = {
       id: 'c1',
@@ -53,17 +53,18 @@ describe('SessionKeeper', () => {
     };
     session.history.push(
       { role: 'user', content: 'Pay.' },
-      { role: 'assistant', content: null, tool_calls: [call] },
+      { role: 'assistant', content: null, tool_calls: [call], reasoning_content: 'Pay it all.' },
     );
     expect(await keeper.save(session)).toBe('saved');
     expect(session.history).toHaveLength(4);
+    // The turn goes on with its reasoning (LLM_KEEP_REASONING); the save is for a new turn's.
+    expect(session.history[3]).toHaveProperty('reasoning_content', 'Pay it all.');
     const resumed = new Session('en');
     expect(await keeper.resume(resumed, session.resumeToken)).toBe(true);
-    expect(resumed.history.at(-1)).toEqual({
-      role: 'tool',
-      tool_call_id: 'c1',
-      content: 'Error: cancelled',
-    });
+    expect(resumed.history.slice(3)).toEqual([
+      { role: 'assistant', content: null, tool_calls: [call] },
+      { role: 'tool', tool_call_id: 'c1', content: 'Error: cancelled' },
+    ]);
   });
 
   it('resumes history, settings and code-tool state into a new connection', async () => {
