@@ -168,6 +168,16 @@ export const DEFAULT_IDLE_GOODBYES: Record<string, string> = {
   pt: 'Vou desligar. Adeus!',
 };
 
+/** SESSION_MAX_GOODBYE's default: what the agent says when a conversation reaches its time limit. */
+export const DEFAULT_LIMIT_GOODBYES: Record<string, string> = {
+  en: "We've reached the time limit for this call. Goodbye!",
+  it: 'Abbiamo raggiunto il tempo massimo per questa chiamata. Arrivederci!',
+  es: 'Hemos llegado al tiempo máximo de esta llamada. ¡Adiós!',
+  fr: 'Nous avons atteint la durée maximale de cet appel. Au revoir !',
+  de: 'Die maximale Dauer dieses Gesprächs ist erreicht. Auf Wiederhören!',
+  pt: 'Chegámos ao tempo máximo desta chamada. Adeus!',
+};
+
 /**
  * TWILIO_TRANSFER_UNANSWERED's default: what the agent says when a call it handed over comes back
  * unanswered (busy, no answer, failed).

@@ -9,7 +9,7 @@ import { parseTools, type ToolsEnv } from './tools-env.js';
 import { parseEgress } from './egress-env.js';
 import { parseTracing, type TracingSettings } from './otel-env.js';
 import type { EgressSettings } from '../common/egress.js';
-import { DEFAULT_SYSTEM_PROMPT } from './env-defaults.js';
+import { DEFAULT_LIMIT_GOODBYES, DEFAULT_SYSTEM_PROMPT } from './env-defaults.js';
 import {
   bool,
   EnvError,
@@ -21,6 +21,7 @@ import {
   secondsOrNever,
   oneOf,
   originList,
+  phrasePerLanguage,
   present,
   type Raw,
   redisUrl,
@@ -134,6 +135,8 @@ export interface Env {
     webhookUrl: string;
     /** The key of the reports' HMAC signature (X-Engine-Signature); '' for none. Secret. */
     webhookSecret: string;
+    /** How long a conversation may last (SESSION_MAX_SECS), and what ends it. */
+    limit: SessionLimit;
   };
   codeTools: {
     workers: number;
@@ -145,6 +148,19 @@ export interface Env {
 }
 
 const MiB = 1024 * 1024;
+
+/** A conversation's time limit (SESSION_MAX_SECS, SESSION_MAX_GOODBYE). */
+export interface SessionLimit {
+  /** How long a conversation may last, from its first connection; 0: no limit. */
+  secs: number;
+  /** What the agent says as it ends one, by language code; none for a language it lacks. */
+  goodbyes: Record<string, string>;
+  /** How long a turn running at the limit may go on before it is cut for the goodbye. */
+  graceMs: number;
+}
+
+/** A turn running when the time is up ends first, within this much more. */
+const LIMIT_GRACE_MS = 15_000;
 /** The endpoint an LLM server's base URL is often given with by mistake. */
 const LLM_PATHS = ['/chat/completions'];
 
@@ -246,6 +262,11 @@ export function parseEnv(raw: Raw): Env {
       timeZone: timeZone(raw, 'SESSION_TIMEZONE', 'UTC'),
       webhookUrl: httpUrl(raw, 'SESSION_WEBHOOK_URL', ''),
       webhookSecret: present(raw, 'SESSION_WEBHOOK_SECRET') ?? '',
+      limit: {
+        secs: int(raw, 'SESSION_MAX_SECS', 0, 0, 7 * 24 * 3600),
+        goodbyes: phrasePerLanguage(raw, 'SESSION_MAX_GOODBYE', DEFAULT_LIMIT_GOODBYES),
+        graceMs: LIMIT_GRACE_MS,
+      },
     },
     codeTools: {
       workers: int(raw, 'CODE_TOOLS_WORKERS', 2, 1, 64),

@@ -167,6 +167,7 @@ export class AgentGateway
       models: this.turns.models,
       toolsOff: this.toolsOff,
       maxTurnsPerMinute: this.config.ws.maxTurnsPerMinute,
+      timeLimit: this.sessionSettings.limit,
       confirmPhrases: this.confirmPhrases,
       confirmKeys: this.tools.confirmKeys,
       aside: (kind) => this.metrics.aside(kind),
@@ -191,6 +192,8 @@ export class AgentGateway
       // A placed call's session, made before it rang, is opened by its stream, not resumed.
       const placed = session.placed;
       session.placed = false;
+      // A placed call's time counts from its answer, not from when it was placed.
+      if (placed) session.startedAt = Date.now();
       const opened = resumed ? (placed ? 'opened for a placed call' : 'resumed') : 'opened';
       this.logger.log(`session ${opened} (session_id=${session.id})`);
       this.metrics.sessions.started(resumed && !placed);
@@ -202,6 +205,7 @@ export class AgentGateway
         ...(this.keeper.enabled && { resume_token: session.resumeToken }),
       });
       if (resumed) void this.parked.resume(session.id, session.background!);
+      conversation.opened();
     });
   }
 

@@ -22,6 +22,8 @@ export const ENDED_BY_AGENT = 4004;
 export const TRANSFERRED = 4005;
 /** A placed call an answering machine (or a fax) took: the message left, it cannot be resumed. */
 export const ANSWERING_MACHINE = 4006;
+/** A conversation that reached its time limit (SESSION_MAX_SECS): it cannot be resumed. */
+export const TIME_LIMIT = 4007;
 
 /** How long a client has to answer the close handshake before its connection is cut. */
 const CLOSE_HANDSHAKE_MS = 1000;
@@ -56,6 +58,7 @@ const REASONS: Record<number, string> = {
   [ENDED_BY_AGENT]: 'agent',
   [TRANSFERRED]: 'transferred',
   [ANSWERING_MACHINE]: 'answering_machine',
+  [TIME_LIMIT]: 'time_limit',
 };
 
 /** Why a session ended (`agent_engine_sessions_ended_total`), from how its connection closed. */

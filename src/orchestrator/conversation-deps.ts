@@ -6,6 +6,7 @@ import type { Phrase } from './spoken-answer.js';
 import type { TurnManager } from './turn-manager.service.js';
 import type { BackgroundCalls } from './background-calls.js';
 import type { ConfirmKeys } from '../config/env-values.js';
+import type { SessionLimit } from '../config/env.js';
 import type { UserAside } from '../metrics/engine-metrics.js';
 
 /** How a turn comes (see `startTurn`). */
@@ -19,6 +20,8 @@ export type Started = {
   resumed?: boolean;
   /** A `say` the user may not cut ("interruptible": false; see `Session.firm`). */
   firm?: boolean;
+  /** The session's last words: the goodbye at its time limit (SESSION_MAX_SECS). */
+  last?: boolean;
 };
 
 export interface ConversationDeps extends SettingsLimits {
@@ -35,6 +38,8 @@ export interface ConversationDeps extends SettingsLimits {
   save: () => Promise<void>;
   /** WS_MAX_TURNS_PER_MINUTE: turns this session may start in a minute; 0 for no limit. */
   maxTurnsPerMinute: number;
+  /** SESSION_MAX_SECS: how long the conversation may last, and its goodbye. */
+  timeLimit: SessionLimit;
   /** TOOL_CONFIRM_YES and TOOL_CONFIRM_NO: what answers a call awaiting approval. */
   confirmPhrases: readonly Phrase[];
   /** TOOL_CONFIRM_KEY_YES, _NO and _REPEAT: the phone's keys that answer it, or have it asked again. */

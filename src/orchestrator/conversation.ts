@@ -3,10 +3,9 @@ import { parseClientMessage, type SessionUpdateMessage } from './protocol/client
 import type { ErrorCode } from './protocol/error-codes.js';
 import { SpeechCut, type Session } from './session.js';
 
-import { settleWaiting } from './awaiting.js';
-import { replyOf } from './client-tools.js';
+import { settleAnswer } from './client-answers.js';
 import { settingsChanges, settingsUpdated } from './settings-update.js';
-import { settleQuestion, userMayAnswer } from './questions.js';
+import { userMayAnswer } from './questions.js';
 import { USER_ACTIVITY } from './idle-watch.js';
 import { SessionEnd } from './session-end.js';
 import { PhoneKeys } from './keypad.js';
@@ -59,13 +58,15 @@ export class Conversation {
       bargeIn: () => this.bargeIn(),
       turn: (text) => this.startTurn(this.utterances.withHeld(text)),
     });
-    this.end = new SessionEnd(session, deps.speech.config.idle, {
+    this.end = new SessionEnd(session, deps.speech.config.idle, deps.timeLimit, {
       say: (text, starting) =>
         void this.enqueue(async () => {
           if (session.busy) return;
           starting?.();
           await this.startTurn(text, { said: true });
         }),
+      sayLast: (text) =>
+        void this.enqueue(() => this.startTurn(text, { said: true, firm: true, last: true })),
       send: deps.send,
       hangUp: deps.hangUp,
       log: (line) => this.logger.log(line),
@@ -139,20 +140,12 @@ export class Conversation {
           ...(message.id !== undefined && { id: message.id }),
         });
       case 'tool_confirm':
-        return this.settled(
-          settleWaiting(this.session.approvals, message.id, message.approved, 'approval'),
-        );
       case 'tool_answer':
-        return this.settled(settleQuestion(this.session, message.id, message.value));
-      case 'client_tool_result':
-        return this.settled(
-          settleWaiting(this.session.clientCalls, message.id, replyOf(message), 'a result'),
-        );
+      case 'client_tool_result': {
+        const error = settleAnswer(this.session, message);
+        return error ? this.error('invalid_message', error) : undefined;
+      }
     }
-  }
-
-  private settled(error: string | undefined): void {
-    if (error) this.error('invalid_message', error);
   }
 
   /**
@@ -195,6 +188,11 @@ export class Conversation {
     if (rest === undefined) return;
     this.deps.aside('noise');
     await this.startTurn(rest, { said: true, resumed: true });
+  }
+
+  /** The connection is open, its session resumed or new: the conversation's time counts. */
+  opened(): void {
+    this.end.time.start();
   }
 
   /** The client has gone: its turn is cancelled; settles once the turn has ended. */
@@ -263,21 +261,14 @@ export class Conversation {
    * `since`: when the user's turn ended, `heard`: its transcription, `heardOut`: said while calls
    * ran (see Utterances).
    */
-  private async startTurn(
-    text: string,
-    {
-      since = performance.now(),
-      heard,
-      said = false,
-      told = false,
-      heardOut = false,
-      resumed = false,
-      firm = false,
-    }: Started = {},
-  ): Promise<void> {
-    // What comes while the agent says what may not be cut waits for its end.
-    const started = { heard, said, heardOut, resumed, firm };
-    if (!told && this.afterNotice.defer(() => this.startTurn(text, started))) return;
+  private async startTurn(text: string, started: Started = {}): Promise<void> {
+    const { since = performance.now(), heard, said = false, told = false } = started;
+    const { heardOut = false, resumed = false, firm = false, last = false } = started;
+    // Past the time limit (SESSION_MAX_SECS), only the goodbye is said.
+    if (this.end.time.reached && !last) return;
+    // What comes while the agent says what may not be cut waits for its end (timed from then).
+    const later = () => this.startTurn(text, { ...started, since: undefined });
+    if (!told && this.afterNotice.defer(later)) return;
     const user = !said && !told;
     const asked = { heard, heardOut, user, resumed };
     const aside = takeAside(this.session, text, asked, this.deps.confirmPhrases, this.deps.send);
@@ -285,7 +276,7 @@ export class Conversation {
     if (aside === 'acknowledged' || aside === 'checked') return this.deps.aside(aside);
     if (aside) return;
     // Over the limit, the turn in progress goes on: nothing would replace it.
-    if (!told && !resumed && !this.turnLimit.admit())
+    if (!told && !resumed && !last && !this.turnLimit.admit())
       return this.error(
         'rate_limited',
         `more than ${this.deps.maxTurnsPerMinute} turns in a minute (WS_MAX_TURNS_PER_MINUTE): wait a moment; nothing was started`,

@@ -15,11 +15,13 @@ describe('SessionEnd: a silent user let go', () => {
     const end = new SessionEnd(
       session,
       { secs: 1, prompts: 0, phrases: {}, goodbyes: { en: 'Goodbye!' } },
+      { secs: 0, goodbyes: {}, graceMs: 0 },
       {
         say: (text, starting) => {
           said.push(text);
           if (sayIt) starting?.();
         },
+        sayLast: () => undefined,
         send: () => undefined,
         hangUp: (code) => hungUp.push(code),
         log: () => undefined,

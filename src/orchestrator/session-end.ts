@@ -1,15 +1,17 @@
 /**
  * When the engine ends a session itself: the model called an `end_session` tool (the
  * conversation is over) or a `transfer_call` tool (a person takes the call), the user stayed
- * silent after being asked whether they were there, or an answering machine took a call the agent
- * placed (the message is left). Pure: no Nest import.
+ * silent after being asked whether they were there, an answering machine took a call the agent
+ * placed (the message is left), or the conversation reached its time limit. Pure: no Nest import.
  */
+import type { SessionLimit } from '../config/env.js';
 import type { TelephonyEnv } from '../config/telephony-env.js';
 import { ANSWERING_MACHINE, TRANSFERRED, ENDED_BY_AGENT, USER_IDLE } from './close-codes.js';
 import { phraseFor } from '../speech/tool-wait.js';
 import { sessionIdleWatch, type IdleWatch } from './idle-watch.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
+import { TimeLimit } from './time-limit.js';
 
 export interface SessionEndActions {
   /**
@@ -17,6 +19,8 @@ export interface SessionEndActions {
    * as the silence ran out: no question, no goodbye over their turn); `starting` just before.
    */
   say: (text: string, starting?: () => void) => void;
+  /** Says a text as the session's last turn, which no one can cut (the time limit's goodbye). */
+  sayLast: (text: string) => void;
   /** Sends the client an event (a `transfer`, for it to act on). */
   send: (event: ServerEvent) => void;
   /** Closes the connection with `code`; `forget`: the session cannot be resumed. */
@@ -31,12 +35,21 @@ export class SessionEnd {
   private leaving = false;
   /** A message is being left on an answering machine: the call ends with it, whole or cut. */
   private leavingMessage = false;
+  /** The conversation's time limit (SESSION_MAX_SECS). */
+  readonly time: TimeLimit;
 
   constructor(
     private readonly session: Session,
     idle: TelephonyEnv['idle'],
+    limit: SessionLimit,
     private readonly actions: SessionEndActions,
   ) {
+    this.time = new TimeLimit(session, limit, {
+      sayLast: actions.sayLast,
+      up: () => this.idle.close(),
+      hangUp: actions.hangUp,
+      log: actions.log,
+    });
     this.idle = sessionIdleWatch(session, idle, {
       say: actions.say,
       end: () => {
@@ -51,7 +64,8 @@ export class SessionEnd {
   /**
    * A turn is over (`aborted`: cut short). The model's `end_session` (or `transfer_call`) call
    * ends the session once its turn has been given whole; a turn the user cut short after it goes
-   * on (the user had more to say). Otherwise the user's silence counts from now.
+   * on (the user had more to say). Past the time limit, the goodbye is said, or the session ends.
+   * Otherwise the user's silence counts from now.
    */
   turnEnded(aborted: boolean): void {
     const { session } = this;
@@ -76,6 +90,7 @@ export class SessionEnd {
       this.actions.log(`session ended by the agent (session_id=${session.id})`);
       return this.actions.hangUp(ENDED_BY_AGENT, 'ended by the agent', true);
     }
+    if (this.time.turnEnded()) return;
     session.ending = undefined;
     // The silence counts from the end of what the client still plays.
     this.idle.turnEnded(session.playback?.spoken.at(-1)?.playedBy);
@@ -121,6 +136,7 @@ export class SessionEnd {
 
   close(): void {
     this.idle.close();
+    this.time.close();
   }
 
   /** Ends the session of a user who stayed silent. */

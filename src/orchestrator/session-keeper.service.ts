@@ -14,6 +14,8 @@ import type { Agent } from '../tools/handoff-tool.js';
 interface StoredSession {
   v: 1;
   id: string;
+  /** When the conversation began (see Session.startedAt). */
+  started?: number;
   history: ChatMessage[];
   settings: SessionSettings;
   state: Record<string, unknown>;
@@ -74,6 +76,7 @@ export class SessionKeeper {
     const stored = data === undefined ? undefined : parse(data);
     if (!stored) return false;
     session.id = stored.id;
+    if (typeof stored.started === 'number') session.startedAt = stored.started;
     session.resumeToken = token;
     session.history = stored.history;
     session.settings = { ...session.settings, ...stored.settings };
@@ -137,6 +140,7 @@ export class SessionKeeper {
     const stored: StoredSession = {
       v: 1,
       id: session.id,
+      started: session.startedAt,
       // Saved mid-turn (a settings change, a takeover's check): calls still running as cancelled,
       // and without the reasoning sent back within the turn (its next request is a new turn's).
       history: withoutReasoning(answered(session.history)),

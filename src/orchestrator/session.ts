@@ -17,6 +17,8 @@ import { ConversationMemory } from './history-summary.js';
 export class Session {
   /** The conversation's id, kept when a client resumes it on a new connection. */
   id: string = randomUUID();
+  /** When the conversation began (ms since the epoch; SESSION_MAX_SECS). Kept when resumed. */
+  startedAt = Date.now();
   /** The connection holding the session now (a resumed session changes hands). */
   readonly owner = randomUUID();
   /** The secret a client presents to resume the session after a disconnect; never logged. */

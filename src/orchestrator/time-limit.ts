@@ -1,0 +1,84 @@
+/**
+ * A conversation's time limit (SESSION_MAX_SECS), counted from its first connection (a resumed
+ * session's too): when its time is up, the turn in progress ends first (cut if it takes longer than
+ * the grace), no other turn starts, the agent says its goodbye, which no one can cut, and the
+ * session ends, not to be resumed. Pure: no Nest import.
+ */
+import type { SessionLimit } from '../config/env.js';
+import { phraseFor } from '../speech/tool-wait.js';
+import { TIME_LIMIT } from './close-codes.js';
+import type { Session } from './session.js';
+
+export interface TimeLimitActions {
+  /** Says the goodbye as the session's last turn. */
+  sayLast: (text: string) => void;
+  /** The time is up (a silent user is no longer asked whether they are there). */
+  up: () => void;
+  /** Closes the connection with `code`; `forget`: the session cannot be resumed. */
+  hangUp: (code: number, reason: string, forget: boolean) => void;
+  log: (line: string) => void;
+}
+
+export class TimeLimit {
+  /** `due`: the time is up, the turn in progress ends first; `saying`: the goodbye is said. */
+  private state: 'counting' | 'due' | 'saying' | 'over' = 'counting';
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly session: Session,
+    private readonly limit: SessionLimit,
+    private readonly actions: TimeLimitActions,
+  ) {}
+
+  /** Counts the conversation's time, from its start: once its connection is open (resumed or not). */
+  start(): void {
+    if (this.limit.secs === 0 || this.state !== 'counting') return;
+    clearTimeout(this.timer);
+    const left = this.session.startedAt + this.limit.secs * 1000 - Date.now();
+    this.timer = setTimeout(() => this.up(), Math.max(0, left));
+  }
+
+  /** The time is up: no turn starts but the goodbye. */
+  get reached(): boolean {
+    return this.state !== 'counting';
+  }
+
+  /** A turn is over: true when the time limit takes it from here (a goodbye, or the end). */
+  turnEnded(): boolean {
+    if (this.state === 'saying') this.end();
+    else if (this.state === 'due') this.goodbye();
+    return this.state !== 'counting';
+  }
+
+  close(): void {
+    clearTimeout(this.timer);
+  }
+
+  private up(): void {
+    this.state = 'due';
+    this.actions.up();
+    this.actions.log(
+      `the conversation reached its time limit of ${this.limit.secs} s (SESSION_MAX_SECS): it ends (session_id=${this.session.id})`,
+    );
+    if (!this.session.busy) return this.goodbye();
+    // The turn in progress ends first: at most the grace later, it is cut.
+    this.timer = setTimeout(() => void this.session.cancel(), this.limit.graceMs);
+  }
+
+  private goodbye(): void {
+    clearTimeout(this.timer);
+    this.state = 'saying';
+    const text = phraseFor(this.limit.goodbyes, this.session.settings.language);
+    if (!text) return this.end();
+    this.actions.sayLast(text);
+    // A goodbye that does not end (or was never begun) does not keep the session open.
+    this.timer = setTimeout(() => this.end(), this.limit.graceMs);
+  }
+
+  private end(): void {
+    clearTimeout(this.timer);
+    if (this.state === 'over') return;
+    this.state = 'over';
+    this.actions.hangUp(TIME_LIMIT, 'session time limit', true);
+  }
+}
