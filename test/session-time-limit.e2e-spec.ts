@@ -82,6 +82,28 @@ describe('a conversation at its time limit (SESSION_MAX_SECS)', () => {
     await reported(ws.messages[0]!.session_id);
   });
 
+  it('takes a shorter time a session sets (max_secs), never a longer one', async () => {
+    const opened = Date.now();
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    expect(ws.messages[0]!.settings).toMatchObject({ max_secs: null });
+    ws.send({ type: 'session.update', max_secs: 3 });
+    const refused = await ws.waitFor((m) => m.type === 'error');
+    expect(refused).toEqual({
+      type: 'error',
+      code: 'invalid_message',
+      message:
+        '"max_secs" is over SESSION_MAX_SECS (2): a session may shorten its time, not lengthen it; nothing was changed',
+    });
+    ws.send({ type: 'session.update', max_secs: 1 });
+    const updated = await ws.waitFor((m) => m.type === 'session.updated');
+    expect(updated.settings).toMatchObject({ max_secs: 1 });
+    expect(await ws.closed).toBe(4007);
+    expect(Date.now() - opened).toBeGreaterThanOrEqual(1000);
+    expect(Date.now() - opened).toBeLessThan(LIMIT_MS);
+    expect(ws.messages.at(-1)).toEqual({ type: 'assistant_end', text: GOODBYE });
+    await reported(ws.messages[0]!.session_id);
+  });
+
   it("counts from the conversation's start when it is resumed on a new connection", async () => {
     const opened = Date.now();
     const first = await WsClient.connect(rig.engine.wsUrl);

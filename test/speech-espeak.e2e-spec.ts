@@ -34,6 +34,7 @@ describe('voice turns with the embedded eSpeak NG engine', () => {
         vad_silence_ms: 0,
         vad_unfinished_wait_ms: 2000,
         idle_secs: 0,
+        max_secs: null,
         channel: 'websocket',
         input_audio_format: 'pcm16',
         output_audio_format: 'pcm16',

@@ -163,6 +163,7 @@ export class AgentGateway
           void closeSocket(socket, TAKEN_OVER, 'session resumed on another connection');
       },
       instructionsMaxChars: this.sessionSettings.instructionsMaxChars,
+      maxSecs: this.sessionSettings.limit.secs,
       toolNames: () => this.turns.toolNames(),
       models: this.turns.models,
       toolsOff: this.toolsOff,

@@ -141,7 +141,7 @@ export class CallsController {
   ): Promise<Session | undefined> {
     if (!this.keeper.enabled) {
       const kept: string[] = (
-        ['instructions', 'language', 'timezone', 'voice', 'voicemail'] as const
+        ['instructions', 'language', 'timezone', 'voice', 'max_secs', 'voicemail'] as const
       ).filter((field) => call[field] !== undefined);
       // `hang_up_on_machine: false` asks for nothing to be kept.
       if (call.hang_up_on_machine === true) kept.push('hang_up_on_machine');
@@ -163,7 +163,10 @@ export class CallsController {
         idleSecs: idle.secs,
         timeZone: this.sessions.timeZone,
       },
-      { instructionsMaxChars: this.sessions.instructionsMaxChars },
+      {
+        instructionsMaxChars: this.sessions.instructionsMaxChars,
+        maxSecs: this.sessions.limit.secs,
+      },
     );
     if (typeof session === 'string') throw refuse(400, session);
     await this.keeper.save(session);

@@ -235,6 +235,7 @@ export class Conversation {
       return this.error('invalid_message', `${checked.error}; nothing was changed`);
     this.session.settings = { ...this.session.settings, ...checked.changes };
     this.end.settingsChanged();
+    if (message.max_secs !== undefined) this.end.time.start();
     // During a turn the history is half-written: the turn's end saves both.
     if (!this.session.busy) void this.deps.save();
     this.deps.send(settingsUpdated(this.session.settings, this.deps.speech.tts));

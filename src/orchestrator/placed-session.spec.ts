@@ -19,10 +19,11 @@ describe('placedSession', () => {
         language: 'es',
         timezone: 'Europe/Madrid',
         voice: 'alloy',
+        max_secs: 600,
       }),
       { user_number: '+15550123', appointment_id: 'A-7' },
       defaults,
-      { instructionsMaxChars: 4000 },
+      { instructionsMaxChars: 4000, maxSecs: 0 },
     );
     if (typeof session === 'string') throw new Error(session);
     expect(session.settings).toMatchObject({
@@ -32,6 +33,7 @@ describe('placedSession', () => {
       language: 'es',
       timezone: 'Europe/Madrid',
       voice: 'alloy',
+      max_secs: 600,
       variables: { user_number: '+15550123', appointment_id: 'A-7' },
       vad_silence_ms: 700,
       vad_unfinished_wait_ms: 1500,
@@ -43,7 +45,7 @@ describe('placedSession', () => {
 
   it('refuses what a session.update would, saying why', () => {
     const refused = (fields: Partial<PlaceCallDto>, max = 4000) =>
-      placedSession(call(fields), {}, defaults, { instructionsMaxChars: max });
+      placedSession(call(fields), {}, defaults, { instructionsMaxChars: max, maxSecs: 300 });
     expect(refused({ language: 'Spanish' })).toBe(
       '"language" must be a language code such as en, it, es',
     );
@@ -51,10 +53,16 @@ describe('placedSession', () => {
       'this engine takes no session instructions (SESSION_INSTRUCTIONS_MAX_CHARS=0)',
     );
     expect(refused({ voice: 'v'.repeat(101) })).toBe('"voice" is longer than 100 characters');
+    expect(refused({ max_secs: 301 })).toBe(
+      '"max_secs" is over SESSION_MAX_SECS (300): a session may shorten its time, not lengthen it',
+    );
+    expect(refused({ max_secs: 0 })).toBe(
+      '"max_secs" must be a whole number of seconds from 1 to 604800, or null for SESSION_MAX_SECS',
+    );
     expect(refused({ timezone: 'Mars/Olympus' })).toBe(
       '"timezone" must be an IANA time zone such as Europe/Rome, America/New_York or UTC, not "Mars/Olympus"',
     );
-    const local = placedSession(call({}), {}, defaults, { instructionsMaxChars: 0 });
+    const local = placedSession(call({}), {}, defaults, { instructionsMaxChars: 0, maxSecs: 0 });
     expect(local).toMatchObject({ settings: { timezone: 'Europe/London' } });
   });
 });

@@ -23,7 +23,7 @@ export function placedSession(
   call: PlaceCallDto,
   variables: Record<string, string>,
   defaults: SessionDefaults,
-  limits: Pick<SettingsLimits, 'instructionsMaxChars'>,
+  limits: Pick<SettingsLimits, 'instructionsMaxChars' | 'maxSecs'>,
 ): Session | string {
   const update = parseClientMessage(
     JSON.stringify({
@@ -34,6 +34,7 @@ export function placedSession(
       language: call.language,
       timezone: call.timezone,
       voice: call.voice,
+      max_secs: call.max_secs,
       variables,
     }),
   );

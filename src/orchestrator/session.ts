@@ -104,6 +104,7 @@ export class Session {
       vad_silence_ms: vadSilenceMs,
       vad_unfinished_wait_ms: unfinishedWaitMs,
       idle_secs: idleSecs,
+      max_secs: null,
       channel: 'websocket',
       input_audio_format: 'pcm16',
       output_audio_format: 'pcm16',

@@ -7,6 +7,7 @@ describe('settingsChanges', () => {
     toolNames: () => ['get_weather'],
     toolsOff: false,
     models: ['qwen3-coder', 'qwen3-coder-bank-lora'],
+    maxSecs: 0,
   };
   const update = (fields: Partial<SessionUpdateMessage>) =>
     ({ type: 'session.update', ...fields }) as SessionUpdateMessage;
@@ -24,6 +25,23 @@ describe('settingsChanges', () => {
     });
     expect(settingsChanges(update({ client_tools: null }), limits)).toEqual({
       changes: { client_tools: [] },
+    });
+  });
+
+  it('takes a max_secs within SESSION_MAX_SECS (any, with none), or null for it again', () => {
+    expect(settingsChanges(update({ max_secs: 86_400 }), limits)).toEqual({
+      changes: { max_secs: 86_400 },
+    });
+    const capped = { ...limits, maxSecs: 600 };
+    expect(settingsChanges(update({ max_secs: 600 }), capped)).toEqual({
+      changes: { max_secs: 600 },
+    });
+    expect(settingsChanges(update({ max_secs: null }), capped)).toEqual({
+      changes: { max_secs: null },
+    });
+    expect(settingsChanges(update({ max_secs: 601 }), capped)).toEqual({
+      error:
+        '"max_secs" is over SESSION_MAX_SECS (600): a session may shorten its time, not lengthen it',
     });
   });
 
@@ -77,7 +95,13 @@ describe('settingsChanges', () => {
 });
 
 describe('session variables in settingsChanges', () => {
-  const limits = { instructionsMaxChars: 100, toolNames: () => [], toolsOff: false, models: [] };
+  const limits = {
+    instructionsMaxChars: 100,
+    toolNames: () => [],
+    toolsOff: false,
+    models: [],
+    maxSecs: 0,
+  };
   const update = (variables: unknown) =>
     ({ type: 'session.update', variables }) as SessionUpdateMessage;
 

@@ -16,6 +16,8 @@ export interface SettingsLimits {
   toolsOff: boolean;
   /** LLM_MODELS: the models a session may choose. */
   models: readonly string[];
+  /** SESSION_MAX_SECS: the longest `max_secs` accepted; 0 for no limit. */
+  maxSecs: number;
 }
 
 /**
@@ -42,6 +44,11 @@ export function settingsChanges(
         limits.models.length === 0
           ? 'this engine lets no session choose its model (LLM_MODELS is empty)'
           : `unknown model ${JSON.stringify(model)} in "model": the models offered are ${limits.models.join(', ')}`,
+    };
+  const { max_secs: secs } = message;
+  if (typeof secs === 'number' && limits.maxSecs > 0 && secs > limits.maxSecs)
+    return {
+      error: `"max_secs" is over SESSION_MAX_SECS (${limits.maxSecs}): a session may shorten its time, not lengthen it`,
     };
   const known = tools || clientTools ? limits.toolNames() : [];
   const unknown = tools?.find((name) => !known.includes(name));

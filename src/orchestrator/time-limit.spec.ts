@@ -132,5 +132,25 @@ describe('SessionEnd: a conversation at its time limit (SESSION_MAX_SECS)', () =
     jest.advanceTimersByTime(7 * 24 * 3600 * 1000);
     expect(last).toEqual([]);
     expect(end.time.reached).toBe(false);
+    // A session's own max_secs counts all the same, from its start.
+    session.settings.max_secs = 30;
+    end.time.start();
+    jest.advanceTimersByTime(0);
+    expect(last).toEqual(['Bye']);
+    end.close();
+  });
+
+  it("takes the session's max_secs over SESSION_MAX_SECS, counted again when it changes", () => {
+    const { session, end, last } = limited();
+    session.settings.max_secs = 30;
+    end.time.start();
+    jest.advanceTimersByTime(20_000);
+    session.settings.max_secs = 40;
+    end.time.start();
+    jest.advanceTimersByTime(19_999);
+    expect(last).toEqual([]);
+    jest.advanceTimersByTime(1);
+    expect(last).toEqual(['Time is up. Goodbye!']);
+    end.close();
   });
 });

@@ -1,5 +1,5 @@
 /**
- * A conversation's time limit (SESSION_MAX_SECS), counted from its first connection (a resumed
+ * A conversation's time limit (its `max_secs`, or SESSION_MAX_SECS), counted from its first connection (a resumed
  * session's too): when its time is up, the turn in progress ends first (cut if it takes longer than
  * the grace), no other turn starts, the agent says its goodbye, which no one can cut, and the
  * session ends, not to be resumed. Pure: no Nest import.
@@ -30,12 +30,22 @@ export class TimeLimit {
     private readonly actions: TimeLimitActions,
   ) {}
 
-  /** Counts the conversation's time, from its start: once its connection is open (resumed or not). */
+  /**
+   * Counts the conversation's time, from its start: once its connection is open (resumed or not),
+   * and again when the session's `max_secs` changes.
+   */
   start(): void {
-    if (this.limit.secs === 0 || this.state !== 'counting') return;
+    if (this.state !== 'counting') return;
     clearTimeout(this.timer);
-    const left = this.session.startedAt + this.limit.secs * 1000 - Date.now();
+    const secs = this.secs;
+    if (secs === 0) return;
+    const left = this.session.startedAt + secs * 1000 - Date.now();
     this.timer = setTimeout(() => this.up(), Math.max(0, left));
+  }
+
+  /** The session's own limit (`max_secs`), or SESSION_MAX_SECS; 0: none. */
+  private get secs(): number {
+    return this.session.settings.max_secs ?? this.limit.secs;
   }
 
   /** The time is up: no turn starts but the goodbye. */
@@ -58,7 +68,7 @@ export class TimeLimit {
     this.state = 'due';
     this.actions.up();
     this.actions.log(
-      `the conversation reached its time limit of ${this.limit.secs} s (SESSION_MAX_SECS): it ends (session_id=${this.session.id})`,
+      `the conversation reached its time limit of ${this.secs} s: it ends (session_id=${this.session.id})`,
     );
     if (!this.session.busy) return this.goodbye();
     // The turn in progress ends first: at most the grace later, it is cut.

@@ -111,6 +111,14 @@ export class PlaceCallDto {
 
   @ApiPropertyOptional({
     description:
+      "How long the call may last once answered, in seconds (as `session.update`'s `max_secs`; at most SESSION_MAX_SECS): then the agent says SESSION_MAX_GOODBYE and hangs up",
+    example: 600,
+  })
+  @IsOptional()
+  max_secs?: number;
+
+  @ApiPropertyOptional({
+    description:
       "The message left when an answering machine takes the call: said once its greeting's beep is over (Twilio's answering-machine detection, DetectMessageEnd, asynchronous: the call is greeted at once as ever), and then the call ends. A fax machine is hung up on. Needs the session store (SESSION_RESUME_SECS above 0)",
     example:
       'Hello, this is the clinic calling about your appointment tomorrow at 3 pm. Please call us back at 555 0100.',

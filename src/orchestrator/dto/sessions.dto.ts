@@ -73,6 +73,7 @@ export class SessionDetailDto extends SessionSummaryDto {
       vad_silence_ms: 700,
       vad_unfinished_wait_ms: 2000,
       idle_secs: 8,
+      max_secs: null,
       channel: 'twilio',
       input_audio_format: 'g711_ulaw',
       output_audio_format: 'g711_ulaw',

@@ -91,6 +91,8 @@ export interface SessionSettings {
   vad_unfinished_wait_ms: number;
   /** A voice session's user silent this long after the agent's turn is asked, then let go; 0: never. */
   idle_secs: number;
+  /** How long the conversation may last (seconds from its start); null: SESSION_MAX_SECS. */
+  max_secs: number | null;
   /** Where the conversation happens, as the client says (`twilio`: `/twilio`'s calls); for code tools. */
   channel: string;
   /** The format of the user's audio: 16 kHz PCM, or G.711 at 8 kHz (a telephone line's). */

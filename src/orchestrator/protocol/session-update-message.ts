@@ -36,6 +36,9 @@ export const TIMEZONE_MESSAGE =
 const IDLE_MESSAGE =
   '"idle_secs" must be a number of seconds from 0 (never asked whether the user is there) to 3600';
 
+const MAX_SECS_MESSAGE =
+  '"max_secs" must be a whole number of seconds from 1 to 604800, or null for SESSION_MAX_SECS';
+
 export class SessionUpdateMessage {
   @IsIn(['session.update'])
   type!: 'session.update';
@@ -100,6 +103,13 @@ export class SessionUpdateMessage {
   @Max(3600, { message: IDLE_MESSAGE })
   idle_secs?: number;
 
+  /** How long the conversation may last, from its start (at most SESSION_MAX_SECS); null: that. */
+  @ValidateIf((_, value) => value !== null && value !== undefined)
+  @IsInt({ message: MAX_SECS_MESSAGE })
+  @Min(1, { message: MAX_SECS_MESSAGE })
+  @Max(7 * 24 * 3600, { message: MAX_SECS_MESSAGE })
+  max_secs?: number | null;
+
   /** Where the conversation happens (`_session["channel"]` in code tools): `web`, `phone`, … */
   @IsOptional()
   @Matches(/^[a-z][a-z0-9_.-]{0,39}$/, {
@@ -156,6 +166,7 @@ export const SETTINGS: Record<keyof SessionSettings, true> = {
   vad_silence_ms: true,
   vad_unfinished_wait_ms: true,
   idle_secs: true,
+  max_secs: true,
   channel: true,
   input_audio_format: true,
   output_audio_format: true,
