@@ -4,7 +4,7 @@ import { until } from './support/waiting.js';
 import { kinds, useEngineRig } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
 
-const LIMIT_MS = 2000;
+const LIMIT_MS = 3000;
 const GOODBYE = 'Our time is up. Goodbye!';
 
 /**
@@ -17,6 +17,7 @@ describe('a conversation at its time limit (SESSION_MAX_SECS)', () => {
     LLM_MODEL: 'm',
     SESSION_MAX_SECS: String(LIMIT_MS / 1000),
     SESSION_MAX_GOODBYE: JSON.stringify({ en: GOODBYE, it: 'Il tempo è scaduto. Arrivederci!' }),
+    SESSION_MAX_NOTICE_SECS: '2',
     SESSION_WEBHOOK_URL: `${toolsUrl}/reports`,
   }));
   beforeEach(() => rig.llm.reset());
@@ -82,17 +83,33 @@ describe('a conversation at its time limit (SESSION_MAX_SECS)', () => {
     await reported(ws.messages[0]!.session_id);
   });
 
+  it('tells the model in its system message once the end is near (SESSION_MAX_NOTICE_SECS)', async () => {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    const opened = Date.now();
+    rig.llm.enqueue(sseText(['Sure.']), sseText(['Anything else?']));
+    await ws.turn('Hello.');
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, opened + 1500 - Date.now())));
+    await ws.turn('Thanks.');
+    const [early, late] = rig.llm.requests.map((r) => r.body.messages[0].content as string);
+    expect(early).not.toContain('time limit');
+    expect(late).toBe(
+      `${early}\n\nThis conversation reaches its time limit in less than 2 seconds, and then ends: bring it to a close briefly, and start nothing that takes long.`,
+    );
+    expect(await ws.closed).toBe(4007);
+    await reported(ws.messages[0]!.session_id);
+  });
+
   it('takes a shorter time a session sets (max_secs), never a longer one', async () => {
     const opened = Date.now();
     const ws = await WsClient.connect(rig.engine.wsUrl);
     expect(ws.messages[0]!.settings).toMatchObject({ max_secs: null });
-    ws.send({ type: 'session.update', max_secs: 3 });
+    ws.send({ type: 'session.update', max_secs: 4 });
     const refused = await ws.waitFor((m) => m.type === 'error');
     expect(refused).toEqual({
       type: 'error',
       code: 'invalid_message',
       message:
-        '"max_secs" is over SESSION_MAX_SECS (2): a session may shorten its time, not lengthen it; nothing was changed',
+        '"max_secs" is over SESSION_MAX_SECS (3): a session may shorten its time, not lengthen it; nothing was changed',
     });
     ws.send({ type: 'session.update', max_secs: 1 });
     const updated = await ws.waitFor((m) => m.type === 'session.updated');

@@ -155,6 +155,8 @@ export interface SessionLimit {
   secs: number;
   /** What the agent says as it ends one, by language code; none for a language it lacks. */
   goodbyes: Record<string, string>;
+  /** How long before the end the model is told the conversation is ending; 0: never. */
+  noticeSecs: number;
   /** How long a turn running at the limit may go on before it is cut for the goodbye. */
   graceMs: number;
 }
@@ -265,6 +267,7 @@ export function parseEnv(raw: Raw): Env {
       limit: {
         secs: int(raw, 'SESSION_MAX_SECS', 0, 0, 7 * 24 * 3600),
         goodbyes: phrasePerLanguage(raw, 'SESSION_MAX_GOODBYE', DEFAULT_LIMIT_GOODBYES),
+        noticeSecs: int(raw, 'SESSION_MAX_NOTICE_SECS', 60, 0, 3600),
         graceMs: LIMIT_GRACE_MS,
       },
     },

@@ -1,6 +1,7 @@
 import { clockLine, type ClockMode } from '../common/clock.js';
 import type { ChatMessage } from '../llm/llm.types.js';
 import { defuseSpecialTokens } from '../llm/special-tokens.js';
+import { deadlineNotice, type Deadline } from './time-limit.js';
 
 /**
  * Bounds a conversation to `max` messages by dropping whole turns from the start (a turn begins
@@ -138,6 +139,8 @@ export function systemMessageOf(
     agent?: { instructions: string } | undefined;
     /** What the bounded history dropped, summarised (LLM_HISTORY_SUMMARY): after the instructions. */
     memory?: { summary: string };
+    /** Its time limit (SESSION_MAX_SECS): near it, the model is told, after the clock. */
+    deadline?: Deadline | undefined;
   },
   prompt: string,
   clock: ClockMode = 'off',
@@ -151,7 +154,9 @@ export function systemMessageOf(
   const instructions = [session.agent?.instructions ?? '', session.settings.instructions, earlier]
     .filter((t) => t !== '')
     .join('\n\n');
-  const line = clockLine(clock, timezone, now, language);
+  const line = [clockLine(clock, timezone, now, language), deadlineNotice(session.deadline, +now)]
+    .filter((t) => t !== '')
+    .join('\n\n');
   const kept = systemMessages.get(session);
   if (kept?.prompt === prompt && kept.instructions === instructions && kept.clock === line)
     return kept.message;

@@ -15,7 +15,7 @@ describe('SessionEnd: a silent user let go', () => {
     const end = new SessionEnd(
       session,
       { secs: 1, prompts: 0, phrases: {}, goodbyes: { en: 'Goodbye!' } },
-      { secs: 0, goodbyes: {}, graceMs: 0 },
+      { secs: 0, goodbyes: {}, graceMs: 0, noticeSecs: 0 },
       {
         say: (text, starting) => {
           said.push(text);

@@ -9,6 +9,7 @@ import type { WaitingQuestion } from './questions.js';
 import type { WaitsTold } from './waits-told.js';
 import type { Agent } from '../tools/handoff-tool.js';
 import { ConversationMemory } from './history-summary.js';
+import type { Deadline } from './time-limit.js';
 
 /**
  * One WebSocket connection's conversation. Other modules extend it through `data`
@@ -19,6 +20,11 @@ export class Session {
   id: string = randomUUID();
   /** When the conversation began (ms since the epoch; SESSION_MAX_SECS). Kept when resumed. */
   startedAt = Date.now();
+  /**
+   * When its time limit ends the conversation (ms since the epoch), and how long before it the
+   * model is told (see TimeLimit); none without a limit.
+   */
+  deadline: Deadline | undefined;
   /** The connection holding the session now (a resumed session changes hands). */
   readonly owner = randomUUID();
   /** The secret a client presents to resume the session after a disconnect; never logged. */

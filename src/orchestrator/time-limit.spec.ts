@@ -1,5 +1,7 @@
 import { jest } from '@jest/globals';
 import { SessionEnd } from './session-end.js';
+import { deadlineNotice } from './time-limit.js';
+import { systemMessageOf } from './history.js';
 import { Session } from './session.js';
 
 describe('SessionEnd: a conversation at its time limit (SESSION_MAX_SECS)', () => {
@@ -16,7 +18,7 @@ describe('SessionEnd: a conversation at its time limit (SESSION_MAX_SECS)', () =
     const end = new SessionEnd(
       session,
       { secs: 50, prompts: 1, phrases: { en: 'Are you there?' }, goodbyes: {} },
-      { secs: 60, goodbyes, graceMs: 15_000 },
+      { secs: 60, goodbyes, graceMs: 15_000, noticeSecs: 20 },
       {
         say: (text) => said.push(text),
         sayLast: (text) => last.push(text),
@@ -119,7 +121,7 @@ describe('SessionEnd: a conversation at its time limit (SESSION_MAX_SECS)', () =
     const end = new SessionEnd(
       session,
       { secs: 0, prompts: 0, phrases: {}, goodbyes: {} },
-      { secs: 0, goodbyes: { en: 'Bye' }, graceMs: 0 },
+      { secs: 0, goodbyes: { en: 'Bye' }, graceMs: 0, noticeSecs: 60 },
       {
         say: () => undefined,
         sayLast: (text) => last.push(text),
@@ -152,5 +154,54 @@ describe('SessionEnd: a conversation at its time limit (SESSION_MAX_SECS)', () =
     jest.advanceTimersByTime(1);
     expect(last).toEqual(['Time is up. Goodbye!']);
     end.close();
+  });
+});
+
+describe('deadlineNotice: the model told that the end is near', () => {
+  it('says nothing before SESSION_MAX_NOTICE_SECS, the same words from then on', () => {
+    const deadline = { at: 100_000, noticeSecs: 60 };
+    expect(deadlineNotice(deadline, 39_999)).toBe('');
+    const said =
+      'This conversation reaches its time limit in less than 1 minute, and then ends: bring it to a close briefly, and start nothing that takes long.';
+    expect(deadlineNotice(deadline, 40_000)).toBe(said);
+    expect(deadlineNotice(deadline, 99_000)).toBe(said);
+    expect(deadlineNotice(deadline, 120_000)).toBe(said);
+    expect(deadlineNotice({ at: 100_000, noticeSecs: 45 }, 99_000)).toContain(
+      'in less than 45 seconds,',
+    );
+    expect(deadlineNotice({ at: 100_000, noticeSecs: 120 }, 99_000)).toContain(
+      'in less than 2 minutes,',
+    );
+    expect(deadlineNotice({ at: 100_000, noticeSecs: 0 }, 99_999)).toBe('');
+    expect(deadlineNotice(undefined, 99_999)).toBe('');
+  });
+
+  it("ends the system message, after the clock, once the session's limit is near", () => {
+    jest.useFakeTimers({ now: new Date('2026-12-05T10:00:00Z') });
+    const session = new Session('en');
+    const end = new SessionEnd(
+      session,
+      { secs: 0, prompts: 0, phrases: {}, goodbyes: {} },
+      { secs: 60, goodbyes: {}, graceMs: 0, noticeSecs: 20 },
+      {
+        say: () => undefined,
+        sayLast: () => undefined,
+        send: () => undefined,
+        hangUp: () => undefined,
+        log: () => undefined,
+      },
+    );
+    end.time.start();
+    const system = () =>
+      systemMessageOf(session, 'You are an agent.', 'date', new Date()).content as string;
+    expect(system()).toBe(
+      'You are an agent.\n\nToday is Saturday, 5 December 2026 (2026-12-05), time zone UTC.',
+    );
+    jest.advanceTimersByTime(40_000);
+    expect(system()).toBe(
+      'You are an agent.\n\nToday is Saturday, 5 December 2026 (2026-12-05), time zone UTC.\n\nThis conversation reaches its time limit in less than 20 seconds, and then ends: bring it to a close briefly, and start nothing that takes long.',
+    );
+    end.close();
+    jest.useRealTimers();
   });
 });

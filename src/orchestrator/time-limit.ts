@@ -9,6 +9,26 @@ import { phraseFor } from '../speech/tool-wait.js';
 import { TIME_LIMIT } from './close-codes.js';
 import type { Session } from './session.js';
 
+/** When a conversation's time limit ends it, and how long before that its model is told. */
+export interface Deadline {
+  at: number;
+  noticeSecs: number;
+}
+
+/**
+ * What the model is told in the system message once the conversation's end is near (from
+ * SESSION_MAX_NOTICE_SECS before it), so that it brings it to a close rather than be cut; '' before.
+ * The same words throughout, so that the system message stays the same from request to request.
+ */
+export function deadlineNotice(deadline: Deadline | undefined, now: number): string {
+  if (!deadline || deadline.noticeSecs === 0 || deadline.at - now > deadline.noticeSecs * 1000)
+    return '';
+  const secs = deadline.noticeSecs;
+  const [n, unit] = secs % 60 === 0 ? [secs / 60, 'minute'] : [secs, 'second'];
+  const left = `${n} ${unit}${n === 1 ? '' : 's'}`;
+  return `This conversation reaches its time limit in less than ${left}, and then ends: bring it to a close briefly, and start nothing that takes long.`;
+}
+
 export interface TimeLimitActions {
   /** Says the goodbye as the session's last turn. */
   sayLast: (text: string) => void;
@@ -38,9 +58,10 @@ export class TimeLimit {
     if (this.state !== 'counting') return;
     clearTimeout(this.timer);
     const secs = this.secs;
+    const at = this.session.startedAt + secs * 1000;
+    this.session.deadline = secs === 0 ? undefined : { at, noticeSecs: this.limit.noticeSecs };
     if (secs === 0) return;
-    const left = this.session.startedAt + secs * 1000 - Date.now();
-    this.timer = setTimeout(() => this.up(), Math.max(0, left));
+    this.timer = setTimeout(() => this.up(), Math.max(0, at - Date.now()));
   }
 
   /** The session's own limit (`max_secs`), or SESSION_MAX_SECS; 0: none. */
