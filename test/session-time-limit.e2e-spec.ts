@@ -1,11 +1,13 @@
 import { sseText } from './support/fake-llm.js';
 import { samples } from './support/prometheus.js';
-import { until } from './support/waiting.js';
+import { until, untilAsync } from './support/waiting.js';
 import { kinds, useEngineRig } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
 
 const LIMIT_MS = 3000;
 const GOODBYE = 'Our time is up. Goodbye!';
+const ADMIN = { Authorization: 'Bearer adm' };
+const ENDED = 'agent_engine_sessions_ended_total{reason="time_limit"}';
 
 /**
  * SESSION_MAX_SECS: a conversation longer than the limit (a caller who never hangs up, two
@@ -18,6 +20,7 @@ describe('a conversation at its time limit (SESSION_MAX_SECS)', () => {
     SESSION_MAX_SECS: String(LIMIT_MS / 1000),
     SESSION_MAX_GOODBYE: JSON.stringify({ en: GOODBYE, it: 'Il tempo è scaduto. Arrivederci!' }),
     SESSION_MAX_NOTICE_SECS: '2',
+    ADMIN_API_KEY: 'adm',
     SESSION_WEBHOOK_URL: `${toolsUrl}/reports`,
   }));
   beforeEach(() => rig.llm.reset());
@@ -49,8 +52,10 @@ describe('a conversation at its time limit (SESSION_MAX_SECS)', () => {
     // Said, not asked of the model.
     expect(rig.llm.requests).toHaveLength(1);
     // Counted, reported, and not to be resumed.
-    const metrics = samples(await (await fetch(`${rig.engine.httpUrl}/metrics`)).text());
-    expect(metrics.get('agent_engine_sessions_ended_total{reason="time_limit"}')).toBe(1);
+    await untilAsync(async () => {
+      const scrape = await fetch(`${rig.engine.httpUrl}/metrics`, { headers: ADMIN });
+      return samples(await scrape.text()).get(ENDED) === 1;
+    }, 'the session counted as ended by its time limit');
     const [report] = await reported(ws.messages[0]!.session_id);
     expect(report).toMatchObject({ close_code: 4007, end_reason: 'time_limit', resumable: false });
     const again = await WsClient.connect(`${rig.engine.wsUrl}?resume=${encodeURIComponent(token)}`);
@@ -134,6 +139,13 @@ describe('a conversation at its time limit (SESSION_MAX_SECS)', () => {
     );
     const at = Date.now();
     expect(resumed.messages[0]).toMatchObject({ type: 'session', resumed: true });
+    // The admin API tells when it began and when it ends.
+    const listed = await fetch(`${rig.engine.httpUrl}/api/sessions`, { headers: ADMIN });
+    const [summary] = ((await listed.json()) as { sessions: Record<string, string>[] }).sessions;
+    const started = Date.parse(summary!.started_at!);
+    expect(started).toBeGreaterThanOrEqual(opened);
+    expect(Date.parse(summary!.opened_at!)).toBeGreaterThan(started + LIMIT_MS / 2 - 50);
+    expect(Date.parse(summary!.ends_at!)).toBe(started + LIMIT_MS);
     expect(await resumed.closed).toBe(4007);
     expect(Date.now() - opened).toBeGreaterThanOrEqual(LIMIT_MS);
     // Counted afresh, it would have lasted the whole limit on this connection.

@@ -78,6 +78,7 @@ describe.each([
           {
             session_id: opened.session_id,
             opened_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+            started_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
             busy: false,
             modality: 'text',
             channel: 'websocket',

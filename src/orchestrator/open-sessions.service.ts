@@ -12,6 +12,8 @@ function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
   return {
     session_id: session.id,
     opened_at: new Date(openedAt).toISOString(),
+    started_at: new Date(session.startedAt).toISOString(),
+    ...(session.deadline && { ends_at: new Date(session.deadline.at).toISOString() }),
     busy: session.busy,
     modality: session.settings.modality,
     channel: session.settings.channel,

@@ -8,6 +8,20 @@ export class SessionSummaryDto {
   @ApiProperty({ description: 'When its connection opened', example: '2026-12-02T09:14:05.120Z' })
   opened_at!: string;
 
+  @ApiProperty({
+    description:
+      'When the conversation began: its first connection (earlier than opened_at for a resumed session), or the answer of a call the agent placed',
+    example: '2026-12-02T09:12:41.003Z',
+  })
+  started_at!: string;
+
+  @ApiPropertyOptional({
+    description:
+      "When its time limit ends it (SESSION_MAX_SECS, or the session's max_secs); absent: no limit",
+    example: '2026-12-02T09:27:41.003Z',
+  })
+  ends_at?: string;
+
   @ApiProperty({ description: 'A turn is in progress', example: false })
   busy!: boolean;
 
