@@ -93,6 +93,29 @@ describe("Mistral's calls written as the reply", () => {
   });
 });
 
+describe('the ids written with the calls', () => {
+  const ids = (content: string, earlierIds: string[] = []) => {
+    const decoder = new CompletionDecoder(schemas, { earlierIds: new Set(earlierIds) });
+    return piecesOf(content, 3)
+      .flatMap((piece) => decoder.chunk({ choices: [{ index: 0, delta: { content: piece } }] }))
+      .concat(decoder.end())
+      .flatMap((e) => (e.type === 'tool_call' ? [e.id] : []));
+  };
+
+  it("keeps Kimi K2's, its special tokens skipped, and Mistral's [CALL_ID], unless already used", () => {
+    const kimi = 'functions.get_weather:0{"city": "Paris"}functions.get_time:1{}';
+    expect(ids(kimi)).toEqual(['functions.get_weather:0', 'functions.get_time:1']);
+    const [first, second] = ids(kimi, ['functions.get_weather:0']);
+    expect(first).toMatch(/^[A-Za-z0-9]{9}$/);
+    expect(second).toBe('functions.get_time:1');
+    expect(ids('[TOOL_CALLS]get_weather[CALL_ID]a1B2c3D4e[ARGS]{"city": "Paris"}')).toEqual([
+      'a1B2c3D4e',
+    ]);
+    const [given] = ids('[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}');
+    expect(given).toMatch(/^[A-Za-z0-9]{9}$/);
+  });
+});
+
 describe('Mistral calls, property', () => {
   it('gives the same calls and text for any split of the content as for one chunk', () => {
     const piece = fc.constantFrom(

@@ -69,7 +69,11 @@ function nextCall(
   return named(text, j, schemas, final);
 }
 
-/** An active tool's name, `[CALL_ID]id` and `[ARGS]` if written, then a JSON object. */
+/**
+ * An active tool's name, `[CALL_ID]id` and `[ARGS]` if written, then a JSON object. The id the
+ * model wrote (Kimi's `functions.NAME:0`, Mistral's `[CALL_ID]`) is the call's: their templates
+ * show a past call and its result by it.
+ */
 function named(
   text: string,
   i: number,
@@ -77,7 +81,8 @@ function named(
   final: boolean,
 ): Found | 'wait' | undefined {
   const kimi = KIMI_ID.exec(text.slice(i));
-  if (kimi && schemas.has(kimi[1]!)) return json(text, i + kimi[0].length, kimi[1]!, final);
+  if (kimi && schemas.has(kimi[1]!))
+    return withId(json(text, i + kimi[0].length, kimi[1]!, final), kimi[0].trim());
   if (!final && kimiArriving(text.slice(i), schemas)) return 'wait';
   const name = NAME.exec(text.slice(i))?.[0];
   if (name === undefined) return undefined;
@@ -96,7 +101,13 @@ function named(
   else if (isPrefixAtEnd(text, j, ARGS)) return cutOff('{}');
   j = skipWs(text, j);
   if (j === text.length) return cutOff('{}');
-  return json(text, j, name, final);
+  return withId(json(text, j, name, final), id?.[0].slice('[CALL_ID]'.length));
+}
+
+/** The call found with the id the model wrote for it, if any. */
+function withId(found: Found | 'wait' | undefined, id: string | undefined) {
+  if (!id || found === undefined || found === 'wait') return found;
+  return { ...found, calls: found.calls.map((call) => ({ ...call, id })) };
 }
 
 /** Whether `rest` may still become Kimi's `functions.NAME:INDEX` for an active tool. */
