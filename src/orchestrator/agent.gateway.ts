@@ -24,19 +24,18 @@ import {
   type ClosingSocket,
 } from './close-codes.js';
 import { Conversation } from './conversation.js';
-import { DeltaJoiner } from './delta-joiner.js';
 import { startHeartbeat, type WatchedSocket } from './heartbeat.js';
 import { LocalSocket } from './local-socket.js';
 import { ParkedCalls } from './background-calls.js';
 import { ReadLimit } from './read-limit.js';
 import { SessionKeeper } from './session-keeper.service.js';
 import { compilePhrases, type Phrase } from './spoken-answer.js';
-import type { ServerEvent } from './protocol/server-events.js';
 import { Session } from './session.js';
 import { parseTraceparent } from '../common/trace-context.js';
 import { SessionDirectory } from './session-directory.js';
 import { OpenSessions } from './open-sessions.service.js';
 import { TurnManager } from './turn-manager.service.js';
+import { socketSender } from './socket-sender.js';
 import { bytesOf, resumeTokenOf, upgradeCheck } from './upgrade-check.js';
 
 type LiveSocket = ClosingSocket & WatchedSocket;
@@ -117,18 +116,6 @@ export class AgentGateway
   }
 
   /**
-   * A client that reads slower than its answer is sent (a stalled app, a bad network) would make
-   * the engine hold ever more of it in memory: past WS_MAX_BUFFERED_BYTES its connection is cut,
-   * which also ends its turn.
-   */
-  private dropSlow(socket: LiveSocket, session: Session): void {
-    this.logger.warn(
-      `client too slow: ${socket.bufferedAmount} bytes waiting to be sent, over WS_MAX_BUFFERED_BYTES; connection dropped (session_id=${session.id})`,
-    );
-    socket.terminate();
-  }
-
-  /**
    * A session for a client within the process (a phone call's bridge), as a connection to `/ws`
    * would open one, `query` its query (`?resume=…`); the client's end of the connection. The
    * client has passed its own checks (the call's token): no upgrade is checked here.
@@ -151,7 +138,14 @@ export class AgentGateway
     const { timeZone } = this.sessionSettings;
     const session = new Session(language, vad.silenceMs, idle.secs, timeZone, vad.unfinishedWaitMs);
     session.connectedFrom = parseTraceparent(request?.headers.traceparent);
-    const send = this.sender(socket, session);
+    const send = socketSender(socket, {
+      maxBufferedBytes: this.config.ws.maxBufferedBytes,
+      error: (code) => this.metrics.error(code),
+      tooSlow: (buffered) =>
+        this.logger.warn(
+          `client too slow: ${buffered} bytes waiting to be sent, over WS_MAX_BUFFERED_BYTES; connection dropped (session_id=${session.id})`,
+        ),
+    });
     const conversation = new Conversation(session, {
       turns: this.turns,
       speech: this.speech,
@@ -208,23 +202,6 @@ export class AgentGateway
       if (resumed) void this.parked.resume(session.id, session.background!);
       conversation.opened();
     });
-  }
-
-  /**
-   * Sends JSON events and binary audio while the socket is open, the deltas of one task of the
-   * event loop joined (delta-joiner.ts); drops a client too slow to read.
-   */
-  private sender(socket: LiveSocket, session: Session): (event: ServerEvent | Buffer) => void {
-    const joiner = new DeltaJoiner((event) => {
-      if (socket.readyState !== socket.OPEN) return;
-      if (Buffer.isBuffer(event)) socket.send(event, { binary: true });
-      else {
-        if (event.type === 'error') this.metrics.error(event.code);
-        socket.send(JSON.stringify(event));
-      }
-      if (socket.bufferedAmount > this.config.ws.maxBufferedBytes) this.dropSlow(socket, session);
-    });
-    return joiner.send;
   }
 
   /**
