@@ -23,12 +23,19 @@ function flood(req: IncomingMessage, res: ServerResponse) {
   pump();
 }
 
-/** One utterance sent, and the error it gets. */
+/**
+ * One utterance sent, and the error it gets; then the words said for it (SPEECH_UNCLEAR_PHRASE,
+ * which the TTS server fails too) are over.
+ */
 async function utterance(ws: WsClient) {
   ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
   const from = ws.messages.length;
   ws.send({ type: 'audio_end' });
-  return ws.waitFor((m) => m.type === 'error', from);
+  const error = await ws.waitFor((m) => m.type === 'error', from);
+  const said = await ws.waitFor((m) => m.type === 'assistant_end' && !m.interrupted, from);
+  expect(said.text).toBe("Sorry, I didn't catch that.");
+  await ws.waitFor((m) => m.type === 'audio_end', ws.messages.indexOf(said));
+  return error;
 }
 
 /** A turn answered "Hello there." whose speech fails: the error it gets, and where its messages begin. */

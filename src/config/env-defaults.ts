@@ -118,6 +118,16 @@ export const DEFAULT_UNCLEAR_PHRASES: Record<string, string> = {
   pt: 'Desculpe, não entendi.',
 };
 
+/** SPEECH_ERROR_PHRASE's default: said when a voice turn failed (the LLM server, the engine). */
+export const DEFAULT_ERROR_PHRASES: Record<string, string> = {
+  en: 'Sorry, something went wrong on my side. Could you say that again?',
+  it: "Mi scusi, c'è stato un problema da parte mia. Può ripetere?",
+  es: 'Perdone, ha habido un problema por mi parte. ¿Puede repetirlo?',
+  fr: 'Pardon, un problème est survenu de mon côté. Pouvez-vous répéter ?',
+  de: 'Entschuldigung, bei mir ist ein Fehler aufgetreten. Können Sie das bitte wiederholen?',
+  pt: 'Desculpe, houve um problema do meu lado. Pode repetir?',
+};
+
 /** SPEECH_CONFIRM_PHRASE's default: asked for a call awaiting approval that has no prompt. */
 export const DEFAULT_CONFIRM_PHRASES: Record<string, string> = {
   en: 'Shall I go ahead?',

@@ -9,6 +9,7 @@ import {
   DEFAULT_TOOL_STILL_PHRASES,
   DEFAULT_TOOL_WAIT_PHRASES,
   DEFAULT_UNCLEAR_PHRASES,
+  DEFAULT_ERROR_PHRASES,
 } from './env-defaults.js';
 import {
   bool,
@@ -45,8 +46,13 @@ export interface SpeechEnv extends TelephonyEnv {
   toolStillMs: number;
   /** By language code, as toolWaitPhrases. */
   toolStillPhrases: Record<string, string>;
-  /** Said before a question asked again (its answer did not fit), by language code. */
+  /**
+   * Said before a question asked again (its answer did not fit), and when the speech-to-text
+   * server failed on what the user said, by language code.
+   */
   unclearPhrases: Record<string, string>;
+  /** Said when a voice turn failed (the LLM server, the engine), by language code. */
+  errorPhrases: Record<string, string>;
   /** Said when the user asks a waiting question or approval to wait ("one moment"), by language. */
   holdPhrases: Record<string, string>;
   /** Said when the user asks whether the agent is there while its calls run, by language. */
@@ -149,6 +155,7 @@ export function parseSpeech(raw: Raw): SpeechEnv {
       DEFAULT_TOOL_STILL_PHRASES,
     ),
     unclearPhrases: phrasePerLanguage(raw, 'SPEECH_UNCLEAR_PHRASE', DEFAULT_UNCLEAR_PHRASES),
+    errorPhrases: phrasePerLanguage(raw, 'SPEECH_ERROR_PHRASE', DEFAULT_ERROR_PHRASES),
     holdPhrases: phrasePerLanguage(raw, 'SPEECH_HOLD_PHRASE', DEFAULT_HOLD_PHRASES),
     stillHerePhrases: phrasePerLanguage(
       raw,

@@ -10,13 +10,14 @@ import { USER_ACTIVITY } from './idle-watch.js';
 import { SessionEnd } from './session-end.js';
 import { PhoneKeys } from './keypad.js';
 import { Utterances } from './utterances.js';
-import { cutPlayback, deliverTurn, takeCut } from './turn-delivery.js';
+import { cutPlayback, deliverTurn, speaks, takeCut } from './turn-delivery.js';
 import { sayTurn } from './said.js';
 import { TurnRateLimit } from './turn-rate-limit.js';
 import { BackgroundCalls, resultMessage } from './background-calls.js';
 import type { ConversationDeps, Started } from './conversation-deps.js';
 import { takeAside } from './user-asides.js';
 import { AfterNotice } from './after-notice.js';
+import { phraseFor } from '../speech/tool-wait.js';
 
 /** One connection's conversation: dispatches client messages, runs turns, speaks and listens. */
 export class Conversation {
@@ -59,12 +60,7 @@ export class Conversation {
       turn: (text) => this.startTurn(this.utterances.withHeld(text)),
     });
     this.end = new SessionEnd(session, deps.speech.config.idle, deps.timeLimit, {
-      say: (text, starting) =>
-        void this.enqueue(async () => {
-          if (session.busy) return;
-          starting?.();
-          await this.startTurn(text, { said: true });
-        }),
+      say: (text, starting) => this.sayAside(text, starting),
       sayLast: (text) =>
         void this.enqueue(() => this.startTurn(text, { said: true, firm: true, last: true })),
       send: deps.send,
@@ -74,7 +70,12 @@ export class Conversation {
     this.utterances = new Utterances(session, this.end, {
       speech: deps.speech,
       send: deps.send,
-      error: (code, message) => this.error(code, message),
+      error: (code, message) => {
+        this.error(code, message);
+        // The caller is not left in silence: they may say it again.
+        if (code === 'stt_failed' && speaks(session, deps.speech))
+          this.sayPhrase(deps.speech.config.unclearPhrases);
+      },
       bargeIn: () => this.bargeIn(true),
       nothingHeard: () => this.resumeCut(),
       // Calls at work, not awaiting approval (a barge-in there is `bargeIn`'s to judge).
@@ -88,6 +89,24 @@ export class Conversation {
 
   private error(code: ErrorCode, message: string): void {
     this.deps.send({ type: 'error', code, message });
+  }
+
+  /**
+   * Says `text` as a turn of its own (`say`) once the messages before it are handled, unless a
+   * turn has begun meanwhile; `starting` just before.
+   */
+  private sayAside(text: string, starting?: () => void): void {
+    void this.enqueue(async () => {
+      if (this.session.busy) return;
+      starting?.();
+      await this.startTurn(text, { said: true });
+    });
+  }
+
+  /** One of `phrases`, in the session's language, said aside (none in a language it lacks). */
+  private sayPhrase(phrases: Record<string, string>): void {
+    const text = phraseFor(phrases, this.session.settings.language);
+    if (text) this.sayAside(text);
   }
 
   /** Queues one frame from the client: text frames are JSON messages, binary frames are audio. */
@@ -293,15 +312,26 @@ export class Conversation {
     if (user)
       for (const result of this.background.take())
         session.history.push({ role: 'user', content: resultMessage(result) });
+    let failed: ErrorCode | undefined;
     session.begin(
       (signal) =>
         deliverTurn(
           session,
           deps,
           said ? sayTurn(session, text, resumed) : deps.turns.run(session, text, signal, heard),
-          { signal, since, logger, judging: () => this.utterances.judged },
+          {
+            signal,
+            since,
+            logger,
+            judging: () => this.utterances.judged,
+            failed: (code) => (failed = code),
+          },
         ).finally(() => {
           this.end.turnEnded(signal.aborted);
+          // A spoken turn that failed (the LLM server, the engine) is not left in silence: once
+          // it is no longer the session's (the next task), unless another has begun.
+          if (failed === 'llm_failed' || failed === 'internal')
+            setImmediate(() => this.sayPhrase(deps.speech.config.errorPhrases));
           // What the history dropped is summarised meanwhile, and kept with the session.
           void deps.turns.summarize(session).then((changed) => (changed ? deps.save() : undefined));
         }),

@@ -6,6 +6,7 @@ import type { Logger } from '@nestjs/common';
 import { share, type Observable } from 'rxjs';
 import type { SpeechService } from '../speech/speech.service.js';
 import { keepSpokenOnly, unheardText } from '../speech/spoken-history.js';
+import type { ErrorCode } from './protocol/error-codes.js';
 import type { ServerEvent, TurnEvent } from './protocol/server-events.js';
 import { SpeechCut, type Playback, type Session } from './session.js';
 import { speechOut } from './speech-out.js';
@@ -31,6 +32,10 @@ export function drain<T>(source$: Observable<T>, next: (value: T) => void): Prom
  */
 const HEARD_TAIL_MS = 150;
 
+/** Whether the session's answers are spoken. */
+export const speaks = ({ settings }: Session, speech: Pick<SpeechService, 'canSpeak'>): boolean =>
+  settings.modality === 'voice' && settings.tts && speech.canSpeak;
+
 /** Delivers the turn `source$` of `session`; `since`: when the user's turn ended. */
 export async function deliverTurn(
   session: Session,
@@ -41,16 +46,19 @@ export async function deliverTurn(
     since,
     logger,
     judging,
+    failed,
   }: {
     signal: AbortSignal;
     since: number;
     logger: Logger;
     /** The user's words said over the turn, still to be judged: its speech waits for them. */
     judging?: () => Promise<void> | undefined;
+    /** A spoken turn sent an `error` event: its code. */
+    failed?: (code: ErrorCode) => void;
   },
 ): Promise<void> {
   const settings = session.settings;
-  const speaking = settings.modality === 'voice' && settings.tts && deps.speech.canSpeak;
+  const speaking = speaks(session, deps.speech);
   const out = speaking
     ? await speechOut(settings, deps.speech.tts.sampleRate, deps.send)
     : undefined;
@@ -83,6 +91,7 @@ export async function deliverTurn(
   let whole = false;
   const sent = (event: TurnEvent) => {
     if (event.type === 'assistant_end' && !event.interrupted) whole = true;
+    else if (event.type === 'error') failed?.(event.code);
     deps.send(event);
   };
   work.push(drain(turn$, speaking ? sent : deps.send));
