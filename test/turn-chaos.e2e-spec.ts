@@ -20,7 +20,11 @@ import { postTools, writeToolsFile } from './support/tools-file.js';
 import { WsClient, type Msg } from './support/ws-client.js';
 import { acknowledges } from '../src/orchestrator/hold-on.js';
 import { SUMMARY_INSTRUCTIONS } from '../src/orchestrator/history-summary.js';
+import { DEFAULT_ERROR_PHRASES, DEFAULT_UNCLEAR_PHRASES } from '../src/config/env-defaults.js';
 import type { Script } from './support/fake-llm.js';
+
+/** What a voice session hears after a failed turn or transcription (SPEECH_ERROR_PHRASE, …). */
+const APOLOGIES = new Set([DEFAULT_ERROR_PHRASES.en, DEFAULT_UNCLEAR_PHRASES.en]);
 
 /** A request for a summary of the turns the history dropped (LLM_HISTORY_SUMMARY). */
 const summarising = (body: Record<string, any>) =>
@@ -103,10 +107,16 @@ describe.each(['memory', 'redis'])(
      * The turns a link has started: its user_texts, and the utterances heard as words, but for
      * those taken as a yes or no to calls awaiting approval (each answer's `tool_confirmed`
      * events come together, one per call), and those heard out while calls ran that only
-     * acknowledge ("Yes."); and the answers an utterance of no words cut, said on (`resumed`).
+     * acknowledge ("Yes."); and the answers an utterance of no words cut, said on (`resumed`);
+     * and the phrases a voice session hears after a turn that failed, or a transcription that
+     * did (each its own turn, one delta; said on after a noise cut it, a `resumed` one).
      */
     const due = (l: Link) =>
       l.turns +
+      l.ws.messages.filter(
+        (m, i, all) =>
+          m.type === 'assistant_delta' && APOLOGIES.has(m.text) && !all[i + 1]?.resumed,
+      ).length +
       l.ws.messages.filter((m) => m.type === 'transcript' && m.text !== '').length +
       l.ws.messages.filter((m) => m.type === 'assistant_end' && m.resumed).length -
       l.ws.messages.filter(
