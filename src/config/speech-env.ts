@@ -70,6 +70,8 @@ export interface SpeechEnv extends TelephonyEnv {
     espeakWorkers: number;
     /** The speech of sentences said again and again, kept (bytes; 0: none kept). */
     cacheBytes: number;
+    /** Who says a sentence the TTS server failed (TTS_FALLBACK): the bundled eSpeak NG, or no one. */
+    fallback: 'espeak' | 'none';
   };
   stt: {
     provider: 'openai' | 'none';
@@ -174,6 +176,7 @@ export function parseSpeech(raw: Raw): SpeechEnv {
       timeoutSecs: num(raw, 'TTS_TIMEOUT_SECS', 30, 0, 3600),
       espeakWorkers: int(raw, 'TTS_ESPEAK_WORKERS', 1, 1, 32),
       cacheBytes: int(raw, 'TTS_CACHE_MB', 16, 0, 4096) * 1024 * 1024,
+      fallback: oneOf(raw, 'TTS_FALLBACK', 'none', ['espeak', 'none'] as const),
     },
     stt: {
       provider: stt,

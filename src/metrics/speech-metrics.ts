@@ -15,6 +15,7 @@ export class SpeechMetrics {
   private readonly ttsFirstAudio: Histogram<'provider'>;
   private readonly requests: Counter<'kind' | 'provider' | 'outcome'>;
   private readonly cacheHits: Counter<'provider'>;
+  private readonly fallbacks: Counter;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -50,6 +51,16 @@ export class SpeechMetrics {
       labelNames: ['provider'],
       registers,
     });
+    this.fallbacks = new Counter({
+      name: 'agent_engine_tts_fallback_sentences_total',
+      help: 'Sentences said by the bundled eSpeak NG because the TTS server failed (TTS_FALLBACK=espeak)',
+      registers,
+    });
+  }
+
+  /** A sentence was said by the fallback engine. */
+  fellBack(): void {
+    this.fallbacks.inc();
   }
 
   /** A sentence was said from the cache. */

@@ -6,45 +6,28 @@
  * out. Pure: no Nest import.
  */
 import { LRUCache } from 'lru-cache';
-import { TtsEngine, type SynthesisRequest } from './tts-engine.js';
+import { WrappingTtsEngine, type TtsEngine, type SynthesisRequest } from './tts-engine.js';
 
 /** How many sentences are remembered as seen once, waiting for a second synthesis. */
 const SEEN = 4096;
 
-export class CachedTtsEngine extends TtsEngine {
+export class CachedTtsEngine extends WrappingTtsEngine {
   private readonly audio: LRUCache<string, Buffer>;
   private readonly seen = new LRUCache<string, true>({ max: SEEN });
 
   constructor(
-    private readonly inner: TtsEngine,
+    inner: TtsEngine,
     maxBytes: number,
     /** A sentence said from the cache. */
     private readonly onHit: () => void = () => undefined,
   ) {
-    super();
+    super(inner);
     this.audio = new LRUCache<string, Buffer>({
       maxSize: maxBytes,
       // No one sentence takes more than an eighth of the cache.
       maxEntrySize: Math.max(1, Math.floor(maxBytes / 8)),
       sizeCalculation: (pcm) => Math.max(1, pcm.length),
     });
-  }
-
-  get provider(): TtsEngine['provider'] {
-    return this.inner.provider;
-  }
-
-  get sampleRate(): number {
-    return this.inner.sampleRate;
-  }
-
-  override warmUp(): void {
-    this.inner.warmUp();
-  }
-
-  /** The engine's own end (eSpeak's worker threads stop): Nest sees this one, not it. */
-  async onModuleDestroy(): Promise<void> {
-    await (this.inner as { onModuleDestroy?: () => Promise<void> }).onModuleDestroy?.();
   }
 
   async *synthesize(request: SynthesisRequest): AsyncIterable<Buffer> {

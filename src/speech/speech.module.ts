@@ -1,8 +1,9 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { speechConfig, type SpeechConfig } from '../config/app.config.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { CachedTtsEngine } from './cached-tts.engine.js';
 import { EspeakTtsEngine } from './espeak-tts.engine.js';
+import { FALLBACK_PAUSE_MS, FallbackTtsEngine } from './fallback-tts.engine.js';
 import { NoTtsEngine, OpenAiTtsEngine } from './openai-tts.engine.js';
 import { SpeechService } from './speech.service.js';
 import { NoSttEngine, OpenAiSttEngine, SttEngine } from './stt-engine.js';
@@ -14,14 +15,25 @@ import { TtsEngine } from './tts-engine.js';
       provide: TtsEngine,
       inject: [speechConfig.KEY, EngineMetrics],
       useFactory: (config: SpeechConfig, metrics: EngineMetrics): TtsEngine => {
-        const { provider, cacheBytes } = config.tts;
+        const { provider, cacheBytes, espeakWorkers } = config.tts;
         if (provider === 'none') return new NoTtsEngine();
         const engine =
-          provider === 'espeak'
-            ? new EspeakTtsEngine(config.tts.espeakWorkers)
-            : new OpenAiTtsEngine(config);
-        if (cacheBytes === 0) return engine;
-        return new CachedTtsEngine(engine, cacheBytes, () => metrics.speech.cacheHit(provider));
+          provider === 'espeak' ? new EspeakTtsEngine(espeakWorkers) : new OpenAiTtsEngine(config);
+        const kept =
+          cacheBytes === 0
+            ? engine
+            : new CachedTtsEngine(engine, cacheBytes, () => metrics.speech.cacheHit(provider));
+        if (provider !== 'openai' || config.tts.fallback === 'none') return kept;
+        // Outside the cache: eSpeak's speech of a sentence is not kept as the server's.
+        const logger = new Logger('TtsFallback');
+        return new FallbackTtsEngine(kept, new EspeakTtsEngine(espeakWorkers), {
+          fellBack: (why) =>
+            logger.warn(
+              `TTS server failed (${why}): sentences are said by eSpeak NG (TTS_FALLBACK), the server tried again in ${FALLBACK_PAUSE_MS / 1000} s`,
+            ),
+          recovered: () => logger.log('TTS server speaks again'),
+          said: () => metrics.speech.fellBack(),
+        });
       },
     },
     {

@@ -19,6 +19,34 @@ export abstract class TtsEngine {
   warmUp(): void {}
 }
 
+type Ending = { onModuleDestroy?: () => Promise<void> };
+
+/**
+ * An engine around another (a cache, a fallback): it speaks at that one's rate, as its provider,
+ * and ends with it (eSpeak's worker threads stop: Nest sees the outer engine only).
+ */
+export abstract class WrappingTtsEngine extends TtsEngine {
+  constructor(protected readonly inner: TtsEngine) {
+    super();
+  }
+
+  get provider(): TtsEngine['provider'] {
+    return this.inner.provider;
+  }
+
+  get sampleRate(): number {
+    return this.inner.sampleRate;
+  }
+
+  override warmUp(): void {
+    this.inner.warmUp();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await (this.inner as Ending).onModuleDestroy?.();
+  }
+}
+
 /** Keeps chunk boundaries on whole 16-bit samples when a stream splits one. */
 export async function* wholeSamples(chunks: AsyncIterable<Uint8Array>): AsyncIterable<Buffer> {
   let carry: Buffer | undefined;
