@@ -9,7 +9,7 @@ import type { ConfirmKeys } from '../config/env-values.js';
 import type { SessionLimit } from '../config/env.js';
 import type { UserAside } from '../metrics/engine-metrics.js';
 
-/** How a turn comes (see `startTurn`). */
+/** How a turn comes (see `TurnStarter.start`). */
 export type Started = {
   since?: number;
   heard?: Transcription;

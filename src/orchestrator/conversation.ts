@@ -10,44 +10,38 @@ import { USER_ACTIVITY } from './idle-watch.js';
 import { SessionEnd } from './session-end.js';
 import { PhoneKeys } from './keypad.js';
 import { Utterances } from './utterances.js';
-import { cutPlayback, deliverTurn, speaks, takeCut } from './turn-delivery.js';
-import { sayTurn } from './said.js';
-import { TurnRateLimit } from './turn-rate-limit.js';
-import { BackgroundCalls, resultMessage } from './background-calls.js';
-import type { ConversationDeps, Started } from './conversation-deps.js';
-import { takeAside } from './user-asides.js';
-import { AfterNotice } from './after-notice.js';
-import { phraseFor } from '../speech/tool-wait.js';
+import { cutPlayback, speaks } from './turn-delivery.js';
+import { BackgroundCalls } from './background-calls.js';
+import type { ConversationDeps } from './conversation-deps.js';
+import { TurnStarter } from './turn-start.js';
 
 /** One connection's conversation: dispatches client messages, runs turns, speaks and listens. */
 export class Conversation {
   private readonly logger = new Logger(Conversation.name);
   /** What the user says (audio), heard and answered. */
-  private readonly utterances: Utterances;
+  readonly utterances: Utterances;
   /** Keys pressed on the caller's phone, gathered into entries. */
   private readonly keys: PhoneKeys;
-  /** The session's end by the engine: the model's `end_session` call, a silent user. */
-  private readonly end: SessionEnd;
+  /** The session's end by the engine: the model's `end_session` call, a silent user, the time. */
+  readonly end: SessionEnd;
   /** Client messages are handled one after another, in arrival order. */
   private inbox: Promise<void> = Promise.resolve();
   /** The engine is stopping: the turn in progress may finish, no new one starts. */
-  private draining = false;
-  private readonly turnLimit: TurnRateLimit;
+  draining = false;
   /** Calls of `"background": true` tools, running as long as the connection. */
-  private readonly background: BackgroundCalls;
-  /** Turns that came while the agent said what may not be cut: begun, in order, once it is over. */
-  private readonly afterNotice: AfterNotice;
+  readonly background: BackgroundCalls;
+  /** How its turns begin. */
+  private readonly turns: TurnStarter;
 
   constructor(
     readonly session: Session,
     private readonly deps: ConversationDeps,
   ) {
-    this.turnLimit = new TurnRateLimit(deps.maxTurnsPerMinute);
-    this.afterNotice = new AfterNotice(session, (task) => this.enqueue(task));
+    this.turns = new TurnStarter(this, deps, this.logger);
     session.background = this.background = new BackgroundCalls(
       ({ id, name, ok, ms }) => {
         deps.send({ type: 'tool_result', id, name, ok, ms, background: 'done' });
-        void this.enqueue(() => this.tellResults());
+        void this.enqueue(() => this.turns.tellResults());
       },
       (event) => deps.send(event),
     );
@@ -57,12 +51,12 @@ export class Conversation {
       send: deps.send,
       enqueue: (task) => void this.enqueue(task),
       bargeIn: () => this.bargeIn(),
-      turn: (text) => this.startTurn(this.utterances.withHeld(text)),
+      turn: (text) => this.turns.start(this.utterances.withHeld(text)),
     });
     this.end = new SessionEnd(session, deps.speech.config.idle, deps.timeLimit, {
-      say: (text, starting) => this.sayAside(text, starting),
+      say: (text, starting) => this.turns.sayAside(text, starting),
       sayLast: (text) =>
-        void this.enqueue(() => this.startTurn(text, { said: true, firm: true, last: true })),
+        void this.enqueue(() => this.turns.start(text, { said: true, firm: true, last: true })),
       send: deps.send,
       hangUp: deps.hangUp,
       log: (line) => this.logger.log(line),
@@ -74,14 +68,14 @@ export class Conversation {
         this.error(code, message);
         // The caller is not left in silence: they may say it again.
         if (code === 'stt_failed' && speaks(session, deps.speech))
-          this.sayPhrase(deps.speech.config.unclearPhrases);
+          this.turns.sayPhrase(deps.speech.config.unclearPhrases);
       },
       bargeIn: () => this.bargeIn(true),
-      nothingHeard: () => this.resumeCut(),
+      nothingHeard: () => this.turns.resumeCut(),
       // Calls at work, not awaiting approval (a barge-in there is `bargeIn`'s to judge).
       calling: () => session.approvals.size === 0 && (session.waits?.calling ?? false),
       firm: () => session.firm,
-      answer: (text, since, heard, heardOut) => this.startTurn(text, { since, heard, heardOut }),
+      answer: (text, since, heard, heardOut) => this.turns.start(text, { since, heard, heardOut }),
       later: (task) => void this.enqueue(task),
       unfinished: deps.unfinished,
     });
@@ -89,24 +83,6 @@ export class Conversation {
 
   private error(code: ErrorCode, message: string): void {
     this.deps.send({ type: 'error', code, message });
-  }
-
-  /**
-   * Says `text` as a turn of its own (`say`) once the messages before it are handled, unless a
-   * turn has begun meanwhile; `starting` just before.
-   */
-  private sayAside(text: string, starting?: () => void): void {
-    void this.enqueue(async () => {
-      if (this.session.busy) return;
-      starting?.();
-      await this.startTurn(text, { said: true });
-    });
-  }
-
-  /** One of `phrases`, in the session's language, said aside (none in a language it lacks). */
-  private sayPhrase(phrases: Record<string, string>): void {
-    const text = phraseFor(phrases, this.session.settings.language);
-    if (text) this.sayAside(text);
   }
 
   /** Queues one frame from the client: text frames are JSON messages, binary frames are audio. */
@@ -135,9 +111,9 @@ export class Conversation {
     if (USER_ACTIVITY.has(message.type)) this.end.activity();
     switch (message.type) {
       case 'user_text':
-        return this.startTurn(this.utterances.withHeld(message.text));
+        return this.turns.start(this.utterances.withHeld(message.text));
       case 'say':
-        return this.startTurn(message.text, {
+        return this.turns.start(message.text, {
           said: true,
           ...(message.interruptible === false && { firm: true }),
         });
@@ -197,18 +173,6 @@ export class Conversation {
       await session.cancel(bySpeech ? new SpeechCut() : undefined);
   }
 
-  /**
-   * The user's voice cut the answer, and the utterance held no words after all (a cough, a door,
-   * a noise taken for speech): the answer goes on from where it was cut, its history as it was —
-   * unless anything has happened since, or it was long ago.
-   */
-  private async resumeCut(): Promise<void> {
-    const rest = takeCut(this.session);
-    if (rest === undefined) return;
-    this.deps.aside('noise');
-    await this.startTurn(rest, { said: true, resumed: true });
-  }
-
   /** The connection is open, its session resumed or new: the conversation's time counts. */
   opened(): void {
     this.end.time.start();
@@ -258,84 +222,5 @@ export class Conversation {
     // During a turn the history is half-written: the turn's end saves both.
     if (!this.session.busy) void this.deps.save();
     this.deps.send(settingsUpdated(this.session.settings, this.deps.speech.tts));
-  }
-
-  /**
-   * Background calls' results that have come: a turn of their own tells them once no other turn
-   * is in progress and the user is not speaking (the user's turn carries them, see `startTurn`).
-   */
-  private async tellResults(): Promise<void> {
-    if (!this.background.waiting || !this.deps.connected()) return;
-    if (this.session.busy)
-      return void this.session.idle().then(() => this.enqueue(() => this.tellResults()));
-    // Not over the user: their turn, when it comes, carries the results.
-    if (this.utterances.hearing)
-      return void setTimeout(() => void this.enqueue(() => this.tellResults()), 200);
-    const told = this.background.take().map(resultMessage).join('\n\n');
-    await this.startTurn(told, { told: true });
-  }
-
-  /**
-   * A turn answering `text`, or saying it (`said`), or telling background results (`told`: not the
-   * user's, so it answers no approval, counts against no limit and cuts no answer still playing);
-   * `since`: when the user's turn ended, `heard`: its transcription, `heardOut`: said while calls
-   * ran (see Utterances).
-   */
-  private async startTurn(text: string, started: Started = {}): Promise<void> {
-    const { since = performance.now(), heard, said = false, told = false } = started;
-    const { heardOut = false, resumed = false, firm = false, last = false } = started;
-    // Past the time limit (SESSION_MAX_SECS), only the goodbye is said.
-    if (this.end.time.reached && !last) return;
-    // What comes while the agent says what may not be cut waits for its end (timed from then).
-    const later = () => this.startTurn(text, { ...started, since: undefined });
-    if (!told && this.afterNotice.defer(later)) return;
-    const user = !said && !told;
-    const asked = { heard, heardOut, user, resumed };
-    const aside = takeAside(this.session, text, asked, this.deps.confirmPhrases, this.deps.send);
-    if (aside === 'continues') return this.resumeCut();
-    if (aside === 'acknowledged' || aside === 'checked') return this.deps.aside(aside);
-    if (aside) return;
-    // Over the limit, the turn in progress goes on: nothing would replace it.
-    if (!told && !resumed && !last && !this.turnLimit.admit())
-      return this.error(
-        'rate_limited',
-        `more than ${this.deps.maxTurnsPerMinute} turns in a minute (WS_MAX_TURNS_PER_MINUTE): wait a moment; nothing was started`,
-      );
-    if (!told && !this.session.firm) cutPlayback(this.session, this.deps, this.logger);
-    await this.session.cancel();
-    // The client has gone, or is going (a message then a close): start nothing for nobody.
-    if (!this.deps.connected()) return;
-    if (this.draining && !told)
-      return this.error('shutting_down', 'the server is shutting down: reconnect to continue');
-    const { session, deps, logger } = this;
-    // Results that came while nothing told them go to the model with the user's words.
-    if (user)
-      for (const result of this.background.take())
-        session.history.push({ role: 'user', content: resultMessage(result) });
-    let failed: ErrorCode | undefined;
-    session.begin(
-      (signal) =>
-        deliverTurn(
-          session,
-          deps,
-          said ? sayTurn(session, text, resumed) : deps.turns.run(session, text, signal, heard),
-          {
-            signal,
-            since,
-            logger,
-            judging: () => this.utterances.judged,
-            failed: (code) => (failed = code),
-          },
-        ).finally(() => {
-          this.end.turnEnded(signal.aborted);
-          // A spoken turn that failed (the LLM server, the engine) is not left in silence: once
-          // it is no longer the session's (the next task), unless another has begun.
-          if (failed === 'llm_failed' || failed === 'internal')
-            setImmediate(() => this.sayPhrase(deps.speech.config.errorPhrases));
-          // What the history dropped is summarised meanwhile, and kept with the session.
-          void deps.turns.summarize(session).then((changed) => (changed ? deps.save() : undefined));
-        }),
-      !firm,
-    );
   }
 }
