@@ -1,8 +1,8 @@
 /**
- * A conversation's time limit (its `max_secs`, or SESSION_MAX_SECS), counted from its first connection (a resumed
- * session's too): when its time is up, the turn in progress ends first (cut if it takes longer than
- * the grace), no other turn starts, the agent says its goodbye, which no one can cut, and the
- * session ends, not to be resumed. Pure: no Nest import.
+ * A conversation's time limit (its `max_secs`, or SESSION_MAX_SECS), counted from its first
+ * connection (a resumed session's too): when its time is up, the turn in progress ends first (cut
+ * if it takes longer than the grace), no other turn starts, the agent says its goodbye, which no
+ * one can cut, and the session ends, not to be resumed. Pure: no Nest import.
  */
 import type { SessionLimit } from '../config/env.js';
 import { phraseFor } from '../speech/tool-wait.js';
