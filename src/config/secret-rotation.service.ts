@@ -45,6 +45,10 @@ const TAKE_UP: Record<RotatingSecret, (next: Env, live: Live) => void> = {
   },
   TTS_API_KEY: (next, live) => (live.speech.tts.apiKey = next.speech.tts.apiKey),
   STT_API_KEY: (next, live) => (live.speech.stt.apiKey = next.speech.stt.apiKey),
+  STT_FALLBACK_API_KEY: (next, live) => {
+    if (live.speech.stt.fallback && next.speech.stt.fallback)
+      live.speech.stt.fallback.apiKey = next.speech.stt.fallback.apiKey;
+  },
   TWILIO_AUTH_TOKEN: (next, live) => (live.speech.twilio.authToken = next.speech.twilio.authToken),
   TWILIO_WEBHOOKS_SHARED_KEY: (next, live) =>
     (live.speech.twilio.webhooksSharedKey = next.speech.twilio.webhooksSharedKey),

@@ -65,6 +65,7 @@ describe('SecretRotation', () => {
       first[name] = value;
     }
     process.env.LLM_FALLBACK_BASE_URL = 'http://fallback:8000/v1';
+    process.env.STT_FALLBACK_BASE_URL = 'http://stt-fallback:8000/v1';
     const config = live();
     useEgress({ proxy: first.EGRESS_PROXY!, noProxy: [] });
     const rotation = rotationOf(config);
@@ -81,6 +82,7 @@ describe('SecretRotation', () => {
       LLM_FALLBACK_EXTRA_HEADERS: config.llm.fallback!.extraHeaders['x-team'],
       TTS_API_KEY: config.speech.tts.apiKey,
       STT_API_KEY: config.speech.stt.apiKey,
+      STT_FALLBACK_API_KEY: config.speech.stt.fallback!.apiKey,
       SESSION_WEBHOOK_SECRET: config.sessions.webhookSecret,
       TWILIO_AUTH_TOKEN: config.speech.twilio.authToken,
       TWILIO_WEBHOOKS_SHARED_KEY: config.speech.twilio.webhooksSharedKey,

@@ -84,6 +84,8 @@ export interface SpeechEnv extends TelephonyEnv {
     detectLanguage: boolean;
     /** The languages the session follows (their primary codes); empty: any. */
     followLanguages: string[];
+    /** A second server for the utterances the first fails (STT_FALLBACK_*). */
+    fallback?: { baseUrl: string; apiKey: string; model: string };
   };
   /** Voice activity detection: the engine hears when the user starts and stops speaking. */
   vad: VadSettings;
@@ -186,6 +188,7 @@ export function parseSpeech(raw: Raw): SpeechEnv {
       maxSeconds: num(raw, 'STT_MAX_SECONDS', 30, 0, 600),
       timeoutSecs: num(raw, 'STT_TIMEOUT_SECS', 30, 0, 3600),
       ...detectedLanguages(raw),
+      ...sttFallback(raw),
     },
     vad: {
       silenceMs: int(raw, 'VAD_SILENCE_MS', 0, 0, 10_000),
@@ -195,4 +198,12 @@ export function parseSpeech(raw: Raw): SpeechEnv {
     },
     ...parseTelephony(raw),
   };
+}
+
+/** STT_FALLBACK_BASE_URL, its key and model; none when it is not set. */
+function sttFallback(raw: Raw): Pick<SpeechEnv['stt'], 'fallback'> {
+  const baseUrl = httpUrl(raw, 'STT_FALLBACK_BASE_URL', '', ['/audio/transcriptions']);
+  if (!baseUrl) return {};
+  const model = present(raw, 'STT_FALLBACK_MODEL') ?? present(raw, 'STT_MODEL') ?? 'whisper-1';
+  return { fallback: { baseUrl, apiKey: present(raw, 'STT_FALLBACK_API_KEY') ?? '', model } };
 }

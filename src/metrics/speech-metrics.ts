@@ -16,6 +16,7 @@ export class SpeechMetrics {
   private readonly requests: Counter<'kind' | 'provider' | 'outcome'>;
   private readonly cacheHits: Counter<'provider'>;
   private readonly fallbacks: Counter;
+  private readonly sttFallbacks: Counter;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -56,6 +57,16 @@ export class SpeechMetrics {
       help: 'Sentences said by the bundled eSpeak NG because the TTS server failed (TTS_FALLBACK=espeak)',
       registers,
     });
+    this.sttFallbacks = new Counter({
+      name: 'agent_engine_stt_fallback_utterances_total',
+      help: 'Utterances transcribed by STT_FALLBACK_BASE_URL because the speech-to-text server failed',
+      registers,
+    });
+  }
+
+  /** An utterance was transcribed by the fallback server. */
+  sttFellBack(): void {
+    this.sttFallbacks.inc();
   }
 
   /** A sentence was said by the fallback engine. */

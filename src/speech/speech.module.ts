@@ -3,7 +3,9 @@ import { speechConfig, type SpeechConfig } from '../config/app.config.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { CachedTtsEngine } from './cached-tts.engine.js';
 import { EspeakTtsEngine } from './espeak-tts.engine.js';
-import { FALLBACK_PAUSE_MS, FallbackTtsEngine } from './fallback-tts.engine.js';
+import { FallbackTtsEngine } from './fallback-tts.engine.js';
+import { FallbackSttEngine } from './fallback-stt.engine.js';
+import { FAILOVER_PAUSE_MS } from '../common/failover.js';
 import { NoTtsEngine, OpenAiTtsEngine } from './openai-tts.engine.js';
 import { SpeechService } from './speech.service.js';
 import { NoSttEngine, OpenAiSttEngine, SttEngine } from './stt-engine.js';
@@ -29,7 +31,7 @@ import { TtsEngine } from './tts-engine.js';
         return new FallbackTtsEngine(kept, new EspeakTtsEngine(espeakWorkers), {
           fellBack: (why) =>
             logger.warn(
-              `TTS server failed (${why}): sentences are said by eSpeak NG (TTS_FALLBACK), the server tried again in ${FALLBACK_PAUSE_MS / 1000} s`,
+              `TTS server failed (${why}): sentences are said by eSpeak NG (TTS_FALLBACK), the server tried again in ${FAILOVER_PAUSE_MS / 1000} s`,
             ),
           recovered: () => logger.log('TTS server speaks again'),
           said: () => metrics.speech.fellBack(),
@@ -38,9 +40,21 @@ import { TtsEngine } from './tts-engine.js';
     },
     {
       provide: SttEngine,
-      inject: [speechConfig.KEY],
-      useFactory: (config: SpeechConfig): SttEngine =>
-        config.stt.provider === 'openai' ? new OpenAiSttEngine(config) : new NoSttEngine(),
+      inject: [speechConfig.KEY, EngineMetrics],
+      useFactory: (config: SpeechConfig, metrics: EngineMetrics): SttEngine => {
+        if (config.stt.provider === 'none') return new NoSttEngine();
+        const server = new OpenAiSttEngine(config);
+        if (!config.stt.fallback) return server;
+        const logger = new Logger('SttFallback');
+        return new FallbackSttEngine(server, new OpenAiSttEngine(config, 'fallback'), {
+          fellBack: (why) =>
+            logger.warn(
+              `speech-to-text server failed (${why}): utterances go to STT_FALLBACK_BASE_URL, the server tried again in ${FAILOVER_PAUSE_MS / 1000} s`,
+            ),
+          recovered: () => logger.log('speech-to-text server transcribes again'),
+          heard: () => metrics.speech.sttFellBack(),
+        });
+      },
     },
     SpeechService,
   ],

@@ -36,17 +36,32 @@ class VerboseRefused extends Error {}
 /** The most of a transcription read: an utterance of STT_MAX_SECONDS says far less. */
 const ANSWER_MAX_BYTES = 1024 * 1024;
 
-/** `POST {STT_BASE_URL}/audio/transcriptions` (speaches/faster-whisper, whisper.cpp server, OpenAI). */
+/**
+ * `POST {STT_BASE_URL}/audio/transcriptions` (speaches/faster-whisper, whisper.cpp server, OpenAI);
+ * `fallback`: STT_FALLBACK_BASE_URL's, with its own key and model (and no client certificate).
+ */
 @Injectable()
 export class OpenAiSttEngine extends SttEngine {
   readonly provider = 'openai' as const;
   private readonly logger = new Logger('SttEngine');
+  /** The server as errors and warnings name it. */
+  private readonly name: string;
 
   /** The server refused `verbose_json`: the language is no longer asked of it. */
   private noDetection = false;
 
-  constructor(@Inject(speechConfig.KEY) private readonly config: SpeechConfig) {
+  constructor(
+    @Inject(speechConfig.KEY) private readonly config: SpeechConfig,
+    private readonly which: 'server' | 'fallback' = 'server',
+  ) {
     super();
+    this.name = which === 'server' ? 'speech-to-text server' : 'fallback speech-to-text server';
+  }
+
+  /** Where, with what key and model, read at each request (a rotated key counts at once). */
+  private get server(): { baseUrl: string; apiKey: string; model: string } {
+    const { stt } = this.config;
+    return this.which === 'server' ? stt : stt.fallback!;
   }
 
   async transcribe(
@@ -62,7 +77,7 @@ export class OpenAiSttEngine extends SttEngine {
       if (!(error instanceof VerboseRefused)) throw error;
       this.noDetection = true;
       this.logger.warn(
-        `the speech-to-text server does not tell the language it heard (${error.message}): utterances go with the session's language from now on, and STT_DETECT_LANGUAGE does nothing`,
+        `the ${this.name} does not tell the language it heard (${error.message}): utterances go with the session's language from now on, and STT_DETECT_LANGUAGE does nothing`,
       );
       return this.send(pcm, language, signal);
     }
@@ -75,45 +90,46 @@ export class OpenAiSttEngine extends SttEngine {
     signal: AbortSignal,
   ): Promise<Transcribed> {
     const { stt } = this.config;
+    const server = this.server;
     const form = new FormData();
     form.append(
       'file',
       new Blob([wavOf(pcm, STT_SAMPLE_RATE)], { type: 'audio/wav' }),
       'utterance.wav',
     );
-    form.append('model', stt.model);
+    form.append('model', server.model);
     // Without a hint the server detects the language; `verbose_json` says which it heard.
     if (language) form.append('language', languageCode(language));
     form.append('response_format', language ? 'json' : 'verbose_json');
     const headers: Record<string, string> = {};
-    if (stt.apiKey) headers.Authorization = `Bearer ${stt.apiKey}`;
+    if (server.apiKey) headers.Authorization = `Bearer ${server.apiKey}`;
     let response: Response;
     let body: string;
     try {
       const send = () =>
         egressFetch(
-          endpointOf(stt.baseUrl, '/audio/transcriptions'),
+          endpointOf(server.baseUrl, '/audio/transcriptions'),
           {
             method: 'POST',
             headers,
             body: form,
             signal: AbortSignal.any([signal, AbortSignal.timeout(stt.timeoutSecs * 1000)]),
           },
-          this.config.clientTls,
+          this.which === 'server' ? this.config.clientTls : undefined,
         );
       const { retries } = this.config;
-      const warn = retryWarning(this.logger, 'speech-to-text server', retries);
+      const warn = retryWarning(this.logger, this.name, retries);
       response = await sendWithRetries(send, retries, signal, warn);
       const read = await boundedText(response, response.ok ? ANSWER_MAX_BYTES : ERROR_BODY_BYTES);
       if (response.ok && read.more)
         throw new Error(
-          `the speech-to-text server answered more than ${ANSWER_MAX_BYTES / 1048576} MiB: no transcription is that long`,
+          `the ${this.name} answered more than ${ANSWER_MAX_BYTES / 1048576} MiB: no transcription is that long`,
         );
       body = read.text;
     } catch (error) {
       if (signal.aborted) throw error;
       throw speechFailure(error, {
-        name: 'speech-to-text server',
+        name: this.name,
         timeoutSetting: 'STT_TIMEOUT_SECS',
         timeoutSecs: stt.timeoutSecs,
       });
@@ -121,15 +137,11 @@ export class OpenAiSttEngine extends SttEngine {
     if (!language && response.status === 400 && /verbose_json|response_format/i.test(body))
       throw new VerboseRefused(`HTTP 400: ${body.slice(0, 300)}`);
     if (!response.ok)
-      throw new Error(
-        `speech-to-text server answered HTTP ${response.status}: ${body.slice(0, 300)}`,
-      );
+      throw new Error(`${this.name} answered HTTP ${response.status}: ${body.slice(0, 300)}`);
     // A page (a proxy's, a login's) is no transcription: read as one, it would be the user's words.
     const { type } = mediaType(response.headers.get('content-type'));
     if (type === 'text/html' || type === 'application/xhtml+xml')
-      throw new Error(
-        `speech-to-text server answered ${type}, not a transcription: ${excerpt(body)}`,
-      );
+      throw new Error(`${this.name} answered ${type}, not a transcription: ${excerpt(body)}`);
     try {
       const answer = JSON.parse(body) as { text?: unknown; language?: unknown };
       const heardIn = detectedLanguage(answer.language);
@@ -138,7 +150,7 @@ export class OpenAiSttEngine extends SttEngine {
     } catch {
       return { text: body.trim() };
     }
-    throw new Error('speech-to-text server answered without a "text" field');
+    throw new Error(`${this.name} answered without a "text" field`);
   }
 }
 
