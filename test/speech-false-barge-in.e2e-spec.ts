@@ -12,15 +12,18 @@ describe('a barge-in that holds no words', () => {
   const rig = useVoiceRig({ VAD_SILENCE_MS: '300', SPEECH_AUDIO_LEAD_MS: '300' });
   const { llm, speech } = rig;
 
-  /** The answer, cut by a sound 1.4 s into its speech (its second sentence playing). */
+  /**
+   * The answer, cut by a sound 2.6 s into its speech (its second sentence playing: the sound is
+   * heard well before that sentence ends, on a loaded machine too).
+   */
   async function cutAnswer(ws: WsClient, transcript: string, next?: string) {
-    speech.seconds = 1; // each sentence: 1 s of speech
+    speech.seconds = 2; // each sentence: 2 s of speech
     llm.enqueue(sseText(ANSWER), ...(next ? [sseText([next])] : []));
     const from = ws.messages.length;
     ws.send({ type: 'user_text', text: 'Where is my order?' });
     await ws.waitFor((m) => m.type === 'audio', from);
     const firstAudio = performance.now();
-    await new Promise((resolve) => setTimeout(resolve, 1400 - (performance.now() - firstAudio)));
+    await new Promise((resolve) => setTimeout(resolve, 2600 - (performance.now() - firstAudio)));
     speech.transcript = transcript;
     sound(ws);
     const cut = await ws.waitFor((m) => m.type === 'assistant_end' && m.heard === true, from);
