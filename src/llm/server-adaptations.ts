@@ -56,10 +56,14 @@ function withReasoning(message: ChatMessage, sent: boolean): ChatMessage {
 /** `message` with an empty string for a null content. */
 const withStringContent = (message: ChatMessage): ChatMessage =>
   message.role === 'assistant' && message.content === null ? { ...message, content: '' } : message;
-/** `message` with its control tokens broken (see special-tokens.ts), `defused` told of them. */
-function withDefusedTokens(message: ChatMessage, defused: Defused): ChatMessage {
+/**
+ * `message` with its control tokens broken (see special-tokens.ts), `defused` told of them (none:
+ * told already, the message written anew after an adaptation was learned).
+ */
+function withDefusedTokens(message: ChatMessage, defused: Defused | undefined): ChatMessage {
   const out = defusedMessage(message);
   if (out.found.length === 0) return message;
+  if (!defused) return out.message;
   if (message.role === 'tool')
     defused('tool_result', `a tool result (call_id=${message.tool_call_id})`, out.found);
   else if (message.role === 'user') defused('user', "a user's message", out.found);
@@ -134,6 +138,9 @@ export class ServerAdaptations {
   private readonly bare = new WeakMap<Record<string, unknown>, Record<string, unknown>>();
 
   private readonly defused: Defused | undefined;
+  /** The messages, and the tools' definitions (name and tokens), whose control tokens were told of. */
+  private readonly toldMessages = new WeakSet<ChatMessage>();
+  private readonly toldTools = new Set<string>();
 
   /**
    * `defused`, when given, breaks the control tokens in the messages (but the system's) and the
@@ -150,7 +157,11 @@ export class ServerAdaptations {
     if (defused)
       this.toolItem = (json, name) => {
         const { text, found } = defuseSpecialTokens(json);
-        if (found.length > 0) defused('tool_definition', `tool '${name}''s definition`, found);
+        const told = `${name}\u0000${found.join('\u0000')}`;
+        if (found.length > 0 && !this.toldTools.has(told)) {
+          this.toldTools.add(told);
+          defused('tool_definition', `tool '${name}''s definition`, found);
+        }
         return text;
       };
   }
@@ -218,8 +229,12 @@ export class ServerAdaptations {
 
   private messageForm(): (message: ChatMessage) => ChatMessage {
     const { nineCharacterIds: ids, stringContent: content, defused, noReasoning } = this;
+    const told = this.toldMessages;
+    // Each message told of once, however often its JSON is written anew.
+    const tellOnce = (message: ChatMessage) =>
+      told.has(message) ? undefined : (told.add(message), defused);
     return (message) => {
-      let formed = defused ? withDefusedTokens(message, defused) : message;
+      let formed = defused ? withDefusedTokens(message, tellOnce(message)) : message;
       formed = withReasoning(formed, !noReasoning);
       if (ids) formed = withNineCharacterIds(formed);
       return content ? withStringContent(formed) : formed;
