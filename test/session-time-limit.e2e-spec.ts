@@ -154,5 +154,10 @@ describe('a conversation at its time limit (SESSION_MAX_SECS)', () => {
     // One report a connection: the first one's could still be resumed, the second's not.
     const [left, ended] = await reported(first.messages[0]!.session_id, 2);
     expect([left!.resumable, ended!.resumable]).toEqual([true, false]);
+    // Each tells its connection's opening, and the conversation's start.
+    expect(ended!.started_at).toBe(left!.started_at);
+    expect(Date.parse(ended!.opened_at as string)).toBeGreaterThan(
+      Date.parse(left!.ended_at as string),
+    );
   });
 });

@@ -56,6 +56,7 @@ describe('SESSION_WEBHOOK_URL', () => {
     expect(report).toEqual({
       type: 'session.ended',
       session_id: id,
+      started_at: expect.stringMatching(/^\d{4}-/),
       opened_at: expect.stringMatching(/^\d{4}-/),
       ended_at: expect.stringMatching(/^\d{4}-/),
       duration_secs: expect.any(Number),

@@ -15,6 +15,8 @@ import { publicSettings, turnsOf, type Session } from './session.js';
 export interface SessionEnded {
   type: 'session.ended';
   session_id: string;
+  /** When the conversation began: its first connection's opening (a resumed session's is earlier). */
+  started_at: string;
   opened_at: string;
   ended_at: string;
   duration_secs: number;
@@ -22,7 +24,8 @@ export interface SessionEnded {
   close_code: number;
   /**
    * Why it ended (`agent_engine_sessions_ended_total`'s reasons): client, dropped, agent,
-   * transferred, answering_machine, user_idle, admin, resumed_elsewhere, server_shutdown.
+   * transferred, answering_machine, user_idle, time_limit, admin, resumed_elsewhere,
+   * server_shutdown.
    */
   end_reason: string;
   /** Transferred (`transfer_call`): where to, a phone number or SIP address. */
@@ -49,6 +52,7 @@ export function reportOf(
   return {
     type: 'session.ended',
     session_id: session.id,
+    started_at: new Date(session.startedAt).toISOString(),
     opened_at: new Date(times.openedAt).toISOString(),
     ended_at: new Date(times.endedAt).toISOString(),
     duration_secs: Math.round((times.endedAt - times.openedAt) / 100) / 10,
