@@ -258,12 +258,17 @@ export function startedText(name: string): string {
   return `Started: ${name} runs in the background, and its result will come in a later message. Tell the user it is under way; do not call ${name} again for this.`;
 }
 
+/** How the message that brings a background call's result opens, its tool's name after it. */
+const RESULT_OPENING = '[Not said by the user: the result of ';
+
 /** The message that brings the model a background call's result (as a user message, apart). */
 export function resultMessage(r: BackgroundResult): string {
-  return `[Not said by the user: the result of ${r.name} (call ${r.id}), which ran in the background. Tell the user what it means for them.]\n${r.text}`;
+  return `${RESULT_OPENING}${r.name} (call ${r.id}), which ran in the background. Tell the user what it means for them.]\n${r.text}`;
 }
 
 /** The tool whose background result `content` (a user message) brings, if it is one. */
 export function resultTool(content: string): string | undefined {
-  return /^\[Not said by the user: the result of ([\w-]+) \(call /.exec(content)?.[1];
+  if (!content.startsWith(RESULT_OPENING)) return undefined;
+  // A tool's name (TOOL_NAME_PATTERN), then its call.
+  return /^([\w-]{1,64}) \(call /.exec(content.slice(RESULT_OPENING.length))?.[1];
 }

@@ -6,7 +6,12 @@
  */
 import { Failover, type FailoverEvents } from '../common/failover.js';
 import { rateConverter } from './audio-formats.js';
-import { WrappingTtsEngine, type TtsEngine, type SynthesisRequest } from './tts-engine.js';
+import {
+  endEngine,
+  WrappingTtsEngine,
+  type TtsEngine,
+  type SynthesisRequest,
+} from './tts-engine.js';
 
 export interface FallbackEvents extends FailoverEvents {
   /** A sentence was said by eSpeak. */
@@ -29,7 +34,7 @@ export class FallbackTtsEngine extends WrappingTtsEngine {
   /** eSpeak's worker threads stop too (the server's engine has none). */
   override async onModuleDestroy(): Promise<void> {
     await super.onModuleDestroy();
-    await (this.fallback as { onModuleDestroy?: () => Promise<void> }).onModuleDestroy?.();
+    await endEngine(this.fallback);
   }
 
   async *synthesize(request: SynthesisRequest): AsyncIterable<Buffer> {

@@ -19,7 +19,10 @@ export abstract class TtsEngine {
   warmUp(): void {}
 }
 
-type Ending = { onModuleDestroy?: () => Promise<void> };
+/** Ends `engine` if it has an end of its own (eSpeak's worker threads stop). */
+export async function endEngine(engine: TtsEngine): Promise<void> {
+  await (engine as { onModuleDestroy?: () => Promise<void> }).onModuleDestroy?.();
+}
 
 /**
  * An engine around another (a cache, a fallback): it speaks at that one's rate, as its provider,
@@ -43,7 +46,7 @@ export abstract class WrappingTtsEngine extends TtsEngine {
   }
 
   async onModuleDestroy(): Promise<void> {
-    await (this.inner as Ending).onModuleDestroy?.();
+    await endEngine(this.inner);
   }
 }
 
