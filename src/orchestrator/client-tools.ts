@@ -10,7 +10,8 @@ import { resultText, toolErrors, truncateResult } from '../tools/tool-errors.js'
 import type { ToolCallContext, ToolOutcome } from '../tools/tool-executor.js';
 import { parametersProblem } from '../tools/parameters-schema.js';
 import { MAX_JSON_DEPTH, nestedDeeper } from '../common/nesting.js';
-import { describe, TOOL_NAME_PATTERN } from '../tools/definition-schema.js';
+import { TOOL_NAME_PATTERN } from '../tools/definition-schema.js';
+import { describe } from '../tools/field-hints.js';
 import { compiledOnUse } from '../common/compiled-on-use.js';
 import { awaitAnswer } from './awaiting.js';
 import type { TurnContext } from './turn-context.js';

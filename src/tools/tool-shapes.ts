@@ -8,7 +8,6 @@ import {
   CODE_SCHEMA,
   common,
   DESTINATION_PATTERN,
-  FIELD_HINTS,
   HTTP_SCHEMA,
   MCP_SCHEMA,
   TOOL_NAME_PATTERN,
@@ -17,6 +16,7 @@ import {
   validateMcp,
   LANGUAGE_TAG_PATTERN,
 } from './definition-schema.js';
+import { FIELD_HINTS } from './field-hints.js';
 import type { ToolDefinitionInput } from './tool-definition.js';
 
 /** The engine's own tool that ends the session (hangs up the call) once the turn is over. */

@@ -1,4 +1,4 @@
-import { describe, unknownFields } from './definition-schema.js';
+import { describe, unknownFields } from './field-hints.js';
 import { shapeOf } from './tool-shapes.js';
 import { endSessionTool } from './end-session-tool.js';
 import { transferCallTool } from './transfer-call-tool.js';

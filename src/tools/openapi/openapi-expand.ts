@@ -1,10 +1,6 @@
 /** Entries of `"type": "openapi"` made HTTP tool definitions from their OpenAPI documents. */
-import {
-  describe,
-  OPENAPI_SCHEMA,
-  TOOL_NAME_PATTERN,
-  validateOpenApi,
-} from '../definition-schema.js';
+import { OPENAPI_SCHEMA, TOOL_NAME_PATTERN, validateOpenApi } from '../definition-schema.js';
+import { describe } from '../field-hints.js';
 import { ToolDefinitionError, where } from '../definition-error.js';
 import type { OAuth2Input } from '../oauth2.js';
 import type { ToolDefinitionInput } from '../tool-definition.js';
