@@ -14,6 +14,7 @@ import { cutPlayback, speaks } from './turn-delivery.js';
 import { BackgroundCalls } from './background-calls.js';
 import type { ConversationDeps } from './conversation-deps.js';
 import { TurnStarter } from './turn-start.js';
+import { Notes } from './notes.js';
 
 /** One connection's conversation: dispatches client messages, runs turns, speaks and listens. */
 export class Conversation {
@@ -32,6 +33,8 @@ export class Conversation {
   readonly background: BackgroundCalls;
   /** How its turns begin. */
   private readonly turns: TurnStarter;
+  /** The client's notes for the model that are not in the history yet. */
+  readonly notes = new Notes();
 
   constructor(
     readonly session: Session,
@@ -117,6 +120,8 @@ export class Conversation {
           said: true,
           ...(message.interruptible === false && { firm: true }),
         });
+      case 'note':
+        return this.turns.note(message.text, message.respond ?? false);
       case 'interrupt':
         cutPlayback(this.session, this.deps, this.logger);
         return this.session.cancel();
@@ -187,7 +192,8 @@ export class Conversation {
     this.utterances.close();
     this.keys.close();
     this.end.close();
-    return this.session.cancel();
+    // Notes still waiting are kept with the session, saved once its turn has ended.
+    return this.session.cancel().then(() => this.turns.takeNotes());
   }
 
   /**

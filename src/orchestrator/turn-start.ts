@@ -18,6 +18,7 @@ import { cutPlayback, deliverTurn, takeCut } from './turn-delivery.js';
 import { TurnRateLimit } from './turn-rate-limit.js';
 import { takeAside } from './user-asides.js';
 import type { Utterances } from './utterances.js';
+import { MAX_WAITING_NOTES, type Notes } from './notes.js';
 
 /** What of a conversation its turns are begun in (see Conversation). */
 export interface TurnHost {
@@ -25,6 +26,7 @@ export interface TurnHost {
   readonly end: SessionEnd;
   readonly utterances: Utterances;
   readonly background: BackgroundCalls;
+  readonly notes: Notes;
   /** The engine is stopping: the turn in progress may finish, no new one starts. */
   readonly draining: boolean;
   /** Runs `task` after every message received before it has been handled. */
@@ -80,17 +82,71 @@ export class TurnStarter {
   }
 
   /**
-   * Background calls' results that have come: a turn of their own tells them once no other turn
-   * is in progress and the user is not speaking (the user's turn carries them, see `start`).
+   * A client's note (see notes.ts): into the history once no turn writes it, or with `respond`
+   * told by a turn of its own as background results are. `text` is at most
+   * SESSION_INSTRUCTIONS_MAX_CHARS long (0: clients add nothing to the model's prompt).
+   */
+  async note(text: string, respond: boolean): Promise<void> {
+    const max = this.deps.instructionsMaxChars;
+    const refused = (code: ErrorCode, why: string) => this.error(code, `${why}; nothing was added`);
+    if (max === 0)
+      return refused(
+        'invalid_message',
+        "notes are off on this engine (SESSION_INSTRUCTIONS_MAX_CHARS=0: clients add nothing to the model's prompt)",
+      );
+    if (text.length > max)
+      return refused(
+        'invalid_message',
+        `"text" is longer than ${max} characters (SESSION_INSTRUCTIONS_MAX_CHARS)`,
+      );
+    if (this.host.notes.full)
+      return refused(
+        'invalid_message',
+        `${MAX_WAITING_NOTES} notes already wait for the turn in progress to end`,
+      );
+    if (respond && this.host.draining)
+      return refused('shutting_down', 'the server is shutting down: reconnect to continue');
+    if (respond && !this.turnLimit.admit())
+      return refused(
+        'rate_limited',
+        `more than ${this.deps.maxTurnsPerMinute} turns in a minute (WS_MAX_TURNS_PER_MINUTE): wait a moment`,
+      );
+    this.host.notes.add(text, respond);
+    return respond ? this.tellResults() : this.keepNotes();
+  }
+
+  /** Notes that ask for no answer go into the history once no turn is writing it, and are saved. */
+  private keepNotes(): void {
+    const { session, notes } = this.host;
+    if (notes.size === 0 || notes.answerWanted) return;
+    if (session.busy)
+      return void session
+        .idle()
+        .then(() => this.host.enqueue(() => Promise.resolve(this.keepNotes())));
+    this.takeNotes();
+    void this.deps.save();
+  }
+
+  /** The notes waiting, into the history (between turns). */
+  takeNotes(): void {
+    for (const content of this.host.notes.take())
+      this.host.session.history.push({ role: 'user', content });
+  }
+
+  /**
+   * Background calls' results that have come, and notes that ask for an answer: a turn of their
+   * own tells them once no other turn is in progress and the user is not speaking (the user's turn
+   * carries them, see `start`).
    */
   async tellResults(): Promise<void> {
-    if (!this.host.background.waiting || !this.deps.connected()) return;
+    const { background, notes } = this.host;
+    if (!(background.waiting || notes.answerWanted) || !this.deps.connected()) return;
     if (this.host.session.busy)
       return void this.host.session.idle().then(() => this.host.enqueue(() => this.tellResults()));
     // Not over the user: their turn, when it comes, carries the results.
     if (this.host.utterances.hearing)
       return void setTimeout(() => void this.host.enqueue(() => this.tellResults()), 200);
-    const told = this.host.background.take().map(resultMessage).join('\n\n');
+    const told = [...background.take().map(resultMessage), ...notes.take()].join('\n\n');
     await this.start(told, { told: true });
   }
 
@@ -128,7 +184,9 @@ export class TurnStarter {
     if (this.host.draining && !told)
       return this.error('shutting_down', 'the server is shutting down: reconnect to continue');
     const { deps, logger } = this;
-    // Results that came while nothing told them go to the model with the user's words.
+    // Notes that came during the turn before go in ahead of this one, whatever it is; results
+    // that came while nothing told them go to the model with the user's words.
+    this.takeNotes();
     if (user)
       for (const result of background.take())
         session.history.push({ role: 'user', content: resultMessage(result) });

@@ -48,6 +48,23 @@ export class SayMessage {
   interruptible?: boolean;
 }
 
+/**
+ * `{"type":"note","text":"…","respond":false}`: what the application knows and the user did not
+ * say, for the model to read (see notes.ts); `respond`: a turn of its own answers it.
+ */
+export class NoteMessage {
+  @IsIn(['note'])
+  type!: 'note';
+
+  @IsString({ message: 'note needs a "text" string' })
+  @Matches(/\S/, { message: 'note needs a non-empty "text" (more than spaces)' })
+  text!: string;
+
+  @IsOptional()
+  @IsBoolean({ message: '"respond" must be true or false' })
+  respond?: boolean;
+}
+
 /** `{"type":"interrupt"}`: cancels the turn in progress (and its audio). */
 export class InterruptMessage {
   @IsIn(['interrupt'])
@@ -170,6 +187,7 @@ export class ClientToolResultMessage {
 export type ClientMessage =
   | UserTextMessage
   | SayMessage
+  | NoteMessage
   | InterruptMessage
   | SessionUpdateMessage
   | AudioMessage
@@ -183,6 +201,7 @@ export type ClientMessage =
 const TYPES = {
   user_text: UserTextMessage,
   say: SayMessage,
+  note: NoteMessage,
   interrupt: InterruptMessage,
   'session.update': SessionUpdateMessage,
   audio: AudioMessage,

@@ -1,0 +1,46 @@
+/**
+ * Notes a client adds to the conversation (`note`): what the application knows and the user did
+ * not say (a payment that went through, the page the user is looking at, a record just found).
+ * The model reads each as a user message of its own, marked as not the user's words; chat
+ * templates that take a system message only first (Gemma's, Mistral's) would refuse one later
+ * on. A note waits while a turn writes the history, and goes in before the next one.
+ */
+const NOTE_OPENING = '[Not said by the user: a note from the application the conversation runs in';
+
+/** The message that brings the model a note; `respond`: a turn of its own answers it. */
+export function noteMessage(text: string, respond: boolean): string {
+  const ask = respond
+    ? 'Act on it now: say what it means for the user, if anything.'
+    : 'Keep it in mind: it asks for no answer of its own.';
+  return `${NOTE_OPENING}. ${ask}]\n${text}`;
+}
+
+/** Notes waiting for the turn in progress to end: at most this many. */
+export const MAX_WAITING_NOTES = 20;
+
+/** The notes of a session that are not in its history yet. */
+export class Notes {
+  private readonly waiting: { message: string; respond: boolean }[] = [];
+
+  get size(): number {
+    return this.waiting.length;
+  }
+
+  get full(): boolean {
+    return this.waiting.length >= MAX_WAITING_NOTES;
+  }
+
+  /** One of them asks for a turn of its own. */
+  get answerWanted(): boolean {
+    return this.waiting.some((note) => note.respond);
+  }
+
+  add(text: string, respond: boolean): void {
+    this.waiting.push({ message: noteMessage(text, respond), respond });
+  }
+
+  /** Their messages, in the order they came; none waits any more. */
+  take(): string[] {
+    return this.waiting.splice(0).map((note) => note.message);
+  }
+}
