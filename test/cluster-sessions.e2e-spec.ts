@@ -4,7 +4,11 @@ import { FakeLlm, sseText } from './support/fake-llm.js';
 import { WsClient } from './support/ws-client.js';
 
 /** One admin request on a connection of its own (node:cluster hands connections round-robin). */
-function admin(url: string, method = 'GET'): Promise<{ status: number; json: any }> {
+function admin(
+  url: string,
+  method = 'GET',
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   return new Promise((resolve, reject) => {
     const req = request(
       url,
@@ -18,7 +22,7 @@ function admin(url: string, method = 'GET'): Promise<{ status: number; json: any
     );
     req.on('timeout', () => req.destroy(new Error(`no answer from ${method} ${url}`)));
     req.on('error', reject);
-    req.end();
+    req.end(body === undefined ? undefined : JSON.stringify(body));
   });
 }
 
@@ -47,6 +51,25 @@ describe('/api/sessions across the processes of ENGINE_PROCESSES', () => {
       const listed = await admin(sessions);
       expect(listed.json.count).toBe(4);
       expect(listed.json.sessions.map((s: any) => s.session_id).sort()).toEqual([...ids].sort());
+    }
+    // A note for each, whichever process takes the request: its own session answers it.
+    llm.fallback = (body) =>
+      sseText([`Told: ${String(body.messages.at(-1).content).split('\n')[1]}`]);
+    for (const [i, id] of ids.entries()) {
+      const from = clients[i]!.messages.length;
+      expect(
+        (await admin(`${sessions}/${id}/notes`, 'POST', { text: `For ${id}.`, respond: true }))
+          .json,
+      ).toEqual({
+        ok: true,
+        session_id: id,
+        added: true,
+        respond: true,
+      });
+      expect(await clients[i]!.waitFor((m) => m.type === 'assistant_end', from)).toEqual({
+        type: 'assistant_end',
+        text: `Told: For ${id}.`,
+      });
     }
     for (const [i, id] of ids.entries()) {
       expect((await admin(`${sessions}/${id}`)).json).toMatchObject({ ok: true, session_id: id });

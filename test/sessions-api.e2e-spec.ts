@@ -25,6 +25,7 @@ describe('/api/sessions without ADMIN_API_KEY', () => {
     for (const [path, method] of [
       ['', 'GET'],
       [`/${String(sessionOf(ws).session_id)}`, 'DELETE'],
+      [`/${String(sessionOf(ws).session_id)}/notes`, 'POST'],
     ]) {
       const res = await fetch(`${engine.httpUrl}/api/sessions${path}`, { method });
       expect([res.status, ((await res.json()) as { message: string }).message]).toEqual([
@@ -117,6 +118,71 @@ describe.each([
     expect(sessionOf(again).session_id).not.toBe(opened.session_id);
     again.close();
   }, 30_000);
+
+  it("adds a note to a session's conversation: read with the user's next words, or answered at once", async () => {
+    const ws = await WsClient.connect(engine.wsUrl);
+    const id = sessionOf(ws).session_id as string;
+    const note = (body: unknown) =>
+      api(engine, `/${id}/notes`, {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: { 'Content-Type': 'application/json' },
+      });
+    expect(await note({ text: 'The payment of 42 EUR went through.' })).toEqual({
+      status: 200,
+      json: { ok: true, session_id: id, added: true, respond: false },
+    });
+    llm.reset();
+    llm.enqueue(sseText(['It is paid.']), sseText(['Your taxi is here.']));
+    await ws.turn('Did it work?');
+    expect(llm.requests[0]!.body.messages.at(-1)).toEqual({
+      role: 'user',
+      content:
+        '[Not said by the user: a note from the application the conversation runs in. Keep it in mind: it asks for no answer of its own.]\nThe payment of 42 EUR went through.\n\nDid it work?',
+    });
+    const from = ws.messages.length;
+    expect((await note({ text: 'The taxi arrived.', respond: true })).status).toBe(200);
+    expect(await ws.waitFor((m) => m.type === 'assistant_end', from)).toEqual({
+      type: 'assistant_end',
+      text: 'Your taxi is here.',
+    });
+    expect(llm.requests[1]!.body.messages.at(-1).content).toMatch(
+      /Act on it now.*\nThe taxi arrived\.$/s,
+    );
+    for (const [body, message] of [
+      [{ text: ' ' }, '"text" must not be empty (more than spaces)'],
+      [{ text: 'x', respond: 'yes' }, '"respond" must be true or false'],
+      [{ text: 'x', urgent: true }, 'unknown field "urgent": expected text, respond'],
+      [['x'], 'expected a note: {"text": "…", "respond": false}'],
+    ] as const)
+      expect(await note(body)).toEqual({
+        status: 400,
+        json: { ok: false, statusCode: 400, message },
+      });
+    // 20 notes waiting for the turn in progress: the next is refused.
+    let open!: () => void;
+    llm.enqueue({ ...sseText(['Counting.']), gate: new Promise<void>((r) => (open = r)) });
+    const counting = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'Count.' });
+    await ws.waitFor((m) => m.type === 'assistant_delta', counting);
+    for (let i = 0; i < 20; i++) expect((await note({ text: `Step ${i}.` })).status).toBe(200);
+    expect(await note({ text: 'One more.' })).toEqual({
+      status: 409,
+      json: {
+        ok: false,
+        statusCode: 409,
+        message: '20 notes already wait for the turn in progress to end; nothing was added',
+      },
+    });
+    open();
+    expect(
+      await api(engine, '/no-such-session/notes', {
+        method: 'POST',
+        body: '{"text":"x"}',
+      }),
+    ).toMatchObject({ status: 404 });
+    ws.close();
+  });
 
   it('answers 404 naming a session that is not open here', async () => {
     expect(await api(engine, '/no-such-session', { method: 'DELETE' })).toEqual({

@@ -1,5 +1,5 @@
 import { Engine } from './support/engine.js';
-import { useFakeLlm } from './support/fake-llm.js';
+import { sseText, useFakeLlm } from './support/fake-llm.js';
 import { startRedis, type RedisRun } from './support/redis-server.js';
 import { WsClient } from './support/ws-client.js';
 
@@ -16,7 +16,7 @@ const idOf = (ws: WsClient) => ws.messages.find((m) => m.type === 'session')!.se
  * closes one where it is open.
  */
 describe('/api/sessions across replicas sharing a Redis', () => {
-  const { url } = useFakeLlm();
+  const { llm, url } = useFakeLlm();
   let redis: RedisRun;
   let replicas: Engine[];
   beforeAll(async () => {
@@ -45,6 +45,22 @@ describe('/api/sessions across replicas sharing a Redis', () => {
         ids,
       );
     }
+    // B tells the session open on A a note, which A's model reads at once.
+    llm.enqueue(sseText(['Your table is booked.']));
+    const from = onA.messages.length;
+    const noted = await api(b, `/${idOf(onA)}/notes`, {
+      method: 'POST',
+      body: JSON.stringify({ text: 'Booking 7 confirmed.', respond: true }),
+    });
+    expect(noted).toEqual({
+      status: 200,
+      json: { ok: true, session_id: idOf(onA), added: true, respond: true },
+    });
+    expect(await onA.waitFor((m) => m.type === 'assistant_end', from)).toEqual({
+      type: 'assistant_end',
+      text: 'Your table is booked.',
+    });
+    expect(llm.requests.at(-1)!.body.messages.at(-1).content).toMatch(/\nBooking 7 confirmed\.$/);
     // B reads and closes the session open on A.
     const read = await api(b, `/${idOf(onA)}`);
     expect(read).toMatchObject({ status: 200, json: { ok: true, session_id: idOf(onA) } });

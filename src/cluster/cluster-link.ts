@@ -13,7 +13,8 @@ export class ClusterLink {
   private nextId = 1;
   private readonly waiting = new Map<number, (reply: ClusterMessage) => void>();
   private install: ((definitions: unknown) => Promise<void>) | undefined;
-  private sessionsOp: ((op: SessionsOp, session?: string) => Promise<unknown>) | undefined;
+  private sessionsOp:
+    ((op: SessionsOp, session?: string, data?: unknown) => Promise<unknown>) | undefined;
   private circuitNews: ((news: unknown) => void) | undefined;
   /** Listeners of the messages the processes send each other, by channel. */
   private readonly channels = new Map<string, Set<(message: string) => void>>();
@@ -50,7 +51,9 @@ export class ClusterLink {
   }
 
   /** What to do when another process asks for this one's sessions (see `/api/sessions`). */
-  onSessions(handler: (op: SessionsOp, session?: string) => Promise<unknown>): void {
+  onSessions(
+    handler: (op: SessionsOp, session?: string, data?: unknown) => Promise<unknown>,
+  ): void {
     this.sessionsOp = handler;
   }
 
@@ -109,12 +112,13 @@ export class ClusterLink {
    * `op` done by every engine process on its own sessions (this one included), their answers in
    * no set order; undefined outside a cluster.
    */
-  async sessions(op: SessionsOp, session?: string): Promise<unknown[] | undefined> {
+  async sessions(op: SessionsOp, session?: string, data?: unknown): Promise<unknown[] | undefined> {
     const reply = await this.ask((id) => ({
       kind: 'engine.sessions.request',
       id,
       op,
       ...(session !== undefined && { session }),
+      ...(data !== undefined && { data }),
     }));
     return reply?.kind === 'engine.sessions.reply' ? reply.results : undefined;
   }
@@ -168,7 +172,7 @@ export class ClusterLink {
       return;
     }
     if (message.kind === 'engine.sessions.ask') {
-      void this.answerSessions(message.id, message.op, message.session);
+      void this.answerSessions(message.id, message.op, message.session, message.data);
       return;
     }
     if (message.kind === 'engine.circuits.news') {
@@ -190,9 +194,14 @@ export class ClusterLink {
     resolve?.(message);
   }
 
-  private async answerSessions(id: number, op: SessionsOp, session?: string): Promise<void> {
+  private async answerSessions(
+    id: number,
+    op: SessionsOp,
+    session?: string,
+    data?: unknown,
+  ): Promise<void> {
     // An operation that failed answers as a process without the session does.
-    const result: unknown = await Promise.resolve(this.sessionsOp?.(op, session)).then(
+    const result: unknown = await Promise.resolve(this.sessionsOp?.(op, session, data)).then(
       (answer) => answer ?? null,
       () => null,
     );

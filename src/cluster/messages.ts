@@ -16,10 +16,16 @@ export type ClusterMessage =
   | { kind: 'engine.metrics.request'; id: number }
   | { kind: 'engine.metrics.reply'; id: number; text?: string; error?: string }
   /** Worker → primary: a sessions operation on every process; answered by `sessions.reply`. */
-  | { kind: 'engine.sessions.request'; id: number; op: SessionsOp; session?: string }
+  | {
+      kind: 'engine.sessions.request';
+      id: number;
+      op: SessionsOp;
+      session?: string;
+      data?: unknown;
+    }
   | { kind: 'engine.sessions.reply'; id: number; results: unknown[] }
   /** Primary → worker: the operation on its own sessions; answered by `sessions.answer`. */
-  | { kind: 'engine.sessions.ask'; id: number; op: SessionsOp; session?: string }
+  | { kind: 'engine.sessions.ask'; id: number; op: SessionsOp; session?: string; data?: unknown }
   | { kind: 'engine.sessions.answer'; id: number; result: unknown }
   /** Worker → primary → every other worker: a tool's circuit opened or closed (see circuit-news.ts). */
   | { kind: 'engine.circuits.news'; news: unknown }
@@ -77,9 +83,10 @@ export type ShelfName = 'tokens' | 'results' | 'background';
  * What `/api/sessions` does: list the open sessions, read one, close one; what a placed call's
  * answering-machine detection says of one: a machine (`machine`) or a fax (`fax`) answered; and
  * what a resume asks first (`release`, of a resume token's hash): the connections still holding
- * that session are closed as taken over, each once its turn is saved.
+ * that session are closed as taken over, each once its turn is saved; an administrator's note
+ * (`note`, its `data` the text and whether to respond).
  */
-export const SESSIONS_OPS = ['list', 'read', 'close', 'machine', 'fax', 'release'] as const;
+export const SESSIONS_OPS = ['list', 'read', 'close', 'machine', 'fax', 'release', 'note'] as const;
 export type SessionsOp = (typeof SESSIONS_OPS)[number];
 
 export const isSessionsOp = (value: unknown): value is SessionsOp =>

@@ -107,7 +107,7 @@ export function runPrimary(count: number, log: PrimaryLog): void {
     });
 
   /** Asks one process for `op` on its sessions; null when it does not answer in time or exits. */
-  const askSessions = (worker: Worker, op: SessionsOp, session?: string) =>
+  const askSessions = (worker: Worker, op: SessionsOp, session?: string, data?: unknown) =>
     new Promise<unknown>((resolve) => {
       const id = nextId++;
       let result: unknown = null;
@@ -131,15 +131,16 @@ export function runPrimary(count: number, log: PrimaryLog): void {
         id,
         op,
         ...(session !== undefined && { session }),
+        ...(data !== undefined && { data }),
       });
     });
 
   const onMessage = (from: Worker, message: unknown) => {
     if (!isClusterMessage(message)) return;
     if (message.kind === 'engine.sessions.request') {
-      const { id, op, session } = message;
+      const { id, op, session, data } = message;
       const asked = workers().filter((w) => ready.has(w.id) || w === from);
-      void Promise.all(asked.map((w) => askSessions(w, op, session))).then((results) =>
+      void Promise.all(asked.map((w) => askSessions(w, op, session, data))).then((results) =>
         send(from, { kind: 'engine.sessions.reply', id, results }),
       );
       return;

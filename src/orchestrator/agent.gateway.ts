@@ -238,6 +238,7 @@ export class AgentGateway
       },
       release: () => this.closeHolders((s) => s === session),
       answeredBy: (kind) => conversation.answeredBy(kind),
+      note: (text, respond) => conversation.note(text, respond),
     });
     socket.on('close', (code: number) => {
       const reason = endReason(socket, code);

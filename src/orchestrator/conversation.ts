@@ -14,7 +14,7 @@ import { cutPlayback, speaks } from './turn-delivery.js';
 import { BackgroundCalls } from './background-calls.js';
 import type { ConversationDeps } from './conversation-deps.js';
 import { TurnStarter } from './turn-start.js';
-import { Notes } from './notes.js';
+import { Notes, refusal, type Refusal } from './notes.js';
 
 /** One connection's conversation: dispatches client messages, runs turns, speaks and listens. */
 export class Conversation {
@@ -121,7 +121,7 @@ export class Conversation {
           ...(message.interruptible === false && { firm: true }),
         });
       case 'note':
-        return this.turns.note(message.text, message.respond ?? false);
+        return this.clientNote(message.text, message.respond ?? false);
       case 'interrupt':
         cutPlayback(this.session, this.deps, this.logger);
         return this.session.cancel();
@@ -146,6 +146,31 @@ export class Conversation {
         return error ? this.error('invalid_message', error) : undefined;
       }
     }
+  }
+
+  /** A client's `note`, at most SESSION_INSTRUCTIONS_MAX_CHARS long (0: clients add none). */
+  private async clientNote(text: string, respond: boolean): Promise<void> {
+    const max = this.deps.instructionsMaxChars;
+    const refused =
+      max === 0
+        ? refusal(
+            'invalid_message',
+            "notes are off on this engine (SESSION_INSTRUCTIONS_MAX_CHARS=0: clients add nothing to the model's prompt)",
+          )
+        : text.length > max
+          ? refusal(
+              'invalid_message',
+              `"text" is longer than ${max} characters (SESSION_INSTRUCTIONS_MAX_CHARS)`,
+            )
+          : await this.turns.note(text, respond, true);
+    if (refused) this.error(refused.code, refused.message);
+  }
+
+  /** An administrator's note (`POST /api/sessions/{id}/notes`), in order with the client's messages. */
+  async note(text: string, respond: boolean): Promise<Refusal | undefined> {
+    let refused: Refusal | undefined;
+    await this.enqueue(async () => void (refused = await this.turns.note(text, respond, false)));
+    return refused;
   }
 
   /**

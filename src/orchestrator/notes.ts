@@ -5,6 +5,8 @@
  * templates that take a system message only first (Gemma's, Mistral's) would refuse one later
  * on. A note waits while a turn writes the history, and goes in before the next one.
  */
+import type { ErrorCode } from './protocol/error-codes.js';
+
 const NOTE_OPENING = '[Not said by the user: a note from the application the conversation runs in';
 
 /** The message that brings the model a note; `respond`: a turn of its own answers it. */
@@ -14,6 +16,17 @@ export function noteMessage(text: string, respond: boolean): string {
     : 'Keep it in mind: it asks for no answer of its own.';
   return `${NOTE_OPENING}. ${ask}]\n${text}`;
 }
+
+/** Why a note was not added: an `error` event's code and message. */
+export interface Refusal {
+  code: ErrorCode;
+  message: string;
+}
+
+export const refusal = (code: ErrorCode, why: string): Refusal => ({
+  code,
+  message: `${why}; nothing was added`,
+});
 
 /** Notes waiting for the turn in progress to end: at most this many. */
 export const MAX_WAITING_NOTES = 20;

@@ -4,6 +4,7 @@ import { ClusterLink } from '../cluster/cluster-link.js';
 import type { SessionsOp } from '../cluster/messages.js';
 import { SessionStore } from '../sessions/session-store.js';
 import type { SessionDetailDto, SessionSummaryDto } from './dto/sessions.dto.js';
+import type { NoteAnswer } from './dto/note.dto.js';
 import { SessionDirectory, type OpenSession } from './session-directory.js';
 import { publicSettings, turnsOf } from './session.js';
 import { keyOf } from './session-keeper.service.js';
@@ -36,6 +37,19 @@ function detail(entry: OpenSession): SessionDetailDto {
   };
 }
 
+/**
+ * An administrator's note told to the session of `entry`: its answer, or why it was refused
+ * (`refused`: the error event's code). `data` came through Redis or another process: checked.
+ */
+async function noted(entry: OpenSession, data: unknown): Promise<NoteAnswer> {
+  const { text, respond } = (data ?? {}) as { text?: unknown; respond?: unknown };
+  if (typeof text !== 'string' || typeof respond !== 'boolean')
+    return { ok: false, refused: 'invalid_message', error: 'a note needs a text and respond' };
+  const refused = await entry.note(text, respond);
+  if (refused) return { ok: false, refused: refused.code, error: refused.message };
+  return { ok: true, session_id: entry.session.id, added: true, respond };
+}
+
 /** How long start-up waits for this process to answer the other replicas' requests. */
 const ANSWERING_WAIT_MS = 3000;
 
@@ -55,10 +69,10 @@ export class OpenSessions implements OnModuleInit {
     private readonly cluster: ClusterLink,
     private readonly store: SessionStore,
   ) {
-    cluster.onSessions((op, id) => this.local(op, id));
+    cluster.onSessions((op, id, data) => this.local(op, id, data));
     // With Redis, every process of every replica answers for its own sessions.
     this.answering = store.fanout
-      ?.answer((op, id) => this.local(op, id))
+      ?.answer((op, id, data) => this.local(op, id, data))
       .catch((error: unknown) =>
         this.logger.warn(`sessions are reached on this replica only: ${(error as Error).message}`),
       );
@@ -80,7 +94,7 @@ export class OpenSessions implements OnModuleInit {
    * `op` on this process's sessions: their summaries, one's detail, one closed, or told an
    * answering machine took its call (`machine`, `fax`); null for none.
    */
-  private async local(op: SessionsOp, id?: string): Promise<unknown> {
+  private async local(op: SessionsOp, id?: string, data?: unknown): Promise<unknown> {
     if (op === 'list') return this.directory.list().map(summary);
     if (op === 'release') {
       const held = this.directory.holding(id ?? '');
@@ -94,6 +108,7 @@ export class OpenSessions implements OnModuleInit {
     if (op === 'read') return detail(entry);
     if (op === 'machine' || op === 'fax')
       return { ok: true, session_id: entry.session.id, told: entry.answeredBy(op) };
+    if (op === 'note') return noted(entry, data);
     await entry.close();
     return { ok: true, session_id: entry.session.id, closed: true };
   }
@@ -102,17 +117,17 @@ export class OpenSessions implements OnModuleInit {
    * `op` on the sessions of every replica sharing the session store's Redis, or of every engine
    * process (ENGINE_PROCESSES) of this one, or of this process alone.
    */
-  async everywhere(op: SessionsOp, id?: string): Promise<unknown[]> {
+  async everywhere(op: SessionsOp, id?: string, data?: unknown): Promise<unknown[]> {
     const { fanout } = this.store;
     if (fanout)
       try {
-        return await fanout.ask(op, id);
+        return await fanout.ask(op, id, data);
       } catch (error) {
         this.logger.warn(
           `Redis unavailable: sessions are reached on this replica only (${(error as Error).message})`,
         );
       }
-    return (await this.cluster.sessions(op, id)) ?? [await this.local(op, id)];
+    return (await this.cluster.sessions(op, id, data)) ?? [await this.local(op, id, data)];
   }
 
   /**
@@ -126,8 +141,8 @@ export class OpenSessions implements OnModuleInit {
   }
 
   /** The one answer of the process that has session `id`; undefined when none has it. */
-  async one<T>(op: SessionsOp, id: string): Promise<T | undefined> {
-    const answers = await this.everywhere(op, id);
+  async one<T>(op: SessionsOp, id: string, data?: unknown): Promise<T | undefined> {
+    const answers = await this.everywhere(op, id, data);
     return answers.find((r) => r !== null && r !== undefined) as T | undefined;
   }
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { sessionsConfig, type SessionsConfig } from '../config/app.config.js';
 import type { Session } from './session.js';
+import type { Refusal } from './notes.js';
 import { deliver, reportOf } from './session-webhook.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { keyOf } from './session-keeper.service.js';
@@ -17,6 +18,8 @@ export interface OpenSession {
   release: () => Promise<void>;
   /** Its placed call was taken by a machine or a fax: false when it was placed without detection. */
   answeredBy: (kind: 'machine' | 'fax') => boolean;
+  /** An administrator's note for the model (see notes.ts): why it was refused, or undefined. */
+  note: (text: string, respond: boolean) => Promise<Refusal | undefined>;
 }
 
 /**

@@ -1,7 +1,20 @@
-import { applyDecorators, Controller, Delete, Get, Inject, Param, UseGuards } from '@nestjs/common';
+import {
+  applyDecorators,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Req,
+  UseGuards,
+} from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
 import { appConfig, type AppConfig } from '../config/app.config.js';
 import {
   ApiBearerAuth,
+  ApiBody,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
@@ -10,7 +23,8 @@ import {
 } from '@nestjs/swagger';
 import { ToolsErrorDto } from '../tools/dto/tool-definition.dto.js';
 import { AdminKeyGuard } from '../tools/admin-key.guard.js';
-import { refuse } from '../tools/tools-http.js';
+import { readJson, refuse } from '../tools/tools-http.js';
+import { NoteAddedDto, NoteDto, readNote, type NoteAnswer } from './dto/note.dto.js';
 import {
   SessionClosedDto,
   SessionDetailDto,
@@ -57,8 +71,8 @@ export class SessionsController {
   ) {}
 
   /** The one answer of the process that has session `id`; 404 when none has it. */
-  private async found<T>(op: SessionsOp, id: string): Promise<T> {
-    const answer = await this.sessions.one<T>(op, id);
+  private async found<T>(op: SessionsOp, id: string, data?: unknown): Promise<T> {
+    const answer = await this.sessions.one<T>(op, id, data);
     if (answer === undefined)
       throw refuse(404, `no session ${JSON.stringify(id.slice(0, 100))} is open on this engine`);
     return answer;
@@ -107,5 +121,38 @@ export class SessionsController {
   closeSession(@Param('id') id: string): Promise<SessionClosedDto> {
     this.assertKeySet();
     return this.found<SessionClosedDto>('close', id);
+  }
+
+  @Post(':id/notes')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Tell an open session's model what the application knows and the user did not say",
+    description:
+      "A payment that went through, a record found, a change of plan: the model reads it as a user message of its own, marked as not the user's words, before the user's next words, or with `respond` answers it at once in a turn of its own. A turn in progress is not cut: the note waits for its end (as a client's `note` does; at most 20 waiting).",
+  })
+  @OneSession()
+  @ApiBody({ type: NoteDto })
+  @ApiOkResponse({ type: NoteAddedDto })
+  @ApiResponse({ status: 400, type: ToolsErrorDto, description: 'A body that is no note' })
+  @ApiResponse({
+    status: 409,
+    type: ToolsErrorDto,
+    description: '20 notes already wait for the turn in progress to end',
+  })
+  @ApiResponse({
+    status: 503,
+    type: ToolsErrorDto,
+    description: 'The engine is stopping: a note to respond to would start a turn',
+  })
+  async addNote(@Param('id') id: string, @Req() req: IncomingMessage): Promise<NoteAddedDto> {
+    this.assertKeySet();
+    const note = readNote(await readJson(req, 'a note: {"text": "…", "respond": false}'));
+    if (typeof note === 'string') throw refuse(400, note);
+    const answer = await this.found<NoteAnswer>('note', id, {
+      text: note.text,
+      respond: note.respond ?? false,
+    });
+    if (answer.ok) return answer;
+    throw refuse(answer.refused === 'shutting_down' ? 503 : 409, answer.error);
   }
 }

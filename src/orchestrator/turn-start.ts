@@ -18,7 +18,7 @@ import { cutPlayback, deliverTurn, takeCut } from './turn-delivery.js';
 import { TurnRateLimit } from './turn-rate-limit.js';
 import { takeAside } from './user-asides.js';
 import type { Utterances } from './utterances.js';
-import { MAX_WAITING_NOTES, type Notes } from './notes.js';
+import { MAX_WAITING_NOTES, refusal, type Notes, type Refusal } from './notes.js';
 
 /** What of a conversation its turns are begun in (see Conversation). */
 export interface TurnHost {
@@ -82,37 +82,27 @@ export class TurnStarter {
   }
 
   /**
-   * A client's note (see notes.ts): into the history once no turn writes it, or with `respond`
-   * told by a turn of its own as background results are. `text` is at most
-   * SESSION_INSTRUCTIONS_MAX_CHARS long (0: clients add nothing to the model's prompt).
+   * A note (see notes.ts): into the history once no turn writes it, or with `respond` told by a
+   * turn of its own as background results are; a client's counts for WS_MAX_TURNS_PER_MINUTE.
+   * Why it was refused, or undefined.
    */
-  async note(text: string, respond: boolean): Promise<void> {
-    const max = this.deps.instructionsMaxChars;
-    const refused = (code: ErrorCode, why: string) => this.error(code, `${why}; nothing was added`);
-    if (max === 0)
-      return refused(
-        'invalid_message',
-        "notes are off on this engine (SESSION_INSTRUCTIONS_MAX_CHARS=0: clients add nothing to the model's prompt)",
-      );
-    if (text.length > max)
-      return refused(
-        'invalid_message',
-        `"text" is longer than ${max} characters (SESSION_INSTRUCTIONS_MAX_CHARS)`,
-      );
+  async note(text: string, respond: boolean, byClient: boolean): Promise<Refusal | undefined> {
     if (this.host.notes.full)
-      return refused(
+      return refusal(
         'invalid_message',
         `${MAX_WAITING_NOTES} notes already wait for the turn in progress to end`,
       );
     if (respond && this.host.draining)
-      return refused('shutting_down', 'the server is shutting down: reconnect to continue');
-    if (respond && !this.turnLimit.admit())
-      return refused(
+      return refusal('shutting_down', 'the server is shutting down: reconnect to continue');
+    if (respond && byClient && !this.turnLimit.admit())
+      return refusal(
         'rate_limited',
         `more than ${this.deps.maxTurnsPerMinute} turns in a minute (WS_MAX_TURNS_PER_MINUTE): wait a moment`,
       );
     this.host.notes.add(text, respond);
-    return respond ? this.tellResults() : this.keepNotes();
+    if (respond) await this.tellResults();
+    else this.keepNotes();
+    return undefined;
   }
 
   /** Notes that ask for no answer go into the history once no turn is writing it, and are saved. */

@@ -16,7 +16,7 @@ export interface PubSubClient {
 }
 
 /** What a process answers for its own sessions: their summaries, one's detail, one closed; null for none. */
-export type SessionsAnswer = (op: SessionsOp, session?: string) => Promise<unknown>;
+export type SessionsAnswer = (op: SessionsOp, session?: string, data?: unknown) => Promise<unknown>;
 
 interface Pending {
   results: unknown[];
@@ -56,7 +56,7 @@ export class SessionsFanout {
    * `op` on the sessions of every process that shares the Redis (this one too): their answers,
    * as many as received the request, or those that came within the time-out.
    */
-  ask(op: SessionsOp, session?: string): Promise<unknown[]> {
+  ask(op: SessionsOp, session?: string, data?: unknown): Promise<unknown[]> {
     const id = randomUUID();
     return new Promise<unknown[]>((resolve, reject) => {
       const entry: Pending = {
@@ -70,7 +70,13 @@ export class SessionsFanout {
       };
       const timer = setTimeout(entry.finish, this.timeoutMs);
       this.pending.set(id, entry);
-      const request = { id, op, ...(session !== undefined && { session }), replyTo: this.replies };
+      const request = {
+        id,
+        op,
+        ...(session !== undefined && { session }),
+        ...(data !== undefined && { data }),
+        replyTo: this.replies,
+      };
       this.publisher.publish(REQUESTS, JSON.stringify(request)).then(
         (receivers) => {
           entry.expected = receivers;
@@ -86,19 +92,25 @@ export class SessionsFanout {
   }
 
   private async onRequest(raw: string, answer: SessionsAnswer): Promise<void> {
-    let request: { id?: unknown; op?: unknown; session?: unknown; replyTo?: unknown };
+    let request: {
+      id?: unknown;
+      op?: unknown;
+      session?: unknown;
+      data?: unknown;
+      replyTo?: unknown;
+    };
     try {
       request = JSON.parse(raw) as typeof request;
     } catch {
       return;
     }
-    const { id, op, session, replyTo } = request;
+    const { id, op, session, data, replyTo } = request;
     if (typeof id !== 'string' || typeof replyTo !== 'string' || !replyTo.startsWith(REPLIES))
       return;
     if (!isSessionsOp(op)) return;
     let result: unknown = null;
     try {
-      result = await answer(op, typeof session === 'string' ? session : undefined);
+      result = await answer(op, typeof session === 'string' ? session : undefined, data);
     } catch {
       // this process could not answer: as if it had none of the sessions
     }
