@@ -11,6 +11,7 @@ import { LazyAbort } from '../common/lazy-abort.js';
 import type { ToolProgress } from '../tools/tool-executor.js';
 import { ProgressRelay, type ToolProgressEvent } from './progress-relay.js';
 import type { SharedBackground } from './shared-background.js';
+import { NOT_THE_USERS } from './notes.js';
 
 export interface BackgroundResult {
   id: string;
@@ -259,7 +260,7 @@ export function startedText(name: string): string {
 }
 
 /** How the message that brings a background call's result opens, its tool's name after it. */
-const RESULT_OPENING = '[Not said by the user: the result of ';
+const RESULT_OPENING = `${NOT_THE_USERS}the result of `;
 
 /** The message that brings the model a background call's result (as a user message, apart). */
 export function resultMessage(r: BackgroundResult): string {

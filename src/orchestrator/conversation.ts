@@ -15,6 +15,7 @@ import { BackgroundCalls } from './background-calls.js';
 import type { ConversationDeps } from './conversation-deps.js';
 import { TurnStarter } from './turn-start.js';
 import { Notes, refusal, type Refusal } from './notes.js';
+import { seenHistory } from './seen-history.js';
 
 /** One connection's conversation: dispatches client messages, runs turns, speaks and listens. */
 export class Conversation {
@@ -134,6 +135,12 @@ export class Conversation {
       case 'dtmf':
         this.utterances.keyed(this.deps.speech.config.dtmf.timeoutMs);
         return this.keys.press(message.digits);
+      case 'history':
+        return this.deps.send({
+          type: 'history',
+          messages: seenHistory(this.session.history),
+          earlier: this.session.turnsDropped,
+        });
       case 'ping':
         return this.deps.send({
           type: 'pong',

@@ -7,7 +7,13 @@
  */
 import type { ErrorCode } from './protocol/error-codes.js';
 
-const NOTE_OPENING = '[Not said by the user: a note from the application the conversation runs in';
+/**
+ * How every user message the engine writes for the model opens (notes, background results): not
+ * the user's words, and not shown as theirs (see seen-history.ts).
+ */
+export const NOT_THE_USERS = '[Not said by the user: ';
+
+const NOTE_OPENING = `${NOT_THE_USERS}a note from the application the conversation runs in`;
 
 /** The message that brings the model a note; `respond`: a turn of its own answers it. */
 export function noteMessage(text: string, respond: boolean): string {

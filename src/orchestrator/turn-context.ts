@@ -141,7 +141,7 @@ export function showText(ctx: TurnContext, delta: string): void {
 }
 
 /** After these, the next round's text follows without a space: whitespace, and CJK text. */
-const NO_SPACE_AFTER =
+export const NO_SPACE_AFTER =
   /[\s\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
 
 /**

@@ -71,6 +71,12 @@ export class InterruptMessage {
   type!: 'interrupt';
 }
 
+/** `{"type":"history"}`: answered with the conversation as the user saw it (see seen-history.ts). */
+export class HistoryMessage {
+  @IsIn(['history'])
+  type!: 'history';
+}
+
 /** `{"type":"ping","id":"…"}`: answered at once with `pong` (browsers cannot send WebSocket pings). */
 export class PingMessage {
   @IsIn(['ping'])
@@ -194,6 +200,7 @@ export type ClientMessage =
   | AudioEndMessage
   | DtmfMessage
   | PingMessage
+  | HistoryMessage
   | ToolConfirmMessage
   | ToolAnswerMessage
   | ClientToolResultMessage;
@@ -208,6 +215,7 @@ const TYPES = {
   audio_end: AudioEndMessage,
   dtmf: DtmfMessage,
   ping: PingMessage,
+  history: HistoryMessage,
   tool_confirm: ToolConfirmMessage,
   tool_answer: ToolAnswerMessage,
   client_tool_result: ClientToolResultMessage,

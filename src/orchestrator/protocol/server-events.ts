@@ -4,6 +4,7 @@ import type { ClientTool } from '../client-tools.js';
 import type { ErrorCode } from './error-codes.js';
 import type { ToolProgressEvent } from '../progress-relay.js';
 import type { AnswerValue, WantedAnswer } from '../../tools/user-question.js';
+import type { SeenMessage } from '../seen-history.js';
 
 /** Engine → client messages on `/ws` (README, "WebSocket protocol"). */
 export type TurnEvent =
@@ -137,6 +138,11 @@ export type ServerEvent =
   | ({ type: 'audio'; seq: number; data: string } & AudioFormat)
   | { type: 'audio_end' }
   | { type: 'pong'; id?: string }
+  /**
+   * The conversation as the user saw it, asked by `history`; `earlier`: how many of its turns the
+   * bounded history (LLM_MAX_HISTORY_MESSAGES) no longer holds.
+   */
+  | { type: 'history'; messages: SeenMessage[]; earlier: number }
   /** The model handed the call over to a person (`transfer_call`): the client dials `to`. */
   | { type: 'transfer'; to: string };
 
@@ -166,5 +172,6 @@ export const SERVER_EVENT_TYPES = Object.keys({
   audio: true,
   audio_end: true,
   pong: true,
+  history: true,
   transfer: true,
 } satisfies Record<ServerEvent['type'], true>);
