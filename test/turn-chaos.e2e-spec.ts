@@ -70,6 +70,10 @@ describe.each(['memory', 'redis'])(
         LLM_TOOLS_FILE: writeToolsFile(toolSet(base, mcpUrl, true)),
         CODE_TOOLS_WORKERS: '1',
         LLM_TOOL_MAX_ITERATIONS: '2',
+        // Every turn here is one an action started: a call that acts, let finish when its turn
+        // is cut, would tell its result in a turn of its own at a moment no action decides
+        // (that path: test/interrupted-calls.e2e-spec.ts).
+        LLM_TOOL_INTERRUPTED_CALLS: 'abort',
         LLM_RETRIES: '1',
         LLM_RETRY_BACKOFF_MS: '5',
         TTS_PROVIDER: 'espeak',

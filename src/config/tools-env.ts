@@ -33,6 +33,8 @@ export interface ToolsEnv {
   earlyStart: boolean;
   /** A call that acted, made again later in its turn: `reuse` its result, or `run` it again. */
   repeatCalls: 'reuse' | 'run';
+  /** A call that acts, running when its turn is cut: let `finish` (its result told later), or `abort`ed. */
+  interruptedCalls: 'finish' | 'abort';
   /** An answer that ends promising to act with no call is asked once more (LLM_TOOL_NUDGE). */
   nudge: boolean;
   timeoutSecs: number;
@@ -69,6 +71,10 @@ export function parseTools(raw: Raw, toolsFile: string): ToolsEnv {
     maxCallsPerRound: int(raw, 'LLM_TOOL_MAX_CALLS_PER_ROUND', 16, 1, 256),
     earlyStart: bool(raw, 'LLM_TOOL_EARLY_START') ?? true,
     repeatCalls: oneOf(raw, 'LLM_TOOL_REPEAT_CALLS', 'reuse', ['reuse', 'run'] as const),
+    interruptedCalls: oneOf(raw, 'LLM_TOOL_INTERRUPTED_CALLS', 'finish', [
+      'finish',
+      'abort',
+    ] as const),
     nudge: bool(raw, 'LLM_TOOL_NUDGE') ?? true,
     timeoutSecs: num(raw, 'LLM_TOOL_TIMEOUT_SECS', 15, 0, 3600),
     retries: int(raw, 'LLM_TOOL_RETRIES', 1, 0, 5),

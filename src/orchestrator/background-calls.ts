@@ -259,6 +259,11 @@ export function startedText(name: string): string {
   return `Started: ${name} runs in the background, and its result will come in a later message. Tell the user it is under way; do not call ${name} again for this.`;
 }
 
+/** What the model reads of a call that acts, still running when its turn was cut: it goes on. */
+export function goesOnText(name: string): string {
+  return `Not finished when the turn was interrupted: ${name}'s request had been sent, and it goes on; its result will come in a later message. Do not call ${name} again for this.`;
+}
+
 /** How the message that brings a background call's result opens, its tool's name after it. */
 const RESULT_OPENING = `${NOT_THE_USERS}the result of `;
 

@@ -216,16 +216,18 @@ export class Conversation {
   }
 
   /** The client has gone: its turn is cancelled; settles once the turn has ended. */
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    this.utterances.close();
+    this.keys.close();
+    this.end.close();
+    // The turn ends first: calls that act, running then, go on as background calls (run-calls.ts).
+    await this.session.cancel();
     const { background } = this;
     // Calls running, or results not told yet: kept for a client that resumes the session.
     const kept = (background.running > 0 || background.waiting) && this.deps.park(background);
     if (!kept) background.close();
-    this.utterances.close();
-    this.keys.close();
-    this.end.close();
-    // Notes still waiting are kept with the session, saved once its turn has ended.
-    return this.session.cancel().then(() => this.turns.takeNotes());
+    // Notes still waiting are kept with the session, saved now that its turn has ended.
+    this.turns.takeNotes();
   }
 
   /**

@@ -5,10 +5,12 @@
 import { CANCELLED } from './history.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import type { Tool } from '../tools/tool-definition.js';
+import type { StartedCall } from './call-start.js';
 import { startCall } from './call-start.js';
 import { TurnCancelled, type RoundResult } from './round.js';
 import { confirmPrompt, type Approval } from './approvals.js';
-import { startedText } from './background-calls.js';
+import { goesOnText, startedText, type BackgroundCalls } from './background-calls.js';
+import { isSafe } from '../tools/tool-definition.js';
 import type { TurnContext } from './turn-context.js';
 import { needsApproval } from './untrusted-reads.js';
 
@@ -37,6 +39,34 @@ async function askApproval(
   return ctx.approve(call.id);
 }
 
+/**
+ * Whether a call of `tool` is let finish when its turn is cut (LLM_TOOL_INTERRUPTED_CALLS): an
+ * HTTP, OpenAPI or MCP tool that acts. Its request may already have done its work (a table
+ * booked, a payment made): aborted, only its answer would be lost, and the model would read that
+ * nothing happened.
+ */
+function finishesWhenCut(ctx: TurnContext, tool: Tool | undefined): boolean {
+  return (
+    ctx.finishCutCalls &&
+    (tool?.kind === 'http' || tool?.kind === 'mcp') &&
+    !isSafe(tool) &&
+    ctx.session.background !== undefined
+  );
+}
+
+/**
+ * The turn was cut while `run`, a call that acts, ran: it goes on as a background call does, its
+ * result told in a later message (and `tool_result` with `background: "done"`).
+ */
+function goOn(ctx: TurnContext, call: { id: string; name: string }, run: StartedCall): string {
+  const background = ctx.session.background as BackgroundCalls;
+  const { id, name } = call;
+  background.track(id, name, run.outcome, ({ ok, ms }) =>
+    ctx.tally({ type: 'tool_result', id, name, ok, ms, background: 'done' }),
+  );
+  return goesOnText(name);
+}
+
 /** Executes a round's calls in parallel; results go to history in call order. */
 export async function runCalls(
   executor: ToolExecutor,
@@ -56,6 +86,8 @@ export async function runCalls(
     ...(reasoning && { reasoning_content: reasoning }),
   });
   const results: (string | undefined)[] = round.calls.map(() => undefined);
+  /** Calls that act, let finish should the turn be cut (see finishesWhenCut). */
+  const finishing = new Map<number, StartedCall>();
   /** The round's last question to the user: the next is put once it is answered. */
   let asking: Promise<unknown> = Promise.resolve();
   const running = round.calls.map(async (call, i) => {
@@ -97,10 +129,15 @@ export async function runCalls(
         ctx.emit({ type: 'tool_result', id, name, ok: true, ms: 0, background: 'started' });
         return;
       }
-      run = startCall(executor, ctx, call);
+      if (finishesWhenCut(ctx, tool)) {
+        // On the connection's signal, not the turn's: a cut turn leaves it running.
+        run = startCall(executor, ctx, call, ctx.session.background!.signal);
+        finishing.set(i, run);
+      } else run = startCall(executor, ctx, call);
     }
     const outcome = await run.outcome;
-    if (outcome === undefined) return;
+    // Cut meanwhile: a call let finish tells its result later (see goOn).
+    if (outcome === undefined || ctx.signal.aborted) return;
     results[i] = outcome.text;
     if (outcome.ok && !outcome.repeated)
       ctx.results.succeeded(call, ctx.snapshot.byName.get(call.name), outcome.text);
@@ -124,9 +161,11 @@ export async function runCalls(
   await Promise.race([Promise.all(running), cancelled]).finally(() =>
     ctx.signal.removeEventListener('abort', onAbort),
   );
-  round.calls.forEach((call, i) =>
-    history.push({ role: 'tool', tool_call_id: call.id, content: results[i] ?? CANCELLED }),
-  );
+  round.calls.forEach((call, i) => {
+    const run = results[i] === undefined ? finishing.get(i) : undefined;
+    const content = run && ctx.signal.aborted ? goOn(ctx, call, run) : results[i];
+    history.push({ role: 'tool', tool_call_id: call.id, content: content ?? CANCELLED });
+  });
   ctx.results.roundEnded();
   if (ctx.signal.aborted) throw new TurnCancelled();
 }

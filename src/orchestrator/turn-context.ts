@@ -59,6 +59,8 @@ export interface TurnContext {
   roundCalls: number;
   /** The results of the turn's calls that acted, for the same calls made again (LLM_TOOL_REPEAT_CALLS). */
   results: TurnResults;
+  /** Calls that act, running when the turn is cut, finish (LLM_TOOL_INTERRUPTED_CALLS=finish). */
+  finishCutCalls: boolean;
   /** A round's reasoning goes with its calls into the history until the turn ends (LLM_KEEP_REASONING). */
   keepReasoning: boolean;
   /**

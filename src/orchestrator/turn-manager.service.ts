@@ -160,6 +160,7 @@ export class TurnManager {
       started: new Map(),
       roundCalls: 0,
       results: new TurnResults(this.toolSettings.repeatCalls === 'reuse'),
+      finishCutCalls: this.toolSettings.interruptedCalls === 'finish',
       keepReasoning: this.llmSettings.keepReasoning === 'turn',
       readUntrusted: false,
       // Made when a call first needs it, `over` aborted at the turn's end for calls still running:
