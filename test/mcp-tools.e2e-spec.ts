@@ -63,6 +63,8 @@ describe('MCP tools', () => {
     },
     {
       name: 'wait_forever',
+      // It changes nothing: cut with its turn (one that acts is let finish, LLM_TOOL_INTERRUPTED_CALLS).
+      annotations: { readOnlyHint: true },
       answer: (_args, { signal }) =>
         new Promise((resolve) =>
           signal.addEventListener(
