@@ -3,6 +3,8 @@ import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { firstHeld, weatherTool, writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
+import { McpTestServer, useMcpServer } from './support/mcp-server.js';
+import { until } from './support/waiting.js';
 
 const bookTool = (base: string) => ({
   name: 'book_table',
@@ -156,5 +158,48 @@ describe('LLM_TOOL_INTERRUPTED_CALLS=abort', () => {
       tool_call_id: 'call_b',
       content: 'Error: cancelled',
     });
+  });
+});
+
+describe('an MCP call that acts, running when its turn is cut', () => {
+  let release: (() => void) | undefined;
+  const mcp = new McpTestServer([
+    {
+      name: 'send_payment',
+      answer: (_args, { signal }) =>
+        new Promise((resolve) => {
+          signal.addEventListener('abort', () => resolve({ content: [] }), { once: true });
+          release = () => resolve({ content: [{ type: 'text', text: 'paid: 42 EUR' }] });
+        }),
+    },
+  ]);
+  const server = useMcpServer(mcp);
+  const rig = useEngineRig(() => ({
+    LLM_MODEL: 'm',
+    LLM_TOOLS_FILE: writeToolsFile([{ type: 'mcp', name: 'send_payment', url: server.url }]),
+  }));
+  const client = useClientPerTest(rig);
+
+  it('is not cancelled on its server, and its result is told', async () => {
+    const { ws } = client;
+    rig.llm.enqueue(sseStructuredCalls([{ id: 'call_p', name: 'send_payment', arguments: {} }]));
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'Pay it.' });
+    await ws.waitFor((m) => m.type === 'tool_call', from);
+    await until(() => release !== undefined, 'the call on the server');
+    ws.send({ type: 'interrupt' });
+    await ws.waitFor((m) => m.type === 'assistant_end', from);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(mcp.cancellations).toBe(0);
+    rig.llm.enqueue(sseText(['The payment went through.']));
+    const told = ws.messages.length;
+    release!();
+    expect(await ws.waitFor((m) => m.type === 'assistant_end', told)).toEqual({
+      type: 'assistant_end',
+      text: 'The payment went through.',
+    });
+    expect(rig.llm.requests[1]!.body.messages.at(-1).content).toMatch(
+      /^\[Not said by the user: the result of send_payment \(call call_p\).*\]\npaid: 42 EUR$/,
+    );
   });
 });
