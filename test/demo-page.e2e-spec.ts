@@ -295,6 +295,28 @@ describe('the demo page', () => {
     }
   });
 
+  it('shows the conversation again after a reload, and goes on with it', async () => {
+    const page = await opened();
+    await page.waitForSelector('#text:enabled');
+    llm.enqueue(sseText(['Hello Ada.']), sseText(['You are Ada.']));
+    await page.fill('#text', 'I am Ada');
+    await page.press('#text', 'Enter');
+    await page.locator('#log .assistant', { hasText: 'Hello Ada.' }).waitFor();
+    await page.reload();
+    expect(await texts(page, 'user')).toEqual([]);
+    await page.fill('#key', 'ws-key');
+    await page.click('#connect');
+    await page.locator('#log .note', { hasText: 'the conversation goes on' }).waitFor();
+    expect(await texts(page, 'user')).toEqual(['I am Ada']);
+    expect(await texts(page, 'assistant')).toEqual(['Hello Ada.']);
+    await page.waitForSelector('#text:enabled');
+    await page.fill('#text', 'Who am I?');
+    await page.press('#text', 'Enter');
+    await page.locator('#log .assistant', { hasText: 'You are Ada.' }).waitFor();
+    const history = llm.requests[1]!.body.messages.map((m: { content: string }) => m.content);
+    expect(history.slice(-3)).toEqual(['I am Ada', 'Hello Ada.', 'Who am I?']);
+  });
+
   it('says why it is not connected when the key is wrong', async () => {
     const page = await opened('guess');
     await page.locator('#status', { hasText: 'not connected' }).waitFor();
