@@ -74,8 +74,9 @@ describe('a conversation at its time limit (SESSION_MAX_SECS)', () => {
     ws.send({ type: 'user_text', text: 'Una domanda lunga.' });
     await ws.waitFor((m) => m.type === 'assistant_delta');
     await new Promise((resolve) => setTimeout(resolve, LIMIT_MS + 300));
-    // Past the limit: typed words start no turn (and do not cut the answer).
+    // Past the limit: typed words start no turn (and do not cut the answer), nor does a note.
     ws.send({ type: 'user_text', text: 'Ci sei?' });
+    ws.send({ type: 'note', text: 'Payment received.', respond: true });
     await new Promise((resolve) => setTimeout(resolve, 200));
     release();
     expect(await ws.closed).toBe(4007);
@@ -85,7 +86,10 @@ describe('a conversation at its time limit (SESSION_MAX_SECS)', () => {
       { type: 'assistant_end', text: 'Il tempo è scaduto. Arrivederci!' },
     ]);
     expect(rig.llm.requests).toHaveLength(1);
-    await reported(ws.messages[0]!.session_id);
+    // The note is kept with the session (its report's history), not lost.
+    const [report] = await reported(ws.messages[0]!.session_id);
+    const history = report!.history as { role: string; content: string }[];
+    expect(history.filter((m) => m.content.endsWith(']\nPayment received.'))).toHaveLength(1);
   });
 
   it('tells the model in its system message once the end is near (SESSION_MAX_NOTICE_SECS)', async () => {

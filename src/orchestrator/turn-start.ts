@@ -129,8 +129,10 @@ export class TurnStarter {
    * carries them, see `start`).
    */
   async tellResults(): Promise<void> {
-    const { background, notes } = this.host;
+    const { background, notes, end } = this.host;
     if (!(background.waiting || notes.answerWanted) || !this.deps.connected()) return;
+    // Past the time limit no turn tells them: they stay with the session.
+    if (end.time.reached) return;
     if (this.host.session.busy)
       return void this.host.session.idle().then(() => this.host.enqueue(() => this.tellResults()));
     // Not over the user: their turn, when it comes, carries the results.
