@@ -120,6 +120,51 @@ describe('calls that act, running when their turn is cut', () => {
     back.close();
   });
 
+  it("cut by the user's next words, with a call that changes nothing beside it: told after the turn those words start", async () => {
+    const { ws } = client;
+    rig.llm.enqueue(
+      sseStructuredCalls([
+        { id: 'call_w', name: 'get_weather', arguments: { city: 'Rome' } },
+        book,
+      ]),
+    );
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'Weather, and book a table.' });
+    // The weather's result came; the booking is held.
+    await ws.waitFor((m) => m.type === 'tool_result' && m.id === 'call_w', from);
+    const call = await firstHeld(held);
+    let open!: () => void;
+    rig.llm.enqueue(
+      { ...sseText(['Sure, ', '9 pm then.']), gate: new Promise<void>((r) => (open = r)) },
+      sseText(['Booked: ', 'table 4.']),
+    );
+    const next = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'Make it 9 pm.' });
+    await ws.waitFor((m) => m.type === 'assistant_delta', next);
+    expect(rig.llm.requests[1]!.body.messages.slice(-4)).toEqual([
+      expect.objectContaining({ role: 'assistant' }),
+      { role: 'tool', tool_call_id: 'call_w', content: 'Rome: sunny' },
+      { role: 'tool', tool_call_id: 'call_b', content: GOES_ON },
+      { role: 'user', content: 'Make it 9 pm.' },
+    ]);
+    // The result comes while that turn streams: told once it has ended, not cutting it.
+    call.res.end('booked: table 4 at 20:00');
+    await ws.waitFor((m) => m.type === 'tool_result' && m.background === 'done', next);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(rig.llm.requests).toHaveLength(2);
+    open();
+    const first = await ws.waitFor((m) => m.type === 'assistant_end' && !m.interrupted, next);
+    expect(first).toEqual({ type: 'assistant_end', text: 'Sure, 9 pm then.' });
+    const after = ws.messages.indexOf(first) + 1;
+    expect(await ws.waitFor((m) => m.type === 'assistant_end', after)).toEqual({
+      type: 'assistant_end',
+      text: 'Booked: table 4.',
+    });
+    const told = rig.llm.requests[2]!.body.messages as { content: string }[];
+    expect(told.at(-1)).toEqual({ role: 'user', content: TOLD });
+    expect(told.filter((m) => m.content?.includes('booked: table 4'))).toHaveLength(1);
+  });
+
   it('a call that changes nothing (a GET) is still aborted: "Error: cancelled"', async () => {
     const { ws } = client;
     rig.tools.respond(() => undefined); // never answers
