@@ -12,7 +12,13 @@ import {
 } from './support/chaos.js';
 import { answerChaosTool, chaosMcpServer, toolSet } from './support/chaos-rig.js';
 import { until } from './support/waiting.js';
-import { audioProblems, historyProblems, turnEnds, turnProblems } from './support/chaos-checks.js';
+import {
+  audioProblems,
+  chaosOptions,
+  historyProblems,
+  turnEnds,
+  turnProblems,
+} from './support/chaos-checks.js';
 import { sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
 import { startRedis, type RedisRun } from './support/redis-server.js';
@@ -342,15 +348,7 @@ describe.each(['memory', 'redis'])(
             fc.boolean(),
             converse,
           ),
-          {
-            numRuns: runs,
-            interruptAfterTimeLimit: runs * 2000,
-            ...(process.env.CHAOS_SEED && {
-              seed: Number(process.env.CHAOS_SEED),
-              path: process.env.CHAOS_PATH,
-              endOnFailure: true,
-            }),
-          },
+          chaosOptions(runs),
         );
       },
       runs * 3000,

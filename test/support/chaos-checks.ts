@@ -3,6 +3,20 @@ import type { Msg } from './ws-client.js';
 
 /** Invariants of a conversation through /ws, whatever happened in it (see turn-chaos.e2e-spec). */
 
+/**
+ * fast-check's options for `runs` random conversations (a time limit of 2 s each); CHAOS_SEED and
+ * CHAOS_PATH replay a failure's.
+ */
+export const chaosOptions = (runs: number) => ({
+  numRuns: runs,
+  interruptAfterTimeLimit: runs * 2000,
+  ...(process.env.CHAOS_SEED && {
+    seed: Number(process.env.CHAOS_SEED),
+    path: process.env.CHAOS_PATH,
+    endOnFailure: true,
+  }),
+});
+
 /** Problems with the messages of one LLM request: the OpenAI round-trip a server would refuse. */
 export function historyProblems(body: Record<string, any>): string[] {
   const problems: string[] = [];
@@ -68,6 +82,8 @@ export function turnProblems(messages: Msg[], closedEarly = false): string[] {
   for (const m of messages) {
     if (OUTSIDE.has(m.type)) continue;
     if (m.type === 'error' && INPUT_ERRORS.has(m.code)) continue;
+    // A background call's result (or a call's let finish when its turn was cut): outside any turn.
+    if (m.type === 'tool_result' && m.background === 'done') continue;
     if (m.type !== 'assistant_end') {
       turn.push(m);
       continue;
