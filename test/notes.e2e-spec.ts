@@ -13,7 +13,11 @@ const ACT = (text: string) =>
  * say; the model reads it from its next request on, and with `respond` answers it at once.
  */
 describe('notes from the client', () => {
-  const rig = useEngineRig(() => ({ LLM_MODEL: 'm', SESSION_INSTRUCTIONS_MAX_CHARS: '60' }));
+  const rig = useEngineRig(() => ({
+    LLM_MODEL: 'm',
+    SESSION_INSTRUCTIONS_MAX_CHARS: '60',
+    WS_MAX_TURNS_PER_MINUTE: '3',
+  }));
   const client = useClientPerTest(rig);
 
   /** The messages of the model's `index`th request, without the system prompt. */
@@ -132,6 +136,29 @@ describe('notes from the client', () => {
     rig.llm.enqueue(sseText(['Hi.']));
     await ws.turn('Hello');
     expect(conversation(0)).toEqual([{ role: 'user', content: 'Hello' }]);
+  });
+
+  it('counts a note to respond to as a turn (WS_MAX_TURNS_PER_MINUTE); one that asks for none is not', async () => {
+    const { ws } = client;
+    rig.llm.enqueue(sseText(['One.']), sseText(['Two.']), sseText(['Three.']));
+    for (const n of ['1', '2', '3']) {
+      const from = ws.messages.length;
+      ws.send({ type: 'note', text: `Step ${n}.`, respond: true });
+      await ws.waitFor((m) => m.type === 'assistant_end', from);
+    }
+    const from = ws.messages.length;
+    ws.send({ type: 'note', text: 'Step 4.', respond: true });
+    ws.send({ type: 'note', text: 'Step 5.' });
+    expect(await ws.waitFor((m) => m.type === 'error', from)).toEqual({
+      type: 'error',
+      code: 'rate_limited',
+      message:
+        'more than 3 turns in a minute (WS_MAX_TURNS_PER_MINUTE): wait a moment; nothing was added',
+    });
+    ws.send({ type: 'history' });
+    await ws.waitFor((m) => m.type === 'history', from);
+    expect(ws.messages.slice(from).filter((m) => m.type === 'error')).toHaveLength(1);
+    expect(rig.llm.requests).toHaveLength(3);
   });
 
   it('refuses a note past 20 waiting for the turn in progress; those 20 are kept', async () => {
