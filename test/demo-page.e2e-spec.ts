@@ -273,23 +273,32 @@ describe('the demo page', () => {
     expect(read()).toEqual({ action: 'accept', content: { extras: ['bag', 'wifi'] } });
   });
 
+  /** The user says who they are, and is greeted. */
+  async function introduce(page: Page): Promise<void> {
+    await page.waitForSelector('#text:enabled');
+    llm.enqueue(sseText(['Hello Ada.']), sseText(['You are Ada.']));
+    await page.fill('#text', 'I am Ada');
+    await page.press('#text', 'Enter');
+    await page.locator('#log .assistant', { hasText: 'Hello Ada.' }).waitFor();
+  }
+  /** The user asks who they are: the model read the conversation before (its second request). */
+  async function askWhoAmI(page: Page): Promise<void> {
+    await page.waitForSelector('#text:enabled');
+    await page.fill('#text', 'Who am I?');
+    await page.press('#text', 'Enter');
+    await page.locator('#log .assistant', { hasText: 'You are Ada.' }).waitFor();
+    const history = llm.requests[1]!.body.messages.map((m: { content: string }) => m.content);
+    expect(history.slice(-3)).toEqual(['I am Ada', 'Hello Ada.', 'Who am I?']);
+  }
+
   it('gets its session back when the connection is lost, and the conversation goes on', async () => {
     const relay = new TcpRelay(Number(new URL(engine.httpUrl).port));
     try {
       const page = await opened('ws-key', await relay.start());
-      await page.waitForSelector('#text:enabled');
-      llm.enqueue(sseText(['Hello Ada.']), sseText(['You are Ada.']));
-      await page.fill('#text', 'I am Ada');
-      await page.press('#text', 'Enter');
-      await page.locator('#log .assistant', { hasText: 'Hello Ada.' }).waitFor();
+      await introduce(page);
       relay.cut();
       await page.locator('#log .note', { hasText: 'reconnected' }).waitFor();
-      await page.waitForSelector('#text:enabled');
-      await page.fill('#text', 'Who am I?');
-      await page.press('#text', 'Enter');
-      await page.locator('#log .assistant', { hasText: 'You are Ada.' }).waitFor();
-      const history = llm.requests[1]!.body.messages.map((m: { content: string }) => m.content);
-      expect(history.slice(-3)).toEqual(['I am Ada', 'Hello Ada.', 'Who am I?']);
+      await askWhoAmI(page);
     } finally {
       await relay.stop();
     }
@@ -297,11 +306,7 @@ describe('the demo page', () => {
 
   it('shows the conversation again after a reload, and goes on with it', async () => {
     const page = await opened();
-    await page.waitForSelector('#text:enabled');
-    llm.enqueue(sseText(['Hello Ada.']), sseText(['You are Ada.']));
-    await page.fill('#text', 'I am Ada');
-    await page.press('#text', 'Enter');
-    await page.locator('#log .assistant', { hasText: 'Hello Ada.' }).waitFor();
+    await introduce(page);
     await page.reload();
     expect(await texts(page, 'user')).toEqual([]);
     await page.fill('#key', 'ws-key');
@@ -309,12 +314,7 @@ describe('the demo page', () => {
     await page.locator('#log .note', { hasText: 'the conversation goes on' }).waitFor();
     expect(await texts(page, 'user')).toEqual(['I am Ada']);
     expect(await texts(page, 'assistant')).toEqual(['Hello Ada.']);
-    await page.waitForSelector('#text:enabled');
-    await page.fill('#text', 'Who am I?');
-    await page.press('#text', 'Enter');
-    await page.locator('#log .assistant', { hasText: 'You are Ada.' }).waitFor();
-    const history = llm.requests[1]!.body.messages.map((m: { content: string }) => m.content);
-    expect(history.slice(-3)).toEqual(['I am Ada', 'Hello Ada.', 'Who am I?']);
+    await askWhoAmI(page);
   });
 
   it('says why it is not connected when the key is wrong', async () => {

@@ -160,17 +160,14 @@ export class Conversation {
     const max = this.deps.instructionsMaxChars;
     const refused =
       max === 0
-        ? refusal(
-            'invalid_message',
-            "notes are off on this engine (SESSION_INSTRUCTIONS_MAX_CHARS=0: clients add nothing to the model's prompt)",
-          )
+        ? "notes are off on this engine (SESSION_INSTRUCTIONS_MAX_CHARS=0: clients add nothing to the model's prompt)"
         : text.length > max
-          ? refusal(
-              'invalid_message',
-              `"text" is longer than ${max} characters (SESSION_INSTRUCTIONS_MAX_CHARS)`,
-            )
-          : await this.turns.note(text, respond, true);
-    if (refused) this.error(refused.code, refused.message);
+          ? `"text" is longer than ${max} characters (SESSION_INSTRUCTIONS_MAX_CHARS)`
+          : undefined;
+    const refusedFor = refused
+      ? refusal('invalid_message', refused)
+      : await this.turns.note(text, respond, true);
+    if (refusedFor) this.error(refusedFor.code, refusedFor.message);
   }
 
   /** An administrator's note (`POST /api/sessions/{id}/notes`), in order with the client's messages. */

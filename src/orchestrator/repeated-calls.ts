@@ -12,7 +12,7 @@
  */
 import { callKey } from '../llm/call-tally.js';
 import type { ToolCallEvent } from '../llm/llm.types.js';
-import { isSafe, type Tool } from '../tools/tool-definition.js';
+import { actsOnService, isSafe, type Tool } from '../tools/tool-definition.js';
 import { argumentProblem } from '../tools/argument-check.js';
 
 /** What the model reads for a call not run again: the first one's result. */
@@ -49,12 +49,7 @@ export class TurnResults {
   }
 
   private reusable(tool: Tool | undefined): tool is Tool {
-    return (
-      this.reuse &&
-      (tool?.kind === 'http' || tool?.kind === 'mcp') &&
-      !tool.repeatable &&
-      !isSafe(tool)
-    );
+    return this.reuse && actsOnService(tool) && !tool.repeatable;
   }
 }
 

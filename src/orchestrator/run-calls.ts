@@ -4,13 +4,11 @@
  */
 import { CANCELLED } from './history.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
-import type { Tool } from '../tools/tool-definition.js';
-import type { StartedCall } from './call-start.js';
-import { startCall } from './call-start.js';
+import { actsOnService, type Tool } from '../tools/tool-definition.js';
+import { startCall, type StartedCall } from './call-start.js';
 import { TurnCancelled, type RoundResult } from './round.js';
 import { confirmPrompt, type Approval } from './approvals.js';
 import { goesOnText, startedText, type BackgroundCalls } from './background-calls.js';
-import { isSafe } from '../tools/tool-definition.js';
 import type { TurnContext } from './turn-context.js';
 import { needsApproval } from './untrusted-reads.js';
 
@@ -46,12 +44,7 @@ async function askApproval(
  * nothing happened.
  */
 function finishesWhenCut(ctx: TurnContext, tool: Tool | undefined): boolean {
-  return (
-    ctx.finishCutCalls &&
-    (tool?.kind === 'http' || tool?.kind === 'mcp') &&
-    !isSafe(tool) &&
-    ctx.session.background !== undefined
-  );
+  return ctx.finishCutCalls && actsOnService(tool) && ctx.session.background !== undefined;
 }
 
 /**

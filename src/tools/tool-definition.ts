@@ -292,6 +292,11 @@ export function isSafe(tool: Pick<Tool, 'safe' | 'method'>): boolean {
   return tool.safe ?? SAFE_METHODS.has(tool.method);
 }
 
+/** An HTTP, OpenAPI or MCP tool whose calls act on its service (not `isSafe`): a booking, a payment. */
+export function actsOnService(tool: Tool | undefined): tool is Tool {
+  return (tool?.kind === 'http' || tool?.kind === 'mcp') && !isSafe(tool);
+}
+
 export function snapshotOf(source: ToolSource, definitions: readonly Tool[]): ToolSnapshot {
   const tools = definitions.filter((t) => t.kind !== 'callback' && t.pending === undefined);
   return {

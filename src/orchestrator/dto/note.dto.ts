@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Matches, MaxLength, validateSync } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { dtoOf, firstViolation } from './dto-body.js';
 import type { ErrorCode } from '../protocol/error-codes.js';
 
 /** The longest note an administrator may add (a client's is SESSION_INSTRUCTIONS_MAX_CHARS). */
@@ -32,15 +33,10 @@ const FIELDS = new Set(['text', 'respond']);
 
 /** The note `body` asks for, or why it is none. */
 export function readNote(body: unknown): NoteDto | string {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    return 'expected a note: {"text": "…", "respond": false}';
-  const unknown = Object.keys(body).find((key) => !FIELDS.has(key));
-  if (unknown !== undefined)
-    return `unknown field ${JSON.stringify(unknown)}: expected ${[...FIELDS].join(', ')}`;
-  const note = Object.assign(new NoteDto(), body);
+  const note = dtoOf(NoteDto, FIELDS, body, 'a note: {"text": "…", "respond": false}');
+  if (typeof note === 'string') return note;
   if (note.text === undefined) return '"text" is required: what the model is told';
-  const failed = validateSync(note, { forbidUnknownValues: false })[0]?.constraints;
-  return failed ? Object.values(failed)[0]! : note;
+  return firstViolation(note) ?? note;
 }
 
 export class NoteAddedDto {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Matches, MaxLength, validateSync } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { dtoOf, firstViolation } from './dto-body.js';
 import { DESTINATION_PATTERN } from '../../tools/definition-schema.js';
 import { readVariables } from '../../tools/session-variables.js';
 
@@ -183,16 +184,16 @@ const FIELDS = new Set([
 
 /** The call `body` asks for, or why it is none. */
 export function readPlaceCall(body: unknown): PlaceCallDto | string {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    return 'expected a call: {"to": "+15550123", "greeting": "…", "variables": {…}}';
-  const unknown = Object.keys(body).find((key) => !FIELDS.has(key));
-  if (unknown !== undefined)
-    return `unknown field ${JSON.stringify(unknown)}: expected ${[...FIELDS].join(', ')}`;
-  const call = Object.assign(new PlaceCallDto(), body);
+  const call = dtoOf(
+    PlaceCallDto,
+    FIELDS,
+    body,
+    'a call: {"to": "+15550123", "greeting": "…", "variables": {…}}',
+  );
+  if (typeof call === 'string') return call;
   if (call.to === undefined) return '"to" is required: who is called';
-  const errors = validateSync(call, { forbidUnknownValues: false });
-  const failed = errors[0]?.constraints;
-  if (failed) return Object.values(failed)[0]!;
+  const failed = firstViolation(call);
+  if (failed) return failed;
   if (call.voicemail !== undefined && call.hang_up_on_machine === true)
     return '"voicemail" and "hang_up_on_machine" go against each other: a machine gets the message, or the call ends';
   const { variables } = call;
