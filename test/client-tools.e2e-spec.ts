@@ -267,7 +267,7 @@ describe('client tools on /ws', () => {
     // Nothing was declared: the model is offered the engine's tools only.
     h.llm.enqueue(sseText(['ok']));
     await h.ws.turn('hello');
-    const offered = h.llm.requests[0]!.body.tools.map((t: any) => t.function.name);
+    const offered = h.llm.offered(0);
     expect(offered).toEqual(['get_weather', 'missing', 'bad_verb', 'down', 'big']);
   });
 
@@ -284,7 +284,7 @@ describe('client tools on /ws', () => {
       expect((await declare(null, again)).settings.client_tools).toEqual([]);
       h.llm.enqueue(sseText(['ok']));
       await again.turn('hello');
-      const offered = h.llm.requests[0]!.body.tools.map((t: any) => t.function.name);
+      const offered = h.llm.offered(0);
       expect(offered).not.toContain('open_map');
     } finally {
       again.close();

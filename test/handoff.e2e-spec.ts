@@ -1,6 +1,6 @@
 import { startError } from './support/engine.js';
 import { samples } from './support/prometheus.js';
-import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { sseCall, sseText } from './support/fake-llm.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
 import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
@@ -26,9 +26,6 @@ const toolsAt = (base: string) => [
   },
 ];
 
-const call = (id: string, name: string, args: Record<string, unknown> = {}) =>
-  sseStructuredCalls([{ id, name, arguments: args }]);
-
 /**
  * `"type": "handoff"`: the model hands the conversation to another assistant — its instructions
  * in the system message, only its tools offered — for the rest of the turn and the turns after.
@@ -43,17 +40,14 @@ describe('the model hands the conversation to another assistant (a handoff tool)
     ADMIN_API_KEY: 'admin-key',
   }));
   const client = useClientPerTest(rig);
-  const toolNames = (i: number) =>
-    (rig.llm.requests[i]!.body.tools as { function: { name: string } }[]).map(
-      (t) => t.function.name,
-    );
+  const toolNames = (i: number) => rig.llm.offered(i);
   const systemOf = (i: number) => rig.llm.requests[i]!.body.messages[0].content as string;
 
   it('goes on as the new assistant in the same turn and the next, and back', async () => {
     const { ws } = client;
     rig.llm.enqueue(
-      call('call_1', 'to_billing'),
-      call('call_2', 'get_invoice', { id: 'INV-7' }),
+      sseCall('call_1', 'to_billing'),
+      sseCall('call_2', 'get_invoice', { id: 'INV-7' }),
       sseText(['Invoice INV-7 is paid.']),
     );
     const turn = await ws.turn('Is my invoice INV-7 paid?');
@@ -81,7 +75,7 @@ describe('the model hands the conversation to another assistant (a handoff tool)
     expect(rig.tools.requests.map((r) => r.path)).toEqual(['/invoices/INV-7']);
 
     // The next turn too; a tool billing lacks is unknown to it.
-    rig.llm.enqueue(call('call_3', 'get_weather', { city: 'Rome' }), sseText(['I cannot.']));
+    rig.llm.enqueue(sseCall('call_3', 'get_weather', { city: 'Rome' }), sseText(['I cannot.']));
     await ws.turn('And the weather in Rome?');
     expect(toolNames(3)).toEqual(['get_invoice', 'to_front_desk']);
     expect(rig.llm.requests[4]!.body.messages.at(-1)).toMatchObject({
@@ -90,7 +84,7 @@ describe('the model hands the conversation to another assistant (a handoff tool)
     });
 
     // Back to the front desk: the engine's own prompt, every tool.
-    rig.llm.enqueue(call('call_4', 'to_front_desk'), sseText(['Sure.']));
+    rig.llm.enqueue(sseCall('call_4', 'to_front_desk'), sseText(['Sure.']));
     const back = await ws.turn('Anything else, then.');
     expect(back.find((m) => m.type === 'handoff')).toEqual({
       type: 'handoff',
@@ -108,7 +102,7 @@ describe('the model hands the conversation to another assistant (a handoff tool)
     const { ws } = client;
     ws.send({ type: 'session.update', tools: ['get_weather', 'to_billing', 'get_invoice'] });
     await ws.waitFor((m) => m.type === 'session.updated');
-    rig.llm.enqueue(call('call_1', 'to_billing'), sseText(['Billing here.']));
+    rig.llm.enqueue(sseCall('call_1', 'to_billing'), sseText(['Billing here.']));
     await ws.turn('Billing, please.');
     // Billing's tools that the session's own selection keeps.
     expect(toolNames(1)).toEqual(['get_invoice']);
@@ -133,7 +127,7 @@ describe('the model hands the conversation to another assistant (a handoff tool)
 
   it('gives a session the assistant as its handoff tool is defined now', async () => {
     const { ws } = client;
-    rig.llm.enqueue(call('call_1', 'to_billing'), sseText(['Billing here.']));
+    rig.llm.enqueue(sseCall('call_1', 'to_billing'), sseText(['Billing here.']));
     await ws.turn('Billing, please.');
     const tools = toolsAt(rig.toolsUrl);
     Object.assign(tools[2]!, { instructions: 'You are billing, now with refunds.' });
@@ -184,9 +178,9 @@ describe('a code tool after a handoff', () => {
 
   it("gives the handed-to assistant's name, from the call after the handoff on", async () => {
     rig.llm.enqueue(
-      call('call_1', 'who_is_here'),
-      call('call_2', 'to_billing'),
-      call('call_3', 'who_is_here'),
+      sseCall('call_1', 'who_is_here'),
+      sseCall('call_2', 'to_billing'),
+      sseCall('call_3', 'who_is_here'),
       sseText(['Billing.']),
     );
     await client.ws.turn('Who are you?', 30_000);

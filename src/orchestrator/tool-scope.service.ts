@@ -4,6 +4,8 @@ import { withoutTools, type ToolSnapshot } from '../tools/tool-definition.js';
 import type { ToolCallContext } from '../tools/tool-executor.js';
 import type { Session } from './session.js';
 import type { Agent } from '../tools/handoff-tool.js';
+import { foundTools } from '../tools/tool-search.js';
+import type { ChatMessage } from '../llm/llm.types.js';
 
 const STATE_KEY = 'codeTools.state';
 
@@ -85,8 +87,8 @@ export function handingOff(
 
 /**
  * Which tools one completion request may use: tools declared for other modalities, and those
- * outside the session's own selection, are left out; then every `before_model_callback` may hide
- * more (`llm_request.config.hide_tool`).
+ * outside the session's own selection, are left out, and `deferred` tools no search has found yet;
+ * then every `before_model_callback` may hide more (`llm_request.config.hide_tool`).
  * A hidden tool is absent from the request's `tools` array and unknown if called anyway.
  */
 @Injectable()
@@ -112,6 +114,16 @@ export class ToolScope {
         )
         .map((t) => t.name),
     );
+    // Deferred tools: offered once a search in the history sent has found them.
+    const deferred = base.tools.filter((t) => t.deferred);
+    if (deferred.length > 0) {
+      context.findable = deferred.filter((t) => !hidden.has(t.name));
+      const searches = new Set(
+        base.tools.filter((t) => t.kind === 'tool_search').map((t) => t.name),
+      );
+      const found = foundTools(context.events as readonly ChatMessage[], searches);
+      for (const tool of deferred) if (!found.has(tool.name)) hidden.add(tool.name);
+    }
     if (base.callbacks.length > 0) {
       const names = base.tools.map((t) => t.name).filter((n) => !hidden.has(n));
       for (const name of await this.code.beforeModel(base.callbacks, names, context))

@@ -112,6 +112,7 @@ export function optionalFields(def: ToolDefinitionInput): Partial<Tool> {
     ...(def.max_calls_per_session ? { maxCallsPerSession: def.max_calls_per_session } : {}),
     ...(def.repeatable ? { repeatable: true } : {}),
     ...(def.untrusted ? { untrusted: true } : {}),
+    ...(def.deferred ? { deferred: true } : {}),
   };
 }
 
@@ -195,7 +196,7 @@ export function argumentListChecks(def: ToolDefinitionInput, at: string, warning
 
 /** A tool the engine runs itself (no request, no code), its `description` and `parameters` defaulted. */
 export function ownTool(
-  kind: 'end_session' | 'transfer_call' | 'handoff',
+  kind: 'end_session' | 'transfer_call' | 'handoff' | 'tool_search',
   def: ToolDefinitionInput,
   description: string,
   parameters: JsonSchema = def.parameters ?? DEFAULT_PARAMETERS,

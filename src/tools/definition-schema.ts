@@ -20,6 +20,7 @@ export const common = {
   max_calls_per_session: { type: 'integer', minimum: 1, maximum: 1000 },
   repeatable: { type: 'boolean' },
   untrusted: { type: 'boolean' },
+  deferred: { type: 'boolean' },
   result_max_chars: { type: 'integer', minimum: 1, maximum: 10_000_000 },
   wait_phrase: {
     anyOf: [

@@ -31,7 +31,7 @@ export const FIELD_HINTS: Record<string, string> = {
   parameters: 'a JSON Schema object',
   method: 'a non-empty string',
   headers: 'an object whose values are strings',
-  type: '"http", "python", "callback", "mcp", "openapi", "end_session", "transfer_call" or "handoff"',
+  type: '"http", "python", "callback", "mcp", "openapi", "end_session", "transfer_call", "handoff" or "tool_search"',
   to: 'a phone number in E.164 form ("+15550100") or a SIP address ("sip:desk@pbx.example.com")',
   destinations:
     'an object of names (letters, digits, spaces, "_", "-") and phone numbers in E.164 form or SIP addresses, 1 to 100 of them',
@@ -75,6 +75,8 @@ export const FIELD_HINTS: Record<string, string> = {
   max_calls_per_session: 'an integer from 1 to 1000',
   repeatable: 'true or false',
   untrusted: 'true or false',
+  deferred: 'true or false',
+  max_results: 'an integer from 1 to 20',
   per_session: 'true or false',
   max_sessions: 'an integer from 1 to 10000',
   sampling: 'true or false',

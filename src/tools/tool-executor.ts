@@ -66,6 +66,11 @@ export interface ToolCallContext {
   transferCall?: (to: string) => void;
   /** Hands the conversation to another assistant from now on (a `handoff` tool's call). */
   handOff?: (to: Agent) => void;
+  /**
+   * The `deferred` tools the session may use, found or not (its selection, its assistant's, its
+   * modality): what a `tool_search` call searches.
+   */
+  findable?: readonly Tool[];
   /** The name of the assistant a handoff gave the session to (none: the engine's own). */
   readonly agent?: string;
   /** Call `callId` has got this far (sent to the client as `tool_progress`). */

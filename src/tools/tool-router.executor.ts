@@ -6,6 +6,7 @@ import { argumentProblem } from './argument-check.js';
 import { endSession } from './end-session-tool.js';
 import { transferCall } from './transfer-call-tool.js';
 import { handOff } from './handoff-tool.js';
+import { runSearch } from './tool-search.js';
 import { toolErrors } from './tool-errors.js';
 import { ToolGuards } from './tool-guards.service.js';
 import { sessionCapRefusal } from './session-cap.js';
@@ -67,6 +68,7 @@ export class ToolRouter extends ToolExecutor {
     if (tool.kind === 'end_session') return Promise.resolve(endSession(call));
     if (tool.kind === 'transfer_call') return Promise.resolve(transferCall(call, tool));
     if (tool.kind === 'handoff') return Promise.resolve(handOff(call, tool));
+    if (tool.kind === 'tool_search') return Promise.resolve(runSearch(call, tool));
     if (tool.kind !== 'python') return this.http.execute(call);
     // Calls the code makes are `<call id>:<name>`, then `:2`, `:3` for the same tool again: a
     // client's late answer to one can never be taken for the next.

@@ -1,5 +1,5 @@
 /**
- * The shapes of the engine's own tools (`end_session`, `transfer_call`, `handoff`), and which
+ * The shapes of the engine's own tools (`end_session`, `transfer_call`, `handoff`, `tool_search`), and which
  * shape a definition of each `type` is checked against. Pure: no Nest import.
  */
 import { compiledOnUse } from '../common/compiled-on-use.js';
@@ -71,6 +71,17 @@ export const HANDOFF_SCHEMA = {
   },
 } as const;
 export const validateHandoff = compiledOnUse<ToolDefinitionInput>(ajv, HANDOFF_SCHEMA);
+/** The engine's own tool with which the model finds the set's `deferred` tools. */
+export const TOOL_SEARCH_SCHEMA = {
+  type: 'object',
+  required: ['type', 'name'],
+  properties: {
+    ...END_SESSION_SCHEMA.properties,
+    type: { const: 'tool_search' },
+    max_results: { type: 'integer', minimum: 1, maximum: 20 },
+  },
+} as const;
+export const validateToolSearch = compiledOnUse<ToolDefinitionInput>(ajv, TOOL_SEARCH_SCHEMA);
 /** What a handoff's fields expect, where they differ from other tools' (`tools`). */
 const HANDOFF_HINTS = {
   ...FIELD_HINTS,
@@ -92,5 +103,6 @@ export function shapeOf(type: unknown): {
     return { validate: validateTransferCall, schema: TRANSFER_CALL_SCHEMA };
   if (type === 'handoff')
     return { validate: validateHandoff, schema: HANDOFF_SCHEMA, hints: HANDOFF_HINTS };
+  if (type === 'tool_search') return { validate: validateToolSearch, schema: TOOL_SEARCH_SCHEMA };
   return { validate: validateHttp, schema: HTTP_SCHEMA };
 }

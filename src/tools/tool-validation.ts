@@ -3,6 +3,7 @@ import { shapeOf } from './tool-shapes.js';
 import { endSessionTool } from './end-session-tool.js';
 import { transferCallTool } from './transfer-call-tool.js';
 import { checkHandoffs, handoffTool } from './handoff-tool.js';
+import { checkDeferred, toolSearchTool } from './tool-search.js';
 import { mcpTool } from './mcp/mcp-definition.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -112,6 +113,7 @@ export function validateToolDefinitions(
     if (type === 'end_session') return endSessionTool(entry);
     if (type === 'transfer_call') return transferCallTool(entry, index, source);
     if (type === 'handoff') return handoffTool(entry);
+    if (type === 'tool_search') return toolSearchTool(entry, where(source, index, name));
     if (type === 'mcp')
       return mcpTool(entry, index, source, { ...options, env: options.env ?? {} });
     return httpTool(entry, index, source, warnings, options);
@@ -124,6 +126,7 @@ export function validateToolDefinitions(
   checkDuplicates(tools, source);
   checkRateGroups(tools, source);
   checkHandoffs(tools, source);
+  checkDeferred(tools, source);
   return { tools, warnings };
 }
 
@@ -232,7 +235,13 @@ function codeTool(
 }
 
 /** Kinds of tool whose work is part of the turn itself, never run in the background. */
-const NOT_IN_BACKGROUND = new Set(['callback', 'end_session', 'transfer_call', 'handoff']);
+const NOT_IN_BACKGROUND = new Set([
+  'callback',
+  'end_session',
+  'transfer_call',
+  'handoff',
+  'tool_search',
+]);
 
 export function checkDuplicates(tools: Tool[], source: string): void {
   const seen = new Map<string, number>();

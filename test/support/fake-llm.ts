@@ -84,6 +84,10 @@ export function sseRawArgumentsCall(name: string, raw: string): SseText {
   };
 }
 
+/** SSE of one structured call (`sseStructuredCalls`), with no arguments unless given. */
+export const sseCall = (id: string, name: string, args: Record<string, unknown> = {}): SseText =>
+  sseStructuredCalls([{ id, name, arguments: args }]);
+
 /** SSE for structured `delta.tool_calls` (one fragment per call, arguments in two pieces). */
 export function sseStructuredCalls(
   calls: { id: string; name: string; arguments: Record<string, unknown> }[],
@@ -188,6 +192,12 @@ export class FakeLlm {
     await listenOn(this.server)(port);
     port = (this.server.address() as AddressInfo).port;
     return `${schemeFor(this.tls)}://127.0.0.1:${port}/v1`;
+  }
+
+  /** The names of the tools completion request `i` offered (the last: -1), in order. */
+  offered(i: number): string[] {
+    const tools = (this.requests.at(i)!.body.tools ?? []) as { function: { name: string } }[];
+    return tools.map((t) => t.function.name);
   }
 
   async stop(): Promise<void> {

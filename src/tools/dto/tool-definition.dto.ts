@@ -8,16 +8,18 @@ import type { OpenApiToolDefinitionDto } from './openapi-tool-definition.dto.js'
 import { EndSessionToolDefinitionDto } from './end-session-tool-definition.dto.js';
 import { TransferCallToolDefinitionDto } from './transfer-call-tool-definition.dto.js';
 import { HandoffToolDefinitionDto } from './handoff-tool-definition.dto.js';
+import { ToolSearchToolDefinitionDto } from './tool-search-tool-definition.dto.js';
 
 export {
   CodeToolDefinitionDto,
   EndSessionToolDefinitionDto,
   HandoffToolDefinitionDto,
   McpToolDefinitionDto,
+  ToolSearchToolDefinitionDto,
   TransferCallToolDefinitionDto,
 };
 
-/** Any one tool definition: HTTP, code (or callback), MCP, OpenAPI, the engine's own three. */
+/** Any one tool definition: HTTP, code (or callback), MCP, OpenAPI, the engine's own four. */
 export type AnyToolDefinitionDto =
   | ToolDefinitionDto
   | CodeToolDefinitionDto
@@ -25,7 +27,8 @@ export type AnyToolDefinitionDto =
   | OpenApiToolDefinitionDto
   | EndSessionToolDefinitionDto
   | TransferCallToolDefinitionDto
-  | HandoffToolDefinitionDto;
+  | HandoffToolDefinitionDto
+  | ToolSearchToolDefinitionDto;
 /** Its schema in Swagger. */
 export const ANY_DEFINITION_SCHEMA = {
   oneOf: [
@@ -36,6 +39,7 @@ export const ANY_DEFINITION_SCHEMA = {
     { $ref: '#/components/schemas/EndSessionToolDefinitionDto' },
     { $ref: '#/components/schemas/TransferCallToolDefinitionDto' },
     { $ref: '#/components/schemas/HandoffToolDefinitionDto' },
+    { $ref: '#/components/schemas/ToolSearchToolDefinitionDto' },
   ],
 };
 

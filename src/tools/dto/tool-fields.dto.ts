@@ -79,4 +79,11 @@ export class ToolFieldsDto {
     example: true,
   })
   untrusted?: boolean;
+
+  @ApiPropertyOptional({
+    description:
+      "Left out of the model's requests until a call of the set's tool_search tool finds it (then offered for as long as that result is in the history sent): for a large set, whose every schema in every request would cost the model time and accuracy. Calling it before that is calling an unknown tool. MCP and OpenAPI entries: each of their tools",
+    example: true,
+  })
+  deferred?: boolean;
 }

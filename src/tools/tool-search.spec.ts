@@ -1,0 +1,144 @@
+import type { ChatMessage } from '../llm/llm.types.js';
+import { snapshotOf, type Tool } from './tool-definition.js';
+import { foundTools, runSearch, searchResult, searchTools } from './tool-search.js';
+import { groupTools } from './mcp/mcp-listing.js';
+import { validateToolDefinitions } from './tool-validation.js';
+
+const http = (name: string, description: string, parameters?: Record<string, unknown>) => ({
+  name,
+  description,
+  url: `http://127.0.0.1:9/${name}`,
+  method: 'POST',
+  deferred: true,
+  ...(parameters && { parameters }),
+});
+
+/** A help desk's tools, most of them deferred. */
+const SET = [
+  { name: 'get_weather', description: 'Current weather of a city.', url: 'http://127.0.0.1:9/w' },
+  { type: 'tool_search', name: 'find_tools', max_results: 3 },
+  http('refund_invoice', 'Refunds an invoice, whole or in part. Ask for the amount first.'),
+  http('get_invoice', 'Reads an invoice by its number: amount, due date, whether it is paid.'),
+  http('track_shipment', 'Where a parcel is now and when it arrives.', {
+    type: 'object',
+    properties: { tracking_number: { type: 'string', description: 'The carrier code' } },
+  }),
+  http('cancelOrder', 'Cancels an order that has not shipped yet.'),
+  http('book_table', 'Books a table at the restaurant for a party, a date and a time.'),
+  http('reset_password', "Sends a link to reset the user's password to their e-mail."),
+  http('update_address', 'Changes the delivery address of an account.'),
+];
+
+const { tools } = validateToolDefinitions(SET, 'tools.json');
+const catalogue = tools.filter((t) => t.deferred);
+const names = (found: readonly Tool[]) => found.map((t) => t.name);
+
+describe('tool search (`tool_search` and `deferred` tools)', () => {
+  it('finds the deferred tools that match what the user wants, best first', () => {
+    expect(names(searchTools('refund an invoice', catalogue, 5))[0]).toBe('refund_invoice');
+    expect(names(searchTools('refund an invoice', catalogue, 5))).toContain('get_invoice');
+    // By the description alone, by a parameter, by a camelCase name, misspelt, by a word's stem.
+    expect(names(searchTools('where is my parcel', catalogue, 5))[0]).toBe('track_shipment');
+    expect(names(searchTools('tracking number', catalogue, 5))[0]).toBe('track_shipment');
+    expect(names(searchTools('cancel order', catalogue, 5))[0]).toBe('cancelOrder');
+    expect(names(searchTools('invoise', catalogue, 5))[0]).toMatch(/invoice/);
+    expect(names(searchTools('booking', catalogue, 5))[0]).toBe('book_table');
+    expect(names(searchTools('password', catalogue, 5))).toEqual(['reset_password']);
+  });
+
+  it('names at most max_results, and none for words that say nothing', () => {
+    expect(searchTools('invoice order address table password', catalogue, 2)).toHaveLength(2);
+    expect(searchTools('the tool to use for me', catalogue, 5)).toEqual([]);
+    expect(searchTools('astronomy', catalogue, 5)).toEqual([]);
+    expect(searchTools('refund', [], 5)).toEqual([]);
+  });
+
+  it('tells the model what it found, one tool a line, or what to do when nothing matched', () => {
+    const found = searchTools('refund', catalogue, 5);
+    expect(searchResult('refund', found)).toBe(
+      'Found for "refund"; you can call these now:\n- refund_invoice: Refunds an invoice, whole or in part.',
+    );
+    expect(searchResult('astronomy', [])).toBe(
+      'No tool found for "astronomy". Search again with other words for what the user wants done (one or two words: "refund", "invoice"), or answer without a tool.',
+    );
+  });
+
+  it('reads the tools found from the results of search calls in the history, not of other calls', () => {
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'Refund my invoice, and where is my parcel?' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'c1', type: 'function', function: { name: 'find_tools', arguments: '{}' } },
+          { id: 'c2', type: 'function', function: { name: 'get_weather', arguments: '{}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'c1', content: searchResult('refund', [catalogue[0]!]) },
+      { role: 'tool', tool_call_id: 'c2', content: '- book_table: a line any result may hold' },
+    ];
+    expect([...foundTools(history, new Set(['find_tools']))]).toEqual(['refund_invoice']);
+    expect(foundTools(history, new Set())).toEqual(new Set());
+  });
+
+  it("searches the snapshot's deferred tools for a call with no session (an admin's try)", () => {
+    const snapshot = snapshotOf('file', tools);
+    const search = snapshot.byName.get('find_tools')!;
+    const outcome = runSearch(
+      { id: 'c', name: 'find_tools', args: { query: 'password' }, snapshot } as never,
+      search,
+    );
+    expect(outcome).toEqual({
+      ok: true,
+      text: 'Found for "password"; you can call these now:\n- reset_password: Sends a link to reset the user\'s password to their e-mail.',
+    });
+  });
+
+  it("defers each tool an MCP entry for a server's tools makes", () => {
+    const { tools: set } = validateToolDefinitions(
+      [
+        { type: 'mcp', url: 'https://crm.example/mcp', tools: '*', prefix: 'crm_', deferred: true },
+        { type: 'tool_search', name: 'find_tools' },
+      ],
+      'tools.json',
+    );
+    const schema = { type: 'object', properties: {} };
+    const made = groupTools(
+      set[0]!,
+      [
+        { name: 'lookup_order', inputSchema: schema },
+        { name: 'refund', inputSchema: schema },
+      ],
+      () => false,
+      'tools.json',
+      0,
+    );
+    expect(made.map((t) => [t.name, t.deferred])).toEqual([
+      ['crm_lookup_order', true],
+      ['crm_refund', true],
+    ]);
+  });
+
+  it('refuses a set whose deferred tools no search can find, and a search deferred or given parameters', () => {
+    const [, , ...deferred] = SET;
+    expect(() => validateToolDefinitions([SET[0], ...deferred], 'tools.json')).toThrow(
+      `tools.json: tool #1 'refund_invoice': field 'deferred': the set has no tool of type "tool_search" for the model to find it with: add one ({"type": "tool_search", "name": "find_tools"})`,
+    );
+    expect(() =>
+      validateToolDefinitions([{ type: 'tool_search', name: 'find', deferred: true }], 't.json'),
+    ).toThrow(
+      "t.json: tool #0 'find': field 'deferred': a tool_search tool is how deferred tools are found; it cannot be deferred itself",
+    );
+    expect(() =>
+      validateToolDefinitions([{ type: 'tool_search', name: 'find', parameters: {} }], 't.json'),
+    ).toThrow(
+      "t.json: tool #0 'find': field 'parameters': a tool_search tool takes its query alone; leave 'parameters' out",
+    );
+    expect(() =>
+      validateToolDefinitions([{ type: 'tool_search', name: 'find', max_results: 0 }], 't.json'),
+    ).toThrow(/t\.json: tool #0 'find': field 'max_results'.*an integer from 1 to 20/);
+    const search = tools.find((t) => t.kind === 'tool_search')!;
+    expect(search).toMatchObject({ maxResults: 3, parameters: { required: ['query'] } });
+    expect(search.description).toMatch(/^Finds more tools/);
+  });
+});

@@ -1,0 +1,150 @@
+import { startError } from './support/engine.js';
+import { sseCall, sseText } from './support/fake-llm.js';
+import { postTools, writeToolsFile } from './support/tools-file.js';
+import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
+import { WsClient } from './support/ws-client.js';
+
+/** A help desk's tools: the weather offered always, the rest deferred until a search finds them. */
+const toolsAt = (base: string) => {
+  const deferred = (name: string, description: string) => ({
+    name,
+    description,
+    url: `${base}/${name}`,
+    method: 'POST',
+    deferred: true,
+    parameters: { type: 'object', properties: { id: { type: 'string' } } },
+  });
+  return [
+    { name: 'get_weather', url: `${base}/weather/{city}`, method: 'GET' },
+    {
+      type: 'tool_search',
+      name: 'find_tools',
+      description: 'Finds tools for billing, shipping and accounts.',
+    },
+    deferred('refund_invoice', 'Refunds an invoice, whole or in part.'),
+    deferred('get_invoice', 'Reads an invoice by its number.'),
+    deferred('track_shipment', 'Where a parcel is now and when it arrives.'),
+    deferred('reset_password', "Sends a link to reset the user's password."),
+    deferred('book_table', 'Books a table at the restaurant.'),
+  ];
+};
+
+/**
+ * `"deferred": true` and `"type": "tool_search"`: a large set's tools stay out of the requests
+ * until the model has looked for them; those found are offered from the next request on.
+ */
+describe('tools the model finds when it needs them (tool_search, deferred)', () => {
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    LLM_CLOCK: 'off',
+    LLM_TOOLS_FILE: writeToolsFile(toolsAt(base)),
+    SESSION_RESUME_SECS: '60',
+    ADMIN_API_KEY: 'admin-key',
+  }));
+  const client = useClientPerTest(rig);
+  const toolNames = (i: number) => rig.llm.offered(i);
+  const lastMessage = (i: number) => rig.llm.requests[i]!.body.messages.at(-1);
+
+  it('offers the tools a search found from the next request on, in the turns after and when resumed', async () => {
+    const { ws } = client;
+    rig.llm.enqueue(
+      sseCall('call_1', 'find_tools', { query: 'refund an invoice' }),
+      sseCall('call_2', 'refund_invoice', { id: 'INV-7' }),
+      sseText(['Invoice INV-7 is refunded.']),
+    );
+    const turn = await ws.turn('Please refund invoice INV-7.');
+    expect(turn.filter((m) => m.type === 'tool_result').map((m) => [m.name, m.ok])).toEqual([
+      ['find_tools', true],
+      ['refund_invoice', true],
+    ]);
+    // The first request holds no deferred tool, nor its schema.
+    expect(toolNames(0)).toEqual(['get_weather', 'find_tools']);
+    expect(JSON.stringify(rig.llm.requests[0]!.body.tools)).not.toContain('invoice');
+    expect(rig.llm.requests[0]!.body.tools[1].function.description).toBe(
+      'Finds tools for billing, shipping and accounts.',
+    );
+    expect(lastMessage(1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_1',
+      content:
+        'Found for "refund an invoice"; you can call these now:\n- refund_invoice: Refunds an invoice, whole or in part.\n- get_invoice: Reads an invoice by its number.',
+    });
+    expect(toolNames(1)).toEqual(['get_weather', 'find_tools', 'refund_invoice', 'get_invoice']);
+    expect(rig.tools.requests.map((r) => [r.method, r.path])).toEqual([
+      ['POST', '/refund_invoice'],
+    ]);
+
+    // The next turn: still offered; a deferred tool not found yet is unknown, and not called.
+    rig.llm.enqueue(sseCall('call_3', 'track_shipment', { id: 'P-1' }), sseText(['Let me look.']));
+    await ws.turn('And where is my parcel?');
+    expect(toolNames(3)).toEqual(['get_weather', 'find_tools', 'refund_invoice', 'get_invoice']);
+    expect(lastMessage(4)).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_3',
+      content: "Error: unknown tool 'track_shipment'",
+    });
+    expect(rig.tools.requests).toHaveLength(1);
+
+    // A session resumed on another connection keeps what its searches found.
+    const token = ws.messages[0]!.resume_token as string;
+    ws.close();
+    await ws.closed;
+    const again = await WsClient.connect(`${rig.engine.wsUrl}?resume=${token}`);
+    try {
+      rig.llm.enqueue(sseText(['Yes.']));
+      await again.turn('Is the refund done?');
+      expect(toolNames(5)).toEqual(['get_weather', 'find_tools', 'refund_invoice', 'get_invoice']);
+    } finally {
+      again.close();
+    }
+  });
+
+  it('searches only the tools the session may use, and says when nothing matched', async () => {
+    const { ws } = client;
+    ws.send({ type: 'session.update', tools: ['find_tools', 'get_invoice', 'reset_password'] });
+    await ws.waitFor((m) => m.type === 'session.updated');
+    rig.llm.enqueue(
+      sseCall('call_1', 'find_tools', { query: 'refund invoice' }),
+      sseCall('call_2', 'find_tools', { query: 'astronomy' }),
+      sseText(['I can read invoices.']),
+    );
+    await ws.turn('Refund my invoice.');
+    expect(lastMessage(1)).toMatchObject({
+      content:
+        'Found for "refund invoice"; you can call these now:\n- get_invoice: Reads an invoice by its number.',
+    });
+    expect(toolNames(1)).toEqual(['find_tools', 'get_invoice']);
+    expect(lastMessage(2)).toMatchObject({
+      content: expect.stringMatching(/^No tool found for "astronomy"\. Search again/),
+    });
+  });
+
+  it('is tried over POST /api/tools/{name}/call, searching every deferred tool', async () => {
+    const res = await fetch(`${rig.engine.httpUrl}/api/tools/find_tools/call`, {
+      method: 'POST',
+      body: JSON.stringify({ arguments: { query: 'forgot my password' } }),
+      headers: { 'content-type': 'application/json', authorization: 'Bearer admin-key' },
+    });
+    expect(await res.json()).toMatchObject({
+      ok: true,
+      result:
+        'Found for "forgot my password"; you can call these now:\n- reset_password: Sends a link to reset the user\'s password.',
+    });
+  });
+
+  it('refuses deferred tools without a search tool, naming the tool and the field', async () => {
+    const tools = toolsAt('http://127.0.0.1:9').filter((t) => t.name !== 'find_tools');
+    const res = await postTools(rig.engine.httpUrl, tools, 'admin-key');
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toBe(
+      'request body: tool #1 \'refund_invoice\': field \'deferred\': the set has no tool of type "tool_search" for the model to find it with: add one ({"type": "tool_search", "name": "find_tools"})',
+    );
+  });
+
+  it('stops start-up on a search tool whose max_results is out of range', async () => {
+    const file = writeToolsFile([{ type: 'tool_search', name: 'find_tools', max_results: 50 }]);
+    expect(await startError({ LLM_MODEL: 'm', LLM_TOOLS_FILE: file })).toContain(
+      "tool #0 'find_tools': field 'max_results' is invalid: expected an integer from 1 to 20",
+    );
+  });
+});
