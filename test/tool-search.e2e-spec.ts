@@ -148,3 +148,32 @@ describe('tools the model finds when it needs them (tool_search, deferred)', () 
     );
   });
 });
+
+/** `prefetch`: the engine offers the deferred tools matching the user's latest words itself. */
+describe('deferred tools offered for what the user just said (prefetch)', () => {
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    LLM_CLOCK: 'off',
+    LLM_TOOLS_FILE: writeToolsFile(
+      toolsAt(base).map((t) => (t.name === 'find_tools' ? { ...t, prefetch: 2 } : t)),
+    ),
+  }));
+  const client = useClientPerTest(rig);
+
+  it('lets the model call one at once, and keeps offering it while a call of it that ran is in the history', async () => {
+    const { ws } = client;
+    rig.llm.enqueue(
+      sseCall('call_1', 'book_table', { id: 'T-4' }),
+      sseText(['Your table is booked.']),
+    );
+    await ws.turn('Please book a table for four at 8 pm.');
+    expect(rig.llm.offered(0)).toEqual(['get_weather', 'find_tools', 'book_table']);
+    expect(rig.tools.requests.map((r) => r.path)).toEqual(['/book_table']);
+    for (const words of ['Thanks.', 'Is it sunny?', 'Good night.']) {
+      rig.llm.enqueue(sseText(['Sure.']));
+      await ws.turn(words);
+    }
+    // The user's last three messages match nothing; the booking made keeps its tool offered.
+    expect(rig.llm.offered(-1)).toEqual(['get_weather', 'find_tools', 'book_table']);
+  });
+});

@@ -4,7 +4,7 @@ import { withoutTools, type ToolSnapshot } from '../tools/tool-definition.js';
 import type { ToolCallContext } from '../tools/tool-executor.js';
 import type { Session } from './session.js';
 import type { Agent } from '../tools/handoff-tool.js';
-import { foundTools } from '../tools/tool-search.js';
+import { offeredDeferred } from '../tools/tool-search.js';
 import type { ChatMessage } from '../llm/llm.types.js';
 
 const STATE_KEY = 'codeTools.state';
@@ -114,15 +114,16 @@ export class ToolScope {
         )
         .map((t) => t.name),
     );
-    // Deferred tools: offered once a search in the history sent has found them.
+    // Deferred tools: offered once the history sent has made them known (a search found them, a
+    // call of them ran), or matching the user's latest words (a search tool's `prefetch`).
     const deferred = base.tools.filter((t) => t.deferred);
     if (deferred.length > 0) {
-      context.findable = deferred.filter((t) => !hidden.has(t.name));
-      const searches = new Set(
-        base.tools.filter((t) => t.kind === 'tool_search').map((t) => t.name),
-      );
-      const found = foundTools(context.events as readonly ChatMessage[], searches);
-      for (const tool of deferred) if (!found.has(tool.name)) hidden.add(tool.name);
+      const only = new Set(deferred.filter((t) => !hidden.has(t.name)).map((t) => t.name));
+      context.findable = { tools: base.tools, only };
+      const searches = base.tools.filter((t) => t.kind === 'tool_search');
+      const history = context.events as readonly ChatMessage[];
+      const offered = offeredDeferred(history, searches, context.findable);
+      for (const tool of deferred) if (!offered.has(tool.name)) hidden.add(tool.name);
     }
     if (base.callbacks.length > 0) {
       const names = base.tools.map((t) => t.name).filter((n) => !hidden.has(n));

@@ -47,6 +47,8 @@ export interface ToolDefinitionInput {
   language?: string;
   /** `tool_search` tools: how many tools a search names at most. */
   max_results?: number;
+  /** `tool_search` tools: how many tools matching the user's latest words each request offers. */
+  prefetch?: number;
   /** Left out of the model's requests until a `tool_search` call finds it (tool-search.ts). */
   deferred?: boolean;
   /** `transfer_call` tools: where every call goes. */

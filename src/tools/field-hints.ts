@@ -77,6 +77,7 @@ export const FIELD_HINTS: Record<string, string> = {
   untrusted: 'true or false',
   deferred: 'true or false',
   max_results: 'an integer from 1 to 20',
+  prefetch: 'an integer from 0 to 10',
   per_session: 'true or false',
   max_sessions: 'an integer from 1 to 10000',
   sampling: 'true or false',

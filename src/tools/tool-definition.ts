@@ -138,8 +138,9 @@ export interface Tool {
   untrusted?: boolean;
   /** `deferred`: offered once a `tool_search` call has found it. */
   deferred?: boolean;
-  /** `tool_search` tools: `max_results`. */
+  /** `tool_search` tools: `max_results`, and `prefetch`. */
   maxResults?: number;
+  prefetch?: number;
   raw: ToolDefinitionInput;
 }
 

@@ -2,6 +2,7 @@ import type { SpanRef } from '../common/trace-context.js';
 import type { Tool, ToolSnapshot } from './tool-definition.js';
 import type { AnswerValue, Wanted } from './user-question.js';
 import type { Agent } from './handoff-tool.js';
+import type { Catalogue } from './tool-index.js';
 
 /** What a tool call gives back: always text for the model, never an exception (seed §6). */
 export interface ToolOutcome {
@@ -70,7 +71,7 @@ export interface ToolCallContext {
    * The `deferred` tools the session may use, found or not (its selection, its assistant's, its
    * modality): what a `tool_search` call searches.
    */
-  findable?: readonly Tool[];
+  findable?: Catalogue;
   /** The name of the assistant a handoff gave the session to (none: the engine's own). */
   readonly agent?: string;
   /** Call `callId` has got this far (sent to the client as `tool_progress`). */

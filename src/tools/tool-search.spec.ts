@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../llm/llm.types.js';
 import { snapshotOf, type Tool } from './tool-definition.js';
-import { foundTools, runSearch, searchResult, searchTools } from './tool-search.js';
+import { searchTools } from './tool-index.js';
+import { foundTools, offeredDeferred, runSearch, searchResult } from './tool-search.js';
 import { groupTools } from './mcp/mcp-listing.js';
 import { validateToolDefinitions } from './tool-validation.js';
 
@@ -35,26 +36,26 @@ const names = (found: readonly Tool[]) => found.map((t) => t.name);
 
 describe('tool search (`tool_search` and `deferred` tools)', () => {
   it('finds the deferred tools that match what the user wants, best first', () => {
-    expect(names(searchTools('refund an invoice', catalogue, 5))[0]).toBe('refund_invoice');
-    expect(names(searchTools('refund an invoice', catalogue, 5))).toContain('get_invoice');
+    expect(names(searchTools('refund an invoice', { tools }, 5))[0]).toBe('refund_invoice');
+    expect(names(searchTools('refund an invoice', { tools }, 5))).toContain('get_invoice');
     // By the description alone, by a parameter, by a camelCase name, misspelt, by a word's stem.
-    expect(names(searchTools('where is my parcel', catalogue, 5))[0]).toBe('track_shipment');
-    expect(names(searchTools('tracking number', catalogue, 5))[0]).toBe('track_shipment');
-    expect(names(searchTools('cancel order', catalogue, 5))[0]).toBe('cancelOrder');
-    expect(names(searchTools('invoise', catalogue, 5))[0]).toMatch(/invoice/);
-    expect(names(searchTools('booking', catalogue, 5))[0]).toBe('book_table');
-    expect(names(searchTools('password', catalogue, 5))).toEqual(['reset_password']);
+    expect(names(searchTools('where is my parcel', { tools }, 5))[0]).toBe('track_shipment');
+    expect(names(searchTools('tracking number', { tools }, 5))[0]).toBe('track_shipment');
+    expect(names(searchTools('cancel order', { tools }, 5))[0]).toBe('cancelOrder');
+    expect(names(searchTools('invoise', { tools }, 5))[0]).toMatch(/invoice/);
+    expect(names(searchTools('booking', { tools }, 5))[0]).toBe('book_table');
+    expect(names(searchTools('password', { tools }, 5))).toEqual(['reset_password']);
   });
 
   it('names at most max_results, and none for words that say nothing', () => {
-    expect(searchTools('invoice order address table password', catalogue, 2)).toHaveLength(2);
-    expect(searchTools('the tool to use for me', catalogue, 5)).toEqual([]);
-    expect(searchTools('astronomy', catalogue, 5)).toEqual([]);
-    expect(searchTools('refund', [], 5)).toEqual([]);
+    expect(searchTools('invoice order address table password', { tools }, 2)).toHaveLength(2);
+    expect(searchTools('the tool to use for me', { tools }, 5)).toEqual([]);
+    expect(searchTools('astronomy', { tools }, 5)).toEqual([]);
+    expect(searchTools('refund', { tools: [] }, 5)).toEqual([]);
   });
 
   it('tells the model what it found, one tool a line, or what to do when nothing matched', () => {
-    const found = searchTools('refund', catalogue, 5);
+    const found = searchTools('refund', { tools }, 5);
     expect(searchResult('refund', found)).toBe(
       'Found for "refund"; you can call these now:\n- refund_invoice: Refunds an invoice, whole or in part.',
     );
@@ -63,22 +64,53 @@ describe('tool search (`tool_search` and `deferred` tools)', () => {
     );
   });
 
-  it('reads the tools found from the results of search calls in the history, not of other calls', () => {
+  it('reads the tools found from the results of search calls, and those a call ran, in the history', () => {
+    const call = (id: string, name: string) => ({
+      id,
+      type: 'function' as const,
+      function: { name, arguments: '{}' },
+    });
     const history: ChatMessage[] = [
       { role: 'user', content: 'Refund my invoice, and where is my parcel?' },
       {
         role: 'assistant',
         content: null,
         tool_calls: [
-          { id: 'c1', type: 'function', function: { name: 'find_tools', arguments: '{}' } },
-          { id: 'c2', type: 'function', function: { name: 'get_weather', arguments: '{}' } },
+          call('c1', 'find_tools'),
+          call('c2', 'get_weather'),
+          call('c3', 'cancelOrder'),
         ],
       },
       { role: 'tool', tool_call_id: 'c1', content: searchResult('refund', [catalogue[0]!]) },
+      // Lines that look like a search's in another tool's result name nothing.
       { role: 'tool', tool_call_id: 'c2', content: '- book_table: a line any result may hold' },
+      // A tool called before anything made it known is not known for that.
+      { role: 'tool', tool_call_id: 'c3', content: "Error: unknown tool 'cancelOrder'" },
     ];
-    expect([...foundTools(history, new Set(['find_tools']))]).toEqual(['refund_invoice']);
-    expect(foundTools(history, new Set())).toEqual(new Set());
+    expect([...foundTools(history, new Set(['find_tools']))]).toEqual([
+      'refund_invoice',
+      'get_weather',
+    ]);
+    expect([...foundTools(history, new Set())]).toEqual(['find_tools', 'get_weather']);
+  });
+
+  it("offers with prefetch the best matches of the user's last three messages, within the session's tools", () => {
+    const search = tools.find((t) => t.kind === 'tool_search')!;
+    const said = (...texts: string[]): ChatMessage[] =>
+      texts.flatMap((content) => [
+        { role: 'user' as const, content },
+        { role: 'assistant' as const, content: 'Sure.' },
+      ]);
+    const history = said('Where is my parcel?', 'Hello', 'Book a table for four', 'At 8 pm');
+    expect(offeredDeferred(history, [search], { tools })).toEqual(new Set());
+    const prefetching = { ...search, prefetch: 2 };
+    expect(offeredDeferred(history, [prefetching], { tools })).toEqual(new Set(['book_table']));
+    expect(
+      offeredDeferred(said('Where is my parcel?'), [prefetching], { tools, only: new Set() }),
+    ).toEqual(new Set());
+    expect(offeredDeferred(said('Refund my invoice'), [prefetching], { tools })).toEqual(
+      new Set(['refund_invoice', 'get_invoice']),
+    );
   });
 
   it("searches the snapshot's deferred tools for a call with no session (an admin's try)", () => {

@@ -1,17 +1,18 @@
 /**
  * `"type": "tool_search"` and `"deferred": true`: a large set's tools kept out of the model's
  * requests until it looks for them. The model calls the search tool with a few words of what the
- * user wants; the deferred tools that match best (MiniSearch: BM25 over the stems of each tool's
- * name, description and parameters) are named in its result, and offered from the next request on, for
- * as long as that result is in the history sent. Pure: no Nest import.
+ * user wants; the deferred tools that match best (tool-index.ts) are named in its result, and
+ * offered from the next request on, for as long as that result is in the history sent (or a call
+ * of the tool that ran). With `prefetch`, the best matches of the user's latest words are offered
+ * at once. Pure: no Nest import.
  */
-import MiniSearch from 'minisearch';
-import { stemmer } from 'stemmer';
 import type { ChatMessage } from '../llm/llm.types.js';
 import { ownTool } from './definition-fields.js';
 import { ToolDefinitionError, where } from './definition-error.js';
 import type { JsonSchema, Tool, ToolDefinitionInput } from './tool-definition.js';
 import type { ToolInvocation, ToolOutcome } from './tool-executor.js';
+import { searchTools, type Catalogue } from './tool-index.js';
+import { toolErrors } from './tool-errors.js';
 
 export const TOOL_SEARCH_DESCRIPTION =
   'Finds more tools: only some are in your list. Before saying you cannot do something, call it with a few words of what the user wants done (for example "refund an invoice"); the tools it finds can be called from then on.';
@@ -41,6 +42,7 @@ export function toolSearchTool(def: ToolDefinitionInput, at: string): Tool {
   return {
     ...ownTool('tool_search', def, TOOL_SEARCH_DESCRIPTION, SEARCH_PARAMETERS),
     maxResults: def.max_results ?? DEFAULT_MAX_RESULTS,
+    ...(def.prefetch ? { prefetch: def.prefetch } : {}),
   };
 }
 
@@ -59,61 +61,6 @@ export function checkDeferred(tools: readonly Tool[], source: string): void {
     throw new ToolDefinitionError(
       `${where(source, first, tools[first]!.name)}: field 'deferred': the set has no tool of type "tool_search" for the model to find it with: add one ({"type": "tool_search", "name": "find_tools"})`,
     );
-}
-
-/** Words that say nothing of what a tool does. */
-const STOP_WORDS = new Set(
-  'a an and are as at be by can do for from i in is it me my of on or please that the this to tool tools user want wants with you your'.split(
-    ' ',
-  ),
-);
-
-/** A tool's name as words: `get_invoice`, `getInvoice`, `billing.get-invoice` → `get invoice`. */
-function nameWords(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_.-]+/g, ' ');
-}
-
-/** The names and descriptions of a tool's parameters (its top-level ones). */
-function parameterWords(tool: Tool): string {
-  const properties = (tool.parameters as { properties?: Record<string, unknown> }).properties;
-  return Object.entries(properties ?? {})
-    .map(([name, schema]) => {
-      const description = (schema as { description?: unknown } | null)?.description;
-      return `${nameWords(name)} ${typeof description === 'string' ? description : ''}`;
-    })
-    .join(' ');
-}
-
-/** The tools of `catalogue` that best match `query`, best first, at most `max`. */
-export function searchTools(query: string, catalogue: readonly Tool[], max: number): Tool[] {
-  if (catalogue.length === 0) return [];
-  const index = new MiniSearch<{ id: number; name: string; description: string; params: string }>({
-    fields: ['name', 'description', 'params'],
-    // Words by their stem (Porter's): "booking" finds "Books", "refunds" "refund".
-    processTerm: (term) => {
-      const word = term.toLowerCase();
-      return STOP_WORDS.has(word) ? null : stemmer(word);
-    },
-    searchOptions: {
-      boost: { name: 3, description: 1, params: 0.5 },
-      // A word begun ("passw") finds the whole; a short one ("inv") says too little.
-      prefix: (term) => term.length >= 4,
-      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
-      combineWith: 'OR',
-    },
-  });
-  index.addAll(
-    catalogue.map((tool, id) => ({
-      id,
-      name: nameWords(tool.name),
-      description: tool.description,
-      params: parameterWords(tool),
-    })),
-  );
-  return index
-    .search(query)
-    .slice(0, max)
-    .map((hit) => catalogue[hit.id as number]!);
 }
 
 /** A description's first sentence, at most 200 characters: what the result says of a tool. */
@@ -137,25 +84,51 @@ export function searchResult(query: string, found: readonly Tool[]): string {
 const FOUND_LINE = /^- ([A-Za-z0-9_-]{1,64})(?::|$)/gm;
 
 /**
- * The tools the searches in `history` found: those named in a result of a call of one of
- * `searchTools`' tools (by name).
+ * The tools `history` has made known to the model: those named in a result of a call of one of
+ * `searchNames`' tools, and those a call ran (any tool called whose result is not that it is
+ * unknown).
  */
 export function foundTools(
   history: readonly ChatMessage[],
   searchNames: ReadonlySet<string>,
 ): Set<string> {
   const found = new Set<string>();
-  if (searchNames.size === 0) return found;
-  const searches = new Set<string>();
+  const calls = new Map<string, string>();
   for (const message of history) {
     if (message.role === 'assistant') {
-      for (const call of message.tool_calls ?? [])
-        if (searchNames.has(call.function.name)) searches.add(call.id);
-    } else if (message.role === 'tool' && searches.has(message.tool_call_id)) {
-      for (const [, name] of message.content.matchAll(FOUND_LINE)) found.add(name!);
+      for (const call of message.tool_calls ?? []) calls.set(call.id, call.function.name);
+    } else if (message.role === 'tool') {
+      const name = calls.get(message.tool_call_id);
+      if (name === undefined) continue;
+      if (searchNames.has(name))
+        for (const [, named] of message.content.matchAll(FOUND_LINE)) found.add(named!);
+      else if (message.content !== toolErrors.unknownTool(name)) found.add(name);
     }
   }
   return found;
+}
+
+/** How many of the user's latest messages `prefetch` matches tools against. */
+const PREFETCH_MESSAGES = 3;
+
+/**
+ * The deferred tools of `catalogue` a request offers, by name: those `history` has made known
+ * (`foundTools`), and, for search tools with a `prefetch`, the best matches of the user's latest
+ * words (their last three messages), found with no round of the model's.
+ */
+export function offeredDeferred(
+  history: readonly ChatMessage[],
+  searches: readonly Tool[],
+  catalogue: Catalogue,
+): Set<string> {
+  const offered = foundTools(history, new Set(searches.map((t) => t.name)));
+  const prefetch = Math.max(0, ...searches.map((t) => t.prefetch ?? 0));
+  if (prefetch > 0) {
+    const said = history.filter((m) => m.role === 'user').slice(-PREFETCH_MESSAGES);
+    const query = said.map((m) => m.content).join('\n');
+    for (const tool of searchTools(query, catalogue, prefetch)) offered.add(tool.name);
+  }
+  return offered;
 }
 
 /**
@@ -165,7 +138,7 @@ export function foundTools(
 export function runSearch(call: ToolInvocation, tool: Tool): ToolOutcome {
   // A string (its schema is checked before the call runs).
   const { query } = call.args as { query: string };
-  const catalogue = call.context?.findable ?? call.snapshot.tools.filter((t) => t.deferred);
+  const catalogue = call.context?.findable ?? { tools: call.snapshot.tools };
   const found = searchTools(query, catalogue, tool.maxResults ?? DEFAULT_MAX_RESULTS);
   return { ok: true, text: searchResult(query, found) };
 }

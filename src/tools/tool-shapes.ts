@@ -79,6 +79,7 @@ export const TOOL_SEARCH_SCHEMA = {
     ...END_SESSION_SCHEMA.properties,
     type: { const: 'tool_search' },
     max_results: { type: 'integer', minimum: 1, maximum: 20 },
+    prefetch: { type: 'integer', minimum: 0, maximum: 10 },
   },
 } as const;
 export const validateToolSearch = compiledOnUse<ToolDefinitionInput>(ajv, TOOL_SEARCH_SCHEMA);
