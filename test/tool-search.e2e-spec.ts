@@ -176,4 +176,15 @@ describe('deferred tools offered for what the user just said (prefetch)', () => 
     // The user's last three messages match nothing; the booking made keeps its tool offered.
     expect(rig.llm.offered(-1)).toEqual(['get_weather', 'find_tools', 'book_table']);
   });
+
+  it("matches the user's words, not the application's notes", async () => {
+    const { ws } = client;
+    ws.send({ type: 'note', text: 'A refund of invoice INV-7 is due; the parcel shipped.' });
+    rig.llm.enqueue(sseText(['Hello!']));
+    await ws.turn('Hello.');
+    expect(rig.llm.requests[0]!.body.messages.at(-1).content).toMatch(
+      /A refund of invoice INV-7 is due; the parcel shipped\.\n\nHello\.$/,
+    );
+    expect(rig.llm.offered(0)).toEqual(['get_weather', 'find_tools']);
+  });
 });

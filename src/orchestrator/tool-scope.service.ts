@@ -5,6 +5,7 @@ import type { ToolCallContext } from '../tools/tool-executor.js';
 import type { Session } from './session.js';
 import type { Agent } from '../tools/handoff-tool.js';
 import { offeredDeferred } from '../tools/tool-search.js';
+import { NOT_THE_USERS } from './notes.js';
 import type { ChatMessage } from '../llm/llm.types.js';
 
 const STATE_KEY = 'codeTools.state';
@@ -85,6 +86,17 @@ export function handingOff(
   };
 }
 
+/** How many of the user's latest messages a search tool's `prefetch` matches tools against. */
+const PREFETCH_MESSAGES = 3;
+
+/** What the user said or typed in their latest messages (not the notes and results told them). */
+function userWords(history: readonly ChatMessage[]): string[] {
+  const said = history.flatMap((m) =>
+    m.role === 'user' && !m.content.startsWith(NOT_THE_USERS) ? [m.content] : [],
+  );
+  return said.slice(-PREFETCH_MESSAGES);
+}
+
 /**
  * Which tools one completion request may use: tools declared for other modalities, and those
  * outside the session's own selection, are left out, and `deferred` tools no search has found yet;
@@ -122,7 +134,7 @@ export class ToolScope {
       context.findable = { tools: base.tools, only };
       const searches = base.tools.filter((t) => t.kind === 'tool_search');
       const history = context.events as readonly ChatMessage[];
-      const offered = offeredDeferred(history, searches, context.findable);
+      const offered = offeredDeferred(history, searches, context.findable, userWords(history));
       for (const tool of deferred) if (!offered.has(tool.name)) hidden.add(tool.name);
     }
     if (base.callbacks.length > 0) {

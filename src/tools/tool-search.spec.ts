@@ -94,21 +94,19 @@ describe('tool search (`tool_search` and `deferred` tools)', () => {
     expect([...foundTools(history, new Set())]).toEqual(['find_tools', 'get_weather']);
   });
 
-  it("offers with prefetch the best matches of the user's last three messages, within the session's tools", () => {
+  it("offers with prefetch the best matches of the user's latest words, within the session's tools", () => {
     const search = tools.find((t) => t.kind === 'tool_search')!;
-    const said = (...texts: string[]): ChatMessage[] =>
-      texts.flatMap((content) => [
-        { role: 'user' as const, content },
-        { role: 'assistant' as const, content: 'Sure.' },
-      ]);
-    const history = said('Where is my parcel?', 'Hello', 'Book a table for four', 'At 8 pm');
-    expect(offeredDeferred(history, [search], { tools })).toEqual(new Set());
+    const history: ChatMessage[] = [{ role: 'user', content: 'Where is my parcel?' }];
+    const said = ['Hello', 'Book a table for four', 'At 8 pm'];
+    expect(offeredDeferred(history, [search], { tools }, said)).toEqual(new Set());
     const prefetching = { ...search, prefetch: 2 };
-    expect(offeredDeferred(history, [prefetching], { tools })).toEqual(new Set(['book_table']));
+    expect(offeredDeferred(history, [prefetching], { tools }, said)).toEqual(
+      new Set(['book_table']),
+    );
     expect(
-      offeredDeferred(said('Where is my parcel?'), [prefetching], { tools, only: new Set() }),
+      offeredDeferred([], [prefetching], { tools, only: new Set() }, ['Where is my parcel?']),
     ).toEqual(new Set());
-    expect(offeredDeferred(said('Refund my invoice'), [prefetching], { tools })).toEqual(
+    expect(offeredDeferred([], [prefetching], { tools }, ['Refund my invoice'])).toEqual(
       new Set(['refund_invoice', 'get_invoice']),
     );
   });

@@ -108,26 +108,21 @@ export function foundTools(
   return found;
 }
 
-/** How many of the user's latest messages `prefetch` matches tools against. */
-const PREFETCH_MESSAGES = 3;
-
 /**
  * The deferred tools of `catalogue` a request offers, by name: those `history` has made known
  * (`foundTools`), and, for search tools with a `prefetch`, the best matches of the user's latest
- * words (their last three messages), found with no round of the model's.
+ * words (`said`), found with no round of the model's.
  */
 export function offeredDeferred(
   history: readonly ChatMessage[],
   searches: readonly Tool[],
   catalogue: Catalogue,
+  said: readonly string[],
 ): Set<string> {
   const offered = foundTools(history, new Set(searches.map((t) => t.name)));
   const prefetch = Math.max(0, ...searches.map((t) => t.prefetch ?? 0));
-  if (prefetch > 0) {
-    const said = history.filter((m) => m.role === 'user').slice(-PREFETCH_MESSAGES);
-    const query = said.map((m) => m.content).join('\n');
-    for (const tool of searchTools(query, catalogue, prefetch)) offered.add(tool.name);
-  }
+  if (prefetch > 0 && said.length > 0)
+    for (const tool of searchTools(said.join('\n'), catalogue, prefetch)) offered.add(tool.name);
   return offered;
 }
 
