@@ -125,6 +125,35 @@ describe('the model hands the conversation to another assistant (a handoff tool)
     }
   });
 
+  it('starts a session as an assistant a client names (session.update agent), and back', async () => {
+    const { ws } = client;
+    ws.send({ type: 'session.update', agent: 'billing' });
+    const updated = await ws.waitFor((m) => m.type === 'session.updated');
+    expect(updated.agent).toBe('billing');
+    rig.llm.enqueue(sseText(['Billing here.']));
+    await ws.turn('Is my invoice paid?');
+    expect(systemOf(0)).toBe(`You are the ACME voice agent.\n\n${BILLING}`);
+    expect(toolNames(0)).toEqual(['get_invoice', 'to_front_desk']);
+    // An assistant the set lacks is refused, nothing changed, the connection open.
+    const update = async (fields: Record<string, unknown>, type = 'session.updated') => {
+      const from = ws.messages.length;
+      ws.send({ type: 'session.update', ...fields });
+      return ws.waitFor((m) => m.type === type, from);
+    };
+    const refused = await update({ agent: 'sales', language: 'it' }, 'error');
+    expect(refused.message).toBe(
+      'unknown assistant "sales" in "agent": the assistants are billing, front desk; nothing was changed',
+    );
+    // By its handoff tool's name too; null: the engine's own assistant again.
+    expect((await update({ agent: 'to_front_desk' })).agent).toBe('front desk');
+    const own = await update({ agent: null });
+    expect([own.agent, own.settings.language]).toEqual([null, 'en']);
+    rig.llm.enqueue(sseText(['Hello.']));
+    await ws.turn('Hello?');
+    expect(systemOf(1)).toBe('You are the ACME voice agent.');
+    expect(toolNames(1)).toEqual(['get_weather', 'get_invoice', 'to_billing', 'to_front_desk']);
+  });
+
   it('gives a session the assistant as its handoff tool is defined now', async () => {
     const { ws } = client;
     rig.llm.enqueue(sseCall('call_1', 'to_billing'), sseText(['Billing here.']));

@@ -45,6 +45,7 @@ describe('voice turns with the embedded eSpeak NG engine', () => {
         variables: {},
       },
       audio_format: { format: 'pcm_s16le', sample_rate: 22050, channels: 1 },
+      agent: null,
     });
     llm.enqueue(sseText(['Ciao! ', 'Oggi a Roma ', "c'è il sole."]));
     const from = ws.messages.length;

@@ -159,6 +159,7 @@ export class AgentGateway
       instructionsMaxChars: this.sessionSettings.instructionsMaxChars,
       maxSecs: this.sessionSettings.limit.secs,
       toolNames: () => this.turns.toolNames(),
+      agents: () => this.turns.agents(),
       models: this.turns.models,
       toolsOff: this.toolsOff,
       maxTurnsPerMinute: this.config.ws.maxTurnsPerMinute,

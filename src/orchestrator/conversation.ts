@@ -254,10 +254,12 @@ export class Conversation {
     if ('error' in checked)
       return this.error('invalid_message', `${checked.error}; nothing was changed`);
     this.session.settings = { ...this.session.settings, ...checked.changes };
+    // From the next request on, the assistant's instructions and tools (as after a handoff).
+    if (checked.agent !== undefined) this.session.agent = checked.agent ?? undefined;
     this.end.settingsChanged();
     if (message.max_secs !== undefined) this.end.time.start();
     // During a turn the history is half-written: the turn's end saves both.
     if (!this.session.busy) void this.deps.save();
-    this.deps.send(settingsUpdated(this.session.settings, this.deps.speech.tts));
+    this.deps.send(settingsUpdated(this.session, this.deps.speech.tts));
   }
 }

@@ -42,6 +42,7 @@ export function placedSession(
   const checked = settingsChanges(update.message as SessionUpdateMessage, {
     ...limits,
     toolNames: () => [],
+    agents: () => [],
     toolsOff: false,
     models: [],
   });

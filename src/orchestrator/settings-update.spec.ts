@@ -1,6 +1,8 @@
 import { settingsChanges } from './settings-update.js';
 import type { SessionUpdateMessage } from './protocol/client-messages.js';
 
+const BILLING = { via: 'to_billing', name: 'billing', instructions: 'Billing.', language: 'es' };
+
 describe('settingsChanges', () => {
   const limits = {
     instructionsMaxChars: 100,
@@ -8,6 +10,7 @@ describe('settingsChanges', () => {
     toolsOff: false,
     models: ['qwen3-coder', 'qwen3-coder-bank-lora'],
     maxSecs: 0,
+    agents: () => [BILLING],
   };
   const update = (fields: Partial<SessionUpdateMessage>) =>
     ({ type: 'session.update', ...fields }) as SessionUpdateMessage;
@@ -92,6 +95,24 @@ describe('settingsChanges', () => {
       settingsChanges(update({ tools: ['get_weather'] }), { ...limits, toolNames: () => [] }),
     ).toEqual({ error: 'unknown tool "get_weather" in "tools": the active tools are none' });
   });
+  it("gives the session an assistant by its name or its handoff tool's, in its language unless told another", () => {
+    expect(settingsChanges(update({ agent: 'billing' }), limits)).toEqual({
+      changes: { language: 'es' },
+      agent: BILLING,
+    });
+    expect(settingsChanges(update({ agent: 'to_billing', language: 'it' }), limits)).toEqual({
+      changes: { language: 'it' },
+      agent: BILLING,
+    });
+    expect(settingsChanges(update({ agent: null }), limits)).toEqual({ changes: {}, agent: null });
+    expect(settingsChanges(update({ agent: 'sales' }), limits)).toEqual({
+      error: 'unknown assistant "sales" in "agent": the assistants are billing',
+    });
+    expect(settingsChanges(update({ agent: 'sales' }), { ...limits, agents: () => [] })).toEqual({
+      error:
+        'unknown assistant "sales" in "agent": the assistants are none (no handoff tool is active)',
+    });
+  });
 });
 
 describe('session variables in settingsChanges', () => {
@@ -101,6 +122,7 @@ describe('session variables in settingsChanges', () => {
     toolsOff: false,
     models: [],
     maxSecs: 0,
+    agents: () => [],
   };
   const update = (variables: unknown) =>
     ({ type: 'session.update', variables }) as SessionUpdateMessage;

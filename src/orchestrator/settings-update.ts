@@ -5,6 +5,8 @@ import { heardFormat } from '../speech/audio-formats.js';
 import { readVariables } from '../tools/session-variables.js';
 import { timeZoneNamed } from '../common/clock.js';
 import { TIMEZONE_MESSAGE } from './protocol/session-update-message.js';
+import type { Agent } from '../tools/handoff-tool.js';
+import type { Session } from './session.js';
 
 /** What a `session.update` is checked against beyond its DTO's rules. */
 export interface SettingsLimits {
@@ -18,16 +20,24 @@ export interface SettingsLimits {
   models: readonly string[];
   /** SESSION_MAX_SECS: the longest `max_secs` accepted; 0 for no limit. */
   maxSecs: number;
+  /** The assistants of the active tools' `handoff` tools (what `agent` may name). */
+  agents: () => readonly Agent[];
+}
+
+/** The assistant `name` stands for: a handoff tool's `agent`, or the tool's name. */
+function agentNamed(name: string, agents: readonly Agent[]): Agent | undefined {
+  return agents.find((a) => a.name === name) ?? agents.find((a) => a.via === name);
 }
 
 /**
  * The settings a `session.update` changes (the fields it gives, `client_tools` with their
- * defaults), or why it cannot be taken (then nothing is changed).
+ * defaults), and the assistant it gives the session to (`agent`: null for the engine's own), or
+ * why it cannot be taken (then nothing is changed).
  */
 export function settingsChanges(
   message: SessionUpdateMessage,
   limits: SettingsLimits,
-): { changes: Partial<SessionSettings> } | { error: string } {
+): { changes: Partial<SessionSettings>; agent?: Agent | null } | { error: string } {
   const { instructions, tools, client_tools: clientTools } = message;
   const max = limits.instructionsMaxChars;
   if (instructions !== undefined && instructions.length > max)
@@ -56,8 +66,17 @@ export function settingsChanges(
     return {
       error: `unknown tool ${JSON.stringify(unknown)} in "tools": the active tools are ${known.join(', ') || 'none'}`,
     };
+  const named = message.agent;
+  const agents = typeof named === 'string' ? limits.agents() : [];
+  const agent = typeof named === 'string' ? agentNamed(named, agents) : named;
+  if (agent === undefined && typeof named === 'string')
+    return {
+      error: `unknown assistant ${JSON.stringify(named)} in "agent": the assistants are ${agents.map((a) => a.name).join(', ') || 'none (no handoff tool is active)'}`,
+    };
   const changes = Object.fromEntries(
-    Object.entries(message).filter(([key, value]) => key !== 'type' && value !== undefined),
+    Object.entries(message).filter(
+      ([key, value]) => key !== 'type' && key !== 'agent' && value !== undefined,
+    ),
   ) as Partial<SessionSettings>;
   if (clientTools !== undefined) {
     if (limits.toolsOff && clientTools !== null && clientTools.length > 0)
@@ -78,12 +97,17 @@ export function settingsChanges(
     if (typeof read === 'string') return { error: read };
     changes.variables = read;
   }
-  return { changes };
+  // An assistant of another language: the session goes on in it, unless the update says which.
+  if (agent?.language && message.language === undefined) changes.language = agent.language;
+  return { changes, ...(agent !== undefined && { agent }) };
 }
 
-/** `session.updated` for `settings`: with the audio the client will hear, none without speech. */
+/**
+ * `session.updated` for `session`: its settings, the audio the client will hear (none without
+ * speech), and the assistant that holds it (null: the engine's own).
+ */
 export function settingsUpdated(
-  settings: SessionSettings,
+  { settings, agent }: Pick<Session, 'settings' | 'agent'>,
   tts: { provider: string; sampleRate: number },
 ): ServerEvent {
   return {
@@ -91,5 +115,6 @@ export function settingsUpdated(
     settings,
     audio_format:
       tts.provider === 'none' ? null : heardFormat(settings.output_audio_format, tts.sampleRate),
+    agent: agent?.name ?? null,
   };
 }

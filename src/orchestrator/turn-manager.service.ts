@@ -14,6 +14,7 @@ import { keepEnd, type Session } from './session.js';
 import { forgetReasoning } from './history.js';
 import { StreamedText } from '../llm/streamed-text.js';
 import { handingOff, refreshAgent, toolContextOf, ToolScope } from './tool-scope.service.js';
+import type { Agent } from '../tools/handoff-tool.js';
 import { traceIdOf } from '../common/trace-context.js';
 import { callOutcomeLine, type TurnContext } from './turn-context.js';
 import { runCalls } from './run-calls.js';
@@ -68,6 +69,11 @@ export class TurnManager {
   /** Names of the tools the model may be offered now. */
   toolNames(): string[] {
     return this.registry.active().tools.map((t) => t.name);
+  }
+
+  /** The assistants of the active `handoff` tools (what `session.update`'s `agent` may name). */
+  agents(): Agent[] {
+    return this.registry.active().tools.flatMap((t) => (t.handoff ? [t.handoff] : []));
   }
 
   /** A tool's own `wait_phrase`, by language, if it has one. */

@@ -234,7 +234,7 @@ export class Utterances {
     const { followLanguages } = this.deps.speech.config.stt;
     if (followLanguages.length > 0 && !followLanguages.includes(heardIn)) return;
     this.session.settings = { ...settings, language: heardIn };
-    this.deps.send(settingsUpdated(this.session.settings, this.deps.speech.tts));
+    this.deps.send(settingsUpdated(this.session, this.deps.speech.tts));
   }
 
   /** Holds words that sound unfinished: answered as they are if the user says no more in `waitMs`. */

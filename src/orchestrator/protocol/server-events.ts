@@ -123,7 +123,13 @@ export type ServerEvent =
       /** Present when sessions can be resumed (SESSION_RESUME_SECS > 0). */
       resume_token?: string;
     }
-  | { type: 'session.updated'; settings: SessionSettings; audio_format: AudioFormat | null }
+  | {
+      type: 'session.updated';
+      settings: SessionSettings;
+      audio_format: AudioFormat | null;
+      /** The assistant holding the session (a handoff's, or `session.update`'s `agent`). */
+      agent: string | null;
+    }
   | { type: 'transcript'; text: string; heard_out?: true; unfinished?: true; language?: string }
   /** The engine hears the user begin to speak (voice activity detection): a barge-in. */
   /**

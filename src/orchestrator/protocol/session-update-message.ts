@@ -39,6 +39,9 @@ const IDLE_MESSAGE =
 const MAX_SECS_MESSAGE =
   '"max_secs" must be a whole number of seconds from 1 to 604800, or null for SESSION_MAX_SECS';
 
+const AGENT_MESSAGE =
+  '"agent" must be the name of an assistant (a handoff tool\'s), or null for the engine\'s own';
+
 export class SessionUpdateMessage {
   @IsIn(['session.update'])
   type!: 'session.update';
@@ -153,10 +156,19 @@ export class SessionUpdateMessage {
     message: '"variables" must be an object of names and string values, or null for none',
   })
   variables?: Record<string, unknown> | null;
+
+  /**
+   * The assistant the session goes on as (a `handoff` tool's, by its `agent` name or the tool's
+   * name), checked by `settingsChanges`; null for the engine's own.
+   */
+  @ValidateIf((_, value) => value !== null && value !== undefined)
+  @IsString({ message: AGENT_MESSAGE })
+  @MaxLength(64, { message: AGENT_MESSAGE })
+  agent?: string | null;
 }
 
 /** The settings `session.update` may change: another field is refused (a typo would be lost). */
-export const SETTINGS: Record<keyof SessionSettings, true> = {
+export const SETTINGS: Record<keyof SessionSettings | 'agent', true> = {
   modality: true,
   tts: true,
   voice: true,
@@ -175,4 +187,5 @@ export const SETTINGS: Record<keyof SessionSettings, true> = {
   tools: true,
   client_tools: true,
   variables: true,
+  agent: true,
 };
