@@ -4,11 +4,13 @@ import { useVoiceRig } from './support/speech-server.js';
 import { sessionVariables, TwilioCall } from './support/twilio-call.js';
 import { until, untilAsync } from './support/waiting.js';
 import { sseText } from './support/fake-llm.js';
+import { writeToolsFile } from './support/tools-file.js';
 
 const AUTH_TOKEN = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
 /** Where Twilio reaches the engine's /twilio (an ingress before it). */
 const STREAM_URL = 'wss://voice.example.com/twilio';
 const ADMIN = { Authorization: 'Bearer admin-key', 'Content-Type': 'application/json' };
+const REMINDERS = 'You are the reminders line: appointments only.';
 
 /**
  * `POST /api/calls`: the agent calls someone. Twilio's REST API (here a server standing for it)
@@ -25,6 +27,9 @@ describe('calls the agent places (POST /api/calls)', () => {
     TWILIO_API_BASE_URL: apiUrl(),
     TWILIO_STREAM_URL: STREAM_URL,
     TWILIO_FROM_NUMBER: '+15550199',
+    LLM_TOOLS_FILE: writeToolsFile([
+      { type: 'handoff', name: 'to_reminders', agent: 'reminders', instructions: REMINDERS },
+    ]),
   }));
   const place = (body: unknown, headers: Record<string, string> = ADMIN) =>
     fetch(`${rig.engine.httpUrl}/api/calls`, {
@@ -44,6 +49,8 @@ describe('calls the agent places (POST /api/calls)', () => {
       variables: { appointment_id: 'A-7' },
       instructions: 'You are calling Ada to confirm her appointment A-7, tomorrow at 3 pm.',
       language: 'en',
+      max_secs: 600,
+      agent: 'reminders',
       status_callback: 'https://crm.example.com/twilio/call-status?call=A-7',
     });
     expect(res.status).toBe(201);
@@ -102,8 +109,11 @@ describe('calls the agent places (POST /api/calls)', () => {
     rig.llm.enqueue(sseText(['Great, see you tomorrow.']));
     call.send({ event: 'dtmf', streamSid: 'MZ0001', dtmf: { track: 'inbound_track', digit: '1' } });
     await until(() => rig.llm.requests.length === 1, 'the answer');
-    expect(rig.llm.requests[0]!.body.messages[0].content).toContain(
-      'You are calling Ada to confirm her appointment A-7, tomorrow at 3 pm.',
+    // As the assistant the call began with: its instructions, then the call's own.
+    expect(rig.llm.requests[0]!.body.messages[0].content).toMatch(
+      new RegExp(
+        `${REMINDERS}\\n\\nYou are calling Ada to confirm her appointment A-7, tomorrow at 3 pm\\.\\n`,
+      ),
     );
     call.send({ event: 'stop', sequenceNumber: '9', streamSid: 'MZ0001', stop: {} });
     await until(() => call.closeCode !== undefined, 'the call to close');
@@ -121,7 +131,7 @@ describe('calls the agent places (POST /api/calls)', () => {
     ],
     [
       { to: '+15550123', greet: 'Hi' },
-      'unknown field "greet": expected to, from, greeting, greeting_interruptible, variables, instructions, language, timezone, voice, voicemail, hang_up_on_machine, status_callback',
+      'unknown field "greet": expected to, from, greeting, greeting_interruptible, variables, instructions, language, timezone, voice, max_secs, agent, voicemail, hang_up_on_machine, status_callback',
     ],
     [
       { to: '+15550123', greeting_interruptible: 'no' },
@@ -138,6 +148,14 @@ describe('calls the agent places (POST /api/calls)', () => {
     [
       { to: '+15550123', language: 'Spanish' },
       '"language" must be a language code such as en, it, es',
+    ],
+    [
+      { to: '+15550123', agent: 'billing' },
+      'unknown assistant "billing" in "agent": the assistants are reminders',
+    ],
+    [
+      { to: '+15550123', max_secs: 0 },
+      '"max_secs" must be a whole number of seconds from 1 to 604800, or null for SESSION_MAX_SECS',
     ],
     [
       { to: '+15550123', status_callback: '/twilio/status' },

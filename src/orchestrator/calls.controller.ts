@@ -19,6 +19,7 @@ import {
 } from '../config/app.config.js';
 import { placedSession } from './placed-session.js';
 import { SessionKeeper } from './session-keeper.service.js';
+import { TurnManager } from './turn-manager.service.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { ToolsErrorDto } from '../tools/dto/tool-definition.dto.js';
 import { AdminKeyGuard } from '../tools/admin-key.guard.js';
@@ -46,6 +47,7 @@ export class CallsController {
     @Inject(sessionsConfig.KEY) private readonly sessions: SessionsConfig,
     private readonly keeper: SessionKeeper,
     private readonly metrics: EngineMetrics,
+    private readonly turns: TurnManager,
   ) {}
 
   @Post()
@@ -141,7 +143,7 @@ export class CallsController {
   ): Promise<Session | undefined> {
     if (!this.keeper.enabled) {
       const kept: string[] = (
-        ['instructions', 'language', 'timezone', 'voice', 'max_secs', 'voicemail'] as const
+        ['instructions', 'language', 'timezone', 'voice', 'max_secs', 'agent', 'voicemail'] as const
       ).filter((field) => call[field] !== undefined);
       // `hang_up_on_machine: false` asks for nothing to be kept.
       if (call.hang_up_on_machine === true) kept.push('hang_up_on_machine');
@@ -166,6 +168,7 @@ export class CallsController {
       {
         instructionsMaxChars: this.sessions.instructionsMaxChars,
         maxSecs: this.sessions.limit.secs,
+        agents: () => this.turns.agents(),
       },
     );
     if (typeof session === 'string') throw refuse(400, session);

@@ -3,6 +3,8 @@ import { placedSession } from './placed-session.js';
 
 const call = (fields: Partial<PlaceCallDto>) =>
   Object.assign(new PlaceCallDto(), { to: '+15550123', ...fields });
+const REMINDERS = { via: 'to_reminders', name: 'reminders', instructions: 'Reminders only.' };
+const agents = () => [REMINDERS];
 const defaults = {
   language: 'en',
   vadSilenceMs: 700,
@@ -20,10 +22,11 @@ describe('placedSession', () => {
         timezone: 'Europe/Madrid',
         voice: 'alloy',
         max_secs: 600,
+        agent: 'to_reminders',
       }),
       { user_number: '+15550123', appointment_id: 'A-7' },
       defaults,
-      { instructionsMaxChars: 4000, maxSecs: 0 },
+      { instructionsMaxChars: 4000, maxSecs: 0, agents },
     );
     if (typeof session === 'string') throw new Error(session);
     expect(session.settings).toMatchObject({
@@ -39,13 +42,18 @@ describe('placedSession', () => {
       vad_unfinished_wait_ms: 1500,
       idle_secs: 20,
     });
+    expect(session.agent).toEqual(REMINDERS);
     expect(session.history).toEqual([]);
     expect(session.resumeToken).toMatch(/^[\w-]{32}$/);
   });
 
   it('refuses what a session.update would, saying why', () => {
     const refused = (fields: Partial<PlaceCallDto>, max = 4000) =>
-      placedSession(call(fields), {}, defaults, { instructionsMaxChars: max, maxSecs: 300 });
+      placedSession(call(fields), {}, defaults, {
+        instructionsMaxChars: max,
+        maxSecs: 300,
+        agents,
+      });
     expect(refused({ language: 'Spanish' })).toBe(
       '"language" must be a language code such as en, it, es',
     );
@@ -59,10 +67,17 @@ describe('placedSession', () => {
     expect(refused({ max_secs: 0 })).toBe(
       '"max_secs" must be a whole number of seconds from 1 to 604800, or null for SESSION_MAX_SECS',
     );
+    expect(refused({ agent: 'sales' })).toBe(
+      'unknown assistant "sales" in "agent": the assistants are reminders',
+    );
     expect(refused({ timezone: 'Mars/Olympus' })).toBe(
       '"timezone" must be an IANA time zone such as Europe/Rome, America/New_York or UTC, not "Mars/Olympus"',
     );
-    const local = placedSession(call({}), {}, defaults, { instructionsMaxChars: 0, maxSecs: 0 });
+    const local = placedSession(call({}), {}, defaults, {
+      instructionsMaxChars: 0,
+      maxSecs: 0,
+      agents,
+    });
     expect(local).toMatchObject({ settings: { timezone: 'Europe/London' } });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The session a call the agent places (`POST /api/calls`) begins with: kept in the session store
  * before the call rings, and resumed by the call's stream once it is answered, so that why the
- * agent calls (`instructions`), its language, time zone and voice, and the call's variables are the
+ * agent calls (`instructions`), its language, time zone and voice, the assistant it begins with,
+ * and the call's variables are the
  * session's from its first word, whichever process or replica takes the stream (with Redis).
  * Pure: no Nest import.
  */
@@ -23,7 +24,7 @@ export function placedSession(
   call: PlaceCallDto,
   variables: Record<string, string>,
   defaults: SessionDefaults,
-  limits: Pick<SettingsLimits, 'instructionsMaxChars' | 'maxSecs'>,
+  limits: Pick<SettingsLimits, 'instructionsMaxChars' | 'maxSecs' | 'agents'>,
 ): Session | string {
   const update = parseClientMessage(
     JSON.stringify({
@@ -35,6 +36,7 @@ export function placedSession(
       timezone: call.timezone,
       voice: call.voice,
       max_secs: call.max_secs,
+      agent: call.agent,
       variables,
     }),
   );
@@ -42,7 +44,6 @@ export function placedSession(
   const checked = settingsChanges(update.message as SessionUpdateMessage, {
     ...limits,
     toolNames: () => [],
-    agents: () => [],
     toolsOff: false,
     models: [],
   });
@@ -50,6 +51,7 @@ export function placedSession(
   const { language, vadSilenceMs, idleSecs, timeZone, unfinishedWaitMs } = defaults;
   const session = new Session(language, vadSilenceMs, idleSecs, timeZone, unfinishedWaitMs);
   session.settings = { ...session.settings, ...checked.changes };
+  if (checked.agent) session.agent = checked.agent;
   session.machine = machinePlan(call);
   session.placed = true;
   return session;

@@ -120,6 +120,14 @@ export class PlaceCallDto {
 
   @ApiPropertyOptional({
     description:
+      "The assistant the call begins with (as `session.update`'s `agent`: a handoff tool's assistant, by its name or the tool's): its instructions, after the call's own, its tools, voice and language. Needs the session store (SESSION_RESUME_SECS above 0)",
+    example: 'reminders',
+  })
+  @IsOptional()
+  agent?: string;
+
+  @ApiPropertyOptional({
+    description:
       "The message left when an answering machine takes the call: said once its greeting's beep is over (Twilio's answering-machine detection, DetectMessageEnd, asynchronous: the call is greeted at once as ever), and then the call ends. A fax machine is hung up on. Needs the session store (SESSION_RESUME_SECS above 0)",
     example:
       'Hello, this is the clinic calling about your appointment tomorrow at 3 pm. Please call us back at 555 0100.',
@@ -177,6 +185,8 @@ const FIELDS = new Set([
   'language',
   'timezone',
   'voice',
+  'max_secs',
+  'agent',
   'voicemail',
   'hang_up_on_machine',
   'status_callback',
