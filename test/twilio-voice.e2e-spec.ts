@@ -3,6 +3,8 @@ import { Logger } from '@nestjs/common';
 import { sessionVariables, signWebhook, TwilioCall } from './support/twilio-call.js';
 import { useVoiceRig } from './support/speech-server.js';
 import { until } from './support/waiting.js';
+import { sseText } from './support/fake-llm.js';
+import { writeToolsFile } from './support/tools-file.js';
 
 const AUTH_TOKEN = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
 const CALL = { AccountSid: 'AC0001', CallSid: 'CA0001', From: '+15550100', To: '+15550199' };
@@ -11,8 +13,13 @@ const sign = (url: string, form: Record<string, string>, token = AUTH_TOKEN) =>
   signWebhook(url, form, token);
 
 /** The call webhook as Twilio posts it. */
-function post(httpUrl: string, form: Record<string, string>, headers: Record<string, string> = {}) {
-  return fetch(`${httpUrl}/twilio/voice`, {
+function post(
+  httpUrl: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+  query = '',
+) {
+  return fetch(`${httpUrl}/twilio/voice${query}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams(form).toString(),
@@ -121,5 +128,51 @@ describe('the call webhook (/twilio/voice) of an open engine', () => {
     expect(await res.text()).toBe(
       '<?xml version="1.0" encoding="UTF-8"?><Response><Connect><Stream url="wss://voice.example.com/agents/front-desk"><Parameter name="user_number" value="+15550100"/><Parameter name="call_direction" value="inbound"/></Stream></Connect></Response>',
     );
+  });
+});
+
+describe('the call webhook (/twilio/voice?agent=) of a line that has an assistant of its own', () => {
+  const BILLING = 'You are the billing line: invoices and payments only.';
+  const rig = useVoiceRig(() => ({
+    TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+    DTMF_TIMEOUT_MS: '100',
+    TWILIO_GREETING: 'Hello, this is billing.',
+    LLM_TOOLS_FILE: writeToolsFile([
+      { type: 'handoff', name: 'to_billing', agent: 'billing', instructions: BILLING },
+    ]),
+  }));
+  const answered = async (query: string) => {
+    const host = new URL(rig.engine.httpUrl).host;
+    const signature = sign(`https://${host}/twilio/voice${query}`, CALL);
+    const res = await post(rig.engine.httpUrl, CALL, { 'X-Twilio-Signature': signature }, query);
+    expect(res.status).toBe(200);
+    const twiml = await res.text();
+    const call = await TwilioCall.fromTwiml(rig.engine.wsUrl.replace(/\/ws$/, '/twilio'), twiml, {
+      authToken: AUTH_TOKEN,
+      streamUrl: `wss://${host}/twilio`,
+    });
+    return { twiml, call };
+  };
+  const firstSystem = async (call: TwilioCall) => {
+    const before = rig.llm.requests.length;
+    rig.llm.enqueue(sseText(['Hello.']));
+    call.send({ event: 'dtmf', streamSid: 'MZ0001', dtmf: { track: 'inbound_track', digit: '1' } });
+    await until(() => rig.llm.requests.length > before, 'the answer');
+    call.send({ event: 'stop', sequenceNumber: '9', streamSid: 'MZ0001', stop: {} });
+    await until(() => call.closeCode !== undefined, 'the call to close');
+    return rig.llm.requests[before]!.body.messages[0].content as string;
+  };
+
+  it('begins each call as that assistant', async () => {
+    const { twiml, call } = await answered('?agent=billing');
+    expect(twiml).toContain('<Parameter name="agent" value="billing"/>');
+    expect(await firstSystem(call)).toContain(BILLING);
+  });
+
+  it("answers a call all the same when the tools lack the assistant, as the engine's own", async () => {
+    const { call } = await answered('?agent=sales');
+    // A voice call on the phone's audio all the same: the greeting is heard.
+    await until(() => call.heard() >= 1500, 'the greeting');
+    expect(await firstSystem(call)).not.toContain(BILLING);
   });
 });

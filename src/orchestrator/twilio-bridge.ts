@@ -39,6 +39,7 @@ const LAST_WORDS = 'last-words';
  */
 const OWN_PARAMETERS = new Set([
   'token',
+  'agent',
   'greeting',
   'greeting_interruptible',
   'resume',
@@ -146,6 +147,9 @@ export class TwilioBridge {
           ...(!resume && Object.keys(variables).length > 0 && { variables }),
         }),
       );
+      // Alone: an assistant the tools lack is refused (logged) without the call's audio settings.
+      if (parameters.agent && !resume)
+        engine.send(JSON.stringify({ type: 'session.update', agent: parameters.agent }));
       if (parameters.greeting) {
         const firm = parameters.greeting_interruptible === 'false';
         const say = {

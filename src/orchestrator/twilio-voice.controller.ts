@@ -51,7 +51,13 @@ export class TwilioVoiceController {
   @ApiOperation({
     summary: "Twilio's webhook for a call coming in: TwiML that connects it to /twilio",
     description:
-      "Set as the phone number's \"A call comes in\" webhook (HTTP POST). Answers <Connect><Stream url=\"TWILIO_STREAM_URL, or wss://{Host}/twilio\"> with the parameters token (WS_API_KEY's current key, when set), greeting (TWILIO_GREETING, said first; with greeting_interruptible false when TWILIO_GREETING_INTERRUPTIBLE is false, said whole) and the call's numbers as the session's variables user_number (From) and agent_number (To), with call_direction inbound. With TWILIO_AUTH_TOKEN (or TWILIO_WEBHOOKS_SHARED_KEY), only requests Twilio signed (X-Twilio-Signature over TWILIO_VOICE_URL, or https://{Host}{path}, and the form) are answered. With ?resume=<token>, the action of a transfer's <Dial> (the engine sets it): a dial someone answered (DialCallStatus completed) is answered <Hangup/>; one busy, unanswered or failed streams the call back to its session (parameters resume and transfer_status), where the agent says TWILIO_TRANSFER_UNANSWERED. With ?machine=<session_id>, the answering-machine detection callback of a call placed with voicemail or hang_up_on_machine (the engine sets it; TWILIO_AUTH_TOKEN needed): AnsweredBy machine_* has the session leave its voicemail and end the call, fax ends it; human and unknown change nothing. Answered <Response/> at once.",
+      "Set as the phone number's \"A call comes in\" webhook (HTTP POST). Answers <Connect><Stream url=\"TWILIO_STREAM_URL, or wss://{Host}/twilio\"> with the parameters token (WS_API_KEY's current key, when set), greeting (TWILIO_GREETING, said first; with greeting_interruptible false when TWILIO_GREETING_INTERRUPTIBLE is false, said whole) and the call's numbers as the session's variables user_number (From) and agent_number (To), with call_direction inbound, and agent with ?agent=. With TWILIO_AUTH_TOKEN (or TWILIO_WEBHOOKS_SHARED_KEY), only requests Twilio signed (X-Twilio-Signature over TWILIO_VOICE_URL, or https://{Host}{path}, and the form) are answered. With ?resume=<token>, the action of a transfer's <Dial> (the engine sets it): a dial someone answered (DialCallStatus completed) is answered <Hangup/>; one busy, unanswered or failed streams the call back to its session (parameters resume and transfer_status), where the agent says TWILIO_TRANSFER_UNANSWERED. With ?machine=<session_id>, the answering-machine detection callback of a call placed with voicemail or hang_up_on_machine (the engine sets it; TWILIO_AUTH_TOKEN needed): AnsweredBy machine_* has the session leave its voicemail and end the call, fax ends it; human and unknown change nothing. Answered <Response/> at once.",
+  })
+  @ApiQuery({
+    name: 'agent',
+    required: false,
+    description:
+      "The assistant calls to this number begin with (a handoff tool's, by its name or the tool's, as session.update's agent): a billing line's webhook /twilio/voice?agent=billing. Sent as the stream's parameter agent; one the tools lack leaves the call with the engine's own assistant (logged)",
   })
   @ApiQuery({
     name: 'resume',
@@ -148,7 +154,8 @@ export class TwilioVoiceController {
       twiml = await afterDial({ url, token, call }, resume);
     } else {
       this.logger.log(`Twilio call ${sid} answered: streamed to ${url}`);
-      twiml = await answerCall({ url, token, call }, { greeting, interruptible });
+      const agent = query.get('agent') ?? '';
+      twiml = await answerCall({ url, token, call }, { greeting, interruptible }, agent);
     }
     // Set here, not by a decorator: a refusal above is JSON.
     res.setHeader('Content-Type', 'text/xml; charset=utf-8');

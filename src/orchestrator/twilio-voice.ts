@@ -67,11 +67,19 @@ function greetingParameters({ greeting, interruptible }: Greeting): [string, str
   ];
 }
 
-/** A call coming in: its stream, `greeting` said first. */
-export function answerCall({ url, token, call }: CallStream, greeting: Greeting): Promise<string> {
+/**
+ * A call coming in: its stream, `greeting` said first; `agent`: the assistant the session begins
+ * as (the webhook's `?agent=`), '' for the engine's own.
+ */
+export function answerCall(
+  { url, token, call }: CallStream,
+  greeting: Greeting,
+  agent = '',
+): Promise<string> {
   return streamTwiml(url, [
     ['token', token],
     ...greetingParameters(greeting),
+    ['agent', agent],
     ...callVariables('inbound', call.From, call.To),
   ]);
 }
