@@ -155,9 +155,15 @@ describe('tool search (`tool_search` and `deferred` tools)', () => {
       `tools.json: tool #1 'refund_invoice': field 'deferred': the set has no tool of type "tool_search" for the model to find it with: add one ({"type": "tool_search", "name": "find_tools"})`,
     );
     expect(() =>
-      validateToolDefinitions([{ type: 'tool_search', name: 'find', deferred: true }], 't.json'),
+      validateToolDefinitions(
+        [
+          { type: 'tool_search', name: 'find' },
+          { type: 'tool_search', name: 'find_more', deferred: true },
+        ],
+        't.json',
+      ),
     ).toThrow(
-      "t.json: tool #0 'find': field 'deferred': a tool_search tool is how deferred tools are found; it cannot be deferred itself",
+      "t.json: tool #1 'find_more': field 'deferred': a tool_search tool is how deferred tools are found; it cannot be deferred itself",
     );
     expect(() =>
       validateToolDefinitions([{ type: 'tool_search', name: 'find', parameters: {} }], 't.json'),

@@ -51,13 +51,13 @@ export function toolSearchTool(def: ToolDefinitionInput, at: string): Tool {
  * they are reached: it cannot be deferred itself.
  */
 export function checkDeferred(tools: readonly Tool[], source: string): void {
-  const search = tools.findIndex((t) => t.kind === 'tool_search');
-  if (search >= 0 && tools[search]!.deferred)
+  const hidden = tools.findIndex((t) => t.kind === 'tool_search' && t.deferred);
+  if (hidden >= 0)
     throw new ToolDefinitionError(
-      `${where(source, search, tools[search]!.name)}: field 'deferred': a tool_search tool is how deferred tools are found; it cannot be deferred itself`,
+      `${where(source, hidden, tools[hidden]!.name)}: field 'deferred': a tool_search tool is how deferred tools are found; it cannot be deferred itself`,
     );
   const first = tools.findIndex((t) => t.deferred);
-  if (first >= 0 && search < 0)
+  if (first >= 0 && !tools.some((t) => t.kind === 'tool_search'))
     throw new ToolDefinitionError(
       `${where(source, first, tools[first]!.name)}: field 'deferred': the set has no tool of type "tool_search" for the model to find it with: add one ({"type": "tool_search", "name": "find_tools"})`,
     );
