@@ -1,4 +1,5 @@
 import { startError } from './support/engine.js';
+import { samples } from './support/prometheus.js';
 import { sseCall, sseText } from './support/fake-llm.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
 import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
@@ -117,6 +118,25 @@ describe('tools the model finds when it needs them (tool_search, deferred)', () 
     expect(lastMessage(2)).toMatchObject({
       content: expect.stringMatching(/^No tool found for "astronomy"\. Search again/),
     });
+  });
+
+  it('asks a model that says it cannot, with tools left to search, to search first', async () => {
+    rig.llm.enqueue(
+      sseText(["I'm sorry, I can't refund invoices."]),
+      sseCall('call_1', 'find_tools', { query: 'refund invoice' }),
+      sseCall('call_2', 'refund_invoice', { id: 'INV-9' }),
+      sseText(['Invoice INV-9 is refunded.']),
+    );
+    await client.ws.turn('Refund invoice INV-9.');
+    expect(lastMessage(1)).toEqual({
+      role: 'user',
+      content:
+        '(A note from the engine, not from the user: you said "I\'m sorry, I can\'t refund invoices.", but you have not looked for a tool that can: only some tools are in your list. Call find_tools now with a few words of what the user asked; if it finds nothing that can, tell the user so. Do not say again what you already said.)',
+    });
+    expect(rig.tools.requests.map((r) => r.path)).toEqual(['/refund_invoice']);
+    const admin = { headers: { Authorization: 'Bearer admin-key' } };
+    const metrics = samples(await (await fetch(`${rig.engine.httpUrl}/metrics`, admin)).text());
+    expect(metrics.get('agent_engine_tool_nudges_total{kind="refusal",outcome="called"}')).toBe(1);
   });
 
   it('is tried over POST /api/tools/{name}/call, searching every deferred tool', async () => {

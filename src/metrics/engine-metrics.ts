@@ -96,7 +96,7 @@ export class EngineMetrics {
   );
   private readonly nudges = this.counter(
     'agent_engine_tool_nudges_total',
-    'Answers with no tool call that ended promising to act ("Let me check that for you.", kind promise) or said a thing was done that no call did ("I\'ve booked your table.", kind claim), asked once more (LLM_TOOL_NUDGE), by kind and by what the model did then: called (made the call), answered (answered without one)',
+    'Answers with no tool call that ended promising to act ("Let me check that for you.", kind promise), said a thing was done that no call did ("I\'ve booked your table.", kind claim) or said the assistant could not while a tool_search could find tools it was not offered ("I can\'t refund invoices.", kind refusal), asked once more (LLM_TOOL_NUDGE), by kind and by what the model did then: called (made the call), answered (answered without one)',
     ['kind', 'outcome'],
   );
   private readonly sessionReports = this.counter(
@@ -270,7 +270,7 @@ export class EngineMetrics {
   }
 
   /** An answer that promised (or claimed) to act with no call was asked once more: `outcome`. */
-  nudged(kind: 'promise' | 'claim', outcome: 'called' | 'answered'): void {
+  nudged(kind: 'promise' | 'claim' | 'refusal', outcome: 'called' | 'answered'): void {
     this.nudges.inc({ kind, outcome });
   }
 

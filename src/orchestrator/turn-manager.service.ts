@@ -33,6 +33,13 @@ import { Completions } from './completions.js';
  * The turn loop (seed §1, §5): rounds of completion → tool execution → re-prompt, until a
  * round has no calls or the iteration bound is hit. Events go out as an Observable.
  */
+/** What an answer asked once more did, for the log. */
+const NUDGED = {
+  promise: 'promised to act',
+  claim: 'said a thing was done',
+  refusal: 'said it could not, with tools left to search,',
+} as const;
+
 @Injectable()
 export class TurnManager {
   private readonly logger = new Logger(TurnManager.name);
@@ -236,7 +243,7 @@ export class TurnManager {
         // A round is left for the calls (the one after `last` offers none).
         const again = toolRounds + 1 < this.toolSettings.maxIterations && this.toolSettings.nudge;
         if (!last && again && nudges(ctx, round)) {
-          const what = ctx.nudge!.kind === 'claim' ? 'said a thing was done' : 'promised to act';
+          const what = NUDGED[ctx.nudge!.kind];
           this.logger.log(`the answer ${what} but made no call: asked once more (${tag})`);
           continue;
         }

@@ -14,6 +14,7 @@ import type { ChatMessage } from '../llm/llm.types.js';
 import type { RoundResult } from './round.js';
 import type { TurnContext } from './turn-context.js';
 import { actedIn, claimedAction } from './claimed-actions.js';
+import { unsearchedRefusal } from './unsearched-refusal.js';
 
 const PROMISES = [
   // English
@@ -165,12 +166,23 @@ export function unkeptPromise(text: string): string | undefined {
 export interface Nudge {
   text: string;
   sentence: string;
-  kind: 'promise' | 'claim';
+  kind: 'promise' | 'claim' | 'refusal';
   open: boolean;
+  /** A refusal's: the search tool the model is to call (unsearched-refusal.ts). */
+  search?: string;
 }
 
 /** What the model reads after such an answer, for its next request only. */
-export function nudgeNote({ sentence, kind }: Pick<Nudge, 'sentence' | 'kind'>): ChatMessage {
+export function nudgeNote({
+  sentence,
+  kind,
+  search,
+}: Pick<Nudge, 'sentence' | 'kind' | 'search'>): ChatMessage {
+  if (kind === 'refusal')
+    return {
+      role: 'user',
+      content: `(A note from the engine, not from the user: you said "${sentence}", but you have not looked for a tool that can: only some tools are in your list. Call ${search} now with a few words of what the user asked; if it finds nothing that can, tell the user so. Do not say again what you already said.)`,
+    };
   const done =
     kind === 'claim'
       ? 'but no tool call has done that in this conversation, so it has not been done'
@@ -184,11 +196,12 @@ export function nudgeNote({ sentence, kind }: Pick<Nudge, 'sentence' | 'kind'>):
 
 /**
  * After a round that made no call, whether to ask once more: its answer ends promising to act,
- * or says a thing was done that no call in the conversation did (claimed-actions.ts), tools were
+ * or says a thing was done that no call in the conversation did (claimed-actions.ts), or says it
+ * cannot while a search could find tools it was not offered (unsearched-refusal.ts), tools were
  * offered and the turn has asked no such question yet. Sets `ctx.nudge`.
  */
 export function nudges(
-  ctx: Pick<TurnContext, 'nudge' | 'snapshot' | 'clientTools' | 'session'>,
+  ctx: Pick<TurnContext, 'nudge' | 'snapshot' | 'clientTools' | 'session' | 'toolContext'>,
   round: RoundResult,
 ): boolean {
   if (ctx.nudge || round.calls.length > 0) return false;
@@ -201,7 +214,13 @@ export function nudges(
   )
     return false;
   const sentence = promise ?? claim;
-  if (sentence === undefined) return false;
+  if (sentence === undefined) {
+    const { findable } = ctx.toolContext;
+    const refused = unsearchedRefusal(round.text, ctx.snapshot, findable, ctx.session.history);
+    if (!refused) return false;
+    ctx.nudge = { text: round.text, ...refused, kind: 'refusal', open: true };
+    return true;
+  }
   ctx.nudge = { text: round.text, sentence, kind: promise ? 'promise' : 'claim', open: true };
   return true;
 }
