@@ -5,6 +5,7 @@ import { useVoiceRig } from './support/speech-server.js';
 import { until } from './support/waiting.js';
 import { sseText } from './support/fake-llm.js';
 import { writeToolsFile } from './support/tools-file.js';
+import { WsClient } from './support/ws-client.js';
 
 const AUTH_TOKEN = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
 const CALL = { AccountSid: 'AC0001', CallSid: 'CA0001', From: '+15550100', To: '+15550199' };
@@ -136,6 +137,8 @@ describe('the call webhook (/twilio/voice?agent=) of a line that has an assistan
   const rig = useVoiceRig(() => ({
     TWILIO_AUTH_TOKEN: AUTH_TOKEN,
     DTMF_TIMEOUT_MS: '100',
+    // Clients choose no assistant; the line's webhook is the administrator's.
+    SESSION_AGENTS: 'none',
     TWILIO_GREETING: 'Hello, this is billing.',
     LLM_TOOLS_FILE: writeToolsFile([
       { type: 'handoff', name: 'to_billing', agent: 'billing', instructions: BILLING },
@@ -163,10 +166,19 @@ describe('the call webhook (/twilio/voice?agent=) of a line that has an assistan
     return rig.llm.requests[before]!.body.messages[0].content as string;
   };
 
-  it('begins each call as that assistant', async () => {
+  it('begins each call as that assistant, whatever clients of /ws may choose', async () => {
     const { twiml, call } = await answered('?agent=billing');
     expect(twiml).toContain('<Parameter name="agent" value="billing"/>');
     expect(await firstSystem(call)).toContain(BILLING);
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    try {
+      ws.send({ type: 'session.update', agent: 'billing' });
+      expect((await ws.waitFor((m) => m.type === 'error')).message).toBe(
+        'this engine lets no client choose its assistant (SESSION_AGENTS=none); nothing was changed',
+      );
+    } finally {
+      ws.close();
+    }
   });
 
   it("answers a call all the same when the tools lack the assistant, as the engine's own", async () => {

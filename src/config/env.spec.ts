@@ -60,6 +60,16 @@ describe('parseEnv', () => {
     ).toEqual({ en: 'Wait.', 'pt-br': 'Só um momento.' });
   });
 
+  it('lets clients choose any assistant, none, or those SESSION_AGENTS names', () => {
+    const agents = (value?: string) => parseEnv({ SESSION_AGENTS: value }).sessions.clientAgents;
+    expect([agents(), agents('*'), agents('None')]).toEqual([null, null, []]);
+    expect(agents(' billing , to_front_desk,front desk ')).toEqual([
+      'billing',
+      'to_front_desk',
+      'front desk',
+    ]);
+  });
+
   it('enables tools exactly when LLM_TOOLS_FILE is a non-empty path, unless told otherwise', () => {
     expect(parseEnv({ LLM_TOOLS_FILE: 'tools.json' }).tools.enabled).toBe(true);
     expect(parseEnv({ LLM_TOOLS_FILE: '   ' }).tools.enabled).toBe(false);
@@ -209,6 +219,11 @@ describe('parseEnv', () => {
       'SESSION_TIMEZONE',
       'Rome',
       /SESSION_TIMEZONE="Rome" is invalid: expected an IANA time zone such as Europe\/Rome/,
+    ],
+    [
+      'SESSION_AGENTS',
+      'billing; sales',
+      /SESSION_AGENTS="billing; sales" is invalid: "billing; sales" is no assistant's name; expected "\*", "none", or the names of assistants/,
     ],
     [
       'CODE_TOOLS_WORKERS',

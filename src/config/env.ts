@@ -129,6 +129,11 @@ export interface Env {
     storeUrl: string;
     /** Longest `instructions` a client may set with `session.update`; 0 refuses them. */
     instructionsMaxChars: number;
+    /**
+     * The assistants a client may give its session (`session.update`'s `agent`), by name (theirs
+     * or their handoff tools'): null for any, [] for none (SESSION_AGENTS).
+     */
+    clientAgents: string[] | null;
     /** The time zone of a session that sets none (SESSION_TIMEZONE): an IANA name. */
     timeZone: string;
     /** Where each connection's end-of-session report is POSTed; '' for nowhere. */
@@ -207,6 +212,20 @@ function fallbackLlm(raw: Raw): { fallback?: Env['llm']['fallback'] } {
   };
 }
 
+/** SESSION_AGENTS: `*` (the default) for any assistant, `none` for none, else names by commas. */
+function clientAgents(raw: Raw): string[] | null {
+  const value = present(raw, 'SESSION_AGENTS') ?? '*';
+  if (value === '*') return null;
+  if (value.toLowerCase() === 'none') return [];
+  const names = value.split(',').map((n) => n.trim());
+  const bad = names.find((n) => !/^[A-Za-z0-9_ .-]{1,64}$/.test(n));
+  if (bad !== undefined)
+    throw new EnvError(
+      `SESSION_AGENTS=${JSON.stringify(value)} is invalid: ${JSON.stringify(bad)} is no assistant's name; expected "*", "none", or the names of assistants (a handoff tool's agent, or the tool's name) separated by commas`,
+    );
+  return names;
+}
+
 export function parseEnv(raw: Raw): Env {
   const toolsFile = present(raw, 'LLM_TOOLS_FILE') ?? '';
   return {
@@ -261,6 +280,7 @@ export function parseEnv(raw: Raw): Env {
       toolsKeepSecs: int(raw, 'SESSION_TOOLS_KEEP_SECS', 600, 0, 7 * 24 * 3600),
       storeUrl: redisUrl(raw, 'SESSION_STORE_URL'),
       instructionsMaxChars: int(raw, 'SESSION_INSTRUCTIONS_MAX_CHARS', 4000, 0, 100_000),
+      clientAgents: clientAgents(raw),
       timeZone: timeZone(raw, 'SESSION_TIMEZONE', 'UTC'),
       webhookUrl: httpUrl(raw, 'SESSION_WEBHOOK_URL', ''),
       webhookSecret: present(raw, 'SESSION_WEBHOOK_SECRET') ?? '',

@@ -160,6 +160,8 @@ export class AgentGateway
       maxSecs: this.sessionSettings.limit.secs,
       toolNames: () => this.turns.toolNames(),
       agents: () => this.turns.agents(),
+      // The Twilio bridge's connection sets the assistant its line names (`?agent=`).
+      clientAgents: socket instanceof LocalSocket ? null : this.sessionSettings.clientAgents,
       models: this.turns.models,
       toolsOff: this.toolsOff,
       maxTurnsPerMinute: this.config.ws.maxTurnsPerMinute,

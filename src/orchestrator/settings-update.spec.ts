@@ -2,6 +2,7 @@ import { settingsChanges } from './settings-update.js';
 import type { SessionUpdateMessage } from './protocol/client-messages.js';
 
 const BILLING = { via: 'to_billing', name: 'billing', instructions: 'Billing.', language: 'es' };
+const FRONT = { via: 'to_front_desk', name: 'front desk', instructions: '' };
 
 describe('settingsChanges', () => {
   const limits = {
@@ -107,6 +108,21 @@ describe('settingsChanges', () => {
     expect(settingsChanges(update({ agent: null }), limits)).toEqual({ changes: {}, agent: null });
     expect(settingsChanges(update({ agent: 'sales' }), limits)).toEqual({
       error: 'unknown assistant "sales" in "agent": the assistants are billing',
+    });
+    // SESSION_AGENTS: those a client may choose; none.
+    const billingOnly = { ...limits, agents: () => [BILLING, FRONT], clientAgents: ['to_billing'] };
+    expect(settingsChanges(update({ agent: 'billing' }), billingOnly)).toMatchObject({
+      agent: BILLING,
+    });
+    expect(settingsChanges(update({ agent: 'front desk' }), billingOnly)).toEqual({
+      error: 'unknown assistant "front desk" in "agent": the assistants are billing',
+    });
+    expect(settingsChanges(update({ agent: 'billing' }), { ...limits, clientAgents: [] })).toEqual({
+      error: 'this engine lets no client choose its assistant (SESSION_AGENTS=none)',
+    });
+    expect(settingsChanges(update({ agent: null }), { ...limits, clientAgents: [] })).toEqual({
+      changes: {},
+      agent: null,
     });
     expect(settingsChanges(update({ agent: 'sales' }), { ...limits, agents: () => [] })).toEqual({
       error:

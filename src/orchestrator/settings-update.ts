@@ -22,6 +22,11 @@ export interface SettingsLimits {
   maxSecs: number;
   /** The assistants of the active tools' `handoff` tools (what `agent` may name). */
   agents: () => readonly Agent[];
+  /**
+   * Those of them this client may choose, by name (SESSION_AGENTS): null for any, [] for none;
+   * absent (the engine's own connections, a placed call's session): any.
+   */
+  clientAgents?: readonly string[] | null;
 }
 
 /** The assistant `name` stands for: a handoff tool's `agent`, or the tool's name. */
@@ -67,7 +72,15 @@ export function settingsChanges(
       error: `unknown tool ${JSON.stringify(unknown)} in "tools": the active tools are ${known.join(', ') || 'none'}`,
     };
   const named = message.agent;
-  const agents = typeof named === 'string' ? limits.agents() : [];
+  const allowed = limits.clientAgents ?? null;
+  if (typeof named === 'string' && allowed?.length === 0)
+    return { error: 'this engine lets no client choose its assistant (SESSION_AGENTS=none)' };
+  const agents =
+    typeof named === 'string'
+      ? limits
+          .agents()
+          .filter((a) => allowed === null || allowed.includes(a.name) || allowed.includes(a.via))
+      : [];
   const agent = typeof named === 'string' ? agentNamed(named, agents) : named;
   if (agent === undefined && typeof named === 'string')
     return {
