@@ -101,6 +101,12 @@ describe('tools the model finds when it needs them (tool_search, deferred)', () 
   });
 
   it('searches only the tools the session may use, and says when nothing matched', async () => {
+    const admin = { headers: { Authorization: 'Bearer admin-key' } };
+    const fruitless = async () =>
+      samples(await (await fetch(`${rig.engine.httpUrl}/metrics`, admin)).text()).get(
+        'agent_engine_tool_calls_total{tool="find_tools",ok="false"}',
+      ) ?? 0;
+    const before = await fruitless();
     const { ws } = client;
     ws.send({ type: 'session.update', tools: ['find_tools', 'get_invoice', 'reset_password'] });
     await ws.waitFor((m) => m.type === 'session.updated');
@@ -109,7 +115,9 @@ describe('tools the model finds when it needs them (tool_search, deferred)', () 
       sseCall('call_2', 'find_tools', { query: 'astronomy' }),
       sseText(['I can read invoices.']),
     );
-    await ws.turn('Refund my invoice.');
+    const turn = await ws.turn('Refund my invoice.');
+    // A search that found nothing did not succeed (counted so: descriptions lacking the words).
+    expect(turn.filter((m) => m.type === 'tool_result').map((m) => m.ok)).toEqual([true, false]);
     expect(lastMessage(1)).toMatchObject({
       content:
         'Found for "refund invoice"; you can call these now:\n- get_invoice: Reads an invoice by its number.',
@@ -118,6 +126,7 @@ describe('tools the model finds when it needs them (tool_search, deferred)', () 
     expect(lastMessage(2)).toMatchObject({
       content: expect.stringMatching(/^No tool found for "astronomy"\. Search again/),
     });
+    expect((await fruitless()) - before).toBe(1);
   });
 
   it('asks a model that says it cannot, with tools left to search, to search first', async () => {

@@ -135,5 +135,6 @@ export function runSearch(call: ToolInvocation, tool: Tool): ToolOutcome {
   const { query } = call.args as { query: string };
   const catalogue = call.context?.findable ?? { tools: call.snapshot.tools };
   const found = searchTools(query, catalogue, tool.maxResults ?? DEFAULT_MAX_RESULTS);
-  return { ok: true, text: searchResult(query, found) };
+  // Nothing found is a call that did not succeed: counted so (descriptions lacking the words).
+  return { ok: found.length > 0, text: searchResult(query, found) };
 }
