@@ -1,10 +1,9 @@
 /**
  * The session a call the agent places (`POST /api/calls`) begins with: kept in the session store
  * before the call rings, and resumed by the call's stream once it is answered, so that why the
- * agent calls (`instructions`), its language, time zone and voice, the assistant it begins with,
- * and the call's variables are the
- * session's from its first word, whichever process or replica takes the stream (with Redis).
- * Pure: no Nest import.
+ * agent calls (`instructions`), its language, time zone and voice, the assistant it begins as
+ * (`agent`) and the call's variables are the session's from its first word, whichever process
+ * or replica takes the stream (with Redis). Pure: no Nest import.
  */
 import { machinePlan, type PlaceCallDto } from './dto/place-call.dto.js';
 import { parseClientMessage, type SessionUpdateMessage } from './protocol/client-messages.js';

@@ -29,10 +29,6 @@ import { endSpan, turnSpan, type Transcription } from './turn-spans.js';
 import { TurnResults } from './repeated-calls.js';
 import { Completions } from './completions.js';
 
-/**
- * The turn loop (seed §1, §5): rounds of completion → tool execution → re-prompt, until a
- * round has no calls or the iteration bound is hit. Events go out as an Observable.
- */
 /** What an answer asked once more did, for the log. */
 const NUDGED = {
   promise: 'promised to act',
@@ -40,6 +36,10 @@ const NUDGED = {
   refusal: 'said it could not, with tools left to search,',
 } as const;
 
+/**
+ * The turn loop (seed §1, §5): rounds of completion → tool execution → re-prompt, until a
+ * round has no calls or the iteration bound is hit. Events go out as an Observable.
+ */
 @Injectable()
 export class TurnManager {
   private readonly logger = new Logger(TurnManager.name);
