@@ -116,6 +116,8 @@ describe('the model hands the conversation to another assistant (a handoff tool)
     await ws.closed;
     const again = await WsClient.connect(`${rig.engine.wsUrl}?resume=${token}`);
     try {
+      // The client learns who holds the session it resumed.
+      expect(again.messages[0]).toMatchObject({ type: 'session', resumed: true, agent: 'billing' });
       rig.llm.enqueue(sseText(['Still billing.']));
       await again.turn('Are you billing?');
       expect(systemOf(2)).toBe(`You are the ACME voice agent.\n\n${BILLING}`);

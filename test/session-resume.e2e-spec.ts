@@ -73,6 +73,7 @@ describe('resuming a session after a disconnect (sessions kept in the process)',
       settings: { ...first.settings, language: 'it' },
       resumed: true,
       resume_token: first.resume_token,
+      agent: null,
     });
     llm.enqueue(sseText(['You are Ada.']));
     await b.turn('Who am I?');
@@ -141,6 +142,7 @@ describe('resuming a session after a disconnect (sessions kept in the process)',
         session_id: expect.any(String),
         settings: expect.any(Object),
         resumed: false,
+        agent: null,
       });
       ws.send({ type: 'session.update', instructions: 'Be a pirate.' });
       expect(await ws.waitFor((m) => m.type === 'error')).toEqual({

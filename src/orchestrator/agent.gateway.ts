@@ -201,6 +201,8 @@ export class AgentGateway
         settings: session.settings,
         resumed,
         ...(this.keeper.enabled && { resume_token: session.resumeToken }),
+        // A resumed session's assistant (a handoff's, a placed call's), null for the engine's own.
+        agent: session.agent?.name ?? null,
       });
       if (resumed) void this.parked.resume(session.id, session.background!);
       conversation.opened();

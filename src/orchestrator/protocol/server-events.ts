@@ -122,6 +122,8 @@ export type ServerEvent =
       resumed: boolean;
       /** Present when sessions can be resumed (SESSION_RESUME_SECS > 0). */
       resume_token?: string;
+      /** The assistant holding the session (a resumed one's, a placed call's); null: the engine's own. */
+      agent: string | null;
     }
   | {
       type: 'session.updated';
