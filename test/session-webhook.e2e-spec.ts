@@ -64,6 +64,7 @@ describe('SESSION_WEBHOOK_URL', () => {
       end_reason: 'client',
       resumable: true,
       settings: expect.objectContaining({ modality: 'text', variables: ['user_token'] }),
+      agent: null,
       turns: 1,
       usage: { prompt_tokens: 120, completion_tokens: 4, total_tokens: 124 },
       history: [

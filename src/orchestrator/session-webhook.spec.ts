@@ -30,8 +30,14 @@ describe('end-of-session reports', () => {
     false,
   );
 
-  it('reports a session: its times, turns and settings without variables', () => {
+  it('reports a session: its times, turns, assistant and settings without variables', () => {
+    const billing = new Session();
+    billing.agent = { via: 'to_billing', name: 'billing', instructions: '' };
+    const times = { openedAt: 0, endedAt: 1 };
+    const closed = { closeCode: 1000, reason: 'client' };
+    expect(reportOf(billing, times, closed, false).agent).toBe('billing');
     expect(report).toMatchObject({
+      agent: null,
       opened_at: '1970-01-01T00:00:00.000Z',
       duration_secs: 1.5,
       close_code: 1000,

@@ -34,6 +34,8 @@ export interface SessionEnded {
   resumable: boolean;
   /** Its settings, of its variables only the names. */
   settings: Record<string, unknown>;
+  /** The assistant holding it at its end (a handoff's, a line's); null: the engine's own. */
+  agent: string | null;
   turns: number;
   /** Tokens of all its turns, when the LLM server reports usage. */
   usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
@@ -62,6 +64,7 @@ export function reportOf(
       session.ending?.transferTo && { transferred_to: session.ending.transferTo }),
     resumable,
     settings: publicSettings(session.settings),
+    agent: session.agent?.name ?? null,
     turns: turnsOf(session),
     ...(session.usage && { usage: session.usage }),
     history: session.history,
