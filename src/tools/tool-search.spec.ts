@@ -175,6 +175,14 @@ describe('tool search (`tool_search` and `deferred` tools)', () => {
     ).toThrow(/t\.json: tool #0 'find': field 'max_results'.*an integer from 1 to 20/);
     const search = tools.find((t) => t.kind === 'tool_search')!;
     expect(search).toMatchObject({ maxResults: 3, parameters: { required: ['query'] } });
+    // An assistant given deferred tools without the search cannot look for them.
+    const handoffs = [
+      { type: 'handoff', name: 'to_billing', tools: ['refund_invoice', 'get_weather'] },
+      { type: 'handoff', name: 'to_desk', tools: ['refund_invoice', 'find_tools'] },
+    ];
+    expect(validateToolDefinitions([...SET, ...handoffs], 'tools.json').warnings).toEqual([
+      "tools.json: tool #9 'to_billing': field 'tools' names deferred tools (refund_invoice) but no tool_search tool (find_tools): the assistant cannot look for them",
+    ]);
     expect(search.description).toMatch(/^Finds more tools/);
   });
 });

@@ -48,9 +48,10 @@ export function toolSearchTool(def: ToolDefinitionInput, at: string): Tool {
 
 /**
  * A deferred tool is reachable only through a search tool of the set, and a search tool is how
- * they are reached: it cannot be deferred itself.
+ * they are reached: it cannot be deferred itself. An assistant (`handoff`) given deferred tools
+ * and no search tool finds them only by a search's `prefetch`: `warnings` says so.
  */
-export function checkDeferred(tools: readonly Tool[], source: string): void {
+export function checkDeferred(tools: readonly Tool[], source: string, warnings: string[]): void {
   const hidden = tools.findIndex((t) => t.kind === 'tool_search' && t.deferred);
   if (hidden >= 0)
     throw new ToolDefinitionError(
@@ -61,6 +62,16 @@ export function checkDeferred(tools: readonly Tool[], source: string): void {
     throw new ToolDefinitionError(
       `${where(source, first, tools[first]!.name)}: field 'deferred': the set has no tool of type "tool_search" for the model to find it with: add one ({"type": "tool_search", "name": "find_tools"})`,
     );
+  const deferred = new Set(tools.filter((t) => t.deferred).map((t) => t.name));
+  const searches = new Set(tools.filter((t) => t.kind === 'tool_search').map((t) => t.name));
+  tools.forEach((tool, index) => {
+    const own = tool.handoff?.tools ?? [];
+    const hidden = own.filter((name) => deferred.has(name));
+    if (hidden.length > 0 && !own.some((name) => searches.has(name)))
+      warnings.push(
+        `${where(source, index, tool.name)}: field 'tools' names deferred tools (${hidden.join(', ')}) but no tool_search tool (${[...searches].join(', ')}): the assistant cannot look for them`,
+      );
+  });
 }
 
 /** A description's first sentence, at most 200 characters: what the result says of a tool. */

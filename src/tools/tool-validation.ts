@@ -126,7 +126,7 @@ export function validateToolDefinitions(
   checkDuplicates(tools, source);
   checkRateGroups(tools, source);
   checkHandoffs(tools, source);
-  checkDeferred(tools, source);
+  checkDeferred(tools, source, warnings);
   return { tools, warnings };
 }
 
