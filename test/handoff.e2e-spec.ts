@@ -156,6 +156,43 @@ describe('the model hands the conversation to another assistant (a handoff tool)
     expect(toolNames(1)).toEqual(['get_weather', 'get_invoice', 'to_billing', 'to_front_desk']);
   });
 
+  it('is given to an assistant by an administrator (POST /api/sessions/{id}/agent)', async () => {
+    const { ws } = client;
+    const id = ws.messages[0]!.session_id as string;
+    const assign = (session: string, body: unknown) =>
+      fetch(`${rig.engine.httpUrl}/api/sessions/${session}/agent`, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer admin-key', 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const res = await assign(id, { agent: 'billing' });
+    expect([res.status, await res.json()]).toEqual([
+      200,
+      { ok: true, session_id: id, agent: 'billing' },
+    ]);
+    // Its client is told, and the next request is billing's.
+    expect((await ws.waitFor((m) => m.type === 'session.updated')).agent).toBe('billing');
+    rig.llm.enqueue(sseText(['Billing here.']));
+    await ws.turn('Hello?');
+    expect(systemOf(0)).toBe(`You are the ACME voice agent.\n\n${BILLING}`);
+    const refusal = async (session: string, body: unknown) => {
+      const answer = await assign(session, body);
+      return [answer.status, ((await answer.json()) as { message: string }).message];
+    };
+    expect(await refusal(id, { agent: 'sales' })).toEqual([
+      400,
+      'unknown assistant "sales" in "agent": the assistants are billing, front desk',
+    ]);
+    expect(await refusal(id, { agent: 7 })).toEqual([
+      400,
+      '"agent" must be the name of an assistant, or null for the engine\'s own',
+    ]);
+    expect(await refusal('no-such-session', { agent: null })).toEqual([
+      404,
+      'no session "no-such-session" is open on this engine',
+    ]);
+  });
+
   it('gives a session the assistant as its handoff tool is defined now', async () => {
     const { ws } = client;
     rig.llm.enqueue(sseCall('call_1', 'to_billing'), sseText(['Billing here.']));

@@ -26,6 +26,7 @@ describe('/api/sessions without ADMIN_API_KEY', () => {
       ['', 'GET'],
       [`/${String(sessionOf(ws).session_id)}`, 'DELETE'],
       [`/${String(sessionOf(ws).session_id)}/notes`, 'POST'],
+      [`/${String(sessionOf(ws).session_id)}/agent`, 'POST'],
     ]) {
       const res = await fetch(`${engine.httpUrl}/api/sessions${path}`, { method });
       expect([res.status, ((await res.json()) as { message: string }).message]).toEqual([

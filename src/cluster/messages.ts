@@ -86,7 +86,16 @@ export type ShelfName = 'tokens' | 'results' | 'background';
  * that session are closed as taken over, each once its turn is saved; an administrator's note
  * (`note`, its `data` the text and whether to respond).
  */
-export const SESSIONS_OPS = ['list', 'read', 'close', 'machine', 'fax', 'release', 'note'] as const;
+export const SESSIONS_OPS = [
+  'list',
+  'read',
+  'close',
+  'machine',
+  'fax',
+  'release',
+  'note',
+  'agent',
+] as const;
 export type SessionsOp = (typeof SESSIONS_OPS)[number];
 
 export const isSessionsOp = (value: unknown): value is SessionsOp =>

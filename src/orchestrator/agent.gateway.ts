@@ -244,6 +244,7 @@ export class AgentGateway
       release: () => this.closeHolders((s) => s === session),
       answeredBy: (kind) => conversation.answeredBy(kind),
       note: (text, respond) => conversation.note(text, respond),
+      assign: (agent) => conversation.assign(agent),
     });
     socket.on('close', (code: number) => {
       const reason = endReason(socket, code);

@@ -127,7 +127,7 @@ export class Conversation {
         cutPlayback(this.session, this.deps, this.logger);
         return this.session.cancel();
       case 'session.update':
-        return this.update(message);
+        return void this.update(message);
       case 'audio':
         return this.utterances.hear(Buffer.from(message.data, 'base64'));
       case 'audio_end':
@@ -249,10 +249,28 @@ export class Conversation {
     await this.session.cancel();
   }
 
-  private update(message: SessionUpdateMessage): void {
-    const checked = settingsChanges(message, this.deps);
-    if ('error' in checked)
-      return this.error('invalid_message', `${checked.error}; nothing was changed`);
+  /**
+   * An administrator gives the session to an assistant (`POST /api/sessions/{id}/agent`), in
+   * order with the client's messages, whatever SESSION_AGENTS lets the client choose: why not, or
+   * undefined (the client gets `session.updated`).
+   */
+  async assign(agent: string | null): Promise<string | undefined> {
+    let refused: string | undefined;
+    const message = { type: 'session.update', agent } as SessionUpdateMessage;
+    await this.enqueue(() => {
+      refused = this.update(message, { byAdmin: true });
+      return Promise.resolve();
+    });
+    return refused;
+  }
+
+  private update(message: SessionUpdateMessage, { byAdmin = false } = {}): string | undefined {
+    const limits = byAdmin ? { ...this.deps, clientAgents: null } : this.deps;
+    const checked = settingsChanges(message, limits);
+    if ('error' in checked) {
+      if (byAdmin) return checked.error;
+      return void this.error('invalid_message', `${checked.error}; nothing was changed`);
+    }
     this.session.settings = { ...this.session.settings, ...checked.changes };
     // From the next request on, the assistant's instructions and tools (as after a handoff).
     if (checked.agent !== undefined) this.session.agent = checked.agent ?? undefined;
@@ -261,5 +279,6 @@ export class Conversation {
     // During a turn the history is half-written: the turn's end saves both.
     if (!this.session.busy) void this.deps.save();
     this.deps.send(settingsUpdated(this.session, this.deps.speech.tts));
+    return undefined;
   }
 }

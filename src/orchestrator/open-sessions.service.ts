@@ -1,3 +1,4 @@
+import type { AgentAnswer } from './dto/assign-agent.dto.js';
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ClusterLink } from '../cluster/cluster-link.js';
@@ -48,6 +49,15 @@ async function noted(entry: OpenSession, data: unknown): Promise<NoteAnswer> {
   const refused = await entry.note(text, respond);
   if (refused) return { ok: false, refused: refused.code, error: refused.message };
   return { ok: true, session_id: entry.session.id, added: true, respond };
+}
+
+async function assigned(entry: OpenSession, data: unknown): Promise<AgentAnswer> {
+  const { agent } = (data ?? {}) as { agent?: unknown };
+  if (typeof agent !== 'string' && agent !== null)
+    return { ok: false, error: 'an assistant is a name, or null' };
+  const refused = await entry.assign(agent);
+  if (refused) return { ok: false, error: refused };
+  return { ok: true, session_id: entry.session.id, agent: entry.session.agent?.name ?? null };
 }
 
 /** How long start-up waits for this process to answer the other replicas' requests. */
@@ -109,6 +119,7 @@ export class OpenSessions implements OnModuleInit {
     if (op === 'machine' || op === 'fax')
       return { ok: true, session_id: entry.session.id, told: entry.answeredBy(op) };
     if (op === 'note') return noted(entry, data);
+    if (op === 'agent') return assigned(entry, data);
     await entry.close();
     return { ok: true, session_id: entry.session.id, closed: true };
   }

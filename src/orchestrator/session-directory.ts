@@ -20,6 +20,8 @@ export interface OpenSession {
   answeredBy: (kind: 'machine' | 'fax') => boolean;
   /** An administrator's note for the model (see notes.ts): why it was refused, or undefined. */
   note: (text: string, respond: boolean) => Promise<Refusal | undefined>;
+  /** An administrator gives it to an assistant (null: the engine's own): why not, or undefined. */
+  assign: (agent: string | null) => Promise<string | undefined>;
 }
 
 /**

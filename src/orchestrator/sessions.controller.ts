@@ -26,6 +26,12 @@ import { AdminKeyGuard } from '../tools/admin-key.guard.js';
 import { readJson, refuse } from '../tools/tools-http.js';
 import { NoteAddedDto, NoteDto, readNote, type NoteAnswer } from './dto/note.dto.js';
 import {
+  AgentAssignedDto,
+  AssignAgentDto,
+  readAssignAgent,
+  type AgentAnswer,
+} from './dto/assign-agent.dto.js';
+import {
   SessionClosedDto,
   SessionDetailDto,
   SessionListDto,
@@ -154,5 +160,32 @@ export class SessionsController {
     });
     if (answer.ok) return answer;
     throw refuse(answer.refused === 'shutting_down' ? 503 : 409, answer.error);
+  }
+
+  @Post(':id/agent')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Give an open session to an assistant',
+    description:
+      "From the session's next request on (a turn in progress goes on), the assistant's instructions, tools, voice and language, as after a handoff or a client's session.update with agent; its client gets session.updated. For a supervisor who moves a call to another line's assistant. SESSION_AGENTS, which bounds what clients choose, does not bind an administrator.",
+  })
+  @OneSession()
+  @ApiBody({ type: AssignAgentDto })
+  @ApiOkResponse({ type: AgentAssignedDto })
+  @ApiResponse({
+    status: 400,
+    type: ToolsErrorDto,
+    description: 'A body that names no assistant, or one the active tools have no handoff to',
+  })
+  async assignAgent(
+    @Param('id') id: string,
+    @Req() req: IncomingMessage,
+  ): Promise<AgentAssignedDto> {
+    this.assertKeySet();
+    const read = readAssignAgent(await readJson(req, 'an assistant: {"agent": "billing"}'));
+    if (typeof read === 'string') throw refuse(400, read);
+    const answer = await this.found<AgentAnswer>('agent', id, { agent: read.agent });
+    if (answer.ok) return answer;
+    throw refuse(400, answer.error);
   }
 }

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { dtoOf, firstViolation } from './dto-body.js';
 import type { ErrorCode } from '../protocol/error-codes.js';
+import { SessionDoneDto } from './sessions.dto.js';
 
 /** The longest note an administrator may add (a client's is SESSION_INSTRUCTIONS_MAX_CHARS). */
 export const ADMIN_NOTE_MAX_CHARS = 20_000;
@@ -39,13 +40,7 @@ export function readNote(body: unknown): NoteDto | string {
   return firstViolation(note) ?? note;
 }
 
-export class NoteAddedDto {
-  @ApiProperty({ example: true })
-  ok!: true;
-
-  @ApiProperty({ example: '3f0c9d2e-5b7a-4c1e-9a51-0d6f3e2b8c47' })
-  session_id!: string;
-
+export class NoteAddedDto extends SessionDoneDto {
   @ApiProperty({
     description:
       "The note is the model's: in the history now, or once the turn in progress has ended (before the next one)",

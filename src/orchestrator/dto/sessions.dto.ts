@@ -130,13 +130,16 @@ export class SessionDetailDto extends SessionSummaryDto {
   summary?: string;
 }
 
-export class SessionClosedDto {
+/** What an operation on one open session answers: done, on that session. */
+export class SessionDoneDto {
   @ApiProperty({ example: true })
-  ok!: boolean;
+  ok!: true;
 
   @ApiProperty({ example: '3f0c9d2e-5b7a-4c1e-9a51-0d6f3e2b8c47' })
   session_id!: string;
+}
 
+export class SessionClosedDto extends SessionDoneDto {
   @ApiProperty({
     description: 'Its connection was closed (code 4002) and the session cannot be resumed',
     example: true,
