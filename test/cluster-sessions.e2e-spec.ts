@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { useTwoProcesses } from './support/built-engine.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
 import { WsClient } from './support/ws-client.js';
+import { writeToolsFile } from './support/tools-file.js';
 
 /** One admin request on a connection of its own (node:cluster hands connections round-robin). */
 function admin(
@@ -36,6 +37,7 @@ describe('/api/sessions across the processes of ENGINE_PROCESSES', () => {
     LLM_BASE_URL: await llm.start(),
     LLM_MODEL: 'm',
     ADMIN_API_KEY: 'adm-1',
+    LLM_TOOLS_FILE: writeToolsFile([{ type: 'handoff', name: 'to_billing', agent: 'billing' }]),
   }));
   afterAll(() => llm.stop());
 
@@ -69,6 +71,18 @@ describe('/api/sessions across the processes of ENGINE_PROCESSES', () => {
       expect(await clients[i]!.waitFor((m) => m.type === 'assistant_end', from)).toEqual({
         type: 'assistant_end',
         text: `Told: For ${id}.`,
+      });
+    }
+    // Each given to an assistant where it is open: its client is told.
+    for (const [i, id] of ids.entries()) {
+      const from = clients[i]!.messages.length;
+      expect((await admin(`${sessions}/${id}/agent`, 'POST', { agent: 'billing' })).json).toEqual({
+        ok: true,
+        session_id: id,
+        agent: 'billing',
+      });
+      expect(await clients[i]!.waitFor((m) => m.type === 'session.updated', from)).toMatchObject({
+        agent: 'billing',
       });
     }
     for (const [i, id] of ids.entries()) {
