@@ -1,4 +1,3 @@
-import type { AgentAnswer } from './dto/assign-agent.dto.js';
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ClusterLink } from '../cluster/cluster-link.js';
@@ -7,6 +6,7 @@ import { SessionStore } from '../sessions/session-store.js';
 import type { SessionDetailDto, SessionSummaryDto } from './dto/sessions.dto.js';
 import type { NoteAnswer } from './dto/note.dto.js';
 import { SessionDirectory, type OpenSession } from './session-directory.js';
+import type { AgentAnswer } from './dto/assign-agent.dto.js';
 import { publicSettings, turnsOf } from './session.js';
 import { keyOf } from './session-keeper.service.js';
 
@@ -101,8 +101,9 @@ export class OpenSessions implements OnModuleInit {
   }
 
   /**
-   * `op` on this process's sessions: their summaries, one's detail, one closed, or told an
-   * answering machine took its call (`machine`, `fax`); null for none.
+   * `op` on this process's sessions: their summaries, one's detail, one closed, told an
+   * answering machine took its call (`machine`, `fax`), told a note, or given an assistant
+   * (`agent`); null for none.
    */
   private async local(op: SessionsOp, id?: string, data?: unknown): Promise<unknown> {
     if (op === 'list') return this.directory.list().map(summary);
