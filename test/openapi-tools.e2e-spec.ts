@@ -371,16 +371,25 @@ describe('OpenAPI documents at a URL that is down at start-up', () => {
         operation: 'getOrder',
         base_url: base,
       },
+      // One a search finds (`deferred`): read alone once its document can be, as the others.
+      {
+        type: 'openapi',
+        spec: `http://127.0.0.1:${port}/openapi.yaml`,
+        operation: 'cancelOrder',
+        base_url: base,
+        deferred: true,
+      },
+      { type: 'tool_search', name: 'find_tools' },
     ])),
   }));
   const client = useClientPerTest(rig);
   const offered = () => offeredNames(rig, client.ws);
 
   it('starts without the tool, and offers it once the document can be read', async () => {
-    expect(await offered()).toEqual(['get_weather']);
+    expect(await offered()).toEqual(['get_weather', 'find_tools']);
     const health = async () =>
       ((await (await fetch(`${rig.engine.httpUrl}/health`)).json()) as any).tools.unavailable;
-    expect(await health()).toEqual(['getOrder']);
+    expect(await health()).toEqual(['getOrder', 'cancelOrder']);
     // A document that lacks the operation: the tool stays pending, and the error names the
     // tools file and the tool's place in it.
     const errors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => {});
@@ -393,7 +402,7 @@ describe('OpenAPI documents at a URL that is down at start-up', () => {
     } finally {
       errors.mockRestore();
     }
-    expect(await offered()).toEqual(['get_weather']);
+    expect(await offered()).toEqual(['get_weather', 'find_tools']);
     document = readFileSync(SPEC, 'utf8');
     await untilAsync(async () => (await offered()).includes('getOrder'), 'the document read');
     expect(await health()).toEqual([]);

@@ -160,6 +160,7 @@ export class ToolLoader {
         baseDir: this.baseDir(),
         env: process.env,
         commands: opts.commands,
+        inSet: opts.index !== undefined,
       });
       for (const [index, entry] of expanded.origins) tools[index]!.raw = entry;
       for (const [index, version] of expanded.versions) tools[index]!.specVersion = version;

@@ -151,6 +151,8 @@ describe('tool search (`tool_search` and `deferred` tools)', () => {
 
   it('refuses a set whose deferred tools no search can find, and a search deferred or given parameters', () => {
     const [, , ...deferred] = SET;
+    // A place of a larger set, checked there, is not asked for a search of its own.
+    expect(() => validateToolDefinitions([SET[2]], 'tools.json', { inSet: true })).not.toThrow();
     expect(() => validateToolDefinitions([SET[0], ...deferred], 'tools.json')).toThrow(
       `tools.json: tool #1 'refund_invoice': field 'deferred': the set has no tool of type "tool_search" for the model to find it with: add one ({"type": "tool_search", "name": "find_tools"})`,
     );

@@ -52,6 +52,11 @@ export interface ValidationOptions {
   env?: Record<string, string | undefined>;
   /** MCP tools may run their server as a command: any (the tools file's), or those `commandKey` names. */
   commands?: boolean | ReadonlySet<string>;
+  /**
+   * The definitions are one place of a larger set, checked there (a pending tool made ready):
+   * what only the whole set can say (a deferred tool's search) is not asked of them.
+   */
+  inSet?: boolean;
 }
 
 /**
@@ -126,7 +131,7 @@ export function validateToolDefinitions(
   checkDuplicates(tools, source);
   checkRateGroups(tools, source);
   checkHandoffs(tools, source);
-  checkDeferred(tools, source, warnings);
+  if (!options.inSet) checkDeferred(tools, source, warnings);
   return { tools, warnings };
 }
 
