@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { REFUSED_ORIGIN } from './support/refused.js';
 import type { AddressInfo } from 'node:net';
 import { firstValueFrom, lastValueFrom, toArray, filter, take } from 'rxjs';
 import type { LlmEvent, LlmRequest } from '../src/llm/llm.types.js';
@@ -201,10 +202,7 @@ describe('OpenAiLlmClient.check (once at start-up)', () => {
   });
 
   it('says a server that cannot be reached cannot, and says nothing once stopped', async () => {
-    const probe = createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    const closed = `http://127.0.0.1:${(probe.address() as AddressInfo).port}/v1`;
-    await new Promise((r) => probe.close(r));
+    const closed = `${REFUSED_ORIGIN}/v1`;
     expect(await client(closed, { model: '' }).check(signal)).toBe(
       `the LLM server at ${closed} cannot be reached (ECONNREFUSED): turns fail until it answers`,
     );

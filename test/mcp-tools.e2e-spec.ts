@@ -1,5 +1,4 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { REFUSED_ORIGIN } from './support/refused.js';
 import { sseStructuredCalls, sseText, type Script } from './support/fake-llm.js';
 import { McpTestServer, ORDER_SCHEMA } from './support/mcp-server.js';
 import { writeToolsFile } from './support/tools-file.js';
@@ -89,11 +88,8 @@ describe('MCP tools', () => {
   let aborted = 0;
   beforeAll(async () => {
     mcpUrl = await mcp.start();
-    // A port nothing listens on: a server that is down.
-    const probe = createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    deadUrl = `http://127.0.0.1:${(probe.address() as AddressInfo).port}/mcp`;
-    await new Promise((r) => probe.close(r));
+    // A server that is down.
+    deadUrl = `${REFUSED_ORIGIN}/mcp`;
   });
   afterAll(() => mcp.stop());
 

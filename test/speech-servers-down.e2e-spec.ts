@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { REFUSED_ORIGIN } from './support/refused.js';
 import type { AddressInfo } from 'node:net';
 import { Engine } from './support/engine.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
@@ -85,15 +86,11 @@ describe.each([
   let engine: Engine;
   beforeAll(async () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-    let port = (silent.address() as AddressInfo).port;
-    if (kind === 'down') {
-      // A port nothing listens on.
-      const probe = createServer();
-      await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-      port = (probe.address() as AddressInfo).port;
-      await new Promise((r) => probe.close(r));
-    }
-    const base = `${kind === 'untrusted' ? 'https' : 'http'}://127.0.0.1:${port}`;
+    const port = (silent.address() as AddressInfo).port;
+    const base =
+      kind === 'down'
+        ? REFUSED_ORIGIN
+        : `${kind === 'untrusted' ? 'https' : 'http'}://127.0.0.1:${port}`;
     engine = await Engine.start({
       LLM_BASE_URL: await llm.start(),
       LLM_MODEL: 'm',
