@@ -353,11 +353,13 @@ describe('OpenAPI documents at a URL that is down at start-up', () => {
   /** What the service publishes: first a document without the operation, then the real one. */
   let document = 'openapi: 3.0.3\ninfo: {title: Orders, version: "1"}\npaths: {}\n';
   let toolsFile = '';
-  const publisher = createServer((_req, res) => res.end(document));
+  // Down: each connection dropped unanswered (the port stays this file's: a port freed and
+  // listened on again later could be taken meanwhile by a test file running beside).
+  let up = false;
+  const publisher = createServer((req, res) => (up ? res.end(document) : req.socket.destroy()));
   beforeAll(async () => {
     await new Promise<void>((r) => publisher.listen(0, '127.0.0.1', r));
     port = (publisher.address() as AddressInfo).port;
-    await new Promise((r) => publisher.close(r));
   });
   afterAll(() => new Promise((r) => publisher.close(r)));
   const rig = useEngineRig((base) => ({
@@ -394,7 +396,7 @@ describe('OpenAPI documents at a URL that is down at start-up', () => {
     // tools file and the tool's place in it.
     const errors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => {});
     try {
-      await new Promise<void>((r) => publisher.listen(port, '127.0.0.1', r));
+      up = true;
       await until(() => errors.mock.calls.length > 0, 'the wrong document read');
       expect(String(errors.mock.calls[0]![0])).toContain(
         `${resolve(toolsFile)}: tool #1: field 'operation': the spec has no operation "getOrder"`,
