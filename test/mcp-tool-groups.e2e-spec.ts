@@ -1,6 +1,6 @@
 import { McpTestServer, ORDER_SCHEMA, type McpTestTool } from './support/mcp-server.js';
 import { useServerDownRig } from './support/mcp-server-down.js';
-import { postTools, writeToolsFile } from './support/tools-file.js';
+import { postTools, refusedTools, writeToolsFile } from './support/tools-file.js';
 import { callOnce, offeredNames, useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { untilAsync } from './support/waiting.js';
@@ -80,13 +80,8 @@ describe('an entry for the tools an MCP server lists', () => {
   });
 
   it('takes the tools named, as the API gives them, and refuses what cannot be', async () => {
-    const refused = async (definition: Record<string, unknown>) => {
-      const res = await postTools(rig.engine.httpUrl, [
-        { type: 'mcp', url: mcpUrl, ...definition },
-      ]);
-      expect(res.status).toBe(400);
-      return ((await res.json()) as { message: string }).message;
-    };
+    const refused = (definition: Record<string, unknown>) =>
+      refusedTools(rig.engine.httpUrl, [{ type: 'mcp', url: mcpUrl, ...definition }]);
     expect(await refused({ tools: ['refund', 'nope'] })).toBe(
       "request body: tool #0: field 'tools': the MCP server has no tool 'nope' (it lists: lookup_order, orders.cancel, refund)",
     );

@@ -1,7 +1,7 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { sseRawArgumentsCall } from './support/fake-llm.js';
 import { McpTestServer, ORDER_SCHEMA, useMcpServer } from './support/mcp-server.js';
-import { postTools, writeToolsFile } from './support/tools-file.js';
+import { refusedTools, writeToolsFile } from './support/tools-file.js';
 import { callOnce, useClientPerTest, useEngineRig } from './support/turn-harness.js';
 
 /** MCP tools when what comes back, or what goes out, is not an ordinary call. */
@@ -87,12 +87,8 @@ describe('MCP tools at a URL that is no MCP endpoint', () => {
             .writeHead(200, { 'Content-Type': 'text/html' })
             .end('<!doctype html><title>Hi</title>'),
   );
-  const refusal = async (path: string) => {
-    const url = `${rig.toolsUrl}${path}`;
-    const answer = await postTools(rig.engine.httpUrl, [{ type: 'mcp', name: 'x', url }]);
-    expect(answer.status).toBe(400);
-    return ((await answer.json()) as { message: string }).message;
-  };
+  const refusal = (path: string) =>
+    refusedTools(rig.engine.httpUrl, [{ type: 'mcp', name: 'x', url: `${rig.toolsUrl}${path}` }]);
 
   it('is refused in words, not as the SDK reports it', async () => {
     const at = "request body: tool #0 'x': field 'url': cannot list the tools of the MCP server: ";

@@ -1,6 +1,6 @@
 import { McpTestServer, ORDER_SCHEMA } from './support/mcp-server.js';
 import { useServerDown, useServerDownRig } from './support/mcp-server-down.js';
-import { postTools, writeToolsFile } from './support/tools-file.js';
+import { postTools, refusedTools, writeToolsFile } from './support/tools-file.js';
 import { callOnce, offeredNames, useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { untilAsync } from './support/waiting.js';
 
@@ -46,11 +46,8 @@ describe('MCP tool definitions', () => {
   const rig = useEngineRig(() => ({ LLM_MODEL: 'm', TOOL_SECRET_MCP_TOKEN: 's3cr3t-token' }));
 
   it('refuses definitions naming a tool the server lacks, a server it cannot reach, or fields that do not apply', async () => {
-    const refused = async (definition: Record<string, unknown>) => {
-      const res = await postTools(rig.engine.httpUrl, [{ type: 'mcp', ...definition }]);
-      expect(res.status).toBe(400);
-      return ((await res.json()) as { message: string }).message;
-    };
+    const refused = (definition: Record<string, unknown>) =>
+      refusedTools(rig.engine.httpUrl, [{ type: 'mcp', ...definition }]);
     expect(await refused({ name: 'nope', url: mcpUrl })).toBe(
       "request body: tool #0 'nope': field 'name': the MCP server has no tool 'nope' (it lists: lookup_order, orders.cancel)",
     );
@@ -184,9 +181,7 @@ describe('PUT and DELETE of one tool while another waits for its server', () => 
     expect(await unavailable()).toEqual(['lookup_order', 'get_order']);
     expect(await offeredNames(rig, client.ws)).toEqual(['clock']);
     // A set sent whole is the admin's own: a server it names must answer.
-    const posted = await postTools(rig.engine.httpUrl, [clock, waiting()]);
-    expect(posted.status).toBe(400);
-    expect(((await posted.json()) as { message: string }).message).toMatch(
+    expect(await refusedTools(rig.engine.httpUrl, [clock, waiting()])).toMatch(
       /^request body: tool #1 'lookup_order': field 'url': cannot list the tools of the MCP server: /,
     );
     // Nor does a PUT of the waiting tool itself go through unchecked.

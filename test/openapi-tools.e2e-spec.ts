@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
-import { postTools, writeToolsFile } from './support/tools-file.js';
+import { refusedTools, writeToolsFile } from './support/tools-file.js';
 import { offeredNames, useClientPerTest, useEngineRig, xmlCall } from './support/turn-harness.js';
 import { until, untilAsync } from './support/waiting.js';
 
@@ -276,13 +276,8 @@ describe('OpenAPI tools', () => {
   });
 
   it('refuses an operation it cannot make a tool of, naming the field', async () => {
-    const refused = async (definition: Record<string, unknown>) => {
-      const res = await postTools(rig.engine.httpUrl, [
-        { type: 'openapi', spec: SPEC, ...definition },
-      ]);
-      expect(res.status).toBe(400);
-      return ((await res.json()) as { message: string }).message;
-    };
+    const refused = (definition: Record<string, unknown>) =>
+      refusedTools(rig.engine.httpUrl, [{ type: 'openapi', spec: SPEC, ...definition }]);
     expect(await refused({ operation: 'nope' })).toMatch(
       /^request body: tool #0: field 'operation': the spec has no operation "nope"/,
     );

@@ -1,7 +1,7 @@
 import { startError } from './support/engine.js';
 import { samples } from './support/prometheus.js';
 import { sseCall, sseText } from './support/fake-llm.js';
-import { postTools, writeToolsFile } from './support/tools-file.js';
+import { refusedTools, writeToolsFile } from './support/tools-file.js';
 import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { WsClient } from './support/ws-client.js';
 
@@ -163,9 +163,7 @@ describe('tools the model finds when it needs them (tool_search, deferred)', () 
 
   it('refuses deferred tools without a search tool, naming the tool and the field', async () => {
     const tools = toolsAt('http://127.0.0.1:9').filter((t) => t.name !== 'find_tools');
-    const res = await postTools(rig.engine.httpUrl, tools, 'admin-key');
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as { message: string }).message).toBe(
+    expect(await refusedTools(rig.engine.httpUrl, tools, 'admin-key')).toBe(
       'request body: tool #1 \'refund_invoice\': field \'deferred\': the set has no tool of type "tool_search" for the model to find it with: add one ({"type": "tool_search", "name": "find_tools"})',
     );
   });

@@ -14,6 +14,17 @@ export function postTools(httpUrl: string, definitions: unknown, key?: string): 
   });
 }
 
+/** `POST /api/tools` of a set it must refuse: asserts the 400, and gives its message. */
+export async function refusedTools(
+  httpUrl: string,
+  definitions: unknown,
+  key?: string,
+): Promise<string> {
+  const res = await postTools(httpUrl, definitions, key);
+  expect(res.status).toBe(400);
+  return ((await res.json()) as { message: string }).message;
+}
+
 /** Writes a tools file to a fresh temporary directory and returns its path. */
 export function writeToolsFile(tools: unknown): string {
   const path = join(mkdtempSync(join(tmpdir(), 'engine-tools-')), 'tools.json');
