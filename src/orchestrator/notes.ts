@@ -5,6 +5,7 @@
  * templates that take a system message only first (Gemma's, Mistral's) would refuse one later
  * on. A note waits while a turn writes the history, and goes in before the next one.
  */
+import type { ChatMessage } from '../llm/llm.types.js';
 import type { ErrorCode } from './protocol/error-codes.js';
 
 /**
@@ -12,6 +13,11 @@ import type { ErrorCode } from './protocol/error-codes.js';
  * the user's words, and not shown as theirs (see seen-history.ts).
  */
 export const NOT_THE_USERS = '[Not said by the user: ';
+
+/** Whether `message` holds what the user said or typed (not a message the engine wrote them). */
+export function saidByUser(message: ChatMessage): boolean {
+  return message.role === 'user' && !message.content.startsWith(NOT_THE_USERS);
+}
 
 const NOTE_OPENING = `${NOT_THE_USERS}a note from the application the conversation runs in`;
 

@@ -5,7 +5,7 @@
  * results, notes, background results told). Pure: no Nest import.
  */
 import type { ChatMessage } from '../llm/llm.types.js';
-import { NOT_THE_USERS } from './notes.js';
+import { saidByUser } from './notes.js';
 import { NO_SPACE_AFTER } from './turn-context.js';
 
 export interface SeenMessage {
@@ -21,8 +21,7 @@ export function seenHistory(history: readonly ChatMessage[]): SeenMessage[] {
     if (message.role === 'tool') continue;
     if (message.role === 'user') {
       afterCalls = false;
-      if (!message.content.startsWith(NOT_THE_USERS))
-        seen.push({ role: 'user', text: message.content });
+      if (saidByUser(message)) seen.push({ role: 'user', text: message.content });
       continue;
     }
     if (message.role !== 'assistant') continue;

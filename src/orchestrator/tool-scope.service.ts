@@ -5,7 +5,7 @@ import type { ToolCallContext } from '../tools/tool-executor.js';
 import type { Session } from './session.js';
 import type { Agent } from '../tools/handoff-tool.js';
 import { offeredDeferred } from '../tools/tool-search.js';
-import { NOT_THE_USERS } from './notes.js';
+import { saidByUser } from './notes.js';
 import type { ChatMessage } from '../llm/llm.types.js';
 
 const STATE_KEY = 'codeTools.state';
@@ -91,10 +91,8 @@ const PREFETCH_MESSAGES = 3;
 
 /** What the user said or typed in their latest messages (not the notes and results told them). */
 function userWords(history: readonly ChatMessage[]): string[] {
-  const said = history.flatMap((m) =>
-    m.role === 'user' && !m.content.startsWith(NOT_THE_USERS) ? [m.content] : [],
-  );
-  return said.slice(-PREFETCH_MESSAGES);
+  const said = history.filter(saidByUser).slice(-PREFETCH_MESSAGES);
+  return said.map((m) => m.content ?? '');
 }
 
 /**
@@ -134,7 +132,9 @@ export class ToolScope {
       context.findable = { tools: base.tools, only };
       const searches = base.tools.filter((t) => t.kind === 'tool_search');
       const history = context.events as readonly ChatMessage[];
-      const offered = offeredDeferred(history, searches, context.findable, userWords(history));
+      const offered = offeredDeferred(history, searches, context.findable, () =>
+        userWords(history),
+      );
       for (const tool of deferred) if (!offered.has(tool.name)) hidden.add(tool.name);
     }
     if (base.callbacks.length > 0) {

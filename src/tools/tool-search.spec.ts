@@ -98,15 +98,15 @@ describe('tool search (`tool_search` and `deferred` tools)', () => {
     const search = tools.find((t) => t.kind === 'tool_search')!;
     const history: ChatMessage[] = [{ role: 'user', content: 'Where is my parcel?' }];
     const said = ['Hello', 'Book a table for four', 'At 8 pm'];
-    expect(offeredDeferred(history, [search], { tools }, said)).toEqual(new Set());
+    expect(offeredDeferred(history, [search], { tools }, () => said)).toEqual(new Set());
     const prefetching = { ...search, prefetch: 2 };
-    expect(offeredDeferred(history, [prefetching], { tools }, said)).toEqual(
+    expect(offeredDeferred(history, [prefetching], { tools }, () => said)).toEqual(
       new Set(['book_table']),
     );
     expect(
-      offeredDeferred([], [prefetching], { tools, only: new Set() }, ['Where is my parcel?']),
+      offeredDeferred([], [prefetching], { tools, only: new Set() }, () => ['Where is my parcel?']),
     ).toEqual(new Set());
-    expect(offeredDeferred([], [prefetching], { tools }, ['Refund my invoice'])).toEqual(
+    expect(offeredDeferred([], [prefetching], { tools }, () => ['Refund my invoice'])).toEqual(
       new Set(['refund_invoice', 'get_invoice']),
     );
   });

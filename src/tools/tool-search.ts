@@ -52,10 +52,10 @@ export function toolSearchTool(def: ToolDefinitionInput, at: string): Tool {
  * and no search tool finds them only by a search's `prefetch`: `warnings` says so.
  */
 export function checkDeferred(tools: readonly Tool[], source: string, warnings: string[]): void {
-  const hidden = tools.findIndex((t) => t.kind === 'tool_search' && t.deferred);
-  if (hidden >= 0)
+  const searchDeferred = tools.findIndex((t) => t.kind === 'tool_search' && t.deferred);
+  if (searchDeferred >= 0)
     throw new ToolDefinitionError(
-      `${where(source, hidden, tools[hidden]!.name)}: field 'deferred': a tool_search tool is how deferred tools are found; it cannot be deferred itself`,
+      `${where(source, searchDeferred, tools[searchDeferred]!.name)}: field 'deferred': a tool_search tool is how deferred tools are found; it cannot be deferred itself`,
     );
   const first = tools.findIndex((t) => t.deferred);
   if (first >= 0 && !tools.some((t) => t.kind === 'tool_search'))
@@ -66,10 +66,10 @@ export function checkDeferred(tools: readonly Tool[], source: string, warnings: 
   const searches = new Set(tools.filter((t) => t.kind === 'tool_search').map((t) => t.name));
   tools.forEach((tool, index) => {
     const own = tool.handoff?.tools ?? [];
-    const hidden = own.filter((name) => deferred.has(name));
-    if (hidden.length > 0 && !own.some((name) => searches.has(name)))
+    const unreachable = own.filter((name) => deferred.has(name));
+    if (unreachable.length > 0 && !own.some((name) => searches.has(name)))
       warnings.push(
-        `${where(source, index, tool.name)}: field 'tools' names deferred tools (${hidden.join(', ')}) but no tool_search tool (${[...searches].join(', ')}): the assistant cannot look for them`,
+        `${where(source, index, tool.name)}: field 'tools' names deferred tools (${unreachable.join(', ')}) but no tool_search tool (${[...searches].join(', ')}): the assistant cannot look for them`,
       );
   });
 }
@@ -122,18 +122,19 @@ export function foundTools(
 /**
  * The deferred tools of `catalogue` a request offers, by name: those `history` has made known
  * (`foundTools`), and, for search tools with a `prefetch`, the best matches of the user's latest
- * words (`said`), found with no round of the model's.
+ * words (`said`, asked only then), found with no round of the model's.
  */
 export function offeredDeferred(
   history: readonly ChatMessage[],
   searches: readonly Tool[],
   catalogue: Catalogue,
-  said: readonly string[],
+  said: () => readonly string[],
 ): Set<string> {
   const offered = foundTools(history, new Set(searches.map((t) => t.name)));
   const prefetch = Math.max(0, ...searches.map((t) => t.prefetch ?? 0));
-  if (prefetch > 0 && said.length > 0)
-    for (const tool of searchTools(said.join('\n'), catalogue, prefetch)) offered.add(tool.name);
+  const words = prefetch > 0 ? said() : [];
+  if (words.length > 0)
+    for (const tool of searchTools(words.join('\n'), catalogue, prefetch)) offered.add(tool.name);
   return offered;
 }
 
