@@ -54,7 +54,8 @@ export interface ValidationOptions {
   commands?: boolean | ReadonlySet<string>;
   /**
    * The definitions are one place of a larger set, checked there (a pending tool made ready):
-   * what only the whole set can say (a deferred tool's search) is not asked of them.
+   * what only the whole set can say (a handoff's tools, a deferred tool's search) is not asked
+   * of them.
    */
   inSet?: boolean;
 }
@@ -130,8 +131,11 @@ export function validateToolDefinitions(
   });
   checkDuplicates(tools, source);
   checkRateGroups(tools, source);
-  checkHandoffs(tools, source);
-  if (!options.inSet) checkDeferred(tools, source, warnings);
+  // What only the whole set can say: the tools a handoff names, a search for the deferred.
+  if (!options.inSet) {
+    checkHandoffs(tools, source);
+    checkDeferred(tools, source, warnings);
+  }
   return { tools, warnings };
 }
 
