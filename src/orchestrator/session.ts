@@ -78,8 +78,9 @@ export class Session {
    */
   placed = false;
   /**
-   * The assistant a `handoff` tool gave the conversation to (its instructions, its tools); none:
-   * the engine's own. Kept when resumed.
+   * The assistant holding the conversation (its instructions, its tools): a `handoff` tool's, or
+   * one chosen (`session.update`'s `agent`, a line's, an administrator's); none: the engine's own.
+   * Kept when resumed.
    */
   agent: Agent | undefined;
   /** The calls of each tool run in the conversation, by name (`max_calls_per_session`). Kept when resumed. */

@@ -47,7 +47,7 @@ export function toolContextOf(session: Session, turnId: string, traceId?: string
 
 /**
  * The tools a session may use, by name (null: every tool): those of its own selection
- * (`session.update`'s `tools`) that the assistant a handoff gave it to may use.
+ * (`session.update`'s `tools`) that the assistant holding it (a handoff's, a choice's) may use.
  */
 export function toolsOf(session: Session): readonly string[] | null {
   const own = session.settings.tools;

@@ -72,7 +72,7 @@ export interface ToolCallContext {
    * modality): what a `tool_search` call searches.
    */
   findable?: Catalogue;
-  /** The name of the assistant a handoff gave the session to (none: the engine's own). */
+  /** The name of the assistant holding the session (a handoff's, a choice's; none: the engine's own). */
   readonly agent?: string;
   /** Call `callId` has got this far (sent to the client as `tool_progress`). */
   progress?: (callId: string, update: ToolProgress) => void;

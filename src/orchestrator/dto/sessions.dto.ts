@@ -53,7 +53,7 @@ export class SessionSummaryDto {
 
   @ApiPropertyOptional({
     description:
-      'The assistant a handoff tool gave the conversation to (see "Handing the conversation to another assistant" in the README); absent: the engine\'s own',
+      "The assistant holding the conversation: the one a handoff tool gave it to, a client's session.update or a line's ?agent= chose, or an administrator gave it (see \"Handing the conversation to another assistant\" in the README); absent: the engine's own",
     example: 'billing',
   })
   agent?: string;
