@@ -1,11 +1,10 @@
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { useDownPublisher } from './support/publisher.js';
 import { refusedTools, writeToolsFile } from './support/tools-file.js';
 import { offeredNames, useClientPerTest, useEngineRig, xmlCall } from './support/turn-harness.js';
 import { until, untilAsync } from './support/waiting.js';
@@ -344,19 +343,10 @@ describe('OpenAPI documents watched for changes', () => {
 
 /** A document at a URL that cannot be read when the engine starts: the tool waits, the engine does not. */
 describe('OpenAPI documents at a URL that is down at start-up', () => {
-  let port = 0;
   /** What the service publishes: first a document without the operation, then the real one. */
   let document = 'openapi: 3.0.3\ninfo: {title: Orders, version: "1"}\npaths: {}\n';
   let toolsFile = '';
-  // Down: each connection dropped unanswered (the port stays this file's: a port freed and
-  // listened on again later could be taken meanwhile by a test file running beside).
-  let up = false;
-  const publisher = createServer((req, res) => (up ? res.end(document) : req.socket.destroy()));
-  beforeAll(async () => {
-    await new Promise<void>((r) => publisher.listen(0, '127.0.0.1', r));
-    port = (publisher.address() as AddressInfo).port;
-  });
-  afterAll(() => new Promise((r) => publisher.close(r)));
+  const publisher = useDownPublisher(() => document);
   const rig = useEngineRig((base) => ({
     LLM_MODEL: 'm',
     LLM_TOOL_BREAKER_COOLDOWN_SECS: '0.3',
@@ -364,14 +354,14 @@ describe('OpenAPI documents at a URL that is down at start-up', () => {
       { name: 'get_weather', url: `${base}/{city}`, method: 'GET' },
       {
         type: 'openapi',
-        spec: `http://127.0.0.1:${port}/openapi.yaml`,
+        spec: publisher.url,
         operation: 'getOrder',
         base_url: base,
       },
       // One a search finds (`deferred`): read alone once its document can be, as the others.
       {
         type: 'openapi',
-        spec: `http://127.0.0.1:${port}/openapi.yaml`,
+        spec: publisher.url,
         operation: 'cancelOrder',
         base_url: base,
         deferred: true,
@@ -391,7 +381,7 @@ describe('OpenAPI documents at a URL that is down at start-up', () => {
     // tools file and the tool's place in it.
     const errors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => {});
     try {
-      up = true;
+      publisher.up = true;
       await until(() => errors.mock.calls.length > 0, 'the wrong document read');
       expect(String(errors.mock.calls[0]![0])).toContain(
         `${resolve(toolsFile)}: tool #1: field 'operation': the spec has no operation "getOrder"`,

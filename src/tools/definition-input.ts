@@ -86,11 +86,15 @@ export interface ToolDefinitionInput {
    * the tools the assistant may use (all, when not given).
    */
   tools?: '*' | string[];
-  /** MCP with `tools`: put before each tool's name. */
+  /** MCP with `tools`, OpenAPI with `operations`: put before each tool's name. */
   prefix?: string;
   /** OpenAPI tools: the document (a path relative to the tools file) and the operation in it. */
   spec?: string;
   operation?: string;
+  /** OpenAPI: the entry stands for these operations of its document (`*`: all), not one. */
+  operations?: '*' | string[];
+  /** OpenAPI with `"operations": "*"`: only the operations tagged so. */
+  tags?: string[];
   /** OpenAPI tools: the server, instead of the document's first. */
   base_url?: string;
   /**

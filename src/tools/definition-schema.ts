@@ -128,13 +128,38 @@ export const HTTP_SCHEMA = {
   },
 } as const;
 export const validateHttp = compiledOnUse<ToolDefinitionInput>(ajv, HTTP_SCHEMA);
+/** What an entry for several tools (an MCP server's, an OpenAPI document's) stands for: all, or names. */
+const allOrSome = (maxLength: number) =>
+  ({
+    anyOf: [
+      { const: '*' },
+      {
+        type: 'array',
+        items: { type: 'string', minLength: 1, maxLength },
+        minItems: 1,
+        maxItems: 1000,
+        uniqueItems: true,
+      },
+    ],
+  }) as const;
+/** Put before the names of the tools an entry for several makes. */
+const PREFIX = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,48}$' } as const;
 /** An HTTP tool made from an operation of an OpenAPI 3 document. */
 export const OPENAPI_SCHEMA = {
   type: 'object',
-  required: ['type', 'spec', 'operation'],
+  // `operation`, unless `operations` (see openapi-operations.ts).
+  required: ['type', 'spec'],
   properties: {
     ...httpFields,
     type: { const: 'openapi' },
+    operations: allOrSome(2000),
+    prefix: PREFIX,
+    tags: {
+      type: 'array',
+      items: { type: 'string', minLength: 1, maxLength: 200 },
+      minItems: 1,
+      maxItems: 100,
+    },
     // token_url (and scope) may come from the operation's security (a clientCredentials flow).
     oauth2: { ...oauth2, required: ['client_id', 'client_secret'] },
     spec: { type: 'string', minLength: 1 },
@@ -176,19 +201,8 @@ export const MCP_SCHEMA = {
     max_sessions: { type: 'integer', minimum: 1, maximum: 10000 },
     sampling: { type: 'boolean' },
     sampling_max_tokens: { type: 'integer', minimum: 1, maximum: 32768 },
-    tools: {
-      anyOf: [
-        { const: '*' },
-        {
-          type: 'array',
-          items: { type: 'string', minLength: 1, maxLength: 128 },
-          minItems: 1,
-          maxItems: 1000,
-          uniqueItems: true,
-        },
-      ],
-    },
-    prefix: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,48}$' },
+    tools: allOrSome(128),
+    prefix: PREFIX,
   },
 } as const;
 export const validateMcp = compiledOnUse<ToolDefinitionInput>(ajv, MCP_SCHEMA);

@@ -55,13 +55,17 @@ export function handoffTool(def: ToolDefinitionInput): Tool {
 }
 
 /**
- * Each handoff's `tools` name tools of the set, or tools an MCP entry for a server's tools may
- * make (its `prefix` and any name; any name at all for an entry with none, its server's list
- * unknown until it is read): a name written wrong would leave the assistant without it.
+ * Each handoff's `tools` name tools of the set, or tools an MCP entry for a server's tools (or an
+ * OpenAPI entry for a document's operations) may make (its `prefix` and any name; any name at all
+ * for an entry with none, its list unknown until it is read): a name written wrong would leave the
+ * assistant without it.
  */
 export function checkHandoffs(tools: readonly Tool[], source: string): void {
   const names = new Set(tools.map((t) => t.name));
-  const prefixes = tools.flatMap((t) => (t.mcpGroup ? [t.mcpGroup.prefix] : []));
+  const prefixes = tools.flatMap((t) => {
+    const group = t.mcpGroup ?? t.openapiGroup;
+    return group ? [group.prefix] : [];
+  });
   tools.forEach((tool, index) => {
     const unknown = (tool.handoff?.tools ?? []).filter(
       (n) => !names.has(n) && !prefixes.some((p) => n.startsWith(p)),

@@ -84,6 +84,12 @@ export interface Tool {
    */
   mcpListedBy?: ToolDefinitionInput;
   /**
+   * An entry for several operations of an OpenAPI document (`operations`), while its document
+   * cannot be read: it becomes one tool per operation once it can (ToolLoader.completePending).
+   * Never offered.
+   */
+  openapiGroup?: { prefix: string };
+  /**
    * An MCP tool whose server, or an OpenAPI tool whose document, could not be reached when the
    * tools file was read: why. Not offered to the model until a later try makes it ready.
    */

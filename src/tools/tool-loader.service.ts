@@ -16,7 +16,14 @@ import {
   type SpecValidators,
   type SpecVersion,
 } from './openapi/spec-source.js';
-import { snapshotOf, type Tool, type ToolSnapshot, type ToolSource } from './tool-definition.js';
+import {
+  snapshotOf,
+  type Tool,
+  type ToolDefinitionInput,
+  type ToolSnapshot,
+  type ToolSource,
+} from './tool-definition.js';
+import { atEntries } from './openapi/openapi-spread.js';
 import {
   checkDuplicates,
   refuseDeepFields,
@@ -46,10 +53,17 @@ export class ToolLoader {
   async completePending(tools: Tool[], only: ReadonlySet<Tool>, source: ToolSource): Promise<void> {
     const label = this.label(source);
     await this.mcp.complete(tools, label, { defer: true, only });
-    for (const [index, tool] of tools.entries()) {
-      if (!only.has(tool) || tool.raw.type !== 'openapi') continue;
-      const [fresh] = await this.validate([tool.raw], label, { deferUnreachable: true, index });
-      Object.assign(tool, fresh, { pending: fresh!.pending });
+    for (const tool of tools.filter((t) => only.has(t) && t.raw.type === 'openapi')) {
+      const index = tools.indexOf(tool);
+      const others = tools.flatMap((t) => (t === tool ? [] : [t.raw]));
+      const fresh = await this.validate([tool.raw], label, {
+        deferUnreachable: true,
+        index,
+        others,
+      });
+      // An entry for several operations becomes them, at its place, once its document is read.
+      if (tool.openapiGroup) tools.splice(index, 1, ...fresh);
+      else Object.assign(tool, fresh[0], { pending: fresh[0]!.pending });
     }
   }
 
@@ -155,26 +169,41 @@ export class ToolLoader {
         timeoutMs: this.config.timeoutSecs * 1000,
         defer: opts.deferUnreachable ? (opts.reloading ? 'unreachable' : 'unusable') : undefined,
         kept: opts.kept,
+        others: opts.others,
       });
-      const { tools, warnings } = validateToolDefinitions(expanded.definitions, source, {
-        baseDir: this.baseDir(),
-        env: process.env,
-        commands: opts.commands,
-        inSet: opts.index !== undefined,
-      });
-      for (const [index, entry] of expanded.origins) tools[index]!.raw = entry;
-      for (const [index, version] of expanded.versions) tools[index]!.specVersion = version;
-      for (const [index, why] of expanded.pending) {
-        tools[index]!.pending = why;
-        const tool = where(source, index, tools[index]!.name);
-        this.logger.warn(
-          at(`${tool}: not offered to the model until a later try succeeds: ${why}`),
-        );
+      expanded.warnings.forEach((w) => this.logger.warn(at(w)));
+      // What follows names the definitions' places after expansion: said of the entries' places.
+      const { placeOf } = expanded;
+      const entryAt = (message: string) => at(atEntries(message, source, placeOf));
+      try {
+        const { tools, warnings } = validateToolDefinitions(expanded.definitions, source, {
+          baseDir: this.baseDir(),
+          env: process.env,
+          commands: opts.commands,
+          inSet: opts.index !== undefined,
+        });
+        for (const [index, entry] of expanded.origins) tools[index]!.raw = entry;
+        for (const [index, version] of expanded.versions) tools[index]!.specVersion = version;
+        for (const [index, prefix] of expanded.groups)
+          Object.assign(tools[index]!, { name: `${prefix}*`, openapiGroup: { prefix } });
+        for (const [index, why] of expanded.pending) {
+          tools[index]!.pending = why;
+          const tool = where(source, placeOf[index]!, tools[index]!.name);
+          this.logger.warn(
+            at(`${tool}: not offered to the model until a later try succeeds: ${why}`),
+          );
+        }
+        warnings.forEach((w) => this.logger.warn(entryAt(w)));
+        await this.analyzeCode(tools, source);
+        const kept =
+          opts.kept && new Set(placeOf.flatMap((p, i) => (opts.kept!.has(p) ? [i] : [])));
+        await this.mcp.complete(tools, source, { defer: opts.deferUnreachable, kept });
+        return tools;
+      } catch (error) {
+        throw error instanceof ToolDefinitionError
+          ? new ToolDefinitionError(atEntries(error.message, source, placeOf))
+          : error;
       }
-      [...expanded.warnings, ...warnings].forEach((w) => this.logger.warn(at(w)));
-      await this.analyzeCode(tools, source);
-      await this.mcp.complete(tools, source, { defer: opts.deferUnreachable, kept: opts.kept });
-      return tools;
     } catch (error) {
       throw error instanceof ToolDefinitionError
         ? new ToolDefinitionError(at(error.message))
@@ -267,4 +296,6 @@ export interface ValidateOptions {
   kept?: ReadonlySet<number>;
   /** Rewrites what messages say of the set (the files of a directory: see tools-dir.ts). */
   relabel?: (message: string) => string;
+  /** The rest of the set the definitions are part of: tools an entry for several leaves to it. */
+  others?: readonly ToolDefinitionInput[];
 }

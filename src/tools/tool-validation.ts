@@ -256,7 +256,7 @@ export function checkDuplicates(tools: Tool[], source: string): void {
   const seen = new Map<string, number>();
   tools.forEach((tool, index) => {
     // (An entry for a server's tools names none: those it becomes are never named twice.)
-    if (tool.kind === 'callback' || tool.name === '' || tool.mcpGroup) return;
+    if (tool.kind === 'callback' || tool.name === '' || tool.mcpGroup || tool.openapiGroup) return;
     const first = seen.get(tool.name);
     if (first !== undefined) {
       throw new ToolDefinitionError(

@@ -33,12 +33,38 @@ export class OpenApiToolDefinitionDto extends IntersectionType(
   })
   spec!: string;
 
-  @ApiProperty({
+  @ApiPropertyOptional({
     description:
-      'The operation: its operationId, or "METHOD /path" as the document writes the path',
+      'The operation: its operationId, or "METHOD /path" as the document writes the path; required, unless the entry is for several operations (operations)',
     example: 'getOrder',
   })
-  operation!: string;
+  operation?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Instead of operation: the entry stands for operations of the document, "*" for all of them (but the deprecated, and those it cannot make tools of, each logged), or those listed (operationIds or "METHOD /path"); each becomes a tool of the set (named prefix + its operationId, or its method and path: get_products_sku; the entry\'s other fields for all of them, api_key and oauth2 only where the operation\'s security takes them) when the tools are loaded, and is shown so by GET /api/tools. An operation the set has an entry of its own for (its name, or the same operation of the same document), or that an entry for operations before this one made, is left to that entry. Not with name, operation, description, parameters, body, query_arguments, header_arguments, query_styles or placeholder_styles',
+    oneOf: [
+      { type: 'string', enum: ['*'] },
+      { type: 'array', items: { type: 'string' } },
+    ],
+    example: '*',
+  })
+  operations?: '*' | string[];
+
+  @ApiPropertyOptional({
+    description:
+      "With operations: put before each tool's name (other characters than letters, digits, _ and - become _; a name is cut to 64 characters, and _2, _3 … tell apart two that come out the same)",
+    pattern: '^[A-Za-z0-9_-]{1,48}$',
+    example: 'shop_',
+  })
+  prefix?: string;
+
+  @ApiPropertyOptional({
+    description: 'With "operations": "*": only the operations the document tags with one of these',
+    type: [String],
+    example: ['orders'],
+  })
+  tags?: string[];
 
   @ApiPropertyOptional({
     description:

@@ -7,6 +7,7 @@ import { ToolDefinitionError, where } from '../definition-error.js';
 import { parametersProblem } from '../parameters-schema.js';
 import type { Tool, ToolDefinitionInput } from '../tool-definition.js';
 import { targetOf, type McpListedTool } from './mcp-target.js';
+import { uniqueName } from '../tool-names.js';
 
 /** The tool's description, schema and hints as its server lists them, where its entry gives none. */
 export function fillListed(tool: Tool, found: McpListedTool, at: string): void {
@@ -98,15 +99,6 @@ export function groupsOf(
     const group = { ...last, raw: entry, name: `${prefix}*`, mcpGroup: { tools: '*', prefix } };
     return { group: group as Tool, last };
   });
-}
-
-/** `wanted` as a tool name (see groupTools), unique among `made` (added to it). */
-function uniqueName(wanted: string, made: Set<string>): string {
-  const base = wanted.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
-  let name = base;
-  for (let n = 2; made.has(name); n++) name = `${base.slice(0, 64 - `_${n}`.length)}_${n}`;
-  made.add(name);
-  return name;
 }
 
 /** Whether `tools` has a tool of that name, or an entry of its own for that tool of `group`'s server. */

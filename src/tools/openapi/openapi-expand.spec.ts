@@ -5,19 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolDefinitionError } from '../definition-error.js';
 import { expandOpenApi } from './openapi-expand.js';
+import { expandRefusal } from '../../../test/support/openapi-expand.js';
 
 const options = { baseDir: 'test/fixtures/openapi', timeoutMs: 1000 };
 const entry = { type: 'openapi', spec: 'orders.yaml', operation: 'getOrder' };
 
-/** The message expanding `def` (one entry of tools.json) fails with. */
-async function refusal(def: Record<string, unknown>): Promise<string> {
-  const error = await expandOpenApi([def], 'tools.json', options).then(
-    () => new Error('no error'),
-    (e: unknown) => e as Error,
-  );
-  expect(error).toBeInstanceOf(ToolDefinitionError);
-  return error.message;
-}
+const refusal = (def: Record<string, unknown>) => expandRefusal([def], options);
 
 describe('expandOpenApi', () => {
   it('makes the operation an HTTP tool and keeps the entry as given', async () => {

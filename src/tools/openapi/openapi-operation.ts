@@ -25,7 +25,7 @@ import {
   SCALARS,
 } from './operation-parameters.js';
 
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 export { OperationError };
 
 interface Operation {

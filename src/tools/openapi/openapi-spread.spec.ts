@@ -1,0 +1,146 @@
+import { expandOpenApi, type ExpandOptions } from './openapi-expand.js';
+import { atEntries } from './openapi-spread.js';
+import { expandRefusal } from '../../../test/support/openapi-expand.js';
+
+const options = { baseDir: 'test/fixtures/openapi', timeoutMs: 1000 };
+const group = { type: 'openapi', spec: 'shop.yaml', operations: '*' };
+
+/** The definitions expanding `input` (entries of tools.json) makes, and its warnings. */
+async function expand(input: unknown[], more: Partial<ExpandOptions> = {}) {
+  const out = await expandOpenApi(input, 'tools.json', { ...options, ...more });
+  return { ...out, made: out.definitions as Record<string, any>[] };
+}
+
+const refusal = (input: unknown[]) => expandRefusal(input, options);
+
+describe('expandOpenApi: an entry for several operations', () => {
+  it("makes one tool per operation at the entry's place, leaving out the deprecated and those it cannot make", async () => {
+    const before = { name: 'first', url: 'http://h/' };
+    const out = await expand([before, { ...group, prefix: 'shop_', timeout_secs: 5 }, before]);
+    expect(out.made.map((d) => d.name)).toEqual([
+      'first',
+      'shop_searchProducts',
+      'shop_get_products_sku',
+      'shop_addToCart',
+      'shop_shopStatus',
+      'first',
+    ]);
+    expect(out.placeOf).toEqual([0, 1, 1, 1, 1, 2]);
+    expect(out.made[2]).toMatchObject({
+      method: 'GET',
+      url: 'https://shop.example.com/api/products/{sku}',
+      description: 'One product by its SKU',
+      timeout_secs: 5,
+    });
+    // What GET /api/tools shows: an entry of its own for each, as one would write it.
+    expect(out.origins.get(2)).toEqual({
+      type: 'openapi',
+      spec: 'shop.yaml',
+      timeout_secs: 5,
+      name: 'shop_get_products_sku',
+      operation: 'GET /products/{sku}',
+    });
+    expect(out.warnings).toEqual([
+      "tools.json: tool #1: deprecated operations are left out (list them in 'operations' to take them): emptyCart",
+      "tools.json: tool #1 'shop_uploadImage': field 'operation': its request body is neither JSON, a form nor text (application/octet-stream); the operation is left out of the entry's tools",
+    ]);
+  });
+
+  it('takes the operations listed, deprecated ones too, and refuses one that cannot be a tool', async () => {
+    const out = await expand([{ ...group, operations: ['emptyCart', 'GET /products'] }]);
+    // In the order listed.
+    expect(out.made.map((d) => d.name)).toEqual(['emptyCart', 'searchProducts']);
+    expect(out.warnings).toEqual([]);
+    expect(await refusal([{ ...group, operations: ['uploadImage'] }])).toMatch(
+      /^tools\.json: tool #0 'uploadImage': field 'operation': its request body is neither JSON/,
+    );
+    expect(await refusal([{ ...group, operations: ['nope'] }])).toContain(
+      `tools.json: tool #0: field 'operations': the document has no operation "nope" (give operationIds or "METHOD /path"; it has: searchProducts, GET /products/{sku}, uploadImage`,
+    );
+  });
+
+  it('takes only the operations of the tags given', async () => {
+    const out = await expand([{ ...group, tags: ['cart'] }]);
+    expect(out.made.map((d) => d.name)).toEqual(['addToCart']);
+  });
+
+  it('leaves to an entry of its own the operation it names, or its name, and tells two alike apart', async () => {
+    const own = { type: 'openapi', spec: 'shop.yaml', operation: 'POST /carts/{cart_id}/items' };
+    const named = { name: 'shopStatus', url: 'http://h/status' };
+    const out = await expand([{ ...group, confirm: true }, own, named, group]);
+    expect(out.made.map((d) => d.name)).toEqual([
+      'searchProducts',
+      'get_products_sku',
+      'addToCart',
+      'shopStatus',
+    ]);
+    expect(out.made[0]!.confirm).toBe(true);
+    expect(out.made[2]!.confirm).toBeUndefined();
+    expect(out.warnings).toContain(
+      'tools.json: tool #0: operations left to entries of their own: addToCart, shopStatus',
+    );
+    // The same document twice: the second entry's tools are the first's already.
+    expect(out.warnings).toContain(
+      "tools.json: tool #3: the entry for the document's operations makes none: the set has an entry of its own for each",
+    );
+  });
+
+  it('gives the key only to the operations whose security takes one', async () => {
+    const out = await expand([{ ...group, api_key: '${TOOL_SECRET_SHOP}' }]);
+    const byName = Object.fromEntries(out.made.map((d) => [d.name, d]));
+    expect(byName.searchProducts.headers).toEqual({ 'X-Shop-Key': '${TOOL_SECRET_SHOP}' });
+    expect(byName.shopStatus.headers).toEqual({});
+    expect(out.origins.get(3)).not.toHaveProperty('api_key');
+    expect(out.origins.get(0)).toHaveProperty('api_key', '${TOOL_SECRET_SHOP}');
+    expect(
+      await refusal([{ ...group, tags: ['cart'], oauth2: { client_id: 'a', client_secret: 'b' } }]),
+    ).toContain(
+      "tools.json: tool #0: field 'oauth2.token_url' is required: the security of none of its operations declares",
+    );
+    expect(await refusal([{ ...group, api_key: { other: 'k' } }])).toContain(
+      "tools.json: tool #0: field 'api_key.other' names no apiKey or HTTP bearer scheme of the document (it has: shopKey)",
+    );
+  });
+
+  it.each([
+    [{ ...group, name: 'x' }, "field 'name' is not for an entry of several operations"],
+    [{ ...group, operation: 'x' }, "field 'operation' is not for an entry of several operations"],
+    [{ ...group, parameters: {} }, "field 'parameters' is not for an entry of several operations"],
+    [
+      { ...group, operations: ['a'], tags: ['cart'] },
+      "field 'tags' chooses among all the operations",
+    ],
+    [{ ...group, operations: [] }, "field 'operations' is invalid"],
+    [{ ...group, prefix: 'a b' }, "field 'prefix' is invalid"],
+    [
+      { type: 'openapi', spec: 'shop.yaml', operation: 'shopStatus', prefix: 'a' },
+      "field 'prefix' is for an entry of several operations ('operations'), which this one is not",
+    ],
+    [{ type: 'openapi', spec: 'shop.yaml' }, "field 'operation' is required (or 'operations'"],
+  ])('refuses %j naming the field', async (def, message) => {
+    expect(await refusal([def])).toContain(`tools.json: tool #0: ${message}`);
+  });
+
+  it('leaves the entry pending, as itself, when its document at a URL cannot be read', async () => {
+    const down = { ...group, spec: 'http://127.0.0.1:1/shop.yaml', prefix: 'shop_' };
+    const out = await expand([{ name: 'a', url: 'http://h/' }, down], { defer: 'unusable' });
+    expect(out.made).toHaveLength(2);
+    expect(out.groups).toEqual(new Map([[1, 'shop_']]));
+    expect(out.origins.get(1)).toBe(down);
+    expect(out.pending.get(1)).toMatch(/^its document cannot be read as an OpenAPI document/);
+    expect(await refusal([down])).toContain("tools.json: tool #0: field 'spec' cannot be read");
+  });
+});
+
+describe('atEntries', () => {
+  it('names the place of the entry each definition came from', () => {
+    expect(
+      atEntries(
+        "tools.json: tool #3 'b': field 'name' duplicates tool #1",
+        'tools.json',
+        [0, 1, 1, 2],
+      ),
+    ).toBe("tools.json: tool #2 'b': field 'name' duplicates tool #1");
+    expect(atEntries('tools.json: tool #1', 'tools.json', [0, 1])).toBe('tools.json: tool #1');
+  });
+});

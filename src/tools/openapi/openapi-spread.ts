@@ -1,0 +1,99 @@
+/** OpenAPI entries for several operations, each at its place as the entries of one it stands for. */
+import { where } from '../definition-error.js';
+import type { ToolDefinitionInput } from '../definition-input.js';
+import { checkEntry, unreadable, type ExpandOptions, type Read } from './openapi-entry.js';
+import {
+  isGroup,
+  namesOperation,
+  spreadOperations,
+  type DocumentOperation,
+} from './openapi-operations.js';
+import { specLocation } from './spec-source.js';
+
+/** An entry at its place in the input: as given, or made for one of several operations. */
+export interface Placed {
+  entry: unknown;
+  place: number;
+  /** Chosen by `"*"`: an operation that cannot be a tool is left out, not refused. */
+  lenient?: true;
+  /** An entry for several operations whose document cannot be read now: why. */
+  unread?: string;
+}
+
+/**
+ * `input`'s entries at their places, each entry for several operations as the entries of one
+ * operation it stands for (or as itself, its document unread, when that may be left pending).
+ */
+export async function spreadGroups(
+  input: unknown[],
+  source: string,
+  read: Read,
+  options: ExpandOptions,
+  warnings: string[],
+): Promise<Placed[]> {
+  const taken = takenBy([...input, ...(options.others ?? [])], options.baseDir);
+  const made = new Set<string>();
+  const placed: Placed[] = [];
+  for (const [place, entry] of input.entries()) {
+    const def = entry as ToolDefinitionInput;
+    if (def?.type !== 'openapi' || !isGroup(def)) {
+      placed.push({ entry, place });
+      continue;
+    }
+    const at = where(source, place);
+    checkEntry(def, at);
+    const { path, spec } = read(def.spec!);
+    let document;
+    try {
+      document = (await spec).document;
+    } catch (error) {
+      placed.push({ entry, place, unread: unreadable(error, def, path, at, place, options) });
+      continue;
+    }
+    const spread = spreadOperations(def, document, taken(path), made, at);
+    warnings.push(...spread.warnings);
+    for (const { entry: one, named } of spread.entries)
+      placed.push({ entry: one, place, ...(!named && { lenient: true as const }) });
+  }
+  return placed;
+}
+
+/**
+ * Whether the set (`entries`) has an entry of its own for a tool an entry for several operations
+ * of the document at `path` would make: its name, or the same operation of that document, or an
+ * entry for several made it before (the operations it makes are added).
+ */
+function takenBy(entries: readonly unknown[], baseDir: string) {
+  const names = new Set<string>();
+  const operations: { path: string; ref: string }[] = [];
+  for (const entry of entries) {
+    const def = entry as ToolDefinitionInput | null;
+    if (typeof def !== 'object' || def === null || (def.type === 'openapi' && isGroup(def)))
+      continue;
+    if (typeof def.name === 'string') names.add(def.name);
+    if (def.type !== 'openapi' || typeof def.operation !== 'string') continue;
+    if (def.name === undefined) names.add(def.operation);
+    if (typeof def.spec === 'string')
+      operations.push({ path: specLocation(def.spec, baseDir), ref: def.operation });
+  }
+  return (path: string) => (name: string, op: DocumentOperation) => {
+    const own =
+      names.has(name) || operations.some((o) => o.path === path && namesOperation(o.ref, op));
+    operations.push({ path, ref: op.route });
+    return own;
+  };
+}
+
+/**
+ * `message` about the definitions an expansion made, naming instead the place of the entry each
+ * came from (`placeOf`: an entry for several operations makes many): `tools.json: tool #5
+ * 'orders_getOrder'` → `tools.json: tool #2 'orders_getOrder'`.
+ */
+export function atEntries(message: string, source: string, placeOf: readonly number[]): string {
+  if (placeOf.every((place, index) => place === index)) return message;
+  const placed = new RegExp(`${source.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: tool #(\\d+)`, 'g');
+  const entry = (n: string) => placeOf[Number(n)] ?? Number(n);
+  return message
+    .replace(placed, (_, n: string) => `${source}: tool #${entry(n)}`)
+    .replace(/duplicates tool #(\d+)/g, (_, n: string) => `duplicates tool #${entry(n)}`);
+}
