@@ -200,3 +200,28 @@ describe('OpenAPI documents at URLs, one down when the engine starts', () => {
     expect(up.reads).toBe(1);
   });
 });
+
+describe("an entry for a watched document's operations", () => {
+  const published = usePublisher();
+  const rig = useEngineRig((base) => ({
+    LLM_MODEL: 'm',
+    LLM_TOOLS_SPEC_URL_WATCH_SECS: '0.1',
+    LLM_TOOLS_FILE: writeToolsFile([
+      { type: 'openapi', spec: published.url, operations: '*', prefix: 'o_', base_url: base },
+    ]),
+  }));
+
+  it('offers an operation a release of the document adds from the next turn', async () => {
+    expect(await described(rig.engine.httpUrl, 'o_getOrder')).toMatch(/^Status of an order/);
+    expect(await described(rig.engine.httpUrl, 'o_ping')).toBe('');
+    published.document = SPEC.replace(
+      'paths:\n',
+      "paths:\n  /ping:\n    get:\n      operationId: ping\n      summary: Whether the service answers\n      responses: { '200': { description: ok } }\n",
+    );
+    await untilAsync(
+      async () => (await described(rig.engine.httpUrl, 'o_ping')) !== '',
+      'the release read',
+    );
+    expect(await described(rig.engine.httpUrl, 'o_ping')).toBe('Whether the service answers');
+  });
+});
