@@ -113,6 +113,7 @@ export function optionalFields(def: ToolDefinitionInput): Partial<Tool> {
     ...(def.repeatable ? { repeatable: true } : {}),
     ...(def.untrusted ? { untrusted: true } : {}),
     ...(def.deferred ? { deferred: true } : {}),
+    ...(def.keywords ? { keywords: def.keywords } : {}),
   };
 }
 

@@ -51,6 +51,8 @@ export interface ToolDefinitionInput {
   prefetch?: number;
   /** Left out of the model's requests until a `tool_search` call finds it (tool-search.ts). */
   deferred?: boolean;
+  /** Deferred tools: words a search finds it by besides its name, description and parameters. */
+  keywords?: string[];
   /** `transfer_call` tools: where every call goes. */
   to?: string;
   /** `transfer_call` tools: where a call may go, by the name the model chooses. */

@@ -21,6 +21,12 @@ export const common = {
   repeatable: { type: 'boolean' },
   untrusted: { type: 'boolean' },
   deferred: { type: 'boolean' },
+  keywords: {
+    type: 'array',
+    items: { type: 'string', minLength: 1, maxLength: 200 },
+    minItems: 1,
+    maxItems: 100,
+  },
   result_max_chars: { type: 'integer', minimum: 1, maximum: 10_000_000 },
   wait_phrase: {
     anyOf: [

@@ -76,6 +76,7 @@ export const FIELD_HINTS: Record<string, string> = {
   repeatable: 'true or false',
   untrusted: 'true or false',
   deferred: 'true or false',
+  keywords: 'an array of 1 to 100 words or phrases (1 to 200 characters each)',
   max_results: 'an integer from 1 to 20',
   prefetch: 'an integer from 0 to 10',
   per_session: 'true or false',

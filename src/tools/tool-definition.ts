@@ -144,6 +144,8 @@ export interface Tool {
   untrusted?: boolean;
   /** `deferred`: offered once a `tool_search` call has found it. */
   deferred?: boolean;
+  /** `keywords` (and an OpenAPI operation's tags): what a search finds it by, never offered. */
+  keywords?: readonly string[];
   /** `tool_search` tools: `max_results`, and `prefetch`. */
   maxResults?: number;
   prefetch?: number;

@@ -1,7 +1,7 @@
 /**
  * The index a `tool_search` searches: a tool set's `deferred` tools, by the stems of the words of
- * their names, descriptions and parameters (MiniSearch's BM25, Porter's stems), made once for
- * each set. Pure: no Nest import.
+ * their names, keywords, descriptions and parameters (MiniSearch's BM25, Porter's stems), made
+ * once for each set. Pure: no Nest import.
  */
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
@@ -43,6 +43,7 @@ interface Doc {
   name: string;
   description: string;
   params: string;
+  keywords: string;
 }
 
 /** Each set's index, and the deferred tools its ids stand for. */
@@ -53,14 +54,14 @@ function indexOf(tools: readonly Tool[]): { index: MiniSearch<Doc>; deferred: To
   if (made) return made;
   const deferred = tools.filter((t) => t.deferred);
   const index = new MiniSearch<Doc>({
-    fields: ['name', 'description', 'params'],
+    fields: ['name', 'description', 'params', 'keywords'],
     // Words by their stem (Porter's): "booking" finds "Books", "refunds" "refund".
     processTerm: (term) => {
       const word = term.toLowerCase();
       return STOP_WORDS.has(word) ? null : stemmer(word);
     },
     searchOptions: {
-      boost: { name: 3, description: 1, params: 0.5 },
+      boost: { name: 3, keywords: 2, description: 1, params: 0.5 },
       // A word begun ("passw") finds the whole; a short one ("inv") says too little.
       prefix: (term) => term.length >= 4,
       fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
@@ -73,6 +74,7 @@ function indexOf(tools: readonly Tool[]): { index: MiniSearch<Doc>; deferred: To
       name: nameWords(tool.name),
       description: tool.description,
       params: parameterWords(tool),
+      keywords: (tool.keywords ?? []).join(' '),
     })),
   );
   made = { index, deferred };

@@ -149,6 +149,24 @@ describe('tool search (`tool_search` and `deferred` tools)', () => {
     ]);
   });
 
+  it('finds a tool by its keywords, words its description lacks, and refuses them on a tool offered always', () => {
+    const refund = { ...SET[2], keywords: ['reimbursement', 'money back', 'rimborso'] };
+    const { tools: set } = validateToolDefinitions(
+      [...SET, { ...refund, name: 'refund' }],
+      't.json',
+    );
+    expect(names(searchTools('reimbursement', { tools }, 5))).toEqual([]);
+    expect(names(searchTools('a reimbursement please', { tools: set }, 5))).toEqual(['refund']);
+    expect(names(searchTools('rimborso fattura', { tools: set }, 5))).toEqual(['refund']);
+    // Never offered: the description is what the model reads.
+    expect(searchResult('rimborso', searchTools('rimborso', { tools: set }, 5))).toBe(
+      'Found for "rimborso"; you can call these now:\n- refund: Refunds an invoice, whole or in part.',
+    );
+    expect(() => validateToolDefinitions([{ ...SET[0], keywords: ['climate'] }], 't.json')).toThrow(
+      `t.json: tool #0 'get_weather': field 'keywords' is what a search finds a deferred tool by, and this one is offered in every request: give it "deferred": true, or leave the keywords out`,
+    );
+  });
+
   it('refuses a set whose deferred tools no search can find, and a search deferred or given parameters', () => {
     const [, , ...deferred] = SET;
     // A place of a larger set, checked there, is not asked for a search of its own.

@@ -128,6 +128,10 @@ export function validateToolDefinitions(
   // `safe`; an MCP tool until its server's marks are read, see fillListed).
   input.forEach((entry: ToolDefinitionInput, index) => {
     if (entry.confirm === 'destructive' && !isSafe(tools[index]!)) tools[index]!.confirm = true;
+    if (entry.keywords !== undefined && !entry.deferred)
+      throw new ToolDefinitionError(
+        `${where(source, index, tools[index]!.name)}: field 'keywords' is what a search finds a deferred tool by, and this one is offered in every request: give it "deferred": true, or leave the keywords out`,
+      );
   });
   checkDuplicates(tools, source);
   checkRateGroups(tools, source);

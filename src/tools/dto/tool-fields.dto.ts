@@ -86,4 +86,12 @@ export class ToolFieldsDto {
     example: true,
   })
   deferred?: boolean;
+
+  @ApiPropertyOptional({
+    description:
+      "With deferred: words a search finds the tool by besides its name, description and parameters, never sent to the model: the words callers use that the description lacks (reimbursement, money back), or another language's (rimborso). An OpenAPI operation's tags are added. Refused on a tool that is not deferred",
+    type: [String],
+    example: ['reimbursement', 'money back', 'rimborso'],
+  })
+  keywords?: string[];
 }

@@ -7,7 +7,7 @@ export class ToolSearchToolDefinitionDto extends ToolFieldsDto {
   @ApiProperty({
     enum: ['tool_search'],
     description:
-      'Run by the engine: the model calls it with {"query": "a few words of what the user wants done"}, and reads the deferred tools (those marked "deferred": true) that match best, by name, description and parameters, each with its description\'s first sentence; those are offered from the next request on, in the same turn and the turns after, for as long as that result (or a call of the tool that ran) is in the history sent. A set with deferred tools must have one',
+      'Run by the engine: the model calls it with {"query": "a few words of what the user wants done"}, and reads the deferred tools (those marked "deferred": true) that match best, by name, keywords, description and parameters, each with its description\'s first sentence; those are offered from the next request on, in the same turn and the turns after, for as long as that result (or a call of the tool that ran) is in the history sent. A set with deferred tools must have one',
   })
   type!: 'tool_search';
 

@@ -199,6 +199,9 @@ async function expandEntry(
       placeholder_styles: { ...made.placeholderStyles, ...(def.placeholder_styles ?? {}) },
     }),
     ...(def.oauth2 && { oauth2: withDeclaredFlow(def.oauth2, made, at) }),
+    // A search finds a deferred operation by its tags too.
+    ...(def.deferred &&
+      made.tags.length > 0 && { keywords: [...new Set([...(def.keywords ?? []), ...made.tags])] }),
     // Its arguments' names are the made parameters': the entry's own parameters send by theirs.
     ...(made.body !== undefined &&
       def.parameters === undefined &&

@@ -30,6 +30,7 @@ describe('operationTool', () => {
       queryStyles: {},
       placeholderStyles: {},
       operationId: 'getOrder',
+      tags: [],
       skipped: [],
       notes: [],
       queryArguments: [],

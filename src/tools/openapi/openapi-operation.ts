@@ -30,6 +30,7 @@ export { OperationError };
 
 interface Operation {
   operationId?: unknown;
+  tags?: unknown;
   security?: unknown;
   summary?: unknown;
   description?: unknown;
@@ -62,6 +63,8 @@ export interface OperationTool {
   /** How its path and header parameters' arrays and objects are written (`placeholder_styles`). */
   placeholderStyles: Record<string, PlaceholderStyle>;
   operationId?: string;
+  /** Its `tags`: words a search may find it by (a deferred tool's `keywords`). */
+  tags: string[];
   skipped: string[];
   /** What the model is offered otherwise than the document has it (see bodyArguments, placeBody). */
   notes: string[];
@@ -270,6 +273,7 @@ export function operationTool(
     headerArguments,
     placeholderStyles,
     ...(typeof op.operationId === 'string' && { operationId: op.operationId }),
+    tags: Array.isArray(op.tags) ? op.tags.filter((t) => typeof t === 'string') : [],
     skipped,
     ...(placed?.template && { body: placed.template }),
     // A verb that sends a body, of an operation that declares none (or one it cannot send): none.

@@ -64,6 +64,17 @@ describe('expandOpenApi: an entry for several operations', () => {
     expect(out.made.map((d) => d.name)).toEqual(['addToCart']);
   });
 
+  it('gives a deferred operation its tags as keywords, for a search to find it by', async () => {
+    const out = await expand([{ ...group, deferred: true, keywords: ['shop'] }]);
+    expect(out.made.map((d) => d.keywords)).toEqual([
+      ['shop', 'catalog'],
+      ['shop', 'catalog'],
+      ['shop', 'cart'],
+      ['shop'],
+    ]);
+    expect((await expand([group])).made[0]).not.toHaveProperty('keywords');
+  });
+
   it('leaves to an entry of its own the operation it names, or its name, and tells two alike apart', async () => {
     const own = { type: 'openapi', spec: 'shop.yaml', operation: 'POST /carts/{cart_id}/items' };
     const named = { name: 'shopStatus', url: 'http://h/status' };
