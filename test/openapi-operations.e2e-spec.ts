@@ -87,6 +87,26 @@ describe("OpenAPI entries for a document's operations", () => {
       operation: 'GET /products/{sku}',
     });
     expect(listed.tools[2]).not.toHaveProperty('api_key');
+    // What the loading left out, for admin tooling to read: as the log says it.
+    expect(listed.warnings).toEqual([
+      expect.stringMatching(
+        /tools\.json: tool #0: deprecated operations are left out \(list them in 'operations' to take them\): emptyCart$/,
+      ),
+      expect.stringMatching(
+        /tools\.json: tool #0 'shop_uploadImage': field 'operation': its request body is neither JSON, a form nor text \(application\/octet-stream\); the operation is left out of the entry's tools$/,
+      ),
+    ]);
+    const dry = await fetch(`${rig.engine.httpUrl}/api/tools?dry_run=true`, {
+      method: 'POST',
+      body: JSON.stringify([{ type: 'openapi', spec: SHOP, operations: '*', tags: ['cart'] }]),
+    });
+    expect(await dry.json()).toMatchObject({
+      dry_run: true,
+      tools: [{ name: 'addToCart', operation: 'addToCart' }],
+      warnings: [
+        "request body: tool #0: deprecated operations are left out (list them in 'operations' to take them): emptyCart",
+      ],
+    });
     const described = (await (await api('/api/tools/shop_searchProducts/offered')).json()) as any;
     expect(described.description).toBe('Products whose name or description holds the words');
     // Refusals name the entry's place, also after an entry that became several tools.

@@ -75,16 +75,24 @@ describe('tools the model finds when it needs them (tool_search, deferred)', () 
       ['POST', '/refund_invoice'],
     ]);
 
-    // The next turn: still offered; a deferred tool not found yet is unknown, and not called.
-    rig.llm.enqueue(sseCall('call_3', 'track_shipment', { id: 'P-1' }), sseText(['Let me look.']));
+    // The next turn: still offered. A deferred tool called before a search found it is not run
+    // (its arguments were written without its schema), but found by the call: offered from the
+    // next request on, no search round needed.
+    rig.llm.enqueue(
+      sseCall('call_3', 'track_shipment', { id: 'P-1' }),
+      sseCall('call_4', 'track_shipment', { id: 'P-1' }),
+      sseText(['It arrives tomorrow.']),
+    );
     await ws.turn('And where is my parcel?');
     expect(toolNames(3)).toEqual(['get_weather', 'find_tools', 'refund_invoice', 'get_invoice']);
     expect(lastMessage(4)).toEqual({
       role: 'tool',
       tool_call_id: 'call_3',
-      content: "Error: unknown tool 'track_shipment'",
+      content:
+        "Error: tool request failed: not run: 'track_shipment' was not in your list of tools yet (a search finds such tools); it is there from now on: call it again, with the arguments its parameters ask for",
     });
-    expect(rig.tools.requests).toHaveLength(1);
+    expect(toolNames(4)).toEqual([...toolNames(3), 'track_shipment']);
+    expect(rig.tools.requests.map((r) => r.path)).toEqual(['/refund_invoice', '/track_shipment']);
 
     // A session resumed on another connection keeps what its searches found.
     const token = ws.messages[0]!.resume_token as string;
@@ -94,7 +102,7 @@ describe('tools the model finds when it needs them (tool_search, deferred)', () 
     try {
       rig.llm.enqueue(sseText(['Yes.']));
       await again.turn('Is the refund done?');
-      expect(toolNames(5)).toEqual(['get_weather', 'find_tools', 'refund_invoice', 'get_invoice']);
+      expect(toolNames(6)).toEqual([...toolNames(4)]);
     } finally {
       again.close();
     }
@@ -113,11 +121,19 @@ describe('tools the model finds when it needs them (tool_search, deferred)', () 
     rig.llm.enqueue(
       sseCall('call_1', 'find_tools', { query: 'refund invoice' }),
       sseCall('call_2', 'find_tools', { query: 'astronomy' }),
+      sseCall('call_3', 'refund_invoice', { id: 'INV-1' }),
       sseText(['I can read invoices.']),
     );
     const turn = await ws.turn('Refund my invoice.');
+    // A deferred tool the session may not use stays unknown, called or not.
+    expect(lastMessage(3)).toMatchObject({ content: "Error: unknown tool 'refund_invoice'" });
+    expect(toolNames(3)).toEqual(['find_tools', 'get_invoice']);
     // A search that found nothing did not succeed (counted so: descriptions lacking the words).
-    expect(turn.filter((m) => m.type === 'tool_result').map((m) => m.ok)).toEqual([true, false]);
+    expect(turn.filter((m) => m.type === 'tool_result').map((m) => m.ok)).toEqual([
+      true,
+      false,
+      false,
+    ]);
     expect(lastMessage(1)).toMatchObject({
       content:
         'Found for "refund invoice"; you can call these now:\n- get_invoice: Reads an invoice by its number.',

@@ -44,7 +44,7 @@ export async function listPending(
   const offered = definitions.filter((t) => !before.has(t) && t.pending === undefined);
   const names = offered.map((t) => t.name);
   return {
-    snapshot: snapshotOf(snapshot.source, definitions),
+    snapshot: snapshotOf(snapshot.source, definitions, snapshot.warnings),
     offered: names,
     ...(error && { error }),
   };

@@ -162,6 +162,8 @@ export interface ToolSnapshot {
   byName: ReadonlyMap<string, Tool>;
   /** `before_model_callback` hooks (type `callback`). */
   callbacks: readonly Tool[];
+  /** What loading the definitions warned of (an operation left out, …), as logged then. */
+  warnings: readonly string[];
 }
 
 export const DEFAULT_PARAMETERS: JsonSchema = { type: 'object', properties: {} };
@@ -182,7 +184,11 @@ export function actsOnService(tool: Tool | undefined): tool is Tool {
   return (tool?.kind === 'http' || tool?.kind === 'mcp') && !isSafe(tool);
 }
 
-export function snapshotOf(source: ToolSource, definitions: readonly Tool[]): ToolSnapshot {
+export function snapshotOf(
+  source: ToolSource,
+  definitions: readonly Tool[],
+  warnings: readonly string[] = [],
+): ToolSnapshot {
   const tools = definitions.filter((t) => t.kind !== 'callback' && t.pending === undefined);
   return {
     source,
@@ -190,6 +196,7 @@ export function snapshotOf(source: ToolSource, definitions: readonly Tool[]): To
     tools,
     byName: new Map(tools.map((t) => [t.name, t])),
     callbacks: definitions.filter((t) => t.kind === 'callback'),
+    warnings,
   };
 }
 
@@ -199,5 +206,6 @@ export function withoutTools(snapshot: ToolSnapshot, hidden: ReadonlySet<string>
   return snapshotOf(
     snapshot.source,
     snapshot.definitions.filter((t) => t.kind === 'callback' || !hidden.has(t.name)),
+    snapshot.warnings,
   );
 }

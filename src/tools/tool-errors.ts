@@ -23,6 +23,12 @@ export const toolErrors = {
   /** A call still being written when the model's output reached its token limit: not run. */
   cutOff: () =>
     'Error: tool request failed: not run: your output reached its token limit before this call was complete (its arguments were cut off); make the call again, with shorter arguments',
+  /**
+   * A deferred tool the request did not offer (no search had found it): not run, its arguments
+   * written without its schema; found by the call, it is offered from the next request on.
+   */
+  notFoundYet: (name: string) =>
+    `Error: tool request failed: not run: '${name}' was not in your list of tools yet (a search finds such tools); it is there from now on: call it again, with the arguments its parameters ask for`,
   /** Arguments the model wrote that are not a JSON object (as it wrote them). */
   notAnObject: (raw: string) =>
     `Error: tool request failed: arguments are not a JSON object: ${raw}`,

@@ -171,7 +171,11 @@ export class ToolLoader {
         kept: opts.kept,
         others: opts.others,
       });
-      expanded.warnings.forEach((w) => this.logger.warn(at(w)));
+      const warn = (message: string) => {
+        this.logger.warn(message);
+        opts.warnings?.push(message);
+      };
+      expanded.warnings.forEach((w) => warn(at(w)));
       // What follows names the definitions' places after expansion: said of the entries' places.
       const { placeOf } = expanded;
       const entryAt = (message: string) => at(atEntries(message, source, placeOf));
@@ -193,7 +197,7 @@ export class ToolLoader {
             at(`${tool}: not offered to the model until a later try succeeds: ${why}`),
           );
         }
-        warnings.forEach((w) => this.logger.warn(entryAt(w)));
+        warnings.forEach((w) => warn(entryAt(w)));
         await this.analyzeCode(tools, source);
         const kept =
           opts.kept && new Set(placeOf.flatMap((p, i) => (opts.kept!.has(p) ? [i] : [])));
@@ -257,15 +261,17 @@ export class ToolLoader {
       : { definitions: read[0]!.definitions, parts: [] };
     // An MCP server that is down leaves its tools pending, not the engine unstarted.
     // The tools file is the operator's: its MCP servers may be programs the engine runs.
+    const warnings: string[] = [];
     const tools = await this.validate(definitions, path, {
       ...opts,
+      warnings,
       deferUnreachable: true,
       commands: true,
       ...(dir && { relabel: (message: string) => inFiles(message, path, parts) }),
     });
     const from = dir ? `${files.length} file(s) in ${path}` : path;
     this.logger.log(`loaded ${tools.length} definition(s) from ${from}`);
-    return snapshotOf('file', tools);
+    return snapshotOf('file', tools, warnings);
   }
 }
 
@@ -298,4 +304,6 @@ export interface ValidateOptions {
   relabel?: (message: string) => string;
   /** The rest of the set the definitions are part of: tools an entry for several leaves to it. */
   others?: readonly ToolDefinitionInput[];
+  /** Gets what the loading warns of (as logged), but the pending tools' waits. */
+  warnings?: string[];
 }

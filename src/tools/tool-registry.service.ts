@@ -73,9 +73,10 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     const host: ChangeHost = {
       current: () => this.current,
       active: () => this.active(),
-      validate: (definitions, source, kept) => this.validate(definitions, source, { kept }),
+      validate: (definitions, source, kept, warnings) =>
+        this.validate(definitions, source, { kept, warnings }),
       drop: () => this.loader.releaseServers(this.current),
-      commit: (tools, source) => this.commit(tools, source),
+      commit: (tools, source, warnings) => this.commit(tools, source, warnings),
       adopt: async (later) => {
         if (overrideVersion(later) !== overrideBase(this.current)) await this.installFrom(later);
       },
@@ -270,10 +271,11 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
     opts: ValidateOptions & { replacing?: ToolSnapshot } = {},
   ): Promise<ToolSnapshot> {
     const { replacing, ...validation } = opts;
-    const tools = await this.validate(definitions, source, validation);
+    const warnings: string[] = [];
+    const tools = await this.validate(definitions, source, { ...validation, warnings });
     // Read again to replace a set that another install has replaced meanwhile: that one stays.
     if (replacing && this.current !== replacing) return this.active();
-    return this.commit(tools, source);
+    return this.commit(tools, source, warnings);
   }
 
   /** Validates `definitions`; a server run for a set refused, which the set in use does not run, stops. */
@@ -287,9 +289,9 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Installs `tools` (an override) at once, from the next turn. */
-  private commit(tools: Tool[], source: string): ToolSnapshot {
+  private commit(tools: Tool[], source: string, warnings: readonly string[]): ToolSnapshot {
     const changes = changesOf(this.current.definitions, tools);
-    this.current = snapshotOf('request', tools);
+    this.current = snapshotOf('request', tools, warnings);
     this.loader.releaseServers(this.current); // the servers run as commands that the set in use no longer runs stop
     this.tryPendingLater();
     this.logger.log(

@@ -6,7 +6,7 @@ import { argumentProblem } from './argument-check.js';
 import { endSession } from './end-session-tool.js';
 import { transferCall } from './transfer-call-tool.js';
 import { handOff } from './handoff-tool.js';
-import { runSearch } from './tool-search.js';
+import { notOffered, runSearch } from './tool-search.js';
 import { toolErrors } from './tool-errors.js';
 import { ToolGuards } from './tool-guards.service.js';
 import { sessionCapRefusal } from './session-cap.js';
@@ -51,7 +51,7 @@ export class ToolRouter extends ToolExecutor {
 
   private route(call: ToolInvocation): Promise<ToolOutcome> {
     const tool = call.snapshot.byName.get(call.name);
-    if (!tool) return Promise.resolve({ ok: false, text: toolErrors.unknownTool(call.name) });
+    if (!tool) return Promise.resolve({ ok: false, text: notOffered(call) });
     // Arguments that are not JSON at all are reported by the executor, as they are.
     const problem =
       call.rawArguments === undefined ? argumentProblem(tool.parameters, call.args) : undefined;

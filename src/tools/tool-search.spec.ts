@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../llm/llm.types.js';
 import { snapshotOf, type Tool } from './tool-definition.js';
 import { searchTools } from './tool-index.js';
-import { foundTools, offeredDeferred, runSearch, searchResult } from './tool-search.js';
+import { foundTools, notOffered, offeredDeferred, runSearch, searchResult } from './tool-search.js';
 import { groupTools } from './mcp/mcp-listing.js';
 import { validateToolDefinitions } from './tool-validation.js';
 
@@ -92,6 +92,29 @@ describe('tool search (`tool_search` and `deferred` tools)', () => {
       'get_weather',
     ]);
     expect([...foundTools(history, new Set())]).toEqual(['find_tools', 'get_weather']);
+  });
+
+  it('finds a deferred tool the session may use by a call of it, and leaves any other unknown', () => {
+    const snapshot = snapshotOf('file', tools);
+    const findable = { tools, only: new Set(['book_table']) };
+    const read = (name: string) =>
+      notOffered({ id: 'c1', name, args: {}, snapshot, context: { findable } } as never);
+    expect(read('book_table')).toMatch(
+      /^Error: tool request failed: not run: 'book_table' was not/,
+    );
+    expect(read('reset_password')).toBe("Error: unknown tool 'reset_password'");
+    expect(read('nope')).toBe("Error: unknown tool 'nope'");
+    const history: ChatMessage[] = [
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'c1', type: 'function', function: { name: 'book_table', arguments: '{}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'c1', content: read('book_table') },
+    ];
+    expect([...foundTools(history, new Set(['find_tools']))]).toEqual(['book_table']);
   });
 
   it("offers with prefetch the best matches of the user's latest words, within the session's tools", () => {

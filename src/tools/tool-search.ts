@@ -96,8 +96,8 @@ const FOUND_LINE = /^- ([A-Za-z0-9_-]{1,64})(?::|$)/gm;
 
 /**
  * The tools `history` has made known to the model: those named in a result of a call of one of
- * `searchNames`' tools, and those a call ran (any tool called whose result is not that it is
- * unknown).
+ * `searchNames`' tools, and those a call ran or found (any tool called whose result is not that
+ * it is unknown: a deferred tool called before a search found it is found so, see notOffered).
  */
 export function foundTools(
   history: readonly ChatMessage[],
@@ -136,6 +136,19 @@ export function offeredDeferred(
   if (words.length > 0)
     for (const tool of searchTools(words.join('\n'), catalogue, prefetch)) offered.add(tool.name);
   return offered;
+}
+
+/**
+ * What the model reads of a call of a tool the request did not offer: a deferred tool the session
+ * may use (`context.findable`) is found by the call (see foundTools), to be called again; any
+ * other is unknown.
+ */
+export function notOffered(call: ToolInvocation): string {
+  const findable = call.context?.findable;
+  const deferred = findable?.tools.some(
+    (t) => t.name === call.name && t.deferred && (findable.only?.has(t.name) ?? true),
+  );
+  return deferred ? toolErrors.notFoundYet(call.name) : toolErrors.unknownTool(call.name);
 }
 
 /**

@@ -36,12 +36,20 @@ export interface ChangeHost {
   current(): ToolSnapshot;
   /** The set the API shows (none while tools are disabled). */
   active(): ToolSnapshot;
-  /** Validates `definitions` (`kept`: places of definitions kept from the set in force). */
-  validate(definitions: unknown, source: string, kept?: ReadonlySet<number>): Promise<Tool[]>;
+  /**
+   * Validates `definitions` (`kept`: places of definitions kept from the set in force), what it
+   * warns of pushed to `warnings`.
+   */
+  validate(
+    definitions: unknown,
+    source: string,
+    kept: ReadonlySet<number> | undefined,
+    warnings: string[],
+  ): Promise<Tool[]>;
   /** Stops what a change that was not made started (MCP servers the set in force does not run). */
   drop(): void;
   /** Installs `tools` here, at once: the set in force from the next turn. */
-  commit(tools: Tool[], source: string): ToolSnapshot;
+  commit(tools: Tool[], source: string, warnings: readonly string[]): ToolSnapshot;
   /**
    * Installs, at once, an override another change made (called in its turn), unless it is the
    * set in force already.
@@ -111,8 +119,9 @@ export class ToolSetChanges {
         );
       const edited = edit(base);
       if (!edited) return undefined;
-      const tools = await this.host.validate(edited.definitions, source, edited.kept);
-      if (opts.dryRun) return (this.host.drop(), snapshotOf('request', tools));
+      const warnings: string[] = [];
+      const tools = await this.host.validate(edited.definitions, source, edited.kept, warnings);
+      if (opts.dryRun) return (this.host.drop(), snapshotOf('request', tools, warnings));
       const conditional = opts.based || opts.ifMatch !== undefined;
       let made: ToolSnapshot | undefined;
       const claim = await this.record.claim(
@@ -120,7 +129,7 @@ export class ToolSetChanges {
         conditional ? overrideBase(base) : undefined,
         {
           based: () => setVersion(this.host.current()) === version,
-          commit: () => (made = this.host.commit(tools, source)),
+          commit: () => (made = this.host.commit(tools, source, warnings)),
           adopt: (later) => this.host.adopt(later),
           inTurn: this.host.inTurn,
         },

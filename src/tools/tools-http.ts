@@ -127,6 +127,7 @@ export function view(snapshot: ToolSnapshot): ToolsResponseDto {
     count: snapshot.definitions.length,
     source: snapshot.source,
     tools: snapshot.definitions.map((t) => t.raw as AnyToolDefinitionDto),
+    ...(snapshot.warnings.length > 0 && { warnings: [...snapshot.warnings] }),
   };
 }
 

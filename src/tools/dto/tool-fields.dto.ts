@@ -82,7 +82,7 @@ export class ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
-      "Left out of the model's requests until a call of the set's tool_search tool finds it (then offered for as long as that result, or a call of it that ran, is in the history sent; or while it matches the user's latest words, with the search's prefetch): for a large set, whose every schema in every request would cost the model time and accuracy. Calling it before that is calling an unknown tool. MCP and OpenAPI entries: each of their tools",
+      "Left out of the model's requests until a call of the set's tool_search tool finds it (then offered for as long as that result, or a call of it that ran, is in the history sent; or while it matches the user's latest words, with the search's prefetch): for a large set, whose every schema in every request would cost the model time and accuracy. A call of it before that is not run (its arguments were written without its schema) but finds it: offered from the next request on. MCP and OpenAPI entries: each of their tools",
     example: true,
   })
   deferred?: boolean;

@@ -93,6 +93,9 @@ export function checkOperationsFields(def: ToolDefinitionInput, at: string): voi
     );
 }
 
+/** Why the set leaves an operation to another entry: one for it, or one of its name. */
+export type Taken = 'operation' | 'name';
+
 /** What an entry for several operations stands for. */
 export interface Spread {
   /** The entries, one operation each, and whether it was named (else chosen by `"*"`). */
@@ -106,14 +109,14 @@ export interface Spread {
  * than letters, digits, `_` and `-` as `_`, `_2` for a clash among `made` (the names entries for
  * several made before, added to); each with the group's other fields, its `api_key` and `oauth2`
  * only where the operation's security takes them. `"*"` leaves out deprecated operations and
- * those none of `tags` tags. An operation `taken` says the set has an entry of its own for (its
- * name, or the same operation of the same document) is left to it. Throws ToolDefinitionError
+ * those none of `tags` tags. An operation `taken` says the set has an entry of its own for (the
+ * same operation of the same document, or its name: a warning) is left to it. Throws ToolDefinitionError
  * for an operation named that the document lacks, and for a key nothing takes.
  */
 export function spreadOperations(
   group: ToolDefinitionInput,
   spec: OpenApiSpec,
-  taken: (name: string, op: DocumentOperation) => boolean,
+  taken: (name: string, op: DocumentOperation) => Taken | undefined,
   made: Set<string>,
   at: string,
 ): Spread {
@@ -147,7 +150,7 @@ export function spreadOperations(
       throw new ToolDefinitionError(
         `${at}: field 'api_key.${scheme}' names no apiKey or HTTP bearer scheme of the document (it has: ${Object.keys(schemes).join(', ') || 'none'})`,
       );
-  const left: string[] = [];
+  const clashes: string[] = [];
   const entries: Spread['entries'] = [];
   let keyed = 0;
   let flowed = 0;
@@ -155,10 +158,9 @@ export function spreadOperations(
     const [method, path] = op.route.split(' ') as [string, string];
     const base = op.operationId ?? `${method.toLowerCase()}${path}`.replace(/[^A-Za-z0-9]+/g, '_');
     const name = uniqueName(`${group.prefix ?? ''}${base.replace(/_$/, '')}`, made);
-    if (taken(name, op)) {
-      left.push(op.operationId ?? op.route);
-      continue;
-    }
+    const own = taken(name, op);
+    if (own === 'name') clashes.push(`${op.operationId ?? op.route} (${name})`);
+    if (own) continue;
     const opKey = key === undefined ? undefined : keyFor(key, declaredKeys(spec, op).required);
     const takesFlow =
       flowDeclared && declaredClientCredentials(spec, op, 'http://h/') !== undefined;
@@ -182,13 +184,16 @@ export function spreadOperations(
       `${at}: field 'oauth2.token_url' is required: the security of none of its operations declares an OAuth 2.0 clientCredentials flow to take it from`,
     );
   const warnings = [];
-  const deprecated = wanted === '*' ? all.filter((op) => op.deprecated) : [];
+  const deprecated =
+    wanted === '*' ? all.filter((op) => op.deprecated && inTags(op, group.tags)) : [];
   if (deprecated.length > 0)
     warnings.push(
       `${at}: deprecated operations are left out (list them in 'operations' to take them): ${names(deprecated)}`,
     );
-  if (left.length > 0)
-    warnings.push(`${at}: operations left to entries of their own: ${left.join(', ')}`);
+  if (clashes.length > 0)
+    warnings.push(
+      `${at}: operations are left out whose names other entries have (give a 'prefix'): ${clashes.join(', ')}`,
+    );
   if (entries.length === 0)
     warnings.push(
       `${at}: the entry for the document's operations makes none: ${chosen.length > 0 ? 'the set has an entry of its own for each' : all.length === 0 ? 'the document has none' : "none has the 'tags' given"}`,

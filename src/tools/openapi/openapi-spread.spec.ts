@@ -1,5 +1,6 @@
 import { expandOpenApi, type ExpandOptions } from './openapi-expand.js';
 import { atEntries } from './openapi-spread.js';
+import { spreadOperations } from './openapi-operations.js';
 import { expandRefusal } from '../../../test/support/openapi-expand.js';
 
 const options = { baseDir: 'test/fixtures/openapi', timeoutMs: 1000 };
@@ -75,7 +76,7 @@ describe('expandOpenApi: an entry for several operations', () => {
     expect((await expand([group])).made[0]).not.toHaveProperty('keywords');
   });
 
-  it('leaves to an entry of its own the operation it names, or its name, and tells two alike apart', async () => {
+  it('leaves to an entry of its own the operation it names, or its name', async () => {
     const own = { type: 'openapi', spec: 'shop.yaml', operation: 'POST /carts/{cart_id}/items' };
     const named = { name: 'shopStatus', url: 'http://h/status' };
     const out = await expand([{ ...group, confirm: true }, own, named, group]);
@@ -87,9 +88,11 @@ describe('expandOpenApi: an entry for several operations', () => {
     ]);
     expect(out.made[0]!.confirm).toBe(true);
     expect(out.made[2]!.confirm).toBeUndefined();
+    // An entry of its own for the operation is the admin's choice; another tool of its name is not.
     expect(out.warnings).toContain(
-      'tools.json: tool #0: operations left to entries of their own: addToCart, shopStatus',
+      "tools.json: tool #0: operations are left out whose names other entries have (give a 'prefix'): shopStatus (shopStatus)",
     );
+    expect(out.warnings.join('\n')).not.toContain('addToCart');
     // The same document twice: the second entry's tools are the first's already.
     expect(out.warnings).toContain(
       "tools.json: tool #3: the entry for the document's operations makes none: the set has an entry of its own for each",
@@ -153,5 +156,29 @@ describe('atEntries', () => {
       ),
     ).toBe("tools.json: tool #2 'b': field 'name' duplicates tool #1");
     expect(atEntries('tools.json: tool #1', 'tools.json', [0, 1])).toBe('tools.json: tool #1');
+  });
+});
+
+describe('spreadOperations', () => {
+  it('names an operation after its method and path without an id, and tells two alike apart', () => {
+    const spec = {
+      paths: {
+        '/a': { get: { operationId: 'a.b' }, post: { operationId: 'a_b' } },
+        '/users/{id}/cards': { delete: {} },
+      },
+    };
+    const spread = spreadOperations(
+      { type: 'openapi', spec: 's.yaml', operations: '*', prefix: 'p_' },
+      spec,
+      () => undefined,
+      new Set(),
+      'tools.json: tool #0',
+    );
+    expect(spread.entries.map((e) => e.entry.name)).toEqual([
+      'p_a_b',
+      'p_a_b_2',
+      'p_delete_users_id_cards',
+    ]);
+    expect(spread.entries[2]!.entry.operation).toBe('DELETE /users/{id}/cards');
   });
 });

@@ -7,6 +7,7 @@ import {
   namesOperation,
   spreadOperations,
   type DocumentOperation,
+  type Taken,
 } from './openapi-operations.js';
 import { specLocation } from './spec-source.js';
 
@@ -60,8 +61,8 @@ export async function spreadGroups(
 
 /**
  * Whether the set (`entries`) has an entry of its own for a tool an entry for several operations
- * of the document at `path` would make: its name, or the same operation of that document, or an
- * entry for several made it before (the operations it makes are added).
+ * of the document at `path` would make: for the same operation of that document (or an entry for
+ * several made it before: the operations it makes are added), or of its name.
  */
 function takenBy(entries: readonly unknown[], baseDir: string) {
   const names = new Set<string>();
@@ -76,12 +77,12 @@ function takenBy(entries: readonly unknown[], baseDir: string) {
     if (typeof def.spec === 'string')
       operations.push({ path: specLocation(def.spec, baseDir), ref: def.operation });
   }
-  return (path: string) => (name: string, op: DocumentOperation) => {
-    const own =
-      names.has(name) || operations.some((o) => o.path === path && namesOperation(o.ref, op));
-    operations.push({ path, ref: op.route });
-    return own;
-  };
+  return (path: string) =>
+    (name: string, op: DocumentOperation): Taken | undefined => {
+      const own = operations.some((o) => o.path === path && namesOperation(o.ref, op));
+      operations.push({ path, ref: op.route });
+      return own ? 'operation' : names.has(name) ? 'name' : undefined;
+    };
 }
 
 /**
