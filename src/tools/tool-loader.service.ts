@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { readFileSync } from 'node:fs';
-import { parseToolsFile } from './tools-file-text.js';
+import { readToolsFile } from './tools-file-text.js';
 import { inFiles, isDirectory, joinFiles, toolsFilesIn } from './tools-dir.js';
-import { refreshToolSecrets, toolSecretFiles } from '../config/secret-files.js';
+import { toolsBaseDir, watchedFiles } from './watched-files.js';
+import { refreshToolSecrets } from '../config/secret-files.js';
 import type { Observable } from 'rxjs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { CodeToolService } from '../code-tools/code-tool.service.js';
 import { toolsConfig, type ToolsConfig } from '../config/app.config.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
@@ -110,38 +110,12 @@ export class ToolLoader {
 
   /** The tools file, and the Python files and OpenAPI documents the definitions it gave name. */
   watchedFiles(fromFile: ToolSnapshot): string[] {
-    const base = this.baseDir();
-    const named = fromFile.definitions.flatMap((t) => {
-      // An MCP server's script: edited, the server is started anew (McpCommand.revision).
-      if (t.stdio) return t.stdio.files ?? [];
-      const file =
-        t.raw.type === 'openapi' ? t.raw.spec : t.kind === 'http' ? undefined : t.raw.file;
-      // A document at a URL is read again with the file (and by SpecUrlWatch), not stat'ed.
-      const own = typeof file === 'string' && !isSpecUrl(file) ? [resolve(base, file)] : [];
-      // A client certificate renewed (cert-manager, Vault) is taken up as the file is.
-      return [...own, ...(t.clientCertificate?.files ?? [])];
-    });
-    const path = resolve(this.config.file);
-    // A directory's own state changes as files come and go; each file's as it is edited.
-    const files = isDirectory(path) ? this.filesIn(path) : [];
-    // A TOOL_SECRET_* given as a file: rotated there, the tools are read again with it.
-    const secrets = Object.values(toolSecretFiles(process.env));
-    return [path, ...files, ...new Set(named), ...secrets];
-  }
-
-  private filesIn(dir: string): string[] {
-    try {
-      return toolsFilesIn(dir);
-    } catch {
-      return [];
-    }
+    return watchedFiles(fromFile, this.config.file);
   }
 
   /** Where relative paths of definitions start: the tools file's directory, or the directory itself. */
   private baseDir(): string {
-    if (!this.config.file) return process.cwd();
-    const path = resolve(this.config.file);
-    return isDirectory(path) ? path : dirname(path);
+    return toolsBaseDir(this.config.file);
   }
 
   /**
@@ -254,8 +228,7 @@ export class ToolLoader {
         `${path} (LLM_TOOLS_FILE): the directory holds no tools file (*.json, *.yaml, *.yml)`,
       );
     const read = [];
-    for (const file of files)
-      read.push({ file, definitions: await parseToolsFile(readText(file), file) });
+    for (const file of files) read.push({ file, definitions: await readToolsFile(file) });
     const { definitions, parts } = dir
       ? joinFiles(read)
       : { definitions: read[0]!.definitions, parts: [] };
@@ -272,17 +245,6 @@ export class ToolLoader {
     const from = dir ? `${files.length} file(s) in ${path}` : path;
     this.logger.log(`loaded ${tools.length} definition(s) from ${from}`);
     return snapshotOf('file', tools, warnings);
-  }
-}
-
-/** A tools file's text; one that cannot be read throws ToolDefinitionError naming it. */
-function readText(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new ToolDefinitionError(
-      `Cannot read tools file ${path} (LLM_TOOLS_FILE): ${(error as Error).message}`,
-    );
   }
 }
 

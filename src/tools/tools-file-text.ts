@@ -1,7 +1,9 @@
 /**
  * The text of a tools file as definitions: JSON, or YAML for a file named `….yaml` or `….yml`
- * (comments, and code tools' Python as block text, `code: |`). Pure: no Nest import.
+ * (comments, and code tools' Python as block text, `code: |`). Pure but for reading the file:
+ * no Nest import.
  */
+import { readFileSync } from 'node:fs';
 import { ToolDefinitionError } from './definition-error.js';
 
 export const isYamlFile = (path: string) => /\.ya?ml$/i.test(path);
@@ -27,4 +29,17 @@ export async function parseToolsFile(text: string, path: string): Promise<unknow
     throw new ToolDefinitionError(`${path}: not valid YAML: ${what}`);
   }
   return document.toJS({ maxAliasCount: 100 });
+}
+
+/** A tools file's definitions; one that cannot be read or parsed throws ToolDefinitionError naming it. */
+export function readToolsFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ToolDefinitionError(
+      `Cannot read tools file ${path} (LLM_TOOLS_FILE): ${(error as Error).message}`,
+    );
+  }
+  return parseToolsFile(text, path);
 }
