@@ -97,6 +97,8 @@ export interface ToolDefinitionInput {
   operations?: '*' | string[];
   /** OpenAPI with `"operations": "*"`: only the operations tagged so. */
   tags?: string[];
+  /** OpenAPI with `"operations": "*"`: only the operations of these methods (`["GET"]`: reads). */
+  methods?: string[];
   /** OpenAPI tools: the server, instead of the document's first. */
   base_url?: string;
   /**

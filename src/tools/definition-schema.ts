@@ -166,6 +166,12 @@ export const OPENAPI_SCHEMA = {
       minItems: 1,
       maxItems: 100,
     },
+    methods: {
+      type: 'array',
+      items: { enum: ['GET', 'HEAD', 'OPTIONS', 'TRACE', 'POST', 'PUT', 'PATCH', 'DELETE'] },
+      minItems: 1,
+      uniqueItems: true,
+    },
     // token_url (and scope) may come from the operation's security (a clientCredentials flow).
     oauth2: { ...oauth2, required: ['client_id', 'client_secret'] },
     spec: { type: 'string', minLength: 1 },

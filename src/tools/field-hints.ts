@@ -93,6 +93,8 @@ export const FIELD_HINTS: Record<string, string> = {
   operations:
     '"*" (every operation of the document) or an array of operationIds or "METHOD /path", each once',
   tags: "an array of the tags of the document's operations (1 to 100)",
+  methods:
+    'an array of HTTP methods in capitals, each once: GET, HEAD, OPTIONS, TRACE, POST, PUT, PATCH or DELETE',
 };
 
 /**

@@ -68,6 +68,15 @@ export class OpenApiToolDefinitionDto extends IntersectionType(
 
   @ApiPropertyOptional({
     description:
+      'With "operations": "*": only the operations of these methods, ["GET"] for the reads alone (an assistant that may look things up, and change nothing)',
+    type: [String],
+    enum: ['GET', 'HEAD', 'OPTIONS', 'TRACE', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    example: ['GET'],
+  })
+  methods?: string[];
+
+  @ApiPropertyOptional({
+    description:
       "The server the requests go to, instead of the document's first (its variables at their defaults)",
     example: 'https://orders.internal/v1',
   })

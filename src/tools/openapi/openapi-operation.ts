@@ -265,7 +265,10 @@ export function operationTool(
   return {
     url,
     method,
-    description: [summary, details].filter((t, i, all) => t && all.indexOf(t) === i).join('\n\n'),
+    // An operation the document leaves undescribed is at least its method and path.
+    description:
+      [summary, details].filter((t, i, all) => t && all.indexOf(t) === i).join('\n\n') ||
+      `${method} ${found.path}`,
     parameters,
     headers,
     queryStyles,

@@ -9,7 +9,7 @@ import { METHODS, type OpenApiSpec } from './openapi-operation.js';
 import { declaredClientCredentials, declaredKeys } from './openapi-security.js';
 
 /** What says which operations: not part of the entries made. */
-export const GROUP_FIELDS = ['operations', 'prefix', 'tags'];
+export const GROUP_FIELDS = ['operations', 'prefix', 'tags', 'methods'];
 /** What names one tool, or one operation's arguments: meaningless for several. */
 const ONE_TOOL = [
   'name',
@@ -67,11 +67,11 @@ export const isGroup = (def: ToolDefinitionInput) => def.operations !== undefine
 /**
  * An entry's fields that say which operations, checked: one for several operations names none of
  * them alone (no `name`, `operation`, `description`, `parameters`, nor fields naming one's
- * arguments); `prefix` and `tags` need `operations`, `tags` its `"*"`.
+ * arguments); `prefix`, `tags` and `methods` need `operations`, `tags` and `methods` its `"*"`.
  */
 export function checkOperationsFields(def: ToolDefinitionInput, at: string): void {
   if (!isGroup(def)) {
-    const lone = ['prefix', 'tags'].find((field) => Object.hasOwn(def, field));
+    const lone = ['prefix', 'tags', 'methods'].find((field) => Object.hasOwn(def, field));
     if (lone)
       throw new ToolDefinitionError(
         `${at}: field '${lone}' is for an entry of several operations ('operations'), which this one is not`,
@@ -87,9 +87,10 @@ export function checkOperationsFields(def: ToolDefinitionInput, at: string): voi
     throw new ToolDefinitionError(
       `${at}: field '${one}' is not for an entry of several operations: ${one === 'name' ? "each tool is named after its operation ('prefix' goes before the names)" : 'give the operation an entry of its own, which the entry for several leaves to it'}`,
     );
-  if (def.tags !== undefined && def.operations !== '*')
+  const choosing = (['tags', 'methods'] as const).find((field) => def[field] !== undefined);
+  if (choosing && def.operations !== '*')
     throw new ToolDefinitionError(
-      `${at}: field 'tags' chooses among all the operations ("operations": "*"), not among those listed`,
+      `${at}: field '${choosing}' chooses among all the operations ("operations": "*"), not among those listed`,
     );
 }
 
@@ -108,8 +109,8 @@ export interface Spread {
  * named `prefix` and the operationId (or the method and path: `get_orders_id`), other characters
  * than letters, digits, `_` and `-` as `_`, `_2` for a clash among `made` (the names entries for
  * several made before, added to); each with the group's other fields, its `api_key` and `oauth2`
- * only where the operation's security takes them. `"*"` leaves out deprecated operations and
- * those none of `tags` tags. An operation `taken` says the set has an entry of its own for (the
+ * only where the operation's security takes them. `"*"` leaves out deprecated operations, those
+ * none of `tags` tags and those of other `methods`. An operation `taken` says the set has an entry of its own for (the
  * same operation of the same document, or its name: a warning) is left to it. Throws ToolDefinitionError
  * for an operation named that the document lacks, and for a key nothing takes.
  */
@@ -124,7 +125,7 @@ export function spreadOperations(
   const wanted = group.operations!;
   const chosen =
     wanted === '*'
-      ? all.filter((op) => !op.deprecated && inTags(op, group.tags))
+      ? all.filter((op) => !op.deprecated && chosenBy(op, group))
       : [
           ...new Set(
             wanted.map((ref) => {
@@ -184,8 +185,7 @@ export function spreadOperations(
       `${at}: field 'oauth2.token_url' is required: the security of none of its operations declares an OAuth 2.0 clientCredentials flow to take it from`,
     );
   const warnings = [];
-  const deprecated =
-    wanted === '*' ? all.filter((op) => op.deprecated && inTags(op, group.tags)) : [];
+  const deprecated = wanted === '*' ? all.filter((op) => op.deprecated && chosenBy(op, group)) : [];
   if (deprecated.length > 0)
     warnings.push(
       `${at}: deprecated operations are left out (list them in 'operations' to take them): ${names(deprecated)}`,
@@ -196,16 +196,17 @@ export function spreadOperations(
     );
   if (entries.length === 0)
     warnings.push(
-      `${at}: the entry for the document's operations makes none: ${chosen.length > 0 ? 'the set has an entry of its own for each' : all.length === 0 ? 'the document has none' : "none has the 'tags' given"}`,
+      `${at}: the entry for the document's operations makes none: ${chosen.length > 0 ? 'the set has an entry of its own for each' : all.length === 0 ? 'the document has none' : "none has the 'tags' or 'methods' given"}`,
     );
   return { entries, warnings };
 }
 
 const names = (ops: DocumentOperation[]) => ops.map((op) => op.operationId ?? op.route).join(', ');
 
-/** Whether `op` has one of `tags` (any operation, when none are given). */
-const inTags = (op: DocumentOperation, tags: readonly string[] | undefined) =>
-  tags === undefined || op.tags.some((tag) => tags.includes(tag));
+/** Whether `op` has one of the entry's `tags` and `methods` (any, of those it does not give). */
+const chosenBy = (op: DocumentOperation, { tags, methods }: ToolDefinitionInput) =>
+  (tags === undefined || op.tags.some((tag) => tags.includes(tag))) &&
+  (methods === undefined || methods.includes(op.route.split(' ')[0]!));
 
 /**
  * The key an operation of the entry takes: the key, when its security asks for one; those of the

@@ -1,6 +1,7 @@
 import { expandOpenApi, type ExpandOptions } from './openapi-expand.js';
 import { atEntries } from './openapi-spread.js';
 import { spreadOperations } from './openapi-operations.js';
+import { operationTool } from './openapi-operation.js';
 import { expandRefusal } from '../../../test/support/openapi-expand.js';
 
 const options = { baseDir: 'test/fixtures/openapi', timeoutMs: 1000 };
@@ -60,9 +61,22 @@ describe('expandOpenApi: an entry for several operations', () => {
     );
   });
 
-  it('takes only the operations of the tags given', async () => {
+  it('takes only the operations of the tags and methods given', async () => {
     const out = await expand([{ ...group, tags: ['cart'] }]);
     expect(out.made.map((d) => d.name)).toEqual(['addToCart']);
+    // The reads alone: an assistant that may look things up and change nothing.
+    const reads = await expand([{ ...group, methods: ['GET'] }]);
+    expect(reads.made.map((d) => [d.name, d.method])).toEqual([
+      ['searchProducts', 'GET'],
+      ['get_products_sku', 'GET'],
+      ['shopStatus', 'GET'],
+    ]);
+    expect(reads.warnings).toEqual([]);
+    const catalogWrites = await expand([{ ...group, tags: ['catalog'], methods: ['PUT', 'POST'] }]);
+    expect(catalogWrites.made).toEqual([]);
+    expect(catalogWrites.warnings).toContain(
+      "tools.json: tool #0 'uploadImage': field 'operation': its request body is neither JSON, a form nor text (application/octet-stream); the operation is left out of the entry's tools",
+    );
   });
 
   it('gives a deferred operation its tags as keywords, for a search to find it by', async () => {
@@ -124,6 +138,14 @@ describe('expandOpenApi: an entry for several operations', () => {
       { ...group, operations: ['a'], tags: ['cart'] },
       "field 'tags' chooses among all the operations",
     ],
+    [
+      { ...group, operations: ['a'], methods: ['GET'] },
+      "field 'methods' chooses among all the operations",
+    ],
+    [
+      { ...group, methods: ['get'] },
+      "field 'methods.0' is invalid: expected an array of HTTP methods",
+    ],
     [{ ...group, operations: [] }, "field 'operations' is invalid"],
     [{ ...group, prefix: 'a b' }, "field 'prefix' is invalid"],
     [
@@ -180,5 +202,14 @@ describe('spreadOperations', () => {
       'p_delete_users_id_cards',
     ]);
     expect(spread.entries[2]!.entry.operation).toBe('DELETE /users/{id}/cards');
+  });
+});
+
+describe('an operation the document leaves undescribed', () => {
+  it('is described by its method and path', async () => {
+    const out = await expand([{ ...group, operations: ['shopStatus'] }]);
+    expect(out.made[0]!.description).toBe('Whether the shop takes orders now');
+    const bare = { servers: [{ url: 'http://h' }], paths: { '/ping': { get: {} } } };
+    expect(operationTool(bare, 'GET /ping').description).toBe('GET /ping');
   });
 });
