@@ -33,16 +33,24 @@ export async function spreadGroups(
   warnings: string[],
 ): Promise<Placed[]> {
   const taken = takenBy([...input, ...(options.others ?? [])], options.baseDir);
+  const isGroupEntry = (entry: unknown) =>
+    (entry as ToolDefinitionInput | null)?.type === 'openapi' &&
+    isGroup(entry as ToolDefinitionInput);
+  // Each entry checked, and the documents read all at once (awaited in order below).
+  for (const [place, entry] of input.entries()) {
+    if (!isGroupEntry(entry)) continue;
+    checkEntry(entry as ToolDefinitionInput, where(source, place));
+    read((entry as ToolDefinitionInput).spec!).spec.catch(() => undefined);
+  }
   const made = new Set<string>();
   const placed: Placed[] = [];
   for (const [place, entry] of input.entries()) {
     const def = entry as ToolDefinitionInput;
-    if (def?.type !== 'openapi' || !isGroup(def)) {
+    if (!isGroupEntry(entry)) {
       placed.push({ entry, place });
       continue;
     }
     const at = where(source, place);
-    checkEntry(def, at);
     const { path, spec } = read(def.spec!);
     let document;
     try {
