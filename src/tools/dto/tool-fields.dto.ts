@@ -89,7 +89,7 @@ export class ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
-      "With deferred: words a search finds the tool by besides its name, description and parameters, never sent to the model: the words callers use that the description lacks (reimbursement, money back), or another language's (rimborso). An OpenAPI operation's tags are added. Refused on a tool that is not deferred",
+      "With deferred: words a search finds the tool by besides its name, description and parameters, never sent to the model: the words callers use that the description lacks (reimbursement, money back), or another language's (rimborso). An OpenAPI operation's tags, and the title an MCP server gives a tool, are added. Refused on a tool that is not deferred",
     type: [String],
     example: ['reimbursement', 'money back', 'rimborso'],
   })

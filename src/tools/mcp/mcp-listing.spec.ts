@@ -107,3 +107,31 @@ describe('groupTools', () => {
     expect(groupTools(unsafe, hinted, () => false, 't', 0)[0]!.safe).toBe(false);
   });
 });
+
+describe('fillListed', () => {
+  it("gives a deferred tool its server's titles as keywords, for a search to find it by", () => {
+    const { tools } = validateToolDefinitions(
+      [
+        { type: 'tool_search', name: 'find' },
+        {
+          type: 'mcp',
+          url: 'https://crm.example/mcp',
+          tools: '*',
+          deferred: true,
+          keywords: ['crm'],
+        },
+      ],
+      'tools.json',
+    );
+    const titled = {
+      name: 'orders_cancel',
+      title: 'Cancel an order',
+      annotations: { title: 'Order cancellation' },
+      inputSchema: SCHEMA,
+    };
+    const [made] = groupTools(tools[1]!, [titled], () => false, 'tools.json', 1);
+    expect(made!.keywords).toEqual(['crm', 'Cancel an order', 'Order cancellation']);
+    const [plain] = groupTools(groupOf({ tools: '*' }), [titled], () => false, 'tools.json', 0);
+    expect(plain!.keywords).toBeUndefined();
+  });
+});

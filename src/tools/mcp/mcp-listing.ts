@@ -28,6 +28,13 @@ export function fillListed(tool: Tool, found: McpListedTool, at: string): void {
   if (tool.raw.confirm === 'destructive')
     tool.confirm = tool.safe !== true && destructiveHint !== false ? true : undefined;
   tool.mcpTask = found.execution?.taskSupport === 'required' ? true : undefined;
+  // A search finds a deferred tool by the title its server gives it too ("Cancel an order").
+  const titles = [found.title, found.annotations?.title].filter(
+    (t): t is string => typeof t === 'string' && t.trim() !== '',
+  );
+  if (tool.deferred)
+    tool.keywords =
+      titles.length > 0 ? [...(tool.raw.keywords ?? []), ...titles] : tool.raw.keywords;
   tool.pending = undefined;
 }
 

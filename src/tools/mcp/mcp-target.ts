@@ -36,9 +36,16 @@ export function targetKey(target: McpTarget): string {
 /** A tool as the server lists it (`tools/list`). */
 export interface McpListedTool {
   name: string;
+  /** MCP 2025-06-18: a name for people (`annotations.title` before it). */
+  title?: string;
   description?: string;
   inputSchema: Record<string, unknown>;
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean };
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    openWorldHint?: boolean;
+  };
   /** MCP 2025-11-25: `"required"`, the tool is called only as a task. */
   execution?: { taskSupport?: string };
 }
