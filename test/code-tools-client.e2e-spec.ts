@@ -48,8 +48,11 @@ describe('code tools and the client', () => {
         timeout_secs: 10,
       },
       { type: 'python', code: CHECK_STORES, timeout_secs: 10 },
-      { type: 'python', code: REFUND, timeout_secs: 0.5 },
-      { type: 'python', code: BOOK, timeout_secs: 0.5 },
+      // Short, for answers that come after them (their time stands still while the user is
+      // asked), yet long enough for the Python between the questions on a busy machine: at 0.5 s,
+      // CI once saw the tool time out between two answers.
+      { type: 'python', code: REFUND, timeout_secs: 1.5 },
+      { type: 'python', code: BOOK, timeout_secs: 1.5 },
       {
         type: 'python',
         code: 'def bad_ask() -> str:\n    """Asks badly."""\n    return context.ask("Which?", choices=[])',
@@ -181,9 +184,9 @@ describe('code tools and the client', () => {
       await ws.waitFor((m) => m.type === 'assistant_end', from, 15_000);
       return rig.llm.requests[1]!.body.messages.at(-1).content as string;
     };
-    // Answered after the tool's 0.5 s: its time stood still.
+    // Answered after the tool's 1.5 s: its time stood still.
     const late = (q: Msg) =>
-      setTimeout(() => ws.send({ type: 'tool_confirm', id: q.id, approved: true }), 800);
+      setTimeout(() => ws.send({ type: 'tool_confirm', id: q.id, approved: true }), 1800);
     expect(await ask(late)).toBe('"refunded"');
     expect(await ask(() => ws.send({ type: 'user_text', text: 'no' }))).toBe('"kept"');
     // No user waits on an admin's try.
@@ -207,8 +210,8 @@ describe('code tools and the client', () => {
       ws.waitFor((m) => m.type === 'tool_question' && m.prompt === prompt, from, 15_000);
     const guests = await asked('How many guests?');
     expect(guests).toMatchObject({ answer: { type: 'integer', minimum: 1, maximum: 8 } });
-    // Answered after the tool's 0.5 s: its time stood still.
-    await new Promise((r) => setTimeout(r, 800));
+    // Answered after the tool's 1.5 s: its time stood still.
+    await new Promise((r) => setTimeout(r, 1800));
     ws.send({ type: 'tool_answer', id: guests.id, value: 4 });
     const seat = await asked('Inside or outside?');
     expect(seat).toMatchObject({ answer: { type: 'choice', choices: ['Inside', 'Outside'] } });

@@ -184,6 +184,32 @@ describe('tools the model finds when it needs them (tool_search, deferred)', () 
     );
   });
 
+  it('warns of a set offered whole that is larger than a request takes, and not of it deferred', async () => {
+    const many = (deferred: boolean) =>
+      Array.from({ length: 130 }, (_, i) => ({
+        name: `op_${i}`,
+        description: `Operation ${i} of the API.`,
+        url: `http://127.0.0.1:9/${i}`,
+        ...(deferred && { deferred: true }),
+      }));
+    const dryRun = async (tools: unknown[]) =>
+      (await (
+        await fetch(`${rig.engine.httpUrl}/api/tools?dry_run=true`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer admin-key' },
+          body: JSON.stringify(tools),
+        })
+      ).json()) as { dry_run: boolean; warnings?: string[] };
+    expect((await dryRun(many(false))).warnings).toEqual([
+      expect.stringMatching(
+        /^request body: the set offers 130 tools in every request, \d+ KiB .*: OpenAI's API takes at most 128 in a request/,
+      ),
+    ]);
+    const deferred = await dryRun([{ type: 'tool_search', name: 'find_tools' }, ...many(true)]);
+    expect(deferred).toMatchObject({ dry_run: true });
+    expect(deferred.warnings).toBeUndefined();
+  });
+
   it('stops start-up on a search tool whose max_results is out of range', async () => {
     const file = writeToolsFile([{ type: 'tool_search', name: 'find_tools', max_results: 50 }]);
     expect(await startError({ LLM_MODEL: 'm', LLM_TOOLS_FILE: file })).toContain(

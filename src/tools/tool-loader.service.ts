@@ -24,6 +24,7 @@ import {
   type ToolSource,
 } from './tool-definition.js';
 import { atEntries } from './openapi/openapi-spread.js';
+import { offeredSizeWarning } from './offered-size.js';
 import {
   checkDuplicates,
   refuseDeepFields,
@@ -151,8 +152,8 @@ export class ToolLoader {
       };
       expanded.warnings.forEach((w) => warn(at(w)));
       // What follows names the definitions' places after expansion: said of the entries' places.
-      const { placeOf } = expanded;
-      const entryAt = (message: string) => at(atEntries(message, source, placeOf));
+      const { placeOf, groups } = expanded;
+      const entryAt = (message: string) => at(atEntries(message, source, placeOf, groups));
       try {
         const { tools, warnings } = validateToolDefinitions(expanded.definitions, source, {
           baseDir: this.baseDir(),
@@ -176,10 +177,13 @@ export class ToolLoader {
         const kept =
           opts.kept && new Set(placeOf.flatMap((p, i) => (opts.kept!.has(p) ? [i] : [])));
         await this.mcp.complete(tools, source, { defer: opts.deferUnreachable, kept });
+        // What only the whole set can say: how much of each request its tools take.
+        const size = opts.index === undefined ? offeredSizeWarning(tools, source) : undefined;
+        if (size) warn(at(size));
         return tools;
       } catch (error) {
         throw error instanceof ToolDefinitionError
-          ? new ToolDefinitionError(atEntries(error.message, source, placeOf))
+          ? new ToolDefinitionError(atEntries(error.message, source, placeOf, groups))
           : error;
       }
     } catch (error) {

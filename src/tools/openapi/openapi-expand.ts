@@ -13,7 +13,7 @@ import {
 import { MAX_PARAMETERS_CHARS } from './local-defs.js';
 import { checkEntry, reader, unreadable, type ExpandOptions, type Read } from './openapi-entry.js';
 import { GROUP_FIELDS } from './openapi-operations.js';
-import { spreadGroups, type Placed } from './openapi-spread.js';
+import { spreadGroups, standIn, type Placed } from './openapi-spread.js';
 import { isSpecUrl, type SpecVersion } from './spec-source.js';
 
 export type { ExpandOptions };
@@ -124,7 +124,7 @@ async function expandEntry(
     pending: `its document ${why}`,
   });
   if (item.unread !== undefined)
-    return { ...pendingAs(`-openapi-${index}`, item.unread), group: def.prefix ?? '' };
+    return { ...pendingAs(standIn(index), item.unread), group: def.prefix ?? '' };
   checkEntry(def, at);
   const { path, spec } = read(def.spec!);
   let made;

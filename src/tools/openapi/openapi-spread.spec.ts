@@ -178,6 +178,15 @@ describe('atEntries', () => {
       ),
     ).toBe("tools.json: tool #2 'b': field 'name' duplicates tool #1");
     expect(atEntries('tools.json: tool #1', 'tools.json', [0, 1])).toBe('tools.json: tool #1');
+    // An entry for several operations whose document is unread, by its name.
+    expect(
+      atEntries(
+        "tools.json: tool #2 '-openapi-1': field 'x'",
+        'tools.json',
+        [0, 1, 2],
+        new Map([[1, 'shop_']]),
+      ),
+    ).toBe("tools.json: tool #2 'shop_*': field 'x'");
   });
 });
 

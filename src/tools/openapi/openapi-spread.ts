@@ -11,6 +11,12 @@ import {
 } from './openapi-operations.js';
 import { specLocation } from './spec-source.js';
 
+/**
+ * The name an entry for several operations, its document unread, has while it is validated (a
+ * name no tool has); then `prefix*` (see ToolLoader.validate, atEntries).
+ */
+export const standIn = (place: number) => `-openapi-${place}`;
+
 /** An entry at its place in the input: as given, or made for one of several operations. */
 export interface Placed {
   entry: unknown;
@@ -96,9 +102,17 @@ function takenBy(entries: readonly unknown[], baseDir: string) {
 /**
  * `message` about the definitions an expansion made, naming instead the place of the entry each
  * came from (`placeOf`: an entry for several operations makes many): `tools.json: tool #5
- * 'orders_getOrder'` → `tools.json: tool #2 'orders_getOrder'`.
+ * 'orders_getOrder'` → `tools.json: tool #2 'orders_getOrder'`; and an entry for several whose
+ * document is unread by its name (`groups`: index → its prefix, `shop_*`), not its stand-in's.
  */
-export function atEntries(message: string, source: string, placeOf: readonly number[]): string {
+export function atEntries(
+  message: string,
+  source: string,
+  placeOf: readonly number[],
+  groups: ReadonlyMap<number, string> = new Map(),
+): string {
+  for (const [index, prefix] of groups)
+    message = message.replaceAll(`'${standIn(placeOf[index]!)}'`, `'${prefix}*'`);
   if (placeOf.every((place, index) => place === index)) return message;
   const placed = new RegExp(`${source.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: tool #(\\d+)`, 'g');
   const entry = (n: string) => placeOf[Number(n)] ?? Number(n);
