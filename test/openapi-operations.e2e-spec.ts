@@ -196,3 +196,47 @@ describe("a document's operations at a URL that is down at start-up", () => {
     expect(await health()).toEqual([]);
   });
 });
+
+/** A service that still publishes Swagger 2.0 (Springfox's): read as its OpenAPI 3 conversion. */
+describe('a Swagger 2.0 document', () => {
+  const LEGACY = resolve('test/fixtures/openapi/legacy-orders.yaml');
+  const rig = useEngineRig(
+    (base) => ({
+      LLM_MODEL: 'm',
+      TOOL_SECRET_ORDERS: 'orders-key-1',
+      LLM_TOOLS_FILE: writeToolsFile([
+        {
+          type: 'openapi',
+          spec: `${base}/swagger.yaml`,
+          operations: ['createOrder', 'addNote'],
+          base_url: `${base}/v1`,
+          api_key: '${TOOL_SECRET_ORDERS}',
+        },
+      ]),
+    }),
+    (req, res) =>
+      req.path === '/swagger.yaml'
+        ? res.end(readFileSync(LEGACY))
+        : res.end(`${req.method} ${req.url} ${req.body}`),
+  );
+  const client = useClientPerTest(rig);
+
+  it('sends the body and the form its operations describe, with the key its security says', async () => {
+    rig.llm.enqueue(
+      sseCall('c1', 'createOrder', { item: 'tea', quantity: 2 }),
+      sseCall('c2', 'addNote', { id: '42', text: 'ring twice' }),
+      sseText(['Done.']),
+    );
+    await client.ws.turn('two teas, and ring twice');
+    const [order, note] = rig.tools.requests.filter((r) => r.path !== '/swagger.yaml');
+    expect(order).toMatchObject({ method: 'POST', url: '/v1/orders' });
+    expect(JSON.parse(order!.body)).toEqual({ item: 'tea', quantity: 2 });
+    expect(order!.headers['x-api-key']).toBe('orders-key-1');
+    expect(note).toMatchObject({
+      method: 'POST',
+      url: '/v1/orders/42/notes',
+      body: 'text=ring%20twice',
+    });
+    expect(note!.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
+  });
+});

@@ -112,6 +112,7 @@ describe('node dist/main.js', () => {
       '@redis/client',
       '@opentelemetry/sdk-trace-base',
       '@opentelemetry/exporter-trace-otlp-proto',
+      'swagger2openapi',
     ])
       expect(plain).not.toContain(library);
     // With a Redis session store (unreachable here: start-up goes on, the client retries), and
@@ -138,6 +139,8 @@ describe('node dist/main.js', () => {
       '@opentelemetry/exporter-trace-otlp-proto',
     ])
       expect(used).toContain(library);
+    // The Swagger 2.0 converter, only for such a document.
+    expect(used).not.toContain('swagger2openapi');
     // With the admin API's key set, no warning that it is open.
     expect(output).toContain('listening on');
     expect(output).not.toContain('ADMIN_API_KEY is not set');

@@ -28,7 +28,7 @@ export class OpenApiToolDefinitionDto extends IntersectionType(
 
   @ApiProperty({
     description:
-      "The OpenAPI 3 document (JSON or YAML): a path on the engine, relative to the tools file ($refs to other files followed, never to the network), or an http(s) URL read when the tools are loaded (only the document's own #/ references followed)",
+      "The OpenAPI 3 document (JSON or YAML; a Swagger 2.0 one is converted to OpenAPI 3.0 as it is read): a path on the engine, relative to the tools file ($refs to other files followed, never to the network), or an http(s) URL read when the tools are loaded (only the document's own #/ references followed)",
     example: 'specs/orders.yaml',
   })
   spec!: string;

@@ -138,9 +138,9 @@ describe('OpenAPI documents, read from a file or a URL', () => {
       ],
       ['/status', '{"status": "ok"}', /: not an OpenAPI 3 document: it has no "openapi" field$/],
       [
-        '/v2.json',
-        JSON.stringify({ swagger: '2.0', paths: {} }),
-        /: a Swagger 2\.0 document: convert it to OpenAPI 3 \(swagger2openapi/,
+        '/v1.json',
+        JSON.stringify({ swagger: '1.2', apis: [] }),
+        /: a Swagger 1\.2 document: convert it to OpenAPI 3 \(swagger2openapi takes Swagger 2\.0/,
       ],
       ['/future.json', JSON.stringify({ openapi: '4.0.0' }), /its "openapi" is "4\.0\.0"$/],
     ];

@@ -7,6 +7,7 @@ import type { parse as ParseYaml } from 'yaml';
 import { excerpt } from '../../common/http-text.js';
 import { offMetadata } from '../address-guard.js';
 import type { OpenApiSpec } from './openapi-operation.js';
+import { fromSwagger2 } from './swagger2.js';
 
 /** The libraries that read documents, loaded with the first OpenAPI tool (one after the other). */
 let readers: Promise<{ dereference: typeof Dereference; parseYaml: typeof ParseYaml }> | undefined;
@@ -45,7 +46,7 @@ export async function readSpec(
       ...options,
       resolve: { http: false },
     });
-    return { document: openApi3(document) };
+    return { document: await openApi3(document) };
   }
   const read = await fetchSpec(location, timeoutMs); // unconditional: never `unchanged`
   const text = 'text' in read ? read.text : '';
@@ -59,19 +60,23 @@ export async function readSpec(
       ...options,
       resolve: { external: false },
     });
-    return { document: openApi3(document), version };
+    return { document: await openApi3(document), version };
   } catch (error) {
     throw new SpecContentError((error as Error).message);
   }
 }
 
-/** `document`, when it is OpenAPI 3 (what tools are made from); else why not (never quoting it). */
-function openApi3(document: OpenApiSpec): OpenApiSpec {
+/**
+ * `document` as OpenAPI 3 (what tools are made from): as it is, or converted from Swagger 2.0;
+ * else why not (never quoting it).
+ */
+async function openApi3(document: OpenApiSpec): Promise<OpenApiSpec> {
   const { openapi, swagger } = document as { openapi?: unknown; swagger?: unknown };
   if (typeof openapi === 'string' && openapi.startsWith('3.')) return document;
+  if (swagger === '2.0') return fromSwagger2(document);
   if (swagger !== undefined)
     throw new Error(
-      `a Swagger ${typeof swagger === 'string' ? swagger : JSON.stringify(swagger)} document: convert it to OpenAPI 3 (swagger2openapi, or the Swagger Editor's "Convert to OpenAPI 3")`,
+      `a Swagger ${typeof swagger === 'string' ? swagger : JSON.stringify(swagger)} document: convert it to OpenAPI 3 (swagger2openapi takes Swagger 2.0; the Swagger Editor converts)`,
     );
   throw new Error(
     `not an OpenAPI 3 document: ${openapi === undefined ? 'it has no "openapi" field' : `its "openapi" is ${JSON.stringify(openapi)}`}`,
