@@ -90,6 +90,8 @@ export interface ToolDefinitionInput {
   tools?: '*' | string[];
   /** MCP with `tools`, OpenAPI with `operations`: put before each tool's name. */
   prefix?: string;
+  /** MCP with `"tools": "*"`: only the tools its server marks read-only (`readOnlyHint`). */
+  read_only?: boolean;
   /** OpenAPI tools: the document (a path relative to the tools file) and the operation in it. */
   spec?: string;
   operation?: string;

@@ -215,6 +215,7 @@ export const MCP_SCHEMA = {
     sampling_max_tokens: { type: 'integer', minimum: 1, maximum: 32768 },
     tools: allOrSome(128),
     prefix: PREFIX,
+    read_only: { type: 'boolean' },
   },
 } as const;
 export const validateMcp = compiledOnUse<ToolDefinitionInput>(ajv, MCP_SCHEMA);

@@ -40,6 +40,13 @@ export class McpToolDefinitionDto extends ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
+      'With "tools": "*": only the tools the server marks read-only (readOnlyHint: true), for an assistant that may look things up and change nothing; those it lists later too, as it marks them',
+    example: true,
+  })
+  read_only?: boolean;
+
+  @ApiPropertyOptional({
+    description:
       "The MCP server's endpoint (give url or command): Streamable HTTP transport, or the URL of the event stream of a server of the older HTTP+SSE transport (used when the server refuses the first POST with HTTP 4xx other than 401/403); may hold ${TOOL_SECRET_…} secrets and ${session.NAME} variables, not {argument} placeholders (the arguments go to the server as they are)",
     example: 'https://crm.internal/mcp',
   })

@@ -97,8 +97,12 @@ function checkGroup(def: ToolDefinitionInput, at: string): void {
       throw new ToolDefinitionError(
         `${at}: field 'prefix' is put before the names of 'tools', which the entry does not have`,
       );
-    return;
   }
+  if (def.read_only !== undefined && def.tools !== '*')
+    throw new ToolDefinitionError(
+      `${at}: field 'read_only' chooses among all the tools the server lists ("tools": "*")${def.tools === undefined ? ', which the entry is not for' : ', not among those named'}`,
+    );
+  if (def.tools === undefined) return;
   for (const field of ONE_TOOL_FIELDS)
     if (def[field] !== undefined)
       throw new ToolDefinitionError(

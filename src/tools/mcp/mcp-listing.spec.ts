@@ -46,6 +46,28 @@ describe('groupTools', () => {
     expect(made.every((t) => t.confirm && t.mcpGroup === undefined)).toBe(true);
   });
 
+  it('takes with read_only only the tools the server marks read-only, for an assistant that changes nothing', () => {
+    const hinted = (name: string, readOnlyHint?: boolean) => ({
+      name,
+      inputSchema: SCHEMA,
+      ...(readOnlyHint !== undefined && { annotations: { readOnlyHint } }),
+    });
+    const group = groupOf({ tools: '*', read_only: true, prefix: 'crm_' });
+    const made = groupTools(
+      group,
+      [hinted('find_order', true), hinted('cancel_order', false), hinted('notes')],
+      () => false,
+      'tools.json',
+      0,
+    );
+    expect(made.map((t) => [t.name, t.safe])).toEqual([['crm_find_order', true]]);
+    // What GET /api/tools shows: an entry of its own, without the choice.
+    expect(made[0]!.raw).not.toHaveProperty('read_only');
+    expect(() => groupOf({ tools: ['a'], read_only: true })).toThrow(
+      `tools.json: tool #0: field 'read_only' chooses among all the tools the server lists ("tools": "*"), not among those named`,
+    );
+  });
+
   it('leaves out the tools the set has already, and takes only those named', () => {
     const group = groupOf({ tools: ['b', 'c'] });
     const made = groupTools(group, listed('a', 'b', 'c'), (name) => name === 'c', 'tools.json', 2);

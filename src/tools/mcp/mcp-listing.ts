@@ -9,6 +9,9 @@ import type { Tool, ToolDefinitionInput } from '../tool-definition.js';
 import { targetOf, type McpListedTool } from './mcp-target.js';
 import { uniqueName } from '../tool-names.js';
 
+/** What says which of a server's tools an entry stands for: not part of the tools made. */
+const GROUP_FIELDS = new Set(['tools', 'prefix', 'read_only']);
+
 /** The tool's description, schema and hints as its server lists them, where its entry gives none. */
 export function fillListed(tool: Tool, found: McpListedTool, at: string): void {
   if (tool.raw.description === undefined) tool.description = found.description ?? '';
@@ -60,9 +63,10 @@ export function groupTools(
   index: number,
 ): Tool[] {
   const { tools: wanted, prefix } = group.mcpGroup!;
+  const readOnly = group.raw.read_only === true;
   const chosen =
     wanted === '*'
-      ? listed
+      ? listed.filter((t) => !readOnly || t.annotations?.readOnlyHint === true)
       : wanted.map((name) => {
           const found = listed.find((t) => t.name === name);
           if (found) return found;
@@ -71,7 +75,7 @@ export function groupTools(
           );
         });
   const shared = Object.fromEntries(
-    Object.entries(group.raw).filter(([field]) => field !== 'tools' && field !== 'prefix'),
+    Object.entries(group.raw).filter(([field]) => !GROUP_FIELDS.has(field)),
   );
   const made = new Set<string>();
   const out: Tool[] = [];

@@ -263,7 +263,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       const made = groupTools(group, listed, leftOutBy(tools, group), source, index);
       if (made.length === 0)
         this.logger.warn(
-          `${where(source, index)}: the entry for the MCP server's tools makes none: ${listed.length === 0 ? 'it lists none' : 'the set has an entry of its own for each'}`,
+          `${where(source, index)}: the entry for the MCP server's tools makes none: ${listed.length === 0 ? 'it lists none' : group.raw.read_only && !listed.some((t) => t.annotations?.readOnlyHint) ? 'it marks none read-only (readOnlyHint)' : 'the set has an entry of its own for each'}`,
         );
       tools.splice(tools.indexOf(group), 1, ...made);
     }
