@@ -108,6 +108,25 @@ describe('tools the model finds when it needs them (tool_search, deferred)', () 
     }
   });
 
+  it('reads a deferred tool written as bare JSON before a search found it as a call that finds it, never as words', async () => {
+    rig.llm.enqueue(
+      sseText(['{"name": "track_shipment", "arguments": {"id": "P-9"}}']),
+      sseCall('call_2', 'track_shipment', { id: 'P-9' }),
+      sseText(['It arrives tomorrow.']),
+    );
+    const turn = await client.ws.turn('Where is parcel P-9?');
+    const spoken = turn.filter((m) => m.type === 'assistant_delta').map((m) => m.text);
+    expect(spoken.join('')).toBe('It arrives tomorrow.');
+    expect(lastMessage(1)).toMatchObject({
+      role: 'tool',
+      content: expect.stringMatching(
+        /^Error: tool request failed: not run: 'track_shipment' was not in your list of tools yet/,
+      ),
+    });
+    expect(toolNames(1)).toContain('track_shipment');
+    expect(rig.tools.requests.map((r) => r.path)).toEqual(['/track_shipment']);
+  });
+
   it('searches only the tools the session may use, and says when nothing matched', async () => {
     const admin = { headers: { Authorization: 'Bearer admin-key' } };
     const fruitless = async () =>

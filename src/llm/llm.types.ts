@@ -35,6 +35,11 @@ export interface LlmTool {
 export interface LlmRequest {
   messages: ChatMessage[];
   tools: LlmTool[];
+  /**
+   * Tools the request does not offer whose calls are still read as calls (deferred tools a search
+   * could find: a call of one finds it), not as text to speak.
+   */
+  unoffered?: readonly Pick<LlmTool, 'name' | 'parameters'>[];
   /** Default `auto` when tools are given. */
   toolChoice?: 'auto' | 'none';
   /** The turn's trace id: the request carries a W3C `traceparent` (TRACE_CONTEXT). */

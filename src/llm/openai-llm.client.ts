@@ -223,7 +223,9 @@ export class OpenAiLlmClient extends LlmClient {
           await response.text(ERROR_BODY_CHARS),
           response.body.headers['retry-after'],
         );
-      decoder = new CompletionDecoder(new Map(request.tools.map((t) => [t.name, t.parameters])), {
+      // The tools offered, and those whose calls find them (a deferred tool called by name).
+      const known = [...(request.unoffered ?? []), ...request.tools];
+      decoder = new CompletionDecoder(new Map(known.map((t) => [t.name, t.parameters])), {
         untaggedReasoning: this.config.untaggedReasoning,
         earlierIds: callIdsIn(request),
       });

@@ -7,6 +7,7 @@ import type { ConversationMemory } from './history-summary.js';
 import { addUsage, type TokenUsage } from '../llm/usage.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
 import type { ToolCallContext } from '../tools/tool-executor.js';
+import { unfound } from '../tools/tool-search.js';
 import { announceCall, type CallStarter, type StartedCall } from './call-start.js';
 import type { ClientTool } from './client-tools.js';
 import type { TurnEvent } from './protocol/server-events.js';
@@ -212,11 +213,16 @@ export function requestOf(
     ...alternating(trimHistory(ctx.session.history, settings.maxHistoryMessages)),
     ...(ctx.nudge?.open ? [nudgeNote(ctx.nudge)] : []),
   ];
-  const { traceId, span } = ctx.toolContext;
+  const { traceId, span, findable } = ctx.toolContext;
   const { model } = ctx.session.settings;
+  const unoffered = unfound(findable, ctx.snapshot).map(({ name, parameters }) => ({
+    name,
+    parameters,
+  }));
   return {
     messages,
     tools,
+    ...(unoffered.length > 0 && { unoffered }),
     toolChoice,
     ...(traceId && { traceId }),
     ...(span && { span }),

@@ -10,6 +10,7 @@ import { plainWords } from '../common/plain-words.js';
 import type { ChatMessage } from '../llm/llm.types.js';
 import type { ToolSnapshot } from '../tools/tool-definition.js';
 import type { Catalogue } from '../tools/tool-index.js';
+import { unfound } from '../tools/tool-search.js';
 
 const REFUSALS = [
   // English
@@ -108,10 +109,7 @@ export function unsearchedRefusal(
 ): { sentence: string; search: string } | undefined {
   const search = snapshot.tools.find((t) => t.kind === 'tool_search');
   if (!search || !findable) return undefined;
-  const hidden = findable.tools.some(
-    (t) => t.deferred && (findable.only?.has(t.name) ?? true) && !snapshot.byName.has(t.name),
-  );
-  if (!hidden || calledSinceUser(history)) return undefined;
+  if (unfound(findable, snapshot).length === 0 || calledSinceUser(history)) return undefined;
   const sentence = refusal(text);
   return sentence === undefined ? undefined : { sentence, search: search.name };
 }

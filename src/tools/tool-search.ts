@@ -9,7 +9,7 @@
 import type { ChatMessage } from '../llm/llm.types.js';
 import { ownTool } from './definition-fields.js';
 import { ToolDefinitionError, where } from './definition-error.js';
-import type { JsonSchema, Tool, ToolDefinitionInput } from './tool-definition.js';
+import type { JsonSchema, Tool, ToolDefinitionInput, ToolSnapshot } from './tool-definition.js';
 import type { ToolInvocation, ToolOutcome } from './tool-executor.js';
 import { searchTools, type Catalogue } from './tool-index.js';
 import { toolErrors } from './tool-errors.js';
@@ -136,6 +136,16 @@ export function offeredDeferred(
   if (words.length > 0)
     for (const tool of searchTools(words.join('\n'), catalogue, prefetch)) offered.add(tool.name);
   return offered;
+}
+
+/**
+ * The deferred tools of `findable` (those the session may use) that `snapshot` does not offer: a
+ * search would find them, and a call of one finds it (see notOffered).
+ */
+export function unfound(findable: Catalogue | undefined, snapshot: ToolSnapshot): Tool[] {
+  return (findable?.tools ?? []).filter(
+    (t) => t.deferred && (findable!.only?.has(t.name) ?? true) && !snapshot.byName.has(t.name),
+  );
 }
 
 /**

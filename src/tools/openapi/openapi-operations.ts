@@ -110,9 +110,10 @@ export interface Spread {
  * than letters, digits, `_` and `-` as `_`, `_2` for a clash among `made` (the names entries for
  * several made before, added to); each with the group's other fields, its `api_key` and `oauth2`
  * only where the operation's security takes them. `"*"` leaves out deprecated operations, those
- * none of `tags` tags and those of other `methods`. An operation `taken` says the set has an entry of its own for (the
- * same operation of the same document, or its name: a warning) is left to it. Throws ToolDefinitionError
- * for an operation named that the document lacks, and for a key nothing takes.
+ * none of `tags` tags and those of other `methods`. An operation `taken` says the set has an
+ * entry of its own for (the same operation of the same document, or its name: a warning) is left
+ * to it. Throws ToolDefinitionError for an operation named that the document lacks, and for a key
+ * no operation chosen takes.
  */
 export function spreadOperations(
   group: ToolDefinitionInput,
@@ -151,10 +152,26 @@ export function spreadOperations(
       throw new ToolDefinitionError(
         `${at}: field 'api_key.${scheme}' names no apiKey or HTTP bearer scheme of the document (it has: ${Object.keys(schemes).join(', ') || 'none'})`,
       );
+  const keyOf = (op: DocumentOperation) =>
+    key === undefined ? undefined : keyFor(key, declaredKeys(spec, op).required);
+  const takesFlow = (op: DocumentOperation) =>
+    flowDeclared && declaredClientCredentials(spec, op, 'http://h/') !== undefined;
+  if (key !== undefined && chosen.length > 0 && !chosen.some((op) => keyOf(op) !== undefined))
+    throw new ToolDefinitionError(
+      `${at}: field 'api_key' has nowhere to go: the security of none of its operations takes ${typeof key === 'string' ? 'one key of an apiKey or HTTP bearer scheme' : 'those schemes'} (give 'headers')`,
+    );
+  if (flowDeclared && chosen.length > 0 && !chosen.some(takesFlow))
+    throw new ToolDefinitionError(
+      `${at}: field 'oauth2.token_url' is required: the security of none of its operations declares an OAuth 2.0 clientCredentials flow to take it from`,
+    );
+  // An operationId the document gives twice (a slip) names the first: the others go by route.
+  const ids = all.map((op) => op.operationId);
+  const refOf = (op: DocumentOperation) =>
+    op.operationId !== undefined && ids.indexOf(op.operationId) === ids.lastIndexOf(op.operationId)
+      ? op.operationId
+      : op.route;
   const clashes: string[] = [];
   const entries: Spread['entries'] = [];
-  let keyed = 0;
-  let flowed = 0;
   for (const op of chosen) {
     const [method, path] = op.route.split(' ') as [string, string];
     const base = op.operationId ?? `${method.toLowerCase()}${path}`.replace(/[^A-Za-z0-9]+/g, '_');
@@ -162,28 +179,16 @@ export function spreadOperations(
     const own = taken(name, op);
     if (own === 'name') clashes.push(`${op.operationId ?? op.route} (${name})`);
     if (own) continue;
-    const opKey = key === undefined ? undefined : keyFor(key, declaredKeys(spec, op).required);
-    const takesFlow =
-      flowDeclared && declaredClientCredentials(spec, op, 'http://h/') !== undefined;
-    if (opKey !== undefined) keyed++;
-    if (takesFlow) flowed++;
+    const opKey = keyOf(op);
     const entry = {
       ...rest,
       name,
-      operation: op.operationId ?? op.route,
+      operation: refOf(op),
       ...(opKey !== undefined && { api_key: opKey }),
-      ...(oauth2 !== undefined && (!flowDeclared || takesFlow) && { oauth2 }),
+      ...(oauth2 !== undefined && (!flowDeclared || takesFlow(op)) && { oauth2 }),
     };
     entries.push({ entry, named: wanted !== '*' });
   }
-  if (key !== undefined && keyed === 0 && chosen.length > 0)
-    throw new ToolDefinitionError(
-      `${at}: field 'api_key' has nowhere to go: the security of none of its operations takes ${typeof key === 'string' ? 'one key of an apiKey or HTTP bearer scheme' : 'those schemes'} (give 'headers')`,
-    );
-  if (flowDeclared && flowed === 0 && chosen.length > 0)
-    throw new ToolDefinitionError(
-      `${at}: field 'oauth2.token_url' is required: the security of none of its operations declares an OAuth 2.0 clientCredentials flow to take it from`,
-    );
   const warnings = [];
   const deprecated = wanted === '*' ? all.filter((op) => op.deprecated && chosenBy(op, group)) : [];
   if (deprecated.length > 0)

@@ -212,6 +212,39 @@ describe('spreadOperations', () => {
     ]);
     expect(spread.entries[2]!.entry.operation).toBe('DELETE /users/{id}/cards');
   });
+
+  it('names by its route an operation whose operationId the document gives twice', () => {
+    const spec = {
+      paths: { '/a': { get: { operationId: 'list' } }, '/b': { get: { operationId: 'list' } } },
+    };
+    const spread = spreadOperations(
+      { type: 'openapi', spec: 's.yaml', operations: '*' },
+      spec,
+      () => undefined,
+      new Set(),
+      'tools.json: tool #0',
+    );
+    expect(spread.entries.map((e) => [e.entry.name, e.entry.operation])).toEqual([
+      ['list', 'GET /a'],
+      ['list_2', 'GET /b'],
+    ]);
+  });
+
+  it('takes a key all of whose operations have entries of their own', () => {
+    const spec = {
+      components: { securitySchemes: { k: { type: 'apiKey', in: 'header', name: 'X-K' } } },
+      security: [{ k: [] }],
+      paths: { '/a': { get: { operationId: 'a' } } },
+    };
+    const spread = spreadOperations(
+      { type: 'openapi', spec: 's.yaml', operations: '*', api_key: 'key' },
+      spec,
+      () => 'operation',
+      new Set(),
+      'tools.json: tool #0',
+    );
+    expect(spread.entries).toEqual([]);
+  });
 });
 
 describe('an operation the document leaves undescribed', () => {
