@@ -92,6 +92,8 @@ export interface ToolDefinitionInput {
   prefix?: string;
   /** MCP with `"tools": "*"`: only the tools its server marks read-only (`readOnlyHint`). */
   read_only?: boolean;
+  /** MCP with `"tools": "*"`, OpenAPI with `"operations": "*"`: those left out, by name. */
+  exclude?: string[];
   /** OpenAPI tools: the document (a path relative to the tools file) and the operation in it. */
   spec?: string;
   operation?: string;

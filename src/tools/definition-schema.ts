@@ -148,6 +148,14 @@ const allOrSome = (maxLength: number) =>
       },
     ],
   }) as const;
+/** Those an entry for all of a server's tools, or of a document's operations, leaves out. */
+const EXCLUDE = {
+  type: 'array',
+  items: { type: 'string', minLength: 1, maxLength: 2000 },
+  minItems: 1,
+  maxItems: 1000,
+  uniqueItems: true,
+} as const;
 /** Put before the names of the tools an entry for several makes. */
 const PREFIX = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,48}$' } as const;
 /** An HTTP tool made from an operation of an OpenAPI 3 document. */
@@ -160,6 +168,7 @@ export const OPENAPI_SCHEMA = {
     type: { const: 'openapi' },
     operations: allOrSome(2000),
     prefix: PREFIX,
+    exclude: EXCLUDE,
     tags: {
       type: 'array',
       items: { type: 'string', minLength: 1, maxLength: 200 },
@@ -216,6 +225,7 @@ export const MCP_SCHEMA = {
     tools: allOrSome(128),
     prefix: PREFIX,
     read_only: { type: 'boolean' },
+    exclude: EXCLUDE,
   },
 } as const;
 export const validateMcp = compiledOnUse<ToolDefinitionInput>(ajv, MCP_SCHEMA);

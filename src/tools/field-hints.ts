@@ -91,6 +91,7 @@ export const FIELD_HINTS: Record<string, string> = {
   language: 'a language code such as en, it, es or pt-br',
   prefix: 'letters, digits, "_" or "-", 1 to 48, put before the names of the tools',
   read_only: 'true or false',
+  exclude: 'an array of names (1 to 1000), each once',
   operations:
     '"*" (every operation of the document) or an array of operationIds or "METHOD /path", each once',
   tags: "an array of the tags of the document's operations (1 to 100)",

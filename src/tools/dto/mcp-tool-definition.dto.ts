@@ -47,6 +47,14 @@ export class McpToolDefinitionDto extends ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
+      'With "tools": "*": the tools left out, by the names the server lists them by (its account deletion, say); a name it does not list leaves nothing out',
+    type: [String],
+    example: ['delete_customer'],
+  })
+  exclude?: string[];
+
+  @ApiPropertyOptional({
+    description:
       "The MCP server's endpoint (give url or command): Streamable HTTP transport, or the URL of the event stream of a server of the older HTTP+SSE transport (used when the server refuses the first POST with HTTP 4xx other than 401/403); may hold ${TOOL_SECRET_…} secrets and ${session.NAME} variables, not {argument} placeholders (the arguments go to the server as they are)",
     example: 'https://crm.internal/mcp',
   })

@@ -77,6 +77,14 @@ export class OpenApiToolDefinitionDto extends IntersectionType(
 
   @ApiPropertyOptional({
     description:
+      'With "operations": "*": the operations left out (operationIds or "METHOD /path"), the destructive ones a voice agent should never call, say; one the document lacks is refused (a name written wrong would leave in the operation meant)',
+    type: [String],
+    example: ['deleteAccount'],
+  })
+  exclude?: string[];
+
+  @ApiPropertyOptional({
+    description:
       "The server the requests go to, instead of the document's first (its variables at their defaults)",
     example: 'https://orders.internal/v1',
   })

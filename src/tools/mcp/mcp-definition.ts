@@ -98,9 +98,10 @@ function checkGroup(def: ToolDefinitionInput, at: string): void {
         `${at}: field 'prefix' is put before the names of 'tools', which the entry does not have`,
       );
   }
-  if (def.read_only !== undefined && def.tools !== '*')
+  const choosing = (['read_only', 'exclude'] as const).find((field) => def[field] !== undefined);
+  if (choosing && def.tools !== '*')
     throw new ToolDefinitionError(
-      `${at}: field 'read_only' chooses among all the tools the server lists ("tools": "*")${def.tools === undefined ? ', which the entry is not for' : ', not among those named'}`,
+      `${at}: field '${choosing}' chooses among all the tools the server lists ("tools": "*")${def.tools === undefined ? ', which the entry is not for' : ', not among those named'}`,
     );
   if (def.tools === undefined) return;
   for (const field of ONE_TOOL_FIELDS)

@@ -63,6 +63,18 @@ describe('groupTools', () => {
     expect(made.map((t) => [t.name, t.safe])).toEqual([['crm_find_order', true]]);
     // What GET /api/tools shows: an entry of its own, without the choice.
     expect(made[0]!.raw).not.toHaveProperty('read_only');
+    const some = groupTools(
+      groupOf({ tools: '*', exclude: ['cancel_order'] }),
+      [hinted('find_order', true), hinted('cancel_order', false), hinted('notes')],
+      () => false,
+      'tools.json',
+      0,
+    );
+    expect(some.map((t) => t.name)).toEqual(['find_order', 'notes']);
+    expect(some[1]!.raw).not.toHaveProperty('exclude');
+    expect(() => groupOf({ tools: ['a'], exclude: ['b'] })).toThrow(
+      `tools.json: tool #0: field 'exclude' chooses among all the tools the server lists ("tools": "*"), not among those named`,
+    );
     expect(() => groupOf({ tools: ['a'], read_only: true })).toThrow(
       `tools.json: tool #0: field 'read_only' chooses among all the tools the server lists ("tools": "*"), not among those named`,
     );

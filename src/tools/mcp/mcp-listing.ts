@@ -10,7 +10,7 @@ import { targetOf, type McpListedTool } from './mcp-target.js';
 import { uniqueName } from '../tool-names.js';
 
 /** What says which of a server's tools an entry stands for: not part of the tools made. */
-const GROUP_FIELDS = new Set(['tools', 'prefix', 'read_only']);
+const GROUP_FIELDS = new Set(['tools', 'prefix', 'read_only', 'exclude']);
 
 /** The tool's description, schema and hints as its server lists them, where its entry gives none. */
 export function fillListed(tool: Tool, found: McpListedTool, at: string): void {
@@ -64,9 +64,12 @@ export function groupTools(
 ): Tool[] {
   const { tools: wanted, prefix } = group.mcpGroup!;
   const readOnly = group.raw.read_only === true;
+  const excluded = new Set(group.raw.exclude ?? []);
   const chosen =
     wanted === '*'
-      ? listed.filter((t) => !readOnly || t.annotations?.readOnlyHint === true)
+      ? listed.filter(
+          (t) => (!readOnly || t.annotations?.readOnlyHint === true) && !excluded.has(t.name),
+        )
       : wanted.map((name) => {
           const found = listed.find((t) => t.name === name);
           if (found) return found;

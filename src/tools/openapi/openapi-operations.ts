@@ -9,7 +9,7 @@ import { METHODS, type OpenApiSpec } from './openapi-operation.js';
 import { declaredClientCredentials, declaredKeys } from './openapi-security.js';
 
 /** What says which operations: not part of the entries made. */
-export const GROUP_FIELDS = ['operations', 'prefix', 'tags', 'methods'];
+export const GROUP_FIELDS = ['operations', 'prefix', 'tags', 'methods', 'exclude'];
 /** What names one tool, or one operation's arguments: meaningless for several. */
 const ONE_TOOL = [
   'name',
@@ -71,7 +71,9 @@ export const isGroup = (def: ToolDefinitionInput) => def.operations !== undefine
  */
 export function checkOperationsFields(def: ToolDefinitionInput, at: string): void {
   if (!isGroup(def)) {
-    const lone = ['prefix', 'tags', 'methods'].find((field) => Object.hasOwn(def, field));
+    const lone = ['prefix', 'tags', 'methods', 'exclude'].find((field) =>
+      Object.hasOwn(def, field),
+    );
     if (lone)
       throw new ToolDefinitionError(
         `${at}: field '${lone}' is for an entry of several operations ('operations'), which this one is not`,
@@ -87,7 +89,9 @@ export function checkOperationsFields(def: ToolDefinitionInput, at: string): voi
     throw new ToolDefinitionError(
       `${at}: field '${one}' is not for an entry of several operations: ${one === 'name' ? "each tool is named after its operation ('prefix' goes before the names)" : 'give the operation an entry of its own, which the entry for several leaves to it'}`,
     );
-  const choosing = (['tags', 'methods'] as const).find((field) => def[field] !== undefined);
+  const choosing = (['tags', 'methods', 'exclude'] as const).find(
+    (field) => def[field] !== undefined,
+  );
   if (choosing && def.operations !== '*')
     throw new ToolDefinitionError(
       `${at}: field '${choosing}' chooses among all the operations ("operations": "*"), not among those listed`,
@@ -124,23 +128,23 @@ export function spreadOperations(
 ): Spread {
   const all = documentOperations(spec);
   const wanted = group.operations!;
+  /** The operation `ref` (in field `field`) names; refused when it names none. */
+  const named = (field: string) => (ref: string) => {
+    const op = all.find((o) => namesOperation(ref, o));
+    if (op) return op;
+    throw new ToolDefinitionError(
+      `${at}: field '${field}': the document has no operation ${JSON.stringify(ref)} (give operationIds or "METHOD /path"; it has: ${all
+        .slice(0, 30)
+        .map((o) => o.operationId ?? o.route)
+        .join(', ')}${all.length > 30 ? `, … (${all.length} in all)` : ''})`,
+    );
+  };
+  // A name left out that names nothing would leave in the operation meant: refused.
+  const excluded = (group.exclude ?? []).map(named('exclude'));
   const chosen =
     wanted === '*'
-      ? all.filter((op) => !op.deprecated && chosenBy(op, group))
-      : [
-          ...new Set(
-            wanted.map((ref) => {
-              const op = all.find((o) => namesOperation(ref, o));
-              if (op) return op;
-              throw new ToolDefinitionError(
-                `${at}: field 'operations': the document has no operation ${JSON.stringify(ref)} (give operationIds or "METHOD /path"; it has: ${all
-                  .slice(0, 30)
-                  .map((o) => o.operationId ?? o.route)
-                  .join(', ')}${all.length > 30 ? `, … (${all.length} in all)` : ''})`,
-              );
-            }),
-          ),
-        ];
+      ? all.filter((op) => !op.deprecated && chosenBy(op, group) && !excluded.includes(op))
+      : [...new Set(wanted.map(named('operations')))];
   const shared = Object.fromEntries(
     Object.entries(group).filter(([field]) => !GROUP_FIELDS.includes(field)),
   ) as ToolDefinitionInput;
@@ -190,7 +194,10 @@ export function spreadOperations(
     entries.push({ entry, named: wanted !== '*' });
   }
   const warnings = [];
-  const deprecated = wanted === '*' ? all.filter((op) => op.deprecated && chosenBy(op, group)) : [];
+  const deprecated =
+    wanted === '*'
+      ? all.filter((op) => op.deprecated && chosenBy(op, group) && !excluded.includes(op))
+      : [];
   if (deprecated.length > 0)
     warnings.push(
       `${at}: deprecated operations are left out (list them in 'operations' to take them): ${names(deprecated)}`,

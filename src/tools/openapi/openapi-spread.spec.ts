@@ -79,6 +79,18 @@ describe('expandOpenApi: an entry for several operations', () => {
     );
   });
 
+  it('leaves out the operations excluded, refusing a name that names none', async () => {
+    const out = await expand([{ ...group, exclude: ['uploadImage', 'GET /products/{sku}'] }]);
+    expect(out.made.map((d) => d.name)).toEqual(['searchProducts', 'addToCart', 'shopStatus']);
+    expect(out.warnings.join('\n')).not.toContain('uploadImage');
+    expect(await refusal([{ ...group, exclude: ['deleteEverything'] }])).toContain(
+      `tools.json: tool #0: field 'exclude': the document has no operation "deleteEverything"`,
+    );
+    expect(await refusal([{ ...group, operations: ['shopStatus'], exclude: ['x'] }])).toContain(
+      "tools.json: tool #0: field 'exclude' chooses among all the operations",
+    );
+  });
+
   it('gives a deferred operation its tags as keywords, for a search to find it by', async () => {
     const out = await expand([{ ...group, deferred: true, keywords: ['shop'] }]);
     expect(out.made.map((d) => d.keywords)).toEqual([
