@@ -22,6 +22,11 @@ export type Started = {
   firm?: boolean;
   /** The session's last words: the goodbye at its time limit (SESSION_MAX_SECS). */
   last?: boolean;
+  /**
+   * Said about what came then (`performance.now()`: an utterance that could not be transcribed):
+   * not said once the user has taken a turn since, however long it waited to begin.
+   */
+  about?: number;
 };
 
 export interface ConversationDeps extends SettingsLimits {

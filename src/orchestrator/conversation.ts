@@ -68,11 +68,11 @@ export class Conversation {
     this.utterances = new Utterances(session, this.end, {
       speech: deps.speech,
       send: deps.send,
-      error: (code, message) => {
+      error: (code, message, since) => {
         this.error(code, message);
-        // The caller is not left in silence: they may say it again.
+        // The caller is not left in silence: they may say it again (unless they have gone on).
         if (code === 'stt_failed' && speaks(session, deps.speech))
-          this.turns.sayPhrase(deps.speech.config.unclearPhrases);
+          this.turns.sayPhrase(deps.speech.config.unclearPhrases, since);
       },
       bargeIn: () => this.bargeIn(true),
       nothingHeard: () => this.turns.resumeCut(),

@@ -35,6 +35,8 @@ export interface TurnHost {
 
 export class TurnStarter {
   private readonly turnLimit: TurnRateLimit;
+  /** When the user's last turn began (`performance.now()`): see `Started.about`. */
+  private lastUserTurn = -Infinity;
   /** Turns that came while the agent said what may not be cut: begun, in order, once it is over. */
   private readonly afterNotice: AfterNotice;
 
@@ -53,20 +55,24 @@ export class TurnStarter {
 
   /**
    * Says `text` as a turn of its own (`say`) once the messages before it are handled, unless a
-   * turn has begun meanwhile; `starting` just before.
+   * turn has begun meanwhile, or (`since`: what it is about came then) the user has taken a turn
+   * since (`Started.about`); `starting` just before.
    */
-  sayAside(text: string, starting?: () => void): void {
+  sayAside(text: string, starting?: () => void, since?: number): void {
     void this.host.enqueue(async () => {
       if (this.host.session.busy) return;
       starting?.();
-      await this.start(text, { said: true });
+      await this.start(text, { said: true, ...(since !== undefined && { about: since }) });
     });
   }
 
-  /** One of `phrases`, in the session's language, said aside (none in a language it lacks). */
-  sayPhrase(phrases: Record<string, string>): void {
+  /**
+   * One of `phrases`, in the session's language, said aside (none in a language it lacks);
+   * `since`: see sayAside.
+   */
+  sayPhrase(phrases: Record<string, string>, since?: number): void {
     const text = phraseFor(phrases, this.host.session.settings.language);
-    if (text) this.sayAside(text);
+    if (text) this.sayAside(text, undefined, since);
   }
 
   /**
@@ -158,6 +164,9 @@ export class TurnStarter {
     const later = () => this.start(text, { ...started, since: undefined });
     if (!told && this.afterNotice.defer(later)) return;
     const user = !said && !told;
+    // What the user has gone on from since is not said (a stale "I didn't catch that").
+    if (started.about !== undefined && this.lastUserTurn > started.about) return;
+    if (user) this.lastUserTurn = performance.now();
     const asked = { heard, heardOut, user, resumed };
     const aside = takeAside(session, text, asked, this.deps.confirmPhrases, this.deps.send);
     if (aside === 'continues') return this.resumeCut();

@@ -20,7 +20,8 @@ const wordsIn = (text: string) =>
 export interface UtteranceDeps {
   speech: SpeechService;
   send: (event: ServerEvent | Buffer) => void;
-  error: (code: ErrorCode, message: string) => void;
+  /** `since`: when the utterance it is about ended (`performance.now()`), if it is about one. */
+  error: (code: ErrorCode, message: string, since?: number) => void;
   /** The user speaks over the agent. */
   bargeIn: () => Promise<void>;
   /** The utterance held no words after all (a cough, a door): what it cut may go on. */
@@ -194,7 +195,7 @@ export class Utterances {
         .transcribe(pcm, language, this.closed.signal)
         .finally(() => this.transcribing--);
       if ('error' in heard) {
-        this.deps.error(heard.error, heard.message);
+        this.deps.error(heard.error, heard.message, ended);
         return await this.answerHeld();
       }
       const waitMs = this.session.settings.vad_unfinished_wait_ms;
