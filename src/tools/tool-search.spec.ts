@@ -95,7 +95,11 @@ describe('tool search (`tool_search` and `deferred` tools)', () => {
   });
 
   it('finds a deferred tool the session may use by a call of it, and leaves any other unknown', () => {
-    const snapshot = snapshotOf('file', tools);
+    // What the request offered: no deferred tool found yet.
+    const snapshot = snapshotOf(
+      'file',
+      tools.filter((t) => !t.deferred),
+    );
     const findable = { tools, only: new Set(['book_table']) };
     const read = (name: string) =>
       notOffered({ id: 'c1', name, args: {}, snapshot, context: { findable } } as never);

@@ -154,10 +154,7 @@ export function unfound(findable: Catalogue | undefined, snapshot: ToolSnapshot)
  * other is unknown.
  */
 export function notOffered(call: ToolInvocation): string {
-  const findable = call.context?.findable;
-  const deferred = findable?.tools.some(
-    (t) => t.name === call.name && t.deferred && (findable.only?.has(t.name) ?? true),
-  );
+  const deferred = unfound(call.context?.findable, call.snapshot).some((t) => t.name === call.name);
   return deferred ? toolErrors.notFoundYet(call.name) : toolErrors.unknownTool(call.name);
 }
 
