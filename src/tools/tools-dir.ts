@@ -6,7 +6,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ToolDefinitionError } from './definition-error.js';
+import { renamePlaces, ToolDefinitionError } from './definition-error.js';
 
 const TOOLS_FILE = /^[^.].*\.(json|ya?ml)$/i;
 
@@ -65,14 +65,8 @@ export function joinFiles(parsed: { file: string; definitions: unknown }[]): {
 export function inFiles(message: string, dir: string, parts: readonly FilePart[]): string {
   const partOf = (index: number) =>
     parts.find((p) => index >= p.first && index < p.first + p.count);
-  const placed = new RegExp(`${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: tool #(\\d+)`, 'g');
-  return message
-    .replace(placed, (whole, n: string) => {
-      const part = partOf(Number(n));
-      return part ? `${part.file}: tool #${Number(n) - part.first}` : whole;
-    })
-    .replace(/duplicates tool #(\d+)/g, (whole, n: string) => {
-      const part = partOf(Number(n));
-      return part ? `duplicates tool #${Number(n) - part.first} of ${part.file}` : whole;
-    });
+  return renamePlaces(message, dir, (n) => {
+    const part = partOf(n);
+    return part && { index: n - part.first, file: part.file };
+  });
 }

@@ -1,5 +1,5 @@
 /** OpenAPI entries for several operations, each at its place as the entries of one it stands for. */
-import { where } from '../definition-error.js';
+import { renamePlaces, where } from '../definition-error.js';
 import type { ToolDefinitionInput } from '../definition-input.js';
 import { checkEntry, unreadable, type ExpandOptions, type Read } from './openapi-entry.js';
 import {
@@ -114,9 +114,5 @@ export function atEntries(
   for (const [index, prefix] of groups)
     message = message.replaceAll(`'${standIn(placeOf[index]!)}'`, `'${prefix}*'`);
   if (placeOf.every((place, index) => place === index)) return message;
-  const placed = new RegExp(`${source.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: tool #(\\d+)`, 'g');
-  const entry = (n: string) => placeOf[Number(n)] ?? Number(n);
-  return message
-    .replace(placed, (_, n: string) => `${source}: tool #${entry(n)}`)
-    .replace(/duplicates tool #(\d+)/g, (_, n: string) => `duplicates tool #${entry(n)}`);
+  return renamePlaces(message, source, (n) => ({ index: placeOf[n] ?? n }));
 }
