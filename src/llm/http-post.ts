@@ -39,6 +39,17 @@ const POOL = { keepAlive: true, scheduling: 'lifo', timeout: 5000, maxFreeSocket
 const httpAgent = new HttpAgent(POOL);
 const httpsAgent = new HttpsAgent(POOL);
 
+/** How many idle connections the direct pools keep for the next requests to `url`'s server. */
+export function idleConnections(url: string): number {
+  const { hostname, port } = new URL(url);
+  const name = `${hostname}:${port}:`;
+  let idle = 0;
+  for (const agent of [httpAgent, httpsAgent])
+    for (const [key, sockets] of Object.entries(agent.freeSockets))
+      if (key.startsWith(name)) idle += sockets?.length ?? 0;
+  return idle;
+}
+
 /** The HTTPS pool of each client certificate (LLM_CLIENT_CERT_FILE's, a renewed one). */
 const tlsAgents = new WeakMap<ClientTls, HttpsAgent>();
 

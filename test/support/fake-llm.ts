@@ -175,6 +175,8 @@ export class FakeLlm {
   readonly clientCertificates: string[] = [];
   /** Completion requests whose connection is still open (answered or not). */
   open = 0;
+  /** The connections clients opened to it, all told (kept over resets). */
+  connections = 0;
   private scripts: (Script | ((body: Record<string, any>) => Script))[] = [];
   /** Answers requests once the queue is empty (by default: HTTP 500). */
   fallback: ((body: Record<string, any>) => Script) | undefined;
@@ -185,6 +187,7 @@ export class FakeLlm {
   /** With `tls` (a key and certificate), it speaks HTTPS. */
   constructor(private readonly tls?: TlsOptions) {
     this.server = serverFor((req, res) => void this.handle(req, res), tls);
+    this.server.on('connection', () => this.connections++);
   }
 
   /** Listens on loopback, on `port` if given (rejects if it is taken); its base URL. */
