@@ -3,7 +3,13 @@ import { REFUSED_ORIGIN } from './support/refused.js';
 import type { AddressInfo } from 'node:net';
 import { firstValueFrom, lastValueFrom, toArray, filter, take } from 'rxjs';
 import type { LlmEvent, LlmRequest } from '../src/llm/llm.types.js';
-import { useFakeLlm, llmClient as client, sseText, type Script } from './support/fake-llm.js';
+import {
+  FakeLlm,
+  useFakeLlm,
+  llmClient as client,
+  sseText,
+  type Script,
+} from './support/fake-llm.js';
 import { until } from './support/waiting.js';
 import { idleConnections } from '../src/llm/http-post.js';
 
@@ -44,7 +50,8 @@ describe('OpenAiLlmClient connections', () => {
   it('keeps the connection for the next request, and resends once on a new one when the server dropped it', async () => {
     const text = (ev: LlmEvent[]) => ev.map((e) => (e.type === 'text' ? e.text : '')).join('');
     const c = client(url());
-    const settle = () => new Promise((r) => setTimeout(r, 50)); // the end of the chunked body
+    // The end of the chunked body read, the connection back in the pool.
+    const settle = () => until(() => idleConnections(url()) === 1, 'the connection kept');
     expect(text(await events(sseText(['one']), c))).toBe('one');
     await settle();
     expect(text(await events(sseText(['two']), c))).toBe('two');
@@ -59,11 +66,13 @@ describe('OpenAiLlmClient connections', () => {
 
   it('keeps the connections of many answers streamed at once for the next turns', async () => {
     // Node's global agent would keep 256 of them and open 44 new connections for the second wave.
-    const c = client(url());
-    const idle = () => idleConnections(url());
+    // A server of its own: no connection of an earlier test in its pool.
+    const own = new FakeLlm();
+    const ownUrl = await own.start();
+    const c = client(ownUrl);
+    const idle = () => idleConnections(ownUrl);
     const wave = async () => {
-      const from = llm.requests.length;
-      llm.enqueue(...Array.from({ length: 300 }, () => sseText(['hi'])));
+      own.enqueue(...Array.from({ length: 300 }, () => sseText(['hi'])));
       await Promise.all(Array.from({ length: 300 }, () => lastValueFrom(c.stream(request))));
       // The ends of the chunked bodies read, each connection back in the pool (the test's process
       // may be held up reading 300 of them).
@@ -71,12 +80,16 @@ describe('OpenAiLlmClient connections', () => {
         () => idle() >= 300,
         () => `300 connections kept, not ${idle()}`,
       );
-      return new Set(llm.requests.slice(from).map((r) => r.clientPort));
     };
-    expect((await wave()).size).toBe(300);
-    const opened = llm.connections;
-    await wave();
-    expect(llm.connections).toBe(opened);
+    try {
+      await wave();
+      expect(own.connections).toBe(300);
+      await wave();
+      expect(own.connections).toBe(300);
+      expect(own.requests).toHaveLength(600);
+    } finally {
+      await own.stop();
+    }
   });
 
   it('aborts the HTTP request when the subscriber unsubscribes', async () => {
