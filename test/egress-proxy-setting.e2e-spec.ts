@@ -110,7 +110,7 @@ describe('EGRESS_PROXY', () => {
       true,
     );
     if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
-  });
+  }, 60_000);
   afterAll(async () => {
     engine?.stop();
     await Promise.all([
@@ -228,7 +228,7 @@ describe('EGRESS_PROXY spoken to over TLS (https://)', () => {
       true,
     );
     if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
-  });
+  }, 60_000);
   afterAll(async () => {
     engine?.stop();
     await llm.stop();

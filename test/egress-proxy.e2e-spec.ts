@@ -42,7 +42,7 @@ describe('an environment with HTTP_PROXY and HTTPS_PROXY', () => {
       true,
     );
     if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
-  });
+  }, 60_000);
   afterAll(async () => {
     engine?.stop();
     await Promise.all([llm.stop(), api.stop(), proxy.stop(), tokens.stop()]);

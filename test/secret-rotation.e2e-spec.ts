@@ -44,7 +44,7 @@ describe('secrets rotated in their files (SECRET_FILES_WATCH_SECS)', () => {
     if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
     http = engine.url;
     ws = `${engine.url.replace('http', 'ws')}/ws`;
-  });
+  }, 60_000);
   afterAll(async () => {
     engine?.stop();
     await Promise.all([llm.stop(), proxy.stop()]);
