@@ -12,6 +12,13 @@ import { uniqueName } from '../tool-names.js';
 /** What says which of a server's tools an entry stands for: not part of the tools made. */
 const GROUP_FIELDS = new Set(['tools', 'prefix', 'read_only', 'exclude']);
 
+/** Whether an entry for all of a server's tools takes a tool it lists: `read_only`, `exclude`. */
+export function amongAll(group: Tool): (listed: McpListedTool) => boolean {
+  const readOnly = group.raw.read_only === true;
+  const excluded = new Set(group.raw.exclude ?? []);
+  return (t) => (!readOnly || t.annotations?.readOnlyHint === true) && !excluded.has(t.name);
+}
+
 /** The tool's description, schema and hints as its server lists them, where its entry gives none. */
 export function fillListed(tool: Tool, found: McpListedTool, at: string): void {
   if (tool.raw.description === undefined) tool.description = found.description ?? '';
@@ -63,13 +70,9 @@ export function groupTools(
   index: number,
 ): Tool[] {
   const { tools: wanted, prefix } = group.mcpGroup!;
-  const readOnly = group.raw.read_only === true;
-  const excluded = new Set(group.raw.exclude ?? []);
   const chosen =
     wanted === '*'
-      ? listed.filter(
-          (t) => (!readOnly || t.annotations?.readOnlyHint === true) && !excluded.has(t.name),
-        )
+      ? listed.filter(amongAll(group))
       : wanted.map((name) => {
           const found = listed.find((t) => t.name === name);
           if (found) return found;

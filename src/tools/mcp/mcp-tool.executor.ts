@@ -28,7 +28,14 @@ import {
   type McpTarget,
 } from './mcp-clients.js';
 import { needsListing } from './mcp-definition.js';
-import { fillListed, groupsOf, groupTools, leftOutBy, listedNames } from './mcp-listing.js';
+import {
+  amongAll,
+  fillListed,
+  groupsOf,
+  groupTools,
+  leftOutBy,
+  listedNames,
+} from './mcp-listing.js';
 import { targetOf } from './mcp-target.js';
 import { commandLine } from './mcp-command.js';
 import { mcpResultText } from './mcp-result.js';
@@ -263,7 +270,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       const made = groupTools(group, listed, leftOutBy(tools, group), source, index);
       if (made.length === 0)
         this.logger.warn(
-          `${where(source, index)}: the entry for the MCP server's tools makes none: ${listed.length === 0 ? 'it lists none' : group.raw.read_only && !listed.some((t) => t.annotations?.readOnlyHint) ? 'it marks none read-only (readOnlyHint)' : 'the set has an entry of its own for each'}`,
+          `${where(source, index)}: the entry for the MCP server's tools makes none: ${listed.length === 0 ? 'it lists none' : group.mcpGroup!.tools === '*' && !listed.some(amongAll(group)) ? "'read_only' (those it marks readOnlyHint) and 'exclude' leave out each it lists" : 'the set has an entry of its own for each'}`,
         );
       tools.splice(tools.indexOf(group), 1, ...made);
     }

@@ -71,9 +71,7 @@ export const isGroup = (def: ToolDefinitionInput) => def.operations !== undefine
  */
 export function checkOperationsFields(def: ToolDefinitionInput, at: string): void {
   if (!isGroup(def)) {
-    const lone = ['prefix', 'tags', 'methods', 'exclude'].find((field) =>
-      Object.hasOwn(def, field),
-    );
+    const lone = GROUP_FIELDS.find((field) => field !== 'operations' && Object.hasOwn(def, field));
     if (lone)
       throw new ToolDefinitionError(
         `${at}: field '${lone}' is for an entry of several operations ('operations'), which this one is not`,
@@ -141,9 +139,11 @@ export function spreadOperations(
   };
   // A name left out that names nothing would leave in the operation meant: refused.
   const excluded = (group.exclude ?? []).map(named('exclude'));
+  /** Of `"*"`: tagged so, of those methods, not excluded. */
+  const among = (op: DocumentOperation) => chosenBy(op, group) && !excluded.includes(op);
   const chosen =
     wanted === '*'
-      ? all.filter((op) => !op.deprecated && chosenBy(op, group) && !excluded.includes(op))
+      ? all.filter((op) => !op.deprecated && among(op))
       : [...new Set(wanted.map(named('operations')))];
   const shared = Object.fromEntries(
     Object.entries(group).filter(([field]) => !GROUP_FIELDS.includes(field)),
@@ -194,10 +194,7 @@ export function spreadOperations(
     entries.push({ entry, named: wanted !== '*' });
   }
   const warnings = [];
-  const deprecated =
-    wanted === '*'
-      ? all.filter((op) => op.deprecated && chosenBy(op, group) && !excluded.includes(op))
-      : [];
+  const deprecated = wanted === '*' ? all.filter((op) => op.deprecated && among(op)) : [];
   if (deprecated.length > 0)
     warnings.push(
       `${at}: deprecated operations are left out (list them in 'operations' to take them): ${names(deprecated)}`,
@@ -208,7 +205,7 @@ export function spreadOperations(
     );
   if (entries.length === 0)
     warnings.push(
-      `${at}: the entry for the document's operations makes none: ${chosen.length > 0 ? 'the set has an entry of its own for each' : all.length === 0 ? 'the document has none' : "none has the 'tags' or 'methods' given"}`,
+      `${at}: the entry for the document's operations makes none: ${chosen.length > 0 ? 'the set has an entry of its own for each' : all.length === 0 ? 'the document has none' : "each is deprecated, or left out by its 'tags', 'methods' or 'exclude'"}`,
     );
   return { entries, warnings };
 }

@@ -83,6 +83,12 @@ describe('expandOpenApi: an entry for several operations', () => {
     const out = await expand([{ ...group, exclude: ['uploadImage', 'GET /products/{sku}'] }]);
     expect(out.made.map((d) => d.name)).toEqual(['searchProducts', 'addToCart', 'shopStatus']);
     expect(out.warnings.join('\n')).not.toContain('uploadImage');
+    const reads = ['searchProducts', 'GET /products/{sku}', 'shopStatus'];
+    const none = await expand([{ ...group, methods: ['GET'], exclude: reads }]);
+    expect(none.made).toEqual([]);
+    expect(none.warnings).toContain(
+      "tools.json: tool #0: the entry for the document's operations makes none: each is deprecated, or left out by its 'tags', 'methods' or 'exclude'",
+    );
     expect(await refusal([{ ...group, exclude: ['deleteEverything'] }])).toContain(
       `tools.json: tool #0: field 'exclude': the document has no operation "deleteEverything"`,
     );
