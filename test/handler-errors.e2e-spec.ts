@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { of } from 'rxjs';
 import { sseText } from './support/fake-llm.js';

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { replay, sseText } from './support/fake-llm.js';

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { lastValueFrom, toArray } from 'rxjs';
 import type { LlmEvent, LlmRequest } from '../src/llm/llm.types.js';

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { McpTestServer, useMcpServer } from './support/mcp-server.js';

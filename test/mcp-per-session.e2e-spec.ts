@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { resolve } from 'node:path';
 import { McpTestServer, useMcpServer } from './support/mcp-server.js';

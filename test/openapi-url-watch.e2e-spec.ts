@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Logger } from '@nestjs/common';

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';

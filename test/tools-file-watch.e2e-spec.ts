@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { writeFileSync } from 'node:fs';
 import { sseText } from './support/fake-llm.js';

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { Engine } from './support/engine.js';
 import { FakeLlm, sseStructuredCalls, sseTextWithUsage } from './support/fake-llm.js';

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { sseText } from './support/fake-llm.js';
 import { useTurnHarness, xmlCall } from './support/turn-harness.js';

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { deltas, MARKUP, pieces, types, useTurnHarness, xmlCall } from './support/turn-harness.js';

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
 import WebSocket from 'ws';

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import { sessionVariables, signWebhook, TwilioCall } from './support/twilio-call.js';
 import { useVoiceRig } from './support/speech-server.js';

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { CallDeadline } from './call-deadline.js';
 
 describe('CallDeadline', () => {

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { AUDIO_GONE_MS, HeardOutJudging, TRANSCRIPTION_GRACE_MS } from './heard-out-judging.js';
 
 describe('HeardOutJudging', () => {

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { IdleWatch } from './idle-watch.js';
 
 describe('IdleWatch', () => {

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { Keypad } from './keypad.js';
 
 describe('Keypad', () => {

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { ProgressRelay, type ToolProgressEvent } from './progress-relay.js';
 
 describe('ProgressRelay', () => {

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { SessionEnds } from '../tools/session-ends.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import type { SessionsConfig } from '../config/app.config.js';

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { SessionEnd } from './session-end.js';
 import { Session } from './session.js';
 

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { SessionEnd } from './session-end.js';
 import { deadlineNotice } from './time-limit.js';
 import { systemMessageOf } from './history.js';

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { lastValueFrom, Subject, toArray } from 'rxjs';
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 import { TtsEngine, type SynthesisRequest } from './tts-engine.js';

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { SessionEnds } from './session-ends.js';
 
 describe('SessionEnds', () => {

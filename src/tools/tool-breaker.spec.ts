@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { ToolBreakers, type BreakerRun } from './tool-breaker.js';
 
 /**

@@ -1,0 +1,110 @@
+// What jest's own runner gives a spec file and jest-light-runner leaves out (jest.config.cjs runs
+// the spec files with it, each worker loading the engine's modules once, not once a file): the
+// time limits of tests and hooks, the `jest` object's timer calls with their options, and a
+// process as the run began for each file (its environment, real timers, no spy left by a file
+// before). Loaded once in each worker (setupFilesAfterEnv), after the runner has set its globals.
+import { ModernFakeTimers } from '@jest/fake-timers';
+import { getState } from 'jest-circus';
+import { bind } from 'jest-each';
+import { ModuleMocker } from 'jest-mock';
+
+/** A test's or hook's time unless its third argument gives another, as jest's `testTimeout`. */
+export const TEST_TIMEOUT_MS = 20_000;
+
+const mocker = new ModuleMocker(globalThis);
+const timers = new ModernFakeTimers({ config: { fakeTimers: {} }, global: globalThis });
+/** A `jest` call that returns `jest`, as jest's own do. */
+const chained =
+  (call) =>
+  (...args) => {
+    call(...args);
+    return globalThis.jest;
+  };
+
+globalThis.jest = {
+  fn: mocker.fn.bind(mocker),
+  spyOn: mocker.spyOn.bind(mocker),
+  clearAllMocks: mocker.clearAllMocks.bind(mocker),
+  resetAllMocks: mocker.resetAllMocks.bind(mocker),
+  restoreAllMocks: mocker.restoreAllMocks.bind(mocker),
+  // With its options (`now`, `doNotFake`), which the runner's own drops.
+  useFakeTimers: chained((config) => timers.useFakeTimers(config)),
+  useRealTimers: chained(() => timers.useRealTimers()),
+  setSystemTime: chained((time) => timers.setSystemTime(time)),
+  advanceTimersByTime: chained((ms) => timers.advanceTimersByTime(ms)),
+  runAllTimers: chained(() => timers.runAllTimers()),
+  getTimerCount: () => timers.getTimerCount(),
+  advanceTimersByTimeAsync: async (ms) => {
+    await timers.advanceTimersByTimeAsync(ms);
+    return globalThis.jest;
+  },
+  runAllTimersAsync: async () => {
+    await timers.runAllTimersAsync();
+    return globalThis.jest;
+  },
+};
+
+// The real timers, for the limits: a test that fakes them is still limited in real time.
+const { setTimeout, clearTimeout } = globalThis;
+
+/** `fn` failing once it has taken `ms` (what it started goes on, as under jest's own runner). */
+function limited(fn, ms = TEST_TIMEOUT_MS, what) {
+  return () => {
+    let timer;
+    const late = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Exceeded timeout of ${ms} ms for ${what}.`)), ms);
+    });
+    return Promise.race([Promise.resolve().then(fn), late])
+      .catch((error) => {
+        throw withCauses(error);
+      })
+      .finally(() => clearTimeout(timer));
+  };
+}
+
+/**
+ * `error` with the errors that caused it in its stack, which is all the runner prints (a property
+ * test's failure says why only in its `cause`).
+ */
+function withCauses(error) {
+  let cause = error?.cause;
+  for (let depth = 0; cause !== undefined && depth < 5; depth++, cause = cause?.cause)
+    error.stack += `\n[cause]: ${cause instanceof Error ? cause.stack : String(cause)}`;
+  return error;
+}
+
+const startEnv = { ...process.env };
+let fileState = getState();
+/**
+ * Called as a test or hook is declared: the first of a file (the runner gives each a state of its
+ * own) finds the process as the run began, whatever the file before left (a failed test's spy,
+ * fake timers, a variable set).
+ */
+function declared() {
+  if (getState() === fileState) return;
+  fileState = getState();
+  mocker.restoreAllMocks();
+  timers.useRealTimers();
+  for (const key of Object.keys(process.env)) if (!(key in startEnv)) delete process.env[key];
+  Object.assign(process.env, startEnv);
+}
+
+/** `it` or `test` with its time limit, `.each` included. */
+function withLimit(test) {
+  const limitedTest = (name, fn, ms) => {
+    declared();
+    return test(name, fn && limited(fn, ms, 'a test'), ms);
+  };
+  limitedTest.each = bind(limitedTest);
+  for (const key of ['skip', 'only', 'todo', 'failing', 'concurrent']) limitedTest[key] = test[key];
+  return limitedTest;
+}
+globalThis.it = withLimit(globalThis.it);
+globalThis.test = withLimit(globalThis.test);
+for (const hook of ['beforeAll', 'afterAll', 'beforeEach', 'afterEach']) {
+  const register = globalThis[hook];
+  globalThis[hook] = (fn, ms) => {
+    declared();
+    return register(limited(fn, ms, `a hook (${hook})`), ms);
+  };
+}
