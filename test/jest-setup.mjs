@@ -68,7 +68,7 @@ function limited(fn, ms = TEST_TIMEOUT_MS, what) {
  */
 function withCauses(error) {
   let cause = error?.cause;
-  for (let depth = 0; cause !== undefined && depth < 5; depth++, cause = cause?.cause)
+  for (let depth = 0; cause != null && depth < 5; depth++, cause = cause.cause)
     error.stack += `\n[cause]: ${cause instanceof Error ? cause.stack : String(cause)}`;
   return error;
 }

@@ -32,6 +32,12 @@ import type { Script } from './support/fake-llm.js';
 /** What a voice session hears after a failed turn or transcription (SPEECH_ERROR_PHRASE, …). */
 const APOLOGIES = new Set([DEFAULT_ERROR_PHRASES.en, DEFAULT_UNCLEAR_PHRASES.en]);
 
+/** The last messages a client got, short (what a failure to wait for one says). */
+const lastMessages = (messages: Msg[]) =>
+  JSON.stringify(
+    messages.slice(-12).map(({ type, text, interrupted }: Msg) => ({ type, text, interrupted })),
+  );
+
 /** A request for a summary of the turns the history dropped (LLM_HISTORY_SUMMARY). */
 const summarising = (body: Record<string, any>) =>
   body.stream === false && body.messages[0]?.content === SUMMARY_INSTRUCTIONS;
@@ -290,7 +296,11 @@ describe.each(['memory', 'redis'])(
         // A voice session's last answer is spoken to its end.
         const settings = l.ws.messages.findLast((m) => /^session(\.updated)?$/.test(m.type))!;
         if (settings.settings.modality === 'voice')
-          await until(() => l.ws.messages.at(-1)!.type === 'audio_end', 'the last audio', 10_000);
+          await until(
+            () => l.ws.messages.at(-1)!.type === 'audio_end',
+            () => `the last audio; the last messages: ${lastMessages(l.ws.messages)}`,
+            10_000,
+          );
         await until(() => rig.llm.open === 0, 'the LLM requests to close', 2000);
         await until(() => toolRequestsOpen === 0, 'the tool requests to close', 2000);
         await until(() => mcp.running === 0, 'the MCP calls to end', 2000);
