@@ -1,8 +1,9 @@
 // What jest's own runner gives a spec file and jest-light-runner leaves out (jest.config.cjs runs
 // the spec files with it, each worker loading the engine's modules once, not once a file): the
-// time limits of tests and hooks, the `jest` object's timer calls with their options, and a
-// process as the run began for each file (its environment, real timers, no spy left by a file
-// before). Loaded once in each worker (setupFilesAfterEnv), after the runner has set its globals.
+// time limits of tests and hooks, the `jest` object's timer calls with their options, the causes
+// of a failure, and a process as the run began for each file (its environment, real timers, no
+// spy left by a file before). Loaded once in each worker (setupFilesAfterEnv), after the runner
+// has set its globals.
 import { ModernFakeTimers } from '@jest/fake-timers';
 import { getState } from 'jest-circus';
 import { bind } from 'jest-each';
@@ -74,27 +75,35 @@ function withCauses(error) {
 }
 
 const startEnv = { ...process.env };
-let fileState = getState();
 /**
- * Called as a test or hook is declared: the first of a file (the runner gives each a state of its
- * own) finds the process as the run began, whatever the file before left (a failed test's spy,
- * fake timers, a variable set).
+ * The process as the run began, whatever the file before left (a failed test's spy, fake timers,
+ * a variable set).
  */
-function declared() {
-  if (getState() === fileState) return;
-  fileState = getState();
+function freshProcess() {
   mocker.restoreAllMocks();
   timers.useRealTimers();
   for (const key of Object.keys(process.env)) if (!(key in startEnv)) delete process.env[key];
   Object.assign(process.env, startEnv);
 }
+// The runner gives each file a state of jest-circus' own (`resetState`, a global under a symbol)
+// just before it loads it: a fresh process then, before the file's own code runs.
+const stateKey = Object.getOwnPropertySymbols(globalThis).find(
+  (key) => globalThis[key] === getState(),
+);
+if (!stateKey) throw new Error("jest-circus' state is not where test/jest-setup.mjs looks");
+let state = getState();
+Object.defineProperty(globalThis, stateKey, {
+  configurable: true,
+  get: () => state,
+  set: (fresh) => {
+    state = fresh;
+    freshProcess();
+  },
+});
 
 /** `it` or `test` with its time limit, `.each` included. */
 function withLimit(test) {
-  const limitedTest = (name, fn, ms) => {
-    declared();
-    return test(name, fn && limited(fn, ms, 'a test'), ms);
-  };
+  const limitedTest = (name, fn, ms) => test(name, fn && limited(fn, ms, 'a test'), ms);
   limitedTest.each = bind(limitedTest);
   for (const key of ['skip', 'only', 'todo', 'failing', 'concurrent']) limitedTest[key] = test[key];
   return limitedTest;
@@ -103,8 +112,5 @@ globalThis.it = withLimit(globalThis.it);
 globalThis.test = withLimit(globalThis.test);
 for (const hook of ['beforeAll', 'afterAll', 'beforeEach', 'afterEach']) {
   const register = globalThis[hook];
-  globalThis[hook] = (fn, ms) => {
-    declared();
-    return register(limited(fn, ms, `a hook (${hook})`), ms);
-  };
+  globalThis[hook] = (fn, ms) => register(limited(fn, ms, `a hook (${hook})`), ms);
 }
