@@ -1,11 +1,8 @@
 /**
- * The spec files run in plain Node (jest-light-runner): each of three worker threads loads the
- * engine's modules once and runs its files one after another, where jest's own runner loaded them
- * anew for each file in a context of its own (~2 s of CPU a file that starts the engine; the
- * suite 504 s → 330–363 s on two cores, its CPU 908 s → ~600 s). TypeScript is compiled as it
- * is loaded, by SWC (test/typescript.mjs), with the decorator metadata Nest's injection reads.
- * What the runner leaves out of jest's, test/jest-setup.mjs gives: time limits, the `jest`
- * object's timer calls with their options, and a process as the run began for each file.
+ * The spec files run in plain Node (jest-light-runner): each worker thread loads the engine's
+ * modules once, not once a file (README, "Development", says what that saves). TypeScript is
+ * compiled as it is loaded, by SWC (test/typescript.mjs); what the runner leaves out of jest's,
+ * test/jest-setup.mjs gives.
  */
 module.exports = {
   rootDir: '.',

@@ -10,7 +10,7 @@ import { bind } from 'jest-each';
 import { ModuleMocker } from 'jest-mock';
 
 /** A test's or hook's time unless its third argument gives another, as jest's `testTimeout`. */
-export const TEST_TIMEOUT_MS = 20_000;
+const TEST_TIMEOUT_MS = 20_000;
 
 const mocker = new ModuleMocker(globalThis);
 const timers = new ModernFakeTimers({ config: { fakeTimers: {} }, global: globalThis });
@@ -101,11 +101,19 @@ Object.defineProperty(globalThis, stateKey, {
   },
 });
 
-/** `it` or `test` with its time limit, `.each` included. */
+/**
+ * `it` or `test` with its time limit, `.each` and `.only` (a file tried alone) included; `.skip`
+ * and `.todo` run nothing. The runner has no `.failing` or `.concurrent`: left undefined.
+ */
 function withLimit(test) {
-  const limitedTest = (name, fn, ms) => test(name, fn && limited(fn, ms, 'a test'), ms);
+  const limitedOf = (declare) => (name, fn, ms) =>
+    declare(name, fn && limited(fn, ms, 'a test'), ms);
+  const limitedTest = limitedOf(test);
   limitedTest.each = bind(limitedTest);
-  for (const key of ['skip', 'only', 'todo', 'failing', 'concurrent']) limitedTest[key] = test[key];
+  limitedTest.only = limitedOf(test.only);
+  limitedTest.only.each = bind(limitedTest.only);
+  limitedTest.skip = test.skip;
+  limitedTest.todo = test.todo;
   return limitedTest;
 }
 globalThis.it = withLimit(globalThis.it);
