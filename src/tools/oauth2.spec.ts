@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serverFor, testTls } from '../../test/support/tls.js';
 import { TokenServer } from '../../test/support/token-server.js';
+import { REFUSED_ORIGIN } from '../../test/support/refused.js';
 import { oauth2Config, OAuth2Tokens, type OAuth2Config } from './oauth2.js';
 
 describe('OAuth2Tokens (client credentials, against a real token endpoint)', () => {
@@ -155,7 +156,8 @@ describe('OAuth2Tokens (client credentials, against a real token endpoint)', () 
       await new Promise((r) => silent.close(r));
     }
     await expect(
-      new OAuth2Tokens().get(client({ tokenUrl: `http://127.0.0.1:${port}/token` }), 2000),
+      // Port 1, where nothing listens: the silent server's port, once freed, may be another's.
+      new OAuth2Tokens().get(client({ tokenUrl: `${REFUSED_ORIGIN}/token` }), 2000),
     ).rejects.toThrow(
       // By its code, without the endpoint's address.
       /^cannot get an access token from the token endpoint: cannot reach it \(ECONNREFUSED\)$/,
