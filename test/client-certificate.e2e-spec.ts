@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { listeningEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { useBuiltEngines } from './support/built-engine.js';
 import { startError } from './support/engine.js';
 import { EgressProxy } from './support/egress-proxy.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
@@ -81,7 +81,7 @@ describe('HTTP tools with a client certificate', () => {
   let elsewhereUrl = '';
   const api = mutualTlsApi(() => elsewhereUrl);
   const proxy = new EgressProxy();
-  const engines: BuiltEngineRun[] = [];
+  const startEngine = useBuiltEngines();
   let base = '';
   let llmUrl = '';
   beforeAll(async () => {
@@ -92,7 +92,6 @@ describe('HTTP tools with a client certificate', () => {
     elsewhereUrl = `https://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/`;
   });
   afterAll(async () => {
-    for (const engine of engines) engine.stop();
     await llm.stop();
     await proxy.stop();
     for (const server of [api, elsewhere]) {
@@ -101,10 +100,12 @@ describe('HTTP tools with a client certificate', () => {
     }
   });
   const start = async (env: Record<string, string>) => {
-    const engine = await listeningEngine(
-      { LLM_BASE_URL: llmUrl, LLM_MODEL: 'm', NODE_EXTRA_CA_CERTS: TEST_CA, ...env },
-      engines,
-    );
+    const engine = await startEngine({
+      LLM_BASE_URL: llmUrl,
+      LLM_MODEL: 'm',
+      NODE_EXTRA_CA_CERTS: TEST_CA,
+      ...env,
+    });
     return WsClient.connect(engine.wsUrl);
   };
   /** Both tools called, the one with a certificate for `city`: what each read. */

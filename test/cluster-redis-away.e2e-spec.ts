@@ -1,4 +1,4 @@
-import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { useTwoProcesses } from './support/built-engine.js';
 import { FakeLlm } from './support/fake-llm.js';
 import { expectTwoASecond, expectTwoAtOnce } from './support/limited-calls.js';
 import { RecordingServer } from './support/recording-server.js';
@@ -13,45 +13,31 @@ import { writeToolsFile } from './support/tools-file.js';
 describe('ENGINE_PROCESSES=2 while Redis is away', () => {
   const llm = new FakeLlm();
   const tools = new RecordingServer();
-  let engine: BuiltEngineRun;
-
-  beforeAll(async () => {
+  const engine = useTwoProcesses(async () => {
     const base = await tools.start();
     const file = writeToolsFile([
       { name: 'fragile', url: `${base}/fragile`, max_concurrency: 2 },
       { name: 'paced', url: `${base}/paced`, rate_limit: { calls: 2, per_secs: 1 } },
     ]);
-    engine = await runBuiltEngine(
-      {
-        ENGINE_PROCESSES: '2',
-        PORT: '0',
-        LLM_BASE_URL: await llm.start(),
-        LLM_MODEL: 'qwen3-coder',
-        LLM_TOOLS_FILE: file,
-        LLM_TOOL_RETRIES: '0',
-        // Nothing listens there: the store's start-up waits for it, then goes on without it.
-        SESSION_STORE_URL: `redis://127.0.0.1:${await freePort()}`,
-      },
-      true,
-      2,
-    );
-    if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
-  }, 60000);
-
-  afterAll(async () => {
-    engine?.stop();
-    await engine?.exited;
-    await Promise.all([llm.stop(), tools.stop()]);
+    return {
+      LLM_BASE_URL: await llm.start(),
+      LLM_MODEL: 'qwen3-coder',
+      LLM_TOOLS_FILE: file,
+      LLM_TOOL_RETRIES: '0',
+      // Nothing listens there: the store's start-up waits for it, then goes on without it.
+      SESSION_STORE_URL: `redis://127.0.0.1:${await freePort()}`,
+    };
   });
+  afterAll(() => Promise.all([llm.stop(), tools.stop()]));
 
   it('runs at most max_concurrency calls of a tool at once across the processes, and says why', async () => {
-    await expectTwoAtOnce(engine.url!, llm, tools, 'fragile');
-    expect(engine.output).toContain(
+    await expectTwoAtOnce(engine().url, llm, tools, 'fragile');
+    expect(engine().output).toContain(
       "Redis unavailable: max_concurrency and rate_limit hold across this engine's processes only",
     );
   }, 30000);
 
   it('keeps a tool to its rate_limit across the processes', async () => {
-    await expectTwoASecond(engine.url!, llm, tools, 'paced');
+    await expectTwoASecond(engine().url, llm, tools, 'paced');
   }, 30000);
 });

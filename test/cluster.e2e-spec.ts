@@ -1,5 +1,5 @@
 import { get } from 'node:http';
-import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { useTwoProcesses } from './support/built-engine.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
@@ -42,62 +42,47 @@ async function healthByPid(url: string, tries = 20): Promise<Map<number, Health>
 describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
   const llm = new FakeLlm();
   const tools = new RecordingServer();
-  let engine: BuiltEngineRun;
   let base: string;
-
-  beforeAll(async () => {
+  const engine = useTwoProcesses(async () => {
     base = await tools.start();
-    const file = writeToolsFile([{ name: 'from_file', url: `${base}/file` }]);
-    engine = await runBuiltEngine(
-      {
-        ENGINE_PROCESSES: '2',
-        PORT: '0',
-        LLM_BASE_URL: await llm.start(),
-        LLM_MODEL: 'qwen3-coder',
-        LLM_TOOLS_FILE: file,
-        LLM_TOOL_RETRIES: '0',
-        LLM_TOOL_BREAKER_FAILURES: '2',
-        LLM_TOOL_BREAKER_COOLDOWN_SECS: '1',
-        TOOL_SECRET_IDP: 's3cret:&',
-      },
-      true,
-      2,
-    );
-    if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
-  }, 60000);
+    return {
+      LLM_BASE_URL: await llm.start(),
+      LLM_MODEL: 'qwen3-coder',
+      LLM_TOOLS_FILE: writeToolsFile([{ name: 'from_file', url: `${base}/file` }]),
+      LLM_TOOL_RETRIES: '0',
+      LLM_TOOL_BREAKER_FAILURES: '2',
+      LLM_TOOL_BREAKER_COOLDOWN_SECS: '1',
+      TOOL_SECRET_IDP: 's3cret:&',
+    };
+  });
+  afterAll(() => Promise.all([llm.stop(), tools.stop()]));
 
   /** Installs one HTTP tool, `lookup`, through whichever process takes the connection. */
   const postLookupTool = () =>
-    postTools(engine.url!, [{ name: 'lookup', url: `${base}/lookup/{id}` }]);
-
-  afterAll(async () => {
-    engine?.stop();
-    await engine?.exited;
-    await Promise.all([llm.stop(), tools.stop()]);
-  });
+    postTools(engine().url, [{ name: 'lookup', url: `${base}/lookup/{id}` }]);
 
   it('changes no process on a dry run', async () => {
-    const dry = await fetch(`${engine.url!}/api/tools?dry_run=true`, {
+    const dry = await fetch(`${engine().url}/api/tools?dry_run=true`, {
       method: 'POST',
       body: JSON.stringify([{ name: 'lookup', url: `${base}/lookup/{id}` }]),
     });
     expect(await dry.json()).toMatchObject({ source: 'request', dry_run: true });
     // Another process would have installed it by the time the POST answers.
-    const seen = await healthByPid(engine.url!);
+    const seen = await healthByPid(engine().url);
     expect(seen.size).toBe(2);
     for (const h of seen.values())
       expect(h.tools).toEqual({ count: 1, source: 'file', unavailable: [] });
   });
 
   it('serves from both processes; a POST /api/tools reaches both, and a replacement process', async () => {
-    const before = await healthByPid(engine.url!);
+    const before = await healthByPid(engine().url);
     expect(before.size).toBe(2);
     for (const h of before.values())
       expect(h.tools).toEqual({ count: 1, source: 'file', unavailable: [] });
 
     expect((await postLookupTool()).status).toBe(200);
     // The POST answers once every process has the tools: no stale process right after it.
-    const after = await healthByPid(engine.url!);
+    const after = await healthByPid(engine().url);
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
     for (const h of after.values())
       expect(h.tools).toEqual({ count: 1, source: 'request', unavailable: [] });
@@ -105,10 +90,10 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
     // A process that dies is replaced, and the replacement takes the override in force.
     const [victim] = [...after.keys()];
     process.kill(victim!, 'SIGKILL');
-    let replaced = await healthByPid(engine.url!);
+    let replaced = await healthByPid(engine().url);
     for (let i = 0; i < 100 && (replaced.has(victim!) || replaced.size < 2); i++) {
       await new Promise((r) => setTimeout(r, 200));
-      replaced = await healthByPid(engine.url!);
+      replaced = await healthByPid(engine().url);
     }
     expect(replaced.has(victim!)).toBe(false);
     expect(replaced.size).toBe(2);
@@ -123,9 +108,7 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
         ? sseText(['Done.'])
         : sseText([xmlCall('lookup', { id: String(body.messages.length) })]);
     tools.requests.length = 0;
-    const clients = await Promise.all(
-      [1, 2, 3, 4].map(() => WsClient.connect(`${engine.url!.replace('http', 'ws')}/ws`)),
-    );
+    const clients = await Promise.all([1, 2, 3, 4].map(() => WsClient.connect(engine().wsUrl)));
     const ends = await Promise.all(
       clients.map(async (c) => {
         c.send({ type: 'user_text', text: 'look it up' });
@@ -135,7 +118,7 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
     for (const end of ends) expect(end).toMatchObject({ type: 'assistant_end', text: 'Done.' });
     // Whichever process answers the scrape, it reports all of them.
     for (let scrape = 0; scrape < 4; scrape++) {
-      const text = await (await fetch(`${engine.url!}/metrics`)).text();
+      const text = await (await fetch(`${engine().url}/metrics`)).text();
       expect(text).toMatch(/^agent_engine_ws_sessions 4$/m);
       expect(text).toMatch(/^agent_engine_turns_total\{outcome="completed"\} 4$/m);
       expect(text).toMatch(/^agent_engine_tool_calls_total\{tool="lookup",ok="true"\} 4$/m);
@@ -150,9 +133,9 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
   }, 30000);
 
   it('spares a service down in every process once one found it down, and calls it again once one finds it back', async () => {
-    expect((await postTools(engine.url!, [{ name: 'orders', url: `${base}/orders` }])).status).toBe(
-      200,
-    );
+    expect(
+      (await postTools(engine().url, [{ name: 'orders', url: `${base}/orders` }])).status,
+    ).toBe(200);
     let up = false;
     tools.respond((_req, res) => (up ? res.end('orders: fine') : res.writeHead(503).end('down')));
     // "twice": two calls in one round, both failing in one process: its circuit opens.
@@ -164,7 +147,7 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
     };
     tools.requests.length = 0;
     const turn = async (text: string) => {
-      const client = await WsClient.connect(`${engine.url!.replace('http', 'ws')}/ws`);
+      const client = await WsClient.connect(engine().wsUrl);
       client.send({ type: 'user_text', text });
       await client.waitFor((m) => m.type === 'assistant_end', 0, 10000);
       client.close();
@@ -180,19 +163,19 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
         /^Error: tool request failed: not sent: the service is unavailable/,
       );
     expect(tools.requests).toHaveLength(2);
-    for (const h of (await healthByPid(engine.url!)).values())
+    for (const h of (await healthByPid(engine().url)).values())
       expect(h.tools.unavailable).toEqual(['orders']);
-    expect(engine.output).toContain(
+    expect(engine().output).toContain(
       "tool 'orders': another engine process found the service down; its calls are not sent here either",
     );
     // After the cool-down one call finds it back: both processes send its calls again.
     await new Promise((r) => setTimeout(r, 1100));
     up = true;
     expect((await turn('once'))[0].content).toBe('orders: fine');
-    let seen = await healthByPid(engine.url!);
+    let seen = await healthByPid(engine().url);
     for (let i = 0; i < 20 && [...seen.values()].some((h) => h.tools.unavailable.length); i++) {
       await new Promise((r) => setTimeout(r, 100));
-      seen = await healthByPid(engine.url!);
+      seen = await healthByPid(engine().url);
     }
     expect([...seen.values()].map((h) => h.tools.unavailable)).toEqual([[], []]);
     expect(tools.requests).toHaveLength(3);
@@ -200,14 +183,14 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
 
   it('runs at most max_concurrency calls of a tool at once across the processes', async () => {
     const fragile = { name: 'fragile', url: `${base}/fragile`, max_concurrency: 2 };
-    expect((await postTools(engine.url!, [fragile])).status).toBe(200);
-    await expectTwoAtOnce(engine.url!, llm, tools, 'fragile');
+    expect((await postTools(engine().url, [fragile])).status).toBe(200);
+    await expectTwoAtOnce(engine().url, llm, tools, 'fragile');
   }, 30000);
 
   it('keeps a tool to its rate_limit across the processes', async () => {
     const paced = { name: 'paced', url: `${base}/paced`, rate_limit: { calls: 2, per_secs: 1 } };
-    expect((await postTools(engine.url!, [paced])).status).toBe(200);
-    await expectTwoASecond(engine.url!, llm, tools, 'paced');
+    expect((await postTools(engine().url, [paced])).status).toBe(200);
+    await expectTwoASecond(engine().url, llm, tools, 'paced');
   }, 30000);
 
   it('asks the OAuth 2.0 token endpoint once for both processes (no Redis: through the primary)', async () => {
@@ -222,12 +205,12 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
           client_secret: '${TOOL_SECRET_IDP}',
         },
       };
-      expect((await postTools(engine.url!, [secured])).status).toBe(200);
+      expect((await postTools(engine().url, [secured])).status).toBe(200);
       tools.respond((_req, res) => res.end('ok'));
       tools.requests.length = 0;
       // One turn gets the token; then sessions on both processes (connections go to each in turn).
       for (const sessions of [1, 4])
-        for (const turn of await turnsCalling(engine.url!, llm, 'secured', sessions))
+        for (const turn of await turnsCalling(engine().url, llm, 'secured', sessions))
           expect(turn.find((m) => m.type === 'tool_result')).toMatchObject({ ok: true });
       expect(tools.requests.map((r) => r.headers.authorization)).toEqual(
         Array(5).fill('Bearer tok-1'),
@@ -240,12 +223,12 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
 
   it('answers a cache_secs tool from the result one process got, in both (no Redis: through the primary)', async () => {
     const hours = { name: 'hours', url: `${base}/hours`, method: 'GET', cache_secs: 60 };
-    expect((await postTools(engine.url!, [hours])).status).toBe(200);
+    expect((await postTools(engine().url, [hours])).status).toBe(200);
     tools.respond((_req, res) => res.end('open 9 to 5'));
     tools.requests.length = 0;
     const results: unknown[] = [];
     for (const sessions of [1, 4])
-      for (const turn of await turnsCalling(engine.url!, llm, 'hours', sessions))
+      for (const turn of await turnsCalling(engine().url, llm, 'hours', sessions))
         results.push(turn.find((m) => m.type === 'tool_result'));
     expect(tools.requests).toHaveLength(1);
     expect(results[0]).toMatchObject({ ok: true });
@@ -254,28 +237,30 @@ describe('ENGINE_PROCESSES=2: two engine processes on one port', () => {
   }, 30000);
 
   it('keeps every one of many tool changes made at once in different processes, and refuses a stale If-Match in either', async () => {
-    expect((await postTools(engine.url!, [{ name: 'first', url: `${base}/first` }])).status).toBe(
+    expect((await postTools(engine().url, [{ name: 'first', url: `${base}/first` }])).status).toBe(
       200,
     );
-    const { etag } = await toolSet(engine.url!);
-    const logged = engine.output.length;
+    const { etag } = await toolSet(engine().url);
+    const logged = engine().output.length;
     const names = ['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'];
-    expect(await putAtOnce([engine.url!], names)).toEqual(names.map(() => 200));
+    expect(await putAtOnce([engine().url], names)).toEqual(names.map(() => 200));
     const every = ['first', ...names];
     // Both processes hold every change (connections go to each in turn), under one ETag.
-    const seen = await Promise.all([1, 2, 3, 4].map(() => toolSet(engine.url!)));
+    const seen = await Promise.all([1, 2, 3, 4].map(() => toolSet(engine().url)));
     for (const set of seen) expect(set.names.sort()).toEqual(every);
     expect(new Set(seen.map((s) => s.etag)).size).toBe(1);
     // The log says what each change did (a set installed may bring several changes at once).
     for (const name of names)
-      expect(engine.output).toMatch(new RegExp(`\\(added [^)]*\\b${name}\\b[^)]*\\); they apply`));
+      expect(engine().output).toMatch(
+        new RegExp(`\\(added [^)]*\\b${name}\\b[^)]*\\); they apply`),
+      );
     // Every change adds a tool: no process ever went back to an earlier set, whatever order the
     // changes reached it in.
-    const sizes = installedSizes(engine.output.slice(logged));
+    const sizes = installedSizes(engine().output.slice(logged));
     expect(sizes.size).toBe(2);
     for (const seenSizes of sizes.values())
       expect(seenSizes).toEqual([...seenSizes].sort((a, b) => a - b));
-    const stale = await Promise.all([1, 2].map(() => putTool(engine.url!, 'late', {}, etag)));
+    const stale = await Promise.all([1, 2].map(() => putTool(engine().url, 'late', {}, etag)));
     expect(stale.map((r) => r.status)).toEqual([412, 412]);
   }, 30000);
 });

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { useBuiltEngine } from './support/built-engine.js';
 import { EgressProxy } from './support/egress-proxy.js';
 import { Engine } from './support/engine.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
@@ -64,9 +64,8 @@ describe('EGRESS_PROXY', () => {
     denied: ['denied.example'],
     credentials: 'agent:p@ss',
   });
-  let engine: BuiltEngineRun;
   let urls: Record<string, string>;
-  beforeAll(async () => {
+  const engine = useBuiltEngine(async () => {
     api.respond((req, res) => res.end(`${req.path.slice(1)}: sunny`));
     secure.respond((req, res) => res.end(`${req.path.slice(1)}: clear`));
     urls = {
@@ -94,25 +93,19 @@ describe('EGRESS_PROXY', () => {
         code: BOTH.replace('API', outsideApi).replace('LOOPBACK', as(urls.api!, 'localhost')),
       },
     ]);
-    engine = await runBuiltEngine(
-      {
-        PORT: '0',
-        LLM_BASE_URL: urls.llm!,
-        LLM_TOOLS_FILE: file,
-        EGRESS_PROXY: urls.proxy!,
-        EGRESS_NO_PROXY: '127.0.0.1',
-        NODE_EXTRA_CA_CERTS: TEST_CA,
-        CODE_TOOLS_WORKERS: '1',
-        OTEL_EXPORTER_OTLP_ENDPOINT: urls.collector!,
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        OTEL_BSP_SCHEDULE_DELAY: '20',
-      },
-      true,
-    );
-    if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
-  }, 60_000);
+    return {
+      LLM_BASE_URL: urls.llm!,
+      LLM_TOOLS_FILE: file,
+      EGRESS_PROXY: urls.proxy!,
+      EGRESS_NO_PROXY: '127.0.0.1',
+      NODE_EXTRA_CA_CERTS: TEST_CA,
+      CODE_TOOLS_WORKERS: '1',
+      OTEL_EXPORTER_OTLP_ENDPOINT: urls.collector!,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '20',
+    };
+  });
   afterAll(async () => {
-    engine?.stop();
     await Promise.all([
       llm.stop(),
       api.stop(),
@@ -125,7 +118,7 @@ describe('EGRESS_PROXY', () => {
   });
 
   it("sends every client's requests through the proxy, with its credentials", async () => {
-    const ws = await WsClient.connect(`${engine.url!.replace('http', 'ws')}/ws`);
+    const ws = await WsClient.connect(engine().wsUrl);
     llm.enqueue(
       sseStructuredCalls([
         { id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } },
@@ -180,7 +173,10 @@ describe('EGRESS_PROXY', () => {
     expect(proxy.requests.filter((r) => r.auth !== `Basic ${btoa('agent:p@ss')}`)).toEqual([]);
     expect(secure.requests.map((r) => r.path)).toEqual(['/Bergen']);
     // /health names the proxy, never its credentials.
-    const health = (await (await fetch(`${engine.url!}/health`)).json()) as Record<string, unknown>;
+    const health = (await (await fetch(`${engine().url}/health`)).json()) as Record<
+      string,
+      unknown
+    >;
     expect(health.egress_proxy).toBe(`http://${new URL(urls.proxy!).host}`);
     ws.close();
   }, 60_000);
@@ -213,30 +209,23 @@ describe('EGRESS_PROXY that cannot be reached', () => {
 describe('EGRESS_PROXY spoken to over TLS (https://)', () => {
   const llm = new FakeLlm();
   const proxy = new EgressProxy({ hosts: { 'llm.example': '127.0.0.1' }, tls: testTls() });
-  let engine: BuiltEngineRun;
   let llmUrl = '';
-  beforeAll(async () => {
+  const engine = useBuiltEngine(async () => {
     llmUrl = as(await llm.start(), 'llm.example');
-    engine = await runBuiltEngine(
-      {
-        PORT: '0',
-        LLM_BASE_URL: llmUrl,
-        EGRESS_PROXY: await proxy.start(),
-        EGRESS_NO_PROXY: 'none.example',
-        NODE_EXTRA_CA_CERTS: TEST_CA,
-      },
-      true,
-    );
-    if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
-  }, 60_000);
+    return {
+      LLM_BASE_URL: llmUrl,
+      EGRESS_PROXY: await proxy.start(),
+      EGRESS_NO_PROXY: 'none.example',
+      NODE_EXTRA_CA_CERTS: TEST_CA,
+    };
+  });
   afterAll(async () => {
-    engine?.stop();
     await llm.stop();
     await proxy.stop();
   });
 
   it('reaches the LLM server through it, model list and completion alike', async () => {
-    const ws = await WsClient.connect(`${engine.url!.replace('http', 'ws')}/ws`);
+    const ws = await WsClient.connect(engine().wsUrl);
     llm.enqueue(sseText(['Hello.']));
     expect((await ws.turn('hi')).at(-1)).toEqual({ type: 'assistant_end', text: 'Hello.' });
     // undici tunnels through a TLS proxy even to an HTTP server; Node's agents send absolute form.

@@ -1,4 +1,4 @@
-import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { useBuiltEngine } from './support/built-engine.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { TokenServer } from './support/token-server.js';
@@ -15,8 +15,7 @@ describe('an environment with HTTP_PROXY and HTTPS_PROXY', () => {
   const api = new RecordingServer();
   const proxy = new RecordingServer();
   const tokens = new TokenServer();
-  let engine: BuiltEngineRun;
-  beforeAll(async () => {
+  const engine = useBuiltEngine(async () => {
     api.respond((req, res) => res.end(`${req.path.slice(1)}: sunny`));
     proxy.respond((_req, res) => res.end('the proxy answered'));
     const proxyUrl = await proxy.start();
@@ -27,29 +26,21 @@ describe('an environment with HTTP_PROXY and HTTPS_PROXY', () => {
         oauth2: { token_url: tokenUrl, client_id: 'agent', client_secret: '${TOOL_SECRET_IDP}' },
       },
     ]);
-    engine = await runBuiltEngine(
-      {
-        PORT: '0',
-        LLM_BASE_URL: await llm.start(),
-        LLM_MODEL: 'm',
-        LLM_TOOLS_FILE: file,
-        TOOL_SECRET_IDP: 's3cret:&',
-        HTTP_PROXY: proxyUrl,
-        HTTPS_PROXY: proxyUrl,
-        http_proxy: proxyUrl,
-        https_proxy: proxyUrl,
-      },
-      true,
-    );
-    if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
-  }, 60_000);
-  afterAll(async () => {
-    engine?.stop();
-    await Promise.all([llm.stop(), api.stop(), proxy.stop(), tokens.stop()]);
+    return {
+      LLM_BASE_URL: await llm.start(),
+      LLM_MODEL: 'm',
+      LLM_TOOLS_FILE: file,
+      TOOL_SECRET_IDP: 's3cret:&',
+      HTTP_PROXY: proxyUrl,
+      HTTPS_PROXY: proxyUrl,
+      http_proxy: proxyUrl,
+      https_proxy: proxyUrl,
+    };
   });
+  afterAll(() => Promise.all([llm.stop(), api.stop(), proxy.stop(), tokens.stop()]));
 
   it('sends every request straight to its server', async () => {
-    const ws = await WsClient.connect(`${engine.url!.replace('http', 'ws')}/ws`);
+    const ws = await WsClient.connect(engine().wsUrl);
     llm.enqueue(
       sseStructuredCalls([{ id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }]),
       sseText(['Sunny.']),

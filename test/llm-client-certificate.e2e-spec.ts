@@ -1,7 +1,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { listeningEngine, runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { runBuiltEngine, useBuiltEngines } from './support/built-engine.js';
 import { EgressProxy } from './support/egress-proxy.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
 import { TEST_CA, testTls } from './support/tls.js';
@@ -37,7 +37,7 @@ describe('an LLM server that asks for a client certificate (mutual TLS)', () => 
     rejectUnauthorized: true,
   });
   const proxy = new EgressProxy();
-  const engines: BuiltEngineRun[] = [];
+  const startEngine = useBuiltEngines();
   let llmUrl = '';
   beforeAll(async () => {
     llmUrl = await llm.start();
@@ -47,15 +47,15 @@ describe('an LLM server that asks for a client certificate (mutual TLS)', () => 
     llm.clientCertificates.length = 0;
   });
   afterAll(async () => {
-    for (const engine of engines) engine.stop();
     await llm.stop();
     await proxy.stop();
   });
   const start = async (env: Record<string, string>) => {
-    const engine = await listeningEngine(
-      { LLM_BASE_URL: llmUrl, NODE_EXTRA_CA_CERTS: TEST_CA, ...env },
-      engines,
-    );
+    const engine = await startEngine({
+      LLM_BASE_URL: llmUrl,
+      NODE_EXTRA_CA_CERTS: TEST_CA,
+      ...env,
+    });
     return { engine, ws: await WsClient.connect(engine.wsUrl) };
   };
 

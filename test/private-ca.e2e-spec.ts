@@ -1,4 +1,4 @@
-import { listeningEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { useBuiltEngines } from './support/built-engine.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { McpTestServer, ORDER_SCHEMA } from './support/mcp-server.js';
 import { RecordingServer } from './support/recording-server.js';
@@ -32,7 +32,7 @@ describe('services whose certificates a private CA signed', () => {
   let base: Record<string, string>;
   let secureUrl = '';
   let plainUrl = '';
-  const engines: BuiltEngineRun[] = [];
+  const startEngine = useBuiltEngines();
   beforeAll(async () => {
     api.respond((req, res) => res.end(`${req.path.slice(1)}: sunny`));
     const file = writeToolsFile([
@@ -44,11 +44,10 @@ describe('services whose certificates a private CA signed', () => {
     plainUrl = await plainLlm.start();
   });
   afterAll(async () => {
-    for (const engine of engines) engine.stop();
     await Promise.all([secureLlm.stop(), plainLlm.stop(), api.stop(), mcp.stop()]);
   });
   const start = async (env: Record<string, string>) => {
-    const engine = await listeningEngine({ ...base, ...env }, engines);
+    const engine = await startEngine({ ...base, ...env });
     return { engine, ws: await WsClient.connect(engine.wsUrl) };
   };
   const toolRead = (llm: FakeLlm) =>

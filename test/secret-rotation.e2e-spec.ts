@@ -1,4 +1,4 @@
-import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { useTwoProcesses } from './support/built-engine.js';
 import { EgressProxy } from './support/egress-proxy.js';
 import { secretFiles } from './support/secret-files.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
@@ -19,43 +19,29 @@ describe('secrets rotated in their files (SECRET_FILES_WATCH_SECS)', () => {
     hosts: { 'llm.example': '127.0.0.1' },
     credentials: 'engine:one',
   });
-  let engine: BuiltEngineRun;
-  let http = '';
-  let ws = '';
   let proxyUrl = '';
-  beforeAll(async () => {
+  const engine = useTwoProcesses(async () => {
     proxyUrl = await proxy.start('engine:one');
-    engine = await runBuiltEngine(
-      {
-        PORT: '0',
-        ENGINE_PROCESSES: '2',
-        LLM_BASE_URL: (await llm.start()).replace('127.0.0.1', 'llm.example'),
-        EGRESS_PROXY_FILE: secret('proxy', proxyUrl),
-        LLM_MODEL: 'm',
-        SECRET_FILES_WATCH_SECS: '0.2',
-        ADMIN_API_KEY_FILE: secret('admin', 'admin-1\n'),
-        WS_API_KEY_FILE: secret('ws', 'ws-1\n'),
-        LLM_API_KEY_FILE: secret('llm', 'sk-1\n'),
-        LLM_EXTRA_HEADERS_FILE: secret('llm-headers', '{"x-team":"voice"}'),
-      },
-      true,
-      2,
-    );
-    if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
-    http = engine.url;
-    ws = `${engine.url.replace('http', 'ws')}/ws`;
-  }, 60_000);
-  afterAll(async () => {
-    engine?.stop();
-    await Promise.all([llm.stop(), proxy.stop()]);
+    return {
+      LLM_BASE_URL: (await llm.start()).replace('127.0.0.1', 'llm.example'),
+      EGRESS_PROXY_FILE: secret('proxy', proxyUrl),
+      LLM_MODEL: 'm',
+      SECRET_FILES_WATCH_SECS: '0.2',
+      ADMIN_API_KEY_FILE: secret('admin', 'admin-1\n'),
+      WS_API_KEY_FILE: secret('ws', 'ws-1\n'),
+      LLM_API_KEY_FILE: secret('llm', 'sk-1\n'),
+      LLM_EXTRA_HEADERS_FILE: secret('llm-headers', '{"x-team":"voice"}'),
+    };
   });
+  afterAll(() => Promise.all([llm.stop(), proxy.stop()]));
 
   /** The admin API's answer to `key`, from both processes (connections alternate between them). */
   const admin = async (key: string) => {
     const statuses = new Set<number>();
     for (let i = 0; i < 4; i++)
       statuses.add(
-        (await fetch(`${http}/api/tools`, { headers: { Authorization: `Bearer ${key}` } })).status,
+        (await fetch(`${engine().url}/api/tools`, { headers: { Authorization: `Bearer ${key}` } }))
+          .status,
       );
     return [...statuses];
   };
@@ -63,7 +49,7 @@ describe('secrets rotated in their files (SECRET_FILES_WATCH_SECS)', () => {
   const llmHeaders = async (token: string) => {
     const from = llm.requests.length;
     for (let i = 0; i < 2; i++) {
-      const client = await WsClient.connect(`${ws}?token=${token}`);
+      const client = await WsClient.connect(`${engine().wsUrl}?token=${token}`);
       llm.enqueue(sseText(['Hi.']));
       await client.turn('hello');
       client.close();
@@ -73,7 +59,7 @@ describe('secrets rotated in their files (SECRET_FILES_WATCH_SECS)', () => {
       .map((r) => `${r.headers.authorization} ${String(r.headers['x-team'])}`);
   };
   const refused = (token: string) =>
-    WsClient.connect(`${ws}?token=${token}`).then(
+    WsClient.connect(`${engine().wsUrl}?token=${token}`).then(
       () => false,
       () => true,
     );
@@ -90,7 +76,7 @@ describe('secrets rotated in their files (SECRET_FILES_WATCH_SECS)', () => {
     await until(
       () =>
         ['ADMIN_API_KEY', 'WS_API_KEY', 'LLM_API_KEY', 'LLM_EXTRA_HEADERS'].every(
-          (name) => engine.output.split(`${name} changed in its file`).length === 3,
+          (name) => engine().output.split(`${name} changed in its file`).length === 3,
         ),
       'the four rotations in both processes',
     );
@@ -98,10 +84,10 @@ describe('secrets rotated in their files (SECRET_FILES_WATCH_SECS)', () => {
     expect(await refused('ws-1')).toBe(true);
     expect(await llmHeaders('ws-2')).toEqual(['Bearer sk-2 sales', 'Bearer sk-2 sales']);
     // Said in the log, never the key.
-    expect(engine.output).toContain(
+    expect(engine().output).toContain(
       'LLM_API_KEY changed in its file: used from the next request on',
     );
-    expect(engine.output).not.toContain('sk-2');
+    expect(engine().output).not.toContain('sk-2');
   }, 30_000);
 
   it('keeps the key in use when its file is emptied or holds no valid value, and says why', async () => {
@@ -115,8 +101,8 @@ describe('secrets rotated in their files (SECRET_FILES_WATCH_SECS)', () => {
     );
     await until(
       () =>
-        engine.output.includes('is empty: the value in use is kept') &&
-        engine.output.includes(
+        engine().output.includes('is empty: the value in use is kept') &&
+        engine().output.includes(
           'LLM_EXTRA_HEADERS is invalid: the value of x-team must be a string: the value in use is kept',
         ),
       'both warnings',
@@ -125,7 +111,7 @@ describe('secrets rotated in their files (SECRET_FILES_WATCH_SECS)', () => {
     expect(await llmHeaders('ws-2')).toEqual(['Bearer sk-2 sales', 'Bearer sk-2 sales']);
     // Said once by each process, not at each of its reads (every 0.2 s).
     await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(engine.output.split('LLM_EXTRA_HEADERS is invalid').length - 1).toBe(2);
+    expect(engine().output.split('LLM_EXTRA_HEADERS is invalid').length - 1).toBe(2);
     // Fixed again: taken up.
     secret('llm', 'sk-3');
     secret('llm-headers', '{"x-team":"support"}');
@@ -143,10 +129,10 @@ describe('secrets rotated in their files (SECRET_FILES_WATCH_SECS)', () => {
     proxy.requireCredentials('engine:two');
     secret('proxy', proxyUrl.replace('engine:one', 'engine:two'));
     const said = 'EGRESS_PROXY changed in its file: its credentials sent from the next connection';
-    await until(() => engine.output.split(said).length === 3, 'the rotation in both processes');
+    await until(() => engine().output.split(said).length === 3, 'the rotation in both processes');
     proxy.requests.length = 0;
     expect(await llmHeaders('ws-2')).toHaveLength(2);
     expect(proxy.requests.map((r) => r.auth)).toEqual(Array(2).fill(basic('engine:two')));
-    expect(engine.output).not.toContain('engine:two');
+    expect(engine().output).not.toContain('engine:two');
   }, 30_000);
 });

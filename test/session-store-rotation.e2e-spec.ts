@@ -1,5 +1,5 @@
 import { createClient } from '@redis/client';
-import { listeningEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { useBuiltEngines } from './support/built-engine.js';
 import { secretFiles } from './support/secret-files.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
 import { startRedis, type RedisRun } from './support/redis-server.js';
@@ -15,7 +15,7 @@ const secret = secretFiles('engine-store-rotation-');
  */
 describe('the session store password rotated in its file', () => {
   const llm = new FakeLlm();
-  const engines: BuiltEngineRun[] = [];
+  const startEngine = useBuiltEngines();
   let redis: RedisRun;
   let port = 0;
   const url = (password: string) => `redis://:${password}@127.0.0.1:${port}`;
@@ -24,7 +24,6 @@ describe('the session store password rotated in its file', () => {
     port = Number(new URL(redis.url).port);
   });
   afterAll(async () => {
-    for (const engine of engines) engine.stop();
     await Promise.all([llm.stop(), redis.stop()]);
   });
 
@@ -41,15 +40,12 @@ describe('the session store password rotated in its file', () => {
 
   it('keeps and resumes sessions over a reconnect after the password changed', async () => {
     const file = secret('store-url', url('old-pass'));
-    const engine = await listeningEngine(
-      {
-        LLM_BASE_URL: await llm.start(),
-        LLM_MODEL: 'm',
-        SESSION_STORE_URL_FILE: file,
-        SECRET_FILES_WATCH_SECS: '0.2',
-      },
-      engines,
-    );
+    const engine = await startEngine({
+      LLM_BASE_URL: await llm.start(),
+      LLM_MODEL: 'm',
+      SESSION_STORE_URL_FILE: file,
+      SECRET_FILES_WATCH_SECS: '0.2',
+    });
     const first = await WsClient.connect(engine.wsUrl);
     const token = String((await first.waitFor((m) => m.type === 'session')).resume_token);
     llm.enqueue(sseText(['Noted.']));

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Engine } from './support/engine.js';
-import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { useBuiltEngines } from './support/built-engine.js';
 import { FakeLlm, sseTextWithUsage, useFakeLlm } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { untilAsync } from './support/waiting.js';
@@ -106,11 +106,8 @@ describe('SESSION_WEBHOOK_URL', () => {
 describe('SESSION_WEBHOOK_URL when the engine stops (SIGTERM)', () => {
   const llm = new FakeLlm();
   const receiver = new RecordingServer();
-  let engine: BuiltEngineRun;
-  afterAll(async () => {
-    engine?.stop();
-    await Promise.all([llm.stop(), receiver.stop()]);
-  });
+  const startEngine = useBuiltEngines();
+  afterAll(() => Promise.all([llm.stop(), receiver.stop()]));
 
   it('delivers the reports of the sessions it closed, retries included, before it exits', async () => {
     let busy = true;
@@ -121,17 +118,12 @@ describe('SESSION_WEBHOOK_URL when the engine stops (SIGTERM)', () => {
       }
       res.end('ok');
     });
-    engine = await runBuiltEngine(
-      {
-        PORT: '0',
-        LLM_BASE_URL: await llm.start(),
-        LLM_MODEL: 'm',
-        SESSION_WEBHOOK_URL: await receiver.start(),
-      },
-      true,
-    );
-    if (!engine.url) throw new Error(`the engine did not start:\n${engine.output}`);
-    const ws = await WsClient.connect(`${engine.url.replace('http', 'ws')}/ws`);
+    const engine = await startEngine({
+      LLM_BASE_URL: await llm.start(),
+      LLM_MODEL: 'm',
+      SESSION_WEBHOOK_URL: await receiver.start(),
+    });
+    const ws = await WsClient.connect(engine.wsUrl);
     engine.stop();
     expect(await ws.closed).toBe(1001);
     expect(await engine.exited).toBe(0);

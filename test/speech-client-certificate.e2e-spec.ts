@@ -1,7 +1,7 @@
 import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { listeningEngine, runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { runBuiltEngine, useBuiltEngines } from './support/built-engine.js';
 import { openAiSpeech } from './support/engine.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
 import { FakeSpeech } from './support/speech-server.js';
@@ -43,7 +43,7 @@ describe('speech servers that ask for a client certificate (mutual TLS)', () => 
     requestCert: true,
     rejectUnauthorized: true,
   });
-  const engines: BuiltEngineRun[] = [];
+  const startEngine = useBuiltEngines();
   let speechUrl = '';
   let llmUrl = '';
   beforeAll(async () => {
@@ -54,20 +54,16 @@ describe('speech servers that ask for a client certificate (mutual TLS)', () => 
     speech.requests.length = 0;
   });
   afterAll(async () => {
-    for (const engine of engines) engine.stop();
     await Promise.all([llm.stop(), speech.stop()]);
   });
   const start = async (env: Record<string, string>) => {
-    const engine = await listeningEngine(
-      {
-        LLM_BASE_URL: llmUrl,
-        LLM_MODEL: 'm',
-        NODE_EXTRA_CA_CERTS: TEST_CA,
-        ...openAiSpeech(speechUrl),
-        ...env,
-      },
-      engines,
-    );
+    const engine = await startEngine({
+      LLM_BASE_URL: llmUrl,
+      LLM_MODEL: 'm',
+      NODE_EXTRA_CA_CERTS: TEST_CA,
+      ...openAiSpeech(speechUrl),
+      ...env,
+    });
     return { engine, ws: await voiceSession(engine.wsUrl) };
   };
 

@@ -1,4 +1,4 @@
-import { listeningEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { useBuiltEngine } from './support/built-engine.js';
 import { openAiSpeech } from './support/engine.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
 import { FakeSpeech } from './support/speech-server.js';
@@ -13,28 +13,15 @@ import { until } from './support/waiting.js';
 describe('a phone call on the built engine (G.711 resampled both ways)', () => {
   const llm = new FakeLlm();
   const speech = new FakeSpeech();
-  const started: BuiltEngineRun[] = [];
-  let wsUrl = '';
-
-  beforeAll(async () => {
-    const engine = await listeningEngine(
-      {
-        LLM_BASE_URL: await llm.start(),
-        LLM_MODEL: 'm',
-        ...openAiSpeech(await speech.start()),
-      },
-      started,
-    );
-    wsUrl = engine.wsUrl;
-  }, 60_000);
-
-  afterAll(async () => {
-    for (const run of started) run.stop();
-    await Promise.all([...started.map((run) => run.exited), llm.stop(), speech.stop()]);
-  });
+  const engine = useBuiltEngine(async () => ({
+    LLM_BASE_URL: await llm.start(),
+    LLM_MODEL: 'm',
+    ...openAiSpeech(await speech.start()),
+  }));
+  afterAll(() => Promise.all([llm.stop(), speech.stop()]));
 
   it('plays the greeting and the answer on the call, and hears the caller', async () => {
-    const call = await TwilioCall.dial(wsUrl.replace(/\/ws$/, '/twilio'), {
+    const call = await TwilioCall.dial(engine().wsUrl.replace(/\/ws$/, '/twilio'), {
       greeting: 'Hello, this is the front desk.',
     });
     // 0.2 s of 24 kHz speech as 8 kHz μ-law: about 1600 bytes.

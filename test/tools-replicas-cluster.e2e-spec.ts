@@ -1,4 +1,4 @@
-import { runBuiltEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { ENGINE_START_MS, useBuiltEngines, type ListeningEngine } from './support/built-engine.js';
 import { startRedis, type RedisRun } from './support/redis-server.js';
 import { installedSizes, putAtOnce, putTool, toolSet } from './support/tool-changes.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
@@ -11,31 +11,23 @@ import { untilAsync } from './support/waiting.js';
  */
 describe('tool changes across replicas of several processes', () => {
   let redis: RedisRun;
-  const replicas: BuiltEngineRun[] = [];
+  const startEngine = useBuiltEngines();
+  const replicas: ListeningEngine[] = [];
   beforeAll(async () => {
     redis = await startRedis();
     const env = {
       ENGINE_PROCESSES: '2',
-      PORT: '0',
       LLM_BASE_URL: 'http://127.0.0.1:9/v1',
       LLM_MODEL: 'm',
       LLM_TOOLS_FILE: writeToolsFile([{ name: 'from_file', url: 'http://127.0.0.1:9/file' }]),
       SESSION_STORE_URL: redis.url,
     };
-    for (let i = 0; i < 2; i++) {
-      const replica = await runBuiltEngine(env, true, 2);
-      if (!replica.url) throw new Error(`the engine did not start:\n${replica.output}`);
-      replicas.push(replica);
-    }
-  }, 60000);
-  afterAll(async () => {
-    for (const replica of replicas) replica.stop();
-    await Promise.all(replicas.map((r) => r.exited));
-    await redis?.stop();
-  });
+    for (let i = 0; i < 2; i++) replicas.push(await startEngine(env, 2));
+  }, ENGINE_START_MS);
+  afterAll(() => redis?.stop());
 
   it('keeps every change made at once, in all four processes, under one ETag', async () => {
-    const urls = replicas.map((r) => r.url!);
+    const urls = replicas.map((r) => r.url);
     expect(
       (await postTools(urls[0]!, [{ name: 'first', url: 'http://crm.example/a' }])).status,
     ).toBe(200);

@@ -1,4 +1,4 @@
-import { listeningEngine, type BuiltEngineRun } from './support/built-engine.js';
+import { useBuiltEngines } from './support/built-engine.js';
 import { FakeLlm, sseText } from './support/fake-llm.js';
 import { OtlpCollector } from './support/otlp-collector.js';
 import { secretFiles } from './support/secret-files.js';
@@ -14,26 +14,22 @@ const secret = secretFiles('engine-otlp-headers-');
 describe("the span collector's headers rotated in their file", () => {
   const llm = new FakeLlm();
   const collector = new OtlpCollector();
-  const engines: BuiltEngineRun[] = [];
+  const startEngine = useBuiltEngines();
   afterAll(async () => {
-    for (const engine of engines) engine.stop();
     await Promise.all([llm.stop(), collector.stop()]);
   });
 
   it('sends the new key with the spans exported after the change', async () => {
     const file = secret('otlp-headers', 'x-api-key=key-1,x-team=voice');
-    const engine = await listeningEngine(
-      {
-        LLM_BASE_URL: await llm.start(),
-        LLM_MODEL: 'm',
-        OTEL_EXPORTER_OTLP_ENDPOINT: await collector.start(),
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        OTEL_BSP_SCHEDULE_DELAY: '20',
-        OTEL_EXPORTER_OTLP_HEADERS_FILE: file,
-        SECRET_FILES_WATCH_SECS: '0.2',
-      },
-      engines,
-    );
+    const engine = await startEngine({
+      LLM_BASE_URL: await llm.start(),
+      LLM_MODEL: 'm',
+      OTEL_EXPORTER_OTLP_ENDPOINT: await collector.start(),
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '20',
+      OTEL_EXPORTER_OTLP_HEADERS_FILE: file,
+      SECRET_FILES_WATCH_SECS: '0.2',
+    });
     const ws = await WsClient.connect(engine.wsUrl);
     const keys = () => collector.requests.map((r) => r.headers['x-api-key']);
     llm.enqueue(sseText(['Hello.']));

@@ -56,6 +56,11 @@ export function runBuiltEngine(
   });
 }
 
+/** How long a hook may take to start the built engine: a cold start on a busy two-core machine. */
+export const ENGINE_START_MS = 60_000;
+
+export type ListeningEngine = BuiltEngineRun & { url: string; wsUrl: string };
+
 /**
  * The built engine listening on a free port with `env` (and PORT=0), kept in `started` for the
  * suite's afterAll to stop; throws with its output when it does not start. `listeners`: how many
@@ -65,7 +70,7 @@ export async function listeningEngine(
   env: Record<string, string>,
   started: BuiltEngineRun[],
   listeners = 1,
-): Promise<BuiltEngineRun & { url: string; wsUrl: string }> {
+): Promise<ListeningEngine> {
   const engine = await runBuiltEngine({ PORT: '0', ...env }, true, listeners);
   started.push(engine);
   const { url } = engine;
@@ -74,22 +79,47 @@ export async function listeningEngine(
 }
 
 /**
- * An engine of two processes (ENGINE_PROCESSES=2, a free port) for one describe block, with
- * `env()`'s settings (read in its beforeAll): started before the block's tests, stopped after.
+ * Starts built engines for one describe block (as `listeningEngine` does, in its hooks or tests)
+ * and stops them after its tests, waiting for them to exit, in an afterAll declared where this is
+ * called: call it before the hooks that stop the servers the engines use.
  */
-export function useTwoProcesses(
-  env: () => Promise<Record<string, string>>,
-): () => BuiltEngineRun & { url: string; wsUrl: string } {
+export function useBuiltEngines(): (
+  env: Record<string, string>,
+  listeners?: number,
+) => Promise<ListeningEngine> {
   const started: BuiltEngineRun[] = [];
-  let engine: (BuiltEngineRun & { url: string; wsUrl: string }) | undefined;
-  beforeAll(async () => {
-    engine = await listeningEngine({ ENGINE_PROCESSES: '2', ...(await env()) }, started, 2);
-  }, 60_000);
   afterAll(async () => {
-    for (const run of started) {
-      run.stop();
-      await run.exited;
-    }
+    const runs = started.splice(0);
+    for (const run of runs) run.stop();
+    await Promise.all(runs.map((run) => run.exited));
   });
-  return () => engine!;
+  return (env, listeners = 1) => listeningEngine(env, started, listeners);
+}
+
+/**
+ * The built engine for one describe block, with `env()`'s settings (read in its beforeAll, after
+ * the block's earlier hooks; servers it names may be started there or in `env`): started on a free
+ * port before the block's tests, stopped after them (see useBuiltEngines). `listeners`: how many
+ * of ENGINE_PROCESSES' processes must be listening.
+ */
+export function useBuiltEngine(
+  env: () => Record<string, string> | Promise<Record<string, string>>,
+  listeners = 1,
+): () => ListeningEngine {
+  const start = useBuiltEngines();
+  let engine: ListeningEngine | undefined;
+  beforeAll(async () => {
+    engine = await start(await env(), listeners);
+  }, ENGINE_START_MS);
+  return () => {
+    if (!engine) throw new Error('the engine was not started (see the beforeAll that failed)');
+    return engine;
+  };
+}
+
+/** useBuiltEngine with two processes (ENGINE_PROCESSES=2), both listening. */
+export function useTwoProcesses(
+  env: () => Record<string, string> | Promise<Record<string, string>>,
+): () => ListeningEngine {
+  return useBuiltEngine(async () => ({ ENGINE_PROCESSES: '2', ...(await env()) }), 2);
 }
