@@ -2,7 +2,7 @@ import { useTwoProcesses } from './support/built-engine.js';
 import { FakeLlm } from './support/fake-llm.js';
 import { expectTwoASecond, expectTwoAtOnce } from './support/limited-calls.js';
 import { RecordingServer } from './support/recording-server.js';
-import { freePort } from './support/redis-server.js';
+import { REFUSED_ORIGIN } from './support/refused.js';
 import { writeToolsFile } from './support/tools-file.js';
 
 /**
@@ -25,7 +25,7 @@ describe('ENGINE_PROCESSES=2 while Redis is away', () => {
       LLM_TOOLS_FILE: file,
       LLM_TOOL_RETRIES: '0',
       // Nothing listens there: the store's start-up waits for it, then goes on without it.
-      SESSION_STORE_URL: `redis://127.0.0.1:${await freePort()}`,
+      SESSION_STORE_URL: `redis://${new URL(REFUSED_ORIGIN).host}`,
     };
   });
   afterAll(() => Promise.all([llm.stop(), tools.stop()]));

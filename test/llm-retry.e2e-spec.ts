@@ -1,7 +1,7 @@
-import { createServer } from 'node:net';
 import { lastValueFrom, toArray } from 'rxjs';
 import type { LlmEvent, LlmRequest } from '../src/llm/llm.types.js';
 import { llmClient, replay, sseText, useFakeLlm, type Script } from './support/fake-llm.js';
+import { REFUSED_ORIGIN } from './support/refused.js';
 
 const request: LlmRequest = { messages: [{ role: 'user', content: 'Hi' }], tools: [] };
 const overloaded = (headers?: Record<string, string>): Script => ({
@@ -11,15 +11,6 @@ const overloaded = (headers?: Record<string, string>): Script => ({
   headers,
 });
 const text = (ev: LlmEvent[]) => ev.map((e) => (e.type === 'text' ? e.text : '')).join('');
-
-/** A loopback port with nothing listening on it: connections are refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('LLM requests retried on transient faults, never once the answer has begun', () => {
   const { llm, url } = useFakeLlm();
@@ -95,7 +86,7 @@ describe('LLM requests retried on transient faults, never once the answer has be
   });
 
   it('retries a refused connection (backing off, with jitter), then reports it', async () => {
-    const c = llmClient(`http://127.0.0.1:${await closedPort()}/v1`, {
+    const c = llmClient(`${REFUSED_ORIGIN}/v1`, {
       retries: 2,
       retryBackoffMs: 200,
     });
