@@ -1,15 +1,9 @@
 import { ToolDefinitionError } from './definition-error.js';
-import { buildHttpRequest, type BuiltRequest } from './http-request-builder.js';
-import { validateToolDefinitions } from './tool-validation.js';
-
-function validated(def: Record<string, unknown>) {
-  return validateToolDefinitions([{ name: 't', ...def }], 'tools.json');
-}
-function built(def: Record<string, unknown>, args: Record<string, unknown>): BuiltRequest {
-  const result = buildHttpRequest(validated(def).tools[0]!, args);
-  if ('error' in result) throw new Error(result.error);
-  return result;
-}
+import { buildHttpRequest } from './http-request-builder.js';
+import {
+  builtRequest as built,
+  validatedTool as validated,
+} from '../../test/support/built-request.js';
 
 describe('header_arguments', () => {
   const def = {
