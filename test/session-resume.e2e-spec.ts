@@ -3,7 +3,8 @@ import { Lifecycle } from '../src/lifecycle/lifecycle.service.js';
 import { RedisSessionStore } from '../src/sessions/redis-session-store.js';
 import { Engine } from './support/engine.js';
 import { sseText, useFakeLlm, type FakeLlm } from './support/fake-llm.js';
-import { freePort, startRedis, type RedisRun } from './support/redis-server.js';
+import { laterPort } from './support/ports.js';
+import { startRedis, type RedisRun } from './support/redis-server.js';
 import { pieces } from './support/turn-harness.js';
 import { WsClient, type Msg } from './support/ws-client.js';
 
@@ -286,7 +287,7 @@ describe('with Redis (SESSION_STORE_URL): any engine process or replica resumes 
 it('with Redis unreachable, sessions start afresh and turns run as usual; once it is back, sessions are kept again', async () => {
   const { FakeLlm } = await import('./support/fake-llm.js');
   const llm = new FakeLlm();
-  const port = await freePort();
+  const port = await laterPort();
   const engine = await Engine.start({
     LLM_BASE_URL: await llm.start(),
     LLM_MODEL: 'm',

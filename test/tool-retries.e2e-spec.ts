@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { laterPort } from './support/ports.js';
 import { sseText, type Script } from './support/fake-llm.js';
 import {
   callOnce,
@@ -10,15 +10,6 @@ import {
 } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
 
-/** A port nothing listens on (yet). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 /** A tool request that failed transiently is sent again (LLM_TOOL_RETRIES, a tool's `retries`). */
 describe('tool requests retried after transient failures', () => {
   let latePort = 0;
@@ -26,7 +17,7 @@ describe('tool requests retried after transient failures', () => {
   const seen = new Map<string, number>();
   // Before the engine starts: its tools file names the port.
   beforeAll(async () => {
-    latePort = await freePort();
+    latePort = await laterPort();
   });
   const rig = useEngineRig(
     (base) => ({

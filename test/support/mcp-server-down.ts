@@ -1,12 +1,11 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { laterPort } from './ports.js';
 import { McpTestServer, ORDER_SCHEMA } from './mcp-server.js';
 import { writeToolsFile } from './tools-file.js';
 import { useClientPerTest, useEngineRig } from './turn-harness.js';
 
 /**
- * An MCP server offering `lookup_order`, not started: `port` is one nothing listens on yet, where
- * a test starts it; `definition()` the tool's entry of a tools file.
+ * An MCP server offering `lookup_order`, not started: `port` is one nothing listens on yet (see
+ * laterPort), where a test starts it; `definition()` the tool's entry of a tools file.
  */
 export function useServerDown() {
   const down = {
@@ -27,10 +26,7 @@ export function useServerDown() {
   };
   afterAll(() => down.mcp.stop());
   beforeAll(async () => {
-    const probe = createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    down.port = (probe.address() as AddressInfo).port;
-    await new Promise((r) => probe.close(r));
+    down.port = await laterPort();
   }, 20_000);
   return down;
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
+import { laterPort } from './ports.js';
 import { RedisSessionStore } from '../../src/sessions/redis-session-store.js';
 
 export interface RedisRun {
@@ -7,20 +7,12 @@ export interface RedisRun {
   stop: () => Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /**
- * A real redis-server on `port` (a free loopback port by default), in memory only (installed by
+ * A real redis-server on `port` (a free loopback port by default: see laterPort), in memory only (installed by
  * .ci/run); `args`: more of its options (`--requirepass`).
  */
 export async function startRedis(port?: number, args: string[] = []): Promise<RedisRun> {
-  port ??= await freePort();
+  port ??= await laterPort();
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args],
