@@ -3,13 +3,8 @@ import { REFUSED_ORIGIN } from './support/refused.js';
 import type { AddressInfo } from 'node:net';
 import { firstValueFrom, lastValueFrom, toArray, filter, take } from 'rxjs';
 import type { LlmEvent, LlmRequest } from '../src/llm/llm.types.js';
-import {
-  FakeLlm,
-  useFakeLlm,
-  llmClient as client,
-  sseText,
-  type Script,
-} from './support/fake-llm.js';
+import { FakeLlm, useFakeLlm, llmClient as client, sseText } from './support/fake-llm.js';
+import { useLlmEvents } from './support/llm-events.js';
 import { until } from './support/waiting.js';
 import { idleConnections } from '../src/llm/http-post.js';
 
@@ -17,12 +12,7 @@ const request: LlmRequest = { messages: [{ role: 'user', content: 'Hello?' }], t
 
 /** The client's connection to the LLM server: timeouts, reuse, and aborts the server sees. */
 describe('OpenAiLlmClient connections', () => {
-  const { llm, url } = useFakeLlm();
-
-  async function events(script: Script, c = client(url())): Promise<LlmEvent[]> {
-    llm.enqueue(script);
-    return lastValueFrom(c.stream(request).pipe(toArray()));
-  }
+  const { llm, url, events } = useLlmEvents(request);
 
   it('times out a server that never answers, with an error event', async () => {
     const ev = await events({ kind: 'hang' }, client(url(), { timeoutSecs: 0.3 }));
