@@ -17,8 +17,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   let secondsFor: (input: string) => number = () => 0.2;
   /** What the fake STT server recognises; null: it fails with HTTP 500. */
   let heard: string | null = 'What is the weather in Paris?';
-  /** The fake STT server answers its text alone (text/plain), as some servers do. */
-  /** The transcription's Content-Type when it is sent as text, not JSON. */
+  /** The transcription's Content-Type when the fake STT server answers its text alone, not JSON. */
   let plain: string | false = false;
   /** The fake TTS server fails with HTTP 500. */
   let ttsDown = false;
