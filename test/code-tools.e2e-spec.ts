@@ -6,39 +6,7 @@ import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { voiceSession, WsClient, type Msg } from './support/ws-client.js';
-import { RANDOM_FACT } from './support/code-tool-sources.js';
-
-const LAST_UTTERANCE = `from typing import Optional
-
-def get_last_user_utterance() -> Optional[str]:
-    """
-    Retrieves the most recent message sent by the user from the conversation history.
-
-    Returns:
-        The text of the last user message, or None if no user messages are found.
-    """
-    user_messages = [
-        part.text for part in context.user_content.parts
-        if context.user_content.role == "user"
-    ]
-    if user_messages:
-        return user_messages[0]
-    return None
-`;
-
-// The seed's masking callback, with a helper written before it: the callback is the function of
-// that name, not the file's first.
-const MASKING = `def hidden_for(modality):
-    if modality == "VOICE":
-        return ["custom_actions", "plan_builder", "rich_carousel"]
-    return ["send_sms_link", "hang_up_call"]
-
-def before_model_callback(callback_context, llm_request) -> None:
-    _session = callback_context.variables.get("_session", {})
-    modality = _session.get("modality", "TEXT").upper()
-    for tool_name in hidden_for(modality):
-        llm_request.config.hide_tool(tool_name)
-`;
+import { LAST_UTTERANCE, MASKING, RANDOM_FACT } from './support/code-tool-sources.js';
 
 const stub = (name: string) => ({
   type: 'python',
