@@ -1,83 +1,16 @@
-import { Engine } from './support/engine.js';
-import { FakeLlm, sseText } from './support/fake-llm.js';
-import { RecordingServer, type Handler } from './support/recording-server.js';
+import { sseText } from './support/fake-llm.js';
 import { samples } from './support/prometheus.js';
-import { writeToolsFile } from './support/tools-file.js';
-import { voiceSession, WsClient, type Msg } from './support/ws-client.js';
+import { audio, useSpeechRig } from './support/speech-rig.js';
+import { voiceSession, WsClient } from './support/ws-client.js';
 
 const MARKUP = /<\/?(tool_call|function|parameter|think)|<(function|parameter)=/;
-const audio = (msgs: Msg[]) => msgs.filter((m) => m.type === 'audio');
 
 describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
-  const llm = new FakeLlm();
-  const speech = new RecordingServer();
-  const weather = new RecordingServer();
-  let engine: Engine;
-  /** Seconds of audio the fake TTS returns for an input. */
-  let secondsFor: (input: string) => number = () => 0.2;
-  /** What the fake STT server recognises; null: it fails with HTTP 500. */
-  let heard: string | null = 'What is the weather in Paris?';
-  /** The transcription's Content-Type when the fake STT server answers its text alone, not JSON. */
-  let plain: string | false = false;
-  /** The fake TTS server fails with HTTP 500. */
-  let ttsDown = false;
-  /** How long the fake speech server takes to answer. */
-  let delayMs = 0;
-
-  beforeAll(async () => {
-    const base = await speech.start();
-    const tools = await weather.start();
-    engine = await Engine.start({
-      LLM_BASE_URL: await llm.start(),
-      LLM_MODEL: 'm',
-      LLM_TOOLS_FILE: writeToolsFile([
-        { name: 'get_weather', url: `${tools}/{city}`, method: 'GET' },
-      ]),
-      TTS_PROVIDER: 'openai',
-      TTS_BASE_URL: base,
-      STT_BASE_URL: base,
-      STT_API_KEY: 'stt-secret',
-      STT_MODEL: 'large-v3',
-      STT_MAX_SECONDS: '1',
-      SPEECH_AUDIO_LEAD_MS: '0',
-    });
-    speech.respond((req, res) => void setTimeout(() => answer(req, res), delayMs));
-    const answer: Handler = (req, res) => {
-      if (req.path === '/audio/transcriptions') {
-        if (heard === null) return void res.writeHead(500).end('recogniser crashed');
-        if (plain) return void res.writeHead(200, { 'Content-Type': plain }).end(heard);
-        return void res.end(JSON.stringify({ text: heard }));
-      }
-      if (ttsDown) return void res.writeHead(500).end('voice unavailable');
-      const { input } = JSON.parse(req.body) as { input: string };
-      res
-        .writeHead(200, { 'Content-Type': 'audio/pcm' })
-        .end(Buffer.alloc(Math.round(secondsFor(input) * 24000) * 2, 7));
-    };
-  });
-  afterAll(async () => {
-    await engine?.stop();
-    await llm.stop();
-    await speech.stop();
-    await weather.stop();
-  });
-  beforeEach(() => {
-    llm.reset();
-    speech.requests.length = 0;
-    secondsFor = () => 0.2;
-    heard = 'What is the weather in Paris?';
-    plain = false;
-    ttsDown = false;
-    delayMs = 0;
-  });
-
-  const ttsInputs = () =>
-    speech.requests
-      .filter((r) => r.path === '/audio/speech')
-      .map((r) => JSON.parse(r.body).input as string);
+  const rig = useSpeechRig();
+  const { llm, speech, ttsInputs } = rig;
 
   it('never synthesises tool markup or reasoning: each synthesis gets a clean sentence', async () => {
-    const ws = await voiceSession(engine.wsUrl);
+    const ws = await voiceSession(rig.engine.wsUrl);
     const xml =
       '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>';
     llm.enqueue(
@@ -96,7 +29,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   });
 
   it('sends raw binary audio frames when the session asks for them', async () => {
-    const ws = await voiceSession(engine.wsUrl, { audio: 'binary' });
+    const ws = await voiceSession(rig.engine.wsUrl, { audio: 'binary' });
     const frames: Buffer[] = [];
     ws.socket.on('message', (data, isBinary) => isBinary && frames.push(data as Buffer));
     llm.enqueue(sseText(['Hello.']));
@@ -108,7 +41,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   });
 
   it('synthesises nothing for a voice session that turned speech off (tts: false)', async () => {
-    const ws = await voiceSession(engine.wsUrl, { tts: false });
+    const ws = await voiceSession(rig.engine.wsUrl, { tts: false });
     llm.enqueue(sseText(['Hello ', 'there.']));
     const turn = await ws.turn('hi');
     expect(turn.at(-1)).toEqual({ type: 'assistant_end', text: 'Hello there.' });
@@ -119,8 +52,8 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   });
 
   it('barge-in: interrupt stops audio within one chunk and history keeps only what was heard', async () => {
-    secondsFor = (input) => (input.startsWith('One') ? 0.2 : 2);
-    const ws = await voiceSession(engine.wsUrl);
+    rig.secondsFor = (input) => (input.startsWith('One') ? 0.2 : 2);
+    const ws = await voiceSession(rig.engine.wsUrl);
     llm.enqueue({
       kind: 'sse',
       pieces: sseText(['One. ', 'Two is long. ', 'Three is long too.']).pieces,
@@ -151,7 +84,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   });
 
   it('transcribes an utterance sent as binary and base64 frames, then answers it', async () => {
-    const ws = await voiceSession(engine.wsUrl);
+    const ws = await voiceSession(rig.engine.wsUrl);
     llm.enqueue(sseText(['Sunny.']));
     ws.socket.send(Buffer.alloc(6400, 1), { binary: true });
     ws.send({ type: 'audio', data: Buffer.alloc(3200, 2).toString('base64') });
@@ -184,18 +117,18 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   });
 
   it("hints the session's language without its region, and reads a transcript given as plain text or padded", async () => {
-    const ws = await voiceSession(engine.wsUrl, { language: 'pt-BR' });
+    const ws = await voiceSession(rig.engine.wsUrl, { language: 'pt-BR' });
     const utterance = async () => {
       ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
       const from = ws.messages.length;
       ws.send({ type: 'audio_end' });
       return ws.waitFor((m) => m.type === 'transcript', from);
     };
-    heard = '  Qual é o tempo em Lisboa?\n';
+    rig.heard = '  Qual é o tempo em Lisboa?\n';
     llm.enqueue(sseText(['Sol.']), sseText(['Sol.']));
     expect(await utterance()).toEqual({ type: 'transcript', text: 'Qual é o tempo em Lisboa?' });
     await ws.waitFor((m) => m.type === 'assistant_end');
-    plain = 'text/plain';
+    rig.plain = 'text/plain';
     expect(await utterance()).toEqual({ type: 'transcript', text: 'Qual é o tempo em Lisboa?' });
     await ws.waitFor((m) => m.type === 'assistant_end', ws.messages.length - 1);
     const forms = speech.requests.filter((r) => r.path === '/audio/transcriptions');
@@ -205,7 +138,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   });
 
   it('names each speech failure with its error code, and the session lives on', async () => {
-    const ws = await voiceSession(engine.wsUrl);
+    const ws = await voiceSession(rig.engine.wsUrl);
     const utterance = async () => {
       ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
       const from = ws.messages.length;
@@ -219,29 +152,29 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
       }
       return error;
     };
-    heard = '';
+    rig.heard = '';
     expect(await utterance()).toEqual({
       type: 'error',
       code: 'no_speech',
       message: 'no speech was recognised in the utterance',
     });
-    heard = null;
+    rig.heard = null;
     expect(await utterance()).toEqual({
       type: 'error',
       code: 'stt_failed',
       message: 'speech-to-text server answered HTTP 500: recogniser crashed',
     });
     // A proxy's page is no transcript: it would start a turn with it as the user's words.
-    [heard, plain] = ['<html>\n<body>Sign in</body>\n</html>', 'text/html; charset=utf-8'];
+    [rig.heard, rig.plain] = ['<html>\n<body>Sign in</body>\n</html>', 'text/html; charset=utf-8'];
     expect(await utterance()).toEqual({
       type: 'error',
       code: 'stt_failed',
       message:
         'speech-to-text server answered text/html, not a transcription: <html> <body>Sign in</body> </html>',
     });
-    plain = false;
+    rig.plain = false;
     expect(llm.requests).toHaveLength(0); // no turn for an utterance not understood
-    ttsDown = true;
+    rig.ttsDown = true;
     llm.enqueue(sseText(['Hello there.']));
     const from = ws.messages.length;
     ws.send({ type: 'user_text', text: 'hi' });
@@ -259,7 +192,7 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   });
 
   it('refuses an utterance longer than STT_MAX_SECONDS and bad audio frames', async () => {
-    const ws = await WsClient.connect(engine.wsUrl);
+    const ws = await WsClient.connect(rig.engine.wsUrl);
     // 0.625 s, then 0.625 s more: past the second's limit, the whole utterance is dropped.
     ws.socket.send(Buffer.alloc(20000), { binary: true });
     ws.socket.send(Buffer.alloc(20000), { binary: true });
@@ -290,8 +223,8 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
 
   it('barge-in by voice: audio from the user cancels the agent speaking', async () => {
     // Long enough that no sentence is heard whole before the barge-in, even on a busy machine.
-    secondsFor = () => 30;
-    const ws = await voiceSession(engine.wsUrl);
+    rig.secondsFor = () => 30;
+    const ws = await voiceSession(rig.engine.wsUrl);
     llm.enqueue(sseText(['A long sentence here. ', 'And another one.']));
     const from = ws.messages.length;
     ws.send({ type: 'user_text', text: 'talk' });
@@ -308,8 +241,8 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   });
 
   it('barge-in before the text has ended: the text ends as shown, then comes what was heard', async () => {
-    secondsFor = () => 30;
-    const ws = await voiceSession(engine.wsUrl);
+    rig.secondsFor = () => 30;
+    const ws = await voiceSession(rig.engine.wsUrl);
     let finish!: () => void;
     const gate = new Promise<void>((resolve) => (finish = resolve));
     llm.enqueue({ ...sseText(['A long sentence here. ', 'And another one.']), gate });
@@ -327,16 +260,16 @@ describe('voice turns with OpenAI-compatible TTS and STT servers', () => {
   });
 
   it('times what a caller waits for: the answer’s first sound, transcription and synthesis', async () => {
-    const scrape = async () => samples(await (await fetch(`${engine.httpUrl}/metrics`)).text());
+    const scrape = async () => samples(await (await fetch(`${rig.engine.httpUrl}/metrics`)).text());
     const before = await scrape();
-    const ws = await voiceSession(engine.wsUrl);
-    delayMs = 150; // each transcription and each synthesis
+    const ws = await voiceSession(rig.engine.wsUrl);
+    rig.delayMs = 150; // each transcription and each synthesis
     llm.enqueue(sseText(['Sunny in Paris.']));
     ws.socket.send(Buffer.alloc(3200, 1), { binary: true });
     const from = ws.messages.length;
     ws.send({ type: 'audio_end' });
     await ws.waitFor((m) => m.type === 'audio_end', from, 10_000);
-    ttsDown = true;
+    rig.ttsDown = true;
     llm.enqueue(sseText(['Hello.']));
     const next = ws.messages.length;
     ws.send({ type: 'user_text', text: 'hi' });
