@@ -8,6 +8,7 @@ import { speechPcm } from './speech-audio.js';
 import { TtsEngine, type SynthesisRequest } from './tts-engine.js';
 import { endpointOf } from '../common/server-url.js';
 import { retryWarning, sendWithRetries } from './speech-retry.js';
+import { withTimeout } from '../common/timeout-signal.js';
 
 /** The start of what a TTS server sent instead of audio, to quote ('' when it cannot be read). */
 const errorPage = (response: Response) =>
@@ -62,7 +63,7 @@ export class OpenAiTtsEngine extends TtsEngine {
           method: 'POST',
           headers,
           // Each attempt its own time: the timeout is of one request.
-          signal: AbortSignal.any([request.signal, AbortSignal.timeout(tts.timeoutSecs * 1000)]),
+          signal: withTimeout(request.signal, tts.timeoutSecs * 1000),
           body,
         },
         this.config.clientTls,

@@ -9,6 +9,7 @@ import { endpointOf } from '../common/server-url.js';
 import { languageCode } from '../common/language-code.js';
 import { retryWarning, sendWithRetries } from './speech-retry.js';
 import { detectedLanguage } from './whisper-languages.js';
+import { withTimeout } from '../common/timeout-signal.js';
 
 export const STT_SAMPLE_RATE = 16000;
 
@@ -113,7 +114,7 @@ export class OpenAiSttEngine extends SttEngine {
             method: 'POST',
             headers,
             body: form,
-            signal: AbortSignal.any([signal, AbortSignal.timeout(stt.timeoutSecs * 1000)]),
+            signal: withTimeout(signal, stt.timeoutSecs * 1000),
           },
           this.which === 'server' ? this.config.clientTls : undefined,
         );

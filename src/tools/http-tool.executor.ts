@@ -29,6 +29,7 @@ import { htmlText, markupFor } from './html-text.js';
 import { privateCaHint } from '../common/connection-error.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { withTimeout } from '../common/timeout-signal.js';
 
 interface RawResponse {
   status: number;
@@ -253,7 +254,7 @@ export class HttpToolExecutor extends ToolExecutor {
     // that redirects there would hand the instance's credentials to the model.
     const guard = offMetadata(request.url, certificate);
     const timeoutMs = timeoutSecs * 1000;
-    const signal = AbortSignal.any([outer, AbortSignal.timeout(timeoutMs)]);
+    const signal = withTimeout(outer, timeoutMs);
     const response = await firstValueFrom(
       this.http.request<Readable>({
         method: request.method,

@@ -1,3 +1,4 @@
+import { collectGarbage } from '../../test/support/gc.js';
 import { ToolSlots, type NotRun } from './tool-slots.js';
 
 describe('ToolSlots', () => {
@@ -47,6 +48,17 @@ describe('ToolSlots', () => {
     expect(results).toEqual(['a', 'b', 'c not run: timed_out']);
     await new Promise((r) => setTimeout(r, 50));
     expect(ran).toEqual(['a', 'b']);
+  });
+
+  it('gives up a call at its wait though the memory was collected meanwhile', async () => {
+    const slots = new ToolSlots();
+    const holders = Promise.all([call(slots, 'a', 1500), call(slots, 'b', 1500)]);
+    const waiting = call(slots, 'c', 10, undefined, 300);
+    setTimeout(collectGarbage, 50);
+    expect(await Promise.race([waiting, holders.then(() => 'the slots freed first')])).toBe(
+      'c not run: timed_out',
+    );
+    await holders;
   });
 
   it('tells how long each call waited, a call given up included', async () => {

@@ -1,4 +1,5 @@
 import { bulkhead, type BulkheadPolicy } from 'cockatiel';
+import { withTimeout } from '../common/timeout-signal.js';
 
 /** Why a call waiting for a slot was not run. */
 export type NotRun = 'cancelled' | 'timed_out';
@@ -31,7 +32,7 @@ export class ToolSlots {
     }
     const since = performance.now();
     const seconds = () => (performance.now() - since) / 1000;
-    const waited = AbortSignal.any([wait.signal, AbortSignal.timeout(wait.ms)]);
+    const waited = withTimeout(wait.signal, wait.ms);
     let started = false;
     // A call still queued when its wait ends is dropped by the bulkhead when its turn comes.
     const queued = policy.execute(() => {

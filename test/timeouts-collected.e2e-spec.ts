@@ -1,0 +1,67 @@
+import { collectGarbage } from './support/gc.js';
+import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { openAiSpeech } from './support/engine.js';
+import { writeToolsFile } from './support/tools-file.js';
+import { toolRead, useClientPerTest, useEngineRig } from './support/turn-harness.js';
+import { voiceSession } from './support/ws-client.js';
+
+/**
+ * Servers that take a request and never answer it whole, while the engine's memory is collected: the
+ * tool's timeout and TTS_TIMEOUT_SECS still end the wait (on Node 20 a
+ * collection took the timers of `AbortSignal.any`'s timeouts away, and such a request hung).
+ */
+describe('timeouts through a garbage collection', () => {
+  const rig = useEngineRig(
+    (base) => ({
+      LLM_MODEL: 'm',
+      LLM_TOOL_RETRIES: '0',
+      LLM_TOOLS_FILE: writeToolsFile([
+        { name: 'stalled', url: `${base}/stalled`, method: 'GET', timeout_secs: 0.3 },
+      ]),
+      ...openAiSpeech(base),
+      TTS_TIMEOUT_SECS: '0.3',
+    }),
+    // The tool's answer begins and stalls; the TTS server never answers.
+    (req, res) => {
+      if (req.path === '/stalled') res.writeHead(200).write('the start of an answer');
+    },
+  );
+  const client = useClientPerTest(rig);
+
+  /** One turn whose model calls `calls`; what the model read of each. */
+  async function turnCalling(calls: { name: string; arguments: Record<string, unknown> }[]) {
+    rig.llm.enqueue(
+      sseStructuredCalls(calls.map((call, i) => ({ id: `call_${i + 1}`, ...call }))),
+      sseText(['ok']),
+    );
+    const turn = client.ws.turn('go on', 10_000);
+    setTimeout(collectGarbage, 100);
+    await turn;
+    return rig.llm.requests[1]!.body.messages.filter((m: any) => m.role === 'tool').map(
+      (m: any) => m.content as string,
+    );
+  }
+
+  it("ends a tool's request at its timeout, an answer begun included", async () => {
+    expect(await turnCalling([{ name: 'stalled', arguments: {} }])).toEqual([
+      'Error: tool request failed: timed out after 0.3s',
+    ]);
+    expect(toolRead(rig.llm)).toBe('Error: tool request failed: timed out after 0.3s');
+  });
+
+  it('ends a synthesis at TTS_TIMEOUT_SECS', async () => {
+    const ws = await voiceSession(rig.engine.wsUrl);
+    rig.llm.enqueue(sseText(['Hello there.']));
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'hi' });
+    setTimeout(collectGarbage, 100);
+    expect(await ws.waitFor((m) => m.type === 'error', from, 10_000)).toEqual({
+      type: 'error',
+      code: 'tts_failed',
+      message:
+        'speech synthesis failed: the TTS server did not answer within TTS_TIMEOUT_SECS (0.3s)',
+    });
+    await ws.waitFor((m) => m.type === 'audio_end', from);
+    ws.close();
+  });
+});
