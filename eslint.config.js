@@ -13,6 +13,16 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/no-extraneous-class': 'off',
       '@typescript-eslint/unbound-method': 'off',
+      'no-restricted-syntax': [
+        'error',
+        {
+          // Node 20 lets a garbage collection take such a timeout away (src/common/timeout-signal.ts).
+          selector:
+            "CallExpression[callee.object.name='AbortSignal'][callee.property.name='any'] CallExpression[callee.object.name='AbortSignal'][callee.property.name='timeout']",
+          message:
+            'AbortSignal.timeout inside AbortSignal.any is lost to a garbage collection on Node 20: use withTimeout (src/common/timeout-signal.ts)',
+        },
+      ],
     },
   },
   {
