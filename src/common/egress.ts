@@ -60,6 +60,11 @@ const proxyDispatcher = (tls?: ClientTls) =>
     ...(tls && { requestTls: tlsOptions(tls) }),
   });
 
+/** The proxy settings in use (for a test's engine to put back those it found). */
+export function egressInForce(): EgressSettings {
+  return settings;
+}
+
 /** Sets the proxy of every request from now on (start-up; tests). */
 export function useEgress(next: EgressSettings): void {
   settings = next;

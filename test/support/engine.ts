@@ -1,35 +1,45 @@
 import type { INestApplication } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/bootstrap.js';
+import { egressInForce, useEgress, type EgressSettings } from '../../src/common/egress.js';
 
 const ENGINE_VARS =
   /^(PORT|LLM_|WS_|LOG_|TTS_|STT_|SPEECH_|CODE_TOOLS_|AGENT_NAME|ADMIN_API_KEY|SHUTDOWN_|ENGINE_|SESSION_|METRICS_|EGRESS_|CORS_|OTEL_|VAD_|TWILIO_|DTMF_)/;
 
-/** The real engine on a free loopback port, configured only through its environment. */
+/**
+ * The real engine on a free loopback port, configured only through its environment. Stopped, it
+ * puts back the environment and the process-wide proxy settings (EGRESS_PROXY) it found: the spec
+ * files run after it in the same thread see neither.
+ */
 export class Engine {
   private constructor(
     readonly app: INestApplication,
     readonly httpUrl: string,
     readonly wsUrl: string,
     private readonly savedEnv: NodeJS.ProcessEnv,
+    private readonly savedEgress: EgressSettings,
   ) {}
 
   static async start(env: Record<string, string>): Promise<Engine> {
     const savedEnv = { ...process.env };
+    const savedEgress = egressInForce();
     for (const key of Object.keys(process.env)) if (ENGINE_VARS.test(key)) delete process.env[key];
     Object.assign(process.env, { LOG_LEVEL: 'error', TTS_PROVIDER: 'none' }, env);
-    const app = await createApp();
+    let app: INestApplication | undefined;
     try {
+      app = await createApp();
       await app.listen(0, '127.0.0.1');
     } catch (error) {
-      // A start-up that fails (a bad tools file) must not leave its clients open (Redis's would
-      // keep the test run from ending).
-      await app.close().catch(() => undefined);
+      // A start-up that fails (a bad setting, a bad tools file) must not leave its clients open
+      // (Redis's would keep the test run from ending), nor its settings in force.
+      await app?.close().catch(() => undefined);
       process.env = savedEnv;
+      useEgress(savedEgress);
       throw error;
     }
     const port = (app.getHttpServer().address() as AddressInfo).port;
-    return new Engine(app, `http://127.0.0.1:${port}`, `ws://127.0.0.1:${port}/ws`, savedEnv);
+    const url = `127.0.0.1:${port}`;
+    return new Engine(app, `http://${url}`, `ws://${url}/ws`, savedEnv, savedEgress);
   }
 
   private stopped = false;
@@ -40,6 +50,7 @@ export class Engine {
     this.stopped = true;
     await this.app.close();
     process.env = this.savedEnv;
+    useEgress(this.savedEgress);
   }
 }
 
