@@ -13,6 +13,7 @@ import { digestAuthorization, digestChallenge } from './digest-auth.js';
 import { hopOf, withCookies } from './redirect-chain.js';
 import { failureOf, HttpFailure } from './http-failure.js';
 import { ENGINE_VERSION } from '../version.js';
+import { withTimeout } from '../common/timeout-signal.js';
 
 export { isPublicAddress } from '../tools/address-guard.js';
 export { HttpFailure, type HttpFailureKind } from './http-failure.js';
@@ -116,13 +117,13 @@ export async function safeHttp(
   const timeoutMs = req.timeout
     ? Math.min(req.timeout * 1000, options.timeoutMs)
     : options.timeoutMs;
-  const timer = AbortSignal.timeout(timeoutMs);
   const progress = { connected: false };
-  const exchange = { options, signal: AbortSignal.any([signal, timer]), progress };
+  const exchange = { options, signal: withTimeout(signal, timeoutMs), progress };
   try {
     return await following(first, req.allow_redirects !== false, exchange);
   } catch (error) {
-    throw failureOf(error, { timedOut: timer.aborted && !signal.aborted, ...progress });
+    const timedOut = exchange.signal.aborted && !signal.aborted;
+    throw failureOf(error, { timedOut, ...progress });
   }
 }
 
