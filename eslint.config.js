@@ -16,7 +16,7 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          // Node 20 lets a garbage collection take such a timeout away (src/common/timeout-signal.ts).
+          // Node 20 loses such a timeout to a garbage collection: src/common/timeout-signal.ts.
           selector:
             "CallExpression[callee.object.name='AbortSignal'][callee.property.name='any'] CallExpression[callee.object.name='AbortSignal'][callee.property.name='timeout']",
           message:

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ENGINE_START_MS, runBuiltEngine, useBuiltEngines } from './support/built-engine.js';
+import { runBuiltEngine, useBuiltEngines } from './support/built-engine.js';
 import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
@@ -28,49 +28,45 @@ describe('secrets given as files (NAME_FILE)', () => {
   const startEngine = useBuiltEngines();
   afterAll(() => Promise.all([llm.stop(), api.stop()]));
 
-  it(
-    "are read into the LLM server's key and a tool's secret header",
-    async () => {
-      api.respond((req, res) => res.end(`${req.path.slice(1)}: sunny`));
-      const tool = {
-        ...weatherTool(await api.start()),
-        headers: { 'X-Api-Key': '${TOOL_SECRET_WEATHER}' },
-      };
-      const engine = await startEngine(
-        {
-          ENGINE_PROCESSES: '2',
-          LLM_BASE_URL: await llm.start(),
-          LLM_MODEL: 'm',
-          LLM_TOOLS_FILE: writeToolsFile([tool]),
-          LLM_API_KEY_FILE: secret('llm-key', 'sk-from-a-file\n'),
-          TOOL_SECRET_WEATHER_FILE: secret('weather-key', 'w-42\n'),
-        },
-        2,
+  it("are read into the LLM server's key and a tool's secret header", async () => {
+    api.respond((req, res) => res.end(`${req.path.slice(1)}: sunny`));
+    const tool = {
+      ...weatherTool(await api.start()),
+      headers: { 'X-Api-Key': '${TOOL_SECRET_WEATHER}' },
+    };
+    const engine = await startEngine(
+      {
+        ENGINE_PROCESSES: '2',
+        LLM_BASE_URL: await llm.start(),
+        LLM_MODEL: 'm',
+        LLM_TOOLS_FILE: writeToolsFile([tool]),
+        LLM_API_KEY_FILE: secret('llm-key', 'sk-from-a-file\n'),
+        TOOL_SECRET_WEATHER_FILE: secret('weather-key', 'w-42\n'),
+      },
+      2,
+    );
+    // node:cluster hands connections to its processes in turn: each serves one.
+    for (const city of ['Oslo', 'Rome']) {
+      const ws = await WsClient.connect(engine.wsUrl);
+      llm.enqueue(
+        sseStructuredCalls([{ id: 'call_1', name: 'get_weather', arguments: { city } }]),
+        sseText(['Sunny.']),
       );
-      // node:cluster hands connections to its processes in turn: each serves one.
-      for (const city of ['Oslo', 'Rome']) {
-        const ws = await WsClient.connect(engine.wsUrl);
-        llm.enqueue(
-          sseStructuredCalls([{ id: 'call_1', name: 'get_weather', arguments: { city } }]),
-          sseText(['Sunny.']),
-        );
-        expect((await ws.turn('weather?')).at(-1)).toEqual({
-          type: 'assistant_end',
-          text: 'Sunny.',
-        });
-        ws.close();
-      }
-      expect(llm.requests.map((r) => r.headers.authorization)).toEqual(
-        Array(4).fill('Bearer sk-from-a-file'),
-      );
-      expect(api.requests.map((r) => [r.path, r.headers['x-api-key']])).toEqual([
-        ['/Oslo', 'w-42'],
-        ['/Rome', 'w-42'],
-      ]);
-      expect(engine.output).not.toContain('sk-from-a-file');
-    },
-    ENGINE_START_MS,
-  );
+      expect((await ws.turn('weather?')).at(-1)).toEqual({
+        type: 'assistant_end',
+        text: 'Sunny.',
+      });
+      ws.close();
+    }
+    expect(llm.requests.map((r) => r.headers.authorization)).toEqual(
+      Array(4).fill('Bearer sk-from-a-file'),
+    );
+    expect(api.requests.map((r) => [r.path, r.headers['x-api-key']])).toEqual([
+      ['/Oslo', 'w-42'],
+      ['/Rome', 'w-42'],
+    ]);
+    expect(engine.output).not.toContain('sk-from-a-file');
+  }, 60_000);
 
   it('stop start-up naming the variable whose file cannot be read', async () => {
     const path = join(dir, 'not-mounted');

@@ -8,8 +8,8 @@ export interface RedisRun {
 }
 
 /**
- * A real redis-server on `port` (a free loopback port by default: see laterPort), in memory only (installed by
- * .ci/run); `args`: more of its options (`--requirepass`).
+ * A real redis-server on `port` (a free loopback port by default: see laterPort), in memory only
+ * (installed by .ci/run); `args`: more of its options (`--requirepass`).
  */
 export async function startRedis(port?: number, args: string[] = []): Promise<RedisRun> {
   port ??= await laterPort();

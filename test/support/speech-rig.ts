@@ -6,6 +6,20 @@ import type { Msg } from './ws-client.js';
 
 export const audio = (msgs: Msg[]) => msgs.filter((m) => m.type === 'audio');
 
+/** What the fake speech server does unless a test says otherwise (set again before each test). */
+const asUsual = () => ({
+  /** Seconds of audio the fake TTS returns for an input. */
+  secondsFor: (() => 0.2) as (input: string) => number,
+  /** What the fake STT server recognises; null: it fails with HTTP 500. */
+  heard: 'What is the weather in Paris?' as string | null,
+  /** The transcription's Content-Type when the fake STT server answers its text alone, not JSON. */
+  plain: false as string | false,
+  /** The fake TTS server fails with HTTP 500. */
+  ttsDown: false,
+  /** How long the fake speech server takes to answer. */
+  delayMs: 0,
+});
+
 /**
  * For a describe block: an engine whose speech is an OpenAI-compatible TTS and STT server (one
  * fake, `speech`), with a `get_weather` tool; what the fake server does is set per test (reset
@@ -17,16 +31,7 @@ export function useSpeechRig() {
     speech: new RecordingServer(),
     weather: new RecordingServer(),
     engine: undefined as unknown as Engine,
-    /** Seconds of audio the fake TTS returns for an input. */
-    secondsFor: (() => 0.2) as (input: string) => number,
-    /** What the fake STT server recognises; null: it fails with HTTP 500. */
-    heard: 'What is the weather in Paris?' as string | null,
-    /** The transcription's Content-Type when the fake STT server answers its text alone, not JSON. */
-    plain: false as string | false,
-    /** The fake TTS server fails with HTTP 500. */
-    ttsDown: false,
-    /** How long the fake speech server takes to answer. */
-    delayMs: 0,
+    ...asUsual(),
     /** The texts the TTS server was asked to speak. */
     ttsInputs: () =>
       rig.speech.requests
@@ -73,11 +78,7 @@ export function useSpeechRig() {
   beforeEach(() => {
     rig.llm.reset();
     rig.speech.requests.length = 0;
-    rig.secondsFor = () => 0.2;
-    rig.heard = 'What is the weather in Paris?';
-    rig.plain = false;
-    rig.ttsDown = false;
-    rig.delayMs = 0;
+    Object.assign(rig, asUsual());
   });
   return rig;
 }
