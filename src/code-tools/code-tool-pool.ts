@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { answerMaxBytes, JobCalls } from './bridge.js';
 import type { PoolJob, PoolOptions, Slot, Waiting } from './pool-job.js';
-import { jobTime, stopClocks } from './pool-job.js';
+import { endJob, jobTime } from './pool-job.js';
 import { SandboxProcess } from './sandbox-process.js';
 import { residentBytes, watchWorker } from './worker-memory.js';
 import {
@@ -256,9 +256,7 @@ export class CodeToolPool {
   private finish(slot: Slot, m: WorkerMessage): void {
     const job = slot.job;
     if (!job || job.id !== m.id) return;
-    stopClocks(job);
-    job.calls.end();
-    job.unwatch?.();
+    endJob(job);
     slot.job = undefined;
     slot.restoring = job.id;
     const result = withMemoryVerdict(readReply(m.result), m, this.options.memoryMb);
@@ -295,9 +293,7 @@ export class CodeToolPool {
     const job = slot.job;
     slot.job = undefined;
     if (job) {
-      stopClocks(job);
-      job.calls.end();
-      job.unwatch?.();
+      endJob(job);
       job.resolve(
         job.stopped || !error
           ? stoppedResult(job.stopped, job.spec.timeoutMs)

@@ -81,8 +81,13 @@ export function jobTime(
   };
 }
 
-/** The job has ended: neither its time nor an interrupt's grace runs on. */
-export function stopClocks(job: NonNullable<Slot['job']>): void {
+/**
+ * The job has ended: neither its time nor an interrupt's grace runs on, its calls into the engine
+ * are answered no more and its worker's memory is no longer read.
+ */
+export function endJob(job: NonNullable<Slot['job']>): void {
   job.deadline.clear();
   clearTimeout(job.timer);
+  job.calls.end();
+  job.unwatch?.();
 }
