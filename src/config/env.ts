@@ -9,15 +9,13 @@ import { parseTools, type ToolsEnv } from './tools-env.js';
 import { parseEgress } from './egress-env.js';
 import { parseTracing, type TracingSettings } from './otel-env.js';
 import type { EgressSettings } from '../common/egress.js';
-import { DEFAULT_LIMIT_GOODBYES, DEFAULT_SYSTEM_PROMPT } from './env-defaults.js';
+import { DEFAULT_LIMIT_GOODBYES } from './env-defaults.js';
+import { parseLlm, type LlmEnv } from './llm-env.js';
 import {
   bool,
   EnvError,
-  headerObject,
   httpUrl,
   int,
-  jsonObject,
-  num,
   secondsOrNever,
   oneOf,
   originList,
@@ -27,12 +25,10 @@ import {
   redisUrl,
   timeZone,
 } from './env-values.js';
-import { CLOCK_MODES, type ClockMode } from '../common/clock.js';
 
-import { llmClientTls } from './client-tls-env.js';
-import type { LoadedClientTls } from '../common/client-tls.js';
 export { EnvError } from './env-values.js';
 export type { SpeechEnv } from './speech-env.js';
+export type { LlmEnv } from './llm-env.js';
 
 export interface Env {
   port: number;
@@ -48,53 +44,7 @@ export interface Env {
   shutdownGraceSecs: number;
   /** How often secrets given as files are read again (0: at start-up only). */
   secretFilesWatchSecs: number;
-  llm: {
-    enabled: boolean;
-    baseUrl: string;
-    model: string;
-    /** Models a session may choose with `session.update` (LLM_MODELS); none when empty. */
-    models: string[];
-    apiKey: string;
-    systemPrompt: string;
-    /** Requests to the LLM server, HTTP and MCP tools carry a W3C `traceparent` (TRACE_CONTEXT). */
-    traceContext: boolean;
-    timeoutSecs: number;
-    /** Transient failures retried before anything of the answer was emitted. */
-    retries: number;
-    retryBackoffMs: number;
-    extraBody: Record<string, unknown>;
-    /** Sent with every request to the server (after, and over, the engine's own headers). */
-    extraHeaders: Record<string, string>;
-    /** The reply's text begins inside reasoning that has no opening `<think>` (see the README). */
-    untaggedReasoning: boolean;
-    /** A round's reasoning is sent back with its calls while the turn lasts (LLM_KEEP_REASONING). */
-    keepReasoning: 'turn' | 'off';
-    /** Control tokens in users' and tools' messages are broken (LLM_DEFUSE_SPECIAL_TOKENS). */
-    defuseSpecialTokens: boolean;
-    /**
-     * `off`: the server's tool parser is not used (every request with `tool_choice: "none"`, the
-     * calls read from the text), for a server whose parser does not match the model.
-     */
-    serverToolParser: 'auto' | 'off';
-    maxHistoryMessages: number;
-    /** Turns the bounded history drops are summarised by the model (LLM_HISTORY_SUMMARY). */
-    historySummary: boolean;
-    /** What the system message tells the model of the current moment (LLM_CLOCK). */
-    clock: ClockMode;
-    /**
-     * The client certificate shown to LLM_BASE_URL's server when it asks for one (mutual TLS);
-     * replaced by a renewed one read from its files (SECRET_FILES_WATCH_SECS).
-     */
-    clientTls: LoadedClientTls | undefined;
-    /** A second server for requests the first fails before answering; undefined when unset. */
-    fallback?: {
-      baseUrl: string;
-      model: string;
-      apiKey: string;
-      extraBody: Record<string, unknown>;
-      extraHeaders: Record<string, string>;
-    };
-  };
+  llm: LlmEnv;
   tools: ToolsEnv;
   ws: {
     maxMessageBytes: number;
@@ -168,9 +118,6 @@ export interface SessionLimit {
 
 /** A turn running when the time is up ends first, within this much more. */
 const LIMIT_GRACE_MS = 15_000;
-/** The endpoint an LLM server's base URL is often given with by mistake. */
-const LLM_PATHS = ['/chat/completions'];
-
 /** `ENGINE_PROCESSES`: a count, or `auto` for one per CPU the process may use (see cpu-quota.ts). */
 function processes(raw: Raw): number {
   const value = present(raw, 'ENGINE_PROCESSES');
@@ -183,33 +130,6 @@ function processes(raw: Raw): number {
       `ENGINE_PROCESSES=${JSON.stringify(value)} is invalid: expected an integer from 1 to 64, or auto`,
     );
   }
-}
-
-/** `LLM_MODELS`: comma-separated model names (vLLM's served models and LoRA adapters). */
-function modelList(raw: Raw): string[] {
-  const names = (present(raw, 'LLM_MODELS') ?? '').split(',').map((n) => n.trim());
-  const models = names.filter((n) => n !== '');
-  const bad = models.find((n) => n.length > 200 || /\s/.test(n));
-  if (bad !== undefined)
-    throw new EnvError(
-      `LLM_MODELS is invalid: ${JSON.stringify(bad.slice(0, 50))} is no model name (no spaces, at most 200 characters)`,
-    );
-  return [...new Set(models)];
-}
-
-/** `LLM_FALLBACK_*`: a second OpenAI-compatible server, with its own model, key, body and headers. */
-function fallbackLlm(raw: Raw): { fallback?: Env['llm']['fallback'] } {
-  const baseUrl = httpUrl(raw, 'LLM_FALLBACK_BASE_URL', '', LLM_PATHS);
-  if (!baseUrl) return {};
-  return {
-    fallback: {
-      baseUrl,
-      model: present(raw, 'LLM_FALLBACK_MODEL') ?? '',
-      apiKey: present(raw, 'LLM_FALLBACK_API_KEY') ?? '',
-      extraBody: jsonObject(raw, 'LLM_FALLBACK_EXTRA_BODY'),
-      extraHeaders: headerObject(raw, 'LLM_FALLBACK_EXTRA_HEADERS'),
-    },
-  };
 }
 
 /** SESSION_AGENTS: `*` (the default) for any assistant, `none` for none, else names by commas. */
@@ -237,29 +157,7 @@ export function parseEnv(raw: Raw): Env {
     corsOrigins: originList(raw, 'CORS_ORIGINS'),
     shutdownGraceSecs: int(raw, 'SHUTDOWN_GRACE_SECS', 20, 0, 3600),
     secretFilesWatchSecs: secondsOrNever(raw, 'SECRET_FILES_WATCH_SECS', 3600),
-    llm: {
-      enabled: bool(raw, 'LLM_ENABLED') ?? true,
-      baseUrl: httpUrl(raw, 'LLM_BASE_URL', 'http://localhost:8000/v1', LLM_PATHS),
-      model: present(raw, 'LLM_MODEL') ?? '',
-      models: modelList(raw),
-      apiKey: present(raw, 'LLM_API_KEY') ?? '',
-      systemPrompt: raw['LLM_SYSTEM_PROMPT'] ?? DEFAULT_SYSTEM_PROMPT,
-      traceContext: bool(raw, 'TRACE_CONTEXT') ?? true,
-      timeoutSecs: num(raw, 'LLM_TIMEOUT_SECS', 60, 0, 3600),
-      retries: int(raw, 'LLM_RETRIES', 2, 0, 10),
-      retryBackoffMs: int(raw, 'LLM_RETRY_BACKOFF_MS', 500, 1, 60_000),
-      extraBody: jsonObject(raw, 'LLM_EXTRA_BODY'),
-      extraHeaders: headerObject(raw, 'LLM_EXTRA_HEADERS'),
-      untaggedReasoning: bool(raw, 'LLM_UNTAGGED_REASONING') ?? false,
-      defuseSpecialTokens: bool(raw, 'LLM_DEFUSE_SPECIAL_TOKENS') ?? true,
-      keepReasoning: oneOf(raw, 'LLM_KEEP_REASONING', 'turn', ['turn', 'off'] as const),
-      serverToolParser: oneOf(raw, 'LLM_SERVER_TOOL_PARSER', 'auto', ['auto', 'off'] as const),
-      maxHistoryMessages: int(raw, 'LLM_MAX_HISTORY_MESSAGES', 50, 2, 10000),
-      historySummary: bool(raw, 'LLM_HISTORY_SUMMARY') ?? false,
-      clock: oneOf(raw, 'LLM_CLOCK', 'date', CLOCK_MODES),
-      clientTls: llmClientTls(raw),
-      ...fallbackLlm(raw),
-    },
+    llm: parseLlm(raw),
     tools: parseTools(raw, toolsFile),
     ws: {
       maxMessageBytes: int(raw, 'WS_MAX_MESSAGE_BYTES', MiB, 64, 64 * MiB),
