@@ -9,7 +9,6 @@ import {
 import { LlmClient } from '../../llm/llm.types.js';
 import { modelSampler } from './mcp-sampling.js';
 import { EngineMetrics } from '../../metrics/engine-metrics.js';
-import { ToolDefinitionError, where } from '../definition-error.js';
 import type { Tool } from '../tool-definition.js';
 import { toolErrors, resultText } from '../tool-errors.js';
 import type { BreakerRun } from '../tool-breaker.js';
@@ -20,22 +19,9 @@ import { userSide } from './mcp-call-user.js';
 import { OAuth2Tokens } from '../oauth2.js';
 import { Subject, type Subscription } from 'rxjs';
 import { SessionEnds } from '../session-ends.js';
-import {
-  McpClients,
-  targetKey,
-  type McpLimits,
-  type McpListedTool,
-  type McpTarget,
-} from './mcp-clients.js';
+import { McpClients, targetKey, type McpLimits, type McpTarget } from './mcp-clients.js';
 import { needsListing } from './mcp-definition.js';
-import {
-  amongAll,
-  fillListed,
-  groupsOf,
-  groupTools,
-  leftOutBy,
-  listedNames,
-} from './mcp-listing.js';
+import { completeListings, type CompleteOptions } from './mcp-complete.js';
 import { targetOf } from './mcp-target.js';
 import { commandLine } from './mcp-command.js';
 import { mcpResultText } from './mcp-result.js';
@@ -198,91 +184,15 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
   }
 
   /**
-   * Fills in what MCP definitions leave out from their servers' lists of tools (one `tools/list`
-   * per server): the description, the arguments' schema, and whether the tool changes nothing
-   * (its `readOnlyHint`, unless `safe` is given). Throws ToolDefinitionError naming the tool and
-   * field when a server lacks the tool, or cannot be reached — unless `defer`: then the tool is
-   * left `pending`, not offered to the model. `only` limits the work to those tools. With
-   * `relisted` (the server said its list changed), a tool it no longer lists is left pending too.
-   * The `kept` places (definitions in use kept as they are) are left pending as with both. An
-   * entry for a server's tools (`tools`) is replaced in `tools` by those it lists (groupTools).
+   * Fills in what MCP definitions leave out from their servers' lists of tools, over this
+   * executor's connections (mcp-complete.ts' completeListings, which says how).
    */
-  async complete(
-    tools: Tool[],
-    source: string,
-    opts: {
-      defer?: boolean;
-      only?: ReadonlySet<Tool>;
-      relisted?: boolean;
-      kept?: ReadonlySet<number>;
-    } = {},
-  ): Promise<void> {
-    const lists = new Map<string, Promise<McpListedTool[]>>();
-    /** The server's list, or why it cannot be had (the tool left pending, with `defer`). */
-    const listOf = async (tool: Tool, index: number, at: string) => {
-      const target = targetOf(tool);
-      if ('error' in target) throw new ToolDefinitionError(`${at}: ${target.error}`);
-      const key = JSON.stringify(target);
-      const timeoutSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
-      if (!lists.has(key))
-        lists.set(key, this.clients.list(target, { timeoutMs: timeoutSecs * 1000 }));
-      try {
-        return { listed: await lists.get(key)! };
-      } catch (error) {
-        const detail = maskSecrets(describeFailure(error, timeoutSecs), tool.secrets);
-        const why = `cannot list the tools of the MCP server: ${detail}`;
-        const field = tool.stdio ? 'command' : 'url';
-        if (!opts.defer && !opts.kept?.has(index))
-          throw new ToolDefinitionError(`${at}: field '${field}': ${why}`);
-        // A server that is down must not keep the engine, and every other tool, from starting.
-        tool.pending = why;
-        this.logger.warn(`${at}: not offered to the model until its server answers: ${why}`);
-        return undefined;
-      }
-    };
-    const todo = (tool: Tool) =>
-      tool.kind === 'mcp' && needsListing(tool) && (!opts.only || opts.only.has(tool));
-    for (const [index, tool] of tools.entries()) {
-      if (!todo(tool) || tool.mcpGroup) continue;
-      const at = where(source, index, tool.name);
-      const listed = (await listOf(tool, index, at))?.listed;
-      if (!listed) continue;
-      const remote = tool.remoteName ?? tool.name;
-      const found = listed.find((t) => t.name === remote);
-      if (!found && (opts.relisted || opts.kept?.has(index))) {
-        tool.pending = `the MCP server no longer lists '${remote}'`;
-        this.logger.warn(`${at}: not offered to the model: ${tool.pending}`);
-        continue;
-      }
-      if (!found)
-        throw new ToolDefinitionError(
-          `${at}: field '${tool.raw.tool === undefined ? 'name' : 'tool'}': the MCP server has no tool '${remote}' (it lists: ${listedNames(listed)})`,
-        );
-      fillListed(tool, found, at);
-    }
-    // Entries for a server's tools become them, in order: a tool the set has already (an entry
-    // of its own, or of an entry for tools before) is left to it. Messages name the entry's place.
-    const places = new Map(tools.map((t, i) => [t, i]));
-    for (const group of tools.filter((t) => todo(t) && t.mcpGroup)) {
-      const index = places.get(group)!;
-      const listed = (await listOf(group, index, where(source, index)))?.listed;
-      if (!listed) continue;
-      const made = groupTools(group, listed, leftOutBy(tools, group), source, index);
-      if (made.length === 0)
-        this.logger.warn(
-          `${where(source, index)}: the entry for the MCP server's tools makes none: ${listed.length === 0 ? 'it lists none' : group.mcpGroup!.tools === '*' && !listed.some(amongAll(group)) ? "'read_only' (those it marks readOnlyHint) and 'exclude' leave out each it lists" : 'the set has an entry of its own for each'}`,
-        );
-      tools.splice(tools.indexOf(group), 1, ...made);
-    }
-    // The server lists tools it did not: those of an entry for all its tools join them.
-    if (!opts.relisted) return;
-    for (const { group, last } of groupsOf(tools, opts.only)) {
-      const index = tools.indexOf(last);
-      const listed = (await listOf(group, index, where(source, index)))?.listed;
-      if (!listed) continue;
-      const made = groupTools(group, listed, leftOutBy(tools, group), source, index);
-      tools.splice(index + 1, 0, ...made);
-    }
+  complete(tools: Tool[], source: string, opts: CompleteOptions = {}): Promise<void> {
+    return completeListings(tools, source, opts, {
+      list: (target, timeoutMs) => this.clients.list(target, { timeoutMs }),
+      timeoutSecs: this.config.timeoutSecs,
+      warn: (line) => this.logger.warn(line),
+    });
   }
 }
 
