@@ -12,31 +12,15 @@ import {
 } from './support/chaos.js';
 import { answerChaosTool, chaosMcpServer, toolSet } from './support/chaos-rig.js';
 import { until } from './support/waiting.js';
-import {
-  audioProblems,
-  chaosOptions,
-  historyProblems,
-  turnEnds,
-  turnProblems,
-} from './support/chaos-checks.js';
+import { chaosOptions, historyProblems, turnEnds } from './support/chaos-checks.js';
+import { checkLink, due, ends, lastMessages, linkOf, type Link } from './support/chaos-links.js';
 import { sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
 import { startRedis, type RedisRun } from './support/redis-server.js';
 import { postTools, writeToolsFile } from './support/tools-file.js';
 import { WsClient, type Msg } from './support/ws-client.js';
-import { acknowledges } from '../src/orchestrator/hold-on.js';
 import { SUMMARY_INSTRUCTIONS } from '../src/orchestrator/history-summary.js';
-import { DEFAULT_ERROR_PHRASES, DEFAULT_UNCLEAR_PHRASES } from '../src/config/env-defaults.js';
 import type { Script } from './support/fake-llm.js';
-
-/** What a voice session hears after a failed turn or transcription (SPEECH_ERROR_PHRASE, …). */
-const APOLOGIES = new Set([DEFAULT_ERROR_PHRASES.en, DEFAULT_UNCLEAR_PHRASES.en]);
-
-/** The last messages a client got, short (what a failure to wait for one says). */
-const lastMessages = (messages: Msg[]) =>
-  JSON.stringify(
-    messages.slice(-12).map(({ type, text, interrupted }: Msg) => ({ type, text, interrupted })),
-  );
 
 /** A request for a summary of the turns the history dropped (LLM_HISTORY_SUMMARY). */
 const summarising = (body: Record<string, any>) =>
@@ -106,68 +90,6 @@ describe.each(['memory', 'redis'])(
     let callIds = 0;
     const ids = () => `call_chaos_${++callIds}`;
 
-    /** One connection of the conversation and what was sent on it. */
-    interface Link {
-      ws: WsClient;
-      turns: number;
-      pings: number;
-      garbage: number;
-      /**
-       * Approvals and client tool calls answered (one may come after its call stopped waiting:
-       * an `error` then).
-       */
-      answered: Set<string>;
-    }
-    const ends = (l: Link) => turnEnds(l.ws.messages).length;
-    /**
-     * The turns a link has started: its user_texts, and the utterances heard as words, but for
-     * those taken as a yes or no to calls awaiting approval (each answer's `tool_confirmed`
-     * events come together, one per call), and those heard out while calls ran that only
-     * acknowledge ("Yes."); and the answers an utterance of no words cut, said on (`resumed`);
-     * and the phrases a voice session hears after a turn that failed, or a transcription that
-     * did (each its own turn, one delta; said on after a noise cut it, a `resumed` one).
-     */
-    const due = (l: Link) =>
-      l.turns +
-      l.ws.messages.filter(
-        (m, i, all) =>
-          m.type === 'assistant_delta' && APOLOGIES.has(m.text) && !all[i + 1]?.resumed,
-      ).length +
-      l.ws.messages.filter((m) => m.type === 'transcript' && m.text !== '').length +
-      l.ws.messages.filter((m) => m.type === 'assistant_end' && m.resumed).length -
-      l.ws.messages.filter(
-        (m, i, all) => m.type === 'tool_confirmed' && all[i - 1]?.type !== 'tool_confirmed',
-      ).length -
-      l.ws.messages.filter(
-        (m, i, all) =>
-          m.type === 'transcript' &&
-          m.heard_out &&
-          acknowledges(m.text) &&
-          all[i + 1]?.type !== 'tool_confirmed',
-      ).length;
-
-    /** What one connection received; `closed`: it was left before its last turn ended. */
-    function checkLink(l: Link, closed: boolean): void {
-      const problems = [...turnProblems(l.ws.messages, closed), ...audioProblems(l.ws.messages)];
-      if (problems.length > 0)
-        throw new Error(`${problems.join('\n')}\nreceived: ${JSON.stringify(l.ws.messages)}`);
-      const errors = l.ws.messages.filter(
-        (m) => m.type === 'error' && m.code === 'invalid_message',
-      );
-      const pongs = l.ws.messages.filter((m) => m.type === 'pong').map((m) => m.id as string);
-      const pinged = Array.from({ length: l.pings }, (_, i) => `p${i + 1}`);
-      if (closed) {
-        expect(ends(l)).toBeLessThanOrEqual(due(l));
-        expect(errors.length).toBeLessThanOrEqual(l.garbage + l.answered.size);
-        expect(pongs).toEqual(pinged.slice(0, pongs.length));
-      } else {
-        expect(ends(l)).toBe(due(l));
-        expect(errors.length).toBeGreaterThanOrEqual(l.garbage);
-        expect(errors.length).toBeLessThanOrEqual(l.garbage + l.answered.size);
-        expect(pongs).toEqual(pinged);
-      }
-    }
-
     async function reconnect(old: Link, takeover: boolean): Promise<Link> {
       const token = old.ws.messages.find((m) => m.type === 'session')!.resume_token as string;
       if (!takeover) {
@@ -177,7 +99,7 @@ describe.each(['memory', 'redis'])(
       const ws = await WsClient.connect(`${rig.engine.wsUrl}?resume=${token}`);
       expect(ws.messages[0]).toMatchObject({ type: 'session', resumed: true });
       if (takeover) expect(await old.ws.closed).toBe(4001);
-      return { ws, turns: 0, pings: 0, garbage: 0, answered: new Set() };
+      return linkOf(ws);
     }
 
     /** An admin replaces the tool set (turns in flight keep theirs). */
@@ -268,13 +190,7 @@ describe.each(['memory', 'redis'])(
       rig.llm.enqueue(...answers.map((a) => scriptOf(a, ids)));
       rig.llm.fallback = () => sseText(['Fine.']);
       const left: Link[] = [];
-      let l: Link = {
-        ws: await WsClient.connect(rig.engine.wsUrl),
-        turns: 0,
-        pings: 0,
-        garbage: 0,
-        answered: new Set(),
-      };
+      let l = linkOf(await WsClient.connect(rig.engine.wsUrl));
       try {
         if (voice) await act(l, { kind: 'voice', on: true });
         for (const a of actions) {
