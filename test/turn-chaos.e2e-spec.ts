@@ -5,11 +5,11 @@ import {
   answer,
   CHAOS_TOOLS,
   CLIENT_TOOL,
-  scriptOf,
   STT_MARKERS,
   type Action,
   type Answer,
 } from './support/chaos.js';
+import { scriptOf } from './support/chaos-scripts.js';
 import { answerChaosTool, chaosMcpServer, toolSet } from './support/chaos-rig.js';
 import { until } from './support/waiting.js';
 import { chaosOptions, historyProblems, turnEnds } from './support/chaos-checks.js';
