@@ -1,118 +1,15 @@
-import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { chromiumHearing } from './support/browser.js';
-import { Engine, openAiSpeech } from './support/engine.js';
-import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
-import { RecordingServer } from './support/recording-server.js';
-import { McpTestServer } from './support/mcp-server.js';
-import { formTool } from './support/question-rig.js';
-import { FakeSpeech } from './support/speech-server.js';
+import type { Page } from 'playwright-core';
+import { useDemoPage } from './support/demo-rig.js';
+import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { TcpRelay } from './support/tcp-relay.js';
-import { weatherTool, writeToolsFile } from './support/tools-file.js';
-
-/** A spoken sentence, PCM s16le 16 kHz mono (test/fixtures/audio/make-speech.mjs). */
-const SPEECH = readFileSync('test/fixtures/audio/speech-16k.pcm');
 
 /**
- * `GET /demo`, the page that talks to the agent, in a real browser (headless Chromium) whose
- * microphone plays a recorded sentence: what a user trying the engine sees and hears.
+ * `GET /demo`, the page that talks to the agent, in a real browser (headless Chromium): what a
+ * user trying the engine sees, typing (its microphone and speech: demo-page-voice.e2e-spec.ts).
  */
 describe('the demo page', () => {
-  const llm = new FakeLlm();
-  const speech = new FakeSpeech();
-  const weather = new RecordingServer();
-  /** An MCP tool that tells its progress, then answers once the test lets it. */
-  let release = () => {};
-  const flights = new McpTestServer([
-    {
-      name: 'search_flights',
-      answer: async (_args, { progress }) => {
-        await progress!(2, 3, 'Checked Lufthansa');
-        await new Promise<void>((r) => (release = r));
-        return { content: [{ type: 'text', text: '3 flights' }] };
-      },
-    },
-    formTool('pick_seat', 'Which seat?', {
-      seat: { type: 'string', enum: ['A', 'W'], enumNames: ['Aisle', 'Window'] },
-    }),
-    formTool('pick_extras', 'Any extras?', {
-      extras: {
-        type: 'array',
-        items: {
-          anyOf: [
-            { const: 'bag', title: 'Extra bag' },
-            { const: 'meal', title: 'Meal' },
-            { const: 'wifi', title: 'Wi-Fi' },
-          ],
-        },
-      },
-    }),
-  ]);
-  let engine: Engine;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    weather.respond((req, res) => res.end(`${decodeURIComponent(req.path.slice(1))}: sunny +21°C`));
-    const [llmUrl, speechUrl, weatherUrl, flightsUrl] = await Promise.all([
-      llm.start(),
-      speech.start(),
-      weather.start(),
-      flights.start(),
-    ]);
-    engine = await Engine.start({
-      LLM_BASE_URL: llmUrl,
-      LLM_MODEL: 'm',
-      LLM_TOOLS_FILE: writeToolsFile([
-        weatherTool(weatherUrl),
-        {
-          ...weatherTool(weatherUrl),
-          name: 'book_table',
-          confirm: true,
-          confirm_prompt: 'Book a table in {city}?',
-        },
-        { type: 'mcp', name: 'search_flights', url: flightsUrl },
-        { type: 'mcp', name: 'pick_seat', url: flightsUrl },
-        { type: 'mcp', name: 'pick_extras', url: flightsUrl },
-        { type: 'handoff', name: 'to_billing', instructions: 'You are billing.' },
-        { name: 'send_note', url: `${weatherUrl}/note`, method: 'POST' },
-        { name: 'read_page', url: `${weatherUrl}/page`, method: 'GET', untrusted: true },
-      ]),
-      WS_API_KEY: 'ws-key',
-      ...openAiSpeech(speechUrl),
-    });
-    // The microphone: a moment of silence, the sentence, then silence (played once).
-    browser = await chromiumHearing(0.5, SPEECH, 3);
-  }, 30000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await engine?.stop();
-    await Promise.all([llm.stop(), speech.stop(), weather.stop(), flights.stop()]);
-  });
-
-  beforeEach(() => {
-    llm.reset();
-    speech.requests.length = 0;
-    weather.requests.length = 0;
-  });
-
-  /** Each test's browser contexts, closed after it (a page left open would go on listening). */
-  const contexts: BrowserContext[] = [];
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-  });
-
-  /** The page, from `base` (the engine's own URL by default), connected with `key`. */
-  const opened = async (key = 'ws-key', base = engine.httpUrl, from = browser): Promise<Page> => {
-    const context = await from.newContext();
-    contexts.push(context);
-    const page = await context.newPage();
-    await page.goto(`${base}/demo`);
-    await page.fill('#key', key);
-    await page.click('#connect');
-    return page;
-  };
-  const texts = (page: Page, kind: string) => page.locator(`#log .${kind}`).allTextContents();
+  const rig = useDemoPage();
+  const { llm, weather, opened, texts } = rig;
 
   it('holds a typed conversation and shows the tool calls as they happen', async () => {
     llm.enqueue(
@@ -229,7 +126,7 @@ describe('the demo page', () => {
     await page.press('#text', 'Enter');
     await page.locator('#log .tool', { hasText: '… 2/3 Checked Lufthansa' }).waitFor();
     expect(await texts(page, 'tool')).toEqual(['→ search_flights({}) … 2/3 Checked Lufthansa']);
-    release();
+    rig.release();
     await page.locator('#log .assistant', { hasText: 'Three flights.' }).waitFor();
     expect(await texts(page, 'tool')).toEqual([
       expect.stringMatching(/^→ search_flights\(\{\}\) ✓ \d+ ms$/),
@@ -292,7 +189,7 @@ describe('the demo page', () => {
   }
 
   it('gets its session back when the connection is lost, and the conversation goes on', async () => {
-    const relay = new TcpRelay(Number(new URL(engine.httpUrl).port));
+    const relay = new TcpRelay(Number(new URL(rig.engine.httpUrl).port));
     try {
       const page = await opened('ws-key', await relay.start());
       await introduce(page);
@@ -325,71 +222,4 @@ describe('the demo page', () => {
     );
     expect(await page.isDisabled('#text')).toBe(true);
   });
-
-  it("streams the microphone, and plays the answer's speech", async () => {
-    llm.enqueue(sseText(['Sunny, ', '21 degrees.']));
-    const page = await opened();
-    await page.check('#speak');
-    await page.click('#mic:enabled');
-    // The engine hears the sentence end, has it transcribed and answers it aloud.
-    await page.waitForSelector('#log .user', { timeout: 15000 });
-    expect(await texts(page, 'user')).toEqual([speech.transcript]);
-    // The speech server's 0.2 s of speech, all of it played.
-    await page.locator('#heard[data-seconds="0.20"]').waitFor({ state: 'attached' });
-    expect(await page.textContent('#heard')).toBe("agent's speech: 0.2 s");
-    expect(await texts(page, 'assistant')).toEqual(['Sunny, 21 degrees.']);
-    expect(speech.inputs()).toEqual(['Sunny, 21 degrees.']);
-    // What was transcribed: the sentence as the page sent it, 16 kHz PCM in a WAV file.
-    const upload = speech.requests.find((r) => r.path === '/audio/transcriptions')!;
-    const form = await new Response(upload.bytes, {
-      headers: { 'Content-Type': String(upload.headers['content-type']) },
-    }).formData();
-    const seconds = ((form.get('file') as File).size - 44) / 32000;
-    expect(seconds).toBeGreaterThan(SPEECH.length / 32000 - 0.5);
-    expect(seconds).toBeLessThan(SPEECH.length / 32000 + 1.5);
-    // The microphone stopped, and started again.
-    await page.click('#mic');
-    await page.locator('#mic', { hasText: 'Start the microphone' }).waitFor();
-    await page.click('#mic');
-    await page.locator('#mic', { hasText: 'Stop the microphone' }).waitFor();
-    expect(await texts(page, 'error')).toEqual([]);
-  });
-
-  it('shows words the user left unfinished and their rest as one line, answered once', async () => {
-    // A microphone that pauses for a second mid-sentence ("a table for… four people").
-    const words = SPEECH.subarray(0, 32000);
-    const pauser = await chromiumHearing(0.5, words, 1, words, 2);
-    speech.transcripts.push("I'd like a table for", 'four people.');
-    try {
-      llm.enqueue(sseText(['A table for four.']));
-      const page = await opened('ws-key', engine.httpUrl, pauser);
-      await page.click('#mic:enabled');
-      await page.locator('#log .assistant', { hasText: 'A table for four.' }).waitFor();
-      expect(await texts(page, 'user')).toEqual(["I'd like a table for four people."]);
-      expect(llm.requests.map((r) => r.body.messages.at(-1).content)).toEqual([
-        "I'd like a table for four people.",
-      ]);
-    } finally {
-      speech.transcripts.length = 0;
-      await pauser.close();
-    }
-  }, 30000);
-
-  it("stops the agent's speech when the user speaks over it, and answers what they said", async () => {
-    // A microphone that speaks again while the answer's 4 s of speech play.
-    const talker = await chromiumHearing(0.5, SPEECH, 2, SPEECH, 3);
-    speech.seconds = 4;
-    try {
-      llm.enqueue(sseText(['Here is a long answer.']), sseText(['Yes?']));
-      const page = await opened('ws-key', engine.httpUrl, talker);
-      await page.check('#speak');
-      await page.click('#mic:enabled');
-      await page.locator('#log .note', { hasText: 'the agent stopped: you spoke' }).waitFor();
-      await page.locator('#log .assistant', { hasText: 'Yes?' }).waitFor({ timeout: 15000 });
-      expect(await texts(page, 'user')).toEqual([speech.transcript, speech.transcript]);
-    } finally {
-      speech.seconds = 0.2;
-      await talker.close();
-    }
-  }, 30000);
 });
