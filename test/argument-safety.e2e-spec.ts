@@ -100,3 +100,30 @@ describe('arguments nested far too deep (a model stuck repeating "[")', () => {
     expect((await h.ws.turn('Hi')).at(-1)).toMatchObject({ text: 'Hello again.' });
   });
 });
+
+describe('a lone surrogate in an argument (the JSON escape "\\ud800", half a character)', () => {
+  const h = useTurnHarness();
+
+  it.each([
+    ['structured tool_calls', () => sseRawArgumentsCall('get_weather', '{"city": "Lima\\ud800"}')],
+    [
+      'a Hermes block',
+      () =>
+        sseText([
+          '<tool_call>{"name": "get_weather", "arguments": {"city": "Lima\\udc00"}}</tool_call>',
+        ]),
+    ],
+  ])('reaches the tool as U+FFFD, written as %s, and the turn goes on', async (_, script) => {
+    h.llm.enqueue(script(), sseText(['Sunny in Lima.']));
+    const msgs = await h.ws.turn('Weather in Lima?');
+    expect(h.tools.requests.map((r) => r.path)).toEqual(['/Lima%EF%BF%BD']);
+    expect(msgs.filter((m) => m.type !== 'assistant_delta').map((m) => m.type)).toEqual([
+      'tool_call',
+      'tool_result',
+      'assistant_end',
+    ]);
+    expect(msgs.find((m) => m.type === 'tool_result')).toMatchObject({ ok: true });
+    expect(h.llm.requests[1]!.body.messages.at(-1).content).toBe('Lima\ufffd: ☀️ +21°C');
+    expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: 'Sunny in Lima.' });
+  });
+});

@@ -4,6 +4,13 @@
  */
 import type { PlaceholderStyle, QueryStyle } from './tool-definition.js';
 
+/**
+ * `text` percent-encoded as UTF-8, as for a URL or a form. A lone surrogate (a model's JSON may
+ * hold `"\ud800"`) is written as U+FFFD, as an encoder to UTF-8 writes it, where
+ * `encodeURIComponent` alone throws.
+ */
+export const encodeText = (text: string): string => encodeURIComponent(text.toWellFormed());
+
 /** Strings unquoted, numbers and booleans as text, anything else as JSON. */
 export function argumentText(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -60,7 +67,7 @@ const DELIMITERS = { form: ',', spaceDelimited: '%20', pipeDelimited: '%7C' } as
  * writes `color[R]=100&color[G]=200`.
  */
 export function queryPairs(key: string, value: unknown, style: QueryStyle | undefined): string[] {
-  const enc = (text: unknown) => encodeURIComponent(argumentText(text));
+  const enc = (text: unknown) => encodeText(argumentText(text));
   const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
   if (!style || !(Array.isArray(value) || isObject)) return [`${enc(key)}=${enc(value)}`];
   const explode = style.explode ?? style.style === 'form';
@@ -96,7 +103,7 @@ export function formBody(args: Record<string, unknown>): string {
       for (const [k, v] of Object.entries(value)) add(`${key}[${k}]`, v);
     } else {
       const text = value === null ? '' : argumentText(value);
-      pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(text)}`);
+      pairs.push(`${encodeText(key)}=${encodeText(text)}`);
     }
   };
   for (const [key, value] of Object.entries(args)) add(key, value);

@@ -1,4 +1,5 @@
 import {
+  encodeText,
   formBody,
   FORM_TYPE,
   placeholderText,
@@ -91,10 +92,9 @@ function buildUrl(template: string, values: Values): string {
   const match = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/.exec(template);
   if (!match) throw new Refusal('the tool url is not an absolute URL');
   const [, origin = '', path = '', query = '', fragment = ''] = match;
-  const encode = (text: string) => encodeURIComponent(text);
-  const builtOrigin = substitute(origin, values, encode);
+  const builtOrigin = substitute(origin, values, encodeText);
   const segments = path.split('/').map((segment) => {
-    const filled = substitute(segment, values, encode);
+    const filled = substitute(segment, values, encodeText);
     if (filled !== segment && /^(\.|%2e){1,2}$/i.test(filled)) {
       throw new Refusal(
         `argument value would make the path segment '${decodeURIComponent(filled)}'`,
@@ -102,8 +102,8 @@ function buildUrl(template: string, values: Values): string {
     }
     return filled;
   });
-  const builtQuery = substitute(query, values, encode);
-  const builtFragment = substitute(fragment, values, encode);
+  const builtQuery = substitute(query, values, encodeText);
+  const builtFragment = substitute(fragment, values, encodeText);
   return builtOrigin + segments.join('/') + builtQuery + builtFragment;
 }
 

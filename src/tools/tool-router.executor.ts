@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { CodeToolService } from '../code-tools/code-tool.service.js';
 import { HttpToolExecutor } from './http-tool.executor.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
@@ -18,6 +18,8 @@ import type { Tool } from './tool-definition.js';
 /** Runs a call with the executor of its tool's kind: HTTP, MCP, Python code or the engine's own. */
 @Injectable()
 export class ToolRouter extends ToolExecutor {
+  private readonly logger = new Logger(ToolRouter.name);
+
   constructor(
     private readonly http: HttpToolExecutor,
     private readonly code: CodeToolService,
@@ -39,13 +41,30 @@ export class ToolRouter extends ToolExecutor {
   async execute(call: ToolInvocation): Promise<ToolOutcome> {
     const kind = call.snapshot.byName.get(call.name)?.kind;
     const span = toolSpan(this.spans, call.context?.span, call, kind);
-    if (!span) return this.route(call);
+    if (!span) return this.guarded(call);
     let outcome: ToolOutcome | undefined;
     try {
-      outcome = await this.route({ ...call, context: { ...call.context!, span: span.ref } });
+      outcome = await this.guarded({ ...call, context: { ...call.context!, span: span.ref } });
       return outcome;
     } finally {
       endToolSpan(span, outcome);
+    }
+  }
+
+  /**
+   * `route`, where a fault of the engine's own (an executor that throws) is the call's failure,
+   * told to the model as any other, not the turn's: the turn goes on, and every call is answered.
+   */
+  private async guarded(call: ToolInvocation): Promise<ToolOutcome> {
+    try {
+      return await this.route(call);
+    } catch (error) {
+      const { sessionId, turnId } = call.context ?? {};
+      const tag = sessionId === undefined ? '' : ` (session_id=${sessionId} turn_id=${turnId})`;
+      const stack = error instanceof Error ? error.stack : String(error);
+      this.logger.error(`tool '${call.name}' failed inside the engine${tag}: ${stack}`);
+      // What went wrong is for the log: an error's text may hold what the model must not read.
+      return { ok: false, text: toolErrors.requestFailed('the engine could not make the call') };
     }
   }
 
