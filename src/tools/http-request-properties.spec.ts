@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { builtRequest as built } from '../../test/support/built-request.js';
+import { builtRequest as built, toolOf } from '../../test/support/built-request.js';
+import { buildHttpRequest } from './http-request-builder.js';
 
 /**
  * Any text a model can write in an argument, as JSON can hold it: every UTF-16 code unit (lone
@@ -62,5 +63,66 @@ describe('HTTP requests over any argument text', () => {
         expect(JSON.parse(json.body!)).toEqual({ a, b });
       }),
     );
+  });
+});
+
+/** Tools of every shape the builder writes arguments in: the model's arguments go to each. */
+const SHAPES: Record<string, unknown>[] = [
+  { url: 'http://h/w/{a}/{b}?x={c}', method: 'GET' },
+  {
+    url: 'http://h/w',
+    method: 'DELETE',
+    query_styles: { a: { style: 'form' }, b: { style: 'deepObject', explode: true } },
+  },
+  {
+    url: 'http://h/w',
+    method: 'GET',
+    query_styles: { a: { style: 'spaceDelimited' }, b: { style: 'pipeDelimited', explode: false } },
+  },
+  {
+    url: 'http://h/w/{a}{b}',
+    method: 'GET',
+    placeholder_styles: { a: { style: 'label', explode: true }, b: { style: 'matrix' } },
+  },
+  {
+    url: 'http://h/w',
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  },
+  { url: 'http://h/w', method: 'POST', headers: { 'Content-Type': 'multipart/form-data' } },
+  { url: 'http://h/w', method: 'POST', body: '{"a": {a}, "text": "{b}"}' },
+  {
+    url: 'http://h/w',
+    method: 'PUT',
+    headers: { 'X-A': '{a}' },
+    header_arguments: ['a'],
+    query_arguments: ['b'],
+  },
+];
+
+describe('HTTP requests over any arguments', () => {
+  it('are built or refused with the tool request error, never thrown', () => {
+    const value = fc.oneof(
+      text,
+      fc.jsonValue(),
+      fc.array(text, { maxLength: 3 }),
+      fc.dictionary(text, text, { maxKeys: 3 }),
+    );
+    const outcomes = new Set<string>();
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...SHAPES),
+        fc.record({ a: value, b: value, c: value }, { requiredKeys: [] }),
+        (shape, args) => {
+          const result = buildHttpRequest(toolOf(shape), args);
+          outcomes.add('error' in result ? 'refused' : 'built');
+          if ('error' in result)
+            return expect(result.error).toMatch(/^Error: tool request failed: /);
+          expect(new URL(result.url).host).toBe('h');
+        },
+      ),
+      { numRuns: 500 },
+    );
+    expect([...outcomes].sort()).toEqual(['built', 'refused']);
   });
 });
