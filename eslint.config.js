@@ -13,6 +13,18 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/no-extraneous-class': 'off',
       '@typescript-eslint/unbound-method': 'off',
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'class-validator',
+              importNames: ['IsOptional'],
+              message: 'IsOptional lets null past every rule: use Optional (src/common/optional-field.ts)',
+            },
+          ],
+        },
+      ],
       'no-restricted-syntax': [
         'error',
         {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsString, Matches, MaxLength } from 'class-validator';
+import { Optional } from '../../common/optional-field.js';
 import { dtoOf, firstViolation } from './dto-body.js';
 import type { ErrorCode } from '../protocol/error-codes.js';
 import { SessionDoneDto } from './sessions.dto.js';
@@ -25,7 +26,7 @@ export class NoteDto {
       "true: a turn of its own answers it at once (once the turn in progress has ended and the user is not speaking); false (the default): the model reads it with the user's next words",
     example: false,
   })
-  @IsOptional()
+  @Optional()
   @IsBoolean({ message: '"respond" must be true or false' })
   respond?: boolean;
 }

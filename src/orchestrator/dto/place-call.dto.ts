@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsString, Matches, MaxLength } from 'class-validator';
+import { Optional } from '../../common/optional-field.js';
 import { dtoOf, firstViolation } from './dto-body.js';
 import { DESTINATION_PATTERN } from '../../tools/definition-schema.js';
 import { readVariables } from '../../tools/session-variables.js';
@@ -49,7 +50,7 @@ export class PlaceCallDto {
       "The number shown to who is called (one of the account's); default TWILIO_FROM_NUMBER",
     example: '+15550199',
   })
-  @IsOptional()
+  @Optional()
   @IsString({ message: '"from" must be a string' })
   @Matches(E164, { message: '"from" must be a phone number in E.164 form ("+15550199")' })
   from?: string;
@@ -58,7 +59,7 @@ export class PlaceCallDto {
     description: 'What the agent says first once the call is answered (as `say` says it)',
     example: 'Hello, this is the clinic, calling about your appointment tomorrow.',
   })
-  @IsOptional()
+  @Optional()
   @IsString({ message: '"greeting" must be a string' })
   @MaxLength(10_000, { message: '"greeting" is longer than 10000 characters' })
   greeting?: string;
@@ -68,7 +69,7 @@ export class PlaceCallDto {
       'false: the greeting is said whole, whatever the called person says or keys meanwhile (answered once it is over; `say` with "interruptible": false); default TWILIO_GREETING_INTERRUPTIBLE',
     example: false,
   })
-  @IsOptional()
+  @Optional()
   @IsBoolean({ message: '"greeting_interruptible" must be true or false' })
   greeting_interruptible?: boolean;
 
@@ -77,7 +78,7 @@ export class PlaceCallDto {
       "The session's variables (`${session.NAME}` in tools), beside the call's own user_number, agent_number, call_direction and twilio_call_sid",
     example: { appointment_id: 'A-7' },
   })
-  @IsOptional()
+  @Optional()
   variables?: Record<string, string>;
 
   @ApiPropertyOptional({
@@ -85,14 +86,14 @@ export class PlaceCallDto {
       "Why the agent calls, added to the system prompt (as a session's `instructions`; SESSION_INSTRUCTIONS_MAX_CHARS)",
     example: 'You are calling Ada Lovelace to confirm her dental appointment tomorrow at 3 pm.',
   })
-  @IsOptional()
+  @Optional()
   instructions?: string;
 
   @ApiPropertyOptional({
     description: "The session's language (as `session.update`'s)",
     example: 'es',
   })
-  @IsOptional()
+  @Optional()
   language?: string;
 
   @ApiPropertyOptional({
@@ -100,14 +101,14 @@ export class PlaceCallDto {
       "The callee's time zone, an IANA name (as `session.update`'s `timezone`; default SESSION_TIMEZONE)",
     example: 'Europe/Madrid',
   })
-  @IsOptional()
+  @Optional()
   timezone?: string;
 
   @ApiPropertyOptional({
     description: "The session's voice (as `session.update`'s)",
     example: 'alloy',
   })
-  @IsOptional()
+  @Optional()
   voice?: string;
 
   @ApiPropertyOptional({
@@ -115,7 +116,7 @@ export class PlaceCallDto {
       "How long the call may last once answered, in seconds (as `session.update`'s `max_secs`; at most SESSION_MAX_SECS): then the agent says SESSION_MAX_GOODBYE and hangs up",
     example: 600,
   })
-  @IsOptional()
+  @Optional()
   max_secs?: number;
 
   @ApiPropertyOptional({
@@ -123,7 +124,7 @@ export class PlaceCallDto {
       "The assistant the call begins with (as `session.update`'s `agent`: a handoff tool's assistant, by its name or the tool's): its instructions, after the call's own, its tools, voice and language. Needs the session store (SESSION_RESUME_SECS above 0)",
     example: 'reminders',
   })
-  @IsOptional()
+  @Optional()
   agent?: string;
 
   @ApiPropertyOptional({
@@ -132,7 +133,7 @@ export class PlaceCallDto {
     example:
       'Hello, this is the clinic calling about your appointment tomorrow at 3 pm. Please call us back at 555 0100.',
   })
-  @IsOptional()
+  @Optional()
   @IsString({ message: '"voicemail" must be a string' })
   @Matches(/\S/, { message: '"voicemail" is empty: leave it out, or set "hang_up_on_machine"' })
   @MaxLength(2000, { message: '"voicemail" is longer than 2000 characters' })
@@ -143,7 +144,7 @@ export class PlaceCallDto {
       'true: when an answering machine (or a fax) takes the call, it ends at once with no message (answering-machine detection, as for `voicemail`)',
     example: false,
   })
-  @IsOptional()
+  @Optional()
   @IsBoolean({ message: '"hang_up_on_machine" must be true or false' })
   hang_up_on_machine?: boolean;
 
@@ -152,7 +153,7 @@ export class PlaceCallDto {
       "Where Twilio posts the call's final status (its StatusCallback: CallStatus completed, busy, no-answer, failed or canceled, with CallDuration, and AnsweredBy when a machine was looked for), signed with the account's Auth Token: how the system that asked for the call learns that it was never answered",
     example: 'https://crm.example.com/twilio/call-status',
   })
-  @IsOptional()
+  @Optional()
   @IsString({ message: '"status_callback" must be a string' })
   @Matches(/^https?:\/\/[^\s/?#]+[^\s]*$/i, {
     message: '"status_callback" must be an absolute http:// or https:// URL',

@@ -1,13 +1,6 @@
 /** The client's answers to a call waiting on it: its approval, its question, a client tool's result. */
-import {
-  IsBoolean,
-  IsIn,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  MaxLength,
-  ValidateBy,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsNotEmpty, IsString, MaxLength, ValidateBy } from 'class-validator';
+import { Optional } from '../../common/optional-field.js';
 
 /** `{"type":"tool_confirm","id":"…","approved":true}`: the user's answer for a call awaiting it. */
 export class ToolConfirmMessage {
@@ -71,10 +64,10 @@ export class ClientToolResultMessage {
   @MaxLength(200, { message: '"id" is longer than 200 characters' })
   id!: string;
 
-  @IsOptional()
+  @Optional()
   result?: unknown;
 
-  @IsOptional()
+  @Optional()
   @IsString({ message: '"error" must be a string: what went wrong, for the model' })
   @MaxLength(10_000, { message: '"error" is longer than 10000 characters' })
   error?: string;

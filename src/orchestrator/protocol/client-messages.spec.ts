@@ -119,6 +119,29 @@ describe('parseClientMessage', () => {
       expect(parseClientMessage(JSON.stringify(message))).toEqual({ message });
   });
 
+  it.each([
+    ['say', { text: 'Hi.', interruptible: null }, '"interruptible" must be true or false'],
+    ['note', { text: 'VIP', respond: null }, '"respond" must be true or false'],
+    ['ping', { id: null }, '"id" must be a string'],
+    ['session.update', { modality: null }, '"modality" must be "voice" or "text"'],
+    ['session.update', { tts: null }, '"tts" must be true or false'],
+    ['session.update', { voice: null }, '"voice" must be a string'],
+    ['session.update', { timezone: null }, expect.stringMatching(/^"timezone" must be an IANA/)],
+    ['session.update', { instructions: null }, '"instructions" must be a string'],
+    ['client_tool_result', { id: 'c1', error: null }, expect.stringMatching(/^"error" must be/)],
+  ])('refuses null for a %s field that may only be left out: %j', (type, fields, error) => {
+    refused(JSON.stringify({ type, ...fields }), error);
+  });
+
+  it("takes null where it means something: the engine's model, all tools, no client tools", () => {
+    const nulls = { model: null, tools: null, client_tools: null, max_secs: null, agent: null };
+    expect(parseClientMessage(JSON.stringify({ type: 'session.update', ...nulls }))).toEqual({
+      message: { type: 'session.update', ...nulls },
+    });
+    const result = { type: 'client_tool_result', id: 'c1', result: null };
+    expect(parseClientMessage(JSON.stringify(result))).toEqual({ message: result });
+  });
+
   it('is not fooled by a "__proto__" field', () => {
     // Assigned as a field, it would replace the instance's class and the rules checked.
     refused('{"type":"user_text","text":5,"__proto__":{}}', 'user_text needs a "text" string');

@@ -2,12 +2,12 @@ import {
   IsBase64,
   IsBoolean,
   IsIn,
-  IsOptional,
   IsString,
   Matches,
   MaxLength,
   validateSync,
 } from 'class-validator';
+import { Optional } from '../../common/optional-field.js';
 import { SessionUpdateMessage, SETTINGS } from './session-update-message.js';
 import {
   ClientToolResultMessage,
@@ -46,7 +46,7 @@ export class SayMessage {
    * false: the user's voice and keys do not cut it (a notice that must be heard whole); what
    * they say or type meanwhile is answered once it is over. An `interrupt` still stops it.
    */
-  @IsOptional()
+  @Optional()
   @IsBoolean({ message: '"interruptible" must be true or false' })
   interruptible?: boolean;
 }
@@ -63,7 +63,7 @@ export class NoteMessage {
   @Matches(/\S/, { message: 'note needs a non-empty "text" (more than spaces)' })
   text!: string;
 
-  @IsOptional()
+  @Optional()
   @IsBoolean({ message: '"respond" must be true or false' })
   respond?: boolean;
 }
@@ -85,7 +85,7 @@ export class PingMessage {
   @IsIn(['ping'])
   type!: 'ping';
 
-  @IsOptional()
+  @Optional()
   @IsString({ message: '"id" must be a string' })
   @MaxLength(200, { message: '"id" is longer than 200 characters' })
   id?: string;

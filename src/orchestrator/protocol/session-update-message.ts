@@ -7,7 +7,6 @@ import {
   IsInt,
   IsNumber,
   IsObject,
-  IsOptional,
   IsString,
   Matches,
   Max,
@@ -15,6 +14,7 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
+import { Optional } from '../../common/optional-field.js';
 import { LANGUAGE_CODE } from '../../config/env-values.js';
 import { AUDIO_FORMATS, type AudioFormatName } from '../../speech/audio-formats.js';
 import { MAX_CLIENT_TOOLS } from '../client-tools.js';
@@ -46,61 +46,61 @@ export class SessionUpdateMessage {
   @IsIn(['session.update'])
   type!: 'session.update';
 
-  @IsOptional()
+  @Optional()
   @IsIn(['voice', 'text'], { message: '"modality" must be "voice" or "text"' })
   modality?: 'voice' | 'text';
 
-  @IsOptional()
+  @Optional()
   @IsBoolean({ message: '"tts" must be true or false' })
   tts?: boolean;
 
-  @IsOptional()
+  @Optional()
   @IsString({ message: '"voice" must be a string' })
   @MaxLength(100, { message: '"voice" is longer than 100 characters' })
   voice?: string;
 
-  @IsOptional()
+  @Optional()
   @Matches(LANGUAGE_CODE, {
     message: '"language" must be a language code such as en, it, es',
   })
   language?: string;
 
   /** The user's time zone, an IANA name (checked by `settingsChanges`): `Europe/Rome`. */
-  @IsOptional()
+  @Optional()
   @IsString({ message: TIMEZONE_MESSAGE })
   @MaxLength(64, { message: TIMEZONE_MESSAGE })
   timezone?: string;
 
-  @IsOptional()
+  @Optional()
   @IsIn(['json', 'binary'], { message: '"audio" must be "json" or "binary"' })
   audio?: 'json' | 'binary';
 
   /** The user's audio: 16 kHz PCM (`pcm16`), or G.711 μ-law or A-law at 8 kHz. */
-  @IsOptional()
+  @Optional()
   @IsIn(AUDIO_FORMATS, { message: formatMessage('input_audio_format') })
   input_audio_format?: AudioFormatName;
 
   /** The answer's speech: the engine's PCM (`pcm16`), or G.711 μ-law or A-law at 8 kHz. */
-  @IsOptional()
+  @Optional()
   @IsIn(AUDIO_FORMATS, { message: formatMessage('output_audio_format') })
   output_audio_format?: AudioFormatName;
 
   /** Silence after speech that ends an utterance (voice activity detection); 0: `audio_end` does. */
-  @IsOptional()
+  @Optional()
   @IsInt({ message: VAD_SILENCE_MESSAGE })
   @Min(0, { message: VAD_SILENCE_MESSAGE })
   @Max(10_000, { message: VAD_SILENCE_MESSAGE })
   vad_silence_ms?: number;
 
   /** How long an utterance whose words sound unfinished waits for the user to go on; 0: never. */
-  @IsOptional()
+  @Optional()
   @IsInt({ message: UNFINISHED_MESSAGE })
   @Min(0, { message: UNFINISHED_MESSAGE })
   @Max(10_000, { message: UNFINISHED_MESSAGE })
   vad_unfinished_wait_ms?: number;
 
   /** A voice session's user silent this long after a turn is asked whether they are there; 0: never. */
-  @IsOptional()
+  @Optional()
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: IDLE_MESSAGE })
   @Min(0, { message: IDLE_MESSAGE })
   @Max(3600, { message: IDLE_MESSAGE })
@@ -114,7 +114,7 @@ export class SessionUpdateMessage {
   max_secs?: number | null;
 
   /** Where the conversation happens (`_session["channel"]` in code tools): `web`, `phone`, … */
-  @IsOptional()
+  @Optional()
   @Matches(/^[a-z][a-z0-9_.-]{0,39}$/, {
     message:
       '"channel" must be a name of 1 to 40 lower-case letters, digits, "_", "." or "-", starting with a letter',
@@ -122,7 +122,7 @@ export class SessionUpdateMessage {
   channel?: string;
 
   /** Context for this session's model (the caller, the task), after the engine's system prompt. */
-  @IsOptional()
+  @Optional()
   @IsString({ message: '"instructions" must be a string' })
   instructions?: string;
 
