@@ -4,8 +4,8 @@ import { SETTINGS } from '../src/orchestrator/protocol/session-update-message.js
 import { chaosOptions } from './support/chaos-checks.js';
 import { sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
-import { until } from './support/waiting.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
+import { expectStillAnswering } from './support/still-answering.js';
 import { WsClient } from './support/ws-client.js';
 
 /**
@@ -104,21 +104,7 @@ describe('random client frames', () => {
         const ws = await WsClient.connect(rig.engine.wsUrl);
         try {
           for (const f of frames) ws.send(f);
-          ws.send({ type: 'interrupt' });
-          ws.send({ type: 'ping', id: 'last' });
-          await until(() => ws.messages.some((m) => m.type === 'pong' && m.id === 'last'), 'pong');
-          const from = ws.messages.length;
-          ws.send({ type: 'session.update', modality: 'text' });
-          ws.send({ type: 'user_text', text: 'final' });
-          const answered = () =>
-            ws.messages
-              .slice(from)
-              .some((m) => m.type === 'assistant_end' && m.text === 'Fine.' && !m.interrupted);
-          await until(answered, () => `the last turn's answer: ${JSON.stringify(ws.messages)}`);
-          expect(ws.messages.filter((m) => m.type === 'error' && m.code === 'internal')).toEqual(
-            [],
-          );
-          expect(ws.socket.readyState).toBe(ws.socket.OPEN);
+          await expectStillAnswering(ws, [{ type: 'session.update', modality: 'text' }]);
         } finally {
           ws.close();
           await ws.closed;
