@@ -2,6 +2,7 @@
  * What an OpenAPI entry sets over its operation: its headers and its `api_key`'s, which replace the
  * operation's header and query parameters of their names, and its `oauth2`. Pure: no Nest import.
  */
+import { encodeText } from '../argument-text.js';
 import { QUERY_VERBS } from '../http-request-builder.js';
 import type { JsonSchema } from '../tool-definition.js';
 import { ToolDefinitionError } from '../definition-error.js';
@@ -109,7 +110,7 @@ export function withKey(
     else if (place.in === 'cookie')
       headers.Cookie = [headers.Cookie, `${place.name}=${value}`].filter(Boolean).join('; ');
     else {
-      url += `${url.includes('?') ? '&' : '?'}${encodeURIComponent(place.name)}=${inQuery(value)}`;
+      url += `${url.includes('?') ? '&' : '?'}${encodeText(place.name)}=${inQuery(value)}`;
       query.push(place.name);
     }
   }
@@ -123,7 +124,7 @@ export function withKey(
 const inQuery = (key: string) =>
   key
     .split(REFERENCE)
-    .map((part, i) => (i % 2 ? part : encodeURIComponent(part)))
+    .map((part, i) => (i % 2 ? part : encodeText(part)))
     .join('');
 
 /**

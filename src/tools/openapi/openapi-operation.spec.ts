@@ -223,4 +223,24 @@ describe('operationTool on documents read from a URL, and odd names', () => {
       ),
     ).toThrow('its path parameter "item id" has a name a {placeholder} cannot hold');
   });
+  it('writes in a value of one (an enum of one) as UTF-8, half a character as U+FFFD', () => {
+    const one = (name: string, where: string) => ({
+      name,
+      in: where,
+      required: true,
+      schema: { type: 'string', enum: ['v\ud800'] },
+    });
+    const made = operationTool(
+      {
+        servers: [{ url: 'https://api.example.com' }],
+        paths: {
+          '/x/{kind}': {
+            get: { operationId: 'x', parameters: [one('kind', 'path'), one('v', 'query')] },
+          },
+        },
+      },
+      'x',
+    );
+    expect(made.url).toBe('https://api.example.com/x/v%EF%BF%BD?v=v%EF%BF%BD');
+  });
 });

@@ -2,6 +2,7 @@
  * An OpenAPI 3 operation as the fields of an HTTP tool: URL template, method, description and
  * the JSON Schema of its arguments. Pure: no Nest import; the spec is already dereferenced.
  */
+import { encodeText } from '../argument-text.js';
 import { QUERY_VERBS } from '../http-request-builder.js';
 import {
   declaredClientCredentials,
@@ -208,9 +209,8 @@ export function operationTool(
     // A version header or query parameter of one value (`api-version`): nothing to choose.
     if (fixed !== undefined && !(p.in === 'header' && /[{}$]/.test(fixed))) {
       if (p.in === 'header') headers[p.name] = fixed;
-      else if (p.in === 'query')
-        query.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(fixed)}`);
-      else path = path.replaceAll(`{${p.name}}`, encodeURIComponent(fixed));
+      else if (p.in === 'query') query.push(`${encodeText(p.name)}=${encodeText(fixed)}`);
+      else path = path.replaceAll(`{${p.name}}`, encodeText(fixed));
       continue;
     }
     // Another verb's query parameters go there too (`query_arguments`; a required one is
