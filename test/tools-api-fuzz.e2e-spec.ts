@@ -6,7 +6,7 @@ import { postTools } from './support/tools-file.js';
 
 /**
  * Random tool sets over `POST /api/tools` (an admin tool that writes them, an OpenAPI client):
- * whatever they hold (but MCP servers, which would be looked up), the answer is the set taken
+ * whatever they hold (but MCP and OpenAPI entries, whose servers and documents would be read), the answer is the set taken
  * (200) or refused naming the place and field (400), never a failure of the engine, and the
  * tools offered are then those of the last set taken.
  */

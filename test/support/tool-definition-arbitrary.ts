@@ -5,7 +5,17 @@ import fc from 'fast-check';
  * them, to the checks after), those they refuse, and any JSON.
  */
 export const FIELDS: Record<string, unknown[]> = {
-  type: ['http', 'python', 'mcp', 'handoff', 'end_session', 'transfer_call', 'tool_search', 'x'],
+  type: [
+    'http',
+    'python',
+    'mcp',
+    'openapi',
+    'handoff',
+    'end_session',
+    'transfer_call',
+    'tool_search',
+    'x',
+  ],
   name: ['get_weather', 'a-b', '', 'x'.repeat(70), 'tool_search'],
   description: ['Weather', ''],
   url: [
@@ -48,6 +58,8 @@ export const FIELDS: Record<string, unknown[]> = {
   file: ['missing.py', ''],
   tools: ['*', ['a'], 3],
   prefix: ['crm_', ''],
+  spec: ['specs/orders.yaml', 'https://api.example.com/openapi.json', ''],
+  operation: ['getOrder', ''],
   command: ['npx', ['npx', 'server'], ''],
   agent: ['billing', ''],
   instructions: ['You are billing.', ''],
