@@ -45,15 +45,19 @@ describe('a user who has gone quiet (USER_IDLE_SECS)', () => {
 
   it('asks afresh after the user answers, and the model reads the question', async () => {
     const ws = await voiceSession(rig.engine.wsUrl);
+    // Each sentence 1 s of speech: the engine sends it ahead of its playing and counts the
+    // silence from when the client will have played it.
+    speech.seconds = 1;
     llm.enqueue(sseText(['Good. What do you need?']));
     ws.send({ type: 'say', text: 'Hello.' });
     const asked = await ws.waitFor(
       (m) => m.type === 'assistant_end' && m.text === 'Are you still there?',
     );
-    // Heard whole (said over, the model would read only what was heard of it): its 0.2 s of
-    // speech played, and the silence counted from then.
+    // Heard whole (said over, the model would read only what was heard of it): 0.9 s after its
+    // audio_end is past a silence of 0.5 s counted from the turn's end, but within one counted
+    // from its speech played (~1.5 s).
     await ws.waitFor((m) => m.type === 'audio_end', ws.messages.indexOf(asked));
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await new Promise((resolve) => setTimeout(resolve, 900));
     ws.send({ type: 'user_text', text: 'Yes, sorry.' });
     expect(await ws.closed).toBe(4003);
     expect(said(ws.messages)).toEqual([
