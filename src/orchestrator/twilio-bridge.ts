@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import { keyMatches } from '../config/bearer-key.js';
 import type { LocalSocket } from './local-socket.js';
 import { phraseFor } from '../speech/tool-wait.js';
+import { encodeText } from '../tools/argument-text.js';
 
 export interface BridgeOptions {
   /** Opens a session of `/ws` within the process, `query` its query (`?resume=…`). */
@@ -98,11 +99,14 @@ export class TwilioBridge {
     else if (event === 'mark' && isObject(mark) && mark.name === LAST_WORDS) void this.lastWords();
   }
 
-  /** The call or the engine's session is over: both ends are closed. */
-  close(): void {
+  /**
+   * The call or the engine's session is over: both ends are closed (the call with `code`: 1011
+   * when the engine failed).
+   */
+  close(code = 1000): void {
     clearTimeout(this.hangingUp);
     if (this.engine && this.engine.readyState !== WebSocket.CLOSED) this.engine.close(1000);
-    if (this.twilio.readyState === WebSocket.OPEN) this.twilio.close(1000);
+    if (this.twilio.readyState === WebSocket.OPEN) this.twilio.close(code);
   }
 
   private start({ streamSid, callSid, customParameters }: NonNullable<TwilioMessage['start']>) {
@@ -124,7 +128,7 @@ export class TwilioBridge {
     // Back from a transfer (see /twilio/voice): the session the call had, resumed.
     this.returned = parameters.transfer_status !== undefined;
     this.resuming = Boolean(parameters.resume);
-    const resume = parameters.resume ? `?resume=${encodeURIComponent(parameters.resume)}` : '';
+    const resume = parameters.resume ? `?resume=${encodeText(parameters.resume)}` : '';
     const engine = this.options.connect(resume);
     this.engine = engine;
     // The call's id too, for tools that act on the call through Twilio's API (its caller's

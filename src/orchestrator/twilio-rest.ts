@@ -8,6 +8,7 @@ import { connectionErrorCode } from '../common/connection-error.js';
 import { egressFetch } from '../common/egress.js';
 import { boundedText } from '../common/response-body.js';
 import { currentKey } from '../config/bearer-key.js';
+import { encodeText } from '../tools/argument-text.js';
 
 export interface TwilioAccount {
   /** TWILIO_API_BASE_URL: `https://api.twilio.com`, or a region's edge. */
@@ -50,7 +51,7 @@ export async function transferCall(
   to: string,
   dial: DialOptions,
 ): Promise<void> {
-  await callsRequest(account, `/Calls/${encodeURIComponent(callSid)}.json`, 'transfer a call', {
+  await callsRequest(account, `/Calls/${encodeText(callSid)}.json`, 'transfer a call', {
     Twiml: await dialTwiml(to, dial),
   });
 }

@@ -68,7 +68,17 @@ export class TwilioGateway implements OnGatewayConnection<WebSocket>, OnGatewayI
       log: (line) => this.logger.log(line),
     });
     socket.on('message', (data: Buffer, isBinary) => {
-      if (!isBinary) bridge.receive(data.toString());
+      if (isBinary) return;
+      // A fault of the engine's own with one frame ends that call, never the process.
+      try {
+        bridge.receive(data.toString());
+      } catch (error) {
+        this.logger.error(
+          `Twilio stream frame failed, the call is ended: ${(error as Error).message}`,
+          (error as Error).stack,
+        );
+        bridge.close(1011);
+      }
     });
     socket.on('close', () => bridge.close());
   }
