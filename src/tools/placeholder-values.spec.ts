@@ -31,6 +31,10 @@ describe('placeholders for values', () => {
       ['{}', 'filter'],
       ['(city)', 'city'],
       ['<to>', 'phone'],
+      // JSON written as text: data, whatever words it holds.
+      ['[["get_weather", {"city": "Rome"}]]', 'calls'],
+      ['["phone number"]', 'fields'],
+      ['{"name": "Ada"}', 'filter'],
     ])
       expect([value, name, isPlaceholder(value!, name!)]).toEqual([value, name, false]);
   });

@@ -16,15 +16,28 @@ const FIELD =
   /(?:^| )(?:(?:first |last |full )?name|phone|number|e ?mail|address|date|time|city|id)(?: |$)/;
 
 /**
+ * Whether `text` is a JSON list or object (`["city", "Rome"]`, `{"city": "Rome"}`): data written
+ * as text, for a parameter that takes text, never a template's placeholder.
+ */
+function isJsonText(text: string): boolean {
+  try {
+    return typeof JSON.parse(text) === 'object';
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Whether `value` is a placeholder for the parameter `name`: in a template's brackets, and the
  * name, a part of it (`<city>` for `destination_city`), something naming it (`<the user's
  * name>` for `name`), or a placeholder whatever the parameter (`<your email>`, `[phone number]`,
  * `{{first_name}}`).
  */
 export function isPlaceholder(value: string, name: string): boolean {
-  const match = BRACKETED.exec(value.trim());
+  const trimmed = value.trim();
+  const match = BRACKETED.exec(trimmed);
   const inner = match?.slice(1).find((group) => group !== undefined);
-  if (inner === undefined) return false;
+  if (inner === undefined || isJsonText(trimmed)) return false;
   const said = plainWords(inner).join(' ');
   if (GENERIC.test(said) || FIELD.test(said)) return true;
   const placeholder = nameKey(inner);
