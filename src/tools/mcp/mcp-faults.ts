@@ -82,9 +82,41 @@ export function notMcpAnswer(error: unknown): string | undefined {
     typeof err.message === 'string' && /Unexpected content type: (.*)$/.exec(err.message);
   if (isStreamableHttpError(error) && type)
     return `the MCP server answered with ${type[1]!.trim() || 'no Content-Type'}, not MCP's JSON or event stream (${ENDPOINT_HINT})`;
+  // The transport's check of a message, then the SDK's of a result (zod's two error classes).
   if (err.name === 'ZodError')
     return `the MCP server's answer is not a JSON-RPC message of MCP (${ENDPOINT_HINT})`;
+  if (err.name === '$ZodError')
+    return `the MCP server's answer does not keep to MCP: ${wrongPart(error)}`;
   return undefined;
+}
+
+interface SchemaIssue {
+  code?: string;
+  path?: PropertyKey[];
+  message?: string;
+  /** An `invalid_union`'s issues, one list per alternative. */
+  errors?: SchemaIssue[][];
+}
+
+/**
+ * Where a result breaks MCP's schema and how, in a line (`content/0/text: Invalid input: expected
+ * string, received null`): of a union (a content block's kinds), the alternative of the block's
+ * own `type`.
+ */
+function wrongPart(error: unknown): string {
+  let issue = (error as { issues?: SchemaIssue[] }).issues?.[0];
+  const path: PropertyKey[] = [];
+  while (issue) {
+    path.push(...(issue.path ?? []));
+    if (issue.code !== 'invalid_union') break;
+    const ownKind = issue.errors?.find(
+      (alternative) =>
+        !alternative.some((i) => i.code === 'invalid_value' && i.path?.join('/') === 'type'),
+    );
+    if (!ownKind?.[0]) return `${path.map(String).join('/') || 'the result'}: of no kind MCP has`;
+    issue = ownKind[0];
+  }
+  return `${path.map(String).join('/') || 'the result'}: ${issue?.message ?? 'the wrong shape'}`;
 }
 
 /**
