@@ -30,13 +30,14 @@ async function moments(...reservations: (() => Promise<number | undefined>)[]) {
 }
 
 /**
- * Each moment came `ms` after the first's, give or take 10 ms: Redis reads its clock in another
- * process, and on a busy machine the two readings were seen 5 ms apart (a window is 1000 ms).
+ * Each moment came `ms` after the first's, give or take 25 ms: Redis reads its clock in another
+ * process, and on a busy machine the two readings were seen 5 ms apart, and once 11 (a clean-clone
+ * run; a window is 1000 ms, so a pacing off by a window still fails).
  */
 function expectAt(made: Awaited<ReturnType<typeof moments>>, ms: number[]) {
   made.forEach(({ at }, i) => {
-    expect(at.from).toBeLessThanOrEqual(ms[i]! + 10);
-    expect(at.to).toBeGreaterThanOrEqual(ms[i]! - 10);
+    expect(at.from).toBeLessThanOrEqual(ms[i]! + 25);
+    expect(at.to).toBeGreaterThanOrEqual(ms[i]! - 25);
   });
 }
 
