@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
+import { connect } from 'node:net';
 import WebSocket from 'ws';
 import { TwilioCall } from './support/twilio-call.js';
 import { useVoiceRig } from './support/speech-server.js';
@@ -67,6 +68,54 @@ describe('Twilio stream signatures (TWILIO_AUTH_TOKEN)', () => {
       ...Array(3).fill(
         'Twilio stream refused: X-Twilio-Signature does not match TWILIO_STREAM_URL signed with TWILIO_AUTH_TOKEN',
       ),
+    ]);
+  });
+});
+
+/** The status line of the answer to `request`, written as it is to the engine at `httpUrl`. */
+function rawStatus(httpUrl: string, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(httpUrl).port), '127.0.0.1', () => socket.write(request));
+    let got = '';
+    socket.on('data', (data: Buffer) => (got += data.toString()));
+    socket.on('close', () => resolve(got.split('\r\n')[0]!));
+    socket.on('error', reject);
+  });
+}
+
+/**
+ * With no TWILIO_VOICE_URL, the URL a webhook's signature covers is made of the request's Host:
+ * one that makes no URL (`a b`), its signature wrong, is refused with 403 (Twilio's check threw
+ * for it, looking for the URL with and without its port: HTTP 500).
+ */
+describe('Twilio webhook signatures over a Host header that makes no URL', () => {
+  const rig = useVoiceRig({ TWILIO_AUTH_TOKEN: AUTH_TOKEN });
+
+  it('are refused with 403, said in the log', async () => {
+    const warned: string[] = [];
+    const spy = jest
+      .spyOn(Logger.prototype, 'warn')
+      .mockImplementation((message: unknown) => void warned.push(String(message)));
+    try {
+      const status = await rawStatus(
+        rig.engine.httpUrl,
+        [
+          'POST /twilio/voice HTTP/1.1',
+          'Host: a b',
+          'Content-Type: application/x-www-form-urlencoded',
+          'Content-Length: 14',
+          'X-Twilio-Signature: forged',
+          'Connection: close',
+          '',
+          'CallSid=CA0001',
+        ].join('\r\n'),
+      );
+      expect(status).toBe('HTTP/1.1 403 Forbidden');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(warned).toEqual([
+      expect.stringMatching(/^Twilio call webhook refused: X-Twilio-Signature does not match/),
     ]);
   });
 });

@@ -40,11 +40,18 @@ export class TwilioGateway implements OnGatewayConnection<WebSocket>, OnGatewayI
     ) => {
       const { authToken, webhooksSharedKey: sharedKey, streamUrl } = this.speech.twilio;
       if (!authToken && !sharedKey) return done(true);
-      void checkTwilioSignature(req, { authToken, sharedKey }, streamUrl).then((check) => {
-        if (check.ok) return done(true);
-        this.logger.warn(`Twilio stream refused: ${check.reason}`);
-        done(false, 403, 'Twilio signature missing or wrong');
-      });
+      checkTwilioSignature(req, { authToken, sharedKey }, streamUrl).then(
+        (check) => {
+          if (check.ok) return done(true);
+          this.logger.warn(`Twilio stream refused: ${check.reason}`);
+          done(false, 403, 'Twilio signature missing or wrong');
+        },
+        // A fault of the check's own refuses that upgrade, never ends the process.
+        (error: Error) => {
+          this.logger.error(`Twilio stream refused: ${error.message}`, error.stack);
+          done(false, 500, 'the signature could not be checked');
+        },
+      );
     };
   }
 
