@@ -26,6 +26,19 @@ function logHandlerErrors(): void {
     );
 }
 
+/**
+ * A promise rejected with no handler (a fault of the engine's own, in work no session's turn
+ * awaits) is logged with its stack, and the process with every session goes on: Node's default
+ * ends the process, and with it every call it holds. The engine's process only: not a test's.
+ */
+function logStrayRejections(): void {
+  process.on('unhandledRejection', (reason: unknown) =>
+    new Logger('Engine').error(
+      `a promise was rejected with no handler: ${(reason as Error | undefined)?.stack ?? String(reason)}`,
+    ),
+  );
+}
+
 /** Builds the whole engine (HTTP + WebSocket on one port); `listen` is left to the caller. */
 export async function createApp(): Promise<INestApplication> {
   logHandlerErrors();
@@ -84,6 +97,7 @@ function stopOnSignals(app: INestApplication, graceSecs: number): void {
 }
 
 export async function start(): Promise<INestApplication> {
+  logStrayRejections();
   const app = await createApp();
   const env = parseEnv(process.env);
   stopOnSignals(app, env.shutdownGraceSecs);
