@@ -11,6 +11,7 @@ import {
   withoutArguments,
 } from './entry-overrides.js';
 import { MAX_PARAMETERS_CHARS } from './local-defs.js';
+import { parametersProblem } from '../parameters-schema.js';
 import { checkEntry, reader, unreadable, type ExpandOptions, type Read } from './openapi-entry.js';
 import { GROUP_FIELDS } from './openapi-operations.js';
 import { spreadGroups, standIn, type Placed } from './openapi-spread.js';
@@ -207,6 +208,13 @@ async function expandEntry(
       def.parameters === undefined &&
       def.body === undefined && { body: made.body }),
   };
+  // A schema the document got wrong is the document's fault: said so, and for an entry of "*"
+  // the operation alone is left out (see expandOpenApi), not the document's every tool.
+  const problem = def.parameters === undefined && parametersProblem(definition.parameters);
+  if (problem)
+    throw new ToolDefinitionError(
+      `${where(source, index, name)}: field 'parameters' is required: the operation's arguments make a schema that ${problem}`,
+    );
   return { definition, origin: def, ...(version && { version }) };
 }
 
