@@ -60,5 +60,8 @@ export function failureText(error: unknown, outer: AbortSignal, timeoutSecs: num
   // and it could repeat it to the user.
   const code = connectionErrorCode(error);
   if (code) return `cannot reach the tool's server (${code})`;
+  // zlib's and brotli's codes: a body that says gzip, deflate or br and is not.
+  if (typeof err.code === 'string' && /^(?:Z_|ERR__ERROR_)/.test(err.code))
+    return `the response's body is not what its Content-Encoding says (${err.message})`;
   return err.message || String(error);
 }
