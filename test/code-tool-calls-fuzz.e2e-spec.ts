@@ -3,7 +3,7 @@ import { chaosOptions } from './support/chaos-checks.js';
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
-import { expectStillAnswering } from './support/still-answering.js';
+import { answersOn } from './support/calls-answered.js';
 import { WsClient, type Msg } from './support/ws-client.js';
 
 /** Calls the tools it is given, each `[name, arguments]`, as a code tool's author would. */
@@ -120,9 +120,7 @@ describe("random calls of code tools' tools.<name>", () => {
         }),
         chaosOptions(Number(process.env.CHAOS_RUNS ?? 25)),
       );
-      rig.llm.reset();
-      rig.llm.fallback = () => sseText(['Fine.']);
-      await expectStillAnswering(ws);
+      await answersOn(rig.llm, ws);
     } finally {
       ws.close();
     }

@@ -1,12 +1,11 @@
 import fc from 'fast-check';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { chaosOptions } from './support/chaos-checks.js';
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
-import { expectStillAnswering } from './support/still-answering.js';
-import { WsClient, type Msg } from './support/ws-client.js';
+import { WsClient } from './support/ws-client.js';
+import { answersOn, turnWithCalls, useLoopback } from './support/calls-answered.js';
 
 /** How a server answers a `tools/call`: its HTTP status, type and body. */
 interface Answer {
@@ -88,7 +87,7 @@ const answer: fc.Arbitrary<Answer> = fc.oneof(
 class RawMcpServer {
   readonly answers: Answer[] = [];
   calls = 0;
-  private readonly server: Server = createServer((req, res) => {
+  readonly server: Server = createServer((req, res) => {
     if (req.method !== 'POST') return void res.writeHead(405).end();
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
@@ -116,16 +115,6 @@ class RawMcpServer {
       res.writeHead(next.status, { 'Content-Type': next.type }).end(next.body(message.id));
     });
   });
-
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/mcp`;
-  }
-
-  stop(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
 }
 
 /**
@@ -135,13 +124,13 @@ class RawMcpServer {
  */
 describe("random answers of an MCP server's tools", () => {
   const mcp = new RawMcpServer();
-  let url = '';
-  beforeAll(async () => (url = await mcp.start()));
-  afterAll(() => mcp.stop());
+  const base = useLoopback(mcp.server);
   const rig = useEngineRig(() => ({
     LLM_MODEL: 'm',
     LLM_TOOL_BREAKER_FAILURES: '0',
-    LLM_TOOLS_FILE: writeToolsFile([{ type: 'mcp', name: 'lookup', url, timeout_secs: 1 }]),
+    LLM_TOOLS_FILE: writeToolsFile([
+      { type: 'mcp', name: 'lookup', url: `${base()}/mcp`, timeout_secs: 1 },
+    ]),
   }));
 
   it('end each call with one result the model reads, and the turn with its answer', async () => {
@@ -158,28 +147,16 @@ describe("random answers of an MCP server's tools", () => {
             sseStructuredCalls(ids.map((id) => ({ id, name: 'lookup', arguments: { q: id } }))),
             sseText(['Done.']),
           );
-          const from = ws.messages.length;
-          const end = await ws.turn('go', 15_000);
-          expect(end.at(-1)).toEqual({ type: 'assistant_end', text: 'Done.' });
-          const events = ws.messages.slice(from);
-          expect(events.filter((m) => m.type === 'error')).toEqual([]);
-          const told = rig.llm.requests[1]!.body.messages as Msg[];
-          for (const id of ids) {
-            const results = events.filter((m) => m.type === 'tool_result' && m.id === id);
-            expect(results).toHaveLength(1);
-            oks.add(results[0]!.ok as boolean);
-            const read = told.filter((m) => m.role === 'tool' && m.tool_call_id === id);
-            expect(read).toEqual([expect.objectContaining({ content: expect.any(String) })]);
-            expect(read[0]!.content).not.toBe('');
+          for (const { result, read } of await turnWithCalls(rig.llm, ws, ids)) {
+            oks.add(result.ok as boolean);
+            expect(read).not.toBe('');
             // A result that breaks MCP's schema is said in a line, not the check's issues dumped.
-            expect(read[0]!.content).not.toMatch(/^Error: tool request failed: [[{]/);
+            expect(read).not.toMatch(/^Error: tool request failed: [[{]/);
           }
         }),
         chaosOptions(Number(process.env.CHAOS_RUNS ?? 30)),
       );
-      rig.llm.reset();
-      rig.llm.fallback = () => sseText(['Fine.']);
-      await expectStillAnswering(ws);
+      await answersOn(rig.llm, ws);
     } finally {
       ws.close();
     }
