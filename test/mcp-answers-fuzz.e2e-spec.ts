@@ -1,19 +1,11 @@
 import fc from 'fast-check';
-import { createServer, type Server } from 'node:http';
 import { chaosOptions } from './support/chaos-checks.js';
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
 import { answersOn, turnWithCalls, useLoopback } from './support/calls-answered.js';
-
-/** How a server answers a `tools/call`: its HTTP status, type and body. */
-interface Answer {
-  status: number;
-  type: string;
-  /** The body, given the request's id (a JSON-RPC answer names it). */
-  body: (id: unknown) => string;
-}
+import { RawMcpServer, type Answer } from './support/raw-mcp-server.js';
 
 const anything = fc.jsonValue({ maxDepth: 2 });
 const text = fc.oneof(fc.string({ maxLength: 30, unit: 'binary' }), anything);
@@ -82,40 +74,6 @@ const answer: fc.Arbitrary<Answer> = fc.oneof(
     )
     .map(([status, type, body]) => ({ status, type, body: () => body })),
 );
-
-/** A Streamable HTTP MCP server of one tool, `lookup`, whose calls get the answers queued. */
-class RawMcpServer {
-  readonly answers: Answer[] = [];
-  calls = 0;
-  readonly server: Server = createServer((req, res) => {
-    if (req.method !== 'POST') return void res.writeHead(405).end();
-    let raw = '';
-    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-    req.on('end', () => {
-      const message = JSON.parse(raw) as { id?: unknown; method: string; params?: any };
-      const reply = (result: unknown) =>
-        res
-          .writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': 's1' })
-          .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
-      if (message.id === undefined) return void res.writeHead(202).end();
-      if (message.method === 'initialize')
-        return reply({
-          protocolVersion: message.params.protocolVersion,
-          capabilities: { tools: {} },
-          serverInfo: { name: 'raw', version: '1.0.0' },
-        });
-      if (message.method === 'tools/list')
-        return reply({
-          tools: [{ name: 'lookup', description: 'Looks up', inputSchema: { type: 'object' } }],
-        });
-      if (message.method !== 'tools/call') return reply({});
-      this.calls++;
-      const next = this.answers.shift();
-      if (!next) return reply({ content: [{ type: 'text', text: 'found' }] });
-      res.writeHead(next.status, { 'Content-Type': next.type }).end(next.body(message.id));
-    });
-  });
-}
 
 /**
  * Random answers of an MCP server to the model's calls (content of every kind, right or wrong,

@@ -1,0 +1,134 @@
+import fc from 'fast-check';
+import { chaosOptions } from './support/chaos-checks.js';
+import { useLoopback } from './support/calls-answered.js';
+import { Engine } from './support/engine.js';
+import { RawMcpServer, type Answer } from './support/raw-mcp-server.js';
+import { postTools } from './support/tools-file.js';
+
+const anything = fc.jsonValue({ maxDepth: 2 });
+/** Mostly what the field should hold, sometimes any JSON. */
+const mostly = <T>(right: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 20, arbitrary: right }, anything as fc.Arbitrary<unknown>);
+
+/** A tool as a server lists it: its fields right, wrong or missing. */
+const tool = fc.record(
+  {
+    name: mostly(
+      fc.constantFrom('lookup', 'orders.cancel', 'get weather', 'x'.repeat(70), '', 'lookup'),
+    ),
+    title: mostly(fc.string({ maxLength: 12 })),
+    description: mostly(fc.string({ maxLength: 40 })),
+    inputSchema: mostly(
+      fc.oneof(
+        fc.constant({ type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }),
+        fc.constant({ type: 'object' }),
+        fc.constant({ type: 'object', properties: { n: { type: 'integer', minimum: 'none' } } }),
+        fc.constant({ type: 'array' }),
+        fc.dictionary(fc.string({ maxLength: 6 }), anything, { maxKeys: 3 }),
+      ),
+    ),
+    outputSchema: mostly(fc.constant({ type: 'object' })),
+    annotations: mostly(
+      fc.record(
+        {
+          readOnlyHint: mostly(fc.boolean()),
+          destructiveHint: mostly(fc.boolean()),
+          openWorldHint: mostly(fc.boolean()),
+        },
+        {
+          requiredKeys: [],
+        },
+      ),
+    ),
+    execution: mostly(
+      fc.record({ taskSupport: mostly(fc.constantFrom('required', 'optional', 'forbidden')) }),
+    ),
+  },
+  { requiredKeys: ['name', 'inputSchema'] },
+);
+
+/** A `tools/list` answer: a list of such tools, a result of another shape, or no JSON-RPC. */
+const listing: fc.Arbitrary<Answer> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc
+      .oneof(
+        { weight: 5, arbitrary: fc.array(tool, { maxLength: 4 }).map((tools) => ({ tools })) },
+        fc.record({ tools: anything, nextCursor: anything }, { requiredKeys: [] }),
+        anything,
+      )
+      .map((result) => ({
+        status: 200,
+        type: 'application/json',
+        body: (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result }),
+      })),
+  },
+  fc
+    .tuple(
+      fc.constantFrom(200, 404, 500),
+      fc.constantFrom('application/json', 'text/html'),
+      fc.string(),
+    )
+    .map(([status, type, body]) => ({ status, type, body: () => body })),
+);
+
+/** An entry for the server's tools: all of them, or one named. */
+const entry = fc.constantFrom<Record<string, unknown>>(
+  { tools: '*' },
+  { tools: '*', prefix: 'crm_' },
+  { name: 'lookup' },
+  { name: 'crm_cancel', tool: 'orders.cancel' },
+);
+
+/**
+ * Random `tools/list` answers of an MCP server an entry of `POST /api/tools` names: whatever the
+ * server lists (names, schemas, annotations right or wrong; no list at all), the set is taken with
+ * tools the model can be offered, or refused naming the entry and field: never a failure of the
+ * engine, and a refused set changes nothing.
+ */
+describe("random listings of an MCP server's tools", () => {
+  const mcp = new RawMcpServer();
+  const base = useLoopback(mcp.server);
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await Engine.start({ LLM_BASE_URL: 'http://127.0.0.1:1/v1', LLM_MODEL: 'm' });
+  }, 60_000);
+  afterAll(() => engine?.stop());
+
+  it('are taken as tools the model can be offered, or refused naming the entry', async () => {
+    const statuses = new Set<number>();
+    await fc.assert(
+      fc.asyncProperty(listing, entry, async (answer, which) => {
+        mcp.listing = answer;
+        const before = await (await fetch(`${engine.httpUrl}/api/tools`)).json();
+        const reply = await postTools(engine.httpUrl, [
+          { type: 'mcp', url: `${base()}/mcp`, ...which },
+        ]);
+        statuses.add(reply.status);
+        const body = (await reply.json()) as { message?: string; tools?: { name: string }[] };
+        if (![200, 400].includes(reply.status))
+          throw new Error(`${reply.status} ${JSON.stringify(body)} for ${answer.body(1)}`);
+        const after = (await (await fetch(`${engine.httpUrl}/api/tools`)).json()) as {
+          tools: { name: string }[];
+        };
+        if (reply.status === 400) {
+          expect(body.message).toMatch(/^request body: (tool #0|the array)/);
+          expect(after).toEqual(before);
+          return;
+        }
+        for (const { name } of after.tools) {
+          expect(name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+          const offered = await fetch(`${engine.httpUrl}/api/tools/${name}/offered`);
+          expect(offered.status).toBe(200);
+          expect(await offered.json()).toMatchObject({
+            name,
+            description: expect.any(String),
+            parameters: expect.objectContaining({ type: 'object' }),
+          });
+        }
+      }),
+      chaosOptions(Number(process.env.CHAOS_RUNS ?? 40)),
+    );
+    expect([...statuses].sort()).toEqual([200, 400]);
+  }, 120_000);
+});
