@@ -132,3 +132,40 @@ describe("random listings of an MCP server's tools", () => {
     expect([...statuses].sort()).toEqual([200, 400]);
   }, 120_000);
 });
+
+describe('an MCP server that lists one tool as MCP does not allow', () => {
+  const mcp = new RawMcpServer();
+  const base = useLoopback(mcp.server);
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await Engine.start({ LLM_BASE_URL: 'http://127.0.0.1:1/v1', LLM_MODEL: 'm' });
+    const tools = [
+      { name: 'find_order', description: 'Finds an order', inputSchema: { type: 'object' } },
+      // Python servers have been seen writing null for a description left out.
+      { name: 'cancel_order', description: null, inputSchema: { type: 'object' } },
+    ];
+    mcp.listing = {
+      status: 200,
+      type: 'application/json',
+      body: (id) => JSON.stringify({ jsonrpc: '2.0', id, result: { tools } }),
+    };
+  }, 60_000);
+  afterAll(() => engine?.stop());
+
+  it("keeps the server's other tools, saying which it left out and why", async () => {
+    const all = await postTools(engine.httpUrl, [
+      { type: 'mcp', url: `${base()}/mcp`, tools: '*' },
+    ]);
+    expect(all.status).toBe(200);
+    expect(((await all.json()) as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual([
+      'find_order',
+    ]);
+    const named = await postTools(engine.httpUrl, [
+      { type: 'mcp', url: `${base()}/mcp`, name: 'cancel_order' },
+    ]);
+    expect(named.status).toBe(400);
+    expect(((await named.json()) as { message: string }).message).toBe(
+      "request body: tool #0 'cancel_order': field 'name': the MCP server lists 'cancel_order' as MCP does not allow: description: Invalid input: expected string, received null",
+    );
+  });
+});

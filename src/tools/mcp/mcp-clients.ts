@@ -12,6 +12,7 @@ import type { McpCallResult } from './mcp-result.js';
 import { connectCommand } from './mcp-stdio.js';
 import type { EngineLogLevel } from './mcp-server-log.js';
 import { callAsTask } from './mcp-task.js';
+import { listAll } from './mcp-listing-read.js';
 import {
   httpStatusOf,
   isServerAnswer,
@@ -44,7 +45,6 @@ export { targetKey, type McpLimits, type McpListedTool, type McpTarget } from '.
 
 /** Connections kept open at most (different servers, or different headers such as a user's token). */
 export const MAX_MCP_CONNECTIONS = 100;
-const MAX_LISTED_TOOLS = 10_000;
 
 /**
  * One connected client (one MCP session) per server and headers, opened at the first call and
@@ -76,21 +76,11 @@ export class McpClients {
     } = {},
   ) {}
 
-  /** Every tool the server lists, following its pages. */
+  /** Every tool the server lists, following its pages (see listAll: each checked alone). */
   list(target: McpTarget, limits: McpLimits): Promise<McpListedTool[]> {
-    return this.withClient(target, limits, async (client, signal) => {
-      const tools: McpListedTool[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor === undefined ? undefined : { cursor }, {
-          timeout: limits.timeoutMs,
-          signal,
-        });
-        tools.push(...(page.tools as McpListedTool[]));
-        cursor = page.nextCursor;
-      } while (cursor !== undefined && tools.length < MAX_LISTED_TOOLS);
-      return tools;
-    });
+    return this.withClient(target, limits, (client, signal) =>
+      listAll(client, loadedMcpSdk()!, { timeout: limits.timeoutMs, signal }),
+    );
   }
 
   call(

@@ -153,4 +153,25 @@ describe('completeListings', () => {
       "tools.json: tool #2: the entry for the MCP server's tools makes none: it lists none",
     ]);
   });
+
+  it('leaves out a tool its server lists as MCP does not allow, the others made, and refuses a definition naming it', async () => {
+    const flaw = 'description: Invalid input: expected string, received null';
+    const lists = {
+      [CRM]: [
+        { name: 'find_order', inputSchema: SCHEMA },
+        { name: 'cancel_order', inputSchema: {}, flaw },
+      ],
+    };
+    const server = servers(lists);
+    const tools = await complete(toolsOf([{ url: CRM, tools: '*' }]), server);
+    expect(tools.map((t) => t.name)).toEqual(['find_order']);
+    expect(server.warnings).toEqual([
+      `tools.json: tool #0: the MCP server lists a tool as MCP does not allow, left out: 'cancel_order': ${flaw}`,
+    ]);
+    await expect(
+      complete(toolsOf([{ url: CRM, name: 'cancel_order' }]), servers(lists)),
+    ).rejects.toThrow(
+      `tools.json: tool #0 'cancel_order': field 'name': the MCP server lists 'cancel_order' as MCP does not allow: ${flaw}`,
+    );
+  });
 });

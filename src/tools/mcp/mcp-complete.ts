@@ -55,6 +55,19 @@ export async function completeListings(
 ): Promise<void> {
   const lists = new Map<string, Promise<McpListedTool[]>>();
   /** The server's list, or why it cannot be had (the tool left pending, with `defer`). */
+  /** A server's tools listed as MCP allows; the others each a warning (the first time). */
+  const warned = new Set<McpListedTool>();
+  const sound = (listed: McpListedTool[], at: string) =>
+    listed.filter((t) => {
+      if (t.flaw === undefined) return true;
+      if (!warned.has(t)) {
+        warned.add(t);
+        server.warn(
+          `${at}: the MCP server lists a tool as MCP does not allow, left out: '${t.name}': ${t.flaw}`,
+        );
+      }
+      return false;
+    });
   const listOf = async (tool: Tool, index: number, at: string) => {
     const target = targetOf(tool);
     if ('error' in target) throw new ToolDefinitionError(`${at}: ${target.error}`);
@@ -84,14 +97,19 @@ export async function completeListings(
     if (!listed) continue;
     const remote = tool.remoteName ?? tool.name;
     const found = listed.find((t) => t.name === remote);
-    if (!found && (opts.relisted || opts.kept?.has(index))) {
-      tool.pending = `the MCP server no longer lists '${remote}'`;
+    const field = tool.raw.tool === undefined ? 'name' : 'tool';
+    const why = found?.flaw
+      ? `the MCP server lists '${remote}' as MCP does not allow: ${found.flaw}`
+      : !found && `the MCP server no longer lists '${remote}'`;
+    if (why && (opts.relisted || opts.kept?.has(index))) {
+      tool.pending = why;
       server.warn(`${at}: not offered to the model: ${tool.pending}`);
       continue;
     }
+    if (found?.flaw) throw new ToolDefinitionError(`${at}: field '${field}': ${why}`);
     if (!found)
       throw new ToolDefinitionError(
-        `${at}: field '${tool.raw.tool === undefined ? 'name' : 'tool'}': the MCP server has no tool '${remote}' (it lists: ${listedNames(listed)})`,
+        `${at}: field '${field}': the MCP server has no tool '${remote}' (it lists: ${listedNames(listed)})`,
       );
     fillListed(tool, found, at);
   }
@@ -100,8 +118,9 @@ export async function completeListings(
   const places = new Map(tools.map((t, i) => [t, i]));
   for (const group of tools.filter((t) => todo(t) && t.mcpGroup)) {
     const index = places.get(group)!;
-    const listed = (await listOf(group, index, where(source, index)))?.listed;
-    if (!listed) continue;
+    const all = (await listOf(group, index, where(source, index)))?.listed;
+    if (!all) continue;
+    const listed = sound(all, where(source, index));
     const made = groupTools(group, listed, leftOutBy(tools, group), source, index);
     if (made.length === 0)
       server.warn(
@@ -113,9 +132,15 @@ export async function completeListings(
   if (!opts.relisted) return;
   for (const { group, last } of groupsOf(tools, opts.only)) {
     const index = tools.indexOf(last);
-    const listed = (await listOf(group, index, where(source, index)))?.listed;
-    if (!listed) continue;
-    const made = groupTools(group, listed, leftOutBy(tools, group), source, index);
+    const all = (await listOf(group, index, where(source, index)))?.listed;
+    if (!all) continue;
+    const made = groupTools(
+      group,
+      sound(all, where(source, index)),
+      leftOutBy(tools, group),
+      source,
+      index,
+    );
     tools.splice(index + 1, 0, ...made);
   }
 }

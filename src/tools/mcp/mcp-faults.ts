@@ -85,9 +85,16 @@ export function notMcpAnswer(error: unknown): string | undefined {
   // The transport's check of a message, then the SDK's of a result (zod's two error classes).
   if (err.name === 'ZodError')
     return `the MCP server's answer is not a JSON-RPC message of MCP (${ENDPOINT_HINT})`;
-  if (err.name === '$ZodError')
-    return `the MCP server's answer does not keep to MCP: ${wrongPart(error)}`;
+  if (err.name === '$ZodError' || error instanceof ShapeError)
+    return `the MCP server's answer does not keep to MCP: ${wrongPart((error as ShapeError).issues)}`;
   return undefined;
+}
+
+/** A result of the wrong shape the engine found itself (its issues as zod gives them). */
+export class ShapeError extends Error {
+  constructor(readonly issues: unknown[]) {
+    super(`the MCP server's answer does not keep to MCP: ${wrongPart(issues)}`);
+  }
 }
 
 interface SchemaIssue {
@@ -103,8 +110,8 @@ interface SchemaIssue {
  * string, received null`): of a union (a content block's kinds), the alternative of the block's
  * own `type`.
  */
-function wrongPart(error: unknown): string {
-  let issue = (error as { issues?: SchemaIssue[] }).issues?.[0];
+export function wrongPart(issues: unknown[] | undefined): string {
+  let issue = (issues as SchemaIssue[] | undefined)?.[0];
   const path: PropertyKey[] = [];
   while (issue) {
     path.push(...(issue.path ?? []));

@@ -11,6 +11,9 @@ import type {
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type {
   CallToolResultSchema,
+  ListToolsResultSchema,
+  ResultSchema,
+  ToolSchema,
   CreateMessageRequestSchema,
   CreateTaskResultSchema,
   ElicitRequestSchema,
@@ -31,6 +34,10 @@ export interface McpSdk {
   /** For tools called as tasks (mcp-task.ts). */
   CreateTaskResultSchema: typeof CreateTaskResultSchema;
   CallToolResultSchema: typeof CallToolResultSchema;
+  /** A `tools/list` answer read loosely, each tool checked alone (McpClients.list). */
+  ResultSchema: typeof ResultSchema;
+  ListToolsResultSchema: typeof ListToolsResultSchema;
+  ToolSchema: typeof ToolSchema;
   /** A server's log messages (`notifications/message`). */
   LoggingMessageNotificationSchema: typeof LoggingMessageNotificationSchema;
   /** A server asking its client's user something during a call (`elicitation/create`). */
@@ -68,6 +75,9 @@ async function load(): Promise<McpSdk> {
     McpError: types.McpError,
     CreateTaskResultSchema: types.CreateTaskResultSchema,
     CallToolResultSchema: types.CallToolResultSchema,
+    ResultSchema: types.ResultSchema,
+    ListToolsResultSchema: types.ListToolsResultSchema,
+    ToolSchema: types.ToolSchema,
     LoggingMessageNotificationSchema: types.LoggingMessageNotificationSchema,
     ElicitRequestSchema: types.ElicitRequestSchema,
     CreateMessageRequestSchema: types.CreateMessageRequestSchema,

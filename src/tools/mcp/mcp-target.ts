@@ -48,6 +48,11 @@ export interface McpListedTool {
   };
   /** MCP 2025-11-25: `"required"`, the tool is called only as a task. */
   execution?: { taskSupport?: string };
+  /**
+   * Why MCP's schema refuses the tool as listed (`description: Invalid input: expected string,
+   * received null`): it is not made, and a definition naming it is told why.
+   */
+  flaw?: string;
 }
 
 export interface McpLimits {
