@@ -123,6 +123,14 @@ describe("OpenAPI entries for a document's operations", () => {
     ).toContain(
       `request body: tool #0: field 'operations': the document has no operation "getProduct"`,
     );
+    // Entries that make no tool at all: refused with why, not as an empty set.
+    expect(
+      await refusedTools(rig.engine.httpUrl, [
+        { type: 'openapi', spec: SHOP, operations: '*', tags: ['nothing-tagged-so'] },
+      ]),
+    ).toBe(
+      "request body: its entries make no tool: tool #0: the entry for the document's operations makes none: each is deprecated, or left out by its 'tags', 'methods' or 'exclude'",
+    );
     const res = await postTools(rig.engine.httpUrl, listed.tools);
     expect(res.status).toBe(200);
     expect(await offeredNames(rig, client.ws)).toEqual([

@@ -154,6 +154,11 @@ export class ToolLoader {
       // What follows names the definitions' places after expansion: said of the entries' places.
       const { placeOf, groups } = expanded;
       const entryAt = (message: string) => at(atEntries(message, source, placeOf, groups));
+      // Entries that make no tool at all: said with why, not as an empty set.
+      if (isEmpty(expanded.definitions) && !isEmpty(definitions))
+        throw new ToolDefinitionError(
+          `${source}: its entries make no tool: ${expanded.warnings.map((w) => w.replace(`${source}: `, '')).join('; ')}`,
+        );
       try {
         const { tools, warnings } = validateToolDefinitions(expanded.definitions, source, {
           baseDir: this.baseDir(),
@@ -273,3 +278,6 @@ export interface ValidateOptions {
   /** Gets what the loading warns of (as logged), but the pending tools' waits. */
   warnings?: string[];
 }
+
+/** An array of nothing (a set's definitions). */
+const isEmpty = (value: unknown): boolean => Array.isArray(value) && value.length === 0;
