@@ -54,7 +54,6 @@ export async function completeListings(
   server: ListingServer,
 ): Promise<void> {
   const lists = new Map<string, Promise<McpListedTool[]>>();
-  /** The server's list, or why it cannot be had (the tool left pending, with `defer`). */
   /** A server's tools listed as MCP allows; the others each a warning (the first time). */
   const warned = new Set<McpListedTool>();
   const sound = (listed: McpListedTool[], at: string) =>
@@ -68,6 +67,7 @@ export async function completeListings(
       }
       return false;
     });
+  /** The server's list, or why it cannot be had (the tool left pending, with `defer`). */
   const listOf = async (tool: Tool, index: number, at: string) => {
     const target = targetOf(tool);
     if ('error' in target) throw new ToolDefinitionError(`${at}: ${target.error}`);
