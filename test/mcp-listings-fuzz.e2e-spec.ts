@@ -80,13 +80,8 @@ const entry = fc.constantFrom<Record<string, unknown>>(
   { name: 'crm_cancel', tool: 'orders.cancel' },
 );
 
-/**
- * Random `tools/list` answers of an MCP server an entry of `POST /api/tools` names: whatever the
- * server lists (names, schemas, annotations right or wrong; no list at all), the set is taken with
- * tools the model can be offered, or refused naming the entry and field: never a failure of the
- * engine, and a refused set changes nothing.
- */
-describe("random listings of an MCP server's tools", () => {
+/** A hand-written MCP server on loopback, and an engine to post tool sets naming it to. */
+function useListingRig() {
   const mcp = new RawMcpServer();
   const base = useLoopback(mcp.server);
   let engine: Engine;
@@ -94,21 +89,32 @@ describe("random listings of an MCP server's tools", () => {
     engine = await Engine.start({ LLM_BASE_URL: 'http://127.0.0.1:1/v1', LLM_MODEL: 'm' });
   }, 60_000);
   afterAll(() => engine?.stop());
+  return { mcp, base, engine: () => engine };
+}
+
+/**
+ * Random `tools/list` answers of an MCP server an entry of `POST /api/tools` names: whatever the
+ * server lists (names, schemas, annotations right or wrong; no list at all), the set is taken with
+ * tools the model can be offered, or refused naming the entry and field: never a failure of the
+ * engine, and a refused set changes nothing.
+ */
+describe("random listings of an MCP server's tools", () => {
+  const { mcp, base, engine } = useListingRig();
 
   it('are taken as tools the model can be offered, or refused naming the entry', async () => {
     const statuses = new Set<number>();
     await fc.assert(
       fc.asyncProperty(listing, entry, async (answer, which) => {
         mcp.listing = answer;
-        const before = await (await fetch(`${engine.httpUrl}/api/tools`)).json();
-        const reply = await postTools(engine.httpUrl, [
+        const before = await (await fetch(`${engine().httpUrl}/api/tools`)).json();
+        const reply = await postTools(engine().httpUrl, [
           { type: 'mcp', url: `${base()}/mcp`, ...which },
         ]);
         statuses.add(reply.status);
         const body = (await reply.json()) as { message?: string; tools?: { name: string }[] };
         if (![200, 400].includes(reply.status))
           throw new Error(`${reply.status} ${JSON.stringify(body)} for ${answer.body(1)}`);
-        const after = (await (await fetch(`${engine.httpUrl}/api/tools`)).json()) as {
+        const after = (await (await fetch(`${engine().httpUrl}/api/tools`)).json()) as {
           tools: { name: string }[];
         };
         if (reply.status === 400) {
@@ -118,7 +124,7 @@ describe("random listings of an MCP server's tools", () => {
         }
         for (const { name } of after.tools) {
           expect(name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
-          const offered = await fetch(`${engine.httpUrl}/api/tools/${name}/offered`);
+          const offered = await fetch(`${engine().httpUrl}/api/tools/${name}/offered`);
           expect(offered.status).toBe(200);
           expect(await offered.json()).toMatchObject({
             name,
@@ -134,11 +140,8 @@ describe("random listings of an MCP server's tools", () => {
 });
 
 describe('an MCP server that lists one tool as MCP does not allow', () => {
-  const mcp = new RawMcpServer();
-  const base = useLoopback(mcp.server);
-  let engine: Engine;
-  beforeAll(async () => {
-    engine = await Engine.start({ LLM_BASE_URL: 'http://127.0.0.1:1/v1', LLM_MODEL: 'm' });
+  const { mcp, base, engine } = useListingRig();
+  beforeAll(() => {
     const tools = [
       { name: 'find_order', description: 'Finds an order', inputSchema: { type: 'object' } },
       // Python servers have been seen writing null for a description left out.
@@ -149,18 +152,17 @@ describe('an MCP server that lists one tool as MCP does not allow', () => {
       type: 'application/json',
       body: (id) => JSON.stringify({ jsonrpc: '2.0', id, result: { tools } }),
     };
-  }, 60_000);
-  afterAll(() => engine?.stop());
+  });
 
   it("keeps the server's other tools, saying which it left out and why", async () => {
-    const all = await postTools(engine.httpUrl, [
+    const all = await postTools(engine().httpUrl, [
       { type: 'mcp', url: `${base()}/mcp`, tools: '*' },
     ]);
     expect(all.status).toBe(200);
     expect(((await all.json()) as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual([
       'find_order',
     ]);
-    const named = await postTools(engine.httpUrl, [
+    const named = await postTools(engine().httpUrl, [
       { type: 'mcp', url: `${base()}/mcp`, name: 'cancel_order' },
     ]);
     expect(named.status).toBe(400);

@@ -157,7 +157,7 @@ export class ToolLoader {
       // Entries that make no tool at all: said with why, not as an empty set.
       if (isEmpty(expanded.definitions) && !isEmpty(definitions))
         throw new ToolDefinitionError(
-          `${source}: its entries make no tool: ${expanded.warnings.map((w) => w.replace(`${source}: `, '')).join('; ')}`,
+          `${source}: its entries make no tool: ${expanded.warnings.map((w) => w.replace(`${source}: `, '')).join('; ') || 'each was left out'}`,
         );
       try {
         const { tools, warnings } = validateToolDefinitions(expanded.definitions, source, {

@@ -35,9 +35,10 @@ export async function listAll(
     tools.push(...listed.tools);
     cursor = listed.nextCursor;
   } while (cursor !== undefined && tools.length < MAX_LISTED_TOOLS);
-  (client as unknown as { cacheToolMetadata(t: unknown[]): void }).cacheToolMetadata(
-    tools.filter((t) => t.flaw === undefined),
-  );
+  // A private method of the SDK's: a release without it only skips the checks it feeds.
+  const sdkClient = client as unknown as { cacheToolMetadata?: (t: unknown[]) => void };
+  if (typeof sdkClient.cacheToolMetadata === 'function')
+    sdkClient.cacheToolMetadata(tools.filter((t) => t.flaw === undefined));
   return tools;
 }
 
