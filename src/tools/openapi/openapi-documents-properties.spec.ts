@@ -2,59 +2,15 @@ import fc from 'fast-check';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ToolDefinitionError } from '../definition-error.js';
-import { validateToolDefinitions } from '../tool-validation.js';
+import {
+  anyDocumentLoads,
+  anything,
+  mostly,
+  schemas,
+} from '../../../test/support/openapi-documents.js';
 import { expandOpenApi } from './openapi-expand.js';
-import { atEntries } from './openapi-spread.js';
 
-const anything = fc.jsonValue({ maxDepth: 2 });
-/** Mostly what the field should hold (`right`), sometimes any JSON. */
-const mostly = <T>(right: fc.Arbitrary<T>) =>
-  fc.oneof({ weight: 15, arbitrary: right }, anything as fc.Arbitrary<unknown>);
-
-/** JSON Schemas as documents write them: typed, nested, referenced, or wrong. */
-const { schema } = fc.letrec<{ schema: unknown }>((tie) => {
-  const typed = fc.record(
-    {
-      type: mostly(fc.constantFrom('string', 'integer', 'number', 'boolean', 'array', 'object')),
-      format: fc.constantFrom('date', 'date-time', 'email', 'int64', 'binary'),
-      enum: mostly(fc.array(fc.oneof(fc.string(), fc.integer()), { maxLength: 3 })),
-      nullable: fc.boolean(),
-      default: anything,
-    },
-    { requiredKeys: [] },
-  );
-  const object = fc
-    .record(
-      {
-        properties: mostly(
-          fc.dictionary(fc.string({ maxLength: 6 }), tie('schema'), { maxKeys: 3 }),
-        ),
-        required: mostly(fc.array(fc.string({ maxLength: 6 }), { maxLength: 2 })),
-        additionalProperties: fc.oneof(fc.boolean(), tie('schema')),
-      },
-      { requiredKeys: [] },
-    )
-    .map((s) => ({ type: 'object', ...s }));
-  return {
-    schema: fc.oneof(
-      { depthSize: 'small', withCrossShrink: true },
-      { weight: 24, arbitrary: typed },
-      { weight: 24, arbitrary: object },
-      { weight: 12, arbitrary: tie('schema').map((items) => ({ type: 'array', items })) },
-      {
-        weight: 4,
-        arbitrary: fc
-          .array(tie('schema'), { minLength: 1, maxLength: 2 })
-          .map((oneOf) => ({ oneOf })),
-      },
-      { weight: 12, arbitrary: fc.constant({ $ref: '#/components/schemas/Order' }) },
-      // A reference to nothing, and anything at all: rarer (each may refuse the whole document).
-      { weight: 1, arbitrary: fc.constant({ $ref: '#/components/schemas/None' }) },
-      { weight: 2, arbitrary: anything },
-    ),
-  };
-});
+const schema = schemas('#/components/schemas/');
 
 const parameter = fc.record(
   {
@@ -142,72 +98,7 @@ const document = fc.record(
   { requiredKeys: ['openapi', 'paths', 'components'] },
 );
 
-/** Documents drawn (CHAOS_RUNS more). */
-const RUNS = Number(process.env.CHAOS_RUNS ?? 300);
-
-/** An entry for the document's operations (all of them, or one named), with a key or a server. */
-const entry = fc
-  .tuple(
-    fc.oneof(
-      fc.constant({ operations: '*' }),
-      fc.constantFrom('getOrder', 'GET /items', 'POST /orders/{id}', 'nope').map((operation) => ({
-        operation,
-      })),
-    ),
-    fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, fc.constant({ api_key: 'k' })),
-    fc.oneof(
-      { weight: 4, arbitrary: fc.constant({}) },
-      fc.constantFrom({ base_url: 'https://eu.example.com' }, { base_url: 'ftp://x' }),
-    ),
-  )
-  .map(([which, key, base]) => ({ ...which, ...key, ...base }));
-
-/**
- * Whatever OpenAPI document an entry names, it makes HTTP tools that are taken or refused as any
- * definition is, or is refused naming the file, the entry and the field: never another error (a
- * TypeError while the tools load would fail start-up, or a POST /api/tools, without saying where).
- */
-describe('OpenAPI entries over any document', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'openapi-any-'));
-  let n = 0;
-
-  it(
-    'make tools or are refused naming the entry and field, never fail otherwise',
-    async () => {
-      const outcomes = new Set<string>();
-      await fc.assert(
-        fc.asyncProperty(document, entry, async (doc, which) => {
-          const file = `doc-${++n}.json`;
-          writeFileSync(join(dir, file), JSON.stringify(doc));
-          const input = [{ type: 'openapi', spec: file, ...which }];
-          try {
-            const { definitions, placeOf, groups } = await expandOpenApi(input, 'tools.json', {
-              baseDir: dir,
-              timeoutMs: 1000,
-            });
-            try {
-              validateToolDefinitions(definitions, 'tools.json');
-            } catch (error) {
-              // As the loader says it: of the entry's place in the file, not the tool's in the set.
-              if (!(error instanceof ToolDefinitionError)) throw error;
-              throw new ToolDefinitionError(
-                atEntries(error.message, 'tools.json', placeOf, groups),
-              );
-            }
-            outcomes.add('taken');
-          } catch (error) {
-            if (!(error instanceof ToolDefinitionError)) throw error;
-            expect(error.message).toMatch(/^tools\.json: (tool #0|duplicate|the array holds no)/);
-            outcomes.add('refused');
-          }
-        }),
-        { numRuns: RUNS },
-      );
-      expect([...outcomes].sort()).toEqual(['refused', 'taken']);
-    },
-    Math.max(60_000, RUNS * 20),
-  );
-});
+anyDocumentLoads('OpenAPI entries over any document', document);
 
 describe('an operation whose arguments make no valid JSON Schema', () => {
   const dir = mkdtempSync(join(tmpdir(), 'openapi-bad-schema-'));

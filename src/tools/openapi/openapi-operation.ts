@@ -15,6 +15,7 @@ import { bodyArguments, placeBody, skippedBody, type RequestBody } from './opena
 import { toJsonSchema } from './openapi-schema.js';
 import { bodyRefsFollowed, largerThan, MAX_PARAMETERS_CHARS, withLocalDefs } from './local-defs.js';
 import { OperationError } from './operation-error.js';
+import { serverUrl } from './openapi-server.js';
 import {
   IGNORED_HEADERS,
   onlyValue,
@@ -112,34 +113,6 @@ function findOperation(
     'operation',
     `the spec has no operation ${JSON.stringify(ref)} (give an operationId or "METHOD /path"; it has: ${ids.slice(0, 30).join(', ') || 'none with an operationId'})`,
   );
-}
-
-/** The spec's first server URL, its variables at their defaults; `base_url` overrides it. */
-function serverUrl(
-  spec: OpenApiSpec,
-  baseUrl: string | undefined,
-  documentUrl: string | undefined,
-): string {
-  if (baseUrl !== undefined) return baseUrl.replace(/\/+$/, '');
-  const server = spec.servers?.[0];
-  let url = String(server?.url ?? '').replace(/\{([^}]+)\}/g, (whole, name: string) =>
-    String(server?.variables?.[name]?.default ?? whole),
-  );
-  // A relative server URL is relative to where the document was read (OpenAPI 3, "servers").
-  if (documentUrl !== undefined && !/^https?:\/\//i.test(url))
-    url = new URL(url || '/', documentUrl).href;
-  if (!/^https?:\/\//i.test(url))
-    throw new OperationError(
-      'base_url',
-      `is required: the spec's servers give no absolute http(s) URL${url ? ` (${JSON.stringify(url)})` : ''}`,
-    );
-  const unset = /\{[^}]*\}/.exec(url)?.[0];
-  if (unset !== undefined)
-    throw new OperationError(
-      'base_url',
-      `is required: the spec's server URL has a variable ${unset} without a default (${JSON.stringify(server?.url)})`,
-    );
-  return url.replace(/\/+$/, '');
 }
 
 /**

@@ -7,6 +7,7 @@ import type { parse as ParseYaml } from 'yaml';
 import { excerpt } from '../../common/http-text.js';
 import { offMetadata } from '../address-guard.js';
 import type { OpenApiSpec } from './openapi-operation.js';
+import { shapeFault } from './document-shape.js';
 import { fromSwagger2 } from './swagger2.js';
 
 /** The libraries that read documents, loaded with the first OpenAPI tool (one after the other). */
@@ -72,8 +73,8 @@ export async function readSpec(
  */
 async function openApi3(document: OpenApiSpec): Promise<OpenApiSpec> {
   const { openapi, swagger } = document as { openapi?: unknown; swagger?: unknown };
-  if (typeof openapi === 'string' && openapi.startsWith('3.')) return document;
-  if (swagger === '2.0') return fromSwagger2(document);
+  if (typeof openapi === 'string' && openapi.startsWith('3.')) return sound(document, 'openapi3');
+  if (swagger === '2.0') return fromSwagger2(sound(document, 'swagger2'));
   if (swagger !== undefined)
     throw new Error(
       `a Swagger ${typeof swagger === 'string' ? swagger : JSON.stringify(swagger)} document: convert it to OpenAPI 3 (swagger2openapi takes Swagger 2.0; the Swagger Editor converts)`,
@@ -81,6 +82,13 @@ async function openApi3(document: OpenApiSpec): Promise<OpenApiSpec> {
   throw new Error(
     `not an OpenAPI 3 document: ${openapi === undefined ? 'it has no "openapi" field' : `its "openapi" is ${JSON.stringify(openapi)}`}`,
   );
+}
+
+/** `document`, if its skeleton is sound; else throws saying where it is not. */
+function sound(document: OpenApiSpec, version: 'openapi3' | 'swagger2'): OpenApiSpec {
+  const fault = shapeFault(document, version);
+  if (fault !== undefined) throw new Error(fault);
+  return document;
 }
 
 /** A document at a URL was read, but is not a JSON or YAML document whose `$ref`s resolve. */

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expandOpenApi } from './openapi-expand.js';
 
 const options = { baseDir: 'test/fixtures/openapi', timeoutMs: 1000 };
@@ -77,5 +80,45 @@ describe('a Swagger 2.0 document', () => {
     expect(saveCategory.parameters.$defs.Category.properties.children.items).toEqual({
       $ref: '#/$defs/Category',
     });
+  });
+});
+
+describe("a Swagger 2.0 document's place, written with a slip", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'swagger2-place-'));
+  /** The URL of the one tool made from a document with `place` (host, basePath, schemes). */
+  async function urlOf(place: Record<string, unknown>): Promise<string> {
+    const file = `doc-${Object.values(place).join('-').replace(/\W/g, '')}.json`;
+    const paths = { '/orders': { get: { operationId: 'listOrders' } } };
+    writeFileSync(join(dir, file), JSON.stringify({ swagger: '2.0', ...place, paths }));
+    const out = await expandOpenApi(
+      [{ type: 'openapi', spec: file, operations: '*' }],
+      'tools.json',
+      {
+        baseDir: dir,
+        timeoutMs: 1000,
+      },
+    );
+    return (out.definitions as { url: string }[])[0]!.url;
+  }
+
+  it('takes a host written with its scheme as the host, the scheme its schemes if none given', async () => {
+    expect(await urlOf({ host: 'https://api.example.com/', basePath: '/v1' })).toBe(
+      'https://api.example.com/v1/orders',
+    );
+    expect(await urlOf({ host: 'http://api.example.com', schemes: ['https'] })).toBe(
+      'https://api.example.com/orders',
+    );
+  });
+
+  it('takes a basePath with no leading slash as the path it names', async () => {
+    expect(await urlOf({ host: 'api.example.com', basePath: 'v1', schemes: ['https'] })).toBe(
+      'https://api.example.com/v1/orders',
+    );
+  });
+
+  it('takes its https server when a WebSocket scheme is listed first', async () => {
+    expect(await urlOf({ host: 'api.example.com', schemes: ['wss', 'https'] })).toBe(
+      'https://api.example.com/orders',
+    );
   });
 });
