@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import { createServer, type Server, type Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { chaosOptions } from './support/chaos-checks.js';
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
@@ -7,128 +6,7 @@ import { callOnce, useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
 import { answersOn, turnWithCalls, useLoopback } from './support/calls-answered.js';
-
-/** What a service writes back, byte for byte, right or wrong. */
-interface Reply {
-  status: string;
-  headers: [string, string][];
-  body: Buffer;
-  /** How the body's length is told: right, wrong either way, chunked, or by closing. */
-  length: 'right' | 'short' | 'long' | 'chunked' | 'close';
-  /** The connection is cut after this many bytes of the body (none: written whole). */
-  cutAt?: number;
-}
-
-const bodies = fc.oneof(
-  fc.jsonValue({ maxDepth: 3 }).map((v) => Buffer.from(JSON.stringify(v))),
-  fc
-    .constantFrom(
-      '{"name":"half \\ud800 a character"}',
-      '<!doctype html><title>Orders</title><p>Order <b>42</b> shipped',
-      '{"truncated": [1, 2',
-      '',
-      '\u0000\u0001 binary-ish',
-    )
-    .map((t) => Buffer.from(t)),
-  fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)),
-  fc.nat({ max: 200_000 }).map((n) => Buffer.alloc(n, 'x')),
-);
-
-const reply: fc.Arbitrary<Reply> = fc
-  .record({
-    status: fc.oneof(
-      { weight: 6, arbitrary: fc.constantFrom('200 OK', '201 Created', '204 No Content') },
-      fc.constantFrom('301 Moved', '304 Not Modified', '400 Bad', '404 Not Found', '429 Slow'),
-      fc.constantFrom('500 Oops', '503 Busy', '999 What', 'OK', ''),
-    ),
-    type: fc.constantFrom(
-      'application/json',
-      'application/json; charset=utf-8',
-      'text/html; charset=iso-8859-1',
-      'text/plain; charset=nonsense',
-      'application/octet-stream',
-      'image/png',
-      'application/problem+json',
-      '',
-    ),
-    encoding: fc.constantFrom('', '', 'gzip', 'br', 'deflate', 'bogus'),
-    encodedRight: fc.boolean(),
-    body: bodies,
-    length: fc.constantFrom('right', 'right', 'short', 'long', 'chunked', 'close'),
-    cutAt: fc.option(fc.nat({ max: 100 }), { freq: 6, nil: undefined }),
-    extra: fc.array(
-      fc.constantFrom<[string, string]>(
-        ['Retry-After', '1'],
-        ['Retry-After', 'soon'],
-        ['Location', '/elsewhere'],
-        ['Set-Cookie', 'a=b'],
-        ['X-Strange', 'ü'],
-      ),
-      { maxLength: 2 },
-    ),
-  })
-  .map(({ status, type, encoding, encodedRight, body, length, cutAt, extra }) => {
-    const encoders: Record<string, (b: Buffer) => Buffer> = {
-      gzip: gzipSync,
-      br: brotliCompressSync,
-      deflate: deflateSync,
-    };
-    const encode = encoders[encoding];
-    const sent = encode && encodedRight ? encode(body) : body;
-    const headers: [string, string][] = [
-      ...(type ? [['Content-Type', type] as [string, string]] : []),
-      ...(encoding ? [['Content-Encoding', encoding] as [string, string]] : []),
-      ...extra,
-    ];
-    return { status, headers, body: sent, length, cutAt };
-  });
-
-/** Writes `r` on `socket` as HTTP/1.1, the length as it says. */
-function write(socket: Socket, r: Reply): void {
-  const head = [`HTTP/1.1 ${r.status}`, ...r.headers.map(([k, v]) => `${k}: ${v}`)];
-  const told = {
-    right: r.body.length,
-    short: Math.floor(r.body.length / 2),
-    long: r.body.length + 50,
-  };
-  if (r.length === 'chunked') head.push('Transfer-Encoding: chunked');
-  else if (r.length !== 'close') head.push(`Content-Length: ${told[r.length]}`);
-  head.push('Connection: close', '', '');
-  let body = r.body;
-  if (r.length === 'chunked')
-    body = Buffer.concat([
-      Buffer.from(`${body.length.toString(16)}\r\n`),
-      body,
-      Buffer.from('\r\n0\r\n\r\n'),
-    ]);
-  const all = Buffer.concat([Buffer.from(head.join('\r\n'), 'latin1'), body]);
-  socket.end(r.cutAt === undefined ? all : all.subarray(0, all.length - body.length + r.cutAt));
-}
-
-/** A service that answers each request with the next reply queued (a plain JSON one when none). */
-class RawService {
-  readonly replies: Reply[] = [];
-  requests = 0;
-  readonly server: Server = createServer((socket) => {
-    socket.on('error', () => undefined);
-    let seen = '';
-    socket.on('data', (data: Buffer) => {
-      seen += data.toString('latin1');
-      if (!seen.includes('\r\n\r\n')) return;
-      seen = '';
-      this.requests++;
-      write(
-        socket,
-        this.replies.shift() ?? {
-          status: '200 OK',
-          headers: [['Content-Type', 'application/json']],
-          body: Buffer.from('{"ok":true}'),
-          length: 'right',
-        },
-      );
-    });
-  });
-}
+import { ok, RawService, replies, type Reply } from './support/raw-http.js';
 
 /**
  * Random answers of an HTTP tool's service, byte for byte (statuses, types, encodings right or
@@ -167,7 +45,7 @@ describe("random answers of HTTP tools' services", () => {
     try {
       await fc.assert(
         fc.asyncProperty(
-          fc.array(fc.tuple(fc.constantFrom('lookup', 'save'), reply), {
+          fc.array(fc.tuple(fc.constantFrom('lookup', 'save'), replies()), {
             minLength: 1,
             maxLength: 3,
           }),
@@ -211,15 +89,11 @@ describe('an HTTP tool whose service compresses its answers', () => {
       { name: 'lookup', url: `${base()}/orders/{id}`, method: 'GET' },
     ]),
   }));
-  const answer = (encoding: string, body: Buffer): Reply => ({
-    status: '200 OK',
-    headers: [
-      ['Content-Type', 'application/json'],
-      ['Content-Encoding', encoding],
-    ],
-    body,
-    length: 'right',
-  });
+  const answer = (encoding: string, body: Buffer): Reply => {
+    const reply = ok('application/json', body);
+    reply.headers.push(['Content-Encoding', encoding]);
+    return reply;
+  };
   const json = Buffer.from('{"order":42,"status":"shipped"}');
 
   it('is read decoded, and a body that is not what its Content-Encoding says is said so', async () => {

@@ -10,6 +10,9 @@ describe('boundedText (a real HTTP server on loopback)', () => {
     server = createServer((req, res) => {
       res.on('close', () => (closed += 1));
       if (req.url === '/small') return void res.end('héllo');
+      // Begun, and never ended.
+      if (req.url === '/stall')
+        return void res.writeHead(200, { 'Content-Length': '100' }).write('abc');
       // Without end, as fast as it is read.
       const chunk = Buffer.alloc(16 * 1024, 'z');
       const pump = () => {
@@ -21,7 +24,10 @@ describe('boundedText (a real HTTP server on loopback)', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  afterAll(() => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(resolve));
+  });
 
   it('gives a body within the limit whole', async () => {
     expect(await boundedText(await fetch(`${url}/small`), 6)).toEqual({
@@ -38,5 +44,14 @@ describe('boundedText (a real HTTP server on loopback)', () => {
     for (let i = 0; i < 100 && closed === before; i++)
       await new Promise((resolve) => setTimeout(resolve, 20));
     expect(closed).toBe(before + 1);
+  });
+
+  it("ends the read of a body that stalls with its signal's reason (the request's timeout)", async () => {
+    const response = await fetch(`${url}/stall`);
+    const started = Date.now();
+    await expect(boundedText(response, 1000, AbortSignal.timeout(200))).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 });

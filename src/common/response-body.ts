@@ -26,6 +26,9 @@ export async function readLimited(
       size += take;
       if (size >= limit) break;
     }
+  } catch (error) {
+    // Ended by `signal`: said with its reason (a TimeoutError), not the stream's 'aborted'.
+    throw signal?.aborted ? (signal.reason ?? error) : error;
   } finally {
     signal?.removeEventListener('abort', onAbort);
     stream.destroy();
@@ -38,13 +41,16 @@ export async function readLimited(
  * A fetch Response's text (UTF-8), at most `limit` bytes of it, and whether there was more: then
  * the rest is not read, and the connection is let go. A server that sends without end (a
  * misconfigured URL, a broken proxy) costs the engine `limit` bytes, not its timeout's worth.
+ * `signal` (the request's, with its timeout) ends the read: fetch's own abort of a body does not
+ * always reach it (a compressed body cut off, read after some requests, waited for ever).
  */
 export async function boundedText(
   response: Response,
   limit: number,
+  signal?: AbortSignal,
 ): Promise<{ text: string; more: boolean }> {
   if (!response.body) return { text: '', more: false };
   const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
-  const { bytes, cut } = await readLimited(body, limit + 1);
+  const { bytes, cut } = await readLimited(body, limit + 1, signal);
   return { text: new TextDecoder().decode(bytes.subarray(0, limit)), more: cut };
 }

@@ -1,4 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { addAbortSignal, Readable } from 'node:stream';
+import type { ReadableStream as WebStream } from 'node:stream/web';
 import { egressFetch } from '../common/egress.js';
 import { excerpt, mediaType } from '../common/http-text.js';
 import { boundedText, ERROR_BODY_BYTES } from '../common/response-body.js';
@@ -10,9 +12,12 @@ import { endpointOf } from '../common/server-url.js';
 import { retryWarning, sendWithRetries } from './speech-retry.js';
 import { withTimeout } from '../common/timeout-signal.js';
 
-/** The start of what a TTS server sent instead of audio, to quote ('' when it cannot be read). */
-const errorPage = (response: Response) =>
-  boundedText(response, ERROR_BODY_BYTES).then(
+/**
+ * The start of what a TTS server sent instead of audio, to quote ('' when it cannot be read
+ * before `deadline`).
+ */
+const errorPage = (response: Response, deadline: AbortSignal) =>
+  boundedText(response, ERROR_BODY_BYTES, deadline).then(
     (read) => read.text,
     () => '',
   );
@@ -56,14 +61,15 @@ export class OpenAiTtsEngine extends TtsEngine {
       input: request.text,
       response_format: 'pcm',
     });
+    // Each attempt its own time: the timeout is of one request, its answer's body read within it.
+    let deadline = request.signal;
     const send = () =>
       egressFetch(
         endpointOf(tts.baseUrl, '/audio/speech'),
         {
           method: 'POST',
           headers,
-          // Each attempt its own time: the timeout is of one request.
-          signal: withTimeout(request.signal, tts.timeoutSecs * 1000),
+          signal: (deadline = withTimeout(request.signal, tts.timeoutSecs * 1000)),
           body,
         },
         this.config.clientTls,
@@ -72,7 +78,7 @@ export class OpenAiTtsEngine extends TtsEngine {
     const warn = retryWarning(this.logger, 'TTS server', retries);
     const response = await sendWithRetries(send, retries, request.signal, warn);
     if (!response.ok || !response.body) {
-      const text = (await errorPage(response)).slice(0, 300);
+      const text = (await errorPage(response, deadline)).slice(0, 300);
       throw new Error(`TTS server answered HTTP ${response.status}${text ? `: ${text}` : ''}`);
     }
     // A server that ignores response_format (MP3 is OpenAI's default) or a proxy's page: played
@@ -80,13 +86,18 @@ export class OpenAiTtsEngine extends TtsEngine {
     const { type } = mediaType(response.headers.get('content-type'));
     if (NOT_PCM.test(type)) {
       const text = /^(text\/|application\/json)/.test(type)
-        ? excerpt(await errorPage(response))
+        ? excerpt(await errorPage(response, deadline))
         : (await response.body.cancel(), '');
       throw new Error(
         `the TTS server answered ${type}, not raw PCM (response_format "pcm")${text ? `: ${text}` : ''}`,
       );
     }
-    yield* speechPcm(response.body, this.sampleRate);
+    // Read within the request's time: fetch's own abort does not always reach a body cut off.
+    const audio = addAbortSignal(
+      deadline,
+      Readable.fromWeb(response.body as WebStream<Uint8Array>),
+    );
+    yield* speechPcm(audio, this.sampleRate);
   }
 }
 

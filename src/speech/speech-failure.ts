@@ -2,8 +2,8 @@ import { connectionErrorCode, untrustedCertificate } from '../common/connection-
 
 /**
  * Why a request to a speech server failed, in words an operator can act on: fetch's own say
- * "fetch failed" or "This operation was aborted". The client reads it too: the server's address
- * is left out. Pure: no Nest import.
+ * "fetch failed", "terminated" or "This operation was aborted". The client reads it too: the
+ * server's address is left out. Pure: no Nest import.
  */
 export function speechFailure(
   error: unknown,
@@ -12,9 +12,13 @@ export function speechFailure(
   const err = error as {
     name?: string;
     message?: string;
-    cause?: { code?: string; message?: string };
+    cause?: { code?: string; message?: string; name?: string };
   };
-  if (err?.name === 'TimeoutError')
+  // The request's timeout: fetch's TimeoutError, or a stream's AbortError it caused.
+  if (
+    err?.name === 'TimeoutError' ||
+    (err?.name === 'AbortError' && err.cause?.name === 'TimeoutError')
+  )
     return new Error(
       `the ${server.name} did not answer within ${server.timeoutSetting} (${server.timeoutSecs}s)`,
     );
@@ -26,5 +30,16 @@ export function speechFailure(
     connectionErrorCode(error) ??
     (err?.message === 'fetch failed' ? (err.cause?.code ?? err.cause?.message) : undefined);
   if (why) return new Error(`cannot reach the ${server.name} (${why})`);
+  // fetch's word for an answer that broke off while it was read, its cause the why.
+  if (err?.message === 'terminated') {
+    const cause = err.cause;
+    if (typeof cause?.code === 'string' && /^(?:Z_|ERR__ERROR_)/.test(cause.code))
+      return new Error(
+        `the ${server.name}'s answer is not what its Content-Encoding says (${cause.message})`,
+      );
+    return new Error(
+      `the ${server.name} broke off its answer${cause?.message ? ` (${cause.message})` : ''}`,
+    );
+  }
   return error instanceof Error ? error : new Error(String(error));
 }

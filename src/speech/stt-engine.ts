@@ -107,6 +107,8 @@ export class OpenAiSttEngine extends SttEngine {
     let response: Response;
     let body: string;
     try {
+      // The attempt's own time, its answer's body read within it too.
+      let deadline = signal;
       const send = () =>
         egressFetch(
           endpointOf(server.baseUrl, '/audio/transcriptions'),
@@ -114,14 +116,15 @@ export class OpenAiSttEngine extends SttEngine {
             method: 'POST',
             headers,
             body: form,
-            signal: withTimeout(signal, stt.timeoutSecs * 1000),
+            signal: (deadline = withTimeout(signal, stt.timeoutSecs * 1000)),
           },
           this.which === 'server' ? this.config.clientTls : undefined,
         );
       const { retries } = this.config;
       const warn = retryWarning(this.logger, this.name, retries);
       response = await sendWithRetries(send, retries, signal, warn);
-      const read = await boundedText(response, response.ok ? ANSWER_MAX_BYTES : ERROR_BODY_BYTES);
+      const limit = response.ok ? ANSWER_MAX_BYTES : ERROR_BODY_BYTES;
+      const read = await boundedText(response, limit, deadline);
       if (response.ok && read.more)
         throw new Error(
           `the ${this.name} answered more than ${ANSWER_MAX_BYTES / 1048576} MiB: no transcription is that long`,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { wavOf } from '../../src/speech/wav.js';
 
 /** Where Debian's `chromium` package puts the browser (`.ci/run` installs it); CHROMIUM overrides. */
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -134,19 +135,4 @@ export function chromiumHearing(...parts: (Buffer | number)[]): Promise<Browser>
 }
 
 /** `pcm` (s16le, 16 kHz, mono) as a WAV file: what Chromium's fake microphone plays. */
-export function wav(pcm: Buffer): Buffer {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + pcm.length, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // mono
-  header.writeUInt32LE(16000, 24);
-  header.writeUInt32LE(32000, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(pcm.length, 40);
-  return Buffer.concat([header, pcm]);
-}
+export const wav = (pcm: Buffer): Buffer => wavOf(pcm, 16_000);
