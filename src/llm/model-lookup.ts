@@ -40,19 +40,18 @@ export class ModelLookup {
   resolve(signal: AbortSignal): Promise<string> {
     if (this.config.model) return Promise.resolve(this.config.model);
     this.model ??= (async () => {
+      // The list read within the request's time too.
+      const timeout = AbortSignal.timeout(this.config.timeoutSecs * 1000);
       const res = await egressFetch(
         endpointOf(this.config.baseUrl, '/models'),
-        {
-          headers: this.headers(),
-          signal: AbortSignal.timeout(this.config.timeoutSecs * 1000),
-        },
+        { headers: this.headers(), signal: timeout },
         this.config.clientTls,
       );
       if (!res.ok) {
-        const page = (await boundedText(res, ERROR_BODY_BYTES)).text;
+        const page = (await boundedText(res, ERROR_BODY_BYTES, timeout)).text;
         throw httpFault(res.status, page, res.headers.get('retry-after'));
       }
-      const { text, more } = await boundedText(res, MAX_BODY_CHARS);
+      const { text, more } = await boundedText(res, MAX_BODY_CHARS, timeout);
       if (more)
         throw new NoModelList(
           `GET /models was answered with more than ${MAX_BODY_CHARS / 1048576} MiB, not a list of models`,

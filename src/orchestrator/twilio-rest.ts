@@ -106,7 +106,10 @@ async function callsRequest(
   // One token a line (a rotation): the first is the account's current one.
   const token = currentKey(authToken);
   let res: Response;
+  let read: { text: string; more: boolean };
   try {
+    // The answer read within the request's time too.
+    const signal = AbortSignal.timeout(TIMEOUT_MS);
     res = await egressFetch(url, {
       method: 'POST',
       headers: {
@@ -114,8 +117,9 @@ async function callsRequest(
         'Content-Type': 'application/x-www-form-urlencoded',
       },
       body: new URLSearchParams(form).toString(),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      signal,
     });
+    read = await boundedText(res, ANSWER_MAX_BYTES, signal);
   } catch (error) {
     throw new Error(
       (error as Error).name === 'TimeoutError'
@@ -124,7 +128,7 @@ async function callsRequest(
       { cause: error },
     );
   }
-  const { text, more } = await boundedText(res, ANSWER_MAX_BYTES);
+  const { text, more } = read;
   if (more) throw new Error(`Twilio's API answered more than ${ANSWER_MAX_BYTES / 1024} KiB`);
   let answer: unknown;
   try {

@@ -21,7 +21,7 @@ export const rightBut =
     fc.oneof({ weight: odds - 1, arbitrary: right }, anything as fc.Arbitrary<unknown>);
 
 /** Mostly what the field should hold (`right`), sometimes (one in 16) any JSON. */
-export const mostly = rightBut(16);
+const mostly = rightBut(16);
 
 /**
  * JSON Schemas as documents write them: typed, nested, referenced (`${refs}Order`, the one
@@ -54,22 +54,52 @@ export function schemas(refs: string): fc.Arbitrary<unknown> {
     return {
       schema: fc.oneof(
         { depthSize: 'small', withCrossShrink: true },
-        { weight: 24, arbitrary: typed },
-        { weight: 24, arbitrary: object },
-        { weight: 12, arbitrary: tie('schema').map((items) => ({ type: 'array', items })) },
+        { weight: 96, arbitrary: typed },
+        { weight: 96, arbitrary: object },
+        { weight: 48, arbitrary: tie('schema').map((items) => ({ type: 'array', items })) },
         {
-          weight: 4,
+          weight: 16,
           arbitrary: fc
             .array(tie('schema'), { minLength: 1, maxLength: 2 })
             .map((oneOf) => ({ oneOf })),
         },
-        { weight: 12, arbitrary: fc.constant({ $ref: `${refs}Order` }) },
-        // A reference to nothing, and anything at all: rarer (each may refuse the whole document).
+        { weight: 48, arbitrary: fc.constant({ $ref: `${refs}Order` }) },
+        // A reference to nothing, and anything at all: rarer (each may refuse the whole document,
+        // and a document has many schemas).
         { weight: 1, arbitrary: fc.constant({ $ref: `${refs}None` }) },
-        { weight: 2, arbitrary: anything },
+        { weight: 8, arbitrary: anything },
       ),
     };
   }).schema;
+}
+
+/**
+ * A document's `paths`, `mostly` right: a few, each of operations (`operation`, right or not) and
+ * its shared parameters (`parameter`).
+ */
+export function paths(
+  mostly: (right: fc.Arbitrary<unknown>) => fc.Arbitrary<unknown>,
+  operation: fc.Arbitrary<unknown>,
+  parameter: fc.Arbitrary<unknown>,
+): fc.Arbitrary<unknown> {
+  return mostly(
+    fc.dictionary(
+      fc.constantFrom('/orders/{id}', '/items', '/a/{b}/{c}', 'no-slash', '/{order_id}'),
+      mostly(
+        fc.record(
+          {
+            get: mostly(operation),
+            post: mostly(operation),
+            delete: mostly(operation),
+            parameters: mostly(fc.array(mostly(parameter), { maxLength: 2 })),
+            'x-ext': anything,
+          },
+          { requiredKeys: [] },
+        ),
+      ),
+      { maxKeys: 3 },
+    ),
+  );
 }
 
 /** An entry for the document's operations (all of them, or one named), with a key or a server. */

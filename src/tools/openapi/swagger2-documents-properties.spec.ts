@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   anyDocumentLoads,
   anything,
+  paths,
   rightBut,
   schemas,
 } from '../../../test/support/openapi-documents.js';
@@ -89,24 +90,7 @@ const document = fc.record(
     ),
     consumes: mostly(mediaTypes),
     produces: mostly(mediaTypes),
-    paths: mostly(
-      fc.dictionary(
-        fc.constantFrom('/orders/{id}', '/items', '/a/{b}/{c}', 'no-slash', '/{order_id}'),
-        mostly(
-          fc.record(
-            {
-              get: mostly(operation),
-              post: mostly(operation),
-              delete: mostly(operation),
-              parameters: mostly(fc.array(mostly(parameter), { maxLength: 2 })),
-              'x-ext': anything,
-            },
-            { requiredKeys: [] },
-          ),
-        ),
-        { maxKeys: 3 },
-      ),
-    ),
+    paths: paths(mostly, operation, parameter),
     definitions: mostly(fc.record({ Order: schema })),
     parameters: mostly(fc.record({ Page: mostly(inPlace) })),
     securityDefinitions: mostly(
