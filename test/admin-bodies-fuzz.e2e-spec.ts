@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { chaosOptions } from './support/chaos-checks.js';
+import { chaosOptions, FAULT_WORDS } from './support/chaos-checks.js';
 import { sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
@@ -136,6 +136,7 @@ describe('random bodies of the admin endpoints', () => {
                 message: expect.any(String),
               });
               expect(answer.message).not.toMatch(/internal|undefined|\[object/i);
+              expect(answer.message).not.toMatch(FAULT_WORDS);
             }
             const calls = rig.tools.requests.slice(placed);
             if (endpoint === 'calls' && reply.status === 201) {

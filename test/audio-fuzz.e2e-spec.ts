@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { chaosOptions } from './support/chaos-checks.js';
+import { chaosOptions, expectPlainErrors } from './support/chaos-checks.js';
 import { sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
 import { expectStillAnswering } from './support/still-answering.js';
@@ -53,6 +53,7 @@ describe('random audio', () => {
               else ws.send(s.json);
             }
             await expectStillAnswering(ws);
+            expectPlainErrors(ws.messages);
           } finally {
             ws.close();
             await ws.closed;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { CLIENT_MESSAGE_TYPES } from '../src/orchestrator/protocol/client-messages.js';
 import { SETTINGS } from '../src/orchestrator/protocol/session-update-message.js';
-import { chaosOptions } from './support/chaos-checks.js';
+import { chaosOptions, expectPlainErrors } from './support/chaos-checks.js';
 import { sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
@@ -105,6 +105,7 @@ describe('random client frames', () => {
         try {
           for (const f of frames) ws.send(f);
           await expectStillAnswering(ws, [{ type: 'session.update', modality: 'text' }]);
+          expectPlainErrors(ws.messages);
         } finally {
           ws.close();
           await ws.closed;

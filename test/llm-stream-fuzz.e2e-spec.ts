@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { chaosOptions } from './support/chaos-checks.js';
+import { chaosOptions, expectPlainErrors } from './support/chaos-checks.js';
 import { sseText } from './support/fake-llm.js';
 import { useTurnHarness } from './support/turn-harness.js';
 
@@ -86,6 +86,7 @@ describe('random LLM streams', () => {
         expect(ends).toHaveLength(1);
         expect(turn.at(-1)!.type).toBe('assistant_end');
         expect(turn.filter((m) => m.type === 'error' && m.code !== 'llm_failed')).toEqual([]);
+        expectPlainErrors(turn);
         // Every call announced has its result, but in a turn the LLM's stream failed after it
         // was announced: assistant_end closes it (README, tool_call).
         const calls = turn.filter((m) => m.type === 'tool_call').map((m) => m.id as string);

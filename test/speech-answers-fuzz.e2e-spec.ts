@@ -1,16 +1,15 @@
 import fc from 'fast-check';
 import { wavOf } from '../src/speech/wav.js';
 import { answersOn, useLoopback } from './support/calls-answered.js';
-import { chaosOptions } from './support/chaos-checks.js';
+import { chaosOptions, FAULT_WORDS } from './support/chaos-checks.js';
 import { sseText } from './support/fake-llm.js';
 import { anyBodies, ok, RawService, replies } from './support/raw-http.js';
 import { SPEECH } from './support/speech-server.js';
 import { useEngineRig } from './support/turn-harness.js';
 import { voiceSession, type Msg, type WsClient } from './support/ws-client.js';
 
-/** A JavaScript fault's words, or fetch's bare ones, which no error told to the client should be. */
-const FAULTS =
-  /is not (iterable|a function)|Cannot (read|set|convert)|\[object Object\]|undefined|(^|: )(terminated|aborted|fetch failed)$|operation was aborted/;
+/** What no error told to the client should be: a fault's words, or a value never given. */
+const FAULTS = new RegExp(`${FAULT_WORDS.source}|undefined`);
 
 /** What a TTS server may send: raw PCM (whole samples or not), a WAV, MP3, JSON, pages, any. */
 const speechBodies = fc.oneof(

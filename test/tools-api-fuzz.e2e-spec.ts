@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { chaosOptions } from './support/chaos-checks.js';
+import { chaosOptions, FAULT_WORDS } from './support/chaos-checks.js';
 import { Engine } from './support/engine.js';
 import { definition } from './support/tool-definition-arbitrary.js';
 import { postTools } from './support/tools-file.js';
@@ -33,6 +33,7 @@ describe('POST /api/tools with random sets', () => {
         >;
         if (reply.status === 400) {
           expect(body.message).toMatch(/^request body: (tool #\d|duplicate|the array)/);
+          expect(body.message).not.toMatch(FAULT_WORDS);
           // A refused set changes nothing.
           expect(after).toEqual(before);
         } else expect(after.tools).toHaveLength(body.tools.length);

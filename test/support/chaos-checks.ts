@@ -4,6 +4,19 @@ import type { Msg } from './ws-client.js';
 /** Invariants of a conversation through /ws, whatever happened in it (see turn-chaos.e2e-spec). */
 
 /**
+ * A JavaScript fault's words, or fetch's bare ones: what no error, refusal or result the engine
+ * tells a client, an administrator or the model should be (the code reading something failed,
+ * rather than the engine saying what was wrong with it).
+ */
+export const FAULT_WORDS =
+  /is not (iterable|a function)|Cannot (read|set|convert) |\[object Object\]|(^|: )(terminated|aborted|fetch failed)$|operation was aborted/;
+
+/** The `error` events among `messages`: each said in words a user can read, not a fault's. */
+export function expectPlainErrors(messages: Msg[]): void {
+  for (const m of messages) if (m.type === 'error') expect(m.message).not.toMatch(FAULT_WORDS);
+}
+
+/**
  * fast-check's options for `runs` random conversations (a time limit of 2 s each); CHAOS_SEED and
  * CHAOS_PATH replay a failure's.
  */
