@@ -49,5 +49,13 @@ export function failureOf(
     return new HttpFailure(`the server's TLS certificate is not trusted (${certificate})`, 'ssl');
   if (cutOff(error)) return new HttpFailure(CUT_OFF, 'connection');
   if (connectionErrorCode(error)) return new HttpFailure((error as Error).message, 'connection');
+  // Node's HTTP parser refused the answer (a status line, a header or a chunk that is not HTTP):
+  // requests raises ConnectionError for it (urllib3's ProtocolError, 'Connection aborted.').
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('HPE_'))
+    return new HttpFailure(
+      `the server's answer is not valid HTTP (${(error as Error).message})`,
+      'connection',
+    );
   return error as Error;
 }

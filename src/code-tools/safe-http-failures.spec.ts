@@ -77,6 +77,14 @@ describe('safeHttp failures, by the kind ces_requests raises', () => {
     });
   });
 
+  it("an answer that is not HTTP (a status line of no code): a connection error, as requests' own", async () => {
+    server.respond((_req, res) => res.socket!.end('HTTP/1.1 OK\r\nContent-Length: 0\r\n\r\n'));
+    expect(await failure({ method: 'GET', url: `${base}/garbled` })).toEqual({
+      kind: 'connection',
+      message: "the server's answer is not valid HTTP (Parse Error: Invalid status code)",
+    });
+  });
+
   it('an address the policy refuses, a redirect loop, and URLs that are none', async () => {
     const publicOnly = { ...loopback, allowPrivateNetwork: false };
     expect(await failure({ method: 'GET', url: `${base}/x` }, publicOnly)).toMatchObject({
