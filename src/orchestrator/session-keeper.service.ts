@@ -1,38 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { sessionsConfig, type SessionsConfig } from '../config/app.config.js';
-import type { TokenUsage } from '../llm/usage.js';
-import type { ChatMessage } from '../llm/llm.types.js';
 import { SessionStore } from '../sessions/session-store.js';
-import type { SessionSettings } from './protocol/server-events.js';
 import type { Session } from './session.js';
 import { sessionState } from './tool-scope.service.js';
 import { answered, withoutReasoning } from './history.js';
-import type { Agent } from '../tools/handoff-tool.js';
-
-/** What is kept of a session for resuming it. */
-interface StoredSession {
-  v: 1;
-  id: string;
-  /** When the conversation began (see Session.startedAt). */
-  started?: number;
-  history: ChatMessage[];
-  settings: SessionSettings;
-  state: Record<string, unknown>;
-  usage?: TokenUsage;
-  /** A placed call's answer to an answering machine (see Session.machine). */
-  machine?: { voicemail: string };
-  /** Made for a placed call not yet answered (see Session.placed). */
-  placed?: true;
-  /** The assistant a handoff gave the conversation to (see Session.agent). */
-  agent?: Agent;
-  /** What the bounded history dropped, summarised (see Session.memory). */
-  summary?: string;
-  /** The user's turns the bounded history dropped (see Session.turnsDropped). */
-  turnsDropped?: number;
-  /** The calls of each tool run in the conversation (see Session.toolCalls). */
-  toolCalls?: Record<string, number>;
-}
+import { readStored, type StoredSession } from './stored-session.js';
 
 /** The store never sees a token itself, only its hash. */
 export const keyOf = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -73,8 +46,14 @@ export class SessionKeeper {
       this.logger.warn(`session store unavailable, starting afresh: ${(error as Error).message}`);
       return false;
     }
-    const stored = data === undefined ? undefined : parse(data);
-    if (!stored) return false;
+    if (data === undefined) return false;
+    const read = readStored(data);
+    if ('why' in read) {
+      // Another version's record, or damage: going on from it would fail every later turn.
+      this.logger.warn(`saved session not resumed, starting afresh: ${read.why}`);
+      return false;
+    }
+    const { stored } = read;
     session.id = stored.id;
     if (typeof stored.started === 'number') session.startedAt = stored.started;
     session.resumeToken = token;
@@ -174,12 +153,3 @@ export class SessionKeeper {
 }
 
 export type SaveOutcome = 'saved' | 'refused' | 'failed' | 'skipped';
-
-function parse(data: string): StoredSession | undefined {
-  try {
-    const stored = JSON.parse(data) as StoredSession;
-    return stored.v === 1 && Array.isArray(stored.history) ? stored : undefined;
-  } catch {
-    return undefined;
-  }
-}
