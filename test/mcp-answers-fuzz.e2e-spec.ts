@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { chaosOptions, FAULT_WORDS } from './support/chaos-checks.js';
+import { chaosOptions } from './support/chaos-checks.js';
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
@@ -110,7 +110,6 @@ describe("random answers of an MCP server's tools", () => {
             expect(read).not.toBe('');
             // A result that breaks MCP's schema is said in a line, not the check's issues dumped.
             expect(read).not.toMatch(/^Error: tool request failed: [[{]/);
-            if (!result.ok) expect(read).not.toMatch(FAULT_WORDS);
           }
         }),
         chaosOptions(Number(process.env.CHAOS_RUNS ?? 30)),

@@ -1,5 +1,6 @@
 import type { Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { FAULT_WORDS } from './chaos-checks.js';
 import { sseText, type FakeLlm } from './fake-llm.js';
 import { expectStillAnswering } from './still-answering.js';
 import type { Msg, WsClient } from './ws-client.js';
@@ -7,7 +8,8 @@ import type { Msg, WsClient } from './ws-client.js';
 /**
  * A turn of `ws` whose first round (queued on `llm`) makes the calls `ids`, and whose second
  * answers `Done.`: it ends so, no `error` comes, and each call gets one `tool_result` and one tool
- * message of text in the model's next request. Each call's result event and text.
+ * message of text in the model's next request, a failure's in words a reader can act on (never a
+ * JavaScript fault's). Each call's result event and text.
  */
 export async function turnWithCalls(
   llm: FakeLlm,
@@ -25,6 +27,7 @@ export async function turnWithCalls(
     expect(results).toHaveLength(1);
     const read = told.filter((m) => m.role === 'tool' && m.tool_call_id === id);
     expect(read).toEqual([expect.objectContaining({ content: expect.any(String) })]);
+    if (!results[0]!.ok) expect(read[0]!.content).not.toMatch(FAULT_WORDS);
     return { result: results[0]!, read: read[0]!.content as string };
   });
 }
