@@ -57,7 +57,7 @@ export class RedisSessionStore extends SessionStore {
   constructor(
     url: string | (() => string),
     private readonly onError: (error: Error) => void,
-    timeoutMs = 2000,
+    private readonly timeoutMs = 2000,
   ) {
     super();
     const current = typeof url === 'string' ? () => url : url;
@@ -131,12 +131,35 @@ export class RedisSessionStore extends SessionStore {
     await this.client.eval(FORGET, { keys: [PREFIX + key], arguments: [owner] });
   }
 
+  /**
+   * Closes both connections once the commands under way are answered, for at most
+   * `timeoutMs`: Redis gone or frozen as the engine stops never answers them, and the client's
+   * own close would wait for ever.
+   */
   async close(): Promise<void> {
-    for (const client of [this.subscriber, this.client]) {
-      if (client.isReady) await client.close();
-      else if (client.isOpen) client.destroy();
-    }
+    await Promise.all([this.subscriber, this.client].map((c) => closeWithin(c, this.timeoutMs)));
   }
+}
+
+interface Closable {
+  readonly isOpen: boolean;
+  readonly isReady: boolean;
+  close(): Promise<void>;
+  destroy(): void;
+}
+
+async function closeWithin(client: Closable, ms: number): Promise<void> {
+  if (!client.isReady) {
+    if (client.isOpen) client.destroy();
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const closed = await Promise.race([
+    client.close().then(() => true),
+    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+  ]);
+  clearTimeout(timer);
+  if (!closed) client.destroy();
 }
 
 /** The user and password a Redis URL holds (`redis://user:pass@host`), decoded. */

@@ -5,6 +5,8 @@ import { RedisSessionStore } from '../../src/sessions/redis-session-store.js';
 export interface RedisRun {
   url: string;
   stop: () => Promise<void>;
+  /** Freezes the server (SIGSTOP): its connections stay open and nothing is answered. */
+  freeze: () => void;
 }
 
 /**
@@ -32,6 +34,7 @@ export async function startRedis(port?: number, args: string[] = []): Promise<Re
   });
   return {
     url: `redis://127.0.0.1:${port}`,
+    freeze: () => child.kill('SIGSTOP'),
     stop: async () => {
       child.kill('SIGKILL');
       await exited;

@@ -1,0 +1,64 @@
+import { RedisSessionStore } from '../src/sessions/redis-session-store.js';
+import { Engine } from './support/engine.js';
+import { sseText, useFakeLlm } from './support/fake-llm.js';
+import { startRedis, type RedisRun } from './support/redis-server.js';
+import { WsClient } from './support/ws-client.js';
+
+/** Settles with `promise`'s outcome, or says `what` did not happen within `ms`. */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Redis (SESSION_STORE_URL) stopping answering just as the engine stops (a node drained with
+ * both, a frozen server): the session saves under way then never get an answer, and the engine
+ * must still stop rather than hang until it is killed.
+ */
+describe('an engine whose Redis freezes as it stops', () => {
+  const { llm, url } = useFakeLlm();
+  let redis: RedisRun;
+  beforeEach(async () => (redis = await startRedis()));
+  afterEach(() => redis.stop());
+
+  it('stops once the last session saves have had their time', async () => {
+    const engine = await Engine.start({
+      LLM_BASE_URL: url(),
+      LLM_MODEL: 'm',
+      SESSION_STORE_URL: redis.url,
+    });
+    llm.fallback = () => sseText(['Fine.']);
+    const ws = await WsClient.connect(engine.wsUrl);
+    await ws.waitFor((m) => m.type === 'session');
+    expect((await ws.turn('hi', 5000)).at(-1)).toMatchObject({ type: 'assistant_end' });
+    redis.freeze();
+    // The closed connection's save is written to a server that never answers.
+    ws.close();
+    await ws.closed;
+    await within(engine.stop(), 15_000, 'the engine did not stop');
+  }, 30_000);
+
+  it('closes the store even with commands under way that are never answered', async () => {
+    const store = new RedisSessionStore(redis.url, () => undefined, 500);
+    await store.connect();
+    expect(await store.save({ key: 'k', owner: 'a', data: 'v', ttlSecs: 60 })).toBe(true);
+    redis.freeze();
+    const saving = store.save({ key: 'k', owner: 'a', data: 'v2', ttlSecs: 60 });
+    const outcome = saving.then(
+      () => 'saved',
+      (error: Error) => error.message,
+    );
+    await within(store.close(), 5_000, 'the store did not close');
+    // The save under way is not taken for done.
+    expect(await outcome).not.toBe('saved');
+  }, 15_000);
+});
