@@ -1,6 +1,8 @@
 import { RedisSessionStore } from '../src/sessions/redis-session-store.js';
 import { Engine } from './support/engine.js';
-import { sseText, useFakeLlm } from './support/fake-llm.js';
+import { sseCall, sseText, useFakeLlm } from './support/fake-llm.js';
+import { useRecordingServer } from './support/recording-server.js';
+import { writeToolsFile } from './support/tools-file.js';
 import { startRedis, type RedisRun } from './support/redis-server.js';
 import { WsClient } from './support/ws-client.js';
 
@@ -26,6 +28,7 @@ async function within<T>(promise: Promise<T>, ms: number, what: string): Promise
  */
 describe('an engine whose Redis freezes as it stops', () => {
   const { llm, url } = useFakeLlm();
+  const tools = useRecordingServer();
   let redis: RedisRun;
   beforeEach(async () => (redis = await startRedis()));
   afterEach(() => redis.stop());
@@ -46,6 +49,58 @@ describe('an engine whose Redis freezes as it stops', () => {
     await ws.closed;
     await within(engine.stop(), 15_000, 'the engine did not stop');
   }, 30_000);
+
+  it('goes on while it is frozen, each session and call as if it were away, and keeps sessions again once it answers', async () => {
+    const engine = await Engine.start({
+      LLM_BASE_URL: url(),
+      LLM_MODEL: 'm',
+      SESSION_STORE_URL: redis.url,
+      LLM_TOOLS_FILE: writeToolsFile([
+        { name: 'fragile', url: `${tools.url()}/fragile`, max_concurrency: 1 },
+      ]),
+    });
+    const health = async () =>
+      ((await (await fetch(`${engine.httpUrl}/health`)).json()) as Record<string, any>)
+        .session_store;
+    try {
+      llm.fallback = () => sseText(['Fine.']);
+      const first = await WsClient.connect(engine.wsUrl);
+      const { session_id: id, resume_token: token } = first.messages[0]!;
+      await first.turn('hi');
+      expect(await health()).toEqual({ kind: 'redis', connected: true });
+
+      redis.freeze();
+      // A call whose limit Redis keeps across replicas is made within the store's wait.
+      llm.enqueue(sseCall('c1', 'fragile'), sseText(['Called.']));
+      const called = await first.turn('call it', 10_000);
+      expect(called.find((m) => m.type === 'tool_result')).toMatchObject({ ok: true });
+      expect(tools.server.requests.map((r) => r.url)).toEqual(['/fragile']);
+      first.close();
+      await first.closed;
+      // A client resuming gets a session of its own at once rather than waiting on Redis.
+      const again = await within(
+        WsClient.connect(`${engine.wsUrl}?resume=${encodeURIComponent(token)}`),
+        10_000,
+        'no session came',
+      );
+      expect(again.messages[0]).toMatchObject({ type: 'session', resumed: false });
+      expect(await health()).toEqual({ kind: 'redis', connected: false });
+
+      redis.thaw();
+      await again.turn('hello again');
+      const kept = again.messages[0]!.resume_token as string;
+      again.close();
+      await again.closed;
+      const resumed = await WsClient.connect(`${engine.wsUrl}?resume=${encodeURIComponent(kept)}`);
+      expect(resumed.messages[0]).toMatchObject({ resumed: true });
+      expect(resumed.messages[0]!.session_id).not.toBe(id);
+      expect(await health()).toEqual({ kind: 'redis', connected: true });
+      resumed.close();
+    } finally {
+      redis.thaw();
+      await engine.stop();
+    }
+  }, 40_000);
 
   it('closes the store even with commands under way that are never answered', async () => {
     const store = new RedisSessionStore(redis.url, () => undefined, 500);

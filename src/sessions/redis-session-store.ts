@@ -1,4 +1,4 @@
-import { createClient } from '@redis/client';
+import { createClient, TimeoutError, TimeoutReadError } from '@redis/client';
 import type { Broadcast, Claim, Save, SharedScripts } from './session-store.js';
 import { SessionStore } from './session-store.js';
 import { SessionsFanout } from './sessions-fanout.js';
@@ -47,8 +47,10 @@ export class RedisSessionStore extends SessionStore {
   override readonly fanout: SessionsFanout;
   override readonly broadcast: Broadcast;
   override readonly scripts: SharedScripts = {
-    run: (script, keys, args) => this.client.eval(script, { keys, arguments: args }),
+    run: (script, keys, args) => this.eval(script, keys, args),
   };
+  /** False once a command went unanswered within its time, until one is answered again. */
+  private answering = true;
 
   /**
    * `url`: SESSION_STORE_URL as it is now; its credentials are read again at each connection (a
@@ -72,6 +74,9 @@ export class RedisSessionStore extends SessionStore {
         credentials: () => Promise.resolve(credentialsOf(current())),
       },
       disableOfflineQueue: true,
+      // A Redis that takes a command and never answers (frozen, a network that drops packets)
+      // fails it like one that is away, rather than holding a resume or a tool call for ever.
+      commandOptions: { timeout: timeoutMs, rejectInFlight: true },
       socket: {
         connectTimeout: timeoutMs,
         reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, RECONNECT_MAX_MS),
@@ -107,28 +112,34 @@ export class RedisSessionStore extends SessionStore {
     clearTimeout(timer);
   }
 
+  /** Connected, and answering (a frozen Redis keeps its connections open). */
   get connected(): boolean {
-    return this.client.isReady;
+    return this.client.isReady && this.answering;
   }
 
   async claim({ key, owner, ttlSecs }: Claim): Promise<string | undefined> {
-    const data = await this.client.eval(CLAIM, {
-      keys: [PREFIX + key],
-      arguments: [owner, String(ttlSecs)],
-    });
+    const data = await this.eval(CLAIM, [PREFIX + key], [owner, String(ttlSecs)]);
     return typeof data === 'string' ? data : undefined;
   }
 
   async save({ key, owner, data, ttlSecs }: Save): Promise<boolean> {
-    const done = await this.client.eval(SAVE, {
-      keys: [PREFIX + key],
-      arguments: [owner, data, String(ttlSecs)],
-    });
-    return done === 1;
+    return (await this.eval(SAVE, [PREFIX + key], [owner, data, String(ttlSecs)])) === 1;
   }
 
   async forget({ key, owner }: Omit<Claim, 'ttlSecs'>): Promise<void> {
-    await this.client.eval(FORGET, { keys: [PREFIX + key], arguments: [owner] });
+    await this.eval(FORGET, [PREFIX + key], [owner]);
+  }
+
+  private async eval(script: string, keys: string[], args: string[]): Promise<unknown> {
+    try {
+      const reply = await this.client.eval(script, { keys, arguments: args });
+      this.answering = true;
+      return reply;
+    } catch (error) {
+      if (error instanceof TimeoutError || error instanceof TimeoutReadError)
+        this.answering = false;
+      throw error;
+    }
   }
 
   /**

@@ -7,6 +7,8 @@ export interface RedisRun {
   stop: () => Promise<void>;
   /** Freezes the server (SIGSTOP): its connections stay open and nothing is answered. */
   freeze: () => void;
+  /** Lets a frozen server go on (SIGCONT). */
+  thaw: () => void;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function startRedis(port?: number, args: string[] = []): Promise<Re
   return {
     url: `redis://127.0.0.1:${port}`,
     freeze: () => child.kill('SIGSTOP'),
+    thaw: () => child.kill('SIGCONT'),
     stop: async () => {
       child.kill('SIGKILL');
       await exited;
