@@ -37,6 +37,7 @@ import { OpenSessions } from './open-sessions.service.js';
 import { TurnManager } from './turn-manager.service.js';
 import { socketSender } from './socket-sender.js';
 import { bytesOf, resumeTokenOf, upgradeCheck } from './upgrade-check.js';
+import type { SettingsLimits } from './settings-update.js';
 
 type LiveSocket = ClosingSocket & WatchedSocket;
 
@@ -146,6 +147,16 @@ export class AgentGateway
           `client too slow: ${buffered} bytes waiting to be sent, over WS_MAX_BUFFERED_BYTES; connection dropped (session_id=${session.id})`,
         ),
     });
+    const limits: SettingsLimits = {
+      instructionsMaxChars: this.sessionSettings.instructionsMaxChars,
+      maxSecs: this.sessionSettings.limit.secs,
+      toolNames: () => this.turns.toolNames(),
+      agents: () => this.turns.agents(),
+      // The Twilio bridge's connection sets the assistant its line names (`?agent=`).
+      clientAgents: socket instanceof LocalSocket ? null : this.sessionSettings.clientAgents,
+      models: this.turns.models,
+      toolsOff: this.toolsOff,
+    };
     const conversation = new Conversation(session, {
       turns: this.turns,
       speech: this.speech,
@@ -156,14 +167,7 @@ export class AgentGateway
         if ((await this.keeper.checkpoint(session)) === 'refused')
           void closeSocket(socket, TAKEN_OVER, 'session resumed on another connection');
       },
-      instructionsMaxChars: this.sessionSettings.instructionsMaxChars,
-      maxSecs: this.sessionSettings.limit.secs,
-      toolNames: () => this.turns.toolNames(),
-      agents: () => this.turns.agents(),
-      // The Twilio bridge's connection sets the assistant its line names (`?agent=`).
-      clientAgents: socket instanceof LocalSocket ? null : this.sessionSettings.clientAgents,
-      models: this.turns.models,
-      toolsOff: this.toolsOff,
+      ...limits,
       maxTurnsPerMinute: this.config.ws.maxTurnsPerMinute,
       timeLimit: this.sessionSettings.limit,
       confirmPhrases: this.confirmPhrases,
@@ -186,7 +190,7 @@ export class AgentGateway
     const token = this.keeper.enabled ? resumeTokenOf(request) : undefined;
     // Messages that arrive meanwhile wait in the conversation's queue.
     void conversation.enqueue(async () => {
-      const resumed = token !== undefined && (await this.resume(session, token));
+      const resumed = token !== undefined && (await this.resume(session, token, limits));
       // A placed call's session, made before it rang, is opened by its stream, not resumed.
       const placed = session.placed;
       session.placed = false;
@@ -273,9 +277,9 @@ export class AgentGateway
    * holding it (the client reconnected before its old connection was seen dead) is closed
    * first, and its last turn saved, so that nothing of it is lost.
    */
-  private async resume(session: Session, token: string): Promise<boolean> {
+  private async resume(session: Session, token: string, limits: SettingsLimits): Promise<boolean> {
     await this.sessions.release(token);
-    return this.keeper.resume(session, token);
+    return this.keeper.resume(session, token, limits);
   }
 
   /** Closes the connections whose sessions `match` with 4001 (taken over); settles once they have ended. */

@@ -6,6 +6,8 @@ import type { Session } from './session.js';
 import { sessionState } from './tool-scope.service.js';
 import { answered, withoutReasoning } from './history.js';
 import { readStored, type StoredSession } from './stored-session.js';
+import { settingsKept } from './resumed-settings.js';
+import type { SettingsLimits } from './settings-update.js';
 
 /** The store never sees a token itself, only its hash. */
 export const keyOf = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -32,8 +34,11 @@ export class SessionKeeper {
     return this.config.resumeSecs > 0;
   }
 
-  /** Makes `session` the stored session of `token`; false when there is none (or no store). */
-  async resume(session: Session, token: string): Promise<boolean> {
+  /**
+   * Makes `session` the stored session of `token`; false when there is none (or no store). Its
+   * settings this engine would refuse now (`limits`) are the session's defaults again.
+   */
+  async resume(session: Session, token: string, limits: SettingsLimits): Promise<boolean> {
     if (!this.enabled) return false;
     let data: string | undefined;
     try {
@@ -58,7 +63,13 @@ export class SessionKeeper {
     if (typeof stored.started === 'number') session.startedAt = stored.started;
     session.resumeToken = token;
     session.history = stored.history;
-    session.settings = { ...session.settings, ...stored.settings };
+    const saved = { ...session.settings, ...stored.settings };
+    const { settings, dropped } = settingsKept(saved, session.settings, limits);
+    session.settings = settings;
+    if (dropped.length > 0)
+      this.logger.warn(
+        `resumed session's settings taken back to their defaults (session_id=${stored.id}): ${dropped.join('; ')}`,
+      );
     session.usage = stored.usage;
     session.machine = stored.machine;
     session.agent = stored.agent;

@@ -3,6 +3,16 @@ import { MemorySessionStore, type Claim, type Save } from '../sessions/session-s
 import { SessionKeeper } from './session-keeper.service.js';
 import { Session } from './session.js';
 import { sessionState } from './tool-scope.service.js';
+import type { SettingsLimits } from './settings-update.js';
+
+const LIMITS: SettingsLimits = {
+  instructionsMaxChars: 1000,
+  toolNames: () => [],
+  toolsOff: false,
+  models: [],
+  maxSecs: 0,
+  agents: () => [],
+};
 
 class RecordingStore extends MemorySessionStore {
   readonly saves: Save[] = [];
@@ -60,7 +70,7 @@ describe('SessionKeeper', () => {
     // The turn goes on with its reasoning (LLM_KEEP_REASONING); the save is for a new turn's.
     expect(session.history[3]).toHaveProperty('reasoning_content', 'Pay it all.');
     const resumed = new Session('en');
-    expect(await keeper.resume(resumed, session.resumeToken)).toBe(true);
+    expect(await keeper.resume(resumed, session.resumeToken, LIMITS)).toBe(true);
     expect(resumed.history.slice(3)).toEqual([
       { role: 'assistant', content: null, tool_calls: [call] },
       { role: 'tool', tool_call_id: 'c1', content: 'Error: cancelled' },
@@ -71,7 +81,7 @@ describe('SessionKeeper', () => {
     const old = talkedSession();
     await keeper.save(old);
     const fresh = new Session('en');
-    expect(await keeper.resume(fresh, old.resumeToken)).toBe(true);
+    expect(await keeper.resume(fresh, old.resumeToken, LIMITS)).toBe(true);
     expect(fresh.id).toBe(old.id);
     expect(fresh.history).toEqual(old.history);
     expect(fresh.settings).toEqual(old.settings);
@@ -89,7 +99,7 @@ describe('SessionKeeper', () => {
   it('keeps a session SESSION_RESUME_SECS from its last save and from its last claim', async () => {
     const session = talkedSession();
     await keeper.save(session);
-    await keeper.resume(new Session('en'), session.resumeToken);
+    await keeper.resume(new Session('en'), session.resumeToken, LIMITS);
     expect(store.saves.map((s) => s.ttlSecs)).toEqual([60]);
     expect(store.claims.map((c) => c.ttlSecs)).toEqual([60]);
   });
@@ -98,14 +108,14 @@ describe('SessionKeeper', () => {
     const old = talkedSession();
     expect(await keeper.save(old)).toBe('saved');
     const fresh = new Session('en');
-    await keeper.resume(fresh, old.resumeToken);
+    await keeper.resume(fresh, old.resumeToken, LIMITS);
     fresh.history.push({ role: 'user', content: 'And milk.' });
     expect(await keeper.save(fresh)).toBe('saved');
     old.history = [];
     // Refused: the newer connection holds the session (the old one is then closed, see the gateway).
     expect(await keeper.save(old)).toBe('refused');
     const third = new Session('en');
-    await keeper.resume(third, old.resumeToken);
+    await keeper.resume(third, old.resumeToken, LIMITS);
     expect(third.history.at(-1)).toEqual({ role: 'user', content: 'And milk.' });
   });
 
@@ -113,7 +123,7 @@ describe('SessionKeeper', () => {
     store.failing = true;
     const session = talkedSession();
     await expect(keeper.save(session)).resolves.toBe('failed');
-    expect(await keeper.resume(new Session('en'), 'token')).toBe(false);
+    expect(await keeper.resume(new Session('en'), 'token', LIMITS)).toBe(false);
   });
 
   it('skips mid-connection checkpoints for the in-process store, which is read only after a close', async () => {
@@ -129,7 +139,7 @@ describe('SessionKeeper', () => {
     const session = talkedSession();
     await off.save(session);
     expect(store.saves).toEqual([]);
-    expect(await off.resume(new Session('en'), session.resumeToken)).toBe(false);
+    expect(await off.resume(new Session('en'), session.resumeToken, LIMITS)).toBe(false);
   });
 
   it("lands a session's saves in the order they were made, whatever the store's latency", async () => {
@@ -140,7 +150,7 @@ describe('SessionKeeper', () => {
     const second = keeper.save(session);
     await Promise.all([first, second]);
     const fresh = new Session('en');
-    await keeper.resume(fresh, session.resumeToken);
+    await keeper.resume(fresh, session.resumeToken, LIMITS);
     expect(fresh.history.at(-1)).toEqual({ role: 'user', content: 'And milk.' });
   });
 
@@ -151,15 +161,15 @@ describe('SessionKeeper', () => {
       store.save({ key: key(session), owner: 'o', data: JSON.stringify(data), ttlSecs: 60 });
     const newer = new Session('en');
     await put(newer, { v: 2, id: 'x', history: [], settings: {}, state: {} });
-    expect(await keeper.resume(new Session('en'), newer.resumeToken)).toBe(false);
+    expect(await keeper.resume(new Session('en'), newer.resumeToken, LIMITS)).toBe(false);
     const broken = new Session('en');
     await put(broken, { v: 1, id: 'x', history: 'none', settings: {}, state: {} });
-    expect(await keeper.resume(new Session('en'), broken.resumeToken)).toBe(false);
+    expect(await keeper.resume(new Session('en'), broken.resumeToken, LIMITS)).toBe(false);
     // Saved by an engine before `variables` existed.
     const older = new Session('en');
     await put(older, { v: 1, id: 'x', history: [], settings: { modality: 'voice' } });
     const fresh = new Session('en');
-    expect(await keeper.resume(fresh, older.resumeToken)).toBe(true);
+    expect(await keeper.resume(fresh, older.resumeToken, LIMITS)).toBe(true);
     expect(fresh.settings).toMatchObject({ modality: 'voice', variables: {}, language: 'en' });
     expect(sessionState(fresh).value).toEqual({});
   });
