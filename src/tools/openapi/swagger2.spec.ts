@@ -2,6 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expandOpenApi } from './openapi-expand.js';
+import { fromSwagger2 } from './swagger2.js';
+import type { OpenApiSpec } from './openapi-operation.js';
 
 const options = { baseDir: 'test/fixtures/openapi', timeoutMs: 1000 };
 
@@ -120,5 +122,36 @@ describe("a Swagger 2.0 document's place, written with a slip", () => {
     expect(await urlOf({ host: 'api.example.com', schemes: ['wss', 'https'] })).toBe(
       'https://api.example.com/orders',
     );
+  });
+
+  it("is refused in the engine's words when the converter fails, its stack never printed", async () => {
+    const printed = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      // A slip the document's check (document-shape.ts) refuses before conversion; here the
+      // converter trips on it.
+      const document = {
+        swagger: '2.0',
+        info: { title: 'Orders', version: '1' },
+        host: 'api.example.com',
+        paths: {
+          '/orders': {
+            post: {
+              consumes: 5,
+              parameters: [{ in: 'formData', name: 'item', type: 'string' }],
+              responses: { 200: { description: 'ok' } },
+            },
+          },
+        },
+      } as unknown as OpenApiSpec;
+      await expect(fromSwagger2(document)).rejects.toThrow(
+        /^its conversion to OpenAPI 3 failed: .*filter is not a function/,
+      );
+      expect(printed).not.toHaveBeenCalled();
+      // Warnings of anything else still reach the console once the conversion is done.
+      console.warn('other');
+      expect(printed).toHaveBeenCalledWith('other');
+    } finally {
+      printed.mockRestore();
+    }
   });
 });

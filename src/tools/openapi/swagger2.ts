@@ -16,7 +16,9 @@ export async function fromSwagger2(document: OpenApiSpec): Promise<OpenApiSpec> 
   // A copy: the converter changes what it is given, and the document resolved shares objects.
   const copy = mended(JSON.parse(JSON.stringify(document)) as Swagger2Place);
   try {
-    const { openapi } = await converter.convertObj(copy, { patch: true, warnOnly: true });
+    const { openapi } = await withoutFaultStacks(() =>
+      converter.convertObj(copy, { patch: true, warnOnly: true }),
+    );
     return openapi as OpenApiSpec;
   } catch (error) {
     // Its own words (`info must be an object`), or the fault of a slip the converter trips on.
@@ -48,4 +50,26 @@ function mended(document: Swagger2Place): Swagger2Place {
   if (document.basePath && !document.basePath.startsWith('/'))
     document.basePath = `/${document.basePath}`;
   return document;
+}
+
+let converting = 0;
+let warn: typeof console.warn | undefined;
+
+/**
+ * Runs `convert` with the converter's habit held: it prints each failure's stack with
+ * `console.warn` before rejecting with it, outside the engine's log; the refusal says it. Other
+ * warnings go on as they were.
+ */
+async function withoutFaultStacks<T>(convert: () => Promise<T>): Promise<T> {
+  if (converting++ === 0) {
+    const original = (warn = console.warn);
+    console.warn = (...args: unknown[]) => {
+      if (!(args.length === 1 && args[0] instanceof Error)) original.apply(console, args);
+    };
+  }
+  try {
+    return await convert();
+  } finally {
+    if (--converting === 0) console.warn = warn!;
+  }
 }
