@@ -126,4 +126,18 @@ describe('a lone surrogate in an argument (the JSON escape "\\ud800", half a cha
     expect(h.llm.requests[1]!.body.messages.at(-1).content).toBe('Lima\ufffd: ☀️ +21°C');
     expect(msgs.at(-1)).toEqual({ type: 'assistant_end', text: 'Sunny in Lima.' });
   });
+
+  it("sends a user's text cut mid-emoji as U+FFFD, which the server can encode, this turn and the next", async () => {
+    h.llm.enqueue(sseText(['Nice.']), sseText(['Sure.']));
+    // A client that cut its text by UTF-16 length: half of 😀 ('\ud83d\ude00').
+    expect((await h.ws.turn('Look \ud83d')).at(-1)).toEqual({
+      type: 'assistant_end',
+      text: 'Nice.',
+    });
+    expect((await h.ws.turn('And?')).at(-1)).toEqual({ type: 'assistant_end', text: 'Sure.' });
+    const users = (h.llm.requests[1]!.body.messages as { role: string; content: string }[])
+      .filter((m) => m.role === 'user')
+      .map((m) => m.content);
+    expect(users).toEqual(['Look \ufffd', 'And?']);
+  });
 });

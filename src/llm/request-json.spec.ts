@@ -42,6 +42,28 @@ describe('request JSON', () => {
     expect(requestJson({}, { messages: '[]' })).toBe('{"messages":[]}');
   });
 
+  it('writes half a character (a lone surrogate) as U+FFFD, never as an escape a server cannot encode', () => {
+    const cut: ChatMessage[] = [
+      { role: 'user', content: 'Look 😀 and \ud83d' },
+      { role: 'tool', tool_call_id: 'c\udc00', content: '{"name":"\udfff"}' },
+    ];
+    const half = [{ ...tools[0]!, description: 'Half \ud800 of it' }];
+    const json = requestJson(
+      { model: 'qwen', metadata: { note: 'x\ud800' } },
+      { messages: messagesJson(cut), tools: toolsJson(half, asIs) },
+    );
+    expect(json).not.toMatch(/\\u[dD][89a-fA-F]/);
+    const sent = JSON.parse(json) as Record<string, any>;
+    expect(sent.messages[0].content).toBe('Look 😀 and \ufffd');
+    expect(sent.messages[1]).toEqual({
+      role: 'tool',
+      tool_call_id: 'c\ufffd',
+      content: '{"name":"\ufffd"}',
+    });
+    expect(sent.tools[0].function.description).toBe('Half \ufffd of it');
+    expect(sent.metadata.note).toBe('x\ufffd');
+  });
+
   it('leaves out a field of the rest (LLM_EXTRA_BODY) that is written already', () => {
     const json = requestJson({ messages: ['other'], model: 'm' }, { messages: messagesJson([]) });
     expect(json).toBe('{"messages":[],"model":"m"}');

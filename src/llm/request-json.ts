@@ -21,6 +21,16 @@ interface ToolItem {
 const NAMES_PER_SCHEMA = 64;
 
 /**
+ * JSON.stringify's replacer writing each string as whole characters: half of one (a lone
+ * surrogate: a client's text cut mid-emoji, a tool's result, an MCP server's JSON) becomes
+ * U+FFFD. JSON would carry it as `\ud83d`, which a server working in UTF-8 cannot encode
+ * (llama.cpp's parser, vLLM's tokenizer): it would refuse this request and every later one of
+ * the session, whose history holds it.
+ */
+const whole = (_key: string, value: unknown): unknown =>
+  typeof value === 'string' && !value.isWellFormed() ? value.toWellFormed() : value;
+
+/**
  * `list` as a JSON array, each message written only the first time it is sent; `form`, when
  * given, changes each message before it is written (the same way every time it is given).
  */
@@ -36,7 +46,7 @@ export function messagesJson(
   const items = list.map((message) => {
     let json = kept.get(message);
     if (json === undefined)
-      kept.set(message, (json = JSON.stringify(form ? form(message) : message)));
+      kept.set(message, (json = JSON.stringify(form ? form(message) : message, whole)));
     return json;
   });
   return `[${items.join(',')}]`;
@@ -59,10 +69,10 @@ export function toolsJson(
     const item = byName.get(name);
     if (item?.description === description && item.finish === finish) return item.json;
     if (byName.size >= NAMES_PER_SCHEMA) byName.clear();
-    const written = JSON.stringify({
-      type: 'function',
-      function: { name, description, parameters: sent },
-    });
+    const written = JSON.stringify(
+      { type: 'function', function: { name, description, parameters: sent } },
+      whole,
+    );
     const json = finish ? finish(written, name) : written;
     byName.set(name, { description, json, finish });
     return json;
@@ -80,7 +90,7 @@ export function requestJson(
 ): string {
   const others = { ...rest };
   for (const name of Object.keys(written)) delete others[name];
-  const fields = JSON.stringify(others);
+  const fields = JSON.stringify(others, whole);
   const first = Object.entries(written).map(([name, json]) => `${JSON.stringify(name)}:${json}`);
   return `{${first.join(',')}${fields === '{}' ? '}' : `,${fields.slice(1)}`}`;
 }

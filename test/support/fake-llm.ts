@@ -123,6 +123,14 @@ export class FakeLlm {
       }
     });
     this.requests.push(record);
+    // As llama.cpp's JSON parser and vLLM's tokenizer do: half a character (a lone surrogate,
+    // written `\ud800` in JSON) cannot be encoded as UTF-8, and the request is refused.
+    if (!wellFormed(record.body)) {
+      finished = true;
+      return void res
+        .writeHead(400, { 'Content-Type': 'application/json' })
+        .end('{"error":{"message":"fake LLM: the request holds a lone surrogate"}}');
+    }
     const next = this.intercept?.(record.body) ?? this.scripts.shift() ?? this.fallback;
     const script: Script = next
       ? typeof next === 'function'
@@ -169,6 +177,15 @@ export class FakeLlm {
         res.end();
     }
   }
+}
+
+/** Whether every string of `value` (keys too) is whole characters: no lone surrogate. */
+function wellFormed(value: unknown): boolean {
+  if (typeof value === 'string') return value.isWellFormed();
+  if (Array.isArray(value)) return value.every(wellFormed);
+  if (value && typeof value === 'object')
+    return Object.entries(value).every(([k, v]) => k.isWellFormed() && wellFormed(v));
+  return true;
 }
 
 /** A FakeLlm for a describe block: started before its tests, reset before each, stopped after. */
