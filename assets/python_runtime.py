@@ -83,9 +83,10 @@ def _jsonable(value):
         return list(value)
     if isinstance(value, (bytes, bytearray)):
         return bytes(value).decode("utf-8", "replace")
-    dump = getattr(value, "model_dump", None)
-    if callable(dump) and not isinstance(value, type):
-        return dump(mode="json")
+    # The class's own method: an object answering any attribute (`tools`, a proxy, a mock)
+    # would be called for one it has not got.
+    if callable(getattr(type(value), "model_dump", None)) and not isinstance(value, type):
+        return value.model_dump(mode="json")
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return dataclasses.asdict(value)
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
@@ -249,6 +250,18 @@ def _cut(text, limit):
     return text if limit is None or len(text) <= limit + 1 else text[: limit + 1]
 
 
+def _error_text(error):
+    """`Error: ValueError: bad`, as a traceback's last line says it: the type alone when the
+    message is empty (`Error: StopIteration`); a message that cannot be read (its `__str__`
+    raises) said so, rather than the fault of reading it."""
+    name = type(error).__name__
+    try:
+        message = str(error)
+    except BaseException:  # noqa: BLE001 - whatever its __str__ raises
+        message = "(its message could not be read)"
+    return f"Error: {name}: {message}" if message else f"Error: {name}"
+
+
 def _run_job(job_json, body):
     """Runs `body(job, ctx, state)` with print() captured; any exception becomes the error text.
     A result and an error are cut past the job's `result_max_chars`; a state whose JSON is over
@@ -272,7 +285,7 @@ def _run_job(job_json, body):
         reply.update(ok=True, logs=out.getvalue())
         return _dumps(reply)
     except BaseException as error:  # the model gets the error as text, never a crash
-        text = _cut(f"Error: {type(error).__name__}: {error}", limit)
+        text = _cut(_error_text(error), limit)
         return _dumps({"ok": False, "error": text, "logs": out.getvalue()})
     finally:
         sys.stdout, sys.stderr = saved

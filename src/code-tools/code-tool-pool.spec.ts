@@ -38,6 +38,29 @@ describe('CodeToolPool (real Pyodide workers)', () => {
       error: 'Error: TypeError: Object of type object is not JSON serializable',
     });
     expect(await run('def f():\n    return None', 'f')).toMatchObject({ ok: true, result: 'null' });
+    // As a traceback's last line says them: the type alone, a message that cannot be read.
+    expect(await run('def f():\n    raise StopIteration()', 'f')).toMatchObject({
+      error: 'Error: StopIteration',
+    });
+    const unreadable = 'class Odd(Exception):\n    def __str__(self):\n        raise KeyError()\n';
+    expect(await run(`${unreadable}def f():\n    raise Odd()`, 'f')).toMatchObject({
+      error: 'Error: Odd: (its message could not be read)',
+    });
+  });
+
+  it('calls no attribute of a result that answers any (a proxy): it is not JSON', async () => {
+    const proxy = [
+      'class Proxy:',
+      '    def __getattr__(self, name):',
+      '        context.state["asked"] = name',
+      '        return lambda **kw: {"made": "up"}',
+      'def f():',
+      '    return Proxy()',
+    ].join('\n');
+    expect(await run(proxy, 'f')).toMatchObject({
+      ok: false,
+      error: 'Error: TypeError: Object of type Proxy is not JSON serializable',
+    });
   });
 
   it("writes what JSON lacks as Pydantic's JSON mode does, in the result and in context.state", async () => {

@@ -51,7 +51,7 @@ describe('withMemoryVerdict', () => {
   ])('%s', (_, flags: { capped?: boolean; overMemory?: boolean }, ok, error) => {
     const result = ok
       ? { ok: true, result: '1' }
-      : { ok: false, error: flags.capped ? 'Error: MemoryError: ' : 'Error: ValueError: bad' };
+      : { ok: false, error: flags.capped ? 'Error: MemoryError' : 'Error: ValueError: bad' };
     expect(withMemoryVerdict(result, { type: 'result', ...flags }, 64).error).toBe(error);
   });
 });
