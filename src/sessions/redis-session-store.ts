@@ -2,6 +2,7 @@ import { createClient, TimeoutError, TimeoutReadError } from '@redis/client';
 import type { Broadcast, Claim, Save, SharedScripts } from './session-store.js';
 import { SessionStore } from './session-store.js';
 import { SessionsFanout } from './sessions-fanout.js';
+import { AnswerWatch } from './answer-watch.js';
 
 const PREFIX = 'agent-engine:session:';
 /**
@@ -49,8 +50,10 @@ export class RedisSessionStore extends SessionStore {
   override readonly scripts: SharedScripts = {
     run: (script, keys, args) => this.eval(script, keys, args),
   };
-  /** False once a command went unanswered within its time, until one is answered again. */
-  private answering = true;
+  private readonly watch = new AnswerWatch(
+    () => this.client.ping(),
+    (error) => error instanceof TimeoutError || error instanceof TimeoutReadError,
+  );
 
   /**
    * `url`: SESSION_STORE_URL as it is now; its credentials are read again at each connection (a
@@ -88,9 +91,15 @@ export class RedisSessionStore extends SessionStore {
     // One subscribed connection for the fan-out and the news, connected by the first to need it.
     const subscribed = () =>
       (this.subscriberConnected ??= this.subscriber.connect().then(() => undefined));
-    this.fanout = new SessionsFanout(this.client, this.subscriber, subscribed);
+    const publisher = {
+      publish: (channel: string, message: string) =>
+        this.watch.run(() => this.client.publish(channel, message)),
+      subscribe: (channel: string, listener: (message: string) => void) =>
+        this.client.subscribe(channel, listener),
+    };
+    this.fanout = new SessionsFanout(publisher, this.subscriber, subscribed);
     this.broadcast = {
-      publish: async (channel, message) => void (await this.client.publish(channel, message)),
+      publish: async (channel, message) => void (await publisher.publish(channel, message)),
       subscribe: async (channel, listener) => {
         await subscribed();
         await this.subscriber.subscribe(channel, listener);
@@ -114,7 +123,7 @@ export class RedisSessionStore extends SessionStore {
 
   /** Connected, and answering (a frozen Redis keeps its connections open). */
   get connected(): boolean {
-    return this.client.isReady && this.answering;
+    return this.client.isReady && this.watch.ok;
   }
 
   async claim({ key, owner, ttlSecs }: Claim): Promise<string | undefined> {
@@ -130,16 +139,8 @@ export class RedisSessionStore extends SessionStore {
     await this.eval(FORGET, [PREFIX + key], [owner]);
   }
 
-  private async eval(script: string, keys: string[], args: string[]): Promise<unknown> {
-    try {
-      const reply = await this.client.eval(script, { keys, arguments: args });
-      this.answering = true;
-      return reply;
-    } catch (error) {
-      if (error instanceof TimeoutError || error instanceof TimeoutReadError)
-        this.answering = false;
-      throw error;
-    }
+  private eval(script: string, keys: string[], args: string[]): Promise<unknown> {
+    return this.watch.run(() => this.client.eval(script, { keys, arguments: args }));
   }
 
   /**
@@ -148,6 +149,7 @@ export class RedisSessionStore extends SessionStore {
    * own close would wait for ever.
    */
   async close(): Promise<void> {
+    this.watch.stop();
     await Promise.all([this.subscriber, this.client].map((c) => closeWithin(c, this.timeoutMs)));
   }
 }
