@@ -1,4 +1,5 @@
 import type { ChatMessage, LlmTool } from './llm.types.js';
+import { wholeCharacters as whole } from '../common/whole-characters.js';
 
 // The API is stateless: every request carries the conversation's whole history (tool results
 // included) and every tool's schema again. Both are written to JSON once here and reused: a
@@ -19,16 +20,6 @@ interface ToolItem {
   finish: ((json: string, name: string) => string) | undefined;
 }
 const NAMES_PER_SCHEMA = 64;
-
-/**
- * JSON.stringify's replacer writing each string as whole characters: half of one (a lone
- * surrogate: a client's text cut mid-emoji, a tool's result, an MCP server's JSON) becomes
- * U+FFFD. JSON would carry it as `\ud83d`, which a server working in UTF-8 cannot encode
- * (llama.cpp's parser, vLLM's tokenizer): it would refuse this request and every later one of
- * the session, whose history holds it.
- */
-const whole = (_key: string, value: unknown): unknown =>
-  typeof value === 'string' && !value.isWellFormed() ? value.toWellFormed() : value;
 
 /**
  * `list` as a JSON array, each message written only the first time it is sent; `form`, when

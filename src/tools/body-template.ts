@@ -82,6 +82,7 @@ export function escapeFor(contentType: string): (text: string) => string {
         /[&<>"']/g,
         (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!,
       );
-  if (/[/+]json\b/i.test(contentType)) return (text) => JSON.stringify(text).slice(1, -1);
+  if (/[/+]json\b/i.test(contentType))
+    return (text) => JSON.stringify(text.toWellFormed()).slice(1, -1);
   return (text) => text;
 }

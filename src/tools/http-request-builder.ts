@@ -12,6 +12,7 @@ import { type PlaceholderStyle, type QueryStyle, type Tool } from './tool-defini
 import { HTTP_TOKEN, headerValueFault } from '../common/http-fields.js';
 import { toolErrors } from './tool-errors.js';
 import { SECRET_REFERENCE, VARIABLE_REFERENCE } from './tool-secrets.js';
+import { wholeCharacters } from '../common/whole-characters.js';
 
 /** Verbs whose remaining arguments go to the query string (seed §3); all others get a JSON body. */
 export const QUERY_VERBS: ReadonlySet<string> = new Set([
@@ -146,7 +147,7 @@ function templated(
   const contentType = type ?? (text ? 'text/plain; charset=utf-8' : 'application/json');
   if (type === undefined) headers['Content-Type'] = contentType;
   if (given !== undefined && /[/+]json\b/i.test(contentType))
-    return { method: tool.method, url, headers, body: JSON.stringify(given) };
+    return { method: tool.method, url, headers, body: JSON.stringify(given, wholeCharacters) };
   // A text body that is one argument and nothing else: the model's text as it is, unescaped
   // (an XML document is no value to keep inside a template's structure).
   if (text && typeof given === 'string') return { method: tool.method, url, headers, body: given };
@@ -162,7 +163,7 @@ function templated(
       ? filled
       : FORM_TYPE.test(contentType)
         ? formBody(filled as Record<string, unknown>)
-        : JSON.stringify(filled);
+        : JSON.stringify(filled, wholeCharacters);
   return { method: tool.method, url, headers, body };
 }
 
@@ -236,7 +237,10 @@ export function buildHttpRequest(
     if (type !== undefined && MULTIPART_TYPE.test(type))
       return multipart(tool.method, withQuery, headers, rest);
     if (type === undefined) headers['Content-Type'] = 'application/json';
-    const body = type !== undefined && FORM_TYPE.test(type) ? formBody(rest) : JSON.stringify(rest);
+    const body =
+      type !== undefined && FORM_TYPE.test(type)
+        ? formBody(rest)
+        : JSON.stringify(rest, wholeCharacters);
     return { method: tool.method, url: withQuery, headers, body };
   } catch (error) {
     if (error instanceof Refusal) return { error: toolErrors.requestFailed(error.message) };

@@ -5,6 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { argumentText } from './argument-text.js';
+import { wholeCharacters } from '../common/whole-characters.js';
 
 export const MULTIPART_TYPE = /^\s*multipart\/form-data\s*(;|$)/i;
 
@@ -30,7 +31,7 @@ export function multipartBody(
     const typed = json ? '\r\nContent-Type: application/json' : '';
     parts.push(
       `--${boundary}\r\nContent-Disposition: form-data; name="${fieldName(name)}"${typed}\r\n\r\n${
-        json ? JSON.stringify(value) : value === null ? '' : argumentText(value)
+        json ? JSON.stringify(value, wholeCharacters) : value === null ? '' : argumentText(value)
       }\r\n`,
     );
   };
