@@ -14,7 +14,9 @@ def probe(calls: str) -> list:
     out = []
     for name, arguments in json.loads(calls):
         try:
-            out.append(["ok", getattr(tools, name)(arguments)])
+            result = getattr(tools, name)(arguments)
+            json.dumps(result)  # what is no result (tools.__class__ makes a tools object)
+            out.append(["ok", result])
         except Exception as e:
             out.append(["raised", type(e).__name__])
     return out
