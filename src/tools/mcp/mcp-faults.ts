@@ -1,7 +1,7 @@
 /** How requests to MCP servers fail, and what that says about their connection. */
 import { neverSentCode } from '../tool-retry.js';
 import { untrustedCertificate } from '../../common/connection-error.js';
-import { TOO_LARGE } from './mcp-fetch.js';
+import { TOO_LARGE, UNANSWERED } from './mcp-fetch.js';
 import {
   loadedMcpSdk,
   CONNECTION_CLOSED,
@@ -160,11 +160,12 @@ export function neverSent(error: unknown): boolean {
   return notStarted(error) || neverSentCode((error as { cause?: { code?: string } }).cause?.code);
 }
 
-/** Timed out, unreachable, or an HTTP 5xx: the server, not the call, failed. */
+/** Timed out, unreachable, an answer cut, or an HTTP 5xx: the server, not the call, failed. */
 export function serverDown(error: unknown): boolean {
   if (timedOut(error) || notStarted(error)) return true;
   if ((error as { cause?: { code?: string } }).cause?.code) return true;
-  if ((error as { code?: unknown }).code === CONNECTION_CLOSED) return true;
+  const { code } = error as { code?: unknown };
+  if (code === CONNECTION_CLOSED || code === UNANSWERED) return true;
   return isStreamableHttpError(error) && (error.code ?? 0) >= 500;
 }
 
@@ -173,7 +174,8 @@ export function describeFailure(error: unknown, timeoutSecs: number): string {
   const err = error as { code?: unknown; message?: string; cause?: { code?: string } };
   if (timedOut(error)) return `timed out after ${timeoutSecs}s`;
   if (notStarted(error)) return `cannot start the MCP server (${error.code}: ${error.path})`;
-  if (err.code === TOO_LARGE) return (err.message ?? '').replace(/^MCP error -?\d+: /, '');
+  if (err.code === TOO_LARGE || err.code === UNANSWERED)
+    return (err.message ?? '').replace(/^MCP error -?\d+: /, '');
   if (err.code === CONNECTION_CLOSED) {
     const why = (err.message ?? '').replace(/^MCP error -?\d+: /, '');
     const lost = 'the connection to the MCP server was lost';

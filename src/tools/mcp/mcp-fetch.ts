@@ -8,8 +8,9 @@ import {
   TOO_MANY_REDIRECTS,
 } from '../../common/redirects.js';
 
-/** JSON-RPC code of an answer the engine would not read whole: larger than its limit. */
-export const TOO_LARGE = -32099;
+import { answeredEvents, TOO_LARGE, tooLarge } from './mcp-answer-stream.js';
+
+export { TOO_LARGE, UNANSWERED } from './mcp-answer-stream.js';
 
 interface Message {
   id?: unknown;
@@ -103,7 +104,8 @@ export function withBearer(
  * fetch for an MCP connection. A call's request carries its `_meta.traceparent` as the HTTP
  * header too (unless the tool's headers set one). Answers to requests (POSTs) stop at
  * `maxBytes`: the requests they answer get a JSON-RPC error instead (TOO_LARGE), so that a
- * server's answer never fills the engine's memory. On a long-lived event stream (GET: server
+ * server's answer never fills the engine's memory; an event stream that ends without answering
+ * them gets one too (UNANSWERED, see answeredEvents). On a long-lived event stream (GET: server
  * notifications, and every answer with the older HTTP+SSE transport) one event may not exceed
  * `maxBytes`: the stream fails there. Requests go through `fetch` (see redirectSafe).
  */
@@ -123,12 +125,8 @@ export function boundedFetch(maxBytes: number, fetch: Fetch = globalThis.fetch) 
     if (traceparent && !sent.has('traceparent')) sent.set('traceparent', traceparent);
     const response = await fetch(url, { ...init, headers: sent });
     if (!response.body || !response.ok) return response;
-    const message = `the MCP server's answer is larger than LLM_TOOL_MAX_RESPONSE_BYTES (${maxBytes} bytes)`;
-    const errors = ids.map((id) => ({
-      jsonrpc: '2.0',
-      id,
-      error: { code: TOO_LARGE, message },
-    }));
+    const message = tooLarge(maxBytes);
+    const errors = ids.map((id) => ({ jsonrpc: '2.0', id, error: { code: TOO_LARGE, message } }));
     const { status, statusText, headers } = response;
     const encoder = new TextEncoder();
     if (!headers.get('content-type')?.includes('text/event-stream')) {
@@ -137,19 +135,9 @@ export function boundedFetch(maxBytes: number, fetch: Fetch = globalThis.fetch) 
       const body = read ?? encoder.encode(JSON.stringify(errors.length === 1 ? errors[0] : errors));
       return new Response(body, { status, statusText, headers });
     }
-    // An event stream: the events within the limit, then the errors as events, then its end.
-    let size = 0;
-    const body = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          size += chunk.byteLength;
-          if (size <= maxBytes) return controller.enqueue(chunk);
-          const events = errors.map((e) => `event: message\ndata: ${JSON.stringify(e)}\n\n`);
-          controller.enqueue(encoder.encode(`\n\n${events.join('')}`));
-          controller.terminate();
-        },
-      }),
-    );
+    // An event stream: its events within the limit, then an error for each request not
+    // answered, then its end.
+    const body = answeredEvents(response.body, ids, maxBytes);
     return new Response(body, { status, statusText, headers });
   };
 }
