@@ -9,7 +9,7 @@ import type { Msg } from './ws-client.js';
  * rather than the engine saying what was wrong with it).
  */
 export const FAULT_WORDS =
-  /is not (iterable|a function)|Cannot (read|set|convert) |\[object Object\]|(^|: )(terminated|aborted|fetch failed)$|operation was aborted/;
+  /is not (iterable|a function)|Cannot (read|set) properties of|Cannot convert |\[object Object\]|(^|: )(terminated|aborted|fetch failed)$|operation was aborted/;
 
 /** The `error` events among `messages`: each said in words a user can read, not a fault's. */
 export function expectPlainErrors(messages: Msg[]): void {
