@@ -187,6 +187,7 @@ pyodide.registerJsModule('_engine_bridge', {
   },
 });
 const RUNTIME = [
+  'python_values.py',
   'python_runtime.py',
   'python_user.py',
   'python_arguments.py',
