@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { Engine } from './support/engine.js';
 import { FakeLlm, sseStructuredCalls, sseTextWithUsage } from './support/fake-llm.js';
 import { OtlpCollector } from './support/otlp-collector.js';
@@ -107,6 +108,45 @@ describe('spans waiting when the engine stops', () => {
         .sort(),
     ).toEqual(['chat m', 'turn']);
   });
+});
+
+describe('spans waiting when the engine stops, and a collector that does not answer', () => {
+  const llm = new FakeLlm();
+  // Takes connections and never answers (a frozen collector, a network dropping packets).
+  const held: Socket[] = [];
+  const silent = createServer((socket) => held.push(socket));
+  afterAll(async () => {
+    for (const socket of held) socket.destroy();
+    await Promise.all([llm.stop(), new Promise((resolve) => silent.close(resolve))]);
+  });
+
+  it('stops within 5 s of waiting for it, and says the spans were not sent', async () => {
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const engine = await Engine.start({
+      LLM_BASE_URL: await llm.start(),
+      LLM_MODEL: 'm',
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+      OTEL_BSP_SCHEDULE_DELAY: '600000',
+    });
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => {});
+    try {
+      const ws = await WsClient.connect(engine.wsUrl);
+      llm.enqueue(sseTextWithUsage(['Hi.'], 3, 1));
+      await ws.turn('hello');
+      ws.close();
+      const started = Date.now();
+      await engine.stop();
+      // The exporter's own wait is 10 s: the engine gives the collector 5.
+      expect(Date.now() - started).toBeLessThan(8500);
+      expect(held.length).toBeGreaterThan(0);
+      expect(warn.mock.calls.map((c) => String(c[0]))).toContain(
+        'the last spans were not sent to the collector: no answer within 5s',
+      );
+    } finally {
+      warn.mockRestore();
+      await engine.stop();
+    }
+  }, 20_000);
 });
 
 describe('turns left out of tracing (OTEL_TRACES_SAMPLER)', () => {

@@ -13,6 +13,12 @@ import { ENGINE_VERSION } from '../version.js';
 import { complaintText, Spans } from './spans.js';
 
 const WARNING_INTERVAL_MS = 60_000;
+/**
+ * How long a stopping engine waits for its last spans to reach the collector: with
+ * SHUTDOWN_GRACE_SECS' 20 s, within Kubernetes' 30 s grace period even when the collector does
+ * not answer (its exporter would wait 10 s).
+ */
+const LAST_EXPORT_MS = 5000;
 
 /** Says where spans go, says why an export failed, and sends the last spans when the engine stops. */
 @Injectable()
@@ -52,8 +58,20 @@ class SpanExport implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.spans.shutdown();
-    if (this.spans.enabled) diag.disable();
+    if (!this.spans.enabled) return;
+    let timer: NodeJS.Timeout | undefined;
+    const unsent = await Promise.race([
+      this.spans.shutdown().then(
+        () => undefined,
+        (error: unknown) => (error as Error).message,
+      ),
+      new Promise<string>((resolve) => {
+        timer = setTimeout(resolve, LAST_EXPORT_MS, `no answer within ${LAST_EXPORT_MS / 1000}s`);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (unsent) this.logger.warn(`the last spans were not sent to the collector: ${unsent}`);
+    diag.disable();
   }
 }
 
