@@ -14,9 +14,9 @@ import { complaintText, Spans } from './spans.js';
 
 const WARNING_INTERVAL_MS = 60_000;
 /**
- * How long a stopping engine waits for its last spans to reach the collector: with
- * SHUTDOWN_GRACE_SECS' 20 s, within Kubernetes' 30 s grace period even when the collector does
- * not answer (its exporter would wait 10 s).
+ * How long a stopping engine waits for its last spans to reach the collector (its exporter
+ * would wait 10 s for one that does not answer): a part of the stop's time, which an
+ * orchestrator's grace period bounds (README, "Stopping without cutting anyone off").
  */
 const LAST_EXPORT_MS = 5000;
 
