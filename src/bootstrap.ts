@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { config as rxjsConfig } from 'rxjs';
 import { AppModule } from './app.module.js';
+import { ErrorEnvelope } from './common/error-envelope.filter.js';
 import { parseEnv } from './config/env.js';
 import { egressProxyName, useEgress } from './common/egress.js';
 import { originAllowed } from './common/origins.js';
@@ -55,6 +56,7 @@ export async function createApp(): Promise<INestApplication> {
   app.set('etag', false);
   app.disable('x-powered-by');
   app.useWebSocketAdapter(new AgentWsAdapter(app));
+  app.useGlobalFilters(new ErrorEnvelope(app.getHttpAdapter()));
   // CORS_ORIGINS: pages of those origins may call the HTTP API (an admin UI elsewhere).
   if (env.corsOrigins.length > 0)
     app.enableCors({
