@@ -139,5 +139,9 @@ describe('a lone surrogate in an argument (the JSON escape "\\ud800", half a cha
       .filter((m) => m.role === 'user')
       .map((m) => m.content);
     expect(users).toEqual(['Look \ufffd', 'And?']);
+    // And so it comes back to a client asking for the conversation (one printing it in UTF-8).
+    h.ws.send({ type: 'history' });
+    const history = await h.ws.waitFor((m) => m.type === 'history');
+    expect(history.messages[0]).toEqual({ role: 'user', text: 'Look \ufffd' });
   });
 });

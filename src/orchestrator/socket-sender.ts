@@ -1,6 +1,7 @@
 /** How a connection's events reach its client. Pure: no Nest import. */
 import type { WebSocket } from 'ws';
 import { DeltaJoiner } from './delta-joiner.js';
+import { wholeCharacters } from '../common/whole-characters.js';
 import type { ServerEvent } from './protocol/server-events.js';
 
 export interface SenderOptions {
@@ -27,7 +28,14 @@ export function socketSender(
     if (Buffer.isBuffer(event)) socket.send(event, { binary: true });
     else {
       if (event.type === 'error') error(event.code);
-      socket.send(JSON.stringify(event));
+      // Half a character the client once sent (a text cut mid-emoji, kept in the history and
+      // the settings) goes back as U+FFFD: a client printing it in UTF-8 (Python's print) would
+      // fail on the escape. The model's deltas are whole characters already.
+      socket.send(
+        event.type === 'assistant_delta'
+          ? JSON.stringify(event)
+          : JSON.stringify(event, wholeCharacters),
+      );
     }
     if (socket.bufferedAmount > maxBufferedBytes) {
       tooSlow(socket.bufferedAmount);
