@@ -22,11 +22,11 @@ async function within<T>(promise: Promise<T>, ms: number, what: string): Promise
 }
 
 /**
- * Redis (SESSION_STORE_URL) stopping answering just as the engine stops (a node drained with
- * both, a frozen server): the session saves under way then never get an answer, and the engine
- * must still stop rather than hang until it is killed.
+ * A Redis (SESSION_STORE_URL) that keeps its connections open and stops answering (a frozen
+ * server, a network dropping packets, a node drained with the engine's): the engine goes on as if
+ * Redis were away, keeps sessions again once it answers, and still stops when it never does.
  */
-describe('an engine whose Redis freezes as it stops', () => {
+describe('a Redis that stops answering', () => {
   const { llm, url } = useFakeLlm();
   const tools = useRecordingServer();
   let redis: RedisRun;
