@@ -4,6 +4,9 @@ import { DeltaJoiner } from './delta-joiner.js';
 import { wholeCharacters } from '../common/whole-characters.js';
 import type { ServerEvent } from './protocol/server-events.js';
 
+/** Events whose every string the engine makes whole: a model's delta, base64 audio. */
+const WHOLE_ALREADY = new Set<string>(['assistant_delta', 'audio']);
+
 export interface SenderOptions {
   /** WS_MAX_BUFFERED_BYTES: past this much waiting to be sent, the client is too slow. */
   maxBufferedBytes: number;
@@ -30,9 +33,10 @@ export function socketSender(
       if (event.type === 'error') error(event.code);
       // Half a character the client once sent (a text cut mid-emoji, kept in the history and
       // the settings) goes back as U+FFFD: a client printing it in UTF-8 (Python's print) would
-      // fail on the escape. The model's deltas are whole characters already.
+      // fail on the escape. The model's deltas and the speech's base64 are whole characters
+      // already, and are not read again (they go out per token and per audio frame).
       socket.send(
-        event.type === 'assistant_delta'
+        WHOLE_ALREADY.has(event.type)
           ? JSON.stringify(event)
           : JSON.stringify(event, wholeCharacters),
       );

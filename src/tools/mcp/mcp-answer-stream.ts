@@ -9,6 +9,13 @@ export const TOO_LARGE = -32099;
 /** JSON-RPC code of a request whose event stream ended, or broke off, without its answer. */
 export const UNANSWERED = -32098;
 
+/** A JSON-RPC error answering request `id`, as the engine gives it for its server. */
+export const rpcError = (id: string | number, code: number, message: string) => ({
+  jsonrpc: '2.0',
+  id,
+  error: { code, message },
+});
+
 /** Why an answer past `maxBytes` is not read. */
 export const tooLarge = (maxBytes: number) =>
   `the MCP server's answer is larger than LLM_TOOL_MAX_RESPONSE_BYTES (${maxBytes} bytes)`;
@@ -44,8 +51,7 @@ export function answeredEvents(
     message: string,
   ) => {
     const events = [...pending].map(
-      (id) =>
-        `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n\n`,
+      (id) => `event: message\ndata: ${JSON.stringify(rpcError(id, code, message))}\n\n`,
     );
     if (events.length > 0) controller.enqueue(new TextEncoder().encode(`\n\n${events.join('')}`));
     controller.close();

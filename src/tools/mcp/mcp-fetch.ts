@@ -8,7 +8,7 @@ import {
   TOO_MANY_REDIRECTS,
 } from '../../common/redirects.js';
 
-import { answeredEvents, TOO_LARGE, tooLarge } from './mcp-answer-stream.js';
+import { answeredEvents, rpcError, TOO_LARGE, tooLarge } from './mcp-answer-stream.js';
 
 export { TOO_LARGE, UNANSWERED } from './mcp-answer-stream.js';
 
@@ -125,14 +125,13 @@ export function boundedFetch(maxBytes: number, fetch: Fetch = globalThis.fetch) 
     if (traceparent && !sent.has('traceparent')) sent.set('traceparent', traceparent);
     const response = await fetch(url, { ...init, headers: sent });
     if (!response.body || !response.ok) return response;
-    const message = tooLarge(maxBytes);
-    const errors = ids.map((id) => ({ jsonrpc: '2.0', id, error: { code: TOO_LARGE, message } }));
     const { status, statusText, headers } = response;
-    const encoder = new TextEncoder();
     if (!headers.get('content-type')?.includes('text/event-stream')) {
       // A JSON answer is read whole anyway: read it here, within the limit.
       const read = await readAtMost(response.body, maxBytes);
-      const body = read ?? encoder.encode(JSON.stringify(errors.length === 1 ? errors[0] : errors));
+      if (read) return new Response(read, { status, statusText, headers });
+      const errors = ids.map((id) => rpcError(id, TOO_LARGE, tooLarge(maxBytes)));
+      const body = JSON.stringify(errors.length === 1 ? errors[0] : errors);
       return new Response(body, { status, statusText, headers });
     }
     // An event stream: its events within the limit, then an error for each request not
