@@ -13,7 +13,7 @@ import { originAllowed } from './common/origins.js';
 import { JsonLogger, levelsUpTo } from './logging.js';
 import { setupSwagger } from './swagger.js';
 import { AgentWsAdapter } from './orchestrator/agent-ws.adapter.js';
-import { Lifecycle } from './lifecycle/lifecycle.service.js';
+import { stopOnSignals } from './lifecycle/stop-on-signals.js';
 
 /**
  * An error thrown while one event is handled (a turn's event by the gateway, the speech, the
@@ -69,33 +69,6 @@ export async function createApp(): Promise<INestApplication> {
     });
   setupSwagger(app);
   return app;
-}
-
-/**
- * SIGTERM / SIGINT stop the engine gracefully: sessions drain for up to SHUTDOWN_GRACE_SECS
- * (turns in progress finish), then the app closes. A second signal ends the grace period.
- */
-function stopOnSignals(app: INestApplication, graceSecs: number): void {
-  const logger = new Logger('Engine');
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    const lifecycle = app.get(Lifecycle);
-    if (stopping) return lifecycle.hurry();
-    stopping = true;
-    logger.log(`${signal}: draining sessions (up to ${graceSecs}s), then stopping`);
-    void lifecycle
-      .drain(graceSecs * 1000)
-      .then(() => app.close())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          logger.error(`stop failed: ${(error as Error).stack}`);
-          process.exit(1);
-        },
-      );
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
 }
 
 export async function start(): Promise<INestApplication> {

@@ -5,6 +5,7 @@ import { parseAllDocuments } from 'yaml';
 import { parseEnv } from '../src/config/env.js';
 import { validateToolDefinitions } from '../src/tools/tool-validation.js';
 import { ENGINE_VARIABLES } from './support/engine-variables.js';
+import { STOP_PAST_GRACE_SECS } from '../src/lifecycle/stop-on-signals.js';
 
 const docs = parseAllDocuments(readFileSync('deploy/kubernetes.yaml', 'utf8')).map((d) => {
   expect(d.errors).toEqual([]);
@@ -58,9 +59,16 @@ describe('deploy/kubernetes.yaml', () => {
     expect(service.selector).toEqual(pod.metadata.labels);
   });
 
-  it('gives the engine time to drain before the kubelet kills it', () => {
+  it('gives the engine time to drain and exit before the kubelet kills it', () => {
     const grace = parseEnv(settings).shutdownGraceSecs;
-    expect(pod.spec.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(grace + 5);
+    const stop = grace + STOP_PAST_GRACE_SECS; // the latest a stop ends
+    expect(pod.spec.terminationGracePeriodSeconds).toBeGreaterThan(stop);
+    // docker compose too: its stop_grace_period.
+    const compose = readFileSync('docker-compose.yml', 'utf8');
+    const [, period] = /^\s+stop_grace_period: (\d+)s$/m.exec(compose) ?? [];
+    expect(compose).not.toContain('SHUTDOWN_GRACE_SECS:'); // the engine's default, then
+    const defaultGrace = parseEnv({ LLM_BASE_URL: 'http://llm:8000/v1' }).shutdownGraceSecs;
+    expect(Number(period)).toBeGreaterThan(defaultGrace + STOP_PAST_GRACE_SECS);
   });
 
   it('runs as the image user, without privileges, and points sessions at its Redis', () => {

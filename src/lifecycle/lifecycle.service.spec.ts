@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { Lifecycle } from './lifecycle.service.js';
 
 describe('Lifecycle', () => {
@@ -28,5 +29,56 @@ describe('Lifecycle', () => {
     const started = performance.now();
     await lifecycle.drain(50);
     expect(performance.now() - started).toBeGreaterThanOrEqual(45);
+  });
+});
+
+describe('Lifecycle: the last steps once the engine has closed', () => {
+  it('runs them together: each may wait for the others to have begun', async () => {
+    const lifecycle = new Lifecycle();
+    const begun = { reports: false, spans: false };
+    const until = async (test: () => boolean) => {
+      while (!test()) await new Promise((r) => setTimeout(r, 1));
+    };
+    lifecycle.lastly('the session reports', async () => {
+      begun.reports = true;
+      await until(() => begun.spans);
+    });
+    lifecycle.lastly('the last spans', async () => {
+      begun.spans = true;
+      await until(() => begun.reports);
+    });
+    await lifecycle.onApplicationShutdown();
+    expect(begun).toEqual({ reports: true, spans: true });
+  });
+
+  it('says what the stop still waits for, and goes on past a step that fails', async () => {
+    const lifecycle = new Lifecycle();
+    expect(lifecycle.waitingFor()).toBe('the engine to close');
+    let release!: () => void;
+    lifecycle.lastly('the last spans', () => new Promise<void>((r) => (release = r)));
+    lifecycle.lastly("the session store's last answers", () => Promise.reject(new Error('gone')));
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => {});
+    try {
+      const done = lifecycle.onApplicationShutdown();
+      await new Promise((r) => setTimeout(r, 5));
+      expect(lifecycle.waitingFor()).toBe('the last spans');
+      release();
+      await done;
+      expect(warn).toHaveBeenCalledWith(
+        "the session store's last answers failed as the engine stopped: gone",
+      );
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('is draining from the signal on, closed or not', async () => {
+    const lifecycle = new Lifecycle();
+    lifecycle.onDrain(() => Promise.resolve());
+    const drained = lifecycle.drain(1000);
+    expect(lifecycle.waitingFor()).toBe('the sessions to drain');
+    await drained;
+    expect(lifecycle.draining).toBe(true);
+    expect(lifecycle.waitingFor()).toBe('the engine to close');
   });
 });

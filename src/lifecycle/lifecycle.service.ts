@@ -1,28 +1,42 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 
 /** What drains when the engine stops: given the deadline, it settles once its work is over. */
 export type DrainStep = (deadline: Promise<void>) => Promise<void>;
 
+/** What the engine waits for once it has closed (a service's last answers), bounded by itself. */
+export type LastStep = () => Promise<void>;
+
 /**
- * The engine's stop, in two phases: first a drain (no new work is taken, work in progress may
- * finish until the deadline), then Nest's close. `draining` and `sessions` are what /health
- * reports.
+ * The engine's stop, in three phases: first a drain (no new work is taken, work in progress may
+ * finish until the deadline), then Nest's close, then the last steps, all together (the session
+ * reports, the last spans, the session store's last answers): each waits for its own service,
+ * for its own bound, so the stop's time after the drain is the longest of them, not their sum.
+ * `draining` and `sessions` are what /health reports.
  */
 @Injectable()
-export class Lifecycle {
-  private state: 'serving' | 'draining' = 'serving';
+export class Lifecycle implements OnApplicationShutdown {
+  private readonly logger = new Logger('Engine');
+  private state: 'serving' | 'draining' | 'closing' = 'serving';
   /** WebSocket sessions open in this process (kept by the gateway, shown by /health). */
   sessions = 0;
   private readonly steps: DrainStep[] = [];
+  private readonly lastSteps = new Map<string, LastStep>();
+  /** The last steps under way, by name. */
+  private readonly unfinished = new Set<string>();
   private hurryUp: (() => void) | undefined;
 
   get draining(): boolean {
-    return this.state === 'draining';
+    return this.state !== 'serving';
   }
 
   /** Registers work to drain on stop (the gateway's sessions). */
   onDrain(step: DrainStep): void {
     this.steps.push(step);
+  }
+
+  /** Registers what the engine waits for once closed, under `name` (said of a stop cut short). */
+  lastly(name: string, step: LastStep): void {
+    this.lastSteps.set(name, step);
   }
 
   /** Stops taking new work and waits, `graceMs` at most, for the work in progress to finish. */
@@ -37,11 +51,34 @@ export class Lifecycle {
       await Promise.all(this.steps.map((step) => step(deadline)));
     } finally {
       clearTimeout(timer);
+      this.state = 'closing';
     }
   }
 
   /** Ends the grace period now (a second stop signal). */
   hurry(): void {
     this.hurryUp?.();
+  }
+
+  /** What a stop still waits for, in words: for the log of a stop cut short. */
+  waitingFor(): string {
+    if (this.unfinished.size > 0) return [...this.unfinished].join(', ');
+    return this.state === 'draining' ? 'the sessions to drain' : 'the engine to close';
+  }
+
+  /** Nest has closed (after every module): the last steps run, together. */
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(
+      [...this.lastSteps].map(async ([name, step]) => {
+        this.unfinished.add(name);
+        try {
+          await step();
+        } catch (error) {
+          this.logger.warn(`${name} failed as the engine stopped: ${(error as Error).message}`);
+        } finally {
+          this.unfinished.delete(name);
+        }
+      }),
+    );
   }
 }

@@ -2,6 +2,7 @@ import { SessionEnds } from '../tools/session-ends.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import type { SessionsConfig } from '../config/app.config.js';
 import { SessionDirectory } from './session-directory.js';
+import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 import type { Session } from './session.js';
 
 describe('SessionDirectory: what tools hold for a closed session', () => {
@@ -12,7 +13,7 @@ describe('SessionDirectory: what tools hold for a closed session', () => {
   const goneAfter = (resumeSecs: number, resumable = true, toolsKeepSecs = 600) => {
     const ends = new SessionEnds();
     const config = { resumeSecs, toolsKeepSecs, webhookUrl: '' } as SessionsConfig;
-    const directory = new SessionDirectory(config, {} as EngineMetrics, ends);
+    const directory = new SessionDirectory(config, {} as EngineMetrics, ends, new Lifecycle());
     let gone: number | undefined;
     const start = Date.now();
     ends.ended$.subscribe(() => (gone = Date.now() - start));

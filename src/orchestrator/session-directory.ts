@@ -6,6 +6,7 @@ import { deliver, reportOf } from './session-webhook.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { keyOf } from './session-keeper.service.js';
 import { SessionEnds } from '../tools/session-ends.js';
+import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 
 /** An open session as the admin API sees it. */
 export interface OpenSession {
@@ -28,8 +29,12 @@ export interface OpenSession {
  * The sessions open on this engine process, by their connection: what `/api/sessions` lists,
  * reads and closes. The gateway adds each connection's session and removes it as it closes.
  */
-/** How long a stopping engine waits for reports still being delivered. */
-const STOP_WAIT_MS = 10_000;
+/**
+ * How long a stopping engine waits for reports still being delivered, once it has closed: a part
+ * of the stop's time, which an orchestrator's grace period bounds (README, "Stopping without
+ * cutting anyone off").
+ */
+const STOP_WAIT_MS = 5000;
 
 @Injectable()
 export class SessionDirectory {
@@ -48,7 +53,10 @@ export class SessionDirectory {
     @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
     private readonly metrics: EngineMetrics,
     private readonly sessionEnds: SessionEnds,
-  ) {}
+    lifecycle: Lifecycle,
+  ) {
+    lifecycle.lastly('the session reports', () => this.delivered());
+  }
 
   add(entry: OpenSession): void {
     this.open.set(entry.session, entry);
@@ -84,9 +92,9 @@ export class SessionDirectory {
 
   /**
    * The engine is stopping (SIGTERM, a rolling update): the reports of the sessions it closed are
-   * delivered first, retries included, for at most STOP_WAIT_MS.
+   * delivered, retries included, for at most STOP_WAIT_MS.
    */
-  async beforeApplicationShutdown(): Promise<void> {
+  private async delivered(): Promise<void> {
     if (this.delivering.size === 0) return;
     this.logger.log(`delivering ${this.delivering.size} session report(s) before stopping`);
     let timer: NodeJS.Timeout | undefined;
@@ -95,6 +103,10 @@ export class SessionDirectory {
       new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS))),
     ]);
     clearTimeout(timer);
+    if (this.delivering.size > 0)
+      this.logger.warn(
+        `${this.delivering.size} session report(s) not delivered to SESSION_WEBHOOK_URL within ${STOP_WAIT_MS / 1000}s: stopping without them`,
+      );
   }
 
   /** The connection of the session of `token` has closed: it has `ended` once its last save is done. */

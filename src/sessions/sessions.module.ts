@@ -1,15 +1,15 @@
-import { Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, Module } from '@nestjs/common';
 import { sessionsConfig, type SessionsConfig } from '../config/app.config.js';
 import { MemorySessionStore, SessionStore } from './session-store.js';
 import { ClusterSessionStore } from './cluster-session-store.js';
 import { ClusterLink } from '../cluster/cluster-link.js';
+import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 
-/** Closes the store when the engine stops (after the gateway's last saves). */
+/** Closes the store when the engine stops (once closed: after the gateway's last saves). */
 @Injectable()
-class SessionStoreCloser implements OnApplicationShutdown {
-  constructor(private readonly store: SessionStore) {}
-  async onApplicationShutdown(): Promise<void> {
-    await this.store.close();
+class SessionStoreCloser {
+  constructor(store: SessionStore, lifecycle: Lifecycle) {
+    lifecycle.lastly("the session store's last answers", () => store.close());
   }
 }
 

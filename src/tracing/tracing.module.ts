@@ -1,16 +1,9 @@
-import {
-  Global,
-  Inject,
-  Injectable,
-  Logger,
-  Module,
-  type OnApplicationShutdown,
-  type OnModuleInit,
-} from '@nestjs/common';
+import { Global, Inject, Injectable, Logger, Module, type OnModuleInit } from '@nestjs/common';
 import { diag, DiagLogLevel } from '@opentelemetry/api';
 import { tracingConfig, type TracingConfig } from '../config/app.config.js';
 import { ENGINE_VERSION } from '../version.js';
 import { complaintText, Spans } from './spans.js';
+import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 
 const WARNING_INTERVAL_MS = 60_000;
 /**
@@ -22,7 +15,7 @@ const LAST_EXPORT_MS = 5000;
 
 /** Says where spans go, says why an export failed, and sends the last spans when the engine stops. */
 @Injectable()
-class SpanExport implements OnModuleInit, OnApplicationShutdown {
+class SpanExport implements OnModuleInit {
   private readonly logger = new Logger('Tracing');
   private warnedAt = -Infinity;
   private unsaid = 0;
@@ -30,7 +23,10 @@ class SpanExport implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly spans: Spans,
     @Inject(tracingConfig.KEY) private readonly config: TracingConfig,
-  ) {}
+    lifecycle: Lifecycle,
+  ) {
+    lifecycle.lastly('the last spans', () => this.sendLast());
+  }
 
   onModuleInit(): void {
     if (!this.spans.enabled) return;
@@ -57,7 +53,7 @@ class SpanExport implements OnModuleInit, OnApplicationShutdown {
     );
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  private async sendLast(): Promise<void> {
     if (!this.spans.enabled) return;
     let timer: NodeJS.Timeout | undefined;
     const unsent = await Promise.race([

@@ -1,0 +1,61 @@
+import { Logger, type INestApplication } from '@nestjs/common';
+import type { Server } from 'node:http';
+import { createHttpTerminator } from 'http-terminator';
+import { Lifecycle } from './lifecycle.service.js';
+
+/**
+ * How long HTTP requests still in flight once the sessions have drained may take (their answers
+ * say `Connection: close`); connections with none (kept alive, or opened and never used) are
+ * closed at once. Without this, one idle connection (a load balancer's) held the stop for ever.
+ */
+const REQUESTS_FINISH_MS = 1000;
+
+/**
+ * The stop's bound past SHUTDOWN_GRACE_SECS: the drain's end (close handshakes, 1 s; the last
+ * saves, 2 s), requests in flight (1 s), then the last steps together (the session reports' 5 s
+ * the longest). What still waits then is given up: the process exits, as an orchestrator would
+ * kill it, but with a line that says what was left. With the defaults (20 s) the stop ends
+ * within Kubernetes' default grace period of 30 s.
+ */
+export const STOP_PAST_GRACE_SECS = 9;
+
+/**
+ * SIGTERM / SIGINT stop the engine gracefully: sessions drain for up to SHUTDOWN_GRACE_SECS
+ * (turns in progress finish), then the HTTP connections and the app close. A second signal ends
+ * the grace period. The process has exited STOP_PAST_GRACE_SECS after the grace period at most.
+ */
+export function stopOnSignals(app: INestApplication, graceSecs: number): void {
+  const logger = new Logger('Engine');
+  // Tracks the connections from now on, to close those left once the sessions have drained.
+  const connections = createHttpTerminator({
+    server: app.getHttpServer() as Server,
+    gracefulTerminationTimeout: REQUESTS_FINISH_MS,
+  });
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    const lifecycle = app.get(Lifecycle);
+    if (stopping) return lifecycle.hurry();
+    stopping = true;
+    logger.log(`${signal}: draining sessions (up to ${graceSecs}s), then stopping`);
+    const boundSecs = graceSecs + STOP_PAST_GRACE_SECS;
+    setTimeout(() => {
+      logger.error(
+        `the stop took longer than SHUTDOWN_GRACE_SECS + ${STOP_PAST_GRACE_SECS}s (${boundSecs}s): exiting while it still waits for ${lifecycle.waitingFor()}`,
+      );
+      process.exit(1);
+    }, boundSecs * 1000).unref();
+    void lifecycle
+      .drain(graceSecs * 1000)
+      .then(() => connections.terminate())
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error(`stop failed: ${(error as Error).stack}`);
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}

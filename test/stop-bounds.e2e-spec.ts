@@ -1,0 +1,148 @@
+import { spawn } from 'node:child_process';
+import { createServer, connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { ENGINE_NODE, runBuiltEngine } from './support/built-engine.js';
+import { sseTextWithUsage, useFakeLlm } from './support/fake-llm.js';
+import { WsClient } from './support/ws-client.js';
+
+/** A TCP connection to the engine at `url`, having sent `bytes` (perhaps nothing). */
+async function openConnection(url: string, bytes: string): Promise<Socket> {
+  const socket = connect(Number(new URL(url).port), '127.0.0.1');
+  await once(socket, 'connect');
+  if (bytes) socket.write(bytes);
+  return socket;
+}
+
+/** Everything `socket` reads until it closes. */
+function readAll(socket: Socket): Promise<string> {
+  let text = '';
+  socket.on('data', (d: Buffer) => (text += d.toString()));
+  socket.on('error', () => undefined); // a reset is a close here
+  return new Promise((done) => socket.on('close', () => done(text)));
+}
+
+/** Takes connections and never answers (a frozen collector or receiver, packets dropped). */
+class SilentServer {
+  private readonly held: Socket[] = [];
+  private readonly server = createServer((socket) => this.held.push(socket));
+  get connections(): number {
+    return this.held.length;
+  }
+  async start(): Promise<string> {
+    await new Promise<void>((done) => this.server.listen(0, '127.0.0.1', done));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+  async stop(): Promise<void> {
+    for (const socket of this.held) socket.destroy();
+    await new Promise((done) => this.server.close(done));
+  }
+}
+
+describe('a stopping engine (SIGTERM) within its bounds', () => {
+  const { llm, url } = useFakeLlm();
+  const collector = new SilentServer();
+  const receiver = new SilentServer();
+  afterAll(() => Promise.all([collector.stop(), receiver.stop()]));
+
+  it('closes the HTTP connections left once the sessions have drained, and answers a request in flight first', async () => {
+    const engine = await runBuiltEngine(
+      { PORT: '0', LLM_BASE_URL: url(), LLM_MODEL: 'fake', SHUTDOWN_GRACE_SECS: '20' },
+      true,
+    );
+    const base = engine.url!;
+    // A load balancer's connection never used, one cut mid-headers, one kept alive after its
+    // answer: each held the stop for ever (Node's server.close waits for them).
+    const unused = await openConnection(base, '');
+    const halfHeaders = await openConnection(base, 'GET /health HTTP/1.1\r\nHost: x\r\n');
+    const keptAlive = await openConnection(base, 'GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n');
+    const keptAliveText = readAll(keptAlive);
+    // A request whose body is still coming when the signal arrives.
+    const body = '{"name":"x"}';
+    const inFlight = await openConnection(
+      base,
+      `POST /api/tools HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n{"na`,
+    );
+    const inFlightText = readAll(inFlight);
+    const closed = [unused, halfHeaders].map((socket) => readAll(socket));
+    await new Promise((r) => setTimeout(r, 200));
+
+    const stoppedAt = performance.now();
+    engine.stop();
+    setTimeout(() => inFlight.write(body.slice(4)), 100);
+    expect(await engine.exited).toBe(0);
+    expect(performance.now() - stoppedAt).toBeLessThan(5000);
+    expect(await Promise.all(closed)).toEqual(['', '']);
+    expect(await keptAliveText).toMatch(/^HTTP\/1\.1 200 /);
+    // Its answer came (the tools file refuses the body as it stands), saying the connection ends.
+    const answer = await inFlightText;
+    expect(answer).toMatch(/^HTTP\/1\.1 4\d\d /);
+    expect(answer).toMatch(/^connection: close\r$/im);
+  }, 30_000);
+
+  it('waits for the session reports and the last spans together, each within its bound', async () => {
+    const engine = await runBuiltEngine(
+      {
+        PORT: '0',
+        LLM_BASE_URL: url(),
+        LLM_MODEL: 'fake',
+        SESSION_WEBHOOK_URL: await receiver.start(),
+        OTEL_EXPORTER_OTLP_ENDPOINT: await collector.start(),
+        OTEL_BSP_SCHEDULE_DELAY: '600000',
+      },
+      true,
+    );
+    const ws = await WsClient.connect(`${engine.url!.replace('http', 'ws')}/ws`);
+    llm.enqueue(sseTextWithUsage(['Hi.'], 3, 1));
+    await ws.turn('hello');
+    const stoppedAt = performance.now();
+    engine.stop();
+    expect(await ws.closed).toBe(1001);
+    expect(await engine.exited).toBe(0);
+    // One after the other they took 5 s and 5 s (and 10 s and 5 s before): together, 5 s.
+    const took = performance.now() - stoppedAt;
+    expect(took).toBeGreaterThan(4500);
+    expect(took).toBeLessThan(8500);
+    expect(receiver.connections).toBeGreaterThan(0);
+    expect(collector.connections).toBeGreaterThan(0);
+    expect(engine.output).toContain(
+      '1 session report(s) not delivered to SESSION_WEBHOOK_URL within 5s: stopping without them',
+    );
+    expect(engine.output).toContain(
+      'the last spans were not sent to the collector: no answer within 5s',
+    );
+  }, 30_000);
+});
+
+describe('a stop that takes longer than SHUTDOWN_GRACE_SECS + 9 s', () => {
+  it('ends the process with code 1 and says what it still waited for', async () => {
+    // The engine's own stop, on an app whose close never ends and holds a handle (a socket would).
+    const stopOnSignals = pathToFileURL(resolve('dist/lifecycle/stop-on-signals.js')).href;
+    const lifecycle = pathToFileURL(resolve('dist/lifecycle/lifecycle.service.js')).href;
+    const script = `
+      import { createServer } from 'node:http';
+      import { stopOnSignals } from ${JSON.stringify(stopOnSignals)};
+      import { Lifecycle } from ${JSON.stringify(lifecycle)};
+      const lifecycle = new Lifecycle();
+      const server = createServer();
+      const app = { get: () => lifecycle, getHttpServer: () => server, close: () => new Promise(() => setInterval(() => {}, 1000)) };
+      stopOnSignals(app, 0);
+      server.listen(0, () => process.kill(process.pid, 'SIGTERM'));
+    `;
+    const child = spawn(ENGINE_NODE, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const startedAt = performance.now();
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(1);
+    expect(performance.now() - startedAt).toBeGreaterThan(8500);
+    expect(output).toContain(
+      'the stop took longer than SHUTDOWN_GRACE_SECS + 9s (9s): exiting while it still waits for the engine to close',
+    );
+  }, 30_000);
+});
