@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { config as rxjsConfig } from 'rxjs';
 import { AppModule } from './app.module.js';
 import { ErrorEnvelope } from './common/error-envelope.filter.js';
+import { wholeCharacters } from './common/whole-characters.js';
 import { parseEnv } from './config/env.js';
 import { egressProxyName, useEgress } from './common/egress.js';
 import { originAllowed } from './common/origins.js';
@@ -55,6 +56,9 @@ export async function createApp(): Promise<INestApplication> {
   // and no header tells a scanner what serves the API.
   app.set('etag', false);
   app.disable('x-powered-by');
+  // Every JSON answer with whole characters (a session's history holding a user's text cut
+  // mid-emoji): U+FFFD, never the escape `\ud83d` that a reader in UTF-8 refuses.
+  app.set('json replacer', wholeCharacters);
   app.useWebSocketAdapter(new AgentWsAdapter(app));
   app.useGlobalFilters(new ErrorEnvelope(app.getHttpAdapter()));
   // CORS_ORIGINS: pages of those origins may call the HTTP API (an admin UI elsewhere).

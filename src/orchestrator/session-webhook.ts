@@ -6,6 +6,7 @@
  * after a failure of the network or the receiver (5xx, 429), never holding the session up.
  */
 import { createHmac } from 'node:crypto';
+import { wholeCharacters } from '../common/whole-characters.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { egressFetch } from '../common/egress.js';
 import { retryAfterMs, retryDelayMs } from '../common/retry.js';
@@ -91,7 +92,8 @@ export async function deliver(
   report: SessionEnded,
   baseMs = 1000,
 ): Promise<{ ok: true } | { ok: false; why: string }> {
-  const body = JSON.stringify(report);
+  // Half a character (a user's text cut mid-emoji) as U+FFFD: a receiver storing UTF-8 takes it.
+  const body = JSON.stringify(report, wholeCharacters);
   let why = '';
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     let wait: number | undefined;

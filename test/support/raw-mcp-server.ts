@@ -16,6 +16,8 @@ export interface Answer {
 export class RawMcpServer {
   readonly answers: Answer[] = [];
   calls = 0;
+  /** Each `tools/call` request's body, as it came. */
+  readonly callBodies: string[] = [];
   listing: Answer | undefined;
   readonly server: Server = createServer((req, res) => {
     if (req.method !== 'POST') return void res.writeHead(405).end();
@@ -44,6 +46,7 @@ export class RawMcpServer {
             });
       if (message.method !== 'tools/call') return reply({});
       this.calls++;
+      this.callBodies.push(raw);
       const next = this.answers.shift();
       if (!next) return reply({ content: [{ type: 'text', text: 'found' }] });
       answer(next);

@@ -3,6 +3,7 @@
  * stdio), shared by the calls that reach the same one.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { wholeCharacters } from '../../common/whole-characters.js';
 import { LRUCache } from 'lru-cache';
 import { closeConnection, drop, SessionPools, type Connection, type Pool } from './mcp-pool.js';
 import { traceparent } from '../../common/trace-context.js';
@@ -94,7 +95,10 @@ export class McpClients {
     const _meta = limits.traceId
       ? { traceparent: traceparent(limits.traceId, limits.parent) }
       : undefined;
-    const params = { name, arguments: args, ...(_meta && { _meta }) };
+    // The SDK writes strings as JSON does: half a character (`"\ud800"` in the model's JSON)
+    // would reach the server as that escape, which one in Python or Rust may refuse.
+    const whole = JSON.parse(JSON.stringify(args, wholeCharacters)) as typeof args;
+    const params = { name, arguments: whole, ...(_meta && { _meta }) };
     // The call's time stands still while its server waits for its user's answer.
     const { timeoutMs, asker } = limits;
     const timedOut = () => new (loadedMcpSdk()!.McpError)(REQUEST_TIMEOUT, 'Request timed out');
