@@ -4,6 +4,7 @@
  * resumed in another process than the one that runs its calls gets their results there. Pure but
  * for the messages and lists it is given.
  */
+import { messageObject } from '../common/message-object.js';
 import { randomUUID } from 'node:crypto';
 import type { Shelf } from '../cluster/shelf.js';
 import type { Broadcast } from '../sessions/session-store.js';
@@ -50,12 +51,8 @@ export class SharedBackground {
   /** Hands every process's news to `news` from now on. */
   listen(news: BackgroundNews): Promise<void> {
     return this.broadcast.subscribe(CHANNEL, (raw) => {
-      let message: { resumed?: unknown; by?: unknown; results?: unknown };
-      try {
-        message = JSON.parse(raw) as typeof message;
-      } catch {
-        return;
-      }
+      const message = messageObject(raw);
+      if (!message) return;
       if (typeof message.resumed === 'string')
         news.resumed(message.resumed, message.by === this.self);
       else if (typeof message.results === 'string') news.results(message.results);

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { createClient, TimeoutError, TimeoutReadError } from '@redis/client';
 import type { Broadcast, Claim, Save, SharedScripts } from './session-store.js';
 import { SessionStore } from './session-store.js';
@@ -102,7 +103,16 @@ export class RedisSessionStore extends SessionStore {
       publish: async (channel, message) => void (await publisher.publish(channel, message)),
       subscribe: async (channel, listener) => {
         await subscribed();
-        await this.subscriber.subscribe(channel, listener);
+        // A listener's fault must not reach the client reading Redis's answers.
+        await this.subscriber.subscribe(channel, (message) => {
+          try {
+            listener(message);
+          } catch (error) {
+            new Logger('SessionStore').error(
+              `a message on ${channel} was not read: ${(error as Error).stack}`,
+            );
+          }
+        });
       },
     };
   }

@@ -3,6 +3,7 @@
  * (list, read, close) is published to every engine process of every replica sharing that Redis,
  * and their answers gathered. Pure but for the Redis client it is given: no Nest import.
  */
+import { messageObject } from '../common/message-object.js';
 import { randomUUID } from 'node:crypto';
 import { isSessionsOp, type SessionsOp } from '../cluster/messages.js';
 
@@ -92,18 +93,8 @@ export class SessionsFanout {
   }
 
   private async onRequest(raw: string, answer: SessionsAnswer): Promise<void> {
-    let request: {
-      id?: unknown;
-      op?: unknown;
-      session?: unknown;
-      data?: unknown;
-      replyTo?: unknown;
-    };
-    try {
-      request = JSON.parse(raw) as typeof request;
-    } catch {
-      return;
-    }
+    const request = messageObject(raw);
+    if (!request) return;
     const { id, op, session, data, replyTo } = request;
     if (typeof id !== 'string' || typeof replyTo !== 'string' || !replyTo.startsWith(REPLIES))
       return;
@@ -118,15 +109,10 @@ export class SessionsFanout {
   }
 
   private onReply(raw: string): void {
-    let reply: { id?: unknown; result?: unknown };
-    try {
-      reply = JSON.parse(raw) as typeof reply;
-    } catch {
-      return;
-    }
-    const entry = typeof reply.id === 'string' ? this.pending.get(reply.id) : undefined;
+    const reply = messageObject(raw);
+    const entry = typeof reply?.id === 'string' ? this.pending.get(reply.id) : undefined;
     if (!entry) return;
-    entry.results.push(reply.result ?? null);
+    entry.results.push(reply!.result ?? null);
     if (entry.results.length >= entry.expected) entry.finish();
   }
 }

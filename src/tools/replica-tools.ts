@@ -7,6 +7,8 @@ const KEY = 'agent-engine:tools:override';
 const CHANNEL = 'agent-engine:tools';
 /** How long the override outlives the last replica holding it; renewed a third of it apart. */
 const HELD_MS = 60_000;
+/** What `parsed` answers for definitions stored that are not JSON. */
+const UNREADABLE = Symbol('unreadable');
 
 /**
  * Stores the override (its id and definitions) and tells the replicas, atomically: {1}. With
@@ -42,6 +44,7 @@ export class ReplicaTools implements OnModuleDestroy {
   private readonly id = randomUUID();
   /** The id of the override this replica holds, renewed while it does. */
   private held: string | undefined;
+  private unreadableSaid = -Infinity;
   private readonly renewal: NodeJS.Timeout | undefined;
 
   constructor(private readonly store: SessionStore) {
@@ -110,9 +113,12 @@ export class ReplicaTools implements OnModuleDestroy {
     }
     if (Array.isArray(answer) && answer[0] === 0) {
       const stored: unknown = answer[1];
-      const definitions: unknown =
-        typeof stored === 'string' && stored !== '' ? JSON.parse(stored) : null;
-      return { outcome: 'conflict', definitions };
+      if (typeof stored !== 'string' || stored === '')
+        return { outcome: 'conflict', definitions: null };
+      const held = this.parsed(stored);
+      // Not JSON (damaged, or written by hand): no change can be based on it; it is replaced.
+      if (held === UNREADABLE) return this.publish(definitions);
+      return { outcome: 'conflict', definitions: held };
     }
     this.held = id;
     return { outcome: 'claimed' };
@@ -150,7 +156,23 @@ export class ReplicaTools implements OnModuleDestroy {
     const found = await this.store.scripts?.run(READ, [KEY], []).catch(() => undefined);
     if (!Array.isArray(found) || typeof found[0] !== 'string' || typeof found[1] !== 'string')
       return undefined;
-    return { id: found[0], definitions: JSON.parse(found[1]) as unknown };
+    const definitions = this.parsed(found[1]);
+    return definitions === UNREADABLE ? undefined : { id: found[0], definitions };
+  }
+
+  /** The stored definitions' JSON, read; UNREADABLE (said once a minute) when it is not JSON. */
+  private parsed(stored: string): unknown {
+    try {
+      return JSON.parse(stored) as unknown;
+    } catch (error) {
+      if (Date.now() - this.unreadableSaid >= 60_000) {
+        this.unreadableSaid = Date.now();
+        this.logger.warn(
+          `the tools the replicas share (Redis key ${KEY}) are not JSON, so this replica keeps its own until a change replaces them: ${(error as Error).message}`,
+        );
+      }
+      return UNREADABLE;
+    }
   }
 
   private async renew(): Promise<void> {
