@@ -22,7 +22,8 @@ export class ErrorEnvelope extends BaseExceptionFilter {
     const status = exception.getStatus();
     const response = host.switchToHttp().getResponse<HttpResponse>();
     if (response.headersSent) return;
-    // A body refused as too large is left unread: the connection cannot carry another request.
+    // A body refused as too large is read only so far (request-body.ts): the connection cannot
+    // carry another request.
     if (status === 413) response.setHeader('Connection', 'close');
     response.status(status).json(envelopeOf(status, exception.getResponse()));
   }

@@ -9,6 +9,7 @@ import {
 } from '@nestjs/swagger';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AdminKeyGuard } from './admin-key.guard.js';
+import { requestBody } from '../common/request-body.js';
 import {
   CodeToolDefinitionDto,
   EndSessionToolDefinitionDto,
@@ -198,14 +199,9 @@ export function ApiIfMatch(overtaken: boolean): MethodDecorator {
 
 /** The request's body whole; 413 past `max` bytes. */
 export async function readBody(req: IncomingMessage, max = MAX_BODY_BYTES): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > max) throw refuse(413, `request body is larger than ${max} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  const body = await requestBody(req, max);
+  if (!body) throw refuse(413, `request body is larger than ${max} bytes`);
+  return body;
 }
 
 /** The raw request body as JSON, whatever its Content-Type; `expected` names it in errors. */
