@@ -180,6 +180,24 @@ describe('OpenAiLlmClient against a real SSE server', () => {
     ]);
   });
 
+  it('says what a server sent instead of a reply asked for whole (chatReply)', async () => {
+    const page = '<html><body>Sign in to continue</body></html>';
+    llm.enqueue({
+      kind: 'status',
+      status: 200,
+      body: page,
+      headers: { 'Content-Type': 'text/html' },
+    });
+    const ev = await lastValueFrom(client(url()).chatReply(request).pipe(toArray()));
+    expect(ev).toEqual([
+      {
+        type: 'error',
+        retryable: true,
+        message: `the LLM server's answer (text/html) is not JSON: ${page} (is the server's base URL the API's, ending in /v1?)`,
+      },
+    ]);
+  });
+
   it('decodes characters whose UTF-8 bytes arrive in two reads, streamed or not', async () => {
     const words = 'Zürich: ☀️ 23 °C, 東京 🌧';
     /** The text's bytes cut every 2 bytes: inside nearly every character above ASCII. */

@@ -18,6 +18,7 @@ import { LlmClient, type LlmEvent, type LlmRequest } from './llm.types.js';
 import {
   failureReason,
   httpFault,
+  replyNotJson,
   isContextOverflow,
   StreamFault,
   Watchdog,
@@ -235,8 +236,9 @@ export class OpenAiLlmClient extends LlmClient {
       if (!streaming || whole) {
         watchdog.arm('reply');
         const text = await response.text();
-        const reply = streaming ? parseJson(text) : (JSON.parse(text) as unknown);
+        const reply = parseJson(text);
         if (reply !== undefined) return decoder.reply(reply).forEach(emit);
+        if (!streaming) throw replyNotJson(contentType, text);
         // Not JSON after all: a stream sent under the wrong type.
         return await readStream(Readable.from([text]), contentType, decoder, watchdog, emit);
       }

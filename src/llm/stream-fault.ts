@@ -130,6 +130,15 @@ export function unfinishedStream(contentType: string, head: string): StreamFault
   );
 }
 
+/** The fault of a reply asked for whole (not streamed) that is not JSON: a proxy's page, say. */
+export function replyNotJson(contentType: string, text: string): StreamFault {
+  const hint = /^text\/html/i.test(contentType) ? BASE_URL_HINT : '';
+  return new StreamFault(
+    `the LLM server's answer (${contentType || 'no Content-Type'}) is not JSON: ${excerpt(text)}${hint}`,
+    { transient: true },
+  );
+}
+
 /** The fault of an HTTP error answer: its status, and the server's message when it gave one. */
 export function httpFault(status: number, text: string, retryAfter?: string | null): StreamFault {
   const message = errorMessageOf(parseJson(text));
