@@ -116,6 +116,40 @@ describe('a stopping engine (SIGTERM) within its bounds', () => {
   }, 30_000);
 });
 
+describe('a second signal once the sessions have drained', () => {
+  const { url } = useFakeLlm();
+  const receiver = new SilentServer();
+  afterAll(() => receiver.stop());
+
+  it('ends the process at once, saying what it no longer waits for', async () => {
+    const engine = await runBuiltEngine(
+      {
+        PORT: '0',
+        LLM_BASE_URL: url(),
+        LLM_MODEL: 'fake',
+        SESSION_WEBHOOK_URL: await receiver.start(),
+      },
+      true,
+    );
+    // A session closed: its report waits on a receiver that never answers (5 s at the stop).
+    const ws = await WsClient.connect(`${engine.url!.replace('http', 'ws')}/ws`);
+    ws.close();
+    await ws.closed;
+    engine.stop();
+    for (let waited = 0; !engine.output.includes('delivering 1 session report(s)'); waited += 20) {
+      if (waited > 5000) throw new Error(`the reports were not awaited:\n${engine.output}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const again = performance.now();
+    engine.stop();
+    expect(await engine.exited).toBe(1);
+    expect(performance.now() - again).toBeLessThan(2000);
+    expect(engine.output).toContain(
+      'SIGTERM again: exiting now, without waiting for the session reports',
+    );
+  }, 30_000);
+});
+
 describe('a stop that takes longer than SHUTDOWN_GRACE_SECS + 9 s', () => {
   it('ends the process with code 1 and says what it still waited for', async () => {
     // The engine's own stop, on an app whose close never ends and holds a handle (a socket would).

@@ -29,6 +29,11 @@ export class Lifecycle implements OnApplicationShutdown {
     return this.state !== 'serving';
   }
 
+  /** The drain is over: what the stop waits for now is the engine's close and its last steps. */
+  get drained(): boolean {
+    return this.state === 'closing';
+  }
+
   /** Registers work to drain on stop (the gateway's sessions). */
   onDrain(step: DrainStep): void {
     this.steps.push(step);

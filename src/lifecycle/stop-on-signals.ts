@@ -22,7 +22,8 @@ export const STOP_PAST_GRACE_SECS = 9;
 /**
  * SIGTERM / SIGINT stop the engine gracefully: sessions drain for up to SHUTDOWN_GRACE_SECS
  * (turns in progress finish), then the HTTP connections and the app close. A second signal ends
- * the grace period. The process has exited STOP_PAST_GRACE_SECS after the grace period at most.
+ * the grace period; one after the drain ends the process at once. The process has exited
+ * STOP_PAST_GRACE_SECS after the grace period at most.
  */
 export function stopOnSignals(app: INestApplication, graceSecs: number): void {
   const logger = new Logger('Engine');
@@ -34,7 +35,11 @@ export function stopOnSignals(app: INestApplication, graceSecs: number): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     const lifecycle = app.get(Lifecycle);
-    if (stopping) return lifecycle.hurry();
+    if (stopping && !lifecycle.drained) return lifecycle.hurry();
+    if (stopping) {
+      logger.warn(`${signal} again: exiting now, without waiting for ${lifecycle.waitingFor()}`);
+      process.exit(1);
+    }
     stopping = true;
     logger.log(`${signal}: draining sessions (up to ${graceSecs}s), then stopping`);
     const boundSecs = graceSecs + STOP_PAST_GRACE_SECS;
