@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { ENGINE_NODE, runBuiltEngine } from './support/built-engine.js';
-import { sseTextWithUsage, useFakeLlm } from './support/fake-llm.js';
+import { sseText, sseTextWithUsage, useFakeLlm } from './support/fake-llm.js';
 import { WsClient } from './support/ws-client.js';
 
 /** A TCP connection to the engine at `url`, having sent `bytes` (perhaps nothing). */
@@ -136,6 +136,8 @@ describe('a second signal once the sessions have drained', () => {
     ws.close();
     await ws.closed;
     engine.stop();
+    // A signal within a second of the first is the same one told twice (see the test below).
+    await new Promise((r) => setTimeout(r, 1200));
     for (let waited = 0; !engine.output.includes('delivering 1 session report(s)'); waited += 20) {
       if (waited > 5000) throw new Error(`the reports were not awaited:\n${engine.output}`);
       await new Promise((r) => setTimeout(r, 20));
@@ -147,6 +149,33 @@ describe('a second signal once the sessions have drained', () => {
     expect(engine.output).toContain(
       'SIGTERM again: exiting now, without waiting for the session reports',
     );
+  }, 30_000);
+});
+
+describe('one signal told twice (Ctrl-C reaches every process, and the primary passes it on)', () => {
+  const { llm, url } = useFakeLlm();
+
+  it('is taken once: the turn in progress still finishes', async () => {
+    const engine = await runBuiltEngine(
+      { PORT: '0', LLM_BASE_URL: url(), LLM_MODEL: 'fake', SHUTDOWN_GRACE_SECS: '20' },
+      true,
+    );
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    llm.enqueue({ ...sseText(['Still ', 'talking.']), gate });
+    const ws = await WsClient.connect(`${engine.url!.replace('http', 'ws')}/ws`);
+    ws.send({ type: 'user_text', text: 'talk' });
+    await ws.waitFor((m) => m.type === 'assistant_delta');
+    engine.stop();
+    await new Promise((r) => setTimeout(r, 50));
+    engine.stop();
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    expect(await ws.waitFor((m) => m.type === 'assistant_end')).toEqual({
+      type: 'assistant_end',
+      text: 'Still talking.',
+    });
+    expect(await engine.exited).toBe(0);
   }, 30_000);
 });
 

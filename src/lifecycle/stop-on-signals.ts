@@ -20,6 +20,12 @@ const REQUESTS_FINISH_MS = 1000;
 export const STOP_PAST_GRACE_SECS = 9;
 
 /**
+ * A signal this soon after the first is the same one told twice, not a second: Ctrl-C in a
+ * terminal reaches every process of the group, and ENGINE_PROCESSES' primary passes it on too.
+ */
+const SAME_SIGNAL_MS = 1000;
+
+/**
  * SIGTERM / SIGINT stop the engine gracefully: sessions drain for up to SHUTDOWN_GRACE_SECS
  * (turns in progress finish), then the HTTP connections and the app close. A second signal ends
  * the grace period; one after the drain ends the process at once. The process has exited
@@ -33,14 +39,17 @@ export function stopOnSignals(app: INestApplication, graceSecs: number): void {
     gracefulTerminationTimeout: REQUESTS_FINISH_MS,
   });
   let stopping = false;
+  let stoppedAt = 0;
   const stop = (signal: NodeJS.Signals) => {
     const lifecycle = app.get(Lifecycle);
+    if (stopping && performance.now() - stoppedAt < SAME_SIGNAL_MS) return;
     if (stopping && !lifecycle.drained) return lifecycle.hurry();
     if (stopping) {
       logger.warn(`${signal} again: exiting now, without waiting for ${lifecycle.waitingFor()}`);
       process.exit(1);
     }
     stopping = true;
+    stoppedAt = performance.now();
     logger.log(`${signal}: draining sessions (up to ${graceSecs}s), then stopping`);
     const boundSecs = graceSecs + STOP_PAST_GRACE_SECS;
     setTimeout(() => {
