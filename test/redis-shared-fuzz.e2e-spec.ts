@@ -64,7 +64,19 @@ const message = fc.oneof(
     )
     .map((m) => JSON.stringify({ ...m, from: 'another' })),
 );
+/** What a replica of another version answers `/api/sessions`' requests (each of them). */
+const replicaAnswer = fc.oneof(
+  anything,
+  fc.array(
+    fc.oneof(
+      anything,
+      fc.record({ session_id: text, opened_at: fc.oneof(text, anything) }, { requiredKeys: [] }),
+    ),
+    { maxLength: 3 },
+  ),
+);
 const damage = fc.record({
+  replica: replicaAnswer,
   /** Values at keys the engine made (picked among them by index), or deleted. */
   keys: fc.array(fc.record({ pick: fc.nat(), value: fc.option(redisValue) }), { maxLength: 4 }),
   /** The replicas' tools, as another version or a hand may have left them. */
@@ -98,10 +110,26 @@ describe('a Redis shared with others (another version, damage)', () => {
   const llm = new FakeLlm();
   const tools = new RecordingServer();
   let definitions: unknown[] = [];
+  /** A replica of another version: it answers every request of `/api/sessions` with `answer`. */
+  const replica = { answer: null as unknown, subscriber: undefined as Client | undefined };
   beforeAll(async () => {
     redis = await startRedis();
     client = createClient({ url: redis.url });
     await client.connect();
+    replica.subscriber = client.duplicate();
+    await replica.subscriber.connect();
+    await replica.subscriber.subscribe('agent-engine:sessions:requests', (raw) => {
+      let request: { id?: unknown; replyTo?: unknown } | null;
+      try {
+        request = JSON.parse(raw) as typeof request;
+      } catch {
+        return;
+      }
+      const id = request?.id;
+      const replyTo = request?.replyTo;
+      if (typeof id === 'string' && typeof replyTo === 'string')
+        void client.publish(replyTo, JSON.stringify({ id, result: replica.answer }));
+    });
   });
   const engine = useBuiltEngine(async () => {
     const base = await tools.start();
@@ -126,6 +154,7 @@ describe('a Redis shared with others (another version, damage)', () => {
   });
   // After the engine's own (hooks after run in the order declared).
   afterAll(async () => {
+    await replica.subscriber?.close();
     await client?.close();
     await Promise.all([redis?.stop(), llm.stop(), tools.stop()]);
   });
@@ -154,9 +183,11 @@ describe('a Redis shared with others (another version, damage)', () => {
   it('keeps answering turns, the HTTP API and changes of the tools', async () => {
     const { url, wsUrl } = engine();
     await fc.assert(
-      fc.asyncProperty(damage, async ({ keys, override, messages }) => {
+      fc.asyncProperty(damage, async ({ replica: answer, keys, override, messages }) => {
         const logged = engine().output.length;
+        replica.answer = answer;
         const ws = await WsClient.connect(wsUrl);
+        const id = ws.messages[0]!.session_id as string;
         try {
           await turn(ws);
           // Saved sessions are the records fuzz's (session-records-fuzz.e2e-spec.ts).
@@ -173,10 +204,17 @@ describe('a Redis shared with others (another version, damage)', () => {
           for (const { pick, message: m } of messages)
             await client.publish(channels[pick % channels.length]!, m);
           await turn(ws);
-          for (const path of ['/api/sessions', '/api/tools', '/health']) {
+          for (const path of ['/api/tools', '/health']) {
             const answer = await fetch(`${url}${path}`, { headers: ADMIN });
             expect([path, answer.status]).toEqual([path, 200]);
           }
+          // This replica's sessions, whatever the other answers.
+          const listed = await fetch(`${url}/api/sessions`, { headers: ADMIN });
+          expect(listed.status).toBe(200);
+          const { sessions } = (await listed.json()) as { sessions: { session_id: unknown }[] };
+          expect(sessions.map((s) => s.session_id)).toContain(id);
+          const read = await fetch(`${url}/api/sessions/${id}`, { headers: ADMIN });
+          expect([read.status, await read.json()]).toMatchObject([200, { session_id: id }]);
           const change = await fetch(`${url}/api/tools`, {
             method: 'POST',
             headers: ADMIN,

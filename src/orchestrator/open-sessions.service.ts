@@ -152,9 +152,15 @@ export class OpenSessions implements OnModuleInit {
     await this.everywhere('release', keyOf(token));
   }
 
-  /** The one answer of the process that has session `id`; undefined when none has it. */
+  /**
+   * The one answer of the process that has session `id`; undefined when none has it. An answer
+   * naming the session comes first (a refusal names none): a replica of another version may
+   * answer what it should not, in another shape (what is no object is no answer).
+   */
   async one<T>(op: SessionsOp, id: string, data?: unknown): Promise<T | undefined> {
-    const answers = await this.everywhere(op, id, data);
-    return answers.find((r) => r !== null && r !== undefined) as T | undefined;
+    const answers = (await this.everywhere(op, id, data)).filter(
+      (r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r),
+    );
+    return (answers.find((r) => r.session_id === id) ?? answers[0]) as T | undefined;
   }
 }

@@ -101,8 +101,10 @@ export class SessionsController {
   @ApiOkResponse({ type: SessionListDto })
   async listSessions(): Promise<SessionListDto> {
     this.assertKeySet();
+    // A replica of another version may answer in another shape: what is no summary is left out.
     const sessions = (await this.sessions.everywhere('list'))
-      .flatMap((answer) => (Array.isArray(answer) ? (answer as SessionSummaryDto[]) : []))
+      .flatMap((answer) => (Array.isArray(answer) ? (answer as unknown[]) : []))
+      .filter(isSummary)
       .sort((a, b) => a.opened_at.localeCompare(b.opened_at));
     return { ok: true, count: sessions.length, sessions };
   }
@@ -188,4 +190,10 @@ export class SessionsController {
     if (answer.ok) return answer;
     throw refuse(400, answer.error);
   }
+}
+
+/** A session's summary as a process answers it: an object with its id and when it opened. */
+function isSummary(value: unknown): value is SessionSummaryDto {
+  const { session_id, opened_at } = (value ?? {}) as Record<string, unknown>;
+  return typeof session_id === 'string' && typeof opened_at === 'string';
 }
