@@ -61,7 +61,10 @@ describe('deploy/kubernetes.yaml', () => {
 
   it('gives the engine time to drain and exit before the kubelet kills it', () => {
     const grace = parseEnv(settings).shutdownGraceSecs;
-    const stop = grace + STOP_PAST_GRACE_SECS; // the latest a stop ends
+    // The preStop pause (the Service stops sending connections here), then the stop's bound.
+    const [sleep, pause] = engine!.lifecycle.preStop.exec.command as string[];
+    expect(sleep).toBe('sleep');
+    const stop = Number(pause) + grace + STOP_PAST_GRACE_SECS; // the latest a stop ends
     expect(pod.spec.terminationGracePeriodSeconds).toBeGreaterThan(stop);
     // docker compose too: its stop_grace_period.
     const compose = readFileSync('docker-compose.yml', 'utf8');
