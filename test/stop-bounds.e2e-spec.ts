@@ -31,8 +31,10 @@ class SilentServer {
   get connections(): number {
     return this.held.length;
   }
+  /** Listens (once: the same server for each test of a block); its URL. */
   async start(): Promise<string> {
-    await new Promise<void>((done) => this.server.listen(0, '127.0.0.1', done));
+    if (!this.server.listening)
+      await new Promise<void>((done) => this.server.listen(0, '127.0.0.1', done));
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
   async stop(): Promise<void> {
@@ -121,35 +123,45 @@ describe('a second signal once the sessions have drained', () => {
   const receiver = new SilentServer();
   afterAll(() => receiver.stop());
 
-  it('ends the process at once, saying what it no longer waits for', async () => {
-    const engine = await runBuiltEngine(
-      {
-        PORT: '0',
-        LLM_BASE_URL: url(),
-        LLM_MODEL: 'fake',
-        SESSION_WEBHOOK_URL: await receiver.start(),
-      },
-      true,
-    );
-    // A session closed: its report waits on a receiver that never answers (5 s at the stop).
-    const ws = await WsClient.connect(`${engine.url!.replace('http', 'ws')}/ws`);
-    ws.close();
-    await ws.closed;
-    engine.stop();
-    // A signal within a second of the first is the same one told twice (see the test below).
-    await new Promise((r) => setTimeout(r, 1200));
-    for (let waited = 0; !engine.output.includes('delivering 1 session report(s)'); waited += 20) {
-      if (waited > 5000) throw new Error(`the reports were not awaited:\n${engine.output}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const again = performance.now();
-    engine.stop();
-    expect(await engine.exited).toBe(1);
-    expect(performance.now() - again).toBeLessThan(2000);
-    expect(engine.output).toContain(
-      'SIGTERM again: exiting now, without waiting for the session reports',
-    );
-  }, 30_000);
+  it.each([['1'], ['2']])(
+    'ends the process at once, saying what it no longer waits for (ENGINE_PROCESSES=%s)',
+    async (processes) => {
+      const engine = await runBuiltEngine(
+        {
+          PORT: '0',
+          LLM_BASE_URL: url(),
+          LLM_MODEL: 'fake',
+          SESSION_WEBHOOK_URL: await receiver.start(),
+          ENGINE_PROCESSES: processes,
+        },
+        true,
+        Number(processes),
+      );
+      // A session closed: its report waits on a receiver that never answers (5 s at the stop).
+      const ws = await WsClient.connect(`${engine.url!.replace('http', 'ws')}/ws`);
+      ws.close();
+      await ws.closed;
+      engine.stop();
+      // A signal within a second of the first is the same one told twice (see the test below).
+      await new Promise((r) => setTimeout(r, 1200));
+      for (
+        let waited = 0;
+        !engine.output.includes('delivering 1 session report(s)');
+        waited += 20
+      ) {
+        if (waited > 5000) throw new Error(`the reports were not awaited:\n${engine.output}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const again = performance.now();
+      engine.stop();
+      expect(await engine.exited).toBe(1);
+      expect(performance.now() - again).toBeLessThan(2000);
+      expect(engine.output).toContain(
+        'SIGTERM again: exiting now, without waiting for the session reports',
+      );
+    },
+    30_000,
+  );
 });
 
 describe('one signal told twice (Ctrl-C reaches every process, and the primary passes it on)', () => {

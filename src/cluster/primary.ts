@@ -227,6 +227,8 @@ export function runPrimary(count: number, log: PrimaryLog): void {
       return;
     }
     if (stopping) {
+      // A process whose stop was cut short (a second signal, its bound) says so by the primary's.
+      if (code) process.exitCode ||= code;
       if (workers().length === 0) process.exit(process.exitCode ?? 0);
       return;
     }
