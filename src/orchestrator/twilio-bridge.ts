@@ -24,6 +24,12 @@ export interface BridgeOptions {
    * `resumeToken` (if any) unanswered; rejects saying why it could not.
    */
   transfer: (callSid: string, to: string, resumeToken: string | undefined) => Promise<void>;
+  /**
+   * The engine stops (a rolling update): the call `callSid` is streamed again to the session of
+   * `resumeToken`, which another replica goes on with; rejects saying why it could not. Unset
+   * where no other replica could resume the session (no shared session store).
+   */
+  carryOver?: (callSid: string, resumeToken: string) => Promise<void>;
   /** What the agent says when a transferred call comes back unanswered, by language code. */
   unanswered: Record<string, string>;
   log: (line: string) => void;
@@ -167,7 +173,8 @@ export class TwilioBridge {
       this.waiting = [];
     });
     engine.on('message', (data: Buffer) => this.answer(data.toString()));
-    engine.on('close', () => this.hangUp());
+    // Closed as the engine stops (1001): the call goes on elsewhere rather than ending.
+    engine.on('close', (code: number) => void (code === 1001 ? this.carryOver() : this.hangUp()));
   }
 
   private media({ track, payload }: NonNullable<TwilioMessage['media']>) {
@@ -263,6 +270,21 @@ export class TwilioBridge {
     );
     this.hangingUp ??= setTimeout(() => void this.lastWords(), HANG_UP_WAIT_MS);
     this.hangingUp.unref();
+  }
+
+  /** The engine stops: the call is streamed again to its session (another replica's), or ends. */
+  private async carryOver(): Promise<void> {
+    const { carryOver, log } = this.options;
+    const [callSid, token] = [this.callSid, this.resumeToken];
+    if (!carryOver || !callSid || !token || this.twilio.readyState !== WebSocket.OPEN)
+      return this.hangUp();
+    try {
+      await carryOver(callSid, token);
+      log(`Twilio call ${callSid} carried over: streamed again to its session`);
+    } catch (error) {
+      log(`Twilio call ${callSid} not carried over, it ends: ${(error as Error).message}`);
+    }
+    this.close();
   }
 
   /** The last words are played: the call is handed over if the agent said so, then closed. */

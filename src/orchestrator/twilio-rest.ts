@@ -51,9 +51,17 @@ export async function transferCall(
   to: string,
   dial: DialOptions,
 ): Promise<void> {
-  await callsRequest(account, `/Calls/${encodeText(callSid)}.json`, 'transfer a call', {
-    Twiml: await dialTwiml(to, dial),
-  });
+  await redirectCall(account, callSid, await dialTwiml(to, dial), 'transfer a call');
+}
+
+/** Gives the call `callSid` the TwiML `twiml` from now on; throws an error saying why it could not. */
+export async function redirectCall(
+  account: TwilioAccount,
+  callSid: string,
+  twiml: string,
+  what = 'carry a call over',
+): Promise<void> {
+  await callsRequest(account, `/Calls/${encodeText(callSid)}.json`, what, { Twiml: twiml });
 }
 
 /**

@@ -102,6 +102,17 @@ export async function afterDial({ url, token, call }: CallStream, resume: string
   ]);
 }
 
+/** A call carried over from an engine that stops: its stream again, to its session (`resume`). */
+export function streamAgain(
+  { url, token }: Omit<CallStream, 'call'>,
+  resume: string,
+): Promise<string> {
+  return streamTwiml(url, [
+    ['token', token],
+    ['resume', resume],
+  ]);
+}
+
 /**
  * A call the engine places (`POST /api/calls`): its stream, `greeting` said first once the call
  * is answered. The session it resumes (`resume`) holds the call's `variables` (placedVariables);

@@ -11,8 +11,15 @@ import {
 } from '../config/app.config.js';
 import { AgentGateway } from './agent.gateway.js';
 import { TwilioBridge } from './twilio-bridge.js';
-import { transferCall } from './twilio-rest.js';
+import { redirectCall, transferCall } from './twilio-rest.js';
+import { streamAgain } from './twilio-voice.js';
+import { currentKey } from '../config/bearer-key.js';
+import { SessionStore } from '../sessions/session-store.js';
+import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 import { checkTwilioSignature, withQuery } from './twilio-signature.js';
+
+/** How long a stopping engine waits for Twilio to take the new streams of its calls. */
+const CARRY_OVER_WAIT_MS = 5000;
 
 /** A call's silence that ends the caller's utterance, when VAD_SILENCE_MS leaves it to clients. */
 const CALL_SILENCE_MS = 700;
@@ -21,12 +28,25 @@ const CALL_SILENCE_MS = 700;
 @WebSocketGateway({ path: '/twilio' })
 export class TwilioGateway implements OnGatewayConnection<WebSocket>, OnGatewayInit {
   private readonly logger = new Logger('Twilio');
+  /** Calls being given a new stream as the engine stops (see TwilioBridge's carryOver). */
+  private readonly carrying = new Set<Promise<void>>();
 
   constructor(
     private readonly agent: AgentGateway,
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     @Inject(speechConfig.KEY) private readonly speech: SpeechConfig,
-  ) {}
+    private readonly store: SessionStore,
+    lifecycle: Lifecycle,
+  ) {
+    lifecycle.lastly('the calls carried over', async () => {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(this.carrying),
+        new Promise((resolve) => (timer = setTimeout(resolve, CARRY_OVER_WAIT_MS))),
+      ]);
+      clearTimeout(timer);
+    });
+  }
 
   /**
    * With TWILIO_AUTH_TOKEN, an upgrade Twilio did not sign is refused with HTTP 403 before any
@@ -71,6 +91,21 @@ export class TwilioGateway implements OnGatewayConnection<WebSocket>, OnGatewayI
           timeoutSecs: twilio.dialTimeoutSecs,
           ...(resumeToken && { action: withQuery(voiceUrl, 'resume', resumeToken) }),
         }),
+      // Only a session kept in Redis can be resumed by another replica.
+      ...(this.store.kind === 'redis' && {
+        carryOver: (callSid: string, resumeToken: string) => {
+          const url = twilio.streamUrl || `wss://${request?.headers.host ?? ''}/twilio`;
+          const token = currentKey(this.config.ws.apiKey);
+          const carried = streamAgain({ url, token }, resumeToken).then((twiml) =>
+            redirectCall(twilio, callSid, twiml),
+          );
+          // The engine is stopping: it waits for the call to have its new stream.
+          const settled = carried.catch(() => undefined);
+          this.carrying.add(settled);
+          void settled.then(() => this.carrying.delete(settled));
+          return carried;
+        },
+      }),
       unanswered: twilio.transferUnanswered,
       log: (line) => this.logger.log(line),
     });
