@@ -23,8 +23,10 @@ describe('a phone call when its replica stops', () => {
   let redis: RedisRun;
   const llm = new FakeLlm();
   const api = new RecordingServer();
+  const urls = { llm: '', api: '' };
   beforeAll(async () => {
     redis = await startRedis();
+    [urls.llm, urls.api] = await Promise.all([llm.start(), api.start()]);
   });
   const start = useBuiltEngines();
   afterAll(async () => {
@@ -34,12 +36,12 @@ describe('a phone call when its replica stops', () => {
 
   it('goes on with its conversation on another replica', async () => {
     const env = {
-      LLM_BASE_URL: await llm.start(),
+      LLM_BASE_URL: urls.llm,
       LLM_MODEL: 'm',
       SESSION_STORE_URL: redis.url,
       TWILIO_ACCOUNT_SID: 'AC0001',
       TWILIO_AUTH_TOKEN: AUTH_TOKEN,
-      TWILIO_API_BASE_URL: await api.start(),
+      TWILIO_API_BASE_URL: urls.api,
       TWILIO_STREAM_URL: STREAM_URL,
     };
     const [stopping, other] = await Promise.all([start(env), start(env)]);
@@ -83,5 +85,41 @@ describe('a phone call when its replica stops', () => {
       { role: 'user', content: 'DTMF: 2' },
     ]);
     again.socket.close();
+  }, 60_000);
+
+  it('streams a call that comes in as the engine stops again, as it came', async () => {
+    api.requests.length = 0;
+    llm.reset();
+    const env = {
+      LLM_BASE_URL: urls.llm,
+      LLM_MODEL: 'm',
+      TWILIO_ACCOUNT_SID: 'AC0001',
+      TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+      TWILIO_API_BASE_URL: urls.api,
+      TWILIO_STREAM_URL: STREAM_URL,
+    };
+    const engine = await start(env);
+    // A turn in progress keeps the engine draining while the new call comes.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    llm.enqueue({ ...sseText(['Still ', 'talking.']), gate });
+    const busy = await TwilioCall.dial(engine.wsUrl.replace(/\/ws$/, '/twilio'), {}, signed);
+    busy.send({ event: 'dtmf', streamSid: 'MZ0001', dtmf: { track: 'inbound_track', digit: '1' } });
+    await until(() => llm.requests.length === 1, 'the turn in progress');
+    engine.stop();
+    await until(() => engine.output.includes('draining 1 session'), 'the drain');
+    const late = await TwilioCall.dial(
+      engine.wsUrl.replace(/\/ws$/, '/twilio'),
+      { greeting: 'Hello!', customer_id: 'C-42' },
+      signed,
+    );
+    await until(() => api.requests.length === 1, 'the late call given a stream again');
+    const twiml = new URLSearchParams(api.requests[0]!.body).get('Twiml')!;
+    expect(twiml).toBe(
+      `<?xml version="1.0" encoding="UTF-8"?><Response><Connect><Stream url="${STREAM_URL}"><Parameter name="greeting" value="Hello!"/><Parameter name="customer_id" value="C-42"/></Stream></Connect></Response>`,
+    );
+    release();
+    expect(await engine.exited).toBe(0);
+    late.socket.close();
   }, 60_000);
 });

@@ -11,6 +11,7 @@ import { keyMatches } from '../config/bearer-key.js';
 import type { LocalSocket } from './local-socket.js';
 import { phraseFor } from '../speech/tool-wait.js';
 import { encodeText } from '../tools/argument-text.js';
+import { isObject, OWN_PARAMETERS, type TwilioMessage } from './twilio-message.js';
 
 export interface BridgeOptions {
   /** Opens a session of `/ws` within the process, `query` its query (`?resume=…`). */
@@ -25,11 +26,12 @@ export interface BridgeOptions {
    */
   transfer: (callSid: string, to: string, resumeToken: string | undefined) => Promise<void>;
   /**
-   * The engine stops (a rolling update): the call `callSid` is streamed again to the session of
-   * `resumeToken`, which another replica goes on with; rejects saying why it could not. Unset
-   * where no other replica could resume the session (no shared session store).
+   * The engine stops (a rolling update): the call `callSid` is streamed again with `parameters`,
+   * for another replica to take it; rejects saying why it could not. Unset without Twilio's API.
    */
-  carryOver?: (callSid: string, resumeToken: string) => Promise<void>;
+  carryOver?: (callSid: string, parameters: [string, string][]) => Promise<void>;
+  /** Whether another replica can resume a session (kept in Redis). */
+  sharedSessions: boolean;
   /** What the agent says when a transferred call comes back unanswered, by language code. */
   unanswered: Record<string, string>;
   log: (line: string) => void;
@@ -39,30 +41,6 @@ export interface BridgeOptions {
 const HANG_UP_WAIT_MS = 30_000;
 /** The mark whose return says Twilio has played all it held. */
 const LAST_WORDS = 'last-words';
-
-/**
- * The stream's `<Parameter>`s the bridge takes itself; the others are the session's variables,
- * with the call's `twilio_call_sid`.
- */
-const OWN_PARAMETERS = new Set([
-  'token',
-  'agent',
-  'greeting',
-  'greeting_interruptible',
-  'resume',
-  'transfer_status',
-]);
-
-interface TwilioMessage {
-  event?: unknown;
-  start?: { streamSid?: string; callSid?: string; customParameters?: Record<string, unknown> };
-  media?: { track?: unknown; payload?: unknown };
-  dtmf?: { digit?: unknown };
-  mark?: { name?: unknown };
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export class TwilioBridge {
   private streamSid = '';
@@ -75,6 +53,8 @@ export class TwilioBridge {
   private returned = false;
   /** The stream resumes a session (a call placed, or back from a transfer). */
   private resuming = false;
+  /** The stream's parameters, as the call came with them. */
+  private parameters: Record<string, string> = {};
   private engine: LocalSocket | undefined;
   /** What the caller said before the engine's session was open. */
   private waiting: (string | Buffer)[] = [];
@@ -125,6 +105,7 @@ export class TwilioBridge {
         String(value),
       ]),
     );
+    this.parameters = parameters;
     const { apiKey, silenceMs } = this.options;
     if (apiKey && !keyMatches(parameters.token ?? '', apiKey)) {
       this.options.log(`Twilio stream refused: its token parameter does not carry WS_API_KEY`);
@@ -272,15 +253,23 @@ export class TwilioBridge {
     this.hangingUp.unref();
   }
 
-  /** The engine stops: the call is streamed again to its session (another replica's), or ends. */
+  /**
+   * The engine stops: the call is streamed again, to its session where another replica can
+   * resume it, or as it came when it has none yet (it came in as the engine stopped); else it ends.
+   */
   private async carryOver(): Promise<void> {
-    const { carryOver, log } = this.options;
-    const [callSid, token] = [this.callSid, this.resumeToken];
-    if (!carryOver || !callSid || !token || this.twilio.readyState !== WebSocket.OPEN)
+    const { carryOver, sharedSessions, log } = this.options;
+    const { callSid, resumeToken: token } = this;
+    const again: [string, string][] | undefined = !token
+      ? Object.entries(this.parameters)
+      : sharedSessions
+        ? [['resume', token]]
+        : undefined;
+    if (!carryOver || !callSid || !again || this.twilio.readyState !== WebSocket.OPEN)
       return this.hangUp();
     try {
-      await carryOver(callSid, token);
-      log(`Twilio call ${callSid} carried over: streamed again to its session`);
+      await carryOver(callSid, again);
+      log(`Twilio call ${callSid} carried over: streamed again${token ? ' to its session' : ''}`);
     } catch (error) {
       log(`Twilio call ${callSid} not carried over, it ends: ${(error as Error).message}`);
     }

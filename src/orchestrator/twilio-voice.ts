@@ -102,15 +102,15 @@ export async function afterDial({ url, token, call }: CallStream, resume: string
   ]);
 }
 
-/** A call carried over from an engine that stops: its stream again, to its session (`resume`). */
+/**
+ * A call carried over from an engine that stops: its stream again, with `parameters` (its
+ * session's `resume`, or those it came with) and the current `token`.
+ */
 export function streamAgain(
   { url, token }: Omit<CallStream, 'call'>,
-  resume: string,
+  parameters: [string, string][],
 ): Promise<string> {
-  return streamTwiml(url, [
-    ['token', token],
-    ['resume', resume],
-  ]);
+  return streamTwiml(url, [['token', token], ...parameters.filter(([name]) => name !== 'token')]);
 }
 
 /**

@@ -92,11 +92,13 @@ export class TwilioGateway implements OnGatewayConnection<WebSocket>, OnGatewayI
           ...(resumeToken && { action: withQuery(voiceUrl, 'resume', resumeToken) }),
         }),
       // Only a session kept in Redis can be resumed by another replica.
-      ...(this.store.kind === 'redis' && {
-        carryOver: (callSid: string, resumeToken: string) => {
+      sharedSessions: this.store.kind === 'redis',
+      // Through Twilio's API, with its account (the token read at each call: rotated).
+      ...(twilio.accountSid && {
+        carryOver: (callSid: string, parameters: [string, string][]) => {
           const url = twilio.streamUrl || `wss://${request?.headers.host ?? ''}/twilio`;
           const token = currentKey(this.config.ws.apiKey);
-          const carried = streamAgain({ url, token }, resumeToken).then((twiml) =>
+          const carried = streamAgain({ url, token }, parameters).then((twiml) =>
             redirectCall(twilio, callSid, twiml),
           );
           // The engine is stopping: it waits for the call to have its new stream.
