@@ -4,7 +4,7 @@ import { FakeLlm, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { startRedis, type RedisRun } from './support/redis-server.js';
 import { TwilioCall } from './support/twilio-call.js';
-import { until } from './support/waiting.js';
+import { until, untilAsync } from './support/waiting.js';
 
 const AUTH_TOKEN = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
 /** The address Twilio streams to: a load balancer in front of the replicas. */
@@ -117,6 +117,12 @@ describe('a phone call when its replica stops', () => {
     const twiml = new URLSearchParams(api.requests[0]!.body).get('Twiml')!;
     expect(twiml).toBe(
       `<?xml version="1.0" encoding="UTF-8"?><Response><Connect><Stream url="${STREAM_URL}"><Parameter name="greeting" value="Hello!"/><Parameter name="customer_id" value="C-42"/></Stream></Connect></Response>`,
+    );
+    // Counted, for an operator to see that deploys carry calls over (the engine still drains).
+    const carried = 'agent_engine_calls_carried_over_total{outcome="carried"} 1';
+    await untilAsync(
+      async () => (await (await fetch(`${engine.url}/metrics`)).text()).includes(carried),
+      'the carry-over counted',
     );
     release();
     expect(await engine.exited).toBe(0);

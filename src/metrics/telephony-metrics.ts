@@ -3,12 +3,14 @@ import type { MachineVerdict } from '../orchestrator/twilio-voice.js';
 
 /**
  * Phone calls through Twilio, in the engine's registry: the calls the agent places and who
- * answers them, and how the calls it hands to a person end. Pure: no Nest import.
+ * answers them, how the calls it hands to a person end, and the calls carried over a stop. Pure:
+ * no Nest import.
  */
 export class TelephonyMetrics {
   private readonly placed: Counter<'outcome'>;
   private readonly transfers: Counter<'outcome'>;
   private readonly answeredBy: Counter<'by'>;
+  private readonly carried: Counter<'outcome'>;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -30,6 +32,16 @@ export class TelephonyMetrics {
       labelNames: ['by'],
       registers,
     });
+    this.carried = new Counter({
+      name: 'agent_engine_calls_carried_over_total',
+      help: 'Phone calls on /twilio given a stream again as the engine stopped (a rolling update), for another replica to take: carried (Twilio took the new stream), failed (Twilio refused it, or could not be reached: the call ended)',
+      labelNames: ['outcome'],
+      registers,
+    });
+  }
+
+  callCarriedOver(outcome: 'carried' | 'failed'): void {
+    this.carried.inc({ outcome });
   }
 
   callPlaced(outcome: 'placed' | 'refused'): void {

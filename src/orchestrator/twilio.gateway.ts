@@ -16,6 +16,7 @@ import { streamAgain } from './twilio-voice.js';
 import { currentKey } from '../config/bearer-key.js';
 import { SessionStore } from '../sessions/session-store.js';
 import { Lifecycle } from '../lifecycle/lifecycle.service.js';
+import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { checkTwilioSignature, withQuery } from './twilio-signature.js';
 
 /** How long a stopping engine waits for Twilio to take the new streams of its calls. */
@@ -36,6 +37,7 @@ export class TwilioGateway implements OnGatewayConnection<WebSocket>, OnGatewayI
     @Inject(appConfig.KEY) private readonly config: AppConfig,
     @Inject(speechConfig.KEY) private readonly speech: SpeechConfig,
     private readonly store: SessionStore,
+    private readonly metrics: EngineMetrics,
     lifecycle: Lifecycle,
   ) {
     lifecycle.lastly('the calls carried over', async () => {
@@ -102,7 +104,10 @@ export class TwilioGateway implements OnGatewayConnection<WebSocket>, OnGatewayI
             redirectCall(twilio, callSid, twiml),
           );
           // The engine is stopping: it waits for the call to have its new stream.
-          const settled = carried.catch(() => undefined);
+          const settled = carried.then(
+            () => this.metrics.telephony.callCarriedOver('carried'),
+            () => this.metrics.telephony.callCarriedOver('failed'),
+          );
           this.carrying.add(settled);
           void settled.then(() => this.carrying.delete(settled));
           return carried;
