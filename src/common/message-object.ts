@@ -1,3 +1,5 @@
+import { isJsonObject } from './json-pointer.js';
+
 /**
  * A message another process sent (Redis's pub/sub, shared with replicas that may run another
  * version, or with anyone who can publish there): its JSON object, or undefined for anything
@@ -10,7 +12,5 @@ export function messageObject(raw: string): Record<string, unknown> | undefined 
   } catch {
     return undefined;
   }
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  return isJsonObject(value) ? value : undefined;
 }

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../common/json-pointer.js';
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ClusterLink } from '../cluster/cluster-link.js';
@@ -158,9 +159,7 @@ export class OpenSessions implements OnModuleInit {
    * answer what it should not, in another shape (what is no object is no answer).
    */
   async one<T>(op: SessionsOp, id: string, data?: unknown): Promise<T | undefined> {
-    const answers = (await this.everywhere(op, id, data)).filter(
-      (r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r),
-    );
+    const answers = (await this.everywhere(op, id, data)).filter(isJsonObject);
     return (answers.find((r) => r.session_id === id) ?? answers[0]) as T | undefined;
   }
 }

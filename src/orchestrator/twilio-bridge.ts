@@ -11,7 +11,8 @@ import { keyMatches } from '../config/bearer-key.js';
 import type { LocalSocket } from './local-socket.js';
 import { phraseFor } from '../speech/tool-wait.js';
 import { encodeText } from '../tools/argument-text.js';
-import { isObject, OWN_PARAMETERS, type TwilioMessage } from './twilio-message.js';
+import { OWN_PARAMETERS, type TwilioMessage } from './twilio-message.js';
+import { isJsonObject as isObject } from '../common/json-pointer.js';
 
 export interface BridgeOptions {
   /** Opens a session of `/ws` within the process, `query` its query (`?resume=…`). */

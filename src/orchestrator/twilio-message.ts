@@ -24,6 +24,3 @@ export interface TwilioMessage {
   dtmf?: { digit?: unknown };
   mark?: { name?: unknown };
 }
-
-export const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -2,6 +2,7 @@
  * The event stream answering an MCP request (a POST), made to end with an answer to each request
  * it was sent for. Pure: no Nest import.
  */
+import { isJsonObject } from '../../common/json-pointer.js';
 import { createParser } from 'eventsource-parser';
 
 /** JSON-RPC code of an answer the engine would not read whole: larger than its limit. */
@@ -102,11 +103,9 @@ function answered(data: string): (string | number)[] {
     if (!m || typeof m !== 'object') return [];
     const { jsonrpc, id, result, error } = m as Record<string, unknown>;
     if (jsonrpc !== '2.0' || (typeof id !== 'string' && typeof id !== 'number')) return [];
-    const isObject = (v: unknown): v is Record<string, unknown> =>
-      typeof v === 'object' && v !== null && !Array.isArray(v);
     const answer =
-      isObject(result) ||
-      (isObject(error) && Number.isInteger(error.code) && typeof error.message === 'string');
+      isJsonObject(result) ||
+      (isJsonObject(error) && Number.isInteger(error.code) && typeof error.message === 'string');
     return answer ? [id] : [];
   });
 }
