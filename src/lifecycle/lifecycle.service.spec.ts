@@ -82,3 +82,25 @@ describe('Lifecycle: the last steps once the engine has closed', () => {
     expect(lifecycle.waitingFor()).toBe('the engine to close');
   });
 });
+
+describe('Lifecycle: a last step past its bound', () => {
+  it('is given up at its bound, and the log says so', async () => {
+    const lifecycle = new Lifecycle();
+    lifecycle.lastly('the last spans', () => new Promise<void>(() => {}), {
+      ms: 20,
+      late: () => 'the last spans were not sent',
+    });
+    lifecycle.lastly('the calls carried over', () => new Promise<void>(() => {}), { ms: 20 });
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => {});
+    try {
+      await lifecycle.onApplicationShutdown();
+      expect(warn.mock.calls.map((c) => String(c[0])).sort()).toEqual([
+        'the calls carried over: not over within 0.02s, stopping without',
+        'the last spans were not sent',
+      ]);
+      expect(lifecycle.waitingFor()).toBe('the engine to close');
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});

@@ -3,8 +3,14 @@ import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 /** What drains when the engine stops: given the deadline, it settles once its work is over. */
 export type DrainStep = (deadline: Promise<void>) => Promise<void>;
 
-/** What the engine waits for once it has closed (a service's last answers), bounded by itself. */
+/** What the engine waits for once it has closed (a service's last answers). */
 export type LastStep = () => Promise<void>;
+
+/** How long a last step is waited for, and what the log says of one not over by then. */
+export interface LastStepBound {
+  ms: number;
+  late?: () => string;
+}
 
 /**
  * The engine's stop, in three phases: first a drain (no new work is taken, work in progress may
@@ -20,7 +26,7 @@ export class Lifecycle implements OnApplicationShutdown {
   /** WebSocket sessions open in this process (kept by the gateway, shown by /health). */
   sessions = 0;
   private readonly steps: DrainStep[] = [];
-  private readonly lastSteps = new Map<string, LastStep>();
+  private readonly lastSteps = new Map<string, { step: LastStep; bound?: LastStepBound }>();
   /** The last steps under way, by name. */
   private readonly unfinished = new Set<string>();
   private hurryUp: (() => void) | undefined;
@@ -39,9 +45,12 @@ export class Lifecycle implements OnApplicationShutdown {
     this.steps.push(step);
   }
 
-  /** Registers what the engine waits for once closed, under `name` (said of a stop cut short). */
-  lastly(name: string, step: LastStep): void {
-    this.lastSteps.set(name, step);
+  /**
+   * Registers what the engine waits for once closed, under `name` (said of a stop cut short), for
+   * `bound.ms` at most (without one, the step bounds itself).
+   */
+  lastly(name: string, step: LastStep, bound?: LastStepBound): void {
+    this.lastSteps.set(name, { step, ...(bound && { bound }) });
   }
 
   /** Stops taking new work and waits, `graceMs` at most, for the work in progress to finish. */
@@ -71,18 +80,26 @@ export class Lifecycle implements OnApplicationShutdown {
     return this.state === 'draining' ? 'the sessions to drain' : 'the engine to close';
   }
 
-  /** Nest has closed (after every module): the last steps run, together. */
+  /** Nest has closed (after every module): the last steps run, together, each within its bound. */
   async onApplicationShutdown(): Promise<void> {
     await Promise.all(
-      [...this.lastSteps].map(async ([name, step]) => {
+      [...this.lastSteps].map(async ([name, { step, bound }]) => {
         this.unfinished.add(name);
-        try {
-          await step();
-        } catch (error) {
-          this.logger.warn(`${name} failed as the engine stopped: ${(error as Error).message}`);
-        } finally {
-          this.unfinished.delete(name);
-        }
+        let over = false;
+        const run = step()
+          .catch((error: unknown) =>
+            this.logger.warn(`${name} failed as the engine stopped: ${(error as Error).message}`),
+          )
+          .finally(() => (over = true));
+        let timer: NodeJS.Timeout | undefined;
+        if (bound) await Promise.race([run, new Promise((r) => (timer = setTimeout(r, bound.ms)))]);
+        else await run;
+        clearTimeout(timer);
+        this.unfinished.delete(name);
+        if (!over)
+          this.logger.warn(
+            bound?.late?.() ?? `${name}: not over within ${bound!.ms / 1000}s, stopping without`,
+          );
       }),
     );
   }

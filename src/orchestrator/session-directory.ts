@@ -55,7 +55,11 @@ export class SessionDirectory {
     private readonly sessionEnds: SessionEnds,
     lifecycle: Lifecycle,
   ) {
-    lifecycle.lastly('the session reports', () => this.delivered());
+    lifecycle.lastly('the session reports', () => this.delivered(), {
+      ms: STOP_WAIT_MS,
+      late: () =>
+        `${this.delivering.size} session report(s) not delivered to SESSION_WEBHOOK_URL within ${STOP_WAIT_MS / 1000}s: stopping without them`,
+    });
   }
 
   add(entry: OpenSession): void {
@@ -92,21 +96,12 @@ export class SessionDirectory {
 
   /**
    * The engine is stopping (SIGTERM, a rolling update): the reports of the sessions it closed are
-   * delivered, retries included, for at most STOP_WAIT_MS.
+   * delivered, retries included (for at most STOP_WAIT_MS: the Lifecycle's bound).
    */
   private async delivered(): Promise<void> {
     if (this.delivering.size === 0) return;
     this.logger.log(`delivering ${this.delivering.size} session report(s) before stopping`);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(this.delivering),
-      new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS))),
-    ]);
-    clearTimeout(timer);
-    if (this.delivering.size > 0)
-      this.logger.warn(
-        `${this.delivering.size} session report(s) not delivered to SESSION_WEBHOOK_URL within ${STOP_WAIT_MS / 1000}s: stopping without them`,
-      );
+    await Promise.all(this.delivering);
   }
 
   /** The connection of the session of `token` has closed: it has `ended` once its last save is done. */

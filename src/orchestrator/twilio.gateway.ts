@@ -40,14 +40,11 @@ export class TwilioGateway implements OnGatewayConnection<WebSocket>, OnGatewayI
     private readonly metrics: EngineMetrics,
     lifecycle: Lifecycle,
   ) {
-    lifecycle.lastly('the calls carried over', async () => {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all(this.carrying),
-        new Promise((resolve) => (timer = setTimeout(resolve, CARRY_OVER_WAIT_MS))),
-      ]);
-      clearTimeout(timer);
-    });
+    lifecycle.lastly(
+      'the calls carried over',
+      async () => void (await Promise.all(this.carrying)),
+      { ms: CARRY_OVER_WAIT_MS },
+    );
   }
 
   /**

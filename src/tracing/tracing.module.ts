@@ -25,7 +25,11 @@ class SpanExport implements OnModuleInit {
     @Inject(tracingConfig.KEY) private readonly config: TracingConfig,
     lifecycle: Lifecycle,
   ) {
-    lifecycle.lastly('the last spans', () => this.sendLast());
+    lifecycle.lastly('the last spans', () => this.sendLast(), {
+      ms: LAST_EXPORT_MS,
+      late: () =>
+        `the last spans were not sent to the collector: no answer within ${LAST_EXPORT_MS / 1000}s`,
+    });
   }
 
   onModuleInit(): void {
@@ -53,19 +57,13 @@ class SpanExport implements OnModuleInit {
     );
   }
 
+  /** The last spans sent (for at most LAST_EXPORT_MS: the Lifecycle's bound). */
   private async sendLast(): Promise<void> {
     if (!this.spans.enabled) return;
-    let timer: NodeJS.Timeout | undefined;
-    const unsent = await Promise.race([
-      this.spans.shutdown().then(
-        () => undefined,
-        (error: unknown) => (error as Error).message,
-      ),
-      new Promise<string>((resolve) => {
-        timer = setTimeout(resolve, LAST_EXPORT_MS, `no answer within ${LAST_EXPORT_MS / 1000}s`);
-      }),
-    ]);
-    clearTimeout(timer);
+    const unsent = await this.spans.shutdown().then(
+      () => undefined,
+      (error: unknown) => (error as Error).message,
+    );
     if (unsent) this.logger.warn(`the last spans were not sent to the collector: ${unsent}`);
     diag.disable();
   }
