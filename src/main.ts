@@ -25,7 +25,7 @@ try {
   const env = parseEnv(environment());
   if (cluster.isPrimary && env.processes > 1) {
     const { runPrimary, primaryLog } = await import('./cluster/primary.js');
-    runPrimary(env.processes, primaryLog(env));
+    runPrimary(env.processes, primaryLog(env), env.shutdownGraceSecs);
   } else {
     const { start } = await import('./bootstrap.js');
     await start();

@@ -5,7 +5,7 @@ import { parseAllDocuments } from 'yaml';
 import { parseEnv } from '../src/config/env.js';
 import { validateToolDefinitions } from '../src/tools/tool-validation.js';
 import { ENGINE_VARIABLES } from './support/engine-variables.js';
-import { STOP_PAST_GRACE_SECS } from '../src/lifecycle/stop-on-signals.js';
+import { PRIMARY_PAST_GRACE_SECS, STOP_PAST_GRACE_SECS } from '../src/lifecycle/stop-bounds.js';
 
 const docs = parseAllDocuments(readFileSync('deploy/kubernetes.yaml', 'utf8')).map((d) => {
   expect(d.errors).toEqual([]);
@@ -64,14 +64,16 @@ describe('deploy/kubernetes.yaml', () => {
     // The preStop pause (the Service stops sending connections here), then the stop's bound.
     const [sleep, pause] = engine!.lifecycle.preStop.exec.command as string[];
     expect(sleep).toBe('sleep');
-    const stop = Number(pause) + grace + STOP_PAST_GRACE_SECS; // the latest a stop ends
+    // The latest a stop ends: ENGINE_PROCESSES' primary's bound (one process's is shorter).
+    expect(PRIMARY_PAST_GRACE_SECS).toBeGreaterThan(STOP_PAST_GRACE_SECS);
+    const stop = Number(pause) + grace + PRIMARY_PAST_GRACE_SECS;
     expect(pod.spec.terminationGracePeriodSeconds).toBeGreaterThan(stop);
     // docker compose too: its stop_grace_period.
     const compose = readFileSync('docker-compose.yml', 'utf8');
     const [, period] = /^\s+stop_grace_period: (\d+)s$/m.exec(compose) ?? [];
     expect(compose).not.toContain('SHUTDOWN_GRACE_SECS:'); // the engine's default, then
     const defaultGrace = parseEnv({ LLM_BASE_URL: 'http://llm:8000/v1' }).shutdownGraceSecs;
-    expect(Number(period)).toBeGreaterThan(defaultGrace + STOP_PAST_GRACE_SECS);
+    expect(Number(period)).toBeGreaterThan(defaultGrace + PRIMARY_PAST_GRACE_SECS);
   });
 
   it('runs as the image user, without privileges, and points sessions at its Redis', () => {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { ENGINE_NODE, runBuiltEngine } from './support/built-engine.js';
@@ -219,5 +220,65 @@ describe('a stop that takes longer than SHUTDOWN_GRACE_SECS + 9 s', () => {
     expect(output).toContain(
       'the stop took longer than SHUTDOWN_GRACE_SECS + 9s (9s): exiting while it still waits for the engine to close',
     );
+  }, 30_000);
+});
+
+/** The processes whose parent is `pid` (from /proc). */
+function childPids(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        // `pid (comm) state ppid …`: the command may hold spaces, not a ')'.
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+}
+
+describe("ENGINE_PROCESSES' primary, when a process cannot end its own stop", () => {
+  const { url } = useFakeLlm();
+  /** Killed after the test whatever its outcome (a frozen process left would hold its port). */
+  const left: number[] = [];
+  afterAll(() => {
+    for (const pid of left)
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone, as it should be
+      }
+  });
+
+  it('kills it SHUTDOWN_GRACE_SECS + 11 s after the signal, says which, and exits with code 1', async () => {
+    const engine = await runBuiltEngine(
+      {
+        PORT: '0',
+        LLM_BASE_URL: url(),
+        LLM_MODEL: 'fake',
+        ENGINE_PROCESSES: '2',
+        SHUTDOWN_GRACE_SECS: '0',
+      },
+      true,
+      2,
+    );
+    const processes = childPids(engine.pid!);
+    left.push(engine.pid!, ...processes);
+    expect(processes).toHaveLength(2);
+    // A process frozen (its event loop blocked would do the same): its own bound never runs.
+    const [frozen, other] = processes as [number, number];
+    process.kill(frozen, 'SIGSTOP');
+    const stoppedAt = performance.now();
+    engine.stop();
+    expect(await engine.exited).toBe(1);
+    expect(performance.now() - stoppedAt).toBeGreaterThan(10_500);
+    expect(engine.output).toContain(
+      `engine processes still running SHUTDOWN_GRACE_SECS + 11s (11s) after the signal, past their own bound: killing ${frozen}`,
+    );
+    expect(engine.output).not.toContain(`killing ${frozen}, ${other}`);
+    expect(() => process.kill(frozen, 0)).toThrow(/ESRCH/);
+    expect(() => process.kill(other, 0)).toThrow(/ESRCH/);
   }, 30_000);
 });

@@ -10,6 +10,7 @@ import { answerShelf, primaryShelves } from './memory-shelf.js';
 import { MemorySessionStore } from '../sessions/session-store.js';
 import { answerStore } from '../sessions/cluster-session-store.js';
 import { overrideVersion } from '../tools/tool-set-version.js';
+import { PRIMARY_PAST_GRACE_SECS } from '../lifecycle/stop-bounds.js';
 
 /** How long the primary waits for one process to install a tools override. */
 const APPLY_TIMEOUT_MS = 60_000;
@@ -45,9 +46,11 @@ const CONTEXT = 'Cluster';
  * `POST /api/tools` accepted by one process is installed by all the others before it answers;
  * a process started later (a replacement) asks for the override in force before it listens.
  * A process that dies during start-up stops the engine (its error is already printed); one that
- * dies later is replaced. SIGTERM / SIGINT are passed on, and the primary exits after them.
+ * dies later is replaced. SIGTERM / SIGINT are passed on, and the primary exits after them; a
+ * process still there SHUTDOWN_GRACE_SECS + PRIMARY_PAST_GRACE_SECS after the first signal
+ * (frozen, or its event loop blocked: its own bound could not end it) is killed.
  */
-export function runPrimary(count: number, log: PrimaryLog): void {
+export function runPrimary(count: number, log: PrimaryLog, graceSecs: number): void {
   let override: unknown = null;
   let stopping = false;
   let nextId = 1;
@@ -211,9 +214,22 @@ export function runPrimary(count: number, log: PrimaryLog): void {
   };
 
   const stop = (signal: NodeJS.Signals) => {
+    if (!stopping) setTimeout(killLeft, (graceSecs + PRIMARY_PAST_GRACE_SECS) * 1000).unref();
     stopping = true;
     for (const worker of workers()) worker.process.kill(signal);
     if (workers().length === 0) process.exit(process.exitCode ?? 0);
+  };
+
+  /** The stop's bound: the processes still running could not end their own stop. */
+  const killLeft = () => {
+    const left = workers();
+    if (left.length === 0) return;
+    const pids = left.map((w) => w.process.pid).join(', ');
+    log.error(
+      `engine processes still running SHUTDOWN_GRACE_SECS + ${PRIMARY_PAST_GRACE_SECS}s (${graceSecs + PRIMARY_PAST_GRACE_SECS}s) after the signal, past their own bound: killing ${pids}`,
+    );
+    process.exitCode = 1;
+    for (const worker of left) worker.process.kill('SIGKILL');
   };
 
   cluster.on('exit', (worker, code, signal) => {

@@ -2,6 +2,7 @@ import { Logger, type INestApplication } from '@nestjs/common';
 import type { Server } from 'node:http';
 import { createHttpTerminator } from 'http-terminator';
 import { Lifecycle } from './lifecycle.service.js';
+import { STOP_PAST_GRACE_SECS } from './stop-bounds.js';
 
 /**
  * How long HTTP requests still in flight once the sessions have drained may take (their answers
@@ -9,15 +10,6 @@ import { Lifecycle } from './lifecycle.service.js';
  * closed at once. Without this, one idle connection (a load balancer's) held the stop for ever.
  */
 const REQUESTS_FINISH_MS = 1000;
-
-/**
- * The stop's bound past SHUTDOWN_GRACE_SECS: the drain's end (close handshakes, 1 s; the last
- * saves, 2 s), requests in flight (1 s), then the last steps together (the session reports' 5 s
- * the longest). What still waits then is given up: the process exits, as an orchestrator would
- * kill it, but with a line that says what was left. With the defaults (20 s) the stop ends
- * within Kubernetes' default grace period of 30 s.
- */
-export const STOP_PAST_GRACE_SECS = 9;
 
 /**
  * A signal this soon after the first is the same one told twice, not a second: Ctrl-C in a

@@ -11,6 +11,8 @@ export interface BuiltEngineRun {
   /** Output so far (at exit: all of it). */
   output: string;
   url?: string;
+  /** The engine's process id (with ENGINE_PROCESSES, its primary's). */
+  pid?: number;
   stop: () => void;
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
@@ -46,6 +48,7 @@ export function runBuiltEngine(
             return output;
           },
           url: `http://127.0.0.1:${m[1]}`,
+          pid: child.pid,
           stop: () => child.kill('SIGTERM'),
           exited,
         });
