@@ -79,7 +79,11 @@ export async function start(): Promise<INestApplication> {
   logStrayRejections();
   const app = await createApp();
   const env = parseEnv(process.env);
-  stopOnSignals(app, env.shutdownGraceSecs);
+  const startUp = stopOnSignals(app, env.shutdownGraceSecs);
+  // Modules first (code tools' interpreters, MCP servers, Redis), then the port: a signal
+  // meanwhile closes the engine before it listens.
+  await app.init();
+  if (!startUp.started()) return app;
   await app.listen(env.port);
   const server = app.getHttpServer() as Server;
   const { port } = server.address() as AddressInfo;

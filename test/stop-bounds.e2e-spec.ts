@@ -204,7 +204,7 @@ describe('a stop that takes longer than SHUTDOWN_GRACE_SECS + 9 s', () => {
       const lifecycle = new Lifecycle();
       const server = createServer();
       const app = { get: () => lifecycle, getHttpServer: () => server, close: () => new Promise(() => setInterval(() => {}, 1000)) };
-      stopOnSignals(app, 0);
+      stopOnSignals(app, 0).started();
       server.listen(0, () => process.kill(process.pid, 'SIGTERM'));
     `;
     const child = spawn(ENGINE_NODE, ['--input-type=module', '-e', script], {
