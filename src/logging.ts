@@ -1,4 +1,4 @@
-import type { LoggerService, LogLevel } from '@nestjs/common';
+import { ConsoleLogger, type LoggerService, type LogLevel } from '@nestjs/common';
 import { pino, type DestinationStream, type Logger as Pino } from 'pino';
 
 const LEVELS: Record<LogLevel, string> = {
@@ -62,4 +62,27 @@ export class JsonLogger implements LoggerService {
   fatal(message: unknown, ...params: unknown[]): void {
     this.write('fatal', message, params);
   }
+}
+
+/** Log lines of a process without the Nest app (ENGINE_PROCESSES' primary, the start-up). */
+export interface ProcessLog {
+  log(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** Lines of `context` in the engine's format (LOG_FORMAT, LOG_LEVEL). */
+export function processLog(
+  env: { logFormat: string; logLevel: LogLevel },
+  context: string,
+): ProcessLog {
+  const logger =
+    env.logFormat === 'json'
+      ? new JsonLogger(env.logLevel)
+      : new ConsoleLogger({ logLevels: levelsUpTo(env.logLevel) });
+  return {
+    log: (m) => logger.log(m, context),
+    warn: (m) => logger.warn(m, context),
+    error: (m) => logger.error(m, context),
+  };
 }

@@ -2,12 +2,12 @@ import { spawn } from 'node:child_process';
 import { createServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { ENGINE_NODE, runBuiltEngine } from './support/built-engine.js';
 import { sseText, sseTextWithUsage, useFakeLlm } from './support/fake-llm.js';
 import { WsClient } from './support/ws-client.js';
+import { childPids } from './support/processes.js';
 
 /** A TCP connection to the engine at `url`, having sent `bytes` (perhaps nothing). */
 async function openConnection(url: string, bytes: string): Promise<Socket> {
@@ -222,22 +222,6 @@ describe('a stop that takes longer than SHUTDOWN_GRACE_SECS + 9 s', () => {
     );
   }, 30_000);
 });
-
-/** The processes whose parent is `pid` (from /proc). */
-function childPids(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((name) => {
-      try {
-        // `pid (comm) state ppid …`: the command may hold spaces, not a ')'.
-        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false; // gone meanwhile
-      }
-    })
-    .map(Number);
-}
 
 describe("ENGINE_PROCESSES' primary, when a process cannot end its own stop", () => {
   const { url } = useFakeLlm();

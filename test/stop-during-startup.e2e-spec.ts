@@ -1,26 +1,13 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENGINE_NODE } from './support/built-engine.js';
 import { useFakeLlm } from './support/fake-llm.js';
 import { writeToolsFile } from './support/tools-file.js';
-
-/** The processes whose command line holds `text` (from /proc). */
-function processesWith(text: string): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((name) => {
-      try {
-        return readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(text);
-      } catch {
-        return false; // gone meanwhile
-      }
-    })
-    .map(Number);
-}
+import { processesWith } from './support/processes.js';
 
 const HELLO = `def hello(name: str) -> str:
     """Says hello."""

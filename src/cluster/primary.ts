@@ -1,8 +1,7 @@
-import { ConsoleLogger } from '@nestjs/common';
 import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry } from 'prom-client';
-import type { Env } from '../config/env.js';
-import { JsonLogger, levelsUpTo } from '../logging.js';
+import type { ProcessLog } from '../logging.js';
+import { ownStop } from '../lifecycle/early-signals.js';
 import { isClusterMessage, type ClusterMessage, type SessionsOp } from './messages.js';
 import { SlotTable } from './slot-table.js';
 import { RateTable } from '../tools/rate-table.js';
@@ -19,27 +18,6 @@ const SHELF_SWEEP_MS = 30_000;
 /** How long it waits for one process's answer about its sessions. */
 const SESSIONS_TIMEOUT_MS = 5000;
 
-export interface PrimaryLog {
-  log(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-}
-
-/** The primary's log lines, in the engine's format (LOG_FORMAT, LOG_LEVEL). */
-export function primaryLog(env: Env): PrimaryLog {
-  const logger =
-    env.logFormat === 'json'
-      ? new JsonLogger(env.logLevel)
-      : new ConsoleLogger({ logLevels: levelsUpTo(env.logLevel) });
-  return {
-    log: (m) => logger.log(m, CONTEXT),
-    warn: (m) => logger.warn(m, CONTEXT),
-    error: (m) => logger.error(m, CONTEXT),
-  };
-}
-
-const CONTEXT = 'Cluster';
-
 /**
  * The primary of `ENGINE_PROCESSES` > 1: forks the engine processes, which share the port
  * (node:cluster hands out connections round-robin), and keeps their tool sets equal. A
@@ -50,7 +28,7 @@ const CONTEXT = 'Cluster';
  * process still there SHUTDOWN_GRACE_SECS + PRIMARY_PAST_GRACE_SECS after the first signal
  * (frozen, or its event loop blocked: its own bound could not end it) is killed.
  */
-export function runPrimary(count: number, log: PrimaryLog, graceSecs: number): void {
+export function runPrimary(count: number, log: ProcessLog, graceSecs: number): void {
   let override: unknown = null;
   let stopping = false;
   let nextId = 1;
@@ -253,6 +231,7 @@ export function runPrimary(count: number, log: PrimaryLog, graceSecs: number): v
   });
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  ownStop(); // after: a signal not yet handled is this stop's
 
   log.log(`starting ${count} engine processes on one port`);
   for (let i = 0; i < count; i++) fork();

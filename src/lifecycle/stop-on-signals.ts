@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { createHttpTerminator } from 'http-terminator';
 import { Lifecycle } from './lifecycle.service.js';
 import { STOP_PAST_GRACE_SECS } from './stop-bounds.js';
+import { ownStop } from './early-signals.js';
 
 /**
  * How long HTTP requests still in flight once the sessions have drained may take (their answers
@@ -85,6 +86,7 @@ export function stopOnSignals(app: INestApplication, graceSecs: number): StartUp
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  ownStop(); // after: a signal not yet handled is this stop's, not lost with the last listener
   return {
     started() {
       startingUp = false;

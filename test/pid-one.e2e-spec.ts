@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { ENGINE_NODE } from './support/built-engine.js';
+import { useFakeLlm } from './support/fake-llm.js';
+import { childPids } from './support/processes.js';
+
+/** The Docker image's init (Debian's tini; .ci/run installs it). */
+const TINI = '/usr/bin/tini';
+
+/**
+ * `command` as PID 1 of a new PID namespace, as in a container: the kernel drops the signals it
+ * has no handler for. Signals are sent to it from outside, as `docker stop` and the kubelet do.
+ */
+function asPidOne(command: string[], env: Record<string, string>) {
+  const namespace = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
+  const child = spawn('unshare', [...namespace, '--pid', '--fork', ...command], {
+    env: { PATH: process.env.PATH ?? '', LOG_FORMAT: 'json', TTS_PROVIDER: 'none', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const run = { output: '' };
+  const onData = (d: Buffer) => (run.output += d.toString());
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const exited = new Promise<number | null>((done) => child.on('exit', done));
+  /** PID 1's id as seen from here (unshare's child). */
+  const pidOne = async () => {
+    for (let i = 0; i < 200; i++) {
+      const [pid] = childPids(child.pid!);
+      if (pid) return pid;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    throw new Error(`no PID 1 under unshare:\n${run.output}`);
+  };
+  const shown = async (text: string) => {
+    while (!run.output.includes(text)) await new Promise((r) => setTimeout(r, 2));
+  };
+  return Object.assign(run, { child, exited, pidOne, shown });
+}
+
+/** Resolves with the exit code, or 'still running' after `ms`. */
+const within = (exited: Promise<number | null>, ms: number) =>
+  Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('still running'), ms))]);
+
+describe('the engine as a container’s PID 1', () => {
+  const { url } = useFakeLlm();
+  const env = () => ({ PORT: '0', LLM_BASE_URL: url(), LLM_MODEL: 'fake' });
+  const runs: ReturnType<typeof asPidOne>[] = [];
+  afterEach(() => {
+    for (const run of runs.splice(0)) run.child.kill('SIGKILL'); // PID 1 ends with it
+  });
+
+  it('without an init, ends on a SIGTERM during start-up, before it has its own stop', async () => {
+    const run = asPidOne([ENGINE_NODE, 'dist/main.js'], env());
+    runs.push(run);
+    const pid = await run.pidOne();
+    // Nest is making the app: the engine's stop is not in place yet.
+    await run.shown('Starting Nest application');
+    process.kill(pid, 'SIGTERM');
+    expect(await within(run.exited, 5000)).toBe(0);
+    expect(run.output).toMatch(
+      /SIGTERM during start-up: (exiting at once|stopping once it is done)/,
+    );
+    expect(run.output).not.toContain('listening on');
+  }, 30_000);
+
+  it('under the image’s init (tini), ends on a SIGTERM at any moment, and stops as always once it listens', async () => {
+    expect(readFileSync('Dockerfile', 'utf8')).toMatch(
+      new RegExp(`^ENTRYPOINT \\["${TINI}", "--"\\]$`, 'm'),
+    );
+    expect(existsSync(TINI)).toBe(true);
+    // At once: before Node has started, let alone the engine.
+    const early = asPidOne([TINI, '--', ENGINE_NODE, 'dist/main.js'], env());
+    runs.push(early);
+    process.kill(await early.pidOne(), 'SIGTERM');
+    expect([0, 143]).toContain(await within(early.exited, 5000));
+
+    const listening = asPidOne([TINI, '--', ENGINE_NODE, 'dist/main.js'], env());
+    runs.push(listening);
+    const pid = await listening.pidOne();
+    await listening.shown('listening on');
+    process.kill(pid, 'SIGTERM');
+    expect(await within(listening.exited, 10_000)).toBe(0);
+    expect(listening.output).toContain('SIGTERM: draining sessions');
+  }, 30_000);
+});
