@@ -84,14 +84,14 @@ describe('a directory of tools files that is not valid', () => {
     );
   });
 
-  it('stops start-up on a directory with no tools file, and on a file that is no array', async () => {
+  it('stops start-up on a directory with no tools file, and on a file that is no array, naming the setting', async () => {
     const empty = await start({ 'notes.txt': 'x' });
     expect(empty.error).toContain(
       `${empty.dir} (LLM_TOOLS_FILE): the directory holds no tools file (*.json, *.yaml, *.yml)`,
     );
     const object = await start({ 'a.yaml': 'name: one\nurl: http://h/\n' });
     expect(object.error).toContain(
-      `${join(object.dir, 'a.yaml')}: expected a JSON array of tool definitions`,
+      `LLM_TOOLS_FILE: ${join(object.dir, 'a.yaml')}: expected a JSON array of tool definitions`,
     );
   });
 });

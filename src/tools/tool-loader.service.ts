@@ -257,6 +257,16 @@ export class ToolLoader {
   }
 }
 
+/**
+ * A tools file refused at start-up: its message names the setting that points at it too, for the
+ * operator who reads only the engine's last line (`… failed to start: LLM_TOOLS_FILE: …`).
+ */
+export function namingTheSetting(error: unknown): never {
+  if (error instanceof ToolDefinitionError && !error.message.includes('LLM_TOOLS_FILE'))
+    throw new ToolDefinitionError(`LLM_TOOLS_FILE: ${error.message}`);
+  throw error;
+}
+
 export interface ValidateOptions {
   /** A server or document that cannot be reached leaves its tools pending (not an error). */
   deferUnreachable?: boolean;

@@ -12,7 +12,7 @@ import { listPending, PendingTries } from './pending-tools.js';
 import { commandKey } from './mcp/mcp-command.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
 import { ReplicaTools } from './replica-tools.js';
-import { ToolLoader, type ValidateOptions } from './tool-loader.service.js';
+import { namingTheSetting, ToolLoader, type ValidateOptions } from './tool-loader.service.js';
 import { changesOf, withTool, withoutTool } from './tool-set-edit.js';
 import { ToolSetChanges, type ChangeHost, type ChangeOptions } from './tool-set-changes.js';
 import { OverrideRecord } from './override-record.js';
@@ -139,7 +139,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
    * engine processes, a process started later takes the override the others have.
    */
   async onModuleInit(): Promise<void> {
-    this.current = this.fromFile = await this.loader.loadFile();
+    this.current = this.fromFile = await this.loader.loadFile().catch(namingTheSetting);
     this.tryPendingLater();
     const override = await this.sync.current();
     if (override !== null) await this.installOther(override);
