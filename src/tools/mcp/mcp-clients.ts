@@ -9,6 +9,7 @@ import { closeConnection, drop, SessionPools, type Connection, type Pool } from 
 import { traceparent } from '../../common/trace-context.js';
 import type { OAuth2Tokens } from '../oauth2.js';
 import { boundedFetch, redirectSafe, withBearer } from './mcp-fetch.js';
+import { followingSignal } from '../../common/request-signal.js';
 import type { McpCallResult } from './mcp-result.js';
 import { connectCommand } from './mcp-stdio.js';
 import type { EngineLogLevel } from './mcp-server-log.js';
@@ -231,8 +232,10 @@ export class McpClients {
     const { tokens } = this.options;
     const options = {
       requestInit: { headers: target.headers },
-      fetch:
+      // The SDK gives every request the session's signal: each gets one of its own from it.
+      fetch: followingSignal(
         target.oauth2 && tokens ? withBearer(bounded, tokens, target.oauth2, timeoutMs) : bounded,
+      ),
     };
     const sdk = await mcpSdk();
     const client = this.client(sdk, opening);
