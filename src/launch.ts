@@ -21,6 +21,13 @@ function environment(): Record<string, string | undefined> {
   return { ...parseDotEnv(readFileSync('.env', 'utf8')), ...process.env };
 }
 
+/**
+ * One turn of the event loop: a signal that came while the engine loaded is taken now, before
+ * anything starts (Node 22 loads the modules without a turn, and would take it only once the
+ * engine listens).
+ */
+const signalsTaken = () => new Promise((resolve) => setImmediate(resolve));
+
 try {
   // Secrets given as files (NAME_FILE), read once; a cluster's workers inherit their values.
   if (cluster.isPrimary) Object.assign(process.env, secretFiles(environment()));
@@ -29,9 +36,11 @@ try {
   sayEarlyStopWith(processLog(env, 'Engine').log);
   if (cluster.isPrimary && env.processes > 1) {
     const { runPrimary } = await import('./cluster/primary.js');
+    await signalsTaken();
     runPrimary(env.processes, processLog(env, 'Cluster'), env.shutdownGraceSecs);
   } else {
     const { start } = await import('./bootstrap.js');
+    await signalsTaken();
     await start();
   }
 } catch (error) {
