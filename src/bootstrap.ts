@@ -41,6 +41,17 @@ function logStrayRejections(): void {
   );
 }
 
+/** A port the engine cannot listen on, said with the setting that names it. */
+function portRefused(error: NodeJS.ErrnoException, port: number): Error {
+  if (error.code === 'EADDRINUSE')
+    return new Error(`PORT=${port}: another process listens on this port (${error.message})`);
+  if (error.code === 'EACCES')
+    return new Error(
+      `PORT=${port}: this process may not listen on this port (${error.message}); below 1024 a port needs privileges`,
+    );
+  return error;
+}
+
 /** Builds the whole engine (HTTP + WebSocket on one port); `listen` is left to the caller. */
 export async function createApp(): Promise<INestApplication> {
   logHandlerErrors();
@@ -84,7 +95,9 @@ export async function start(): Promise<INestApplication> {
   // meanwhile closes the engine before it listens.
   await app.init();
   if (!startUp.started()) return app;
-  await app.listen(env.port);
+  await app.listen(env.port).catch((error: NodeJS.ErrnoException) => {
+    throw portRefused(error, env.port);
+  });
   const server = app.getHttpServer() as Server;
   const { port } = server.address() as AddressInfo;
   const logger = new Logger('Engine');

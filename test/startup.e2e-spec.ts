@@ -1,6 +1,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { runBuiltEngine as run } from './support/built-engine.js';
 import { writeToolsFile } from './support/tools-file.js';
 
@@ -31,6 +33,28 @@ describe('node dist/main.js', () => {
       expect(result.output).toContain(`${file}: tool #1 'broken': field 'url' is required`);
     },
     // Two processes' start-ups: 6 s on an idle machine, twice that on a busy one.
+    40_000,
+  );
+
+  it.each([['1'], ['2']])(
+    'stops start-up on a port another process holds, naming PORT (ENGINE_PROCESSES=%s)',
+    async (processes) => {
+      const holder = createServer();
+      await new Promise<void>((done) => holder.listen(0, done));
+      const { port } = holder.address() as AddressInfo;
+      try {
+        const result = await run({ PORT: String(port), ENGINE_PROCESSES: processes });
+        expect(result.code).toBe(1);
+        // `listen EADDRINUSE …`, or `bind EADDRINUSE …` from a process of ENGINE_PROCESSES.
+        expect(result.output).toMatch(
+          new RegExp(
+            `failed to start: PORT=${port}: another process listens on this port \\(\\w+ EADDRINUSE`,
+          ),
+        );
+      } finally {
+        holder.close();
+      }
+    },
     40_000,
   );
 
