@@ -20,6 +20,7 @@ describe('a promise rejected with no handler in the built engine', () => {
     );
     try {
       expect(engine.url).toBeDefined();
+      process.kill(engine.pid!, 'SIGUSR2');
       await until(() => engine.output.includes('a stray fault'), 'the fault', 10_000);
       const logged = engine.output
         .split('\n')
