@@ -37,6 +37,23 @@ describe('OpenAiLlmClient connections', () => {
     });
   });
 
+  it('times out a stream of keep-alive comments only, before and between chunks', async () => {
+    const keepAlives = Array<string>(20).fill(': keep-alive\n\n');
+    const [first, text] = sseText(['a']).pieces;
+    for (const pieces of [keepAlives, [first!, text!, ...keepAlives]]) {
+      const ev = await events(
+        { kind: 'sse', pieces, delayMs: 100, keepOpen: true },
+        client(url(), { timeoutSecs: 0.5 }),
+      );
+      expect(ev.at(-1)).toMatchObject({
+        type: 'error',
+        message: expect.stringMatching(
+          /timed out \((first|between) chunks?, keep-alive comments only, 0\.5s\)/,
+        ),
+      });
+    }
+  });
+
   it('keeps the connection for the next request, and resends once on a new one when the server dropped it', async () => {
     const text = (ev: LlmEvent[]) => ev.map((e) => (e.type === 'text' ? e.text : '')).join('');
     const c = client(url());

@@ -6,6 +6,9 @@ import type { LlmEvent } from './llm.types.js';
 import { parseJson } from './parsing/json.js';
 import { errorMessageOf, StreamFault, unfinishedStream, type Watchdog } from './stream-fault.js';
 
+/** A chunk of SSE comment lines and line breaks only. */
+const KEEP_ALIVE = /^(?:\r\n|\r|\n|:[^\r\n]*(?:\r\n|\r|\n))+$/;
+
 /**
  * Reads a streamed answer's SSE body: each event's chunk through `decoder`, its events to `emit`
  * as they come. A fault (an error event, a line that is not JSON, an event over MAX_BODY_CHARS,
@@ -64,7 +67,9 @@ export async function readStream(
   // 'data' events rather than async iteration: no promise per chunk on this hot path.
   await new Promise<void>((resolve, reject) => {
     body.on('data', (chunk: string) => {
-      watchdog.arm('between chunks');
+      // Comments only (a proxy's keep-alive while the model is queued or stalled) are no progress.
+      if (KEEP_ALIVE.test(chunk)) watchdog.note('keep-alive comments only');
+      else watchdog.arm('between chunks');
       pending += chunk.length;
       if (!sawEvent && head.length < 200) head += chunk.slice(0, 200);
       parser.feed(chunk);

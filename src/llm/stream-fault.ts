@@ -71,14 +71,20 @@ export class Watchdog {
   private timer: NodeJS.Timeout | undefined;
   private deadline = 0;
   private phase = '';
+  private detail = '';
   constructor(
     private readonly controller: AbortController,
     private readonly ms: number,
   ) {}
   arm(phase: string): void {
     this.phase = phase;
+    this.detail = '';
     this.deadline = performance.now() + this.ms;
     this.timer ??= setTimeout(() => this.check(), this.ms);
+  }
+  /** What came meanwhile that does not hold it off (said if it fires). */
+  note(detail: string): void {
+    this.detail = `, ${detail}`;
   }
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
@@ -92,7 +98,7 @@ export class Watchdog {
     }
     this.timer = undefined;
     this.controller.abort(
-      new StreamFault(`LLM server timed out (${this.phase}, ${this.ms / 1000}s)`, {
+      new StreamFault(`LLM server timed out (${this.phase}${this.detail}, ${this.ms / 1000}s)`, {
         timedOut: true,
       }),
     );
