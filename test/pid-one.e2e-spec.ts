@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { ENGINE_NODE } from './support/built-engine.js';
+import { builtEngineEnv, ENGINE_NODE } from './support/built-engine.js';
 import { useFakeLlm } from './support/fake-llm.js';
 import { childPids } from './support/processes.js';
 
@@ -17,7 +17,7 @@ const TINI = '/usr/bin/tini';
 function asPidOne(command: string[], env: Record<string, string>) {
   const namespace = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
   const child = spawn('unshare', [...namespace, '--pid', '--fork', ...command], {
-    env: { PATH: process.env.PATH ?? '', LOG_FORMAT: 'json', TTS_PROVIDER: 'none', ...env },
+    env: builtEngineEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const run = { output: '' };

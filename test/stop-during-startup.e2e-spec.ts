@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ENGINE_NODE } from './support/built-engine.js';
+import { builtEngineEnv, ENGINE_NODE } from './support/built-engine.js';
 import { useFakeLlm } from './support/fake-llm.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { processesWith } from './support/processes.js';
@@ -17,13 +17,7 @@ const HELLO = `def hello(name: str) -> str:
 /** The built engine with `env`, and a promise of the moment `processes` of it map their routes. */
 function startEngine(env: Record<string, string>, processes = 1) {
   const child = spawn(ENGINE_NODE, ['dist/main.js'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      LOG_FORMAT: 'json',
-      TTS_PROVIDER: 'none',
-      PORT: '0',
-      ...env,
-    },
+    env: builtEngineEnv({ PORT: '0', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const run = { child, output: '' };

@@ -6,6 +6,11 @@ import { spawn } from 'node:child_process';
  */
 export const ENGINE_NODE = process.env.ENGINE_NODE || process.execPath;
 
+/** The built engine's whole environment: `env` over PATH, JSON logs and no speech. */
+export function builtEngineEnv(env: Record<string, string>): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', LOG_FORMAT: 'json', TTS_PROVIDER: 'none', ...env };
+}
+
 export interface BuiltEngineRun {
   code: number | null;
   /** Output so far (at exit: all of it). */
@@ -32,7 +37,7 @@ export function runBuiltEngine(
 ): Promise<BuiltEngineRun> {
   return new Promise((resolve) => {
     const child = spawn(ENGINE_NODE, ['dist/main.js'], {
-      env: { PATH: process.env.PATH ?? '', LOG_FORMAT: 'json', TTS_PROVIDER: 'none', ...env },
+      env: builtEngineEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
