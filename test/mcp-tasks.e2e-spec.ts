@@ -132,15 +132,21 @@ describe('MCP tools run as tasks', () => {
   it('cancels the task on its server when the user interrupts the turn', async () => {
     rig.llm.enqueue(sseStructuredCalls([{ id: 'call_1', name: 'endless_too', arguments: {} }]));
     const from = client.ws.messages.length;
-    const created = mcp.tasks.created;
+    const { created, polled } = mcp.tasks;
+    const cancellations = mcp.cancellations;
     client.ws.send({ type: 'user_text', text: 'go on for ever' });
     await client.ws.waitFor((m) => m.type === 'tool_call', from);
     await until(() => mcp.tasks.created === created + 1, 'the task on the server');
+    await until(() => mcp.tasks.polled >= polled + 3, 'the task asked after three times');
     client.ws.send({ type: 'interrupt' });
     expect(await client.ws.waitFor((m) => m.type === 'assistant_end', from)).toMatchObject({
       interrupted: true,
     });
     await until(() => stopped === 2, "the task's work stopped on the server");
     expect(mcp.tasks.cancelled).toBe(2);
+    // The requests it had answered (the call, each `tasks/get`) are not said to be cancelled:
+    // at most the one in flight then.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(mcp.cancellations - cancellations).toBeLessThanOrEqual(1);
   });
 });

@@ -6,9 +6,19 @@ import { followingSignal } from './request-signal.js';
 describe('followingSignal', () => {
   let server: Server;
   let url: string;
-  /** Answers `/slow` a second late (a part at once), anything else at once. */
+  /**
+   * Answers `/slow` a second late (a part at once), `/accepted` 202 with no body, `/broken` with a
+   * part then a lost connection, anything else at once.
+   */
   beforeAll(async () => {
     server = createServer((req, res) => {
+      // An MCP server's answer to a notification: accepted, no body.
+      if (req.url === '/accepted') return void res.writeHead(202).end();
+      if (req.url === '/broken') {
+        res.write('a part, then the connection is lost');
+        setTimeout(() => res.destroy(), 50).unref();
+        return;
+      }
       if (req.url === '/slow') {
         res.write('first ');
         setTimeout(() => res.end('last'), 1000).unref();
@@ -59,6 +69,25 @@ describe('followingSignal', () => {
     await expect(fetchOwn(`${url}/late`, { signal: session.signal })).rejects.toThrow(
       'session closed',
     );
+  });
+
+  it('takes its listener off when an answer is cancelled unread, as the MCP SDK does with a 202', async () => {
+    const session = new AbortController();
+    const fetchOwn = followingSignal(fetch);
+    for (let i = 0; i < 20; i++) {
+      const response = await fetchOwn(`${url}/accepted`, { signal: session.signal });
+      expect(response.status).toBe(202);
+      await response.body?.cancel();
+    }
+    expect(getEventListeners(session.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('takes its listener off when an answer breaks off while it is read', async () => {
+    const session = new AbortController();
+    const fetchOwn = followingSignal(fetch);
+    const response = await fetchOwn(`${url}/broken`, { signal: session.signal });
+    await expect(response.text()).rejects.toThrow();
+    expect(getEventListeners(session.signal, 'abort')).toHaveLength(0);
   });
 
   it('takes its listener off when the request fails', async () => {

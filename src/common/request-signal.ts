@@ -1,3 +1,5 @@
+import type { Transformer } from 'node:stream/web';
+
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 /**
@@ -6,9 +8,9 @@ type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
  * removes it only once the request is garbage-collected: a long-lived signal given to every
  * request (an MCP session's, for each of its calls) gathered them by the thousand between
  * collections, and Node printed a MaxListenersExceededWarning for each one past 1500. Here the
- * long-lived signal holds one listener per request in flight, taken off when its answer ends (or
- * the request fails); an answer whose reading is cancelled or fails keeps it until the signal is
- * aborted or collected.
+ * long-lived signal holds one listener per request in flight, taken off when its answer has been
+ * read, its reading is cancelled (as the MCP SDK does with a 202's empty body: every notification
+ * and every answer to the server's questions) or fails, or the request fails.
  */
 export function followingSignal(fetchFn: Fetch): Fetch {
   return async (input, init) => {
@@ -30,9 +32,13 @@ export function followingSignal(fetchFn: Fetch): Fetch {
       return response;
     }
     const { status, statusText, headers } = response;
-    const body = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({ flush: release }),
-    );
+    // `cancel` (not in the types yet; Node runs it since 20.14) when the reader cancels the body
+    // or its source fails.
+    const ends: Transformer<Uint8Array, Uint8Array> & { cancel: () => void } = {
+      flush: release,
+      cancel: release,
+    };
+    const body = response.body.pipeThrough(new TransformStream(ends));
     return new Response(body, { status, statusText, headers });
   };
 }

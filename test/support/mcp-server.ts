@@ -11,6 +11,7 @@ import { callSide, startTask } from './mcp-call-work.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import {
   InMemoryTaskMessageQueue,
   InMemoryTaskStore,
@@ -72,6 +73,8 @@ export class McpTestServer {
   running = 0;
   /** `notifications/cancelled` received: a client giving up on a request. */
   cancellations = 0;
+  /** GETs resuming an event stream (`Last-Event-ID`). */
+  resumptions = 0;
   /** Calls made as tasks (`tools/call` with `task`), and `tasks/get` asked. */
   readonly tasks = { created: 0, polled: 0, cancelled: 0 };
   /** What aborts each task's work, by task id (`tasks/cancel`). */
@@ -99,6 +102,8 @@ export class McpTestServer {
    * `legacy`: speaks only the older HTTP+SSE transport (MCP 2024-11-05): a GET opens the event
    * stream, which names where to POST; a POST to the stream's URL is refused (405).
    * `pageSize`: lists its tools in pages of that many, as servers with many tools do.
+   * `resumable`: keeps its events (an event store): each carries an id, and a stream broken off
+   * can be resumed (a GET with `Last-Event-ID`).
    * `tls`: a key and certificate: it speaks HTTPS.
    */
   constructor(
@@ -107,6 +112,7 @@ export class McpTestServer {
       json?: boolean;
       legacy?: boolean;
       pageSize?: number;
+      resumable?: boolean;
       tls?: TlsOptions;
     } = {},
   ) {
@@ -123,6 +129,7 @@ export class McpTestServer {
         const body: unknown = text === '' ? undefined : JSON.parse(text);
         const message = body as { method?: unknown; params?: { taskId?: string } } | undefined;
         if (message?.method === 'notifications/cancelled') this.cancellations++;
+        if (req.method === 'GET' && req.headers['last-event-id']) this.resumptions++;
         if (message?.method === 'tasks/get') this.tasks.polled++;
         if (message?.method === 'tasks/cancel') {
           this.tasks.cancelled++;
@@ -162,6 +169,13 @@ export class McpTestServer {
     await Promise.all(open.map((t) => t.close()));
   }
 
+  /** HTTP connections its clients hold open now. */
+  openConnections(): Promise<number> {
+    return new Promise((resolve, reject) =>
+      this.http.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    );
+  }
+
   async stop(): Promise<void> {
     this.taskStore.cleanup();
     await this.forgetSessions();
@@ -190,6 +204,7 @@ export class McpTestServer {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: this.options.json === true,
+      ...(this.options.resumable && { eventStore: new InMemoryEventStore() }),
       onsessioninitialized: (id) => void this.sessions.set(id, transport),
       onsessionclosed: (id) => {
         this.sessionsEnded.push(id);

@@ -1,4 +1,5 @@
 import { answeredEvents, TOO_LARGE, UNANSWERED } from './mcp-answer-stream.js';
+import { RequestsInFlight } from './mcp-in-flight.js';
 
 const encoder = new TextEncoder();
 const event = (message: unknown, id?: string) =>
@@ -85,6 +86,21 @@ describe('answeredEvents: an MCP request answered on an event stream', () => {
     await expect(read(answeredEvents(body([event(result(2), 'e1')], cut), [1], 1000))).rejects.toBe(
       cut,
     );
+  });
+
+  it('ends quietly once its requests were given up, resumable or not, its watch told', async () => {
+    for (const id of [undefined, 'e1']) {
+      const inFlight = new RequestsInFlight();
+      const watch = inFlight.sent([9])!;
+      const first = event({ jsonrpc: '2.0', method: 'notifications/progress' }, id);
+      const cut = new DOMException('aborted', 'AbortError');
+      const reader = answeredEvents(body([first], cut), [9], 1000, watch).getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toBe(first);
+      // Given up (its fetch then aborted): what is left is its end, no error for request 9.
+      inFlight.cancelled(9);
+      expect(await reader.read()).toEqual({ done: true, value: undefined });
+      expect(inFlight.resumesGivenUp('e1')).toBe(id !== undefined);
+    }
   });
 
   it('stops past its limit, each request not answered told why', async () => {

@@ -4,6 +4,7 @@
  */
 import { isJsonObject } from '../../common/json-pointer.js';
 import { createParser } from 'eventsource-parser';
+import type { AnswerWatch } from './mcp-in-flight.js';
 
 /** JSON-RPC code of an answer the engine would not read whole: larger than its limit. */
 export const TOO_LARGE = -32099;
@@ -28,18 +29,24 @@ export const tooLarge = (maxBytes: number) =>
  * - when it ends, or breaks off (a server that crashed, a proxy that cut it), an UNANSWERED error,
  *   unless an event carried an id (the SDK then resumes the stream, as MCP lets it): the SDK
  *   would wait for the call's timeout otherwise.
+ * `watch` learns its events' ids and its end, and ends it quietly once its requests were given up
+ * (see RequestsInFlight).
  */
 export function answeredEvents(
   body: ReadableStream<Uint8Array>,
   ids: readonly (string | number)[],
   maxBytes: number,
+  watch?: AnswerWatch,
 ): ReadableStream<Uint8Array> {
   const pending = new Set(ids);
   let resumable = false;
   let size = 0;
   const parser = createParser({
     onEvent: (event) => {
-      if (event.id) resumable = true;
+      if (event.id) {
+        resumable = true;
+        watch?.eventId(event.id);
+      }
       if (event.event && event.event !== 'message') return;
       for (const id of answered(event.data)) pending.delete(id);
     },
@@ -51,6 +58,7 @@ export function answeredEvents(
     code: number,
     message: string,
   ) => {
+    watch?.over();
     const events = [...pending].map(
       (id) => `event: message\ndata: ${JSON.stringify(rpcError(id, code, message))}\n\n`,
     );
@@ -63,7 +71,12 @@ export function answeredEvents(
       try {
         read = await reader.read();
       } catch (error) {
-        if (resumable) return controller.error(error);
+        // Given up: the SDK has forgotten its requests, and reads an end.
+        if (watch?.givenUp) pending.clear();
+        else if (resumable) {
+          watch?.over();
+          return controller.error(error);
+        }
         const cause = (error as { cause?: { message?: string } }).cause?.message;
         return end(
           controller,
@@ -72,7 +85,10 @@ export function answeredEvents(
         );
       }
       if (read.done) {
-        if (resumable) return controller.close();
+        if (resumable) {
+          watch?.over();
+          return controller.close();
+        }
         return end(controller, UNANSWERED, 'the MCP server ended its answer without a result');
       }
       size += read.value.byteLength;
@@ -83,7 +99,10 @@ export function answeredEvents(
       parser.feed(decoder.decode(read.value, { stream: true }));
       controller.enqueue(read.value);
     },
-    cancel: (reason) => reader.cancel(reason),
+    cancel: (reason) => {
+      watch?.over();
+      return reader.cancel(reason);
+    },
   });
 }
 

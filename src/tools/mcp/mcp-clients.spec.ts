@@ -1,4 +1,5 @@
 import { McpTestServer, type McpTestTool } from '../../../test/support/mcp-server.js';
+import { until, untilAsync } from '../../../test/support/waiting.js';
 import { MAX_MCP_CONNECTIONS, McpClients, type McpTarget } from './mcp-clients.js';
 
 /** Connections to a real MCP server (the SDK's Streamable HTTP transport) on loopback. */
@@ -98,4 +99,55 @@ describe('McpClients', () => {
       await paged.stop();
     }
   });
+
+  it.each([
+    ['an event stream', {}],
+    ['JSON', { json: true }],
+    ['a resumable event stream', { resumable: true }],
+  ])(
+    "lets go of a cut call's answer (%s): no connection left open, no listener gathered",
+    async (_kind, options) => {
+      const warnings: Error[] = [];
+      const onWarning = (warning: Error) => warnings.push(warning);
+      process.on('warning', onWarning);
+      const many = Array.from({ length: 25 }, (_, i) => ({
+        name: `t${i}`,
+        answer: () => ({ content: [] }),
+      }));
+      const server = new McpTestServer([...tools, ...many], { ...options, pageSize: 1 });
+      try {
+        const one = { url: await server.start(), headers: {} };
+        // A list of many pages read under one signal.
+        const turn = new AbortController();
+        expect(await clients.list(one, { ...limits, signal: turn.signal })).toHaveLength(28);
+        const open = await server.openConnections();
+        // Each call cut short tells the server (`notifications/cancelled`, answered 202), which
+        // never answers it.
+        for (let i = 0; i < 15; i++) {
+          const cut = new AbortController();
+          const call = clients.call(one, 'hold', {}, { ...limits, signal: cut.signal });
+          await until(() => server.running === 1, 'the call on the server');
+          cut.abort();
+          await expect(call).rejects.toBeDefined();
+          await until(() => server.running === 0, 'the call stopped on the server');
+        }
+        await until(() => server.cancellations === 15, 'each cut call told');
+        await untilAsync(
+          async () => (await server.openConnections()) <= open + 1,
+          'answers let go',
+        );
+        expect((await clients.call(one, 'echo', { v: 'on' }, limits)).content).toEqual([
+          { type: 'text', text: 'on' },
+        ]);
+        // The SDK resumes a stream a second after it broke off (its reconnection delay).
+        await new Promise((r) => setTimeout(r, 'resumable' in options ? 1500 : 100));
+        expect(server.resumptions).toBe(0);
+        expect(await server.openConnections()).toBeLessThanOrEqual(open + 1);
+        expect(warnings.map(String)).toEqual([]);
+      } finally {
+        process.off('warning', onWarning);
+        await server.stop();
+      }
+    },
+  );
 });

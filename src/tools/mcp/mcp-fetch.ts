@@ -9,36 +9,40 @@ import {
 } from '../../common/redirects.js';
 
 import { answeredEvents, rpcError, TOO_LARGE, tooLarge } from './mcp-answer-stream.js';
+import { RequestsInFlight } from './mcp-in-flight.js';
 
 export { TOO_LARGE, UNANSWERED } from './mcp-answer-stream.js';
 
 interface Message {
   id?: unknown;
   method?: unknown;
-  params?: { _meta?: { traceparent?: unknown } };
+  params?: { _meta?: { traceparent?: unknown }; requestId?: unknown };
 }
 
+type Id = string | number;
+const isId = (id: unknown): id is Id => typeof id === 'string' || typeof id === 'number';
+
 /**
- * What a POST body's JSON-RPC messages say: the ids of its requests, and the `traceparent` a
- * call carries in its `_meta` (how OpenTelemetry's MCP conventions propagate a trace; the engine
- * puts it there, connections being shared by calls of different turns).
+ * What a POST body's JSON-RPC messages say: the ids of its requests, those of the requests it
+ * gives up (`notifications/cancelled`), and the `traceparent` a call carries in its `_meta` (how
+ * OpenTelemetry's MCP conventions propagate a trace; the engine puts it there, connections being
+ * shared by calls of different turns).
  */
-function readBody(body: unknown): { ids: (string | number)[]; traceparent?: string } {
-  if (typeof body !== 'string') return { ids: [] };
+function readBody(body: unknown): { ids: Id[]; cancels: Id[]; traceparent?: string } {
+  if (typeof body !== 'string') return { ids: [], cancels: [] };
   let messages: Message[];
   try {
     const parsed: unknown = JSON.parse(body);
     messages = (Array.isArray(parsed) ? parsed : [parsed]) as Message[];
   } catch {
-    return { ids: [] };
+    return { ids: [], cancels: [] };
   }
-  const ids = messages.flatMap((m) =>
-    (typeof m.id === 'string' || typeof m.id === 'number') && typeof m.method === 'string'
-      ? [m.id]
-      : [],
+  const ids = messages.flatMap((m) => (isId(m.id) && typeof m.method === 'string' ? [m.id] : []));
+  const cancels = messages.flatMap((m) =>
+    m.method === 'notifications/cancelled' && isId(m.params?.requestId) ? [m.params.requestId] : [],
   );
   const traceparent = messages.map((m) => m.params?._meta?.traceparent).find((t) => t);
-  return { ids, ...(typeof traceparent === 'string' && { traceparent }) };
+  return { ids, cancels, ...(typeof traceparent === 'string' && { traceparent }) };
 }
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -107,28 +111,48 @@ export function withBearer(
  * server's answer never fills the engine's memory; an event stream that ends without answering
  * them gets one too (UNANSWERED, see answeredEvents). On a long-lived event stream (GET: server
  * notifications, and every answer with the older HTTP+SSE transport) one event may not exceed
- * `maxBytes`: the stream fails there. Requests go through `fetch` (see redirectSafe).
+ * `maxBytes`: the stream fails there. The answer of requests the SDK gives up is let go (see
+ * RequestsInFlight). Requests go through `fetch` (see redirectSafe). One for each connection.
  */
 export function boundedFetch(maxBytes: number, fetch: Fetch = globalThis.fetch) {
+  const inFlight = new RequestsInFlight();
   return async (url: string | URL, init?: RequestInit): Promise<Response> => {
     const method = init?.method ?? 'GET';
     if (method !== 'GET' && method !== 'POST') return fetch(url, init); // DELETE: a session's end
     if (method === 'GET') {
+      // The SDK resuming the event stream of an answer given up: as from a server that offers none.
+      if (inFlight.resumesGivenUp(new Headers(init?.headers).get('last-event-id')))
+        return new Response(null, { status: 405, statusText: 'Method Not Allowed' });
       const response = await fetch(url, init);
       if (!response.body || !response.headers.get('content-type')?.includes('text/event-stream'))
         return response;
       const { status, statusText, headers } = response;
       return new Response(boundedEvents(response.body, maxBytes), { status, statusText, headers });
     }
-    const { ids, traceparent } = readBody(init?.body);
+    const { ids, cancels, traceparent } = readBody(init?.body);
     const sent = new Headers(init?.headers);
     if (traceparent && !sent.has('traceparent')) sent.set('traceparent', traceparent);
-    const response = await fetch(url, { ...init, headers: sent });
-    if (!response.body || !response.ok) return response;
+    const answer = inFlight.sent(ids);
+    const given = init?.signal;
+    const signal = answer && given ? AbortSignal.any([given, answer.signal]) : answer?.signal;
+    let response: Response;
+    try {
+      response = await fetch(url, { ...init, headers: sent, ...(signal && { signal }) });
+    } catch (error) {
+      answer?.over();
+      throw error;
+    } finally {
+      // Once the server was told, the answers it will not send are no longer waited for.
+      for (const id of cancels) inFlight.cancelled(id);
+    }
+    if (!response.body || !response.ok) {
+      answer?.over();
+      return response;
+    }
     const { status, statusText, headers } = response;
     if (!headers.get('content-type')?.includes('text/event-stream')) {
       // A JSON answer is read whole anyway: read it here, within the limit.
-      const read = await readAtMost(response.body, maxBytes);
+      const read = await readAtMost(response.body, maxBytes).finally(() => answer?.over());
       if (read) return new Response(read, { status, statusText, headers });
       const errors = ids.map((id) => rpcError(id, TOO_LARGE, tooLarge(maxBytes)));
       const body = JSON.stringify(errors.length === 1 ? errors[0] : errors);
@@ -136,7 +160,7 @@ export function boundedFetch(maxBytes: number, fetch: Fetch = globalThis.fetch) 
     }
     // An event stream: its events within the limit, then an error for each request not
     // answered, then its end.
-    const body = answeredEvents(response.body, ids, maxBytes);
+    const body = answeredEvents(response.body, ids, maxBytes, answer);
     return new Response(body, { status, statusText, headers });
   };
 }

@@ -4,7 +4,7 @@
  * No Nest import.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ShapeError, wrongPart } from './mcp-faults.js';
+import { ShapeError, whileRunning, wrongPart } from './mcp-faults.js';
 import type { McpSdk } from './mcp-sdk.js';
 import type { McpListedTool } from './mcp-target.js';
 
@@ -26,10 +26,11 @@ export async function listAll(
   const tools: McpListedTool[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.request(
-      { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-      sdk.ResultSchema,
-      options,
+    const params = cursor === undefined ? {} : { cursor };
+    // Each page with a signal of its own (see whileRunning): the SDK never stops listening to a
+    // request's, and a server of a thousand pages would gather a thousand listeners on one.
+    const page = await whileRunning(options.signal, (signal) =>
+      client.request({ method: 'tools/list', params }, sdk.ResultSchema, { ...options, signal }),
     );
     const listed = readListing(page, sdk);
     tools.push(...listed.tools);

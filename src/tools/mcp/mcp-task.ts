@@ -6,7 +6,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { setTimeout as pause } from 'node:timers/promises';
-import { notTaken } from './mcp-faults.js';
+import { notTaken, whileRunning } from './mcp-faults.js';
 import type { McpCallResult } from './mcp-result.js';
 import type { McpSdk } from './mcp-sdk.js';
 import type { CallDeadline } from '../../common/call-deadline.js';
@@ -45,17 +45,23 @@ export async function callAsTask(
   },
 ): Promise<McpCallResult> {
   const stop = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
-  // The SDK's own timer only backs the deadline up.
-  const options = { timeout: deadline.backstopMs, signal: stop };
+  // Each request with a signal of its own, following `stop` while it runs: given `stop` itself,
+  // the SDK would tell the server, once the call is given up, that every `tasks/get` it had
+  // already answered was cancelled too. The SDK's own timer only backs the deadline up.
+  const asking = <T>(request: (options: { timeout: number; signal?: AbortSignal }) => Promise<T>) =>
+    whileRunning(stop, (own) => request({ timeout: deadline.backstopMs, signal: own }));
   deadline.start();
   let task: Task | undefined;
   try {
-    const created = await client.request(
-      { method: 'tools/call', params },
-      sdk.CreateTaskResultSchema,
-      { ...options, onprogress, task: { ttl: deadline.ms + TTL_MARGIN_MS } },
+    const created = await asking((options) =>
+      client.request({ method: 'tools/call', params }, sdk.CreateTaskResultSchema, {
+        ...options,
+        onprogress,
+        task: { ttl: deadline.ms + TTL_MARGIN_MS },
+      }),
     );
     task = created.task;
+    const { taskId } = created.task;
     if (task.statusMessage) onprogress?.({ message: task.statusMessage });
     while (!ENDED.has(task.status) && task.status !== 'input_required') {
       const interval = Math.min(
@@ -64,7 +70,7 @@ export async function callAsTask(
       );
       await pause(interval, undefined, { signal: stop });
       const said: string | undefined = task.statusMessage;
-      task = await client.experimental.tasks.getTask(task.taskId, options);
+      task = await asking<Task>((options) => client.experimental.tasks.getTask(taskId, options));
       // A new status message tells how far the task has got, as a progress notification would.
       if (task.statusMessage && task.statusMessage !== said && !ENDED.has(task.status))
         onprogress?.({ message: task.statusMessage });
@@ -78,10 +84,8 @@ export async function callAsTask(
     // Completed or failed: what the call would have answered (a result, or its error). Waiting
     // for input: the answer once the server has it (its question, `elicitation/create`, comes
     // on this request and is answered as any, the time standing still: mcp-elicitation.ts).
-    return await client.experimental.tasks.getTaskResult(
-      task.taskId,
-      sdk.CallToolResultSchema,
-      options,
+    return await asking((options) =>
+      client.experimental.tasks.getTaskResult(taskId, sdk.CallToolResultSchema, options),
     );
   } catch (error) {
     // Given up (the turn cut short, the time over, the connection lost): the server need not
