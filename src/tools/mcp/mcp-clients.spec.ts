@@ -1,4 +1,5 @@
 import { McpTestServer, type McpTestTool } from '../../../test/support/mcp-server.js';
+import { collectGarbage } from '../../../test/support/gc.js';
 import { until, untilAsync } from '../../../test/support/waiting.js';
 import { MAX_MCP_CONNECTIONS, McpClients, type McpTarget } from './mcp-clients.js';
 
@@ -84,6 +85,28 @@ describe('McpClients', () => {
       }
     },
   );
+
+  it("keeps nothing of a call once it has ended: its turn's callbacks are collected", async () => {
+    // Given a composite signal (AbortSignal.any), the SDK's listener, which it never takes off,
+    // kept the signal in Node's own set for ever, and with it the call's whole turn.
+    const kept: WeakRef<object>[] = [];
+    const callOfATurn = async (i: number) => {
+      const meter = { calls: 0 };
+      kept.push(new WeakRef(meter));
+      const onProgress = () => void meter.calls++;
+      const turn = new AbortController();
+      await clients.call(
+        target(),
+        'echo',
+        { v: i },
+        { ...limits, signal: turn.signal, onProgress },
+      );
+    };
+    for (let i = 0; i < 5; i++) await callOfATurn(i);
+    await new Promise((r) => setTimeout(r, 10));
+    collectGarbage();
+    expect(kept.filter((ref) => ref.deref() !== undefined)).toHaveLength(0);
+  });
 
   it('lists every tool of a server that pages its list', async () => {
     const many = Array.from({ length: 7 }, (_, i) => ({

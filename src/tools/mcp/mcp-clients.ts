@@ -114,12 +114,14 @@ export class McpClients {
           return callAsTask(await mcpSdk(), client, params, { deadline, signal, onprogress });
         deadline.start();
         try {
-          return (await client.callTool(params, undefined, {
-            // The SDK's own timer only backs up the deadline's.
-            timeout: deadline.backstopMs,
-            signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
-            onprogress,
-          })) as McpCallResult;
+          return (await whileRunning([signal, deadline.signal], (both) =>
+            client.callTool(params, undefined, {
+              // The SDK's own timer only backs up the deadline's.
+              timeout: deadline.backstopMs,
+              signal: both,
+              onprogress,
+            }),
+          )) as McpCallResult;
         } finally {
           deadline.clear();
         }

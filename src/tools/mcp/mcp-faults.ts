@@ -24,24 +24,32 @@ export function notTaken(error: unknown): boolean {
 }
 
 /**
- * Runs a request with a signal that follows `outer` only until the request settles. The SDK
- * never stops listening to a request's signal, and tells the server `notifications/cancelled`
- * whenever it aborts: given the turn's signal itself, every call the turn made would be
- * "cancelled" on the server when the turn ends, long after it was answered.
+ * Runs a request with a signal of its own (a plain one) that follows `outer` (each of them) only
+ * until the request settles. The SDK never stops listening to a request's signal, and tells the
+ * server `notifications/cancelled` whenever it aborts: given the turn's signal itself, every call
+ * the turn made would be "cancelled" on the server when the turn ends, long after it was
+ * answered. And Node keeps for ever a composite signal (`AbortSignal.any`) or a timeout's that
+ * has a listener (until it is taken off): given one, the SDK's listener kept the call's whole turn.
  */
 export async function whileRunning<T>(
-  outer: AbortSignal | undefined,
+  outer: AbortSignal | undefined | readonly (AbortSignal | undefined)[],
   request: (signal: AbortSignal | undefined) => Promise<T>,
 ): Promise<T> {
-  if (!outer) return request(undefined);
+  const outers = (Array.isArray(outer) ? outer : [outer]).filter(
+    (signal): signal is AbortSignal => signal !== undefined,
+  );
+  if (outers.length === 0) return request(undefined);
   const inner = new AbortController();
-  const follow = () => inner.abort(outer.reason);
-  if (outer.aborted) follow();
-  else outer.addEventListener('abort', follow, { once: true });
+  const follows = outers.map((signal) => {
+    const follow = () => inner.abort(signal.reason);
+    if (signal.aborted) follow();
+    else signal.addEventListener('abort', follow, { once: true });
+    return () => signal.removeEventListener('abort', follow);
+  });
   try {
     return await request(inner.signal);
   } finally {
-    outer.removeEventListener('abort', follow);
+    for (const unfollow of follows) unfollow();
   }
 }
 
