@@ -61,6 +61,21 @@ describe('ToolSlots', () => {
     await holders;
   });
 
+  it('keeps nothing of a call that waited once it has run, though its wait is not over', async () => {
+    const slots = new ToolSlots();
+    const kept: WeakRef<object>[] = [];
+    const waitingCall = async (id: string) => {
+      const turn = { id };
+      kept.push(new WeakRef(turn));
+      const ran = () => new Promise<string>((r) => setTimeout(() => r(turn.id), 10));
+      return slots.run(tool, { signal: new AbortController().signal, ms: 60_000 }, ran, () => '');
+    };
+    await Promise.all([call(slots, 'a', 30), call(slots, 'b', 30), waitingCall('c')]);
+    await new Promise((r) => setTimeout(r, 10));
+    collectGarbage();
+    expect(kept.filter((ref) => ref.deref() !== undefined)).toHaveLength(0);
+  });
+
   it('tells how long each call waited, a call given up included', async () => {
     const waits: [string, number][] = [];
     const slots = new ToolSlots((name, seconds) => waits.push([name, seconds]));

@@ -40,19 +40,21 @@ export class ToolSlots {
       this.waited(tool.name, seconds());
       return call();
     }, waited);
-    const givenUp = new Promise<T>((resolve) =>
-      waited.addEventListener(
-        'abort',
-        () => {
-          if (started) return;
-          this.waited(tool.name, seconds());
-          resolve(notRun(wait.signal.aborted ? 'cancelled' : 'timed_out'));
-        },
-        { once: true },
-      ),
-    );
+    let giveUp = () => {};
+    const givenUp = new Promise<T>((resolve) => {
+      giveUp = () => {
+        if (started) return;
+        this.waited(tool.name, seconds());
+        resolve(notRun(wait.signal.aborted ? 'cancelled' : 'timed_out'));
+      };
+      waited.addEventListener('abort', giveUp, { once: true });
+    });
     queued.catch(() => undefined); // dropped after its wait ended: expected
-    return Promise.race([queued, givenUp]);
+    // Node keeps a signal with a timeout for as long as it has a listener: left on, it held the
+    // call (and its turn) until the wait's end, long after the call had run.
+    return Promise.race([queued, givenUp]).finally(() =>
+      waited.removeEventListener('abort', giveUp),
+    );
   }
 
   private policyOf({ name, target, max }: { name: string; target: string; max: number }) {
