@@ -133,8 +133,7 @@ export function boundedFetch(maxBytes: number, fetch: Fetch = globalThis.fetch) 
     const sent = new Headers(init?.headers);
     if (traceparent && !sent.has('traceparent')) sent.set('traceparent', traceparent);
     const answer = inFlight.sent(ids);
-    const given = init?.signal;
-    const signal = answer && given ? AbortSignal.any([given, answer.signal]) : answer?.signal;
+    const signal = answer ? answer.follow(init?.signal ?? undefined) : init?.signal;
     let response: Response;
     try {
       response = await fetch(url, { ...init, headers: sent, ...(signal && { signal }) });

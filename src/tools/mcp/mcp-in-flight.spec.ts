@@ -6,9 +6,26 @@ describe('RequestsInFlight: the answers an MCP connection waits for', () => {
     const answer = inFlight.sent([1, 2])!;
     inFlight.cancelled(1);
     expect(answer.givenUp).toBe(false);
+    const signal = answer.follow(undefined);
     inFlight.cancelled(2);
-    expect([answer.givenUp, answer.signal.aborted]).toEqual([true, true]);
+    expect([answer.givenUp, signal.aborted]).toEqual([true, true]);
     expect(inFlight.size).toBe(0);
+  });
+
+  it("follows the request's own signal while the answer is read, not as given up", () => {
+    const inFlight = new RequestsInFlight();
+    const request = new AbortController();
+    const answer = inFlight.sent([1])!;
+    const signal = answer.follow(request.signal);
+    request.abort(new Error('the connection closed'));
+    expect([signal.aborted, answer.givenUp]).toEqual([true, false]);
+    // Over: its listener taken off the request's signal.
+    const next = new AbortController();
+    const later = inFlight.sent([2])!;
+    const followed = later.follow(next.signal);
+    later.over();
+    next.abort();
+    expect(followed.aborted).toBe(false);
   });
 
   it('leaves an answer read to its end alone, whatever is cancelled after', () => {

@@ -32,6 +32,8 @@ class Answer implements AnswerWatch {
   private readonly left: Set<Id>;
   private lastEventId: string | undefined;
   private done = false;
+  private given = false;
+  private unfollow = () => {};
 
   constructor(
     private readonly ids: readonly Id[],
@@ -40,13 +42,23 @@ class Answer implements AnswerWatch {
     this.left = new Set(ids);
   }
 
-  /** Aborted once every request of the POST was given up. */
-  get signal(): AbortSignal {
+  /**
+   * The POST's signal: aborted once every request of it was given up, or `outer` was, which it
+   * follows until the answer is over (a plain signal: Node would keep a composite one for as
+   * long as the HTTP client listens to it).
+   */
+  follow(outer: AbortSignal | undefined): AbortSignal {
+    if (outer?.aborted) this.abort.abort(outer.reason);
+    else if (outer) {
+      const onAbort = () => this.abort.abort(outer.reason);
+      outer.addEventListener('abort', onAbort, { once: true });
+      this.unfollow = () => outer.removeEventListener('abort', onAbort);
+    }
     return this.abort.signal;
   }
 
   get givenUp(): boolean {
-    return this.abort.signal.aborted;
+    return this.given;
   }
 
   eventId(id: string): void {
@@ -58,12 +70,14 @@ class Answer implements AnswerWatch {
     this.left.delete(id);
     if (this.left.size > 0 || this.done) return;
     if (this.lastEventId !== undefined) this.flights.refuseResumption(this.lastEventId);
+    this.given = true;
     this.abort.abort(new Error('the MCP request was given up'));
   }
 
   over(): void {
     if (this.done) return;
     this.done = true;
+    this.unfollow();
     this.flights.forget(this.ids, this);
   }
 }
@@ -74,7 +88,7 @@ export class RequestsInFlight {
   private readonly givenUpTokens = new Set<string>();
 
   /** A POST of requests `ids` is sent: its answer, to watch (undefined for a POST of none). */
-  sent(ids: readonly Id[]): (AnswerWatch & { readonly signal: AbortSignal }) | undefined {
+  sent(ids: readonly Id[]): (AnswerWatch & Pick<Answer, 'follow'>) | undefined {
     if (ids.length === 0) return undefined;
     const answer = new Answer(ids, this);
     for (const id of ids) this.answers.set(id, answer);
