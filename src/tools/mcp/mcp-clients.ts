@@ -8,8 +8,7 @@ import { LRUCache } from 'lru-cache';
 import { closeConnection, drop, SessionPools, type Connection, type Pool } from './mcp-pool.js';
 import { traceparent } from '../../common/trace-context.js';
 import type { OAuth2Tokens } from '../oauth2.js';
-import { boundedFetch, redirectSafe, withBearer } from './mcp-fetch.js';
-import { followingSignal } from '../../common/request-signal.js';
+import { sessionFetch } from './mcp-fetch.js';
 import type { McpCallResult } from './mcp-result.js';
 import { connectCommand } from './mcp-stdio.js';
 import type { EngineLogLevel } from './mcp-server-log.js';
@@ -24,6 +23,7 @@ import {
   whileRunning,
 } from './mcp-faults.js';
 import {
+  connectLegacy,
   isStreamableHttpError,
   loadedMcpSdk,
   mcpSdk,
@@ -61,6 +61,11 @@ export class McpClients {
   });
   /** Each session's own connections (`per_session` tools). */
   private readonly sessions = new SessionPools();
+  /**
+   * Servers (by key) whose session broke or could not be opened: the next one opened reads their
+   * list again, as a restarted server (a new release) may list other tools and says nothing.
+   */
+  private readonly lost = new Set<string>();
 
   constructor(
     private readonly clientName: string,
@@ -182,7 +187,7 @@ export class McpClients {
         // A connection that failed is dropped; a call cut short, or an error the server answered
         // (an MCP error, a timeout), says nothing against it: other calls may be using it.
         const broken = !limits.signal?.aborted && !isServerAnswer(error);
-        if (broken) this.letGo(pool, key, connection);
+        if (broken) this.lose(pool, key, connection);
         if (attempt > 1 || !reused || limits.signal?.aborted || !notTaken(error)) throw error;
       } finally {
         if (asker) connection.calls.delete(asker);
@@ -198,14 +203,24 @@ export class McpClients {
     // A session that ends under the pool (the older transport's stream failed) is let go at once,
     // so that the next call does not meet it closed.
     const calls = new Set<Asker>();
-    const client = this.connect({ target, timeoutMs, calls }, (reason) => {
+    const client = this.connect({ target, timeoutMs, calls }, (reason, reopen) => {
       connection.failure ??= reason;
-      this.letGo(pool, key, connection);
+      this.lose(pool, key, connection);
+      if (reopen && pool === this.connections) this.connection(pool, key, target, timeoutMs);
     });
     const connection: Connection = { client, busy: 0, dropped: false, calls };
     pool.set(key, connection);
-    connection.client.catch(() => this.letGo(pool, key, connection));
+    connection.client.then(
+      () => this.lost.delete(key) && this.options.onToolsChanged?.(target),
+      () => this.lose(pool, key, connection),
+    );
     return connection;
+  }
+
+  /** `connection` broke, or could not be opened: let go, its server's list read again once back. */
+  private lose(pool: Pool, key: string, connection: Connection): void {
+    this.lost.add(key);
+    this.letGo(pool, key, connection);
   }
 
   /** Takes `connection` out of `pool`, if it is still there (closed once its calls end). */
@@ -218,7 +233,10 @@ export class McpClients {
    * 401/403), over the older HTTP+SSE transport (MCP 2024-11-05) at the same URL, as the MCP
    * specification's backwards compatibility has clients do.
    */
-  private async connect(opening: Opening, failed: (reason: string) => void): Promise<Client> {
+  private async connect(
+    opening: Opening,
+    failed: (reason: string, reopen?: boolean) => void,
+  ): Promise<Client> {
     const { target, timeoutMs } = opening;
     if (target.stdio) {
       const client = this.client(await mcpSdk(), opening);
@@ -230,14 +248,16 @@ export class McpClients {
       return client;
     }
     const url = new URL(target.url);
-    const bounded = boundedFetch(this.maxResponseBytes, redirectSafe(Object.keys(target.headers)));
     const { tokens } = this.options;
     const options = {
       requestInit: { headers: target.headers },
-      // The SDK gives every request the session's signal: each gets one of its own from it.
-      fetch: followingSignal(
-        target.oauth2 && tokens ? withBearer(bounded, tokens, target.oauth2, timeoutMs) : bounded,
-      ),
+      fetch: sessionFetch(target, {
+        maxBytes: this.maxResponseBytes,
+        timeoutMs,
+        ...(tokens && { tokens }),
+        // Heard on the stream of its messages: a new session is opened at once, to hear them.
+        sessionLost: () => failed('the MCP server forgot the session', true),
+      }),
     };
     const sdk = await mcpSdk();
     const client = this.client(sdk, opening);
@@ -249,32 +269,14 @@ export class McpClients {
     } catch (error) {
       if (!isStreamableHttpError(error) || !legacyRefusal(error.code)) throw error;
       try {
-        return await this.connectLegacy(sdk, opening, options, failed);
+        const legacy = this.client(sdk, opening);
+        return await connectLegacy(sdk, legacy, { url: new URL(url), options, timeoutMs }, failed);
       } catch (legacyError) {
         // Its event stream refused too (HTTP 4xx or 5xx): not a server of the older transport
         // either, and its answer to the POST is the one that says what is wrong.
         throw httpStatusOf(legacyError) === undefined ? legacyError : error;
       }
     }
-  }
-
-  /** A session over the older HTTP+SSE transport (MCP 2024-11-05). */
-  private async connectLegacy(
-    sdk: McpSdk,
-    opening: Opening,
-    options: ConstructorParameters<McpSdk['SSEClientTransport']>[1],
-    failed: (reason: string) => void,
-  ): Promise<Client> {
-    const legacy = this.client(sdk, opening);
-    const transport = new sdk.SSEClientTransport(new URL(opening.target.url), options);
-    // The event stream is the whole session: once it fails (the server went away, an event over
-    // the size limit), its calls get no answer. Closing fails them now, and the pool opens anew.
-    transport.onerror = (error) => {
-      failed(error.message.replace(/^SSE error: /, ''));
-      void legacy.close();
-    };
-    await legacy.connect(transport, { timeout: opening.timeoutMs });
-    return legacy;
   }
 
   private client(sdk: McpSdk, { target, calls }: Opening): Client {

@@ -10,6 +10,8 @@ import {
 
 import { answeredEvents, rpcError, TOO_LARGE, tooLarge } from './mcp-answer-stream.js';
 import { RequestsInFlight } from './mcp-in-flight.js';
+import type { McpTarget } from './mcp-target.js';
+import { followingSignal } from '../../common/request-signal.js';
 
 export { TOO_LARGE, UNANSWERED } from './mcp-answer-stream.js';
 
@@ -114,18 +116,34 @@ export function withBearer(
  * `maxBytes`: the stream fails there. The answer of requests the SDK gives up is let go (see
  * RequestsInFlight). Requests go through `fetch` (see redirectSafe). One for each connection.
  */
-export function boundedFetch(maxBytes: number, fetch: Fetch = globalThis.fetch) {
+export function boundedFetch(
+  maxBytes: number,
+  fetch: Fetch = globalThis.fetch,
+  /** The server forgot the session whose stream of messages it had opened (a restart). */
+  sessionLost?: () => void,
+) {
   const inFlight = new RequestsInFlight();
+  /** The session whose stream of the server's messages (GET) is open. */
+  let streamed: string | undefined;
   return async (url: string | URL, init?: RequestInit): Promise<Response> => {
     const method = init?.method ?? 'GET';
     if (method !== 'GET' && method !== 'POST') return fetch(url, init); // DELETE: a session's end
     if (method === 'GET') {
+      const asked = new Headers(init?.headers);
       // The SDK resuming the event stream of an answer given up: as from a server that offers none.
-      if (inFlight.resumesGivenUp(new Headers(init?.headers).get('last-event-id')))
+      if (inFlight.resumesGivenUp(asked.get('last-event-id')))
         return new Response(null, { status: 405, statusText: 'Method Not Allowed' });
+      const session = asked.get('mcp-session-id') ?? undefined;
       const response = await fetch(url, init);
+      // Its stream broken, the SDK opens it again: a 404 says the server no longer knows the
+      // session (only then: a server may answer 404 for a stream it never offered).
+      if (response.status === 404 && session !== undefined && session === streamed) {
+        streamed = undefined;
+        sessionLost?.();
+      }
       if (!response.body || !response.headers.get('content-type')?.includes('text/event-stream'))
         return response;
+      if (response.ok) streamed = session;
       const { status, statusText, headers } = response;
       return new Response(boundedEvents(response.body, maxBytes), { status, statusText, headers });
     }
@@ -162,6 +180,23 @@ export function boundedFetch(maxBytes: number, fetch: Fetch = globalThis.fetch) 
     const body = answeredEvents(response.body, ids, maxBytes, answer);
     return new Response(body, { status, statusText, headers });
   };
+}
+
+/**
+ * The fetch of one Streamable HTTP (or HTTP+SSE) connection to `target`: answers within
+ * `maxBytes` (boundedFetch), redirects followed with care (redirectSafe), the tool's OAuth 2.0
+ * bearer token, and a signal of its own for each request (the SDK gives every request the
+ * session's: followingSignal).
+ */
+export function sessionFetch(
+  target: McpTarget,
+  options: { maxBytes: number; timeoutMs: number; tokens?: OAuth2Tokens; sessionLost?: () => void },
+): Fetch {
+  const { maxBytes, timeoutMs, tokens, sessionLost } = options;
+  const bounded = boundedFetch(maxBytes, redirectSafe(Object.keys(target.headers)), sessionLost);
+  return followingSignal(
+    target.oauth2 && tokens ? withBearer(bounded, tokens, target.oauth2, timeoutMs) : bounded,
+  );
 }
 
 /** The whole body, or undefined past `maxBytes` (reading stops there). */

@@ -151,3 +151,27 @@ export function newClient(
   });
   return client;
 }
+
+/**
+ * `legacy` (a new client) connected over the older HTTP+SSE transport (MCP 2024-11-05). Its event
+ * stream is the whole session: once it fails (the server went away, an event over the size limit),
+ * its calls get no answer; closing fails them now, `failed` is told, and the pool opens anew.
+ */
+export async function connectLegacy(
+  sdk: McpSdk,
+  legacy: Client,
+  to: {
+    url: URL;
+    options: ConstructorParameters<McpSdk['SSEClientTransport']>[1];
+    timeoutMs: number;
+  },
+  failed: (reason: string) => void,
+): Promise<Client> {
+  const transport = new sdk.SSEClientTransport(to.url, to.options);
+  transport.onerror = (error) => {
+    failed(error.message.replace(/^SSE error: /, ''));
+    void legacy.close();
+  };
+  await legacy.connect(transport, { timeout: to.timeoutMs });
+  return legacy;
+}
