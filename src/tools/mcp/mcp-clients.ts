@@ -219,7 +219,10 @@ export class McpClients {
 
   /** `connection` broke, or could not be opened: let go, its server's list read again once back. */
   private lose(pool: Pool, key: string, connection: Connection): void {
+    this.lost.delete(key);
     this.lost.add(key);
+    // Servers and headers never called again (a user's token) are forgotten, the oldest first.
+    if (this.lost.size > MAX_MCP_CONNECTIONS) this.lost.delete(this.lost.values().next().value!);
     this.letGo(pool, key, connection);
   }
 
