@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { followingSignal } from './request-signal.js';
+import { followingSignal, followSignals } from './request-signal.js';
 
 describe('followingSignal', () => {
   let server: Server;
@@ -95,5 +95,27 @@ describe('followingSignal', () => {
     const fetchOwn = followingSignal(fetch);
     await expect(fetchOwn('http://127.0.0.1:9/', { signal: session.signal })).rejects.toThrow();
     expect(getEventListeners(session.signal, 'abort')).toHaveLength(0);
+  });
+});
+
+describe('followSignals', () => {
+  it('aborts with the first of its signals to abort, and its reason', () => {
+    const [turn, deadline] = [new AbortController(), new AbortController()];
+    const { controller } = followSignals([turn.signal, undefined, deadline.signal]);
+    deadline.abort(new Error('time over'));
+    turn.abort(new Error('cut short'));
+    expect((controller.signal.reason as Error).message).toBe('time over');
+  });
+
+  it('is aborted at once by a signal aborted already, and leaves no listener once released', () => {
+    const [gone, turn] = [new AbortController(), new AbortController()];
+    gone.abort(new Error('gone'));
+    expect(followSignals([gone.signal]).controller.signal.aborted).toBe(true);
+    const { controller, release } = followSignals([turn.signal]);
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(1);
+    release();
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
+    turn.abort();
+    expect(controller.signal.aborted).toBe(false);
   });
 });

@@ -3,6 +3,29 @@ import type { Transformer } from 'node:stream/web';
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 /**
+ * `controller` (a plain one by default) aborted as the first of `outers` is, with its reason,
+ * until `release` takes its listeners off them. Rather than `AbortSignal.any`: Node keeps a
+ * composite signal for as long as it has listeners, and a library that never takes its own off
+ * (the MCP SDK, from every request's signal) would keep it for ever, and all its listener holds.
+ */
+export function followSignals(
+  outers: readonly (AbortSignal | undefined)[],
+  controller = new AbortController(),
+): { controller: AbortController; release: () => void } {
+  const listening = outers.flatMap((outer) => {
+    if (!outer) return [];
+    if (outer.aborted) {
+      controller.abort(outer.reason);
+      return [];
+    }
+    const abort = () => controller.abort(outer.reason);
+    outer.addEventListener('abort', abort, { once: true });
+    return [() => outer.removeEventListener('abort', abort)];
+  });
+  return { controller, release: () => listening.forEach((off) => off()) };
+}
+
+/**
  * fetch giving each request a signal of its own, which follows `init.signal` until the request's
  * answer has been read. undici's fetch adds an abort listener to the signal it is given and
  * removes it only once the request is garbage-collected: a long-lived signal given to every
@@ -16,10 +39,7 @@ export function followingSignal(fetchFn: Fetch): Fetch {
   return async (input, init) => {
     const outer = init?.signal;
     if (!outer || outer.aborted) return fetchFn(input, init);
-    const own = new AbortController();
-    const abort = () => own.abort(outer.reason);
-    outer.addEventListener('abort', abort, { once: true });
-    const release = () => outer.removeEventListener('abort', abort);
+    const { controller: own, release } = followSignals([outer]);
     let response: Response;
     try {
       response = await fetchFn(input, { ...init, signal: own.signal });

@@ -65,7 +65,7 @@ export class McpClients {
    * Servers (by key) whose session broke or could not be opened: the next one opened reads their
    * list again, as a restarted server (a new release) may list other tools and says nothing.
    */
-  private readonly lost = new Set<string>();
+  private readonly lost = new LRUCache<string, true>({ max: MAX_MCP_CONNECTIONS });
 
   constructor(
     private readonly clientName: string,
@@ -219,10 +219,8 @@ export class McpClients {
 
   /** `connection` broke, or could not be opened: let go, its server's list read again once back. */
   private lose(pool: Pool, key: string, connection: Connection): void {
-    this.lost.delete(key);
-    this.lost.add(key);
     // Servers and headers never called again (a user's token) are forgotten, the oldest first.
-    if (this.lost.size > MAX_MCP_CONNECTIONS) this.lost.delete(this.lost.values().next().value!);
+    this.lost.set(key, true);
     this.letGo(pool, key, connection);
   }
 

@@ -1,6 +1,7 @@
 /** How requests to MCP servers fail, and what that says about their connection. */
 import { neverSentCode } from '../tool-retry.js';
 import { untrustedCertificate } from '../../common/connection-error.js';
+import { followSignals } from '../../common/request-signal.js';
 import { TOO_LARGE, UNANSWERED } from './mcp-fetch.js';
 import {
   loadedMcpSdk,
@@ -35,21 +36,13 @@ export async function whileRunning<T>(
   outer: AbortSignal | undefined | readonly (AbortSignal | undefined)[],
   request: (signal: AbortSignal | undefined) => Promise<T>,
 ): Promise<T> {
-  const outers = (Array.isArray(outer) ? outer : [outer]).filter(
-    (signal): signal is AbortSignal => signal !== undefined,
-  );
-  if (outers.length === 0) return request(undefined);
-  const inner = new AbortController();
-  const follows = outers.map((signal) => {
-    const follow = () => inner.abort(signal.reason);
-    if (signal.aborted) follow();
-    else signal.addEventListener('abort', follow, { once: true });
-    return () => signal.removeEventListener('abort', follow);
-  });
+  const outers = Array.isArray(outer) ? outer : [outer];
+  if (!outers.some((signal) => signal !== undefined)) return request(undefined);
+  const { controller, release } = followSignals(outers);
   try {
-    return await request(inner.signal);
+    return await request(controller.signal);
   } finally {
-    for (const unfollow of follows) unfollow();
+    release();
   }
 }
 

@@ -11,6 +11,9 @@
  * resumable (its events carried ids) is not resumed either (the SDK would ask again with a GET).
  */
 
+import { LRUCache } from 'lru-cache';
+import { followSignals } from '../../common/request-signal.js';
+
 type Id = string | number;
 
 /** How many resumption tokens of answers given up are kept (the oldest forgotten first). */
@@ -48,12 +51,7 @@ class Answer implements AnswerWatch {
    * long as the HTTP client listens to it).
    */
   follow(outer: AbortSignal | undefined): AbortSignal {
-    if (outer?.aborted) this.abort.abort(outer.reason);
-    else if (outer) {
-      const onAbort = () => this.abort.abort(outer.reason);
-      outer.addEventListener('abort', onAbort, { once: true });
-      this.unfollow = () => outer.removeEventListener('abort', onAbort);
-    }
+    this.unfollow = followSignals([outer], this.abort).release;
     return this.abort.signal;
   }
 
@@ -85,7 +83,7 @@ class Answer implements AnswerWatch {
 /** One connection's requests whose answers are still read, by JSON-RPC id. */
 export class RequestsInFlight {
   private readonly answers = new Map<Id, Answer>();
-  private readonly givenUpTokens = new Set<string>();
+  private readonly givenUpTokens = new LRUCache<string, true>({ max: GIVEN_UP_TOKENS });
 
   /** A POST of requests `ids` is sent: its answer, to watch (undefined for a POST of none). */
   sent(ids: readonly Id[]): (AnswerWatch & Pick<Answer, 'follow'>) | undefined {
@@ -114,9 +112,7 @@ export class RequestsInFlight {
 
   /** @internal */
   refuseResumption(token: string): void {
-    this.givenUpTokens.add(token);
-    if (this.givenUpTokens.size > GIVEN_UP_TOKENS)
-      this.givenUpTokens.delete(this.givenUpTokens.values().next().value!);
+    this.givenUpTokens.set(token, true);
   }
 
   /** @internal */
