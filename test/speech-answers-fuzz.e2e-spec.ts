@@ -68,6 +68,22 @@ const transcriptTypes = [
 const ends = (m: Msg) => m.type === 'assistant_end' && m.heard === undefined;
 
 /**
+ * A refusal (not tried again, as a 5xx would be, then answered as usual): each fuzz's first
+ * examples, with a sound answer, meet both its outcomes.
+ */
+const REFUSED = {
+  status: '400 Bad Request',
+  headers: [['Content-Type', 'text/plain']] as [string, string][],
+  body: Buffer.from('unsupported input'),
+  length: 'right' as const,
+};
+/** Each outcome at least once, however few runs the time limit lets through. */
+const withExamples = <T>(examples: T[]) => ({
+  ...chaosOptions(Number(process.env.CHAOS_RUNS ?? 30)),
+  examples: examples.map((example) => [example] as [T]),
+});
+
+/**
  * The audio of a turn from `from` on (its `audio_end` come): in order, whole 16-bit samples; the
  * errors of the turn, each of `code`, told as a client can read them.
  */
@@ -110,7 +126,6 @@ describe('random answers of the speech servers', () => {
     // Each answer synthesised: none kept from an earlier run.
     TTS_CACHE_MB: '0',
   }));
-  const runs = Number(process.env.CHAOS_RUNS ?? 30);
 
   it('speak each answer, or say its speech failed', async () => {
     const ws = await voiceSession(rig.engine.wsUrl);
@@ -134,7 +149,7 @@ describe('random answers of the speech servers', () => {
             outcomes.add(errors.length ? 'failed' : 'spoken');
           },
         ),
-        chaosOptions(runs),
+        withExamples([[ok('audio/pcm', Buffer.alloc(4800, 7))], [REFUSED]]),
       );
       await answersOn(rig.llm, ws);
     } finally {
@@ -185,7 +200,7 @@ describe('random answers of the speech servers', () => {
             outcomes.add('answered');
           }
         }),
-        chaosOptions(runs),
+        withExamples([ok('application/json', '{"text":"What is the weather?"}'), REFUSED]),
       );
       await answersOn(rig.llm, ws);
     } finally {
