@@ -103,12 +103,17 @@ describe("random listings of an MCP server's tools", () => {
 
   it('are taken as tools the model can be offered, or refused naming the entry', async () => {
     const statuses = new Set<number>();
+    let run = 0;
     await fc.assert(
       fc.asyncProperty(listing, entry, async (answer, which) => {
-        mcp.listing = answer;
+        // A server of its own each run, which keeps its list: the engine reads a server's list
+        // again after its session broke (a restarted server may list other tools), and an
+        // earlier run's server must not list this run's tools then.
+        const path = `/mcp?run=${run++}`;
+        mcp.listings.set(path, answer);
         const before = await (await fetch(`${engine().httpUrl}/api/tools`)).json();
         const reply = await postTools(engine().httpUrl, [
-          { type: 'mcp', url: `${base()}/mcp`, ...which },
+          { type: 'mcp', url: `${base()}${path}`, ...which },
         ]);
         statuses.add(reply.status);
         const body = (await reply.json()) as { message?: string; tools?: { name: string }[] };

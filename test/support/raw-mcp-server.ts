@@ -19,6 +19,8 @@ export class RawMcpServer {
   /** Each `tools/call` request's body, as it came. */
   readonly callBodies: string[] = [];
   listing: Answer | undefined;
+  /** What `tools/list` answers at a request target of its own (`/mcp?run=3`), over `listing`. */
+  readonly listings = new Map<string, Answer>();
   readonly server: Server = createServer((req, res) => {
     if (req.method !== 'POST') return void res.writeHead(405).end();
     let raw = '';
@@ -38,12 +40,14 @@ export class RawMcpServer {
           capabilities: { tools: {} },
           serverInfo: { name: 'raw', version: '1.0.0' },
         });
-      if (message.method === 'tools/list')
-        return this.listing
-          ? answer(this.listing)
+      if (message.method === 'tools/list') {
+        const listing = this.listings.get(req.url ?? '') ?? this.listing;
+        return listing
+          ? answer(listing)
           : reply({
               tools: [{ name: 'lookup', description: 'Looks up', inputSchema: { type: 'object' } }],
             });
+      }
       if (message.method !== 'tools/call') return reply({});
       this.calls++;
       this.callBodies.push(raw);
