@@ -15,6 +15,7 @@ describe('parseEnv', () => {
       file: '',
       fileWatchSecs: 0,
       specUrlWatchSecs: 0,
+      mcpListWatchSecs: 0,
       maxIterations: 4,
       repeatCalls: 'reuse',
       interruptedCalls: 'finish',
@@ -98,6 +99,7 @@ describe('parseEnv', () => {
       'LLM_TOOLS_FILE_WATCH_SECS="." is invalid: expected 0 (never) or a number of seconds',
     );
     expect(parseEnv({ LLM_TOOLS_SPEC_URL_WATCH_SECS: '300' }).tools.specUrlWatchSecs).toBe(300);
+    expect(parseEnv({ LLM_TOOLS_MCP_LIST_WATCH_SECS: '60' }).tools.mcpListWatchSecs).toBe(60);
   });
 
   it.each([
@@ -183,6 +185,11 @@ describe('parseEnv', () => {
       'LLM_TOOLS_SPEC_URL_WATCH_SECS',
       'hourly',
       /LLM_TOOLS_SPEC_URL_WATCH_SECS="hourly" is invalid: expected 0 \(never\) or a number of seconds up to 86400/,
+    ],
+    [
+      'LLM_TOOLS_MCP_LIST_WATCH_SECS',
+      '-1',
+      /LLM_TOOLS_MCP_LIST_WATCH_SECS="-1" is invalid: expected 0 \(never\) or a number of seconds up to 86400/,
     ],
     [
       'LLM_TOOL_BREAKER_FAILURES',

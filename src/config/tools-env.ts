@@ -26,6 +26,8 @@ export interface ToolsEnv {
   fileWatchSecs: number;
   /** OpenAPI documents at URLs are read again this often (LLM_TOOLS_SPEC_URL_WATCH_SECS; 0: never). */
   specUrlWatchSecs: number;
+  /** MCP servers' lists of tools are read again this often (LLM_TOOLS_MCP_LIST_WATCH_SECS; 0: never). */
+  mcpListWatchSecs: number;
   maxIterations: number;
   /** Calls of one model message that are run; the rest get an error text (a runaway model). */
   maxCallsPerRound: number;
@@ -67,6 +69,7 @@ export function parseTools(raw: Raw, toolsFile: string): ToolsEnv {
     file: toolsFile,
     fileWatchSecs: secondsOrNever(raw, 'LLM_TOOLS_FILE_WATCH_SECS', 3600),
     specUrlWatchSecs: secondsOrNever(raw, 'LLM_TOOLS_SPEC_URL_WATCH_SECS', 86400),
+    mcpListWatchSecs: secondsOrNever(raw, 'LLM_TOOLS_MCP_LIST_WATCH_SECS', 86400),
     maxIterations: int(raw, 'LLM_TOOL_MAX_ITERATIONS', 4, 0, 100),
     maxCallsPerRound: int(raw, 'LLM_TOOL_MAX_CALLS_PER_ROUND', 16, 1, 256),
     earlyStart: bool(raw, 'LLM_TOOL_EARLY_START') ?? true,

@@ -7,6 +7,7 @@ import type { Observable } from 'rxjs';
 import { resolve } from 'node:path';
 import { CodeToolService } from '../code-tools/code-tool.service.js';
 import { toolsConfig, type ToolsConfig } from '../config/app.config.js';
+import type { ListRead } from './mcp/mcp-list-watch.js';
 import { McpToolExecutor } from './mcp/mcp-tool.executor.js';
 import { expandOpenApi } from './openapi/openapi-expand.js';
 import {
@@ -71,6 +72,11 @@ export class ToolLoader {
   /** A server with a session open said its tools changed: the key of its URL and headers. */
   get mcpToolsChanged$(): Observable<string> {
     return this.mcp.toolsChanged$;
+  }
+
+  /** The MCP servers `snapshot`'s tools take what they offer from, each with a read of its list. */
+  mcpListings(snapshot: ToolSnapshot): Map<string, ListRead> {
+    return this.mcp.listings(snapshot.definitions);
   }
 
   /** Stops the MCP servers run as commands that `snapshot` does not run (see McpToolExecutor). */

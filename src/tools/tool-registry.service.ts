@@ -8,8 +8,9 @@ import {
 import { ClusterLink } from '../cluster/cluster-link.js';
 import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../config/app.config.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
-import { listPending, PendingTries } from './pending-tools.js';
+import { PendingTries } from './pending-tools.js';
 import { commandKey } from './mcp/mcp-command.js';
+import { McpRelists } from './mcp-relists.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
 import { ReplicaTools } from './replica-tools.js';
 import { namingTheSetting, ToolLoader, type ValidateOptions } from './tool-loader.service.js';
@@ -36,8 +37,8 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   private readonly reloads: ToolReloads;
   /** Tries at the tools left pending (MCP servers, OpenAPI documents down when the file was read). */
   private readonly pending: PendingTries;
-  /** The MCP servers' list changes being applied, in turn. */
-  private relisting = Promise.resolve();
+  /** The MCP servers' lists read again. */
+  private readonly relists: McpRelists;
   /** The overrides other processes and replicas made, installed one after the other. */
   private installs: Promise<unknown> = Promise.resolve();
   /** Changes over the admin API. */
@@ -58,12 +59,18 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
       (t, only, source) => this.loader.completePending(t, only, source),
       this.logger,
     );
-    // One after the other: each lists the set the one before installed.
-    loader.mcpToolsChanged$.subscribe((key) => {
-      this.relisting = this.relisting
-        .then(() => this.relist(key))
-        .catch((error: Error) => this.logger.error(`an MCP server's new list: ${error.message}`));
-    });
+    this.relists = new McpRelists(
+      {
+        current: () => this.current,
+        advance: (next) => {
+          this.advance(next);
+          this.tryPendingLater();
+        },
+      },
+      loader,
+      this.logger,
+    );
+    loader.mcpToolsChanged$.subscribe((key) => void this.relists.relist(key));
     // With Redis, the override a sibling process made is read from it: the latest, never one the
     // primary passed on after a later one came from another replica.
     sync.onInstall(async (definitions) => {
@@ -96,6 +103,7 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
       },
       reinstall: (raw: unknown[], source: string, replacing: ToolSnapshot) =>
         this.install(raw, source, { ...reloading, replacing }),
+      relist: this.relists.relist,
     };
     this.reloads = new ToolReloads(files, config, loader, metrics, this.logger);
   }
@@ -172,30 +180,6 @@ export class ToolRegistry implements OnModuleInit, OnModuleDestroy {
   private advance(next: ToolSnapshot): void {
     if (this.fromFile === this.current) this.fromFile = next;
     this.current = next;
-  }
-
-  /**
-   * An MCP server said its tools changed: the tools that take their description, schema or
-   * `readOnlyHint` from its list are completed again, and offered so from the next turn; one it
-   * no longer lists is left pending (not offered) and tried again like a server that was down.
-   */
-  private async relist(key: string): Promise<void> {
-    const snapshot = this.current;
-    const source = snapshot.source;
-    const next = await listPending(
-      snapshot,
-      (tools, only) => this.loader.relist(tools, only, source),
-      (tool) => this.loader.listedBy(tool, key),
-    );
-    if (this.current !== snapshot) return; // replaced meanwhile: the new set was listed anew
-    if (next.error) this.logger.error(next.error);
-    const relisted = next.snapshot.definitions.filter((t, i) => t !== snapshot.definitions[i]);
-    if (relisted.length === 0) return;
-    this.advance(next.snapshot);
-    this.tryPendingLater();
-    this.logger.log(
-      `an MCP server's tools changed: ${relisted.map((t) => t.name).join(', ')} as it lists them now, from the next turn`,
-    );
   }
 
   get llmEnabled(): boolean {

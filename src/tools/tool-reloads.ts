@@ -1,13 +1,15 @@
 /**
  * The tool set read again while the engine runs: the tools file when it changed
  * (LLM_TOOLS_FILE_WATCH_SECS), and the set in use when an OpenAPI document it names reads
- * differently (LLM_TOOLS_SPEC_WATCH_SECS). Pure but for the loader, metrics and logger it is
+ * differently (LLM_TOOLS_SPEC_URL_WATCH_SECS), or an MCP server's list of tools does
+ * (LLM_TOOLS_MCP_LIST_WATCH_SECS). Pure but for the loader, metrics and logger it is
  * given: no Nest import.
  */
 import type { LoggerService } from '@nestjs/common';
 import type { ToolsConfig } from '../config/app.config.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import { FileWatch } from './file-watch.js';
+import { McpListWatch } from './mcp/mcp-list-watch.js';
 import { SpecUrlWatch } from './openapi/spec-url-watch.js';
 import type { ToolSnapshot } from './tool-definition.js';
 import type { ToolLoader } from './tool-loader.service.js';
@@ -23,11 +25,14 @@ export interface ReloadHost {
   fileRead(snapshot: ToolSnapshot, use: boolean): void;
   /** Validates the override `replacing` again and installs it, unless it was replaced meanwhile. */
   reinstall(raw: unknown[], source: string, replacing: ToolSnapshot): Promise<unknown>;
+  /** The MCP server `key` names lists its tools otherwise: the tools from its list made anew. */
+  relist(key: string): Promise<void>;
 }
 
 export class ToolReloads {
   private watch: FileWatch | undefined;
   private specWatch: SpecUrlWatch | undefined;
+  private listWatch: McpListWatch | undefined;
 
   constructor(
     private readonly host: ReloadHost,
@@ -57,11 +62,20 @@ export class ToolReloads {
       );
       await this.specWatch.start();
     }
+    if (config.mcpListWatchSecs > 0) {
+      this.listWatch = new McpListWatch(
+        () => this.loader.mcpListings(this.host.current()),
+        config.mcpListWatchSecs * 1000,
+        this.host.relist,
+      );
+      await this.listWatch.start();
+    }
   }
 
   stop(): void {
     this.watch?.stop();
     this.specWatch?.stop();
+    this.listWatch?.stop();
   }
 
   /**

@@ -105,6 +105,8 @@ export class McpTestServer {
    * `resumable`: keeps its events (an event store): each carries an id, and a stream broken off
    * can be resumed (a GET with `Last-Event-ID`).
    * `tls`: a key and certificate: it speaks HTTPS.
+   * `stateless`: no session (the SDK's stateless mode, FastMCP's `stateless_http`): each POST is
+   * answered by a server of its own, a GET refused (405); it cannot say its tools changed.
    */
   constructor(
     private tools: McpTestTool[],
@@ -114,6 +116,7 @@ export class McpTestServer {
       pageSize?: number;
       resumable?: boolean;
       tls?: TlsOptions;
+      stateless?: boolean;
     } = {},
   ) {
     this.http = serverFor((req, res) => {
@@ -136,6 +139,7 @@ export class McpTestServer {
           this.taskWork.get(message.params?.taskId ?? '')?.abort();
         }
         if (this.options.legacy) return this.legacyRequest(req, res, body);
+        if (this.options.stateless) return void this.statelessRequest(req, res, body);
         const id = req.headers['mcp-session-id'];
         const known = typeof id === 'string' ? this.sessions.get(id) : undefined;
         if (known) return void known.handleRequest(req, res, body);
@@ -197,6 +201,14 @@ export class McpTestServer {
     if (req.method === 'POST' && url.pathname === '/messages' && known)
       return void known.handlePostMessage(req, res, body);
     res.writeHead(known || url.pathname === '/messages' ? 404 : 405).end();
+  }
+
+  private async statelessRequest(req: IncomingMessage, res: ServerResponse, body: unknown) {
+    if (req.method !== 'POST') return void res.writeHead(405).end();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on('close', () => void transport.close());
+    await this.server(req.headers).connect(transport);
+    await transport.handleRequest(req, res, body);
   }
 
   private async open(headers: IncomingHttpHeaders): Promise<StreamableHTTPServerTransport> {

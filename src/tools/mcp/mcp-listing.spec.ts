@@ -1,6 +1,6 @@
 import { validateToolDefinitions } from '../tool-validation.js';
 import type { Tool } from '../tool-definition.js';
-import { groupTools } from './mcp-listing.js';
+import { groupTools, relistedNames } from './mcp-listing.js';
 
 const SCHEMA = { type: 'object', properties: {} };
 const listed = (...names: string[]) => names.map((name) => ({ name, inputSchema: SCHEMA }));
@@ -167,5 +167,22 @@ describe('fillListed', () => {
     expect(made!.keywords).toEqual(['crm', 'Cancel an order', 'Order cancellation']);
     const [plain] = groupTools(groupOf({ tools: '*' }), [titled], () => false, 'tools.json', 0);
     expect(plain!.keywords).toBeUndefined();
+  });
+});
+
+describe('relistedNames', () => {
+  const group = () => groupOf({ tools: '*' });
+  const made = (...names: string[]) => groupTools(group(), listed(...names), () => false, 't', 0);
+
+  it('names nothing for a list that reads as before, though its tools are new objects', () => {
+    expect(relistedNames(made('a', 'b'), made('a', 'b'))).toEqual([]);
+  });
+
+  it('names the tools added, described otherwise, left out (pending) and gone', () => {
+    const before = made('a', 'b', 'c', 'd');
+    const after = made('a', 'b', 'c', 'e');
+    after[1]!.description = 'Now refunds too.';
+    after[2]!.pending = "the MCP server no longer lists 'c'";
+    expect(relistedNames(before, after)).toEqual(['b', 'c', 'e', 'd']);
   });
 });

@@ -128,3 +128,26 @@ export function leftOutBy(tools: readonly Tool[], group: Tool) {
         (t.remoteName === remote && !t.mcpGroup && JSON.stringify(targetOf(t)) === server),
     );
 }
+
+/** What a server's list decides of a tool: what the model is offered, and how a call is run. */
+const listedAs = (t: Tool) =>
+  JSON.stringify([
+    t.description,
+    t.parameters,
+    t.safe,
+    t.untrusted,
+    t.confirm,
+    t.mcpTask,
+    t.keywords,
+    t.pending,
+  ]);
+
+/** The names of the tools `after` (a set listed again) offers or runs otherwise than `before`. */
+export function relistedNames(before: readonly Tool[], after: readonly Tool[]): string[] {
+  const was = new Map(before.map((t) => [t.name, listedAs(t)]));
+  const is = new Set(after.map((t) => t.name));
+  return [
+    ...after.filter((t) => was.get(t.name) !== listedAs(t)).map((t) => t.name),
+    ...before.filter((t) => !is.has(t.name)).map((t) => t.name),
+  ];
+}

@@ -23,6 +23,7 @@ import { McpClients, targetKey, type McpLimits, type McpTarget } from './mcp-cli
 import { needsListing } from './mcp-definition.js';
 import { completeListings, type CompleteOptions } from './mcp-complete.js';
 import { targetOf } from './mcp-target.js';
+import type { ListRead } from './mcp-list-watch.js';
 import { commandLine } from './mcp-command.js';
 import { mcpResultText } from './mcp-result.js';
 import { describeFailure, neverSent, requiresTask, serverDown } from './mcp-faults.js';
@@ -73,6 +74,23 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
     if (tool.kind !== 'mcp' || !needsListing(tool)) return false;
     const target = targetOf(tool);
     return !('error' in target) && targetKey(target) === key;
+  }
+
+  /**
+   * The servers (by `targetKey`) whose lists `tools` take what they offer from, each with a read
+   * of its list now (see McpListWatch).
+   */
+  listings(tools: readonly Tool[]): Map<string, ListRead> {
+    const reads = new Map<string, ListRead>();
+    for (const tool of tools) {
+      if (tool.kind !== 'mcp' || !needsListing(tool)) continue;
+      const target = targetOf(tool);
+      if ('error' in target) continue;
+      const timeoutMs = (tool.timeoutSecs ?? this.config.timeoutSecs) * 1000;
+      const read = async () => JSON.stringify(await this.clients.list(target, { timeoutMs }));
+      reads.set(targetKey(target), read);
+    }
+    return reads;
   }
 
   /** Stops the servers run as commands that none of `tools` runs (they are no longer in use). */

@@ -1,0 +1,45 @@
+import { Polling } from '../file-watch.js';
+
+/** A server's list as it reads now (a digest of it); throws when it cannot be read. */
+export type ListRead = () => Promise<string>;
+
+/**
+ * Lists the MCP servers the tools in use take what they offer from every `intervalMs` (one round
+ * at a time, the servers at once) and calls `changed` with the key of one whose list reads
+ * differently from the last time it was read here, and of one read for the first time (the list
+ * the tools were made from is not kept: `changed` compares with the tools themselves). For
+ * servers that never say their tools changed: a stateless one (it has no session to say it on),
+ * one without `listChanged`, one restarted with a new release. A server that cannot be listed
+ * changes nothing: it may be restarting, and its tools go on being offered (their calls meet
+ * whatever is wrong).
+ */
+export class McpListWatch extends Polling {
+  /** Each server's list as this watch last read it. */
+  private readonly seen = new Map<string, string>();
+
+  constructor(
+    private readonly servers: () => ReadonlyMap<string, ListRead>,
+    intervalMs: number,
+    private readonly changed: (key: string) => Promise<void>,
+  ) {
+    super(intervalMs);
+  }
+
+  protected async compare(): Promise<void> {
+    const servers = this.servers();
+    for (const key of this.seen.keys()) if (!servers.has(key)) this.seen.delete(key);
+    await Promise.all(
+      [...servers].map(async ([key, read]) => {
+        let digest: string;
+        try {
+          digest = await read();
+        } catch {
+          return;
+        }
+        if (this.seen.get(key) === digest) return;
+        this.seen.set(key, digest);
+        await this.changed(key);
+      }),
+    );
+  }
+}
