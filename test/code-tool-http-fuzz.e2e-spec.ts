@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { answersOn, useLoopback } from './support/calls-answered.js';
 import { chaosOptions, FAULT_WORDS } from './support/chaos-checks.js';
-import { RawService, replies } from './support/raw-http.js';
+import { ok, RawService, replies } from './support/raw-http.js';
 import { callOnce, useEngineRig } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
@@ -72,7 +72,15 @@ describe('random answers of the services code tools read', () => {
             outcomes.add(told[0]);
           },
         ),
-        chaosOptions(Number(process.env.CHAOS_RUNS ?? 30)),
+        {
+          ...chaosOptions(Number(process.env.CHAOS_RUNS ?? 30)),
+          // Each outcome at least once, however few runs the time limit lets through: a sound
+          // answer, and one cut short of the length it told.
+          examples: [
+            [ok('text/plain', 'fine'), 'requests'],
+            [{ ...ok('text/plain', 'fine'), cutAt: 2 }, 'httpx'],
+          ],
+        },
       );
       await answersOn(rig.llm, ws);
     } finally {
