@@ -3,6 +3,22 @@ import { clockLine, offsetMinutes, timeZoneNamed, wallClock } from './clock.js';
 describe('clockLine', () => {
   const evening = new Date('2026-12-04T21:31:00Z');
 
+  it('tells the minute and the day as they turn, asked again and again', () => {
+    const at = (iso: string, mode: 'date' | 'time' = 'time') =>
+      clockLine(mode, 'Europe/Rome', new Date(iso));
+    expect(at('2026-12-04T22:58:59.999Z')).toBe(at('2026-12-04T22:58:00Z'));
+    expect(at('2026-12-04T22:58:59.999Z')).toContain('It is 23:58 on Friday');
+    expect(at('2026-12-04T22:59:00Z')).toContain('It is 23:59 on Friday');
+    expect(at('2026-12-04T22:59:59.999Z', 'date')).toContain('Friday, 4 December');
+    expect(at('2026-12-04T23:00:00Z', 'date')).toContain('Saturday, 5 December');
+    // An earlier moment after a later one: its own line, not the one kept.
+    expect(at('2026-12-04T22:58:30Z')).toContain('23:58');
+    // Kathmandu is 5:45 ahead: its day starts on a minute too.
+    const kathmandu = (iso: string) => clockLine('date', 'Asia/Kathmandu', new Date(iso));
+    expect(kathmandu('2026-12-04T18:14:59Z')).toContain('Friday');
+    expect(kathmandu('2026-12-04T18:15:00Z')).toContain('Saturday');
+  });
+
   it("tells the day in the session's language, for the languages of the default phrases", () => {
     const said = (language: string) => clockLine('date', 'Europe/Rome', evening, language);
     expect(said('en')).toBe(

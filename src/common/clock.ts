@@ -126,6 +126,22 @@ export function clockLine(
   if (mode === 'off') return '';
   // By language alone (the day is written alike in pt-BR and pt-PT): formats kept are bounded.
   const base = languageCode(language);
+  // The line changes from one minute to the next at most (a day starts on a minute in every time
+  // zone): formatting it is some 20 µs, for each request of each turn.
+  const minute = Math.floor(instant.getTime() / 60_000);
+  const key = `${mode} ${timeZone} ${base}`;
+  const kept = lines.get(key);
+  if (kept?.minute === minute) return kept.line;
+  const line = lineAt(mode, timeZone, instant, base);
+  if (lines.size >= 1000) lines.clear();
+  lines.set(key, { minute, line });
+  return line;
+}
+
+/** Each clock line (by mode, time zone and language) of the last minute it was asked for. */
+const lines = new Map<string, { minute: number; line: string }>();
+
+function lineAt(mode: 'date' | 'time', timeZone: string, instant: Date, base: string): string {
   const line = LINES[base] ?? LINES.en!;
   const locale = line.locale ?? base;
   const { day, time, offset } = wallClock(instant, timeZone);
