@@ -5,6 +5,7 @@ describe('McpListWatch', () => {
   const watchOver = (lists: Map<string, string | Error>) => {
     const changed: string[] = [];
     const reads: string[] = [];
+    const warnings: string[] = [];
     const watch = new McpListWatch(
       () =>
         new Map(
@@ -22,8 +23,9 @@ describe('McpListWatch', () => {
         changed.push(key);
         return Promise.resolve();
       },
+      (message) => warnings.push(message),
     );
-    return { watch, changed, reads };
+    return { watch, changed, reads, warnings };
   };
 
   it('reports a server whose list reads otherwise, and not one whose list reads the same', async () => {
@@ -47,9 +49,9 @@ describe('McpListWatch', () => {
     watch.stop();
   });
 
-  it('changes nothing while a server cannot be listed, and reports its new list once it can', async () => {
+  it('changes nothing while a server cannot be listed, saying so once, and reports its new list once it can', async () => {
     const lists = new Map<string, string | Error>([['crm', '[lookup]']]);
-    const { watch, changed } = watchOver(lists);
+    const { watch, changed, warnings } = watchOver(lists);
     await watch.start();
     await watch.check();
     changed.length = 0;
@@ -65,6 +67,11 @@ describe('McpListWatch', () => {
     lists.set('crm', '[refund]');
     await watch.check();
     expect(changed).toEqual(['crm']);
+    // Once a spell: two spells, two warnings.
+    expect(warnings).toEqual([
+      'ECONNREFUSED; its tools stay offered as it listed them',
+      'ECONNREFUSED; its tools stay offered as it listed them',
+    ]);
     watch.stop();
   });
 

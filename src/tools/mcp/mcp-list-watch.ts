@@ -1,6 +1,6 @@
 import { Polling } from '../file-watch.js';
 
-/** A server's list as it reads now (a digest of it); throws when it cannot be read. */
+/** A server's list as it reads now (a digest of it); throws, saying why, when it cannot be read. */
 export type ListRead = () => Promise<string>;
 
 /**
@@ -11,31 +11,39 @@ export type ListRead = () => Promise<string>;
  * servers that never say their tools changed: a stateless one (it has no session to say it on),
  * one without `listChanged`, one restarted with a new release. A server that cannot be listed
  * changes nothing: it may be restarting, and its tools go on being offered (their calls meet
- * whatever is wrong).
+ * whatever is wrong); `warn` is told why, once until it can be listed again.
  */
 export class McpListWatch extends Polling {
   /** Each server's list as this watch last read it. */
   private readonly seen = new Map<string, string>();
+  /** Servers that could not be listed the last time (said once). */
+  private readonly failing = new Set<string>();
 
   constructor(
     private readonly servers: () => ReadonlyMap<string, ListRead>,
     intervalMs: number,
     private readonly changed: (key: string) => Promise<void>,
+    private readonly warn: (message: string) => void,
   ) {
     super(intervalMs);
   }
 
   protected async compare(): Promise<void> {
     const servers = this.servers();
-    for (const key of this.seen.keys()) if (!servers.has(key)) this.seen.delete(key);
+    for (const map of [this.seen, this.failing])
+      for (const key of map.keys()) if (!servers.has(key)) map.delete(key);
     await Promise.all(
       [...servers].map(async ([key, read]) => {
         let digest: string;
         try {
           digest = await read();
-        } catch {
+        } catch (error) {
+          if (!this.failing.has(key))
+            this.warn(`${(error as Error).message}; its tools stay offered as it listed them`);
+          this.failing.add(key);
           return;
         }
+        this.failing.delete(key);
         if (this.seen.get(key) === digest) return;
         this.seen.set(key, digest);
         await this.changed(key);

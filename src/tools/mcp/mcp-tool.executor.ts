@@ -86,8 +86,20 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       if (tool.kind !== 'mcp' || !needsListing(tool)) continue;
       const target = targetOf(tool);
       if ('error' in target) continue;
-      const timeoutMs = (tool.timeoutSecs ?? this.config.timeoutSecs) * 1000;
-      const read = async () => JSON.stringify(await this.clients.list(target, { timeoutMs }));
+      const timeoutSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
+      const read = async () => {
+        try {
+          return JSON.stringify(await this.clients.list(target, { timeoutMs: timeoutSecs * 1000 }));
+        } catch (error) {
+          const detail = maskSecrets(
+            describeFailure(error, timeoutSecs),
+            this.tokens.secretsOf(tool),
+          );
+          throw new Error(
+            `cannot list the tools of the MCP server ${serverLabel(target)}: ${detail}`,
+          );
+        }
+      };
       reads.set(targetKey(target), read);
     }
     return reads;
