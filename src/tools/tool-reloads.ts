@@ -67,7 +67,9 @@ export class ToolReloads {
         () => this.loader.mcpListings(this.host.current()),
         config.mcpListWatchSecs * 1000,
         this.host.relist,
-        (message) => this.logger.warn(message),
+        (message) => {
+          this.logger.warn(message);
+        },
       );
       await this.listWatch.start();
     }

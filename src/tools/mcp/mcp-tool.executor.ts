@@ -97,6 +97,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
           );
           throw new Error(
             `cannot list the tools of the MCP server ${serverLabel(target)}: ${detail}`,
+            { cause: error },
           );
         }
       };
