@@ -165,8 +165,10 @@ describe('an MCP server that lists one tool as MCP does not allow', () => {
       { type: 'mcp', url: `${base()}/mcp`, tools: '*' },
     ]);
     expect(all.status).toBe(200);
-    expect(((await all.json()) as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual([
-      'find_order',
+    const set = (await all.json()) as { tools: { name: string }[]; warnings?: string[] };
+    expect(set.tools.map((t) => t.name)).toEqual(['find_order']);
+    expect(set.warnings).toEqual([
+      "request body: tool #0: the MCP server lists a tool as MCP does not allow, left out: 'cancel_order': description: Invalid input: expected string, received null",
     ]);
     const named = await postTools(engine().httpUrl, [
       { type: 'mcp', url: `${base()}/mcp`, name: 'cancel_order' },

@@ -179,15 +179,19 @@ export class ToolLoader {
         for (const [index, why] of expanded.pending) {
           tools[index]!.pending = why;
           const tool = where(source, placeOf[index]!, tools[index]!.name);
-          this.logger.warn(
-            at(`${tool}: not offered to the model until a later try succeeds: ${why}`),
-          );
+          warn(at(`${tool}: not offered to the model until a later try succeeds: ${why}`));
         }
-        warnings.forEach((w) => warn(entryAt(w)));
+        const warnAt = (w: string) => warn(entryAt(w));
+        warnings.forEach(warnAt);
         await this.analyzeCode(tools, source);
         const kept =
           opts.kept && new Set(placeOf.flatMap((p, i) => (opts.kept!.has(p) ? [i] : [])));
-        await this.mcp.complete(tools, source, { defer: opts.deferUnreachable, kept });
+        // What the MCP servers' lists leave out is said with the set's other warnings.
+        await this.mcp.complete(tools, source, {
+          defer: opts.deferUnreachable,
+          kept,
+          warn: warnAt,
+        });
         // What only the whole set can say: how much of each request its tools take.
         const size = opts.index === undefined ? offeredSizeWarning(tools, source) : undefined;
         if (size) warn(at(size));
@@ -291,7 +295,7 @@ export interface ValidateOptions {
   relabel?: (message: string) => string;
   /** The rest of the set the definitions are part of: tools an entry for several leaves to it. */
   others?: readonly ToolDefinitionInput[];
-  /** Gets what the loading warns of (as logged), but the pending tools' waits. */
+  /** Gets what the loading warns of, as logged: tools left out, tools left pending, sizes. */
   warnings?: string[];
 }
 

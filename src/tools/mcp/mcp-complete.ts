@@ -26,6 +26,8 @@ export interface CompleteOptions {
   relisted?: boolean;
   /** The places of definitions in use, kept as they are. */
   kept?: ReadonlySet<number>;
+  /** Where what is left out or pending is said (the log, by default). */
+  warn?: (line: string) => void;
 }
 
 /** What completing asks of the MCP servers and the engine. */
