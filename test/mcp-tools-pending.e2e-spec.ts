@@ -30,6 +30,9 @@ describe('an MCP tool added by an edit of the tools file while its server is dow
     writeFileSync(path, JSON.stringify([weather(rig.toolsUrl), down.definition()]));
     await untilAsync(async () => (await health()).count === 2, 'the edited file');
     expect((await health()).unavailable).toEqual(['lookup_order']);
+    // A wait is the server's state, which /health says as it is, not a warning the set keeps.
+    const set = (await (await fetch(`${rig.engine.httpUrl}/api/tools`)).json()) as any;
+    expect(set.warnings).toBeUndefined();
     expect(await offeredNames(rig, client.ws)).toEqual(['get_weather']);
     await down.mcp.start(down.port);
     await untilAsync(

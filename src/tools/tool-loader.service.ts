@@ -179,7 +179,9 @@ export class ToolLoader {
         for (const [index, why] of expanded.pending) {
           tools[index]!.pending = why;
           const tool = where(source, placeOf[index]!, tools[index]!.name);
-          warn(at(`${tool}: not offered to the model until a later try succeeds: ${why}`));
+          this.logger.warn(
+            at(`${tool}: not offered to the model until a later try succeeds: ${why}`),
+          );
         }
         const warnAt = (w: string) => warn(entryAt(w));
         warnings.forEach(warnAt);
@@ -295,7 +297,7 @@ export interface ValidateOptions {
   relabel?: (message: string) => string;
   /** The rest of the set the definitions are part of: tools an entry for several leaves to it. */
   others?: readonly ToolDefinitionInput[];
-  /** Gets what the loading warns of, as logged: tools left out, tools left pending, sizes. */
+  /** Gets what the loading warns of (as logged), but the pending tools' waits (see /health). */
   warnings?: string[];
 }
 

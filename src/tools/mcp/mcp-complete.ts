@@ -26,7 +26,7 @@ export interface CompleteOptions {
   relisted?: boolean;
   /** The places of definitions in use, kept as they are. */
   kept?: ReadonlySet<number>;
-  /** Where what is left out or pending is said (the log, by default). */
+  /** Where what the lists leave out is said, besides the log (a set's warnings). */
   warn?: (line: string) => void;
 }
 
@@ -36,7 +36,8 @@ export interface ListingServer {
   list(target: McpTarget, timeoutMs: number): Promise<McpListedTool[]>;
   /** The tools' timeout where a definition gives none (LLM_TOOL_TIMEOUT_SECS). */
   timeoutSecs: number;
-  warn(line: string): void;
+  /** `pending`: a tool is left out for now (its server's state, not the set's: said in the log only). */
+  warn(line: string, pending?: boolean): void;
 }
 
 /**
@@ -86,7 +87,7 @@ export async function completeListings(
         throw new ToolDefinitionError(`${at}: field '${field}': ${why}`);
       // A server that is down must not keep the engine, and every other tool, from starting.
       tool.pending = why;
-      server.warn(`${at}: not offered to the model until its server answers: ${why}`);
+      server.warn(`${at}: not offered to the model until its server answers: ${why}`, true);
       return undefined;
     }
   };
@@ -105,7 +106,7 @@ export async function completeListings(
       : !found && `the MCP server no longer lists '${remote}'`;
     if (why && (opts.relisted || opts.kept?.has(index))) {
       tool.pending = why;
-      server.warn(`${at}: not offered to the model: ${tool.pending}`);
+      server.warn(`${at}: not offered to the model: ${tool.pending}`, true);
       continue;
     }
     if (found?.flaw) throw new ToolDefinitionError(`${at}: field '${field}': ${why}`);
