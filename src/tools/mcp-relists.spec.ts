@@ -2,7 +2,18 @@ import { McpRelists } from './mcp-relists.js';
 import { snapshotOf, type Tool, type ToolSnapshot } from './tool-definition.js';
 
 const tool = (name: string, server: string, description: string) =>
-  ({ kind: 'mcp', name, server, description, parameters: {} }) as unknown as Tool;
+  ({
+    kind: 'mcp',
+    name,
+    server,
+    description,
+    parameters: {},
+    url: `https://${server}.example/mcp?key=k-1`,
+    method: 'POST',
+    headers: {},
+    secrets: {},
+    raw: { type: 'mcp', name, url: `https://${server}.example/mcp?key=k-1` },
+  }) as unknown as Tool;
 
 /** The registry's side, and a loader completing each server's tools from `lists` (name → description). */
 function relistsOver(tools: Tool[], lists: Record<string, Record<string, string>>) {
@@ -54,7 +65,7 @@ describe('McpRelists', () => {
       'Routes.',
     ]);
     expect(logs).toEqual([
-      "an MCP server's tools changed: lookup as it lists them now, from the next turn",
+      'the tools of the MCP server https://crm.example/mcp changed: lookup as it lists them now, from the next turn',
     ]);
   });
 

@@ -5,6 +5,7 @@
  */
 import type { LoggerService } from '@nestjs/common';
 import { relistedNames } from './mcp/mcp-listing.js';
+import { serverLabel, targetOf } from './mcp/mcp-target.js';
 import { listPending } from './pending-tools.js';
 import type { ToolSnapshot } from './tool-definition.js';
 import type { ToolLoader } from './tool-loader.service.js';
@@ -57,8 +58,11 @@ export class McpRelists {
     const relisted = relistedNames(snapshot.definitions, next.snapshot.definitions);
     if (relisted.length === 0) return;
     this.host.advance(next.snapshot);
+    const one = snapshot.definitions.find((t) => this.loader.listedBy(t, key));
+    const target = one && targetOf(one);
+    const server = target && !('error' in target) ? ` ${serverLabel(target)}` : '';
     this.logger.log(
-      `an MCP server's tools changed: ${relisted.join(', ')} as it lists them now, from the next turn`,
+      `the tools of the MCP server${server} changed: ${relisted.join(', ')} as it lists them now, from the next turn`,
     );
   }
 }

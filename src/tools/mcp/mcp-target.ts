@@ -96,3 +96,10 @@ export function targetOf(
   );
   return { url: built.url, headers, ...(tool.oauth2 && { oauth2: tool.oauth2 }), ...sampling };
 }
+
+/** How the log names a server: its command line, or its URL without its query (no key in it). */
+export function serverLabel(target: McpTarget): string {
+  if (target.label) return target.label;
+  const url = new URL(target.url);
+  return `${url.origin}${url.pathname}`;
+}

@@ -22,7 +22,7 @@ import { SessionEnds } from '../session-ends.js';
 import { McpClients, targetKey, type McpLimits, type McpTarget } from './mcp-clients.js';
 import { needsListing } from './mcp-definition.js';
 import { completeListings, type CompleteOptions } from './mcp-complete.js';
-import { targetOf } from './mcp-target.js';
+import { serverLabel, targetOf } from './mcp-target.js';
 import type { ListRead } from './mcp-list-watch.js';
 import { commandLine } from './mcp-command.js';
 import { mcpResultText } from './mcp-result.js';
@@ -225,13 +225,6 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
       warn: (line, pending) => (opts.warn && !pending ? opts.warn(line) : this.logger.warn(line)),
     });
   }
-}
-
-/** How the log names a server: its command line, or its URL without its query (no key in it). */
-function serverLabel(target: McpTarget): string {
-  if (target.label) return target.label;
-  const url = new URL(target.url);
-  return `${url.origin}${url.pathname}`;
 }
 
 /** The values of every `TOOL_SECRET_*` variable, to mask in what servers log. */
