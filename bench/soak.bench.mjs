@@ -13,6 +13,8 @@
 // - SESSIONS (200), WAVES (8), WARMUP (2), TURNS (2), DELTAS (20);
 // - SESSION_RESUME_SECS (0: a closed session is not kept for resuming; kept sessions are memory by
 //   design, let go when their time is up, swept every 30 s; with SESSION_STORE_URL, in Redis);
+// - ENGINE_FLAGS: node's flags for the engine (`--cpu-prof --cpu-prof-dir=/tmp/prof`: where a
+//   turn's time goes);
 // - SNAPSHOT_DIR: heap snapshots of the engine after the first wave past the warm-up and after the
 //   last, to compare (Chrome's DevTools);
 // - CODE_TOOLS=1: the model calls a Python code tool instead, which keeps the words in the
@@ -70,7 +72,10 @@ const toolName = CLIENT_TOOLS ? 'pick' : world.toolName;
 const { server: llm, url: llmUrl } = await fakeLlm({ deltas: DELTAS, warmupDeltas: DELTAS, intervalMs: 5, env: { TOOL_CALLS: '1', TOOL_NAME: toolName } });
 const engine = await startTarget({
   script: 'dist/main.js',
-  flags: [`--inspect=127.0.0.1:${INSPECTOR_PORT}`],
+  flags: [
+    `--inspect=127.0.0.1:${INSPECTOR_PORT}`,
+    ...(process.env.ENGINE_FLAGS ?? '').split(' ').filter(Boolean),
+  ],
   env: {
     ENGINE_PROCESSES: String(PROCESSES),
     ...((SPEECH || TWILIO) && { TTS_PROVIDER: 'espeak' }),
