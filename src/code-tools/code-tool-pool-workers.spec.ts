@@ -11,7 +11,7 @@ describe('CodeToolPool options', () => {
   const pool = new CodeToolPool({ workers: 1, memoryMb: 16, packagesDir: 'test/fixtures/wheels' });
   afterAll(() => pool.close());
 
-  it('loads extra packages only from CODE_TOOLS_PACKAGES_DIR, and replaces a worker past the memory cap', async () => {
+  it('loads extra packages from CODE_TOOLS_PACKAGES_DIR, and replaces a worker past the memory cap', async () => {
     await pool.start();
     const code = 'import tinypkg\ndef f():\n    return tinypkg.hello()';
     expect(
@@ -19,13 +19,20 @@ describe('CodeToolPool options', () => {
     ).toMatchObject({ ok: true, result: '"hello from tinypkg"' });
     // An interpreter's heap starts near 30 MiB, over this 16 MiB cap: the worker is replaced after the call.
     expect(pool.started).toBe(2);
+  }, 60000);
+});
+
+describe('CodeToolPool: packages the directory lacks', () => {
+  // A cap the interpreter starts within: under 16 MiB, any growth of its heap while the import
+  // searches would be refused before the module is found missing.
+  const pool = new CodeToolPool({ workers: 1, memoryMb: 256, packagesDir: 'test/fixtures/wheels' });
+  afterAll(() => pool.close());
+
+  it('are not found elsewhere: the code reads that the module is missing', async () => {
+    await pool.start();
     const missing = 'import pydantic\ndef f():\n    return 1';
     expect(
-      await pool.run({
-        kind: 'run',
-        job: jobOf(missing, context),
-        timeoutMs: 30000,
-      }),
+      await pool.run({ kind: 'run', job: jobOf(missing, context), timeoutMs: 30000 }),
     ).toMatchObject({
       ok: false,
       error: "Error: ModuleNotFoundError: No module named 'pydantic'",
