@@ -1,9 +1,12 @@
+import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { chaosOptions, FAULT_WORDS } from './support/chaos-checks.js';
 import { useLoopback } from './support/calls-answered.js';
 import { Engine } from './support/engine.js';
 import { RawMcpServer, type Answer } from './support/raw-mcp-server.js';
 import { postTools } from './support/tools-file.js';
+
+const SHOP = resolve('test/fixtures/openapi/shop.yaml');
 
 const anything = fc.jsonValue({ maxDepth: 2 });
 /** Mostly what the field should hold, sometimes any JSON. */
@@ -170,6 +173,15 @@ describe('an MCP server that lists one tool as MCP does not allow', () => {
     expect(set.warnings).toEqual([
       "request body: tool #0: the MCP server lists a tool as MCP does not allow, left out: 'cancel_order': description: Invalid input: expected string, received null",
     ]);
+    // After an entry that makes several tools: the warning names the MCP entry's own place.
+    const after = await postTools(engine().httpUrl, [
+      { type: 'openapi', spec: SHOP, operations: '*', base_url: 'http://127.0.0.1:9/api' },
+      { type: 'mcp', url: `${base()}/mcp`, tools: '*' },
+    ]);
+    expect(after.status).toBe(200);
+    expect(((await after.json()) as { warnings?: string[] }).warnings).toContain(
+      "request body: tool #1: the MCP server lists a tool as MCP does not allow, left out: 'cancel_order': description: Invalid input: expected string, received null",
+    );
     const named = await postTools(engine().httpUrl, [
       { type: 'mcp', url: `${base()}/mcp`, name: 'cancel_order' },
     ]);

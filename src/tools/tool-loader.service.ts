@@ -180,16 +180,18 @@ export class ToolLoader {
             at(`${tool}: not offered to the model until a later try succeeds: ${why}`),
           );
         }
-        const warnAt = (w: string) => warn(entryAt(w));
-        warnings.forEach(warnAt);
+        warnings.forEach((w) => warn(entryAt(w)));
         await this.analyzeCode(tools, source);
         const kept =
           opts.kept && new Set(placeOf.flatMap((p, i) => (opts.kept!.has(p) ? [i] : [])));
-        // What the MCP servers' lists leave out is said with the set's other warnings.
+        // What the MCP servers' lists leave out is said with the set's other warnings; a tool's
+        // wait for its server is logged only (the server's state, not the set's: see /health).
+        const listed = (w: string, pending?: boolean) =>
+          pending ? this.logger.warn(entryAt(w)) : warn(entryAt(w));
         await this.mcp.complete(tools, source, {
           defer: opts.deferUnreachable,
           kept,
-          warn: warnAt,
+          warn: listed,
         });
         // What only the whole set can say: how much of each request its tools take.
         const size = opts.index === undefined ? offeredSizeWarning(tools, source) : undefined;

@@ -26,8 +26,8 @@ export interface CompleteOptions {
   relisted?: boolean;
   /** The places of definitions in use, kept as they are. */
   kept?: ReadonlySet<number>;
-  /** Where what the lists leave out is said, besides the log (a set's warnings). */
-  warn?: (line: string) => void;
+  /** Where what the lists leave out, or leave pending, is said (the log by default; see ListingServer). */
+  warn?: (line: string, pending?: boolean) => void;
 }
 
 /** What completing asks of the MCP servers and the engine. */

@@ -222,7 +222,7 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
     return completeListings(tools, source, opts, {
       list: (target, timeoutMs) => this.clients.list(target, { timeoutMs }),
       timeoutSecs: this.config.timeoutSecs,
-      warn: (line, pending) => (opts.warn && !pending ? opts.warn(line) : this.logger.warn(line)),
+      warn: opts.warn ?? ((line) => this.logger.warn(line)),
     });
   }
 }
