@@ -44,14 +44,14 @@ describe('an MCP tool added by an edit of the tools file while its server is dow
 });
 
 /**
- * LLM_TOOL_BREAKER_COOLDOWN_SECS also spaces the tries at a server that was down; set near 0,
- * the tries still come at most once a second rather than one after the other.
+ * An engine whose MCP tool's server answers 503 (starting up) with `env`; how many times the
+ * engine has tried it.
  */
-describe('tries at a server that is down, with a cool-down near 0', () => {
+function useServerStartingUp(env: Record<string, string>) {
   const rig = useEngineRig(
     (base) => ({
       LLM_MODEL: 'm',
-      LLM_TOOL_BREAKER_COOLDOWN_SECS: '0.001',
+      ...env,
       LLM_TOOLS_FILE: writeToolsFile([
         weather(base),
         { type: 'mcp', name: 'lookup_order', url: `${base}/mcp` },
@@ -62,13 +62,39 @@ describe('tries at a server that is down, with a cool-down near 0', () => {
       res.end('sunny');
     },
   );
+  return () => rig.tools.requests.filter((r) => r.path === '/mcp').length;
+}
+
+/**
+ * LLM_TOOL_BREAKER_COOLDOWN_SECS also spaces the tries at a server that was down; set near 0,
+ * the tries still come at most once a second rather than one after the other.
+ */
+describe('tries at a server that is down, with a cool-down near 0', () => {
+  const tries = useServerStartingUp({ LLM_TOOL_BREAKER_COOLDOWN_SECS: '0.001' });
 
   it('come at most once a second', async () => {
-    const tries = () => rig.tools.requests.filter((r) => r.path === '/mcp').length;
     const before = tries();
     await new Promise((r) => setTimeout(r, 2500));
     const made = tries() - before;
     expect(made).toBeGreaterThanOrEqual(1);
     expect(made).toBeLessThanOrEqual(4);
+  });
+});
+
+/**
+ * With LLM_TOOLS_MCP_LIST_WATCH_SECS, a server whose tools all wait for it (down when the tools
+ * were read) is left to those tries: the watch lists the servers of tools offered.
+ */
+describe('a server whose tools wait for it, with the MCP list watch on', () => {
+  const tries = useServerStartingUp({
+    LLM_TOOL_BREAKER_COOLDOWN_SECS: '5',
+    LLM_TOOLS_MCP_LIST_WATCH_SECS: '0.1',
+  });
+
+  it('is tried at its own pace, not at the watch pace', async () => {
+    const before = tries();
+    await new Promise((r) => setTimeout(r, 1500));
+    // The watch would have made ~15; the next try is 5 s after the first.
+    expect(tries() - before).toBeLessThanOrEqual(1);
   });
 });

@@ -78,12 +78,13 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
 
   /**
    * The servers (by `targetKey`) whose lists `tools` take what they offer from, each with a read
-   * of its list now (see McpListWatch).
+   * of its list now (see McpListWatch). A pending tool does not make its server one: the pending
+   * tries list it.
    */
   listings(tools: readonly Tool[]): Map<string, ListRead> {
     const reads = new Map<string, ListRead>();
     for (const tool of tools) {
-      if (tool.kind !== 'mcp' || !needsListing(tool)) continue;
+      if (tool.kind !== 'mcp' || !needsListing(tool) || tool.pending !== undefined) continue;
       const target = targetOf(tool);
       if ('error' in target) continue;
       const timeoutSecs = tool.timeoutSecs ?? this.config.timeoutSecs;
