@@ -1,5 +1,6 @@
 import { type McpTestTool } from './support/mcp-server.js';
 import { useMcpServerRig } from './support/mcp-server-rig.js';
+import { samples } from './support/prometheus.js';
 
 const answer = () => ({ content: [{ type: 'text', text: 'ok' }] });
 const lookup: McpTestTool = { name: 'lookup', description: 'Looks an order up.', answer };
@@ -13,7 +14,7 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * changes nothing.
  */
 describe('MCP servers listed again every LLM_TOOLS_MCP_LIST_WATCH_SECS', () => {
-  const { server, offered, offersAll, restart } = useMcpServerRig(
+  const { server, rig, offered, offersAll, restart } = useMcpServerRig(
     [lookup],
     { stateless: true },
     { LLM_TOOLS_MCP_LIST_WATCH_SECS: '0.2' },
@@ -38,12 +39,28 @@ describe('MCP servers listed again every LLM_TOOLS_MCP_LIST_WATCH_SECS', () => {
     await offersAll(['lookup']);
   });
 
-  it('lists each server once a round', async () => {
-    const before = server.mcp.lists;
+  it('lists each server once a round, counting each read by what it found', async () => {
+    const reads = async () => {
+      const got = samples(await (await fetch(`${rig.engine.httpUrl}/metrics`)).text());
+      const count = (outcome: string) =>
+        got.get(`agent_engine_mcp_list_reads_total{outcome="${outcome}"}`) ?? 0;
+      return { same: count('same'), changed: count('changed'), failed: count('failed') };
+    };
+    const before = { lists: server.mcp.lists, ...(await reads()) };
+    // The tests before: lists changed, and a server down.
+    expect(before.changed).toBeGreaterThanOrEqual(3);
+    expect(before.failed).toBeGreaterThanOrEqual(2);
     await pause(1000);
     // Five rounds in a second, one tools/list each (some slack for a busy machine).
-    expect(server.mcp.lists - before).toBeGreaterThanOrEqual(2);
-    expect(server.mcp.lists - before).toBeLessThanOrEqual(6);
+    expect(server.mcp.lists - before.lists).toBeGreaterThanOrEqual(2);
+    expect(server.mcp.lists - before.lists).toBeLessThanOrEqual(6);
+    const after = await reads();
+    // Each list the server answered is a read that found it the same (a round in flight as either
+    // is read may be counted by one and not yet by the other).
+    const lists = server.mcp.lists - before.lists;
+    expect(after.same - before.same).toBeGreaterThanOrEqual(lists - 1);
+    expect(after.same - before.same).toBeLessThanOrEqual(lists + 1);
+    expect([after.changed, after.failed]).toEqual([before.changed, before.failed]);
     expect(await offered()).toEqual(['lookup']);
   });
 });

@@ -2,7 +2,8 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 
 /**
  * The tool set's upkeep, in the engine's registry: tools whose service is down, the tokens their
- * OAuth 2.0 endpoints give, reloads of the tools file and changes over /api/tools. Pure: no Nest
+ * OAuth 2.0 endpoints give, reloads of the tools file, MCP servers' lists read again and changes
+ * over /api/tools. Pure: no Nest
  * import.
  */
 export class ToolSetMetrics {
@@ -10,6 +11,7 @@ export class ToolSetMetrics {
   private readonly oauth2Tokens: Counter<'outcome'>;
   private readonly fileReloads: Counter<'outcome'>;
   private readonly changes: Counter<'outcome'>;
+  private readonly mcpListReads: Counter<'outcome'>;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -39,6 +41,12 @@ export class ToolSetMetrics {
       labelNames: ['outcome'],
       registers,
     });
+    this.mcpListReads = new Counter({
+      name: 'agent_engine_mcp_list_reads_total',
+      help: "MCP servers' lists of tools read by LLM_TOOLS_MCP_LIST_WATCH_SECS, by outcome: same, changed (the tools made from it again), failed (the server could not be listed; its tools kept)",
+      labelNames: ['outcome'],
+      registers,
+    });
   }
 
   /** A tool's circuit opened (its calls are not sent) or closed. */
@@ -58,5 +66,10 @@ export class ToolSetMetrics {
   /** A change of the tool set asked for over /api/tools ended so. */
   change(outcome: 'made' | 'invalid' | 'precondition_failed' | 'overtaken'): void {
     this.changes.inc({ outcome });
+  }
+
+  /** The MCP list watch read a server's list: as before, otherwise, or not at all. */
+  mcpListRead(outcome: 'same' | 'changed' | 'failed'): void {
+    this.mcpListReads.inc({ outcome });
   }
 }

@@ -66,9 +66,12 @@ export class ToolReloads {
       this.listWatch = new McpListWatch(
         () => this.loader.mcpListings(this.host.current()),
         config.mcpListWatchSecs * 1000,
-        this.host.relist,
-        (message) => {
-          this.logger.warn(message);
+        {
+          changed: this.host.relist,
+          warn: (message) => {
+            this.logger.warn(message);
+          },
+          read: (outcome) => this.metrics.toolSet.mcpListRead(outcome),
         },
       );
       await this.listWatch.start();

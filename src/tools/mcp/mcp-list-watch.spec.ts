@@ -6,6 +6,7 @@ describe('McpListWatch', () => {
     const changed: string[] = [];
     const reads: string[] = [];
     const warnings: string[] = [];
+    const outcomes: string[] = [];
     const watch = new McpListWatch(
       () =>
         new Map(
@@ -19,13 +20,16 @@ describe('McpListWatch', () => {
           ]),
         ),
       3_600_000,
-      (key) => {
-        changed.push(key);
-        return Promise.resolve();
+      {
+        changed: (key) => {
+          changed.push(key);
+          return Promise.resolve();
+        },
+        warn: (message) => warnings.push(message),
+        read: (outcome) => outcomes.push(outcome),
       },
-      (message) => warnings.push(message),
     );
-    return { watch, changed, reads, warnings };
+    return { watch, changed, reads, warnings, outcomes };
   };
 
   it('reports a server whose list reads otherwise, and not one whose list reads the same', async () => {
@@ -51,7 +55,7 @@ describe('McpListWatch', () => {
 
   it('changes nothing while a server cannot be listed, saying so once, and reports its new list once it can', async () => {
     const lists = new Map<string, string | Error>([['crm', '[lookup]']]);
-    const { watch, changed, warnings } = watchOver(lists);
+    const { watch, changed, warnings, outcomes } = watchOver(lists);
     await watch.start();
     await watch.check();
     changed.length = 0;
@@ -67,6 +71,7 @@ describe('McpListWatch', () => {
     lists.set('crm', '[refund]');
     await watch.check();
     expect(changed).toEqual(['crm']);
+    expect(outcomes).toEqual(['changed', 'failed', 'failed', 'same', 'failed', 'changed']);
     // Once a spell: two spells, two warnings.
     expect(warnings).toEqual([
       'ECONNREFUSED; its tools stay offered as it listed them',

@@ -5,13 +5,13 @@ export type ListRead = () => Promise<string>;
 
 /**
  * Lists the MCP servers the tools in use take what they offer from every `intervalMs` (one round
- * at a time, the servers at once) and calls `changed` with the key of one whose list reads
+ * at a time, the servers at once) and calls `on.changed` with the key of one whose list reads
  * differently from the last time it was read here, and of one read for the first time (the list
- * the tools were made from is not kept: `changed` compares with the tools themselves). For
+ * the tools were made from is not kept: `on.changed` compares with the tools themselves). For
  * servers that never say their tools changed: a stateless one (it has no session to say it on),
  * one without `listChanged`, one restarted with a new release. A server that cannot be listed
  * changes nothing: it may be restarting, and its tools go on being offered (their calls meet
- * whatever is wrong); `warn` is told why, once until it can be listed again.
+ * whatever is wrong); `on.warn` is told why, once until it can be listed again.
  */
 export class McpListWatch extends Polling {
   /** Each server's list as this watch last read it. */
@@ -22,8 +22,12 @@ export class McpListWatch extends Polling {
   constructor(
     private readonly servers: () => ReadonlyMap<string, ListRead>,
     intervalMs: number,
-    private readonly changed: (key: string) => Promise<void>,
-    private readonly warn: (message: string) => void,
+    private readonly on: {
+      changed: (key: string) => Promise<void>;
+      warn: (message: string) => void;
+      /** Each read, by what it found. */
+      read?: (outcome: 'same' | 'changed' | 'failed') => void;
+    },
   ) {
     super(intervalMs);
   }
@@ -38,15 +42,18 @@ export class McpListWatch extends Polling {
         try {
           digest = await read();
         } catch (error) {
+          this.on.read?.('failed');
           if (!this.failing.has(key))
-            this.warn(`${(error as Error).message}; its tools stay offered as it listed them`);
+            this.on.warn(`${(error as Error).message}; its tools stay offered as it listed them`);
           this.failing.add(key);
           return;
         }
         this.failing.delete(key);
-        if (this.seen.get(key) === digest) return;
+        const same = this.seen.get(key) === digest;
+        this.on.read?.(same ? 'same' : 'changed');
+        if (same) return;
         this.seen.set(key, digest);
-        await this.changed(key);
+        await this.on.changed(key);
       }),
     );
   }
