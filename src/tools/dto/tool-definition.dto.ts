@@ -269,7 +269,7 @@ export class ToolsResponseDto {
 
   @ApiPropertyOptional({
     description:
-      "What loading these definitions warned of, as the engine's log says it (when there is something): an OpenAPI operation, or an argument of one, left out; a handoff's assistant given deferred tools but no search; …. The set is in force (or, in a dry run, would be) all the same",
+      "What loading these definitions warned of, as the engine's log says it (when there is something): an OpenAPI operation, or an argument of one, left out; a tool an MCP server lists as MCP does not allow, left out of an entry for its tools; a handoff's assistant given deferred tools but no search; …. The set is in force (or, in a dry run, would be) all the same",
     type: [String],
     example: [
       "request body: tool #1: deprecated operations are left out (list them in 'operations' to take them): emptyCart",
