@@ -20,8 +20,6 @@ import {
 import { snapshotOf, type Tool, type ToolSnapshot, type ToolSource } from './tool-definition.js';
 import { atEntries } from './openapi/openapi-spread.js';
 import type { ValidateOptions } from './validate-options.js';
-
-export { namingTheSetting, type ValidateOptions } from './validate-options.js';
 import { offeredSizeWarning } from './offered-size.js';
 import {
   checkDuplicates,
@@ -30,6 +28,8 @@ import {
   validateToolDefinitions,
   where,
 } from './tool-validation.js';
+
+export { namingTheSetting, type ValidateOptions } from './validate-options.js';
 
 /**
  * Reads tool definitions into tools: the tools file, or a set given over `/api/tools`, validated
