@@ -3,8 +3,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 /**
  * The tool set's upkeep, in the engine's registry: tools whose service is down, the tokens their
  * OAuth 2.0 endpoints give, reloads of the tools file, MCP servers' lists read again and changes
- * over /api/tools. Pure: no Nest
- * import.
+ * over /api/tools. Pure: no Nest import.
  */
 export class ToolSetMetrics {
   private readonly circuitsOpen: Gauge<'tool'>;

@@ -4,9 +4,8 @@
  */
 import { ToolDefinitionError, where } from '../definition-error.js';
 import type { Tool } from '../tool-definition.js';
-import { maskSecrets } from '../tool-secrets.js';
 import { needsListing } from './mcp-definition.js';
-import { describeFailure } from './mcp-faults.js';
+import { listingFailure } from './mcp-faults.js';
 import {
   amongAll,
   fillListed,
@@ -80,8 +79,7 @@ export async function completeListings(
     try {
       return { listed: await lists.get(key)! };
     } catch (error) {
-      const detail = maskSecrets(describeFailure(error, timeoutSecs), tool.secrets);
-      const why = `cannot list the tools of the MCP server: ${detail}`;
+      const why = listingFailure(error, timeoutSecs, tool.secrets);
       const field = tool.stdio ? 'command' : 'url';
       if (!opts.defer && !opts.kept?.has(index))
         throw new ToolDefinitionError(`${at}: field '${field}': ${why}`);

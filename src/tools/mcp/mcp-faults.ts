@@ -2,6 +2,7 @@
 import { neverSentCode } from '../tool-retry.js';
 import { untrustedCertificate } from '../../common/connection-error.js';
 import { followSignals } from '../../common/request-signal.js';
+import { maskSecrets } from '../tool-secrets.js';
 import { TOO_LARGE, UNANSWERED } from './mcp-fetch.js';
 import {
   loadedMcpSdk,
@@ -168,6 +169,20 @@ export function serverDown(error: unknown): boolean {
   const { code } = error as { code?: unknown };
   if (code === CONNECTION_CLOSED || code === UNANSWERED) return true;
   return isStreamableHttpError(error) && (error.code ?? 0) >= 500;
+}
+
+/**
+ * Why a server's tools cannot be listed (`server`: how the log names it, when the message does not
+ * sit under the tool's place), `secrets` masked.
+ */
+export function listingFailure(
+  error: unknown,
+  timeoutSecs: number,
+  secrets: Record<string, string>,
+  server?: string,
+): string {
+  const detail = maskSecrets(describeFailure(error, timeoutSecs), secrets);
+  return `cannot list the tools of the MCP server${server ? ` ${server}` : ''}: ${detail}`;
 }
 
 /** What the model (and the log) reads of a failed request to an MCP server. */

@@ -26,7 +26,13 @@ import { serverLabel, targetOf } from './mcp-target.js';
 import type { ListRead } from './mcp-list-watch.js';
 import { commandLine } from './mcp-command.js';
 import { mcpResultText } from './mcp-result.js';
-import { describeFailure, neverSent, requiresTask, serverDown } from './mcp-faults.js';
+import {
+  describeFailure,
+  listingFailure,
+  neverSent,
+  requiresTask,
+  serverDown,
+} from './mcp-faults.js';
 
 /**
  * Runs MCP tools: each call is a `tools/call` on the tool's server (over HTTP, or the standard
@@ -92,14 +98,9 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
         try {
           return JSON.stringify(await this.clients.list(target, { timeoutMs: timeoutSecs * 1000 }));
         } catch (error) {
-          const detail = maskSecrets(
-            describeFailure(error, timeoutSecs),
-            this.tokens.secretsOf(tool),
-          );
-          throw new Error(
-            `cannot list the tools of the MCP server ${serverLabel(target)}: ${detail}`,
-            { cause: error },
-          );
+          const secrets = this.tokens.secretsOf(tool); // the token it was sent, if any
+          const why = listingFailure(error, timeoutSecs, secrets, serverLabel(target));
+          throw new Error(why, { cause: error });
         }
       };
       reads.set(targetKey(target), read);
