@@ -102,6 +102,28 @@ describe('keys pressed on the phone (dtmf)', () => {
     },
   );
 
+  it('takes the yes key at once, without waiting for # or the pause, and drops the # pressed after it', async () => {
+    const { ws } = client;
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: 'call_1', name: 'pay', arguments: { amount: 40 } }]),
+      sseText(['Paid.']),
+      sseText(['You are welcome.']),
+    );
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'Pay my bill.' });
+    await ws.waitFor((m) => m.type === 'tool_confirm', from);
+    const keyed = performance.now();
+    ws.send({ type: 'dtmf', digits: '1' });
+    await ws.waitFor((m) => m.type === 'tool_confirmed', from);
+    expect(performance.now() - keyed).toBeLessThan(1500); // DTMF_TIMEOUT_MS
+    ws.send({ type: 'dtmf', digits: '#' });
+    expect((await ws.waitFor((m) => m.type === 'assistant_end', from)).text).toBe('Paid.');
+    // The # made no entry of its own: the next request is the next turn's.
+    expect((await ws.turn('Thanks.')).at(-1)).toMatchObject({ text: 'You are welcome.' });
+    expect(rig.llm.requests).toHaveLength(3);
+    expect(lastUser(2)).toEqual({ role: 'user', content: 'Thanks.' });
+  });
+
   it('asks a call awaiting approval again with the repeat key (*), then takes the answer', async () => {
     const { ws } = client;
     rig.llm.enqueue(

@@ -68,6 +68,19 @@ describe('MCP questions', () => {
     expect(await answered(ws, from)).toEqual({ action: 'accept', content: { size: 'xl' } });
   });
 
+  it("takes a choice's place keyed on the phone at once, without waiting for # or the pause", async () => {
+    const ws = client.ws;
+    const { from } = await ask(ws, 'ask_size');
+    const keyed = performance.now();
+    ws.send({ type: 'dtmf', digits: '2' });
+    expect(await ws.waitFor((m) => m.type === 'tool_answered', from)).toMatchObject({
+      value: 'Extra large',
+    });
+    // Not the pause that ends an entry (DTMF_TIMEOUT_MS, 2000 by default).
+    expect(performance.now() - keyed).toBeLessThan(2000);
+    expect(await answered(ws, from)).toEqual({ action: 'accept', content: { size: 'xl' } });
+  });
+
   it("says the question and a choice's options in a voice session, sorry when not understood, and takes the spoken answer", async () => {
     const ws = await voiceSession(rig.engine.wsUrl);
     try {
@@ -163,7 +176,7 @@ describe('MCP questions', () => {
 
   it('counts in /metrics what became of the questions above', async () => {
     const scrape = await (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
-    const counts = { answered: 4, declined: 2, unclear: 1, cancelled: 1 };
+    const counts = { answered: 5, declined: 2, unclear: 1, cancelled: 1 };
     for (const [outcome, count] of Object.entries(counts))
       expect(scrape).toMatch(
         new RegExp(`^agent_engine_tool_questions_total\\{outcome="${outcome}"\\} ${count}$`, 'm'),

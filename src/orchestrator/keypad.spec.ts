@@ -4,13 +4,14 @@ describe('Keypad', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  const keypad = () => {
+  const keypad = (complete?: (keys: string) => boolean) => {
     const entries: string[] = [];
     return {
       entries,
       pad: new Keypad(
         () => 2000,
         (keys) => entries.push(keys),
+        complete,
       ),
     };
   };
@@ -19,10 +20,10 @@ describe('Keypad', () => {
     const { entries, pad } = keypad();
     pad.press('1');
     pad.press('2');
-    expect(pad.typing).toBe(true);
+    expect(pad.starts('3')).toBe(false); // the keys go on the entry typed
     pad.press('3#');
     expect(entries).toEqual(['123#']);
-    expect(pad.typing).toBe(false);
+    expect(pad.starts('4')).toBe(true);
     jest.advanceTimersByTime(5000);
     expect(entries).toEqual(['123#']);
   });
@@ -52,5 +53,31 @@ describe('Keypad', () => {
     pad.close();
     jest.advanceTimersByTime(5000);
     expect(entries).toEqual([]);
+  });
+
+  it('ends an entry at once when its keys are complete, dropping the # that follows it', () => {
+    const { entries, pad } = keypad((keys) => keys === '1');
+    pad.press('1');
+    expect(entries).toEqual(['1']);
+    expect(pad.starts('#')).toBe(false); // no entry (nor barge-in) for the 1's #
+    expect(pad.starts('#5')).toBe(true);
+    pad.press('#');
+    pad.press('1#');
+    expect(entries).toEqual(['1', '1']);
+    pad.press('2');
+    pad.press('1');
+    jest.advanceTimersByTime(2000);
+    expect(entries).toEqual(['1', '1', '21']); // 1 completes an entry only when it starts one
+  });
+
+  it('takes a # as an entry of its own when not right after a complete one', () => {
+    const { entries, pad } = keypad((keys) => keys === '1');
+    pad.press('1');
+    jest.advanceTimersByTime(2000); // the pause: the next # is not the 1's
+    pad.press('#');
+    pad.press('1');
+    pad.press('3'); // a key after the complete 1: the # ends its entry
+    pad.press('#');
+    expect(entries).toEqual(['1', '#', '1', '3#']);
   });
 });

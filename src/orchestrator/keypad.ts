@@ -1,7 +1,8 @@
 /**
  * Keys pressed on the caller's phone (DTMF), gathered into entries as an IVR reads them: an entry
- * ends with `#`, or when no key follows for a while (an account number typed, then a pause).
- * Pure: no Nest import.
+ * ends with `#`, or when no key follows for a while (an account number typed, then a pause), or
+ * at once when its keys can mean nothing more (`complete`: the yes key while a call awaits
+ * approval), the `#` a caller may press after them then dropped. Pure: no Nest import.
  */
 import { answerApprovalsByKeys, keyOf } from './approvals.js';
 import { answerQuestion, tellWaiting } from './questions.js';
@@ -12,19 +13,23 @@ import type { Session } from './session.js';
 export class Keypad {
   private keys = '';
   private timer: NodeJS.Timeout | undefined;
+  /** When an entry last ended at once (complete), for the `#` that may follow it. */
+  private completedAt = -Infinity;
 
   /**
    * @param timeoutMs the pause after the last key that ends an entry
    * @param entered called with each entry (its `#` included)
+   * @param complete whether the keys so far are a whole entry, ended without waiting
    */
   constructor(
     private readonly timeoutMs: () => number,
     private readonly entered: (keys: string) => void,
+    private readonly complete: (keys: string) => boolean = () => false,
   ) {}
 
-  /** Whether keys are gathered for an entry not yet ended. */
-  get typing(): boolean {
-    return this.keys !== '';
+  /** Whether pressing `digits` starts an entry: none is typed, and they are more than a `#` dropped. */
+  starts(digits: string): boolean {
+    return this.keys === '' && (digits.length > 1 || !this.closesComplete(digits));
   }
 
   /** Keys pressed, one or more, in order. */
@@ -32,10 +37,24 @@ export class Keypad {
     clearTimeout(this.timer);
     this.timer = undefined;
     for (const key of digits) {
+      const dropped = this.closesComplete(key);
+      this.completedAt = -Infinity;
+      if (dropped) continue;
       this.keys += key;
       if (key === '#') this.end();
+      else if (this.complete(this.keys)) {
+        this.end();
+        this.completedAt = performance.now();
+      }
     }
     if (this.keys !== '') this.timer = setTimeout(() => this.end(), this.timeoutMs());
+  }
+
+  /** `1#` for a menu's 1: the entry ended at its 1, its `#` (pressed before the pause) ends nothing. */
+  private closesComplete(key: string): boolean {
+    return (
+      key === '#' && this.keys === '' && performance.now() - this.completedAt < this.timeoutMs()
+    );
   }
 
   /** The call is over: keys not yet entered are dropped. */
@@ -79,18 +98,44 @@ export class PhoneKeys {
     private readonly session: Session,
     private readonly deps: PhoneKeysDeps,
   ) {
-    this.keypad = new Keypad(deps.timeoutMs, (keys) => deps.enqueue(() => this.entered(keys)));
+    this.keypad = new Keypad(
+      deps.timeoutMs,
+      (keys) => deps.enqueue(() => this.entered(keys)),
+      (keys) => this.answersAtOnce(keys),
+    );
   }
 
   async press(digits: string): Promise<void> {
     const { approvals, questions } = this.session;
-    if (!this.keypad.typing && approvals.size === 0 && questions.size === 0)
+    if (this.keypad.starts(digits) && approvals.size === 0 && questions.size === 0)
       await this.deps.bargeIn();
     this.keypad.press(digits);
   }
 
   close(): void {
     this.keypad.close();
+  }
+
+  /**
+   * A key that can only be the answer asked for is taken without waiting for `#` or the pause: the
+   * yes, no or repeat key while calls await approval (and no question waits, whose answer may be
+   * longer), a choice's place among at most nine while a choice is asked (unless a choice is
+   * named with a number: "30" for 30 minutes would read as the third).
+   */
+  private answersAtOnce(keys: string): boolean {
+    if (keys.length !== 1) return false;
+    const { approvals, questions } = this.session;
+    const asked = [...questions.values()].at(-1)?.wanted;
+    if (asked)
+      return (
+        asked.type === 'choice' &&
+        asked.choices.length <= 9 &&
+        !asked.choices.some((c) => /\d/.test(c.title + c.value)) &&
+        keys >= '1' &&
+        keys <= '9'
+      );
+    const { yes, no, repeat } = this.deps.confirmKeys;
+    return approvals.size > 0 && (keys === yes || keys === no || keys === repeat);
   }
 
   private async entered(keys: string): Promise<void> {
