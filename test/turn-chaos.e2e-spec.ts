@@ -264,6 +264,27 @@ describe.each(['memory', 'redis'])(
     const runs = Number(process.env.CHAOS_RUNS ?? 40);
     /** Conversations a random search once failed on (CI's), tried first every time. */
     const found: [Answer[], Action[], boolean][] = [
+      // The apology for a failed spoken turn, waiting behind firm notices, was said after the
+      // user's next turns, and cut the last of them short.
+      [
+        [
+          { kind: 'text', words: [' Let me check that.'], delayMs: 0 },
+          { kind: 'status', status: 400 },
+        ],
+        [
+          { kind: 'voice', on: true },
+          { kind: 'text', text: 'hi' },
+          { kind: 'wait', ms: 8 },
+          { kind: 'text', text: 'yes please' },
+          { kind: 'say', firm: true },
+          { kind: 'text', text: 'weather in Paris?' },
+          { kind: 'audio' },
+          { kind: 'say', firm: false },
+          { kind: 'interrupt' },
+          { kind: 'text', text: 'hi' },
+        ],
+        false,
+      ],
       // An "I didn't catch that" waiting behind a firm notice was said after the user's next
       // turns, the last words of the conversation.
       [

@@ -208,9 +208,12 @@ export class TurnStarter {
         ).finally(() => {
           end.turnEnded(signal.aborted);
           // A spoken turn that failed (the LLM server, the engine) is not left in silence: once
-          // it is no longer the session's (the next task), unless another has begun.
-          if (failed === 'llm_failed' || failed === 'internal')
-            setImmediate(() => this.sayPhrase(deps.speech.config.errorPhrases));
+          // it is no longer the session's (the next task), unless another has begun, or the
+          // user has gone on since (the apology waiting behind a notice that may not be cut).
+          if (failed === 'llm_failed' || failed === 'internal') {
+            const failedAt = performance.now();
+            setImmediate(() => this.sayPhrase(deps.speech.config.errorPhrases, failedAt));
+          }
           // What the history dropped is summarised meanwhile, and kept with the session.
           void deps.turns.summarize(session).then((changed) => (changed ? deps.save() : undefined));
         }),
