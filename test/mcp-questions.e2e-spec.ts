@@ -68,10 +68,10 @@ describe('MCP questions', () => {
     expect(await answered(ws, from)).toEqual({ action: 'accept', content: { size: 'xl' } });
   });
 
-  it("takes a choice's place keyed on the phone at once, without waiting for # or the pause", async () => {
+  it("takes a choice's place or a number under 10 keyed on the phone at once, without waiting for # or the pause", async () => {
     const ws = client.ws;
-    const { from } = await ask(ws, 'ask_size');
-    const keyed = performance.now();
+    let { from } = await ask(ws, 'ask_size');
+    let keyed = performance.now();
     ws.send({ type: 'dtmf', digits: '2' });
     expect(await ws.waitFor((m) => m.type === 'tool_answered', from)).toMatchObject({
       value: 'Extra large',
@@ -79,6 +79,14 @@ describe('MCP questions', () => {
     // Not the pause that ends an entry (DTMF_TIMEOUT_MS, 2000 by default).
     expect(performance.now() - keyed).toBeLessThan(2000);
     expect(await answered(ws, from)).toEqual({ action: 'accept', content: { size: 'xl' } });
+
+    rig.llm.reset();
+    ({ from } = await ask(ws, 'ask_guests'));
+    keyed = performance.now();
+    ws.send({ type: 'dtmf', digits: '6' });
+    expect(await ws.waitFor((m) => m.type === 'tool_answered', from)).toMatchObject({ value: 6 });
+    expect(performance.now() - keyed).toBeLessThan(2000);
+    expect(await answered(ws, from)).toEqual({ action: 'accept', content: { guests: 6 } });
   });
 
   it("says the question and a choice's options in a voice session, sorry when not understood, and takes the spoken answer", async () => {
@@ -176,7 +184,7 @@ describe('MCP questions', () => {
 
   it('counts in /metrics what became of the questions above', async () => {
     const scrape = await (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
-    const counts = { answered: 5, declined: 2, unclear: 1, cancelled: 1 };
+    const counts = { answered: 6, declined: 2, unclear: 1, cancelled: 1 };
     for (const [outcome, count] of Object.entries(counts))
       expect(scrape).toMatch(
         new RegExp(`^agent_engine_tool_questions_total\\{outcome="${outcome}"\\} ${count}$`, 'm'),

@@ -1,4 +1,4 @@
-import { Keypad } from './keypad.js';
+import { Keypad, oneKeyAnswer } from './keypad.js';
 
 describe('Keypad', () => {
   beforeEach(() => jest.useFakeTimers());
@@ -79,5 +79,37 @@ describe('Keypad', () => {
     pad.press('3'); // a key after the complete 1: the # ends its entry
     pad.press('#');
     expect(entries).toEqual(['1', '#', '1', '3#']);
+  });
+});
+
+describe('oneKeyAnswer', () => {
+  const sizes = {
+    type: 'choice' as const,
+    choices: ['S', 'M', 'L'].map((t) => ({ title: t, value: t })),
+  };
+
+  it("takes a choice's place among at most nine, and a whole number of at most 9", () => {
+    expect(oneKeyAnswer(sizes, '2')).toBe(true);
+    expect(oneKeyAnswer({ type: 'integer', minimum: 1, maximum: 8 }, '4')).toBe(true);
+    expect(oneKeyAnswer({ type: 'integer', maximum: 9 }, '0')).toBe(true);
+  });
+
+  it('waits for more keys where more could follow, or the key is no place', () => {
+    const minutes = {
+      type: 'choice' as const,
+      choices: ['15', '30', '45'].map((t) => ({ title: `${t} min`, value: t })),
+    };
+    const ten = {
+      type: 'choice' as const,
+      choices: [...'ABCDEFGHIJ'].map((t) => ({ title: t, value: t })),
+    };
+    expect(oneKeyAnswer(minutes, '3')).toBe(false); // "30 min" begins so
+    expect(oneKeyAnswer(ten, '1')).toBe(false); // 1 of 10
+    expect(oneKeyAnswer(sizes, '0')).toBe(false);
+    expect(oneKeyAnswer(sizes, '*')).toBe(false);
+    expect(oneKeyAnswer({ type: 'integer', minimum: 1, maximum: 12 }, '1')).toBe(false);
+    expect(oneKeyAnswer({ type: 'integer' }, '4')).toBe(false);
+    expect(oneKeyAnswer({ type: 'number', maximum: 5 }, '4')).toBe(false);
+    expect(oneKeyAnswer({ type: 'text' }, '4')).toBe(false);
   });
 });

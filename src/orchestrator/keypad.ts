@@ -9,6 +9,7 @@ import { answerQuestion, tellWaiting } from './questions.js';
 import type { ConfirmKeys } from '../config/env-values.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
+import type { Wanted } from '../tools/user-question.js';
 
 export class Keypad {
   private keys = '';
@@ -119,21 +120,13 @@ export class PhoneKeys {
   /**
    * A key that can only be the answer asked for is taken without waiting for `#` or the pause: the
    * yes, no or repeat key while calls await approval (and no question waits, whose answer may be
-   * longer), a choice's place among at most nine while a choice is asked (unless a choice is
-   * named with a number: "30" for 30 minutes would read as the third).
+   * longer), or the one key a question's answer can be (oneKeyAnswer).
    */
   private answersAtOnce(keys: string): boolean {
     if (keys.length !== 1) return false;
     const { approvals, questions } = this.session;
     const asked = [...questions.values()].at(-1)?.wanted;
-    if (asked)
-      return (
-        asked.type === 'choice' &&
-        asked.choices.length <= 9 &&
-        !asked.choices.some((c) => /\d/.test(c.title + c.value)) &&
-        keys >= '1' &&
-        keys <= '9'
-      );
+    if (asked) return oneKeyAnswer(asked, keys);
     const { yes, no, repeat } = this.deps.confirmKeys;
     return approvals.size > 0 && (keys === yes || keys === no || keys === repeat);
   }
@@ -146,4 +139,20 @@ export class PhoneKeys {
     if (answerQuestion(this.session, keys.replace(/#$/, ''), () => false)) return;
     if (!answerApprovalsByKeys(this.session, keys, confirmKeys, send)) await turn(`DTMF: ${keys}`);
   }
+}
+
+/**
+ * Whether `key` alone is the whole answer to `wanted`: a choice's place among at most nine
+ * choices (unless one is named with a number: "30" for 30 minutes would read as the third), or a
+ * whole number of at most 9 (none of two keys fits).
+ */
+export function oneKeyAnswer(wanted: Wanted, key: string): boolean {
+  if (key < '0' || key > '9') return false;
+  if (wanted.type === 'choice')
+    return (
+      key !== '0' &&
+      wanted.choices.length <= 9 &&
+      !wanted.choices.some((c) => /\d/.test(c.title + c.value))
+    );
+  return wanted.type === 'integer' && wanted.maximum !== undefined && wanted.maximum <= 9;
 }
