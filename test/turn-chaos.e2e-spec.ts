@@ -13,6 +13,7 @@ import { scriptOf } from './support/chaos-scripts.js';
 import { answerChaosTool, chaosMcpServer, toolSet } from './support/chaos-rig.js';
 import { until } from './support/waiting.js';
 import { chaosOptions, historyProblems, turnEnds } from './support/chaos-checks.js';
+import { FOUND } from './support/chaos-found.js';
 import { checkLink, due, ends, lastMessages, linkOf, type Link } from './support/chaos-links.js';
 import { sseText } from './support/fake-llm.js';
 import { useEngineRig } from './support/turn-harness.js';
@@ -262,42 +263,6 @@ describe.each(['memory', 'redis'])(
 
     // CHAOS_RUNS=2000 for a longer hunt; the suite's default keeps to a few seconds.
     const runs = Number(process.env.CHAOS_RUNS ?? 40);
-    /** Conversations a random search once failed on (CI's), tried first every time. */
-    const found: [Answer[], Action[], boolean][] = [
-      // The apology for a failed spoken turn, waiting behind firm notices, was said after the
-      // user's next turns, and cut the last of them short.
-      [
-        [
-          { kind: 'text', words: [' Let me check that.'], delayMs: 0 },
-          { kind: 'status', status: 400 },
-        ],
-        [
-          { kind: 'voice', on: true },
-          { kind: 'text', text: 'hi' },
-          { kind: 'wait', ms: 8 },
-          { kind: 'text', text: 'yes please' },
-          { kind: 'say', firm: true },
-          { kind: 'text', text: 'weather in Paris?' },
-          { kind: 'audio' },
-          { kind: 'say', firm: false },
-          { kind: 'interrupt' },
-          { kind: 'text', text: 'hi' },
-        ],
-        false,
-      ],
-      // An "I didn't catch that" waiting behind a firm notice was said after the user's next
-      // turns, the last words of the conversation.
-      [
-        [],
-        [
-          { kind: 'utterance', stt: 'failure' },
-          { kind: 'say', firm: true },
-          { kind: 'text', text: 'hi' },
-          { kind: 'interrupt' },
-        ],
-        true,
-      ],
-    ];
     it(
       'keeps every turn whole and every request valid',
       async () => {
@@ -310,7 +275,7 @@ describe.each(['memory', 'redis'])(
             fc.boolean(),
             converse,
           ),
-          { ...chaosOptions(runs), examples: found },
+          { ...chaosOptions(runs), examples: FOUND },
         );
       },
       runs * 3000,
