@@ -5,7 +5,7 @@
  * approval), the `#` a caller may press after them then dropped. Pure: no Nest import.
  */
 import { answerApprovalsByKeys, keyOf } from './approvals.js';
-import { answerQuestion, tellWaiting } from './questions.js';
+import { answerQuestion, questionAnswered, tellWaiting } from './questions.js';
 import type { ConfirmKeys } from '../config/env-values.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
@@ -124,11 +124,10 @@ export class PhoneKeys {
    */
   private answersAtOnce(keys: string): boolean {
     if (keys.length !== 1) return false;
-    const { approvals, questions } = this.session;
-    const asked = [...questions.values()].at(-1)?.wanted;
-    if (asked) return oneKeyAnswer(asked, keys);
+    const asked = questionAnswered(this.session);
+    if (asked) return oneKeyAnswer(asked.wanted, keys);
     const { yes, no, repeat } = this.deps.confirmKeys;
-    return approvals.size > 0 && (keys === yes || keys === no || keys === repeat);
+    return this.session.approvals.size > 0 && (keys === yes || keys === no || keys === repeat);
   }
 
   private async entered(keys: string): Promise<void> {

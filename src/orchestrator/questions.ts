@@ -108,13 +108,18 @@ async function put(
   return { answer: 'unanswered', outcome: 'unclear' };
 }
 
+/** The question what the user says, types or keys next answers: the latest asked, if any waits. */
+export function questionAnswered(session: Session): WaitingQuestion | undefined {
+  return [...session.questions.values()].at(-1);
+}
+
 /**
- * While a call's question waits, what the user said or typed answers it (the latest asked), and
+ * While a call's question waits, what the user said or typed answers it (questionAnswered), and
  * starts no turn: a plain no (`no`) declines a number, a choice or an optional text; a text
  * question takes the words whatever they are. False when no question waits.
  */
 export function answerQuestion(session: Session, text: string, no: () => boolean): boolean {
-  const waiting = [...session.questions.values()].at(-1);
+  const waiting = questionAnswered(session);
   if (!waiting) return false;
   const { type, optional } = waiting.wanted;
   waiting.reply((type !== 'text' || optional) && no() ? 'no' : { said: text });
