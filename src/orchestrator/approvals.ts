@@ -1,5 +1,6 @@
 import { awaitAnswer, awaitEntry } from './awaiting.js';
 import type { ServerEvent } from './protocol/server-events.js';
+import type { QuestionReply } from './questions.js';
 import type { Session } from './session.js';
 import type { TurnContext } from './turn-context.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
@@ -28,7 +29,7 @@ export async function awaitApproval(
 /**
  * How a turn of `session` waits for its user's answers (see TurnContext), to approvals and to
  * questions, each counted in `metrics`: each for up to `timeoutMs`, or until `signal` (or the
- * wait's own `until`) aborts.
+ * wait's own `until`) aborts. Each answer is told on `session.answered`.
  */
 export function userAnswers(
   session: Session,
@@ -40,11 +41,16 @@ export function userAnswers(
     approve: async (id, until = signal) => {
       const asked = await awaitApproval(session, id, until, timeoutMs);
       metrics.approval(asked.approval);
+      if (asked.approval === 'approved' || asked.approval === 'declined') session.answered.next(id);
       return asked;
     },
     questioned: (outcome) => metrics.question(outcome),
-    hear: (id, wanted, until = signal) =>
-      awaitEntry(session.questions, id, until, timeoutMs, (reply) => ({ wanted, reply })),
+    hear: async (id, wanted, until = signal) => {
+      const entry = (reply: (r: QuestionReply) => void) => ({ wanted, reply });
+      const waited = await awaitEntry(session.questions, id, until, timeoutMs, entry);
+      if (typeof waited !== 'string') session.answered.next(id);
+      return waited;
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Subject } from 'rxjs';
 import type { ChatMessage } from '../llm/llm.types.js';
 import type { SpanRef } from '../common/trace-context.js';
 import type { TokenUsage } from '../llm/usage.js';
@@ -41,6 +42,11 @@ export class Session {
    * and what settles it with the client's value, the user's words or their refusal.
    */
   readonly questions = new Map<string, WaitingQuestion>();
+  /**
+   * The ids of the calls whose approval or question the user has just answered (by voice, text,
+   * keys or the client's message): the turn's speech stops saying that question.
+   */
+  readonly answered = new Subject<string>();
   /** Calls of the client's own tools waiting for its `client_tool_result`, by call id. */
   readonly clientCalls = new Map<string, (reply: ClientReply) => void>();
   /**

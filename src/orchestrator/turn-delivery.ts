@@ -82,6 +82,7 @@ export async function deliverTurn(
         judging,
         agentVoice: () => session.agent?.voice,
         languageNow: () => session.settings.language,
+        answered: session.answered,
       },
     );
     work.push(drain(speech$, (event) => out.send(event)));

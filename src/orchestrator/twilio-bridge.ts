@@ -198,12 +198,13 @@ export class TwilioBridge {
       send({ event: 'media', media: { payload: event.data } });
     }
     // Speech over the agent clears at once (not speech heard out while tools run: the agent goes
-    // on); any other cut (a key pressed) as the turn ends. Only what was sent since the last clear
-    // is cleared: a barge-in's turn then ends with no second clear, and the caller speaking while
-    // nothing plays sends none.
+    // on); any other cut (a key pressed) as the turn ends; a question answered while it is said
+    // (`audio_clear`) at once. Only what was sent since the last clear is cleared: a barge-in's
+    // turn then ends with no second clear, and the caller speaking while nothing plays sends none.
     else if (
       (event.type === 'speech_started' && event.heard_out !== true) ||
-      (event.type === 'assistant_end' && event.interrupted === true)
+      (event.type === 'assistant_end' && event.interrupted === true) ||
+      event.type === 'audio_clear'
     ) {
       if (this.playing) send({ event: 'clear' });
       this.playing = false;

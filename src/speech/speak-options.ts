@@ -1,4 +1,5 @@
 /** What a turn's speech sends (`speakTurn`), and how it is asked to speak. */
+import type { Observable } from 'rxjs';
 import type { SpeechOutcome } from '../metrics/speech-metrics.js';
 
 export type SpeechEvent =
@@ -11,6 +12,8 @@ export type SpeechEvent =
       data: Buffer;
     }
   | { type: 'audio_end' }
+  /** The client drops the audio it has not played yet: a question the user answered meanwhile. */
+  | { type: 'audio_clear' }
   | { type: 'error'; code: 'tts_failed'; message: string };
 
 export interface SpeakOptions {
@@ -48,6 +51,11 @@ export interface SpeakOptions {
   stillHerePhrase?: string;
   /** SPEECH_CONFIRM_PHRASE: asked for a call awaiting approval without a prompt ('' : nothing). */
   confirmPhrase?: string;
+  /**
+   * The ids of the calls whose question (`tool_confirm`, `tool_question`) the user has answered,
+   * as they are: what is left of it is not said (see TurnSpeech.answered).
+   */
+  answered?: Observable<string>;
   /**
    * Settles once the user's words said over the turn have been judged (undefined: none are
    * pending): no sentence starts before it does.

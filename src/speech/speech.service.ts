@@ -68,6 +68,7 @@ export class SpeechService implements OnModuleInit {
       judging,
       agentVoice = () => undefined,
       languageNow = () => settings.language,
+      answered,
     }: {
       /** The voice of the assistant the session was handed to, if it has one of its own. */
       agentVoice?: () => string | undefined;
@@ -81,6 +82,8 @@ export class SpeechService implements OnModuleInit {
       span?: () => SpanRef | undefined;
       /** See SpeakOptions. */
       judging?: () => Promise<void> | undefined;
+      /** See SpeakOptions. */
+      answered?: Observable<string>;
     } = {},
   ): Observable<SpeechEvent> {
     const { speech } = this.metrics;
@@ -130,6 +133,7 @@ export class SpeechService implements OnModuleInit {
       signal,
       onSpoken,
       judging,
+      ...(answered && { answered }),
       ...(since !== undefined && {
         onFirstAudio: () => {
           const now = performance.now();

@@ -1,5 +1,5 @@
-import { setImmediate as setImmediatePromise, setTimeout as sleep } from 'node:timers/promises';
 import { Observable, type Subscriber } from 'rxjs';
+import { AudioPacer } from './audio-pacer.js';
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 import { SentenceSegmenter } from './sentence-segmenter.js';
 import { CodeFences, speakable } from './speech-text.js';
@@ -14,7 +14,12 @@ interface Job {
   sentence: string;
   /** Not text of the answer (a call's confirmation question): not reported as spoken. */
   aside?: true;
-  /** The wait phrase, not said once the answer's text has come before its audio began. */
+  /** The question of call `asks` (its approval or a value): not said on once it is answered. */
+  asks?: string;
+  /**
+   * Not said (on): the wait phrase once the answer's text has come before its audio began, a
+   * question once answered.
+   */
   stale?: true;
   /** Its audio has begun to be sent. */
   begun?: true;
@@ -46,9 +51,8 @@ class TurnSpeech {
   private readonly fences = new CodeFences();
   private inputDone = false;
   private emitIndex = 0;
-  private seq = 0;
   private wakeEmitter: (() => void) | undefined;
-  private readonly chunkBytes: number;
+  private readonly pacer: AudioPacer;
   private readonly toolWait: ToolWait;
   private readonly toolStill: ToolStill;
   private readonly answerWait: AnswerWait;
@@ -62,7 +66,15 @@ class TurnSpeech {
     private readonly out: Subscriber<SpeechEvent>,
   ) {
     this.segmenter = new SentenceSegmenter(options.maxSentenceChars);
-    this.chunkBytes = options.chunkBytes ?? Math.max(2, Math.round(tts.sampleRate * 0.2) * 2);
+    const chunkBytes = options.chunkBytes ?? Math.max(2, Math.round(tts.sampleRate * 0.2) * 2);
+    this.pacer = new AudioPacer(
+      tts.sampleRate,
+      chunkBytes,
+      options.leadMs,
+      options.signal,
+      (audio) => out.next(audio),
+      options.onFirstAudio,
+    );
     const silent = () => this.jobs.every((job) => job.text === '');
     this.toolWait = new ToolWait(options.toolWaitMs ?? 0, silent, (tool) => {
       // Text the model wrote after its calls, held until its sentence was sure to have ended:
@@ -133,7 +145,8 @@ class TurnSpeech {
         else if (event.type === 'tool_call') this.add(this.segmenter.flush());
         else {
           const asked = this.toUser(event);
-          if (asked) this.add([asked], true);
+          const asks = event.type === 'tool_confirm' || event.type === 'tool_question';
+          if (asked) this.add([asked], true, asks ? event.id : undefined);
         }
         this.toolWait.on(event);
         this.toolStill.on(event);
@@ -145,6 +158,7 @@ class TurnSpeech {
         this.poke();
       },
     });
+    const answers = this.options.answered?.subscribe((id) => this.answered(id));
     const onAbort = () => {
       this.stopWaits();
       this.poke();
@@ -154,20 +168,39 @@ class TurnSpeech {
       this.stopWaits();
       this.options.signal.removeEventListener('abort', onAbort);
       subscription.unsubscribe();
+      answers?.unsubscribe();
       this.out.next({ type: 'audio_end' });
       this.out.complete();
     });
     return () => subscription.unsubscribe();
   }
 
-  private add(sentences: string[], aside = false): void {
+  /** Sentences to say, in order; `aside`: not the answer's text; `asks`: see Job. */
+  private add(sentences: string[], aside = false, asks?: string): void {
     for (const sentence of sentences) {
       const plain = aside ? speakable(sentence) : speakable(this.fences.outside(sentence));
       const text = this.options.spellCodes ? spellCodes(plain) : plain;
       const job: Job = { sentence, text, chunks: [], done: text === '', started: false };
-      this.jobs.push(aside ? { ...job, aside } : job);
+      this.jobs.push(aside ? { ...job, aside, ...(asks !== undefined && { asks }) } : job);
     }
     this.startJobs();
+    this.poke();
+  }
+
+  /**
+   * The user has answered call `id`'s question (approved or refused it, given a value): what is
+   * left of it is not said, and when the client is still playing it, it is told to drop what it
+   * has not played (`audio_clear`): a key pressed at "Pay 120 euros? Press 1 to confirm…" cuts
+   * the prompt short as an IVR's menu does.
+   */
+  private answered(id: string): void {
+    const asked = this.jobs.filter((job) => job.asks === id);
+    if (asked.length === 0) return;
+    for (const job of asked) job.stale = true;
+    if (this.jobs.findLast((job) => job.begun)?.asks === id && this.pacer.playing) {
+      this.pacer.cleared();
+      this.out.next({ type: 'audio_clear' });
+    }
     this.poke();
   }
 
@@ -250,7 +283,7 @@ class TurnSpeech {
         const chunk = job.chunks.shift();
         if (chunk) {
           job.begun = true;
-          await this.send(chunk);
+          await this.pacer.send(chunk, () => job.stale === true);
         } else await this.wait(job);
       }
       if (signal.aborted) return;
@@ -266,41 +299,8 @@ class TurnSpeech {
           message: `speech synthesis failed: ${job.error.message}`,
         });
       }
-      if (!job.error && !job.aside) this.options.onSpoken?.(job.sentence, this.playedUntil);
+      if (!job.error && !job.aside) this.options.onSpoken?.(job.sentence, this.pacer.playedUntil);
       this.emitIndex += 1;
-    }
-  }
-
-  private sentMs = 0;
-  private startedAt = 0;
-  /** When the client will have played all the audio sent so far (`performance.now()`). */
-  private playedUntil = 0;
-
-  private async send(chunk: Buffer): Promise<void> {
-    const { signal, leadMs } = this.options;
-    for (let at = 0; at < chunk.length && !signal.aborted; at += this.chunkBytes) {
-      if (this.startedAt === 0) this.startedAt = performance.now();
-      const ahead = this.sentMs - (performance.now() - this.startedAt);
-      // Ahead of playback: wait. Otherwise (the first lead, or behind after the process was
-      // stalled) let the event loop read first, so that a barge-in already received stops the
-      // audio here rather than after a burst of everything due.
-      if (leadMs !== undefined && ahead > leadMs)
-        await sleep(ahead - leadMs, undefined, { signal }).catch(() => undefined);
-      else await setImmediatePromise();
-      if (signal.aborted) return;
-      const data = chunk.subarray(at, at + this.chunkBytes);
-      if (this.seq === 0) this.options.onFirstAudio?.();
-      const ms = (data.length / 2 / this.tts.sampleRate) * 1000;
-      this.sentMs += ms;
-      this.playedUntil = Math.max(this.playedUntil, performance.now()) + ms;
-      this.out.next({
-        type: 'audio',
-        seq: this.seq++,
-        format: 'pcm_s16le',
-        sample_rate: this.tts.sampleRate,
-        channels: 1,
-        data,
-      });
     }
   }
 }

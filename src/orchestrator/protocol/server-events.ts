@@ -145,6 +145,11 @@ export type ServerEvent =
   | { type: 'tool_confirmed'; id: string; approved: boolean }
   | ({ type: 'audio'; seq: number; data: string } & AudioFormat)
   | { type: 'audio_end' }
+  /**
+   * The client drops the agent's audio it has not played yet: the question being said was
+   * answered (a key pressed at "Press 1 to confirm").
+   */
+  | { type: 'audio_clear' }
   | { type: 'pong'; id?: string }
   /**
    * The conversation as the user saw it, asked by `history`; `earlier`: how many of its turns the
@@ -179,6 +184,7 @@ export const SERVER_EVENT_TYPES = Object.keys({
   speech_stopped: true,
   audio: true,
   audio_end: true,
+  audio_clear: true,
   pong: true,
   history: true,
   transfer: true,

@@ -1,0 +1,96 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { lastValueFrom, Subject, toArray } from 'rxjs';
+import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
+import type { SpeechEvent } from './speak-options.js';
+import { TtsEngine } from './tts-engine.js';
+import { speakTurn } from './turn-speech.js';
+
+/** At 1000 Hz: each text's audio lasts `ms` by `lengths`, every byte of it its own `marks` byte. */
+class MarkedTts extends TtsEngine {
+  readonly provider = 'openai' as const;
+  readonly sampleRate = 1000;
+  constructor(private readonly sounds: Record<string, { ms: number; mark: number }>) {
+    super();
+  }
+  async *synthesize({ text }: { text: string }): AsyncIterable<Buffer> {
+    const { ms, mark } = this.sounds[text]!;
+    yield await Promise.resolve(Buffer.alloc(ms * 2, mark));
+  }
+}
+
+const PROMPT = 'Pay 120 euros? Press 1 to confirm, 2 to cancel.';
+const tts = new MarkedTts({
+  [PROMPT]: { ms: 1000, mark: 1 },
+  'I will pay Ada.': { ms: 600, mark: 2 },
+  'Done.': { ms: 400, mark: 3 },
+});
+const call = { id: 'c1', name: 'pay', arguments: { amount: 120 } };
+const asking: TurnEvent[] = [
+  { type: 'tool_call', ...call },
+  { type: 'tool_confirm', ...call, prompt: PROMPT },
+];
+
+/**
+ * A turn's speech paced at playback speed (no lead): `asking` now, `answered` by `answer()`, then
+ * the call's result and "Done.". What it sent, in order: `1`, `2`, `3` for each chunk of audio by
+ * its text, `clear`, `end`.
+ */
+async function speech(before: TurnEvent[], answer: (answered: Subject<string>) => Promise<void>) {
+  const turn$ = new Subject<TurnEvent>();
+  const answered = new Subject<string>();
+  const events = lastValueFrom(
+    speakTurn(turn$, tts, {
+      voice: '',
+      language: 'en',
+      maxSentenceChars: 200,
+      signal: new AbortController().signal,
+      leadMs: 0,
+      answered,
+    }).pipe(toArray()),
+  );
+  for (const event of [...before, ...asking]) turn$.next(event);
+  await answer(answered);
+  turn$.next({ type: 'tool_result', ...call, ok: true, ms: 5 });
+  turn$.next({ type: 'assistant_delta', text: 'Done.' });
+  turn$.complete();
+  return (await events).map(sent);
+}
+
+const sent = (event: SpeechEvent): string => {
+  if (event.type === 'audio') return String(event.data[0]);
+  return event.type === 'audio_clear' ? 'clear' : event.type === 'audio_end' ? 'end' : event.type;
+};
+
+describe('a question answered while the agent says it', () => {
+  it('is cut: the rest of its audio is not sent, and the client drops what it has not played', async () => {
+    // Five chunks of 200 ms, paced: by 450 ms three have gone, the third still playing.
+    const got = await speech([], async (answered) => {
+      await sleep(450);
+      answered.next('c1');
+    });
+    const prompt = got.filter((s) => s === '1').length;
+    expect(prompt).toBeGreaterThanOrEqual(2);
+    expect(prompt).toBeLessThan(5);
+    // Nothing of it after the clear; the answer whole after it.
+    expect(got.slice(got.indexOf('clear'))).toEqual(['clear', '3', '3', 'end']);
+  });
+
+  it('is not said at all when answered before its audio began, and what came before plays on', async () => {
+    const text: TurnEvent = { type: 'assistant_delta', text: 'I will pay Ada.' };
+    const got = await speech([text], async (answered) => {
+      await sleep(250);
+      answered.next('c1');
+    });
+    expect(got).toEqual(['2', '2', '2', '3', '3', 'end']);
+  });
+
+  it("is said whole when another call's question is answered, and nothing is dropped once it has played", async () => {
+    const got = await speech([], async (answered) => {
+      await sleep(250);
+      answered.next('c2');
+      await sleep(1100);
+      answered.next('c1');
+    });
+    expect(got).toEqual(['1', '1', '1', '1', '1', '3', '3', 'end']);
+  });
+});
