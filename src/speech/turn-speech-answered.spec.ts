@@ -23,6 +23,7 @@ const tts = new MarkedTts({
   [PROMPT]: { ms: 1000, mark: 1 },
   'I will pay Ada.': { ms: 600, mark: 2 },
   'Done.': { ms: 400, mark: 3 },
+  'Sure, take your time.': { ms: 400, mark: 4 },
 });
 const call = { id: 'c1', name: 'pay', arguments: { amount: 120 } };
 const asking: TurnEvent[] = [
@@ -31,29 +32,30 @@ const asking: TurnEvent[] = [
 ];
 
 /**
- * A turn's speech paced at playback speed (no lead): `asking` now, `answered` by `answer()`, then
- * the call's result and "Done.". What it sent, in order: `1`, `2`, `3` for each chunk of audio by
- * its text, `clear`, `end`.
+ * A turn's speech paced at playback speed (no lead): `events` now, `answered` by `answer()`, then
+ * the call's result and "Done.". What it sent, in order: `1`, `2`, `3`, `4` for each chunk of
+ * audio by its text, `clear`, `end`.
  */
-async function speech(before: TurnEvent[], answer: (answered: Subject<string>) => Promise<void>) {
+async function speech(events: TurnEvent[], answer: (answered: Subject<string>) => Promise<void>) {
   const turn$ = new Subject<TurnEvent>();
   const answered = new Subject<string>();
-  const events = lastValueFrom(
+  const said = lastValueFrom(
     speakTurn(turn$, tts, {
       voice: '',
       language: 'en',
       maxSentenceChars: 200,
       signal: new AbortController().signal,
       leadMs: 0,
+      holdPhrase: 'Sure, take your time.',
       answered,
     }).pipe(toArray()),
   );
-  for (const event of [...before, ...asking]) turn$.next(event);
+  for (const event of events) turn$.next(event);
   await answer(answered);
   turn$.next({ type: 'tool_result', ...call, ok: true, ms: 5 });
   turn$.next({ type: 'assistant_delta', text: 'Done.' });
   turn$.complete();
-  return (await events).map(sent);
+  return (await said).map(sent);
 }
 
 const sent = (event: SpeechEvent): string => {
@@ -64,7 +66,7 @@ const sent = (event: SpeechEvent): string => {
 describe('a question answered while the agent says it', () => {
   it('is cut: the rest of its audio is not sent, and the client drops what it has not played', async () => {
     // Five chunks of 200 ms, paced: by 450 ms three have gone, the third still playing.
-    const got = await speech([], async (answered) => {
+    const got = await speech(asking, async (answered) => {
       await sleep(450);
       answered.next('c1');
     });
@@ -77,7 +79,7 @@ describe('a question answered while the agent says it', () => {
 
   it('is not said at all when answered before its audio began, and what came before plays on', async () => {
     const text: TurnEvent = { type: 'assistant_delta', text: 'I will pay Ada.' };
-    const got = await speech([text], async (answered) => {
+    const got = await speech([text, ...asking], async (answered) => {
       await sleep(250);
       answered.next('c1');
     });
@@ -85,12 +87,23 @@ describe('a question answered while the agent says it', () => {
   });
 
   it("is said whole when another call's question is answered, and nothing is dropped once it has played", async () => {
-    const got = await speech([], async (answered) => {
+    const got = await speech(asking, async (answered) => {
       await sleep(250);
       answered.next('c2');
       await sleep(1100);
       answered.next('c1');
     });
     expect(got).toEqual(['1', '1', '1', '1', '1', '3', '3', 'end']);
+  });
+
+  it('drops the hold phrase said after it too, unless another call it was said for still waits', async () => {
+    const answer = async (answered: Subject<string>) => {
+      await sleep(50);
+      answered.next('c1');
+    };
+    // Asked to wait ("one moment") before answering: the hold phrase waits behind the prompt.
+    const held = (ids: string[]): TurnEvent[] => [...asking, { type: 'tool_held', ids }];
+    expect(await speech(held(['c1']), answer)).not.toContain('4');
+    expect((await speech(held(['c1', 'c3']), answer)).filter((s) => s === '4')).toEqual(['4', '4']);
   });
 });

@@ -8,14 +8,17 @@ import { AnswerWait, ToolStill, ToolWait } from './tool-wait.js';
 import type { TtsEngine } from './tts-engine.js';
 import type { SpeechOutcome } from '../metrics/speech-metrics.js';
 import type { SpeakOptions, SpeechEvent } from './speak-options.js';
-import { spokenQuestion } from '../tools/spoken-question.js';
+import { asksOf, toUser } from './to-user.js';
 
 interface Job {
   sentence: string;
   /** Not text of the answer (a call's confirmation question): not reported as spoken. */
   aside?: true;
-  /** The question of call `asks` (its approval or a value): not said on once it is answered. */
-  asks?: string;
+  /**
+   * Said to the user of the calls `asks` waiting for them (a question, the hold phrase): not said
+   * on once they are all answered.
+   */
+  asks?: readonly string[];
   /**
    * Not said (on): the wait phrase once the answer's text has come before its audio began, a
    * question once answered.
@@ -58,6 +61,8 @@ class TurnSpeech {
   private readonly answerWait: AnswerWait;
   /** The wait and still phrases queued, until the answer's text comes. */
   private waitJobs: Job[] = [];
+  /** The calls whose question the user has answered (see `answered`). */
+  private readonly answeredIds = new Set<string>();
 
   constructor(
     private readonly turn$: Observable<TurnEvent>,
@@ -110,24 +115,6 @@ class TurnSpeech {
     this.waitJobs.push(this.jobs.at(-1)!);
   }
 
-  /**
-   * What is said to the user, after the text so far, of a call waiting for them: its question
-   * (and a choice's options), or the answer to their asking it to wait, or whether the agent is
-   * there.
-   */
-  private toUser(event: TurnEvent): string | undefined {
-    // Read when needed: each is in the language of the moment (a handoff may change it).
-    const { options } = this;
-    if (event.type === 'tool_confirm') return event.prompt || options.confirmPhrase;
-    if (event.type === 'tool_held') return options.holdPhrase;
-    if (event.type === 'tool_still_running') return options.stillHerePhrase;
-    if (event.type !== 'tool_question') return undefined;
-    const again = event.unclear !== undefined;
-    const question = spokenQuestion(event.prompt, event.answer, options.language, again);
-    const sorry = again ? options.unclearPhrase : undefined;
-    return sorry ? `${sorry} ${question}` : question;
-  }
-
   start(): () => void {
     const subscription = this.turn$.subscribe({
       next: (event) => {
@@ -144,9 +131,8 @@ class TurnSpeech {
         // The text before a call is said now, not after the tools ("Let me check" + results).
         else if (event.type === 'tool_call') this.add(this.segmenter.flush());
         else {
-          const asked = this.toUser(event);
-          const asks = event.type === 'tool_confirm' || event.type === 'tool_question';
-          if (asked) this.add([asked], true, asks ? event.id : undefined);
+          const asked = toUser(event, this.options);
+          if (asked) this.add([asked], true, asksOf(event));
         }
         this.toolWait.on(event);
         this.toolStill.on(event);
@@ -176,7 +162,7 @@ class TurnSpeech {
   }
 
   /** Sentences to say, in order; `aside`: not the answer's text; `asks`: see Job. */
-  private add(sentences: string[], aside = false, asks?: string): void {
+  private add(sentences: string[], aside = false, asks?: readonly string[]): void {
     for (const sentence of sentences) {
       const plain = aside ? speakable(sentence) : speakable(this.fences.outside(sentence));
       const text = this.options.spellCodes ? spellCodes(plain) : plain;
@@ -189,15 +175,20 @@ class TurnSpeech {
 
   /**
    * The user has answered call `id`'s question (approved or refused it, given a value): what is
-   * left of it is not said, and when the client is still playing it, it is told to drop what it
-   * has not played (`audio_clear`): a key pressed at "Pay 120 euros? Press 1 to confirm…" cuts
-   * the prompt short as an IVR's menu does.
+   * left of what was said to them of it (its question, the hold phrase when no other call waits)
+   * is not said, and when the client is still playing it, it is told to drop what it has not
+   * played (`audio_clear`): a key pressed at "Pay 120 euros? Press 1 to confirm…" cuts the prompt
+   * short as an IVR's menu does.
    */
   private answered(id: string): void {
-    const asked = this.jobs.filter((job) => job.asks === id);
+    this.answeredIds.add(id);
+    const asked = this.jobs.filter(
+      (job) => job.asks?.includes(id) && job.asks.every((call) => this.answeredIds.has(call)),
+    );
     if (asked.length === 0) return;
     for (const job of asked) job.stale = true;
-    if (this.jobs.findLast((job) => job.begun)?.asks === id && this.pacer.playing) {
+    const playing = this.jobs.findLast((job) => job.begun);
+    if (playing && asked.includes(playing) && this.pacer.playing) {
       this.pacer.cleared();
       this.out.next({ type: 'audio_clear' });
     }
