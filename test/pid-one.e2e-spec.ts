@@ -40,6 +40,15 @@ function asPidOne(command: string[], env: Record<string, string>) {
   return Object.assign(run, { child, exited, pidOne, shown });
 }
 
+/**
+ * Resolves once tini, process `pid`, has started its child: it holds the signals from before that
+ * (as PID 1, before it does, it has no handler, and the kernel drops a SIGTERM).
+ */
+async function childStarted(pid: number): Promise<void> {
+  for (let i = 0; i < 1000 && childPids(pid).length === 0; i++)
+    await new Promise((r) => setTimeout(r, 1));
+}
+
 /** Resolves with the exit code, or 'still running' after `ms`. */
 const within = (exited: Promise<number | null>, ms: number) =>
   Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('still running'), ms))]);
@@ -74,10 +83,13 @@ describe('the engine as a container’s PID 1', () => {
       new RegExp(`^ENTRYPOINT \\["${TINI}", "--"\\]$`, 'm'),
     );
     expect(existsSync(TINI)).toBe(true);
-    // At once: before Node has started, let alone the engine.
+    // At once: as soon as tini holds the signals (before, as for any init, the kernel drops the
+    // SIGTERM: `docker stop` that early is lost), before Node has started, let alone the engine.
     const early = asPidOne([TINI, '--', ENGINE_NODE, 'dist/main.js'], env());
     runs.push(early);
-    process.kill(await early.pidOne(), 'SIGTERM');
+    const first = await early.pidOne();
+    await childStarted(first);
+    process.kill(first, 'SIGTERM');
     expect([0, 143]).toContain(await within(early.exited, 5000));
 
     const listening = asPidOne([TINI, '--', ENGINE_NODE, 'dist/main.js'], env());
