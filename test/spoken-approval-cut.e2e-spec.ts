@@ -99,6 +99,28 @@ describe('a spoken prompt cut by its answer', () => {
     ws.close();
   });
 
+  it('starts the prompt over at the repeat key, then cuts it at the yes key', async () => {
+    const { ws, from } = await paying();
+    const prompt = (m: { type: string; data?: string }) =>
+      m.type === 'audio' && Buffer.from(m.data!, 'base64')[0] === 1;
+    await ws.waitFor(prompt, from);
+    ws.send({ type: 'dtmf', digits: '*' });
+    const cleared = ws.messages.indexOf(await ws.waitFor((m) => m.type === 'audio_clear', from));
+    // Said again from its start: its audio comes again after the clear, then the yes key cuts it.
+    await ws.waitFor(prompt, cleared);
+    ws.send({ type: 'dtmf', digits: '1' });
+    await ws.waitFor((m) => m.type === 'assistant_end', from, 10_000);
+    await ws.waitFor((m) => m.type === 'audio_end', from);
+    const turn = ws.messages.slice(from);
+    expect(turn.filter((m) => m.type === 'tool_confirm')).toHaveLength(2);
+    const clears = turn.flatMap((m, i) => (m.type === 'audio_clear' ? [i] : []));
+    expect(clears).toHaveLength(2);
+    expect(seconds(turn.slice(clears[0], clears[1]), 1)).toBeGreaterThan(0);
+    expect(seconds(turn.slice(clears[1]), 1)).toBe(0);
+    expect(service.requests).toHaveLength(1);
+    ws.close();
+  });
+
   it('says the whole prompt when it is answered once it has played, and drops nothing', async () => {
     const { ws, from } = await paying();
     await until(() => seconds(ws.messages.slice(from), 1) >= 3, 'the whole prompt', 10_000);

@@ -32,11 +32,14 @@ const asking: TurnEvent[] = [
 ];
 
 /**
- * A turn's speech paced at playback speed (no lead): `events` now, `answered` by `answer()`, then
- * the call's result and "Done.". What it sent, in order: `1`, `2`, `3`, `4` for each chunk of
- * audio by its text, `clear`, `end`.
+ * A turn's speech paced at playback speed (no lead): `events` now, `answer()` (which may send
+ * more), then the call's result and "Done.". What it sent, in order: `1`, `2`, `3`, `4` for each
+ * chunk of audio by its text, `clear`, `end`.
  */
-async function speech(events: TurnEvent[], answer: (answered: Subject<string>) => Promise<void>) {
+async function speech(
+  events: TurnEvent[],
+  answer: (answered: Subject<string>, turn$: Subject<TurnEvent>) => Promise<void>,
+) {
   const turn$ = new Subject<TurnEvent>();
   const answered = new Subject<string>();
   const said = lastValueFrom(
@@ -51,7 +54,7 @@ async function speech(events: TurnEvent[], answer: (answered: Subject<string>) =
     }).pipe(toArray()),
   );
   for (const event of events) turn$.next(event);
-  await answer(answered);
+  await answer(answered, turn$);
   turn$.next({ type: 'tool_result', ...call, ok: true, ms: 5 });
   turn$.next({ type: 'assistant_delta', text: 'Done.' });
   turn$.complete();
@@ -105,5 +108,17 @@ describe('a question answered while the agent says it', () => {
     const held = (ids: string[]): TurnEvent[] => [...asking, { type: 'tool_held', ids }];
     expect(await speech(held(['c1']), answer)).not.toContain('4');
     expect((await speech(held(['c1', 'c3']), answer)).filter((s) => s === '4')).toEqual(['4', '4']);
+  });
+
+  it('starts over when asked again while it is said ("sorry?"), what was left of it not said first', async () => {
+    const got = await speech(asking, async (answered, turn$) => {
+      await sleep(450);
+      turn$.next(asking[1]!);
+      await sleep(1500); // said again whole, and played
+      answered.next('c1');
+    });
+    const clearAt = got.indexOf('clear');
+    expect(got.slice(0, clearAt).filter((s) => s === '1').length).toBeLessThan(5);
+    expect(got.slice(clearAt)).toEqual(['clear', '1', '1', '1', '1', '1', '3', '3', 'end']);
   });
 });

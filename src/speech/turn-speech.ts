@@ -6,33 +6,9 @@ import { CodeFences, speakable } from './speech-text.js';
 import { spellCodes } from './spelled-codes.js';
 import { AnswerWait, ToolStill, ToolWait } from './tool-wait.js';
 import type { TtsEngine } from './tts-engine.js';
-import type { SpeechOutcome } from '../metrics/speech-metrics.js';
 import type { SpeakOptions, SpeechEvent } from './speak-options.js';
 import { asksOf, toUser } from './to-user.js';
-
-interface Job {
-  sentence: string;
-  /** Not text of the answer (a call's confirmation question): not reported as spoken. */
-  aside?: true;
-  /**
-   * Said to the user of the calls `asks` waiting for them (a question, the hold phrase): not said
-   * on once they are all answered.
-   */
-  asks?: readonly string[];
-  /**
-   * Not said (on): the wait phrase once the answer's text has come before its audio began, a
-   * question once answered.
-   */
-  stale?: true;
-  /** Its audio has begun to be sent. */
-  begun?: true;
-  text: string;
-  chunks: Buffer[];
-  done: boolean;
-  error?: Error;
-  started: boolean;
-  wake?: () => void;
-}
+import { synthesize, type Job } from './speech-job.js';
 
 /**
  * Speaks one turn: visible text (`assistant_delta` only — never markup or reasoning) →
@@ -130,10 +106,7 @@ class TurnSpeech {
         }
         // The text before a call is said now, not after the tools ("Let me check" + results).
         else if (event.type === 'tool_call') this.add(this.segmenter.flush());
-        else {
-          const asked = toUser(event, this.options);
-          if (asked) this.add([asked], true, asksOf(event));
-        }
+        else this.tell(event);
         this.toolWait.on(event);
         this.toolStill.on(event);
       },
@@ -174,6 +147,18 @@ class TurnSpeech {
   }
 
   /**
+   * Says what is said to the user of the calls waiting for them (toUser). A question asked again
+   * ("sorry?", the repeat key) starts over: what was left of its last asking is not said first.
+   */
+  private tell(event: TurnEvent): void {
+    const asked = toUser(event, this.options);
+    if (!asked) return;
+    if (event.type === 'tool_confirm' || event.type === 'tool_question')
+      this.drop(this.jobs.filter((job) => job.asks?.length === 1 && job.asks[0] === event.id));
+    this.add([asked], true, asksOf(event));
+  }
+
+  /**
    * The user has answered call `id`'s question (approved or refused it, given a value): what is
    * left of what was said to them of it (its question, the hold phrase when no other call waits)
    * is not said, and when the client is still playing it, it is told to drop what it has not
@@ -182,13 +167,19 @@ class TurnSpeech {
    */
   private answered(id: string): void {
     this.answeredIds.add(id);
-    const asked = this.jobs.filter(
-      (job) => job.asks?.includes(id) && job.asks.every((call) => this.answeredIds.has(call)),
+    this.drop(
+      this.jobs.filter(
+        (job) => job.asks?.includes(id) && job.asks.every((call) => this.answeredIds.has(call)),
+      ),
     );
-    if (asked.length === 0) return;
-    for (const job of asked) job.stale = true;
+  }
+
+  /** `jobs` are not said (on); the client drops what it has not played when it plays them. */
+  private drop(jobs: Job[]): void {
+    if (jobs.length === 0) return;
+    for (const job of jobs) job.stale = true;
     const playing = this.jobs.findLast((job) => job.begun);
-    if (playing && asked.includes(playing) && this.pacer.playing) {
+    if (playing && jobs.includes(playing) && this.pacer.playing) {
       this.pacer.cleared();
       this.out.next({ type: 'audio_clear' });
     }
@@ -208,40 +199,7 @@ class TurnSpeech {
       const job = this.jobs[i]!;
       if (job.started || job.done) continue;
       job.started = true;
-      void this.synthesize(job);
-    }
-  }
-
-  private async synthesize(job: Job): Promise<void> {
-    const { voice, language, signal, onSynthesized } = this.options;
-    const asked = performance.now();
-    let firstAudio: number | undefined;
-    let outcome: SpeechOutcome = 'ok';
-    try {
-      const priority = this.jobs.indexOf(job);
-      for await (const chunk of this.tts.synthesize({
-        text: job.text,
-        voice,
-        language,
-        signal,
-        priority,
-      })) {
-        if (signal.aborted) break;
-        firstAudio ??= (performance.now() - asked) / 1000;
-        job.chunks.push(chunk);
-        job.wake?.();
-      }
-    } catch (error) {
-      if (!signal.aborted) job.error = error as Error;
-      outcome = 'failed';
-    } finally {
-      onSynthesized?.(signal.aborted ? 'cancelled' : outcome, firstAudio, {
-        startedAt: asked,
-        endedAt: performance.now(),
-        characters: job.text.length,
-      });
-      job.done = true;
-      job.wake?.();
+      void synthesize(job, this.tts, this.options, this.jobs.indexOf(job));
     }
   }
 

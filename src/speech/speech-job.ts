@@ -1,0 +1,70 @@
+/** One sentence of a turn's speech (TurnSpeech), and its synthesis. Pure: no Nest import. */
+import type { SpeechOutcome } from '../metrics/speech-metrics.js';
+import type { SpeakOptions } from './speak-options.js';
+import type { TtsEngine } from './tts-engine.js';
+
+/** A sentence to say: its text, and its audio as synthesis gives it. */
+export interface Job {
+  sentence: string;
+  /** Not text of the answer (a call's confirmation question): not reported as spoken. */
+  aside?: true;
+  /**
+   * Said to the user of the calls `asks` waiting for them (a question, the hold phrase): not said
+   * on once they are all answered.
+   */
+  asks?: readonly string[];
+  /**
+   * Not said (on): the wait phrase once the answer's text has come before its audio began, a
+   * question once answered or asked again.
+   */
+  stale?: true;
+  /** Its audio has begun to be sent. */
+  begun?: true;
+  text: string;
+  chunks: Buffer[];
+  done: boolean;
+  error?: Error;
+  started: boolean;
+  wake?: () => void;
+}
+
+/**
+ * Synthesises `job`'s text into its chunks, waking whoever waits on it at each; `priority`: its
+ * place in the answer (a shared synthesiser serves earlier sentences first).
+ */
+export async function synthesize(
+  job: Job,
+  tts: TtsEngine,
+  options: Pick<SpeakOptions, 'voice' | 'language' | 'signal' | 'onSynthesized'>,
+  priority: number,
+): Promise<void> {
+  const { voice, language, signal, onSynthesized } = options;
+  const asked = performance.now();
+  let firstAudio: number | undefined;
+  let outcome: SpeechOutcome = 'ok';
+  try {
+    for await (const chunk of tts.synthesize({
+      text: job.text,
+      voice,
+      language,
+      signal,
+      priority,
+    })) {
+      if (signal.aborted) break;
+      firstAudio ??= (performance.now() - asked) / 1000;
+      job.chunks.push(chunk);
+      job.wake?.();
+    }
+  } catch (error) {
+    if (!signal.aborted) job.error = error as Error;
+    outcome = 'failed';
+  } finally {
+    onSynthesized?.(signal.aborted ? 'cancelled' : outcome, firstAudio, {
+      startedAt: asked,
+      endedAt: performance.now(),
+      characters: job.text.length,
+    });
+    job.done = true;
+    job.wake?.();
+  }
+}
