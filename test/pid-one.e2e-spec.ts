@@ -16,7 +16,8 @@ const TINI = '/usr/bin/tini';
  */
 function asPidOne(command: string[], env: Record<string, string>) {
   const namespace = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
-  const child = spawn('unshare', [...namespace, '--pid', '--fork', ...command], {
+  // (`--kill-child`: unshare killed, its child, PID 1, is too, and the namespace with it.)
+  const child = spawn('unshare', [...namespace, '--pid', '--kill-child', ...command], {
     env: builtEngineEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
