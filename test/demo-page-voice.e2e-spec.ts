@@ -1,6 +1,6 @@
 import { chromiumHearing } from './support/browser.js';
 import { SPEECH, useDemoPage } from './support/demo-rig.js';
-import { sseText } from './support/fake-llm.js';
+import { sseStructuredCalls, sseText } from './support/fake-llm.js';
 
 /**
  * The demo page in headless Chromium whose microphone plays a recorded sentence: what a user
@@ -8,7 +8,7 @@ import { sseText } from './support/fake-llm.js';
  */
 describe('the demo page, spoken to', () => {
   const rig = useDemoPage();
-  const { llm, speech, opened, texts } = rig;
+  const { llm, speech, weather, opened, texts } = rig;
 
   it("streams the microphone, and plays the answer's speech", async () => {
     llm.enqueue(sseText(['Sunny, ', '21 degrees.']));
@@ -76,4 +76,43 @@ describe('the demo page, spoken to', () => {
       await talker.close();
     }
   }, 30000);
+
+  it('stops saying a question the user answers with its button while it is said', async () => {
+    llm.enqueue(
+      sseStructuredCalls([{ id: 'call_1', name: 'book_table', arguments: { city: 'Rome' } }]),
+      sseText(['Booked.']),
+    );
+    speech.seconds = 4; // the question
+    try {
+      const page = await opened();
+      // The page's sources of speech stopped before their end, counted.
+      await page.evaluate(() => {
+        const { stop } = AudioBufferSourceNode.prototype;
+        const counted = window as unknown as { stopped: number };
+        counted.stopped = 0;
+        AudioBufferSourceNode.prototype.stop = function (this: AudioBufferSourceNode, when) {
+          counted.stopped++;
+          stop.call(this, when);
+        };
+      });
+      const stopped = () => page.evaluate(() => (window as unknown as { stopped: number }).stopped);
+      await page.check('#speak');
+      await page.waitForSelector('#text:enabled');
+      await page.fill('#text', 'Book me a table in Rome');
+      await page.press('#text', 'Enter');
+      const asked = page.locator('#log .note', { hasText: 'Book a table in Rome?' });
+      await asked.waitFor();
+      await page.locator('#heard:not([data-seconds="0.00"])').waitFor({ state: 'attached' });
+      speech.seconds = 0.2; // the answer
+      expect(await stopped()).toBe(0);
+      await asked.locator('button', { hasText: 'Yes' }).click();
+      await page.locator('#log .assistant', { hasText: 'Booked.' }).waitFor();
+      // The question's speech queued to play (a second sent ahead) was stopped.
+      await page.waitForFunction(() => (window as unknown as { stopped: number }).stopped > 0);
+      expect(weather.requests.map((r) => r.path)).toEqual(['/Rome']);
+      expect(await texts(page, 'note')).not.toContain('(the agent stopped: you spoke)');
+    } finally {
+      speech.seconds = 0.2;
+    }
+  });
 });

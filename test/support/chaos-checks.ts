@@ -79,7 +79,15 @@ export function historyProblems(body: Record<string, any>): string[] {
 }
 
 /** Messages outside any turn's text: session, settings, pongs, speech, transcripts. */
-const OUTSIDE = new Set(['session', 'session.updated', 'pong', 'audio', 'audio_end', 'transcript']);
+const OUTSIDE = new Set([
+  'session',
+  'session.updated',
+  'pong',
+  'audio',
+  'audio_end',
+  'audio_clear',
+  'transcript',
+]);
 /** Errors about a client message, not a turn: a refused frame or utterance. */
 const INPUT_ERRORS = new Set(['invalid_message', 'invalid_audio', 'no_speech', 'stt_failed']);
 
