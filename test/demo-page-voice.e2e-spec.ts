@@ -85,17 +85,16 @@ describe('the demo page, spoken to', () => {
     speech.seconds = 4; // the question
     try {
       const page = await opened();
-      // The page's sources of speech stopped before their end, counted.
-      await page.evaluate(() => {
+      // The page's sources of speech stopped before their end, counted (in the page).
+      await page.evaluate(`{
         const { stop } = AudioBufferSourceNode.prototype;
-        const counted = window as unknown as { stopped: number };
-        counted.stopped = 0;
-        AudioBufferSourceNode.prototype.stop = function (this: AudioBufferSourceNode, when) {
-          counted.stopped++;
+        window.stopped = 0;
+        AudioBufferSourceNode.prototype.stop = function (when) {
+          window.stopped++;
           stop.call(this, when);
         };
-      });
-      const stopped = () => page.evaluate(() => (window as unknown as { stopped: number }).stopped);
+      }`);
+      const stopped = () => page.evaluate('window.stopped');
       await page.check('#speak');
       await page.waitForSelector('#text:enabled');
       await page.fill('#text', 'Book me a table in Rome');
@@ -108,7 +107,7 @@ describe('the demo page, spoken to', () => {
       await asked.locator('button', { hasText: 'Yes' }).click();
       await page.locator('#log .assistant', { hasText: 'Booked.' }).waitFor();
       // The question's speech queued to play (a second sent ahead) was stopped.
-      await page.waitForFunction(() => (window as unknown as { stopped: number }).stopped > 0);
+      await page.waitForFunction('window.stopped > 0');
       expect(weather.requests.map((r) => r.path)).toEqual(['/Rome']);
       expect(await texts(page, 'note')).not.toContain('(the agent stopped: you spoke)');
     } finally {
