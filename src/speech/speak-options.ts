@@ -12,7 +12,7 @@ export type SpeechEvent =
       data: Buffer;
     }
   | { type: 'audio_end' }
-  /** The client drops the audio it has not played yet: a question the user answered meanwhile. */
+  /** The client drops the audio it has not played: a question answered, or asked again, meanwhile. */
   | { type: 'audio_clear' }
   | { type: 'error'; code: 'tts_failed'; message: string };
 

@@ -147,7 +147,7 @@ export type ServerEvent =
   | { type: 'audio_end' }
   /**
    * The client drops the agent's audio it has not played yet: the question being said was
-   * answered (a key pressed at "Press 1 to confirm").
+   * answered (a key pressed at "Press 1 to confirm"), or is asked again from its start.
    */
   | { type: 'audio_clear' }
   | { type: 'pong'; id?: string }
