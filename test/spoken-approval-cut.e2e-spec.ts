@@ -33,7 +33,13 @@ describe('a spoken prompt cut by its answer', () => {
     ]),
   }));
   const { llm, speech } = rig;
-  beforeEach(() => (service.requests.length = 0));
+  /** How long the payment service takes to answer. */
+  let payMs = 0;
+  beforeEach(() => {
+    service.requests.length = 0;
+    payMs = 0;
+    service.respond((_req, res) => void setTimeout(() => res.end('paid'), payMs));
+  });
   afterEach(() => speech.respondAsSpeech());
 
   /** The prompt is 3 s of speech, each byte 1; the answer's 0.2 s, each byte 3 (24 kHz PCM). */
@@ -96,6 +102,19 @@ describe('a spoken prompt cut by its answer', () => {
     expect(seconds(turn.slice(clearAt), 1)).toBe(0);
     expect(seconds(turn.slice(clearAt), 3)).toBeCloseTo(0.2);
     expect(service.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /pay']);
+    ws.close();
+  });
+
+  it('says the wait phrase, counted from the yes key, when the payment then takes a while', async () => {
+    payMs = 2500; // over SPEECH_TOOL_WAIT_MS (2 s)
+    const { ws, from } = await paying();
+    await ws.waitFor((m) => m.type === 'audio' && Buffer.from(m.data, 'base64')[0] === 1, from);
+    ws.send({ type: 'dtmf', digits: '1' });
+    const pressed = performance.now();
+    await until(() => speech.inputs().includes('One moment.'), 'the wait phrase', 10_000);
+    expect(performance.now() - pressed).toBeGreaterThanOrEqual(1900);
+    await ws.waitFor((m) => m.type === 'audio_end', from, 10_000);
+    expect(speech.inputs()).toEqual([PROMPT, 'One moment.', 'Done.']);
     ws.close();
   });
 

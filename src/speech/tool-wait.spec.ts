@@ -24,6 +24,7 @@ function voiceTurn(toolWaitMs = 100, toolStillMs = 0, answerWaitMs = 0, since?: 
   const tts = new RecordingTts();
   const spoken: string[] = [];
   const turn$ = new Subject<TurnEvent>();
+  const answered = new Subject<string>();
   const done = lastValueFrom(
     speakTurn(turn$, tts, {
       voice: '',
@@ -37,6 +38,7 @@ function voiceTurn(toolWaitMs = 100, toolStillMs = 0, answerWaitMs = 0, since?: 
       toolStillPhrase: 'Still on it.',
       answerWaitMs,
       ...(since !== undefined && { since }),
+      answered,
     }).pipe(toArray()),
   );
   const call = (id: string): TurnEvent => ({ type: 'tool_call', id, name: 'f', arguments: {} });
@@ -53,7 +55,10 @@ function voiceTurn(toolWaitMs = 100, toolStillMs = 0, answerWaitMs = 0, since?: 
     await jest.runAllTimersAsync();
     await done;
   };
-  return { tts, spoken, send: (e: TurnEvent) => turn$.next(e), call, result, end };
+  const send = (e: TurnEvent) => turn$.next(e);
+  /** The user answers call `id`'s question. */
+  const answer = (id: string) => answered.next(id);
+  return { tts, spoken, send, answer, call, result, end };
 }
 
 describe('speech while tools run', () => {
@@ -207,6 +212,42 @@ describe('speech while tools run', () => {
     await silent.end();
     expect(silent.tts.texts).toEqual([]);
   });
+
+  it('says the wait phrase once the user approved a call that then runs long, counted from the answer', async () => {
+    const t = voiceTurn();
+    t.send({ type: 'assistant_delta', text: 'I will delete it' });
+    t.send(t.call('a'));
+    t.send({ type: 'tool_confirm', id: 'a', name: 'f', arguments: {}, prompt: 'Delete it?' });
+    await jest.advanceTimersByTimeAsync(1000);
+    t.answer('a');
+    await jest.advanceTimersByTimeAsync(99);
+    expect(t.tts.texts).toEqual(['I will delete it', 'Delete it?']);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(t.tts.texts).toEqual(['I will delete it', 'Delete it?', 'One moment.']);
+    t.send(t.result('a'));
+    t.send({ type: 'assistant_delta', text: 'Deleted.' });
+    await t.end();
+    expect(t.spoken).toEqual(['I will delete it', 'Deleted.']);
+  });
+
+  it('says nothing of the wait after an answer while another call still waits for the user, or when the result comes in time', async () => {
+    const t = voiceTurn();
+    t.send(t.call('a'));
+    t.send(t.call('b'));
+    t.send({ type: 'tool_confirm', id: 'a', name: 'f', arguments: {}, prompt: 'Delete a?' });
+    await jest.advanceTimersByTimeAsync(50);
+    t.answer('a');
+    t.send({ type: 'tool_confirm', id: 'b', name: 'f', arguments: {}, prompt: 'Delete b?' });
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(t.tts.texts).toEqual(['Delete a?', 'Delete b?']);
+    t.answer('b');
+    await jest.advanceTimersByTimeAsync(50);
+    t.send(t.result('a'));
+    t.send(t.result('b'));
+    await jest.advanceTimersByTimeAsync(1000);
+    await t.end();
+    expect(t.tts.texts).toEqual(['Delete a?', 'Delete b?']);
+  });
 });
 
 describe('speech while tools run long (SPEECH_TOOL_STILL_MS)', () => {
@@ -242,8 +283,14 @@ describe('speech while tools run long (SPEECH_TOOL_STILL_MS)', () => {
     expect(t.tts.texts).toEqual(['Still on it.']);
     t.send({ type: 'tool_confirm', id: 'b', name: 'f', arguments: {}, prompt: 'Go on?' });
     await jest.advanceTimersByTimeAsync(5000);
-    await t.end();
     expect(t.tts.texts).toEqual(['Still on it.', 'Go on?']);
+    // Approved, it runs on: the still phrase again, a whole SPEECH_TOOL_STILL_MS after the answer.
+    t.answer('b');
+    await jest.advanceTimersByTimeAsync(999);
+    expect(t.tts.texts).toEqual(['Still on it.', 'Go on?']);
+    await jest.advanceTimersByTimeAsync(1);
+    await t.end();
+    expect(t.tts.texts).toEqual(['Still on it.', 'Go on?', 'Still on it.']);
   });
 });
 

@@ -4,11 +4,14 @@ import { languageCode } from '../common/language-code.js';
 /**
  * The calls of a voice turn while they run: a timer from when they begin (`begin`), cleared once
  * none runs. A call awaiting the user's approval, or their answer to its question, is not work the
- * user waits for: from then on the turn says nothing more of the wait.
+ * user waits for: nothing is said of the wait until every such call has been answered
+ * (`answered`), and the wait then counts from the answer, the calls at work again.
  */
 abstract class WhileCallsRun {
   /** Calls still running: their tools' names, by call id, oldest first. */
   protected readonly running = new Map<string, string>();
+  /** Calls waiting for the user's approval or answer. */
+  private readonly asking = new Set<string>();
   protected timer: NodeJS.Timeout | undefined;
   private done: boolean;
 
@@ -23,13 +26,27 @@ abstract class WhileCallsRun {
     if (this.done) return;
     if (event.type === 'tool_call') {
       this.running.set(event.id, event.name);
-      this.timer ??= this.begin();
+      this.resume();
     } else if (event.type === 'tool_result') {
       this.running.delete(event.id);
+      this.asking.delete(event.id);
       if (this.running.size === 0) this.clear();
-    } else if (['tool_confirm', 'tool_question', 'assistant_end'].includes(event.type)) {
-      this.stop();
-    }
+      else this.resume();
+    } else if (event.type === 'tool_confirm' || event.type === 'tool_question') {
+      this.asking.add(event.id);
+      this.clear();
+    } else if (event.type === 'assistant_end') this.stop();
+  }
+
+  /** The user answered call `id`'s question: once no call waits for them, the wait goes on. */
+  answered(id: string): void {
+    if (this.asking.delete(id)) this.resume();
+  }
+
+  /** The timer from now, unless it runs, the user is asked, or no call runs. */
+  private resume(): void {
+    if (this.done || this.asking.size > 0 || this.running.size === 0) return;
+    this.timer ??= this.begin();
   }
 
   stop(): void {

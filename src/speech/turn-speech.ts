@@ -39,6 +39,8 @@ class TurnSpeech {
   private waitJobs: Job[] = [];
   /** The calls whose question the user has answered (see `answered`). */
   private readonly answeredIds = new Set<string>();
+  /** The jobs from the user's last answer on (see `answered`). */
+  private saidFrom = 0;
 
   constructor(
     private readonly turn$: Observable<TurnEvent>,
@@ -56,7 +58,8 @@ class TurnSpeech {
       (audio) => out.next(audio),
       options.onFirstAudio,
     );
-    const silent = () => this.jobs.every((job) => job.text === '');
+    // Nothing said in the turn, or since the user last answered a call's question.
+    const silent = () => this.jobs.every((job, i) => i < this.saidFrom || job.text === '');
     this.toolWait = new ToolWait(options.toolWaitMs ?? 0, silent, (tool) => {
       // Text the model wrote after its calls, held until its sentence was sure to have ended:
       // nothing followed, so it has. Said now, it is what the caller hears while waiting.
@@ -172,6 +175,10 @@ class TurnSpeech {
         (job) => job.asks?.includes(id) && job.asks.every((call) => this.answeredIds.has(call)),
       ),
     );
+    // The calls at work again: their wait, and what is said of it, counts from the answer.
+    this.saidFrom = this.jobs.length;
+    this.toolWait.answered(id);
+    this.toolStill.answered(id);
   }
 
   /** `jobs` are not said (on); the client drops what it has not played when it plays them. */
