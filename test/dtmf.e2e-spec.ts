@@ -1,4 +1,5 @@
 import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { payTool } from './support/pay-rig.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
 
@@ -11,16 +12,7 @@ describe('keys pressed on the phone (dtmf)', () => {
     LLM_MODEL: 'm',
     // Long enough that a busy machine's pause between two keys of a test does not end an entry.
     DTMF_TIMEOUT_MS: '1500',
-    LLM_TOOLS_FILE: writeToolsFile([
-      {
-        name: 'pay',
-        url: `${base}/pay`,
-        method: 'POST',
-        parameters: { type: 'object', properties: { amount: { type: 'number' } } },
-        confirm: true,
-        confirm_prompt: 'Pay {amount} euros? Press 1 to confirm, 2 to cancel.',
-      },
-    ]),
+    LLM_TOOLS_FILE: writeToolsFile([payTool(base)]),
   }));
   const client = useClientPerTest(rig);
   const lastUser = (index: number) =>

@@ -1,12 +1,7 @@
-import { sseStructuredCalls, sseText } from './support/fake-llm.js';
-import { RecordingServer } from './support/recording-server.js';
-import { useVoiceRig } from './support/speech-server.js';
-import { writeToolsFile } from './support/tools-file.js';
+import { PAY_PROMPT as PROMPT, usePayRig } from './support/pay-rig.js';
 import { quiet, SPEECH, TwilioCall } from './support/twilio-call.js';
 import { until } from './support/waiting.js';
-import { voiceSession, type WsClient } from './support/ws-client.js';
-
-const PROMPT = 'Pay 120 euros? Press 1 to confirm, 2 to cancel.';
+import type { WsClient } from './support/ws-client.js';
 
 /**
  * A call's approval answered while its prompt is still being said cuts the prompt short, as an
@@ -14,29 +9,11 @@ const PROMPT = 'Pay 120 euros? Press 1 to confirm, 2 to cancel.';
  * (`audio_clear`; Twilio's `clear` on `/twilio`), and the turn goes on.
  */
 describe('a spoken prompt cut by its answer', () => {
-  const service = new RecordingServer();
-  let serviceBase = '';
-  beforeAll(async () => {
-    serviceBase = await service.start();
-  });
-  afterAll(() => service.stop());
-  const rig = useVoiceRig(() => ({
-    LLM_TOOLS_FILE: writeToolsFile([
-      {
-        name: 'pay',
-        url: `${serviceBase}/pay`,
-        method: 'POST',
-        parameters: { type: 'object', properties: { amount: { type: 'number' } } },
-        confirm: true,
-        confirm_prompt: 'Pay {amount} euros? Press 1 to confirm, 2 to cancel.',
-      },
-    ]),
-  }));
-  const { llm, speech } = rig;
+  const { rig, service, enqueuePayment, paying: asked } = usePayRig();
+  const { speech } = rig;
   /** How long the payment service takes to answer. */
   let payMs = 0;
   beforeEach(() => {
-    service.requests.length = 0;
     payMs = 0;
     service.respond((_req, res) => void setTimeout(() => res.end('paid'), payMs));
   });
@@ -61,17 +38,8 @@ describe('a spoken prompt cut by its answer', () => {
   /** A voice session whose model asks to pay 120 euros (then says "Done."), its prompt marked. */
   async function paying() {
     markedSpeech();
-    const ws = await voiceSession(rig.engine.wsUrl);
-    enqueuePayment();
-    const from = ws.messages.length;
-    ws.send({ type: 'user_text', text: 'Pay the bill.' });
-    return { ws, from };
+    return asked();
   }
-  const enqueuePayment = () =>
-    llm.enqueue(
-      sseStructuredCalls([{ id: 'call_pay', name: 'pay', arguments: { amount: 120 } }]),
-      sseText(['Done.']),
-    );
 
   const answers: [string, (ws: WsClient) => void, boolean][] = [
     ['the yes key', (ws) => ws.send({ type: 'dtmf', digits: '1' }), true],

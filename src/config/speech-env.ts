@@ -46,6 +46,8 @@ export interface SpeechEnv extends TelephonyEnv {
   toolStillMs: number;
   /** By language code, as toolWaitPhrases. */
   toolStillPhrases: Record<string, string>;
+  /** A question to the user left unanswered this long after it was heard: said again (0: never). */
+  questionRepeatMs: number;
   /**
    * Said before a question asked again (its answer did not fit), and when the speech-to-text
    * server failed on what the user said, by language code.
@@ -153,6 +155,7 @@ export function parseSpeech(raw: Raw): SpeechEnv {
     toolWaitPhrases: phrasePerLanguage(raw, 'SPEECH_TOOL_WAIT_PHRASE', DEFAULT_TOOL_WAIT_PHRASES),
     thinkingWaitMs: int(raw, 'SPEECH_THINKING_WAIT_MS', 0, 0, 600_000),
     toolStillMs: int(raw, 'SPEECH_TOOL_STILL_MS', 10_000, 0, 600_000),
+    questionRepeatMs: int(raw, 'SPEECH_QUESTION_REPEAT_MS', 8000, 0, 600_000),
     toolStillPhrases: phrasePerLanguage(
       raw,
       'SPEECH_TOOL_STILL_PHRASE',

@@ -40,6 +40,8 @@ export interface SpeakOptions {
   since?: number;
   /** SPEECH_TOOL_STILL_MS and SPEECH_TOOL_STILL_PHRASE (see ToolStill); 0 or '': never. */
   toolStillMs?: number;
+  /** SPEECH_QUESTION_REPEAT_MS (see QuestionRepeats); 0 or undefined: never. */
+  questionRepeatMs?: number;
   toolStillPhrase?: string;
   /** A tool's own wait phrase in the session's language (its `wait_phrase`), if it has one. */
   toolWaitPhraseOf?: (tool: string) => string | undefined;

@@ -13,6 +13,8 @@ export interface Job {
    * on once they are all answered.
    */
   asks?: readonly string[];
+  /** The question of call `question` (an approval's prompt, a value asked for): see QuestionRepeats. */
+  question?: string;
   /**
    * Not said (on): the wait phrase once the answer's text has come before its audio began, a
    * question once answered or asked again.

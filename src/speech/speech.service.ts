@@ -107,6 +107,7 @@ export class SpeechService implements OnModuleInit {
       answerWaitMs: this.config.thinkingWaitMs,
       ...(since !== undefined && { since }),
       toolStillMs: this.config.toolStillMs,
+      questionRepeatMs: this.config.questionRepeatMs,
       // The phrases too, each in the language of the moment it is said: a handoff's after it.
       get toolWaitPhrase() {
         return phrase(config.toolWaitPhrases);

@@ -1,19 +1,6 @@
-import { lastValueFrom, Subject, toArray } from 'rxjs';
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
-import { TtsEngine, type SynthesisRequest } from './tts-engine.js';
+import { drivenTurn } from '../../test/support/recording-tts.js';
 import { phraseFor } from './tool-wait.js';
-import { speakTurn } from './turn-speech.js';
-
-class RecordingTts extends TtsEngine {
-  readonly provider = 'openai' as const;
-  readonly sampleRate = 1000;
-  readonly texts: string[] = [];
-  async *synthesize(request: SynthesisRequest): AsyncIterable<Buffer> {
-    this.texts.push(request.text);
-    await Promise.resolve();
-    yield Buffer.from(request.text.padEnd(8, '.'));
-  }
-}
 
 /**
  * A voice turn driven event by event, with SPEECH_TOOL_WAIT_MS=100 (or `toolWaitMs`),
@@ -21,26 +8,14 @@ class RecordingTts extends TtsEngine {
  * `since` (0: never) and fake timers.
  */
 function voiceTurn(toolWaitMs = 100, toolStillMs = 0, answerWaitMs = 0, since?: number) {
-  const tts = new RecordingTts();
-  const spoken: string[] = [];
-  const turn$ = new Subject<TurnEvent>();
-  const answered = new Subject<string>();
-  const done = lastValueFrom(
-    speakTurn(turn$, tts, {
-      voice: '',
-      language: 'en',
-      maxSentenceChars: 200,
-      signal: new AbortController().signal,
-      onSpoken: (s) => spoken.push(s),
-      toolWaitMs,
-      toolWaitPhrase: 'One moment.',
-      toolStillMs,
-      toolStillPhrase: 'Still on it.',
-      answerWaitMs,
-      ...(since !== undefined && { since }),
-      answered,
-    }).pipe(toArray()),
-  );
+  const t = drivenTurn({
+    toolWaitMs,
+    toolWaitPhrase: 'One moment.',
+    toolStillMs,
+    toolStillPhrase: 'Still on it.',
+    answerWaitMs,
+    ...(since !== undefined && { since }),
+  });
   const call = (id: string): TurnEvent => ({ type: 'tool_call', id, name: 'f', arguments: {} });
   const result = (id: string): TurnEvent => ({
     type: 'tool_result',
@@ -49,16 +24,7 @@ function voiceTurn(toolWaitMs = 100, toolStillMs = 0, answerWaitMs = 0, since?: 
     ok: true,
     ms: 1,
   });
-  const end = async () => {
-    turn$.next({ type: 'assistant_end', text: '' });
-    turn$.complete();
-    await jest.runAllTimersAsync();
-    await done;
-  };
-  const send = (e: TurnEvent) => turn$.next(e);
-  /** The user answers call `id`'s question. */
-  const answer = (id: string) => answered.next(id);
-  return { tts, spoken, send, answer, call, result, end };
+  return { ...t, call, result };
 }
 
 describe('speech while tools run', () => {

@@ -1,24 +1,9 @@
 import { lastValueFrom, Subject, tap, toArray } from 'rxjs';
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
-import { TtsEngine, type SynthesisRequest } from './tts-engine.js';
+import type { SynthesisRequest, TtsEngine } from './tts-engine.js';
+import { RecordingTts } from '../../test/support/recording-tts.js';
 import type { SpeechEvent } from './speak-options.js';
 import { speakTurn } from './turn-speech.js';
-
-class RecordingTts extends TtsEngine {
-  readonly provider = 'openai' as const;
-  readonly sampleRate = 1000;
-  readonly texts: string[] = [];
-  readonly priorities: (number | undefined)[] = [];
-  constructor(private readonly delayFor: (text: string) => number = () => 0) {
-    super();
-  }
-  async *synthesize(request: SynthesisRequest): AsyncIterable<Buffer> {
-    this.texts.push(request.text);
-    this.priorities.push(request.priority);
-    await new Promise((r) => setTimeout(r, this.delayFor(request.text)));
-    yield Buffer.from(request.text.padEnd(8, '.'));
-  }
-}
 
 /** The speech of a turn made of `events`; `spoken` collects what the answer said. */
 function speakEvents(

@@ -8,6 +8,7 @@ import { AnswerWait, ToolStill, ToolWait } from './tool-wait.js';
 import type { TtsEngine } from './tts-engine.js';
 import type { SpeakOptions, SpeechEvent } from './speak-options.js';
 import { asksOf, toUser } from './to-user.js';
+import { QuestionRepeats } from './question-repeats.js';
 import { synthesize, type Job } from './speech-job.js';
 
 /**
@@ -37,6 +38,8 @@ class TurnSpeech {
   private readonly answerWait: AnswerWait;
   /** The wait and still phrases queued, until the answer's text comes. */
   private waitJobs: Job[] = [];
+  /** Unanswered questions said again (SPEECH_QUESTION_REPEAT_MS). */
+  private readonly repeats: QuestionRepeats;
   /** The calls whose question the user has answered (see `answered`). */
   private readonly answeredIds = new Set<string>();
   /** The jobs from the user's last answer on (see `answered`). */
@@ -73,6 +76,9 @@ class TurnSpeech {
     this.answerWait = new AnswerWait(options.answerWaitMs ?? 0, since, () => {
       if (silent()) this.waitFor(options.toolWaitPhrase ?? '');
     });
+    this.repeats = new QuestionRepeats(options.questionRepeatMs ?? 0, (id, text) =>
+      this.ask(id, text),
+    );
     const quiet = () => this.emitIndex >= this.jobs.length;
     const stillMs = options.toolStillPhrase ? (options.toolStillMs ?? 0) : 0;
     this.toolStill = new ToolStill(stillMs, quiet, () =>
@@ -85,6 +91,7 @@ class TurnSpeech {
     this.answerWait.stop();
     this.toolWait.stop();
     this.toolStill.stop();
+    this.repeats.close();
   }
 
   /** Says a phrase for the calls' wait, unless the answer's text comes before it begins. */
@@ -112,6 +119,7 @@ class TurnSpeech {
         else this.tell(event);
         this.toolWait.on(event);
         this.toolStill.on(event);
+        this.repeats.on(event);
       },
       complete: () => {
         this.stopWaits();
@@ -156,9 +164,16 @@ class TurnSpeech {
   private tell(event: TurnEvent): void {
     const asked = toUser(event, this.options);
     if (!asked) return;
-    if (event.type === 'tool_confirm' || event.type === 'tool_question')
-      this.drop(this.jobs.filter((job) => job.asks?.length === 1 && job.asks[0] === event.id));
-    this.add([asked], true, asksOf(event));
+    if (event.type === 'tool_confirm' || event.type === 'tool_question') this.ask(event.id, asked);
+    else this.add([asked], true, asksOf(event));
+  }
+
+  /** Says call `id`'s question `text`, anew: what was left of its last asking is not said. */
+  private ask(id: string, text: string): void {
+    this.repeats.stop(id);
+    this.drop(this.jobs.filter((job) => job.asks?.length === 1 && job.asks[0] === id));
+    this.add([text], true, [id]);
+    this.jobs.at(-1)!.question = id;
   }
 
   /**
@@ -175,6 +190,7 @@ class TurnSpeech {
         (job) => job.asks?.includes(id) && job.asks.every((call) => this.answeredIds.has(call)),
       ),
     );
+    this.repeats.stop(id);
     // The calls at work again: their wait, and what is said of it, counts from the answer.
     this.saidFrom = this.jobs.length;
     this.toolWait.answered(id);
@@ -256,6 +272,10 @@ class TurnSpeech {
         });
       }
       if (!job.error && !job.aside) this.options.onSpoken?.(job.sentence, this.pacer.playedUntil);
+      if (!job.error && job.question !== undefined) {
+        const heardIn = this.pacer.playedUntil - performance.now();
+        this.repeats.said(job.question, job.sentence, heardIn);
+      }
       this.emitIndex += 1;
     }
   }

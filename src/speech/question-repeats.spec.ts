@@ -1,0 +1,69 @@
+import { drivenTurn } from '../../test/support/recording-tts.js';
+
+const call = { id: 'c1', name: 'pay', arguments: {} };
+const PROMPT = 'Pay 120 euros? Press 1 to confirm.';
+
+/** A voice turn asking approval of call c1, with SPEECH_QUESTION_REPEAT_MS `repeatMs`. */
+function asking(repeatMs: number) {
+  const t = drivenTurn({ holdPhrase: 'Sure, take your time.', questionRepeatMs: repeatMs });
+  t.send({ type: 'tool_call', ...call });
+  t.send({ type: 'tool_confirm', ...call, prompt: PROMPT });
+  const end = async () => {
+    t.send({ type: 'tool_result', ...call, ok: true, ms: 1 });
+    await t.end();
+  };
+  const prompts = () => t.tts.texts.filter((text) => text === PROMPT).length;
+  return { ...t, end, prompts };
+}
+
+/**
+ * The fake clock moved on by `ms`, 50 ms at a time: what a timer's callback starts (a sentence
+ * sent, then its repeat timed) happens at its time, not once the clock has jumped to the end.
+ */
+async function tick(ms: number): Promise<void> {
+  for (let left = ms; left > 0; left -= 50) await jest.advanceTimersByTimeAsync(Math.min(50, left));
+}
+
+describe('a question left unanswered (SPEECH_QUESTION_REPEAT_MS)', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('is said again each time the user has said nothing that long since it was heard, until answered', async () => {
+    const t = asking(1000);
+    await tick(900);
+    expect(t.prompts()).toBe(1);
+    await tick(300);
+    expect(t.prompts()).toBe(2);
+    await tick(1100);
+    expect(t.prompts()).toBe(3);
+    t.answer('c1');
+    await tick(5000);
+    await t.end();
+    expect(t.prompts()).toBe(3);
+  });
+
+  it('is not said again once the user asked it to wait, nor with 0', async () => {
+    const held = asking(1000);
+    await tick(100);
+    held.send({ type: 'tool_held', ids: ['c1'] });
+    await tick(5000);
+    await held.end();
+    expect(held.tts.texts).toEqual([PROMPT, 'Sure, take your time.']);
+
+    const never = asking(0);
+    await tick(20_000);
+    await never.end();
+    expect(never.prompts()).toBe(1);
+  });
+
+  it('counts anew from a question asked again at the user’s asking', async () => {
+    const t = asking(1000);
+    await tick(600);
+    t.send({ type: 'tool_confirm', ...call, prompt: PROMPT }); // "sorry?"
+    await tick(900);
+    expect(t.prompts()).toBe(2);
+    await tick(300);
+    expect(t.prompts()).toBe(3);
+    await t.end();
+  });
+});

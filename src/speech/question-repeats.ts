@@ -1,0 +1,55 @@
+/**
+ * A question said to a voice caller (an approval's prompt, a call's question) and left
+ * unanswered: said again `everyMs` (SPEECH_QUESTION_REPEAT_MS) after it was heard, and again each
+ * time as long, as an IVR's menu is when no key comes — until it is answered, its call ends, the
+ * user asks it to wait ("one moment") or the turn ends. Pure: no Nest import.
+ */
+import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
+
+export class QuestionRepeats {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Calls the user asked to wait: their questions are not said again unasked. */
+  private readonly held = new Set<string>();
+
+  constructor(
+    private readonly everyMs: number,
+    /** Says question `text` of call `id` again. */
+    private readonly say: (id: string, text: string) => void,
+  ) {}
+
+  /** Call `id`'s question, `text`, was said: the client will have played it `inMs` from now. */
+  said(id: string, text: string, inMs: number): void {
+    if (this.everyMs <= 0 || this.held.has(id)) return;
+    this.stop(id);
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(id);
+        this.say(id, text);
+      },
+      Math.max(0, inMs) + this.everyMs,
+    );
+    this.timers.set(id, timer);
+  }
+
+  /** The turn's events: a call's result, or the user's asking it to wait, ends its repeats. */
+  on(event: TurnEvent): void {
+    if (event.type === 'tool_result') this.stop(event.id);
+    else if (event.type === 'tool_held')
+      for (const id of event.ids) {
+        this.held.add(id);
+        this.stop(id);
+      }
+  }
+
+  /** No repeat of call `id`'s question (answered, or asked again meanwhile). */
+  stop(id: string): void {
+    clearTimeout(this.timers.get(id));
+    this.timers.delete(id);
+  }
+
+  /** The turn is over: no repeat at all. */
+  close(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+}
