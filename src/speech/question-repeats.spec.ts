@@ -66,4 +66,15 @@ describe('a question left unanswered (SPEECH_QUESTION_REPEAT_MS)', () => {
     expect(t.prompts()).toBe(3);
     await t.end();
   });
+
+  it('is said again three times at most, then waits for the answer in silence', async () => {
+    const t = asking(1000);
+    await tick(20_000);
+    expect(t.prompts()).toBe(1 + 3);
+    // Asked again at the user's asking ("sorry?"): three more, at most.
+    t.send({ type: 'tool_confirm', ...call, prompt: PROMPT });
+    await tick(20_000);
+    await t.end();
+    expect(t.prompts()).toBe(1 + 3 + 1 + 3);
+  });
 });

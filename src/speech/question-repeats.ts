@@ -1,15 +1,21 @@
 /**
  * A question said to a voice caller (an approval's prompt, a call's question) and left
  * unanswered: said again `everyMs` (SPEECH_QUESTION_REPEAT_MS) after it was heard, and again each
- * time as long, as an IVR's menu is when no key comes — until it is answered, its call ends, the
- * user asks it to wait ("one moment") or the turn ends. Pure: no Nest import.
+ * time as long, up to MAX_REPEATS times, as an IVR's menu is when no key comes — until it is
+ * answered, its call ends, the user asks it to wait ("one moment") or the turn ends. Pure: no
+ * Nest import.
  */
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
+
+/** How many times a question is said again unasked (a caller asking to hear it counts anew). */
+export const MAX_REPEATS = 3;
 
 export class QuestionRepeats {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Calls the user asked to wait: their questions are not said again unasked. */
   private readonly held = new Set<string>();
+  /** How many times each call's question was said again unasked since the user last asked. */
+  private readonly repeated = new Map<string, number>();
 
   constructor(
     private readonly everyMs: number,
@@ -19,11 +25,13 @@ export class QuestionRepeats {
 
   /** Call `id`'s question, `text`, was said: the client will have played it `inMs` from now. */
   said(id: string, text: string, inMs: number): void {
-    if (this.everyMs <= 0 || this.held.has(id)) return;
+    const repeated = this.repeated.get(id) ?? 0;
+    if (this.everyMs <= 0 || this.held.has(id) || repeated >= MAX_REPEATS) return;
     this.stop(id);
     const timer = setTimeout(
       () => {
         this.timers.delete(id);
+        this.repeated.set(id, repeated + 1);
         this.say(id, text);
       },
       Math.max(0, inMs) + this.everyMs,
@@ -39,6 +47,12 @@ export class QuestionRepeats {
         this.held.add(id);
         this.stop(id);
       }
+  }
+
+  /** Call `id`'s question is asked (again) at the user's asking: its repeats count anew. */
+  asked(id: string): void {
+    this.stop(id);
+    this.repeated.delete(id);
   }
 
   /** No repeat of call `id`'s question (answered, or asked again meanwhile). */

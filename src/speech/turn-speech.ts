@@ -164,8 +164,10 @@ class TurnSpeech {
   private tell(event: TurnEvent): void {
     const asked = toUser(event, this.options);
     if (!asked) return;
-    if (event.type === 'tool_confirm' || event.type === 'tool_question') this.ask(event.id, asked);
-    else this.add([asked], true, asksOf(event));
+    if (event.type === 'tool_confirm' || event.type === 'tool_question') {
+      this.repeats.asked(event.id);
+      this.ask(event.id, asked);
+    } else this.add([asked], true, asksOf(event));
   }
 
   /** Says call `id`'s question `text`, anew: what was left of its last asking is not said. */
