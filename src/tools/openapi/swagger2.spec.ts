@@ -154,4 +154,20 @@ describe("a Swagger 2.0 document's place, written with a slip", () => {
       printed.mockRestore();
     }
   });
+
+  it('keeps a "__proto__" key of a value (a default, an example) as a key, not as a prototype', async () => {
+    // Found by the fuzz suite: the converter's copy of such an object lost its prototype, and
+    // the conversion failed with "object.hasOwnProperty is not a function" ({"__proto__": null}).
+    const document = JSON.parse(`{
+      "swagger": "2.0", "info": { "title": "Orders", "version": "1" }, "host": "api.example.com",
+      "paths": {},
+      "definitions": { "Order": { "type": "object", "default": { "": 0, "__proto__": { "a": 1 } } } }
+    }`) as OpenApiSpec;
+    const converted = (await fromSwagger2(document)) as any;
+    const value = converted.components.schemas.Order.default;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.keys(value)).toEqual(['', '__proto__']);
+    expect(Object.getOwnPropertyDescriptor(value, '__proto__')?.value).toEqual({ a: 1 });
+    expect(JSON.stringify(converted)).not.toContain('\\u0000');
+  });
 });

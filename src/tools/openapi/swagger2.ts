@@ -14,16 +14,45 @@ import type { OpenApiSpec } from './openapi-operation.js';
 export async function fromSwagger2(document: OpenApiSpec): Promise<OpenApiSpec> {
   const { default: converter } = await import('swagger2openapi');
   // A copy: the converter changes what it is given, and the document resolved shares objects.
-  const copy = mended(JSON.parse(JSON.stringify(document)) as Swagger2Place);
+  const text = JSON.stringify(document);
+  // A `__proto__` key (a schema's `default` or `example` may hold any JSON) would be taken for
+  // the prototype of the converter's copy of its object: it goes through under another name.
+  const proto = text.includes('"__proto__"');
+  const copy = mended(
+    JSON.parse(
+      proto ? text.replaceAll('"__proto__":', `${JSON.stringify(HELD_PROTO)}:`) : text,
+    ) as Swagger2Place,
+  );
   try {
     const { openapi } = await withoutFaultStacks(() =>
       converter.convertObj(copy, { patch: true, warnOnly: true }),
     );
+    if (proto) restoreProto(openapi, new WeakSet());
     return openapi as OpenApiSpec;
   } catch (error) {
     // Its own words (`info must be an object`), or the fault of a slip the converter trips on.
     throw new Error(`its conversion to OpenAPI 3 failed: ${(error as Error).message}`, {
       cause: error,
+    });
+  }
+}
+
+/** `__proto__`'s name through the converter (a key no document has). */
+const HELD_PROTO = '\u0000__proto__';
+
+/** The `__proto__` keys of `value`'s objects, named so through the converter, as they were. */
+function restoreProto(value: unknown, seen: WeakSet<object>): void {
+  if (typeof value !== 'object' || value === null || seen.has(value)) return;
+  seen.add(value);
+  for (const [key, inner] of Object.entries(value)) {
+    restoreProto(inner, seen);
+    if (key !== HELD_PROTO) continue;
+    delete (value as Record<string, unknown>)[key];
+    Object.defineProperty(value, '__proto__', {
+      value: inner,
+      enumerable: true,
+      writable: true,
+      configurable: true,
     });
   }
 }
