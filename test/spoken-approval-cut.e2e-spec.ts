@@ -9,7 +9,7 @@ import type { WsClient } from './support/ws-client.js';
  * (`audio_clear`; Twilio's `clear` on `/twilio`), and the turn goes on.
  */
 describe('a spoken prompt cut by its answer', () => {
-  const { rig, service, enqueuePayment, paying: asked } = usePayRig();
+  const { rig, service, enqueuePayment, paying: asked, questionsCounted } = usePayRig();
   const { speech } = rig;
   /** How long the payment service takes to answer. */
   let payMs = 0;
@@ -51,6 +51,7 @@ describe('a spoken prompt cut by its answer', () => {
     ],
   ];
   it.each(answers)('cuts the prompt at %s, and the turn goes on', async (_, answer, told) => {
+    const cuts = await questionsCounted('cut');
     const { ws, from } = await paying();
     // The prompt has begun to play.
     await ws.waitFor((m) => m.type === 'audio' && Buffer.from(m.data, 'base64')[0] === 1, from);
@@ -62,6 +63,7 @@ describe('a spoken prompt cut by its answer', () => {
     const turn = ws.messages.slice(from);
     const clearAt = turn.findIndex((m) => m.type === 'audio_clear');
     expect(clearAt).toBeGreaterThan(0);
+    expect(await questionsCounted('cut')).toBe(cuts + 1);
     expect(turn.filter((m) => m.type === 'audio_clear')).toHaveLength(1);
     if (told) expect(turn.findIndex((m) => m.type === 'tool_confirmed')).toBeLessThan(clearAt);
     // What was sent of the prompt: about SPEECH_AUDIO_LEAD_MS (1 s) of its 3 s, none after the
@@ -109,6 +111,7 @@ describe('a spoken prompt cut by its answer', () => {
   });
 
   it('says the whole prompt when it is answered once it has played, and drops nothing', async () => {
+    const cuts = await questionsCounted('cut');
     const { ws, from } = await paying();
     await until(() => seconds(ws.messages.slice(from), 1) >= 3, 'the whole prompt', 10_000);
     await new Promise((resolve) => setTimeout(resolve, 1200)); // played, SPEECH_AUDIO_LEAD_MS on
@@ -116,6 +119,7 @@ describe('a spoken prompt cut by its answer', () => {
     await ws.waitFor((m) => m.type === 'assistant_end', from, 10_000);
     await ws.waitFor((m) => m.type === 'audio_end', from);
     expect(ws.messages.slice(from).some((m) => m.type === 'audio_clear')).toBe(false);
+    expect(await questionsCounted('cut')).toBe(cuts);
     expect(service.requests).toHaveLength(0); // declined
     ws.close();
   });

@@ -6,7 +6,14 @@ import { until } from './support/waiting.js';
  * menu repeats when no key comes, until they answer or ask it to wait.
  */
 describe('a spoken question left unanswered', () => {
-  const { rig, service, paying: asked } = usePayRig({ SPEECH_QUESTION_REPEAT_MS: '700' });
+  const {
+    rig,
+    service,
+    paying: asked,
+    questionsCounted,
+  } = usePayRig({
+    SPEECH_QUESTION_REPEAT_MS: '700',
+  });
   const { speech } = rig;
   const prompts = () => speech.inputs().filter((t) => t === PROMPT).length;
 
@@ -26,6 +33,7 @@ describe('a spoken question left unanswered', () => {
     await ws.waitFor((m) => m.type === 'assistant_end', from, 10_000);
     await pause(1500);
     expect(speech.inputs()).toEqual([PROMPT, PROMPT, PROMPT, 'Done.']);
+    expect(await questionsCounted('repeated')).toBe(2);
     expect(service.requests.map((r) => r.path)).toEqual(['/pay']);
     ws.close();
   });

@@ -5,6 +5,9 @@ const VOICE_BUCKETS = [0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 5, 10]
 
 export type SpeechOutcome = 'ok' | 'failed' | 'cancelled';
 
+/** What became of a question said to the user: cut by its answer, or said again unanswered. */
+export type QuestionSaid = 'cut' | 'repeated';
+
 /**
  * A voice agent's latencies, in the engine's registry: how long a caller waits for the answer's
  * first sound, and what transcription and synthesis take of it. Pure: no Nest import.
@@ -17,6 +20,7 @@ export class SpeechMetrics {
   private readonly cacheHits: Counter<'provider'>;
   private readonly fallbacks: Counter;
   private readonly sttFallbacks: Counter;
+  private readonly questions: Counter<'event'>;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -62,6 +66,17 @@ export class SpeechMetrics {
       help: 'Utterances transcribed by STT_FALLBACK_BASE_URL because the speech-to-text server failed',
       registers,
     });
+    this.questions = new Counter({
+      name: 'agent_engine_spoken_questions_total',
+      help: 'Questions said to a voice caller (approvals, values asked for) cut short by their answer (event="cut"), or said again unanswered (event="repeated", SPEECH_QUESTION_REPEAT_MS)',
+      labelNames: ['event'],
+      registers,
+    });
+  }
+
+  /** A question said to the user was cut by its answer, or said again unanswered. */
+  questionSaid(event: QuestionSaid): void {
+    this.questions.inc({ event });
   }
 
   /** An utterance was transcribed by the fallback server. */

@@ -1,6 +1,6 @@
 /** What a turn's speech sends (`speakTurn`), and how it is asked to speak. */
 import type { Observable } from 'rxjs';
-import type { SpeechOutcome } from '../metrics/speech-metrics.js';
+import type { QuestionSaid, SpeechOutcome } from '../metrics/speech-metrics.js';
 
 export type SpeechEvent =
   | {
@@ -42,6 +42,8 @@ export interface SpeakOptions {
   toolStillMs?: number;
   /** SPEECH_QUESTION_REPEAT_MS (see QuestionRepeats); 0 or undefined: never. */
   questionRepeatMs?: number;
+  /** A question was cut by its answer, or said again unanswered (counted). */
+  onQuestion?: (event: QuestionSaid) => void;
   toolStillPhrase?: string;
   /** A tool's own wait phrase in the session's language (its `wait_phrase`), if it has one. */
   toolWaitPhraseOf?: (tool: string) => string | undefined;

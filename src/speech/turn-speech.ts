@@ -76,9 +76,10 @@ class TurnSpeech {
     this.answerWait = new AnswerWait(options.answerWaitMs ?? 0, since, () => {
       if (silent()) this.waitFor(options.toolWaitPhrase ?? '');
     });
-    this.repeats = new QuestionRepeats(options.questionRepeatMs ?? 0, (id, text) =>
-      this.ask(id, text),
-    );
+    this.repeats = new QuestionRepeats(options.questionRepeatMs ?? 0, (id, text) => {
+      options.onQuestion?.('repeated');
+      this.ask(id, text);
+    });
     const quiet = () => this.emitIndex >= this.jobs.length;
     const stillMs = options.toolStillPhrase ? (options.toolStillMs ?? 0) : 0;
     this.toolStill = new ToolStill(stillMs, quiet, () =>
@@ -187,16 +188,24 @@ class TurnSpeech {
    */
   private answered(id: string): void {
     this.answeredIds.add(id);
-    this.drop(
-      this.jobs.filter(
-        (job) => job.asks?.includes(id) && job.asks.every((call) => this.answeredIds.has(call)),
-      ),
+    const asked = this.jobs.filter(
+      (job) => job.asks?.includes(id) && job.asks.every((call) => this.answeredIds.has(call)),
     );
+    // Its latest asking not yet all sent, or still playing: the answer cut it short.
+    const question = asked.findLast((job) => job.question !== undefined);
+    if (question && !question.error && !this.heard(question)) this.options.onQuestion?.('cut');
+    this.drop(asked);
     this.repeats.stop(id);
     // The calls at work again: their wait, and what is said of it, counts from the answer.
     this.saidFrom = this.jobs.length;
     this.toolWait.answered(id);
     this.toolStill.answered(id);
+  }
+
+  /** Whether `job` was all sent and the client has played it. */
+  private heard(job: Job): boolean {
+    const sent = this.jobs.indexOf(job) < this.emitIndex;
+    return sent && !(this.jobs.findLast((j) => j.begun) === job && this.pacer.playing);
   }
 
   /** `jobs` are not said (on); the client drops what it has not played when it plays them. */

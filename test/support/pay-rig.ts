@@ -48,5 +48,14 @@ export function usePayRig(env: Record<string, string> = {}) {
     ws.send({ type: 'user_text', text: 'Pay the bill.' });
     return { ws, from };
   };
-  return { rig, service, enqueuePayment, paying };
+  /** agent_engine_spoken_questions_total of `event` (`cut`, `repeated`) so far. */
+  const questionsCounted = async (event: string) => {
+    const text = await (await fetch(`${rig.engine.httpUrl}/metrics`)).text();
+    const line = new RegExp(
+      `^agent_engine_spoken_questions_total\\{event="${event}"\\} (\\d+)$`,
+      'm',
+    );
+    return Number(line.exec(text)?.[1] ?? 0);
+  };
+  return { rig, service, enqueuePayment, paying, questionsCounted };
 }
