@@ -40,11 +40,11 @@ export interface SpeakOptions {
   since?: number;
   /** SPEECH_TOOL_STILL_MS and SPEECH_TOOL_STILL_PHRASE (see ToolStill); 0 or '': never. */
   toolStillMs?: number;
+  toolStillPhrase?: string;
   /** SPEECH_QUESTION_REPEAT_MS (see QuestionRepeats); 0 or undefined: never. */
   questionRepeatMs?: number;
   /** A question was cut by its answer, or said again unanswered (counted). */
   onQuestion?: (event: QuestionSaid) => void;
-  toolStillPhrase?: string;
   /** A tool's own wait phrase in the session's language (its `wait_phrase`), if it has one. */
   toolWaitPhraseOf?: (tool: string) => string | undefined;
   /** SPEECH_UNCLEAR_PHRASE: said before a question asked again ('' : the question alone). */

@@ -173,7 +173,6 @@ class TurnSpeech {
 
   /** Says call `id`'s question `text`, anew: what was left of its last asking is not said. */
   private ask(id: string, text: string): void {
-    this.repeats.stop(id);
     this.drop(this.jobs.filter((job) => job.asks?.length === 1 && job.asks[0] === id));
     this.add([text], true, [id]);
     this.jobs.at(-1)!.question = id;
@@ -204,16 +203,20 @@ class TurnSpeech {
 
   /** Whether `job` was all sent and the client has played it. */
   private heard(job: Job): boolean {
-    const sent = this.jobs.indexOf(job) < this.emitIndex;
-    return sent && !(this.jobs.findLast((j) => j.begun) === job && this.pacer.playing);
+    return this.jobs.indexOf(job) < this.emitIndex && this.nowPlaying() !== job;
+  }
+
+  /** The sentence whose audio the client is playing (the last sent), if it plays any. */
+  private nowPlaying(): Job | undefined {
+    return this.pacer.playing ? this.jobs.findLast((job) => job.begun) : undefined;
   }
 
   /** `jobs` are not said (on); the client drops what it has not played when it plays them. */
   private drop(jobs: Job[]): void {
     if (jobs.length === 0) return;
     for (const job of jobs) job.stale = true;
-    const playing = this.jobs.findLast((job) => job.begun);
-    if (playing && jobs.includes(playing) && this.pacer.playing) {
+    const playing = this.nowPlaying();
+    if (playing && jobs.includes(playing)) {
       this.pacer.cleared();
       this.out.next({ type: 'audio_clear' });
     }
@@ -233,7 +236,7 @@ class TurnSpeech {
       const job = this.jobs[i]!;
       if (job.started || job.done) continue;
       job.started = true;
-      void synthesize(job, this.tts, this.options, this.jobs.indexOf(job));
+      void synthesize(job, this.tts, this.options, i);
     }
   }
 
