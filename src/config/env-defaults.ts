@@ -118,6 +118,16 @@ export const DEFAULT_UNCLEAR_PHRASES: Record<string, string> = {
   pt: 'Desculpe, não entendi.',
 };
 
+/** SPEECH_QUESTION_REPEAT_PHRASE's default: said before a question said again, unanswered. */
+export const DEFAULT_QUESTION_REPEAT_PHRASES: Record<string, string> = {
+  en: "Sorry, I didn't hear an answer.",
+  it: 'Mi scusi, non ho sentito una risposta.',
+  es: 'Perdone, no he oído ninguna respuesta.',
+  fr: "Pardon, je n'ai pas entendu de réponse.",
+  de: 'Entschuldigung, ich habe keine Antwort gehört.',
+  pt: 'Desculpe, não ouvi uma resposta.',
+};
+
 /** SPEECH_ERROR_PHRASE's default: said when a voice turn failed (the LLM server, the engine). */
 export const DEFAULT_ERROR_PHRASES: Record<string, string> = {
   en: 'Sorry, something went wrong on my side. Could you say that again?',

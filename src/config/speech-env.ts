@@ -9,6 +9,7 @@ import {
   DEFAULT_TOOL_STILL_PHRASES,
   DEFAULT_TOOL_WAIT_PHRASES,
   DEFAULT_UNCLEAR_PHRASES,
+  DEFAULT_QUESTION_REPEAT_PHRASES,
   DEFAULT_ERROR_PHRASES,
 } from './env-defaults.js';
 import {
@@ -48,6 +49,8 @@ export interface SpeechEnv extends TelephonyEnv {
   toolStillPhrases: Record<string, string>;
   /** A question to the user left unanswered this long after it was heard: said again (0: never). */
   questionRepeatMs: number;
+  /** Said before such a question said again (not before one the user asked to hear), by language. */
+  questionRepeatPhrases: Record<string, string>;
   /**
    * Said before a question asked again (its answer did not fit), and when the speech-to-text
    * server failed on what the user said, by language code.
@@ -156,6 +159,11 @@ export function parseSpeech(raw: Raw): SpeechEnv {
     thinkingWaitMs: int(raw, 'SPEECH_THINKING_WAIT_MS', 0, 0, 600_000),
     toolStillMs: int(raw, 'SPEECH_TOOL_STILL_MS', 10_000, 0, 600_000),
     questionRepeatMs: int(raw, 'SPEECH_QUESTION_REPEAT_MS', 8000, 0, 600_000),
+    questionRepeatPhrases: phrasePerLanguage(
+      raw,
+      'SPEECH_QUESTION_REPEAT_PHRASE',
+      DEFAULT_QUESTION_REPEAT_PHRASES,
+    ),
     toolStillPhrases: phrasePerLanguage(
       raw,
       'SPEECH_TOOL_STILL_PHRASE',

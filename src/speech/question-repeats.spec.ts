@@ -4,8 +4,12 @@ const call = { id: 'c1', name: 'pay', arguments: {} };
 const PROMPT = 'Pay 120 euros? Press 1 to confirm.';
 
 /** A voice turn asking approval of call c1, with SPEECH_QUESTION_REPEAT_MS `repeatMs`. */
-function asking(repeatMs: number) {
-  const t = drivenTurn({ holdPhrase: 'Sure, take your time.', questionRepeatMs: repeatMs });
+function asking(repeatMs: number, questionRepeatPhrase?: string) {
+  const t = drivenTurn({
+    holdPhrase: 'Sure, take your time.',
+    questionRepeatMs: repeatMs,
+    ...(questionRepeatPhrase !== undefined && { questionRepeatPhrase }),
+  });
   t.send({ type: 'tool_call', ...call });
   t.send({ type: 'tool_confirm', ...call, prompt: PROMPT });
   const end = async () => {
@@ -76,5 +80,24 @@ describe('a question left unanswered (SPEECH_QUESTION_REPEAT_MS)', () => {
     await tick(20_000);
     await t.end();
     expect(t.prompts()).toBe(1 + 3 + 1 + 3);
+  });
+
+  it('is said again after SPEECH_QUESTION_REPEAT_PHRASE, not when the user asked to hear it', async () => {
+    const SORRY = "Sorry, I didn't hear an answer.";
+    const t = asking(1000, SORRY);
+    await tick(1100);
+    expect(t.tts.texts).toEqual([PROMPT, SORRY, PROMPT]);
+    t.send({ type: 'tool_confirm', ...call, prompt: PROMPT }); // "sorry?"
+    await tick(100);
+    expect(t.tts.texts).toEqual([PROMPT, SORRY, PROMPT, PROMPT]);
+    await tick(1000);
+    expect(t.tts.texts).toEqual([PROMPT, SORRY, PROMPT, PROMPT, SORRY, PROMPT]);
+    t.answer('c1');
+    await t.end();
+
+    const alone = asking(1000, '');
+    await tick(1100);
+    await alone.end();
+    expect(alone.tts.texts).toEqual([PROMPT, PROMPT]);
   });
 });

@@ -43,6 +43,8 @@ export interface SpeakOptions {
   toolStillPhrase?: string;
   /** SPEECH_QUESTION_REPEAT_MS (see QuestionRepeats); 0 or undefined: never. */
   questionRepeatMs?: number;
+  /** SPEECH_QUESTION_REPEAT_PHRASE: said before such a repeat ('' : the question alone). */
+  questionRepeatPhrase?: string;
   /** A question was cut by its answer, or said again unanswered (counted). */
   onQuestion?: (event: QuestionSaid) => void;
   /** A tool's own wait phrase in the session's language (its `wait_phrase`), if it has one. */

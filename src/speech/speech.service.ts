@@ -116,6 +116,9 @@ export class SpeechService implements OnModuleInit {
       get toolStillPhrase() {
         return phrase(config.toolStillPhrases);
       },
+      get questionRepeatPhrase() {
+        return phrase(config.questionRepeatPhrases);
+      },
       get unclearPhrase() {
         return phrase(config.unclearPhrases);
       },

@@ -78,7 +78,8 @@ class TurnSpeech {
     });
     this.repeats = new QuestionRepeats(options.questionRepeatMs ?? 0, (id, text) => {
       options.onQuestion?.('repeated');
-      this.ask(id, text);
+      // "Sorry, I didn't hear an answer." first, as an IVR says before its menu again.
+      this.ask(id, text, options.questionRepeatPhrase);
     });
     const quiet = () => this.emitIndex >= this.jobs.length;
     const stillMs = options.toolStillPhrase ? (options.toolStillMs ?? 0) : 0;
@@ -171,10 +172,13 @@ class TurnSpeech {
     } else this.add([asked], true, asksOf(event));
   }
 
-  /** Says call `id`'s question `text`, anew: what was left of its last asking is not said. */
-  private ask(id: string, text: string): void {
+  /**
+   * Says call `id`'s question `text`, anew, after `before` if any (both dropped at its answer):
+   * what was left of its last asking is not said.
+   */
+  private ask(id: string, text: string, before?: string): void {
     this.drop(this.jobs.filter((job) => job.asks?.length === 1 && job.asks[0] === id));
-    this.add([text], true, [id]);
+    this.add(before ? [before, text] : [text], true, [id]);
     this.jobs.at(-1)!.question = id;
   }
 
