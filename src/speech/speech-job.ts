@@ -20,6 +20,8 @@ export interface Job {
    * question once answered or asked again.
    */
   stale?: true;
+  /** Ends its synthesis (see `drop`). */
+  cancel?: () => void;
   /** Its audio has begun to be sent. */
   begun?: true;
   text: string;
@@ -28,6 +30,15 @@ export interface Job {
   error?: Error;
   started: boolean;
   wake?: () => void;
+}
+
+/**
+ * `job` is not said (on) (see `stale`): its synthesis, if running, ends too, so that a speech
+ * server is not kept at a sentence no one will hear.
+ */
+export function dropJob(job: Job): void {
+  job.stale = true;
+  job.cancel?.();
 }
 
 /**
@@ -40,7 +51,14 @@ export async function synthesize(
   options: Pick<SpeakOptions, 'voice' | 'language' | 'signal' | 'onSynthesized'>,
   priority: number,
 ): Promise<void> {
-  const { voice, language, signal, onSynthesized } = options;
+  const { voice, language, onSynthesized } = options;
+  // Its own signal: aborted with the turn's, or alone when the sentence is dropped.
+  const own = new AbortController();
+  const cancel = () => own.abort();
+  const { signal } = own;
+  if (options.signal.aborted) cancel();
+  else options.signal.addEventListener('abort', cancel, { once: true });
+  job.cancel = cancel;
   const asked = performance.now();
   let firstAudio: number | undefined;
   let outcome: SpeechOutcome = 'ok';
@@ -61,6 +79,7 @@ export async function synthesize(
     if (!signal.aborted) job.error = error as Error;
     outcome = 'failed';
   } finally {
+    options.signal.removeEventListener('abort', cancel);
     onSynthesized?.(signal.aborted ? 'cancelled' : outcome, firstAudio, {
       startedAt: asked,
       endedAt: performance.now(),

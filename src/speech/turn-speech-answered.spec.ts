@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { lastValueFrom, Subject, toArray } from 'rxjs';
+import type { Subject } from 'rxjs';
+import { spokenTurn } from '../../test/support/recording-tts.js';
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 import type { SpeechEvent } from './speak-options.js';
 import { TtsEngine } from './tts-engine.js';
-import { speakTurn } from './turn-speech.js';
 
 /** At 1000 Hz: each text's audio lasts `ms` by `lengths`, every byte of it its own `marks` byte. */
 class MarkedTts extends TtsEngine {
@@ -40,19 +40,14 @@ async function speech(
   events: TurnEvent[],
   answer: (answered: Subject<string>, turn$: Subject<TurnEvent>) => Promise<void>,
 ) {
-  const turn$ = new Subject<TurnEvent>();
-  const answered = new Subject<string>();
-  const said = lastValueFrom(
-    speakTurn(turn$, tts, {
-      voice: '',
-      language: 'en',
-      maxSentenceChars: 200,
-      signal: new AbortController().signal,
-      leadMs: 0,
-      holdPhrase: 'Sure, take your time.',
-      answered,
-    }).pipe(toArray()),
-  );
+  const {
+    turn$,
+    answered,
+    sent: said,
+  } = spokenTurn(tts, {
+    leadMs: 0,
+    holdPhrase: 'Sure, take your time.',
+  });
   for (const event of events) turn$.next(event);
   await answer(answered, turn$);
   turn$.next({ type: 'tool_result', ...call, ok: true, ms: 5 });

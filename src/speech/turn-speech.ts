@@ -9,7 +9,7 @@ import type { TtsEngine } from './tts-engine.js';
 import type { SpeakOptions, SpeechEvent } from './speak-options.js';
 import { asksOf, toUser } from './to-user.js';
 import { QuestionRepeats } from './question-repeats.js';
-import { synthesize, type Job } from './speech-job.js';
+import { dropJob, synthesize, type Job } from './speech-job.js';
 
 /**
  * Speaks one turn: visible text (`assistant_delta` only — never markup or reasoning) →
@@ -111,7 +111,7 @@ class TurnSpeech {
           // The answer is here before the wait phrase could be said (the caller was being heard
           // out, or its synthesis was slow): "One moment." would now only delay it.
           if (this.waitJobs.length > 0) {
-            for (const job of this.waitJobs) if (!job.begun) job.stale = true;
+            for (const job of this.waitJobs) if (!job.begun) dropJob(job);
             this.waitJobs = [];
           }
           this.add(this.segmenter.push(event.text));
@@ -218,7 +218,7 @@ class TurnSpeech {
   /** `jobs` are not said (on); the client drops what it has not played when it plays them. */
   private drop(jobs: Job[]): void {
     if (jobs.length === 0) return;
-    for (const job of jobs) job.stale = true;
+    for (const job of jobs) dropJob(job);
     const playing = this.nowPlaying();
     if (playing && jobs.includes(playing)) {
       this.pacer.cleared();
@@ -238,7 +238,7 @@ class TurnSpeech {
   private startJobs(): void {
     for (let i = this.emitIndex; i < Math.min(this.jobs.length, this.emitIndex + 2); i++) {
       const job = this.jobs[i]!;
-      if (job.started || job.done) continue;
+      if (job.started || job.done || job.stale) continue;
       job.started = true;
       void synthesize(job, this.tts, this.options, i);
     }

@@ -34,19 +34,14 @@ export class RecordingTts extends TtsEngine {
 export function drivenTurn(options: Partial<SpeakOptions> = {}) {
   const tts = new RecordingTts();
   const spoken: string[] = [];
-  const turn$ = new Subject<TurnEvent>();
-  const answered = new Subject<string>();
-  const done = lastValueFrom(
-    speakTurn(turn$, tts, {
-      voice: '',
-      language: 'en',
-      maxSentenceChars: 200,
-      signal: new AbortController().signal,
-      onSpoken: (s) => spoken.push(s),
-      answered,
-      ...options,
-    }).pipe(toArray()),
-  );
+  const {
+    turn$,
+    answered,
+    sent: done,
+  } = spokenTurn(tts, {
+    onSpoken: (s) => spoken.push(s),
+    ...options,
+  });
   const end = async () => {
     turn$.next({ type: 'assistant_end', text: '' });
     turn$.complete();
@@ -55,4 +50,17 @@ export function drivenTurn(options: Partial<SpeakOptions> = {}) {
   };
   const send = (event: TurnEvent) => turn$.next(event);
   return { tts, spoken, send, answer: (id: string) => answered.next(id), end };
+}
+
+/**
+ * `tts` speaking a turn whose events are `turn$`'s, `options` over the defaults; `answered`: the
+ * calls whose question the user answers; `sent`: all the speech sent, at its end.
+ */
+export function spokenTurn(tts: TtsEngine, options: Partial<SpeakOptions> = {}) {
+  const turn$ = new Subject<TurnEvent>();
+  const answered = new Subject<string>();
+  const defaults = { voice: '', language: 'en', maxSentenceChars: 200 };
+  const signal = new AbortController().signal;
+  const speech$ = speakTurn(turn$, tts, { ...defaults, signal, answered, ...options });
+  return { turn$, answered, sent: lastValueFrom(speech$.pipe(toArray())) };
 }
