@@ -16,6 +16,7 @@ describe('a spoken question left unanswered', () => {
     questionsCounted,
   } = usePayRig({
     SPEECH_QUESTION_REPEAT_MS: '700',
+    SPEECH_QUESTION_REPEATS: '2',
   });
   const { speech } = rig;
   afterEach(() => speech.respondAsSpeech());
@@ -31,6 +32,9 @@ describe('a spoken question left unanswered', () => {
   it('is said again while the caller says nothing, and no more once answered', async () => {
     const { ws, from } = await paying();
     await until(() => prompts() === 3, 'the question said three times', 10_000);
+    // Said again twice (SPEECH_QUESTION_REPEATS), then no more.
+    await pause(2000);
+    expect(prompts()).toBe(3);
     // Speech only: the client was asked once.
     expect(ws.messages.slice(from).filter((m) => m.type === 'tool_confirm')).toHaveLength(1);
     ws.send({ type: 'user_text', text: 'Yes.' });

@@ -49,6 +49,8 @@ export interface SpeechEnv extends TelephonyEnv {
   toolStillPhrases: Record<string, string>;
   /** A question to the user left unanswered this long after it was heard: said again (0: never). */
   questionRepeatMs: number;
+  /** How many times such a question is said again unasked (a caller's asking counts anew). */
+  questionRepeats: number;
   /** Said before such a question said again (not before one the user asked to hear), by language. */
   questionRepeatPhrases: Record<string, string>;
   /**
@@ -159,6 +161,7 @@ export function parseSpeech(raw: Raw): SpeechEnv {
     thinkingWaitMs: int(raw, 'SPEECH_THINKING_WAIT_MS', 0, 0, 600_000),
     toolStillMs: int(raw, 'SPEECH_TOOL_STILL_MS', 10_000, 0, 600_000),
     questionRepeatMs: int(raw, 'SPEECH_QUESTION_REPEAT_MS', 8000, 0, 600_000),
+    questionRepeats: int(raw, 'SPEECH_QUESTION_REPEATS', 3, 0, 20),
     questionRepeatPhrases: phrasePerLanguage(
       raw,
       'SPEECH_QUESTION_REPEAT_PHRASE',

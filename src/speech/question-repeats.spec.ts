@@ -4,10 +4,11 @@ const call = { id: 'c1', name: 'pay', arguments: {} };
 const PROMPT = 'Pay 120 euros? Press 1 to confirm.';
 
 /** A voice turn asking approval of call c1, with SPEECH_QUESTION_REPEAT_MS `repeatMs`. */
-function asking(repeatMs: number, questionRepeatPhrase?: string) {
+function asking(repeatMs: number, questionRepeatPhrase?: string, questionRepeats = 3) {
   const t = drivenTurn({
     holdPhrase: 'Sure, take your time.',
     questionRepeatMs: repeatMs,
+    questionRepeats,
     ...(questionRepeatPhrase !== undefined && { questionRepeatPhrase }),
   });
   t.send({ type: 'tool_call', ...call });
@@ -71,7 +72,7 @@ describe('a question left unanswered (SPEECH_QUESTION_REPEAT_MS)', () => {
     await t.end();
   });
 
-  it('is said again three times at most, then waits for the answer in silence', async () => {
+  it('is said again three times at most (SPEECH_QUESTION_REPEATS), then waits for the answer in silence', async () => {
     const t = asking(1000);
     await tick(20_000);
     expect(t.prompts()).toBe(1 + 3);
@@ -80,6 +81,16 @@ describe('a question left unanswered (SPEECH_QUESTION_REPEAT_MS)', () => {
     await tick(20_000);
     await t.end();
     expect(t.prompts()).toBe(1 + 3 + 1 + 3);
+
+    // SPEECH_QUESTION_REPEATS: once; 0: never.
+    const once = asking(1000, undefined, 1);
+    await tick(20_000);
+    await once.end();
+    expect(once.prompts()).toBe(2);
+    const never = asking(1000, undefined, 0);
+    await tick(20_000);
+    await never.end();
+    expect(never.prompts()).toBe(1);
   });
 
   it('is said again after SPEECH_QUESTION_REPEAT_PHRASE, not when the user asked to hear it', async () => {

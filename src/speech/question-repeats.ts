@@ -1,13 +1,13 @@
 /**
  * A question said to a voice caller (an approval's prompt, a call's question) and left
  * unanswered: said again `everyMs` (SPEECH_QUESTION_REPEAT_MS) after it was heard, and again each
- * time as long, up to MAX_REPEATS times, as an IVR's menu is when no key comes — until it is
+ * time as long, up to `most` times (SPEECH_QUESTION_REPEATS), as an IVR's menu is when no key comes — until it is
  * answered, its call ends, the user asks it to wait ("one moment") or the turn ends. Pure: no
  * Nest import.
  */
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 
-/** How many times a question is said again unasked (a caller asking to hear it counts anew). */
+/** SPEECH_QUESTION_REPEATS' default: how many times a question is said again unasked. */
 export const MAX_REPEATS = 3;
 
 export class QuestionRepeats {
@@ -19,6 +19,8 @@ export class QuestionRepeats {
 
   constructor(
     private readonly everyMs: number,
+    /** How many times a question is said again unasked (a caller asking to hear it counts anew). */
+    private readonly most: number,
     /** Says question `text` of call `id` again. */
     private readonly say: (id: string, text: string) => void,
   ) {}
@@ -26,7 +28,7 @@ export class QuestionRepeats {
   /** Call `id`'s question, `text`, was said: the client will have played it `inMs` from now. */
   said(id: string, text: string, inMs: number): void {
     const repeated = this.repeated.get(id) ?? 0;
-    if (this.everyMs <= 0 || this.held.has(id) || repeated >= MAX_REPEATS) return;
+    if (this.everyMs <= 0 || this.held.has(id) || repeated >= this.most) return;
     this.stop(id);
     const timer = setTimeout(
       () => {

@@ -41,8 +41,9 @@ export interface SpeakOptions {
   /** SPEECH_TOOL_STILL_MS and SPEECH_TOOL_STILL_PHRASE (see ToolStill); 0 or '': never. */
   toolStillMs?: number;
   toolStillPhrase?: string;
-  /** SPEECH_QUESTION_REPEAT_MS (see QuestionRepeats); 0 or undefined: never. */
+  /** SPEECH_QUESTION_REPEAT_MS and SPEECH_QUESTION_REPEATS (see QuestionRepeats); 0: never. */
   questionRepeatMs?: number;
+  questionRepeats?: number;
   /** SPEECH_QUESTION_REPEAT_PHRASE: said before such a repeat ('' : the question alone). */
   questionRepeatPhrase?: string;
   /** A question was cut by its answer, or said again unanswered (counted). */

@@ -20,7 +20,7 @@ export interface Job {
    * question once answered or asked again.
    */
   stale?: true;
-  /** Ends its synthesis (see `drop`). */
+  /** Ends its synthesis (see `dropJob`). */
   cancel?: () => void;
   /** Its audio has begun to be sent. */
   begun?: true;

@@ -108,6 +108,7 @@ export class SpeechService implements OnModuleInit {
       ...(since !== undefined && { since }),
       toolStillMs: this.config.toolStillMs,
       questionRepeatMs: this.config.questionRepeatMs,
+      questionRepeats: this.config.questionRepeats,
       onQuestion: (event) => speech.questionSaid(event),
       // The phrases too, each in the language of the moment it is said: a handoff's after it.
       get toolWaitPhrase() {

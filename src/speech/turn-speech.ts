@@ -8,7 +8,7 @@ import { AnswerWait, ToolStill, ToolWait } from './tool-wait.js';
 import type { TtsEngine } from './tts-engine.js';
 import type { SpeakOptions, SpeechEvent } from './speak-options.js';
 import { asksOf, toUser } from './to-user.js';
-import { QuestionRepeats } from './question-repeats.js';
+import { MAX_REPEATS, QuestionRepeats } from './question-repeats.js';
 import { dropJob, synthesize, type Job } from './speech-job.js';
 
 /**
@@ -76,7 +76,8 @@ class TurnSpeech {
     this.answerWait = new AnswerWait(options.answerWaitMs ?? 0, since, () => {
       if (silent()) this.waitFor(options.toolWaitPhrase ?? '');
     });
-    this.repeats = new QuestionRepeats(options.questionRepeatMs ?? 0, (id, text) => {
+    const { questionRepeatMs = 0, questionRepeats = MAX_REPEATS } = options;
+    this.repeats = new QuestionRepeats(questionRepeatMs, questionRepeats, (id, text) => {
       options.onQuestion?.('repeated');
       // "Sorry, I didn't hear an answer." first, as an IVR says before its menu again.
       this.ask(id, text, options.questionRepeatPhrase);
