@@ -7,6 +7,7 @@ import { timeZoneNamed } from '../common/clock.js';
 import { parseOrigins } from '../common/origins.js';
 import { parseJson } from '../llm/parsing/json.js';
 import { HTTP_TOKEN, headerValueFault } from '../common/http-fields.js';
+import type { Phrases } from '../common/phrases.js';
 
 export class EnvError extends Error {}
 
@@ -220,18 +221,29 @@ export function phraseList(raw: Raw, name: string, def: readonly string[]): stri
   return phrases;
 }
 
+/** Several phrases said in turn: a JSON array of one or more non-empty strings. */
+const isPhraseList = (value: unknown): value is string[] =>
+  Array.isArray(value) &&
+  value.length > 0 &&
+  value.every((p) => typeof p === 'string' && p.trim() !== '');
+
 /**
- * A phrase per language: plain text (for every language, key `*`), or a JSON object of language
- * codes and phrases (`{"en":"One moment.","it":"Un momento."}`); set but empty, none at all.
+ * A phrase per language: plain text (for every language, key `*`), a JSON array of phrases said
+ * in turn (for every language), or a JSON object of language codes and a phrase or such an array
+ * each (`{"en":["One moment.","Let me check."],"it":"Un momento."}`); set but empty, none at all.
  */
-export function phrasePerLanguage(
-  raw: Raw,
-  name: string,
-  def: Record<string, string>,
-): Record<string, string> {
+export function phrasePerLanguage(raw: Raw, name: string, def: Phrases): Phrases {
   const value = raw[name]?.trim();
   if (value === undefined) return { ...def };
   if (value === '') return {};
+  // A JSON array is a list (a phrase that only begins with `[`, "[sighs] One moment.", is text).
+  const list = value.startsWith('[') ? parseJson(value) : undefined;
+  if (Array.isArray(list)) {
+    if (isPhraseList(list)) return { '*': list };
+    throw new EnvError(
+      `${name} is invalid: expected a JSON array of one or more phrases (non-empty strings), e.g. ["One moment.","Let me check."]`,
+    );
+  }
   if (!value.startsWith('{')) return { '*': value };
   const parsed = parseJson(value);
   const entries =
@@ -239,13 +251,16 @@ export function phrasePerLanguage(
       ? Object.entries(parsed)
       : undefined;
   const bad = entries?.find(
-    ([code, phrase]) => !LANGUAGE_CODE.test(code) || typeof phrase !== 'string',
+    ([code, phrase]) =>
+      !LANGUAGE_CODE.test(code) || (typeof phrase !== 'string' && !isPhraseList(phrase)),
   );
   if (!entries || bad)
     throw new EnvError(
-      `${name} is invalid: expected a phrase, or a JSON object of language codes and phrases, e.g. {"en":"One moment.","it":"Un momento."}${bad ? ` (not ${JSON.stringify(bad[0])})` : ''}`,
+      `${name} is invalid: expected a phrase, a JSON array of phrases said in turn, or a JSON object of language codes and a phrase or an array of phrases each, e.g. {"en":["One moment.","Let me check."],"it":"Un momento."}${bad ? ` (not ${JSON.stringify(bad[0])})` : ''}`,
     );
-  return Object.fromEntries(entries.map(([code, phrase]) => [code.toLowerCase(), String(phrase)]));
+  return Object.fromEntries(
+    entries.map(([code, phrase]) => [code.toLowerCase(), phrase as string | string[]]),
+  );
 }
 
 /** One key of a phone's keypad (`0`–`9`, `*`, `#`, `A`–`D`), or '' for none. */

@@ -172,7 +172,7 @@ describe('parseEnv', () => {
     [
       'SPEECH_TOOL_WAIT_PHRASE',
       '{"english":"Wait."}',
-      /SPEECH_TOOL_WAIT_PHRASE is invalid: expected a phrase, or a JSON object of language codes and phrases.*\(not "english"\)/,
+      /SPEECH_TOOL_WAIT_PHRASE is invalid: expected a phrase, a JSON array of phrases said in turn, or a JSON object of language codes.*\(not "english"\)/,
     ],
     ['LLM_RETRIES', '11', /LLM_RETRIES="11" is invalid: expected an integer from 0 to 10/],
     ['LLM_TOOL_RETRIES', '6', /LLM_TOOL_RETRIES="6" is invalid: expected an integer from 0 to 5/],

@@ -2,6 +2,7 @@
  * Every environment variable the engine reads, parsed and validated in one place.
  * Pure: no Nest import. A bad value throws an EnvError naming the variable and what it accepts.
  */
+import type { Phrases } from '../common/phrases.js';
 import { availableParallelism } from 'node:os';
 import { cgroupCpuLimit } from './cpu-quota.js';
 import { parseSpeech, type SpeechEnv } from './speech-env.js';
@@ -109,7 +110,7 @@ export interface SessionLimit {
   /** How long a conversation may last, from its first connection; 0: no limit. */
   secs: number;
   /** What the agent says as it ends one, by language code; none for a language it lacks. */
-  goodbyes: Record<string, string>;
+  goodbyes: Phrases;
   /** How long before the end the model is told the conversation is ending; 0: never. */
   noticeSecs: number;
   /** How long a turn running at the limit may go on before it is cut for the goodbye. */

@@ -101,4 +101,25 @@ describe('parseEnv: speech and telephone calls', () => {
     expect(() => parseEnv({ USER_IDLE_SECS: '-1' })).toThrow(/^USER_IDLE_SECS="-1" is invalid/);
     expect(() => parseEnv({ DTMF_TIMEOUT_MS: '50' })).toThrow(/^DTMF_TIMEOUT_MS="50" is invalid/);
   });
+
+  it('takes several phrases said in turn, for every language or per language', () => {
+    const waits = (value: string) =>
+      parseEnv({ SPEECH_TOOL_WAIT_PHRASE: value }).speech.toolWaitPhrases;
+    expect(waits('["One moment.", "Let me check."]')).toEqual({
+      '*': ['One moment.', 'Let me check.'],
+    });
+    expect(waits('{"EN":["One moment.","Let me check."],"it":"Un momento."}')).toEqual({
+      en: ['One moment.', 'Let me check.'],
+      it: 'Un momento.',
+    });
+    // Text that only begins with a bracket is one phrase.
+    expect(waits('[sighs] One moment.')).toEqual({ '*': '[sighs] One moment.' });
+    expect(() => waits('["One moment.", ""]')).toThrow(
+      'SPEECH_TOOL_WAIT_PHRASE is invalid: expected a JSON array of one or more phrases (non-empty strings), e.g. ["One moment.","Let me check."]',
+    );
+    expect(() => waits('{"en":[]}')).toThrow(/SPEECH_TOOL_WAIT_PHRASE is invalid: .*\(not "en"\)/);
+    expect(() => parseEnv({ USER_IDLE_PHRASE: '{"en":["Are you there?", 3]}' })).toThrow(
+      /USER_IDLE_PHRASE is invalid: .*\(not "en"\)/,
+    );
+  });
 });

@@ -2,6 +2,7 @@
  * The speech settings (`SPEECH_*`, `TTS_*`, `STT_*`, `VAD_*`, a telephone line's) of the
  * environment. Pure: no Nest import.
  */
+import type { Phrases } from '../common/phrases.js';
 import {
   DEFAULT_CONFIRM_PHRASES,
   DEFAULT_HOLD_PHRASES,
@@ -40,32 +41,32 @@ export interface SpeechEnv extends TelephonyEnv {
   /** Tools running this long in a voice turn that has said nothing: a wait phrase is said. */
   toolWaitMs: number;
   /** By language code (`*`: any language); the session's language picks one. */
-  toolWaitPhrases: Record<string, string>;
+  toolWaitPhrases: Phrases;
   /** Nothing of a voice turn's answer (no word, no call) this long: the wait phrase is said. */
   thinkingWaitMs: number;
   /** Tools running this long and longer (again each time), nothing else being said: a phrase. */
   toolStillMs: number;
   /** By language code, as toolWaitPhrases. */
-  toolStillPhrases: Record<string, string>;
+  toolStillPhrases: Phrases;
   /** A question to the user left unanswered this long after it was heard: said again (0: never). */
   questionRepeatMs: number;
   /** How many times such a question is said again unasked (a caller's asking counts anew). */
   questionRepeats: number;
   /** Said before such a question said again (not before one the user asked to hear), by language. */
-  questionRepeatPhrases: Record<string, string>;
+  questionRepeatPhrases: Phrases;
   /**
    * Said before a question asked again (its answer did not fit), and when the speech-to-text
    * server failed on what the user said, by language code.
    */
-  unclearPhrases: Record<string, string>;
+  unclearPhrases: Phrases;
   /** Said when a voice turn failed (the LLM server, the engine), by language code. */
-  errorPhrases: Record<string, string>;
+  errorPhrases: Phrases;
   /** Said when the user asks a waiting question or approval to wait ("one moment"), by language. */
-  holdPhrases: Record<string, string>;
+  holdPhrases: Phrases;
   /** Said when the user asks whether the agent is there while its calls run, by language. */
-  stillHerePhrases: Record<string, string>;
+  stillHerePhrases: Phrases;
   /** Asked for a call awaiting approval whose tool has no `confirm_prompt`, by language. */
-  confirmPhrases: Record<string, string>;
+  confirmPhrases: Phrases;
   tts: {
     provider: 'espeak' | 'openai' | 'none';
     baseUrl: string;

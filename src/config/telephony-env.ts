@@ -2,6 +2,7 @@
  * A caller's settings (`TWILIO_*`, `DTMF_*`, `USER_IDLE_*`) of the environment. Pure: no Nest
  * import.
  */
+import type { Phrases } from '../common/phrases.js';
 import {
   DEFAULT_IDLE_GOODBYES,
   DEFAULT_IDLE_PHRASES,
@@ -42,7 +43,7 @@ export interface TelephonyEnv {
     /** How long a transferred call rings before it comes back to the agent. */
     dialTimeoutSecs: number;
     /** What the agent says when a transferred call comes back unanswered, by language code. */
-    transferUnanswered: Record<string, string>;
+    transferUnanswered: Phrases;
   };
   /** Keys pressed on the caller's phone (DTMF). */
   dtmf: {
@@ -56,9 +57,9 @@ export interface TelephonyEnv {
     /** Times the user is asked whether they are there before the session ends. */
     prompts: number;
     /** What the agent asks, by language code (`*`: any language). */
-    phrases: Record<string, string>;
+    phrases: Phrases;
     /** What the agent says before it ends the session, by language code; none for a language it lacks. */
-    goodbyes: Record<string, string>;
+    goodbyes: Phrases;
   };
 }
 

@@ -83,6 +83,7 @@ export async function deliverTurn(
         agentVoice: () => session.agent?.voice,
         languageNow: () => session.settings.language,
         answered: session.answered,
+        session,
       },
     );
     work.push(drain(speech$, (event) => out.send(event)));

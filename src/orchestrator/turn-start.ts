@@ -6,7 +6,7 @@
  * stopping engine. Pure: no Nest import.
  */
 import type { Logger } from '@nestjs/common';
-import { phraseFor } from '../speech/tool-wait.js';
+import { phraseFor, type Phrases } from '../common/phrases.js';
 import { AfterNotice } from './after-notice.js';
 import { resultMessage, type BackgroundCalls } from './background-calls.js';
 import type { ConversationDeps, Started } from './conversation-deps.js';
@@ -70,8 +70,8 @@ export class TurnStarter {
    * One of `phrases`, in the session's language, said aside (none in a language it lacks);
    * `since`: see sayAside.
    */
-  sayPhrase(phrases: Record<string, string>, since?: number): void {
-    const text = phraseFor(phrases, this.host.session.settings.language);
+  sayPhrase(phrases: Phrases, since?: number): void {
+    const text = phraseFor(phrases, this.host.session.settings.language, this.host.session);
     if (text) this.sayAside(text, undefined, since);
   }
 

@@ -9,7 +9,7 @@
 import WebSocket from 'ws';
 import { keyMatches } from '../config/bearer-key.js';
 import type { LocalSocket } from './local-socket.js';
-import { phraseFor } from '../speech/tool-wait.js';
+import { phraseFor, type Phrases } from '../common/phrases.js';
 import { encodeText } from '../tools/argument-text.js';
 import { OWN_PARAMETERS, type TwilioMessage } from './twilio-message.js';
 import { isJsonObject as isObject } from '../common/json-pointer.js';
@@ -34,7 +34,7 @@ export interface BridgeOptions {
   /** Whether another replica can resume a session (kept in Redis). */
   sharedSessions: boolean;
   /** What the agent says when a transferred call comes back unanswered, by language code. */
-  unanswered: Record<string, string>;
+  unanswered: Phrases;
   log: (line: string) => void;
 }
 
@@ -237,7 +237,7 @@ export class TwilioBridge {
       );
     if (!this.returned) return;
     this.returned = false;
-    const text = phraseFor(this.options.unanswered, settings?.language ?? 'en');
+    const text = phraseFor(this.options.unanswered, settings?.language ?? 'en', this);
     if (text) this.engine?.send(JSON.stringify({ type: 'say', text }));
   }
 

@@ -4,7 +4,7 @@ import { speechConfig, type SpeechConfig } from '../config/app.config.js';
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 import { SttEngine } from './stt-engine.js';
 import { TtsEngine } from './tts-engine.js';
-import { phraseFor } from './tool-wait.js';
+import { phraseFor, type Phrases } from '../common/phrases.js';
 import type { SpeechEvent } from './speak-options.js';
 import { speakTurn } from './turn-speech.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
@@ -69,13 +69,14 @@ export class SpeechService implements OnModuleInit {
       agentVoice = () => undefined,
       languageNow = () => settings.language,
       answered,
+      session = settings,
     }: {
       /** The voice of the assistant the session was handed to, if it has one of its own. */
       agentVoice?: () => string | undefined;
       /** The session's language now (a handoff may change it within the turn). */
       languageNow?: () => string;
       /** A tool's own `wait_phrase`, by language, if it has one. */
-      waitPhrasesOf?: (tool: string) => Record<string, string> | undefined;
+      waitPhrasesOf?: (tool: string) => Phrases | undefined;
       /** When the user's turn ended (`performance.now()`): the answer's first audio is timed from it. */
       since?: number;
       /** The turn's exported span, when spans are exported: each synthesis is a span under it. */
@@ -84,6 +85,8 @@ export class SpeechService implements OnModuleInit {
       judging?: () => Promise<void> | undefined;
       /** See SpeakOptions. */
       answered?: Observable<string>;
+      /** Whose turn it is: of several phrases, each session is given the next in turn. */
+      session?: object;
     } = {},
   ): Observable<SpeechEvent> {
     const { speech } = this.metrics;
@@ -91,7 +94,7 @@ export class SpeechService implements OnModuleInit {
     const traced = this.spans.enabled ? span : undefined;
     const { config } = this;
     const fallbackVoice = config.tts.voice;
-    const phrase = (phrases: Record<string, string>) => phraseFor(phrases, languageNow());
+    const phrase = (phrases: Phrases) => phraseFor(phrases, languageNow(), session);
     return speakTurn(turn$, this.tts, {
       // Read for each sentence: a handoff in the turn speaks the next in the new assistant's voice.
       get voice() {

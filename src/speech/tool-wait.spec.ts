@@ -1,6 +1,5 @@
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 import { drivenTurn } from '../../test/support/recording-tts.js';
-import { phraseFor } from './tool-wait.js';
 
 /**
  * A voice turn driven event by event, with SPEECH_TOOL_WAIT_MS=100 (or `toolWaitMs`),
@@ -257,19 +256,5 @@ describe('speech while tools run long (SPEECH_TOOL_STILL_MS)', () => {
     await jest.advanceTimersByTimeAsync(1);
     await t.end();
     expect(t.tts.texts).toEqual(['Still on it.', 'Go on?', 'Still on it.']);
-  });
-});
-
-describe('phraseFor', () => {
-  const phrases = { en: 'One moment.', pt: 'Um momento.', 'pt-br': 'Só um momento.' };
-  it("takes the session's language, then its primary code, then the phrase for any language", () => {
-    expect(phraseFor(phrases, 'pt-BR')).toBe('Só um momento.');
-    expect(phraseFor(phrases, 'pt-pt')).toBe('Um momento.');
-    expect(phraseFor(phrases, 'en-us')).toBe('One moment.');
-    expect(phraseFor({ ...phrases, '*': 'Hold on.' }, 'ja')).toBe('Hold on.');
-  });
-
-  it('says nothing rather than speak another language than the caller', () => {
-    expect(phraseFor(phrases, 'ja')).toBe('');
   });
 });

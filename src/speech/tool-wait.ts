@@ -1,5 +1,4 @@
 import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
-import { languageCode } from '../common/language-code.js';
 
 /**
  * The calls of a voice turn while they run: a timer from when they begin (`begin`), cleared once
@@ -135,13 +134,4 @@ export class AnswerWait {
     clearTimeout(this.timer);
     this.timer = undefined;
   }
-}
-
-/**
- * The phrase for a session's language: its own code (`pt-br`), else its primary one (`pt`), else
- * the phrase for any language (`*`); none in another language than the caller's.
- */
-export function phraseFor(phrases: Record<string, string>, language: string): string {
-  const code = language.toLowerCase();
-  return phrases[code] ?? phrases[languageCode(code)] ?? phrases['*'] ?? '';
 }

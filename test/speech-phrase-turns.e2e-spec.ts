@@ -1,0 +1,49 @@
+import { sseStructuredCalls, sseText } from './support/fake-llm.js';
+import { RecordingServer } from './support/recording-server.js';
+import { useVoiceRig } from './support/speech-server.js';
+import { writeToolsFile } from './support/tools-file.js';
+import { voiceSession, type WsClient } from './support/ws-client.js';
+
+/**
+ * A phrase setting given several phrases (SPEECH_TOOL_WAIT_PHRASE as a list): a caller kept
+ * waiting again hears other words, not "One moment." each time.
+ */
+describe('phrases said in turn', () => {
+  const service = new RecordingServer();
+  let base = '';
+  beforeAll(async () => {
+    base = await service.start();
+    // Past SPEECH_TOOL_WAIT_MS: each call gets its wait phrase.
+    service.respond((_req, res) => void setTimeout(() => res.end('found'), 400));
+  });
+  afterAll(() => service.stop());
+  const rig = useVoiceRig(() => ({
+    LLM_TOOLS_FILE: writeToolsFile([{ name: 'lookup', url: `${base}/lookup`, method: 'GET' }]),
+    SPEECH_TOOL_WAIT_MS: '100',
+    SPEECH_TOOL_WAIT_PHRASE: '{"en":["One moment.","Let me check."],"it":"Un momento."}',
+  }));
+
+  let calls = 0;
+  /** One turn of `ws` whose model calls `lookup`, then says "Found it.", heard to its end. */
+  async function lookingUp(ws: WsClient) {
+    calls += 1;
+    rig.llm.enqueue(
+      sseStructuredCalls([{ id: `call_${calls}`, name: 'lookup', arguments: {} }]),
+      sseText(['Found it.']),
+    );
+    const from = ws.messages.length;
+    ws.send({ type: 'user_text', text: 'Where is my order?' });
+    await ws.waitFor((m) => m.type === 'audio_end', from, 10_000);
+  }
+
+  it('gives a session the next wait phrase each time, and another session the first', async () => {
+    const ws = await voiceSession(rig.engine.wsUrl);
+    for (let i = 0; i < 3; i++) await lookingUp(ws);
+    const other = await voiceSession(rig.engine.wsUrl);
+    await lookingUp(other);
+    const waits = rig.speech.inputs().filter((text) => text !== 'Found it.');
+    expect(waits).toEqual(['One moment.', 'Let me check.', 'One moment.', 'One moment.']);
+    ws.close();
+    other.close();
+  });
+});
