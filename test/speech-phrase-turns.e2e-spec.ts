@@ -18,17 +18,25 @@ describe('phrases said in turn', () => {
   });
   afterAll(() => service.stop());
   const rig = useVoiceRig(() => ({
-    LLM_TOOLS_FILE: writeToolsFile([{ name: 'lookup', url: `${base}/lookup`, method: 'GET' }]),
+    LLM_TOOLS_FILE: writeToolsFile([
+      { name: 'lookup', url: `${base}/lookup`, method: 'GET' },
+      {
+        name: 'orders',
+        url: `${base}/orders`,
+        method: 'GET',
+        wait_phrase: { en: ['Let me find your order.', 'Checking your order.'] },
+      },
+    ]),
     SPEECH_TOOL_WAIT_MS: '100',
     SPEECH_TOOL_WAIT_PHRASE: '{"en":["One moment.","Let me check."],"it":"Un momento."}',
   }));
 
   let calls = 0;
-  /** One turn of `ws` whose model calls `lookup`, then says "Found it.", heard to its end. */
-  async function lookingUp(ws: WsClient) {
+  /** One turn of `ws` whose model calls `tool`, then says "Found it.", heard to its end. */
+  async function lookingUp(ws: WsClient, tool = 'lookup') {
     calls += 1;
     rig.llm.enqueue(
-      sseStructuredCalls([{ id: `call_${calls}`, name: 'lookup', arguments: {} }]),
+      sseStructuredCalls([{ id: `call_${calls}`, name: tool, arguments: {} }]),
       sseText(['Found it.']),
     );
     const from = ws.messages.length;
@@ -45,5 +53,16 @@ describe('phrases said in turn', () => {
     expect(waits).toEqual(['One moment.', 'Let me check.', 'One moment.', 'One moment.']);
     ws.close();
     other.close();
+  });
+
+  it("says a tool's own wait phrases in turn too", async () => {
+    const ws = await voiceSession(rig.engine.wsUrl);
+    for (let i = 0; i < 3; i++) await lookingUp(ws, 'orders');
+    expect(rig.speech.inputs().filter((text) => text !== 'Found it.')).toEqual([
+      'Let me find your order.',
+      'Checking your order.',
+      'Let me find your order.',
+    ]);
+    ws.close();
   });
 });

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Phrases } from '../common/phrases.js';
 import { randomUUID } from 'node:crypto';
 import { Observable, type Subscriber } from 'rxjs';
 import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../config/app.config.js';
@@ -84,7 +85,7 @@ export class TurnManager {
   }
 
   /** A tool's own `wait_phrase`, by language, if it has one. */
-  waitPhrasesOf(name: string): Record<string, string> | undefined {
+  waitPhrasesOf(name: string): Phrases | undefined {
     return this.registry.active().byName.get(name)?.waitPhrase;
   }
 

@@ -1,3 +1,4 @@
+import type { Phrases } from '../common/phrases.js';
 import { ToolDefinitionError } from './definition-error.js';
 import {
   DEFAULT_PARAMETERS,
@@ -123,8 +124,8 @@ function rateLimitOf({ calls, per_secs, group }: NonNullable<ToolDefinitionInput
 }
 
 /** A `wait_phrase` as phrases by lower-case language code (`*`: any language). */
-function phrasesOf(phrase: string | Record<string, string>): Record<string, string> {
-  if (typeof phrase === 'string') return { '*': phrase };
+function phrasesOf(phrase: NonNullable<ToolDefinitionInput['wait_phrase']>): Phrases {
+  if (typeof phrase === 'string' || Array.isArray(phrase)) return { '*': phrase };
   return Object.fromEntries(Object.entries(phrase).map(([code, p]) => [code.toLowerCase(), p]));
 }
 

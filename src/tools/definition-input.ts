@@ -114,7 +114,7 @@ export interface ToolDefinitionInput {
   /** The longest result the model reads from this tool; LLM_TOOL_RESULT_MAX_CHARS otherwise. */
   result_max_chars?: number;
   /** Said in a voice turn while a call of this tool keeps the caller waiting (one phrase, or by language). */
-  wait_phrase?: string | Record<string, string>;
+  wait_phrase?: string | string[] | Record<string, string | string[]>;
   /** HTTP tools: further attempts after a transient failure, whatever the method (its backend takes a request twice safely). */
   retries?: number;
   /** HTTP tools: a JMESPath expression picking what the model reads of a JSON response. */

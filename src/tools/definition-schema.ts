@@ -10,6 +10,9 @@ export const ajv = () =>
 export const TOOL_NAME_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 /** A language tag (`en`, `pt-BR`): a `wait_phrase`'s keys, a handoff's `language`. */
 export const LANGUAGE_TAG_PATTERN = '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$';
+/** A `wait_phrase`: one phrase, or several said in turn (1 to 20). */
+export const PHRASE = { type: 'string', minLength: 1, maxLength: 200 };
+export const PHRASE_LIST = { type: 'array', items: PHRASE, minItems: 1, maxItems: 20 };
 export const common = {
   description: { type: 'string' },
   parameters: { type: 'object' },
@@ -30,12 +33,13 @@ export const common = {
   result_max_chars: { type: 'integer', minimum: 1, maximum: 10_000_000 },
   wait_phrase: {
     anyOf: [
-      { type: 'string', minLength: 1, maxLength: 200 },
+      PHRASE,
+      PHRASE_LIST,
       {
         type: 'object',
         minProperties: 1,
         propertyNames: { pattern: LANGUAGE_TAG_PATTERN },
-        additionalProperties: { type: 'string', minLength: 1, maxLength: 200 },
+        additionalProperties: { anyOf: [PHRASE, PHRASE_LIST] },
       },
     ],
   },

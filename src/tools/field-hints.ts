@@ -67,7 +67,7 @@ export const FIELD_HINTS: Record<string, string> = {
     'an object with token_url (an http(s) URL), client_id and client_secret, and optionally scope, audience and client_auth ("basic" or "body")',
   result_max_chars: 'an integer from 1 to 10000000',
   wait_phrase:
-    'a phrase of 1 to 200 characters, or an object of language codes and phrases ({"en":"Let me look.","it":"Controllo."})',
+    'a phrase of 1 to 200 characters, a list of up to 20 such phrases said in turn, or an object of language codes and a phrase or list each ({"en":["Let me look.","One moment."],"it":"Controllo."})',
   modalities: 'a non-empty array of "voice" and/or "text"',
   confirm: 'true or false (HTTP, OpenAPI and MCP tools: also "destructive")',
   confirm_prompt: 'a question of 1 to 500 characters, with {parameter} placeholders',

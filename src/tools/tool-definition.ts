@@ -1,4 +1,5 @@
 /** Tool definitions validated, with their defaults; the snapshots turns use. Plain types, no Nest. */
+import type { Phrases } from '../common/phrases.js';
 import type { ClientCertificate } from './client-certificate.js';
 import type { RateLimit } from './rate-table.js';
 import type { OAuth2Config } from './oauth2.js';
@@ -100,7 +101,7 @@ export interface Tool {
   /** `result_max_chars`: the longest result the model reads from this tool. */
   resultMaxChars?: number;
   /** `wait_phrase` by lower-case language code (`*` for any language). */
-  waitPhrase?: Record<string, string>;
+  waitPhrase?: Phrases;
   /** HTTP tools: further attempts after a transient failure, for any method (LLM_TOOL_RETRIES otherwise, safe methods only). */
   retries?: number;
   /** HTTP tools: `response_query`, compiled. */

@@ -166,10 +166,18 @@ describe('validateToolDefinitions', () => {
     ],
     [
       [{ ...ok, wait_phrase: { english: 'Wait.' } }],
-      "tools.json: tool #0 'get_weather': field 'wait_phrase' is invalid: expected a phrase of 1 to 200 characters, or an object of language codes and phrases",
+      "tools.json: tool #0 'get_weather': field 'wait_phrase' is invalid: expected a phrase of 1 to 200 characters, a list of up to 20 such phrases said in turn, or an object of language codes and a phrase or list each",
     ],
     [
       [{ ...ok, wait_phrase: '' }],
+      "tools.json: tool #0 'get_weather': field 'wait_phrase' is invalid: expected a phrase",
+    ],
+    [
+      [{ ...ok, wait_phrase: { en: ['One moment.', ''] } }],
+      "tools.json: tool #0 'get_weather': field 'wait_phrase' is invalid: expected a phrase",
+    ],
+    [
+      [{ ...ok, wait_phrase: [] }],
       "tools.json: tool #0 'get_weather': field 'wait_phrase' is invalid: expected a phrase",
     ],
     [

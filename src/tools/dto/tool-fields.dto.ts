@@ -1,4 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { PHRASE, PHRASE_LIST } from '../definition-schema.js';
 
 /** Swagger text of the approval fields every kind of tool has. */
 const CONFIRM_DOC =
@@ -17,12 +18,16 @@ const ApiResultMaxChars = ApiPropertyOptional({
 /** Swagger text of `wait_phrase`, a field every kind of tool has. */
 const ApiWaitPhrase = ApiPropertyOptional({
   description:
-    "Said in a voice turn that has said nothing yet while a call of this tool runs longer than SPEECH_TOOL_WAIT_MS, instead of SPEECH_TOOL_WAIT_PHRASE: one phrase, or an object of language codes and phrases (the session's language chooses; a language it lacks gets the general phrase). 1 to 200 characters each",
+    "Said in a voice turn that has said nothing yet while a call of this tool runs longer than SPEECH_TOOL_WAIT_MS, instead of SPEECH_TOOL_WAIT_PHRASE: one phrase, a list of phrases said in turn in each session, or an object of language codes and a phrase or list each (the session's language chooses; a language it lacks gets the general phrase). 1 to 200 characters each, at most 20 in a list",
   oneOf: [
-    { type: 'string', minLength: 1, maxLength: 200 },
-    { type: 'object', additionalProperties: { type: 'string', minLength: 1, maxLength: 200 } },
+    PHRASE,
+    PHRASE_LIST,
+    { type: 'object', additionalProperties: { oneOf: [PHRASE, PHRASE_LIST] } },
   ],
-  example: { en: 'Let me look up your order.', it: 'Cerco il suo ordine.' },
+  example: {
+    en: ['Let me look up your order.', 'Checking your order.'],
+    it: 'Cerco il suo ordine.',
+  },
 });
 
 /** Swagger text of `modalities`, a field every kind of tool has. */
@@ -39,7 +44,7 @@ export class ToolFieldsDto {
   result_max_chars?: number;
 
   @ApiWaitPhrase
-  wait_phrase?: string | Record<string, string>;
+  wait_phrase?: string | string[] | Record<string, string | string[]>;
 
   @ApiModalities
   modalities?: ('voice' | 'text')[];
