@@ -11,11 +11,13 @@ import { voiceSession, type WsClient } from './support/ws-client.js';
 describe('phrases said in turn', () => {
   const service = new RecordingServer();
   let base = '';
+  /** How long the tools take: past SPEECH_TOOL_WAIT_MS, each call gets its wait phrase. */
+  let toolMs = 400;
   beforeAll(async () => {
     base = await service.start();
-    // Past SPEECH_TOOL_WAIT_MS: each call gets its wait phrase.
-    service.respond((_req, res) => void setTimeout(() => res.end('found'), 400));
+    service.respond((_req, res) => void setTimeout(() => res.end('found'), toolMs));
   });
+  beforeEach(() => (toolMs = 400));
   afterAll(() => service.stop());
   const rig = useVoiceRig(() => ({
     LLM_TOOLS_FILE: writeToolsFile([
@@ -28,6 +30,8 @@ describe('phrases said in turn', () => {
       },
     ]),
     SPEECH_TOOL_WAIT_MS: '100',
+    SPEECH_TOOL_STILL_MS: '1000',
+    SPEECH_TOOL_STILL_PHRASE: '["Still on it.", "Nearly there."]',
     SPEECH_TOOL_WAIT_PHRASE: '{"en":["One moment.","Let me check."],"it":"Un momento."}',
   }));
 
@@ -63,6 +67,18 @@ describe('phrases said in turn', () => {
       'Checking your order.',
       'Let me find your order.',
     ]);
+    ws.close();
+  });
+
+  it('says the still phrases in turn from the first, turn after turn', async () => {
+    toolMs = 2300;
+    const ws = await voiceSession(rig.engine.wsUrl);
+    await lookingUp(ws);
+    await lookingUp(ws);
+    const stills = rig.speech.inputs().filter((text) => /Still|Nearly/.test(text));
+    // One every second while the call runs: about two a turn, whatever the timing, in turn.
+    expect(stills.length).toBeGreaterThanOrEqual(3);
+    stills.forEach((text, i) => expect(text).toBe(i % 2 === 0 ? 'Still on it.' : 'Nearly there.'));
     ws.close();
   });
 });

@@ -83,8 +83,8 @@ class TurnSpeech {
       this.ask(id, text, options.questionRepeatPhrase);
     });
     const quiet = () => this.emitIndex >= this.jobs.length;
-    const stillMs = options.toolStillPhrase ? (options.toolStillMs ?? 0) : 0;
-    this.toolStill = new ToolStill(stillMs, quiet, () =>
+    // (Its phrase read only when said: of several, each reading is the next in turn.)
+    this.toolStill = new ToolStill(options.toolStillMs ?? 0, quiet, () =>
       this.waitFor(options.toolStillPhrase ?? ''),
     );
   }
