@@ -81,4 +81,33 @@ describe('phrases said in turn', () => {
     stills.forEach((text, i) => expect(text).toBe(i % 2 === 0 ? 'Still on it.' : 'Nearly there.'));
     ws.close();
   });
+
+  it("says a session's own phrases (session.update's phrases), the engine's again after null", async () => {
+    const ws = await voiceSession(rig.engine.wsUrl);
+    let from = ws.messages.length;
+    ws.send({ type: 'session.update', phrases: { wait: ['Just a sec.', 'Bear with me.'] } });
+    const updated = await ws.waitFor((m) => m.type === 'session.updated', from);
+    expect(updated.settings.phrases).toEqual({ wait: { '*': ['Just a sec.', 'Bear with me.'] } });
+    await lookingUp(ws);
+    await lookingUp(ws);
+    // A phrase the engine has no name for is refused, and the session lives on.
+    from = ws.messages.length;
+    ws.send({ type: 'session.update', phrases: { waiting: 'Hm.' } });
+    expect(await ws.waitFor((m) => m.type === 'error', from)).toMatchObject({
+      message: expect.stringMatching(
+        /unknown phrase "waiting" in "phrases": the phrases are wait,/,
+      ),
+    });
+    from = ws.messages.length;
+    ws.send({ type: 'session.update', phrases: null });
+    const again = await ws.waitFor((m) => m.type === 'session.updated', from);
+    expect(again.settings.phrases).toBeUndefined();
+    await lookingUp(ws);
+    expect(rig.speech.inputs().filter((text) => text !== 'Found it.')).toEqual([
+      'Just a sec.',
+      'Bear with me.',
+      'One moment.',
+    ]);
+    ws.close();
+  });
 });

@@ -43,6 +43,21 @@ describe('a user who has gone quiet (USER_IDLE_SECS)', () => {
     expect(llm.requests).toHaveLength(0);
   });
 
+  it("asks in the session's own words when it gave them (session.update's phrases)", async () => {
+    const ws = await voiceSession(rig.engine.wsUrl);
+    ws.send({
+      type: 'session.update',
+      phrases: { idle: 'Hello? Still with me?', idle_goodbye: { en: 'Bye for now.' } },
+    });
+    ws.send({ type: 'say', text: 'Hello, how can I help?' });
+    expect(await ws.closed).toBe(4003);
+    expect(said(ws.messages)).toEqual([
+      'Hello, how can I help?',
+      'Hello? Still with me?',
+      'Bye for now.',
+    ]);
+  });
+
   it('asks afresh after the user answers, and the model reads the question', async () => {
     const ws = await voiceSession(rig.engine.wsUrl);
     // Each sentence 1 s of speech: the engine sends it ahead of its playing and counts the

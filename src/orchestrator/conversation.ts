@@ -72,7 +72,7 @@ export class Conversation {
         this.error(code, message);
         // The caller is not left in silence: they may say it again (unless they have gone on).
         if (code === 'stt_failed' && speaks(session, deps.speech))
-          this.turns.sayPhrase(deps.speech.config.unclearPhrases, since);
+          this.turns.sayPhrase('unclear', deps.speech.config.unclearPhrases, since);
       },
       bargeIn: () => this.bargeIn(true),
       nothingHeard: () => this.turns.resumeCut(),

@@ -4,7 +4,7 @@
  * the session is ended (a phone call left open, a headset put down). Pure: no Nest import.
  */
 import type { TelephonyEnv } from '../config/telephony-env.js';
-import { phraseFor } from '../common/phrases.js';
+import { sessionPhrase } from './session-phrases.js';
 import type { ClientMessage } from './protocol/client-messages.js';
 import type { Session } from './session.js';
 
@@ -127,7 +127,7 @@ export function sessionIdleWatch(
     prompts: idle.prompts,
     busy: () => session.busy,
     prompt: () => {
-      const phrase = phraseFor(idle.phrases, session.settings.language, session);
+      const phrase = sessionPhrase(session, 'idle', idle.phrases);
       if (phrase) say(phrase);
     },
     end,

@@ -7,7 +7,7 @@
 import type { SessionLimit } from '../config/env.js';
 import type { TelephonyEnv } from '../config/telephony-env.js';
 import { ANSWERING_MACHINE, TRANSFERRED, ENDED_BY_AGENT, USER_IDLE } from './close-codes.js';
-import { phraseFor } from '../common/phrases.js';
+import { sessionPhrase } from './session-phrases.js';
 import { sessionIdleWatch, type IdleWatch } from './idle-watch.js';
 import type { ServerEvent } from './protocol/server-events.js';
 import type { Session } from './session.js';
@@ -53,7 +53,7 @@ export class SessionEnd {
     this.idle = sessionIdleWatch(session, idle, {
       say: actions.say,
       end: () => {
-        const goodbye = phraseFor(idle.goodbyes, session.settings.language, session);
+        const goodbye = sessionPhrase(session, 'idle_goodbye', idle.goodbyes);
         if (!goodbye) return this.letGo();
         // Said first: the session ends once it has been given whole (see `turnEnded`).
         actions.say(goodbye, () => (this.leaving = true));

@@ -7,6 +7,7 @@ import { timeZoneNamed } from '../common/clock.js';
 import { TIMEZONE_MESSAGE } from './protocol/session-update-message.js';
 import type { Agent } from '../tools/handoff-tool.js';
 import type { Session } from './session.js';
+import { readSessionPhrases } from './session-phrases.js';
 
 /** What a `session.update` is checked against beyond its DTO's rules. */
 export interface SettingsLimits {
@@ -109,6 +110,12 @@ export function settingsChanges(
     const read = readVariables(message.variables ?? {});
     if (typeof read === 'string') return { error: read };
     changes.variables = read;
+  }
+  if (message.phrases !== undefined) {
+    const read = readSessionPhrases(message.phrases ?? {});
+    if (typeof read === 'string') return { error: read };
+    // None given (null, {}): the engine's own again, and none kept.
+    changes.phrases = Object.keys(read).length > 0 ? read : undefined;
   }
   // An assistant of another language: the session goes on in it, unless the update says which.
   if (agent?.language && message.language === undefined) changes.language = agent.language;

@@ -47,6 +47,10 @@ describe('a saved session read back', () => {
     expect('stored' in own && own.stored.settings.client_tools).toEqual([
       expect.objectContaining({ name: 'open_door', description: '' }),
     ]);
+    // Its own phrases, as the engine keeps them.
+    const phrases = { wait: { '*': ['Just a sec.', 'Bear with me.'] }, idle: { it: 'Pronto?' } };
+    const spoken = readStored(record({ settings: { phrases } }));
+    expect('stored' in spoken && spoken.stored.settings.phrases).toEqual(phrases);
   });
 
   it('is refused, saying why, when the engine could not go on from it', () => {
@@ -76,5 +80,8 @@ describe('a saved session read back', () => {
       /^its settings: client_tools\[0\]: expected an object$/,
     );
     expect(why(record({ settings: { modality: 'smoke' } }))).toMatch(/^its settings: /);
+    expect(why(record({ settings: { phrases: { wait: [] } } }))).toMatch(
+      /^its settings: "phrases.wait" must be a phrase/,
+    );
   });
 });

@@ -13,6 +13,7 @@ import { readVariables } from '../tools/session-variables.js';
 import { readClientTools } from './client-tools.js';
 import { parseClientMessage } from './protocol/client-messages.js';
 import type { SessionSettings } from './protocol/server-events.js';
+import { readSessionPhrases } from './session-phrases.js';
 
 export interface StoredSession {
   v: 1;
@@ -188,6 +189,11 @@ function settingsRead(settings: Record<string, unknown>): Record<string, unknown
     const variables = readVariables((settings.variables as Record<string, unknown> | null) ?? {});
     if (typeof variables === 'string') return variables;
     read.variables = variables;
+  }
+  if (settings.phrases !== undefined && settings.phrases !== null) {
+    const phrases = readSessionPhrases(settings.phrases as Record<string, unknown>);
+    if (typeof phrases === 'string') return phrases;
+    read.phrases = phrases;
   }
   if (settings.timezone !== undefined) {
     const zone = timeZoneNamed(settings.timezone as string);

@@ -5,7 +5,7 @@
  * one can cut, and the session ends, not to be resumed. Pure: no Nest import.
  */
 import type { SessionLimit } from '../config/env.js';
-import { phraseFor } from '../common/phrases.js';
+import { sessionPhrase } from './session-phrases.js';
 import { TIME_LIMIT } from './close-codes.js';
 import type { Session } from './session.js';
 
@@ -99,7 +99,7 @@ export class TimeLimit {
   private goodbye(): void {
     clearTimeout(this.timer);
     this.state = 'saying';
-    const text = phraseFor(this.limit.goodbyes, this.session.settings.language, this.session);
+    const text = sessionPhrase(this.session, 'time_limit_goodbye', this.limit.goodbyes);
     if (!text) return this.end();
     this.actions.sayLast(text);
     // A goodbye that does not end (or was never begun) does not keep the session open.

@@ -84,6 +84,7 @@ export async function deliverTurn(
         languageNow: () => session.settings.language,
         answered: session.answered,
         session,
+        phrasesNow: () => session.settings.phrases,
       },
     );
     work.push(drain(speech$, (event) => out.send(event)));

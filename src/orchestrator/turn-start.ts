@@ -6,7 +6,8 @@
  * stopping engine. Pure: no Nest import.
  */
 import type { Logger } from '@nestjs/common';
-import { phraseFor, type Phrases } from '../common/phrases.js';
+import type { Phrases } from '../common/phrases.js';
+import { sessionPhrase, type PhraseName } from './session-phrases.js';
 import { AfterNotice } from './after-notice.js';
 import { resultMessage, type BackgroundCalls } from './background-calls.js';
 import type { ConversationDeps, Started } from './conversation-deps.js';
@@ -67,11 +68,11 @@ export class TurnStarter {
   }
 
   /**
-   * One of `phrases`, in the session's language, said aside (none in a language it lacks);
-   * `since`: see sayAside.
+   * The session's phrase `name` (its own, else the engine's `phrases`), in its language, said
+   * aside (none in a language it lacks); `since`: see sayAside.
    */
-  sayPhrase(phrases: Phrases, since?: number): void {
-    const text = phraseFor(phrases, this.host.session.settings.language, this.host.session);
+  sayPhrase(name: PhraseName, phrases: Phrases, since?: number): void {
+    const text = sessionPhrase(this.host.session, name, phrases);
     if (text) this.sayAside(text, undefined, since);
   }
 
@@ -212,7 +213,7 @@ export class TurnStarter {
           // user has gone on since (the apology waiting behind a notice that may not be cut).
           if (failed === 'llm_failed' || failed === 'internal') {
             const failedAt = performance.now();
-            setImmediate(() => this.sayPhrase(deps.speech.config.errorPhrases, failedAt));
+            setImmediate(() => this.sayPhrase('error', deps.speech.config.errorPhrases, failedAt));
           }
           // What the history dropped is summarised meanwhile, and kept with the session.
           void deps.turns.summarize(session).then((changed) => (changed ? deps.save() : undefined));

@@ -5,6 +5,7 @@ import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 import { SttEngine } from './stt-engine.js';
 import { TtsEngine } from './tts-engine.js';
 import { phraseFor, type Phrases } from '../common/phrases.js';
+import type { PhraseName, SessionPhrases } from '../orchestrator/session-phrases.js';
 import type { SpeechEvent } from './speak-options.js';
 import { speakTurn } from './turn-speech.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
@@ -70,6 +71,7 @@ export class SpeechService implements OnModuleInit {
       languageNow = () => settings.language,
       answered,
       session = settings,
+      phrasesNow = () => undefined,
     }: {
       /** The voice of the assistant the session was handed to, if it has one of its own. */
       agentVoice?: () => string | undefined;
@@ -87,6 +89,8 @@ export class SpeechService implements OnModuleInit {
       answered?: Observable<string>;
       /** Whose turn it is: of several phrases, each session is given the next in turn. */
       session?: object;
+      /** The session's own phrases now (`session.update`'s `phrases`), if it gave any. */
+      phrasesNow?: () => SessionPhrases | undefined;
     } = {},
   ): Observable<SpeechEvent> {
     const { speech } = this.metrics;
@@ -94,7 +98,9 @@ export class SpeechService implements OnModuleInit {
     const traced = this.spans.enabled ? span : undefined;
     const { config } = this;
     const fallbackVoice = config.tts.voice;
-    const phrase = (phrases: Phrases) => phraseFor(phrases, languageNow(), session);
+    // The session's own phrase for `name`, if it gave one, else the engine's.
+    const phrase = (phrases: Phrases, name: PhraseName) =>
+      phraseFor(phrasesNow()?.[name] ?? phrases, languageNow(), session);
     return speakTurn(turn$, this.tts, {
       // Read for each sentence: a handoff in the turn speaks the next in the new assistant's voice.
       get voice() {
@@ -115,29 +121,29 @@ export class SpeechService implements OnModuleInit {
       onQuestion: (event) => speech.questionSaid(event),
       // The phrases too, each in the language of the moment it is said: a handoff's after it.
       get toolWaitPhrase() {
-        return phrase(config.toolWaitPhrases);
+        return phrase(config.toolWaitPhrases, 'wait');
       },
       get toolStillPhrase() {
-        return phrase(config.toolStillPhrases);
+        return phrase(config.toolStillPhrases, 'still');
       },
       get questionRepeatPhrase() {
-        return phrase(config.questionRepeatPhrases);
+        return phrase(config.questionRepeatPhrases, 'question_repeat');
       },
       get unclearPhrase() {
-        return phrase(config.unclearPhrases);
+        return phrase(config.unclearPhrases, 'unclear');
       },
       get holdPhrase() {
-        return phrase(config.holdPhrases);
+        return phrase(config.holdPhrases, 'hold');
       },
       get stillHerePhrase() {
-        return phrase(config.stillHerePhrases);
+        return phrase(config.stillHerePhrases, 'still_here');
       },
       get confirmPhrase() {
-        return phrase(config.confirmPhrases);
+        return phrase(config.confirmPhrases, 'confirm');
       },
       toolWaitPhraseOf: (tool) => {
         const phrases = waitPhrasesOf(tool);
-        return phrases && phrase(phrases);
+        return phrases && phraseFor(phrases, languageNow(), session);
       },
       signal,
       onSpoken,

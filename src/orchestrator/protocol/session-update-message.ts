@@ -165,6 +165,14 @@ export class SessionUpdateMessage {
   @IsString({ message: AGENT_MESSAGE })
   @MaxLength(64, { message: AGENT_MESSAGE })
   agent?: string | null;
+
+  /**
+   * What the engine says itself in this session (its wait phrase, its idle prompt…), by name,
+   * instead of its settings (checked by `settingsChanges`); null for the engine's own again.
+   */
+  @ValidateIf((_, value) => value !== null && value !== undefined)
+  @IsObject({ message: '"phrases" must be an object of phrase names and phrases, or null' })
+  phrases?: Record<string, unknown> | null;
 }
 
 /** The settings `session.update` may change: another field is refused (a typo would be lost). */
@@ -188,4 +196,5 @@ export const SETTINGS: Record<keyof SessionSettings | 'agent', true> = {
   client_tools: true,
   variables: true,
   agent: true,
+  phrases: true,
 };
