@@ -28,6 +28,12 @@ describe('phrases said in turn', () => {
         method: 'GET',
         wait_phrase: { en: ['Let me find your order.', 'Checking your order.'] },
       },
+      {
+        type: 'handoff',
+        name: 'to_billing',
+        agent: 'billing',
+        phrases: { wait: 'Let me check your account.' },
+      },
     ]),
     SPEECH_TOOL_WAIT_MS: '100',
     SPEECH_TOOL_STILL_MS: '1000',
@@ -107,6 +113,23 @@ describe('phrases said in turn', () => {
       'Just a sec.',
       'Bear with me.',
       'One moment.',
+    ]);
+    ws.close();
+  });
+
+  it("says an assistant's own phrases once the session is its, the session's own first", async () => {
+    const ws = await voiceSession(rig.engine.wsUrl);
+    let from = ws.messages.length;
+    ws.send({ type: 'session.update', agent: 'billing' });
+    await ws.waitFor((m) => m.type === 'session.updated', from);
+    await lookingUp(ws);
+    from = ws.messages.length;
+    ws.send({ type: 'session.update', phrases: { wait: 'Hang on.' } });
+    await ws.waitFor((m) => m.type === 'session.updated', from);
+    await lookingUp(ws);
+    expect(rig.speech.inputs().filter((text) => text !== 'Found it.')).toEqual([
+      'Let me check your account.',
+      'Hang on.',
     ]);
     ws.close();
   });

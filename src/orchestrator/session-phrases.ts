@@ -1,79 +1,24 @@
 /**
- * A session's own phrases (`session.update`'s `phrases`): what the engine says itself in this
- * session — its wait phrase, its idle prompt — instead of the engine's settings, for a gateway that
- * serves several brands or use cases from one engine. Pure: no Nest import.
+ * What a session says itself — its wait phrase, its idle prompt — when it, or the assistant that
+ * holds it, gave its own (`session.update`'s `phrases`, a handoff's): for a gateway that serves
+ * several brands or use cases from one engine. Pure: no Nest import.
  */
 import { phraseFor, type Phrases } from '../common/phrases.js';
-import { LANGUAGE_CODE } from '../config/env-values.js';
+import type { NamedPhrases, PhraseName } from '../common/named-phrases.js';
 
-/** The phrases a session may give, and the setting each one replaces. */
-export const PHRASE_SETTINGS = {
-  wait: 'SPEECH_TOOL_WAIT_PHRASE',
-  still: 'SPEECH_TOOL_STILL_PHRASE',
-  still_here: 'SPEECH_STILL_HERE_PHRASE',
-  hold: 'SPEECH_HOLD_PHRASE',
-  confirm: 'SPEECH_CONFIRM_PHRASE',
-  unclear: 'SPEECH_UNCLEAR_PHRASE',
-  question_repeat: 'SPEECH_QUESTION_REPEAT_PHRASE',
-  error: 'SPEECH_ERROR_PHRASE',
-  idle: 'USER_IDLE_PHRASE',
-  idle_goodbye: 'USER_IDLE_GOODBYE',
-  time_limit_goodbye: 'SESSION_MAX_GOODBYE',
-} as const;
-
-export type PhraseName = keyof typeof PHRASE_SETTINGS;
-export type SessionPhrases = Partial<Record<PhraseName, Phrases>>;
-
-const MAX_CHARS = 500;
-const MAX_LIST = 20;
-const MAX_LANGUAGES = 50;
-
-const isPhrase = (value: unknown): value is string =>
-  typeof value === 'string' && value.length <= MAX_CHARS;
-const isList = (value: unknown): value is string[] =>
-  Array.isArray(value) &&
-  value.length >= 1 &&
-  value.length <= MAX_LIST &&
-  value.every((p) => isPhrase(p) && p.trim() !== '');
-
-/**
- * `value` (`session.update`'s `phrases`, or a saved session's) read: each name's phrase, list of
- * phrases said in turn, or object of language codes and either, as the settings take them
- * (`{"en":["One moment.","Let me check."],"it":"Un momento."}`); or why it is not.
- */
-export function readSessionPhrases(value: Record<string, unknown>): SessionPhrases | string {
-  const read: SessionPhrases = {};
-  for (const [name, phrases] of Object.entries(value)) {
-    if (!Object.hasOwn(PHRASE_SETTINGS, name))
-      return `unknown phrase ${JSON.stringify(name)} in "phrases": the phrases are ${Object.keys(PHRASE_SETTINGS).join(', ')}`;
-    const bad = `"phrases.${name}" must be a phrase (at most ${MAX_CHARS} characters; "" says nothing), a list of 1 to ${MAX_LIST} phrases said in turn, or an object of up to ${MAX_LANGUAGES} language codes and either`;
-    if (isPhrase(phrases) || isList(phrases)) {
-      read[name as PhraseName] = { '*': phrases };
-      continue;
-    }
-    if (typeof phrases !== 'object' || phrases === null || Array.isArray(phrases)) return bad;
-    const entries = Object.entries(phrases);
-    const wrong = entries.find(
-      ([code, p]) => (code !== '*' && !LANGUAGE_CODE.test(code)) || (!isPhrase(p) && !isList(p)),
-    );
-    if (entries.length > MAX_LANGUAGES) return bad;
-    // (`*`: for any language, as a phrase or list given alone is kept.)
-    if (wrong) return `${bad} (not ${JSON.stringify(wrong[0])})`;
-    read[name as PhraseName] = Object.fromEntries(
-      entries.map(([code, p]) => [code === '*' ? code : code.toLowerCase(), p as string]),
-    );
-  }
-  return read;
+interface Speaking {
+  settings: { language: string; phrases?: NamedPhrases };
+  agent?: { phrases?: NamedPhrases } | null;
 }
 
+/** `session`'s own phrase `name` (`""`: nothing), else its assistant's, if either gave one. */
+export const ownPhrase = (session: Speaking, name: PhraseName): Phrases | undefined =>
+  session.settings.phrases?.[name] ?? session.agent?.phrases?.[name];
+
 /**
- * What `session` says for `name` in its language: its own phrase if it gave one (`""`: nothing),
- * else the engine's (`engine`); of several, the next in turn.
+ * What `session` says for `name` in its language: its own phrase, else its assistant's, else the
+ * engine's (`engine`); of several, the next in turn.
  */
-export function sessionPhrase(
-  session: { settings: { language: string; phrases?: SessionPhrases } },
-  name: PhraseName,
-  engine: Phrases,
-): string {
-  return phraseFor(session.settings.phrases?.[name] ?? engine, session.settings.language, session);
+export function sessionPhrase(session: Speaking, name: PhraseName, engine: Phrases): string {
+  return phraseFor(ownPhrase(session, name) ?? engine, session.settings.language, session);
 }

@@ -7,7 +7,7 @@ import { timeZoneNamed } from '../common/clock.js';
 import { TIMEZONE_MESSAGE } from './protocol/session-update-message.js';
 import type { Agent } from '../tools/handoff-tool.js';
 import type { Session } from './session.js';
-import { readSessionPhrases } from './session-phrases.js';
+import { readNamedPhrases } from '../common/named-phrases.js';
 
 /** What a `session.update` is checked against beyond its DTO's rules. */
 export interface SettingsLimits {
@@ -112,7 +112,7 @@ export function settingsChanges(
     changes.variables = read;
   }
   if (message.phrases !== undefined) {
-    const read = readSessionPhrases(message.phrases ?? {});
+    const read = readNamedPhrases(message.phrases ?? {});
     if (typeof read === 'string') return { error: read };
     // None given (null, {}): the engine's own again, and none kept.
     changes.phrases = Object.keys(read).length > 0 ? read : undefined;

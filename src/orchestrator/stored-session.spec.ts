@@ -51,6 +51,9 @@ describe('a saved session read back', () => {
     const phrases = { wait: { '*': ['Just a sec.', 'Bear with me.'] }, idle: { it: 'Pronto?' } };
     const spoken = readStored(record({ settings: { phrases } }));
     expect('stored' in spoken && spoken.stored.settings.phrases).toEqual(phrases);
+    const agent = { via: 'to_billing', name: 'billing', instructions: '', phrases };
+    const handed = readStored(record({ agent }));
+    expect('stored' in handed && handed.stored.agent).toEqual(agent);
   });
 
   it('is refused, saying why, when the engine could not go on from it', () => {
@@ -82,6 +85,10 @@ describe('a saved session read back', () => {
     expect(why(record({ settings: { modality: 'smoke' } }))).toMatch(/^its settings: /);
     expect(why(record({ settings: { phrases: { wait: [] } } }))).toMatch(
       /^its settings: "phrases.wait" must be a phrase/,
+    );
+    const agent = { via: 'to_billing', name: 'billing', instructions: '' };
+    expect(why(record({ agent: { ...agent, phrases: { idle: 3 } } }))).toMatch(
+      /^its assistant: "phrases.idle" must be a phrase/,
     );
   });
 });

@@ -13,7 +13,7 @@ import { readVariables } from '../tools/session-variables.js';
 import { readClientTools } from './client-tools.js';
 import { parseClientMessage } from './protocol/client-messages.js';
 import type { SessionSettings } from './protocol/server-events.js';
-import { readSessionPhrases } from './session-phrases.js';
+import { readNamedPhrases } from '../common/named-phrases.js';
 
 export interface StoredSession {
   v: 1;
@@ -111,6 +111,7 @@ const STORED_SESSION = {
         tools: { type: 'array', items: text },
         voice: text,
         language: text,
+        phrases: { type: 'object' },
       },
     },
     summary: text,
@@ -146,7 +147,12 @@ export function readStored(data: string): { stored: StoredSession } | { why: str
   if ('error' in settings) return { why: `its settings: ${settings.error}` };
   const read = settingsRead(parsed.settings as unknown as Record<string, unknown>);
   if (typeof read === 'string') return { why: `its settings: ${read}` };
-  return { stored: { ...parsed, settings: read as unknown as SessionSettings } };
+  const phrases = parsed.agent?.phrases && readNamedPhrases(parsed.agent.phrases);
+  if (typeof phrases === 'string') return { why: `its assistant: ${phrases}` };
+  const agent = parsed.agent && { ...parsed.agent, ...(phrases && { phrases }) };
+  return {
+    stored: { ...parsed, settings: read as unknown as SessionSettings, ...(agent && { agent }) },
+  };
 }
 
 /**
@@ -191,7 +197,7 @@ function settingsRead(settings: Record<string, unknown>): Record<string, unknown
     read.variables = variables;
   }
   if (settings.phrases !== undefined && settings.phrases !== null) {
-    const phrases = readSessionPhrases(settings.phrases as Record<string, unknown>);
+    const phrases = readNamedPhrases(settings.phrases as Record<string, unknown>);
     if (typeof phrases === 'string') return phrases;
     read.phrases = phrases;
   }

@@ -11,6 +11,7 @@ import type { ServerEvent, TurnEvent } from './protocol/server-events.js';
 import { SpeechCut, type Playback, type Session } from './session.js';
 import { speechOut } from './speech-out.js';
 import type { TurnManager } from './turn-manager.service.js';
+import { ownPhrase } from './session-phrases.js';
 
 export interface DeliveryDeps {
   speech: SpeechService;
@@ -84,7 +85,7 @@ export async function deliverTurn(
         languageNow: () => session.settings.language,
         answered: session.answered,
         session,
-        phrasesNow: () => session.settings.phrases,
+        phraseOf: (name) => ownPhrase(session, name),
       },
     );
     work.push(drain(speech$, (event) => out.send(event)));

@@ -7,7 +7,8 @@
  */
 import type { Logger } from '@nestjs/common';
 import type { Phrases } from '../common/phrases.js';
-import { sessionPhrase, type PhraseName } from './session-phrases.js';
+import type { PhraseName } from '../common/named-phrases.js';
+import { sessionPhrase } from './session-phrases.js';
 import { AfterNotice } from './after-notice.js';
 import { resultMessage, type BackgroundCalls } from './background-calls.js';
 import type { ConversationDeps, Started } from './conversation-deps.js';

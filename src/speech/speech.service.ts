@@ -5,7 +5,7 @@ import type { TurnEvent } from '../orchestrator/protocol/server-events.js';
 import { SttEngine } from './stt-engine.js';
 import { TtsEngine } from './tts-engine.js';
 import { phraseFor, type Phrases } from '../common/phrases.js';
-import type { PhraseName, SessionPhrases } from '../orchestrator/session-phrases.js';
+import type { PhraseName } from '../common/named-phrases.js';
 import type { SpeechEvent } from './speak-options.js';
 import { speakTurn } from './turn-speech.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
@@ -71,7 +71,7 @@ export class SpeechService implements OnModuleInit {
       languageNow = () => settings.language,
       answered,
       session = settings,
-      phrasesNow = () => undefined,
+      phraseOf = () => undefined,
     }: {
       /** The voice of the assistant the session was handed to, if it has one of its own. */
       agentVoice?: () => string | undefined;
@@ -89,8 +89,8 @@ export class SpeechService implements OnModuleInit {
       answered?: Observable<string>;
       /** Whose turn it is: of several phrases, each session is given the next in turn. */
       session?: object;
-      /** The session's own phrases now (`session.update`'s `phrases`), if it gave any. */
-      phrasesNow?: () => SessionPhrases | undefined;
+      /** The session's own phrase `name` now, or its assistant's, if either gave one. */
+      phraseOf?: (name: PhraseName) => Phrases | undefined;
     } = {},
   ): Observable<SpeechEvent> {
     const { speech } = this.metrics;
@@ -98,9 +98,9 @@ export class SpeechService implements OnModuleInit {
     const traced = this.spans.enabled ? span : undefined;
     const { config } = this;
     const fallbackVoice = config.tts.voice;
-    // The session's own phrase for `name`, if it gave one, else the engine's.
+    // The session's own phrase for `name` (or its assistant's), if it gave one, else the engine's.
     const phrase = (phrases: Phrases, name: PhraseName) =>
-      phraseFor(phrasesNow()?.[name] ?? phrases, languageNow(), session);
+      phraseFor(phraseOf(name) ?? phrases, languageNow(), session);
     return speakTurn(turn$, this.tts, {
       // Read for each sentence: a handoff in the turn speaks the next in the new assistant's voice.
       get voice() {

@@ -45,6 +45,8 @@ export interface ToolDefinitionInput {
   /** `handoff` tools: the voice the assistant speaks with, the language the session goes on in. */
   voice?: string;
   language?: string;
+  /** A handoff's assistant's own phrases (`{"wait": …}`), as `session.update`'s `phrases`. */
+  phrases?: Record<string, unknown>;
   /** `tool_search` tools: how many tools a search names at most. */
   max_results?: number;
   /** `tool_search` tools: how many tools matching the user's latest words each request offers. */

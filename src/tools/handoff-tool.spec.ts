@@ -6,13 +6,20 @@ const tool = (name: string, extra: Partial<Tool> = {}) => ({ name, ...extra }) a
 
 describe('handoff tools', () => {
   it('name the assistant by `agent`, else after the tool, with no instructions or tools of their own by default', () => {
-    expect(handoffTool({ type: 'handoff', name: 'to_billing', agent: 'billing' }).handoff).toEqual({
+    expect(
+      handoffTool({ type: 'handoff', name: 'to_billing', agent: 'billing' }, 0, 'tools.json')
+        .handoff,
+    ).toEqual({
       via: 'to_billing',
       name: 'billing',
       instructions: '',
     });
     expect(
-      handoffTool({ type: 'handoff', name: 'to_x', instructions: 'Be X.', tools: ['a'] }).handoff,
+      handoffTool(
+        { type: 'handoff', name: 'to_x', instructions: 'Be X.', tools: ['a'] },
+        0,
+        'tools.json',
+      ).handoff,
     ).toEqual({ via: 'to_x', name: 'x', instructions: 'Be X.', tools: ['a'] });
     expect(
       ['to_front_desk', 'transfer_to_sales', 'handoff_to_billing', 'billing', 'to_', '_'].map(
@@ -46,8 +53,25 @@ describe('handoff tools', () => {
     );
   });
 
+  it("keep the assistant's own phrases, and say which of them is wrong", () => {
+    const phrases = { wait: ['Let me check your account.', 'One moment, please.'], idle: '' };
+    const def = { type: 'handoff', name: 'to_billing', phrases };
+    expect(validateToolDefinitions([def], 'tools.json').tools[0]!.handoff!.phrases).toEqual({
+      wait: { '*': ['Let me check your account.', 'One moment, please.'] },
+      idle: { '*': '' },
+    });
+    expect(() =>
+      validateToolDefinitions([{ ...def, phrases: { wait: [] } }], 'tools.json'),
+    ).toThrow(
+      /^tools.json: tool #0 'to_billing': field 'phrases' is invalid: "phrases.wait" must be a phrase/,
+    );
+    expect(() =>
+      validateToolDefinitions([{ ...def, phrases: 'One moment.' }], 'tools.json'),
+    ).toThrow(/^tools.json: tool #0 'to_billing': field 'phrases' is invalid/);
+  });
+
   it('say so when called where there is no conversation (an admin trying the tool)', () => {
-    const billing = handoffTool({ type: 'handoff', name: 'to_billing' });
+    const billing = handoffTool({ type: 'handoff', name: 'to_billing' }, 0, 'tools.json');
     expect(handOff({ id: '1', name: 'to_billing', args: {} } as never, billing)).toEqual({
       ok: false,
       text: 'Error: there is no conversation to hand over here (no session)',

@@ -6,6 +6,7 @@
 import { ownTool } from './definition-fields.js';
 import { ToolDefinitionError, where } from './definition-error.js';
 import type { Tool, ToolDefinitionInput } from './tool-definition.js';
+import { readNamedPhrases, type NamedPhrases } from '../common/named-phrases.js';
 import type { ToolInvocation, ToolOutcome } from './tool-executor.js';
 
 /** Who takes the conversation: its name, its instructions, the tools it may use (all: none given). */
@@ -19,6 +20,8 @@ export interface Agent {
   voice?: string;
   /** The language the session goes on in from the handoff (its `language` setting). */
   language?: string;
+  /** What it says itself (its wait phrase…) instead of the engine's settings, by name. */
+  phrases?: NamedPhrases;
 }
 
 export const HANDOFF_DESCRIPTION =
@@ -39,8 +42,13 @@ export function agentNameOf(tool: string): string {
 }
 
 /** The tool: the agent it hands over to (named by `agent`, else after the tool). */
-export function handoffTool(def: ToolDefinitionInput): Tool {
+export function handoffTool(def: ToolDefinitionInput, index: number, source: string): Tool {
   const name = def.name ?? '';
+  const phrases = def.phrases === undefined ? {} : readNamedPhrases(def.phrases);
+  if (typeof phrases === 'string')
+    throw new ToolDefinitionError(
+      `${where(source, index, name)}: field 'phrases' is invalid: ${phrases}`,
+    );
   return {
     ...ownTool('handoff', def, HANDOFF_DESCRIPTION),
     handoff: {
@@ -50,6 +58,7 @@ export function handoffTool(def: ToolDefinitionInput): Tool {
       ...(def.tools !== undefined && { tools: def.tools as string[] }),
       ...(def.voice !== undefined && { voice: def.voice }),
       ...(def.language !== undefined && { language: def.language }),
+      ...(Object.keys(phrases).length > 0 && { phrases }),
     },
   };
 }

@@ -62,6 +62,8 @@ export const HANDOFF_SCHEMA = {
     instructions: { type: 'string', maxLength: 20_000 },
     voice: { type: 'string', minLength: 1, maxLength: 200 },
     language: { type: 'string', pattern: LANGUAGE_TAG_PATTERN },
+    // (Each phrase checked by readNamedPhrases, naming it.)
+    phrases: { type: 'object' },
     tools: {
       type: 'array',
       maxItems: 1000,

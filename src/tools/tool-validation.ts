@@ -118,7 +118,7 @@ export function validateToolDefinitions(
     if (isCode) return codeTool(entry, index, source, options);
     if (type === 'end_session') return endSessionTool(entry);
     if (type === 'transfer_call') return transferCallTool(entry, index, source);
-    if (type === 'handoff') return handoffTool(entry);
+    if (type === 'handoff') return handoffTool(entry, index, source);
     if (type === 'tool_search') return toolSearchTool(entry, where(source, index, name));
     if (type === 'mcp')
       return mcpTool(entry, index, source, { ...options, env: options.env ?? {} });

@@ -5,7 +5,7 @@ import type { ErrorCode } from './error-codes.js';
 import type { ToolProgressEvent } from '../progress-relay.js';
 import type { AnswerValue, WantedAnswer } from '../../tools/user-question.js';
 import type { SeenMessage } from '../seen-history.js';
-import type { SessionPhrases } from '../session-phrases.js';
+import type { NamedPhrases } from '../../common/named-phrases.js';
 
 /** Engine → client messages on `/ws` (README, "WebSocket protocol"). */
 export type TurnEvent =
@@ -110,7 +110,7 @@ export interface SessionSettings {
   /** Tools the client runs itself, offered to the model with the engine's (`session.update`). */
   client_tools: ClientTool[];
   /** What the engine says itself in this session instead of its settings; absent: none. */
-  phrases?: SessionPhrases;
+  phrases?: NamedPhrases;
   /** Values the client gives the session's tools (`${session.NAME}`); the model never sees them. */
   variables: Record<string, string>;
 }

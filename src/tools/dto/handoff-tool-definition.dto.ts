@@ -67,6 +67,15 @@ export class HandoffToolDefinitionDto extends ToolFieldsDto {
   })
   tools?: string[];
 
+  @ApiPropertyOptional({
+    description:
+      "What the assistant says itself in voice sessions instead of the engine's settings, by name, as session.update's phrases (wait, still, still_here, hold, confirm, unclear, question_repeat, error, idle, idle_goodbye, time_limit_goodbye): each a phrase, a list said in turn, or an object of language codes and either. A session's own phrases come first",
+    type: 'object',
+    additionalProperties: true,
+    example: { wait: ['Let me check your account.', 'One moment, please.'] },
+  })
+  phrases?: Record<string, unknown>;
+
   @ApiIgnoredArguments
   parameters?: Record<string, unknown>;
 }
