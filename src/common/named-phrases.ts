@@ -4,9 +4,9 @@
  * Nest import.
  */
 import type { Phrases } from './phrases.js';
-import { LANGUAGE_CODE } from '../config/env-values.js';
+import { LANGUAGE_CODE } from './language-code.js';
 
-/** The phrases a session may give, and the setting each one replaces. */
+/** The phrases a session or an assistant may give, and the setting each one replaces. */
 export const PHRASE_SETTINGS = {
   wait: 'SPEECH_TOOL_WAIT_PHRASE',
   still: 'SPEECH_TOOL_STILL_PHRASE',

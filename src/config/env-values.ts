@@ -8,11 +8,9 @@ import { parseOrigins } from '../common/origins.js';
 import { parseJson } from '../llm/parsing/json.js';
 import { HTTP_TOKEN, headerValueFault } from '../common/http-fields.js';
 import type { Phrases } from '../common/phrases.js';
+import { LANGUAGE_CODE } from '../common/language-code.js';
 
 export class EnvError extends Error {}
-
-/** A language code as sessions and speech take it: `en`, `it`, `pt-br`. */
-export const LANGUAGE_CODE = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i;
 
 export type Raw = Record<string, string | undefined>;
 

@@ -19,7 +19,6 @@ import {
   isBooleanWord,
   httpUrl,
   int,
-  LANGUAGE_CODE,
   num,
   oneOf,
   phrasePerLanguage,
@@ -27,6 +26,7 @@ import {
   type Raw,
 } from './env-values.js';
 import type { LoadedClientTls } from '../common/client-tls.js';
+import { LANGUAGE_CODE } from '../common/language-code.js';
 import { speechClientTls } from './client-tls-env.js';
 import { parseTelephony, type TelephonyEnv } from './telephony-env.js';
 

@@ -15,7 +15,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { Optional } from '../../common/optional-field.js';
-import { LANGUAGE_CODE } from '../../config/env-values.js';
+import { LANGUAGE_CODE } from '../../common/language-code.js';
 import { AUDIO_FORMATS, type AudioFormatName } from '../../speech/audio-formats.js';
 import { MAX_CLIENT_TOOLS } from '../client-tools.js';
 import type { SessionSettings } from './server-events.js';
