@@ -173,10 +173,7 @@ class TurnSpeech {
     } else this.add([asked], true, asksOf(event));
   }
 
-  /**
-   * Says call `id`'s question `text`, anew, after `before` if any (both dropped at its answer):
-   * what was left of its last asking is not said.
-   */
+  /** Says call `id`'s question `text` anew, after `before` if any; not what was left of it. */
   private ask(id: string, text: string, before?: string): void {
     this.drop(this.jobs.filter((job) => job.asks?.length === 1 && job.asks[0] === id));
     this.add(before ? [before, text] : [text], true, [id]);
