@@ -131,7 +131,7 @@ describe('calls the agent places (POST /api/calls)', () => {
     ],
     [
       { to: '+15550123', greet: 'Hi' },
-      'unknown field "greet": expected to, from, greeting, greeting_interruptible, variables, instructions, language, timezone, voice, max_secs, agent, voicemail, hang_up_on_machine, status_callback',
+      'unknown field "greet": expected to, from, greeting, greeting_interruptible, variables, instructions, language, timezone, voice, max_secs, agent, phrases, voicemail, hang_up_on_machine, status_callback',
     ],
     [
       { to: '+15550123', greeting_interruptible: 'no' },

@@ -23,6 +23,7 @@ describe('placedSession', () => {
         voice: 'alloy',
         max_secs: 600,
         agent: 'to_reminders',
+        phrases: { wait: ['Let me check the calendar.', 'One moment.'] },
       }),
       { user_number: '+15550123', appointment_id: 'A-7' },
       defaults,
@@ -41,6 +42,7 @@ describe('placedSession', () => {
       vad_silence_ms: 700,
       vad_unfinished_wait_ms: 1500,
       idle_secs: 20,
+      phrases: { wait: { '*': ['Let me check the calendar.', 'One moment.'] } },
     });
     expect(session.agent).toEqual(REMINDERS);
     expect(session.history).toEqual([]);
@@ -70,6 +72,7 @@ describe('placedSession', () => {
     expect(refused({ agent: 'sales' })).toBe(
       'unknown assistant "sales" in "agent": the assistants are reminders',
     );
+    expect(refused({ phrases: { hello: 'Hi.' } })).toMatch(/^unknown phrase "hello" in "phrases"/);
     expect(refused({ timezone: 'Mars/Olympus' })).toBe(
       '"timezone" must be an IANA time zone such as Europe/Rome, America/New_York or UTC, not "Mars/Olympus"',
     );

@@ -36,6 +36,7 @@ export function placedSession(
       voice: call.voice,
       max_secs: call.max_secs,
       agent: call.agent,
+      phrases: call.phrases,
       variables,
     }),
   );

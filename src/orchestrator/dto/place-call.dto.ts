@@ -129,6 +129,16 @@ export class PlaceCallDto {
 
   @ApiPropertyOptional({
     description:
+      "What the agent says itself on this call (its wait phrase, its idle prompt…) instead of the engine's settings, by name, as `session.update`'s `phrases`: each a phrase, a list said in turn, or an object of language codes and either",
+    type: 'object',
+    additionalProperties: true,
+    example: { wait: ['Let me check the calendar.', 'One moment, please.'] },
+  })
+  @Optional()
+  phrases?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    description:
       "The message left when an answering machine takes the call: said once its greeting's beep is over (Twilio's answering-machine detection, DetectMessageEnd, asynchronous: the call is greeted at once as ever), and then the call ends. A fax machine is hung up on. Needs the session store (SESSION_RESUME_SECS above 0)",
     example:
       'Hello, this is the clinic calling about your appointment tomorrow at 3 pm. Please call us back at 555 0100.',
@@ -188,6 +198,7 @@ const FIELDS = new Set([
   'voice',
   'max_secs',
   'agent',
+  'phrases',
   'voicemail',
   'hang_up_on_machine',
   'status_callback',
