@@ -111,4 +111,25 @@ describe('a question left unanswered (SPEECH_QUESTION_REPEAT_MS)', () => {
     await alone.end();
     expect(alone.tts.texts).toEqual([PROMPT, PROMPT]);
   });
+
+  it('is said again in its own words, not after the apology an unclear answer had put before it', async () => {
+    const SORRY = "Sorry, I didn't hear an answer.";
+    const UNCLEAR = "Sorry, I didn't catch that.";
+    const t = drivenTurn({
+      questionRepeatMs: 1000,
+      questionRepeatPhrase: SORRY,
+      unclearPhrase: UNCLEAR,
+    });
+    const book = { id: 'c2', name: 'book', arguments: {} };
+    t.send({ type: 'tool_call', ...book });
+    const answer = { type: 'integer' as const, minimum: 1, maximum: 8 };
+    t.send({ type: 'tool_question', ...book, prompt: 'How many guests?', answer, unclear: 'none' });
+    await tick(1100);
+    await t.end();
+    expect(t.tts.texts).toEqual([
+      `${UNCLEAR} How many guests? From 1 to 8.`,
+      SORRY,
+      'How many guests? From 1 to 8.',
+    ]);
+  });
 });

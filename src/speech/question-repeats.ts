@@ -16,6 +16,8 @@ export class QuestionRepeats {
   private readonly held = new Set<string>();
   /** How many times each call's question was said again unasked since the user last asked. */
   private readonly repeated = new Map<string, number>();
+  /** Each call's question, in its own words (not the apology an unclear answer put before it). */
+  private readonly questions = new Map<string, string>();
 
   constructor(
     private readonly everyMs: number,
@@ -25,10 +27,11 @@ export class QuestionRepeats {
     private readonly say: (id: string, text: string) => void,
   ) {}
 
-  /** Call `id`'s question, `text`, was said: the client will have played it `inMs` from now. */
-  said(id: string, text: string, inMs: number): void {
+  /** Call `id`'s question was said: the client will have played it `inMs` from now. */
+  said(id: string, inMs: number): void {
     const repeated = this.repeated.get(id) ?? 0;
-    if (this.everyMs <= 0 || this.held.has(id) || repeated >= this.most) return;
+    const text = this.questions.get(id);
+    if (this.everyMs <= 0 || this.held.has(id) || repeated >= this.most || !text) return;
     this.stop(id);
     const timer = setTimeout(
       () => {
@@ -51,10 +54,14 @@ export class QuestionRepeats {
       }
   }
 
-  /** Call `id`'s question is asked (again) at the user's asking: its repeats count anew. */
-  asked(id: string): void {
+  /**
+   * Call `id`'s question, `question` in its own words, is asked (again, at the user's asking): its
+   * repeats count anew.
+   */
+  asked(id: string, question: string): void {
     this.stop(id);
     this.repeated.delete(id);
+    this.questions.set(id, question);
   }
 
   /** No repeat of call `id`'s question (answered, or asked again meanwhile). */

@@ -98,9 +98,9 @@ export class SpeechService implements OnModuleInit {
     const traced = this.spans.enabled ? span : undefined;
     const { config } = this;
     const fallbackVoice = config.tts.voice;
+    const said = (phrases: Phrases) => phraseFor(phrases, languageNow(), session);
     // The session's own phrase for `name` (or its assistant's), if it gave one, else the engine's.
-    const phrase = (phrases: Phrases, name: PhraseName) =>
-      phraseFor(phraseOf(name) ?? phrases, languageNow(), session);
+    const phrase = (phrases: Phrases, name: PhraseName) => said(phraseOf(name) ?? phrases);
     return speakTurn(turn$, this.tts, {
       // Read for each sentence: a handoff in the turn speaks the next in the new assistant's voice.
       get voice() {
@@ -143,7 +143,7 @@ export class SpeechService implements OnModuleInit {
       },
       toolWaitPhraseOf: (tool) => {
         const phrases = waitPhrasesOf(tool);
-        return phrases && phraseFor(phrases, languageNow(), session);
+        return phrases && said(phrases);
       },
       signal,
       onSpoken,

@@ -12,19 +12,26 @@ type Phrases = Pick<
 >;
 
 /**
- * A call's question (and a choice's options), or the answer to the user's asking the calls to
- * wait, or whether the agent is there; undefined for any other event.
+ * What is said to the user of `event`: a call's question (and a choice's options) — `question`,
+ * its own words, said again alone when it goes unanswered — or the answer to the user's asking
+ * the calls to wait, or whether the agent is there; undefined for any other event.
  */
-export function toUser(event: TurnEvent, options: Phrases): string | undefined {
+export function toUser(
+  event: TurnEvent,
+  options: Phrases,
+): { said: string | undefined; question?: string } | undefined {
   // Read when needed: each is in the language of the moment (a handoff may change it).
-  if (event.type === 'tool_confirm') return event.prompt || options.confirmPhrase;
-  if (event.type === 'tool_held') return options.holdPhrase;
-  if (event.type === 'tool_still_running') return options.stillHerePhrase;
+  if (event.type === 'tool_confirm') {
+    const question = event.prompt || options.confirmPhrase;
+    return { said: question, question };
+  }
+  if (event.type === 'tool_held') return { said: options.holdPhrase };
+  if (event.type === 'tool_still_running') return { said: options.stillHerePhrase };
   if (event.type !== 'tool_question') return undefined;
   const again = event.unclear !== undefined;
   const question = spokenQuestion(event.prompt, event.answer, options.language, again);
   const sorry = again ? options.unclearPhrase : undefined;
-  return sorry ? `${sorry} ${question}` : question;
+  return { said: sorry ? `${sorry} ${question}` : question, question };
 }
 
 /**

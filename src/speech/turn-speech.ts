@@ -165,12 +165,12 @@ class TurnSpeech {
    * ("sorry?", the repeat key) starts over: what was left of its last asking is not said first.
    */
   private tell(event: TurnEvent): void {
-    const asked = toUser(event, this.options);
-    if (!asked) return;
+    const told = toUser(event, this.options);
+    if (!told?.said) return;
     if (event.type === 'tool_confirm' || event.type === 'tool_question') {
-      this.repeats.asked(event.id);
-      this.ask(event.id, asked);
-    } else this.add([asked], true, asksOf(event));
+      this.repeats.asked(event.id, told.question ?? told.said);
+      this.ask(event.id, told.said);
+    } else this.add([told.said], true, asksOf(event));
   }
 
   /** Says call `id`'s question `text` anew, after `before` if any; not what was left of it. */
@@ -290,7 +290,7 @@ class TurnSpeech {
       if (!job.error && !job.aside) this.options.onSpoken?.(job.sentence, this.pacer.playedUntil);
       if (!job.error && job.question !== undefined) {
         const heardIn = this.pacer.playedUntil - performance.now();
-        this.repeats.said(job.question, job.sentence, heardIn);
+        this.repeats.said(job.question, heardIn);
       }
       this.emitIndex += 1;
     }
