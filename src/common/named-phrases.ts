@@ -3,7 +3,7 @@
  * settings by a session (`session.update`'s `phrases`) or an assistant (a handoff's). Pure: no
  * Nest import.
  */
-import type { Phrases } from './phrases.js';
+import { isPhraseList, type Phrases } from './phrases.js';
 import { LANGUAGE_CODE } from './language-code.js';
 
 /** The phrases a session or an assistant may give, and the setting each one replaces. */
@@ -30,11 +30,7 @@ const MAX_LANGUAGES = 50;
 
 const isPhrase = (value: unknown): value is string =>
   typeof value === 'string' && value.length <= MAX_CHARS;
-const isList = (value: unknown): value is string[] =>
-  Array.isArray(value) &&
-  value.length >= 1 &&
-  value.length <= MAX_LIST &&
-  value.every((p) => isPhrase(p) && p.trim() !== '');
+const isList = (value: unknown): value is string[] => isPhraseList(value, MAX_LIST, MAX_CHARS);
 
 /**
  * `value` (`session.update`'s `phrases`, a saved session's, a handoff's) read: each name's phrase,

@@ -7,6 +7,17 @@ import { languageCode } from './language-code.js';
 
 export type Phrases = Readonly<Record<string, string | readonly string[]>>;
 
+/** Several phrases said in turn: 1 to `most` strings, none blank, each at most `chars` long. */
+export const isPhraseList = (
+  value: unknown,
+  most = Infinity,
+  chars = Infinity,
+): value is string[] =>
+  Array.isArray(value) &&
+  value.length >= 1 &&
+  value.length <= most &&
+  value.every((p) => typeof p === 'string' && p.trim() !== '' && p.length <= chars);
+
 /** How many phrases of each list each session (or the process, for none) has been given. */
 const given = new WeakMap<object, WeakMap<readonly string[], number>>();
 const PROCESS = {};

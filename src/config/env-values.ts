@@ -7,7 +7,7 @@ import { timeZoneNamed } from '../common/clock.js';
 import { parseOrigins } from '../common/origins.js';
 import { parseJson } from '../llm/parsing/json.js';
 import { HTTP_TOKEN, headerValueFault } from '../common/http-fields.js';
-import type { Phrases } from '../common/phrases.js';
+import { isPhraseList, type Phrases } from '../common/phrases.js';
 import { LANGUAGE_CODE } from '../common/language-code.js';
 
 export class EnvError extends Error {}
@@ -218,12 +218,6 @@ export function phraseList(raw: Raw, name: string, def: readonly string[]): stri
     );
   return phrases;
 }
-
-/** Several phrases said in turn: a JSON array of one or more non-empty strings. */
-const isPhraseList = (value: unknown): value is string[] =>
-  Array.isArray(value) &&
-  value.length > 0 &&
-  value.every((p) => typeof p === 'string' && p.trim() !== '');
 
 /**
  * A phrase per language: plain text (for every language, key `*`), a JSON array of phrases said
