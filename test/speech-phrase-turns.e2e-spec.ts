@@ -41,6 +41,15 @@ describe('phrases said in turn', () => {
     SPEECH_TOOL_WAIT_PHRASE: '{"en":["One moment.","Let me check."],"it":"Un momento."}',
   }));
 
+  /** What was said but the answers: the phrases. */
+  const waits = () => rig.speech.inputs().filter((text) => text !== 'Found it.');
+  /** `ws`'s settings changed by `fields`: its `session.updated`. */
+  async function updating(ws: WsClient, fields: Record<string, unknown>) {
+    const from = ws.messages.length;
+    ws.send({ type: 'session.update', ...fields });
+    return ws.waitFor((m) => m.type === 'session.updated', from);
+  }
+
   let calls = 0;
   /** One turn of `ws` whose model calls `tool`, then says "Found it.", heard to its end. */
   async function lookingUp(ws: WsClient, tool = 'lookup') {
@@ -59,8 +68,7 @@ describe('phrases said in turn', () => {
     for (let i = 0; i < 3; i++) await lookingUp(ws);
     const other = await voiceSession(rig.engine.wsUrl);
     await lookingUp(other);
-    const waits = rig.speech.inputs().filter((text) => text !== 'Found it.');
-    expect(waits).toEqual(['One moment.', 'Let me check.', 'One moment.', 'One moment.']);
+    expect(waits()).toEqual(['One moment.', 'Let me check.', 'One moment.', 'One moment.']);
     ws.close();
     other.close();
   });
@@ -68,7 +76,7 @@ describe('phrases said in turn', () => {
   it("says a tool's own wait phrases in turn too", async () => {
     const ws = await voiceSession(rig.engine.wsUrl);
     for (let i = 0; i < 3; i++) await lookingUp(ws, 'orders');
-    expect(rig.speech.inputs().filter((text) => text !== 'Found it.')).toEqual([
+    expect(waits()).toEqual([
       'Let me find your order.',
       'Checking your order.',
       'Let me find your order.',
@@ -90,47 +98,32 @@ describe('phrases said in turn', () => {
 
   it("says a session's own phrases (session.update's phrases), the engine's again after null", async () => {
     const ws = await voiceSession(rig.engine.wsUrl);
-    let from = ws.messages.length;
-    ws.send({ type: 'session.update', phrases: { wait: ['Just a sec.', 'Bear with me.'] } });
-    const updated = await ws.waitFor((m) => m.type === 'session.updated', from);
+    const updated = await updating(ws, { phrases: { wait: ['Just a sec.', 'Bear with me.'] } });
     expect(updated.settings.phrases).toEqual({ wait: { '*': ['Just a sec.', 'Bear with me.'] } });
     await lookingUp(ws);
     await lookingUp(ws);
     // A phrase the engine has no name for is refused, and the session lives on.
-    from = ws.messages.length;
+    const from = ws.messages.length;
     ws.send({ type: 'session.update', phrases: { waiting: 'Hm.' } });
     expect(await ws.waitFor((m) => m.type === 'error', from)).toMatchObject({
       message: expect.stringMatching(
         /unknown phrase "waiting" in "phrases": the phrases are wait,/,
       ),
     });
-    from = ws.messages.length;
-    ws.send({ type: 'session.update', phrases: null });
-    const again = await ws.waitFor((m) => m.type === 'session.updated', from);
+    const again = await updating(ws, { phrases: null });
     expect(again.settings.phrases).toBeUndefined();
     await lookingUp(ws);
-    expect(rig.speech.inputs().filter((text) => text !== 'Found it.')).toEqual([
-      'Just a sec.',
-      'Bear with me.',
-      'One moment.',
-    ]);
+    expect(waits()).toEqual(['Just a sec.', 'Bear with me.', 'One moment.']);
     ws.close();
   });
 
   it("says an assistant's own phrases once the session is its, the session's own first", async () => {
     const ws = await voiceSession(rig.engine.wsUrl);
-    let from = ws.messages.length;
-    ws.send({ type: 'session.update', agent: 'billing' });
-    await ws.waitFor((m) => m.type === 'session.updated', from);
+    await updating(ws, { agent: 'billing' });
     await lookingUp(ws);
-    from = ws.messages.length;
-    ws.send({ type: 'session.update', phrases: { wait: 'Hang on.' } });
-    await ws.waitFor((m) => m.type === 'session.updated', from);
+    await updating(ws, { phrases: { wait: 'Hang on.' } });
     await lookingUp(ws);
-    expect(rig.speech.inputs().filter((text) => text !== 'Found it.')).toEqual([
-      'Let me check your account.',
-      'Hang on.',
-    ]);
+    expect(waits()).toEqual(['Let me check your account.', 'Hang on.']);
     ws.close();
   });
 });
