@@ -102,6 +102,7 @@ export class Completions {
   ): Promise<RoundResult> {
     const start = ctx.visible.length;
     const meter = this.deps.metrics.llmRequest(kind);
+    const clock = ctx.timings?.request();
     const streamed = kind === 'stream';
     const { model } = this.deps.llmSettings;
     const span = completionSpan(this.deps.spans, ctx.toolContext.span, request, streamed, model);
@@ -115,6 +116,7 @@ export class Completions {
         ctx.signal,
         (event) => {
           meter.see();
+          if (clock && event.type !== 'done') clock.seen();
           if (span && event.type === 'done')
             span.set(completionAttributes(event.finishReason, event.usage));
           onEvent(event);
@@ -122,10 +124,12 @@ export class Completions {
         ctx.keepReasoning,
       );
       meter.end('ok');
+      clock?.ended();
       endSpan(span, undefined);
       return round;
     } catch (error) {
       meter.end(error instanceof TurnCancelled ? 'cancelled' : 'error');
+      clock?.ended();
       endSpan(span, error);
       const partial = ctx.visible.toString().slice(start);
       if (partial !== '') ctx.session.history.push({ role: 'assistant', content: partial });

@@ -117,6 +117,8 @@ export function settingsChanges(
     // None given (null, {}): the engine's own again, and none kept.
     changes.phrases = Object.keys(read).length > 0 ? read : undefined;
   }
+  // Off is the default, kept as none: a record without it is one an older engine reads.
+  if (message.timings !== undefined) changes.timings = message.timings ? true : undefined;
   // An assistant of another language: the session goes on in it, unless the update says which.
   if (agent?.language && message.language === undefined) changes.language = agent.language;
   return { changes, ...(agent !== undefined && { agent }) };

@@ -19,6 +19,7 @@ import type { Approval } from './approvals.js';
 import type { Waited } from './awaiting.js';
 import type { QuestionOutcome, QuestionReply } from './questions.js';
 import type { Wanted } from '../tools/user-question.js';
+import type { TurnTimings } from './turn-timings.js';
 
 /** One turn in progress, as the turn loop and its calls see it. */
 export interface TurnContext {
@@ -47,6 +48,8 @@ export interface TurnContext {
   afterCallWs: string;
   /** Tokens of the turn's requests, summed, when the server reports them. */
   usage?: TokenUsage;
+  /** Where the turn's time goes, when its session asked (`timings`). */
+  timings?: TurnTimings;
   /** The client's own tools offered in this turn (`client_tools` at its start), by name. */
   clientTools: ReadonlyMap<string, ClientTool>;
   /**

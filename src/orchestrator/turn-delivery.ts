@@ -12,6 +12,7 @@ import { SpeechCut, type Playback, type Session } from './session.js';
 import { speechOut } from './speech-out.js';
 import type { TurnManager } from './turn-manager.service.js';
 import { ownPhrase } from './session-phrases.js';
+import type { TurnTimings } from './turn-timings.js';
 
 export interface DeliveryDeps {
   speech: SpeechService;
@@ -48,9 +49,12 @@ export async function deliverTurn(
     logger,
     judging,
     failed,
+    timings,
   }: {
     signal: AbortSignal;
     since: number;
+    /** Told where the turn's time goes, and its ends given their timings (`timings`). */
+    timings?: TurnTimings;
     logger: Logger;
     /** The user's words said over the turn, still to be judged: its speech waits for them. */
     judging?: () => Promise<void> | undefined;
@@ -60,9 +64,8 @@ export async function deliverTurn(
 ): Promise<void> {
   const settings = session.settings;
   const speaking = speaks(session, deps.speech);
-  const out = speaking
-    ? await speechOut(settings, deps.speech.tts.sampleRate, deps.send)
-    : undefined;
+  const send = timings ? timed(timings, deps.send) : deps.send;
+  const out = speaking ? await speechOut(settings, deps.speech.tts.sampleRate, send) : undefined;
   // Shared only when speech listens too: a text session keeps the hot path one subscriber deep.
   const turn$ = speaking ? source$.pipe(share()) : source$;
   // Each sentence sent whole, and when the client will have played it.
@@ -86,6 +89,9 @@ export async function deliverTurn(
         answered: session.answered,
         session,
         phraseOf: (name) => ownPhrase(session, name),
+        ...(timings && {
+          synthesized: (at: number, s: number) => timings.synthesized(at, s),
+        }),
       },
     );
     work.push(drain(speech$, (event) => out.send(event)));
@@ -96,9 +102,9 @@ export async function deliverTurn(
   const sent = (event: TurnEvent) => {
     if (event.type === 'assistant_end' && !event.interrupted) whole = true;
     else if (event.type === 'error') failed?.(event.code);
-    deps.send(event);
+    send(event);
   };
-  work.push(drain(turn$, speaking ? sent : deps.send));
+  work.push(drain(turn$, speaking ? sent : send));
   await Promise.all(work);
   out?.close();
   // Cut short while speaking: the client learns what was heard, whether the text had ended (its
@@ -115,6 +121,17 @@ export async function deliverTurn(
       ...(session.firmTurn && { firm: true as const }),
     };
   void deps.save();
+}
+
+/** `send`, telling `timings` what it sends, and giving the turn's text and speech ends their timings. */
+function timed(timings: TurnTimings, send: DeliveryDeps['send']): DeliveryDeps['send'] {
+  return (event) => {
+    if (Buffer.isBuffer(event)) timings.sent('audio');
+    else if (event.type === 'assistant_end') return send({ ...event, timings: timings.text() });
+    else if (event.type === 'audio_end') return send({ ...event, timings: timings.audio() });
+    else timings.sent(event.type);
+    send(event);
+  };
 }
 
 /**

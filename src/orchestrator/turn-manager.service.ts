@@ -29,6 +29,7 @@ import { Spans } from '../tracing/spans.js';
 import { endSpan, turnSpan, type Transcription } from './turn-spans.js';
 import { TurnResults } from './repeated-calls.js';
 import { Completions } from './completions.js';
+import type { TurnTimings } from './turn-timings.js';
 
 /** What an answer asked once more did, for the log. */
 const NUDGED = {
@@ -104,15 +105,19 @@ export class TurnManager {
   }
 
   /** Runs one user turn. The observable always ends with `assistant_end`; aborting `signal` interrupts it. */
-  /** `heard`: a spoken turn's transcription, the first part of its span. */
+  /**
+   * `heard`: a spoken turn's transcription, the first part of its span; `timings`: told where
+   * the turn's time goes, when its session asked.
+   */
   run(
     session: Session,
     userText: string,
     signal: AbortSignal,
     heard?: Transcription,
+    timings?: TurnTimings,
   ): Observable<TurnEvent> {
     return new Observable<TurnEvent>((subscriber) => {
-      void this.execute(session, userText, signal, subscriber, heard).finally(() =>
+      void this.execute(session, userText, signal, subscriber, heard, timings).finally(() =>
         subscriber.complete(),
       );
     });
@@ -124,6 +129,7 @@ export class TurnManager {
     signal: AbortSignal,
     out: Subscriber<TurnEvent>,
     heard?: Transcription,
+    timings?: TurnTimings,
   ): Promise<void> {
     const snapshot = this.registry.active();
     refreshAgent(session, snapshot);
@@ -177,6 +183,7 @@ export class TurnManager {
       finishCutCalls: this.toolSettings.interruptedCalls === 'finish',
       keepReasoning: this.llmSettings.keepReasoning === 'turn',
       readUntrusted: false,
+      ...(timings && { timings }),
       // Made when a call first needs it, `over` aborted at the turn's end for calls still running:
       // most turns call no tool, and AbortSignal.any and an abort (its DOMException) cost.
       get callSignal() {
@@ -250,7 +257,9 @@ export class TurnManager {
         }
         return;
       }
+      const calls = performance.now();
       await runCalls(this.executor, ctx, round);
+      ctx.timings?.toolsWaited(calls);
     }
   }
 }

@@ -18,6 +18,7 @@ import type { SessionEnd } from './session-end.js';
 import type { Session } from './session.js';
 import { cutPlayback, deliverTurn, takeCut } from './turn-delivery.js';
 import { TurnRateLimit } from './turn-rate-limit.js';
+import { TurnTimings } from './turn-timings.js';
 import { takeAside } from './user-asides.js';
 import type { Utterances } from './utterances.js';
 import { MAX_WAITING_NOTES, refusal, type Notes, type Refusal } from './notes.js';
@@ -194,18 +195,22 @@ export class TurnStarter {
       for (const result of background.take())
         session.history.push({ role: 'user', content: resultMessage(result) });
     let failed: ErrorCode | undefined;
+    const timings = session.settings.timings ? new TurnTimings(since, heard) : undefined;
     session.begin(
       (signal) =>
         deliverTurn(
           session,
           deps,
-          said ? sayTurn(session, text, resumed) : deps.turns.run(session, text, signal, heard),
+          said
+            ? sayTurn(session, text, resumed)
+            : deps.turns.run(session, text, signal, heard, timings),
           {
             signal,
             since,
             logger,
             judging: () => utterances.judged,
             failed: (code) => (failed = code),
+            ...(timings && { timings }),
           },
         ).finally(() => {
           end.turnEnded(signal.aborted);

@@ -72,6 +72,7 @@ export class SpeechService implements OnModuleInit {
       answered,
       session = settings,
       phraseOf = () => undefined,
+      synthesized,
     }: {
       /** The voice of the assistant the session was handed to, if it has one of its own. */
       agentVoice?: () => string | undefined;
@@ -91,6 +92,8 @@ export class SpeechService implements OnModuleInit {
       session?: object;
       /** The session's own phrase `name` now, or its assistant's, if either gave one. */
       phraseOf?: (name: PhraseName) => Phrases | undefined;
+      /** A sentence's synthesis asked for at `askedAt` (`performance.now()`) gave audio after `firstAudioSeconds`. */
+      synthesized?: (askedAt: number, firstAudioSeconds: number) => void;
     } = {},
   ): Observable<SpeechEvent> {
     const { speech } = this.metrics;
@@ -159,6 +162,7 @@ export class SpeechService implements OnModuleInit {
       }),
       onSynthesized: (outcome, firstAudio, took) => {
         speech.synthesized(provider, outcome, firstAudio);
+        if (synthesized && firstAudio !== undefined) synthesized(took.startedAt, firstAudio);
         const parent = traced?.();
         if (parent) synthesisSpan(this.spans, parent, provider, outcome, firstAudio, took);
       },

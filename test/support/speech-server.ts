@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Engine, openAiSpeech } from './engine.js';
 import { FakeLlm } from './fake-llm.js';
-import { RecordingServer } from './recording-server.js';
+import type { ServerResponse } from 'node:http';
+import { RecordingServer, type RecordedRequest } from './recording-server.js';
 import type { TlsOptions } from './tls.js';
 import type { WsClient } from './ws-client.js';
 
@@ -29,6 +30,8 @@ export class FakeSpeech extends RecordingServer {
   readonly transcripts: string[] = [];
   /** The language said heard, as OpenAI names it ("spanish"), asked for with `verbose_json`. */
   heardIn: string | undefined;
+  /** How long each answer waits before it is sent. */
+  delayMs = 0;
 
   /** With `tls`, it speaks HTTPS (and may ask for a client certificate). */
   constructor(tls?: TlsOptions) {
@@ -38,18 +41,24 @@ export class FakeSpeech extends RecordingServer {
 
   /** Answers as a speech server does (again, after a test answered otherwise). */
   respondAsSpeech(): void {
-    this.respond((req, res) => {
-      if (req.path === '/audio/transcriptions')
-        return void res.end(
-          JSON.stringify({
-            text: this.transcripts.shift() ?? this.transcript,
-            ...(req.body.includes('verbose_json') && { language: this.heardIn ?? 'english' }),
-          }),
-        );
-      res
-        .writeHead(200, { 'Content-Type': 'audio/pcm' })
-        .end(Buffer.alloc(Math.round(this.seconds * 24000) * 2, 7));
-    });
+    this.respond((req, res) =>
+      this.delayMs > 0
+        ? void setTimeout(() => this.answer(req, res), this.delayMs)
+        : this.answer(req, res),
+    );
+  }
+
+  private answer(req: RecordedRequest, res: ServerResponse): void {
+    if (req.path === '/audio/transcriptions')
+      return void res.end(
+        JSON.stringify({
+          text: this.transcripts.shift() ?? this.transcript,
+          ...(req.body.includes('verbose_json') && { language: this.heardIn ?? 'english' }),
+        }),
+      );
+    res
+      .writeHead(200, { 'Content-Type': 'audio/pcm' })
+      .end(Buffer.alloc(Math.round(this.seconds * 24000) * 2, 7));
   }
 
   /** The texts synthesised, in order. */
@@ -88,6 +97,7 @@ export function useVoiceRig(env: Record<string, string> | (() => Record<string, 
     rig.llm.reset();
     rig.speech.requests.length = 0;
     rig.speech.seconds = 0.2;
+    rig.speech.delayMs = 0;
   });
   return rig;
 }

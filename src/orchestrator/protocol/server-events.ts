@@ -6,6 +6,7 @@ import type { ToolProgressEvent } from '../progress-relay.js';
 import type { AnswerValue, WantedAnswer } from '../../tools/user-question.js';
 import type { SeenMessage } from '../seen-history.js';
 import type { NamedPhrases } from '../../common/named-phrases.js';
+import type { AudioTimings, TextTimings } from '../turn-timings.js';
 
 /** Engine → client messages on `/ws` (README, "WebSocket protocol"). */
 export type TurnEvent =
@@ -76,6 +77,8 @@ export type TurnEvent =
       /** The rest of an answer cut by a sound that held no words, said on. */
       resumed?: true;
       usage?: TokenUsage;
+      /** Where the turn's time went, for a session that asked (`timings`). */
+      timings?: TextTimings;
     }
   | { type: 'error'; code: ErrorCode; message: string };
 
@@ -111,6 +114,8 @@ export interface SessionSettings {
   client_tools: ClientTool[];
   /** What the engine says itself in this session instead of its settings; absent: none. */
   phrases?: NamedPhrases;
+  /** `assistant_end` and `audio_end` say where the turn's time went; absent: they do not. */
+  timings?: true;
   /** Values the client gives the session's tools (`${session.NAME}`); the model never sees them. */
   variables: Record<string, string>;
 }
@@ -147,7 +152,8 @@ export type ServerEvent =
   /** The user answered a call awaiting approval by saying (or typing) yes or no (not a turn's event). */
   | { type: 'tool_confirmed'; id: string; approved: boolean }
   | ({ type: 'audio'; seq: number; data: string } & AudioFormat)
-  | { type: 'audio_end' }
+  /** `timings`: where the speech's time went, for a session that asked. */
+  | { type: 'audio_end'; timings?: AudioTimings }
   /**
    * The client drops the agent's audio it has not played yet: the question being said was
    * answered (a key pressed at "Press 1 to confirm"), or is asked again from its start.

@@ -173,6 +173,11 @@ export class SessionUpdateMessage {
   @ValidateIf((_, value) => value !== null && value !== undefined)
   @IsObject({ message: '"phrases" must be an object of phrase names and phrases, or null' })
   phrases?: Record<string, unknown> | null;
+
+  /** Whether `assistant_end` and `audio_end` say where the turn's time went (`timings`). */
+  @Optional()
+  @IsBoolean({ message: '"timings" must be true or false' })
+  timings?: boolean;
 }
 
 /** The settings `session.update` may change: another field is refused (a typo would be lost). */
@@ -197,4 +202,5 @@ export const SETTINGS: Record<keyof SessionSettings | 'agent', true> = {
   variables: true,
   agent: true,
   phrases: true,
+  timings: true,
 };
