@@ -67,6 +67,20 @@ describe('SESSION_WEBHOOK_URL', () => {
       agent: null,
       turns: 1,
       usage: { prompt_tokens: 120, completion_tokens: 4, total_tokens: 124 },
+      latency: {
+        first_text_ms: {
+          p50: expect.any(Number),
+          p90: expect.any(Number),
+          max: expect.any(Number),
+          turns: 1,
+        },
+        llm_first_ms: {
+          p50: expect.any(Number),
+          p90: expect.any(Number),
+          max: expect.any(Number),
+          turns: 1,
+        },
+      },
       history: [
         { role: 'user', content: 'My name is Ada.' },
         { role: 'assistant', content: 'Hello Ada.' },

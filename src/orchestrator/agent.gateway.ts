@@ -38,6 +38,7 @@ import { TurnManager } from './turn-manager.service.js';
 import { socketSender } from './socket-sender.js';
 import { bytesOf, resumeTokenOf, upgradeCheck } from './upgrade-check.js';
 import type { SettingsLimits } from './settings-update.js';
+import { TurnLatency } from './turn-latency.js';
 
 type LiveSocket = ClosingSocket & WatchedSocket;
 
@@ -139,6 +140,7 @@ export class AgentGateway
     const { timeZone } = this.sessionSettings;
     const session = new Session(language, vad.silenceMs, idle.secs, timeZone, vad.unfinishedWaitMs);
     session.connectedFrom = parseTraceparent(request?.headers.traceparent);
+    if (this.sessionSettings.webhookUrl) session.latency = new TurnLatency();
     const send = socketSender(socket, {
       maxBufferedBytes: this.config.ws.maxBufferedBytes,
       error: (code) => this.metrics.error(code),

@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { egressFetch } from '../common/egress.js';
 import { retryAfterMs, retryDelayMs } from '../common/retry.js';
 import { publicSettings, turnsOf, type Session } from './session.js';
+import type { LatencyMeasure, LatencySummary } from './turn-latency.js';
 
 /** The report of one connection's end. */
 export interface SessionEnded {
@@ -40,6 +41,8 @@ export interface SessionEnded {
   turns: number;
   /** Tokens of all its turns, when the LLM server reports usage. */
   usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  /** How long this connection's user waited for its answers, by measure (`TurnTimings`'). */
+  latency?: Partial<Record<LatencyMeasure, LatencySummary>>;
   /** The conversation in OpenAI chat form (user, assistant with tool_calls, tool). */
   history: unknown[];
   /** What the bounded history dropped of it, summarised (LLM_HISTORY_SUMMARY). */
@@ -52,6 +55,7 @@ export function reportOf(
   { closeCode, reason }: { closeCode: number; reason: string },
   resumable: boolean,
 ): SessionEnded {
+  const latency = session.latency?.summary();
   return {
     type: 'session.ended',
     session_id: session.id,
@@ -68,6 +72,7 @@ export function reportOf(
     agent: session.agent?.name ?? null,
     turns: turnsOf(session),
     ...(session.usage && { usage: session.usage }),
+    ...(latency && { latency }),
     history: session.history,
     ...(session.memory.summary && { summary: session.memory.summary }),
   };

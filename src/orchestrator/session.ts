@@ -11,6 +11,7 @@ import type { WaitsTold } from './waits-told.js';
 import type { Agent } from '../tools/handoff-tool.js';
 import { ConversationMemory } from './history-summary.js';
 import type { Deadline } from './time-limit.js';
+import type { TurnLatency } from './turn-latency.js';
 
 /**
  * One WebSocket connection's conversation. Other modules extend it through `data`
@@ -33,6 +34,8 @@ export class Session {
   history: ChatMessage[] = [];
   /** Tokens of all its turns, when the LLM server reports usage (kept when resumed). */
   usage: TokenUsage | undefined;
+  /** This connection's answers timed, for its end-of-session report (SESSION_WEBHOOK_URL set). */
+  latency: TurnLatency | undefined;
   settings: SessionSettings;
   readonly data = new Map<string, unknown>();
   /** Calls waiting for the user's approval, by call id: settles one with the client's answer. */

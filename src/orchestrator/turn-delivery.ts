@@ -13,6 +13,7 @@ import { speechOut } from './speech-out.js';
 import type { TurnManager } from './turn-manager.service.js';
 import { ownPhrase } from './session-phrases.js';
 import type { TurnTimings } from './turn-timings.js';
+import type { TurnLatency } from './turn-latency.js';
 
 export interface DeliveryDeps {
   speech: SpeechService;
@@ -34,6 +35,16 @@ export function drain<T>(source$: Observable<T>, next: (value: T) => void): Prom
  */
 const HEARD_TAIL_MS = 150;
 
+/**
+ * A turn timed by `clock`: its ends carry their timings when `shown` (`session.update`'s
+ * `timings`), and they are `kept` for the session's report.
+ */
+export interface TimedTurn {
+  clock: TurnTimings;
+  shown: boolean;
+  kept: TurnLatency | undefined;
+}
+
 /** Whether the session's answers are spoken. */
 export const speaks = ({ settings }: Session, speech: Pick<SpeechService, 'canSpeak'>): boolean =>
   settings.modality === 'voice' && settings.tts && speech.canSpeak;
@@ -53,8 +64,8 @@ export async function deliverTurn(
   }: {
     signal: AbortSignal;
     since: number;
-    /** Told where the turn's time goes, and its ends given their timings (`timings`). */
-    timings?: TurnTimings;
+    /** Told where the turn's time goes. */
+    timings?: TimedTurn;
     logger: Logger;
     /** The user's words said over the turn, still to be judged: its speech waits for them. */
     judging?: () => Promise<void> | undefined;
@@ -65,6 +76,7 @@ export async function deliverTurn(
   const settings = session.settings;
   const speaking = speaks(session, deps.speech);
   const send = timings ? timed(timings, deps.send) : deps.send;
+  const clock = timings?.clock;
   const out = speaking ? await speechOut(settings, deps.speech.tts.sampleRate, send) : undefined;
   // Shared only when speech listens too: a text session keeps the hot path one subscriber deep.
   const turn$ = speaking ? source$.pipe(share()) : source$;
@@ -89,9 +101,7 @@ export async function deliverTurn(
         answered: session.answered,
         session,
         phraseOf: (name) => ownPhrase(session, name),
-        ...(timings && {
-          synthesized: (at: number, s: number) => timings.synthesized(at, s),
-        }),
+        ...(clock && { synthesized: (at: number, s: number) => clock.synthesized(at, s) }),
       },
     );
     work.push(drain(speech$, (event) => out.send(event)));
@@ -123,13 +133,25 @@ export async function deliverTurn(
   void deps.save();
 }
 
-/** `send`, telling `timings` what it sends, and giving the turn's text and speech ends their timings. */
-function timed(timings: TurnTimings, send: DeliveryDeps['send']): DeliveryDeps['send'] {
+/**
+ * `send`, telling the turn's clock what it sends; the turn's text and speech ends given their
+ * timings when `shown`, and those `kept`.
+ */
+function timed(
+  { clock, shown, kept }: TimedTurn,
+  send: DeliveryDeps['send'],
+): DeliveryDeps['send'] {
   return (event) => {
-    if (Buffer.isBuffer(event)) timings.sent('audio');
-    else if (event.type === 'assistant_end') return send({ ...event, timings: timings.text() });
-    else if (event.type === 'audio_end') return send({ ...event, timings: timings.audio() });
-    else timings.sent(event.type);
+    if (Buffer.isBuffer(event)) clock.sent('audio');
+    else if (event.type === 'assistant_end') {
+      const timings = clock.text();
+      kept?.add(timings);
+      if (shown) return send({ ...event, timings });
+    } else if (event.type === 'audio_end') {
+      const timings = clock.audio();
+      kept?.add(timings);
+      if (shown) return send({ ...event, timings });
+    } else clock.sent(event.type);
     send(event);
   };
 }

@@ -195,7 +195,10 @@ export class TurnStarter {
       for (const result of background.take())
         session.history.push({ role: 'user', content: resultMessage(result) });
     let failed: ErrorCode | undefined;
-    const timings = session.settings.timings ? new TurnTimings(since, heard) : undefined;
+    // Timed when the client asks, and the user's turns for the session's report.
+    const shown = session.settings.timings === true;
+    const kept = user ? session.latency : undefined;
+    const clock = shown || kept ? new TurnTimings(since, heard) : undefined;
     session.begin(
       (signal) =>
         deliverTurn(
@@ -203,14 +206,14 @@ export class TurnStarter {
           deps,
           said
             ? sayTurn(session, text, resumed)
-            : deps.turns.run(session, text, signal, heard, timings),
+            : deps.turns.run(session, text, signal, heard, clock),
           {
             signal,
             since,
             logger,
             judging: () => utterances.judged,
             failed: (code) => (failed = code),
-            ...(timings && { timings }),
+            ...(clock && { timings: { clock, shown, kept } }),
           },
         ).finally(() => {
           end.turnEnded(signal.aborted);

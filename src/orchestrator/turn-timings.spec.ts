@@ -48,7 +48,6 @@ describe('TurnTimings', () => {
       stt_ms: 320,
       llm_ms: 0,
       llm_requests: 1,
-      tools_ms: 0,
       total_ms: 400,
     });
   });

@@ -15,8 +15,11 @@ export interface TextTimings {
   llm_ms: number;
   /** How many completion requests the turn made (a round each; a fallback's counts). */
   llm_requests: number;
-  /** How long the turn waited for its calls once their round had been read (approvals too). */
-  tools_ms: number;
+  /**
+   * How long the turn waited for its calls once their round had been read (approvals too);
+   * absent when it made none.
+   */
+  tools_ms?: number;
   /** From the end of the user's turn to the first `assistant_delta`. */
   first_text_ms?: number;
   /** From the end of the user's turn to `assistant_end`. */
@@ -45,7 +48,7 @@ export class TurnTimings {
   private llmFirst: number | undefined;
   private llm = 0;
   private requests = 0;
-  private tools = 0;
+  private tools: number | undefined;
   private firstText: number | undefined;
   private firstAudio: number | undefined;
   /** The synthesis asked for first, of those that gave audio: when asked, its first audio's wait. */
@@ -80,7 +83,7 @@ export class TurnTimings {
 
   /** The turn waited for its round's calls from `from` until now. */
   toolsWaited(from: number): void {
-    this.tools += this.now() - from;
+    this.tools = (this.tools ?? 0) + this.now() - from;
   }
 
   /** An event the client is sent (text or speech). */
@@ -103,7 +106,7 @@ export class TurnTimings {
       ...(this.llmFirst !== undefined && { llm_first_ms: this.llmFirst }),
       llm_ms: Math.round(this.llm),
       llm_requests: this.requests,
-      tools_ms: Math.round(this.tools),
+      ...(this.tools !== undefined && { tools_ms: Math.round(this.tools) }),
       ...(this.firstText !== undefined && { first_text_ms: ms(this.since, this.firstText) }),
       total_ms: ms(this.since, this.now()),
     };
