@@ -1,49 +1,27 @@
 import { Engine } from './support/engine.js';
 import { FakeLlm, sseChunk, sseText } from './support/fake-llm.js';
 import { writeToolsFile } from './support/tools-file.js';
+import { useLlmPair } from './support/llm-pair.js';
 import { WsClient } from './support/ws-client.js';
 
 const overloaded = { kind: 'status', status: 503, body: 'overloaded' } as const;
 
 describe('LLM_FALLBACK_BASE_URL: a second server for requests the first cannot answer', () => {
-  const primary = new FakeLlm();
-  const fallback = new FakeLlm();
-  let engine: Engine;
-  beforeAll(async () => {
-    engine = await Engine.start({
-      LLM_BASE_URL: await primary.start(),
-      LLM_MODEL: 'big',
-      LLM_MODELS: 'big,big-bank',
-      LLM_EXTRA_BODY: '{"top_k":20}',
-      LLM_EXTRA_HEADERS: '{"X-Gateway-Key":"primary"}',
-      LLM_RETRIES: '1',
-      LLM_RETRY_BACKOFF_MS: '10',
-      LLM_TIMEOUT_SECS: '0.5',
-      LLM_FALLBACK_BASE_URL: await fallback.start(),
-      LLM_FALLBACK_MODEL: 'small',
-      LLM_FALLBACK_API_KEY: 'sk-fallback',
-      LLM_FALLBACK_EXTRA_BODY: '{"temperature":0.2}',
-      LLM_FALLBACK_EXTRA_HEADERS: '{"X-Fallback-Key":"second"}',
-    });
+  const pair = useLlmPair({
+    LLM_MODEL: 'big',
+    LLM_MODELS: 'big,big-bank',
+    LLM_EXTRA_BODY: '{"top_k":20}',
+    LLM_EXTRA_HEADERS: '{"X-Gateway-Key":"primary"}',
+    LLM_RETRIES: '1',
+    LLM_RETRY_BACKOFF_MS: '10',
+    LLM_TIMEOUT_SECS: '0.5',
+    LLM_FALLBACK_MODEL: 'small',
+    LLM_FALLBACK_API_KEY: 'sk-fallback',
+    LLM_FALLBACK_EXTRA_BODY: '{"temperature":0.2}',
+    LLM_FALLBACK_EXTRA_HEADERS: '{"X-Fallback-Key":"second"}',
   });
-  afterAll(async () => {
-    await engine?.stop();
-    await primary.stop();
-    await fallback.stop();
-  });
-  beforeEach(() => {
-    primary.reset();
-    fallback.reset();
-  });
-
-  const turn = async (text: string) => {
-    const ws = await WsClient.connect(engine.wsUrl);
-    try {
-      return await ws.turn(text);
-    } finally {
-      ws.close();
-    }
-  };
+  const { primary, fallback } = pair;
+  const turn = (text: string) => pair.turn(text);
 
   it('answers from the fallback when the primary stays overloaded through its retries', async () => {
     primary.enqueue(overloaded, overloaded);
@@ -60,7 +38,7 @@ describe('LLM_FALLBACK_BASE_URL: a second server for requests the first cannot a
     expect(primary.requests[0]!.headers['x-gateway-key']).toBe('primary');
     expect(asked!.body).toMatchObject({ model: 'small', temperature: 0.2, stream: true });
     expect(asked!.body).not.toHaveProperty('top_k');
-    const scrape = await (await fetch(`${engine.httpUrl}/metrics`)).text();
+    const scrape = await (await fetch(`${pair.engine.httpUrl}/metrics`)).text();
     expect(scrape).toMatch(/^agent_engine_llm_fallbacks_total 1$/m);
   });
 
@@ -93,7 +71,7 @@ describe('LLM_FALLBACK_BASE_URL: a second server for requests the first cannot a
   });
 
   it("asks the fallback for its own model, whatever model the session chose of the first server's", async () => {
-    const ws = await WsClient.connect(engine.wsUrl);
+    const ws = await WsClient.connect(pair.engine.wsUrl);
     ws.send({ type: 'session.update', model: 'big-bank' });
     await ws.waitFor((m) => m.type === 'session.updated');
     primary.enqueue(overloaded, overloaded);

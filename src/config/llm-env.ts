@@ -61,6 +61,8 @@ export interface LlmEnv {
     apiKey: string;
     extraBody: Record<string, unknown>;
     extraHeaders: Record<string, string>;
+    /** A request the first server has not begun to answer by then is sent here as well; 0: never. */
+    afterMs: number;
   };
 }
 
@@ -82,6 +84,11 @@ function modelList(raw: Raw): string[] {
 /** `LLM_FALLBACK_*`: a second OpenAI-compatible server, with its own model, key, body and headers. */
 function fallbackLlm(raw: Raw): { fallback?: LlmEnv['fallback'] } {
   const baseUrl = httpUrl(raw, 'LLM_FALLBACK_BASE_URL', '', LLM_PATHS);
+  const afterMs = int(raw, 'LLM_FALLBACK_AFTER_MS', 0, 0, 60_000);
+  if (!baseUrl && afterMs > 0)
+    throw new EnvError(
+      'LLM_FALLBACK_AFTER_MS is set but LLM_FALLBACK_BASE_URL is not: there is no second server to ask',
+    );
   if (!baseUrl) return {};
   return {
     fallback: {
@@ -90,6 +97,7 @@ function fallbackLlm(raw: Raw): { fallback?: LlmEnv['fallback'] } {
       apiKey: present(raw, 'LLM_FALLBACK_API_KEY') ?? '',
       extraBody: jsonObject(raw, 'LLM_FALLBACK_EXTRA_BODY'),
       extraHeaders: headerObject(raw, 'LLM_FALLBACK_EXTRA_HEADERS'),
+      afterMs,
     },
   };
 }

@@ -38,10 +38,18 @@ import type { DefusedSource } from './server-adaptations.js';
             () => fallback,
             broken,
           ),
-          (reason) => {
-            metrics.llmFallback();
-            logger.warn(`the LLM server failed (${reason}): asking LLM_FALLBACK_BASE_URL`);
+          {
+            switched: (reason) => {
+              metrics.llmFallback();
+              logger.warn(`the LLM server failed (${reason}): asking LLM_FALLBACK_BASE_URL`);
+            },
+            hedged: (ms) =>
+              logger.log(
+                `no answer from the LLM server within LLM_FALLBACK_AFTER_MS (${ms} ms): asking LLM_FALLBACK_BASE_URL as well`,
+              ),
+            decided: (winner) => metrics.llmHedged(winner),
           },
+          fallback.afterMs,
         );
       },
     },

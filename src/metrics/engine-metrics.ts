@@ -5,6 +5,7 @@ import { TelephonyMetrics } from './telephony-metrics.js';
 import { ToolSetMetrics } from './tool-set-metrics.js';
 import type { LlmUsage } from '../llm/llm.types.js';
 import { LlmMeter, TurnMeter } from './meters.js';
+import type { HedgeWinner } from '../llm/fallback-llm.client.js';
 
 /** Seconds: what a voice user waits for lies between 50 ms and a few seconds. */
 const LATENCY_BUCKETS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 30];
@@ -118,6 +119,11 @@ export class EngineMetrics {
     'agent_engine_llm_fallbacks_total',
     'Completion requests the LLM server failed before answering and LLM_FALLBACK_BASE_URL answered instead',
   );
+  private readonly hedges = this.counter(
+    'agent_engine_llm_hedges_total',
+    'Completion requests the LLM server had not begun to answer within LLM_FALLBACK_AFTER_MS, sent to LLM_FALLBACK_BASE_URL as well, by which answered first: primary, fallback (the other cancelled), neither (both failed)',
+    ['answered'],
+  );
   private readonly approvals = this.counter(
     'agent_engine_tool_approvals_total',
     'Calls of "confirm": true tools, and code tools\' and MCP servers\' yes-or-no questions, by what the user did: approved, declined, expired (no answer in time), cancelled (the turn was)',
@@ -185,6 +191,11 @@ export class EngineMetrics {
 
   llmFallback(): void {
     this.fallbacks.inc();
+  }
+
+  /** A request sent to both LLM servers was answered by `answered` first. */
+  llmHedged(answered: HedgeWinner): void {
+    this.hedges.inc({ answered });
   }
 
   /** An MCP server's sampling request ended; its tokens count with the turns'. */
