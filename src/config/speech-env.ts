@@ -93,7 +93,8 @@ export interface SpeechEnv extends TelephonyEnv {
     /** The languages the session follows (their primary codes); empty: any. */
     followLanguages: string[];
     /** A second server for the utterances the first fails (STT_FALLBACK_*). */
-    fallback?: { baseUrl: string; apiKey: string; model: string };
+    /** `afterMs`: an utterance the server has not transcribed by then goes here as well; 0: never. */
+    fallback?: { baseUrl: string; apiKey: string; model: string; afterMs: number };
   };
   /** Voice activity detection: the engine hears when the user starts and stops speaking. */
   vad: VadSettings;
@@ -218,7 +219,13 @@ export function parseSpeech(raw: Raw): SpeechEnv {
 /** STT_FALLBACK_BASE_URL, its key and model; none when it is not set. */
 function sttFallback(raw: Raw): Pick<SpeechEnv['stt'], 'fallback'> {
   const baseUrl = httpUrl(raw, 'STT_FALLBACK_BASE_URL', '', ['/audio/transcriptions']);
+  const afterMs = int(raw, 'STT_FALLBACK_AFTER_MS', 0, 0, 60_000);
+  if (!baseUrl && afterMs > 0)
+    throw new EnvError(
+      'STT_FALLBACK_AFTER_MS is set but STT_FALLBACK_BASE_URL is not: there is no second server to ask',
+    );
   if (!baseUrl) return {};
   const model = present(raw, 'STT_FALLBACK_MODEL') ?? present(raw, 'STT_MODEL') ?? 'whisper-1';
-  return { fallback: { baseUrl, apiKey: present(raw, 'STT_FALLBACK_API_KEY') ?? '', model } };
+  const apiKey = present(raw, 'STT_FALLBACK_API_KEY') ?? '';
+  return { fallback: { baseUrl, apiKey, model, afterMs } };
 }

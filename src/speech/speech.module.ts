@@ -46,14 +46,21 @@ import { TtsEngine } from './tts-engine.js';
         const server = new OpenAiSttEngine(config);
         if (!config.stt.fallback) return server;
         const logger = new Logger('SttFallback');
-        return new FallbackSttEngine(server, new OpenAiSttEngine(config, 'fallback'), {
-          fellBack: (why) =>
+        const fallback = new OpenAiSttEngine(config, 'fallback');
+        const events = {
+          fellBack: (why: string) =>
             logger.warn(
               `speech-to-text server failed (${why}): utterances go to STT_FALLBACK_BASE_URL, the server tried again in ${FAILOVER_PAUSE_MS / 1000} s`,
             ),
           recovered: () => logger.log('speech-to-text server transcribes again'),
           heard: () => metrics.speech.sttFellBack(),
-        });
+          hedged: (ms: number) =>
+            logger.log(
+              `no transcription from the speech-to-text server within STT_FALLBACK_AFTER_MS (${ms} ms): asking STT_FALLBACK_BASE_URL as well`,
+            ),
+        };
+        const { afterMs } = config.stt.fallback;
+        return new FallbackSttEngine(server, fallback, events, FAILOVER_PAUSE_MS, afterMs);
       },
     },
     SpeechService,

@@ -21,3 +21,19 @@ describe('LLM_FALLBACK_AFTER_MS', () => {
     expect(parseEnv({ LLM_FALLBACK_AFTER_MS: '0' }).llm.fallback).toBeUndefined();
   });
 });
+
+describe('STT_FALLBACK_AFTER_MS', () => {
+  it('reads the wait before the second speech-to-text server is asked as well', () => {
+    const fallback = { STT_FALLBACK_BASE_URL: 'http://f/v1' };
+    expect(parseEnv(fallback).speech.stt.fallback?.afterMs).toBe(0);
+    expect(
+      parseEnv({ ...fallback, STT_FALLBACK_AFTER_MS: '400' }).speech.stt.fallback,
+    ).toMatchObject({ afterMs: 400 });
+    expect(() => parseEnv({ ...fallback, STT_FALLBACK_AFTER_MS: '70000' })).toThrow(
+      /^STT_FALLBACK_AFTER_MS/,
+    );
+    expect(() => parseEnv({ STT_FALLBACK_AFTER_MS: '400' })).toThrow(
+      'STT_FALLBACK_AFTER_MS is set but STT_FALLBACK_BASE_URL is not: there is no second server to ask',
+    );
+  });
+});
