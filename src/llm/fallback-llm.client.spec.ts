@@ -167,6 +167,17 @@ describe('FallbackLlmClient with LLM_FALLBACK_AFTER_MS', () => {
     expect(told).toEqual([`hedged after ${AFTER_MS}`, 'answered: fallback']);
   });
 
+  it('sends a reply that is not streamed to the primary alone, however long it takes', async () => {
+    const [first, second] = [new Scripted(), new Scripted()];
+    const reply: LlmEvent[] = [];
+    const client = new FallbackLlmClient(first, second, { switched: () => undefined }, AFTER_MS);
+    client.chatReply({} as never).subscribe((event) => reply.push(event));
+    await sleep(AFTER_MS * 2);
+    first.says('Whole.');
+    expect(reply.map((e) => e.type)).toEqual(['text', 'done']);
+    expect(second.asked).toBe(0);
+  });
+
   it('switches at once, as without it, when the primary fails before the wait is over', async () => {
     primary.fails('overloaded');
     expect(fallback.asked).toBe(1);

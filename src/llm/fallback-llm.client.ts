@@ -20,8 +20,8 @@ type Side = 'primary' | 'fallback';
  * Two LLM servers, one behind the other: a request the primary fails before anything of the
  * answer arrived (an `error` event marked retryable: overloaded or unreachable after its retries,
  * or timed out) is sent to the fallback instead. Once the primary has sent anything, its answer
- * stands, errors included: switching then would say things twice. With `afterMs`, a request the
- * primary has not begun to answer by then is sent to the fallback as well: the first of the two
+ * stands, errors included: switching then would say things twice. With `afterMs`, a streamed
+ * request the primary has not begun to answer by then is sent to the fallback as well: the first of the two
  * to answer gives the answer, and the other's request is cancelled (a queue at the primary costs
  * a caller no more than `afterMs`).
  */
@@ -39,13 +39,16 @@ export class FallbackLlmClient extends LlmClient {
     return this.either(
       () => this.primary.stream(request, signal),
       () => this.fallback.stream(request, signal),
+      this.afterMs,
     );
   }
 
+  /** Not hedged: a reply comes whole, its first event when the model has written it all. */
   chatReply(request: LlmRequest, signal?: AbortSignal): Observable<LlmEvent> {
     return this.either(
       () => this.primary.chatReply(request, signal),
       () => this.fallback.chatReply(request, signal),
+      0,
     );
   }
 
@@ -57,9 +60,10 @@ export class FallbackLlmClient extends LlmClient {
   private either(
     first: () => Observable<LlmEvent>,
     second: () => Observable<LlmEvent>,
+    afterMs: number,
   ): Observable<LlmEvent> {
     return new Observable<LlmEvent>((subscriber) => {
-      const { hooks, afterMs } = this;
+      const { hooks } = this;
       const runs: Partial<Record<Side, Subscription>> = {};
       /** Whose answer the subscriber gets; undefined while neither has begun one. */
       let decided: Side | undefined;
