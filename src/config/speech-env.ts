@@ -33,6 +33,8 @@ import { parseTelephony, type TelephonyEnv } from './telephony-env.js';
 export interface SpeechEnv extends TelephonyEnv {
   language: string;
   maxSentenceChars: number;
+  /** A first sentence is sent to synthesis at its first clause mark once this long; 0: never. */
+  firstClauseChars: number;
   /** Booking numbers, phone numbers and codes read a character at a time (SPEECH_SPELL_CODES). */
   spellCodes: boolean;
   audioLeadMs: number;
@@ -155,6 +157,7 @@ export function parseSpeech(raw: Raw): SpeechEnv {
   return {
     language,
     maxSentenceChars: int(raw, 'SPEECH_MAX_SENTENCE_CHARS', 250, 20, 5000),
+    firstClauseChars: int(raw, 'SPEECH_FIRST_CLAUSE_CHARS', 0, 0, 1000),
     spellCodes: bool(raw, 'SPEECH_SPELL_CODES') ?? true,
     audioLeadMs: int(raw, 'SPEECH_AUDIO_LEAD_MS', 1000, 0, 600_000),
     retries: int(raw, 'SPEECH_RETRIES', 2, 0, 5),

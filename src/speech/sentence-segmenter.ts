@@ -60,8 +60,18 @@ function breaksAfter(s: string, at: number): boolean {
 
 export class SentenceSegmenter {
   private buf = '';
+  /** Nothing has been given since the start or the last flush: the next piece is a first. */
+  private fresh = true;
 
-  constructor(private readonly maxChars = 250) {}
+  /**
+   * `firstClauseChars`: a first piece (of the answer, or after a flush) is given at its first
+   * comma, semicolon or colon once it has this many characters, rather than at its end (the
+   * caller hears the answer begin sooner when the model writes slowly); 0: never.
+   */
+  constructor(
+    private readonly maxChars = 250,
+    private readonly firstClauseChars = 0,
+  ) {}
 
   push(delta: string): string[] {
     this.buf += delta;
@@ -73,6 +83,7 @@ export class SentenceSegmenter {
     const rest = this.buf.trim();
     this.buf = '';
     if (rest) out.push(rest);
+    this.fresh = true;
     return out;
   }
 
@@ -83,7 +94,9 @@ export class SentenceSegmenter {
       if (end === -1) break;
       const sentence = this.buf.slice(0, end).trim();
       this.buf = this.buf.slice(end);
-      if (sentence) out.push(sentence);
+      if (!sentence) continue;
+      out.push(sentence);
+      this.fresh = false;
     }
     return out;
   }
@@ -110,7 +123,17 @@ export class SentenceSegmenter {
       return j;
     }
     if (s.length > this.maxChars) return this.cut(s);
-    return -1;
+    return this.fresh && this.firstClauseChars > 0 ? this.clause(s) : -1;
+  }
+
+  /** After the first clause mark with `firstClauseChars` before it, or -1. */
+  private clause(s: string): number {
+    let end = -1;
+    for (const mark of CUTS) {
+      const at = s.indexOf(mark, this.firstClauseChars);
+      if (at !== -1 && (end === -1 || at + mark.length < end)) end = at + mark.length;
+    }
+    return end;
   }
 
   private isAbbreviation(s: string, dot: number): boolean {

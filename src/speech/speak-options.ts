@@ -20,6 +20,8 @@ export interface SpeakOptions {
   voice: string;
   language: string;
   maxSentenceChars: number;
+  /** SPEECH_FIRST_CLAUSE_CHARS: a first sentence is said from its first clause this long; 0: whole. */
+  firstClauseChars?: number;
   /** Numbers and codes to note down said a character at a time (see spellCodes). */
   spellCodes?: boolean;
   signal: AbortSignal;

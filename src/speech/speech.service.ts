@@ -113,6 +113,7 @@ export class SpeechService implements OnModuleInit {
         return languageNow();
       },
       maxSentenceChars: this.config.maxSentenceChars,
+      firstClauseChars: this.config.firstClauseChars,
       spellCodes: this.config.spellCodes,
       leadMs: this.config.audioLeadMs,
       toolWaitMs: this.config.toolWaitMs,

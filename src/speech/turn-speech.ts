@@ -51,7 +51,7 @@ class TurnSpeech {
     private readonly options: SpeakOptions,
     private readonly out: Subscriber<SpeechEvent>,
   ) {
-    this.segmenter = new SentenceSegmenter(options.maxSentenceChars);
+    this.segmenter = new SentenceSegmenter(options.maxSentenceChars, options.firstClauseChars);
     const chunkBytes = options.chunkBytes ?? Math.max(2, Math.round(tts.sampleRate * 0.2) * 2);
     this.pacer = new AudioPacer(
       tts.sampleRate,
