@@ -1,5 +1,6 @@
-// deploy/prometheus-rules.yaml is what operators load into Prometheus: an expression that does
-// not parse is refused, and one naming a metric or label the engine does not export never fires.
+// deploy/prometheus-rules.yaml and deploy/grafana-dashboard.json are what operators load into
+// Prometheus and Grafana: an expression that does not parse is refused, and one naming a metric or
+// label the engine does not export never fires, or draws nothing.
 import { readFileSync } from 'node:fs';
 import { parser } from '@prometheus-io/lezer-promql';
 import type { SyntaxNode } from '@lezer/common';
@@ -21,6 +22,11 @@ const spec = document.toJS() as {
   spec: { groups: { name: string; rules: Rule[] }[] };
 };
 const rules = spec.spec.groups.flatMap((g) => g.rules);
+const dashboard = JSON.parse(readFileSync('deploy/grafana-dashboard.json', 'utf8')) as {
+  uid: string;
+  panels: { id: number; title: string; datasource: unknown; targets: { expr: string }[] }[];
+};
+const { panels } = dashboard;
 
 /** Labels Prometheus adds to every series of a target (Kubernetes service discovery's among them). */
 const TARGET_LABELS = ['job', 'instance', 'namespace', 'pod', 'service', 'container'];
@@ -47,7 +53,7 @@ const metricsOf = (expr: string) =>
     .filter(({ name, node }) => name === 'Identifier' && node.parent?.name === 'VectorSelector')
     .map(({ text }) => text);
 
-describe('deploy/prometheus-rules.yaml', () => {
+describe('deploy/prometheus-rules.yaml and deploy/grafana-dashboard.json', () => {
   const { url } = useFakeLlm();
   let exported: Map<string, string>;
   beforeAll(async () => {
@@ -76,28 +82,46 @@ describe('deploy/prometheus-rules.yaml', () => {
     }
   });
 
-  it.each(rules.map((r) => [r.alert, r]))('%s: its expression parses as PromQL', (_, rule) => {
-    const errors = nodes(rule.expr).filter(({ node }) => node.type.isError);
-    expect(errors.map(({ node }) => rule.expr.slice(node.from, node.from + 20))).toEqual([]);
+  it('is a dashboard of panels each with an id of its own, on the Prometheus chosen at import', () => {
+    expect(dashboard.uid).toBe('agent-engine');
+    expect(new Set(panels.map((p) => p.id)).size).toBe(panels.length);
+    for (const panel of panels) {
+      expect(panel.datasource).toEqual({ type: 'prometheus', uid: '${datasource}' });
+      expect(panel.targets.length).toBeGreaterThan(0);
+    }
   });
 
-  it.each(rules.map((r) => [r.alert, r]))(
-    '%s: selects only metrics the engine exports, by labels they have',
-    (_, rule) => {
-      const metrics = metricsOf(rule.expr);
-      expect(metrics.length).toBeGreaterThan(0);
-      const labels = new Set([...TARGET_LABELS]);
-      for (const metric of metrics) {
-        const histogram = /^(.+)_(bucket|sum|count)$/.exec(metric)?.[1];
-        const base = histogram && exported.get(histogram) === 'histogram' ? histogram : metric;
-        expect([metric, exported.has(base)]).toEqual([metric, true]);
-        if (histogram && base === histogram) labels.add('le');
-        for (const label of README_LABELS.get(base) ?? []) labels.add(label);
-      }
-      const used = nodes(rule.expr)
-        .filter(({ name }) => name === 'LabelName')
-        .map(({ text }) => text);
-      expect(used.filter((label) => !labels.has(label))).toEqual([]);
-    },
+  /** What is wrong with `expr`: a syntax error, a metric the engine does not export, a label it lacks. */
+  function problems(expr: string): string[] {
+    const found = nodes(expr);
+    const errors = found
+      .filter(({ node }) => node.type.isError)
+      .map(
+        ({ node }) => `syntax error at ${JSON.stringify(expr.slice(node.from, node.from + 20))}`,
+      );
+    const metrics = metricsOf(expr);
+    if (metrics.length === 0) errors.push('no metric');
+    const labels = new Set(TARGET_LABELS);
+    for (const metric of metrics) {
+      const histogram = /^(.+)_(bucket|sum|count)$/.exec(metric)?.[1];
+      const base = histogram && exported.get(histogram) === 'histogram' ? histogram : metric;
+      if (!exported.has(base)) errors.push(`${metric} is not exported`);
+      if (base !== metric) labels.add('le');
+      for (const label of README_LABELS.get(base) ?? []) labels.add(label);
+    }
+    for (const { text } of found.filter(({ name }) => name === 'LabelName'))
+      if (!labels.has(text)) errors.push(`no metric of it has the label ${text}`);
+    return errors;
+  }
+
+  it.each(rules.map((r) => [r.alert, r.expr]))(
+    '%s: parses as PromQL, selecting metrics the engine exports by labels they have',
+    (_, expr) => expect(problems(expr)).toEqual([]),
+  );
+
+  it.each(panels.flatMap((p) => p.targets.map((t) => [p.title, t.expr])))(
+    'the dashboard\'s "%s": parses, selecting metrics the engine exports by labels they have',
+    // Grafana's own variable stands for a range.
+    (_, expr) => expect(problems(expr.replaceAll('$__rate_interval', '5m'))).toEqual([]),
   );
 });
