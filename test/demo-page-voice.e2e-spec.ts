@@ -23,6 +23,13 @@ describe('the demo page, spoken to', () => {
     expect(await page.textContent('#heard')).toBe("agent's speech: 0.2 s");
     expect(await texts(page, 'assistant')).toEqual(['Sunny, 21 degrees.']);
     expect(speech.inputs()).toEqual(['Sunny, 21 degrees.']);
+    // Where the answer's time went: transcription, the model, the first text and sound.
+    await page.locator('#log .timing', { hasText: 'first audio' }).waitFor();
+    expect(await texts(page, 'timing')).toEqual([
+      expect.stringMatching(
+        /^heard in \d+ ms · model's first token \d+ ms · first text \d+ ms · in all \d+ ms · first audio \d+ ms$/,
+      ),
+    ]);
     // What was transcribed: the sentence as the page sent it, 16 kHz PCM in a WAV file.
     const upload = speech.requests.find((r) => r.path === '/audio/transcriptions')!;
     const form = await new Response(upload.bytes, {

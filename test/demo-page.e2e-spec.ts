@@ -28,6 +28,13 @@ describe('the demo page', () => {
     ]);
     await page.locator('#log .assistant', { hasText: /^It is sunny in Paris\.$/ }).waitFor();
     expect(weather.requests.map((r) => r.path)).toEqual(['/Paris']);
+    // Where the answer's time went, under it.
+    await page.locator('#log .timing').waitFor();
+    expect(await texts(page, 'timing')).toEqual([
+      expect.stringMatching(
+        /^model's first token \d+ ms · tools \d+ ms · first text \d+ ms · in all \d+ ms$/,
+      ),
+    ]);
   });
 
   it('notes a handoff to another assistant', async () => {
