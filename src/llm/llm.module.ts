@@ -44,7 +44,7 @@ import type { DefusedSource } from './server-adaptations.js';
               logger.warn(`the LLM server failed (${reason}): asking LLM_FALLBACK_BASE_URL`);
             },
             hedged: (ms) =>
-              logger.log(
+              logger.debug(
                 `no answer from the LLM server within LLM_FALLBACK_AFTER_MS (${ms} ms): asking LLM_FALLBACK_BASE_URL as well`,
               ),
             decided: (winner) => metrics.llmHedged(winner),

@@ -55,7 +55,7 @@ import { TtsEngine } from './tts-engine.js';
           recovered: () => logger.log('speech-to-text server transcribes again'),
           heard: () => metrics.speech.sttFellBack(),
           hedged: (ms: number) =>
-            logger.log(
+            logger.debug(
               `no transcription from the speech-to-text server within STT_FALLBACK_AFTER_MS (${ms} ms): asking STT_FALLBACK_BASE_URL as well`,
             ),
         };
