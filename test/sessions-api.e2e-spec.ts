@@ -87,6 +87,21 @@ describe.each([
             language: 'en',
             turns: 1,
             messages: 2,
+            // How long its user has waited so far: the one answer's first text, the model's first token.
+            latency: {
+              first_text_ms: {
+                p50: expect.any(Number),
+                p90: expect.any(Number),
+                max: expect.any(Number),
+                turns: 1,
+              },
+              llm_first_ms: {
+                p50: expect.any(Number),
+                p90: expect.any(Number),
+                max: expect.any(Number),
+                turns: 1,
+              },
+            },
           },
         ],
       },

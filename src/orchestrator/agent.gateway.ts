@@ -140,7 +140,7 @@ export class AgentGateway
     const { timeZone } = this.sessionSettings;
     const session = new Session(language, vad.silenceMs, idle.secs, timeZone, vad.unfinishedWaitMs);
     session.connectedFrom = parseTraceparent(request?.headers.traceparent);
-    if (this.sessionSettings.webhookUrl) session.latency = new TurnLatency();
+    session.latency = new TurnLatency();
     const send = socketSender(socket, {
       maxBufferedBytes: this.config.ws.maxBufferedBytes,
       error: (code) => this.metrics.error(code),

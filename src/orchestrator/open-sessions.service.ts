@@ -12,6 +12,7 @@ import { publicSettings, turnsOf } from './session.js';
 import { keyOf } from './session-keeper.service.js';
 
 function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
+  const latency = session.latency?.summary();
   return {
     session_id: session.id,
     opened_at: new Date(openedAt).toISOString(),
@@ -24,6 +25,7 @@ function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
     turns: turnsOf(session),
     messages: session.history.length,
     ...(session.usage && { usage: session.usage }),
+    ...(latency && { latency }),
     ...(session.agent && { agent: session.agent.name }),
   };
 }

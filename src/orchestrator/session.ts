@@ -34,7 +34,7 @@ export class Session {
   history: ChatMessage[] = [];
   /** Tokens of all its turns, when the LLM server reports usage (kept when resumed). */
   usage: TokenUsage | undefined;
-  /** This connection's answers timed, for its end-of-session report (SESSION_WEBHOOK_URL set). */
+  /** This connection's answers timed, for `/api/sessions` and its end-of-session report. */
   latency: TurnLatency | undefined;
   settings: SessionSettings;
   readonly data = new Map<string, unknown>();

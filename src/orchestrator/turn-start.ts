@@ -195,7 +195,7 @@ export class TurnStarter {
       for (const result of background.take())
         session.history.push({ role: 'user', content: resultMessage(result) });
     let failed: ErrorCode | undefined;
-    // Timed when the client asks, and the user's turns for the session's report.
+    // Timed when the client asks, and the user's turns for /api/sessions and the session's report.
     const shown = session.settings.timings === true;
     const kept = user ? session.latency : undefined;
     const clock = shown || kept ? new TurnTimings(since, heard) : undefined;

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { LatencyMeasure, LatencySummary } from '../turn-latency.js';
 
 /** An open session, as `GET /api/sessions` lists it. */
 export class SessionSummaryDto {
@@ -50,6 +51,27 @@ export class SessionSummaryDto {
     example: { prompt_tokens: 5120, completion_tokens: 310, total_tokens: 5430 },
   })
   usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+
+  @ApiPropertyOptional({
+    description:
+      'How long its user has waited for its answers on this connection, by measure (first_text_ms, first_audio_ms, stt_ms, llm_first_ms, tools_ms, tts_first_ms; see "A turn\'s timings" in the README): the median, the 90th percentile, the longest and how many turns had it; absent before its first answer',
+    type: 'object',
+    additionalProperties: {
+      type: 'object',
+      properties: {
+        p50: { type: 'integer' },
+        p90: { type: 'integer' },
+        max: { type: 'integer' },
+        turns: { type: 'integer' },
+      },
+      required: ['p50', 'p90', 'max', 'turns'],
+    },
+    example: {
+      first_text_ms: { p50: 420, p90: 910, max: 1310, turns: 6 },
+      first_audio_ms: { p50: 780, p90: 1450, max: 2210, turns: 6 },
+    },
+  })
+  latency?: Partial<Record<LatencyMeasure, LatencySummary>>;
 
   @ApiPropertyOptional({
     description:
