@@ -21,13 +21,18 @@ const assistant = (content: string) => ({ role: 'assistant', content });
  */
 async function takeOverMidTurn(llm: FakeLlm, from: Engine, to: Engine): Promise<WsClient> {
   const old = await WsClient.connect(from.wsUrl);
-  llm.enqueue({ ...sseText(pieces('One, two, three, four, five, six, seven.', 4)), delayMs: 80 });
+  // The answer cannot end before the take-over has cut it, however slow the machine.
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const count = sseText(pieces('One, two, three, four, five, six, seven.', 4));
+  llm.enqueue({ ...count, delayMs: 80, gate });
   old.send({ type: 'user_text', text: 'Count.' });
   await old.waitFor((m) => m.type === 'assistant_delta');
   const moved = await resume(to, session(old).resume_token);
   expect(await old.closed).toBe(4001);
   expect(session(moved)).toMatchObject({ session_id: session(old).session_id, resumed: true });
   await llm.requests[0]!.aborted; // the old connection's turn was cancelled
+  release();
   const heard = old.messages
     .filter((m: Msg) => m.type === 'assistant_delta')
     .map((m) => m.text as string)
