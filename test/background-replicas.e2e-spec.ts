@@ -37,7 +37,9 @@ describe('a background call whose session is resumed on another replica', () => 
       LLM_MODEL: 'm',
       SESSION_STORE_URL: redis.url,
       // Shorter than the test waits after the resume: the call must outlive its first process's window.
-      SESSION_RESUME_SECS: '2',
+      // Short, for the window to pass in a test; long enough for a replica to stop within it
+      // (the last test) on a loaded machine.
+      SESSION_RESUME_SECS: '4',
       LLM_TOOLS_FILE: writeToolsFile([reportTool(base)]),
     };
     [a, b] = [await Engine.start(env), await Engine.start(env)];
@@ -92,8 +94,8 @@ describe('a background call whose session is resumed on another replica', () => 
   it('gets a result that comes after the resume, past the first replica’s resume window', async () => {
     const token = await startedOnA();
     const ws = await resumeOnB(token);
-    // A's window (2 s) passes: the call, whose session lives on, is not aborted.
-    await new Promise((r) => setTimeout(r, 2500));
+    // A's window (4 s) passes: the call, whose session lives on, is not aborted.
+    await new Promise((r) => setTimeout(r, 4500));
     const call = held[0]!;
     expect(call.closed).toBe(false);
     call.res.end('report 7: 12 pages');
