@@ -52,6 +52,11 @@ export class FallbackLlmClient extends LlmClient {
     );
   }
 
+  /** The primary's: the fallback is asked only when it fails or is slow. */
+  override warm(): void {
+    this.primary.warm();
+  }
+
   /** The primary's: the fallback is there for when it fails. */
   override check(signal: AbortSignal): Promise<string | undefined> {
     return this.primary.check(signal);

@@ -40,11 +40,14 @@ const httpAgent = new HttpAgent(POOL);
 const httpsAgent = new HttpsAgent(POOL);
 
 /** How many idle connections the direct pools keep for the next requests to `url`'s server. */
-export function idleConnections(url: string): number {
+export function idleConnections(
+  url: string,
+  agents: HttpAgent[] = [httpAgent, httpsAgent],
+): number {
   const { hostname, port } = new URL(url);
   const name = `${hostname}:${port}:`;
   let idle = 0;
-  for (const agent of [httpAgent, httpsAgent])
+  for (const agent of agents)
     for (const [key, sockets] of Object.entries(agent.freeSockets))
       if (key.startsWith(name)) idle += sockets?.length ?? 0;
   return idle;
@@ -143,6 +146,30 @@ export function postJson(
     });
     req.end(body);
   });
+}
+
+/**
+ * Opens a connection to `url`'s server in the pool, when it has none idle, with a GET of `url`
+ * (its answer read and dropped): the next request then finds it ready, its TCP (and TLS)
+ * handshake done. Never fails: a server that cannot be reached is the request's to tell.
+ */
+export function warmConnection(
+  url: string,
+  headers: Record<string, string>,
+  tls?: ClientTls,
+): void {
+  const https = url.startsWith('https:');
+  const agent = agentFor(https, tls);
+  // Through an egress proxy the connections are the proxy's to keep.
+  const direct = https ? (tls && tlsAgents.get(tls)) || httpsAgent : httpAgent;
+  if (agent !== direct || idleConnections(url, [agent]) > 0) return;
+  const send = https ? httpsRequest : httpRequest;
+  const req = send({ ...targetOf(url), method: 'GET', agent, headers, timeout: 5000 }, (res) =>
+    res.resume(),
+  );
+  req.on('timeout', () => req.destroy());
+  req.on('error', () => undefined);
+  req.end();
 }
 
 /** After `[DONE]` the server ends the response at once; waiting this long at most keeps the connection for reuse. */

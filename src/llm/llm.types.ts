@@ -94,6 +94,11 @@ export abstract class LlmClient {
   abstract stream(request: LlmRequest, signal?: AbortSignal): Observable<LlmEvent>;
   /** The same without streaming (the seed's fallback for rounds that stream back empty). */
   abstract chatReply(request: LlmRequest, signal?: AbortSignal): Observable<LlmEvent>;
+  /**
+   * A request is coming soon (a caller's words are being transcribed): a connection to the
+   * server is opened now if none is ready, its handshake done before the request needs it.
+   */
+  warm(): void {}
   /** What is wrong with the server, checked once at start-up (a warning), or undefined. */
   check(signal: AbortSignal): Promise<string | undefined> {
     void signal; // a server with nothing to check

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Observable } from 'rxjs';
 import { llmConfig, type LlmConfig } from '../config/app.config.js';
 import { CompletionDecoder } from './completion-decoder.js';
-import { postJson } from './http-post.js';
+import { postJson, warmConnection } from './http-post.js';
 import { requestJson } from './request-json.js';
 import { parseJson } from './parsing/json.js';
 import { withTraceparent } from '../common/trace-context.js';
@@ -266,6 +266,12 @@ export class OpenAiLlmClient extends LlmClient {
       signal,
       this.config.clientTls,
     );
+  }
+
+  /** Its `GET /models`, which every OpenAI-compatible server answers cheaply. */
+  override warm(): void {
+    const { baseUrl, clientTls } = this.config;
+    warmConnection(endpointOf(baseUrl, '/models'), this.headers, clientTls);
   }
 
   /** See ModelLookup.check. */

@@ -82,6 +82,7 @@ export class Conversation {
       answer: (text, since, heard, heardOut) => this.turns.start(text, { since, heard, heardOut }),
       later: (task) => void this.enqueue(task),
       unfinished: deps.unfinished,
+      warm: () => deps.turns.warm(),
     });
   }
 

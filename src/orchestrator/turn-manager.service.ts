@@ -85,6 +85,11 @@ export class TurnManager {
     return this.registry.active().tools.flatMap((t) => (t.handoff ? [t.handoff] : []));
   }
 
+  /** A turn is coming (an utterance is being transcribed): the LLM server's connection readied. */
+  warm(): void {
+    if (this.llmSettings.enabled) this.llm.warm();
+  }
+
   /** A tool's own `wait_phrase`, by language, if it has one. */
   waitPhrasesOf(name: string): Phrases | undefined {
     return this.registry.active().byName.get(name)?.waitPhrase;

@@ -39,6 +39,8 @@ export interface UtteranceDeps {
   later: (task: () => Promise<void>) => void;
   /** Words held as unfinished went on (`continued`) or were answered as they were. */
   unfinished: (outcome: 'continued' | 'answered') => void;
+  /** An utterance is being transcribed: its answer's request will follow. */
+  warm?: () => void;
 }
 
 /** Words that sounded unfinished, waiting for the user to go on (VAD_UNFINISHED_WAIT_MS). */
@@ -190,6 +192,8 @@ export class Utterances {
     const judged = this.judging.ended();
     try {
       const { language } = this.session.settings;
+      // The LLM server's connection is opened while the words are transcribed, not after.
+      this.deps.warm?.();
       this.transcribing++;
       const heard = await this.deps.speech
         .transcribe(pcm, language, this.closed.signal)

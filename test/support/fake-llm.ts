@@ -26,6 +26,8 @@ export interface LlmRequestRecord {
 export class FakeLlm {
   readonly requests: LlmRequestRecord[] = [];
   readonly modelsRequests: number[] = [];
+  /** The client's port of each `GET /models` (its connection). */
+  readonly modelsPorts: (number | undefined)[] = [];
   /** The headers of each `GET /models`. */
   readonly modelsHeaders: IncomingMessage['headers'][] = [];
   /** The request target of each `GET /models`. */
@@ -93,6 +95,7 @@ export class FakeLlm {
     }
     if (req.method === 'GET' && new URL(req.url ?? '/', 'http://x').pathname.endsWith('/models')) {
       this.modelsRequests.push(Date.now());
+      this.modelsPorts.push(req.socket.remotePort);
       this.modelsHeaders.push(req.headers);
       this.modelsUrls.push(req.url ?? '');
       res.setHeader('Content-Type', 'application/json');
