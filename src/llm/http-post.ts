@@ -61,16 +61,21 @@ const tlsAgents = new WeakMap<ClientTls, HttpsAgent>();
  * client certificate HTTPS servers that ask for one are shown.
  */
 function agentFor(https: boolean, tls: ClientTls | undefined): HttpAgent {
-  let tlsAgent = tls && tlsAgents.get(tls);
-  if (tls && !tlsAgent)
-    tlsAgents.set(tls, (tlsAgent = new HttpsAgent({ ...POOL, ...tlsOptions(tls) })));
-  const direct = tlsAgent ?? httpsAgent;
+  const direct = directHttps(tls);
   const agents = egressAgents(tls ?? 'llm', {
     direct: { http: httpAgent, https: direct },
     keepAlive: true,
     tls,
   });
   return agents ? agents[https ? 'https' : 'http'] : https ? direct : httpAgent;
+}
+
+/** The pool of HTTPS connections made directly, showing `tls`'s certificate if any. */
+function directHttps(tls: ClientTls | undefined): HttpsAgent {
+  if (!tls) return httpsAgent;
+  let agent = tlsAgents.get(tls);
+  if (!agent) tlsAgents.set(tls, (agent = new HttpsAgent({ ...POOL, ...tlsOptions(tls) })));
+  return agent;
 }
 
 /** Request options of each URL posted to (the LLM servers': few), parsed once, not per request. */
@@ -161,8 +166,7 @@ export function warmConnection(
   const https = url.startsWith('https:');
   const agent = agentFor(https, tls);
   // Through an egress proxy the connections are the proxy's to keep.
-  const direct = https ? (tls && tlsAgents.get(tls)) || httpsAgent : httpAgent;
-  if (agent !== direct || idleConnections(url, [agent]) > 0) return;
+  if (agent !== (https ? directHttps(tls) : httpAgent) || idleConnections(url, [agent]) > 0) return;
   const send = https ? httpsRequest : httpRequest;
   const req = send({ ...targetOf(url), method: 'GET', agent, headers, timeout: 5000 }, (res) =>
     res.resume(),
