@@ -47,6 +47,21 @@ describe('bodyArguments', () => {
     });
   });
 
+  it("takes a schema's list that is no list (`required: 0`), or a part that is no object, as none", () => {
+    const body = json({
+      type: 'object',
+      properties: { id: name },
+      required: 0,
+      allOf: [true, null, { properties: { labels }, required: ['labels', 7] }],
+      oneOf: 'x',
+    } as unknown as SchemaObject);
+    expect(bodyArguments(body)).toEqual({
+      properties: { id: name, labels },
+      required: ['labels'],
+      form: false,
+    });
+  });
+
   it('says when a body declares no properties (a free-form object), for the admin to give them', () => {
     const made = bodyArguments(
       json({ type: 'object', additionalProperties: true } as SchemaObject),

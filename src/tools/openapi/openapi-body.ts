@@ -134,18 +134,21 @@ type Shape = ObjectShape | { not: string };
 
 /** A schema as an object's properties (`allOf` merged, alternatives joined), or what it is instead. */
 function objectOf(schema: SchemaObject): Shape {
+  // `true` (OpenAPI 3.1's schema of anything), or a document's stray value: no properties.
+  if (typeof schema !== 'object' || schema === null)
+    return { properties: {}, required: [], alternatives: 1 };
   if (!typeAllowsObject(schema.type)) return { not: JSON.stringify(schema.type) };
   const properties: Record<string, JsonSchema> = { ...(schema.properties ?? {}) };
-  const required = [...(schema.required ?? [])];
+  const required = listOf(schema.required).filter((n): n is string => typeof n === 'string');
   let alternatives = 1;
-  for (const part of schema.allOf ?? []) {
+  for (const part of listOf(schema.allOf)) {
     const shape = objectOf(part);
     if ('not' in shape) return shape;
     Object.assign(properties, shape.properties);
     required.push(...shape.required);
     alternatives = Math.max(alternatives, shape.alternatives);
   }
-  const choices = [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])].map(objectOf);
+  const choices = [...listOf(schema.oneOf), ...listOf(schema.anyOf)].map(objectOf);
   const objects = choices.filter((c): c is ObjectShape => !('not' in c));
   if (choices.length > 0 && objects.length === 0)
     return { not: `one of ${choices.map((c) => (c as { not: string }).not).join(', ')}` };
@@ -163,6 +166,12 @@ function objectOf(schema: SchemaObject): Shape {
   }
   return { properties, required: [...new Set(required)], alternatives };
 }
+
+/**
+ * A schema's list (`required`, `allOf`, …); a document's other value there (`"required": 0`,
+ * which no validator of the document caught) is taken as none, as the service would not ask it.
+ */
+const listOf = <T>(value: T[] | undefined): T[] => (Array.isArray(value) ? value : []);
 
 /** `type` is absent, `object`, or (OpenAPI 3.1) a list of types holding `object`. */
 function typeAllowsObject(type: unknown): boolean {
