@@ -1,4 +1,8 @@
-import { StructuredCallAssembler, type AssembledCall } from './structured-call-assembler.js';
+import {
+  messageCalls,
+  StructuredCallAssembler,
+  type AssembledCall,
+} from './structured-call-assembler.js';
 
 /** Every call assembled from `chunks` (each a `delta.tool_calls` array), in order. */
 function assemble(chunks: unknown[][]): Pick<AssembledCall, 'id' | 'name' | 'arguments'>[] {
@@ -16,6 +20,24 @@ const start = (id: string | undefined, name: string, args = '') => ({
 const more = (args: string, index = 0) => ({ index, function: { arguments: args } });
 
 describe('StructuredCallAssembler', () => {
+  it("takes a numbered call's id as its digits, and an id or name of another type as none", () => {
+    // The id goes to the client (`tool_call`) and back to the server (`tool_call_id`) as a string.
+    expect(
+      assemble([
+        [{ index: 0, id: 5, function: { name: 'get_weather', arguments: '{"city":' } }],
+        [{ index: 0, id: 5, function: { arguments: '"Lima"}' } }],
+        [{ index: 1, id: { x: 1 }, function: { name: 'get_time', arguments: '{}' } }],
+        [{ index: 2, id: 'c', function: { name: 7, arguments: '{}' } }],
+      ]),
+    ).toEqual([
+      { id: '5', name: 'get_weather', arguments: '{"city":"Lima"}' },
+      { id: undefined, name: 'get_time', arguments: '{}' },
+    ]);
+    expect(
+      messageCalls([{ id: 9, function: { name: 'get_time', arguments: '{}' } }]).map((c) => c.id),
+    ).toEqual(['9']);
+  });
+
   it('tells parallel calls apart when the server gives them all index 0 (Ollama, Responses API bridges)', () => {
     expect(
       assemble([

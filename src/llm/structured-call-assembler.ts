@@ -21,6 +21,30 @@ interface Fragment {
 const NONE: readonly AssembledCall[] = Object.freeze([]);
 
 /**
+ * A call's id as the server gave it: a string, or a number's digits (a server that numbers its
+ * calls); anything else is no id (the engine then makes one). The id goes to the client in
+ * `tool_call` and back to the server as `tool_call_id`, both strings.
+ */
+export const callId = (id: unknown): string | undefined =>
+  typeof id === 'string' && id !== ''
+    ? id
+    : typeof id === 'number' && Number.isFinite(id)
+      ? String(id)
+      : undefined;
+
+/** A fragment with its id and name as strings, or without them. */
+function normalised(raw: Fragment): Fragment {
+  const name = raw.function?.name;
+  return {
+    ...raw,
+    id: callId(raw.id),
+    ...(raw.function && {
+      function: { ...raw.function, name: typeof name === 'string' ? name : undefined },
+    }),
+  };
+}
+
+/**
  * The arguments so far with `piece` added. A piece that starts with everything so far restates
  * it: some servers and proxies stream the whole arguments so far in every fragment, or send them
  * whole once more at the end; appended, they would be the arguments twice.
@@ -38,8 +62,9 @@ export class StructuredCallAssembler {
   add(fragments: unknown): readonly AssembledCall[] {
     if (!Array.isArray(fragments)) return NONE;
     const completed: AssembledCall[] = [];
-    for (const raw of fragments as Fragment[]) {
-      if (typeof raw !== 'object' || raw === null) continue;
+    for (const given of fragments as Fragment[]) {
+      if (typeof given !== 'object' || given === null) continue;
+      const raw = normalised(given);
       const index = typeof raw.index === 'number' ? this.slotOf(raw.index, raw) : this.indexOf(raw);
       for (const [i, call] of this.calls) {
         if (i < index && !this.done.has(i)) {
@@ -130,11 +155,10 @@ export function messageCalls(toolCalls: unknown): AssembledCall[] {
     const fn = (call as { function?: { name?: unknown; arguments?: unknown } } | null)?.function;
     if (typeof fn?.name !== 'string' || fn.name === '') return [];
     const args = fn.arguments;
-    const id = (call as { id?: unknown }).id;
     return [
       {
         index,
-        id: typeof id === 'string' ? id : undefined,
+        id: callId((call as { id?: unknown }).id),
         name: fn.name,
         arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
       },
