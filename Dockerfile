@@ -16,7 +16,7 @@ ENV NODE_ENV=production PORT=8787
 WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
-COPY --chown=node:node package.json tools.example.json ./
+COPY --chown=node:node package.json tools.example.json asyncapi.json ./
 COPY --chown=node:node assets ./assets
 USER node
 EXPOSE 8787

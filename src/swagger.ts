@@ -6,7 +6,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Audio agent engine')
     .setDescription(
-      'Admin API of the voice-agent engine. The conversation itself runs over the WebSocket at /ws (see README, "WebSocket protocol").',
+      'Admin API of the voice-agent engine. The conversation itself runs over the WebSocket at /ws (see README, "WebSocket protocol"), described as AsyncAPI 3.0 at /asyncapi.json.',
     )
     .setVersion(ENGINE_VERSION)
     .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
@@ -18,6 +18,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     )
     .addTag('calls', 'Phone calls the agent places, through Twilio')
     .addTag('twilio', "Twilio's webhooks: a call coming in, a transferred call's dial ended")
+    .addTag('protocol', 'The WebSocket protocol of /ws, described for clients (AsyncAPI)')
     .addTag('metrics', 'Prometheus metrics')
     .addTag('health', 'Probes for orchestrators')
     .addBearerAuth(

@@ -102,12 +102,35 @@ Object.defineProperty(globalThis, stateKey, {
 });
 
 /**
+ * Checks a support module adds to run after each test's body, each throwing what it found in the
+ * test (test/support/frame-check.ts: frames the engine sent that its protocol's document does not
+ * describe). A test that failed fails with its own error; the checks then only forget.
+ */
+const afterTest = (globalThis[Symbol.for('engine-tests.afterTest')] ??= new Set());
+function checked(fn) {
+  return async () => {
+    try {
+      await fn();
+    } catch (error) {
+      for (const check of afterTest)
+        try {
+          check();
+        } catch {
+          // the test's own failure is what to tell
+        }
+      throw error;
+    }
+    for (const check of afterTest) check();
+  };
+}
+
+/**
  * `it` or `test` with its time limit, `.each` and `.only` (a file tried alone) included; `.skip`
  * and `.todo` run nothing. The runner has no `.failing` or `.concurrent`: left undefined.
  */
 function withLimit(test) {
   const limitedOf = (declare) => (name, fn, ms) =>
-    declare(name, fn && limited(fn, ms, 'a test'), ms);
+    declare(name, fn && limited(checked(fn), ms, 'a test'), ms);
   const limitedTest = limitedOf(test);
   limitedTest.each = bind(limitedTest);
   limitedTest.only = limitedOf(test.only);

@@ -14,10 +14,11 @@ import { TurnManager } from './turn-manager.service.js';
 import { TwilioGateway } from './twilio.gateway.js';
 import { TwilioVoiceController } from './twilio-voice.controller.js';
 import { CallsController } from './calls.controller.js';
+import { AsyncApiController } from './protocol/asyncapi.controller.js';
 
 @Module({
   imports: [LlmModule, ToolsModule, SpeechModule, SessionsModule],
-  controllers: [SessionsController, TwilioVoiceController, CallsController],
+  controllers: [SessionsController, TwilioVoiceController, CallsController, AsyncApiController],
   providers: [
     TurnManager,
     ToolScope,

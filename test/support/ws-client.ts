@@ -1,8 +1,12 @@
 import WebSocket from 'ws';
+import { checkFrame } from './frame-check.js';
 
 export type Msg = Record<string, any> & { type: string };
 
-/** A real `ws` client that records every message and lets a test wait for one. */
+/**
+ * A real `ws` client that records every message and lets a test wait for one. Each message is
+ * checked against asyncapi.json (frame-check.ts).
+ */
 export class WsClient {
   readonly messages: Msg[] = [];
   private waiters: { test: (m: Msg) => boolean; resolve: (m: Msg) => void }[] = [];
@@ -13,6 +17,7 @@ export class WsClient {
     socket.on('message', (data, isBinary) => {
       if (isBinary) return;
       const msg = JSON.parse(data.toString()) as Msg;
+      checkFrame(msg);
       this.messages.push(msg);
       this.waiters = this.waiters.filter((w) => (w.test(msg) ? (w.resolve(msg), false) : true));
     });
