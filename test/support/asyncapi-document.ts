@@ -141,6 +141,9 @@ export function buildAsyncApi(readme = readFileSync('README.md', 'utf8')): Schem
   for (const { $ref } of client.anyOf as Schema[]) {
     const name = ($ref as string).split('/').pop()!;
     clientTypes.set(schemas[name]!.properties.type.const, name);
+    // A field the engine does not know is let be (a newer client's), but in `session.update`,
+    // where a misspelt setting would be lost: refused.
+    if (name !== 'SessionUpdateMessage') delete schemas[name]!.additionalProperties;
   }
   schemas.ClientMessage = {
     description: 'Any message a client sends (a text frame).',
