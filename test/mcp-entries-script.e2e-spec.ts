@@ -1,6 +1,5 @@
-import { execFile } from 'node:child_process';
 import { McpTestServer, ORDER_SCHEMA, useMcpServer } from './support/mcp-server.js';
-import { ENGINE_NODE } from './support/built-engine.js';
+import { runCommand } from './support/built-engine.js';
 import { validateToolDefinitions } from '../src/tools/tool-validation.js';
 
 /** `npm run tools:mcp`: a tools file's entries, one for each tool an MCP server lists. */
@@ -16,14 +15,7 @@ describe('scripts/mcp-entries.mjs', () => {
   const server = useMcpServer(mcp);
 
   const run = (args: string[], env: Record<string, string> = {}) =>
-    new Promise<{ code: number; out: string; err: string }>((resolve) => {
-      execFile(
-        ENGINE_NODE,
-        ['scripts/mcp-entries.mjs', ...args],
-        { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 },
-        (error, out, err) => resolve({ code: error ? Number(error.code) : 0, out, err }),
-      );
-    });
+    runCommand('scripts/mcp-entries.mjs', args, env);
 
   it("writes an entry per listed tool, named as the engine takes them, the server's headers as given", async () => {
     const header = 'Authorization: Bearer ${TOOL_SECRET_CRM}';

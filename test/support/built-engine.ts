@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 
 /**
  * The Node.js the built engine runs on: `ENGINE_NODE` when set (CI sets the Docker image's major
@@ -130,4 +130,23 @@ export function useTwoProcesses(
   env: () => Record<string, string> | Promise<Record<string, string>>,
 ): () => ListeningEngine {
   return useBuiltEngine(async () => ({ ENGINE_PROCESSES: '2', ...(await env()) }), 2);
+}
+
+/**
+ * Runs one of the project's commands (`dist/eval/cli.js`, `scripts/mcp-entries.mjs`) on
+ * ENGINE_NODE with `env` alone (and PATH): its exit code and what it wrote.
+ */
+export function runCommand(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      ENGINE_NODE,
+      [script, ...args],
+      { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 },
+      (error, out, err) => resolve({ code: error ? Number(error.code) : 0, out, err }),
+    );
+  });
 }

@@ -1,0 +1,78 @@
+/**
+ * `npm run eval -- scenarios.json`: holds each scenario's conversation with a running engine over
+ * `/ws`, checks what each turn shows (the calls the model made, its answer, how soon), and says
+ * which passed. Exit code 0: all passed; 1: one failed; 2: the command or its file is wrong.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { readScenarios, ScenarioFileError } from './scenario-file.js';
+import { resultLines, runAll, summarise, summaryLine } from './eval-runs.js';
+
+const USAGE = `usage: npm run eval -- SCENARIOS.json [--url ws://localhost:8787/ws] [--runs N]
+       [--concurrency N] [--turn-timeout-secs S] [--json REPORT.json]
+The key (WS_API_KEY) is read from the environment.`;
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new ScenarioFileError(
+      `--${name} must be a whole number of at least 1, not ${JSON.stringify(value)}`,
+    );
+  return n;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string', default: 'ws://localhost:8787/ws' },
+      runs: { type: 'string' },
+      concurrency: { type: 'string' },
+      'turn-timeout-secs': { type: 'string' },
+      json: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help || positionals.length !== 1) {
+    (values.help ? console.log : console.error)(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const runs = values.runs === undefined ? undefined : positive('runs', values.runs, 1);
+  const turnTimeoutMs = positive('turn-timeout-secs', values['turn-timeout-secs'], 60) * 1000;
+  const concurrency = positive('concurrency', values.concurrency, 1);
+  const file = readScenarios(positionals[0]!);
+  if (runs !== undefined) {
+    file.runs = runs;
+    for (const scenario of file.scenarios) {
+      delete scenario.runs;
+      if (scenario.min_passes !== undefined)
+        scenario.min_passes = Math.min(scenario.min_passes, file.runs);
+    }
+  }
+  const options = {
+    url: values.url,
+    key: process.env.WS_API_KEY || undefined,
+    turnTimeoutMs,
+  };
+  const results = await runAll(file, options, concurrency, (result) =>
+    console.log(resultLines(result).join('\n')),
+  );
+  const summary = summarise(results, file);
+  console.log(summaryLine(summary));
+  if (values.json)
+    writeFileSync(values.json, JSON.stringify({ summary, scenarios: results }, null, 2) + '\n');
+  return summary.scenariosPassed === summary.scenarios ? 0 : 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (error: unknown) => {
+    const known =
+      error instanceof ScenarioFileError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    console.error(known ? `${(error as Error).message}\n${USAGE}` : error);
+    process.exitCode = 2;
+  },
+);

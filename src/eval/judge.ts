@@ -1,0 +1,111 @@
+/** Whether a turn held with the engine shows what its scenario expects. Pure: no Nest import. */
+import type { ExpectedCall, TurnExpectation } from './scenario-file.js';
+
+export interface ObservedCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** What the client saw of one turn. */
+export interface TurnObservation {
+  /** The answer's text (`assistant_end`'s). */
+  text: string;
+  calls: ObservedCall[];
+  /** The turn's `error` event, if any. */
+  error?: { code: string; message: string };
+  /** From sending the user's text to the first `assistant_delta`; absent: none came. */
+  firstTextMs?: number;
+  /** From sending the user's text to `assistant_end` (or to giving up). */
+  totalMs: number;
+  /** No `assistant_end` came in the time allowed. */
+  timedOut?: boolean;
+}
+
+/**
+ * `expected` found in `actual`: equal, a string written `/pattern/flags` matching it, an object's
+ * given fields (others may be there too), an array's items one by one.
+ */
+export function matches(expected: unknown, actual: unknown): boolean {
+  if (typeof expected === 'string') {
+    const pattern = /^\/(.+)\/([a-z]*)$/s.exec(expected);
+    if (pattern && typeof actual === 'string') {
+      try {
+        return new RegExp(pattern[1]!, pattern[2]).test(actual);
+      } catch {
+        return expected === actual;
+      }
+    }
+    return expected === actual;
+  }
+  if (Array.isArray(expected))
+    return (
+      Array.isArray(actual) &&
+      actual.length === expected.length &&
+      expected.every((item, i) => matches(item, actual[i]))
+    );
+  if (typeof expected === 'object' && expected !== null)
+    return (
+      typeof actual === 'object' &&
+      actual !== null &&
+      !Array.isArray(actual) &&
+      Object.entries(expected).every(
+        ([key, value]) =>
+          Object.hasOwn(actual, key) && matches(value, (actual as Record<string, unknown>)[key]),
+      )
+    );
+  return expected === actual;
+}
+
+const shown = (call: { name: string; arguments?: Record<string, unknown> }) =>
+  `${call.name} ${JSON.stringify(call.arguments ?? {})}`;
+const quoted = (text: string) =>
+  JSON.stringify(text.length > 300 ? `${text.slice(0, 300)}…` : text);
+
+/** The first expected call (in order) the turn did not make, or none. */
+function missingCall(expected: ExpectedCall[], calls: ObservedCall[]): ExpectedCall | undefined {
+  let from = 0;
+  for (const call of expected) {
+    const at = calls.findIndex(
+      (c, i) => i >= from && c.name === call.name && matches(call.arguments ?? {}, c.arguments),
+    );
+    if (at === -1) return call;
+    from = at + 1;
+  }
+  return undefined;
+}
+
+/** What the turn shows that its expectation does not allow, each a sentence; `[]`: it passed. */
+export function judgeTurn(turn: TurnObservation, expect: TurnExpectation = {}): string[] {
+  if (turn.timedOut) return [`no assistant_end within ${Math.round(turn.totalMs)} ms`];
+  const failures: string[] = [];
+  const made = turn.calls.length === 0 ? 'none' : turn.calls.map(shown).join(', ');
+  if (expect.tool_calls?.length === 0 && turn.calls.length > 0)
+    failures.push(`expected no tool call; the turn called ${made}`);
+  const missing = expect.tool_calls && missingCall(expect.tool_calls, turn.calls);
+  if (missing)
+    failures.push(`expected a call ${shown(missing)} (in order); the turn's calls: ${made}`);
+  if (expect.text !== undefined && !new RegExp(expect.text, 'iu').test(turn.text))
+    failures.push(`the answer does not match /${expect.text}/i: ${quoted(turn.text)}`);
+  if (expect.text_not !== undefined && new RegExp(expect.text_not, 'iu').test(turn.text))
+    failures.push(
+      `the answer matches /${expect.text_not}/i, which it must not: ${quoted(turn.text)}`,
+    );
+  if (expect.error !== undefined && turn.error?.code !== expect.error)
+    failures.push(
+      `expected the error ${expect.error}; ${turn.error ? `got ${turn.error.code}` : 'the turn had none'}`,
+    );
+  if (expect.error === undefined && turn.error)
+    failures.push(`an error: ${turn.error.code}: ${turn.error.message}`);
+  if (expect.max_first_text_ms !== undefined) {
+    if (turn.firstTextMs === undefined) failures.push('no text came');
+    else if (turn.firstTextMs > expect.max_first_text_ms)
+      failures.push(
+        `the first text came after ${Math.round(turn.firstTextMs)} ms, over max_first_text_ms ${expect.max_first_text_ms}`,
+      );
+  }
+  if (expect.max_total_ms !== undefined && turn.totalMs > expect.max_total_ms)
+    failures.push(
+      `the turn took ${Math.round(turn.totalMs)} ms, over max_total_ms ${expect.max_total_ms}`,
+    );
+  return failures;
+}

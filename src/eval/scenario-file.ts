@@ -1,0 +1,202 @@
+/**
+ * A scenarios file for `npm run eval`: conversations to hold with a running engine over `/ws` and
+ * what each turn must show (the calls the model makes, its answer, how soon). Pure: no Nest import.
+ */
+import { Ajv, type ErrorObject } from 'ajv';
+import { readFileSync } from 'node:fs';
+
+/** A call the turn must make: its tool, and the arguments it must have (others may come too). */
+export interface ExpectedCall {
+  name: string;
+  arguments?: Record<string, unknown>;
+}
+
+export interface TurnExpectation {
+  /** Calls the turn must make, in this order (others may come between); `[]`: no call at all. */
+  tool_calls?: ExpectedCall[];
+  /** A regular expression (case ignored) the answer's text must match. */
+  text?: string;
+  /** One it must not match. */
+  text_not?: string;
+  /** The error code the turn must end with (`llm_failed`); without it, an error fails the turn. */
+  error?: string;
+  /** The first text within this long after the user's text was sent. */
+  max_first_text_ms?: number;
+  /** The whole turn within this long. */
+  max_total_ms?: number;
+}
+
+export interface ScenarioTurn {
+  user: string;
+  expect?: TurnExpectation;
+  /** The answer to each call awaiting approval (`confirm` tools); true when absent. */
+  approve?: boolean;
+  /** The client's answers to its own tools' calls (`client_tools`), by tool name. */
+  client_results?: Record<string, unknown>;
+  /** The user's answers to the calls' questions, in turn; `null` ("would not say") once spent. */
+  answers?: unknown[];
+}
+
+export interface Scenario {
+  name: string;
+  /** `session.update` fields sent before the first turn (instructions, variables, tools…). */
+  session?: Record<string, unknown>;
+  turns: ScenarioTurn[];
+  /** How many times the conversation is held (the file's `runs` when absent). */
+  runs?: number;
+  /** How many of its runs must pass (all when absent). */
+  min_passes?: number;
+}
+
+export interface ScenarioFile {
+  runs: number;
+  scenarios: Scenario[];
+}
+
+const TEXT = { type: 'string', minLength: 1, maxLength: 100_000 };
+const REGEX = { type: 'string', minLength: 1, maxLength: 1000 };
+const MS = { type: 'integer', minimum: 1, maximum: 3_600_000 };
+const RUNS = { type: 'integer', minimum: 1, maximum: 1000 };
+
+const SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['scenarios'],
+  properties: {
+    runs: RUNS,
+    scenarios: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'turns'],
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 200 },
+          session: { type: 'object' },
+          runs: RUNS,
+          min_passes: RUNS,
+          turns: {
+            type: 'array',
+            minItems: 1,
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['user'],
+              properties: {
+                user: TEXT,
+                approve: { type: 'boolean' },
+                client_results: { type: 'object' },
+                answers: { type: 'array' },
+                expect: {
+                  type: 'object',
+                  additionalProperties: false,
+                  properties: {
+                    tool_calls: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        additionalProperties: false,
+                        required: ['name'],
+                        properties: {
+                          name: { type: 'string', minLength: 1 },
+                          arguments: { type: 'object' },
+                        },
+                      },
+                    },
+                    text: REGEX,
+                    text_not: REGEX,
+                    error: { type: 'string', minLength: 1 },
+                    max_first_text_ms: MS,
+                    max_total_ms: MS,
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+/** A scenarios file that cannot be used; the message names the file, scenario, turn and field. */
+export class ScenarioFileError extends Error {}
+
+let validate: ReturnType<Ajv['compile']> | undefined;
+
+/** `/scenarios/1/turns/0/expect/text` → `scenario #1 ("name"): turn #0: field 'expect.text'`. */
+function placeOf(error: ErrorObject, data: { scenarios?: { name?: unknown }[] }): string {
+  const parts = error.instancePath.split('/').slice(1);
+  const missing = error.keyword === 'required' ? [String(error.params.missingProperty)] : [];
+  const unknown =
+    error.keyword === 'additionalProperties' ? [String(error.params.additionalProperty)] : [];
+  const place: string[] = [];
+  let at = 0;
+  if (parts[0] === 'scenarios' && parts[1] !== undefined) {
+    const name = data.scenarios?.[Number(parts[1])]?.name;
+    place.push(
+      `scenario #${parts[1]}${typeof name === 'string' ? ` (${JSON.stringify(name)})` : ''}`,
+    );
+    at = 2;
+    if (parts[2] === 'turns' && parts[3] !== undefined) {
+      place.push(`turn #${parts[3]}`);
+      at = 4;
+    }
+  }
+  const field = [...parts.slice(at), ...missing, ...unknown].join('.');
+  if (field) place.push(`field '${field}'`);
+  const what =
+    error.keyword === 'required'
+      ? 'is missing'
+      : error.keyword === 'additionalProperties'
+        ? 'is not a field of a scenarios file'
+        : (error.message ?? 'is invalid');
+  return `${place.join(': ')}${place.length ? ' ' : ''}${what}`;
+}
+
+/** The file's scenarios, checked: its shape, and each regular expression. */
+export function parseScenarios(text: string, source: string): ScenarioFile {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ScenarioFileError(`${source}: not JSON: ${(error as Error).message}`);
+  }
+  validate ??= new Ajv({ allErrors: false, strict: false }).compile(SCHEMA);
+  if (!validate(data))
+    throw new ScenarioFileError(`${source}: ${placeOf(validate.errors![0]!, data as object)}`);
+  const file = data as { runs?: number; scenarios: Scenario[] };
+  file.scenarios.forEach((scenario, s) => {
+    const runs = scenario.runs ?? file.runs ?? 1;
+    if ((scenario.min_passes ?? 0) > runs)
+      throw new ScenarioFileError(
+        `${source}: scenario #${s} (${JSON.stringify(scenario.name)}): field 'min_passes' is more than its ${runs} run(s)`,
+      );
+    scenario.turns.forEach((turn, t) => {
+      for (const key of ['text', 'text_not'] as const) {
+        const pattern = turn.expect?.[key];
+        if (pattern === undefined) continue;
+        try {
+          new RegExp(pattern, 'iu');
+        } catch (error) {
+          throw new ScenarioFileError(
+            `${source}: scenario #${s} (${JSON.stringify(scenario.name)}): turn #${t}: field 'expect.${key}' is not a regular expression: ${(error as Error).message}`,
+          );
+        }
+      }
+    });
+  });
+  return { runs: file.runs ?? 1, scenarios: file.scenarios };
+}
+
+/** Reads and checks the scenarios file at `path`. */
+export function readScenarios(path: string): ScenarioFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ScenarioFileError(`${path}: cannot be read: ${(error as Error).message}`);
+  }
+  return parseScenarios(text, path);
+}

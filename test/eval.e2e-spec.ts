@@ -1,0 +1,230 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCommand } from './support/built-engine.js';
+import { sseCall, sseText } from './support/fake-llm.js';
+import { useEngineRig } from './support/turn-harness.js';
+import { weatherTool, writeToolsFile } from './support/tools-file.js';
+
+const KEY = 'eval-key';
+const dir = mkdtempSync(join(tmpdir(), 'engine-eval-'));
+const write = (name: string, content: unknown) => {
+  const path = join(dir, name);
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+};
+
+/** `npm run eval`: the built command, as a team runs it against its engine. */
+const run = (args: string[], env: Record<string, string> = { WS_API_KEY: KEY }) =>
+  runCommand('dist/eval/cli.js', args, env);
+
+const weather = (city: string) => ({
+  user: `What is the weather in ${city}?`,
+  expect: { tool_calls: [{ name: 'get_weather', arguments: { city } }], text: 'sunny' },
+});
+
+describe('npm run eval', () => {
+  const rig = useEngineRig(
+    (base) => ({
+      WS_API_KEY: KEY,
+      LLM_TOOLS_FILE: writeToolsFile([
+        weatherTool(base),
+        { ...weatherTool(base), name: 'book_weather', confirm: true },
+      ]),
+    }),
+    (req, res) => res.end(`${decodeURIComponent(req.url.split('?')[0]!.slice(1))}: sunny`),
+  );
+  beforeAll(() => {
+    // A model that calls the weather tool for "the weather in CITY", then tells its result.
+    rig.llm.fallback = (body) => {
+      const last = body.messages.at(-1);
+      const said = String(last.content);
+      if (last.role === 'tool')
+        return sseText(said.includes(': sunny') ? ['It is ', 'sunny.'] : ['Told: ', said]);
+      if (said.includes('stall')) return { kind: 'hang' };
+      if (said.includes('slowly')) return { ...sseText(['Well', '.']), delayMs: 150 };
+      const city = /(weather|map) in (\w+)/i.exec(said);
+      if (!city) return sseText(['Hello! How can I help?']);
+      const tool = { weather: 'get_weather', map: 'open_map' }[city[1]!]!;
+      const name = said.includes('booked') ? 'book_weather' : tool;
+      return sseCall(`call_${city[2]}`, name, { city: city[2] });
+    };
+  });
+  const url = () => rig.engine.wsUrl;
+
+  it('holds each scenario with the engine, says which passed and why one failed, and exits 1', async () => {
+    const scenarios = write('scenarios.json', {
+      scenarios: [
+        {
+          name: 'weather in Rome',
+          runs: 2,
+          turns: [
+            weather('Rome'),
+            { user: 'Hello', expect: { tool_calls: [], text_not: 'sorry' } },
+          ],
+        },
+        {
+          name: 'the wrong city',
+          turns: [
+            {
+              ...weather('Rome'),
+              expect: { tool_calls: [{ name: 'get_weather', arguments: { city: '/^par/i' } }] },
+            },
+          ],
+        },
+        {
+          name: 'a greeting',
+          session: { instructions: 'Be brief.' },
+          turns: [
+            { user: 'Hello', expect: { tool_calls: [], text: 'help', max_first_text_ms: 20000 } },
+          ],
+        },
+      ],
+    });
+    const report = join(dir, 'report.json');
+    const { code, out } = await run([
+      scenarios,
+      '--url',
+      url(),
+      '--concurrency',
+      '2',
+      '--json',
+      report,
+    ]);
+    const lines = out.trim().split('\n');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'PASS  weather in Rome (2 of 2 runs passed)',
+        'FAIL  the wrong city (0 of 1 run passed, 1 needed)',
+        '      turn #0 "What is the weather in Rome?": expected a call get_weather {"city":"/^par/i"} (in order); the turn\'s calls: get_weather {"city":"Rome"}',
+        'PASS  a greeting (1 of 1 run passed)',
+      ]),
+    );
+    expect(lines.at(-1)).toMatch(
+      /^3 scenarios: 2 passed, 1 failed; 4 runs: 3 passed; turns that expect tool calls: 5 of 6 as expected; first text p50 \d+ ms, p90 \d+ ms$/,
+    );
+    expect(code).toBe(1);
+    // The session's settings reached the model; the tool ran for each weather turn.
+    expect(
+      rig.llm.requests.some((r) => JSON.stringify(r.body.messages[0]).includes('Be brief.')),
+    ).toBe(true);
+    expect(rig.tools.requests.filter((r) => r.url.startsWith('/Rome')).length).toBe(3);
+    const written = JSON.parse(readFileSync(report, 'utf8'));
+    expect(written.summary).toMatchObject({
+      scenarios: 3,
+      scenariosPassed: 2,
+      runs: 4,
+      runsPassed: 3,
+    });
+    expect(written.scenarios[0].runs[0].turns[0]).toMatchObject({
+      user: 'What is the weather in Rome?',
+      text: 'It is sunny.',
+      calls: [{ name: 'get_weather', arguments: { city: 'Rome' } }],
+      failures: [],
+    });
+  }, 60_000);
+
+  it('exits 0 when every scenario passes, min_passes of its runs at least', async () => {
+    const scenarios = write('passing.json', {
+      runs: 3,
+      scenarios: [{ name: 'weather in Oslo', min_passes: 2, turns: [weather('Oslo')] }],
+    });
+    const { code, out } = await run([scenarios, '--url', url()]);
+    expect(out).toContain('PASS  weather in Oslo (3 of 3 runs passed, 2 needed)');
+    expect(code).toBe(0);
+  });
+
+  it('says why it cannot hold a conversation: a wrong key, a session.update refused', async () => {
+    const scenarios = write('one.json', { scenarios: [{ name: 'w', turns: [weather('Rome')] }] });
+    const refused = await run([scenarios, '--url', url()], { WS_API_KEY: 'wrong' });
+    expect(refused.out).toContain(
+      `      cannot connect to ${url()}: the upgrade was refused: HTTP 401`,
+    );
+    expect(refused.code).toBe(1);
+    const badSession = write('session.json', {
+      scenarios: [{ name: 's', session: { modality: 'video' }, turns: [weather('Rome')] }],
+    });
+    const { out, code } = await run([badSession, '--url', url()]);
+    expect(out).toMatch(/^ {6}session\.update refused: .*modality/m);
+    expect(code).toBe(1);
+  });
+
+  it("answers what a turn asks of its client: an approval, a client tool's result", async () => {
+    const openMap = {
+      name: 'open_map',
+      description: 'Shows a city on the map',
+      parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    };
+    const scenarios = write('client.json', {
+      scenarios: [
+        {
+          name: 'client tool and approval',
+          session: { client_tools: [openMap] },
+          turns: [
+            {
+              user: 'Show the map in Lima',
+              client_results: { open_map: { shown: true } },
+              expect: {
+                tool_calls: [{ name: 'open_map', arguments: { city: 'Lima' } }],
+                text: 'shown',
+              },
+            },
+            {
+              user: 'The weather in Quito, booked',
+              approve: false,
+              expect: { tool_calls: [{ name: 'book_weather' }], text_not: 'sunny' },
+            },
+          ],
+        },
+      ],
+    });
+    const before = rig.tools.requests.length;
+    const { code, out } = await run([scenarios, '--url', url()]);
+    expect(out).toContain('PASS  client tool and approval (1 of 1 run passed)');
+    expect(code).toBe(0);
+    // The client's result reached the model; the call not approved was never run.
+    const toolMessages = rig.llm.requests.flatMap((r) =>
+      (r.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool'),
+    );
+    expect(toolMessages.some((m) => m.content.includes('"shown":true'))).toBe(true);
+    expect(rig.tools.requests.slice(before).filter((r) => r.url.startsWith('/Quito'))).toEqual([]);
+  });
+
+  it('fails a run whose turn does not end in time, or whose first text comes too late', async () => {
+    const scenarios = write('slow.json', {
+      scenarios: [
+        { name: 'stalled', turns: [{ user: 'stall' }] },
+        { name: 'slow', turns: [{ user: 'answer slowly', expect: { max_first_text_ms: 100 } }] },
+      ],
+    });
+    const { code, out } = await run([scenarios, '--url', url(), '--turn-timeout-secs', '3']);
+    expect(out).toMatch(/^ {6}turn #0 "stall": no assistant_end within 3\d{3} ms$/m);
+    expect(out).toMatch(
+      /^ {6}turn #0 "answer slowly": the first text came after [1-9]\d\d+ ms, over max_first_text_ms 100$/m,
+    );
+    expect(code).toBe(1);
+  });
+
+  it('refuses a scenarios file it cannot use, naming the file, scenario, turn and field, and exits 2', async () => {
+    const bad = write('bad.json', {
+      scenarios: [{ name: 'w', turns: [{ user: 'Hi', expect: { tool_call: [] } }] }],
+    });
+    const { code, err } = await run([bad, '--url', url()]);
+    expect(err).toContain(
+      `${bad}: scenario #0 ("w"): turn #0: field 'expect.tool_call' is not a field of a scenarios file`,
+    );
+    expect(code).toBe(2);
+    const regex = write('regex.json', {
+      scenarios: [{ name: 'r', turns: [{ user: 'Hi', expect: { text: '(' } }] }],
+    });
+    expect((await run([regex])).err).toContain(
+      `${regex}: scenario #0 ("r"): turn #0: field 'expect.text' is not a regular expression`,
+    );
+    expect((await run([join(dir, 'none.json')])).err).toContain(
+      `${join(dir, 'none.json')}: cannot be read`,
+    );
+    expect((await run([bad, '--runs', '0'])).err).toContain(
+      '--runs must be a whole number of at least 1, not "0"',
+    );
+  });
+});
