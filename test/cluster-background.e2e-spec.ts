@@ -4,6 +4,7 @@ import { FakeLlm, sseStructuredCalls, sseText } from './support/fake-llm.js';
 import { RecordingServer } from './support/recording-server.js';
 import { firstHeld, reportTool, writeToolsFile } from './support/tools-file.js';
 import { WsClient } from './support/ws-client.js';
+import { until } from './support/waiting.js';
 
 /** The pid of the process that logged `message` about session `id` (JSON logs). */
 function pidOf(output: string, message: string, id: string): number | undefined {
@@ -60,14 +61,18 @@ describe('a background call whose session is resumed on another engine process',
       text: 'Your report is ready.',
     });
     expect(llm.requests[2]!.body.messages.at(-1).content).toContain('report 7: 12 pages');
-    // It was the other process.
+    // It was the other process. (Its log lines come through a pipe of their own, which may be
+    // read after the frames were.)
     const id = opened.session_id as string;
-    const [first, second] = [
+    const pids = () => [
       pidOf(engine().output, 'session opened', id),
       pidOf(engine().output, 'session resumed', id),
     ];
-    expect(first).toBeDefined();
-    expect(second).toBeDefined();
+    await until(
+      () => !pids().includes(undefined),
+      () => `both log lines in ${engine().output}`,
+    );
+    const [first, second] = pids();
     expect(second).not.toBe(first);
     resumed.close();
   }, 30_000);
