@@ -1,22 +1,6 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCommand } from './support/built-engine.js';
-import { sseCall, sseText } from './support/fake-llm.js';
-import { useEngineRig } from './support/turn-harness.js';
-import { weatherTool, writeToolsFile } from './support/tools-file.js';
-
-const KEY = 'eval-key';
-const dir = mkdtempSync(join(tmpdir(), 'engine-eval-'));
-const write = (name: string, content: unknown) => {
-  const path = join(dir, name);
-  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
-  return path;
-};
-
-/** `npm run eval`: the built command, as a team runs it against its engine. */
-const run = (args: string[], env: Record<string, string> = { WS_API_KEY: KEY }) =>
-  runCommand('dist/eval/cli.js', args, env);
+import { useEvalRig } from './support/eval-rig.js';
 
 const weather = (city: string) => ({
   user: `What is the weather in ${city}?`,
@@ -24,33 +8,8 @@ const weather = (city: string) => ({
 });
 
 describe('npm run eval', () => {
-  const rig = useEngineRig(
-    (base) => ({
-      WS_API_KEY: KEY,
-      LLM_TOOLS_FILE: writeToolsFile([
-        weatherTool(base),
-        { ...weatherTool(base), name: 'book_weather', confirm: true },
-      ]),
-    }),
-    (req, res) => res.end(`${decodeURIComponent(req.url.split('?')[0]!.slice(1))}: sunny`),
-  );
-  beforeAll(() => {
-    // A model that calls the weather tool for "the weather in CITY", then tells its result.
-    rig.llm.fallback = (body) => {
-      const last = body.messages.at(-1);
-      const said = String(last.content);
-      if (last.role === 'tool')
-        return sseText(said.includes(': sunny') ? ['It is ', 'sunny.'] : ['Told: ', said]);
-      if (said.includes('stall')) return { kind: 'hang' };
-      if (said.includes('slowly')) return { ...sseText(['Well', '.']), delayMs: 150 };
-      const city = /(weather|map) in (\w+)/i.exec(said);
-      if (!city) return sseText(['Hello! How can I help?']);
-      const tool = { weather: 'get_weather', map: 'open_map' }[city[1]!]!;
-      const name = said.includes('booked') ? 'book_weather' : tool;
-      return sseCall(`call_${city[2]}`, name, { city: city[2] });
-    };
-  });
-  const url = () => rig.engine.wsUrl;
+  const rig = useEvalRig();
+  const { url, write, run } = rig;
 
   it('holds each scenario with the engine, says which passed and why one failed, and exits 1', async () => {
     const scenarios = write('scenarios.json', {
@@ -81,7 +40,7 @@ describe('npm run eval', () => {
         },
       ],
     });
-    const report = join(dir, 'report.json');
+    const report = write('report.json', '');
     const { code, out } = await run([
       scenarios,
       '--url',
@@ -220,8 +179,8 @@ describe('npm run eval', () => {
     expect((await run([regex])).err).toContain(
       `${regex}: scenario #0 ("r"): turn #0: field 'expect.text' is not a regular expression`,
     );
-    expect((await run([join(dir, 'none.json')])).err).toContain(
-      `${join(dir, 'none.json')}: cannot be read`,
+    expect((await run([join(write('x', ''), '..', 'none.json')])).err).toContain(
+      `${join(write('x', ''), '..', 'none.json')}: cannot be read`,
     );
     expect((await run([bad, '--runs', '0'])).err).toContain(
       '--runs must be a whole number of at least 1, not "0"',

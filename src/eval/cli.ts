@@ -2,15 +2,35 @@
  * `npm run eval -- scenarios.json`: holds each scenario's conversation with a running engine over
  * `/ws`, checks what each turn shows (the calls the model made, its answer, how soon), and says
  * which passed. Exit code 0: all passed; 1: one failed; 2: the command or its file is wrong.
+ * `--from-report REPORT.json…` writes a scenarios file of end-of-session reports instead.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { readScenarios, ScenarioFileError } from './scenario-file.js';
 import { resultLines, runAll, summarise, summaryLine } from './eval-runs.js';
+import { scenarioFromReport } from './scenario-from-report.js';
 
 const USAGE = `usage: npm run eval -- SCENARIOS.json [--url ws://localhost:8787/ws] [--runs N]
        [--concurrency N] [--turn-timeout-secs S] [--json REPORT.json]
+       npm run -s eval -- --from-report [--name NAME] SESSION-REPORT.json… > SCENARIOS.json
 The key (WS_API_KEY) is read from the environment.`;
+
+/** A scenarios file of end-of-session reports (each a scenario), on stdout. */
+function fromReports(paths: string[], name: string | undefined): number {
+  if (name !== undefined && paths.length > 1)
+    throw new ScenarioFileError('--name names the scenario of one report, not of several');
+  const scenarios = paths.map((path) => {
+    let report: unknown;
+    try {
+      report = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (error) {
+      throw new ScenarioFileError(`${path}: cannot be read as JSON: ${(error as Error).message}`);
+    }
+    return scenarioFromReport(report, path, name);
+  });
+  console.log(JSON.stringify({ scenarios }, null, 2));
+  return 0;
+}
 
 function positive(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -32,9 +52,12 @@ async function main(argv: string[]): Promise<number> {
       concurrency: { type: 'string' },
       'turn-timeout-secs': { type: 'string' },
       json: { type: 'string' },
+      'from-report': { type: 'boolean' },
+      name: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
+  if (values['from-report'] && positionals.length > 0) return fromReports(positionals, values.name);
   if (values.help || positionals.length !== 1) {
     (values.help ? console.log : console.error)(USAGE);
     return values.help ? 0 : 2;
