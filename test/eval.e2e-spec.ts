@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { useEvalRig } from './support/eval-rig.js';
 
 const weather = (city: string) => ({
@@ -82,6 +83,51 @@ describe('npm run eval', () => {
       failures: [],
     });
   }, 60_000);
+
+  it('writes a JUnit report for CI, a test case per scenario, and runs only those --only names', async () => {
+    const scenarios = write('junit.json', {
+      scenarios: [
+        { name: 'weather in Rome', turns: [weather('Rome')] },
+        {
+          name: 'weather in <Bern> & "Zug"',
+          turns: [{ ...weather('Bern'), expect: { tool_calls: [], text: 'rain' } }],
+        },
+        { name: 'greeting', turns: [{ user: 'Hello' }] },
+      ],
+    });
+    const junit = write('junit.xml', '');
+    const { code, out } = await run([
+      scenarios,
+      '--url',
+      url(),
+      '--only',
+      '^WEATHER',
+      '--junit',
+      junit,
+    ]);
+    expect(out).not.toContain('greeting');
+    expect(code).toBe(1);
+    const xml = readFileSync(junit, 'utf8');
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const suite = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(
+      xml,
+    ).testsuite;
+    expect(suite).toMatchObject({ name: scenarios, tests: '2', failures: '1' });
+    expect(suite.testcase[0]).toMatchObject({ name: 'weather in Rome' });
+    expect(suite.testcase[0].failure).toBeUndefined();
+    expect(suite.testcase[1]).toMatchObject({
+      name: 'weather in <Bern> & "Zug"',
+      failure: {
+        message: 'weather in <Bern> & "Zug" (0 of 1 run passed, 1 needed)',
+        '#text': expect.stringContaining(
+          'expected no tool call; the turn called get_weather {"city":"Bern"}',
+        ),
+      },
+    });
+    const none = await run([scenarios, '--url', url(), '--only', 'paris']);
+    expect(none.err).toContain(`--only paris matches no scenario of ${scenarios}`);
+    expect(none.code).toBe(2);
+  });
 
   it('exits 0 when every scenario passes, min_passes of its runs at least', async () => {
     const scenarios = write('passing.json', {

@@ -9,9 +9,11 @@ import { parseArgs } from 'node:util';
 import { readScenarios, ScenarioFileError } from './scenario-file.js';
 import { resultLines, runAll, summarise, summaryLine } from './eval-runs.js';
 import { scenarioFromReport } from './scenario-from-report.js';
+import { junitReport } from './junit.js';
 
 const USAGE = `usage: npm run eval -- SCENARIOS.json [--url ws://localhost:8787/ws] [--runs N]
-       [--concurrency N] [--turn-timeout-secs S] [--json REPORT.json]
+       [--concurrency N] [--turn-timeout-secs S] [--only REGEX] [--json REPORT.json]
+       [--junit REPORT.xml]
        npm run -s eval -- --from-report [--name NAME] SESSION-REPORT.json… > SCENARIOS.json
 The key (WS_API_KEY) is read from the environment.`;
 
@@ -42,6 +44,15 @@ function positive(name: string, value: string | undefined, fallback: number): nu
   return n;
 }
 
+/** `--only`'s regular expression (case ignored). */
+function patternOf(source: string): RegExp {
+  try {
+    return new RegExp(source, 'iu');
+  } catch (error) {
+    throw new ScenarioFileError(`--only is not a regular expression: ${(error as Error).message}`);
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -52,6 +63,8 @@ async function main(argv: string[]): Promise<number> {
       concurrency: { type: 'string' },
       'turn-timeout-secs': { type: 'string' },
       json: { type: 'string' },
+      junit: { type: 'string' },
+      only: { type: 'string' },
       'from-report': { type: 'boolean' },
       name: { type: 'string' },
       help: { type: 'boolean' },
@@ -65,7 +78,13 @@ async function main(argv: string[]): Promise<number> {
   const runs = values.runs === undefined ? undefined : positive('runs', values.runs, 1);
   const turnTimeoutMs = positive('turn-timeout-secs', values['turn-timeout-secs'], 60) * 1000;
   const concurrency = positive('concurrency', values.concurrency, 1);
+  const only = values.only === undefined ? undefined : patternOf(values.only);
   const file = readScenarios(positionals[0]!);
+  if (only) {
+    file.scenarios = file.scenarios.filter((scenario) => only.test(scenario.name));
+    if (file.scenarios.length === 0)
+      throw new ScenarioFileError(`--only ${values.only} matches no scenario of ${positionals[0]}`);
+  }
   if (runs !== undefined) {
     file.runs = runs;
     for (const scenario of file.scenarios) {
@@ -86,6 +105,7 @@ async function main(argv: string[]): Promise<number> {
   console.log(summaryLine(summary));
   if (values.json)
     writeFileSync(values.json, JSON.stringify({ summary, scenarios: results }, null, 2) + '\n');
+  if (values.junit) writeFileSync(values.junit, junitReport(results, positionals[0]!));
   return summary.scenariosPassed === summary.scenarios ? 0 : 1;
 }
 
