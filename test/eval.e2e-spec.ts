@@ -132,10 +132,15 @@ describe('npm run eval', () => {
   it('exits 0 when every scenario passes, min_passes of its runs at least', async () => {
     const scenarios = write('passing.json', {
       runs: 3,
-      scenarios: [{ name: 'weather in Oslo', min_passes: 2, turns: [weather('Oslo')] }],
+      scenarios: [
+        { name: 'weather in Oslo', min_passes: 2, turns: [weather('Oslo')] },
+        { name: 'a mistake', runs: 1, turns: [{ user: 'The weather nowhere' }] },
+      ],
     });
     const { code, out } = await run([scenarios, '--url', url()]);
     expect(out).toContain('PASS  weather in Oslo (3 of 3 runs passed, 2 needed)');
+    // Told apart from the turns' checks: the calls the model got wrong, which it then mended.
+    expect(out).toContain('; calls the model got wrong: 1 (invalid_arguments 1); first text');
     expect(code).toBe(0);
   });
 

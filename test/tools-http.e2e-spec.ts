@@ -246,7 +246,12 @@ describe('HTTP tools against a real server (seed §3–§6)', () => {
   });
 
   it('answers unknown tools and invalid verbs with the seed texts', async () => {
-    expect(await call('nope', {})).toEqual({ ok: false, text: "Error: unknown tool 'nope'" });
+    expect(await call('nope', {})).toEqual({
+      ok: false,
+      text: "Error: unknown tool 'nope'",
+      notActed: true,
+      modelError: 'unknown_tool',
+    });
     expect((await call('bad_verb', {})).text).toBe(
       "Error: invalid HTTP method 'GE T' for tool 'bad_verb'",
     );

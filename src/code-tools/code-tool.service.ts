@@ -10,7 +10,12 @@ import {
   type ToolsConfig,
 } from '../config/app.config.js';
 import type { Tool } from '../tools/tool-definition.js';
-import type { ToolCallContext, ToolInvocation, ToolOutcome } from '../tools/tool-executor.js';
+import {
+  mistaken,
+  type ToolCallContext,
+  type ToolInvocation,
+  type ToolOutcome,
+} from '../tools/tool-executor.js';
 import { progressUpdate } from '../tools/tool-progress.js';
 import { askedFor, userSide, type CodeUser } from './code-user.js';
 import { resultText, truncateResult } from '../tools/tool-errors.js';
@@ -111,7 +116,7 @@ export class CodeToolService implements OnModuleDestroy {
   /** Runs one call of a code tool; the result is text for the model, never an exception. */
   async run(tool: Tool, call: ToolInvocation, callTool: CallTool): Promise<ToolOutcome> {
     if (call.rawArguments !== undefined)
-      return { ok: false, text: toolErrors.codeNotAnObject(call.rawArguments) };
+      return mistaken('invalid_arguments', toolErrors.codeNotAnObject(call.rawArguments));
     const timeoutMs = (tool.timeoutSecs ?? this.tools.timeoutSecs) * 1000;
     const maxChars = tool.resultMaxChars ?? this.tools.resultMaxChars;
     // The state this call starts from (a copy: other calls of the round may change it meanwhile).

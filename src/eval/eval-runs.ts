@@ -22,6 +22,8 @@ export interface EvalSummary {
   /** Turns held whose scenario says which calls to make (or none), and those that made them. */
   callTurns: number;
   callTurnsAsExpected: number;
+  /** The calls the model got wrong (not run), by kind: `invalid_arguments`, `unknown_tool`… */
+  modelErrors: Record<string, number>;
   /** The first text after the user's text, over every turn that had one (nearest rank). */
   firstTextMs: { p50: number; p90: number } | null;
 }
@@ -84,6 +86,9 @@ export function summarise(results: ScenarioResult[], file: ScenarioFile): EvalSu
     callTurnsAsExpected: callTurns.filter(
       ({ turn }) => !turn.failures.some((f) => /^expected (no tool call|a call )/.test(f)),
     ).length,
+    modelErrors: turns
+      .flatMap(({ turn }) => turn.modelErrors)
+      .reduce<Record<string, number>>((n, { kind }) => ({ ...n, [kind]: (n[kind] ?? 0) + 1 }), {}),
     firstTextMs:
       firsts.length === 0
         ? null
@@ -117,6 +122,11 @@ export function summaryLine(summary: EvalSummary): string {
   if (summary.callTurns > 0)
     parts.push(
       `turns that expect tool calls: ${summary.callTurnsAsExpected} of ${summary.callTurns} as expected`,
+    );
+  const errors = Object.entries(summary.modelErrors).sort(([a], [b]) => a.localeCompare(b));
+  if (errors.length > 0)
+    parts.push(
+      `calls the model got wrong: ${errors.reduce((n, [, k]) => n + k, 0)} (${errors.map(([kind, n]) => `${kind} ${n}`).join(', ')})`,
     );
   if (summary.firstTextMs)
     parts.push(`first text p50 ${summary.firstTextMs.p50} ms, p90 ${summary.firstTextMs.p90} ms`);

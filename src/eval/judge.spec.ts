@@ -3,6 +3,7 @@ import { judgeTurn, matches, type TurnObservation } from './judge.js';
 const turn = (over: Partial<TurnObservation> = {}): TurnObservation => ({
   text: 'It is sunny in Rome.',
   calls: [{ name: 'get_weather', arguments: { city: 'Rome', units: 'metric' } }],
+  modelErrors: [],
   firstTextMs: 420,
   totalMs: 900,
   ...over,

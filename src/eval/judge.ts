@@ -11,6 +11,8 @@ export interface TurnObservation {
   /** The answer's text (`assistant_end`'s). */
   text: string;
   calls: ObservedCall[];
+  /** The calls the model got wrong, not run (`tool_result`'s `model_error`): tool and kind. */
+  modelErrors: { name: string; kind: string }[];
   /** The turn's `error` event, if any. */
   error?: { code: string; message: string };
   /** From sending the user's text to the first `assistant_delta`; absent: none came. */

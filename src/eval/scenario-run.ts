@@ -36,6 +36,7 @@ interface Message {
   arguments?: Record<string, unknown>;
   code?: string;
   message?: string;
+  model_error?: string;
 }
 
 /** A connection's messages, read one after another. */
@@ -106,6 +107,7 @@ async function holdTurn(
   const send = (message: object) => socket.send(JSON.stringify(message));
   const answers = [...(turn.answers ?? [])];
   const calls: ObservedCall[] = [];
+  const modelErrors: TurnObservation['modelErrors'] = [];
   let error: TurnObservation['error'];
   let firstTextMs: number | undefined;
   const started = performance.now();
@@ -114,7 +116,8 @@ async function holdTurn(
   for (;;) {
     const m = await inbox.next(deadline);
     const ms = performance.now() - started;
-    if (!m) return { text: '', calls, error, firstTextMs, totalMs: ms, timedOut: true };
+    if (!m)
+      return { text: '', calls, modelErrors, error, firstTextMs, totalMs: ms, timedOut: true };
     switch (m.type) {
       case 'assistant_delta':
         firstTextMs ??= ms;
@@ -137,6 +140,9 @@ async function holdTurn(
         );
         break;
       }
+      case 'tool_result':
+        if (m.model_error) modelErrors.push({ name: m.name ?? '', kind: m.model_error });
+        break;
       case 'tool_confirm':
         send({ type: 'tool_confirm', id: m.id, approved: turn.approve ?? true });
         break;
@@ -148,7 +154,7 @@ async function holdTurn(
         break;
     }
     if (m.type === 'assistant_end')
-      return { text: m.text ?? '', calls, error, firstTextMs, totalMs: ms };
+      return { text: m.text ?? '', calls, modelErrors, error, firstTextMs, totalMs: ms };
   }
 }
 

@@ -66,6 +66,11 @@ export class EngineMetrics {
     'Tool calls executed, by tool and result (ok="false": the model got an error text)',
     ['tool', 'ok'],
   );
+  private readonly toolModelErrors = this.counter(
+    'agent_engine_tool_model_errors_total',
+    'Calls the model got wrong, not run (also in tool_calls_total), by tool and kind: unknown_tool, invalid_arguments, cut_off',
+    ['tool', 'kind'],
+  );
   private readonly toolSeconds = this.histogram(
     'agent_engine_tool_call_duration_seconds',
     'Tool call execution time, by tool',
@@ -249,9 +254,10 @@ export class EngineMetrics {
   turn(labelOf: (name: string) => string | undefined): TurnMeter {
     return new TurnMeter(
       (s) => this.firstTextSeconds.observe(s),
-      (tool, ok, ms, repeated) => {
+      (tool, ok, ms, repeated, modelError) => {
         const label = labelOf(tool) ?? UNKNOWN_TOOL;
         if (repeated) return this.toolRepeats.inc({ tool: label });
+        if (modelError) this.toolModelErrors.inc({ tool: label, kind: modelError });
         this.toolCalls.inc({ tool: label, ok: String(ok) });
         this.toolSeconds.observe({ tool: label }, ms / 1000);
       },

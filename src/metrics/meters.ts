@@ -9,8 +9,17 @@ export class TurnMeter {
 
   constructor(
     private readonly onFirstText: (seconds: number) => void,
-    /** A call's result; `repeated`: not run, the same call having succeeded earlier in the turn. */
-    private readonly onTool: (tool: string, ok: boolean, ms: number, repeated: boolean) => void,
+    /**
+     * A call's result; `repeated`: not run, the same call having succeeded earlier in the turn;
+     * `modelError`: not run, the model having got it wrong.
+     */
+    private readonly onTool: (
+      tool: string,
+      ok: boolean,
+      ms: number,
+      repeated: boolean,
+      modelError?: string,
+    ) => void,
     private readonly onEnd: (
       outcome: 'completed' | 'interrupted' | 'failed',
       s: number,
@@ -25,13 +34,20 @@ export class TurnMeter {
     ms?: number;
     background?: string;
     repeated?: boolean;
+    model_error?: string;
   }): void {
     if (event.type === 'assistant_delta') {
       if (this.texted) return;
       this.texted = true;
       this.onFirstText(seconds(this.started));
     } else if (event.type === 'tool_result' && event.background !== 'started') {
-      this.onTool(event.name ?? '', event.ok === true, event.ms ?? 0, event.repeated === true);
+      this.onTool(
+        event.name ?? '',
+        event.ok === true,
+        event.ms ?? 0,
+        event.repeated === true,
+        event.model_error,
+      );
     }
   }
 

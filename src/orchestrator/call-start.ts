@@ -3,7 +3,12 @@ import { isSafe, type Tool } from '../tools/tool-definition.js';
 import { toolErrors } from '../tools/tool-errors.js';
 import { argumentProblem } from '../tools/argument-check.js';
 import { sessionCapRefusal } from '../tools/session-cap.js';
-import type { ToolCallContext, ToolExecutor, ToolOutcome } from '../tools/tool-executor.js';
+import {
+  mistaken,
+  type ToolCallContext,
+  type ToolExecutor,
+  type ToolOutcome,
+} from '../tools/tool-executor.js';
 import { askClient } from './client-tools.js';
 import { repeatedText } from './repeated-calls.js';
 import type { TurnContext } from './turn-context.js';
@@ -63,7 +68,7 @@ function notRun(
     const why = `not run: at most ${maxCallsPerRound} calls are run per message; make the others after these results`;
     return { ok: false, text: toolErrors.requestFailed(why) };
   }
-  if (call.cutOff) return { ok: false, text: toolErrors.cutOff() };
+  if (call.cutOff) return mistaken('cut_off', toolErrors.cutOff());
   const refused =
     tool && needsApproval(tool, ctx.readUntrusted)
       ? refusedAnyway(ctx, call, tool, executor)
@@ -92,10 +97,10 @@ function refusedAnyway(
   if (!call.argumentsValid) {
     const notAnObject =
       tool.kind === 'python' ? toolErrors.codeNotAnObject : toolErrors.notAnObject;
-    return { ok: false, text: notAnObject(call.rawArguments) };
+    return mistaken('invalid_arguments', notAnObject(call.rawArguments));
   }
   const problem = argumentProblem(tool.parameters, call.arguments);
-  if (problem) return { ok: false, text: toolErrors.requestFailed(problem) };
+  if (problem) return mistaken('invalid_arguments', toolErrors.requestFailed(problem));
   return sessionCapRefusal(tool, ctx.toolContext.callsMade) ?? executor.unavailable?.(tool);
 }
 

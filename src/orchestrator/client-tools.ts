@@ -7,7 +7,7 @@ import {
   type ToolSnapshot,
 } from '../tools/tool-definition.js';
 import { resultText, toolErrors, truncateResult } from '../tools/tool-errors.js';
-import type { ToolCallContext, ToolOutcome } from '../tools/tool-executor.js';
+import { mistaken, type ToolCallContext, type ToolOutcome } from '../tools/tool-executor.js';
 import { parametersProblem } from '../tools/parameters-schema.js';
 import { MAX_JSON_DEPTH, nestedDeeper } from '../common/nesting.js';
 import { TOOL_NAME_PATTERN } from '../tools/definition-schema.js';
@@ -196,9 +196,12 @@ export function askClient(
   limits: { timeoutSecs: number; resultMaxChars: number },
 ): Promise<ToolOutcome | undefined> {
   if (!call.argumentsValid)
-    return Promise.resolve({ ok: false, text: toolErrors.notAnObject(call.rawArguments) });
+    return Promise.resolve(
+      mistaken('invalid_arguments', toolErrors.notAnObject(call.rawArguments)),
+    );
   const problem = argumentProblem(tool.parameters, call.arguments);
-  if (problem) return Promise.resolve({ ok: false, text: toolErrors.requestFailed(problem) });
+  if (problem)
+    return Promise.resolve(mistaken('invalid_arguments', toolErrors.requestFailed(problem)));
   const timeoutSecs = tool.timeout_secs ?? limits.timeoutSecs;
   const waited = awaitAnswer(
     ctx.session.clientCalls,

@@ -143,6 +143,7 @@ export async function runCalls(
       ...(outcome.logs ? { logs: outcome.logs } : {}),
       ...(outcome.cached ? { cached: true } : {}),
       ...(outcome.repeated ? { repeated: true } : {}),
+      ...(outcome.modelError ? { model_error: outcome.modelError } : {}),
     });
   });
   // Listened to for this round only: a turn of many rounds must not pile listeners on its signal.

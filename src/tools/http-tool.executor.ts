@@ -10,7 +10,7 @@ import { offMetadata } from './address-guard.js';
 import type { ClientCertificate } from './client-certificate.js';
 import { buildHttpRequest, type BuiltRequest } from './http-request-builder.js';
 import { resultText, toolErrors } from './tool-errors.js';
-import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
+import { mistaken, ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
 import { maskSecrets } from './tool-secrets.js';
 import { responseText } from './response-text.js';
 import { applyQuery } from './response-query.js';
@@ -77,10 +77,9 @@ export class HttpToolExecutor extends ToolExecutor {
 
   async execute(call: ToolInvocation): Promise<ToolOutcome> {
     const tool = call.snapshot.byName.get(call.name);
-    if (!tool) return this.fail(toolErrors.unknownTool(call.name), true);
-    if (call.rawArguments !== undefined) {
-      return this.fail(toolErrors.notAnObject(call.rawArguments), true);
-    }
+    if (!tool) return mistaken('unknown_tool', toolErrors.unknownTool(call.name));
+    if (call.rawArguments !== undefined)
+      return mistaken('invalid_arguments', toolErrors.notAnObject(call.rawArguments));
     const request = buildHttpRequest(tool, call.args, call.context?.variables);
     if ('error' in request) return this.fail(request.error, true);
     const cacheKey = tool.cacheSecs ? this.cache.keyOf(tool, request) : undefined;

@@ -19,7 +19,23 @@ export interface ToolOutcome {
    * counted in `max_calls_per_session`.
    */
   notActed?: boolean;
+  /** The model got the call wrong and it was not run (`tool_result`'s `model_error`). */
+  modelError?: ModelError;
 }
+
+/**
+ * How the model got a call wrong: a tool it was not offered, arguments that are not a JSON object
+ * or that the tool's parameters refuse, a call cut off at its token limit.
+ */
+export type ModelError = 'unknown_tool' | 'invalid_arguments' | 'cut_off';
+
+/** The outcome of a call the model got wrong: `text` for the model, nothing sent. */
+export const mistaken = (modelError: ModelError, text: string): ToolOutcome => ({
+  ok: false,
+  text,
+  notActed: true,
+  modelError,
+});
 
 /**
  * How far a call that takes a while has got, as its MCP server (progress notifications) or code

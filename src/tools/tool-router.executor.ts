@@ -10,7 +10,7 @@ import { notOffered, runSearch } from './tool-search.js';
 import { toolErrors } from './tool-errors.js';
 import { ToolGuards } from './tool-guards.service.js';
 import { sessionCapRefusal } from './session-cap.js';
-import { ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
+import { mistaken, ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
 import { Spans } from '../tracing/spans.js';
 import { endToolSpan, toolSpan } from '../tracing/tool-spans.js';
 import type { Tool } from './tool-definition.js';
@@ -70,11 +70,12 @@ export class ToolRouter extends ToolExecutor {
 
   private route(call: ToolInvocation): Promise<ToolOutcome> {
     const tool = call.snapshot.byName.get(call.name);
-    if (!tool) return Promise.resolve({ ok: false, text: notOffered(call) });
+    if (!tool) return Promise.resolve(notOffered(call));
     // Arguments that are not JSON at all are reported by the executor, as they are.
     const problem =
       call.rawArguments === undefined ? argumentProblem(tool.parameters, call.args) : undefined;
-    if (problem) return Promise.resolve({ ok: false, text: toolErrors.requestFailed(problem) });
+    if (problem)
+      return Promise.resolve(mistaken('invalid_arguments', toolErrors.requestFailed(problem)));
     const counted = overSessionCap(tool, call.context?.callsMade);
     if (counted && 'refusal' in counted) return Promise.resolve(counted.refusal);
     // A call the backend did nothing of is not counted after all: one more may run.

@@ -101,8 +101,12 @@ describe('tool search (`tool_search` and `deferred` tools)', () => {
       tools.filter((t) => !t.deferred),
     );
     const findable = { tools, only: new Set(['book_table']) };
-    const read = (name: string) =>
+    const outcome = (name: string) =>
       notOffered({ id: 'c1', name, args: {}, snapshot, context: { findable } } as never);
+    const read = (name: string) => outcome(name).text;
+    // Calling a deferred tool before a search found it is no mistake of the model's.
+    expect(outcome('book_table').modelError).toBeUndefined();
+    expect(outcome('nope').modelError).toBe('unknown_tool');
     expect(read('book_table')).toMatch(
       /^Error: tool request failed: not run: 'book_table' was not/,
     );

@@ -10,7 +10,7 @@ import type { ChatMessage } from '../llm/llm.types.js';
 import { ownTool } from './definition-fields.js';
 import { ToolDefinitionError, where } from './definition-error.js';
 import type { JsonSchema, Tool, ToolDefinitionInput, ToolSnapshot } from './tool-definition.js';
-import type { ToolInvocation, ToolOutcome } from './tool-executor.js';
+import { mistaken, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
 import { searchTools, type Catalogue } from './tool-index.js';
 import { toolErrors } from './tool-errors.js';
 
@@ -153,9 +153,12 @@ export function unfound(findable: Catalogue | undefined, snapshot: ToolSnapshot)
  * may use (`context.findable`) is found by the call (see foundTools), to be called again; any
  * other is unknown.
  */
-export function notOffered(call: ToolInvocation): string {
+export function notOffered(call: ToolInvocation): ToolOutcome {
   const deferred = unfound(call.context?.findable, call.snapshot).some((t) => t.name === call.name);
-  return deferred ? toolErrors.notFoundYet(call.name) : toolErrors.unknownTool(call.name);
+  // A deferred tool called before a search found it: found by the call, no mistake of the model's.
+  return deferred
+    ? { ok: false, text: toolErrors.notFoundYet(call.name), notActed: true }
+    : mistaken('unknown_tool', toolErrors.unknownTool(call.name));
 }
 
 /**

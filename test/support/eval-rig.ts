@@ -51,6 +51,8 @@ export function useEvalRig(
       if (last.role === 'tool')
         return sseText(said.includes(': sunny') ? ['It is ', 'sunny.'] : ['Told: ', said]);
       if (said.includes('stall')) return { kind: 'hang' };
+      // A call the model gets wrong (no city), then its answer once told why.
+      if (said.includes('nowhere')) return sseCall('call_x', 'get_weather', {});
       if (said.includes('slowly')) return { ...sseText(['Well', '.']), delayMs: 150 };
       const city = /(weather|map) in (\w+)/i.exec(said);
       if (!city) return sseText(['Hello! How can I help?']);

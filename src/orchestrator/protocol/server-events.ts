@@ -7,6 +7,7 @@ import type { AnswerValue, WantedAnswer } from '../../tools/user-question.js';
 import type { SeenMessage } from '../seen-history.js';
 import type { NamedPhrases } from '../../common/named-phrases.js';
 import type { AudioTimings, TextTimings } from '../turn-timings.js';
+import type { ModelError } from '../../tools/tool-executor.js';
 
 /** Engine → client messages on `/ws` (README, "WebSocket protocol"). */
 export type TurnEvent =
@@ -24,6 +25,8 @@ export type TurnEvent =
       repeated?: boolean;
       /** A `"background": true` tool's call: `started` in its turn, `done` when its result came. */
       background?: 'started' | 'done';
+      /** Not run: the model got the call wrong (a tool it was not offered, bad arguments, cut off). */
+      model_error?: ModelError;
     }
   /** How far a call that takes a while has got, as its MCP server or code tells. */
   | ToolProgressEvent

@@ -13,7 +13,7 @@ import type { Tool } from '../tool-definition.js';
 import { toolErrors, resultText } from '../tool-errors.js';
 import type { BreakerRun } from '../tool-breaker.js';
 import { ToolGuards } from '../tool-guards.service.js';
-import { ToolExecutor, type ToolInvocation, type ToolOutcome } from '../tool-executor.js';
+import { mistaken, ToolExecutor, type ToolInvocation, type ToolOutcome } from '../tool-executor.js';
 import { maskSecrets } from '../tool-secrets.js';
 import { userSide } from './mcp-call-user.js';
 import { OAuth2Tokens } from '../oauth2.js';
@@ -127,8 +127,11 @@ export class McpToolExecutor extends ToolExecutor implements OnModuleDestroy {
     const tool = call.snapshot.byName.get(call.name);
     // Never sent: not counted in `max_calls_per_session`.
     const refuse = (text: string) => Promise.resolve({ ok: false, text, notActed: true });
-    if (!tool) return refuse(toolErrors.unknownTool(call.name));
-    if (call.rawArguments !== undefined) return refuse(toolErrors.notAnObject(call.rawArguments));
+    if (!tool) return Promise.resolve(mistaken('unknown_tool', toolErrors.unknownTool(call.name)));
+    if (call.rawArguments !== undefined)
+      return Promise.resolve(
+        mistaken('invalid_arguments', toolErrors.notAnObject(call.rawArguments)),
+      );
     const target = targetOf(tool, call.context?.variables);
     if ('error' in target) return refuse(target.error);
     // The circuit and the concurrency limit belong to the server (as written) and remote tool.
