@@ -3,6 +3,7 @@ import { SessionMetrics } from './session-metrics.js';
 import { SpeechMetrics } from './speech-metrics.js';
 import { TelephonyMetrics } from './telephony-metrics.js';
 import { ToolSetMetrics } from './tool-set-metrics.js';
+import { ConversationMetrics } from './conversation-metrics.js';
 import type { LlmUsage } from '../llm/llm.types.js';
 import { LlmMeter, TurnMeter } from './meters.js';
 import type { HedgeWinner } from '../llm/fallback-llm.client.js';
@@ -21,9 +22,6 @@ export interface EngineMetricsOptions {
   processMetrics?: boolean;
 }
 
-/** What a caller said to the agent at work that started no turn (`agent_engine_user_asides_total`). */
-export type UserAside = 'hold' | 'again' | 'acknowledged' | 'checked' | 'noise';
-
 /**
  * The engine's Prometheus metrics, in their own registry (several engines may share a process in
  * tests). Pure: no Nest import. The turn loop reports through `turn()` and `llmRequest()`.
@@ -38,6 +36,8 @@ export class EngineMetrics {
   readonly toolSet = new ToolSetMetrics(this.registry);
   /** WebSocket sessions: open, started, ended (and why). */
   readonly sessions: SessionMetrics;
+  /** What happens in a conversation besides its turns: approvals, questions, asides, handoffs… */
+  readonly conversation = new ConversationMetrics(this.registry);
   private readonly turns = this.counter(
     'agent_engine_turns_total',
     'Turns by how they ended: completed, interrupted (barge-in, disconnect) or failed (an error event)',
@@ -129,40 +129,6 @@ export class EngineMetrics {
     'Completion requests the LLM server had not begun to answer within LLM_FALLBACK_AFTER_MS, sent to LLM_FALLBACK_BASE_URL as well, by which answered first: primary, fallback (the other cancelled), neither (both failed)',
     ['answered'],
   );
-  private readonly approvals = this.counter(
-    'agent_engine_tool_approvals_total',
-    'Calls of "confirm": true tools, and code tools\' and MCP servers\' yes-or-no questions, by what the user did: approved, declined, expired (no answer in time), cancelled (the turn was)',
-    ['outcome'],
-  );
-  private readonly questions = this.counter(
-    'agent_engine_tool_questions_total',
-    "Code tools' and MCP servers' questions wanting a value (tool_question), by outcome: answered, declined (a no), unclear (asked three times, no answer fitting), expired (no answer in time), cancelled (the turn was)",
-    ['outcome'],
-  );
-  private readonly asides = this.counter(
-    'agent_engine_user_asides_total',
-    'What callers said to the agent at work that started no turn, by kind: hold (asked a waiting call\'s question or approval to wait), again (asked to hear it again, or pressed TOOL_CONFIRM_KEY_REPEAT), acknowledged (an okay heard out while the turn\'s calls ran), checked (asked whether the agent was there while they ran), noise (a sound that cut the agent held no words, or only "mm-hmm": the answer went on)',
-    ['kind'],
-  );
-  private readonly unfinishedWords = this.counter(
-    'agent_engine_unfinished_utterances_total',
-    'Utterances whose words sounded unfinished, held for the user to go on (VAD_UNFINISHED_WAIT_MS), by outcome: continued (the user went on: speech, keys or text), answered (they said no more, or their next words were none: answered as they were)',
-    ['outcome'],
-  );
-  private readonly handoffs = this.counter(
-    'agent_engine_handoffs_total',
-    'Conversations handed to another assistant by a handoff tool, by the assistant that took them',
-    ['agent'],
-  );
-  private readonly summaries = this.counter(
-    'agent_engine_history_summaries_total',
-    'Summaries of the turns a bounded history dropped (LLM_HISTORY_SUMMARY), by outcome: made, failed (the model failed or answered nothing: those turns are asked again with the next ones dropped)',
-    ['outcome'],
-  );
-  private readonly historyShed = this.counter(
-    'agent_engine_history_shortened_total',
-    "Times a conversation longer than the model's context was shortened (older turns dropped) and asked again",
-  );
   private readonly brokenTokens = this.counter(
     'agent_engine_control_tokens_broken_total',
     "Messages and tools' definitions sent to the LLM server with chat-template control tokens broken (LLM_DEFUSE_SPECIAL_TOKENS), by source: user, tool_result, assistant (the model's own earlier message), tool_definition. Above zero, someone or something wrote them: a caller, a page or backend a tool read, an MCP server",
@@ -208,34 +174,6 @@ export class EngineMetrics {
     this.samplings.inc({ outcome });
     if (usage?.prompt_tokens) this.tokens.inc({ type: 'prompt' }, usage.prompt_tokens);
     if (usage?.completion_tokens) this.tokens.inc({ type: 'completion' }, usage.completion_tokens);
-  }
-
-  approval(outcome: 'approved' | 'declined' | 'expired' | 'cancelled'): void {
-    this.approvals.inc({ outcome });
-  }
-
-  question(outcome: 'answered' | 'declined' | 'unclear' | 'expired' | 'cancelled'): void {
-    this.questions.inc({ outcome });
-  }
-
-  aside(kind: UserAside): void {
-    this.asides.inc({ kind });
-  }
-
-  unfinished(outcome: 'continued' | 'answered'): void {
-    this.unfinishedWords.inc({ outcome });
-  }
-
-  handedOff(agent: string): void {
-    this.handoffs.inc({ agent });
-  }
-
-  summarized(outcome: 'made' | 'failed'): void {
-    this.summaries.inc({ outcome });
-  }
-
-  historyShortened(): void {
-    this.historyShed.inc();
   }
 
   /** A message or tool's definition had control tokens broken before it was sent. */

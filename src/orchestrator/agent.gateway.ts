@@ -174,8 +174,8 @@ export class AgentGateway
       timeLimit: this.sessionSettings.limit,
       confirmPhrases: this.confirmPhrases,
       confirmKeys: this.tools.confirmKeys,
-      aside: (kind) => this.metrics.aside(kind),
-      unfinished: (outcome) => this.metrics.unfinished(outcome),
+      aside: (kind) => this.metrics.conversation.aside(kind),
+      unfinished: (outcome) => this.metrics.conversation.unfinished(outcome),
       pace: () => this.pacer.next(),
       hangUp: (code, reason, forget) => {
         if (forget) void this.keeper.forget(session);

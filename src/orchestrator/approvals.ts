@@ -3,7 +3,7 @@ import type { ServerEvent } from './protocol/server-events.js';
 import type { QuestionReply } from './questions.js';
 import type { Session } from './session.js';
 import type { TurnContext } from './turn-context.js';
-import type { EngineMetrics } from '../metrics/engine-metrics.js';
+import type { ConversationMetrics } from '../metrics/conversation-metrics.js';
 import { spokenAnswer, type Phrase } from './spoken-answer.js';
 
 /** What became of a call that needs the user's approval (`"confirm": true`). */
@@ -35,7 +35,7 @@ export function userAnswers(
   session: Session,
   signal: AbortSignal,
   timeoutMs: number,
-  metrics: Pick<EngineMetrics, 'approval' | 'question'>,
+  metrics: Pick<ConversationMetrics, 'approval' | 'question'>,
 ): Pick<TurnContext, 'approve' | 'hear' | 'questioned'> {
   return {
     approve: async (id, until = signal) => {

@@ -71,7 +71,8 @@ export class Completions {
         break;
       } catch (error) {
         const memory = this.deps.memoryOf(ctx.session);
-        const shed = () => shedForContext(ctx, error, this.deps.logger, this.deps.metrics, memory);
+        const shed = () =>
+          shedForContext(ctx, error, this.deps.logger, this.deps.metrics.conversation, memory);
         if (ctx.visible.length !== sent || !shed()) throw error;
         request = await this.request(ctx, toolChoice);
       }

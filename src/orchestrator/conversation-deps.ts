@@ -7,7 +7,7 @@ import type { TurnManager } from './turn-manager.service.js';
 import type { BackgroundCalls } from './background-calls.js';
 import type { ConfirmKeys } from '../config/env-values.js';
 import type { SessionLimit } from '../config/env.js';
-import type { UserAside } from '../metrics/engine-metrics.js';
+import type { UserAside } from '../metrics/conversation-metrics.js';
 
 /** How a turn comes (see `TurnStarter.start`). */
 export type Started = {

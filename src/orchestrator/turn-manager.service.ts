@@ -101,7 +101,7 @@ export class TurnManager {
    */
   summarize(session: Session): Promise<boolean> {
     if (!this.llmSettings.historySummary) return Promise.resolve(false);
-    return rememberDropped(this.llm, session, this.logger, this.metrics);
+    return rememberDropped(this.llm, session, this.logger, this.metrics.conversation);
   }
 
   /** Where the turns the history drops go: the session's memory, with LLM_HISTORY_SUMMARY. */
@@ -152,7 +152,7 @@ export class TurnManager {
     const progress = new ProgressRelay((event) => out.next(event));
     const waits = waitsTold(
       (event) => ctx.emit(event),
-      (kind) => this.metrics.aside(kind),
+      (kind) => this.metrics.conversation.aside(kind),
     );
     const ctx: TurnContext = {
       session,
@@ -194,12 +194,17 @@ export class TurnManager {
       get callSignal() {
         return (callSignal ??= AbortSignal.any([signal, (over = new AbortController()).signal]));
       },
-      ...userAnswers(session, signal, this.toolSettings.confirmTimeoutSecs * 1000, this.metrics),
+      ...userAnswers(
+        session,
+        signal,
+        this.toolSettings.confirmTimeoutSecs * 1000,
+        this.metrics.conversation,
+      ),
     };
     ctx.toolContext.callClientTool = clientToolCaller(ctx, this.toolSettings);
     ctx.toolContext.progress = (id, update) => progress.report(id, update);
     ctx.toolContext.ask = questionAsker(ctx, (id) => progress.running(id));
-    const counted = (agent: string) => this.metrics.handedOff(agent);
+    const counted = (agent: string) => this.metrics.conversation.handedOff(agent);
     ctx.toolContext.handOff = handingOff(session, (event) => ctx.emit(event), counted);
     session.waits = waits;
     const span = turnSpan(this.spans, session, turnId, heard);
