@@ -12,6 +12,8 @@ import { parseTracing, type TracingSettings } from './otel-env.js';
 import type { EgressSettings } from '../common/egress.js';
 import { DEFAULT_LIMIT_GOODBYES } from './env-defaults.js';
 import { parseLlm, type LlmEnv } from './llm-env.js';
+import { parseRedaction } from './redaction-env.js';
+import type { RedactionSettings } from '../common/redaction.js';
 import {
   bool,
   EnvError,
@@ -91,6 +93,8 @@ export interface Env {
     webhookUrl: string;
     /** The key of the reports' HMAC signature (X-Engine-Signature); '' for none. Secret. */
     webhookSecret: string;
+    /** What operators see of users' words (reports, `/api/sessions`, debug logs), redacted. */
+    redaction: RedactionSettings;
     /** How long a conversation may last (SESSION_MAX_SECS), and what ends it. */
     limit: SessionLimit;
   };
@@ -183,6 +187,7 @@ export function parseEnv(raw: Raw): Env {
       timeZone: timeZone(raw, 'SESSION_TIMEZONE', 'UTC'),
       webhookUrl: httpUrl(raw, 'SESSION_WEBHOOK_URL', ''),
       webhookSecret: present(raw, 'SESSION_WEBHOOK_SECRET') ?? '',
+      redaction: parseRedaction(raw),
       limit: {
         secs: int(raw, 'SESSION_MAX_SECS', 0, 0, 7 * 24 * 3600),
         goodbyes: phrasePerLanguage(raw, 'SESSION_MAX_GOODBYE', DEFAULT_LIMIT_GOODBYES),

@@ -10,6 +10,7 @@ import { SessionDirectory, type OpenSession } from './session-directory.js';
 import type { AgentAnswer } from './dto/assign-agent.dto.js';
 import { publicSettings, turnsOf } from './session.js';
 import { keyOf } from './session-keeper.service.js';
+import { redactedHistory, type Redact } from '../common/redaction.js';
 
 function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
   const latency = session.latency?.summary();
@@ -31,13 +32,14 @@ function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
 }
 
 /** An open session's settings (variables' and client tools' names only) and conversation. */
-function detail(entry: OpenSession): SessionDetailDto {
+function detail(entry: OpenSession, redact: Redact | undefined): SessionDetailDto {
+  const said = entry.session.memory.summary;
   return {
     ok: true,
     ...summary(entry),
     settings: publicSettings(entry.session.settings),
-    history: entry.session.history,
-    ...(entry.session.memory.summary && { summary: entry.session.memory.summary }),
+    history: redactedHistory(entry.session.history, redact),
+    ...(said && { summary: redact ? redact(said) : said }),
   };
 }
 
@@ -119,7 +121,7 @@ export class OpenSessions implements OnModuleInit {
     }
     const entry = id === undefined ? undefined : this.directory.get(id);
     if (!entry) return null;
-    if (op === 'read') return detail(entry);
+    if (op === 'read') return detail(entry, this.directory.redact);
     if (op === 'machine' || op === 'fax')
       return { ok: true, session_id: entry.session.id, told: entry.answeredBy(op) };
     if (op === 'note') return noted(entry, data);

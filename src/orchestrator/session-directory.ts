@@ -3,6 +3,7 @@ import { sessionsConfig, type SessionsConfig } from '../config/app.config.js';
 import type { Session } from './session.js';
 import type { Refusal } from './notes.js';
 import { deliver, reportOf } from './session-webhook.js';
+import { redactor, type Redact } from '../common/redaction.js';
 import { EngineMetrics } from '../metrics/engine-metrics.js';
 import { keyOf } from './session-keeper.service.js';
 import { SessionEnds } from '../tools/session-ends.js';
@@ -49,12 +50,16 @@ export class SessionDirectory {
   /** Reports being delivered: the engine stopping waits for them (a little). */
   private readonly delivering = new Set<Promise<void>>();
 
+  /** What operators read of users' words (reports, `/api/sessions`), redacted; none: as said. */
+  readonly redact: Redact | undefined;
+
   constructor(
     @Inject(sessionsConfig.KEY) private readonly config: SessionsConfig,
     private readonly metrics: EngineMetrics,
     private readonly sessionEnds: SessionEnds,
     lifecycle: Lifecycle,
   ) {
+    this.redact = redactor(config.redaction);
     lifecycle.lastly('the session reports', () => this.delivered(), {
       ms: STOP_WAIT_MS,
       late: () =>
@@ -82,7 +87,7 @@ export class SessionDirectory {
     const { webhookUrl, webhookSecret } = this.config;
     if (!webhookUrl) return;
     const times = { openedAt: this.opened.get(session) ?? Date.now(), endedAt: Date.now() };
-    const report = reportOf(session, times, end, resumable);
+    const report = reportOf(session, times, end, resumable, this.redact);
     const delivery = deliver(webhookUrl, webhookSecret, report).then((delivered) => {
       this.delivering.delete(delivery);
       this.metrics.sessionReport(delivered.ok ? 'delivered' : 'failed');

@@ -5,6 +5,7 @@
  * so that the receiver knows it came from the engine. Sent through the egress proxy, retried
  * after a failure of the network or the receiver (5xx, 429), never holding the session up.
  */
+import { redactedHistory, type Redact } from '../common/redaction.js';
 import { createHmac } from 'node:crypto';
 import { wholeCharacters } from '../common/whole-characters.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -54,6 +55,7 @@ export function reportOf(
   times: { openedAt: number; endedAt: number },
   { closeCode, reason }: { closeCode: number; reason: string },
   resumable: boolean,
+  redact?: Redact,
 ): SessionEnded {
   const latency = session.latency?.summary();
   return {
@@ -73,8 +75,10 @@ export function reportOf(
     turns: turnsOf(session),
     ...(session.usage && { usage: session.usage }),
     ...(latency && { latency }),
-    history: session.history,
-    ...(session.memory.summary && { summary: session.memory.summary }),
+    history: redactedHistory(session.history, redact),
+    ...(session.memory.summary && {
+      summary: redact ? redact(session.memory.summary) : session.memory.summary,
+    }),
   };
 }
 

@@ -2,7 +2,15 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Phrases } from '../common/phrases.js';
 import { randomUUID } from 'node:crypto';
 import { Observable, type Subscriber } from 'rxjs';
-import { llmConfig, toolsConfig, type LlmConfig, type ToolsConfig } from '../config/app.config.js';
+import {
+  llmConfig,
+  sessionsConfig,
+  toolsConfig,
+  type LlmConfig,
+  type SessionsConfig,
+  type ToolsConfig,
+} from '../config/app.config.js';
+import { redactor, type Redact } from '../common/redaction.js';
 import { LlmClient } from '../llm/llm.types.js';
 import { CLIENT_TOOL, EngineMetrics } from '../metrics/engine-metrics.js';
 import { ToolExecutor } from '../tools/tool-executor.js';
@@ -46,6 +54,7 @@ const NUDGED = {
 export class TurnManager {
   private readonly logger = new Logger(TurnManager.name);
   private readonly completions: Completions;
+  private readonly redact: Redact;
 
   constructor(
     private readonly llm: LlmClient,
@@ -56,7 +65,11 @@ export class TurnManager {
     @Inject(toolsConfig.KEY) private readonly toolSettings: ToolsConfig,
     private readonly metrics: EngineMetrics,
     private readonly spans: Spans,
+    @Inject(sessionsConfig.KEY) sessions: SessionsConfig,
   ) {
+    const redact = redactor(sessions.redaction);
+    // Users' words and the model's arguments, in debug lines, as operators may read them.
+    this.redact = redact ?? ((text) => text);
     this.completions = new Completions({
       llm,
       scope,
@@ -65,7 +78,10 @@ export class TurnManager {
       spans,
       llmSettings,
       toolSettings,
-      logger: this.logger,
+      logger: {
+        debug: (line) => this.logger.debug(this.redact(line)),
+        warn: (line) => this.logger.warn(line),
+      },
       memoryOf: (session) => this.memoryOf(session),
     });
   }
@@ -213,7 +229,7 @@ export class TurnManager {
     this.logger.log(
       `turn started (${tag}, ${snapshot.tools.length} tool(s) from ${snapshot.source})`,
     );
-    this.logger.debug(`user text (${tag}): ${JSON.stringify(userText)}`);
+    this.logger.debug(`user text (${tag}): ${JSON.stringify(this.redact(userText))}`);
     session.history.push({ role: 'user', content: userText });
     let outcome: 'completed' | 'interrupted' | 'failed' = 'completed';
     let failure: unknown;
