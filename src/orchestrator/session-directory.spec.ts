@@ -12,7 +12,8 @@ describe('SessionDirectory: what tools hold for a closed session', () => {
   /** When (ms after its connection closed) the session is gone for its tools, with `resumeSecs`. */
   const goneAfter = (resumeSecs: number, resumable = true, toolsKeepSecs = 600) => {
     const ends = new SessionEnds();
-    const config = { resumeSecs, toolsKeepSecs, webhookUrl: '' } as SessionsConfig;
+    const redaction = { kinds: [], patterns: [] };
+    const config = { resumeSecs, toolsKeepSecs, webhookUrl: '', redaction } as SessionsConfig;
     const directory = new SessionDirectory(config, {} as EngineMetrics, ends, new Lifecycle());
     let gone: number | undefined;
     const start = Date.now();
