@@ -139,6 +139,13 @@ describe('npm run eval', () => {
     });
     const { code, out } = await run([scenarios, '--url', url()]);
     expect(out).toContain('PASS  weather in Oslo (3 of 3 runs passed, 2 needed)');
+    // The same checks in YAML.
+    const yaml = write(
+      'passing.yaml',
+      'scenarios:\n  - name: weather in Oslo  # as above\n    turns:\n      - user: What is the weather in Oslo?\n        expect: { tool_calls: [{ name: get_weather, arguments: { city: Oslo } }] }\n',
+    );
+    const fromYaml = await run([yaml, '--url', url()]);
+    expect(fromYaml.out).toContain('PASS  weather in Oslo (1 of 1 run passed)');
     // Told apart from the turns' checks: the calls the model got wrong, which it then mended.
     expect(out).toContain('; calls the model got wrong: 1 (invalid_arguments 1); first text');
     expect(code).toBe(0);

@@ -79,7 +79,7 @@ async function main(argv: string[]): Promise<number> {
   const turnTimeoutMs = positive('turn-timeout-secs', values['turn-timeout-secs'], 60) * 1000;
   const concurrency = positive('concurrency', values.concurrency, 1);
   const only = values.only === undefined ? undefined : patternOf(values.only);
-  const file = readScenarios(positionals[0]!);
+  const file = await readScenarios(positionals[0]!);
   if (only) {
     file.scenarios = file.scenarios.filter((scenario) => only.test(scenario.name));
     if (file.scenarios.length === 0)

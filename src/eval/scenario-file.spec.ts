@@ -1,39 +1,69 @@
 import { parseScenarios } from './scenario-file.js';
 
-const parse = (data: unknown) => () => parseScenarios(JSON.stringify(data), 'checks.json');
+const parse = (data: unknown) => parseScenarios(JSON.stringify(data), 'checks.json');
 const turn = { user: 'What is the weather in Rome?' };
 
 describe('parseScenarios', () => {
-  it('takes a file of scenarios, runs once each unless it says', () => {
-    const file = parseScenarios(
-      JSON.stringify({ scenarios: [{ name: 'w', turns: [turn] }] }),
-      'checks.json',
-    );
+  it('takes a file of scenarios, runs once each unless it says; in YAML too', async () => {
+    const file = await parse({ scenarios: [{ name: 'w', turns: [turn] }] });
     expect(file).toEqual({ runs: 1, scenarios: [{ name: 'w', turns: [turn] }] });
+    const yaml = [
+      'runs: 2',
+      'scenarios:',
+      '  - name: w   # the weather',
+      '    turns:',
+      `      - user: ${turn.user}`,
+      '        expect: { tool_calls: [{ name: get_weather, arguments: { city: Rome } }] }',
+    ].join('\n');
+    expect(await parseScenarios(yaml, 'checks.yaml')).toEqual({
+      runs: 2,
+      scenarios: [
+        {
+          name: 'w',
+          turns: [
+            {
+              ...turn,
+              expect: { tool_calls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] },
+            },
+          ],
+        },
+      ],
+    });
+    await expect(parseScenarios('scenarios: [\n', 'checks.yml')).rejects.toThrow(
+      /^checks\.yml: not valid YAML: /,
+    );
   });
 
-  it('names the file, the scenario, the turn and the field of what it refuses', () => {
-    expect(() => parseScenarios('{', 'checks.json')).toThrow(/^checks\.json: not JSON: /);
-    expect(parse({ scenarios: [] })).toThrow(
+  it('names the file, the scenario, the turn and the field of what it refuses', async () => {
+    await expect(parseScenarios('{', 'checks.json')).rejects.toThrow(
+      /^checks\.json: not valid JSON: /,
+    );
+    await expect(parse({ scenarios: [] })).rejects.toThrow(
       "checks.json: field 'scenarios' must NOT have fewer than 1 items",
     );
-    expect(parse({ scenarios: [{ name: 'w' }] })).toThrow(
+    await expect(parse({ scenarios: [{ name: 'w' }] })).rejects.toThrow(
       `checks.json: scenario #0 ("w"): field 'turns' is missing`,
     );
-    expect(parse({ scenarios: [{ name: 'w', turns: [turn, { user: '' }] }] })).toThrow(
+    await expect(
+      parse({ scenarios: [{ name: 'w', turns: [turn, { user: '' }] }] }),
+    ).rejects.toThrow(
       `checks.json: scenario #0 ("w"): turn #1: field 'user' must NOT have fewer than 1 characters`,
     );
-    expect(
+    await expect(
       parse({ scenarios: [{ name: 'w', turns: [{ ...turn, expect: { tool_calls: [{}] } }] }] }),
-    ).toThrow(
+    ).rejects.toThrow(
       `checks.json: scenario #0 ("w"): turn #0: field 'expect.tool_calls.0.name' is missing`,
     );
-    expect(parse({ scenarios: [{ name: 'w', runs: 2, min_passes: 3, turns: [turn] }] })).toThrow(
+    await expect(
+      parse({ scenarios: [{ name: 'w', runs: 2, min_passes: 3, turns: [turn] }] }),
+    ).rejects.toThrow(
       `checks.json: scenario #0 ("w"): field 'min_passes' is more than its 2 run(s)`,
     );
-    expect(parse({ runs: 0, scenarios: [{ name: 'w', turns: [turn] }] })).toThrow(
+    await expect(parse({ runs: 0, scenarios: [{ name: 'w', turns: [turn] }] })).rejects.toThrow(
       "checks.json: field 'runs' must be >= 1",
     );
-    expect(parse({ scenario: [] })).toThrow("checks.json: field 'scenarios' is missing");
+    await expect(parse({ scenario: [] })).rejects.toThrow(
+      "checks.json: field 'scenarios' is missing",
+    );
   });
 });

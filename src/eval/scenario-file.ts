@@ -4,6 +4,7 @@
  */
 import { Ajv, type ErrorObject } from 'ajv';
 import { readFileSync } from 'node:fs';
+import { parseToolsFile } from '../tools/tools-file-text.js';
 
 /** A call the turn must make: its tool, and the arguments it must have (others may come too). */
 export interface ExpectedCall {
@@ -156,12 +157,13 @@ function placeOf(error: ErrorObject, data: { scenarios?: { name?: unknown }[] })
 }
 
 /** The file's scenarios, checked: its shape, and each regular expression. */
-export function parseScenarios(text: string, source: string): ScenarioFile {
+export async function parseScenarios(text: string, source: string): Promise<ScenarioFile> {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    // JSON, or YAML for a file named `….yaml` or `….yml`, read as tools files are.
+    data = await parseToolsFile(text, source);
   } catch (error) {
-    throw new ScenarioFileError(`${source}: not JSON: ${(error as Error).message}`);
+    throw new ScenarioFileError((error as Error).message);
   }
   validate ??= new Ajv({ allErrors: false, strict: false }).compile(SCHEMA);
   if (!validate(data))
@@ -191,12 +193,14 @@ export function parseScenarios(text: string, source: string): ScenarioFile {
 }
 
 /** Reads and checks the scenarios file at `path`. */
-export function readScenarios(path: string): ScenarioFile {
+export function readScenarios(path: string): Promise<ScenarioFile> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ScenarioFileError(`${path}: cannot be read: ${(error as Error).message}`);
+    return Promise.reject(
+      new ScenarioFileError(`${path}: cannot be read: ${(error as Error).message}`),
+    );
   }
   return parseScenarios(text, path);
 }

@@ -1,6 +1,7 @@
 import { SessionEnds } from '../tools/session-ends.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import type { SessionsConfig } from '../config/app.config.js';
+import type { RedactionSettings } from '../common/redaction.js';
 import { SessionDirectory } from './session-directory.js';
 import { Lifecycle } from '../lifecycle/lifecycle.service.js';
 import type { Session } from './session.js';
@@ -12,7 +13,7 @@ describe('SessionDirectory: what tools hold for a closed session', () => {
   /** When (ms after its connection closed) the session is gone for its tools, with `resumeSecs`. */
   const goneAfter = (resumeSecs: number, resumable = true, toolsKeepSecs = 600) => {
     const ends = new SessionEnds();
-    const redaction = { kinds: [], patterns: [] };
+    const redaction: RedactionSettings = { kinds: [], patterns: [] };
     const config = { resumeSecs, toolsKeepSecs, webhookUrl: '', redaction } as SessionsConfig;
     const directory = new SessionDirectory(config, {} as EngineMetrics, ends, new Lifecycle());
     let gone: number | undefined;
