@@ -17,6 +17,8 @@ import {
 import { clientFrame } from './support/client-frames.js';
 import { SERVER_EVENT_TYPES } from '../src/orchestrator/protocol/server-events.js';
 import { SETTINGS } from '../src/orchestrator/protocol/session-update-message.js';
+import { ERROR_CODES } from '../src/orchestrator/protocol/error-codes.js';
+import * as CLOSE_CODES from '../src/orchestrator/close-codes.js';
 
 const committed = () => JSON.parse(readFileSync('asyncapi.json', 'utf8'));
 const validator = (options: ConstructorParameters<typeof Ajv>[0]) => {
@@ -59,6 +61,18 @@ describe('asyncapi.json', () => {
     );
     const update = doc.components.schemas.SessionUpdateMessage.properties;
     expect(Object.keys(update).sort()).toEqual(['type', ...Object.keys(SETTINGS)].sort());
+  });
+
+  it('says every error code and every close code the engine uses', () => {
+    const doc = committed();
+    const { enum: codes, description } = doc.components.schemas.ErrorCode;
+    expect([...codes].sort()).toEqual([...ERROR_CODES].sort());
+    for (const code of ERROR_CODES) expect(description).toContain(`- \`${code}\`: `);
+    const closing = doc.channels.conversation.description as string;
+    for (const code of Object.values(CLOSE_CODES).filter((c) => typeof c === 'number'))
+      expect(closing).toContain(`- close code ${code}`);
+    // The frame too large for WS_MAX_MESSAGE_BYTES (ws' own code).
+    expect(closing).toContain('- close code 1009');
   });
 
   it("takes the README's examples as the messages they show, and refuses a changed one", () => {

@@ -18,16 +18,8 @@ export interface DocumentedMessage {
 
 /** The rows of the README table that follows `heading` (a line of its own), by message type. */
 export function readmeRows(readme: string, heading: string): Map<string, DocumentedMessage> {
-  const start = readme.indexOf(`\n${heading}\n`);
-  if (start === -1) throw new Error(`the README has no "${heading}" table`);
-  const lines = readme.slice(start + heading.length + 2).split('\n');
-  const rows = lines.slice(lines.findIndex((l) => l.startsWith('|')) + 2);
   const found = new Map<string, DocumentedMessage>();
-  for (const line of rows) {
-    if (!line.startsWith('| ')) break;
-    const cells = line.slice(2, -2);
-    const split = cells.indexOf(' | ');
-    const [first, description] = [cells.slice(0, split), cells.slice(split + 3)];
+  for (const [first, description] of tableRows(readme, heading)) {
     const types = [...first.matchAll(/\{"type":"([^"]+)"/g)].map((m) => m[1]!);
     for (const type of new Set(types)) {
       const entry = found.get(type) ?? { description: [], examples: [] };
@@ -47,6 +39,36 @@ export function readmeRows(readme: string, heading: string): Map<string, Documen
     }
   }
   return found;
+}
+
+/** The README table after `heading` as [first cell, second cell] pairs, code spans' backticks kept. */
+function tableRows(readme: string, heading: string): [string, string][] {
+  const start = readme.indexOf(`\n${heading}\n`);
+  if (start === -1) throw new Error(`the README has no "${heading}" table`);
+  const lines = readme.slice(start + heading.length + 2).split('\n');
+  const rows: [string, string][] = [];
+  for (const line of lines.slice(lines.findIndex((l) => l.startsWith('|')) + 2)) {
+    if (!line.startsWith('| ')) break;
+    const cells = line.slice(2, -2);
+    const split = cells.indexOf(' | ');
+    rows.push([cells.slice(0, split), cells.slice(split + 3)]);
+  }
+  return rows;
+}
+
+/** The close codes the engine ends a connection with, as the README's table of its messages says. */
+function closeCodes(readme: string): string {
+  return tableRows(readme, 'Engine → client:')
+    .filter(([first]) => first.startsWith('close code'))
+    .map(([first, when]) => `- ${first}: ${when}`)
+    .join('\n');
+}
+
+/** The error codes' meanings, from the README's table of them (its sentence ends `internal`):). */
+function errorCodes(readme: string): string {
+  return tableRows(readme, '`internal`):')
+    .map(([code, meaning]) => `- ${code}: ${meaning}`)
+    .join('\n');
 }
 
 /** `schema` with its references to `#/definitions/…` made references to the components'. */
@@ -155,6 +177,7 @@ export function buildAsyncApi(readme = readFileSync('README.md', 'utf8')): Schem
     anyOf: namedMembers(server, schemas, engineTypes),
   };
 
+  schemas.ErrorCode!.description = `What went wrong (new codes may be added: take an unknown one as \`internal\`):\n\n${errorCodes(readme)}`;
   const toEngine = readmeRows(readme, 'Client → engine:');
   const toClient = readmeRows(readme, 'Engine → client:');
   const components = componentRefs({
@@ -201,8 +224,7 @@ export function buildAsyncApi(readme = readFileSync('README.md', 'utf8')): Schem
       conversation: {
         address: '/ws',
         title: 'A conversation',
-        description:
-          'One session a connection: `session` first, then the turns. Malformed or invalid messages are answered with an `error` event and the connection lives on.',
+        description: `One session a connection: \`session\` first, then the turns. Malformed or invalid messages are answered with an \`error\` event and the connection lives on. The engine closes a connection with these codes:\n\n${closeCodes(readme)}`,
         messages: Object.fromEntries(
           Object.keys(components.messages).map((key) => [
             key,
