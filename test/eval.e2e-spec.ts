@@ -129,6 +129,28 @@ describe('npm run eval', () => {
     expect(none.code).toBe(2);
   });
 
+  it('compares models: each scenario once per model, the session asking for it, a line for each', async () => {
+    const scenarios = write('models.json', {
+      scenarios: [{ name: 'weather in Lima', turns: [weather('Lima')] }],
+    });
+    const from = rig.llm.requests.length;
+    const { code, out } = await run([scenarios, '--url', url(), '--models', 'good,drifty']);
+    expect(out).toContain('PASS  weather in Lima [good] (1 of 1 run passed)');
+    expect(out).toContain('FAIL  weather in Lima [drifty] (0 of 1 run passed, 1 needed)');
+    expect(out).toMatch(
+      /^model good: 1 scenario: 1 passed, 0 failed; 1 runs: 1 passed; turns that expect tool calls: 1 of 1 as expected; first text/m,
+    );
+    expect(out).toMatch(
+      /^model drifty: 1 scenario: 0 passed, 1 failed; 1 runs: 0 passed; turns that expect tool calls: 0 of 1 as expected; first text/m,
+    );
+    expect(code).toBe(1);
+    const asked = new Set(rig.llm.requests.slice(from).map((r) => r.body.model as string));
+    expect([...asked].sort()).toEqual(['drifty', 'good']);
+    // A model the engine does not offer: its session.update is refused, saying so.
+    const unknown = await run([scenarios, '--url', url(), '--models', 'nope']);
+    expect(unknown.out).toMatch(/session\.update refused: unknown model "nope"/);
+  });
+
   it('exits 0 when every scenario passes, min_passes of its runs at least', async () => {
     const scenarios = write('passing.json', {
       runs: 3,

@@ -10,9 +10,11 @@ import { readScenarios, ScenarioFileError } from './scenario-file.js';
 import { resultLines, runAll, summarise, summaryLine } from './eval-runs.js';
 import { scenarioFromReport } from './scenario-from-report.js';
 import { junitReport } from './junit.js';
+import { modelLines, perModel } from './models.js';
 
 const USAGE = `usage: npm run eval -- SCENARIOS.json [--url ws://localhost:8787/ws] [--runs N]
-       [--concurrency N] [--turn-timeout-secs S] [--only REGEX] [--json REPORT.json]
+       [--concurrency N] [--turn-timeout-secs S] [--only REGEX] [--models A,B]
+       [--json REPORT.json]
        [--junit REPORT.xml]
        npm run -s eval -- --from-report [--name NAME] SESSION-REPORT.json… > SCENARIOS.json
 The key (WS_API_KEY) is read from the environment.`;
@@ -65,6 +67,7 @@ async function main(argv: string[]): Promise<number> {
       json: { type: 'string' },
       junit: { type: 'string' },
       only: { type: 'string' },
+      models: { type: 'string' },
       'from-report': { type: 'boolean' },
       name: { type: 'string' },
       help: { type: 'boolean' },
@@ -79,7 +82,13 @@ async function main(argv: string[]): Promise<number> {
   const turnTimeoutMs = positive('turn-timeout-secs', values['turn-timeout-secs'], 60) * 1000;
   const concurrency = positive('concurrency', values.concurrency, 1);
   const only = values.only === undefined ? undefined : patternOf(values.only);
-  const file = await readScenarios(positionals[0]!);
+  const models = values.models
+    ?.split(',')
+    .map((m) => m.trim())
+    .filter((m) => m !== '');
+  if (models?.length === 0)
+    throw new ScenarioFileError('--models names the models to compare, comma-separated');
+  let file = await readScenarios(positionals[0]!);
   if (only) {
     file.scenarios = file.scenarios.filter((scenario) => only.test(scenario.name));
     if (file.scenarios.length === 0)
@@ -93,6 +102,8 @@ async function main(argv: string[]): Promise<number> {
         scenario.min_passes = Math.min(scenario.min_passes, file.runs);
     }
   }
+  const compared = models && perModel(file, models);
+  if (compared) file = compared.file;
   const options = {
     url: values.url,
     key: process.env.WS_API_KEY || undefined,
@@ -103,6 +114,7 @@ async function main(argv: string[]): Promise<number> {
   );
   const summary = summarise(results, file);
   console.log(summaryLine(summary));
+  if (compared) for (const line of modelLines(results, file, compared.models)) console.log(line);
   if (values.json)
     writeFileSync(values.json, JSON.stringify({ summary, scenarios: results }, null, 2) + '\n');
   if (values.junit) writeFileSync(values.junit, junitReport(results, positionals[0]!));

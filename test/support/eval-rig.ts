@@ -27,6 +27,8 @@ export function useEvalRig(
   const rig = useEngineRig(
     (base) => ({
       WS_API_KEY: EVAL_KEY,
+      LLM_MODEL: 'good',
+      LLM_MODELS: 'good,drifty',
       LLM_TOOLS_FILE: writeToolsFile([
         weatherTool(base),
         { ...weatherTool(base), name: 'book_weather', confirm: true },
@@ -58,7 +60,9 @@ export function useEvalRig(
       if (!city) return sseText(['Hello! How can I help?']);
       const tool = { weather: 'get_weather', map: 'open_map' }[city[1]!]!;
       const name = said.includes('booked') ? 'book_weather' : tool;
-      const written = rig.drift ? city[2]!.toLowerCase() : city[2]!;
+      // A model of its own (`drifty`) writes the city otherwise, as `drift` has every model do.
+      const drifts = rig.drift || body.model === 'drifty';
+      const written = drifts ? city[2]!.toLowerCase() : city[2]!;
       return sseCall(`call_${city[2]}`, name, { city: written });
     };
   });
