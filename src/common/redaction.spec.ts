@@ -19,6 +19,10 @@ describe('redactor', () => {
     expect(all('IBAN DE89 3704 0044 0532 0130 00; bad DE89 3704 0044 0532 0130 01')).toBe(
       'IBAN [iban]; bad DE89 3704 0044 0532 0130 01',
     );
+    // Words after it, which the pattern runs on into, are kept.
+    expect(all('to DE89 3704 0044 0532 0130 00 please, or GB82WEST12345698765432 today')).toBe(
+      'to [iban] please, or [iban] today',
+    );
     expect(all('write to ada.l+x@example.co.uk or zoë@exämple.de')).toBe(
       'write to [email] or [email]',
     );

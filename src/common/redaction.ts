@@ -38,13 +38,24 @@ const CARD = /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])/g;
 const IBAN = /\b[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]){11,30}\b/g;
 const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu;
 
+/**
+ * `match` with the IBAN it begins with redacted: the longest of its space-separated beginnings
+ * that is a valid IBAN (the pattern runs on into the words after one: "…0130 00 please").
+ */
+function ibanIn(match: string): string {
+  const groups = match.split(' ');
+  for (let n = groups.length; n > 0; n--) {
+    const candidate = groups.slice(0, n).join(' ');
+    if (isValidIBAN(electronicFormatIBAN(candidate) ?? ''))
+      return ['[iban]', ...groups.slice(n)].join(' ');
+  }
+  return match;
+}
+
 const REPLACERS: Record<RedactKind, (text: string, settings: RedactionSettings) => string> = {
   card: (text) =>
     text.replace(CARD, (match) => (luhn(match.replace(/\D/g, '')) ? '[card]' : match)),
-  iban: (text) =>
-    text.replace(IBAN, (match) =>
-      isValidIBAN(electronicFormatIBAN(match) ?? '') ? '[iban]' : match,
-    ),
+  iban: (text) => text.replace(IBAN, ibanIn),
   email: (text) => text.replace(EMAIL, '[email]'),
   phone: (text, { phoneCountry }) => {
     const found = findPhoneNumbersInText(text, phoneCountry);
