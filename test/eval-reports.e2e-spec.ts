@@ -54,6 +54,28 @@ describe('npm run eval -- --from-report', () => {
     expect(drifted.code).toBe(1);
   });
 
+  it('holds a scenario whose session mocks a tool that acts: its service is never called', async () => {
+    const scenarios = rig.write('mocked.json', {
+      scenarios: [
+        {
+          name: 'booked',
+          session: { tool_mocks: { book_weather: 'Booked for Quito.' } },
+          turns: [
+            {
+              user: 'The weather in Quito, booked',
+              expect: { tool_calls: [{ name: 'book_weather' }], text: 'Booked for Quito' },
+            },
+          ],
+        },
+      ],
+    });
+    const before = rig.tools.requests.length;
+    const { code, out } = await rig.run([scenarios, '--url', rig.url()]);
+    expect(out).toContain('PASS  booked (1 of 1 run passed)');
+    expect(code).toBe(0);
+    expect(rig.tools.requests.slice(before).filter((r) => r.path !== '/reports')).toEqual([]);
+  });
+
   it('says what it cannot make a scenario of, and exits 2', async () => {
     const notReport = rig.write('not-report.json', { session_id: 'x' });
     const { code, err } = await rig.run(['--from-report', notReport]);

@@ -150,7 +150,7 @@ describe('cancellation and protocol errors over /ws', () => {
     [
       'a misspelt setting',
       '{"type":"session.update","langauge":"it"}',
-      /^unknown setting "langauge" in session.update: expected modality, tts, voice, language, timezone, audio, vad_silence_ms, vad_unfinished_wait_ms, idle_secs, max_secs, channel, input_audio_format, output_audio_format, instructions, model, tools, client_tools, variables, agent, phrases, timings; nothing was changed$/,
+      /^unknown setting "langauge" in session.update: expected modality, tts, voice, language, timezone, audio, vad_silence_ms, vad_unfinished_wait_ms, idle_secs, max_secs, channel, input_audio_format, output_audio_format, instructions, model, tools, client_tools, variables, agent, phrases, timings, tool_mocks; nothing was changed$/,
     ],
   ])('answers %s with an error event and keeps the connection', async (_label, frame, message) => {
     const from = h.ws.messages.length;

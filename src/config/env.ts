@@ -95,6 +95,8 @@ export interface Env {
     webhookSecret: string;
     /** What operators see of users' words (reports, `/api/sessions`, debug logs), redacted. */
     redaction: RedactionSettings;
+    /** Sessions may give their tools' results (`tool_mocks`): an engine under test. */
+    toolMocks: boolean;
     /** How long a conversation may last (SESSION_MAX_SECS), and what ends it. */
     limit: SessionLimit;
   };
@@ -188,6 +190,7 @@ export function parseEnv(raw: Raw): Env {
       webhookUrl: httpUrl(raw, 'SESSION_WEBHOOK_URL', ''),
       webhookSecret: present(raw, 'SESSION_WEBHOOK_SECRET') ?? '',
       redaction: parseRedaction(raw),
+      toolMocks: bool(raw, 'SESSION_TOOL_MOCKS') ?? false,
       limit: {
         secs: int(raw, 'SESSION_MAX_SECS', 0, 0, 7 * 24 * 3600),
         goodbyes: phrasePerLanguage(raw, 'SESSION_MAX_GOODBYE', DEFAULT_LIMIT_GOODBYES),

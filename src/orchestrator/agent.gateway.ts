@@ -158,6 +158,7 @@ export class AgentGateway
       clientAgents: socket instanceof LocalSocket ? null : this.sessionSettings.clientAgents,
       models: this.turns.models,
       toolsOff: this.toolsOff,
+      toolMocks: this.sessionSettings.toolMocks,
     };
     const conversation = new Conversation(session, {
       turns: this.turns,

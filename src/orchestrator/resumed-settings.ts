@@ -8,7 +8,14 @@ import type { SessionSettings } from './protocol/server-events.js';
 import { settingsChanges, type SettingsLimits } from './settings-update.js';
 
 /** The settings `session.update` checks against the engine's configuration. */
-const CHECKED = ['instructions', 'model', 'max_secs', 'tools', 'client_tools'] as const;
+const CHECKED = [
+  'instructions',
+  'model',
+  'max_secs',
+  'tools',
+  'client_tools',
+  'tool_mocks',
+] as const;
 
 /**
  * `saved` with each setting a `session.update` of it alone would be refused now put back to the

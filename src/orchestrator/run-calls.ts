@@ -144,6 +144,7 @@ export async function runCalls(
       ...(outcome.cached ? { cached: true } : {}),
       ...(outcome.repeated ? { repeated: true } : {}),
       ...(outcome.modelError ? { model_error: outcome.modelError } : {}),
+      ...(outcome.mocked ? { mocked: true } : {}),
     });
   });
   // Listened to for this round only: a turn of many rounds must not pile listeners on its signal.

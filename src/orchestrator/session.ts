@@ -210,11 +210,12 @@ export interface CutAnswer {
 
 /** A session's settings as operators see them: of its variables and client tools only the names. */
 export function publicSettings(settings: SessionSettings): Record<string, unknown> {
-  const { variables, client_tools: clientTools, ...rest } = settings;
+  const { variables, client_tools: clientTools, tool_mocks: mocks, ...rest } = settings;
   return {
     ...rest,
     variables: Object.keys(variables),
     client_tools: clientTools.map((t) => t.name),
+    ...(mocks && { tool_mocks: Object.keys(mocks) }),
   };
 }
 

@@ -32,6 +32,28 @@ describe('settingsChanges', () => {
     });
   });
 
+  it('takes tool_mocks only on an engine under test, of active tools, each result as text', () => {
+    const mocks = { get_weather: { city: 'Rome', sky: 'snow' } };
+    expect(settingsChanges(update({ tool_mocks: mocks }), limits)).toEqual({
+      error:
+        'this engine takes no "tool_mocks" (SESSION_TOOL_MOCKS=false): they are for engines under test',
+    });
+    const testing = { ...limits, toolMocks: true };
+    expect(settingsChanges(update({ tool_mocks: mocks }), testing)).toEqual({
+      changes: { tool_mocks: { get_weather: '{"city":"Rome","sky":"snow"}' } },
+    });
+    expect(settingsChanges(update({ tool_mocks: { get_weather: 'Snow.' } }), testing)).toEqual({
+      changes: { tool_mocks: { get_weather: 'Snow.' } },
+    });
+    expect(settingsChanges(update({ tool_mocks: { book: 'ok' } }), testing)).toEqual({
+      error: 'unknown tool "book" in "tool_mocks": the active tools are get_weather',
+    });
+    // None (null, {}): none kept, on any engine.
+    expect(settingsChanges(update({ tool_mocks: null }), limits)).toEqual({
+      changes: { tool_mocks: undefined },
+    });
+  });
+
   it('takes a max_secs within SESSION_MAX_SECS (any, with none), or null for it again', () => {
     expect(settingsChanges(update({ max_secs: 86_400 }), limits)).toEqual({
       changes: { max_secs: 86_400 },

@@ -17,6 +17,8 @@ export interface SettingsLimits {
   toolNames: () => string[];
   /** LLM_TOOLS_ENABLED=false: no tool is called, the client's neither. */
   toolsOff: boolean;
+  /** SESSION_TOOL_MOCKS: a session may give its tools' results (`tool_mocks`); absent: false. */
+  toolMocks?: boolean;
   /** LLM_MODELS: the models a session may choose. */
   models: readonly string[];
   /** SESSION_MAX_SECS: the longest `max_secs` accepted; 0 for no limit. */
@@ -28,6 +30,35 @@ export interface SettingsLimits {
    * absent (the engine's own connections, a placed call's session): any.
    */
   clientAgents?: readonly string[] | null;
+}
+
+const MAX_MOCKS = 200;
+const MAX_MOCK_CHARS = 100_000;
+
+/**
+ * A session's `tool_mocks` (tool name → the result the model reads: a string as it is, other JSON
+ * as its text), or why they cannot be taken; none given: undefined (none kept).
+ */
+function readToolMocks(
+  given: Record<string, unknown>,
+  limits: SettingsLimits,
+): Record<string, string> | undefined | string {
+  const entries = Object.entries(given).filter(([name]) => name !== '__proto__');
+  if (entries.length === 0) return undefined;
+  if (!limits.toolMocks)
+    return 'this engine takes no "tool_mocks" (SESSION_TOOL_MOCKS=false): they are for engines under test';
+  if (entries.length > MAX_MOCKS) return `"tool_mocks" gives more than ${MAX_MOCKS} tools' results`;
+  const known = limits.toolNames();
+  const mocks: Record<string, string> = {};
+  for (const [name, value] of entries) {
+    if (!known.includes(name))
+      return `unknown tool ${JSON.stringify(name)} in "tool_mocks": the active tools are ${known.join(', ') || 'none'}`;
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    if (text.length > MAX_MOCK_CHARS)
+      return `"tool_mocks"'s result for ${name} is longer than ${MAX_MOCK_CHARS} characters`;
+    mocks[name] = text;
+  }
+  return mocks;
 }
 
 /** The assistant `name` stands for: a handoff tool's `agent`, or the tool's name. */
@@ -119,6 +150,11 @@ export function settingsChanges(
   }
   // Off is the default, kept as none: a record without it is one an older engine reads.
   if (message.timings !== undefined) changes.timings = message.timings ? true : undefined;
+  if (message.tool_mocks !== undefined) {
+    const read = readToolMocks(message.tool_mocks ?? {}, limits);
+    if (typeof read === 'string') return { error: read };
+    changes.tool_mocks = read;
+  }
   // An assistant of another language: the session goes on in it, unless the update says which.
   if (agent?.language && message.language === undefined) changes.language = agent.language;
   return { changes, ...(agent !== undefined && { agent }) };

@@ -201,6 +201,15 @@ function settingsRead(settings: Record<string, unknown>): Record<string, unknown
     if (typeof phrases === 'string') return phrases;
     read.phrases = phrases;
   }
+  if (settings.tool_mocks === null) delete read.tool_mocks;
+  else if (settings.tool_mocks !== undefined)
+    // Each result as text, as an update makes it (whether the engine takes mocks is checked later).
+    read.tool_mocks = Object.fromEntries(
+      Object.entries(settings.tool_mocks as Record<string, unknown>).map(([name, value]) => [
+        name,
+        typeof value === 'string' ? value : JSON.stringify(value),
+      ]),
+    );
   if (settings.timezone !== undefined) {
     const zone = timeZoneNamed(settings.timezone as string);
     if (!zone) return `an unknown time zone ${JSON.stringify(settings.timezone)}`;

@@ -32,6 +32,7 @@ export function toolContextOf(session: Session, turnId: string, traceId?: string
     state: sessionState(session),
     events: session.history,
     variables: session.settings.variables,
+    ...(session.settings.tool_mocks && { mocks: session.settings.tool_mocks }),
     callsMade: session.toolCalls,
     ...(session.settings.model && { model: session.settings.model }),
     // A transfer asked in the same turn wins: the caller is not simply hung up on.

@@ -21,6 +21,8 @@ export interface ToolOutcome {
   notActed?: boolean;
   /** The model got the call wrong and it was not run (`tool_result`'s `model_error`). */
   modelError?: ModelError;
+  /** Not run: the session's `tool_mocks` gave the result (`tool_result`'s `mocked`). */
+  mocked?: boolean;
 }
 
 /**
@@ -73,6 +75,8 @@ export interface ToolCallContext {
   callsMade?: Map<string, number>;
   /** The session's variables (`session.update`'s `variables`): `${session.NAME}` in HTTP tools. */
   variables: Readonly<Record<string, string>>;
+  /** Results the session's tools give without being run, by name (`tool_mocks`). */
+  mocks?: Readonly<Record<string, string>>;
   /** The turn's trace id: HTTP tool requests carry a W3C `traceparent` (TRACE_CONTEXT). */
   traceId?: string;
   /** The exported span requests of the call belong to (OTEL_EXPORTER_OTLP_ENDPOINT). */

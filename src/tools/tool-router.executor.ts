@@ -76,6 +76,10 @@ export class ToolRouter extends ToolExecutor {
       call.rawArguments === undefined ? argumentProblem(tool.parameters, call.args) : undefined;
     if (problem)
       return Promise.resolve(mistaken('invalid_arguments', toolErrors.requestFailed(problem)));
+    // An engine under test: the session gives the result, checked arguments and all.
+    const mocks = call.context?.mocks;
+    if (mocks && Object.hasOwn(mocks, call.name))
+      return Promise.resolve({ ok: true, text: mocks[call.name]!, mocked: true });
     const counted = overSessionCap(tool, call.context?.callsMade);
     if (counted && 'refusal' in counted) return Promise.resolve(counted.refusal);
     // A call the backend did nothing of is not counted after all: one more may run.

@@ -29,6 +29,7 @@ export function useEvalRig(
       WS_API_KEY: EVAL_KEY,
       LLM_MODEL: 'good',
       LLM_MODELS: 'good,drifty',
+      SESSION_TOOL_MOCKS: 'true',
       LLM_TOOLS_FILE: writeToolsFile([
         weatherTool(base),
         { ...weatherTool(base), name: 'book_weather', confirm: true },

@@ -27,6 +27,8 @@ export type TurnEvent =
       background?: 'started' | 'done';
       /** Not run: the model got the call wrong (a tool it was not offered, bad arguments, cut off). */
       model_error?: ModelError;
+      /** Not run: the session's `tool_mocks` gave its result (an engine under test). */
+      mocked?: true;
     }
   /** How far a call that takes a while has got, as its MCP server or code tells. */
   | ToolProgressEvent
@@ -119,6 +121,8 @@ export interface SessionSettings {
   phrases?: NamedPhrases;
   /** `assistant_end` and `audio_end` say where the turn's time went; absent: they do not. */
   timings?: true;
+  /** Results the session's tools give without being run, by tool name (SESSION_TOOL_MOCKS). */
+  tool_mocks?: Record<string, string>;
   /** Values the client gives the session's tools (`${session.NAME}`); the model never sees them. */
   variables: Record<string, string>;
 }

@@ -174,6 +174,16 @@ export class SessionUpdateMessage {
   @IsObject({ message: '"phrases" must be an object of phrase names and phrases, or null' })
   phrases?: Record<string, unknown> | null;
 
+  /**
+   * Results the session's tools give without being run, by tool name (an engine under test,
+   * SESSION_TOOL_MOCKS); checked by `settingsChanges`; null for none.
+   */
+  @ValidateIf((_, value) => value !== null && value !== undefined)
+  @IsObject({
+    message: '"tool_mocks" must be an object of tool names and results, or null for none',
+  })
+  tool_mocks?: Record<string, unknown> | null;
+
   /** Whether `assistant_end` and `audio_end` say where the turn's time went (`timings`). */
   @Optional()
   @IsBoolean({ message: '"timings" must be true or false' })
@@ -203,4 +213,5 @@ export const SETTINGS: Record<keyof SessionSettings | 'agent', true> = {
   agent: true,
   phrases: true,
   timings: true,
+  tool_mocks: true,
 };
