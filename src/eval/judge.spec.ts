@@ -77,6 +77,13 @@ describe('judgeTurn', () => {
     expect(judgeTurn(turn({ firstTextMs: undefined }), { max_first_text_ms: 400 })).toEqual([
       'no text came',
     ]);
+    expect(
+      judgeTurn(
+        turn({ closed: 'the engine closed the connection (4002 closed by an administrator)' }),
+      ),
+    ).toEqual([
+      "the engine closed the connection (4002 closed by an administrator) before the turn's end",
+    ]);
     expect(judgeTurn(turn({ timedOut: true, totalMs: 60_000.4 }), { text: 'x' })).toEqual([
       'no assistant_end within 60000 ms',
     ]);

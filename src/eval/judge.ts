@@ -21,6 +21,8 @@ export interface TurnObservation {
   totalMs: number;
   /** No `assistant_end` came in the time allowed. */
   timedOut?: boolean;
+  /** The engine closed the connection before the turn's end: how (its code and reason). */
+  closed?: string;
 }
 
 /**
@@ -78,6 +80,7 @@ function missingCall(expected: ExpectedCall[], calls: ObservedCall[]): ExpectedC
 
 /** What the turn shows that its expectation does not allow, each a sentence; `[]`: it passed. */
 export function judgeTurn(turn: TurnObservation, expect: TurnExpectation = {}): string[] {
+  if (turn.closed) return [`${turn.closed} before the turn's end`];
   if (turn.timedOut) return [`no assistant_end within ${Math.round(turn.totalMs)} ms`];
   const failures: string[] = [];
   const made = turn.calls.length === 0 ? 'none' : turn.calls.map(shown).join(', ');

@@ -117,7 +117,15 @@ async function holdTurn(
     const m = await inbox.next(deadline);
     const ms = performance.now() - started;
     if (!m)
-      return { text: '', calls, modelErrors, error, firstTextMs, totalMs: ms, timedOut: true };
+      return {
+        text: '',
+        calls,
+        modelErrors,
+        error,
+        firstTextMs,
+        totalMs: ms,
+        ...(inbox.closed ? { closed: inbox.closed } : { timedOut: true }),
+      };
     switch (m.type) {
       case 'assistant_delta':
         firstTextMs ??= ms;
