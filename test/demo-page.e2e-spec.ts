@@ -67,6 +67,21 @@ describe('the demo page', () => {
     expect(weather.requests.map((r) => r.path)).toEqual(['/note']);
   });
 
+  it('says when the model got a call wrong, which was not run', async () => {
+    llm.enqueue(
+      sseStructuredCalls([{ id: 'call_1', name: 'get_weather', arguments: {} }]),
+      sseText(['Which city?']),
+    );
+    const page = await opened();
+    await page.fill('#text:enabled', 'Weather?');
+    await page.press('#text', 'Enter');
+    await page.locator('#log .assistant', { hasText: 'Which city?' }).waitFor();
+    expect(await texts(page, 'tool')).toEqual([
+      '→ get_weather({}) ✗ not run: the model got it wrong (invalid arguments)',
+    ]);
+    expect(weather.requests).toEqual([]);
+  });
+
   it('takes an entry on its keypad as the turn', async () => {
     llm.enqueue(sseText(['Account 42 found.']));
     const page = await opened();
