@@ -57,6 +57,8 @@ class Inbox {
       this.queue.push(message);
       this.wake();
     });
+    // An error (a reset) is followed by `close`, which says it: not thrown as an unhandled event.
+    socket.on('error', () => undefined);
     socket.on('close', (code, reason) => {
       this.closed = `the engine closed the connection (${code}${reason.length ? ` ${reason.toString()}` : ''})`;
       this.wake();
@@ -90,9 +92,11 @@ function open(options: RunOptions): Promise<{ socket: WebSocket; inbox: Inbox }>
   const inbox = new Inbox(socket);
   return new Promise((resolve, reject) => {
     socket.once('open', () => resolve({ socket, inbox }));
-    socket.once('unexpected-response', (_req, res) =>
-      reject(new Error(`the upgrade was refused: HTTP ${res.statusCode}`)),
-    );
+    socket.once('unexpected-response', (req, res) => {
+      // Listened to, the refused upgrade is ws' to end no more: its request is let go here.
+      req.destroy();
+      reject(new Error(`the upgrade was refused: HTTP ${res.statusCode}`));
+    });
     socket.once('error', reject);
   });
 }
