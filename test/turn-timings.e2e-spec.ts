@@ -43,9 +43,22 @@ describe("a turn's timings", () => {
     expect(end).toMatchObject({ type: 'assistant_end', text: 'Sent it.' });
     const t = end.timings as Required<TextTimings>;
     expect(Object.keys(t).sort()).toEqual(
-      ['first_text_ms', 'llm_first_ms', 'llm_ms', 'llm_requests', 'tools_ms', 'total_ms'].sort(),
+      [
+        'first_text_ms',
+        'llm_first_ms',
+        'llm_ms',
+        'llm_requests',
+        'llm_rounds',
+        'tools_ms',
+        'total_ms',
+      ].sort(),
     );
     expect(t.llm_requests).toBe(2);
+    // Each round: the second's first text came 50 ms after its request; the rounds are the whole.
+    expect(t.llm_rounds).toHaveLength(2);
+    expect(t.llm_rounds[0]!.first_ms).toBe(t.llm_first_ms);
+    expect(t.llm_rounds[1]!.first_ms).toBeGreaterThanOrEqual(50 - SLACK_MS);
+    expect(Math.abs(t.llm_rounds[0]!.ms + t.llm_rounds[1]!.ms - t.llm_ms)).toBeLessThanOrEqual(2);
     // The call came in the first request's second piece, 80 ms after its first.
     expect(t.llm_first_ms).toBeGreaterThanOrEqual(80 - SLACK_MS);
     // Each stream's pieces came 80 and 50 ms apart: five and five.

@@ -33,6 +33,10 @@ describe('TurnTimings', () => {
       llm_first_ms: 120,
       llm_ms: 290,
       llm_requests: 2,
+      llm_rounds: [
+        { first_ms: 120, ms: 190 },
+        { first_ms: 40, ms: 100 },
+      ],
       tools_ms: 300,
       first_text_ms: 540,
       total_ms: 600,
@@ -48,6 +52,7 @@ describe('TurnTimings', () => {
       stt_ms: 320,
       llm_ms: 0,
       llm_requests: 1,
+      llm_rounds: [{ ms: 0 }],
       total_ms: 400,
     });
   });

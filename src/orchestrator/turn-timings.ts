@@ -16,6 +16,11 @@ export interface TextTimings {
   /** How many completion requests the turn made (a round each; a fallback's counts). */
   llm_requests: number;
   /**
+   * Each completion request, in order: from its sending to its first text, reasoning or call
+   * (`first_ms`; absent when none came) and to its end (`ms`). Absent with no request.
+   */
+  llm_rounds?: LlmRound[];
+  /**
    * How long the turn waited for its calls once their round had been read (approvals too);
    * absent when it made none.
    */
@@ -24,6 +29,12 @@ export interface TextTimings {
   first_text_ms?: number;
   /** From the end of the user's turn to `assistant_end`. */
   total_ms: number;
+}
+
+/** One completion request of a turn (`llm_rounds`). */
+export interface LlmRound {
+  first_ms?: number;
+  ms: number;
 }
 
 /** The answer's speech: on `audio_end`. */
@@ -48,6 +59,8 @@ export class TurnTimings {
   private llmFirst: number | undefined;
   private llm = 0;
   private requests = 0;
+  /** Each request: when sent, its first event's wait, its end's. */
+  private readonly rounds: { asked: number; first?: number; ms?: number }[] = [];
   private tools: number | undefined;
   private firstText: number | undefined;
   private firstAudio: number | undefined;
@@ -68,15 +81,19 @@ export class TurnTimings {
   request(): RequestClock {
     const asked = this.now();
     this.requests++;
-    let seen = false;
+    const round: (typeof this.rounds)[number] = { asked };
+    this.rounds.push(round);
     return {
       seen: () => {
-        if (seen) return;
-        seen = true;
-        this.llmFirst ??= ms(asked, this.now());
+        if (round.first !== undefined) return;
+        round.first = ms(asked, this.now());
+        this.llmFirst ??= round.first;
       },
       ended: () => {
-        this.llm += this.now() - asked;
+        if (round.ms !== undefined) return;
+        const took = this.now() - asked;
+        round.ms = Math.round(took);
+        this.llm += took;
       },
     };
   }
@@ -106,6 +123,13 @@ export class TurnTimings {
       ...(this.llmFirst !== undefined && { llm_first_ms: this.llmFirst }),
       llm_ms: Math.round(this.llm),
       llm_requests: this.requests,
+      ...(this.rounds.length > 0 && {
+        llm_rounds: this.rounds.map(({ asked, first, ms: took }) => ({
+          ...(first !== undefined && { first_ms: first }),
+          // One still running as the text ends (cut): until now.
+          ms: took ?? ms(asked, this.now()),
+        })),
+      }),
       ...(this.tools !== undefined && { tools_ms: Math.round(this.tools) }),
       ...(this.firstText !== undefined && { first_text_ms: ms(this.since, this.firstText) }),
       total_ms: ms(this.since, this.now()),
