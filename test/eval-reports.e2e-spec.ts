@@ -76,6 +76,33 @@ describe('npm run eval -- --from-report', () => {
     expect(rig.tools.requests.slice(before).filter((r) => r.path !== '/reports')).toEqual([]);
   });
 
+  it("holds the application's notes: one read with the next turn, one answered by its own", async () => {
+    rig.drift = false; // as the test before left it
+    const scenarios = rig.write('notes.json', {
+      scenarios: [
+        {
+          name: 'notes',
+          turns: [
+            { note: 'The caller is on the pricing page.' },
+            { user: 'Hello', expect: { tool_calls: [], text: 'help' } },
+            {
+              note: 'The caller asked the page for the weather in Lima.',
+              respond: true,
+              expect: { tool_calls: [{ name: 'get_weather', arguments: { city: 'Lima' } }] },
+            },
+          ],
+        },
+      ],
+    });
+    const from = rig.llm.requests.length;
+    const { code, out } = await rig.run([scenarios, '--url', rig.url()]);
+    expect(out).toContain('PASS  notes (1 of 1 run passed)');
+    expect(code).toBe(0);
+    // The first note went in ahead of the user's words.
+    const first = JSON.stringify(rig.llm.requests[from]!.body.messages);
+    expect(first).toContain('The caller is on the pricing page.');
+  });
+
   it('says what it cannot make a scenario of, and exits 2', async () => {
     const notReport = rig.write('not-report.json', { session_id: 'x' });
     const { code, err } = await rig.run(['--from-report', notReport]);

@@ -65,5 +65,15 @@ describe('parseScenarios', () => {
     await expect(parse({ scenario: [] })).rejects.toThrow(
       "checks.json: field 'scenarios' is missing",
     );
+    const at = 'checks.json: scenario #0 ("w"): turn #0';
+    await expect(parse({ scenarios: [{ name: 'w', turns: [{ expect: {} }] }] })).rejects.toThrow(
+      `${at}: give "user" (the user's words) or "note" (the application's), one of them`,
+    );
+    await expect(
+      parse({ scenarios: [{ name: 'w', turns: [{ ...turn, respond: true }] }] }),
+    ).rejects.toThrow(`${at}: field 'respond' is a note's`);
+    await expect(
+      parse({ scenarios: [{ name: 'w', turns: [{ note: 'Paid.', expect: { text: 'x' } }] }] }),
+    ).rejects.toThrow(`${at}: field 'expect' needs "respond": true`);
   });
 });

@@ -28,7 +28,11 @@ export interface TurnExpectation {
 }
 
 export interface ScenarioTurn {
-  user: string;
+  /** The user's words (`user_text`); or, instead: */
+  user?: string;
+  /** What the application tells the model (`note`), answered by a turn with `respond`. */
+  note?: string;
+  respond?: boolean;
   expect?: TurnExpectation;
   /** The answer to each call awaiting approval (`confirm` tools); true when absent. */
   approve?: boolean;
@@ -83,9 +87,10 @@ const SCHEMA = {
             items: {
               type: 'object',
               additionalProperties: false,
-              required: ['user'],
               properties: {
                 user: TEXT,
+                note: TEXT,
+                respond: { type: 'boolean' },
                 approve: { type: 'boolean' },
                 client_results: { type: 'object' },
                 answers: { type: 'array' },
@@ -176,6 +181,17 @@ export async function parseScenarios(text: string, source: string): Promise<Scen
         `${source}: scenario #${s} (${JSON.stringify(scenario.name)}): field 'min_passes' is more than its ${runs} run(s)`,
       );
     scenario.turns.forEach((turn, t) => {
+      const at = `${source}: scenario #${s} (${JSON.stringify(scenario.name)}): turn #${t}`;
+      if ((turn.user === undefined) === (turn.note === undefined))
+        throw new ScenarioFileError(
+          `${at}: give "user" (the user's words) or "note" (the application's), one of them`,
+        );
+      if (turn.respond !== undefined && turn.note === undefined)
+        throw new ScenarioFileError(`${at}: field 'respond' is a note's`);
+      if (turn.note !== undefined && !turn.respond && turn.expect)
+        throw new ScenarioFileError(
+          `${at}: field 'expect' needs "respond": true: a note without it is answered by no turn`,
+        );
       for (const key of ['text', 'text_not'] as const) {
         const pattern = turn.expect?.[key];
         if (pattern === undefined) continue;

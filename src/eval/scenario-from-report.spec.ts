@@ -1,4 +1,4 @@
-import { NOT_THE_USERS } from '../orchestrator/notes.js';
+import { NOT_THE_USERS, noteMessage } from '../orchestrator/notes.js';
 import { scenarioFromReport } from './scenario-from-report.js';
 
 const call = (name: string, args: string) => ({
@@ -52,6 +52,27 @@ describe('scenarioFromReport', () => {
       ],
     });
     expect(scenarioFromReport(report, 'r.json', 'weather').name).toBe('weather');
+  });
+
+  it("keeps the application's notes as notes, one answered with the calls made then", () => {
+    const history = [
+      { role: 'user', content: noteMessage('The caller is on the pricing page.', false) },
+      { role: 'user', content: 'How much is it?' },
+      { role: 'assistant', content: 'Ten euros.' },
+      { role: 'user', content: noteMessage('Paid: 10 EUR.', true) },
+      { role: 'assistant', content: null, tool_calls: [call('send_receipt', '{}')] },
+      { role: 'tool', tool_call_id: 'call_send_receipt', content: 'sent' },
+      { role: 'assistant', content: 'Your receipt is on its way.' },
+    ];
+    expect(scenarioFromReport({ history }, 'r.json').turns).toEqual([
+      { note: 'The caller is on the pricing page.' },
+      { user: 'How much is it?', expect: { tool_calls: [] } },
+      {
+        note: 'Paid: 10 EUR.',
+        respond: true,
+        expect: { tool_calls: [{ name: 'send_receipt', arguments: {} }] },
+      },
+    ]);
   });
 
   it('refuses what is no report, or one without a turn of the user', () => {

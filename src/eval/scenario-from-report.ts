@@ -4,8 +4,13 @@
  * A team keeps a good call as a check that the next model or prompt still makes those calls
  * (`npm run eval -- --from-report`). Pure: no Nest import.
  */
-import { NOT_THE_USERS } from '../orchestrator/notes.js';
-import { ScenarioFileError, type ExpectedCall, type Scenario } from './scenario-file.js';
+import { NOT_THE_USERS, noteIn } from '../orchestrator/notes.js';
+import {
+  ScenarioFileError,
+  type ExpectedCall,
+  type Scenario,
+  type ScenarioTurn,
+} from './scenario-file.js';
 
 /** The session's settings a scenario sends again: those that change what the model is asked. */
 const KEPT_SETTINGS = ['instructions', 'tools', 'client_tools', 'model', 'language', 'timezone'];
@@ -53,26 +58,43 @@ export function scenarioFromReport(report: unknown, source: string, name?: strin
     throw new ScenarioFileError(
       `${source}: no "history" list: an end-of-session report (SESSION_WEBHOOK_URL) has one`,
     );
-  const turns: { user: string; calls: ExpectedCall[] }[] = [];
+  const turns: { step: ScenarioTurn; calls?: ExpectedCall[] }[] = [];
+  /** The turn the model's calls are the answer of: the last user's turn, or note answered. */
+  let answering: ExpectedCall[] | undefined;
   for (const message of history as HistoryMessage[]) {
     if (typeof message !== 'object' || message === null) continue;
     const { role, content } = message;
-    if (role === 'user' && typeof content === 'string' && !content.startsWith(NOT_THE_USERS))
-      turns.push({ user: content, calls: [] });
-    else if (role === 'assistant' && Array.isArray(message.tool_calls) && turns.length > 0)
+    const note = role === 'user' && typeof content === 'string' ? noteIn(content) : undefined;
+    if (note) {
+      // The application's note, answered by a turn of its own when it asked for one.
+      answering = note.respond ? [] : undefined;
+      turns.push({
+        step: { note: note.text, ...(note.respond && { respond: true }) },
+        calls: answering,
+      });
+    } else if (
+      role === 'user' &&
+      typeof content === 'string' &&
+      !content.startsWith(NOT_THE_USERS)
+    ) {
+      answering = [];
+      turns.push({ step: { user: content }, calls: answering });
+    } else if (role === 'assistant' && Array.isArray(message.tool_calls) && answering)
       for (const call of message.tool_calls) {
         const tool = call?.function?.name;
         if (typeof tool !== 'string') continue;
         const args = argumentsOf(call.function?.arguments);
-        turns.at(-1)!.calls.push({ name: tool, ...(args && { arguments: args }) });
+        answering.push({ name: tool, ...(args && { arguments: args }) });
       }
   }
-  if (turns.length === 0)
+  if (!turns.some(({ step }) => step.user !== undefined))
     throw new ScenarioFileError(`${source}: its history holds no turn of the user's`);
   const session = sessionOf(settings);
   return {
     name: name ?? (typeof session_id === 'string' ? `session ${session_id}` : source),
     ...(session && { session }),
-    turns: turns.map(({ user, calls }) => ({ user, expect: { tool_calls: calls } })),
+    turns: turns.map(({ step, calls }) =>
+      calls ? { ...step, expect: { tool_calls: calls } } : step,
+    ),
   };
 }

@@ -116,7 +116,11 @@ async function holdTurn(
   let firstTextMs: number | undefined;
   const started = performance.now();
   const deadline = Date.now() + timeoutMs;
-  send({ type: 'user_text', text: turn.user });
+  send(
+    turn.note === undefined
+      ? { type: 'user_text', text: turn.user }
+      : { type: 'note', text: turn.note, respond: turn.respond === true },
+  );
   for (;;) {
     const m = await inbox.next(deadline);
     const ms = performance.now() - started;
@@ -200,9 +204,16 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
         };
     }
     for (const turn of scenario.turns) {
+      const user = turn.user ?? `(note) ${turn.note}`;
+      if (turn.note !== undefined && !turn.respond) {
+        // Read with the next turn: nothing comes back for it.
+        socket.send(JSON.stringify({ type: 'note', text: turn.note, respond: false }));
+        turns.push({ user, text: '', calls: [], modelErrors: [], totalMs: 0, failures: [] });
+        continue;
+      }
       const seen = await holdTurn(socket, inbox, turn, options.turnTimeoutMs);
       const failures = judgeTurn(seen, turn.expect);
-      turns.push({ user: turn.user, ...seen, failures });
+      turns.push({ user, ...seen, failures });
       if (failures.length > 0) return { passed: false, turns };
       if (inbox.closed) break;
     }

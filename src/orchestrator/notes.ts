@@ -21,12 +21,20 @@ export function saidByUser(message: ChatMessage): boolean {
 
 const NOTE_OPENING = `${NOT_THE_USERS}a note from the application the conversation runs in`;
 
+const ACT_NOW = 'Act on it now: say what it means for the user, if anything.';
+const KEEP_IN_MIND = 'Keep it in mind: it asks for no answer of its own.';
+
 /** The message that brings the model a note; `respond`: a turn of its own answers it. */
 export function noteMessage(text: string, respond: boolean): string {
-  const ask = respond
-    ? 'Act on it now: say what it means for the user, if anything.'
-    : 'Keep it in mind: it asks for no answer of its own.';
-  return `${NOTE_OPENING}. ${ask}]\n${text}`;
+  return `${NOTE_OPENING}. ${respond ? ACT_NOW : KEEP_IN_MIND}]\n${text}`;
+}
+
+/** A note's message read back (a report's history): its text and `respond`; undefined for another. */
+export function noteIn(content: string): { text: string; respond: boolean } | undefined {
+  if (!content.startsWith(NOTE_OPENING)) return undefined;
+  const cut = content.indexOf(']\n');
+  if (cut === -1) return undefined;
+  return { text: content.slice(cut + 2), respond: content.slice(0, cut).includes(ACT_NOW) };
 }
 
 /** Why a note was not added: an `error` event's code and message. */
