@@ -137,6 +137,8 @@ describe('node dist/main.js', () => {
       '@opentelemetry/sdk-trace-base',
       '@opentelemetry/exporter-trace-otlp-proto',
       'swagger2openapi',
+      'libphonenumber-js',
+      'ibantools',
     ])
       expect(plain).not.toContain(library);
     // With a Redis session store (unreachable here: start-up goes on, the client retries), and

@@ -4,8 +4,23 @@
  * reports, `/api/sessions`' histories and debug logs. The model and the tools get the words as
  * said. Pure: no Nest import.
  */
-import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
-import { findPhoneNumbersInText, type CountryCode } from 'libphonenumber-js';
+import { createRequire } from 'node:module';
+import type { CountryCode } from 'libphonenumber-js';
+
+/**
+ * The libraries, loaded when a redaction of their kind first runs (or a phone country is
+ * checked), not at every process's start (libphonenumber's metadata: ~60 ms) for engines that
+ * redact nothing.
+ */
+const load = createRequire(import.meta.url);
+let phones: typeof import('libphonenumber-js') | undefined;
+let ibans: typeof import('ibantools') | undefined;
+const phoneLib = () => (phones ??= load('libphonenumber-js') as typeof import('libphonenumber-js'));
+const ibanLib = () => (ibans ??= load('ibantools') as typeof import('ibantools'));
+
+/** Whether `code` is a country whose phone numbers libphonenumber knows (`US`, `IT`). */
+export const knownPhoneCountry = (code: string): code is CountryCode =>
+  phoneLib().isSupportedCountry(code);
 
 export const REDACT_KINDS = ['card', 'iban', 'email', 'phone'] as const;
 export type RedactKind = (typeof REDACT_KINDS)[number];
@@ -46,6 +61,7 @@ function ibanIn(match: string): string {
   const groups = match.split(' ');
   for (let n = groups.length; n > 0; n--) {
     const candidate = groups.slice(0, n).join(' ');
+    const { electronicFormatIBAN, isValidIBAN } = ibanLib();
     if (isValidIBAN(electronicFormatIBAN(candidate) ?? ''))
       return ['[iban]', ...groups.slice(n)].join(' ');
   }
@@ -58,7 +74,7 @@ const REPLACERS: Record<RedactKind, (text: string, settings: RedactionSettings) 
   iban: (text) => text.replace(IBAN, ibanIn),
   email: (text) => text.replace(EMAIL, '[email]'),
   phone: (text, { phoneCountry }) => {
-    const found = findPhoneNumbersInText(text, phoneCountry);
+    const found = phoneLib().findPhoneNumbersInText(text, phoneCountry);
     let out = text;
     for (const { startsAt, endsAt } of found.reverse())
       out = `${out.slice(0, startsAt)}[phone]${out.slice(endsAt)}`;

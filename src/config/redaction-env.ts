@@ -2,8 +2,13 @@
  * What operators see of users' words, redacted (`REDACT_KINDS`, `REDACT_PATTERNS`,
  * `REDACT_PHONE_COUNTRY`). Pure: no Nest import.
  */
-import { isSupportedCountry, type CountryCode } from 'libphonenumber-js';
-import { REDACT_KINDS, type RedactionSettings, type RedactKind } from '../common/redaction.js';
+import type { CountryCode } from 'libphonenumber-js';
+import {
+  knownPhoneCountry,
+  REDACT_KINDS,
+  type RedactionSettings,
+  type RedactKind,
+} from '../common/redaction.js';
 import { EnvError, present, type Raw } from './env-values.js';
 
 function kinds(raw: Raw): RedactKind[] {
@@ -48,7 +53,7 @@ function patterns(raw: Raw): RegExp[] {
 function phoneCountry(raw: Raw): CountryCode | undefined {
   const value = present(raw, 'REDACT_PHONE_COUNTRY')?.toUpperCase();
   if (value === undefined) return undefined;
-  if (!isSupportedCountry(value))
+  if (!knownPhoneCountry(value))
     throw new EnvError(
       `REDACT_PHONE_COUNTRY=${JSON.stringify(value)} is invalid: expected a two-letter country code (ISO 3166-1: US, IT, DE…)`,
     );
