@@ -7,6 +7,7 @@ import { RecordingServer } from './support/recording-server.js';
 import { useClientPerTest, useEngineRig } from './support/turn-harness.js';
 import { weatherTool, writeToolsFile } from './support/tools-file.js';
 import { until } from './support/waiting.js';
+import { REFUSED_ORIGIN } from './support/refused.js';
 import { WsClient } from './support/ws-client.js';
 
 describe('spans exported in OTLP/HTTP protobuf (the default protocol)', () => {
@@ -39,15 +40,11 @@ describe('spans exported in OTLP/HTTP protobuf (the default protocol)', () => {
 });
 
 describe('a collector that cannot be reached', () => {
-  const gone = new OtlpCollector();
-  let goneUrl = '';
-  beforeAll(async () => {
-    goneUrl = await gone.start();
-    await gone.stop();
-  });
+  // Port 1: a port freed after a probe may be taken by a file running beside (its server then
+  // answered 404).
   const rig = useEngineRig(() => ({
     LLM_MODEL: 'm',
-    OTEL_EXPORTER_OTLP_ENDPOINT: goneUrl,
+    OTEL_EXPORTER_OTLP_ENDPOINT: REFUSED_ORIGIN,
     OTEL_BSP_SCHEDULE_DELAY: '20',
     // Read by OpenTelemetry's exporter itself: it gives up retrying after this long.
     OTEL_EXPORTER_OTLP_TIMEOUT: '1000',
