@@ -32,9 +32,13 @@ export const callId = (id: unknown): string | undefined =>
       ? String(id)
       : undefined;
 
+const stringOrNone = (v: unknown) => v === undefined || v === null || typeof v === 'string';
+
 /** A fragment with its id and name as strings, or without them. */
 function normalised(raw: Fragment): Fragment {
   const name = raw.function?.name;
+  // As servers send them (strings, or none): the fragment itself, nothing made per piece.
+  if (stringOrNone(raw.id) && stringOrNone(name)) return raw;
   return {
     ...raw,
     id: callId(raw.id),
