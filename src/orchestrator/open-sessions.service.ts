@@ -8,9 +8,9 @@ import type { SessionDetailDto, SessionSummaryDto } from './dto/sessions.dto.js'
 import type { NoteAnswer } from './dto/note.dto.js';
 import { SessionDirectory, type OpenSession } from './session-directory.js';
 import type { AgentAnswer } from './dto/assign-agent.dto.js';
-import { publicSettings, turnsOf } from './session.js';
+import { publicConversation, publicSettings, turnsOf } from './session.js';
 import { keyOf } from './session-keeper.service.js';
-import { redactedHistory, type Redact } from '../common/redaction.js';
+import type { Redact } from '../common/redaction.js';
 
 function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
   const latency = session.latency?.summary();
@@ -33,13 +33,11 @@ function summary({ session, openedAt }: OpenSession): SessionSummaryDto {
 
 /** An open session's settings (variables' and client tools' names only) and conversation. */
 function detail(entry: OpenSession, redact: Redact | undefined): SessionDetailDto {
-  const said = entry.session.memory.summary;
   return {
     ok: true,
     ...summary(entry),
     settings: publicSettings(entry.session.settings),
-    history: redactedHistory(entry.session.history, redact),
-    ...(said && { summary: redact ? redact(said) : said }),
+    ...publicConversation(entry.session, redact),
   };
 }
 

@@ -5,13 +5,13 @@
  * so that the receiver knows it came from the engine. Sent through the egress proxy, retried
  * after a failure of the network or the receiver (5xx, 429), never holding the session up.
  */
-import { redactedHistory, type Redact } from '../common/redaction.js';
+import type { Redact } from '../common/redaction.js';
 import { createHmac } from 'node:crypto';
 import { wholeCharacters } from '../common/whole-characters.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { egressFetch } from '../common/egress.js';
 import { retryAfterMs, retryDelayMs } from '../common/retry.js';
-import { publicSettings, turnsOf, type Session } from './session.js';
+import { publicConversation, publicSettings, turnsOf, type Session } from './session.js';
 import type { LatencyMeasure, LatencySummary } from './turn-latency.js';
 
 /** The report of one connection's end. */
@@ -75,10 +75,7 @@ export function reportOf(
     turns: turnsOf(session),
     ...(session.usage && { usage: session.usage }),
     ...(latency && { latency }),
-    history: redactedHistory(session.history, redact),
-    ...(session.memory.summary && {
-      summary: redact ? redact(session.memory.summary) : session.memory.summary,
-    }),
+    ...publicConversation(session, redact),
   };
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Subject } from 'rxjs';
 import type { ChatMessage } from '../llm/llm.types.js';
+import { redactedHistory, type Redact } from '../common/redaction.js';
 import type { SpanRef } from '../common/trace-context.js';
 import type { TokenUsage } from '../llm/usage.js';
 import type { ClientReply } from './client-tools.js';
@@ -206,6 +207,21 @@ export interface CutAnswer {
   /** The history as the cut left it: a history changed since is not restored. */
   trimmed: ChatMessage[];
   at: number;
+}
+
+/**
+ * A session's conversation as operators read it (a report, `/api/sessions`): its history and the
+ * summary of what the bounded history dropped, both redacted as the engine is told.
+ */
+export function publicConversation(
+  session: Session,
+  redact: Redact | undefined,
+): { history: ChatMessage[]; summary?: string } {
+  const said = session.memory.summary;
+  return {
+    history: redactedHistory(session.history, redact),
+    ...(said && { summary: redact ? redact(said) : said }),
+  };
 }
 
 /** A session's settings as operators see them: of its variables and client tools only the names. */
