@@ -24,8 +24,10 @@ export interface EvalSummary {
   callTurnsAsExpected: number;
   /** The calls the model got wrong (not run), by kind: `invalid_arguments`, `unknown_tool`… */
   modelErrors: Record<string, number>;
-  /** The first text after the user's text, over every turn that had one (nearest rank). */
-  firstTextMs: { p50: number; p90: number } | null;
+  /** The first text after the turn was given, over every turn that had one (nearest rank). */
+  firstTextMs: Percentiles | null;
+  /** The first audio likewise (voice sessions); null: no turn had any. */
+  firstAudioMs: Percentiles | null;
 }
 
 /** Runs every scenario its number of times, `concurrency` conversations at once, in file order. */
@@ -49,7 +51,7 @@ export async function runAll(
   const worker = async () => {
     while (next < jobs.length) {
       const { scenario, s, r } = jobs[next++]!;
-      results[s]!.runs[r] = await runScenario(scenario, options);
+      results[s]!.runs[r] = await runScenario(scenario, options, file.audio);
       if (--left[s]! === 0) {
         const passes = results[s]!.runs.filter((run) => run.passed).length;
         const result = { ...results[s]!, passes, passed: passes >= results[s]!.needed };
@@ -62,8 +64,21 @@ export async function runAll(
   return done;
 }
 
+export interface Percentiles {
+  p50: number;
+  p90: number;
+}
+
 const rank = (sorted: number[], p: number) =>
   sorted[Math.max(0, Math.ceil(sorted.length * p) - 1)]!;
+
+/** The p50 and p90 of `values` that are there (nearest rank, whole ms); null: none. */
+function percentiles(values: (number | undefined)[]): Percentiles | null {
+  const sorted = values.filter((ms): ms is number => ms !== undefined).sort((a, b) => a - b);
+  return sorted.length === 0
+    ? null
+    : { p50: Math.round(rank(sorted, 0.5)), p90: Math.round(rank(sorted, 0.9)) };
+}
 
 export function summarise(results: ScenarioResult[], file: ScenarioFile): EvalSummary {
   const runs = results.flatMap((r) => r.runs);
@@ -73,10 +88,6 @@ export function summarise(results: ScenarioResult[], file: ScenarioFile): EvalSu
     ),
   );
   const callTurns = turns.filter(({ expect }) => expect?.tool_calls !== undefined);
-  const firsts = turns
-    .map(({ turn }) => turn.firstTextMs)
-    .filter((ms): ms is number => ms !== undefined)
-    .sort((a, b) => a - b);
   return {
     scenarios: results.length,
     scenariosPassed: results.filter((r) => r.passed).length,
@@ -89,10 +100,8 @@ export function summarise(results: ScenarioResult[], file: ScenarioFile): EvalSu
     modelErrors: turns
       .flatMap(({ turn }) => turn.modelErrors)
       .reduce<Record<string, number>>((n, { kind }) => ({ ...n, [kind]: (n[kind] ?? 0) + 1 }), {}),
-    firstTextMs:
-      firsts.length === 0
-        ? null
-        : { p50: Math.round(rank(firsts, 0.5)), p90: Math.round(rank(firsts, 0.9)) },
+    firstTextMs: percentiles(turns.map(({ turn }) => turn.firstTextMs)),
+    firstAudioMs: percentiles(turns.map(({ turn }) => turn.firstAudioMs)),
   };
 }
 
@@ -130,5 +139,9 @@ export function summaryLine(summary: EvalSummary): string {
     );
   if (summary.firstTextMs)
     parts.push(`first text p50 ${summary.firstTextMs.p50} ms, p90 ${summary.firstTextMs.p90} ms`);
+  if (summary.firstAudioMs)
+    parts.push(
+      `first audio p50 ${summary.firstAudioMs.p50} ms, p90 ${summary.firstAudioMs.p90} ms`,
+    );
   return parts.join('; ');
 }

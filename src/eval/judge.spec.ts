@@ -88,4 +88,30 @@ describe('judgeTurn', () => {
       'no assistant_end within 60000 ms',
     ]);
   });
+
+  it('tells what the engine heard of speech, and its first audio over its limit', () => {
+    const spoken = turn({ transcript: 'What is the weather in Rome?', firstAudioMs: 700 });
+    expect(judgeTurn(spoken, { transcript: 'weather in rome', max_first_audio_ms: 800 })).toEqual(
+      [],
+    );
+    expect(judgeTurn(spoken, { transcript: 'paris', max_first_audio_ms: 600 })).toEqual([
+      'what the engine heard does not match /paris/i: "What is the weather in Rome?"',
+      'the first audio came after 700 ms, over max_first_audio_ms 600',
+    ]);
+    expect(judgeTurn(turn(), { transcript: 'rome', max_first_audio_ms: 600 })).toEqual([
+      'the engine heard nothing, where /rome/i was to be heard',
+      'no audio came',
+    ]);
+    const unheard = turn({
+      unheard: true,
+      text: '',
+      calls: [],
+      error: { code: 'no_speech', message: 'no speech' },
+    });
+    expect(judgeTurn(unheard, { error: 'no_speech' })).toEqual([]);
+    expect(judgeTurn(unheard)).toEqual(['an error: no_speech: no speech']);
+    expect(judgeTurn(turn({ timedOut: true, awaited: 'audio_end', totalMs: 5000 }))).toEqual([
+      'no audio_end within 5000 ms',
+    ]);
+  });
 });

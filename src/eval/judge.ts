@@ -15,12 +15,19 @@ export interface TurnObservation {
   modelErrors: { name: string; kind: string }[];
   /** The turn's `error` event, if any. */
   error?: { code: string; message: string };
-  /** From sending the user's text to the first `assistant_delta`; absent: none came. */
+  /** From giving the turn (the user's text sent, the speech's end) to the first `assistant_delta`. */
   firstTextMs?: number;
-  /** From sending the user's text to `assistant_end` (or to giving up). */
+  /** From giving the turn to `assistant_end` (or to giving up). */
   totalMs: number;
-  /** No `assistant_end` came in the time allowed. */
+  /** What the engine heard of an `audio` turn (its `transcript`s); absent: nothing. */
+  transcript?: string;
+  /** From giving the turn to the answer's first audio; absent: none came. */
+  firstAudioMs?: number;
+  /** The turn's end did not come in the time allowed: `awaited` (`assistant_end`, `audio_end`). */
   timedOut?: boolean;
+  awaited?: string;
+  /** The engine could not hear the turn's speech (its `error` says why): no turn started. */
+  unheard?: boolean;
   /** The engine closed the connection before the turn's end: how (its code and reason). */
   closed?: string;
 }
@@ -81,7 +88,8 @@ function missingCall(expected: ExpectedCall[], calls: ObservedCall[]): ExpectedC
 /** What the turn shows that its expectation does not allow, each a sentence; `[]`: it passed. */
 export function judgeTurn(turn: TurnObservation, expect: TurnExpectation = {}): string[] {
   if (turn.closed) return [`${turn.closed} before the turn's end`];
-  if (turn.timedOut) return [`no assistant_end within ${Math.round(turn.totalMs)} ms`];
+  if (turn.timedOut)
+    return [`no ${turn.awaited ?? 'assistant_end'} within ${Math.round(turn.totalMs)} ms`];
   const failures: string[] = [];
   const made = turn.calls.length === 0 ? 'none' : turn.calls.map(shown).join(', ');
   if (expect.tool_calls?.length === 0 && turn.calls.length > 0)
@@ -106,6 +114,22 @@ export function judgeTurn(turn: TurnObservation, expect: TurnExpectation = {}): 
     else if (turn.firstTextMs > expect.max_first_text_ms)
       failures.push(
         `the first text came after ${Math.round(turn.firstTextMs)} ms, over max_first_text_ms ${expect.max_first_text_ms}`,
+      );
+  }
+  if (
+    expect.transcript !== undefined &&
+    !new RegExp(expect.transcript, 'iu').test(turn.transcript ?? '')
+  )
+    failures.push(
+      turn.transcript === undefined
+        ? `the engine heard nothing, where /${expect.transcript}/i was to be heard`
+        : `what the engine heard does not match /${expect.transcript}/i: ${quoted(turn.transcript)}`,
+    );
+  if (expect.max_first_audio_ms !== undefined) {
+    if (turn.firstAudioMs === undefined) failures.push('no audio came');
+    else if (turn.firstAudioMs > expect.max_first_audio_ms)
+      failures.push(
+        `the first audio came after ${Math.round(turn.firstAudioMs)} ms, over max_first_audio_ms ${expect.max_first_audio_ms}`,
       );
   }
   if (expect.max_total_ms !== undefined && turn.totalMs > expect.max_total_ms)

@@ -4,6 +4,8 @@
  */
 import { Ajv, type ErrorObject } from 'ajv';
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { readTurnAudio } from './turn-audio.js';
 import { parseToolsFile } from '../tools/tools-file-text.js';
 
 /** A call the turn must make: its tool, and the arguments it must have (others may come too). */
@@ -25,11 +27,19 @@ export interface TurnExpectation {
   max_first_text_ms?: number;
   /** The whole turn within this long. */
   max_total_ms?: number;
+  /** A regular expression (case ignored) what the engine heard of an `audio` turn must match. */
+  transcript?: string;
+  /** The answer's first audio within this long after the user's turn was given (voice sessions). */
+  max_first_audio_ms?: number;
 }
 
 export interface ScenarioTurn {
-  /** The user's words (`user_text`); or, instead: */
+  /** The user's words (`user_text`); or, instead, one of: */
   user?: string;
+  /** A file of the user's speech (WAV, or 16 kHz 16-bit mono PCM), its path from the file's. */
+  audio?: string;
+  /** What the agent says as it is (`say`): a greeting, a notice. */
+  say?: string;
   /** What the application tells the model (`note`), answered by a turn with `respond`. */
   note?: string;
   respond?: boolean;
@@ -56,7 +66,12 @@ export interface Scenario {
 export interface ScenarioFile {
   runs: number;
   scenarios: Scenario[];
+  /** Each `audio` turn's speech as the engine takes it (PCM, 16 kHz), read with the file. */
+  audio: ReadonlyMap<ScenarioTurn, Buffer>;
 }
+
+/** What a turn gives the engine: the field that says it. */
+export const TURN_KINDS = ['user', 'audio', 'say', 'note'] as const;
 
 const TEXT = { type: 'string', minLength: 1, maxLength: 100_000 };
 const REGEX = { type: 'string', minLength: 1, maxLength: 1000 };
@@ -89,6 +104,8 @@ const SCHEMA = {
               additionalProperties: false,
               properties: {
                 user: TEXT,
+                audio: { type: 'string', minLength: 1, maxLength: 4096 },
+                say: TEXT,
                 note: TEXT,
                 respond: { type: 'boolean' },
                 approve: { type: 'boolean' },
@@ -115,6 +132,8 @@ const SCHEMA = {
                     error: { type: 'string', minLength: 1 },
                     max_first_text_ms: MS,
                     max_total_ms: MS,
+                    transcript: REGEX,
+                    max_first_audio_ms: MS,
                   },
                 },
               },
@@ -174,38 +193,56 @@ export async function parseScenarios(text: string, source: string): Promise<Scen
   if (!validate(data))
     throw new ScenarioFileError(`${source}: ${placeOf(validate.errors![0]!, data as object)}`);
   const file = data as { runs?: number; scenarios: Scenario[] };
-  file.scenarios.forEach((scenario, s) => {
+  const audio = new Map<ScenarioTurn, Buffer>();
+  for (const [s, scenario] of file.scenarios.entries()) {
     const runs = scenario.runs ?? file.runs ?? 1;
+    const named = `${source}: scenario #${s} (${JSON.stringify(scenario.name)})`;
     if ((scenario.min_passes ?? 0) > runs)
-      throw new ScenarioFileError(
-        `${source}: scenario #${s} (${JSON.stringify(scenario.name)}): field 'min_passes' is more than its ${runs} run(s)`,
-      );
-    scenario.turns.forEach((turn, t) => {
-      const at = `${source}: scenario #${s} (${JSON.stringify(scenario.name)}): turn #${t}`;
-      if ((turn.user === undefined) === (turn.note === undefined))
+      throw new ScenarioFileError(`${named}: field 'min_passes' is more than its ${runs} run(s)`);
+    for (const [t, turn] of scenario.turns.entries()) {
+      const at = `${named}: turn #${t}`;
+      checkTurn(turn, at);
+      if (turn.audio === undefined) continue;
+      try {
+        audio.set(turn, await readTurnAudio(resolve(dirname(source), turn.audio)));
+      } catch (error) {
         throw new ScenarioFileError(
-          `${at}: give "user" (the user's words) or "note" (the application's), one of them`,
+          `${at}: field 'audio': ${JSON.stringify(turn.audio)} ${(error as Error).message}`,
         );
-      if (turn.respond !== undefined && turn.note === undefined)
-        throw new ScenarioFileError(`${at}: field 'respond' is a note's`);
-      if (turn.note !== undefined && !turn.respond && turn.expect)
-        throw new ScenarioFileError(
-          `${at}: field 'expect' needs "respond": true: a note without it is answered by no turn`,
-        );
-      for (const key of ['text', 'text_not'] as const) {
-        const pattern = turn.expect?.[key];
-        if (pattern === undefined) continue;
-        try {
-          new RegExp(pattern, 'iu');
-        } catch (error) {
-          throw new ScenarioFileError(
-            `${source}: scenario #${s} (${JSON.stringify(scenario.name)}): turn #${t}: field 'expect.${key}' is not a regular expression: ${(error as Error).message}`,
-          );
-        }
       }
-    });
-  });
-  return { runs: file.runs ?? 1, scenarios: file.scenarios };
+    }
+  }
+  return { runs: file.runs ?? 1, scenarios: file.scenarios, audio };
+}
+
+/** What the schema cannot say of a turn: one kind, the fields that kind has, its patterns. */
+function checkTurn(turn: ScenarioTurn, at: string): void {
+  const kinds = TURN_KINDS.filter((kind) => turn[kind] !== undefined);
+  if (kinds.length !== 1)
+    throw new ScenarioFileError(
+      `${at}: give one of "user" (the user's words), "audio" (a file of them said), "say" (the agent's) or "note" (the application's)${kinds.length > 1 ? `, not ${kinds.map((k) => `"${k}"`).join(' and ')}` : ''}`,
+    );
+  if (turn.respond !== undefined && turn.note === undefined)
+    throw new ScenarioFileError(`${at}: field 'respond' is a note's`);
+  if (turn.note !== undefined && !turn.respond && turn.expect)
+    throw new ScenarioFileError(
+      `${at}: field 'expect' needs "respond": true: a note without it is answered by no turn`,
+    );
+  if (turn.expect?.transcript !== undefined && turn.audio === undefined)
+    throw new ScenarioFileError(
+      `${at}: field 'expect.transcript' is an "audio" turn's: only speech is transcribed`,
+    );
+  for (const key of ['text', 'text_not', 'transcript'] as const) {
+    const pattern = turn.expect?.[key];
+    if (pattern === undefined) continue;
+    try {
+      new RegExp(pattern, 'iu');
+    } catch (error) {
+      throw new ScenarioFileError(
+        `${at}: field 'expect.${key}' is not a regular expression: ${(error as Error).message}`,
+      );
+    }
+  }
 }
 
 /** Reads and checks the scenarios file at `path`. */

@@ -14,7 +14,7 @@ export interface EvalRig extends EngineRig {
   /** The model's arguments drift (a city written in lower case): a change a check must catch. */
   drift: boolean;
   url(): string;
-  /** Writes `content` (JSON unless a string) to a file of the test's own; its path. */
+  /** Writes `content` (JSON unless a string or bytes) to a file of the test's own; its path. */
   write(name: string, content: unknown): string;
   /** `npm run eval` with `args`, the key in its environment unless `env` says otherwise. */
   run(args: string[], env?: Record<string, string>): ReturnType<typeof runCommand>;
@@ -42,7 +42,8 @@ export function useEvalRig(
   rig.url = () => rig.engine.wsUrl;
   rig.write = (name, content) => {
     const path = join(dir, name);
-    writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+    const bytes = typeof content === 'string' || Buffer.isBuffer(content);
+    writeFileSync(path, bytes ? content : JSON.stringify(content));
     return path;
   };
   rig.run = (args, runEnv = { WS_API_KEY: EVAL_KEY }) =>
