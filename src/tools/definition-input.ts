@@ -121,6 +121,8 @@ export interface ToolDefinitionInput {
   retries?: number;
   /** HTTP tools: a JMESPath expression picking what the model reads of a JSON response. */
   response_query?: string;
+  /** HTTP tools: a JMESPath expression finding the error in a 2xx JSON response. */
+  error_query?: string;
   /** HTTP tools: whether a request changes nothing (default: by its method, GET/HEAD/OPTIONS/TRACE). */
   safe?: boolean;
   /** HTTP tools that change nothing: how long the result of a request answers the same request. */

@@ -109,6 +109,7 @@ const httpFields = {
   ...requestFields,
   retries: { type: 'integer', minimum: 0, maximum: 5 },
   response_query: { type: 'string', minLength: 1, maxLength: 2000 },
+  error_query: { type: 'string', minLength: 1, maxLength: 2000 },
   cache_secs: { type: 'number', exclusiveMinimum: 0, maximum: 86_400 },
   idempotency_header: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
   client_certificate: {

@@ -48,6 +48,7 @@ export const FIELD_HINTS: Record<string, string> = {
   timeout_secs: 'a number of seconds greater than 0',
   retries: 'an integer from 0 to 5',
   response_query: 'a JMESPath expression of 1 to 2000 characters',
+  error_query: 'a JMESPath expression of 1 to 2000 characters',
   safe: 'true or false',
   cache_secs: 'a number of seconds greater than 0, at most 86400',
   idempotency_header: 'a header name, e.g. "Idempotency-Key"',

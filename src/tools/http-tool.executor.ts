@@ -13,7 +13,7 @@ import { resultText, toolErrors } from './tool-errors.js';
 import { mistaken, ToolExecutor, type ToolInvocation, type ToolOutcome } from './tool-executor.js';
 import { maskSecrets } from './tool-secrets.js';
 import { responseText } from './response-text.js';
-import { applyQuery } from './response-query.js';
+import { applyQuery, serviceError } from './response-query.js';
 import { isSafe, type Tool } from './tool-definition.js';
 import { backendDown, notActed, toolRetryDelay, type AttemptFailure } from './tool-retry.js';
 import { readLimited } from '../common/response-body.js';
@@ -231,6 +231,18 @@ export class HttpToolExecutor extends ToolExecutor {
     if (response.body === '') return { ok: true, text: `HTTP ${statusLine} (empty body)` };
     if (response.binary) return { ok: true, text: `HTTP ${statusLine} (${response.body})` };
     let text = response.body;
+    const error = tool.errorQuery && serviceError(tool.errorQuery, text);
+    if (error !== undefined) {
+      this.logger.warn(
+        `tool '${tool.name}': the service answered HTTP ${response.status} with an error (error_query ${JSON.stringify(tool.errorQuery!.expression)})`,
+      );
+      // As a refusal (4xx): the call failed, did nothing, is not kept nor retried.
+      const maxChars = tool.resultMaxChars ?? this.config.resultMaxChars;
+      return {
+        ...this.fail(toolErrors.httpStatus(statusLine, resultText(error, maxChars))),
+        notActed: true,
+      };
+    }
     if (tool.responseQuery) {
       const picked = applyQuery(tool.responseQuery, text);
       if (picked.problem)

@@ -1,4 +1,4 @@
-import { applyQuery, compileQuery, type ResponseQuery } from './response-query.js';
+import { applyQuery, compileQuery, serviceError, type ResponseQuery } from './response-query.js';
 
 describe('response_query', () => {
   const query = (expression: string) => compileQuery(expression) as ResponseQuery;
@@ -44,5 +44,22 @@ describe('response_query', () => {
 
   it('says why an expression is not JMESPath', () => {
     expect(compileQuery('items[')).toEqual({ error: expect.stringMatching(/^Syntax error/) });
+  });
+
+  it("error_query: finds the error in a 2xx answer by JMESPath's truth, nothing else", () => {
+    const graphql = JSON.stringify({ data: null, errors: [{ message: 'Order 42 not found' }] });
+    expect(serviceError(query('errors[0].message'), graphql)).toBe('Order 42 not found');
+    expect(serviceError(query('errors'), graphql)).toBe('[{"message":"Order 42 not found"}]');
+    // A condition that holds: the whole body.
+    const legacy = '{"success": false}';
+    expect(serviceError(query('success == `false`'), legacy)).toBe(legacy);
+    expect(serviceError(query('success == `false`'), '{"success": true}')).toBeUndefined();
+    // JMESPath's false: null, false, "", [], {} (0 is true).
+    for (const body of ['{}', '{"e":null}', '{"e":false}', '{"e":""}', '{"e":[]}', '{"e":{}}'])
+      expect(serviceError(query('e'), body)).toBeUndefined();
+    expect(serviceError(query('e'), '{"e":0}')).toBe('0');
+    // Not JSON, or a query that fails on it: the answer stands.
+    expect(serviceError(query('e'), 'Open 9 to 5.')).toBeUndefined();
+    expect(serviceError(query('length(e)'), '{"e":5}')).toBeUndefined();
   });
 });

@@ -49,3 +49,31 @@ export function applyQuery(query: ResponseQuery, body: string): { text: string; 
     };
   return { text: typeof selected === 'string' ? selected : JSON.stringify(selected) };
 }
+
+/**
+ * What a tool's `error_query` finds wrong in a successful (2xx) response `body`: the error a
+ * service answers with HTTP 200 (GraphQL's `errors`, JSON-RPC's `error`, `{"success": false}`).
+ * Its selection when JMESPath holds it true (not null, false, "", [] or {}): a string as it is, other
+ * values as JSON, and a plain `true` (a condition, `success == \`false\``) the whole body; undefined
+ * when it holds nothing true, or the body is not JSON or the query fails on it (the answer then
+ * stands as the service gave it).
+ */
+export function serviceError(query: ResponseQuery, body: string): string | undefined {
+  let selected: unknown;
+  try {
+    selected = TreeInterpreter.search(query.ast, JSON.parse(body) as never);
+  } catch {
+    return undefined;
+  }
+  if (!truthy(selected)) return undefined;
+  if (selected === true) return body;
+  return typeof selected === 'string' ? selected : JSON.stringify(selected);
+}
+
+/** JMESPath's truth: all but null, false, and an empty string, list or object. */
+function truthy(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return true;
+}

@@ -106,6 +106,8 @@ export interface Tool {
   retries?: number;
   /** HTTP tools: `response_query`, compiled. */
   responseQuery?: ResponseQuery;
+  /** HTTP tools: `error_query`, compiled. */
+  errorQuery?: ResponseQuery;
   /** HTTP tools: `safe` as given (see `isSafe`). */
   safe?: boolean;
   /** HTTP tools: `cache_secs`. */

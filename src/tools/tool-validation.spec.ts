@@ -189,6 +189,14 @@ describe('validateToolDefinitions', () => {
       "tools.json: tool #0 'get_weather': field 'response_query' is not a valid JMESPath expression: Syntax error",
     ],
     [
+      [{ ...ok, error_query: 'errors[?' }],
+      "tools.json: tool #0 'get_weather': field 'error_query' is not a valid JMESPath expression: Syntax error",
+    ],
+    [
+      [{ ...ok, error_query: '' }],
+      "tools.json: tool #0 'get_weather': field 'error_query' is invalid: expected a JMESPath expression of 1 to 2000 characters",
+    ],
+    [
       [{ ...ok, cache_secs: 0 }],
       "tools.json: tool #0 'get_weather': field 'cache_secs' is invalid: expected a number of seconds greater than 0, at most 86400",
     ],

@@ -7,7 +7,7 @@ import { checkDeferred, toolSearchTool } from './tool-search.js';
 import { mcpTool } from './mcp/mcp-definition.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { compileQuery } from './response-query.js';
+import { compileQuery, type ResponseQuery } from './response-query.js';
 import { ToolDefinitionError, where } from './definition-error.js';
 import { argumentListChecks, bodyChecks, optionalFields, targetAuth } from './definition-fields.js';
 import { clientCertificate } from './client-certificate.js';
@@ -143,6 +143,22 @@ export function validateToolDefinitions(
   return { tools, warnings };
 }
 
+/** A tool's JMESPath field, compiled; refused naming the tool and field when it is not one. */
+function jmesPath(
+  def: ToolDefinitionInput,
+  field: 'response_query' | 'error_query',
+  at: string,
+): ResponseQuery | undefined {
+  const expression = def[field];
+  if (expression === undefined) return undefined;
+  const query = compileQuery(expression);
+  if ('error' in query)
+    throw new ToolDefinitionError(
+      `${at}: field '${field}' is not a valid JMESPath expression: ${query.error}`,
+    );
+  return query;
+}
+
 function httpTool(
   def: ToolDefinitionInput,
   index: number,
@@ -160,11 +176,8 @@ function httpTool(
       env,
       warnings,
     });
-  const query = def.response_query === undefined ? undefined : compileQuery(def.response_query);
-  if (query && 'error' in query)
-    throw new ToolDefinitionError(
-      `${where(source, index, def.name)}: field 'response_query' is not a valid JMESPath expression: ${query.error}`,
-    );
+  const query = jmesPath(def, 'response_query', at);
+  const errorQuery = jmesPath(def, 'error_query', at);
   const method = (def.method ?? 'POST').toUpperCase();
   if (!HTTP_TOKEN.test(method)) {
     warnings.push(
@@ -193,6 +206,7 @@ function httpTool(
     secrets,
     code: '',
     ...(query && { responseQuery: query }),
+    ...(errorQuery && { errorQuery }),
     ...(def.safe !== undefined && { safe: def.safe }),
     ...(def.cache_secs !== undefined && { cacheSecs: def.cache_secs }),
     ...(def.idempotency_header !== undefined && { idempotencyHeader: def.idempotency_header }),

@@ -125,6 +125,15 @@ export class ToolDefinitionDto extends ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
+      "JMESPath expression finding the error in a JSON response a service answers with HTTP 2xx (GraphQL's errors, JSON-RPC's error, success false): when it selects something true (not null, false, an empty string, list or object), the call failed and the model reads Error: HTTP 200 OK — and the selection (a plain true: the whole body), as for an HTTP error; such a call is not cached, retried, or counted against max_calls_per_session. A body that is not JSON, or a query that fails on it, stands as given",
+    minLength: 1,
+    maxLength: 2000,
+    example: 'errors[0].message',
+  })
+  error_query?: string;
+
+  @ApiPropertyOptional({
+    description:
       'Whether a request of this tool changes nothing on its backend; default true for GET, HEAD, OPTIONS and TRACE, false otherwise. A safe tool starts as soon as the model has written the call (LLM_TOOL_EARLY_START) and is retried after a dropped connection or an overload (LLM_TOOL_RETRIES): true for a read-only POST (a search, a GraphQL query), false for a GET that acts',
     example: true,
   })
