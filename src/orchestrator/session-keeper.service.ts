@@ -79,6 +79,7 @@ export class SessionKeeper {
     for (const [name, count] of Object.entries(stored.toolCalls ?? {}))
       if (typeof count === 'number') session.toolCalls.set(name, count);
     session.placed = stored.placed === true;
+    session.startCalled = stored.startCalled === true;
     sessionState(session).value = stored.state ?? {};
     return true;
   }
@@ -143,6 +144,7 @@ export class SessionKeeper {
       ...(session.memory.summary && { summary: session.memory.summary }),
       ...(session.turnsDropped > 0 && { turnsDropped: session.turnsDropped }),
       ...(session.toolCalls.size > 0 && { toolCalls: Object.fromEntries(session.toolCalls) }),
+      ...(session.startCalled && { startCalled: true as const }),
     };
     try {
       const saved = await this.store.save({

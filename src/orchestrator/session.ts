@@ -95,6 +95,8 @@ export class Session {
   agent: Agent | undefined;
   /** The calls of each tool run in the conversation, by name (`max_calls_per_session`). Kept when resumed. */
   readonly toolCalls = new Map<string, number>();
+  /** Its `at_start` tools have been called (in its first turn that asked the model). Kept when resumed. */
+  startCalled = false;
   /** The user's turns the bounded history no longer holds (`turnsOf` counts them). Kept when resumed. */
   turnsDropped = 0;
   /** What the bounded history dropped, summarised (LLM_HISTORY_SUMMARY). Its summary is kept when resumed. */

@@ -36,6 +36,8 @@ export interface StoredSession {
   turnsDropped?: number;
   /** The calls of each tool run in the conversation (see Session.toolCalls). */
   toolCalls?: Record<string, number>;
+  /** Its `at_start` tools have been called (see Session.startCalled). */
+  startCalled?: boolean;
 }
 
 const text = { type: 'string' };
@@ -117,6 +119,7 @@ const STORED_SESSION = {
     summary: text,
     turnsDropped: count,
     toolCalls: { type: 'object', additionalProperties: count },
+    startCalled: { type: 'boolean' },
   },
 };
 

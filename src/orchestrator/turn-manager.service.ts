@@ -23,6 +23,7 @@ import { keepEnd, type Session } from './session.js';
 import { forgetReasoning } from './history.js';
 import { StreamedText } from '../llm/streamed-text.js';
 import { handingOff, refreshAgent, toolContextOf, ToolScope } from './tool-scope.service.js';
+import { callAtStart } from './start-calls.js';
 import type { Agent } from '../tools/handoff-tool.js';
 import { traceIdOf } from '../common/trace-context.js';
 import { callOutcomeLine, type TurnContext } from './turn-context.js';
@@ -236,6 +237,7 @@ export class TurnManager {
     try {
       if (!this.llmSettings.enabled)
         throw new RoundFailed('the LLM is disabled (LLM_ENABLED=false)', 'llm_disabled');
+      await callAtStart(this.executor, ctx);
       await this.loop(ctx);
     } catch (error) {
       outcome = error instanceof TurnCancelled ? 'interrupted' : 'failed';

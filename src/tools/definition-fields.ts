@@ -110,6 +110,7 @@ export function optionalFields(def: ToolDefinitionInput): Partial<Tool> {
     ...(def.confirm === true ? { confirm: true } : {}),
     ...(def.confirm_prompt ? { confirmPrompt: def.confirm_prompt } : {}),
     ...(def.background ? { background: true } : {}),
+    ...(def.at_start ? { atStart: true } : {}),
     ...(def.max_calls_per_session ? { maxCallsPerSession: def.max_calls_per_session } : {}),
     ...(def.repeatable ? { repeatable: true } : {}),
     ...(def.untrusted ? { untrusted: true } : {}),

@@ -160,6 +160,8 @@ export interface ToolDefinitionInput {
   confirm_prompt?: string;
   /** The turn goes on without the result, which a later turn tells (background-calls.ts). */
   background?: boolean;
+  /** Called by the engine, with no arguments, before the model's first request (start-calls.ts). */
+  at_start?: boolean;
   /** At most this many calls of the tool run in one conversation. */
   max_calls_per_session?: number;
   /** A call made again in a later round of a turn runs again (LLM_TOOL_REPEAT_CALLS). */

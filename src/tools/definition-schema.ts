@@ -20,6 +20,7 @@ export const common = {
   confirm: { type: 'boolean' },
   confirm_prompt: { type: 'string', minLength: 1, maxLength: 500 },
   background: { type: 'boolean' },
+  at_start: { type: 'boolean' },
   max_calls_per_session: { type: 'integer', minimum: 1, maximum: 1000 },
   repeatable: { type: 'boolean' },
   untrusted: { type: 'boolean' },

@@ -73,6 +73,7 @@ export const FIELD_HINTS: Record<string, string> = {
   confirm: 'true or false (HTTP, OpenAPI and MCP tools: also "destructive")',
   confirm_prompt: 'a question of 1 to 500 characters, with {parameter} placeholders',
   background: 'true or false',
+  at_start: 'true or false',
   max_calls_per_session: 'an integer from 1 to 1000',
   repeatable: 'true or false',
   untrusted: 'true or false',

@@ -139,6 +139,8 @@ export interface Tool {
   confirmPrompt?: string;
   /** Calls run in the background: the model hears the result in a later turn. */
   background?: boolean;
+  /** Called with no arguments before the model's first request of a conversation (`at_start`). */
+  atStart?: boolean;
   /** `max_calls_per_session`. */
   maxCallsPerSession?: number;
   /** `repeatable`. */

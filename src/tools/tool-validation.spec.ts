@@ -197,6 +197,24 @@ describe('validateToolDefinitions', () => {
       "tools.json: tool #0 'get_weather': field 'error_query' is invalid: expected a JMESPath expression of 1 to 2000 characters",
     ],
     [
+      [
+        {
+          ...ok,
+          parameters: { type: 'object', properties: { city: {} }, required: ['city'] },
+          at_start: true,
+        },
+      ],
+      `tools.json: tool #0 'get_weather': field 'at_start' needs a tool that takes no required argument: the engine calls it with none (its 'parameters' require "city")`,
+    ],
+    [
+      [{ ...ok, at_start: true, confirm: true }],
+      "tools.json: tool #0 'get_weather': field 'at_start' cannot go with 'confirm': the engine makes the call before the user has said anything",
+    ],
+    [
+      [{ type: 'end_session', name: 'bye', at_start: true }],
+      `tools.json: tool #0 'bye': field 'at_start' is for HTTP, OpenAPI and code tools, not for type "end_session"`,
+    ],
+    [
       [{ ...ok, cache_secs: 0 }],
       "tools.json: tool #0 'get_weather': field 'cache_secs' is invalid: expected a number of seconds greater than 0, at most 86400",
     ],

@@ -103,6 +103,7 @@ export function validateToolDefinitions(
       throw new ToolDefinitionError(
         `${where(source, index, name)}: field 'background' is only for tools whose result the model reads, not for type "${String(type)}", whose work belongs to its turn`,
       );
+    if (entry.at_start === true) atStartChecks(entry, where(source, index, name));
     const aliases: string[] = [];
     const problem = entry.parameters && parametersProblem(entry.parameters, aliases);
     if (aliases.length > 0)
@@ -259,6 +260,27 @@ function codeTool(
     ...optionalFields(def),
     raw: def,
   };
+}
+
+/**
+ * A tool the engine calls itself before the model's first request (`at_start`): one whose result
+ * the model reads, called with no arguments, at once (no approval: the user has said nothing yet).
+ */
+function atStartChecks(entry: ToolDefinitionInput, at: string): void {
+  const type = entry.type ?? 'http';
+  const conflict = (['confirm', 'background', 'deferred'] as const).find(
+    (field) => entry[field] !== undefined && entry[field] !== false,
+  );
+  const required = (entry.parameters as { required?: unknown } | undefined)?.required;
+  const why =
+    NOT_IN_BACKGROUND.has(type) || type === 'mcp'
+      ? `is for HTTP, OpenAPI and code tools, not for type "${type}"`
+      : conflict
+        ? `cannot go with '${conflict}': the engine makes the call before the user has said anything`
+        : Array.isArray(required) && required.length > 0
+          ? `needs a tool that takes no required argument: the engine calls it with none (its 'parameters' require ${required.map((r) => JSON.stringify(r)).join(', ')})`
+          : undefined;
+  if (why) throw new ToolDefinitionError(`${at}: field 'at_start' ${why}`);
 }
 
 /** Kinds of tool whose work is part of the turn itself, never run in the background. */

@@ -64,6 +64,13 @@ export class ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
+      "Called by the engine, with no arguments, at the start of each conversation's first turn that asks the model, before its first request: the model reads the call and its result as its own (tool_call and tool_result are sent), and answers from them a round sooner. For what the model would ask first in every conversation: the caller's record by their number (${session.user_number}), today's opening hours. HTTP, OpenAPI and code tools that take no required argument, without confirm, background or deferred; only in sessions offered the tool (their tools, assistant, modality); once per conversation (a resumed one is not called again)",
+    example: true,
+  })
+  at_start?: boolean;
+
+  @ApiPropertyOptional({
+    description:
       'At most this many calls of the tool run in one conversation (a resumed one goes on counting); a further call is not run, and the model reads why. An HTTP or MCP call its backend did nothing of (never sent, or refused with an HTTP 4xx) is not counted. For tools that act and should not be made to act without end: a text message, a refund, a transfer (1 to 1000)',
     minimum: 1,
     maximum: 1000,
