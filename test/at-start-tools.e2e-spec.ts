@@ -1,4 +1,6 @@
+import { openAiSpeech } from './support/engine.js';
 import { sseText } from './support/fake-llm.js';
+import { SPEECH, useFakeSpeech } from './support/speech-server.js';
 import { useEngineRig, kinds } from './support/turn-harness.js';
 import { writeToolsFile } from './support/tools-file.js';
 import { WsClient, type Msg } from './support/ws-client.js';
@@ -123,5 +125,78 @@ describe('tools called at the start of a conversation', () => {
     // The resumed conversation still holds the first call and its result.
     expect(toolMessages(rig.llm.requests.at(-1)!.body)).toHaveLength(2);
     back.close();
+  });
+});
+
+describe('tools called at the start of a conversation, begun as the user begins to speak', () => {
+  const { url: speechUrl } = useFakeSpeech();
+  /** Each request of the CRM, told as it arrives. */
+  let arrived: (phone: string) => void = () => undefined;
+  const rig = useEngineRig(
+    (base) => ({
+      LLM_MODEL: 'm',
+      ...openAiSpeech(speechUrl()),
+      LLM_TOOLS_FILE: writeToolsFile([
+        {
+          name: 'lookup_caller',
+          url: `${base}/customers?phone=\${session.user_number}`,
+          method: 'GET',
+          at_start: true,
+        },
+      ]),
+    }),
+    (req, res) => {
+      arrived(req.query.phone!);
+      res.end(`customer of ${req.query.phone}`);
+    },
+  );
+
+  /** A voice session calling from `number`, its user's speech sent (not yet ended). */
+  async function speaking(number: string): Promise<WsClient> {
+    const ws = await WsClient.connect(rig.engine.wsUrl);
+    ws.send({ type: 'session.update', modality: 'voice', variables: { user_number: number } });
+    await ws.waitFor((m) => m.type === 'session.updated');
+    for (let at = 0; at < SPEECH.length; at += 3200)
+      ws.socket.send(SPEECH.subarray(at, at + 3200), { binary: true });
+    return ws;
+  }
+
+  const toolContent = () =>
+    rig.llm.requests[0]!.body.messages.find((m: any) => m.role === 'tool').content;
+
+  beforeEach(() => {
+    rig.llm.reset();
+    rig.tools.requests.length = 0;
+  });
+
+  it('calls the service while the user speaks, and the turn reads that answer', async () => {
+    const called = new Promise<string>((resolve) => (arrived = resolve));
+    const ws = await speaking('+15550100');
+    // Before the utterance has ended, let alone been transcribed.
+    expect(await called).toBe('+15550100');
+    rig.llm.enqueue(sseText(['Hello!']));
+    ws.send({ type: 'audio_end' });
+    const end = await ws.waitFor((m) => m.type === 'assistant_end');
+    const turn = ws.messages.slice(0, ws.messages.indexOf(end) + 1);
+    expect(kinds(turn).filter((t) => t.startsWith('tool_'))).toEqual(['tool_call', 'tool_result']);
+    expect(rig.tools.requests).toHaveLength(1);
+    expect(toolContent()).toBe('customer of +15550100');
+    ws.close();
+  });
+
+  it('calls again at the turn when the session changed its variables meanwhile', async () => {
+    const first = new Promise<string>((resolve) => (arrived = resolve));
+    const ws = await speaking('+15550100');
+    await first;
+    ws.send({ type: 'session.update', variables: { user_number: '+15550199' } });
+    await ws.waitFor(
+      (m) => m.type === 'session.updated' && m.settings.variables.user_number === '+15550199',
+    );
+    rig.llm.enqueue(sseText(['Hello!']));
+    ws.send({ type: 'audio_end' });
+    await ws.waitFor((m) => m.type === 'assistant_end');
+    expect(rig.tools.requests.map((r) => r.query.phone)).toEqual(['+15550100', '+15550199']);
+    expect(toolContent()).toBe('customer of +15550199');
+    ws.close();
   });
 });

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { openAiSpeech } from './support/engine.js';
 import { useEvalRig } from './support/eval-rig.js';
-import { FakeSpeech, SPEECH } from './support/speech-server.js';
+import { SPEECH, useFakeSpeech } from './support/speech-server.js';
 import { wavOf } from '../src/speech/wav.js';
 
 /** SPEECH as a recorder writes it: 48 kHz, stereo (each sample thrice, in both channels). */
@@ -31,13 +31,8 @@ function pcmSent(body: Buffer): number {
 }
 
 describe('npm run eval, voice sessions', () => {
-  const speech = new FakeSpeech();
-  let speechUrl = '';
-  beforeAll(async () => {
-    speechUrl = await speech.start();
-  });
-  afterAll(() => speech.stop());
-  const rig = useEvalRig(() => openAiSpeech(speechUrl));
+  const { speech, url: speechUrl } = useFakeSpeech();
+  const rig = useEvalRig(() => openAiSpeech(speechUrl()));
   const { url, write, run } = rig;
   const paris = {
     transcript: 'weather in paris',

@@ -83,6 +83,7 @@ export class Conversation {
       later: (task) => void this.enqueue(task),
       unfinished: deps.unfinished,
       warm: () => deps.turns.warm(),
+      prepare: () => deps.turns.prepare(session),
     });
   }
 

@@ -13,6 +13,7 @@ import type { Agent } from '../tools/handoff-tool.js';
 import { ConversationMemory } from './history-summary.js';
 import type { Deadline } from './time-limit.js';
 import type { TurnLatency } from './turn-latency.js';
+import type { EarlyCalls } from './start-calls.js';
 
 /**
  * One WebSocket connection's conversation. Other modules extend it through `data`
@@ -97,6 +98,8 @@ export class Session {
   readonly toolCalls = new Map<string, number>();
   /** Its `at_start` tools have been called (in its first turn that asked the model). Kept when resumed. */
   startCalled = false;
+  /** Its `at_start` calls begun as the user began to speak, for its first turn to read. */
+  earlyCalls: EarlyCalls | undefined;
   /** The user's turns the bounded history no longer holds (`turnsOf` counts them). Kept when resumed. */
   turnsDropped = 0;
   /** What the bounded history dropped, summarised (LLM_HISTORY_SUMMARY). Its summary is kept when resumed. */

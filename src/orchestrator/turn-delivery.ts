@@ -3,7 +3,7 @@
  * after a barge-in, history keeps only what was heard. Pure: no Nest import.
  */
 import type { Logger } from '@nestjs/common';
-import { share, type Observable } from 'rxjs';
+import { connectable, Subject, type Observable } from 'rxjs';
 import type { SpeechService } from '../speech/speech.service.js';
 import { keepSpokenOnly, unheardText } from '../speech/spoken-history.js';
 import type { ErrorCode } from './protocol/error-codes.js';
@@ -79,7 +79,12 @@ export async function deliverTurn(
   const clock = timings?.clock;
   const out = speaking ? await speechOut(settings, deps.speech.tts.sampleRate, send) : undefined;
   // Shared only when speech listens too: a text session keeps the hot path one subscriber deep.
-  const turn$ = speaking ? source$.pipe(share()) : source$;
+  // Started once both listen (`connect`, below): what the turn sends as it starts (its `at_start`
+  // calls) reaches both, not only the first to subscribe.
+  const shared = speaking
+    ? connectable(source$, { connector: () => new Subject<TurnEvent>(), resetOnDisconnect: false })
+    : undefined;
+  const turn$ = shared ?? source$;
   // Each sentence sent whole, and when the client will have played it.
   const spoken: Playback['spoken'] = [];
   let cutAt = Infinity;
@@ -115,6 +120,7 @@ export async function deliverTurn(
     send(event);
   };
   work.push(drain(turn$, speaking ? sent : send));
+  shared?.connect();
   await Promise.all(work);
   out?.close();
   // Cut short while speaking: the client learns what was heard, whether the text had ended (its

@@ -23,7 +23,7 @@ import { keepEnd, type Session } from './session.js';
 import { forgetReasoning } from './history.js';
 import { StreamedText } from '../llm/streamed-text.js';
 import { handingOff, refreshAgent, toolContextOf, ToolScope } from './tool-scope.service.js';
-import { callAtStart } from './start-calls.js';
+import { callAtStart, callEarly } from './start-calls.js';
 import type { Agent } from '../tools/handoff-tool.js';
 import { traceIdOf } from '../common/trace-context.js';
 import { callOutcomeLine, type TurnContext } from './turn-context.js';
@@ -105,6 +105,17 @@ export class TurnManager {
   /** A turn is coming (an utterance is being transcribed): the LLM server's connection readied. */
   warm(): void {
     if (this.llmSettings.enabled) this.llm.warm();
+  }
+
+  /**
+   * The user has begun to speak in `session`: its `at_start` calls that change nothing begin
+   * (LLM_TOOL_EARLY_START), on the connection's signal, for its first turn to read.
+   */
+  prepare(session: Session): void {
+    if (session.startCalled || session.earlyCalls) return;
+    if (!this.toolSettings.earlyStart || !this.llmSettings.enabled) return;
+    const signal = session.background?.signal;
+    if (signal) callEarly(session, this.registry.active(), this.executor, signal);
   }
 
   /** A tool's own `wait_phrase`, by language, if it has one. */

@@ -41,6 +41,8 @@ export interface UtteranceDeps {
   unfinished: (outcome: 'continued' | 'answered') => void;
   /** An utterance is being transcribed: its answer's request will follow. */
   warm?: () => void;
+  /** The user's audio is coming: a turn will follow (its `at_start` calls may begin). */
+  prepare?: () => void;
 }
 
 /** Words that sounded unfinished, waiting for the user to go on (VAD_UNFINISHED_WAIT_MS). */
@@ -86,6 +88,7 @@ export class Utterances {
   /** Binary frames are audio: PCM s16le, 16 kHz, mono, or the session's `input_audio_format`. */
   async hear(data: Buffer): Promise<void> {
     if (this.end.recording) return;
+    this.deps.prepare?.();
     this.judging.heard();
     for (const heard of await this.listening.hear(data)) {
       if (heard.type === 'audio') {

@@ -101,3 +101,17 @@ export function useVoiceRig(env: Record<string, string> | (() => Record<string, 
   });
   return rig;
 }
+
+/**
+ * A FakeSpeech for one describe block, started before the block's later `beforeAll`s (an engine
+ * started there may name it: `openAiSpeech(fake.url())`), stopped after it.
+ */
+export function useFakeSpeech(): { speech: FakeSpeech; url: () => string } {
+  const speech = new FakeSpeech();
+  let base = '';
+  beforeAll(async () => {
+    base = await speech.start();
+  });
+  afterAll(() => speech.stop());
+  return { speech, url: () => base };
+}
