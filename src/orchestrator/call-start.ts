@@ -14,6 +14,8 @@ import { repeatedText } from './repeated-calls.js';
 import type { TurnContext } from './turn-context.js';
 import { needsApproval } from './untrusted-reads.js';
 import { endToolSpan, toolSpan } from '../tracing/tool-spans.js';
+import { notGiven, userWords, type UserWords } from '../tools/user-given.js';
+import { saidByUser } from './notes.js';
 
 /** What getting a call going needs from the turn loop. */
 export interface CallStarter {
@@ -69,6 +71,8 @@ function notRun(
     return { ok: false, text: toolErrors.requestFailed(why) };
   }
   if (call.cutOff) return mistaken('cut_off', toolErrors.cutOff());
+  const unsaid = tool?.userGiven && notGiven(tool.userGiven, call.arguments, () => heard(ctx));
+  if (unsaid) return mistaken('not_from_user', toolErrors.notFromUser(unsaid.name, unsaid.value));
   const refused =
     tool && needsApproval(tool, ctx.readUntrusted)
       ? refusedAnyway(ctx, call, tool, executor)
@@ -78,6 +82,15 @@ function notRun(
   return earlier === undefined
     ? undefined
     : { ok: true, text: repeatedText(earlier), repeated: true };
+}
+
+/** What the user said, typed or keyed in the conversation, as `user_given` arguments are read in. */
+function heard(ctx: TurnContext): UserWords {
+  const { history, settings } = ctx.session;
+  return userWords(
+    history.filter(saidByUser).map((m) => m.content as string),
+    settings.language,
+  );
 }
 
 /**

@@ -111,6 +111,7 @@ export function optionalFields(def: ToolDefinitionInput): Partial<Tool> {
     ...(def.confirm_prompt ? { confirmPrompt: def.confirm_prompt } : {}),
     ...(def.background ? { background: true } : {}),
     ...(def.at_start ? { atStart: true } : {}),
+    ...(def.user_given ? { userGiven: def.user_given } : {}),
     ...(def.max_calls_per_session ? { maxCallsPerSession: def.max_calls_per_session } : {}),
     ...(def.repeatable ? { repeatable: true } : {}),
     ...(def.untrusted ? { untrusted: true } : {}),

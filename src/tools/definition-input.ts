@@ -162,6 +162,8 @@ export interface ToolDefinitionInput {
   background?: boolean;
   /** Called by the engine, with no arguments, before the model's first request (start-calls.ts). */
   at_start?: boolean;
+  /** Arguments whose values the user must have given in the conversation (user-given.ts). */
+  user_given?: string[];
   /** At most this many calls of the tool run in one conversation. */
   max_calls_per_session?: number;
   /** A call made again in a later round of a turn runs again (LLM_TOOL_REPEAT_CALLS). */

@@ -21,6 +21,13 @@ export const common = {
   confirm_prompt: { type: 'string', minLength: 1, maxLength: 500 },
   background: { type: 'boolean' },
   at_start: { type: 'boolean' },
+  user_given: {
+    type: 'array',
+    items: { type: 'string', minLength: 1, maxLength: 200 },
+    minItems: 1,
+    maxItems: 100,
+    uniqueItems: true,
+  },
   max_calls_per_session: { type: 'integer', minimum: 1, maximum: 1000 },
   repeatable: { type: 'boolean' },
   untrusted: { type: 'boolean' },

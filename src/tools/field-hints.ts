@@ -74,6 +74,7 @@ export const FIELD_HINTS: Record<string, string> = {
   confirm_prompt: 'a question of 1 to 500 characters, with {parameter} placeholders',
   background: 'true or false',
   at_start: 'true or false',
+  user_given: 'a list of argument names, each once',
   max_calls_per_session: 'an integer from 1 to 1000',
   repeatable: 'true or false',
   untrusted: 'true or false',

@@ -141,6 +141,8 @@ export interface Tool {
   background?: boolean;
   /** Called with no arguments before the model's first request of a conversation (`at_start`). */
   atStart?: boolean;
+  /** Arguments whose values the user must have given (`user_given`): the model may not supply them. */
+  userGiven?: string[];
   /** `max_calls_per_session`. */
   maxCallsPerSession?: number;
   /** `repeatable`. */

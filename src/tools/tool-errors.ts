@@ -29,6 +29,9 @@ export const toolErrors = {
    */
   notFoundYet: (name: string) =>
     `Error: tool request failed: not run: '${name}' was not in your list of tools yet (a search finds such tools); it is there from now on: call it again, with the arguments its parameters ask for`,
+  /** A `user_given` argument whose value the user did not give in the conversation. */
+  notFromUser: (name: string, value: unknown) =>
+    `Error: tool request failed: not run: the user has not given ${JSON.stringify(value)} ('${name}') in this conversation; ask them for it, rather than supply it yourself`,
   /** Arguments the model wrote that are not a JSON object (as it wrote them). */
   notAnObject: (raw: string) =>
     `Error: tool request failed: arguments are not a JSON object: ${raw}`,

@@ -27,9 +27,10 @@ export interface ToolOutcome {
 
 /**
  * How the model got a call wrong: a tool it was not offered, arguments that are not a JSON object
- * or that the tool's parameters refuse, a call cut off at its token limit.
+ * or that the tool's parameters refuse, a call cut off at its token limit, a value the user had
+ * to give that they did not (`user_given`).
  */
-export type ModelError = 'unknown_tool' | 'invalid_arguments' | 'cut_off';
+export type ModelError = 'unknown_tool' | 'invalid_arguments' | 'cut_off' | 'not_from_user';
 
 /** The outcome of a call the model got wrong: `text` for the model, nothing sent. */
 export const mistaken = (modelError: ModelError, text: string): ToolOutcome => ({

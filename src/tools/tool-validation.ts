@@ -104,6 +104,7 @@ export function validateToolDefinitions(
         `${where(source, index, name)}: field 'background' is only for tools whose result the model reads, not for type "${String(type)}", whose work belongs to its turn`,
       );
     if (entry.at_start === true) atStartChecks(entry, where(source, index, name));
+    if (entry.user_given) userGivenChecks(entry, where(source, index, name));
     const aliases: string[] = [];
     const problem = entry.parameters && parametersProblem(entry.parameters, aliases);
     if (aliases.length > 0)
@@ -281,6 +282,19 @@ function atStartChecks(entry: ToolDefinitionInput, at: string): void {
           ? `needs a tool that takes no required argument: the engine calls it with none (its 'parameters' require ${required.map((r) => JSON.stringify(r)).join(', ')})`
           : undefined;
   if (why) throw new ToolDefinitionError(`${at}: field 'at_start' ${why}`);
+}
+
+/** `user_given`: arguments of the tool's parameters (when it declares them), of a tool the model calls. */
+function userGivenChecks(entry: ToolDefinitionInput, at: string): void {
+  const type = entry.type ?? 'http';
+  if (type === 'callback')
+    throw new ToolDefinitionError(`${at}: field 'user_given' is for tools the model calls`);
+  const properties = (entry.parameters as { properties?: object } | undefined)?.properties;
+  const unknown = properties && entry.user_given!.find((name) => !Object.hasOwn(properties, name));
+  if (unknown !== undefined)
+    throw new ToolDefinitionError(
+      `${at}: field 'user_given' names '${unknown}', which is not one of its parameters (${Object.keys(properties!).join(', ') || 'none'})`,
+    );
 }
 
 /** Kinds of tool whose work is part of the turn itself, never run in the background. */

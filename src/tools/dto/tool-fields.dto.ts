@@ -71,6 +71,14 @@ export class ToolFieldsDto {
 
   @ApiPropertyOptional({
     description:
+      "Arguments whose values the model may not supply itself, only pass on from what the user said, typed or keyed in the conversation (not a note, not a tool's result): an order number, an amount, an account. A call whose value the user did not give is not run, and the model reads that it must ask them (tool_result's model_error not_from_user). Matched as people and speech-to-text write values: letters and digits alone, accents and case aside, numbers said in words or digit by digit",
+    type: [String],
+    example: ['order_id', 'amount'],
+  })
+  user_given?: string[];
+
+  @ApiPropertyOptional({
+    description:
       'At most this many calls of the tool run in one conversation (a resumed one goes on counting); a further call is not run, and the model reads why. An HTTP or MCP call its backend did nothing of (never sent, or refused with an HTTP 4xx) is not counted. For tools that act and should not be made to act without end: a text message, a refund, a transfer (1 to 1000)',
     minimum: 1,
     maximum: 1000,
