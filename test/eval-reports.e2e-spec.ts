@@ -8,7 +8,10 @@ import { until } from './support/waiting.js';
  * model writes its arguments otherwise.
  */
 describe('npm run eval -- --from-report', () => {
-  const rig = useEvalRig((base) => ({ SESSION_WEBHOOK_URL: `${base}/reports` }));
+  const rig = useEvalRig((base) => ({
+    SESSION_WEBHOOK_URL: `${base}/reports`,
+    ADMIN_API_KEY: 'admin-key',
+  }));
 
   it("makes a scenario of a session's report that the engine passes, and that catches a drift", async () => {
     const ws = await WsClient.connect(rig.url(), { Authorization: 'Bearer eval-key' });
@@ -52,6 +55,37 @@ describe('npm run eval -- --from-report', () => {
       `turn #0 "What is the weather in Lima?": expected a call get_weather {"city":"Lima"} (in order); the turn's calls: get_weather {"city":"lima"}`,
     );
     expect(drifted.code).toBe(1);
+  });
+
+  it('makes one of a session still open, as GET /api/sessions/{id} tells it', async () => {
+    rig.drift = false; // as the test before left it
+    const ws = await WsClient.connect(rig.url(), { Authorization: 'Bearer eval-key' });
+    ws.send({ type: 'session.update', instructions: 'The caller is Bo.' });
+    await ws.waitFor((m) => m.type === 'session.updated');
+    await ws.turn('What is the weather in Quito?');
+    const sessionId = ws.messages[0]!.session_id as string;
+    const detail = await fetch(`${rig.engine.httpUrl}/api/sessions/${sessionId}`, {
+      headers: { Authorization: 'Bearer admin-key' },
+    });
+    expect(detail.status).toBe(200);
+    const saved = rig.write('open-session.json', await detail.text());
+    const made = await rig.run(['--from-report', '--name', 'quito', saved]);
+    expect(made.code).toBe(0);
+    const scenarios = rig.write('open-session-scenarios.json', made.out);
+    expect(JSON.parse(made.out).scenarios[0]).toEqual({
+      name: 'quito',
+      session: expect.objectContaining({ instructions: 'The caller is Bo.' }),
+      turns: [
+        {
+          user: 'What is the weather in Quito?',
+          expect: { tool_calls: [{ name: 'get_weather', arguments: { city: 'Quito' } }] },
+        },
+      ],
+    });
+    ws.close();
+    const held = await rig.run([scenarios, '--url', rig.url()]);
+    expect(held.out).toContain('PASS  quito (1 of 1 run passed)');
+    expect(held.code).toBe(0);
   });
 
   it('holds a scenario whose session mocks a tool that acts: its service is never called', async () => {
