@@ -10,6 +10,9 @@ describe('user_given', () => {
     expect(givenByUser('Order B7', said)).toBe(true);
     expect(givenByUser('B-8', said)).toBe(false);
     expect(givenByUser('Geneva', said)).toBe(false);
+    // An address said aloud: its parts were.
+    expect(givenByUser('ada@example.com', words('it is ada at example dot com'))).toBe(true);
+    expect(givenByUser('ada@example.org', words('it is ada at example dot com'))).toBe(false);
   });
 
   it('finds numbers said in words, with digits, or digit by digit', () => {
