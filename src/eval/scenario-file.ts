@@ -194,6 +194,8 @@ export async function parseScenarios(text: string, source: string): Promise<Scen
     throw new ScenarioFileError(`${source}: ${placeOf(validate.errors![0]!, data as object)}`);
   const file = data as { runs?: number; scenarios: Scenario[] };
   const audio = new Map<ScenarioTurn, Buffer>();
+  // A file several turns say (a greeting, a "yes") is read once.
+  const files = new Map<string, Promise<Buffer>>();
   for (const [s, scenario] of file.scenarios.entries()) {
     const runs = scenario.runs ?? file.runs ?? 1;
     const named = `${source}: scenario #${s} (${JSON.stringify(scenario.name)})`;
@@ -204,7 +206,9 @@ export async function parseScenarios(text: string, source: string): Promise<Scen
       checkTurn(turn, at);
       if (turn.audio === undefined) continue;
       try {
-        audio.set(turn, await readTurnAudio(resolve(dirname(source), turn.audio)));
+        const path = resolve(dirname(source), turn.audio);
+        if (!files.has(path)) files.set(path, readTurnAudio(path));
+        audio.set(turn, await files.get(path)!);
       } catch (error) {
         throw new ScenarioFileError(
           `${at}: field 'audio': ${JSON.stringify(turn.audio)} ${(error as Error).message}`,

@@ -14,7 +14,8 @@ import { completionAttributes } from '../tracing/span-attributes.js';
 import type { ConversationMemory } from './history-summary.js';
 import { endWarning, runRound, TurnCancelled, type RoundResult } from './round.js';
 import type { Session } from './session.js';
-import { toolsOf, type ToolScope } from './tool-scope.service.js';
+import type { ToolScope } from './tool-scope.service.js';
+import { toolsOf } from './session-tools.js';
 import { readUntrusted } from './untrusted-reads.js';
 import {
   forwardEvent,

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { sessionsConfig, type SessionsConfig } from '../config/app.config.js';
 import { SessionStore } from '../sessions/session-store.js';
 import type { Session } from './session.js';
-import { sessionState } from './tool-scope.service.js';
+import { sessionState } from './session-tools.js';
 import { answered, withoutReasoning } from './history.js';
 import { readStored, type StoredSession } from './stored-session.js';
 import { settingsKept } from './resumed-settings.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { MemorySessionStore, type Claim, type Save } from '../sessions/session-store.js';
 import { SessionKeeper } from './session-keeper.service.js';
 import { Session } from './session.js';
-import { sessionState } from './tool-scope.service.js';
+import { sessionState } from './session-tools.js';
 import type { SettingsLimits } from './settings-update.js';
 
 const LIMITS: SettingsLimits = {

@@ -13,7 +13,7 @@ import { timed, type StartedCall } from './call-start.js';
 import { runCalls } from './run-calls.js';
 import type { Session } from './session.js';
 import type { TurnContext } from './turn-context.js';
-import { toolContextOf, toolsOf } from './tool-scope.service.js';
+import { toolContextOf, toolsOf } from './session-tools.js';
 
 /**
  * `at_start` calls begun before the turn that reads them, as soon as the user's audio began: by
