@@ -14,7 +14,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { median, startTarget, stopTarget } from './harness.mjs';
+import { medianTurn, streamAnswer } from './harness.mjs';
 
 const CALLS = Number(process.env.CALLS ?? 3);
 const TOKEN_MS = Number(process.env.TOKEN_MS ?? 20);
@@ -24,8 +24,6 @@ const TURNS = Number(process.env.TURNS ?? 5);
 
 const listen = (server) =>
   new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
-const chunk = (content, finish = null) =>
-  `data: ${JSON.stringify({ choices: [{ index: 0, delta: content === undefined ? {} : { content }, finish_reason: finish }] })}\n\n`;
 
 const call = (i) =>
   `<tool_call>\n<function=lookup>\n<parameter=query>\nitem number ${i} of the order\n</parameter>\n</function>\n</tool_call>\n`;
@@ -37,18 +35,7 @@ const llm = createServer((req, res) => {
   req.on('data', (c) => (body += c));
   req.on('end', () => {
     const answered = JSON.parse(body).messages.some((m) => m.role === 'tool');
-    const text = answered ? 'Done.' : message;
-    res.writeHead(200, { 'Content-Type': 'text/event-stream' });
-    let at = 0;
-    const timer = setInterval(() => {
-      if (at >= text.length) {
-        clearInterval(timer);
-        return res.end(`${chunk(undefined, 'stop')}data: [DONE]\n\n`);
-      }
-      res.write(chunk(text.slice(at, at + 4)));
-      at += 4;
-    }, TOKEN_MS);
-    res.on('close', () => clearInterval(timer));
+    streamAnswer(res, answered ? 'Done.' : message, { tokenMs: TOKEN_MS });
   });
 });
 const tool = createServer((req, res) => {
@@ -91,19 +78,15 @@ function turn(port) {
   });
 }
 
-async function measure(early, port) {
-  const child = await startTarget({
-    script: 'dist/main.js',
+const measure = (early, port) =>
+  medianTurn({
     port,
     llmUrl,
     env: { LLM_TOOLS_FILE: toolsFile, LLM_TOOL_EARLY_START: String(early), LLM_TOOL_MAX_ITERATIONS: '2' },
     log: `/tmp/early-calls-bench-${early}.log`,
+    turns: TURNS,
+    turn,
   });
-  const times = [];
-  for (let i = 0; i < TURNS; i++) times.push(await turn(port));
-  await stopTarget(child);
-  return median(times);
-}
 
 const port = 22000 + Math.floor(Math.random() * 1000);
 const streamMs = Math.ceil(message.length / 4) * TOKEN_MS;

@@ -108,6 +108,19 @@ export async function startTarget({ script, flags = [], env = {}, port, llmUrl, 
   throw new Error(`${script} did not start`);
 }
 
+/**
+ * The built engine started with `env`, `turns` turns held on it one after another (`turn(port)`
+ * gives each one's ms; `warmup` of them first, not counted), then stopped: their median.
+ */
+export async function medianTurn({ port, llmUrl, env, log, turns, turn, warmup = 0 }) {
+  const child = await startTarget({ script: 'dist/main.js', port, llmUrl, env, log });
+  const times = [];
+  for (let i = 0; i < warmup; i++) await turn(port);
+  for (let i = 0; i < turns; i++) times.push(await turn(port));
+  await stopTarget(child);
+  return median(times);
+}
+
 export async function stopTarget(child) {
   child.kill('SIGINT');
   await new Promise((r) => child.once('exit', r));
@@ -186,4 +199,28 @@ export async function inspectorAt(port) {
     ws.send(JSON.stringify({ id, method, params }));
   });
   return { ask, close: () => ws.close() };
+}
+
+const sseChunk = (content, finish = null) =>
+  `data: ${JSON.stringify({ choices: [{ index: 0, delta: content === undefined ? {} : { content }, finish_reason: finish }] })}\n\n`;
+
+/**
+ * Answers a chat completion request with `text` as a model streams it: after `delayMs` (its
+ * prefill), a token of 4 characters every `tokenMs` ms, then its end.
+ */
+export function streamAnswer(res, text, { tokenMs, delayMs = 0 }) {
+  res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+  let at = 0;
+  let timer;
+  const start = setTimeout(() => {
+    timer = setInterval(() => {
+      if (at >= text.length) {
+        clearInterval(timer);
+        return res.end(`${sseChunk(undefined, 'stop')}data: [DONE]\n\n`);
+      }
+      res.write(sseChunk(text.slice(at, at + 4)));
+      at += 4;
+    }, tokenMs);
+  }, delayMs);
+  res.on('close', () => (clearTimeout(start), clearInterval(timer)));
 }
