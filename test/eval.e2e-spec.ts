@@ -84,6 +84,28 @@ describe('npm run eval', () => {
     });
   }, 60_000);
 
+  it("tells a turn that asked the model more often than it may, and writes each turn's timings", async () => {
+    const scenarios = write('rounds.json', {
+      scenarios: [
+        // A call, then its answer: two requests to the model.
+        {
+          name: 'one round too many',
+          turns: [{ ...weather('Oslo'), expect: { max_llm_requests: 1 } }],
+        },
+        { name: 'two rounds', turns: [{ ...weather('Bern'), expect: { max_llm_requests: 2 } }] },
+      ],
+    });
+    const report = write('rounds-report.json', '');
+    const { code, out } = await run([scenarios, '--url', url(), '--json', report]);
+    expect(out).toContain(
+      '      turn #0 "What is the weather in Oslo?": the turn asked the model 2 times, over max_llm_requests 1',
+    );
+    expect(out).toContain('PASS  two rounds (1 of 1 run passed)');
+    expect(code).toBe(1);
+    const turn = JSON.parse(readFileSync(report, 'utf8')).scenarios[1].runs[0].turns[0];
+    expect(turn.timings).toMatchObject({ llm_requests: 2, tools_ms: expect.any(Number) });
+  });
+
   it('writes a JUnit report for CI, a test case per scenario, and runs only those --only names', async () => {
     const scenarios = write('junit.json', {
       scenarios: [

@@ -16,6 +16,7 @@ export interface Message {
   model_error?: string;
   settings?: SessionSettings;
   audio_format?: unknown;
+  timings?: Record<string, unknown>;
 }
 
 /** What a run needs to know of the session's settings (`session`, `session.updated`). */

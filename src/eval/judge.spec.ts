@@ -114,4 +114,12 @@ describe('judgeTurn', () => {
       'no audio_end within 5000 ms',
     ]);
   });
+
+  it('tells a turn that asked the model more often than it may', () => {
+    const rounds = turn({ timings: { llm_requests: 3, first_text_ms: 800 } });
+    expect(judgeTurn(rounds, { max_llm_requests: 3 })).toEqual([]);
+    expect(judgeTurn(rounds, { max_llm_requests: 2 })).toEqual([
+      'the turn asked the model 3 times, over max_llm_requests 2',
+    ]);
+  });
 });

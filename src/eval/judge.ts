@@ -28,6 +28,8 @@ export interface TurnObservation {
   awaited?: string;
   /** The engine could not hear the turn's speech (its `error` says why): no turn started. */
   unheard?: boolean;
+  /** Where the turn's time went, as the engine told (`assistant_end`'s `timings`). */
+  timings?: Record<string, unknown>;
   /** The engine closed the connection before the turn's end: how (its code and reason). */
   closed?: string;
 }
@@ -132,6 +134,12 @@ export function judgeTurn(turn: TurnObservation, expect: TurnExpectation = {}): 
         `the first audio came after ${Math.round(turn.firstAudioMs)} ms, over max_first_audio_ms ${expect.max_first_audio_ms}`,
       );
   }
+  const requests = turn.timings?.llm_requests;
+  if (expect.max_llm_requests !== undefined && typeof requests === 'number')
+    if (requests > expect.max_llm_requests)
+      failures.push(
+        `the turn asked the model ${requests} times, over max_llm_requests ${expect.max_llm_requests}`,
+      );
   if (expect.max_total_ms !== undefined && turn.totalMs > expect.max_total_ms)
     failures.push(
       `the turn took ${Math.round(turn.totalMs)} ms, over max_total_ms ${expect.max_total_ms}`,

@@ -31,6 +31,8 @@ export interface TurnExpectation {
   transcript?: string;
   /** The answer's first audio within this long after the user's turn was given (voice sessions). */
   max_first_audio_ms?: number;
+  /** At most this many completion requests to the model (its rounds: each call's result read is one more). */
+  max_llm_requests?: number;
 }
 
 export interface ScenarioTurn {
@@ -134,6 +136,7 @@ const SCHEMA = {
                     max_total_ms: MS,
                     transcript: REGEX,
                     max_first_audio_ms: MS,
+                    max_llm_requests: { type: 'integer', minimum: 0, maximum: 100 },
                   },
                 },
               },

@@ -82,6 +82,7 @@ async function holdTurn(
   let firstTextMs: number | undefined;
   let firstAudioMs: number | undefined;
   let ended: { text: string; ms: number } | undefined;
+  let timings: Record<string, unknown> | undefined;
   giveTurn(socket, turn, session.voice, pcm);
   // Timed from the turn given whole (for speech, its end): when a caller waits for the answer.
   const started = performance.now();
@@ -94,6 +95,7 @@ async function holdTurn(
     firstTextMs,
     ...(firstAudioMs !== undefined && { firstAudioMs }),
     ...(turn.audio !== undefined && heard.length > 0 && { transcript: heard.join(' ') }),
+    ...(timings && { timings }),
     totalMs: ended?.ms ?? ms,
   });
   for (;;) {
@@ -156,6 +158,7 @@ async function holdTurn(
         break;
       case 'assistant_end':
         ended = { text: m.text ?? '', ms };
+        timings = m.timings;
         break;
     }
     // A spoken answer is over once its speech is: the next turn would otherwise cut it.
@@ -199,17 +202,16 @@ export async function runScenario(
       voice: voiceOf(first, { speaks: false, vadMs: 0 }),
       timeoutMs: options.turnTimeoutMs,
     };
-    if (scenario.session) {
-      socket.send(JSON.stringify({ type: 'session.update', ...scenario.session }));
-      const answer = await inbox.next(deadline);
-      if (answer?.type !== 'session.updated')
-        return {
-          passed: false,
-          failure: `session.update refused: ${answer?.type === 'error' ? answer.message : (inbox.closed ?? 'no answer')}`,
-          turns,
-        };
-      session.voice = voiceOf(answer, session.voice);
-    }
+    // Each turn's `timings` asked for too (its requests to the model, where its time went).
+    socket.send(JSON.stringify({ type: 'session.update', timings: true, ...scenario.session }));
+    const answer = await inbox.next(deadline);
+    if (answer?.type !== 'session.updated')
+      return {
+        passed: false,
+        failure: `session.update refused: ${answer?.type === 'error' ? answer.message : (inbox.closed ?? 'no answer')}`,
+        turns,
+      };
+    session.voice = voiceOf(answer, session.voice);
     for (const turn of scenario.turns) {
       const user = turnLabel(turn);
       if (turn.note !== undefined && !turn.respond) {
