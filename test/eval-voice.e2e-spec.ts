@@ -73,7 +73,7 @@ describe('npm run eval, voice sessions', () => {
     expect(out).toContain('PASS  greeted, then asked aloud (1 of 1 run passed)');
     expect(out).toContain('PASS  voice activity detection (1 of 1 run passed)');
     expect(out.trim().split('\n').at(-1)).toMatch(
-      /; first text p50 \d+ ms, p90 \d+ ms; first audio p50 \d+ ms, p90 \d+ ms$/,
+      /; first text p50 \d+ ms, p90 \d+ ms; first audio p50 \d+ ms, p90 \d+ ms; requests to the model per turn p50 \d, p90 \d$/,
     );
     expect(code).toBe(0);
     // Each utterance reached the recogniser whole, at 16 kHz mono (the WAV's 48 kHz stereo too).

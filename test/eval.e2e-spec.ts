@@ -61,7 +61,7 @@ describe('npm run eval', () => {
       ]),
     );
     expect(lines.at(-1)).toMatch(
-      /^3 scenarios: 2 passed, 1 failed; 4 runs: 3 passed; turns that expect tool calls: 5 of 6 as expected; first text p50 \d+ ms, p90 \d+ ms$/,
+      /^3 scenarios: 2 passed, 1 failed; 4 runs: 3 passed; turns that expect tool calls: 5 of 6 as expected; first text p50 \d+ ms, p90 \d+ ms; requests to the model per turn p50 1, p90 2$/,
     );
     expect(code).toBe(1);
     // The session's settings reached the model; the tool ran for each weather turn.

@@ -28,6 +28,8 @@ export interface EvalSummary {
   firstTextMs: Percentiles | null;
   /** The first audio likewise (voice sessions); null: no turn had any. */
   firstAudioMs: Percentiles | null;
+  /** Requests to the model per turn (its `timings`' `llm_requests`); null: no turn told them. */
+  llmRequests: Percentiles | null;
 }
 
 /** Runs every scenario its number of times, `concurrency` conversations at once, in file order. */
@@ -102,6 +104,12 @@ export function summarise(results: ScenarioResult[], file: ScenarioFile): EvalSu
       .reduce<Record<string, number>>((n, { kind }) => ({ ...n, [kind]: (n[kind] ?? 0) + 1 }), {}),
     firstTextMs: percentiles(turns.map(({ turn }) => turn.firstTextMs)),
     firstAudioMs: percentiles(turns.map(({ turn }) => turn.firstAudioMs)),
+    llmRequests: percentiles(
+      turns.map(({ turn }) => {
+        const requests = turn.timings?.llm_requests;
+        return typeof requests === 'number' ? requests : undefined;
+      }),
+    ),
   };
 }
 
@@ -142,6 +150,10 @@ export function summaryLine(summary: EvalSummary): string {
   if (summary.firstAudioMs)
     parts.push(
       `first audio p50 ${summary.firstAudioMs.p50} ms, p90 ${summary.firstAudioMs.p90} ms`,
+    );
+  if (summary.llmRequests)
+    parts.push(
+      `requests to the model per turn p50 ${summary.llmRequests.p50}, p90 ${summary.llmRequests.p90}`,
     );
   return parts.join('; ');
 }
