@@ -51,17 +51,19 @@ export function atStartTools(session: Session, snapshot: ToolSnapshot): Tool[] {
 }
 
 /**
- * The user has begun to speak (the session's first audio) in a conversation whose `at_start` calls
- * are still to come: those that change nothing (`safe`) begin now, on the connection's `signal`,
- * so that their answers are there by the end of the utterance and its transcription. Once.
+ * The user has begun to speak (the session's audio, each frame) in a conversation whose
+ * `at_start` calls are still to come: those that change nothing (`safe`) begin now, on the
+ * connection's signal, so that their answers are there by the end of the utterance and its
+ * transcription. Once.
  */
 export function callEarly(
   session: Session,
-  snapshot: ToolSnapshot,
+  tools: () => ToolSnapshot,
   executor: ToolExecutor,
-  signal: AbortSignal,
 ): void {
-  if (session.startCalled || session.earlyCalls) return;
+  const signal = session.background?.signal;
+  if (session.startCalled || session.earlyCalls || !signal) return;
+  const snapshot = tools();
   const early: EarlyCalls = { variables: session.settings.variables, calls: new Map() };
   session.earlyCalls = early;
   const context = toolContextOf(session, 'at-start');

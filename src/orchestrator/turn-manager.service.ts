@@ -108,15 +108,10 @@ export class TurnManager {
     if (this.llmSettings.enabled) this.llm.warm();
   }
 
-  /**
-   * The user has begun to speak in `session`: its `at_start` calls that change nothing begin
-   * (LLM_TOOL_EARLY_START), on the connection's signal, for its first turn to read.
-   */
+  /** The user has begun to speak: `session`'s safe `at_start` calls begin (LLM_TOOL_EARLY_START). */
   prepare(session: Session): void {
-    if (session.startCalled || session.earlyCalls) return;
-    if (!this.toolSettings.earlyStart || !this.llmSettings.enabled) return;
-    const signal = session.background?.signal;
-    if (signal) callEarly(session, this.registry.active(), this.executor, signal);
+    if (this.toolSettings.earlyStart && this.llmSettings.enabled)
+      callEarly(session, () => this.registry.active(), this.executor);
   }
 
   /** A tool's own `wait_phrase`, by language, if it has one. */
