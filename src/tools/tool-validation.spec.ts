@@ -1,18 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { ToolDefinitionError, validateToolDefinitions } from './tool-validation.js';
+import { validateToolDefinitions } from './tool-validation.js';
 import { expandOpenApi } from './openapi/openapi-expand.js';
+import { definitionRefusal } from '../../test/support/definition-refusal.js';
 
 const ok = { name: 'get_weather', url: 'https://wttr.in/{city}', method: 'GET' };
 
-function message(input: unknown): string {
-  try {
-    validateToolDefinitions(input, 'tools.json');
-  } catch (error) {
-    expect(error).toBeInstanceOf(ToolDefinitionError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a ToolDefinitionError');
-}
+const message = definitionRefusal;
 
 describe('validateToolDefinitions', () => {
   it('keeps the question asked before each call of a tool that needs approval', () => {
@@ -195,24 +188,6 @@ describe('validateToolDefinitions', () => {
     [
       [{ ...ok, error_query: '' }],
       "tools.json: tool #0 'get_weather': field 'error_query' is invalid: expected a JMESPath expression of 1 to 2000 characters",
-    ],
-    [
-      [
-        {
-          ...ok,
-          parameters: { type: 'object', properties: { city: {} }, required: ['city'] },
-          at_start: true,
-        },
-      ],
-      `tools.json: tool #0 'get_weather': field 'at_start' needs a tool that takes no required argument: the engine calls it with none (its 'parameters' require "city")`,
-    ],
-    [
-      [{ ...ok, at_start: true, confirm: true }],
-      "tools.json: tool #0 'get_weather': field 'at_start' cannot go with 'confirm': the engine makes the call before the user has said anything",
-    ],
-    [
-      [{ type: 'end_session', name: 'bye', at_start: true }],
-      `tools.json: tool #0 'bye': field 'at_start' is for HTTP, OpenAPI and code tools, not for type "end_session"`,
     ],
     [
       [{ ...ok, cache_secs: 0 }],
