@@ -56,11 +56,8 @@ export interface RequestClock {
 const ms = (from: number, to: number) => Math.max(0, Math.round(to - from));
 
 export class TurnTimings {
-  private llmFirst: number | undefined;
-  private llm = 0;
-  private requests = 0;
-  /** Each request: when sent, its first event's wait, its end's. */
-  private readonly rounds: { asked: number; first?: number; ms?: number }[] = [];
+  /** Each completion request: when sent, its first event's wait (ms), how long it took to its end. */
+  private readonly rounds: { asked: number; first?: number; took?: number }[] = [];
   private tools: number | undefined;
   private firstText: number | undefined;
   private firstAudio: number | undefined;
@@ -80,20 +77,15 @@ export class TurnTimings {
   /** A completion request is sent. */
   request(): RequestClock {
     const asked = this.now();
-    this.requests++;
     const round: (typeof this.rounds)[number] = { asked };
     this.rounds.push(round);
     return {
       seen: () => {
         if (round.first !== undefined) return;
         round.first = ms(asked, this.now());
-        this.llmFirst ??= round.first;
       },
       ended: () => {
-        if (round.ms !== undefined) return;
-        const took = this.now() - asked;
-        round.ms = Math.round(took);
-        this.llm += took;
+        round.took ??= this.now() - asked;
       },
     };
   }
@@ -117,17 +109,19 @@ export class TurnTimings {
 
   /** The text's timings, at its end (now). */
   text(): TextTimings {
-    const { heard } = this;
+    const { heard, rounds } = this;
+    const llmFirst = rounds.find((r) => r.first !== undefined)?.first;
     return {
       ...(heard && { stt_ms: ms(heard.startedAt, heard.endedAt) }),
-      ...(this.llmFirst !== undefined && { llm_first_ms: this.llmFirst }),
-      llm_ms: Math.round(this.llm),
-      llm_requests: this.requests,
-      ...(this.rounds.length > 0 && {
-        llm_rounds: this.rounds.map(({ asked, first, ms: took }) => ({
+      ...(llmFirst !== undefined && { llm_first_ms: llmFirst }),
+      // The requests that ended; one still running as the text ends (cut) is in llm_rounds only.
+      llm_ms: Math.round(rounds.reduce((sum, r) => sum + (r.took ?? 0), 0)),
+      llm_requests: rounds.length,
+      ...(rounds.length > 0 && {
+        llm_rounds: rounds.map(({ asked, first, took }) => ({
           ...(first !== undefined && { first_ms: first }),
           // One still running as the text ends (cut): until now.
-          ms: took ?? ms(asked, this.now()),
+          ms: took === undefined ? ms(asked, this.now()) : Math.round(took),
         })),
       }),
       ...(this.tools !== undefined && { tools_ms: Math.round(this.tools) }),
