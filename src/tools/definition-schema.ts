@@ -13,6 +13,13 @@ export const LANGUAGE_TAG_PATTERN = '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$';
 /** A `wait_phrase`: one phrase, or several said in turn (1 to 20). */
 export const PHRASE = { type: 'string', minLength: 1, maxLength: 200 };
 export const PHRASE_LIST = { type: 'array', items: PHRASE, minItems: 1, maxItems: 20 };
+/** A list of argument names, each once (`query_arguments`, `header_arguments`, `user_given`). */
+const argumentNames = {
+  type: 'array',
+  items: { type: 'string', minLength: 1, maxLength: 200 },
+  uniqueItems: true,
+};
+
 export const common = {
   description: { type: 'string' },
   parameters: { type: 'object' },
@@ -21,13 +28,7 @@ export const common = {
   confirm_prompt: { type: 'string', minLength: 1, maxLength: 500 },
   background: { type: 'boolean' },
   at_start: { type: 'boolean' },
-  user_given: {
-    type: 'array',
-    items: { type: 'string', minLength: 1, maxLength: 200 },
-    minItems: 1,
-    maxItems: 100,
-    uniqueItems: true,
-  },
+  user_given: { ...argumentNames, minItems: 1, maxItems: 100 },
   max_calls_per_session: { type: 'integer', minimum: 1, maximum: 1000 },
   repeatable: { type: 'boolean' },
   untrusted: { type: 'boolean' },
@@ -105,13 +106,6 @@ const requestFields = {
   },
   oauth2,
 };
-/** A list of argument names, each once (`query_arguments`, `header_arguments`). */
-const argumentNames = {
-  type: 'array',
-  items: { type: 'string', minLength: 1, maxLength: 200 },
-  uniqueItems: true,
-};
-
 /** The fields of an HTTP tool but its request's target (which an OpenAPI operation gives). */
 const httpFields = {
   ...requestFields,
