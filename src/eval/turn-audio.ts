@@ -29,14 +29,7 @@ export async function readTurnAudio(path: string): Promise<Buffer> {
       'is no WAV, and as PCM it has an odd number of bytes (16-bit samples: two each)',
     );
   const pieces: Buffer[] = [];
-  try {
-    for await (const pcm of speechPcm(Readable.from([bytes]), INPUT_RATE)) pieces.push(pcm);
-  } catch (error) {
-    // The reader speaks of the TTS server, whose answers it reads in the engine.
-    throw new Error((error as Error).message.replace(/^the TTS server answered /, 'is '), {
-      cause: error,
-    });
-  }
+  for await (const pcm of speechPcm(Readable.from([bytes]), INPUT_RATE, 'is')) pieces.push(pcm);
   const pcm = Buffer.concat(pieces);
   if (pcm.length === 0) throw new Error('holds no audio');
   return pcm;

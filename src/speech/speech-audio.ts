@@ -27,19 +27,23 @@ const tag = (bytes: Buffer, at: number) => bytes.toString('latin1', at, at + 4);
 /** A speech server's audio that cannot be the engine's, with why. */
 export class SpeechAudioError extends Error {}
 
+/** Who gave the audio, as the errors about it begin. */
+const TTS_SERVER = 'the TTS server answered';
+
 /**
  * Where a WAV's samples begin in `bytes` (which starts with RIFF…WAVE), its format and the data
  * chunk's size; undefined while more bytes are needed.
  */
 export function wavHeader(
   bytes: Buffer,
+  from = TTS_SERVER,
 ): { format: WavFormat; dataAt: number; dataBytes: number | undefined } | undefined {
   let format: WavFormat | undefined;
   for (let at = 12; at + 8 <= bytes.length;) {
     const id = tag(bytes, at);
     const size = bytes.readUInt32LE(at + 4);
     if (id === 'data') {
-      if (!format) throw new SpeechAudioError('the TTS server answered a WAV with no fmt chunk');
+      if (!format) throw new SpeechAudioError(`${from} a WAV with no fmt chunk`);
       return { format, dataAt: at + 8, dataBytes: UNKNOWN_SIZES.has(size) ? undefined : size };
     }
     if (at + 8 + size > bytes.length) return undefined;
@@ -95,11 +99,13 @@ function monoPcm(
 
 /**
  * `chunks` as 16-bit mono PCM at `rate`: raw PCM passes as it is (whole samples per chunk); a WAV
- * (RIFF…WAVE) is read as one. Throws SpeechAudioError for a WAV of samples it cannot read.
+ * (RIFF…WAVE) is read as one. Throws SpeechAudioError for a WAV of samples it cannot read, its
+ * message beginning with `from` (who gave it: "the TTS server answered").
  */
 export async function* speechPcm(
   chunks: AsyncIterable<Uint8Array>,
   rate: number,
+  from = TTS_SERVER,
 ): AsyncIterable<Buffer> {
   const source = chunks[Symbol.asyncIterator]();
   let head = Buffer.alloc(0);
@@ -113,23 +119,23 @@ export async function* speechPcm(
     yield* wholeSamples(withFirst(head, rest));
     return;
   }
-  let header = wavHeader(head);
+  let header = wavHeader(head, from);
   while (!header) {
     if (head.length > MAX_HEADER_BYTES)
-      throw new SpeechAudioError('the TTS server answered a WAV whose header never ended');
+      throw new SpeechAudioError(`${from} a WAV whose header never ended`);
     const next = await source.next();
     if (next.done) return; // a WAV with no samples
     head = Buffer.concat([head, next.value]);
-    header = wavHeader(head);
+    header = wavHeader(head, from);
   }
   const { format, dataAt, dataBytes } = header;
   const read = sampleReader(format);
   if (!read)
     throw new SpeechAudioError(
-      `the TTS server answered a WAV of ${format.bitsPerSample}-bit samples in format ${format.code}, which is neither integer PCM nor float`,
+      `${from} a WAV of ${format.bitsPerSample}-bit samples in format ${format.code}, which is neither integer PCM nor float`,
     );
   if (format.channels < 1 || format.sampleRate < 1)
-    throw new SpeechAudioError('the TTS server answered a WAV with no channels or no rate');
+    throw new SpeechAudioError(`${from} a WAV with no channels or no rate`);
   const width = format.bitsPerSample / 8;
   const plain = format.code === 1 && width === 2 && format.channels === 1;
   const frame = width * format.channels;
